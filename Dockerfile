@@ -1,0 +1,16 @@
+# One image for the web server and the Celery workers.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 BRIDGEHEAD_VAR_DIR=/app/var
+WORKDIR /app
+COPY requirements.txt .
+RUN pip install --no-cache-dir -r requirements.txt
+COPY . .
+# collectstatic needs production settings (for the hashed file names) but no real secret.
+RUN BRIDGEHEAD_ENV=production ALLOWED_HOSTS=build \
+    SECRET_KEY=collectstatic-only-placeholder-not-used-at-run-time-0123456789 \
+    python manage.py collectstatic --noinput \
+    && useradd --create-home bridgehead && mkdir -p var && chown -R bridgehead var
+USER bridgehead
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,0 +1,193 @@
+"""Django settings for Bridgehead, read from the environment.
+
+With nothing set, Bridgehead runs for development on the embedded default: a SQLite file and
+a filesystem Celery broker under ``var/``, so a fresh clone needs no servers. ``DATABASE_URL``
+and ``REDIS_URL`` switch the same code to PostgreSQL and Redis; ``BRIDGEHEAD_ENV=production``
+turns DEBUG off and requires a real SECRET_KEY and ALLOWED_HOSTS. Every variable is listed in
+``.env.example``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import broker_url, database_config, env
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env.str("BRIDGEHEAD_VAR_DIR", default=str(BASE_DIR / "var"))).resolve()
+
+ENVIRONMENT = env.str("BRIDGEHEAD_ENV", default="development")
+if ENVIRONMENT not in {"development", "production"}:
+    raise ImproperlyConfigured(
+        f"BRIDGEHEAD_ENV must be 'development' or 'production', got {ENVIRONMENT!r}"
+    )
+PRODUCTION = ENVIRONMENT == "production"
+
+DEVELOPMENT_SECRET_KEY = "bridgehead-development-only-not-secret"
+if PRODUCTION:
+    SECRET_KEY = env.str("SECRET_KEY", default="")
+    if len(SECRET_KEY) < 50 or SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set to a random string of at least 50 characters in production"
+        )
+    ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
+    if not ALLOWED_HOSTS:
+        raise ImproperlyConfigured("ALLOWED_HOSTS must name the site's host(s) in production")
+else:
+    SECRET_KEY = env.str("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
+    ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+DEBUG = env.bool("DEBUG", default=not PRODUCTION)
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "units",
+    "battles",
+    "campaign",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+if PRODUCTION:
+    # In production gunicorn serves the collected static files itself (no CDN, no extra server).
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+
+ROOT_URLCONF = "config.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "config.wsgi.application"
+
+DATABASES = {
+    "default": database_config(
+        env.str("DATABASE_URL", default=""), default_sqlite=VAR_DIR / "bridgehead.sqlite3"
+    )
+}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # A file, not memory, so a worker process can see the test database too.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-bridgehead.sqlite3")}
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+# Security: strict in production, where the site is served over HTTPS behind a proxy.
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+
+# Celery: Redis when REDIS_URL is set, otherwise the embedded filesystem broker under var/
+# (development only: it has no redelivery of unacknowledged messages).
+REDIS_URL = broker_url(env.str("REDIS_URL", default=""))
+CELERY_QUEUE_DIR = VAR_DIR / "celery"
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # Longer than the hard time limit, so a slow task is never delivered twice while it
+        # still runs; a task whose worker died comes back after this long.
+        "visibility_timeout": 3600,
+    }
+else:
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_RESULT_BACKEND = f"file://{CELERY_QUEUE_DIR / 'results'}"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_QUEUE_DIR / "queue"),
+        "data_folder_out": str(CELERY_QUEUE_DIR / "queue"),
+        "control_folder": str(CELERY_QUEUE_DIR / "control"),
+        "processed_folder": str(CELERY_QUEUE_DIR / "processed"),
+        "polling_interval": 0.1,
+    }
+    # The filesystem transport lists these folders on every poll: they must exist.
+    for folder in ("queue", "control", "processed", "results"):
+        (CELERY_QUEUE_DIR / folder).mkdir(parents=True, exist_ok=True)
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
+CELERY_RESULT_EXPIRES = 24 * 3600
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = TIME_ZONE
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

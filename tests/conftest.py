@@ -1,0 +1,35 @@
+"""Shared test fixtures: real services and real Celery worker processes."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+# .ci/run sets this: there, a test that needs PostgreSQL or Redis fails instead of skipping.
+REQUIRE_SERVICES = os.environ.get("BRIDGEHEAD_REQUIRE_SERVICES") == "1"
+
+
+def needs_service(available: bool, what: str) -> None:
+    """Skip (on a developer's machine) or fail (in CI) when a real service is not configured."""
+    if available:
+        return
+    message = f"{what} is not configured for this run"
+    if REQUIRE_SERVICES:
+        pytest.fail(f"{message}, but BRIDGEHEAD_REQUIRE_SERVICES=1 demands it")
+    pytest.skip(message)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    needs_service(bool(settings.REDIS_URL), "Redis (REDIS_URL)")
+    return settings.REDIS_URL
+
+
+@pytest.fixture
+def postgres() -> None:
+    needs_service(
+        settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql",
+        "PostgreSQL (DATABASE_URL=postgres://...)",
+    )
