@@ -1,0 +1,503 @@
+"""The BUCS vocabulary as data: quality, equipment, specialties, unit-versus-unit modifiers.
+
+"Blood and Guts: Battlefield Unit Combat System" runs a squad of about ten as one unit. This
+module holds its tables (as far as `shared/design/bucs.md` records them) and the project's
+choices for the cells the copy is missing, documented in `docs/bucs-choices.md`. It imports
+nothing from Django, so the campaign layer, the battle bridge and the tests share one source.
+
+Tables are data (frozen dataclasses keyed by enum member); the functions only look things up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from fractions import Fraction
+
+# ---------------------------------------------------------------------------------------------
+# Quality: the experience ladder
+# ---------------------------------------------------------------------------------------------
+
+SKILL_MIN = 2
+"""Lowest Skill a Team Bravo card may print."""
+SKILL_MAX = 5
+"""Highest Skill a Team Bravo card may print."""
+
+
+@dataclass(frozen=True)
+class QualityRow:
+    """One line of the quality table."""
+
+    label: str
+    """The name players use."""
+    alone_under_orders: int
+    """Modifier when the unit acts alone under an Order."""
+    alone_without_orders: int | None
+    """Modifier when the unit acts alone without an Order; None: it cannot act alone at all."""
+    assisting: int
+    """Modifier the unit lends when assisting a character."""
+    specialty_limit: int
+    """How many Unit Specialties a unit of this quality may hold."""
+    skill_shift: int
+    """Shift to a card's printed Skill (printed for an Average unit) when it goes into battle."""
+
+
+class Quality(IntEnum):
+    """The seven steps of unit quality, lowest first; each hit takes one step off."""
+
+    RAW = 0
+    GREEN = 1
+    INEXPERIENCED = 2
+    AVERAGE = 3
+    EXPERIENCED = 4
+    ELITE = 5
+    LEGENDARY = 6
+
+    @property
+    def row(self) -> QualityRow:
+        return QUALITY_TABLE[self]
+
+    @property
+    def label(self) -> str:
+        return self.row.label
+
+    @property
+    def alone_under_orders(self) -> int:
+        return self.row.alone_under_orders
+
+    @property
+    def alone_without_orders(self) -> int | None:
+        return self.row.alone_without_orders
+
+    @property
+    def can_act_alone(self) -> bool:
+        """Raw needs an Order every round and Green only acts after one: neither acts alone."""
+        return self.row.alone_without_orders is not None
+
+    @property
+    def assisting(self) -> int:
+        return self.row.assisting
+
+    @property
+    def specialty_limit(self) -> int:
+        return self.row.specialty_limit
+
+    @property
+    def skill_shift(self) -> int:
+        return self.row.skill_shift
+
+    @property
+    def hits_survived(self) -> int:
+        """Each hit takes one step; the unit is gone on the hit that takes it below Raw."""
+        return int(self) + 1
+
+    def raised(self, n: int = 1) -> Quality:
+        """This quality `n` steps up, never above Legendary."""
+        if n < 0:
+            raise ValueError(f"raise by a non-negative number of steps, got {n}")
+        return Quality(min(int(self) + n, Quality.LEGENDARY))
+
+    def lowered(self, n: int = 1) -> Quality:
+        """This quality `n` steps down, never below Raw."""
+        if n < 0:
+            raise ValueError(f"lower by a non-negative number of steps, got {n}")
+        return Quality(max(int(self) - n, Quality.RAW))
+
+    @property
+    def can_be_trained(self) -> bool:
+        """Training lifts one step, and only into Inexperienced, Average or Experienced."""
+        return self < Quality.LEGENDARY and Quality(self + 1) in TRAINING_TARGETS
+
+    def trained(self) -> Quality:
+        """The quality after one successful course of training."""
+        if not self.can_be_trained:
+            raise ValueError(
+                f"training cannot raise a {self.label} unit: it reaches only "
+                "Inexperienced, Average or Experienced; Elite and Legendary come only from battle"
+            )
+        return Quality(self + 1)
+
+
+QUALITY_TABLE: dict[Quality, QualityRow] = {
+    Quality.RAW: QualityRow("Raw", -6, None, -2, 0, -2),
+    Quality.GREEN: QualityRow("Green", -4, None, +1, 1, -1),
+    Quality.INEXPERIENCED: QualityRow("Inexperienced", -2, -4, +2, 1, -1),
+    Quality.AVERAGE: QualityRow("Average", 0, -2, +3, 2, 0),
+    Quality.EXPERIENCED: QualityRow("Experienced", +2, 0, +4, 2, +1),
+    Quality.ELITE: QualityRow("Elite", +4, +4, +4, 3, +1),
+    Quality.LEGENDARY: QualityRow("Legendary", +6, +6, +6, 4, +2),
+}
+
+TRAINING_TARGETS: frozenset[Quality] = frozenset(
+    {Quality.INEXPERIENCED, Quality.AVERAGE, Quality.EXPERIENCED}
+)
+"""The qualities training (by Special Forces or Strategist characters) can raise a unit to."""
+
+TRAINING_CEILING = Quality.EXPERIENCED
+"""Training never raises a unit above this; Elite and Legendary come only from battle."""
+
+LEGENDARY_COMMAND_LIMIT = 6
+"""A Legendary unit may command up to this many lesser units not commanded by a character."""
+
+
+def effective_quality(quality: Quality, morale_hits: int, casualty_hits: int) -> Quality:
+    """Quality step less every outstanding Morale and Casualty hit, not below Raw."""
+    if morale_hits < 0 or casualty_hits < 0:
+        raise ValueError(f"hits cannot be negative: morale {morale_hits}, casualty {casualty_hits}")
+    return Quality(quality).lowered(morale_hits + casualty_hits)
+
+
+def battle_skill(printed_skill: int, effective: Quality) -> int:
+    """The Skill a unit takes into battle: printed Skill (for Average) shifted by quality.
+
+    Clamped to the card range 2..5, because a Team Bravo card cannot print anything else.
+    """
+    if not SKILL_MIN <= printed_skill <= SKILL_MAX:
+        raise ValueError(f"printed Skill must be {SKILL_MIN}..{SKILL_MAX}, got {printed_skill}")
+    shifted = printed_skill + Quality(effective).skill_shift
+    return max(SKILL_MIN, min(SKILL_MAX, shifted))
+
+
+# ---------------------------------------------------------------------------------------------
+# Equipment
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EquipmentRow:
+    """One line of the equipment table."""
+
+    label: str
+    modifier: int
+    """Added to attack rolls and skill checks within the unit's specialties (and Requisition)."""
+    loses_heavy_extra_hit: bool
+    """A heavy unit loses its extra hit."""
+    loses_mobility: bool
+    """Mechanized and Armor units lose their mobility: they move and fight as Foot."""
+    ignores_first_morale_hit: bool
+    """Ignores the first Morale hit suffered against a less well equipped enemy."""
+    chosen: bool
+    """True where the copy is missing the value and the project chose it."""
+
+
+class Equipment(Enum):
+    """Equipment ratings, worst first; the value is the stable name used in data."""
+
+    POOR = "poor"
+    BARELY_ADEQUATE = "barely_adequate"
+    ADEQUATE = "adequate"
+    GOOD = "good"
+    EXCELLENT = "excellent"
+
+    @property
+    def row(self) -> EquipmentRow:
+        return EQUIPMENT_TABLE[self]
+
+    @property
+    def label(self) -> str:
+        return self.row.label
+
+    @property
+    def modifier(self) -> int:
+        return self.row.modifier
+
+    def is_better_than(self, other: Equipment) -> bool:
+        return self.modifier > other.modifier
+
+
+EQUIPMENT_TABLE: dict[Equipment, EquipmentRow] = {
+    Equipment.POOR: EquipmentRow("Poor", -4, True, True, False, chosen=False),
+    Equipment.BARELY_ADEQUATE: EquipmentRow("Barely Adequate", -2, True, True, False, chosen=False),
+    Equipment.ADEQUATE: EquipmentRow("Adequate", 0, False, False, False, chosen=False),
+    # Good and Excellent are missing from the copy: the ladder steps by 2, so continue it.
+    Equipment.GOOD: EquipmentRow("Good", +2, False, False, False, chosen=True),
+    Equipment.EXCELLENT: EquipmentRow("Excellent", +4, False, False, True, chosen=True),
+}
+
+
+def ignores_first_morale_hit(equipment: Equipment, enemy_equipment: Equipment) -> bool:
+    """Whether the unit shrugs off its first Morale hit from this enemy."""
+    return equipment.row.ignores_first_morale_hit and equipment.is_better_than(enemy_equipment)
+
+
+def equipment_for_task(equipment: Equipment, *, within_specialties: bool) -> Equipment:
+    """A unit pressed into a task outside its specialties counts as Poor."""
+    return equipment if within_specialties else Equipment.POOR
+
+
+# ---------------------------------------------------------------------------------------------
+# Specialties and mobility
+# ---------------------------------------------------------------------------------------------
+
+
+class Mobility(IntEnum):
+    """Mobility steps; each step of advantage is worth the Mobile modifier."""
+
+    FOOT = 0
+    MECHANIZED = 1
+    ARMOR = 2
+
+
+class Specialty(Enum):
+    """Unit Specialties; the value is the stable name used in data."""
+
+    INFANTRY = "infantry"
+    MECHANIZED = "mechanized"
+    ARMOR = "armor"
+    AIRBORNE = "airborne"
+    AMPHIBIOUS = "amphibious"
+    ARCTIC = "arctic"
+    AVIATION = "aviation"
+    COMBAT_ENGINEERING = "combat_engineering"
+    MEDICAL = "medical"
+
+    @property
+    def row(self) -> SpecialtyRow:
+        return SPECIALTY_TABLE[self]
+
+    @property
+    def label(self) -> str:
+        return self.row.label
+
+    @property
+    def rule(self) -> str:
+        return self.row.rule
+
+
+@dataclass(frozen=True)
+class SpecialtyRow:
+    """What a specialty is and what it does."""
+
+    label: str
+    rule: str
+    """The rule in one or two sentences, for rosters and tooltips."""
+    requires: frozenset[Specialty] = frozenset()
+    """Specialties a unit must also hold to take this one."""
+    mobility: Mobility = Mobility.FOOT
+    """The mobility step this specialty gives."""
+    ignores_casualty_hits: int = 0
+    """Casualty hits ignored in each engagement."""
+    terrain: str | None = None
+    """The terrain where the specialty's bonus applies."""
+    terrain_modifier: int = 0
+    """The bonus in that terrain (Momentum is also doubled there)."""
+
+
+SPECIALTY_TABLE: dict[Specialty, SpecialtyRow] = {
+    Specialty.INFANTRY: SpecialtyRow(
+        "Infantry", "Fights at its quality; a unit without Infantry fights as Raw."
+    ),
+    Specialty.MECHANIZED: SpecialtyRow(
+        "Mechanized",
+        "Vehicles: mobility step 1 (Mobile bonus against Foot).",
+        mobility=Mobility.MECHANIZED,
+    ),
+    Specialty.ARMOR: SpecialtyRow(
+        "Armor",
+        "Requires Mechanized; mobility step 2. Ignores the first two Casualty hits. Never Pinned "
+        "Down by Infantry or Mechanized except in cramped quarters. Cannot enter amphibious, "
+        "arctic, jungle or swamp terrain unless also Amphibious.",
+        requires=frozenset({Specialty.MECHANIZED}),
+        mobility=Mobility.ARMOR,
+        ignores_casualty_hits=2,
+    ),
+    Specialty.AIRBORNE: SpecialtyRow("Airborne", "May be placed anywhere by paradrop."),
+    Specialty.AMPHIBIOUS: SpecialtyRow(
+        "Amphibious",
+        "+2 in amphibious and beach terrain, with double Momentum there; units landing against "
+        "it start Pinned Down. May Establish Beachhead (1 hour).",
+        terrain="amphibious",
+        terrain_modifier=2,
+    ),
+    Specialty.ARCTIC: SpecialtyRow(
+        "Arctic",
+        "+2 in arctic and sub-zero terrain, with double Momentum there; no cold movement penalty.",
+        terrain="arctic",
+        terrain_modifier=2,
+    ),
+    Specialty.AVIATION: SpecialtyRow("Aviation", "Ground crew for air support."),
+    Specialty.COMBAT_ENGINEERING: SpecialtyRow(
+        "Combat Engineering", "Builds facilities, and works faster at it."
+    ),
+    Specialty.MEDICAL: SpecialtyRow(
+        "Medical", "Heals Casualty hits within 24 hours of a battle, and Morale hits with rest."
+    ),
+}
+
+
+def _as_specialty(value: Specialty | str) -> Specialty | None:
+    if isinstance(value, Specialty):
+        return value
+    try:
+        return Specialty(value)
+    except ValueError:
+        return None
+
+
+def validate_specialties(quality: Quality, specialties: Iterable[Specialty | str]) -> list[str]:
+    """Every reason this set of specialties is not allowed for a unit of this quality.
+
+    Accepts members or their stable names (as stored or imported); an empty list means valid.
+    """
+    quality = Quality(quality)
+    errors: list[str] = []
+    held: list[Specialty] = []
+    for value in specialties:
+        specialty = _as_specialty(value)
+        if specialty is None:
+            errors.append(f"unknown specialty {value!r}")
+        elif specialty in held:
+            errors.append(f"duplicate specialty {specialty.label}")
+        else:
+            held.append(specialty)
+    if len(held) > quality.specialty_limit:
+        errors.append(
+            f"a {quality.label} unit may hold at most {quality.specialty_limit} "
+            f"specialt{'y' if quality.specialty_limit == 1 else 'ies'}, got {len(held)}"
+        )
+    for specialty in held:
+        for needed in sorted(specialty.row.requires, key=_specialty_order):
+            if needed not in held:
+                errors.append(f"{specialty.label} requires {needed.label}")
+    return errors
+
+
+def _specialty_order(specialty: Specialty) -> int:
+    return list(Specialty).index(specialty)
+
+
+def mobility(
+    specialties: Iterable[Specialty], equipment: Equipment = Equipment.ADEQUATE
+) -> Mobility:
+    """The unit's mobility step: Foot, Mechanized or Armor.
+
+    Poor and Barely Adequate equipment strip mechanized and armoured units of their mobility,
+    which leaves them on Foot.
+    """
+    if equipment.row.loses_mobility:
+        return Mobility.FOOT
+    return max((Specialty(s).row.mobility for s in specialties), default=Mobility.FOOT)
+
+
+def fighting_quality(quality: Quality, specialties: Iterable[Specialty]) -> Quality:
+    """The quality a unit fights at: its own with Infantry, otherwise Raw."""
+    return Quality(quality) if Specialty.INFANTRY in set(specialties) else Quality.RAW
+
+
+def quality_for_order(quality: Quality, *, within_specialties: bool) -> Quality:
+    """A unit doing an Order outside its specialties performs as Raw."""
+    return Quality(quality) if within_specialties else Quality.RAW
+
+
+# ---------------------------------------------------------------------------------------------
+# Unit versus unit: situational modifiers and damage
+# ---------------------------------------------------------------------------------------------
+
+DUG_IN = 2
+"""On the dug-in unit's combat rolls; it is also immune to Momentum, for and against."""
+PINNED_DOWN_OPPONENT = 2
+"""Against an opponent that is Pinned Down."""
+MOMENTUM_PER_ROUND = 1
+"""Per consecutive round won; lost on losing a round, when the winner gains it instead."""
+SURPRISE_MOMENTUM = 2
+"""Momentum a unit starts with when it surprises the other (Hide against Spot)."""
+MOBILE_PER_STEP = 2
+"""Per step of mobility advantage (Foot, Mechanized, Armor)."""
+STRENGTH_IN_NUMBERS_PER_UNIT = 2
+"""Per extra unit cooperating on a skill check."""
+HIT_MARGIN = 5
+"""One hit per full 5 points of margin in unit combat."""
+
+OUTNUMBERED_TABLE: tuple[tuple[Fraction, int], ...] = (
+    # (enemy units per own unit at least, modifier) — missing from the copy, chosen to match
+    # the quality ladder's 2-point steps: two to one costs a full step, four to one three.
+    (Fraction(3, 2), -1),
+    (Fraction(2), -2),
+    (Fraction(3), -4),
+    (Fraction(4), -6),
+)
+
+
+def outnumbered_modifier(own_units: int, enemy_units: int) -> int:
+    """The Outnumbered penalty for a side facing `enemy_units` with `own_units`.
+
+    The ratio is counted in BUCS units; anything past four to one reads as four to one, where
+    the copy's table ends.
+    """
+    if own_units < 1 or enemy_units < 1:
+        raise ValueError(f"each side needs at least one unit, got {own_units} and {enemy_units}")
+    ratio = Fraction(enemy_units, own_units)
+    modifier = 0
+    for at_least, value in OUTNUMBERED_TABLE:
+        if ratio >= at_least:
+            modifier = value
+    return modifier
+
+
+def strength_in_numbers(units: int) -> int:
+    """Bonus on a skill check when `units` units work on it together."""
+    if units < 1:
+        raise ValueError(f"at least one unit makes the check, got {units}")
+    return STRENGTH_IN_NUMBERS_PER_UNIT * (units - 1)
+
+
+def mobile_modifier(own: Mobility, enemy: Mobility) -> int:
+    """Mobile: +2 per step of mobility the unit has over its enemy; nothing when behind."""
+    return MOBILE_PER_STEP * max(0, int(own) - int(enemy))
+
+
+def starting_momentum(*, surprise: bool) -> int:
+    return SURPRISE_MOMENTUM if surprise else 0
+
+
+def momentum_after_round(winner_momentum: int, loser_momentum: int) -> tuple[int, int]:
+    """(winner, loser) Momentum after a round: the winner gains, the loser loses all of it."""
+    del loser_momentum  # Momentum is lost outright, whatever its size.
+    return winner_momentum + MOMENTUM_PER_ROUND, 0
+
+
+@dataclass(frozen=True)
+class Situation:
+    """One side's circumstances in a round of unit-versus-unit combat."""
+
+    dug_in: bool = False
+    opponent_dug_in: bool = False
+    """A dug-in opponent is immune to Momentum: ours does not count against it."""
+    opponent_pinned_down: bool = False
+    momentum: int = 0
+    """Momentum held: consecutive rounds won, plus any Surprise start."""
+    mobility: Mobility = Mobility.FOOT
+    opponent_mobility: Mobility = Mobility.FOOT
+    own_units: int = 1
+    enemy_units: int = 1
+
+
+def situational_modifiers(situation: Situation) -> dict[str, int]:
+    """Each situational modifier that applies, by name, so a log can show its working."""
+    s = situation
+    momentum_counts = not (s.dug_in or s.opponent_dug_in)
+    applied = {
+        "dug_in": DUG_IN if s.dug_in else 0,
+        "pinned_down": PINNED_DOWN_OPPONENT if s.opponent_pinned_down else 0,
+        "momentum": max(0, s.momentum) * MOMENTUM_PER_ROUND if momentum_counts else 0,
+        "mobile": mobile_modifier(s.mobility, s.opponent_mobility),
+        "outnumbered": outnumbered_modifier(s.own_units, s.enemy_units),
+    }
+    return {name: value for name, value in applied.items() if value}
+
+
+def situational_modifier(situation: Situation) -> int:
+    return sum(situational_modifiers(situation).values())
+
+
+def hits_from_margin(margin: int) -> int:
+    """Hits the winner of an opposed roll inflicts: one per full 5 points of margin."""
+    return max(0, margin) // HIT_MARGIN
+
+
+def split_damage(hits: int) -> tuple[int, int]:
+    """(Morale, Casualty): half rounded up is shock, half rounded down is dead and wounded."""
+    if hits < 0:
+        raise ValueError(f"hits cannot be negative, got {hits}")
+    return (hits + 1) // 2, hits // 2
