@@ -169,6 +169,8 @@ else:
     for folder in ("queue", "control", "processed", "results"):
         (CELERY_QUEUE_DIR / folder).mkdir(parents=True, exist_ok=True)
 CELERY_TASK_ACKS_LATE = True
+# Tasks write what they produce to the database; only a task that says so keeps a result.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
@@ -191,3 +193,11 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+
+# A battle with no sign of life for this long is presumed lost and queued again by the sweep.
+BATTLE_STALE_SECONDS = env.int("BATTLE_STALE_SECONDS", default=120)
+# Seconds a worker pauses after each turn of a battle (default 0): for demos that show progress.
+BATTLE_TURN_DELAY = env.float("BATTLE_TURN_DELAY", default=0.0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-battles": {"task": "battles.tasks.sweep_battles", "schedule": 30.0},
+}

@@ -10,7 +10,7 @@ from django.conf import settings
 
 from battles.models import Battle
 from battles.tasks import ping
-from tests.workers import project_env, run_python, worker_process
+from tests.workers import database_url, project_env, run_python, worker_process
 
 pytestmark = pytest.mark.worker
 
@@ -43,7 +43,7 @@ def test_it_round_trips_on_redis_with_the_same_database(redis_url, tmp_path):
         name="Marker", ruleset="combined_arms", scenario={}, seed=1, engine_version="test"
     )
     database = settings.DATABASES["default"]
-    env = project_env(REDIS_URL=redis_url, DATABASE_URL=_database_url(database))
+    env = project_env(REDIS_URL=redis_url, DATABASE_URL=database_url(database))
     token = uuid.uuid4().hex
     with worker_process(env, tmp_path / "worker.log"):
         try:
@@ -58,14 +58,3 @@ def database_vendor() -> str:
     from django.db import connection
 
     return connection.vendor
-
-
-def _database_url(database: dict) -> str:
-    """A DATABASE_URL for the test database pytest-django created (it renames NAME)."""
-    if database["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{database['NAME']}"
-    user = database.get("USER") or ""
-    password = f":{database['PASSWORD']}" if database.get("PASSWORD") else ""
-    auth = f"{user}{password}@" if user else ""
-    port = f":{database['PORT']}" if database.get("PORT") else ""
-    return f"postgres://{auth}{database['HOST']}{port}/{database['NAME']}"

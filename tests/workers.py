@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,7 +28,7 @@ def project_env(**overrides: str | None) -> dict[str, str]:
 
 @contextmanager
 def worker_process(
-    env: dict[str, str], log_path: Path, *, concurrency: int = 1
+    env: dict[str, str], log_path: Path, *, concurrency: int = 1, pool: str = "prefork"
 ) -> Iterator[subprocess.Popen]:
     """A `celery worker` process with ``env``, stopped (and reaped) when the block ends.
 
@@ -77,3 +78,25 @@ def run_python(code: str, env: dict[str, str], timeout: float = 60) -> subproces
         text=True,
         timeout=timeout,
     )
+
+
+def database_url(database: dict) -> str:
+    """A DATABASE_URL for a database settings dict (e.g. the test database pytest-django made)."""
+    if database["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{database['NAME']}"
+    user = database.get("USER") or ""
+    password = f":{database['PASSWORD']}" if database.get("PASSWORD") else ""
+    auth = f"{user}{password}@" if user else ""
+    port = f":{database['PORT']}" if database.get("PORT") else ""
+    return f"postgres://{auth}{database['HOST']}{port}/{database['NAME']}"
+
+
+def wait_for(condition, *, timeout: float = 60, interval: float = 0.1, what: str = "condition"):
+    """Poll ``condition`` until it returns something truthy; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")

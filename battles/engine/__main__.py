@@ -1,0 +1,9 @@
+"""``python -m battles.engine SCENARIO.json --seed N [--json]``."""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,232 @@
+"""The battle: turn loop, activations, and the one place events are logged and applied.
+
+Each turn both sides roll for initiative (ties reroll); sides then alternate activating one
+unit at a time, and when one side runs out the other finishes. The commanders choose; the engine
+checks every choice and raises ``IllegalActionError`` rather than trusting or repairing it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from .actions import Activate, AttackStep, MoveStep, RevealStep, allowed_shapes, shape
+from .combat import resolve_attack
+from .errors import IllegalActionError
+from .events import EndReason, RevealCause
+from .movement import execute_move, path_problem
+from .sight import Sight
+from .state import BattleState
+from .targeting import attack_problem, sensor_problem
+from .version import ENGINE_VERSION
+from .victory import score_end, score_turn
+
+if TYPE_CHECKING:
+    from .commander import Commander
+    from .dice import Dice
+    from .geometry import PathFinder, Point
+    from .scenario import Scenario
+    from .state import UnitState
+
+
+class Battle:
+    """One battle in progress: state, dice, log, caches, and the commanders of both sides."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        dice: Dice,
+        commanders: Mapping[str, Commander],
+        on_turn: Callable[[int], None] | None = None,
+    ) -> None:
+        self.scenario = scenario
+        self.on_turn = on_turn
+        """Told the number of each turn as it begins (a worker reports progress with it)."""
+        self.ruleset = scenario.ruleset
+        self.dice = dice
+        self.state = BattleState.initial(scenario)
+        self.log: list[ev.Event] = []
+        self.sight = Sight(self.state)
+        self.finders: dict[tuple, PathFinder] = {}
+        """PathFinders by passage key (see ``movement.passage``)."""
+        self.commanders = dict(commanders)
+        dice.emit = self.emit
+
+    def emit(self, event: ev.Event) -> None:
+        """Log an event and apply it: the only way the battle state changes."""
+        self.log.append(event)
+        self.state.apply(event)
+
+    # --- the loop -----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Fight the battle to its end."""
+        self.start()
+        for turn in range(1, self.scenario.turn_limit + 1):
+            if self.on_turn is not None:
+                self.on_turn(turn)
+            if not self.play_turn(turn):
+                self._finish(EndReason.SIDE_ELIMINATED)
+                return
+        self._finish(EndReason.TURN_LIMIT)
+
+    def start(self) -> None:
+        """Log the header and the concealment the units deploy with."""
+        self.emit(
+            ev.BattleStart(
+                ENGINE_VERSION,
+                self.ruleset.name,
+                self.scenario.name,
+                self.scenario.digest,
+                self.dice.seed,
+            )
+        )
+        for u in self.state.units.values():
+            # Everything behind (or inside) blocking terrain starts concealed.
+            if self.sight.hidden(u):
+                self.emit(ev.Conceal(u.id))
+
+    def play_turn(self, turn: int) -> bool:
+        """Play one turn; False if it ended early because a side has no units left."""
+        a, b = (s.id for s in self.scenario.sides)
+        self.emit(ev.TurnStart(turn))
+        current = self.dice.initiative(a, b)
+        self.emit(ev.Initiative(turn, current))
+        while True:
+            if not self._ready(current):
+                current = self.state.enemy_of(current)
+                if not self._ready(current):
+                    break
+            self._activate(current)
+            if self._eliminated():
+                return False
+            current = self.state.enemy_of(current)
+        score_turn(self)
+        return True
+
+    def _ready(self, side: str) -> list[UnitState]:
+        return [u for u in self.state.side_units(side) if not u.activated]
+
+    def _eliminated(self) -> bool:
+        return any(not self.state.side_units(s.id) for s in self.scenario.sides)
+
+    def _finish(self, reason: EndReason) -> None:
+        score_end(self)
+        a, b = (s.id for s in self.scenario.sides)
+        sa, sb = self.state.scores[a], self.state.scores[b]
+        winner = a if sa > sb else b if sb > sa else None
+        self.emit(ev.End(reason.value, self.state.turn, winner))
+
+    # --- one activation -----------------------------------------------------------------------
+
+    def _activate(self, side: str) -> None:
+        from .commander import BattleView
+
+        action = self.commanders[side].choose(BattleView(self, side))
+        self.perform(side, action)
+
+    def perform(self, side: str, action: Activate) -> None:
+        """Check and carry out one activation for ``side``."""
+        unit, steps, plans = self._check(side, action)
+        self.emit(ev.Activation(unit.id, side, unit.activations + 1))
+        for step in steps:
+            if not unit.active:
+                break
+            if isinstance(step, MoveStep):
+                path, cost = plans.pop(0)
+                path[0] = unit.position
+                if not execute_move(self, unit, path, cost, step.facing):
+                    break  # A failed terrain roll: activation spent, no attack.
+                self._spot_after_move(unit)
+            elif isinstance(step, AttackStep):
+                problem = attack_problem(self, unit, step.target, step.weapon)
+                if problem:
+                    raise IllegalActionError(f"{unit.id} may not attack {step.target}: {problem}")
+                resolve_attack(self, unit, step.target, step.weapon)
+            else:
+                problem = sensor_problem(self, unit, step.target)
+                if problem:
+                    raise IllegalActionError(f"{unit.id} may not reveal {step.target}: {problem}")
+                target = self.state.units[step.target]
+                self.emit(ev.Reveal(target.id, RevealCause.SENSOR.value, target.activations + 1))
+        if unit.active:
+            self._end_activation(unit)
+
+    def _check(
+        self, side: str, action: Activate
+    ) -> tuple[UnitState, tuple, list[tuple[list[Point], float]]]:
+        if not isinstance(action, Activate):
+            raise IllegalActionError(f"a commander must return an Activate, got {action!r}")
+        unit = self.state.units.get(action.unit) if isinstance(action.unit, str) else None
+        if unit is None or unit.side != side:
+            raise IllegalActionError(f"{side} has no unit {action.unit!r}")
+        if not unit.active:
+            raise IllegalActionError(f"{unit.id} has been removed")
+        if unit.activated:
+            raise IllegalActionError(f"{unit.id} has already activated this turn")
+        steps = tuple(action.steps)
+        for s in steps:
+            if not isinstance(s, (MoveStep, AttackStep, RevealStep)):
+                raise IllegalActionError(f"unknown step {s!r}")
+        form = shape(steps)
+        if form not in allowed_shapes(unit.card):
+            raise IllegalActionError(
+                f"{unit.id} may not {'-'.join(form) or 'pass'}: each unit moves or fires, not both"
+            )
+        plans = []
+        pos = unit.position
+        budget = unit.card.move
+        for s in steps:
+            if isinstance(s, MoveStep):
+                path = [pos, *(_point(p) for p in s.to)]
+                if s.facing is not None and not _finite(s.facing):
+                    raise IllegalActionError(f"bad facing {s.facing!r}")
+                problem, cost = path_problem(self, unit, path, budget)
+                if problem:
+                    raise IllegalActionError(f"{unit.id} may not move: {problem}")
+                budget -= cost
+                plans.append((path, cost))
+                pos = path[-1]
+        if steps and not isinstance(steps[0], MoveStep):
+            first = steps[0]
+            problem = (
+                attack_problem(self, unit, first.target, first.weapon)
+                if isinstance(first, AttackStep)
+                else sensor_problem(self, unit, first.target)
+            )
+            if problem:
+                raise IllegalActionError(f"{unit.id}: {problem}")
+        return unit, steps, plans
+
+    def _spot_after_move(self, unit: UnitState) -> None:
+        """Concealed units in the open with a clear line to an enemy are seen."""
+        sight = self.sight
+        if unit.concealed and sight.in_the_open_and_seen(unit):
+            self.emit(ev.Reveal(unit.id, RevealCause.SPOTTED.value, None))
+        for e in self.state.side_units(self.state.enemy_of(unit.side)):
+            if e.concealed and not sight.pieces_at(e.position) and sight.sees(unit, e):
+                self.emit(ev.Reveal(e.id, RevealCause.SPOTTED.value, None))
+
+    def _end_activation(self, unit: UnitState) -> None:
+        """A reveal runs out at the end of the unit's own activation; hidden units conceal."""
+        if unit.revealed_until is not None:
+            if unit.activations < unit.revealed_until:
+                return
+            if self.sight.hidden(unit):
+                self.emit(ev.Conceal(unit.id))
+            else:
+                self.emit(ev.Reveal(unit.id, RevealCause.SPOTTED.value, None))
+        elif not unit.concealed and self.sight.hidden(unit):
+            self.emit(ev.Conceal(unit.id))
+
+
+def _finite(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _point(p: object) -> Point:
+    if not isinstance(p, (tuple, list)) or len(p) != 2 or not all(_finite(c) for c in p):
+        raise IllegalActionError(f"a waypoint is a pair of numbers, got {p!r}")
+    return ev.rnd_point((float(p[0]), float(p[1])))

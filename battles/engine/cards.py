@@ -1,0 +1,161 @@
+"""Unit and building cards: the printed numbers, weapons and keywords, never modified in battle.
+
+The card dict format is shared with the card-text parser of the ``units`` app, so
+``UnitCard.from_dict`` accepts exactly what that parser produces (after validation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .terrain import TerrainProps
+
+
+class Keyword(StrEnum):
+    """The keywords of both rule texts. They grant or deny; they never adjust a number."""
+
+    AERIAL = "aerial"
+    SPLIT_MOVEMENT = "split_movement"
+    FIXED_MOUNT = "fixed_mount"
+    BREACHING = "breaching"
+    MOVE_AND_FIRE = "move_and_fire"
+    SURE_FOOTED = "sure_footed"
+    DEMOLITION = "demolition"
+    SENSOR = "sensor"
+    AMPHIBIOUS = "amphibious"
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """One weapon line: name, Power, Range and absolute restrictions."""
+
+    name: str
+    """Name printed on the card, unique on the card."""
+    power: int
+    """Added to the attacker's penetration die."""
+    range: float
+    """Longest centre-to-centre distance, in inches, at which it may attack."""
+    aa: bool = False
+    """May attack Aerial units (under Combined Arms only such weapons may)."""
+    buildings_only: bool = False
+    """May attack buildings and nothing else."""
+    min_size: int | None = None
+    """Smallest target Size it may attack; ``None`` means no lower bound."""
+    max_size: int | None = None
+    """Largest target Size it may attack; ``None`` means no upper bound."""
+    uses: int | None = None
+    """Attacks it may make in one battle; ``None`` means unlimited."""
+
+    @property
+    def size_limited(self) -> bool:
+        """Whether the weapon carries a size restriction (and so cannot attack buildings)."""
+        return self.min_size is not None or self.max_size is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "power": self.power,
+            "range": self.range,
+            "aa": self.aa,
+            "buildings_only": self.buildings_only,
+            "min_size": self.min_size,
+            "max_size": self.max_size,
+            "uses": self.uses,
+        }
+
+
+CHARGES = Weapon(name="Charges", power=4, range=1.0, buildings_only=True, uses=2)
+"""The weapon line that the Demolition keyword stands for."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnitCard:
+    """A unit's card: five numbers, weapons, printed Melee, keywords and what it may enter."""
+
+    name: str
+    """Unit type name."""
+    skill: int
+    """2..5; a Skill roll succeeds on 1d6 equal to or under the current Skill."""
+    move: float
+    """Inches of movement per activation."""
+    resistance: int
+    """Added to the defender's armour die."""
+    hits: int
+    """Damage the unit survives minus one; at 0 it is destroyed."""
+    size: int
+    """1..5; scored when removed, and Power when ramming."""
+    melee: int | None
+    """Printed Melee value; ``None`` means close combat is resolved as Ramming."""
+    weapons: tuple[Weapon, ...]
+    """Weapon lines in card order (Charges included for Demolition)."""
+    keywords: frozenset[Keyword]
+    """Keywords printed on the card."""
+    enters: frozenset[str]
+    """Terrain kinds the unit may enter although they block movement."""
+
+    def has(self, keyword: Keyword) -> bool:
+        """Whether the card carries ``keyword``."""
+        return keyword in self.keywords
+
+    def may_enter(self, props: TerrainProps) -> bool:
+        """Whether this unit may enter terrain with these properties at all (hazards aside)."""
+        if Keyword.AERIAL in self.keywords or not props.blocks_movement:
+            return True
+        if props.kind in self.enters:
+            return True
+        return props.water and Keyword.AMPHIBIOUS in self.keywords
+
+    def weapon(self, name: str) -> Weapon | None:
+        """The weapon line called ``name``, if any."""
+        for w in self.weapons:
+            if w.name == name:
+                return w
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "skill": self.skill,
+            "move": self.move,
+            "resistance": self.resistance,
+            "hits": self.hits,
+            "size": self.size,
+            "melee": self.melee,
+            "weapons": [w.to_dict() for w in self.weapons],
+            "keywords": sorted(k.value for k in self.keywords),
+            "enters": sorted(self.enters),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Admits:
+    """The range of unit Sizes a building lets in."""
+
+    min_size: int
+    """Smallest Size admitted."""
+    max_size: int
+    """Largest Size admitted."""
+
+    def admits(self, size: int) -> bool:
+        return self.min_size <= size <= self.max_size
+
+
+@dataclass(frozen=True, slots=True)
+class BuildingCard:
+    """A building's card: no Skill, never suppressed, never activates."""
+
+    name: str
+    """Building type name."""
+    resistance: int
+    """Added to the building's armour die."""
+    hits: int
+    """At 0 the building collapses to its rubble."""
+    admits: Admits | None
+    """Sizes it lets in without Breaching; ``None`` admits nobody."""
+    rubble: TerrainProps
+    """The terrain piece it becomes when it collapses (on the same ground)."""
+
+    def admits_size(self, size: int) -> bool:
+        return self.admits is not None and self.admits.admits(size)

@@ -1,0 +1,149 @@
+"""Resolving attacks: the Skill roll, penetration, damage, suppression, removal, collapse.
+
+Shooting and Melee: Skill roll (skipped against buildings, which do not dodge), then 1d6 + Power
+against 1d6 + Resistance; strictly higher deals 1 damage, armour wins ties. A hit that fails to
+damage suppresses (costs 1 Skill) when Power is at least the target's Resistance. Ramming has no
+Skill roll, uses Size as Power and is resolved in both directions at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from . import geometry
+from .cards import Keyword
+from .events import AttackKind, AttackOutcome, Removal, RevealCause, RollPurpose
+from .footprint import nearest_point
+from .targeting import attack_profile
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .state import BuildingState, UnitState
+
+
+def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) -> None:
+    """Resolve an attack the caller has already found legal (``targeting.attack_problem``)."""
+    prof = attack_profile(attacker, weapon)
+    assert prof is not None
+    # Firing reveals the unit through the end of its own next activation.
+    if not attacker.card.has(Keyword.AERIAL):
+        until = attacker.activations + 1
+        if attacker.concealed or attacker.revealed_until != until:
+            b.emit(ev.Reveal(attacker.id, RevealCause.FIRED.value, until))
+    bld = b.state.buildings.get(target_id)
+    if bld is not None:
+        _attack_building(b, attacker, bld, prof.kind, prof.name, prof.power)
+        return
+    target = b.state.units[target_id]
+    dist = ev.rnd(geometry.distance(attacker.position, target.position))
+    if prof.kind is AttackKind.RAM:
+        _ram(b, attacker, target, dist)
+        return
+    if not b.dice.check(attacker.id, RollPurpose.TO_HIT, attacker.skill):
+        b.emit(
+            ev.Attack(
+                attacker.id,
+                target.id,
+                prof.name,
+                prof.kind.value,
+                prof.power,
+                dist,
+                AttackOutcome.MISS.value,
+            )
+        )
+        return
+    won = b.dice.opposed(attacker.id, target.id, prof.power, target.card.resistance)
+    outcome = AttackOutcome.DAMAGE if won else AttackOutcome.NO_DAMAGE
+    b.emit(
+        ev.Attack(
+            attacker.id, target.id, prof.name, prof.kind.value, prof.power, dist, outcome.value
+        )
+    )
+    if won:
+        damage(b, target, attacker.id)
+    elif prof.power >= target.card.resistance:
+        suppress(b, target, attacker.id)
+
+
+def _ram(b: Battle, attacker: UnitState, target: UnitState, dist: float) -> None:
+    """Ramming: no Skill roll, Power = Size, and the target rams back at once."""
+    a_power, t_power = attacker.card.size, target.card.size
+    a_won = b.dice.opposed(attacker.id, target.id, a_power, target.card.resistance)
+    b.emit(
+        ev.Attack(attacker.id, target.id, "Ram", AttackKind.RAM.value, a_power, dist, _out(a_won))
+    )
+    t_won = b.dice.opposed(target.id, attacker.id, t_power, attacker.card.resistance)
+    b.emit(
+        ev.Attack(
+            target.id, attacker.id, "Ram", AttackKind.RAM_BACK.value, t_power, dist, _out(t_won)
+        )
+    )
+    # Both blows land together, so a unit the first one removes still strikes back.
+    for struck, by, won, power in (
+        (target, attacker, a_won, a_power),
+        (attacker, target, t_won, t_power),
+    ):
+        if not struck.active:
+            continue
+        if won:
+            damage(b, struck, by.id)
+        elif power >= struck.card.resistance:
+            # A ram that fails to damage counts as a hit for suppression.
+            suppress(b, struck, by.id)
+
+
+def _out(won: bool) -> str:
+    return (AttackOutcome.DAMAGE if won else AttackOutcome.NO_DAMAGE).value
+
+
+def _attack_building(
+    b: Battle, attacker: UnitState, bld: BuildingState, kind: AttackKind, name: str, power: int
+) -> None:
+    """Buildings do not dodge (no Skill roll), are never suppressed, and never ram back."""
+    dist = ev.rnd(
+        geometry.distance(attacker.position, nearest_point(bld.polygon, attacker.position))
+    )
+    won = b.dice.opposed(attacker.id, bld.id, power, bld.card.resistance)
+    outcome = AttackOutcome.DAMAGE if won else AttackOutcome.NO_DAMAGE
+    b.emit(ev.Attack(attacker.id, bld.id, name, kind.value, power, dist, outcome.value))
+    if won:
+        b.emit(ev.Damage(bld.id, attacker.id, bld.hits - 1))
+        if bld.hits == 0:
+            collapse(b, bld)
+
+
+def damage(b: Battle, unit: UnitState, by: str | None) -> None:
+    """One damage: lose a Hit; at 0 Hits the unit is destroyed and removed."""
+    b.emit(ev.Damage(unit.id, by, unit.hits - 1))
+    if unit.hits == 0:
+        remove(b, unit, Removal.DESTROYED)
+
+
+def suppress(b: Battle, unit: UnitState, by: str) -> None:
+    """Lose 1 Skill; at the ruleset's threshold the unit is demoralised and removed."""
+    skill = max(0, unit.skill - 1)
+    b.emit(ev.Suppress(unit.id, by, skill))
+    if b.ruleset.demoralised(skill):
+        remove(b, unit, Removal.DEMORALISED)
+
+
+def remove(b: Battle, unit: UnitState, how: Removal) -> None:
+    """Take the unit out; the enemy scores its Size (demoralised counts as removed)."""
+    b.emit(ev.Remove(unit.id, how.value))
+    enemy = b.state.enemy_of(unit.side)
+    total = b.state.scores[enemy] + unit.card.size
+    b.emit(ev.Score(enemy, unit.card.size, f"removed:{unit.id}", total))
+
+
+def collapse(b: Battle, bld: BuildingState) -> None:
+    """At 0 Hits a building becomes its rubble; each occupant rolls Skill or takes 1 Hit."""
+    occupants = [
+        u
+        for u in b.state.units.values()
+        if u.active and not u.card.has(Keyword.AERIAL) and bld.polygon.contains_strictly(u.position)
+    ]
+    b.emit(ev.Collapse(bld.id, tuple(u.id for u in occupants)))
+    for u in occupants:
+        if not b.dice.check(u.id, RollPurpose.COLLAPSE, u.skill):
+            damage(b, u, None)

@@ -1,0 +1,190 @@
+"""Commanders: the policy that plays a side, and the view of the battle it is allowed to see.
+
+A commander gets a ``BattleView`` for its side — its own units, the enemies it can see (never
+a concealed one, unless one of its units shares that enemy's rubble field or building),
+buildings, terrain, objectives, scores — and returns one ``Activate``. The view also answers
+the rules questions a policy needs (may this unit attack that from there? how far can it get
+toward a point?), so policies never duplicate the rules. Whatever it returns, the engine checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from . import geometry
+from .cards import UnitCard
+from .movement import plan_path
+from .scenario import Objective, Order
+from .targeting import CLOSE_COMBAT, attack_problem, sensor_problem
+
+if TYPE_CHECKING:
+    from .actions import Activate
+    from .battle import Battle
+    from .geometry import Point
+    from .rulesets import Ruleset
+    from .state import BuildingState, UnitState
+    from .terrain import TerrainPiece
+
+
+class Commander(Protocol):
+    """Plays one side: picks the next unit to activate and what it does."""
+
+    def choose(self, view: BattleView) -> Activate:
+        """Return the activation for one of ``view.ready_units()``."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class UnitInfo:
+    """A unit as a side sees it."""
+
+    id: str
+    """Unit id."""
+    side: str
+    """Side id."""
+    card: UnitCard
+    """Its card."""
+    position: Point
+    """Where it stands."""
+    facing: float
+    """Its facing."""
+    hits: int
+    """Hits left."""
+    skill: int
+    """Current Skill."""
+    concealed: bool
+    """Whether it is concealed (a seen enemy is concealed only inside a shared piece)."""
+    activated: bool
+    """Whether it has activated this turn."""
+    order: Order | None
+    """Its order (own units only)."""
+
+
+class BattleView:
+    """The battle as ``side`` sees it now."""
+
+    def __init__(self, battle: Battle, side: str) -> None:
+        self._b = battle
+        self.side = side
+        """The side this view belongs to."""
+        st = battle.state
+        self.enemy = st.enemy_of(side)
+        """The other side's id."""
+        self.turn = st.turn
+        """Current turn."""
+        self.turn_limit = battle.scenario.turn_limit
+        """Last turn."""
+        self.ruleset: Ruleset = battle.ruleset
+        """Ruleset in force."""
+        self.scores = dict(st.scores)
+        """Scores so far."""
+        self.objectives: tuple[Objective, ...] = battle.scenario.objectives
+        """All objectives."""
+
+    @property
+    def terrain(self) -> list[TerrainPiece]:
+        """Terrain pieces now on the table."""
+        return list(self._b.state.terrain)
+
+    @property
+    def buildings(self) -> list[BuildingState]:
+        """Standing and collapsed buildings (read only, by convention)."""
+        return list(self._b.state.buildings.values())
+
+    def _info(self, u: UnitState, own: bool) -> UnitInfo:
+        return UnitInfo(
+            u.id,
+            u.side,
+            u.card,
+            u.position,
+            u.facing,
+            u.hits,
+            u.skill,
+            u.concealed,
+            u.activated,
+            u.order if own else None,
+        )
+
+    def own_units(self) -> list[UnitInfo]:
+        """The side's units still in the battle, in scenario order."""
+        return [self._info(u, True) for u in self._b.state.side_units(self.side)]
+
+    def ready_units(self) -> list[UnitInfo]:
+        """Own units that have not activated this turn."""
+        return [u for u in self.own_units() if not u.activated]
+
+    def enemies(self) -> list[UnitInfo]:
+        """Enemy units this side can see."""
+        return [self._info(u, False) for u in self._visible_enemies()]
+
+    def _visible_enemies(self) -> list[UnitState]:
+        st, sight = self._b.state, self._b.sight
+        own = st.side_units(self.side)
+        return [
+            e
+            for e in st.side_units(self.enemy)
+            if not e.concealed or any(sight.same_piece(o.position, e.position) for o in own)
+        ]
+
+    def _own(self, unit_id: str) -> UnitState:
+        u = self._b.state.units.get(unit_id)
+        if u is None or u.side != self.side:
+            raise KeyError(unit_id)
+        return u
+
+    def attack_problem(
+        self,
+        unit_id: str,
+        target: str,
+        weapon: str,
+        origin: Point | None = None,
+        facing: float | None = None,
+    ) -> str | None:
+        """Why the unit may not make this attack (from ``origin``, facing ``facing``), or None."""
+        u = self._own(unit_id)
+        t = self._b.state.units.get(target)
+        if t is not None and t.side == self.enemy and t not in self._visible_enemies():
+            return f"no visible unit {target!r}"
+        return attack_problem(self._b, u, target, weapon, origin, facing)
+
+    def legal_attacks(
+        self, unit_id: str, origin: Point | None = None, facing: float | None = None
+    ) -> list[tuple[str, str]]:
+        """Every (target, weapon) the unit may attack now (weapon may be ``CLOSE_COMBAT``)."""
+        u = self._own(unit_id)
+        weapons = [w.name for w in u.card.weapons] + [CLOSE_COMBAT]
+        targets = [e.id for e in self._visible_enemies()]
+        targets += [b.id for b in self._b.state.buildings.values() if not b.collapsed]
+        return [
+            (t, w)
+            for t in targets
+            for w in weapons
+            if attack_problem(self._b, u, t, w, origin, facing) is None
+        ]
+
+    def sensor_targets(self, unit_id: str, origin: Point | None = None) -> list[str]:
+        """Concealed enemies the unit's Sensor could reveal (the sensor finds them, not you)."""
+        u = self._own(unit_id)
+        return [
+            e.id
+            for e in self._b.state.side_units(self.enemy)
+            if sensor_problem(self._b, u, e.id, origin) is None
+        ]
+
+    def plan_path(
+        self, unit_id: str, goal: Point, budget: float | None = None, start: Point | None = None
+    ) -> list[Point] | None:
+        """The legal path toward ``goal`` the unit can afford (start included), or None."""
+        u = self._own(unit_id)
+        return plan_path(self._b, u, goal, u.card.move if budget is None else budget, start)
+
+    def holders(self, objective: Objective) -> list[str]:
+        """Sides holding the objective now."""
+        from .victory import holders
+
+        return holders(self._b.state, objective)
+
+    @staticmethod
+    def distance(a: Point, b: Point) -> float:
+        return geometry.distance(a, b)

@@ -1,0 +1,327 @@
+"""Reading a scenario: JSON text or a parsed dict in, a validated ``Scenario`` out.
+
+Per-field checks live in ``validation``; this module walks the document and then cross-checks
+what only the whole can tell: ids, references, deployment, and that someone has an objective.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from .cards import Keyword
+from .errors import ScenarioError
+from .rulesets import RULESETS, Ruleset
+from .scenario import (
+    BuildingSetup,
+    Objective,
+    ObjectiveKind,
+    Order,
+    OrderKind,
+    Scenario,
+    SideSetup,
+    UnitSetup,
+)
+from .terrain import TerrainPiece
+from .validation import (
+    _BAD,
+    _TERRAIN_FLAGS,
+    _building_card,
+    _Checker,
+    _terrain_props,
+    parse_unit_card,
+)
+
+_TOP_REQ = {"ruleset", "turn_limit", "sides", "objectives"}
+_TOP_OPT = {"name", "table", "terrain", "buildings", "description"}
+_ORDERS = {o.value for o in OrderKind}
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file; malformed JSON is a ``ScenarioError`` too."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError([("", f"cannot read {path}: {exc}")]) from exc
+    return parse_scenario_json(text)
+
+
+def parse_scenario_json(text: str | bytes) -> Scenario:
+    """Validate a scenario given as JSON text."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ScenarioError([("", f"malformed JSON: {exc}")]) from exc
+    return parse_scenario(data)
+
+
+def parse_scenario(data: Any) -> Scenario:
+    """Validate a parsed scenario document; raises ``ScenarioError`` listing every problem."""
+    c = _Checker()
+    d = c.obj(data, "", _TOP_REQ, _TOP_OPT)
+    if d is None:
+        raise ScenarioError(c.problems)
+    name = d.get("name", "Untitled battle")
+    if c.str_(name, "name") is _BAD:
+        name = "?"
+    ruleset = None
+    if "ruleset" in d:
+        if d["ruleset"] in RULESETS if isinstance(d["ruleset"], str) else False:
+            ruleset = RULESETS[d["ruleset"]]
+        else:
+            c.fail("ruleset", f"must be one of {sorted(RULESETS)}, got {_short(d['ruleset'])}")
+    width = height = 24.0
+    if "table" in d:
+        t = c.obj(d["table"], "table", set(), {"width", "height"})
+        if t is not None:
+            width = c.positive(t.get("width", 24), "table.width")
+            height = c.positive(t.get("height", 24), "table.height")
+            if width is _BAD or height is _BAD:
+                width = height = 24.0
+    turn_limit = c.int_(d["turn_limit"], "turn_limit", 1, 100) if "turn_limit" in d else _BAD
+    if ruleset is None:
+        # Card keywords depend on the ruleset; without one, further checks would only mislead.
+        raise ScenarioError(c.problems or [("ruleset", "required")])
+
+    terrain = _parse_terrain(c, d.get("terrain", []), width, height)
+    buildings = _parse_buildings(c, d.get("buildings", []), width, height)
+    sides = _parse_sides(c, d.get("sides"), ruleset, width, height)
+    objectives = _parse_objectives(c, d.get("objectives"), width, height)
+    if c.problems:
+        raise ScenarioError(c.problems)
+    _cross_check(c, terrain, buildings, sides, objectives)
+    if c.problems:
+        raise ScenarioError(c.problems)
+    digest = hashlib.sha256(
+        json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+    return Scenario(
+        name,
+        ruleset,
+        width,
+        height,
+        turn_limit,
+        tuple(terrain),
+        tuple(buildings),
+        tuple(objectives),
+        (sides[0], sides[1]),
+        digest,
+    )
+
+
+def _short(v: Any) -> str:
+    s = json.dumps(v) if isinstance(v, (str, int, float, bool, type(None))) else type(v).__name__
+    return s if len(s) < 40 else s[:37] + "..."
+
+
+def _parse_terrain(c: _Checker, data: Any, w: float, h: float) -> list[TerrainPiece]:
+    out = []
+    for i, t in enumerate(c.list_(data, "terrain")):
+        p = f"terrain[{i}]"
+        d = c.obj(t, p, {"id", "kind", "polygon"}, set(_TERRAIN_FLAGS))
+        if d is None:
+            continue
+        tid = c.str_(d.get("id"), p + ".id") if "id" in d else _BAD
+        props = _terrain_props(c, d, p)
+        poly = c.polygon(d.get("polygon"), p + ".polygon", w, h) if "polygon" in d else _BAD
+        if tid is not _BAD and props is not None and poly is not _BAD:
+            out.append(TerrainPiece(tid, props, poly))
+    return out
+
+
+def _parse_buildings(c: _Checker, data: Any, w: float, h: float) -> list[BuildingSetup]:
+    out = []
+    for i, b in enumerate(c.list_(data, "buildings")):
+        p = f"buildings[{i}]"
+        d = c.obj(b, p, {"id", "card", "polygon"}, {"side"})
+        if d is None:
+            continue
+        bid = c.str_(d.get("id"), p + ".id") if "id" in d else _BAD
+        card = _building_card(c, d.get("card"), p + ".card") if "card" in d else None
+        poly = c.polygon(d.get("polygon"), p + ".polygon", w, h) if "polygon" in d else _BAD
+        side = d.get("side")
+        if side is not None and c.str_(side, p + ".side") is _BAD:
+            side = _BAD
+        if bid is not _BAD and card is not None and poly is not _BAD and side is not _BAD:
+            out.append(BuildingSetup(bid, card, poly, side))
+    return out
+
+
+def _parse_sides(c: _Checker, data: Any, rs: Ruleset, w: float, h: float) -> list[SideSetup]:
+    sides = c.list_(data, "sides")
+    if isinstance(data, list) and len(sides) != 2:
+        c.fail("sides", f"must list exactly 2 sides, got {len(sides)}")
+    out = []
+    for i, s in enumerate(sides[:2]):
+        p = f"sides[{i}]"
+        d = c.obj(s, p, {"id", "units"}, {"name"})
+        if d is None:
+            continue
+        sid = c.str_(d.get("id"), p + ".id") if "id" in d else _BAD
+        sname = d.get("name", sid)
+        if c.str_(sname, p + ".name") is _BAD:
+            sname = "?"
+        units = []
+        raw = c.list_(d.get("units"), p + ".units") if "units" in d else []
+        if isinstance(d.get("units"), list) and not raw:
+            c.fail(p + ".units", "a side needs at least one unit")
+        for j, u in enumerate(raw):
+            unit = _parse_unit(c, u, f"{p}.units[{j}]", sid, rs, w, h)
+            if unit is not None:
+                units.append(unit)
+        if sid is not _BAD:
+            out.append(SideSetup(sid, sname, tuple(units)))
+    return out
+
+
+def _parse_unit(
+    c: _Checker, data: Any, p: str, side: str, rs: Ruleset, w: float, h: float
+) -> UnitSetup | None:
+    d = c.obj(data, p, {"id", "card", "position"}, {"facing", "order"})
+    if d is None:
+        return None
+    uid = c.str_(d.get("id"), p + ".id") if "id" in d else _BAD
+    card = parse_unit_card(d.get("card"), p + ".card", rs, c) if "card" in d else None
+    pos = c.point(d.get("position"), p + ".position", w, h) if "position" in d else _BAD
+    facing = c.num(d.get("facing", 0), p + ".facing")
+    order = Order(OrderKind.HOLD)
+    if "order" in d:
+        o = c.obj(d["order"], p + ".order", {"kind"}, {"objective"})
+        if o is not None and "kind" in o:
+            kind = o["kind"]
+            obj = o.get("objective")
+            if not isinstance(kind, str) or kind not in _ORDERS:
+                c.fail(p + ".order.kind", f"must be one of {sorted(_ORDERS)}, got {_short(kind)}")
+            elif obj is not None and c.str_(obj, p + ".order.objective") is _BAD:
+                pass
+            else:
+                order = Order(OrderKind(kind), obj)
+    if _BAD in (uid, pos, facing) or card is None:
+        return None
+    return UnitSetup(uid, side, card, pos, facing % 360.0, order)
+
+
+def _parse_objectives(c: _Checker, data: Any, w: float, h: float) -> list[Objective]:
+    raw = c.list_(data, "objectives")
+    if isinstance(data, list) and not raw:
+        c.fail(
+            "objectives",
+            "give at least one side an objective: without one, both players correctly refuse "
+            "to move",
+        )
+    out = []
+    opt = {"kind", "point", "radius", "building", "points_per_turn", "points_at_end"}
+    for i, o in enumerate(raw):
+        p = f"objectives[{i}]"
+        d = c.obj(o, p, {"id", "sides"}, opt)
+        if d is None:
+            continue
+        before = len(c.problems)
+        oid = c.str_(d.get("id"), p + ".id") if "id" in d else _BAD
+        kind = d.get("kind", "hold")
+        if kind not in ("hold", "raze"):
+            c.fail(p + ".kind", f"must be 'hold' or 'raze', got {_short(kind)}")
+            kind = "hold"
+        sides = c.list_(d.get("sides"), p + ".sides") if "sides" in d else []
+        if isinstance(d.get("sides"), list) and not sides:
+            c.fail(p + ".sides", "must name at least one side")
+        for j, s in enumerate(sides):
+            c.str_(s, f"{p}.sides[{j}]")
+        per_turn = c.int_(d.get("points_per_turn", 0), p + ".points_per_turn", 0)
+        at_end = c.int_(d.get("points_at_end", 0), p + ".points_at_end", 0)
+        if per_turn is not _BAD and at_end is not _BAD and per_turn + at_end == 0:
+            c.fail(p, "awards no points: set points_per_turn or points_at_end")
+        point, radius, building = None, 0.0, None
+        if kind == "hold":
+            if "building" in d:
+                c.fail(p + ".building", "only raze objectives name a building")
+            point = (
+                c.point(d.get("point"), p + ".point", w, h)
+                if "point" in d
+                else c.fail(p + ".point", "required for a hold objective")
+            )
+            radius = c.positive(d.get("radius", 3), p + ".radius")
+        else:
+            for k in ("point", "radius"):
+                if k in d:
+                    c.fail(f"{p}.{k}", "a raze objective names a building, not ground")
+            building = (
+                c.str_(d.get("building"), p + ".building")
+                if "building" in d
+                else c.fail(p + ".building", "required for a raze objective")
+            )
+        if len(c.problems) == before:
+            out.append(
+                Objective(
+                    oid,
+                    ObjectiveKind(kind),
+                    tuple(sides),
+                    point,
+                    radius,
+                    building,
+                    per_turn,
+                    at_end,
+                )
+            )
+    return out
+
+
+def _cross_check(
+    c: _Checker,
+    terrain: list[TerrainPiece],
+    buildings: list[BuildingSetup],
+    sides: list[SideSetup],
+    objectives: list[Objective],
+) -> None:
+    side_ids = [s.id for s in sides]
+    if len(set(side_ids)) != len(side_ids):
+        c.fail("sides[1].id", f"duplicate side id {side_ids[1]!r}")
+    seen: dict[str, str] = {}
+    for si, s in enumerate(sides):
+        for ui, u in enumerate(s.units):
+            _unique(c, seen, u.id, f"sides[{si}].units[{ui}].id")
+    for bi, b in enumerate(buildings):
+        _unique(c, seen, b.id, f"buildings[{bi}].id")
+        if b.side is not None and b.side not in side_ids:
+            c.fail(f"buildings[{bi}].side", f"unknown side {b.side!r}")
+    pieces: dict[str, str] = {b.id: f"buildings[{i}].id" for i, b in enumerate(buildings)}
+    for ti, t in enumerate(terrain):
+        _unique(c, pieces, t.id, f"terrain[{ti}].id")
+    obj_ids: dict[str, str] = {}
+    building_ids = {b.id for b in buildings}
+    for oi, o in enumerate(objectives):
+        _unique(c, obj_ids, o.id, f"objectives[{oi}].id")
+        for j, s in enumerate(o.sides):
+            if s not in side_ids:
+                c.fail(f"objectives[{oi}].sides[{j}]", f"unknown side {s!r}")
+        if o.building is not None and o.building not in building_ids:
+            c.fail(f"objectives[{oi}].building", f"unknown building {o.building!r}")
+    for si, s in enumerate(sides):
+        for ui, u in enumerate(s.units):
+            p = f"sides[{si}].units[{ui}]"
+            if u.order.objective is not None and u.order.objective not in obj_ids:
+                c.fail(p + ".order.objective", f"unknown objective {u.order.objective!r}")
+            _check_deployment(c, p, u, terrain, buildings)
+
+
+def _unique(c: _Checker, seen: dict[str, str], ident: str, path: str) -> None:
+    if ident in seen:
+        c.fail(path, f"duplicate id {ident!r} (also at {seen[ident]})")
+    else:
+        seen[ident] = path
+
+
+def _check_deployment(
+    c: _Checker, p: str, u: UnitSetup, terrain: list[TerrainPiece], buildings: list[BuildingSetup]
+) -> None:
+    """A unit may not be deployed inside terrain or a building it could not move into."""
+    if u.card.has(Keyword.AERIAL):
+        return  # Aerial ignores all terrain.
+    for t in terrain:
+        if t.polygon.contains_strictly(u.position) and not u.card.may_enter(t.props):
+            c.fail(p + ".position", f"deployed inside impassable {t.kind} {t.id!r}")
+    for b in buildings:
+        if b.polygon.contains_strictly(u.position) and not b.card.admits_size(u.card.size):
+            c.fail(p + ".position", f"deployed inside building {b.id!r}, which does not admit it")

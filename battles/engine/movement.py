@@ -1,0 +1,201 @@
+"""Movement: real paths around what a unit may not enter, never longer than Move.
+
+A unit's obstacles are the movement-blocking pieces its card does not let it enter and the
+standing buildings that do not admit it (unless it has Breaching). Aerial units have none.
+Amphibious units cross water at half cost ("movement doubled in water").
+
+Entering a hazard asks for a terrain roll, 1d6 ≤ current Skill; a failure stops the unit at
+the edge (a hundredth of an inch short of it) and ends its activation. Sure-Footed skips the
+roll except for walls. Entering a building through Breaching asks for a Skill roll or 1 Hit.
+One roll per piece per move: a unit that starts inside a piece rolls only if it leaves and
+comes back in.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from . import geometry
+from .cards import Keyword
+from .combat import damage
+from .events import RollPurpose
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .geometry import CostRegion, Point, Polygon
+    from .state import UnitState
+
+GRAZE = 0.002
+"""How far a path may run inside an obstacle: positions are logged to a thousandth of an inch."""
+
+MARGIN = 0.01
+"""Planned paths stop this much short of the budget, so rounding never overspends Move."""
+
+EDGE_GAP = 0.01
+"""A unit stopped by a failed terrain roll stands this far short of the edge, outside."""
+
+WATER_RATE = 0.5
+"""Movement cost per inch of water for Amphibious units (movement doubled)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """What the table looks like to one unit's movement."""
+
+    obstacles: tuple[Polygon, ...]
+    """Footprints it may not enter."""
+    cost_regions: tuple[CostRegion, ...]
+    """Regions with a different cost per inch (water for Amphibious units)."""
+    key: tuple
+    """Cache key: the same key means the same passage."""
+
+
+def passage(b: Battle, unit: UnitState) -> Passage:
+    """The unit's obstacles and cost regions as the table stands now."""
+    card = unit.card
+    if card.has(Keyword.AERIAL):
+        return Passage((), (), ("aerial", b.state.terrain_version))
+    blocked: list[str] = []
+    polys: list[Polygon] = []
+    regions: list[CostRegion] = []
+    amphibious = card.has(Keyword.AMPHIBIOUS)
+    for t in b.state.terrain:
+        if not card.may_enter(t.props):
+            blocked.append(t.id)
+            polys.append(t.polygon)
+        elif amphibious and t.props.water:
+            regions.append((t.polygon, WATER_RATE))
+    breaching = card.has(Keyword.BREACHING)
+    for bs in b.state.buildings.values():
+        if not bs.collapsed and not breaching and not bs.card.admits_size(card.size):
+            blocked.append(bs.id)
+            polys.append(bs.polygon)
+    key = (tuple(blocked), amphibious, b.state.terrain_version)
+    return Passage(tuple(polys), tuple(regions), key)
+
+
+def finder(b: Battle, p: Passage) -> geometry.PathFinder:
+    """The cached PathFinder for this passage (one per distinct set of obstacles)."""
+    pf = b.finders.get(p.key)
+    if pf is None:
+        pf = geometry.PathFinder(
+            p.obstacles, bounds=b.state.scenario.bounds, cost_regions=p.cost_regions
+        )
+        b.finders[p.key] = pf
+    return pf
+
+
+def path_problem(
+    b: Battle, unit: UnitState, path: list[Point], budget: float
+) -> tuple[str | None, float]:
+    """Why ``path`` (starting where the unit stands) is not a legal move, and its cost."""
+    w, h = b.state.scenario.width, b.state.scenario.height
+    for x, y in path:
+        if not (math.isfinite(x) and math.isfinite(y)) or not (0 <= x <= w and 0 <= y <= h):
+            return f"({x}, {y}) is off the table", 0.0
+    p = passage(b, unit)
+    for a, c in pairwise(path):
+        for poly in p.obstacles:
+            if poly.crossed_by(a, c) and poly.length_inside(a, c) > GRAZE:
+                return f"the path crosses terrain {unit.id} may not enter", 0.0
+    if any(poly.contains_strictly(path[-1]) for poly in p.obstacles):
+        return f"the path ends inside terrain {unit.id} may not enter", 0.0
+    cost = geometry.path_cost(path, p.cost_regions)
+    if cost > budget + 1e-6:
+        return f'the path costs {cost:.3f}", more than the {budget:g}" left', cost
+    return None, cost
+
+
+def plan_path(
+    b: Battle, unit: UnitState, goal: Point, budget: float, start: Point | None = None
+) -> list[Point] | None:
+    """The legal path toward ``goal`` that the unit can afford, rounded as the log keeps it.
+
+    Returns the path including its start, or None when the goal cannot be reached at all.
+    """
+    start = start or unit.position
+    p = passage(b, unit)
+    full = finder(b, p).shortest_path(start, goal)
+    if full is None:
+        return None
+    limit = max(0.0, budget - MARGIN)
+    for _ in range(5):
+        path = geometry.truncate_path_by_cost(full, limit, p.cost_regions)
+        path = [ev.rnd_point(q) for q in path] or [ev.rnd_point(start)]
+        path[0] = start
+        path[-1] = _outside(path[-1], p.obstacles)
+        if path_problem(b, unit, path, budget)[0] is None:
+            return path
+        limit = max(0.0, limit - MARGIN)
+    return [start]
+
+
+def _outside(q: Point, obstacles: tuple[Polygon, ...]) -> Point:
+    """A rounded point next to ``q`` that lies in no obstacle (rounding can nudge one inward)."""
+    if not any(poly.contains_strictly(q) for poly in obstacles):
+        return q
+    step = 10.0**-ev.PRECISION
+    for dx in (-step, 0.0, step):
+        for dy in (-step, 0.0, step):
+            c = ev.rnd_point((q[0] + dx, q[1] + dy))
+            if not any(poly.contains_strictly(c) for poly in obstacles):
+                return c
+    return q
+
+
+def execute_move(
+    b: Battle, unit: UnitState, path: list[Point], cost: float, facing: float | None
+) -> bool:
+    """Walk a validated path, rolling for hazards and breaches; False if the unit was stopped."""
+    checks = _entries(b, unit, path)
+    end_at: float | None = None
+    halted = False
+    breached = 0
+    for dist, kind in checks:
+        if kind == "hazard":
+            if not b.dice.check(unit.id, RollPurpose.TERRAIN, unit.skill):
+                end_at, halted = max(0.0, dist - EDGE_GAP), True
+                break
+        elif not b.dice.check(unit.id, RollPurpose.BREACHING, unit.skill):
+            breached += 1
+            if breached >= unit.hits:
+                end_at = dist  # The Hit that removes it lands at the breach.
+                break
+    travelled = path
+    if end_at is not None:
+        travelled = [ev.rnd_point(q) for q in geometry.truncate_path(path, end_at)] or [path[0]]
+        cost = geometry.path_cost(travelled, passage(b, unit).cost_regions)
+    new_facing = unit.facing if facing is None else facing % 360.0
+    if facing is None and len(travelled) > 1 and travelled[-1] != travelled[0]:
+        new_facing = geometry.bearing(travelled[-2], travelled[-1])
+    b.emit(ev.Move(unit.id, tuple(travelled), ev.rnd(cost), ev.rnd(new_facing), halted))
+    for _ in range(breached):
+        if unit.active:
+            damage(b, unit, None)
+    return not halted and unit.active
+
+
+def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float, str]]:
+    """(distance along the path, "hazard" | "breach") for every roll the path asks for."""
+    if unit.card.has(Keyword.AERIAL) or len(path) < 2:
+        return []
+    card = unit.card
+    found: list[tuple[float, str]] = []
+    sure = card.has(Keyword.SURE_FOOTED)
+    for t in b.state.terrain:
+        if t.props.hazard and (t.props.wall or not sure):
+            hit = geometry.first_entry(path, t.polygon, from_outside=True)
+            if hit is not None:
+                found.append((hit[2], "hazard"))
+    breaching = card.has(Keyword.BREACHING)
+    for bs in b.state.buildings.values():
+        if breaching and not bs.collapsed and not bs.card.admits_size(card.size):
+            hit = geometry.first_entry(path, bs.polygon, from_outside=True)
+            if hit is not None:
+                found.append((hit[2], "breach"))
+    found.sort()
+    return found

@@ -1,0 +1,96 @@
+"""Running a battle and what comes out: the log, the result, and their canonical JSON.
+
+``run_battle`` is the engine's front door. The JSON is canonical — sorted keys, no spaces,
+floats already rounded in the events — so the same scenario, seed and engine version give a
+byte-identical log.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .battle import Battle
+from .commander import Commander
+from .dice import Dice
+from .events import Event
+from .loader import parse_scenario
+from .result import BattleResult
+from .scenario import Scenario
+from .simple import SimpleCommander
+from .state import BattleState
+from .version import ENGINE_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class BattleRecord:
+    """A finished battle."""
+
+    scenario: Scenario
+    """The scenario fought."""
+    seed: int | None
+    """The dice seed (``None`` for given dice)."""
+    events: tuple[Event, ...]
+    """The full log, in order."""
+    result: BattleResult
+    """The outcome."""
+    state: BattleState
+    """The final state."""
+
+    def log_dict(self) -> dict[str, Any]:
+        """The log as plain data (see ``docs/battle-log.schema.json``)."""
+        return log_to_dict(self.events)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Log and result together, as ``--json`` prints them."""
+        return {"log": self.log_dict(), "result": self.result.to_dict()}
+
+    def log_json(self) -> str:
+        """The log as canonical JSON."""
+        return canonical_json(self.log_dict())
+
+
+def log_to_dict(events: tuple[Event, ...] | list[Event]) -> dict[str, Any]:
+    return {"engine_version": ENGINE_VERSION, "events": [e.to_dict() for e in events]}
+
+
+def log_from_dict(data: Mapping[str, Any]) -> list[Event]:
+    """Events back from a log dict (e.g. read from stored JSON)."""
+    return [Event.from_dict(e) for e in data["events"]]
+
+
+def canonical_json(data: Any) -> str:
+    """Sorted keys, no spaces: byte-identical for equal data."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def run_battle(
+    scenario: Scenario | Mapping[str, Any],
+    seed: int | None = None,
+    *,
+    dice: Dice | None = None,
+    commanders: Mapping[str, Commander] | None = None,
+    on_turn: Callable[[int], None] | None = None,
+) -> BattleRecord:
+    """Fight a battle: give a seed (or, in tests, ``dice``); default commanders are simple.
+
+    A scenario dict is validated first (``ScenarioError`` on bad input). ``commanders`` maps
+    side id to policy; missing sides get a ``SimpleCommander``. ``on_turn`` is told each turn's
+    number as it begins, for progress reports; it cannot change the battle.
+    """
+    if not isinstance(scenario, Scenario):
+        scenario = parse_scenario(scenario)
+    if (seed is None) == (dice is None):
+        raise ValueError("give exactly one of seed and dice")
+    if dice is None:
+        assert seed is not None
+        dice = Dice.seeded(seed)
+    chosen: dict[str, Commander] = {s.id: SimpleCommander() for s in scenario.sides}
+    chosen.update(commanders or {})
+    battle = Battle(scenario, dice, chosen, on_turn)
+    battle.run()
+    return BattleRecord(
+        scenario, dice.seed, tuple(battle.log), BattleResult.from_state(battle.state), battle.state
+    )

@@ -1,0 +1,111 @@
+"""The battle result: per unit, per side, per building, and the winner."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .state import BattleState
+from .victory import objectives_held
+
+
+@dataclass(frozen=True, slots=True)
+class UnitResult:
+    """How one unit came out of the battle."""
+
+    unit: str
+    """Unit id."""
+    side: str
+    """Side id."""
+    name: str
+    """Card name."""
+    hits_lost: int
+    """Hits lost (the campaign turns these into BUCS damage)."""
+    skill_lost: int
+    """Skill lost to suppression."""
+    removed: str
+    """``none``, ``destroyed`` or ``demoralised``."""
+    shots: int
+    """Attacks made."""
+    damage_dealt: int
+    """Damage inflicted."""
+
+
+@dataclass(frozen=True, slots=True)
+class BuildingResult:
+    """How one building came out of the battle."""
+
+    building: str
+    """Building id."""
+    hits_lost: int
+    """Hits lost."""
+    collapsed: bool
+    """Whether it fell to rubble."""
+
+
+@dataclass(frozen=True, slots=True)
+class SideResult:
+    """One side's outcome."""
+
+    side: str
+    """Side id."""
+    name: str
+    """Side name."""
+    score: int
+    """Final score."""
+    objectives_held: tuple[str, ...]
+    """Objectives it held at the end."""
+
+
+@dataclass(frozen=True, slots=True)
+class BattleResult:
+    """The whole outcome."""
+
+    winner: str | None
+    """Winning side id, ``None`` for a draw."""
+    end_reason: str
+    """``turn_limit`` or ``side_eliminated``."""
+    turns: int
+    """Turns played (the last possibly cut short)."""
+    sides: tuple[SideResult, ...]
+    """Both sides, in scenario order."""
+    units: tuple[UnitResult, ...]
+    """Every unit, in scenario order."""
+    buildings: tuple[BuildingResult, ...]
+    """Every building."""
+
+    @classmethod
+    def from_state(cls, state: BattleState) -> BattleResult:
+        """Read the result off a finished battle's state."""
+        assert state.end_reason is not None, "the battle has not ended"
+        sides = tuple(
+            SideResult(s.id, s.name, state.scores[s.id], tuple(objectives_held(state, s.id)))
+            for s in state.scenario.sides
+        )
+        units = tuple(
+            UnitResult(
+                u.id,
+                u.side,
+                u.card.name,
+                u.card.hits - u.hits,
+                u.card.skill - u.skill,
+                u.removed.value,
+                u.shots,
+                u.damage_dealt,
+            )
+            for u in state.units.values()
+        )
+        buildings = tuple(
+            BuildingResult(b.id, b.card.hits - b.hits, b.collapsed)
+            for b in state.buildings.values()
+        )
+        return cls(state.winner, state.end_reason, state.turn, sides, units, buildings)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def unit(self, unit_id: str) -> UnitResult:
+        return next(u for u in self.units if u.unit == unit_id)
+
+    def side(self, side_id: str) -> SideResult:
+        return next(s for s in self.sides if s.side == side_id)

@@ -1,0 +1,186 @@
+"""Who may attack whom with what: every restriction on an attack, as one question.
+
+``attack_problem`` returns why an attack is illegal, or ``None``. The engine asks it before
+resolving any attack a commander orders, and commanders ask it (through their view) to choose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from . import geometry
+from .cards import Keyword, Weapon
+from .events import AttackKind
+from .footprint import nearest_point
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .geometry import Point
+    from .state import BuildingState, UnitState
+
+CLOSE_COMBAT = "close_combat"
+"""Weapon name a commander uses for close combat: Melee if printed, else Ramming."""
+
+CLOSE_RANGE = 1.0
+"""Close combat reaches this far (Range 1)."""
+
+STRUCTURE_POWER = 3
+"""Only weapons of at least this Power can damage (and so target) a structure."""
+
+SENSOR_RANGE = 6.0
+"""A Sensor reveals a concealed unit within this distance."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttackProfile:
+    """What an attack uses: its kind, the name in the log, Power, Range and the weapon line."""
+
+    kind: AttackKind
+    """Shoot, Melee or Ram."""
+    name: str
+    """Weapon name, ``Melee`` or ``Ram``."""
+    power: int
+    """Power of the attack."""
+    range: float
+    """Reach in inches."""
+    weapon: Weapon | None
+    """The weapon line when shooting."""
+
+
+def attack_profile(unit: UnitState, weapon: str) -> AttackProfile | None:
+    """The profile for ``weapon`` on this unit's card (``CLOSE_COMBAT`` for Melee/Ramming)."""
+    card = unit.card
+    if weapon == CLOSE_COMBAT:
+        if card.melee is not None:
+            return AttackProfile(AttackKind.MELEE, "Melee", card.melee, CLOSE_RANGE, None)
+        return AttackProfile(AttackKind.RAM, "Ram", card.size, CLOSE_RANGE, None)
+    w = card.weapon(weapon)
+    if w is None:
+        return None
+    return AttackProfile(AttackKind.SHOOT, w.name, w.power, w.range, w)
+
+
+def target_point(b: Battle, origin: Point, target: UnitState | BuildingState) -> Point:
+    """Where a line to the target ends: the unit's centre, or a building's nearest point."""
+    if hasattr(target, "polygon"):
+        return nearest_point(target.polygon, origin)  # type: ignore[union-attr]
+    return target.position  # type: ignore[union-attr]
+
+
+def building_of(b: Battle, p: Point) -> str | None:
+    """Id of the standing building whose footprint strictly holds ``p``, if any."""
+    for bs in b.state.buildings.values():
+        if not bs.collapsed and bs.polygon.contains_strictly(p):
+            return bs.id
+    return None
+
+
+def attack_problem(
+    b: Battle,
+    attacker: UnitState,
+    target_id: str,
+    weapon: str,
+    origin: Point | None = None,
+    facing: float | None = None,
+) -> str | None:
+    """Why ``attacker`` may not attack ``target_id`` with ``weapon``, or None.
+
+    ``origin`` and ``facing`` ask the question for where the unit would stand and face.
+    """
+    if not attacker.active:
+        return "the attacker has been removed"
+    prof = attack_profile(attacker, weapon)
+    if prof is None:
+        return f"{attacker.id} has no weapon {weapon!r}"
+    w = prof.weapon
+    if w is not None and w.uses is not None and attacker.uses.get(w.name, 0) <= 0:
+        return f"{w.name} has no uses left"
+    pos = origin or attacker.position
+    st = b.state
+    bld = st.buildings.get(target_id)
+    if bld is not None:
+        return _building_problem(b, attacker, bld, prof, pos, facing)
+    target = st.units.get(target_id)
+    if target is None:
+        return f"unknown target {target_id!r}"
+    if not target.active:
+        return f"{target_id} has been removed"
+    if target.side == attacker.side:
+        return f"{target_id} is on the same side"
+    if w is not None and w.buildings_only:
+        return f"{w.name} may attack buildings only"
+    if w is not None and not (
+        (w.min_size is None or target.card.size >= w.min_size)
+        and (w.max_size is None or target.card.size <= w.max_size)
+    ):
+        return f"{w.name} may not attack Size {target.card.size}"
+    if (
+        target.card.has(Keyword.AERIAL)
+        and b.ruleset.aerial_only_aa
+        and not (w is not None and w.aa)
+    ):
+        return "only weapons marked AA can attack an Aerial unit"
+    same_piece = b.sight.same_piece(pos, target.position)
+    inside = None if target.card.has(Keyword.AERIAL) else building_of(b, target.position)
+    if inside is not None and not same_piece:
+        return f"{target_id} is inside building {inside}: attack the building"
+    if target.concealed and not same_piece:
+        return f"{target_id} is concealed"
+    if geometry.distance(pos, target.position) > prof.range + 1e-9:
+        return f"{target_id} is out of range ({prof.range:g})"
+    if not b.sight.sees(attacker, target, pos):
+        return f"no line of sight to {target_id}"
+    return _arc_problem(attacker, pos, target.position, facing)
+
+
+def _building_problem(
+    b: Battle,
+    attacker: UnitState,
+    bld: BuildingState,
+    prof: AttackProfile,
+    pos: Point,
+    facing: float | None,
+) -> str | None:
+    if bld.collapsed:
+        return f"{bld.id} has already collapsed"
+    if bld.side == attacker.side:
+        return f"{bld.id} belongs to the same side"
+    w = prof.weapon
+    if w is not None and w.size_limited:
+        return f"{w.name} is restricted by Size; a building has none"
+    if prof.power < STRUCTURE_POWER:
+        return f"only Power {STRUCTURE_POWER}+ can damage a structure"
+    if bld.polygon.contains_strictly(pos):
+        return f"{attacker.id} is inside {bld.id}"
+    tp = nearest_point(bld.polygon, pos)
+    if geometry.distance(pos, tp) > prof.range + 1e-9:
+        return f"{bld.id} is out of range ({prof.range:g})"
+    if not attacker.card.has(Keyword.AERIAL) and not b.sight.line_clear(pos, tp):
+        return f"no line of sight to {bld.id}"
+    return _arc_problem(attacker, pos, tp, facing)
+
+
+def _arc_problem(attacker: UnitState, pos: Point, tp: Point, facing: float | None) -> str | None:
+    facing = attacker.facing if facing is None else facing
+    if attacker.card.has(Keyword.FIXED_MOUNT) and not geometry.in_arc(pos, facing, tp):
+        return "the target is outside the front arc of a Fixed Mount"
+    return None
+
+
+def sensor_problem(
+    b: Battle, unit: UnitState, target_id: str, origin: Point | None = None
+) -> str | None:
+    """Why ``unit`` may not use its Sensor on ``target_id``, or None."""
+    if not unit.card.has(Keyword.SENSOR):
+        return f"{unit.id} has no Sensor"
+    target = b.state.units.get(target_id)
+    if target is None or not target.active:
+        return f"no unit {target_id!r} to reveal"
+    if target.side == unit.side:
+        return f"{target_id} is on the same side"
+    if not target.concealed:
+        return f"{target_id} is not concealed"
+    if geometry.distance(origin or unit.position, target.position) > SENSOR_RANGE + 1e-9:
+        return f'{target_id} is not within {SENSOR_RANGE:g}"'
+    return None

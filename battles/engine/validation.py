@@ -1,0 +1,268 @@
+"""Scenario validation: JSON in, a ``Scenario`` out, or a ``ScenarioError`` naming every problem.
+
+Nothing runs on a bad scenario. Every check records ``(path, reason)`` and carries on, so one
+refusal lists all the problems; cross-checks (ids, deployment) run only on parts that parsed.
+The checker never assumes a type it has not verified, so arbitrary JSON cannot crash it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import geometry
+from .cards import CHARGES, Admits, BuildingCard, Keyword, UnitCard, Weapon
+from .rulesets import Ruleset
+from .terrain import KIND_DEFAULTS, TerrainProps
+
+_BAD: Any = object()
+"""Marker for a value that failed its check (its problem is already recorded)."""
+
+_TERRAIN_FLAGS = ("blocks_movement", "blocks_sight", "hazard", "wall", "water")
+_KEYWORDS = {k.value: k for k in Keyword}
+
+
+class _Checker:
+    """Collects problems while reading one untrusted JSON document."""
+
+    def __init__(self) -> None:
+        self.problems: list[tuple[str, str]] = []
+
+    def fail(self, path: str, reason: str) -> Any:
+        self.problems.append((path, reason))
+        return _BAD
+
+    def obj(self, value: Any, path: str, required: set[str], optional: set[str]) -> dict | None:
+        if not isinstance(value, dict):
+            self.fail(path, f"must be an object, got {_kind(value)}")
+            return None
+        for key in sorted(set(value) - required - optional, key=str):
+            self.fail(_join(path, str(key)), "unknown field")
+        for key in sorted(required - set(value)):
+            self.fail(_join(path, key), "required")
+        return value
+
+    def int_(self, value: Any, path: str, lo: int | None = None, hi: int | None = None) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return self.fail(path, f"must be an integer, got {_kind(value)}")
+        return self._bounded(value, path, lo, hi)
+
+    def num(self, value: Any, path: str, lo: float | None = None, hi: float | None = None) -> Any:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return self.fail(path, f"must be a number, got {_kind(value)}")
+        if not math.isfinite(value):
+            return self.fail(path, f"must be finite, got {value}")
+        return self._bounded(float(value), path, lo, hi)
+
+    def positive(self, value: Any, path: str) -> Any:
+        v = self.num(value, path)
+        if v is not _BAD and v <= 0:
+            return self.fail(path, f"must be greater than 0, got {_show(v)}")
+        return v
+
+    def _bounded(self, v: Any, path: str, lo: float | None, hi: float | None) -> Any:
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            if lo is not None and hi is not None:
+                return self.fail(path, f"must be {_show(lo)}..{_show(hi)}, got {_show(v)}")
+            if lo is not None:
+                return self.fail(path, f"must be at least {_show(lo)}, got {_show(v)}")
+            return self.fail(path, f"must be at most {_show(hi)}, got {_show(v)}")
+        return v
+
+    def str_(self, value: Any, path: str) -> Any:
+        if not isinstance(value, str) or not value.strip():
+            return self.fail(path, f"must be a non-empty string, got {_kind(value)}")
+        return value
+
+    def bool_(self, value: Any, path: str) -> Any:
+        if not isinstance(value, bool):
+            return self.fail(path, f"must be true or false, got {_kind(value)}")
+        return value
+
+    def list_(self, value: Any, path: str) -> list:
+        if not isinstance(value, list):
+            self.fail(path, f"must be a list, got {_kind(value)}")
+            return []
+        return value
+
+    def point(self, value: Any, path: str, width: float, height: float) -> Any:
+        if not isinstance(value, list) or len(value) != 2:
+            return self.fail(path, "must be a pair [x, y]")
+        x = self.num(value[0], path + "[0]")
+        y = self.num(value[1], path + "[1]")
+        if x is _BAD or y is _BAD:
+            return _BAD
+        if not (0 <= x <= width and 0 <= y <= height):
+            return self.fail(
+                path, f"({_show(x)}, {_show(y)}) is off the {_show(width)}x{_show(height)} table"
+            )
+        return (x, y)
+
+    def polygon(self, value: Any, path: str, width: float, height: float) -> Any:
+        pts = self.list_(value, path)
+        if not isinstance(value, list):
+            return _BAD
+        if len(pts) < 3:
+            return self.fail(path, f"needs at least 3 points, got {len(pts)}")
+        parsed = [self.point(p, f"{path}[{i}]", width, height) for i, p in enumerate(pts)]
+        if any(p is _BAD for p in parsed):
+            return _BAD
+        poly = geometry.Polygon.of(parsed)
+        if abs(poly.area) < 1e-9:
+            return self.fail(path, "has no area")
+        if not poly.is_simple():
+            return self.fail(path, "must be a simple polygon (edges may not cross)")
+        return poly
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return _show(value)
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _show(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else repr(v)
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+# --- cards -----------------------------------------------------------------------------------
+
+_WEAPON_REQ = {"name", "power", "range"}
+_WEAPON_OPT = {"aa", "buildings_only", "min_size", "max_size", "uses"}
+_CARD_REQ = {"name", "skill", "move", "resistance", "hits", "size"}
+_CARD_OPT = {"melee", "weapons", "keywords", "enters"}
+
+
+def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
+    d = c.obj(data, path, _WEAPON_REQ, _WEAPON_OPT)
+    if d is None:
+        return None
+    before = len(c.problems)
+    name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
+    power = c.int_(d.get("power"), path + ".power", 0) if "power" in d else _BAD
+    rng = c.positive(d.get("range"), path + ".range") if "range" in d else _BAD
+    aa = c.bool_(d.get("aa", False), path + ".aa")
+    bonly = c.bool_(d.get("buildings_only", False), path + ".buildings_only")
+    lo = d.get("min_size")
+    hi = d.get("max_size")
+    lo = None if lo is None else c.int_(lo, path + ".min_size", 1, 5)
+    hi = None if hi is None else c.int_(hi, path + ".max_size", 1, 5)
+    if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+        c.fail(path + ".max_size", f"must be at least min_size {lo}, got {hi}")
+    uses = d.get("uses")
+    uses = None if uses is None else c.int_(uses, path + ".uses", 1)
+    if len(c.problems) != before:
+        return None
+    return Weapon(name, power, rng, aa, bonly, lo, hi, uses)
+
+
+def parse_unit_card(data: Any, path: str, ruleset: Ruleset, c: _Checker) -> UnitCard | None:
+    """Validate one unit card dict; adds Charges for Demolition if the card lacks it."""
+    d = c.obj(data, path, _CARD_REQ, _CARD_OPT)
+    if d is None:
+        return None
+    before = len(c.problems)
+    name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
+    skill = c.int_(d["skill"], path + ".skill", 2, 5) if "skill" in d else _BAD
+    move = c.num(d["move"], path + ".move", 0) if "move" in d else _BAD
+    res = c.int_(d["resistance"], path + ".resistance", 0) if "resistance" in d else _BAD
+    hits = c.int_(d["hits"], path + ".hits", 1) if "hits" in d else _BAD
+    size = c.int_(d["size"], path + ".size", 1, 5) if "size" in d else _BAD
+    melee = d.get("melee")
+    melee = None if melee is None else c.int_(melee, path + ".melee", 0)
+    weapons: list[Weapon] = []
+    for i, w in enumerate(c.list_(d.get("weapons", []), path + ".weapons")):
+        wp = _weapon(c, w, f"{path}.weapons[{i}]")
+        if wp is not None:
+            if any(o.name == wp.name for o in weapons):
+                c.fail(f"{path}.weapons[{i}].name", f"duplicate weapon name {wp.name!r}")
+            weapons.append(wp)
+    keywords: set[Keyword] = set()
+    for i, k in enumerate(c.list_(d.get("keywords", []), path + ".keywords")):
+        kp = f"{path}.keywords[{i}]"
+        if not isinstance(k, str):
+            c.fail(kp, f"must be a keyword string, got {_kind(k)}")
+        elif k not in _KEYWORDS:
+            c.fail(kp, f"unknown keyword {k!r}")
+        elif _KEYWORDS[k] not in ruleset.keywords:
+            c.fail(kp, f"keyword {k!r} is not allowed under {ruleset.name}")
+        else:
+            keywords.add(_KEYWORDS[k])
+    enters: set[str] = set()
+    for i, e in enumerate(c.list_(d.get("enters", []), path + ".enters")):
+        if c.str_(e, f"{path}.enters[{i}]") is not _BAD:
+            enters.add(e)
+    if len(c.problems) != before:
+        return None
+    if Keyword.DEMOLITION in keywords and not any(w.name == CHARGES.name for w in weapons):
+        weapons.append(CHARGES)
+    return UnitCard(
+        name,
+        skill,
+        move,
+        res,
+        hits,
+        size,
+        melee,
+        tuple(weapons),
+        frozenset(keywords),
+        frozenset(enters),
+    )
+
+
+def _terrain_props(c: _Checker, d: dict, path: str) -> TerrainProps | None:
+    kind = c.str_(d.get("kind"), path + ".kind") if "kind" in d else _BAD
+    if kind is _BAD:
+        return None
+    base = KIND_DEFAULTS.get(kind, TerrainProps(kind))
+    flags = {}
+    for f in _TERRAIN_FLAGS:
+        v = c.bool_(d[f], f"{path}.{f}") if f in d else getattr(base, f)
+        if v is _BAD:
+            return None
+        flags[f] = v
+    # A wall is a hazard by definition (rulings: "walls are hazards Sure-Footed does not excuse").
+    flags["hazard"] = flags["hazard"] or flags["wall"]
+    return TerrainProps(kind, **flags)
+
+
+def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
+    d = c.obj(data, path, {"name", "resistance", "hits"}, {"admits", "rubble"})
+    if d is None:
+        return None
+    before = len(c.problems)
+    name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
+    res = c.int_(d["resistance"], path + ".resistance", 0) if "resistance" in d else _BAD
+    hits = c.int_(d["hits"], path + ".hits", 1) if "hits" in d else _BAD
+    admits = None
+    if d.get("admits") is not None:
+        a = c.obj(d["admits"], path + ".admits", {"min_size", "max_size"}, set())
+        if a is not None and {"min_size", "max_size"} <= set(a):
+            lo = c.int_(a["min_size"], path + ".admits.min_size", 1, 5)
+            hi = c.int_(a["max_size"], path + ".admits.max_size", 1, 5)
+            if lo is not _BAD and hi is not _BAD:
+                if lo > hi:
+                    c.fail(path + ".admits.max_size", f"must be at least min_size {lo}, got {hi}")
+                else:
+                    admits = Admits(lo, hi)
+    rubble = KIND_DEFAULTS["rubble"]
+    if "rubble" in d:
+        r = c.obj(d["rubble"], path + ".rubble", {"kind"}, set(_TERRAIN_FLAGS))
+        rubble = _terrain_props(c, r, path + ".rubble") if r is not None else None
+    if len(c.problems) != before or rubble is None:
+        return None
+    return BuildingCard(name, res, hits, admits, rubble)

@@ -1,0 +1,59 @@
+"""Victory: removed units scored by Size (in ``combat.remove``), objectives, the winner.
+
+"Held" means a side has an unremoved unit within the objective's radius and the enemy has none.
+A raze objective counts as held by its sides once its building has collapsed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from . import geometry
+from .scenario import Objective, ObjectiveKind
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .state import BattleState
+
+
+def holders(state: BattleState, obj: Objective) -> list[str]:
+    """Sides (among those the objective scores for) that hold it now."""
+    if obj.kind is ObjectiveKind.RAZE:
+        assert obj.building is not None
+        return list(obj.sides) if state.buildings[obj.building].collapsed else []
+    assert obj.point is not None
+    present = {
+        u.side
+        for u in state.units.values()
+        if u.active and geometry.distance(u.position, obj.point) <= obj.radius + 1e-9
+    }
+    if len(present) != 1:
+        return []
+    (side,) = present
+    return [side] if side in obj.sides else []
+
+
+def _award(b: Battle, points: int, reason: str, sides: list[str]) -> None:
+    for side in sides:
+        total = b.state.scores[side] + points
+        b.emit(ev.Score(side, points, reason, total))
+
+
+def score_turn(b: Battle) -> None:
+    """End of a turn: points per turn to each side holding an objective."""
+    for obj in b.scenario.objectives:
+        if obj.points_per_turn:
+            _award(b, obj.points_per_turn, f"objective:{obj.id}", holders(b.state, obj))
+
+
+def score_end(b: Battle) -> None:
+    """End of the battle: points at end to each side holding (or having razed) an objective."""
+    for obj in b.scenario.objectives:
+        if obj.points_at_end:
+            _award(b, obj.points_at_end, f"objective:{obj.id}", holders(b.state, obj))
+
+
+def objectives_held(state: BattleState, side: str) -> list[str]:
+    """Ids of the objectives ``side`` holds now."""
+    return [o.id for o in state.scenario.objectives if side in holders(state, o)]

@@ -1,0 +1,178 @@
+"""Battle services: launch a battle, resolve it exactly once on a worker, sweep stuck ones.
+
+Views and tasks call these; they hold the logic. A battle is claimed with a conditional update
+(only one worker can move it from queued to running) and carries the claim's token, so a
+worker that was presumed dead and later wakes up cannot overwrite what another worker wrote.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import time
+import traceback
+import uuid
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
+
+from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario, run_battle
+from battles.models import Battle, BattleLog
+
+logger = logging.getLogger(__name__)
+
+SEED_LIMIT = 2**63 - 1  # the seed column is a signed 64-bit integer
+
+
+class BattleInputError(ValueError):
+    """A scenario or seed that cannot be launched; ``errors`` lists (path, reason)."""
+
+    def __init__(self, errors: list[tuple[str, str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{path}: {reason}" for path, reason in errors))
+
+
+def battle_launch(*, name: str, scenario: dict[str, Any], seed: int | None = None) -> Battle:
+    """Validate the scenario, save the battle, and queue it once the transaction commits.
+
+    If the broker is down the battle is still saved (status queued, ``enqueue_error`` set);
+    the sweep queues it when the broker returns.
+    """
+    try:
+        parsed = parse_scenario(scenario)
+    except ScenarioError as exc:
+        raise BattleInputError(exc.problems) from exc
+    if seed is None:
+        seed = secrets.randbelow(SEED_LIMIT)
+    elif not 0 <= seed <= SEED_LIMIT:
+        raise BattleInputError([("seed", f"must be between 0 and {SEED_LIMIT}, got {seed}")])
+    with transaction.atomic():
+        battle = Battle.objects.create(
+            name=name or parsed.name,
+            ruleset=parsed.ruleset.name,
+            scenario=scenario,
+            seed=seed,
+            engine_version=ENGINE_VERSION,
+            turn_limit=parsed.turn_limit,
+            heartbeat_at=timezone.now(),
+        )
+        transaction.on_commit(partial(battle_enqueue, battle_id=battle.id))
+    battle.refresh_from_db()
+    return battle
+
+
+def battle_enqueue(*, battle_id: int) -> bool:
+    """Send the battle to the workers; on a broker error, note it on the battle and say False."""
+    from battles.tasks import resolve_battle  # tasks import services: import here, not above
+
+    try:
+        resolve_battle.delay(battle_id)
+    except BrokerError as exc:
+        logger.warning("battle %s could not be queued: %s", battle_id, exc)
+        Battle.objects.filter(id=battle_id).update(
+            enqueue_error=f"The task queue is not reachable ({exc}). The battle is saved and "
+            "will be picked up when the queue is back."
+        )
+        return False
+    Battle.objects.filter(id=battle_id).exclude(enqueue_error="").update(enqueue_error="")
+    return True
+
+
+def battle_resolve(*, battle_id: int) -> Battle | None:
+    """Claim a queued battle, fight it from its seed, and store log, result and status together.
+
+    Returns None when there was nothing to do (already claimed, done or failed): running it
+    twice changes nothing the second time.
+    """
+    token = uuid.uuid4()
+    now = timezone.now()
+    claimed = Battle.objects.filter(id=battle_id, status=Battle.Status.QUEUED).update(
+        status=Battle.Status.RUNNING,
+        claim=token,
+        started_at=now,
+        heartbeat_at=now,
+        attempts=F("attempts") + 1,
+        progress_turn=0,
+        progress_activation=0,
+    )
+    if not claimed:
+        return None
+    battle = Battle.objects.get(id=battle_id)
+    mine = Battle.objects.filter(id=battle_id, claim=token, status=Battle.Status.RUNNING)
+    try:
+        record = run_battle(battle.scenario, battle.seed, on_turn=partial(_progress, mine=mine))
+    except Exception:
+        # A bug or an impossible scenario: keep the error for the GM; nothing else is written.
+        logger.exception("battle %s failed", battle_id)
+        mine.update(
+            status=Battle.Status.FAILED,
+            error=traceback.format_exc(limit=20),
+            finished_at=timezone.now(),
+            claim=None,
+        )
+        return Battle.objects.get(id=battle_id)
+    log_json = record.log_json()
+    with transaction.atomic():
+        finished = mine.update(
+            status=Battle.Status.DONE,
+            result=record.result.to_dict(),
+            engine_version=ENGINE_VERSION,
+            progress_turn=record.result.turns,
+            finished_at=timezone.now(),
+            heartbeat_at=timezone.now(),
+            error="",
+            claim=None,
+        )
+        if finished != 1:
+            # Presumed dead and re-claimed by another worker: that worker's write stands.
+            return None
+        BattleLog.objects.create(
+            battle_id=battle_id,
+            events=log_json,
+            sha256=hashlib.sha256(log_json.encode()).hexdigest(),
+            event_count=len(record.events),
+        )
+    return Battle.objects.get(id=battle_id)
+
+
+def _progress(turn: int, *, mine) -> None:
+    """Record the turn reached (and that the worker is alive) for the page that polls."""
+    mine.update(progress_turn=turn, heartbeat_at=timezone.now())
+    if settings.BATTLE_TURN_DELAY:
+        # Battles take milliseconds; a pause lets a demo audience watch one being fought.
+        time.sleep(settings.BATTLE_TURN_DELAY)
+
+
+def battles_sweep(*, stale_after: timedelta | None = None) -> list[int]:
+    """Queue again every battle stuck in queued or running without a sign of life.
+
+    A running battle whose worker died (killed, machine lost) stops beating; a queued battle
+    may have missed the broker. Either is put back to queued and sent again: the claim makes
+    a duplicate message harmless.
+    """
+    if stale_after is None:
+        stale_after = timedelta(seconds=settings.BATTLE_STALE_SECONDS)
+    cutoff = timezone.now() - stale_after
+    stuck = Battle.objects.filter(
+        Q(status=Battle.Status.RUNNING) | Q(status=Battle.Status.QUEUED),
+        heartbeat_at__lt=cutoff,
+    )
+    requeued = []
+    for battle_id in stuck.values_list("id", flat=True):
+        reset = Battle.objects.filter(
+            Q(status=Battle.Status.RUNNING) | Q(status=Battle.Status.QUEUED),
+            id=battle_id,
+            heartbeat_at__lt=cutoff,
+        ).update(status=Battle.Status.QUEUED, claim=None, heartbeat_at=timezone.now())
+        if reset and battle_enqueue(battle_id=battle_id):
+            requeued.append(battle_id)
+    if requeued:
+        logger.info("sweep queued battles again: %s", requeued)
+    return requeued

@@ -1,0 +1,1 @@
+"""Engine tests run without Django: ``pytest -p no:django tests/engine``."""

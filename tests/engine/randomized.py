@@ -1,0 +1,150 @@
+"""Random valid scenarios for property tests: varied terrain, buildings, cards and rulesets."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+KINDS = ["woods", "hill", "rubble", "river", "hazard", "wall", "water", "open"]
+CA_KEYWORDS = [
+    "aerial",
+    "split_movement",
+    "fixed_mount",
+    "breaching",
+    "move_and_fire",
+    "sure_footed",
+    "demolition",
+]
+OYW_KEYWORDS = [*CA_KEYWORDS, "sensor", "amphibious"]
+
+
+def _rect(rng: random.Random, lo=1.0, hi=5.0) -> list[list[float]]:
+    w, h = rng.uniform(lo, hi), rng.uniform(lo, hi)
+    x, y = rng.uniform(0, 24 - w), rng.uniform(0, 24 - h)
+    r = lambda v: round(v, 2)  # noqa: E731
+    return [[r(x), r(y)], [r(x + w), r(y)], [r(x + w), r(y + h)], [r(x), r(y + h)]]
+
+
+def _inside(p, poly) -> bool:
+    xs = [q[0] for q in poly]
+    ys = [q[1] for q in poly]
+    return min(xs) - 0.05 <= p[0] <= max(xs) + 0.05 and min(ys) - 0.05 <= p[1] <= max(ys) + 0.05
+
+
+def _card(rng: random.Random, keywords: list[str]) -> dict[str, Any]:
+    weapons = []
+    for i in range(rng.randint(0, 2)):
+        w: dict[str, Any] = {
+            "name": f"W{i}",
+            "power": rng.randint(0, 6),
+            "range": rng.choice([1, 4, 8, 12, 18]),
+        }
+        if rng.random() < 0.2:
+            w["aa"] = True
+        if rng.random() < 0.1:
+            w["buildings_only"] = True
+        if rng.random() < 0.15:
+            w["min_size"], w["max_size"] = 1, rng.randint(1, 5)
+        if rng.random() < 0.2:
+            w["uses"] = rng.randint(1, 3)
+        weapons.append(w)
+    kws = sorted(set(rng.sample(keywords, rng.randint(0, 2))))
+    return {
+        "name": "R",
+        "skill": rng.randint(2, 5),
+        "move": rng.choice([0, 3, 4, 5, 6, 8]),
+        "resistance": rng.randint(0, 5),
+        "hits": rng.randint(1, 4),
+        "size": rng.randint(1, 5),
+        "melee": rng.choice([None, None, 2, 4, 6]),
+        "weapons": weapons,
+        "keywords": kws,
+        "enters": rng.sample(["woods", "water"], rng.randint(0, 1)),
+    }
+
+
+def random_scenario(rng: random.Random) -> dict[str, Any]:
+    ruleset = rng.choice(["combined_arms", "one_year_war"])
+    keywords = CA_KEYWORDS if ruleset == "combined_arms" else OYW_KEYWORDS
+    terrain = [
+        {"id": f"t{i}", "kind": rng.choice(KINDS), "polygon": _rect(rng)}
+        for i in range(rng.randint(0, 5))
+    ]
+    buildings = []
+    for i in range(rng.randint(0, 2)):
+        lo = rng.randint(1, 3)
+        buildings.append(
+            {
+                "id": f"h{i}",
+                "polygon": _rect(rng, 2, 4),
+                "card": {
+                    "name": "House",
+                    "resistance": rng.randint(1, 4),
+                    "hits": rng.randint(1, 3),
+                    "admits": rng.choice([None, {"min_size": lo, "max_size": lo + 1}]),
+                },
+            }
+        )
+    sides = []
+    uid = 0
+    for si, sid in enumerate(["blue", "red"]):
+        units = []
+        for _ in range(rng.randint(1, 4)):
+            card = _card(rng, keywords)
+            for _try in range(50):
+                pos = [round(rng.uniform(0, 24), 2), round(rng.uniform(0, 8) + 16 * si, 2)]
+                blocked = [
+                    t
+                    for t in terrain
+                    if t["kind"] in ("woods", "water")
+                    and t["kind"] not in card["enters"]
+                    and not (t["kind"] == "water" and "amphibious" in card["keywords"])
+                ]
+                bad = any(_inside(pos, t["polygon"]) for t in blocked)
+                bad = bad or any(_inside(pos, b["polygon"]) for b in buildings)
+                if "aerial" in card["keywords"] or not bad:
+                    break
+            else:
+                continue
+            units.append(
+                {
+                    "id": f"u{uid}",
+                    "card": card,
+                    "position": pos,
+                    "facing": rng.choice([0, 90, 180, 270]),
+                    "order": {"kind": rng.choice(["attack", "advance", "hold", "screen"])},
+                }
+            )
+            uid += 1
+        if not units:
+            units.append(
+                {
+                    "id": f"u{uid}",
+                    "card": _card(rng, []),
+                    "position": [0, 16 * si],
+                    "order": {"kind": "attack"},
+                }
+            )
+            card = units[-1]["card"]
+            card["keywords"] = ["aerial"]
+            uid += 1
+        sides.append({"id": sid, "name": sid.title(), "units": units})
+    objectives = [
+        {
+            "id": "o0",
+            "point": [round(rng.uniform(4, 20), 2), round(rng.uniform(4, 20), 2)],
+            "radius": rng.choice([2, 3, 4]),
+            "sides": rng.sample(["blue", "red"], rng.randint(1, 2)),
+            "points_per_turn": rng.randint(0, 2),
+            "points_at_end": rng.randint(1, 3),
+        }
+    ]
+    return {
+        "name": "Random",
+        "ruleset": ruleset,
+        "turn_limit": rng.randint(1, 6),
+        "terrain": terrain,
+        "buildings": buildings,
+        "objectives": objectives,
+        "sides": sides,
+    }

@@ -1,0 +1,172 @@
+"""Buildings: units with cards and terrain footprints."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.engine import CLOSE_COMBAT, AttackStep, IllegalActionError, MoveStep
+
+from .helpers import act, battle, building, of, scenario, square, unit
+
+HOUSE = square(10, 0, 14, 4)
+
+
+def _sc(blue, red, **kw):
+    return scenario(blue, red, buildings=[building("h", HOUSE, **kw)])
+
+
+def test_a_building_admits_units_of_its_sizes():
+    b = battle(_sc([unit("a", (8, 2), size=2)], [unit("b", (20, 20))]))
+    act(b, "a", MoveStep(((12, 2),)))
+    assert b.state.units["a"].position == (12, 2)
+
+
+def test_a_building_blocks_movement_for_whoever_it_does_not_admit():
+    b = battle(_sc([unit("a", (8, 2), size=4)], [unit("b", (20, 20))]))
+    with pytest.raises(IllegalActionError, match="may not enter"):
+        act(b, "a", MoveStep(((12, 2),)))
+
+
+def test_a_building_that_admits_nobody():
+    b = battle(_sc([unit("a", (8, 2), size=1)], [unit("b", (20, 20))], admits=None))
+    with pytest.raises(IllegalActionError):
+        act(b, "a", MoveStep(((12, 2),)))
+
+
+def test_a_building_blocks_sight():
+    b = battle(_sc([unit("a", (8, 2))], [unit("b", (16, 2))]))
+    assert not b.sight.line_clear((8, 2), (16, 2))
+
+
+def test_occupants_cannot_be_attacked_attack_the_building():
+    b = battle(_sc([unit("a", (4, 2))], [unit("b", (12, 2))]))
+    b.state.units["b"].concealed = False  # even when revealed, the walls are what you shoot
+    with pytest.raises(IllegalActionError, match="attack the building"):
+        act(b, "a", AttackStep("b", "Gun"))
+
+
+def test_occupants_may_attack_out():
+    b = battle(_sc([unit("a", (4, 2))], [unit("b", (12, 2))]), [1, 6, 1])
+    ev = act(b, "b", AttackStep("a", "Gun"))
+    assert of(ev, "attack")[0].outcome == "damage"
+
+
+def test_buildings_do_not_dodge_no_skill_roll():
+    b = battle(_sc([unit("a", (4, 2), skill=2)], [unit("b", (20, 20))]), [6, 1])
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert [r.purpose for r in of(ev, "roll")] == ["penetration", "armour"]
+    assert b.state.buildings["h"].hits == 1
+
+
+def test_distance_to_a_building_is_to_its_nearest_wall():
+    b = battle(_sc([unit("a", (9.5, 2), melee=4)], [unit("b", (20, 20))]), [6, 1])
+    ev = act(b, "a", AttackStep("h", CLOSE_COMBAT))
+    assert of(ev, "attack")[0].distance == 0.5
+
+
+def test_only_power_3_or_more_can_damage_a_structure():
+    weak = [{"name": "Rifles", "power": 2, "range": 12}]
+    b = battle(_sc([unit("a", (4, 2), weapons=weak)], [unit("b", (20, 20))]))
+    with pytest.raises(IllegalActionError, match="Power 3"):
+        act(b, "a", AttackStep("h", "Rifles"))
+
+
+def test_buildings_cannot_be_suppressed():
+    b = battle(_sc([unit("a", (4, 2))], [unit("b", (20, 20))]), [1, 6])
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert of(ev, "attack")[0].outcome == "no_damage"
+    assert not of(ev, "suppress")
+
+
+def test_at_zero_hits_a_building_collapses_into_its_rubble():
+    b = battle(_sc([unit("a", (4, 2))], [unit("b", (20, 20))], hits=1), [6, 1])
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert of(ev, "collapse")[0].building == "h"
+    assert b.state.buildings["h"].collapsed
+    rubble = next(t for t in b.state.terrain if t.id == "h")
+    assert rubble.kind == "rubble" and rubble.props.hazard and rubble.props.blocks_sight
+
+
+def test_a_building_becomes_the_rubble_its_card_names():
+    b = battle(
+        _sc(
+            [unit("a", (4, 2))],
+            [unit("b", (20, 20))],
+            hits=1,
+            rubble={"kind": "crater", "hazard": True},
+        ),
+        [6, 1],
+    )
+    act(b, "a", AttackStep("h", "Gun"))
+    rubble = next(t for t in b.state.terrain if t.id == "h")
+    assert rubble.kind == "crater" and not rubble.props.blocks_sight
+
+
+def test_each_occupant_rolls_skill_or_takes_a_hit_when_it_collapses():
+    sc = _sc([unit("a", (4, 2))], [unit("b", (11, 2)), unit("c", (13, 2))], hits=1)
+    b = battle(sc, [6, 1, 4, 5])
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert [(r.who, r.purpose, r.outcome) for r in of(ev, "roll")][2:] == [
+        ("b", "collapse", "success"),
+        ("c", "collapse", "failure"),
+    ]
+    assert [(d.unit, d.hits, d.by) for d in of(ev, "damage")][1:] == [("c", 1, None)]
+
+
+def test_occupants_of_rubble_can_then_be_attacked_by_units_in_the_same_rubble():
+    sc = _sc([unit("a", (4, 2)), unit("d", (10.5, 1))], [unit("b", (11, 2))], hits=1)
+    b = battle(sc, [6, 1, 1, 1, 1, 6, 1])  # both occupants pass their collapse rolls
+    act(b, "a", AttackStep("h", "Gun"))
+    ev = act(b, "d", AttackStep("b", "Gun"))
+    assert of(ev, "attack")[0].outcome == "damage"
+
+
+def test_breaching_enters_a_building_it_otherwise_could_not_skill_roll_passed():
+    sc = _sc([unit("a", (8, 2), size=4, keywords=["breaching"])], [unit("b", (20, 20))])
+    b = battle(sc, [3])
+    ev = act(b, "a", MoveStep(((12, 2),)))
+    assert of(ev, "roll")[0].purpose == "breaching"
+    assert b.state.units["a"].position == (12, 2) and b.state.units["a"].hits == 2
+
+
+def test_breaching_skill_roll_failed_takes_one_hit_and_goes_in():
+    sc = _sc([unit("a", (8, 2), size=4, keywords=["breaching"])], [unit("b", (20, 20))])
+    b = battle(sc, [6])
+    ev = act(b, "a", MoveStep(((12, 2),)))
+    assert [(d.unit, d.hits) for d in of(ev, "damage")] == [("a", 1)]
+    assert b.state.units["a"].position == (12, 2)
+
+
+def test_a_breach_that_destroys_the_unit_stops_it_at_the_wall():
+    sc = _sc([unit("a", (8, 2), size=4, hits=1, keywords=["breaching"])], [unit("b", (20, 20))])
+    b = battle(sc, [6])
+    act(b, "a", MoveStep(((12, 2),)))
+    assert b.state.units["a"].position == (10, 2)
+    assert not b.state.units["a"].active
+
+
+def test_a_building_admitting_the_unit_needs_no_breaching_roll():
+    sc = _sc([unit("a", (8, 2), size=2, keywords=["breaching"])], [unit("b", (20, 20))])
+    ev = act(battle(sc), "a", MoveStep(((12, 2),)))
+    assert not of(ev, "roll")
+
+
+def test_a_building_of_a_side_is_not_attacked_by_that_side():
+    sc = scenario(
+        [unit("a", (4, 2))], [unit("b", (20, 20))], buildings=[building("h", HOUSE, side="blue")]
+    )
+    with pytest.raises(IllegalActionError, match="same side"):
+        act(battle(sc), "a", AttackStep("h", "Gun"))
+
+
+def test_buildings_never_activate():
+    from battles.engine import run_battle
+
+    rec = run_battle(_sc([unit("a", (4, 2))], [unit("b", (20, 20))]), seed=2)
+    assert "h" not in {e.unit for e in rec.events if e.KIND == "activation"}
+
+
+def test_a_unit_cannot_attack_the_building_it_stands_in():
+    b = battle(_sc([unit("a", (12, 2))], [unit("b", (20, 20))]))
+    with pytest.raises(IllegalActionError, match="inside h"):
+        act(b, "a", AttackStep("h", "Gun"))

@@ -1,0 +1,52 @@
+"""The command line and the functions the Django wrapper uses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from battles.engine import load_scenario, run_battle
+from battles.engine.cli import format_account, format_json, main, simulate
+
+ROOT = Path(__file__).resolve().parents[2]
+CROSSROADS = ROOT / "battles" / "engine" / "scenarios" / "crossroads.json"
+
+
+def test_format_account_tells_the_battle_and_the_result():
+    rec = run_battle(load_scenario(CROSSROADS), seed=1)
+    text = format_account(rec.result, rec.events)
+    assert text.startswith("Crossroads — combined_arms, seed 1")
+    assert "Turn 1" in text and "Initiative:" in text and "Winner:" in text
+    assert format_account(rec.result, rec.log_dict()) == text
+
+
+def test_format_json_holds_log_and_result():
+    rec = run_battle(load_scenario(CROSSROADS), seed=1)
+    data = json.loads(format_json(rec))
+    assert set(data) == {"log", "result"}
+    assert data["result"]["winner"] == rec.result.winner
+
+
+def test_simulate_returns_the_text_to_print():
+    assert simulate(str(CROSSROADS), 1).startswith("Crossroads")
+    assert json.loads(simulate(str(CROSSROADS), 1, as_json=True))["log"]["events"]
+
+
+def test_main_reports_a_bad_scenario_and_exits_2(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    assert main([str(bad), "--seed", "1"]) == 2
+    assert "ruleset: required" in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_the_engine():
+    out = subprocess.run(
+        [sys.executable, "-m", "battles.engine", str(CROSSROADS), "--seed", "2", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(out.stdout)["log"]["events"][0]["seed"] == 2

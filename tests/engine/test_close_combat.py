@@ -1,0 +1,101 @@
+"""Close combat at range 1: Melee with a Skill roll, or Ramming both ways without one."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.engine import CLOSE_COMBAT, AttackStep, IllegalActionError
+
+from .helpers import act, battle, building, of, scenario, square, unit
+
+
+def test_close_combat_is_range_1():
+    sc = scenario([unit("a", (2, 2), melee=4)], [unit("b", (3.5, 2))])
+    with pytest.raises(IllegalActionError, match="out of range"):
+        act(battle(sc), "a", AttackStep("b", CLOSE_COMBAT))
+    sc = scenario([unit("a", (2, 2), melee=4)], [unit("b", (3, 2))])
+    act(battle(sc, [6]), "a", AttackStep("b", CLOSE_COMBAT))
+
+
+def test_melee_makes_a_skill_roll_then_penetrates_with_printed_melee():
+    sc = scenario([unit("a", (2, 2), melee=5)], [unit("b", (2.5, 2), resistance=3)])
+    ev = act(battle(sc, [2, 3, 4]), "a", AttackStep("b", CLOSE_COMBAT))
+    hit, pen, arm = of(ev, "roll")
+    assert (hit.purpose, hit.against) == ("to_hit", 4)
+    assert (pen.modifier, arm.modifier) == (5, 3)
+    att = of(ev, "attack")[0]
+    assert (att.attack, att.weapon, att.power, att.outcome) == ("melee", "Melee", 5, "damage")
+
+
+def test_melee_misses_on_a_failed_skill_roll():
+    sc = scenario([unit("a", (2, 2), melee=5)], [unit("b", (2.5, 2))])
+    ev = act(battle(sc, [5]), "a", AttackStep("b", CLOSE_COMBAT))
+    assert of(ev, "attack")[0].outcome == "miss"
+
+
+def test_melee_that_fails_to_damage_suppresses():
+    sc = scenario([unit("a", (2, 2), melee=3)], [unit("b", (2.5, 2), resistance=3)])
+    ev = act(battle(sc, [1, 1, 6]), "a", AttackStep("b", CLOSE_COMBAT))
+    assert of(ev, "suppress")[0].skill == 3
+
+
+def test_without_printed_melee_close_combat_is_ramming():
+    sc = scenario([unit("a", (2, 2), size=3)], [unit("b", (2.5, 2))])
+    ev = act(battle(sc, [6, 1, 1, 6]), "a", AttackStep("b", CLOSE_COMBAT))
+    assert [a.attack for a in of(ev, "attack")] == ["ram", "ram_back"]
+
+
+def test_ramming_has_no_skill_roll_and_power_is_size():
+    sc = scenario([unit("a", (2, 2), size=3, skill=2)], [unit("b", (2.5, 2), size=1, resistance=1)])
+    ev = act(battle(sc, [6, 1, 1, 6]), "a", AttackStep("b", CLOSE_COMBAT))
+    assert "to_hit" not in [r.purpose for r in of(ev, "roll")]
+    ram = of(ev, "attack")[0]
+    assert (ram.power, ram.outcome) == (3, "damage")
+
+
+def test_ramming_is_resolved_in_both_directions():
+    sc = scenario(
+        [unit("a", (2, 2), size=3, resistance=0)], [unit("b", (2.5, 2), size=2, resistance=1)]
+    )
+    b = battle(sc, [6, 1, 6, 1])
+    ev = act(b, "a", AttackStep("b", CLOSE_COMBAT))
+    back = of(ev, "attack")[1]
+    assert (back.attacker, back.target, back.power, back.outcome) == ("b", "a", 2, "damage")
+    assert b.state.units["a"].hits == 1 and b.state.units["b"].hits == 1
+
+
+def test_the_rammed_unit_strikes_back_even_if_destroyed():
+    sc = scenario(
+        [unit("a", (2, 2), size=3, resistance=0)],
+        [unit("b", (2.5, 2), size=2, resistance=1, hits=1)],
+    )
+    b = battle(sc, [6, 1, 6, 1])
+    act(b, "a", AttackStep("b", CLOSE_COMBAT))
+    assert not b.state.units["b"].active
+    assert b.state.units["a"].hits == 1
+
+
+def test_a_ram_that_fails_to_damage_counts_as_a_hit_for_suppression():
+    sc = scenario(
+        [unit("a", (2, 2), size=3, resistance=5)], [unit("b", (2.5, 2), size=1, resistance=3)]
+    )
+    ev = act(battle(sc, [1, 6, 1, 6]), "a", AttackStep("b", CLOSE_COMBAT))
+    sup = of(ev, "suppress")
+    assert [(s.unit, s.by) for s in sup] == [("b", "a")], "Size 1 < Resistance 5: no suppression"
+
+
+def test_ram_back_is_not_an_attack_of_its_own():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (2.5, 2))])
+    b = battle(sc, [1, 6, 1, 6])
+    act(b, "a", AttackStep("b", CLOSE_COMBAT))
+    assert (b.state.units["a"].shots, b.state.units["b"].shots) == (1, 0)
+
+
+def test_ramming_a_building_uses_size_and_gets_no_ram_back():
+    sc = scenario(
+        [unit("a", (2, 2), size=3)],
+        [unit("b", (20, 20))],
+        buildings=[building("h", square(2.5, 1, 4, 3))],
+    )
+    ev = act(battle(sc, [6, 1]), "a", AttackStep("h", CLOSE_COMBAT))
+    assert [(a.attack, a.power) for a in of(ev, "attack")] == [("ram", 3)]

@@ -1,0 +1,89 @@
+"""Commanders: the view hides concealed enemies; SimpleCommander is deterministic and obvious."""
+
+from __future__ import annotations
+
+from battles.engine import CLOSE_COMBAT, AttackStep, MoveStep, SimpleCommander, run_battle
+from battles.engine.commander import BattleView
+
+from .helpers import battle, building, piece, scenario, square, unit
+
+WOOD = piece("wood", "woods", square(5, 0, 7, 4))
+
+
+def test_the_view_shows_no_concealed_enemy():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (10, 2)), unit("c", (10, 10))], terrain=[WOOD])
+    view = BattleView(battle(sc), "blue")
+    assert [e.id for e in view.enemies()] == ["c"]
+    assert view.attack_problem("a", "b", "Gun") == "no visible unit 'b'"
+
+
+def test_the_view_shows_a_concealed_enemy_in_the_same_piece():
+    rubble = piece("r", "rubble", square(4, 0, 8, 4))
+    sc = scenario([unit("a", (5, 2))], [unit("b", (7, 2))], terrain=[rubble])
+    assert [e.id for e in BattleView(battle(sc), "blue").enemies()] == ["b"]
+
+
+def test_the_view_lists_legal_attacks_including_close_combat():
+    sc = scenario([unit("a", (2, 2), melee=3)], [unit("b", (2.8, 2))])
+    view = BattleView(battle(sc), "blue")
+    assert view.legal_attacks("a") == [("b", "Gun"), ("b", CLOSE_COMBAT)]
+
+
+def test_simple_commander_activates_in_unit_order_and_attacks_the_nearest_with_its_best_weapon():
+    weapons = [
+        {"name": "Rifle", "power": 1, "range": 12},
+        {"name": "Cannon", "power": 5, "range": 12},
+    ]
+    sc = scenario(
+        [unit("a", (2, 2), weapons=weapons), unit("z", (2, 3))],
+        [unit("far", (12, 2)), unit("near", (8, 2))],
+    )
+    act = SimpleCommander().choose(BattleView(battle(sc), "blue"))
+    assert act.unit == "a"
+    assert act.steps == (AttackStep("near", "Cannon"),)
+
+
+def test_simple_commander_prefers_an_unlimited_weapon_of_equal_power():
+    weapons = [
+        {"name": "Missile", "power": 4, "range": 12, "uses": 1},
+        {"name": "Gun", "power": 4, "range": 12},
+    ]
+    sc = scenario([unit("a", (2, 2), weapons=weapons)], [unit("b", (8, 2))])
+    act = SimpleCommander().choose(BattleView(battle(sc), "blue"))
+    assert act.steps == (AttackStep("b", "Gun"),)
+
+
+def test_simple_commander_advances_toward_its_objective():
+    objs = [{"id": "hill", "point": [12, 12], "radius": 2, "sides": ["blue"], "points_at_end": 1}]
+    sc = scenario([unit("a", (2, 2), order="advance")], [unit("b", (22, 22))], objectives=objs)
+    act = SimpleCommander().choose(BattleView(battle(sc), "blue"))
+    (step,) = act.steps
+    assert isinstance(step, MoveStep)
+    end = step.to[-1]
+    assert abs(((end[0] - 2) ** 2 + (end[1] - 2) ** 2) ** 0.5 - 6) < 0.05
+
+
+def test_simple_commander_holds_in_place_on_a_hold_order():
+    sc = scenario([unit("a", (2, 2), order="hold")], [unit("b", (22, 22))])
+    assert SimpleCommander().choose(BattleView(battle(sc), "blue")).steps == ()
+
+
+def test_simple_commander_attacks_the_building_an_enemy_is_in():
+    sc = scenario(
+        [unit("a", (2, 2))], [unit("b", (8, 2))], buildings=[building("h", square(7, 0, 9, 4))]
+    )
+    b = battle(sc)
+    b.state.units["b"].concealed = False
+    act = SimpleCommander().choose(BattleView(b, "blue"))
+    assert act.steps == (AttackStep("h", "Gun"),)
+
+
+def test_simple_commander_turns_a_fixed_mount_toward_a_target():
+    sc = scenario([unit("a", (2, 2), facing=180, keywords=["fixed_mount"])], [unit("b", (8, 2))])
+    act = SimpleCommander().choose(BattleView(battle(sc), "blue"))
+    assert act.steps == (MoveStep((), 0.0),)
+
+
+def test_simple_commander_battles_are_deterministic():
+    sc = scenario([unit("a", (2, 2), order="attack")], [unit("b", (20, 20), order="attack")])
+    assert run_battle(sc, seed=8).log_json() == run_battle(sc, seed=8).log_json()

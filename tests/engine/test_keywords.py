@@ -1,0 +1,326 @@
+"""Every keyword, under both rulesets: they grant or deny, they never adjust a number."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.engine import (
+    CLOSE_COMBAT,
+    AttackStep,
+    IllegalActionError,
+    MoveStep,
+    RevealStep,
+)
+from battles.engine.events import TurnStart
+
+from .helpers import act, battle, building, kinds, of, piece, scenario, square, unit
+
+WOOD = piece("wood", "woods", square(5, 0, 7, 4))
+LAKE = piece("lake", "water", square(4, 0, 8, 10))
+AA = [{"name": "Flak", "power": 3, "range": 12, "aa": True}]
+
+
+# --- Aerial ------------------------------------------------------------------------------------
+
+
+def test_aerial_ignores_all_terrain_when_moving():
+    sc = scenario(
+        [unit("a", (2, 2), move=10, keywords=["aerial"])],
+        [unit("b", (20, 20))],
+        terrain=[LAKE, piece("r", "river", square(9, 0, 10, 10))],
+    )
+    ev = act(battle(sc), "a", MoveStep(((11, 2),)))
+    assert not of(ev, "roll") and of(ev, "move")[0].path[-1] == (11, 2)
+
+
+@pytest.mark.parametrize("ruleset", ["combined_arms", "one_year_war"])
+def test_aerial_is_never_concealed_and_never_blocked(ruleset):
+    sc = scenario(
+        [unit("a", (2, 2), weapons=AA)],
+        [unit("b", (10, 2), keywords=["aerial"])],
+        terrain=[WOOD],
+        ruleset=ruleset,
+    )
+    b = battle(sc, [6])
+    assert not b.state.units["b"].concealed
+    act(b, "a", AttackStep("b", "Flak"))
+
+
+def test_under_combined_arms_only_aa_weapons_can_attack_aerial():
+    sc = scenario(
+        [unit("a", (2, 2), weapons=[*AA, {"name": "Gun", "power": 3, "range": 12}])],
+        [unit("b", (8, 2), keywords=["aerial"])],
+    )
+    b = battle(sc, [6])
+    with pytest.raises(IllegalActionError, match="only weapons marked AA"):
+        act(b, "a", AttackStep("b", "Gun"))
+    act(b, "a", AttackStep("b", "Flak"))
+
+
+def test_under_combined_arms_aerial_cannot_be_rammed_or_meleed():
+    sc = scenario([unit("a", (2, 2), melee=3)], [unit("b", (2.5, 2), keywords=["aerial"])])
+    with pytest.raises(IllegalActionError, match="AA"):
+        act(battle(sc), "a", AttackStep("b", CLOSE_COMBAT))
+
+
+def test_under_one_year_war_any_weapon_can_attack_aerial():
+    sc = scenario(
+        [unit("a", (2, 2))], [unit("b", (8, 2), keywords=["aerial"])], ruleset="one_year_war"
+    )
+    act(battle(sc, [6]), "a", AttackStep("b", "Gun"))
+
+
+def test_aerial_over_a_building_is_not_inside_it():
+    sc = scenario(
+        [unit("a", (2, 2), weapons=AA)],
+        [unit("b", (12, 2), keywords=["aerial"])],
+        buildings=[building("h", square(10, 0, 14, 4))],
+    )
+    act(battle(sc, [6]), "a", AttackStep("b", "Flak"))
+
+
+# --- Split Movement ----------------------------------------------------------------------------
+
+
+def test_split_movement_move_fire_move():
+    sc = scenario([unit("a", (2, 2), keywords=["split_movement"])], [unit("b", (12, 2))])
+    b = battle(sc, [6])
+    ev = act(b, "a", MoveStep(((4, 2),)), AttackStep("b", "Gun"), MoveStep(((4, 6),)))
+    assert kinds(ev).count("move") == 2 and of(ev, "attack")
+    assert b.state.units["a"].position == (4, 6)
+
+
+def test_split_movement_total_may_not_exceed_move():
+    sc = scenario([unit("a", (2, 2), keywords=["split_movement"])], [unit("b", (12, 2))])
+    with pytest.raises(IllegalActionError, match="more than the 2"):
+        act(battle(sc), "a", MoveStep(((6, 2),)), AttackStep("b", "Gun"), MoveStep(((6, 5),)))
+
+
+def test_without_split_movement_move_fire_move_is_refused():
+    sc = scenario([unit("a", (2, 2), keywords=["move_and_fire"])], [unit("b", (12, 2))])
+    with pytest.raises(IllegalActionError):
+        act(battle(sc), "a", MoveStep(((3, 2),)), AttackStep("b", "Gun"), MoveStep(((3, 3),)))
+
+
+# --- Fixed Mount -------------------------------------------------------------------------------
+
+
+def test_fixed_mount_fires_only_forward():
+    sc = scenario([unit("a", (2, 2), facing=90, keywords=["fixed_mount"])], [unit("b", (10, 2))])
+    with pytest.raises(IllegalActionError, match="front arc"):
+        act(battle(sc), "a", AttackStep("b", "Gun"))
+    sc = scenario([unit("a", (2, 2), facing=40, keywords=["fixed_mount"])], [unit("b", (10, 2))])
+    act(battle(sc, [6]), "a", AttackStep("b", "Gun"))
+
+
+def test_without_fixed_mount_facing_does_not_matter():
+    sc = scenario([unit("a", (2, 2), facing=180)], [unit("b", (10, 2))])
+    act(battle(sc, [6]), "a", AttackStep("b", "Gun"))
+
+
+def test_fixed_mount_turning_is_movement_and_costs_the_activation():
+    sc = scenario([unit("a", (2, 2), facing=90, keywords=["fixed_mount"])], [unit("b", (10, 2))])
+    b = battle(sc)
+    with pytest.raises(IllegalActionError, match="moves or fires"):
+        act(b, "a", MoveStep((), 0), AttackStep("b", "Gun"))
+    ev = act(b, "a", MoveStep((), 0))
+    assert of(ev, "move")[0].facing == 0 and of(ev, "move")[0].cost == 0
+    assert b.state.units["a"].activated
+
+
+def test_fixed_mount_faces_the_way_it_drove():
+    sc = scenario([unit("a", (2, 2), facing=0, keywords=["fixed_mount"])], [unit("b", (20, 20))])
+    b = battle(sc)
+    act(b, "a", MoveStep(((2, 6),)))
+    assert b.state.units["a"].facing == 90
+
+
+def test_fixed_mount_with_move_and_fire_may_turn_then_fire():
+    sc = scenario(
+        [unit("a", (2, 2), facing=90, keywords=["fixed_mount", "move_and_fire"])],
+        [unit("b", (10, 2))],
+    )
+    act(battle(sc, [6]), "a", MoveStep((), 0), AttackStep("b", "Gun"))
+
+
+# --- Breaching: see test_buildings.py ----------------------------------------------------------
+
+
+def test_without_breaching_a_building_that_does_not_admit_is_impassable():
+    sc = scenario(
+        [unit("a", (8, 2), size=4)],
+        [unit("b", (20, 20))],
+        buildings=[building("h", square(10, 0, 14, 4))],
+    )
+    with pytest.raises(IllegalActionError):
+        act(battle(sc), "a", MoveStep(((12, 2),)))
+
+
+# --- Move and Fire -----------------------------------------------------------------------------
+
+
+def test_move_and_fire_may_move_then_fire():
+    sc = scenario([unit("a", (2, 2), keywords=["move_and_fire"])], [unit("b", (16, 2))])
+    b = battle(sc, [6])
+    ev = act(b, "a", MoveStep(((5, 2),)), AttackStep("b", "Gun"))
+    assert kinds(ev)[1:3] == ["move", "reveal"] and of(ev, "attack")
+
+
+def test_move_and_fire_may_fire_then_move():
+    sc = scenario([unit("a", (2, 2), keywords=["move_and_fire"])], [unit("b", (12, 2))])
+    ev = act(battle(sc, [6]), "a", AttackStep("b", "Gun"), MoveStep(((2, 6),)))
+    assert kinds(ev).index("attack") < kinds(ev).index("move")
+
+
+def test_move_and_fire_is_a_permission_not_a_general_rule():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (12, 2))])
+    with pytest.raises(IllegalActionError):
+        act(battle(sc), "a", MoveStep(((3, 2),)), AttackStep("b", "Gun"))
+
+
+def test_move_and_fire_still_fires_once():
+    sc = scenario([unit("a", (2, 2), keywords=["move_and_fire"])], [unit("b", (12, 2))])
+    with pytest.raises(IllegalActionError):
+        act(battle(sc), "a", AttackStep("b", "Gun"), AttackStep("b", "Gun"))
+
+
+# --- Sure-Footed -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["rubble", "river", "hazard"])
+def test_sure_footed_needs_no_roll_for_rubble_rivers_hazardous_ground(kind):
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["sure_footed"])],
+        [unit("b", (20, 20))],
+        terrain=[piece("t", kind, square(4, 0, 5, 10))],
+    )
+    ev = act(battle(sc), "a", MoveStep(((7, 2),)))
+    assert not of(ev, "roll")
+
+
+def test_sure_footed_still_rolls_for_walls():
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["sure_footed"])],
+        [unit("b", (20, 20))],
+        terrain=[piece("t", "wall", square(4, 0, 4.3, 10))],
+    )
+    ev = act(battle(sc, [2]), "a", MoveStep(((7, 2),)))
+    assert [r.purpose for r in of(ev, "roll")] == ["terrain"]
+
+
+# --- Demolition --------------------------------------------------------------------------------
+
+
+def test_demolition_charges_attack_buildings_twice():
+    sc = scenario(
+        [unit("a", (9.5, 2), keywords=["demolition"])],
+        [unit("b", (20, 20))],
+        buildings=[building("h", square(10, 0, 14, 4), hits=5)],
+    )
+    b = battle(sc, [6, 1, 6, 1])
+    ev = act(b, "a", AttackStep("h", "Charges"))
+    assert (of(ev, "attack")[0].power, of(ev, "attack")[0].weapon) == (4, "Charges")
+    b.emit(TurnStart(2))
+    act(b, "a", AttackStep("h", "Charges"))
+    b.emit(TurnStart(3))
+    with pytest.raises(IllegalActionError, match="no uses left"):
+        act(b, "a", AttackStep("h", "Charges"))
+
+
+def test_demolition_charges_are_buildings_only_and_range_1():
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["demolition"])],
+        [unit("b", (2.5, 2))],
+        buildings=[building("h", square(10, 0, 14, 4))],
+    )
+    b = battle(sc)
+    with pytest.raises(IllegalActionError, match="buildings only"):
+        act(b, "a", AttackStep("b", "Charges"))
+    with pytest.raises(IllegalActionError, match="out of range"):
+        act(b, "a", AttackStep("h", "Charges"))
+
+
+# --- Sensor (One Year War) ---------------------------------------------------------------------
+
+
+def _sensor_sc(dist):
+    return scenario(
+        [unit("a", (2, 2), keywords=["sensor"])],
+        [unit("b", (2 + dist, 2), enters=["woods"])],
+        terrain=[piece("w", "woods", square(2 + dist - 1, 0, 2 + dist + 1, 4))],
+        ruleset="one_year_war",
+    )
+
+
+def test_sensor_reveals_one_concealed_unit_within_6_instead_of_firing():
+    b = battle(_sensor_sc(6), [6])
+    assert b.state.units["b"].concealed
+    ev = act(b, "a", RevealStep("b"))
+    assert [(r.unit, r.cause, r.until) for r in of(ev, "reveal")] == [("b", "sensor", 1)]
+    assert not of(ev, "attack") and b.state.units["a"].shots == 0
+    b.emit(TurnStart(2))
+    act(b, "a", AttackStep("b", "Gun"))  # now it can be attacked
+
+
+def test_sensor_reveal_lasts_until_the_end_of_the_revealed_units_next_activation():
+    b = battle(_sensor_sc(6))
+    act(b, "a", RevealStep("b"))
+    act(b, "b")
+    assert b.state.units["b"].concealed
+
+
+def test_sensor_reach_is_6_inches():
+    with pytest.raises(IllegalActionError, match="within 6"):
+        act(battle(_sensor_sc(6.5)), "a", RevealStep("b"))
+
+
+def test_sensor_is_instead_of_firing_not_as_well():
+    with pytest.raises(IllegalActionError):
+        act(battle(_sensor_sc(6)), "a", RevealStep("b"), AttackStep("b", "Gun"))
+
+
+def test_without_sensor_no_reveal():
+    sc = scenario(
+        [unit("a", (2, 2))],
+        [unit("b", (8, 2), enters=["woods"])],
+        terrain=[piece("w", "woods", square(7, 0, 9, 4))],
+        ruleset="one_year_war",
+    )
+    with pytest.raises(IllegalActionError, match="no Sensor"):
+        act(battle(sc), "a", RevealStep("b"))
+
+
+# --- Amphibious (One Year War) -----------------------------------------------------------------
+
+
+def _amph(keywords):
+    return scenario(
+        [unit("a", (2, 2), move=4, keywords=keywords)],
+        [unit("b", (20, 20))],
+        terrain=[LAKE],
+        ruleset="one_year_war",
+    )
+
+
+def test_amphibious_may_enter_deep_water():
+    act(battle(_amph(["amphibious"])), "a", MoveStep(((5, 2),)))
+    with pytest.raises(IllegalActionError, match="may not enter"):
+        act(battle(_amph([])), "a", MoveStep(((5, 2),)))
+
+
+def test_amphibious_movement_is_doubled_in_water():
+    b = battle(_amph(["amphibious"]))
+    ev = act(b, "a", MoveStep(((4, 2), (8, 2))))  # 2" of land, then 4" of water at half cost
+    move = of(ev, "move")[0]
+    assert move.cost == 4 and b.state.units["a"].position == (8, 2)
+
+
+def test_amphibious_water_costs_half():
+    from battles.engine.movement import path_problem
+
+    b = battle(_amph(["amphibious"]))
+    u = b.state.units["a"]
+    problem, cost = path_problem(b, u, [(2, 2), (4, 2), (8, 2)], 4)
+    assert problem is None and cost == pytest.approx(4.0)
+    problem, _ = path_problem(b, u, [(2, 2), (4, 2), (8, 2), (9, 2)], 4)
+    assert "more than" in problem

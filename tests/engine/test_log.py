@@ -1,0 +1,141 @@
+"""The log: schema, determinism, replay, golden files, and an engine free of Django."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from battles.engine import (
+    ENGINE_VERSION,
+    Event,
+    canonical_json,
+    load_scenario,
+    log_from_dict,
+    replay,
+    replay_states,
+    run_battle,
+)
+from battles.engine.state import BattleState
+
+from .randomized import random_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "docs" / "battle-log.schema.json").read_text())
+GOLDEN = Path(__file__).parent / "golden"
+EXAMPLES = {
+    "crossroads": ROOT / "battles" / "engine" / "scenarios" / "crossroads.json",
+    "landing": ROOT / "battles" / "engine" / "scenarios" / "landing.json",
+}
+GOLDEN_CASES = [("crossroads", 1), ("crossroads", 7), ("landing", 3), ("landing", 11)]
+
+
+def test_the_log_validates_against_the_schema_for_hundreds_of_random_battles():
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    for seed in range(300):
+        rec = run_battle(random_scenario(random.Random(seed)), seed=seed)
+        errors = list(validator.iter_errors(json.loads(rec.log_json())))
+        assert not errors, (seed, errors[0].message)
+
+
+def test_the_example_logs_validate_against_the_schema():
+    for path in EXAMPLES.values():
+        rec = run_battle(load_scenario(path), seed=1)
+        jsonschema.validate(json.loads(rec.log_json()), SCHEMA)
+
+
+def test_the_schema_is_itself_valid():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+def test_same_scenario_seed_and_version_give_a_byte_identical_log():
+    sc = load_scenario(EXAMPLES["crossroads"])
+    assert run_battle(sc, seed=9).log_json() == run_battle(sc, seed=9).log_json()
+    assert run_battle(sc, seed=9).log_json() != run_battle(sc, seed=10).log_json()
+
+
+def test_the_log_header_names_engine_version_seed_and_scenario_digest():
+    sc = load_scenario(EXAMPLES["crossroads"])
+    first = run_battle(sc, seed=4).log_dict()["events"][0]
+    assert first["kind"] == "battle_start"
+    assert (first["engine_version"], first["seed"], first["digest"]) == (
+        ENGINE_VERSION,
+        4,
+        sc.digest,
+    )
+
+
+def test_events_round_trip_through_dicts():
+    rec = run_battle(load_scenario(EXAMPLES["crossroads"]), seed=2)
+    again = log_from_dict(json.loads(rec.log_json()))
+    assert again == list(rec.events)
+    assert all(isinstance(e, Event) for e in again)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_replay_from_the_json_log_reaches_the_same_final_state(seed):
+    sc_dict = random_scenario(random.Random(1000 + seed))
+    rec = run_battle(sc_dict, seed=seed)
+    events = log_from_dict(json.loads(rec.log_json()))
+    assert replay(rec.scenario, events).snapshot() == rec.state.snapshot()
+
+
+def test_replay_rebuilds_every_intermediate_state():
+    """Run the battle again, snapshotting after each event, and compare with the replay."""
+    from battles.engine.battle import Battle
+    from battles.engine.dice import Dice
+    from battles.engine.simple import SimpleCommander
+
+    sc = load_scenario(EXAMPLES["crossroads"])
+    snaps: list[dict] = []
+
+    class Recording(Battle):
+        def emit(self, event):
+            super().emit(event)
+            snaps.append(self.state.snapshot())
+
+    b = Recording(sc, Dice.seeded(5), {s.id: SimpleCommander() for s in sc.sides})
+    b.run()
+    replayed = [state.snapshot() for _, state in replay_states(sc, b.log)]
+    assert replayed == snaps
+    assert len(snaps) == len(b.log) > 50
+
+
+def test_replay_needs_no_dice():
+    rec = run_battle(load_scenario(EXAMPLES["landing"]), seed=3)
+    state = BattleState.initial(rec.scenario)
+    for e in rec.events:
+        state.apply(e)  # no Dice anywhere in sight
+    assert state.winner == rec.result.winner
+
+
+@pytest.mark.parametrize(("name", "seed"), GOLDEN_CASES)
+def test_golden_logs_are_reproduced_exactly(name, seed):
+    rec = run_battle(load_scenario(EXAMPLES[name]), seed=seed)
+    golden = GOLDEN / f"{name}-seed{seed}.json"
+    assert rec.log_json() + "\n" == golden.read_text(), (
+        f"{golden.name} changed; if intended, bump ENGINE_VERSION and regenerate with "
+        "`python -m tests.engine.regenerate_golden`"
+    )
+
+
+def test_importing_the_engine_loads_no_django():
+    code = (
+        "import sys, battles.engine, battles.engine.cli, battles.engine.geometry;"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('django', 'hypothesis', 'jsonschema', 'celery'));"
+        "print(','.join(bad))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == ""
+
+
+def test_canonical_json_is_sorted_and_compact():
+    assert canonical_json({"b": 1, "a": [1.5, None]}) == '{"a":[1.5,null],"b":1}'

@@ -1,0 +1,131 @@
+"""Terrain and movement: real paths, never longer than Move, terrain rolls and their failure."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.engine import AttackStep, IllegalActionError, MoveStep
+from battles.engine.geometry import path_length
+from battles.engine.movement import plan_path
+
+from .helpers import act, battle, kinds, of, piece, scenario, square, unit
+
+WALL_OF_WOOD = piece("wood", "woods", square(5, 0, 7, 10))
+
+
+def test_movement_blocking_terrain_cannot_be_crossed():
+    sc = scenario([unit("a", (2, 2), move=8)], [unit("b", (20, 20))], terrain=[WALL_OF_WOOD])
+    with pytest.raises(IllegalActionError, match="may not enter"):
+        act(battle(sc), "a", MoveStep(((9, 2),)))
+
+
+def test_a_unit_may_enter_what_its_card_lists():
+    sc = scenario(
+        [unit("a", (2, 2), move=8, enters=["woods"])], [unit("b", (20, 20))], terrain=[WALL_OF_WOOD]
+    )
+    act(battle(sc), "a", MoveStep(((9, 2),)))
+
+
+def test_paths_go_around_blocking_terrain():
+    sc = scenario([unit("a", (4, 8), move=24)], [unit("b", (20, 20))], terrain=[WALL_OF_WOOD])
+    b = battle(sc)
+    path = plan_path(b, b.state.units["a"], (8, 8), 24)
+    assert path[-1] == (8, 8)
+    assert path_length(path) > 4.5
+    act(b, "a", MoveStep(tuple(path[1:])))
+    assert b.state.units["a"].position == (8, 8)
+
+
+def test_movement_never_exceeds_move():
+    sc = scenario([unit("a", (2, 2), move=4)], [unit("b", (20, 20))])
+    b = battle(sc)
+    with pytest.raises(IllegalActionError, match="more than the 4"):
+        act(b, "a", MoveStep(((2, 4), (4.5, 4))))
+    ev = act(b, "a", MoveStep(((2, 4), (4, 4))))
+    assert of(ev, "move")[0].cost == 4
+
+
+def test_a_move_may_not_leave_the_table():
+    sc = scenario([unit("a", (1, 1))], [unit("b", (20, 20))])
+    with pytest.raises(IllegalActionError, match="off the table"):
+        act(battle(sc), "a", MoveStep(((-1, 1),)))
+
+
+def test_entering_a_hazard_needs_a_terrain_roll():
+    sc = scenario(
+        [unit("a", (2, 2))],
+        [unit("b", (20, 20))],
+        terrain=[piece("river", "river", square(4, 0, 5, 10))],
+    )
+    b = battle(sc, [4])
+    ev = act(b, "a", MoveStep(((7, 2),)))
+    roll = of(ev, "roll")[0]
+    assert (roll.purpose, roll.against, roll.outcome) == ("terrain", 4, "success")
+    assert b.state.units["a"].position == (7, 2)
+
+
+def test_a_failed_terrain_roll_stops_the_unit_at_the_edge():
+    sc = scenario(
+        [unit("a", (2, 2))],
+        [unit("b", (20, 20))],
+        terrain=[piece("river", "river", square(4, 0, 5, 10))],
+    )
+    b = battle(sc, [5])
+    ev = act(b, "a", MoveStep(((7, 2),)))
+    move = of(ev, "move")[0]
+    assert move.halted
+    x, y = b.state.units["a"].position
+    assert 3.98 <= x < 4 and y == 2
+
+
+def test_a_failed_terrain_roll_spends_the_activation_and_forbids_attacks():
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["move_and_fire"])],
+        [unit("b", (9, 2))],
+        terrain=[piece("river", "river", square(4, 0, 5, 10))],
+    )
+    b = battle(sc, [6])
+    ev = act(b, "a", MoveStep(((6, 2),)), AttackStep("b", "Gun"))
+    assert kinds(ev) == ["activation", "roll", "move"]
+    assert b.state.units["a"].activated
+
+
+def test_leaving_a_hazard_needs_no_roll():
+    sc = scenario(
+        [unit("a", (4.5, 2))],
+        [unit("b", (20, 20))],
+        terrain=[piece("river", "river", square(4, 0, 5, 10))],
+    )
+    ev = act(battle(sc), "a", MoveStep(((8, 2),)))
+    assert not of(ev, "roll")
+
+
+def test_one_roll_per_piece_entered_in_order():
+    sc = scenario(
+        [unit("a", (1, 2), move=8)],
+        [unit("b", (20, 20))],
+        terrain=[
+            piece("r1", "river", square(2, 0, 3, 10)),
+            piece("r2", "river", square(5, 0, 6, 10)),
+        ],
+    )
+    ev = act(battle(sc, [1, 1]), "a", MoveStep(((8, 2),)))
+    assert [r.purpose for r in of(ev, "roll")] == ["terrain", "terrain"]
+
+
+def test_terrain_rolls_use_current_skill():
+    sc = scenario(
+        [unit("a", (2, 2), skill=3)],
+        [unit("b", (20, 20))],
+        terrain=[piece("hz", "hazard", square(4, 0, 5, 10))],
+    )
+    b = battle(sc, [4])
+    ev = act(b, "a", MoveStep(((7, 2),)))
+    assert of(ev, "roll")[0].outcome == "failure"
+
+
+def test_a_turn_in_place_sets_facing():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (20, 20))])
+    b = battle(sc)
+    act(b, "a", MoveStep((), 90))
+    assert b.state.units["a"].facing == 90

@@ -1,0 +1,149 @@
+"""Cover, line of sight and concealment."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.engine import AttackStep, IllegalActionError, MoveStep
+from battles.engine.events import TurnStart
+
+from .helpers import act, battle, building, of, piece, scenario, square, unit
+
+WOOD = piece("wood", "woods", square(5, 0, 7, 4))
+
+
+def test_blocking_terrain_between_shooter_and_target_prevents_the_attack():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (10, 2))], terrain=[WOOD])
+    b = battle(sc)
+    b.state.units["b"].concealed = False  # seen or not, the wood is in the way
+    with pytest.raises(IllegalActionError, match="no line of sight"):
+        act(b, "a", AttackStep("b", "Gun"))
+
+
+def test_terrain_that_does_not_block_sight_is_no_cover():
+    river = piece("river", "river", square(5, 0, 7, 4))
+    sc = scenario([unit("a", (2, 2))], [unit("b", (10, 2))], terrain=[river])
+    act(battle(sc, [6]), "a", AttackStep("b", "Gun"))
+
+
+def test_you_need_only_be_behind_it_not_in_it():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (20, 2))], terrain=[WOOD])
+    b = battle(sc)
+    assert not b.sight.line_clear((2, 2), (20, 2))
+    assert b.sight.line_clear((2, 6), (20, 6)), "a line passing the wood is clear"
+
+
+def test_a_line_along_the_edge_of_a_piece_is_not_blocked():
+    b = battle(scenario([unit("a", (2, 4))], [unit("b", (10, 4))], terrain=[WOOD]))
+    assert b.sight.line_clear((2, 4), (10, 4))
+
+
+def test_model_eye_view_a_string_through_a_corner_of_the_piece_is_blocked():
+    b = battle(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], terrain=[WOOD]))
+    assert not b.sight.line_clear((4, 0.5), (8, 3.5))
+
+
+def test_a_piece_holding_the_target_does_not_block_but_conceals_it():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (6, 2), enters=["woods"])], terrain=[WOOD])
+    b = battle(sc)
+    assert b.sight.line_clear((2, 2), (6, 2))
+    assert b.state.units["b"].concealed
+    with pytest.raises(IllegalActionError, match="concealed"):
+        act(b, "a", AttackStep("b", "Gun"))
+
+
+def test_everything_behind_blocking_terrain_starts_concealed():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (10, 2)), unit("c", (10, 10))], terrain=[WOOD])
+    b = battle(sc)
+    assert b.state.units["b"].concealed
+    assert not b.state.units["c"].concealed
+    assert [e.unit for e in of(b.log, "conceal")] == ["b"]
+
+
+def test_firing_reveals_a_unit_through_the_end_of_its_own_next_activation():
+    sc = scenario([unit("a", (6, 2), enters=["woods"])], [unit("b", (12, 2))], terrain=[WOOD])
+    b = battle(sc, [6, 6])
+    assert b.state.units["a"].concealed
+    act(b, "a", AttackStep("b", "Gun"))  # activation 1: fires
+    assert not b.state.units["a"].concealed
+    b.emit(TurnStart(2))
+    act(b, "b", AttackStep("a", "Gun"))  # b may now shoot back
+    act(b, "a")  # activation 2: the reveal runs out at its end
+    assert b.state.units["a"].concealed
+    b.emit(TurnStart(3))
+    with pytest.raises(IllegalActionError, match="concealed"):
+        act(b, "b", AttackStep("a", "Gun"))
+
+
+def test_firing_again_extends_the_reveal():
+    sc = scenario(
+        [unit("a", (6, 2), enters=["woods"])], [unit("b", (12, 2), hits=9)], terrain=[WOOD]
+    )
+    b = battle(sc, [6, 6])
+    act(b, "a", AttackStep("b", "Gun"))
+    b.emit(TurnStart(2))
+    act(b, "a", AttackStep("b", "Gun"))
+    assert not b.state.units["a"].concealed
+    assert b.state.units["a"].revealed_until == 3
+
+
+def test_units_in_the_same_building_see_each_other():
+    house = building("h", square(4, 0, 8, 4), admits=(1, 2))
+    sc = scenario([unit("a", (5, 2))], [unit("b", (7, 2))], buildings=[house])
+    b = battle(sc, [6])
+    assert b.state.units["b"].concealed
+    act(b, "a", AttackStep("b", "Gun"))
+
+
+def test_units_in_the_same_rubble_field_see_each_other():
+    rubble = piece("rubble", "rubble", square(4, 0, 8, 4))
+    sc = scenario([unit("a", (5, 2))], [unit("b", (7, 2))], terrain=[rubble])
+    b = battle(sc, [6])
+    assert b.state.units["b"].concealed
+    assert b.sight.line_clear((5, 2), (7, 2))
+    act(b, "a", AttackStep("b", "Gun"))
+
+
+def test_ending_a_move_in_the_open_in_sight_of_an_enemy_reveals():
+    sc = scenario([unit("a", (6, 2), enters=["woods"])], [unit("b", (12, 8))], terrain=[WOOD])
+    b = battle(sc)
+    assert b.state.units["a"].concealed
+    ev = act(b, "a", MoveStep(((6, 6),)))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("a", "spotted")]
+
+
+def test_a_concealed_unit_in_the_open_is_spotted_when_an_enemy_gets_a_line():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (10, 2))], terrain=[WOOD])
+    b = battle(sc)
+    assert b.state.units["b"].concealed
+    assert b.state.units["a"].concealed, "each is behind the wood from the other"
+    ev = act(b, "a", MoveStep(((2, 8),)))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("a", "spotted"), ("b", "spotted")]
+
+
+def test_a_unit_that_walks_out_of_sight_is_concealed_at_the_end_of_its_activation():
+    sc = scenario([unit("a", (2, 6))], [unit("b", (10, 6))], terrain=[WOOD])
+    b = battle(sc)
+    assert not b.state.units["b"].concealed
+    ev = act(b, "b", MoveStep(((10, 2),)))
+    assert [e.unit for e in of(ev, "conceal")] == ["b"]
+
+
+def test_units_block_neither_sight_nor_movement():
+    sc = scenario([unit("a", (2, 2)), unit("c", (5, 2))], [unit("b", (10, 2))])
+    b = battle(sc, [6])
+    act(b, "a", AttackStep("b", "Gun"))
+    act(b, "c", MoveStep(((10, 2),)))
+    assert b.state.units["c"].position == b.state.units["b"].position
+
+
+def test_any_attack_reveals_close_combat_too():
+    sc = scenario(
+        [unit("a", (6, 2), melee=3, enters=["woods"])],
+        [unit("b", (6.5, 2), enters=["woods"])],
+        terrain=[WOOD],
+    )
+    b = battle(sc, [6])
+    assert b.state.units["a"].concealed
+    ev = act(b, "a", AttackStep("b", "close_combat"))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("a", "fired")]

@@ -1,0 +1,100 @@
+"""Suppression and demoralisation, under both rulesets."""
+
+from __future__ import annotations
+
+from battles.engine import AttackStep
+from battles.engine.rulesets import COMBINED_ARMS, ONE_YEAR_WAR
+
+from .helpers import act, battle, of, scenario, unit
+
+
+def _shot(faces, ruleset="combined_arms", power=3, **target):
+    weapons = [{"name": "Gun", "power": power, "range": 12}]
+    sc = scenario(
+        [unit("a", (2, 2), weapons=weapons)], [unit("b", (8, 2), **target)], ruleset=ruleset
+    )
+    b = battle(sc, faces)
+    return b, act(b, "a", AttackStep("b", "Gun"))
+
+
+def test_a_hit_that_fails_to_damage_costs_one_skill():
+    b, ev = _shot([1, 1, 6], resistance=2)
+    assert [(s.unit, s.skill) for s in of(ev, "suppress")] == [("b", 3)]
+    assert b.state.units["b"].skill == 3
+
+
+def test_suppression_needs_power_at_least_resistance():
+    b, ev = _shot([1, 1, 6], power=3, resistance=3)
+    assert of(ev, "suppress"), "Power equal to Resistance suppresses"
+    b, ev = _shot([1, 1, 6], power=2, resistance=3)
+    assert not of(ev, "suppress"), "rifles do not rattle tanks"
+    assert b.state.units["b"].skill == 4
+
+
+def test_a_miss_does_not_suppress():
+    _b, ev = _shot([6])
+    assert not of(ev, "suppress")
+
+
+def test_damage_does_not_also_suppress():
+    b, ev = _shot([1, 6, 1])
+    assert not of(ev, "suppress")
+    assert b.state.units["b"].skill == 4
+
+
+def test_combined_arms_demoralises_at_skill_1():
+    b, ev = _shot([1, 1, 6], skill=2)
+    assert of(ev, "suppress")[0].skill == 1
+    assert of(ev, "remove")[0].how == "demoralised"
+    assert b.state.units["b"].removed.value == "demoralised"
+
+
+def test_one_year_war_demoralises_at_skill_0():
+    b, ev = _shot([1, 1, 6], ruleset="one_year_war", skill=2)
+    assert of(ev, "suppress")[0].skill == 1
+    assert not of(ev, "remove")
+    assert b.state.units["b"].active
+
+
+def test_one_year_war_skill_0_removes():
+    sc = scenario(
+        [unit("a", (2, 2)), unit("c", (2, 3))], [unit("b", (8, 2), skill=2)], ruleset="one_year_war"
+    )
+    b = battle(sc, [1, 1, 6, 1, 1, 6])
+    act(b, "a", AttackStep("b", "Gun"))
+    ev = act(b, "c", AttackStep("b", "Gun"))
+    assert of(ev, "suppress")[0].skill == 0
+    assert of(ev, "remove")[0].how == "demoralised"
+
+
+def test_lost_skill_never_returns_during_the_battle():
+    b, _ = _shot([1, 1, 6])
+    from battles.engine.events import TurnStart
+
+    b.emit(TurnStart(2))
+    assert b.state.units["b"].skill == 3
+
+
+def test_rulesets_say_whether_skill_is_restored_after_the_battle():
+    assert COMBINED_ARMS.skill_restored_after is False
+    assert ONE_YEAR_WAR.skill_restored_after is True
+
+
+def test_the_suppressed_skill_is_used_for_later_rolls():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))])
+    b = battle(sc, [1, 1, 6, 4])
+    act(b, "a", AttackStep("b", "Gun"))
+    ev = act(b, "b", AttackStep("a", "Gun"))
+    roll = of(ev, "roll")[0]
+    assert (roll.against, roll.outcome) == (3, "failure")
+
+
+def test_skill_never_drops_below_zero():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), skill=2)], ruleset="one_year_war")
+    b = battle(sc)
+    from battles.engine.combat import suppress
+
+    target = b.state.units["b"]
+    suppress(b, target, "a")
+    suppress(b, target, "a")
+    assert target.skill == 0 and not target.active

@@ -1,0 +1,95 @@
+"""The turn: initiative, alternating activations, the side that runs out lets the other finish,
+move or fire but not both."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.engine import Activate, AttackStep, IllegalActionError, MoveStep, run_battle
+from battles.engine.battle import Battle
+from battles.engine.dice import Dice
+from battles.engine.loader import parse_scenario
+
+from .helpers import Scripted, act, battle, kinds, of, scenario, unit
+
+
+def _turn(sc, faces):
+    b = Battle(parse_scenario(sc), Dice.fixed(faces), {"blue": Scripted(), "red": Scripted()})
+    b.start()
+    b.play_turn(1)
+    return b
+
+
+def test_initiative_both_roll_1d6_high_goes_first():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (2, 20))])
+    b = _turn(sc, [2, 5])
+    init = of(b.log, "initiative")[0]
+    assert init.first == "red"
+    assert [e.unit for e in of(b.log, "activation")] == ["b", "a"]
+
+
+def test_initiative_ties_are_rerolled():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (2, 20))])
+    b = _turn(sc, [3, 3, 6, 1])
+    rolls = [(r.who, r.value, r.outcome) for r in of(b.log, "roll")]
+    assert rolls == [("blue", 3, "tie"), ("red", 3, "tie"), ("blue", 6, "win"), ("red", 1, "lose")]
+    assert of(b.log, "initiative")[0].first == "blue"
+
+
+def test_sides_alternate_one_unit_at_a_time():
+    sc = scenario(
+        [unit("a1", (2, 2)), unit("a2", (3, 2))], [unit("b1", (2, 20)), unit("b2", (3, 20))]
+    )
+    b = _turn(sc, [6, 1])
+    assert [e.unit for e in of(b.log, "activation")] == ["a1", "b1", "a2", "b2"]
+
+
+def test_when_one_side_runs_out_the_other_finishes():
+    sc = scenario(
+        [unit("a1", (2, 2))], [unit("b1", (2, 20)), unit("b2", (3, 20)), unit("b3", (4, 20))]
+    )
+    b = _turn(sc, [6, 1])
+    assert [e.unit for e in of(b.log, "activation")] == ["a1", "b1", "b2", "b3"]
+
+
+def test_each_unit_activates_once_per_turn():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (2, 20))])
+    b = battle(sc)
+    act(b, "a")
+    with pytest.raises(IllegalActionError, match="already activated"):
+        act(b, "a")
+
+
+def test_a_unit_moves_or_fires_not_both():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))])
+    b = battle(sc)
+    with pytest.raises(IllegalActionError, match="moves or fires, not both"):
+        act(b, "a", MoveStep(((3, 2),)), AttackStep("b", "Gun"))
+    with pytest.raises(IllegalActionError):
+        act(b, "a", AttackStep("b", "Gun"), MoveStep(((3, 2),)))
+
+
+def test_attacks_resolve_immediately_within_the_activation():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))])
+    b = battle(sc, [1, 6, 1])
+    events = act(b, "a", AttackStep("b", "Gun"))
+    assert kinds(events)[-2:] == ["attack", "damage"]
+    assert b.state.units["b"].hits == 1
+
+
+def test_the_commander_is_never_trusted():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))])
+    b = battle(sc)
+    for bad in [Activate("b"), Activate("ghost"), "pass", Activate("a", ("shoot",))]:
+        with pytest.raises(IllegalActionError):
+            b.perform("blue", bad)  # type: ignore[arg-type]
+
+
+def test_an_illegal_commander_action_aborts_the_battle():
+    class Cheat:
+        def choose(self, view):
+            return Activate(view.ready_units()[0].id, (MoveStep(((23, 23),)),))
+
+    sc = scenario([unit("a", (2, 2))], [unit("b", (20, 2))])
+    with pytest.raises(IllegalActionError, match="more than the 6"):
+        run_battle(sc, seed=1, commanders={"blue": Cheat()})

@@ -1,0 +1,331 @@
+"""Scenario validation: bad input is refused with the field's path and the reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from battles.engine import CHARGES, Keyword, ScenarioError, parse_scenario, parse_scenario_json
+from battles.engine.loader import load_scenario
+
+from .helpers import building, card, piece, scenario, square, unit
+
+
+def problems(data) -> list[tuple[str, str]]:
+    with pytest.raises(ScenarioError) as exc:
+        parse_scenario(data)
+    return exc.value.problems
+
+
+def paths(data) -> list[str]:
+    return [p for p, _ in problems(data)]
+
+
+def test_a_good_scenario_parses():
+    sc = parse_scenario(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
+    assert [s.id for s in sc.sides] == ["blue", "red"]
+    assert sc.units()[0].card.skill == 4
+
+
+@pytest.mark.parametrize("skill", [1, 6, 7, 0])
+def test_skill_must_be_2_to_5(skill):
+    p = problems(scenario([unit("a", (2, 2), skill=skill)], [unit("b", (20, 20))]))
+    assert p == [("sides[0].units[0].card.skill", f"must be 2..5, got {skill}")]
+
+
+def test_message_names_path_and_reason():
+    with pytest.raises(ScenarioError) as exc:
+        parse_scenario(
+            scenario(
+                [unit("a", (2, 2)), unit("c", (3, 3)), unit("d", (4, 4), skill=7)],
+                [unit("b", (20, 20))],
+            )
+        )
+    assert "sides[0].units[2].card.skill: must be 2..5, got 7" in str(exc.value)
+    assert isinstance(exc.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("move", -1, "must be at least 0, got -1"),
+        ("resistance", -1, "must be at least 0, got -1"),
+        ("hits", 0, "must be at least 1, got 0"),
+        ("hits", -2, "must be at least 1, got -2"),
+        ("size", 6, "must be 1..5, got 6"),
+        ("size", 0, "must be 1..5, got 0"),
+        ("melee", -1, "must be at least 0, got -1"),
+        ("skill", "4", "must be an integer, got a string"),
+        ("skill", True, "must be an integer, got a boolean"),
+        ("name", "", "must be a non-empty string, got a string"),
+    ],
+)
+def test_card_numbers_are_checked(field, value, reason):
+    p = problems(scenario([unit("a", (2, 2), **{field: value})], [unit("b", (20, 20))]))
+    assert p == [(f"sides[0].units[0].card.{field}", reason)]
+
+
+def test_five_numbers_are_required():
+    c = card()
+    del c["hits"]
+    u = unit("a", (2, 2))
+    u["card"] = c
+    assert problems(scenario([u], [unit("b", (20, 20))])) == [
+        ("sides[0].units[0].card.hits", "required")
+    ]
+
+
+def test_a_weapon_needs_a_positive_range():
+    bad = [{"name": "Gun", "power": 3}]
+    assert problems(scenario([unit("a", (2, 2), weapons=bad)], [unit("b", (20, 20))])) == [
+        ("sides[0].units[0].card.weapons[0].range", "required")
+    ]
+    zero = [{"name": "Gun", "power": 3, "range": 0}]
+    assert paths(scenario([unit("a", (2, 2), weapons=zero)], [unit("b", (20, 20))])) == [
+        "sides[0].units[0].card.weapons[0].range"
+    ]
+
+
+def test_weapon_restrictions_are_checked():
+    bad = [
+        {"name": "A", "power": -1, "range": 3},
+        {"name": "B", "power": 1, "range": 3, "min_size": 3, "max_size": 2},
+        {"name": "C", "power": 1, "range": 3, "uses": 0},
+        {"name": "C", "power": 1, "range": 3, "aa": "yes"},
+        {"name": "E", "power": 1, "range": 3, "flavour": "x"},
+    ]
+    got = paths(scenario([unit("a", (2, 2), weapons=bad)], [unit("b", (20, 20))]))
+    w = "sides[0].units[0].card.weapons"
+    assert got == [
+        f"{w}[0].power",
+        f"{w}[1].max_size",
+        f"{w}[2].uses",
+        f"{w}[3].aa",
+        f"{w}[4].flavour",
+    ]
+
+
+def test_duplicate_weapon_names_are_refused():
+    ws = [{"name": "Gun", "power": 1, "range": 3}, {"name": "Gun", "power": 2, "range": 3}]
+    assert paths(scenario([unit("a", (2, 2), weapons=ws)], [unit("b", (20, 20))])) == [
+        "sides[0].units[0].card.weapons[1].name"
+    ]
+
+
+def test_unknown_keyword_is_refused():
+    p = problems(scenario([unit("a", (2, 2), keywords=["jump_jets"])], [unit("b", (20, 20))]))
+    assert p == [("sides[0].units[0].card.keywords[0]", "unknown keyword 'jump_jets'")]
+
+
+@pytest.mark.parametrize("kw", ["sensor", "amphibious"])
+def test_sensor_and_amphibious_only_under_one_year_war(kw):
+    ca = scenario([unit("a", (2, 2), keywords=[kw])], [unit("b", (20, 20))])
+    assert problems(ca) == [
+        ("sides[0].units[0].card.keywords[0]", f"keyword {kw!r} is not allowed under combined_arms")
+    ]
+    oyw = scenario(
+        [unit("a", (2, 2), keywords=[kw])], [unit("b", (20, 20))], ruleset="one_year_war"
+    )
+    assert Keyword(kw) in parse_scenario(oyw).units()[0].card.keywords
+
+
+def test_demolition_adds_the_charges_line():
+    sc = parse_scenario(
+        scenario([unit("a", (2, 2), keywords=["demolition"])], [unit("b", (20, 20))])
+    )
+    charges = sc.units()[0].card.weapon("Charges")
+    assert charges == CHARGES
+    assert (charges.power, charges.range, charges.buildings_only, charges.uses) == (4, 1, True, 2)
+
+
+def test_demolition_keeps_a_printed_charges_line():
+    ws = [{"name": "Charges", "power": 4, "range": 1, "buildings_only": True, "uses": 2}]
+    sc = parse_scenario(
+        scenario([unit("a", (2, 2), keywords=["demolition"], weapons=ws)], [unit("b", (20, 20))])
+    )
+    assert [w.name for w in sc.units()[0].card.weapons] == ["Charges"]
+
+
+def test_unit_off_the_table_is_refused():
+    p = problems(scenario([unit("a", (25, 2))], [unit("b", (20, 20))]))
+    assert p == [("sides[0].units[0].position", "(25, 2) is off the 24x24 table")]
+
+
+def test_a_bigger_table_is_allowed():
+    s = scenario([unit("a", (30, 2))], [unit("b", (20, 20))])
+    s["table"] = {"width": 36, "height": 24}
+    assert parse_scenario(s).width == 36
+
+
+def test_deployment_inside_impassable_terrain_is_refused():
+    s = scenario(
+        [unit("a", (5, 5))],
+        [unit("b", (20, 20))],
+        terrain=[piece("lake", "water", square(4, 4, 6, 6))],
+    )
+    assert problems(s) == [
+        ("sides[0].units[0].position", "deployed inside impassable water 'lake'")
+    ]
+
+
+def test_deployment_inside_terrain_the_card_enters_is_allowed():
+    s = scenario(
+        [unit("a", (5, 5), enters=["woods"])],
+        [unit("b", (20, 20))],
+        terrain=[piece("w", "woods", square(4, 4, 6, 6))],
+    )
+    parse_scenario(s)
+
+
+def test_deployment_inside_a_building_that_does_not_admit_it_is_refused():
+    s = scenario(
+        [unit("a", (5, 5), size=4)],
+        [unit("b", (20, 20))],
+        buildings=[building("h", square(4, 4, 6, 6), admits=(1, 2))],
+    )
+    assert paths(s) == ["sides[0].units[0].position"]
+
+
+def test_malformed_json_is_refused():
+    with pytest.raises(ScenarioError) as exc:
+        parse_scenario_json("{not json")
+    assert exc.value.problems[0][1].startswith("malformed JSON")
+
+
+def test_load_scenario_reads_a_file(tmp_path):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(scenario([unit("a", (2, 2))], [unit("b", (20, 20))])))
+    assert load_scenario(f).name == "Test"
+    with pytest.raises(ScenarioError):
+        load_scenario(tmp_path / "missing.json")
+
+
+def test_a_scenario_with_no_objective_is_rejected():
+    p = problems(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], objectives=[]))
+    assert p[0][0] == "objectives"
+    assert "refuse to move" in p[0][1]
+
+
+def test_an_objective_must_award_points_and_name_known_sides():
+    objs = [{"id": "o", "point": [5, 5], "sides": ["green"], "points_per_turn": 0}]
+    got = paths(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], objectives=objs))
+    assert got == ["objectives[0]"]
+    objs = [{"id": "o", "point": [5, 5], "sides": ["green"], "points_at_end": 1}]
+    assert paths(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], objectives=objs)) == [
+        "objectives[0].sides[0]"
+    ]
+
+
+def test_exactly_two_sides_and_each_needs_a_unit():
+    s = scenario([unit("a", (2, 2))], [])
+    assert paths(s) == ["sides[1].units"]
+    s = scenario([unit("a", (2, 2))], [unit("b", (20, 20))])
+    s["sides"].append({"id": "green", "units": [unit("c", (1, 1))]})
+    assert "sides" in paths(s)
+
+
+def test_ids_must_be_unique_and_references_known():
+    s = scenario([unit("a", (2, 2)), unit("a", (3, 3))], [unit("b", (20, 20))])
+    assert paths(s) == ["sides[0].units[1].id"]
+    s = scenario([unit("a", (2, 2))], [unit("b", (20, 20))])
+    s["sides"][0]["units"][0]["order"] = {"kind": "advance", "objective": "nowhere"}
+    assert paths(s) == ["sides[0].units[0].order.objective"]
+
+
+def test_polygons_are_checked():
+    bad = [
+        piece("t1", "woods", [[1, 1], [2, 2]]),
+        piece("t2", "woods", [[1, 1], [3, 3], [1, 3], [3, 1]]),
+        piece("t3", "woods", [[1, 1], [30, 1], [1, 3]]),
+    ]
+    got = paths(scenario([unit("a", (20, 2))], [unit("b", (20, 20))], terrain=bad))
+    assert got == ["terrain[0].polygon", "terrain[1].polygon", "terrain[2].polygon[1]"]
+
+
+def test_terrain_kind_defaults_and_explicit_flags():
+    s = scenario(
+        [unit("a", (20, 2))],
+        [unit("b", (20, 20))],
+        terrain=[
+            piece("w", "woods", square(1, 1, 3, 3)),
+            piece("w2", "woods", square(5, 5, 7, 7), blocks_movement=False),
+            piece("wall", "lowwall", square(8, 8, 9, 9), wall=True),
+        ],
+    )
+    t = {p.id: p.props for p in parse_scenario(s).terrain}
+    assert t["w"].blocks_movement and t["w"].blocks_sight
+    assert not t["w2"].blocks_movement and t["w2"].blocks_sight
+    assert t["wall"].hazard, "a wall is a hazard"
+
+
+def test_building_cards_are_checked():
+    b = building("h", square(4, 4, 6, 6), hits=0, admits=(3, 1))
+    got = paths(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], buildings=[b]))
+    assert got == ["buildings[0].card.hits", "buildings[0].card.admits.max_size"]
+
+
+def test_unknown_fields_are_refused():
+    s = scenario([unit("a", (2, 2))], [unit("b", (20, 20))])
+    s["weather"] = "rain"
+    assert problems(s) == [("weather", "unknown field")]
+
+
+@pytest.mark.parametrize("junk", [None, 3, "x", [], [1, 2], {"sides": 3}, {"ruleset": 5}])
+def test_non_scenarios_are_refused_not_crashed(junk):
+    with pytest.raises(ScenarioError):
+        parse_scenario(junk)
+
+
+def test_the_table_is_24_by_24_unless_the_scenario_says_otherwise():
+    sc = parse_scenario(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
+    assert (sc.width, sc.height) == (24, 24)
+
+
+def test_a_turn_limit_is_required():
+    s = scenario([unit("a", (2, 2))], [unit("b", (20, 20))])
+    del s["turn_limit"]
+    assert problems(s) == [("turn_limit", "required")]
+
+
+def test_melee_is_printed_as_a_single_number():
+    p = problems(scenario([unit("a", (2, 2), melee=[4, 2])], [unit("b", (20, 20))]))
+    assert p == [("sides[0].units[0].card.melee", "must be an integer, got a list")]
+
+
+def test_cards_are_never_modified_by_anything():
+    from battles.engine import AttackStep
+
+    from .helpers import act, battle
+
+    b = battle(scenario([unit("a", (2, 2))], [unit("b", (8, 2))]), [1, 1, 6])
+    before = b.state.units["b"].card
+    act(b, "a", AttackStep("b", "Gun"))
+    assert b.state.units["b"].skill == 3
+    assert b.state.units["b"].card is before and before.skill == 4
+    with pytest.raises(AttributeError):
+        before.skill = 1  # type: ignore[misc]
+
+
+def test_keywords_never_adjust_a_number():
+    plain = parse_scenario(scenario([unit("a", (2, 2))], [unit("b", (20, 20))])).units()[0].card
+    every = (
+        parse_scenario(
+            scenario(
+                [unit("a", (2, 2), keywords=[k.value for k in Keyword])],
+                [unit("b", (20, 20))],
+                ruleset="one_year_war",
+            )
+        )
+        .units()[0]
+        .card
+    )
+    numbers = ("skill", "move", "resistance", "hits", "size", "melee")
+    assert [getattr(plain, n) for n in numbers] == [getattr(every, n) for n in numbers]
+
+
+def test_a_unit_without_an_order_holds():
+    u = unit("a", (2, 2))
+    del u["order"]
+    sc = parse_scenario(scenario([u], [unit("b", (20, 20))]))
+    assert sc.units()[0].order.kind.value == "hold"

@@ -1,0 +1,139 @@
+"""Victory: removed units scored by Size, demoralised counts, objectives, turn limit, winner."""
+
+from __future__ import annotations
+
+from battles.engine import Activate, AttackStep, run_battle
+from battles.engine.dice import Dice
+
+from .helpers import Scripted, act, battle, of, scenario, unit
+
+
+def test_removed_units_score_their_size_for_the_enemy():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), hits=1, size=3), unit("c", (20, 20))])
+    b = battle(sc, [1, 6, 1])
+    ev = act(b, "a", AttackStep("b", "Gun"))
+    assert [(s.side, s.points, s.reason) for s in of(ev, "score")] == [("blue", 3, "removed:b")]
+
+
+def test_demoralised_counts_as_removed():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), skill=2, size=2), unit("c", (20, 20))])
+    b = battle(sc, [1, 1, 6])
+    ev = act(b, "a", AttackStep("b", "Gun"))
+    assert [(s.side, s.points) for s in of(ev, "score")] == [("blue", 2)]
+
+
+def _obj(**kw):
+    return [{"id": "hill", "point": [12, 12], "radius": 3, "sides": ["blue"], **kw}]
+
+
+def test_objective_points_per_turn_held():
+    sc = scenario(
+        [unit("a", (12, 12))],
+        [unit("b", (2, 22))],
+        objectives=_obj(points_per_turn=2),
+        turn_limit=3,
+    )
+    rec = run_battle(sc, seed=1, commanders={"blue": Scripted(), "red": Scripted()})
+    assert rec.result.side("blue").score == 6
+    assert rec.result.side("blue").objectives_held == ("hill",)
+
+
+def test_objective_points_at_end():
+    sc = scenario([unit("a", (12, 12))], [unit("b", (2, 22))], objectives=_obj(points_at_end=5))
+    rec = run_battle(sc, seed=1, commanders={"blue": Scripted(), "red": Scripted()})
+    assert rec.result.side("blue").score == 5
+    assert rec.result.winner == "blue"
+
+
+def test_an_objective_is_not_held_while_the_enemy_is_within_it():
+    sc = scenario([unit("a", (12, 12))], [unit("b", (13, 13))], objectives=_obj(points_at_end=5))
+    rec = run_battle(sc, seed=1, commanders={"blue": Scripted(), "red": Scripted()})
+    assert rec.result.side("blue").score == 0 and rec.result.winner is None
+
+
+def test_an_objective_only_scores_for_its_sides():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (12, 12))], objectives=_obj(points_at_end=5))
+    rec = run_battle(sc, seed=1, commanders={"blue": Scripted(), "red": Scripted()})
+    assert rec.result.side("red").score == 0
+
+
+def test_the_battle_ends_at_the_turn_limit():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (2, 22))], turn_limit=4)
+    rec = run_battle(sc, seed=3, commanders={"blue": Scripted(), "red": Scripted()})
+    assert rec.result.end_reason == "turn_limit" and rec.result.turns == 4
+    assert rec.events[-1].KIND == "end"
+
+
+def test_a_side_with_no_units_ends_the_battle():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), hits=1)], turn_limit=5)
+    actions = [Activate("a", (AttackStep("b", "Gun"),))]
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([6, 1, 1, 6, 1]),
+        commanders={"blue": Scripted(actions), "red": Scripted()},
+    )
+    assert rec.result.end_reason == "side_eliminated" and rec.result.turns == 1
+    assert rec.result.winner == "blue"
+
+
+def test_equal_scores_are_a_draw():
+    sc = scenario([unit("a", (2, 2))], [unit("b", (2, 22))])
+    rec = run_battle(sc, seed=3, commanders={"blue": Scripted(), "red": Scripted()})
+    assert rec.result.winner is None
+
+
+def test_razing_a_building_scores_at_the_end():
+    from .helpers import building, square
+
+    objs = [{"id": "raze", "kind": "raze", "building": "h", "sides": ["blue"], "points_at_end": 4}]
+    sc = scenario(
+        [unit("a", (4, 2))],
+        [unit("b", (20, 20))],
+        objectives=objs,
+        buildings=[building("h", square(6, 0, 8, 4), hits=1)],
+        turn_limit=1,
+    )
+    actions = [Activate("a", (AttackStep("h", "Gun"),))]
+    rec = run_battle(
+        sc, dice=Dice.fixed([6, 1, 6, 1]), commanders={"blue": Scripted(actions), "red": Scripted()}
+    )
+    assert rec.result.side("blue").score == 4
+    assert rec.result.buildings[0].collapsed
+
+
+def test_result_reports_each_unit():
+    sc = scenario(
+        [unit("a", (2, 2))], [unit("b", (8, 2), hits=3), unit("c", (20, 20))], turn_limit=1
+    )
+    actions = [Activate("a", (AttackStep("b", "Gun"),))]
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([6, 1, 1, 6, 1, 1]),
+        commanders={"blue": Scripted(actions), "red": Scripted()},
+    )
+    a, b = rec.result.unit("a"), rec.result.unit("b")
+    assert (a.shots, a.damage_dealt, b.hits_lost, b.skill_lost, b.removed) == (1, 1, 1, 0, "none")
+    d = rec.result.to_dict()
+    assert set(d) == {"winner", "end_reason", "turns", "sides", "units", "buildings"}
+
+
+def test_a_battle_ended_early_scores_at_end_points_but_not_the_unfinished_turn():
+    objs = [
+        {
+            "id": "hill",
+            "point": [2, 2],
+            "radius": 3,
+            "sides": ["blue"],
+            "points_per_turn": 1,
+            "points_at_end": 2,
+        }
+    ]
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), hits=1)], objectives=objs)
+    actions = [Activate("a", (AttackStep("b", "Gun"),))]
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([6, 1, 1, 6, 1]),
+        commanders={"blue": Scripted(actions), "red": Scripted()},
+    )
+    reasons = [(e.reason, e.points) for e in rec.events if e.KIND == "score"]
+    assert reasons == [("removed:b", 2), ("objective:hill", 2)]
