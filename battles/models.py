@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from units.models import Ruleset
@@ -21,6 +22,14 @@ class Battle(models.Model):
         FAILED = "failed", "Failed"
 
     name = models.CharField(max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who launched it (a one-off battle is visible to them).",
+    )
     ruleset = models.CharField(max_length=16, choices=Ruleset.choices)
     scenario = models.JSONField(help_text="The full scenario snapshot the battle is resolved from.")
     seed = models.BigIntegerField()
@@ -87,6 +96,13 @@ class OddsRun(models.Model):
         FAILED = "failed", "Failed"
 
     name = models.CharField(max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     ruleset = models.CharField(max_length=16, choices=Ruleset.choices)
     scenario = models.JSONField(help_text="The scenario snapshot every battle is fought from.")
     engine_version = models.CharField(max_length=32)

@@ -39,6 +39,7 @@ def odds_launch(
     seed: int | None = None,
     chunk_size: int = ODDS_CHUNK_SIZE,
     name: str = "",
+    created_by=None,
 ) -> OddsRun:
     """Validate, save the run, and queue its chunks once the transaction commits."""
     try:
@@ -56,6 +57,7 @@ def odds_launch(
     with transaction.atomic():
         run = OddsRun.objects.create(
             name=name or parsed.name,
+            created_by=created_by,
             ruleset=parsed.ruleset.name,
             scenario=scenario,
             engine_version=ENGINE_VERSION,

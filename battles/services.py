@@ -39,7 +39,9 @@ class BattleInputError(ValueError):
         super().__init__("; ".join(f"{path}: {reason}" for path, reason in errors))
 
 
-def battle_launch(*, name: str, scenario: dict[str, Any], seed: int | None = None) -> Battle:
+def battle_launch(
+    *, name: str, scenario: dict[str, Any], seed: int | None = None, created_by=None
+) -> Battle:
     """Validate the scenario, save the battle, and queue it once the transaction commits.
 
     If the broker is down the battle is still saved (status queued, ``enqueue_error`` set);
@@ -56,6 +58,7 @@ def battle_launch(*, name: str, scenario: dict[str, Any], seed: int | None = Non
     with transaction.atomic():
         battle = Battle.objects.create(
             name=name or parsed.name,
+            created_by=created_by,
             ruleset=parsed.ruleset.name,
             scenario=scenario,
             seed=seed,
