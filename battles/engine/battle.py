@@ -168,8 +168,14 @@ class Battle:
             raise IllegalActionError(f"{unit.id} has already activated this turn")
         steps = tuple(action.steps)
         for s in steps:
-            if not isinstance(s, (MoveStep, AttackStep, RevealStep)):
-                raise IllegalActionError(f"unknown step {s!r}")
+            if isinstance(s, MoveStep):
+                ok = isinstance(s.to, (tuple, list))
+            elif isinstance(s, AttackStep):
+                ok = isinstance(s.target, str) and isinstance(s.weapon, str)
+            else:
+                ok = isinstance(s, RevealStep) and isinstance(s.target, str)
+            if not ok:
+                raise IllegalActionError(f"malformed step {s!r}")
         form = shape(steps)
         if form not in allowed_shapes(unit.card):
             raise IllegalActionError(

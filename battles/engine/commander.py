@@ -9,6 +9,7 @@ toward a point?), so policies never duplicate the rules. Whatever it returns, th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -81,6 +82,7 @@ class BattleView:
         """Scores so far."""
         self.objectives: tuple[Objective, ...] = battle.scenario.objectives
         """All objectives."""
+        self._seen: list[UnitState] | None = None
 
     @property
     def terrain(self) -> list[TerrainPiece]:
@@ -119,13 +121,16 @@ class BattleView:
         return [self._info(u, False) for u in self._visible_enemies()]
 
     def _visible_enemies(self) -> list[UnitState]:
-        st, sight = self._b.state, self._b.sight
-        own = st.side_units(self.side)
-        return [
-            e
-            for e in st.side_units(self.enemy)
-            if not e.concealed or any(sight.same_piece(o.position, e.position) for o in own)
-        ]
+        # A view lives for one decision, during which the battle does not change: compute once.
+        if self._seen is None:
+            st, sight = self._b.state, self._b.sight
+            own = st.side_units(self.side)
+            self._seen = [
+                e
+                for e in st.side_units(self.enemy)
+                if not e.concealed or any(sight.same_piece(o.position, e.position) for o in own)
+            ]
+        return self._seen
 
     def _own(self, unit_id: str) -> UnitState:
         u = self._b.state.units.get(unit_id)
@@ -149,13 +154,24 @@ class BattleView:
         return attack_problem(self._b, u, target, weapon, origin, facing)
 
     def legal_attacks(
-        self, unit_id: str, origin: Point | None = None, facing: float | None = None
+        self,
+        unit_id: str,
+        origin: Point | None = None,
+        facing: float | None = None,
+        targets: Iterable[str] | None = None,
     ) -> list[tuple[str, str]]:
-        """Every (target, weapon) the unit may attack now (weapon may be ``CLOSE_COMBAT``)."""
+        """Every (target, weapon) the unit may attack (weapon may be ``CLOSE_COMBAT``).
+
+        ``targets`` narrows the question to those ids (visible enemies and buildings only).
+        """
         u = self._own(unit_id)
         weapons = [w.name for w in u.card.weapons] + [CLOSE_COMBAT]
-        targets = [e.id for e in self._visible_enemies()]
-        targets += [b.id for b in self._b.state.buildings.values() if not b.collapsed]
+        known = [e.id for e in self._visible_enemies()]
+        known += [b.id for b in self._b.state.buildings.values() if not b.collapsed]
+        if targets is not None:
+            wanted = set(targets)
+            known = [t for t in known if t in wanted]
+        targets = known
         return [
             (t, w)
             for t in targets

@@ -82,7 +82,8 @@ def finder(b: Battle, p: Passage) -> geometry.PathFinder:
     """The cached PathFinder for this passage (one per distinct set of obstacles)."""
     pf = b.finders.get(p.key)
     if pf is None:
-        pf = geometry.PathFinder(
+        # The shared cache lets many battles over the same terrain reuse one visibility graph.
+        pf = geometry.PathFinder.shared(
             p.obstacles, bounds=b.state.scenario.bounds, cost_regions=p.cost_regions
         )
         b.finders[p.key] = pf
@@ -172,7 +173,7 @@ def execute_move(
     new_facing = unit.facing if facing is None else facing % 360.0
     if facing is None and len(travelled) > 1 and travelled[-1] != travelled[0]:
         new_facing = geometry.bearing(travelled[-2], travelled[-1])
-    b.emit(ev.Move(unit.id, tuple(travelled), ev.rnd(cost), ev.rnd(new_facing), halted))
+    b.emit(ev.Move(unit.id, tuple(travelled), ev.rnd(cost), ev.rnd(new_facing) % 360.0, halted))
     for _ in range(breached):
         if unit.active:
             damage(b, unit, None)

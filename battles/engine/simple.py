@@ -76,7 +76,8 @@ class SimpleCommander:
         wanted = self._wanted_buildings(view)
         enemies = {e.id: e.position for e in view.enemies()}
         best = None
-        for target, weapon in view.legal_attacks(unit.id, origin, facing):
+        candidates = [*enemies, *sorted(wanted)]
+        for target, weapon in view.legal_attacks(unit.id, origin, facing, candidates):
             if target in enemies:
                 dist = geometry.distance(pos, enemies[target])
             elif target in wanted:

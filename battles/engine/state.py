@@ -59,11 +59,8 @@ class UnitState:
     """Attacks made (a ram back is not an attack of its own)."""
     damage_dealt: int = 0
     """Damage inflicted on enemies and buildings."""
-
-    @property
-    def active(self) -> bool:
-        """Still in the battle."""
-        return self.removed is Removal.NONE
+    active: bool = True
+    """Still in the battle (kept beside ``removed`` because it is asked constantly)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -200,7 +197,9 @@ class BattleState:
         self.units[e.unit].skill = e.skill
 
     def _remove(self, e: ev.Remove) -> None:
-        self.units[e.unit].removed = Removal(e.how)
+        u = self.units[e.unit]
+        u.removed = Removal(e.how)
+        u.active = False
 
     def _collapse(self, e: ev.Collapse) -> None:
         b = self.buildings[e.building]

@@ -121,14 +121,14 @@ def attack_problem(
         and not (w is not None and w.aa)
     ):
         return "only weapons marked AA can attack an Aerial unit"
+    if geometry.distance(pos, target.position) > prof.range + 1e-9:
+        return f"{target_id} is out of range ({prof.range:g})"
     same_piece = b.sight.same_piece(pos, target.position)
     inside = None if target.card.has(Keyword.AERIAL) else building_of(b, target.position)
     if inside is not None and not same_piece:
         return f"{target_id} is inside building {inside}: attack the building"
     if target.concealed and not same_piece:
         return f"{target_id} is concealed"
-    if geometry.distance(pos, target.position) > prof.range + 1e-9:
-        return f"{target_id} is out of range ({prof.range:g})"
     if not b.sight.sees(attacker, target, pos):
         return f"no line of sight to {target_id}"
     return _arc_problem(attacker, pos, target.position, facing)

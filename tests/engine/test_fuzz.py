@@ -152,3 +152,49 @@ def test_invariants_hold_for_the_example_battles():
     for path in sorted(root.glob("*.json")):
         for seed in range(10):
             check_invariants(run_battle(load_scenario(path), seed=seed))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10**6), st.data())
+def test_a_misbehaving_commander_gets_illegal_action_errors_never_a_crash(seed, data):
+    from battles.engine import (
+        CLOSE_COMBAT,
+        Activate,
+        AttackStep,
+        IllegalActionError,
+        MoveStep,
+        RevealStep,
+    )
+
+    scn = random_scenario(random.Random(seed))
+    ids = [u["id"] for s in scn["sides"] for u in s["units"]] + ["ghost", 3, None]
+    ids += [b["id"] for b in scn["buildings"]]
+    coords = st.floats(-5, 30) | st.just(float("nan")) | st.integers(0, 24)
+    point = st.tuples(coords, coords) | st.lists(coords, max_size=3) | st.just("x")
+    step = st.one_of(
+        st.builds(
+            MoveStep,
+            st.lists(point, max_size=3).map(tuple) | st.just(5),
+            st.none() | st.floats(-720, 720) | st.just(float("inf")),
+        ),
+        st.builds(
+            AttackStep,
+            st.sampled_from(ids),
+            st.sampled_from(["W0", "W1", "Charges", CLOSE_COMBAT, "nope", None]),
+        ),
+        st.builds(RevealStep, st.sampled_from(ids)),
+        st.just("pass"),
+    )
+
+    class Chaos:
+        def choose(self, view):
+            ready = [u.id for u in view.ready_units()]
+            unit = data.draw(st.sampled_from(ready + ids))
+            steps = data.draw(st.lists(step, max_size=3).map(tuple))
+            return Activate(unit, steps)
+
+    try:
+        rec = run_battle(scn, seed=seed, commanders={"blue": Chaos()})
+    except IllegalActionError:
+        return
+    check_invariants(rec)

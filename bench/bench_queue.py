@@ -1,0 +1,143 @@
+"""Queue benchmark: launch-to-done time for one battle, and odds runs on 1 and 2 workers.
+
+Runs against real PostgreSQL and Redis (the production shape), in a database of its own::
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bridgehead_bench \\
+    REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python bench/bench_queue.py --scenario crossroads
+
+It creates and migrates the database, starts its own worker processes, and prints medians
+and ratios (the machine is shared and noisy: single timings mean little).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenario", default="crossroads", help="reference scenario name")
+    parser.add_argument("--launches", type=int, default=20, help="battles timed one by one")
+    parser.add_argument("--odds", type=int, default=10_000, help="battles in each odds run")
+    args = parser.parse_args()
+    if not os.environ.get("REDIS_URL") or "postgres" not in os.environ.get("DATABASE_URL", ""):
+        sys.exit("set DATABASE_URL (PostgreSQL) and REDIS_URL: this measures the real services")
+
+    _create_database(os.environ["DATABASE_URL"])
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    scenario = json.loads(
+        (ROOT / "battles" / "engine" / "scenarios" / f"{args.scenario}.json").read_text()
+    )
+
+    with workers(1):
+        latencies = [launch_to_done(scenario, seed) for seed in range(args.launches)]
+        one = odds_time(scenario, args.odds)
+    with workers(2):
+        two = odds_time(scenario, args.odds)
+
+    print(f"scenario: {args.scenario}")
+    print(f"launch to done, one worker, {args.launches} battles: "
+          f"median {statistics.median(latencies) * 1000:.0f} ms, "
+          f"max {max(latencies) * 1000:.0f} ms")  # fmt: skip
+    print(f"odds run of {args.odds} battles: 1 worker {one:.1f} s, 2 workers {two:.1f} s, "
+          f"speed-up {one / two:.2f}x")  # fmt: skip
+    return 0
+
+
+def _create_database(url: str) -> None:
+    from urllib.parse import urlsplit
+
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as connection:
+        exists = connection.execute("select 1 from pg_database where datname = %s", [name])
+        if not exists.fetchone():
+            connection.execute(f'create database "{name}"')
+
+
+class workers:
+    """``count`` worker processes of one process each, stopped on exit."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.processes: list[subprocess.Popen] = []
+
+    def __enter__(self):
+        for n in range(self.count):
+            self.processes.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "celery",
+                        "-A",
+                        "config",
+                        "worker",
+                        "--pool",
+                        "solo",
+                        "--loglevel",
+                        "warning",
+                        "--hostname",
+                        f"bench{n}@%h",
+                        "--without-gossip",
+                        "--without-mingle",
+                    ],
+                    cwd=ROOT,
+                )
+            )
+        time.sleep(3)  # let the workers connect before the clock starts
+        return self
+
+    def __exit__(self, *exc):
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            process.wait(timeout=30)
+
+
+def launch_to_done(scenario: dict, seed: int) -> float:
+    from battles.models import Battle
+    from battles.services import battle_launch
+
+    start = time.perf_counter()
+    battle = battle_launch(name="bench", scenario=scenario, seed=seed)
+    while not Battle.objects.filter(id=battle.id, status=Battle.Status.DONE).exists():
+        time.sleep(0.005)
+    return time.perf_counter() - start
+
+
+def odds_time(scenario: dict, battles: int) -> float:
+    from battles.models import OddsRun
+    from battles.odds import odds_launch
+
+    start = time.perf_counter()
+    run = odds_launch(scenario=scenario, battles=battles, seed=1)
+    while not OddsRun.objects.get(id=run.id).finished:
+        time.sleep(0.05)
+    elapsed = time.perf_counter() - start
+    if OddsRun.objects.get(id=run.id).status != OddsRun.Status.DONE:
+        sys.exit(f"odds run failed: {OddsRun.objects.get(id=run.id).error}")
+    return elapsed
+
+
+if __name__ == "__main__":
+    sys.exit(main())
