@@ -1,20 +1,135 @@
-"""The demo: known logins so a new user can look around at once."""
+"""The demo: known logins and a campaign under way, so a new user can look around at once.
+
+`demo_load()` is what `manage.py serve` and `manage.py demo` call. It is idempotent: users that
+exist are left alone, the library is refreshed, and the demo campaign is built only once, by the
+same services a GM would use (so every unit's history explains it).
+"""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-DEMO_LOGINS = (("gm", "bridgehead-gm", True),)
+from campaign.bridge import UnitOutcome
+from campaign.models import Campaign, Force, Unit
+from campaign.services import (
+    calendar_advance,
+    campaign_create,
+    force_create,
+    medical_apply,
+    membership_set,
+    outcome_apply,
+    quick_resolve_run,
+    unit_create,
+)
+from units.models import Ruleset, UnitType
+from units.services import library_load
+
+DEMO_LOGINS = (
+    ("gm", "bridgehead-gm", True),
+    ("alice", "bridgehead-alice", False),
+    ("bob", "bridgehead-bob", False),
+)
+"""(username, password, staff): the GM first, then the two players."""
+DEMO_CAMPAIGN = "Operation Millrace (demo)"
+
+# (force, owner, [(unit name, card, quality, equipment, specialties, leader)])
+DEMO_FORCES = (
+    ("Red Company", "alice", [
+        ("1st Squad", "Rifle Squad", "average", "adequate", ["infantry"], None),
+        ("2nd Squad", "Rifle Squad", "green", "adequate", ["infantry"], None),
+        ("Aid Post", "Rifle Squad", "average", "good", ["infantry", "medical"], None),
+        ("Atlas", "Mech", "average", "adequate", ["mechanized"], ("Capt. Mara Holt", 18)),
+        ("Tiger One", "Medium Tank", "experienced", "excellent", ["mechanized", "armor"], None),
+    ]),
+    ("Blue Battalion", "bob", [
+        ("Blue Rifles", "Rifle Squad", "average", "adequate", ["infantry"], None),
+        ("Sappers", "Assault Engineers", "average", "adequate",
+         ["infantry", "combat_engineering"], None),
+        ("Old Faithful", "Expendable Mech", "green", "barely_adequate", ["mechanized"], None),
+        ("Iron Wolf", "Mech", "elite", "good", ["mechanized", "armor"], ("Maj. Odo Brandt", 22)),
+        ("Scout Car", "Recon Vehicle", "inexperienced", "adequate", ["mechanized"], None),
+    ]),
+)  # fmt: skip
+
+# The first battle, fought on day 1: (unit name, hits lost, Skill lost, removed).
+MILL_OUTCOMES = (
+    ("1st Squad", 0, 1, "none"),
+    ("Atlas", 2, 0, "none"),
+    ("Tiger One", 1, 0, "none"),
+    ("Blue Rifles", 1, 0, "destroyed"),
+    ("Sappers", 0, 2, "demoralised"),
+    ("Old Faithful", 2, 0, "none"),
+    ("Iron Wolf", 2, 0, "none"),
+)
+
+
+def _users() -> dict[str, object]:
+    User = get_user_model()
+    users = {}
+    for username, password, is_staff in DEMO_LOGINS:
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            user = User.objects.create_user(
+                username=username, password=password, is_staff=is_staff, is_superuser=is_staff
+            )
+        users[username] = user
+    return users
+
+
+def _build_campaign(users: dict[str, object]) -> Campaign:
+    gm = users["gm"]
+    campaign = campaign_create(name=DEMO_CAMPAIGN, gm=gm, ruleset=Ruleset.COMBINED_ARMS)
+    units: dict[str, Unit] = {}
+    forces: dict[str, Force] = {}
+    for force_name, owner, roster in DEMO_FORCES:
+        membership_set(campaign=campaign, user=users[owner], role="player")
+        force = force_create(campaign=campaign, owner=users[owner], name=force_name)
+        forces[force_name] = force
+        for name, card, quality, equipment, specialties, leader in roster:
+            units[name] = unit_create(
+                force=force,
+                unit_type=UnitType.objects.get(ruleset=campaign.ruleset, name=card),
+                name=name,
+                quality=quality,
+                equipment=equipment,
+                specialties=specialties,
+                leader=None if leader is None else {"name": leader[0], "hit_points": leader[1]},
+            )
+    sides = {
+        force_name: [units[name] for name, *_ in roster] for force_name, _, roster in DEMO_FORCES
+    }
+    red = sides["Red Company"]
+    outcome_apply(
+        campaign=campaign,
+        outcomes={units[name].pk: UnitOutcome(h, s, r) for name, h, s, r in MILL_OUTCOMES},
+        winners=[units[name].pk for name, *_ in MILL_OUTCOMES if units[name] in red],
+        opposing_equipment={
+            **{unit.pk: "good" for unit in sides["Red Company"]},
+            **{unit.pk: "excellent" for unit in sides["Blue Battalion"]},
+        },
+        reason="Battle of the Millrace",
+        seed=1,
+    )
+    medical_apply(force=forces["Red Company"], reason="field hospital at the mill")
+    calendar_advance(campaign=campaign, days=1, reason="the front goes quiet")
+    quick_resolve_run(
+        campaign=campaign,
+        attacker=units["2nd Squad"],
+        defender=units["Scout Car"],
+        defender_stance={"dug_in": True},
+        round_limit=5,
+        seed=7,
+        reason="patrol clash at the ford",
+    )
+    return campaign
 
 
 @transaction.atomic
 def demo_load() -> list[tuple[str, str]]:
-    """Create the demo users if missing (never changes an existing user) and list the logins."""
-    User = get_user_model()
-    for username, password, is_staff in DEMO_LOGINS:
-        if not User.objects.filter(username=username).exists():
-            User.objects.create_user(
-                username=username, password=password, is_staff=is_staff, is_superuser=is_staff
-            )
+    """Create the demo users, library and campaign if missing; list the logins, GM first."""
+    users = _users()
+    library_load()
+    if not Campaign.objects.filter(name=DEMO_CAMPAIGN, gm=users["gm"]).exists():
+        _build_campaign(users)
     return [(username, password) for username, password, _ in DEMO_LOGINS]

@@ -1,15 +1,35 @@
-"""Campaigns: the GM's game of many evenings, with its calendar and ruleset."""
+"""Campaigns: the GM's game of many evenings, its forces, their persistent units and history.
+
+The models hold state and cheap database constraints only. Every change to a unit goes through
+`campaign.services`, which writes a `HistoryEntry` for it; reads live in `campaign.selectors`.
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
-from units.models import Ruleset
+from campaign.state import STATUS_LABELS, LeaderState, Status, UnitState, ordered_specialties
+from units.bucs import Equipment, Quality
+from units.models import Ruleset, UnitType
+
+QUALITY_CHOICES = [(int(q), q.label) for q in Quality]
+EQUIPMENT_CHOICES = [(e.value, e.label) for e in Equipment]
+STATUS_CHOICES = [(s.value, STATUS_LABELS[s]) for s in Status]
 
 
 class Campaign(models.Model):
     """A multi-session campaign run by a GM under one Team Bravo ruleset."""
+
+    class ApplyMode(models.TextChoices):
+        AUTO = "auto", "Apply battle outcomes at once"
+        REVIEW = "review", "The GM reviews each outcome first"
+
+    class Visibility(models.TextChoices):
+        FULL = "full", "Full rosters"
+        SUMMARY = "summary", "Force names and unit counts only"
 
     name = models.CharField(max_length=200)
     ruleset = models.CharField(
@@ -22,10 +42,259 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_run"
     )
     day = models.PositiveIntegerField(default=1, help_text="The campaign calendar's current day.")
+    apply_mode = models.CharField(
+        max_length=8,
+        choices=ApplyMode.choices,
+        default=ApplyMode.AUTO,
+        help_text="Whether a finished battle's outcome reaches the rosters at once.",
+    )
+    other_forces_visible = models.CharField(
+        max_length=8,
+        choices=Visibility.choices,
+        default=Visibility.FULL,
+        help_text="What players see of forces that are not theirs.",
+    )
+    quick_resolve_rounds = models.PositiveSmallIntegerField(
+        default=5, help_text="The round limit a quick resolve starts from."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(day__gte=1), name="campaign_day_from_1"),
+            models.CheckConstraint(
+                condition=models.Q(quick_resolve_rounds__gte=1, quick_resolve_rounds__lte=50),
+                name="campaign_quick_resolve_rounds_1_50",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+
+class Membership(models.Model):
+    """A user's part in a campaign other than its GM's: co-GM, player or spectator."""
+
+    class Role(models.TextChoices):
+        CO_GM = "co_gm", "Co-GM"
+        PLAYER = "player", "Player"
+        SPECTATOR = "spectator", "Spectator"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="membership_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) in {self.campaign}"
+
+    def clean(self) -> None:
+        if self.campaign_id is None or self.user_id is None:
+            return
+        if self.campaign.gm_id == self.user_id:
+            raise ValidationError({"user": f"{self.user} is the campaign's GM already"})
+        owns = self.campaign.forces.filter(owner_id=self.user_id).exists()
+        if self.role == self.Role.SPECTATOR and owns:
+            raise ValidationError({"role": f"{self.user} owns a force: a spectator cannot"})
+
+
+class Force(models.Model):
+    """A player's force in a campaign."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="forces")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="forces"
+    )
+    name = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="force_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.campaign_id is None or self.owner_id is None:
+            return
+        playing = self.campaign.memberships.filter(
+            user_id=self.owner_id, role__in=[Membership.Role.PLAYER, Membership.Role.CO_GM]
+        ).exists()
+        if self.campaign.gm_id != self.owner_id and not playing:
+            raise ValidationError({"owner": f"{self.owner} is not a player of {self.campaign}"})
+
+
+class Unit(models.Model):
+    """A persistent unit: a card from the library under BUCS quality, hits and history."""
+
+    force = models.ForeignKey(Force, on_delete=models.CASCADE, related_name="units")
+    unit_type = models.ForeignKey(UnitType, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(max_length=200)
+    quality = models.PositiveSmallIntegerField(choices=QUALITY_CHOICES, default=Quality.AVERAGE)
+    equipment = models.CharField(
+        max_length=16, choices=EQUIPMENT_CHOICES, default=Equipment.ADEQUATE.value
+    )
+    specialties = models.JSONField(default=list, blank=True)
+    morale_hits = models.PositiveSmallIntegerField(default=0)
+    casualty_hits = models.PositiveSmallIntegerField(
+        default=0, help_text="Dead and wounded awaiting the medics."
+    )
+    skill_lost = models.PositiveSmallIntegerField(
+        default=0, help_text="Skill lost to suppression for good (Combined Arms)."
+    )
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=Status.READY.value)
+    experience = models.PositiveIntegerField(default=0)
+    battles_fought = models.PositiveIntegerField(default=0)
+    in_combat_zone = models.BooleanField(default=False)
+    last_battle_day = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["force", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["force", "name"], name="unit_unique_name"),
+            models.CheckConstraint(
+                condition=models.Q(quality__gte=0, quality__lte=6),
+                name="unit_quality_raw_to_legendary",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(morale_hits__gte=0, casualty_hits__gte=0, skill_lost__gte=0),
+                name="unit_hits_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=[s.value for s in Status]), name="unit_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def state(self) -> UnitState:
+        """The unit as the campaign rules see it (its leader included)."""
+        leader = getattr(self, "leader", None)
+        return UnitState(
+            name=self.name,
+            quality=Quality(self.quality),
+            equipment=Equipment(self.equipment),
+            specialties=ordered_specialties(self.specialties),
+            morale_hits=self.morale_hits,
+            casualty_hits=self.casualty_hits,
+            skill_lost=self.skill_lost,
+            status=Status(self.status),
+            experience=self.experience,
+            battles_fought=self.battles_fought,
+            in_combat_zone=self.in_combat_zone,
+            last_battle_day=self.last_battle_day,
+            leader=None
+            if leader is None
+            else LeaderState(leader.name, leader.hit_points, leader.alive),
+        )
+
+    @property
+    def effective_quality(self) -> Quality:
+        return self.state.effective_quality
+
+
+class Leader(models.Model):
+    """A d20 character leading a unit: immune to Morale hits, wounded by its Casualty hits."""
+
+    unit = models.OneToOneField(Unit, on_delete=models.CASCADE, related_name="leader")
+    name = models.CharField(max_length=200)
+    hit_points = models.IntegerField(help_text="Current hit points; dead at −10.")
+    alive = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class QuickResolve(models.Model):
+    """A small engagement resolved BUCS unit against unit, with its seed and every roll."""
+
+    class Winner(models.TextChoices):
+        ATTACKER = "attacker", "Attacker"
+        DEFENDER = "defender", "Defender"
+        NONE = "", "Neither (round limit)"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="quick_resolves")
+    day = models.PositiveIntegerField()
+    attacker = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="+")
+    defender = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="+")
+    seed = models.BigIntegerField()
+    round_limit = models.PositiveSmallIntegerField()
+    setup = models.JSONField(help_text="Both sides' stances, as the GM set them.")
+    events = models.JSONField(help_text="Every roll and hit, in order.")
+    rounds = models.PositiveSmallIntegerField()
+    winner = models.CharField(max_length=8, choices=Winner.choices, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.attacker} against {self.defender}, day {self.day}"
+
+
+class HistoryEntry(models.Model):
+    """One change to a persistent unit: what, before → after, why, and from where."""
+
+    class Kind(models.TextChoices):
+        CREATED = "created", "Created"
+        BATTLE = "battle", "Battle"
+        QUICK_RESOLVE = "quick_resolve", "Quick resolve"
+        MEDICAL = "medical", "Medical"
+        CASUALTIES = "casualties", "Casualties died"
+        RECOVERY = "recovery", "R&R"
+        EXPERIENCE = "experience", "Experience"
+        TRAINING = "training", "Training"
+        DEPLOYMENT = "deployment", "Deployment"
+        LEADER = "leader", "Leader"
+        GM_EDIT = "gm_edit", "GM edit"
+        REVERT = "revert", "Revert"
+
+    unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="history")
+    day = models.PositiveIntegerField(help_text="The campaign day it happened.")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    text = models.TextField(help_text="What happened, in a sentence a player can read.")
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    details = models.JSONField(
+        default=dict, blank=True, help_text="The working: splits, ignored hits, dice rolled."
+    )
+    battle = models.ForeignKey(
+        "battles.Battle", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    quick_resolve = models.ForeignKey(
+        QuickResolve, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
+    )
+    reverts = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="reverted_by"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "history entries"
+        indexes = [models.Index(fields=["unit", "id"]), models.Index(fields=["kind", "day"])]
+
+    def __str__(self) -> str:
+        return f"Day {self.day}, {self.unit}: {self.text}"

@@ -17,9 +17,9 @@ A building card is marked on its name line::
     Admits: Size 1–2
     Becomes: rubble field
 
-The card dict is the format shared with the battle engine (see `validate_card`). Demolition is a
-keyword *and* its weapon line: a card has the keyword exactly when its weapons hold the standard
-Charges line, so the engine only ever reads `weapons`. Text that names either one gets both.
+Text is read into, and written from, the card dict shared with the battle engine, which
+`units.carddata` defines and checks (its public names are importable from here too). Demolition
+is a keyword *and* its weapon line: text that names either one gets both.
 
 Parsing is forgiving about the hand ("·", "|", "," or ";" between items; "–" or "-" in ranges;
 "two uses" or "2 uses"; any case) and strict about the game: every number is checked against the
@@ -30,103 +30,58 @@ always writes the one canonical form, so `render_card(parse_card(text))` tidies 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-KEYWORDS: tuple[str, ...] = (
-    "aerial",
-    "split_movement",
-    "fixed_mount",
-    "breaching",
-    "move_and_fire",
-    "sure_footed",
-    "demolition",
-    "sensor",
-    "amphibious",
+from units.carddata import (
+    BOUNDS,
+    BUILDING_FIELDS,
+    BUILDING_MARK_RE,
+    BUILDING_STATS,
+    CHARGES,
+    INCH_DECIMALS,
+    KEYWORD_LABELS,
+    KEYWORDS,
+    LABEL_RE,
+    MAX_INCHES,
+    MAX_STAT,
+    UNIT_FIELDS,
+    UNIT_STATS,
+    WEAPON_FIELDS,
+    CardError,
+    check_name,
+    check_number,
+    check_sizes,
+    check_terrain,
+    format_number,
+    is_building,
+    is_charges,
+    validate_card,
 )
-"""Every keyword, in the canonical order cards list them (Sensor and Amphibious: One Year War)."""
 
-KEYWORD_LABELS: dict[str, str] = {
-    "aerial": "Aerial",
-    "split_movement": "Split Movement",
-    "fixed_mount": "Fixed Mount",
-    "breaching": "Breaching",
-    "move_and_fire": "Move and Fire",
-    "sure_footed": "Sure-Footed",
-    "demolition": "Demolition",
-    "sensor": "Sensor",
-    "amphibious": "Amphibious",
-}
+__all__ = [
+    "BUILDING_FIELDS",
+    "CHARGES",
+    "INCH_DECIMALS",
+    "KEYWORDS",
+    "KEYWORD_LABELS",
+    "MAX_INCHES",
+    "MAX_STAT",
+    "UNIT_FIELDS",
+    "WEAPON_FIELDS",
+    "CardError",
+    "CardTextError",
+    "is_building",
+    "is_charges",
+    "parse_card",
+    "render_card",
+    "validate_card",
+]
 
-UNIT_FIELDS = (
-    "name", "skill", "move", "resistance", "hits", "size", "melee", "weapons", "keywords", "enters"
-)  # fmt: skip
-WEAPON_FIELDS = ("name", "power", "range", "aa", "buildings_only", "min_size", "max_size", "uses")
-BUILDING_FIELDS = ("name", "resistance", "hits", "admits", "rubble")
-
-CHARGES: dict[str, Any] = {
-    "name": "Charges",
-    "power": 4,
-    "range": 1,
-    "aa": False,
-    "buildings_only": True,
-    "min_size": None,
-    "max_size": None,
-    "uses": 2,
-}
-"""Demolition's weapon line, as the rule text prints it. Copy it before changing anything."""
-
-MAX_STAT = 99
-"""Ceiling on whole-number stats other than Skill and Size: far past any card, short to write."""
-MAX_INCHES = 1000
-"""Ceiling on Move and Range; a 24" table needs nothing near it."""
-INCH_DECIMALS = 3
-"""Move and Range may be written to thousandths of an inch, no finer."""
-
-
-@dataclass(frozen=True)
-class _Bounds:
-    low: float
-    high: float
-    whole: bool
-    low_open: bool = False
-    unit: str = ""
-
-
-_BOUNDS: dict[str, _Bounds] = {
-    "skill": _Bounds(2, 5, whole=True),
-    "size": _Bounds(1, 5, whole=True),
-    "resistance": _Bounds(0, MAX_STAT, whole=True),
-    "hits": _Bounds(1, MAX_STAT, whole=True),
-    "melee": _Bounds(0, MAX_STAT, whole=True),
-    "power": _Bounds(0, MAX_STAT, whole=True),
-    "uses": _Bounds(1, MAX_STAT, whole=True),
-    "min_size": _Bounds(1, 5, whole=True),
-    "max_size": _Bounds(1, 5, whole=True),
-    "move": _Bounds(0, MAX_INCHES, whole=False, unit=" inches"),
-    "range": _Bounds(0, MAX_INCHES, whole=False, low_open=True, unit=" inches"),
-}
-
-UNIT_STATS = ("skill", "move", "resistance", "hits", "size")
-BUILDING_STATS = ("resistance", "hits")
 _STAT_LABELS = {name: name.capitalize() for name in (*UNIT_STATS, "melee")}
 _UNIT_STAT_LINE = "Skill N · Move N · Resistance N · Hits N · Size N"
 _BUILDING_STAT_LINE = "Resistance N · Hits N"
-
-
-class CardError(ValueError):
-    """A card (dict or text) breaks the card rules; `field` names what is wrong."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
-        self.field = field
-        self.message = message
-
-    def __str__(self) -> str:
-        return f'field "{self.field}": {self.message}'
 
 
 class CardTextError(CardError):
@@ -142,199 +97,10 @@ class CardTextError(CardError):
 
 
 # ---------------------------------------------------------------------------------------------
-# Checking values (shared by dicts and text)
-# ---------------------------------------------------------------------------------------------
-
-
-def _check_number(field: str, value: Any) -> None:
-    bounds = _BOUNDS[field]
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise CardError(field, f"must be a number, got {value!r}")
-    if bounds.whole and not isinstance(value, int):
-        raise CardError(field, f"must be a whole number, got {_format_number(value)}")
-    if not math.isfinite(value):
-        raise CardError(field, f"must be a finite number, got {value!r}")
-    low_ok = value > bounds.low if bounds.low_open else value >= bounds.low
-    if not low_ok or value > bounds.high:
-        low = _format_number(bounds.low)
-        high = _format_number(bounds.high)
-        span = f"more than {low} and at most {high}" if bounds.low_open else f"{low}..{high}"
-        raise CardError(field, f"must be {span}{bounds.unit}, got {_format_number(value)}")
-    if isinstance(value, float) and float(f"{value:.{INCH_DECIMALS}f}") != value:
-        raise CardError(
-            field, f"at most {INCH_DECIMALS} decimal places, got {_format_number(value)}"
-        )
-
-
-_LABEL_RE = re.compile(r"^(keywords|enters|admits|becomes)\s*:\s*(.*)$", re.IGNORECASE)
-_BUILDING_MARK_RE = re.compile(r"^(.*?)\s*\(building\)$", re.IGNORECASE)
-_TERRAIN_RE = re.compile(r"[a-z]+(?:[ -][a-z]+)*")
-
-
-def _check_name(field: str, name: Any, *, kind: str) -> None:
-    if not isinstance(name, str):
-        raise CardError(field, f"must be text, got {name!r}")
-    if not name:
-        raise CardError(field, "must not be empty")
-    if not name.isprintable():
-        raise CardError(field, f"must be one line of printable text, got {name!r}")
-    if name != name.strip():
-        raise CardError(field, f"must not start or end with spaces, got {name!r}")
-    if kind == "unit" and _BUILDING_MARK_RE.match(name):
-        raise CardError(field, 'a unit\'s name cannot end in "(building)", which marks a building')
-    if kind == "weapon" and _LABEL_RE.match(name):
-        raise CardError(field, f"a weapon's name cannot start like a labelled line: {name!r}")
-
-
-def _check_terrain(field: str, kind: Any) -> None:
-    if not isinstance(kind, str) or not _TERRAIN_RE.fullmatch(kind):
-        raise CardError(field, f"a terrain kind is lower-case words, got {kind!r}")
-
-
-def _check_sizes(prefix: str, low: Any, high: Any, *, optional: bool) -> None:
-    for key, value in (("min_size", low), ("max_size", high)):
-        if value is not None or not optional:
-            _check_number_at(f"{prefix}{key}", key, value)
-    if low is not None and high is not None and low > high:
-        raise CardError(f"{prefix}min_size", f"must not exceed max_size, got Size {low}–{high}")
-
-
-def _check_number_at(path: str, field: str, value: Any) -> None:
-    """`_check_number` reporting the full dict path (e.g. "weapons[1].power")."""
-    try:
-        _check_number(field, value)
-    except CardError as error:
-        raise CardError(path, error.message) from None
-
-
-def is_charges(weapon: dict[str, Any]) -> bool:
-    """Whether a weapon is Demolition's standard Charges line (its name in any case)."""
-    return (
-        isinstance(weapon.get("name"), str)
-        and weapon["name"].casefold() == "charges"
-        and all(weapon.get(key) == CHARGES[key] for key in WEAPON_FIELDS if key != "name")
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# Validating a card dict
-# ---------------------------------------------------------------------------------------------
-
-
-def is_building(card: dict[str, Any]) -> bool:
-    """A building card has a rubble state and no Skill."""
-    return "rubble" in card and "skill" not in card
-
-
-def _check_keys(prefix: str, data: Any, expected: tuple[str, ...]) -> None:
-    if not isinstance(data, dict):
-        raise CardError(
-            prefix.rstrip(".") or "card", f"must be a mapping, got {type(data).__name__}"
-        )
-    for key in expected:
-        if key not in data:
-            raise CardError(f"{prefix}{key}", "missing")
-    for key in data:
-        if key not in expected:
-            raise CardError(f"{prefix}{key}", "unknown field")
-
-
-def validate_card(card: Any) -> None:
-    """Raise `CardError`, naming the field by its path, unless `card` is a valid card dict.
-
-    Unit: name, skill 2..5, move >= 0, resistance >= 0, hits >= 1, size 1..5, melee (whole
-    number or None), weapons, keywords (canonical order, no repeats), enters (terrain kinds).
-    Building: name, resistance, hits, admits ({"min_size", "max_size"} or None), rubble.
-    """
-    if isinstance(card, dict) and is_building(card):
-        _validate_building(card)
-    else:
-        _validate_unit(card)
-
-
-def _validate_building(card: dict[str, Any]) -> None:
-    _check_keys("", card, BUILDING_FIELDS)
-    _check_name("name", card["name"], kind="building")
-    for stat in BUILDING_STATS:
-        _check_number(stat, card[stat])
-    admits = card["admits"]
-    if admits is not None:
-        _check_keys("admits.", admits, ("min_size", "max_size"))
-        _check_sizes("admits.", admits["min_size"], admits["max_size"], optional=False)
-    _check_name("rubble", card["rubble"], kind="rubble")
-
-
-def _validate_unit(card: Any) -> None:
-    _check_keys("", card, UNIT_FIELDS)
-    _check_name("name", card["name"], kind="unit")
-    for stat in UNIT_STATS:
-        _check_number(stat, card[stat])
-    if card["melee"] is not None:
-        _check_number("melee", card["melee"])
-
-    weapons = card["weapons"]
-    if not isinstance(weapons, list):
-        raise CardError("weapons", "must be a list")
-    seen: set[str] = set()
-    for index, weapon in enumerate(weapons):
-        prefix = f"weapons[{index}]."
-        _check_keys(prefix, weapon, WEAPON_FIELDS)
-        _validate_weapon(prefix, weapon)
-        if weapon["name"].casefold() in seen:
-            raise CardError(f"{prefix}name", f"duplicate weapon {weapon['name']!r}")
-        seen.add(weapon["name"].casefold())
-
-    keywords = card["keywords"]
-    if not isinstance(keywords, list):
-        raise CardError("keywords", "must be a list")
-    for keyword in keywords:
-        if keyword not in KEYWORDS:
-            raise CardError("keywords", f"unknown keyword {keyword!r}")
-    if len(set(keywords)) != len(keywords):
-        raise CardError("keywords", "a keyword is listed twice")
-    if keywords != sorted(keywords, key=KEYWORDS.index):
-        raise CardError("keywords", f"must be in the canonical order {', '.join(KEYWORDS)}")
-    has_charges = any(is_charges(weapon) for weapon in weapons)
-    if "demolition" in keywords and not has_charges:
-        raise CardError(
-            "keywords", "Demolition is a weapon line: add Charges — Power 4, Range 1, ..."
-        )
-    if has_charges and "demolition" not in keywords:
-        raise CardError("keywords", "the Charges weapon line is Demolition: add the keyword")
-
-    enters = card["enters"]
-    if not isinstance(enters, list):
-        raise CardError("enters", "must be a list")
-    for kind in enters:
-        _check_terrain("enters", kind)
-    if len(set(enters)) != len(enters):
-        raise CardError("enters", "a terrain kind is listed twice")
-
-
-def _validate_weapon(prefix: str, weapon: dict[str, Any]) -> None:
-    _check_name(f"{prefix}name", weapon["name"], kind="weapon")
-    _check_number_at(f"{prefix}power", "power", weapon["power"])
-    _check_number_at(f"{prefix}range", "range", weapon["range"])
-    for flag in ("aa", "buildings_only"):
-        if not isinstance(weapon[flag], bool):
-            raise CardError(f"{prefix}{flag}", f"must be true or false, got {weapon[flag]!r}")
-    _check_sizes(prefix, weapon["min_size"], weapon["max_size"], optional=True)
-    if weapon["uses"] is not None:
-        _check_number_at(f"{prefix}uses", "uses", weapon["uses"])
-
-
-# ---------------------------------------------------------------------------------------------
 # Rendering
 # ---------------------------------------------------------------------------------------------
 
 _USE_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
-def _format_number(value: float) -> str:
-    """Whole numbers without ".0"; others in their shortest exact decimal form."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return repr(value) if isinstance(value, float) else str(value)
 
 
 def _format_sizes(low: int | None, high: int | None) -> str:
@@ -351,7 +117,7 @@ def _format_uses(uses: int) -> str:
 
 
 def _render_weapon(weapon: dict[str, Any]) -> str:
-    items = [f"Power {weapon['power']}", f"Range {_format_number(weapon['range'])}"]
+    items = [f"Power {weapon['power']}", f"Range {format_number(weapon['range'])}"]
     if weapon["aa"]:
         items.append("AA")
     if weapon["buildings_only"]:
@@ -377,7 +143,7 @@ def render_card(card: dict[str, Any]) -> str:
         lines.append(f"Becomes: {card['rubble']}")
         return "\n".join(lines)
 
-    stats = " · ".join(f"{_STAT_LABELS[stat]} {_format_number(card[stat])}" for stat in UNIT_STATS)
+    stats = " · ".join(f"{_STAT_LABELS[stat]} {format_number(card[stat])}" for stat in UNIT_STATS)
     lines = [card["name"], stats]
     lines.extend(_render_weapon(weapon) for weapon in card["weapons"])
     if card["melee"] is not None:
@@ -431,7 +197,7 @@ def _read_number(field: str, text: str) -> int | float:
     if not match:
         raise CardError(field, f"expected a number, got {text!r}")
     rest = text[match.end() :].strip()
-    if rest and not (_BOUNDS[field].unit and _INCH_MARK_RE.match(rest)):
+    if rest and not (BOUNDS[field].unit and _INCH_MARK_RE.match(rest)):
         raise CardError(field, f"unexpected text after the value: {rest!r}")
     token = match.group()
     if len(token) > _MAX_NUMBER_CHARS:
@@ -439,7 +205,7 @@ def _read_number(field: str, text: str) -> int | float:
     value: int | float = float(token) if "." in token else int(token)
     if isinstance(value, float) and value.is_integer():
         value = int(value)  # "5.0" is 5: whole numbers are written and stored whole
-    _check_number(field, value)
+    check_number(field, value)
     return value
 
 
@@ -450,7 +216,7 @@ def _read_sizes(spec: str) -> tuple[int | None, int | None]:
         if match:
             numbers = [int(group) for group in match.groups()]
             low, high = build(numbers[0], numbers[-1])
-            _check_sizes("", low, high, optional=True)
+            check_sizes("", low, high, optional=True)
             return low, high
     raise CardError("min_size", f"expected {_SIZE_FORMS}, got {spec!r}")
 
@@ -463,7 +229,7 @@ def _read_uses(count: str) -> int:
         uses = int(count)
     else:
         raise CardError("uses", f"expected a number of uses, got {count!r}")
-    _check_number("uses", uses)
+    check_number("uses", uses)
     return uses
 
 
@@ -480,7 +246,7 @@ def _parse_weapon(text: str) -> dict[str, Any]:
     name = name.strip()
     if not name:
         raise CardError("weapon", 'missing the weapon\'s name before "— Power"')
-    _check_name("weapon", name, kind="weapon")
+    check_name("weapon", name, kind="weapon")
 
     weapon: dict[str, Any] = {key: None for key in WEAPON_FIELDS}
     weapon.update(name=name, aa=False, buildings_only=False)
@@ -553,7 +319,7 @@ def parse_card(text: str) -> dict[str, Any]:
     lines = [(number, line) for number, line in lines if line]
     if not lines:
         raise CardTextError(1, "name", "the card is empty; it starts with the name")
-    mark = _BUILDING_MARK_RE.match(lines[0][1])
+    mark = BUILDING_MARK_RE.match(lines[0][1])
     if mark:
         return _parse_building(mark.group(1), lines)
     return _parse_unit(lines)
@@ -582,7 +348,7 @@ def _validated(card: dict[str, Any], line_of: dict[str, int], weapon_lines: list
 
 def _parse_unit(lines: _Lines) -> dict[str, Any]:
     name_line, name = lines[0]
-    _at(name_line, _check_name, "name", name, kind="unit")
+    _at(name_line, check_name, "name", name, kind="unit")
     if len(lines) < 2:
         raise CardTextError(name_line + 1, "stats", f'missing the stat line "{_UNIT_STAT_LINE}"')
     stat_line, stat_text = lines[1]
@@ -593,7 +359,7 @@ def _parse_unit(lines: _Lines) -> dict[str, Any]:
     weapon_lines: list[int] = []
 
     for number, text in lines[2:]:
-        label = _LABEL_RE.match(text)
+        label = LABEL_RE.match(text)
         melee = _MELEE_RE.match(text)
         if label:
             field = label.group(1).lower()
@@ -671,7 +437,7 @@ def _read_enters(text: str) -> list[str]:
     enters: list[str] = []
     for item in _split_items(text):
         kind = " ".join(item.lower().split())
-        _check_terrain("enters", kind)
+        check_terrain("enters", kind)
         if kind in enters:
             raise CardError("enters", f"duplicate terrain kind {kind!r}")
         enters.append(kind)
@@ -680,7 +446,7 @@ def _read_enters(text: str) -> list[str]:
 
 def _parse_building(name: str, lines: _Lines) -> dict[str, Any]:
     name_line = lines[0][0]
-    _at(name_line, _check_name, "name", name, kind="building")
+    _at(name_line, check_name, "name", name, kind="building")
     if len(lines) < 2:
         raise CardTextError(
             name_line + 1, "stats", f'missing the stat line "{_BUILDING_STAT_LINE}"'
@@ -692,7 +458,7 @@ def _parse_building(name: str, lines: _Lines) -> dict[str, Any]:
     line_of = {"name": name_line, "resistance": stat_line, "hits": stat_line}
 
     for number, text in lines[2:]:
-        label = _LABEL_RE.match(text)
+        label = LABEL_RE.match(text)
         if not label:
             raise CardTextError(
                 number,
@@ -711,7 +477,7 @@ def _parse_building(name: str, lines: _Lines) -> dict[str, Any]:
         if field == "admits":
             card["admits"] = _at(number, _read_admits, value)
         else:
-            _at(number, _check_name, "rubble", value, kind="rubble")
+            _at(number, check_name, "rubble", value, kind="rubble")
             card["rubble"] = value
 
     if card["rubble"] is None:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.exceptions import ValidationError
 from django.db import models
+
+from units.cardtext import CardError, is_building, render_card, validate_card
+from units.terrain import TerrainError, validate_terrain
 
 
 class Ruleset(models.TextChoices):
@@ -13,7 +19,11 @@ class Ruleset(models.TextChoices):
 
 
 class UnitType(models.Model):
-    """A card from the library: a unit, a building or a terrain piece."""
+    """A card from the library: a unit, a building or a terrain type.
+
+    Units and buildings belong to one ruleset's library; terrain types serve both rulesets and
+    leave the ruleset blank.
+    """
 
     class Kind(models.TextChoices):
         UNIT = "unit", "Unit"
@@ -23,15 +33,61 @@ class UnitType(models.Model):
     name = models.CharField(max_length=100)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.UNIT)
     ruleset = models.CharField(
-        max_length=16, choices=Ruleset.choices, default=Ruleset.COMBINED_ARMS
+        max_length=16,
+        choices=Ruleset.choices,
+        default=Ruleset.COMBINED_ARMS,
+        blank=True,
+        help_text="Blank for terrain, which every ruleset shares.",
     )
     card = models.JSONField(help_text="The card as data, in the battle engine's card format.")
+    source = models.CharField(
+        max_length=200, blank=True, help_text="The library file it was loaded from, if any."
+    )
 
     class Meta:
         ordering = ["ruleset", "kind", "name"]
         constraints = [
             models.UniqueConstraint(fields=["ruleset", "name"], name="unit_type_unique_name"),
+            models.CheckConstraint(
+                condition=models.Q(kind="terrain", ruleset="")
+                | (~models.Q(kind="terrain") & ~models.Q(ruleset="")),
+                name="unit_type_ruleset_unless_terrain",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        errors = card_errors(self.kind, self.name, self.card)
+        if self.kind == self.Kind.TERRAIN and self.ruleset:
+            errors.setdefault("ruleset", []).append("terrain serves every ruleset: leave it blank")
+        if self.kind != self.Kind.TERRAIN and not self.ruleset:
+            errors.setdefault("ruleset", []).append("a unit or building card needs its ruleset")
+        if errors:
+            raise ValidationError(errors)
+
+    @property
+    def text(self) -> str:
+        """The card in the "WRITING A CARD" text format (terrain has none)."""
+        if self.kind == self.Kind.TERRAIN:
+            return ""
+        return render_card(self.card)
+
+
+def card_errors(kind: str, name: str, card: Any) -> dict[str, list[str]]:
+    """Every reason `card` is not a valid card of this kind and name, by model field."""
+    try:
+        if kind == UnitType.Kind.TERRAIN:
+            validate_terrain(card)
+        else:
+            validate_card(card)
+    except (CardError, TerrainError) as error:
+        return {"card": [str(error)]}
+    if kind == UnitType.Kind.UNIT and is_building(card):
+        return {"kind": ["this is a building card"]}
+    if kind == UnitType.Kind.BUILDING and not is_building(card):
+        return {"kind": ["this is a unit card, not a building"]}
+    if kind != UnitType.Kind.TERRAIN and card.get("name") != name:
+        return {"name": [f"must be the card's own name, {card.get('name')!r}"]}
+    return {}

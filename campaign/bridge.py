@@ -1,0 +1,256 @@
+"""The bridge between a unit's BUCS state and a Team Bravo battle, as pure functions.
+
+Going in, a unit's quality shifts its card's Skill (`battle_card`). Coming out, a battle's
+outcome for the unit (`UnitOutcome`, the same whether the engine resolved the battle or a table
+of players did) becomes BUCS damage (`outcome_damage`). Each line of the table in
+`shared/design/rulings.md` ("The bridge") has a named test in `tests/campaign/test_bridge.py`;
+docs/campaign.md lists them. Plain Python: no Django (the engine's rulesets are plain too).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from battles.engine.rulesets import RULESETS
+from campaign.experience import with_quality
+from campaign.state import LEADER_DEATH_HIT_POINTS, LeaderState, Status, UnitState
+from units.bucs import (
+    Equipment,
+    Quality,
+    Specialty,
+    battle_skill,
+    effective_quality,
+    ignores_first_morale_hit,
+    split_damage,
+)
+
+REMOVED = ("none", "destroyed", "demoralised")
+"""How a unit left the battle: it did not, it was destroyed (Hits 0), or it was demoralised."""
+
+LEADER_DEATH_MORALE_HITS = 2
+"""Morale hits a unit takes at once when its leader dies."""
+LEADER_DICE_PER_CASUALTY_HIT = 3
+"""A leader takes 3d6 damage per Casualty hit its unit suffers."""
+
+Roll = Callable[[], int]
+"""A die: each call returns the next result (1..6 for a d6)."""
+
+
+class BridgeError(ValueError):
+    """An outcome or a unit the bridge cannot use."""
+
+
+@dataclass(frozen=True)
+class UnitOutcome:
+    """How one persistent unit came out of a battle, as plain data."""
+
+    hits_lost: int
+    """Hits the unit lost in the battle."""
+    skill_lost: int
+    """Skill lost to suppression."""
+    removed: str = "none"
+    """``none``, ``destroyed`` or ``demoralised``."""
+
+    def __post_init__(self) -> None:
+        for name in ("hits_lost", "skill_lost"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise BridgeError(f"{name} must be a whole number, 0 or more, got {value!r}")
+        if self.removed not in REMOVED:
+            raise BridgeError(f"removed must be one of {', '.join(REMOVED)}, got {self.removed!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Going in
+# ---------------------------------------------------------------------------------------------
+
+
+class _FieldedUnit(Protocol):
+    quality: int
+    morale_hits: int
+    casualty_hits: int
+    status: str
+    unit_type: Any
+
+
+def card_for(card: dict[str, Any], effective: Quality) -> dict[str, Any]:
+    """The card with its printed Skill (for an Average unit) shifted by effective quality."""
+    if "skill" not in card:
+        raise BridgeError(f"{card.get('name', 'this card')} is not a unit card: it has no Skill")
+    shifted = copy.deepcopy(card)
+    shifted["skill"] = battle_skill(card["skill"], effective)
+    return shifted
+
+
+def battle_card(unit: _FieldedUnit) -> dict[str, Any]:
+    """The card a persistent unit takes into battle, in the engine's card dict format.
+
+    Effective quality is its quality less every outstanding Morale and Casualty hit (not below
+    Raw); the Skill shift is clamped to the card range 2..5. A unit out of action has no card.
+    """
+    if unit.status != Status.READY:
+        raise BridgeError(f"{unit} is {Status(unit.status).label}: it cannot go into battle")
+    effective = effective_quality(Quality(unit.quality), unit.morale_hits, unit.casualty_hits)
+    return card_for(unit.unit_type.card, effective)
+
+
+# ---------------------------------------------------------------------------------------------
+# Coming out
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Damage:
+    """The working of one unit's damage, kept in its history entry."""
+
+    morale_hits: int = 0
+    """Morale hits taken, after Excellent equipment and with any from the leader's death."""
+    casualty_hits: int = 0
+    """Casualty hits taken, after Armor."""
+    split: tuple[int, int] = (0, 0)
+    """(Morale, Casualty) as the hits split, before anything was ignored."""
+    armor_ignored: int = 0
+    excellent_ignored: int = 0
+    leader_rolls: tuple[int, ...] = ()
+    """Every d6 rolled for the leader's damage, in order."""
+    leader_died: bool = False
+    quality_lost: int = 0
+    """Quality steps lost for good to suppression (Combined Arms)."""
+    skill_restored: int = 0
+    """Skill lost to suppression and given back (One Year War)."""
+    removed: str = "none"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "morale_hits": self.morale_hits,
+            "casualty_hits": self.casualty_hits,
+            "split": list(self.split),
+            "armor_ignored": self.armor_ignored,
+            "excellent_ignored": self.excellent_ignored,
+            "leader_rolls": list(self.leader_rolls),
+            "leader_died": self.leader_died,
+            "quality_lost": self.quality_lost,
+            "skill_restored": self.skill_restored,
+            "removed": self.removed,
+        }
+
+
+def skill_restored_after(ruleset: str) -> bool:
+    """Whether the ruleset gives back Skill lost to suppression (One Year War) or not."""
+    try:
+        return RULESETS[ruleset].skill_restored_after
+    except KeyError:
+        raise BridgeError(f"unknown ruleset {ruleset!r}") from None
+
+
+def leader_wounds(
+    leader: LeaderState | None, casualty_hits: int, d6: Roll
+) -> tuple[LeaderState | None, tuple[int, ...], bool]:
+    """(leader after, dice rolled, died): 3d6 damage per Casualty hit; dead at −10 hit points.
+
+    Characters are immune to Morale hits, and a dead leader takes no more damage.
+    """
+    if leader is None or not leader.alive or casualty_hits == 0:
+        return leader, (), False
+    rolls = tuple(d6() for _ in range(LEADER_DICE_PER_CASUALTY_HIT * casualty_hits))
+    hit_points = leader.hit_points - sum(rolls)
+    died = hit_points <= LEADER_DEATH_HIT_POINTS
+    return LeaderState(leader.name, hit_points, alive=not died), rolls, died
+
+
+def damage_apply(
+    state: UnitState,
+    *,
+    morale_hits: int,
+    casualty_hits: int,
+    removed: str,
+    day: int,
+    d6: Roll,
+    damage: Damage | None = None,
+) -> tuple[UnitState, Damage]:
+    """Hits taken in a battle (already split and reduced) applied to the unit, with its leader.
+
+    Shared by battles and quick resolves. The battle decides destroyed and demoralised; a unit
+    left on the table whose hits still take it below Raw retreats in poor order, because the
+    table, not the arithmetic, decides who was destroyed. A unit that fought stays in the combat
+    zone, unless it retreated out of it.
+    """
+    damage = damage or Damage()
+    leader, rolls, died = leader_wounds(state.leader, casualty_hits, d6)
+    if died:
+        morale_hits += LEADER_DEATH_MORALE_HITS
+    state = state.but(
+        morale_hits=state.morale_hits + morale_hits,
+        casualty_hits=state.casualty_hits + casualty_hits,
+        leader=leader,
+        battles_fought=state.battles_fought + 1,
+        last_battle_day=day,
+    )
+    if removed == "destroyed":
+        status = Status.DESTROYED
+    elif removed == "demoralised" or state.below_raw:
+        status = Status.RETREATED
+    else:
+        status = Status.READY
+    state = state.but(status=status, in_combat_zone=status == Status.READY)
+    damage = replace(
+        damage,
+        morale_hits=morale_hits,
+        casualty_hits=casualty_hits,
+        leader_rolls=rolls,
+        leader_died=died,
+        removed=removed,
+    )
+    return state, damage
+
+
+def outcome_damage(
+    state: UnitState,
+    outcome: UnitOutcome,
+    *,
+    skill_restored: bool,
+    opposing_equipment: Equipment,
+    day: int,
+    d6: Roll,
+) -> tuple[UnitState, Damage]:
+    """A battle's outcome for one unit, turned into BUCS damage (rulings.md, "Coming out").
+
+    Hits lost split half rounded up Morale, half rounded down Casualty; Armor ignores its first
+    two Casualty hits; Excellent equipment ignores the first Morale hit against a less well
+    equipped enemy; Skill lost to suppression is restored (One Year War) or costs a quality step
+    per point for good (Combined Arms); the leader takes 3d6 per Casualty hit.
+    """
+    if state.status != Status.READY:
+        raise BridgeError(f"{state.name} is {state.status.label}: it could not have fought")
+    morale, casualty = split_damage(outcome.hits_lost)
+    armor = min(casualty, Specialty.ARMOR.row.ignores_casualty_hits)
+    if Specialty.ARMOR not in state.specialties:
+        armor = 0
+    excellent = 1 if morale and ignores_first_morale_hit(state.equipment, opposing_equipment) else 0
+    quality_lost = 0
+    if skill_restored:
+        restored = outcome.skill_lost
+    else:
+        restored = 0
+        quality_lost = min(outcome.skill_lost, int(state.quality))
+        state = with_quality(state, state.quality.lowered(outcome.skill_lost))
+        state = state.but(skill_lost=state.skill_lost + outcome.skill_lost)
+    working = Damage(
+        split=(morale, casualty),
+        armor_ignored=armor,
+        excellent_ignored=excellent,
+        quality_lost=quality_lost,
+        skill_restored=restored,
+    )
+    return damage_apply(
+        state,
+        morale_hits=morale - excellent,
+        casualty_hits=casualty - armor,
+        removed=outcome.removed,
+        day=day,
+        d6=d6,
+        damage=working,
+    )

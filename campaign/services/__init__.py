@@ -1,0 +1,53 @@
+"""Every write to the campaign: each a `<noun>_<verb>(*, keyword, only)` in one transaction.
+
+Inputs are validated first and refused with a `ValidationError` naming the field; every change
+to a persistent unit is saved together with its history entry.
+"""
+
+from __future__ import annotations
+
+from campaign.services.outcomes import (
+    best_equipment,
+    opposing_equipment_by_side,
+    outcome_apply,
+    outcome_revert,
+)
+from campaign.services.quick import quick_resolve_run
+from campaign.services.recovery import calendar_advance, medical_apply
+from campaign.services.roster import (
+    campaign_create,
+    campaign_update,
+    force_create,
+    leader_attach,
+    leader_detach,
+    membership_remove,
+    membership_set,
+    unit_combat_zone_set,
+    unit_create,
+    unit_edit,
+    unit_train,
+)
+from campaign.services.transfer import campaign_import, force_import
+
+__all__ = [
+    "best_equipment",
+    "calendar_advance",
+    "campaign_create",
+    "campaign_import",
+    "campaign_update",
+    "force_create",
+    "force_import",
+    "leader_attach",
+    "leader_detach",
+    "medical_apply",
+    "membership_remove",
+    "membership_set",
+    "opposing_equipment_by_side",
+    "outcome_apply",
+    "outcome_revert",
+    "quick_resolve_run",
+    "unit_combat_zone_set",
+    "unit_create",
+    "unit_edit",
+    "unit_train",
+]

@@ -1,0 +1,92 @@
+"""The one way a persistent unit changes: save its new state and write the history entry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+
+from campaign.history import sentence
+from campaign.models import Campaign, HistoryEntry, Leader, Unit
+from campaign.selectors import campaign_can_manage
+from campaign.state import UnitState, snapshot_diff
+
+
+def require_manager(campaign: Campaign, actor: Any) -> None:
+    """Refuse a GM action from anyone but the GM or a co-GM (no actor: a trusted caller)."""
+    if actor is not None and not campaign_can_manage(campaign=campaign, user=actor):
+        raise PermissionDenied(f"only the GM or a co-GM of {campaign} may do this")
+
+
+def unit_state_save(unit: Unit, state: UnitState) -> None:
+    """Write a `UnitState` onto the unit and its leader row."""
+    unit.name = state.name
+    unit.quality = int(state.quality)
+    unit.equipment = state.equipment.value
+    unit.specialties = [s.value for s in state.specialties]
+    unit.morale_hits = state.morale_hits
+    unit.casualty_hits = state.casualty_hits
+    unit.skill_lost = state.skill_lost
+    unit.status = state.status.value
+    unit.experience = state.experience
+    unit.battles_fought = state.battles_fought
+    unit.in_combat_zone = state.in_combat_zone
+    unit.last_battle_day = state.last_battle_day
+    unit.save()
+    leader = getattr(unit, "leader", None)
+    if state.leader is None:
+        if leader is not None:
+            leader.delete()
+            # Forget the cached row, so `unit.state` sees no leader.
+            Unit.leader.related.delete_cached_value(unit)
+        return
+    if leader is None:
+        leader = Leader(unit=unit)
+    leader.name = state.leader.name
+    leader.hit_points = state.leader.hit_points
+    leader.alive = state.leader.alive
+    leader.save()
+    unit.leader = leader
+
+
+def unit_change(
+    *,
+    unit: Unit,
+    state: UnitState,
+    kind: str,
+    why: str,
+    day: int,
+    details: dict[str, Any] | None = None,
+    battle: Any = None,
+    quick_resolve: Any = None,
+    actor: Any = None,
+    reverts: HistoryEntry | None = None,
+    always: bool = False,
+    snapshot: bool = False,
+    text: str | None = None,
+) -> HistoryEntry | None:
+    """Save the unit at `state` and record the change; None when nothing changed.
+
+    `always` records an entry even without a change (a battle a unit came through untouched
+    still belongs in its history). `snapshot` records the whole state, not the difference: a
+    unit's first entry, from which a replay of its history starts. `text` replaces the sentence.
+    """
+    before, after = snapshot_diff(unit.state.to_json(), state.to_json())
+    if snapshot:
+        before, after = {}, state.to_json()
+    if not after and not always:
+        return None
+    unit_state_save(unit, state)
+    return HistoryEntry.objects.create(
+        unit=unit,
+        day=day,
+        kind=kind,
+        text=text or sentence(why, before, after),
+        before=before,
+        after=after,
+        details=details or {},
+        battle=battle,
+        quick_resolve=quick_resolve,
+        actor=actor,
+        reverts=reverts,
+    )

@@ -1,0 +1,259 @@
+"""Writes for battle outcomes: apply the bridge to every unit that fought, or undo it.
+
+The battles app (or a GM entering a battle fought at a real table) calls `outcome_apply` inside
+its own transaction, after claiming the battle so that an outcome is applied exactly once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaign.bridge import Damage, UnitOutcome, outcome_damage, skill_restored_after
+from campaign.experience import experience_earn
+from campaign.history import hits_text, plural
+from campaign.models import Campaign, HistoryEntry, Unit
+from campaign.recovery import casualties_die
+from campaign.services._record import require_manager, unit_change
+from campaign.state import SNAPSHOT_FIELDS, Status, UnitState
+from units.bucs import Equipment
+
+Kind = HistoryEntry.Kind
+UNREVERTABLE = frozenset({Kind.CREATED, Kind.REVERT})
+
+
+def best_equipment(equipment: Iterable[Equipment | str]) -> Equipment:
+    """The best rating among a side's units: what Excellent equipment is measured against.
+
+    A side with no BUCS record (say, the scenario's own opposition) counts as Adequate.
+    """
+    ratings = [Equipment(e) for e in equipment]
+    return max(ratings, key=lambda e: e.modifier, default=Equipment.ADEQUATE)
+
+
+def opposing_equipment_by_side(sides: Mapping[str, Iterable[Unit]]) -> dict[int, Equipment]:
+    """For each unit, the best equipment among the units on every other side."""
+    units = {side: list(members) for side, members in sides.items()}
+    return {
+        unit.pk: best_equipment(u.equipment for s, us in units.items() if s != side for u in us)
+        for side, members in units.items()
+        for unit in members
+    }
+
+
+def _battle_sentence(reason: str, outcome: UnitOutcome, damage: Damage, state: UnitState) -> str:
+    parts = [f"{reason}: lost {plural(outcome.hits_lost, 'hit')}"]
+    if outcome.hits_lost:
+        parts[0] += f" ({hits_text(*damage.split)})"
+    if damage.armor_ignored:
+        parts.append(f"Armor ignored {plural(damage.armor_ignored, 'Casualty hit')}")
+    if damage.excellent_ignored:
+        parts.append("Excellent equipment ignored the first Morale hit")
+    if damage.leader_rolls and state.leader is not None:
+        rolls = "+".join(str(r) for r in damage.leader_rolls)
+        parts.append(f"{state.leader.name} took {sum(damage.leader_rolls)} damage ({rolls})")
+    if damage.leader_died:
+        parts.append("the leader died: 2 Morale hits at once")
+    if damage.quality_lost:
+        parts.append(f"Skill lost to suppression costs {plural(damage.quality_lost, 'step')}")
+    if damage.skill_restored:
+        parts.append(f"{damage.skill_restored} Skill lost to suppression restored")
+    if outcome.removed != "none":
+        parts.append(outcome.removed)
+    return "; ".join(parts)
+
+
+def _equipment_for(
+    opposing_equipment: Equipment | str | Mapping[int, Equipment | str], pk: int
+) -> Equipment:
+    if isinstance(opposing_equipment, Mapping):
+        return Equipment(opposing_equipment.get(pk, Equipment.ADEQUATE))
+    return Equipment(opposing_equipment)
+
+
+def _validated_units(
+    campaign: Campaign,
+    outcomes: Mapping[int, UnitOutcome],
+    winners: Collection[int],
+    opposing_equipment: Any,
+    day: int,
+    reason: str,
+) -> list[Unit]:
+    errors: dict[str, list[str]] = {}
+    if not reason.strip():
+        errors["reason"] = ["say which battle, for the history"]
+    if not 1 <= day <= campaign.day:
+        errors["day"] = [f"must be a campaign day so far, 1..{campaign.day}, got {day}"]
+    if not outcomes:
+        errors["outcomes"] = ["no unit fought"]
+    units = list(
+        Unit.objects.select_for_update(of=("self",))
+        .filter(pk__in=list(outcomes), force__campaign=campaign)
+        .select_related("leader", "force")
+        .order_by("pk")
+    )
+    found = {unit.pk for unit in units}
+    for pk, outcome in outcomes.items():
+        if pk not in found:
+            errors.setdefault(f"outcomes.{pk}", []).append(f"no unit {pk} in {campaign}")
+        if not isinstance(outcome, UnitOutcome):
+            errors.setdefault(f"outcomes.{pk}", []).append("must be a UnitOutcome")
+    for unit in units:
+        if unit.status != Status.READY:
+            errors.setdefault(f"outcomes.{unit.pk}", []).append(
+                f"{unit} is {unit.state.status.label}: it could not have fought"
+            )
+        try:
+            _equipment_for(opposing_equipment, unit.pk)
+        except ValueError:
+            errors.setdefault("opposing_equipment", []).append(f"unknown rating for {unit}")
+    if stray := set(winners) - set(outcomes):
+        errors["winners"] = [f"units {sorted(stray)} have no outcome"]
+    if errors:
+        raise ValidationError(errors)
+    return units
+
+
+@transaction.atomic
+def outcome_apply(
+    *,
+    campaign: Campaign,
+    outcomes: Mapping[int, UnitOutcome],
+    winners: Collection[int] = (),
+    opposing_equipment: Equipment | str | Mapping[int, Equipment | str] = Equipment.ADEQUATE,
+    day: int | None = None,
+    reason: str,
+    battle: Any = None,
+    seed: int | str | None = None,
+    actor: Any = None,
+) -> list[HistoryEntry]:
+    """Apply a battle's outcome to every persistent unit that fought, with history entries.
+
+    `outcomes` maps unit pks to what happened to each; `winners` holds the pks of the units on
+    the winning side (empty for a draw); `opposing_equipment` is the best rating each unit
+    faced (one rating for all, or a mapping by pk; see `best_equipment`). `day` defaults to
+    today; a battle entered for a past day finds its medical window closed, so its Casualty
+    hits die at once. The leaders' dice come from `seed` (by default derived from the inputs),
+    so the same inputs always give the same result.
+    """
+    require_manager(campaign, actor)
+    day = campaign.day if day is None else day
+    units = _validated_units(campaign, outcomes, winners, opposing_equipment, day, reason)
+    if seed is None:
+        battle_key = getattr(battle, "seed", None) if battle is not None else None
+        seed = f"{campaign.pk}:{day}:{battle_key}:{sorted(outcomes.items())!r}"
+    rng = random.Random(seed)
+
+    def d6() -> int:
+        return rng.randint(1, 6)
+
+    restored = skill_restored_after(campaign.ruleset)
+    won_by = set(winners)
+    entries: list[HistoryEntry] = []
+
+    def record(unit: Unit, state: UnitState, kind: str, why: str, **extra: Any) -> None:
+        entry = unit_change(
+            unit=unit, state=state, kind=kind, why=why, day=day, battle=battle, actor=actor, **extra
+        )
+        if entry is not None:
+            entries.append(entry)
+
+    for unit in units:
+        outcome = outcomes[unit.pk]
+        faced = _equipment_for(opposing_equipment, unit.pk)
+        before = unit.state
+        state, damage = outcome_damage(
+            before, outcome, skill_restored=restored, opposing_equipment=faced, day=day, d6=d6
+        )
+        won = unit.pk in won_by
+        details = {
+            "outcome": {
+                "hits_lost": outcome.hits_lost,
+                "skill_lost": outcome.skill_lost,
+                "removed": outcome.removed,
+            },
+            "opposing_equipment": faced.value,
+            "won": won,
+            "damage": damage.to_json(),
+            "seed": str(seed),
+        }
+        why = _battle_sentence(reason.strip(), outcome, damage, before)
+        record(unit, state, Kind.BATTLE, why, details=details, always=True)
+        if day < campaign.day:
+            state, dead = casualties_die(state)
+            record(unit, state, Kind.CASUALTIES, f"{plural(dead, 'Casualty hit')} found too late")
+        state, earned = experience_earn(state, won=won)
+        if earned.points:
+            gain = f"{reason.strip()}: {plural(earned.points, 'point')} of experience"
+            why = f"{gain}, a step up" if earned.raised else gain
+            record(unit, state, Kind.EXPERIENCE, why, details={"points": earned.points})
+    return entries
+
+
+@transaction.atomic
+def outcome_revert(
+    *, entries: Iterable[HistoryEntry], reason: str, actor: Any = None
+) -> list[HistoryEntry]:
+    """Undo history entries (an applied outcome, say), newest first, as new revert entries.
+
+    Each entry's fields go back to their `before` values. Nothing is written if a unit has
+    changed since in a field the entries touched (undo the later change first), or if an
+    entry was reverted already.
+    """
+    chosen = sorted({entry.pk: entry for entry in entries}.values(), key=lambda e: e.pk)
+    chosen.reverse()
+    errors: dict[str, list[str]] = {}
+    if not reason.strip():
+        errors["reason"] = ["say why the change is undone"]
+    if not chosen:
+        errors["entries"] = ["nothing to revert"]
+    campaigns = {entry.unit.force.campaign_id for entry in chosen}
+    if len(campaigns) > 1:
+        errors["entries"] = ["entries from more than one campaign"]
+    units = {
+        unit.pk: unit
+        for unit in Unit.objects.select_for_update(of=("self",))
+        .filter(pk__in={entry.unit_id for entry in chosen})
+        .select_related("leader", "force__campaign")
+    }
+    if chosen:
+        require_manager(units[chosen[0].unit_id].force.campaign, actor)
+    current = {pk: unit.state.to_json() for pk, unit in units.items()}
+    for entry in chosen:
+        field = f"entries.{entry.pk}"
+        if entry.kind in UNREVERTABLE:
+            errors.setdefault(field, []).append(f"a {entry.get_kind_display()} entry stays")
+        if HistoryEntry.objects.filter(reverts=entry).exists():
+            errors.setdefault(field, []).append("reverted already")
+        snapshot = current[entry.unit_id]
+        for name, value in entry.after.items():
+            if name in SNAPSHOT_FIELDS and snapshot.get(name) != value:
+                errors.setdefault(field, []).append(
+                    f"{units[entry.unit_id]} has changed since in {name}: undo that first"
+                )
+        snapshot.update(entry.before)
+    if errors:
+        raise ValidationError(errors)
+
+    reverted: list[HistoryEntry] = []
+    for entry in chosen:
+        unit = units[entry.unit_id]
+        state = UnitState.from_json({**unit.state.to_json(), **entry.before})
+        written = unit_change(
+            unit=unit,
+            state=state,
+            kind=Kind.REVERT,
+            why=f"{reason.strip()}: undoes day {entry.day}, {entry.get_kind_display()}",
+            day=unit.force.campaign.day,
+            battle=entry.battle,
+            actor=actor,
+            reverts=entry,
+            always=True,
+        )
+        assert written is not None
+        reverted.append(written)
+    return reverted

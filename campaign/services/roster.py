@@ -1,0 +1,330 @@
+"""Writes for the campaign's people and rosters: campaigns, members, forces, units, leaders.
+
+Each service validates its inputs first (a `ValidationError` naming the field), runs in one
+transaction, and records every change to a unit as a history entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from campaign.experience import TrainingError, training_apply, with_quality
+from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
+from campaign.selectors import force_can_edit
+from campaign.services._record import require_manager, unit_change
+from campaign.state import LeaderState, UnitState
+from campaign.values import leader_value, parse_field
+from units.bucs import Equipment, Quality, Specialty, validate_specialties
+from units.models import UnitType
+
+Kind = HistoryEntry.Kind
+SETTINGS = ("name", "apply_mode", "other_forces_visible", "quick_resolve_rounds")
+
+
+def _full_clean(instance: Any, **kwargs: Any) -> None:
+    try:
+        instance.full_clean(**kwargs)
+    except ValidationError as error:
+        raise ValidationError(error.message_dict) from None
+
+
+@transaction.atomic
+def campaign_create(*, name: str, gm: Any, ruleset: str, **settings: Any) -> Campaign:
+    """A new campaign, on day 1, with its GM and bridge settings."""
+    unknown = set(settings) - set(SETTINGS)
+    if unknown:
+        raise ValidationError({field: "not a campaign setting" for field in sorted(unknown)})
+    campaign = Campaign(name=name, gm=gm, ruleset=ruleset, **settings)
+    _full_clean(campaign)
+    campaign.save()
+    return campaign
+
+
+@transaction.atomic
+def campaign_update(*, campaign: Campaign, actor: Any = None, **settings: Any) -> Campaign:
+    """Change the campaign's name or bridge settings (its ruleset and calendar have services)."""
+    require_manager(campaign, actor)
+    unknown = set(settings) - set(SETTINGS)
+    if unknown:
+        raise ValidationError({field: "not a campaign setting" for field in sorted(unknown)})
+    for field, value in settings.items():
+        setattr(campaign, field, value)
+    _full_clean(campaign)
+    campaign.save()
+    return campaign
+
+
+@transaction.atomic
+def membership_set(*, campaign: Campaign, user: Any, role: str, actor: Any = None) -> Membership:
+    """Make the user a co-GM, player or spectator of the campaign (or change their role)."""
+    require_manager(campaign, actor)
+    membership = Membership.objects.filter(campaign=campaign, user=user).first()
+    membership = membership or Membership(campaign=campaign, user=user)
+    membership.role = role
+    _full_clean(membership)
+    membership.save()
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, campaign: Campaign, user: Any, actor: Any = None) -> None:
+    require_manager(campaign, actor)
+    if campaign.forces.filter(owner=user).exists():
+        raise ValidationError({"user": f"{user} owns a force in {campaign}: hand it over first"})
+    Membership.objects.filter(campaign=campaign, user=user).delete()
+
+
+@transaction.atomic
+def force_create(*, campaign: Campaign, owner: Any, name: str, actor: Any = None) -> Force:
+    """A force for a player (or the GM, or a co-GM) of the campaign."""
+    require_manager(campaign, actor)
+    force = Force(campaign=campaign, owner=owner, name=name)
+    _full_clean(force)
+    force.save()
+    return force
+
+
+def _unit_type_errors(campaign: Campaign, unit_type: UnitType) -> list[str]:
+    if unit_type.kind != UnitType.Kind.UNIT:
+        return [f"{unit_type} is a {unit_type.get_kind_display().lower()} card, not a unit"]
+    if unit_type.ruleset != campaign.ruleset:
+        return [
+            f"{unit_type} is a {unit_type.get_ruleset_display()} card; this campaign plays "
+            f"{campaign.get_ruleset_display()}"
+        ]
+    return []
+
+
+def unit_create_check(
+    *,
+    force: Force,
+    unit_type: UnitType,
+    name: str,
+    quality: Quality | int | str = Quality.AVERAGE,
+    equipment: Equipment | str = Equipment.ADEQUATE,
+    specialties: Iterable[Specialty | str] = (),
+    leader: LeaderState | Mapping[str, Any] | None = None,
+) -> UnitState:
+    """The new unit's state, or a `ValidationError` naming every bad field."""
+    errors: dict[str, list[str]] = {}
+    values: dict[str, Any] = {}
+    for field, value in (
+        ("name", name),
+        ("quality", quality),
+        ("equipment", equipment),
+        ("specialties", specialties),
+    ):
+        try:
+            values[field] = parse_field(field, value)
+        except ValueError as error:
+            errors[field] = [str(error)]
+    if unit_type_errors := _unit_type_errors(force.campaign, unit_type):
+        errors["unit_type"] = unit_type_errors
+    if "name" in values and force.units.filter(name=values["name"]).exists():
+        errors["name"] = [f"{force} already has a unit called {values['name']!r}"]
+    if "quality" in values and "specialties" in values:
+        problems = validate_specialties(values["quality"], values["specialties"])
+        if problems:
+            errors["specialties"] = problems
+    try:
+        values["leader"] = None if leader is None else leader_value(leader)
+    except ValueError as error:
+        errors["leader"] = [str(error)]
+    if errors:
+        raise ValidationError(errors)
+    return UnitState(**values)
+
+
+@transaction.atomic
+def unit_create(
+    *,
+    force: Force,
+    unit_type: UnitType,
+    name: str,
+    quality: Quality | int | str = Quality.AVERAGE,
+    equipment: Equipment | str = Equipment.ADEQUATE,
+    specialties: Iterable[Specialty | str] = (),
+    leader: LeaderState | Mapping[str, Any] | None = None,
+    actor: Any = None,
+    reason: str = "",
+) -> Unit:
+    """Raise a unit in a force from a library card, with its first history entry."""
+    if actor is not None and not force_can_edit(force=force, user=actor):
+        raise PermissionDenied(f"only {force.owner} or the GM may raise units in {force}")
+    state = unit_create_check(
+        force=force,
+        unit_type=unit_type,
+        name=name,
+        quality=quality,
+        equipment=equipment,
+        specialties=specialties,
+        leader=leader,
+    )
+    unit = Unit.objects.create(force=force, unit_type=unit_type, name=state.name)
+    labels = ", ".join(s.label for s in state.specialties) or "no specialties"
+    leading = "" if state.leader is None else f", led by {state.leader.name}"
+    summary = f"{state.equipment.label} equipment, {labels}{leading}"
+    why = reason or f"raised in {force} as {state.quality.label} {unit_type}"
+    unit_change(
+        unit=unit,
+        state=state,
+        kind=Kind.CREATED,
+        why=why,
+        day=force.campaign.day,
+        actor=actor,
+        snapshot=True,
+        text=f"{why} ({summary})",
+    )
+    return unit
+
+
+EDITABLE = (
+    "name", "quality", "equipment", "specialties", "morale_hits", "casualty_hits", "skill_lost",
+    "status", "experience", "battles_fought", "in_combat_zone", "last_battle_day",
+)  # fmt: skip
+
+
+def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> UnitState:
+    """The unit's state after a GM correction, or a `ValidationError` naming every bad field.
+
+    Specialties are checked against the quality's limit when they change; a unit keeps the
+    specialties it holds when its quality falls.
+    """
+    errors: dict[str, list[str]] = {}
+    if not reason.strip():
+        errors["reason"] = ["a GM correction needs its reason"]
+    values: dict[str, Any] = {}
+    for field, value in changes.items():
+        if field not in EDITABLE:
+            errors[field] = ["not a field a GM edit may change (leaders have their own services)"]
+            continue
+        try:
+            values[field] = parse_field(field, value)
+        except ValueError as error:
+            errors[field] = [str(error)]
+    if "name" in values and unit.force.units.exclude(pk=unit.pk).filter(name=values["name"]):
+        errors["name"] = [f"{unit.force} already has a unit called {values['name']!r}"]
+    state = unit.state
+    if "specialties" in values and "quality" not in errors:
+        quality = values.get("quality", state.quality)
+        if problems := validate_specialties(quality, values["specialties"]):
+            errors["specialties"] = problems
+    if errors:
+        raise ValidationError(errors)
+    return state.but(**values)
+
+
+@transaction.atomic
+def unit_edit(
+    *, unit: Unit, changes: Mapping[str, Any], reason: str, actor: Any = None
+) -> HistoryEntry | None:
+    """A GM's correction of any recorded field, with the reason, as a history entry."""
+    unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
+    campaign = unit.force.campaign
+    require_manager(campaign, actor)
+    state = unit_edit_check(unit=unit, changes=changes, reason=reason)
+    return unit_change(
+        unit=unit,
+        state=state,
+        kind=Kind.GM_EDIT,
+        why=f"GM correction: {reason.strip()}",
+        day=campaign.day,
+        actor=actor,
+    )
+
+
+@transaction.atomic
+def leader_attach(
+    *, unit: Unit, name: str, hit_points: int, reason: str = "", actor: Any = None
+) -> Leader:
+    """Put a d20 character at the head of a unit (in place of a dead one, if any)."""
+    unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
+    require_manager(unit.force.campaign, actor)
+    state = unit.state
+    if state.leader is not None and state.leader.alive:
+        raise ValidationError({"leader": f"{unit} is led by {state.leader.name} already"})
+    try:
+        leader = leader_value({"name": name, "hit_points": hit_points, "alive": True})
+    except ValueError as error:
+        raise ValidationError({"leader": str(error)}) from None
+    if leader.hit_points < 1:
+        raise ValidationError({"hit_points": "a leader takes command on their feet: 1 or more"})
+    unit_change(
+        unit=unit,
+        state=state.but(leader=leader),
+        kind=Kind.LEADER,
+        why=reason or f"{leader.name} takes command",
+        day=unit.force.campaign.day,
+        actor=actor,
+    )
+    return unit.leader
+
+
+@transaction.atomic
+def leader_detach(*, unit: Unit, reason: str = "", actor: Any = None) -> HistoryEntry:
+    unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
+    require_manager(unit.force.campaign, actor)
+    state = unit.state
+    if state.leader is None:
+        raise ValidationError({"leader": f"{unit} has no leader"})
+    entry = unit_change(
+        unit=unit,
+        state=state.but(leader=None),
+        kind=Kind.LEADER,
+        why=reason or f"{state.leader.name} leaves the unit",
+        day=unit.force.campaign.day,
+        actor=actor,
+    )
+    assert entry is not None
+    return entry
+
+
+@transaction.atomic
+def unit_combat_zone_set(
+    *, unit: Unit, in_combat_zone: bool, reason: str = "", actor: Any = None
+) -> HistoryEntry | None:
+    """Send a unit into the combat zone or withdraw it (where R&R heals its last Morale hit)."""
+    unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
+    if actor is not None and not force_can_edit(force=unit.force, user=actor):
+        raise PermissionDenied(f"only {unit.force.owner} or the GM may move {unit}")
+    state = unit.state
+    if state.destroyed:
+        raise ValidationError({"in_combat_zone": f"{unit} is destroyed"})
+    why = reason or ("sent into the combat zone" if in_combat_zone else "withdrawn to the rear")
+    return unit_change(
+        unit=unit,
+        state=state.but(in_combat_zone=bool(in_combat_zone)),
+        kind=Kind.DEPLOYMENT,
+        why=why,
+        day=unit.force.campaign.day,
+        actor=actor,
+    )
+
+
+@transaction.atomic
+def unit_train(*, unit: Unit, trainer: str, reason: str = "", actor: Any = None) -> HistoryEntry:
+    """A course of training by a named character (Special Forces or Strategist): one step up,
+    to Experienced at most."""
+    unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
+    require_manager(unit.force.campaign, actor)
+    if not trainer.strip():
+        raise ValidationError({"trainer": "training is given by a named character"})
+    try:
+        trained = training_apply(unit.state)
+    except TrainingError as error:
+        raise ValidationError({"quality": str(error)}) from None
+    entry = unit_change(
+        unit=unit,
+        state=with_quality(trained, trained.quality),
+        kind=Kind.TRAINING,
+        why=reason or f"trained by {trainer.strip()}",
+        day=unit.force.campaign.day,
+        details={"trainer": trainer.strip()},
+        actor=actor,
+    )
+    assert entry is not None
+    return entry

@@ -1,0 +1,181 @@
+"""A persistent unit's BUCS state as plain data: what the campaign rules read and write.
+
+Every rule of the campaign (the bridge, recovery, experience, quick resolve) is a pure function
+from one `UnitState` to the next. The services load a state from the database, call a rule, and
+write the difference as a history entry, so the rules can be tested (and property-tested)
+without a database, and a unit's history is a list of before/after differences of this one
+shape. Plain Python: no Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from units.bucs import Equipment, Quality, Specialty, effective_quality
+
+
+class Status(StrEnum):
+    """Where a persistent unit stands between battles."""
+
+    READY = "ready"
+    RETREATED = "retreated"
+    """Retreated in poor order: out of action until rallied by a day of R&R."""
+    DESTROYED = "destroyed"
+    """Destroyed utterly: nothing brings it back."""
+
+    @property
+    def label(self) -> str:
+        return STATUS_LABELS[self]
+
+
+STATUS_LABELS = {
+    Status.READY: "Ready",
+    Status.RETREATED: "Retreated in poor order",
+    Status.DESTROYED: "Destroyed",
+}
+
+LEADER_DEATH_HIT_POINTS = -10
+"""d20 Modern: a character whose hit points drop to −10 or lower is dead."""
+
+
+def quality_name(quality: Quality) -> str:
+    """The stable lower-case name used in data ("average")."""
+    return Quality(quality).name.lower()
+
+
+def quality_from_name(name: str) -> Quality:
+    try:
+        return Quality[name.upper()]
+    except (KeyError, AttributeError):
+        names = ", ".join(quality_name(q) for q in Quality)
+        raise ValueError(f"unknown quality {name!r}; one of {names}") from None
+
+
+def ordered_specialties(specialties: Any) -> tuple[Specialty, ...]:
+    """Specialties as members, in the table's order, so equal sets compare and store equal."""
+    members = {s if isinstance(s, Specialty) else Specialty(s) for s in specialties}
+    return tuple(s for s in Specialty if s in members)
+
+
+@dataclass(frozen=True)
+class LeaderState:
+    """A d20 character attached to a unit."""
+
+    name: str
+    hit_points: int
+    """Current hit points; may fall below zero (dead at −10)."""
+    alive: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "hit_points": self.hit_points, "alive": self.alive}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LeaderState:
+        return cls(name=data["name"], hit_points=data["hit_points"], alive=data["alive"])
+
+
+@dataclass(frozen=True)
+class UnitState:
+    """Everything about a persistent unit that its history records."""
+
+    name: str
+    quality: Quality
+    """The permanent quality step; outstanding hits lower the effective one."""
+    equipment: Equipment = Equipment.ADEQUATE
+    specialties: tuple[Specialty, ...] = ()
+    morale_hits: int = 0
+    """Shock: healed by R&R, one a day."""
+    casualty_hits: int = 0
+    """Dead and wounded awaiting the medics; whatever they do not save dies with the window."""
+    skill_lost: int = 0
+    """Skill lost to suppression for good (Combined Arms), each point a quality step lost."""
+    status: Status = Status.READY
+    experience: int = 0
+    """Progress toward the next quality step (see `campaign.experience`)."""
+    battles_fought: int = 0
+    in_combat_zone: bool = False
+    """Still under stress: R&R cannot heal its last Morale hit."""
+    last_battle_day: int | None = None
+    """The campaign day of its last battle: the day its medical window is open."""
+    leader: LeaderState | None = field(default=None)
+
+    @property
+    def hits(self) -> int:
+        """Outstanding hits, Morale and Casualty together."""
+        return self.morale_hits + self.casualty_hits
+
+    @property
+    def effective_quality(self) -> Quality:
+        return effective_quality(self.quality, self.morale_hits, self.casualty_hits)
+
+    @property
+    def below_raw(self) -> bool:
+        """More hits than its quality survives: the unit is broken until they heal."""
+        return self.hits > int(self.quality)
+
+    @property
+    def destroyed(self) -> bool:
+        return self.status == Status.DESTROYED
+
+    def but(self, **changes: Any) -> UnitState:
+        """A copy with some fields changed (a short name for `dataclasses.replace`)."""
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        """The snapshot stored in history: stable names, plain JSON values."""
+        return {
+            "name": self.name,
+            "quality": quality_name(self.quality),
+            "equipment": self.equipment.value,
+            "specialties": [s.value for s in self.specialties],
+            "morale_hits": self.morale_hits,
+            "casualty_hits": self.casualty_hits,
+            "skill_lost": self.skill_lost,
+            "status": self.status.value,
+            "experience": self.experience,
+            "battles_fought": self.battles_fought,
+            "in_combat_zone": self.in_combat_zone,
+            "last_battle_day": self.last_battle_day,
+            "leader": None if self.leader is None else self.leader.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> UnitState:
+        leader = data.get("leader")
+        return cls(
+            name=data["name"],
+            quality=quality_from_name(data["quality"]),
+            equipment=Equipment(data["equipment"]),
+            specialties=ordered_specialties(data["specialties"]),
+            morale_hits=data["morale_hits"],
+            casualty_hits=data["casualty_hits"],
+            skill_lost=data["skill_lost"],
+            status=Status(data["status"]),
+            experience=data["experience"],
+            battles_fought=data["battles_fought"],
+            in_combat_zone=data["in_combat_zone"],
+            last_battle_day=data["last_battle_day"],
+            leader=None if leader is None else LeaderState.from_json(leader),
+        )
+
+
+SNAPSHOT_FIELDS = tuple(UnitState(name="", quality=Quality.RAW).to_json())
+"""The keys of a unit snapshot, in order: what history entries record."""
+
+
+def snapshot_diff(
+    before: dict[str, Any], after: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(before, after) restricted to the fields that differ."""
+    changed = [key for key in SNAPSHOT_FIELDS if before.get(key) != after.get(key)]
+    return {k: before.get(k) for k in changed}, {k: after.get(k) for k in changed}
+
+
+def snapshot_replay(changes: Any) -> dict[str, Any]:
+    """The snapshot reached by applying each entry's `after` in order, from nothing."""
+    snapshot: dict[str, Any] = {}
+    for after in changes:
+        snapshot.update(after)
+    return snapshot

@@ -1,0 +1,313 @@
+"""Export a force or a whole campaign as JSON, and check such JSON before an import.
+
+The format (docs/campaign.md, "Export and import") names users by username and unit types by
+their library name, so it travels between sites; a unit carries its history, and an import
+checks that the history explains the unit. `check_*` collect every error, each named by its
+path ("forces[0].units[2].quality"); the writes are `campaign.services.campaign_import` and
+`force_import`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+
+from campaign.models import Campaign, Force, HistoryEntry, Membership, Unit
+from campaign.state import SNAPSHOT_FIELDS, UnitState, snapshot_replay
+from campaign.values import leader_value, parse_field
+from units.bucs import Quality, validate_specialties
+from units.models import Ruleset, UnitType
+
+CAMPAIGN_FORMAT = "bridgehead.campaign"
+FORCE_FORMAT = "bridgehead.force"
+VERSION = 1
+SETTINGS = ("apply_mode", "other_forces_visible", "quick_resolve_rounds")
+UNIT_KEYS = ("unit_type", *SNAPSHOT_FIELDS, "history")
+ENTRY_KEYS = ("day", "kind", "text", "before", "after", "details", "reverts", "created_at")
+
+# ---------------------------------------------------------------------------------------------
+# Export
+# ---------------------------------------------------------------------------------------------
+
+
+def _entry_export(entry: HistoryEntry, index_of: dict[int, int]) -> dict[str, Any]:
+    return {
+        "day": entry.day,
+        "kind": entry.kind,
+        "text": entry.text,
+        "before": entry.before,
+        "after": entry.after,
+        "details": entry.details,
+        "reverts": index_of.get(entry.reverts_id) if entry.reverts_id else None,
+        "created_at": entry.created_at.isoformat(),
+    }
+
+
+def unit_export(unit: Unit) -> dict[str, Any]:
+    entries = list(unit.history.order_by("id"))
+    index_of = {entry.pk: index for index, entry in enumerate(entries)}
+    return {
+        "unit_type": unit.unit_type.name,
+        **unit.state.to_json(),
+        "history": [_entry_export(entry, index_of) for entry in entries],
+    }
+
+
+def _force_data(force: Force) -> dict[str, Any]:
+    units = force.units.select_related("unit_type", "leader").order_by("id")
+    return {
+        "name": force.name,
+        "owner": force.owner.get_username(),
+        "units": [unit_export(unit) for unit in units],
+    }
+
+
+def force_export(*, force: Force) -> dict[str, Any]:
+    """One force, its units and their history."""
+    return {
+        "format": FORCE_FORMAT,
+        "version": VERSION,
+        "ruleset": force.campaign.ruleset,
+        "force": _force_data(force),
+    }
+
+
+def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
+    """The whole campaign: settings, members, forces, units and their history."""
+    members = campaign.memberships.select_related("user").order_by("user__username")
+    return {
+        "format": CAMPAIGN_FORMAT,
+        "version": VERSION,
+        "campaign": {
+            "name": campaign.name,
+            "ruleset": campaign.ruleset,
+            "day": campaign.day,
+            "gm": campaign.gm.get_username(),
+            **{field: getattr(campaign, field) for field in SETTINGS},
+            "members": [{"user": m.user.get_username(), "role": m.role} for m in members],
+        },
+        "forces": [_force_data(force) for force in campaign.forces.order_by("name")],
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking
+# ---------------------------------------------------------------------------------------------
+
+
+class Checker:
+    """Collects errors by path, so one pass reports every bad field."""
+
+    def __init__(self) -> None:
+        self.errors: dict[str, list[str]] = {}
+
+    def error(self, path: str, message: str) -> None:
+        self.errors.setdefault(path or "data", []).append(message)
+
+    def mapping(
+        self, path: str, data: Any, keys: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> bool:
+        """Whether `data` is a mapping with exactly these keys (`optional` may be missing)."""
+        if not isinstance(data, dict):
+            self.error(path, f"must be an object, got {type(data).__name__}")
+            return False
+        ok = True
+        for key in keys:
+            if key not in data and key not in optional:
+                self.error(f"{path}.{key}".lstrip("."), "missing")
+                ok = False
+        for key in data:
+            if key not in keys:
+                self.error(f"{path}.{key}".lstrip("."), "unknown field")
+                ok = False
+        return ok
+
+    def user(self, path: str, username: Any) -> Any:
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            self.error(path, f"no user {username!r} on this site")
+        return user
+
+
+def check_header(c: Checker, data: Any, format_name: str, keys: tuple[str, ...]) -> bool:
+    if not c.mapping("", data, ("format", "version", *keys)):
+        return False
+    if data["format"] != format_name:
+        c.error("format", f"must be {format_name!r}, got {data['format']!r}")
+    if data["version"] != VERSION:
+        c.error("version", f"this site reads version {VERSION}, got {data['version']!r}")
+    return data["format"] == format_name and data["version"] == VERSION
+
+
+def check_ruleset(c: Checker, path: str, value: Any) -> bool:
+    if value not in Ruleset.values:
+        c.error(path, f"must be one of {', '.join(Ruleset.values)}, got {value!r}")
+        return False
+    return True
+
+
+def check_force(
+    c: Checker,
+    path: str,
+    data: Any,
+    *,
+    ruleset: str,
+    day: int,
+    owners: set[str],
+    same_calendar: bool = True,
+) -> dict[str, Any] | None:
+    """A force's data, with its units read into `UnitState`s and unit types found.
+
+    `same_calendar` is False for a force moving into another campaign: its history's days are
+    its old campaign's, so only a unit still awaiting the medics is held to the new calendar.
+    """
+    if not c.mapping(path, data, ("name", "owner", "units")):
+        return None
+    try:
+        parse_field("name", data["name"])
+    except ValueError as error:
+        c.error(f"{path}.name", str(error))
+    if data["owner"] not in owners:
+        c.error(f"{path}.owner", f"{data['owner']!r} is not the GM or a player of the campaign")
+    if not isinstance(data["units"], list):
+        c.error(f"{path}.units", "must be a list")
+        return None
+    units = []
+    names: set[str] = set()
+    for index, unit in enumerate(data["units"]):
+        checked = check_unit(
+            c, f"{path}.units[{index}]", unit, ruleset=ruleset, day=day, same_calendar=same_calendar
+        )
+        if checked is not None:
+            if checked["state"].name in names:
+                c.error(f"{path}.units[{index}].name", "two units of the force share this name")
+            names.add(checked["state"].name)
+            units.append(checked)
+    return {"name": data["name"], "owner": data["owner"], "units": units}
+
+
+def check_unit(
+    c: Checker, path: str, data: Any, *, ruleset: str, day: int, same_calendar: bool = True
+) -> dict | None:
+    if not c.mapping(path, data, UNIT_KEYS, optional=("history",)):
+        return None
+    before = len(c.errors)
+    unit_type = UnitType.objects.filter(
+        kind=UnitType.Kind.UNIT, ruleset=ruleset, name=data["unit_type"]
+    ).first()
+    if unit_type is None:
+        c.error(f"{path}.unit_type", f"no unit card {data['unit_type']!r} in the library")
+    values: dict[str, Any] = {}
+    for field in SNAPSHOT_FIELDS:
+        values[field] = check_value(c, f"{path}.{field}", field, data[field])
+    if isinstance(values["specialties"], tuple):
+        # The quality limit is not checked: a unit keeps its specialties when quality falls.
+        for problem in validate_specialties(Quality.LEGENDARY, values["specialties"]):
+            c.error(f"{path}.specialties", problem)
+    # The medical window is measured on the campaign's calendar: it must not lie in the future.
+    held = same_calendar or bool(values["casualty_hits"])
+    if held and isinstance(values["last_battle_day"], int) and values["last_battle_day"] > day:
+        c.error(f"{path}.last_battle_day", f"after the campaign's day {day}")
+    history = data.get("history", [])
+    entries = check_history(c, f"{path}.history", history, day=day if same_calendar else None)
+    if len(c.errors) > before:
+        return None
+    state = UnitState(**values)
+    if entries:
+        replayed = snapshot_replay(entry["after"] for entry in entries)
+        for field in SNAPSHOT_FIELDS:
+            if replayed.get(field) != state.to_json()[field]:
+                c.error(
+                    f"{path}.history",
+                    f"does not explain {field}: it arrives at {replayed.get(field)!r}, "
+                    f"the unit has {state.to_json()[field]!r}",
+                )
+                return None
+    return {"unit_type": unit_type, "state": state, "history": entries}
+
+
+def check_value(c: Checker, path: str, field: str, value: Any) -> Any:
+    try:
+        if field == "leader":
+            return None if value is None else leader_value(value)
+        return parse_field(field, value)
+    except ValueError as error:
+        c.error(path, str(error))
+        return None
+
+
+def check_history(c: Checker, path: str, history: Any, *, day: int | None) -> list[dict[str, Any]]:
+    """History entries, checked; `day` is the latest day they may carry (None: any)."""
+    if not isinstance(history, list):
+        c.error(path, "must be a list")
+        return []
+    entries = []
+    for index, entry in enumerate(history):
+        at = f"{path}[{index}]"
+        if not c.mapping(at, entry, ENTRY_KEYS, optional=("details", "reverts", "created_at")):
+            continue
+        if entry["kind"] not in HistoryEntry.Kind.values:
+            c.error(f"{at}.kind", f"unknown kind {entry['kind']!r}")
+        if index == 0 and entry["kind"] != HistoryEntry.Kind.CREATED:
+            c.error(f"{at}.kind", "a unit's history starts with its created entry")
+        day_ok = isinstance(entry["day"], int) and not isinstance(entry["day"], bool)
+        if not day_ok or entry["day"] < 1 or (day is not None and entry["day"] > day):
+            c.error(f"{at}.day", f"must be a campaign day, 1..{day or 'any'}")
+        if not isinstance(entry["text"], str):
+            c.error(f"{at}.text", "must be text")
+        for side in ("before", "after"):
+            if not isinstance(entry[side], dict):
+                c.error(f"{at}.{side}", "must be an object")
+                continue
+            for field, value in entry[side].items():
+                if field not in SNAPSHOT_FIELDS:
+                    c.error(f"{at}.{side}.{field}", "not a recorded field")
+                else:
+                    check_value(c, f"{at}.{side}.{field}", field, value)
+        if not isinstance(entry.get("details", {}), dict):
+            c.error(f"{at}.details", "must be an object")
+        reverts = entry.get("reverts")
+        if reverts is not None and (not isinstance(reverts, int) or not 0 <= reverts < index):
+            c.error(f"{at}.reverts", "must be the index of an earlier entry")
+        created_at = entry.get("created_at")
+        if created_at is not None:
+            try:
+                datetime.fromisoformat(created_at)
+            except (TypeError, ValueError):
+                c.error(f"{at}.created_at", f"must be an ISO date and time, got {created_at!r}")
+        entries.append(entry)
+    return entries
+
+
+def check_settings(c: Checker, path: str, data: dict[str, Any]) -> None:
+    fields = {field.name: field for field in Campaign._meta.get_fields() if field.name in SETTINGS}
+    for name in SETTINGS:
+        try:
+            fields[name].clean(data[name], None)
+        except ValidationError as error:
+            c.error(f"{path}.{name}", "; ".join(error.messages))
+
+
+def check_members(c: Checker, path: str, members: Any, gm_name: str) -> dict[str, Any]:
+    """Members by username, each with its role and user."""
+    if not isinstance(members, list):
+        c.error(path, "must be a list")
+        return {}
+    found: dict[str, Any] = {}
+    for index, member in enumerate(members):
+        at = f"{path}[{index}]"
+        if not c.mapping(at, member, ("user", "role")):
+            continue
+        if member["role"] not in Membership.Role.values:
+            c.error(f"{at}.role", f"must be one of {', '.join(Membership.Role.values)}")
+        if member["user"] == gm_name:
+            c.error(f"{at}.user", "the GM is not also a member")
+        elif member["user"] in found:
+            c.error(f"{at}.user", "listed twice")
+        user = c.user(f"{at}.user", member["user"])
+        if user is not None:
+            found[member["user"]] = (user, member["role"])
+    return found

@@ -1,0 +1,129 @@
+"""Reading a unit's recorded fields from loose input: forms, GM edits and imported JSON.
+
+Each reader returns the typed value the campaign rules use, or raises `ValueError` with a
+message fit to put beside the field's name. Plain Python: no Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from campaign.state import (
+    LEADER_DEATH_HIT_POINTS,
+    LeaderState,
+    Status,
+    ordered_specialties,
+    quality_from_name,
+)
+from units.bucs import Equipment, Quality, Specialty
+
+MAX_HITS = 99
+"""Far more hits than a Legendary unit survives, so any real value fits."""
+MAX_COUNT = 1_000_000
+NAME_LENGTH = 200
+
+
+def _whole(value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"must be {low}..{high}, got {value}")
+    return value
+
+
+def _name(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("must be a non-empty name")
+    if len(value.strip()) > NAME_LENGTH:
+        raise ValueError(f"must be at most {NAME_LENGTH} characters")
+    return value.strip()
+
+
+def _quality(value: Any) -> Quality:
+    if isinstance(value, str):
+        return quality_from_name(value)
+    return Quality(_whole(value, int(Quality.RAW), int(Quality.LEGENDARY)))
+
+
+def _equipment(value: Any) -> Equipment:
+    try:
+        return Equipment(value)
+    except ValueError:
+        names = ", ".join(e.value for e in Equipment)
+        raise ValueError(f"unknown equipment {value!r}; one of {names}") from None
+
+
+def _specialties(value: Any) -> tuple[Specialty, ...]:
+    if isinstance(value, str | bytes | Mapping) or not hasattr(value, "__iter__"):
+        raise ValueError("must be a list of specialties")
+    items = list(value)
+    for item in items:
+        try:
+            Specialty(item)
+        except ValueError:
+            names = ", ".join(s.value for s in Specialty)
+            raise ValueError(f"unknown specialty {item!r}; one of {names}") from None
+    specialties = ordered_specialties(items)
+    if len(specialties) != len(items):
+        raise ValueError("a specialty is listed twice")
+    return specialties
+
+
+def _status(value: Any) -> Status:
+    try:
+        return Status(value)
+    except ValueError:
+        raise ValueError(f"unknown status {value!r}; one of ready, retreated, destroyed") from None
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"must be true or false, got {value!r}")
+    return value
+
+
+def _day(value: Any) -> int | None:
+    return None if value is None else _whole(value, 1, MAX_COUNT)
+
+
+READERS = {
+    "name": _name,
+    "quality": _quality,
+    "equipment": _equipment,
+    "specialties": _specialties,
+    "morale_hits": lambda v: _whole(v, 0, MAX_HITS),
+    "casualty_hits": lambda v: _whole(v, 0, MAX_HITS),
+    "skill_lost": lambda v: _whole(v, 0, MAX_HITS),
+    "status": _status,
+    "experience": lambda v: _whole(v, 0, MAX_COUNT),
+    "battles_fought": lambda v: _whole(v, 0, MAX_COUNT),
+    "in_combat_zone": _flag,
+    "last_battle_day": _day,
+}
+
+
+def parse_field(field: str, value: Any) -> Any:
+    """The typed value of one recorded field; `ValueError` says what is wrong with it."""
+    return READERS[field](value)
+
+
+def leader_value(data: LeaderState | Mapping[str, Any]) -> LeaderState:
+    """A leader from a mapping with name, hit_points and (optionally) alive."""
+    if isinstance(data, LeaderState):
+        data = data.to_json()
+    if not isinstance(data, Mapping):
+        raise ValueError("a leader is a mapping with name and hit_points")
+    unknown = set(data) - {"name", "hit_points", "alive"}
+    if unknown:
+        raise ValueError(f"unknown leader field {sorted(unknown)[0]!r}")
+    if "name" not in data or "hit_points" not in data:
+        raise ValueError("a leader needs a name and hit_points")
+    name = _name(data["name"])
+    hit_points = _whole(data["hit_points"], -MAX_COUNT, MAX_COUNT)
+    alive = _flag(data.get("alive", True))
+    if alive and hit_points <= LEADER_DEATH_HIT_POINTS:
+        raise ValueError(
+            f"a leader at {LEADER_DEATH_HIT_POINTS} hit points or fewer is dead, not alive"
+        )
+    return LeaderState(name, hit_points, alive)

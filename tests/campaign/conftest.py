@@ -1,0 +1,129 @@
+"""The campaign tests' cast and fixtures: a GM, two players, an outsider, and a small library."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from campaign.models import Campaign, Force, Unit
+from campaign.services import campaign_create, force_create, membership_set, unit_create
+from units.cardtext import parse_card
+from units.models import Ruleset, UnitType
+
+CARDS = {
+    Ruleset.COMBINED_ARMS: [
+        (
+            "Rifle Squad",
+            "Skill 3 · Move 5 · Resistance 1 · Hits 1 · Size 1",
+            "Rifles — Power 2, Range 12",
+        ),
+        (
+            "Medium Tank",
+            "Skill 4 · Move 6 · Resistance 3 · Hits 1 · Size 3",
+            "Main Gun — Power 4, Range 18",
+        ),
+        (
+            "Mech",
+            "Skill 4 · Move 4 · Resistance 5 · Hits 3 · Size 4",
+            "Autocannon — Power 4, Range 12",
+        ),
+        (
+            "Ace Squad",
+            "Skill 5 · Move 5 · Resistance 1 · Hits 1 · Size 1",
+            "Rifles — Power 2, Range 12",
+        ),
+    ],
+    Ruleset.ONE_YEAR_WAR: [
+        (
+            "Line Suit",
+            "Skill 3 · Move 5 · Resistance 4 · Hits 2 · Size 3",
+            "Beam Gun — Power 5, Range 12",
+        ),
+    ],
+}
+HOUSE = "House (building)\nResistance 3 · Hits 4\nAdmits: Size 1–2\nBecomes: rubble field"
+
+
+@dataclass(frozen=True)
+class Cast:
+    gm: Any
+    player: Any
+    rival: Any
+    """A second player, who owns the enemy force."""
+    outsider: Any
+
+
+@pytest.fixture
+def cast(db) -> Cast:
+    User = get_user_model()
+    # No passwords: hashing one costs more than the rest of a test.
+    return Cast(*(User.objects.create_user(name) for name in Cast.__annotations__))
+
+
+@pytest.fixture
+def cards(db) -> dict[str, UnitType]:
+    """A small library: name → unit type (both rulesets, and one building)."""
+    library = {}
+    for ruleset, texts in CARDS.items():
+        for lines in texts:
+            card = parse_card("\n".join(lines))
+            library[card["name"]] = UnitType.objects.create(
+                name=card["name"], ruleset=ruleset, kind=UnitType.Kind.UNIT, card=card
+            )
+    house = parse_card(HOUSE)
+    library["House"] = UnitType.objects.create(
+        name="House", kind=UnitType.Kind.BUILDING, card=house
+    )
+    return library
+
+
+@pytest.fixture
+def campaign(cast, cards) -> Campaign:
+    campaign = campaign_create(name="Op. Test", gm=cast.gm, ruleset=Ruleset.COMBINED_ARMS)
+    membership_set(campaign=campaign, user=cast.player, role="player")
+    membership_set(campaign=campaign, user=cast.rival, role="player")
+    return campaign
+
+
+@pytest.fixture
+def force(campaign, cast) -> Force:
+    return force_create(campaign=campaign, owner=cast.player, name="Red Company")
+
+
+@pytest.fixture
+def enemy(campaign, cast) -> Force:
+    return force_create(campaign=campaign, owner=cast.rival, name="Blue Battalion")
+
+
+MakeUnit = Callable[..., Unit]
+
+
+@pytest.fixture
+def make_unit(force, cards) -> MakeUnit:
+    """Raise a unit through the service (so it has its created entry)."""
+
+    def make(
+        name: str = "1st Squad",
+        card: str = "Rifle Squad",
+        *,
+        quality: str = "average",
+        equipment: str = "adequate",
+        specialties: tuple[str, ...] = ("infantry",),
+        leader: dict[str, Any] | None = None,
+        into: Force | None = None,
+    ) -> Unit:
+        return unit_create(
+            force=into or force,
+            unit_type=cards[card],
+            name=name,
+            quality=quality,
+            equipment=equipment,
+            specialties=specialties,
+            leader=leader,
+        )
+
+    return make

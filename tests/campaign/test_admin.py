@@ -1,0 +1,114 @@
+"""The admin: every model listed, and unit changes made there land in history like any other."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.bridge import UnitOutcome
+from campaign.models import HistoryEntry, Unit
+from campaign.services import outcome_apply, quick_resolve_run
+from campaign.state import Status
+
+MODELS = ("campaign", "membership", "force", "unit", "leader", "historyentry", "quickresolve")
+
+
+@pytest.fixture
+def busy(campaign, make_unit, enemy):
+    red = make_unit("Red Rifles", leader={"name": "Sgt. Kay", "hit_points": 10})
+    blue = make_unit("Blue Rifles", into=enemy)
+    outcome_apply(campaign=campaign, outcomes={red.pk: UnitOutcome(1, 0)}, reason="Ford")
+    quick_resolve_run(campaign=campaign, attacker=blue, defender=make_unit("Reserve"), seed=1)
+    red.refresh_from_db()
+    return red
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_every_model_has_a_list_page(admin_client, busy, model):
+    response = admin_client.get(reverse(f"admin:campaign_{model}_changelist"))
+    assert response.status_code == 200
+
+
+def test_every_unit_page_opens(admin_client, busy):
+    response = admin_client.get(reverse("admin:campaign_unit_change", args=[busy.pk]))
+    assert response.status_code == 200
+    assert b"Ford: lost 1 hit" in response.content
+
+
+def form_data(unit: Unit, **changes) -> dict:
+    state = unit.state.to_json()
+    data = {
+        "name": unit.name,
+        "quality": unit.quality,
+        "equipment": unit.equipment,
+        "specialties": state["specialties"],
+        "morale_hits": unit.morale_hits,
+        "casualty_hits": unit.casualty_hits,
+        "skill_lost": unit.skill_lost,
+        "status": unit.status,
+        "experience": unit.experience,
+        "battles_fought": unit.battles_fought,
+        "last_battle_day": unit.last_battle_day or "",
+        "reason": "",
+        "history-TOTAL_FORMS": 0,
+        "history-INITIAL_FORMS": 0,
+    }
+    if unit.in_combat_zone:
+        data["in_combat_zone"] = "on"
+    data.update(changes)
+    return data
+
+
+def test_a_unit_changed_in_the_admin_gets_a_gm_edit_entry(admin_client, busy):
+    url = reverse("admin:campaign_unit_change", args=[busy.pk])
+    response = admin_client.post(url, form_data(busy, morale_hits=0, reason="miscounted"))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    busy.refresh_from_db()
+    assert busy.morale_hits == 0
+    entry = busy.history.last()
+    assert entry.kind == HistoryEntry.Kind.GM_EDIT
+    assert entry.text == "GM correction: miscounted; Morale hits 1 → 0"
+    assert entry.actor.username == "admin"
+
+
+def test_a_unit_change_without_a_reason_is_refused(admin_client, busy):
+    url = reverse("admin:campaign_unit_change", args=[busy.pk])
+    response = admin_client.post(url, form_data(busy, status=Status.DESTROYED))
+    assert response.status_code == 200
+    assert b"a GM correction needs its reason" in response.content
+    busy.refresh_from_db()
+    assert busy.status == Status.READY
+
+
+def test_a_unit_raised_in_the_admin_starts_its_history(admin_client, force, cards):
+    data = form_data(
+        Unit(name="Fresh", quality=1, equipment="good", specialties=["infantry"]),
+        force=force.pk,
+        unit_type=cards["Rifle Squad"].pk,
+    )
+    response = admin_client.post(reverse("admin:campaign_unit_add"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    unit = Unit.objects.get(name="Fresh")
+    assert unit.history.get().kind == HistoryEntry.Kind.CREATED
+
+
+def test_the_admin_refuses_a_unit_the_services_refuse(admin_client, force, cards):
+    data = form_data(
+        Unit(name="Crowded", quality=0, equipment="good", specialties=["infantry"]),
+        force=force.pk,
+        unit_type=cards["Rifle Squad"].pk,
+    )
+    response = admin_client.post(reverse("admin:campaign_unit_add"), data)
+    assert response.status_code == 200
+    assert b"at most 0 specialties" in response.content
+    assert not Unit.objects.filter(name="Crowded").exists()
+
+
+def test_the_calendar_advances_from_the_admin(admin_client, campaign):
+    url = reverse("admin:campaign_campaign_changelist")
+    response = admin_client.post(
+        url, {"action": "advance_one_day", "_selected_action": [campaign.pk]}
+    )
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.day == 2

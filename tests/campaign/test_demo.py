@@ -1,0 +1,47 @@
+"""The demo: known logins, and a campaign under way whose every unit its history explains."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+
+from campaign.demo import DEMO_CAMPAIGN, demo_load
+from campaign.models import Campaign, HistoryEntry, Unit
+from campaign.selectors import unit_history_explains
+from units.models import UnitType
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_lists_the_logins_gm_first_and_they_work():
+    logins = demo_load()
+    assert logins[0][0] == "gm" and len(logins) == 3
+    for username, password in logins:
+        assert authenticate(username=username, password=password) is not None
+
+
+def test_it_builds_a_campaign_of_two_forces_carrying_hits_and_history():
+    demo_load()
+    campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
+    assert campaign.forces.count() == 2
+    assert {f.owner.username for f in campaign.forces.all()} == {"alice", "bob"}
+    units = Unit.objects.filter(force__campaign=campaign)
+    assert any(u.morale_hits or u.casualty_hits for u in units)
+    assert HistoryEntry.objects.filter(kind=HistoryEntry.Kind.BATTLE).exists()
+    assert campaign.quick_resolves.count() == 1
+    for unit in units:
+        assert unit_history_explains(unit=unit), unit.name
+
+
+def test_it_is_idempotent():
+    demo_load()
+    counts = [m.objects.count() for m in (Campaign, Unit, HistoryEntry, UnitType)]
+    demo_load()
+    assert [m.objects.count() for m in (Campaign, Unit, HistoryEntry, UnitType)] == counts
+
+
+def test_the_demo_command_prints_the_logins(capsys):
+    call_command("demo")
+    out = capsys.readouterr().out
+    assert DEMO_CAMPAIGN in out and "gm / bridgehead-gm" in out and "alice" in out

@@ -1,0 +1,142 @@
+"""Experience and training: the project's table, and how quality rises (and only so far)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from campaign.bridge import UnitOutcome
+from campaign.experience import (
+    EXPERIENCE_TABLE,
+    POINTS_SURVIVED,
+    POINTS_WON,
+    TrainingError,
+    experience_earn,
+    threshold,
+    training_apply,
+    with_quality,
+)
+from campaign.models import HistoryEntry
+from campaign.services import outcome_apply, unit_train
+from campaign.state import Status
+from tests.campaign.helpers import unit_state
+from units.bucs import Quality
+
+Q = Quality
+
+
+def test_it_chose_the_experience_table():
+    assert (POINTS_SURVIVED, POINTS_WON) == (1, 1)
+    assert EXPERIENCE_TABLE == {
+        Q.RAW: 1,
+        Q.GREEN: 2,
+        Q.INEXPERIENCED: 3,
+        Q.AVERAGE: 4,
+        Q.EXPERIENCED: 5,
+        Q.ELITE: 6,
+    }
+    assert threshold(Q.LEGENDARY) is None
+
+
+def test_a_survivor_earns_one_point_and_a_winner_one_more():
+    assert experience_earn(unit_state(), won=False)[0].experience == 1
+    assert experience_earn(unit_state(), won=True)[0].experience == 2
+
+
+def test_a_unit_that_retreated_in_poor_order_earns_no_win_bonus():
+    state, earned = experience_earn(unit_state(status=Status.RETREATED), won=True)
+    assert earned.points == 1 and state.experience == 1
+
+
+def test_a_destroyed_unit_earns_nothing():
+    destroyed = unit_state(status=Status.DESTROYED)
+    state, earned = experience_earn(destroyed, won=True)
+    assert state == destroyed and earned.points == 0
+
+
+def test_it_raises_quality_one_step_at_the_threshold_and_carries_the_rest():
+    state, earned = experience_earn(unit_state(quality=Q.AVERAGE, experience=3), won=True)
+    assert earned.raised
+    assert state.quality == Q.EXPERIENCED and state.experience == 1
+
+
+def test_a_raw_unit_that_survives_a_battle_becomes_green():
+    state, earned = experience_earn(unit_state(quality=Q.RAW), won=False)
+    assert earned.raised and state.quality == Q.GREEN and state.experience == 0
+
+
+def test_it_raises_at_most_one_step_per_battle():
+    # Progress left over from a higher quality never counts toward two steps at once.
+    state, _ = experience_earn(unit_state(quality=Q.GREEN, experience=1), won=True)
+    assert state.quality == Q.INEXPERIENCED and state.experience == 1
+
+
+def test_elite_and_legendary_come_from_battle():
+    elite, _ = experience_earn(unit_state(quality=Q.EXPERIENCED, experience=4), won=False)
+    assert elite.quality == Q.ELITE
+    legendary, _ = experience_earn(unit_state(quality=Q.ELITE, experience=5), won=False)
+    assert legendary.quality == Q.LEGENDARY
+
+
+def test_a_legendary_unit_keeps_counting_its_experience():
+    state, earned = experience_earn(unit_state(quality=Q.LEGENDARY, experience=40), won=True)
+    assert state.quality == Q.LEGENDARY and state.experience == 42 and not earned.raised
+
+
+def test_losing_quality_caps_progress_below_the_new_threshold():
+    assert with_quality(unit_state(experience=3), Q.RAW).experience == 0
+    assert with_quality(unit_state(experience=3), Q.ELITE).experience == 3
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [(Q.GREEN, Q.INEXPERIENCED), (Q.INEXPERIENCED, Q.AVERAGE), (Q.AVERAGE, Q.EXPERIENCED)],
+)
+def test_training_raises_one_step(before, after):
+    assert training_apply(unit_state(quality=before)).quality == after
+
+
+@pytest.mark.parametrize("quality", [Q.RAW, Q.EXPERIENCED, Q.ELITE, Q.LEGENDARY])
+def test_training_reaches_experienced_at_most_and_cannot_lift_raw(quality):
+    with pytest.raises(TrainingError):
+        training_apply(unit_state(quality=quality))
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"status": Status.RETREATED}, {"status": Status.DESTROYED}, {"in_combat_zone": True}],
+)
+def test_training_needs_a_ready_unit_out_of_the_combat_zone(changes):
+    with pytest.raises(TrainingError):
+        training_apply(unit_state(quality=Q.GREEN, **changes))
+
+
+def test_the_training_service_names_the_trainer_in_history(make_unit):
+    unit = make_unit(quality="green")
+    entry = unit_train(unit=unit, trainer="Sgt. Rook")
+    unit.refresh_from_db()
+    assert unit.quality == Q.INEXPERIENCED
+    assert entry.kind == HistoryEntry.Kind.TRAINING
+    assert entry.text == "trained by Sgt. Rook; quality Green → Inexperienced"
+    assert entry.details == {"trainer": "Sgt. Rook"}
+
+
+def test_the_training_service_refuses_without_a_trainer_or_past_experienced(make_unit):
+    unit = make_unit(quality="experienced")
+    with pytest.raises(ValidationError, match="named character"):
+        unit_train(unit=unit, trainer=" ")
+    with pytest.raises(ValidationError, match="Elite and Legendary come only from battle"):
+        unit_train(unit=unit, trainer="Sgt. Rook")
+
+
+def test_a_battle_writes_experience_as_its_own_entry(campaign, make_unit):
+    unit = make_unit(quality="average")
+    unit.experience = 2
+    unit.save()
+    entries = outcome_apply(
+        campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 0)}, winners=[unit.pk], reason="Ford"
+    )
+    assert [e.kind for e in entries] == [HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE]
+    assert entries[1].text == (
+        "Ford: 2 points of experience, a step up; quality Average → Experienced, experience 2 → 0"
+    )

@@ -1,0 +1,352 @@
+"""The write services: outcomes applied and reverted, rosters, GM corrections, who may do what."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from battles.models import Battle
+from campaign.bridge import UnitOutcome
+from campaign.models import Force, HistoryEntry, Membership, Unit
+from campaign.selectors import (
+    campaign_can_manage,
+    campaign_role,
+    campaigns_for_user,
+    unit_history_explains,
+)
+from campaign.services import (
+    best_equipment,
+    campaign_create,
+    campaign_update,
+    force_create,
+    leader_attach,
+    leader_detach,
+    membership_remove,
+    membership_set,
+    opposing_equipment_by_side,
+    outcome_apply,
+    outcome_revert,
+    unit_combat_zone_set,
+    unit_create,
+    unit_edit,
+)
+from campaign.state import Status
+from units.bucs import Equipment
+
+Kind = HistoryEntry.Kind
+
+# ---------------------------------------------------------------------------------------------
+# outcome_apply
+# ---------------------------------------------------------------------------------------------
+
+
+def test_it_applies_a_battle_to_every_unit_with_an_entry_each(campaign, make_unit, enemy):
+    red = make_unit("Red Rifles", quality="experienced")
+    blue = make_unit(
+        "Blue Mech", "Mech", quality="legendary", specialties=("mechanized",), into=enemy
+    )
+    battle = Battle.objects.create(
+        name="Factory Hold", ruleset="combined_arms", scenario={}, seed=9, engine_version="t"
+    )
+    entries = outcome_apply(
+        campaign=campaign,
+        outcomes={red.pk: UnitOutcome(0, 0), blue.pk: UnitOutcome(2, 0)},
+        winners=[red.pk],
+        reason="Factory Hold",
+        battle=battle,
+    )
+    battle_entries = [e for e in entries if e.kind == Kind.BATTLE]
+    assert {e.unit_id for e in battle_entries} == {red.pk, blue.pk}
+    assert all(e.battle == battle and e.day == 1 for e in entries)
+    blue_entry = next(e for e in battle_entries if e.unit_id == blue.pk)
+    assert blue_entry.text.startswith("Factory Hold: lost 2 hits (1 Morale, 1 Casualty); ")
+    assert blue_entry.before["morale_hits"] == 0 and blue_entry.after["morale_hits"] == 1
+    assert blue_entry.details["outcome"] == {"hits_lost": 2, "skill_lost": 0, "removed": "none"}
+    # A unit that came through untouched still has the battle in its history.
+    red_entry = next(e for e in battle_entries if e.unit_id == red.pk)
+    assert red_entry.text.startswith("Factory Hold: lost 0 hits; ")
+    assert red_entry.details["won"] is True
+
+
+def test_it_measures_excellent_equipment_against_each_units_own_enemy(campaign, make_unit, enemy):
+    red = make_unit("Red Rifles", equipment="excellent", quality="legendary")
+    blue = make_unit("Blue Rifles", equipment="excellent", quality="legendary", into=enemy)
+    grunt = make_unit("Blue Grunts", quality="legendary", into=enemy)
+    faced = opposing_equipment_by_side({"red": [red], "blue": [blue, grunt]})
+    assert faced == {
+        red.pk: Equipment.EXCELLENT,
+        blue.pk: Equipment.EXCELLENT,
+        grunt.pk: Equipment.EXCELLENT,
+    }
+    outcome_apply(
+        campaign=campaign,
+        outcomes={red.pk: UnitOutcome(1, 0), blue.pk: UnitOutcome(1, 0)},
+        opposing_equipment={red.pk: "excellent", blue.pk: "good"},
+        reason="Ridge",
+    )
+    red.refresh_from_db()
+    blue.refresh_from_db()
+    assert red.morale_hits == 1  # Excellent against Excellent ignores nothing
+    assert blue.morale_hits == 0  # Excellent against Good ignores its first Morale hit
+
+
+def test_best_equipment_is_adequate_for_an_enemy_without_a_record():
+    assert best_equipment([]) == Equipment.ADEQUATE
+    assert best_equipment(["poor", "good"]) == Equipment.GOOD
+
+
+def test_the_same_outcome_gives_the_same_leader_dice(campaign, make_unit):
+    leader = {"name": "Capt. Holt", "hit_points": 40}
+    mechs = [
+        make_unit(name, "Mech", quality="legendary", specialties=("mechanized",), leader=leader)
+        for name in ("One", "Two")
+    ]
+    rolls = []
+    for mech in mechs:
+        (entry, *_) = outcome_apply(
+            campaign=campaign, outcomes={mech.pk: UnitOutcome(2, 0)}, reason="Ridge", seed=3
+        )
+        rolls.append(entry.details["damage"]["leader_rolls"])
+    assert rolls[0] == rolls[1] and len(rolls[0]) == 3
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"reason": " "}, "reason"),
+        ({"day": 2}, "day"),
+        ({"outcomes": {}}, "outcomes"),
+        ({"winners": [12345]}, "winners"),
+        ({"opposing_equipment": "superb"}, "opposing_equipment"),
+    ],
+)
+def test_it_refuses_a_bad_outcome_and_writes_nothing(campaign, make_unit, kwargs, field):
+    unit = make_unit()
+    arguments = {"campaign": campaign, "outcomes": {unit.pk: UnitOutcome(1, 0)}, "reason": "Ford"}
+    before = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        outcome_apply(**{**arguments, **kwargs})
+    assert field in refused.value.message_dict
+    assert HistoryEntry.objects.count() == before
+
+
+def test_it_refuses_units_of_another_campaign_or_out_of_action(campaign, make_unit, cast, cards):
+    other = campaign_create(name="Elsewhere", gm=cast.gm, ruleset="combined_arms")
+    stranger = unit_create(
+        force=force_create(campaign=other, owner=cast.gm, name="Them"),
+        unit_type=cards["Rifle Squad"],
+        name="Stranger",
+    )
+    routed = make_unit("Routed")
+    Unit.objects.filter(pk=routed.pk).update(status=Status.RETREATED)
+    with pytest.raises(ValidationError) as refused:
+        outcome_apply(
+            campaign=campaign,
+            outcomes={stranger.pk: UnitOutcome(1, 0), routed.pk: UnitOutcome(1, 0)},
+            reason="Ford",
+        )
+    assert set(refused.value.message_dict) == {f"outcomes.{stranger.pk}", f"outcomes.{routed.pk}"}
+
+
+# ---------------------------------------------------------------------------------------------
+# outcome_revert
+# ---------------------------------------------------------------------------------------------
+
+
+def test_it_reverts_an_outcome_as_new_entries(campaign, make_unit):
+    unit = make_unit(quality="average")
+    created = unit.state.to_json()
+    entries = outcome_apply(
+        campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 1)}, winners=[unit.pk], reason="Ford"
+    )
+    reverted = outcome_revert(entries=entries, reason="wrong battle report")
+    unit.refresh_from_db()
+    assert unit.state.to_json() == created
+    assert [e.kind for e in reverted] == [Kind.REVERT] * len(entries)
+    assert {e.reverts_id for e in reverted} == {e.pk for e in entries}
+    assert reverted[0].text.startswith("wrong battle report: undoes day 1, Experience")
+    assert unit_history_explains(unit=unit)
+
+
+def test_it_refuses_to_revert_twice_or_over_a_later_change(campaign, make_unit):
+    unit = make_unit(quality="legendary")
+    entries = outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0)}, reason="Ford")
+    unit_edit(unit=unit, changes={"morale_hits": 3}, reason="miscounted")
+    with pytest.raises(ValidationError, match="changed since in morale_hits"):
+        outcome_revert(entries=entries, reason="undo")
+    edit = unit.history.get(kind=Kind.GM_EDIT)
+    outcome_revert(entries=[edit], reason="undo the edit")
+    with pytest.raises(ValidationError, match="reverted already"):
+        outcome_revert(entries=[edit], reason="again")
+    created = unit.history.get(kind=Kind.CREATED)
+    with pytest.raises(ValidationError, match="Created entry stays"):
+        outcome_revert(entries=[created], reason="unmake")
+
+
+# ---------------------------------------------------------------------------------------------
+# Rosters, corrections, leaders
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_new_unit_starts_its_history_with_its_whole_state(make_unit):
+    unit = make_unit("1st Squad", quality="green", leader={"name": "Sgt. Kay", "hit_points": 12})
+    (entry,) = unit.history.all()
+    assert entry.kind == Kind.CREATED and entry.before == {}
+    assert entry.after == unit.state.to_json()
+    assert entry.text == (
+        "raised in Red Company as Green Rifle Squad (Adequate equipment, Infantry, led by Sgt. Kay)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"quality": "veteran"}, "quality"),
+        ({"equipment": "shiny"}, "equipment"),
+        ({"specialties": ["infantry", "mechanized"], "quality": "green"}, "specialties"),
+        ({"specialties": ["armor"]}, "specialties"),
+        ({"card": "House"}, "unit_type"),
+        ({"card": "Line Suit"}, "unit_type"),
+        ({"leader": {"name": "X"}}, "leader"),
+    ],
+)
+def test_it_refuses_a_bad_new_unit_naming_the_field(make_unit, kwargs, field):
+    arguments = {"name": "Squad", **kwargs}
+    card = arguments.pop("card", "Rifle Squad")
+    with pytest.raises(ValidationError) as refused:
+        make_unit(arguments.pop("name"), card, **arguments)
+    assert field in refused.value.message_dict
+    assert not Unit.objects.exists()
+
+
+def test_a_gm_correction_is_an_entry_with_its_reason(make_unit, cast):
+    unit = make_unit()
+    entry = unit_edit(
+        unit=unit,
+        changes={"casualty_hits": 2, "quality": "elite"},
+        reason="table report",
+        actor=cast.gm,
+    )
+    assert entry.kind == Kind.GM_EDIT and entry.actor == cast.gm
+    assert entry.text == (
+        "GM correction: table report; quality Average → Elite, Casualty hits 0 → 2"
+    )
+    assert unit_edit(unit=unit, changes={"casualty_hits": 2}, reason="again") is None
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason", "field"),
+    [
+        ({"morale_hits": -1}, "r", "morale_hits"),
+        ({"quality": 7}, "r", "quality"),
+        ({"status": "fled"}, "r", "status"),
+        ({"force": 1}, "r", "force"),
+        ({"morale_hits": 1}, "", "reason"),
+    ],
+)
+def test_a_gm_correction_refuses_bad_values(make_unit, changes, reason, field):
+    unit = make_unit()
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=unit, changes=changes, reason=reason)
+    assert field in refused.value.message_dict
+    assert unit.history.count() == 1
+
+
+def test_a_unit_keeps_its_specialties_when_its_quality_falls(make_unit):
+    unit = make_unit(quality="average", specialties=("infantry", "medical"))
+    unit_edit(unit=unit, changes={"quality": "green"}, reason="casualties")
+    unit.refresh_from_db()
+    assert unit.specialties == ["infantry", "medical"]
+
+
+def test_leaders_join_and_leave_through_history(make_unit):
+    unit = make_unit()
+    leader = leader_attach(unit=unit, name="Lt. Varga", hit_points=20)
+    assert leader.unit == unit and leader.alive
+    with pytest.raises(ValidationError, match="already"):
+        leader_attach(unit=unit, name="Lt. Other", hit_points=20)
+    leader_detach(unit=unit, reason="promoted")
+    unit = Unit.objects.get(pk=unit.pk)
+    assert unit.state.leader is None
+    texts = list(unit.history.values_list("text", flat=True))
+    assert texts[1].startswith("Lt. Varga takes command; leader none → Lt. Varga (20 hit points)")
+    assert texts[2].startswith("promoted; leader Lt. Varga (20 hit points) → none")
+    assert unit_history_explains(unit=unit)
+    with pytest.raises(ValidationError, match="1 or more"):
+        leader_attach(unit=unit, name="Lt. Down", hit_points=0)
+
+
+def test_a_unit_moves_in_and_out_of_the_combat_zone(make_unit, cast):
+    unit = make_unit()
+    entry = unit_combat_zone_set(unit=unit, in_combat_zone=True, actor=cast.player)
+    assert entry.kind == Kind.DEPLOYMENT and entry.after == {"in_combat_zone": True}
+    assert unit_combat_zone_set(unit=unit, in_combat_zone=True) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Who may do what
+# ---------------------------------------------------------------------------------------------
+
+
+def test_the_cast_has_its_roles(campaign, cast):
+    assert campaign_role(campaign=campaign, user=cast.gm) == "gm"
+    assert campaign_role(campaign=campaign, user=cast.player) == Membership.Role.PLAYER
+    assert campaign_role(campaign=campaign, user=cast.outsider) is None
+    assert list(campaigns_for_user(user=cast.player)) == [campaign]
+    assert not campaigns_for_user(user=cast.outsider).exists()
+    membership_set(campaign=campaign, user=cast.outsider, role="co_gm")
+    assert campaign_can_manage(campaign=campaign, user=cast.outsider)
+
+
+def test_only_the_gm_and_co_gms_run_the_campaign(campaign, cast, make_unit, enemy):
+    unit = make_unit()
+    for user in (cast.player, cast.outsider):
+        with pytest.raises(PermissionDenied):
+            outcome_apply(
+                campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0)}, reason="Ford", actor=user
+            )
+        with pytest.raises(PermissionDenied):
+            unit_edit(unit=unit, changes={"morale_hits": 1}, reason="x", actor=user)
+        with pytest.raises(PermissionDenied):
+            campaign_update(campaign=campaign, apply_mode="review", actor=user)
+    campaign_update(campaign=campaign, apply_mode="review", actor=cast.gm)
+    campaign.refresh_from_db()
+    assert campaign.apply_mode == "review"
+
+
+def test_players_raise_units_in_their_own_force_only(force, enemy, cast, cards):
+    unit_create(force=force, unit_type=cards["Rifle Squad"], name="Mine", actor=cast.player)
+    with pytest.raises(PermissionDenied):
+        unit_create(force=enemy, unit_type=cards["Rifle Squad"], name="Theirs", actor=cast.player)
+
+
+def test_forces_belong_to_players_of_the_campaign(campaign, cast):
+    with pytest.raises(ValidationError, match="not a player"):
+        force_create(campaign=campaign, owner=cast.outsider, name="Gatecrashers")
+    membership_set(campaign=campaign, user=cast.outsider, role="spectator")
+    with pytest.raises(ValidationError, match="not a player"):
+        force_create(campaign=campaign, owner=cast.outsider, name="Gatecrashers")
+    assert force_create(campaign=campaign, owner=cast.gm, name="Opposition").owner == cast.gm
+
+
+def test_a_member_with_a_force_stays_until_it_is_handed_over(campaign, force, cast):
+    with pytest.raises(ValidationError, match="hand it over"):
+        membership_remove(campaign=campaign, user=cast.player)
+    with pytest.raises(ValidationError, match="spectator cannot"):
+        membership_set(campaign=campaign, user=cast.player, role="spectator")
+    Force.objects.filter(pk=force.pk).update(owner=cast.gm)
+    membership_remove(campaign=campaign, user=cast.player)
+    assert campaign_role(campaign=campaign, user=cast.player) is None
+
+
+def test_campaign_settings_are_checked(campaign, cast):
+    with pytest.raises(ValidationError, match="not a campaign setting"):
+        campaign_update(campaign=campaign, ruleset="one_year_war")
+    with pytest.raises(ValidationError) as refused:
+        campaign_update(campaign=campaign, apply_mode="sometimes")
+    assert "apply_mode" in refused.value.message_dict
+    with pytest.raises(ValidationError, match="1_50"):
+        campaign_update(campaign=campaign, quick_resolve_rounds=0)
+    with pytest.raises(ValidationError, match="GM already"):
+        membership_set(campaign=campaign, user=cast.gm, role="player")

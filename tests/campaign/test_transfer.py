@@ -1,0 +1,166 @@
+"""Export and import: a campaign or a force as JSON, checked whole before anything is written."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from campaign.bridge import UnitOutcome
+from campaign.models import Campaign, Force, HistoryEntry, Membership, Unit
+from campaign.selectors import unit_history_explains
+from campaign.services import (
+    calendar_advance,
+    campaign_create,
+    campaign_import,
+    force_import,
+    membership_set,
+    outcome_apply,
+    outcome_revert,
+)
+from campaign.transfer import campaign_export, force_export
+
+
+@pytest.fixture
+def played(campaign, force, enemy, make_unit, cast):
+    """A campaign two days in: a battle, a revert, recovery, a leader, a spectator."""
+    red = make_unit(
+        "Atlas",
+        "Mech",
+        quality="elite",
+        specialties=("mechanized", "armor"),
+        leader={"name": "Capt. Holt", "hit_points": 12},
+    )
+    blue = make_unit("Blue Rifles", into=enemy)
+    entries = outcome_apply(
+        campaign=campaign,
+        outcomes={red.pk: UnitOutcome(3, 1), blue.pk: UnitOutcome(1, 0)},
+        winners=[red.pk],
+        reason="Ford",
+    )
+    outcome_revert(entries=[e for e in entries if e.unit_id == blue.pk][-1:], reason="oops")
+    calendar_advance(campaign=campaign, days=1)
+    membership_set(campaign=campaign, user=cast.outsider, role="spectator")
+    campaign.refresh_from_db()
+    return campaign
+
+
+def counts() -> tuple[int, ...]:
+    return tuple(m.objects.count() for m in (Campaign, Membership, Force, Unit, HistoryEntry))
+
+
+def test_a_campaign_survives_export_and_import_exactly(played):
+    exported = campaign_export(campaign=played)
+    exported = json.loads(json.dumps(exported))  # it really is JSON
+    exported["campaign"]["name"] = "Op. Test, restored"
+    imported = campaign_import(data=exported)
+    again = campaign_export(campaign=imported)
+    assert again == exported
+    assert imported.day == 2 and imported.gm == played.gm
+    for unit in Unit.objects.filter(force__campaign=imported):
+        assert unit_history_explains(unit=unit)
+    reverted = HistoryEntry.objects.filter(unit__force__campaign=imported, kind="revert").get()
+    assert reverted.reverts.kind == "experience"
+
+
+def test_the_export_names_users_and_cards_not_database_ids(played):
+    exported = campaign_export(campaign=played)
+    assert exported["format"] == "bridgehead.campaign" and exported["version"] == 1
+    assert exported["campaign"]["gm"] == "gm"
+    assert {"user": "outsider", "role": "spectator"} in exported["campaign"]["members"]
+    red = exported["forces"][1]
+    assert red["owner"] == "player" and red["units"][0]["unit_type"] == "Mech"
+    assert red["units"][0]["leader"] == {"name": "Capt. Holt", "hit_points": 12, "alive": True}
+
+
+BAD_FIELDS = [
+    (("forces", 1, "units", 0, "quality"), "veteran", "forces[1].units[0].quality"),
+    (("forces", 0, "units", 0, "morale_hits"), -1, "forces[0].units[0].morale_hits"),
+    (("forces", 0, "units", 0, "unit_type"), "Zeppelin", "forces[0].units[0].unit_type"),
+    (("forces", 0, "owner"), "outsider", "forces[0].owner"),
+    (("campaign", "ruleset"), "chess", "campaign.ruleset"),
+    (("campaign", "members", 0, "role"), "king", "campaign.members[0].role"),
+    (("forces", 0, "units", 0, "history", 1, "kind"), "x", "forces[0].units[0].history[1].kind"),
+    (("forces", 0, "units", 0, "specialties"), ["armor"], "forces[0].units[0].specialties"),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "named"), BAD_FIELDS, ids=[b[2] for b in BAD_FIELDS])
+def test_an_import_with_one_bad_field_writes_nothing_and_names_it(played, path, value, named):
+    data = copy.deepcopy(campaign_export(campaign=played))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert named in refused.value.message_dict
+    assert counts() == before
+
+
+def test_an_import_refuses_a_history_that_does_not_explain_the_unit(played):
+    data = campaign_export(campaign=played)
+    data["forces"][1]["units"][0]["morale_hits"] = 0
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    (message,) = refused.value.message_dict["forces[1].units[0].history"]
+    assert message.startswith("does not explain morale_hits")
+
+
+def test_an_import_reports_every_bad_field_at_once(played):
+    data = campaign_export(campaign=played)
+    data["campaign"]["day"] = 0
+    data["forces"][0]["units"][0]["status"] = "fled"
+    data["forces"][1]["units"][0]["extra"] = 1
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert set(refused.value.message_dict) >= {
+        "campaign.day",
+        "forces[0].units[0].status",
+        "forces[1].units[0].extra",
+    }
+
+
+@pytest.mark.parametrize(
+    "data", [None, [], {"format": "bridgehead.force", "version": 1}, {"format": "x", "version": 9}]
+)
+def test_an_import_refuses_what_is_not_an_export(db, data):
+    with pytest.raises(ValidationError):
+        campaign_import(data=data)
+
+
+def test_a_unit_without_history_is_imported_with_a_created_entry(played):
+    data = campaign_export(campaign=played)
+    del data["forces"][0]["units"][0]["history"]
+    data["campaign"]["name"] = "Hand-written"
+    imported = campaign_import(data=data)
+    unit = Unit.objects.get(force__campaign=imported, name="Blue Rifles")
+    (entry,) = unit.history.all()
+    assert entry.kind == "created" and entry.text.startswith("imported into Blue Battalion")
+    assert unit_history_explains(unit=unit)
+
+
+def test_a_force_moves_into_another_campaign(played, cast):
+    exported = force_export(force=played.forces.get(name="Red Company"))
+    other = campaign_create(name="Sequel", gm=cast.gm, ruleset="combined_arms")
+    with pytest.raises(ValidationError, match="not the GM or a player"):
+        force_import(campaign=other, data=exported)
+    membership_set(campaign=other, user=cast.player, role="player")
+    force = force_import(campaign=other, data=exported)
+    assert force.owner == cast.player
+    assert [u.name for u in force.units.all()] == ["Atlas"]
+    assert force_export(force=force)["force"] == exported["force"]
+    with pytest.raises(ValidationError, match="force of this name already"):
+        force_import(campaign=other, data=exported, owner=cast.gm)
+
+
+def test_a_force_keeps_to_its_ruleset(played, cast):
+    exported = force_export(force=played.forces.get(name="Red Company"))
+    other = campaign_create(name="Space", gm=cast.gm, ruleset="one_year_war")
+    with pytest.raises(ValidationError) as refused:
+        force_import(campaign=other, data=exported, owner=cast.gm)
+    assert "ruleset" in refused.value.message_dict
+    assert not other.forces.exists()

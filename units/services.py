@@ -1,0 +1,217 @@
+"""Writes for the card library: load the sample library's cards and terrain into the database.
+
+The library is a folder per ruleset of `.card` files in the "WRITING A CARD" text format
+(`units.cardtext`), and one `terrain.json` shared by both rulesets (`units.terrain`). Loading
+reads and checks every file first; any problem (reported with its file and line) stops the load
+before anything is written. Loading twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+
+from units.cardtext import CardTextError, is_building, parse_card
+from units.models import Ruleset, UnitType
+from units.terrain import TerrainError, validate_terrain
+
+LIBRARY_DIR = Path(__file__).resolve().parent / "library"
+TERRAIN_FILE = "terrain.json"
+RULESET_ONLY_KEYWORDS = {
+    "sensor": Ruleset.ONE_YEAR_WAR,
+    "amphibious": Ruleset.ONE_YEAR_WAR,
+}
+"""Keywords only one rule text has (rulings.md, "Two rulesets, one engine")."""
+
+
+@dataclass(frozen=True)
+class LibraryProblem:
+    """One thing wrong with one library file."""
+
+    path: str
+    """The file, relative to the library folder."""
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.path if self.line is None else f"{self.path}, line {self.line}"
+        return f'{where}, field "{self.field}": {self.message}'
+
+
+class LibraryError(Exception):
+    """The library has problems; nothing was loaded."""
+
+    def __init__(self, problems: list[LibraryProblem]) -> None:
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems
+
+
+@dataclass
+class LibraryReport:
+    """What a load did, by card name."""
+
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    not_in_library: list[str] = field(default_factory=list)
+    """Cards in the database that no library file holds (kept: units may be made from them)."""
+
+
+@dataclass(frozen=True)
+class LibraryEntry:
+    """One card or terrain type read from the library, ready to load."""
+
+    name: str
+    kind: str
+    ruleset: str
+    card: dict[str, Any]
+    source: str
+
+
+def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry]:
+    entries: list[LibraryEntry] = []
+    for path in sorted(root.rglob("*.card")):
+        relative = path.relative_to(root).as_posix()
+        folder = path.parent.relative_to(root).as_posix()
+        if folder not in Ruleset.values:
+            problems.append(
+                LibraryProblem(
+                    relative, None, "ruleset", f"a card lives in {' or '.join(Ruleset.values)}/"
+                )
+            )
+            continue
+        try:
+            card = parse_card(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            problems.append(LibraryProblem(relative, None, "card", "not UTF-8 text"))
+            continue
+        except CardTextError as error:
+            problems.append(LibraryProblem(relative, error.line, error.field, error.message))
+            continue
+        for keyword in card.get("keywords", []):
+            only = RULESET_ONLY_KEYWORDS.get(keyword)
+            if only is not None and only != folder:
+                problems.append(
+                    LibraryProblem(
+                        relative,
+                        _line_of(path, r"^\s*keywords\s*:"),
+                        "keywords",
+                        f"{keyword} is a {Ruleset(only).label} keyword",
+                    )
+                )
+        kind = UnitType.Kind.BUILDING if is_building(card) else UnitType.Kind.UNIT
+        entries.append(LibraryEntry(card["name"], kind, folder, card, relative))
+    return entries
+
+
+def _line_of(path: Path, pattern: str) -> int | None:
+    """The first line of a file matching `pattern` (case-insensitive), to point at it."""
+    regex = re.compile(pattern, re.IGNORECASE)
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if regex.search(line):
+            return number
+    return None
+
+
+_COLON = re.compile(r"\s*:")
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """The line of each key of the top-level JSON object, to point a problem at its entry."""
+    lines: dict[str, int] = {}
+    depth, line, index = 0, 1, 0
+    while index < len(text):
+        char = text[index]
+        if char == '"':
+            end = index + 1
+            while text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            if depth == 1 and _COLON.match(text, end + 1):
+                lines.setdefault(json.loads(text[index : end + 1]), line)
+            line += text.count("\n", index, end)
+            index = end
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+        elif char == "\n":
+            line += 1
+        index += 1
+    return lines
+
+
+def _read_terrain(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry]:
+    path = root / TERRAIN_FILE
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        problems.append(LibraryProblem(TERRAIN_FILE, error.lineno, "json", error.msg))
+        return []
+    if not isinstance(data, dict):
+        problems.append(LibraryProblem(TERRAIN_FILE, 1, "terrain", "must map names to terrain"))
+        return []
+    lines = _key_lines(path.read_text(encoding="utf-8"))
+    entries = []
+    for name, props in data.items():
+        line = lines.get(name)
+        try:
+            validate_terrain(props)
+        except TerrainError as error:
+            field = f"{name}.{error.field}"
+            problems.append(LibraryProblem(TERRAIN_FILE, line, field, error.message))
+            continue
+        entries.append(LibraryEntry(name, UnitType.Kind.TERRAIN, "", props, TERRAIN_FILE))
+    return entries
+
+
+def library_read(*, root: Path = LIBRARY_DIR) -> list[LibraryEntry]:
+    """Every card and terrain type in the library, checked; `LibraryError` lists all problems."""
+    problems: list[LibraryProblem] = []
+    entries = _read_cards(root, problems) + _read_terrain(root, problems)
+    seen: dict[tuple[str, str], str] = {}
+    for entry in entries:
+        key = (entry.ruleset, entry.name.casefold())
+        if key in seen:
+            problems.append(
+                LibraryProblem(
+                    entry.source, 1, "name", f"{entry.name!r} is already the name in {seen[key]}"
+                )
+            )
+        seen.setdefault(key, entry.source)
+    if problems:
+        raise LibraryError(problems)
+    return entries
+
+
+@transaction.atomic
+def library_load(*, root: Path = LIBRARY_DIR) -> LibraryReport:
+    """Load (or refresh) every library card; nothing is written if any file has a problem."""
+    entries = library_read(root=root)
+    report = LibraryReport()
+    loaded: set[int] = set()
+    for entry in entries:
+        existing = UnitType.objects.filter(ruleset=entry.ruleset, name=entry.name).first()
+        values = {"kind": entry.kind, "card": entry.card, "source": entry.source}
+        if existing is None:
+            existing = UnitType.objects.create(name=entry.name, ruleset=entry.ruleset, **values)
+            report.created.append(entry.name)
+        elif any(getattr(existing, key) != value for key, value in values.items()):
+            for key, value in values.items():
+                setattr(existing, key, value)
+            existing.save()
+            report.updated.append(entry.name)
+        else:
+            report.unchanged.append(entry.name)
+        loaded.add(existing.pk)
+    report.not_in_library = list(
+        UnitType.objects.exclude(pk__in=loaded).values_list("name", flat=True)
+    )
+    return report

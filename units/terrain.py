@@ -1,0 +1,49 @@
+"""Terrain types as data: what a kind of ground does on the table.
+
+The library's `terrain.json` maps a terrain type's name to its properties, in the engine's
+terms (rulings.md, "Geometry"): the kind cards name under "Enters", whether it blocks movement
+and sight, whether entering it is a hazard (a terrain roll), whether it is a wall (a hazard
+Sure-Footed does not excuse) and whether it is water (Amphibious units move doubled in it),
+plus a sentence saying why. Plain Python, no Django.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+TERRAIN_FLAGS = ("blocks_movement", "blocks_sight", "hazard", "wall", "water")
+TERRAIN_FIELDS = ("kind", *TERRAIN_FLAGS, "why")
+_KIND_RE = re.compile(r"[a-z]+(?:[ -][a-z]+)*")
+
+
+class TerrainError(ValueError):
+    """A terrain type that breaks the rules; `field` names what is wrong."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(field, message)
+        self.field = field
+        self.message = message
+
+    def __str__(self) -> str:
+        return f'field "{self.field}": {self.message}'
+
+
+def validate_terrain(props: Any) -> None:
+    """Raise `TerrainError` unless `props` is a valid terrain type."""
+    if not isinstance(props, dict):
+        raise TerrainError("terrain", f"must be a mapping, got {type(props).__name__}")
+    for key in props:
+        if key not in TERRAIN_FIELDS:
+            raise TerrainError(key, "unknown field")
+    kind = props.get("kind")
+    if not isinstance(kind, str) or not _KIND_RE.fullmatch(kind):
+        raise TerrainError("kind", f"a terrain kind is lower-case words, got {kind!r}")
+    for flag in TERRAIN_FLAGS:
+        if not isinstance(props.get(flag), bool):
+            raise TerrainError(flag, f"must be true or false, got {props.get(flag)!r}")
+    if props["wall"] and not props["hazard"]:
+        raise TerrainError("wall", "a wall is a hazard: set hazard to true as well")
+    why = props.get("why", "")
+    if not isinstance(why, str):
+        raise TerrainError("why", f"must be text, got {why!r}")
