@@ -53,6 +53,11 @@ class Battle(models.Model):
     enqueue_error = models.TextField(
         blank=True, help_text="Why the battle could not be queued yet (the sweep retries it)."
     )
+    notify_task = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="A task sent the battle's id once it is done (how a campaign hears of it).",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -40,7 +40,12 @@ class BattleInputError(ValueError):
 
 
 def battle_launch(
-    *, name: str, scenario: dict[str, Any], seed: int | None = None, created_by=None
+    *,
+    name: str,
+    scenario: dict[str, Any],
+    seed: int | None = None,
+    created_by=None,
+    notify_task: str = "",
 ) -> Battle:
     """Validate the scenario, save the battle, and queue it once the transaction commits.
 
@@ -62,6 +67,7 @@ def battle_launch(
             ruleset=parsed.ruleset.name,
             scenario=scenario,
             seed=seed,
+            notify_task=notify_task,
             engine_version=ENGINE_VERSION,
             turn_limit=parsed.turn_limit,
             heartbeat_at=timezone.now(),
@@ -114,12 +120,14 @@ def battle_resolve(*, battle_id: int) -> Battle | None:
     except Exception:
         # A bug or an impossible scenario: keep the error for the GM; nothing else is written.
         logger.exception("battle %s failed", battle_id)
-        mine.update(
+        failed = mine.update(
             status=Battle.Status.FAILED,
             error=traceback.format_exc(limit=20),
             finished_at=timezone.now(),
             claim=None,
         )
+        if failed and battle.notify_task:
+            _notify(battle)
         return Battle.objects.get(id=battle_id)
     log_json = record.log_json()
     with transaction.atomic():
@@ -142,7 +150,19 @@ def battle_resolve(*, battle_id: int) -> Battle | None:
             sha256=hashlib.sha256(log_json.encode()).hexdigest(),
             event_count=len(record.events),
         )
+        if battle.notify_task:
+            transaction.on_commit(partial(_notify, battle))
     return Battle.objects.get(id=battle_id)
+
+
+def _notify(battle: Battle) -> None:
+    """Tell whoever asked (by task name) that the battle is done; their sweep covers a miss."""
+    from celery import current_app
+
+    try:
+        current_app.send_task(battle.notify_task, args=[battle.id])
+    except BrokerError:
+        logger.warning("battle %s done, but %s could not be sent", battle.id, battle.notify_task)
 
 
 def _progress(turn: int, *, mine) -> None:

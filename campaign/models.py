@@ -298,3 +298,54 @@ class HistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"Day {self.day}, {self.unit}: {self.text}"
+
+
+class CampaignBattle(models.Model):
+    """A battle of the campaign: who fought on which side, and whether its outcome is applied.
+
+    Fought by the engine (``battle`` set) or at a real table (``table_result`` entered by the
+    GM): the campaign applies either through the same bridge. ``state`` moves only by
+    conditional updates, so an outcome is applied exactly once however many workers or
+    requests try.
+    """
+
+    class State(models.TextChoices):
+        FIGHTING = "fighting", "Being fought"
+        AWAITING = "awaiting", "Awaiting review"
+        APPLIED = "applied", "Applied"
+        REVERTED = "reverted", "Reverted"
+        FAILED = "failed", "Failed"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
+    name = models.CharField(max_length=200)
+    day = models.PositiveIntegerField(help_text="The campaign day it was fought.")
+    battle = models.OneToOneField(
+        "battles.Battle", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    request_key = models.UUIDField(
+        null=True, blank=True, unique=True, help_text="Makes a repeated launch request harmless."
+    )
+    sides = models.JSONField(help_text="Side id → the pks of the persistent units on it.")
+    engine_units = models.JSONField(
+        default=dict, blank=True, help_text="Engine unit id → persistent unit pk."
+    )
+    table_result = models.JSONField(
+        null=True, blank=True, help_text="A result entered by hand: winner and per-unit losses."
+    )
+    state = models.CharField(max_length=16, choices=State.choices, default=State.FIGHTING)
+    applications = models.PositiveIntegerField(default=0)
+    applied_entries = models.JSONField(
+        default=list, blank=True, help_text="History entries written by the latest application."
+    )
+    applied_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-day", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (day {self.day})"

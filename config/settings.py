@@ -57,6 +57,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -137,6 +138,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    # Health probes talk plain HTTP from inside the container network.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
@@ -200,4 +203,8 @@ BATTLE_STALE_SECONDS = env.int("BATTLE_STALE_SECONDS", default=120)
 BATTLE_TURN_DELAY = env.float("BATTLE_TURN_DELAY", default=0.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-battles": {"task": "battles.tasks.sweep_battles", "schedule": 30.0},
+    "settle-campaign-battles": {
+        "task": "campaign.tasks.settle_campaign_battles",
+        "schedule": 30.0,
+    },
 }

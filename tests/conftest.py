@@ -7,6 +7,8 @@ import os
 import pytest
 from django.conf import settings
 
+from tests.workers import database_url, project_env, worker_process
+
 # .ci/run sets this: there, a test that needs PostgreSQL or Redis fails instead of skipping.
 REQUIRE_SERVICES = os.environ.get("BRIDGEHEAD_REQUIRE_SERVICES") == "1"
 
@@ -33,3 +35,18 @@ def postgres() -> None:
         settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql",
         "PostgreSQL (DATABASE_URL=postgres://...)",
     )
+
+
+@pytest.fixture
+def redis_worker_env(redis_url) -> dict[str, str]:
+    """The environment of a worker on Redis that sees this test's database."""
+    return project_env(
+        REDIS_URL=redis_url, DATABASE_URL=database_url(settings.DATABASES["default"])
+    )
+
+
+@pytest.fixture
+def redis_worker(redis_worker_env, tmp_path):
+    """A real worker process on Redis, for tests marked django_db(transaction=True)."""
+    with worker_process(redis_worker_env, tmp_path / "worker.log") as process:
+        yield process

@@ -1,0 +1,339 @@
+"""Campaign battles: field persistent units through the bridge, then apply the outcome once.
+
+A battle is fought by the engine on a worker (``campaign_battle_launch``) or at a real table
+(``campaign_battle_record``); either way its outcome reaches the units through the same bridge
+(``campaign_battle_apply``), exactly once: the state column moves by conditional updates inside
+the transaction that writes the history, so a second attempt finds nothing to do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from battles.engine.rulesets import RULESETS
+from battles.models import Battle
+from battles.services import BattleInputError, battle_launch
+from campaign.bridge import REMOVED, UnitOutcome, battle_card
+from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
+from campaign.services._record import require_manager
+from campaign.services.outcomes import opposing_equipment_by_side, outcome_apply, outcome_revert
+from campaign.state import Status
+
+NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """One persistent unit placed on a side of a battle."""
+
+    unit: Unit
+    side: str
+    position: tuple[float, float]
+    facing: float = 0.0
+    order: dict[str, Any] = field(default_factory=lambda: {"kind": "attack"})
+
+
+def campaign_battle_launch(
+    *,
+    campaign: Campaign,
+    base: Mapping[str, Any],
+    deployments: Sequence[Deployment],
+    name: str = "",
+    turn_limit: int | None = None,
+    seed: int | None = None,
+    request_key: uuid.UUID | None = None,
+    actor: Any = None,
+) -> CampaignBattle:
+    """Print each unit's battle card into the base scenario and launch it on the workers.
+
+    ``base`` gives the table, terrain, buildings, objectives and the two sides (their units are
+    replaced by the deployments). A repeated request with the same ``request_key`` returns the
+    battle the first one launched.
+    """
+    require_manager(campaign, actor)
+    if request_key is not None:
+        existing = CampaignBattle.objects.filter(request_key=request_key).first()
+        if existing is not None:
+            return existing
+    scenario, sides, engine_units = _scenario(campaign, base, deployments, turn_limit)
+    try:
+        with transaction.atomic():
+            battle = battle_launch(
+                name=name or scenario["name"],
+                scenario=scenario,
+                seed=seed,
+                created_by=actor,
+                notify_task=NOTIFY_TASK,
+            )
+            return CampaignBattle.objects.create(
+                campaign=campaign,
+                name=battle.name,
+                day=campaign.day,
+                battle=battle,
+                request_key=request_key,
+                sides=sides,
+                engine_units=engine_units,
+                created_by=actor,
+            )
+    except BattleInputError as exc:
+        raise ValidationError(
+            {path or "scenario": [reason] for path, reason in exc.errors}
+        ) from exc
+    except IntegrityError:
+        # The same request, launched at the same moment by another request: theirs stands.
+        return CampaignBattle.objects.get(request_key=request_key)
+
+
+def _scenario(
+    campaign: Campaign,
+    base: Mapping[str, Any],
+    deployments: Sequence[Deployment],
+    turn_limit: int | None,
+) -> tuple[dict[str, Any], dict[str, list[int]], dict[str, int]]:
+    errors: dict[str, list[str]] = {}
+    scenario = copy.deepcopy(dict(base))
+    scenario["ruleset"] = campaign.ruleset
+    if turn_limit is not None:
+        scenario["turn_limit"] = turn_limit
+    side_ids = [side.get("id") for side in scenario.get("sides", [])]
+    for side in scenario.get("sides", []):
+        side["units"] = []
+    sides: dict[str, list[int]] = {side: [] for side in side_ids}
+    engine_units: dict[str, int] = {}
+    for i, deployment in enumerate(deployments):
+        unit, path = deployment.unit, f"deployments[{i}]"
+        if unit.force.campaign_id != campaign.pk:
+            errors.setdefault(path, []).append(f"{unit} is not in {campaign}")
+            continue
+        if unit.status != Status.READY:
+            errors.setdefault(path, []).append(f"{unit} is {unit.status}: it cannot fight")
+            continue
+        if deployment.side not in sides:
+            errors.setdefault(path, []).append(f"no side {deployment.side!r} in the scenario")
+            continue
+        engine_id = f"unit-{unit.pk}"
+        if engine_id in engine_units:
+            errors.setdefault(path, []).append(f"{unit} is deployed twice")
+            continue
+        engine_units[engine_id] = unit.pk
+        sides[deployment.side].append(unit.pk)
+        side = scenario["sides"][side_ids.index(deployment.side)]
+        side["units"].append(
+            {
+                "id": engine_id,
+                "card": battle_card(unit),
+                "position": list(deployment.position),
+                "facing": deployment.facing,
+                "order": deployment.order,
+            }
+        )
+    if errors:
+        raise ValidationError(errors)
+    return scenario, sides, engine_units
+
+
+def campaign_battle_record(
+    *,
+    campaign: Campaign,
+    name: str,
+    sides: Mapping[str, Sequence[Unit]],
+    winner: str | None,
+    outcomes: Mapping[int, Mapping[str, Any]],
+    day: int | None = None,
+    actor: Any = None,
+) -> CampaignBattle:
+    """A battle fought at a real table: the GM's result, checked, then handled like any other.
+
+    ``outcomes`` maps each unit's pk to its ``hits_lost``, ``skill_lost`` and ``removed``.
+    """
+    require_manager(campaign, actor)
+    errors: dict[str, list[str]] = {}
+    if not name.strip():
+        errors["name"] = ["give the battle a name"]
+    if len(sides) != 2:
+        errors["sides"] = ["a battle has exactly two sides"]
+    if winner is not None and winner not in sides:
+        errors["winner"] = [f"must be one of {', '.join(sides)} or none (a draw)"]
+    day = campaign.day if day is None else day
+    if not 1 <= day <= campaign.day:
+        errors["day"] = [f"must be between 1 and today (day {campaign.day})"]
+    fielded: dict[int, Unit] = {}
+    for side, units in sides.items():
+        for unit in units:
+            if unit.pk in fielded:
+                errors.setdefault(f"sides.{side}", []).append(f"{unit} is on both sides")
+            fielded[unit.pk] = unit
+    result: dict[str, dict[str, Any]] = {}
+    for pk, unit in fielded.items():
+        path = f"outcomes.{pk}"
+        problems = _table_outcome_problems(campaign, unit, outcomes.get(pk))
+        if problems:
+            errors[path] = problems
+        else:
+            result[str(pk)] = dict(outcomes[pk])
+    if stray := set(outcomes) - set(fielded):
+        errors["outcomes"] = [f"units {sorted(stray)} did not fight"]
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        campaign_battle = CampaignBattle.objects.create(
+            campaign=campaign,
+            name=name.strip(),
+            day=day,
+            sides={side: [u.pk for u in units] for side, units in sides.items()},
+            table_result={"winner": winner, "units": result},
+            state=CampaignBattle.State.AWAITING,
+            created_by=actor,
+        )
+        if campaign.apply_mode == Campaign.ApplyMode.AUTO:
+            campaign_battle_apply(campaign_battle=campaign_battle)
+    campaign_battle.refresh_from_db()
+    return campaign_battle
+
+
+def _table_outcome_problems(campaign: Campaign, unit: Unit, outcome: Any) -> list[str]:
+    """What is wrong with a hand-entered outcome, judged against the card the unit fought with."""
+    if not isinstance(outcome, Mapping):
+        return ["give hits_lost, skill_lost and removed"]
+    hits_lost, skill_lost = outcome.get("hits_lost"), outcome.get("skill_lost")
+    removed = outcome.get("removed", "none")
+    numbers = (hits_lost, skill_lost)
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in numbers):
+        return ["hits_lost and skill_lost must be whole numbers, 0 or more"]
+    if removed not in REMOVED:
+        return [f"removed must be one of {', '.join(REMOVED)}"]
+    if unit.status != Status.READY:
+        return [f"{unit} is {unit.status}: it could not have fought"]
+    card = battle_card(unit)
+    floor = RULESETS[campaign.ruleset].demoralise_at_skill
+    problems = []
+    if hits_lost > card["hits"]:
+        problems.append(f"hits_lost is at most {card['hits']} (the card's Hits)")
+    if skill_lost > card["skill"] - floor:
+        problems.append(f"skill_lost is at most {card['skill'] - floor} from Skill {card['skill']}")
+    if (removed == "destroyed") != (hits_lost == card["hits"]):
+        problems.append("destroyed means every Hit lost, and every Hit lost means destroyed")
+    if removed == "demoralised" and card["skill"] - skill_lost != floor:
+        problems.append(f"demoralised means Skill brought down to {floor}")
+    return problems
+
+
+def campaign_battle_settle(*, battle_id: int) -> CampaignBattle | None:
+    """A battle finished on a worker: mark it for review, or apply it at once (auto mode)."""
+    campaign_battle = CampaignBattle.objects.filter(battle_id=battle_id).first()
+    if campaign_battle is None:
+        return None
+    status = Battle.objects.values_list("status", flat=True).get(id=battle_id)
+    target = {
+        Battle.Status.DONE: CampaignBattle.State.AWAITING,
+        Battle.Status.FAILED: CampaignBattle.State.FAILED,
+    }.get(status)
+    if target is None:
+        return campaign_battle
+    moved = CampaignBattle.objects.filter(
+        pk=campaign_battle.pk, state=CampaignBattle.State.FIGHTING
+    ).update(state=target)
+    auto = campaign_battle.campaign.apply_mode == Campaign.ApplyMode.AUTO
+    if moved and target == CampaignBattle.State.AWAITING and auto:
+        # A unit that changed meanwhile (the GM edited it, say) leaves the outcome for review.
+        with contextlib.suppress(ValidationError):
+            campaign_battle_apply(campaign_battle=campaign_battle)
+    campaign_battle.refresh_from_db()
+    return campaign_battle
+
+
+def campaign_battles_settle_all() -> list[int]:
+    """Settle every finished battle still marked as being fought (a missed notice)."""
+    finished = CampaignBattle.objects.filter(
+        state=CampaignBattle.State.FIGHTING,
+        battle__status__in=[Battle.Status.DONE, Battle.Status.FAILED],
+    ).values_list("battle_id", flat=True)
+    return [campaign_battle_settle(battle_id=battle_id).pk for battle_id in finished]
+
+
+def campaign_battle_apply(
+    *, campaign_battle: CampaignBattle, actor: Any = None
+) -> list[HistoryEntry] | None:
+    """Apply the outcome to the persistent units; None if it is not waiting to be applied."""
+    require_manager(campaign_battle.campaign, actor)
+    with transaction.atomic():
+        claimed = CampaignBattle.objects.filter(
+            pk=campaign_battle.pk,
+            state__in=[CampaignBattle.State.AWAITING, CampaignBattle.State.REVERTED],
+        ).update(
+            state=CampaignBattle.State.APPLIED,
+            applied_at=timezone.now(),
+            applications=F("applications") + 1,
+        )
+        if not claimed:
+            return None
+        campaign_battle.refresh_from_db()
+        winner, outcomes = campaign_battle_outcomes(campaign_battle)
+        sides = {
+            side: list(Unit.objects.filter(pk__in=pks))
+            for side, pks in campaign_battle.sides.items()
+        }
+        entries = outcome_apply(
+            campaign=campaign_battle.campaign,
+            outcomes=outcomes,
+            winners=campaign_battle.sides.get(winner, []) if winner else (),
+            opposing_equipment=opposing_equipment_by_side(sides),
+            day=campaign_battle.day,
+            reason=campaign_battle.name,
+            battle=campaign_battle.battle,
+            actor=actor,
+        )
+        CampaignBattle.objects.filter(pk=campaign_battle.pk).update(
+            applied_entries=[entry.pk for entry in entries]
+        )
+    campaign_battle.refresh_from_db()
+    return entries
+
+
+def campaign_battle_outcomes(
+    campaign_battle: CampaignBattle,
+) -> tuple[str | None, dict[int, UnitOutcome]]:
+    """The winner and each persistent unit's outcome, from the engine's result or the table's."""
+    if campaign_battle.table_result is not None:
+        result = campaign_battle.table_result
+        outcomes = {
+            int(pk): UnitOutcome(o["hits_lost"], o["skill_lost"], o.get("removed", "none"))
+            for pk, o in result["units"].items()
+        }
+        return result["winner"], outcomes
+    result = campaign_battle.battle.result
+    outcomes = {
+        campaign_battle.engine_units[u["unit"]]: UnitOutcome(
+            u["hits_lost"], u["skill_lost"], u["removed"]
+        )
+        for u in result["units"]
+        if u["unit"] in campaign_battle.engine_units
+    }
+    return result["winner"], outcomes
+
+
+def campaign_battle_revert(
+    *, campaign_battle: CampaignBattle, reason: str, actor: Any = None
+) -> list[HistoryEntry] | None:
+    """Undo an applied outcome (as new history entries); it may then be applied again."""
+    require_manager(campaign_battle.campaign, actor)
+    with transaction.atomic():
+        claimed = CampaignBattle.objects.filter(
+            pk=campaign_battle.pk, state=CampaignBattle.State.APPLIED
+        ).update(state=CampaignBattle.State.REVERTED)
+        if not claimed:
+            return None
+        entries = HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
+        reverted = outcome_revert(entries=entries, reason=reason, actor=actor)
+    campaign_battle.refresh_from_db()
+    return reverted

@@ -1,0 +1,19 @@
+"""Celery tasks for campaigns. Thin: each takes ids and calls one service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from campaign.services import battles
+
+
+@shared_task(acks_late=True)
+def campaign_battle_finished(battle_id: int) -> None:
+    """A campaign's battle is done (or failed): settle it, applying it in auto mode."""
+    battles.campaign_battle_settle(battle_id=battle_id)
+
+
+@shared_task
+def settle_campaign_battles() -> list[int]:
+    """Settle any finished battle whose notice was missed (run periodically by Celery beat)."""
+    return battles.campaign_battles_settle_all()

@@ -1,0 +1,41 @@
+"""``/healthz``: is this process able to reach its database and its task queue?
+
+Used by docker-compose and load balancers; answers 200 when both answer, 503 otherwise, with
+a short JSON body saying which part failed (and nothing secret).
+"""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from config.celery import app
+
+
+def _database() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("select 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure means "not healthy"; say which kind
+        return f"error: {type(exc).__name__}"
+    return "ok"
+
+
+def _broker() -> str:
+    try:
+        with app.connection_for_write() as broker:
+            broker.ensure_connection(max_retries=1, timeout=2)
+    except Exception as exc:
+        return f"error: {type(exc).__name__}"
+    return "ok"
+
+
+@never_cache
+@require_GET
+def healthz(request):
+    checks = {"database": _database(), "broker": _broker()}
+    healthy = all(value == "ok" for value in checks.values())
+    return JsonResponse(checks, status=200 if healthy else 503)

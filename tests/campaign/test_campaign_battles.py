@@ -1,0 +1,255 @@
+"""Campaign battles: units go in through the bridge, the outcome comes back exactly once."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from battles.models import Battle
+from battles.services import battle_resolve
+from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
+from campaign.services import campaign_update
+from campaign.services.battles import (
+    Deployment,
+    campaign_battle_apply,
+    campaign_battle_launch,
+    campaign_battle_outcomes,
+    campaign_battle_record,
+    campaign_battle_revert,
+    campaign_battle_settle,
+    campaign_battles_settle_all,
+)
+
+CROSSROADS = Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json"
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def base() -> dict:
+    return json.loads(CROSSROADS.read_text())
+
+
+@pytest.fixture
+def squads(make_unit, enemy):
+    return {
+        "blue": [
+            make_unit("1st Squad", quality="experienced"),
+            make_unit("2nd Squad"),
+        ],
+        "red": [make_unit("Red Mech", "Mech", specialties=("mechanized",), into=enemy)],
+    }
+
+
+def _deployments(squads) -> list[Deployment]:
+    spots = {"blue": [(6, 3), (10, 2)], "red": [(20, 20)]}
+    return [
+        Deployment(unit=unit, side=side, position=spots[side][i])
+        for side, units in squads.items()
+        for i, unit in enumerate(units)
+    ]
+
+
+def _launch(campaign, base, squads, **kwargs) -> CampaignBattle:
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        return campaign_battle_launch(
+            campaign=campaign, base=base, deployments=_deployments(squads), seed=12, **kwargs
+        )
+
+
+def _fight(campaign_battle: CampaignBattle) -> CampaignBattle:
+    battle_resolve(battle_id=campaign_battle.battle_id)
+    with mock.patch("celery.current_app.send_task"):
+        return campaign_battle_settle(battle_id=campaign_battle.battle_id)
+
+
+def _review(campaign) -> None:
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.REVIEW)
+
+
+def test_each_unit_goes_in_with_its_battle_card(campaign, base, squads):
+    campaign_battle = _launch(campaign, base, squads)
+    units = {u["id"]: u for side in campaign_battle.battle.scenario["sides"] for u in side["units"]}
+    veteran, average = squads["blue"]
+    assert units[f"unit-{veteran.pk}"]["card"]["skill"] == 4, "Experienced: printed 3 + 1"
+    assert units[f"unit-{average.pk}"]["card"]["skill"] == 3
+    assert campaign_battle.battle.scenario["ruleset"] == campaign.ruleset
+    assert campaign_battle.sides == {"blue": [veteran.pk, average.pk], "red": [squads["red"][0].pk]}
+    assert campaign_battle.day == campaign.day
+    assert campaign_battle.state == CampaignBattle.State.FIGHTING
+
+
+def test_a_unit_out_of_action_cannot_be_fielded_and_nothing_is_written(campaign, base, squads):
+    Unit.objects.filter(pk=squads["blue"][1].pk).update(status="retreated")
+    squads["blue"][1].refresh_from_db()
+    with pytest.raises(ValidationError) as caught:
+        _launch(campaign, base, squads)
+    assert "deployments[1]" in caught.value.message_dict
+    assert not Battle.objects.exists() and not CampaignBattle.objects.exists()
+
+
+def test_the_same_launch_request_twice_launches_one_battle(campaign, base, squads):
+    key = uuid.uuid4()
+    first = _launch(campaign, base, squads, request_key=key)
+    again = _launch(campaign, base, squads, request_key=key)
+    assert first.pk == again.pk
+    assert Battle.objects.count() == 1
+
+
+def test_in_review_mode_the_outcome_waits_for_the_gm(campaign, base, squads):
+    _review(campaign)
+    settled = _fight(_launch(campaign, base, squads))
+    assert settled.state == CampaignBattle.State.AWAITING
+    assert not HistoryEntry.objects.filter(kind="battle").exists()
+
+
+def test_applying_writes_history_for_every_unit_and_happens_once(campaign, base, squads, cast):
+    _review(campaign)
+    campaign_battle = _fight(_launch(campaign, base, squads))
+    entries = campaign_battle_apply(campaign_battle=campaign_battle, actor=cast.gm)
+    fielded = {pk for pks in campaign_battle.sides.values() for pk in pks}
+    battle_entries = HistoryEntry.objects.filter(kind="battle", battle=campaign_battle.battle)
+    assert {e.unit_id for e in battle_entries} == fielded
+    assert {e.pk for e in entries} >= {e.pk for e in battle_entries}
+    assert campaign_battle_apply(campaign_battle=campaign_battle, actor=cast.gm) is None
+    campaign_battle.refresh_from_db()
+    assert (campaign_battle.state, campaign_battle.applications) == ("applied", 1)
+    assert battle_entries.count() == len(fielded)
+
+
+def test_the_outcome_is_the_engines_result_per_unit(campaign, base, squads):
+    _review(campaign)
+    campaign_battle = _fight(_launch(campaign, base, squads))
+    winner, outcomes = campaign_battle_outcomes(campaign_battle)
+    result = campaign_battle.battle.result
+    assert winner == result["winner"]
+    for row in result["units"]:
+        pk = campaign_battle.engine_units[row["unit"]]
+        assert (outcomes[pk].hits_lost, outcomes[pk].skill_lost, outcomes[pk].removed) == (
+            row["hits_lost"], row["skill_lost"], row["removed"],
+        )  # fmt: skip
+
+
+def test_in_auto_mode_a_finished_battle_is_applied_at_once(campaign, base, squads):
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.AUTO)
+    settled = _fight(_launch(campaign, base, squads))
+    assert settled.state == CampaignBattle.State.APPLIED
+    assert settled.applications == 1
+
+
+def test_a_missed_notice_is_picked_up_by_the_periodic_settle(campaign, base, squads):
+    campaign_battle = _launch(campaign, base, squads)
+    battle_resolve(battle_id=campaign_battle.battle_id)
+    with mock.patch("celery.current_app.send_task"):
+        assert campaign_battles_settle_all() == [campaign_battle.pk]
+        assert campaign_battles_settle_all() == []
+
+
+def test_a_failed_battle_is_marked_failed_and_never_applied(campaign, base, squads):
+    campaign_battle = _launch(campaign, base, squads)
+    with (
+        mock.patch("battles.services.run_battle", side_effect=RuntimeError("bug")),
+        mock.patch("celery.current_app.send_task"),
+    ):
+        battle_resolve(battle_id=campaign_battle.battle_id)
+        settled = campaign_battle_settle(battle_id=campaign_battle.battle_id)
+    assert settled.state == CampaignBattle.State.FAILED
+    assert campaign_battle_apply(campaign_battle=settled) is None
+    assert not HistoryEntry.objects.filter(kind="battle").exists()
+
+
+def test_a_gm_can_revert_an_applied_outcome_and_apply_it_again(campaign, base, squads, cast):
+    _review(campaign)
+    campaign_battle = _fight(_launch(campaign, base, squads))
+    fielded = [pk for pks in campaign_battle.sides.values() for pk in pks]
+    before = {u.pk: u.state.to_json() for u in Unit.objects.filter(pk__in=fielded)}
+    campaign_battle_apply(campaign_battle=campaign_battle, actor=cast.gm)
+    after = {u.pk: u.state.to_json() for u in Unit.objects.filter(pk__in=fielded)}
+    reverted = campaign_battle_revert(
+        campaign_battle=campaign_battle, reason="wrong map", actor=cast.gm
+    )
+    assert reverted and all(entry.kind == "revert" for entry in reverted)
+    assert {u.pk: u.state.to_json() for u in Unit.objects.filter(pk__in=fielded)} == before
+    campaign_battle_apply(campaign_battle=campaign_battle, actor=cast.gm)
+    campaign_battle.refresh_from_db()
+    assert (campaign_battle.state, campaign_battle.applications) == ("applied", 2)
+    assert {u.pk: u.state.to_json() for u in Unit.objects.filter(pk__in=fielded)} == after
+
+
+def test_only_the_gm_may_apply(campaign, base, squads, cast):
+    from django.core.exceptions import PermissionDenied
+
+    _review(campaign)
+    campaign_battle = _fight(_launch(campaign, base, squads))
+    with pytest.raises(PermissionDenied):
+        campaign_battle_apply(campaign_battle=campaign_battle, actor=cast.player)
+    campaign_battle.refresh_from_db()
+    assert campaign_battle.state == CampaignBattle.State.AWAITING
+
+
+def test_a_table_battle_goes_through_the_same_bridge(campaign, squads, cast):
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.AUTO)
+    (veteran, average), (mech,) = squads["blue"], squads["red"]
+    recorded = campaign_battle_record(
+        campaign=campaign,
+        name="Barn Skirmish",
+        sides={"blue": [veteran, average], "red": [mech]},
+        winner="red",
+        outcomes={
+            veteran.pk: {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"},
+            average.pk: {"hits_lost": 0, "skill_lost": 2, "removed": "demoralised"},
+            mech.pk: {"hits_lost": 1, "skill_lost": 0, "removed": "none"},
+        },
+        actor=cast.gm,
+    )
+    assert recorded.state == CampaignBattle.State.APPLIED and recorded.battle is None
+    veteran.refresh_from_db()
+    average.refresh_from_db()
+    assert veteran.status == "destroyed"
+    assert average.status == "retreated"
+    assert HistoryEntry.objects.filter(kind="battle", unit=mech).exists()
+
+
+@pytest.mark.parametrize(
+    ("outcome", "problem"),
+    [
+        ({"hits_lost": 2, "skill_lost": 0, "removed": "destroyed"}, "at most 1"),
+        ({"hits_lost": 1, "skill_lost": 0, "removed": "none"}, "every Hit lost means destroyed"),
+        ({"hits_lost": 0, "skill_lost": 1, "removed": "demoralised"}, "Skill brought down to 1"),
+        ({"hits_lost": 0, "skill_lost": 5, "removed": "none"}, "skill_lost is at most 2"),
+        ({"hits_lost": -1, "skill_lost": 0, "removed": "none"}, "whole numbers"),
+        ({"hits_lost": 0, "skill_lost": 0, "removed": "fled"}, "removed must be one of"),
+        (None, "give hits_lost"),
+    ],
+)
+def test_a_table_result_that_cannot_be_is_refused_naming_the_unit(
+    campaign, squads, cast, outcome, problem
+):
+    (veteran, average), (mech,) = squads["blue"], squads["red"]
+    ok = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    outcomes = {veteran.pk: ok, mech.pk: ok}
+    if outcome is not None:
+        outcomes[average.pk] = outcome
+    with pytest.raises(ValidationError) as caught:
+        campaign_battle_record(
+            campaign=campaign, name="Bad", sides={"blue": [veteran, average], "red": [mech]},
+            winner=None, outcomes=outcomes, actor=cast.gm,
+        )  # fmt: skip
+    assert problem in " ".join(caught.value.message_dict[f"outcomes.{average.pk}"])
+    assert not CampaignBattle.objects.exists()
+    assert not HistoryEntry.objects.filter(kind="battle").exists()
+
+
+def test_an_edited_unit_leaves_an_auto_outcome_for_review(campaign, base, squads, cast):
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.AUTO)
+    campaign_battle = _launch(campaign, base, squads)
+    battle_resolve(battle_id=campaign_battle.battle_id)
+    Unit.objects.filter(pk=squads["blue"][0].pk).update(status="retreated")
+    with mock.patch("celery.current_app.send_task"):
+        settled = campaign_battle_settle(battle_id=campaign_battle.battle_id)
+    assert settled.state == CampaignBattle.State.AWAITING
+    assert not HistoryEntry.objects.filter(kind="battle").exists()
