@@ -11,6 +11,8 @@ from config.health import healthz
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("battles/", include("battles.urls")),
+    path("campaigns/", include("campaign.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]

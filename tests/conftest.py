@@ -9,6 +9,8 @@ from django.conf import settings
 
 from tests.workers import database_url, project_env, worker_process
 
+# The campaign pages' test world (a fixture module: tests/web/conftest.py is the battle pages').
+
 # .ci/run sets this: there, a test that needs PostgreSQL or Redis fails instead of skipping.
 REQUIRE_SERVICES = os.environ.get("BRIDGEHEAD_REQUIRE_SERVICES") == "1"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from .actions import Activate, AttackStep, MoveStep, RevealStep
 from .cards import CHARGES, BuildingCard, Keyword, UnitCard, Weapon
 from .commander import BattleView, Commander, UnitInfo
+from .commanders import DefaultCommander
 from .dice import Dice, FixedDice
 from .errors import DiceExhaustedError, IllegalActionError, ScenarioError
 from .events import Event
@@ -41,6 +42,7 @@ __all__ = [
     "BuildingCard",
     "BuildingResult",
     "Commander",
+    "DefaultCommander",
     "Dice",
     "DiceExhaustedError",
     "Event",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from . import events as ev
 from .actions import Activate, AttackStep, MoveStep, RevealStep, allowed_shapes, shape
 from .combat import resolve_attack
+from .commander import BattleView
 from .errors import IllegalActionError
 from .events import EndReason, RevealCause
 from .movement import execute_move, path_problem
@@ -26,9 +27,12 @@ from .victory import score_end, score_turn
 if TYPE_CHECKING:
     from .commander import Commander
     from .dice import Dice
-    from .geometry import PathFinder, Point
+    from .geometry import Point
+    from .movement import Passage
+    from .pathfinding import PathFinder
     from .scenario import Scenario
     from .state import UnitState
+    from .targeting import AttackProfile
 
 
 class Battle:
@@ -51,6 +55,14 @@ class Battle:
         self.sight = Sight(self.state)
         self.finders: dict[tuple, PathFinder] = {}
         """PathFinders by passage key (see ``movement.passage``)."""
+        self.passages: dict[tuple[str, int], Passage] = {}
+        """Each unit's passage by (unit id, terrain version): only a collapse changes one."""
+        self.path_checks: dict[tuple, tuple[str | None, float]] = {}
+        """``movement.path_problem`` answers (before the budget) by unit, terrain and path."""
+        self.profiles: dict[str, list[tuple[str, AttackProfile]]] = {}
+        """Each unit's attack profiles (``targeting._profiles``): its card never changes."""
+        self.walls: dict[tuple[str, Point], Point] = {}
+        """Nearest point of a building from a point (``targeting.nearest_wall``)."""
         self.commanders = dict(commanders)
         dice.emit = self.emit
 
@@ -106,11 +118,11 @@ class Battle:
         score_turn(self)
         return True
 
-    def _ready(self, side: str) -> list[UnitState]:
-        return [u for u in self.state.side_units(side) if not u.activated]
+    def _ready(self, side: str) -> bool:
+        return any(not u.activated for u in self.state.units_in_battle(side))
 
     def _eliminated(self) -> bool:
-        return any(not self.state.side_units(s.id) for s in self.scenario.sides)
+        return any(not self.state.units_in_battle(s.id) for s in self.scenario.sides)
 
     def _finish(self, reason: EndReason) -> None:
         score_end(self)
@@ -122,8 +134,6 @@ class Battle:
     # --- one activation -----------------------------------------------------------------------
 
     def _activate(self, side: str) -> None:
-        from .commander import BattleView
-
         action = self.commanders[side].choose(BattleView(self, side))
         self.perform(side, action)
 
@@ -131,7 +141,7 @@ class Battle:
         """Check and carry out one activation for ``side``."""
         unit, steps, plans = self._check(side, action)
         self.emit(ev.Activation(unit.id, side, unit.activations + 1))
-        for step in steps:
+        for i, step in enumerate(steps):
             if not unit.active:
                 break
             if isinstance(step, MoveStep):
@@ -141,12 +151,14 @@ class Battle:
                     break  # A failed terrain roll: activation spent, no attack.
                 self._spot_after_move(unit)
             elif isinstance(step, AttackStep):
-                problem = attack_problem(self, unit, step.target, step.weapon)
+                # A first step was checked by _check, and only the Activation event (which no
+                # rule of attack reads) has happened since; later steps follow a move.
+                problem = attack_problem(self, unit, step.target, step.weapon) if i else None
                 if problem:
                     raise IllegalActionError(f"{unit.id} may not attack {step.target}: {problem}")
                 resolve_attack(self, unit, step.target, step.weapon)
             else:
-                problem = sensor_problem(self, unit, step.target)
+                problem = sensor_problem(self, unit, step.target) if i else None
                 if problem:
                     raise IllegalActionError(f"{unit.id} may not reveal {step.target}: {problem}")
                 target = self.state.units[step.target]

@@ -1,16 +1,20 @@
 """Unit and building cards: the printed numbers, weapons and keywords, never modified in battle.
 
-The card dict format is shared with the card-text parser of the ``units`` app, so
-``UnitCard.from_dict`` accepts exactly what that parser produces (after validation).
+The card dict format is shared with the card-text parser of the ``units`` app, both ways:
+``UnitCard.from_dict`` accepts exactly what that parser produces (validated like a card in a
+scenario), and ``UnitCard.to_dict`` gives a dict that renders back to card text.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .terrain import TerrainProps
+
+if TYPE_CHECKING:
+    from .rulesets import Ruleset
 
 
 class Keyword(StrEnum):
@@ -114,7 +118,29 @@ class UnitCard:
                 return w
         return None
 
+    @classmethod
+    def from_dict(cls, data: Any, ruleset: Ruleset | str) -> UnitCard:
+        """A card from a card dict, checked as a scenario's cards are (``ScenarioError``).
+
+        ``ruleset`` (or its name) decides which keywords are allowed. Demolition gets its
+        Charges line if the dict lacks one.
+        """
+        from .errors import ScenarioError
+        from .rulesets import RULESETS
+        from .validation import _Checker, parse_unit_card
+
+        if isinstance(ruleset, str):
+            if ruleset not in RULESETS:
+                raise ScenarioError([("ruleset", f"must be one of {sorted(RULESETS)}")])
+            ruleset = RULESETS[ruleset]
+        checker = _Checker()
+        card = parse_unit_card(data, "card", ruleset, checker)
+        if card is None:
+            raise ScenarioError(checker.problems)
+        return card
+
     def to_dict(self) -> dict[str, Any]:
+        """The card dict; keywords in the rule text's order, so it renders back to card text."""
         return {
             "name": self.name,
             "skill": self.skill,
@@ -124,7 +150,7 @@ class UnitCard:
             "size": self.size,
             "melee": self.melee,
             "weapons": [w.to_dict() for w in self.weapons],
-            "keywords": sorted(k.value for k in self.keywords),
+            "keywords": [k.value for k in Keyword if k in self.keywords],
             "enters": sorted(self.enters),
         }
 

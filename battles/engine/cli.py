@@ -1,6 +1,7 @@
 """The command line, and the functions a Django management command wraps.
 
-``python -m battles.engine SCENARIO.json --seed N`` prints a readable account of the battle;
+``python -m battles.engine SCENARIO --seed N`` prints a readable account of the battle, where
+SCENARIO is a JSON file or the name of a bundled scenario (``factory-hold``, ``big-battle``, ...);
 ``--json`` prints ``{"log": ..., "result": ...}`` as canonical JSON. ``simulate`` returns the
 same text, so a ``manage.py simulate`` command only has to print it.
 """
@@ -14,14 +15,17 @@ from typing import Any
 
 from .errors import ScenarioError
 from .events import Event
-from .loader import load_scenario
 from .record import BattleRecord, canonical_json, log_from_dict, run_battle
 from .result import BattleResult
+from .scenarios import bundled_names, resolve
 
 
-def simulate(path: str, seed: int, as_json: bool = False) -> str:
-    """Run the scenario file with the seed; the account (or JSON) as text. Raises ScenarioError."""
-    record = run_battle(load_scenario(path), seed)
+def simulate(scenario: str, seed: int, as_json: bool = False) -> str:
+    """Run a scenario (file or bundled name) with the seed; the account (or JSON) as text.
+
+    Raises ``ScenarioError`` for a bad file or an unknown name.
+    """
+    record = run_battle(resolve(scenario), seed)
     return format_json(record) if as_json else format_account(record.result, record.events)
 
 
@@ -122,7 +126,10 @@ def format_result(result: BattleResult) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m battles.engine", description=__doc__)
-    parser.add_argument("scenario", help="scenario JSON file")
+    parser.add_argument(
+        "scenario",
+        help=f"scenario JSON file, or a bundled name: {', '.join(bundled_names())}",
+    )
     parser.add_argument("--seed", type=int, required=True, help="dice seed")
     parser.add_argument("--json", action="store_true", help="print the log and result as JSON")
     args = parser.parse_args(argv)

@@ -14,12 +14,17 @@ from . import events as ev
 from . import geometry
 from .cards import Keyword
 from .events import AttackKind, AttackOutcome, Removal, RevealCause, RollPurpose
-from .footprint import nearest_point
-from .targeting import attack_profile
+from .targeting import attack_profile, nearest_wall
 
 if TYPE_CHECKING:
     from .battle import Battle
     from .state import BuildingState, UnitState
+
+# Plain strings for the log, looked up once: an enum member's ``.value`` is a property.
+_FIRED = RevealCause.FIRED.value
+_MISS, _DAMAGE = AttackOutcome.MISS.value, AttackOutcome.DAMAGE.value
+_NO_DAMAGE = AttackOutcome.NO_DAMAGE.value
+_KIND = {k: k.value for k in AttackKind}
 
 
 def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) -> None:
@@ -30,7 +35,7 @@ def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) 
     if not attacker.card.has(Keyword.AERIAL):
         until = attacker.activations + 1
         if attacker.concealed or attacker.revealed_until != until:
-            b.emit(ev.Reveal(attacker.id, RevealCause.FIRED.value, until))
+            b.emit(ev.Reveal(attacker.id, _FIRED, until))
     bld = b.state.buildings.get(target_id)
     if bld is not None:
         _attack_building(b, attacker, bld, prof.kind, prof.name, prof.power)
@@ -46,19 +51,16 @@ def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) 
                 attacker.id,
                 target.id,
                 prof.name,
-                prof.kind.value,
+                _KIND[prof.kind],
                 prof.power,
                 dist,
-                AttackOutcome.MISS.value,
+                _MISS,
             )
         )
         return
     won = b.dice.opposed(attacker.id, target.id, prof.power, target.card.resistance)
-    outcome = AttackOutcome.DAMAGE if won else AttackOutcome.NO_DAMAGE
     b.emit(
-        ev.Attack(
-            attacker.id, target.id, prof.name, prof.kind.value, prof.power, dist, outcome.value
-        )
+        ev.Attack(attacker.id, target.id, prof.name, _KIND[prof.kind], prof.power, dist, _out(won))
     )
     if won:
         damage(b, target, attacker.id)
@@ -94,19 +96,16 @@ def _ram(b: Battle, attacker: UnitState, target: UnitState, dist: float) -> None
 
 
 def _out(won: bool) -> str:
-    return (AttackOutcome.DAMAGE if won else AttackOutcome.NO_DAMAGE).value
+    return _DAMAGE if won else _NO_DAMAGE
 
 
 def _attack_building(
     b: Battle, attacker: UnitState, bld: BuildingState, kind: AttackKind, name: str, power: int
 ) -> None:
     """Buildings do not dodge (no Skill roll), are never suppressed, and never ram back."""
-    dist = ev.rnd(
-        geometry.distance(attacker.position, nearest_point(bld.polygon, attacker.position))
-    )
+    dist = ev.rnd(geometry.distance(attacker.position, nearest_wall(b, bld, attacker.position)))
     won = b.dice.opposed(attacker.id, bld.id, power, bld.card.resistance)
-    outcome = AttackOutcome.DAMAGE if won else AttackOutcome.NO_DAMAGE
-    b.emit(ev.Attack(attacker.id, bld.id, name, kind.value, power, dist, outcome.value))
+    b.emit(ev.Attack(attacker.id, bld.id, name, _KIND[kind], power, dist, _out(won)))
     if won:
         b.emit(ev.Damage(bld.id, attacker.id, bld.hits - 1))
         if bld.hits == 0:

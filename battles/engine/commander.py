@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from . import geometry
 from .cards import UnitCard
-from .movement import plan_path
-from .scenario import Objective, Order
-from .targeting import CLOSE_COMBAT, attack_problem, sensor_problem
+from .movement import path_problem, plan_path
+from .scenario import Objective, Order, Quality
+from .targeting import attack_problem, legal_attacks, sensor_problem
 
 if TYPE_CHECKING:
     from .actions import Activate
@@ -60,6 +60,8 @@ class UnitInfo:
     """Whether it has activated this turn."""
     order: Order | None
     """Its order (own units only)."""
+    quality: Quality = Quality.AVERAGE
+    """Its quality (own units only; enemies show Average)."""
 
 
 class BattleView:
@@ -76,13 +78,20 @@ class BattleView:
         """Current turn."""
         self.turn_limit = battle.scenario.turn_limit
         """Last turn."""
+        self.table = (battle.scenario.width, battle.scenario.height)
+        """Table width and height in inches."""
         self.ruleset: Ruleset = battle.ruleset
         """Ruleset in force."""
         self.scores = dict(st.scores)
         """Scores so far."""
         self.objectives: tuple[Objective, ...] = battle.scenario.objectives
         """All objectives."""
+        # A view lives for one decision, during which the battle does not change, so what it
+        # works out is kept for the rest of the decision.
         self._seen: list[UnitState] | None = None
+        self._seen_ids: frozenset[str] = frozenset()
+        self._own_infos: list[UnitInfo] | None = None
+        self._enemy_infos: list[UnitInfo] | None = None
 
     @property
     def terrain(self) -> list[TerrainPiece]:
@@ -106,30 +115,45 @@ class BattleView:
             u.concealed,
             u.activated,
             u.order if own else None,
+            u.quality if own else Quality.AVERAGE,
         )
 
     def own_units(self) -> list[UnitInfo]:
         """The side's units still in the battle, in scenario order."""
-        return [self._info(u, True) for u in self._b.state.side_units(self.side)]
+        if self._own_infos is None:
+            units = self._b.state.units_in_battle(self.side)
+            self._own_infos = [self._info(u, True) for u in units]
+        return list(self._own_infos)
 
     def ready_units(self) -> list[UnitInfo]:
         """Own units that have not activated this turn."""
-        return [u for u in self.own_units() if not u.activated]
+        if self._own_infos is not None:
+            return [u for u in self._own_infos if not u.activated]
+        units = self._b.state.units_in_battle(self.side)
+        return [self._info(u, True) for u in units if not u.activated]
 
     def enemies(self) -> list[UnitInfo]:
         """Enemy units this side can see."""
-        return [self._info(u, False) for u in self._visible_enemies()]
+        if self._enemy_infos is None:
+            self._enemy_infos = [self._info(u, False) for u in self._visible_enemies()]
+        return list(self._enemy_infos)
 
     def _visible_enemies(self) -> list[UnitState]:
-        # A view lives for one decision, during which the battle does not change: compute once.
         if self._seen is None:
             st, sight = self._b.state, self._b.sight
-            own = st.side_units(self.side)
+            enemies = st.units_in_battle(self.enemy)
+            held: set[str] = set()
+            if any(e.concealed for e in enemies):
+                # A concealed enemy is seen by a unit sharing its piece: by the side, when its
+                # piece is among the pieces the side's units stand in.
+                for o in st.units_in_battle(self.side):
+                    held.update(sight.pieces_at(o.position))
             self._seen = [
                 e
-                for e in st.side_units(self.enemy)
-                if not e.concealed or any(sight.same_piece(o.position, e.position) for o in own)
+                for e in enemies
+                if not e.concealed or not held.isdisjoint(sight.pieces_at(e.position))
             ]
+            self._seen_ids = frozenset(e.id for e in self._seen)
         return self._seen
 
     def _own(self, unit_id: str) -> UnitState:
@@ -149,8 +173,10 @@ class BattleView:
         """Why the unit may not make this attack (from ``origin``, facing ``facing``), or None."""
         u = self._own(unit_id)
         t = self._b.state.units.get(target)
-        if t is not None and t.side == self.enemy and t not in self._visible_enemies():
-            return f"no visible unit {target!r}"
+        if t is not None and t.side == self.enemy:
+            self._visible_enemies()
+            if target not in self._seen_ids:
+                return f"no visible unit {target!r}"
         return attack_problem(self._b, u, target, weapon, origin, facing)
 
     def legal_attacks(
@@ -165,26 +191,19 @@ class BattleView:
         ``targets`` narrows the question to those ids (visible enemies and buildings only).
         """
         u = self._own(unit_id)
-        weapons = [w.name for w in u.card.weapons] + [CLOSE_COMBAT]
         known = [e.id for e in self._visible_enemies()]
         known += [b.id for b in self._b.state.buildings.values() if not b.collapsed]
         if targets is not None:
             wanted = set(targets)
             known = [t for t in known if t in wanted]
-        targets = known
-        return [
-            (t, w)
-            for t in targets
-            for w in weapons
-            if attack_problem(self._b, u, t, w, origin, facing) is None
-        ]
+        return legal_attacks(self._b, u, known, origin, facing)
 
     def sensor_targets(self, unit_id: str, origin: Point | None = None) -> list[str]:
         """Concealed enemies the unit's Sensor could reveal (the sensor finds them, not you)."""
         u = self._own(unit_id)
         return [
             e.id
-            for e in self._b.state.side_units(self.enemy)
+            for e in self._b.state.units_in_battle(self.enemy)
             if sensor_problem(self._b, u, e.id, origin) is None
         ]
 
@@ -194,6 +213,25 @@ class BattleView:
         """The legal path toward ``goal`` the unit can afford (start included), or None."""
         u = self._own(unit_id)
         return plan_path(self._b, u, goal, u.card.move if budget is None else budget, start)
+
+    def path_cost(self, unit_id: str, path: list[Point]) -> float | None:
+        """What moving the unit along ``path`` (its start first) costs, or None if illegal.
+
+        Lets a policy shorten a planned path itself and know the engine will accept it.
+        """
+        u = self._own(unit_id)
+        if not path or path[0] != u.position:
+            return None
+        problem, cost = path_problem(self._b, u, list(path), u.card.move)
+        return None if problem else cost
+
+    def line_clear(self, a: Point, b: Point) -> bool:
+        """Whether a string from ``a`` to ``b`` crosses no sight-blocking piece (terrain only)."""
+        return self._b.sight.line_clear(a, b)
+
+    def cover_at(self, p: Point) -> frozenset[str]:
+        """Ids of the sight-blocking pieces (terrain, standing buildings) strictly holding ``p``."""
+        return self._b.sight.pieces_at(p)
 
     def holders(self, objective: Objective) -> list[str]:
         """Sides holding the objective now."""

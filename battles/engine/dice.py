@@ -13,6 +13,13 @@ from collections.abc import Callable, Iterable
 from .errors import DiceExhaustedError
 from .events import Event, Roll, RollOutcome, RollPurpose
 
+# The plain strings a Roll records, looked up once: an enum member's ``.value`` is a property.
+_SUCCESS, _FAILURE = RollOutcome.SUCCESS.value, RollOutcome.FAILURE.value
+_WIN, _LOSE, _TIE = RollOutcome.WIN.value, RollOutcome.LOSE.value, RollOutcome.TIE.value
+_PENETRATION, _ARMOUR = RollPurpose.PENETRATION.value, RollPurpose.ARMOUR.value
+_INITIATIVE = RollPurpose.INITIATIVE.value
+_PURPOSES = {p: p.value for p in RollPurpose}
+
 
 class Dice:
     """The battle's dice. ``emit`` receives each ``Roll``; the battle binds it to its log."""
@@ -47,16 +54,7 @@ class Dice:
         """A Skill roll: 1d6 equal to or under ``skill`` succeeds."""
         v = self._draw()
         ok = v <= skill
-        self.emit(
-            Roll(
-                who,
-                purpose.value,
-                v,
-                0,
-                skill,
-                (RollOutcome.SUCCESS if ok else RollOutcome.FAILURE).value,
-            )
-        )
+        self.emit(Roll(who, _PURPOSES[purpose], v, 0, skill, _SUCCESS if ok else _FAILURE))
         return ok
 
     def opposed(self, attacker: str, defender: str, power: int, resistance: int) -> bool:
@@ -65,25 +63,22 @@ class Dice:
         d = self._draw()
         at, dt = a + power, d + resistance
         won = at > dt  # Armour wins ties.
-        win, lose = RollOutcome.WIN.value, RollOutcome.LOSE.value
-        self.emit(Roll(attacker, RollPurpose.PENETRATION.value, a, power, dt, win if won else lose))
-        self.emit(Roll(defender, RollPurpose.ARMOUR.value, d, resistance, at, lose if won else win))
+        self.emit(Roll(attacker, _PENETRATION, a, power, dt, _WIN if won else _LOSE))
+        self.emit(Roll(defender, _ARMOUR, d, resistance, at, _LOSE if won else _WIN))
         return won
 
     def initiative(self, first: str, second: str) -> str:
         """Both sides roll 1d6, rerolling ties; returns the side that rolled high."""
-        purpose = RollPurpose.INITIATIVE.value
+        purpose = _INITIATIVE
         while True:
             a = self._draw()
             b = self._draw()
             if a == b:
-                tie = RollOutcome.TIE.value
-                self.emit(Roll(first, purpose, a, 0, b, tie))
-                self.emit(Roll(second, purpose, b, 0, a, tie))
+                self.emit(Roll(first, purpose, a, 0, b, _TIE))
+                self.emit(Roll(second, purpose, b, 0, a, _TIE))
                 continue
-            w, lo = RollOutcome.WIN.value, RollOutcome.LOSE.value
-            self.emit(Roll(first, purpose, a, 0, b, w if a > b else lo))
-            self.emit(Roll(second, purpose, b, 0, a, w if b > a else lo))
+            self.emit(Roll(first, purpose, a, 0, b, _WIN if a > b else _LOSE))
+            self.emit(Roll(second, purpose, b, 0, a, _WIN if b > a else _LOSE))
             return first if a > b else second
 
 

@@ -20,6 +20,7 @@ from .scenario import (
     ObjectiveKind,
     Order,
     OrderKind,
+    Quality,
     Scenario,
     SideSetup,
     UnitSetup,
@@ -37,6 +38,7 @@ from .validation import (
 _TOP_REQ = {"ruleset", "turn_limit", "sides", "objectives"}
 _TOP_OPT = {"name", "table", "terrain", "buildings", "description"}
 _ORDERS = {o.value for o in OrderKind}
+_QUALITIES = [q.value for q in Quality]
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -179,14 +181,22 @@ def _parse_sides(c: _Checker, data: Any, rs: Ruleset, w: float, h: float) -> lis
 def _parse_unit(
     c: _Checker, data: Any, p: str, side: str, rs: Ruleset, w: float, h: float
 ) -> UnitSetup | None:
-    d = c.obj(data, p, {"id", "card", "position"}, {"facing", "order"})
+    d = c.obj(data, p, {"id", "card", "position"}, {"facing", "order", "quality"})
     if d is None:
         return None
     uid = c.str_(d.get("id"), p + ".id") if "id" in d else _BAD
     card = parse_unit_card(d.get("card"), p + ".card", rs, c) if "card" in d else None
     pos = c.point(d.get("position"), p + ".position", w, h) if "position" in d else _BAD
     facing = c.num(d.get("facing", 0), p + ".facing")
-    order = Order(OrderKind.HOLD)
+    # No Order is recorded as Hold, marked as not given: the commander may judge for itself.
+    order = Order(OrderKind.HOLD, None, given=False)
+    quality = Quality.AVERAGE
+    if "quality" in d:
+        q = d["quality"]
+        if not isinstance(q, str) or q not in _QUALITIES:
+            c.fail(p + ".quality", f"must be one of {_QUALITIES}, got {_short(q)}")
+        else:
+            quality = Quality(q)
     if "order" in d:
         o = c.obj(d["order"], p + ".order", {"kind"}, {"objective"})
         if o is not None and "kind" in o:
@@ -200,7 +210,7 @@ def _parse_unit(
                 order = Order(OrderKind(kind), obj)
     if _BAD in (uid, pos, facing) or card is None:
         return None
-    return UnitSetup(uid, side, card, pos, facing % 360.0, order)
+    return UnitSetup(uid, side, card, pos, facing % 360.0, order, quality)
 
 
 def _parse_objectives(c: _Checker, data: Any, w: float, h: float) -> list[Objective]:

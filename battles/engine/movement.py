@@ -19,10 +19,11 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from . import events as ev
-from . import geometry
+from . import geometry, paths
 from .cards import Keyword
 from .combat import damage
 from .events import RollPurpose
+from .pathfinding import PathFinder
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -56,6 +57,14 @@ class Passage:
 
 def passage(b: Battle, unit: UnitState) -> Passage:
     """The unit's obstacles and cost regions as the table stands now."""
+    key = (unit.id, b.state.terrain_version)
+    found = b.passages.get(key)
+    if found is None:
+        found = b.passages[key] = _passage(b, unit)
+    return found
+
+
+def _passage(b: Battle, unit: UnitState) -> Passage:
     card = unit.card
     if card.has(Keyword.AERIAL):
         return Passage((), (), ("aerial", b.state.terrain_version))
@@ -78,12 +87,12 @@ def passage(b: Battle, unit: UnitState) -> Passage:
     return Passage(tuple(polys), tuple(regions), key)
 
 
-def finder(b: Battle, p: Passage) -> geometry.PathFinder:
+def finder(b: Battle, p: Passage) -> PathFinder:
     """The cached PathFinder for this passage (one per distinct set of obstacles)."""
     pf = b.finders.get(p.key)
     if pf is None:
         # The shared cache lets many battles over the same terrain reuse one visibility graph.
-        pf = geometry.PathFinder.shared(
+        pf = PathFinder.shared(
             p.obstacles, bounds=b.state.scenario.bounds, cost_regions=p.cost_regions
         )
         b.finders[p.key] = pf
@@ -94,6 +103,18 @@ def path_problem(
     b: Battle, unit: UnitState, path: list[Point], budget: float
 ) -> tuple[str | None, float]:
     """Why ``path`` (starting where the unit stands) is not a legal move, and its cost."""
+    # A planned path is checked again when the commander orders it; only the budget differs.
+    key = (unit.id, b.state.terrain_version, tuple(tuple(q) for q in path))
+    found = b.path_checks.get(key)
+    if found is None:
+        found = b.path_checks[key] = _path_problem(b, unit, path)
+    problem, cost = found
+    if problem is None and cost > budget + 1e-6:
+        return f'the path costs {cost:.3f}", more than the {budget:g}" left', cost
+    return problem, cost
+
+
+def _path_problem(b: Battle, unit: UnitState, path: list[Point]) -> tuple[str | None, float]:
     w, h = b.state.scenario.width, b.state.scenario.height
     for x, y in path:
         if not (math.isfinite(x) and math.isfinite(y)) or not (0 <= x <= w and 0 <= y <= h):
@@ -105,10 +126,7 @@ def path_problem(
                 return f"the path crosses terrain {unit.id} may not enter", 0.0
     if any(poly.contains_strictly(path[-1]) for poly in p.obstacles):
         return f"the path ends inside terrain {unit.id} may not enter", 0.0
-    cost = geometry.path_cost(path, p.cost_regions)
-    if cost > budget + 1e-6:
-        return f'the path costs {cost:.3f}", more than the {budget:g}" left', cost
-    return None, cost
+    return None, paths.path_cost(path, p.cost_regions)
 
 
 def plan_path(
@@ -125,7 +143,7 @@ def plan_path(
         return None
     limit = max(0.0, budget - MARGIN)
     for _ in range(5):
-        path = geometry.truncate_path_by_cost(full, limit, p.cost_regions)
+        path = paths.truncate_path_by_cost(full, limit, p.cost_regions)
         path = [ev.rnd_point(q) for q in path] or [ev.rnd_point(start)]
         path[0] = start
         path[-1] = _outside(path[-1], p.obstacles)
@@ -168,8 +186,8 @@ def execute_move(
                 break
     travelled = path
     if end_at is not None:
-        travelled = [ev.rnd_point(q) for q in geometry.truncate_path(path, end_at)] or [path[0]]
-        cost = geometry.path_cost(travelled, passage(b, unit).cost_regions)
+        travelled = [ev.rnd_point(q) for q in paths.truncate_path(path, end_at)] or [path[0]]
+        cost = paths.path_cost(travelled, passage(b, unit).cost_regions)
     new_facing = unit.facing if facing is None else facing % 360.0
     if facing is None and len(travelled) > 1 and travelled[-1] != travelled[0]:
         new_facing = geometry.bearing(travelled[-2], travelled[-1])
@@ -189,13 +207,13 @@ def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float,
     sure = card.has(Keyword.SURE_FOOTED)
     for t in b.state.terrain:
         if t.props.hazard and (t.props.wall or not sure):
-            hit = geometry.first_entry(path, t.polygon, from_outside=True)
+            hit = paths.first_entry(path, t.polygon, from_outside=True)
             if hit is not None:
                 found.append((hit[2], "hazard"))
     breaching = card.has(Keyword.BREACHING)
     for bs in b.state.buildings.values():
         if breaching and not bs.collapsed and not bs.card.admits_size(card.size):
-            hit = geometry.first_entry(path, bs.polygon, from_outside=True)
+            hit = paths.first_entry(path, bs.polygon, from_outside=True)
             if hit is not None:
                 found.append((hit[2], "breach"))
     found.sort()

@@ -14,12 +14,12 @@ from typing import Any
 
 from .battle import Battle
 from .commander import Commander
+from .commanders import DefaultCommander
 from .dice import Dice
 from .events import Event
 from .loader import parse_scenario
 from .result import BattleResult
 from .scenario import Scenario
-from .simple import SimpleCommander
 from .state import BattleState
 from .version import ENGINE_VERSION
 
@@ -74,10 +74,11 @@ def run_battle(
     commanders: Mapping[str, Commander] | None = None,
     on_turn: Callable[[int], None] | None = None,
 ) -> BattleRecord:
-    """Fight a battle: give a seed (or, in tests, ``dice``); default commanders are simple.
+    """Fight a battle: give a seed (or, in tests, ``dice``); both sides default to the default.
 
     A scenario dict is validated first (``ScenarioError`` on bad input). ``commanders`` maps
-    side id to policy; missing sides get a ``SimpleCommander``. ``on_turn`` is told each turn's
+    side id to policy; missing sides get a fresh ``DefaultCommander`` (the tests' baseline,
+    ``SimpleCommander``, is there to be passed in). ``on_turn`` is told each turn's
     number as it begins, for progress reports; it cannot change the battle.
     """
     if not isinstance(scenario, Scenario):
@@ -87,7 +88,7 @@ def run_battle(
     if dice is None:
         assert seed is not None
         dice = Dice.seeded(seed)
-    chosen: dict[str, Commander] = {s.id: SimpleCommander() for s in scenario.sides}
+    chosen: dict[str, Commander] = {s.id: DefaultCommander() for s in scenario.sides}
     chosen.update(commanders or {})
     battle = Battle(scenario, dice, chosen, on_turn)
     battle.run()

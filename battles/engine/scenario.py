@@ -27,6 +27,26 @@ class OrderKind(StrEnum):
     SCREEN = "screen"
 
 
+class Quality(StrEnum):
+    """The BUCS experience ladder, lowest first; the campaign has already printed it into Skill.
+
+    In battle it matters only to the commander: Raw and Green units without an Order hold.
+    """
+
+    RAW = "raw"
+    GREEN = "green"
+    INEXPERIENCED = "inexperienced"
+    AVERAGE = "average"
+    EXPERIENCED = "experienced"
+    ELITE = "elite"
+    LEGENDARY = "legendary"
+
+    @property
+    def step(self) -> int:
+        """Its step on the ladder: Raw 0 … Legendary 6."""
+        return list(Quality).index(self)
+
+
 class ObjectiveKind(StrEnum):
     """What an objective asks for: hold ground, or raze a building."""
 
@@ -42,6 +62,8 @@ class Order:
     """What the unit is meant to do."""
     objective: str | None = None
     """Objective id the order points at, if any."""
+    given: bool = True
+    """False when the scenario gave no Order (recorded as Hold; see ``docs/scenario.md``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +82,8 @@ class UnitSetup:
     """Degrees counter-clockwise from +x; matters only for Fixed Mount."""
     order: Order
     """Standing order."""
+    quality: Quality = Quality.AVERAGE
+    """Its quality (already printed into Skill); the commander reads it."""
 
 
 @dataclass(frozen=True, slots=True)

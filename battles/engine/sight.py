@@ -4,7 +4,11 @@ A line from A to B is blocked when it crosses the interior of a sight-blocking p
 or a standing building) that holds neither A nor B strictly inside. A point exactly on a piece's
 edge is outside it: units walking around a wood hug its edge, and must not see through it.
 Units inside the same sight-blocking piece always see each other; Aerial units are never
-blocked and never concealed. Results are cached per position pair and terrain version.
+blocked and never concealed.
+
+Sight depends only on positions and on the terrain, and the terrain changes only when a building
+collapses. So every answer is cached by position (or pair of positions) until the terrain
+version moves on; units walking about only ever add entries.
 """
 
 from __future__ import annotations
@@ -12,10 +16,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import Keyword
+from .geometry import EPSILON
 
 if TYPE_CHECKING:
     from .geometry import Point, Polygon
     from .state import BattleState, UnitState
+
+_NOWHERE: frozenset[str] = frozenset()
 
 
 class Sight:
@@ -25,8 +32,12 @@ class Sight:
         self.state = state
         self._version = -1
         self._blockers: list[tuple[str, Polygon]] = []
+        # Each blocker's bounding box widened by EPSILON, as Polygon's own quick rejection has it.
+        self._boxes: list[tuple[str, Polygon, float, float, float, float]] = []
+        self._buildings: list[tuple[str, Polygon]] = []
         self._lines: dict[tuple[Point, Point], bool] = {}
         self._inside: dict[Point, frozenset[str]] = {}
+        self._building_at: dict[Point, str | None] = {}
 
     def _refresh(self) -> None:
         if self._version == self.state.terrain_version:
@@ -34,46 +45,77 @@ class Sight:
         self._version = self.state.terrain_version
         self._lines.clear()
         self._inside.clear()
+        self._building_at.clear()
         blockers = [(t.id, t.polygon) for t in self.state.terrain if t.props.blocks_sight]
-        blockers += [(b.id, b.polygon) for b in self.state.buildings.values() if not b.collapsed]
-        self._blockers = blockers
+        standing = [(b.id, b.polygon) for b in self.state.buildings.values() if not b.collapsed]
+        self._blockers = blockers + standing
+        self._buildings = standing
+        self._boxes = [
+            (i, poly, x0 - EPSILON, y0 - EPSILON, x1 + EPSILON, y1 + EPSILON)
+            for i, poly in self._blockers
+            for x0, y0, x1, y1 in (poly.bbox,)
+        ]
 
     def pieces_at(self, p: Point) -> frozenset[str]:
         """Ids of the sight-blocking pieces (terrain, standing buildings) strictly holding ``p``."""
-        self._refresh()
+        if self._version != self.state.terrain_version:
+            self._refresh()
         found = self._inside.get(p)
         if found is None:
             found = frozenset(i for i, poly in self._blockers if poly.contains_strictly(p))
-            self._inside[p] = found
+            self._inside[p] = found or _NOWHERE
         return found
+
+    def building_at(self, p: Point) -> str | None:
+        """Id of the first standing building (in scenario order) strictly holding ``p``."""
+        if self._version != self.state.terrain_version:
+            self._refresh()
+        try:
+            return self._building_at[p]
+        except KeyError:
+            found = next((i for i, poly in self._buildings if poly.contains_strictly(p)), None)
+            self._building_at[p] = found
+            return found
 
     def line_clear(self, a: Point, b: Point) -> bool:
         """Whether the string from ``a`` to ``b`` crosses no sight-blocking piece."""
-        self._refresh()
-        key = (a, b) if a <= b else (b, a)
+        if self._version != self.state.terrain_version:
+            self._refresh()
+        # One orientation is always the one measured, so the answer cannot depend on which
+        # end happened to be asked about first.
+        if b < a:
+            a, b = b, a
+        key = (a, b)
         clear = self._lines.get(key)
         if clear is None:
             ina, inb = self.pieces_at(a), self.pieces_at(b)
-            if ina & inb:
-                clear = True  # Same rubble field, wood or building: they see each other.
-            else:
-                clear = not any(
-                    poly.crossed_by(a, b)
-                    for i, poly in self._blockers
-                    if i not in ina and i not in inb
-                )
+            # In the same rubble field, wood or building they see each other.
+            clear = not ina.isdisjoint(inb) or self._measure(a, b, ina | inb)
             self._lines[key] = clear
         return clear
 
+    def _measure(self, a: Point, b: Point, holding: frozenset[str]) -> bool:
+        """No blocker but those ``holding`` an end is crossed by a-b (``a`` has the lower x)."""
+        ax, ay = a
+        bx, by = b
+        lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
+        for i, poly, x0, y0, x1, y1 in self._boxes:
+            # Far-away pieces are rejected here, before any call, exactly as crossed_by would.
+            if bx < x0 or ax > x1 or hi_y < y0 or lo_y > y1 or i in holding:
+                continue
+            if poly.crossed_by(a, b):
+                return False
+        return True
+
     def sees(self, a: UnitState, b: UnitState, a_pos: Point | None = None) -> bool:
         """Whether unit ``a`` (optionally standing at ``a_pos``) has a clear line to unit ``b``."""
-        if a.card.has(Keyword.AERIAL) or b.card.has(Keyword.AERIAL):
+        if Keyword.AERIAL in a.card.keywords or Keyword.AERIAL in b.card.keywords:
             return True  # Aerial: never blocked.
         return self.line_clear(a_pos or a.position, b.position)
 
     def same_piece(self, a: Point, b: Point) -> bool:
         """Whether both points lie inside one sight-blocking piece."""
-        return bool(self.pieces_at(a) & self.pieces_at(b))
+        return not self.pieces_at(a).isdisjoint(self.pieces_at(b))
 
     def hidden(self, unit: UnitState) -> bool:
         """Whether the unit, not being revealed, should be concealed where it stands.
@@ -81,18 +123,25 @@ class Sight:
         Inside sight-blocking terrain it is; in the open it is when no enemy has a line to it
         ("everything behind the blocking terrain starts concealed"). Aerial never is.
         """
-        if unit.card.has(Keyword.AERIAL):
+        if Keyword.AERIAL in unit.card.keywords:
             return False
         if self.pieces_at(unit.position):
             return True
-        return not any(
-            self.sees(e, unit) for e in self.state.side_units(self.state.enemy_of(unit.side))
-        )
+        return not self._seen_by_enemy(unit)
 
     def in_the_open_and_seen(self, unit: UnitState) -> bool:
         """A concealed unit outside any sight-blocking piece with an enemy line to it is spotted."""
         if self.pieces_at(unit.position):
             return False
+        return self._seen_by_enemy(unit)
+
+    def _seen_by_enemy(self, unit: UnitState) -> bool:
+        st = self.state
+        if Keyword.AERIAL in unit.card.keywords:
+            return bool(st.units_in_battle(st.enemy_of(unit.side)))
+        p = unit.position
+        line_clear = self.line_clear
         return any(
-            self.sees(e, unit) for e in self.state.side_units(self.state.enemy_of(unit.side))
+            Keyword.AERIAL in e.card.keywords or line_clear(e.position, p)
+            for e in st.units_in_battle(st.enemy_of(unit.side))
         )

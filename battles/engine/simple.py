@@ -56,25 +56,26 @@ class SimpleCommander:
                 steps.append(AttackStep(*after))
         return Activate(unit.id, tuple(steps))
 
-    def _wanted_buildings(self, view: BattleView) -> set[str]:
+    def _wanted_buildings(self, view: BattleView, enemies: list[UnitInfo]) -> set[str]:
         wanted = {
             o.building
             for o in view.objectives
             if o.kind is ObjectiveKind.RAZE and view.side in o.sides and o.building
         }
-        for b in view.buildings:
-            if not b.collapsed and any(
-                b.polygon.contains_strictly(e.position) for e in view.enemies()
-            ):
-                wanted.add(b.id)
+        standing = {b.id for b in view.buildings if not b.collapsed}
+        if standing:
+            # Standing buildings are among the sight-blocking pieces holding a point.
+            for e in enemies:
+                wanted.update(standing.intersection(view.cover_at(e.position)))
         return wanted
 
     def _best_attack(
         self, view: BattleView, unit: UnitInfo, origin: Point | None, facing: float | None = None
     ) -> tuple[str, str] | None:
         pos = origin or unit.position
-        wanted = self._wanted_buildings(view)
-        enemies = {e.id: e.position for e in view.enemies()}
+        seen = view.enemies()
+        wanted = self._wanted_buildings(view, seen)
+        enemies = {e.id: e.position for e in seen}
         best = None
         candidates = [*enemies, *sorted(wanted)]
         for target, weapon in view.legal_attacks(unit.id, origin, facing, candidates):
@@ -96,7 +97,7 @@ class SimpleCommander:
     def _turn_toward(self, view: BattleView, unit: UnitInfo) -> float | None:
         for e in sorted(view.enemies(), key=lambda e: geometry.distance(unit.position, e.position)):
             facing = geometry.bearing(unit.position, e.position)
-            if any(t == e.id for t, _ in view.legal_attacks(unit.id, None, facing)):
+            if view.legal_attacks(unit.id, None, facing, [e.id]):
                 return round(facing, 3)
         return None
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import events as ev
 from .cards import BuildingCard, UnitCard
 from .events import AttackKind, Removal
-from .scenario import Order, Scenario
+from .scenario import Order, Quality, Scenario
 from .terrain import TerrainPiece
 
 if TYPE_CHECKING:
@@ -61,6 +61,8 @@ class UnitState:
     """Damage inflicted on enemies and buildings."""
     active: bool = True
     """Still in the battle (kept beside ``removed`` because it is asked constantly)."""
+    quality: Quality = Quality.AVERAGE
+    """Its quality (the commander reads it; the rules never do)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -107,6 +109,8 @@ class BattleState:
     """Set when the battle ends."""
     winner: str | None = None
     """Winner once ended (``None`` also for a draw)."""
+    _in_battle: dict[str, tuple[UnitState, ...]] = field(default_factory=dict, repr=False)
+    """``units_in_battle`` per side, asked many times per activation; a removal clears it."""
 
     @classmethod
     def initial(cls, scenario: Scenario) -> BattleState:
@@ -124,6 +128,7 @@ class BattleState:
                 u.card.hits,
                 u.card.skill,
                 uses,
+                quality=u.quality,
             )
         buildings = {
             b.id: BuildingState(b.id, b.side, b.card, b.polygon, b.card.hits)
@@ -143,7 +148,15 @@ class BattleState:
 
     def side_units(self, side: str) -> list[UnitState]:
         """The side's units still in the battle, in scenario order."""
-        return [u for u in self.units.values() if u.side == side and u.active]
+        return list(self.units_in_battle(side))
+
+    def units_in_battle(self, side: str) -> tuple[UnitState, ...]:
+        """Like ``side_units``, as a shared tuple: the engine's hot loops need no copy."""
+        found = self._in_battle.get(side)
+        if found is None:
+            found = tuple(u for u in self.units.values() if u.side == side and u.active)
+            self._in_battle[side] = found
+        return found
 
     def enemy_of(self, side: str) -> str:
         a, b = self.scenario.sides
@@ -200,6 +213,7 @@ class BattleState:
         u = self.units[e.unit]
         u.removed = Removal(e.how)
         u.active = False
+        self._in_battle.pop(u.side, None)
 
     def _collapse(self, e: ev.Collapse) -> None:
         b = self.buildings[e.building]

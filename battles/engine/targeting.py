@@ -6,13 +6,14 @@ resolving any attack a commander orders, and commanders ask it (through their vi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import geometry
 from .cards import Keyword, Weapon
 from .events import AttackKind
-from .footprint import nearest_point
+from .geometry import nearest_point
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -61,19 +62,36 @@ def attack_profile(unit: UnitState, weapon: str) -> AttackProfile | None:
     return AttackProfile(AttackKind.SHOOT, w.name, w.power, w.range, w)
 
 
+def _profiles(b: Battle, unit: UnitState) -> list[tuple[str, AttackProfile]]:
+    """(name, profile) for each weapon on the card, then ``CLOSE_COMBAT``; a card never changes."""
+    found = b.profiles.get(unit.id)
+    if found is None:
+        names = [w.name for w in unit.card.weapons]
+        names.append(CLOSE_COMBAT)
+        found = [(n, prof) for n in names if (prof := attack_profile(unit, n)) is not None]
+        b.profiles[unit.id] = found
+    return found
+
+
+def nearest_wall(b: Battle, bld: BuildingState, p: Point) -> Point:
+    """The building's point nearest to ``p`` (``geometry.nearest_point``); footprints never move."""
+    key = (bld.id, p)
+    found = b.walls.get(key)
+    if found is None:
+        found = b.walls[key] = nearest_point(bld.polygon, p)
+    return found
+
+
 def target_point(b: Battle, origin: Point, target: UnitState | BuildingState) -> Point:
     """Where a line to the target ends: the unit's centre, or a building's nearest point."""
     if hasattr(target, "polygon"):
-        return nearest_point(target.polygon, origin)  # type: ignore[union-attr]
+        return nearest_wall(b, target, origin)  # type: ignore[arg-type]
     return target.position  # type: ignore[union-attr]
 
 
 def building_of(b: Battle, p: Point) -> str | None:
     """Id of the standing building whose footprint strictly holds ``p``, if any."""
-    for bs in b.state.buildings.values():
-        if not bs.collapsed and bs.polygon.contains_strictly(p):
-            return bs.id
-    return None
+    return b.sight.building_at(p)
 
 
 def attack_problem(
@@ -124,7 +142,7 @@ def attack_problem(
     if geometry.distance(pos, target.position) > prof.range + 1e-9:
         return f"{target_id} is out of range ({prof.range:g})"
     same_piece = b.sight.same_piece(pos, target.position)
-    inside = None if target.card.has(Keyword.AERIAL) else building_of(b, target.position)
+    inside = None if target.card.has(Keyword.AERIAL) else b.sight.building_at(target.position)
     if inside is not None and not same_piece:
         return f"{target_id} is inside building {inside}: attack the building"
     if target.concealed and not same_piece:
@@ -153,7 +171,7 @@ def _building_problem(
         return f"only Power {STRUCTURE_POWER}+ can damage a structure"
     if bld.polygon.contains_strictly(pos):
         return f"{attacker.id} is inside {bld.id}"
-    tp = nearest_point(bld.polygon, pos)
+    tp = nearest_wall(b, bld, pos)
     if geometry.distance(pos, tp) > prof.range + 1e-9:
         return f"{bld.id} is out of range ({prof.range:g})"
     if not attacker.card.has(Keyword.AERIAL) and not b.sight.line_clear(pos, tp):
@@ -166,6 +184,105 @@ def _arc_problem(attacker: UnitState, pos: Point, tp: Point, facing: float | Non
     if attacker.card.has(Keyword.FIXED_MOUNT) and not geometry.in_arc(pos, facing, tp):
         return "the target is outside the front arc of a Fixed Mount"
     return None
+
+
+def legal_attacks(
+    b: Battle,
+    attacker: UnitState,
+    targets: Iterable[str],
+    origin: Point | None = None,
+    facing: float | None = None,
+) -> list[tuple[str, str]]:
+    """Every (target, weapon) among ``targets`` for which ``attack_problem`` finds no problem.
+
+    The same answer as asking ``attack_problem`` for each target and each of the card's weapons
+    (then ``CLOSE_COMBAT``), in that order, but with everything about the target (range, line,
+    concealment, the building it is in) worked out once rather than once per weapon.
+    """
+    if not attacker.active:
+        return []
+    card = attacker.card
+    usable = [
+        (name, prof)
+        for name, prof in _profiles(b, attacker)
+        if (w := prof.weapon) is None or w.uses is None or attacker.uses.get(w.name, 0) > 0
+    ]
+    if not usable:
+        return []
+    pos = origin or attacker.position
+    facing = attacker.facing if facing is None else facing
+    fixed = Keyword.FIXED_MOUNT in card.keywords
+    aerial_attacker = Keyword.AERIAL in card.keywords
+    aa_only = b.ruleset.aerial_only_aa
+    st, sight = b.state, b.sight
+    found: list[tuple[str, str]] = []
+    for tid in targets:
+        bld = st.buildings.get(tid)
+        if bld is not None:
+            if bld.collapsed or bld.side == attacker.side or bld.polygon.contains_strictly(pos):
+                continue
+            tp = nearest_wall(b, bld, pos)
+            dist = geometry.distance(pos, tp)
+            clear: bool | None = None
+            for name, prof in usable:
+                w = prof.weapon
+                if w is not None and w.size_limited:
+                    continue
+                if prof.power < STRUCTURE_POWER or dist > prof.range + 1e-9:
+                    continue
+                if clear is None:
+                    clear = (aerial_attacker or sight.line_clear(pos, tp)) and (
+                        not fixed or geometry.in_arc(pos, facing, tp)
+                    )
+                if clear:
+                    found.append((tid, name))
+            continue
+        target = st.units.get(tid)
+        if target is None or not target.active or target.side == attacker.side:
+            continue
+        tcard = target.card
+        aerial_target = Keyword.AERIAL in tcard.keywords
+        dist = geometry.distance(pos, target.position)
+        clear = None
+        for name, prof in usable:
+            w = prof.weapon
+            if w is not None and (
+                w.buildings_only
+                or (w.min_size is not None and tcard.size < w.min_size)
+                or (w.max_size is not None and tcard.size > w.max_size)
+            ):
+                continue
+            if aerial_target and aa_only and not (w is not None and w.aa):
+                continue
+            if dist > prof.range + 1e-9:
+                continue
+            if clear is None:
+                clear = _unit_in_view(b, attacker, target, pos, facing, fixed, aerial_target)
+            if clear:
+                found.append((tid, name))
+    return found
+
+
+def _unit_in_view(
+    b: Battle,
+    attacker: UnitState,
+    target: UnitState,
+    pos: Point,
+    facing: float,
+    fixed: bool,
+    aerial_target: bool,
+) -> bool:
+    """The target-side conditions of ``attack_problem``: not walled in, seen, and in arc."""
+    sight = b.sight
+    same_piece = sight.same_piece(pos, target.position)
+    if not same_piece:
+        if not aerial_target and sight.building_at(target.position) is not None:
+            return False
+        if target.concealed:
+            return False
+    if not sight.sees(attacker, target, pos):
+        return False
+    return not fixed or geometry.in_arc(pos, facing, target.position)
 
 
 def sensor_problem(

@@ -31,13 +31,22 @@ KIND_DEFAULTS: dict[str, TerrainProps] = {
     "woods": TerrainProps("woods", blocks_movement=True, blocks_sight=True),
     "hill": TerrainProps("hill", blocks_sight=True),
     "rubble": TerrainProps("rubble", blocks_sight=True, hazard=True),
-    "river": TerrainProps("river", hazard=True),
+    # A river is water (ruling E25): an Amphibious unit moves doubled in it, as in a lake.
+    "river": TerrainProps("river", hazard=True, water=True),
     "hazard": TerrainProps("hazard", hazard=True),
     "wall": TerrainProps("wall", hazard=True, wall=True),
     "water": TerrainProps("water", blocks_movement=True, water=True),
     "open": TerrainProps("open"),
 }
 """Properties a kind has unless the scenario says otherwise (explicit flags win)."""
+
+KIND_NAMES: dict[str, str] = {"rubble field": "rubble"}
+"""Other names for a kind: the rule text's "rubble field" (what building cards say they become)."""
+
+
+def kind_defaults(name: str) -> TerrainProps | None:
+    """The default properties of a kind given by name or other name; None for an unknown kind."""
+    return KIND_DEFAULTS.get(KIND_NAMES.get(name, name))
 
 
 @dataclass(frozen=True, slots=True)

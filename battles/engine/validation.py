@@ -13,7 +13,7 @@ from typing import Any
 from . import geometry
 from .cards import CHARGES, Admits, BuildingCard, Keyword, UnitCard, Weapon
 from .rulesets import Ruleset
-from .terrain import KIND_DEFAULTS, TerrainProps
+from .terrain import KIND_DEFAULTS, KIND_NAMES, TerrainProps, kind_defaults
 
 _BAD: Any = object()
 """Marker for a value that failed its check (its problem is already recorded)."""
@@ -107,7 +107,11 @@ class _Checker:
         parsed = [self.point(p, f"{path}[{i}]", width, height) for i, p in enumerate(pts)]
         if any(p is _BAD for p in parsed):
             return _BAD
-        poly = geometry.Polygon.of(parsed)
+        try:
+            poly = geometry.Polygon.of(parsed)
+        except ValueError:
+            # Repeated points leave fewer than three corners: no shape at all.
+            return self.fail(path, "needs at least 3 distinct points")
         if abs(poly.area) < 1e-9:
             return self.fail(path, "has no area")
         if not poly.is_simple():
@@ -148,10 +152,11 @@ _CARD_OPT = {"melee", "weapons", "keywords", "enters"}
 
 
 def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
+    # Missing fields are recorded by obj(): they count against the card too.
+    before = len(c.problems)
     d = c.obj(data, path, _WEAPON_REQ, _WEAPON_OPT)
     if d is None:
         return None
-    before = len(c.problems)
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
     power = c.int_(d.get("power"), path + ".power", 0) if "power" in d else _BAD
     rng = c.positive(d.get("range"), path + ".range") if "range" in d else _BAD
@@ -172,10 +177,11 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
 
 def parse_unit_card(data: Any, path: str, ruleset: Ruleset, c: _Checker) -> UnitCard | None:
     """Validate one unit card dict; adds Charges for Demolition if the card lacks it."""
+    # Missing fields are recorded by obj(): they count against the card too.
+    before = len(c.problems)
     d = c.obj(data, path, _CARD_REQ, _CARD_OPT)
     if d is None:
         return None
-    before = len(c.problems)
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
     skill = c.int_(d["skill"], path + ".skill", 2, 5) if "skill" in d else _BAD
     move = c.num(d["move"], path + ".move", 0) if "move" in d else _BAD
@@ -241,10 +247,11 @@ def _terrain_props(c: _Checker, d: dict, path: str) -> TerrainProps | None:
 
 
 def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
+    # Missing fields are recorded by obj(): they count against the card too.
+    before = len(c.problems)
     d = c.obj(data, path, {"name", "resistance", "hits"}, {"admits", "rubble"})
     if d is None:
         return None
-    before = len(c.problems)
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
     res = c.int_(d["resistance"], path + ".resistance", 0) if "resistance" in d else _BAD
     hits = c.int_(d["hits"], path + ".hits", 1) if "hits" in d else _BAD
@@ -259,8 +266,17 @@ def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
                     c.fail(path + ".admits.max_size", f"must be at least min_size {lo}, got {hi}")
                 else:
                     admits = Admits(lo, hi)
-    rubble = KIND_DEFAULTS["rubble"]
-    if "rubble" in d:
+    rubble: TerrainProps | None = KIND_DEFAULTS["rubble"]
+    if isinstance(d.get("rubble"), str):
+        # A card names what it becomes ("Becomes: rubble field"): a kind with its defaults.
+        rubble = kind_defaults(d["rubble"])
+        if rubble is None:
+            known = sorted({*KIND_DEFAULTS, *KIND_NAMES})
+            c.fail(
+                path + ".rubble",
+                f"unknown terrain kind {d['rubble']!r}: use one of {known} or give its flags",
+            )
+    elif "rubble" in d:
         r = c.obj(d["rubble"], path + ".rubble", {"kind"}, set(_TERRAIN_FLAGS))
         rubble = _terrain_props(c, r, path + ".rubble") if r is not None else None
     if len(c.problems) != before or rubble is None:

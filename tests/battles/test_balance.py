@@ -11,12 +11,10 @@ from django.core.management import CommandError, call_command
 
 from battles.balance import (
     CLAIMS,
-    LIBRARY_DIR,
     Metric,
     balance_table,
     duel_option,
     expected_value,
-    load_library,
     play_duel,
     render_table,
 )
@@ -24,7 +22,9 @@ from battles.engine.cards import CHARGES, BuildingCard, Keyword, UnitCard
 from battles.engine.events import AttackKind
 from battles.engine.loader import parse_scenario
 from battles.engine.rulesets import COMBINED_ARMS, ONE_YEAR_WAR
-from units.cardtext import parse_card, render_card
+from battles.engine.terrain import TerrainProps, kind_defaults
+from battles.library import LIBRARY_DIR, load_library
+from units.cardtext import parse_card, render_card, validate_card
 
 SAMPLES = 600
 """Duels per claim in these tests: enough to sit well inside every tolerance, quick to roll."""
@@ -76,6 +76,16 @@ def test_card_dicts_load_into_the_engines_cards(library):
     assert not library.buildings["bunker"].admits_size(2)
 
 
+def test_engine_cards_render_back_to_their_card_text(library):
+    # Keywords in the rule text's order, Demolition with its Charges line: the same card.
+    for ruleset, cards in library.units.items():
+        for key, unit_card in cards.items():
+            data = unit_card.to_dict()
+            validate_card(data)
+            assert render_card(data) == render_card(library.cards[ruleset][key]), key
+            assert UnitCard.from_dict(data, ruleset) == unit_card, key
+
+
 def test_nothing_is_faster_than_move_8(library):
     moves = [c.move for cards in library.units.values() for c in cards.values()]
     assert max(moves) == 8
@@ -112,6 +122,40 @@ def test_the_terrain_pieces_load_as_scenario_terrain(library):
     assert kinds["wall"].wall and kinds["wall"].hazard
     assert kinds["water"].water and kinds["water"].blocks_movement
     assert kinds["river"].water and not kinds["river"].blocks_movement
+
+
+def test_the_library_terrain_agrees_with_the_engines_kind_defaults(library):
+    # A scenario may name a kind and get its defaults: they must be what terrain.json says
+    # (a river is water, ruling E25 in docs/rules.md; a rubble field is the kind rubble).
+    for name, piece in library.terrain.items():
+        flags = {k: v for k, v in piece.items() if k not in ("kind", "why")}
+        assert kind_defaults(piece["kind"]) == TerrainProps(piece["kind"], **flags), name
+    assert kind_defaults("rubble field") == kind_defaults("rubble")
+
+
+def test_building_cards_load_as_their_card_text_writes_them(library):
+    # "Becomes: rubble field" reaches the engine as the string, not as terrain flags.
+    cards = library.cards["combined_arms"]
+    houses = [
+        {"id": key, "card": cards[key], "polygon": [[x, 20], [x + 2, 20], [x + 2, 22], [x, 22]]}
+        for x, key in ((1, "house"), (5, "factory"), (9, "bunker"))
+    ]
+    assert {h["card"]["rubble"] for h in houses} == {"rubble field"}
+    squad = cards["rifle_squad"]
+    scenario = parse_scenario(
+        {
+            "ruleset": "combined_arms",
+            "turn_limit": 1,
+            "buildings": houses,
+            "sides": [
+                {"id": "a", "units": [{"id": "u", "card": squad, "position": [2, 2]}]},
+                {"id": "b", "units": [{"id": "v", "card": squad, "position": [9, 9]}]},
+            ],
+            "objectives": [{"id": "o", "sides": ["a"], "point": [12, 12], "points_at_end": 1}],
+        }
+    )
+    for b in scenario.buildings:
+        assert b.card == library.buildings[b.id], b.id
 
 
 def _dict(library, key: str) -> dict:

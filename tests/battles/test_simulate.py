@@ -54,3 +54,11 @@ def test_a_bad_scenario_is_a_clear_error(tmp_path):
         _simulate(str(bad), "--seed", "1")
     with pytest.raises(CommandError):
         _simulate(str(tmp_path / "missing.json"), "--seed", "1")
+
+
+def test_it_takes_a_bundled_scenario_name_as_well_as_a_file():
+    by_name = _simulate("factory-hold", "--seed", "3")
+    factory = ROOT / "battles" / "engine" / "scenarios" / "factory-hold.json"
+    assert by_name.startswith("Factory Hold") and by_name == _simulate(str(factory), "--seed", "3")
+    with pytest.raises(CommandError, match="no bundled scenario"):
+        _simulate("atlantis", "--seed", "1")

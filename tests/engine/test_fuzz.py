@@ -83,7 +83,7 @@ def test_mutated_scenarios_are_refused_or_fought_without_crashing(seed, data):
         node[where[-1]] = value
     sc = _parse_or_refuse(mutated)
     if sc is not None:
-        run_battle(sc, seed=seed)  # the simple commander never breaks a rule either
+        run_battle(sc, seed=seed)  # the default commander never breaks a rule either
 
 
 @settings(max_examples=120, deadline=None)
@@ -119,7 +119,7 @@ def check_invariants(rec) -> None:
 
 def _assert_clear_line(state, attacker_id: str, target_id: str) -> None:
     """No attack through blocking terrain (checked independently of the engine's sight code)."""
-    from battles.engine.footprint import nearest_point
+    from battles.engine.geometry import nearest_point
 
     a = state.units[attacker_id]
     if target_id in state.buildings:

@@ -12,16 +12,18 @@ import pytest
 
 from battles.engine.geometry import (
     EPSILON,
-    PathFinder,
     Polygon,
     bearing,
     distance,
-    first_entry,
     in_arc,
-    path_cost,
     path_length,
-    segment_cost,
     sight_blocked,
+)
+from battles.engine.pathfinding import PathFinder
+from battles.engine.paths import (
+    first_entry,
+    path_cost,
+    segment_cost,
     truncate_path,
     truncate_path_by_cost,
 )

@@ -13,13 +13,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from battles.engine.geometry import (
-    PathFinder,
-    Polygon,
-    distance,
+from battles.engine.geometry import Polygon, distance, path_length
+from battles.engine.pathfinding import PathFinder
+from battles.engine.paths import (
     first_entry,
     path_cost,
-    path_length,
     segment_cost,
     truncate_path,
     truncate_path_by_cost,

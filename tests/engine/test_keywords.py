@@ -315,6 +315,21 @@ def test_amphibious_movement_is_doubled_in_water():
     assert move.cost == 4 and b.state.units["a"].position == (8, 2)
 
 
+def test_a_river_is_water_so_amphibious_movement_is_doubled_in_it():
+    # A river (no flags given) from x = 4 to 8: fordable by anyone, water to Amphibious units.
+    river = piece("ford", "river", square(4, 0, 8, 6))
+    for keywords, cost in ((["amphibious", "sure_footed"], 4), (["sure_footed"], 6)):
+        s = scenario(
+            [unit("a", (2, 2), move=6, keywords=keywords)],
+            [unit("b", (20, 20))],
+            terrain=[river],
+            ruleset="one_year_war",
+        )
+        b = battle(s)
+        move = of(act(b, "a", MoveStep(((8, 2),))), "move")[0]
+        assert move.cost == cost, keywords  # 2" of bank, then 4" of river at half cost or full
+
+
 def test_amphibious_water_costs_half():
     from battles.engine.movement import path_problem
 

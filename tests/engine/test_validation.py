@@ -6,8 +6,17 @@ import json
 
 import pytest
 
-from battles.engine import CHARGES, Keyword, ScenarioError, parse_scenario, parse_scenario_json
+from battles.engine import (
+    CHARGES,
+    COMBINED_ARMS,
+    Keyword,
+    ScenarioError,
+    UnitCard,
+    parse_scenario,
+    parse_scenario_json,
+)
 from battles.engine.loader import load_scenario
+from battles.engine.terrain import KIND_DEFAULTS
 
 from .helpers import building, card, piece, scenario, square, unit
 
@@ -243,6 +252,20 @@ def test_polygons_are_checked():
     assert got == ["terrain[0].polygon", "terrain[1].polygon", "terrain[2].polygon[1]"]
 
 
+def test_a_polygon_of_repeated_points_is_refused_not_crashed():
+    dupes = [[0, 0], [0, 0], [1, 1]]
+    s = scenario(
+        [unit("a", (20, 2))],
+        [unit("b", (20, 20))],
+        terrain=[piece("t1", "woods", dupes)],
+        buildings=[building("h", [[5, 5], [6, 6], [6, 6]])],
+    )
+    assert problems(s) == [
+        ("terrain[0].polygon", "needs at least 3 distinct points"),
+        ("buildings[0].polygon", "needs at least 3 distinct points"),
+    ]
+
+
 def test_terrain_kind_defaults_and_explicit_flags():
     s = scenario(
         [unit("a", (20, 2))],
@@ -263,6 +286,53 @@ def test_building_cards_are_checked():
     b = building("h", square(4, 4, 6, 6), hits=0, admits=(3, 1))
     got = paths(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], buildings=[b]))
     assert got == ["buildings[0].card.hits", "buildings[0].card.admits.max_size"]
+
+
+def test_a_building_card_may_name_its_rubble_by_kind():
+    # As the card library writes it ("Becomes: rubble field"), or by the kind's own name.
+    houses = [
+        building(f"h{i}", square(2 + 3 * i, 8, 4 + 3 * i, 10), rubble=r)
+        for i, r in enumerate(["rubble field", "rubble", "woods", {"kind": "rubble"}])
+    ]
+    sc = parse_scenario(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], buildings=houses))
+    rubble = {b.id: b.card.rubble for b in sc.buildings}
+    assert rubble["h0"] == rubble["h1"] == rubble["h3"] == KIND_DEFAULTS["rubble"]
+    assert rubble["h0"].kind == "rubble" and rubble["h0"].blocks_sight and rubble["h0"].hazard
+    assert rubble["h2"] == KIND_DEFAULTS["woods"]
+
+
+def test_a_rubble_kind_nobody_knows_is_refused():
+    b = building("h", square(4, 4, 6, 6), rubble="lava")
+    p = problems(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], buildings=[b]))
+    assert [path for path, _ in p] == ["buildings[0].card.rubble"]
+    assert "unknown terrain kind 'lava'" in p[0][1]
+
+
+def test_a_unit_card_is_read_from_its_dict_as_a_scenario_reads_it():
+    d = card(keywords=["sure_footed", "demolition"], enters=["woods"])
+    got = UnitCard.from_dict(d, "combined_arms")
+    parsed = parse_scenario(scenario([unit("a", (2, 2), **d)], [unit("b", (20, 20))]))
+    assert got == parsed.units()[0].card and got.weapon("Charges") == CHARGES
+    assert UnitCard.from_dict(got.to_dict(), COMBINED_ARMS) == got
+
+
+def test_a_bad_card_dict_is_a_scenario_error_naming_the_field():
+    with pytest.raises(ScenarioError) as exc:
+        UnitCard.from_dict(card(skill=9, keywords=["sensor"]), "combined_arms")
+    assert [p for p, _ in exc.value.problems] == ["card.skill", "card.keywords[0]"]
+    for junk in (None, [], "Rifle Squad", {"name": "x"}):
+        with pytest.raises(ScenarioError):
+            UnitCard.from_dict(junk, "one_year_war")
+    with pytest.raises(ScenarioError):
+        UnitCard.from_dict(card(), "warhammer")
+
+
+def test_a_card_dict_lists_keywords_in_the_rule_texts_order():
+    # The card text lists them in that order (units/carddata.py checks it), not alphabetically.
+    d = card(keywords=["sure_footed", "demolition", "aerial", "breaching"])
+    got = UnitCard.from_dict(d, "combined_arms").to_dict()["keywords"]
+    assert got == ["aerial", "breaching", "sure_footed", "demolition"]
+    assert got == [k.value for k in Keyword if k.value in got]
 
 
 def test_unknown_fields_are_refused():

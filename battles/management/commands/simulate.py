@@ -9,10 +9,14 @@ from battles.engine.cli import simulate
 
 
 class Command(BaseCommand):
-    help = "Fight a battle from a scenario file and print a readable account (or --json)."
+    help = (
+        "Fight a battle from a scenario file or a bundled scenario name (factory-hold, "
+        "mech-duel, river-crossing, chopper-raid, big-battle, ...) and print a readable "
+        "account (or --json)."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("scenario", help="scenario JSON file")
+        parser.add_argument("scenario", help="scenario JSON file or bundled scenario name")
         parser.add_argument("--seed", type=int, required=True, help="dice seed")
         parser.add_argument("--json", action="store_true", help="print the log and result")
 

@@ -1,0 +1,213 @@
+"""Standing Orders as goals: where each unit wants to be, and how much the turn limit presses.
+
+- **Advance** (to an objective): get within it — for a raze objective, within reach of the
+  building with a weapon that can damage it — before the turn limit. The press is counted in
+  turns: distance over Move against the turns left. Points scored every turn press always;
+  points only at the end press when the slack runs out, leaving time to fight first.
+- **Screen**: stand between the objective and the enemy, a little in front of it.
+- **Attack**: close to weapon range of the enemy the unit can hurt most; seeing none, make for
+  the contested ground.
+- **Hold**: stay put (turning in place is allowed: it is the unit's place, not its facing).
+- **No Order**: Raw and Green units hold in place; better units use their judgement — advance
+  on the nearest ground their side scores, or attack where it scores none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .. import geometry
+from ..footprint import nearest_point
+from ..scenario import Objective, ObjectiveKind, OrderKind, Quality
+from ..targeting import STRUCTURE_POWER
+from .odds import harm_by_reach, shots
+
+if TYPE_CHECKING:
+    from ..commander import UnitInfo
+    from ..geometry import Point
+    from .picture import Picture
+
+ON_ORDERS_ONLY = Quality.GREEN.step
+"""Units of this quality step or lower hold in place without an Order (BUCS: Raw, Green)."""
+
+ATTACK_PRESS = 0.4
+"""Value of a turn's progress toward the enemy for an Attack order."""
+
+SCREEN_PRESS = 0.8
+"""Value of a turn's progress toward the screening position."""
+
+SCREEN_AHEAD = 1.5
+"""How far in front of the objective's centre a screen stands, as a share of its radius."""
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """Where a unit wants to be."""
+
+    point: Point
+    """Where to go."""
+    radius: float
+    """Close enough: within this distance of ``point``."""
+    press: float
+    """Points per turn of distance still to cover (how much the order presses)."""
+    objective: Objective | None
+    """The objective it serves, if any."""
+    target: str | None = None
+    """The enemy it is closing on (Attack), if any."""
+
+
+def order_kind(unit: UnitInfo, pic: Picture) -> OrderKind:
+    """The order the unit acts on, after the quality rule for units without an Order."""
+    order = unit.order
+    if order is None:
+        return OrderKind.HOLD
+    if order.given:
+        return order.kind
+    if unit.quality.step <= ON_ORDERS_ONLY:
+        return OrderKind.HOLD  # Raw and Green units need an Order to act on their own.
+    side = pic.view.side
+    scored = [o for o in pic.view.objectives if side in o.sides]
+    return OrderKind.ADVANCE if scored else OrderKind.ATTACK
+
+
+def goal_for(unit: UnitInfo, pic: Picture) -> Goal | None:
+    """The unit's goal this activation, or None for units that stay put."""
+    kind = order_kind(unit, pic)
+    if kind is OrderKind.HOLD or unit.card.move <= 0:
+        return None
+    if kind is OrderKind.ATTACK:
+        return _attack_goal(unit, pic)
+    obj = _objective(unit, pic)
+    if obj is None:
+        return _attack_goal(unit, pic)
+    if kind is OrderKind.SCREEN:
+        return _screen_goal(unit, pic, obj)
+    return _advance_goal(unit, pic, obj)
+
+
+def turns_needed(distance: float, radius: float, move: float) -> float:
+    """Activations of full movement to get within ``radius``."""
+    return max(0.0, distance - radius) / move if move > 0 else float("inf")
+
+
+def _objective(unit: UnitInfo, pic: Picture) -> Objective | None:
+    view = pic.view
+    order = unit.order
+    if order is not None and order.objective is not None:
+        for o in view.objectives:
+            if o.id == order.objective:
+                return o
+    best: tuple[float, Objective] | None = None
+    for o in view.objectives:
+        if view.side not in o.sides:
+            continue
+        d = geometry.distance(unit.position, _centre(pic, o))
+        if best is None or d < best[0]:
+            best = (d, o)
+    return None if best is None else best[1]
+
+
+def _centre(pic: Picture, obj: Objective) -> Point:
+    if obj.point is not None:
+        return obj.point
+    for b in pic.view.buildings:
+        if b.id == obj.building:
+            return b.polygon.centroid
+    return (0.0, 0.0)
+
+
+def _press(pic: Picture, obj: Objective, distance: float, radius: float, move: float) -> float:
+    """Count the turns: per-turn points always press; end points press as the slack runs out."""
+    ours = pic.view.side in obj.sides
+    if ours and obj.points_per_turn:
+        return float(obj.points_per_turn)
+    slack = pic.turns_left - turns_needed(distance, radius, move)
+    if slack <= 1.0:
+        return 3.0
+    if slack <= 2.0:
+        return 1.2
+    return 0.35
+
+
+def _advance_goal(unit: UnitInfo, pic: Picture, obj: Objective) -> Goal | None:
+    if obj.kind is ObjectiveKind.RAZE:
+        b = next((b for b in pic.buildings if b.id == obj.building), None)
+        if b is None:
+            return _attack_goal(unit, pic)  # Razed already: back to the fight.
+        reach = max(
+            (
+                s.range
+                for s in shots(unit.card, unit.skill, b.card, pic.ruleset)
+                if s.power >= STRUCTURE_POWER
+            ),
+            default=0.0,
+        )
+        point = nearest_point(b.polygon, unit.position)
+        radius = max(reach - 0.3, 0.5) if reach else 3.0
+    else:
+        assert obj.point is not None
+        point, radius = obj.point, obj.radius * 0.7
+    d = geometry.distance(unit.position, point)
+    return Goal(point, radius, _press(pic, obj, d, radius, unit.card.move), obj)
+
+
+def _screen_goal(unit: UnitInfo, pic: Picture, obj: Objective) -> Goal:
+    centre = _centre(pic, obj)
+    threat = _enemy_centre(pic)
+    if threat is None:
+        return Goal(centre, obj.radius, SCREEN_PRESS, obj)
+    d = geometry.distance(centre, threat)
+    if d < 1e-6:
+        return Goal(centre, obj.radius, SCREEN_PRESS, obj)
+    # In front of the objective's centre, on the line to the enemy, but inside the ground: a
+    # screen standing outside it does not stop the enemy holding it.
+    ahead = min(obj.radius * SCREEN_AHEAD, d / 2.0)
+    point = (
+        centre[0] + (threat[0] - centre[0]) / d * ahead,
+        centre[1] + (threat[1] - centre[1]) / d * ahead,
+    )
+    return Goal(_on_table(pic, point), 1.0, SCREEN_PRESS, obj)
+
+
+def _attack_goal(unit: UnitInfo, pic: Picture) -> Goal | None:
+    best: tuple[float, UnitInfo, float] | None = None
+    for e in pic.enemies:
+        follow = pic.sheltered(e, e.position) and pic.can_follow_in(unit, e)
+        if not follow and not pic.can_hurt(unit, e):
+            continue  # Only close on what it can actually hurt.
+        reaches = harm_by_reach(
+            unit.card, unit.skill, unit.hits, e.card, e.hits, e.skill, pic.ruleset
+        )
+        if not reaches:
+            continue
+        reach, h = reaches[0]  # The longest reach, and the best harm from there.
+        if follow:
+            reach = 0.9  # In among them: only those inside the building see each other.
+        d = geometry.distance(unit.position, e.position)
+        score = e.card.size * h / (1.0 + max(0.0, d - reach) / max(unit.card.move, 1.0))
+        if best is None or score > best[0]:
+            best = (score, e, reach)
+    if best is not None:
+        _, e, reach = best
+        return Goal(e.position, max(reach * 0.9, 0.8), ATTACK_PRESS, None, e.id)
+    # Nothing to shoot at: make for the ground the enemy wants, where it will come.
+    contested = [o for o in pic.view.objectives if o.point is not None]
+    if not contested:
+        return None
+    o = min(contested, key=lambda o: geometry.distance(unit.position, o.point))  # type: ignore[arg-type]
+    return Goal(o.point, o.radius, ATTACK_PRESS, o)  # type: ignore[arg-type]
+
+
+def _enemy_centre(pic: Picture) -> Point | None:
+    spots = [e.position for e in pic.enemies]
+    if not spots:
+        spots = [e.position for e in pic.lost_sight]
+    if not spots:
+        return None
+    return (sum(p[0] for p in spots) / len(spots), sum(p[1] for p in spots) / len(spots))
+
+
+def _on_table(pic: Picture, p: Point) -> Point:
+    width, height = pic.view.table
+    return (min(max(p[0], 0.1), width - 0.1), min(max(p[1], 0.1), height - 0.1))

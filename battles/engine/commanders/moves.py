@@ -1,0 +1,211 @@
+"""Where a unit might move: the candidate paths the default commander weighs, and their risks.
+
+Toward the order's goal (in full, stopping where the target comes into range, half way), round
+to the least threatened firing point at weapon reach, into the nearest sight-blocking piece the
+unit may enter, and straight back out of reach. Every path comes from the view's own planner
+(or is a prefix of one, checked by the view), so the engine accepts it. Terrain and Breaching
+rolls on the way are priced by their chance of failing.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from .. import geometry
+from ..cards import Keyword
+from ..footprint import nearest_point
+from ..scenario import ObjectiveKind
+
+if TYPE_CHECKING:
+    from ..commander import UnitInfo
+    from ..geometry import Point
+    from .goals import Goal
+    from .picture import Picture
+
+HAZARD = 0.4
+"""Points lost to a failed terrain roll (the activation, and the tempo)."""
+
+RING = 8
+"""Firing positions weighed around a goal (every 45 degrees)."""
+
+
+def candidate_paths(pic: Picture, u: UnitInfo, goal: Goal) -> list[list[Point]]:
+    """Moves worth weighing: toward the goal (full, to weapon range, half), into cover, away."""
+    view = pic.view
+    out: list[list[Point]] = []
+    full = view.plan_path(u.id, goal.point)
+    if full is not None and len(full) >= 2:
+        out.append(full)
+        length = geometry.path_length(full)
+        stops = [length / 2.0]
+        if goal.target is not None:
+            # Stop where the target comes into range rather than driving into its lap.
+            short = _prefix_within(full, goal.point, goal.radius)
+            if short is not None:
+                stops.append(short)
+        for stop in stops:
+            if 0.3 < stop < length - 0.3:
+                prefix = _prefix(full, stop)
+                if view.path_cost(u.id, prefix) is not None:
+                    out.append(prefix)
+    spot = _firing_spot(pic, u, goal)
+    if spot is not None:
+        path = view.plan_path(u.id, spot)
+        if path is not None and len(path) >= 2:
+            out.append(path)
+    cover = _cover_spot(pic, u, goal)
+    if cover is not None:
+        path = view.plan_path(u.id, cover)
+        if path is not None and len(path) >= 2 and pic.hidden_at(u, path[-1]):
+            out.append(path)
+    if pic.threat(u, u.position, hidden=u.concealed) > 0.25 * u.card.size:
+        away = retreat_point(pic, u.position, u.card.move, view.table)
+        if away is not None:
+            path = view.plan_path(u.id, away)
+            if path is not None and len(path) >= 2:
+                out.append(path)
+    return out
+
+
+def crossing_cost(pic: Picture, u: UnitInfo, path: list[Point]) -> float:
+    """Price of the terrain and Breaching rolls the path asks for, by their chance of failing."""
+    if u.card.has(Keyword.AERIAL) or len(path) < 2:
+        return 0.0
+    fail = 1.0 - min(u.skill, 6) / 6.0
+    sure = u.card.has(Keyword.SURE_FOOTED)
+    xs = [q[0] for q in path]
+    ys = [q[1] for q in path]
+    box = (min(xs), min(ys), max(xs), max(ys))
+    cost = 0.0
+    for t in pic.view.terrain:
+        rolls = t.props.hazard and (t.props.wall or not sure)
+        if rolls and _meets(box, t.polygon.bbox) and _enters(path, t.polygon):
+            cost += HAZARD * fail
+    if u.card.has(Keyword.BREACHING):
+        for b in pic.buildings:
+            breach = not b.card.admits_size(u.card.size)
+            if breach and _meets(box, b.polygon.bbox) and _enters(path, b.polygon):
+                cost += fail * u.card.size / max(u.hits, 1)
+    return cost
+
+
+def _enters(path: list[Point], polygon: geometry.Polygon) -> bool:
+    """Whether the path goes into the polygon (a unit starting inside must leave first)."""
+    return geometry.first_entry(path, polygon, from_outside=True) is not None
+
+
+def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return not (a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1])
+
+
+def retreat_point(pic: Picture, p: Point, reach: float, table: tuple[float, float]) -> Point | None:
+    """``reach`` inches from ``p`` straight away from the enemies that can see it."""
+    if not pic.enemies:
+        return None
+    sx = sum(e.position[0] for e in pic.enemies) / len(pic.enemies)
+    sy = sum(e.position[1] for e in pic.enemies) / len(pic.enemies)
+    dx, dy = p[0] - sx, p[1] - sy
+    norm = (dx * dx + dy * dy) ** 0.5
+    if norm < 1e-6:
+        return None
+    x = min(max(p[0] + dx / norm * reach, 0.2), table[0] - 0.2)
+    y = min(max(p[1] + dy / norm * reach, 0.2), table[1] - 0.2)
+    return (x, y)
+
+
+def _firing_spot(pic: Picture, u: UnitInfo, goal: Goal) -> Point | None:
+    """The least threatened point at weapon reach from the goal that still sees it.
+
+    The goal's own path comes straight in; this comes round, out of the arcs and lines of
+    what can hurt the unit (a Fixed Mount that must turn first, a wood in the way).
+    """
+    if goal.radius < 2.0 or (not pic.enemies and not pic.lost_sight):
+        return None
+    obj = goal.objective
+    if goal.target is None and (obj is None or obj.kind is not ObjectiveKind.RAZE):
+        return None  # Ground is taken by standing on it, not by shooting at it.
+    gx, gy = goal.point
+    width, height = pic.view.table
+    reach = goal.radius * 0.95
+    best: tuple[float, Point] | None = None
+    for k in range(RING):
+        angle = 2.0 * math.pi * k / RING
+        spot = (round(gx + math.cos(angle) * reach, 3), round(gy + math.sin(angle) * reach, 3))
+        if not (0.2 <= spot[0] <= width - 0.2 and 0.2 <= spot[1] <= height - 0.2):
+            continue
+        if geometry.distance(u.position, spot) > 2.5 * u.card.move:
+            continue  # Too far round to matter this turn or the next.
+        if not u.card.has(Keyword.AERIAL) and not pic.view.line_clear(spot, goal.point):
+            continue
+        score = pic.threat(u, spot, hidden=False) + 0.05 * geometry.distance(u.position, spot)
+        if best is None or score < best[0]:
+            best = (score, spot)
+    return None if best is None else best[1]
+
+
+def _cover_spot(pic: Picture, u: UnitInfo, goal: Goal) -> Point | None:
+    """A point just inside the sight-blocking piece within reach that is nearest the goal."""
+    if u.card.has(Keyword.AERIAL):
+        return None  # Aerial is never concealed: there is no cover to take.
+    here = u.position
+    reach = u.card.move
+    polys = [
+        t.polygon for t in pic.view.terrain if t.props.blocks_sight and u.card.may_enter(t.props)
+    ]
+    polys += [
+        b.polygon
+        for b in pic.buildings
+        if b.card.admits_size(u.card.size) and b.side in (None, pic.view.side)
+    ]
+    best: tuple[float, Point] | None = None
+    for poly in polys:
+        if poly.contains_strictly(here):
+            continue
+        edge = nearest_point(poly, here)
+        if geometry.distance(here, edge) > reach - 0.5:
+            continue
+        c = poly.centroid
+        d = geometry.distance(edge, c)
+        if d < 1e-6:
+            continue
+        step = min(0.6, d)
+        spot = (
+            round(edge[0] + (c[0] - edge[0]) / d * step, 3),
+            round(edge[1] + (c[1] - edge[1]) / d * step, 3),
+        )
+        score = geometry.distance(spot, goal.point)
+        if best is None or score < best[0]:
+            best = (score, spot)
+    return None if best is None else best[1]
+
+
+def _prefix(path: list[Point], length: float) -> list[Point]:
+    """The path cut ``length`` inches along, its end rounded as the log keeps positions."""
+    out = [path[0]]
+    left = length
+    for a, b in pairwise(path):
+        leg = geometry.distance(a, b)
+        if leg >= left:
+            t = left / leg if leg else 0.0
+            out.append((round(a[0] + (b[0] - a[0]) * t, 3), round(a[1] + (b[1] - a[1]) * t, 3)))
+            return out
+        out.append(b)
+        left -= leg
+    return out
+
+
+def _prefix_within(path: list[Point], point: Point, radius: float) -> float | None:
+    """How far along the path it first comes within ``radius`` of ``point``, if it does."""
+    walked = 0.0
+    for a, b in pairwise(path):
+        leg = geometry.distance(a, b)
+        steps = max(1, int(leg / 0.5))
+        for i in range(1, steps + 1):
+            t = i / steps
+            q = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+            if geometry.distance(q, point) <= radius:
+                return walked + leg * t
+        walked += leg
+    return None

@@ -1,0 +1,97 @@
+"""The odds page's figures: an odds run's summary (``battles.tally.odds_summary``) for reading.
+
+Pure functions: rates become percentages with their 95% intervals, side and unit ids become
+names from the run's scenario snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from battles.charts import Histogram, score_histogram
+
+
+def percent(rate: float) -> str:
+    return f"{rate * 100:.1f}%"
+
+
+def interval(rate: Mapping[str, float]) -> str:
+    """The 95% interval of a rate, as percentages."""
+    return f"{percent(rate['low'])} – {percent(rate['high'])}"
+
+
+@dataclass(frozen=True, slots=True)
+class SideOdds:
+    id: str
+    name: str
+    index: int
+    win: str
+    win_interval: str
+    loss: str
+    loss_interval: str
+    mean_score: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnitOdds:
+    id: str
+    name: str
+    side: str
+    removed: str
+    removed_interval: str
+
+
+@dataclass(frozen=True, slots=True)
+class OddsReport:
+    battles: int
+    favoured: str | None
+    sides: tuple[SideOdds, ...]
+    draw: str
+    draw_interval: str
+    units: tuple[UnitOdds, ...]
+    histogram: Histogram
+
+
+def odds_report(summary: Mapping[str, Any], scenario: Mapping[str, Any]) -> OddsReport:
+    """The figures of a finished odds run, named from its scenario snapshot."""
+    side_names = {s["id"]: s.get("name", s["id"]) for s in scenario.get("sides", [])}
+    unit_names = {
+        u["id"]: u.get("card", {}).get("name", u["id"])
+        for s in scenario.get("sides", [])
+        for u in s.get("units", [])
+    }
+    sides = tuple(
+        SideOdds(
+            id=side,
+            name=side_names.get(side, side),
+            index=i,
+            win=percent(odds["win"]["rate"]),
+            win_interval=interval(odds["win"]),
+            loss=percent(odds["loss"]["rate"]),
+            loss_interval=interval(odds["loss"]),
+            mean_score=f"{odds['mean_score']:.2f}",
+        )
+        for i, (side, odds) in enumerate(summary["sides"].items())
+    )
+    units = tuple(
+        UnitOdds(
+            id=unit,
+            name=unit_names.get(unit, unit),
+            side=side_names.get(odds["side"], odds["side"]),
+            removed=percent(odds["removed"]["rate"]),
+            removed_interval=interval(odds["removed"]),
+        )
+        for unit, odds in summary["units"].items()
+    )
+    favoured = summary.get("favoured")
+    return OddsReport(
+        battles=summary["battles"],
+        favoured=side_names.get(favoured, favoured) if favoured else None,
+        sides=sides,
+        draw=percent(summary["draw"]["rate"]),
+        draw_interval=interval(summary["draw"]),
+        units=units,
+        histogram=score_histogram(summary, side_names),
+    )

@@ -1,0 +1,365 @@
+"""The battle log as a reader wants it: turns, then activations, each event with its dice.
+
+Pure functions of the engine's events and the scenario. A die is rolled before the event it
+decides is logged (the Skill and penetration dice before their attack, a terrain roll before its
+move, the initiative dice before the initiative), except the occupants' rolls when a building
+collapses, which follow it; ``log_turns`` attaches every roll to the event it belongs to, so an
+attack can be opened to show exactly the dice behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from battles.engine import Event, Scenario
+from battles.engine import events as ev
+
+EVENT_KINDS: dict[str, str] = {
+    "battle_start": "Battle start",
+    "turn_start": "Turn start",
+    "initiative": "Initiative",
+    "activation": "Activation",
+    "move": "Move",
+    "attack": "Attack",
+    "roll": "Dice roll",
+    "damage": "Damage",
+    "suppress": "Suppression",
+    "remove": "Removal",
+    "collapse": "Building collapse",
+    "reveal": "Reveal",
+    "conceal": "Concealment",
+    "score": "Score",
+    "end": "End",
+}
+"""Every kind of event, with the name the log filter shows for it."""
+
+_ROLLS_BEFORE = {"attack", "move", "initiative"}
+"""Events whose dice are logged just before them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One logged die, ready to print."""
+
+    index: int
+    """Position of the roll in the log."""
+    who: str
+    purpose: str
+    value: int
+    text: str
+    outcome: str
+
+    @property
+    def face(self) -> str:
+        """The die as a glyph (⚀ to ⚅)."""
+        return chr(0x2680 + self.value - 1) if 1 <= self.value <= 6 else str(self.value)
+
+
+@dataclass(slots=True)
+class Entry:
+    """One event of the log with the dice rolled for it."""
+
+    index: int
+    """Position in the log (the anchor ``ev-<index>`` on the page)."""
+    kind: str
+    text: str
+    dice: list[Die] = field(default_factory=list)
+    units: frozenset[str] = frozenset()
+    """Units and buildings the event (or one of its dice) concerns: what the unit filter sees."""
+    outcome: str = ""
+    """An attack's outcome (miss, damage, no_damage), for styling."""
+    veiled: bool = False
+    """Stands in for a hidden activation under fog of war: which unit it was stays unsaid."""
+
+
+@dataclass(slots=True)
+class ActivationGroup:
+    """One unit's activation and everything that happened during it."""
+
+    unit: str
+    side: str
+    side_index: int
+    """0 or 1: which side's colour it wears."""
+    title: str
+    entries: list[Entry] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Turn:
+    """One turn; turn 0 is deployment, before the first turn begins."""
+
+    number: int
+    title: str
+    opening: list[Entry] = field(default_factory=list)
+    """Turn start and initiative (or, for turn 0, the header and initial concealment)."""
+    activations: list[ActivationGroup] = field(default_factory=list)
+    closing: list[Entry] = field(default_factory=list)
+    """Objective points scored after the last activation, and the end of the battle."""
+
+    @property
+    def empty(self) -> bool:
+        return not (self.opening or self.closing or any(a.entries for a in self.activations))
+
+
+# --- names --------------------------------------------------------------------------------------
+
+
+def labels(scenario: Scenario) -> dict[str, str]:
+    """Readable names for every unit, building and side id of the scenario."""
+    names = {u.id: f"{u.card.name} ({u.id})" for u in scenario.units()}
+    names.update({b.id: f"{b.card.name} ({b.id})" for b in scenario.buildings})
+    names.update({s.id: s.name for s in scenario.sides})
+    return names
+
+
+def unit_sides(scenario: Scenario) -> dict[str, str]:
+    """Side id of every unit and of every building that belongs to a side."""
+    sides = {u.id: u.side for u in scenario.units()}
+    sides.update({b.id: b.side for b in scenario.buildings if b.side is not None})
+    return sides
+
+
+# --- describing events --------------------------------------------------------------------------
+
+
+def _n(x: float) -> str:
+    return f"{x:.3f}".rstrip("0").rstrip(".")
+
+
+def describe(e: Event, names: dict[str, str]) -> str:
+    """One sentence for one (non-roll) event."""
+
+    def name(key: str | None) -> str:
+        return "—" if key is None else names.get(key, key)
+
+    if isinstance(e, ev.BattleStart):
+        seed = "given dice" if e.seed is None else f"seed {e.seed}"
+        ruleset = e.ruleset.replace("_", " ")
+        return f"{e.scenario} begins ({ruleset}, {seed}, engine {e.engine_version})."
+    if isinstance(e, ev.TurnStart):
+        return f"Turn {e.turn} begins."
+    if isinstance(e, ev.Initiative):
+        return f"{name(e.first)} wins the initiative and activates first."
+    if isinstance(e, ev.Activation):
+        return f"{name(e.unit)} activates (its activation {e.number})."
+    if isinstance(e, ev.Move):
+        x, y = e.path[-1]
+        text = f"{name(e.unit)} moves {_n(e.cost)}″ to ({_n(x)}, {_n(y)})"
+        return text + (", halted at the edge by a failed roll." if e.halted else ".")
+    if isinstance(e, ev.Attack):
+        return _attack_text(e, name)
+    if isinstance(e, ev.Damage):
+        cause = f" from {name(e.by)}" if e.by else " (a failed Breaching or collapse roll)"
+        hits = "Hit" if e.hits == 1 else "Hits"
+        return f"{name(e.unit)} takes 1 damage{cause}: {e.hits} {hits} left."
+    if isinstance(e, ev.Suppress):
+        return f"{name(e.unit)} is suppressed by {name(e.by)}: Skill {e.skill}."
+    if isinstance(e, ev.Remove):
+        how = "is destroyed" if e.how == ev.Removal.DESTROYED else "is demoralised and withdraws"
+        return f"{name(e.unit)} {how}."
+    if isinstance(e, ev.Collapse):
+        inside = ", ".join(name(u) for u in e.occupants)
+        return f"{name(e.building)} collapses into rubble" + (f" on {inside}." if inside else ".")
+    if isinstance(e, ev.Reveal):
+        cause = {
+            ev.RevealCause.FIRED: "gives itself away by firing",
+            ev.RevealCause.SENSOR: "is picked up by a sensor",
+            ev.RevealCause.SPOTTED: "is spotted",
+        }.get(ev.RevealCause(e.cause), e.cause)
+        return f"{name(e.unit)} {cause}."
+    if isinstance(e, ev.Conceal):
+        return f"{name(e.unit)} is out of sight."
+    if isinstance(e, ev.Score):
+        what, _, key = e.reason.partition(":")
+        why = {"removed": "for removing", "objective": "for objective", "razed": "for razing"}
+        reason = f"{why.get(what, what)} {name(key) if what != 'objective' else key}"
+        return f"{name(e.side)} scores {e.points} {reason}: {e.total} in all."
+    if isinstance(e, ev.End):
+        result = f"{name(e.winner)} wins" if e.winner else "a draw"
+        why = "at the turn limit" if e.reason == ev.EndReason.TURN_LIMIT else "— a side is gone"
+        return f"The battle ends in turn {e.turn} {why}: {result}."
+    return e.KIND
+
+
+def _attack_text(e: ev.Attack, name) -> str:
+    attacker, target = name(e.attacker), name(e.target)
+    if e.attack == ev.AttackKind.RAM:
+        how = f"{attacker} rams {target} (Power = Size {e.power})"
+    elif e.attack == ev.AttackKind.RAM_BACK:
+        how = f"{attacker} strikes back at {target} (Power = Size {e.power})"
+    elif e.attack == ev.AttackKind.MELEE:
+        how = f"{attacker} attacks {target} in close combat (Power {e.power})"
+    else:
+        how = f"{attacker} shoots {target} with {e.weapon} (Power {e.power}) at {_n(e.distance)}″"
+    outcome = {"miss": "miss", "damage": "damage", "no_damage": "no damage"}[e.outcome]
+    return f"{how}: {outcome}."
+
+
+_PURPOSE = {
+    "initiative": "initiative",
+    "to_hit": "Skill roll to hit",
+    "penetration": "penetration",
+    "armour": "armour",
+    "terrain": "terrain roll",
+    "breaching": "Breaching roll",
+    "collapse": "collapse roll",
+}
+
+
+def describe_roll(r: ev.Roll, names: dict[str, str]) -> str:
+    """One die: who rolled it, why, what it came to and against what."""
+    who = names.get(r.who, r.who)
+    purpose = _PURPOSE.get(r.purpose, r.purpose)
+    if r.purpose in ("penetration", "armour"):
+        what = "Power" if r.purpose == "penetration" else "Resistance"
+        total = f"{r.value} + {what} {r.modifier} = {r.value + r.modifier}"
+        return f"{who}, {purpose}: {total} against {r.against} — {r.outcome}"
+    if r.purpose == "initiative":
+        return f"{who}, initiative: {r.value} against {r.against} — {r.outcome}"
+    return f"{who}, {purpose}: {r.value} against Skill {r.against} — {r.outcome}"
+
+
+def involved(e: Event) -> frozenset[str]:
+    """The units and buildings an event concerns."""
+    if isinstance(e, ev.Roll):
+        return frozenset({e.who})
+    if isinstance(e, ev.Attack):
+        return frozenset({e.attacker, e.target})
+    if isinstance(e, ev.Damage | ev.Suppress):
+        return frozenset(x for x in (e.unit, e.by) if x)
+    if isinstance(e, ev.Activation | ev.Move | ev.Remove | ev.Reveal | ev.Conceal):
+        return frozenset({e.unit})
+    if isinstance(e, ev.Collapse):
+        return frozenset({e.building, *e.occupants})
+    if isinstance(e, ev.Score):
+        what, _, key = e.reason.partition(":")
+        return frozenset({key}) if what in ("removed", "razed") else frozenset()
+    return frozenset()
+
+
+# --- the structure ------------------------------------------------------------------------------
+
+
+def log_entries(
+    events: Sequence[Event], names: dict[str, str], hidden: Collection[int] = ()
+) -> list[Entry]:
+    """One entry per non-roll event (rolls attached to their event); ``hidden`` indexes left out.
+
+    A roll that belongs to no event (none does in the engine's logs) becomes an entry of its own,
+    so nothing of the log is ever dropped silently.
+    """
+    entries: list[Entry] = []
+    pending: list[tuple[int, ev.Roll]] = []
+    collapse: Entry | None = None
+
+    def die(i: int, r: ev.Roll) -> Die:
+        return Die(i, r.who, r.purpose, r.value, describe_roll(r, names), r.outcome)
+
+    def flush() -> None:
+        for i, r in pending:
+            entries.append(Entry(i, "roll", describe_roll(r, names), units=frozenset({r.who})))
+        pending.clear()
+
+    for i, e in enumerate(events):
+        if isinstance(e, ev.Roll):
+            if i in hidden:
+                continue
+            if e.purpose == ev.RollPurpose.COLLAPSE and collapse is not None:
+                collapse.dice.append(die(i, e))
+                collapse.units = collapse.units | {e.who}
+            else:
+                pending.append((i, e))
+            continue
+        if e.KIND not in _ROLLS_BEFORE:
+            flush()
+        if i in hidden:
+            pending.clear()  # the dice of a hidden event are hidden with it
+            if isinstance(e, ev.Activation):
+                # The enemy's turn to act is no secret; which unit acted is.
+                text = f"{names.get(e.side, e.side)} activates a unit out of sight."
+                entries.append(Entry(i, "activation", text, veiled=True))
+            continue
+        entry = Entry(i, e.KIND, describe(e, names), units=involved(e))
+        if e.KIND in _ROLLS_BEFORE:
+            entry.dice = [die(j, r) for j, r in pending]
+            entry.units = entry.units | {r.who for _, r in pending}
+            pending.clear()
+        if isinstance(e, ev.Attack):
+            entry.outcome = e.outcome
+        collapse = entry if isinstance(e, ev.Collapse) else collapse
+        entries.append(entry)
+    flush()
+    return entries
+
+
+def log_turns(
+    events: Sequence[Event], scenario: Scenario, hidden: Collection[int] = ()
+) -> list[Turn]:
+    """The log as turns of activations: what the full-log view renders."""
+    names = labels(scenario)
+    side_index = {s.id: i for i, s in enumerate(scenario.sides)}
+    turns = [Turn(0, "Deployment")]
+    for entry in log_entries(events, names, hidden):
+        e = events[entry.index]
+        turn = turns[-1]
+        if isinstance(e, ev.TurnStart):
+            turns.append(Turn(e.turn, f"Turn {e.turn}", opening=[entry]))
+        elif isinstance(e, ev.Activation):
+            who = "a unit out of sight" if entry.veiled else names.get(e.unit, e.unit)
+            title = f"{names.get(e.side, e.side)}: {who}"
+            unit = "" if entry.veiled else e.unit
+            group = ActivationGroup(unit, e.side, side_index.get(e.side, 0), title, [entry])
+            turn.activations.append(group)
+        elif isinstance(e, ev.Initiative | ev.BattleStart) or (
+            not turn.activations and not turn.closing
+        ):
+            turn.opening.append(entry)
+        elif _after_activations(e) or turn.closing:
+            turn.closing.append(entry)
+        else:
+            turn.activations[-1].entries.append(entry)
+    return [t for t in turns if not t.empty]
+
+
+def _after_activations(e: Event) -> bool:
+    """Objective points and the end come after the turn's last activation, not inside it."""
+    if isinstance(e, ev.End):
+        return True
+    return isinstance(e, ev.Score) and not e.reason.startswith("removed:")
+
+
+def filter_turns(turns: Iterable[Turn], *, unit: str = "", kind: str = "") -> list[Turn]:
+    """Only the entries about ``unit`` and of ``kind`` ("" matches all); empty groups dropped.
+
+    Filtering by ``roll`` keeps every event that has dice, with its dice.
+    """
+
+    def keep(entry: Entry) -> bool:
+        if unit and unit not in entry.units:
+            return False
+        if not kind:
+            return True
+        return entry.kind == kind or (kind == "roll" and bool(entry.dice))
+
+    out = []
+    for t in turns:
+        groups = [replace(a, entries=[x for x in a.entries if keep(x)]) for a in t.activations]
+        kept = replace(
+            t,
+            opening=[x for x in t.opening if keep(x)],
+            activations=[a for a in groups if a.entries],
+            closing=[x for x in t.closing if keep(x)],
+        )
+        if not kept.empty:
+            out.append(kept)
+    return out
+
+
+def entry_count(turns: Iterable[Turn]) -> int:
+    """Events shown, dice included."""
+    return sum(
+        1 + len(x.dice)
+        for t in turns
+        for x in (*t.opening, *(y for a in t.activations for y in a.entries), *t.closing)
+    )

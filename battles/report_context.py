@@ -1,0 +1,309 @@
+"""The battle report's template context, for any view that shows a finished battle.
+
+A view decides who may see the battle and from which side (``viewer``: a side id under fog of
+war, None for the GM or owner), then calls ``battle_report`` and renders the partials of
+``templates/battles/report.html`` — ``report`` for everything, ``log`` for the filtered log that
+htmx swaps in. The campaign pages reuse both with their own permission checks and URLs; a
+page that includes the report also loads ``battles/replay.js`` (see ``battles/battle.html``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+from urllib.parse import urlencode
+
+from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario
+from battles.fog import hidden_events
+from battles.frames import replay_frames
+from battles.luck import SideLuck, luck_table
+from battles.models import Battle
+from battles.report import EVENT_KINDS, Turn, entry_count, filter_turns, labels, log_turns
+from battles.report import unit_sides as sides_of_units
+from battles.selectors import battle_log, log_events
+from battles.table import TableView, table_view
+
+
+class LogUnreadable(Exception):
+    """A stored log this engine cannot read back (written by another engine version)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogFilter:
+    """The log filter as asked for, already checked against the battle."""
+
+    unit: str = ""
+    kind: str = ""
+    viewer: str | None = None
+
+    def query(self, **changes: Any) -> str:
+        """The query string for this filter with ``changes`` applied ("" drops a key)."""
+        values = {"unit": self.unit, "kind": self.kind, "as": self.viewer or ""}
+        values.update(changes)
+        return urlencode({k: v for k, v in values.items() if v})
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRow:
+    id: str
+    name: str
+    side: str
+    side_index: int
+    hits: int
+    hits_lost: int
+    skill: int
+    skill_lost: int
+    removed: str
+    shots: int
+    damage_dealt: int
+
+
+@dataclass(frozen=True, slots=True)
+class SideRow:
+    id: str
+    name: str
+    index: int
+    score: int
+    objectives_held: tuple[str, ...]
+    winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LuckRow:
+    """One side's luck, exact figures kept and printable ones beside them."""
+
+    luck: SideLuck
+    side_index: int
+    expected_damage: str
+    damage_difference: str
+    damage_at_least: str
+    expected_suppressions: str
+    suppression_difference: str
+    suppressions_at_least: str
+    verdict: str
+
+
+LUCKY = Fraction(1, 5)
+"""Below this chance of doing at least (or at most) as well, the dice decided: said so."""
+
+
+def luck_rows(luck: list[SideLuck]) -> list[LuckRow]:
+    rows = []
+    for i, side in enumerate(luck):
+        if side.attacks == 0:
+            verdict = "made no attacks"
+        elif side.damage_at_least < LUCKY:
+            verdict = "had lucky dice"
+        elif side.damage_at_most < LUCKY:
+            verdict = "had unlucky dice"
+        else:
+            verdict = "did about as well as its attacks promised"
+        rows.append(
+            LuckRow(
+                luck=side,
+                side_index=i,
+                expected_damage=f"{float(side.expected_damage):.2f}",
+                damage_difference=f"{float(side.damage_difference):+.2f}",
+                damage_at_least=_percent(side.damage_at_least),
+                expected_suppressions=f"{float(side.expected_suppressions):.2f}",
+                suppression_difference=f"{float(side.suppression_difference):+.2f}",
+                suppressions_at_least=_percent(side.suppressions_at_least),
+                verdict=verdict,
+            )
+        )
+    return rows
+
+
+def _percent(p: Fraction) -> str:
+    """A chance for reading: whole percent, but never rounded to a misleading 0% or 100%."""
+    value = float(p) * 100
+    if 0 < value < 0.1:
+        return "< 0.1%"
+    if 99.9 < value < 100:
+        return "> 99.9%"
+    return f"{value:.1f}%"
+
+
+@dataclass
+class BattleReport:
+    """Everything the report partials render."""
+
+    battle: Battle
+    url: str
+    """Where the filter form sends its GET (the page that shows this report)."""
+    download_url: str
+    ruleset: str
+    winner: str | None
+    end_reason: str
+    turns_played: int
+    sides: list[SideRow]
+    units: list[UnitRow]
+    buildings: list[dict[str, Any]]
+    objectives: list[str]
+    log: list[Turn]
+    shown: int
+    total: int
+    filter: LogFilter
+    unit_choices: list[tuple[str, str]]
+    kind_choices: list[tuple[str, str]]
+    viewer_choices: list[tuple[str, str, str, bool]]
+    """(value, label, query, selected) when the reader may pick a side's view; else empty."""
+    luck: list[LuckRow]
+    table: TableView
+    frames: dict[str, Any]
+
+
+def clean_filter(
+    scenario: Scenario, *, unit: str = "", kind: str = "", viewer: str | None = None
+) -> LogFilter:
+    """A filter that only names this battle's units, known kinds and its sides."""
+    names = labels(scenario)
+    sides = {s.id for s in scenario.sides}
+    return LogFilter(
+        unit=unit if unit in names and unit not in sides else "",
+        kind=kind if kind in EVENT_KINDS else "",
+        viewer=viewer if viewer in sides else None,
+    )
+
+
+def battle_report(
+    battle: Battle,
+    *,
+    url: str,
+    download_url: str,
+    unit: str = "",
+    kind: str = "",
+    viewer: str | None = None,
+    viewer_choice: bool = False,
+    log_only: bool = False,
+) -> BattleReport | None:
+    """The report of a finished battle, or None when it has no log yet.
+
+    ``viewer`` is a side id for fog of war (None sees all); ``viewer_choice`` offers links to
+    see the battle as each side (only for someone who may see everything). ``log_only`` skips
+    the luck table and the replay, for the htmx partial that redraws the log alone. Raises
+    ``LogUnreadable`` when the stored log cannot be read back by this engine.
+    """
+    log = battle_log(battle)
+    if log is None or battle.result is None:
+        return None
+    try:
+        scenario = parse_scenario(battle.scenario)
+        events = log_events(log)
+    except (ScenarioError, KeyError, TypeError, ValueError) as exc:
+        # An engine that changed its formats since; the stored log stays downloadable.
+        raise LogUnreadable(
+            f"The log was written by engine {battle.engine_version}; this engine "
+            f"({ENGINE_VERSION}) cannot read it back ({type(exc).__name__}: {exc})."
+        ) from exc
+    chosen = clean_filter(scenario, unit=unit, kind=kind, viewer=viewer)
+    hidden = hidden_events(events, sides_of_units(scenario), chosen.viewer)
+    turns = log_turns(events, scenario, hidden)
+    shown = filter_turns(turns, unit=chosen.unit, kind=chosen.kind)
+    result = battle.result
+    names = labels(scenario)
+    report = BattleReport(
+        battle=battle,
+        url=url,
+        download_url=download_url,
+        ruleset=scenario.ruleset.title,
+        winner=names.get(result["winner"]) if result["winner"] else None,
+        end_reason=result["end_reason"],
+        turns_played=result["turns"],
+        sides=_sides(scenario, result),
+        units=_units(scenario, result),
+        buildings=_buildings(scenario, result),
+        objectives=_objectives(scenario, result),
+        log=shown,
+        shown=entry_count(shown),
+        total=entry_count(turns),
+        filter=chosen,
+        unit_choices=[(u.id, names[u.id]) for u in scenario.units()],
+        kind_choices=list(EVENT_KINDS.items()),
+        viewer_choices=_viewer_choices(scenario, chosen) if viewer_choice else [],
+        luck=[],
+        table=table_view(scenario),
+        frames={},
+    )
+    if not log_only:
+        report.luck = luck_rows(luck_table(scenario, events))
+        report.frames = replay_frames(scenario, events, viewer=chosen.viewer, hidden=hidden)
+    return report
+
+
+def _sides(scenario: Scenario, result: dict[str, Any]) -> list[SideRow]:
+    by_id = {s["side"]: s for s in result["sides"]}
+    return [
+        SideRow(
+            s.id,
+            s.name,
+            i,
+            by_id[s.id]["score"],
+            tuple(by_id[s.id]["objectives_held"]),
+            result["winner"] == s.id,
+        )
+        for i, s in enumerate(scenario.sides)
+    ]
+
+
+def _units(scenario: Scenario, result: dict[str, Any]) -> list[UnitRow]:
+    by_id = {u["unit"]: u for u in result["units"]}
+    index = {s.id: i for i, s in enumerate(scenario.sides)}
+    names = {s.id: s.name for s in scenario.sides}
+    rows = []
+    for u in scenario.units():
+        r = by_id[u.id]
+        rows.append(
+            UnitRow(
+                u.id,
+                u.card.name,
+                names[u.side],
+                index[u.side],
+                u.card.hits,
+                r["hits_lost"],
+                u.card.skill,
+                r["skill_lost"],
+                r["removed"],
+                r["shots"],
+                r["damage_dealt"],
+            )
+        )
+    return rows
+
+
+def _buildings(scenario: Scenario, result: dict[str, Any]) -> list[dict[str, Any]]:
+    by_id = {b["building"]: b for b in result["buildings"]}
+    return [
+        {
+            "id": b.id,
+            "name": b.card.name,
+            "hits": b.card.hits,
+            "hits_lost": by_id[b.id]["hits_lost"],
+            "collapsed": by_id[b.id]["collapsed"],
+        }
+        for b in scenario.buildings
+        if b.id in by_id
+    ]
+
+
+def _objectives(scenario: Scenario, result: dict[str, Any]) -> list[str]:
+    """One line per objective: who scores it and who held it at the end."""
+    names = {s.id: s.name for s in scenario.sides}
+    held = {o: s["side"] for s in result["sides"] for o in s["objectives_held"]}
+    lines = []
+    for o in scenario.objectives:
+        goal = f"raze {o.building}" if o.building else f"hold {o.id}"
+        for_sides = " and ".join(names[s] for s in o.sides)
+        at_end = f"held by {names[held[o.id]]}" if o.id in held else "held by nobody"
+        lines.append(f"{o.id}: {for_sides} to {goal} — {at_end} at the end")
+    return lines
+
+
+def _viewer_choices(scenario: Scenario, chosen: LogFilter) -> list[tuple[str, str, str, bool]]:
+    choices = [("", "Everything", chosen.query(**{"as": ""}), chosen.viewer is None)]
+    for s in scenario.sides:
+        choices.append(
+            (s.id, f"As {s.name} saw it", chosen.query(**{"as": s.id}), chosen.viewer == s.id)
+        )
+    return choices

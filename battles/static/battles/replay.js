@@ -1,0 +1,208 @@
+/*
+ * Map replay: steps through the frames the server computed (battles/frames.py) on the table
+ * SVG the server drew (templates/battles/table.html). No framework, no inline script: the frames
+ * arrive through json_script, and the replay starts on page load and whenever htmx swaps a
+ * report in (the battle page swaps the report in when the battle finishes).
+ *
+ * A frame carries only the units and buildings that changed; expand() rebuilds every frame's
+ * full state once, so stepping back is as cheap as stepping forward.
+ */
+(function () {
+  "use strict";
+
+  var SVG = "http://www.w3.org/2000/svg";
+  var PLAY_MS = 900;
+  var REMOVED = ["", "destroyed", "demoralised"];
+
+  function expand(data) {
+    var units = {};
+    var buildings = {};
+    return data.frames.map(function (frame) {
+      Object.keys(frame.units).forEach(function (id) { units[id] = frame.units[id]; });
+      Object.keys(frame.buildings).forEach(function (id) { buildings[id] = frame.buildings[id]; });
+      return { frame: frame, units: Object.assign({}, units), buildings: Object.assign({}, buildings) };
+    });
+  }
+
+  function svgElement(name, attributes) {
+    var element = document.createElementNS(SVG, name);
+    Object.keys(attributes).forEach(function (key) { element.setAttribute(key, attributes[key]); });
+    return element;
+  }
+
+  function setTitle(element, text) {
+    var title = element.querySelector("title");
+    if (title) { title.textContent = text; }
+  }
+
+  function Replay(box, data) {
+    this.box = box;
+    this.data = data;
+    this.states = expand(data);
+    this.index = 0;
+    this.timer = null;
+    this.svg = box.querySelector("svg.table-map");
+    this.fire = box.querySelector('[data-layer="fire"]');
+    this.paths = box.querySelector('[data-layer="paths"]');
+    this.title = box.querySelector("[data-title]");
+    this.scores = box.querySelector("[data-scores]");
+    this.notes = box.querySelector("[data-notes]");
+    this.counter = box.querySelector("[data-counter]");
+    this.seek = box.querySelector('[data-action="seek"]');
+    this.playButton = box.querySelector('[data-action="play"]');
+    this.unitNodes = {};
+    var self = this;
+    box.querySelectorAll("[data-unit]").forEach(function (node) {
+      self.unitNodes[node.getAttribute("data-unit")] = node;
+    });
+    this.buildingNodes = {};
+    box.querySelectorAll("[data-building]").forEach(function (node) {
+      self.buildingNodes[node.getAttribute("data-building")] = node;
+    });
+    this.seek.max = String(this.states.length - 1);
+    this.bind();
+    box.querySelector("[data-controls]").hidden = false;
+    this.show(0);
+  }
+
+  Replay.prototype.bind = function () {
+    var self = this;
+    this.box.querySelectorAll("button[data-action]").forEach(function (button) {
+      button.addEventListener("click", function () { self.act(button.getAttribute("data-action")); });
+    });
+    this.seek.addEventListener("input", function () {
+      self.pause();
+      self.show(Number(self.seek.value));
+    });
+    this.box.addEventListener("keydown", function (event) {
+      var onSlider = event.target === self.seek;
+      var onButton = event.target.tagName === "BUTTON";
+      var action = null;
+      if (event.key === "ArrowRight" && !onSlider) { action = "forward"; }
+      else if (event.key === "ArrowLeft" && !onSlider) { action = "back"; }
+      else if (event.key === "Home" && !onSlider) { action = "first"; }
+      else if (event.key === "End" && !onSlider) { action = "last"; }
+      else if ((event.key === " " || event.key === "Spacebar") && !onButton) { action = "play"; }
+      if (action) {
+        event.preventDefault();
+        self.act(action);
+      }
+    });
+  };
+
+  Replay.prototype.act = function (action) {
+    var last = this.states.length - 1;
+    if (action === "play") { this.toggle(); return; }
+    this.pause();
+    if (action === "first") { this.show(0); }
+    else if (action === "last") { this.show(last); }
+    else if (action === "back") { this.show(Math.max(0, this.index - 1)); }
+    else if (action === "forward") { this.show(Math.min(last, this.index + 1)); }
+  };
+
+  Replay.prototype.toggle = function () {
+    if (this.timer) { this.pause(); return; }
+    var self = this;
+    if (this.index >= this.states.length - 1) { this.show(0); }
+    this.timer = window.setInterval(function () {
+      if (self.index >= self.states.length - 1) { self.pause(); return; }
+      self.show(self.index + 1);
+    }, PLAY_MS);
+    this.playButton.setAttribute("aria-pressed", "true");
+    this.playButton.textContent = "Pause";
+  };
+
+  Replay.prototype.pause = function () {
+    if (this.timer) { window.clearInterval(this.timer); }
+    this.timer = null;
+    this.playButton.setAttribute("aria-pressed", "false");
+    this.playButton.textContent = "▶ Play";
+  };
+
+  Replay.prototype.show = function (index) {
+    var state = this.states[index];
+    var frame = state.frame;
+    var data = this.data;
+    var self = this;
+    this.index = index;
+    Object.keys(state.units).forEach(function (id) {
+      var node = self.unitNodes[id];
+      var info = data.units[id];
+      var u = state.units[id];
+      if (!node || !info) { return; }
+      var unseen = u[0] === null;
+      node.classList.toggle("unseen", unseen);
+      node.classList.toggle("removed", u[4] !== 0);
+      node.classList.toggle("concealed", u[5] === 1);
+      node.classList.toggle("active", frame.active === id);
+      if (!unseen) { node.setAttribute("transform", "translate(" + u[0] + " " + u[1] + ")"); }
+      var status = unseen ? "out of sight" : u[4] !== 0 ? REMOVED[u[4]] : u[5] === 1 ? "concealed" : "in the field";
+      setTitle(node, info.name + ", " + data.sides[info.side] + ", Size " + info.size + ": " +
+        u[2] + " of " + info.hits + " Hits, Skill " + u[3] + ", " + status);
+    });
+    Object.keys(state.buildings).forEach(function (id) {
+      var node = self.buildingNodes[id];
+      var b = state.buildings[id];
+      if (!node) { return; }
+      node.classList.toggle("collapsed", b[1] === 1);
+      setTitle(node, id + ": " + (b[1] === 1 ? "collapsed" : b[0] + " of " + data.buildings[id] + " Hits"));
+    });
+    this.drawLines(frame);
+    this.title.textContent = frame.title;
+    this.scores.textContent = data.sides.map(function (name, i) {
+      return name + " " + frame.scores[i];
+    }).join(" · ");
+    this.notes.textContent = "";
+    frame.notes.forEach(function (note) {
+      var item = document.createElement("li");
+      item.textContent = note;
+      self.notes.appendChild(item);
+    });
+    this.seek.value = String(index);
+    this.counter.textContent = (index + 1) + " / " + this.states.length;
+    this.box.querySelector('[data-action="first"]').disabled = index === 0;
+    this.box.querySelector('[data-action="back"]').disabled = index === 0;
+    this.box.querySelector('[data-action="forward"]').disabled = index === this.states.length - 1;
+    this.box.querySelector('[data-action="last"]').disabled = index === this.states.length - 1;
+  };
+
+  Replay.prototype.drawLines = function (frame) {
+    var fire = this.fire;
+    var paths = this.paths;
+    fire.textContent = "";
+    paths.textContent = "";
+    frame.paths.forEach(function (path) {
+      paths.appendChild(svgElement("polyline", {
+        "class": "move-path",
+        points: path.map(function (p) { return p[0] + "," + p[1]; }).join(" ")
+      }));
+    });
+    frame.fire.forEach(function (shot) {
+      fire.appendChild(svgElement("line", {
+        "class": "shot shot-" + shot[4],
+        x1: shot[0], y1: shot[1], x2: shot[2], y2: shot[3]
+      }));
+      fire.appendChild(svgElement("circle", {
+        "class": "shot-end shot-" + shot[4], cx: shot[2], cy: shot[3], r: 0.18
+      }));
+    });
+  };
+
+  function start(root) {
+    var scope = root && root.querySelectorAll ? root : document;
+    var boxes = Array.prototype.slice.call(scope.querySelectorAll("[data-replay]"));
+    if (scope.matches && scope.matches("[data-replay]")) { boxes.push(scope); }
+    boxes.forEach(function (box) {
+      if (box.hasAttribute("data-replay-ready")) { return; }
+      var source = box.querySelector('script[type="application/json"]');
+      if (!source) { return; }
+      var data = JSON.parse(source.textContent);
+      if (!data.frames || !data.frames.length) { return; }
+      box.setAttribute("data-replay-ready", "");
+      new Replay(box, data);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { start(document); });
+  document.addEventListener("htmx:load", function (event) { start(event.target); });
+}());

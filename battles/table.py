@@ -1,0 +1,255 @@
+"""The tabletop as drawing data: terrain, buildings, objectives and units in SVG coordinates.
+
+Pure functions of a validated ``Scenario``, shared by the set-up preview, the map replay and any
+other page that shows a table. The scenario measures y upwards from the table's near edge; SVG
+measures it downwards, so every y is flipped here, in one place, and templates and scripts use
+the numbers as they come.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from battles.engine import Scenario
+from battles.engine.scenario import ObjectiveKind
+
+GRID_STEP = 6
+"""Inches between the heavier grid lines (a 24" table shows a 4 × 4 grid)."""
+
+MARGIN = 1.2
+"""Room around the table for the axis labels, in inches."""
+
+CROWDED = 16
+"""Above this many units the ids under the markers overlap; only the active unit keeps its id
+(every marker still has its full description as a tooltip and for screen readers)."""
+
+TERRAIN_CLASSES = {"woods", "hill", "rubble", "river", "hazard", "wall", "water", "open"}
+"""Terrain kinds with a style of their own; any other kind is drawn as ``terrain-other``."""
+
+
+def unit_radius(size: int) -> float:
+    """Radius of a unit's marker: bigger units look bigger, Size 1 still easy to see."""
+    return round(0.3 + 0.1 * size, 2)
+
+
+def fmt(x: float) -> str:
+    """A coordinate for SVG: at most three decimals, no trailing zeros."""
+    text = f"{x:.3f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A terrain piece or a building's footprint."""
+
+    id: str
+    """Its id in the scenario."""
+    kind: str
+    """Terrain kind, or ``building``."""
+    css: str
+    """Class names for the polygon."""
+    points: str
+    """The SVG ``points`` attribute."""
+    label: str
+    """What a reader is told about it (the ``<title>``)."""
+    cx: str
+    """Where its label goes (its centroid)."""
+    cy: str
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectiveMark:
+    """An objective: a circle of its radius for ground to hold, a marked building to raze."""
+
+    id: str
+    kind: str
+    """``hold`` or ``raze``."""
+    label: str
+    cx: str
+    cy: str
+    r: str
+    """Radius in inches (hold objectives)."""
+    points: str
+    """The building's outline (raze objectives)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnitMark:
+    """A unit where it stands at deployment."""
+
+    id: str
+    side: str
+    side_index: int
+    """0 or 1: which side's colour it wears."""
+    name: str
+    size: int
+    hits: int
+    skill: int
+    r: str
+    x: str
+    y: str
+    label_y: str
+    """Where the id goes, under the marker (relative to its centre)."""
+    position: str
+    """Where it stands in table inches, as the scenario gives it."""
+    label: str
+    """Full description for screen readers and tooltips."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """Everything needed to draw one table."""
+
+    width: float
+    height: float
+    view_box: str
+    grid: tuple[tuple[str, str, str, str, bool], ...]
+    """Grid lines (x1, y1, x2, y2, major)."""
+    ticks: tuple[tuple[str, str, str], ...]
+    """Axis labels (x, y, text)."""
+    terrain: tuple[Piece, ...]
+    buildings: tuple[Piece, ...]
+    objectives: tuple[ObjectiveMark, ...]
+    units: tuple[UnitMark, ...]
+    sides: tuple[tuple[str, str, int], ...]
+    """(id, name, index) for each side, in scenario order."""
+    description: str
+    """One sentence about the whole table, for the SVG's ``<desc>``."""
+    crowded: bool
+    """Too many units to label them all."""
+
+
+def table_view(scenario: Scenario) -> TableView:
+    """The drawing of ``scenario``'s table at deployment."""
+    w, h = scenario.width, scenario.height
+
+    def points(poly) -> str:
+        return " ".join(f"{fmt(x)},{fmt(h - y)}" for x, y in poly.points)
+
+    terrain = tuple(
+        Piece(
+            t.id,
+            t.kind,
+            "terrain terrain-" + (t.kind if t.kind in TERRAIN_CLASSES else "other"),
+            points(t.polygon),
+            f"{t.id}: {t.kind}",
+            fmt(t.polygon.centroid[0]),
+            fmt(h - t.polygon.centroid[1]),
+        )
+        for t in scenario.terrain
+    )
+    buildings = tuple(
+        Piece(
+            b.id,
+            "building",
+            "building",
+            points(b.polygon),
+            f"{b.card.name} ({b.id}): Resistance {b.card.resistance}, {b.card.hits} Hits",
+            fmt(b.polygon.centroid[0]),
+            fmt(h - b.polygon.centroid[1]),
+        )
+        for b in scenario.buildings
+    )
+    footprints = {b.id: b.polygon for b in scenario.buildings}
+    side_names = {s.id: s.name for s in scenario.sides}
+    objectives = []
+    for o in scenario.objectives:
+        for_sides = " and ".join(side_names[s] for s in o.sides)
+        award = _award_text(o.points_per_turn, o.points_at_end)
+        if o.kind is ObjectiveKind.RAZE:
+            assert o.building is not None
+            poly = footprints[o.building]
+            objectives.append(
+                ObjectiveMark(
+                    o.id,
+                    "raze",
+                    f"Objective {o.id}: {for_sides} must raze {o.building} ({award})",
+                    fmt(poly.centroid[0]),
+                    fmt(h - poly.centroid[1]),
+                    "0",
+                    points(poly),
+                )
+            )
+        else:
+            assert o.point is not None
+            objectives.append(
+                ObjectiveMark(
+                    o.id,
+                    "hold",
+                    f"Objective {o.id}: {for_sides} hold within {fmt(o.radius)}″ ({award})",
+                    fmt(o.point[0]),
+                    fmt(h - o.point[1]),
+                    fmt(o.radius),
+                    "",
+                )
+            )
+    index = {s.id: i for i, s in enumerate(scenario.sides)}
+    units = tuple(
+        UnitMark(
+            u.id,
+            u.side,
+            index[u.side],
+            u.card.name,
+            u.card.size,
+            u.card.hits,
+            u.card.skill,
+            fmt(unit_radius(u.card.size)),
+            fmt(u.position[0]),
+            fmt(h - u.position[1]),
+            fmt(unit_radius(u.card.size) + 0.45),
+            f"{fmt(u.position[0])}, {fmt(u.position[1])}",
+            f"{u.card.name} ({u.id}), {side_names[u.side]}, Size {u.card.size}, "
+            f"{u.card.hits} Hits, Skill {u.card.skill}",
+        )
+        for u in scenario.units()
+    )
+    return TableView(
+        width=w,
+        height=h,
+        view_box=f"{fmt(-MARGIN)} {fmt(-0.4)} {fmt(w + 2 * MARGIN)} {fmt(h + MARGIN + 0.4)}",
+        grid=_grid(w, h),
+        ticks=_ticks(w, h),
+        terrain=terrain,
+        buildings=buildings,
+        objectives=tuple(objectives),
+        units=units,
+        sides=tuple((s.id, s.name, i) for i, s in enumerate(scenario.sides)),
+        crowded=len(units) > CROWDED,
+        description=(
+            f"A {fmt(w)}″ × {fmt(h)}″ table with {len(terrain)} terrain pieces, "
+            f"{len(buildings)} buildings, {len(objectives)} objectives and "
+            + " against ".join(f"{len(s.units)} units of {s.name}" for s in scenario.sides)
+            + "."
+        ),
+    )
+
+
+def _award_text(per_turn: int, at_end: int) -> str:
+    parts = []
+    if per_turn:
+        parts.append(f"{per_turn} per turn")
+    if at_end:
+        parts.append(f"{at_end} at the end")
+    return ", ".join(parts)
+
+
+def _grid(w: float, h: float) -> tuple[tuple[str, str, str, str, bool], ...]:
+    lines = []
+    x = 1
+    while x < w:
+        lines.append((fmt(x), "0", fmt(x), fmt(h), x % GRID_STEP == 0))
+        x += 1
+    y = 1
+    while y < h:
+        lines.append(("0", fmt(h - y), fmt(w), fmt(h - y), y % GRID_STEP == 0))
+        y += 1
+    return tuple(lines)
+
+
+def _ticks(w: float, h: float) -> tuple[tuple[str, str, str], ...]:
+    ticks = []
+    for x in range(0, int(w) + 1, GRID_STEP):
+        ticks.append((fmt(x), fmt(h + 0.9), f"{x}″"))
+    for y in range(0, int(h) + 1, GRID_STEP):
+        ticks.append((fmt(-0.3), fmt(h - y + 0.2), f"{y}″"))
+    return tuple(ticks)

@@ -1,0 +1,20 @@
+"""URLs of the battle pages (included under /battles/)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from battles import views
+
+app_name = "battles"
+
+urlpatterns = [
+    path("", views.battle_list, name="list"),
+    path("new/", views.battle_setup, name="setup"),
+    path("<int:pk>/", views.battle_detail, name="detail"),
+    path("<int:pk>/progress/", views.battle_progress, name="progress"),
+    path("<int:pk>/log.json", views.battle_log_json, name="log-json"),
+    path("odds/new/", views.odds_setup, name="odds-setup"),
+    path("odds/<int:pk>/", views.odds_detail, name="odds-detail"),
+    path("odds/<int:pk>/progress/", views.odds_progress, name="odds-progress"),
+]

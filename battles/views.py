@@ -1,0 +1,243 @@
+"""Battle pages: set up and launch a one-off battle, watch it, read its report; odds runs.
+
+Thin function views: each checks login, finds the object through a selector that answers 404
+for anything the user may not see, and hands the rest to services, selectors and the report
+builder. htmx requests get a partial of the same template (``page.html#name``).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseStopPolling
+
+from battles.engine import ScenarioError, parse_scenario
+from battles.forms import BattleSetupForm, OddsForm
+from battles.idempotency import launch_once
+from battles.models import Battle, OddsRun
+from battles.odds import odds_launch
+from battles.odds_report import odds_report
+from battles.report_context import LogUnreadable, battle_report
+from battles.selectors import (
+    battle_for_viewer,
+    battles_of,
+    odds_run_for_viewer,
+    odds_runs_of,
+    reference_scenario,
+    reference_scenarios,
+)
+from battles.services import BattleInputError, battle_launch
+from battles.table import table_view
+
+POLL_SECONDS = 1
+
+
+@login_required
+@require_GET
+def battle_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "battles/list.html",
+        {"battles": battles_of(request.user), "odds_runs": odds_runs_of(request.user)},
+    )
+
+
+# --- set-up -------------------------------------------------------------------------------------
+
+
+def _preview(slug: str | None) -> dict:
+    """The chosen reference scenario and its table drawing (or why it cannot be drawn)."""
+    scenarios = reference_scenarios()
+    chosen = next((s for s in scenarios if s.slug == slug), scenarios[0] if scenarios else None)
+    if chosen is None:
+        return {"chosen": None, "table": None, "problems": []}
+    try:
+        parsed = parse_scenario(chosen.data)
+    except ScenarioError as exc:
+        return {"chosen": chosen, "table": None, "problems": exc.problems}
+    return {"chosen": chosen, "table": table_view(parsed), "problems": [], "parsed": parsed}
+
+
+def _setup_page(request: HttpRequest, template: str, form, slug: str | None) -> HttpResponse:
+    return render(request, template, {"form": form, **_preview(slug)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def battle_setup(request: HttpRequest) -> HttpResponse:
+    template, url = "battles/setup.html", reverse("battles:setup")
+    if request.method == "GET":
+        slug = request.GET.get("scenario")
+        if request.htmx:
+            return render(request, "battles/setup.html#preview", _preview(slug))
+        form = BattleSetupForm(initial={"scenario": slug}, preview_url=url)
+        return _setup_page(request, template, form, slug)
+    slug = request.POST.get("scenario")
+    if "preview" in request.POST:
+        # "Show the table" without JavaScript posts the form back: nothing launches.
+        form = BattleSetupForm(initial=request.POST.dict(), preview_url=url)
+        return _setup_page(request, template, form, slug)
+    form = BattleSetupForm(request.POST, preview_url=url)
+    if not form.is_valid():
+        return _setup_page(request, template, form, slug)
+    data = form.cleaned_data
+    scenario = copy.deepcopy(reference_scenario(data["scenario"]).data)
+    if data["turn_limit"] is not None:
+        scenario["turn_limit"] = data["turn_limit"]
+
+    def launch() -> Battle:
+        return battle_launch(
+            name=data["name"], scenario=scenario, seed=data["seed"], created_by=request.user
+        )
+
+    try:
+        battle_id, _ = launch_once(request, data["token"], "battle", launch)
+    except BattleInputError as exc:
+        form.add_service_errors(exc)
+        return _setup_page(request, template, form, slug)
+    return redirect("battles:detail", pk=battle_id)
+
+
+# --- one battle ---------------------------------------------------------------------------------
+
+
+def _report(request: HttpRequest, battle: Battle, *, log_only: bool = False):
+    """The report of ``battle`` for its owner, who may also look through either side's eyes."""
+    return battle_report(
+        battle,
+        url=reverse("battles:detail", args=[battle.pk]),
+        download_url=reverse("battles:log-json", args=[battle.pk]),
+        unit=request.GET.get("unit", ""),
+        kind=request.GET.get("kind", ""),
+        viewer=request.GET.get("as") or None,
+        viewer_choice=True,
+        log_only=log_only,
+    )
+
+
+def _battle_context(request: HttpRequest, battle: Battle) -> dict:
+    context = {"battle": battle, "report": None, "poll_seconds": POLL_SECONDS}
+    if battle.status == Battle.Status.DONE:
+        try:
+            context["report"] = _report(request, battle)
+        except LogUnreadable as exc:
+            context["unreadable"] = str(exc)
+    return context
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = battle_for_viewer(request.user, pk, with_log=True)
+    if request.htmx and battle.status == Battle.Status.DONE:
+        # The log filter: only the log is redrawn.
+        try:
+            report = _report(request, battle, log_only=True)
+        except LogUnreadable:
+            report = None
+        if report is not None:
+            return render(request, "battles/report.html#log", {"report": report})
+    return render(request, "battles/battle.html", _battle_context(request, battle))
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def battle_progress(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the battle page polls: the progress, or — once finished — the report, which also
+    tells htmx to stop polling (status 286)."""
+    battle = battle_for_viewer(request.user, pk, with_log=True)
+    if not request.htmx:
+        return redirect("battles:detail", pk=pk)
+    response = render(request, "battles/battle.html#body", _battle_context(request, battle))
+    if battle.finished:
+        return HttpResponseStopPolling(response.content)
+    return response
+
+
+@login_required
+@require_GET
+def battle_log_json(request: HttpRequest, pk: int) -> HttpResponse:
+    """The stored log exactly as the engine wrote it (canonical JSON), as a download."""
+    battle = battle_for_viewer(request.user, pk, with_log=True)
+    if battle.status != Battle.Status.DONE:
+        return HttpResponse("The battle has no log yet.", status=404, content_type="text/plain")
+    response = HttpResponse(battle.log.events, content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="battle-{battle.pk}-log.json"'
+    return response
+
+
+# --- odds ---------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def odds_setup(request: HttpRequest) -> HttpResponse:
+    template, url = "battles/odds_setup.html", reverse("battles:odds-setup")
+    if request.method == "GET":
+        slug = request.GET.get("scenario")
+        if request.htmx:
+            return render(request, "battles/setup.html#preview", _preview(slug))
+        form = OddsForm(initial={"scenario": slug}, preview_url=url)
+        return _setup_page(request, template, form, slug)
+    slug = request.POST.get("scenario")
+    if "preview" in request.POST:
+        form = OddsForm(initial=request.POST.dict(), preview_url=url)
+        return _setup_page(request, template, form, slug)
+    form = OddsForm(request.POST, preview_url=url)
+    if not form.is_valid():
+        return _setup_page(request, template, form, slug)
+    data = form.cleaned_data
+
+    def launch() -> OddsRun:
+        return odds_launch(
+            scenario=reference_scenario(data["scenario"]).data,
+            battles=data["battles"],
+            seed=data["seed"],
+            name=data["name"],
+            created_by=request.user,
+        )
+
+    try:
+        run_id, _ = launch_once(request, data["token"], "odds", launch)
+    except BattleInputError as exc:
+        form.add_service_errors(exc)
+        return _setup_page(request, template, form, slug)
+    return redirect("battles:odds-detail", pk=run_id)
+
+
+def _odds_context(run: OddsRun) -> dict:
+    odds = None
+    if run.status == OddsRun.Status.DONE and run.result:
+        odds = odds_report(run.result, run.scenario)
+    return {"run": run, "odds": odds, "poll_seconds": POLL_SECONDS}
+
+
+@login_required
+@require_GET
+def odds_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    run = odds_run_for_viewer(request.user, pk)
+    return render(request, "battles/odds.html", _odds_context(run))
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def odds_progress(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the odds page polls; once finished, the result and status 286 (stop polling)."""
+    run = odds_run_for_viewer(request.user, pk)
+    if not request.htmx:
+        return redirect("battles:odds-detail", pk=pk)
+    response = render(request, "battles/odds.html#body", _odds_context(run))
+    if run.finished:
+        return HttpResponseStopPolling(response.content)
+    return response

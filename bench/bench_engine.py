@@ -1,0 +1,320 @@
+"""Engine benchmark: battles per second per reference scenario, the cost split, growth with size.
+
+Run on demand, never by the test suite::
+
+    .venv/bin/python bench/bench_engine.py              # everything, a few minutes
+    .venv/bin/python bench/bench_engine.py --quick      # fewer and shorter repeats
+    .venv/bin/python bench/bench_engine.py --only speed --commander simple
+
+It plays every scenario in ``battles/engine/scenarios/`` in one process, on one core, with the
+full log kept, and prints three tables:
+
+- speed: battles per second for each scenario, the median of ``--repeats`` runs over the same
+  seeds (with the slowest and fastest run beside it), also counting the log's canonical JSON;
+- cost split: where the engine's time goes (line of sight, pathing, commander, logging and
+  events, dice, the rules and turn loop), from cProfile;
+- growth: N against N from the sample library on one fixed table (``bench/scaled.py``), time
+  per battle and per (unit pairs x turns), 4v4 up to 40v40.
+
+Times are this process's CPU time (``time.process_time``): the machine is shared and noisy, and
+CPU time is disturbed less by other processes than the wall clock. Ratios between runs on the
+same machine mean more than any single figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import platform
+import pstats
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scaled import scaled_scenario  # noqa: E402  (bench/, beside this file)
+
+from battles.engine import (  # noqa: E402
+    Scenario,
+    SimpleCommander,
+    load_scenario,
+    parse_scenario,
+    run_battle,
+)
+from battles.library import load_library  # noqa: E402
+
+SCENARIOS = ROOT / "battles" / "engine" / "scenarios"
+REFERENCE = ("factory-hold", "mech-duel", "river-crossing", "chopper-raid", "big-battle")
+"""Reference scenarios first, in the issue's order; any other bundled scenario follows."""
+TARGETS = {"factory-hold": 500.0, "big-battle": 20.0}
+"""Battles per second per core the issue asks for."""
+SIZES = (4, 8, 12, 16, 20, 30, 40)
+"""Units a side in the growth table."""
+
+Commanders = Callable[[Scenario], dict[str, Any]]
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", choices=("speed", "split", "growth"), action="append",
+                        help="run only these parts (repeatable)")  # fmt: skip
+    parser.add_argument("--commander", choices=("simple", "default", "both"), default="both",
+                        help="the policy both sides play (default: both in turn)")  # fmt: skip
+    parser.add_argument("--scenarios", help="comma-separated scenario names (default: all)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per figure")
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per timed run")
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="growth sizes")
+    parser.add_argument("--quick", action="store_true", help="3 repeats of 0.3 s")
+    parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    if args.quick:
+        args.repeats, args.seconds = 3, 0.3
+    parts = set(args.only or ("speed", "split", "growth"))
+    names = _scenario_names(args.scenarios)
+    policies = _policies(args.commander)
+    out: dict[str, Any] = {"machine": _machine(), "repeats": args.repeats}
+    print(f"Engine benchmark — {out['machine']}; CPU time, median of {args.repeats} runs\n")
+    for label, commanders in policies.items():
+        figures: dict[str, Any] = {}
+        out[label] = figures
+        print(f"=== commander: {label} ===\n")
+        if "speed" in parts:
+            figures["speed"] = speed_table(names, commanders, args.repeats, args.seconds)
+        if "split" in parts:
+            figures["split"] = split_table(names, commanders)
+        if "growth" in parts:
+            sizes = [int(n) for n in args.sizes.split(",")]
+            figures["growth"] = growth_table(sizes, commanders, args.repeats, args.seconds)
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    return 0
+
+
+# --- what is played ---------------------------------------------------------------------------
+
+
+def _scenario_names(chosen: str | None) -> list[str]:
+    if chosen:
+        return chosen.split(",")
+    bundled = sorted(p.stem for p in SCENARIOS.glob("*.json"))
+    return [n for n in REFERENCE if n in bundled] + [n for n in bundled if n not in REFERENCE]
+
+
+def _policies(choice: str) -> dict[str, Commanders]:
+    def simple(sc: Scenario) -> dict[str, Any]:
+        return {s.id: SimpleCommander() for s in sc.sides}
+
+    found: dict[str, Commanders] = {}
+    if choice in ("simple", "both"):
+        found["simple"] = simple
+    if choice in ("default", "both"):
+        try:
+            from battles.engine.commanders import DefaultCommander
+        except ImportError:
+            print("(no battles.engine.commanders.DefaultCommander here: skipping it)\n")
+        else:
+
+            def default(sc: Scenario) -> dict[str, Any]:
+                return {s.id: DefaultCommander() for s in sc.sides}
+
+            found["default"] = default
+    return found
+
+
+def _machine() -> str:
+    return f"Python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}"
+
+
+# --- timing -----------------------------------------------------------------------------------
+
+
+def _timed_runs(
+    scenario: Scenario, commanders: Commanders, repeats: int, seconds: float
+) -> tuple[list[float], int, list[Any]]:
+    """CPU seconds per battle for each repeat over the same seeds, the seed count, the records."""
+    for seed in range(2):  # warm the shared path-finder cache, as a worker's would be
+        run_battle(scenario, seed, commanders=commanders(scenario))
+    start = time.process_time()
+    run_battle(scenario, 2, commanders=commanders(scenario))
+    one = max(time.process_time() - start, 1e-4)
+    count = max(3, round(seconds / one))
+    per_battle, records = [], []
+    for _ in range(repeats):
+        records = []
+        start = time.process_time()
+        for seed in range(count):
+            records.append(run_battle(scenario, seed, commanders=commanders(scenario)))
+        per_battle.append((time.process_time() - start) / count)
+    return per_battle, count, records
+
+
+def _json_time(records: list[Any]) -> float:
+    """CPU seconds per battle to write the log as canonical JSON (what a worker stores)."""
+    start = time.process_time()
+    for r in records:
+        r.log_json()
+    return (time.process_time() - start) / len(records)
+
+
+def speed_table(
+    names: list[str], commanders: Commanders, repeats: int, seconds: float
+) -> dict[str, Any]:
+    print("Speed: battles per second on one core, full log kept")
+    print(f"{'scenario':16} {'battles/s':>10} {'(min-max)':>16} {'+log JSON':>10} "
+          f"{'events':>7} {'acts':>5}  target")  # fmt: skip
+    figures = {}
+    for name in names:
+        scenario = load_scenario(SCENARIOS / f"{name}.json")
+        per_battle, count, records = _timed_runs(scenario, commanders, repeats, seconds)
+        rates = sorted(1.0 / t for t in per_battle)
+        median = statistics.median(rates)
+        with_json = 1.0 / (statistics.median(per_battle) + _json_time(records))
+        events = statistics.mean(len(r.events) for r in records)
+        acts = statistics.mean(sum(e.KIND == "activation" for e in r.events) for r in records)
+        target = TARGETS.get(name)
+        verdict = (
+            "" if target is None else f"≥ {target:g}: {'met' if median >= target else 'NOT met'}"
+        )
+        print(f"{name:16} {median:10.1f} {f'({rates[0]:.0f}-{rates[-1]:.0f})':>16} "
+              f"{with_json:10.1f} {events:7.0f} {acts:5.0f}  {verdict}")  # fmt: skip
+        figures[name] = {
+            "battles_per_s": round(median, 1),
+            "min": round(rates[0], 1),
+            "max": round(rates[-1], 1),
+            "with_log_json": round(with_json, 1),
+            "battles_per_run": count,
+            "events": round(events),
+            "activations": round(acts),
+        }
+    print()
+    return figures
+
+
+# --- cost split -------------------------------------------------------------------------------
+
+CATEGORIES = ("line of sight", "pathing", "commander", "logging/events", "dice", "rules & loop")
+
+
+def _category(filename: str, function: str) -> str | None:
+    """The category a function's own time belongs to; None: it belongs to its callers."""
+    path = filename.replace("\\", "/")
+    if "/battles/engine/" not in path:
+        return None  # the standard library, builtins, generated __init__s: whoever called
+    module = path.rsplit("/battles/engine/", 1)[1]
+    if module == "sight.py":
+        return "line of sight"
+    if module in ("movement.py", "pathfinding.py", "paths.py"):
+        return "pathing"
+    if module in ("simple.py", "commander.py") or module.startswith("commanders/"):
+        return "commander"
+    if module in ("events.py", "record.py") or (module, function) == ("battle.py", "emit"):
+        return "logging/events"
+    if module == "state.py" and (function == "apply" or function.startswith("_")):
+        return "logging/events"  # applying events; the state's queries are the rules'
+    if module == "dice.py":
+        return "dice"
+    if module in ("battle.py", "combat.py", "victory.py", "result.py", "state.py"):
+        return "rules & loop"
+    # Geometry, the attack rules, cards and the like answer whoever asks: sight, movement, a
+    # commander or the rules.
+    return None
+
+
+def cost_split(stats: pstats.Stats) -> dict[str, float]:
+    """Each function's own time, given to its category or, failing one, to its callers'.
+
+    A function with no category of its own (geometry, the attack rules, builtins) passes its
+    time up to its callers in proportion to what each call cost, until it reaches one that has
+    a category: the innermost categorised caller wins, so a line of sight asked for by a
+    commander counts as line of sight.
+    """
+    table: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    totals = dict.fromkeys(CATEGORIES, 0.0)
+
+    def give(func: Any, amount: float, share_of: int, depth: int) -> None:
+        cat = _category(func[0], func[2])
+        if cat is not None:
+            totals[cat] += amount
+            return
+        callers = table[func][4]
+        weights = {c: v[share_of] for c, v in callers.items() if c != func}
+        whole = sum(weights.values())
+        if depth > 40 or whole <= 0:
+            totals["rules & loop"] += amount
+            return
+        for caller, weight in weights.items():
+            # Past the first step what is passed up is part of the caller's whole subtree.
+            give(caller, amount * weight / whole, 3, depth + 1)
+
+    for func, (_, _, own, _, _) in table.items():
+        if own > 0:
+            give(func, own, 2, 0)
+    whole = sum(totals.values()) or 1.0
+    return {k: v / whole for k, v in totals.items()}
+
+
+def split_table(names: list[str], commanders: Commanders, battles: int = 40) -> dict[str, Any]:
+    print(f"Cost split: share of engine time by cProfile over {battles} battles per scenario")
+    print(f"{'scenario':16} " + " ".join(f"{c:>14}" for c in CATEGORIES))
+    figures = {}
+    for name in names:
+        scenario = load_scenario(SCENARIOS / f"{name}.json")
+        count = battles if name != "big-battle" else max(4, battles // 8)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for seed in range(count):
+            run_battle(scenario, seed, commanders=commanders(scenario))
+        profiler.disable()
+        split = cost_split(pstats.Stats(profiler))
+        print(f"{name:16} " + " ".join(f"{split[c]:14.0%}" for c in CATEGORIES))
+        figures[name] = {c: round(v, 3) for c, v in split.items()}
+    print("(cProfile's per-call overhead inflates code made of many small calls)\n")
+    return figures
+
+
+# --- growth -----------------------------------------------------------------------------------
+
+
+def growth_table(
+    sizes: list[int], commanders: Commanders, repeats: int, seconds: float
+) -> dict[str, Any]:
+    print("Growth: N against N on one fixed 24x24 table from the sample library")
+    first = f"vs {sizes[0]}v{sizes[0]}"
+    print(f"{'size':>6} {'ms/battle':>10} {'turns':>6} {'pairs':>6} "
+          f"{'µs per pair-turn':>17} {first:>8} {'activations':>12}")  # fmt: skip
+    library = load_library()
+    figures = {}
+    base = None
+    for n in sizes:
+        scenario = parse_scenario(scaled_scenario(n, library))
+        # Big sizes take long per battle: fewer, but never fewer than three.
+        per_battle, _, records = _timed_runs(scenario, commanders, repeats, seconds)
+        t = statistics.median(per_battle)
+        turns = statistics.mean(r.state.turn for r in records)
+        acts = statistics.mean(sum(e.KIND == "activation" for e in r.events) for r in records)
+        unit_pairs = n * n
+        per_pair_turn = t / (unit_pairs * turns)
+        base = base or per_pair_turn
+        print(f"{f'{n}v{n}':>6} {t * 1000:10.2f} {turns:6.1f} {unit_pairs:6d} "
+              f"{per_pair_turn * 1e6:17.2f} {per_pair_turn / base:8.2f} {acts:12.0f}")  # fmt: skip
+        figures[f"{n}v{n}"] = {
+            "ms_per_battle": round(t * 1000, 3),
+            "turns": round(turns, 2),
+            "unit_pairs": unit_pairs,
+            "us_per_pair_turn": round(per_pair_turn * 1e6, 3),
+            "activations": round(acts),
+        }
+    print(f"(unit pairs = N x N enemy pairs at the start; a flat or falling '{first}' column")
+    print(" means time grows no faster than the unit pairs per turn)\n")
+    return figures
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,113 @@
+"""Who may open which campaign object: one lookup per object kind, used by every campaign view.
+
+Each lookup answers 404 for anything the user may not see, so an outsider cannot even learn
+that a campaign, force or unit exists; a member who may see a thing but not change it gets a
+403 from ``require_manage``. Anonymous users never get here: the views are ``login_required``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from campaign.models import Campaign, CampaignBattle, Force, Membership, Unit
+from campaign.selectors import GM, MANAGING_ROLES
+
+FULL = "full"
+SUMMARY = "summary"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """The user looking at a campaign, and what their role lets them do there."""
+
+    user: Any
+    campaign: Campaign
+    role: str
+    """gm, co_gm, player or spectator (a superuser who is none of these counts as gm)."""
+
+    @property
+    def manages(self) -> bool:
+        return self.role in MANAGING_ROLES
+
+    def owns(self, force: Force) -> bool:
+        return force.owner_id == self.user.pk
+
+    def sight(self, force: Force) -> str:
+        """How much of the force this viewer sees: ``full`` or ``summary``."""
+        if self.manages or self.owns(force):
+            return FULL
+        if self.campaign.other_forces_visible == Campaign.Visibility.FULL:
+            return FULL
+        return SUMMARY
+
+    def may_direct(self, force: Force) -> bool:
+        """A force's owner directs its medics; the GM and co-GMs may direct any force's."""
+        return self.manages or self.owns(force)
+
+
+def _role(campaign: Campaign, user: Any) -> str | None:
+    if campaign.gm_id == user.pk:
+        return GM
+    role = (
+        Membership.objects.filter(campaign=campaign, user=user).values_list("role", flat=True)
+    ).first()
+    if role is None and user.is_superuser and user.is_active:
+        # The site's superusers run the site: they may look after any campaign.
+        return GM
+    return role
+
+
+def campaign_for_viewer(user: Any, pk: int) -> Viewer:
+    """The campaign if ``user`` takes part in it (or runs the site), else ``Http404``."""
+    campaign = Campaign.objects.select_related("gm").filter(pk=pk).first()
+    if campaign is None or not user.is_authenticated:
+        raise Http404("no such campaign")
+    role = _role(campaign, user)
+    if role is None:
+        raise Http404("no such campaign")
+    return Viewer(user=user, campaign=campaign, role=role)
+
+
+def require_manage(viewer: Viewer) -> None:
+    """Only the GM and co-GMs run the campaign: anyone else who can see it gets a 403."""
+    if not viewer.manages:
+        raise PermissionDenied("only the campaign's GM may do that")
+
+
+def force_for_viewer(viewer: Viewer, pk: int) -> Force:
+    """A force of the viewer's campaign (any member may see at least its summary), else 404."""
+    force = Force.objects.select_related("owner").filter(pk=pk, campaign=viewer.campaign).first()
+    if force is None:
+        raise Http404("no such force")
+    force.campaign = viewer.campaign
+    return force
+
+
+def unit_for_viewer(viewer: Viewer, pk: int) -> Unit:
+    """A unit the viewer may see in full, else 404 (a summary shows no units)."""
+    unit = (
+        Unit.objects.select_related("force__owner", "unit_type", "leader")
+        .filter(pk=pk, force__campaign=viewer.campaign)
+        .first()
+    )
+    if unit is None or viewer.sight(unit.force) != FULL:
+        raise Http404("no such unit")
+    unit.force.campaign = viewer.campaign
+    return unit
+
+
+def campaign_battle_for_viewer(viewer: Viewer, pk: int) -> CampaignBattle:
+    """A battle of the viewer's campaign; every member may read its outcome and report."""
+    found = (
+        CampaignBattle.objects.select_related("battle__log")
+        .filter(pk=pk, campaign=viewer.campaign)
+        .first()
+    )
+    if found is None:
+        raise Http404("no such battle")
+    found.campaign = viewer.campaign
+    return found

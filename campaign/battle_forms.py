@@ -1,0 +1,214 @@
+"""Forms for a campaign battle: set-up on a reference scenario, and a table's result by hand.
+
+Both list the campaign's ready units, one row of fields each (``side_<pk>`` and the rest), so
+they work as plain HTML forms; ``rows`` gives the template each unit with its bound fields.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+
+from campaign.bridge import REMOVED
+from campaign.forms import LaunchKeyField
+from campaign.models import Unit
+from campaign.services.battles import Deployment
+
+ORDER_CHOICES = [
+    ("attack", "Attack"),
+    ("advance", "Advance"),
+    ("hold", "Hold"),
+    ("screen", "Screen"),
+]
+TURN_LIMIT_MAX = 50
+
+
+def deployment_spots(scenario: dict[str, Any]) -> dict[str, list[tuple[list[float], float]]]:
+    """Each side's deployment spots: where the scenario's own units stood, and their facing."""
+    spots: dict[str, list[tuple[list[float], float]]] = {}
+    for side in scenario.get("sides", []):
+        spots[side.get("id")] = [
+            (list(u.get("position", [0, 0])), float(u.get("facing", 0)))
+            for u in side.get("units", [])
+        ]
+    return spots
+
+
+def spot(spots: list[tuple[list[float], float]], index: int) -> tuple[list[float], float]:
+    """The index-th spot of a side; past the last, the spots again two inches along, so a
+    larger force than the scenario's still stands somewhere sensible."""
+    if not spots:
+        return [1.0 + 2 * index, 1.0], 0.0
+    (x, y), facing = spots[index % len(spots)]
+    return [x + 2.0 * (index // len(spots)), y], facing
+
+
+class BattleSetupForm(forms.Form):
+    """Units to sides with positions and Orders, the turn limit, an optional seed."""
+
+    name = forms.CharField(max_length=200, required=False, help_text="Blank: the scenario's.")
+    turn_limit = forms.IntegerField(min_value=1, max_value=TURN_LIMIT_MAX, required=False)
+    seed = forms.IntegerField(min_value=0, max_value=2**53 - 1, required=False)
+    request_key = LaunchKeyField()
+
+    def __init__(
+        self, *args: Any, units: Sequence[Unit], scenario: dict[str, Any], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.units = list(units)
+        self.scenario = scenario
+        self.spots = deployment_spots(scenario)
+        sides = [(s.get("id"), s.get("name") or s.get("id")) for s in scenario.get("sides", [])]
+        self.fields["turn_limit"].initial = scenario.get("turn_limit")
+        # By default each force takes a side in turn, standing on that side's spots.
+        forces = sorted({u.force_id for u in self.units})
+        used: dict[str, int] = {}
+        for unit in self.units:
+            side = sides[forces.index(unit.force_id) % len(sides)][0] if sides else ""
+            (x, y), _ = spot(self.spots.get(side, []), used.get(side, 0))
+            used[side] = used.get(side, 0) + 1
+            self.fields[f"side_{unit.pk}"] = forms.ChoiceField(
+                choices=[("", "Not fighting"), *sides], required=False, initial=side
+            )
+            self.fields[f"x_{unit.pk}"] = forms.FloatField(required=False, initial=x)
+            self.fields[f"y_{unit.pk}"] = forms.FloatField(required=False, initial=y)
+            self.fields[f"order_{unit.pk}"] = forms.ChoiceField(
+                choices=ORDER_CHOICES, initial="attack"
+            )
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "unit": unit,
+                "side": self[f"side_{unit.pk}"],
+                "x": self[f"x_{unit.pk}"],
+                "y": self[f"y_{unit.pk}"],
+                "order": self[f"order_{unit.pk}"],
+            }
+            for unit in self.units
+        ]
+
+    def field_for(self, path: str) -> str | None:
+        """Where a service error belongs: ``deployments[i]`` by that unit's side, and the
+        engine's ``sides[i].units[j].position`` by the x of the j-th unit put on side i."""
+        fielded = getattr(self, "fielded", [])
+        match = re.match(r"deployments\[(\d+)\]", path)
+        if match and int(match[1]) < len(fielded):
+            return f"side_{fielded[int(match[1])].pk}"
+        match = re.match(r"sides\[(\d+)\]\.units\[(\d+)\]", path)
+        side_ids = list(self.spots)
+        if match and int(match[1]) < len(side_ids):
+            side = side_ids[int(match[1])]
+            on_side = [u for u in fielded if self.cleaned_data.get(f"side_{u.pk}") == side]
+            if int(match[2]) < len(on_side):
+                return f"x_{on_side[int(match[2])].pk}"
+        return None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        self.fielded: list[Unit] = []
+        deployments: list[Deployment] = []
+        used: dict[str, int] = {}
+        for unit in self.units:
+            side = data.get(f"side_{unit.pk}")
+            if not side:
+                continue
+            x, y = data.get(f"x_{unit.pk}"), data.get(f"y_{unit.pk}")
+            spot_position, facing = spot(self.spots.get(side, []), used.get(side, 0))
+            used[side] = used.get(side, 0) + 1
+            if (x is None) != (y is None):
+                self.add_error(f"x_{unit.pk}", "give both x and y, or neither for the next spot")
+                continue
+            position = (x, y) if x is not None else tuple(spot_position)
+            self.fielded.append(unit)
+            deployments.append(
+                Deployment(
+                    unit=unit,
+                    side=side,
+                    position=position,
+                    facing=facing,
+                    order={"kind": data.get(f"order_{unit.pk}") or "attack"},
+                )
+            )
+        for side_id in self.spots:
+            if side_id not in used:
+                self.add_error(None, f"put at least one unit on side {side_id!r}")
+        data["deployments"] = deployments
+        return data
+
+
+class TableResultForm(forms.Form):
+    """A battle fought at a real table: who fought on which side, the winner, each unit's losses."""
+
+    name = forms.CharField(max_length=200)
+    day = forms.IntegerField(min_value=1)
+    side_a = forms.CharField(max_length=100, initial="attackers", label="First side")
+    side_b = forms.CharField(max_length=100, initial="defenders", label="Second side")
+    winner = forms.ChoiceField(
+        choices=[("a", "First side"), ("b", "Second side"), ("", "Neither (a draw)")],
+        required=False,
+    )
+
+    def __init__(self, *args: Any, units: Sequence[Unit], day: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.units = list(units)
+        self.fields["day"].initial = day
+        self.fields["day"].max_value = day
+        for unit in self.units:
+            self.fields[f"side_{unit.pk}"] = forms.ChoiceField(
+                choices=[("", "Not fighting"), ("a", "First side"), ("b", "Second side")],
+                required=False,
+            )
+            self.fields[f"hits_lost_{unit.pk}"] = forms.IntegerField(min_value=0, initial=0)
+            self.fields[f"skill_lost_{unit.pk}"] = forms.IntegerField(min_value=0, initial=0)
+            self.fields[f"removed_{unit.pk}"] = forms.ChoiceField(
+                choices=[(r, r.capitalize()) for r in REMOVED], initial="none"
+            )
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "unit": unit,
+                "side": self[f"side_{unit.pk}"],
+                "hits_lost": self[f"hits_lost_{unit.pk}"],
+                "skill_lost": self[f"skill_lost_{unit.pk}"],
+                "removed": self[f"removed_{unit.pk}"],
+            }
+            for unit in self.units
+        ]
+
+    def field_for(self, path: str) -> str | None:
+        """A service error about ``outcomes.<pk>`` belongs next to that unit's hits."""
+        if path.startswith("outcomes."):
+            return f"hits_lost_{path.split('.', 1)[1]}"
+        if path.startswith("sides."):
+            return "side_a"
+        return None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        names = {"a": (data.get("side_a") or "").strip(), "b": (data.get("side_b") or "").strip()}
+        if names["a"] and names["a"] == names["b"]:
+            self.add_error("side_b", "the two sides need different names")
+            return data
+        sides: dict[str, list[Unit]] = {names["a"]: [], names["b"]: []}
+        outcomes: dict[int, dict[str, Any]] = {}
+        for unit in self.units:
+            side = data.get(f"side_{unit.pk}")
+            if not side:
+                continue
+            sides[names[side]].append(unit)
+            outcomes[unit.pk] = {
+                "hits_lost": data.get(f"hits_lost_{unit.pk}"),
+                "skill_lost": data.get(f"skill_lost_{unit.pk}"),
+                "removed": data.get(f"removed_{unit.pk}"),
+            }
+        if not all(sides.values()):
+            self.add_error(None, "put at least one unit on each side")
+        data["sides"] = sides
+        data["outcomes"] = outcomes
+        data["winner_name"] = names.get(data.get("winner") or "") or None
+        return data

@@ -1,0 +1,196 @@
+"""The GM's and players' forms on the campaign pages.
+
+Forms only parse what was typed; the services decide what is allowed and say so with a
+``ValidationError`` keyed by field, which ``add_service_errors`` puts next to that field.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+
+from campaign.models import Campaign, Membership, Unit
+from campaign.quick import ROUND_LIMIT_MAX
+from campaign.services.recovery import MAX_DAYS
+from campaign.state import STATUS_LABELS, quality_name
+from units.bucs import Equipment, Quality, Specialty
+from units.models import UnitType
+
+QUALITY_CHOICES = [(quality_name(q), q.label) for q in Quality]
+EQUIPMENT_CHOICES = [(e.value, e.label) for e in Equipment]
+SPECIALTY_CHOICES = [(s.value, s.label) for s in Specialty]
+STATUS_CHOICES = [(s.value, label) for s, label in STATUS_LABELS.items()]
+
+
+def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Put a service's errors next to the fields they name; the rest above the form."""
+    messages = error.message_dict if hasattr(error, "error_dict") else {None: error.messages}
+    for field, problems in messages.items():
+        # Services name nested fields ("outcomes.12", "deployments[0]"); the form's own field
+        # names use underscores, so try the plain name, then the first part.
+        name = None
+        if field is not None:
+            mapped = form.field_for(field) if hasattr(form, "field_for") else None
+            for candidate in (mapped, field, field.replace(".", "_"), field.split(".")[0]):
+                if candidate in form.fields:
+                    name = candidate
+                    break
+        for problem in problems:
+            form.add_error(name, problem if name else f"{field}: {problem}" if field else problem)
+
+
+class CampaignForm(forms.Form):
+    """A new campaign; the one who creates it is its GM."""
+
+    name = forms.CharField(max_length=200)
+    ruleset = forms.ChoiceField(choices=Campaign._meta.get_field("ruleset").choices)
+
+
+class UserField(forms.CharField):
+    """A user by username: what a GM knows of the people in the group."""
+
+    def clean(self, value: Any) -> Any:
+        username = super().clean(value)
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise ValidationError(f"no user called {username!r}")
+        return user
+
+
+class MemberForm(forms.Form):
+    """Add someone to the campaign, or change their part in it."""
+
+    username = UserField(max_length=150)
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
+
+
+class ForceForm(forms.Form):
+    """A new force for a player (or the GM)."""
+
+    owner = UserField(max_length=150, label="Player (username)")
+    name = forms.CharField(max_length=200)
+
+
+class UnitAddForm(forms.Form):
+    """Raise a unit from a card of the library."""
+
+    unit_type = forms.ModelChoiceField(queryset=UnitType.objects.none(), label="Card")
+    name = forms.CharField(max_length=200)
+    quality = forms.ChoiceField(choices=QUALITY_CHOICES, initial="average")
+    equipment = forms.ChoiceField(choices=EQUIPMENT_CHOICES, initial="adequate")
+    specialties = forms.MultipleChoiceField(
+        choices=SPECIALTY_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["unit_type"].queryset = UnitType.objects.filter(
+            ruleset=campaign.ruleset, kind=UnitType.Kind.UNIT
+        ).order_by("name")
+
+
+class UnitEditForm(forms.Form):
+    """A GM's correction: the fields as they should be, and why."""
+
+    name = forms.CharField(max_length=200)
+    quality = forms.ChoiceField(choices=QUALITY_CHOICES)
+    equipment = forms.ChoiceField(choices=EQUIPMENT_CHOICES)
+    specialties = forms.MultipleChoiceField(
+        choices=SPECIALTY_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    morale_hits = forms.IntegerField(min_value=0, max_value=99, label="Morale hits")
+    casualty_hits = forms.IntegerField(min_value=0, max_value=99, label="Casualty hits")
+    status = forms.ChoiceField(choices=STATUS_CHOICES)
+    experience = forms.IntegerField(min_value=0, max_value=9999)
+    reason = forms.CharField(max_length=300, help_text="Goes into the unit's history.")
+
+    @classmethod
+    def initial_for(cls, unit: Unit) -> dict[str, Any]:
+        return {
+            "name": unit.name,
+            "quality": quality_name(Quality(unit.quality)),
+            "equipment": unit.equipment,
+            "specialties": list(unit.specialties),
+            "morale_hits": unit.morale_hits,
+            "casualty_hits": unit.casualty_hits,
+            "status": unit.status,
+            "experience": unit.experience,
+        }
+
+    def changes(self, unit: Unit) -> dict[str, Any]:
+        """Only the fields the GM changed, so the history names just those."""
+        before = self.initial_for(unit)
+        data = self.cleaned_data
+        changed = {}
+        for field, old in before.items():
+            new = data[field]
+            if field == "specialties":
+                if sorted(new) != sorted(old):
+                    changed[field] = new
+            elif new != old:
+                changed[field] = new
+        return changed
+
+
+class TrainForm(forms.Form):
+    trainer = forms.CharField(max_length=200, help_text="The Special Forces or Strategist officer.")
+    reason = forms.CharField(max_length=300, required=False)
+
+
+class AdvanceForm(forms.Form):
+    days = forms.IntegerField(min_value=1, max_value=MAX_DAYS, initial=1)
+    reason = forms.CharField(max_length=300, required=False)
+
+
+class MedicalForm(forms.Form):
+    reason = forms.CharField(max_length=300, required=False)
+
+
+class QuickResolveForm(forms.Form):
+    """An engagement between two units, fought out BUCS unit against unit."""
+
+    attacker = forms.ModelChoiceField(queryset=Unit.objects.none())
+    defender = forms.ModelChoiceField(queryset=Unit.objects.none())
+    attacker_dug_in = forms.BooleanField(required=False, label="Attacker dug in")
+    attacker_surprise = forms.BooleanField(required=False, label="Attacker has surprise")
+    defender_dug_in = forms.BooleanField(required=False, label="Defender dug in")
+    defender_pinned_down = forms.BooleanField(required=False, label="Defender pinned down")
+    round_limit = forms.IntegerField(min_value=1, max_value=ROUND_LIMIT_MAX, required=False)
+    seed = forms.IntegerField(min_value=0, max_value=2**53 - 1, required=False)
+    reason = forms.CharField(max_length=300, required=False, label="What happened")
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        units = (
+            Unit.objects.filter(force__campaign=campaign)
+            .select_related("force")
+            .order_by("force__name", "name")
+        )
+        for field in ("attacker", "defender"):
+            self.fields[field].queryset = units
+            self.fields[field].label_from_instance = lambda u: f"{u.name} ({u.force.name})"
+        self.fields["round_limit"].initial = campaign.quick_resolve_rounds
+
+    def stances(self) -> tuple[dict[str, bool], dict[str, bool]]:
+        data = self.cleaned_data
+        return (
+            {"dug_in": data["attacker_dug_in"], "surprise": data["attacker_surprise"]},
+            {"dug_in": data["defender_dug_in"], "pinned_down": data["defender_pinned_down"]},
+        )
+
+
+class RevertForm(forms.Form):
+    reason = forms.CharField(max_length=300, help_text="Goes into every unit's history.")
+
+
+class LaunchKeyField(forms.UUIDField):
+    """The form's one-time key: a double submit carries the same key and launches once."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(initial=uuid.uuid4, **kwargs)

@@ -1,0 +1,1 @@
+"""The campaign side of the site: pages, the GM's actions, campaign battles, read-only JSON."""

@@ -1,0 +1,277 @@
+"""Campaign battles: set one up on a reference scenario, watch it, review and apply its outcome,
+or enter a table battle's result by hand.
+
+The report itself is the battle pages' (``battles.report_context``), shown here behind the
+campaign's own permission checks and URLs: every member may read a campaign battle's report;
+only the GM and co-GMs launch, apply and revert.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
+
+from battles.engine import ScenarioError, parse_scenario
+from battles.models import Battle
+from battles.report_context import LogUnreadable, battle_report
+from battles.selectors import battle_log, reference_scenarios
+from battles.table import table_view
+from campaign.access import Viewer, campaign_battle_for_viewer, campaign_for_viewer, require_manage
+from campaign.battle_forms import BattleSetupForm, TableResultForm
+from campaign.forms import RevertForm, add_service_errors
+from campaign.models import CampaignBattle, Unit
+from campaign.pages import battle_winner
+from campaign.services.battles import (
+    campaign_battle_apply,
+    campaign_battle_launch,
+    campaign_battle_record,
+    campaign_battle_revert,
+)
+from campaign.state import Status
+from campaign.views._common import action_done, base_context, form_invalid
+
+POLL_SECONDS = 1
+SETUP = "campaign/battle_setup.html"
+RECORD = "campaign/battle_record.html"
+BATTLE = "campaign/battle.html"
+
+
+def _ready_units(viewer: Viewer) -> list[Unit]:
+    return list(
+        Unit.objects.filter(force__campaign=viewer.campaign, status=Status.READY)
+        .select_related("force", "unit_type", "leader")
+        .order_by("force__name", "name")
+    )
+
+
+def _chosen_scenario(slug: str | None):
+    scenarios = reference_scenarios()
+    if not scenarios:
+        raise Http404("no reference scenarios are installed")
+    chosen = next((s for s in scenarios if s.slug == slug), None)
+    return scenarios, chosen or scenarios[0]
+
+
+def _table(data: dict[str, Any]):
+    """The scenario's table drawn as the battle pages draw it, its own units marking the
+    deployment spots; None if the scenario does not validate (the launch then says why)."""
+    try:
+        return table_view(parse_scenario(data))
+    except ScenarioError:
+        return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    source = request.POST if request.method == "POST" else request.GET
+    scenarios, chosen = _chosen_scenario(source.get("scenario"))
+    units = _ready_units(viewer)
+    bound = request.method == "POST"
+    form = BattleSetupForm(request.POST if bound else None, units=units, scenario=chosen.data)
+    context = base_context(
+        viewer, scenarios=scenarios, chosen=chosen, form=form, table=_table(chosen.data)
+    )
+    if not bound:
+        if request.htmx:
+            # A new scenario was picked: redraw the deployment table with its spots.
+            return render(request, f"{SETUP}#setup-form", context)
+        return render(request, SETUP, context)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            campaign_battle = campaign_battle_launch(
+                campaign=viewer.campaign,
+                base=copy.deepcopy(chosen.data),
+                deployments=data["deployments"],
+                name=data["name"],
+                turn_limit=data["turn_limit"],
+                seed=data["seed"],
+                request_key=data["request_key"],
+                actor=request.user,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            url = reverse("campaign:battle", args=[pk, campaign_battle.pk])
+            return action_done(request, url, f"{campaign_battle.name} launched.")
+    return form_invalid(request, SETUP, "setup-form", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """A battle fought at a real table: the GM enters who fought and what each unit lost."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    units = _ready_units(viewer)
+    bound = request.method == "POST"
+    form = TableResultForm(request.POST if bound else None, units=units, day=viewer.campaign.day)
+    context = base_context(viewer, form=form)
+    if not bound:
+        return render(request, RECORD, context)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            campaign_battle = campaign_battle_record(
+                campaign=viewer.campaign,
+                name=data["name"],
+                sides=data["sides"],
+                winner=data["winner_name"],
+                outcomes=data["outcomes"],
+                day=data["day"],
+                actor=request.user,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            url = reverse("campaign:battle", args=[pk, campaign_battle.pk])
+            return action_done(request, url, f"{campaign_battle.name} recorded.")
+    return form_invalid(request, RECORD, "record-form", context)
+
+
+def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
+    pks = [pk for side in cb.sides.values() for pk in side]
+    names = dict(Unit.objects.filter(pk__in=pks).values_list("pk", "name"))
+    # An engine battle names its sides in the scenario; a table battle's ids are its names.
+    scenario = cb.battle.scenario if cb.battle is not None else {}
+    side_names = {s.get("id"): s.get("name") or s.get("id") for s in scenario.get("sides", [])}
+    context = base_context(
+        viewer,
+        cb=cb,
+        battle=cb.battle,
+        winner=battle_winner(cb),
+        sides=[
+            (side, side_names.get(side, side), [names.get(pk, f"unit {pk}") for pk in side_pks])
+            for side, side_pks in cb.sides.items()
+        ],
+        table_units=[
+            (names.get(int(pk), f"unit {pk}"), outcome)
+            for pk, outcome in (cb.table_result or {}).get("units", {}).items()
+        ],
+        report=None,
+        poll_seconds=POLL_SECONDS,
+    )
+    if cb.battle is not None and cb.battle.status == Battle.Status.DONE:
+        try:
+            context["report"] = _report(request, viewer, cb)
+        except LogUnreadable as exc:
+            context["unreadable"] = str(exc)
+    if viewer.manages:
+        context["revert_form"] = forms.get("revert_form") or RevertForm()
+    return context
+
+
+def _report(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, *, log_only: bool = False):
+    pk = viewer.campaign.pk
+    return battle_report(
+        cb.battle,
+        url=reverse("campaign:battle", args=[pk, cb.pk]),
+        download_url=reverse("campaign:battle-log", args=[pk, cb.pk]),
+        unit=request.GET.get("unit", ""),
+        kind=request.GET.get("kind", ""),
+        viewer=(request.GET.get("as") or None) if viewer.manages else None,
+        viewer_choice=viewer.manages,
+        log_only=log_only,
+    )
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def battle_detail(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    cb = campaign_battle_for_viewer(viewer, battle_pk)
+    done = cb.battle is not None and cb.battle.status == Battle.Status.DONE
+    if request.htmx and done:
+        # The report's log filter: only the log is redrawn.
+        try:
+            report = _report(request, viewer, cb, log_only=True)
+        except LogUnreadable:
+            report = None
+        if report is not None:
+            return render(request, "battles/report.html#log", {"report": report})
+    return render(request, BATTLE, _battle_context(request, viewer, cb))
+
+
+@login_required
+@require_GET
+def battle_progress(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
+    """What the battle page polls while the worker fights; once finished, the whole body,
+    with status 286 so htmx stops polling."""
+    viewer = campaign_for_viewer(request.user, pk)
+    cb = campaign_battle_for_viewer(viewer, battle_pk)
+    if not request.htmx:
+        return redirect("campaign:battle", pk=pk, battle_pk=battle_pk)
+    response = render(request, f"{BATTLE}#body", _battle_context(request, viewer, cb))
+    if cb.battle is None or cb.battle.finished:
+        return HttpResponseStopPolling(response.content)
+    return response
+
+
+@login_required
+@require_GET
+def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    cb = campaign_battle_for_viewer(viewer, battle_pk)
+    log = None if cb.battle is None else battle_log(cb.battle)
+    if log is None:
+        raise Http404("the battle has no log")
+    response = HttpResponse(log.events, content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="battle-{cb.battle_id}-log.json"'
+    return response
+
+
+@login_required
+@require_POST
+def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    cb = campaign_battle_for_viewer(viewer, battle_pk)
+    require_manage(viewer)
+    url = reverse("campaign:battle", args=[pk, cb.pk])
+    try:
+        entries = campaign_battle_apply(campaign_battle=cb, actor=request.user)
+    except ValidationError as error:
+        messages.error(request, "The outcome could not be applied: " + "; ".join(error.messages))
+        return action_done_error(request, url)
+    if entries is None:
+        messages.error(request, "This outcome is not waiting to be applied.")
+        return action_done_error(request, url)
+    return action_done(request, url, f"Outcome applied: {len(entries)} history entries written.")
+
+
+def action_done_error(request: HttpRequest, url: str) -> HttpResponse:
+    """Back to the battle page, where the message says what went wrong."""
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+@require_POST
+def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    cb = campaign_battle_for_viewer(viewer, battle_pk)
+    require_manage(viewer)
+    form = RevertForm(request.POST)
+    if form.is_valid():
+        reverted = campaign_battle_revert(
+            campaign_battle=cb, reason=form.cleaned_data["reason"], actor=request.user
+        )
+        if reverted is not None:
+            url = reverse("campaign:battle", args=[pk, cb.pk])
+            return action_done(request, url, "Outcome reverted; it may be applied again.")
+        form.add_error(None, "Only an applied outcome can be reverted.")
+    context = _battle_context(request, viewer, cb, revert_form=form)
+    return form_invalid(request, BATTLE, "revert-form", context)

@@ -1,0 +1,173 @@
+"""The campaign's reading pages: my campaigns, the dashboard, a force's roster, a unit, its card.
+
+Every view is login-only and finds its objects through ``campaign.access``; each page's
+``*_context`` is also what an action view renders, with its bound form, when the action fails
+without JavaScript.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+
+from campaign.access import FULL, Viewer, campaign_for_viewer, force_for_viewer, unit_for_viewer
+from campaign.forms import (
+    AdvanceForm,
+    CampaignForm,
+    ForceForm,
+    MedicalForm,
+    MemberForm,
+    QuickResolveForm,
+    TrainForm,
+    UnitAddForm,
+    UnitEditForm,
+)
+from campaign.models import CampaignBattle, Force, Unit
+from campaign.pages import (
+    card_text,
+    clean_sort,
+    force_summaries,
+    recent_battles,
+    recent_quick_resolves,
+    roster_line,
+    roster_lines,
+    units_needing_attention,
+    winner_name,
+)
+from campaign.selectors import campaigns_for_user, unit_history
+from campaign.views._common import base_context
+
+ROSTER_COLUMNS = (
+    ("name", "Unit"),
+    ("skill", "Skill"),
+    ("quality", "Quality, equipment, specialties"),
+    ("morale", "Morale hits"),
+    ("casualty", "Casualty hits"),
+    ("status", "Status"),
+    ("experience", "Experience"),
+)
+
+
+def campaign_list_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
+    return {
+        "campaigns": campaigns_for_user(user=request.user).select_related("gm"),
+        "create_form": forms.get("create_form") or CampaignForm(),
+    }
+
+
+@login_required
+@require_GET
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "campaign/list.html", campaign_list_context(request))
+
+
+def dashboard_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
+    campaign = viewer.campaign
+    summaries = force_summaries(campaign)
+    full = {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
+    battles = recent_battles(campaign)
+    context = base_context(
+        viewer,
+        forces=[(s, s.force.pk in full) for s in summaries],
+        battles=[(b, winner_name(b)) for b in battles],
+        awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
+        attention=units_needing_attention(campaign, full),
+        quick_resolves=recent_quick_resolves(campaign),
+        members=campaign.memberships.select_related("user").order_by("role", "user__username"),
+    )
+    if viewer.manages:
+        context["advance_form"] = forms.get("advance_form") or AdvanceForm()
+        context["quick_form"] = forms.get("quick_form") or QuickResolveForm(campaign=campaign)
+        context["member_form"] = forms.get("member_form") or MemberForm()
+        context["force_form"] = forms.get("force_form") or ForceForm()
+    return context
+
+
+@login_required
+@require_GET
+def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    return render(request, "campaign/dashboard.html", dashboard_context(viewer))
+
+
+def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any) -> dict[str, Any]:
+    sight = viewer.sight(force)
+    sort = clean_sort(sort)
+    context = base_context(
+        viewer,
+        force=force,
+        sight=sight,
+        sort=sort,
+        columns=ROSTER_COLUMNS,
+        lines=roster_lines(force, sort=sort) if sight == FULL else [],
+        unit_count=force.units.count() if sight != FULL else None,
+    )
+    if viewer.manages:
+        context["add_form"] = forms.get("add_form") or UnitAddForm(campaign=viewer.campaign)
+    if viewer.may_direct(force):
+        context["medical_form"] = forms.get("medical_form") or MedicalForm()
+    return context
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    force = force_for_viewer(viewer, force_pk)
+    context = force_context(viewer, force, request.GET.get("sort", "name"))
+    if request.htmx:
+        # A sort link: only the roster table is redrawn.
+        return render(request, "campaign/force.html#roster", context)
+    return render(request, "campaign/force.html", context)
+
+
+def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
+    line = roster_line(unit, viewer.campaign.day)
+    context = base_context(
+        viewer,
+        unit=unit,
+        force=unit.force,
+        line=line,
+        card_text=card_text(line.card),
+        history=unit_history(unit=unit),
+    )
+    if viewer.manages:
+        context["edit_form"] = forms.get("edit_form") or UnitEditForm(
+            initial=UnitEditForm.initial_for(unit)
+        )
+        context["train_form"] = forms.get("train_form") or TrainForm()
+    return context
+
+
+@login_required
+@require_GET
+def unit_detail(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    return render(request, "campaign/unit.html", unit_context(viewer, unit))
+
+
+@login_required
+@require_GET
+def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
+    """The unit's battle card laid out as the rule text prints it, for the table."""
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    line = roster_line(unit, viewer.campaign.day)
+    return render(
+        request,
+        "campaign/card.html",
+        base_context(
+            viewer,
+            unit=unit,
+            line=line,
+            card_text=card_text(line.card),
+            library_text=card_text(unit.unit_type.card),
+        ),
+    )

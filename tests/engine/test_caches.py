@@ -1,0 +1,106 @@
+"""The engine's caches answer exactly as the rules would, and a collapse clears what it changes.
+
+Sight, passages and path checks are kept per position (or path) until the terrain changes, and
+the only event that changes terrain is a building's collapse. Attack searches work each target
+out once rather than once per weapon; they must agree with ``attack_problem`` pair by pair.
+"""
+
+from __future__ import annotations
+
+import random
+
+from battles.engine import BattleView, SimpleCommander, parse_scenario, run_battle
+from battles.engine.events import Collapse
+from battles.engine.movement import path_problem, plan_path
+from battles.engine.sight import Sight
+from battles.engine.state import BattleState
+from battles.engine.targeting import CLOSE_COMBAT, attack_problem, legal_attacks
+
+from .helpers import battle, building, scenario, square, unit
+from .randomized import random_scenario
+
+# A house between two units, falling into rubble that blocks nothing.
+HOUSE = building("h", square(10, 8, 14, 12), admits=(1, 1), rubble={"kind": "open"})
+
+
+def _fall(b, building_id: str) -> None:
+    b.emit(Collapse(building_id, ()))
+
+
+def test_a_collapse_clears_what_sight_remembered():
+    b = battle(scenario([unit("a", (12, 2))], [unit("b", (12, 20))], buildings=[HOUSE]))
+    inside = (12.0, 10.0)
+    assert not b.sight.line_clear((12, 2), (12, 20))
+    assert b.sight.pieces_at(inside) == {"h"} and b.sight.building_at(inside) == "h"
+    _fall(b, "h")
+    assert b.sight.line_clear((12, 2), (12, 20))
+    assert b.sight.pieces_at(inside) == frozenset() and b.sight.building_at(inside) is None
+
+
+def test_a_collapse_opens_the_way_the_building_barred():
+    b = battle(scenario([unit("a", (12, 2), size=3)], [unit("b", (2, 22))], buildings=[HOUSE]))
+    a = b.state.units["a"]
+    straight = [(12.0, 2.0), (12.0, 14.0)]
+    assert "crosses terrain" in path_problem(b, a, straight, 20)[0]
+    around = plan_path(b, a, (12, 14), 20)
+    assert around is not None and len(around) > 2  # round a corner of the house
+    _fall(b, "h")
+    assert path_problem(b, a, straight, 20) == (None, 12.0)
+    assert plan_path(b, a, (12, 14), 20) == straight
+
+
+def test_a_line_of_sight_is_the_same_whichever_end_is_asked_first():
+    sc = parse_scenario(
+        scenario(
+            [unit("a", (2, 2))],
+            [unit("b", (20, 20))],
+            buildings=[building("h", [[5, 5], [9, 6], [8, 10], [4, 9]])],
+        )
+    )
+    rng = random.Random(5)
+    for _ in range(300):
+        p = (round(rng.uniform(0, 14), 3), round(rng.uniform(0, 14), 3))
+        q = (round(rng.uniform(0, 14), 3), round(rng.uniform(0, 14), 3))
+        forward, backward = Sight(BattleState.initial(sc)), Sight(BattleState.initial(sc))
+        assert forward.line_clear(p, q) == backward.line_clear(q, p) == forward.line_clear(q, p)
+
+
+class _Checking(SimpleCommander):
+    """Plays like SimpleCommander, first checking every ready unit's attack search."""
+
+    checked = 0
+
+    def choose(self, view):
+        b = view._b
+        ids = [*b.state.units, *b.state.buildings]
+        for info in view.ready_units():
+            u = b.state.units[info.id]
+            names = [w.name for w in u.card.weapons] + [CLOSE_COMBAT]
+            for origin, facing in ((None, None), ((12.0, 12.0), 90.0), ((0.5, 23.0), 300.0)):
+                one_by_one = [
+                    (t, w)
+                    for t in ids
+                    for w in names
+                    if attack_problem(b, u, t, w, origin, facing) is None
+                ]
+                assert legal_attacks(b, u, ids, origin, facing) == one_by_one
+                _Checking.checked += 1
+        return super().choose(view)
+
+
+def test_the_attack_search_agrees_with_attack_problem_for_every_target_and_weapon():
+    for seed in range(60):
+        sc = parse_scenario(random_scenario(random.Random(seed)))
+        run_battle(sc, seed, commanders={s.id: _Checking() for s in sc.sides})
+    assert _Checking.checked > 1000
+
+
+def test_a_view_hands_out_copies_of_what_it_remembers():
+    b = battle(scenario([unit("a", (2, 2)), unit("c", (4, 2))], [unit("b", (2, 10))]))
+    view = BattleView(b, "blue")
+    first = view.own_units()
+    first.clear()
+    assert [u.id for u in view.own_units()] == ["a", "c"]
+    enemies = view.enemies()
+    enemies.append(enemies[0])
+    assert [u.id for u in view.enemies()] == ["b"]

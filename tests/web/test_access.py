@@ -1,0 +1,93 @@
+"""Every battle URL as anonymous, owner, another user and a superuser.
+
+Anonymous users are sent to log in; a battle or odds run belongs to whoever launched it, and
+anyone else gets a 404 — the same answer as for a battle that does not exist.
+"""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from django.urls import reverse
+
+from battles.odds import odds_launch
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def odds_run(owner, scenario):
+    with mock.patch("battles.odds.odds_enqueue"):
+        return odds_launch(scenario=scenario, battles=4, seed=1, created_by=owner)
+
+
+def _object_urls(battle, run) -> list[tuple[str, dict]]:
+    return [
+        (reverse("battles:detail", args=[battle.pk]), {}),
+        (reverse("battles:detail", args=[battle.pk]) + "?unit=b-tank", HTMX),
+        (reverse("battles:progress", args=[battle.pk]), HTMX),
+        (reverse("battles:log-json", args=[battle.pk]), {}),
+        (reverse("battles:odds-detail", args=[run.pk]), {}),
+        (reverse("battles:odds-progress", args=[run.pk]), HTMX),
+    ]
+
+
+PAGES = ["battles:list", "battles:setup", "battles:odds-setup"]
+
+
+def test_it_sends_anonymous_users_to_log_in_from_every_url(client, finished_battle, odds_run):
+    urls = [(reverse(name), {}) for name in PAGES] + _object_urls(finished_battle, odds_run)
+    for url, headers in urls:
+        response = client.get(url, **headers)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith(reverse("login")), url
+    for name in ("battles:setup", "battles:odds-setup"):
+        response = client.post(reverse(name), {"scenario": "crossroads"})
+        assert response.status_code == 302
+
+
+def test_it_shows_the_owner_everything(client, owner, finished_battle, odds_run):
+    client.force_login(owner)
+    for name in PAGES:
+        assert client.get(reverse(name)).status_code == 200, name
+    for url, headers in _object_urls(finished_battle, odds_run):
+        assert client.get(url, **headers).status_code in (200, 286), url
+
+
+def test_it_answers_404_to_anyone_else(client, other, finished_battle, odds_run):
+    client.force_login(other)
+    for name in PAGES:
+        assert client.get(reverse(name)).status_code == 200, name
+    for url, headers in _object_urls(finished_battle, odds_run):
+        assert client.get(url, **headers).status_code == 404, url
+
+
+def test_another_users_battle_looks_exactly_like_a_missing_one(client, other, finished_battle):
+    client.force_login(other)
+    theirs = client.get(reverse("battles:detail", args=[finished_battle.pk]))
+    missing = client.get(reverse("battles:detail", args=[finished_battle.pk + 1000]))
+    assert theirs.status_code == missing.status_code == 404
+    assert theirs.content == missing.content
+
+
+def test_a_superuser_may_open_any_battle(client, superuser, finished_battle, odds_run):
+    client.force_login(superuser)
+    for url, headers in _object_urls(finished_battle, odds_run):
+        assert client.get(url, **headers).status_code in (200, 286), url
+
+
+def test_the_list_shows_only_ones_own_battles(client, owner, other, finished_battle):
+    client.force_login(other)
+    assert finished_battle.name not in client.get(reverse("battles:list")).content.decode()
+    client.force_login(owner)
+    page = client.get(reverse("battles:list")).content.decode()
+    assert reverse("battles:detail", args=[finished_battle.pk]) in page
+
+
+def test_the_pages_refuse_other_methods(client, owner, finished_battle):
+    client.force_login(owner)
+    assert client.post(reverse("battles:detail", args=[finished_battle.pk])).status_code == 405
+    assert client.delete(reverse("battles:setup")).status_code == 405

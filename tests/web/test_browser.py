@@ -1,0 +1,273 @@
+"""The battle pages in a real browser: Playwright driving the system Chromium.
+
+A live server and a real Celery worker (Redis when REDIS_URL is set, else the embedded broker)
+fight the battles, slowed by BATTLE_TURN_DELAY so the progress bar has something to show.
+Screenshots of the key pages go to test-artifacts/browser/ for a person to look at.
+
+Playwright's own browser download does not work everywhere, so the tests drive Debian's
+``chromium``. Where it (or Playwright) is missing they skip, saying so; with
+BRIDGEHEAD_REQUIRE_SERVICES=1, as in CI, they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from django.conf import settings
+
+from tests.conftest import needs_service
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the fixtures below skip (or fail) with the reason
+    expect = None
+from tests.workers import database_url, project_env, worker_process
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM = os.environ.get("BRIDGEHEAD_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+PASSWORD = "a-long-test-password"
+TIMEOUT_MS = 60_000
+USERS = ("commander", "oddsmaker", "oldschool", "owner", "stranger")
+
+
+@pytest.fixture
+def cast(django_user_model) -> None:
+    """The users the browser logs in as, made before Playwright starts: while it runs, its event
+    loop makes Django give ORM calls from this thread a connection of their own that nothing
+    closes, and the test database could not be dropped afterwards."""
+    for username in USERS:
+        django_user_model.objects.create_user(username, password=PASSWORD)
+
+
+@pytest.fixture
+def playwright_ready():
+    """Playwright and Chromium, checked before anything else is set up: a skip (a failure in CI)
+    says which is missing."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        needs_service(False, "Playwright for Python (pip install -r requirements-dev.txt)")
+    needs_service(
+        os.access(CHROMIUM, os.X_OK), f"Chromium at {CHROMIUM} (apt-get install -y chromium)"
+    )
+    return sync_playwright
+
+
+@pytest.fixture
+def chromium(playwright_ready, cast):
+    """A Chromium browser under Playwright, one per test: it is closed before the test's data is
+    flushed, for the same reason as ``cast``."""
+    with playwright_ready() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def worker(tmp_path, live_server):
+    """A real worker on this test's database, pausing a little each turn."""
+    env = project_env(
+        DATABASE_URL=database_url(settings.DATABASES["default"]), BATTLE_TURN_DELAY="0.4"
+    )
+    log = tmp_path / "worker.log"
+    with worker_process(env, log) as process:
+        yield process
+    if os.environ.get("BRIDGEHEAD_SHOW_WORKER_LOG"):
+        print(log.read_text())
+
+
+@pytest.fixture
+def page_for(chromium, live_server):
+    """page_for(username) -> a logged-in page of a new browser context; console errors kept."""
+    contexts = []
+
+    def make(username: str, *, javascript: bool = True):
+        context = chromium.new_context(
+            viewport={"width": 1280, "height": 900}, java_script_enabled=javascript
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.on("console", lambda message: _console_error(page, message))
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", PASSWORD)
+        page.click("form.stacked button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/")
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def _console_error(page, message) -> None:
+    # The site has no favicon yet; the browser's automatic request for one is not our error.
+    if message.type == "error" and not message.location.get("url", "").endswith("favicon.ico"):
+        page.errors.append(message.text)
+
+
+def shoot(page, name: str, *, full_page: bool = False, locator=None) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    (locator or page).screenshot(path=str(path), **({"full_page": True} if full_page else {}))
+    return path
+
+
+def wait_for_report(page) -> None:
+    """Wait until the battle is over; a failed battle fails the test with its error."""
+    page.wait_for_selector(".report, .notice-error", timeout=TIMEOUT_MS)
+    assert page.locator(".report").count() == 1, page.inner_text("#battle-body")
+
+
+def counter(page) -> tuple[int, int]:
+    here, total = page.inner_text("[data-counter]").split(" / ")
+    return int(here), int(total)
+
+
+def test_it_sets_up_launches_and_replays_a_battle(page_for, live_server, worker):
+    page = page_for("commander")
+    page.click("text=New battle")
+    page.select_option("#id_scenario", "landing")
+    page.wait_for_selector("#preview-heading:has-text('Beach Landing')")  # htmx redraw
+    page.select_option("#id_scenario", "crossroads")
+    page.wait_for_selector("#preview-heading:has-text('Crossroads')")
+    assert page.locator("svg.table-map [data-unit]").count() == 6
+    shoot(page, "01-setup", full_page=True)
+
+    page.fill("#id_seed", "7")
+    page.fill("#id_turn_limit", "5")
+    page.click("button.primary")
+    page.wait_for_url(re.compile(r"/battles/\d+/$"))
+    battle_url = page.url
+    page.evaluate("window.stillHere = true")  # gone if the page reloads
+    page.wait_for_selector(".progress-status:has-text('Fighting')")
+    shoot(page, "02-progress")
+
+    wait_for_report(page)
+    assert page.evaluate("window.stillHere") is True, "the report came by reload, not htmx"
+    assert page.url == battle_url
+    assert page.locator(".verdict").is_visible()
+    shoot(page, "03-report-top")
+    shoot(page, "04-report", full_page=True)
+
+    # The replay, stepped with the buttons and the keys.
+    replay = page.locator("[data-replay]")
+    replay.scroll_into_view_if_needed()
+    first, total = counter(page)
+    assert first == 1 and total > 10
+    tank = page.locator('[data-unit="b-tank"]')
+    deployed = tank.get_attribute("transform")
+    page.click('[data-action="forward"]')
+    assert counter(page)[0] == 2
+    replay.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert counter(page)[0] == 4
+    page.keyboard.press("ArrowLeft")
+    assert counter(page)[0] == 3
+    page.keyboard.press("End")
+    assert counter(page) == (total, total)
+    assert tank.get_attribute("transform") != deployed  # the tank moved during the battle
+    assert page.locator('[data-action="forward"]').is_disabled()
+    page.keyboard.press("Home")
+    assert counter(page)[0] == 1 and tank.get_attribute("transform") == deployed
+    page.keyboard.press("Space")
+    assert page.get_attribute('[data-action="play"]', "aria-pressed") == "true"
+    # Checked with Playwright's own waiting: the page's CSP forbids the eval a JS predicate needs.
+    expect(page.locator("[data-counter]")).to_have_text(re.compile(r"^3 / "))
+    page.keyboard.press("Space")
+    assert page.get_attribute('[data-action="play"]', "aria-pressed") == "false"
+    paused = counter(page)[0]
+    page.wait_for_timeout(1200)
+    assert counter(page)[0] == paused
+    page.click('[data-action="last"]')
+    page.click('[data-action="back"]')
+    shoot(page, "05-replay", locator=page.locator(".report-replay"))
+
+    # The log filter redraws the log in place and keeps the filter in the address.
+    log = page.locator("#battle-log")
+    log.scroll_into_view_if_needed()
+    total_text = page.inner_text(".log-count")
+    page.select_option("#log-unit", "b-tank")
+    expect(page.locator(".log-count")).not_to_have_text(total_text)
+    assert "unit=b-tank" in page.url
+    assert page.evaluate("window.stillHere") is True
+    page.locator("#battle-log details").first.locator("summary").click()
+    shoot(page, "06-log-filtered", locator=log)
+
+    # Fog of war: the owner looks through Red's eyes.
+    page.click("text=As Red Force saw it")
+    page.wait_for_url(re.compile(r"as=red"))
+    assert "as red saw them" in page.inner_text(".log-count")
+    shoot(page, "07-as-red", locator=page.locator(".report-replay"))
+
+    page.click("header >> text=Battles")
+    assert page.locator(f'a[href="{urlsplit(battle_url).path}"]').count() == 1
+    shoot(page, "08-list")
+    assert not page.errors, page.errors
+
+
+def test_it_runs_the_odds_for_a_scenario(page_for, worker):
+    page = page_for("oddsmaker")
+    page.click("text=Odds")
+    page.select_option("#id_scenario", "crossroads")
+    page.fill("#id_battles", "60")
+    page.fill("#id_seed", "100")
+    shoot(page, "09-odds-setup")
+    page.click("button.primary")
+    page.wait_for_url(re.compile(r"/battles/odds/\d+/$"))
+    page.evaluate("window.stillHere = true")
+    page.wait_for_selector("svg.histogram", timeout=TIMEOUT_MS)
+    assert page.evaluate("window.stillHere") is True
+    assert "Blue Force" in page.inner_text("table.odds")
+    assert page.locator("svg.histogram rect.bar").count() >= 2
+    shoot(page, "10-odds", full_page=True)
+    assert not page.errors, page.errors
+
+
+def test_without_javascript_the_battle_page_refreshes_until_the_report(page_for, worker):
+    page = page_for("oldschool", javascript=False)
+    page.goto(page.url + "battles/new/")
+    page.select_option("#id_scenario", "crossroads")
+    page.click("button[name=preview]")
+    page.wait_for_selector("#preview-heading:has-text('Crossroads')")
+    page.fill("#id_seed", "3")
+    page.fill("#id_turn_limit", "3")
+    page.click("button.primary")
+    wait_for_report(page)  # by meta refresh
+    shoot(page, "11-no-javascript-report")
+    assert page.locator("[data-controls]").is_hidden()  # no replay controls without scripts
+    page.select_option("#log-unit", "r-mech")
+    page.click(".log-filter button[type=submit]")
+    page.wait_for_url(re.compile(r"unit=r-mech"))
+    assert "r-mech" in page.inner_text("#battle-log")
+
+
+def test_someone_elses_battle_is_not_found(page_for, live_server, worker):
+    owner = page_for("owner")
+    owner.goto(f"{live_server.url}/battles/new/")
+    owner.click("button.primary")
+    owner.wait_for_url(re.compile(r"/battles/\d+/$"))
+    battle_url = owner.url
+    stranger = page_for("stranger")
+    response = stranger.goto(battle_url)
+    assert response.status == 404
+    assert "Crossroads" not in stranger.content() and "Beach Landing" not in stranger.content()
+    shoot(stranger, "12-forbidden")

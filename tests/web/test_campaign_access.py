@@ -1,0 +1,172 @@
+"""Every campaign URL — pages, htmx partials, JSON, POST actions — as every role.
+
+Anonymous users are sent to log in; outsiders get 404 for everything in the campaign (they
+cannot learn it exists); members read; only the GM and co-GMs act (403 for the rest); a force's
+owner directs its medics; a unit of a force shown only in summary is a 404 to other players
+and spectators. The walk runs under both settings of ``other_forces_visible``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.urls import resolve, reverse
+
+from campaign import urls as campaign_urls
+from campaign.models import Campaign
+from tests.web.campaign_world import ROLES, World, login
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+MANAGERS = {"gm", "co_gm"}
+MEMBERS = {"player", "rival", "spectator", *MANAGERS}
+
+
+@dataclass(frozen=True)
+class Route:
+    """One URL to knock on, and what a member who may use it gets back."""
+
+    label: str
+    url: Callable[[World], str]
+    method: str = "get"
+    data: dict[str, Any] | None = None
+    headers: dict[str, str] | None = None
+    ok: int = 200
+    """The answer for someone allowed (a POST here carries bad input: 400, or 200 under htmx)."""
+    manage: bool = False
+    """Only the GM and co-GMs."""
+    owner_of: str | None = None
+    """``force`` or ``enemy``: the owner of that force may use it too (the medics)."""
+    unit_of: str | None = None
+    """``force`` or ``enemy``: a unit page of that force (hidden when shown in summary)."""
+    anyone: bool = False
+    """Not inside a campaign: open to every logged-in user."""
+
+
+def _c(name: str, *args: Callable[[World], Any]) -> Callable[[World], str]:
+    return lambda w: reverse(f"campaign:{name}", args=[w.campaign.pk, *(a(w) for a in args)])
+
+
+FORCE = lambda w: w.force.pk  # noqa: E731
+ENEMY = lambda w: w.enemy.pk  # noqa: E731
+UNIT = lambda w: w.unit.pk  # noqa: E731
+ENEMY_UNIT = lambda w: w.enemy_unit.pk  # noqa: E731
+TABLE = lambda w: w.table_battle.pk  # noqa: E731
+ENGINE = lambda w: w.engine_battle.pk  # noqa: E731
+
+ROUTES = [
+    Route("my campaigns", lambda w: reverse("campaign:list"), anyone=True),
+    Route("start a campaign", lambda w: reverse("campaign:create"), "post", {}, ok=400,
+          anyone=True),
+    Route("add a member", _c("member-set"), "post", {"username": "nobody"}, ok=400, manage=True),
+    Route("raise a force", _c("force-create"), "post", {}, ok=400, manage=True),
+    Route("dashboard", _c("dashboard")),
+    Route("own force", _c("force", FORCE)),
+    Route("enemy force", _c("force", ENEMY)),
+    Route("roster sorted (htmx)", lambda w: _c("force", FORCE)(w) + "?sort=-quality", headers=HTMX),
+    Route("campaign json", _c("campaign-json")),
+    Route("battles json", _c("battles-json")),
+    Route("force json", _c("force-json", FORCE)),
+    Route("enemy force json", _c("force-json", ENEMY)),
+    Route("table battle", _c("battle", TABLE)),
+    Route("engine battle", _c("battle", ENGINE)),
+    Route("engine battle log filter (htmx)", lambda w: _c("battle", ENGINE)(w) + "?kind=attack",
+          headers=HTMX),
+    Route("battle progress (htmx)", _c("battle-progress", ENGINE), headers=HTMX, ok=286),
+    Route("battle log json", _c("battle-log", ENGINE)),
+    Route("unit", _c("unit", UNIT), unit_of="force"),
+    Route("unit card", _c("unit-card", UNIT), unit_of="force"),
+    Route("unit json", _c("unit-json", UNIT), unit_of="force"),
+    Route("enemy unit", _c("unit", ENEMY_UNIT), unit_of="enemy"),
+    Route("enemy unit card", _c("unit-card", ENEMY_UNIT), unit_of="enemy"),
+    Route("enemy unit json", _c("unit-json", ENEMY_UNIT), unit_of="enemy"),
+    Route("battle set-up", _c("battle-setup"), manage=True),
+    Route("battle set-up scenario (htmx)", lambda w: _c("battle-setup")(w) + "?scenario=landing",
+          headers=HTMX, manage=True),
+    Route("table result form", _c("battle-record"), manage=True),
+    Route("advance", _c("advance"), "post", {"days": "0"}, ok=400, manage=True),
+    Route("advance (htmx)", _c("advance"), "post", {"days": "x"}, HTMX, manage=True),
+    Route("quick resolve", _c("quick-resolve"), "post", {}, ok=400, manage=True),
+    Route("unit add", _c("unit-add", FORCE), "post", {"name": ""}, ok=400, manage=True),
+    Route("unit edit", _c("unit-edit", UNIT), "post", {}, ok=400, manage=True, unit_of="force"),
+    Route("enemy unit edit", _c("unit-edit", ENEMY_UNIT), "post", {}, ok=400, manage=True,
+          unit_of="enemy"),
+    Route("unit train", _c("unit-train", UNIT), "post", {}, ok=400, manage=True,
+          unit_of="force"),
+    Route("battle launch", _c("battle-setup"), "post", {"scenario": "crossroads"}, ok=400,
+          manage=True),
+    Route("table result", _c("battle-record"), "post", {}, ok=400, manage=True),
+    Route("revert", _c("battle-revert", ENGINE), "post", {}, ok=400, manage=True),
+    Route("apply", _c("battle-apply", TABLE), "post", {}, ok=302, manage=True),
+    Route("medics of own force", _c("medical", FORCE), "post", {}, ok=400, manage=True,
+          owner_of="force"),
+    Route("medics of enemy force", _c("medical", ENEMY), "post", {}, ok=400, manage=True,
+          owner_of="enemy"),
+]  # fmt: skip
+
+
+def expected(route: Route, role: str, world: World, visibility: str) -> int:
+    if role == "anonymous":
+        return 302
+    if route.anyone:
+        return route.ok
+    if role == "outsider":
+        return 404
+    owner = {"force": "player", "enemy": "rival"}
+    # A unit of a force shown in summary does not exist for anyone but its owner and the GMs.
+    sees_unit = role in MANAGERS or visibility == Campaign.Visibility.FULL
+    if route.unit_of and not sees_unit and owner[route.unit_of] != role:
+        return 404
+    owns = route.owner_of is not None and owner[route.owner_of] == role
+    if route.manage and role not in MANAGERS and not owns:
+        return 403
+    return route.ok
+
+
+@pytest.mark.parametrize("visibility", [Campaign.Visibility.FULL, Campaign.Visibility.SUMMARY])
+def test_it_gives_every_role_the_right_answer_at_every_url(client, world, visibility):
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible=visibility)
+    wrong = []
+    walked = {resolve(urlsplit(route.url(world)).path).url_name for route in ROUTES}
+    assert walked == {p.name for p in campaign_urls.urlpatterns}
+    for role in ROLES:
+        login(client, world, role)
+        for route in ROUTES:
+            send = getattr(client, route.method)
+            response = send(route.url(world), route.data or {}, **(route.headers or {}))
+            want = expected(route, role, world, visibility)
+            if response.status_code != want:
+                wrong.append(f"{role} {route.label}: {response.status_code}, expected {want}")
+            if want == 302 and role == "anonymous":
+                assert response["Location"].startswith(reverse("login")), route.label
+    assert not wrong, "\n".join(wrong)
+
+
+def test_it_lists_only_my_campaigns(client, world):
+    url = reverse("campaign:list")
+    assert client.get(url).status_code == 302
+    for role in ROLES[1:]:
+        response = login(client, world, role).get(url)
+        assert response.status_code == 200
+        assert (world.campaign.name in response.text) == (role in MEMBERS), role
+
+
+def test_it_answers_404_for_objects_of_another_campaign(client, world, django_user_model):
+    from campaign.services import campaign_create
+
+    elsewhere = campaign_create(name="Elsewhere", gm=world.users["gm"], ruleset="combined_arms")
+    login(client, world, "gm")
+    for name, pk in (
+        ("force", world.force.pk),
+        ("unit", world.unit.pk),
+        ("battle", world.table_battle.pk),
+        ("unit-json", world.unit.pk),
+    ):
+        url = reverse(f"campaign:{name}", args=[elsewhere.pk, pk])
+        assert client.get(url).status_code == 404, name
+    assert client.get(reverse("campaign:dashboard", args=[999999])).status_code == 404

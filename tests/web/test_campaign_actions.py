@@ -1,0 +1,190 @@
+"""The GM's actions on the campaign pages: each works as a plain POST and under htmx, puts a
+service's complaint next to its field, and never answers 500."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign, HistoryEntry, QuickResolve, Unit
+from campaign.services import unit_edit
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def _ready(world, unit):
+    unit_edit(unit=unit, changes={"status": "ready", "morale_hits": 0, "casualty_hits": 0},
+              reason="fresh", actor=world.users["gm"])  # fmt: skip
+    return Unit.objects.get(pk=unit.pk)
+
+
+FORMS = (
+    "create_form",
+    "member_form",
+    "force_form",
+    "advance_form",
+    "quick_form",
+    "add_form",
+    "medical_form",
+    "edit_form",
+    "train_form",
+    "revert_form",
+    "form",
+)
+
+
+def _field_errors(response, field):
+    """The errors shown next to ``field`` in whichever form the page was re-rendered with."""
+    for key in FORMS:
+        form = response.context.get(key)
+        if form is not None and field in form.errors:
+            return form.errors[field]
+    return []
+
+
+def test_it_advances_the_calendar_and_goes_back_to_the_dashboard(client, world):
+    login(client, world, "gm")
+    response = client.post(_url("advance", world), {"days": "2", "reason": "rain"})
+    assert response.status_code == 302 and response["Location"] == _url("dashboard", world)
+    assert Campaign.objects.get(pk=world.campaign.pk).day == 3
+    assert "It is now day 3." in client.get(response["Location"]).text
+
+
+def test_it_answers_htmx_with_a_redirect_for_htmx(client, world):
+    login(client, world, "co_gm")
+    response = client.post(_url("advance", world), {"days": "1"}, **HTMX)
+    assert response.status_code == 200 and response["HX-Redirect"] == _url("dashboard", world)
+
+
+def test_it_puts_a_bad_day_count_next_to_the_field(client, world):
+    login(client, world, "gm")
+    response = client.post(_url("advance", world), {"days": "0"})
+    assert response.status_code == 400
+    assert "greater than or equal to 1" in " ".join(_field_errors(response, "days"))
+    partial = client.post(_url("advance", world), {"days": "many"}, **HTMX)
+    assert partial.status_code == 200 and 'id="advance-form"' in partial.text
+    assert "<html" not in partial.text and "field-errors" in partial.text
+    assert Campaign.objects.get(pk=world.campaign.pk).day == 1
+
+
+def test_it_raises_a_unit_from_the_library(client, world):
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    login(client, world, "gm")
+    data = {"unit_type": card.pk, "name": "3rd Squad", "quality": "green",
+            "equipment": "good", "specialties": ["infantry"]}  # fmt: skip
+    response = client.post(_url("unit-add", world, world.force.pk), data)
+    assert response.status_code == 302
+    unit = Unit.objects.get(force=world.force, name="3rd Squad")
+    assert unit.equipment == "good" and unit.history.get().kind == HistoryEntry.Kind.CREATED
+    again = client.post(_url("unit-add", world, world.force.pk), data)
+    assert again.status_code == 400
+    assert "already has a unit called" in " ".join(_field_errors(again, "name"))
+
+
+def test_it_refuses_specialties_beyond_the_quality_next_to_the_field(client, world):
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    login(client, world, "gm")
+    data = {"unit_type": card.pk, "name": "Overloaded", "quality": "raw", "equipment": "adequate",
+            "specialties": ["infantry", "medical", "airborne", "arctic"]}  # fmt: skip
+    response = client.post(_url("unit-add", world, world.force.pk), data)
+    assert response.status_code == 400 and _field_errors(response, "specialties")
+    assert not Unit.objects.filter(name="Overloaded").exists()
+
+
+def test_it_corrects_a_unit_with_its_reason_in_the_history(client, world):
+    login(client, world, "gm")
+    url = _url("unit-edit", world, world.unit.pk)
+    unit = Unit.objects.get(pk=world.unit.pk)
+    data = {"name": unit.name, "quality": "elite", "equipment": unit.equipment,
+            "specialties": unit.specialties, "morale_hits": unit.morale_hits,
+            "casualty_hits": unit.casualty_hits, "status": unit.status,
+            "experience": unit.experience}  # fmt: skip
+    missing = client.post(url, data)
+    assert missing.status_code == 400 and _field_errors(missing, "reason")
+    response = client.post(url, {**data, "reason": "misfiled roster"})
+    assert response.status_code == 302
+    entry = Unit.objects.get(pk=unit.pk).history.last()
+    assert entry.kind == HistoryEntry.Kind.GM_EDIT and "misfiled roster" in entry.text
+    nothing = client.post(url, {**data, "quality": "elite", "reason": "again"})
+    assert nothing.status_code == 400 and "Nothing was changed." in nothing.text
+
+
+def test_it_trains_a_unit_and_says_why_it_cannot(client, world):
+    unit = _ready(world, world.unit)
+    login(client, world, "gm")
+    url = _url("unit-train", world, unit.pk)
+    assert _field_errors(client.post(url, {"trainer": " "}), "trainer")
+    assert client.post(url, {"trainer": "Sgt. Kane"}).status_code == 302
+    assert Unit.objects.get(pk=unit.pk).quality == unit.quality + 1
+    unit_edit(unit=unit, changes={"quality": "elite"}, reason="x", actor=world.users["gm"])
+    refused = client.post(url, {"trainer": "Sgt. Kane"})
+    assert refused.status_code == 400 and "quality:" in refused.text
+
+
+def test_it_quick_resolves_an_engagement(client, world):
+    attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
+    login(client, world, "gm")
+    url = _url("quick-resolve", world)
+    data = {"attacker": attacker.pk, "defender": defender.pk, "defender_dug_in": "on",
+            "round_limit": "3", "seed": "4", "reason": "patrol"}  # fmt: skip
+    assert client.post(url, data).status_code == 302
+    record = QuickResolve.objects.get()
+    assert record.seed == 4 and record.setup["defender"]["dug_in"] is True
+    _ready(world, attacker)
+    same_force = client.post(url, {**data, "defender": attacker.pk})
+    assert same_force.status_code == 400
+    assert "same force" in " ".join(_field_errors(same_force, "defender"))
+
+
+def test_it_lets_the_owner_send_in_the_medics_and_says_when_there_are_none(client, world):
+    login(client, world, "player")
+    response = client.post(_url("medical", world, world.force.pk), {"reason": ""})
+    assert response.status_code == 400 and "no ready Medical crew" in response.text
+
+
+def test_it_never_answers_500_to_garbage(client, world):
+    login(client, world, "gm")
+    garbage = {"days": "1e9", "attacker": "x", "defender": "-1", "unit_type": "abc",
+               "quality": "godlike", "specialties": ["nonsense"], "morale_hits": "-3",
+               "seed": "99999999999999999999999", "round_limit": "0", "name": "x" * 500,
+               "turn_limit": "-1", "scenario": "../../etc/passwd", "side_a": "", "day": "0",
+               "request_key": "not-a-uuid", "reason": "", "trainer": ""}  # fmt: skip
+    urls = [
+        _url("advance", world), _url("quick-resolve", world),
+        _url("unit-add", world, world.force.pk), _url("medical", world, world.force.pk),
+        _url("unit-edit", world, world.unit.pk), _url("unit-train", world, world.unit.pk),
+        _url("battle-setup", world), _url("battle-record", world),
+        _url("battle-revert", world, world.engine_battle.pk),
+    ]  # fmt: skip
+    for url in urls:
+        for headers in ({}, HTMX):
+            response = client.post(url, garbage, **headers)
+            assert response.status_code in (200, 400), (url, response.status_code)
+
+
+def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client, world):
+    login(client, world, "outsider")
+    response = client.post(
+        reverse("campaign:create"), {"name": "Op. New", "ruleset": "combined_arms"}
+    )
+    campaign = Campaign.objects.get(name="Op. New")
+    assert response["Location"] == reverse("campaign:dashboard", args=[campaign.pk])
+    assert campaign.gm == world.users["outsider"]
+    bad = client.post(reverse("campaign:create"), {"name": "", "ruleset": "chess"})
+    assert bad.status_code == 400 and _field_errors(bad, "ruleset")
+    members = reverse("campaign:member-set", args=[campaign.pk])
+    unknown = client.post(members, {"username": "nobody", "role": "player"})
+    assert "no user called 'nobody'" in " ".join(_field_errors(unknown, "username"))
+    assert client.post(members, {"username": "player", "role": "player"}).status_code == 302
+    forces = reverse("campaign:force-create", args=[campaign.pk])
+    stranger = client.post(forces, {"owner": "rival", "name": "Green Guards"})
+    assert stranger.status_code == 400 and "not a player" in stranger.text
+    created = client.post(forces, {"owner": "player", "name": "Green Guards"})
+    assert created.status_code == 302
+    assert campaign.forces.get().owner == world.users["player"]

@@ -1,0 +1,152 @@
+"""Campaign battles on the site: set-up, launch (once), progress, report, review, table result."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from unittest import mock
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import CampaignBattle, Unit
+from campaign.services import unit_edit
+from tests.web.campaign_world import CROSSROADS, login
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def _ready_all(world):
+    for unit in Unit.objects.filter(force__campaign=world.campaign):
+        unit_edit(unit=unit, changes={"status": "ready", "morale_hits": 0, "casualty_hits": 0},
+                  reason="fresh", actor=world.users["gm"])  # fmt: skip
+    return list(Unit.objects.filter(force__campaign=world.campaign).order_by("pk"))
+
+
+def _setup_data(units, world, **extra):
+    data = {"scenario": "crossroads", "turn_limit": "4", "seed": "3",
+            "request_key": str(uuid.uuid4())}  # fmt: skip
+    for unit in units:
+        side = "blue" if unit.force_id == world.force.pk else "red"
+        data.update({f"side_{unit.pk}": side, f"x_{unit.pk}": "", f"y_{unit.pk}": "",
+                     f"order_{unit.pk}": "attack"})  # fmt: skip
+    data.update(extra)
+    return data
+
+
+def test_it_offers_the_scenarios_spots_as_default_positions(client, world):
+    units = _ready_all(world)
+    response = login(client, world, "gm").get(
+        _url("battle-setup", world), {"scenario": "crossroads"}
+    )
+    spots = {
+        side["id"]: [u["position"] for u in side["units"]]
+        for side in json.loads(CROSSROADS.read_text())["sides"]
+    }
+    form = response.context["form"]
+    first_blue = next(u for u in form.units if u.force_id == world.force.pk)
+    assert len(form.units) == len(units)
+    assert form.fields[f"side_{first_blue.pk}"].initial == "blue"
+    assert [
+        form.fields[f"x_{first_blue.pk}"].initial,
+        form.fields[f"y_{first_blue.pk}"].initial,
+    ] == spots["blue"][0]
+    partial = client.get(_url("battle-setup", world), {"scenario": "landing"}, **HTMX)
+    assert 'id="setup-form"' in partial.text and "<html" not in partial.text
+
+
+def test_it_launches_a_battle_once_however_often_the_form_is_sent(client, world):
+    units = _ready_all(world)
+    login(client, world, "gm")
+    data = _setup_data(units, world)
+    before = CampaignBattle.objects.count()
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        first = client.post(_url("battle-setup", world), data)
+        second = client.post(_url("battle-setup", world), data)
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert CampaignBattle.objects.count() == before + 1
+    launched = CampaignBattle.objects.get(request_key=data["request_key"])
+    assert launched.battle.seed == 3 and launched.battle.turn_limit == 4
+    assert sorted(pk for pks in launched.sides.values() for pk in pks) == [u.pk for u in units]
+    page = client.get(first["Location"])
+    assert "Queued: waiting for a worker." in page.text
+    progress = client.get(_url("battle-progress", world, launched.pk), **HTMX)
+    assert progress.status_code == 200, "still polling while the battle waits"
+
+
+def test_it_wants_a_unit_on_each_side(client, world):
+    units = _ready_all(world)
+    data = _setup_data(units, world)
+    for unit in units:
+        if unit.force_id == world.enemy.pk:
+            data[f"side_{unit.pk}"] = ""
+    response = login(client, world, "gm").post(_url("battle-setup", world), data)
+    assert response.status_code == 400 and "put at least one unit on side" in response.text
+
+
+def test_it_puts_a_position_the_engine_refuses_next_to_that_unit(client, world):
+    units = _ready_all(world)
+    blue = next(u for u in units if u.force_id == world.force.pk)
+    data = _setup_data(units, world, **{f"x_{blue.pk}": "500", f"y_{blue.pk}": "500"})
+    response = login(client, world, "gm").post(_url("battle-setup", world), data)
+    assert response.status_code == 400
+    assert response.context["form"].errors.get(f"x_{blue.pk}")
+
+
+def test_it_shows_the_engine_report_to_every_member(client, world):
+    for role in ("player", "rival", "spectator", "gm"):
+        page = login(client, world, role).get(_url("battle", world, world.engine_battle.pk)).text
+        assert "Download the log (JSON)" in page and "Map replay" in page, role
+        assert ("Revert the outcome" in page) == (role == "gm"), role
+    log = client.get(_url("battle", world, world.engine_battle.pk), {"kind": "attack"}, **HTMX)
+    assert log.status_code == 200 and "<html" not in log.text
+    finished = client.get(_url("battle-progress", world, world.engine_battle.pk), **HTMX)
+    assert finished.status_code == 286
+
+
+def test_it_applies_and_reverts_an_outcome_under_review(client, world):
+    login(client, world, "gm")
+    battle = world.table_battle
+    assert client.post(_url("battle-apply", world, battle.pk)).status_code == 302
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.APPLIED
+    again = client.post(_url("battle-apply", world, battle.pk), follow=True)
+    assert "not waiting to be applied" in again.text
+    no_reason = client.post(_url("battle-revert", world, battle.pk), {"reason": ""})
+    assert no_reason.status_code == 400
+    assert (
+        client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"}).status_code
+        == 302
+    )
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.REVERTED
+
+
+def test_it_records_a_table_battles_result_and_checks_it_against_the_cards(client, world):
+    units = _ready_all(world)
+    red = next(u for u in units if u.force_id == world.force.pk)
+    blue = next(u for u in units if u.force_id == world.enemy.pk)
+    login(client, world, "gm")
+    data = {"name": "Hill 203", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": "b",
+            f"side_{red.pk}": "a", f"hits_lost_{red.pk}": "5", f"skill_lost_{red.pk}": "0",
+            f"removed_{red.pk}": "none", f"side_{blue.pk}": "b", f"hits_lost_{blue.pk}": "0",
+            f"skill_lost_{blue.pk}": "0", f"removed_{blue.pk}": "none"}  # fmt: skip
+    for other in units:
+        if other not in (red, blue):
+            data.update({f"hits_lost_{other.pk}": "0", f"skill_lost_{other.pk}": "0",
+                         f"removed_{other.pk}": "none"})  # fmt: skip
+    refused = client.post(_url("battle-record", world), data)
+    assert refused.status_code == 400
+    assert "at most 1" in " ".join(refused.context["form"].errors[f"hits_lost_{red.pk}"])
+    data[f"hits_lost_{red.pk}"] = "0"
+    response = client.post(_url("battle-record", world), data)
+    assert response.status_code == 302
+    recorded = CampaignBattle.objects.get(name="Hill 203")
+    assert recorded.table_result["winner"] == "Blue"
+    assert recorded.state == CampaignBattle.State.AWAITING, "the campaign is in review mode"

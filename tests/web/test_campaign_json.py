@@ -1,0 +1,56 @@
+"""The read-only JSON: a campaign, a force (or its summary), a unit with its history, battles."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+
+def _get(client, name, world, *args):
+    response = client.get(reverse(f"campaign:{name}", args=[world.campaign.pk, *args]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    return response.json()
+
+
+def test_it_describes_the_campaign_and_the_viewers_role(client, world):
+    data = _get(login(client, world, "spectator"), "campaign-json", world)
+    assert data["name"] == "Op. Pages" and data["day"] == 1 and data["your_role"] == "spectator"
+    assert {f["name"] for f in data["forces"]} == {"Red Company", "Blue Battalion"}
+
+
+def test_it_gives_a_full_roster_with_battle_cards_or_a_summary(client, world):
+    login(client, world, "rival")
+    full = _get(client, "force-json", world, world.force.pk)
+    assert [u["name"] for u in full["roster"]] == list(
+        world.force.units.order_by("name").values_list("name", flat=True)
+    )
+    assert all("battle_card" in u and "morale_hits" in u for u in full["roster"])
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
+    summary = _get(client, "force-json", world, world.force.pk)
+    assert "roster" not in summary and summary["units"] == world.force.units.count()
+    assert "roster" in _get(client, "force-json", world, world.enemy.pk), "its own force in full"
+
+
+def test_it_gives_a_unit_with_its_history(client, world):
+    data = _get(login(client, world, "player"), "unit-json", world, world.unit.pk)
+    assert data["name"] == world.unit.name and data["force"] == "Red Company"
+    assert data["history"][0]["kind"] == "created" and data["history"][0]["day"] == 1
+    assert any(entry["battle"] == world.engine_battle.battle_id for entry in data["history"])
+
+
+def test_it_lists_the_battles_with_their_results(client, world):
+    data = _get(login(client, world, "player"), "battles-json", world)
+    by_name = {b["name"]: b for b in data["battles"]}
+    assert by_name["Skirmish at the mill"]["winner"] == "attackers"
+    assert by_name["Skirmish at the mill"]["state"] == "awaiting"
+    engine = by_name["Crossroads"]
+    assert engine["battle_status"] == "done" and engine["engine_result"]["winner"] in (
+        "blue",
+        "red",
+        None,
+    )

@@ -1,0 +1,114 @@
+"""The campaign's reading pages: dashboard, roster (sorted, htmx), unit story, printable card."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign, Unit
+from campaign.services import unit_edit
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def test_it_shows_the_dashboard_with_day_forces_battles_and_what_needs_attention(client, world):
+    unit = Unit.objects.filter(force=world.force, status="ready").first() or world.unit
+    unit_edit(unit=unit, changes={"status": "retreated"}, reason="routed", actor=world.users["gm"])
+    page = login(client, world, "player").get(_url("dashboard", world)).text
+    assert f"Day <strong>{world.campaign.day}</strong>" in page
+    assert "Red Company" in page and "Blue Battalion" in page
+    assert "Skirmish at the mill" in page and "attackers won" in page
+    assert "Crossroads" in page
+    assert "outcome awaiting the GM's review" in page
+    assert f"{unit.name}</a> (Red Company): retreated in poor order" in page
+    assert "Advance the calendar" not in page, "a player has no GM panel"
+    assert "Advance the calendar" in login(client, world, "gm").get(_url("dashboard", world)).text
+
+
+def test_it_prints_each_units_next_battle_card_on_the_roster(client, world, django_user_model):
+    unit_edit(
+        unit=world.unit,
+        changes={"status": "ready", "quality": "experienced", "morale_hits": 0, "casualty_hits": 0},
+        reason="test",
+        actor=world.users["gm"],
+    )
+    response = login(client, world, "player").get(_url("force", world, world.force.pk))
+    lines = {line.unit.pk: line for line in response.context["lines"]}
+    assert lines[world.unit.pk].card["skill"] == 4, "Experienced: printed Skill 3 + 1"
+    assert "Skill 4 · Move 5 · Resistance 1 · Hits 1 · Size 1" in response.text
+    assert "Infantry" in response.text
+
+
+def test_it_sorts_the_roster_by_a_query_parameter_and_swaps_only_the_table_under_htmx(
+    client, world
+):
+    login(client, world, "gm")
+    url = _url("force", world, world.force.pk)
+    for sort in ("quality", "-quality", "experience", "-name", "skill", "casualty"):
+        names = [line.unit.name for line in client.get(url, {"sort": sort}).context["lines"]]
+        assert len(names) == world.force.units.count()
+    by_name = [line.unit.name for line in client.get(url, {"sort": "name"}).context["lines"]]
+    backwards = [line.unit.name for line in client.get(url, {"sort": "-name"}).context["lines"]]
+    assert by_name == sorted(by_name) and backwards == sorted(by_name, reverse=True)
+    assert client.get(url, {"sort": "bogus"}).context["sort"] == "name"
+    partial = client.get(url, {"sort": "-quality"}, **HTMX)
+    assert partial.status_code == 200
+    assert "<table" in partial.text and "<html" not in partial.text
+    assert "HX-Request" in partial["Vary"]
+    assert 'aria-sort="descending"' in partial.text
+
+
+def test_it_shows_another_players_force_only_in_summary_when_the_gm_says_so(client, world):
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
+    page = login(client, world, "rival").get(_url("force", world, world.force.pk)).text
+    assert "only a summary of this force" in page
+    assert world.unit.name not in page
+    own = client.get(_url("force", world, world.enemy.pk)).text
+    assert world.enemy_unit.name in own
+
+
+def test_it_tells_a_units_history_as_a_story(client, world):
+    unit_edit(unit=world.unit, changes={"experience": 7}, reason="records found",
+              actor=world.users["gm"])  # fmt: skip
+    page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
+    assert "<strong>Day 1:</strong> raised in Red Company" in page
+    assert "GM correction: records found" in page
+    assert "Crossroads" in page
+
+
+def test_it_prints_the_card_in_the_rule_texts_layout(client, world):
+    unit = Unit.objects.get(pk=world.enemy_unit.pk)
+    unit_edit(unit=unit, changes={"status": "ready"}, reason="rallied", actor=world.users["gm"])
+    page = login(client, world, "rival").get(_url("unit-card", world, unit.pk)).text
+    assert "Mech\nSkill" in page and "Autocannon — Power 4, Range 12" in page
+    assert "campaign/card.css" in page and "@media print" not in page, "print CSS is a file"
+
+
+def test_it_shows_a_card_out_of_action_as_such(client, world):
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="gone",
+              actor=world.users["gm"])  # fmt: skip
+    page = login(client, world, "player").get(_url("unit-card", world, world.unit.pk)).text
+    assert "Out of action: destroyed" in page
+
+
+def test_it_has_no_inline_scripts_or_handlers(client, world):
+    login(client, world, "gm")
+    urls = [
+        _url("dashboard", world),
+        _url("force", world, world.force.pk),
+        _url("unit", world, world.unit.pk),
+        _url("unit-card", world, world.unit.pk),
+        _url("battle-setup", world),
+        _url("battle-record", world),
+        _url("battle", world, world.engine_battle.pk),
+        _url("battle", world, world.table_battle.pk),
+    ]
+    for url in urls:
+        page = client.get(url).text
+        assert "<script>" not in page and " onclick=" not in page and " onchange=" not in page

@@ -1,0 +1,120 @@
+"""The odds pages: launching a run, watching it, reading win/draw/loss and the histogram."""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+import pytest
+from django.urls import reverse
+
+from battles.models import OddsRun
+from battles.odds import ODDS_MAX_BATTLES, odds_chunk_run, odds_launch
+
+pytestmark = pytest.mark.django_db
+
+URL = "/battles/odds/new/"
+TOKEN = "an-odds-token-0123456789"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _post(client, **fields):
+    data = {"scenario": "crossroads", "token": TOKEN, "battles": "1000", "seed": "", "name": ""}
+    data.update(fields)
+    with mock.patch("battles.odds.odds_enqueue"):
+        return client.post(URL, data)
+
+
+@pytest.fixture
+def finished_run(owner, scenario) -> OddsRun:
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=40, seed=3, chunk_size=20, created_by=owner)
+    for index in range(run.chunks_total):
+        odds_chunk_run(run_id=run.id, index=index)
+    run.refresh_from_db()
+    assert run.status == OddsRun.Status.DONE
+    return run
+
+
+def test_the_form_asks_for_a_thousand_battles_by_default(owner_client):
+    page = owner_client.get(URL).content.decode()
+    field = re.search(r'<input[^>]*name="battles"[^>]*>', page).group(0)
+    assert 'value="1000"' in field and 'min="1"' in field and 'max="100000"' in field
+    assert '<svg class="table-map"' in page
+
+
+def test_the_htmx_preview_is_the_partial(owner_client):
+    html = owner_client.get(URL + "?scenario=landing", **HTMX).content.decode()
+    assert html.lstrip().startswith('<section id="table-preview"')
+
+
+def test_a_launch_saves_the_run_and_shows_it(owner_client, owner):
+    response = _post(owner_client, battles="500", seed="10")
+    run = OddsRun.objects.get()
+    assert response["Location"] == reverse("battles:odds-detail", args=[run.pk])
+    assert (run.battles, run.base_seed, run.created_by) == (500, 10, owner)
+
+
+def test_a_double_submit_launches_one_run(owner_client):
+    _post(owner_client)
+    _post(owner_client)
+    assert OddsRun.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"battles": "0"}, "greater than or equal to 1"),
+        ({"battles": str(ODDS_MAX_BATTLES + 1)}, "less than or equal to 100000"),
+        ({"battles": ""}, "This field is required"),
+        ({"battles": "many"}, "Enter a whole number"),
+        ({"seed": str(2**63 - 10)}, "the seed may be at most"),
+        ({"scenario": "atlantis"}, "Select a valid choice"),
+    ],
+)
+def test_bad_input_is_an_error_beside_the_field(owner_client, fields, message):
+    response = _post(owner_client, **fields)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not OddsRun.objects.exists()
+
+
+def test_a_running_run_polls_its_progress(owner_client, owner, scenario):
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=40, seed=3, chunk_size=10, created_by=owner)
+    odds_chunk_run(run_id=run.id, index=0)
+    page = owner_client.get(reverse("battles:odds-detail", args=[run.pk])).content.decode()
+    assert f'hx-get="{reverse("battles:odds-progress", args=[run.pk])}"' in page
+    assert "Fighting: 1 of 4 chunks done." in page and '<progress max="4" value="1"' in page
+    response = owner_client.get(reverse("battles:odds-progress", args=[run.pk]), **HTMX)
+    assert response.status_code == 200 and "<html" not in response.content.decode()
+
+
+def test_a_finished_run_shows_the_odds_with_intervals_and_a_histogram(owner_client, finished_run):
+    page = owner_client.get(reverse("battles:odds-detail", args=[finished_run.pk]))
+    html = page.content.decode()
+    result = finished_run.result
+    for side in ("Blue Force", "Red Force"):
+        assert side in html
+    blue = result["sides"]["blue"]["win"]
+    assert f"{blue['rate'] * 100:.1f}%" in html
+    assert f"{blue['low'] * 100:.1f}% – {blue['high'] * 100:.1f}%" in html
+    assert f"{result['draw']['rate'] * 100:.1f}%" in html
+    assert '<svg class="histogram"' in html and html.count('<rect class="bar side-') >= 2
+    for unit in result["units"]:
+        assert f"<code>{unit}</code>" in html
+    assert "hx-trigger" not in html
+
+
+def test_the_last_poll_stops_polling_and_brings_the_result(owner_client, finished_run):
+    response = owner_client.get(reverse("battles:odds-progress", args=[finished_run.pk]), **HTMX)
+    assert response.status_code == 286
+    assert '<svg class="histogram"' in response.content.decode()
+
+
+def test_a_failed_run_says_why(owner_client, owner, scenario):
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=4, created_by=owner)
+    OddsRun.objects.filter(pk=run.pk).update(status="failed", error="chunk 0 exploded")
+    html = owner_client.get(reverse("battles:odds-detail", args=[run.pk])).content.decode()
+    assert "The odds run failed" in html and "chunk 0 exploded" in html

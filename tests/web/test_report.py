@@ -1,0 +1,227 @@
+"""The battle report as its owner reads it: outcome, units, luck, replay, the full log."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from battles.engine import log_from_dict
+from battles.models import BattleLog
+from battles.services import battle_launch, battle_resolve
+from tests.web.crafted import crafted_battle
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _get(client, battle, query: str = "", **headers) -> str:
+    url = reverse("battles:detail", args=[battle.pk]) + (f"?{query}" if query else "")
+    response = client.get(url, **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _shown(html: str) -> set[int]:
+    return {int(i) for i in re.findall(r'id="ev-(\d+)"', html)}
+
+
+def _entries(html: str) -> set[int]:
+    """Events shown as entries of their own (not as the dice of another)."""
+    return {int(i) for i in re.findall(r'<li class="entry[^"]*" id="ev-(\d+)"', html)}
+
+
+def _log(battle) -> list:
+    return log_from_dict(json.loads(BattleLog.objects.get(battle=battle).events))
+
+
+def verdict(result: dict) -> str:
+    """What the report must say about a result (whatever the engine made of the battle)."""
+    names = {side["side"]: side["name"] for side in result["sides"]}
+    return f"{names[result['winner']]} wins" if result["winner"] else "A draw"
+
+
+def test_it_names_the_winner_the_score_and_the_objectives(owner_client, finished_battle):
+    html = _get(owner_client, finished_battle)
+    result = finished_battle.result
+    assert f"<strong>{verdict(result)}</strong>" in html
+    for side in result["sides"]:
+        assert re.search(rf"{side['name']}.*?</th><td class=\"num\">{side['score']}</td>", html)
+    held = [side["name"] for side in result["sides"] if "crossroads" in side["objectives_held"]]
+    holder = held[0] if held else "nobody"
+    assert f"crossroads: Blue Force to hold crossroads — held by {holder} at the end" in html
+
+
+def test_a_draw_and_a_win_read_differently(owner_client, owner):
+    battle = crafted_battle(owner)
+    assert "<strong>Blue wins</strong>" in _get(owner_client, battle)
+    draw = dict(battle.result, winner=None)
+    type(battle).objects.filter(pk=battle.pk).update(result=draw)
+    assert "<strong>A draw</strong>" in _get(owner_client, battle)
+
+
+def test_it_has_a_row_for_every_unit_with_its_outcome(owner_client, finished_battle):
+    html = _get(owner_client, finished_battle)
+    for unit in finished_battle.result["units"]:
+        assert f"<code>{unit['unit']}</code>" in html
+    assert html.count('<tr class="removed-') == len(finished_battle.result["units"])
+    assert "Farmhouse <code>farmhouse</code>" in html
+
+
+def test_the_full_log_shows_every_event(owner_client, finished_battle):
+    html = _get(owner_client, finished_battle)
+    events = _log(finished_battle)
+    assert _shown(html) == set(range(len(events)))
+    assert f"Showing {len(events)} of {len(events)} events" in html
+
+
+def test_each_attack_opens_to_its_dice(owner_client, finished_battle):
+    html = _get(owner_client, finished_battle)
+    events = _log(finished_battle)
+    for i, e in enumerate(events):
+        if e.KIND == "attack":
+            entry = re.search(
+                rf'<li class="entry entry-attack[^"]*" id="ev-{i}".*?</li>\s*</ul>', html, re.S
+            )
+            assert entry and "<details" in entry.group(0) and "<summary>" in entry.group(0)
+            assert f'id="ev-{i - 1}"' in entry.group(0)  # its last die, just before it
+
+
+def test_the_log_filters_by_unit_and_by_kind_with_a_plain_get(owner_client, finished_battle):
+    events = _log(finished_battle)
+    tank = _shown(_get(owner_client, finished_battle, "unit=b-tank"))
+    # Everything about the tank, and nothing else but the dice of attacks it made or suffered.
+    assert {i for i, e in enumerate(events) if _concerns(e, "b-tank")} <= tank
+    assert all(_concerns(events[i], "b-tank") for i in tank if events[i].KIND != "roll")
+    attacks = _entries(_get(owner_client, finished_battle, "kind=attack"))
+    assert attacks == {i for i, e in enumerate(events) if e.KIND == "attack"}
+    both = _entries(_get(owner_client, finished_battle, "unit=r-chopper&kind=attack"))
+    assert both and all(
+        events[i].KIND == "attack" and "r-chopper" in (events[i].attacker, events[i].target)
+        for i in both
+    )
+
+
+def _concerns(e, unit: str) -> bool:
+    fields = {getattr(e, name, None) for name in ("unit", "who", "attacker", "target", "by")}
+    return (
+        unit in fields
+        or unit in getattr(e, "occupants", ())
+        or getattr(e, "reason", None) == f"removed:{unit}"
+    )
+
+
+def test_the_htmx_filter_answers_with_the_log_alone(owner_client, finished_battle):
+    html = _get(owner_client, finished_battle, "kind=damage", **HTMX)
+    assert html.lstrip().startswith('<section id="battle-log"')
+    assert "<html" not in html and 'id="replay-frames"' not in html
+    events = _log(finished_battle)
+    assert _entries(html) == {i for i, e in enumerate(events) if e.KIND == "damage"}
+
+
+def test_the_filter_form_works_with_and_without_htmx(owner_client, finished_battle):
+    html = _get(owner_client, finished_battle)
+    url = reverse("battles:detail", args=[finished_battle.pk])
+    form = re.search(r'<form method="get"[^>]*class="log-filter"[^>]*>', html).group(0)
+    assert f'action="{url}"' in form and f'hx-get="{url}"' in form
+    assert 'hx-target="#battle-log"' in form and 'hx-push-url="true"' in form
+
+
+def test_unknown_filters_are_ignored_not_errors(owner_client, finished_battle):
+    html = _get(owner_client, finished_battle, "unit=nobody&kind=<b>&as=green")
+    assert len(_shown(html)) == len(_log(finished_battle))
+
+
+def test_the_luck_table_is_there(owner_client, finished_battle):
+    html = _get(owner_client, finished_battle)
+    assert '<h2 id="luck-heading">Luck</h2>' in html
+    assert html.count("chance of as much or more") == 2
+
+
+def test_the_replay_gets_its_frames_through_json_script(owner_client, finished_battle):
+    html = _get(owner_client, finished_battle)
+    data = re.search(
+        r'<script id="replay-frames" type="application/json">(.*?)</script>', html, re.S
+    )
+    frames = json.loads(data.group(1))
+    activations = sum(1 for e in _log(finished_battle) if e.KIND == "activation")
+    assert len(frames["frames"]) == activations + 2
+    assert set(frames["units"]) == {u["unit"] for u in finished_battle.result["units"]}
+    for unit in frames["units"]:
+        assert f'data-unit="{unit}"' in html
+    for action in ("first", "back", "play", "forward", "last", "seek"):
+        assert f'data-action="{action}"' in html
+
+
+def test_no_page_has_inline_scripts_or_event_handlers(owner_client, finished_battle, queued_battle):
+    pages = [
+        reverse("battles:list"),
+        reverse("battles:setup"),
+        reverse("battles:odds-setup"),
+        reverse("battles:detail", args=[finished_battle.pk]),
+        reverse("battles:detail", args=[queued_battle.pk]),
+    ]
+    for url in pages:
+        html = owner_client.get(url).content.decode()
+        for tag in re.findall(r"<script\b[^>]*>", html):
+            assert 'src="/static/' in tag or 'type="application/json"' in tag, (url, tag)
+        assert not re.search(r"\son[a-z]+\s*=", html), url
+        assert "javascript:" not in html and "hx-on" not in html, url
+        assert "https://" not in html and "http://" not in html, url  # no CDN
+
+
+def test_the_owner_can_see_the_battle_as_either_side(owner_client, owner):
+    battle = crafted_battle(owner)
+    everything = _shown(_get(owner_client, battle))
+    as_blue = _get(owner_client, battle, "as=blue")
+    as_red = _shown(_get(owner_client, battle, "as=red"))
+    assert everything == as_red == set(range(34))
+    assert _shown(as_blue) == set(range(34)) - {12, 13, 14}
+    assert "terrain roll" not in as_blue  # the concealed enemy's die
+    assert "Red activates a unit out of sight." in as_blue
+    assert '<input type="hidden" name="as" value="blue">' in as_blue  # the filter keeps the view
+
+
+def test_fog_of_war_reaches_the_htmx_filter_too(owner_client, owner):
+    battle = crafted_battle(owner)
+    html = _get(owner_client, battle, "as=blue&unit=r1", **HTMX)
+    assert _shown(html) == {1, 15, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31}
+
+
+def _big_scenario(scenario: dict, copies: int) -> dict:
+    """Crossroads with every unit ``copies`` times over, side by side, and a turn limit of 100:
+    thousands of events."""
+    big = copy.deepcopy(scenario)
+    big["turn_limit"] = 100
+    for side in big["sides"]:
+        units = []
+        for k in range(copies):
+            for unit in side["units"]:
+                twin = copy.deepcopy(unit)
+                twin["id"] = f"{unit['id']}-{k}"
+                x, y = unit["position"]
+                twin["position"] = [round(0.6 + (x + k * 3.7) % 22.8, 2), y]
+                units.append(twin)
+        side["units"] = units
+    return big
+
+
+def test_the_report_of_a_big_battle_takes_as_few_queries_as_a_small_one(
+    owner_client, owner, scenario, finished_battle, django_assert_max_num_queries
+):
+    big = battle_resolve(
+        battle_id=battle_launch(
+            name="Big", scenario=_big_scenario(scenario, 8), seed=0, created_by=owner
+        ).id
+    )
+    assert big.status == "done" and BattleLog.objects.get(battle=big).event_count > 1000
+    for battle in (finished_battle, big):
+        with django_assert_max_num_queries(3):  # session, user, battle with its log
+            html = _get(owner_client, battle)
+        assert len(_shown(html)) == BattleLog.objects.get(battle=battle).event_count
+    with django_assert_max_num_queries(3):
+        _get(owner_client, big, "unit=b-tank-3", **HTMX)

@@ -1,0 +1,213 @@
+"""The report's pure parts: log structure and filters, fog of war, luck, replay frames, charts."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction as F
+
+import pytest
+
+from battles.charts import score_histogram
+from battles.engine import load_scenario, parse_scenario, run_battle
+from battles.fog import hidden_events
+from battles.frames import replay_frames
+from battles.luck import at_least, attack_odds, luck_table
+from battles.report import entry_count, filter_turns, log_entries, log_turns, unit_sides
+from battles.selectors import reference_scenarios
+from battles.table import table_view
+from tests.web.conftest import SCENARIOS
+from tests.web.crafted import crafted_events, crafted_scenario
+
+
+@pytest.fixture(scope="module")
+def crafted():
+    return parse_scenario(crafted_scenario()), crafted_events()
+
+
+def _indexes(turns) -> list[int]:
+    """Every event index the structure shows, dice included."""
+    found = []
+    for t in turns:
+        for entry in (*t.opening, *(x for a in t.activations for x in a.entries), *t.closing):
+            found.append(entry.index)
+            found.extend(d.index for d in entry.dice)
+    return sorted(found)
+
+
+@pytest.mark.parametrize("reference", reference_scenarios(), ids=lambda s: s.slug)
+def test_every_reference_scenario_is_drawn_reported_and_replayed(reference):
+    scenario = parse_scenario(reference.data)
+    assert len(table_view(scenario).units) == len(scenario.units())
+    for seed in (1, 7):
+        events = run_battle(scenario, seed).events
+        turns = log_turns(events, scenario)
+        assert _indexes(turns) == list(range(len(events)))  # every event shown exactly once
+        assert entry_count(turns) == len(events)
+        activations = sum(1 for e in events if e.KIND == "activation")
+        assert len(replay_frames(scenario, events)["frames"]) == activations + 2
+        assert len(luck_table(scenario, events)) == 2
+
+
+def test_it_attaches_the_dice_to_the_attack_they_decided(crafted):
+    _, events = crafted
+    entries = {e.index: e for e in log_entries(events, {})}
+    assert [d.index for d in entries[10].dice] == [7, 8, 9]
+    assert [d.index for d in entries[24].dice] == [21, 22, 23]
+    assert [d.index for d in entries[5].dice] == [3, 4]  # initiative
+    assert [d.index for d in entries[14].dice] == [13]  # the terrain roll before the move
+    assert entries[24].outcome == "no_damage"
+
+
+def test_it_groups_the_log_into_turns_and_activations(crafted):
+    scenario, events = crafted
+    turns = log_turns(events, scenario)
+    assert [t.title for t in turns] == ["Deployment", "Turn 1", "Turn 2"]
+    assert [a.unit for a in turns[1].activations] == ["b1", "r1"]
+    assert [a.unit for a in turns[2].activations] == ["r1", "b1"]
+    # Objective points and the end come after the last activation, not inside it.
+    assert [x.kind for x in turns[2].closing] == ["score", "end"]
+    assert "Blue wins" in turns[2].closing[-1].text
+
+
+def test_the_unit_filter_keeps_what_concerns_the_unit(crafted):
+    scenario, events = crafted
+    shown = _indexes(filter_turns(log_turns(events, scenario), unit="farm"))
+    assert shown == [7, 8, 9, 10, 11]  # the attack on it with its dice, and its damage
+
+
+def test_the_kind_filter_keeps_one_kind_and_roll_keeps_everything_with_dice(crafted):
+    scenario, events = crafted
+    turns = log_turns(events, scenario)
+    attacks = filter_turns(turns, kind="attack")
+    assert [x.index for t in attacks for a in t.activations for x in a.entries] == [10, 24, 30]
+    with_dice = filter_turns(turns, kind="roll")
+    rolls = [i for i, e in enumerate(events) if e.KIND == "roll"]
+    assert [i for i in _indexes(with_dice) if events[i].KIND == "roll"] == rolls
+    both = filter_turns(turns, unit="r1", kind="suppress")
+    assert [x.index for t in both for a in t.activations for x in a.entries] == [25, 31]
+
+
+def test_fog_of_war_hides_a_concealed_enemy_and_its_dice(crafted):
+    scenario, events = crafted
+    sides = unit_sides(scenario)
+    assert hidden_events(events, sides, "blue") == {12, 13, 14}
+    assert hidden_events(events, sides, "red") == set()
+    assert hidden_events(events, sides, None) == set()
+    turns = log_turns(events, scenario, hidden_events(events, sides, "blue"))
+    shown = _indexes(turns)
+    assert 13 not in shown and 14 not in shown  # the hidden terrain roll and move
+    assert {1, 15, 21, 24} <= set(shown)  # going out of sight, being spotted, then firing
+    veiled = turns[1].activations[1]
+    assert veiled.unit == "" and veiled.entries[0].veiled
+    assert "out of sight" in veiled.title and "r1" not in veiled.entries[0].text
+
+
+def test_fog_of_war_hides_the_concealed_enemy_on_the_map(crafted):
+    scenario, events = crafted
+    hidden = hidden_events(events, unit_sides(scenario), "blue")
+    frames = replay_frames(scenario, events, viewer="blue", hidden=hidden)["frames"]
+    assert frames[0]["units"]["r1"][:2] == [None, None]  # deployed in the wood, unseen
+    assert frames[2]["title"] == "Turn 1 · Red: a unit out of sight"
+    assert frames[2]["paths"] == []  # its hidden move draws nothing
+    assert frames[2]["units"]["r1"][:2] == [10.0, 24 - 14.5]  # spotted where it stopped
+    full = replay_frames(scenario, events)["frames"]
+    assert full[0]["units"]["r1"][:2] == [10.0, 8.0] and full[2]["paths"]
+
+
+def test_luck_is_exact_against_the_hand_worked_figures(crafted):
+    scenario, events = crafted
+    blue, red = luck_table(scenario, events)
+    # Blue: the farmhouse (no Skill roll, never suppressed): P(d6+3 > d6+3) = 15/36.
+    # Then r1 at Skill 3 (suppressed at event 25): damage 3/6·21/36, suppression 3/6·15/36.
+    assert (blue.attacks, blue.damage, blue.suppressions) == (2, 1, 1)
+    assert blue.expected_damage == F(15, 36) + F(3, 6) * F(21, 36) == F(17, 24)
+    assert blue.expected_suppressions == F(3, 6) * F(15, 36) == F(5, 24)
+    assert blue.damage_at_least == 1 - F(7, 12) * F(17, 24) == F(169, 288)
+    assert blue.damage_at_most == 1 - F(5, 12) * F(7, 24)
+    assert blue.suppressions_at_least == F(5, 24)
+    # Red: one Rifle shot, Power 2 against Resistance 2 at Skill 4.
+    assert (red.attacks, red.damage, red.suppressions) == (1, 0, 1)
+    assert red.expected_damage == F(4, 6) * F(15, 36) == F(5, 18)
+    assert red.expected_suppressions == F(4, 6) * F(21, 36) == F(7, 18)
+    assert red.damage_at_least == 1 and red.damage_at_most == F(13, 18)
+    assert red.suppressions_at_least == F(7, 18)
+
+
+def test_luck_follows_the_attackers_skill_through_the_battle(crafted):
+    scenario, events = crafted
+    odds = {i: o for i, _, o in attack_odds(scenario, events)}
+    assert odds[10].damage == F(5, 12) and odds[10].suppress == 0
+    assert odds[30].damage == F(7, 24)  # Skill 3 after the suppression at event 25
+
+
+def test_luck_agrees_with_the_dice_over_a_real_battle():
+    scenario = load_scenario(SCENARIOS / "crossroads.json")
+    events = run_battle(scenario, 7).events
+    rows = luck_table(scenario, events)
+    attacks = [e for e in events if e.KIND == "attack"]
+    assert sum(r.attacks for r in rows) == len(attacks)
+    assert sum(r.damage for r in rows) == sum(1 for e in attacks if e.outcome == "damage")
+    for r in rows:
+        assert 0 <= r.damage_at_least <= 1 and 0 <= r.expected_damage <= r.attacks
+
+
+def test_at_least_is_the_exact_poisson_binomial_tail():
+    chances = [F(1, 2), F(7, 18), F(5, 216), F(0), F(1), F(3, 4)]
+    for k in range(len(chances) + 2):
+        brute = F(0)
+        for hits in itertools.product((0, 1), repeat=len(chances)):
+            p = F(1)
+            for hit, c in zip(hits, chances, strict=True):
+                p *= c if hit else 1 - c
+            if sum(hits) >= k:
+                brute += p
+        assert at_least(chances, k) == brute
+
+
+def test_replay_frames_follow_the_activations_of_a_real_battle():
+    scenario = load_scenario(SCENARIOS / "crossroads.json")
+    record = run_battle(scenario, 1)
+    data = replay_frames(scenario, record.events)
+    activations = sum(1 for e in record.events if e.KIND == "activation")
+    assert len(data["frames"]) == activations + 2  # deployment, each activation, the end
+    assert data["frames"][0]["title"] == "Deployment"
+    assert data["frames"][-1]["title"] == "The end"
+    assert data["frames"][-1]["scores"] == [s.score for s in record.result.sides]
+    attacks = sum(1 for e in record.events if e.KIND == "attack")
+    assert sum(len(f["fire"]) for f in data["frames"]) == attacks
+    # Rebuilding the deltas reaches the final state of the battle.
+    state: dict = {}
+    for frame in data["frames"]:
+        state.update(frame["units"])
+    for unit in record.result.units:
+        card = next(u.card for u in scenario.units() if u.id == unit.unit)
+        assert state[unit.unit][2] == card.hits - unit.hits_lost
+        assert state[unit.unit][4] == {"none": 0, "destroyed": 1, "demoralised": 2}[unit.removed]
+    json.dumps(data)  # plain data, ready for json_script
+
+
+def test_the_table_is_drawn_with_y_flipped_and_units_sized():
+    scenario = load_scenario(SCENARIOS / "crossroads.json")
+    table = table_view(scenario)
+    tank = next(u for u in table.units if u.id == "b-tank")
+    assert (tank.x, tank.y, tank.position) == ("14", "22", "14, 2")
+    mech = next(u for u in table.units if u.id == "r-mech")
+    assert float(mech.r) > float(tank.r)  # Size 4 against Size 3
+    assert {p.id for p in table.terrain} == {"wood", "ridge", "brook", "lane-wall"}
+    assert table.objectives[0].r == "3" and table.objectives[0].cy == "12"
+
+
+def test_the_histogram_has_a_bar_per_score_and_side():
+    summary = {
+        "battles": 10,
+        "sides": {
+            "blue": {"scores": {"0": 2, "3": 8}},
+            "red": {"scores": {"1": 10}},
+        },
+    }
+    chart = score_histogram(summary, {"blue": "Blue", "red": "Red"})
+    assert len(chart.bars) == 4 * 2  # scores 0..3, two sides
+    tallest = max(chart.bars, key=lambda b: b.height)
+    assert tallest.side_index == 1 and tallest.y == 12  # red's 100% reaches the top
+    assert any(b.label == "Blue scored 3 in 8 battles (80.0%)" for b in chart.bars)
