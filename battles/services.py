@@ -20,13 +20,18 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
+from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario, run_battle
 from battles.models import Battle, BattleLog
+from config.logging import log_context
 
 logger = logging.getLogger(__name__)
+
+# Errors of the database itself (restarted, connection dropped): the task retries on these.
+DATABASE_ERRORS = (OperationalError, InterfaceError)
 
 SEED_LIMIT = 2**63 - 1  # the seed column is a signed 64-bit integer
 
@@ -37,6 +42,21 @@ class BattleInputError(ValueError):
     def __init__(self, errors: list[tuple[str, str]]) -> None:
         self.errors = errors
         super().__init__("; ".join(f"{path}: {reason}" for path, reason in errors))
+
+
+def _nul_paths(data: Any, path: str = "") -> list[str]:
+    """Where ``data`` holds a NUL character (in a string or a key)."""
+    if isinstance(data, str):
+        return [path or "scenario"] if "\x00" in data else []
+    found: list[str] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            at = f"{path}.{key}".lstrip(".")
+            found += [at] if isinstance(key, str) and "\x00" in key else _nul_paths(value, at)
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found += _nul_paths(value, f"{path}[{index}]")
+    return found
 
 
 def battle_launch(
@@ -52,6 +72,10 @@ def battle_launch(
     If the broker is down the battle is still saved (status queued, ``enqueue_error`` set);
     the sweep queues it when the broker returns.
     """
+    nul = _nul_paths(scenario)
+    if nul:
+        # The database stores no NUL character, in text or in JSON.
+        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
     try:
         parsed = parse_scenario(scenario)
     except ScenarioError as exc:
@@ -60,9 +84,13 @@ def battle_launch(
         seed = secrets.randbelow(SEED_LIMIT)
     elif not 0 <= seed <= SEED_LIMIT:
         raise BattleInputError([("seed", f"must be between 0 and {SEED_LIMIT}, got {seed}")])
+    name = name or parsed.name
+    limit = Battle._meta.get_field("name").max_length
+    if len(name) > limit:
+        raise BattleInputError([("name", f"must be at most {limit} characters, got {len(name)}")])
     with transaction.atomic():
         battle = Battle.objects.create(
-            name=name or parsed.name,
+            name=name,
             created_by=created_by,
             ruleset=parsed.ruleset.name,
             scenario=scenario,
@@ -94,15 +122,23 @@ def battle_enqueue(*, battle_id: int) -> bool:
     return True
 
 
-def battle_resolve(*, battle_id: int) -> Battle | None:
+def battle_resolve(*, battle_id: int, claim: uuid.UUID | None = None) -> Battle | None:
     """Claim a queued battle, fight it from its seed, and store log, result and status together.
 
     Returns None when there was nothing to do (already claimed, done or failed): running it
-    twice changes nothing the second time.
+    twice changes nothing the second time. ``claim`` is the caller's token (made from the task's
+    id, the same on each of its retries): a battle left running under that very claim — by the same
+    task's earlier try, cut short by a database error — is taken back and fought again from
+    the start. A database error is raised, not stored: the task retries it.
     """
-    token = uuid.uuid4()
+    with log_context(battle_id=battle_id):
+        return _battle_resolve(battle_id, claim or uuid.uuid4())
+
+
+def _battle_resolve(battle_id: int, token: uuid.UUID) -> Battle | None:
     now = timezone.now()
-    claimed = Battle.objects.filter(id=battle_id, status=Battle.Status.QUEUED).update(
+    claimable = Q(status=Battle.Status.QUEUED) | Q(status=Battle.Status.RUNNING, claim=token)
+    claimed = Battle.objects.filter(claimable, id=battle_id).update(
         status=Battle.Status.RUNNING,
         claim=token,
         started_at=now,
@@ -112,11 +148,16 @@ def battle_resolve(*, battle_id: int) -> Battle | None:
         progress_activation=0,
     )
     if not claimed:
+        logger.info("battle %s already claimed or finished: nothing to do", battle_id)
         return None
     battle = Battle.objects.get(id=battle_id)
+    logger.info("battle %s claimed (attempt %s)", battle_id, battle.attempts)
     mine = Battle.objects.filter(id=battle_id, claim=token, status=Battle.Status.RUNNING)
     try:
         record = run_battle(battle.scenario, battle.seed, on_turn=partial(_progress, mine=mine))
+    except DATABASE_ERRORS:
+        logger.warning("battle %s: the database failed mid-battle; it will be retried", battle_id)
+        raise
     except Exception:
         # A bug or an impossible scenario: keep the error for the GM; nothing else is written.
         logger.exception("battle %s failed", battle_id)
@@ -152,6 +193,9 @@ def battle_resolve(*, battle_id: int) -> Battle | None:
         )
         if battle.notify_task:
             transaction.on_commit(partial(_notify, battle))
+    logger.info(
+        "battle %s done: %s turns, %s events", battle_id, record.result.turns, len(record.events)
+    )
     return Battle.objects.get(id=battle_id)
 
 

@@ -50,6 +50,30 @@ class CampaignForm(forms.Form):
     ruleset = forms.ChoiceField(choices=Campaign._meta.get_field("ruleset").choices)
 
 
+class SettingsForm(forms.Form):
+    """The GM's campaign settings: how outcomes reach the rosters and what players see."""
+
+    apply_mode = forms.ChoiceField(choices=Campaign.ApplyMode.choices, label="Battle outcomes")
+    other_forces_visible = forms.ChoiceField(
+        choices=Campaign.Visibility.choices, label="Other players' forces"
+    )
+    fog_of_war = forms.BooleanField(
+        required=False,
+        label="Fog of war",
+        help_text="Players read a battle's log and replay as their side saw it.",
+    )
+
+    @classmethod
+    def for_campaign(cls, campaign: Campaign) -> SettingsForm:
+        return cls(
+            initial={
+                "apply_mode": campaign.apply_mode,
+                "other_forces_visible": campaign.other_forces_visible,
+                "fog_of_war": campaign.fog_of_war,
+            }
+        )
+
+
 class UserField(forms.CharField):
     """A user by username: what a GM knows of the people in the group."""
 

@@ -57,6 +57,10 @@ class Campaign(models.Model):
     quick_resolve_rounds = models.PositiveSmallIntegerField(
         default=5, help_text="The round limit a quick resolve starts from."
     )
+    fog_of_war = models.BooleanField(
+        default=False,
+        help_text="Players see a battle's log and replay as their side saw it; the GM sees all.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

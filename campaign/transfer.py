@@ -126,14 +126,35 @@ class Checker:
         return ok
 
     def user(self, path: str, username: Any) -> Any:
+        if not isinstance(username, str):
+            self.error(path, f"must be a username, got {type(username).__name__}")
+            return None
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
             self.error(path, f"no user {username!r} on this site")
         return user
 
 
+def nul_paths(data: Any, path: str = "") -> list[str]:
+    """Where ``data`` holds a NUL character, which no database text or JSON column can store."""
+    if isinstance(data, str):
+        return [path or "data"] if "\x00" in data else []
+    found: list[str] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            at = f"{path}.{key}".lstrip(".") if isinstance(key, str) else path
+            found += [at] if isinstance(key, str) and "\x00" in key else nul_paths(value, at)
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found += nul_paths(value, f"{path}[{index}]")
+    return found
+
+
 def check_header(c: Checker, data: Any, format_name: str, keys: tuple[str, ...]) -> bool:
-    if not c.mapping("", data, ("format", "version", *keys)):
+    nul = nul_paths(data)
+    for path in nul:
+        c.error(path, "must not contain a NUL character")
+    if nul or not c.mapping("", data, ("format", "version", *keys)):
         return False
     if data["format"] != format_name:
         c.error("format", f"must be {format_name!r}, got {data['format']!r}")
@@ -166,11 +187,13 @@ def check_force(
     """
     if not c.mapping(path, data, ("name", "owner", "units")):
         return None
+    name_ok = True
     try:
         parse_field("name", data["name"])
     except ValueError as error:
         c.error(f"{path}.name", str(error))
-    if data["owner"] not in owners:
+        name_ok = False
+    if not isinstance(data["owner"], str) or data["owner"] not in owners:
         c.error(f"{path}.owner", f"{data['owner']!r} is not the GM or a player of the campaign")
     if not isinstance(data["units"], list):
         c.error(f"{path}.units", "must be a list")
@@ -186,6 +209,8 @@ def check_force(
                 c.error(f"{path}.units[{index}].name", "two units of the force share this name")
             names.add(checked["state"].name)
             units.append(checked)
+    if not name_ok:
+        return None  # its errors are recorded; a bad name cannot be compared with others
     return {"name": data["name"], "owner": data["owner"], "units": units}
 
 
@@ -300,6 +325,9 @@ def check_members(c: Checker, path: str, members: Any, gm_name: str) -> dict[str
     for index, member in enumerate(members):
         at = f"{path}[{index}]"
         if not c.mapping(at, member, ("user", "role")):
+            continue
+        if not isinstance(member["user"], str):
+            c.error(f"{at}.user", f"must be a username, got {type(member['user']).__name__}")
             continue
         if member["role"] not in Membership.Role.values:
             c.error(f"{at}.role", f"must be one of {', '.join(Membership.Role.values)}")

@@ -14,6 +14,7 @@ urlpatterns = [
     path("", pages.campaign_list, name="list"),
     path("new/", actions.campaign_create_view, name="create"),
     path(C, pages.campaign_dashboard, name="dashboard"),
+    path(C + "settings/", actions.settings_view, name="settings"),
     path(C + "members/", actions.member_set_view, name="member-set"),
     path(C + "forces/new/", actions.force_create_view, name="force-create"),
     path(C + "advance/", actions.calendar_advance_view, name="advance"),

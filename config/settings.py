@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
     "units",
     "battles",
     "campaign",
@@ -65,7 +66,28 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # An htmx request from an expired session: the login page as a page, not in a fragment.
+    "config.htmx.HtmxLoginRedirectMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its refusal page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes, kept in the database, so it needs no Redis): a username from
+# one address is locked out after AXES_FAILURE_LIMIT failed logins in a row, for
+# LOGIN_LOCKOUT_MINUTES; a successful login clears its count.
+AUTHENTICATION_BACKENDS = [
+    # First, as django-axes asks: it refuses a locked-out login before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("LOGIN_LOCKOUT_MINUTES", default=15.0) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_COOLOFF_MESSAGE = (
+    "Too many failed logins: this username is locked out from your address for a while. "
+    "Try again later."
+)
 
 if PRODUCTION:
     # In production gunicorn serves the collected static files itself (no CDN, no extra server).
@@ -185,13 +207,20 @@ CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 
+# Structured logs (config/logging.py): one key=value line per record, for web and workers
+# alike; a worker's lines about a battle or an odds run carry battle_id= or odds_run_id=.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    "filters": {"context": {"()": "config.logging.ContextFilter"}},
+    "formatters": {"keyvalue": {"()": "config.logging.KeyValueFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "keyvalue",
+            "filters": ["context"],
+        }
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }

@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("battles/", include("battles.urls")),
     path("campaigns/", include("campaign.urls")),
+    path("library/", include("units.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]

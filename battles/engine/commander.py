@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
+from weakref import WeakKeyDictionary
 
 from . import geometry
 from .cards import UnitCard
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
     from .rulesets import Ruleset
     from .state import BuildingState, UnitState
     from .terrain import TerrainPiece
+
+
+_INFOS: WeakKeyDictionary[Battle, dict[tuple[str, bool], tuple[tuple, Order | None, UnitInfo]]]
+_INFOS = WeakKeyDictionary()
+"""Per battle, each unit's last info (own or as an enemy sees it), with the state it shows."""
 
 
 class Commander(Protocol):
@@ -92,6 +98,7 @@ class BattleView:
         self._seen_ids: frozenset[str] = frozenset()
         self._own_infos: list[UnitInfo] | None = None
         self._enemy_infos: list[UnitInfo] | None = None
+        self._infos: dict[tuple[str, bool], tuple[tuple, Order | None, UnitInfo]] | None = None
 
     @property
     def terrain(self) -> list[TerrainPiece]:
@@ -104,7 +111,23 @@ class BattleView:
         return list(self._b.state.buildings.values())
 
     def _info(self, u: UnitState, own: bool) -> UnitInfo:
-        return UnitInfo(
+        # Most units stand as they did at the side's last decision: hand back the same frozen
+        # info then rather than build it afresh (a frozen dataclass is slow to build).
+        order = u.order if own else None
+        quality = u.quality if own else Quality.AVERAGE
+        state = (u.card, u.position, u.facing, u.hits, u.skill, u.concealed, u.activated, quality)
+        infos = self._infos
+        if infos is None:
+            infos = _INFOS.get(self._b)
+            if infos is None:
+                infos = {}
+                _INFOS[self._b] = infos
+            self._infos = infos
+        key = (u.id, own)
+        known = infos.get(key)
+        if known is not None and known[0] == state and known[1] is order:
+            return known[2]
+        info = UnitInfo(
             u.id,
             u.side,
             u.card,
@@ -114,9 +137,11 @@ class BattleView:
             u.skill,
             u.concealed,
             u.activated,
-            u.order if own else None,
-            u.quality if own else Quality.AVERAGE,
+            order,
+            quality,
         )
+        infos[key] = (state, order, info)
+        return info
 
     def own_units(self) -> list[UnitInfo]:
         """The side's units still in the battle, in scenario order."""

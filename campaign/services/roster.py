@@ -22,7 +22,7 @@ from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
 
 Kind = HistoryEntry.Kind
-SETTINGS = ("name", "apply_mode", "other_forces_visible", "quick_resolve_rounds")
+SETTINGS = ("name", "apply_mode", "other_forces_visible", "quick_resolve_rounds", "fog_of_war")
 
 
 def _full_clean(instance: Any, **kwargs: Any) -> None:

@@ -90,6 +90,8 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     if gm is None:
         gm = c.user("campaign.gm", info["gm"])
     gm_name = gm.get_username() if gm is not None else info["gm"]
+    if not isinstance(gm_name, str):
+        gm_name = ""  # c.user has said what is wrong with it
     members = check_members(c, "campaign.members", info["members"], gm_name)
     playing = {gm_name} | {name for name, (_, role) in members.items() if role != "spectator"}
     forces = []

@@ -22,6 +22,7 @@ from campaign.forms import (
     MedicalForm,
     MemberForm,
     QuickResolveForm,
+    SettingsForm,
     TrainForm,
     UnitAddForm,
     UnitEditForm,
@@ -30,6 +31,7 @@ from campaign.forms import (
 from campaign.services import (
     calendar_advance,
     campaign_create,
+    campaign_update,
     force_create,
     medical_apply,
     membership_set,
@@ -230,6 +232,24 @@ def campaign_create_view(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "campaign/list.html#create-form", context)
     return render(request, "campaign/list.html", context, status=400)
+
+
+@login_required
+@require_POST
+def settings_view(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = SettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            campaign_update(campaign=viewer.campaign, actor=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            url = reverse("campaign:dashboard", args=[pk])
+            return action_done(request, url, "Settings saved.")
+    context = dashboard_context(viewer, settings_form=form)
+    return form_invalid(request, DASHBOARD, "settings-form", context)
 
 
 @login_required

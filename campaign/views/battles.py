@@ -4,11 +4,17 @@ or enter a table battle's result by hand.
 The report itself is the battle pages' (``battles.report_context``), shown here behind the
 campaign's own permission checks and URLs: every member may read a campaign battle's report;
 only the GM and co-GMs launch, apply and revert.
+
+Under the campaign's fog of war a player reads the report, log, replay and downloaded log as
+their side saw it — the side their force's units fought on. A member with units on neither side
+(a spectator, a player who sat it out) sees the outcome only; one with units on both sides had
+eyes on both, and the GM and co-GMs always see everything.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -22,9 +28,11 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from battles.engine import ScenarioError, parse_scenario
+from battles.fog import hidden_events
 from battles.models import Battle
+from battles.report import unit_sides
 from battles.report_context import LogUnreadable, battle_report
-from battles.selectors import battle_log, reference_scenarios
+from battles.selectors import battle_log, log_events, reference_scenarios
 from battles.table import table_view
 from campaign.access import Viewer, campaign_battle_for_viewer, campaign_for_viewer, require_manage
 from campaign.battle_forms import BattleSetupForm, TableResultForm
@@ -54,10 +62,12 @@ def _ready_units(viewer: Viewer) -> list[Unit]:
     )
 
 
-def _chosen_scenario(slug: str | None):
-    scenarios = reference_scenarios()
+def _chosen_scenario(slug: str | None, ruleset: str):
+    # Only scenarios written for the campaign's ruleset: their terrain and objectives were laid
+    # out for that kind of force (a landing for amphibious suits strands tanks in the sea).
+    scenarios = [s for s in reference_scenarios() if s.ruleset == ruleset]
     if not scenarios:
-        raise Http404("no reference scenarios are installed")
+        raise Http404("no reference scenarios are installed for this ruleset")
     chosen = next((s for s in scenarios if s.slug == slug), None)
     return scenarios, chosen or scenarios[0]
 
@@ -78,7 +88,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     source = request.POST if request.method == "POST" else request.GET
-    scenarios, chosen = _chosen_scenario(source.get("scenario"))
+    scenarios, chosen = _chosen_scenario(source.get("scenario"), viewer.campaign.ruleset)
     units = _ready_units(viewer)
     bound = request.method == "POST"
     form = BattleSetupForm(request.POST if bound else None, units=units, scenario=chosen.data)
@@ -143,6 +153,26 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     return form_invalid(request, RECORD, "record-form", context)
 
 
+ALL = "all"
+"""A fog side meaning "sees everything" (the GM, or a player with units on both sides)."""
+NONE = ""
+"""A fog side meaning "fought on neither side": the outcome only."""
+
+
+def fog_side(viewer: Viewer, cb: CampaignBattle) -> str:
+    """The side whose eyes ``viewer`` sees this battle through: a side id, ``ALL`` or ``NONE``."""
+    if viewer.manages or not viewer.campaign.fog_of_war:
+        return ALL
+    pks = {pk for side in cb.sides.values() for pk in side}
+    own = set(
+        Unit.objects.filter(pk__in=pks, force__owner=viewer.user).values_list("pk", flat=True)
+    )
+    mine = [side for side, side_pks in cb.sides.items() if own.intersection(side_pks)]
+    if len(mine) == 1:
+        return mine[0]
+    return ALL if mine else NONE
+
+
 def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
     pks = [pk for side in cb.sides.values() for pk in side]
     names = dict(Unit.objects.filter(pk__in=pks).values_list("pk", "name"))
@@ -164,10 +194,14 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         ],
         report=None,
         poll_seconds=POLL_SECONDS,
+        outcome_only=False,
     )
     if cb.battle is not None and cb.battle.status == Battle.Status.DONE:
+        side = fog_side(viewer, cb)
+        context["outcome_only"] = side == NONE
+        context["fog_side"] = side_names.get(side, side) if side not in (ALL, NONE) else None
         try:
-            context["report"] = _report(request, viewer, cb)
+            context["report"] = _report(request, viewer, cb, side=side)
         except LogUnreadable as exc:
             context["unreadable"] = str(exc)
     if viewer.manages:
@@ -175,15 +209,29 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
     return context
 
 
-def _report(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, *, log_only: bool = False):
+def _report(
+    request: HttpRequest,
+    viewer: Viewer,
+    cb: CampaignBattle,
+    *,
+    side: str,
+    log_only: bool = False,
+):
     pk = viewer.campaign.pk
+    if side == NONE:
+        # The outcome only: no log or replay to draw.
+        log_only = True
+    if viewer.manages:
+        as_side = request.GET.get("as") or None
+    else:
+        as_side = None if side in (ALL, NONE) else side
     return battle_report(
         cb.battle,
         url=reverse("campaign:battle", args=[pk, cb.pk]),
         download_url=reverse("campaign:battle-log", args=[pk, cb.pk]),
         unit=request.GET.get("unit", ""),
         kind=request.GET.get("kind", ""),
-        viewer=(request.GET.get("as") or None) if viewer.manages else None,
+        viewer=as_side,
         viewer_choice=viewer.manages,
         log_only=log_only,
     )
@@ -196,10 +244,11 @@ def battle_detail(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
     viewer = campaign_for_viewer(request.user, pk)
     cb = campaign_battle_for_viewer(viewer, battle_pk)
     done = cb.battle is not None and cb.battle.status == Battle.Status.DONE
-    if request.htmx and done:
+    side = fog_side(viewer, cb) if done else ALL
+    if request.htmx and done and side != NONE:
         # The report's log filter: only the log is redrawn.
         try:
-            report = _report(request, viewer, cb, log_only=True)
+            report = _report(request, viewer, cb, side=side, log_only=True)
         except LogUnreadable:
             report = None
         if report is not None:
@@ -230,9 +279,24 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
     log = None if cb.battle is None else battle_log(cb.battle)
     if log is None:
         raise Http404("the battle has no log")
-    response = HttpResponse(log.events, content_type="application/json")
+    side = fog_side(viewer, cb)
+    content = log.events if side == ALL else _fogged_log(cb, log, side)
+    response = HttpResponse(content, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="battle-{cb.battle_id}-log.json"'
     return response
+
+
+def _fogged_log(cb: CampaignBattle, log: Any, side: str) -> str:
+    """The stored log without the events ``side`` could not see (with no side, every event
+    about a concealed unit is dropped: only what anyone at the table saw is left)."""
+    data = json.loads(log.events)
+    try:
+        sides = unit_sides(parse_scenario(cb.battle.scenario))
+        hidden = hidden_events(log_events(log), sides, side or "\x00nobody")
+    except (ScenarioError, KeyError, TypeError, ValueError):
+        raise Http404("this log cannot be read back under fog of war") from None
+    data["events"] = [e for i, e in enumerate(data["events"]) if i not in hidden]
+    return json.dumps(data)
 
 
 @login_required

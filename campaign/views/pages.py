@@ -23,6 +23,7 @@ from campaign.forms import (
     MedicalForm,
     MemberForm,
     QuickResolveForm,
+    SettingsForm,
     TrainForm,
     UnitAddForm,
     UnitEditForm,
@@ -85,6 +86,7 @@ def dashboard_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
         context["quick_form"] = forms.get("quick_form") or QuickResolveForm(campaign=campaign)
         context["member_form"] = forms.get("member_form") or MemberForm()
         context["force_form"] = forms.get("force_form") or ForceForm()
+        context["settings_form"] = forms.get("settings_form") or SettingsForm.for_campaign(campaign)
     return context
 
 

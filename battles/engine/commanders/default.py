@@ -25,6 +25,7 @@ and the enemies in its reach stand as they did; an enemy's danger while it stand
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from .. import geometry
@@ -33,7 +34,7 @@ from ..cards import Keyword
 from ..scenario import ObjectiveKind, OrderKind
 from .goals import Goal, goal_for, order_kind, turns_needed
 from .moves import candidate_paths, crossing_cost, retreat_point
-from .odds import shots
+from .odds import shots, weapon_reach
 from .picture import Picture
 
 if TYPE_CHECKING:
@@ -307,9 +308,23 @@ def presence(pic: Picture, u: UnitInfo, p: Point) -> float:
     there counts most; ground the enemy scores is worth denying as much as ground we score.
     """
     value = 0.0
+    for point, radius, share in _ground(pic, u):
+        if geometry.distance(p, point) <= radius:
+            value += share
+    return value
+
+
+def _ground(pic: Picture, u: UnitInfo) -> list[tuple[Point, float, float]]:
+    """(point, radius, this unit's share of its worth) for each objective on the ground, in
+    objective order. None of it depends on where the unit would stand, and ``presence`` asks
+    for every place weighed: worked out once a decision per unit."""
+    found = pic.ground.get(u.id)
+    if found is not None and found[0] is u:
+        return found[1]
+    out = []
     side = pic.view.side
     for o in pic.view.objectives:
-        if o.point is None or geometry.distance(p, o.point) > o.radius:
+        if o.point is None:
             continue
         # This turn's points, the next one's, and the end points spread over the turns left:
         # standing there early earns the end points only by staying to the end.
@@ -322,8 +337,9 @@ def presence(pic: Picture, u: UnitInfo, p: Point) -> float:
             for f in pic.own
             if f.id != u.id and geometry.distance(f.position, o.point) <= o.radius
         )
-        value += worth / (1 + others)
-    return value
+        out.append((o.point, o.radius, worth / (1 + others)))
+    pic.ground[u.id] = (u, out)
+    return out
 
 
 def best_attack(
@@ -335,8 +351,14 @@ def best_attack(
     within its reach, the buildings — since most units' choices stand while others act.
     """
     pos = origin or u.position
-    reach = max(max((w.range for w in u.card.weapons), default=0.0), 1.0)
-    near = [e for e in pic.enemies if geometry.distance(pos, e.position) <= reach + 1e-9]
+    limit = weapon_reach(u.card) + 1e-9
+    dist = math.dist  # what ``geometry.distance`` measures, without the extra call
+    near = []
+    states = []
+    for e, state in pic.enemy_states():
+        if dist(pos, e.position) <= limit:
+            near.append(e)
+            states.append(state)
     key = (
         "attack",
         u.id,
@@ -346,7 +368,7 @@ def best_attack(
         u.hits,
         origin,
         facing,
-        tuple((e.id, e.position, e.hits, e.skill, e.concealed) for e in near),
+        tuple(states),
         pic.building_state(),
     )
     if key in pic.memo:
@@ -366,11 +388,16 @@ def _attack_now(
 ) -> tuple[float, str, str] | None:
     ruleset = pic.ruleset
     found: list[tuple[float, str, str]] = []
+    card, skill, uid = u.card, u.skill, u.id
+    values = pic.values  # the picture's own cache, read here first: this loop is the hot one
+    dist = math.dist
     for e in near:
-        d = geometry.distance(pos, e.position)
-        for s in shots(u.card, u.skill, e.card, ruleset):
+        d = dist(pos, e.position)
+        for s in shots(card, skill, e.card, ruleset):
             if d <= s.range + 1e-9:
-                v = pic.attack_value(u, e, s)
+                v = values.get((uid, e.id, s.weapon))
+                if v is None:
+                    v = pic.attack_value(u, e, s)
                 if v > 0:
                     found.append((v, e.id, s.weapon))
     for b in pic.buildings:

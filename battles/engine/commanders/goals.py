@@ -59,6 +59,15 @@ class Goal:
 
 def order_kind(unit: UnitInfo, pic: Picture) -> OrderKind:
     """The order the unit acts on, after the quality rule for units without an Order."""
+    known = pic.orders.get(unit.id)
+    if known is not None and known[0] is unit:
+        return known[1]
+    kind = _order_kind(unit, pic)
+    pic.orders[unit.id] = (unit, kind)
+    return kind
+
+
+def _order_kind(unit: UnitInfo, pic: Picture) -> OrderKind:
     order = unit.order
     if order is None:
         return OrderKind.HOLD
@@ -72,7 +81,20 @@ def order_kind(unit: UnitInfo, pic: Picture) -> OrderKind:
 
 
 def goal_for(unit: UnitInfo, pic: Picture) -> Goal | None:
-    """The unit's goal this activation, or None for units that stay put."""
+    """The unit's goal this activation, or None for units that stay put.
+
+    Kept on the picture: choosing who acts and planning its activation both ask, and the
+    answer depends only on what the decision sees.
+    """
+    known = pic.goals.get(unit.id)
+    if known is not None and known[0] is unit:
+        return known[1]
+    goal = _goal_for(unit, pic)
+    pic.goals[unit.id] = (unit, goal)
+    return goal
+
+
+def _goal_for(unit: UnitInfo, pic: Picture) -> Goal | None:
     kind = order_kind(unit, pic)
     if kind is OrderKind.HOLD or unit.card.move <= 0:
         return None

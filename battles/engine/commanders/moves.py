@@ -160,7 +160,17 @@ def _cover_spot(pic: Picture, u: UnitInfo, goal: Goal) -> Point | None:
         if b.card.admits_size(u.card.size) and b.side in (None, pic.view.side)
     ]
     best: tuple[float, Point] | None = None
+    hx, hy = here
+    near = reach - 0.5
+    far = (near + 1e-6) ** 2  # a hair over, so rounding can never rule out a piece in reach
     for poly in polys:
+        # The nearest point lies in the bounding box, so a box out of reach rules the piece
+        # out before the exact (and much dearer) nearest point is sought.
+        x0, y0, x1, y1 = poly.bbox
+        dx = max(x0 - hx, 0.0, hx - x1)
+        dy = max(y0 - hy, 0.0, hy - y1)
+        if near >= 0 and dx * dx + dy * dy > far:
+            continue
         if poly.contains_strictly(here):
             continue
         edge = nearest_point(poly, here)

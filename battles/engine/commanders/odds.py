@@ -81,11 +81,41 @@ def shots(
     return found
 
 
+_DAMAGES: dict[tuple[int, int, int, str], bool] = {}
+
+
+def can_damage(
+    attacker: UnitCard, skill: int, target: UnitCard | BuildingCard, ruleset: Ruleset
+) -> bool:
+    """Whether any attack on the attacker's card has a chance of damaging the target card."""
+    key = (id(attacker), skill, id(target), ruleset.name)
+    found = _DAMAGES.get(key)
+    if found is None:
+        found = any(s.damage > 0 for s in shots(attacker, skill, target, ruleset))
+        _DAMAGES[key] = found  # ``shots`` has pinned the cards behind this key.
+    return found
+
+
+_REACHES: dict[int, tuple[UnitCard, float]] = {}
+
+
+def weapon_reach(card: UnitCard) -> float:
+    """The card's longest weapon range, never under the 1" of close combat."""
+    found = _REACHES.get(id(card))
+    if found is None or found[0] is not card:
+        found = (card, max(max((w.range for w in card.weapons), default=0.0), 1.0))
+        if len(_REACHES) > _LIMIT:
+            _REACHES.clear()
+        _REACHES[id(card)] = found  # The card is kept with its answer: its id stays its own.
+    return found[1]
+
+
 def _make_room() -> None:
     """Start every cache afresh once they grow large (tests build many one-off cards). All at
     once: a key's card ids stay unique only while its cards are pinned."""
     if len(_PINNED) > _LIMIT:
         _SHOTS.clear()
+        _DAMAGES.clear()
         _REACH.clear()
         _BEST.clear()
         _PINNED.clear()

@@ -22,9 +22,19 @@ from .. import geometry
 from ..cards import Keyword
 from ..footprint import nearest_point
 from ..scenario import ObjectiveKind
-from .odds import Shot, at_least, best_shot, harm, harm_by_reach, removal_now, shots
+from .odds import (
+    Shot,
+    at_least,
+    best_shot,
+    can_damage,
+    harm,
+    harm_by_reach,
+    removal_now,
+    shots,
+)
 
 if TYPE_CHECKING:
+    from ..cards import UnitCard
     from ..commander import BattleView, UnitInfo
     from ..geometry import Point
     from ..state import BuildingState
@@ -80,6 +90,21 @@ Source = tuple["Point", float, tuple[tuple[float, float], ...], float, bool, boo
 """A threat to one unit: where, weight, (range, harm) reaches, move, mobile, aerial, facing."""
 
 
+_FLAGS: dict[int, tuple[UnitCard, tuple[bool, bool, bool]]] = {}
+
+
+def _flags(card: UnitCard) -> tuple[bool, bool, bool]:
+    """(moves and fires, Fixed Mount, Aerial) of a card: read for every enemy every decision."""
+    found = _FLAGS.get(id(card))
+    if found is None or found[0] is not card:
+        mobile = card.has(Keyword.MOVE_AND_FIRE) or card.has(Keyword.SPLIT_MOVEMENT)
+        found = (card, (mobile, card.has(Keyword.FIXED_MOUNT), card.has(Keyword.AERIAL)))
+        if len(_FLAGS) > 10_000:
+            _FLAGS.clear()  # tests build many one-off cards
+        _FLAGS[id(card)] = found  # the card is kept with its flags: its id stays its own
+    return found[1]
+
+
 class Picture:
     """The battle as one decision sees it, with per-decision caches."""
 
@@ -110,26 +135,48 @@ class Picture:
         self._buildings_state: tuple | None = None
         self._inside: dict[str, list[tuple[UnitInfo, float]]] | None = None
         self._threat: dict[tuple[str, Point, bool], float] = {}
-        self._building_at: dict[Point, str | None] = {}
         self._worth: dict[str, float] = {}
         self._threat_sources: dict[str, list[Source]] = {}
         self._targets: dict[str, list[tuple[float, Point, float, bool, str | None]]] = {}
         self._sheltered: dict[str, bool] = {}
-        self._values: dict[tuple[str, str, str], float] = {}
+        self.values: dict[tuple[str, str, str], float] = {}
+        """Attack values this decision by (unit, target, weapon): see ``attack_value``."""
         self._exposed: dict[tuple[str, float], list[str]] = {}
+        self._open: list[tuple[str, float, float]] | None = None
+        self._enemy_states: list[tuple[UnitInfo, tuple]] | None = None
+        self.orders: dict[str, tuple[UnitInfo, Any]] = {}
+        """Each unit's order kind this decision (``goals.order_kind``), with the unit asked."""
+        self.goals: dict[str, tuple[UnitInfo, Any]] = {}
+        """Each unit's goal this decision (``goals.goal_for``), with the unit asked."""
+        self.ground: dict[str, tuple[UnitInfo, Any]] = {}
+        """Each unit's share of the objectives' ground this decision (``default.presence``)."""
+        inside = self.memo.get(("inside",))
+        if inside is None or inside[0] != len(self.buildings):
+            inside = (len(self.buildings), {})
+            self.memo[("inside",)] = inside
+        self._inside_at: dict[Point, str | None] = inside[1]
+        """Building holding each point, kept for the turn while no building falls."""
 
     # --- places ---------------------------------------------------------------------------------
 
     def building_at(self, p: Point) -> str | None:
         """The standing building whose footprint strictly holds ``p``, if any."""
-        if p not in self._building_at:
-            key = ("inside", p, len(self.buildings))
-            if key not in self.memo:
-                self.memo[key] = next(
-                    (b.id for b in self.buildings if b.polygon.contains_strictly(p)), None
-                )
-            self._building_at[p] = self.memo[key]
-        return self._building_at[p]
+        inside = self._inside_at
+        try:
+            return inside[p]
+        except KeyError:
+            found = next((b.id for b in self.buildings if b.polygon.contains_strictly(p)), None)
+            inside[p] = found
+            return found
+
+    def enemy_states(self) -> list[tuple[UnitInfo, tuple]]:
+        """Each visible enemy with what an attack on it depends on (id, place, Hits, Skill,
+        concealment): worked out once a decision, since every ready unit's attack asks."""
+        found = self._enemy_states
+        if found is None:
+            found = [(e, (e.id, e.position, e.hits, e.skill, e.concealed)) for e in self.enemies]
+            self._enemy_states = found
+        return found
 
     def building_state(self) -> tuple:
         """Each standing building's id, Hits and worth to this side: what attacks on them see."""
@@ -189,7 +236,7 @@ class Picture:
         """Whether anything on the unit's card can damage the enemy where it stands."""
         if self.sheltered(enemy, enemy.position):
             return False  # Only its building can be attacked.
-        return any(s.damage > 0 for s in shots(unit.card, unit.skill, enemy.card, self.ruleset))
+        return can_damage(unit.card, unit.skill, enemy.card, self.ruleset)
 
     def _sources(self, unit: UnitInfo) -> list[Source]:
         """Per enemy that can hurt the unit: (where, weight, reaches, move, can move and fire,
@@ -201,10 +248,10 @@ class Picture:
             return found
         out = []
         pool = [(e, 1.0) for e in self.enemies] + [(e, LOST_SIGHT) for e in self.lost_sight]
+        ucard, uhits, uskill, ruleset = unit.card, unit.hits, unit.skill, self.ruleset
         for e, weight in pool:
-            reaches = harm_by_reach(
-                e.card, e.skill, e.hits, unit.card, unit.hits, unit.skill, self.ruleset
-            )
+            card = e.card
+            reaches = harm_by_reach(card, e.skill, e.hits, ucard, uhits, uskill, ruleset)
             if not reaches:
                 continue
             if e.activated and weight == 1.0:
@@ -212,10 +259,8 @@ class Picture:
             # It fires once: friends already in its sights share the shot it will take.
             weight /= 1 + SHARED_FIRE * self._exposed_to(e, unit, reaches[0][0])
             weight *= FAIR_FIGHT if self.can_hurt(unit, e) else CANNOT_HURT_BACK
-            card = e.card
-            mobile = card.has(Keyword.MOVE_AND_FIRE) or card.has(Keyword.SPLIT_MOVEMENT)
-            facing = e.facing if card.has(Keyword.FIXED_MOUNT) else None
-            flies = card.has(Keyword.AERIAL)
+            mobile, fixed, flies = _flags(card)
+            facing = e.facing if fixed else None
             out.append((e.position, weight, reaches, card.move, mobile, flies, facing))
         self._threat_sources[unit.id] = out
         return out
@@ -226,15 +271,26 @@ class Picture:
         exposed = self._exposed.get(key)
         if exposed is None:
             ex, ey = enemy.position
-            exposed = []
-            for o in self.own:
-                if o.concealed or self.sheltered(o, o.position):
-                    continue
-                ox, oy = o.position
-                if ((ox - ex) ** 2 + (oy - ey) ** 2) ** 0.5 <= reach:
-                    exposed.append(o.id)
+            exposed = [
+                oid
+                for oid, ox, oy in self._in_the_open()
+                if ((ox - ex) ** 2 + (oy - ey) ** 2) ** 0.5 <= reach
+            ]
             self._exposed[key] = exposed
         return len(exposed) - (unit.id in exposed)
+
+    def _in_the_open(self) -> list[tuple[str, float, float]]:
+        """(id, x, y) of our units an enemy could attack where they stand: neither concealed
+        nor sheltered. Worked out once a decision: every enemy's exposure sum walks it."""
+        found = self._open
+        if found is None:
+            found = [
+                (o.id, o.position[0], o.position[1])
+                for o in self.own
+                if not (o.concealed or self.sheltered(o, o.position))
+            ]
+            self._open = found
+        return found
 
     def under_guns(self, unit: UnitInfo) -> float:
         """A cheap stand-in for the threat where the unit stands, to choose who acts first:
@@ -265,23 +321,34 @@ class Picture:
             # Only the building can be attacked from outside; those inside it see each other.
             hidden = True
         cover = view.cover_at(p) if hidden else frozenset()
+        line_clear = view.line_clear
         survive = 1.0
         px, py = p
-        for (ex, ey), weight, reaches, move, mobile, flies, facing in self._sources(unit):
+        for where, weight, reaches, move, mobile, flies, facing in self._sources(unit):
+            ex, ey = where
             d = ((ex - px) ** 2 + (ey - py) ** 2) ** 0.5
             if d > reaches[0][0] + move:
                 continue
-            if hidden and not (cover & view.cover_at((ex, ey))):
+            if hidden and not (cover & view.cover_at(where)):
                 continue
-            h = max((hr for r, hr in reaches if d <= r), default=0.0)
+            # ``reaches`` runs longest first with harm never falling as the range shortens,
+            # so the best harm within a distance is the last reach that still covers it.
+            h = 0.0
+            for r, hr in reaches:
+                if d > r:
+                    break
+                h = hr
             if h > 0:
-                clear = aerial or flies or view.line_clear((ex, ey), p)
+                clear = aerial or flies or line_clear(where, p)
                 share = 1.0 if clear else BLOCKED_IN_RANGE
             else:
-                h = max(hr for r, hr in reaches if d <= r + move)
+                for r, hr in reaches:
+                    if d > r + move:
+                        break
+                    h = hr
                 share = MOVE_THEN_FIRE if mobile else MOVE_NEXT_TURN
             share *= weight
-            if facing is not None and not geometry.in_arc((ex, ey), facing, p):
+            if facing is not None and not geometry.in_arc(where, facing, p):
                 share *= TURN_FIRST
             survive *= 1.0 - min(1.0, h * share)
         value = unit.card.size * (1.0 - survive)
@@ -326,13 +393,30 @@ class Picture:
     def attack_value(self, unit: UnitInfo, target: UnitInfo, shot: Shot) -> float:
         """Expected Size taken off ``target``, plus the danger it stops posing if removed now."""
         key = (unit.id, target.id, shot.weapon)
-        cached = self._values.get(key)
+        cached = self.values.get(key)
         if cached is None:
-            cached = self._attack_value(unit, target, shot)
-            self._values[key] = cached
+            # Beyond the shot, the value depends only on the two units' Hits and Skill and on
+            # the target's danger (itself kept for the turn): kept for the turn on those.
+            danger = self.danger(target)
+            turn_key = (
+                "value",
+                unit.id,
+                unit.hits,
+                unit.skill,
+                target.id,
+                target.hits,
+                target.skill,
+                shot.weapon,
+                danger,
+            )
+            cached = self.memo.get(turn_key)
+            if cached is None:
+                cached = self._attack_value(unit, target, shot, danger)
+                self.memo[turn_key] = cached
+            self.values[key] = cached
         return cached
 
-    def _attack_value(self, unit: UnitInfo, target: UnitInfo, shot: Shot) -> float:
+    def _attack_value(self, unit: UnitInfo, target: UnitInfo, shot: Shot, danger: float) -> float:
         dem = self.demoralise_at
         hurt = harm(shot.damage, shot.suppress, target.hits, target.skill, dem)
         value = target.card.size * hurt
@@ -340,7 +424,7 @@ class Picture:
         # short of that weakens it a little.
         now = removal_now(shot.damage, shot.suppress, target.hits, target.skill, dem)
         spared = now + WEAKEN * max(0.0, hurt - now)
-        value += spared * self.danger(target) * min(self.turns_left, DANGER_TURNS)
+        value += spared * danger * min(self.turns_left, DANGER_TURNS)
         if shot.ram:
             # Ramming is resolved in both directions: pay for the blow back.
             back_damage, back_suppress = shot.blow_back
@@ -358,11 +442,7 @@ class Picture:
         cached = self._worth.get(b.id)
         if cached is not None:
             return cached
-        worth = 0.0
-        side = self.view.side
-        for o in self.view.objectives:
-            if o.kind is ObjectiveKind.RAZE and o.building == b.id:
-                worth += o.points_at_end if side in o.sides else -o.points_at_end
+        worth = self._raze_points().get(b.id, 0.0)
         # Each occupant rolls Skill or takes a Hit when it collapses.
         inside = self._occupants().get(b.id, ())
         for u, weight in inside:
@@ -372,6 +452,21 @@ class Picture:
         self._worth[b.id] = worth
         return worth
 
+    def _raze_points(self) -> dict[str, float]:
+        """Per building, the raze objectives' end points for this side (the enemy's count
+        against): the objectives never change, so this is worked out once a turn."""
+        found = self.memo.get(("raze",))
+        if found is None:
+            found = {}
+            side = self.view.side
+            for o in self.view.objectives:
+                if o.kind is ObjectiveKind.RAZE and o.building is not None:
+                    points = o.points_at_end if side in o.sides else -o.points_at_end
+                    # Summed in objective order from 0.0, as the worth always was.
+                    found[o.building] = found.get(o.building, 0.0) + points
+            self.memo[("raze",)] = found
+        return found
+
     def _occupants(self) -> dict[str, list[tuple[UnitInfo, float]]]:
         """Units inside each standing building, weighted: enemies +1 (lost from sight: less),
         our own −1 (they roll too when it falls)."""
@@ -380,10 +475,14 @@ class Picture:
             weighted = [(e, 1.0) for e in self.enemies]
             weighted += [(e, LOST_SIGHT) for e in self.lost_sight]
             weighted += [(o, -1.0) for o in self.own]
+            inside_at = self._inside_at
+            aerial = Keyword.AERIAL
             for u, weight in weighted:
-                if u.card.has(Keyword.AERIAL):
+                if aerial in u.card.keywords:
                     continue
-                where = self.building_at(u.position)
+                p = u.position
+                # Most places are known already this turn: look them up before asking.
+                where = inside_at[p] if p in inside_at else self.building_at(p)
                 if where is not None:
                     self._inside.setdefault(where, []).append((u, weight))
         return self._inside

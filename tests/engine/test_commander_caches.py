@@ -1,0 +1,80 @@
+"""The commanders' caches: what they keep answers exactly what working it out afresh would.
+
+The golden logs hold the DefaultCommander's decisions byte for byte; these tests pin the caches
+behind its speed on their own, so a stale answer shows here first and by name.
+"""
+
+from __future__ import annotations
+
+import math
+
+from battles.engine import DefaultCommander, MoveStep
+from battles.engine.cards import Keyword
+from battles.engine.commander import BattleView
+from battles.engine.commanders.odds import can_damage, shots, weapon_reach
+from battles.engine.commanders.picture import Picture, _flags
+from battles.engine.rulesets import COMBINED_ARMS
+
+from .helpers import act, battle, scenario, unit
+
+RIFLES = [{"name": "Rifles", "power": 2, "range": 12}]
+CANNON = [{"name": "Cannon", "power": 5, "range": 18}]
+
+
+def _sides():
+    blue = [
+        unit("rifles", (2, 2), skill=3, move=5, resistance=1, hits=1, size=1, weapons=RIFLES),
+        unit("mech", (4, 8), skill=4, move=4, resistance=5, hits=2, size=4, weapons=CANNON),
+    ]
+    red = [
+        unit("squad", (10, 2), skill=3, move=5, resistance=1, hits=1, size=1, weapons=RIFLES),
+        unit("tank", (14, 8), skill=4, move=6, resistance=3, hits=1, size=3, weapons=CANNON),
+    ]
+    return blue, red
+
+
+def test_a_view_hands_back_the_same_info_while_a_unit_stands_and_a_new_one_when_it_moves():
+    b = battle(scenario(*_sides()))
+    first = {u.id: u for u in BattleView(b, "blue").own_units()}
+    again = {u.id: u for u in BattleView(b, "blue").own_units()}
+    assert all(first[i] is again[i] for i in first)
+    act(b, "rifles", MoveStep(((4.0, 2.0),)))
+    moved = {u.id: u for u in BattleView(b, "blue").own_units()}
+    assert moved["rifles"] is not first["rifles"]
+    assert moved["rifles"].position == (4.0, 2.0) and moved["rifles"].activated
+    assert moved["mech"] is first["mech"]
+    # As the enemy sees it, a unit shows no order: its own and its enemy's infos never mix.
+    seen = {u.id: u for u in BattleView(b, "red").enemies()}
+    assert seen["rifles"].order is None and moved["rifles"].order is not None
+
+
+def test_the_card_caches_agree_with_the_cards():
+    blue, red = _sides()
+    b = battle(scenario(blue, red))
+    cards = [u.card for u in b.state.units.values()]
+    for attacker in cards:
+        reach = max(max((w.range for w in attacker.weapons), default=0.0), 1.0)
+        assert weapon_reach(attacker) == reach
+        mobile = attacker.has(Keyword.MOVE_AND_FIRE) or attacker.has(Keyword.SPLIT_MOVEMENT)
+        assert _flags(attacker) == (
+            mobile,
+            attacker.has(Keyword.FIXED_MOUNT),
+            attacker.has(Keyword.AERIAL),
+        )
+        for target in cards:
+            for skill in (2, 3, 4):
+                direct = any(s.damage > 0 for s in shots(attacker, skill, target, COMBINED_ARMS))
+                assert can_damage(attacker, skill, target, COMBINED_ARMS) is direct
+
+
+def test_attack_values_kept_for_the_turn_equal_a_fresh_picture_s():
+    b = battle(scenario(*_sides()))
+    commander = DefaultCommander()
+    commander.choose(BattleView(b, "blue"))  # fills the turn's memo
+    kept = Picture(BattleView(b, "blue"), {}, commander._memo)
+    fresh = Picture(BattleView(b, "blue"), {})
+    for u in kept.own:
+        for e in kept.enemies:
+            for s in shots(u.card, u.skill, e.card, kept.ruleset):
+                a, f = kept.attack_value(u, e, s), fresh.attack_value(u, e, s)
+                assert math.isclose(a, f, rel_tol=0, abs_tol=0), (u.id, e.id, s.weapon)

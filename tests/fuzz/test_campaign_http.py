@@ -1,0 +1,203 @@
+"""Every campaign URL through the test client: random, garbage and mutated form values, posted
+as the GM and as a player, with and without htmx. No 500, and a refused POST writes nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django import forms
+from django.urls import reverse
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battles.selectors import reference_scenarios
+from campaign import forms as campaign_forms
+from campaign import urls as campaign_urls
+from campaign.battle_forms import BattleSetupForm, TableResultForm
+from campaign.models import Unit
+from tests.fuzz.conftest import FUZZ
+from tests.fuzz.inputs import GARBAGE, JSON, base_value, form_data, near_valid
+from tests.web.campaign_world import World, login
+
+pytestmark = pytest.mark.django_db
+
+CROSSROADS = json.loads(
+    (Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json").read_text()
+)
+NAMES = [p.name for p in campaign_urls.urlpatterns]
+ARGUMENTS = {"pk", "force_pk", "unit_pk", "battle_pk"}
+
+
+def _ready(world: World) -> list[Unit]:
+    return list(Unit.objects.filter(force__campaign=world.campaign, status="ready").order_by("pk"))
+
+
+def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict[str, list]]:
+    """The form the view at ``name`` reads (an empty one if it reads none), a POST it would
+    accept, and extra keys the view reads beside the form."""
+    campaign = world.campaign
+    units = _ready(world)
+    extra: dict[str, list] = {}
+    overrides: dict[str, Any] = {}
+    simple = {
+        "create": campaign_forms.CampaignForm,
+        "member-set": campaign_forms.MemberForm,
+        "force-create": campaign_forms.ForceForm,
+        "advance": campaign_forms.AdvanceForm,
+        "medical": campaign_forms.MedicalForm,
+        "unit-train": campaign_forms.TrainForm,
+        "battle-revert": campaign_forms.RevertForm,
+    }
+    if name in simple:
+        form = simple[name]()
+    elif name == "settings":
+        form = campaign_forms.SettingsForm.for_campaign(campaign)
+    elif name == "unit-edit":
+        form = campaign_forms.UnitEditForm(
+            initial=campaign_forms.UnitEditForm.initial_for(world.unit)
+        )
+    elif name == "quick-resolve":
+        form = campaign_forms.QuickResolveForm(campaign=campaign)
+        attackers = [u for u in units if u.force_id == world.force.pk] or [world.unit]
+        defenders = [u for u in units if u.force_id == world.enemy.pk] or [world.enemy_unit]
+        overrides = {"attacker": str(attackers[0].pk), "defender": str(defenders[0].pk)}
+    elif name == "unit-add":
+        form = campaign_forms.UnitAddForm(campaign=campaign)
+    elif name == "battle-setup":
+        form = BattleSetupForm(units=units, scenario=CROSSROADS)
+        extra = {"scenario": [s.slug for s in reference_scenarios()]}
+        overrides = {"scenario": "crossroads"}
+    elif name == "battle-record":
+        form = TableResultForm(units=units, day=campaign.day)
+        overrides = {"winner": "a"}
+        overrides.update(
+            {f"side_{u.pk}": "a" if u.force_id == world.force.pk else "b" for u in units}
+        )
+    else:
+        form = forms.Form()
+        extra = {"reason": ["because"], "name": ["Fuzz"]}
+    base = {field: base_value(form, field) for field in form.fields}
+    base.update(
+        {
+            "username": "outsider",
+            "owner": "player",
+            "trainer": "Captain Fuzz",
+            "reason": "fuzzing",
+        }
+    )
+    base = {k: v for k, v in base.items() if k in form.fields or k in extra}
+    base.update(overrides)
+    return form, base, extra
+
+
+def _mostly(real: st.SearchStrategy, rare: st.SearchStrategy) -> st.SearchStrategy:
+    """``real`` seven times in eight, else ``rare``."""
+    return st.integers(0, 7).flatmap(lambda i: rare if i == 0 else real)
+
+
+def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
+    """Each URL argument: mostly the world's own objects (either side's), sometimes a guess."""
+    guess = st.integers(0, 10**6)
+    units = list(
+        Unit.objects.filter(force__campaign=world.campaign)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return {
+        "pk": _mostly(st.just(world.campaign.pk), guess),
+        "force_pk": _mostly(st.sampled_from([world.force.pk, world.enemy.pk]), guess),
+        "unit_pk": _mostly(st.sampled_from(units), guess),
+        "battle_pk": _mostly(
+            st.sampled_from([world.table_battle.pk, world.engine_battle.pk]), guess
+        ),
+    }
+
+
+def _url(data, world: World, name: str) -> str:
+    pattern = next(p for p in campaign_urls.urlpatterns if p.name == name)
+    needed = set(pattern.pattern.converters)
+    strategies = _arguments(world)
+    kwargs = {arg: data.draw(strategies[arg], label=arg) for arg in sorted(needed)}
+    return reverse(f"campaign:{name}", kwargs=kwargs)
+
+
+def _is_success(response) -> bool:
+    """A POST that was carried out redirects (plainly, or by htmx's HX-Redirect)."""
+    if "HX-Redirect" in response:
+        return True
+    return response.status_code == 302 and "/accounts/login/" not in response["Location"]
+
+
+# Pages that only answer GET (a POST gets 405); every other campaign URL takes a POST.
+GET_ONLY = {
+    "list",
+    "dashboard",
+    "force",
+    "unit",
+    "unit-card",
+    "battle",
+    "battle-progress",
+    "battle-log",
+    "campaign-json",
+    "battles-json",
+    "force-json",
+    "unit-json",
+}
+POST_NAMES = [name for name in NAMES if name not in GET_ONLY]
+
+
+@settings(FUZZ, max_examples=30 * len(POST_NAMES))
+@given(data=st.data())
+def test_post_garbage_to_every_campaign_action(probe, client, world, data):
+    name = data.draw(st.sampled_from(POST_NAMES), label="name")
+    role = data.draw(st.sampled_from(["gm", "gm", "player"]), label="role")
+    htmx = data.draw(st.booleans(), label="htmx")
+    form, base, extra = _form_for(name, world)
+    post = data.draw(_mostly(near_valid(form, base), form_data(form, extra)), label="post")
+    url = _url(data, world, name)
+    login(client, world, role)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    p = probe(f"POST campaign:{name}")
+
+    def run() -> bool:
+        response = client.post(url, post, **headers)
+        assert response.status_code < 500, response.status_code
+        return _is_success(response)
+
+    p.attempt(run, (role, htmx, url, post))
+    p.check()
+
+
+def test_every_campaign_url_is_fuzzed_with_its_own_form(world):
+    """A POST view added later gets at least the generic fuzz; this lists what has its form."""
+    assert set(POST_NAMES) >= {"advance", "unit-edit", "battle-setup", "battle-record"}
+
+
+@FUZZ
+@given(
+    data=st.data(),
+    query=st.dictionaries(
+        st.sampled_from(["scenario", "unit", "kind", "as", "sort", "page", "x"]),
+        GARBAGE | JSON.map(json.dumps),
+        max_size=3,
+    ),
+)
+def test_get_every_campaign_url_with_garbage_query_strings(probe, client, world, data, query):
+    role = data.draw(st.sampled_from(["gm", "player", "rival", "spectator"]), label="role")
+    name = data.draw(st.sampled_from(NAMES), label="name")
+    htmx = data.draw(st.booleans(), label="htmx")
+    url = _url(data, world, name)
+    login(client, world, role)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    p = probe("GET campaign URLs, garbage query strings")
+
+    def run() -> bool:
+        response = client.get(url, query, **headers)
+        assert response.status_code < 500, response.status_code
+        return False  # a GET never writes
+
+    p.attempt(run, (role, htmx, url, query))
+    p.check()

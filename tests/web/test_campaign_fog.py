@@ -1,0 +1,165 @@
+"""Fog of war as a campaign setting: the GM turns it on; then each player reads a campaign
+battle's report, log, replay and downloaded log as their side saw it, a member who fought on
+neither side sees the outcome only, and the GM still sees everything."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from battles.engine import parse_scenario
+from battles.fog import hidden_events
+from battles.report import unit_sides
+from battles.selectors import log_events
+from campaign.models import Campaign
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def _fog(world, on: bool = True) -> None:
+    Campaign.objects.filter(pk=world.campaign.pk).update(fog_of_war=on)
+
+
+def _hidden(world, side: str) -> frozenset[int]:
+    battle = world.engine_battle.battle
+    sides = unit_sides(parse_scenario(battle.scenario))
+    return hidden_events(log_events(battle.log), sides, side)
+
+
+def _downloaded(client, world) -> list[dict]:
+    response = client.get(_url("battle-log", world, world.engine_battle.pk))
+    assert response.status_code == 200
+    return json.loads(response.content)["events"]
+
+
+def test_it_is_off_by_default_and_the_gm_turns_it_on(client, world):
+    assert world.campaign.fog_of_war is False
+    login(client, world, "gm")
+    page = client.get(_url("dashboard", world))
+    assert 'name="fog_of_war"' in page.text
+    response = client.post(
+        _url("settings", world),
+        {"apply_mode": "auto", "other_forces_visible": "summary", "fog_of_war": "on"},
+    )
+    assert response.status_code == 302
+    campaign = Campaign.objects.get(pk=world.campaign.pk)
+    assert campaign.fog_of_war is True
+    assert campaign.apply_mode == "auto"
+    assert campaign.other_forces_visible == "summary"
+    assert "fog of war" in client.get(_url("dashboard", world)).text
+
+
+def test_it_saves_settings_under_htmx_and_says_what_is_wrong(client, world):
+    login(client, world, "co_gm")
+    response = client.post(
+        _url("settings", world),
+        {"apply_mode": "review", "other_forces_visible": "full"},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == _url("dashboard", world)
+    assert Campaign.objects.get(pk=world.campaign.pk).fog_of_war is False
+    bad = client.post(_url("settings", world), {"apply_mode": "never"}, **HTMX)
+    assert bad.status_code == 200
+    assert 'id="settings-form"' in bad.text
+    assert "field-errors" in bad.text
+
+
+def test_a_player_may_not_change_the_settings(client, world):
+    login(client, world, "player")
+    response = client.post(_url("settings", world), {"apply_mode": "auto", "fog_of_war": "on"})
+    assert response.status_code == 403
+    assert Campaign.objects.get(pk=world.campaign.pk).fog_of_war is False
+
+
+def test_without_fog_every_member_downloads_the_whole_log(client, world):
+    total = len(log_events(world.engine_battle.battle.log))
+    for role in ("player", "rival", "spectator", "gm"):
+        login(client, world, role)
+        assert len(_downloaded(client, world)) == total, role
+
+
+def test_under_fog_each_player_downloads_what_their_side_saw(client, world):
+    _fog(world)
+    total = len(log_events(world.engine_battle.battle.log))
+    blue, red = _hidden(world, "blue"), _hidden(world, "red")
+    assert blue and red, "the crossroads battle has concealed moves on both sides"
+    # The player's units fought for blue, the rival's for red.
+    login(client, world, "player")
+    assert len(_downloaded(client, world)) == total - len(blue)
+    login(client, world, "rival")
+    assert len(_downloaded(client, world)) == total - len(red)
+    for role in ("gm", "co_gm"):
+        login(client, world, role)
+        assert len(_downloaded(client, world)) == total, role
+    # Someone who fought on neither side keeps only what anyone at the table could see.
+    login(client, world, "spectator")
+    assert len(_downloaded(client, world)) <= total - max(len(blue), len(red))
+
+
+def test_under_fog_a_player_reads_the_report_as_their_side_saw_it(client, world):
+    _fog(world)
+    total = len(log_events(world.engine_battle.battle.log))
+    login(client, world, "player")
+    page = client.get(_url("battle", world, world.engine_battle.pk))
+    assert page.status_code == 200
+    assert "you see this battle as Blue Force saw it" in page.text
+    assert "Map replay" in page.text
+    assert "as blue saw them" in page.text
+    assert f"of {total} events" not in page.text
+    # No choosing another side's view, whatever the query says.
+    assert "Whose view" not in page.text
+    peek = client.get(_url("battle", world, world.engine_battle.pk) + "?as=red")
+    assert "as blue saw them" in peek.text
+    # The htmx log filter stays fogged too.
+    part = client.get(_url("battle", world, world.engine_battle.pk) + "?kind=attack&as=", **HTMX)
+    assert "as blue saw them" in part.text
+
+
+def test_under_fog_the_gm_sees_everything_and_may_pick_a_side(client, world):
+    _fog(world)
+    total = len(log_events(world.engine_battle.battle.log))
+    login(client, world, "gm")
+    page = client.get(_url("battle", world, world.engine_battle.pk))
+    assert f"of {total} events" in page.text
+    assert "Whose view" in page.text
+    assert "Fog of war: you see" not in page.text
+
+
+def test_under_fog_a_member_who_did_not_fight_sees_the_outcome_only(client, world):
+    _fog(world)
+    login(client, world, "spectator")
+    page = client.get(_url("battle", world, world.engine_battle.pk))
+    assert page.status_code == 200
+    assert "you see its outcome only" in page.text
+    assert "Outcome" in page.text
+    assert "Map replay" not in page.text
+    assert 'id="replay-frames"' not in page.text
+    # The log filter answers with the page, not a log.
+    part = client.get(_url("battle", world, world.engine_battle.pk) + "?kind=attack", **HTMX)
+    assert part.status_code == 200
+    assert "Map replay" not in part.text
+
+
+def test_the_live_progress_answer_is_fogged_too(client, world):
+    _fog(world)
+    login(client, world, "rival")
+    response = client.get(_url("battle-progress", world, world.engine_battle.pk), **HTMX)
+    assert response.status_code == 286
+    assert "as Red Force saw it" in response.content.decode()
+
+
+def test_a_table_battle_under_fog_still_shows_its_result(client, world):
+    _fog(world)
+    login(client, world, "spectator")
+    page = client.get(_url("battle", world, world.table_battle.pk))
+    assert page.status_code == 200
+    assert "Skirmish at the mill" in page.text

@@ -1,0 +1,191 @@
+"""The card library and rules pages, the site's own 404 and 403 pages, the favicon, and the
+answer an htmx request gets once its session has expired."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+from django.urls import reverse
+
+from tests.web.campaign_world import login
+from units.cardtext import render_card
+from units.markdown import render, slug
+from units.models import UnitType
+from units.services import library_load
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+@pytest.fixture
+def cards() -> list[UnitType]:
+    library_load()
+    return list(UnitType.objects.all())
+
+
+def _pages(cards) -> list[str]:
+    return [
+        reverse("library:list"),
+        reverse("library:card", args=[cards[0].pk]),
+        reverse("library:card", args=[cards[-1].pk]),
+        reverse("library:document", args=["rules"]),
+        reverse("library:document", args=["campaign"]),
+    ]
+
+
+def test_it_sends_anonymous_users_to_log_in(client, cards):
+    for url in _pages(cards):
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith(reverse("login")), url
+
+
+def test_it_shows_every_logged_in_user_every_page(client, cards, django_user_model):
+    client.force_login(django_user_model.objects.create_user("reader"))
+    for url in _pages(cards):
+        assert client.get(url).status_code == 200, url
+    assert client.get(reverse("library:document", args=["secrets"])).status_code == 404
+    assert client.get(reverse("library:card", args=[999999])).status_code == 404
+
+
+def test_it_lists_the_cards_by_ruleset_with_their_card_text(client, cards, django_user_model):
+    client.force_login(django_user_model.objects.create_user("reader"))
+    page = client.get(reverse("library:list")).text
+    assert "Combined Arms" in page and "One Year War" in page and "Terrain" in page
+    unit = next(c for c in cards if c.kind == UnitType.Kind.UNIT)
+    first_line = render_card(unit.card).splitlines()[0]
+    assert first_line in page
+    card_page = client.get(reverse("library:card", args=[unit.pk])).text
+    for line in render_card(unit.card).splitlines():
+        assert line.replace("'", "&#x27;").replace('"', "&quot;") in card_page
+
+
+def test_it_renders_the_rules_documents(client, cards, django_user_model):
+    client.force_login(django_user_model.objects.create_user("reader"))
+    rules = client.get(reverse("library:document", args=["rules"])).text
+    assert "<h1" in rules and "<table>" in rules
+    assert 'id="4-rulings-added-by-the-engine"' in rules
+    assert 'href="#4-rulings-added-by-the-engine"' in rules
+    campaign = client.get(reverse("library:document", args=["campaign"])).text
+    assert "<h2" in campaign
+
+
+def test_the_nav_links_the_library_and_the_rules(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("reader"))
+    page = client.get(reverse("home")).text
+    assert f'href="{reverse("library:list")}"' in page
+    assert f'href="{reverse("library:document", args=["rules"])}"' in page
+
+
+# --- the Markdown renderer ---------------------------------------------------------------------
+
+
+def test_markdown_escapes_everything_and_passes_no_html_through():
+    doc = render(
+        "# Title <b>x</b>\n\n"
+        "A <script>alert(1)</script> & a `<code>` and **bold <i>**.\n\n"
+        "| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | `x \\| y` |\n\n"
+        '[bad](javascript:alert(1)) [worse](" onmouseover="x) [ok](https://example.org/)\n\n'
+        "```\n<div>kept as text</div>\n```\n"
+    ).html
+    assert "<script" not in doc and "<img" not in doc and "<b>" not in doc and "<i>" not in doc
+    assert "&lt;script&gt;" in doc
+    assert "javascript:" not in doc.replace("javascript:alert(1)", "")  # never an href
+    assert 'href="javascript' not in doc
+    assert "onmouseover=" not in doc.replace("&quot; onmouseover=&quot;", "")
+    assert '<a href="https://example.org/">ok</a>' in doc
+    assert "&lt;div&gt;kept as text&lt;/div&gt;" in doc
+    assert "<code>x | y</code>" in doc
+    assert "<strong>bold &lt;i&gt;</strong>" in doc
+
+
+def test_markdown_renders_the_shapes_the_documents_use():
+    doc = render(
+        "# One\n\n## Two `code`\n\ntext *em* and _em_ here\nwrapped\n\n"
+        "- a\n- b\n  - nested\n\n1. first\n2. second\n\n> quoted\n\n---\n\n## Two `code`\n"
+    )
+    html = doc.html
+    assert doc.title == "One"
+    assert '<h2 id="two-code">Two <code>code</code></h2>' in html
+    assert 'id="two-code-1"' in html
+    assert "<p>text <em>em</em> and <em>em</em> here wrapped</p>" in html
+    assert "<ul><li>a</li><li>b</li><li>nested</li></ul>" in html
+    assert "<ol><li>first</li><li>second</li></ol>" in html
+    assert "<blockquote><p>quoted</p></blockquote>" in html
+    assert "<hr>" in html
+    assert slug("1. Team Bravo: Combined Arms") == "1-team-bravo-combined-arms"
+
+
+def test_markdown_renders_both_documents_without_raw_tags():
+    for name in ("rules.md", "campaign.md"):
+        html = render((DOCS / name).read_text()).html
+        assert "<script" not in html
+        assert html.count("<table>") == html.count("</table>")
+
+
+# --- 404, 403, favicon, expired sessions ---------------------------------------------------------
+
+
+@override_settings(DEBUG=False)
+def test_the_404_page_is_the_sites_own(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("reader"))
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404
+    assert "Nothing here" in response.text
+    assert "bridgehead.css" in response.text
+    # The same bytes for a hidden campaign as for a missing page: nothing tells them apart.
+    again = client.get("/campaigns/999999/")
+    assert again.status_code == 404 and again.content == response.content
+
+
+@override_settings(DEBUG=False)
+def test_the_403_page_is_the_sites_own(client, world):
+    login(client, world, "player")
+    url = reverse("campaign:advance", args=[world.campaign.pk])
+    response = client.post(url, {"days": "1"})
+    assert response.status_code == 403
+    assert "Not allowed" in response.text
+    assert "Only the campaign&#x27;s GM may do that." in response.text
+
+
+def test_the_favicon_is_linked_and_served(client):
+    page = client.get(reverse("home")).text
+    assert 'rel="icon"' in page and "favicon.svg" in page
+    from django.contrib.staticfiles import finders
+
+    assert finders.find("bridgehead/favicon.svg")
+
+
+def test_an_expired_htmx_request_is_sent_to_log_in_as_a_whole_page(client, world):
+    page = reverse("campaign:battle", args=[world.campaign.pk, world.engine_battle.pk])
+    progress = reverse("campaign:battle-progress", args=[world.campaign.pk, world.engine_battle.pk])
+    response = client.get(
+        progress, HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL=f"http://testserver{page}?kind=move"
+    )
+    assert response.status_code == 200
+    assert response.content == b""
+    assert response["HX-Redirect"] == reverse("login") + "?next=" + page.replace("/", "%2F") + (
+        "%3Fkind%3Dmove"
+    )
+    # A page from elsewhere is not where the login sends anyone back to.
+    response = client.get(
+        progress, HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL="https://evil.example/x"
+    )
+    assert response["HX-Redirect"] == reverse("login") + "?next=" + progress.replace("/", "%2F")
+    # Without htmx: the plain redirect.
+    assert client.get(progress).status_code == 302
+
+
+def test_a_logged_in_htmx_redirect_is_left_alone(client, world):
+    login(client, world, "gm")
+    url = reverse("campaign:battle-progress", args=[world.campaign.pk, world.engine_battle.pk])
+    response = client.get(url)  # not htmx: the progress URL redirects to the page
+    assert response.status_code == 302
+    response = client.post(
+        reverse("campaign:advance", args=[world.campaign.pk]), {"days": "1"}, **HTMX
+    )
+    assert "HX-Redirect" in response
+    assert "login" not in response["HX-Redirect"]
