@@ -8,6 +8,15 @@ from django.db import models
 from units.models import Ruleset
 
 
+class WorkStatus(models.TextChoices):
+    """Where a piece of worker business stands: a battle, or an odds run."""
+
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
 class Battle(models.Model):
     """One tactical battle, resolved by the engine on a Celery worker.
 
@@ -15,11 +24,7 @@ class Battle(models.Model):
     complete log lives in ``BattleLog`` so that lists of battles never load it.
     """
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+    Status = WorkStatus
 
     name = models.CharField(max_length=200)
     created_by = models.ForeignKey(
@@ -88,17 +93,13 @@ class BattleLog(models.Model):
 
 
 class OddsRun(models.Model):
-    """ "Who is favoured": many battles of one scenario with different seeds, aggregated.
+    """'Who is favoured': many battles of one scenario with different seeds, aggregated.
 
     Battle ``i`` of the run is fought with seed ``base_seed + i``, so any of them can be
     fought again alone. The work is split into chunks that workers take in parallel.
     """
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+    Status = WorkStatus
 
     name = models.CharField(max_length=200)
     created_by = models.ForeignKey(

@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 
+from battles.engine.geometry import Polygon
 from campaign.bridge import REMOVED
 from campaign.forms import LaunchKeyField
 from campaign.models import Unit
@@ -46,6 +47,29 @@ def spot(spots: list[tuple[list[float], float]], index: int) -> tuple[list[float
     return [x + 2.0 * (index // len(spots)), y], facing
 
 
+def _free_spot(
+    scenario: dict[str, Any], spots: list[tuple[list[float], float]], taken: set[int], unit: Unit
+) -> int:
+    """The first untaken spot the unit may stand on, else the first untaken one."""
+    size = unit.unit_type.card.get("size", 1)
+    free = [i for i in range(len(spots) + len(taken) + 1) if i not in taken]
+    fitting = (i for i in free if _may_stand(scenario, spot(spots, i)[0], size))
+    return next(fitting, free[0])
+
+
+def _may_stand(scenario: dict[str, Any], position: list[float], size: int) -> bool:
+    """False when the point lies inside a building that does not admit this Size."""
+    for building in scenario.get("buildings", []):
+        try:
+            inside = Polygon.of(building["polygon"]).contains_strictly(tuple(position))
+        except (KeyError, TypeError, ValueError):
+            continue  # a malformed building is the launch's to refuse, with its path
+        admits = (building.get("card") or {}).get("admits")
+        if inside and not (admits and admits["min_size"] <= size <= admits["max_size"]):
+            return False
+    return True
+
+
 class BattleSetupForm(forms.Form):
     """Units to sides with positions and Orders, the turn limit, an optional seed."""
 
@@ -63,13 +87,16 @@ class BattleSetupForm(forms.Form):
         self.spots = deployment_spots(scenario)
         sides = [(s.get("id"), s.get("name") or s.get("id")) for s in scenario.get("sides", [])]
         self.fields["turn_limit"].initial = scenario.get("turn_limit")
-        # By default each force takes a side in turn, standing on that side's spots.
+        # By default each force takes a side in turn, standing on that side's spots: the first
+        # free spot the unit may stand on (a house's spot suits a squad, not a mech).
         forces = sorted({u.force_id for u in self.units})
-        used: dict[str, int] = {}
+        taken: dict[str, set[int]] = {}
         for unit in self.units:
             side = sides[forces.index(unit.force_id) % len(sides)][0] if sides else ""
-            (x, y), _ = spot(self.spots.get(side, []), used.get(side, 0))
-            used[side] = used.get(side, 0) + 1
+            side_spots = self.spots.get(side, [])
+            index = _free_spot(scenario, side_spots, taken.setdefault(side, set()), unit)
+            taken[side].add(index)
+            (x, y), _ = spot(side_spots, index)
             self.fields[f"side_{unit.pk}"] = forms.ChoiceField(
                 choices=[("", "Not fighting"), *sides], required=False, initial=side
             )

@@ -84,6 +84,8 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("LOGIN_LOCKOUT_MINUTES", default=15.0) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# Lockouts are logged; the banner axes prints at every start-up is not.
+AXES_VERBOSE = False
 AXES_COOLOFF_MESSAGE = (
     "Too many failed logins: this username is locked out from your address for a while. "
     "Try again later."

@@ -265,8 +265,16 @@ def battle_progress(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
     cb = campaign_battle_for_viewer(viewer, battle_pk)
     if not request.htmx:
         return redirect("campaign:battle", pk=pk, battle_pk=battle_pk)
-    response = render(request, f"{BATTLE}#body", _battle_context(request, viewer, cb))
-    if cb.battle is None or cb.battle.finished:
+    # Poll on after the engine is done until the campaign has taken the outcome in (settled,
+    # or applied in auto mode), then swap the report in and refresh the outcome state and the
+    # GM's review panel above it out of band, so the page is right without a reload.
+    settled = cb.state != CampaignBattle.State.FIGHTING
+    over = cb.battle is None or cb.battle.status == Battle.Status.FAILED
+    over = over or (cb.battle.finished and settled)
+    context = _battle_context(request, viewer, cb)
+    context["oob"] = over
+    response = render(request, f"{BATTLE}#body", context)
+    if over:
         return HttpResponseStopPolling(response.content)
     return response
 

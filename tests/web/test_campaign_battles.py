@@ -150,3 +150,40 @@ def test_it_records_a_table_battles_result_and_checks_it_against_the_cards(clien
     recorded = CampaignBattle.objects.get(name="Hill 203")
     assert recorded.table_result["winner"] == "Blue"
     assert recorded.state == CampaignBattle.State.AWAITING, "the campaign is in review mode"
+
+
+def test_progress_waits_for_the_campaign_then_refreshes_state_and_review(client, world):
+    """The engine may finish before the campaign takes the outcome in: the page polls on,
+    then swaps the report in and updates the outcome state and the review panel out of band."""
+    cb = world.engine_battle
+    CampaignBattle.objects.filter(pk=cb.pk).update(state=CampaignBattle.State.FIGHTING)
+    login(client, world, "gm")
+    waiting = client.get(_url("battle-progress", world, cb.pk), **HTMX)
+    assert waiting.status_code == 200, "polls on until the campaign has settled"
+    assert "taking in its outcome" in waiting.text and "hx-swap-oob" not in waiting.text
+    CampaignBattle.objects.filter(pk=cb.pk).update(state=CampaignBattle.State.AWAITING)
+    settled = client.get(_url("battle-progress", world, cb.pk), **HTMX)
+    assert settled.status_code == 286
+    assert '<span id="cb-state" hx-swap-oob="true">' in settled.text
+    assert (
+        'id="review" class="review" aria-labelledby="review-h" hx-swap-oob="true"' in settled.text
+    )
+    assert "Apply the outcome" in settled.text and "Map replay" in settled.text
+    player = login(client, world, "player").get(_url("battle-progress", world, cb.pk), **HTMX)
+    assert player.status_code == 286 and "Apply the outcome" not in player.text
+
+
+def test_default_spots_skip_a_building_that_does_not_admit_the_unit():
+    from types import SimpleNamespace
+
+    from campaign.battle_forms import _free_spot, deployment_spots
+
+    scenario = json.loads(CROSSROADS.read_text())
+    red = deployment_spots(scenario)["red"]  # the second spot is inside the farmhouse (Size 1-2)
+
+    def unit(size):
+        return SimpleNamespace(unit_type=SimpleNamespace(card={"size": size}))
+
+    assert _free_spot(scenario, red, {0}, unit(4)) == 2, "a mech does not go into the farmhouse"
+    assert _free_spot(scenario, red, {0}, unit(1)) == 1, "a squad does"
+    assert _free_spot(scenario, red, {0, 2}, unit(4)) == 3, "past the spots: the next spot again"
