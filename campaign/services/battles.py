@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.text import slugify
 
 from battles.engine.rulesets import RULESETS
 from battles.models import Battle
@@ -121,7 +122,8 @@ def _scenario(
         if deployment.side not in sides:
             errors.setdefault(path, []).append(f"no side {deployment.side!r} in the scenario")
             continue
-        engine_id = f"unit-{unit.pk}"
+        # Readable in the log and on the replay, unique by the pk.
+        engine_id = f"{slugify(unit.name) or 'unit'}-{unit.pk}"
         if engine_id in engine_units:
             errors.setdefault(path, []).append(f"{unit} is deployed twice")
             continue

@@ -75,8 +75,9 @@ def test_each_unit_goes_in_with_its_battle_card(campaign, base, squads):
     campaign_battle = _launch(campaign, base, squads)
     units = {u["id"]: u for side in campaign_battle.battle.scenario["sides"] for u in side["units"]}
     veteran, average = squads["blue"]
-    assert units[f"unit-{veteran.pk}"]["card"]["skill"] == 4, "Experienced: printed 3 + 1"
-    assert units[f"unit-{average.pk}"]["card"]["skill"] == 3
+    assert units[f"1st-squad-{veteran.pk}"]["card"]["skill"] == 4, "Experienced: printed 3 + 1"
+    assert units[f"2nd-squad-{average.pk}"]["card"]["skill"] == 3
+    assert campaign_battle.engine_units[f"1st-squad-{veteran.pk}"] == veteran.pk
     assert campaign_battle.battle.scenario["ruleset"] == campaign.ruleset
     assert campaign_battle.sides == {"blue": [veteran.pk, average.pk], "red": [squads["red"][0].pk]}
     assert campaign_battle.day == campaign.day
