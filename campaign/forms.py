@@ -207,6 +207,16 @@ class QuickResolveForm(forms.Form):
         )
 
 
+class SavedMapForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    scenario = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}),
+        max_length=200_000,
+        help_text="A scenario document (docs/scenario.md): table, terrain, buildings, "
+        "objectives, and each side's units standing on its deployment spots.",
+    )
+
+
 class RevertForm(forms.Form):
     reason = forms.CharField(max_length=300, help_text="Goes into every unit's history.")
 

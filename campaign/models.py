@@ -353,3 +353,26 @@ class CampaignBattle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (day {self.day})"
+
+
+class SavedMap(models.Model):
+    """A GM's own map for the campaign's battles: table, terrain, buildings, objectives and the
+    two sides' deployment spots, as a scenario document checked by the engine when saved."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="maps")
+    name = models.CharField(max_length=200)
+    scenario = models.JSONField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="saved_map_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -32,12 +32,12 @@ from battles.fog import hidden_events
 from battles.models import Battle
 from battles.report import unit_sides
 from battles.report_context import LogUnreadable, battle_report
-from battles.selectors import battle_log, log_events, reference_scenarios
+from battles.selectors import ReferenceScenario, battle_log, log_events, reference_scenarios
 from battles.table import table_view
 from campaign.access import Viewer, campaign_battle_for_viewer, campaign_for_viewer, require_manage
 from campaign.battle_forms import BattleSetupForm, TableResultForm
-from campaign.forms import RevertForm, add_service_errors
-from campaign.models import CampaignBattle, Unit
+from campaign.forms import RevertForm, SavedMapForm, add_service_errors
+from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.pages import battle_winner
 from campaign.services.battles import (
     campaign_battle_apply,
@@ -45,6 +45,7 @@ from campaign.services.battles import (
     campaign_battle_record,
     campaign_battle_revert,
 )
+from campaign.services.maps import saved_map_create
 from campaign.state import Status
 from campaign.views._common import action_done, base_context, form_invalid
 
@@ -62,10 +63,22 @@ def _ready_units(viewer: Viewer) -> list[Unit]:
     )
 
 
-def _chosen_scenario(slug: str | None, ruleset: str):
+def _chosen_scenario(slug: str | None, campaign: Campaign):
     # Only scenarios written for the campaign's ruleset: their terrain and objectives were laid
     # out for that kind of force (a landing for amphibious suits strands tanks in the sea).
-    scenarios = [s for s in reference_scenarios() if s.ruleset == ruleset]
+    # Then the campaign's own saved maps (checked under its ruleset when saved).
+    scenarios = [s for s in reference_scenarios() if s.ruleset == campaign.ruleset]
+    scenarios += [
+        ReferenceScenario(
+            slug=f"map-{m.pk}",
+            name=f"{m.name} (saved map)",
+            description="",
+            ruleset=campaign.ruleset,
+            turn_limit=m.scenario.get("turn_limit"),
+            data=m.scenario,
+        )
+        for m in campaign.maps.all()
+    ]
     if not scenarios:
         raise Http404("no reference scenarios are installed for this ruleset")
     chosen = next((s for s in scenarios if s.slug == slug), None)
@@ -88,12 +101,17 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     source = request.POST if request.method == "POST" else request.GET
-    scenarios, chosen = _chosen_scenario(source.get("scenario"), viewer.campaign.ruleset)
+    scenarios, chosen = _chosen_scenario(source.get("scenario"), viewer.campaign)
     units = _ready_units(viewer)
     bound = request.method == "POST"
     form = BattleSetupForm(request.POST if bound else None, units=units, scenario=chosen.data)
     context = base_context(
-        viewer, scenarios=scenarios, chosen=chosen, form=form, table=_table(chosen.data)
+        viewer,
+        scenarios=scenarios,
+        chosen=chosen,
+        form=form,
+        table=_table(chosen.data),
+        map_form=SavedMapForm(),
     )
     if not bound:
         if request.htmx:
@@ -347,3 +365,28 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
         form.add_error(None, "Only an applied outcome can be reverted.")
     context = _battle_context(request, viewer, cb, revert_form=form)
     return form_invalid(request, BATTLE, "revert-form", context)
+
+
+@login_required
+@require_POST
+def map_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """Keep a GM's own map; it then appears among the set-up page's scenarios."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = SavedMapForm(request.POST)
+    if form.is_valid():
+        try:
+            saved = saved_map_create(
+                campaign=viewer.campaign,
+                name=form.cleaned_data["name"],
+                text=form.cleaned_data["scenario"],
+                actor=request.user,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, f"Map {saved.name} saved.")
+            url = reverse("campaign:battle-setup", args=[pk]) + f"?scenario=map-{saved.pk}"
+            return redirect(url)
+    context = base_context(viewer, map_form=form)
+    return render(request, "campaign/map_form.html", context, status=400)

@@ -50,6 +50,7 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         "medical": campaign_forms.MedicalForm,
         "unit-train": campaign_forms.TrainForm,
         "battle-revert": campaign_forms.RevertForm,
+        "map-add": campaign_forms.SavedMapForm,
     }
     if name in simple:
         form = simple[name]()

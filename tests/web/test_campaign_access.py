@@ -91,6 +91,7 @@ ROUTES = [
     Route("battle set-up scenario (htmx)", lambda w: _c("battle-setup")(w) + "?scenario=landing",
           headers=HTMX, manage=True),
     Route("table result form", _c("battle-record"), manage=True),
+    Route("save a map", _c("map-add"), "post", {"name": ""}, ok=400, manage=True),
     Route("advance", _c("advance"), "post", {"days": "0"}, ok=400, manage=True),
     Route("advance (htmx)", _c("advance"), "post", {"days": "x"}, HTMX, manage=True),
     Route("quick resolve", _c("quick-resolve"), "post", {}, ok=400, manage=True),

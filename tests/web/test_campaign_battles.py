@@ -187,3 +187,38 @@ def test_default_spots_skip_a_building_that_does_not_admit_the_unit():
     assert _free_spot(scenario, red, {0}, unit(4)) == 2, "a mech does not go into the farmhouse"
     assert _free_spot(scenario, red, {0}, unit(1)) == 1, "a squad does"
     assert _free_spot(scenario, red, {0, 2}, unit(4)) == 3, "past the spots: the next spot again"
+
+
+def test_a_gm_saves_a_map_and_sets_up_a_battle_on_it(client, world):
+    from campaign.models import SavedMap
+
+    login(client, world, "gm")
+    scenario = json.loads(CROSSROADS.read_text())
+    scenario["name"] = "Mill Road"
+    bad = dict(scenario, turn_limit=0)
+    refused = client.post(
+        _url("map-add", world), {"name": "Mill Road", "scenario": json.dumps(bad)}
+    )
+    assert refused.status_code == 400 and "turn_limit" in refused.text
+    not_json = client.post(_url("map-add", world), {"name": "Mill Road", "scenario": "{oops"})
+    assert not_json.status_code == 400 and "not JSON" in not_json.text
+    assert not SavedMap.objects.exists()
+    saved = client.post(
+        _url("map-add", world), {"name": "Mill Road", "scenario": json.dumps(scenario)}
+    )
+    kept = SavedMap.objects.get()
+    assert saved.status_code == 302 and saved["Location"].endswith(f"?scenario=map-{kept.pk}")
+    again = client.post(
+        _url("map-add", world), {"name": "Mill Road", "scenario": json.dumps(scenario)}
+    )
+    assert again.status_code == 400 and "already has a map" in again.text
+    setup = client.get(_url("battle-setup", world), {"scenario": f"map-{kept.pk}"})
+    assert setup.context["chosen"].name == "Mill Road (saved map)"
+    units = _ready_all(world)
+    data = _setup_data(units, world, scenario=f"map-{kept.pk}")
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        launched = client.post(_url("battle-setup", world), data)
+    assert launched.status_code == 302
+    cb = CampaignBattle.objects.latest("pk")
+    assert cb.battle.scenario["name"] == "Mill Road"
+    assert cb.battle.scenario["ruleset"] == world.campaign.ruleset
