@@ -68,25 +68,34 @@ def _setup_page(request: HttpRequest, template: str, form, slug: str | None) -> 
     return render(request, template, {"form": form, **_preview(slug)})
 
 
+def _valid_setup_form(request: HttpRequest, form_class, template: str, url: str):
+    """The set-up pages' shared steps: the page, the htmx preview, the no-JavaScript "show the
+    table" post, or a form with errors — as a response; or the valid form, ready to launch."""
+    if request.method == "GET":
+        slug = request.GET.get("scenario")
+        if request.htmx:
+            return render(request, "battles/setup.html#preview", _preview(slug))
+        form = form_class(initial={"scenario": slug}, preview_url=url)
+        return _setup_page(request, template, form, slug)
+    slug = request.POST.get("scenario")
+    if "preview" in request.POST:
+        # "Show the table" without JavaScript posts the form back: nothing launches.
+        form = form_class(initial=request.POST.dict(), preview_url=url)
+        return _setup_page(request, template, form, slug)
+    form = form_class(request.POST, preview_url=url)
+    if not form.is_valid():
+        return _setup_page(request, template, form, slug)
+    return form
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def battle_setup(request: HttpRequest) -> HttpResponse:
     template, url = "battles/setup.html", reverse("battles:setup")
-    if request.method == "GET":
-        slug = request.GET.get("scenario")
-        if request.htmx:
-            return render(request, "battles/setup.html#preview", _preview(slug))
-        form = BattleSetupForm(initial={"scenario": slug}, preview_url=url)
-        return _setup_page(request, template, form, slug)
-    slug = request.POST.get("scenario")
-    if "preview" in request.POST:
-        # "Show the table" without JavaScript posts the form back: nothing launches.
-        form = BattleSetupForm(initial=request.POST.dict(), preview_url=url)
-        return _setup_page(request, template, form, slug)
-    form = BattleSetupForm(request.POST, preview_url=url)
-    if not form.is_valid():
-        return _setup_page(request, template, form, slug)
+    form = _valid_setup_form(request, BattleSetupForm, template, url)
+    if isinstance(form, HttpResponse):
+        return form
     data = form.cleaned_data
     scenario = copy.deepcopy(reference_scenario(data["scenario"]).data)
     if data["turn_limit"] is not None:
@@ -101,7 +110,7 @@ def battle_setup(request: HttpRequest) -> HttpResponse:
         battle_id, _ = launch_once(request, data["token"], "battle", launch)
     except BattleInputError as exc:
         form.add_service_errors(exc)
-        return _setup_page(request, template, form, slug)
+        return _setup_page(request, template, form, data["scenario"])
     return redirect("battles:detail", pk=battle_id)
 
 
@@ -183,19 +192,9 @@ def battle_log_json(request: HttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def odds_setup(request: HttpRequest) -> HttpResponse:
     template, url = "battles/odds_setup.html", reverse("battles:odds-setup")
-    if request.method == "GET":
-        slug = request.GET.get("scenario")
-        if request.htmx:
-            return render(request, "battles/setup.html#preview", _preview(slug))
-        form = OddsForm(initial={"scenario": slug}, preview_url=url)
-        return _setup_page(request, template, form, slug)
-    slug = request.POST.get("scenario")
-    if "preview" in request.POST:
-        form = OddsForm(initial=request.POST.dict(), preview_url=url)
-        return _setup_page(request, template, form, slug)
-    form = OddsForm(request.POST, preview_url=url)
-    if not form.is_valid():
-        return _setup_page(request, template, form, slug)
+    form = _valid_setup_form(request, OddsForm, template, url)
+    if isinstance(form, HttpResponse):
+        return form
     data = form.cleaned_data
 
     def launch() -> OddsRun:
@@ -211,7 +210,7 @@ def odds_setup(request: HttpRequest) -> HttpResponse:
         run_id, _ = launch_once(request, data["token"], "odds", launch)
     except BattleInputError as exc:
         form.add_service_errors(exc)
-        return _setup_page(request, template, form, slug)
+        return _setup_page(request, template, form, data["scenario"])
     return redirect("battles:odds-detail", pk=run_id)
 
 
