@@ -36,14 +36,17 @@ def battles_visible_to(user) -> QuerySet[Battle]:
     return Battle.objects.filter(created_by=user)
 
 
-def battle_for_viewer(user, pk: int, *, with_log: bool = False) -> Battle:
+def battle_for_viewer(user, pk: int, *, with_log: bool = False, lean: bool = False) -> Battle:
     """The battle if ``user`` may see it, else ``Http404`` (never a hint that it exists).
 
-    ``with_log`` joins the log in the same query, for the report.
+    ``with_log`` joins the log in the same query, for the report; ``lean`` leaves the scenario
+    snapshot to be read only if asked for (a kept report page needs neither).
     """
     battles = battles_visible_to(user)
     if with_log:
         battles = battles.select_related("log")
+    if lean:
+        battles = battles.defer("scenario")
     return get_object_or_404(battles, pk=pk)
 
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from battles.engine import ScenarioError, parse_scenario
+from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario
 from battles.forms import BattleSetupForm, OddsForm
 from battles.idempotency import launch_once
 from battles.models import Battle, OddsRun
@@ -34,6 +34,7 @@ from battles.selectors import (
 )
 from battles.services import BattleInputError, battle_launch
 from battles.table import table_view
+from config.pagecache import cached_page, row_key
 
 POLL_SECONDS = 1
 
@@ -145,16 +146,25 @@ def _battle_context(request: HttpRequest, battle: Battle) -> dict:
 @require_GET
 @vary_on_headers("HX-Request")
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    battle = battle_for_viewer(request.user, pk, with_log=True)
-    if request.htmx and battle.status == Battle.Status.DONE:
-        # The log filter: only the log is redrawn.
-        try:
-            report = _report(request, battle, log_only=True)
-        except LogUnreadable:
-            report = None
-        if report is not None:
-            return render(request, "battles/report.html#log", {"report": report})
-    return render(request, "battles/battle.html", _battle_context(request, battle))
+    battle = battle_for_viewer(request.user, pk, lean=True)
+    if battle.status != Battle.Status.DONE:
+        return render(request, "battles/battle.html", _battle_context(request, battle))
+
+    def draw(extra: dict) -> HttpResponse:
+        full = battle_for_viewer(request.user, pk, with_log=True)  # the scenario and the log
+        if request.htmx:
+            # The log filter: only the log is redrawn.
+            try:
+                report = _report(request, full, log_only=True)
+            except LogUnreadable:
+                report = None
+            if report is not None:
+                return render(request, "battles/report.html#log", {"report": report} | extra)
+        return render(request, "battles/battle.html", _battle_context(request, full) | extra)
+
+    # A finished battle's log never changes: the report is drawn from the battle's row (the
+    # scenario snapshot is fixed at launch), the engine reading it, and the query.
+    return cached_page(request, (row_key(battle, skip=["scenario"]), ENGINE_VERSION), draw)
 
 
 @login_required

@@ -1,13 +1,16 @@
 """Web speed, side by side in one run: the roster page, the battle report and a trivial view.
 
-Each page is fetched many times through Django's test client (the whole middleware stack, a
-logged-in GM), the three pages taking turns so that a slow moment of the shared machine falls
-on all of them alike. It prints each page's median, its ratio to the trivial view's median
-(targets: roster <= 3x, report <= 10x) and the queries one fetch makes::
+The pages are fetched many times as a logged-in GM, taking turns so that a slow moment of the
+shared machine falls on all of them alike, first through Django's test client (the whole
+middleware stack, no network), then — with ``--gunicorn`` — over HTTP from a gunicorn worker,
+as a browser gets them. Each way twice: with the page cache as deployed (pages kept once
+drawn: ``config.pagecache``), and with it off (every fetch draws the page). It prints each
+page's median and p95, its ratio to the trivial view's median (targets: roster <= 3x, report
+<= 10x), the queries one fetch makes and the page's size::
 
     .venv/bin/python bench/bench_web.py                    # SQLite in a scratch folder
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bridgehead_bench \\
-        .venv/bin/python bench/bench_web.py --rounds 300
+        .venv/bin/python bench/bench_web.py --rounds 300 --gunicorn
 
 It works in a database of its own (Django's test database for the configured one: test_...),
 created and dropped by the run.
@@ -16,9 +19,12 @@ created and dropped by the run.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,9 +32,11 @@ from pathlib import Path
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
+# As in production: a process keeps its database connection between requests.
+os.environ.setdefault("CONN_MAX_AGE", "60")
 if not os.environ.get("DATABASE_URL"):
     # Never the developer's var/ (a test run may be using its test database right now).
     os.environ.setdefault("BRIDGEHEAD_VAR_DIR", tempfile.mkdtemp(prefix="bench-web-"))
@@ -40,22 +48,8 @@ CARDS = {
     "Mech": "Mech\nSkill 4 · Move 4 · Resistance 5 · Hits 3 · Size 4\n"
     "Autocannon — Power 4, Range 12",
 }
-
-
-def trivial(request):
-    """The floor: a view that does nothing, behind the same middleware as every page."""
-    from django.http import HttpResponse
-
-    return HttpResponse("ok", content_type="text/plain")
-
-
-def _urlpatterns():
-    from django.urls import include, path
-
-    return [path("bench-trivial/", trivial, name="bench-trivial"), path("", include("config.urls"))]
-
-
-urlpatterns: list = []  # filled in main(), once Django is set up (ROOT_URLCONF points here)
+TARGETS = {"roster": 3, "report": 10}
+HOST = "127.0.0.1"
 
 
 def build(units: int) -> dict:
@@ -89,10 +83,101 @@ def build(units: int) -> dict:
     return {"gm": gm, "campaign": campaign, "force": force, "battle": battle}
 
 
+def timed_rounds(fetch, pages: dict[str, str], rounds: int) -> dict[str, list[float]]:
+    """Seconds per fetch of each page, the pages taking turns, after a warm-up."""
+    for _ in range(10):  # templates compiled, connections open, pages kept
+        for url in pages.values():
+            fetch(url)
+    times: dict[str, list[float]] = {name: [] for name in pages}
+    for _ in range(rounds):
+        for name, url in pages.items():
+            start = time.perf_counter()
+            fetch(url)
+            times[name].append(time.perf_counter() - start)
+    return times
+
+
+def report(title: str, times: dict[str, list[float]], queries: dict, sizes: dict) -> None:
+    floor = statistics.median(times["trivial"])
+    print(f"\n{title}")
+    print(f"{'page':<8} {'median':>10} {'p95':>10} {'x trivial':>10} {'queries':>8} {'bytes':>9}")
+    for name, samples in times.items():
+        median = statistics.median(samples)
+        p95 = statistics.quantiles(samples, n=20)[-1]
+        target = f"  (target <= {TARGETS[name]}x)" if name in TARGETS else ""
+        print(f"{name:<8} {median * 1000:>8.2f}ms {p95 * 1000:>8.2f}ms {median / floor:>9.1f}x "
+              f"{queries.get(name, '-'):>8} {sizes[name]:>9}{target}")  # fmt: skip
+
+
+def through_test_client(client, pages: dict[str, str], rounds: int) -> tuple:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    queries, sizes = {}, {}
+    for name, url in pages.items():
+        client.get(url)  # a kept page is drawn by the first fetch; count a later one
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(url)
+        if response.status_code != 200:
+            sys.exit(f"{name} ({url}) answered {response.status_code}")
+        queries[name], sizes[name] = len(captured), len(response.content)
+    return timed_rounds(client.get, pages, rounds), queries, sizes
+
+
+def through_gunicorn(cookie: str, pages: dict[str, str], rounds: int, cache_seconds: int):
+    """The same pages from one gunicorn worker over HTTP, a new connection per fetch (what
+    gunicorn's sync workers give every request), against the same test database."""
+    from django.db import connection
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-web-gunicorn-"))
+    (folder / "bench_web_settings.py").write_text(
+        "from config.settings import *  # noqa: F403\n"
+        "ROOT_URLCONF = 'web_urls'\nDEBUG = False\nALLOWED_HOSTS = ['127.0.0.1']\n"
+        f"DATABASES['default']['NAME'] = {connection.settings_dict['NAME']!r}\n"
+    )
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        port = s.getsockname()[1]
+    path = os.pathsep.join([str(folder), str(ROOT), str(ROOT / "bench")])
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="bench_web_settings", PYTHONPATH=path,
+               PAGE_CACHE_SECONDS=str(cache_seconds))  # fmt: skip
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    server = subprocess.Popen(
+        [gunicorn, "config.wsgi:application", "--bind", f"{HOST}:{port}", "--workers", "1"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+    def fetch(url: str) -> bytes:
+        link = http.client.HTTPConnection(HOST, port, timeout=30)
+        link.request("GET", url, headers={"Cookie": cookie})
+        response = link.getresponse()
+        body = response.read()
+        link.close()
+        if response.status != 200:
+            sys.exit(f"gunicorn: {url} answered {response.status}")
+        return body
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                sizes = {name: len(fetch(url)) for name, url in pages.items()}
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    sys.exit("gunicorn did not start")
+                time.sleep(0.2)
+        return timed_rounds(fetch, pages, rounds), {}, sizes
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=200, help="fetches of each page")
     parser.add_argument("--units", type=int, default=100, help="units in the roster's force")
+    parser.add_argument("--gunicorn", action="store_true", help="also over HTTP from gunicorn")
     args = parser.parse_args()
 
     import django
@@ -100,12 +185,10 @@ def main() -> int:
     django.setup()
     from django.conf import settings
     from django.db import connection
-    from django.test import Client
-    from django.test.utils import CaptureQueriesContext
+    from django.test import Client, override_settings
     from django.urls import clear_url_caches, reverse
 
-    urlpatterns.extend(_urlpatterns())
-    settings.ROOT_URLCONF = __name__
+    settings.ROOT_URLCONF = "web_urls"
     clear_url_caches()
     # DEBUG off, as in production; no setup_test_environment(), whose hook on every template
     # render would slow the pages down.
@@ -115,47 +198,36 @@ def main() -> int:
         world = build(args.units)
         from battles.models import BattleLog
 
-        log = BattleLog.objects.get(battle=world["battle"])
+        events = BattleLog.objects.get(battle=world["battle"]).event_count
         client = Client()
         client.force_login(world["gm"])
         campaign, force = world["campaign"], world["force"]
         pages = {
             "trivial": reverse("bench-trivial"),
+            "login": reverse("bench-trivial-login"),
             "roster": reverse("campaign:force", args=[campaign.pk, force.pk]),
             "report": reverse("battles:detail", args=[world["battle"].pk]),
         }
-        queries, sizes = {}, {}
-        for name, url in pages.items():
-            with CaptureQueriesContext(connection) as captured:
-                response = client.get(url)
-            if response.status_code != 200:
-                sys.exit(f"{name} ({url}) answered {response.status_code}")
-            queries[name], sizes[name] = len(captured), len(response.content)
-        for _ in range(10):  # warm up: templates compiled, caches filled
-            for url in pages.values():
-                client.get(url)
-        times: dict[str, list[float]] = {name: [] for name in pages}
-        for _ in range(args.rounds):
-            for name, url in pages.items():
-                start = time.perf_counter()
-                client.get(url)
-                times[name].append(time.perf_counter() - start)
+        print(f"database: {connection.vendor}; {args.rounds} fetches of each page, taking turns")
+        print(
+            f"roster: a force of {args.units} units; report: big-battle (20v20), "
+            f"{events} log events; login: a trivial view that reads the session and user"
+        )
+        seconds = settings.PAGE_CACHE_SECONDS
+        ways = ((seconds, f"pages kept ({seconds} s)"), (0, "every page drawn"))
+        for cache_seconds, how in ways:
+            with override_settings(PAGE_CACHE_SECONDS=cache_seconds):
+                measured = through_test_client(client, pages, args.rounds)
+            report(f"test client, {how}", *measured)
+        if args.gunicorn:
+            session = settings.SESSION_COOKIE_NAME
+            cookie = f"{session}={client.cookies[session].value}"
+            for cache_seconds, how in ways:
+                measured = through_gunicorn(cookie, pages, args.rounds, cache_seconds)
+                report(f"gunicorn (1 sync worker), {how}", *measured)
     finally:
+        connection.close()
         connection.creation.destroy_test_db(old_name, verbosity=0)
-
-    floor = statistics.median(times["trivial"])
-    print(f"database: {connection.vendor}; {args.rounds} fetches of each page, taking turns")
-    print(f"roster: a force of {args.units} units; report: big-battle (20v20), "
-          f"{log.event_count} log events")  # fmt: skip
-    print(f"{'page':<8} {'median':>10} {'p95':>10} {'x trivial':>10} {'queries':>8} {'bytes':>9}")
-    targets = {"roster": 3, "report": 10}
-    for name, samples in times.items():
-        median = statistics.median(samples)
-        p95 = statistics.quantiles(samples, n=20)[-1]
-        ratio = median / floor
-        target = f"  (target <= {targets[name]}x)" if name in targets else ""
-        print(f"{name:<8} {median * 1000:>8.2f}ms {p95 * 1000:>8.2f}ms {ratio:>9.1f}x "
-              f"{queries[name]:>8} {sizes[name]:>9}{target}")  # fmt: skip
     return 0
 
 

@@ -2,14 +2,17 @@
 
 It starts gunicorn (on 127.0.0.1 only, production settings), a redis-server of its own on a
 free port, and two Celery workers (one with the beat that runs the sweeps), all against the
-PostgreSQL of ``DATABASE_URL``; then simulated users drive the site for a bounded time:
-players read their rosters (a force of 100 units), battle reports (20v20) and the campaign
-dashboard; GMs open the battle setup page, launch campaign battles through it, and launch odds
-runs. It prints requests, errors and p50/p95/p99 per page, then waits (bounded) for the queue
-to drain and prints battles launched vs resolved vs applied, and stops everything itself::
+PostgreSQL of ``DATABASE_URL``; then locust, headless for a bounded time, drives the site with
+the users of bench/locustfile.py: players read their rosters (a force of 100 units), battle
+reports (20v20) and the campaign dashboard; GMs open the battle setup page, launch campaign
+battles through it, and launch odds runs. It prints requests, errors and p50/p95/p99 per page
+(from locust's CSV files), then waits (bounded) for the queue to drain and prints battles
+launched vs resolved vs applied and the odds runs, as the database has them, and stops
+everything itself. Locust is not in the project's requirements; install it first::
 
+    .venv/bin/pip install -r bench/requirements.txt
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bridgehead_soak \\
-        .venv/bin/python bench/soak.py --users 50 --seconds 60
+        .venv/bin/python bench/soak.py --users 50 --gms 5 --seconds 60
 
 The database named in DATABASE_URL is dropped and created afresh, so its name must contain
 "soak". All traffic goes to 127.0.0.1. Targets: 0 errors; roster and report p95 under 200 ms
@@ -19,24 +22,21 @@ at 50 users.
 from __future__ import annotations
 
 import argparse
-import http.client
+import csv
+import json
 import os
-import random
 import re
 import secrets
 import shutil
+import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections import defaultdict
-from html.parser import HTMLParser
 from pathlib import Path
 from unittest import mock
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -75,7 +75,7 @@ def _recreate_database(url: str) -> None:
         connection.execute(f'create database "{name}"')
 
 
-# --- the world the users play in --------------------------------------------------------------
+# --- the world the users play in -----------------------------------------------------------------
 
 CARDS = {
     "Rifle Squad": "Rifle Squad\nSkill 3 · Move 5 · Resistance 1 · Hits 1 · Size 1\n"
@@ -88,7 +88,6 @@ CARDS = {
 def build_world(players: int, gms: int, roster: int, reserve: int) -> dict:
     """Players with a force of ``roster`` units and a fought 20v20 battle each; GMs with a
     campaign of two forces of ``reserve`` units to launch battles from."""
-    import json
 
     from django.contrib.auth import get_user_model
     from django.urls import reverse
@@ -163,186 +162,161 @@ def session_cookie(user) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
 
 
-# --- simulated users ----------------------------------------------------------------------------
+# --- the load ------------------------------------------------------------------------------------
 
 
-class _Form(HTMLParser):
-    """The fields of the page's forms, as a browser would submit them unchanged."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.fields: dict[str, str] = {}
-        self._select: str | None = None
-        self._first: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        name = a.get("name")
-        if tag == "input" and name:
-            kind = a.get("type", "text")
-            if kind in ("submit", "button", "image", "file"):
-                return
-            if kind in ("checkbox", "radio") and "checked" not in a:
-                return
-            self.fields.setdefault(name, a.get("value") or "")
-        elif tag == "select" and name:
-            self._select, self._first = name, None
-        elif tag == "option" and self._select:
-            value = a.get("value", "")
-            if self._first is None:
-                self._first = value
-            if "selected" in a:
-                self.fields[self._select] = value
-
-    def handle_endtag(self, tag):
-        if tag == "select" and self._select:
-            self.fields.setdefault(self._select, self._first or "")
-            self._select = None
+def _account(place: dict) -> dict:
+    """A place's pages, with a logged-in session of its own for the locust user given it."""
+    account = {key: value for key, value in place.items() if key != "user"}
+    account["cookie"] = session_cookie(place["user"])
+    return account
 
 
-def form_fields(html: str) -> dict[str, str]:
-    parser = _Form()
-    parser.feed(html)
-    return parser.fields
+def write_accounts(path: Path, world: dict, players: int, think: float) -> None:
+    """The accounts bench/locustfile.py hands out, one per locust user: one GM per campaign,
+    one player per player place."""
+    places = world["players"]
+    accounts = {
+        "think": think,
+        "gms": [_account(place) for place in world["gms"]],
+        "players": [_account(places[i % len(places)]) for i in range(players)],
+    }
+    path.write_text(json.dumps(accounts, indent=1))
 
 
-class Stats:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.times: dict[str, list[float]] = defaultdict(list)
-        self.errors: dict[str, list[str]] = defaultdict(list)
-
-    def add(self, page: str, seconds: float, error: str | None) -> None:
-        with self.lock:
-            self.times[page].append(seconds)
-            if error:
-                self.errors[page].append(error)
-
-
-class User(threading.Thread):
-    """One simulated person with a session, on a keep-alive connection to gunicorn."""
-
-    def __init__(self, port, cookie, role, place, stats, deadline, think, rng) -> None:
-        super().__init__(daemon=True)
-        self.port, self.cookie, self.role, self.place = port, cookie, role, place
-        self.stats, self.deadline, self.think, self.rng = stats, deadline, think, rng
-        self.csrf = ""
-        self.connection: http.client.HTTPConnection | None = None
-        self.launched_battles = 0
-        self.launched_odds = 0
-
-    def request(self, page, method, path, body=None, expect=200):
-        headers = {"Cookie": self.cookie + (f"; csrftoken={self.csrf}" if self.csrf else "")}
-        if body is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        start = time.perf_counter()
-        error, text = None, ""
-        try:
-            if self.connection is None:
-                self.connection = http.client.HTTPConnection(HOST, self.port, timeout=30)
-            self.connection.request(method, path, body=body, headers=headers)
-            response = self.connection.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            for value in response.headers.get_all("Set-Cookie") or []:
-                match = re.match(r"csrftoken=([^;]+)", value)
-                if match:
-                    self.csrf = match[1]
-            if response.status != expect:
-                error = f"{method} {path}: {response.status}"
-        except (OSError, http.client.HTTPException) as exc:
-            error = f"{method} {path}: {type(exc).__name__}: {exc}"
-            if self.connection is not None:
-                self.connection.close()
-            self.connection = None
-        self.stats.add(page, time.perf_counter() - start, error)
-        return text if error is None else None
-
-    def run(self) -> None:
-        time.sleep(self.rng.uniform(0, self.think))  # arrive spread out
-        while time.monotonic() < self.deadline:
-            if self.role == "player":
-                self.player_step()
-            else:
-                self.gm_step()
-            time.sleep(self.rng.uniform(0.5, 1.5) * self.think)
-        if self.connection is not None:
-            self.connection.close()
-
-    def player_step(self) -> None:
-        p = self.place
-        pick = self.rng.random()
-        if pick < 0.45:
-            self.request("roster", "GET", p["roster"])
-        elif pick < 0.8:
-            self.request("report", "GET", p["report"])
-        else:
-            self.request("dashboard", "GET", p["dashboard"])
-
-    def gm_step(self) -> None:
-        pick = self.rng.random()
-        if pick < 0.5:
-            self.launch_battle(self.place["setup"])
-        elif pick < 0.7:
-            self.launch_odds(self.place["odds"])
-        else:
-            self.request("dashboard", "GET", self.place["dashboard"])
-
-    def launch_battle(self, setup: str) -> None:
-        html = self.request("battle-setup", "GET", setup)
-        if html is None:
-            return
-        fields = form_fields(html)
-        # Two ready units a side, the first two the form puts on each side's deployment spots
-        # (by default it fields every ready unit, in page order).
-        per_side: dict[str, int] = defaultdict(int)
-        for name in [n for n in fields if n.startswith("side_")]:
-            side = fields[name]
-            if side and per_side[side] < 2:
-                per_side[side] += 1
-            else:
-                fields[name] = ""
-        if len(per_side) < 2:
-            self.stats.add("battle-launch", 0.0, "no ready units left on a side")
-            return
-        answer = self.request("battle-launch", "POST", setup, urlencode(fields), expect=302)
-        if answer is not None:
-            self.launched_battles += 1
-
-    def launch_odds(self, setup: str) -> None:
-        html = self.request("odds-setup", "GET", setup)
-        if html is None:
-            return
-        fields = form_fields(html)
-        fields["scenario"], fields["battles"] = "crossroads", "100"
-        if self.request("odds-launch", "POST", setup, urlencode(fields), 302) is not None:
-            self.launched_odds += 1
+def locust_command(args: argparse.Namespace, port: int, csv_prefix: Path) -> list[str]:
+    return [
+        str(Path(sys.executable).with_name("locust")),
+        "-f", str(ROOT / "bench" / "locustfile.py"),
+        "--headless", "--only-summary",
+        # All users at once: each waits up to a think time before its first step.
+        "--users", str(args.users), "--spawn-rate", str(args.users),
+        "--run-time", f"{args.seconds}s",
+        # When the time is up, let a user finish the step it is in, so that a launch in flight
+        # is counted by locust as well as stored in the database.
+        "--stop-timeout", "30",
+        "--host", f"http://{HOST}:{port}",
+        "--csv", str(csv_prefix),
+    ]  # fmt: skip
 
 
-def _percentile(samples: list[float], q: int) -> float:
-    if len(samples) < 2:
-        return samples[0] if samples else 0.0
-    return statistics.quantiles(samples, n=100, method="inclusive")[q - 1]
+def _read_csv(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
 
 
-# --- the run --------------------------------------------------------------------------------------
+def read_locust(prefix: Path) -> dict:
+    """Locust's figures from its CSV files: per page, in all, and what went wrong."""
+    rows = _read_csv(prefix.with_name(prefix.name + "_stats.csv"))
+    if not rows:
+        raise SystemExit(f"locust left no figures; see {prefix.parent / 'locust.log'}")
+    return {
+        "pages": {row["Name"]: row for row in rows if row["Name"] != "Aggregated"},
+        "total": next(row for row in rows if row["Name"] == "Aggregated"),
+        "failures": _read_csv(prefix.with_name(prefix.name + "_failures.csv")),
+        # Errors in the users' own code, which are no failed request.
+        "exceptions": _read_csv(prefix.with_name(prefix.name + "_exceptions.csv")),
+    }
+
+
+def succeeded(figures: dict, page: str) -> int:
+    row = figures["pages"].get(page)
+    return int(row["Request Count"]) - int(row["Failure Count"]) if row else 0
+
+
+def print_load(figures: dict, args: argparse.Namespace) -> int:
+    """Print requests, errors and p50/p95/p99 per page; return the number of errors."""
+    total = figures["total"]
+    requests = int(total["Request Count"])
+    errors = int(total["Failure Count"]) + sum(int(e["Count"]) for e in figures["exceptions"])
+    shape = f"gunicorn {args.web_workers} workers, 2 Celery workers"
+    print(f"\n{args.users} users ({args.gms} GMs) for {args.seconds} s, "
+          f"think time ~{args.think:.1f} s; {shape}")  # fmt: skip
+    print(f"requests {requests} ({float(total['Requests/s']):.1f}/s), errors {errors}")
+    print(f"{'page':<16} {'requests':>8} {'errors':>6} {'p50':>8} {'p95':>8} {'p99':>8}")
+    for page in sorted(figures["pages"], key=lambda p: (p not in READ_PAGES, p)):
+        row = figures["pages"][page]
+        p50, p95, p99 = (row[q] for q in ("50%", "95%", "99%"))
+        print(f"{page:<16} {row['Request Count']:>8} {row['Failure Count']:>6} "
+              f"{p50:>6}ms {p95:>6}ms {p99:>6}ms")  # fmt: skip
+    for failure in figures["failures"][:10]:
+        # Locust words a failure as the repr of its exception: CatchResponseError('...').
+        error = re.sub(r"^\w+\('(.*)'\)$", r"\1", failure["Error"])
+        print(f"  error on {failure['Name']}: {error} ({failure['Occurrences']}×)")
+    for exception in figures["exceptions"][:5]:
+        print(f"  error in the locustfile: {exception['Message']} ({exception['Count']}×)")
+    return errors
+
+
+def queue_counts(campaign_battles, odds_runs) -> dict[str, int]:
+    """How far the workers have got with the campaign battles and odds runs given."""
+    from battles.models import Battle, OddsRun
+    from campaign.models import CampaignBattle
+
+    fought = Battle.objects.filter(id__in=campaign_battles.values("battle_id"))
+    state = CampaignBattle.State
+    return {
+        "launched": campaign_battles.count(),
+        "fighting": campaign_battles.filter(state=state.FIGHTING).count(),
+        "resolved": fought.filter(status=Battle.Status.DONE).count(),
+        "applied": campaign_battles.filter(state=state.APPLIED).count(),
+        "awaiting review": campaign_battles.filter(state=state.AWAITING).count(),
+        "odds launched": odds_runs.count(),
+        "odds done": odds_runs.filter(status=OddsRun.Status.DONE).count(),
+        "odds failed": odds_runs.filter(status=OddsRun.Status.FAILED).count(),
+    }
+
+
+def wait_for_queue(campaign_battles, odds_runs, seconds: float) -> tuple[dict[str, int], float]:
+    """Wait (at most ``seconds``) until every battle has been fought and settled (applied, or
+    left for review when a unit changed meanwhile) and every odds run has finished; return the
+    counts then and how long after the start of the wait they were reached."""
+    start = time.monotonic()
+    previous, seen = None, 0.0
+    while True:
+        counts = queue_counts(campaign_battles, odds_runs)
+        settled = (
+            counts["fighting"] == 0
+            and counts["odds launched"] == counts["odds done"] + counts["odds failed"]
+        )
+        # A worker settles a battle in two steps (marked for review, then applied): believe
+        # what is seen only when a second look half a second later sees the same.
+        if settled and counts == previous:
+            return counts, seen
+        if time.monotonic() - start >= seconds:
+            return counts, time.monotonic() - start
+        previous, seen = counts, time.monotonic() - start
+        time.sleep(0.5)
+
+
+# --- the run -------------------------------------------------------------------------------------
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--users", type=int, default=50, help="simulated users in all")
     parser.add_argument("--gms", type=int, default=5, help="of which GMs (the rest: players)")
-    parser.add_argument("--seconds", type=float, default=60, help="how long to drive the load")
+    parser.add_argument("--seconds", type=int, default=60, help="how long to drive the load")
     parser.add_argument("--think", type=float, default=1.0, help="mean pause between actions, s")
     parser.add_argument("--web-workers", type=int, default=3, help="gunicorn worker processes")
     parser.add_argument("--drain", type=float, default=180, help="most seconds to wait after")
     args = parser.parse_args()
+    if not 0 <= args.gms <= args.users:
+        sys.exit("--gms must be between 0 and --users")
     database = os.environ.get("DATABASE_URL", "")
     if not database.startswith("postgres"):
         sys.exit("set DATABASE_URL to a PostgreSQL database whose name contains 'soak'")
     redis_server = shutil.which("redis-server")
     if redis_server is None:
         sys.exit("redis-server is needed (the soak runs a Redis of its own)")
+    if not Path(sys.executable).with_name("locust").exists():
+        sys.exit("locust is needed: .venv/bin/pip install -r bench/requirements.txt")
 
+    # A plain kill should stop what the soak starts too: make it an exit, which runs the
+    # ``finally`` below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     var = Path(tempfile.mkdtemp(prefix="bridgehead-soak-"))
     redis_port, web_port = _free_port(), _free_port()
     os.environ.update(
@@ -355,15 +329,17 @@ def main() -> int:
         REDIS_URL=f"redis://{HOST}:{redis_port}/0",
         LOG_LEVEL="WARNING",
         PYTHONPATH=str(ROOT),
+        BRIDGEHEAD_SOAK_WORLD=str(var / "accounts.json"),  # where the locustfile finds them
     )
     _recreate_database(database)
     processes: list[subprocess.Popen] = []
     logs = []
 
-    def start(name: str, command: list[str]) -> None:
+    def start(name: str, command: list[str]) -> subprocess.Popen:
         log = (var / f"{name}.log").open("w")
         logs.append(log)
         processes.append(subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT))
+        return processes[-1]
 
     try:
         start("redis", [redis_server, "--port", str(redis_port), "--bind", HOST, "--save", "",
@@ -378,9 +354,11 @@ def main() -> int:
         call_command("collectstatic", verbosity=0, interactive=False)
         players = args.users - args.gms
         t0 = time.monotonic()
-        world = build_world(min(players, 5), args.gms, roster=100, reserve=60)
-        print(f"world built in {time.monotonic() - t0:.0f} s: {min(players, 5)} player forces "
-              f"of 100 units with a 20v20 report each, {args.gms} GM campaigns")  # fmt: skip
+        # Every player is a user of their own, with a force and a battle of their own: each
+        # reads pages no one else reads (and that no one has drawn for them yet).
+        world = build_world(players, args.gms, roster=100, reserve=60)
+        print(f"world built in {time.monotonic() - t0:.0f} s: {players} players, each with a "
+              f"force of 100 units and a 20v20 report, {args.gms} GM campaigns")  # fmt: skip
 
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         start("web", [gunicorn, "config.wsgi:application", "--bind", f"{HOST}:{web_port}",
@@ -393,68 +371,36 @@ def main() -> int:
         _wait_port(web_port)
         time.sleep(2)  # the workers connect
 
-        from battles.models import Battle, OddsRun
+        from django.db.models import Max
+
+        from battles.models import OddsRun
         from campaign.models import CampaignBattle
 
-        stats = Stats()
-        rng = random.Random(7)
-        deadline = time.monotonic() + args.seconds
-        users = []
-        for i in range(args.users):
-            is_gm = i < args.gms
-            place = world["gms"][i] if is_gm else world["players"][i % len(world["players"])]
-            users.append(
-                User(web_port, session_cookie(place["user"]), "gm" if is_gm else "player",
-                     place, stats, deadline, args.think, random.Random(rng.random()))
-            )  # fmt: skip
-        started = time.monotonic()
-        for user in users:
-            user.start()
-        for user in users:
-            user.join(args.seconds + 120)
-        elapsed = time.monotonic() - started
+        # What the run launches is what the database gains from here on.
+        last = {model: model.objects.aggregate(last=Max("pk"))["last"] or 0
+                for model in (CampaignBattle, OddsRun)}  # fmt: skip
+        write_accounts(var / "accounts.json", world, players, args.think)
+        locust = start("locust", locust_command(args, web_port, var / "soak"))
+        locust.wait(timeout=args.seconds + 120)  # exit code 1 on a failure: the figures tell
+        figures = read_locust(var / "soak")
+        errors = print_load(figures, args)
 
-        requests = sum(len(t) for t in stats.times.values())
-        errors = sum(len(e) for e in stats.errors.values())
-        shape = f"gunicorn {args.web_workers} workers, 2 Celery workers"
-        print(f"\n{args.users} users ({args.gms} GMs) for {elapsed:.0f} s, "
-              f"think time ~{args.think:.1f} s; {shape}")  # fmt: skip
-        print(f"requests {requests} ({requests / elapsed:.1f}/s), errors {errors}")
-        print(f"{'page':<16} {'requests':>8} {'errors':>6} {'p50':>8} {'p95':>8} {'p99':>8}")
-        for page in sorted(stats.times, key=lambda p: (p not in READ_PAGES, p)):
-            samples = stats.times[page]
-            p50, p95, p99 = (_percentile(samples, q) * 1000 for q in (50, 95, 99))
-            print(f"{page:<16} {len(samples):>8} {len(stats.errors[page]):>6} "
-                  f"{p50:>6.0f}ms {p95:>6.0f}ms {p99:>6.0f}ms")  # fmt: skip
-        for page, messages in stats.errors.items():
-            for message in sorted(set(messages))[:5]:
-                print(f"  error on {page}: {message}")
-
-        launched = sum(u.launched_battles for u in users)
-        odds_launched = sum(u.launched_odds for u in users)
-        drain_until = time.monotonic() + args.drain
-        campaign_battles = CampaignBattle.objects.filter(battle__isnull=False)
-        while time.monotonic() < drain_until:
-            resolved = Battle.objects.filter(
-                id__in=campaign_battles.values("battle_id"), status=Battle.Status.DONE
-            ).count()
-            applied = campaign_battles.filter(state=CampaignBattle.State.APPLIED).count()
-            odds_done = OddsRun.objects.filter(status=OddsRun.Status.DONE).count()
-            if (
-                resolved == applied == campaign_battles.count()
-                and odds_done == OddsRun.objects.count()
-            ):
-                break
-            time.sleep(0.5)
-        drained = time.monotonic() - (drain_until - args.drain)
-        print(f"campaign battles: launched {launched} (in the database "
-              f"{campaign_battles.count()}), resolved {resolved}, applied {applied}"
-              f" — {'equal' if launched == resolved == applied else 'NOT EQUAL'}")  # fmt: skip
-        print(f"odds runs: launched {odds_launched}, done {odds_done}, failed "
-              f"{OddsRun.objects.filter(status=OddsRun.Status.FAILED).count()}")  # fmt: skip
+        campaign_battles = CampaignBattle.objects.filter(pk__gt=last[CampaignBattle])
+        odds_runs = OddsRun.objects.filter(pk__gt=last[OddsRun])
+        counts, drained = wait_for_queue(campaign_battles, odds_runs, args.drain)
+        equal = counts["launched"] == counts["resolved"] == counts["applied"]
+        print(f"campaign battles: launched {counts['launched']} "
+              f"(locust: {succeeded(figures, 'battle-launch')} launches answered 302), "
+              f"resolved {counts['resolved']}, applied {counts['applied']} "
+              f"(awaiting review {counts['awaiting review']})"
+              f" — {'equal' if equal else 'NOT EQUAL'}")  # fmt: skip
+        print(f"odds runs: launched {counts['odds launched']} "
+              f"(locust: {succeeded(figures, 'odds-launch')} launches answered 302), "
+              f"done {counts['odds done']}, failed {counts['odds failed']}")  # fmt: skip
         print(f"queue drained {drained:.1f} s after the load stopped")
-        return 0 if errors == 0 and launched == resolved == applied else 1
+        return 0 if errors == 0 and equal else 1
     finally:
+        # Also on Ctrl-C or an error: nothing the soak started outlives it.
         for process in reversed(processes):
             process.terminate()
         for process in reversed(processes):

@@ -6,6 +6,8 @@ The models hold state and cheap database constraints only. Every change to a uni
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -13,7 +15,7 @@ from django.utils import timezone
 
 from campaign.state import STATUS_LABELS, LeaderState, Status, UnitState, ordered_specialties
 from units.bucs import Equipment, Quality
-from units.models import Ruleset, UnitType
+from units.models import Ruleset, UnitType, Versioned, new_version
 
 QUALITY_CHOICES = [(int(q), q.label) for q in Quality]
 EQUIPMENT_CHOICES = [(e.value, e.label) for e in Equipment]
@@ -140,8 +142,10 @@ class Force(models.Model):
             raise ValidationError({"owner": f"{self.owner} is not a player of {self.campaign}"})
 
 
-class Unit(models.Model):
-    """A persistent unit: a card from the library under BUCS quality, hits and history."""
+class Unit(Versioned):
+    """A persistent unit: a card from the library under BUCS quality, hits and history.
+
+    Its ``version`` also changes when its leader's row does (the roster shows the leader)."""
 
     force = models.ForeignKey(Force, on_delete=models.CASCADE, related_name="units")
     unit_type = models.ForeignKey(UnitType, on_delete=models.PROTECT, related_name="+")
@@ -222,6 +226,18 @@ class Leader(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        self._touch_unit()
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        deleted = super().delete(*args, **kwargs)
+        self._touch_unit()
+        return deleted
+
+    def _touch_unit(self) -> None:
+        Unit.objects.filter(pk=self.unit_id).update(version=new_version())
 
 
 class QuickResolve(models.Model):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q, QuerySet
 
-from campaign.models import Campaign, Force, HistoryEntry, Membership, Unit
+from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, Membership, Unit
 from campaign.state import snapshot_replay
+from units.models import UnitType
 
 GM = "gm"
 """The role of the campaign's own GM (not a membership: it is `Campaign.gm`)."""
@@ -81,3 +83,37 @@ def unit_history_replay(*, unit: Unit) -> dict[str, Any]:
 def unit_history_explains(*, unit: Unit) -> bool:
     """Whether replaying the unit's history arrives exactly at its current state."""
     return unit_history_replay(unit=unit) == unit_snapshot(unit=unit)
+
+
+def engaged_units(*, campaign: Campaign) -> dict[int, str]:
+    """Units in a battle whose outcome is not applied yet (being fought, or awaiting the GM's
+    review), each with that battle's name: until it is, the unit's card for another battle
+    would be the one from before this battle."""
+    unsettled = CampaignBattle.objects.filter(
+        campaign=campaign,
+        state__in=[CampaignBattle.State.FIGHTING, CampaignBattle.State.AWAITING],
+    ).values_list("name", "sides")
+    return {pk: name for name, sides in unsettled for pks in sides.values() for pk in pks}
+
+
+def roster_version(force: Force) -> tuple:
+    """What the force's roster page is drawn from beyond the campaign and force rows: the sums
+    of the version tokens of its units (a leader's change moves its unit's), of their cards,
+    and of the library cards of the campaign's ruleset (a GM's add-unit form offers them).
+
+    Every save gives a row a new random token (``units.models.Versioned``), so the sums change
+    with any saved change, a unit or card added or removed, or a card reloaded. One fixed SQL
+    statement: the roster is the page read most, and the ORM takes longer to build this
+    aggregate than the database takes to answer it.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(_ROSTER_VERSION_SQL, [force.campaign.ruleset, force.pk])
+        return tuple(cursor.fetchone())
+
+
+_ROSTER_VERSION_SQL = f"""
+    SELECT COUNT(u.id), SUM(u.version), SUM(t.version),
+           (SELECT SUM(version) FROM {UnitType._meta.db_table} WHERE ruleset = %s)
+    FROM {Unit._meta.db_table} u JOIN {UnitType._meta.db_table} t ON t.id = u.unit_type_id
+    WHERE u.force_id = %s
+"""

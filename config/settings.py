@@ -123,7 +123,11 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     # A file, not memory, so a worker process can see the test database too.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-bridgehead.sqlite3")}
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# Production keeps each process's connection for a minute (checked before reuse) instead of
+# connecting afresh for every request; development's server starts a thread per request, which
+# would leave connections behind, so it connects per request.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60 if PRODUCTION else 0)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -195,6 +199,25 @@ else:
     # The filesystem transport lists these folders on every poll: they must exist.
     for folder in ("queue", "control", "processed", "results"):
         (CELERY_QUEUE_DIR / folder).mkdir(parents=True, exist_ok=True)
+# The cache holds rendered pages only (config.pagecache): in Redis when REDIS_URL is set, so
+# every web process shares it; otherwise each process keeps its own in memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "bridgehead",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 1000},
+        }
+    }
+# How long a rendered page is kept (0: pages are always drawn afresh).
+PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=600)
 CELERY_TASK_ACKS_LATE = True
 # Tasks write what they produce to the database; only a task that says so keeps a result.
 CELERY_TASK_IGNORE_RESULT = True

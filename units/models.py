@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -18,7 +19,37 @@ class Ruleset(models.TextChoices):
     ONE_YEAR_WAR = "one_year_war", "One Year War"
 
 
-class UnitType(models.Model):
+def new_version() -> int:
+    """A fresh version token: random, so a restored backup never reuses one with new contents.
+
+    48 bits, so a sum over a force's units stays far inside a 64-bit integer.
+    """
+    return secrets.randbits(48)
+
+
+class Versioned(models.Model):
+    """A row with a ``version`` token that every save replaces.
+
+    Pages kept as rendered HTML (``config.pagecache``) are keyed by the sum, count and highest
+    id of their rows' tokens, read in one aggregate query instead of loading the rows. Every
+    write must go through ``save()``: a ``QuerySet.update()`` of these rows must set
+    ``version=new_version()`` itself.
+    """
+
+    version = models.BigIntegerField(default=new_version, editable=False)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.version = new_version()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, "version"}
+        super().save(*args, **kwargs)
+
+
+class UnitType(Versioned):
     """A card from the library: a unit, a building or a terrain type.
 
     Units and buildings belong to one ruleset's library; terrain types serve both rulesets and

@@ -26,6 +26,7 @@ from battles.models import Battle
 from battles.services import BattleInputError, battle_launch
 from campaign.bridge import REMOVED, UnitOutcome, battle_card
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
+from campaign.selectors import engaged_units
 from campaign.services._record import require_manager
 from campaign.services.outcomes import opposing_equipment_by_side, outcome_apply, outcome_revert
 from campaign.state import Status
@@ -111,6 +112,7 @@ def _scenario(
         side["units"] = []
     sides: dict[str, list[int]] = {side: [] for side in side_ids}
     engine_units: dict[str, int] = {}
+    engaged = engaged_units(campaign=campaign)
     for i, deployment in enumerate(deployments):
         unit, path = deployment.unit, f"deployments[{i}]"
         if unit.force.campaign_id != campaign.pk:
@@ -118,6 +120,11 @@ def _scenario(
             continue
         if unit.status != Status.READY:
             errors.setdefault(path, []).append(f"{unit} is {unit.status}: it cannot fight")
+            continue
+        if unit.pk in engaged:
+            errors.setdefault(path, []).append(
+                f"{unit} is still in {engaged[unit.pk]}, whose outcome is not applied yet"
+            )
             continue
         if deployment.side not in sides:
             errors.setdefault(path, []).append(f"no side {deployment.side!r} in the scenario")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -39,6 +40,7 @@ from campaign.battle_forms import BattleSetupForm, TableResultForm
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.pages import battle_winner
+from campaign.selectors import engaged_units
 from campaign.services.battles import (
     campaign_battle_apply,
     campaign_battle_launch,
@@ -61,6 +63,15 @@ def _ready_units(viewer: Viewer) -> list[Unit]:
         .select_related("force", "unit_type", "leader")
         .order_by("force__name", "name")
     )
+
+
+def _launched_by(viewer: Viewer, request_key: str | None) -> CampaignBattle | None:
+    """The battle a set-up form with this key already launched, if any."""
+    try:
+        key = uuid.UUID(str(request_key))
+    except ValueError:
+        return None
+    return CampaignBattle.objects.filter(campaign=viewer.campaign, request_key=key).first()
 
 
 def _chosen_scenario(slug: str | None, campaign: Campaign):
@@ -102,11 +113,20 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     require_manage(viewer)
     source = request.POST if request.method == "POST" else request.GET
     scenarios, chosen = _chosen_scenario(source.get("scenario"), viewer.campaign)
-    units = _ready_units(viewer)
+    # A unit still in a battle whose outcome is not applied is not offered (the launch would
+    # refuse it): the page names it and the battle instead.
+    in_battle = engaged_units(campaign=viewer.campaign)
+    units = [u for u in _ready_units(viewer) if u.pk not in in_battle]
+    engaged = [(u, in_battle[u.pk]) for u in _ready_units(viewer) if u.pk in in_battle]
     bound = request.method == "POST"
+    if bound and (launched := _launched_by(viewer, request.POST.get("request_key"))):
+        # The form sent again (a double click, a resend): its units are in battle by now.
+        url = reverse("campaign:battle", args=[pk, launched.pk])
+        return action_done(request, url, f"{launched.name} launched.")
     form = BattleSetupForm(request.POST if bound else None, units=units, scenario=chosen.data)
     context = base_context(
         viewer,
+        engaged=engaged,
         scenarios=scenarios,
         chosen=chosen,
         form=form,

@@ -15,7 +15,13 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from campaign.access import FULL, Viewer, campaign_for_viewer, force_for_viewer, unit_for_viewer
+from campaign.access import (
+    FULL,
+    Viewer,
+    campaign_for_viewer,
+    force_for_viewer,
+    unit_for_viewer,
+)
 from campaign.forms import (
     AdvanceForm,
     CampaignForm,
@@ -40,8 +46,9 @@ from campaign.pages import (
     units_needing_attention,
     winner_name,
 )
-from campaign.selectors import campaigns_for_user, unit_history
+from campaign.selectors import campaigns_for_user, roster_version, unit_history
 from campaign.views._common import base_context
+from config.pagecache import cached_page, row_key
 
 ROSTER_COLUMNS = (
     ("name", "Unit"),
@@ -122,11 +129,22 @@ def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any
 def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     force = force_for_viewer(viewer, force_pk)
-    context = force_context(viewer, force, request.GET.get("sort", "name"))
-    if request.htmx:
-        # A sort link: only the roster table is redrawn.
-        return render(request, "campaign/force.html#roster", context)
-    return render(request, "campaign/force.html", context)
+    drawn_from = (
+        row_key(viewer.campaign),
+        viewer.role,
+        row_key(force),
+        force.owner.get_username(),
+        roster_version(force),
+    )
+
+    def draw(extra: dict[str, Any]) -> HttpResponse:
+        context = force_context(viewer, force, request.GET.get("sort", "name")) | extra
+        if request.htmx:
+            # A sort link: only the roster table is redrawn.
+            return render(request, "campaign/force.html#roster", context)
+        return render(request, "campaign/force.html", context)
+
+    return cached_page(request, drawn_from, draw)
 
 
 def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:

@@ -7,10 +7,13 @@ import uuid
 from unittest import mock
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaign.models import CampaignBattle, Unit
+from campaign.selectors import engaged_units
 from campaign.services import unit_edit
+from campaign.services.battles import Deployment, campaign_battle_apply, campaign_battle_launch
 from tests.web.campaign_world import CROSSROADS, login
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +31,12 @@ def _ready_all(world):
     return list(Unit.objects.filter(force__campaign=world.campaign).order_by("pk"))
 
 
+def _free_all(world):
+    """Every unit made ready; those free to be sent into battle (in none still to be applied)."""
+    engaged = engaged_units(campaign=world.campaign)
+    return [u for u in _ready_all(world) if u.pk not in engaged]
+
+
 def _setup_data(units, world, **extra):
     data = {"scenario": "crossroads", "turn_limit": "4", "seed": "3",
             "request_key": str(uuid.uuid4())}  # fmt: skip
@@ -40,7 +49,7 @@ def _setup_data(units, world, **extra):
 
 
 def test_it_offers_the_scenarios_spots_as_default_positions(client, world):
-    units = _ready_all(world)
+    units = _free_all(world)
     response = login(client, world, "gm").get(
         _url("battle-setup", world), {"scenario": "crossroads"}
     )
@@ -61,7 +70,7 @@ def test_it_offers_the_scenarios_spots_as_default_positions(client, world):
 
 
 def test_it_launches_a_battle_once_however_often_the_form_is_sent(client, world):
-    units = _ready_all(world)
+    units = _free_all(world)
     login(client, world, "gm")
     data = _setup_data(units, world)
     before = CampaignBattle.objects.count()
@@ -80,8 +89,34 @@ def test_it_launches_a_battle_once_however_often_the_form_is_sent(client, world)
     assert progress.status_code == 200, "still polling while the battle waits"
 
 
+def test_a_unit_in_a_battle_not_yet_applied_is_not_sent_into_another(client, world):
+    free = _free_all(world)
+    waiting = world.table_battle  # a table result awaiting the GM's review
+    held = [pk for pks in waiting.sides.values() for pk in pks]
+    assert held and not set(held) & {u.pk for u in free}
+    page = login(client, world, "gm").get(_url("battle-setup", world), {"scenario": "crossroads"})
+    offered = {u.pk for u in page.context["form"].units}
+    assert offered == {u.pk for u in free}
+    assert "not offered" in page.text and f"in {waiting.name}" in page.text
+    base = json.loads(CROSSROADS.read_text())
+    unit = Unit.objects.get(pk=held[0])
+    with pytest.raises(ValidationError) as refused:
+        campaign_battle_launch(
+            campaign=world.campaign, base=base, actor=world.users["gm"],
+            deployments=[Deployment(unit=unit, side="blue", position=(6, 3))],
+        )  # fmt: skip
+    assert f"{unit} is still in {waiting.name}, whose outcome is not applied yet" in str(
+        refused.value
+    )
+    campaign_battle_apply(campaign_battle=waiting, actor=world.users["gm"])
+    again = client.get(_url("battle-setup", world), {"scenario": "crossroads"})
+    still_ready = {pk for pk in held if Unit.objects.get(pk=pk).status == "ready"}
+    assert still_ready <= {u.pk for u in again.context["form"].units}
+    assert "not offered" not in again.text
+
+
 def test_it_wants_a_unit_on_each_side(client, world):
-    units = _ready_all(world)
+    units = _free_all(world)
     data = _setup_data(units, world)
     for unit in units:
         if unit.force_id == world.enemy.pk:
@@ -91,7 +126,7 @@ def test_it_wants_a_unit_on_each_side(client, world):
 
 
 def test_it_puts_a_position_the_engine_refuses_next_to_that_unit(client, world):
-    units = _ready_all(world)
+    units = _free_all(world)
     blue = next(u for u in units if u.force_id == world.force.pk)
     data = _setup_data(units, world, **{f"x_{blue.pk}": "500", f"y_{blue.pk}": "500"})
     response = login(client, world, "gm").post(_url("battle-setup", world), data)

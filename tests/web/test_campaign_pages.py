@@ -46,8 +46,9 @@ def test_it_prints_each_units_next_battle_card_on_the_roster(client, world, djan
 
 
 def test_it_sorts_the_roster_by_a_query_parameter_and_swaps_only_the_table_under_htmx(
-    client, world
+    client, world, settings
 ):
+    settings.PAGE_CACHE_SECONDS = 0  # every fetch drawn afresh, so each has its context
     login(client, world, "gm")
     url = _url("force", world, world.force.pk)
     for sort in ("quality", "-quality", "experience", "-name", "skill", "casualty"):
