@@ -84,6 +84,11 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("LOGIN_LOCKOUT_MINUTES", default=15.0) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# Behind a proxy every login comes from the proxy's address: with TRUSTED_PROXIES set to the
+# number of proxies in front of the site, the client's own address is read from the
+# X-Forwarded-For header they append to (config.security.client_ip).
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
 # Lockouts are logged; the banner axes prints at every start-up is not.
 AXES_VERBOSE = False
 AXES_COOLOFF_MESSAGE = (

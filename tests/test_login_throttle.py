@@ -64,3 +64,32 @@ def test_a_good_login_resets_the_count(client, player):
     for _ in range(4):
         assert _login(client, "wrong").status_code == 200
     assert _login(client, PASSWORD).status_code == 302
+
+
+def test_behind_a_proxy_each_client_is_counted_by_its_own_address(client, player, settings):
+    settings.TRUSTED_PROXIES = 1
+    proxy = {"REMOTE_ADDR": "10.0.0.1"}
+    for _ in range(5):
+        client.post(reverse("login"), {"username": "player", "password": "wrong"},
+                    HTTP_X_FORWARDED_FOR="203.0.113.7", **proxy)  # fmt: skip
+    locked = client.post(reverse("login"), {"username": "player", "password": PASSWORD},
+                         HTTP_X_FORWARDED_FOR="203.0.113.7", **proxy)  # fmt: skip
+    assert locked.status_code == 429
+    # The real player, at another address behind the same proxy, still logs in; what a client
+    # writes into the header itself (left of what the proxy appended) changes nothing.
+    elsewhere = client.post(reverse("login"), {"username": "player", "password": PASSWORD},
+                            HTTP_X_FORWARDED_FOR="198.51.100.4", **proxy)  # fmt: skip
+    assert elsewhere.status_code == 302
+    client.logout()
+    spoofed = client.post(reverse("login"), {"username": "player", "password": PASSWORD},
+                          HTTP_X_FORWARDED_FOR="198.51.100.99, 203.0.113.7", **proxy)  # fmt: skip
+    assert spoofed.status_code == 429
+
+
+def test_without_a_proxy_the_forwarded_header_is_ignored(client, player):
+    for i in range(5):
+        client.post(reverse("login"), {"username": "player", "password": "wrong"},
+                    HTTP_X_FORWARDED_FOR=f"192.0.2.{i}")  # fmt: skip
+    dodge = client.post(reverse("login"), {"username": "player", "password": PASSWORD},
+                        HTTP_X_FORWARDED_FOR="192.0.2.200")  # fmt: skip
+    assert dodge.status_code == 429, "a made-up header does not dodge the lockout"
