@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Count, Q
+
 from campaign.bridge import BridgeError, battle_card
 from campaign.models import Campaign, CampaignBattle, Force, QuickResolve, Unit
 from campaign.recovery import medical_window_open
@@ -76,15 +78,15 @@ class ForceSummary:
 
 def force_summaries(campaign: Campaign) -> list[ForceSummary]:
     """Each force with its unit counts: what a player may always see of another force."""
-    counts: dict[int, list[int]] = {}
-    for force_id, status in Unit.objects.filter(force__campaign=campaign).values_list(
-        "force_id", "status"
-    ):
-        total = counts.setdefault(force_id, [0, 0])
-        total[0] += 1
-        total[1] += status == Status.READY
+    counts = {
+        row["force_id"]: (row["units"], row["ready"])
+        for row in Unit.objects.filter(force__campaign=campaign)
+        .values("force_id")
+        .annotate(units=Count("id"), ready=Count("id", filter=Q(status=Status.READY)))
+        .order_by()
+    }
     forces = campaign.forces.select_related("owner").order_by("name")
-    return [ForceSummary(f, *counts.get(f.pk, [0, 0])) for f in forces]
+    return [ForceSummary(f, *counts.get(f.pk, (0, 0))) for f in forces]
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,10 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
     """Retreated units and units whose Casualty hits await the medics today (forces the
     viewer sees in full only)."""
     found = []
-    for unit in campaign_units(campaign=campaign).filter(force_id__in=visible):
+    # Only the units that may need attention are read (a campaign may hold thousands);
+    # ``medical_window_open`` still decides.
+    maybe = Q(status=Status.RETREATED) | Q(casualty_hits__gt=0, last_battle_day__gte=campaign.day)
+    for unit in campaign_units(campaign=campaign).filter(maybe, force_id__in=visible):
         if unit.status == Status.RETREATED:
             found.append(Attention(unit, "retreated in poor order: rallies after a day of R&R"))
         elif medical_window_open(unit.state, campaign.day):
