@@ -13,6 +13,7 @@ import itertools
 import json
 import os
 import random
+import time
 from collections import defaultdict
 from html.parser import HTMLParser
 from http.cookiejar import DefaultCookiePolicy
@@ -32,6 +33,18 @@ def _load_world() -> dict:
 
 WORLD = _load_world()
 THINK = WORLD["think"]  # seconds; the pause between actions is 0.5–1.5 times this
+
+
+@events.init.add_listener
+def _record_every_request(environment, **_kwargs) -> None:
+    # Every request with the moment it was made, for soak.py: it gives figures for the whole
+    # run and for the time after every user has arrived, which locust's own files cannot.
+    record = open(os.environ["BRIDGEHEAD_SOAK_REQUESTS"], "w", buffering=1)  # noqa: SIM115
+
+    @environment.events.request.add_listener
+    def _one(name, response_time, exception, start_time=None, **_rest) -> None:
+        when = start_time if start_time is not None else time.time() - response_time / 1000
+        record.write(f"{when:.3f},{name},{response_time:.1f},{0 if exception else 1}\n")
 
 
 @events.quitting.add_listener
@@ -98,20 +111,20 @@ class _SiteUser(HttpUser):
         self.client.cookies.set_policy(DefaultCookiePolicy(allowed_domains=[]))
         gevent.sleep(random.uniform(0, THINK))  # arrive spread out, not all in the same second
 
-    def visit(self, name: str, method: str, path: str, data=None, expect=200) -> str | None:
-        """The page's text, or None when the answer is not ``expect`` (then a failure)."""
+    def visit(self, name: str, method: str, path: str, data=None, expect=200, headers=None):
+        """The answer, or None when its status is not ``expect`` (then a failure)."""
         cookie = self.place["cookie"] + (f"; csrftoken={self.csrf}" if self.csrf else "")
         with self.client.request(
-            method, path, name=name, data=data, headers={"Cookie": cookie},
+            method, path, name=name, data=data, headers={"Cookie": cookie, **(headers or {})},
             allow_redirects=False, catch_response=True,
         ) as response:  # fmt: skip
             # Django sets the CSRF cookie with the first page that carries a form.
             self.csrf = response.cookies.get("csrftoken", self.csrf)
-            if response.status_code != expect:
+            if response.status_code not in (expect if isinstance(expect, tuple) else (expect,)):
                 error = getattr(response, "error", None)  # set when nothing answered
                 response.failure(f"{method} {path}: {error or response.status_code}")
                 return None
-            return response.text
+            return response
 
     def record_failure(self, name: str, message: str) -> None:
         """Count a step that could not be tried as a failed request of that name."""
@@ -147,10 +160,10 @@ class GM(_SiteUser):
     @task(50)
     def launch_battle(self) -> None:
         setup = self.place["setup"]
-        html = self.visit("battle-setup", "GET", setup)
-        if html is None:
+        page = self.visit("battle-setup", "GET", setup)
+        if page is None:
             return
-        fields = form_fields(html)
+        fields = form_fields(page.text)
         # Two ready units a side, the first two the form puts on each side's deployment spots
         # (by default it fields every ready unit, in page order).
         per_side: dict[str, int] = defaultdict(int)
@@ -163,15 +176,31 @@ class GM(_SiteUser):
         if len(per_side) < 2:
             self.record_failure("battle-launch", "no ready units left on a side")
             return
-        self.visit("battle-launch", "POST", setup, fields, expect=302)
+        launched = self.visit("battle-launch", "POST", setup, fields, expect=302)
+        if launched is not None:
+            self.watch(launched.headers["Location"])
+
+    def watch(self, battle: str) -> None:
+        """The battle page, as a browser shows it after the launch: it asks for the progress
+        every second (htmx) until the campaign has the outcome (status 286). Only then does
+        this GM set up the next battle, from units the outcome has already changed."""
+        if self.visit("campaign-battle", "GET", battle) is None:
+            return
+        for _ in range(120):
+            gevent.sleep(1)
+            answer = self.visit("battle-progress", "GET", battle + "progress/",
+                                headers={"HX-Request": "true"}, expect=(200, 286))  # fmt: skip
+            if answer is None or answer.status_code == 286:
+                return
+        self.record_failure("battle-progress", f"{battle}: not over after two minutes")
 
     @task(20)
     def launch_odds(self) -> None:
         setup = self.place["odds"]
-        html = self.visit("odds-setup", "GET", setup)
-        if html is None:
+        page = self.visit("odds-setup", "GET", setup)
+        if page is None:
             return
-        fields = form_fields(html)
+        fields = form_fields(page.text)
         fields["scenario"], fields["battles"] = "crossroads", "100"
         self.visit("odds-launch", "POST", setup, fields, expect=302)
 

@@ -5,8 +5,9 @@ free port, and two Celery workers (one with the beat that runs the sweeps), all 
 PostgreSQL of ``DATABASE_URL``; then locust, headless for a bounded time, drives the site with
 the users of bench/locustfile.py: players read their rosters (a force of 100 units), battle
 reports (20v20) and the campaign dashboard; GMs open the battle setup page, launch campaign
-battles through it, and launch odds runs. It prints requests, errors and p50/p95/p99 per page
-(from locust's CSV files), then waits (bounded) for the queue to drain and prints battles
+battles through it and watch them, and launch odds runs. It prints requests, errors and
+p50/p95/p99 per page, over the whole run and after the users' ramp (from the locustfile's record
+of every request), then waits (bounded) for the queue to drain and prints battles
 launched vs resolved vs applied and the odds runs, as the database has them, and stops
 everything itself. Locust is not in the project's requirements; install it first::
 
@@ -30,6 +31,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -189,9 +191,10 @@ def locust_command(args: argparse.Namespace, port: int, csv_prefix: Path) -> lis
         str(Path(sys.executable).with_name("locust")),
         "-f", str(ROOT / "bench" / "locustfile.py"),
         "--headless", "--only-summary",
-        # All users at once: each waits up to a think time before its first step.
-        "--users", str(args.users), "--spawn-rate", str(args.users),
-        "--run-time", f"{args.seconds}s",
+        # The users arrive evenly over the ramp (each then waits up to a think time before its
+        # first step); the load is then driven for --seconds with all of them.
+        "--users", str(args.users), "--spawn-rate", f"{args.users / max(args.ramp, 1):.3f}",
+        "--run-time", f"{args.ramp + args.seconds}s",
         # When the time is up, let a user finish the step it is in, so that a launch in flight
         # is counted by locust as well as stored in the database.
         "--stop-timeout", "30",
@@ -221,26 +224,51 @@ def read_locust(prefix: Path) -> dict:
     }
 
 
+def read_requests(path: Path) -> list[tuple[float, str, float, bool]]:
+    """Every request the locustfile recorded: (when, page, milliseconds, answered as expected)."""
+    rows = []
+    for line in path.read_text().splitlines():
+        when, rest = line.split(",", 1)
+        page, ms, ok = rest.rsplit(",", 2)  # a page name holds no comma, but be sure
+        rows.append((float(when), page, float(ms), ok == "1"))
+    return rows
+
+
+def percentiles(samples: list[float]) -> tuple[float, float, float]:
+    if len(samples) < 2:
+        value = samples[0] if samples else 0.0
+        return value, value, value
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return cuts[49], cuts[94], cuts[98]
+
+
 def succeeded(figures: dict, page: str) -> int:
     row = figures["pages"].get(page)
     return int(row["Request Count"]) - int(row["Failure Count"]) if row else 0
 
 
-def print_load(figures: dict, args: argparse.Namespace) -> int:
-    """Print requests, errors and p50/p95/p99 per page; return the number of errors."""
-    total = figures["total"]
-    requests = int(total["Request Count"])
-    errors = int(total["Failure Count"]) + sum(int(e["Count"]) for e in figures["exceptions"])
+def print_load(figures: dict, requests: list, steady_from: float, args) -> int:
+    """Print requests, errors and p50/p95/p99 per page, over the whole run and over the time
+    after every user has arrived; return the number of errors (over the whole run)."""
+    errors = sum(not ok for *_, ok in requests)
+    errors += sum(int(e["Count"]) for e in figures["exceptions"])
+    span = max(when for when, *_ in requests) - min(when for when, *_ in requests)
     shape = f"gunicorn {args.web_workers} workers, 2 Celery workers"
-    print(f"\n{args.users} users ({args.gms} GMs) for {args.seconds} s, "
-          f"think time ~{args.think:.1f} s; {shape}")  # fmt: skip
-    print(f"requests {requests} ({float(total['Requests/s']):.1f}/s), errors {errors}")
-    print(f"{'page':<16} {'requests':>8} {'errors':>6} {'p50':>8} {'p95':>8} {'p99':>8}")
-    for page in sorted(figures["pages"], key=lambda p: (p not in READ_PAGES, p)):
-        row = figures["pages"][page]
-        p50, p95, p99 = (row[q] for q in ("50%", "95%", "99%"))
-        print(f"{page:<16} {row['Request Count']:>8} {row['Failure Count']:>6} "
-              f"{p50:>6}ms {p95:>6}ms {p99:>6}ms")  # fmt: skip
+    print(f"\n{args.users} users ({args.gms} GMs) arriving over {args.ramp} s, then "
+          f"{args.seconds} s with all of them; think ~{args.think:.1f} s; {shape}")  # fmt: skip
+    print(f"requests {len(requests)} ({len(requests) / max(span, 1):.1f}/s), errors {errors}")
+    steady = [r for r in requests if r[0] >= steady_from]
+    print(f"{'':<16} {'whole run':^33}   {'after the ramp':^33}")
+    print(f"{'page':<16} {'requests':>8} {'p50':>7} {'p95':>7} {'p99':>7}   "
+          f"{'requests':>8} {'p50':>7} {'p95':>7} {'p99':>7}   errors")  # fmt: skip
+    pages = sorted({page for _, page, *_ in requests}, key=lambda p: (p not in READ_PAGES, p))
+    for page in pages:
+        cells = []
+        for rows in (requests, steady):
+            ms = [r[2] for r in rows if r[1] == page]
+            cells.append(f"{len(ms):>8} " + " ".join(f"{q:>5.0f}ms" for q in percentiles(ms)))
+        failed = sum(1 for r in requests if r[1] == page and not r[3])
+        print(f"{page:<16} {cells[0]}   {cells[1]}   {failed:>6}")
     for failure in figures["failures"][:10]:
         # Locust words a failure as the repr of its exception: CatchResponseError('...').
         error = re.sub(r"^\w+\('(.*)'\)$", r"\1", failure["Error"])
@@ -299,8 +327,9 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=50, help="simulated users in all")
     parser.add_argument("--gms", type=int, default=5, help="of which GMs (the rest: players)")
     parser.add_argument("--seconds", type=int, default=60, help="how long to drive the load")
+    parser.add_argument("--ramp", type=int, default=10, help="seconds over which users arrive")
     parser.add_argument("--think", type=float, default=1.0, help="mean pause between actions, s")
-    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument("--web-workers", type=int, default=5, help="gunicorn worker processes")
     parser.add_argument("--drain", type=float, default=180, help="most seconds to wait after")
     args = parser.parse_args()
     if not 0 <= args.gms <= args.users:
@@ -330,6 +359,7 @@ def main() -> int:
         LOG_LEVEL="WARNING",
         PYTHONPATH=str(ROOT),
         BRIDGEHEAD_SOAK_WORLD=str(var / "accounts.json"),  # where the locustfile finds them
+        BRIDGEHEAD_SOAK_REQUESTS=str(var / "requests.csv"),  # where it records every request
     )
     _recreate_database(database)
     processes: list[subprocess.Popen] = []
@@ -380,10 +410,12 @@ def main() -> int:
         last = {model: model.objects.aggregate(last=Max("pk"))["last"] or 0
                 for model in (CampaignBattle, OddsRun)}  # fmt: skip
         write_accounts(var / "accounts.json", world, players, args.think)
+        steady_from = time.time() + args.ramp
         locust = start("locust", locust_command(args, web_port, var / "soak"))
-        locust.wait(timeout=args.seconds + 120)  # exit code 1 on a failure: the figures tell
+        locust.wait(timeout=args.ramp + args.seconds + 120)  # exit 1 on a failure: see below
         figures = read_locust(var / "soak")
-        errors = print_load(figures, args)
+        requests = read_requests(var / "requests.csv")
+        errors = print_load(figures, requests, steady_from, args)
 
         campaign_battles = CampaignBattle.objects.filter(pk__gt=last[CampaignBattle])
         odds_runs = OddsRun.objects.filter(pk__gt=last[OddsRun])

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import math
 
-from battles.engine import DefaultCommander, MoveStep
+from battles.engine import DefaultCommander, MoveStep, run_battle
 from battles.engine.cards import Keyword
 from battles.engine.commander import BattleView
+from battles.engine.commanders.attacks import bounded_attack, reach_here
 from battles.engine.commanders.odds import can_damage, shots, weapon_reach
-from battles.engine.commanders.picture import Picture, _flags
+from battles.engine.commanders.picture import Picture
+from battles.engine.commanders.threat import _flags
 from battles.engine.rulesets import COMBINED_ARMS
+from battles.engine.scenarios import load_reference
 
 from .helpers import act, battle, scenario, unit
 
@@ -78,3 +81,33 @@ def test_attack_values_kept_for_the_turn_equal_a_fresh_picture_s():
             for s in shots(u.card, u.skill, e.card, kept.ruleset):
                 a, f = kept.attack_value(u, e, s), fresh.attack_value(u, e, s)
                 assert math.isclose(a, f, rel_tol=0, abs_tol=0), (u.id, e.id, s.weapon)
+
+
+class _CheckingReaches(DefaultCommander):
+    """Plays as the default does and, after each decision, checks every ready unit's kept
+    ``Reach`` against one worked out afresh (on the same turn's attack values)."""
+
+    checked = 0
+
+    def choose(self, view: BattleView):
+        action = super().choose(view)
+        kept = Picture(view, {}, self._memo)
+        memo = {k: v for k, v in self._memo.items() if k[0] not in ("reach", "enemies")}
+        fresh = Picture(view, {}, memo)
+        for u in view.ready_units():
+            a, f = reach_here(kept, u), reach_here(fresh, u)
+            assert a.bound == f.bound, u.id
+            assert [p.offer for p in a.pairs(kept)] == [p.offer for p in f.pairs(fresh)], u.id
+            assert bounded_attack(kept, u, a.pairs(kept)) == bounded_attack(
+                fresh, u, f.pairs(fresh)
+            )
+            _CheckingReaches.checked += 1
+        return action
+
+
+def test_each_unit_s_attacks_kept_across_decisions_equal_a_fresh_reckoning():
+    sc = load_reference("big-battle")
+    for seed in (0, 1):
+        commanders = {s.id: _CheckingReaches() for s in sc.sides}
+        run_battle(sc, seed, commanders=commanders)
+    assert _CheckingReaches.checked > 1000

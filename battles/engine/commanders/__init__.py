@@ -1,8 +1,10 @@
 """Commander policies beyond the simple baseline: the strong default and what it weighs.
 
 ``DefaultCommander`` (``default.py``) plays a side the way the rule text says players correctly
-play; ``picture.py`` holds its threat map and attack values, ``goals.py`` turns standing Orders
-into goals, ``odds.py`` caches the exact chances of ``probability`` as floats.
+play. ``picture.py`` holds what one decision knows, ``threat.py`` the threat a place is under,
+``values.py`` what attacks and places are worth, ``attacks.py`` each unit's best legal attack
+(kept across a turn's decisions), ``moves.py`` the moves it weighs, ``goals.py`` turns standing
+Orders into goals, and ``odds.py`` caches the exact chances of ``probability`` as floats.
 """
 
 from __future__ import annotations

@@ -4,37 +4,44 @@ Each decision first picks *which* unit activates, then *what* it does.
 
 Which unit (activation order):
 1. a unit with a telling attack now (expected value at least ``SHOOT_FIRST`` points) — the best
-   such, before the target can move off or shoot first;
+   such, before the target can move off or shoot first. Each unit's best attack comes from its
+   ``attacks.Reach``, kept across the turn's decisions; units are tried by the bound on their
+   attack, best first, so only those that could still win are checked against the rules;
 2. otherwise the unit with the most at stake — the enemy guns that reach it where it stands
-   plus how hard its order presses (an Advance running out of turns);
+   plus how hard its order presses (an Advance running out of turns; kept for the turn while
+   the unit stands, as the goal behind it moves little);
 3. units that would only stand and pass (Hold, nothing to shoot) go last: an enemy may walk
    into their sights later in the turn.
 
 What it does: every candidate is scored in points (Size, the victory currency) as
 ``order progress + next shot − threat``, plus the attack it makes now, and the best is taken.
-Candidates: pass; attack now (the target it can actually hurt most, see ``Picture``); Sensor
+Candidates: pass; attack now (the target it can actually hurt most, see ``values.py``); Sensor
 reveal; a Fixed Mount turn to face (turning is movement and costs the activation); and the
-moves of ``moves.candidate_paths``. Move and Fire and Split Movement units also weigh moving
-then firing, firing then moving, and (Split) moving, firing and moving away again.
+moves of ``moves.candidate_paths``. Move and Fire and Split Movement units also weigh firing
+then moving, and moving then firing: the ends are tried by the most their best shot could be
+worth, and the rules asked only while that could still win; a Split Movement unit then moves
+away again from the end it fires from. A unit that stays put with nothing to hide (in the open,
+or in a building) just fires: the place weighs the same either way.
 
 Deterministic: no randomness, fixed iteration orders, ties to the earlier candidate. One
-instance plays one side of one battle: it remembers where it last saw each enemy, and keeps
-for the rest of a turn the sums that nothing since has changed (a unit's best attack while it
-and the enemies in its reach stand as they did; an enemy's danger while it stands as it did).
+instance plays one side of one battle: it remembers where it last saw each enemy, keeps for the
+rest of a turn the sums that nothing since has changed (a unit's attacks on each target while
+both stand as they did; an enemy's danger while it stands as it did), and for the battle what
+depends only on the table (lines of sight between grid squares, the building holding a point).
 """
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from .. import geometry
 from ..actions import Activate, AttackStep, MoveStep, RevealStep
 from ..cards import Keyword
 from ..scenario import ObjectiveKind, OrderKind
-from .goals import Goal, goal_for, order_kind, turns_needed
+from .attacks import Attack, Reach, best_offer, bounded_attack, pairs_from, reach_here
+from .goals import Goal, goal_for, order_kind, presence, press_of, turns_needed
 from .moves import candidate_paths, crossing_cost, retreat_point
-from .odds import shots, weapon_reach
+from .odds import shots
 from .picture import Picture
 
 if TYPE_CHECKING:
@@ -53,12 +60,6 @@ ATTACKER_SHOT = 0.8
 ARRIVED = 0.5
 """Bonus, in turns of press, for standing inside a hold objective the unit is sent to."""
 
-PRESENCE = 0.5
-"""Share of an objective's remaining points credited to the unit standing on it."""
-
-DENY = 0.5
-"""Ground only the enemy scores is worth this share of its points to stand on (denial)."""
-
 REVEAL = 0.5
 """Worth of a Sensor reveal when another ready unit can shoot what it finds."""
 
@@ -70,6 +71,14 @@ REVEALED = 0.5
 
 _Plan = tuple[float, Activate]
 
+_Shooting = tuple[float, float, list, list["Point"], MoveStep, "float | None", float]
+"""A move a Move and Fire unit might fire after: (most it could be worth, the place's worth
+having fired, its pairs with the targets in reach, path, step, facing, crossing cost)."""
+
+
+def _by_bound(s: _Shooting) -> float:
+    return -s[0]
+
 
 class DefaultCommander:
     """The strong default policy (see the module docstring)."""
@@ -78,14 +87,16 @@ class DefaultCommander:
         self._seen: dict[str, tuple[UnitInfo, int]] = {}
         self._turn = 0
         self._memo: dict[tuple, Any] = {}
+        self._kept: dict[tuple, Any] = {}
 
     def choose(self, view: BattleView) -> Activate:
         if view.turn < self._turn:
             self._seen.clear()  # A new battle: forget the last one.
+            self._kept.clear()
         if view.turn != self._turn:
             self._memo.clear()
         self._turn = view.turn
-        pic = Picture(view, self._seen, self._memo)
+        pic = Picture(view, self._seen, self._memo, self._kept)
         for e in pic.enemies:
             self._seen[e.id] = (e, view.turn)
         ready = view.ready_units()
@@ -94,30 +105,53 @@ class DefaultCommander:
 
     # --- which unit -----------------------------------------------------------------------------
 
-    def _next_unit(
-        self, pic: Picture, ready: list[UnitInfo]
-    ) -> tuple[UnitInfo, tuple[float, str, str] | None]:
-        best: tuple[tuple[int, float], UnitInfo, tuple[float, str, str] | None] | None = None
-        for u in ready:
-            attack = best_attack(pic, u)
-            if attack is not None and attack[0] >= SHOOT_FIRST:
-                key = (2, attack[0])
-            elif order_kind(u, pic) is OrderKind.HOLD and attack is None:
+    def _next_unit(self, pic: Picture, ready: list[UnitInfo]) -> tuple[UnitInfo, Attack | None]:
+        """The unit to activate and its best attack now (see the module docstring)."""
+        reaches = [reach_here(pic, u) for u in ready]
+        bounds = [r.bound for r in reaches]
+        found = self._telling_attack(pic, ready, reaches, bounds)
+        if found is not None:
+            return found
+        best: tuple[tuple[int, float], int] | None = None
+        for i, u in enumerate(ready):
+            if order_kind(u, pic) is OrderKind.HOLD and (
+                bounds[i] <= 0 or bounded_attack(pic, u, reaches[i].pairs(pic)) is None
+            ):
                 key = (0, 0.0)
             else:
-                goal = goal_for(u, pic)
-                press = 0.0
-                if goal is not None and geometry.distance(u.position, goal.point) > goal.radius:
-                    press = goal.press
-                key = (1, pic.under_guns(u) + press)
+                key = (1, pic.under_guns(u) + press_of(pic, u))
             if best is None or key > best[0]:
-                best = (key, u, attack)
+                best = (key, i)
         assert best is not None
-        return best[1], best[2]
+        i = best[1]
+        return ready[i], bounded_attack(pic, ready[i], reaches[i].pairs(pic))
+
+    def _telling_attack(
+        self, pic: Picture, ready: list[UnitInfo], reaches: list[Reach], bounds: list[float]
+    ) -> tuple[UnitInfo, Attack] | None:
+        """The unit with the most valuable legal attack worth ``SHOOT_FIRST``, the earlier on a
+        tie, or None. Units are tried by their bound, best first, and the legality checks stop
+        once no bound left can beat the attack found."""
+        order = sorted(
+            (i for i, b in enumerate(bounds) if b >= SHOOT_FIRST), key=lambda i: -bounds[i]
+        )
+        best: tuple[Attack, int] | None = None
+        for i in order:
+            if best is not None and (
+                bounds[i] < best[0][0] or (bounds[i] == best[0][0] and i > best[1])
+            ):
+                break  # Sorted by bound, then place: no unit after this one can win.
+            attack = bounded_attack(pic, ready[i], reaches[i].pairs(pic))
+            if attack is None or attack[0] < SHOOT_FIRST:
+                continue
+            if best is None or attack[0] > best[0][0] or (attack[0] == best[0][0] and i < best[1]):
+                best = (attack, i)
+        return None if best is None else (ready[best[1]], best[0])
 
     # --- what it does ---------------------------------------------------------------------------
 
     def _plan(self, pic: Picture, u: UnitInfo, attack: tuple[float, str, str] | None) -> Activate:
+        """The unit's best activation, every candidate scored in points."""
         view = pic.view
         goal = goal_for(u, pic)
         if (
@@ -130,6 +164,17 @@ class DefaultCommander:
         fixed = u.card.has(Keyword.FIXED_MOUNT)
         facing = u.facing if fixed else None
         in_cover = pic.hidden_at(u, here)
+        if (
+            goal is None
+            and attack is not None
+            and attack[0] > 1e-9
+            and not (fixed or u.card.has(Keyword.SENSOR))
+            and (not in_cover or pic.sheltered(u, here))
+        ):
+            # Staying put, and firing gives nothing away: in the open it is seen already, and
+            # in a building only the building can be attacked. The place weighs the same
+            # either way, so the attack decides alone.
+            return Activate(u.id, (AttackStep(attack[1], attack[2]),))
         plans: list[_Plan] = [(self._place(pic, u, here, goal, in_cover, facing), Activate(u.id))]
         if attack is not None:
             value, target, weapon = attack
@@ -160,7 +205,8 @@ class DefaultCommander:
                     )
                 )
         if goal is not None:
-            plans.extend(self._moves(pic, u, goal, attack))
+            floor = max(p[0] for p in plans)
+            plans.extend(self._moves(pic, u, goal, attack, floor))
         best = plans[0]
         for plan in plans[1:]:
             if plan[0] > best[0] + 1e-9:
@@ -181,6 +227,27 @@ class DefaultCommander:
 
         ``hidden``: it will be concealed there; ``fired``: it attacks this activation.
         """
+        value = self._gain(pic, u, p, goal, facing)
+        if fired and pic.hidden_at(u, p):
+            # Firing from cover reveals the unit only until the end of its next activation,
+            # and an enemy firing at it is not firing at a friend: it costs a share of the gap.
+            exposed = pic.threat(u, p, hidden=False)
+            covered = pic.threat(u, p, hidden=True)
+            value -= FEAR * (covered + REVEALED * (exposed - covered))
+        else:
+            value -= FEAR * pic.threat(u, p, hidden=hidden)
+        return value
+
+    def _gain(
+        self, pic: Picture, u: UnitInfo, p: Point, goal: Goal | None, facing: float | None
+    ) -> float:
+        """Order progress, ground held and next shot at ``p``: the same whether the unit fires
+        this activation or not, so worked out once a place (the plans weigh each end up to
+        three ways)."""
+        key = (u.id, p, facing)
+        found = pic.gains.get(key)
+        if found is not None:
+            return found
         value = 0.0
         if goal is not None:
             d = geometry.distance(p, goal.point)
@@ -197,14 +264,7 @@ class DefaultCommander:
         value += presence(pic, u, p)
         weight = ATTACKER_SHOT if kind is OrderKind.ATTACK else NEXT_SHOT
         value += weight * pic.opportunity(u, p, facing)
-        if fired and pic.hidden_at(u, p):
-            # Firing from cover reveals the unit only until the end of its next activation,
-            # and an enemy firing at it is not firing at a friend: it costs a share of the gap.
-            exposed = pic.threat(u, p, hidden=False)
-            covered = pic.threat(u, p, hidden=True)
-            value -= FEAR * (covered + REVEALED * (exposed - covered))
-        else:
-            value -= FEAR * pic.threat(u, p, hidden=hidden)
+        pic.gains[key] = value
         return value
 
     def _turn_to_face(self, pic: Picture, u: UnitInfo) -> float | None:
@@ -242,11 +302,20 @@ class DefaultCommander:
         return round(geometry.bearing(p, toward), 3) % 360.0
 
     def _moves(
-        self, pic: Picture, u: UnitInfo, goal: Goal, attack: tuple[float, str, str] | None
+        self,
+        pic: Picture,
+        u: UnitInfo,
+        goal: Goal,
+        attack: tuple[float, str, str] | None,
+        floor: float,
     ) -> list[_Plan]:
+        """The plans that move: along each candidate path; a Move and Fire or Split Movement
+        unit also weighs firing then moving, and moving then firing (``_fire_after_moving``).
+        ``floor``: the best plan weighed so far."""
         fixed = u.card.has(Keyword.FIXED_MOUNT)
         mobile = u.card.has(Keyword.MOVE_AND_FIRE) or u.card.has(Keyword.SPLIT_MOVEMENT)
         plans: list[_Plan] = []
+        shooting: list[_Shooting] = []
         for path in candidate_paths(pic, u, goal):
             end = path[-1]
             facing = self._facing_at(pic, u, end, goal) if fixed else None
@@ -257,25 +326,51 @@ class DefaultCommander:
                 (self._place(pic, u, end, goal, hidden, facing) - cost, Activate(u.id, (step,)))
             )
             if not mobile:
-                continue
-            after = best_attack(pic, u, end, facing)
-            if after is not None:
-                value = after[0] + self._place(pic, u, end, goal, False, facing, True) - cost
-                steps: tuple = (step, AttackStep(after[1], after[2]))
-                if u.card.has(Keyword.SPLIT_MOVEMENT):
-                    away = self._move_away(pic, u, path, goal)
-                    if away is not None:
-                        back, back_end = away
-                        value = (
-                            after[0] + self._place(pic, u, back_end, goal, False, None, True) - cost
-                        )
-                        steps = (*steps, back)
-                plans.append((value, Activate(u.id, steps)))
+                continue  # Each unit moves or fires, not both.
+            pairs = pairs_from(pic, u, end)
+            bound = best_offer(pairs)
+            if bound > 0:
+                place = self._place(pic, u, end, goal, False, facing, True) - cost
+                shooting.append((bound + place, place, pairs, path, step, facing, cost))
             if attack is not None:
                 # Fire from here first, then move: the move is the whole Move still.
                 value = attack[0] + self._place(pic, u, end, goal, False, facing, True) - cost
                 plans.append((value, Activate(u.id, (AttackStep(attack[1], attack[2]), step))))
+        if shooting:
+            best = max([floor] + [p[0] for p in plans])
+            found = self._fire_after_moving(pic, u, goal, shooting, best)
+            if found is not None:
+                plans.append(found)
         return plans
+
+    def _fire_after_moving(
+        self, pic: Picture, u: UnitInfo, goal: Goal, shooting: list[_Shooting], best: float
+    ) -> _Plan | None:
+        """The best move-then-fire plan that beats ``best``, or None.
+
+        Ends are tried by the most they could be worth (their most valuable shot, legal or not),
+        and the rules are asked only while that could still beat the best plan found. A Split
+        Movement unit then spends what is left of its Move getting away, from that end only.
+        """
+        found: tuple[float, list[Point], MoveStep, Attack, float] | None = None
+        for bound, place, pairs, path, step, facing, cost in sorted(shooting, key=_by_bound):
+            if bound <= best + 1e-9:
+                break  # Sorted by bound: no end after this one can beat the best.
+            after = bounded_attack(pic, u, pairs, path[-1], facing)
+            if after is not None and after[0] + place > best + 1e-9:
+                best = after[0] + place
+                found = (best, path, step, after, cost)
+        if found is None:
+            return None
+        value, path, step, after, cost = found
+        steps: tuple = (step, AttackStep(after[1], after[2]))
+        if u.card.has(Keyword.SPLIT_MOVEMENT):
+            away = self._move_away(pic, u, path, goal)
+            if away is not None:
+                back, back_end = away
+                value = after[0] + self._place(pic, u, back_end, goal, False, None, True) - cost
+                steps = (*steps, back)
+        return value, Activate(u.id, steps)
 
     def _move_away(
         self, pic: Picture, u: UnitInfo, path: list[Point], goal: Goal
@@ -299,119 +394,3 @@ class DefaultCommander:
         if view.path_cost(u.id, [*path, *back[1:]]) is None:
             return None
         return MoveStep(tuple(back[1:]), None), back[-1]
-
-
-def presence(pic: Picture, u: UnitInfo, p: Point) -> float:
-    """What standing at ``p`` adds to holding ground: objectives held by being there.
-
-    An objective is held by a side with a unit inside and no enemy inside, so the first unit
-    there counts most; ground the enemy scores is worth denying as much as ground we score.
-    """
-    value = 0.0
-    for point, radius, share in _ground(pic, u):
-        if geometry.distance(p, point) <= radius:
-            value += share
-    return value
-
-
-def _ground(pic: Picture, u: UnitInfo) -> list[tuple[Point, float, float]]:
-    """(point, radius, this unit's share of its worth) for each objective on the ground, in
-    objective order. None of it depends on where the unit would stand, and ``presence`` asks
-    for every place weighed: worked out once a decision per unit."""
-    found = pic.ground.get(u.id)
-    if found is not None and found[0] is u:
-        return found[1]
-    out = []
-    side = pic.view.side
-    for o in pic.view.objectives:
-        if o.point is None:
-            continue
-        # This turn's points, the next one's, and the end points spread over the turns left:
-        # standing there early earns the end points only by staying to the end.
-        turns = pic.turns_left
-        worth = (o.points_per_turn * min(turns, 2) + o.points_at_end / turns) * PRESENCE
-        if side not in o.sides:
-            worth *= DENY
-        others = sum(
-            1
-            for f in pic.own
-            if f.id != u.id and geometry.distance(f.position, o.point) <= o.radius
-        )
-        out.append((o.point, o.radius, worth / (1 + others)))
-    pic.ground[u.id] = (u, out)
-    return out
-
-
-def best_attack(
-    pic: Picture, u: UnitInfo, origin: Point | None = None, facing: float | None = None
-) -> tuple[float, str, str] | None:
-    """The most valuable legal attack (value, target, weapon) from ``origin``, or None.
-
-    Kept for the rest of the turn while nothing it depends on changes — the unit, the enemies
-    within its reach, the buildings — since most units' choices stand while others act.
-    """
-    pos = origin or u.position
-    limit = weapon_reach(u.card) + 1e-9
-    dist = math.dist  # what ``geometry.distance`` measures, without the extra call
-    near = []
-    states = []
-    for e, state in pic.enemy_states():
-        if dist(pos, e.position) <= limit:
-            near.append(e)
-            states.append(state)
-    key = (
-        "attack",
-        u.id,
-        u.position,
-        u.facing,
-        u.skill,
-        u.hits,
-        origin,
-        facing,
-        tuple(states),
-        pic.building_state(),
-    )
-    if key in pic.memo:
-        return pic.memo[key]  # type: ignore[return-value]
-    found = _attack_now(pic, u, near, pos, origin, facing)
-    pic.memo[key] = found  # type: ignore[assignment]
-    return found
-
-
-def _attack_now(
-    pic: Picture,
-    u: UnitInfo,
-    near: list[UnitInfo],
-    pos: Point,
-    origin: Point | None,
-    facing: float | None,
-) -> tuple[float, str, str] | None:
-    ruleset = pic.ruleset
-    found: list[tuple[float, str, str]] = []
-    card, skill, uid = u.card, u.skill, u.id
-    values = pic.values  # the picture's own cache, read here first: this loop is the hot one
-    dist = math.dist
-    for e in near:
-        d = dist(pos, e.position)
-        for s in shots(card, skill, e.card, ruleset):
-            if d <= s.range + 1e-9:
-                v = values.get((uid, e.id, s.weapon))
-                if v is None:
-                    v = pic.attack_value(u, e, s)
-                if v > 0:
-                    found.append((v, e.id, s.weapon))
-    for b in pic.buildings:
-        if pic.building_worth(b) <= 0:
-            continue
-        d = pic.distance_to_building(b, pos)
-        for s in shots(u.card, u.skill, b.card, ruleset):
-            if d <= s.range + 1e-9:
-                v = pic.building_value(b, s)
-                if v > 0:
-                    found.append((v, b.id, s.weapon))
-    found.sort(key=lambda f: -f[0])
-    view = pic.view
-    for v, target, weapon in found:
-        if view.attack_problem(u.id, target, weapon, origin, facing) is None:
-            return (v, target, weapon)
-    return None

@@ -10,6 +10,11 @@
 - **Hold**: stay put (turning in place is allowed: it is the unit's place, not its facing).
 - **No Order**: Raw and Green units hold in place; better units use their judgement — advance
   on the nearest ground their side scores, or attack where it scores none.
+
+Standing on the ground is worth something of its own (``presence``): an objective is held by a
+side with a unit inside and no enemy inside, so the first unit there counts most, and ground the
+enemy scores is worth denying. Choosing who acts reads how hard a unit's order presses
+(``press_of``), kept for the turn.
 """
 
 from __future__ import annotations
@@ -36,6 +41,12 @@ ATTACK_PRESS = 0.4
 
 SCREEN_PRESS = 0.8
 """Value of a turn's progress toward the screening position."""
+
+PRESENCE = 0.5
+"""Share of an objective's remaining points credited to the unit standing on it."""
+
+DENY = 0.5
+"""Ground only the enemy scores is worth this share of its points to stand on (denial)."""
 
 SCREEN_AHEAD = 1.5
 """How far in front of the objective's centre a screen stands, as a share of its radius."""
@@ -233,3 +244,63 @@ def _enemy_centre(pic: Picture) -> Point | None:
 def _on_table(pic: Picture, p: Point) -> Point:
     width, height = pic.view.table
     return (min(max(p[0], 0.1), width - 0.1), min(max(p[1], 0.1), height - 0.1))
+
+
+def press_of(pic: Picture, u: UnitInfo) -> float:
+    """How hard the unit's order presses it to move, to choose who acts first.
+
+    Kept for the turn while the unit stands as it did: the goal behind it moves with the
+    enemies, but only a little within a turn, and working it out for every ready unit at
+    every decision would cost as much as planning the activation.
+    """
+    key = ("press", u.id)
+    kept = pic.memo.get(key)
+    if kept is not None and kept[0] is u:
+        return kept[1]
+    goal = goal_for(u, pic)
+    press = 0.0
+    if goal is not None and geometry.distance(u.position, goal.point) > goal.radius:
+        press = goal.press
+    pic.memo[key] = (u, press)
+    return press
+
+
+def presence(pic: Picture, u: UnitInfo, p: Point) -> float:
+    """What standing at ``p`` adds to holding ground: objectives held by being there.
+
+    An objective is held by a side with a unit inside and no enemy inside, so the first unit
+    there counts most; ground the enemy scores is worth denying as much as ground we score.
+    """
+    value = 0.0
+    for point, radius, share in _ground(pic, u):
+        if geometry.distance(p, point) <= radius:
+            value += share
+    return value
+
+
+def _ground(pic: Picture, u: UnitInfo) -> list[tuple[Point, float, float]]:
+    """(point, radius, this unit's share of its worth) for each objective on the ground, in
+    objective order. None of it depends on where the unit would stand, and ``presence`` asks
+    for every place weighed: worked out once a decision per unit."""
+    found = pic.ground.get(u.id)
+    if found is not None and found[0] is u:
+        return found[1]
+    out = []
+    side = pic.view.side
+    for o in pic.view.objectives:
+        if o.point is None:
+            continue
+        # This turn's points, the next one's, and the end points spread over the turns left:
+        # standing there early earns the end points only by staying to the end.
+        turns = pic.turns_left
+        worth = (o.points_per_turn * min(turns, 2) + o.points_at_end / turns) * PRESENCE
+        if side not in o.sides:
+            worth *= DENY
+        others = sum(
+            1
+            for f in pic.own
+            if f.id != u.id and geometry.distance(f.position, o.point) <= o.radius
+        )
+        out.append((o.point, o.radius, worth / (1 + others)))
+    pic.ground[u.id] = (u, out)
+    return out

@@ -1,10 +1,11 @@
 """Where a unit might move: the candidate paths the default commander weighs, and their risks.
 
-Toward the order's goal (in full, stopping where the target comes into range, half way), round
-to the least threatened firing point at weapon reach, into the nearest sight-blocking piece the
-unit may enter, and straight back out of reach. Every path comes from the view's own planner
-(or is a prefix of one, checked by the view), so the engine accepts it. Terrain and Breaching
-rolls on the way are priced by their chance of failing.
+Toward the order's goal (in full, and stopping short: where the target comes into range, else
+half way), round to the least threatened firing point at weapon reach, and, for a unit under
+fire where it stands, into the nearest sight-blocking piece it may enter and (under heavier
+fire) straight back out of reach. Every path comes from the view's own planner (or is
+a prefix of one, checked by the view), so the engine accepts it. Terrain and Breaching rolls on
+the way are priced by their chance of failing.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import TYPE_CHECKING
 from .. import geometry
 from ..cards import Keyword
 from ..footprint import nearest_point
+from ..paths import first_entry
 from ..scenario import ObjectiveKind
+from .threat import SPAN
 
 if TYPE_CHECKING:
     from ..commander import UnitInfo
@@ -27,40 +30,44 @@ if TYPE_CHECKING:
 HAZARD = 0.4
 """Points lost to a failed terrain roll (the activation, and the tempo)."""
 
+UNDER_FIRE = 0.1
+"""Share of its Size a unit must stand to lose where it is before it weighs taking cover."""
+
 RING = 8
 """Firing positions weighed around a goal (every 45 degrees)."""
 
 
 def candidate_paths(pic: Picture, u: UnitInfo, goal: Goal) -> list[list[Point]]:
-    """Moves worth weighing: toward the goal (full, to weapon range, half), into cover, away."""
+    """Moves worth weighing: toward the goal (in full, and stopping short: where the target
+    comes into range, else half way), round to a firing point, and under fire into cover and
+    away."""
     view = pic.view
     out: list[list[Point]] = []
     full = view.plan_path(u.id, goal.point)
     if full is not None and len(full) >= 2:
         out.append(full)
         length = geometry.path_length(full)
-        stops = [length / 2.0]
+        # Half way, or where the target comes into range rather than driving into its lap.
+        stop = length / 2.0
         if goal.target is not None:
-            # Stop where the target comes into range rather than driving into its lap.
-            short = _prefix_within(full, goal.point, goal.radius)
-            if short is not None:
-                stops.append(short)
-        for stop in stops:
-            if 0.3 < stop < length - 0.3:
-                prefix = _prefix(full, stop)
-                if view.path_cost(u.id, prefix) is not None:
-                    out.append(prefix)
+            stop = _prefix_within(full, goal.point, goal.radius) or stop
+        if 0.3 < stop < length - 0.3:
+            prefix = _prefix(full, stop)
+            if view.path_cost(u.id, prefix) is not None:
+                out.append(prefix)
     spot = _firing_spot(pic, u, goal)
     if spot is not None:
         path = view.plan_path(u.id, spot)
         if path is not None and len(path) >= 2:
             out.append(path)
-    cover = _cover_spot(pic, u, goal)
+    # Cover and retreat are for a unit under fire; one out of harm's way makes for its goal.
+    threat = pic.threat(u, u.position, hidden=u.concealed)
+    cover = _cover_spot(pic, u, goal) if threat > UNDER_FIRE * u.card.size else None
     if cover is not None:
         path = view.plan_path(u.id, cover)
         if path is not None and len(path) >= 2 and pic.hidden_at(u, path[-1]):
             out.append(path)
-    if pic.threat(u, u.position, hidden=u.concealed) > 0.25 * u.card.size:
+    if threat > 0.25 * u.card.size:
         away = retreat_point(pic, u.position, u.card.move, view.table)
         if away is not None:
             path = view.plan_path(u.id, away)
@@ -79,9 +86,8 @@ def crossing_cost(pic: Picture, u: UnitInfo, path: list[Point]) -> float:
     ys = [q[1] for q in path]
     box = (min(xs), min(ys), max(xs), max(ys))
     cost = 0.0
-    for t in pic.view.terrain:
-        rolls = t.props.hazard and (t.props.wall or not sure)
-        if rolls and _meets(box, t.polygon.bbox) and _enters(path, t.polygon):
+    for poly in _rolling(pic, sure):
+        if _meets(box, poly.bbox) and _enters(path, poly):
             cost += HAZARD * fail
     if u.card.has(Keyword.BREACHING):
         for b in pic.buildings:
@@ -91,9 +97,22 @@ def crossing_cost(pic: Picture, u: UnitInfo, path: list[Point]) -> float:
     return cost
 
 
+def _rolling(pic: Picture, sure: bool) -> list[geometry.Polygon]:
+    """The terrain pieces whose entry asks for a terrain roll (walls even of the Sure-Footed):
+    kept while no building falls (its rubble is new terrain)."""
+    key = ("rolling", sure, len(pic.buildings))
+    found = pic.kept.get(key)
+    if found is None:
+        found = [
+            t.polygon for t in pic.view.terrain if t.props.hazard and (t.props.wall or not sure)
+        ]
+        pic.kept[key] = found
+    return found
+
+
 def _enters(path: list[Point], polygon: geometry.Polygon) -> bool:
     """Whether the path goes into the polygon (a unit starting inside must leave first)."""
-    return geometry.first_entry(path, polygon, from_outside=True) is not None
+    return first_entry(path, polygon, from_outside=True) is not None
 
 
 def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
@@ -135,7 +154,7 @@ def _firing_spot(pic: Picture, u: UnitInfo, goal: Goal) -> Point | None:
         spot = (round(gx + math.cos(angle) * reach, 3), round(gy + math.sin(angle) * reach, 3))
         if not (0.2 <= spot[0] <= width - 0.2 and 0.2 <= spot[1] <= height - 0.2):
             continue
-        if geometry.distance(u.position, spot) > 2.5 * u.card.move:
+        if geometry.distance(u.position, spot) > SPAN * u.card.move:
             continue  # Too far round to matter this turn or the next.
         if not u.card.has(Keyword.AERIAL) and not pic.view.line_clear(spot, goal.point):
             continue
