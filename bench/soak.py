@@ -329,7 +329,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=60, help="how long to drive the load")
     parser.add_argument("--ramp", type=int, default=10, help="seconds over which users arrive")
     parser.add_argument("--think", type=float, default=1.0, help="mean pause between actions, s")
-    parser.add_argument("--web-workers", type=int, default=5, help="gunicorn worker processes")
+    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn worker processes")
     parser.add_argument("--drain", type=float, default=180, help="most seconds to wait after")
     args = parser.parse_args()
     if not 0 <= args.gms <= args.users:
