@@ -1,7 +1,8 @@
 """Run Bridgehead for development: migrate, load the demo, start a worker and the web server.
 
 One command for a new user: it supervises a Celery worker (with the beat scheduler embedded)
-and Django's development server, and stops both together on Ctrl-C or when either dies.
+and Django's development server, and stops both together on Ctrl-C, on a SIGTERM (a process
+manager, ``kill``) or when either dies.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ class Command(BaseCommand):
         self.stdout.write(f"Worker on {broker}. Stop with Ctrl-C.")
         for username, password in logins:
             self.stdout.write(f"  log in as {username} / {password}")
+        # A SIGTERM would end this process at once and leave the two behind: stop as Ctrl-C does.
+        signal.signal(signal.SIGTERM, _interrupt)
         try:
             while all(p.poll() is None for p in processes.values()):
                 time.sleep(0.5)
@@ -71,3 +74,7 @@ class Command(BaseCommand):
                     p.wait(timeout=15)
                 except subprocess.TimeoutExpired:
                     os.kill(p.pid, signal.SIGKILL)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt

@@ -1,0 +1,57 @@
+"""`manage.py serve`, the README's run command: it starts the site and stops all it started."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+
+from tests.workers import ROOT, project_env, wait_for
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path):
+    port = _free_port()
+    # The embedded default: SQLite and the filesystem broker, in a folder of the test's own.
+    env = project_env(BRIDGEHEAD_VAR_DIR=str(tmp_path), DATABASE_URL=None, REDIS_URL=None)
+    log = (tmp_path / "serve.log").open("w")
+    serve = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--addrport", f"127.0.0.1:{port}"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    group = os.getpgid(serve.pid)
+    try:
+
+        def healthy() -> bool:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                    return r.status == 200
+            except OSError:
+                return False
+
+        wait_for(healthy, timeout=120, what="the site to answer /healthz")
+        serve.send_signal(signal.SIGTERM)
+        assert serve.wait(timeout=30) == 0
+        wait_for(lambda: not _group_alive(group), timeout=30, what="the worker and web to stop")
+    finally:
+        if _group_alive(group):
+            os.killpg(group, signal.SIGKILL)
+        log.close()
+    output = (tmp_path / "serve.log").read_text()
+    assert "log in as gm / bridgehead-gm" in output
