@@ -63,11 +63,15 @@ def campaign_battle_launch(
     battle the first one launched.
     """
     require_manager(campaign, actor)
-    if request_key is not None:
-        existing = CampaignBattle.objects.filter(request_key=request_key).first()
-        if existing is not None:
+    if request_key is not None and (existing := _launched(request_key)):
+        return existing
+    try:
+        scenario, sides, engine_units = _scenario(campaign, base, deployments, turn_limit)
+    except ValidationError:
+        # The same request, launched a moment ago by another: its units are in battle now.
+        if request_key is not None and (existing := _launched(request_key)):
             return existing
-    scenario, sides, engine_units = _scenario(campaign, base, deployments, turn_limit)
+        raise
     try:
         with transaction.atomic():
             battle = battle_launch(
@@ -94,6 +98,10 @@ def campaign_battle_launch(
     except IntegrityError:
         # The same request, launched at the same moment by another request: theirs stands.
         return CampaignBattle.objects.get(request_key=request_key)
+
+
+def _launched(request_key: uuid.UUID) -> CampaignBattle | None:
+    return CampaignBattle.objects.filter(request_key=request_key).first()
 
 
 def _scenario(
