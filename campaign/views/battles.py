@@ -116,8 +116,9 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     # A unit still in a battle whose outcome is not applied is not offered (the launch would
     # refuse it): the page names it and the battle instead.
     in_battle = engaged_units(campaign=viewer.campaign)
-    units = [u for u in _ready_units(viewer) if u.pk not in in_battle]
-    engaged = [(u, in_battle[u.pk]) for u in _ready_units(viewer) if u.pk in in_battle]
+    ready = _ready_units(viewer)
+    units = [u for u in ready if u.pk not in in_battle]
+    engaged = [(u, in_battle[u.pk]) for u in ready if u.pk in in_battle]
     bound = request.method == "POST"
     if bound and (launched := _launched_by(viewer, request.POST.get("request_key"))):
         # The form sent again (a double click, a resend): its units are in battle by now.

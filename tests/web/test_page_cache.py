@@ -28,17 +28,13 @@ from campaign.services import (
 from campaign.services.battles import campaign_battle_apply, campaign_battle_revert
 from config.pagecache import CSRF_PLACEHOLDER
 from tests.web.campaign_world import login
+from tests.web.pages import without_csrf
 from units.models import UnitType
 
 pytestmark = pytest.mark.django_db
 
 VIEWERS = ("player", "rival", "spectator", "gm", "co_gm")
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def without_csrf(html: str) -> str:
-    """The page without its CSRF tokens (each fetch carries a freshly masked one)."""
-    return re.sub(r'(X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[^"]+', r"\1", html)
 
 
 def roster_url(world) -> str:

@@ -13,6 +13,7 @@ from battles.engine import log_from_dict
 from battles.models import BattleLog
 from battles.services import battle_launch, battle_resolve
 from tests.web.crafted import crafted_battle
+from tests.web.pages import without_csrf
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +25,6 @@ def _get(client, battle, query: str = "", **headers) -> str:
     response = client.get(url, **headers)
     assert response.status_code == 200
     return response.content.decode()
-
-
-def _without_csrf(html: str) -> str:
-    """The page without its CSRF tokens (each page carries a freshly masked one)."""
-    return re.sub(r'(X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[^"]+', r"\1", html)
 
 
 def _shown(html: str) -> set[int]:
@@ -231,6 +227,6 @@ def test_the_report_of_a_big_battle_takes_as_few_queries_as_a_small_one(
         # Drawn once: fetched again, the page is served as drawn, without reading the log.
         with django_assert_max_num_queries(3):
             again = _get(owner_client, battle)
-        assert _without_csrf(again) == _without_csrf(html)
+        assert without_csrf(again) == without_csrf(html)
     with django_assert_max_num_queries(4):
         _get(owner_client, big, "unit=b-tank-3", **HTMX)
