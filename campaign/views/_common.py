@@ -1,15 +1,42 @@
-"""What every campaign view shares: the htmx answer to a finished action, and page context."""
+"""What every campaign view shares: the shape of an action, its htmx answers, page context."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import Viewer
+from campaign.forms import add_service_errors
+
+
+def form_action(
+    request: HttpRequest,
+    form: Any,
+    act: Callable[[dict[str, Any]], tuple[str, str]],
+    *,
+    page: str,
+    partial: str,
+    context: Callable[[], dict[str, Any]],
+) -> HttpResponse:
+    """Every action's shape: a valid form's data goes to ``act``, which does the work through
+    a service and returns where to go back to and what to say there. A service's
+    ``ValidationError`` lands next to the field it names; a form with errors is shown again in
+    ``page#partial`` (``context`` draws the rest of the page around it).
+    """
+    if form.is_valid():
+        try:
+            url, message = act(form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            return action_done(request, url, message)
+    return form_invalid(request, page, partial, context())
 
 
 def action_done(request: HttpRequest, url: str, message: str) -> HttpResponse:

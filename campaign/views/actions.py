@@ -1,8 +1,9 @@
 """The GM's actions (and a player's medics): each a POST that works with or without htmx.
 
 Each view guards in the same order: login (302), the campaign and object lookups (404 for
-outsiders), the right to act (403), then the form. A service's ``ValidationError`` lands next to
-the field it names; a success goes back to the page with a message.
+outsiders), the right to act (403), then the form (``form_action``): a service's
+``ValidationError`` lands next to the field it names; a success goes back to the page with a
+message.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -26,7 +26,6 @@ from campaign.forms import (
     TrainForm,
     UnitAddForm,
     UnitEditForm,
-    add_service_errors,
 )
 from campaign.services import (
     calendar_advance,
@@ -40,7 +39,7 @@ from campaign.services import (
     unit_edit,
     unit_train,
 )
-from campaign.views._common import action_done, form_invalid
+from campaign.views._common import form_action
 from campaign.views.pages import (
     campaign_list_context,
     dashboard_context,
@@ -59,22 +58,22 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     form = AdvanceForm(request.POST)
-    if form.is_valid():
-        try:
-            calendar_advance(
-                campaign=viewer.campaign,
-                days=form.cleaned_data["days"],
-                reason=form.cleaned_data["reason"],
-                actor=request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            viewer.campaign.refresh_from_db(fields=["day"])
-            url = reverse("campaign:dashboard", args=[pk])
-            return action_done(request, url, f"It is now day {viewer.campaign.day}.")
-    context = dashboard_context(viewer, advance_form=form)
-    return form_invalid(request, DASHBOARD, "advance-form", context)
+
+    def advance(data):
+        calendar_advance(
+            campaign=viewer.campaign, days=data["days"], reason=data["reason"], actor=request.user
+        )
+        viewer.campaign.refresh_from_db(fields=["day"])
+        return reverse("campaign:dashboard", args=[pk]), f"It is now day {viewer.campaign.day}."
+
+    return form_action(
+        request,
+        form,
+        advance,
+        page=DASHBOARD,
+        partial="advance-form",
+        context=lambda: dashboard_context(viewer, advance_form=form),
+    )
 
 
 @login_required
@@ -83,29 +82,32 @@ def quick_resolve_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     form = QuickResolveForm(request.POST, campaign=viewer.campaign)
-    if form.is_valid():
-        data = form.cleaned_data
+
+    def resolve(data):
         attacker_stance, defender_stance = form.stances()
-        try:
-            record = quick_resolve_run(
-                campaign=viewer.campaign,
-                attacker=data["attacker"],
-                defender=data["defender"],
-                attacker_stance=attacker_stance,
-                defender_stance=defender_stance,
-                round_limit=data["round_limit"],
-                seed=data["seed"],
-                reason=data["reason"],
-                actor=request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            winner = record.get_winner_display().lower()
-            message = f"Quick resolve fought over {record.rounds} rounds; winner: {winner}."
-            return action_done(request, reverse("campaign:dashboard", args=[pk]), message)
-    context = dashboard_context(viewer, quick_form=form)
-    return form_invalid(request, DASHBOARD, "quick-form", context)
+        record = quick_resolve_run(
+            campaign=viewer.campaign,
+            attacker=data["attacker"],
+            defender=data["defender"],
+            attacker_stance=attacker_stance,
+            defender_stance=defender_stance,
+            round_limit=data["round_limit"],
+            seed=data["seed"],
+            reason=data["reason"],
+            actor=request.user,
+        )
+        winner = record.get_winner_display().lower()
+        message = f"Quick resolve fought over {record.rounds} rounds; winner: {winner}."
+        return reverse("campaign:dashboard", args=[pk]), message
+
+    return form_action(
+        request,
+        form,
+        resolve,
+        page=DASHBOARD,
+        partial="quick-form",
+        context=lambda: dashboard_context(viewer, quick_form=form),
+    )
 
 
 @login_required
@@ -115,25 +117,27 @@ def unit_add_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     force = force_for_viewer(viewer, force_pk)
     require_manage(viewer)
     form = UnitAddForm(request.POST, campaign=viewer.campaign)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            unit = unit_create(
-                force=force,
-                unit_type=data["unit_type"],
-                name=data["name"],
-                quality=data["quality"],
-                equipment=data["equipment"],
-                specialties=data["specialties"],
-                actor=request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            url = reverse("campaign:force", args=[pk, force.pk])
-            return action_done(request, url, f"{unit.name} joins {force.name}.")
-    context = force_context(viewer, force, add_form=form)
-    return form_invalid(request, FORCE, "add-form", context)
+
+    def add(data):
+        unit = unit_create(
+            force=force,
+            unit_type=data["unit_type"],
+            name=data["name"],
+            quality=data["quality"],
+            equipment=data["equipment"],
+            specialties=data["specialties"],
+            actor=request.user,
+        )
+        return reverse("campaign:force", args=[pk, force.pk]), f"{unit.name} joins {force.name}."
+
+    return form_action(
+        request,
+        form,
+        add,
+        page=FORCE,
+        partial="add-form",
+        context=lambda: force_context(viewer, force, add_form=form),
+    )
 
 
 @login_required
@@ -144,19 +148,21 @@ def medical_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     if not viewer.may_direct(force):
         raise PermissionDenied("only the force's owner or the GM directs its medics")
     form = MedicalForm(request.POST)
-    if form.is_valid():
-        try:
-            entries = medical_apply(
-                force=force, reason=form.cleaned_data["reason"], actor=request.user
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            saved = sum(entry.details.get("saved", 0) for entry in entries)
-            url = reverse("campaign:force", args=[pk, force.pk])
-            return action_done(request, url, f"The medics saved {saved} Casualty hits.")
-    context = force_context(viewer, force, medical_form=form)
-    return form_invalid(request, FORCE, "medical-form", context)
+
+    def send_medics(data):
+        entries = medical_apply(force=force, reason=data["reason"], actor=request.user)
+        saved = sum(entry.details.get("saved", 0) for entry in entries)
+        url = reverse("campaign:force", args=[pk, force.pk])
+        return url, f"The medics saved {saved} Casualty hits."
+
+    return form_action(
+        request,
+        form,
+        send_medics,
+        page=FORCE,
+        partial="medical-form",
+        context=lambda: force_context(viewer, force, medical_form=form),
+    )
 
 
 @login_required
@@ -166,25 +172,22 @@ def unit_edit_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     unit = unit_for_viewer(viewer, unit_pk)
     require_manage(viewer)
     form = UnitEditForm(request.POST, initial=UnitEditForm.initial_for(unit))
-    if form.is_valid():
+
+    def correct(data):
         changes = form.changes(unit)
         if not changes:
-            form.add_error(None, "Nothing was changed.")
-        else:
-            try:
-                unit_edit(
-                    unit=unit,
-                    changes=changes,
-                    reason=form.cleaned_data["reason"],
-                    actor=request.user,
-                )
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                url = reverse("campaign:unit", args=[pk, unit.pk])
-                return action_done(request, url, f"{unit.name} corrected.")
-    context = unit_context(viewer, unit, edit_form=form)
-    return form_invalid(request, UNIT, "edit-form", context)
+            raise ValidationError("Nothing was changed.")
+        unit_edit(unit=unit, changes=changes, reason=data["reason"], actor=request.user)
+        return reverse("campaign:unit", args=[pk, unit.pk]), f"{unit.name} corrected."
+
+    return form_action(
+        request,
+        form,
+        correct,
+        page=UNIT,
+        partial="edit-form",
+        context=lambda: unit_context(viewer, unit, edit_form=form),
+    )
 
 
 @login_required
@@ -194,21 +197,19 @@ def unit_train_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse
     unit = unit_for_viewer(viewer, unit_pk)
     require_manage(viewer)
     form = TrainForm(request.POST)
-    if form.is_valid():
-        try:
-            unit_train(
-                unit=unit,
-                trainer=form.cleaned_data["trainer"],
-                reason=form.cleaned_data["reason"],
-                actor=request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            url = reverse("campaign:unit", args=[pk, unit.pk])
-            return action_done(request, url, f"{unit.name} has been trained.")
-    context = unit_context(viewer, unit, train_form=form)
-    return form_invalid(request, UNIT, "train-form", context)
+
+    def train(data):
+        unit_train(unit=unit, trainer=data["trainer"], reason=data["reason"], actor=request.user)
+        return reverse("campaign:unit", args=[pk, unit.pk]), f"{unit.name} has been trained."
+
+    return form_action(
+        request,
+        form,
+        train,
+        page=UNIT,
+        partial="train-form",
+        context=lambda: unit_context(viewer, unit, train_form=form),
+    )
 
 
 @login_required
@@ -216,22 +217,20 @@ def unit_train_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse
 def campaign_create_view(request: HttpRequest) -> HttpResponse:
     """Anyone may start a campaign; whoever does is its GM."""
     form = CampaignForm(request.POST)
-    if form.is_valid():
-        try:
-            campaign = campaign_create(
-                name=form.cleaned_data["name"],
-                gm=request.user,
-                ruleset=form.cleaned_data["ruleset"],
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            url = reverse("campaign:dashboard", args=[campaign.pk])
-            return action_done(request, url, f"{campaign.name} begins on day 1.")
-    context = campaign_list_context(request, create_form=form)
-    if request.htmx:
-        return render(request, "campaign/list.html#create-form", context)
-    return render(request, "campaign/list.html", context, status=400)
+
+    def begin(data):
+        campaign = campaign_create(name=data["name"], gm=request.user, ruleset=data["ruleset"])
+        url = reverse("campaign:dashboard", args=[campaign.pk])
+        return url, f"{campaign.name} begins on day 1."
+
+    return form_action(
+        request,
+        form,
+        begin,
+        page="campaign/list.html",
+        partial="create-form",
+        context=lambda: campaign_list_context(request, create_form=form),
+    )
 
 
 @login_required
@@ -240,16 +239,19 @@ def settings_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     form = SettingsForm(request.POST)
-    if form.is_valid():
-        try:
-            campaign_update(campaign=viewer.campaign, actor=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            url = reverse("campaign:dashboard", args=[pk])
-            return action_done(request, url, "Settings saved.")
-    context = dashboard_context(viewer, settings_form=form)
-    return form_invalid(request, DASHBOARD, "settings-form", context)
+
+    def save(data):
+        campaign_update(campaign=viewer.campaign, actor=request.user, **data)
+        return reverse("campaign:dashboard", args=[pk]), "Settings saved."
+
+    return form_action(
+        request,
+        form,
+        save,
+        page=DASHBOARD,
+        partial="settings-form",
+        context=lambda: dashboard_context(viewer, settings_form=form),
+    )
 
 
 @login_required
@@ -258,22 +260,21 @@ def member_set_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     form = MemberForm(request.POST)
-    if form.is_valid():
-        user = form.cleaned_data["username"]
-        try:
-            membership_set(
-                campaign=viewer.campaign,
-                user=user,
-                role=form.cleaned_data["role"],
-                actor=request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            url = reverse("campaign:dashboard", args=[pk])
-            return action_done(request, url, f"{user.get_username()} is in the campaign.")
-    context = dashboard_context(viewer, member_form=form)
-    return form_invalid(request, DASHBOARD, "member-form", context)
+
+    def enrol(data):
+        user = data["username"]
+        membership_set(campaign=viewer.campaign, user=user, role=data["role"], actor=request.user)
+        url = reverse("campaign:dashboard", args=[pk])
+        return url, f"{user.get_username()} is in the campaign."
+
+    return form_action(
+        request,
+        form,
+        enrol,
+        page=DASHBOARD,
+        partial="member-form",
+        context=lambda: dashboard_context(viewer, member_form=form),
+    )
 
 
 @login_required
@@ -282,18 +283,18 @@ def force_create_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     form = ForceForm(request.POST)
-    if form.is_valid():
-        try:
-            force = force_create(
-                campaign=viewer.campaign,
-                owner=form.cleaned_data["owner"],
-                name=form.cleaned_data["name"],
-                actor=request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            url = reverse("campaign:force", args=[pk, force.pk])
-            return action_done(request, url, f"{force.name} is raised.")
-    context = dashboard_context(viewer, force_form=form)
-    return form_invalid(request, DASHBOARD, "force-form", context)
+
+    def raise_force(data):
+        force = force_create(
+            campaign=viewer.campaign, owner=data["owner"], name=data["name"], actor=request.user
+        )
+        return reverse("campaign:force", args=[pk, force.pk]), f"{force.name} is raised."
+
+    return form_action(
+        request,
+        form,
+        raise_force,
+        page=DASHBOARD,
+        partial="force-form",
+        context=lambda: dashboard_context(viewer, force_form=form),
+    )

@@ -49,7 +49,7 @@ from campaign.services.battles import (
 )
 from campaign.services.maps import saved_map_create
 from campaign.state import Status
-from campaign.views._common import action_done, base_context, form_invalid
+from campaign.views._common import action_done, base_context, form_action, form_invalid
 
 POLL_SECONDS = 1
 SETUP = "campaign/battle_setup.html"
@@ -139,25 +139,24 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
             # A new scenario was picked: redraw the deployment table with its spots.
             return render(request, f"{SETUP}#setup-form", context)
         return render(request, SETUP, context)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            campaign_battle = campaign_battle_launch(
-                campaign=viewer.campaign,
-                base=copy.deepcopy(chosen.data),
-                deployments=data["deployments"],
-                name=data["name"],
-                turn_limit=data["turn_limit"],
-                seed=data["seed"],
-                request_key=data["request_key"],
-                actor=request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            url = reverse("campaign:battle", args=[pk, campaign_battle.pk])
-            return action_done(request, url, f"{campaign_battle.name} launched.")
-    return form_invalid(request, SETUP, "setup-form", context)
+
+    def launch(data):
+        campaign_battle = campaign_battle_launch(
+            campaign=viewer.campaign,
+            base=copy.deepcopy(chosen.data),
+            deployments=data["deployments"],
+            name=data["name"],
+            turn_limit=data["turn_limit"],
+            seed=data["seed"],
+            request_key=data["request_key"],
+            actor=request.user,
+        )
+        url = reverse("campaign:battle", args=[pk, campaign_battle.pk])
+        return url, f"{campaign_battle.name} launched."
+
+    return form_action(
+        request, form, launch, page=SETUP, partial="setup-form", context=lambda: context
+    )
 
 
 @login_required
@@ -172,24 +171,23 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     context = base_context(viewer, form=form)
     if not bound:
         return render(request, RECORD, context)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            campaign_battle = campaign_battle_record(
-                campaign=viewer.campaign,
-                name=data["name"],
-                sides=data["sides"],
-                winner=data["winner_name"],
-                outcomes=data["outcomes"],
-                day=data["day"],
-                actor=request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            url = reverse("campaign:battle", args=[pk, campaign_battle.pk])
-            return action_done(request, url, f"{campaign_battle.name} recorded.")
-    return form_invalid(request, RECORD, "record-form", context)
+
+    def record(data):
+        campaign_battle = campaign_battle_record(
+            campaign=viewer.campaign,
+            name=data["name"],
+            sides=data["sides"],
+            winner=data["winner_name"],
+            outcomes=data["outcomes"],
+            day=data["day"],
+            actor=request.user,
+        )
+        url = reverse("campaign:battle", args=[pk, campaign_battle.pk])
+        return url, f"{campaign_battle.name} recorded."
+
+    return form_action(
+        request, form, record, page=RECORD, partial="record-form", context=lambda: context
+    )
 
 
 ALL = "all"
