@@ -59,6 +59,8 @@ class Battle:
         """Each unit's passage by (unit id, terrain version): only a collapse changes one."""
         self.path_checks: dict[tuple, tuple[str | None, float]] = {}
         """``movement.path_problem`` answers (before the budget) by unit, terrain and path."""
+        self.planned: dict[tuple, tuple[Point, ...] | None] = {}
+        """``movement.plan_path`` answers by passage, start, goal and budget."""
         self.profiles: dict[str, list[tuple[str, AttackProfile]]] = {}
         """Each unit's attack profiles (``targeting._profiles``): its card never changes."""
         self.walls: dict[tuple[str, Point], Point] = {}

@@ -138,6 +138,20 @@ def plan_path(
     """
     start = start or unit.position
     p = passage(b, unit)
+    # The answer depends only on the passage and these three: a unit that stood still, or a
+    # move weighed again, asks the same question.
+    key = (p.key, start, goal, budget)
+    if key in b.planned:
+        found = b.planned[key]
+        return None if found is None else list(found)
+    path = _plan_path(b, unit, p, start, goal, budget)
+    b.planned[key] = None if path is None else tuple(path)
+    return path
+
+
+def _plan_path(
+    b: Battle, unit: UnitState, p: Passage, start: Point, goal: Point, budget: float
+) -> list[Point] | None:
     full = finder(b, p).shortest_path(start, goal)
     if full is None:
         return None

@@ -80,8 +80,28 @@ def crossing_cost(pic: Picture, u: UnitInfo, path: list[Point]) -> float:
     """Price of the terrain and Breaching rolls the path asks for, by their chance of failing."""
     if u.card.has(Keyword.AERIAL) or len(path) < 2:
         return 0.0
-    fail = 1.0 - min(u.skill, 6) / 6.0
     sure = u.card.has(Keyword.SURE_FOOTED)
+    breaching = u.card.has(Keyword.BREACHING)
+    # Only the table and these few figures count: a path weighed again (the unit stood still,
+    # or another unit with the same card) is priced once a battle, while no building falls.
+    key = (
+        "crossing",
+        tuple(path),
+        min(u.skill, 6),
+        sure,
+        (u.card.size, u.hits) if breaching else None,
+        len(pic.buildings),
+    )
+    found = pic.kept.get(key)
+    if found is None:
+        found = pic.kept[key] = _crossing_cost(pic, u, path, sure, breaching)
+    return found
+
+
+def _crossing_cost(
+    pic: Picture, u: UnitInfo, path: list[Point], sure: bool, breaching: bool
+) -> float:
+    fail = 1.0 - min(u.skill, 6) / 6.0
     xs = [q[0] for q in path]
     ys = [q[1] for q in path]
     box = (min(xs), min(ys), max(xs), max(ys))
@@ -89,7 +109,7 @@ def crossing_cost(pic: Picture, u: UnitInfo, path: list[Point]) -> float:
     for poly in _rolling(pic, sure):
         if _meets(box, poly.bbox) and _enters(path, poly):
             cost += HAZARD * fail
-    if u.card.has(Keyword.BREACHING):
+    if breaching:
         for b in pic.buildings:
             breach = not b.card.admits_size(u.card.size)
             if breach and _meets(box, b.polygon.bbox) and _enters(path, b.polygon):
