@@ -71,6 +71,9 @@ class ObjectiveMark:
     """Radius in inches (hold objectives)."""
     points: str
     """The building's outline (raze objectives)."""
+    label_y: str = ""
+    """Where its id goes (hold objectives): just above the circle, or below it at the table's
+    far edge; objectives sharing a circle stack their ids."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +156,7 @@ def table_view(scenario: Scenario) -> TableView:
     footprints = {b.id: b.polygon for b in scenario.buildings}
     side_names = {s.id: s.name for s in scenario.sides}
     objectives = []
+    circles: list[tuple[tuple[float, float], float]] = []
     for o in scenario.objectives:
         for_sides = " and ".join(side_names[s] for s in o.sides)
         award = _award_text(o.points_per_turn, o.points_at_end)
@@ -172,6 +176,9 @@ def table_view(scenario: Scenario) -> TableView:
             )
         else:
             assert o.point is not None
+            circle = (o.point, o.radius)
+            stacked = circles.count(circle)
+            circles.append(circle)
             objectives.append(
                 ObjectiveMark(
                     o.id,
@@ -181,6 +188,7 @@ def table_view(scenario: Scenario) -> TableView:
                     fmt(h - o.point[1]),
                     fmt(o.radius),
                     "",
+                    fmt(_objective_label_y(h - o.point[1], o.radius, stacked, h)),
                 )
             )
     index = {s.id: i for i, s in enumerate(scenario.sides)}
@@ -222,6 +230,24 @@ def table_view(scenario: Scenario) -> TableView:
             + "."
         ),
     )
+
+
+OBJECTIVE_LABEL_STEP = 0.6
+"""Inches between the ids of objectives that share one circle (the label is 0.5″ tall)."""
+
+
+def _objective_label_y(y: float, radius: float, stacked: int, height: float) -> float:
+    """SVG y of a hold objective's id: above its circle, or below it when the circle reaches
+    the table's far edge, or over its centre when it spans the table; ``stacked`` earlier
+    objectives on the same circle push it further out."""
+    step = stacked * OBJECTIVE_LABEL_STEP
+    above = y - radius - 0.2 - step
+    if above >= 0.5:
+        return above
+    below = y + radius + 0.6 + step
+    if below <= height - 0.1:
+        return below
+    return y - 0.35 - step
 
 
 def _award_text(per_turn: int, at_end: int) -> str:

@@ -143,7 +143,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "/"
+LOGIN_REDIRECT_URL = "campaign:list"
+"""Logging in lands on your campaigns: what every GM and player comes for."""
 LOGOUT_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "en-gb"

@@ -13,6 +13,8 @@ from django.urls import reverse
 
 from battles.odds import odds_launch
 
+from .conftest import PASSWORD
+
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -96,3 +98,15 @@ def test_the_pages_refuse_other_methods(client, owner, finished_battle):
     client.force_login(owner)
     assert client.post(reverse("battles:detail", args=[finished_battle.pk])).status_code == 405
     assert client.delete(reverse("battles:setup")).status_code == 405
+
+
+def test_logging_in_lands_on_your_campaigns(client, owner):
+    response = client.post(reverse("login"), {"username": "owner", "password": PASSWORD})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("campaign:list")
+    # A page asked for before logging in still wins over the default.
+    wanted = reverse("battles:list")
+    response = client.post(
+        reverse("login") + f"?next={wanted}", {"username": "owner", "password": PASSWORD}
+    )
+    assert response["Location"] == wanted

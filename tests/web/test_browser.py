@@ -109,7 +109,7 @@ def page_for(chromium, live_server):
         page.fill("#id_username", username)
         page.fill("#id_password", PASSWORD)
         page.click("form.stacked button[type=submit]")
-        page.wait_for_url(f"{live_server.url}/")
+        page.wait_for_url(f"{live_server.url}/campaigns/")
         return page
 
     yield make
@@ -242,9 +242,11 @@ def test_it_runs_the_odds_for_a_scenario(page_for, worker):
     assert not page.errors, page.errors
 
 
-def test_without_javascript_the_battle_page_refreshes_until_the_report(page_for, worker):
+def test_without_javascript_the_battle_page_refreshes_until_the_report(
+    page_for, live_server, worker
+):
     page = page_for("oldschool", javascript=False)
-    page.goto(page.url + "battles/new/")
+    page.goto(f"{live_server.url}/battles/new/")
     page.select_option("#id_scenario", "crossroads")
     page.click("button[name=preview]")
     page.wait_for_selector("#preview-heading:has-text('Crossroads')")

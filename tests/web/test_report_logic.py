@@ -211,3 +211,18 @@ def test_the_histogram_has_a_bar_per_score_and_side():
     tallest = max(chart.bars, key=lambda b: b.height)
     assert tallest.side_index == 1 and tallest.y == 12  # red's 100% reaches the top
     assert any(b.label == "Blue scored 3 in 8 battles (80.0%)" for b in chart.bars)
+
+
+def test_objective_ids_sit_clear_of_their_circle_and_of_each_other():
+    """Factory Hold's two objectives share one circle over the factory: their ids stack above
+    it, clear of the factory's own label; a circle at the table's far edge has its id below."""
+    table = table_view(load_scenario(SCENARIOS / "factory-hold.json"))
+    floor, take = table.objectives
+    assert (floor.cy, floor.r) == (take.cy, take.r) == ("8.5", "3")  # 24 - 15.5
+    assert float(floor.label_y) < 8.5 - 3 and float(take.label_y) < float(floor.label_y) - 0.5
+    edge = json.loads((SCENARIOS / "crossroads.json").read_text())
+    blue = edge["sides"][0]["id"]
+    ridge = {"id": "ridge", "kind": "hold", "point": [12, 23], "radius": 2, "sides": [blue]}
+    edge["objectives"].append(ridge | {"points_per_turn": 1})
+    mark = next(o for o in table_view(parse_scenario(edge)).objectives if o.id == "ridge")
+    assert float(mark.label_y) > float(mark.cy) + 2
