@@ -78,15 +78,18 @@ def test_default_prefers_the_bigger_target_at_equal_odds():
 
 
 def test_rifles_do_not_give_themselves_away_on_armour_they_cannot_suppress():
-    """A squad hidden in a wood does not fire on a tank it can barely scratch and that would
-    shoot it dead the moment it is revealed; it would fire on a squad."""
+    """A squad hidden in a wood does not fire on a mech it damages once in two dozen attacks
+    and cannot suppress, which would shoot it dead the moment it is revealed; it would fire on
+    a squad, and on a one-Hit tank it damages (and so removes) once in seven."""
     wood = piece("wood", "woods", square(0, 0, 4, 4))
     hidden = squad("rifles", (2, 2), enters=["woods"])
-    b = battle(scenario([hidden], [tank("tank", (12, 2))], terrain=[wood]))
+    b = battle(scenario([hidden], [mech("mech", (12, 2))], terrain=[wood]))
     assert b.state.units["rifles"].concealed
     assert decide(None, b=b).steps == ()
     b = battle(scenario([hidden], [squad("squad", (12, 2))], terrain=[wood]))
     assert decide(None, b=b).steps == (AttackStep("squad", "Rifles"),)
+    b = battle(scenario([hidden], [tank("tank", (12, 2))], terrain=[wood]))
+    assert decide(None, b=b).steps == (AttackStep("tank", "Rifles"),)
 
 
 def test_the_odds_are_the_exact_probabilities():

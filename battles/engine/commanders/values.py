@@ -34,8 +34,10 @@ WEAKEN = 1.0
 """Share of a target's danger credited per unit of harm short of removing it (suppression
 lowers its Skill, damage brings its removal nearer)."""
 
-POOR_ODDS = 0.2
-"""Damage chance under which an attack that cannot suppress is a poor use of the activation."""
+POOR_ODDS = 0.1
+"""Damage chance under which an attack that cannot suppress is a poor use of the activation:
+rifles on mech armour (1 in 24) are; rifles on a one-Hit medium tank (1 in 7, and each damage
+removes it) are not."""
 
 CANNOT_SUPPRESS = 0.25
 """Weight on such an attack's value."""
