@@ -10,6 +10,7 @@ import math
 
 from battles.engine import (
     CLOSE_COMBAT,
+    Activate,
     AttackStep,
     DefaultCommander,
     MoveStep,
@@ -294,6 +295,20 @@ def test_a_holding_unit_with_nothing_to_do_waits_for_the_enemy_to_come():
         objectives=CORNER,
     )
     assert decide(sc).unit == "walker"
+
+
+def test_a_hidden_unit_keeps_out_of_sight_until_what_could_kill_it_has_activated():
+    """A squad in a wood could fire on a tank (a one-Hit tank is worth it) that has yet to
+    activate and would shoot it dead once it shows itself: it goes last, behind a squad with
+    nothing to do. Once the tank has acted, it fires first."""
+    wood = piece("wood", "woods", square(0, 0, 4, 4))
+    hidden = squad("rifles", (2, 2), order="hold", enters=["woods"])
+    idle = squad("idle", (2, 22), order="hold")
+    b = battle(scenario([hidden, idle], [tank("tank", (12, 2))], terrain=[wood]))
+    assert b.state.units["rifles"].concealed
+    assert decide(None, b=b).unit == "idle"
+    act(b, "tank")  # it stands and passes
+    assert decide(None, b=b) == Activate("rifles", (AttackStep("tank", "Rifles"),))
 
 
 # --- what it may know ---------------------------------------------------------------------------

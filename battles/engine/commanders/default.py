@@ -10,8 +10,10 @@ Which unit (activation order):
 2. otherwise the unit with the most at stake — the enemy guns that reach it where it stands
    plus how hard its order presses (an Advance running out of turns; kept for the turn while
    the unit stands, as the goal behind it moves little);
-3. units that would only stand and pass (Hold, nothing to shoot) go last: an enemy may walk
-   into their sights later in the turn.
+3. units that would only stand and pass (Hold, nothing to shoot) go late: an enemy may walk
+   into their sights later in the turn;
+4. a hidden unit on Hold that an enemy yet to activate could likely remove with one attack goes
+   last, whatever it could shoot: firing shows it, and that enemy could still answer this turn.
 
 What it does: every candidate is scored in points (Size, the victory currency) as
 ``order progress + next shot − threat``, plus the attack it makes now, and the best is taken.
@@ -41,7 +43,7 @@ from ..scenario import ObjectiveKind, OrderKind
 from .attacks import Attack, Reach, best_offer, bounded_attack, pairs_from, reach_here
 from .goals import Goal, goal_for, order_kind, presence, press_of, turns_needed
 from .moves import candidate_paths, crossing_cost, retreat_point
-from .odds import shots
+from .odds import shots, weapon_reach
 from .picture import Picture
 
 if TYPE_CHECKING:
@@ -69,6 +71,10 @@ FEAR = 1.0
 REVEALED = 0.5
 """Share of the extra threat a unit in cover takes on by firing (it is revealed for a while)."""
 
+DEADLY = 0.5
+"""Harm (``odds.harm``) of an enemy's best attack that makes a hidden unit on Hold wait for that
+enemy to activate before it shows itself."""
+
 _Plan = tuple[float, Activate]
 
 _Shooting = tuple[float, float, list, list["Point"], MoveStep, "float | None", float]
@@ -78,6 +84,26 @@ having fired, its pairs with the targets in reach, path, step, facing, crossing 
 
 def _by_bound(s: _Shooting) -> float:
     return -s[0]
+
+
+def _waits(pic: Picture, u: UnitInfo) -> bool:
+    """Whether a hidden unit on Hold should keep out of sight for now: an enemy that has not
+    activated this turn, within its reach and a move, could likely remove it with one attack.
+    Firing would show the unit while that enemy can still answer; once it has acted, the unit
+    fires at no such risk. (In a building it shows nothing by firing.)"""
+    if not u.concealed or order_kind(u, pic) is not OrderKind.HOLD or pic.sheltered(u, u.position):
+        return False
+    ux, uy = u.position
+    for e in pic.enemies:
+        if e.activated:
+            continue
+        ex, ey = e.position
+        if ((ex - ux) ** 2 + (ey - uy) ** 2) ** 0.5 > weapon_reach(e.card) + e.card.move:
+            continue
+        found = pic.best_shot(e, u)
+        if found is not None and found[0] >= DEADLY:
+            return True
+    return False
 
 
 class DefaultCommander:
@@ -108,13 +134,16 @@ class DefaultCommander:
     def _next_unit(self, pic: Picture, ready: list[UnitInfo]) -> tuple[UnitInfo, Attack | None]:
         """The unit to activate and its best attack now (see the module docstring)."""
         reaches = [reach_here(pic, u) for u in ready]
-        bounds = [r.bound for r in reaches]
+        waiting = [_waits(pic, u) for u in ready]
+        bounds = [0.0 if w else r.bound for r, w in zip(reaches, waiting, strict=True)]
         found = self._telling_attack(pic, ready, reaches, bounds)
         if found is not None:
             return found
         best: tuple[tuple[int, float], int] | None = None
         for i, u in enumerate(ready):
-            if order_kind(u, pic) is OrderKind.HOLD and (
+            if waiting[i]:
+                key = (-1, 0.0)
+            elif order_kind(u, pic) is OrderKind.HOLD and (
                 bounds[i] <= 0 or bounded_attack(pic, u, reaches[i].pairs(pic)) is None
             ):
                 key = (0, 0.0)
