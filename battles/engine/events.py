@@ -8,6 +8,7 @@ on from is exactly the state a replay reaches.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -151,7 +152,7 @@ def _quick_init(cls: type[Event]) -> type[Event]:
     exec(compile(f"def __init__(self, {', '.join(names)}):\n{body}", __file__, "exec"), scope)
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[misc]
+    cls.__init__ = init  # type: ignore[method-assign,misc]
     return cls
 
 
@@ -366,4 +367,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 
-_POINTS = {("move", "path"): _path, ("collapse", "occupants"): tuple}
+_POINTS: dict[tuple[str, str], Callable[[Any], Any]] = {
+    ("move", "path"): _path,
+    ("collapse", "occupants"): tuple,
+}

@@ -303,9 +303,9 @@ def _cross_check(
     building_ids = {b.id for b in buildings}
     for oi, o in enumerate(objectives):
         _unique(c, obj_ids, o.id, f"objectives[{oi}].id")
-        for j, s in enumerate(o.sides):
-            if s not in side_ids:
-                c.fail(f"objectives[{oi}].sides[{j}]", f"unknown side {s!r}")
+        for j, side_id in enumerate(o.sides):
+            if side_id not in side_ids:
+                c.fail(f"objectives[{oi}].sides[{j}]", f"unknown side {side_id!r}")
         if o.building is not None and o.building not in building_ids:
             c.fail(f"objectives[{oi}].building", f"unknown building {o.building!r}")
     for si, s in enumerate(sides):

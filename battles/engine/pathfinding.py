@@ -263,10 +263,11 @@ class PathFinder:
                 if not free:
                     continue
                 hinge = None
-                entry: int | list[tuple[float, float, int]] = []
+                wedges: list[tuple[float, float, int]] = []
                 for low, high in free:
-                    entry.append((low, high, len(self._node_point)))
+                    wedges.append((low, high, len(self._node_point)))
                     self._node_point.append(index)
+                entry: int | list[tuple[float, float, int]] = wedges
             else:
                 entry = len(self._node_point)
                 self._node_point.append(index)

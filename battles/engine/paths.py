@@ -86,10 +86,11 @@ def truncate_path(path: Sequence[Point], max_length: float) -> list[Point]:
             spent += step
             continue
         if step > 0.0 and max_length > spent:
-            t = _largest_fraction(
-                lambda t, a=a, b=b, done=spent: done + math.dist(a, _lerp(a, b, t)) <= max_length,
-                (max_length - spent) / step,
-            )
+
+            def fits(t: float, a: Point = a, b: Point = b, done: float = spent) -> bool:
+                return done + math.dist(a, _lerp(a, b, t)) <= max_length
+
+            t = _largest_fraction(fits, (max_length - spent) / step)
             if t > 0.0:
                 prefix.append(_lerp(a, b, t))
         break
@@ -117,12 +118,11 @@ def truncate_path_by_cost(
         length = math.dist(a, b)
         if length > 0.0 and max_cost > spent:
             t = _fraction_for_cost(a, b, max_cost - spent, cost_regions)
-            t = _largest_fraction(
-                lambda t, a=a, b=b, done=spent: (
-                    done + segment_cost(a, _lerp(a, b, t), cost_regions) <= max_cost
-                ),
-                t,
-            )
+
+            def affordable(t: float, a: Point = a, b: Point = b, done: float = spent) -> bool:
+                return done + segment_cost(a, _lerp(a, b, t), cost_regions) <= max_cost
+
+            t = _largest_fraction(affordable, t)
             if t > 0.0:
                 prefix.append(_lerp(a, b, t))
         break

@@ -134,6 +134,7 @@ def removal_distribution(
     for _ in range(attacks):
         removed = _ZERO
         after: dict[tuple[int, int | None], Fraction] = {}
+        steps: list[tuple[tuple[int, int | None], Fraction]]
         for (h, s), p in alive.items():
             if s is None:
                 # Nothing to demoralise (a building): a suppression changes nothing.

@@ -66,6 +66,7 @@ class _Checker:
                 return self.fail(path, f"must be {_show(lo)}..{_show(hi)}, got {_show(v)}")
             if lo is not None:
                 return self.fail(path, f"must be at least {_show(lo)}, got {_show(v)}")
+            assert hi is not None
             return self.fail(path, f"must be at most {_show(hi)}, got {_show(v)}")
         return v
 

@@ -114,9 +114,9 @@ class Reach:
                 old = kept.pop(eid, None)
                 if old is not None and old.offer and old.offer[0][0] >= bound:
                     stale = True
-                e = pic.enemy(eid)
-                if e is not None and math.dist(pos, e.position) <= limit:
-                    pair = kept[eid] = _unit_pair(pic, u, e, pos)
+                now = pic.enemy(eid)
+                if now is not None and math.dist(pos, now.position) <= limit:
+                    pair = kept[eid] = _unit_pair(pic, u, now, pos)
                     if pair.offer and pair.offer[0][0] > bound:
                         bound = pair.offer[0][0]
             self._bound = best_offer(kept.values()) if stale else bound

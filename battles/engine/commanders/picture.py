@@ -4,35 +4,25 @@ A ``Picture`` is built from the side's ``BattleView`` for one decision (the batt
 change during it), so every sum on it can be cached on it; sums that change little within a
 turn are kept in the commander's memo for the rest of the turn, and answers that depend only on
 the table (lines of sight between grid squares, the building holding a point) for the battle.
-The sums themselves live beside it: the threat a place is under in ``threat.py``, what attacks
-and places are worth in ``values.py``.
+It is built in layers, one subject a file: the ``Board`` (``board.py``: the units, buildings,
+lines and cover), the threat a place is under (``threat.py``), what attacks and places are worth
+(``values.py``), and here what the commander keeps per unit for the decision.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import geometry
-from ..cards import Keyword
-from ..footprint import nearest_point
-from .odds import Shot, best_shot, can_damage
-from .threat import Source, Threats
 from .values import Values
 
 if TYPE_CHECKING:
     from ..commander import BattleView, UnitInfo
     from ..geometry import Point
-    from ..state import BuildingState
-
-MEMORY = 1
-"""Turns an enemy that went out of sight is still reckoned with where it was last seen."""
-
-GRID = 1.0
-"""Side of the squares lines are reckoned between, in inches (``Picture.sees``)."""
 
 
-class Picture(Threats, Values):
-    """The battle as one decision sees it, with per-decision caches."""
+class Picture(Values):
+    """The battle as one decision sees it, with per-decision caches: the ``Board``, its
+    ``Threats`` and ``Values``, and what the commander keeps per unit for the decision."""
 
     def __init__(
         self,
@@ -41,41 +31,7 @@ class Picture(Threats, Values):
         memo: dict[tuple, Any] | None = None,
         kept: dict[tuple, Any] | None = None,
     ) -> None:
-        self.view = view
-        self.kept: dict[tuple, Any] = {} if kept is None else kept
-        """Kept by the commander for the battle: answers that depend only on the table (lines
-        between grid squares, the building holding a point, walls, terrain that rolls)."""
-        self.lines: dict[tuple, bool] = self.kept.setdefault(("lines",), {})
-        """Lines between grid squares (``sees``)."""
-        self._line_clear = view.line_clear
-        self.ruleset = view.ruleset
-        self.demoralise_at = view.ruleset.demoralise_at_skill
-        self.own = view.own_units()
-        self.enemies = view.enemies()
-        self.buildings: list[BuildingState] = [b for b in view.buildings if not b.collapsed]
-        self._standing = len(self.buildings)
-        self.turns_left = view.turn_limit - view.turn + 1
-        """Turns still to play, this one included."""
-        seen = {e.id for e in self.enemies}
-        self.lost_sight = [
-            e
-            for eid, (e, turn) in remembered.items()
-            if eid not in seen and view.turn - turn <= MEMORY
-        ]
-        """Enemies seen lately that are out of sight now, as last seen: a player's memory."""
-        self._danger: dict[str, float] = {}
-        self.memo: dict[tuple, Any] = {} if memo is None else memo
-        """Kept by the commander for the rest of the turn: sums that change little within it."""
-        self._inside: dict[str, list[tuple[UnitInfo, float]]] | None = None
-        self._threat: dict[tuple[str, Point, bool], float] = {}
-        self._worth: dict[str, float] = {}
-        self._worth_attacking: list[tuple[BuildingState, int, float]] | None = None
-        self._threat_sources: dict[str, list[Source]] = {}
-        self._targets: dict[str, list[tuple[float, Point, float, bool, str | None]]] = {}
-        self._sheltered: dict[str, bool] = {}
-        self.values: dict[tuple[str, str, str], float] = {}
-        """Attack values this decision by (unit, target, weapon): see ``attack_value``."""
-        self._open: list[tuple[str, float, float]] | None = None
+        super().__init__(view, remembered, memo, kept)
         self.orders: dict[str, tuple[UnitInfo, Any]] = {}
         """Each unit's order kind this decision (``goals.order_kind``), with the unit asked."""
         self.goals: dict[str, tuple[UnitInfo, Any]] = {}
@@ -83,97 +39,7 @@ class Picture(Threats, Values):
         self.attack_changes: tuple[int, set[str] | None] | None = None
         """This decision's number in the turn and the enemies changed since the side's last
         (``attacks.py``), once asked."""
-        self._enemy_by_id: dict[str, UnitInfo] | None = None
         self.gains: dict[tuple[str, Point, float | None], float] = {}
         """What a place offers a unit this decision, threat aside (``default._gain``)."""
         self.ground: dict[str, tuple[UnitInfo, Any]] = {}
         """Each unit's share of the objectives' ground this decision (``goals.presence``)."""
-        self._inside_at: dict[Point, str | None] = self.kept.setdefault(
-            ("inside", self._standing), {}
-        )
-        """Building holding each point, kept while no building falls."""
-
-    # --- places ---------------------------------------------------------------------------------
-
-    def building_at(self, p: Point) -> str | None:
-        """The standing building whose footprint strictly holds ``p``, if any."""
-        inside = self._inside_at
-        try:
-            return inside[p]
-        except KeyError:
-            found = next((b.id for b in self.buildings if b.polygon.contains_strictly(p)), None)
-            inside[p] = found
-            return found
-
-    def enemy(self, eid: str) -> UnitInfo | None:
-        """The visible enemy with this id, if any."""
-        if self._enemy_by_id is None:
-            self._enemy_by_id = {e.id: e for e in self.enemies}
-        return self._enemy_by_id.get(eid)
-
-    def distance_to_building(self, b: BuildingState, p: Point) -> float:
-        """Distance from ``p`` to the building's nearest wall (kept for the battle)."""
-        key = ("wall", b.id, p)
-        found = self.kept.get(key)
-        if found is None:
-            found = geometry.distance(p, nearest_point(b.polygon, p))
-            self.kept[key] = found
-        return found
-
-    def sheltered(self, unit: UnitInfo, p: Point) -> bool:
-        """Inside a standing building: only the building can be attacked."""
-        if p == unit.position:
-            known = self._sheltered.get(unit.id)
-            if known is None:
-                known = not unit.card.has(Keyword.AERIAL) and self.building_at(p) is not None
-                self._sheltered[unit.id] = known
-            return known
-        return not unit.card.has(Keyword.AERIAL) and self.building_at(p) is not None
-
-    def hidden_at(self, unit: UnitInfo, p: Point) -> bool:
-        """Inside a sight-blocking piece: concealed there unless it fires."""
-        return not unit.card.has(Keyword.AERIAL) and bool(self.view.cover_at(p))
-
-    def sees(self, a: Point, b: Point) -> bool:
-        """A line from ``a`` to ``b`` as the commander reckons it: between the centres of the
-        ``GRID``-inch squares holding them. The threat and the next shot ask for a line from
-        every enemy to every place weighed; on the grid the same lines come back again and
-        again, and are kept for the battle (while no building falls)."""
-        g = GRID
-        ka = (a[0] // g, a[1] // g)
-        kb = (b[0] // g, b[1] // g)
-        key = (ka, kb, self._standing) if ka <= kb else (kb, ka, self._standing)
-        found = self.lines.get(key)
-        if found is None:
-            found = self._line_clear(
-                ((ka[0] + 0.5) * g, (ka[1] + 0.5) * g), ((kb[0] + 0.5) * g, (kb[1] + 0.5) * g)
-            )
-            self.lines[key] = found
-        return found
-
-    def best_shot(self, attacker: UnitInfo, target: UnitInfo) -> tuple[float, Shot] | None:
-        """The attacker's attack with the most harm on the target, and that harm."""
-        return best_shot(
-            attacker.card,
-            attacker.skill,
-            attacker.hits,
-            target.card,
-            target.hits,
-            target.skill,
-            self.ruleset,
-        )
-
-    def can_follow_in(self, unit: UnitInfo, enemy: UnitInfo) -> bool:
-        """Whether the unit could go into the building the enemy shelters in (it admits the
-        unit, or the unit has Breaching) and fight it there, where they see each other."""
-        inside = self.building_at(enemy.position)
-        if inside is None or unit.card.has(Keyword.AERIAL):
-            return False
-        b = next(b for b in self.buildings if b.id == inside)
-        return b.card.admits_size(unit.card.size) or unit.card.has(Keyword.BREACHING)
-
-    def can_hurt(self, unit: UnitInfo, enemy: UnitInfo) -> bool:
-        """Whether anything on the unit's card can damage the enemy where it stands."""
-        if self.sheltered(enemy, enemy.position):
-            return False  # Only its building can be attacked.
-        return can_damage(unit.card, unit.skill, enemy.card, self.ruleset)

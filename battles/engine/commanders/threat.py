@@ -13,21 +13,22 @@ survival is spent), and lines are reckoned between grid squares (``Picture.sees`
 
 Beside it: an enemy's **danger** (the most it can take off one of our units with its next
 attack, which an attack on it spares) and ``under_guns``, the cheap stand-in for the threat
-where a unit stands that choosing who acts reads. ``Threats`` is a part of ``Picture``
-(``picture.py``), kept here to keep each file to one subject.
+where a unit stands that choosing who acts reads. ``Threats`` is the layer of ``Picture``
+(``picture.py``) over the ``Board``, kept here to keep each file to one subject.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import geometry
 from ..cards import Keyword
+from .board import Board
 from .odds import harm_by_reach, weapon_reach
 
 if TYPE_CHECKING:
     from ..cards import UnitCard
-    from ..commander import UnitInfo
+    from ..commander import BattleView, UnitInfo
     from ..geometry import Point
 
 BLOCKED_IN_RANGE = 0.35
@@ -105,8 +106,21 @@ def _strongest(sources: list[Source], unit: UnitInfo) -> list[Source]:
     return [sources[i] for i in sorted(i for _, i in near)]
 
 
-class Threats:
+class Threats(Board):
     """The threat sums of a ``Picture`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        view: BattleView,
+        remembered: dict[str, tuple[UnitInfo, int]],
+        memo: dict[tuple, Any] | None = None,
+        kept: dict[tuple, Any] | None = None,
+    ) -> None:
+        super().__init__(view, remembered, memo, kept)
+        self._danger: dict[str, float] = {}
+        self._threat: dict[tuple[str, Point, bool], float] = {}
+        self._threat_sources: dict[str, list[Source]] = {}
+        self._open: list[tuple[str, float, float]] | None = None
 
     def _sources(self, unit: UnitInfo) -> list[Source]:
         """Per enemy that can hurt the unit: (where, weight, reaches, move, can move and fire,

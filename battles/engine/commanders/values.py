@@ -12,21 +12,22 @@ scores for removing it.
 - **opportunity**: the best attack a unit could make next time from a place, on the enemies it
   sees now.
 
-``Values`` is a part of ``Picture`` (``picture.py``), kept here to keep each file to one subject.
+``Values`` is the layer of ``Picture`` (``picture.py``) over its ``Threats``, kept here to keep each
+file to one subject.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import geometry
 from ..cards import Keyword
 from ..scenario import ObjectiveKind
 from .odds import Shot, at_least, harm, removal_now, shots, weapon_reach
-from .threat import LOST_SIGHT
+from .threat import LOST_SIGHT, Threats
 
 if TYPE_CHECKING:
-    from ..commander import UnitInfo
+    from ..commander import BattleView, UnitInfo
     from ..geometry import Point
     from ..state import BuildingState
 
@@ -49,8 +50,23 @@ LIMITED_USE = 0.8
 """A limited weapon (missiles, Charges) is kept for a target that makes it clearly better."""
 
 
-class Values:
+class Values(Threats):
     """The attack values of a ``Picture`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        view: BattleView,
+        remembered: dict[str, tuple[UnitInfo, int]],
+        memo: dict[tuple, Any] | None = None,
+        kept: dict[tuple, Any] | None = None,
+    ) -> None:
+        super().__init__(view, remembered, memo, kept)
+        self._inside: dict[str, list[tuple[UnitInfo, float]]] | None = None
+        self._worth: dict[str, float] = {}
+        self._worth_attacking: list[tuple[BuildingState, int, float]] | None = None
+        self._targets: dict[str, list[tuple[float, Point, float, bool, str | None]]] = {}
+        self.values: dict[tuple[str, str, str], float] = {}
+        """Attack values this decision by (unit, target, weapon): see ``attack_value``."""
 
     def attack_value(self, unit: UnitInfo, target: UnitInfo, shot: Shot) -> float:
         """Expected Size taken off ``target``, plus the danger it stops posing if removed now."""
