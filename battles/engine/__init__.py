@@ -1,7 +1,10 @@
 """Team Bravo rules engine: resolve a battle from a scenario and a seed, logging every die.
 
 Pure Python, standard library only — no Django, nothing third-party — so it runs in a worker,
-a benchmark or a notebook alike. The front door::
+a benchmark or a notebook alike. ``build_engine.py`` compiles it with mypyc for speed; the
+source stays the reference (``battles/compiled.py`` keeps a stale build from running).
+
+The front door::
 
     from battles.engine import load_scenario, run_battle
     record = run_battle(load_scenario("scenario.json"), seed=7)

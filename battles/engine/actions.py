@@ -9,13 +9,8 @@ new facing) is movement: for a Fixed Mount it costs the activation like any move
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from .cards import Keyword
-
-if TYPE_CHECKING:
-    from .cards import UnitCard
-    from .geometry import Point
+from .geometry import Point
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,22 +52,3 @@ class Activate:
     """Unit id."""
     steps: tuple[Step, ...] = ()
     """What it does, in order."""
-
-
-_PLAIN = frozenset({"", "M", "A"})
-_MOVE_AND_FIRE = frozenset({"MA", "AM"})
-_SPLIT = frozenset({"MA", "AM", "MAM"})
-
-
-def allowed_shapes(card: UnitCard) -> frozenset[str]:
-    """Step shapes the card permits: M = move, A = attack or Sensor reveal."""
-    shapes = _PLAIN
-    if card.has(Keyword.MOVE_AND_FIRE):
-        shapes = shapes | _MOVE_AND_FIRE
-    if card.has(Keyword.SPLIT_MOVEMENT):
-        shapes = shapes | _SPLIT
-    return shapes
-
-
-def shape(steps: tuple[Step, ...]) -> str:
-    return "".join("M" if isinstance(s, MoveStep) else "A" for s in steps)

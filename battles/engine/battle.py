@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import events as ev
-from .actions import Activate, AttackStep, MoveStep, RevealStep, allowed_shapes, shape
+from . import geometry
+from .actions import Activate, AttackStep, MoveStep, RevealStep
 from .combat import resolve_attack
 from .commander import BattleView
 from .errors import IllegalActionError
 from .events import EndReason, RevealCause
 from .movement import execute_move, path_problem
+from .shapes import allowed_shapes, shape
 from .sight import Sight
 from .state import BattleState
 from .targeting import attack_problem, sensor_problem
@@ -25,12 +27,12 @@ from .version import ENGINE_VERSION
 from .victory import score_end, score_turn
 
 if TYPE_CHECKING:
-    from .commander import Commander
+    from .commander import Commander, UnitInfo
     from .dice import Dice
     from .geometry import Point
     from .movement import Passage
     from .pathfinding import PathFinder
-    from .scenario import Scenario
+    from .scenario import Order, Scenario
     from .state import UnitState
     from .targeting import AttackProfile
 
@@ -65,6 +67,9 @@ class Battle:
         """Each unit's attack profiles (``targeting._profiles``): its card never changes."""
         self.walls: dict[tuple[str, Point], Point] = {}
         """Nearest point of a building from a point (``targeting.nearest_wall``)."""
+        self.infos: dict[tuple[str, bool], tuple[tuple, Order | None, UnitInfo]] = {}
+        """Each unit's last info handed to a commander, by (unit id, own side's view), with the
+        state it shows (``BattleView._info``)."""
         self.commanders = dict(commanders)
         dice.emit = self.emit
 
@@ -139,8 +144,8 @@ class Battle:
         action = self.commanders[side].choose(BattleView(self, side))
         self.perform(side, action)
 
-    def perform(self, side: str, action: Activate) -> None:
-        """Check and carry out one activation for ``side``."""
+    def perform(self, side: str, action: object) -> None:
+        """Check and carry out one activation for ``side`` (whatever its commander returned)."""
         unit, steps, plans = self._check(side, action)
         self.emit(ev.Activation(unit.id, side, unit.activations + 1))
         for i, step in enumerate(steps):
@@ -169,25 +174,28 @@ class Battle:
             self._end_activation(unit)
 
     def _check(
-        self, side: str, action: Activate
+        self, side: str, action: object
     ) -> tuple[UnitState, tuple, list[tuple[list[Point], float]]]:
         if not isinstance(action, Activate):
             raise IllegalActionError(f"a commander must return an Activate, got {action!r}")
-        unit = self.state.units.get(action.unit) if isinstance(action.unit, str) else None
+        # Read as Any until checked: a commander may fill an Activate with anything.
+        unchecked: Any = action
+        unit = self.state.units.get(unchecked.unit) if isinstance(unchecked.unit, str) else None
         if unit is None or unit.side != side:
-            raise IllegalActionError(f"{side} has no unit {action.unit!r}")
+            raise IllegalActionError(f"{side} has no unit {unchecked.unit!r}")
         if not unit.active:
             raise IllegalActionError(f"{unit.id} has been removed")
         if unit.activated:
             raise IllegalActionError(f"{unit.id} has already activated this turn")
-        steps = tuple(action.steps)
+        steps: tuple[Any, ...] = tuple(unchecked.steps)
         for s in steps:
+            step: Any = s  # Its fields are checked here, not trusted to match their types.
             if isinstance(s, MoveStep):
-                ok = isinstance(s.to, (tuple, list))
+                ok = isinstance(step.to, (tuple, list))
             elif isinstance(s, AttackStep):
-                ok = isinstance(s.target, str) and isinstance(s.weapon, str)
+                ok = isinstance(step.target, str) and isinstance(step.weapon, str)
             else:
-                ok = isinstance(s, RevealStep) and isinstance(s.target, str)
+                ok = isinstance(s, RevealStep) and isinstance(step.target, str)
             if not ok:
                 raise IllegalActionError(f"malformed step {s!r}")
         form = shape(steps)
@@ -200,9 +208,10 @@ class Battle:
         budget = unit.card.move
         for s in steps:
             if isinstance(s, MoveStep):
-                path = [pos, *(_point(p) for p in s.to)]
-                if s.facing is not None and not _finite(s.facing):
-                    raise IllegalActionError(f"bad facing {s.facing!r}")
+                move: Any = s  # Its waypoints and facing are checked here.
+                path = [pos, *(_point(p) for p in move.to)]
+                if move.facing is not None and not _finite(move.facing):
+                    raise IllegalActionError(f"bad facing {move.facing!r}")
                 problem, cost = path_problem(self, unit, path, budget)
                 if problem:
                     raise IllegalActionError(f"{unit.id} may not move: {problem}")
@@ -249,4 +258,4 @@ def _finite(x: object) -> bool:
 def _point(p: object) -> Point:
     if not isinstance(p, (tuple, list)) or len(p) != 2 or not all(_finite(c) for c in p):
         raise IllegalActionError(f"a waypoint is a pair of numbers, got {p!r}")
-    return ev.rnd_point((float(p[0]), float(p[1])))
+    return geometry.rnd_point((float(p[0]), float(p[1])))

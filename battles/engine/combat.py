@@ -29,7 +29,7 @@ _KIND = {k: k.value for k in AttackKind}
 
 def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) -> None:
     """Resolve an attack the caller has already found legal (``targeting.attack_problem``)."""
-    prof = attack_profile(attacker, weapon)
+    prof = attack_profile(attacker.card, weapon)
     assert prof is not None
     # Firing reveals the unit through the end of its own next activation.
     if not attacker.card.has(Keyword.AERIAL):
@@ -41,7 +41,7 @@ def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) 
         _attack_building(b, attacker, bld, prof.kind, prof.name, prof.power)
         return
     target = b.state.units[target_id]
-    dist = ev.rnd(geometry.distance(attacker.position, target.position))
+    dist = geometry.rnd(geometry.distance(attacker.position, target.position))
     if prof.kind is AttackKind.RAM:
         _ram(b, attacker, target, dist)
         return
@@ -103,7 +103,9 @@ def _attack_building(
     b: Battle, attacker: UnitState, bld: BuildingState, kind: AttackKind, name: str, power: int
 ) -> None:
     """Buildings do not dodge (no Skill roll), are never suppressed, and never ram back."""
-    dist = ev.rnd(geometry.distance(attacker.position, nearest_wall(b, bld, attacker.position)))
+    dist = geometry.rnd(
+        geometry.distance(attacker.position, nearest_wall(b, bld, attacker.position))
+    )
     won = b.dice.opposed(attacker.id, bld.id, power, bld.card.resistance)
     b.emit(ev.Attack(attacker.id, bld.id, name, _KIND[kind], power, dist, _out(won)))
     if won:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
-from weakref import WeakKeyDictionary
 
 from . import geometry
 from .cards import UnitCard
@@ -29,11 +28,6 @@ if TYPE_CHECKING:
     from .terrain import TerrainPiece
 
 
-_INFOS: WeakKeyDictionary[Battle, dict[tuple[str, bool], tuple[tuple, Order | None, UnitInfo]]]
-_INFOS = WeakKeyDictionary()
-"""Per battle, each unit's last info (own or as an enemy sees it), with the state it shows."""
-
-
 class Commander(Protocol):
     """Plays one side: picks the next unit to activate and what it does."""
 
@@ -42,9 +36,11 @@ class Commander(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UnitInfo:
-    """A unit as a side sees it."""
+    """A unit as a side sees it: read only. (Not a frozen dataclass: a frozen one is built
+    through ``object.__setattr__``, field by field, several times slower, and a battle builds
+    these by the thousand.)"""
 
     id: str
     """Unit id."""
@@ -98,7 +94,6 @@ class BattleView:
         self._seen_ids: frozenset[str] = frozenset()
         self._own_infos: list[UnitInfo] | None = None
         self._enemy_infos: list[UnitInfo] | None = None
-        self._infos: dict[tuple[str, bool], tuple[tuple, Order | None, UnitInfo]] | None = None
 
     @property
     def terrain(self) -> list[TerrainPiece]:
@@ -111,18 +106,12 @@ class BattleView:
         return list(self._b.state.buildings.values())
 
     def _info(self, u: UnitState, own: bool) -> UnitInfo:
-        # Most units stand as they did at the side's last decision: hand back the same frozen
-        # info then rather than build it afresh (a frozen dataclass is slow to build).
+        # Most units stand as they did at the side's last decision: hand back the same info
+        # then rather than build it afresh.
         order = u.order if own else None
         quality = u.quality if own else Quality.AVERAGE
         state = (u.card, u.position, u.facing, u.hits, u.skill, u.concealed, u.activated, quality)
-        infos = self._infos
-        if infos is None:
-            infos = _INFOS.get(self._b)
-            if infos is None:
-                infos = {}
-                _INFOS[self._b] = infos
-            self._infos = infos
+        infos = self._b.infos
         key = (u.id, own)
         known = infos.get(key)
         if known is not None and known[0] == state and known[1] is order:

@@ -2,8 +2,8 @@
 
 Every change to the battle state is an event (``state.BattleState.apply`` is the only mutator),
 so replaying the events from the initial state rebuilds every intermediate state without dice.
-Floats are rounded to ``PRECISION`` decimals when an event is made, so the state the engine goes
-on from is exactly the state a replay reaches.
+Floats are rounded to ``geometry.PRECISION`` decimals when an event is made, so the state the
+engine goes on from is exactly the state a replay reaches.
 """
 
 from __future__ import annotations
@@ -12,18 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar
-
-PRECISION = 3
-"""Decimals kept for every coordinate and distance (a thousandth of an inch)."""
-
-
-def rnd(x: float) -> float:
-    """Round a float for the log; ``+ 0.0`` turns -0.0 into 0.0 so the JSON is stable."""
-    return round(x, PRECISION) + 0.0
-
-
-def rnd_point(p: tuple[float, float]) -> tuple[float, float]:
-    return (rnd(p[0]), rnd(p[1]))
 
 
 class RollPurpose(StrEnum):

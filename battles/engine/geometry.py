@@ -23,7 +23,6 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
 
 Point = tuple[float, float]
 CostRegion = tuple["Polygon", float]
@@ -369,24 +368,16 @@ def nearest_point(poly: Polygon, p: Point) -> Point:
     return best
 
 
-# --- names that moved ------------------------------------------------------------------------
+# --- the log's precision -------------------------------------------------------------------
 
-_MOVED = {
-    "PathFinder": "pathfinding",
-    "segment_cost": "paths",
-    "path_cost": "paths",
-    "truncate_path": "paths",
-    "truncate_path_by_cost": "paths",
-    "first_entry": "paths",
-}
+PRECISION = 3
+"""Decimals kept for every coordinate and distance in the log (a thousandth of an inch)."""
 
 
-def __getattr__(name: str) -> Any:
-    # Path measuring and path finding were split out of this module; importers written before
-    # the split still find them here. Resolved lazily, since both modules import this one.
-    module = _MOVED.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
+def rnd(x: float) -> float:
+    """Round a float for the log; ``+ 0.0`` turns -0.0 into 0.0 so the JSON is stable."""
+    return round(x, PRECISION) + 0.0
 
-    return getattr(import_module(f"{__package__}.{module}"), name)
+
+def rnd_point(p: Point) -> Point:
+    return (rnd(p[0]), rnd(p[1]))

@@ -208,8 +208,8 @@ def _parse_unit(
                 pass
             else:
                 order = Order(OrderKind(kind), obj)
-    if _BAD in (uid, pos, facing) or card is None:
-        return None
+    if _BAD in (uid, side, pos, facing) or card is None:
+        return None  # Already failed; a bad side id fails its side.
     return UnitSetup(uid, side, card, pos, facing % 360.0, order, quality)
 
 
@@ -262,7 +262,7 @@ def _parse_objectives(c: _Checker, data: Any, w: float, h: float) -> list[Object
                 if "building" in d
                 else c.fail(p + ".building", "required for a raze objective")
             )
-        if len(c.problems) == before:
+        if len(c.problems) == before and oid is not _BAD:  # (a missing id failed in c.obj)
             out.append(
                 Objective(
                     oid,

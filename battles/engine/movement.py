@@ -158,7 +158,7 @@ def _plan_path(
     limit = max(0.0, budget - MARGIN)
     for _ in range(5):
         path = paths.truncate_path_by_cost(full, limit, p.cost_regions)
-        path = [ev.rnd_point(q) for q in path] or [ev.rnd_point(start)]
+        path = [geometry.rnd_point(q) for q in path] or [geometry.rnd_point(start)]
         path[0] = start
         path[-1] = _outside(path[-1], p.obstacles)
         if path_problem(b, unit, path, budget)[0] is None:
@@ -171,10 +171,10 @@ def _outside(q: Point, obstacles: tuple[Polygon, ...]) -> Point:
     """A rounded point next to ``q`` that lies in no obstacle (rounding can nudge one inward)."""
     if not any(poly.contains_strictly(q) for poly in obstacles):
         return q
-    step = 10.0**-ev.PRECISION
+    step = 10.0**-geometry.PRECISION
     for dx in (-step, 0.0, step):
         for dy in (-step, 0.0, step):
-            c = ev.rnd_point((q[0] + dx, q[1] + dy))
+            c = geometry.rnd_point((q[0] + dx, q[1] + dy))
             if not any(poly.contains_strictly(c) for poly in obstacles):
                 return c
     return q
@@ -200,12 +200,16 @@ def execute_move(
                 break
     travelled = path
     if end_at is not None:
-        travelled = [ev.rnd_point(q) for q in paths.truncate_path(path, end_at)] or [path[0]]
+        travelled = [geometry.rnd_point(q) for q in paths.truncate_path(path, end_at)] or [path[0]]
         cost = paths.path_cost(travelled, passage(b, unit).cost_regions)
     new_facing = unit.facing if facing is None else facing % 360.0
     if facing is None and len(travelled) > 1 and travelled[-1] != travelled[0]:
         new_facing = geometry.bearing(travelled[-2], travelled[-1])
-    b.emit(ev.Move(unit.id, tuple(travelled), ev.rnd(cost), ev.rnd(new_facing) % 360.0, halted))
+    b.emit(
+        ev.Move(
+            unit.id, tuple(travelled), geometry.rnd(cost), geometry.rnd(new_facing) % 360.0, halted
+        )
+    )
     for _ in range(breached):
         if unit.active:
             damage(b, unit, None)

@@ -131,6 +131,8 @@ def removal_distribution(
     # Living states as (hits left, suppressions still to take) -> probability.
     alive: dict[tuple[int, int | None], Fraction] = {(hits, depth): _ONE}
     out = []
+    s: int | None  # suppressions still to take; None: nothing to demoralise
+    s2: int | None
     for _ in range(attacks):
         removed = _ZERO
         after: dict[tuple[int, int | None], Fraction] = {}

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from .cards import BuildingCard, UnitCard
+from .geometry import Point, Polygon
 from .rulesets import Ruleset
 from .terrain import TerrainPiece
-
-if TYPE_CHECKING:
-    from .geometry import Point, Polygon
 
 
 class OrderKind(StrEnum):

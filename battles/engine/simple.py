@@ -129,7 +129,7 @@ class SimpleCommander:
 
 
 def _close_power(unit: UnitInfo) -> int:
-    prof = attack_profile(unit, CLOSE_COMBAT)  # type: ignore[arg-type]
+    prof = attack_profile(unit.card, CLOSE_COMBAT)
     return prof.power if prof else 0
 
 

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import events as ev
+from . import geometry
 from .cards import BuildingCard, UnitCard
 from .events import AttackKind, Removal
+from .geometry import Point, Polygon
 from .scenario import Order, Quality, Scenario
 from .terrain import TerrainPiece
-
-if TYPE_CHECKING:
-    from .geometry import Point, Polygon
 
 
 @dataclass(slots=True, eq=False)
@@ -190,7 +189,7 @@ class BattleState:
         u = self.units[e.unit]
         u.position = e.path[-1]
         u.facing = e.facing
-        u.moved = round(u.moved + e.cost, ev.PRECISION)
+        u.moved = round(u.moved + e.cost, geometry.PRECISION)
 
     def _attack(self, e: ev.Attack) -> None:
         if e.attack == AttackKind.RAM_BACK:

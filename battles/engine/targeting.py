@@ -11,14 +11,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import geometry
-from .cards import Keyword, Weapon
+from .cards import Keyword, UnitCard, Weapon
 from .events import AttackKind
 from .geometry import nearest_point
+from .state import BuildingState
 
 if TYPE_CHECKING:
     from .battle import Battle
     from .geometry import Point
-    from .state import BuildingState, UnitState
+    from .state import UnitState
 
 CLOSE_COMBAT = "close_combat"
 """Weapon name a commander uses for close combat: Melee if printed, else Ramming."""
@@ -33,9 +34,10 @@ SENSOR_RANGE = 6.0
 """A Sensor reveals a concealed unit within this distance."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AttackProfile:
-    """What an attack uses: its kind, the name in the log, Power, Range and the weapon line."""
+    """What an attack uses: its kind, the name in the log, Power, Range and the weapon line.
+    Read only (not frozen, for speed: see ``commander.UnitInfo``)."""
 
     kind: AttackKind
     """Shoot, Melee or Ram."""
@@ -49,9 +51,8 @@ class AttackProfile:
     """The weapon line when shooting."""
 
 
-def attack_profile(unit: UnitState, weapon: str) -> AttackProfile | None:
-    """The profile for ``weapon`` on this unit's card (``CLOSE_COMBAT`` for Melee/Ramming)."""
-    card = unit.card
+def attack_profile(card: UnitCard, weapon: str) -> AttackProfile | None:
+    """The profile for ``weapon`` on this card (``CLOSE_COMBAT`` for Melee/Ramming)."""
     if weapon == CLOSE_COMBAT:
         if card.melee is not None:
             return AttackProfile(AttackKind.MELEE, "Melee", card.melee, CLOSE_RANGE, None)
@@ -68,7 +69,7 @@ def _profiles(b: Battle, unit: UnitState) -> list[tuple[str, AttackProfile]]:
     if found is None:
         names = [w.name for w in unit.card.weapons]
         names.append(CLOSE_COMBAT)
-        found = [(n, prof) for n in names if (prof := attack_profile(unit, n)) is not None]
+        found = [(n, prof) for n in names if (prof := attack_profile(unit.card, n)) is not None]
         b.profiles[unit.id] = found
     return found
 
@@ -84,9 +85,9 @@ def nearest_wall(b: Battle, bld: BuildingState, p: Point) -> Point:
 
 def target_point(b: Battle, origin: Point, target: UnitState | BuildingState) -> Point:
     """Where a line to the target ends: the unit's centre, or a building's nearest point."""
-    if hasattr(target, "polygon"):
-        return nearest_wall(b, target, origin)  # type: ignore[arg-type]
-    return target.position  # type: ignore[union-attr]
+    if isinstance(target, BuildingState):
+        return nearest_wall(b, target, origin)
+    return target.position
 
 
 def building_of(b: Battle, p: Point) -> str | None:
@@ -108,7 +109,7 @@ def attack_problem(
     """
     if not attacker.active:
         return "the attacker has been removed"
-    prof = attack_profile(attacker, weapon)
+    prof = attack_profile(attacker.card, weapon)
     if prof is None:
         return f"{attacker.id} has no weapon {weapon!r}"
     w = prof.weapon

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .geometry import Polygon
+from .geometry import Polygon
 
 
 @dataclass(frozen=True, slots=True)

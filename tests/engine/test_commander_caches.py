@@ -83,16 +83,19 @@ def test_attack_values_kept_for_the_turn_equal_a_fresh_picture_s():
                 assert math.isclose(a, f, rel_tol=0, abs_tol=0), (u.id, e.id, s.weapon)
 
 
-class _CheckingReaches(DefaultCommander):
+class _CheckingReaches:
     """Plays as the default does and, after each decision, checks every ready unit's kept
     ``Reach`` against one worked out afresh (on the same turn's attack values)."""
 
     checked = 0
 
+    def __init__(self):
+        self.plays = DefaultCommander()
+
     def choose(self, view: BattleView):
-        action = super().choose(view)
-        kept = Picture(view, {}, self._memo)
-        memo = {k: v for k, v in self._memo.items() if k[0] not in ("reach", "enemies")}
+        action = self.plays.choose(view)
+        kept = Picture(view, {}, self.plays._memo)
+        memo = {k: v for k, v in self.plays._memo.items() if k[0] not in ("reach", "enemies")}
         fresh = Picture(view, {}, memo)
         for u in view.ready_units():
             a, f = reach_here(kept, u), reach_here(fresh, u)

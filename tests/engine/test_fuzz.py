@@ -18,7 +18,7 @@ from battles.engine import (
     run_battle,
 )
 from battles.engine.cards import Keyword
-from battles.engine.events import PRECISION
+from battles.engine.geometry import PRECISION
 
 from .randomized import random_scenario
 

@@ -34,6 +34,7 @@ depends only on the table (lines of sight between grid squares, the building hol
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from .. import geometry
@@ -98,7 +99,7 @@ def _waits(pic: Picture, u: UnitInfo) -> bool:
         if e.activated:
             continue
         ex, ey = e.position
-        if ((ex - ux) ** 2 + (ey - uy) ** 2) ** 0.5 > weapon_reach(e.card) + e.card.move:
+        if math.hypot(ex - ux, ey - uy) > weapon_reach(e.card) + e.card.move:
             continue
         found = pic.best_shot(e, u)
         if found is not None and found[0] >= DEADLY:

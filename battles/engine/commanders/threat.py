@@ -19,6 +19,7 @@ where a unit stands that choosing who acts reads. ``Threats`` is the layer of ``
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from .. import geometry
@@ -97,7 +98,7 @@ def _strongest(sources: list[Source], unit: UnitInfo) -> list[Source]:
     near = []
     for i, s in enumerate(sources):
         (ex, ey), weight, reaches, move = s[0], s[1], s[2], s[3]
-        if ((ex - ux) ** 2 + (ey - uy) ** 2) ** 0.5 <= reaches[0][0] + move + span:
+        if math.hypot(ex - ux, ey - uy) <= reaches[0][0] + move + span:
             # The shortest reach carries the most harm: it is what the source could do.
             near.append((-weight * reaches[-1][1], i))
     if len(near) > SOURCES:
@@ -138,7 +139,7 @@ class Threats(Board):
         for e, weight in pool:
             card = e.card
             ex, ey = e.position
-            if ((ex - ux) ** 2 + (ey - uy) ** 2) ** 0.5 > weapon_reach(card) + card.move + span:
+            if math.hypot(ex - ux, ey - uy) > weapon_reach(card) + card.move + span:
                 continue  # Out of reach of any place the unit might stand (``_strongest``).
             reaches = harm_by_reach(card, e.skill, e.hits, ucard, uhits, uskill, ruleset)
             if not reaches:
@@ -165,9 +166,7 @@ class Threats(Board):
         if exposed is None:
             ex, ey = enemy.position
             exposed = [
-                oid
-                for oid, ox, oy in self._in_the_open()
-                if ((ox - ex) ** 2 + (oy - ey) ** 2) ** 0.5 <= reach
+                oid for oid, ox, oy in self._in_the_open() if math.hypot(ox - ex, oy - ey) <= reach
             ]
             self.memo[key] = exposed
         return len(exposed) - (unit.id in exposed)
@@ -195,7 +194,7 @@ class Threats(Board):
         for e in self.enemies:
             reach = max((w.range for w in e.card.weapons), default=1.0)
             ex, ey = e.position
-            if ((ex - ux) ** 2 + (ey - uy) ** 2) ** 0.5 <= reach:
+            if math.hypot(ex - ux, ey - uy) <= reach:
                 total += 0.1 * e.card.size
         return min(total, unit.card.size)
 
@@ -219,7 +218,7 @@ class Threats(Board):
         px, py = p
         for where, weight, reaches, move, mobile, flies, facing in self._sources(unit):
             ex, ey = where
-            d = ((ex - px) ** 2 + (ey - py) ** 2) ** 0.5
+            d = math.hypot(ex - px, ey - py)
             if d > reaches[0][0] + move:
                 continue
             if hidden and not (cover & view.cover_at(where)):
@@ -267,11 +266,11 @@ class Threats(Board):
         reach = max((w.range for w in enemy.card.weapons), default=1.0) + enemy.card.move
         for o in self.own:
             ox, oy = o.position
-            if ((ox - ex) ** 2 + (oy - ey) ** 2) ** 0.5 > reach:
+            if math.hypot(ox - ex, oy - ey) > reach:
                 continue
             if o.concealed or self.sheltered(o, o.position):
                 continue
-            d = ((ox - ex) ** 2 + (oy - ey) ** 2) ** 0.5
+            d = math.hypot(ox - ex, oy - ey)
             reaches = harm_by_reach(
                 enemy.card, enemy.skill, enemy.hits, o.card, o.hits, o.skill, self.ruleset
             )

@@ -18,6 +18,7 @@ file to one subject.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from .. import geometry
@@ -221,7 +222,7 @@ class Values(Threats):
         limit = weapon_reach(unit.card) + unit.card.move + 1e-6
         for e in self.enemies:
             ex, ey = e.position
-            if ((ex - ux) ** 2 + (ey - uy) ** 2) ** 0.5 > limit:
+            if math.hypot(ex - ux, ey - uy) > limit:
                 continue
             inside = None if e.card.has(Keyword.AERIAL) else self.building_at(e.position)
             flies = e.card.has(Keyword.AERIAL)
@@ -247,7 +248,7 @@ class Values(Threats):
         for v, (ex, ey), reach, flies, inside in self._target_list(unit):
             if inside is not None and inside != here:
                 continue
-            if ((ex - px) ** 2 + (ey - py) ** 2) ** 0.5 > reach:
+            if math.hypot(ex - px, ey - py) > reach:
                 continue
             if arc and not geometry.in_arc(p, facing, (ex, ey)):  # type: ignore[arg-type]
                 continue
