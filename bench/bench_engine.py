@@ -30,7 +30,9 @@ import os
 import platform
 import pstats
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -95,7 +97,9 @@ def main(argv: Iterable[str] | None = None) -> int:
         print(f"=== commander: {label} ===\n")
         if "speed" in parts:
             figures["speed"] = speed_table(names, commanders, args.repeats, args.seconds)
-        if "split" in parts:
+        if "split" in parts and out["engine"] == "compiled":
+            figures["split"] = split_on_source(names, label)
+        elif "split" in parts:
             figures["split"] = split_table(names, commanders)
         if "growth" in parts:
             sizes = [int(n) for n in args.sizes.split(",")]
@@ -285,6 +289,22 @@ def split_table(names: list[str], commanders: Commanders, battles: int = 40) -> 
         figures[name] = {c: round(v, 3) for c, v in split.items()}
     print("(cProfile's per-call overhead inflates code made of many small calls)\n")
     return figures
+
+
+def split_on_source(names: list[str], label: str) -> dict[str, Any]:
+    """The cost split, from a run of this script on the source engine: cProfile sees only the
+    calls into compiled code, not what they spend inside."""
+    print("(cost split measured on the source engine: cProfile cannot see into compiled code)")
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = Path(tmp) / "split.json"
+        argv = ["--only", "split", "--commander", label, "--scenarios", ",".join(names)]
+        env = {**os.environ, "BRIDGEHEAD_ENGINE": "source"}
+        done = subprocess.run(
+            [sys.executable, __file__, *argv, "--json", str(figures)],
+            env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        print(done.stdout.split(f"=== commander: {label} ===\n\n", 1)[1], end="")
+        return json.loads(figures.read_text())[label]["split"]
 
 
 # --- growth -----------------------------------------------------------------------------------
