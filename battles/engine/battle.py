@@ -67,9 +67,9 @@ class Battle:
         """Each unit's attack profiles (``targeting._profiles``): its card never changes."""
         self.walls: dict[tuple[str, Point], Point] = {}
         """Nearest point of a building from a point (``targeting.nearest_wall``)."""
-        self.infos: dict[tuple[str, bool], tuple[tuple, Order | None, UnitInfo]] = {}
+        self.infos: dict[tuple[str, bool], tuple[UnitInfo, Order | None]] = {}
         """Each unit's last info handed to a commander, by (unit id, own side's view), with the
-        state it shows (``BattleView._info``)."""
+        order it was built from (``BattleView._info``)."""
         self.commanders = dict(commanders)
         dice.emit = self.emit
 

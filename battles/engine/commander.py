@@ -110,12 +110,23 @@ class BattleView:
         # then rather than build it afresh.
         order = u.order if own else None
         quality = u.quality if own else Quality.AVERAGE
-        state = (u.card, u.position, u.facing, u.hits, u.skill, u.concealed, u.activated, quality)
         infos = self._b.infos
         key = (u.id, own)
         known = infos.get(key)
-        if known is not None and known[0] == state and known[1] is order:
-            return known[2]
+        if known is not None:
+            info, shown = known
+            if (
+                info.position == u.position
+                and info.hits == u.hits
+                and info.skill == u.skill
+                and info.activated == u.activated
+                and info.concealed == u.concealed
+                and info.facing == u.facing
+                and info.card is u.card
+                and info.quality is quality
+                and shown is order
+            ):
+                return info
         info = UnitInfo(
             u.id,
             u.side,
@@ -129,7 +140,7 @@ class BattleView:
             order,
             quality,
         )
-        infos[key] = (state, order, info)
+        infos[key] = (info, order)
         return info
 
     def own_units(self) -> list[UnitInfo]:

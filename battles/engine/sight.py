@@ -140,8 +140,7 @@ class Sight:
         if Keyword.AERIAL in unit.card.keywords:
             return bool(st.units_in_battle(st.enemy_of(unit.side)))
         p = unit.position
-        line_clear = self.line_clear
         return any(
-            Keyword.AERIAL in e.card.keywords or line_clear(e.position, p)
+            Keyword.AERIAL in e.card.keywords or self.line_clear(e.position, p)
             for e in st.units_in_battle(st.enemy_of(unit.side))
         )

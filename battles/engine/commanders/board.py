@@ -44,7 +44,6 @@ class Board:
         between grid squares, the building holding a point, walls, terrain that rolls)."""
         self.lines: dict[tuple, bool] = self.kept.setdefault(("lines",), {})
         """Lines between grid squares (``sees``)."""
-        self._line_clear = view.line_clear
         self.ruleset = view.ruleset
         self.demoralise_at = view.ruleset.demoralise_at_skill
         self.own = view.own_units()
@@ -121,7 +120,7 @@ class Board:
         key = (ka, kb, self._standing) if ka <= kb else (kb, ka, self._standing)
         found = self.lines.get(key)
         if found is None:
-            found = self._line_clear(
+            found = self.view.line_clear(
                 ((ka[0] + 0.5) * g, (ka[1] + 0.5) * g), ((kb[0] + 0.5) * g, (kb[1] + 0.5) * g)
             )
             self.lines[key] = found

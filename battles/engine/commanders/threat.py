@@ -213,7 +213,6 @@ class Threats(Board):
             # Only the building can be attacked from outside; those inside it see each other.
             hidden = True
         cover = view.cover_at(p) if hidden else frozenset()
-        line_clear = self.sees
         survive = 1.0
         px, py = p
         for where, weight, reaches, move, mobile, flies, facing in self._sources(unit):
@@ -231,7 +230,7 @@ class Threats(Board):
                     break
                 h = hr
             if h > 0:
-                clear = aerial or flies or line_clear(where, p)
+                clear = aerial or flies or self.sees(where, p)
                 share = 1.0 if clear else BLOCKED_IN_RANGE
             else:
                 for r, hr in reaches:
