@@ -14,12 +14,14 @@ battles, die for die (``tests/test_compiled_engine.py``).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 ENGINE_DIR = ROOT / "battles" / "engine"
 sys.path.insert(0, str(ROOT))
+os.environ.setdefault("BRIDGEHEAD_ENGINE", "source")  # This process reads the source only.
 
 from battles.compiled import DIGEST_FILE, source_digest  # noqa: E402
 
@@ -90,8 +92,6 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
     args = parser.parse_args()
-    import os
-
     os.chdir(ROOT)
     if args.clean:
         clean()

@@ -16,6 +16,7 @@ from battles.engine import (
     parse_scenario_json,
 )
 from battles.engine.loader import load_scenario
+from battles.engine.scenarios import HERE as BUNDLED
 from battles.engine.terrain import KIND_DEFAULTS
 
 from .helpers import building, card, piece, scenario, square, unit
@@ -399,3 +400,17 @@ def test_a_unit_without_an_order_holds():
     del u["order"]
     sc = parse_scenario(scenario([u], [unit("b", (20, 20))]))
     assert sc.units()[0].order.kind.value == "hold"
+
+
+def test_a_card_parsed_again_is_the_same_card_object():
+    """A worker parses each battle's scenario afresh; the commanders keep their sums by card,
+    so the same card text must give the same card object, and a different text another."""
+    data = json.loads((BUNDLED / "factory-hold.json").read_text())
+    first, again = parse_scenario(data), parse_scenario(json.loads(json.dumps(data)))
+    cards = [u.card for s in first.sides for u in s.units] + [b.card for b in first.buildings]
+    cards_again = [u.card for s in again.sides for u in s.units] + [b.card for b in again.buildings]
+    assert len(cards) == len(cards_again) >= 6
+    assert all(a is b for a, b in zip(cards, cards_again, strict=True))
+    data["sides"][0]["units"][0]["card"]["move"] += 1
+    changed = parse_scenario(data).sides[0].units[0].card
+    assert changed is not cards[0] and changed.move == cards[0].move + 1
