@@ -27,6 +27,12 @@ MEMORY = 1
 GRID = 1.0
 """Side of the squares lines are reckoned between, in inches (``Board.sees``)."""
 
+_EDGE = 1024
+_SIDE = 4096
+_SQUARES = _SIDE * _SIDE
+"""A square's number in ``Board.sees``: (column + _EDGE) * _SIDE + row + _EDGE, unique for
+squares within 1,024 of the table's corner (any table is far smaller)."""
+
 
 class Board:
     """The battle as one decision sees it, and the questions about places."""
@@ -42,14 +48,14 @@ class Board:
         self.kept: dict[tuple, Any] = {} if kept is None else kept
         """Kept by the commander for the battle: answers that depend only on the table (lines
         between grid squares, the building holding a point, walls, terrain that rolls)."""
-        self.lines: dict[tuple, bool] = self.kept.setdefault(("lines",), {})
-        """Lines between grid squares (``sees``)."""
         self.ruleset = view.ruleset
         self.demoralise_at = view.ruleset.demoralise_at_skill
         self.own = view.own_units()
         self.enemies = view.enemies()
         self.buildings: list[BuildingState] = [b for b in view.buildings if not b.collapsed]
         self._standing = len(self.buildings)
+        self.lines: dict[int, bool] = self.kept.setdefault(("lines", self._standing), {})
+        """Lines between grid squares (``sees``), kept while no building falls."""
         self.turns_left = view.turn_limit - view.turn + 1
         """Turns still to play, this one included."""
         seen = {e.id for e in self.enemies}
@@ -115,13 +121,14 @@ class Board:
         every enemy to every place weighed; on the grid the same lines come back again and
         again, and are kept for the battle (while no building falls)."""
         g = GRID
-        ka = (a[0] // g, a[1] // g)
-        kb = (b[0] // g, b[1] // g)
-        key = (ka, kb, self._standing) if ka <= kb else (kb, ka, self._standing)
+        ax, ay, bx, by = int(a[0] // g), int(a[1] // g), int(b[0] // g), int(b[1] // g)
+        # The squares as one number each (an int key hashes far faster than nested tuples).
+        ka, kb = (ax + _EDGE) * _SIDE + ay + _EDGE, (bx + _EDGE) * _SIDE + by + _EDGE
+        key = ka * _SQUARES + kb if ka <= kb else kb * _SQUARES + ka
         found = self.lines.get(key)
         if found is None:
             found = self.view.line_clear(
-                ((ka[0] + 0.5) * g, (ka[1] + 0.5) * g), ((kb[0] + 0.5) * g, (kb[1] + 0.5) * g)
+                ((ax + 0.5) * g, (ay + 0.5) * g), ((bx + 0.5) * g, (by + 0.5) * g)
             )
             self.lines[key] = found
         return found
