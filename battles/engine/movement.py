@@ -129,6 +129,10 @@ def _path_problem(b: Battle, unit: UnitState, path: list[Point]) -> tuple[str | 
     return None, paths.path_cost(path, p.cost_regions)
 
 
+PLANS_KEPT = 4096
+"""Planned moves a path finder keeps before it forgets them all, rather than grow forever."""
+
+
 def plan_path(
     b: Battle, unit: UnitState, goal: Point, budget: float, start: Point | None = None
 ) -> list[Point] | None:
@@ -144,9 +148,20 @@ def plan_path(
     if key in b.planned:
         found = b.planned[key]
         return None if found is None else list(found)
-    path = _plan_path(b, unit, p, start, goal, budget)
-    b.planned[key] = None if path is None else tuple(path)
-    return path
+    # Nor does it depend on the battle beyond the table, which the finder stands for: battles
+    # over the same table, whose units start where they did, plan the same first moves.
+    plans = finder(b, p).plans
+    asked = (start, goal, budget)
+    if asked in plans:
+        found = plans[asked]
+    else:
+        path = _plan_path(b, unit, p, start, goal, budget)
+        found = None if path is None else tuple(path)
+        if len(plans) >= PLANS_KEPT:
+            plans.clear()
+        plans[asked] = found
+    b.planned[key] = found
+    return None if found is None else list(found)
 
 
 def _plan_path(

@@ -144,6 +144,9 @@ class PathFinder:
         self._prune = not self.cost_regions
         self._answers: dict[tuple[float, float, float, float], tuple[list[Point], float] | None]
         self._answers = {}
+        self.plans: dict[tuple[Point, Point, float], tuple[Point, ...] | None] = {}
+        """Moves planned on this table (``movement.plan_path``) by start, goal and budget: as
+        the finder is shared by every battle over the same table, so are they."""
         self._without: dict[tuple[int, ...], PathFinder] = {}
         self._build_graph()
 
