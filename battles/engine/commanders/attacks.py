@@ -218,13 +218,16 @@ def bounded_attack(
 def best_offer(pairs: Iterable[_Pair]) -> float:
     """The most any of the pairs offers (0 when none offers anything): an upper bound of the
     best legal shot among them."""
-    return max((p.offer[0][0] for p in pairs if p.offer), default=0.0)
+    best, found = 0.0, False
+    for p in pairs:  # (a loop, not max() over a generator: this is asked at every decision)
+        if p.offer and (not found or p.offer[0][0] > best):
+            best, found = p.offer[0][0], True
+    return best
 
 
 def _in_reach(pic: Picture, u: UnitInfo, pos: Point) -> list[UnitInfo]:
     limit = weapon_reach(u.card) + 1e-9
-    dist = math.dist
-    return [e for e in pic.enemies if dist(pos, e.position) <= limit]
+    return [e for e in pic.enemies if math.dist(pos, e.position) <= limit]
 
 
 def _unit_pair(pic: Picture, u: UnitInfo, e: UnitInfo, pos: Point) -> _Pair:
