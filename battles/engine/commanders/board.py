@@ -73,6 +73,10 @@ class Board:
             ("inside", self._standing), {}
         )
         """Building holding each point, kept while no building falls."""
+        self._begin()
+
+    def _begin(self) -> None:
+        """Start the decision's caches empty: each layer over the board adds its own."""
 
     # --- places ---------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .values import Values
 
 if TYPE_CHECKING:
-    from ..commander import BattleView, UnitInfo
+    from ..commander import UnitInfo
     from ..geometry import Point
 
 
@@ -24,14 +24,8 @@ class Picture(Values):
     """The battle as one decision sees it, with per-decision caches: the ``Board``, its
     ``Threats`` and ``Values``, and what the commander keeps per unit for the decision."""
 
-    def __init__(
-        self,
-        view: BattleView,
-        remembered: dict[str, tuple[UnitInfo, int]],
-        memo: dict[tuple, Any] | None = None,
-        kept: dict[tuple, Any] | None = None,
-    ) -> None:
-        super().__init__(view, remembered, memo, kept)
+    def _begin(self) -> None:
+        super()._begin()
         self.orders: dict[str, tuple[UnitInfo, Any]] = {}
         """Each unit's order kind this decision (``goals.order_kind``), with the unit asked."""
         self.goals: dict[str, tuple[UnitInfo, Any]] = {}

@@ -20,7 +20,7 @@ where a unit stands that choosing who acts reads. ``Threats`` is the layer of ``
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..cards import Keyword
@@ -29,7 +29,7 @@ from .odds import harm_by_reach, weapon_reach
 
 if TYPE_CHECKING:
     from ..cards import UnitCard
-    from ..commander import BattleView, UnitInfo
+    from ..commander import UnitInfo
     from ..geometry import Point
 
 BLOCKED_IN_RANGE = 0.35
@@ -110,14 +110,8 @@ def _strongest(sources: list[Source], unit: UnitInfo) -> list[Source]:
 class Threats(Board):
     """The threat sums of a ``Picture`` (see the module docstring)."""
 
-    def __init__(
-        self,
-        view: BattleView,
-        remembered: dict[str, tuple[UnitInfo, int]],
-        memo: dict[tuple, Any] | None = None,
-        kept: dict[tuple, Any] | None = None,
-    ) -> None:
-        super().__init__(view, remembered, memo, kept)
+    def _begin(self) -> None:
+        super()._begin()
         self._danger: dict[str, float] = {}
         self._threat: dict[tuple[str, Point, bool], float] = {}
         self._threat_sources: dict[str, list[Source]] = {}

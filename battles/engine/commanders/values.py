@@ -19,7 +19,7 @@ file to one subject.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..cards import Keyword
@@ -28,7 +28,7 @@ from .odds import Shot, at_least, harm, removal_now, shots, weapon_reach
 from .threat import LOST_SIGHT, Threats
 
 if TYPE_CHECKING:
-    from ..commander import BattleView, UnitInfo
+    from ..commander import UnitInfo
     from ..geometry import Point
     from ..state import BuildingState
 
@@ -54,14 +54,8 @@ LIMITED_USE = 0.8
 class Values(Threats):
     """The attack values of a ``Picture`` (see the module docstring)."""
 
-    def __init__(
-        self,
-        view: BattleView,
-        remembered: dict[str, tuple[UnitInfo, int]],
-        memo: dict[tuple, Any] | None = None,
-        kept: dict[tuple, Any] | None = None,
-    ) -> None:
-        super().__init__(view, remembered, memo, kept)
+    def _begin(self) -> None:
+        super()._begin()
         self._inside: dict[str, list[tuple[UnitInfo, float]]] | None = None
         self._worth: dict[str, float] = {}
         self._worth_attacking: list[tuple[BuildingState, int, float]] | None = None
