@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -52,8 +53,10 @@ def compiled_files() -> list[Path]:
 
 
 def clean() -> None:
+    """Remove the compiled modules, their digest and mypyc's intermediate files."""
     for path in [*compiled_files(), ENGINE_DIR / DIGEST_FILE]:
         path.unlink(missing_ok=True)
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
 
 
 def build() -> None:

@@ -52,3 +52,14 @@ def redis_worker(redis_worker_env, tmp_path):
     """A real worker process on Redis, for tests marked django_db(transaction=True)."""
     with worker_process(redis_worker_env, tmp_path / "worker.log") as process:
         yield process
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hasher():
+    """Hash test passwords with MD5: a real hasher costs more than most tests, and the cast of
+    users is rebuilt for every test. Worker processes never check a password."""
+    from django.contrib.auth.hashers import get_hashers
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    get_hashers.cache_clear()
+    yield

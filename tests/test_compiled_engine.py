@@ -119,3 +119,29 @@ def test_asked_for_the_source_the_engine_runs_from_source():
     )
     assert found.returncode == 0, found.stderr
     assert all(f.endswith(".py") for f in found.stdout.split()), found.stdout
+
+
+def test_clean_removes_the_build_and_its_intermediate_files(tmp_path, monkeypatch):
+    import build_engine
+
+    engine = tmp_path / "battles" / "engine"
+    (engine / "commanders").mkdir(parents=True)
+    (tmp_path / "build" / "temp").mkdir(parents=True)
+    planted = [
+        engine / "dice.cpython-311-x86_64-linux-gnu.so",
+        engine / "commanders" / "default.cpython-311-x86_64-linux-gnu.so",
+        engine / DIGEST_FILE,
+        tmp_path / f"{build_engine.SHARED}__mypyc.cpython-311-x86_64-linux-gnu.so",
+        tmp_path / "build" / "temp" / "dice.o",
+    ]
+    for path in planted:
+        path.write_text("built")
+    (engine / "dice.py").write_text("# source\n")
+    monkeypatch.setattr(build_engine, "ROOT", tmp_path)
+    monkeypatch.setattr(build_engine, "ENGINE_DIR", engine)
+
+    build_engine.clean()
+
+    assert not any(path.exists() for path in planted)
+    assert not (tmp_path / "build").exists()
+    assert (engine / "dice.py").read_text() == "# source\n"
