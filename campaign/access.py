@@ -13,8 +13,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from campaign.models import Campaign, CampaignBattle, Force, Membership, Unit
-from campaign.selectors import GM, MANAGING_ROLES
+from campaign.models import Campaign, CampaignBattle, Force, Unit
+from campaign.selectors import MANAGING_ROLES, campaign_role
 
 FULL = "full"
 SUMMARY = "summary"
@@ -49,24 +49,12 @@ class Viewer:
         return self.manages or self.owns(force)
 
 
-def _role(campaign: Campaign, user: Any) -> str | None:
-    if campaign.gm_id == user.pk:
-        return GM
-    role = (
-        Membership.objects.filter(campaign=campaign, user=user).values_list("role", flat=True)
-    ).first()
-    if role is None and user.is_superuser and user.is_active:
-        # The site's superusers run the site: they may look after any campaign.
-        return GM
-    return role
-
-
 def campaign_for_viewer(user: Any, pk: int) -> Viewer:
     """The campaign if ``user`` takes part in it (or runs the site), else ``Http404``."""
     campaign = Campaign.objects.select_related("gm").filter(pk=pk).first()
     if campaign is None or not user.is_authenticated:
         raise Http404("no such campaign")
-    role = _role(campaign, user)
+    role = campaign_role(campaign=campaign, user=user)
     if role is None:
         raise Http404("no such campaign")
     return Viewer(user=user, campaign=campaign, role=role)

@@ -17,25 +17,28 @@ MANAGING_ROLES = frozenset({GM, Membership.Role.CO_GM})
 
 
 def campaign_role(*, campaign: Campaign, user: Any) -> str | None:
-    """The user's role in the campaign: gm, co_gm, player, spectator, or None."""
+    """The user's role in the campaign: gm, co_gm, player, spectator, or None.
+
+    The one answer to "who is this user here", for views, services and templates alike. A
+    membership is the role its holder chose, for the site's superusers too (a superuser who plays
+    or watches sees the campaign as a player or spectator does, fog of war included); a superuser
+    with no part in the campaign counts as its GM, since superusers run the site.
+    """
     if user is None or not user.is_authenticated:
         return None
     if campaign.gm_id == user.pk:
         return GM
-    membership = Membership.objects.filter(campaign=campaign, user=user).first()
-    return None if membership is None else membership.role
+    role = (
+        Membership.objects.filter(campaign=campaign, user=user).values_list("role", flat=True)
+    ).first()
+    if role is None and user.is_superuser and user.is_active:
+        return GM
+    return role
 
 
 def campaign_can_manage(*, campaign: Campaign, user: Any) -> bool:
-    """The GM and co-GMs run the campaign: calendar, battles, corrections (and the site's
-    superusers, who run the site)."""
-    if getattr(user, "is_superuser", False) and user.is_active:
-        return True
+    """The GM and co-GMs run the campaign: calendar, battles, corrections."""
     return campaign_role(campaign=campaign, user=user) in MANAGING_ROLES
-
-
-def campaign_can_view(*, campaign: Campaign, user: Any) -> bool:
-    return campaign_role(campaign=campaign, user=user) is not None
 
 
 def campaigns_for_user(*, user: Any) -> QuerySet[Campaign]:
