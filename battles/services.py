@@ -33,7 +33,9 @@ logger = logging.getLogger(__name__)
 # Errors of the database itself (restarted, connection dropped): the task retries on these.
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 
-SEED_LIMIT = 2**63 - 1  # the seed column is a signed 64-bit integer
+SEED_LIMIT = 2**53 - 1
+"""The largest seed: every seed survives a trip through JSON and JavaScript, so one read off a
+page can be typed back into a form (the seed column itself would hold 2**63 - 1)."""
 
 
 class BattleInputError(ValueError):

@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 
 from battles.engine.geometry import Polygon
+from battles.services import SEED_LIMIT
 from campaign.bridge import REMOVED
 from campaign.forms import LaunchKeyField
 from campaign.models import Unit
@@ -75,7 +76,7 @@ class BattleSetupForm(forms.Form):
 
     name = forms.CharField(max_length=200, required=False, help_text="Blank: the scenario's.")
     turn_limit = forms.IntegerField(min_value=1, max_value=TURN_LIMIT_MAX, required=False)
-    seed = forms.IntegerField(min_value=0, max_value=2**53 - 1, required=False)
+    seed = forms.IntegerField(min_value=0, max_value=SEED_LIMIT, required=False)
     request_key = LaunchKeyField()
 
     def __init__(

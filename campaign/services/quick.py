@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from battles.services import SEED_LIMIT
 from campaign.bridge import Damage, damage_apply
 from campaign.experience import experience_earn
 from campaign.history import hits_text, plural
@@ -19,8 +20,6 @@ from campaign.state import Status
 
 Kind = HistoryEntry.Kind
 REMOVED_WORDS = {"demoralised": "retreated in poor order", "destroyed": "destroyed"}
-SEED_LIMIT = 2**53
-"""Seeds stay below this, so they survive a trip through JSON and JavaScript."""
 
 
 def _stance(value: Stance | Mapping[str, Any] | None) -> Stance:
@@ -90,10 +89,12 @@ def quick_resolve_run(
         errors["round_limit"] = [f"must be 1..{ROUND_LIMIT_MAX}, got {round_limit}"]
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         errors["seed"] = [f"must be a whole number, got {seed!r}"]
+    elif seed is not None and not 0 <= seed <= SEED_LIMIT:
+        errors["seed"] = [f"must be between 0 and {SEED_LIMIT}, got {seed}"]
     if errors:
         raise ValidationError(errors)
 
-    seed = random.SystemRandom().randrange(SEED_LIMIT) if seed is None else seed
+    seed = random.SystemRandom().randint(0, SEED_LIMIT) if seed is None else seed
     rng = random.Random(seed)
     result = quick_resolve(
         fighters["attacker"].state,
