@@ -52,6 +52,18 @@ class ContextFilter(logging.Filter):
         return True
 
 
+class RefusalFilter(logging.Filter):
+    """A refused request (403, 404 and the like) is the site working as designed: keep its one
+    line, drop the traceback Django attaches to it. Server errors keep theirs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", None)
+        if isinstance(status, int) and status < 500:
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 # Fields a record always has, which are not extra context.
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 _CONTEXT_FIRST = ("battle_id", "odds_run_id")

@@ -243,17 +243,24 @@ CELERY_TIMEZONE = TIME_ZONE
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "config.logging.ContextFilter"}},
+    "filters": {
+        "context": {"()": "config.logging.ContextFilter"},
+        "refusals": {"()": "config.logging.RefusalFilter"},
+    },
     "formatters": {"keyvalue": {"()": "config.logging.KeyValueFormatter"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "keyvalue",
-            "filters": ["context"],
+            "filters": ["context", "refusals"],
         }
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # The filesystem broker has no host, and kombu says so on every connection.
+        **({} if REDIS_URL else {"kombu.connection": {"level": "ERROR"}}),
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -80,7 +80,8 @@ def test_settings_use_the_key_value_formatter_and_context_filter():
     console = settings.LOGGING["handlers"]["console"]
     assert settings.LOGGING["formatters"][console["formatter"]]["()"].endswith("KeyValueFormatter")
     assert [settings.LOGGING["filters"][f]["()"] for f in console["filters"]] == [
-        "config.logging.ContextFilter"
+        "config.logging.ContextFilter",
+        "config.logging.RefusalFilter",
     ]
 
 
@@ -151,3 +152,56 @@ def test_the_task_signals_put_the_battle_id_on_celery_lines(scenario, captured):
     assert seen and all(getattr(r, "battle_id", None) == battle.id for r in seen)
     logging.getLogger("bridgehead.test").info("after the task")
     assert not hasattr(captured.records[-1], "battle_id")
+
+
+def test_a_refused_request_is_one_line_without_a_traceback(client, captured, django_user_model):
+    from django.urls import reverse
+
+    from campaign.services import campaign_create, membership_set
+    from config.logging import RefusalFilter
+
+    gm, player = (django_user_model.objects.create_user(name) for name in ("gm", "player"))
+    campaign = campaign_create(name="Op. Logs", gm=gm, ruleset="combined_arms")
+    membership_set(campaign=campaign, user=player, role="player")
+    client.force_login(player)
+    url = reverse("campaign:advance", args=[campaign.pk])
+    # The console handler settings.LOGGING made, and its refusal filter.
+    ((console, refusals),) = [
+        (h, f)
+        for h in logging.getLogger().handlers
+        for f in h.filters
+        if isinstance(f, RefusalFilter)
+    ]
+
+    console.removeFilter(refusals)
+    try:
+        assert client.post(url, {"days": "1"}).status_code == 403
+    finally:
+        console.addFilter(refusals)
+    assert client.post(url, {"days": "1"}).status_code == 403
+
+    without, with_filter = [r for r in captured.records if r.name == "django.request"]
+    assert without.exc_info  # Django attaches the PermissionDenied and its traceback
+    line = _parse(captured.lines[captured.records.index(with_filter)])
+    assert line["status_code"] == "403" and line["msg"].startswith("Forbidden")
+    assert "exc" not in line
+
+
+def test_a_server_error_keeps_its_traceback(captured):
+    try:
+        raise RuntimeError("the database went away")
+    except RuntimeError:
+        record = logging.getLogger("django.request").makeRecord(
+            "django.request",
+            logging.ERROR,
+            __file__,
+            1,
+            "Internal Server Error",
+            (),
+            __import__("sys").exc_info(),
+            extra={"status_code": 500},
+        )
+    from config.logging import RefusalFilter
+
+    assert RefusalFilter().filter(record)
+    assert "the database went away" in _parse(KeyValueFormatter().format(record))["exc"]

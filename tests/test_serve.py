@@ -46,6 +46,11 @@ def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path)
                 return False
 
         wait_for(healthy, timeout=120, what="the site to answer /healthz")
+        wait_for(
+            lambda: "log in as bob" in (tmp_path / "serve.log").read_text(),
+            timeout=30,
+            what="the logins to be printed",
+        )
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(timeout=30) == 0
         wait_for(lambda: not _group_alive(group), timeout=30, what="the worker and web to stop")
@@ -55,3 +60,6 @@ def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path)
         log.close()
     output = (tmp_path / "serve.log").read_text()
     assert "log in as gm / bridgehead-gm" in output
+    # The logins come after the web server's banner, and the console carries no broker noise.
+    assert output.index("log in as gm") > output.index("Quit the server with")
+    assert "No hostname was supplied" not in output

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -26,8 +27,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--addrport", default="127.0.0.1:8000")
         parser.add_argument("--no-demo", action="store_true", help="Do not load the demo.")
+        parser.add_argument(
+            "--verbose",
+            action="store_true",
+            help="Show the worker's every task (by default only its warnings and errors).",
+        )
 
-    def handle(self, *args, addrport: str, no_demo: bool, **options):
+    def handle(self, *args, addrport: str, no_demo: bool, verbose: bool, **options):
         call_command("migrate", interactive=False, verbosity=1)
         logins = [] if no_demo else demo_load()
         broker = "Redis" if settings.REDIS_URL else "the embedded filesystem broker (var/celery)"
@@ -42,7 +48,8 @@ class Command(BaseCommand):
                     "worker",
                     "--beat",
                     "--loglevel",
-                    "info",
+                    # The sweeps run every 30 s: at INFO their lines bury the logins below.
+                    "info" if verbose else "warning",
                     "--concurrency",
                     "2",
                 ],
@@ -52,13 +59,17 @@ class Command(BaseCommand):
                 cwd=settings.BASE_DIR,
             ),
         }
-        self.stdout.write(self.style.SUCCESS(f"\nBridgehead is running at http://{addrport}/"))
-        self.stdout.write(f"Worker on {broker}. Stop with Ctrl-C.")
-        for username, password in logins:
-            self.stdout.write(f"  log in as {username} / {password}")
         # A SIGTERM would end this process at once and leave the two behind: stop as Ctrl-C does.
         signal.signal(signal.SIGTERM, _interrupt)
         try:
+            # The logins come once both children have said their piece, as the last lines.
+            _wait_for_port(addrport, processes.values())
+            time.sleep(1)
+            self.stdout.write(self.style.SUCCESS(f"\nBridgehead is running at http://{addrport}/"))
+            self.stdout.write(f"Worker on {broker}. Stop with Ctrl-C.")
+            for username, password in logins:
+                self.stdout.write(f"  log in as {username} / {password}")
+            self.stdout.flush()
             while all(p.poll() is None for p in processes.values()):
                 time.sleep(0.5)
             dead = [name for name, p in processes.items() if p.poll() is not None]
@@ -74,6 +85,18 @@ class Command(BaseCommand):
                     p.wait(timeout=15)
                 except subprocess.TimeoutExpired:
                     os.kill(p.pid, signal.SIGKILL)
+
+
+def _wait_for_port(addrport: str, processes, timeout: float = 60) -> None:
+    """Until the web server accepts a connection (or a child dies, or ``timeout`` passes)."""
+    host, _, port = addrport.rpartition(":")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and all(p.poll() is None for p in processes):
+        try:
+            with socket.create_connection((host or "127.0.0.1", int(port)), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.25)
 
 
 def _interrupt(signum, frame) -> None:
