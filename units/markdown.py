@@ -1,32 +1,20 @@
-"""A small, safe Markdown renderer for the project's own documents (``docs/*.md``).
+"""The project's own documents (``docs/*.md``) as safe HTML, with markdown-it-py.
 
-It knows what those documents use — ATX headings, paragraphs, lists, fenced code, pipe tables,
-block quotes, rules, and inline code, bold, italics and links — and nothing else. Every character
-of the source is escaped: raw HTML in the text shows as text, and a link only becomes a link when
-it points at an anchor in the page or at an ``http(s)`` address. No third-party parser, so nothing
-that passes HTML through by default can slip in.
+CommonMark with pipe tables, and nothing that lets markup through: raw HTML in the text shows as
+text, and a link only stays a link when it points at an anchor in the page or at an ``http(s)``
+address (a repository path means nothing on the site, so its words stay and the link goes).
+Headings get the anchors GitHub gives them, so the documents' own links keep working.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
-_NUMBERED = re.compile(r"^(\s*)\d+[.)]\s+(.*)$")
-_RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
-_TABLE_DIVIDER = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
-_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
-_ITALIC = re.compile(
-    r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])|(?<![\w_])_(?!\s)(.+?)(?<!\s)_(?!\w)"
-)
 _SAFE_URL = re.compile(r"^(https?://|#)[^\s<>\"']*$")
 
 
@@ -35,51 +23,6 @@ def slug(text: str) -> str:
     text = re.sub(r"[`*_]", "", text).strip().lower()
     text = re.sub(r"[^\w\- ]", "", text)
     return text.replace(" ", "-")
-
-
-def _inline(text: str) -> str:
-    """One line of inline Markdown as escaped HTML."""
-    out = []
-    pos = 0
-    for m in _CODE_SPAN.finditer(text):
-        out.append(_emphasis(text[pos : m.start()]))
-        out.append(f"<code>{escape(m.group(2).strip())}</code>")
-        pos = m.end()
-    out.append(_emphasis(text[pos:]))
-    return "".join(out)
-
-
-def _emphasis(text: str) -> str:
-    text = escape(text, quote=True)
-
-    def link(m: re.Match[str]) -> str:
-        label, url = m.group(1), m.group(2)
-        if not _SAFE_URL.match(url):
-            return label  # a relative file path means nothing on the site: keep the words
-        return f'<a href="{url}">{label}</a>'
-
-    text = _LINK.sub(link, text)
-    text = _BOLD.sub(lambda m: f"<strong>{m.group(1) or m.group(2)}</strong>", text)
-    return _ITALIC.sub(lambda m: f"<em>{m.group(1) or m.group(2)}</em>", text)
-
-
-def _cells(row: str) -> list[str]:
-    row = row.strip()
-    if row.startswith("|"):
-        row = row[1:]
-    if row.endswith("|") and not row.endswith("\\|"):
-        row = row[:-1]
-    parts, current, in_code = [], "", False
-    for i, ch in enumerate(row):
-        if ch == "`":
-            in_code = not in_code
-        if ch == "|" and not in_code and (i == 0 or row[i - 1] != "\\"):
-            parts.append(current)
-            current = ""
-        else:
-            current += ch
-    parts.append(current)
-    return [p.strip().replace("\\|", "|") for p in parts]
 
 
 @dataclass
@@ -98,107 +41,45 @@ class Document:
     headings: list[Heading] = field(default_factory=list)
 
 
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def _unlink_unsafe(inline: Token) -> None:
+    """Drop the tags of links that point anywhere but an anchor or an http(s) address."""
+    children, kept, dropping = inline.children or [], [], []
+    for child in children:
+        if child.type == "link_open":
+            safe = bool(_SAFE_URL.match(str(child.attrGet("href") or "")))
+            dropping.append(not safe)
+            if safe:
+                kept.append(child)
+        elif child.type == "link_close":
+            if not dropping.pop():
+                kept.append(child)
+        else:
+            kept.append(child)
+    inline.children = kept
+
+
 def render(source: str) -> Document:
-    """The Markdown ``source`` as safe HTML."""
-    lines = source.splitlines()
-    html: list[str] = []
+    md = _parser()
+    tokens = md.parse(source)
     headings: list[Heading] = []
-    used: dict[str, int] = {}
-    paragraph: list[str] = []
-    i = 0
-
-    def flush() -> None:
-        if paragraph:
-            html.append(f"<p>{' '.join(_inline(p.strip()) for p in paragraph)}</p>")
-            paragraph.clear()
-
-    while i < len(lines):
-        line = lines[i]
-        if not line.strip():
-            flush()
-            i += 1
+    seen: dict[str, int] = {}
+    for index, token in enumerate(tokens):
+        if token.type == "inline":
+            _unlink_unsafe(token)
+        if token.type != "heading_open":
             continue
-        if fence := _FENCE.match(line):
-            flush()
-            marker = fence.group(1)
-            language = line.strip()[len(marker) :].strip()
-            body = []
-            i += 1
-            while i < len(lines) and not lines[i].strip().startswith(marker):
-                body.append(lines[i])
-                i += 1
-            i += 1  # the closing fence
-            css = (
-                f' class="language-{escape(language)}"'
-                if re.fullmatch(r"[\w+-]+", language)
-                else ""
-            )
-            html.append(f"<pre><code{css}>{escape(chr(10).join(body))}</code></pre>")
-            continue
-        if heading := _HEADING.match(line):
-            flush()
-            level, text = len(heading.group(1)), heading.group(2)
-            anchor = slug(text) or "section"
-            if anchor in used:
-                used[anchor] += 1
-                anchor = f"{anchor}-{used[anchor]}"
-            else:
-                used[anchor] = 0
-            headings.append(Heading(level, re.sub(r"[`*]", "", text), anchor))
-            html.append(f'<h{level} id="{escape(anchor)}">{_inline(text)}</h{level}>')
-            i += 1
-            continue
-        if _RULE.match(line):
-            flush()
-            html.append("<hr>")
-            i += 1
-            continue
-        if (
-            line.lstrip().startswith("|")
-            and i + 1 < len(lines)
-            and _TABLE_DIVIDER.match(lines[i + 1])
-        ):
-            flush()
-            head = _cells(line)
-            i += 2
-            rows = []
-            while i < len(lines) and lines[i].strip().startswith("|"):
-                rows.append(_cells(lines[i]))
-                i += 1
-            html.append('<div class="table-wrap"><table><thead><tr>')
-            html.extend(f'<th scope="col">{_inline(c)}</th>' for c in head)
-            html.append("</tr></thead><tbody>")
-            for row in rows:
-                html.append("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in row) + "</tr>")
-            html.append("</tbody></table></div>")
-            continue
-        if line.lstrip().startswith(">"):
-            flush()
-            quoted = []
-            while i < len(lines) and lines[i].lstrip().startswith(">"):
-                quoted.append(lines[i].lstrip()[1:].removeprefix(" "))
-                i += 1
-            inner = render("\n".join(quoted)).html
-            html.append(f"<blockquote>{inner}</blockquote>")
-            continue
-        if _BULLET.match(line) or _NUMBERED.match(line):
-            flush()
-            tag = "ul" if _BULLET.match(line) else "ol"
-            items: list[str] = []
-            while i < len(lines) and lines[i].strip():
-                item = _BULLET.match(lines[i]) or _NUMBERED.match(lines[i])
-                if item and not item.group(1):
-                    items.append(item.group(2))
-                elif item:
-                    items.append(item.group(2))  # a nested item: shown flat, in order
-                elif items:
-                    items[-1] += " " + lines[i].strip()  # a wrapped line of the item
-                i += 1
-            html.append(f"<{tag}>" + "".join(f"<li>{_inline(t)}</li>" for t in items) + f"</{tag}>")
-            continue
-        paragraph.append(line)
-        i += 1
-    flush()
+        text = "".join(child.content for child in tokens[index + 1].children or [] if child.content)
+        anchor = slug(text)
+        count = seen.get(anchor, 0)
+        seen[anchor] = count + 1
+        if count:
+            anchor = f"{anchor}-{count}"
+        token.attrSet("id", anchor)
+        headings.append(Heading(int(token.tag[1]), text, anchor))
+    html = md.renderer.render(tokens, md.options, {})
     title = next((h.text for h in headings if h.level == 1), "")
-    # Every piece above went through escape() before any tag was added.
-    return Document(html=mark_safe("\n".join(html)), title=title, headings=headings)
+    return Document(html=mark_safe(html), title=title, headings=headings)

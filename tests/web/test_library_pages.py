@@ -88,7 +88,8 @@ def test_markdown_escapes_everything_and_passes_no_html_through():
         "# Title <b>x</b>\n\n"
         "A <script>alert(1)</script> & a `<code>` and **bold <i>**.\n\n"
         "| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | `x \\| y` |\n\n"
-        '[bad](javascript:alert(1)) [worse](" onmouseover="x) [ok](https://example.org/)\n\n'
+        '[bad](javascript:alert(1)) [worse](" onmouseover="x) [ok](https://example.org/)'
+        " [a path](tests/x.py)\n\n"
         "```\n<div>kept as text</div>\n```\n"
     ).html
     assert "<script" not in doc and "<img" not in doc and "<b>" not in doc and "<i>" not in doc
@@ -97,6 +98,7 @@ def test_markdown_escapes_everything_and_passes_no_html_through():
     assert 'href="javascript' not in doc
     assert "onmouseover=" not in doc.replace("&quot; onmouseover=&quot;", "")
     assert '<a href="https://example.org/">ok</a>' in doc
+    assert " a path</p>" in doc and "tests/x.py" not in doc  # a path keeps its words only
     assert "&lt;div&gt;kept as text&lt;/div&gt;" in doc
     assert "<code>x | y</code>" in doc
     assert "<strong>bold &lt;i&gt;</strong>" in doc
@@ -111,11 +113,16 @@ def test_markdown_renders_the_shapes_the_documents_use():
     assert doc.title == "One"
     assert '<h2 id="two-code">Two <code>code</code></h2>' in html
     assert 'id="two-code-1"' in html
-    assert "<p>text <em>em</em> and <em>em</em> here wrapped</p>" in html
-    assert "<ul><li>a</li><li>b</li><li>nested</li></ul>" in html
-    assert "<ol><li>first</li><li>second</li></ol>" in html
-    assert "<blockquote><p>quoted</p></blockquote>" in html
-    assert "<hr>" in html
+    assert "<p>text <em>em</em> and <em>em</em> here\nwrapped</p>" in html
+    assert "<ul>\n<li>a</li>\n<li>b\n<ul>\n<li>nested</li>\n</ul>\n</li>\n</ul>" in html
+    assert "<ol>\n<li>first</li>\n<li>second</li>\n</ol>" in html
+    assert "<blockquote>\n<p>quoted</p>\n</blockquote>" in html
+    assert "<hr />" in html
+    assert [(h.level, h.text, h.id) for h in doc.headings] == [
+        (1, "One", "one"),
+        (2, "Two code", "two-code"),
+        (2, "Two code", "two-code-1"),
+    ]
     assert slug("1. Team Bravo: Combined Arms") == "1-team-bravo-combined-arms"
 
 
