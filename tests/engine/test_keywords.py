@@ -339,3 +339,38 @@ def test_amphibious_water_costs_half():
     assert problem is None and cost == pytest.approx(4.0)
     problem, _ = path_problem(b, u, [(2, 2), (4, 2), (8, 2), (9, 2)], 4)
     assert "more than" in problem
+
+
+@pytest.mark.parametrize("ruleset", ["combined_arms", "one_year_war"])
+def test_a_flier_over_a_building_attacks_the_building_not_the_people_inside(ruleset):
+    # "Attack the building, not the people inside": the flier is over the house, never in it.
+    sc = scenario(
+        [unit("heli", (11, 1), keywords=["aerial"], weapons=[dict(AA[0], power=4)])],
+        [unit("sq", (12, 2))],
+        buildings=[building("h", square(10, 0, 14, 4))],
+        ruleset=ruleset,
+    )
+    b = battle(sc, [6, 1])
+    assert b.state.units["sq"].concealed
+    with pytest.raises(IllegalActionError, match="inside building h: attack the building"):
+        act(b, "heli", AttackStep("sq", "Flak"))
+    ev = act(b, "heli", AttackStep("h", "Flak"))
+    shot = of(ev, "attack")[0]
+    assert (shot.target, shot.distance, shot.outcome) == ("h", 0.0, "damage")
+    assert b.state.buildings["h"].hits == 1
+
+
+def test_a_flier_over_a_wood_does_not_lift_the_concealment_of_the_units_in_it():
+    sc = scenario(
+        [unit("heli", (6, 2), keywords=["aerial"])],
+        [unit("sq", (6, 3), enters=["woods"])],
+        terrain=[WOOD],
+        ruleset="one_year_war",
+    )
+    b = battle(sc)
+    assert b.state.units["sq"].concealed
+    with pytest.raises(IllegalActionError, match="sq is concealed"):
+        act(b, "heli", AttackStep("sq", "Gun"))
+    from battles.engine.commander import BattleView
+
+    assert [e.id for e in BattleView(b, "blue").enemies()] == []
