@@ -27,10 +27,19 @@ def test_terrain_that_does_not_block_sight_is_no_cover():
 
 
 def test_you_need_only_be_behind_it_not_in_it():
-    sc = scenario([unit("a", (2, 2))], [unit("b", (20, 2))], terrain=[WOOD])
-    b = battle(sc)
-    assert not b.sight.line_clear((2, 2), (20, 2))
-    assert b.sight.line_clear((2, 6), (20, 6)), "a line passing the wood is clear"
+    # b stands in the open behind the wood, in no piece and not concealed (c sees it): a,
+    # also in the open, still may not attack it; d, with the wood off its line, may.
+    sc = scenario(
+        [unit("a", (2, 2)), unit("d", (2, 9))],
+        [unit("b", (10, 2))],
+        terrain=[WOOD],
+    )
+    b = battle(sc, [1, 6, 1])
+    assert not b.state.units["b"].concealed and not b.sight.pieces_at((10, 2))
+    with pytest.raises(IllegalActionError, match="no line of sight to b"):
+        act(b, "a", AttackStep("b", "Gun"))
+    shot = of(act(b, "d", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.attacker, shot.target, shot.outcome) == ("d", "b", "damage")
 
 
 def test_a_line_along_the_edge_of_a_piece_is_not_blocked():
