@@ -154,9 +154,13 @@ class Battle:
             if isinstance(step, MoveStep):
                 path, cost = plans.pop(0)
                 path[0] = unit.position
-                if not execute_move(self, unit, path, cost, step.facing):
+                went_on = execute_move(self, unit, path, cost, step.facing)
+                if unit.active:
+                    # A move halted at a hazard's edge is still a move: it ends where it ends,
+                    # seen and seeing from there.
+                    self._spot_after_move(unit)
+                if not went_on:
                     break  # A failed terrain roll: activation spent, no attack.
-                self._spot_after_move(unit)
             elif isinstance(step, AttackStep):
                 # A first step was checked by _check, and only the Activation event (which no
                 # rule of attack reads) has happened since; later steps follow a move.

@@ -171,12 +171,11 @@ class BattleView:
             if any(e.concealed for e in enemies):
                 # A concealed enemy is seen by a unit sharing its piece: by the side, when its
                 # piece is among the pieces the side's units stand in.
+                # A flier is over its piece, never in it.
                 for o in st.units_in_battle(self.side):
-                    held.update(sight.pieces_at(o.position))
+                    held.update(sight.pieces_of(o))
             self._seen = [
-                e
-                for e in enemies
-                if not e.concealed or not held.isdisjoint(sight.pieces_at(e.position))
+                e for e in enemies if not e.concealed or not held.isdisjoint(sight.pieces_of(e))
             ]
             self._seen_ids = frozenset(e.id for e in self._seen)
         return self._seen

@@ -6,7 +6,8 @@ Amphibious units cross water at half cost ("movement doubled in water").
 
 Entering a hazard asks for a terrain roll, 1d6 ≤ current Skill; a failure stops the unit at
 the edge (a hundredth of an inch short of it) and ends its activation. Sure-Footed skips the
-roll except for walls. Entering a building through Breaching asks for a Skill roll or 1 Hit.
+roll except for walls. Entering a building through Breaching asks for a Skill roll or 1 Hit,
+once the unit reaches the wall: a unit a hazard stops short of it pays nothing.
 One roll per piece per move: a unit that starts inside a piece rolls only if it leaves and
 comes back in.
 """
@@ -249,5 +250,18 @@ def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float,
             hit = paths.first_entry(path, bs.polygon, from_outside=True)
             if hit is not None:
                 found.append((hit[2], "breach"))
-    found.sort()
+    found.sort(key=_decided_at)
     return found
+
+
+def _decided_at(entry: tuple[float, str]) -> tuple[float, int]:
+    """Where along the path a roll settles whether the unit goes on.
+
+    A failed hazard roll leaves the unit ``EDGE_GAP`` short of the hazard, so a hazard that
+    begins at a building's wall (or within ``EDGE_GAP`` past it) is rolled first: a unit it stops
+    never reaches the wall and owes no Breaching roll for a building it did not enter.
+    """
+    dist, kind = entry
+    if kind == "hazard":
+        return dist - EDGE_GAP, 0
+    return dist, 1

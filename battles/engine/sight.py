@@ -3,8 +3,9 @@
 A line from A to B is blocked when it crosses the interior of a sight-blocking piece (terrain
 or a standing building) that holds neither A nor B strictly inside. A point exactly on a piece's
 edge is outside it: units walking around a wood hug its edge, and must not see through it.
-Units inside the same sight-blocking piece always see each other; Aerial units are never
-blocked and never concealed.
+Units in the same rubble field or building always see each other; two in the same wood or on
+the same hill see each other only when no other sight-blocking piece lies between them. Aerial
+units are never blocked and never concealed, and never inside a piece: they fly over it.
 
 Sight depends only on positions and on the terrain, and the terrain changes only when a building
 collapses. So every answer is cached by position (or pair of positions) until the terrain
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from .cards import Keyword
 from .geometry import EPSILON
+from .terrain import kind_defaults
 
 if TYPE_CHECKING:
     from .geometry import Point, Polygon
@@ -35,6 +37,8 @@ class Sight:
         # Each blocker's bounding box widened by EPSILON, as Polygon's own quick rejection has it.
         self._boxes: list[tuple[str, Polygon, float, float, float, float]] = []
         self._buildings: list[tuple[str, Polygon]] = []
+        # Pieces whose occupants always see each other: rubble fields and buildings.
+        self._mutual: frozenset[str] = _NOWHERE
         self._lines: dict[tuple[Point, Point], bool] = {}
         self._inside: dict[Point, frozenset[str]] = {}
         self._building_at: dict[Point, str | None] = {}
@@ -50,6 +54,16 @@ class Sight:
         standing = [(b.id, b.polygon) for b in self.state.buildings.values() if not b.collapsed]
         self._blockers = blockers + standing
         self._buildings = standing
+        fallen = self.state.buildings
+        rubble = kind_defaults("rubble")
+        self._mutual = frozenset(
+            [i for i, _ in standing]
+            + [
+                t.id
+                for t in self.state.terrain
+                if t.props.blocks_sight and (t.id in fallen or kind_defaults(t.kind) is rubble)
+            ]
+        )
         self._boxes = [
             (i, poly, x0 - EPSILON, y0 - EPSILON, x1 + EPSILON, y1 + EPSILON)
             for i, poly in self._blockers
@@ -89,8 +103,9 @@ class Sight:
         clear = self._lines.get(key)
         if clear is None:
             ina, inb = self.pieces_at(a), self.pieces_at(b)
-            # In the same rubble field, wood or building they see each other.
-            clear = not ina.isdisjoint(inb) or self._measure(a, b, ina | inb)
+            # In the same rubble field or building they see each other; anywhere else (the same
+            # wood or hill included) only past the pieces holding neither of them.
+            clear = not (ina & inb).isdisjoint(self._mutual) or self._measure(a, b, ina | inb)
             self._lines[key] = clear
         return clear
 
@@ -116,6 +131,19 @@ class Sight:
     def same_piece(self, a: Point, b: Point) -> bool:
         """Whether both points lie inside one sight-blocking piece."""
         return not self.pieces_at(a).isdisjoint(self.pieces_at(b))
+
+    def in_one_piece(self, a: UnitState, b: UnitState, a_pos: Point | None = None) -> bool:
+        """Whether units ``a`` (optionally at ``a_pos``) and ``b`` stand in one sight-blocking
+        piece. An Aerial unit flies over terrain and buildings, so it is never in one."""
+        if Keyword.AERIAL in a.card.keywords or Keyword.AERIAL in b.card.keywords:
+            return False
+        return self.same_piece(a_pos or a.position, b.position)
+
+    def pieces_of(self, unit: UnitState) -> frozenset[str]:
+        """The sight-blocking pieces the unit stands in: none for an Aerial unit."""
+        if Keyword.AERIAL in unit.card.keywords:
+            return _NOWHERE
+        return self.pieces_at(unit.position)
 
     def hidden(self, unit: UnitState) -> bool:
         """Whether the unit, not being revealed, should be concealed where it stands.

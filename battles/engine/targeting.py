@@ -142,7 +142,7 @@ def attack_problem(
         return "only weapons marked AA can attack an Aerial unit"
     if geometry.distance(pos, target.position) > prof.range + 1e-9:
         return f"{target_id} is out of range ({prof.range:g})"
-    same_piece = b.sight.same_piece(pos, target.position)
+    same_piece = b.sight.in_one_piece(attacker, target, pos)
     inside = None if target.card.has(Keyword.AERIAL) else b.sight.building_at(target.position)
     if inside is not None and not same_piece:
         return f"{target_id} is inside building {inside}: attack the building"
@@ -170,7 +170,8 @@ def _building_problem(
         return f"{w.name} is restricted by Size; a building has none"
     if prof.power < STRUCTURE_POWER:
         return f"only Power {STRUCTURE_POWER}+ can damage a structure"
-    if bld.polygon.contains_strictly(pos):
+    # A flier over a building is not inside it (it attacks the building, at 0").
+    if not attacker.card.has(Keyword.AERIAL) and bld.polygon.contains_strictly(pos):
         return f"{attacker.id} is inside {bld.id}"
     tp = nearest_wall(b, bld, pos)
     if geometry.distance(pos, tp) > prof.range + 1e-9:
@@ -220,7 +221,9 @@ def legal_attacks(
     for tid in targets:
         bld = st.buildings.get(tid)
         if bld is not None:
-            if bld.collapsed or bld.side == attacker.side or bld.polygon.contains_strictly(pos):
+            if bld.collapsed or bld.side == attacker.side:
+                continue
+            if not aerial_attacker and bld.polygon.contains_strictly(pos):
                 continue
             tp = nearest_wall(b, bld, pos)
             dist = geometry.distance(pos, tp)
@@ -258,7 +261,9 @@ def legal_attacks(
             if dist > prof.range + 1e-9:
                 continue
             if clear is None:
-                clear = _unit_in_view(b, attacker, target, pos, facing, fixed, aerial_target)
+                clear = _unit_in_view(
+                    b, attacker, target, pos, facing, fixed, aerial_attacker or aerial_target
+                )
             if clear:
                 found.append((tid, name))
     return found
@@ -271,13 +276,18 @@ def _unit_in_view(
     pos: Point,
     facing: float,
     fixed: bool,
-    aerial_target: bool,
+    aerial: bool,
 ) -> bool:
-    """The target-side conditions of ``attack_problem``: not walled in, seen, and in arc."""
+    """The target-side conditions of ``attack_problem``: not walled in, seen, and in arc.
+
+    ``aerial``: either unit is Aerial, so they are never in one piece."""
     sight = b.sight
-    same_piece = sight.same_piece(pos, target.position)
+    same_piece = not aerial and sight.same_piece(pos, target.position)
     if not same_piece:
-        if not aerial_target and sight.building_at(target.position) is not None:
+        if (
+            Keyword.AERIAL not in target.card.keywords
+            and sight.building_at(target.position) is not None
+        ):
             return False
         if target.concealed:
             return False

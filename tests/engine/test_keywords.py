@@ -64,10 +64,15 @@ def test_under_combined_arms_aerial_cannot_be_rammed_or_meleed():
 
 
 def test_under_one_year_war_any_weapon_can_attack_aerial():
-    sc = scenario(
-        [unit("a", (2, 2))], [unit("b", (8, 2), keywords=["aerial"])], ruleset="one_year_war"
-    )
-    act(battle(sc, [6]), "a", AttackStep("b", "Gun"))
+    # The same Gun without AA that Combined Arms refuses is an ordinary attack here.
+    blue, red = [unit("a", (2, 2))], [unit("b", (8, 2), keywords=["aerial"])]
+    with pytest.raises(IllegalActionError, match="only weapons marked AA"):
+        act(battle(scenario(blue, red)), "a", AttackStep("b", "Gun"))
+    b = battle(scenario(blue, red, ruleset="one_year_war"), [1, 6, 1])
+    ev = act(b, "a", AttackStep("b", "Gun"))
+    shot = of(ev, "attack")[0]
+    assert (shot.weapon, shot.target, shot.outcome) == ("Gun", "b", "damage")
+    assert b.state.units["b"].hits == 1
 
 
 def test_aerial_over_a_building_is_not_inside_it():
@@ -173,9 +178,22 @@ def test_move_and_fire_may_fire_then_move():
 
 
 def test_move_and_fire_is_a_permission_not_a_general_rule():
+    # The same activation, legal for a card with Move and Fire, is refused for one without
+    # (either order), and nothing happens: the unit has not moved.
     sc = scenario([unit("a", (2, 2))], [unit("b", (12, 2))])
-    with pytest.raises(IllegalActionError):
-        act(battle(sc), "a", MoveStep(((3, 2),)), AttackStep("b", "Gun"))
+    b = battle(sc)
+    for steps in (
+        (MoveStep(((3, 2),)), AttackStep("b", "Gun")),
+        (AttackStep("b", "Gun"), MoveStep(((3, 2),))),
+    ):
+        with pytest.raises(
+            IllegalActionError, match=r"may not (M-A|A-M): each unit moves or fires"
+        ):
+            act(b, "a", *steps)
+    assert b.state.units["a"].position == (2, 2) and not of(b.log, "activation")
+    sc = scenario([unit("a", (2, 2), keywords=["move_and_fire"])], [unit("b", (12, 2))])
+    ev = act(battle(sc, [6]), "a", MoveStep(((3, 2),)), AttackStep("b", "Gun"))
+    assert kinds(ev)[1:] == ["move", "reveal", "roll", "attack"]
 
 
 def test_move_and_fire_still_fires_once():
@@ -339,3 +357,38 @@ def test_amphibious_water_costs_half():
     assert problem is None and cost == pytest.approx(4.0)
     problem, _ = path_problem(b, u, [(2, 2), (4, 2), (8, 2), (9, 2)], 4)
     assert "more than" in problem
+
+
+@pytest.mark.parametrize("ruleset", ["combined_arms", "one_year_war"])
+def test_a_flier_over_a_building_attacks_the_building_not_the_people_inside(ruleset):
+    # "Attack the building, not the people inside": the flier is over the house, never in it.
+    sc = scenario(
+        [unit("heli", (11, 1), keywords=["aerial"], weapons=[dict(AA[0], power=4)])],
+        [unit("sq", (12, 2))],
+        buildings=[building("h", square(10, 0, 14, 4))],
+        ruleset=ruleset,
+    )
+    b = battle(sc, [6, 1])
+    assert b.state.units["sq"].concealed
+    with pytest.raises(IllegalActionError, match="inside building h: attack the building"):
+        act(b, "heli", AttackStep("sq", "Flak"))
+    ev = act(b, "heli", AttackStep("h", "Flak"))
+    shot = of(ev, "attack")[0]
+    assert (shot.target, shot.distance, shot.outcome) == ("h", 0.0, "damage")
+    assert b.state.buildings["h"].hits == 1
+
+
+def test_a_flier_over_a_wood_does_not_lift_the_concealment_of_the_units_in_it():
+    sc = scenario(
+        [unit("heli", (6, 2), keywords=["aerial"])],
+        [unit("sq", (6, 3), enters=["woods"])],
+        terrain=[WOOD],
+        ruleset="one_year_war",
+    )
+    b = battle(sc)
+    assert b.state.units["sq"].concealed
+    with pytest.raises(IllegalActionError, match="sq is concealed"):
+        act(b, "heli", AttackStep("sq", "Gun"))
+    from battles.engine.commander import BattleView
+
+    assert [e.id for e in BattleView(b, "blue").enemies()] == []

@@ -129,3 +129,27 @@ def test_a_turn_in_place_sets_facing():
     b = battle(sc)
     act(b, "a", MoveStep((), 90))
     assert b.state.units["a"].facing == 90
+
+
+def test_a_move_halted_by_a_failed_terrain_roll_still_ends_in_the_open_and_spots():
+    # "A unit that ends a move in the open with a clear line to an enemy is no longer
+    # concealed": a halted move is still a move. The wood hides a and b from each other; a
+    # walks north out of its shadow, fails the roll for the hazard and stops at its edge, in
+    # the open with a clear line to b. Both are seen, and b may shoot it at once.
+    sc = scenario(
+        [unit("a", (2, 5))],
+        [unit("b", (12, 5))],
+        terrain=[
+            piece("wood", "woods", square(4, 3, 5, 7)),
+            piece("hz", "hazard", square(0, 8, 4, 10)),
+        ],
+    )
+    b = battle(sc, [6, 1, 6, 1])
+    assert b.state.units["a"].concealed and b.state.units["b"].concealed
+    ev = act(b, "a", MoveStep(((2, 9),)))
+    assert of(ev, "move")[0].halted
+    assert b.state.units["a"].position == (2, 7.99)
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("a", "spotted"), ("b", "spotted")]
+    assert not b.state.units["a"].concealed and not b.state.units["b"].concealed
+    shot = of(act(b, "b", AttackStep("a", "Gun")), "attack")[0]
+    assert (shot.attacker, shot.target, shot.outcome) == ("b", "a", "damage")

@@ -27,10 +27,19 @@ def test_terrain_that_does_not_block_sight_is_no_cover():
 
 
 def test_you_need_only_be_behind_it_not_in_it():
-    sc = scenario([unit("a", (2, 2))], [unit("b", (20, 2))], terrain=[WOOD])
-    b = battle(sc)
-    assert not b.sight.line_clear((2, 2), (20, 2))
-    assert b.sight.line_clear((2, 6), (20, 6)), "a line passing the wood is clear"
+    # b stands in the open behind the wood, in no piece and not concealed (c sees it): a,
+    # also in the open, still may not attack it; d, with the wood off its line, may.
+    sc = scenario(
+        [unit("a", (2, 2)), unit("d", (2, 9))],
+        [unit("b", (10, 2))],
+        terrain=[WOOD],
+    )
+    b = battle(sc, [1, 6, 1])
+    assert not b.state.units["b"].concealed and not b.sight.pieces_at((10, 2))
+    with pytest.raises(IllegalActionError, match="no line of sight to b"):
+        act(b, "a", AttackStep("b", "Gun"))
+    shot = of(act(b, "d", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.attacker, shot.target, shot.outcome) == ("d", "b", "damage")
 
 
 def test_a_line_along_the_edge_of_a_piece_is_not_blocked():
@@ -147,3 +156,52 @@ def test_any_attack_reveals_close_combat_too():
     assert b.state.units["a"].concealed
     ev = act(b, "a", AttackStep("b", "close_combat"))
     assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("a", "fired")]
+
+
+def test_units_in_the_same_wood_do_not_see_through_other_blocking_terrain_between_them():
+    # "Terrain that blocks sight, lying between shooter and target, means the target cannot be
+    # attacked at all"; the exception is the same rubble field or building only. A rubble
+    # field lies across the wood between a and b.
+    wood = piece("wood", "woods", square(0, 0, 20, 4))
+    rubble = piece("rb", "rubble", square(6, 0, 8, 4))
+    sc = scenario(
+        [unit("a", (2, 2), enters=["woods"])],
+        [unit("b", (12, 2), enters=["woods"])],
+        terrain=[wood, rubble],
+    )
+    b = battle(sc, [1, 6, 1])
+    assert not b.sight.line_clear((2, 2), (12, 2))
+    with pytest.raises(IllegalActionError, match="no line of sight to b"):
+        act(b, "a", AttackStep("b", "Gun"))
+    assert not of(b.log, "attack") and not of(b.log, "roll")
+
+
+def test_units_on_the_same_hill_do_not_see_through_a_wood_between_them():
+    hill = piece("hill", "hill", square(0, 0, 20, 4))
+    wood = piece("wood", "woods", square(6, 0, 8, 4))
+    sc = scenario([unit("a", (2, 2))], [unit("b", (12, 2))], terrain=[hill, wood])
+    b = battle(sc)
+    with pytest.raises(IllegalActionError, match="no line of sight to b"):
+        act(b, "a", AttackStep("b", "Gun"))
+
+
+def test_units_in_the_same_wood_see_each_other_when_nothing_else_lies_between():
+    wood = piece("wood", "woods", square(0, 0, 20, 4))
+    sc = scenario(
+        [unit("a", (2, 2), enters=["woods"])],
+        [unit("b", (12, 2), enters=["woods"])],
+        terrain=[wood],
+    )
+    b = battle(sc, [1, 6, 1])
+    assert b.state.units["b"].concealed
+    shot = of(act(b, "a", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.target, shot.outcome) == ("b", "damage")
+
+
+def test_units_in_the_same_rubble_field_see_each_other_past_a_wood_within_it():
+    rubble = piece("rb", "rubble", square(0, 0, 20, 4))
+    wood = piece("wood", "woods", square(8, 0, 10, 4))
+    sc = scenario([unit("a", (2, 2))], [unit("b", (12, 2))], terrain=[rubble, wood])
+    b = battle(sc, [1, 6, 1])
+    shot = of(act(b, "a", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.target, shot.outcome) == ("b", "damage")

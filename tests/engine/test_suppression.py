@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from battles.engine import AttackStep
+from battles.engine import Activate, AttackStep
+from battles.engine.battle import Battle
+from battles.engine.dice import Dice
+from battles.engine.loader import parse_scenario
+from battles.engine.result import BattleResult
 from battles.engine.rulesets import COMBINED_ARMS, ONE_YEAR_WAR
 
-from .helpers import act, battle, of, scenario, unit
+from .helpers import Scripted, act, battle, of, scenario, unit
 
 
 def _shot(faces, ruleset="combined_arms", power=3, **target):
@@ -67,15 +71,42 @@ def test_one_year_war_skill_0_removes():
     assert of(ev, "remove")[0].how == "demoralised"
 
 
-def test_lost_skill_never_returns_during_the_battle():
-    b, _ = _shot([1, 1, 6])
-    from battles.engine.events import TurnStart
+def _suppressed_then_fights_on(ruleset: str):
+    """b is suppressed in turn 1 (Skill 4 to 3) and shoots back in turn 3, after turn 2 passes.
 
-    b.emit(TurnStart(2))
-    assert b.state.units["b"].skill == 3
+    Blue wins every initiative; turn 3's last die is b's Skill roll."""
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))], ruleset=ruleset, turn_limit=3)
+    blue = Scripted([Activate("a", (AttackStep("b", "Gun"),))])
+    red = Scripted([Activate("b"), Activate("b"), Activate("b", (AttackStep("a", "Gun"),))])
+    faces = [6, 1, 1, 1, 6, 6, 1, 6, 1, 4]
+    b = Battle(parse_scenario(sc), Dice.fixed(faces), {"blue": blue, "red": red})
+    b.run()
+    return b
+
+
+def test_lost_skill_never_returns_during_the_battle():
+    # Two turns after it was suppressed, b still rolls against Skill 3 (a 4 misses), and it
+    # ends the battle with the Skill it lost: nothing in the battle gives it back.
+    for ruleset in ("combined_arms", "one_year_war"):
+        b = _suppressed_then_fights_on(ruleset)
+        assert [s.skill for s in of(b.log, "suppress")] == [3]
+        b_rolls = [r for r in of(b.log, "roll") if r.who == "b" and r.purpose != "armour"]
+        assert [(r.purpose, r.value, r.against, r.outcome) for r in b_rolls] == [
+            ("to_hit", 4, 3, "failure")
+        ]
+        assert [a.outcome for a in of(b.log, "attack") if a.attacker == "b"] == ["miss"]
+        assert b.state.turn == 3 and b.state.units["b"].skill == 3
+        assert BattleResult.from_state(b.state).unit("b").skill_lost == 1
 
 
 def test_rulesets_say_whether_skill_is_restored_after_the_battle():
+    # The battle reports the Skill lost; the ruleset tells the campaign what becomes of it:
+    # never returns (Combined Arms), restored for the next scenario (One Year War), which
+    # tests/campaign/test_bridge.py proves of the campaign.
+    for ruleset, restored in (("combined_arms", False), ("one_year_war", True)):
+        b = _suppressed_then_fights_on(ruleset)
+        assert b.ruleset.skill_restored_after is restored
+        assert BattleResult.from_state(b.state).unit("b").skill_lost == 1
     assert COMBINED_ARMS.skill_restored_after is False
     assert ONE_YEAR_WAR.skill_restored_after is True
 

@@ -70,11 +70,33 @@ def test_a_unit_moves_or_fires_not_both():
 
 
 def test_attacks_resolve_immediately_within_the_activation():
-    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))])
+    # "Resolve immediately": the dice, the damage, the removal and its score all land inside the
+    # attacker's activation, before its next step and before anyone else acts. a fires, then
+    # (Move and Fire) drives off; b has one Hit.
+    sc = scenario([unit("a", (2, 2), keywords=["move_and_fire"])], [unit("b", (8, 2), hits=1)])
     b = battle(sc, [1, 6, 1])
-    events = act(b, "a", AttackStep("b", "Gun"))
-    assert kinds(events)[-2:] == ["attack", "damage"]
-    assert b.state.units["b"].hits == 1
+    events = act(b, "a", AttackStep("b", "Gun"), MoveStep(((2, 6),)))
+    assert kinds(events) == [
+        "activation",
+        "reveal",
+        "roll",
+        "roll",
+        "roll",
+        "attack",
+        "damage",
+        "remove",
+        "score",
+        "move",
+    ]
+    assert [(r.purpose, r.value) for r in of(events, "roll")] == [
+        ("to_hit", 1),
+        ("penetration", 6),
+        ("armour", 1),
+    ]
+    assert of(events, "remove")[0].unit == "b" and of(events, "score")[0].total == 2
+    assert not b.state.units["b"].active and b.state.scores["blue"] == 2
+    with pytest.raises(IllegalActionError, match="b has been removed"):
+        b.perform("red", Activate("b"))
 
 
 def test_the_commander_is_never_trusted():

@@ -9,6 +9,7 @@ import pytest
 from battles.engine import (
     CHARGES,
     COMBINED_ARMS,
+    AttackStep,
     Keyword,
     ScenarioError,
     UnitCard,
@@ -19,7 +20,7 @@ from battles.engine.loader import load_scenario
 from battles.engine.scenarios import HERE as BUNDLED
 from battles.engine.terrain import KIND_DEFAULTS
 
-from .helpers import building, card, piece, scenario, square, unit
+from .helpers import act, battle, building, card, of, piece, scenario, square, unit
 
 
 def problems(data) -> list[tuple[str, str]]:
@@ -393,6 +394,38 @@ def test_keywords_never_adjust_a_number():
     )
     numbers = ("skill", "move", "resistance", "hits", "size", "melee")
     assert [getattr(plain, n) for n in numbers] == [getattr(every, n) for n in numbers]
+    # And in play: the same dice give the same rolls, against the printed numbers, whatever
+    # keywords shooter and target carry (keywords that change what is allowed aside: these
+    # grant nothing that bears on a plain shot across open ground).
+    kws = ["split_movement", "breaching", "move_and_fire", "sure_footed", "demolition", "sensor"]
+    seen = []
+    for keywords in ([], kws):
+        sc = scenario(
+            [unit("a", (2, 2), keywords=keywords, skill=3)],
+            [unit("b", (8, 2), keywords=keywords, resistance=1, hits=3)],
+            ruleset="one_year_war",
+        )
+        b = battle(sc, [3, 4, 4, 2, 2, 1])
+        a1 = act(b, "a", AttackStep("b", "Gun"))
+        a2 = act(b, "b", AttackStep("a", "Gun"))
+        seen.append(
+            [
+                (r.who, r.purpose, r.value, r.modifier, r.against, r.outcome)
+                for r in of(a1 + a2, "roll")
+            ]
+        )
+    assert (
+        seen[0]
+        == seen[1]
+        == [
+            ("a", "to_hit", 3, 0, 3, "success"),
+            ("a", "penetration", 4, 3, 5, "win"),
+            ("b", "armour", 4, 1, 7, "lose"),
+            ("b", "to_hit", 2, 0, 4, "success"),
+            ("b", "penetration", 2, 3, 3, "win"),
+            ("a", "armour", 1, 2, 5, "lose"),
+        ]
+    )
 
 
 def test_a_unit_without_an_order_holds():

@@ -1,0 +1,151 @@
+"""Plane geometry for the referee, written for it alone: points, polygons, segments.
+
+A point on a polygon's edge is outside it (the rules' edge ruling, E1); "inside" is strictly
+inside. Every answer that depends on a hair's breadth is given with the margin it was won by, so
+the referee can leave a case it cannot call with certainty to the engine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+Point = tuple[float, float]
+Ring = Sequence[Point]
+
+TOUCH = 1e-9
+"""Closer than this to an edge is on the edge."""
+
+
+def dist(a: Point, b: Point) -> float:
+    return math.hypot(b[0] - a[0], b[1] - a[1])
+
+
+def bearing(a: Point, b: Point) -> float:
+    """Degrees counter-clockwise from +x, in [0, 360)."""
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0
+
+
+def _edges(ring: Ring):
+    n = len(ring)
+    for i in range(n):
+        yield ring[i], ring[(i + 1) % n]
+
+
+def _seg_dist(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    L2 = dx * dx + dy * dy
+    t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / L2))
+    return math.hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1])
+
+
+def edge_distance(ring: Ring, p: Point) -> float:
+    """How far ``p`` is from the polygon's boundary."""
+    return min(_seg_dist(p, a, b) for a, b in _edges(ring))
+
+
+def _crossings(ring: Ring, p: Point) -> bool:
+    x, y = p
+    odd = False
+    for (ax, ay), (bx, by) in _edges(ring):
+        if (ay > y) != (by > y):
+            xc = ax + (y - ay) * (bx - ax) / (by - ay)
+            if xc > x:
+                odd = not odd
+    return odd
+
+
+def inside(ring: Ring, p: Point) -> bool:
+    """Strictly inside (a point on an edge is not)."""
+    return edge_distance(ring, p) > TOUCH and _crossings(ring, p)
+
+
+def depth(ring: Ring, p: Point) -> float:
+    """Signed distance to the boundary: positive inside, negative outside."""
+    d = edge_distance(ring, p)
+    return d if _crossings(ring, p) else -d
+
+
+def nearest_on_boundary(ring: Ring, p: Point) -> Point:
+    best, best_d = p, math.inf
+    for a, b in _edges(ring):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        L2 = dx * dx + dy * dy
+        t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / L2))
+        q = (a[0] + t * dx, a[1] + t * dy)
+        d = dist(p, q)
+        if d < best_d:
+            best, best_d = q, d
+    return best
+
+
+def _params(ring: Ring, a: Point, b: Point) -> list[float]:
+    """Where along a-b (0..1) it meets the polygon's edges."""
+    ts = [0.0, 1.0]
+    rx, ry = b[0] - a[0], b[1] - a[1]
+    for c, d in _edges(ring):
+        sx, sy = d[0] - c[0], d[1] - c[1]
+        den = rx * sy - ry * sx
+        qx, qy = c[0] - a[0], c[1] - a[1]
+        if abs(den) < 1e-15:
+            # Parallel: where the edge's ends project onto a-b (collinear overlaps).
+            L2 = rx * rx + ry * ry
+            if L2 > 0:
+                for e in (c, d):
+                    ts.append(((e[0] - a[0]) * rx + (e[1] - a[1]) * ry) / L2)
+            continue
+        t = (qx * sy - qy * sx) / den
+        u = (qx * ry - qy * rx) / den
+        if -1e-12 <= u <= 1 + 1e-12:
+            ts.append(t)
+    return sorted(t for t in ts if 0.0 <= t <= 1.0)
+
+
+def spans_inside(ring: Ring, a: Point, b: Point) -> list[tuple[float, float]]:
+    """The stretches (t0, t1) of a-b strictly inside the polygon, merged, in order."""
+    ts = _params(ring, a, b)
+    out: list[tuple[float, float]] = []
+    for t0, t1 in itertools.pairwise(ts):
+        if t1 - t0 <= 1e-12:
+            continue
+        m = (t0 + t1) / 2
+        if inside(ring, (a[0] + (b[0] - a[0]) * m, a[1] + (b[1] - a[1]) * m)):
+            if out and abs(out[-1][1] - t0) <= 1e-12:
+                out[-1] = (out[-1][0], t1)
+            else:
+                out.append((t0, t1))
+    return out
+
+
+def length_inside(ring: Ring, a: Point, b: Point) -> float:
+    return sum(t1 - t0 for t0, t1 in spans_inside(ring, a, b)) * dist(a, b)
+
+
+def path_length(path: Sequence[Point]) -> float:
+    return sum(dist(p, q) for p, q in itertools.pairwise(path))
+
+
+def path_inside(ring: Ring, path: Sequence[Point]) -> float:
+    """How much of the path runs strictly inside the polygon."""
+    return sum(length_inside(ring, p, q) for p, q in itertools.pairwise(path))
+
+
+def entries(ring: Ring, path: Sequence[Point]) -> list[float]:
+    """Distances along the path at which it goes from outside into the polygon's interior.
+
+    A path that starts inside does not enter there; it enters again only after it has left.
+    """
+    found: list[float] = []
+    walked = 0.0
+    was_inside = inside(ring, path[0]) if path else False
+    for p, q in itertools.pairwise(path):
+        step = dist(p, q)
+        spans = spans_inside(ring, p, q) if step > 0 else []
+        for i, (t0, _) in enumerate(spans):
+            if not (i == 0 and was_inside and t0 <= 1e-12):
+                found.append(walked + t0 * step)
+        if step > 0:
+            was_inside = bool(spans) and spans[-1][1] >= 1 - 1e-12
+        walked += step
+    return found

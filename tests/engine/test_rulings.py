@@ -1,0 +1,105 @@
+"""Rulings E26-E30 (`docs/rules.md` §4): where the texts leave a choice open, what the engine
+chose, played out with fixed dice."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.engine import CLOSE_COMBAT, AttackStep, IllegalActionError, MoveStep, run_battle
+
+from .helpers import Scripted, act, battle, of, piece, scenario, square, unit
+
+HILL = [{"id": "hill", "point": [12, 12], "radius": 3, "sides": ["blue"], "points_per_turn": 2}]
+LAKE = piece("lake", "water", square(4, 0, 8, 10))
+
+
+def _scores(blue, red):
+    sc = scenario(blue, red, objectives=HILL, turn_limit=2)
+    rec = run_battle(sc, seed=1, commanders={"blue": Scripted(), "red": Scripted()})
+    return [(e.side, e.reason, e.total) for e in rec.events if e.KIND == "score"]
+
+
+def test_e26_a_flier_holds_an_objective():
+    assert _scores([unit("heli", (12, 12), keywords=["aerial"])], [unit("b", (2, 22))]) == [
+        ("blue", "objective:hill", 2),
+        ("blue", "objective:hill", 4),
+    ]
+
+
+def test_e26_an_enemy_flier_contests_an_objective():
+    blue = [unit("a", (12, 12))]
+    assert _scores(blue, [unit("b", (2, 22))]) == [
+        ("blue", "objective:hill", 2),
+        ("blue", "objective:hill", 4),
+    ]
+    assert _scores(blue, [unit("heli", (13, 13), keywords=["aerial"])]) == []
+
+
+def test_e27_a_unit_without_melee_may_shoot_an_enemy_in_contact_instead_of_ramming():
+    sc = scenario([unit("a", (2, 2), melee=None)], [unit("b", (2.5, 2))])
+    b = battle(sc, [1, 6, 1])
+    ev = act(b, "a", AttackStep("b", "Gun"))
+    assert [(r.who, r.purpose) for r in of(ev, "roll")] == [
+        ("a", "to_hit"),
+        ("a", "penetration"),
+        ("b", "armour"),
+    ]
+    assert [(a.attacker, a.attack, a.weapon, a.outcome) for a in of(ev, "attack")] == [
+        ("a", "shoot", "Gun", "damage")
+    ]
+    assert b.state.units["b"].hits == 1 and b.state.units["a"].hits == 2  # no ram back
+
+
+@pytest.mark.parametrize(("target", "legal"), [((7, 7), True), ((7, 6.8), True), ((7, 7.2), False)])
+def test_e28_a_fixed_mounts_45_degree_edge_is_inside_its_arc(target, legal):
+    # Facing 0° (east): the target at (7, 7) lies exactly 45° off, on the arc's edge.
+    sc = scenario([unit("a", (2, 2), facing=0, keywords=["fixed_mount"])], [unit("b", target)])
+    b = battle(sc, [1, 6, 1])
+    if legal:
+        assert of(act(b, "a", AttackStep("b", "Gun")), "attack")[0].outcome == "damage"
+    else:
+        with pytest.raises(IllegalActionError, match="outside the front arc of a Fixed Mount"):
+            act(b, "a", AttackStep("b", "Gun"))
+
+
+def test_e29_close_combat_reaches_a_flier_under_one_year_war():
+    flier = unit("heli", (2.5, 2), keywords=["aerial"], size=2, resistance=1)
+    sc = scenario([unit("a", (2, 2), size=3, melee=None)], [flier], ruleset="one_year_war")
+    b = battle(sc, [6, 1, 1, 6])
+    ev = act(b, "a", AttackStep("heli", CLOSE_COMBAT))
+    assert [(a.attacker, a.attack, a.power, a.outcome) for a in of(ev, "attack")] == [
+        ("a", "ram", 3, "damage"),
+        ("heli", "ram_back", 2, "no_damage"),
+    ]
+    assert b.state.units["heli"].hits == 1
+    sc = scenario([unit("a", (2, 2), melee=4)], [flier], ruleset="one_year_war")
+    b = battle(sc, [1, 6, 1])
+    melee = of(act(b, "a", AttackStep("heli", CLOSE_COMBAT)), "attack")
+    assert [(a.attack, a.power, a.outcome) for a in melee] == [("melee", 4, "damage")]
+    # Under Combined Arms close combat has no AA: the same blow is refused.
+    sc = scenario([unit("a", (2, 2), melee=4)], [flier])
+    with pytest.raises(IllegalActionError, match="only weapons marked AA"):
+        act(battle(sc), "a", AttackStep("heli", CLOSE_COMBAT))
+
+
+def test_e30_an_aerial_amphibious_unit_flies_over_water_at_full_cost():
+    # 2" of land, then 4" over the lake: Aerial ignores all terrain, the lake's benefit too.
+    both = ["aerial", "amphibious"]
+    sc = scenario(
+        [unit("a", (2, 2), move=6, keywords=both)],
+        [unit("b", (20, 20))],
+        terrain=[LAKE],
+        ruleset="one_year_war",
+    )
+    b = battle(sc)
+    move = of(act(b, "a", MoveStep(((4, 2), (8, 2)))), "move")[0]
+    assert move.cost == 6 and not of(b.log, "roll")
+    with pytest.raises(IllegalActionError, match='more than the 6" left'):
+        act(battle(sc), "a", MoveStep(((4, 2), (8, 2), (8, 2.5))))
+    amph = scenario(
+        [unit("a", (2, 2), move=6, keywords=["amphibious"])],
+        [unit("b", (20, 20))],
+        terrain=[LAKE],
+        ruleset="one_year_war",
+    )
+    assert of(act(battle(amph), "a", MoveStep(((4, 2), (8, 2)))), "move")[0].cost == 4
