@@ -244,6 +244,9 @@ class Referee:
         self.i = len(events)
         if self.now is not None and self.now.moved_at is not None:
             self.check_spotting()
+        if self.expect and not self.ended:
+            kind, fields, why = self.expect[0]
+            self.bad(why, f"the log stops with {kind} {fields} still owed")
         if not self.ended:
             self.bad("victory", "the log has no end event")
         return self.violations
@@ -444,7 +447,8 @@ class Referee:
         if e["winner"] != winner:
             self.bad("victory", f"winner {e['winner']} with scores {self.scores}")
         if self.expect:
-            self.bad("log", f"the battle ends with {self.expect[0]} still owed")
+            kind, fields, why = self.expect[0]
+            self.bad(why, f"the battle ends with {kind} {fields} still owed")
         self.ended = True
 
     def on_score(self, e: dict) -> None:
