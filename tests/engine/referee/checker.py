@@ -129,7 +129,6 @@ class Referee:
         self.now: Activation | None = None
         self.last_side: str | None = None
         self.rolls: list[tuple[int, dict]] = []
-        self.initiative: list[dict] = []
         self.expect: list[tuple[str, dict[str, Any], str]] = []
         self.objective_scores: list[tuple[int, dict]] = []
         self.i = 0
@@ -331,7 +330,6 @@ class Referee:
         self.turn = e["turn"]
         self.first = None
         self.last_side = None
-        self.initiative = []
         for u in self.units.values():
             u.activated = False
 
@@ -981,8 +979,6 @@ class Referee:
             if e["outcome"] == "failure":
                 self.must("damage", {"unit": u.id, "by": None, "hits": u.hits - 1}, "collapse")
             return
-        if e["purpose"] == "initiative":
-            self.initiative.append(e)
         self.rolls.append((self.i, e))
 
 
