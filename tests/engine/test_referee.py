@@ -57,7 +57,7 @@ def test_random_scenarios_break_no_rule():
         rulesets.add(sc.ruleset.name)
         vs, _ = check_battle(sc, seed)
         found += vs
-        fliers_over += sum(1 for u in sc.units() if u.card.has("aerial"))
+        fliers_over += sum(1 for u in read(sc).units if u.card.has("aerial"))
     assert rulesets == {"combined_arms", "one_year_war"} and fliers_over >= 2 * len(RANDOM)
     assert not found, _report(found)
 
@@ -462,3 +462,230 @@ def test_planted_violations_in_real_logs_are_caught(what, rule, mutate):
         if planted == 3:
             break
     assert planted >= 1, f"no log to plant {what!r} in"
+
+
+# The same legal log refereed against a scenario that differs in one card or piece: the log now
+# breaks exactly the rule that difference brings in.
+
+FLAK = [{"name": "Gun", "power": 3, "range": 12, "aa": True}]
+
+
+def _variant(sc: dict[str, Any], change) -> Any:
+    other = copy.deepcopy(sc)
+    change(other)
+    return parse_scenario(other)
+
+
+def _card_of(sc, uid):
+    return next(u for s in sc["sides"] for u in s["units"] if u["id"] == uid)["card"]
+
+
+def _unit_of(sc, uid):
+    return next(u for s in sc["sides"] for u in s["units"] if u["id"] == uid)
+
+
+VARIANTS = [
+    # (what, blue, red, terrain, buildings, ruleset, faces, steps, change, rule)
+    (
+        "out of range",
+        [unit("a", (2, 2))],
+        [unit("b", (8, 2))],
+        [],
+        [],
+        "combined_arms",
+        [1, 6, 1],
+        ("attack", "b", "Gun"),
+        lambda sc: _card_of(sc, "a")["weapons"][0].update(range=4),
+        "range",
+    ),
+    (
+        "AA",
+        [unit("a", (2, 2), weapons=FLAK)],
+        [unit("b", (8, 2), keywords=["aerial"])],
+        [],
+        [],
+        "combined_arms",
+        [1, 6, 1],
+        ("attack", "b", "Gun"),
+        lambda sc: _card_of(sc, "a")["weapons"][0].pop("aa"),
+        "aerial",
+    ),
+    (
+        "Fixed Mount arc",
+        [unit("a", (2, 2), keywords=["fixed_mount"])],
+        [unit("b", (8, 2))],
+        [],
+        [],
+        "combined_arms",
+        [1, 6, 1],
+        ("attack", "b", "Gun"),
+        lambda sc: _unit_of(sc, "a").update(facing=90),
+        "fixed mount",
+    ),
+    (
+        "buildings only",
+        [unit("a", (2, 2))],
+        [unit("b", (8, 2))],
+        [],
+        [],
+        "combined_arms",
+        [1, 6, 1],
+        ("attack", "b", "Gun"),
+        lambda sc: _card_of(sc, "a")["weapons"][0].update(buildings_only=True),
+        "weapons",
+    ),
+    (
+        "Size restriction",
+        [unit("a", (2, 2))],
+        [unit("b", (8, 2), size=3)],
+        [],
+        [],
+        "combined_arms",
+        [1, 6, 1],
+        ("attack", "b", "Gun"),
+        lambda sc: _card_of(sc, "a")["weapons"][0].update(min_size=1, max_size=2),
+        "weapons",
+    ),
+    (
+        "line of sight",
+        [unit("a", (2, 2))],
+        [unit("b", (8, 2)), unit("c", (8, 9))],
+        [],
+        [],
+        "combined_arms",
+        [1, 6, 1],
+        ("attack", "b", "Gun"),
+        lambda sc: sc["terrain"].append(piece("w", "woods", square(4, 1, 5, 3))),
+        "cover",
+    ),
+    (
+        "what a path crosses",
+        [unit("a", (2, 2))],
+        [unit("b", (20, 20))],
+        [],
+        [],
+        "combined_arms",
+        [],
+        ("move", (7, 2)),
+        lambda sc: sc["terrain"].append(piece("w", "woods", square(4, 0, 5, 4))),
+        "movement",
+    ),
+    (
+        "Move and Fire is a permission",
+        [unit("a", (2, 2), keywords=["move_and_fire"])],
+        [unit("b", (8, 2))],
+        [],
+        [],
+        "combined_arms",
+        [6],
+        ("move-attack", (3, 2), "b", "Gun"),
+        lambda sc: _card_of(sc, "a").update(keywords=[]),
+        "move or fire",
+    ),
+    (
+        "Sure-Footed",
+        [unit("a", (2, 2), keywords=["sure_footed"])],
+        [unit("b", (20, 20))],
+        [piece("r", "river", square(4, 0, 5, 4))],
+        [],
+        "combined_arms",
+        [],
+        ("move", (7, 2)),
+        lambda sc: _card_of(sc, "a").update(keywords=[]),
+        "terrain",
+    ),
+    (
+        "Sensor",
+        [unit("a", (2, 2), keywords=["sensor"])],
+        [unit("b", (6, 2), enters=["woods"])],
+        [piece("w", "woods", square(5, 0, 7, 4))],
+        [],
+        "one_year_war",
+        [],
+        ("sensor", "b"),
+        lambda sc: _card_of(sc, "a").update(keywords=[]),
+        "sensor",
+    ),
+    (
+        "Power 3+ against a structure",
+        [unit("a", (2, 2))],
+        [unit("b", (20, 20))],
+        [],
+        [building("h", square(6, 0, 9, 4), hits=3)],
+        "combined_arms",
+        [6, 1],
+        ("attack", "h", "Gun"),
+        lambda sc: _card_of(sc, "a")["weapons"][0].update(power=2),
+        "buildings",
+    ),
+    (
+        "demoralised at Skill 1 (Combined Arms), not 0",
+        [unit("a", (2, 2))],
+        [unit("b", (8, 2), skill=2)],
+        [],
+        [],
+        "combined_arms",
+        [1, 1, 6],
+        ("attack", "b", "Gun"),
+        lambda sc: sc.update(ruleset="one_year_war"),
+        "log",
+    ),
+]
+
+
+def _steps(step):
+    from battles.engine import AttackStep, RevealStep
+
+    if step[0] == "attack":
+        return (AttackStep(step[1], step[2]),)
+    if step[0] == "move":
+        return (MoveStep((step[1],)),)
+    if step[0] == "sensor":
+        return (RevealStep(step[1]),)
+    return (MoveStep((step[1],)), AttackStep(step[2], step[3]))
+
+
+@pytest.mark.parametrize("case", VARIANTS, ids=[v[0] for v in VARIANTS])
+def test_planted_a_legal_log_on_a_scenario_it_does_not_fit_is_caught(case):
+    from battles.engine import Activate
+
+    _what, blue, red, terrain, buildings, ruleset, faces, step, change, rule = case
+    sc = scenario(blue, red, terrain=terrain, buildings=buildings, ruleset=ruleset)
+    scn, events = _log(sc, faces, ("blue", Activate("a", _steps(step))))
+    assert not _broken(scn, events), _report(referee(read(scn), events))
+    found = _broken(_variant(sc, change), events)
+    assert rule in found, found
+
+
+def test_planted_an_attack_after_a_failed_terrain_roll_is_caught():
+    from battles.engine import Activate
+
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["move_and_fire"])],
+        [unit("b", (9, 2))],
+        terrain=[piece("r", "river", square(4, 0, 5, 10))],
+    )
+    scn, events = _log(sc, [6], ("blue", Activate("a", (MoveStep(((6, 2),)),))))
+    assert not _broken(scn, events)
+    faulty = events + _shot("a", "b", "Gun", 3, 5.01, 2, to_hit=1, pen=6, armour=1, res=2)
+    faulty += [{"kind": "damage", "unit": "b", "by": "a", "hits": 1}]
+    assert "terrain" in _broken(scn, faulty)
+
+
+def test_planted_a_collapse_without_its_occupants_rolls_and_a_ram_without_its_blow_back():
+    from battles.engine import CLOSE_COMBAT, Activate, AttackStep
+
+    sc = scenario(
+        [unit("a", (4, 2))],
+        [unit("b", (11, 2))],
+        buildings=[building("h", square(10, 0, 14, 4), hits=1)],
+    )
+    scn, events = _log(sc, [6, 1, 1], ("blue", Activate("a", (AttackStep("h", "Gun"),))))
+    assert not _broken(scn, events)
+    at = _first(events, lambda e: e["kind"] == "roll" and e["purpose"] == "collapse")
+    assert "collapse" in _broken(scn, events[:at] + events[at + 1 :])
+    ram = scenario([unit("a", (2, 2), size=3)], [unit("b", (2.5, 2))])
+    scn, events = _log(ram, [6, 1, 1, 6], ("blue", Activate("a", (AttackStep("b", CLOSE_COMBAT),))))
+    assert not _broken(scn, events)
+    back = _first(events, lambda e: e["kind"] == "attack" and e["attack"] == "ram_back")
+    assert "ramming" in _broken(scn, events[: back - 2] + events[back + 1 :])

@@ -129,7 +129,6 @@ class Referee:
         self.now: Activation | None = None
         self.last_side: str | None = None
         self.rolls: list[tuple[int, dict]] = []
-        self.initiative: list[dict] = []
         self.expect: list[tuple[str, dict[str, Any], str]] = []
         self.objective_scores: list[tuple[int, dict]] = []
         self.i = 0
@@ -244,6 +243,9 @@ class Referee:
         self.i = len(events)
         if self.now is not None and self.now.moved_at is not None:
             self.check_spotting()
+        if self.expect and not self.ended:
+            kind, fields, why = self.expect[0]
+            self.bad(why, f"the log stops with {kind} {fields} still owed")
         if not self.ended:
             self.bad("victory", "the log has no end event")
         return self.violations
@@ -328,7 +330,6 @@ class Referee:
         self.turn = e["turn"]
         self.first = None
         self.last_side = None
-        self.initiative = []
         for u in self.units.values():
             u.activated = False
 
@@ -444,7 +445,8 @@ class Referee:
         if e["winner"] != winner:
             self.bad("victory", f"winner {e['winner']} with scores {self.scores}")
         if self.expect:
-            self.bad("log", f"the battle ends with {self.expect[0]} still owed")
+            kind, fields, why = self.expect[0]
+            self.bad(why, f"the battle ends with {kind} {fields} still owed")
         self.ended = True
 
     def on_score(self, e: dict) -> None:
@@ -977,8 +979,6 @@ class Referee:
             if e["outcome"] == "failure":
                 self.must("damage", {"unit": u.id, "by": None, "hits": u.hits - 1}, "collapse")
             return
-        if e["purpose"] == "initiative":
-            self.initiative.append(e)
         self.rolls.append((self.i, e))
 
 

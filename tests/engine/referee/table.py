@@ -6,7 +6,7 @@ things stand); what the rules make of it is the checker's business.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .plane import Point
@@ -105,7 +105,6 @@ class Table:
     structures: tuple[Structure, ...]
     units: tuple[Deployed, ...]
     goals: tuple[Goal, ...]
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _piece(pid: str, props: Any, ring: tuple[Point, ...], fallen: bool = False) -> Piece:
