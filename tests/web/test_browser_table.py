@@ -137,8 +137,8 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     engagement = gm.url
     expect(gm.locator("h1")).to_have_text("Mill ford")
     log = gm.inner_text("#log")
-    assert "Round 1" in log and "Dug In: +2" in log and "Outnumbered 2 to 1: -2" in log
-    assert "Average, assisting its leader (Capt. Holt): +3" in log
+    assert "Round 1" in log and "Dug In +2" in log and "Outnumbered 2 to 1 -2" in log
+    assert "Average, assisting its leader (Capt. Holt) +3" in log
     assert "Leadership, Strategist" in log
     shoot(gm, "table-03-engagement", full_page=True)
     alice.goto(engagement)
