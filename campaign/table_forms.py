@@ -55,10 +55,13 @@ class CharacterForm(forms.Form):
         choices=FEAT_CHOICES, required=False, widget=forms.CheckboxSelectMultiple,
         label="Feats and classes",
     )  # fmt: skip
-    player = UserField(max_length=150, required=False, label="Played by (username; none: NPC)")
+    player = forms.CharField(
+        max_length=150, required=False, label="Played by (username; blank for an NPC)"
+    )
 
     def clean_player(self) -> Any:
-        return self.cleaned_data.get("player") or None
+        username = self.cleaned_data.get("player", "").strip()
+        return UserField(max_length=150).clean(username) if username else None
 
 
 class CampaignForm(forms.Form):
