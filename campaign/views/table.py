@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.access import Viewer, campaign_for_viewer, require_manage
+from campaign.characters import ordered_feats
 from campaign.engagement import SIDES
 from campaign.history import plural
 from campaign.models import Engagement, Leader, Order, TableRoll
@@ -58,7 +59,9 @@ def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
         .select_related("unit")
     }  # fmt: skip
     found = campaign.characters.select_related("player").order_by("name")
-    characters = [(c, leading.get(c.pk)) for c in found]
+    characters = [
+        (c, leading.get(c.pk), ", ".join(f.label for f in ordered_feats(c.feats))) for c in found
+    ]
     context = base_context(viewer, characters=characters)
     if viewer.manages:
         context["character_form"] = forms.get("character_form") or CharacterForm()

@@ -89,6 +89,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     _submit(gm, "#join-form")
     gm.wait_for_selector("text=Capt. Holt leads 1st Squad.")
     expect(gm.locator("#characters tbody tr")).to_contain_text("1st Squad")
+    expect(gm.locator("#characters tbody tr")).to_contain_text("Leadership, Strategist")
     shoot(gm, "table-01-characters", full_page=True)
 
     # The player sees the character as theirs.
