@@ -63,6 +63,9 @@ class Campaign(models.Model):
         default=False,
         help_text="Players see a battle's log and replay as their side saw it; the GM sees all.",
     )
+    hour = models.PositiveSmallIntegerField(
+        default=0, help_text="The campaign clock's hour of the current day (0–23)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -73,6 +76,7 @@ class Campaign(models.Model):
                 condition=models.Q(quick_resolve_rounds__gte=1, quick_resolve_rounds__lte=50),
                 name="campaign_quick_resolve_rounds_1_50",
             ),
+            models.CheckConstraint(condition=models.Q(hour__lte=23), name="campaign_hour_0_23"),
         ]
 
     def __str__(self) -> str:
@@ -223,6 +227,9 @@ class Leader(models.Model):
     name = models.CharField(max_length=200)
     hit_points = models.IntegerField(help_text="Current hit points; dead at −10.")
     alive = models.BooleanField(default=True)
+    character = models.OneToOneField(
+        "Character", on_delete=models.SET_NULL, null=True, blank=True, related_name="leading"
+    )
 
     def __str__(self) -> str:
         return self.name
@@ -230,6 +237,11 @@ class Leader(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         super().save(*args, **kwargs)
         self._touch_unit()
+        if self.character_id is not None:
+            # The character is the one at the head of the unit: its wounds are the leader's.
+            Character.objects.filter(pk=self.character_id).update(
+                hit_points=self.hit_points, alive=self.alive
+            )
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         deleted = super().delete(*args, **kwargs)
@@ -285,6 +297,8 @@ class HistoryEntry(models.Model):
         TRAINING = "training", "Training"
         DEPLOYMENT = "deployment", "Deployment"
         LEADER = "leader", "Leader"
+        ENGAGEMENT = "engagement", "Engagement"
+        SKILL_CHECK = "skill_check", "Skill check"
         GM_EDIT = "gm_edit", "GM edit"
         REVERT = "revert", "Revert"
 
@@ -392,3 +406,120 @@ class SavedMap(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Character(models.Model):
+    """A player character or a named NPC of the campaign: what BUCS reads of a d20 character."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="characters")
+    name = models.CharField(max_length=200)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="characters",
+        help_text="The member who plays the character; none for the GM's NPCs.",
+    )
+    hit_points = models.IntegerField(help_text="Current hit points; dead at −10.")
+    alive = models.BooleanField(default=True)
+    feats = models.JSONField(
+        default=list, blank=True, help_text="Leadership, Squad Tactics, Special Forces, Strategist."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="character_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Order(models.Model):
+    """An Order a character gives a unit: it takes hours on the campaign clock.
+
+    It is done once the clock reaches ``finishes_at`` (hours since day 1, 00:00); an Order is
+    replaced (``replaced``) by the next Order given to the same unit before it is done.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
+    giver = models.ForeignKey(Character, on_delete=models.PROTECT, related_name="orders_given")
+    unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="orders")
+    kind = models.CharField(max_length=32)
+    listed_hours = models.PositiveSmallIntegerField()
+    hours = models.PositiveSmallIntegerField(help_text="The time it takes this unit.")
+    given_at = models.PositiveIntegerField(help_text="Clock hour it was given.")
+    finishes_at = models.PositiveIntegerField(help_text="Clock hour it is done.")
+    replaced = models.BooleanField(default=False)
+    note = models.CharField(max_length=300, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-given_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.unit}"
+
+
+class Engagement(models.Model):
+    """BUCS unit combat, many against many: its set-up, seed, every round, and what it did."""
+
+    class State(models.TextChoices):
+        APPLIED = "applied", "Applied"
+        REVERTED = "reverted", "Reverted"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="engagements")
+    name = models.CharField(max_length=200)
+    day = models.PositiveIntegerField()
+    hour = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    round_limit = models.PositiveSmallIntegerField()
+    setup = models.JSONField(help_text="Sides, terrain, surprise and each unit's situation.")
+    events = models.JSONField(help_text="Every die and modifier, round by round.")
+    rounds = models.PositiveSmallIntegerField()
+    winner = models.CharField(max_length=16, blank=True)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.APPLIED)
+    applied_entries = models.JSONField(default=list, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (day {self.day})"
+
+
+class TableRoll(models.Model):
+    """A skill check, a contest between units or a Requisition check: seeded and kept."""
+
+    class Kind(models.TextChoices):
+        SKILL_CHECK = "skill_check", "Skill check"
+        CONTEST = "contest", "Contest"
+        REQUISITION = "requisition", "Requisition"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="table_rolls")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    day = models.PositiveIntegerField()
+    hour = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    setup = models.JSONField()
+    result = models.JSONField()
+    summary = models.CharField(max_length=400)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return self.summary

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from campaign.views import actions, api, battles, pages
+from campaign.views import actions, api, battles, pages, table
 
 app_name = "campaign"
 
@@ -34,6 +34,25 @@ urlpatterns = [
     path(C + "battles/<int:battle_pk>/log.json", battles.battle_log_json, name="battle-log"),
     path(C + "battles/<int:battle_pk>/apply/", battles.battle_apply, name="battle-apply"),
     path(C + "battles/<int:battle_pk>/revert/", battles.battle_revert, name="battle-revert"),
+    path(C + "characters/", table.characters_page, name="characters"),
+    path(C + "characters/new/", table.character_create_view, name="character-create"),
+    path(C + "characters/join/", table.character_join_view, name="character-join"),
+    path(C + "characters/train/", table.character_train_view, name="character-train"),
+    path(C + "characters/rally/", table.character_rally_view, name="character-rally"),
+    path(C + "orders/", table.orders_page, name="orders"),
+    path(C + "orders/new/", table.order_give_view, name="order-give"),
+    path(C + "clock/", table.clock_advance_view, name="clock-advance"),
+    path(C + "engagements/new/", table.engagement_setup, name="engagement-setup"),
+    path(C + "engagements/<int:engagement_pk>/", table.engagement_detail, name="engagement"),
+    path(
+        C + "engagements/<int:engagement_pk>/revert/",
+        table.engagement_revert_view,
+        name="engagement-revert",
+    ),
+    path(C + "checks/", table.checks_page, name="checks"),
+    path(C + "checks/skill/", table.skill_check_view, name="skill-check"),
+    path(C + "checks/contest/", table.contest_view, name="contest"),
+    path(C + "checks/requisition/", table.requisition_view, name="requisition"),
     path(C + "campaign.json", api.campaign_json, name="campaign-json"),
     path(C + "battles.json", api.battles_json, name="battles-json"),
     path(C + "forces/<int:force_pk>.json", api.force_json, name="force-json"),

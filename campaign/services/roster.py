@@ -12,8 +12,9 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from campaign.characters import can_train, feats_from
 from campaign.experience import TrainingError, training_apply, with_quality
-from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
+from campaign.models import Campaign, Character, Force, HistoryEntry, Leader, Membership, Unit
 from campaign.selectors import force_can_edit
 from campaign.services._record import require_manager, unit_change
 from campaign.state import LeaderState, UnitState
@@ -151,8 +152,13 @@ def unit_create(
     leader: LeaderState | Mapping[str, Any] | None = None,
     actor: Any = None,
     reason: str = "",
+    details: Mapping[str, Any] | None = None,
 ) -> Unit:
-    """Raise a unit in a force from a library card, with its first history entry."""
+    """Raise a unit in a force from a library card, with its first history entry.
+
+    ``details`` says how it was raised (a Requisition check and its roll); without them the
+    entry records that the GM raised it by fiat.
+    """
     if actor is not None and not force_can_edit(force=force, user=actor):
         raise PermissionDenied(f"only {force.owner} or the GM may raise units in {force}")
     state = unit_create_check(
@@ -175,6 +181,7 @@ def unit_create(
         kind=Kind.CREATED,
         why=why,
         day=force.campaign.day,
+        details=dict(details) if details is not None else {"raised_by": "gm_fiat"},
         actor=actor,
         snapshot=True,
         text=f"{why} ({summary})",
@@ -239,14 +246,35 @@ def unit_edit(
 
 @transaction.atomic
 def leader_attach(
-    *, unit: Unit, name: str, hit_points: int, reason: str = "", actor: Any = None
+    *,
+    unit: Unit,
+    name: str = "",
+    hit_points: int | None = None,
+    character: Character | None = None,
+    reason: str = "",
+    actor: Any = None,
 ) -> Leader:
-    """Put a d20 character at the head of a unit (in place of a dead one, if any)."""
+    """Put a d20 character at the head of a unit (in place of a dead one, if any).
+
+    With ``character`` the campaign's own character joins the unit: its name and hit points
+    are the leader's, and its wounds in the unit's fights are its own.
+    """
     unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
     require_manager(unit.force.campaign, actor)
     state = unit.state
     if state.leader is not None and state.leader.alive:
         raise ValidationError({"leader": f"{unit} is led by {state.leader.name} already"})
+    if character is not None:
+        character = Character.objects.select_for_update().get(pk=character.pk)
+        if character.campaign_id != unit.force.campaign_id:
+            raise ValidationError({"character": f"{character} is not of {unit.force.campaign}"})
+        if not character.alive:
+            raise ValidationError({"character": f"{character} is dead"})
+        if Leader.objects.filter(character=character).exists():
+            raise ValidationError({"character": f"{character} leads another unit already"})
+        name, hit_points = character.name, character.hit_points
+    if hit_points is None:
+        raise ValidationError({"hit_points": "a leader needs hit points"})
     try:
         leader = leader_value({"name": name, "hit_points": hit_points, "alive": True})
     except ValueError as error:
@@ -259,8 +287,12 @@ def leader_attach(
         kind=Kind.LEADER,
         why=reason or f"{leader.name} takes command",
         day=unit.force.campaign.day,
+        details={} if character is None else {"character": character.pk},
         actor=actor,
     )
+    if character is not None:
+        unit.leader.character = character
+        unit.leader.save()
     return unit.leader
 
 
@@ -306,11 +338,30 @@ def unit_combat_zone_set(
 
 
 @transaction.atomic
-def unit_train(*, unit: Unit, trainer: str, reason: str = "", actor: Any = None) -> HistoryEntry:
+def unit_train(
+    *,
+    unit: Unit,
+    trainer: str = "",
+    character: Character | None = None,
+    reason: str = "",
+    actor: Any = None,
+) -> HistoryEntry:
     """A course of training by a named character (Special Forces or Strategist): one step up,
-    to Experienced at most."""
+    to Experienced at most. With ``character`` the trainer is the campaign's own character,
+    who must be alive and a Special Forces or Strategist."""
     unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
     require_manager(unit.force.campaign, actor)
+    details: dict[str, Any] = {}
+    if character is not None:
+        if character.campaign_id != unit.force.campaign_id:
+            raise ValidationError({"character": f"{character} is not of {unit.force.campaign}"})
+        if not character.alive:
+            raise ValidationError({"character": f"{character} is dead"})
+        if not can_train(feats_from(character.feats)):
+            raise ValidationError(
+                {"character": f"{character} is neither Special Forces nor a Strategist"}
+            )
+        trainer, details = character.name, {"character": character.pk}
     if not trainer.strip():
         raise ValidationError({"trainer": "training is given by a named character"})
     try:
@@ -323,7 +374,7 @@ def unit_train(*, unit: Unit, trainer: str, reason: str = "", actor: Any = None)
         kind=Kind.TRAINING,
         why=reason or f"trained by {trainer.strip()}",
         day=unit.force.campaign.day,
-        details={"trainer": trainer.strip()},
+        details={"trainer": trainer.strip(), **details},
         actor=actor,
     )
     assert entry is not None

@@ -15,9 +15,11 @@ from hypothesis import strategies as st
 
 from battles.selectors import reference_scenarios
 from campaign import forms as campaign_forms
+from campaign import table_forms
 from campaign import urls as campaign_urls
 from campaign.battle_forms import BattleSetupForm, TableResultForm
 from campaign.models import Unit
+from campaign.services.characters import character_create
 from tests.fuzz.conftest import FUZZ
 from tests.fuzz.inputs import GARBAGE, JSON, base_value, form_data, near_valid
 from tests.web.campaign_world import World, login
@@ -28,7 +30,20 @@ CROSSROADS = json.loads(
     (Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json").read_text()
 )
 NAMES = [p.name for p in campaign_urls.urlpatterns]
-ARGUMENTS = {"pk", "force_pk", "unit_pk", "battle_pk"}
+ARGUMENTS = {"pk", "force_pk", "unit_pk", "battle_pk", "engagement_pk"}
+TABLE_FORMS = {
+    "character-create": table_forms.CharacterForm,
+    "character-join": table_forms.JoinForm,
+    "character-train": table_forms.TrainByForm,
+    "character-rally": table_forms.RallyForm,
+    "order-give": table_forms.OrderForm,
+    "clock-advance": table_forms.ClockForm,
+    "engagement-setup": table_forms.EngagementForm,
+    "engagement-revert": table_forms.RevertEngagementForm,
+    "skill-check": table_forms.SkillCheckForm,
+    "contest": table_forms.ContestForm,
+    "requisition": table_forms.RequisitionForm,
+}
 
 
 def _ready(world: World) -> list[Unit]:
@@ -65,6 +80,17 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         attackers = [u for u in units if u.force_id == world.force.pk] or [world.unit]
         defenders = [u for u in units if u.force_id == world.enemy.pk] or [world.enemy_unit]
         overrides = {"attacker": str(attackers[0].pk), "defender": str(defenders[0].pk)}
+    elif name in TABLE_FORMS:
+        if not campaign.characters.exists():  # the forms choose among the campaign's characters
+            character_create(campaign=campaign, name="Sgt. Fuzz", hit_points=10,
+                             feats=["special_forces", "strategist"])  # fmt: skip
+        form_class = TABLE_FORMS[name]
+        plain = form_class in (table_forms.CharacterForm, table_forms.ClockForm,
+                               table_forms.RevertEngagementForm)  # fmt: skip
+        form = form_class() if plain else form_class(campaign=campaign)
+        if name == "engagement-setup":
+            overrides = {f"side_{world.unit.pk}": "attackers",
+                         f"side_{world.enemy_unit.pk}": "defenders"}  # fmt: skip
     elif name == "unit-add":
         form = campaign_forms.UnitAddForm(campaign=campaign)
     elif name == "battle-setup":
@@ -114,6 +140,7 @@ def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
         "battle_pk": _mostly(
             st.sampled_from([world.table_battle.pk, world.engine_battle.pk]), guess
         ),
+        "engagement_pk": guess,
     }
 
 
@@ -146,6 +173,10 @@ GET_ONLY = {
     "battles-json",
     "force-json",
     "unit-json",
+    "characters",
+    "orders",
+    "engagement",
+    "checks",
 }
 POST_NAMES = [name for name in NAMES if name not in GET_ONLY]
 

@@ -18,7 +18,10 @@ from django.urls import resolve, reverse
 
 from campaign import urls as campaign_urls
 from campaign.models import Campaign
+from campaign.services import unit_create
+from campaign.services.engagements import engagement_run
 from tests.web.campaign_world import ROLES, World, login
+from units.models import UnitType
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +61,20 @@ UNIT = lambda w: w.unit.pk  # noqa: E731
 ENEMY_UNIT = lambda w: w.enemy_unit.pk  # noqa: E731
 TABLE = lambda w: w.table_battle.pk  # noqa: E731
 ENGINE = lambda w: w.engine_battle.pk  # noqa: E731
+
+
+def ENGAGEMENT(w: World) -> int:
+    """An engagement of the world's campaign, fought on first use by two fresh squads."""
+    if not hasattr(w, "engagement"):
+        card = UnitType.objects.get(name="Rifle Squad")
+        red, blue = (
+            unit_create(force=f, unit_type=card, name=f"Walk {f.pk}", specialties=["infantry"])
+            for f in (w.force, w.enemy)
+        )
+        sides = {"attackers": [red], "defenders": [blue]}
+        w.engagement = engagement_run(campaign=w.campaign, sides=sides, seed=1)
+    return w.engagement.pk
+
 
 ROUTES = [
     Route("my campaigns", lambda w: reverse("campaign:list"), anyone=True),
@@ -110,6 +127,23 @@ ROUTES = [
           owner_of="force"),
     Route("medics of enemy force", _c("medical", ENEMY), "post", {}, ok=400, manage=True,
           owner_of="enemy"),
+    Route("characters", _c("characters")),
+    Route("character create", _c("character-create"), "post", {}, ok=400, manage=True),
+    Route("character join", _c("character-join"), "post", {}, ok=400, manage=True),
+    Route("character train", _c("character-train"), "post", {}, ok=400, manage=True),
+    Route("character rally", _c("character-rally"), "post", {}, ok=400, manage=True),
+    Route("orders", _c("orders")),
+    Route("order give", _c("order-give"), "post", {}, ok=400, manage=True),
+    Route("clock", _c("clock-advance"), "post", {"hours": "0"}, ok=400, manage=True),
+    Route("engagements", _c("engagement-setup")),
+    Route("engagement fight", _c("engagement-setup"), "post", {}, ok=400, manage=True),
+    Route("engagement log", _c("engagement", ENGAGEMENT)),
+    Route("engagement revert", _c("engagement-revert", ENGAGEMENT), "post", {}, ok=400,
+          manage=True),
+    Route("checks", _c("checks")),
+    Route("skill check", _c("skill-check"), "post", {}, ok=400, manage=True),
+    Route("contest", _c("contest"), "post", {}, ok=400, manage=True),
+    Route("requisition", _c("requisition"), "post", {}, ok=400, manage=True),
 ]  # fmt: skip
 
 

@@ -1,0 +1,137 @@
+"""Unit skill checks, non-combat contests between units, and raising a unit by Requisition.
+
+A check is d20 + the quality column the unit's command gives it + its equipment (within its
+specialties; a unit pressed into a task outside them counts as Poor and performs as Raw) + its
+leader's feats + Strength in numbers (+2 per extra unit with the skill in common). A contest
+(reconnaissance against camouflage) is two such checks, higher wins. A Requisition check is a
+character's d20 + bonus against a DC set by the unit's quality and equipment. Choices are in
+docs/bucs-choices.md ("Checks and Requisition"). Plain Python: no Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from campaign.characters import Feat, feat_sum
+from campaign.command import Command, column
+from units.bucs import (
+    Equipment,
+    Quality,
+    Specialty,
+    equipment_for_task,
+    quality_for_order,
+    strength_in_numbers,
+)
+
+REQUISITION_BASE_DC: dict[Quality, int] = {
+    Quality.RAW: 10,
+    Quality.GREEN: 12,
+    Quality.INEXPERIENCED: 14,
+    Quality.AVERAGE: 16,
+    Quality.EXPERIENCED: 18,
+    Quality.ELITE: 22,
+    Quality.LEGENDARY: 26,
+}
+"""The Requisition DC of a unit of each quality with Adequate equipment (chosen)."""
+CONTEST_SIDES = ("active", "resisting")
+
+
+class CheckError(ValueError):
+    """A check that cannot be made."""
+
+
+@dataclass(frozen=True)
+class CheckUnit:
+    """A unit at work, as its Orders and leader leave it."""
+
+    key: str
+    name: str
+    quality: Quality
+    """Effective quality."""
+    equipment: Equipment
+    specialties: tuple[Specialty, ...]
+    command: Command
+    leader_feats: frozenset[Feat] = frozenset()
+
+
+def has_skill(unit: CheckUnit, skill: Specialty | None) -> bool:
+    """A general skill (None) is every unit's; a specialty's skill is its holders'."""
+    return skill is None or skill in unit.specialties
+
+
+def skill_check_roll(
+    units: Sequence[CheckUnit], skill: Specialty | None, d20: Callable[[], int]
+) -> dict[str, Any]:
+    """The first unit makes the check; the others lend Strength in numbers if they share it."""
+    if not units:
+        raise CheckError("a check needs at least one unit")
+    for unit in units:
+        if unit.command == Command.WITHOUT_ORDERS and unit.quality.alone_without_orders is None:
+            raise CheckError(
+                f"{unit.name} is {unit.quality.label}: it cannot act alone; give it an Order"
+            )
+    lead = units[0]
+    within = has_skill(lead, skill)
+    quality = quality_for_order(lead.quality, within_specialties=within)
+    equipment = equipment_for_task(lead.equipment, within_specialties=within)
+    value, source = column(quality, lead.command)
+    modifiers: list[list[Any]] = [[f"quality: {source}", value]]
+    if not within:
+        modifiers.append([f"outside its specialties: as Raw, kit counts {equipment.label}", 0])
+    modifiers.append([f"equipment: {equipment.label}", equipment.modifier])
+    if lead.command == Command.ASSISTING:
+        bonus = feat_sum(lead.leader_feats, "skill")
+        if bonus:
+            feats = ", ".join(f.label for f in sorted(lead.leader_feats))
+            modifiers.append([f"leader's feats ({feats})", bonus])
+    sharing = 1 + sum(1 for u in units[1:] if has_skill(u, skill))
+    if sharing > 1:
+        modifiers.append([f"Strength in numbers ({sharing} units)", strength_in_numbers(sharing)])
+    die = d20()
+    return {
+        "unit": lead.key,
+        "name": lead.name,
+        "helpers": [u.key for u in units[1:]],
+        "d20": die,
+        "modifiers": modifiers,
+        "total": die + sum(m[1] for m in modifiers),
+    }
+
+
+def skill_check(
+    units: Sequence[CheckUnit], skill: Specialty | None, dc: int, d20: Callable[[], int]
+) -> dict[str, Any]:
+    roll = skill_check_roll(units, skill, d20)
+    return {**roll, "dc": dc, "success": roll["total"] >= dc}
+
+
+def contest(
+    active: Sequence[CheckUnit],
+    active_skill: Specialty | None,
+    resisting: Sequence[CheckUnit],
+    resisting_skill: Specialty | None,
+    d20: Callable[[], int],
+) -> dict[str, Any]:
+    """Two checks against each other; a tie goes to the resisting side (it need only hold)."""
+    rolls = {
+        "active": skill_check_roll(active, active_skill, d20),
+        "resisting": skill_check_roll(resisting, resisting_skill, d20),
+    }
+    won = rolls["active"]["total"] > rolls["resisting"]["total"]
+    return {**rolls, "winner": "active" if won else "resisting"}
+
+
+def requisition_dc(quality: Quality, equipment: Equipment) -> int:
+    """The DC rises with quality (the project's base DCs) and equipment (the copy's modifier)."""
+    return REQUISITION_BASE_DC[Quality(quality)] + Equipment(equipment).modifier
+
+
+def requisition_check(
+    bonus: int, quality: Quality, equipment: Equipment, d20: Callable[[], int]
+) -> dict[str, Any]:
+    dc = requisition_dc(quality, equipment)
+    die = d20()
+    return {"d20": die, "bonus": bonus, "total": die + bonus, "dc": dc,
+            "success": die + bonus >= dc}  # fmt: skip

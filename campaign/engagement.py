@@ -1,0 +1,531 @@
+"""Engagements: BUCS unit combat, many units against many, round by round, every modifier shown.
+
+A side is one or more units (and the characters leading them). Each round every unit of the
+larger side is paired with a unit of the other, in the order the GM listed them (the smaller
+side's units fight more than one pairing), and each pairing is an opposed d20 + modifiers: the
+quality column its command gives it, equipment, its leader's feats, Dug In, the opponent Pinned
+Down, Momentum, Mobile, Outnumbered (from the sides' own counts), terrain specialists, Driven
+Back. The winner inflicts one hit per full 5 points of margin, Morale and Casualty by turns;
+a leader takes 3d6 per Casualty hit as it lands, and its death costs the unit 2 Morale hits at
+once. Every modifier goes into the log with its source, every die with its purpose. Choices
+are in docs/bucs-choices.md ("Engagements"). Plain Python: no Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from campaign.bridge import LEADER_DEATH_MORALE_HITS, leader_wounds
+from campaign.characters import Feat, feat_sum
+from campaign.command import Commandable, column, command_of, legendary_command
+from campaign.orders import OrderKind, within_specialties
+from campaign.quick import COMBAT_SPECIALTIES
+from campaign.state import LeaderState, UnitState
+from units.bucs import (
+    DUG_IN,
+    MOMENTUM_PER_ROUND,
+    PINNED_DOWN_OPPONENT,
+    Equipment,
+    Quality,
+    Specialty,
+    equipment_for_task,
+    hits_from_margin,
+    ignores_first_morale_hit,
+    mobile_modifier,
+    mobility,
+    momentum_after_round,
+    outnumbered_modifier,
+    starting_momentum,
+)
+
+SIDES = ("attackers", "defenders")
+ROUND_LIMIT_MAX = 50
+
+TERRAINS = ("open", "amphibious", "arctic", "jungle", "swamp")
+"""The terrain a GM may state for an engagement (amphibious: a beach or other amphibious ground)."""
+ARMOR_BARRED_TERRAIN = frozenset({"amphibious", "arctic", "jungle", "swamp"})
+"""Where Armor cannot go unless it is also Amphibious."""
+
+DRIVEN_BACK_MARGIN = 10
+"""A unit that loses a pairing by this much (two hits' worth) is Driven Back (chosen)."""
+DRIVEN_BACK = -2
+"""On a Driven Back unit's rolls in the next round (chosen)."""
+PINNED_BY_NUMBERS = Fraction(3)
+"""Enemy units per own unit at which a side is Pinned Down by numbers (chosen)."""
+LANDING_WINS_TO_END_PIN = 2
+"""Pairings a landing unit must win before it is no longer Pinned Down."""
+TERRAIN_MOMENTUM_FACTOR = 2
+"""Momentum counts double for a terrain specialist in its terrain against a unit without it."""
+
+ARMOR_IGNORES = Specialty.ARMOR.row.ignores_casualty_hits
+
+
+class EngagementError(ValueError):
+    """A set-up the engagement cannot be fought from."""
+
+
+@dataclass(frozen=True)
+class Engaged:
+    """One unit in the engagement, as the GM set it up (and its Orders and leader say)."""
+
+    key: str
+    state: UnitState
+    leader_feats: frozenset[Feat] = frozenset()
+    order: OrderKind | None = None
+    order_repeated: bool = True
+    """For a Raw unit: its Order's giver is with the force to repeat it every round."""
+    dug_in: bool = False
+    beachhead: bool = False
+    """Its Order to Establish Beachhead is done: dug in on amphibious ground."""
+    several_directions: bool = False
+    """Under fire from several directions."""
+    cramped: bool = False
+    """In a doorway, an elevator, a narrow street: cramped quarters."""
+    landing: bool = False
+    """Coming ashore from landing craft."""
+
+
+@dataclass
+class _Unit:
+    setup: Engaged
+    side: str
+    momentum: int = 0
+    morale_hits: int = 0
+    casualty_hits: int = 0
+    armor_ignored: int = 0
+    excellent_ignored: int = 0
+    leader: LeaderState | None = None
+    leader_rolls: list[int] = field(default_factory=list)
+    leader_died: bool = False
+    commanded_by: str | None = None
+    doorway_pinned: bool = False
+    landing_wins: int = 0
+    driven_back_in: int | None = None
+    """The round in which it was last Driven Back: it pays for it in the next."""
+    removed: str = "none"
+
+    @property
+    def key(self) -> str:
+        return self.setup.key
+
+    @property
+    def state(self) -> UnitState:
+        return self.setup.state
+
+    @property
+    def name(self) -> str:
+        return self.state.name
+
+    @property
+    def hits(self) -> int:
+        return self.state.hits + self.morale_hits + self.casualty_hits
+
+    @property
+    def quality(self) -> Quality:
+        return Quality(self.state.quality).lowered(self.hits)
+
+    @property
+    def led(self) -> bool:
+        return self.leader is not None and self.leader.alive
+
+    @property
+    def specialties(self) -> tuple[Specialty, ...]:
+        return self.state.specialties
+
+    @property
+    def dug_in(self) -> bool:
+        return self.setup.dug_in or self.setup.beachhead
+
+
+@dataclass(frozen=True)
+class UnitDamage:
+    """What one unit took in the engagement, and its leader after it."""
+
+    key: str
+    side: str
+    morale_hits: int
+    """Morale hits taken, the leader's death's included."""
+    casualty_hits: int
+    armor_ignored: int
+    excellent_ignored: int
+    removed: str
+    """``none``, ``demoralised`` (broke on a Morale hit) or ``destroyed`` (on a Casualty hit)."""
+    leader: LeaderState | None
+    leader_rolls: tuple[int, ...]
+    leader_died: bool
+
+
+@dataclass(frozen=True)
+class EngagementResult:
+    winner: str | None
+    """``attackers``, ``defenders``, or None when the round limit came first."""
+    rounds: int
+    damage: dict[str, UnitDamage]
+    events: list[dict[str, Any]]
+
+
+def setup_errors(sides: dict[str, Sequence[Engaged]], terrain: str) -> list[str]:
+    """Every reason this set-up cannot be fought; an empty list means it can."""
+    errors = []
+    if terrain not in TERRAINS:
+        errors.append(f"unknown terrain {terrain!r}; one of {', '.join(TERRAINS)}")
+    for side in SIDES:
+        if not sides.get(side):
+            errors.append(f"the {side} need at least one unit")
+    keys = [u.key for side in SIDES for u in sides.get(side, ())]
+    if len(keys) != len(set(keys)):
+        errors.append("a unit can fight on one side only")
+    for side in SIDES:
+        for unit in sides.get(side, ()):
+            specialties = unit.state.specialties
+            barred = Specialty.ARMOR in specialties and Specialty.AMPHIBIOUS not in specialties
+            if barred and terrain in ARMOR_BARRED_TERRAIN:
+                errors.append(f"{unit.state.name} is Armor: it cannot enter {terrain} terrain")
+    return errors
+
+
+def _specialist_terrain_bonus(unit: _Unit, terrain: str) -> tuple[int, str] | None:
+    for specialty in unit.specialties:
+        row = specialty.row
+        if row.terrain == terrain and row.terrain_modifier:
+            return row.terrain_modifier, f"{row.label} in its terrain"
+    return None
+
+
+def _terrain_specialist(unit: _Unit, terrain: str) -> Specialty | None:
+    return next((s for s in unit.specialties if s.row.terrain == terrain), None)
+
+
+class _Fight:
+    def __init__(
+        self,
+        sides: dict[str, Sequence[Engaged]],
+        terrain: str,
+        d20: Callable[[], int],
+        d6: Callable[[], int],
+    ) -> None:
+        self.terrain = terrain
+        self.d20 = d20
+        self.d6 = d6
+        self.units = {
+            side: [_Unit(setup, side, leader=setup.state.leader) for setup in sides[side]]
+            for side in SIDES
+        }
+        self.events: list[dict[str, Any]] = []
+        self.round = 0
+
+    def alive(self, side: str) -> list[_Unit]:
+        return [u for u in self.units[side] if u.removed == "none"]
+
+    def other(self, side: str) -> str:
+        return SIDES[1 - SIDES.index(side)]
+
+    # -- set-up -----------------------------------------------------------------------------
+
+    def take_command(self) -> None:
+        for side in SIDES:
+            commandables = [
+                Commandable(u.key, u.led, u.setup.order is not None, u.quality)
+                for u in self.units[side]
+            ]
+            for key, legend in legendary_command(commandables).items():
+                unit = next(u for u in self.units[side] if u.key == key)
+                unit.commanded_by = legend
+            for unit in self.units[side]:
+                self.events.append(
+                    {
+                        "event": "unit",
+                        "side": side,
+                        "unit": unit.key,
+                        "name": unit.name,
+                        "quality": unit.quality.label,
+                        "leader": None if unit.leader is None else unit.leader.name,
+                        "order": None if unit.setup.order is None else unit.setup.order.value,
+                        "commanded_by": unit.commanded_by,
+                    }
+                )
+            for unit in self.units[side]:
+                unit.doorway_pinned = unit.setup.cramped
+
+    def surprise(self, hiding: str | None) -> None:
+        """Hide against Spot, each modified by quality; the winner starts at +2 Momentum.
+
+        The hiding side is as quiet as its worst unit; the spotting side as sharp as its best.
+        A tie goes to the spotter: the hidden must beat the watch.
+        """
+        if hiding is None:
+            return
+        spotting = self.other(hiding)
+        checks = {}
+        for side, pick in ((hiding, min), (spotting, max)):
+            values = [self.command_value(u)[0] for u in self.units[side]]
+            bonus = max(
+                (feat_sum(u.setup.leader_feats, "surprise") for u in self.units[side] if u.led),
+                default=0,
+            )
+            die = self.d20()
+            checks[side] = {
+                "d20": die,
+                "quality": pick(values),
+                "feats": bonus,
+                "total": die + pick(values) + bonus,
+            }
+        winner = hiding if checks[hiding]["total"] > checks[spotting]["total"] else spotting
+        for unit in self.units[winner]:
+            unit.momentum = starting_momentum(surprise=True)
+        self.events.append(
+            {"event": "surprise", "hide": checks[hiding], "spot": checks[spotting],
+             "hiding": hiding, "winner": winner}
+        )  # fmt: skip
+
+    # -- modifiers --------------------------------------------------------------------------
+
+    def fights_at(self, unit: _Unit) -> tuple[Quality, Equipment, list[list[Any]]]:
+        """Its quality and kit for this pairing, and the notes that explain them."""
+        notes: list[list[Any]] = []
+        quality, equipment = unit.quality, unit.state.equipment
+        if not COMBAT_SPECIALTIES & set(unit.specialties):
+            notes.append(["no Infantry (or vehicle) specialty: fights as Raw, with Poor kit", 0])
+            return Quality.RAW, equipment_for_task(equipment, within_specialties=False), notes
+        order = unit.setup.order
+        if order is not None and not within_specialties(order, unit.specialties):
+            notes.append([f"{order.label} is outside its specialties: performs as Raw", 0])
+            quality = Quality.RAW
+        return quality, equipment, notes
+
+    def command_value(self, unit: _Unit) -> tuple[int, str]:
+        quality, _, _ = self.fights_at(unit)
+        ordered = unit.setup.order is not None
+        if ordered and quality == Quality.RAW and self.round > 1 and not unit.setup.order_repeated:
+            ordered = False  # a Raw unit's Order lasts a round unless its giver repeats it
+        commandable = Commandable(unit.key, unit.led, ordered, quality)
+        value, source = column(quality, command_of(commandable, unit.commanded_by))
+        if unit.commanded_by and not unit.led and not ordered:
+            legend = self.by_key(unit.commanded_by)
+            source += f" (commanded by {legend.name}, Legendary)"
+        elif unit.led:
+            source += f" ({unit.leader.name})"
+        return value, source
+
+    def by_key(self, key: str) -> _Unit:
+        return next(u for side in SIDES for u in self.units[side] if u.key == key)
+
+    def pinned_causes(self, unit: _Unit) -> list[str]:
+        enemies = self.alive(self.other(unit.side))
+        cramped = unit.setup.cramped
+        causes = []
+        if unit.setup.several_directions:
+            causes.append("fire from several directions")
+        if unit.doorway_pinned:
+            causes.append("cramped quarters (doorway, elevator, narrow street)")
+        ratio = Fraction(len(enemies), max(1, len(self.alive(unit.side))))
+        faster = all(
+            mobility(unit.specialties, unit.state.equipment)
+            > mobility(e.specialties, e.state.equipment)
+            for e in enemies
+        )
+        if ratio >= PINNED_BY_NUMBERS and not (faster and not cramped):
+            causes.append(f"outnumbered {ratio.numerator}:{ratio.denominator}")
+        if unit.setup.landing and unit.landing_wins < LANDING_WINS_TO_END_PIN:
+            causes.append("landing from landing craft")
+        no_armor_against = all(Specialty.ARMOR not in e.specialties for e in enemies)
+        if Specialty.ARMOR in unit.specialties and no_armor_against and not cramped:
+            return []  # Armor is never Pinned Down by Infantry or Mechanized out in the open
+        if unit.dug_in:
+            return [c for c in causes if c == "fire from several directions"]
+        return causes
+
+    def roll(self, unit: _Unit, enemy: _Unit, pinned: dict[str, list[str]]) -> dict[str, Any]:
+        _, equipment, notes = self.fights_at(unit)
+        value, source = self.command_value(unit)
+        modifiers: list[list[Any]] = [[f"quality: {source}", value]]
+        modifiers.append([f"equipment: {equipment.label}", equipment.modifier])
+        if unit.led:
+            bonus = feat_sum(unit.setup.leader_feats, "combat")
+            if bonus:
+                feats = ", ".join(f.label for f in sorted(unit.setup.leader_feats))
+                modifiers.append([f"leader's feats ({feats})", bonus])
+        if unit.dug_in:
+            why = "Establish Beachhead: dug in" if unit.setup.beachhead else "Dug In"
+            modifiers.append([why, DUG_IN])
+        if pinned[enemy.key]:
+            modifiers.append([f"{enemy.name} Pinned Down", PINNED_DOWN_OPPONENT])
+        momentum_counts = not (unit.dug_in or enemy.dug_in)
+        if unit.momentum and momentum_counts:
+            momentum = unit.momentum * MOMENTUM_PER_ROUND
+            specialist = _terrain_specialist(unit, self.terrain)
+            if specialist and specialist not in enemy.specialties:
+                momentum *= TERRAIN_MOMENTUM_FACTOR
+                modifiers.append([f"Momentum, doubled ({specialist.label} in its terrain)",
+                                  momentum])  # fmt: skip
+            else:
+                modifiers.append(["Momentum", momentum])
+        mobile = mobile_modifier(
+            mobility(unit.specialties, unit.state.equipment),
+            mobility(enemy.specialties, enemy.state.equipment),
+        )
+        if mobile:
+            modifiers.append(["Mobile", mobile])
+        own, them = len(self.alive(unit.side)), len(self.alive(enemy.side))
+        outnumbered = outnumbered_modifier(own, them)
+        if outnumbered:
+            relief = feat_sum(unit.setup.leader_feats, "outnumbered_relief") if unit.led else 0
+            modifiers.append([f"Outnumbered {them} to {own}", outnumbered])
+            if relief:
+                modifiers.append(["Squad/Squadron Tactics", min(relief, -outnumbered)])
+        terrain = _specialist_terrain_bonus(unit, self.terrain)
+        if terrain:
+            modifiers.append([terrain[1], terrain[0]])
+        if unit.driven_back_in is not None and unit.driven_back_in == self.round - 1:
+            modifiers.append(["Driven Back last round", DRIVEN_BACK])
+        die = self.d20()
+        return {
+            "unit": unit.key,
+            "name": unit.name,
+            "d20": die,
+            "modifiers": notes + modifiers,
+            "total": die + sum(m[1] for m in modifiers),
+        }
+
+    # -- damage -----------------------------------------------------------------------------
+
+    def hit(self, loser: _Unit, winner: _Unit, index: int) -> None:
+        """One hit: Morale first, then Casualty, by turns; Armor and Excellent as in the bridge."""
+        kind = "morale" if index % 2 == 0 else "casualty"
+        ignored = None
+        armor = Specialty.ARMOR in loser.specialties
+        if kind == "casualty" and armor and loser.armor_ignored < ARMOR_IGNORES:
+            loser.armor_ignored += 1
+            ignored = "armor"
+        excellent = ignores_first_morale_hit(loser.state.equipment, winner.state.equipment)
+        if kind == "morale" and excellent and loser.excellent_ignored == 0:
+            loser.excellent_ignored = 1
+            ignored = "excellent"
+        self.events.append(
+            {"event": "hit", "round": self.round, "unit": loser.key, "kind": kind,
+             "ignored": ignored}
+        )  # fmt: skip
+        if ignored:
+            return
+        if kind == "morale":
+            loser.morale_hits += 1
+        else:
+            loser.casualty_hits += 1
+        if loser.hits > int(loser.state.quality):
+            self.breaks(loser, "demoralised" if kind == "morale" else "destroyed")
+        elif kind == "casualty":
+            self.wound_leader(loser)
+            if loser.hits > int(loser.state.quality):
+                self.breaks(loser, "demoralised")  # broken by its leader's death
+
+    def wound_leader(self, unit: _Unit) -> None:
+        if not unit.led:
+            return
+        unit.leader, rolls, died = leader_wounds(unit.leader, 1, self.d6)
+        unit.leader_rolls.extend(rolls)
+        self.events.append(
+            {"event": "leader", "round": self.round, "unit": unit.key, "rolls": list(rolls),
+             "hit_points": unit.leader.hit_points, "died": died}
+        )  # fmt: skip
+        if died:
+            unit.leader_died = True
+            unit.morale_hits += LEADER_DEATH_MORALE_HITS
+            self.events.append(
+                {"event": "leader_died", "round": self.round, "unit": unit.key,
+                 "morale_hits": LEADER_DEATH_MORALE_HITS}
+            )  # fmt: skip
+
+    def breaks(self, unit: _Unit, removed: str) -> None:
+        unit.removed = removed
+        self.events.append(
+            {"event": "broken", "round": self.round, "unit": unit.key, "removed": removed}
+        )
+
+    # -- the rounds -------------------------------------------------------------------------
+
+    def fight_round(self) -> None:
+        self.round += 1
+        attackers, defenders = self.alive("attackers"), self.alive("defenders")
+        pinned = {u.key: self.pinned_causes(u) for u in attackers + defenders}
+        self.events.append(
+            {"event": "round", "round": self.round,
+             "pinned": {k: v for k, v in pinned.items() if v}}
+        )  # fmt: skip
+        for i in range(max(len(attackers), len(defenders))):
+            a, d = attackers[i % len(attackers)], defenders[i % len(defenders)]
+            if a.removed != "none" or d.removed != "none":
+                continue
+            rolls = {"attackers": self.roll(a, d, pinned), "defenders": self.roll(d, a, pinned)}
+            margin = rolls["attackers"]["total"] - rolls["defenders"]["total"]
+            pairing = {"event": "pairing", "round": self.round, **rolls, "margin": abs(margin)}
+            if margin == 0:
+                self.events.append({**pairing, "winner": None, "hits": 0, "driven_back": None})
+                continue  # a tie: nobody gains ground, Momentum stays where it was
+            won, lost = (a, d) if margin > 0 else (d, a)
+            hits = hits_from_margin(abs(margin))
+            pushed = abs(margin) >= DRIVEN_BACK_MARGIN and not (won.dug_in or lost.dug_in)
+            self.events.append(
+                {**pairing, "winner": won.side, "hits": hits,
+                 "driven_back": lost.key if pushed else None}
+            )  # fmt: skip
+            if not (won.dug_in or lost.dug_in):
+                won.momentum, lost.momentum = momentum_after_round(won.momentum, lost.momentum)
+            if pushed:
+                lost.driven_back_in = self.round
+            won.doorway_pinned = False  # winning a round from the doorway ends that pin
+            if won.setup.landing:
+                won.landing_wins += 1
+            for index in range(hits):
+                if lost.removed != "none":
+                    break
+                self.hit(lost, won, index)
+
+
+def engagement_fight(
+    sides: dict[str, Sequence[Engaged]],
+    *,
+    terrain: str = "open",
+    surprise: str | None = None,
+    round_limit: int,
+    d20: Callable[[], int],
+    d6: Callable[[], int],
+) -> EngagementResult:
+    """Fight the engagement out: the result and every event, in order."""
+    errors = setup_errors(sides, terrain)
+    if not 1 <= round_limit <= ROUND_LIMIT_MAX:
+        errors.append(f"the round limit must be 1..{ROUND_LIMIT_MAX}, got {round_limit}")
+    if surprise is not None and surprise not in SIDES:
+        errors.append(f"surprise is tried by attackers or defenders, not {surprise!r}")
+    if errors:
+        raise EngagementError("; ".join(errors))
+    fight = _Fight(sides, terrain, d20, d6)
+    fight.take_command()
+    fight.surprise(surprise)
+    winner = None
+    while fight.round < round_limit:
+        fight.fight_round()
+        standing = [side for side in SIDES if fight.alive(side)]
+        if len(standing) < 2:
+            winner = standing[0] if standing else None
+            break
+    fight.events.append({"event": "end", "rounds": fight.round, "winner": winner})
+    damage = {
+        u.key: UnitDamage(
+            key=u.key,
+            side=side,
+            morale_hits=u.morale_hits,
+            casualty_hits=u.casualty_hits,
+            armor_ignored=u.armor_ignored,
+            excellent_ignored=u.excellent_ignored,
+            removed=u.removed,
+            leader=u.leader,
+            leader_rolls=tuple(u.leader_rolls),
+            leader_died=u.leader_died,
+        )
+        for side in SIDES
+        for u in fight.units[side]
+    }
+    return EngagementResult(winner, fight.round, damage, fight.events)

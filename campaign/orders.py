@@ -1,0 +1,86 @@
+"""Orders and the campaign clock in hours.
+
+Only a character gives an Order. Every Order has a listed time in hours; the unit takes half
+its quality step off it, at least 1 hour. The campaign clock counts hours within its days: the
+calendar (R&R, the medics' window) still moves in whole days. Listed times the copy does not
+give are the project's (docs/bucs-choices.md, "Orders"). Plain Python: no Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from units.bucs import Quality, Specialty, quality_for_order
+
+HOURS_PER_DAY = 24
+MIN_ORDER_HOURS = 1
+
+
+class OrderKind(StrEnum):
+    """The Orders the copy names; the value is the stable name used in data."""
+
+    ATTACK = "attack"
+    USE_SKILL = "use_skill"
+    ESTABLISH_BEACHHEAD = "establish_beachhead"
+
+    @property
+    def row(self) -> OrderRow:
+        return ORDER_TABLE[self]
+
+    @property
+    def label(self) -> str:
+        return self.row.label
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    label: str
+    listed_hours: int
+    """The listed time; for Use Skill the GM may state the skill's own."""
+    specialty: Specialty | None
+    """The specialty the Order belongs to; None for the common Orders any unit can take."""
+    chosen: bool
+    """True where the copy gives no time and the project chose it."""
+
+
+ORDER_TABLE: dict[OrderKind, OrderRow] = {
+    OrderKind.ATTACK: OrderRow("Attack", 2, None, chosen=True),
+    OrderKind.USE_SKILL: OrderRow("Use Skill", 2, None, chosen=True),
+    OrderKind.ESTABLISH_BEACHHEAD: OrderRow(
+        "Establish Beachhead", 1, Specialty.AMPHIBIOUS, chosen=False
+    ),
+}
+
+
+def within_specialties(kind: OrderKind, specialties: tuple[Specialty, ...]) -> bool:
+    """A common Order is within every unit's specialties; a specialty Order needs its specialty."""
+    specialty = OrderKind(kind).row.specialty
+    return specialty is None or specialty in specialties
+
+
+def order_quality(kind: OrderKind, quality: Quality, specialties: tuple[Specialty, ...]) -> Quality:
+    """The quality a unit performs the Order at: outside its specialties, as Raw."""
+    return quality_for_order(quality, within_specialties=within_specialties(kind, specialties))
+
+
+def order_hours(listed_hours: int, quality: Quality, *, hours_saved: int = 0) -> int:
+    """The listed time less half the unit's quality step (and the giver's savings), at least 1."""
+    if listed_hours < MIN_ORDER_HOURS:
+        raise ValueError(f"an Order's listed time is 1 hour or more, got {listed_hours}")
+    return max(MIN_ORDER_HOURS, listed_hours - int(quality) // 2 - hours_saved)
+
+
+def clock_hour(day: int, hour: int) -> int:
+    """Hours since the campaign's first midnight: day 1, 00:00 is 0."""
+    return (day - 1) * HOURS_PER_DAY + hour
+
+
+def clock_time(hours: int) -> tuple[int, int]:
+    """(day, hour) of a clock reading."""
+    return hours // HOURS_PER_DAY + 1, hours % HOURS_PER_DAY
+
+
+def clock_text(hours: int) -> str:
+    day, hour = clock_time(hours)
+    return f"day {day}, {hour:02d}:00"

@@ -1,0 +1,116 @@
+"""Writes for the campaign's characters: create them, and a Strategist's rally of a unit.
+
+A character joins a unit through `leader_attach(character=...)` and trains one through
+`unit_train(character=...)` (`campaign.services.roster`): one way to lead and one way to train.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaign.characters import RallyError, can_rally, feats_from, ordered_feats, rally
+from campaign.models import Campaign, Character, HistoryEntry, Membership, Unit
+from campaign.services._record import require_manager, unit_change
+from campaign.state import LEADER_DEATH_HIT_POINTS
+
+Kind = HistoryEntry.Kind
+HIT_POINTS_MAX = 999
+
+
+@transaction.atomic
+def character_create(
+    *,
+    campaign: Campaign,
+    name: str,
+    hit_points: int,
+    feats: Iterable[str] = (),
+    player: Any = None,
+    actor: Any = None,
+) -> Character:
+    """A player character (``player`` a member of the campaign) or a named NPC (no player)."""
+    require_manager(campaign, actor)
+    errors: dict[str, list[str]] = {}
+    name = (name or "").strip()
+    if not name:
+        errors["name"] = ["a character needs a name"]
+    elif campaign.characters.filter(name=name).exists():
+        errors["name"] = [f"{campaign} has a character called {name!r} already"]
+    if isinstance(hit_points, bool) or not isinstance(hit_points, int):
+        errors["hit_points"] = [f"must be a whole number, got {hit_points!r}"]
+    elif not 1 <= hit_points <= HIT_POINTS_MAX:
+        errors["hit_points"] = [f"a new character has 1..{HIT_POINTS_MAX} hit points"]
+    try:
+        held = ordered_feats(feats)
+    except ValueError as error:
+        errors["feats"] = [str(error)]
+    if player is not None:
+        plays = (
+            campaign.gm_id == player.pk
+            or Membership.objects.filter(
+                campaign=campaign,
+                user=player,
+                role__in=[Membership.Role.PLAYER, Membership.Role.CO_GM],
+            ).exists()
+        )
+        if not plays:
+            errors["player"] = [f"{player} is not a player of {campaign}"]
+    if errors:
+        raise ValidationError(errors)
+    return Character.objects.create(
+        campaign=campaign,
+        name=name,
+        hit_points=hit_points,
+        alive=hit_points > LEADER_DEATH_HIT_POINTS,
+        feats=[f.value for f in held],
+        player=player,
+    )
+
+
+@transaction.atomic
+def character_rally(
+    *, character: Character, unit: Unit, reason: str = "", actor: Any = None
+) -> HistoryEntry:
+    """A Strategist heals one Morale hit of a unit: never a Casualty hit, and never the last
+    Morale hit of a unit in the combat zone; once a day for each unit."""
+    unit = (
+        Unit.objects.select_for_update(of=("self",))
+        .select_related("force__campaign")
+        .get(pk=unit.pk)
+    )
+    campaign = unit.force.campaign
+    require_manager(campaign, actor)
+    character = Character.objects.get(pk=character.pk)
+    errors: dict[str, list[str]] = {}
+    if character.campaign_id != campaign.pk:
+        errors["character"] = [f"{character} is not of {campaign}"]
+    elif not character.alive:
+        errors["character"] = [f"{character} is dead"]
+    elif not can_rally(feats_from(character.feats)):
+        errors["character"] = [f"{character} is not a Strategist"]
+    rallied_today = HistoryEntry.objects.filter(
+        unit=unit, kind=Kind.RECOVERY, day=campaign.day, details__has_key="rallied_by"
+    ).exists()
+    if rallied_today:
+        errors["unit"] = [f"{unit} was rallied today already"]
+    try:
+        state = rally(unit.state)
+    except RallyError as error:
+        errors.setdefault("unit", []).append(str(error))
+    if errors:
+        raise ValidationError(errors)
+    why = f"rallied by {character.name} (Strategist)"
+    entry = unit_change(
+        unit=unit,
+        state=state,
+        kind=Kind.RECOVERY,
+        why=f"{why}: {reason.strip()}" if reason.strip() else why,
+        day=campaign.day,
+        details={"rallied_by": character.pk},
+        actor=actor,
+    )
+    assert entry is not None
+    return entry

@@ -1,0 +1,272 @@
+"""Writes for the table's rolls: unit skill checks, contests between units, Requisition.
+
+Each is seeded (`campaign.dice.Dice`) and kept as a `TableRoll`; a check or contest also goes
+into the history of every unit that made it, and a unit raised by Requisition enters history
+with its roll (a unit the GM raises by fiat says so in its first entry).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaign.characters import feats_from
+from campaign.checks import CheckError, CheckUnit, contest, requisition_check, skill_check
+from campaign.command import Commandable, command_of, legendary_command
+from campaign.dice import Dice
+from campaign.models import Campaign, Character, Force, HistoryEntry, TableRoll, Unit
+from campaign.services._record import require_manager, unit_change
+from campaign.services.orders import UNDER_WAY, campaign_now, current_orders, order_status
+from campaign.services.quick import SEED_LIMIT
+from campaign.services.roster import unit_create, unit_create_check
+from campaign.state import Status
+from units.bucs import Specialty
+from units.models import UnitType
+
+Kind = HistoryEntry.Kind
+DC_MAX = 60
+BONUS_LIMIT = 40
+
+
+def _seed(seed: Any, errors: dict[str, list[str]]) -> None:
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        errors["seed"] = [f"must be a whole number, 0 or more, got {seed!r}"]
+
+
+def _skill(value: str | None, field: str, errors: dict[str, list[str]]) -> Specialty | None:
+    if not value:
+        return None
+    try:
+        return Specialty(value)
+    except ValueError:
+        errors[field] = [f"unknown skill {value!r}: a specialty's, or none for a general skill"]
+        return None
+
+
+def _check_units(
+    campaign: Campaign, units: Sequence[Unit], field: str, errors: dict[str, list[str]]
+) -> list[Unit]:
+    found = {
+        u.pk: u
+        for u in Unit.objects.select_for_update(of=("self",))
+        .filter(pk__in=[u.pk for u in units], force__campaign=campaign)
+        .select_related("leader__character")
+    }
+    chosen = []
+    if not units:
+        errors[field] = ["choose at least one unit"]
+    for unit in units:
+        if unit.pk not in found:
+            errors.setdefault(field, []).append(f"{unit} is not a unit of {campaign}")
+        elif found[unit.pk].status != Status.READY:
+            errors.setdefault(field, []).append(f"{unit} is not ready: it cannot work")
+        else:
+            chosen.append(found[unit.pk])
+    return chosen
+
+
+def check_units(campaign: Campaign, units: list[Unit]) -> list[CheckUnit]:
+    """The units as a check reads them: command from leader, Order or a Legendary unit."""
+    orders = current_orders(campaign, units)
+    now = campaign_now(campaign)
+    commandables = []
+    for unit in units:
+        leader = getattr(unit, "leader", None)
+        order = orders.get(unit.pk)
+        ordered = order is not None and order_status(order, now) == UNDER_WAY
+        led = leader is not None and leader.alive
+        commandables.append(Commandable(str(unit.pk), led, ordered, unit.state.effective_quality))
+    commanded = legendary_command(commandables)
+    made = []
+    for unit, commandable in zip(units, commandables, strict=True):
+        leader = getattr(unit, "leader", None)
+        feats = frozenset()
+        if commandable.led and leader.character is not None:
+            feats = feats_from(leader.character.feats)
+        made.append(
+            CheckUnit(
+                key=commandable.key,
+                name=unit.name,
+                quality=commandable.quality,
+                equipment=unit.state.equipment,
+                specialties=unit.state.specialties,
+                command=command_of(commandable, commanded.get(commandable.key)),
+                leader_feats=feats,
+            )
+        )
+    return made
+
+
+def _fresh_seed(seed: int | None) -> int:
+    return random.SystemRandom().randrange(SEED_LIMIT) if seed is None else seed
+
+
+def _record_for_units(units: Iterable[Unit], roll: TableRoll, why: str, actor: Any) -> None:
+    for unit in units:
+        unit_change(
+            unit=unit, state=unit.state, kind=Kind.SKILL_CHECK, why=why,
+            day=roll.day, details={"table_roll": roll.pk, "seed": roll.seed}, actor=actor,
+            always=True,
+        )  # fmt: skip
+
+
+@transaction.atomic
+def skill_check_run(
+    *,
+    campaign: Campaign,
+    units: Sequence[Unit],
+    dc: int,
+    skill: str | None = None,
+    seed: int | None = None,
+    reason: str = "",
+    actor: Any = None,
+) -> TableRoll:
+    """The first unit makes the check against the DC; the rest lend Strength in numbers."""
+    require_manager(campaign, actor)
+    campaign = Campaign.objects.get(pk=campaign.pk)  # the clock as it stands now
+    errors: dict[str, list[str]] = {}
+    chosen = _check_units(campaign, units, "units", errors)
+    specialty = _skill(skill, "skill", errors)
+    if isinstance(dc, bool) or not isinstance(dc, int) or not 1 <= dc <= DC_MAX:
+        errors["dc"] = [f"the DC must be 1..{DC_MAX}, got {dc!r}"]
+    _seed(seed, errors)
+    if errors:
+        raise ValidationError(errors)
+    seed = _fresh_seed(seed)
+    try:
+        result = skill_check(check_units(campaign, chosen), specialty, dc, Dice(seed).d20)
+    except CheckError as error:
+        raise ValidationError({"units": [str(error)]}) from None
+    what = specialty.label if specialty else "a general skill"
+    verdict = "succeeds" if result["success"] else "fails"
+    summary = f"{chosen[0].name}: {what} check, {result['total']} against DC {dc}: {verdict}"
+    if reason.strip():
+        summary += f" ({reason.strip()})"
+    roll = TableRoll.objects.create(
+        campaign=campaign, kind=TableRoll.Kind.SKILL_CHECK, day=campaign.day, hour=campaign.hour,
+        seed=seed, setup={"units": [u.pk for u in chosen], "skill": skill or "", "dc": dc},
+        result=result, summary=summary[:400], actor=actor,
+    )  # fmt: skip
+    _record_for_units(chosen, roll, summary, actor)
+    return roll
+
+
+@transaction.atomic
+def contest_run(
+    *,
+    campaign: Campaign,
+    active: Sequence[Unit],
+    resisting: Sequence[Unit],
+    active_skill: str | None = None,
+    resisting_skill: str | None = None,
+    seed: int | None = None,
+    reason: str = "",
+    actor: Any = None,
+) -> TableRoll:
+    """A non-combat contest, unit against unit (reconnaissance against camouflage, say)."""
+    require_manager(campaign, actor)
+    campaign = Campaign.objects.get(pk=campaign.pk)  # the clock as it stands now
+    errors: dict[str, list[str]] = {}
+    one = _check_units(campaign, active, "active", errors)
+    other = _check_units(campaign, resisting, "resisting", errors)
+    if {u.pk for u in one} & {u.pk for u in other}:
+        errors.setdefault("resisting", []).append("a unit cannot contest against itself")
+    skills = (_skill(active_skill, "active_skill", errors),
+              _skill(resisting_skill, "resisting_skill", errors))  # fmt: skip
+    _seed(seed, errors)
+    if errors:
+        raise ValidationError(errors)
+    seed = _fresh_seed(seed)
+    try:
+        result = contest(
+            check_units(campaign, one), skills[0], check_units(campaign, other), skills[1],
+            Dice(seed).d20,
+        )  # fmt: skip
+    except CheckError as error:
+        raise ValidationError({"__all__": [str(error)]}) from None
+    winner = (one if result["winner"] == "active" else other)[0].name
+    summary = (
+        f"{one[0].name} ({result['active']['total']}) against {other[0].name} "
+        f"({result['resisting']['total']}): {winner} wins"
+    )
+    if reason.strip():
+        summary += f" ({reason.strip()})"
+    roll = TableRoll.objects.create(
+        campaign=campaign, kind=TableRoll.Kind.CONTEST, day=campaign.day, hour=campaign.hour,
+        seed=seed,
+        setup={"active": [u.pk for u in one], "resisting": [u.pk for u in other],
+               "active_skill": active_skill or "", "resisting_skill": resisting_skill or ""},
+        result=result, summary=summary[:400], actor=actor,
+    )  # fmt: skip
+    _record_for_units([*one, *other], roll, summary, actor)
+    return roll
+
+
+@transaction.atomic
+def requisition_run(
+    *,
+    force: Force,
+    unit_type: UnitType,
+    name: str,
+    quality: Any = "average",
+    equipment: Any = "adequate",
+    specialties: Iterable[str] = (),
+    character: Character | None = None,
+    bonus: int = 0,
+    seed: int | None = None,
+    actor: Any = None,
+) -> TableRoll:
+    """A Requisition check for a new unit: on success the unit is raised, its roll in history.
+
+    The check is the requisitioning character's (``bonus`` is their Requisition bonus as the
+    GM reads it from their sheet); the DC comes from the unit's quality and equipment.
+    """
+    campaign = Campaign.objects.get(pk=force.campaign_id)
+    require_manager(campaign, actor)
+    errors: dict[str, list[str]] = {}
+    try:
+        state = unit_create_check(
+            force=force, unit_type=unit_type, name=name, quality=quality, equipment=equipment,
+            specialties=specialties,
+        )  # fmt: skip
+    except ValidationError as error:
+        errors.update(error.message_dict)
+        state = None
+    if character is not None and (character.campaign_id != campaign.pk or not character.alive):
+        errors["character"] = [f"{character} cannot requisition for {campaign}"]
+    if isinstance(bonus, bool) or not isinstance(bonus, int) or abs(bonus) > BONUS_LIMIT:
+        errors["bonus"] = [f"the bonus must be a whole number within ±{BONUS_LIMIT}"]
+    _seed(seed, errors)
+    if errors:
+        raise ValidationError(errors)
+    assert state is not None
+    seed = _fresh_seed(seed)
+    result = requisition_check(bonus, state.quality, state.equipment, Dice(seed).d20)
+    who = character.name if character is not None else "the force"
+    verdict = "raised" if result["success"] else "refused"
+    summary = (
+        f"Requisition by {who} for {state.quality.label} {unit_type} {state.name!r} "
+        f"({state.equipment.label}): {result['total']} against DC {result['dc']}, {verdict}"
+    )
+    roll = TableRoll.objects.create(
+        campaign=campaign, kind=TableRoll.Kind.REQUISITION, day=campaign.day,
+        hour=campaign.hour, seed=seed,
+        setup={"force": force.pk, "unit_type": unit_type.pk, "unit": state.to_json(),
+               "character": None if character is None else character.pk, "bonus": bonus},
+        result=result, summary=summary[:400], actor=actor,
+    )  # fmt: skip
+    if result["success"]:
+        unit = unit_create(
+            force=force, unit_type=unit_type, name=state.name, quality=state.quality,
+            equipment=state.equipment, specialties=state.specialties, actor=actor,
+            reason=f"raised in {force} by Requisition ({who}: d20 {result['d20']} + "
+            f"{bonus} = {result['total']} against DC {result['dc']})",
+            details={"raised_by": "requisition", "table_roll": roll.pk, "seed": seed, **result},
+        )  # fmt: skip
+        roll.result = {**result, "unit": unit.pk}
+        roll.save(update_fields=["result"])
+    return roll

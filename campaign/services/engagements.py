@@ -1,0 +1,262 @@
+"""Writes for engagements: fight BUCS unit combat many against many, apply it, revert it.
+
+Each unit's command (its leader, its Order, a Legendary unit's command) is read from the
+campaign; the GM states the situation (sides, terrain, surprise, each unit's ground). The dice
+come from one seed, so the same set-up and seed give the same engagement; the damage reaches the
+units through `damage_apply` and `unit_change`, like a battle's, and reverts like one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaign.bridge import damage_apply
+from campaign.characters import feats_from
+from campaign.dice import Dice
+from campaign.engagement import (
+    ROUND_LIMIT_MAX,
+    SIDES,
+    TERRAINS,
+    Engaged,
+    EngagementError,
+    engagement_fight,
+    setup_errors,
+)
+from campaign.experience import experience_earn
+from campaign.history import hits_text, plural
+from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
+from campaign.orders import OrderKind
+from campaign.services._record import require_manager, unit_change
+from campaign.services.orders import DONE, UNDER_WAY, campaign_now, current_orders, order_status
+from campaign.services.outcomes import outcome_revert
+from campaign.services.quick import SEED_LIMIT
+from campaign.state import Status
+
+Kind = HistoryEntry.Kind
+SITUATION_FIELDS = ("dug_in", "several_directions", "cramped", "landing")
+REMOVED_WORDS = {"demoralised": "retreated in poor order", "destroyed": "destroyed"}
+
+
+def _no_dice() -> int:
+    raise AssertionError("the leader's wounds were rolled during the engagement")
+
+
+def _situation(value: Any) -> dict[str, bool]:
+    if not isinstance(value, Mapping):
+        raise ValueError("a unit's situation is a mapping of flags")
+    unknown = set(value) - set(SITUATION_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown situation {sorted(unknown)[0]!r}")
+    for flag, set_to in value.items():
+        if not isinstance(set_to, bool):
+            raise ValueError(f"{flag} must be true or false")
+    return {flag: bool(value.get(flag, False)) for flag in SITUATION_FIELDS}
+
+
+def engaged_units(
+    campaign: Campaign,
+    units: dict[str, list[Unit]],
+    situations: Mapping[int, dict[str, bool]],
+    terrain: str,
+) -> dict[str, list[Engaged]]:
+    """Each side's units as the engagement reads them: leader's feats, Order, beachhead."""
+    everyone = [u for side in SIDES for u in units[side]]
+    orders = current_orders(campaign, everyone)
+    now = campaign_now(campaign)
+    leading = {
+        leader.character_id: leader.unit_id
+        for leader in Leader.objects.filter(unit__in=everyone, character__isnull=False)
+    }
+    sides: dict[str, list[Engaged]] = {}
+    for side in SIDES:
+        keys = {u.pk for u in units[side]}
+        sides[side] = []
+        for unit in units[side]:
+            leader = getattr(unit, "leader", None)
+            feats = frozenset()
+            if leader is not None and leader.alive and leader.character is not None:
+                feats = feats_from(leader.character.feats)
+            order = orders.get(unit.pk)
+            status = None if order is None else order_status(order, now)
+            kind = OrderKind(order.kind) if order is not None else None
+            present = order is not None and leading.get(order.giver_id) in keys
+            sides[side].append(
+                Engaged(
+                    key=str(unit.pk),
+                    state=unit.state,
+                    leader_feats=feats,
+                    order=kind if status == UNDER_WAY else None,
+                    order_repeated=present,
+                    beachhead=status == DONE
+                    and kind == OrderKind.ESTABLISH_BEACHHEAD
+                    and terrain == "amphibious",
+                    **situations.get(unit.pk, {}),
+                )
+            )
+    return sides
+
+
+@transaction.atomic
+def engagement_run(
+    *,
+    campaign: Campaign,
+    sides: Mapping[str, Sequence[Unit]],
+    situations: Mapping[int, Mapping[str, bool]] | None = None,
+    terrain: str = "open",
+    surprise: str | None = None,
+    round_limit: int | None = None,
+    seed: int | None = None,
+    name: str = "",
+    actor: Any = None,
+) -> Engagement:
+    """Fight the engagement and apply it to every unit in it, in one transaction."""
+    require_manager(campaign, actor)
+    campaign = Campaign.objects.get(pk=campaign.pk)  # the clock as it stands now
+    round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
+    errors: dict[str, list[str]] = {}
+    wanted = {side: list(sides.get(side, ())) for side in SIDES}
+    pks = [u.pk for side in SIDES for u in wanted[side]]
+    found = {
+        unit.pk: unit
+        for unit in Unit.objects.select_for_update(of=("self",))
+        .filter(pk__in=pks, force__campaign=campaign)
+        .select_related("leader__character", "force")
+    }
+    units: dict[str, list[Unit]] = {side: [] for side in SIDES}
+    for side in SIDES:
+        for unit in wanted[side]:
+            if unit.pk not in found:
+                errors.setdefault(side, []).append(f"{unit} is not a unit of {campaign}")
+            elif found[unit.pk].status != Status.READY:
+                status = found[unit.pk].state.status.label
+                errors.setdefault(side, []).append(f"{unit} is {status}: it cannot fight")
+            else:
+                units[side].append(found[unit.pk])
+    forces = {side: {u.force_id for u in units[side]} for side in SIDES}
+    if forces["attackers"] & forces["defenders"]:
+        errors.setdefault("defenders", []).append("a force cannot fight itself")
+    parsed: dict[int, dict[str, bool]] = {}
+    for pk, value in (situations or {}).items():
+        if pk not in pks:
+            errors[f"situation.{pk}"] = ["not a unit of this engagement"]
+            continue
+        try:
+            parsed[pk] = _situation(value)
+        except ValueError as error:
+            errors[f"situation.{pk}"] = [str(error)]
+    if terrain not in TERRAINS:
+        errors["terrain"] = [f"unknown terrain {terrain!r}; one of {', '.join(TERRAINS)}"]
+    if surprise not in (None, *SIDES):
+        errors["surprise"] = [f"surprise is tried by attackers or defenders, not {surprise!r}"]
+    if isinstance(round_limit, bool) or not isinstance(round_limit, int):
+        errors["round_limit"] = [f"must be a whole number, got {round_limit!r}"]
+    elif not 1 <= round_limit <= ROUND_LIMIT_MAX:
+        errors["round_limit"] = [f"must be 1..{ROUND_LIMIT_MAX}, got {round_limit}"]
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        errors["seed"] = [f"must be a whole number, 0 or more, got {seed!r}"]
+    if errors:
+        raise ValidationError(errors)
+    engaged = engaged_units(campaign, units, parsed, terrain)
+    if problems := setup_errors(engaged, terrain):
+        raise ValidationError({"__all__": problems})
+
+    seed = random.SystemRandom().randrange(SEED_LIMIT) if seed is None else seed
+    dice = Dice(seed)
+    try:
+        result = engagement_fight(
+            engaged, terrain=terrain, surprise=surprise, round_limit=round_limit,
+            d20=dice.d20, d6=dice.d6,
+        )  # fmt: skip
+    except EngagementError as error:
+        raise ValidationError({"__all__": [str(error)]}) from None
+    title = name.strip() or "engagement, {} against {}".format(
+        ", ".join(u.name for u in units["attackers"]), ", ".join(u.name for u in units["defenders"])
+    )
+    record = Engagement.objects.create(
+        campaign=campaign,
+        name=title[:200],
+        day=campaign.day,
+        hour=campaign.hour,
+        seed=seed,
+        round_limit=round_limit,
+        setup={
+            "sides": {side: [u.pk for u in units[side]] for side in SIDES},
+            "situations": {str(pk): value for pk, value in parsed.items()},
+            "terrain": terrain,
+            "surprise": surprise,
+        },
+        events=result.events,
+        rounds=result.rounds,
+        winner=result.winner or "",
+        actor=actor,
+    )
+    entries: list[int] = []
+    for side in SIDES:
+        for unit in units[side]:
+            taken = result.damage[str(unit.pk)]
+            state, damage = damage_apply(
+                unit.state.but(leader=None),
+                morale_hits=taken.morale_hits,
+                casualty_hits=taken.casualty_hits,
+                removed=taken.removed,
+                day=campaign.day,
+                d6=_no_dice,
+            )
+            state = state.but(leader=taken.leader)
+            why = f"{title}: took {hits_text(taken.morale_hits, taken.casualty_hits)} hits"
+            if taken.leader_died:
+                why += f"; {taken.leader.name} died: 2 Morale hits at once"
+            if taken.removed != "none":
+                why += "; " + REMOVED_WORDS[taken.removed]
+            details = {
+                "engagement": record.pk,
+                "seed": seed,
+                "damage": {
+                    **damage.to_json(),
+                    "armor_ignored": taken.armor_ignored,
+                    "excellent_ignored": taken.excellent_ignored,
+                    "leader_rolls": list(taken.leader_rolls),
+                    "leader_died": taken.leader_died,
+                },
+            }
+            entry = unit_change(
+                unit=unit, state=state, kind=Kind.ENGAGEMENT, why=why, day=campaign.day,
+                details=details, actor=actor, always=True,
+            )  # fmt: skip
+            entries.append(entry.pk)
+            state, earned = experience_earn(state, won=result.winner == side)
+            if earned.points:
+                gain = f"{title}: {plural(earned.points, 'point')} of experience"
+                entry = unit_change(
+                    unit=unit, state=state, kind=Kind.EXPERIENCE,
+                    why=f"{gain}, a step up" if earned.raised else gain, day=campaign.day,
+                    details={"points": earned.points, "engagement": record.pk}, actor=actor,
+                )  # fmt: skip
+                if entry is not None:
+                    entries.append(entry.pk)
+    record.applied_entries = entries
+    record.save(update_fields=["applied_entries"])
+    return record
+
+
+@transaction.atomic
+def engagement_revert(
+    *, engagement: Engagement, reason: str, actor: Any = None
+) -> list[HistoryEntry]:
+    """Undo an applied engagement as revert entries, like a battle's outcome."""
+    engagement = Engagement.objects.select_for_update().get(pk=engagement.pk)
+    require_manager(engagement.campaign, actor)
+    if engagement.state != Engagement.State.APPLIED:
+        raise ValidationError({"engagement": "this engagement is reverted already"})
+    entries = HistoryEntry.objects.filter(pk__in=engagement.applied_entries).select_related(
+        "unit__force__campaign"
+    )
+    reverted = outcome_revert(entries=entries, reason=reason, actor=actor)
+    engagement.state = Engagement.State.REVERTED
+    engagement.save(update_fields=["state"])
+    return reverted

@@ -1,0 +1,140 @@
+"""Writes for Orders and the campaign clock: give an Order, move the clock on by hours.
+
+An Order is done when the clock reaches its time; nothing has to happen then, so a clock moved
+by days (`calendar_advance`) finishes Orders as surely as one moved by hours.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaign.characters import feat_sum, feats_from
+from campaign.models import Campaign, Character, Order, Unit
+from campaign.orders import (
+    HOURS_PER_DAY,
+    OrderKind,
+    clock_hour,
+    clock_time,
+    order_hours,
+    order_quality,
+)
+from campaign.services._record import require_manager
+from campaign.services.recovery import MAX_DAYS, calendar_advance
+from campaign.state import Status
+
+LISTED_HOURS_MAX = 240
+DONE, UNDER_WAY, REPLACED = "done", "under way", "replaced"
+
+
+def campaign_now(campaign: Campaign) -> int:
+    return clock_hour(campaign.day, campaign.hour)
+
+
+def order_status(order: Order, now: int) -> str:
+    if order.replaced:
+        return REPLACED
+    return DONE if now >= order.finishes_at else UNDER_WAY
+
+
+def current_orders(campaign: Campaign, units: list[Unit]) -> dict[int, Order]:
+    """unit pk → its latest Order that was not replaced (done or under way)."""
+    latest: dict[int, Order] = {}
+    for order in Order.objects.filter(unit__in=units, replaced=False).order_by("given_at", "pk"):
+        latest[order.unit_id] = order
+    return latest
+
+
+@transaction.atomic
+def order_give(
+    *,
+    giver: Character,
+    unit: Unit,
+    kind: str,
+    listed_hours: int | None = None,
+    note: str = "",
+    actor: Any = None,
+) -> Order:
+    """A character gives a unit an Order; it replaces the unit's Order under way, if any.
+
+    Its time is the listed time less half the unit's (effective) quality step, at least 1 hour;
+    outside its specialties the unit performs as Raw, so it takes the full listed time.
+    """
+    unit = (
+        Unit.objects.select_for_update(of=("self",))
+        .select_related("force__campaign")
+        .get(pk=unit.pk)
+    )
+    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=unit.force.campaign_id)
+    require_manager(campaign, actor)
+    errors: dict[str, list[str]] = {}
+    giver = Character.objects.filter(pk=giver.pk).first() if giver is not None else None
+    if giver is None:
+        errors["giver"] = ["only a character gives an Order"]
+    elif giver.campaign_id != campaign.pk:
+        errors["giver"] = [f"{giver} is not of {campaign}"]
+    elif not giver.alive:
+        errors["giver"] = [f"{giver} is dead"]
+    if unit.status == Status.DESTROYED:
+        errors["unit"] = [f"{unit} is destroyed"]
+    try:
+        order_kind = OrderKind(kind)
+    except ValueError:
+        errors["kind"] = [f"unknown Order {kind!r}; one of {', '.join(k.value for k in OrderKind)}"]
+        order_kind = None
+    if listed_hours is not None:
+        if isinstance(listed_hours, bool) or not isinstance(listed_hours, int):
+            errors["listed_hours"] = [f"must be a whole number of hours, got {listed_hours!r}"]
+        elif not 1 <= listed_hours <= LISTED_HOURS_MAX:
+            errors["listed_hours"] = [f"must be 1..{LISTED_HOURS_MAX} hours"]
+        elif order_kind is not None and order_kind != OrderKind.USE_SKILL:
+            errors["listed_hours"] = [f"{order_kind.label} has its listed time; only Use Skill "
+                                      "takes the skill's own"]  # fmt: skip
+    if errors:
+        raise ValidationError(errors)
+    assert order_kind is not None and giver is not None
+    state = unit.state
+    listed = order_kind.row.listed_hours if listed_hours is None else listed_hours
+    quality = order_quality(order_kind, state.effective_quality, state.specialties)
+    saved = feat_sum(feats_from(giver.feats), "order_hours_saved")
+    hours = order_hours(listed, quality, hours_saved=saved)
+    now = campaign_now(campaign)
+    Order.objects.filter(unit=unit, replaced=False, finishes_at__gt=now).update(replaced=True)
+    return Order.objects.create(
+        campaign=campaign,
+        giver=giver,
+        unit=unit,
+        kind=order_kind.value,
+        listed_hours=listed,
+        hours=hours,
+        given_at=now,
+        finishes_at=now + hours,
+        note=note.strip(),
+        actor=actor,
+    )
+
+
+@transaction.atomic
+def clock_advance(
+    *, campaign: Campaign, hours: int, reason: str = "", actor: Any = None
+) -> list[Order]:
+    """Move the clock on by hours; each midnight passed is a day of the calendar (R&R, the
+    medics' window closing) as `calendar_advance` runs it. The Orders done meanwhile."""
+    require_manager(campaign, actor)
+    limit = MAX_DAYS * HOURS_PER_DAY
+    if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= limit:
+        raise ValidationError({"hours": f"must be 1..{limit}, got {hours!r}"})
+    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
+    before = campaign_now(campaign)
+    day, hour = clock_time(before + hours)
+    if day > campaign.day:
+        calendar_advance(campaign=campaign, days=day - campaign.day, reason=reason, actor=actor)
+        campaign.refresh_from_db(fields=["day"])
+    campaign.hour = hour
+    campaign.save(update_fields=["hour"])
+    done = Order.objects.filter(
+        campaign=campaign, replaced=False, finishes_at__gt=before, finishes_at__lte=before + hours
+    )
+    return list(done.select_related("unit", "giver"))

@@ -1,0 +1,224 @@
+"""The forms of the table's pages: characters, Orders and the clock, engagements, checks.
+
+As in `campaign.forms`, forms only parse what was typed; the services decide what is allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from campaign.characters import Feat
+from campaign.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
+from campaign.forms import EQUIPMENT_CHOICES, QUALITY_CHOICES, SPECIALTY_CHOICES, UserField
+from campaign.models import Campaign, Force, Unit
+from campaign.orders import HOURS_PER_DAY, OrderKind
+from campaign.services.engagements import SITUATION_FIELDS
+from campaign.services.recovery import MAX_DAYS
+from units.models import UnitType
+
+FEAT_CHOICES = [(f.value, f.label) for f in Feat]
+ORDER_CHOICES = [(k.value, f"{k.label} ({k.row.listed_hours} h listed)") for k in OrderKind]
+SKILL_CHOICES = [("", "A general skill (every unit's)"), *SPECIALTY_CHOICES]
+SEED = {"min_value": 0, "max_value": 2**53 - 1, "required": False}
+SITUATION_LABELS = {
+    "dug_in": "dug in",
+    "several_directions": "fire from several directions",
+    "cramped": "cramped quarters",
+    "landing": "landing",
+}
+
+
+def _units(campaign: Campaign):
+    return (
+        Unit.objects.filter(force__campaign=campaign)
+        .select_related("force")
+        .order_by("force__name", "name")
+    )
+
+
+def _unit_field(campaign: Campaign, **kwargs: Any) -> forms.ModelChoiceField:
+    field = forms.ModelChoiceField(queryset=_units(campaign), **kwargs)
+    field.label_from_instance = lambda u: f"{u.name} ({u.force.name})"
+    return field
+
+
+def _character_field(campaign: Campaign, **kwargs: Any) -> forms.ModelChoiceField:
+    return forms.ModelChoiceField(queryset=campaign.characters.order_by("name"), **kwargs)
+
+
+class CharacterForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    hit_points = forms.IntegerField(min_value=1, max_value=999)
+    feats = forms.MultipleChoiceField(
+        choices=FEAT_CHOICES, required=False, widget=forms.CheckboxSelectMultiple,
+        label="Feats and classes",
+    )  # fmt: skip
+    player = forms.CharField(
+        max_length=150, required=False, label="Played by (username; blank for an NPC)"
+    )
+
+    def clean_player(self) -> Any:
+        username = self.cleaned_data.get("player", "").strip()
+        return UserField(max_length=150).clean(username) if username else None
+
+
+class CampaignForm(forms.Form):
+    """A form whose choices are the campaign's units and characters."""
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        self.campaign = campaign
+        super().__init__(*args, **kwargs)
+
+
+class JoinForm(CampaignForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["character"] = _character_field(self.campaign)
+        self.fields["unit"] = _unit_field(self.campaign, label="Joins unit")
+
+
+class TrainByForm(CampaignForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["character"] = _character_field(self.campaign, label="Trainer")
+        self.fields["unit"] = _unit_field(self.campaign, label="Trains unit")
+
+
+class RallyForm(CampaignForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["character"] = _character_field(self.campaign, label="Strategist")
+        self.fields["unit"] = _unit_field(self.campaign, label="Rallies unit")
+
+
+class OrderForm(CampaignForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["giver"] = _character_field(self.campaign, label="Given by")
+        self.fields["unit"] = _unit_field(self.campaign, label="To unit")
+        self.fields["kind"] = forms.ChoiceField(choices=ORDER_CHOICES, label="Order")
+        self.fields["listed_hours"] = forms.IntegerField(
+            min_value=1, max_value=240, required=False,
+            label="Listed hours (Use Skill only; blank: the table's)",
+        )  # fmt: skip
+        self.fields["note"] = forms.CharField(max_length=300, required=False)
+
+
+class ClockForm(forms.Form):
+    hours = forms.IntegerField(min_value=1, max_value=MAX_DAYS * HOURS_PER_DAY, initial=1)
+    reason = forms.CharField(max_length=300, required=False)
+
+
+class EngagementForm(CampaignForm):
+    """Who fights on which side, and the situation the GM states."""
+
+    name = forms.CharField(max_length=200, required=False, label="What happened")
+    terrain = forms.ChoiceField(choices=[(t, t.capitalize()) for t in TERRAINS])
+    surprise = forms.ChoiceField(
+        choices=[("", "No one hides"), *((s, f"The {s} try to hide") for s in SIDES)],
+        required=False,
+    )
+    round_limit = forms.IntegerField(min_value=1, max_value=ROUND_LIMIT_MAX)
+    seed = forms.IntegerField(**SEED)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["round_limit"].initial = self.campaign.quick_resolve_rounds
+        self.units = list(_units(self.campaign).filter(status="ready"))
+        self.rows = []
+        for unit in self.units:
+            side = f"side_{unit.pk}"
+            self.fields[side] = forms.ChoiceField(
+                choices=[("", "—"), *((s, s.capitalize()) for s in SIDES)], required=False,
+                label=f"{unit.name} ({unit.force.name})",
+            )  # fmt: skip
+            flags = []
+            for flag in SITUATION_FIELDS:
+                name = f"{flag}_{unit.pk}"
+                self.fields[name] = forms.BooleanField(required=False,
+                                                       label=SITUATION_LABELS[flag])  # fmt: skip
+                flags.append(name)
+            self.rows.append((unit, side, flags))
+
+    def bound_rows(self):
+        return [(unit, self[side], [self[f] for f in flags]) for unit, side, flags in self.rows]
+
+    def sides(self) -> dict[str, list[Unit]]:
+        data = self.cleaned_data
+        return {s: [u for u in self.units if data.get(f"side_{u.pk}") == s] for s in SIDES}
+
+    def situations(self) -> dict[int, dict[str, bool]]:
+        data = self.cleaned_data
+        chosen = {u.pk for units in self.sides().values() for u in units}
+        return {
+            u.pk: {flag: bool(data.get(f"{flag}_{u.pk}")) for flag in SITUATION_FIELDS}
+            for u in self.units
+            if u.pk in chosen
+        }
+
+
+class RevertEngagementForm(forms.Form):
+    reason = forms.CharField(max_length=300, help_text="Goes into every unit's history.")
+
+
+class SkillCheckForm(CampaignForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["lead"] = _unit_field(self.campaign, label="Unit making the check")
+        helpers = forms.ModelMultipleChoiceField(
+            queryset=_units(self.campaign), required=False, widget=forms.CheckboxSelectMultiple,
+            label="Units helping (Strength in numbers)",
+        )  # fmt: skip
+        helpers.label_from_instance = lambda u: f"{u.name} ({u.force.name})"
+        self.fields["helpers"] = helpers
+        self.fields["skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
+        self.fields["dc"] = forms.IntegerField(min_value=1, max_value=60, label="DC")
+        self.fields["seed"] = forms.IntegerField(**SEED)
+        self.fields["reason"] = forms.CharField(max_length=300, required=False)
+
+    def units(self) -> list[Unit]:
+        data = self.cleaned_data
+        return [data["lead"], *(u for u in data["helpers"] if u.pk != data["lead"].pk)]
+
+    def field_for(self, name: str) -> str | None:
+        return "lead" if name == "units" else name
+
+
+class ContestForm(CampaignForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["active"] = _unit_field(self.campaign, label="Active unit (e.g. recon)")
+        self.fields["active_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
+        self.fields["resisting"] = _unit_field(self.campaign, label="Resisting unit (e.g. hidden)")
+        self.fields["resisting_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
+        self.fields["seed"] = forms.IntegerField(**SEED)
+        self.fields["reason"] = forms.CharField(max_length=300, required=False)
+
+
+class RequisitionForm(CampaignForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["force"] = forms.ModelChoiceField(
+            queryset=Force.objects.filter(campaign=self.campaign).order_by("name")
+        )
+        self.fields["unit_type"] = forms.ModelChoiceField(
+            queryset=UnitType.objects.filter(
+                ruleset=self.campaign.ruleset, kind=UnitType.Kind.UNIT
+            ).order_by("name"),
+            label="Card",
+        )
+        self.fields["name"] = forms.CharField(max_length=200)
+        self.fields["quality"] = forms.ChoiceField(choices=QUALITY_CHOICES, initial="average")
+        self.fields["equipment"] = forms.ChoiceField(choices=EQUIPMENT_CHOICES, initial="adequate")
+        self.fields["specialties"] = forms.MultipleChoiceField(
+            choices=SPECIALTY_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+        )
+        self.fields["character"] = _character_field(
+            self.campaign, required=False, label="Requisitioned by"
+        )
+        self.fields["bonus"] = forms.IntegerField(
+            min_value=-40, max_value=40, initial=0, label="Their Requisition bonus"
+        )
+        self.fields["seed"] = forms.IntegerField(**SEED)

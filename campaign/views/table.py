@@ -1,0 +1,387 @@
+"""The table's pages: characters, Orders and the clock, engagements and their logs, checks.
+
+Every member of the campaign reads them; only the GM and co-GMs act. The views guard in the
+order of `campaign.views.actions` (login, lookup, the right to act, the form) and do the work
+through the services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaign.access import Viewer, campaign_for_viewer, require_manage
+from campaign.characters import ordered_feats
+from campaign.engagement import SIDES
+from campaign.history import plural
+from campaign.models import Engagement, Leader, Order, TableRoll
+from campaign.orders import OrderKind, clock_text
+from campaign.services import leader_attach, unit_train
+from campaign.services.characters import character_create, character_rally
+from campaign.services.checks import contest_run, requisition_run, skill_check_run
+from campaign.services.engagements import engagement_revert, engagement_run
+from campaign.services.orders import campaign_now, clock_advance, order_give, order_status
+from campaign.table_forms import (
+    CharacterForm,
+    ClockForm,
+    ContestForm,
+    EngagementForm,
+    JoinForm,
+    OrderForm,
+    RallyForm,
+    RequisitionForm,
+    RevertEngagementForm,
+    SkillCheckForm,
+    TrainByForm,
+)
+from campaign.views._common import base_context, form_action
+
+CHARACTERS = "campaign/characters.html"
+ORDERS = "campaign/orders.html"
+SETUP = "campaign/engagement_setup.html"
+ENGAGEMENT = "campaign/engagement.html"
+CHECKS = "campaign/checks.html"
+
+
+# -- characters --------------------------------------------------------------------------------
+
+
+def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
+    campaign = viewer.campaign
+    leading = {
+        leader.character_id: leader.unit
+        for leader in Leader.objects.filter(unit__force__campaign=campaign, character__isnull=False)
+        .select_related("unit")
+    }  # fmt: skip
+    found = campaign.characters.select_related("player").order_by("name")
+    characters = [
+        (c, leading.get(c.pk), ", ".join(f.label for f in ordered_feats(c.feats))) for c in found
+    ]
+    context = base_context(viewer, characters=characters)
+    if viewer.manages:
+        context["character_form"] = forms.get("character_form") or CharacterForm()
+        context["join_form"] = forms.get("join_form") or JoinForm(campaign=campaign)
+        context["train_form"] = forms.get("train_form") or TrainByForm(campaign=campaign)
+        context["rally_form"] = forms.get("rally_form") or RallyForm(campaign=campaign)
+    return context
+
+
+@login_required
+@require_GET
+def characters_page(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    return render(request, CHARACTERS, characters_context(viewer))
+
+
+def _characters_action(request, pk, form_class, key, partial, act):
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    campaign = viewer.campaign
+    if form_class is CharacterForm:
+        form = form_class(request.POST)
+    else:
+        form = form_class(request.POST, campaign=campaign)
+
+    def done(data):
+        message = act(viewer, data)
+        return reverse("campaign:characters", args=[pk]), message
+
+    return form_action(
+        request, form, done, page=CHARACTERS, partial=partial,
+        context=lambda: characters_context(viewer, **{key: form}),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def character_create_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(viewer, data):
+        character = character_create(
+            campaign=viewer.campaign, name=data["name"], hit_points=data["hit_points"],
+            feats=data["feats"], player=data["player"], actor=request.user,
+        )  # fmt: skip
+        return f"{character.name} is a character of the campaign."
+
+    return _characters_action(request, pk, CharacterForm, "character_form", "character-form", act)
+
+
+@login_required
+@require_POST
+def character_join_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(viewer, data):
+        leader_attach(unit=data["unit"], character=data["character"], actor=request.user)
+        return f"{data['character'].name} leads {data['unit'].name}."
+
+    return _characters_action(request, pk, JoinForm, "join_form", "join-form", act)
+
+
+@login_required
+@require_POST
+def character_train_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(viewer, data):
+        unit_train(unit=data["unit"], character=data["character"], actor=request.user)
+        return f"{data['character'].name} trained {data['unit'].name}."
+
+    return _characters_action(request, pk, TrainByForm, "train_form", "train-form", act)
+
+
+@login_required
+@require_POST
+def character_rally_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(viewer, data):
+        character_rally(character=data["character"], unit=data["unit"], actor=request.user)
+        return f"{data['character'].name} rallied {data['unit'].name}: one Morale hit healed."
+
+    return _characters_action(request, pk, RallyForm, "rally_form", "rally-form", act)
+
+
+# -- Orders and the clock ----------------------------------------------------------------------
+
+
+def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
+    campaign = viewer.campaign
+    now = campaign_now(campaign)
+    orders = [
+        (order, OrderKind(order.kind).label, order_status(order, now), clock_text(order.given_at),
+         clock_text(order.finishes_at))
+        for order in Order.objects.filter(campaign=campaign).select_related("unit", "giver")[:100]
+    ]  # fmt: skip
+    context = base_context(viewer, now=clock_text(now), orders=orders)
+    if viewer.manages:
+        context["order_form"] = forms.get("order_form") or OrderForm(campaign=campaign)
+        context["clock_form"] = forms.get("clock_form") or ClockForm()
+    return context
+
+
+@login_required
+@require_GET
+def orders_page(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    return render(request, ORDERS, orders_context(viewer))
+
+
+@login_required
+@require_POST
+def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = OrderForm(request.POST, campaign=viewer.campaign)
+
+    def give(data):
+        order = order_give(
+            giver=data["giver"], unit=data["unit"], kind=data["kind"],
+            listed_hours=data["listed_hours"], note=data["note"], actor=request.user,
+        )  # fmt: skip
+        message = (
+            f"{order.giver.name} ordered {order.unit.name} to {OrderKind(order.kind).label}: "
+            f"{order.hours} h, done at {clock_text(order.finishes_at)}."
+        )
+        return reverse("campaign:orders", args=[pk]), message
+
+    return form_action(
+        request, form, give, page=ORDERS, partial="order-form",
+        context=lambda: orders_context(viewer, order_form=form),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def clock_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = ClockForm(request.POST)
+
+    def advance(data):
+        done = clock_advance(
+            campaign=viewer.campaign, hours=data["hours"], reason=data["reason"],
+            actor=request.user,
+        )  # fmt: skip
+        viewer.campaign.refresh_from_db(fields=["day", "hour"])
+        now = clock_text(campaign_now(viewer.campaign))
+        return reverse("campaign:orders", args=[pk]), (
+            f"It is now {now}; {len(done)} Order{'s' if len(done) != 1 else ''} done."
+        )
+
+    return form_action(
+        request, form, advance, page=ORDERS, partial="clock-form",
+        context=lambda: orders_context(viewer, clock_form=form),
+    )  # fmt: skip
+
+
+# -- engagements -------------------------------------------------------------------------------
+
+
+def setup_context(viewer: Viewer, form: EngagementForm | None = None) -> dict[str, Any]:
+    campaign = viewer.campaign
+    return base_context(
+        viewer,
+        form=form or EngagementForm(campaign=campaign),
+        engagements=Engagement.objects.filter(campaign=campaign)[:20],
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    if request.method == "GET":
+        return render(request, SETUP, setup_context(viewer))
+    require_manage(viewer)
+    form = EngagementForm(request.POST, campaign=viewer.campaign)
+
+    def run(data):
+        record = engagement_run(
+            campaign=viewer.campaign, sides=form.sides(), situations=form.situations(),
+            terrain=data["terrain"], surprise=data["surprise"] or None,
+            round_limit=data["round_limit"], seed=data["seed"], name=data["name"],
+            actor=request.user,
+        )  # fmt: skip
+        winner = record.winner or "neither side"
+        message = f"{record.name}: {plural(record.rounds, 'round')}; {winner} won."
+        return reverse("campaign:engagement", args=[pk, record.pk]), message
+
+    return form_action(
+        request, form, run, page=SETUP, partial="engagement-form",
+        context=lambda: setup_context(viewer, form),
+    )  # fmt: skip
+
+
+def engagement_log(record: Engagement) -> dict[str, Any]:
+    """The events grouped for reading: the line-up, the surprise check, then each round."""
+    names = {e["unit"]: e["name"] for e in record.events if e["event"] == "unit"}
+    lineup = {side: [e for e in record.events if e["event"] == "unit" and e["side"] == side]
+              for side in SIDES}  # fmt: skip
+    surprise = next((e for e in record.events if e["event"] == "surprise"), None)
+    rounds: list[dict[str, Any]] = []
+    for event in record.events:
+        kind = event["event"]
+        if kind == "round":
+            pinned = [(names[k], ", ".join(v)) for k, v in event["pinned"].items()]
+            rounds.append({"number": event["round"], "pinned": pinned, "lines": []})
+        elif kind in ("pairing", "hit", "leader", "leader_died", "broken"):
+            rounds[-1]["lines"].append({**event, "unit_name": names.get(event.get("unit"))})
+    return {"lineup": lineup, "surprise": surprise, "rounds": rounds}
+
+
+def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict[str, Any]:
+    context = base_context(viewer, engagement=record, log=engagement_log(record),
+                           when=f"day {record.day}, {record.hour:02d}:00")  # fmt: skip
+    if viewer.manages and record.state == Engagement.State.APPLIED:
+        context["revert_form"] = forms.get("revert_form") or RevertEngagementForm()
+    return context
+
+
+def _engagement_for(viewer: Viewer, engagement_pk: int) -> Engagement:
+    record = Engagement.objects.filter(pk=engagement_pk, campaign=viewer.campaign).first()
+    if record is None:
+        raise Http404("no such engagement")
+    return record
+
+
+@login_required
+@require_GET
+def engagement_detail(request: HttpRequest, pk: int, engagement_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    record = _engagement_for(viewer, engagement_pk)
+    return render(request, ENGAGEMENT, engagement_context(viewer, record))
+
+
+@login_required
+@require_POST
+def engagement_revert_view(request: HttpRequest, pk: int, engagement_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    record = _engagement_for(viewer, engagement_pk)
+    require_manage(viewer)
+    form = RevertEngagementForm(request.POST)
+
+    def revert(data):
+        engagement_revert(engagement=record, reason=data["reason"], actor=request.user)
+        return reverse("campaign:engagement", args=[pk, record.pk]), "Engagement reverted."
+
+    return form_action(
+        request, form, revert, page=ENGAGEMENT, partial="revert-form",
+        context=lambda: engagement_context(viewer, record, revert_form=form),
+    )  # fmt: skip
+
+
+# -- checks and Requisition --------------------------------------------------------------------
+
+
+def checks_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
+    campaign = viewer.campaign
+    context = base_context(viewer, rolls=TableRoll.objects.filter(campaign=campaign)[:30])
+    if viewer.manages:
+        context["skill_form"] = forms.get("skill_form") or SkillCheckForm(campaign=campaign)
+        context["contest_form"] = forms.get("contest_form") or ContestForm(campaign=campaign)
+        context["requisition_form"] = forms.get("requisition_form") or RequisitionForm(
+            campaign=campaign
+        )
+    return context
+
+
+@login_required
+@require_GET
+def checks_page(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    return render(request, CHECKS, checks_context(viewer))
+
+
+def _checks_action(request, pk, form_class, key, partial, act):
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = form_class(request.POST, campaign=viewer.campaign)
+
+    def done(data):
+        roll = act(viewer, form, data)
+        return reverse("campaign:checks", args=[pk]), roll.summary
+
+    return form_action(
+        request, form, done, page=CHECKS, partial=partial,
+        context=lambda: checks_context(viewer, **{key: form}),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def skill_check_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(viewer, form, data):
+        return skill_check_run(
+            campaign=viewer.campaign, units=form.units(), skill=data["skill"] or None,
+            dc=data["dc"], seed=data["seed"], reason=data["reason"], actor=request.user,
+        )  # fmt: skip
+
+    return _checks_action(request, pk, SkillCheckForm, "skill_form", "skill-form", act)
+
+
+@login_required
+@require_POST
+def contest_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(viewer, form, data):
+        return contest_run(
+            campaign=viewer.campaign, active=[data["active"]], resisting=[data["resisting"]],
+            active_skill=data["active_skill"] or None,
+            resisting_skill=data["resisting_skill"] or None, seed=data["seed"],
+            reason=data["reason"], actor=request.user,
+        )  # fmt: skip
+
+    return _checks_action(request, pk, ContestForm, "contest_form", "contest-form", act)
+
+
+@login_required
+@require_POST
+def requisition_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(viewer, form, data):
+        return requisition_run(
+            force=data["force"], unit_type=data["unit_type"], name=data["name"],
+            quality=data["quality"], equipment=data["equipment"],
+            specialties=data["specialties"], character=data["character"], bonus=data["bonus"],
+            seed=data["seed"], actor=request.user,
+        )  # fmt: skip
+
+    return _checks_action(request, pk, RequisitionForm, "requisition_form", "requisition-form",
+                          act)  # fmt: skip

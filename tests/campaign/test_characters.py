@@ -1,0 +1,115 @@
+"""Characters: the feats that lead units (chosen effects), joining a unit, wounds and death,
+a Strategist's rally, and training tied to a real trainer."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from campaign.characters import FEAT_TABLE, Feat, RallyError, feat_sum, rally
+from campaign.models import Character, HistoryEntry, Leader
+from campaign.services import leader_attach, leader_detach, unit_train
+from campaign.services.characters import character_create, character_rally
+from campaign.services.engagements import engagement_revert, engagement_run
+from tests.campaign.helpers import unit_state
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_chose_what_each_feat_does_in_unit_contests():
+    table = {f.value: (r.combat, r.skill, r.outnumbered_relief, r.surprise, r.trains, r.rallies,
+                       r.order_hours_saved) for f, r in FEAT_TABLE.items()}  # fmt: skip
+    assert table == {
+        "leadership": (1, 1, 0, 0, False, False, 0),
+        "squad_tactics": (1, 0, 2, 0, False, False, 0),
+        "special_forces": (0, 1, 0, 2, True, False, 0),
+        "strategist": (0, 0, 0, 0, True, True, 1),
+    }
+    assert feat_sum({Feat.LEADERSHIP, Feat.SQUAD_TACTICS}, "combat") == 2  # feats stack
+
+
+def test_a_strategist_heals_morale_hits_never_casualty_hits_nor_the_last_under_stress():
+    assert rally(unit_state(morale_hits=2, casualty_hits=1)).morale_hits == 1
+    assert rally(unit_state(morale_hits=2, casualty_hits=1)).casualty_hits == 1
+    with pytest.raises(RallyError, match="Casualty hits are the medics'"):
+        rally(unit_state(casualty_hits=1))
+    with pytest.raises(RallyError, match="only with R&R"):
+        rally(unit_state(morale_hits=1, in_combat_zone=True))
+    assert rally(unit_state(morale_hits=2, in_combat_zone=True)).morale_hits == 1
+
+
+def test_a_character_belongs_to_the_campaign_and_may_be_played_by_a_member(campaign, cast):
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14,
+                            feats=["strategist", "leadership"], player=cast.player)  # fmt: skip
+    assert holt.feats == ["leadership", "strategist"] and holt.player == cast.player
+    with pytest.raises(ValidationError) as error:
+        character_create(campaign=campaign, name="Capt. Holt", hit_points=0, feats=["luck"],
+                         player=cast.outsider)  # fmt: skip
+    assert set(error.value.message_dict) == {"name", "hit_points", "feats", "player"}
+    assert Character.objects.count() == 1
+
+
+def test_a_character_joins_a_unit_through_the_one_leader_service(campaign, make_unit):
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
+    squad = make_unit()
+    leader = leader_attach(unit=squad, character=holt)
+    assert (leader.name, leader.hit_points, leader.character) == ("Capt. Holt", 14, holt)
+    entry = squad.history.last()
+    assert entry.kind == "leader" and entry.details == {"character": holt.pk}
+    with pytest.raises(ValidationError, match="leads another unit already"):
+        leader_attach(unit=make_unit("2nd Squad"), character=holt)
+    leader_detach(unit=squad)
+    assert not Leader.objects.exists()
+    # The existing call still works: a leader who is no campaign character.
+    assert leader_attach(unit=squad, name="Sgt. Kay", hit_points=9).character is None
+
+
+def test_a_characters_wounds_in_a_fight_are_its_own_and_it_can_die(campaign, make_unit, enemy):
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=3)
+    squad = make_unit()
+    leader_attach(unit=squad, character=holt)
+    foe = make_unit("Foe", into=enemy, quality="legendary")
+    record = engagement_run(
+        campaign=campaign, sides={"attackers": [squad], "defenders": [foe]}, round_limit=10, seed=0
+    )
+    holt.refresh_from_db()
+    assert not holt.alive and holt.hit_points <= -10
+    died = [e for e in record.events if e["event"] == "leader_died"]
+    assert died and died[0]["unit"] == str(squad.pk)
+    squad.refresh_from_db()
+    assert squad.leader.hit_points == holt.hit_points and not squad.leader.alive
+    # Reverting the engagement brings the character back with the unit's leader.
+    engagement_revert(engagement=record, reason="the GM rules it did not happen")
+    holt.refresh_from_db()
+    assert holt.alive and holt.hit_points == 3
+
+
+def test_training_is_given_by_a_special_forces_or_strategist_character(campaign, make_unit):
+    squad = make_unit(quality="green")
+    brute = character_create(campaign=campaign, name="Brute", hit_points=10, feats=["leadership"])
+    with pytest.raises(ValidationError, match="neither Special Forces nor a Strategist"):
+        unit_train(unit=squad, character=brute)
+    vey = character_create(campaign=campaign, name="Lt. Vey", hit_points=10,
+                           feats=["special_forces"])  # fmt: skip
+    entry = unit_train(unit=squad, character=vey)
+    squad.refresh_from_db()
+    assert squad.quality == 2 and entry.details == {"trainer": "Lt. Vey", "character": vey.pk}
+    assert "trained by Lt. Vey" in entry.text
+
+
+def test_the_rally_service_heals_one_morale_hit_a_day(campaign, make_unit):
+    from campaign.services import unit_edit
+
+    squad = make_unit()
+    unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shaken")
+    sage = character_create(campaign=campaign, name="Col. Sage", hit_points=10,
+                            feats=["strategist"])  # fmt: skip
+    entry = character_rally(character=sage, unit=squad)
+    squad.refresh_from_db()
+    assert squad.morale_hits == 1 and entry.kind == HistoryEntry.Kind.RECOVERY
+    assert entry.text.startswith("rallied by Col. Sage (Strategist)")
+    with pytest.raises(ValidationError, match="rallied today already"):
+        character_rally(character=sage, unit=squad)
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    with pytest.raises(ValidationError, match="not a Strategist"):
+        character_rally(character=holt, unit=squad)

@@ -1,0 +1,142 @@
+"""Unit skill checks, contests, Strength in numbers, and raising a unit by Requisition."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from campaign.characters import Feat
+from campaign.checks import (
+    REQUISITION_BASE_DC,
+    CheckError,
+    CheckUnit,
+    contest,
+    requisition_check,
+    requisition_dc,
+    skill_check,
+)
+from campaign.command import Command
+from campaign.models import TableRoll, Unit
+from campaign.services.characters import character_create
+from campaign.services.checks import contest_run, requisition_run, skill_check_run
+from campaign.services.orders import order_give
+from tests.campaign.helpers import dice
+from units.bucs import Equipment, Quality, Specialty
+
+Q, S = Quality, Specialty
+
+
+def worker(key="A", quality=Q.AVERAGE, equipment=Equipment.GOOD, specialties=(S.MEDICAL,),
+           command=Command.UNDER_ORDERS, **more):  # fmt: skip
+    return CheckUnit(key, key, quality, equipment, specialties, command, **more)
+
+
+def test_a_check_is_d20_plus_quality_plus_equipment_in_its_specialties():
+    result = skill_check([worker()], S.MEDICAL, 15, dice(12))
+    assert result["modifiers"] == [
+        ["quality: Average, alone under Orders", 0], ["equipment: Good", 2]
+    ]  # fmt: skip
+    assert result["total"] == 14 and result["success"] is False
+    assert skill_check([worker()], S.MEDICAL, 14, dice(12))["success"] is True
+
+
+def test_outside_its_specialties_a_unit_works_as_raw_with_poor_kit():
+    result = skill_check([worker()], S.COMBAT_ENGINEERING, 10, dice(12))
+    values = dict(map(tuple, result["modifiers"]))
+    assert values["quality: Raw, alone under Orders"] == -6 and values["equipment: Poor"] == -4
+
+
+def test_strength_in_numbers_adds_two_per_extra_unit_with_the_skill_in_common():
+    crews = [worker("A"), worker("B"), worker("C"), worker("D", specialties=(S.INFANTRY,))]
+    result = skill_check(crews, S.MEDICAL, 10, dice(10))
+    assert ["Strength in numbers (3 units)", 4] in result["modifiers"]
+    general = skill_check(crews, None, 10, dice(10))
+    assert ["Strength in numbers (4 units)", 6] in general["modifiers"]
+
+
+def test_a_unit_that_cannot_act_alone_makes_no_check_without_an_order():
+    with pytest.raises(CheckError, match="cannot act alone"):
+        skill_check([worker(quality=Q.GREEN, command=Command.WITHOUT_ORDERS)], None, 10, dice(10))
+    led = worker(command=Command.ASSISTING, leader_feats=frozenset({Feat.SPECIAL_FORCES}))
+    result = skill_check([led], S.MEDICAL, 10, dice(10))
+    assert result["modifiers"][0] == ["quality: Average, assisting its leader", 3]
+    assert ["leader's feats (Special Forces)", 1] in result["modifiers"]
+
+
+def test_a_contest_is_two_checks_and_a_tie_goes_to_the_resisting_side():
+    scouts, hidden = [worker("Scouts")], [worker("Hidden")]
+    assert contest(scouts, S.MEDICAL, hidden, S.MEDICAL, dice(11, 10))["winner"] == "active"
+    assert contest(scouts, S.MEDICAL, hidden, S.MEDICAL, dice(10, 10))["winner"] == "resisting"
+
+
+def test_it_chose_the_requisition_dcs_and_adds_the_equipment_modifier():
+    assert [REQUISITION_BASE_DC[q] for q in Q] == [10, 12, 14, 16, 18, 22, 26]
+    assert requisition_dc(Q.AVERAGE, Equipment.EXCELLENT) == 20
+    assert requisition_dc(Q.AVERAGE, Equipment.POOR) == 12
+    assert requisition_check(3, Q.AVERAGE, Equipment.ADEQUATE, dice(13))["success"] is True
+    assert requisition_check(3, Q.AVERAGE, Equipment.ADEQUATE, dice(12))["success"] is False
+
+
+@pytest.mark.django_db
+def test_a_skill_check_is_seeded_and_kept_in_every_units_history(campaign, make_unit):
+    medics = [make_unit(f"Medics {i}", specialties=("medical",)) for i in (1, 2)]
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    for unit in medics:
+        order_give(giver=holt, unit=unit, kind="use_skill")
+    roll = skill_check_run(campaign=campaign, units=medics, skill="medical", dc=12, seed=3)
+    again = skill_check_run(campaign=campaign, units=medics, skill="medical", dc=12, seed=3)
+    assert roll.result == again.result and roll.seed == 3
+    assert ["Strength in numbers (2 units)", 2] in roll.result["modifiers"]
+    for unit in medics:
+        entry = unit.history.last()
+        assert entry.kind == "skill_check" and entry.details["table_roll"] == again.pk
+
+
+@pytest.mark.django_db
+def test_bad_checks_are_refused_and_nothing_is_written(campaign, make_unit, enemy):
+    squad = make_unit()
+    with pytest.raises(ValidationError) as error:
+        skill_check_run(campaign=campaign, units=[], skill="flying", dc=0)
+    assert set(error.value.message_dict) == {"units", "skill", "dc"}
+    with pytest.raises(ValidationError, match="cannot act alone"):
+        skill_check_run(campaign=campaign, units=[make_unit("Kids", quality="green")], dc=10)
+    with pytest.raises(ValidationError, match="against itself"):
+        contest_run(campaign=campaign, active=[squad], resisting=[squad])
+    assert not TableRoll.objects.exists()
+    roll = contest_run(campaign=campaign, active=[squad], resisting=[make_unit("B", into=enemy)],
+                       seed=1)  # fmt: skip
+    assert roll.kind == "contest" and roll.result["winner"] in ("active", "resisting")
+
+
+@pytest.mark.django_db
+def test_a_unit_raised_by_requisition_enters_history_with_its_roll(force, cards, campaign):
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    rolls = {}
+    for seed in range(40):
+        roll = requisition_run(force=force, unit_type=cards["Rifle Squad"], name=f"R{seed}",
+                               quality="average", specialties=["infantry"], character=holt,
+                               bonus=5, seed=seed)  # fmt: skip
+        rolls[roll.result["success"]] = roll
+        if len(rolls) == 2:
+            break
+    raised = Unit.objects.get(pk=rolls[True].result["unit"])
+    created = raised.history.first()
+    assert created.details["raised_by"] == "requisition"
+    assert created.details["d20"] + 5 == created.details["total"] >= created.details["dc"] == 16
+    assert "by Requisition (Holt: d20" in created.text
+    assert "unit" not in rolls[False].result
+    assert not Unit.objects.filter(name=rolls[False].setup["unit"]["name"]).exists()
+
+
+@pytest.mark.django_db
+def test_a_unit_raised_by_gm_fiat_says_so(make_unit):
+    assert make_unit().history.first().details == {"raised_by": "gm_fiat"}
+
+
+@pytest.mark.django_db
+def test_a_bad_requisition_names_every_field_and_raises_nothing(force, cards):
+    with pytest.raises(ValidationError) as error:
+        requisition_run(force=force, unit_type=cards["Rifle Squad"], name="", quality="superb",
+                        bonus=99)  # fmt: skip
+    assert {"name", "quality", "bonus"} <= set(error.value.message_dict)
+    assert not TableRoll.objects.exists() and not Unit.objects.exists()

@@ -1,0 +1,312 @@
+"""Engagements: BUCS unit combat many against many, every modifier from the units and the
+situation, round by round with fixed dice (the pure rules of `campaign/engagement.py`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.characters import Feat
+from campaign.command import Commandable, legendary_command
+from campaign.dice import Dice
+from campaign.engagement import (
+    DRIVEN_BACK,
+    DRIVEN_BACK_MARGIN,
+    PINNED_BY_NUMBERS,
+    Engaged,
+    EngagementError,
+    engagement_fight,
+    setup_errors,
+)
+from campaign.orders import OrderKind
+from campaign.state import LeaderState
+from tests.campaign.helpers import dice, unit_state
+from units.bucs import Equipment, Quality, Specialty
+
+Q = Quality
+S = Specialty
+TANK = (S.MECHANIZED, S.ARMOR)
+
+
+def unit(key, **changes):
+    """An Engaged unit: ``order``, ``leader_feats`` and the situation flags go to Engaged."""
+    engaged = {}
+    for name in ("order", "leader_feats", "order_repeated", "dug_in", "beachhead",
+                 "several_directions", "cramped", "landing"):  # fmt: skip
+        if name in changes:
+            engaged[name] = changes.pop(name)
+    return Engaged(key, unit_state(name=key, **changes), **engaged)
+
+
+def fight(attackers, defenders, d20s, d6s=(), rounds=1, **options):
+    return engagement_fight(
+        {"attackers": attackers, "defenders": defenders},
+        round_limit=rounds,
+        d20=dice(*d20s),
+        d6=dice(*d6s),
+        **options,
+    )
+
+
+def pairings(result, round_number=None):
+    return [
+        e for e in result.events
+        if e["event"] == "pairing" and round_number in (None, e["round"])
+    ]  # fmt: skip
+
+
+def mods(roll):
+    return {name: value for name, value in roll["modifiers"]}
+
+
+def pinned(result, round_number):
+    return next(e for e in result.events if e["event"] == "round" and e["round"] == round_number)[
+        "pinned"
+    ]
+
+
+def test_it_pairs_every_unit_and_counts_outnumbered_from_the_sides():
+    result = fight([unit("A1"), unit("A2")], [unit("B1")], [10, 10, 10, 10])
+    first, second = pairings(result)
+    assert (first["attackers"]["name"], second["attackers"]["name"]) == ("A1", "A2")
+    assert first["defenders"]["name"] == second["defenders"]["name"] == "B1"
+    assert mods(first["defenders"])["Outnumbered 2 to 1"] == -2
+    assert "Outnumbered 1 to 2" not in mods(first["attackers"])
+    assert first["attackers"]["total"] == 8 and first["defenders"]["total"] == 6
+    # A1 won its pairing: Momentum is the unit's own, so A2 has none of it.
+    assert "Momentum" not in mods(second["attackers"])
+
+
+def test_a_unit_led_by_a_character_uses_the_assisting_column_and_its_feats():
+    led = unit("A", leader=LeaderState("Holt", 12), leader_feats=frozenset({Feat.LEADERSHIP}))
+    (pairing,) = pairings(fight([led], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"]) == {
+        "quality: Average, assisting its leader (Holt)": 3,
+        "equipment: Adequate": 0,
+        "leader's feats (Leadership)": 1,
+    }
+    assert pairing["attackers"]["total"] == 14
+
+
+def test_a_unit_uses_under_orders_with_an_order_and_without_orders_otherwise():
+    (pairing,) = pairings(fight([unit("A", order=OrderKind.ATTACK)], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"])["quality: Average, alone under Orders"] == 0
+    assert mods(pairing["defenders"])["quality: Average, alone without Orders"] == -2
+
+
+def test_green_acts_alone_only_after_an_order_and_raw_needs_it_repeated_every_round():
+    ordered = unit("B", quality=Q.GREEN, order=OrderKind.ATTACK)
+    green = fight([unit("A", quality=Q.GREEN)], [ordered], [10, 10])
+    (pairing,) = pairings(green)
+    assert mods(pairing["attackers"]) == {
+        "quality: Green without Orders cannot act alone": -6, "equipment: Adequate": 0
+    }  # fmt: skip
+    assert mods(pairing["defenders"])["quality: Green, alone under Orders"] == -4
+    raw = unit("A", quality=Q.RAW, order=OrderKind.ATTACK, order_repeated=False)
+    result = fight([raw], [unit("B")], [10, 6, 10, 6], rounds=2)
+    one, two = (p["attackers"]["modifiers"][0][0] for p in pairings(result))
+    assert one == "quality: Raw, alone under Orders"
+    assert two == "quality: Raw without Orders cannot act alone"
+    repeated = unit("A", quality=Q.RAW, order=OrderKind.ATTACK, order_repeated=True)
+    result = fight([repeated], [unit("B")], [10, 6, 10, 6], rounds=2)
+    assert pairings(result, 2)[0]["attackers"]["modifiers"][0][0] == (
+        "quality: Raw, alone under Orders"
+    )
+
+
+def test_a_legendary_unit_takes_command_of_up_to_six_lesser_units_not_led_by_a_character():
+    units = [Commandable("legend", False, False, Q.LEGENDARY)]
+    units += [Commandable(f"u{i}", False, False, Q.AVERAGE) for i in range(8)]
+    units.append(Commandable("led", True, False, Q.AVERAGE))
+    commanded = legendary_command(units)
+    assert sorted(commanded) == ["u0", "u1", "u2", "u3", "u4", "u5"]
+    result = fight([unit("L", quality=Q.LEGENDARY), unit("A")], [unit("B")], [10, 10, 10, 10])
+    second = pairings(result)[1]
+    assert second["attackers"]["modifiers"][0] == [
+        "quality: Average, alone under Orders (commanded by L, Legendary)",
+        0,
+    ]
+
+
+def test_an_order_outside_its_specialties_is_performed_as_raw():
+    beach = unit("A", order=OrderKind.ESTABLISH_BEACHHEAD)
+    (pairing,) = pairings(fight([beach], [unit("B")], [10, 10]))
+    assert pairing["attackers"]["modifiers"][0] == [
+        "Establish Beachhead is outside its specialties: performs as Raw",
+        0,
+    ]
+    assert mods(pairing["attackers"])["quality: Raw, alone under Orders"] == -6
+
+
+def test_a_unit_without_infantry_fights_as_raw_with_poor_kit():
+    medics = unit("A", specialties=(S.MEDICAL,), equipment=Equipment.GOOD)
+    (pairing,) = pairings(fight([medics], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"])["equipment: Poor"] == -4
+    assert mods(pairing["attackers"])["quality: Raw without Orders cannot act alone"] == -6
+
+
+def test_dug_in_adds_two_and_is_immune_to_momentum_and_driven_back_both_ways():
+    result = fight([unit("A", dug_in=True)], [unit("B")], [20, 10, 10, 10], rounds=2)
+    one, two = pairings(result)
+    assert mods(one["attackers"])["Dug In"] == 2
+    assert one["margin"] >= DRIVEN_BACK_MARGIN and one["driven_back"] is None
+    assert "Momentum" not in mods(two["attackers"])
+    assert "Driven Back last round" not in mods(two["defenders"])
+
+
+def test_a_unit_beaten_by_ten_is_driven_back_and_pays_for_it_next_round():
+    result = fight([unit("A")], [unit("B")], [20, 10, 10, 10], rounds=2)
+    one, two = pairings(result)
+    assert one["margin"] == 10 and one["driven_back"] == "B"
+    assert mods(two["defenders"])["Driven Back last round"] == DRIVEN_BACK == -2
+    assert mods(two["attackers"])["Momentum"] == 1
+
+
+def test_fire_from_several_directions_pins_even_a_dug_in_unit_nothing_else_does():
+    result = fight([unit("A")], [unit("B", several_directions=True)], [10, 10])
+    assert pinned(result, 1) == {"B": ["fire from several directions"]}
+    assert mods(pairings(result)[0]["attackers"])["B Pinned Down"] == 2
+    result = fight([unit("A")], [unit("B", dug_in=True, cramped=True, landing=True)], [10, 10])
+    assert pinned(result, 1) == {}
+    both = unit("B", dug_in=True, cramped=True, several_directions=True)
+    assert pinned(fight([unit("A")], [both], [10, 10]), 1) == {
+        "B": ["fire from several directions"]
+    }
+
+
+def test_a_unit_pinned_in_a_doorway_is_free_once_it_wins_a_round():
+    result = fight([unit("A")], [unit("B", cramped=True)], [5, 10, 10, 10], rounds=2)
+    assert pinned(result, 1) == {"B": ["cramped quarters (doorway, elevator, narrow street)"]}
+    assert pairings(result, 1)[0]["winner"] == "defenders"
+    assert pinned(result, 2) == {}
+
+
+def test_outnumbered_three_to_one_pins_until_a_unit_is_destroyed_to_even_the_odds():
+    assert PINNED_BY_NUMBERS == 3
+    raw = [unit(f"A{i}", quality=Q.RAW, order=OrderKind.ATTACK) for i in range(3)]
+    result = fight(raw, [unit("B")], [1, 20, 10, 10, 10, 10, 10, 10, 10, 10], rounds=2)
+    assert pinned(result, 1) == {"B": ["outnumbered 3:1"]}
+    assert {"event": "broken", "round": 1, "unit": "A0", "removed": "demoralised"} in result.events
+    assert pinned(result, 2) == {}
+
+
+def test_a_mobility_advantage_is_never_pinned_by_numbers_except_in_cramped_quarters():
+    infantry = [unit(f"A{i}") for i in range(3)]
+    mech = unit("B", specialties=(S.INFANTRY, S.MECHANIZED))
+    assert pinned(fight(infantry, [mech], [10] * 6), 1) == {}
+    cramped = unit("B", specialties=(S.INFANTRY, S.MECHANIZED), cramped=True)
+    assert "outnumbered 3:1" in pinned(fight(infantry, [cramped], [10] * 6), 1)["B"]
+
+
+def test_armor_is_never_pinned_by_infantry_or_mechanized_except_in_cramped_quarters():
+    tank = unit("B", specialties=TANK, several_directions=True)
+    assert pinned(fight([unit("A")], [tank], [10, 10]), 1) == {}
+    tank = unit("B", specialties=TANK, several_directions=True, cramped=True)
+    assert pinned(fight([unit("A")], [tank], [10, 10]), 1) == {
+        "B": ["fire from several directions",
+              "cramped quarters (doorway, elevator, narrow street)"]
+    }  # fmt: skip
+    enemy_tank = unit("A", specialties=TANK)
+    assert pinned(fight([enemy_tank], [unit("B", specialties=TANK, several_directions=True)],
+                        [10, 10]), 1) == {"B": ["fire from several directions"]}  # fmt: skip
+
+
+def test_a_landing_unit_is_pinned_until_it_has_won_two_rounds():
+    result = fight([unit("A", landing=True)], [unit("B")], [15, 10, 15, 10, 10, 10], rounds=3)
+    assert pinned(result, 1) == pinned(result, 2) == {"A": ["landing from landing craft"]}
+    assert [p["winner"] for p in pairings(result)][:2] == ["attackers", "attackers"]
+    assert pinned(result, 3) == {}
+
+
+def test_mobile_gives_two_per_step_of_mobility_advantage():
+    mech = unit("A", specialties=(S.INFANTRY, S.MECHANIZED))
+    (pairing,) = pairings(fight([mech], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"])["Mobile"] == 2 and "Mobile" not in mods(pairing["defenders"])
+    (pairing,) = pairings(fight([unit("A", specialties=TANK)], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"])["Mobile"] == 4
+    poor = unit("A", specialties=TANK, equipment=Equipment.POOR)
+    (pairing,) = pairings(fight([poor], [unit("B")], [10, 10]))
+    assert "Mobile" not in mods(pairing["attackers"])
+
+
+def test_terrain_specialists_get_two_and_double_momentum_against_units_without():
+    marines = unit("A", specialties=(S.INFANTRY, S.AMPHIBIOUS))
+    result = fight([marines], [unit("B")], [15, 10, 10, 10], rounds=2, terrain="amphibious")
+    one, two = pairings(result)
+    assert mods(one["attackers"])["Amphibious in its terrain"] == 2
+    assert mods(two["attackers"])["Momentum, doubled (Amphibious in its terrain)"] == 2
+    rivals = unit("B", specialties=(S.INFANTRY, S.AMPHIBIOUS))
+    result = fight([marines], [rivals], [15, 10, 10, 10], rounds=2, terrain="amphibious")
+    assert mods(pairings(result, 2)[0]["attackers"])["Momentum"] == 1
+    result = fight([marines], [unit("B")], [15, 10], terrain="open")
+    assert "Amphibious in its terrain" not in mods(pairings(result)[0]["attackers"])
+
+
+def test_surprise_is_hide_against_spot_and_the_winner_starts_at_two_momentum():
+    result = fight([unit("A")], [unit("B")], [15, 5, 10, 10], surprise="attackers")
+    check = next(e for e in result.events if e["event"] == "surprise")
+    assert check["hide"] == {"d20": 15, "quality": -2, "feats": 0, "total": 13}
+    assert check["winner"] == "attackers"
+    assert mods(pairings(result)[0]["attackers"])["Momentum"] == 2
+    result = fight([unit("A")], [unit("B")], [5, 15, 10, 10], surprise="attackers")
+    assert mods(pairings(result)[0]["defenders"])["Momentum"] == 2
+    scout = unit("A", leader=LeaderState("Vey", 10), leader_feats=frozenset({Feat.SPECIAL_FORCES}))
+    result = fight([scout], [unit("B")], [10, 10, 10, 10], surprise="attackers")
+    check = next(e for e in result.events if e["event"] == "surprise")
+    assert check["hide"]["feats"] == 2 and check["winner"] == "attackers"
+
+
+def test_armor_cannot_enter_amphibious_arctic_jungle_or_swamp_unless_amphibious():
+    tank = unit("A", specialties=TANK)
+    for terrain in ("amphibious", "arctic", "jungle", "swamp"):
+        assert setup_errors({"attackers": [tank], "defenders": [unit("B")]}, terrain) == [
+            f"A is Armor: it cannot enter {terrain} terrain"
+        ]
+    with pytest.raises(EngagementError, match="cannot enter swamp"):
+        fight([tank], [unit("B")], [10, 10], terrain="swamp")
+    swimmer = unit("A", quality=Q.EXPERIENCED, specialties=(*TANK, S.AMPHIBIOUS))
+    assert setup_errors({"attackers": [swimmer], "defenders": [unit("B")]}, "swamp") == []
+
+
+def test_the_leader_takes_3d6_per_casualty_hit_during_the_fight_and_its_death_breaks_the_unit():
+    led = unit("A", leader=LeaderState("Holt", 5))
+    result = fight([led], [unit("B")], [1, 16], [6, 6, 6], rounds=5)
+    kinds = [e["event"] for e in result.events if e["event"] != "unit"]
+    assert kinds == ["round", "pairing", "hit", "hit", "leader", "leader_died", "broken", "end"]
+    leader = next(e for e in result.events if e["event"] == "leader")
+    assert leader["rolls"] == [6, 6, 6] and leader["hit_points"] == -13 and leader["died"]
+    taken = result.damage["A"]
+    assert (taken.morale_hits, taken.casualty_hits, taken.removed) == (3, 1, "demoralised")
+    assert taken.leader == LeaderState("Holt", -13, alive=False) and taken.leader_died
+    assert result.winner == "defenders" and result.rounds == 1
+
+
+def test_armor_ignores_two_casualty_hits_and_excellent_kit_its_first_morale_hit():
+    tank = unit("B", specialties=TANK)
+    veteran = unit("A", quality=Q.ELITE, order=OrderKind.ATTACK)
+    result = fight([veteran], [tank], [20, 1])
+    assert pairings(result)[0]["hits"] == 4
+    taken = result.damage["B"]
+    assert (taken.morale_hits, taken.casualty_hits, taken.armor_ignored) == (2, 0, 2)
+    elite = unit("B", equipment=Equipment.EXCELLENT)
+    taken = fight([unit("A")], [elite], [20, 6]).damage["B"]
+    assert (taken.morale_hits, taken.casualty_hits, taken.excellent_ignored) == (0, 1, 1)
+
+
+def test_the_same_seed_gives_the_same_engagement_die_for_die():
+    def seeded(seed):
+        rolls = Dice(seed)
+        return engagement_fight(
+            {"attackers": [unit("A1"), unit("A2", leader=LeaderState("Holt", 9))],
+             "defenders": [unit("B1"), unit("B2", specialties=TANK)]},
+            round_limit=10, d20=rolls.d20, d6=rolls.d6,
+        ), rolls.rolled  # fmt: skip
+
+    (first, rolled), (again, rolled_again) = seeded(42), seeded(42)
+    assert first.events == again.events and rolled == rolled_again
+    assert first.damage == again.damage
+    dice_in_log = [
+        roll["d20"] for e in first.events if e["event"] == "pairing"
+        for roll in (e["attackers"], e["defenders"])
+    ]  # fmt: skip
+    assert dice_in_log == [r for kind, r in rolled if kind == "d20"]
+    assert seeded(43)[0].events != first.events

@@ -1,0 +1,121 @@
+"""Engagements through the services: commands read from the campaign, damage applied through
+the same history as battles, seeded and replayable, revertible, bad input refused whole."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from campaign.models import Engagement, HistoryEntry
+from campaign.selectors import unit_history_explains
+from campaign.services import leader_attach
+from campaign.services.characters import character_create
+from campaign.services.engagements import engagement_revert, engagement_run
+from campaign.services.orders import clock_advance, order_give
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def armies(make_unit, enemy):
+    reds = [make_unit("Red 1"), make_unit("Red 2")]
+    blues = [make_unit("Blue 1", into=enemy), make_unit("Blue 2", into=enemy, quality="elite")]
+    return reds, blues
+
+
+def first_roll(record, key):
+    pairing = next(e for e in record.events if e["event"] == "pairing")
+    side = "attackers" if pairing["attackers"]["unit"] == key else "defenders"
+    return pairing[side]
+
+
+def test_it_fights_many_against_many_and_applies_it_through_history(campaign, armies):
+    reds, blues = armies
+    record = engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": blues},
+                            seed=11, round_limit=8, name="Mill ford")  # fmt: skip
+    assert record.state == Engagement.State.APPLIED and record.rounds >= 1
+    entries = HistoryEntry.objects.filter(pk__in=record.applied_entries)
+    assert {e.unit_id for e in entries if e.kind == "engagement"} == {u.pk for u in reds + blues}
+    for unit in reds + blues:
+        unit.refresh_from_db()
+        assert unit.battles_fought == 1 and unit.last_battle_day == campaign.day
+        assert unit_history_explains(unit=unit)
+        entry = unit.history.get(kind="engagement")
+        assert entry.details["engagement"] == record.pk and entry.text.startswith("Mill ford")
+
+
+def test_the_same_inputs_give_the_same_engagement(campaign, armies):
+    reds, blues = armies
+    runs = []
+    for _ in range(2):
+        record = engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": blues},
+                                seed=99, round_limit=6)  # fmt: skip
+        runs.append(record.events)
+        engagement_revert(engagement=record, reason="again")
+    assert runs[0] == runs[1]
+
+
+def test_the_units_orders_and_leaders_set_their_column(campaign, armies):
+    reds, blues = armies
+    holt = character_create(campaign=campaign, name="Holt", hit_points=12, feats=["leadership"])
+    leader_attach(unit=reds[0], character=holt)
+    order_give(giver=holt, unit=reds[1], kind="attack")
+    record = engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": blues},
+                            seed=4, round_limit=1)  # fmt: skip
+    one = dict(map(tuple, first_roll(record, str(reds[0].pk))["modifiers"]))
+    assert one["quality: Average, assisting its leader (Holt)"] == 3
+    assert one["leader's feats (Leadership)"] == 1
+    second = next(e for e in record.events if e["event"] == "pairing" and
+                  e["attackers"]["unit"] == str(reds[1].pk))  # fmt: skip
+    assert second["attackers"]["modifiers"][0] == ["quality: Average, alone under Orders", 0]
+    engagement_revert(engagement=record, reason="again")
+    clock_advance(campaign=campaign, hours=2)  # the Attack Order is done: without Orders now
+    record = engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": blues},
+                            seed=4, round_limit=1)  # fmt: skip
+    second = next(e for e in record.events if e["event"] == "pairing" and
+                  e["attackers"]["unit"] == str(reds[1].pk))  # fmt: skip
+    assert second["attackers"]["modifiers"][0][0].endswith("alone without Orders")
+
+
+def test_a_finished_beachhead_counts_as_dug_in_on_amphibious_ground(campaign, make_unit, enemy):
+    marines = make_unit("Marines", specialties=("infantry", "amphibious"))
+    holt = character_create(campaign=campaign, name="Holt", hit_points=12)
+    order_give(giver=holt, unit=marines, kind="establish_beachhead")
+    clock_advance(campaign=campaign, hours=1)
+    record = engagement_run(campaign=campaign, sides={"attackers": [make_unit("Foe", into=enemy)],
+                            "defenders": [marines]}, terrain="amphibious", seed=2,
+                            round_limit=1)  # fmt: skip
+    mods = dict(map(tuple, first_roll(record, str(marines.pk))["modifiers"]))
+    assert mods["Establish Beachhead: dug in"] == 2 and mods["Amphibious in its terrain"] == 2
+
+
+def test_an_engagement_reverts_like_a_battle(campaign, armies):
+    reds, blues = armies
+    before = {u.pk: u.state for u in reds + blues}
+    record = engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": blues},
+                            seed=5, round_limit=10)  # fmt: skip
+    engagement_revert(engagement=record, reason="the GM rules it did not happen")
+    record.refresh_from_db()
+    assert record.state == Engagement.State.REVERTED
+    for unit in reds + blues:
+        unit.refresh_from_db()
+        assert unit.state == before[unit.pk]
+    with pytest.raises(ValidationError, match="reverted already"):
+        engagement_revert(engagement=record, reason="twice")
+
+
+def test_bad_set_ups_are_refused_whole_and_nothing_is_written(campaign, armies, make_unit):
+    reds, blues = armies
+    with pytest.raises(ValidationError) as error:
+        engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": [reds[0]]},
+                       terrain="moon", surprise="nobody", round_limit=0, seed=-1,
+                       situations={blues[0].pk: {"dug_in": True}})  # fmt: skip
+    assert set(error.value.message_dict) >= {
+        "defenders", "terrain", "surprise", "round_limit", "seed", f"situation.{blues[0].pk}"
+    }  # fmt: skip
+    tank = make_unit("Tank", card="Medium Tank", specialties=("mechanized", "armor"))
+    with pytest.raises(ValidationError, match="cannot enter swamp"):
+        engagement_run(campaign=campaign, sides={"attackers": [tank], "defenders": blues},
+                       terrain="swamp")  # fmt: skip
+    assert not Engagement.objects.exists()
+    assert not HistoryEntry.objects.filter(kind="engagement").exists()

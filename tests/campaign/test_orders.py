@@ -1,0 +1,123 @@
+"""Orders and the campaign clock in hours: who gives them, how long they take, when they are
+done, and a clock that keeps the calendar's days (R&R) working."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from campaign.models import Order
+from campaign.orders import (
+    ORDER_TABLE,
+    OrderKind,
+    clock_hour,
+    clock_text,
+    order_hours,
+    order_quality,
+)
+from campaign.services import calendar_advance, unit_edit
+from campaign.services.characters import character_create
+from campaign.services.orders import (
+    DONE,
+    REPLACED,
+    UNDER_WAY,
+    campaign_now,
+    clock_advance,
+    order_give,
+    order_status,
+)
+from units.bucs import Quality, Specialty
+
+Q = Quality
+
+
+def test_it_lists_the_orders_and_their_times():
+    table = {k.value: (r.listed_hours, r.specialty, r.chosen) for k, r in ORDER_TABLE.items()}
+    assert table == {
+        "attack": (2, None, True),
+        "use_skill": (2, None, True),
+        "establish_beachhead": (1, Specialty.AMPHIBIOUS, False),
+    }
+
+
+def test_an_order_takes_its_listed_time_less_half_the_quality_step_at_least_an_hour():
+    assert [order_hours(6, q) for q in Q] == [6, 6, 5, 5, 4, 4, 3]
+    assert order_hours(2, Q.LEGENDARY) == 1 and order_hours(1, Q.RAW) == 1
+    assert order_hours(6, Q.AVERAGE, hours_saved=1) == 4  # a Strategist's Order
+    with pytest.raises(ValueError):
+        order_hours(0, Q.AVERAGE)
+
+
+def test_an_order_outside_the_units_specialties_is_performed_as_raw():
+    beach = OrderKind.ESTABLISH_BEACHHEAD
+    assert order_quality(beach, Q.ELITE, (Specialty.INFANTRY,)) == Q.RAW
+    assert order_quality(beach, Q.ELITE, (Specialty.AMPHIBIOUS,)) == Q.ELITE
+    assert order_quality(OrderKind.ATTACK, Q.ELITE, ()) == Q.ELITE
+
+
+def test_the_clock_counts_hours_within_days():
+    assert clock_hour(1, 0) == 0 and clock_hour(3, 5) == 53
+    assert clock_text(53) == "day 3, 05:00"
+
+
+@pytest.mark.django_db
+def test_only_a_character_gives_an_order_and_it_finishes_on_the_clock(campaign, make_unit):
+    squad = make_unit(quality="elite")
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    with pytest.raises(ValidationError) as error:
+        order_give(giver=None, unit=squad, kind="attack")
+    assert "only a character gives an Order" in str(error.value)
+    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=8)
+    assert (order.hours, order.given_at, order.finishes_at) == (6, 0, 6)
+    assert order_status(order, campaign_now(campaign)) == UNDER_WAY
+    assert clock_advance(campaign=campaign, hours=5) == []
+    campaign.refresh_from_db()
+    assert (campaign.day, campaign.hour) == (1, 5)
+    (done,) = clock_advance(campaign=campaign, hours=1)
+    assert done == order and order_status(order, 6) == DONE
+
+
+@pytest.mark.django_db
+def test_a_new_order_replaces_the_one_under_way(campaign, make_unit):
+    squad = make_unit()
+    sage = character_create(campaign=campaign, name="Sage", hit_points=10, feats=["strategist"])
+    first = order_give(giver=sage, unit=squad, kind="attack")
+    assert first.hours == 1  # 2 − 3 // 2 − 1 (a Strategist's Order), at least 1
+    second = order_give(giver=sage, unit=squad, kind="use_skill")
+    first.refresh_from_db()
+    assert order_status(first, 0) == REPLACED and order_status(second, 0) == UNDER_WAY
+
+
+@pytest.mark.django_db
+def test_bad_orders_are_refused_and_nothing_is_written(campaign, make_unit, cast):
+    from campaign.services import campaign_create
+
+    squad = make_unit()
+    other = campaign_create(name="Elsewhere", gm=cast.gm, ruleset="combined_arms")
+    stranger = character_create(campaign=other, name="Stranger", hit_points=10)
+    with pytest.raises(ValidationError) as error:
+        order_give(giver=stranger, unit=squad, kind="dance", listed_hours=3)
+    assert set(error.value.message_dict) == {"giver", "kind"}
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    with pytest.raises(ValidationError, match="only Use Skill"):
+        order_give(giver=holt, unit=squad, kind="attack", listed_hours=3)
+    assert not Order.objects.exists()
+
+
+@pytest.mark.django_db
+def test_passing_midnight_is_a_day_of_the_calendar_and_r_and_r_still_works(campaign, make_unit):
+    squad = make_unit()
+    unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shaken")
+    clock_advance(campaign=campaign, hours=20)
+    squad.refresh_from_db()
+    assert squad.morale_hits == 2  # no midnight yet
+    clock_advance(campaign=campaign, hours=30)
+    campaign.refresh_from_db()
+    squad.refresh_from_db()
+    assert (campaign.day, campaign.hour) == (3, 2)
+    assert squad.morale_hits == 0  # two days of R&R
+    calendar_advance(campaign=campaign, days=1)
+    campaign.refresh_from_db()
+    assert (campaign.day, campaign.hour) == (4, 2)  # the calendar keeps the hour
+    with pytest.raises(ValidationError):
+        clock_advance(campaign=campaign, hours=0)

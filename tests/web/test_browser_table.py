@@ -1,0 +1,186 @@
+"""The table's pages in a real browser: a GM creates a character and puts it at the head of a
+unit, gives an Order and watches it finish on the clock, fights an engagement many against many
+and reads its log (as does a player), reverts it, makes a skill check and a contest, and raises
+a unit by Requisition. Each flow also meets bad input and shows its error, with nothing written
+(the page's tables are unchanged). Screenshots go to test-artifacts/browser/ (``table-*``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from campaign.services import campaign_create, force_create, membership_set, unit_create
+from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or usefixtures
+    PASSWORD,
+    chromium,
+    expect,
+    page_for,
+    playwright_ready,
+    shoot,
+)
+from units.models import UnitType
+from units.services import library_load
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def cast(django_user_model):
+    """Replaces test_browser's cast: this test's users and campaign, all made before
+    Playwright starts (see the note on ``cast`` in test_browser.py)."""
+    users = {
+        n: django_user_model.objects.create_user(n, password=PASSWORD)
+        for n in ("gm", "alice", "bob")
+    }
+    library_load()
+    campaign = campaign_create(name="Operation Anvil", gm=users["gm"], ruleset="combined_arms")
+    for name in ("alice", "bob"):
+        membership_set(campaign=campaign, user=users[name], role="player")
+    card = UnitType.objects.get(name="Rifle Squad", ruleset="combined_arms")
+    lantern = force_create(campaign=campaign, owner=users["alice"], name="Lantern Company")
+    night = force_create(campaign=campaign, owner=users["bob"], name="Night Battalion")
+    for force, name, specialties in (
+        (lantern, "1st Squad", ["infantry"]),
+        (lantern, "2nd Squad", ["infantry"]),
+        (lantern, "Medics", ["infantry", "medical"]),
+        (night, "Ghost Squad", ["infantry"]),
+    ):
+        unit_create(force=force, unit_type=card, name=name, specialties=specialties)
+    return campaign
+
+
+def _submit(page, form: str) -> None:
+    page.click(f"{form} button[type=submit]")
+
+
+def _errors(page, form: str) -> str:
+    """The form's errors, after a refusal: the page came back as a 400, which the browser notes
+    in its console (and nothing else may be there)."""
+    texts = " ".join(page.locator(f"{form} .form-errors, {form} .field-errors").all_inner_texts())
+    note = "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+    assert all(error == note for error in page.errors), page.errors
+    page.errors.clear()
+    return texts
+
+
+def test_the_table_from_characters_to_requisition(cast, page_for, live_server):  # noqa: F811
+    gm = page_for("gm")
+    gm.click("text=Operation Anvil")
+    dashboard = gm.url
+
+    # Characters: create one, refuse a second of the same name, put it at the head of a unit.
+    gm.click(".table-links >> text=Characters")
+    for attempt in range(2):
+        gm.fill("#character-form input[name=name]", "Capt. Holt")
+        gm.fill("#character-form input[name=hit_points]", "14")
+        gm.check("#character-form input[value=leadership]")
+        gm.check("#character-form input[value=strategist]")
+        gm.fill("#character-form input[name=player]", "alice")
+        _submit(gm, "#character-form")
+        if attempt == 0:
+            gm.wait_for_selector("text=Capt. Holt is a character of the campaign.")
+    assert "has a character called 'Capt. Holt' already" in _errors(gm, "#character-form")
+    gm.goto(gm.url.split("characters")[0] + "characters/")
+    assert gm.locator("#characters tbody tr").count() == 1
+    gm.select_option("#join-form select[name=character]", label="Capt. Holt")
+    gm.select_option("#join-form select[name=unit]", label="1st Squad (Lantern Company)")
+    _submit(gm, "#join-form")
+    gm.wait_for_selector("text=Capt. Holt leads 1st Squad.")
+    expect(gm.locator("#characters tbody tr")).to_contain_text("1st Squad")
+    expect(gm.locator("#characters tbody tr")).to_contain_text("Leadership, Strategist")
+    shoot(gm, "table-01-characters", full_page=True)
+
+    # The player sees the character as theirs.
+    alice = page_for("alice")
+    alice.goto(gm.url)
+    expect(alice.locator("#characters tr:has-text('Capt. Holt') .badge")).to_have_text("yours")
+    assert alice.locator("#character-form").count() == 0
+
+    # Orders and the clock: a bad Order is refused, a good one finishes on the clock.
+    gm.click(".meta >> text=Orders and the clock")
+    gm.select_option("#order-form select[name=giver]", label="Capt. Holt")
+    gm.select_option("#order-form select[name=unit]", label="2nd Squad (Lantern Company)")
+    gm.select_option("#order-form select[name=kind]", "attack")
+    gm.fill("#order-form input[name=listed_hours]", "5")
+    _submit(gm, "#order-form")
+    gm.wait_for_selector("#order-form .field-errors")
+    assert "only Use Skill takes the skill's own" in _errors(gm, "#order-form")
+    gm.fill("#order-form input[name=listed_hours]", "")
+    _submit(gm, "#order-form")
+    gm.wait_for_selector("text=Capt. Holt ordered 2nd Squad to Attack: 1 h, done at day 1, 01:00.")
+    assert gm.locator("#orders tbody tr").count() == 1
+    expect(gm.locator("#orders .order-state")).to_have_text("under way")
+    gm.fill("#clock-form input[name=hours]", "1")
+    _submit(gm, "#clock-form")
+    gm.wait_for_selector("text=It is now day 1, 01:00; 1 Order done.")
+    expect(gm.locator("#orders .order-state")).to_have_text("done")
+    expect(gm.locator("#clock")).to_have_text("day 1, 01:00")
+    shoot(gm, "table-02-orders", full_page=True)
+
+    # An engagement: nobody on a side is refused; then two against one, read round by round.
+    gm.click(".meta >> text=Engagements")
+    gm.fill("#engagement-form input[name=seed]", "7")
+    _submit(gm, "#engagement-form")
+    gm.wait_for_selector("#engagement-form .form-errors")
+    assert "the attackers need at least one unit" in _errors(gm, "#engagement-form")
+    assert gm.locator("#engagements li").all_inner_texts() == ["None yet."]
+    for name, side in (("1st Squad", "attackers"), ("2nd Squad", "attackers"),
+                       ("Ghost Squad", "defenders")):  # fmt: skip
+        row = gm.locator(f"#engagement-form tr:has-text('{name}')")
+        row.locator("select").select_option(side)
+    gm.locator("#engagement-form tr:has-text('Ghost Squad') input[name^=dug_in]").check()
+    gm.fill("#engagement-form input[name=seed]", "7")
+    gm.fill("#engagement-form input[name=name]", "Mill ford")
+    _submit(gm, "#engagement-form")
+    gm.wait_for_url(re.compile(r"/engagements/\d+/$"))
+    engagement = gm.url
+    expect(gm.locator("h1")).to_have_text("Mill ford")
+    log = gm.inner_text("#log")
+    assert "Round 1" in log and "Dug In +2" in log and "Outnumbered 2 to 1 -2" in log
+    assert "Average, assisting its leader (Capt. Holt) +3" in log
+    assert "Leadership, Strategist" in log
+    shoot(gm, "table-03-engagement", full_page=True)
+    alice.goto(engagement)
+    assert alice.inner_text("#log") == log  # the campaign's members read the same log
+    assert alice.locator("#revert-form").count() == 0
+    gm.fill("#revert-form input[name=reason]", "the GM rules it a feint")
+    _submit(gm, "#revert-form")
+    gm.wait_for_selector("text=Engagement reverted.")
+    expect(gm.locator(".meta .status")).to_have_text("Reverted")
+
+    # Checks: a skill check, a contest refused against itself, then a Requisition.
+    gm.click(".meta >> text=Checks and Requisition")
+    gm.select_option("#skill-form select[name=lead]", label="Medics (Lantern Company)")
+    gm.select_option("#skill-form select[name=skill]", "medical")
+    gm.fill("#skill-form input[name=dc]", "10")
+    gm.fill("#skill-form input[name=seed]", "3")
+    _submit(gm, "#skill-form")
+    gm.wait_for_selector("#rolls >> text=Medics: Medical check")
+    gm.select_option("#contest-form select[name=active]", label="Ghost Squad (Night Battalion)")
+    gm.select_option("#contest-form select[name=resisting]", label="Ghost Squad (Night Battalion)")
+    _submit(gm, "#contest-form")
+    gm.wait_for_selector("#contest-form .field-errors")
+    assert "a unit cannot contest against itself" in _errors(gm, "#contest-form")
+    assert gm.locator("#rolls li").count() == 1
+    gm.select_option("#requisition-form select[name=force]", label="Lantern Company")
+    gm.select_option("#requisition-form select[name=unit_type]", label="Rifle Squad")
+    gm.fill("#requisition-form input[name=name]", "1st Squad")
+    gm.select_option("#requisition-form select[name=quality]", "green")
+    gm.check("#requisition-form input[value=infantry]")
+    gm.fill("#requisition-form input[name=bonus]", "20")
+    _submit(gm, "#requisition-form")
+    gm.wait_for_selector("#requisition-form .field-errors")
+    assert "already has a unit called '1st Squad'" in _errors(gm, "#requisition-form")
+    gm.fill("#requisition-form input[name=name]", "Levy")
+    _submit(gm, "#requisition-form")
+    gm.wait_for_selector("#rolls >> text=Requisition by the force for Green Rifle Squad 'Levy'")
+    expect(gm.locator("#rolls li").first).to_contain_text("raised")
+    shoot(gm, "table-04-checks", full_page=True)
+    gm.goto(dashboard)
+    gm.click("text=Lantern Company")
+    gm.click("#roster >> text=Levy")
+    expect(gm.locator("body")).to_contain_text("raised in Lantern Company by Requisition")
+    assert not gm.errors, gm.errors
+    assert not alice.errors, alice.errors
