@@ -20,6 +20,7 @@ from django.db.models import F
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from battles import lease
 from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario, run_battle
 from battles.models import OddsChunk, OddsRun
 from battles.services import SEED_LIMIT, BattleInputError
@@ -102,8 +103,13 @@ def odds_chunk_run(*, run_id: int, index: int) -> bool:
     OddsRun.objects.filter(id=run_id, status=OddsRun.Status.QUEUED).update(
         status=OddsRun.Status.RUNNING
     )
+    live = OddsRun.objects.filter(
+        id=run_id, status__in=[OddsRun.Status.QUEUED, OddsRun.Status.RUNNING]
+    )
     try:
-        tallies = odds_chunk_tallies(run, index)
+        # A chunk can outlast the stale limit: the lease keeps the sweep from sending it again.
+        with lease.held(live):
+            tallies = odds_chunk_tallies(run, index)
     except Exception:
         logger.exception("odds run %s chunk %s failed", run_id, index)
         OddsRun.objects.filter(id=run_id).exclude(status=OddsRun.Status.DONE).update(

@@ -17,6 +17,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
@@ -24,6 +25,7 @@ from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from battles import lease
 from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario, run_battle
 from battles.models import Battle, BattleLog
 from config.logging import log_context
@@ -138,7 +140,9 @@ def battle_resolve(*, battle_id: int, claim: uuid.UUID | None = None) -> Battle 
 def _battle_resolve(battle_id: int, token: uuid.UUID) -> Battle | None:
     now = timezone.now()
     claimable = Q(status=Battle.Status.QUEUED) | Q(status=Battle.Status.RUNNING, claim=token)
-    claimed = Battle.objects.filter(claimable, id=battle_id).update(
+    claimed = Battle.objects.filter(
+        claimable, id=battle_id, attempts__lt=settings.BATTLE_MAX_ATTEMPTS
+    ).update(
         status=Battle.Status.RUNNING,
         claim=token,
         started_at=now,
@@ -148,27 +152,37 @@ def _battle_resolve(battle_id: int, token: uuid.UUID) -> Battle | None:
         progress_activation=0,
     )
     if not claimed:
+        # A message delivered again after its worker was killed (the hard time limit, out of
+        # memory) would otherwise start the same doomed attempt for ever.
+        spent = Battle.objects.filter(
+            claimable, id=battle_id, attempts__gte=settings.BATTLE_MAX_ATTEMPTS
+        )
+        if _give_up(spent, _attempts_spent_reason()):
+            return Battle.objects.get(id=battle_id)
         logger.info("battle %s already claimed or finished: nothing to do", battle_id)
         return None
     battle = Battle.objects.get(id=battle_id)
     logger.info("battle %s claimed (attempt %s)", battle_id, battle.attempts)
     mine = Battle.objects.filter(id=battle_id, claim=token, status=Battle.Status.RUNNING)
     try:
-        record = run_battle(battle.scenario, battle.seed, on_turn=partial(_progress, mine=mine))
+        with lease.held(mine):
+            record = run_battle(battle.scenario, battle.seed, on_turn=partial(_progress, mine=mine))
     except DATABASE_ERRORS:
         logger.warning("battle %s: the database failed mid-battle; it will be retried", battle_id)
         raise
+    except SoftTimeLimitExceeded:
+        logger.warning("battle %s stopped at the time limit", battle_id)
+        _give_up(
+            mine,
+            f"The battle took longer than the worker's time limit "
+            f"({settings.CELERY_TASK_SOFT_TIME_LIMIT} s) and was stopped. The scenario is too "
+            "large for one battle: fewer units or terrain pieces fight within it.",
+        )
+        return Battle.objects.get(id=battle_id)
     except Exception:
         # A bug or an impossible scenario: keep the error for the GM; nothing else is written.
         logger.exception("battle %s failed", battle_id)
-        failed = mine.update(
-            status=Battle.Status.FAILED,
-            error=traceback.format_exc(limit=20),
-            finished_at=timezone.now(),
-            claim=None,
-        )
-        if failed and battle.notify_task:
-            _notify(battle)
+        _give_up(mine, traceback.format_exc(limit=20))
         return Battle.objects.get(id=battle_id)
     log_json = record.log_json()
     with transaction.atomic():
@@ -199,6 +213,28 @@ def _battle_resolve(battle_id: int, token: uuid.UUID) -> Battle | None:
     return Battle.objects.get(id=battle_id)
 
 
+def _attempts_spent_reason() -> str:
+    return (
+        f"No attempt could finish: the battle was started {settings.BATTLE_MAX_ATTEMPTS} times "
+        "and each time its worker stopped (killed, out of memory, or over the hard time limit "
+        f"of {settings.CELERY_TASK_TIME_LIMIT} s). It is not started again."
+    )
+
+
+def _give_up(rows, reason: str) -> bool:
+    """Mark the battle in ``rows`` failed with ``reason`` (and tell whoever asked); False if
+    ``rows`` no longer matched it."""
+    ids = list(rows.values_list("pk", flat=True))
+    failed = rows.filter(pk__in=ids).update(
+        status=Battle.Status.FAILED, error=reason, finished_at=timezone.now(), claim=None
+    )
+    if failed:
+        for battle in Battle.objects.filter(pk__in=ids, status=Battle.Status.FAILED):
+            if battle.notify_task:
+                _notify(battle)
+    return bool(failed)
+
+
 def _notify(battle: Battle) -> None:
     """Tell whoever asked (by task name) that the battle is done; their sweep covers a miss."""
     from celery import current_app
@@ -210,8 +246,8 @@ def _notify(battle: Battle) -> None:
 
 
 def _progress(turn: int, *, mine) -> None:
-    """Record the turn reached (and that the worker is alive) for the page that polls."""
-    mine.update(progress_turn=turn, heartbeat_at=timezone.now())
+    """Record the turn reached, for the page that polls (liveness is the lease's business)."""
+    mine.update(progress_turn=turn)
     if settings.BATTLE_TURN_DELAY:
         # Battles take milliseconds; a pause lets a demo audience watch one being fought.
         time.sleep(settings.BATTLE_TURN_DELAY)
@@ -220,24 +256,26 @@ def _progress(turn: int, *, mine) -> None:
 def battles_sweep(*, stale_after: timedelta | None = None) -> list[int]:
     """Queue again every battle stuck in queued or running without a sign of life.
 
-    A running battle whose worker died (killed, machine lost) stops beating; a queued battle
-    may have missed the broker. Either is put back to queued and sent again: the claim makes
-    a duplicate message harmless.
+    A running battle's worker renews its lease on a clock however long a turn takes, so a
+    running battle without a beat for ``stale_after`` has truly lost its worker (killed,
+    machine lost); a queued battle may have missed the broker. Either is put back to queued and
+    sent again (the claim makes a duplicate message harmless), unless it has used up its
+    attempts: then it ends failed, with the reason.
     """
     if stale_after is None:
         stale_after = timedelta(seconds=settings.BATTLE_STALE_SECONDS)
     cutoff = timezone.now() - stale_after
-    stuck = Battle.objects.filter(
-        Q(status=Battle.Status.RUNNING) | Q(status=Battle.Status.QUEUED),
-        heartbeat_at__lt=cutoff,
-    )
+    stuck_now = Q(status=Battle.Status.RUNNING) | Q(status=Battle.Status.QUEUED)
+    stuck = Battle.objects.filter(stuck_now, heartbeat_at__lt=cutoff)
     requeued = []
     for battle_id in stuck.values_list("id", flat=True):
-        reset = Battle.objects.filter(
-            Q(status=Battle.Status.RUNNING) | Q(status=Battle.Status.QUEUED),
-            id=battle_id,
-            heartbeat_at__lt=cutoff,
-        ).update(status=Battle.Status.QUEUED, claim=None, heartbeat_at=timezone.now())
+        still = Battle.objects.filter(stuck_now, id=battle_id, heartbeat_at__lt=cutoff)
+        if _give_up(
+            still.filter(attempts__gte=settings.BATTLE_MAX_ATTEMPTS), _attempts_spent_reason()
+        ):
+            logger.warning("battle %s failed: its attempts are used up", battle_id)
+            continue
+        reset = still.update(status=Battle.Status.QUEUED, claim=None, heartbeat_at=timezone.now())
         if reset and battle_enqueue(battle_id=battle_id):
             requeued.append(battle_id)
     if requeued:

@@ -259,6 +259,13 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # A battle with no sign of life for this long is presumed lost and queued again by the sweep.
 BATTLE_STALE_SECONDS = env.int("BATTLE_STALE_SECONDS", default=120)
+# While a worker fights, a thread renews its lease this often (battles.lease): liveness does not
+# depend on how long a turn takes. Well inside the stale limit.
+BATTLE_HEARTBEAT_SECONDS = env.float(
+    "BATTLE_HEARTBEAT_SECONDS", default=max(0.1, min(15.0, BATTLE_STALE_SECONDS / 4))
+)
+# A battle started this many times without finishing (its worker killed each time) ends failed.
+BATTLE_MAX_ATTEMPTS = env.int("BATTLE_MAX_ATTEMPTS", default=3)
 # Seconds a worker pauses after each turn of a battle (default 0): for demos that show progress.
 BATTLE_TURN_DELAY = env.float("BATTLE_TURN_DELAY", default=0.0)
 CELERY_BEAT_SCHEDULE = {
