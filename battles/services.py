@@ -8,6 +8,7 @@ worker that was presumed dead and later wakes up cannot overwrite what another w
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -46,19 +47,53 @@ class BattleInputError(ValueError):
         super().__init__("; ".join(f"{path}: {reason}" for path, reason in errors))
 
 
-def _nul_paths(data: Any, path: str = "") -> list[str]:
-    """Where ``data`` holds a NUL character (in a string or a key)."""
-    if isinstance(data, str):
-        return [path or "scenario"] if "\x00" in data else []
+MAX_SCENARIO_TEXT = 200_000
+"""Characters of pasted scenario JSON: the largest valid scenario is about 120 kB compact."""
+
+
+def nul_paths(data: Any) -> list[str]:
+    """Where ``data`` holds a NUL character (in a string or a key): the database stores none.
+
+    Walks without recursion, so any nesting is safe to ask about.
+    """
     found: list[str] = []
-    if isinstance(data, dict):
-        for key, value in data.items():
-            at = f"{path}.{key}".lstrip(".")
-            found += [at] if isinstance(key, str) and "\x00" in key else _nul_paths(value, at)
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            found += _nul_paths(value, f"{path}[{index}]")
-    return found
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                found.append(path or "scenario")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                at = f"{path}.{key}".lstrip(".")
+                if isinstance(key, str) and "\x00" in key:
+                    found.append(at)
+                else:
+                    stack.append((item, at))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
+    return sorted(found)
+
+
+def scenario_from_text(text: str) -> Any:
+    """Pasted JSON text as data, or ``BattleInputError`` saying why not: too long, not JSON,
+    nested too deep to read, or holding a NUL character (literal or as an escape)."""
+    if len(text) > MAX_SCENARIO_TEXT:
+        raise BattleInputError(
+            [("scenario", f"must be at most {MAX_SCENARIO_TEXT} characters, got {len(text)}")]
+        )
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise BattleInputError(
+            [("scenario", "not JSON we can read: nested far too deep")]
+        ) from None
+    except ValueError as exc:
+        raise BattleInputError([("scenario", f"not JSON: {exc}")]) from None
+    nul = nul_paths(data)
+    if nul:
+        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
+    return data
 
 
 def battle_launch(
@@ -74,14 +109,15 @@ def battle_launch(
     If the broker is down the battle is still saved (status queued, ``enqueue_error`` set);
     the sweep queues it when the broker returns.
     """
-    nul = _nul_paths(scenario)
-    if nul:
-        # The database stores no NUL character, in text or in JSON.
-        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
     try:
+        # First: its limits bound the cost of everything after, the NUL search included.
         parsed = parse_scenario(scenario)
     except ScenarioError as exc:
         raise BattleInputError(exc.problems) from exc
+    nul = nul_paths(scenario)
+    if nul:
+        # The database stores no NUL character, in text or in JSON.
+        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
     elif not 0 <= seed <= SEED_LIMIT:
