@@ -26,9 +26,10 @@ from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
-from battles import lease
+from battles import budget, lease
 from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario, run_battle
 from battles.models import Battle, BattleLog
+from battles.refusals import BattleInputError
 from config.logging import log_context
 
 logger = logging.getLogger(__name__)
@@ -37,14 +38,6 @@ logger = logging.getLogger(__name__)
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 
 SEED_LIMIT = 2**63 - 1  # the seed column is a signed 64-bit integer
-
-
-class BattleInputError(ValueError):
-    """A scenario or seed that cannot be launched; ``errors`` lists (path, reason)."""
-
-    def __init__(self, errors: list[tuple[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{path}: {reason}" for path, reason in errors))
 
 
 MAX_SCENARIO_TEXT = 200_000
@@ -103,11 +96,14 @@ def battle_launch(
     seed: int | None = None,
     created_by=None,
     notify_task: str = "",
+    campaign_battles=None,
 ) -> Battle:
     """Validate the scenario, save the battle, and queue it once the transaction commits.
 
-    If the broker is down the battle is still saved (status queued, ``enqueue_error`` set);
-    the sweep queues it when the broker returns.
+    The launch must fit its user's budget, and the campaign's when ``campaign_battles`` (the
+    campaign's battles) is given (``battles.budget``; ``WorkRefused`` otherwise). If the broker
+    is down the battle is still saved (status queued, ``enqueue_error`` set); the sweep queues it
+    when the broker returns.
     """
     try:
         # First: its limits bound the cost of everything after, the NUL search included.
@@ -126,9 +122,12 @@ def battle_launch(
     limit = Battle._meta.get_field("name").max_length
     if len(name) > limit:
         raise BattleInputError([("name", f"must be at most {limit} characters, got {len(name)}")])
+    cost = budget.battle_cost(parsed)
+    budget.check(created_by, cost=cost, campaign_battles=campaign_battles)
     with transaction.atomic():
         battle = Battle.objects.create(
             name=name,
+            cost=cost,
             created_by=created_by,
             ruleset=parsed.ruleset.name,
             scenario=scenario,
@@ -287,6 +286,20 @@ def _progress(turn: int, *, mine) -> None:
     if settings.BATTLE_TURN_DELAY:
         # Battles take milliseconds; a pause lets a demo audience watch one being fought.
         time.sleep(settings.BATTLE_TURN_DELAY)
+
+
+def battle_cancel(*, battle_id: int, user: Any) -> bool:
+    """Cancel a one-off battle ``user`` launched that no worker has taken yet; False if it was
+    not theirs, not one-off (a campaign's battle), or already taken."""
+    cancelled = Battle.objects.filter(
+        id=battle_id, created_by=user, status=Battle.Status.QUEUED, notify_task=""
+    ).update(
+        status=Battle.Status.FAILED,
+        error="Cancelled by its owner before it was fought.",
+        finished_at=timezone.now(),
+        claim=None,
+    )
+    return bool(cancelled)
 
 
 def battles_sweep(*, stale_after: timedelta | None = None) -> list[int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from config.env import broker_url, database_config, env
 
@@ -255,6 +256,17 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+# Three queues, so no kind of work waits behind another's backlog: battles, odds chunks (a run
+# is many tasks at once), and housekeeping (the sweeps that recover lost work, campaign
+# outcomes). A worker started without -Q takes all of them; docker-compose gives housekeeping a
+# worker of its own (docs/deploy.md, "Queues").
+CELERY_TASK_QUEUES = [Queue(name) for name in ("battles", "odds", "housekeeping", "celery")]
+CELERY_TASK_ROUTES = {
+    "battles.tasks.resolve_battle": {"queue": "battles"},
+    "battles.tasks.run_odds_chunk": {"queue": "odds"},
+    "battles.tasks.sweep_battles": {"queue": "housekeeping"},
+    "campaign.tasks.*": {"queue": "housekeeping"},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # A battle with no sign of life for this long is presumed lost and queued again by the sweep.
@@ -268,6 +280,14 @@ BATTLE_HEARTBEAT_SECONDS = env.float(
 BATTLE_MAX_ATTEMPTS = env.int("BATTLE_MAX_ATTEMPTS", default=3)
 # Seconds a worker pauses after each turn of a battle (default 0): for demos that show progress.
 BATTLE_TURN_DELAY = env.float("BATTLE_TURN_DELAY", default=0.0)
+# Budgets (battles.budget): work in flight, in unit-pair turns (turns × pairs of enemy units; a
+# 20 against 20 of 8 turns is 3,200, the crossroads 54), per user and per campaign; battles and
+# odds runs in flight per user; and about how long one unit takes a worker, for "try again in".
+WORK_USER_LIMIT = env.int("WORK_USER_LIMIT", default=5_000_000)
+WORK_CAMPAIGN_LIMIT = env.int("WORK_CAMPAIGN_LIMIT", default=10_000_000)
+WORK_USER_BATTLES = env.int("WORK_USER_BATTLES", default=20)
+WORK_USER_ODDS_RUNS = env.int("WORK_USER_ODDS_RUNS", default=2)
+WORK_SECONDS_PER_UNIT = env.float("WORK_SECONDS_PER_UNIT", default=0.0001)
 CELERY_BEAT_SCHEDULE = {
     "sweep-battles": {"task": "battles.tasks.sweep_battles", "schedule": 30.0},
     "settle-campaign-battles": {
