@@ -102,7 +102,6 @@ class AddressThrottleBackend:
         if (failures or 0) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT:
             request.axes_locked_out = True  # AxesMiddleware answers with its lockout page
             raise PermissionDenied("too many failed logins from this address")
-        return None
-
-    def get_user(self, user_id):
+        # No get_user: a session is never this backend's (Django's force_login and login pick
+        # the first backend that has one).
         return None
