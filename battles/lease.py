@@ -45,12 +45,18 @@ def held(rows: QuerySet, *, every: float | None = None) -> Iterator[Lease]:
     def renew() -> None:
         try:
             while not stop.wait(interval):
-                if rows.update(heartbeat_at=timezone.now()) == 0:
+                try:
+                    renewed = rows.update(heartbeat_at=timezone.now())
+                except Exception:
+                    # A database that is busy or away: try again next beat; if it stays away,
+                    # the missing beats are what the sweep judges by.
+                    logger.warning("heartbeat not written", exc_info=True)
+                    connection.close()
+                    continue
+                if renewed == 0:
                     lease.lost = True
                     return
                 lease.renewals += 1
-        except Exception:  # a database outage: the sweep judges by the missing beats
-            logger.warning("heartbeat stopped", exc_info=True)
         finally:
             connection.close()
 
