@@ -124,6 +124,7 @@ class _SiteUser(HttpUser):
                 error = getattr(response, "error", None)  # set when nothing answered
                 response.failure(f"{method} {path}: {error or response.status_code}")
                 return None
+            response.success()  # an expected 4xx (a refusal the page should give) included
             return response
 
     def record_failure(self, name: str, message: str) -> None:
