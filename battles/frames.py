@@ -150,3 +150,9 @@ def _fire_line(e: ev.Attack, state, point) -> list:
     else:
         target = state.units[e.target].position
     return [*point(source), *point(target), e.outcome, e.attack]
+
+
+def unseen_at_deployment(frames: dict[str, Any]) -> frozenset[str]:
+    """The units the replay's first frame gives no position (hidden from its viewer)."""
+    first = frames["frames"][0]["units"] if frames.get("frames") else {}
+    return frozenset(uid for uid, (x, *_rest) in first.items() if x is None)

@@ -58,6 +58,9 @@ class Battle(models.Model):
     enqueue_error = models.TextField(
         blank=True, help_text="Why the battle could not be queued yet (the sweep retries it)."
     )
+    cost = models.PositiveBigIntegerField(
+        default=0, help_text="Its bounded cost in unit-pair turns (battles.budget), for quotas."
+    )
     notify_task = models.CharField(
         max_length=200,
         blank=True,
@@ -117,6 +120,9 @@ class OddsRun(models.Model):
     chunk_size = models.PositiveIntegerField()
     chunks_total = models.PositiveIntegerField()
     chunks_done = models.PositiveIntegerField(default=0)
+    cost = models.PositiveBigIntegerField(
+        default=0, help_text="One battle's bounded cost in unit-pair turns (battles.budget)."
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     created_at = models.DateTimeField(auto_now_add=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)

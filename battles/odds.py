@@ -20,6 +20,7 @@ from django.db.models import F
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from battles import budget, lease
 from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario, run_battle
 from battles.models import OddsChunk, OddsRun
 from battles.services import SEED_LIMIT, BattleInputError
@@ -54,9 +55,12 @@ def odds_launch(
         seed = secrets.randbelow(SEED_LIMIT - ODDS_MAX_BATTLES)
     elif not 0 <= seed <= SEED_LIMIT - battles:
         raise BattleInputError([("seed", f"must be between 0 and {SEED_LIMIT - battles}")])
+    cost = budget.battle_cost(parsed)
+    budget.check(created_by, cost=battles * cost, odds_run=True)
     with transaction.atomic():
         run = OddsRun.objects.create(
             name=name or parsed.name,
+            cost=cost,
             created_by=created_by,
             ruleset=parsed.ruleset.name,
             scenario=scenario,
@@ -102,8 +106,13 @@ def odds_chunk_run(*, run_id: int, index: int) -> bool:
     OddsRun.objects.filter(id=run_id, status=OddsRun.Status.QUEUED).update(
         status=OddsRun.Status.RUNNING
     )
+    live = OddsRun.objects.filter(
+        id=run_id, status__in=[OddsRun.Status.QUEUED, OddsRun.Status.RUNNING]
+    )
     try:
-        tallies = odds_chunk_tallies(run, index)
+        # A chunk can outlast the stale limit: the lease keeps the sweep from sending it again.
+        with lease.held(live):
+            tallies = odds_chunk_tallies(run, index)
     except Exception:
         logger.exception("odds run %s chunk %s failed", run_id, index)
         OddsRun.objects.filter(id=run_id).exclude(status=OddsRun.Status.DONE).update(
@@ -145,11 +154,27 @@ def _finish_if_complete(run_id: int) -> None:
         run.chunks.values_list("tallies", flat=True), (side.id for side in scenario.sides)
     )
     units = {unit.id: side.id for side in scenario.sides for unit in side.units}
-    OddsRun.objects.filter(id=run_id).exclude(status=OddsRun.Status.DONE).update(
+    # Only a run still in flight: a cancelled or failed one stays as it was.
+    OddsRun.objects.filter(
+        id=run_id, status__in=[OddsRun.Status.QUEUED, OddsRun.Status.RUNNING]
+    ).update(
         status=OddsRun.Status.DONE,
         result=odds_summary(tally, units),
         finished_at=timezone.now(),
     )
+
+
+def odds_cancel(*, run_id: int, user: Any) -> bool:
+    """Cancel an odds run ``user`` launched that is still queued or running: its chunks not yet
+    fought are skipped when a worker takes them. False if it was not theirs or is over."""
+    cancelled = OddsRun.objects.filter(
+        id=run_id, created_by=user, status__in=[OddsRun.Status.QUEUED, OddsRun.Status.RUNNING]
+    ).update(
+        status=OddsRun.Status.FAILED,
+        error="Cancelled by its owner; the battles not yet fought were not fought.",
+        finished_at=timezone.now(),
+    )
+    return bool(cancelled)
 
 
 def odds_sweep(*, stale_after: timedelta | None = None) -> list[int]:

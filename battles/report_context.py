@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario
 from battles.fog import hidden_events
-from battles.frames import replay_frames
+from battles.frames import replay_frames, unseen_at_deployment
 from battles.luck import SideLuck, luck_table
 from battles.models import Battle
 from battles.report import EVENT_KINDS, Turn, entry_count, filter_turns, labels, log_turns
@@ -229,6 +229,8 @@ def battle_report(
     if not log_only:
         report.luck = luck_rows(luck_table(scenario, events))
         report.frames = replay_frames(scenario, events, viewer=chosen.viewer, hidden=hidden)
+        # The drawn table shows deployment as the replay's first frame does, fog included.
+        report.table = table_view(scenario, unseen=unseen_at_deployment(report.frames))
     return report
 
 

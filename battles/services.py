@@ -8,6 +8,7 @@ worker that was presumed dead and later wakes up cannot overwrite what another w
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -17,6 +18,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
@@ -24,8 +26,10 @@ from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from battles import budget, lease
 from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario, run_battle
 from battles.models import Battle, BattleLog
+from battles.refusals import BattleInputError
 from config.logging import log_context
 
 logger = logging.getLogger(__name__)
@@ -38,27 +42,53 @@ SEED_LIMIT = 2**53 - 1
 page can be typed back into a form (the seed column itself would hold 2**63 - 1)."""
 
 
-class BattleInputError(ValueError):
-    """A scenario or seed that cannot be launched; ``errors`` lists (path, reason)."""
-
-    def __init__(self, errors: list[tuple[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{path}: {reason}" for path, reason in errors))
+MAX_SCENARIO_TEXT = 200_000
+"""Characters of pasted scenario JSON: the largest valid scenario is about 120 kB compact."""
 
 
-def _nul_paths(data: Any, path: str = "") -> list[str]:
-    """Where ``data`` holds a NUL character (in a string or a key)."""
-    if isinstance(data, str):
-        return [path or "scenario"] if "\x00" in data else []
+def nul_paths(data: Any) -> list[str]:
+    """Where ``data`` holds a NUL character (in a string or a key): the database stores none.
+
+    Walks without recursion, so any nesting is safe to ask about.
+    """
     found: list[str] = []
-    if isinstance(data, dict):
-        for key, value in data.items():
-            at = f"{path}.{key}".lstrip(".")
-            found += [at] if isinstance(key, str) and "\x00" in key else _nul_paths(value, at)
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            found += _nul_paths(value, f"{path}[{index}]")
-    return found
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                found.append(path or "scenario")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                at = f"{path}.{key}".lstrip(".")
+                if isinstance(key, str) and "\x00" in key:
+                    found.append(at)
+                else:
+                    stack.append((item, at))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
+    return sorted(found)
+
+
+def scenario_from_text(text: str) -> Any:
+    """Pasted JSON text as data, or ``BattleInputError`` saying why not: too long, not JSON,
+    nested too deep to read, or holding a NUL character (literal or as an escape)."""
+    if len(text) > MAX_SCENARIO_TEXT:
+        raise BattleInputError(
+            [("scenario", f"must be at most {MAX_SCENARIO_TEXT} characters, got {len(text)}")]
+        )
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise BattleInputError(
+            [("scenario", "not JSON we can read: nested far too deep")]
+        ) from None
+    except ValueError as exc:
+        raise BattleInputError([("scenario", f"not JSON: {exc}")]) from None
+    nul = nul_paths(data)
+    if nul:
+        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
+    return data
 
 
 def battle_launch(
@@ -68,20 +98,24 @@ def battle_launch(
     seed: int | None = None,
     created_by=None,
     notify_task: str = "",
+    campaign_battles=None,
 ) -> Battle:
     """Validate the scenario, save the battle, and queue it once the transaction commits.
 
-    If the broker is down the battle is still saved (status queued, ``enqueue_error`` set);
-    the sweep queues it when the broker returns.
+    The launch must fit its user's budget, and the campaign's when ``campaign_battles`` (the
+    campaign's battles) is given (``battles.budget``; ``WorkRefused`` otherwise). If the broker
+    is down the battle is still saved (status queued, ``enqueue_error`` set); the sweep queues it
+    when the broker returns.
     """
-    nul = _nul_paths(scenario)
-    if nul:
-        # The database stores no NUL character, in text or in JSON.
-        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
     try:
+        # First: its limits bound the cost of everything after, the NUL search included.
         parsed = parse_scenario(scenario)
     except ScenarioError as exc:
         raise BattleInputError(exc.problems) from exc
+    nul = nul_paths(scenario)
+    if nul:
+        # The database stores no NUL character, in text or in JSON.
+        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
     elif not 0 <= seed <= SEED_LIMIT:
@@ -90,9 +124,12 @@ def battle_launch(
     limit = Battle._meta.get_field("name").max_length
     if len(name) > limit:
         raise BattleInputError([("name", f"must be at most {limit} characters, got {len(name)}")])
+    cost = budget.battle_cost(parsed)
+    budget.check(created_by, cost=cost, campaign_battles=campaign_battles)
     with transaction.atomic():
         battle = Battle.objects.create(
             name=name,
+            cost=cost,
             created_by=created_by,
             ruleset=parsed.ruleset.name,
             scenario=scenario,
@@ -140,7 +177,9 @@ def battle_resolve(*, battle_id: int, claim: uuid.UUID | None = None) -> Battle 
 def _battle_resolve(battle_id: int, token: uuid.UUID) -> Battle | None:
     now = timezone.now()
     claimable = Q(status=Battle.Status.QUEUED) | Q(status=Battle.Status.RUNNING, claim=token)
-    claimed = Battle.objects.filter(claimable, id=battle_id).update(
+    claimed = Battle.objects.filter(
+        claimable, id=battle_id, attempts__lt=settings.BATTLE_MAX_ATTEMPTS
+    ).update(
         status=Battle.Status.RUNNING,
         claim=token,
         started_at=now,
@@ -150,27 +189,37 @@ def _battle_resolve(battle_id: int, token: uuid.UUID) -> Battle | None:
         progress_activation=0,
     )
     if not claimed:
+        # A message delivered again after its worker was killed (the hard time limit, out of
+        # memory) would otherwise start the same doomed attempt for ever.
+        spent = Battle.objects.filter(
+            claimable, id=battle_id, attempts__gte=settings.BATTLE_MAX_ATTEMPTS
+        )
+        if _give_up(spent, _attempts_spent_reason()):
+            return Battle.objects.get(id=battle_id)
         logger.info("battle %s already claimed or finished: nothing to do", battle_id)
         return None
     battle = Battle.objects.get(id=battle_id)
     logger.info("battle %s claimed (attempt %s)", battle_id, battle.attempts)
     mine = Battle.objects.filter(id=battle_id, claim=token, status=Battle.Status.RUNNING)
     try:
-        record = run_battle(battle.scenario, battle.seed, on_turn=partial(_progress, mine=mine))
+        with lease.held(mine):
+            record = run_battle(battle.scenario, battle.seed, on_turn=partial(_progress, mine=mine))
     except DATABASE_ERRORS:
         logger.warning("battle %s: the database failed mid-battle; it will be retried", battle_id)
         raise
+    except SoftTimeLimitExceeded:
+        logger.warning("battle %s stopped at the time limit", battle_id)
+        _give_up(
+            mine,
+            f"The battle took longer than the worker's time limit "
+            f"({settings.CELERY_TASK_SOFT_TIME_LIMIT} s) and was stopped. The scenario is too "
+            "large for one battle: fewer units or terrain pieces fight within it.",
+        )
+        return Battle.objects.get(id=battle_id)
     except Exception:
         # A bug or an impossible scenario: keep the error for the GM; nothing else is written.
         logger.exception("battle %s failed", battle_id)
-        failed = mine.update(
-            status=Battle.Status.FAILED,
-            error=traceback.format_exc(limit=20),
-            finished_at=timezone.now(),
-            claim=None,
-        )
-        if failed and battle.notify_task:
-            _notify(battle)
+        _give_up(mine, traceback.format_exc(limit=20))
         return Battle.objects.get(id=battle_id)
     log_json = record.log_json()
     with transaction.atomic():
@@ -201,6 +250,28 @@ def _battle_resolve(battle_id: int, token: uuid.UUID) -> Battle | None:
     return Battle.objects.get(id=battle_id)
 
 
+def _attempts_spent_reason() -> str:
+    return (
+        f"No attempt could finish: the battle was started {settings.BATTLE_MAX_ATTEMPTS} times "
+        "and each time its worker stopped (killed, out of memory, or over the hard time limit "
+        f"of {settings.CELERY_TASK_TIME_LIMIT} s). It is not started again."
+    )
+
+
+def _give_up(rows, reason: str) -> bool:
+    """Mark the battle in ``rows`` failed with ``reason`` (and tell whoever asked); False if
+    ``rows`` no longer matched it."""
+    ids = list(rows.values_list("pk", flat=True))
+    failed = rows.filter(pk__in=ids).update(
+        status=Battle.Status.FAILED, error=reason, finished_at=timezone.now(), claim=None
+    )
+    if failed:
+        for battle in Battle.objects.filter(pk__in=ids, status=Battle.Status.FAILED):
+            if battle.notify_task:
+                _notify(battle)
+    return bool(failed)
+
+
 def _notify(battle: Battle) -> None:
     """Tell whoever asked (by task name) that the battle is done; their sweep covers a miss."""
     from celery import current_app
@@ -212,34 +283,50 @@ def _notify(battle: Battle) -> None:
 
 
 def _progress(turn: int, *, mine) -> None:
-    """Record the turn reached (and that the worker is alive) for the page that polls."""
-    mine.update(progress_turn=turn, heartbeat_at=timezone.now())
+    """Record the turn reached, for the page that polls (liveness is the lease's business)."""
+    mine.update(progress_turn=turn)
     if settings.BATTLE_TURN_DELAY:
         # Battles take milliseconds; a pause lets a demo audience watch one being fought.
         time.sleep(settings.BATTLE_TURN_DELAY)
 
 
+def battle_cancel(*, battle_id: int, user: Any) -> bool:
+    """Cancel a one-off battle ``user`` launched that no worker has taken yet; False if it was
+    not theirs, not one-off (a campaign's battle), or already taken."""
+    cancelled = Battle.objects.filter(
+        id=battle_id, created_by=user, status=Battle.Status.QUEUED, notify_task=""
+    ).update(
+        status=Battle.Status.FAILED,
+        error="Cancelled by its owner before it was fought.",
+        finished_at=timezone.now(),
+        claim=None,
+    )
+    return bool(cancelled)
+
+
 def battles_sweep(*, stale_after: timedelta | None = None) -> list[int]:
     """Queue again every battle stuck in queued or running without a sign of life.
 
-    A running battle whose worker died (killed, machine lost) stops beating; a queued battle
-    may have missed the broker. Either is put back to queued and sent again: the claim makes
-    a duplicate message harmless.
+    A running battle's worker renews its lease on a clock however long a turn takes, so a
+    running battle without a beat for ``stale_after`` has truly lost its worker (killed,
+    machine lost); a queued battle may have missed the broker. Either is put back to queued and
+    sent again (the claim makes a duplicate message harmless), unless it has used up its
+    attempts: then it ends failed, with the reason.
     """
     if stale_after is None:
         stale_after = timedelta(seconds=settings.BATTLE_STALE_SECONDS)
     cutoff = timezone.now() - stale_after
-    stuck = Battle.objects.filter(
-        Q(status=Battle.Status.RUNNING) | Q(status=Battle.Status.QUEUED),
-        heartbeat_at__lt=cutoff,
-    )
+    stuck_now = Q(status=Battle.Status.RUNNING) | Q(status=Battle.Status.QUEUED)
+    stuck = Battle.objects.filter(stuck_now, heartbeat_at__lt=cutoff)
     requeued = []
     for battle_id in stuck.values_list("id", flat=True):
-        reset = Battle.objects.filter(
-            Q(status=Battle.Status.RUNNING) | Q(status=Battle.Status.QUEUED),
-            id=battle_id,
-            heartbeat_at__lt=cutoff,
-        ).update(status=Battle.Status.QUEUED, claim=None, heartbeat_at=timezone.now())
+        still = Battle.objects.filter(stuck_now, id=battle_id, heartbeat_at__lt=cutoff)
+        if _give_up(
+            still.filter(attempts__gte=settings.BATTLE_MAX_ATTEMPTS), _attempts_spent_reason()
+        ):
+            logger.warning("battle %s failed: its attempts are used up", battle_id)
+            continue
+        reset = still.update(status=Battle.Status.QUEUED, claim=None, heartbeat_at=timezone.now())
         if reset and battle_enqueue(battle_id=battle_id):
             requeued.append(battle_id)
     if requeued:

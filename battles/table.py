@@ -122,8 +122,12 @@ class TableView:
     """Too many units to label them all."""
 
 
-def table_view(scenario: Scenario) -> TableView:
-    """The drawing of ``scenario``'s table at deployment."""
+def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> TableView:
+    """The drawing of ``scenario``'s table at deployment.
+
+    ``unseen`` are the units the viewer's side could not see there (fog of war): they are not
+    drawn at all, so neither the page's source nor the page without its script places them.
+    """
     w, h = scenario.width, scenario.height
 
     def points(poly) -> str:
@@ -210,6 +214,7 @@ def table_view(scenario: Scenario) -> TableView:
             f"{u.card.hits} Hits, Skill {u.card.skill}",
         )
         for u in scenario.units()
+        if u.id not in unseen
     )
     return TableView(
         width=w,

@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
@@ -21,8 +21,9 @@ from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario
 from battles.forms import BattleSetupForm, OddsForm
 from battles.idempotency import launch_once
 from battles.models import Battle, OddsRun
-from battles.odds import odds_launch
+from battles.odds import odds_cancel, odds_launch
 from battles.odds_report import odds_report
+from battles.refusals import WorkRefused
 from battles.report_context import LogUnreadable, battle_report
 from battles.selectors import (
     battle_for_viewer,
@@ -32,7 +33,7 @@ from battles.selectors import (
     reference_scenario,
     reference_scenarios,
 )
-from battles.services import BattleInputError, battle_launch
+from battles.services import BattleInputError, battle_cancel, battle_launch
 from battles.table import table_view
 from config.pagecache import cached_page, row_key
 
@@ -111,8 +112,17 @@ def battle_setup(request: HttpRequest) -> HttpResponse:
         battle_id, _ = launch_once(request, data["token"], "battle", launch)
     except BattleInputError as exc:
         form.add_service_errors(exc)
-        return _setup_page(request, template, form, data["scenario"])
+        return _refused(_setup_page(request, template, form, data["scenario"]), exc)
     return redirect("battles:detail", pk=battle_id)
+
+
+def _refused(response: HttpResponse, exc: BattleInputError) -> HttpResponse:
+    """A launch over its budget answers 429 Too Many Requests, saying when to try again."""
+    if isinstance(exc, WorkRefused):
+        response.status_code = 429
+        if exc.retry_after:
+            response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 # --- one battle ---------------------------------------------------------------------------------
@@ -220,7 +230,7 @@ def odds_setup(request: HttpRequest) -> HttpResponse:
         run_id, _ = launch_once(request, data["token"], "odds", launch)
     except BattleInputError as exc:
         form.add_service_errors(exc)
-        return _setup_page(request, template, form, data["scenario"])
+        return _refused(_setup_page(request, template, form, data["scenario"]), exc)
     return redirect("battles:odds-detail", pk=run_id)
 
 
@@ -250,3 +260,32 @@ def odds_progress(request: HttpRequest, pk: int) -> HttpResponse:
     if run.finished:
         return HttpResponseStopPolling(response.content)
     return response
+
+
+# --- cancelling one's own queued work ----------------------------------------------------------
+
+
+@login_required
+@require_POST
+def battle_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = battle_for_viewer(request.user, pk, lean=True)
+    if not battle_cancel(battle_id=battle.pk, user=request.user):
+        return HttpResponse(
+            "Only a one-off battle of your own still waiting for a worker can be cancelled.",
+            status=409,
+            content_type="text/plain",
+        )
+    return redirect("battles:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def odds_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
+    run = odds_run_for_viewer(request.user, pk)
+    if not odds_cancel(run_id=run.pk, user=request.user):
+        return HttpResponse(
+            "Only an odds run of your own still in progress can be cancelled.",
+            status=409,
+            content_type="text/plain",
+        )
+    return redirect("battles:odds-detail", pk=pk)

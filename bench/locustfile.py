@@ -124,6 +124,7 @@ class _SiteUser(HttpUser):
                 error = getattr(response, "error", None)  # set when nothing answered
                 response.failure(f"{method} {path}: {error or response.status_code}")
                 return None
+            response.success()  # an expected 4xx (a refusal the page should give) included
             return response
 
     def record_failure(self, name: str, message: str) -> None:
@@ -207,3 +208,41 @@ class GM(_SiteUser):
     @task(30)
     def dashboard(self) -> None:
         self.visit("dashboard", "GET", self.place["dashboard"])
+
+
+class Abuser(_SiteUser):
+    """One account flooding launches beside the honest users, with no pause: one-off battles of
+    the 20v20 and odds runs of the most battles the form allows. The budgets refuse the surplus
+    with 429 (counted here as answered, since refusing it is right); what is accepted is fought."""
+
+    accounts = WORLD.get("abusers", [])
+    _taken = itertools.count()
+    fixed_count = len(WORLD.get("abusers", []))
+    wait_time = between(0.02, 0.05)
+
+    @task(3)
+    def flood_battles(self) -> None:
+        page = self.visit("abuse-setup", "GET", self.place["setup"])
+        if page is None:
+            return
+        fields = form_fields(page.text)
+        fields["scenario"] = "big-battle"
+        answer = self.visit("abuse-battle", "POST", self.place["setup"], fields, expect=(302, 429))
+        if answer is not None and answer.status_code == 429:
+            self.check_refusal(answer)
+
+    @task(1)
+    def flood_odds(self) -> None:
+        page = self.visit("abuse-odds-setup", "GET", self.place["odds"])
+        if page is None:
+            return
+        fields = form_fields(page.text)
+        fields["scenario"], fields["battles"] = "big-battle", "100000"
+        answer = self.visit("abuse-odds", "POST", self.place["odds"], fields, expect=(302, 429))
+        if answer is not None and answer.status_code == 429:
+            self.check_refusal(answer)
+
+    def check_refusal(self, answer) -> None:
+        """A refusal must say why: the budget's words on the page."""
+        if "in flight" not in answer.text and "Try again" not in answer.text:
+            self.record_failure("abuse-refusal", "a 429 that does not say why")

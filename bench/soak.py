@@ -149,6 +149,22 @@ def build_world(players: int, gms: int, roster: int, reserve: int) -> dict:
     return world
 
 
+def add_abusers(world: dict, abusers: int) -> None:
+    """Accounts that flood one-off battle and odds launches (bench/locustfile.py, Abuser)."""
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    User = get_user_model()
+    world["abusers"] = [
+        {
+            "user": User.objects.create_user(f"soak-abuser-{a}"),
+            "setup": reverse("battles:setup"),
+            "odds": reverse("battles:odds-setup"),
+        }
+        for a in range(abusers)
+    ]
+
+
 def session_cookie(user) -> str:
     """A logged-in session for ``user``, made as Django's test client's force_login does."""
     from importlib import import_module
@@ -182,18 +198,22 @@ def write_accounts(path: Path, world: dict, players: int, think: float) -> None:
         "think": think,
         "gms": [_account(place) for place in world["gms"]],
         "players": [_account(places[i % len(places)]) for i in range(players)],
+        "abusers": [_account(place) for place in world.get("abusers", [])],
     }
     path.write_text(json.dumps(accounts, indent=1))
 
 
-def locust_command(args: argparse.Namespace, port: int, csv_prefix: Path) -> list[str]:
+def locust_command(
+    args: argparse.Namespace, port: int, csv_prefix: Path, abusers: int = 0
+) -> list[str]:
+    users = args.users + abusers
     return [
         str(Path(sys.executable).with_name("locust")),
         "-f", str(ROOT / "bench" / "locustfile.py"),
         "--headless", "--only-summary",
         # The users arrive evenly over the ramp (each then waits up to a think time before its
         # first step); the load is then driven for --seconds with all of them.
-        "--users", str(args.users), "--spawn-rate", f"{args.users / max(args.ramp, 1):.3f}",
+        "--users", str(users), "--spawn-rate", f"{users / max(args.ramp, 1):.3f}",
         "--run-time", f"{args.ramp + args.seconds}s",
         # When the time is up, let a user finish the step it is in, so that a launch in flight
         # is counted by locust as well as stored in the database.
@@ -319,6 +339,27 @@ def wait_for_queue(campaign_battles, odds_runs, seconds: float) -> tuple[dict[st
         time.sleep(0.5)
 
 
+def print_abuse(figures: dict, world: dict) -> None:
+    """What the flooding accounts asked for, what was accepted and what was refused."""
+    from battles.models import Battle, OddsRun
+
+    users = [place["user"] for place in world["abusers"]]
+    asked = {page: int(figures["pages"][page]["Request Count"]) if page in figures["pages"]
+             else 0 for page in ("abuse-battle", "abuse-odds")}  # fmt: skip
+    battles = Battle.objects.filter(created_by__in=users)
+    runs = OddsRun.objects.filter(created_by__in=users)
+    print(
+        f"abusers: {asked['abuse-battle']} battle launches, {battles.count()} accepted, "
+        f"{asked['abuse-battle'] - battles.count()} refused; of the accepted "
+        f"{battles.filter(status=Battle.Status.DONE).count()} done, "
+        f"{battles.exclude(status__in=['done', 'failed']).count()} still in flight"
+    )
+    print(
+        f"abusers: {asked['abuse-odds']} odds launches of 100,000 battles, "
+        f"{runs.count()} accepted, {asked['abuse-odds'] - runs.count()} refused"
+    )
+
+
 # --- the run -------------------------------------------------------------------------------------
 
 
@@ -331,6 +372,9 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean pause between actions, s")
     parser.add_argument("--web-workers", type=int, default=3, help="gunicorn worker processes")
     parser.add_argument("--drain", type=float, default=180, help="most seconds to wait after")
+    parser.add_argument(
+        "--abusers", type=int, default=0, help="extra users flooding launches (beside --users)"
+    )
     args = parser.parse_args()
     if not 0 <= args.gms <= args.users:
         sys.exit("--gms must be between 0 and --users")
@@ -387,6 +431,7 @@ def main() -> int:
         # Every player is a user of their own, with a force and a battle of their own: each
         # reads pages no one else reads (and that no one has drawn for them yet).
         world = build_world(players, args.gms, roster=100, reserve=60)
+        add_abusers(world, args.abusers)
         print(f"world built in {time.monotonic() - t0:.0f} s: {players} players, each with a "
               f"force of 100 units and a 20v20 report, {args.gms} GM campaigns")  # fmt: skip
 
@@ -411,7 +456,7 @@ def main() -> int:
                 for model in (CampaignBattle, OddsRun)}  # fmt: skip
         write_accounts(var / "accounts.json", world, players, args.think)
         steady_from = time.time() + args.ramp
-        locust = start("locust", locust_command(args, web_port, var / "soak"))
+        locust = start("locust", locust_command(args, web_port, var / "soak", args.abusers))
         locust.wait(timeout=args.ramp + args.seconds + 120)  # exit 1 on a failure: see below
         figures = read_locust(var / "soak")
         requests = read_requests(var / "requests.csv")
@@ -430,6 +475,8 @@ def main() -> int:
               f"(locust: {succeeded(figures, 'odds-launch')} launches answered 302), "
               f"done {counts['odds done']}, failed {counts['odds failed']}")  # fmt: skip
         print(f"queue drained {drained:.1f} s after the load stopped")
+        if args.abusers:
+            print_abuse(figures, world)
         return 0 if errors == 0 and equal else 1
     finally:
         # Also on Ctrl-C or an error: nothing the soak started outlives it.

@@ -13,6 +13,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
+from battles.services import MAX_SCENARIO_TEXT
 from campaign.models import Campaign, Membership, Unit
 from campaign.quick import ROUND_LIMIT_MAX
 from campaign.services.recovery import MAX_DAYS
@@ -211,7 +212,7 @@ class SavedMapForm(forms.Form):
     name = forms.CharField(max_length=200)
     scenario = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
-        max_length=200_000,
+        max_length=MAX_SCENARIO_TEXT,
         help_text="A scenario document (docs/scenario.md): table, terrain, buildings, "
         "objectives, and each side's units standing on its deployment spots.",
     )

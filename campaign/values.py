@@ -22,6 +22,9 @@ MAX_HITS = 99
 """Far more hits than a Legendary unit survives, so any real value fits."""
 MAX_COUNT = 1_000_000
 NAME_LENGTH = 200
+MAX_UNITS_PER_FORCE = 100
+"""Units one force may hold: two and a half times the most a side may field in one battle
+(``battles.engine.validation.MAX_UNITS_PER_SIDE``), so reserves and the wounded fit."""
 
 
 def _whole(value: Any, low: int, high: int) -> int:

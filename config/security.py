@@ -24,6 +24,32 @@ POLICY = "; ".join(
 )
 
 
+class RequestBodyLimitMiddleware:
+    """Refuse a request whose declared body is over ``REQUEST_BODY_LIMIT`` (413), unread.
+
+    Django's own limit leaves out multipart files, which it streams to disk: a 25 MB upload was
+    read in full before any view could refuse it. No page takes files, so every body counts.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.REQUEST_BODY_LIMIT:
+            from django.http import HttpResponse
+
+            return HttpResponse(
+                f"The request is too large: at most {settings.REQUEST_BODY_LIMIT} bytes.",
+                status=413,
+                content_type="text/plain",
+            )
+        return self.get_response(request)
+
+
 class ContentSecurityPolicyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -47,3 +73,35 @@ def client_ip(request) -> str | None:
     if proxies and len(forwarded) >= proxies and forwarded[-proxies]:
         return forwarded[-proxies]
     return request.META.get("REMOTE_ADDR")
+
+
+class AddressThrottleBackend:
+    """Login throttling per address, beside django-axes' per username and address.
+
+    Spraying many usernames from one address never trips a per-username lockout, so failed
+    logins are also added up per address (axes keeps them, one row per username and address):
+    at ``LOGIN_ADDRESS_FAILURE_LIMIT`` within the lockout time the address may not log in at
+    all until they expire. Higher than the per-username limit, so a club's shared address
+    survives a few typos. First among the backends: it refuses before any password is checked.
+    """
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        if request is None:
+            return None
+        from datetime import timedelta
+
+        from axes.models import AccessAttempt
+        from django.core.exceptions import PermissionDenied
+        from django.db.models import Sum
+        from django.utils import timezone
+
+        since = timezone.now() - timedelta(minutes=settings.LOGIN_LOCKOUT_MINUTES)
+        failures = AccessAttempt.objects.filter(
+            ip_address=client_ip(request), attempt_time__gte=since
+        ).aggregate(total=Sum("failures_since_start"))["total"]
+        if (failures or 0) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT:
+            request.axes_locked_out = True  # AxesMiddleware answers with its lockout page
+            raise PermissionDenied("too many failed logins from this address")
+        # No get_user: a session is never this backend's (Django's force_login and login pick
+        # the first backend that has one).
+        return None

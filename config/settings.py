@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from config.env import broker_url, database_config, env
 
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.security.RequestBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -76,12 +78,17 @@ MIDDLEWARE = [
 # one address is locked out after AXES_FAILURE_LIMIT failed logins in a row, for
 # LOGIN_LOCKOUT_MINUTES; a successful login clears its count.
 AUTHENTICATION_BACKENDS = [
-    # First, as django-axes asks: it refuses a locked-out login before any password is checked.
+    # Per address, across usernames (config.security): before any password is checked.
+    "config.security.AddressThrottleBackend",
+    # Then, as django-axes asks: it refuses a locked-out login before any password is checked.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
-AXES_COOLOFF_TIME = env.float("LOGIN_LOCKOUT_MINUTES", default=15.0) / 60  # hours
+LOGIN_LOCKOUT_MINUTES = env.float("LOGIN_LOCKOUT_MINUTES", default=15.0)
+AXES_COOLOFF_TIME = LOGIN_LOCKOUT_MINUTES / 60  # hours
+# Failed logins from one address, whatever the usernames, before the address is locked out.
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=20)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # Behind a proxy every login comes from the proxy's address: with TRUSTED_PROXIES set to the
@@ -92,7 +99,7 @@ AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
 # Lockouts are logged; the banner axes prints at every start-up is not.
 AXES_VERBOSE = False
 AXES_COOLOFF_MESSAGE = (
-    "Too many failed logins: this username is locked out from your address for a while. "
+    "Too many failed logins: this username, or your address, is locked out for a while. "
     "Try again later."
 )
 
@@ -170,7 +177,10 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 if PRODUCTION:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if TRUSTED_PROXIES:
+        # Only a declared proxy's X-Forwarded-Proto says the request came over HTTPS; without
+        # one, any client could send it.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     # Health probes talk plain HTTP from inside the container network.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
@@ -179,6 +189,21 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# Request bodies: a form post is a few kB, the largest pasted map 200,000 characters
+# (battles.services.MAX_SCENARIO_TEXT). A body larger than this, multipart included, is refused
+# with 413 before it is read (config.security.RequestBodyLimitMiddleware).
+REQUEST_BODY_LIMIT = env.int("REQUEST_BODY_LIMIT", default=1_000_000)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_LIMIT
+FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_LIMIT
+# Password reset needs mail; without EMAIL_HOST it is not routed at all (config/urls.py).
+EMAIL_HOST = env.str("EMAIL_HOST", default="")
+EMAIL_PORT = env.int("EMAIL_PORT", default=587)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="bridgehead@localhost")
+PASSWORD_RESET_ENABLED = bool(EMAIL_HOST)
 
 # Celery: Redis when REDIS_URL is set, otherwise the embedded filesystem broker under var/
 # (development only: it has no redelivery of unacknowledged messages).
@@ -262,12 +287,38 @@ LOGGING = {
         **({} if REDIS_URL else {"kombu.connection": {"level": "ERROR"}}),
     },
 }
+# Three queues, so no kind of work waits behind another's backlog: battles, odds chunks (a run
+# is many tasks at once), and housekeeping (the sweeps that recover lost work, campaign
+# outcomes). A worker started without -Q takes all of them; docker-compose gives housekeeping a
+# worker of its own (docs/deploy.md, "Queues").
+CELERY_TASK_QUEUES = [Queue(name) for name in ("battles", "odds", "housekeeping", "celery")]
+CELERY_TASK_ROUTES = {
+    "battles.tasks.resolve_battle": {"queue": "battles"},
+    "battles.tasks.run_odds_chunk": {"queue": "odds"},
+    "battles.tasks.sweep_battles": {"queue": "housekeeping"},
+    "campaign.tasks.*": {"queue": "housekeeping"},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # A battle with no sign of life for this long is presumed lost and queued again by the sweep.
 BATTLE_STALE_SECONDS = env.int("BATTLE_STALE_SECONDS", default=120)
+# While a worker fights, a thread renews its lease this often (battles.lease): liveness does not
+# depend on how long a turn takes. Well inside the stale limit.
+BATTLE_HEARTBEAT_SECONDS = env.float(
+    "BATTLE_HEARTBEAT_SECONDS", default=max(0.1, min(15.0, BATTLE_STALE_SECONDS / 4))
+)
+# A battle started this many times without finishing (its worker killed each time) ends failed.
+BATTLE_MAX_ATTEMPTS = env.int("BATTLE_MAX_ATTEMPTS", default=3)
 # Seconds a worker pauses after each turn of a battle (default 0): for demos that show progress.
 BATTLE_TURN_DELAY = env.float("BATTLE_TURN_DELAY", default=0.0)
+# Budgets (battles.budget): work in flight, in unit-pair turns (turns × pairs of enemy units; a
+# 20 against 20 of 8 turns is 3,200, the crossroads 54), per user and per campaign; battles and
+# odds runs in flight per user; and about how long one unit takes a worker, for "try again in".
+WORK_USER_LIMIT = env.int("WORK_USER_LIMIT", default=5_000_000)
+WORK_CAMPAIGN_LIMIT = env.int("WORK_CAMPAIGN_LIMIT", default=10_000_000)
+WORK_USER_BATTLES = env.int("WORK_USER_BATTLES", default=20)
+WORK_USER_ODDS_RUNS = env.int("WORK_USER_ODDS_RUNS", default=2)
+WORK_SECONDS_PER_UNIT = env.float("WORK_SECONDS_PER_UNIT", default=0.0001)
 CELERY_BEAT_SCHEDULE = {
     "sweep-battles": {"task": "battles.tasks.sweep_battles", "schedule": 30.0},
     "settle-campaign-battles": {

@@ -28,11 +28,17 @@ def project_env(**overrides: str | None) -> dict[str, str]:
 
 @contextmanager
 def worker_process(
-    env: dict[str, str], log_path: Path, *, concurrency: int = 1, pool: str = "prefork"
+    env: dict[str, str],
+    log_path: Path,
+    *,
+    concurrency: int = 1,
+    pool: str = "prefork",
+    queues: str = "",
 ) -> Iterator[subprocess.Popen]:
     """A `celery worker` process with ``env``, stopped (and reaped) when the block ends.
 
-    Its output goes to ``log_path``, which a failing test can print.
+    Its output goes to ``log_path``, which a failing test can print. ``queues`` (comma-separated)
+    limits it to those queues, as ``-Q`` does; by default it takes every queue.
     """
     log = log_path.open("w")
     process = subprocess.Popen(
@@ -49,6 +55,7 @@ def worker_process(
             str(concurrency),
             "--without-gossip",
             "--without-mingle",
+            *(["--queues", queues] if queues else []),
         ],
         cwd=ROOT,
         env=env,

@@ -261,7 +261,12 @@ class Polygon:
     # --- validation ---------------------------------------------------------------------------
 
     def is_simple(self) -> bool:
-        """True if no two edges meet except adjacent edges at their shared vertex."""
+        """True if no two edges meet except adjacent edges at their shared vertex.
+
+        A sweep along x: edges are taken in order of their left end, and each is tested only
+        against the edges still open there (those whose x-range reaches it) whose y-range
+        overlaps its own, so a pasted ring of many corners costs about n log n, not n².
+        """
         points = self.points
         n = len(points)
         if self.area <= EPSILON:
@@ -273,11 +278,21 @@ class Polygon:
             c = edges[(i + 1) % n][1]
             if _on_segment(c, a, b) or _on_segment(a, b, c):
                 return False
-            for j in range(i + 2, n):
-                if i == 0 and j == n - 1:
+        lo_x = [min(a[0], b[0]) - EPSILON for a, b in edges]
+        hi_x = [max(a[0], b[0]) + EPSILON for a, b in edges]
+        lo_y = [min(a[1], b[1]) - EPSILON for a, b in edges]
+        hi_y = [max(a[1], b[1]) + EPSILON for a, b in edges]
+        open_edges: list[int] = []
+        for i in sorted(range(n), key=lambda k: lo_x[k]):
+            open_edges = [j for j in open_edges if hi_x[j] >= lo_x[i]]
+            for j in open_edges:
+                if (i - j) % n in (1, n - 1):
+                    continue  # adjacent: checked above
+                if hi_y[j] < lo_y[i] or hi_y[i] < lo_y[j]:
                     continue
-                if _segments_touch(a, b, *edges[j]):
+                if _segments_touch(edges[i][0], edges[i][1], edges[j][0], edges[j][1]):
                     return False
+            open_edges.append(i)
         return True
 
     # --- local shape, for the path finder -----------------------------------------------------

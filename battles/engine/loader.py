@@ -32,6 +32,7 @@ from .validation import (
     _building_card,
     _Checker,
     _terrain_props,
+    check_limits,
     parse_unit_card,
 )
 
@@ -61,6 +62,10 @@ def parse_scenario_json(text: str | bytes) -> Scenario:
 
 def parse_scenario(data: Any) -> Scenario:
     """Validate a parsed scenario document; raises ``ScenarioError`` listing every problem."""
+    too_big = check_limits(data)
+    if too_big:
+        # Refused on size alone, before any check whose cost grows with the document.
+        raise ScenarioError(too_big)
     c = _Checker()
     d = c.obj(data, "", _TOP_REQ, _TOP_OPT)
     if d is None:

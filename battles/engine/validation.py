@@ -105,6 +105,8 @@ class _Checker:
             return _BAD
         if len(pts) < 3:
             return self.fail(path, f"needs at least 3 points, got {len(pts)}")
+        if len(pts) > MAX_CORNERS:
+            return self.fail(path, f"at most {MAX_CORNERS} corners, got {len(pts)}")
         parsed = [self.point(p, f"{path}[{i}]", width, height) for i, p in enumerate(pts)]
         if any(p is _BAD for p in parsed):
             return _BAD
@@ -118,6 +120,115 @@ class _Checker:
         if not poly.is_simple():
             return self.fail(path, "must be a simple polygon (edges may not cross)")
         return poly
+
+
+# --- limits ----------------------------------------------------------------------------------
+# What a real table needs, with room: the reference scenarios use at most 11 terrain pieces, 6
+# buildings, 4 corners a piece and 20 units a side on a 24" table. The limits bound the engine's
+# cost (bench/README.md, "Largest valid scenario") and are checked before anything else, so an
+# oversized paste is refused at the cost of counting it.
+
+MAX_CORNERS = 64
+"""Corners of one terrain or building polygon (a traced river bank, a ragged wood)."""
+MAX_TERRAIN = 40
+MAX_BUILDINGS = 20
+MAX_UNITS_PER_SIDE = 40
+MAX_OBJECTIVES = 20
+MAX_TABLE = 96.0
+"""Inches on either side of the table: an eight-foot table."""
+MAX_DESCRIPTION = 4000
+"""Characters of the free-text description."""
+MAX_TEXT = 200
+"""Characters of any other string (names, ids, kinds)."""
+MAX_DEPTH = 12
+"""Nesting of lists and objects; a scenario needs 7 (sides, units, card, weapons, weapon)."""
+
+_COUNTED = (
+    ("terrain", MAX_TERRAIN, "terrain pieces"),
+    ("buildings", MAX_BUILDINGS, "buildings"),
+    ("objectives", MAX_OBJECTIVES, "objectives"),
+)
+
+
+def check_limits(data: Any) -> list[tuple[str, str]]:
+    """The limits ``data`` exceeds, as (path, reason): cheap, and safe on any JSON value.
+
+    Walks the document without recursion, so nesting of any depth is measured, not crashed on.
+    """
+    problems: list[tuple[str, str]] = []
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    deepest = 0
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                stack.extend((v, depth + 1) for v in value)
+    if deepest > MAX_DEPTH:
+        problems.append(("", f"nested more than {MAX_DEPTH} levels deep"))
+        return problems
+    if not isinstance(data, dict):
+        return problems
+    _too_long(problems, data, "", MAX_TEXT)
+    description = data.get("description")
+    if description is not None:
+        if not isinstance(description, str):
+            problems.append(("description", f"must be a string, got {_kind(description)}"))
+        elif len(description) > MAX_DESCRIPTION:
+            problems.append(
+                (
+                    "description",
+                    f"must be at most {MAX_DESCRIPTION} characters, got {len(description)}",
+                )
+            )
+    table = data.get("table")
+    if isinstance(table, dict):
+        for key in ("width", "height"):
+            size = table.get(key)
+            if isinstance(size, (int, float)) and not isinstance(size, bool) and size > MAX_TABLE:
+                problems.append((f"table.{key}", f"must be at most {_show(MAX_TABLE)}, got {size}"))
+    for key, limit, what in _COUNTED:
+        items = data.get(key)
+        if isinstance(items, list) and len(items) > limit:
+            problems.append((key, f"at most {limit} {what}, got {len(items)}"))
+    for key in ("terrain", "buildings"):
+        items = data.get(key)
+        for i, piece in enumerate(items if isinstance(items, list) else []):
+            corners = piece.get("polygon") if isinstance(piece, dict) else None
+            if isinstance(corners, list) and len(corners) > MAX_CORNERS:
+                problems.append(
+                    (f"{key}[{i}].polygon", f"at most {MAX_CORNERS} corners, got {len(corners)}")
+                )
+    sides = data.get("sides")
+    for i, side in enumerate(sides[:2] if isinstance(sides, list) else []):
+        units = side.get("units") if isinstance(side, dict) else None
+        if isinstance(units, list) and len(units) > MAX_UNITS_PER_SIDE:
+            problems.append(
+                (f"sides[{i}].units", f"at most {MAX_UNITS_PER_SIDE} units, got {len(units)}")
+            )
+    return problems
+
+
+def _too_long(problems: list[tuple[str, str]], data: Any, path: str, limit: int) -> None:
+    """Every string (value or key) in ``data`` longer than ``limit``, but the description."""
+    stack: list[tuple[Any, str]] = [(data, path)]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, str):
+            if len(value) > limit and at != "description":
+                problems.append((at, f"must be at most {limit} characters, got {len(value)}"))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and len(key) > limit:
+                    problems.append((at, f"a field name is longer than {limit} characters"))
+                    continue
+                stack.append((item, _join(at, str(key))))
+        elif isinstance(value, list):
+            stack.extend((item, f"{at}[{i}]") for i, item in enumerate(value))
 
 
 _Card = TypeVar("_Card", UnitCard, BuildingCard)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -23,6 +23,7 @@ from django.utils.text import slugify
 
 from battles.engine.rulesets import RULESETS
 from battles.models import Battle
+from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
 from campaign.bridge import REMOVED, UnitOutcome, battle_card
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
@@ -80,6 +81,10 @@ def campaign_battle_launch(
                 seed=seed,
                 created_by=actor,
                 notify_task=NOTIFY_TASK,
+                # The campaign's own budget counts every battle launched for it.
+                campaign_battles=Battle.objects.filter(
+                    id__in=CampaignBattle.objects.filter(campaign=campaign).values("battle_id")
+                ),
             )
             return CampaignBattle.objects.create(
                 campaign=campaign,
@@ -91,6 +96,8 @@ def campaign_battle_launch(
                 engine_units=engine_units,
                 created_by=actor,
             )
+    except WorkRefused as exc:
+        raise ValidationError({NON_FIELD_ERRORS: [reason for _, reason in exc.errors]}) from exc
     except BattleInputError as exc:
         raise ValidationError(
             {path or "scenario": [reason] for path, reason in exc.errors}

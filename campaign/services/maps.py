@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.engine import ScenarioError, parse_scenario
+from battles.services import BattleInputError, scenario_from_text
 from campaign.models import Campaign, SavedMap
 from campaign.services._record import require_manager
 
@@ -27,13 +27,12 @@ def saved_map_create(*, campaign: Campaign, name: str, text: str, actor: Any = N
     elif campaign.maps.filter(name=name).exists():
         errors["name"] = [f"the campaign already has a map called {name!r}"]
     scenario: Any = None
-    if "\x00" in text:
-        errors["scenario"] = ["must not contain a NUL character"]
-    else:
-        try:
-            scenario = json.loads(text)
-        except ValueError as exc:
-            errors["scenario"] = [f"not JSON: {exc}"]
+    try:
+        scenario = scenario_from_text(text)
+    except BattleInputError as exc:
+        errors["scenario"] = [
+            reason if path == "scenario" else f"{path}: {reason}" for path, reason in exc.errors
+        ]
     if isinstance(scenario, dict):
         scenario["ruleset"] = campaign.ruleset
         try:

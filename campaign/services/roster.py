@@ -18,7 +18,7 @@ from campaign.models import Campaign, Character, Force, HistoryEntry, Leader, Me
 from campaign.selectors import force_can_edit
 from campaign.services._record import require_manager, unit_change
 from campaign.state import LeaderState, UnitState
-from campaign.values import leader_value, parse_field
+from campaign.values import MAX_UNITS_PER_FORCE, leader_value, parse_field
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
 
@@ -123,6 +123,10 @@ def unit_create_check(
             values[field] = parse_field(field, value)
         except ValueError as error:
             errors[field] = [str(error)]
+    if force.units.count() >= MAX_UNITS_PER_FORCE:
+        errors["__all__"] = [
+            f"{force} already holds {MAX_UNITS_PER_FORCE} units, the most a force may hold"
+        ]
     if unit_type_errors := _unit_type_errors(force.campaign, unit_type):
         errors["unit_type"] = unit_type_errors
     if "name" in values and force.units.filter(name=values["name"]).exists():

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -325,6 +325,9 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
     if log is None:
         raise Http404("the battle has no log")
     side = fog_side(viewer, cb)
+    if side == NONE:
+        # As on the page: a member whose units did not fight sees the outcome only.
+        raise PermissionDenied("Under fog of war you see this battle's outcome only.")
     content = log.events if side == ALL else _fogged_log(cb, log, side)
     response = HttpResponse(content, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="battle-{cb.battle_id}-log.json"'
@@ -332,12 +335,11 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
 
 
 def _fogged_log(cb: CampaignBattle, log: Any, side: str) -> str:
-    """The stored log without the events ``side`` could not see (with no side, every event
-    about a concealed unit is dropped: only what anyone at the table saw is left)."""
+    """The stored log without the events ``side`` could not see."""
     data = json.loads(log.events)
     try:
         sides = unit_sides(parse_scenario(cb.battle.scenario))
-        hidden = hidden_events(log_events(log), sides, side or "\x00nobody")
+        hidden = hidden_events(log_events(log), sides, side)
     except (ScenarioError, KeyError, TypeError, ValueError):
         raise Http404("this log cannot be read back under fog of war") from None
     data["events"] = [e for i, e in enumerate(data["events"]) if i not in hidden]

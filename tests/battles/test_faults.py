@@ -10,15 +10,17 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from datetime import timedelta
 from unittest import mock
 
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from battles.engine import run_battle
 from battles.models import Battle, BattleLog, OddsRun
-from battles.services import battle_launch, battle_resolve
+from battles.services import battle_launch, battle_resolve, battles_sweep
 from tests.battles.test_odds import _direct
 from tests.battles.test_worker import own_redis  # noqa: F401  (a fixture)
 from tests.workers import database_url, project_env, run_python, wait_for, worker_process
@@ -147,3 +149,104 @@ def test_a_redis_restart_mid_odds_run_is_recovered_by_the_sweep(
     assert run.status == OddsRun.Status.DONE, run.error + log_path.read_text()
     assert run.chunks_done == run.chunks_total == battles // chunk_size
     assert run.result == _direct(scenario, seed, battles)
+
+
+def test_a_battle_slower_per_turn_than_the_stale_limit_is_fought_once_by_two_workers(
+    scenario, postgres, redis_worker_env, tmp_path
+):
+    """Each turn takes longer than the stale limit; the sweep runs all along, two worker
+    processes wait for work. The lease, renewed on a clock, keeps the battle alive: one
+    attempt, one claim in the workers' logs, the engine's own log."""
+    slow = dict(
+        redis_worker_env,
+        BATTLE_TURN_DELAY="3",
+        BATTLE_STALE_SECONDS="2",
+        BATTLE_HEARTBEAT_SECONDS="0.2",
+    )
+    logs = [tmp_path / "first.log", tmp_path / "second.log"]
+    with worker_process(slow, logs[0]), worker_process(slow, logs[1]):
+        battle = battle_launch(name="Slow turns", scenario=scenario, seed=5)
+        wait_for(
+            lambda: Battle.objects.filter(id=battle.id, status=Battle.Status.RUNNING).exists(),
+            what="a worker to take the battle",
+        )
+        swept: list[int] = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            swept += battles_sweep(stale_after=timedelta(seconds=2))
+            if Battle.objects.get(id=battle.id).finished:
+                break
+            time.sleep(0.2)
+    battle.refresh_from_db()
+    worker_logs = "".join(path.read_text() for path in logs)
+    assert battle.status == Battle.Status.DONE, battle.error + worker_logs
+    assert battle.progress_turn >= 2, "the battle should have outlasted the stale limit"
+    assert swept == [] and battle.attempts == 1, worker_logs
+    assert worker_logs.count(f"battle {battle.id} claimed") == 1, worker_logs
+    assert BattleLog.objects.get(battle=battle).events == run_battle(scenario, 5).log_json()
+
+
+@pytest.mark.django_db
+def test_a_battle_whose_attempts_are_spent_ends_failed_with_its_reason(scenario, settings):
+    """Killed every time it is fought (a first turn longer than the hard limit): the sweep ends
+    it failed, saying why, instead of queueing it for ever."""
+    with mock.patch("battles.tasks.resolve_battle.delay") as sent:
+        battle = battle_launch(name="Doomed", scenario=scenario, seed=4)
+        Battle.objects.filter(id=battle.id).update(
+            status=Battle.Status.RUNNING,
+            claim=uuid.uuid4(),
+            attempts=settings.BATTLE_MAX_ATTEMPTS,
+            heartbeat_at=timezone.now() - timedelta(hours=1),
+        )
+        sent.reset_mock()
+        assert battles_sweep() == []
+    assert not sent.called
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.FAILED
+    assert "No attempt could finish" in battle.error and "hard time limit" in battle.error
+
+
+@pytest.mark.django_db
+def test_a_message_delivered_again_after_the_last_attempt_ends_the_battle_failed(
+    scenario, settings
+):
+    """Celery hands a killed task's message back, with the same task id and so the same claim:
+    past the last attempt it is not fought again."""
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        battle = battle_launch(name="Redelivered", scenario=scenario, seed=4)
+    claim = uuid.uuid4()
+    Battle.objects.filter(id=battle.id).update(
+        status=Battle.Status.RUNNING, claim=claim, attempts=settings.BATTLE_MAX_ATTEMPTS
+    )
+    with mock.patch("battles.services.run_battle") as fought:
+        ended = battle_resolve(battle_id=battle.id, claim=claim)
+    assert not fought.called
+    assert ended.status == Battle.Status.FAILED and "No attempt could finish" in ended.error
+    assert ended.attempts == settings.BATTLE_MAX_ATTEMPTS
+
+
+@pytest.mark.django_db
+def test_a_battle_over_the_soft_time_limit_ends_failed_saying_so(scenario):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        battle = battle_launch(name="Too long", scenario=scenario, seed=4)
+    with mock.patch("battles.services.run_battle", side_effect=SoftTimeLimitExceeded()):
+        ended = battle_resolve(battle_id=battle.id)
+    assert ended.status == Battle.Status.FAILED
+    assert "longer than the worker's time limit" in ended.error
+
+
+def test_the_lease_renews_on_a_clock_and_notices_when_it_is_taken_away(scenario):
+    from battles import lease
+
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        battle = battle_launch(name="Leased", scenario=scenario, seed=4)
+    old = timezone.now() - timedelta(hours=1)
+    rows = Battle.objects.filter(id=battle.id, status=Battle.Status.QUEUED)
+    rows.update(heartbeat_at=old)
+    with lease.held(rows, every=0.05) as held:
+        wait_for(lambda: held.renewals >= 2, timeout=10, what="two renewals")
+        assert Battle.objects.get(id=battle.id).heartbeat_at > old
+        Battle.objects.filter(id=battle.id).update(status=Battle.Status.DONE)
+        wait_for(lambda: held.lost, timeout=10, what="the lease to notice")

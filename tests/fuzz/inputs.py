@@ -124,9 +124,10 @@ def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
 
 
 @st.composite
-def mutated(draw: Any, document: Any) -> Any:
+def mutated(draw: Any, document: Any, nest: bool = False) -> Any:
     """``document`` with up to three of its values replaced, deleted or duplicated (now and
-    then none, so the accepting path is walked too)."""
+    then none, so the accepting path is walked too); with ``nest``, also nested far deeper
+    than any document needs."""
     doc = copy.deepcopy(document)
     for _ in range(draw(st.sampled_from([0, 1, 1, 1, 2, 2, 3]))):
         paths = [p for p in _paths(doc) if p]
@@ -150,6 +151,18 @@ def mutated(draw: Any, document: Any) -> Any:
             parent.append(copy.deepcopy(parent[path[-1]]))
         else:
             parent[draw(st.text(max_size=8))] = copy.deepcopy(parent[path[-1]])
+    paths = [p for p in _paths(doc) if p]
+    if nest and paths and draw(st.booleans()):
+        # Last, as nothing here walks what it makes: one value nested far deeper than any
+        # document needs (a recursive reader's RecursionError; 600 still prints).
+        path = draw(st.sampled_from(paths))
+        parent = doc
+        for step in path[:-1]:
+            parent = parent[step]
+        value = parent[path[-1]]
+        for _ in range(draw(st.sampled_from([20, 600]))):
+            value = [value] if draw(st.booleans()) else {"d": value}
+        parent[path[-1]] = value
     return doc
 
 

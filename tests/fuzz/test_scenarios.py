@@ -51,7 +51,10 @@ def test_any_json_as_a_scenario(probe, gm, scenario, seed):
 
 
 @FUZZ
-@given(scenario=st.sampled_from(SMALL).flatmap(lambda n: mutated(REFERENCE[n])), seed=SEEDS)
+@given(
+    scenario=st.sampled_from(SMALL).flatmap(lambda n: mutated(REFERENCE[n], nest=True)),
+    seed=SEEDS,
+)
 def test_mutated_reference_scenarios(probe, gm, scenario, seed):
     p = probe("scenario-json: battle_launch, mutated reference scenarios")
     p.attempt(_launch(scenario, seed, gm), scenario)

@@ -156,6 +156,22 @@ def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):
     alice.click('[data-action="forward"]')
     assert counter(alice)[0] == 2
     shoot(alice, "campaign-07-report-player", full_page=True)
+    # The drawn table places only the units Blue saw at deployment; the replay draws each other
+    # unit the first time Blue sees it, so by the end every unit ever seen has its marker.
+    ever_seen = alice.evaluate(
+        """() => {
+          const data = JSON.parse(document.getElementById("replay-frames").textContent);
+          const seen = new Set();
+          for (const frame of data.frames)
+            for (const [id, u] of Object.entries(frame.units)) if (u[0] !== null) seen.add(id);
+          return seen.size;
+        }"""
+    )
+    drawn = alice.locator("[data-replay] [data-unit]").count()
+    assert drawn <= ever_seen
+    alice.locator("[data-replay]").focus()
+    alice.keyboard.press("End")
+    assert alice.locator("[data-replay] [data-unit]").count() == ever_seen
 
     # The GM's pages are forbidden to a player, with the site's own page.
     response = alice.goto(battle_url.rsplit("/battles/", 1)[0] + "/battles/new/")

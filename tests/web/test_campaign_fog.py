@@ -100,9 +100,10 @@ def test_under_fog_each_player_downloads_what_their_side_saw(client, world):
     for role in ("gm", "co_gm"):
         login(client, world, role)
         assert len(_downloaded(client, world)) == total, role
-    # Someone who fought on neither side keeps only what anyone at the table could see.
+    # Someone who fought on neither side sees the outcome only: no log to download.
     login(client, world, "spectator")
-    assert len(_downloaded(client, world)) <= total - max(len(blue), len(red))
+    refused = client.get(_url("battle-log", world, world.engine_battle.pk))
+    assert refused.status_code == 403
 
 
 def test_under_fog_a_player_reads_the_report_as_their_side_saw_it(client, world):
@@ -163,3 +164,53 @@ def test_a_table_battle_under_fog_still_shows_its_result(client, world):
     page = client.get(_url("battle", world, world.table_battle.pk))
     assert page.status_code == 200
     assert "Skirmish at the mill" in page.text
+
+
+def _svg_units(page: str) -> set[str]:
+    """The units the server-drawn table places (its units layer)."""
+    import re
+
+    layer = page.split('<g class="units-layer">', 1)[1].split("</svg>", 1)[0]
+    return set(re.findall(r'data-unit="([^"]+)"', layer))
+
+
+def test_every_surface_shows_a_fogged_player_only_what_their_side_saw(client, world):
+    """The page's drawn table, its replay data, the log partial and the download, for the
+    player (blue) under fog, against the log as blue saw it."""
+    from battles.frames import replay_frames, unseen_at_deployment
+
+    _fog(world)
+    battle = world.engine_battle.battle
+    scenario = parse_scenario(battle.scenario)
+    events = log_events(battle.log)
+    hidden = _hidden(world, "blue")
+    frames = replay_frames(scenario, events, viewer="blue", hidden=hidden)
+    unseen = unseen_at_deployment(frames)
+    assert unseen, "red has units concealed at deployment in this battle"
+    everyone = {u.id for u in scenario.units()}
+    login(client, world, "player")
+    page = client.get(_url("battle", world, world.engine_battle.pk)).text
+    # The drawing (what the page source and the page without script show).
+    assert _svg_units(page) == everyone - unseen
+    for unit in unseen:
+        assert f'data-unit="{unit}"' not in page
+    # The replay data in the page is the fogged one.
+    embedded = page.split('id="replay-frames"', 1)[1].split(">", 1)[1].split("</script>", 1)[0]
+    assert json.loads(embedded) == json.loads(json.dumps(frames))
+    # The download holds exactly the events blue saw.
+    stored = json.loads(battle.log.events)["events"]
+    assert _downloaded(client, world) == [e for i, e in enumerate(stored) if i not in hidden]
+    # The htmx log partial counts the same events as the fogged log's turns.
+    part = client.get(_url("battle", world, world.engine_battle.pk) + "?kind=", **HTMX).text
+    assert "as blue saw them" in part and 'data-unit="' not in part
+    # The GM, under the same fog, is drawn everything.
+    login(client, world, "gm")
+    assert _svg_units(client.get(_url("battle", world, world.engine_battle.pk)).text) == everyone
+
+
+def test_under_fog_a_spectator_gets_the_outcome_only_on_the_page_and_the_download(client, world):
+    _fog(world)
+    login(client, world, "spectator")
+    page = client.get(_url("battle", world, world.engine_battle.pk)).text
+    assert "you see its outcome only" in page and 'class="units-layer"' not in page
+    assert client.get(_url("battle-log", world, world.engine_battle.pk)).status_code == 403

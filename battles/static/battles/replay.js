@@ -119,6 +119,25 @@
     this.playButton.textContent = "▶ Play";
   };
 
+  // A unit hidden from this viewer at deployment is not in the page's drawing (fog of war):
+  // it is drawn here the first time the viewer's side sees it.
+  Replay.prototype.addUnit = function (id, info) {
+    var layer = this.svg.querySelector(".units-layer");
+    if (!layer) { return null; }
+    var node = svgElement("g", { "class": "unit side-" + info.side, "data-unit": id });
+    node.appendChild(svgElement("title", {}));
+    node.appendChild(svgElement("circle", { r: info.r }));
+    var size = svgElement("text", { "class": "unit-size", dy: "0.17" });
+    size.textContent = String(info.size);
+    node.appendChild(size);
+    var label = svgElement("text", { "class": "unit-label", y: info.r + 0.45 });
+    label.textContent = id;
+    node.appendChild(label);
+    layer.appendChild(node);
+    this.unitNodes[id] = node;
+    return node;
+  };
+
   Replay.prototype.show = function (index) {
     var state = this.states[index];
     var frame = state.frame;
@@ -129,8 +148,10 @@
       var node = self.unitNodes[id];
       var info = data.units[id];
       var u = state.units[id];
-      if (!node || !info) { return; }
+      if (!info) { return; }
       var unseen = u[0] === null;
+      if (!node && !unseen) { node = self.addUnit(id, info); }
+      if (!node) { return; }
       node.classList.toggle("unseen", unseen);
       node.classList.toggle("removed", u[4] !== 0);
       node.classList.toggle("concealed", u[5] === 1);

@@ -1,0 +1,118 @@
+"""Budgets: how much worker time one user, or one campaign, may have queued or running at once.
+
+Every launch has a cost known before it is queued: its battles times one battle's bounded cost,
+counted in unit-pair turns (``battle_cost``: the engine's time grows with the turns and with the
+pairs of enemy units, bench/README.md "growth"; the scenario limits bound both). A launch that
+would take its user past ``WORK_USER_LIMIT``, or its campaign past ``WORK_CAMPAIGN_LIMIT``, or a
+user past ``WORK_USER_BATTLES`` battles or ``WORK_USER_ODDS_RUNS`` odds runs in flight, is refused
+before anything is saved, saying why and about when to try again. Work in flight is read from
+the battle and odds-run rows themselves, so there is no counter to drift.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.conf import settings
+from django.db.models import F, QuerySet, Sum
+
+from battles.engine import Scenario
+from battles.models import Battle, OddsRun, WorkStatus
+from battles.refusals import WorkRefused
+
+IN_FLIGHT = (WorkStatus.QUEUED, WorkStatus.RUNNING)
+
+
+def battle_cost(scenario: Scenario) -> int:
+    """One battle's bounded cost: turns times pairs of enemy units (at least 1)."""
+    first, second = scenario.sides
+    return max(1, scenario.turn_limit * len(first.units) * len(second.units))
+
+
+def battles_cost(battles: QuerySet[Battle]) -> int:
+    """The cost of the battles among ``battles`` still queued or running."""
+    return battles.filter(status__in=IN_FLIGHT).aggregate(total=Sum("cost"))["total"] or 0
+
+
+def odds_cost(runs: QuerySet[OddsRun]) -> int:
+    """What the runs among ``runs`` still have to fight (chunks not yet counted)."""
+    left = runs.filter(status__in=IN_FLIGHT).annotate(
+        left=(F("chunks_total") - F("chunks_done")) * F("chunk_size") * F("cost")
+    )
+    return left.aggregate(total=Sum("left"))["total"] or 0
+
+
+def user_in_flight(user: Any) -> tuple[int, int, int]:
+    """(battles, odds runs, cost) ``user`` has queued or running."""
+    battles = Battle.objects.filter(created_by=user)
+    runs = OddsRun.objects.filter(created_by=user)
+    return (
+        battles.filter(status__in=IN_FLIGHT).count(),
+        runs.filter(status__in=IN_FLIGHT).count(),
+        battles_cost(battles) + odds_cost(runs),
+    )
+
+
+def _wait(cost: int) -> int:
+    """About how long ``cost`` takes one worker process, in whole seconds (at least a minute)."""
+    return max(60, math.ceil(cost * settings.WORK_SECONDS_PER_UNIT))
+
+
+def _minutes(seconds: int) -> str:
+    minutes = math.ceil(seconds / 60)
+    return "a minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def check(
+    user: Any,
+    *,
+    cost: int,
+    odds_run: bool = False,
+    campaign_battles: QuerySet[Battle] | None = None,
+) -> None:
+    """Raise ``WorkRefused`` if ``user`` may not start work of ``cost`` now.
+
+    ``odds_run`` says it is an odds run (else one battle); ``campaign_battles`` are the battles
+    of the campaign it is launched for, whose total has a budget of its own.
+    """
+    limit = settings.WORK_USER_LIMIT
+    if cost > limit:
+        raise WorkRefused(
+            f"This is {cost:,} units of work (battles × turns × pairs of enemy units), more than "
+            f"the {limit:,} one person may have in flight: fewer battles, turns or units fit.",
+            retry_after=0,
+        )
+    if user is not None and getattr(user, "is_authenticated", False):
+        battles, runs, in_flight = user_in_flight(user)
+        if odds_run and runs >= settings.WORK_USER_ODDS_RUNS:
+            wait = _wait(in_flight)
+            raise WorkRefused(
+                f"You have {runs} odds runs queued or running, the most at once. Try again when "
+                f"one has finished (in about {_minutes(wait)}), or cancel one.",
+                retry_after=wait,
+            )
+        if not odds_run and battles >= settings.WORK_USER_BATTLES:
+            wait = _wait(in_flight)
+            raise WorkRefused(
+                f"You have {battles} battles queued or running, the most at once. Try again when "
+                f"some have finished (in about {_minutes(wait)}), or cancel one.",
+                retry_after=wait,
+            )
+        if in_flight + cost > limit:
+            wait = _wait(in_flight + cost - limit)
+            raise WorkRefused(
+                f"You have {in_flight:,} units of work in flight; this needs {cost:,} more, past "
+                f"your {limit:,}. Try again in about {_minutes(wait)}, or cancel queued work.",
+                retry_after=wait,
+            )
+    if campaign_battles is not None:
+        shared = battles_cost(campaign_battles)
+        limit = settings.WORK_CAMPAIGN_LIMIT
+        if shared + cost > limit:
+            wait = _wait(shared + cost - limit)
+            raise WorkRefused(
+                f"The campaign has {shared:,} units of work in flight; this battle needs "
+                f"{cost:,} more, past its {limit:,}. Try again in about {_minutes(wait)}.",
+                retry_after=wait,
+            )

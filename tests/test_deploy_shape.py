@@ -1,0 +1,125 @@
+"""The deploy shape that survives the internet: a buffering proxy in front of gunicorn, which is
+not published; the proxy header trusted only when a proxy is declared; bounded request bodies;
+login throttling per address; password reset only with mail; the demo never in production."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+import yaml
+from django.conf import settings
+from django.urls import reverse
+
+from tests.workers import ROOT, project_env, run_python
+
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+SERVICES = COMPOSE["services"]
+NGINX = (ROOT / "deploy" / "nginx.conf").read_text()
+
+
+def _production(**more: str | None) -> dict[str, str]:
+    return project_env(
+        BRIDGEHEAD_ENV="production",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        ALLOWED_HOSTS="bridgehead.example.org",
+        DEBUG=None,
+        **more,
+    )
+
+
+def test_only_the_buffering_proxy_is_published_and_gunicorn_is_not():
+    published = {name for name, service in SERVICES.items() if service.get("ports")}
+    assert published == {"proxy"}
+    assert SERVICES["proxy"]["ports"] == ["8000:8080"]
+    assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in SERVICES["proxy"]["volumes"]
+    assert SERVICES["web"]["expose"] == ["8000"]
+    assert SERVICES["web"]["environment"]["TRUSTED_PROXIES"] == "1"
+    assert "server web:8000;" in NGINX and "listen 8080;" in NGINX
+
+
+def test_the_proxy_reads_requests_whole_and_drops_slow_clients():
+    for line in (
+        "proxy_request_buffering on;",
+        "proxy_buffering on;",
+        "client_header_timeout 10s;",
+        "client_body_timeout 10s;",
+        "client_max_body_size 1m;",
+        "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+    ):
+        assert line in NGINX, line
+
+
+def test_sweeps_have_a_worker_of_their_own():
+    worker = SERVICES["worker"]["command"]
+    housekeeping = SERVICES["housekeeping"]["command"]
+    assert worker[worker.index("--queues") + 1] == "battles,odds" and "--beat" not in worker
+    assert housekeeping[housekeeping.index("--queues") + 1] == "housekeeping,celery"
+    assert "--beat" in housekeeping
+
+
+@pytest.mark.parametrize(("proxies", "trusted"), [("0", False), ("1", True)])
+def test_x_forwarded_proto_is_trusted_only_behind_a_declared_proxy(tmp_path, proxies, trusted):
+    ran = run_python(
+        "from django.conf import settings\n"
+        "print(getattr(settings, 'SECURE_PROXY_SSL_HEADER', None))",
+        _production(TRUSTED_PROXIES=proxies, BRIDGEHEAD_VAR_DIR=str(tmp_path)),
+    )
+    assert ran.returncode == 0, ran.stderr
+    said = ran.stdout.strip().splitlines()[-1]
+    assert (said == "('HTTP_X_FORWARDED_PROTO', 'https')") is trusted, said
+
+
+@pytest.mark.django_db
+def test_a_body_over_the_limit_multipart_included_is_refused_unread(client):
+    from django.test.client import encode_multipart
+
+    big = encode_multipart(
+        "BoUnDaRy", {"username": "x", "note": "y" * (settings.REQUEST_BODY_LIMIT)}
+    )
+    response = client.post(
+        reverse("login"), data=big, content_type="multipart/form-data; boundary=BoUnDaRy"
+    )
+    assert response.status_code == 413
+    assert f"at most {settings.REQUEST_BODY_LIMIT} bytes" in response.content.decode()
+    assert client.post(reverse("login"), {"username": "x", "password": "y"}).status_code == 200
+
+
+@pytest.mark.django_db
+def test_spraying_many_usernames_from_one_address_is_locked_out(client, django_user_model):
+    """Each username fails only once, so no per-username lockout trips; the address does."""
+    django_user_model.objects.create_user("real", password="a-long-test-password")
+    for i in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT):
+        sprayed = client.post(reverse("login"), {"username": f"guess{i}", "password": "no"})
+        assert sprayed.status_code == 200, i
+    right = {"username": "real", "password": "a-long-test-password"}
+    refused = client.post(reverse("login"), right)
+    assert refused.status_code == 429 and "Too many failed logins" in refused.text
+    elsewhere = client.post(reverse("login"), right, REMOTE_ADDR="10.0.0.9")
+    assert elsewhere.status_code == 302
+
+
+@pytest.mark.django_db
+def test_password_reset_is_not_routed_without_mail(client):
+    assert client.get("/accounts/password_reset/").status_code == 404
+    assert client.get("/accounts/login/").status_code == 200
+
+
+def test_password_reset_is_routed_when_mail_is_configured(tmp_path):
+    ran = run_python(
+        "from django.urls import resolve\nprint(resolve('/accounts/password_reset/').url_name)",
+        project_env(EMAIL_HOST="smtp.example.org", BRIDGEHEAD_VAR_DIR=str(tmp_path)),
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip().splitlines()[-1] == "password_reset"
+
+
+def test_the_demo_refuses_to_run_in_production(tmp_path):
+    ran = run_python(
+        "from django.core.management import call_command\n"
+        "from django.core.management.base import CommandError\n"
+        "try:\n    call_command('demo')\nexcept CommandError as exc:\n    print('refused:', exc)\n",
+        _production(BRIDGEHEAD_VAR_DIR=str(tmp_path), DATABASE_URL=f"sqlite:///{tmp_path}/x.db"),
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert "refused: The demo creates an admin with a published password" in ran.stdout
