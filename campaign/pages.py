@@ -14,8 +14,8 @@ from django.db.models import Count, Q
 
 from campaign.bridge import BridgeError, battle_card
 from campaign.models import Campaign, CampaignBattle, Force, QuickResolve, Unit
-from campaign.recovery import medical_window_open
-from campaign.selectors import campaign_units, force_roster
+from campaign.recovery import medical_capacity, medical_window_open
+from campaign.selectors import campaign_units, force_roster, medics_used_today
 from campaign.state import Status, ordered_specialties
 from units.cardtext import CardError, render_card
 
@@ -67,6 +67,36 @@ def roster_lines(force: Force, *, sort: str = "name") -> list[RosterLine]:
     key = SORTS[sort.lstrip("-")]
     # Ties keep roster order, so a sorted roster reads the same on every load.
     return sorted(lines, key=lambda line: (key(line), line.unit.pk), reverse=sort.startswith("-"))
+
+
+@dataclass(frozen=True)
+class MedicsToday:
+    """What a force's Medical crews can still do today, and for whom."""
+
+    capacity: int
+    """Casualty hits its ready Medical crews save in a day."""
+    left: int
+    wounded: list[Unit]
+    """Units whose Casualty hits await the medics today, in roster order."""
+
+    @property
+    def unavailable(self) -> str:
+        """Why the medics cannot be sent in now ("" when they can)."""
+        if not self.wounded:
+            return "No unit has Casualty hits awaiting the medics today."
+        if self.capacity == 0:
+            return "This force has no ready Medical crew."
+        if self.left <= 0:
+            return "The Medical crews have saved all they can today."
+        return ""
+
+
+def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
+    """The force's medics today, from its roster lines (one more query: what they saved)."""
+    capacity = sum(medical_capacity(line.unit.state) for line in lines)
+    used = medics_used_today(force=force) if capacity else 0
+    wounded = sorted((line.unit for line in lines if line.needs_medics), key=lambda u: u.pk)
+    return MedicsToday(capacity=capacity, left=max(0, capacity - used), wounded=wounded)
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,17 @@ def engaged_units(*, campaign: Campaign) -> dict[int, str]:
     return {pk: name for name, sides in unsettled for pks in sides.values() for pk in pks}
 
 
+def medics_used_today(*, force: Force) -> int:
+    """Casualty hits the force's Medical crews have already saved today (their capacity is for
+    the whole day: ``campaign.services.recovery.medical_apply``)."""
+    return sum(
+        entry.details.get("saved", 0)
+        for entry in HistoryEntry.objects.filter(
+            kind=HistoryEntry.Kind.MEDICAL, unit__force=force, day=force.campaign.day
+        ).only("details")
+    )
+
+
 def roster_version(force: Force) -> tuple:
     """What the force's roster page is drawn from beyond the campaign and force rows: the sums
     of the version tokens of its units (a leader's change moves its unit's), of their cards,

@@ -26,6 +26,13 @@ urlpatterns = [
     path(C + "units/<int:unit_pk>/card/", pages.unit_card, name="unit-card"),
     path(C + "units/<int:unit_pk>/edit/", actions.unit_edit_view, name="unit-edit"),
     path(C + "units/<int:unit_pk>/train/", actions.unit_train_view, name="unit-train"),
+    path(C + "units/<int:unit_pk>/combat-zone/", actions.unit_combat_zone_view, name="unit-zone"),
+    path(C + "units/<int:unit_pk>/leader/", actions.leader_attach_view, name="leader-attach"),
+    path(
+        C + "units/<int:unit_pk>/leader/detach/",
+        actions.leader_detach_view,
+        name="leader-detach",
+    ),
     path(C + "battles/new/", battles.battle_setup, name="battle-setup"),
     path(C + "battles/record/", battles.battle_record, name="battle-record"),
     path(C + "maps/new/", battles.map_add, name="map-add"),

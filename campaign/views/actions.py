@@ -18,7 +18,10 @@ from campaign.access import campaign_for_viewer, force_for_viewer, require_manag
 from campaign.forms import (
     AdvanceForm,
     CampaignForm,
+    CombatZoneForm,
     ForceForm,
+    LeaderAttachForm,
+    LeaderDetachForm,
     MedicalForm,
     MemberForm,
     QuickResolveForm,
@@ -27,14 +30,19 @@ from campaign.forms import (
     UnitAddForm,
     UnitEditForm,
 )
+from campaign.history import plural
+from campaign.pages import medics_today, roster_lines
 from campaign.services import (
     calendar_advance,
     campaign_create,
     campaign_update,
     force_create,
+    leader_attach,
+    leader_detach,
     medical_apply,
     membership_set,
     quick_resolve_run,
+    unit_combat_zone_set,
     unit_create,
     unit_edit,
     unit_train,
@@ -147,13 +155,23 @@ def medical_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     force = force_for_viewer(viewer, force_pk)
     if not viewer.may_direct(force):
         raise PermissionDenied("only the force's owner or the GM directs its medics")
-    form = MedicalForm(request.POST)
+    wounded = medics_today(force, roster_lines(force)).wounded
+    form = MedicalForm(request.POST, wounded=wounded)
 
     def send_medics(data):
-        entries = medical_apply(force=force, reason=data["reason"], actor=request.user)
-        saved = sum(entry.details.get("saved", 0) for entry in entries)
+        # The default triage unless the unit-by-unit button was pressed.
+        allocation = form.allocation() if request.POST.get("how") == "allocate" else None
+        entries = medical_apply(
+            force=force, allocation=allocation, reason=data["reason"], actor=request.user
+        )
         url = reverse("campaign:force", args=[pk, force.pk])
-        return url, f"The medics saved {saved} Casualty hits."
+        if not entries:
+            return url, "The medics found no Casualty hits they could save today."
+        saved = ", ".join(
+            f"{plural(entry.details['saved'], 'Casualty hit')} of {entry.unit.name}"
+            for entry in entries
+        )
+        return url, f"The medics saved {saved}."
 
     return form_action(
         request,
@@ -297,4 +315,90 @@ def force_create_view(request: HttpRequest, pk: int) -> HttpResponse:
         page=DASHBOARD,
         partial="force-form",
         context=lambda: dashboard_context(viewer, force_form=form),
+    )
+
+
+@login_required
+@require_POST
+def unit_combat_zone_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
+    """Withdraw a unit from the combat zone, or send it back in (its owner or the GM)."""
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    if not viewer.may_direct(unit.force):
+        raise PermissionDenied("only the force's owner or the GM moves its units")
+    form = CombatZoneForm(request.POST)
+
+    def move(data):
+        going = data["in_combat_zone"]
+        entry = unit_combat_zone_set(
+            unit=unit, in_combat_zone=going, reason=data["reason"], actor=request.user
+        )
+        url = reverse("campaign:unit", args=[pk, unit.pk])
+        where = "in the combat zone" if going else "out of the combat zone"
+        if entry is None:
+            return url, f"{unit.name} is {where} already."
+        if going:
+            return url, f"{unit.name} is sent into the combat zone."
+        return url, f"{unit.name} is withdrawn to the rear: R&R now heals its last Morale hit."
+
+    return form_action(
+        request,
+        form,
+        move,
+        page=UNIT,
+        partial="zone-form",
+        context=lambda: unit_context(viewer, unit, zone_form=form),
+    )
+
+
+@login_required
+@require_POST
+def leader_attach_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    require_manage(viewer)
+    form = LeaderAttachForm(request.POST)
+
+    def attach(data):
+        leader = leader_attach(
+            unit=unit,
+            name=data["name"],
+            hit_points=data["hit_points"],
+            reason=data["reason"],
+            actor=request.user,
+        )
+        url = reverse("campaign:unit", args=[pk, unit.pk])
+        return url, f"{leader.name} takes command of {unit.name}."
+
+    return form_action(
+        request,
+        form,
+        attach,
+        page=UNIT,
+        partial="leader-form",
+        context=lambda: unit_context(viewer, unit, leader_form=form),
+    )
+
+
+@login_required
+@require_POST
+def leader_detach_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    require_manage(viewer)
+    form = LeaderDetachForm(request.POST)
+
+    def detach(data):
+        leader = getattr(unit, "leader", None)
+        leader_detach(unit=unit, reason=data["reason"], actor=request.user)
+        url = reverse("campaign:unit", args=[pk, unit.pk])
+        return url, f"{leader.name} leaves {unit.name}."
+
+    return form_action(
+        request,
+        form,
+        detach,
+        page=UNIT,
+        partial="detach-form",
+        context=lambda: unit_context(viewer, unit, detach_form=form),
     )

@@ -22,10 +22,14 @@ from campaign.access import (
     force_for_viewer,
     unit_for_viewer,
 )
+from campaign.experience import TrainingError, training_apply
 from campaign.forms import (
     AdvanceForm,
     CampaignForm,
+    CombatZoneForm,
     ForceForm,
+    LeaderAttachForm,
+    LeaderDetachForm,
     MedicalForm,
     MemberForm,
     QuickResolveForm,
@@ -39,6 +43,7 @@ from campaign.pages import (
     card_text,
     clean_sort,
     force_summaries,
+    medics_today,
     recent_battles,
     recent_quick_resolves,
     roster_line,
@@ -47,6 +52,7 @@ from campaign.pages import (
     winner_name,
 )
 from campaign.selectors import campaigns_for_user, roster_version, unit_history
+from campaign.state import UnitState
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
 
@@ -107,19 +113,22 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any) -> dict[str, Any]:
     sight = viewer.sight(force)
     sort = clean_sort(sort)
+    lines = roster_lines(force, sort=sort) if sight == FULL else []
     context = base_context(
         viewer,
         force=force,
         sight=sight,
         sort=sort,
         columns=ROSTER_COLUMNS,
-        lines=roster_lines(force, sort=sort) if sight == FULL else [],
+        lines=lines,
         unit_count=force.units.count() if sight != FULL else None,
     )
     if viewer.manages:
         context["add_form"] = forms.get("add_form") or UnitAddForm(campaign=viewer.campaign)
     if viewer.may_direct(force):
-        context["medical_form"] = forms.get("medical_form") or MedicalForm()
+        medics = medics_today(force, lines)
+        context["medics"] = medics
+        context["medical_form"] = forms.get("medical_form") or MedicalForm(wounded=medics.wounded)
     return context
 
 
@@ -147,6 +156,15 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     return cached_page(request, drawn_from, draw)
 
 
+def training_blocked(state: UnitState) -> str:
+    """Why training cannot raise this unit now ("" when it can), asked of the rule itself."""
+    try:
+        training_apply(state)
+    except TrainingError as error:
+        return str(error)
+    return ""
+
+
 def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
     line = roster_line(unit, viewer.campaign.day)
     context = base_context(
@@ -157,11 +175,24 @@ def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
         card_text=card_text(line.card),
         history=unit_history(unit=unit),
     )
+    if "zone_form" in forms:
+        context["zone_form"] = forms["zone_form"]
+    elif viewer.may_direct(unit.force) and not unit.state.destroyed:
+        going = not unit.in_combat_zone
+        context["zone_form"] = CombatZoneForm(initial={"in_combat_zone": "yes" if going else "no"})
     if viewer.manages:
         context["edit_form"] = forms.get("edit_form") or UnitEditForm(
             initial=UnitEditForm.initial_for(unit)
         )
         context["train_form"] = forms.get("train_form") or TrainForm()
+        context["train_blocked"] = training_blocked(unit.state)
+        leader = getattr(unit, "leader", None)
+        if leader is not None:
+            context["detach_form"] = LeaderDetachForm()
+        if leader is None or not leader.alive:
+            context["leader_form"] = LeaderAttachForm()
+        # A refused form is shown again with its errors, whatever the unit's state now.
+        context.update({k: forms[k] for k in ("detach_form", "leader_form") if k in forms})
     return context
 
 

@@ -34,6 +34,9 @@ FORMS = (
     "medical_form",
     "edit_form",
     "train_form",
+    "zone_form",
+    "leader_form",
+    "detach_form",
     "revert_form",
     "form",
 )
@@ -124,7 +127,8 @@ def test_it_trains_a_unit_and_says_why_it_cannot(client, world):
     assert Unit.objects.get(pk=unit.pk).quality == unit.quality + 1
     unit_edit(unit=unit, changes={"quality": "elite"}, reason="x", actor=world.users["gm"])
     refused = client.post(url, {"trainer": "Sgt. Kane"})
-    assert refused.status_code == 400 and "quality:" in refused.text
+    assert refused.status_code == 400 and "Elite" in " ".join(_field_errors(refused, "__all__"))
+    assert "quality:" not in refused.text  # the service's sentence, without its field key
 
 
 def test_it_quick_resolves_an_engagement(client, world):
