@@ -105,6 +105,10 @@ class ForceSummary:
     units: int
     ready: int
 
+    @property
+    def colour(self) -> str:
+        return force_colour(self.force)
+
 
 def force_summaries(campaign: Campaign) -> list[ForceSummary]:
     """Each force with its unit counts: what a player may always see of another force."""
@@ -171,11 +175,113 @@ def battle_winner(campaign_battle: CampaignBattle) -> str | None:
     return battle.result.get("winner")
 
 
-def winner_name(campaign_battle: CampaignBattle) -> str | None:
-    """The winning side as players call it: the engine result's side name, or the table's."""
-    winner = battle_winner(campaign_battle)
-    battle = campaign_battle.battle
-    if winner is None or battle is None or not battle.result:
-        return winner
-    names = {s.get("side"): s.get("name") for s in battle.result.get("sides", [])}
-    return names.get(winner) or winner
+def winner_names(battles: list[CampaignBattle]) -> dict[int, str | None]:
+    """Each battle's winner as players call it: the forces on the winning side ("Blue
+    Battalion"), by campaign battle pk; None for a draw or a battle still being fought. One
+    query for all the battles."""
+    winners = {cb.pk: battle_winner(cb) for cb in battles}
+    pks = {pk for cb in battles if winners[cb.pk] for pk in cb.sides.get(winners[cb.pk], [])}
+    forces = dict(Unit.objects.filter(pk__in=pks).values_list("pk", "force__name"))
+    names: dict[int, str | None] = {}
+    for cb in battles:
+        side = winners[cb.pk]
+        if side is None:
+            names[cb.pk] = None
+            continue
+        won = list(dict.fromkeys(forces[pk] for pk in cb.sides.get(side, []) if pk in forces))
+        names[cb.pk] = " and ".join(won) or side
+    return names
+
+
+FORCE_COLOURS = {
+    "blue": "#1f5fa8",
+    "red": "#b3261e",
+    "green": "#2e7d32",
+    "black": "#3a3a3a",
+    "grey": "#6b6b6b",
+    "gray": "#6b6b6b",
+    "gold": "#9a7400",
+    "yellow": "#9a7400",
+    "orange": "#c0560f",
+    "purple": "#6a3d9a",
+    "brown": "#7b4a22",
+    "white": "#7d8790",
+}
+"""A force whose name says a colour wears it (Blue Battalion is blue)."""
+PALETTE = ("#1f5fa8", "#b3261e", "#2e7d32", "#6a3d9a", "#c0560f", "#7b4a22", "#3a3a3a")
+"""The rest take one by their place in the campaign (the first two are the sides' own)."""
+
+
+def force_colour(force: Force) -> str:
+    """The one colour a force keeps on every page, map and chart."""
+    for word in force.name.lower().replace("-", " ").split():
+        if word in FORCE_COLOURS:
+            return FORCE_COLOURS[word]
+    return PALETTE[force.pk % len(PALETTE)]
+
+
+@dataclass(frozen=True)
+class BattleSide:
+    """One side of a campaign battle as its players know it: the forces that fought on it."""
+
+    id: str
+    name: str
+    """Its forces' names ("Blue Battalion", or "Red Company and Blue Battalion")."""
+    players: str
+    colour: str
+    units: list[Unit]
+
+
+def battle_sides(
+    campaign_battle: CampaignBattle, units: dict[int, Unit], order: list[str] | None = None
+) -> list[BattleSide]:
+    """Each side of the battle named by its forces, in ``order`` (an engine battle's sides in
+    its scenario's order, which the report's colours follow), else as stored."""
+    ids = [s for s in order or [] if s in campaign_battle.sides]
+    ids += [s for s in campaign_battle.sides if s not in ids]
+    sides = []
+    for side in ids:
+        pks = campaign_battle.sides[side]
+        fought = [units[pk] for pk in pks if pk in units]
+        forces = list({u.force_id: u.force for u in fought}.values())
+        sides.append(
+            BattleSide(
+                id=side,
+                name=" and ".join(f.name for f in forces) or side,
+                players=", ".join(sorted({f.owner.get_username() for f in forces})),
+                colour=force_colour(forces[0]) if forces else "",
+                units=fought,
+            )
+        )
+    return sides
+
+
+def side_colours(sides: list[BattleSide]) -> str:
+    """The page's side colours as CSS custom properties (``--side-0``, ``--side-1``) for every
+    swatch, map and chart on it; a side whose force's colour the other already wears keeps the
+    default."""
+    taken: set[str] = set()
+    rules = []
+    for i, side in enumerate(sides[:2]):
+        if side.colour and side.colour not in taken:
+            rules.append(f"--side-{i}: {side.colour}")
+            taken.add(side.colour)
+    return "; ".join(rules)
+
+
+def unit_label(unit: Unit) -> str:
+    """A persistent unit as every page names it: "Iron Wolf (Blue Battalion)"."""
+    return f"{unit.name} ({unit.force.name})"
+
+
+def battle_names(
+    campaign_battle: CampaignBattle, units: dict[int, Unit], sides: list[BattleSide]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """(side names, unit names) by engine id, for the report of a campaign battle."""
+    side_names = {side.id: side.name for side in sides}
+    unit_names = {
+        engine_id: unit_label(units[pk])
+        for engine_id, pk in campaign_battle.engine_units.items()
+        if pk in units
+    }
+    return side_names, unit_names

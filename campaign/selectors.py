@@ -107,6 +107,22 @@ def medics_used_today(*, force: Force) -> int:
     )
 
 
+def campaign_battle_units(*, campaign_battle: CampaignBattle) -> dict[int, Unit]:
+    """The persistent units that fought in the battle, by pk, with their forces and owners."""
+    pks = [pk for side in campaign_battle.sides.values() for pk in side]
+    return {u.pk: u for u in Unit.objects.filter(pk__in=pks).select_related("force__owner")}
+
+
+def campaign_battle_of(*, battle_id: int) -> CampaignBattle | None:
+    """The campaign battle an engine battle was fought for, if any."""
+    return CampaignBattle.objects.select_related("campaign").filter(battle_id=battle_id).first()
+
+
+def campaign_battle_ids() -> QuerySet:
+    """The ids of every engine battle fought for a campaign (a subquery, not a list)."""
+    return CampaignBattle.objects.filter(battle__isnull=False).values("battle_id")
+
+
 def roster_version(force: Force) -> tuple:
     """What the force's roster page is drawn from beyond the campaign and force rows: the sums
     of the version tokens of its units (a leader's change moves its unit's), of their cards,

@@ -35,12 +35,24 @@ from battles.report import unit_sides
 from battles.report_context import LogUnreadable, battle_report
 from battles.selectors import ReferenceScenario, battle_log, log_events, reference_scenarios
 from battles.table import table_view
-from campaign.access import Viewer, campaign_battle_for_viewer, campaign_for_viewer, require_manage
+from campaign.access import (
+    FULL,
+    Viewer,
+    campaign_battle_for_viewer,
+    campaign_for_viewer,
+    require_manage,
+)
 from campaign.battle_forms import BattleSetupForm, TableResultForm
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.models import Campaign, CampaignBattle, Unit
-from campaign.pages import battle_winner
-from campaign.selectors import engaged_units
+from campaign.pages import (
+    battle_names,
+    battle_sides,
+    battle_winner,
+    side_colours,
+    unit_label,
+)
+from campaign.selectors import campaign_battle_units, engaged_units
 from campaign.services.battles import (
     campaign_battle_apply,
     campaign_battle_launch,
@@ -210,23 +222,29 @@ def fog_side(viewer: Viewer, cb: CampaignBattle) -> str:
     return ALL if mine else NONE
 
 
-def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
-    pks = [pk for side in cb.sides.values() for pk in side]
-    names = dict(Unit.objects.filter(pk__in=pks).values_list("pk", "name"))
-    # An engine battle names its sides in the scenario; a table battle's ids are its names.
+def _names(cb: CampaignBattle):
+    """The battle's units, its sides named by their forces (in the scenario's side order, which
+    the report's colours follow), and the names the report calls sides and units by."""
+    units = campaign_battle_units(campaign_battle=cb)
     scenario = cb.battle.scenario if cb.battle is not None else {}
-    side_names = {s.get("id"): s.get("name") or s.get("id") for s in scenario.get("sides", [])}
+    order = [s.get("id") for s in scenario.get("sides", [])]
+    sides = battle_sides(cb, units, order)
+    return units, sides, battle_names(cb, units, sides)
+
+
+def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
+    units, sides, names = _names(cb)
+    side_names = names[0]
     context = base_context(
         viewer,
         cb=cb,
         battle=cb.battle,
         winner=battle_winner(cb),
-        sides=[
-            (side, side_names.get(side, side), [names.get(pk, f"unit {pk}") for pk in side_pks])
-            for side, side_pks in cb.sides.items()
-        ],
+        sides=sides,
+        side_colours=side_colours(sides),
+        visible_forces={u.force_id for u in units.values() if viewer.sight(u.force) == FULL},
         table_units=[
-            (names.get(int(pk), f"unit {pk}"), outcome)
+            (unit_label(units[int(pk)]) if int(pk) in units else f"unit {pk}", outcome)
             for pk, outcome in (cb.table_result or {}).get("units", {}).items()
         ],
         report=None,
@@ -238,7 +256,7 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         context["outcome_only"] = side == NONE
         context["fog_side"] = side_names.get(side, side) if side not in (ALL, NONE) else None
         try:
-            context["report"] = _report(request, viewer, cb, side=side)
+            context["report"] = _report(request, viewer, cb, side=side, names=names)
         except LogUnreadable as exc:
             context["unreadable"] = str(exc)
     if viewer.manages:
@@ -253,6 +271,7 @@ def _report(
     *,
     side: str,
     log_only: bool = False,
+    names: tuple[dict[str, str], dict[str, str]] | None = None,
 ):
     pk = viewer.campaign.pk
     if side == NONE:
@@ -262,6 +281,7 @@ def _report(
         as_side = request.GET.get("as") or None
     else:
         as_side = None if side in (ALL, NONE) else side
+    side_names, unit_names = names or _names(cb)[2]
     return battle_report(
         cb.battle,
         url=reverse("campaign:battle", args=[pk, cb.pk]),
@@ -271,6 +291,8 @@ def _report(
         viewer=as_side,
         viewer_choice=viewer.manages,
         log_only=log_only,
+        side_names=side_names,
+        unit_names=unit_names,
     )
 
 

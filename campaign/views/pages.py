@@ -42,6 +42,7 @@ from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import (
     card_text,
     clean_sort,
+    force_colour,
     force_summaries,
     medics_today,
     recent_battles,
@@ -49,7 +50,7 @@ from campaign.pages import (
     roster_line,
     roster_lines,
     units_needing_attention,
-    winner_name,
+    winner_names,
 )
 from campaign.selectors import campaigns_for_user, roster_version, unit_history
 from campaign.state import UnitState
@@ -85,10 +86,11 @@ def dashboard_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     summaries = force_summaries(campaign)
     full = {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
     battles = recent_battles(campaign)
+    winners = winner_names(battles)
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
-        battles=[(b, winner_name(b)) for b in battles],
+        battles=[(b, winners[b.pk]) for b in battles],
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=units_needing_attention(campaign, full),
         quick_resolves=recent_quick_resolves(campaign),
@@ -117,6 +119,7 @@ def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any
     context = base_context(
         viewer,
         force=force,
+        force_colour=force_colour(force),
         sight=sight,
         sort=sort,
         columns=ROSTER_COLUMNS,

@@ -148,9 +148,9 @@ def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):
     alice.wait_for_url(re.compile(r"sort="))
     alice.goto(battle_url)
     notice = alice.locator(".notice-warning:has-text('Fog of war')")
-    expect(notice).to_contain_text("Blue Force saw it")
+    expect(notice).to_contain_text("Lantern Company saw it")
     assert alice.locator("nav.viewer-choice").count() == 0
-    assert "as blue saw them" in alice.inner_text(".log-count")
+    assert "as Lantern Company saw them" in alice.inner_text(".log-count")
     assert alice.inner_text(".log-count") != everything
     alice.locator("[data-replay]").scroll_into_view_if_needed()
     alice.click('[data-action="forward"]')

@@ -23,7 +23,7 @@ def test_it_shows_the_dashboard_with_day_forces_battles_and_what_needs_attention
     page = login(client, world, "player").get(_url("dashboard", world)).text
     assert f"Day <strong>{world.campaign.day}</strong>" in page
     assert "Red Company" in page and "Blue Battalion" in page
-    assert "Skirmish at the mill" in page and "attackers won" in page
+    assert "Skirmish at the mill" in page and "Red Company won" in page
     assert "Crossroads" in page
     assert "outcome awaiting the GM's review" in page
     assert f"{unit.name}</a> (Red Company): retreated in poor order" in page
