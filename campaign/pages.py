@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Count, Q
 
 from campaign.bridge import BridgeError, battle_card
+from campaign.experience import threshold
 from campaign.models import Campaign, CampaignBattle, Force, QuickResolve, Unit
 from campaign.recovery import medical_capacity, medical_window_open
 from campaign.selectors import campaign_units, force_roster, medics_used_today
@@ -44,6 +45,20 @@ class RosterLine:
     def specialties(self) -> str:
         """The unit's specialties by their names in the rules, in the table's order."""
         return ", ".join(s.label for s in ordered_specialties(self.unit.specialties))
+
+    @property
+    def pips(self) -> list[str]:
+        """The hits its quality sustains, as boxes (BUCS: seven for a Legendary unit, one for
+        a Raw one; the last breaks it): ``morale`` and ``casualty`` for the hits it carries,
+        ``free`` for the rest."""
+        unit = self.unit
+        boxes = ["morale"] * unit.morale_hits + ["casualty"] * unit.casualty_hits
+        return boxes + ["free"] * max(0, int(unit.quality) + 1 - len(boxes))
+
+    @property
+    def next_step(self) -> int | None:
+        """Experience points its quality needs for the next step (None at Legendary)."""
+        return threshold(self.unit.quality)
 
 
 def roster_line(unit: Unit, day: int) -> RosterLine:

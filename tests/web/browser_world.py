@@ -32,3 +32,25 @@ def scroll_width(page) -> int:
     """How wide the page is drawn, in CSS pixels: wider than the window means it scrolls
     sideways."""
     return page.evaluate("document.documentElement.scrollWidth")
+
+
+WIDEST = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const box = el.getBoundingClientRect();
+    let clipped = false;
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (getComputedStyle(up).overflowX !== "visible") { clipped = true; break; }
+    }
+    if (!clipped && box.right > window.innerWidth + 1) {
+      out.push(`${el.tagName.toLowerCase()}.${el.className.baseVal ?? el.className}`
+        + ` ${Math.round(box.right)}`);
+    }
+  }
+  return out.slice(0, 6);
+}"""
+
+
+def sticking_out(page) -> list[str]:
+    """The first elements that reach past the window's right edge (to say what is too wide)."""
+    return page.evaluate(WIDEST)
