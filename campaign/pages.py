@@ -14,10 +14,11 @@ from django.db.models import Count, Q
 
 from campaign.bridge import BridgeError, battle_card
 from campaign.experience import threshold
+from campaign.history import hits_text
 from campaign.models import Campaign, CampaignBattle, Force, QuickResolve, Unit
 from campaign.recovery import medical_capacity, medical_window_open
 from campaign.selectors import campaign_units, force_roster, medics_used_today
-from campaign.state import Status, ordered_specialties
+from campaign.state import Status, UnitState, ordered_specialties
 from units.cardtext import CardError, render_card
 
 SORTS = {
@@ -300,3 +301,62 @@ def battle_names(
         if pk in units
     }
     return side_names, unit_names
+
+
+@dataclass(frozen=True)
+class Change:
+    """One unit's before → after, as a review (before a GM's click) or a summary (after)."""
+
+    unit: Unit
+    before: UnitState
+    after: UnitState
+
+    @property
+    def destroyed(self) -> bool:
+        return self.after.destroyed and not self.before.destroyed
+
+    @property
+    def promoted(self) -> bool:
+        return self.after.quality > self.before.quality
+
+    @property
+    def demoted(self) -> bool:
+        return self.after.quality < self.before.quality and not self.destroyed
+
+    @property
+    def kind(self) -> str:
+        """What the row is, for its colour and its word (never the colour alone)."""
+        if self.destroyed:
+            return "destroyed"
+        if self.promoted:
+            return "promoted"
+        if self.demoted:
+            return "reduced"
+        return ""
+
+    def cells(self) -> list[tuple[str, str, str, bool]]:
+        """(what, before, after, changed) for hits, quality, status, experience and leader."""
+        b, a = self.before, self.after
+        return [
+            (
+                "Hits",
+                hits_text(b.morale_hits, b.casualty_hits),
+                hits_text(a.morale_hits, a.casualty_hits),
+                b.hits != a.hits or b.casualty_hits != a.casualty_hits,
+            ),
+            ("Quality", b.quality.label, a.quality.label, b.quality != a.quality),
+            ("Status", b.status.label, a.status.label, b.status != a.status),
+            ("Experience", str(b.experience), str(a.experience), b.experience != a.experience),
+            ("Leader", _leader(b), _leader(a), b.leader != a.leader),
+        ]
+
+
+def _leader(state: UnitState) -> str:
+    leader = state.leader
+    if leader is None:
+        return "—"
+    return f"{leader.name}, {leader.hit_points} hp" + ("" if leader.alive else ", dead")
+
+
+def changes(rows: list[tuple[Unit, UnitState, UnitState]]) -> list[Change]:
+    return [Change(unit, before, after) for unit, before, after in rows]

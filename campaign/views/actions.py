@@ -8,11 +8,15 @@ message.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import campaign_for_viewer, force_for_viewer, require_manage, unit_for_viewer
 from campaign.forms import (
@@ -29,9 +33,11 @@ from campaign.forms import (
     TrainForm,
     UnitAddForm,
     UnitEditForm,
+    add_service_errors,
 )
 from campaign.history import plural
-from campaign.pages import medics_today, roster_lines
+from campaign.pages import changes, medics_today, roster_lines, unit_label
+from campaign.selectors import advance_preview, entries_changes
 from campaign.services import (
     calendar_advance,
     campaign_create,
@@ -47,7 +53,7 @@ from campaign.services import (
     unit_edit,
     unit_train,
 )
-from campaign.views._common import form_action
+from campaign.views._common import base_context, form_action, form_invalid
 from campaign.views.pages import (
     campaign_list_context,
     dashboard_context,
@@ -61,27 +67,71 @@ UNIT = "campaign/unit.html"
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: who heals, rallies and dies over the next days, and a button to confirm. POST with
+    the confirmation: advance, and a summary of what changed (without it: to the review)."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    form = AdvanceForm(request.POST)
-
-    def advance(data):
-        calendar_advance(
-            campaign=viewer.campaign, days=data["days"], reason=data["reason"], actor=request.user
+    form = AdvanceForm(request.POST if request.method == "POST" else request.GET)
+    dashboard = reverse("campaign:dashboard", args=[pk])
+    url = reverse("campaign:advance", args=[pk])
+    if not form.is_valid():
+        return form_invalid(
+            request, DASHBOARD, "advance-form", dashboard_context(viewer, advance_form=form)
         )
-        viewer.campaign.refresh_from_db(fields=["day"])
-        return reverse("campaign:dashboard", args=[pk]), f"It is now day {viewer.campaign.day}."
-
-    return form_action(
+    days, reason = form.cleaned_data["days"], form.cleaned_data["reason"]
+    campaign = viewer.campaign
+    if request.method == "GET":
+        preview = advance_preview(campaign=campaign, days=days)
+        return render(
+            request,
+            "campaign/review.html",
+            base_context(
+                viewer,
+                title=f"Advance the calendar {plural(days, 'day')}?",
+                lede=f"From day {campaign.day} to day {campaign.day + days}: Casualty hits the "
+                "medics did not save die when their battle's day ends, then each day is a day "
+                "of R&R. These units change; the others stay as they are.",
+                changes=changes(preview),
+                confirm_url=url,
+                confirm_label=f"Advance to day {campaign.day + days}",
+                hidden=[("days", days), ("reason", reason)],
+                back_url=dashboard,
+            )
+            | _destroyed(preview),
+        )
+    if request.POST.get("confirm") != "yes":
+        query = urlencode({"days": days, "reason": reason})
+        if request.htmx:
+            return HttpResponseClientRedirect(f"{url}?{query}")
+        return redirect(f"{url}?{query}")
+    try:
+        entries = calendar_advance(campaign=campaign, days=days, reason=reason, actor=request.user)
+    except ValidationError as error:
+        add_service_errors(form, error)
+        return form_invalid(
+            request, DASHBOARD, "advance-form", dashboard_context(viewer, advance_form=form)
+        )
+    campaign.refresh_from_db(fields=["day"])
+    rows = entries_changes(list(entries))
+    return render(
         request,
-        form,
-        advance,
-        page=DASHBOARD,
-        partial="advance-form",
-        context=lambda: dashboard_context(viewer, advance_form=form),
+        "campaign/review.html",
+        base_context(
+            viewer,
+            title=f"It is now day {campaign.day}",
+            lede=f"The calendar moved on {plural(days, 'day')}. What changed:",
+            changes=changes(rows),
+            back_url=dashboard,
+            back_label="Back to the dashboard",
+        )
+        | _destroyed(rows),
     )
+
+
+def _destroyed(rows) -> dict[str, list[str]]:
+    return {"destroyed": [unit_label(c.unit) for c in changes(rows) if c.destroyed]}
 
 
 @login_required
