@@ -14,8 +14,8 @@ from django.db.models import Count, Q
 
 from campaign.bridge import BridgeError, battle_card
 from campaign.experience import threshold
-from campaign.history import hits_text
-from campaign.models import Campaign, CampaignBattle, Force, QuickResolve, Unit
+from campaign.history import changes_text, hits_text, story_text
+from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, QuickResolve, Unit
 from campaign.recovery import medical_capacity, medical_window_open
 from campaign.selectors import campaign_units, force_roster, medics_used_today
 from campaign.state import Status, UnitState, ordered_specialties
@@ -360,3 +360,35 @@ def _leader(state: UnitState) -> str:
 
 def changes(rows: list[tuple[Unit, UnitState, UnitState]]) -> list[Change]:
     return [Change(unit, before, after) for unit, before, after in rows]
+
+
+@dataclass(frozen=True)
+class StoryLine:
+    """One history entry as the unit's story tells it."""
+
+    entry: HistoryEntry
+    why: str
+    what: str
+    """What it did to the unit, in plain words ("" when nothing changed)."""
+    battle: int | None
+    """The campaign battle it comes from, for a link."""
+    reverted: bool
+
+
+def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dict[int, int]):
+    """The unit's history as sentences: why, then what it did, in plain words."""
+    lines = []
+    for entry in entries:
+        tail = "; " + changes_text(entry.before, entry.after)
+        why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+        what = story_text(entry.before, entry.after) if why != entry.text else ""
+        lines.append(
+            StoryLine(
+                entry=entry,
+                why=why[:1].upper() + why[1:],
+                what=what,
+                battle=homes.get(entry.battle_id) if entry.battle_id else None,
+                reverted=entry.pk in reverted,
+            )
+        )
+    return lines

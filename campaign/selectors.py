@@ -73,6 +73,18 @@ def unit_history(*, unit: Unit) -> QuerySet[HistoryEntry]:
     return unit.history.select_related("battle", "actor").order_by("id")
 
 
+def unit_story(*, unit: Unit) -> tuple[list[HistoryEntry], set[int], dict[int, int]]:
+    """The unit's history oldest first, without the battles' scenarios; the ids of its entries
+    undone since; and the campaign battle of each engine battle it names (for links)."""
+    entries = list(unit.history.select_related("actor").order_by("id"))
+    reverted = {e.reverts_id for e in entries if e.reverts_id is not None}
+    battle_ids = {e.battle_id for e in entries if e.battle_id is not None}
+    homes = dict(
+        CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list("battle_id", "pk")
+    )
+    return entries, reverted, homes
+
+
 def unit_snapshot(*, unit: Unit) -> dict[str, Any]:
     """The unit's recorded fields as its history stores them."""
     return unit.state.to_json()

@@ -49,10 +49,11 @@ from campaign.pages import (
     recent_quick_resolves,
     roster_line,
     roster_lines,
+    unit_story_lines,
     units_needing_attention,
     winner_names,
 )
-from campaign.selectors import campaigns_for_user, roster_version, unit_history
+from campaign.selectors import campaigns_for_user, roster_version, unit_story
 from campaign.state import UnitState
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
@@ -176,7 +177,7 @@ def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
         force=unit.force,
         line=line,
         card_text=card_text(line.card),
-        history=unit_history(unit=unit),
+        story=unit_story_lines(*unit_story(unit=unit)),
     )
     if "zone_form" in forms:
         context["zone_form"] = forms["zone_form"]

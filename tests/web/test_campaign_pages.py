@@ -78,9 +78,24 @@ def test_it_tells_a_units_history_as_a_story(client, world):
     unit_edit(unit=world.unit, changes={"experience": 7}, reason="records found",
               actor=world.users["gm"])  # fmt: skip
     page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
-    assert "<strong>Day 1:</strong> raised in Red Company" in page
-    assert "GM correction: records found" in page
-    assert "Crossroads" in page
+    assert "<strong>Day 1:</strong> Raised in Red Company" in page
+    assert "GM correction: records found: has 7 experience points." in page
+    battle = _url("battle", world, world.engine_battle.pk)
+    assert f'<a href="{battle}">Crossroads' in page  # the battle, linked to its page
+    # Plain words, not a diff of fields.
+    assert "in the combat zone no → yes" not in page and "last battle on day" not in page
+
+
+def test_a_reverted_entry_is_struck_through(client, world):
+    from campaign.services.battles import campaign_battle_revert
+
+    campaign_battle_revert(
+        campaign_battle=world.engine_battle, reason="wrong map", actor=world.users["gm"]
+    )
+    page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
+    assert '<li class="reverted"><del><strong>Day 1:</strong>' in page
+    assert "(undone since)" in page
+    assert "Wrong map: undoes day 1, Battle" in page
 
 
 def test_it_prints_the_card_in_the_rule_texts_layout(client, world):
