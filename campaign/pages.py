@@ -19,6 +19,7 @@ from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, Quick
 from campaign.recovery import medical_capacity, medical_window_open
 from campaign.selectors import campaign_units, force_roster, medics_used_today
 from campaign.state import Status, UnitState, ordered_specialties
+from units.bucs import Quality
 from units.cardtext import CardError, render_card
 
 SORTS = {
@@ -54,7 +55,7 @@ class RosterLine:
         ``free`` for the rest."""
         unit = self.unit
         boxes = ["morale"] * unit.morale_hits + ["casualty"] * unit.casualty_hits
-        return boxes + ["free"] * max(0, int(unit.quality) + 1 - len(boxes))
+        return boxes + ["free"] * max(0, Quality(unit.quality).hits_survived - len(boxes))
 
     @property
     def next_step(self) -> int | None:
@@ -392,3 +393,21 @@ def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dic
             )
         )
     return lines
+
+
+@dataclass(frozen=True)
+class LadderStep:
+    """One step of the BUCS quality ladder, as the rules card shows it."""
+
+    quality: Quality
+    experience: int | None
+    """Points it needs for the next step (None at the top)."""
+
+    @property
+    def trainable(self) -> bool:
+        return self.quality.can_be_trained
+
+
+def quality_ladder() -> list[LadderStep]:
+    """Raw to Legendary, with what each step means on the table and in the campaign."""
+    return [LadderStep(q, threshold(q)) for q in Quality]

@@ -13,6 +13,7 @@ C = "<int:pk>/"
 urlpatterns = [
     path("", pages.campaign_list, name="list"),
     path("new/", actions.campaign_create_view, name="create"),
+    path("rules/", pages.rules_card, name="rules-card"),
     path(C, pages.campaign_dashboard, name="dashboard"),
     path(C + "settings/", actions.settings_view, name="settings"),
     path(C + "members/", actions.member_set_view, name="member-set"),

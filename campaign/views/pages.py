@@ -45,6 +45,7 @@ from campaign.pages import (
     force_colour,
     force_summaries,
     medics_today,
+    quality_ladder,
     recent_battles,
     recent_quick_resolves,
     roster_line,
@@ -226,3 +227,11 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
             library_text=card_text(unit.unit_type.card),
         ),
     )
+
+
+@login_required
+@require_GET
+def rules_card(request: HttpRequest) -> HttpResponse:
+    """The players' rules card: BUCS in plain words on one page (the rule-to-test documents
+    are a link for developers)."""
+    return render(request, "campaign/rules_card.html", {"ladder": quality_ladder()})

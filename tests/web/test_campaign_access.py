@@ -61,6 +61,7 @@ ENGINE = lambda w: w.engine_battle.pk  # noqa: E731
 
 ROUTES = [
     Route("my campaigns", lambda w: reverse("campaign:list"), anyone=True),
+    Route("rules card", lambda w: reverse("campaign:rules-card"), anyone=True),
     Route("start a campaign", lambda w: reverse("campaign:create"), "post", {}, ok=400,
           anyone=True),
     Route("add a member", _c("member-set"), "post", {"username": "nobody"}, ok=400, manage=True),

@@ -128,3 +128,24 @@ def test_it_has_no_inline_scripts_or_handlers(client, world):
     for url in urls:
         page = client.get(url).text
         assert "<script>" not in page and " onclick=" not in page and " onchange=" not in page
+
+
+def test_the_rules_link_opens_a_players_rules_card_in_plain_words(client, world):
+    page = login(client, world, "spectator").get(reverse("home")).text
+    assert f'href="{reverse("campaign:rules-card")}">Rules</a>' in page
+    card = client.get(reverse("campaign:rules-card")).text
+    for words in ("Fights as", "Morale hits", "Casualty hits", "Orders", "Seeds", "Legendary"):
+        assert words in card, words
+    # The ladder comes from the rules' own table: Legendary sustains seven hits, Raw one.
+    assert '<th scope="row">Legendary</th><td class="num">+2</td><td class="num">7</td>' in card
+    assert '<th scope="row">Raw</th><td class="num">-2</td><td class="num">1</td>' in card
+    assert reverse("library:document", args=["rules"]) in card  # for developers, a link
+
+
+def test_the_roster_and_unit_page_explain_bucs_in_place(client, world):
+    login(client, world, "player")
+    for url in (_url("force", world, world.force.pk), _url("unit", world, world.unit.pk)):
+        page = client.get(url).text
+        assert "What these words mean" in page and "Casualty hits</dt>" in page, url
+    roster = client.get(_url("force", world, world.force.pk)).text
+    assert 'class="pips" role="img"' in roster and "of the" in roster
