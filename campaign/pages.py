@@ -11,13 +11,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q
+from django.urls import reverse
 
 from campaign.bridge import BridgeError, battle_card
 from campaign.experience import threshold
 from campaign.history import changes_text, hits_text, story_text
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, QuickResolve, Unit
 from campaign.recovery import medical_capacity, medical_window_open
-from campaign.selectors import campaign_units, force_roster, medics_used_today
+from campaign.selectors import (
+    campaign_units,
+    entries_since,
+    force_roster,
+    medics_used_today,
+    notable_entries,
+)
 from campaign.state import Status, UnitState, ordered_specialties
 from units.bucs import Quality
 from units.cardtext import CardError, render_card
@@ -411,3 +418,68 @@ class LadderStep:
 def quality_ladder() -> list[LadderStep]:
     """Raw to Legendary, with what each step means on the table and in the campaign."""
     return [LadderStep(q, threshold(q)) for q in Quality]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the campaign's timeline."""
+
+    day: int
+    kind: str
+    """battle, engagement, destroyed, promoted, reduced, gm, revert, casualties, training."""
+    text: str
+    url: str
+
+
+def _entry_event(entry: HistoryEntry, campaign_pk: int, homes: dict[int, int]) -> Event:
+    before, after = entry.before, entry.after
+    kind = entry.kind
+    if after.get("status") == Status.DESTROYED:
+        kind = "destroyed"
+    elif "quality" in after and before.get("quality"):
+        rose = Quality[after["quality"].upper()] > Quality[before["quality"].upper()]
+        kind = "promoted" if rose else "reduced"
+    what = story_text(before, after)
+    text = f"{unit_label(entry.unit)} {what}" if what else f"{unit_label(entry.unit)}: {entry.text}"
+    home = homes.get(entry.battle_id) if entry.battle_id else None
+    url = (
+        reverse("campaign:battle", args=[campaign_pk, home])
+        if home
+        else reverse("campaign:unit", args=[campaign_pk, entry.unit_id])
+    )
+    return Event(entry.day, kind, text, url)
+
+
+def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Event]]]:
+    """The campaign day by day, newest first: its battles and engagements, and what befell the
+    units of ``force_ids`` (deaths, promotions, GM corrections...), each with a link."""
+    battles = list(campaign.battles.only("id", "name", "day", "state", "battle_id"))
+    homes = {cb.battle_id: cb.pk for cb in battles if cb.battle_id}
+    events = [
+        Event(cb.day, "battle", f"{cb.name} ({cb.get_state_display().lower()})",
+              reverse("campaign:battle", args=[campaign.pk, cb.pk]))
+        for cb in battles
+    ]  # fmt: skip
+    for qr in campaign.quick_resolves.select_related("attacker__force", "defender__force"):
+        events.append(
+            Event(qr.day, "engagement",
+                  f"{unit_label(qr.attacker)} engaged {unit_label(qr.defender)}: "
+                  f"{qr.get_winner_display().lower()} after {qr.rounds} rounds",
+                  reverse("campaign:unit", args=[campaign.pk, qr.attacker_id]))
+        )  # fmt: skip
+    for entry in notable_entries(campaign=campaign, force_ids=force_ids):
+        events.append(_entry_event(entry, campaign.pk, homes))
+    days: dict[int, list[Event]] = {}
+    for event in events:
+        days.setdefault(event.day, []).append(event)
+    return sorted(days.items(), reverse=True)
+
+
+def since_last_visit(campaign: Campaign, force_ids: set[int], after_id: int) -> list[Event]:
+    """What changed for the units of ``force_ids`` after history entry ``after_id``."""
+    entries = entries_since(campaign=campaign, force_ids=force_ids, after_id=after_id)
+    battle_ids = {e.battle_id for e in entries if e.battle_id}
+    homes = dict(
+        CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list("battle_id", "pk")
+    )
+    return [_entry_event(entry, campaign.pk, homes) for entry in entries]

@@ -282,3 +282,40 @@ def entries_changes(entries: list[HistoryEntry]) -> list[tuple[Unit, UnitState, 
             )
         )
     return sorted(rows, key=lambda r: (r[0].force.name, r[0].name))
+
+
+def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 0):
+    """History entries of the campaign worth a line on its timeline: deaths, promotions and
+    losses of quality for good, training, GM corrections and reverts (units of ``force_ids``
+    only, newer than ``after_id``)."""
+    Kind = HistoryEntry.Kind
+    notable = (
+        Q(after__status="destroyed")
+        | Q(after__has_key="quality")
+        | Q(kind__in=[Kind.GM_EDIT, Kind.TRAINING, Kind.REVERT, Kind.CASUALTIES])
+    )
+    return (
+        HistoryEntry.objects.filter(notable, unit__force_id__in=force_ids, pk__gt=after_id)
+        .exclude(kind=Kind.CREATED)
+        .select_related("unit__force")
+        .order_by("-id")
+    )
+
+
+def entries_since(*, campaign: Campaign, force_ids: set[int], after_id: int, limit: int = 20):
+    """What happened to the units of ``force_ids`` after history entry ``after_id``."""
+    return list(
+        HistoryEntry.objects.filter(unit__force_id__in=force_ids, pk__gt=after_id)
+        .select_related("unit__force")
+        .order_by("-id")[:limit]
+    )
+
+
+def latest_entry_id(*, campaign: Campaign) -> int:
+    last = (
+        HistoryEntry.objects.filter(unit__force__campaign=campaign)
+        .order_by("-id")
+        .values_list("id", flat=True)
+        .first()
+    )
+    return last or 0

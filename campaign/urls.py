@@ -15,6 +15,7 @@ urlpatterns = [
     path("new/", actions.campaign_create_view, name="create"),
     path("rules/", pages.rules_card, name="rules-card"),
     path(C, pages.campaign_dashboard, name="dashboard"),
+    path(C + "timeline/", pages.campaign_timeline, name="timeline"),
     path(C + "settings/", actions.settings_view, name="settings"),
     path(C + "members/", actions.member_set_view, name="member-set"),
     path(C + "forces/new/", actions.force_create_view, name="force-create"),

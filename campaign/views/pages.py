@@ -50,11 +50,13 @@ from campaign.pages import (
     recent_quick_resolves,
     roster_line,
     roster_lines,
+    since_last_visit,
+    timeline,
     unit_story_lines,
     units_needing_attention,
     winner_names,
 )
-from campaign.selectors import campaigns_for_user, roster_version, unit_story
+from campaign.selectors import campaigns_for_user, latest_entry_id, roster_version, unit_story
 from campaign.state import UnitState
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
@@ -83,18 +85,36 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     return render(request, "campaign/list.html", campaign_list_context(request))
 
 
-def dashboard_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
+def _own_forces(viewer: Viewer, summaries: list) -> set[int]:
+    """The forces whose units are "yours": a player's own; every force for the GMs; what a
+    spectator may see in full."""
+    if viewer.manages:
+        return {s.force.pk for s in summaries}
+    owned = {s.force.pk for s in summaries if viewer.owns(s.force)}
+    if owned or viewer.role != "spectator":
+        return owned
+    return {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
+
+
+def dashboard_context(viewer: Viewer, seen: int | None = None, **forms: Any) -> dict[str, Any]:
+    """The dashboard; ``seen`` is the last history entry the member saw here (None: they
+    have not been here yet, so nothing is "new")."""
     campaign = viewer.campaign
     summaries = force_summaries(campaign)
     full = {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
+    own = _own_forces(viewer, summaries)
     battles = recent_battles(campaign)
     winners = winner_names(battles)
+    attention = units_needing_attention(campaign, own)
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
         battles=[(b, winners[b.pk]) for b in battles],
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
-        attention=units_needing_attention(campaign, full),
+        attention=attention,
+        medics_due=[a for a in attention if a.unit.status != "retreated"],
+        rallying=[a for a in attention if a.unit.status == "retreated"],
+        since=None if seen is None else since_last_visit(campaign, own, seen),
         quick_resolves=recent_quick_resolves(campaign),
         members=campaign.memberships.select_related("user").order_by("role", "user__username"),
     )
@@ -111,7 +131,25 @@ def dashboard_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
 @require_GET
 def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    return render(request, "campaign/dashboard.html", dashboard_context(viewer))
+    # "Since your last visit" counts from the last history entry this member saw here (kept in
+    # their session: what this browser last showed them).
+    key = f"campaign-{pk}-seen"
+    context = dashboard_context(viewer, seen=request.session.get(key))
+    request.session[key] = latest_entry_id(campaign=viewer.campaign)
+    return render(request, "campaign/dashboard.html", context)
+
+
+@login_required
+@require_GET
+def campaign_timeline(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign day by day: battles, engagements, deaths, promotions, GM corrections."""
+    viewer = campaign_for_viewer(request.user, pk)
+    forces = {f.pk for f in viewer.campaign.forces.all() if viewer.sight(f) == FULL}
+    return render(
+        request,
+        "campaign/timeline.html",
+        base_context(viewer, days=timeline(viewer.campaign, forces)),
+    )
 
 
 def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any) -> dict[str, Any]:

@@ -69,6 +69,7 @@ ROUTES = [
     Route("settings", _c("settings"), "post", {"apply_mode": "never"}, ok=400, manage=True),
     Route("settings (htmx)", _c("settings"), "post", {}, HTMX, manage=True),
     Route("dashboard", _c("dashboard")),
+    Route("timeline", _c("timeline")),
     Route("own force", _c("force", FORCE)),
     Route("enemy force", _c("force", ENEMY)),
     Route("roster sorted (htmx)", lambda w: _c("force", FORCE)(w) + "?sort=-quality", headers=HTMX),
