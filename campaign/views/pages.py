@@ -7,17 +7,20 @@ without JavaScript.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from campaign.access import (
     FULL,
     Viewer,
+    campaign_battle_for_viewer,
     campaign_for_viewer,
     force_for_viewer,
     unit_for_viewer,
@@ -40,6 +43,7 @@ from campaign.forms import (
 )
 from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import (
+    RosterLine,
     card_text,
     clean_sort,
     force_colour,
@@ -56,7 +60,13 @@ from campaign.pages import (
     units_needing_attention,
     winner_names,
 )
-from campaign.selectors import campaigns_for_user, latest_entry_id, roster_version, unit_story
+from campaign.selectors import (
+    campaigns_for_user,
+    force_roster,
+    latest_entry_id,
+    roster_version,
+    unit_story,
+)
 from campaign.state import UnitState
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
@@ -273,3 +283,63 @@ def rules_card(request: HttpRequest) -> HttpResponse:
     """The players' rules card: BUCS in plain words on one page (the rule-to-test documents
     are a link for developers)."""
     return render(request, "campaign/rules_card.html", {"ladder": quality_ladder()})
+
+
+@dataclass(frozen=True)
+class SheetCard:
+    """A card on a print sheet: the roster line and its card printed as the rule text does."""
+
+    line: RosterLine
+    text: str
+
+    @property
+    def unit(self) -> Unit:
+        return self.line.unit
+
+    @property
+    def card_hits(self) -> range:
+        return range(self.line.card["hits"] if self.line.card else 0)
+
+
+def _sheet(request, viewer: Viewer, units, title: str, back_url: str) -> HttpResponse:
+    day = viewer.campaign.day
+    lines = [roster_line(unit, day) for unit in units]
+    cards = [SheetCard(line, card_text(line.card)) for line in lines]
+    return render(
+        request,
+        "campaign/card_sheet.html",
+        base_context(viewer, lines=cards, title=title, back_url=back_url),
+    )
+
+
+@login_required
+@require_GET
+def force_cards(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
+    """Every card of a force on one print sheet, with hit boxes."""
+    viewer = campaign_for_viewer(request.user, pk)
+    force = force_for_viewer(viewer, force_pk)
+    if viewer.sight(force) != FULL:
+        raise Http404("no such force")
+    units = force_roster(force=force).exclude(status="destroyed")
+    for unit in units:
+        unit.force = force
+    back = reverse("campaign:force", args=[pk, force.pk])
+    return _sheet(request, viewer, list(units), force.name, back)
+
+
+@login_required
+@require_GET
+def battle_cards(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
+    """The cards of a battle's units (those the viewer may see) on one print sheet."""
+    viewer = campaign_for_viewer(request.user, pk)
+    cb = campaign_battle_for_viewer(viewer, battle_pk)
+    pks = [pk for side in cb.sides.values() for pk in side]
+    units = [
+        u
+        for u in Unit.objects.filter(pk__in=pks)
+        .select_related("force__owner", "unit_type", "leader")
+        .order_by("force__name", "name")
+        if viewer.sight(u.force) == FULL
+    ]
+    back = reverse("campaign:battle", args=[pk, cb.pk])
+    return _sheet(request, viewer, units, cb.name, back)

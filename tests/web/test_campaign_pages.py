@@ -149,3 +149,16 @@ def test_the_roster_and_unit_page_explain_bucs_in_place(client, world):
         assert "What these words mean" in page and "Casualty hits</dt>" in page, url
     roster = client.get(_url("force", world, world.force.pk)).text
     assert 'class="pips" role="img"' in roster and "of the" in roster
+
+
+def test_a_force_and_a_battle_print_every_card_on_one_sheet(client, world):
+    login(client, world, "player")
+    sheet = client.get(_url("force-cards", world, world.force.pk))
+    assert sheet.status_code == 200 and "campaign/card.css" in sheet.text
+    ready = Unit.objects.filter(force=world.force).exclude(status="destroyed")
+    assert sheet.text.count('<article class="unit-card">') == ready.count()
+    assert 'class="box box-free"' in sheet.text  # the hits it can still take, to tick off
+    battle = client.get(_url("battle-cards", world, world.engine_battle.pk)).text
+    assert "Iron Wolf" in battle and "Squad 1" in battle
+    roster = client.get(_url("force", world, world.force.pk)).text
+    assert _url("force-cards", world, world.force.pk) in roster
