@@ -39,10 +39,17 @@ def pages(world, role: str) -> dict[str, str]:
         "table-battle": f"{c}/battles/{world.table_battle.pk}/",
         "battles": "/battles/",
         "library": "/library/",
+        "rules-card": "/campaigns/rules/",
+        "timeline": f"{c}/timeline/",
+        "force-cards": f"{c}/forces/{world.force.pk}/cards/",
+        "battle-cards": f"{c}/battles/{world.engine_battle.pk}/cards/",
     }
     if role == "gm":
         found["battle-setup"] = f"{c}/battles/new/"
         found["battle-record"] = f"{c}/battles/record/"
+        found["apply-review"] = f"{c}/battles/{world.table_battle.pk}/apply/"
+        found["revert-review"] = f"{c}/battles/{world.engine_battle.pk}/revert/"
+        found["advance-review"] = f"{c}/advance/?days=2"
     return found
 
 
