@@ -157,6 +157,11 @@ class BattleReport:
     frames: dict[str, Any]
 
     @property
+    def dice_url(self) -> str:
+        """The log with every die roll shown, opened (the same view and unit filter)."""
+        return f"{self.url}?{self.filter.query(kind='roll')}#battle-log"
+
+    @property
     def viewer_name(self) -> str | None:
         """The name of the side whose eyes the report is seen through (None: everything)."""
         viewer = self.filter.viewer

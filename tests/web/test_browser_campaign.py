@@ -47,6 +47,12 @@ def _submit(page, form: str) -> None:
     page.click(f"{form} button[type=submit]")
 
 
+def _open_tool(page, form: str) -> None:
+    """The dashboard keeps its less used tools folded once the campaign has forces."""
+    if page.locator(f"{form}-tool[open]").count() == 0:
+        page.click(f"{form}-tool > summary")
+
+
 def _raise_units(page, cards: list[tuple[str, str]]) -> None:
     for card, name in cards:
         page.select_option("#add-form select[name=unit_type]", label=card)
@@ -70,6 +76,7 @@ def _gm_builds_the_campaign(page, live_server) -> str:
         ("bob", "Night Battalion", [("Rifle Squad", "Ghost Squad"), ("Mech", "Iron Wolf")]),
     ):
         page.goto(dashboard)
+        _open_tool(page, "#force-form")
         page.fill("#force-form input[name=owner]", owner)
         page.fill("#force-form input[name=name]", force)
         _submit(page, "#force-form")
@@ -78,6 +85,7 @@ def _gm_builds_the_campaign(page, live_server) -> str:
     shoot(page, "campaign-01-roster-gm", full_page=True)
 
     page.goto(dashboard)
+    _open_tool(page, "#settings-form")
     page.check("#settings-form input[name=fog_of_war]")
     _submit(page, "#settings-form")
     page.wait_for_selector("text=Settings saved.")

@@ -66,3 +66,12 @@ def test_the_dashboard_says_which_force_won(client, world):
     )
     assert "Red Company won" in page  # the table battle: its attackers were Red Company's
     assert "attackers won" not in page
+
+
+def test_the_report_has_section_links_and_every_die_opened(client, world):
+    page = login(client, world, "player").get(_battle(world)).text
+    nav = page.split('<nav class="report-nav"')[1].split("</nav>")[0]
+    for anchor in ("#outcome-heading", "#replay-heading", "#units-heading", "#luck-heading"):
+        assert anchor in nav and anchor.lstrip("#") in page, anchor
+    dice = client.get(_battle(world) + "?kind=roll").text
+    assert "<details open>" in dice
