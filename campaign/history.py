@@ -118,7 +118,11 @@ def story_text(before: dict[str, Any], after: dict[str, Any]) -> str:
             parts.append(f"{now['name']} was killed")
         else:
             parts.append(f"{now['name']} is at {now['hit_points']} hit points")
-    for field in ("name", "equipment", "specialties", "skill_lost"):
+    if after.get("skill_lost"):
+        lost = after["skill_lost"] - (before.get("skill_lost") or 0)
+        if lost > 0:
+            parts.append(f"lost {plural(lost, 'point')} of Skill to suppression for good")
+    for field in ("name", "equipment", "specialties"):
         if field in after:
             was = _value(field, before.get(field))
             parts.append(f"{FIELD_LABELS[field]} {was} → {_value(field, after[field])}")

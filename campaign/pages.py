@@ -431,7 +431,15 @@ class Event:
     url: str
 
 
-def _entry_event(entry: HistoryEntry, campaign_pk: int, homes: dict[int, int]) -> Event:
+def _value_label(quality: str) -> str:
+    return Quality[quality.upper()].label
+
+
+def _entry_event(
+    entry: HistoryEntry, campaign_pk: int, homes: dict[int, int], names: dict[int, str]
+) -> Event:
+    """A history entry as a line of the timeline; ``homes`` maps engine battles to campaign
+    battles, ``names`` campaign battles to their names."""
     before, after = entry.before, entry.after
     kind = entry.kind
     if after.get("status") == Status.DESTROYED:
@@ -439,9 +447,19 @@ def _entry_event(entry: HistoryEntry, campaign_pk: int, homes: dict[int, int]) -
     elif "quality" in after and before.get("quality"):
         rose = Quality[after["quality"].upper()] > Quality[before["quality"].upper()]
         kind = "promoted" if rose else "reduced"
-    what = story_text(before, after)
-    text = f"{unit_label(entry.unit)} {what}" if what else f"{unit_label(entry.unit)}: {entry.text}"
     home = homes.get(entry.battle_id) if entry.battle_id else None
+    label = unit_label(entry.unit)
+    if kind == "destroyed":
+        # The one thing that matters, said first; the rest is on the unit's page.
+        at = f" at {names[home]}" if home in names else ""
+        text = f"{label} was destroyed{at}"
+    elif kind in ("promoted", "reduced"):
+        verb = "rose" if kind == "promoted" else "fell"
+        text = f"{label} {verb} from {_value_label(before['quality'])} to "
+        text += _value_label(after["quality"])
+    else:
+        what = story_text(before, after)
+        text = f"{label} {what}" if what else f"{label}: {entry.text}"
     url = (
         reverse("campaign:battle", args=[campaign_pk, home])
         if home
@@ -453,10 +471,14 @@ def _entry_event(entry: HistoryEntry, campaign_pk: int, homes: dict[int, int]) -
 def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Event]]]:
     """The campaign day by day, newest first: its battles and engagements, and what befell the
     units of ``force_ids`` (deaths, promotions, GM corrections...), each with a link."""
-    battles = list(campaign.battles.only("id", "name", "day", "state", "battle_id"))
+    battles = list(campaign.battles.select_related("battle").defer("battle__scenario"))
     homes = {cb.battle_id: cb.pk for cb in battles if cb.battle_id}
+    names = {cb.pk: cb.name for cb in battles}
+    winners = winner_names(battles)
     events = [
-        Event(cb.day, "battle", f"{cb.name} ({cb.get_state_display().lower()})",
+        Event(cb.day, "battle",
+              f"{cb.name}: " + (f"{winners[cb.pk]} won" if winners[cb.pk] else "no winner")
+              + f" ({cb.get_state_display().lower()})",
               reverse("campaign:battle", args=[campaign.pk, cb.pk]))
         for cb in battles
     ]  # fmt: skip
@@ -468,7 +490,7 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
                   reverse("campaign:unit", args=[campaign.pk, qr.attacker_id]))
         )  # fmt: skip
     for entry in notable_entries(campaign=campaign, force_ids=force_ids):
-        events.append(_entry_event(entry, campaign.pk, homes))
+        events.append(_entry_event(entry, campaign.pk, homes, names))
     days: dict[int, list[Event]] = {}
     for event in events:
         days.setdefault(event.day, []).append(event)
@@ -479,7 +501,9 @@ def since_last_visit(campaign: Campaign, force_ids: set[int], after_id: int) -> 
     """What changed for the units of ``force_ids`` after history entry ``after_id``."""
     entries = entries_since(campaign=campaign, force_ids=force_ids, after_id=after_id)
     battle_ids = {e.battle_id for e in entries if e.battle_id}
-    homes = dict(
-        CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list("battle_id", "pk")
+    rows = CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list(
+        "battle_id", "pk", "name"
     )
-    return [_entry_event(entry, campaign.pk, homes) for entry in entries]
+    homes = {battle_id: pk for battle_id, pk, _ in rows}
+    names = {pk: name for _, pk, name in rows}
+    return [_entry_event(entry, campaign.pk, homes, names) for entry in entries]

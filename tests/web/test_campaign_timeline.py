@@ -25,8 +25,9 @@ def test_the_timeline_tells_each_day_with_links(client, world):
     page = login(client, world, "player").get(_url("timeline", world)).text
     assert "Day 1" in page
     battle = _url("battle", world, world.engine_battle.pk)
-    assert f'<a href="{battle}">Crossroads (applied)</a>' in page
-    assert "Skirmish at the mill (awaiting review)" in page
+    assert f'<a href="{battle}">Crossroads: Blue Battalion won (applied)</a>' in page
+    assert "Skirmish at the mill: Red Company won (awaiting review)" in page
+    assert f'<a href="{battle}">Squad 1 (Red Company) was destroyed at Crossroads</a>' in page
     assert "Iron Wolf (Blue Battalion) was destroyed" in page
     assert 'class="event event-destroyed"' in page and ">destroyed</span>" in page
     assert 'class="event event-gm_edit"' in page
