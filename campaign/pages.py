@@ -376,6 +376,9 @@ class StoryLine:
 
     entry: HistoryEntry
     why: str
+    """Why it happened; for a battle, what the battle did ("lost 1 hit...")."""
+    lead: str
+    """The battle's name when it came from a battle (the link), else ""."""
     what: str
     """What it did to the unit, in plain words ("" when nothing changed)."""
     battle: int | None
@@ -390,12 +393,19 @@ def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dic
         tail = "; " + changes_text(entry.before, entry.after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
         what = story_text(entry.before, entry.after) if why != entry.text else ""
+        battle = homes.get(entry.battle_id) if entry.battle_id else None
+        lead = ""
+        # A battle's entries begin with its name: that is the link.
+        from_battle = entry.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
+        if battle is not None and from_battle and ": " in why:
+            lead, _, why = why.partition(": ")
         lines.append(
             StoryLine(
                 entry=entry,
-                why=why[:1].upper() + why[1:],
+                why=why if lead else why[:1].upper() + why[1:],
+                lead=lead,
                 what=what,
-                battle=homes.get(entry.battle_id) if entry.battle_id else None,
+                battle=battle,
                 reverted=entry.pk in reverted,
             )
         )
