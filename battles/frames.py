@@ -13,7 +13,7 @@ war cannot see the unit.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from battles.engine import Event, Scenario, replay_states
@@ -54,13 +54,14 @@ def replay_frames(
     *,
     viewer: str | None = None,
     hidden: Collection[int] = (),
+    unit_names: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The replay as plain data for ``json_script``: the units' fixed facts, then the frames.
 
     ``viewer`` and ``hidden`` (from ``battles.fog``) apply fog of war: enemy units concealed at
     the end of a frame have no position, and hidden events draw nothing and say nothing.
     """
-    names = labels(scenario)
+    names = labels(scenario, unit_names)
     h = scenario.height
     side_index = {s.id: i for i, s in enumerate(scenario.sides)}
     units = {

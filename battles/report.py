@@ -9,7 +9,7 @@ attack can be opened to show exactly the dice behind it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from battles.engine import Event, Scenario
@@ -105,9 +105,14 @@ class Turn:
 # --- names --------------------------------------------------------------------------------------
 
 
-def labels(scenario: Scenario) -> dict[str, str]:
-    """Readable names for every unit, building and side id of the scenario."""
-    names = {u.id: f"{u.card.name} ({u.id})" for u in scenario.units()}
+def labels(scenario: Scenario, unit_names: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Readable names for every unit, building and side id of the scenario.
+
+    ``unit_names`` gives units the names their owners know them by (a campaign battle's units
+    are "Iron Wolf (Blue Battalion)"); the others are named by card and id.
+    """
+    given = unit_names or {}
+    names = {u.id: given.get(u.id) or f"{u.card.name} ({u.id})" for u in scenario.units()}
     names.update({b.id: f"{b.card.name} ({b.id})" for b in scenario.buildings})
     names.update({s.id: s.name for s in scenario.sides})
     return names
@@ -294,10 +299,13 @@ def log_entries(
 
 
 def log_turns(
-    events: Sequence[Event], scenario: Scenario, hidden: Collection[int] = ()
+    events: Sequence[Event],
+    scenario: Scenario,
+    hidden: Collection[int] = (),
+    unit_names: Mapping[str, str] | None = None,
 ) -> list[Turn]:
     """The log as turns of activations: what the full-log view renders."""
-    names = labels(scenario)
+    names = labels(scenario, unit_names)
     side_index = {s.id: i for i, s in enumerate(scenario.sides)}
     turns = [Turn(0, "Deployment")]
     for entry in log_entries(events, names, hidden):

@@ -9,7 +9,8 @@ page that includes the report also loads ``battles/replay.js`` (see ``battles/ba
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 from urllib.parse import urlencode
@@ -57,6 +58,8 @@ class UnitRow:
     removed: str
     shots: int
     damage_dealt: int
+    card: str
+    """The card's name (``name`` is the unit's own, where it has one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +156,17 @@ class BattleReport:
     table: TableView
     frames: dict[str, Any]
 
+    @property
+    def dice_url(self) -> str:
+        """The log with every die roll shown, opened (the same view and unit filter)."""
+        return f"{self.url}?{self.filter.query(kind='roll')}#battle-log"
+
+    @property
+    def viewer_name(self) -> str | None:
+        """The name of the side whose eyes the report is seen through (None: everything)."""
+        viewer = self.filter.viewer
+        return next((s.name for s in self.sides if s.id == viewer), viewer)
+
 
 def clean_filter(
     scenario: Scenario, *, unit: str = "", kind: str = "", viewer: str | None = None
@@ -177,12 +191,16 @@ def battle_report(
     viewer: str | None = None,
     viewer_choice: bool = False,
     log_only: bool = False,
+    side_names: Mapping[str, str] | None = None,
+    unit_names: Mapping[str, str] | None = None,
 ) -> BattleReport | None:
     """The report of a finished battle, or None when it has no log yet.
 
     ``viewer`` is a side id for fog of war (None sees all); ``viewer_choice`` offers links to
     see the battle as each side (only for someone who may see everything). ``log_only`` skips
-    the luck table and the replay, for the htmx partial that redraws the log alone. Raises
+    the luck table and the replay, for the htmx partial that redraws the log alone.
+    ``side_names`` and ``unit_names`` (by id) name the sides and units as their players know
+    them — a campaign battle's sides are its forces — in every part of the report. Raises
     ``LogUnreadable`` when the stored log cannot be read back by this engine.
     """
     log = battle_log(battle)
@@ -197,12 +215,14 @@ def battle_report(
             f"The log was written by engine {battle.engine_version}; this engine "
             f"({ENGINE_VERSION}) cannot read it back ({type(exc).__name__}: {exc})."
         ) from exc
+    if side_names:
+        scenario = renamed_sides(scenario, side_names)
     chosen = clean_filter(scenario, unit=unit, kind=kind, viewer=viewer)
     hidden = hidden_events(events, sides_of_units(scenario), chosen.viewer)
-    turns = log_turns(events, scenario, hidden)
+    turns = log_turns(events, scenario, hidden, unit_names)
     shown = filter_turns(turns, unit=chosen.unit, kind=chosen.kind)
     result = battle.result
-    names = labels(scenario)
+    names = labels(scenario, unit_names)
     report = BattleReport(
         battle=battle,
         url=url,
@@ -212,7 +232,7 @@ def battle_report(
         end_reason=result["end_reason"],
         turns_played=result["turns"],
         sides=_sides(scenario, result),
-        units=_units(scenario, result),
+        units=_units(scenario, result, unit_names),
         buildings=_buildings(scenario, result),
         objectives=_objectives(scenario, result),
         log=shown,
@@ -228,7 +248,9 @@ def battle_report(
     )
     if not log_only:
         report.luck = luck_rows(luck_table(scenario, events))
-        report.frames = replay_frames(scenario, events, viewer=chosen.viewer, hidden=hidden)
+        report.frames = replay_frames(
+            scenario, events, viewer=chosen.viewer, hidden=hidden, unit_names=unit_names
+        )
         # The drawn table shows deployment as the replay's first frame does, fog included.
         report.table = table_view(scenario, unseen=unseen_at_deployment(report.frames))
     return report
@@ -249,7 +271,16 @@ def _sides(scenario: Scenario, result: dict[str, Any]) -> list[SideRow]:
     ]
 
 
-def _units(scenario: Scenario, result: dict[str, Any]) -> list[UnitRow]:
+def renamed_sides(scenario: Scenario, side_names: Mapping[str, str]) -> Scenario:
+    """The scenario with its sides called by ``side_names`` (the rest keep their names): the
+    luck table, the map's key and the replay all read a side's name from the scenario."""
+    sides = tuple(replace(s, name=side_names.get(s.id) or s.name) for s in scenario.sides)
+    return replace(scenario, sides=sides)
+
+
+def _units(
+    scenario: Scenario, result: dict[str, Any], unit_names: Mapping[str, str] | None
+) -> list[UnitRow]:
     by_id = {u["unit"]: u for u in result["units"]}
     index = {s.id: i for i, s in enumerate(scenario.sides)}
     names = {s.id: s.name for s in scenario.sides}
@@ -259,7 +290,7 @@ def _units(scenario: Scenario, result: dict[str, Any]) -> list[UnitRow]:
         rows.append(
             UnitRow(
                 u.id,
-                u.card.name,
+                (unit_names or {}).get(u.id) or u.card.name,
                 names[u.side],
                 index[u.side],
                 u.card.hits,
@@ -269,6 +300,7 @@ def _units(scenario: Scenario, result: dict[str, Any]) -> list[UnitRow]:
                 r["removed"],
                 r["shots"],
                 r["damage_dealt"],
+                u.card.name,
             )
         )
     return rows

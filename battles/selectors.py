@@ -64,9 +64,11 @@ def odds_run_for_viewer(user, pk: int) -> OddsRun:
     return get_object_or_404(odds_runs_visible_to(user), pk=pk)
 
 
-def battles_of(user, *, limit: int = 50) -> list[Battle]:
-    """The user's own latest battles for a list, without the scenario snapshot."""
-    return list(Battle.objects.filter(created_by=user).defer("scenario")[:limit])
+def battles_of(user, *, limit: int = 50, exclude: Any = ()) -> list[Battle]:
+    """The user's own latest battles for a list, without the scenario snapshot (nor the
+    battles whose ids are in ``exclude``, a list or a query of ids)."""
+    mine = Battle.objects.filter(created_by=user).exclude(pk__in=exclude)
+    return list(mine.defer("scenario")[:limit])
 
 
 def odds_runs_of(user, *, limit: int = 50) -> list[OddsRun]:

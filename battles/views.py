@@ -35,6 +35,7 @@ from battles.selectors import (
 )
 from battles.services import BattleInputError, battle_cancel, battle_launch
 from battles.table import table_view
+from campaign.selectors import campaign_battle_ids, campaign_battle_of, campaign_can_view
 from config.pagecache import cached_page, row_key
 
 POLL_SECONDS = 1
@@ -43,10 +44,12 @@ POLL_SECONDS = 1
 @login_required
 @require_GET
 def battle_list(request: HttpRequest) -> HttpResponse:
+    # A campaign battle is listed in its campaign, not here among the one-off battles.
+    one_off = battles_of(request.user, exclude=campaign_battle_ids())
     return render(
         request,
         "battles/list.html",
-        {"battles": battles_of(request.user), "odds_runs": odds_runs_of(request.user)},
+        {"battles": one_off, "odds_runs": odds_runs_of(request.user)},
     )
 
 
@@ -156,6 +159,12 @@ def _battle_context(request: HttpRequest, battle: Battle) -> dict:
 @require_GET
 @vary_on_headers("HX-Request")
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    home = campaign_battle_of(battle_id=pk)
+    if home is not None:
+        # A campaign battle has one home, inside its campaign (which decides who may see it).
+        if not campaign_can_view(campaign=home.campaign, user=request.user):
+            battle_for_viewer(request.user, pk, lean=True)  # the site's superusers; else 404
+        return redirect("campaign:battle", pk=home.campaign_id, battle_pk=home.pk)
     battle = battle_for_viewer(request.user, pk, lean=True)
     if battle.status != Battle.Status.DONE:
         return render(request, "battles/battle.html", _battle_context(request, battle))

@@ -7,6 +7,7 @@ Forms only parse what was typed; the services decide what is allowed and say so 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -41,7 +42,8 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
                     name = candidate
                     break
         for problem in problems:
-            form.add_error(name, problem if name else f"{field}: {problem}" if field else problem)
+            # A field the form does not show: the service's own sentence names the thing.
+            form.add_error(name, problem)
 
 
 class CampaignForm(forms.Form):
@@ -172,7 +174,69 @@ class AdvanceForm(forms.Form):
 
 
 class MedicalForm(forms.Form):
+    """The medics of a force: the default triage (highest quality first) with one click, or
+    hits to save typed unit by unit (one ``save_<pk>`` field per unit awaiting them today)."""
+
     reason = forms.CharField(max_length=300, required=False)
+
+    def __init__(self, *args: Any, wounded: Sequence[Unit] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.wounded = list(wounded)
+        for unit in self.wounded:
+            self.fields[f"save_{unit.pk}"] = forms.IntegerField(
+                min_value=0,
+                max_value=unit.casualty_hits,
+                required=False,
+                initial=0,
+                label=f"{unit.name}: hits to save (of {unit.casualty_hits})",
+            )
+
+    def allocation_fields(self) -> list[tuple[Unit, forms.BoundField]]:
+        return [(unit, self[f"save_{unit.pk}"]) for unit in self.wounded]
+
+    def field_for(self, service_field: str) -> str | None:
+        """``allocation.12`` (the service's name) is the form's ``save_12``."""
+        prefix, _, pk = service_field.partition(".")
+        return f"save_{pk}" if prefix == "allocation" and pk else None
+
+    def allocation(self) -> dict[int, int]:
+        """The hits the GM or owner chose to save, unit by unit (units left at 0 are not
+        treated); refused when nothing at all was chosen."""
+        chosen = {
+            unit.pk: self.cleaned_data[f"save_{unit.pk}"]
+            for unit in self.wounded
+            if self.cleaned_data.get(f"save_{unit.pk}")
+        }
+        if not chosen:
+            raise ValidationError("Choose at least one Casualty hit to save, or use the triage.")
+        return chosen
+
+
+class CombatZoneForm(forms.Form):
+    """Withdraw a unit from the combat zone (R&R then heals its last Morale hit), or send it
+    back in."""
+
+    in_combat_zone = forms.TypedChoiceField(
+        choices=[("yes", "Send into the combat zone"), ("no", "Withdraw to the rear")],
+        coerce=lambda value: value == "yes",
+        widget=forms.HiddenInput,
+    )
+    reason = forms.CharField(max_length=300, required=False)
+
+
+class LeaderAttachForm(forms.Form):
+    """A d20 character takes command of the unit."""
+
+    name = forms.CharField(max_length=200, label="Leader's name")
+    hit_points = forms.IntegerField(min_value=1, max_value=999, label="Hit points")
+    reason = forms.CharField(max_length=300, required=False)
+
+    def field_for(self, service_field: str) -> str | None:
+        return "name" if service_field == "leader" else None
+
+
+class LeaderDetachForm(forms.Form):
+    reason = forms.CharField(max_length=300, required=False, label="Why the leader leaves")
 
 
 class QuickResolveForm(forms.Form):

@@ -70,3 +70,60 @@ def hits_text(morale: int, casualty: int) -> str:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def story_text(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """What a change did to the unit, in plain words: "fell from Average to Green; now carries
+    1 Morale and 0 Casualty hits; entered the combat zone". Bookkeeping (battles fought, the
+    day of the last battle) is left out: the sentence already says a battle was fought."""
+    parts = []
+    if "status" in after:
+        was, now = Status(before.get("status", "ready")), Status(after["status"])
+        if now == Status.DESTROYED:
+            parts.append("was destroyed")
+        elif now == Status.RETREATED:
+            parts.append("retreated in poor order")
+        elif was == Status.RETREATED:
+            parts.append("rallied")
+        else:
+            parts.append(f"is {STATUS_LABELS[now].lower()} again")
+    if "quality" in after and before.get("quality") is not None:
+        was, now = Quality[before["quality"].upper()], Quality[after["quality"].upper()]
+        verb = "rose" if now > was else "fell"
+        parts.append(f"{verb} from {was.label} to {now.label}")
+    elif "quality" in after:
+        parts.append(f"is {_value('quality', after['quality'])}")
+    if "morale_hits" in after or "casualty_hits" in after:
+        morale = after.get("morale_hits", before.get("morale_hits", 0))
+        casualty = after.get("casualty_hits", before.get("casualty_hits", 0))
+        parts.append(
+            "carries no hits now"
+            if morale + casualty == 0
+            else f"now carries {plural(morale, 'Morale hit')} and "
+            f"{plural(casualty, 'Casualty hit')}"
+        )
+    if "experience" in after:
+        parts.append(f"has {plural(after['experience'], 'experience point')}")
+    if "in_combat_zone" in after:
+        parts.append(
+            "is in the combat zone" if after["in_combat_zone"] else "is out of the combat zone"
+        )
+    if "leader" in after:
+        was, now = before.get("leader"), after["leader"]
+        if now is None:
+            parts.append(f"{was['name']} no longer leads it" if was else "has no leader")
+        elif was is None or was.get("name") != now["name"]:
+            parts.append(f"{now['name']} takes command ({now['hit_points']} hit points)")
+        elif not now["alive"]:
+            parts.append(f"{now['name']} was killed")
+        else:
+            parts.append(f"{now['name']} is at {now['hit_points']} hit points")
+    if after.get("skill_lost"):
+        lost = after["skill_lost"] - (before.get("skill_lost") or 0)
+        if lost > 0:
+            parts.append(f"lost {plural(lost, 'point')} of Skill to suppression for good")
+    for field in ("name", "equipment", "specialties"):
+        if field in after:
+            was = _value(field, before.get(field))
+            parts.append(f"{FIELD_LABELS[field]} {was} → {_value(field, after[field])}")
+    return "; ".join(parts)

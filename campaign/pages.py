@@ -11,12 +11,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q
+from django.urls import reverse
 
 from campaign.bridge import BridgeError, battle_card
-from campaign.models import Campaign, CampaignBattle, Force, QuickResolve, Unit
-from campaign.recovery import medical_window_open
-from campaign.selectors import campaign_units, force_roster
-from campaign.state import Status, ordered_specialties
+from campaign.experience import threshold
+from campaign.history import changes_text, hits_text, story_text
+from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, QuickResolve, Unit
+from campaign.recovery import medical_capacity, medical_window_open
+from campaign.selectors import (
+    campaign_units,
+    entries_since,
+    force_roster,
+    medics_used_today,
+    notable_entries,
+)
+from campaign.state import Status, UnitState, ordered_specialties
+from units.bucs import Quality
 from units.cardtext import CardError, render_card
 
 SORTS = {
@@ -45,6 +55,20 @@ class RosterLine:
         """The unit's specialties by their names in the rules, in the table's order."""
         return ", ".join(s.label for s in ordered_specialties(self.unit.specialties))
 
+    @property
+    def pips(self) -> list[str]:
+        """The hits its quality sustains, as boxes (BUCS: seven for a Legendary unit, one for
+        a Raw one; the last breaks it): ``morale`` and ``casualty`` for the hits it carries,
+        ``free`` for the rest."""
+        unit = self.unit
+        boxes = ["morale"] * unit.morale_hits + ["casualty"] * unit.casualty_hits
+        return boxes + ["free"] * max(0, Quality(unit.quality).hits_survived - len(boxes))
+
+    @property
+    def next_step(self) -> int | None:
+        """Experience points its quality needs for the next step (None at Legendary)."""
+        return threshold(self.unit.quality)
+
 
 def roster_line(unit: Unit, day: int) -> RosterLine:
     try:
@@ -70,10 +94,44 @@ def roster_lines(force: Force, *, sort: str = "name") -> list[RosterLine]:
 
 
 @dataclass(frozen=True)
+class MedicsToday:
+    """What a force's Medical crews can still do today, and for whom."""
+
+    capacity: int
+    """Casualty hits its ready Medical crews save in a day."""
+    left: int
+    wounded: list[Unit]
+    """Units whose Casualty hits await the medics today, in roster order."""
+
+    @property
+    def unavailable(self) -> str:
+        """Why the medics cannot be sent in now ("" when they can)."""
+        if not self.wounded:
+            return "No unit has Casualty hits awaiting the medics today."
+        if self.capacity == 0:
+            return "This force has no ready Medical crew."
+        if self.left <= 0:
+            return "The Medical crews have saved all they can today."
+        return ""
+
+
+def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
+    """The force's medics today, from its roster lines (one more query: what they saved)."""
+    capacity = sum(medical_capacity(line.unit.state) for line in lines)
+    used = medics_used_today(force=force) if capacity else 0
+    wounded = sorted((line.unit for line in lines if line.needs_medics), key=lambda u: u.pk)
+    return MedicsToday(capacity=capacity, left=max(0, capacity - used), wounded=wounded)
+
+
+@dataclass(frozen=True)
 class ForceSummary:
     force: Force
     units: int
     ready: int
+
+    @property
+    def colour(self) -> str:
+        return force_colour(self.force)
 
 
 def force_summaries(campaign: Campaign) -> list[ForceSummary]:
@@ -141,11 +199,321 @@ def battle_winner(campaign_battle: CampaignBattle) -> str | None:
     return battle.result.get("winner")
 
 
-def winner_name(campaign_battle: CampaignBattle) -> str | None:
-    """The winning side as players call it: the engine result's side name, or the table's."""
-    winner = battle_winner(campaign_battle)
-    battle = campaign_battle.battle
-    if winner is None or battle is None or not battle.result:
-        return winner
-    names = {s.get("side"): s.get("name") for s in battle.result.get("sides", [])}
-    return names.get(winner) or winner
+def winner_names(battles: list[CampaignBattle]) -> dict[int, str | None]:
+    """Each battle's winner as players call it: the forces on the winning side ("Blue
+    Battalion"), by campaign battle pk; None for a draw or a battle still being fought. One
+    query for all the battles."""
+    winners = {cb.pk: battle_winner(cb) for cb in battles}
+    pks = {pk for cb in battles if winners[cb.pk] for pk in cb.sides.get(winners[cb.pk], [])}
+    forces = dict(Unit.objects.filter(pk__in=pks).values_list("pk", "force__name"))
+    names: dict[int, str | None] = {}
+    for cb in battles:
+        side = winners[cb.pk]
+        if side is None:
+            names[cb.pk] = None
+            continue
+        won = list(dict.fromkeys(forces[pk] for pk in cb.sides.get(side, []) if pk in forces))
+        names[cb.pk] = " and ".join(won) or side
+    return names
+
+
+FORCE_COLOURS = {
+    "blue": "#1f5fa8",
+    "red": "#b3261e",
+    "green": "#2e7d32",
+    "black": "#3a3a3a",
+    "grey": "#6b6b6b",
+    "gray": "#6b6b6b",
+    "gold": "#9a7400",
+    "yellow": "#9a7400",
+    "orange": "#c0560f",
+    "purple": "#6a3d9a",
+    "brown": "#7b4a22",
+    "white": "#7d8790",
+}
+"""A force whose name says a colour wears it (Blue Battalion is blue)."""
+PALETTE = ("#1f5fa8", "#b3261e", "#2e7d32", "#6a3d9a", "#c0560f", "#7b4a22", "#3a3a3a")
+"""The rest take one by their place in the campaign (the first two are the sides' own)."""
+
+
+def force_colour(force: Force) -> str:
+    """The one colour a force keeps on every page, map and chart."""
+    for word in force.name.lower().replace("-", " ").split():
+        if word in FORCE_COLOURS:
+            return FORCE_COLOURS[word]
+    return PALETTE[force.pk % len(PALETTE)]
+
+
+@dataclass(frozen=True)
+class BattleSide:
+    """One side of a campaign battle as its players know it: the forces that fought on it."""
+
+    id: str
+    name: str
+    """Its forces' names ("Blue Battalion", or "Red Company and Blue Battalion")."""
+    players: str
+    colour: str
+    units: list[Unit]
+
+
+def battle_sides(
+    campaign_battle: CampaignBattle, units: dict[int, Unit], order: list[str] | None = None
+) -> list[BattleSide]:
+    """Each side of the battle named by its forces, in ``order`` (an engine battle's sides in
+    its scenario's order, which the report's colours follow), else as stored."""
+    ids = [s for s in order or [] if s in campaign_battle.sides]
+    ids += [s for s in campaign_battle.sides if s not in ids]
+    sides = []
+    for side in ids:
+        pks = campaign_battle.sides[side]
+        fought = [units[pk] for pk in pks if pk in units]
+        forces = list({u.force_id: u.force for u in fought}.values())
+        sides.append(
+            BattleSide(
+                id=side,
+                name=" and ".join(f.name for f in forces) or side,
+                players=", ".join(sorted({f.owner.get_username() for f in forces})),
+                colour=force_colour(forces[0]) if forces else "",
+                units=fought,
+            )
+        )
+    return sides
+
+
+def side_colours(sides: list[BattleSide]) -> str:
+    """The page's side colours as CSS custom properties (``--side-0``, ``--side-1``) for every
+    swatch, map and chart on it; a side whose force's colour the other already wears keeps the
+    default."""
+    taken: set[str] = set()
+    rules = []
+    for i, side in enumerate(sides[:2]):
+        if side.colour and side.colour not in taken:
+            rules.append(f"--side-{i}: {side.colour}")
+            taken.add(side.colour)
+    return "; ".join(rules)
+
+
+def unit_label(unit: Unit) -> str:
+    """A persistent unit as every page names it: "Iron Wolf (Blue Battalion)"."""
+    return f"{unit.name} ({unit.force.name})"
+
+
+def battle_names(
+    campaign_battle: CampaignBattle, units: dict[int, Unit], sides: list[BattleSide]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """(side names, unit names) by engine id, for the report of a campaign battle."""
+    side_names = {side.id: side.name for side in sides}
+    unit_names = {
+        engine_id: unit_label(units[pk])
+        for engine_id, pk in campaign_battle.engine_units.items()
+        if pk in units
+    }
+    return side_names, unit_names
+
+
+@dataclass(frozen=True)
+class Change:
+    """One unit's before → after, as a review (before a GM's click) or a summary (after)."""
+
+    unit: Unit
+    before: UnitState
+    after: UnitState
+
+    @property
+    def destroyed(self) -> bool:
+        return self.after.destroyed and not self.before.destroyed
+
+    @property
+    def promoted(self) -> bool:
+        return self.after.quality > self.before.quality
+
+    @property
+    def demoted(self) -> bool:
+        return self.after.quality < self.before.quality and not self.destroyed
+
+    @property
+    def kind(self) -> str:
+        """What the row is, for its colour and its word (never the colour alone)."""
+        if self.destroyed:
+            return "destroyed"
+        if self.promoted:
+            return "promoted"
+        if self.demoted:
+            return "reduced"
+        return ""
+
+    def cells(self) -> list[tuple[str, str, str, bool]]:
+        """(what, before, after, changed) for hits, quality, status, experience and leader."""
+        b, a = self.before, self.after
+        return [
+            (
+                "Hits",
+                hits_text(b.morale_hits, b.casualty_hits),
+                hits_text(a.morale_hits, a.casualty_hits),
+                b.hits != a.hits or b.casualty_hits != a.casualty_hits,
+            ),
+            ("Quality", b.quality.label, a.quality.label, b.quality != a.quality),
+            ("Status", b.status.label, a.status.label, b.status != a.status),
+            ("Experience", str(b.experience), str(a.experience), b.experience != a.experience),
+            ("Leader", _leader(b), _leader(a), b.leader != a.leader),
+        ]
+
+
+def _leader(state: UnitState) -> str:
+    leader = state.leader
+    if leader is None:
+        return "—"
+    return f"{leader.name}, {leader.hit_points} hp" + ("" if leader.alive else ", dead")
+
+
+def changes(rows: list[tuple[Unit, UnitState, UnitState]]) -> list[Change]:
+    return [Change(unit, before, after) for unit, before, after in rows]
+
+
+@dataclass(frozen=True)
+class StoryLine:
+    """One history entry as the unit's story tells it."""
+
+    entry: HistoryEntry
+    why: str
+    """Why it happened; for a battle, what the battle did ("lost 1 hit...")."""
+    lead: str
+    """The battle's name when it came from a battle (the link), else ""."""
+    what: str
+    """What it did to the unit, in plain words ("" when nothing changed)."""
+    battle: int | None
+    """The campaign battle it comes from, for a link."""
+    reverted: bool
+
+
+def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dict[int, int]):
+    """The unit's history as sentences: why, then what it did, in plain words."""
+    lines = []
+    for entry in entries:
+        tail = "; " + changes_text(entry.before, entry.after)
+        why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+        what = story_text(entry.before, entry.after) if why != entry.text else ""
+        battle = homes.get(entry.battle_id) if entry.battle_id else None
+        lead = ""
+        # A battle's entries begin with its name: that is the link.
+        from_battle = entry.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
+        if battle is not None and from_battle and ": " in why:
+            lead, _, why = why.partition(": ")
+        lines.append(
+            StoryLine(
+                entry=entry,
+                why=why if lead else why[:1].upper() + why[1:],
+                lead=lead,
+                what=what,
+                battle=battle,
+                reverted=entry.pk in reverted,
+            )
+        )
+    return lines
+
+
+@dataclass(frozen=True)
+class LadderStep:
+    """One step of the BUCS quality ladder, as the rules card shows it."""
+
+    quality: Quality
+    experience: int | None
+    """Points it needs for the next step (None at the top)."""
+
+    @property
+    def trainable(self) -> bool:
+        return self.quality.can_be_trained
+
+
+def quality_ladder() -> list[LadderStep]:
+    """Raw to Legendary, with what each step means on the table and in the campaign."""
+    return [LadderStep(q, threshold(q)) for q in Quality]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the campaign's timeline."""
+
+    day: int
+    kind: str
+    """battle, engagement, destroyed, promoted, reduced, gm, revert, casualties, training."""
+    text: str
+    url: str
+
+
+def _value_label(quality: str) -> str:
+    return Quality[quality.upper()].label
+
+
+def _entry_event(
+    entry: HistoryEntry, campaign_pk: int, homes: dict[int, int], names: dict[int, str]
+) -> Event:
+    """A history entry as a line of the timeline; ``homes`` maps engine battles to campaign
+    battles, ``names`` campaign battles to their names."""
+    before, after = entry.before, entry.after
+    kind = entry.kind
+    if after.get("status") == Status.DESTROYED:
+        kind = "destroyed"
+    elif "quality" in after and before.get("quality"):
+        rose = Quality[after["quality"].upper()] > Quality[before["quality"].upper()]
+        kind = "promoted" if rose else "reduced"
+    home = homes.get(entry.battle_id) if entry.battle_id else None
+    label = unit_label(entry.unit)
+    if kind == "destroyed":
+        # The one thing that matters, said first; the rest is on the unit's page.
+        at = f" at {names[home]}" if home in names else ""
+        text = f"{label} was destroyed{at}"
+    elif kind in ("promoted", "reduced"):
+        verb = "rose" if kind == "promoted" else "fell"
+        text = f"{label} {verb} from {_value_label(before['quality'])} to "
+        text += _value_label(after["quality"])
+    else:
+        what = story_text(before, after)
+        text = f"{label} {what}" if what else f"{label}: {entry.text}"
+    url = (
+        reverse("campaign:battle", args=[campaign_pk, home])
+        if home
+        else reverse("campaign:unit", args=[campaign_pk, entry.unit_id])
+    )
+    return Event(entry.day, kind, text, url)
+
+
+def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Event]]]:
+    """The campaign day by day, newest first: its battles and engagements, and what befell the
+    units of ``force_ids`` (deaths, promotions, GM corrections...), each with a link."""
+    battles = list(campaign.battles.select_related("battle").defer("battle__scenario"))
+    homes = {cb.battle_id: cb.pk for cb in battles if cb.battle_id}
+    names = {cb.pk: cb.name for cb in battles}
+    winners = winner_names(battles)
+    events = [
+        Event(cb.day, "battle",
+              f"{cb.name}: " + (f"{winners[cb.pk]} won" if winners[cb.pk] else "no winner")
+              + f" ({cb.get_state_display().lower()})",
+              reverse("campaign:battle", args=[campaign.pk, cb.pk]))
+        for cb in battles
+    ]  # fmt: skip
+    for qr in campaign.quick_resolves.select_related("attacker__force", "defender__force"):
+        events.append(
+            Event(qr.day, "engagement",
+                  f"{unit_label(qr.attacker)} engaged {unit_label(qr.defender)}: "
+                  f"{qr.get_winner_display().lower()} after {qr.rounds} rounds",
+                  reverse("campaign:unit", args=[campaign.pk, qr.attacker_id]))
+        )  # fmt: skip
+    for entry in notable_entries(campaign=campaign, force_ids=force_ids):
+        events.append(_entry_event(entry, campaign.pk, homes, names))
+    days: dict[int, list[Event]] = {}
+    for event in events:
+        days.setdefault(event.day, []).append(event)
+    return sorted(days.items(), reverse=True)
+
+
+def since_last_visit(campaign: Campaign, force_ids: set[int], after_id: int) -> list[Event]:
+    """What changed for the units of ``force_ids`` after history entry ``after_id``."""
+    entries = entries_since(campaign=campaign, force_ids=force_ids, after_id=after_id)
+    battle_ids = {e.battle_id for e in entries if e.battle_id}
+    rows = CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list(
+        "battle_id", "pk", "name"
+    )
+    homes = {battle_id: pk for battle_id, pk, _ in rows}
+    names = {pk: name for _, pk, name in rows}
+    return [_entry_event(entry, campaign.pk, homes, names) for entry in entries]

@@ -7,8 +7,11 @@ from typing import Any
 from django.db import connection
 from django.db.models import Q, QuerySet
 
+from campaign.bridge import BridgeError, outcome_damage, skill_restored_after
+from campaign.experience import experience_earn
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, Membership, Unit
-from campaign.state import snapshot_replay
+from campaign.recovery import casualties_die, medical_window_open, rest_day
+from campaign.state import UnitState, snapshot_replay
 from units.models import UnitType
 
 GM = "gm"
@@ -73,6 +76,18 @@ def unit_history(*, unit: Unit) -> QuerySet[HistoryEntry]:
     return unit.history.select_related("battle", "actor").order_by("id")
 
 
+def unit_story(*, unit: Unit) -> tuple[list[HistoryEntry], set[int], dict[int, int]]:
+    """The unit's history oldest first, without the battles' scenarios; the ids of its entries
+    undone since; and the campaign battle of each engine battle it names (for links)."""
+    entries = list(unit.history.select_related("actor").order_by("id"))
+    reverted = {e.reverts_id for e in entries if e.reverts_id is not None}
+    battle_ids = {e.battle_id for e in entries if e.battle_id is not None}
+    homes = dict(
+        CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list("battle_id", "pk")
+    )
+    return entries, reverted, homes
+
+
 def unit_snapshot(*, unit: Unit) -> dict[str, Any]:
     """The unit's recorded fields as its history stores them."""
     return unit.state.to_json()
@@ -99,6 +114,33 @@ def engaged_units(*, campaign: Campaign) -> dict[int, str]:
     return {pk: name for name, sides in unsettled for pks in sides.values() for pk in pks}
 
 
+def medics_used_today(*, force: Force) -> int:
+    """Casualty hits the force's Medical crews have already saved today (their capacity is for
+    the whole day: ``campaign.services.recovery.medical_apply``)."""
+    return sum(
+        entry.details.get("saved", 0)
+        for entry in HistoryEntry.objects.filter(
+            kind=HistoryEntry.Kind.MEDICAL, unit__force=force, day=force.campaign.day
+        ).only("details")
+    )
+
+
+def campaign_battle_units(*, campaign_battle: CampaignBattle) -> dict[int, Unit]:
+    """The persistent units that fought in the battle, by pk, with their forces and owners."""
+    pks = [pk for side in campaign_battle.sides.values() for pk in side]
+    return {u.pk: u for u in Unit.objects.filter(pk__in=pks).select_related("force__owner")}
+
+
+def campaign_battle_of(*, battle_id: int) -> CampaignBattle | None:
+    """The campaign battle an engine battle was fought for, if any."""
+    return CampaignBattle.objects.select_related("campaign").filter(battle_id=battle_id).first()
+
+
+def campaign_battle_ids() -> QuerySet:
+    """The ids of every engine battle fought for a campaign (a subquery, not a list)."""
+    return CampaignBattle.objects.filter(battle__isnull=False).values("battle_id")
+
+
 def roster_version(force: Force) -> tuple:
     """What the force's roster page is drawn from beyond the campaign and force rows: the sums
     of the version tokens of its units (a leader's change moves its unit's), of their cards,
@@ -120,3 +162,163 @@ _ROSTER_VERSION_SQL = f"""
     FROM {Unit._meta.db_table} u JOIN {UnitType._meta.db_table} t ON t.id = u.unit_type_id
     WHERE u.force_id = %s
 """
+
+
+# --- what a GM's click will change (read only: the rules' pure functions, nothing written) -----
+
+
+def outcome_preview(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, UnitState, UnitState]]:
+    """(unit, now, after) for each unit of a battle awaiting its outcome, as Apply will leave
+    it: the bridge's damage, the dead found too late for a past day, the experience earned.
+
+    The leader's 3d6 per Casualty hit are rolled when the outcome is applied; here they roll
+    their least, so a leader shown alive may still fall (the summary after says what the dice
+    did).
+    """
+    # Reads kept beside the writes that use them (imported here: the services import this).
+    from campaign.services.battles import campaign_battle_outcomes
+    from campaign.services.outcomes import opposing_equipment_by_side
+
+    campaign = campaign_battle.campaign
+    winner, outcomes = campaign_battle_outcomes(campaign_battle)
+    units = {
+        u.pk: u
+        for u in Unit.objects.filter(pk__in=list(outcomes))
+        .select_related("force", "leader")
+        .order_by("force__name", "name")
+    }
+    sides = {
+        side: [units[pk] for pk in pks if pk in units]
+        for side, pks in campaign_battle.sides.items()
+    }
+    faced = opposing_equipment_by_side(sides)
+    winners = set(campaign_battle.sides.get(winner, [])) if winner else set()
+    restored = skill_restored_after(campaign.ruleset)
+    preview = []
+    for unit in units.values():
+        now = unit.state
+        try:
+            after, _ = outcome_damage(
+                now,
+                outcomes[unit.pk],
+                skill_restored=restored,
+                opposing_equipment=faced[unit.pk],
+                day=campaign_battle.day,
+                d6=lambda: 1,
+            )
+        except BridgeError:
+            continue  # Apply refuses it, and says why
+        if campaign_battle.day < campaign.day:
+            after, _ = casualties_die(after)
+        after, _ = experience_earn(after, won=unit.pk in winners)
+        preview.append((unit, now, after))
+    return preview
+
+
+def advance_preview(*, campaign: Campaign, days: int) -> list[tuple[Unit, UnitState, UnitState]]:
+    """(unit, now, after) for each unit the calendar's next ``days`` days will change: the
+    Casualty hits that die when a medical window closes, and R&R."""
+
+    changed = []
+    for unit in campaign_units(campaign=campaign).exclude(status="destroyed"):
+        now = state = unit.state
+        day = campaign.day
+        for _ in range(days):
+            day += 1
+            if state.casualty_hits and not medical_window_open(state, day):
+                state, _ = casualties_die(state)
+            state = rest_day(state)
+        if state != now:
+            changed.append((unit, now, state))
+    return changed
+
+
+def revert_preview(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, UnitState, UnitState]]:
+    """(unit, now, after) for each unit an applied outcome changed, as Revert will leave it:
+    every field its entries wrote goes back to what it was before them."""
+    entries = list(
+        HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
+        .select_related("unit__force", "unit__leader")
+        .order_by("-pk")
+    )
+    states: dict[int, tuple[Unit, dict[str, Any]]] = {}
+    for entry in entries:
+        if entry.unit_id not in states:
+            states[entry.unit_id] = (entry.unit, entry.unit.state.to_json())
+        states[entry.unit_id][1].update(entry.before)
+    return [
+        (unit, unit.state, UnitState.from_json(snapshot))
+        for unit, snapshot in sorted(states.values(), key=lambda s: (s[0].force.name, s[0].name))
+    ]
+
+
+def applied_changes(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, UnitState, UnitState]]:
+    """(unit, before, after) for each unit the latest application of the outcome changed,
+    from its history entries: the summary after Apply."""
+    entries = list(
+        HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
+        .select_related("unit__force", "unit__leader")
+        .order_by("pk")
+    )
+    return entries_changes(entries)
+
+
+def entries_changes(entries: list[HistoryEntry]) -> list[tuple[Unit, UnitState, UnitState]]:
+    """(unit, before, after) per unit from history entries written together (in order)."""
+    found: dict[int, tuple[Unit, dict[str, Any], dict[str, Any]]] = {}
+    for entry in entries:
+        unit = entry.unit
+        if unit.pk not in found:
+            found[unit.pk] = (unit, {}, {})
+        _, before, after = found[unit.pk]
+        for field, value in entry.before.items():
+            before.setdefault(field, value)
+        after.update(entry.after)
+    rows = []
+    for unit, before, after in found.values():
+        end = unit.state.to_json()
+        rows.append(
+            (
+                unit,
+                UnitState.from_json({**end, **after, **before}),
+                UnitState.from_json({**end, **after}),
+            )
+        )
+    return sorted(rows, key=lambda r: (r[0].force.name, r[0].name))
+
+
+def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 0):
+    """History entries of the campaign worth a line on its timeline: deaths, promotions and
+    losses of quality for good, training, GM corrections and reverts (units of ``force_ids``
+    only, newer than ``after_id``)."""
+    Kind = HistoryEntry.Kind
+    notable = (
+        Q(after__status="destroyed")
+        | Q(after__has_key="quality")
+        | Q(kind__in=[Kind.GM_EDIT, Kind.TRAINING, Kind.REVERT, Kind.CASUALTIES])
+    )
+    return (
+        HistoryEntry.objects.filter(notable, unit__force_id__in=force_ids, pk__gt=after_id)
+        .exclude(kind=Kind.CREATED)
+        .select_related("unit__force")
+        .order_by("-id")
+    )
+
+
+def entries_since(*, campaign: Campaign, force_ids: set[int], after_id: int, limit: int = 20):
+    """What happened to the units of ``force_ids`` after history entry ``after_id``."""
+    return list(
+        HistoryEntry.objects.filter(unit__force_id__in=force_ids, pk__gt=after_id)
+        .select_related("unit__force")
+        .order_by("-id")[:limit]
+    )
+
+
+def latest_entry_id(*, campaign: Campaign) -> int:
+    last = (
+        HistoryEntry.objects.filter(unit__force__campaign=campaign)
+        .order_by("-id")
+        .values_list("id", flat=True)
+        .first()
+    )
+    return last or 0

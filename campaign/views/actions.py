@@ -8,17 +8,24 @@ message.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import campaign_for_viewer, force_for_viewer, require_manage, unit_for_viewer
 from campaign.forms import (
     AdvanceForm,
     CampaignForm,
+    CombatZoneForm,
     ForceForm,
+    LeaderAttachForm,
+    LeaderDetachForm,
     MedicalForm,
     MemberForm,
     QuickResolveForm,
@@ -26,20 +33,27 @@ from campaign.forms import (
     TrainForm,
     UnitAddForm,
     UnitEditForm,
+    add_service_errors,
 )
+from campaign.history import plural
+from campaign.pages import changes, medics_today, roster_lines, unit_label
+from campaign.selectors import advance_preview, entries_changes
 from campaign.services import (
     calendar_advance,
     campaign_create,
     campaign_update,
     force_create,
+    leader_attach,
+    leader_detach,
     medical_apply,
     membership_set,
     quick_resolve_run,
+    unit_combat_zone_set,
     unit_create,
     unit_edit,
     unit_train,
 )
-from campaign.views._common import form_action
+from campaign.views._common import base_context, form_action, form_invalid
 from campaign.views.pages import (
     campaign_list_context,
     dashboard_context,
@@ -53,27 +67,71 @@ UNIT = "campaign/unit.html"
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: who heals, rallies and dies over the next days, and a button to confirm. POST with
+    the confirmation: advance, and a summary of what changed (without it: to the review)."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    form = AdvanceForm(request.POST)
-
-    def advance(data):
-        calendar_advance(
-            campaign=viewer.campaign, days=data["days"], reason=data["reason"], actor=request.user
+    form = AdvanceForm(request.POST if request.method == "POST" else request.GET)
+    dashboard = reverse("campaign:dashboard", args=[pk])
+    url = reverse("campaign:advance", args=[pk])
+    if not form.is_valid():
+        return form_invalid(
+            request, DASHBOARD, "advance-form", dashboard_context(viewer, advance_form=form)
         )
-        viewer.campaign.refresh_from_db(fields=["day"])
-        return reverse("campaign:dashboard", args=[pk]), f"It is now day {viewer.campaign.day}."
-
-    return form_action(
+    days, reason = form.cleaned_data["days"], form.cleaned_data["reason"]
+    campaign = viewer.campaign
+    if request.method == "GET":
+        preview = advance_preview(campaign=campaign, days=days)
+        return render(
+            request,
+            "campaign/review.html",
+            base_context(
+                viewer,
+                title=f"Advance the calendar {plural(days, 'day')}?",
+                lede=f"From day {campaign.day} to day {campaign.day + days}: Casualty hits the "
+                "medics did not save die when their battle's day ends, then each day is a day "
+                "of R&R. These units change; the others stay as they are.",
+                changes=changes(preview),
+                confirm_url=url,
+                confirm_label=f"Advance to day {campaign.day + days}",
+                hidden=[("days", days), ("reason", reason)],
+                back_url=dashboard,
+            )
+            | _destroyed(preview),
+        )
+    if request.POST.get("confirm") != "yes":
+        query = urlencode({"days": days, "reason": reason})
+        if request.htmx:
+            return HttpResponseClientRedirect(f"{url}?{query}")
+        return redirect(f"{url}?{query}")
+    try:
+        entries = calendar_advance(campaign=campaign, days=days, reason=reason, actor=request.user)
+    except ValidationError as error:
+        add_service_errors(form, error)
+        return form_invalid(
+            request, DASHBOARD, "advance-form", dashboard_context(viewer, advance_form=form)
+        )
+    campaign.refresh_from_db(fields=["day"])
+    rows = entries_changes(list(entries))
+    return render(
         request,
-        form,
-        advance,
-        page=DASHBOARD,
-        partial="advance-form",
-        context=lambda: dashboard_context(viewer, advance_form=form),
+        "campaign/review.html",
+        base_context(
+            viewer,
+            title=f"It is now day {campaign.day}",
+            lede=f"The calendar moved on {plural(days, 'day')}. What changed:",
+            changes=changes(rows),
+            back_url=dashboard,
+            back_label="Back to the dashboard",
+        )
+        | _destroyed(rows),
     )
+
+
+def _destroyed(rows) -> dict[str, list[str]]:
+    return {"destroyed": [unit_label(c.unit) for c in changes(rows) if c.destroyed]}
 
 
 @login_required
@@ -147,13 +205,23 @@ def medical_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     force = force_for_viewer(viewer, force_pk)
     if not viewer.may_direct(force):
         raise PermissionDenied("only the force's owner or the GM directs its medics")
-    form = MedicalForm(request.POST)
+    wounded = medics_today(force, roster_lines(force)).wounded
+    form = MedicalForm(request.POST, wounded=wounded)
 
     def send_medics(data):
-        entries = medical_apply(force=force, reason=data["reason"], actor=request.user)
-        saved = sum(entry.details.get("saved", 0) for entry in entries)
+        # The default triage unless the unit-by-unit button was pressed.
+        allocation = form.allocation() if request.POST.get("how") == "allocate" else None
+        entries = medical_apply(
+            force=force, allocation=allocation, reason=data["reason"], actor=request.user
+        )
         url = reverse("campaign:force", args=[pk, force.pk])
-        return url, f"The medics saved {saved} Casualty hits."
+        if not entries:
+            return url, "The medics found no Casualty hits they could save today."
+        saved = ", ".join(
+            f"{plural(entry.details['saved'], 'Casualty hit')} of {entry.unit.name}"
+            for entry in entries
+        )
+        return url, f"The medics saved {saved}."
 
     return form_action(
         request,
@@ -297,4 +365,90 @@ def force_create_view(request: HttpRequest, pk: int) -> HttpResponse:
         page=DASHBOARD,
         partial="force-form",
         context=lambda: dashboard_context(viewer, force_form=form),
+    )
+
+
+@login_required
+@require_POST
+def unit_combat_zone_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
+    """Withdraw a unit from the combat zone, or send it back in (its owner or the GM)."""
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    if not viewer.may_direct(unit.force):
+        raise PermissionDenied("only the force's owner or the GM moves its units")
+    form = CombatZoneForm(request.POST)
+
+    def move(data):
+        going = data["in_combat_zone"]
+        entry = unit_combat_zone_set(
+            unit=unit, in_combat_zone=going, reason=data["reason"], actor=request.user
+        )
+        url = reverse("campaign:unit", args=[pk, unit.pk])
+        where = "in the combat zone" if going else "out of the combat zone"
+        if entry is None:
+            return url, f"{unit.name} is {where} already."
+        if going:
+            return url, f"{unit.name} is sent into the combat zone."
+        return url, f"{unit.name} is withdrawn to the rear: R&R now heals its last Morale hit."
+
+    return form_action(
+        request,
+        form,
+        move,
+        page=UNIT,
+        partial="zone-form",
+        context=lambda: unit_context(viewer, unit, zone_form=form),
+    )
+
+
+@login_required
+@require_POST
+def leader_attach_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    require_manage(viewer)
+    form = LeaderAttachForm(request.POST)
+
+    def attach(data):
+        leader = leader_attach(
+            unit=unit,
+            name=data["name"],
+            hit_points=data["hit_points"],
+            reason=data["reason"],
+            actor=request.user,
+        )
+        url = reverse("campaign:unit", args=[pk, unit.pk])
+        return url, f"{leader.name} takes command of {unit.name}."
+
+    return form_action(
+        request,
+        form,
+        attach,
+        page=UNIT,
+        partial="leader-form",
+        context=lambda: unit_context(viewer, unit, leader_form=form),
+    )
+
+
+@login_required
+@require_POST
+def leader_detach_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    require_manage(viewer)
+    form = LeaderDetachForm(request.POST)
+
+    def detach(data):
+        leader = getattr(unit, "leader", None)
+        leader_detach(unit=unit, reason=data["reason"], actor=request.user)
+        url = reverse("campaign:unit", args=[pk, unit.pk])
+        return url, f"{leader.name} leaves {unit.name}."
+
+    return form_action(
+        request,
+        form,
+        detach,
+        page=UNIT,
+        partial="detach-form",
+        context=lambda: unit_context(viewer, unit, detach_form=form),
     )

@@ -35,12 +35,33 @@ from battles.report import unit_sides
 from battles.report_context import LogUnreadable, battle_report
 from battles.selectors import ReferenceScenario, battle_log, log_events, reference_scenarios
 from battles.table import table_view
-from campaign.access import Viewer, campaign_battle_for_viewer, campaign_for_viewer, require_manage
+from campaign.access import (
+    FULL,
+    Viewer,
+    campaign_battle_for_viewer,
+    campaign_for_viewer,
+    require_manage,
+)
 from campaign.battle_forms import BattleSetupForm, TableResultForm
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
+from campaign.history import plural
 from campaign.models import Campaign, CampaignBattle, Unit
-from campaign.pages import battle_winner
-from campaign.selectors import engaged_units
+from campaign.pages import (
+    battle_names,
+    battle_sides,
+    battle_winner,
+    changes,
+    side_colours,
+    unit_label,
+)
+from campaign.selectors import (
+    applied_changes,
+    campaign_battle_units,
+    engaged_units,
+    entries_changes,
+    outcome_preview,
+    revert_preview,
+)
 from campaign.services.battles import (
     campaign_battle_apply,
     campaign_battle_launch,
@@ -49,12 +70,13 @@ from campaign.services.battles import (
 )
 from campaign.services.maps import saved_map_create
 from campaign.state import Status
-from campaign.views._common import action_done, base_context, form_action, form_invalid
+from campaign.views._common import action_done, base_context, form_action
 
 POLL_SECONDS = 1
 SETUP = "campaign/battle_setup.html"
 RECORD = "campaign/battle_record.html"
 BATTLE = "campaign/battle.html"
+REVIEW = "campaign/review.html"
 
 
 def _ready_units(viewer: Viewer) -> list[Unit]:
@@ -210,23 +232,29 @@ def fog_side(viewer: Viewer, cb: CampaignBattle) -> str:
     return ALL if mine else NONE
 
 
-def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
-    pks = [pk for side in cb.sides.values() for pk in side]
-    names = dict(Unit.objects.filter(pk__in=pks).values_list("pk", "name"))
-    # An engine battle names its sides in the scenario; a table battle's ids are its names.
+def _names(cb: CampaignBattle):
+    """The battle's units, its sides named by their forces (in the scenario's side order, which
+    the report's colours follow), and the names the report calls sides and units by."""
+    units = campaign_battle_units(campaign_battle=cb)
     scenario = cb.battle.scenario if cb.battle is not None else {}
-    side_names = {s.get("id"): s.get("name") or s.get("id") for s in scenario.get("sides", [])}
+    order = [s.get("id") for s in scenario.get("sides", [])]
+    sides = battle_sides(cb, units, order)
+    return units, sides, battle_names(cb, units, sides)
+
+
+def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
+    units, sides, names = _names(cb)
+    side_names = names[0]
     context = base_context(
         viewer,
         cb=cb,
         battle=cb.battle,
         winner=battle_winner(cb),
-        sides=[
-            (side, side_names.get(side, side), [names.get(pk, f"unit {pk}") for pk in side_pks])
-            for side, side_pks in cb.sides.items()
-        ],
+        sides=sides,
+        side_colours=side_colours(sides),
+        visible_forces={u.force_id for u in units.values() if viewer.sight(u.force) == FULL},
         table_units=[
-            (names.get(int(pk), f"unit {pk}"), outcome)
+            (unit_label(units[int(pk)]) if int(pk) in units else f"unit {pk}", outcome)
             for pk, outcome in (cb.table_result or {}).get("units", {}).items()
         ],
         report=None,
@@ -238,11 +266,11 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         context["outcome_only"] = side == NONE
         context["fog_side"] = side_names.get(side, side) if side not in (ALL, NONE) else None
         try:
-            context["report"] = _report(request, viewer, cb, side=side)
+            context["report"] = _report(request, viewer, cb, side=side, names=names)
         except LogUnreadable as exc:
             context["unreadable"] = str(exc)
-    if viewer.manages:
-        context["revert_form"] = forms.get("revert_form") or RevertForm()
+    if cb.state == CampaignBattle.State.APPLIED:
+        context["changes"] = changes(applied_changes(campaign_battle=cb))
     return context
 
 
@@ -253,6 +281,7 @@ def _report(
     *,
     side: str,
     log_only: bool = False,
+    names: tuple[dict[str, str], dict[str, str]] | None = None,
 ):
     pk = viewer.campaign.pk
     if side == NONE:
@@ -262,6 +291,7 @@ def _report(
         as_side = request.GET.get("as") or None
     else:
         as_side = None if side in (ALL, NONE) else side
+    side_names, unit_names = names or _names(cb)[2]
     return battle_report(
         cb.battle,
         url=reverse("campaign:battle", args=[pk, cb.pk]),
@@ -271,6 +301,8 @@ def _report(
         viewer=as_side,
         viewer_choice=viewer.manages,
         log_only=log_only,
+        side_names=side_names,
+        unit_names=unit_names,
     )
 
 
@@ -346,13 +378,45 @@ def _fogged_log(cb: CampaignBattle, log: Any, side: str) -> str:
     return json.dumps(data)
 
 
+def _review(request, viewer: Viewer, *, status: int = 200, **context: Any) -> HttpResponse:
+    """A review of what a GM's click will change (or a summary of what it changed)."""
+    rows = changes(context.pop("rows"))
+    destroyed = [unit_label(c.unit) for c in rows if c.destroyed]
+    return render(
+        request,
+        REVIEW,
+        base_context(viewer, changes=rows, destroyed=destroyed, **context),
+        status=status,
+    )
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
+    """GET: what applying the outcome will do to each unit, and a button to confirm. POST with
+    the confirmation: apply it; the battle page then shows what it changed."""
     viewer = campaign_for_viewer(request.user, pk)
     cb = campaign_battle_for_viewer(viewer, battle_pk)
     require_manage(viewer)
     url = reverse("campaign:battle", args=[pk, cb.pk])
+    waiting = cb.state in (CampaignBattle.State.AWAITING, CampaignBattle.State.REVERTED)
+    if request.method == "GET" or request.POST.get("confirm") != "yes":
+        if not waiting:
+            messages.error(request, "This outcome is not waiting to be applied.")
+            return redirect(url)
+        return _review(
+            request,
+            viewer,
+            cb=cb,
+            title="Apply the outcome?",
+            lede=f"Applying {cb.name}'s outcome writes these changes into each unit's history.",
+            note="A leader's 3d6 per Casualty hit are rolled on applying (shown here at their "
+            "least): the summary afterwards says what the dice did.",
+            rows=outcome_preview(campaign_battle=cb),
+            confirm_url=reverse("campaign:battle-apply", args=[pk, cb.pk]),
+            confirm_label="Apply these changes",
+            back_url=url,
+        )
     try:
         entries = campaign_battle_apply(campaign_battle=cb, actor=request.user)
     except ValidationError as error:
@@ -361,7 +425,10 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
     if entries is None:
         messages.error(request, "This outcome is not waiting to be applied.")
         return action_done_error(request, url)
-    return action_done(request, url, f"Outcome applied: {len(entries)} history entries written.")
+    units = len({entry.unit_id for entry in entries})
+    return action_done(
+        request, url + "#review", f"Outcome applied to {plural(units, 'unit')}: see below."
+    )
 
 
 def action_done_error(request: HttpRequest, url: str) -> HttpResponse:
@@ -370,22 +437,52 @@ def action_done_error(request: HttpRequest, url: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
+    """GET: what reverting the outcome will give back to each unit, with the reason to give.
+    POST with a reason: revert, and a summary of what changed."""
     viewer = campaign_for_viewer(request.user, pk)
     cb = campaign_battle_for_viewer(viewer, battle_pk)
     require_manage(viewer)
-    form = RevertForm(request.POST)
+    url = reverse("campaign:battle", args=[pk, cb.pk])
+    if cb.state != CampaignBattle.State.APPLIED and request.method == "GET":
+        messages.error(request, "Only an applied outcome can be reverted.")
+        return redirect(url)
+    form = RevertForm(request.POST if request.method == "POST" else None)
+    review = {
+        "cb": cb,
+        "title": "Revert the outcome?",
+        "lede": f"Reverting {cb.name} gives every unit back what its outcome changed, as new "
+        "history entries; the outcome may then be applied again.",
+        "confirm_url": reverse("campaign:battle-revert", args=[pk, cb.pk]),
+        "confirm_label": "Revert these changes",
+        "back_url": url,
+        "form": form,
+    }
+    if request.method == "GET":
+        return _review(request, viewer, rows=revert_preview(campaign_battle=cb), **review)
     if form.is_valid():
-        reverted = campaign_battle_revert(
-            campaign_battle=cb, reason=form.cleaned_data["reason"], actor=request.user
-        )
-        if reverted is not None:
-            url = reverse("campaign:battle", args=[pk, cb.pk])
-            return action_done(request, url, "Outcome reverted; it may be applied again.")
-        form.add_error(None, "Only an applied outcome can be reverted.")
-    context = _battle_context(request, viewer, cb, revert_form=form)
-    return form_invalid(request, BATTLE, "revert-form", context)
+        try:
+            reverted = campaign_battle_revert(
+                campaign_battle=cb, reason=form.cleaned_data["reason"], actor=request.user
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            if reverted is not None:
+                return _review(
+                    request,
+                    viewer,
+                    cb=cb,
+                    title="Outcome reverted",
+                    lede=f"{cb.name}'s outcome is undone; it may be applied again.",
+                    rows=entries_changes(list(reverted)),
+                    back_url=url,
+                    back_label=f"Back to {cb.name}",
+                )
+            form.add_error(None, "Only an applied outcome can be reverted.")
+    rows = revert_preview(campaign_battle=cb) if cb.state == CampaignBattle.State.APPLIED else []
+    return _review(request, viewer, status=400, rows=rows, **review)
 
 
 @login_required

@@ -7,25 +7,32 @@ without JavaScript.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from campaign.access import (
     FULL,
     Viewer,
+    campaign_battle_for_viewer,
     campaign_for_viewer,
     force_for_viewer,
     unit_for_viewer,
 )
+from campaign.experience import TrainingError, training_apply
 from campaign.forms import (
     AdvanceForm,
     CampaignForm,
+    CombatZoneForm,
     ForceForm,
+    LeaderAttachForm,
+    LeaderDetachForm,
     MedicalForm,
     MemberForm,
     QuickResolveForm,
@@ -36,17 +43,31 @@ from campaign.forms import (
 )
 from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import (
+    RosterLine,
     card_text,
     clean_sort,
+    force_colour,
     force_summaries,
+    medics_today,
+    quality_ladder,
     recent_battles,
     recent_quick_resolves,
     roster_line,
     roster_lines,
+    since_last_visit,
+    timeline,
+    unit_story_lines,
     units_needing_attention,
-    winner_name,
+    winner_names,
 )
-from campaign.selectors import campaigns_for_user, roster_version, unit_history
+from campaign.selectors import (
+    campaigns_for_user,
+    force_roster,
+    latest_entry_id,
+    roster_version,
+    unit_story,
+)
+from campaign.state import UnitState
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
 
@@ -74,17 +95,36 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     return render(request, "campaign/list.html", campaign_list_context(request))
 
 
-def dashboard_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
+def _own_forces(viewer: Viewer, summaries: list) -> set[int]:
+    """The forces whose units are "yours": a player's own; every force for the GMs; what a
+    spectator may see in full."""
+    if viewer.manages:
+        return {s.force.pk for s in summaries}
+    owned = {s.force.pk for s in summaries if viewer.owns(s.force)}
+    if owned or viewer.role != "spectator":
+        return owned
+    return {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
+
+
+def dashboard_context(viewer: Viewer, seen: int | None = None, **forms: Any) -> dict[str, Any]:
+    """The dashboard; ``seen`` is the last history entry the member saw here (None: they
+    have not been here yet, so nothing is "new")."""
     campaign = viewer.campaign
     summaries = force_summaries(campaign)
     full = {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
+    own = _own_forces(viewer, summaries)
     battles = recent_battles(campaign)
+    winners = winner_names(battles)
+    attention = units_needing_attention(campaign, own)
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
-        battles=[(b, winner_name(b)) for b in battles],
+        battles=[(b, winners[b.pk]) for b in battles],
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
-        attention=units_needing_attention(campaign, full),
+        attention=attention,
+        medics_due=[a for a in attention if a.unit.status != "retreated"],
+        rallying=[a for a in attention if a.unit.status == "retreated"],
+        since=None if seen is None else since_last_visit(campaign, own, seen),
         quick_resolves=recent_quick_resolves(campaign),
         members=campaign.memberships.select_related("user").order_by("role", "user__username"),
     )
@@ -101,25 +141,47 @@ def dashboard_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
 @require_GET
 def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    return render(request, "campaign/dashboard.html", dashboard_context(viewer))
+    # "Since your last visit" counts from the last history entry this member saw here (kept in
+    # their session: what this browser last showed them).
+    key = f"campaign-{pk}-seen"
+    context = dashboard_context(viewer, seen=request.session.get(key))
+    request.session[key] = latest_entry_id(campaign=viewer.campaign)
+    return render(request, "campaign/dashboard.html", context)
+
+
+@login_required
+@require_GET
+def campaign_timeline(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign day by day: battles, engagements, deaths, promotions, GM corrections."""
+    viewer = campaign_for_viewer(request.user, pk)
+    forces = {f.pk for f in viewer.campaign.forces.all() if viewer.sight(f) == FULL}
+    return render(
+        request,
+        "campaign/timeline.html",
+        base_context(viewer, days=timeline(viewer.campaign, forces)),
+    )
 
 
 def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any) -> dict[str, Any]:
     sight = viewer.sight(force)
     sort = clean_sort(sort)
+    lines = roster_lines(force, sort=sort) if sight == FULL else []
     context = base_context(
         viewer,
         force=force,
+        force_colour=force_colour(force),
         sight=sight,
         sort=sort,
         columns=ROSTER_COLUMNS,
-        lines=roster_lines(force, sort=sort) if sight == FULL else [],
+        lines=lines,
         unit_count=force.units.count() if sight != FULL else None,
     )
     if viewer.manages:
         context["add_form"] = forms.get("add_form") or UnitAddForm(campaign=viewer.campaign)
     if viewer.may_direct(force):
-        context["medical_form"] = forms.get("medical_form") or MedicalForm()
+        medics = medics_today(force, lines)
+        context["medics"] = medics
+        context["medical_form"] = forms.get("medical_form") or MedicalForm(wounded=medics.wounded)
     return context
 
 
@@ -147,6 +209,15 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     return cached_page(request, drawn_from, draw)
 
 
+def training_blocked(state: UnitState) -> str:
+    """Why training cannot raise this unit now ("" when it can), asked of the rule itself."""
+    try:
+        training_apply(state)
+    except TrainingError as error:
+        return str(error)
+    return ""
+
+
 def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
     line = roster_line(unit, viewer.campaign.day)
     context = base_context(
@@ -155,13 +226,26 @@ def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
         force=unit.force,
         line=line,
         card_text=card_text(line.card),
-        history=unit_history(unit=unit),
+        story=unit_story_lines(*unit_story(unit=unit)),
     )
+    if "zone_form" in forms:
+        context["zone_form"] = forms["zone_form"]
+    elif viewer.may_direct(unit.force) and not unit.state.destroyed:
+        going = not unit.in_combat_zone
+        context["zone_form"] = CombatZoneForm(initial={"in_combat_zone": "yes" if going else "no"})
     if viewer.manages:
         context["edit_form"] = forms.get("edit_form") or UnitEditForm(
             initial=UnitEditForm.initial_for(unit)
         )
         context["train_form"] = forms.get("train_form") or TrainForm()
+        context["train_blocked"] = training_blocked(unit.state)
+        leader = getattr(unit, "leader", None)
+        if leader is not None:
+            context["detach_form"] = LeaderDetachForm()
+        if leader is None or not leader.alive:
+            context["leader_form"] = LeaderAttachForm()
+        # A refused form is shown again with its errors, whatever the unit's state now.
+        context.update({k: forms[k] for k in ("detach_form", "leader_form") if k in forms})
     return context
 
 
@@ -191,3 +275,71 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
             library_text=card_text(unit.unit_type.card),
         ),
     )
+
+
+@login_required
+@require_GET
+def rules_card(request: HttpRequest) -> HttpResponse:
+    """The players' rules card: BUCS in plain words on one page (the rule-to-test documents
+    are a link for developers)."""
+    return render(request, "campaign/rules_card.html", {"ladder": quality_ladder()})
+
+
+@dataclass(frozen=True)
+class SheetCard:
+    """A card on a print sheet: the roster line and its card printed as the rule text does."""
+
+    line: RosterLine
+    text: str
+
+    @property
+    def unit(self) -> Unit:
+        return self.line.unit
+
+    @property
+    def card_hits(self) -> range:
+        return range(self.line.card["hits"] if self.line.card else 0)
+
+
+def _sheet(request, viewer: Viewer, units, title: str, back_url: str) -> HttpResponse:
+    day = viewer.campaign.day
+    lines = [roster_line(unit, day) for unit in units]
+    cards = [SheetCard(line, card_text(line.card)) for line in lines]
+    return render(
+        request,
+        "campaign/card_sheet.html",
+        base_context(viewer, lines=cards, title=title, back_url=back_url),
+    )
+
+
+@login_required
+@require_GET
+def force_cards(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
+    """Every card of a force on one print sheet, with hit boxes."""
+    viewer = campaign_for_viewer(request.user, pk)
+    force = force_for_viewer(viewer, force_pk)
+    if viewer.sight(force) != FULL:
+        raise Http404("no such force")
+    units = force_roster(force=force).exclude(status="destroyed")
+    for unit in units:
+        unit.force = force
+    back = reverse("campaign:force", args=[pk, force.pk])
+    return _sheet(request, viewer, list(units), force.name, back)
+
+
+@login_required
+@require_GET
+def battle_cards(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
+    """The cards of a battle's units (those the viewer may see) on one print sheet."""
+    viewer = campaign_for_viewer(request.user, pk)
+    cb = campaign_battle_for_viewer(viewer, battle_pk)
+    pks = [pk for side in cb.sides.values() for pk in side]
+    units = [
+        u
+        for u in Unit.objects.filter(pk__in=pks)
+        .select_related("force__owner", "unit_type", "leader")
+        .order_by("force__name", "name")
+        if viewer.sight(u.force) == FULL
+    ]
+    back = reverse("campaign:battle", args=[pk, cb.pk])
+    return _sheet(request, viewer, units, cb.name, back)

@@ -215,7 +215,7 @@ def test_it_sets_up_launches_and_replays_a_battle(page_for, live_server, worker)
     # Fog of war: the owner looks through Red's eyes.
     page.click("text=As Red Force saw it")
     page.wait_for_url(re.compile(r"as=red"))
-    assert "as red saw them" in page.inner_text(".log-count")
+    assert "as Red Force saw them" in page.inner_text(".log-count")
     shoot(page, "07-as-red", locator=page.locator(".report-replay"))
 
     page.click("header >> text=Battles")

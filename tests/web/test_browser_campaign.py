@@ -47,6 +47,12 @@ def _submit(page, form: str) -> None:
     page.click(f"{form} button[type=submit]")
 
 
+def _open_tool(page, form: str) -> None:
+    """The dashboard keeps its less used tools folded once the campaign has forces."""
+    if page.locator(f"{form}-tool[open]").count() == 0:
+        page.click(f"{form}-tool > summary")
+
+
 def _raise_units(page, cards: list[tuple[str, str]]) -> None:
     for card, name in cards:
         page.select_option("#add-form select[name=unit_type]", label=card)
@@ -70,6 +76,7 @@ def _gm_builds_the_campaign(page, live_server) -> str:
         ("bob", "Night Battalion", [("Rifle Squad", "Ghost Squad"), ("Mech", "Iron Wolf")]),
     ):
         page.goto(dashboard)
+        _open_tool(page, "#force-form")
         page.fill("#force-form input[name=owner]", owner)
         page.fill("#force-form input[name=name]", force)
         _submit(page, "#force-form")
@@ -78,6 +85,7 @@ def _gm_builds_the_campaign(page, live_server) -> str:
     shoot(page, "campaign-01-roster-gm", full_page=True)
 
     page.goto(dashboard)
+    _open_tool(page, "#settings-form")
     page.check("#settings-form input[name=fog_of_war]")
     _submit(page, "#settings-form")
     page.wait_for_selector("text=Settings saved.")
@@ -148,9 +156,9 @@ def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):
     alice.wait_for_url(re.compile(r"sort="))
     alice.goto(battle_url)
     notice = alice.locator(".notice-warning:has-text('Fog of war')")
-    expect(notice).to_contain_text("Blue Force saw it")
+    expect(notice).to_contain_text("Lantern Company saw it")
     assert alice.locator("nav.viewer-choice").count() == 0
-    assert "as blue saw them" in alice.inner_text(".log-count")
+    assert "as Lantern Company saw them" in alice.inner_text(".log-count")
     assert alice.inner_text(".log-count") != everything
     alice.locator("[data-replay]").scroll_into_view_if_needed()
     alice.click('[data-action="forward"]')
@@ -191,6 +199,9 @@ def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):
     expect(alice.locator("pre.card-text")).to_contain_text("Medium Tank")
     shoot(alice, "campaign-10-library-card")
     alice.click("header >> text=Rules")
+    expect(alice.locator("article.rules-card h1")).to_have_text("Rules card")
+    shoot(alice, "campaign-11-rules-card", full_page=True)
+    alice.click("text=the battle rules, each tied to its test")  # the developers' document
     expect(alice.locator("article.doc h1")).to_be_visible()
     shoot(alice, "campaign-11-rules")
     assert not alice.errors, alice.errors

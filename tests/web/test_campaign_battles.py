@@ -138,7 +138,7 @@ def test_it_shows_the_engine_report_to_every_member(client, world):
     for role in ("player", "rival", "spectator", "gm"):
         page = login(client, world, role).get(_url("battle", world, world.engine_battle.pk)).text
         assert "Download the log (JSON)" in page and "Map replay" in page, role
-        assert ("Revert the outcome" in page) == (role == "gm"), role
+        assert ("revert the outcome" in page) == (role == "gm"), role
     log = client.get(_url("battle", world, world.engine_battle.pk), {"kind": "attack"}, **HTMX)
     assert log.status_code == 200 and "<html" not in log.text
     finished = client.get(_url("battle-progress", world, world.engine_battle.pk), **HTMX)
@@ -148,17 +148,22 @@ def test_it_shows_the_engine_report_to_every_member(client, world):
 def test_it_applies_and_reverts_an_outcome_under_review(client, world):
     login(client, world, "gm")
     battle = world.table_battle
-    assert client.post(_url("battle-apply", world, battle.pk)).status_code == 302
+    review = client.get(_url("battle-apply", world, battle.pk))
+    assert review.status_code == 200 and "Apply these changes" in review.text
+    unconfirmed = client.post(_url("battle-apply", world, battle.pk))
+    assert unconfirmed.status_code == 200 and "Apply these changes" in unconfirmed.text
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.AWAITING
+    confirmed = client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    assert confirmed.status_code == 302
     battle.refresh_from_db()
     assert battle.state == CampaignBattle.State.APPLIED
-    again = client.post(_url("battle-apply", world, battle.pk), follow=True)
+    again = client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"}, follow=True)
     assert "not waiting to be applied" in again.text
     no_reason = client.post(_url("battle-revert", world, battle.pk), {"reason": ""})
     assert no_reason.status_code == 400
-    assert (
-        client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"}).status_code
-        == 302
-    )
+    reverted = client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"})
+    assert reverted.status_code == 200 and "Outcome reverted" in reverted.text
     battle.refresh_from_db()
     assert battle.state == CampaignBattle.State.REVERTED
 
@@ -203,9 +208,9 @@ def test_progress_waits_for_the_campaign_then_refreshes_state_and_review(client,
     assert (
         'id="review" class="review" aria-labelledby="review-h" hx-swap-oob="true"' in settled.text
     )
-    assert "Apply the outcome" in settled.text and "Map replay" in settled.text
+    assert "Review and apply the outcome" in settled.text and "Map replay" in settled.text
     player = login(client, world, "player").get(_url("battle-progress", world, cb.pk), **HTMX)
-    assert player.status_code == 286 and "Apply the outcome" not in player.text
+    assert player.status_code == 286 and "Review and apply the outcome" not in player.text
 
 
 def test_default_spots_skip_a_building_that_does_not_admit_the_unit():

@@ -112,17 +112,17 @@ def test_under_fog_a_player_reads_the_report_as_their_side_saw_it(client, world)
     login(client, world, "player")
     page = client.get(_url("battle", world, world.engine_battle.pk))
     assert page.status_code == 200
-    assert "you see this battle as Blue Force saw it" in page.text
+    assert "you see this battle as Red Company saw it" in page.text
     assert "Map replay" in page.text
-    assert "as blue saw them" in page.text
+    assert "as Red Company saw them" in page.text
     assert f"of {total} events" not in page.text
     # No choosing another side's view, whatever the query says.
     assert "Whose view" not in page.text
     peek = client.get(_url("battle", world, world.engine_battle.pk) + "?as=red")
-    assert "as blue saw them" in peek.text
+    assert "as Red Company saw them" in peek.text
     # The htmx log filter stays fogged too.
     part = client.get(_url("battle", world, world.engine_battle.pk) + "?kind=attack&as=", **HTMX)
-    assert "as blue saw them" in part.text
+    assert "as Red Company saw them" in part.text
 
 
 def test_under_fog_the_gm_sees_everything_and_may_pick_a_side(client, world):
@@ -155,7 +155,7 @@ def test_the_live_progress_answer_is_fogged_too(client, world):
     login(client, world, "rival")
     response = client.get(_url("battle-progress", world, world.engine_battle.pk), **HTMX)
     assert response.status_code == 286
-    assert "as Red Force saw it" in response.content.decode()
+    assert "as Blue Battalion saw it" in response.content.decode()
 
 
 def test_a_table_battle_under_fog_still_shows_its_result(client, world):

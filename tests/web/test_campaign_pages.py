@@ -23,7 +23,7 @@ def test_it_shows_the_dashboard_with_day_forces_battles_and_what_needs_attention
     page = login(client, world, "player").get(_url("dashboard", world)).text
     assert f"Day <strong>{world.campaign.day}</strong>" in page
     assert "Red Company" in page and "Blue Battalion" in page
-    assert "Skirmish at the mill" in page and "attackers won" in page
+    assert "Skirmish at the mill" in page and "Red Company won" in page
     assert "Crossroads" in page
     assert "outcome awaiting the GM's review" in page
     assert f"{unit.name}</a> (Red Company): retreated in poor order" in page
@@ -78,9 +78,24 @@ def test_it_tells_a_units_history_as_a_story(client, world):
     unit_edit(unit=world.unit, changes={"experience": 7}, reason="records found",
               actor=world.users["gm"])  # fmt: skip
     page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
-    assert "<strong>Day 1:</strong> raised in Red Company" in page
-    assert "GM correction: records found" in page
-    assert "Crossroads" in page
+    assert "<strong>Day 1:</strong> Raised in Red Company" in page
+    assert "GM correction: records found: has 7 experience points." in page
+    battle = _url("battle", world, world.engine_battle.pk)
+    assert f'<a href="{battle}">Crossroads' in page  # the battle, linked to its page
+    # Plain words, not a diff of fields.
+    assert "in the combat zone no → yes" not in page and "last battle on day" not in page
+
+
+def test_a_reverted_entry_is_struck_through(client, world):
+    from campaign.services.battles import campaign_battle_revert
+
+    campaign_battle_revert(
+        campaign_battle=world.engine_battle, reason="wrong map", actor=world.users["gm"]
+    )
+    page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
+    assert '<li class="reverted"><del><strong>Day 1:</strong>' in page
+    assert "(undone since)" in page
+    assert "Wrong map: undoes day 1, Battle" in page
 
 
 def test_it_prints_the_card_in_the_rule_texts_layout(client, world):
@@ -113,3 +128,37 @@ def test_it_has_no_inline_scripts_or_handlers(client, world):
     for url in urls:
         page = client.get(url).text
         assert "<script>" not in page and " onclick=" not in page and " onchange=" not in page
+
+
+def test_the_rules_link_opens_a_players_rules_card_in_plain_words(client, world):
+    page = login(client, world, "spectator").get(reverse("home")).text
+    assert f'href="{reverse("campaign:rules-card")}">Rules</a>' in page
+    card = client.get(reverse("campaign:rules-card")).text
+    for words in ("Fights as", "Morale hits", "Casualty hits", "Orders", "Seeds", "Legendary"):
+        assert words in card, words
+    # The ladder comes from the rules' own table: Legendary sustains seven hits, Raw one.
+    assert '<th scope="row">Legendary</th><td class="num">+2</td><td class="num">7</td>' in card
+    assert '<th scope="row">Raw</th><td class="num">-2</td><td class="num">1</td>' in card
+    assert reverse("library:document", args=["rules"]) in card  # for developers, a link
+
+
+def test_the_roster_and_unit_page_explain_bucs_in_place(client, world):
+    login(client, world, "player")
+    for url in (_url("force", world, world.force.pk), _url("unit", world, world.unit.pk)):
+        page = client.get(url).text
+        assert "What these words mean" in page and "Casualty hits</dt>" in page, url
+    roster = client.get(_url("force", world, world.force.pk)).text
+    assert 'class="pips" role="img"' in roster and "of the" in roster
+
+
+def test_a_force_and_a_battle_print_every_card_on_one_sheet(client, world):
+    login(client, world, "player")
+    sheet = client.get(_url("force-cards", world, world.force.pk))
+    assert sheet.status_code == 200 and "campaign/card.css" in sheet.text
+    ready = Unit.objects.filter(force=world.force).exclude(status="destroyed")
+    assert sheet.text.count('<article class="unit-card">') == ready.count()
+    assert 'class="box box-free"' in sheet.text  # the hits it can still take, to tick off
+    battle = client.get(_url("battle-cards", world, world.engine_battle.pk)).text
+    assert "Iron Wolf" in battle and "Squad 1" in battle
+    roster = client.get(_url("force", world, world.force.pk)).text
+    assert _url("force-cards", world, world.force.pk) in roster

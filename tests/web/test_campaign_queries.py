@@ -12,6 +12,7 @@ pytestmark = pytest.mark.django_db
 
 PAGES = {
     "dashboard": (lambda w: [], 16),
+    "timeline": (lambda w: [], 10),
     "force": (lambda w: [w.force.pk], 12),
     "force-json": (lambda w: [w.force.pk], 10),
     "campaign-json": (lambda w: [], 10),

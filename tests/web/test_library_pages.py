@@ -77,7 +77,10 @@ def test_the_nav_links_the_library_and_the_rules(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("reader"))
     page = client.get(reverse("home")).text
     assert f'href="{reverse("library:list")}"' in page
-    assert f'href="{reverse("library:document", args=["rules"])}"' in page
+    # "Rules" is the players' rules card; the rules documents are linked from it.
+    assert f'href="{reverse("campaign:rules-card")}"' in page
+    card = client.get(reverse("campaign:rules-card")).text
+    assert f'href="{reverse("library:document", args=["rules"])}"' in card
 
 
 # --- the Markdown renderer ---------------------------------------------------------------------

@@ -221,12 +221,13 @@ def test_the_report_of_a_big_battle_takes_as_few_queries_as_a_small_one(
     )
     assert big.status == "done" and BattleLog.objects.get(battle=big).event_count > 1000
     for battle in (finished_battle, big):
-        with django_assert_max_num_queries(4):  # session, user, battle, its log
+        # session, user, whether a campaign fought it, battle, its log
+        with django_assert_max_num_queries(5):
             html = _get(owner_client, battle)
         assert len(_shown(html)) == BattleLog.objects.get(battle=battle).event_count
         # Drawn once: fetched again, the page is served as drawn, without reading the log.
-        with django_assert_max_num_queries(3):
+        with django_assert_max_num_queries(4):
             again = _get(owner_client, battle)
         assert without_csrf(again) == without_csrf(html)
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(5):
         _get(owner_client, big, "unit=b-tank-3", **HTMX)

@@ -1,0 +1,93 @@
+"""Between battles in a real browser: the GM (not staff) withdraws a unit from the combat zone
+so it can train, sends it back, attaches and detaches a leader, and sends in the medics unit by
+unit, at desktop and phone sizes."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.models import Unit
+from campaign.services import unit_create, unit_edit
+from tests.web.browser_world import at_size, browser_world  # noqa: F401 - fixture
+from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
+    cast,
+    chromium,
+    expect,
+    page_for,
+    playwright_ready,
+    shoot,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def ready_world(browser_world):  # noqa: F811
+    """The player's squad ready and in the combat zone; a Medical crew and two units with
+    Casualty hits awaiting the medics today in the same force."""
+    world = browser_world
+    gm = world.users["gm"]
+    unit = Unit.objects.get(pk=world.unit.pk)
+    fresh = {"status": "ready", "in_combat_zone": True, "quality": "average", "morale_hits": 0,
+             "casualty_hits": 0}  # fmt: skip
+    unit_edit(unit=unit, changes=fresh, reason="fresh", actor=gm)
+    card = unit.unit_type
+    day = world.campaign.day
+    unit_create(force=world.force, unit_type=card, name="Doc Crew", specialties=["medical"])
+    for name, quality, hits in (("Hurt A", "average", 2), ("Hurt B", "green", 1)):
+        hurt = unit_create(force=world.force, unit_type=card, name=name, quality=quality)
+        unit_edit(unit=hurt, changes={"casualty_hits": hits, "last_battle_day": day},
+                  reason="wounded", actor=gm)  # fmt: skip
+    return world
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server, size):  # noqa: F811
+    world = ready_world
+    base = f"{live_server.url}/campaigns/{world.campaign.pk}"
+    gm = at_size(page_for("gm"), size)
+    gm.goto(f"{base}/units/{world.unit.pk}/")
+    expect(gm.locator("#train-form")).to_contain_text("withdraw it first")
+    assert gm.locator("#train-form button[type=submit]").is_disabled()
+    shoot(gm, f"between-01-unit-in-zone-{size}", full_page=True)
+
+    gm.click("#zone-form button:has-text('Withdraw to the rear')")
+    expect(gm.locator(".notice-success")).to_contain_text("withdrawn to the rear")
+    expect(gm.locator(".facts")).to_contain_text("In the combat zone")
+    assert gm.locator("#train-form button[type=submit]").is_enabled()
+    gm.fill("#train-form input[name=trainer]", "Sgt. Kane")
+    gm.click("#train-form button[type=submit]")
+    expect(gm.locator(".notice-success")).to_contain_text("has been trained")
+    gm.click("#zone-form button:has-text('Send into the combat zone')")
+    expect(gm.locator(".notice-success")).to_contain_text("sent into the combat zone")
+    # The page is the proof (the test may not read the database while Playwright runs).
+    expect(gm.locator(".facts dd").first).to_have_text("Experienced")
+    expect(gm.locator(".facts")).to_contain_text("In the combat zoneyes")
+
+    gm.fill("#leader-form input[name=name]", "Lt. Ash")
+    gm.fill("#leader-form input[name=hit_points]", "12")
+    gm.click("#leader-form button[type=submit]")
+    expect(gm.locator(".notice-success")).to_contain_text("Lt. Ash takes command")
+    expect(gm.locator(".facts")).to_contain_text("Lt. Ash, 12 hit points")
+    shoot(gm, f"between-02-unit-led-{size}", full_page=True)
+    gm.click("#detach-form button:has-text('Detach Lt. Ash')")
+    expect(gm.locator(".notice-success")).to_contain_text("Lt. Ash leaves")
+    assert gm.locator("#leader-form").count() == 1
+
+    gm.goto(f"{base}/forces/{world.force.pk}/")
+    expect(gm.locator("#medical-form")).to_contain_text("can save 2 more hits today")
+    shoot(gm, f"between-03-medics-{size}", full_page=True)
+    gm.get_by_label("Hurt A: hits to save (of 2)").fill("1")
+    gm.get_by_label("Hurt B: hits to save (of 1)").fill("1")
+    gm.click("#medical-form button:has-text('Save these hits')")
+    expect(gm.locator(".notice-success")).to_contain_text(
+        "saved 1 Casualty hit of Hurt A, 1 Casualty hit of Hurt B"
+    )
+    expect(gm.locator("#medics-why")).to_have_text(
+        "The Medical crews have saved all they can today."
+    )
+    roster = gm.locator("#roster")
+    expect(roster.locator("tr:has-text('Hurt A') td").nth(3)).to_have_text("1medics today")
+    expect(roster.locator("tr:has-text('Hurt B') td").nth(3)).to_have_text("0")
+    shoot(gm, f"between-04-medics-done-{size}", full_page=True)
+    assert not gm.errors, gm.errors

@@ -1,0 +1,107 @@
+"""The campaign as its players meet it, in a real browser at desktop and phone sizes: the GM's
+cockpit leads to a review before Apply and a summary after; battles speak in forces and unit
+names; Advance is reviewed too; a player finds what changed since her last visit, reads her
+unit's history as sentences and the timeline; printing a roster leaves the site's chrome off.
+Every page visited fits the window (no sideways scrolling)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.browser_world import at_size, browser_world, scroll_width  # noqa: F401
+from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
+    cast,
+    chromium,
+    expect,
+    page_for,
+    playwright_ready,
+    shoot,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _fits(page, size: str) -> None:
+    width = page.viewport_size["width"]
+    assert scroll_width(page) <= width, f"{page.url} scrolls sideways at {size}"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_campaign_tells_everyone_what_changed(browser_world, page_for, live_server, size):  # noqa: F811
+    world = browser_world
+    base = f"{live_server.url}/campaigns/{world.campaign.pk}"
+    alice = at_size(page_for("player"), size)
+    alice.goto(f"{base}/")  # her first visit: from here on, changes are "since your last visit"
+    expect(alice.locator("#since-h")).to_have_count(0)
+
+    gm = at_size(page_for("gm"), size)
+    gm.goto(f"{base}/")
+    todo = gm.locator(".cockpit")
+    expect(todo).to_contain_text("Skirmish at the mill: its outcome awaits your review")
+    box = todo.bounding_box()
+    assert box["y"] < gm.locator("#forces-h").bounding_box()["y"]  # what needs doing leads
+    _fits(gm, size)
+    shoot(gm, f"story-01-cockpit-{size}", full_page=True)
+    todo.locator("a:has-text('Review and apply')").click()
+    expect(gm.locator("h1")).to_have_text("Apply the outcome?")
+    rows = gm.locator("table.changes tbody tr")
+    assert rows.count() >= 2
+    expect(gm.locator("table.changes")).to_contain_text("Red Company")
+    _fits(gm, size)
+    shoot(gm, f"story-02-apply-review-{size}", full_page=True)
+    gm.click("#confirm-form button:has-text('Apply these changes')")
+    gm.wait_for_url(re.compile(r"/battles/\d+/"))
+    expect(gm.locator(".notice-success")).to_contain_text("Outcome applied to")
+    expect(gm.locator("#review table.changes tbody tr")).to_have_count(rows.count())
+    shoot(gm, f"story-03-applied-summary-{size}", full_page=True)
+
+    # The engine battle speaks the campaign's names.
+    gm.goto(f"{base}/battles/{world.engine_battle.pk}/")
+    sides = gm.locator(".battle-sides")
+    expect(sides).to_contain_text("Red Company")
+    expect(sides).to_contain_text("Blue Battalion")
+    expect(gm.locator("table.units").first).to_contain_text("Iron Wolf (Blue Battalion)")
+    assert "Blue Force" not in gm.inner_text("main") and "Red Force" not in gm.inner_text("main")
+    _fits(gm, size)
+    shoot(gm, f"story-04-battle-names-{size}")
+
+    # Advance: reviewed, confirmed, summed up.
+    gm.goto(f"{base}/")
+    gm.click("#advance-form button:has-text('Review the days ahead')")
+    expect(gm.locator("h1")).to_have_text("Advance the calendar 1 day?")
+    _fits(gm, size)
+    gm.click("#confirm-form button:has-text('Advance to day 2')")
+    expect(gm.locator("h1")).to_have_text("It is now day 2")
+    _fits(gm, size)
+    shoot(gm, f"story-05-advanced-{size}", full_page=True)
+    assert not gm.errors, gm.errors
+
+    # The player comes back: what changed for her units, her unit's story, the timeline.
+    alice.goto(f"{base}/")
+    since = alice.locator(".since")
+    expect(since).to_contain_text("Since your last visit")
+    expect(since).to_contain_text("(Red Company)")
+    assert "Blue Battalion)" not in since.inner_text()
+    _fits(alice, size)
+    shoot(alice, f"story-06-since-{size}", full_page=True)
+    alice.goto(f"{base}/units/{world.unit.pk}/")
+    story = alice.locator("ol.story")
+    expect(story).to_contain_text("Raised in Red Company")
+    expect(story).not_to_contain_text("in the combat zone no → yes")
+    story.locator("a:has-text('Crossroads')").first.click()
+    alice.wait_for_url(re.compile(rf"/campaigns/{world.campaign.pk}/battles/\d+/$"))
+    alice.goto(f"{base}/timeline/")
+    expect(alice.locator("#day-1")).to_have_text("Day 1")
+    _fits(alice, size)
+    shoot(alice, f"story-07-timeline-{size}", full_page=True)
+
+    # A printed roster: the cards, not the site.
+    alice.goto(f"{base}/forces/{world.force.pk}/")
+    alice.emulate_media(media="print")
+    expect(alice.locator(".site-header")).to_be_hidden()
+    expect(alice.locator("#medical-form")).to_be_hidden()
+    expect(alice.locator("#roster")).to_be_visible()
+    alice.emulate_media(media="screen")
+    assert not alice.errors, alice.errors

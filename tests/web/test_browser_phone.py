@@ -1,0 +1,73 @@
+"""Every campaign page fits the window, at desktop size and on a 390 px phone, for the GM, a
+player and a spectator: nothing scrolls sideways (``document.documentElement.scrollWidth`` is
+no wider than the window). Screenshots go to test-artifacts/browser/ (``fit-*``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser_world import (  # noqa: F401 - browser_world is a fixture
+    SIZES,
+    at_size,
+    browser_world,
+    scroll_width,
+    sticking_out,
+)
+from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
+    cast,
+    chromium,
+    page_for,
+    playwright_ready,
+    shoot,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def pages(world, role: str) -> dict[str, str]:
+    """Every page ``role`` may open in the world, by a short name."""
+    c = f"/campaigns/{world.campaign.pk}"
+    found = {
+        "home": "/",
+        "campaigns": "/campaigns/",
+        "dashboard": f"{c}/",
+        "own-force": f"{c}/forces/{world.force.pk}/",
+        "enemy-force": f"{c}/forces/{world.enemy.pk}/",
+        "unit": f"{c}/units/{world.unit.pk}/",
+        "unit-card": f"{c}/units/{world.unit.pk}/card/",
+        "engine-battle": f"{c}/battles/{world.engine_battle.pk}/",
+        "table-battle": f"{c}/battles/{world.table_battle.pk}/",
+        "battles": "/battles/",
+        "library": "/library/",
+        "rules-card": "/campaigns/rules/",
+        "timeline": f"{c}/timeline/",
+        "force-cards": f"{c}/forces/{world.force.pk}/cards/",
+        "battle-cards": f"{c}/battles/{world.engine_battle.pk}/cards/",
+    }
+    if role == "gm":
+        found["battle-setup"] = f"{c}/battles/new/"
+        found["battle-record"] = f"{c}/battles/record/"
+        found["apply-review"] = f"{c}/battles/{world.table_battle.pk}/apply/"
+        found["revert-review"] = f"{c}/battles/{world.engine_battle.pk}/revert/"
+        found["advance-review"] = f"{c}/advance/?days=2"
+    return found
+
+
+@pytest.mark.parametrize("role", ["gm", "player", "spectator"])
+def test_no_page_scrolls_sideways(browser_world, page_for, live_server, role):  # noqa: F811
+    page = page_for(role)
+    wide = []
+    for size, viewport in SIZES.items():
+        at_size(page, size)
+        for name, path in pages(browser_world, role).items():
+            response = page.goto(f"{live_server.url}{path}")
+            assert response.status == 200, (role, name, response.status)
+            width = scroll_width(page)
+            if width > viewport["width"]:
+                wide.append(
+                    f"{name} at {size}: {width} px in a {viewport['width']} px window: "
+                    + ", ".join(sticking_out(page))
+                )
+            shoot(page, f"fit-{role}-{size}-{name}", full_page=True)
+    assert not wide, "\n".join(wide)
+    assert not page.errors, page.errors

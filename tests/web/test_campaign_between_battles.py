@@ -1,0 +1,175 @@
+"""Between battles on the unit and force pages: the combat zone, leaders, the medics unit by
+unit. Each works for the GM (who is not staff) through the services, and is refused with the
+service's reason or a 403 where it must be."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import HistoryEntry, Unit
+from campaign.services import unit_create, unit_edit
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def _fresh(unit):
+    return Unit.objects.select_related("leader").get(pk=unit.pk)
+
+
+def _set(world, unit, **changes):
+    unit_edit(unit=unit, changes=changes, reason="set up", actor=world.users["gm"])
+    return _fresh(unit)
+
+
+def test_the_gm_withdraws_a_unit_and_sends_it_back(client, world):
+    unit = _set(world, world.unit, status="ready", in_combat_zone=True)
+    assert not world.users["gm"].is_staff
+    login(client, world, "gm")
+    url = _url("unit-zone", world, unit.pk)
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert "Withdraw to the rear" in page and "withdraw it first" in page
+    response = client.post(url, {"in_combat_zone": "no", "reason": "to the rear for a refit"})
+    assert response.status_code == 302
+    assert _fresh(unit).in_combat_zone is False
+    entry = unit.history.last()
+    assert entry.kind == HistoryEntry.Kind.DEPLOYMENT and "refit" in entry.text
+    # Out of the zone the unit may train: the button is no longer disabled.
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert "Send into the combat zone" in page and "withdraw it first" not in page
+    assert client.post(url, {"in_combat_zone": "yes"}, **HTMX)["HX-Redirect"]
+    assert _fresh(unit).in_combat_zone is True
+
+
+def test_the_owner_moves_their_own_unit_but_not_anothers(client, world):
+    _set(world, world.unit, status="ready", in_combat_zone=True)
+    login(client, world, "player")
+    assert (
+        client.post(_url("unit-zone", world, world.unit.pk), {"in_combat_zone": "no"}).status_code
+        == 302
+    )
+    assert (
+        client.post(
+            _url("unit-zone", world, world.enemy_unit.pk), {"in_combat_zone": "no"}
+        ).status_code
+        == 403
+    )
+    login(client, world, "spectator")
+    assert (
+        client.post(_url("unit-zone", world, world.unit.pk), {"in_combat_zone": "yes"}).status_code
+        == 403
+    )
+
+
+def test_a_destroyed_unit_is_not_moved_and_the_page_offers_no_move(client, world):
+    unit = _set(world, world.unit, status="destroyed")
+    login(client, world, "gm")
+    assert 'id="zone-form"' not in client.get(_url("unit", world, unit.pk)).text
+    refused = client.post(_url("unit-zone", world, unit.pk), {"in_combat_zone": "yes"})
+    assert refused.status_code == 400 and "is destroyed" in refused.text
+    assert _fresh(unit).in_combat_zone is False
+    bad = client.post(_url("unit-zone", world, world.enemy_unit.pk), {"in_combat_zone": "maybe"})
+    assert bad.status_code == 400
+
+
+def test_the_gm_attaches_and_detaches_a_leader(client, world):
+    login(client, world, "gm")
+    url = _url("leader-attach", world, world.unit.pk)
+    assert client.post(url, {"name": "Sgt. Kane", "hit_points": "0"}).status_code == 400
+    assert client.post(url, {"name": "Sgt. Kane", "hit_points": "14"}).status_code == 302
+    unit = _fresh(world.unit)
+    assert unit.leader.name == "Sgt. Kane" and unit.leader.hit_points == 14
+    # One living leader at a time: the form is gone and a second attach is refused.
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert 'id="leader-form"' not in page and "Detach Sgt. Kane" in page
+    twice = client.post(url, {"name": "Lt. Ash", "hit_points": "9"})
+    assert twice.status_code == 400 and "is led by Sgt. Kane already" in twice.text
+    detach = _url("leader-detach", world, unit.pk)
+    assert client.post(detach, {"reason": "promoted away"}).status_code == 302
+    assert not hasattr(_fresh(unit), "leader")
+    assert "promoted away" in unit.history.last().text
+    nobody = client.post(detach, {})
+    assert nobody.status_code == 400 and "has no leader" in nobody.text
+
+
+def test_only_the_gm_appoints_leaders(client, world):
+    for role in ("player", "spectator"):
+        login(client, world, role)
+        attach = client.post(
+            _url("leader-attach", world, world.unit.pk), {"name": "X", "hit_points": "5"}
+        )
+        assert attach.status_code == 403, role
+        assert client.post(_url("leader-detach", world, world.unit.pk), {}).status_code == 403
+    assert not Unit.objects.filter(pk=world.unit.pk, leader__isnull=False).exists()
+
+
+@pytest.fixture
+def wounded(world):
+    """Two units of the player's force with Casualty hits awaiting the medics today, and a
+    Medical crew that saves 2 a day (Average, Adequate)."""
+    card = _fresh(world.unit).unit_type
+    medics = unit_create(
+        force=world.force, unit_type=card, name="Doc Crew", specialties=["medical"]
+    )
+    day = world.campaign.day
+    first = _set(world, world.unit, status="ready", casualty_hits=2, last_battle_day=day)
+    second = unit_create(force=world.force, unit_type=card, name="Hurt", quality="green")
+    second = _set(world, second, casualty_hits=1, last_battle_day=day)
+    return medics, first, second
+
+
+def test_the_medics_save_the_hits_chosen_unit_by_unit(client, world, wounded):
+    _, first, second = wounded
+    login(client, world, "gm")
+    page = client.get(_url("force", world, world.force.pk)).text
+    assert "can save <strong>2</strong> more hits today" in page
+    assert f'name="save_{first.pk}"' in page and f'name="save_{second.pk}"' in page
+    url = _url("medical", world, world.force.pk)
+    data = {"how": "allocate", f"save_{first.pk}": "1", f"save_{second.pk}": "1"}
+    response = client.post(url, data)
+    assert response.status_code == 302
+    # The default triage would have saved both of the Average unit's hits; this choice did not.
+    assert _fresh(first).casualty_hits == 1 and _fresh(second).casualty_hits == 0
+    page = client.get(response["Location"]).text
+    assert "saved 1 Casualty hit of Squad 1, 1 Casualty hit of Hurt" in page
+    assert "The Medical crews have saved all they can today." in page
+
+
+def test_the_default_triage_stays_one_click(client, world, wounded):
+    _, first, second = wounded
+    login(client, world, "player")
+    assert client.post(_url("medical", world, world.force.pk), {"how": "triage"}).status_code == 302
+    assert _fresh(first).casualty_hits == 0 and _fresh(second).casualty_hits == 1
+
+
+def test_an_allocation_beyond_the_crews_or_of_nothing_is_refused_and_nothing_is_saved(
+    client, world, wounded
+):
+    _, first, second = wounded
+    login(client, world, "gm")
+    url = _url("medical", world, world.force.pk)
+    over = client.post(url, {"how": "allocate", f"save_{first.pk}": "2", f"save_{second.pk}": "1"})
+    assert over.status_code == 400 and "the crews can save 2 more hits today" in over.text
+    too_many = client.post(url, {"how": "allocate", f"save_{second.pk}": "2"})
+    assert too_many.status_code == 400
+    assert "less than or equal to 1" in " ".join(
+        too_many.context["medical_form"].errors[f"save_{second.pk}"]
+    )
+    nothing = client.post(url, {"how": "allocate"}, **HTMX)
+    assert nothing.status_code == 200 and "Choose at least one Casualty hit" in nothing.text
+    assert (_fresh(first).casualty_hits, _fresh(second).casualty_hits) == (2, 1)
+    assert not HistoryEntry.objects.filter(kind=HistoryEntry.Kind.MEDICAL).exists()
+
+
+def test_without_a_medical_crew_the_button_is_disabled_with_the_reason(client, world):
+    _set(world, world.unit, status="ready", casualty_hits=1, last_battle_day=world.campaign.day)
+    login(client, world, "player")
+    page = client.get(_url("force", world, world.force.pk)).text
+    assert "This force has no ready Medical crew." in page
+    assert 'disabled aria-describedby="medics-why"' in page

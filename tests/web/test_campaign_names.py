@@ -1,0 +1,77 @@
+"""A campaign battle speaks the campaign's names: its sides are its forces, its units are
+"Iron Wolf (Blue Battalion)", each force wears one colour, and it has one home, in its
+campaign."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Force
+from campaign.pages import PALETTE, force_colour
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+
+def _battle(world):
+    return reverse("campaign:battle", args=[world.campaign.pk, world.engine_battle.pk])
+
+
+def test_the_report_names_sides_by_their_forces_and_units_by_name_and_force(client, world):
+    page = login(client, world, "player").get(_battle(world)).text
+    # Red Company fought on the scenario's "blue" side, Blue Battalion on "red".
+    assert "Blue Force" not in page and "Red Force" not in page
+    assert "Iron Wolf (Blue Battalion)" in page  # units table, log, replay
+    assert "Squad 1 (Red Company)" in page
+    report = client.get(_battle(world)).context["report"]
+    assert {s.id: s.name for s in report.sides} == {"blue": "Red Company", "red": "Blue Battalion"}
+    assert {u.name for u in report.units} >= {"Iron Wolf (Blue Battalion)"}
+    assert {row.luck.name for row in report.luck} == {"Red Company", "Blue Battalion"}
+    assert report.frames["sides"] == ["Red Company", "Blue Battalion"]
+    # The winner, if any, is a force; the objectives are held by forces.
+    assert report.winner in (None, "Red Company", "Blue Battalion")
+    assert all("Blue Force" not in line for line in report.objectives)
+
+
+def test_each_force_wears_one_colour_and_blue_battalion_is_blue(client, world):
+    assert force_colour(world.enemy) == "#1f5fa8"  # "Blue Battalion"
+    assert force_colour(world.force) == "#b3261e"  # "Red Company"
+    plain = Force(pk=3, name="Night Battalion")
+    assert force_colour(plain) == PALETTE[3 % len(PALETTE)]
+    page = login(client, world, "gm").get(_battle(world)).text
+    # Blue Battalion fought as the scenario's second side: the page paints side 1 blue.
+    assert 'style="--side-0: #b3261e; --side-1: #1f5fa8"' in page
+    dashboard = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
+    assert 'style="background: #1f5fa8"' in dashboard and 'style="background: #b3261e"' in dashboard
+
+
+def test_a_campaign_battle_has_one_home_inside_its_campaign(client, world):
+    one_off = reverse("battles:detail", args=[world.engine_battle.battle_id])
+    for role in ("gm", "player", "spectator"):
+        response = login(client, world, role).get(one_off)
+        assert response.status_code == 302, role
+        assert response["Location"] == _battle(world)
+    assert login(client, world, "outsider").get(one_off).status_code == 404
+    # The GM launched it, but it is not listed among their one-off battles.
+    listing = login(client, world, "gm").get(reverse("battles:list")).text
+    assert one_off not in listing and "Crossroads" not in listing
+
+
+def test_the_dashboard_says_which_force_won(client, world):
+    page = (
+        login(client, world, "spectator")
+        .get(reverse("campaign:dashboard", args=[world.campaign.pk]))
+        .text
+    )
+    assert "Red Company won" in page  # the table battle: its attackers were Red Company's
+    assert "attackers won" not in page
+
+
+def test_the_report_has_section_links_and_every_die_opened(client, world):
+    page = login(client, world, "player").get(_battle(world)).text
+    nav = page.split('<nav class="report-nav"')[1].split("</nav>")[0]
+    for anchor in ("#outcome-heading", "#replay-heading", "#units-heading", "#luck-heading"):
+        assert anchor in nav and anchor.lstrip("#") in page, anchor
+    dice = client.get(_battle(world) + "?kind=roll").text
+    assert "<details open>" in dice

@@ -1,0 +1,109 @@
+"""Before Apply, Advance and Revert the GM sees each unit's before → after, and confirms; after,
+the same table is the summary. A review writes nothing, and it shows what the click then does."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
+from campaign.services import unit_create, unit_edit
+from campaign.services.battles import campaign_battle_record
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def _states(pks):
+    return {u.pk: u.state for u in Unit.objects.filter(pk__in=pks).select_related("leader")}
+
+
+def _rows(response):
+    return {c.unit.pk: c for c in response.context["changes"]}
+
+
+def _doomed_battle(world):
+    """A table battle in which a fresh squad of each force is destroyed or merely fights."""
+    gm = world.users["gm"]
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    ours = unit_create(force=world.force, unit_type=card, name="Doomed", specialties=["infantry"])
+    theirs = unit_create(force=world.enemy, unit_type=card, name="Lucky", specialties=["infantry"])
+    return (
+        campaign_battle_record(
+            campaign=world.campaign,
+            name="Last stand",
+            sides={"attackers": [ours], "defenders": [theirs]},
+            winner="defenders",
+            outcomes={
+                ours.pk: {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"},
+                theirs.pk: {"hits_lost": 0, "skill_lost": 0},
+            },
+            actor=gm,
+        ),
+        ours,
+        theirs,
+    )
+
+
+def test_the_apply_review_shows_what_apply_then_does_and_writes_nothing(client, world):
+    battle, ours, theirs = _doomed_battle(world)
+    login(client, world, "gm")
+    written = HistoryEntry.objects.count()
+    review = client.get(_url("battle-apply", world, battle.pk))
+    assert review.status_code == 200 and HistoryEntry.objects.count() == written
+    rows = _rows(review)
+    assert rows[ours.pk].destroyed and rows[ours.pk].kind == "destroyed"
+    assert "Destroyed for good:</strong> Doomed (Red Company)" in review.text
+    assert 'class="change-destroyed"' in review.text and ">destroyed</strong>" in review.text
+    assert rows[theirs.pk].after.experience == 2  # survived and won
+    preview = {pk: row.after for pk, row in rows.items()}
+    response = client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    assert response.status_code == 302
+    assert _states(preview) == preview  # what the review said is what Apply did
+    # The battle page keeps the summary: the same table, from the history written.
+    page = client.get(response["Location"])
+    summary = {c.unit.pk: c.after for c in page.context["changes"]}
+    assert summary == preview and "Doomed" in page.text
+
+
+def test_the_advance_review_names_who_dies_and_advancing_does_just_that(client, world):
+    gm = world.users["gm"]
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    hurt = unit_create(force=world.force, unit_type=card, name="Hurt", quality="green")
+    unit_edit(unit=hurt, changes={"casualty_hits": 1, "morale_hits": 1, "last_battle_day": 1},
+              reason="wounded", actor=gm)  # fmt: skip
+    login(client, world, "gm")
+    review = client.get(_url("advance", world), {"days": "1"})
+    rows = _rows(review)
+    assert rows[hurt.pk].before.casualty_hits == 1 and rows[hurt.pk].after.casualty_hits == 0
+    assert rows[hurt.pk].kind == "reduced"  # the dead hit costs Green its step: Raw
+    assert Campaign.objects.get(pk=world.campaign.pk).day == 1
+    preview = {pk: row.after for pk, row in rows.items()}
+    done = client.post(_url("advance", world), {"days": "1", "confirm": "yes"})
+    assert done.status_code == 200 and "It is now day 2" in done.text
+    assert _states(preview) == preview
+    assert {c.unit.pk: c.after for c in done.context["changes"]} == preview
+
+
+def test_the_revert_review_gives_back_what_the_outcome_changed(client, world):
+    battle = world.engine_battle
+    assert battle.state == CampaignBattle.State.APPLIED
+    login(client, world, "gm")
+    review = client.get(_url("battle-revert", world, battle.pk))
+    assert review.status_code == 200 and "Revert these changes" in review.text
+    preview = {pk: row.after for pk, row in _rows(review).items()}
+    assert preview and all(state.battles_fought == 0 for state in preview.values())
+    done = client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"})
+    assert done.status_code == 200 and "Outcome reverted" in done.text
+    assert _states(preview) == preview
+
+
+def test_players_see_no_review(client, world):
+    battle, _, _ = _doomed_battle(world)
+    login(client, world, "player")
+    assert client.get(_url("battle-apply", world, battle.pk)).status_code == 403
+    assert client.get(_url("advance", world), {"days": "1"}).status_code == 403

@@ -1,0 +1,75 @@
+"""What changed, told to everyone: the campaign's timeline day by day, "since your last visit"
+on each member's dashboard (their own units only), and the GM's cockpit of what needs doing."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Unit
+from campaign.services import campaign_create, unit_edit
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def test_the_timeline_tells_each_day_with_links(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"experience": 5}, reason="records", actor=gm)
+    unit_edit(unit=world.enemy_unit, changes={"status": "destroyed"}, reason="mine field",
+              actor=gm)  # fmt: skip
+    page = login(client, world, "player").get(_url("timeline", world)).text
+    assert "Day 1" in page
+    battle = _url("battle", world, world.engine_battle.pk)
+    assert f'<a href="{battle}">Crossroads: Blue Battalion won (applied)</a>' in page
+    assert "Skirmish at the mill: Red Company won (awaiting review)" in page
+    assert f'<a href="{battle}">Squad 1 (Red Company) was destroyed at Crossroads</a>' in page
+    assert "Iron Wolf (Blue Battalion) was destroyed" in page
+    assert 'class="event event-destroyed"' in page and ">destroyed</span>" in page
+    assert 'class="event event-gm_edit"' in page
+
+
+def test_since_your_last_visit_shows_what_changed_for_your_units_only(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"status": "ready"}, reason="fresh", actor=gm)
+    login(client, world, "player")
+    first = client.get(_url("dashboard", world)).text
+    assert "Since your last visit" not in first  # nothing is "new" on a first visit
+    ours = Unit.objects.get(pk=world.unit.pk)
+    unit_edit(unit=ours, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    unit_edit(unit=world.enemy_unit, changes={"experience": 3}, reason="drill", actor=gm)
+    page = client.get(_url("dashboard", world)).text
+    assert "Since your last visit" in page
+    assert "Squad 1 (Red Company) was destroyed" in page
+    assert "Iron Wolf" not in page.split("Since your last visit")[1].split("</section>")[0]
+    again = client.get(_url("dashboard", world)).text
+    assert "Nothing has changed for your units since you last looked." in again
+
+
+def test_a_players_needs_attention_lists_only_their_own_units(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.enemy_unit, changes={"status": "retreated"}, reason="routed", actor=gm)
+    page = login(client, world, "player").get(_url("dashboard", world)).text
+    attention = page.split("Needs attention")[1].split("</ul>")[0]
+    assert "Iron Wolf" not in attention
+    rival = login(client, world, "rival").get(_url("dashboard", world)).text
+    assert "Iron Wolf</a> (Blue Battalion): retreated" in rival
+
+
+def test_the_gm_dashboard_leads_with_what_needs_doing(client, world):
+    page = login(client, world, "gm").get(_url("dashboard", world)).text
+    todo = page.split('id="todo-h"')[1].split("</section>")[0]
+    apply = _url("battle-apply", world, world.table_battle.pk)
+    assert "Skirmish at the mill</strong>: its outcome awaits your review" in todo
+    assert f'href="{apply}">Review and apply</a>' in todo
+    assert page.index('id="todo-h"') < page.index('id="forces-h"')
+
+
+def test_an_empty_campaign_gets_first_steps(client, world):
+    empty = campaign_create(name="Op. Blank", gm=world.users["gm"], ruleset="combined_arms")
+    page = login(client, world, "gm").get(reverse("campaign:dashboard", args=[empty.pk])).text
+    assert 'class="first-steps"' in page and "Raise a force" in page
