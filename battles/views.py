@@ -35,7 +35,7 @@ from battles.selectors import (
 )
 from battles.services import BattleInputError, battle_cancel, battle_launch
 from battles.table import table_view
-from campaign.selectors import campaign_battle_ids, campaign_battle_of, campaign_can_view
+from campaign.selectors import campaign_battle_ids, campaign_battle_of, campaign_role
 from config.pagecache import cached_page, row_key
 
 POLL_SECONDS = 1
@@ -162,7 +162,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     home = campaign_battle_of(battle_id=pk)
     if home is not None:
         # A campaign battle has one home, inside its campaign (which decides who may see it).
-        if not campaign_can_view(campaign=home.campaign, user=request.user):
+        if campaign_role(campaign=home.campaign, user=request.user) is None:
             battle_for_viewer(request.user, pk, lean=True)  # the site's superusers; else 404
         return redirect("campaign:battle", pk=home.campaign_id, battle_pk=home.pk)
     battle = battle_for_viewer(request.user, pk, lean=True)
