@@ -63,6 +63,28 @@ class UnitOutcome:
             raise BridgeError(f"removed must be one of {', '.join(REMOVED)}, got {self.removed!r}")
 
 
+def outcome_problems(card: dict[str, Any], outcome: UnitOutcome, ruleset: str) -> list[str]:
+    """What makes this outcome impossible for a unit that fought on `card` (the printed card).
+
+    Hits lost at most the card's Hits; *destroyed* exactly when every Hit is lost; Skill lost
+    at most down to the ruleset's demoralisation Skill; *demoralised* exactly when it got there.
+    """
+    try:
+        floor = RULESETS[ruleset].demoralise_at_skill
+    except KeyError:
+        return [f"unknown ruleset {ruleset!r}"]
+    problems = []
+    if outcome.hits_lost > card["hits"]:
+        problems.append(f"hits_lost is at most {card['hits']} (the card's Hits)")
+    if (outcome.removed == "destroyed") != (outcome.hits_lost == card["hits"]):
+        problems.append("destroyed means every Hit lost, and every Hit lost means destroyed")
+    if outcome.skill_lost > card["skill"] - floor:
+        problems.append(f"skill_lost is at most {card['skill'] - floor} from Skill {card['skill']}")
+    elif outcome.removed == "demoralised" and card["skill"] - outcome.skill_lost != floor:
+        problems.append(f"demoralised means Skill brought down to {floor}")
+    return problems
+
+
 # ---------------------------------------------------------------------------------------------
 # Going in
 # ---------------------------------------------------------------------------------------------

@@ -380,6 +380,36 @@ def mobility(
     return max((Specialty(s).row.mobility for s in specialties), default=Mobility.FOOT)
 
 
+@dataclass(frozen=True)
+class Fielded:
+    """The quality and kit a unit fights with on a task, and whether its specialties cover it."""
+
+    quality: Quality
+    equipment: Equipment
+    covered: bool
+
+
+def fielded(
+    quality: Quality,
+    equipment: Equipment,
+    specialties: Iterable[Specialty],
+    needed: Iterable[Specialty],
+) -> Fielded:
+    """How a unit fights on a task that needs one of `needed` (nothing needed: any unit may).
+
+    Outside its specialties a unit fights as Raw with Poor kit ("units without the Infantry
+    specialty fight as Raw"; "a unit pressed into a task outside its specialties counts as
+    Poor"). A Raw unit may hold no specialty at all, so for it "fights as Raw" is its own
+    quality: it keeps its own kit rather than paying for Raw twice.
+    """
+    needed = frozenset(needed)
+    covered = not needed or bool(needed & set(specialties))
+    quality = Quality(quality)
+    if covered or quality == Quality.RAW:
+        return Fielded(quality, equipment, covered)
+    return Fielded(Quality.RAW, equipment_for_task(equipment, within_specialties=False), False)
+
+
 def fighting_quality(quality: Quality, specialties: Iterable[Specialty]) -> Quality:
     """The quality a unit fights at: its own with Infantry, otherwise Raw."""
     return Quality(quality) if Specialty.INFANTRY in set(specialties) else Quality.RAW

@@ -21,10 +21,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
-from battles.engine.rulesets import RULESETS
 from battles.models import Battle
 from battles.services import BattleInputError, battle_launch
-from campaign.bridge import REMOVED, UnitOutcome, battle_card
+from campaign.bridge import REMOVED, UnitOutcome, battle_card, outcome_problems
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.selectors import engaged_units
 from campaign.services._record import require_manager
@@ -65,6 +64,7 @@ def campaign_battle_launch(
     require_manager(campaign, actor)
     if request_key is not None and (existing := _launched(request_key)):
         return existing
+    campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     try:
         scenario, sides, engine_units = _scenario(campaign, base, deployments, turn_limit)
     except ValidationError:
@@ -174,6 +174,7 @@ def campaign_battle_record(
     ``outcomes`` maps each unit's pk to its ``hits_lost``, ``skill_lost`` and ``removed``.
     """
     require_manager(campaign, actor)
+    campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     errors: dict[str, list[str]] = {}
     if not name.strip():
         errors["name"] = ["give the battle a name"]
@@ -231,18 +232,9 @@ def _table_outcome_problems(campaign: Campaign, unit: Unit, outcome: Any) -> lis
         return [f"removed must be one of {', '.join(REMOVED)}"]
     if unit.status != Status.READY:
         return [f"{unit} is {unit.status}: it could not have fought"]
-    card = battle_card(unit)
-    floor = RULESETS[campaign.ruleset].demoralise_at_skill
-    problems = []
-    if hits_lost > card["hits"]:
-        problems.append(f"hits_lost is at most {card['hits']} (the card's Hits)")
-    if skill_lost > card["skill"] - floor:
-        problems.append(f"skill_lost is at most {card['skill'] - floor} from Skill {card['skill']}")
-    if (removed == "destroyed") != (hits_lost == card["hits"]):
-        problems.append("destroyed means every Hit lost, and every Hit lost means destroyed")
-    if removed == "demoralised" and card["skill"] - skill_lost != floor:
-        problems.append(f"demoralised means Skill brought down to {floor}")
-    return problems
+    return outcome_problems(
+        battle_card(unit), UnitOutcome(hits_lost, skill_lost, removed), campaign.ruleset
+    )
 
 
 def campaign_battle_settle(*, battle_id: int) -> CampaignBattle | None:
@@ -309,12 +301,28 @@ def campaign_battle_apply(
             reason=campaign_battle.name,
             battle=campaign_battle.battle,
             actor=actor,
+            cards=campaign_battle_cards(campaign_battle),
         )
         CampaignBattle.objects.filter(pk=campaign_battle.pk).update(
             applied_entries=[entry.pk for entry in entries]
         )
     campaign_battle.refresh_from_db()
     return entries
+
+
+def campaign_battle_cards(campaign_battle: CampaignBattle) -> dict[int, dict[str, Any]]:
+    """The card each persistent unit fought with, as the engine battle's scenario printed it.
+
+    A table battle has no scenario: its units are judged by the card they would take now.
+    """
+    if campaign_battle.battle is None:
+        return {}
+    return {
+        campaign_battle.engine_units[unit["id"]]: unit["card"]
+        for side in campaign_battle.battle.scenario.get("sides", [])
+        for unit in side.get("units", [])
+        if unit.get("id") in campaign_battle.engine_units
+    }
 
 
 def campaign_battle_outcomes(

@@ -13,7 +13,14 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from campaign.bridge import Damage, UnitOutcome, outcome_damage, skill_restored_after
+from campaign.bridge import (
+    Damage,
+    UnitOutcome,
+    battle_card,
+    outcome_damage,
+    outcome_problems,
+    skill_restored_after,
+)
 from campaign.experience import experience_earn
 from campaign.history import hits_text, plural
 from campaign.models import Campaign, HistoryEntry, Unit
@@ -82,7 +89,8 @@ def _validated_units(
     opposing_equipment: Any,
     day: int,
     reason: str,
-) -> list[Unit]:
+    cards: Mapping[int, dict[str, Any]] | None,
+) -> tuple[list[Unit], dict[int, dict[str, Any]]]:
     errors: dict[str, list[str]] = {}
     if not reason.strip():
         errors["reason"] = ["say which battle, for the history"]
@@ -102,11 +110,19 @@ def _validated_units(
             errors.setdefault(f"outcomes.{pk}", []).append(f"no unit {pk} in {campaign}")
         if not isinstance(outcome, UnitOutcome):
             errors.setdefault(f"outcomes.{pk}", []).append("must be a UnitOutcome")
+    fought_with: dict[int, dict[str, Any]] = {}
     for unit in units:
         if unit.status != Status.READY:
             errors.setdefault(f"outcomes.{unit.pk}", []).append(
                 f"{unit} is {unit.state.status.label}: it could not have fought"
             )
+            continue
+        card = cards[unit.pk] if cards and unit.pk in cards else battle_card(unit)
+        fought_with[unit.pk] = card
+        outcome = outcomes[unit.pk]
+        if isinstance(outcome, UnitOutcome):
+            for problem in outcome_problems(card, outcome, campaign.ruleset):
+                errors.setdefault(f"outcomes.{unit.pk}", []).append(f"{unit}: {problem}")
         try:
             _equipment_for(opposing_equipment, unit.pk)
         except ValueError:
@@ -115,7 +131,7 @@ def _validated_units(
         errors["winners"] = [f"units {sorted(stray)} have no outcome"]
     if errors:
         raise ValidationError(errors)
-    return units
+    return units, fought_with
 
 
 @transaction.atomic
@@ -130,6 +146,7 @@ def outcome_apply(
     battle: Any = None,
     seed: int | str | None = None,
     actor: Any = None,
+    cards: Mapping[int, dict[str, Any]] | None = None,
 ) -> list[HistoryEntry]:
     """Apply a battle's outcome to every persistent unit that fought, with history entries.
 
@@ -138,11 +155,17 @@ def outcome_apply(
     faced (one rating for all, or a mapping by pk; see `best_equipment`). `day` defaults to
     today; a battle entered for a past day finds its medical window closed, so its Casualty
     hits die at once. The leaders' dice come from `seed` (by default derived from the inputs),
-    so the same inputs always give the same result.
+    so the same inputs always give the same result. `cards` maps unit pks to the card each
+    fought with (as the battle's scenario printed it); a unit not in it is judged by the card
+    it would take into battle now. Every outcome must be possible on its card.
     """
     require_manager(campaign, actor)
+    # The campaign as stored, not as the caller last saw it: its day may have moved on.
+    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     day = campaign.day if day is None else day
-    units = _validated_units(campaign, outcomes, winners, opposing_equipment, day, reason)
+    units, _fought_with = _validated_units(
+        campaign, outcomes, winners, opposing_equipment, day, reason, cards
+    )
     if seed is None:
         battle_key = getattr(battle, "seed", None) if battle is not None else None
         seed = f"{campaign.pk}:{day}:{battle_key}:{sorted(outcomes.items())!r}"
@@ -183,10 +206,13 @@ def outcome_apply(
         }
         why = _battle_sentence(reason.strip(), outcome, damage, before)
         record(unit, state, Kind.BATTLE, why, details=details, always=True)
+        dead = 0
         if day < campaign.day:
             state, dead = casualties_die(state)
             record(unit, state, Kind.CASUALTIES, f"{plural(dead, 'Casualty hit')} found too late")
-        state, earned = experience_earn(state, won=won)
+        state, earned = experience_earn(
+            state, won=won, quality_lost=damage.quality_lost > 0 or dead > 0
+        )
         if earned.points:
             gain = f"{reason.strip()}: {plural(earned.points, 'point')} of experience"
             why = f"{gain}, a step up" if earned.raised else gain

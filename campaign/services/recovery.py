@@ -96,8 +96,8 @@ def medical_apply(
     """
     if actor is not None and not force_can_edit(force=force, user=actor):
         raise PermissionDenied(f"only {force.owner} or the GM may direct the medics of {force}")
-    campaign = force.campaign
-    day = campaign.day
+    # The day as stored, not as the caller's copy of the campaign last saw it.
+    day = Campaign.objects.values_list("day", flat=True).get(pk=force.campaign_id)
     units = list(
         Unit.objects.select_for_update(of=("self",))
         .filter(force=force)

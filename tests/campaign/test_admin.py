@@ -15,7 +15,12 @@ MODELS = ("campaign", "membership", "force", "unit", "leader", "historyentry", "
 
 @pytest.fixture
 def busy(campaign, make_unit, enemy):
-    red = make_unit("Red Rifles", leader={"name": "Sgt. Kay", "hit_points": 10})
+    red = make_unit(
+        "Red Rifles",
+        "Mech",
+        specialties=("mechanized",),
+        leader={"name": "Sgt. Kay", "hit_points": 10},
+    )
     blue = make_unit("Blue Rifles", into=enemy)
     outcome_apply(campaign=campaign, outcomes={red.pk: UnitOutcome(1, 0)}, reason="Ford")
     quick_resolve_run(campaign=campaign, attacker=blue, defender=make_unit("Reserve"), seed=1)
