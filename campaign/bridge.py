@@ -1,10 +1,11 @@
 """The bridge between a unit's BUCS state and a Team Bravo battle, as pure functions.
 
-Going in, a unit's quality shifts its card's Skill (`battle_card`). Coming out, a battle's
-outcome for the unit (`UnitOutcome`, the same whether the engine resolved the battle or a table
-of players did) becomes BUCS damage (`outcome_damage`). Each line of the table in
-`shared/design/rulings.md` ("The bridge") has a named test in `tests/campaign/test_bridge.py`;
-docs/campaign.md lists them. Plain Python: no Django (the engine's rulesets are plain too).
+Going in, everything BUCS knows about a unit (quality under Orders or without, equipment, the
+specialty its card needs) becomes one shift of its card's Skill (`going_in`, `battle_card`).
+Coming out, a battle's outcome for the unit (`UnitOutcome`, the same whether the engine resolved
+the battle or a table of players did) becomes BUCS damage (`outcome_damage`). The rules are
+`shared/design/rulings.md`, "The bridge, second edition"; docs/campaign.md lists each with its
+test. Plain Python: no Django (the engine's rulesets are plain too).
 """
 
 from __future__ import annotations
@@ -16,14 +17,23 @@ from typing import Any, Protocol
 
 from battles.engine.rulesets import RULESETS
 from campaign.experience import with_quality
-from campaign.state import LEADER_DEATH_HIT_POINTS, LeaderState, Status, UnitState
+from campaign.state import (
+    LEADER_DEATH_HIT_POINTS,
+    LeaderState,
+    Status,
+    UnitState,
+    ordered_specialties,
+    quality_name,
+)
 from units.bucs import (
     Equipment,
     Quality,
     Specialty,
-    battle_skill,
     effective_quality,
+    fielded,
     ignores_first_morale_hit,
+    shifted_skill,
+    skill_shift,
     split_damage,
 )
 
@@ -94,29 +104,101 @@ class _FieldedUnit(Protocol):
     quality: int
     morale_hits: int
     casualty_hits: int
+    equipment: str
+    specialties: Any
     status: str
     unit_type: Any
 
 
-def card_for(card: dict[str, Any], effective: Quality) -> dict[str, Any]:
-    """The card with its printed Skill (for an Average unit) shifted by effective quality."""
+@dataclass(frozen=True)
+class GoingIn:
+    """Everything BUCS knows about a unit, as the one Skill shift its battle card gets."""
+
+    quality: Quality
+    """The quality it fights at: effective quality, or Raw outside its specialties."""
+    equipment: Equipment
+    """The kit it fights with: its own, or Poor outside its specialties."""
+    covered: bool
+    """Whether its specialties cover the card (the card's specialty, if it names one)."""
+    under_orders: bool
+    modifier: int
+    """Quality's alone modifier (under Orders or without) plus the equipment modifier."""
+    shift: int
+    """The modifier as Skill: ÷ 4, rounded half away from zero."""
+    skill: int
+    """Printed Skill plus the shift, clamped 2..5."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "quality": quality_name(self.quality),
+            "equipment": self.equipment.value,
+            "covered": self.covered,
+            "under_orders": self.under_orders,
+            "modifier": self.modifier,
+            "shift": self.shift,
+            "skill": self.skill,
+        }
+
+
+def going_in(
+    card: dict[str, Any],
+    *,
+    effective: Quality,
+    equipment: Equipment = Equipment.ADEQUATE,
+    specialties: Any = (),
+    needed: Any = (),
+    under_orders: bool = True,
+) -> GoingIn:
+    """The one rule for a unit's battle Skill (rulings.md, "The bridge, second edition").
+
+    The BUCS modifier is the fighting quality's *alone* modifier (under Orders when it has one,
+    without when not) plus its equipment's; a unit whose specialties do not cover the card
+    fights as Raw with Poor kit (`units.bucs.fielded`). The Skill shift is the modifier ÷ 4,
+    rounded half away from zero; the battle Skill is the printed Skill plus the shift, 2..5.
+    """
     if "skill" not in card:
         raise BridgeError(f"{card.get('name', 'this card')} is not a unit card: it has no Skill")
-    shifted = copy.deepcopy(card)
-    shifted["skill"] = battle_skill(card["skill"], effective)
-    return shifted
+    kit = fielded(effective, equipment, specialties, needed)
+    modifier = kit.quality.alone(under_orders=under_orders) + kit.equipment.modifier
+    shift = skill_shift(modifier)
+    skill = shifted_skill(card["skill"], shift)
+    return GoingIn(kit.quality, kit.equipment, kit.covered, under_orders, modifier, shift, skill)
 
 
-def battle_card(unit: _FieldedUnit) -> dict[str, Any]:
-    """The card a persistent unit takes into battle, in the engine's card dict format.
+def card_needs(unit_type: Any) -> frozenset[Specialty]:
+    """The specialty a card needs, as a set (empty: the card names none, anyone may field it)."""
+    specialty = getattr(unit_type, "specialty", "")
+    return frozenset({Specialty(specialty)}) if specialty else frozenset()
+
+
+def card_for(card: dict[str, Any], going: GoingIn) -> dict[str, Any]:
+    """The card with its battle Skill printed in; the library card is left alone."""
+    printed = copy.deepcopy(card)
+    printed["skill"] = going.skill
+    return printed
+
+
+def unit_going_in(unit: _FieldedUnit, *, under_orders: bool = True) -> GoingIn:
+    """How a persistent unit goes into battle (it must be ready).
 
     Effective quality is its quality less every outstanding Morale and Casualty hit (not below
-    Raw); the Skill shift is clamped to the card range 2..5. A unit out of action has no card.
+    Raw). A unit out of action has no card.
     """
     if unit.status != Status.READY:
         raise BridgeError(f"{unit} is {Status(unit.status).label}: it cannot go into battle")
-    effective = effective_quality(Quality(unit.quality), unit.morale_hits, unit.casualty_hits)
-    return card_for(unit.unit_type.card, effective)
+    return going_in(
+        unit.unit_type.card,
+        effective=effective_quality(Quality(unit.quality), unit.morale_hits, unit.casualty_hits),
+        equipment=Equipment(unit.equipment),
+        specialties=ordered_specialties(unit.specialties),
+        needed=card_needs(unit.unit_type),
+        under_orders=under_orders,
+    )
+
+
+def battle_card(unit: _FieldedUnit, *, under_orders: bool = True) -> dict[str, Any]:
+    """The card a persistent unit takes into battle, in the engine's card dict format."""
+    return card_for(unit.unit_type.card, unit_going_in(unit, under_orders=under_orders))
 
 
 # ---------------------------------------------------------------------------------------------

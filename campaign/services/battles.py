@@ -23,12 +23,19 @@ from django.utils.text import slugify
 
 from battles.models import Battle
 from battles.services import BattleInputError, battle_launch
-from campaign.bridge import REMOVED, UnitOutcome, battle_card, outcome_problems
+from campaign.bridge import (
+    REMOVED,
+    UnitOutcome,
+    battle_card,
+    card_for,
+    outcome_problems,
+    unit_going_in,
+)
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.selectors import engaged_units
 from campaign.services._record import require_manager
 from campaign.services.outcomes import opposing_equipment_by_side, outcome_apply, outcome_revert
-from campaign.state import Status
+from campaign.state import Status, quality_name
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 
@@ -41,7 +48,8 @@ class Deployment:
     side: str
     position: tuple[float, float]
     facing: float = 0.0
-    order: dict[str, Any] = field(default_factory=lambda: {"kind": "attack"})
+    order: dict[str, Any] | None = field(default_factory=lambda: {"kind": "attack"})
+    """Its standing Order; None: it goes in without one (Raw and Green then hold in place)."""
 
 
 def campaign_battle_launch(
@@ -145,15 +153,18 @@ def _scenario(
         engine_units[engine_id] = unit.pk
         sides[deployment.side].append(unit.pk)
         side = scenario["sides"][side_ids.index(deployment.side)]
-        side["units"].append(
-            {
-                "id": engine_id,
-                "card": battle_card(unit),
-                "position": list(deployment.position),
-                "facing": deployment.facing,
-                "order": deployment.order,
-            }
-        )
+        # Quality and Order go into the scenario, so the engine's Orders rules are live.
+        going = unit_going_in(unit, under_orders=deployment.order is not None)
+        placed = {
+            "id": engine_id,
+            "card": card_for(unit.unit_type.card, going),
+            "position": list(deployment.position),
+            "facing": deployment.facing,
+            "quality": quality_name(going.quality),
+        }
+        if deployment.order is not None:
+            placed["order"] = deployment.order
+        side["units"].append(placed)
     if errors:
         raise ValidationError(errors)
     return scenario, sides, engine_units

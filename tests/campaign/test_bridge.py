@@ -7,8 +7,6 @@ import pytest
 from campaign.bridge import (
     BridgeError,
     UnitOutcome,
-    battle_card,
-    card_for,
     leader_wounds,
     outcome_damage,
     skill_restored_after,
@@ -16,7 +14,6 @@ from campaign.bridge import (
 from campaign.state import LeaderState, Status
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
-from units.cardtext import validate_card
 
 Q = Quality
 RIFLES = {
@@ -56,78 +53,6 @@ def come_out(
         day=1,
         d6=dice(*rolls),
     )
-
-
-# ---------------------------------------------------------------------------------------------
-# Going in
-# ---------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("quality", "shift"),
-    [
-        (Q.RAW, -2),
-        (Q.GREEN, -1),
-        (Q.INEXPERIENCED, -1),
-        (Q.AVERAGE, 0),
-        (Q.EXPERIENCED, +1),
-        (Q.ELITE, +1),
-        (Q.LEGENDARY, +2),
-    ],
-    ids=lambda v: v.label if isinstance(v, Quality) else str(v),
-)
-def test_it_shifts_the_printed_skill_by_quality(quality, shift):
-    printed = 4 if shift < 0 else 3  # a printed Skill that leaves the shift inside 2..5
-    assert card_for({**RIFLES, "skill": printed}, quality)["skill"] == printed + shift
-
-
-def test_it_takes_outstanding_morale_and_casualty_hits_off_quality():
-    # Elite (5) with 1 Morale and 2 Casualty hits fights as Green (2): Skill 4 - 1 = 3.
-    state = unit_state(quality=Q.ELITE, morale_hits=1, casualty_hits=2)
-    assert state.effective_quality == Q.INEXPERIENCED
-    assert card_for({**RIFLES, "skill": 4}, state.effective_quality)["skill"] == 3
-
-
-def test_it_never_takes_effective_quality_below_raw():
-    state = unit_state(quality=Q.GREEN, morale_hits=4, casualty_hits=3)
-    assert state.effective_quality == Q.RAW
-
-
-@pytest.mark.parametrize(("printed", "quality", "skill"), [(5, Q.LEGENDARY, 5), (2, Q.RAW, 2)])
-def test_it_clamps_battle_skill_to_the_card_range(printed, quality, skill):
-    assert card_for({**RIFLES, "skill": printed}, quality)["skill"] == skill
-
-
-def test_it_prints_the_card_afresh_and_leaves_the_library_card_alone():
-    card = {**RIFLES, "weapons": [dict(RIFLES["weapons"][0])]}
-    shifted = card_for(card, Q.LEGENDARY)
-    shifted["weapons"][0]["power"] = 9
-    assert card["skill"] == 3 and card["weapons"][0]["power"] == 2
-
-
-def test_it_prints_the_battle_card_in_the_engine_card_format(make_unit):
-    unit = make_unit(quality="experienced")
-    unit.morale_hits = 1  # Experienced less one hit: Average, Skill as printed
-    card = battle_card(unit)
-    validate_card(card)
-    assert card == {**unit.unit_type.card, "skill": 3}
-    unit.morale_hits = 0
-    assert battle_card(unit)["skill"] == 4
-
-
-@pytest.mark.parametrize("status", [Status.RETREATED, Status.DESTROYED])
-def test_it_gives_no_battle_card_to_a_unit_out_of_action(make_unit, status):
-    unit = make_unit()
-    unit.status = status
-    with pytest.raises(BridgeError, match="cannot go into battle"):
-        battle_card(unit)
-
-
-def test_it_has_no_battle_card_for_a_building():
-    with pytest.raises(BridgeError, match="not a unit card"):
-        card_for(
-            {"name": "House", "resistance": 3, "hits": 4, "admits": None, "rubble": "r"}, Q.RAW
-        )
 
 
 # ---------------------------------------------------------------------------------------------
