@@ -34,7 +34,6 @@ from units.bucs import (
     ignores_first_morale_hit,
     shifted_skill,
     skill_shift,
-    split_damage,
 )
 
 REMOVED = ("none", "destroyed", "demoralised")
@@ -206,6 +205,10 @@ def battle_card(unit: _FieldedUnit, *, under_orders: bool = True) -> dict[str, A
 # ---------------------------------------------------------------------------------------------
 
 
+CASUALTY_FROM = 4
+"""A BUCS hit from a blow is Casualty on a d6 of 4 or more (half of them), else Morale."""
+
+
 @dataclass(frozen=True)
 class Damage:
     """The working of one unit's damage, kept in its history entry."""
@@ -215,7 +218,14 @@ class Damage:
     casualty_hits: int = 0
     """Casualty hits taken, after Armor."""
     split: tuple[int, int] = (0, 0)
-    """(Morale, Casualty) as the hits split, before anything was ignored."""
+    """(Morale, Casualty) as the blows' hits split, before anything was ignored."""
+    shock: int = 0
+    """Morale hits from suppression: one per point of Skill lost."""
+    blow_dice: tuple[int, ...] = ()
+    """The d6 rolled for each Team Bravo Hit lost (each blow is the die ÷ the card's Hits,
+    rounded up, in BUCS hits)."""
+    split_dice: tuple[int, ...] = ()
+    """The d6 rolled for each BUCS hit: Casualty on 4+, else Morale."""
     armor_ignored: int = 0
     excellent_ignored: int = 0
     leader_rolls: tuple[int, ...] = ()
@@ -232,6 +242,9 @@ class Damage:
             "morale_hits": self.morale_hits,
             "casualty_hits": self.casualty_hits,
             "split": list(self.split),
+            "shock": self.shock,
+            "blow_dice": list(self.blow_dice),
+            "split_dice": list(self.split_dice),
             "armor_ignored": self.armor_ignored,
             "excellent_ignored": self.excellent_ignored,
             "leader_rolls": list(self.leader_rolls),
@@ -240,6 +253,18 @@ class Damage:
             "skill_restored": self.skill_restored,
             "removed": self.removed,
         }
+
+
+def blow_hits(die: int, card_hits: int) -> int:
+    """BUCS hits dealt by one Team Bravo Hit lost: its d6 ÷ the card's Hits, rounded up.
+
+    Losing all of a 1-Hit card is 1–6 BUCS hits; each Hit of a 2-Hit card 1–3; of a 6-Hit card
+    1. So the whole of a shipped card is never more than 6 BUCS hits: a Legendary unit (7 steps)
+    is never destroyed by one card's worth of Casualty hits.
+    """
+    if card_hits < 1:
+        raise BridgeError(f"a card has 1 Hit or more, got {card_hits}")
+    return -(-die // card_hits)
 
 
 def skill_restored_after(ruleset: str) -> bool:
@@ -274,13 +299,16 @@ def damage_apply(
     day: int,
     d6: Roll,
     damage: Damage | None = None,
+    taken_out_retreats: bool = False,
 ) -> tuple[UnitState, Damage]:
     """Hits taken in a battle (already split and reduced) applied to the unit, with its leader.
 
-    Shared by battles and quick resolves. The battle decides destroyed and demoralised; a unit
-    left on the table whose hits still take it below Raw retreats in poor order, because the
-    table, not the arithmetic, decides who was destroyed. A unit that fought stays in the combat
-    zone, unless it retreated out of it.
+    Shared by battles and quick resolves. A quick resolve is BUCS itself: a unit broken by a
+    Casualty hit is destroyed utterly. From a Team Bravo table (`taken_out_retreats`), taken out
+    is not dead: a unit removed, destroyed or demoralised, retreats in poor order with its hits,
+    and the medics' 24 hours and the ladder decide whether it is lost for good
+    (`recovery.casualties_die`). A unit whose hits take it below Raw retreats too. A unit that
+    fought stays in the combat zone, unless it retreated out of it.
     """
     damage = damage or Damage()
     leader, rolls, died = leader_wounds(state.leader, casualty_hits, d6)
@@ -293,9 +321,9 @@ def damage_apply(
         battles_fought=state.battles_fought + 1,
         last_battle_day=day,
     )
-    if removed == "destroyed":
+    if removed == "destroyed" and not taken_out_retreats:
         status = Status.DESTROYED
-    elif removed == "demoralised" or state.below_raw:
+    elif removed != "none" or state.below_raw:
         status = Status.RETREATED
     else:
         status = Status.READY
@@ -315,25 +343,36 @@ def outcome_damage(
     state: UnitState,
     outcome: UnitOutcome,
     *,
+    card_hits: int,
     skill_restored: bool,
     opposing_equipment: Equipment,
     day: int,
     d6: Roll,
 ) -> tuple[UnitState, Damage]:
-    """A battle's outcome for one unit, turned into BUCS damage (rulings.md, "Coming out").
+    """A battle's outcome for one unit, turned into BUCS damage (second edition, "Coming out").
 
-    Hits lost split half rounded up Morale, half rounded down Casualty; Armor ignores its first
-    two Casualty hits; Excellent equipment ignores the first Morale hit against a less well
-    equipped enemy; Skill lost to suppression is restored (One Year War) or costs a quality step
-    per point for good (Combined Arms); the leader takes 3d6 per Casualty hit.
+    Each Team Bravo Hit lost is a blow of d6 ÷ the card's Hits (rounded up) BUCS hits, and each
+    of those is Casualty on a d6 of 4+, else Morale: half and half on average, with no count
+    rounded, so no fate depends on a count coming out odd or even. Each point of Skill lost to
+    suppression is a Morale hit (shock), restored afterwards (One Year War) or also a quality
+    step lost for good (Combined Arms). Armor ignores its first two Casualty hits; Excellent
+    equipment its first Morale hit against a less well equipped enemy; the leader takes 3d6 per
+    Casualty hit. Taken out is not dead: the unit retreats, and its fate waits for the medics.
     """
     if state.status != Status.READY:
         raise BridgeError(f"{state.name} is {state.status.label}: it could not have fought")
-    morale, casualty = split_damage(outcome.hits_lost)
+    blow_dice = tuple(d6() for _ in range(outcome.hits_lost))
+    hits = sum(blow_hits(die, card_hits) for die in blow_dice)
+    split_dice = tuple(d6() for _ in range(hits))
+    casualty = sum(1 for die in split_dice if die >= CASUALTY_FROM)
+    morale = hits - casualty
+    shock = outcome.skill_lost
     armor = min(casualty, Specialty.ARMOR.row.ignores_casualty_hits)
     if Specialty.ARMOR not in state.specialties:
         armor = 0
-    excellent = 1 if morale and ignores_first_morale_hit(state.equipment, opposing_equipment) else 0
+    excellent = (
+        1 if morale + shock and ignores_first_morale_hit(state.equipment, opposing_equipment) else 0
+    )
     quality_lost = 0
     if skill_restored:
         restored = outcome.skill_lost
@@ -344,6 +383,9 @@ def outcome_damage(
         state = state.but(skill_lost=state.skill_lost + outcome.skill_lost)
     working = Damage(
         split=(morale, casualty),
+        shock=shock,
+        blow_dice=blow_dice,
+        split_dice=split_dice,
         armor_ignored=armor,
         excellent_ignored=excellent,
         quality_lost=quality_lost,
@@ -351,10 +393,11 @@ def outcome_damage(
     )
     return damage_apply(
         state,
-        morale_hits=morale - excellent,
+        morale_hits=morale + shock - excellent,
         casualty_hits=casualty - armor,
         removed=outcome.removed,
         day=day,
         d6=d6,
         damage=working,
+        taken_out_retreats=True,
     )

@@ -74,7 +74,9 @@ def campaign_battle_launch(
         return existing
     campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     try:
-        scenario, sides, engine_units = _scenario(campaign, base, deployments, turn_limit)
+        scenario, sides, engine_units = campaign_battle_scenario(
+            campaign, base, deployments, turn_limit
+        )
     except ValidationError:
         # The same request, launched a moment ago by another: its units are in battle now.
         if request_key is not None and (existing := _launched(request_key)):
@@ -112,12 +114,16 @@ def _launched(request_key: uuid.UUID) -> CampaignBattle | None:
     return CampaignBattle.objects.filter(request_key=request_key).first()
 
 
-def _scenario(
+def campaign_battle_scenario(
     campaign: Campaign,
     base: Mapping[str, Any],
     deployments: Sequence[Deployment],
     turn_limit: int | None,
 ) -> tuple[dict[str, Any], dict[str, list[int]], dict[str, int]]:
+    """(scenario, side → unit pks, engine id → unit pk): each unit's card printed into the base.
+
+    Checks every deployment first (`ValidationError` naming it); writes nothing.
+    """
     errors: dict[str, list[str]] = {}
     scenario = copy.deepcopy(dict(base))
     scenario["ruleset"] = campaign.ruleset

@@ -52,10 +52,28 @@ def opposing_equipment_by_side(sides: Mapping[str, Iterable[Unit]]) -> dict[int,
     }
 
 
-def _battle_sentence(reason: str, outcome: UnitOutcome, damage: Damage, state: UnitState) -> str:
-    parts = [f"{reason}: lost {plural(outcome.hits_lost, 'hit')}"]
+def battle_fate_text(reason: str, removed: str) -> str:
+    """How a unit left a battle, in words: "taken out at Second Crossing", "at the Ford"."""
+    if removed == "destroyed":
+        return f"taken out at {reason}"
+    if removed == "demoralised":
+        return f"broken at {reason}"
+    return f"at {reason}"
+
+
+def _battle_sentence(
+    reason: str, outcome: UnitOutcome, damage: Damage, state: UnitState, card_hits: int
+) -> str:
+    head = {"destroyed": f"Taken out at {reason}", "demoralised": f"Broken at {reason}"}
+    lost = f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"
+    parts = [f"{head.get(outcome.removed, reason)}: {lost}"]
     if outcome.hits_lost:
-        parts[0] += f" ({hits_text(*damage.split)})"
+        dice = ", ".join(str(d) for d in damage.blow_dice)
+        parts.append(
+            f"{plural(sum(damage.split), 'BUCS hit')} (blows {dice}): {hits_text(*damage.split)}"
+        )
+    if damage.shock:
+        parts.append(f"{outcome.skill_lost} Skill lost to suppression: {damage.shock} Morale")
     if damage.armor_ignored:
         parts.append(f"Armor ignored {plural(damage.armor_ignored, 'Casualty hit')}")
     if damage.excellent_ignored:
@@ -69,8 +87,7 @@ def _battle_sentence(reason: str, outcome: UnitOutcome, damage: Damage, state: U
         parts.append(f"Skill lost to suppression costs {plural(damage.quality_lost, 'step')}")
     if damage.skill_restored:
         parts.append(f"{damage.skill_restored} Skill lost to suppression restored")
-    if outcome.removed != "none":
-        parts.append(outcome.removed)
+    parts.append(f"in all {hits_text(damage.morale_hits, damage.casualty_hits)}")
     return "; ".join(parts)
 
 
@@ -163,7 +180,7 @@ def outcome_apply(
     # The campaign as stored, not as the caller last saw it: its day may have moved on.
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     day = campaign.day if day is None else day
-    units, _fought_with = _validated_units(
+    units, fought_with = _validated_units(
         campaign, outcomes, winners, opposing_equipment, day, reason, cards
     )
     if seed is None:
@@ -189,8 +206,15 @@ def outcome_apply(
         outcome = outcomes[unit.pk]
         faced = _equipment_for(opposing_equipment, unit.pk)
         before = unit.state
+        card_hits = fought_with[unit.pk]["hits"]
         state, damage = outcome_damage(
-            before, outcome, skill_restored=restored, opposing_equipment=faced, day=day, d6=d6
+            before,
+            outcome,
+            card_hits=card_hits,
+            skill_restored=restored,
+            opposing_equipment=faced,
+            day=day,
+            d6=d6,
         )
         won = unit.pk in won_by
         details = {
@@ -199,17 +223,21 @@ def outcome_apply(
                 "skill_lost": outcome.skill_lost,
                 "removed": outcome.removed,
             },
+            "reason": reason.strip(),
+            "card_hits": card_hits,
             "opposing_equipment": faced.value,
             "won": won,
             "damage": damage.to_json(),
             "seed": str(seed),
         }
-        why = _battle_sentence(reason.strip(), outcome, damage, before)
+        why = _battle_sentence(reason.strip(), outcome, damage, before, card_hits)
         record(unit, state, Kind.BATTLE, why, details=details, always=True)
         dead = 0
         if day < campaign.day:
             state, dead = casualties_die(state)
-            record(unit, state, Kind.CASUALTIES, f"{plural(dead, 'Casualty hit')} found too late")
+            fate = battle_fate_text(reason.strip(), outcome.removed)
+            why = f"{fate}; {plural(dead, 'Casualty hit')} found too late died"
+            record(unit, state, Kind.CASUALTIES, why)
         state, earned = experience_earn(
             state, won=won, quality_lost=damage.quality_lost > 0 or dead > 0
         )

@@ -231,17 +231,16 @@ def test_advancing_the_calendar_rallies_the_retreated(campaign, make_unit):
     outcome_apply(
         campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 2, "demoralised")}, reason="Ford"
     )
+    # Combined Arms: Average → Green for good, and 2 Morale hits of shock: below Raw.
     assert Unit.objects.get(pk=unit.pk).status == Status.RETREATED
     calendar_advance(campaign=campaign)
     unit.refresh_from_db()
-    assert unit.status == Status.READY and unit.morale_hits == 0
+    assert unit.status == Status.READY and unit.morale_hits == 1
 
 
 def test_advancing_the_calendar_leaves_the_destroyed_alone(campaign, make_unit):
     unit = make_unit()
-    outcome_apply(
-        campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0, "destroyed")}, reason="Ford"
-    )
+    Unit.objects.filter(pk=unit.pk).update(status=Status.DESTROYED, morale_hits=1)
     entries = calendar_advance(campaign=campaign, days=3)
     unit.refresh_from_db()
     assert entries == [] and unit.status == Status.DESTROYED and unit.morale_hits == 1

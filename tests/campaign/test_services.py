@@ -59,12 +59,17 @@ def test_it_applies_a_battle_to_every_unit_with_an_entry_each(campaign, make_uni
     assert {e.unit_id for e in battle_entries} == {red.pk, blue.pk}
     assert all(e.battle == battle and e.day == 1 for e in entries)
     blue_entry = next(e for e in battle_entries if e.unit_id == blue.pk)
-    assert blue_entry.text.startswith("Factory Hold: lost 2 hits (1 Morale, 1 Casualty); ")
-    assert blue_entry.before["morale_hits"] == 0 and blue_entry.after["morale_hits"] == 1
+    damage = blue_entry.details["damage"]
+    assert blue_entry.text.startswith("Factory Hold: 2 of 4 Hits lost; ")
+    assert f"in all {damage['morale_hits']} Morale, {damage['casualty_hits']} Casualty" in (
+        blue_entry.text
+    )
+    assert len(damage["blow_dice"]) == 2 and len(damage["split_dice"]) == sum(damage["split"])
+    assert blue_entry.after.get("casualty_hits", 0) == damage["casualty_hits"]
     assert blue_entry.details["outcome"] == {"hits_lost": 2, "skill_lost": 0, "removed": "none"}
     # A unit that came through untouched still has the battle in its history.
     red_entry = next(e for e in battle_entries if e.unit_id == red.pk)
-    assert red_entry.text.startswith("Factory Hold: lost 0 hits; ")
+    assert red_entry.text.startswith("Factory Hold: 0 of 1 Hit lost; ")
     assert red_entry.details["won"] is True
 
 
@@ -81,7 +86,7 @@ def test_it_measures_excellent_equipment_against_each_units_own_enemy(campaign, 
     }
     outcome_apply(
         campaign=campaign,
-        outcomes={red.pk: UnitOutcome(1, 0), blue.pk: UnitOutcome(1, 0)},
+        outcomes={red.pk: UnitOutcome(0, 1), blue.pk: UnitOutcome(0, 1)},
         opposing_equipment={red.pk: "excellent", blue.pk: "good"},
         reason="Ridge",
     )
@@ -171,7 +176,7 @@ def test_it_reverts_an_outcome_as_new_entries(campaign, make_unit):
 
 def test_it_refuses_to_revert_twice_or_over_a_later_change(campaign, make_unit):
     unit = make_unit("Walker", "Mech", quality="legendary", specialties=("mechanized",))
-    entries = outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0)}, reason="Ford")
+    entries = outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 1)}, reason="Ford")
     unit_edit(unit=unit, changes={"morale_hits": 3}, reason="miscounted")
     with pytest.raises(ValidationError, match="changed since in morale_hits"):
         outcome_revert(entries=entries, reason="undo")
