@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 
 from units.bucs import Specialty
+from units.cardfile import specialty_named, split_specialty_line
 from units.cardtext import CardTextError, is_building, parse_card
 from units.models import Ruleset, UnitType
 from units.terrain import TerrainError, validate_terrain
@@ -77,25 +78,6 @@ class LibraryEntry:
     source: str
     specialty: str = ""
     """The BUCS specialty a unit needs on this card (unit cards); blank for the rest."""
-
-
-_SPECIALTY_LINE = re.compile(r"^\s*specialty\s*:\s*(.*?)\s*$", re.IGNORECASE)
-
-
-def _specialty_named(name: str) -> Specialty | None:
-    key = "_".join(name.lower().replace("-", " ").split())
-    return next((s for s in Specialty if key in (s.value, s.label.lower())), None)
-
-
-def split_specialty_line(text: str) -> tuple[str, tuple[int, str] | None]:
-    """The card text without its `Specialty:` line (left blank, so line numbers hold)."""
-    lines = text.splitlines()
-    for index, line in enumerate(lines):
-        match = _SPECIALTY_LINE.match(line)
-        if match:
-            lines[index] = ""
-            return "\n".join(lines), (index + 1, match.group(1))
-    return text, None
 
 
 def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry]:
@@ -159,7 +141,7 @@ def _card_specialty(
             )
         )
         return ""
-    specialty = _specialty_named(line[1])
+    specialty = specialty_named(line[1])
     if specialty is None:
         names = ", ".join(s.label for s in Specialty)
         problems.append(

@@ -20,8 +20,9 @@ from campaign.recovery import casualties_die, medical_treat, rest_day
 from campaign.state import Status
 from tests.campaign.helpers import unit_state
 from units.bucs import Equipment, Quality, Specialty
+from units.cardfile import split_specialty_line
 from units.cardtext import parse_card
-from units.services import LIBRARY_DIR, split_specialty_line
+from units.services import LIBRARY_DIR
 
 Q = Quality
 ARMOR = (Specialty.MECHANIZED, Specialty.ARMOR)

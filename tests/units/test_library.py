@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from units.cardfile import split_specialty_line
 from units.cardtext import parse_card
 from units.models import UnitType
 from units.services import (
@@ -16,7 +17,6 @@ from units.services import (
     LibraryError,
     library_load,
     library_read,
-    split_specialty_line,
 )
 
 pytestmark = pytest.mark.django_db
