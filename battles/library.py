@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from units.cardfile import split_specialty_line
 from units.cardtext import is_building, parse_card
 
 from .engine.cards import BuildingCard, UnitCard
@@ -52,7 +53,8 @@ def load_library(root: Path = LIBRARY_DIR) -> Library:
     for name, ruleset in RULESETS.items():
         folder = root / name
         cards[name] = {
-            p.stem: parse_card(p.read_text(encoding="utf-8")) for p in _card_files(folder)
+            p.stem: parse_card(split_specialty_line(p.read_text(encoding="utf-8"))[0])
+            for p in _card_files(folder)
         }
         unit_dicts = {k: d for k, d in cards[name].items() if not is_building(d)}
         building_dicts = {k: d for k, d in cards[name].items() if is_building(d)}

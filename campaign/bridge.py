@@ -1,10 +1,11 @@
 """The bridge between a unit's BUCS state and a Team Bravo battle, as pure functions.
 
-Going in, a unit's quality shifts its card's Skill (`battle_card`). Coming out, a battle's
-outcome for the unit (`UnitOutcome`, the same whether the engine resolved the battle or a table
-of players did) becomes BUCS damage (`outcome_damage`). Each line of the table in
-`shared/design/rulings.md` ("The bridge") has a named test in `tests/campaign/test_bridge.py`;
-docs/campaign.md lists them. Plain Python: no Django (the engine's rulesets are plain too).
+Going in, everything BUCS knows about a unit (quality under Orders or without, equipment, the
+specialty its card needs) becomes one shift of its card's Skill (`going_in`, `battle_card`).
+Coming out, a battle's outcome for the unit (`UnitOutcome`, the same whether the engine resolved
+the battle or a table of players did) becomes BUCS damage (`outcome_damage`). The rules are
+`shared/design/rulings.md`, "The bridge, second edition"; docs/campaign.md lists each with its
+test. Plain Python: no Django (the engine's rulesets are plain too).
 """
 
 from __future__ import annotations
@@ -16,15 +17,23 @@ from typing import Any, Protocol
 
 from battles.engine.rulesets import RULESETS
 from campaign.experience import with_quality
-from campaign.state import LEADER_DEATH_HIT_POINTS, LeaderState, Status, UnitState
+from campaign.state import (
+    LEADER_DEATH_HIT_POINTS,
+    LeaderState,
+    Status,
+    UnitState,
+    ordered_specialties,
+    quality_name,
+)
 from units.bucs import (
     Equipment,
     Quality,
     Specialty,
-    battle_skill,
     effective_quality,
+    fielded,
     ignores_first_morale_hit,
-    split_damage,
+    shifted_skill,
+    skill_shift,
 )
 
 REMOVED = ("none", "destroyed", "demoralised")
@@ -63,6 +72,28 @@ class UnitOutcome:
             raise BridgeError(f"removed must be one of {', '.join(REMOVED)}, got {self.removed!r}")
 
 
+def outcome_problems(card: dict[str, Any], outcome: UnitOutcome, ruleset: str) -> list[str]:
+    """What makes this outcome impossible for a unit that fought on `card` (the printed card).
+
+    Hits lost at most the card's Hits; *destroyed* exactly when every Hit is lost; Skill lost
+    at most down to the ruleset's demoralisation Skill; *demoralised* exactly when it got there.
+    """
+    try:
+        floor = RULESETS[ruleset].demoralise_at_skill
+    except KeyError:
+        return [f"unknown ruleset {ruleset!r}"]
+    problems = []
+    if outcome.hits_lost > card["hits"]:
+        problems.append(f"hits_lost is at most {card['hits']} (the card's Hits)")
+    if (outcome.removed == "destroyed") != (outcome.hits_lost == card["hits"]):
+        problems.append("destroyed means every Hit lost, and every Hit lost means destroyed")
+    if outcome.skill_lost > card["skill"] - floor:
+        problems.append(f"skill_lost is at most {card['skill'] - floor} from Skill {card['skill']}")
+    elif outcome.removed == "demoralised" and card["skill"] - outcome.skill_lost != floor:
+        problems.append(f"demoralised means Skill brought down to {floor}")
+    return problems
+
+
 # ---------------------------------------------------------------------------------------------
 # Going in
 # ---------------------------------------------------------------------------------------------
@@ -72,34 +103,110 @@ class _FieldedUnit(Protocol):
     quality: int
     morale_hits: int
     casualty_hits: int
+    equipment: str
+    specialties: Any
     status: str
     unit_type: Any
 
 
-def card_for(card: dict[str, Any], effective: Quality) -> dict[str, Any]:
-    """The card with its printed Skill (for an Average unit) shifted by effective quality."""
+@dataclass(frozen=True)
+class GoingIn:
+    """Everything BUCS knows about a unit, as the one Skill shift its battle card gets."""
+
+    quality: Quality
+    """The quality it fights at: effective quality, or Raw outside its specialties."""
+    equipment: Equipment
+    """The kit it fights with: its own, or Poor outside its specialties."""
+    covered: bool
+    """Whether its specialties cover the card (the card's specialty, if it names one)."""
+    under_orders: bool
+    modifier: int
+    """Quality's alone modifier (under Orders or without) plus the equipment modifier."""
+    shift: int
+    """The modifier as Skill: ÷ 4, rounded half away from zero."""
+    skill: int
+    """Printed Skill plus the shift, clamped 2..5."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "quality": quality_name(self.quality),
+            "equipment": self.equipment.value,
+            "covered": self.covered,
+            "under_orders": self.under_orders,
+            "modifier": self.modifier,
+            "shift": self.shift,
+            "skill": self.skill,
+        }
+
+
+def going_in(
+    card: dict[str, Any],
+    *,
+    effective: Quality,
+    equipment: Equipment = Equipment.ADEQUATE,
+    specialties: Any = (),
+    needed: Any = (),
+    under_orders: bool = True,
+) -> GoingIn:
+    """The one rule for a unit's battle Skill (rulings.md, "The bridge, second edition").
+
+    The BUCS modifier is the fighting quality's *alone* modifier (under Orders when it has one,
+    without when not) plus its equipment's; a unit whose specialties do not cover the card
+    fights as Raw with Poor kit (`units.bucs.fielded`). The Skill shift is the modifier ÷ 4,
+    rounded half away from zero; the battle Skill is the printed Skill plus the shift, 2..5.
+    """
     if "skill" not in card:
         raise BridgeError(f"{card.get('name', 'this card')} is not a unit card: it has no Skill")
-    shifted = copy.deepcopy(card)
-    shifted["skill"] = battle_skill(card["skill"], effective)
-    return shifted
+    kit = fielded(effective, equipment, specialties, needed)
+    modifier = kit.quality.alone(under_orders=under_orders) + kit.equipment.modifier
+    shift = skill_shift(modifier)
+    skill = shifted_skill(card["skill"], shift)
+    return GoingIn(kit.quality, kit.equipment, kit.covered, under_orders, modifier, shift, skill)
 
 
-def battle_card(unit: _FieldedUnit) -> dict[str, Any]:
-    """The card a persistent unit takes into battle, in the engine's card dict format.
+def card_needs(unit_type: Any) -> frozenset[Specialty]:
+    """The specialty a card needs, as a set (empty: the card names none, anyone may field it)."""
+    specialty = getattr(unit_type, "specialty", "")
+    return frozenset({Specialty(specialty)}) if specialty else frozenset()
+
+
+def card_for(card: dict[str, Any], going: GoingIn) -> dict[str, Any]:
+    """The card with its battle Skill printed in; the library card is left alone."""
+    printed = copy.deepcopy(card)
+    printed["skill"] = going.skill
+    return printed
+
+
+def unit_going_in(unit: _FieldedUnit, *, under_orders: bool = True) -> GoingIn:
+    """How a persistent unit goes into battle (it must be ready).
 
     Effective quality is its quality less every outstanding Morale and Casualty hit (not below
-    Raw); the Skill shift is clamped to the card range 2..5. A unit out of action has no card.
+    Raw). A unit out of action has no card.
     """
     if unit.status != Status.READY:
         raise BridgeError(f"{unit} is {Status(unit.status).label}: it cannot go into battle")
-    effective = effective_quality(Quality(unit.quality), unit.morale_hits, unit.casualty_hits)
-    return card_for(unit.unit_type.card, effective)
+    return going_in(
+        unit.unit_type.card,
+        effective=effective_quality(Quality(unit.quality), unit.morale_hits, unit.casualty_hits),
+        equipment=Equipment(unit.equipment),
+        specialties=ordered_specialties(unit.specialties),
+        needed=card_needs(unit.unit_type),
+        under_orders=under_orders,
+    )
+
+
+def battle_card(unit: _FieldedUnit, *, under_orders: bool = True) -> dict[str, Any]:
+    """The card a persistent unit takes into battle, in the engine's card dict format."""
+    return card_for(unit.unit_type.card, unit_going_in(unit, under_orders=under_orders))
 
 
 # ---------------------------------------------------------------------------------------------
 # Coming out
 # ---------------------------------------------------------------------------------------------
+
+
+CASUALTY_FROM = 4
+"""A BUCS hit from a blow is Casualty on a d6 of 4 or more (half of them), else Morale."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +218,14 @@ class Damage:
     casualty_hits: int = 0
     """Casualty hits taken, after Armor."""
     split: tuple[int, int] = (0, 0)
-    """(Morale, Casualty) as the hits split, before anything was ignored."""
+    """(Morale, Casualty) as the blows' hits split, before anything was ignored."""
+    shock: int = 0
+    """Morale hits from suppression: one per point of Skill lost."""
+    blow_dice: tuple[int, ...] = ()
+    """The d6 rolled for each Team Bravo Hit lost (each blow is the die ÷ the card's Hits,
+    rounded up, in BUCS hits)."""
+    split_dice: tuple[int, ...] = ()
+    """The d6 rolled for each BUCS hit: Casualty on 4+, else Morale."""
     armor_ignored: int = 0
     excellent_ignored: int = 0
     leader_rolls: tuple[int, ...] = ()
@@ -128,6 +242,9 @@ class Damage:
             "morale_hits": self.morale_hits,
             "casualty_hits": self.casualty_hits,
             "split": list(self.split),
+            "shock": self.shock,
+            "blow_dice": list(self.blow_dice),
+            "split_dice": list(self.split_dice),
             "armor_ignored": self.armor_ignored,
             "excellent_ignored": self.excellent_ignored,
             "leader_rolls": list(self.leader_rolls),
@@ -136,6 +253,18 @@ class Damage:
             "skill_restored": self.skill_restored,
             "removed": self.removed,
         }
+
+
+def blow_hits(die: int, card_hits: int) -> int:
+    """BUCS hits dealt by one Team Bravo Hit lost: its d6 ÷ the card's Hits, rounded up.
+
+    Losing all of a 1-Hit card is 1–6 BUCS hits; each Hit of a 2-Hit card 1–3; of a 6-Hit card
+    1. So the whole of a shipped card is never more than 6 BUCS hits: a Legendary unit (7 steps)
+    is never destroyed by one card's worth of Casualty hits.
+    """
+    if card_hits < 1:
+        raise BridgeError(f"a card has 1 Hit or more, got {card_hits}")
+    return -(-die // card_hits)
 
 
 def skill_restored_after(ruleset: str) -> bool:
@@ -170,13 +299,16 @@ def damage_apply(
     day: int,
     d6: Roll,
     damage: Damage | None = None,
+    taken_out_retreats: bool = False,
 ) -> tuple[UnitState, Damage]:
     """Hits taken in a battle (already split and reduced) applied to the unit, with its leader.
 
-    Shared by battles and quick resolves. The battle decides destroyed and demoralised; a unit
-    left on the table whose hits still take it below Raw retreats in poor order, because the
-    table, not the arithmetic, decides who was destroyed. A unit that fought stays in the combat
-    zone, unless it retreated out of it.
+    Shared by battles and quick resolves. A quick resolve is BUCS itself: a unit broken by a
+    Casualty hit is destroyed utterly. From a Team Bravo table (`taken_out_retreats`), taken out
+    is not dead: a unit removed, destroyed or demoralised, retreats in poor order with its hits,
+    and the medics' 24 hours and the ladder decide whether it is lost for good
+    (`recovery.casualties_die`). A unit whose hits take it below Raw retreats too. A unit that
+    fought stays in the combat zone, unless it retreated out of it.
     """
     damage = damage or Damage()
     leader, rolls, died = leader_wounds(state.leader, casualty_hits, d6)
@@ -189,9 +321,9 @@ def damage_apply(
         battles_fought=state.battles_fought + 1,
         last_battle_day=day,
     )
-    if removed == "destroyed":
+    if removed == "destroyed" and not taken_out_retreats:
         status = Status.DESTROYED
-    elif removed == "demoralised" or state.below_raw:
+    elif removed != "none" or state.below_raw:
         status = Status.RETREATED
     else:
         status = Status.READY
@@ -211,25 +343,36 @@ def outcome_damage(
     state: UnitState,
     outcome: UnitOutcome,
     *,
+    card_hits: int,
     skill_restored: bool,
     opposing_equipment: Equipment,
     day: int,
     d6: Roll,
 ) -> tuple[UnitState, Damage]:
-    """A battle's outcome for one unit, turned into BUCS damage (rulings.md, "Coming out").
+    """A battle's outcome for one unit, turned into BUCS damage (second edition, "Coming out").
 
-    Hits lost split half rounded up Morale, half rounded down Casualty; Armor ignores its first
-    two Casualty hits; Excellent equipment ignores the first Morale hit against a less well
-    equipped enemy; Skill lost to suppression is restored (One Year War) or costs a quality step
-    per point for good (Combined Arms); the leader takes 3d6 per Casualty hit.
+    Each Team Bravo Hit lost is a blow of d6 ÷ the card's Hits (rounded up) BUCS hits, and each
+    of those is Casualty on a d6 of 4+, else Morale: half and half on average, with no count
+    rounded, so no fate depends on a count coming out odd or even. Each point of Skill lost to
+    suppression is a Morale hit (shock), restored afterwards (One Year War) or also a quality
+    step lost for good (Combined Arms). Armor ignores its first two Casualty hits; Excellent
+    equipment its first Morale hit against a less well equipped enemy; the leader takes 3d6 per
+    Casualty hit. Taken out is not dead: the unit retreats, and its fate waits for the medics.
     """
     if state.status != Status.READY:
         raise BridgeError(f"{state.name} is {state.status.label}: it could not have fought")
-    morale, casualty = split_damage(outcome.hits_lost)
+    blow_dice = tuple(d6() for _ in range(outcome.hits_lost))
+    hits = sum(blow_hits(die, card_hits) for die in blow_dice)
+    split_dice = tuple(d6() for _ in range(hits))
+    casualty = sum(1 for die in split_dice if die >= CASUALTY_FROM)
+    morale = hits - casualty
+    shock = outcome.skill_lost
     armor = min(casualty, Specialty.ARMOR.row.ignores_casualty_hits)
     if Specialty.ARMOR not in state.specialties:
         armor = 0
-    excellent = 1 if morale and ignores_first_morale_hit(state.equipment, opposing_equipment) else 0
+    excellent = (
+        1 if morale + shock and ignores_first_morale_hit(state.equipment, opposing_equipment) else 0
+    )
     quality_lost = 0
     if skill_restored:
         restored = outcome.skill_lost
@@ -240,6 +383,9 @@ def outcome_damage(
         state = state.but(skill_lost=state.skill_lost + outcome.skill_lost)
     working = Damage(
         split=(morale, casualty),
+        shock=shock,
+        blow_dice=blow_dice,
+        split_dice=split_dice,
         armor_ignored=armor,
         excellent_ignored=excellent,
         quality_lost=quality_lost,
@@ -247,10 +393,11 @@ def outcome_damage(
     )
     return damage_apply(
         state,
-        morale_hits=morale - excellent,
+        morale_hits=morale + shock - excellent,
         casualty_hits=casualty - armor,
         removed=outcome.removed,
         day=day,
         d6=d6,
         damage=working,
+        taken_out_retreats=True,
     )

@@ -53,14 +53,16 @@ DEMO_FORCES = (
 )  # fmt: skip
 
 # The first battle, fought on day 1: (unit name, hits lost, Skill lost, removed).
+# Each is possible on the card the unit fought with (`bridge.outcome_problems`): a mech has 2
+# Hits, a tank and a squad 1, so only losing every Hit is "destroyed".
 MILL_OUTCOMES = (
     ("1st Squad", 0, 1, "none"),
-    ("Atlas", 2, 0, "none"),
-    ("Tiger One", 1, 0, "none"),
+    ("Atlas", 1, 0, "none"),
+    ("Tiger One", 0, 1, "none"),
     ("Blue Rifles", 1, 0, "destroyed"),
     ("Sappers", 0, 2, "demoralised"),
-    ("Old Faithful", 2, 0, "none"),
-    ("Iron Wolf", 2, 0, "none"),
+    ("Old Faithful", 1, 0, "none"),
+    ("Iron Wolf", 1, 0, "none"),
 )
 
 

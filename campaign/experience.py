@@ -55,12 +55,20 @@ class Earned:
     """Whether the points took it up a step."""
 
 
-def experience_earn(state: UnitState, *, won: bool) -> tuple[UnitState, Earned]:
-    """Points for surviving a battle (more for winning it), and a step up at the threshold."""
-    if state.status == Status.DESTROYED:
+def experience_earn(
+    state: UnitState, *, won: bool, quality_lost: bool = False
+) -> tuple[UnitState, Earned]:
+    """Points for coming through a battle (more for winning it), and a step up at the threshold.
+
+    Only a unit that held together learns: one destroyed or retreated in poor order earns
+    nothing. Nor does a unit that lost quality for good in the battle (Skill lost under
+    Combined Arms): its survivors are not the veterans the points would describe, and a step
+    up would give straight back what the rules say never returns.
+    """
+    if state.status != Status.READY or quality_lost:
         return state, Earned(0, raised=False)
     points = POINTS_SURVIVED
-    if won and state.status == Status.READY:
+    if won:
         points += POINTS_WON
     experience = state.experience + points
     needed = threshold(state.quality)

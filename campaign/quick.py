@@ -20,7 +20,7 @@ from units.bucs import (
     Quality,
     Situation,
     Specialty,
-    equipment_for_task,
+    fielded,
     hits_from_margin,
     ignores_first_morale_hit,
     mobility,
@@ -105,10 +105,11 @@ class QuickResult:
 
 
 def fighting(state: UnitState, hits: int) -> tuple[Quality, Equipment]:
-    """The quality and kit a unit fights with, at its current hits."""
-    if not COMBAT_SPECIALTIES & set(state.specialties):
-        return Quality.RAW, equipment_for_task(state.equipment, within_specialties=False)
-    return Quality(state.quality).lowered(hits), state.equipment
+    """The quality and kit a unit fights with, at its current hits (`units.bucs.fielded`)."""
+    kit = fielded(
+        Quality(state.quality).lowered(hits), state.equipment, state.specialties, COMBAT_SPECIALTIES
+    )
+    return kit.quality, kit.equipment
 
 
 def _roll(f: _Fighter, other: _Fighter, d20: Callable[[], int]) -> dict[str, Any]:

@@ -22,16 +22,20 @@ from units.bucs import Equipment, Quality, Specialty
 
 
 def rest_day(state: UnitState) -> UnitState:
-    """One day of R&R: one Morale hit healed, and a unit that retreated rallies.
+    """One day of R&R: one Morale hit healed, and a unit that retreated rallies once it can.
 
-    A unit still in the combat zone keeps its last Morale hit. Nothing heals a destroyed unit.
+    A unit still in the combat zone keeps its last Morale hit. A retreated unit whose hits
+    still take it below Raw is still broken: it stays retreated (out of action) until R&R has
+    healed enough to bring it back onto the ladder. Nothing heals a destroyed unit.
     """
     if state.status == Status.DESTROYED:
         return state
     keep = 1 if state.in_combat_zone else 0
     morale_hits = max(min(state.morale_hits, keep), state.morale_hits - 1)
-    status = Status.READY if state.status == Status.RETREATED else state.status
-    return state.but(morale_hits=morale_hits, status=status)
+    rested = state.but(morale_hits=morale_hits)
+    if state.status == Status.RETREATED and not rested.below_raw:
+        return rested.but(status=Status.READY)
+    return rested
 
 
 # ---------------------------------------------------------------------------------------------

@@ -39,8 +39,6 @@ class QualityRow:
     """Modifier the unit lends when assisting a character."""
     specialty_limit: int
     """How many Unit Specialties a unit of this quality may hold."""
-    skill_shift: int
-    """Shift to a card's printed Skill (printed for an Average unit) when it goes into battle."""
 
 
 class Quality(IntEnum):
@@ -85,7 +83,20 @@ class Quality(IntEnum):
 
     @property
     def skill_shift(self) -> int:
-        return self.row.skill_shift
+        """The Skill shift of this quality under Orders with Adequate kit (`skill_shift`)."""
+        return skill_shift(self.alone_under_orders)
+
+    def alone(self, *, under_orders: bool) -> int:
+        """Its modifier acting alone, under an Order or without one.
+
+        Raw and Green cannot act alone without an Order: when they fight at all (fired on, a
+        table's GM says so) they fight at their under-Orders modifier, and the battle makes
+        them hold in place (rulings.md, "The automated commander").
+        """
+        row = self.row
+        if under_orders or row.alone_without_orders is None:
+            return row.alone_under_orders
+        return row.alone_without_orders
 
     @property
     def hits_survived(self) -> int:
@@ -120,13 +131,13 @@ class Quality(IntEnum):
 
 
 QUALITY_TABLE: dict[Quality, QualityRow] = {
-    Quality.RAW: QualityRow("Raw", -6, None, -2, 0, -2),
-    Quality.GREEN: QualityRow("Green", -4, None, +1, 1, -1),
-    Quality.INEXPERIENCED: QualityRow("Inexperienced", -2, -4, +2, 1, -1),
-    Quality.AVERAGE: QualityRow("Average", 0, -2, +3, 2, 0),
-    Quality.EXPERIENCED: QualityRow("Experienced", +2, 0, +4, 2, +1),
-    Quality.ELITE: QualityRow("Elite", +4, +4, +4, 3, +1),
-    Quality.LEGENDARY: QualityRow("Legendary", +6, +6, +6, 4, +2),
+    Quality.RAW: QualityRow("Raw", -6, None, -2, 0),
+    Quality.GREEN: QualityRow("Green", -4, None, +1, 1),
+    Quality.INEXPERIENCED: QualityRow("Inexperienced", -2, -4, +2, 1),
+    Quality.AVERAGE: QualityRow("Average", 0, -2, +3, 2),
+    Quality.EXPERIENCED: QualityRow("Experienced", +2, 0, +4, 2),
+    Quality.ELITE: QualityRow("Elite", +4, +4, +4, 3),
+    Quality.LEGENDARY: QualityRow("Legendary", +6, +6, +6, 4),
 }
 
 TRAINING_TARGETS: frozenset[Quality] = frozenset(
@@ -148,15 +159,30 @@ def effective_quality(quality: Quality, morale_hits: int, casualty_hits: int) ->
     return Quality(quality).lowered(morale_hits + casualty_hits)
 
 
-def battle_skill(printed_skill: int, effective: Quality) -> int:
-    """The Skill a unit takes into battle: printed Skill (for Average) shifted by quality.
+MODIFIER_PER_SKILL = 4
+"""BUCS modifier points per point of Team Bravo Skill: Raw's −6 is −2, Legendary's +6 is +2."""
 
-    Clamped to the card range 2..5, because a Team Bravo card cannot print anything else.
+
+def skill_shift(modifier: int) -> int:
+    """A BUCS modifier as a shift to a card's Skill: modifier ÷ 4, rounded half away from zero.
+
+    On Adequate kit under Orders this is the first edition's table (Raw −6 → −2, Green −4 → −1,
+    Inexperienced −2 → −1, Average 0, Experienced +2 → +1, Elite +4 → +1, Legendary +6 → +2).
     """
+    steps = (2 * abs(modifier) + MODIFIER_PER_SKILL) // (2 * MODIFIER_PER_SKILL)
+    return steps if modifier >= 0 else -steps
+
+
+def shifted_skill(printed_skill: int, shift: int) -> int:
+    """Printed Skill plus a shift, clamped to the card range 2..5 (a card prints nothing else)."""
     if not SKILL_MIN <= printed_skill <= SKILL_MAX:
         raise ValueError(f"printed Skill must be {SKILL_MIN}..{SKILL_MAX}, got {printed_skill}")
-    shifted = printed_skill + Quality(effective).skill_shift
-    return max(SKILL_MIN, min(SKILL_MAX, shifted))
+    return max(SKILL_MIN, min(SKILL_MAX, printed_skill + shift))
+
+
+def battle_skill(printed_skill: int, effective: Quality) -> int:
+    """The Skill of a unit of this quality under Orders with Adequate kit, clamped 2..5."""
+    return shifted_skill(printed_skill, Quality(effective).skill_shift)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -378,6 +404,36 @@ def mobility(
     if equipment.row.loses_mobility:
         return Mobility.FOOT
     return max((Specialty(s).row.mobility for s in specialties), default=Mobility.FOOT)
+
+
+@dataclass(frozen=True)
+class Fielded:
+    """The quality and kit a unit fights with on a task, and whether its specialties cover it."""
+
+    quality: Quality
+    equipment: Equipment
+    covered: bool
+
+
+def fielded(
+    quality: Quality,
+    equipment: Equipment,
+    specialties: Iterable[Specialty],
+    needed: Iterable[Specialty],
+) -> Fielded:
+    """How a unit fights on a task that needs one of `needed` (nothing needed: any unit may).
+
+    Outside its specialties a unit fights as Raw with Poor kit ("units without the Infantry
+    specialty fight as Raw"; "a unit pressed into a task outside its specialties counts as
+    Poor"). A Raw unit may hold no specialty at all, so for it "fights as Raw" is its own
+    quality: it keeps its own kit rather than paying for Raw twice.
+    """
+    needed = frozenset(needed)
+    covered = not needed or bool(needed & set(specialties))
+    quality = Quality(quality)
+    if covered or quality == Quality.RAW:
+        return Fielded(quality, equipment, covered)
+    return Fielded(Quality.RAW, equipment_for_task(equipment, within_specialties=False), False)
 
 
 def fighting_quality(quality: Quality, specialties: Iterable[Specialty]) -> Quality:

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from units.bucs import Specialty
 from units.cardtext import CardError, is_building, render_card, validate_card
 from units.terrain import TerrainError, validate_terrain
 
@@ -71,6 +72,13 @@ class UnitType(Versioned):
         help_text="Blank for terrain, which every ruleset shares.",
     )
     card = models.JSONField(help_text="The card as data, in the battle engine's card format.")
+    specialty = models.CharField(
+        max_length=32,
+        blank=True,
+        choices=[(s.value, s.label) for s in Specialty],
+        help_text="The BUCS specialty a unit needs to fight at its quality on this card "
+        "(outside it, it fights as Raw with Poor kit); blank: any unit may field it.",
+    )
     source = models.CharField(
         max_length=200, blank=True, help_text="The library file it was loaded from, if any."
     )

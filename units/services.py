@@ -1,7 +1,9 @@
 """Writes for the card library: load the sample library's cards and terrain into the database.
 
 The library is a folder per ruleset of `.card` files in the "WRITING A CARD" text format
-(`units.cardtext`), and one `terrain.json` shared by both rulesets (`units.terrain`). Loading
+(`units.cardtext`), and one `terrain.json` shared by both rulesets (`units.terrain`). A unit
+card's file also names, on a `Specialty:` line of its own, the BUCS specialty a unit must hold
+to fight at its quality on that card: the campaign's line, not part of the Team Bravo card. Loading
 reads and checks every file first; any problem (reported with its file and line) stops the load
 before anything is written. Loading twice changes nothing the second time.
 """
@@ -16,6 +18,8 @@ from typing import Any
 
 from django.db import transaction
 
+from units.bucs import Specialty
+from units.cardfile import specialty_named, split_specialty_line
 from units.cardtext import CardTextError, is_building, parse_card
 from units.models import Ruleset, UnitType
 from units.terrain import TerrainError, validate_terrain
@@ -72,6 +76,8 @@ class LibraryEntry:
     ruleset: str
     card: dict[str, Any]
     source: str
+    specialty: str = ""
+    """The BUCS specialty a unit needs on this card (unit cards); blank for the rest."""
 
 
 def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry]:
@@ -87,13 +93,15 @@ def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry
             )
             continue
         try:
-            card = parse_card(path.read_text(encoding="utf-8"))
+            text, specialty_line = split_specialty_line(path.read_text(encoding="utf-8"))
+            card = parse_card(text)
         except UnicodeDecodeError:
             problems.append(LibraryProblem(relative, None, "card", "not UTF-8 text"))
             continue
         except CardTextError as error:
             problems.append(LibraryProblem(relative, error.line, error.field, error.message))
             continue
+        specialty = _card_specialty(relative, card, specialty_line, problems)
         for keyword in card.get("keywords", []):
             only = RULESET_ONLY_KEYWORDS.get(keyword)
             if only is not None and only != folder:
@@ -106,8 +114,43 @@ def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry
                     )
                 )
         kind = UnitType.Kind.BUILDING if is_building(card) else UnitType.Kind.UNIT
-        entries.append(LibraryEntry(card["name"], kind, folder, card, relative))
+        entries.append(LibraryEntry(card["name"], kind, folder, card, relative, specialty))
     return entries
+
+
+def _card_specialty(
+    relative: str,
+    card: dict[str, Any],
+    line: tuple[int, str] | None,
+    problems: list[LibraryProblem],
+) -> str:
+    """The specialty a unit card's file names; every unit card names one, a building none."""
+    if is_building(card):
+        if line is not None:
+            problems.append(
+                LibraryProblem(relative, line[0], "specialty", "a building needs no specialty")
+            )
+        return ""
+    if line is None:
+        problems.append(
+            LibraryProblem(
+                relative,
+                None,
+                "specialty",
+                'name the specialty its unit needs on a line of its own: "Specialty: Infantry"',
+            )
+        )
+        return ""
+    specialty = specialty_named(line[1])
+    if specialty is None:
+        names = ", ".join(s.label for s in Specialty)
+        problems.append(
+            LibraryProblem(
+                relative, line[0], "specialty", f"unknown specialty {line[1]!r}; one of {names}"
+            )
+        )
+        return ""
+    return specialty.value
 
 
 def _line_of(path: Path, pattern: str) -> int | None:
@@ -199,7 +242,12 @@ def library_load(*, root: Path = LIBRARY_DIR) -> LibraryReport:
     loaded: set[int] = set()
     for entry in entries:
         existing = UnitType.objects.filter(ruleset=entry.ruleset, name=entry.name).first()
-        values = {"kind": entry.kind, "card": entry.card, "source": entry.source}
+        values = {
+            "kind": entry.kind,
+            "card": entry.card,
+            "source": entry.source,
+            "specialty": entry.specialty,
+        }
         if existing is None:
             existing = UnitType.objects.create(name=entry.name, ruleset=entry.ruleset, **values)
             report.created.append(entry.name)

@@ -21,16 +21,22 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
-from battles.engine.rulesets import RULESETS
 from battles.models import Battle
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
-from campaign.bridge import REMOVED, UnitOutcome, battle_card
+from campaign.bridge import (
+    REMOVED,
+    UnitOutcome,
+    battle_card,
+    card_for,
+    outcome_problems,
+    unit_going_in,
+)
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.selectors import engaged_units
 from campaign.services._record import require_manager
 from campaign.services.outcomes import opposing_equipment_by_side, outcome_apply, outcome_revert
-from campaign.state import Status
+from campaign.state import Status, quality_name
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 
@@ -43,7 +49,8 @@ class Deployment:
     side: str
     position: tuple[float, float]
     facing: float = 0.0
-    order: dict[str, Any] = field(default_factory=lambda: {"kind": "attack"})
+    order: dict[str, Any] | None = field(default_factory=lambda: {"kind": "attack"})
+    """Its standing Order; None: it goes in without one (Raw and Green then hold in place)."""
 
 
 def campaign_battle_launch(
@@ -66,8 +73,11 @@ def campaign_battle_launch(
     require_manager(campaign, actor)
     if request_key is not None and (existing := _launched(request_key)):
         return existing
+    campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     try:
-        scenario, sides, engine_units = _scenario(campaign, base, deployments, turn_limit)
+        scenario, sides, engine_units = campaign_battle_scenario(
+            campaign, base, deployments, turn_limit
+        )
     except ValidationError:
         # The same request, launched a moment ago by another: its units are in battle now.
         if request_key is not None and (existing := _launched(request_key)):
@@ -111,12 +121,16 @@ def _launched(request_key: uuid.UUID) -> CampaignBattle | None:
     return CampaignBattle.objects.filter(request_key=request_key).first()
 
 
-def _scenario(
+def campaign_battle_scenario(
     campaign: Campaign,
     base: Mapping[str, Any],
     deployments: Sequence[Deployment],
     turn_limit: int | None,
 ) -> tuple[dict[str, Any], dict[str, list[int]], dict[str, int]]:
+    """(scenario, side → unit pks, engine id → unit pk): each unit's card printed into the base.
+
+    Checks every deployment first (`ValidationError` naming it); writes nothing.
+    """
     errors: dict[str, list[str]] = {}
     scenario = copy.deepcopy(dict(base))
     scenario["ruleset"] = campaign.ruleset
@@ -152,15 +166,18 @@ def _scenario(
         engine_units[engine_id] = unit.pk
         sides[deployment.side].append(unit.pk)
         side = scenario["sides"][side_ids.index(deployment.side)]
-        side["units"].append(
-            {
-                "id": engine_id,
-                "card": battle_card(unit),
-                "position": list(deployment.position),
-                "facing": deployment.facing,
-                "order": deployment.order,
-            }
-        )
+        # Quality and Order go into the scenario, so the engine's Orders rules are live.
+        going = unit_going_in(unit, under_orders=deployment.order is not None)
+        placed = {
+            "id": engine_id,
+            "card": card_for(unit.unit_type.card, going),
+            "position": list(deployment.position),
+            "facing": deployment.facing,
+            "quality": quality_name(going.quality),
+        }
+        if deployment.order is not None:
+            placed["order"] = deployment.order
+        side["units"].append(placed)
     if errors:
         raise ValidationError(errors)
     return scenario, sides, engine_units
@@ -181,6 +198,7 @@ def campaign_battle_record(
     ``outcomes`` maps each unit's pk to its ``hits_lost``, ``skill_lost`` and ``removed``.
     """
     require_manager(campaign, actor)
+    campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     errors: dict[str, list[str]] = {}
     if not name.strip():
         errors["name"] = ["give the battle a name"]
@@ -238,18 +256,9 @@ def _table_outcome_problems(campaign: Campaign, unit: Unit, outcome: Any) -> lis
         return [f"removed must be one of {', '.join(REMOVED)}"]
     if unit.status != Status.READY:
         return [f"{unit} is {unit.status}: it could not have fought"]
-    card = battle_card(unit)
-    floor = RULESETS[campaign.ruleset].demoralise_at_skill
-    problems = []
-    if hits_lost > card["hits"]:
-        problems.append(f"hits_lost is at most {card['hits']} (the card's Hits)")
-    if skill_lost > card["skill"] - floor:
-        problems.append(f"skill_lost is at most {card['skill'] - floor} from Skill {card['skill']}")
-    if (removed == "destroyed") != (hits_lost == card["hits"]):
-        problems.append("destroyed means every Hit lost, and every Hit lost means destroyed")
-    if removed == "demoralised" and card["skill"] - skill_lost != floor:
-        problems.append(f"demoralised means Skill brought down to {floor}")
-    return problems
+    return outcome_problems(
+        battle_card(unit), UnitOutcome(hits_lost, skill_lost, removed), campaign.ruleset
+    )
 
 
 def campaign_battle_settle(*, battle_id: int) -> CampaignBattle | None:
@@ -316,12 +325,28 @@ def campaign_battle_apply(
             reason=campaign_battle.name,
             battle=campaign_battle.battle,
             actor=actor,
+            cards=campaign_battle_cards(campaign_battle),
         )
         CampaignBattle.objects.filter(pk=campaign_battle.pk).update(
             applied_entries=[entry.pk for entry in entries]
         )
     campaign_battle.refresh_from_db()
     return entries
+
+
+def campaign_battle_cards(campaign_battle: CampaignBattle) -> dict[int, dict[str, Any]]:
+    """The card each persistent unit fought with, as the engine battle's scenario printed it.
+
+    A table battle has no scenario: its units are judged by the card they would take now.
+    """
+    if campaign_battle.battle is None:
+        return {}
+    return {
+        campaign_battle.engine_units[unit["id"]]: unit["card"]
+        for side in campaign_battle.battle.scenario.get("sides", [])
+        for unit in side.get("units", [])
+        if unit.get("id") in campaign_battle.engine_units
+    }
 
 
 def campaign_battle_outcomes(

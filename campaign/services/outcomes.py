@@ -13,7 +13,14 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from campaign.bridge import Damage, UnitOutcome, outcome_damage, skill_restored_after
+from campaign.bridge import (
+    Damage,
+    UnitOutcome,
+    battle_card,
+    outcome_damage,
+    outcome_problems,
+    skill_restored_after,
+)
 from campaign.experience import experience_earn
 from campaign.history import hits_text, plural
 from campaign.models import Campaign, HistoryEntry, Unit
@@ -45,10 +52,28 @@ def opposing_equipment_by_side(sides: Mapping[str, Iterable[Unit]]) -> dict[int,
     }
 
 
-def _battle_sentence(reason: str, outcome: UnitOutcome, damage: Damage, state: UnitState) -> str:
-    parts = [f"{reason}: lost {plural(outcome.hits_lost, 'hit')}"]
+def battle_fate_text(reason: str, removed: str) -> str:
+    """How a unit left a battle, in words: "taken out at Second Crossing", "at the Ford"."""
+    if removed == "destroyed":
+        return f"taken out at {reason}"
+    if removed == "demoralised":
+        return f"broken at {reason}"
+    return f"at {reason}"
+
+
+def _battle_sentence(
+    reason: str, outcome: UnitOutcome, damage: Damage, state: UnitState, card_hits: int
+) -> str:
+    head = {"destroyed": f"Taken out at {reason}", "demoralised": f"Broken at {reason}"}
+    lost = f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"
+    parts = [f"{head.get(outcome.removed, reason)}: {lost}"]
     if outcome.hits_lost:
-        parts[0] += f" ({hits_text(*damage.split)})"
+        dice = ", ".join(str(d) for d in damage.blow_dice)
+        parts.append(
+            f"{plural(sum(damage.split), 'BUCS hit')} (blows {dice}): {hits_text(*damage.split)}"
+        )
+    if damage.shock:
+        parts.append(f"{outcome.skill_lost} Skill lost to suppression: {damage.shock} Morale")
     if damage.armor_ignored:
         parts.append(f"Armor ignored {plural(damage.armor_ignored, 'Casualty hit')}")
     if damage.excellent_ignored:
@@ -62,8 +87,7 @@ def _battle_sentence(reason: str, outcome: UnitOutcome, damage: Damage, state: U
         parts.append(f"Skill lost to suppression costs {plural(damage.quality_lost, 'step')}")
     if damage.skill_restored:
         parts.append(f"{damage.skill_restored} Skill lost to suppression restored")
-    if outcome.removed != "none":
-        parts.append(outcome.removed)
+    parts.append(f"in all {hits_text(damage.morale_hits, damage.casualty_hits)}")
     return "; ".join(parts)
 
 
@@ -82,7 +106,8 @@ def _validated_units(
     opposing_equipment: Any,
     day: int,
     reason: str,
-) -> list[Unit]:
+    cards: Mapping[int, dict[str, Any]] | None,
+) -> tuple[list[Unit], dict[int, dict[str, Any]]]:
     errors: dict[str, list[str]] = {}
     if not reason.strip():
         errors["reason"] = ["say which battle, for the history"]
@@ -102,11 +127,19 @@ def _validated_units(
             errors.setdefault(f"outcomes.{pk}", []).append(f"no unit {pk} in {campaign}")
         if not isinstance(outcome, UnitOutcome):
             errors.setdefault(f"outcomes.{pk}", []).append("must be a UnitOutcome")
+    fought_with: dict[int, dict[str, Any]] = {}
     for unit in units:
         if unit.status != Status.READY:
             errors.setdefault(f"outcomes.{unit.pk}", []).append(
                 f"{unit} is {unit.state.status.label}: it could not have fought"
             )
+            continue
+        card = cards[unit.pk] if cards and unit.pk in cards else battle_card(unit)
+        fought_with[unit.pk] = card
+        outcome = outcomes[unit.pk]
+        if isinstance(outcome, UnitOutcome):
+            for problem in outcome_problems(card, outcome, campaign.ruleset):
+                errors.setdefault(f"outcomes.{unit.pk}", []).append(f"{unit}: {problem}")
         try:
             _equipment_for(opposing_equipment, unit.pk)
         except ValueError:
@@ -115,7 +148,7 @@ def _validated_units(
         errors["winners"] = [f"units {sorted(stray)} have no outcome"]
     if errors:
         raise ValidationError(errors)
-    return units
+    return units, fought_with
 
 
 @transaction.atomic
@@ -130,6 +163,7 @@ def outcome_apply(
     battle: Any = None,
     seed: int | str | None = None,
     actor: Any = None,
+    cards: Mapping[int, dict[str, Any]] | None = None,
 ) -> list[HistoryEntry]:
     """Apply a battle's outcome to every persistent unit that fought, with history entries.
 
@@ -138,11 +172,17 @@ def outcome_apply(
     faced (one rating for all, or a mapping by pk; see `best_equipment`). `day` defaults to
     today; a battle entered for a past day finds its medical window closed, so its Casualty
     hits die at once. The leaders' dice come from `seed` (by default derived from the inputs),
-    so the same inputs always give the same result.
+    so the same inputs always give the same result. `cards` maps unit pks to the card each
+    fought with (as the battle's scenario printed it); a unit not in it is judged by the card
+    it would take into battle now. Every outcome must be possible on its card.
     """
     require_manager(campaign, actor)
+    # The campaign as stored, not as the caller last saw it: its day may have moved on.
+    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     day = campaign.day if day is None else day
-    units = _validated_units(campaign, outcomes, winners, opposing_equipment, day, reason)
+    units, fought_with = _validated_units(
+        campaign, outcomes, winners, opposing_equipment, day, reason, cards
+    )
     if seed is None:
         battle_key = getattr(battle, "seed", None) if battle is not None else None
         seed = f"{campaign.pk}:{day}:{battle_key}:{sorted(outcomes.items())!r}"
@@ -166,8 +206,15 @@ def outcome_apply(
         outcome = outcomes[unit.pk]
         faced = _equipment_for(opposing_equipment, unit.pk)
         before = unit.state
+        card_hits = fought_with[unit.pk]["hits"]
         state, damage = outcome_damage(
-            before, outcome, skill_restored=restored, opposing_equipment=faced, day=day, d6=d6
+            before,
+            outcome,
+            card_hits=card_hits,
+            skill_restored=restored,
+            opposing_equipment=faced,
+            day=day,
+            d6=d6,
         )
         won = unit.pk in won_by
         details = {
@@ -176,17 +223,24 @@ def outcome_apply(
                 "skill_lost": outcome.skill_lost,
                 "removed": outcome.removed,
             },
+            "reason": reason.strip(),
+            "card_hits": card_hits,
             "opposing_equipment": faced.value,
             "won": won,
             "damage": damage.to_json(),
             "seed": str(seed),
         }
-        why = _battle_sentence(reason.strip(), outcome, damage, before)
+        why = _battle_sentence(reason.strip(), outcome, damage, before, card_hits)
         record(unit, state, Kind.BATTLE, why, details=details, always=True)
+        dead = 0
         if day < campaign.day:
             state, dead = casualties_die(state)
-            record(unit, state, Kind.CASUALTIES, f"{plural(dead, 'Casualty hit')} found too late")
-        state, earned = experience_earn(state, won=won)
+            fate = battle_fate_text(reason.strip(), outcome.removed)
+            why = f"{fate}; {plural(dead, 'Casualty hit')} found too late died"
+            record(unit, state, Kind.CASUALTIES, why)
+        state, earned = experience_earn(
+            state, won=won, quality_lost=damage.quality_lost > 0 or dead > 0
+        )
         if earned.points:
             gain = f"{reason.strip()}: {plural(earned.points, 'point')} of experience"
             why = f"{gain}, a step up" if earned.raised else gain

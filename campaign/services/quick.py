@@ -59,6 +59,8 @@ def quick_resolve_run(
     the engagement like a battle: hits, the leader's wounds, the medical window, experience.
     """
     require_manager(campaign, actor)
+    # The campaign as stored, not as the caller last saw it: its day may have moved on.
+    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
     errors: dict[str, list[str]] = {}
     units = {

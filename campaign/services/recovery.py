@@ -8,7 +8,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from campaign.history import plural
+from campaign.history import hits_text, plural
 from campaign.models import Campaign, Force, HistoryEntry, Unit
 from campaign.recovery import (
     Treatment,
@@ -21,6 +21,7 @@ from campaign.recovery import (
 )
 from campaign.selectors import force_can_edit
 from campaign.services._record import require_manager, unit_change
+from campaign.services.outcomes import battle_fate_text
 from campaign.state import Status
 
 Kind = HistoryEntry.Kind
@@ -60,6 +61,8 @@ def calendar_advance(
             if state.casualty_hits and not medical_window_open(state, campaign.day):
                 state, dead = casualties_die(state)
                 why = f"{plural(dead, 'Casualty hit')} not saved within 24 hours died{suffix}"
+                if cause := _window_story(unit, leaving):
+                    why = f"{cause}; {why}"
                 entry = unit_change(
                     unit=unit, state=state, kind=Kind.CASUALTIES, why=why, day=leaving, actor=actor
                 )
@@ -80,6 +83,27 @@ def calendar_advance(
     return entries
 
 
+def _window_story(unit: Unit, day: int) -> str:
+    """What the closing window settles, for the history: "taken out at Second Crossing; 4
+    Morale, 3 Casualty; medics saved 2"."""
+    battles = list(HistoryEntry.objects.filter(unit=unit, day=day, kind=Kind.BATTLE).order_by("pk"))
+    if not battles:
+        return ""
+    parts = []
+    for entry in battles:
+        damage, outcome = entry.details.get("damage", {}), entry.details.get("outcome", {})
+        reason = entry.details.get("reason", "the battle")
+        fate = battle_fate_text(reason, outcome.get("removed", "none"))
+        parts.append(
+            f"{fate}; {hits_text(damage.get('morale_hits', 0), damage.get('casualty_hits', 0))}"
+        )
+    saved = sum(
+        entry.details.get("saved", 0)
+        for entry in HistoryEntry.objects.filter(unit=unit, day=day, kind=Kind.MEDICAL)
+    )
+    return "; ".join(parts) + f"; medics saved {saved}"
+
+
 @transaction.atomic
 def medical_apply(
     *,
@@ -96,8 +120,8 @@ def medical_apply(
     """
     if actor is not None and not force_can_edit(force=force, user=actor):
         raise PermissionDenied(f"only {force.owner} or the GM may direct the medics of {force}")
-    campaign = force.campaign
-    day = campaign.day
+    # The day as stored, not as the caller's copy of the campaign last saw it.
+    day = Campaign.objects.values_list("day", flat=True).get(pk=force.campaign_id)
     units = list(
         Unit.objects.select_for_update(of=("self",))
         .filter(force=force)

@@ -28,7 +28,7 @@ CARDS = {
         ),
         (
             "Mech",
-            "Skill 4 · Move 4 · Resistance 5 · Hits 3 · Size 4",
+            "Skill 4 · Move 4 · Resistance 5 · Hits 4 · Size 4",
             "Autocannon — Power 4, Range 12",
         ),
         (

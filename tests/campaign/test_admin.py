@@ -15,9 +15,14 @@ MODELS = ("campaign", "membership", "force", "unit", "leader", "historyentry", "
 
 @pytest.fixture
 def busy(campaign, make_unit, enemy):
-    red = make_unit("Red Rifles", leader={"name": "Sgt. Kay", "hit_points": 10})
+    red = make_unit(
+        "Red Rifles",
+        "Mech",
+        specialties=("mechanized",),
+        leader={"name": "Sgt. Kay", "hit_points": 10},
+    )
     blue = make_unit("Blue Rifles", into=enemy)
-    outcome_apply(campaign=campaign, outcomes={red.pk: UnitOutcome(1, 0)}, reason="Ford")
+    outcome_apply(campaign=campaign, outcomes={red.pk: UnitOutcome(0, 1)}, reason="Ford")
     quick_resolve_run(campaign=campaign, attacker=blue, defender=make_unit("Reserve"), seed=1)
     red.refresh_from_db()
     return red
@@ -32,7 +37,7 @@ def test_every_model_has_a_list_page(admin_client, busy, model):
 def test_every_unit_page_opens(admin_client, busy):
     response = admin_client.get(reverse("admin:campaign_unit_change", args=[busy.pk]))
     assert response.status_code == 200
-    assert b"Ford: lost 1 hit" in response.content
+    assert b"Ford: 0 of 4 Hits lost" in response.content
 
 
 def form_data(unit: Unit, **changes) -> dict:

@@ -7,8 +7,7 @@ import pytest
 from campaign.bridge import (
     BridgeError,
     UnitOutcome,
-    battle_card,
-    card_for,
+    blow_hits,
     leader_wounds,
     outcome_damage,
     skill_restored_after,
@@ -16,7 +15,6 @@ from campaign.bridge import (
 from campaign.state import LeaderState, Status
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
-from units.cardtext import validate_card
 
 Q = Quality
 RIFLES = {
@@ -46,11 +44,22 @@ ARMOR = (Specialty.MECHANIZED, Specialty.ARMOR)
 
 
 def come_out(
-    state=None, *, hits=0, skill=0, removed="none", restored=False, enemy="adequate", rolls=()
+    state=None,
+    *,
+    hits=0,
+    skill=0,
+    removed="none",
+    restored=False,
+    enemy="adequate",
+    rolls=(),
+    card_hits=1,
 ):
+    """The outcome through the bridge; `rolls` are the d6s in the order the bridge rolls them:
+    a blow die per Hit lost, a split die per BUCS hit (4+ Casualty), then the leader's 3d6s."""
     return outcome_damage(
         state or unit_state(),
         UnitOutcome(hits, skill, removed),
+        card_hits=card_hits,
         skill_restored=restored,
         opposing_equipment=Equipment(enemy),
         day=1,
@@ -59,108 +68,67 @@ def come_out(
 
 
 # ---------------------------------------------------------------------------------------------
-# Going in
+# Coming out: blows and the split
 # ---------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("quality", "shift"),
-    [
-        (Q.RAW, -2),
-        (Q.GREEN, -1),
-        (Q.INEXPERIENCED, -1),
-        (Q.AVERAGE, 0),
-        (Q.EXPERIENCED, +1),
-        (Q.ELITE, +1),
-        (Q.LEGENDARY, +2),
-    ],
-    ids=lambda v: v.label if isinstance(v, Quality) else str(v),
+    ("card_hits", "die", "bucs_hits"),
+    [(1, 1, 1), (1, 6, 6), (2, 1, 1), (2, 2, 1), (2, 3, 2), (2, 6, 3), (3, 4, 2), (6, 6, 1)],
 )
-def test_it_shifts_the_printed_skill_by_quality(quality, shift):
-    printed = 4 if shift < 0 else 3  # a printed Skill that leaves the shift inside 2..5
-    assert card_for({**RIFLES, "skill": printed}, quality)["skill"] == printed + shift
+def test_each_hit_lost_is_a_blow_of_its_d6_over_the_cards_hits_rounded_up(
+    card_hits, die, bucs_hits
+):
+    assert blow_hits(die, card_hits) == bucs_hits
 
 
-def test_it_takes_outstanding_morale_and_casualty_hits_off_quality():
-    # Elite (5) with 1 Morale and 2 Casualty hits fights as Green (2): Skill 4 - 1 = 3.
-    state = unit_state(quality=Q.ELITE, morale_hits=1, casualty_hits=2)
-    assert state.effective_quality == Q.INEXPERIENCED
-    assert card_for({**RIFLES, "skill": 4}, state.effective_quality)["skill"] == 3
+def test_the_whole_of_a_shipped_card_is_never_more_than_six_bucs_hits():
+    for card_hits in (1, 2, 3, 6):  # every Hits a shipped unit card prints
+        assert card_hits * blow_hits(6, card_hits) == 6
 
 
-def test_it_never_takes_effective_quality_below_raw():
-    state = unit_state(quality=Q.GREEN, morale_hits=4, casualty_hits=3)
-    assert state.effective_quality == Q.RAW
+def test_each_bucs_hit_is_casualty_on_a_d6_of_four_or_more_else_morale():
+    # One Hit lost on a 1-Hit card: blow die 4 → 4 BUCS hits, split dice 1, 4, 3, 6.
+    state, damage = come_out(unit_state(quality=Q.LEGENDARY), hits=1, removed="destroyed",
+                             rolls=(4, 1, 4, 3, 6))  # fmt: skip
+    assert damage.blow_dice == (4,) and damage.split_dice == (1, 4, 3, 6)
+    assert damage.split == (2, 2)
+    assert (state.morale_hits, state.casualty_hits) == (2, 2)
 
 
-@pytest.mark.parametrize(("printed", "quality", "skill"), [(5, Q.LEGENDARY, 5), (2, Q.RAW, 2)])
-def test_it_clamps_battle_skill_to_the_card_range(printed, quality, skill):
-    assert card_for({**RIFLES, "skill": printed}, quality)["skill"] == skill
+def test_a_two_hit_card_losing_one_hit_takes_a_smaller_blow():
+    state, damage = come_out(unit_state(quality=Q.LEGENDARY), hits=1, card_hits=2,
+                             rolls=(6, 5, 2, 4))  # fmt: skip
+    assert damage.split == (1, 2) and state.status == Status.READY
 
 
-def test_it_prints_the_card_afresh_and_leaves_the_library_card_alone():
-    card = {**RIFLES, "weapons": [dict(RIFLES["weapons"][0])]}
-    shifted = card_for(card, Q.LEGENDARY)
-    shifted["weapons"][0]["power"] = 9
-    assert card["skill"] == 3 and card["weapons"][0]["power"] == 2
+def test_a_single_lost_hit_can_leave_casualty_hits_whatever_the_count():
+    # No parity: one Hit lost is not "1 Morale, 0 Casualty" by rounding; the dice decide.
+    _, one = come_out(unit_state(), hits=1, removed="destroyed", rolls=(1, 6))
+    assert one.split == (0, 1)
+    _, two = come_out(unit_state(quality=Q.LEGENDARY), hits=2, card_hits=2,
+                      removed="destroyed", rolls=(1, 1, 1, 1))  # fmt: skip
+    assert two.split == (2, 0)
 
 
-def test_it_prints_the_battle_card_in_the_engine_card_format(make_unit):
-    unit = make_unit(quality="experienced")
-    unit.morale_hits = 1  # Experienced less one hit: Average, Skill as printed
-    card = battle_card(unit)
-    validate_card(card)
-    assert card == {**unit.unit_type.card, "skill": 3}
-    unit.morale_hits = 0
-    assert battle_card(unit)["skill"] == 4
-
-
-@pytest.mark.parametrize("status", [Status.RETREATED, Status.DESTROYED])
-def test_it_gives_no_battle_card_to_a_unit_out_of_action(make_unit, status):
-    unit = make_unit()
-    unit.status = status
-    with pytest.raises(BridgeError, match="cannot go into battle"):
-        battle_card(unit)
-
-
-def test_it_has_no_battle_card_for_a_building():
-    with pytest.raises(BridgeError, match="not a unit card"):
-        card_for(
-            {"name": "House", "resistance": 3, "hits": 4, "admits": None, "rubble": "r"}, Q.RAW
-        )
-
-
-# ---------------------------------------------------------------------------------------------
-# Coming out: damage
-# ---------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("hits", "morale", "casualty"), [(0, 0, 0), (1, 1, 0), (2, 1, 1), (3, 2, 1), (4, 2, 2)]
-)
-def test_it_splits_hits_half_rounded_up_morale_half_rounded_down_casualty(hits, morale, casualty):
-    state, damage = come_out(unit_state(quality=Q.LEGENDARY), hits=hits)
-    assert damage.split == (morale, casualty)
-    assert (state.morale_hits, state.casualty_hits) == (morale, casualty)
-
-
-@pytest.mark.parametrize(("hits", "casualty_left"), [(2, 0), (4, 0), (6, 1)])
-def test_it_lets_armor_ignore_its_first_two_casualty_hits(hits, casualty_left):
+@pytest.mark.parametrize(("casualty", "left"), [(1, 0), (2, 0), (3, 1)])
+def test_it_lets_armor_ignore_its_first_two_casualty_hits(casualty, left):
     tank = unit_state(quality=Q.LEGENDARY, specialties=ARMOR)
-    state, damage = come_out(tank, hits=hits)
-    assert damage.armor_ignored == hits // 2 - casualty_left
-    assert state.casualty_hits == casualty_left
-    assert state.morale_hits == (hits + 1) // 2  # Armor shrugs off no Morale
+    rolls = (casualty, *([6] * casualty))
+    state, damage = come_out(tank, hits=1, removed="destroyed", rolls=rolls)
+    assert damage.armor_ignored == casualty - left and state.casualty_hits == left
 
 
 def test_it_gives_no_armor_reduction_without_the_armor_specialty():
-    state, damage = come_out(unit_state(quality=Q.LEGENDARY), hits=4)
+    state, damage = come_out(unit_state(quality=Q.LEGENDARY), hits=1, removed="destroyed",
+                             rolls=(2, 6, 6))  # fmt: skip
     assert damage.armor_ignored == 0 and state.casualty_hits == 2
 
 
 def test_it_lets_excellent_equipment_ignore_the_first_morale_hit_against_worse_equipment():
     excellent = unit_state(quality=Q.LEGENDARY, equipment=Equipment.EXCELLENT)
-    state, damage = come_out(excellent, hits=3, enemy="good")
+    state, damage = come_out(excellent, hits=1, removed="destroyed", enemy="good",
+                             rolls=(3, 1, 1, 6))  # fmt: skip
     assert damage.excellent_ignored == 1
     assert (state.morale_hits, state.casualty_hits) == (1, 1)
 
@@ -170,10 +138,22 @@ def test_it_lets_excellent_equipment_ignore_the_first_morale_hit_against_worse_e
 )
 def test_it_ignores_no_morale_hit_otherwise(own, enemy):
     # Excellent against Excellent; Good against anything; no Morale hit to ignore at all.
-    hits = 0 if enemy is None else 1
-    state, damage = come_out(unit_state(equipment=Equipment(own)), hits=hits, enemy=enemy or "poor")
+    morale = 0 if enemy is None else 1
+    state, damage = come_out(
+        unit_state(equipment=Equipment(own)), skill=morale, restored=True, enemy=enemy or "poor"
+    )
     assert damage.excellent_ignored == 0
-    assert state.morale_hits == hits
+    assert state.morale_hits == morale
+
+
+# ---------------------------------------------------------------------------------------------
+# Coming out: suppression is shock
+# ---------------------------------------------------------------------------------------------
+
+
+def test_each_point_of_skill_lost_to_suppression_is_a_morale_hit():
+    state, damage = come_out(unit_state(quality=Q.LEGENDARY), skill=2, restored=True)
+    assert damage.shock == 2 and state.morale_hits == 2 and state.casualty_hits == 0
 
 
 def test_it_restores_skill_lost_to_suppression_under_one_year_war():
@@ -201,51 +181,56 @@ def test_it_refuses_an_unknown_ruleset():
 
 
 # ---------------------------------------------------------------------------------------------
-# Coming out: destroyed, retreated, the leader
+# Coming out: taken out is not dead; retreated; the leader
 # ---------------------------------------------------------------------------------------------
 
 
-def test_it_destroys_utterly_a_unit_destroyed_in_battle():
-    state, _ = come_out(unit_state(quality=Q.LEGENDARY), hits=1, removed="destroyed")
-    assert state.status == Status.DESTROYED and not state.in_combat_zone
+def test_a_unit_taken_out_retreats_in_poor_order_and_its_fate_waits_for_the_medics():
+    state, _ = come_out(unit_state(quality=Q.LEGENDARY), hits=1, removed="destroyed",
+                        rolls=(2, 6, 6))  # fmt: skip
+    assert state.status == Status.RETREATED and not state.in_combat_zone
+    assert state.casualty_hits == 2 and state.last_battle_day == 1
 
 
 def test_it_retreats_a_demoralised_unit_in_poor_order_keeping_its_hits():
-    state, _ = come_out(unit_state(), hits=2, skill=1, removed="demoralised")
+    state, _ = come_out(unit_state(quality=Q.LEGENDARY), skill=3, removed="demoralised",
+                        restored=True)  # fmt: skip
     assert state.status == Status.RETREATED
-    assert (state.morale_hits, state.casualty_hits) == (1, 1)
+    assert (state.morale_hits, state.casualty_hits) == (3, 0)
     assert not state.in_combat_zone  # it ran: out of the combat zone
 
 
 def test_it_retreats_a_unit_left_on_the_table_whose_hits_take_it_below_raw():
     # Green survives one hit; two leave it below Raw, though the table never removed it.
-    state, _ = come_out(unit_state(quality=Q.GREEN), hits=2)
+    state, _ = come_out(unit_state(quality=Q.GREEN), hits=1, card_hits=2, rolls=(3, 1, 1))
     assert state.below_raw and state.status == Status.RETREATED
 
 
 def test_it_keeps_a_unit_that_fought_in_the_combat_zone_and_counts_the_battle():
-    state, _ = come_out(unit_state(), hits=1)
+    state, _ = come_out(unit_state(), hits=1, card_hits=2, rolls=(1, 2))
     assert state.status == Status.READY and state.in_combat_zone
     assert state.battles_fought == 1 and state.last_battle_day == 1
 
 
 def test_it_wounds_the_leader_3d6_per_casualty_hit():
     led = unit_state(quality=Q.LEGENDARY, leader=LeaderState("Sgt. Kay", 30))
-    state, damage = come_out(led, hits=4, rolls=(1, 2, 3, 4, 5, 6))
+    state, damage = come_out(led, hits=1, removed="destroyed",
+                             rolls=(3, 1, 4, 5, 1, 2, 3, 4, 5, 6))  # fmt: skip
+    assert damage.split == (1, 2)
     assert damage.leader_rolls == (1, 2, 3, 4, 5, 6)
     assert state.leader == LeaderState("Sgt. Kay", 30 - 21, alive=True)
-    assert state.morale_hits == 2  # the leader lives: no extra Morale hits
+    assert state.morale_hits == 1  # the leader lives: no extra Morale hits
 
 
 def test_it_spares_the_leader_when_the_unit_takes_only_morale_hits():
     led = unit_state(leader=LeaderState("Sgt. Kay", 5))
-    state, damage = come_out(led, hits=1)
+    state, damage = come_out(led, hits=1, card_hits=2, rolls=(1, 3))
     assert damage.leader_rolls == () and state.leader.hit_points == 5
 
 
 def test_it_gives_the_unit_2_morale_hits_at_once_when_its_leader_dies():
     led = unit_state(quality=Q.LEGENDARY, leader=LeaderState("Sgt. Kay", 5))
-    state, damage = come_out(led, hits=2, rolls=(6, 6, 6))
+    state, damage = come_out(led, hits=1, card_hits=2, rolls=(3, 1, 6, 6, 6, 6))
     assert damage.leader_died and not state.leader.alive
     assert state.leader.hit_points == -13
     assert (state.morale_hits, state.casualty_hits) == (1 + 2, 1)
@@ -264,8 +249,8 @@ def test_it_wounds_a_dead_leader_no_more():
 
 def test_the_leaders_death_can_break_the_unit():
     led = unit_state(quality=Q.INEXPERIENCED, leader=LeaderState("Sgt. Kay", 1))
-    state, _ = come_out(led, hits=2, rolls=(4, 4, 4))
-    assert state.hits == 4 and state.status == Status.RETREATED
+    state, _ = come_out(led, hits=1, card_hits=2, rolls=(2, 6, 4, 4, 4))
+    assert state.hits == 3 and state.status == Status.RETREATED
 
 
 def test_it_refuses_an_outcome_for_a_unit_out_of_action():

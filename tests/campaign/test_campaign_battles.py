@@ -210,7 +210,8 @@ def test_a_table_battle_goes_through_the_same_bridge(campaign, squads, cast):
     assert recorded.state == CampaignBattle.State.APPLIED and recorded.battle is None
     veteran.refresh_from_db()
     average.refresh_from_db()
-    assert veteran.status == "destroyed"
+    # Taken out is not dead: the veteran retreats, its fate left to the medics' 24 hours.
+    assert veteran.status == "retreated"
     assert average.status == "retreated"
     assert HistoryEntry.objects.filter(kind="battle", unit=mech).exists()
 
@@ -254,3 +255,51 @@ def test_an_edited_unit_leaves_an_auto_outcome_for_review(campaign, base, squads
         settled = campaign_battle_settle(battle_id=campaign_battle.battle_id)
     assert settled.state == CampaignBattle.State.AWAITING
     assert not HistoryEntry.objects.filter(kind="battle").exists()
+
+
+def test_quality_and_order_go_into_the_scenario(campaign, base, make_unit, enemy):
+    veteran = make_unit("Veterans", quality="experienced")
+    recruits = make_unit("Recruits", quality="raw", specialties=())
+    mech = make_unit("Red Mech", "Mech", specialties=("mechanized",), into=enemy)
+    deployments = [
+        Deployment(unit=veteran, side="blue", position=(6, 3), order={"kind": "hold"}),
+        Deployment(unit=recruits, side="blue", position=(10, 2), order=None),
+        Deployment(unit=mech, side="red", position=(20, 20)),
+    ]
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        campaign_battle = campaign_battle_launch(
+            campaign=campaign, base=base, deployments=deployments, seed=12
+        )
+    units = {u["id"]: u for side in campaign_battle.battle.scenario["sides"] for u in side["units"]}
+    placed = units[f"veterans-{veteran.pk}"]
+    assert (placed["quality"], placed["order"]) == ("experienced", {"kind": "hold"})
+    assert placed["card"]["skill"] == 4  # Experienced under Orders: +2, a shift of +1
+    raw = units[f"recruits-{recruits.pk}"]
+    assert raw["quality"] == "raw" and "order" not in raw
+    assert raw["card"]["skill"] == 2  # Raw: −6, a shift of −2 from printed 3, clamped at 2
+    assert units[f"red-mech-{mech.pk}"]["order"] == {"kind": "attack"}
+
+
+def test_a_raw_unit_without_an_order_holds_in_place(campaign, base, make_unit, enemy):
+    from battles.engine import parse_scenario, run_battle
+
+    moved = {}
+    for order in (None, {"kind": "attack"}):
+        recruits = make_unit(f"Recruits {order is None}", quality="raw", specialties=())
+        mech = make_unit(
+            f"Red Mech {order is None}", "Mech", specialties=("mechanized",), into=enemy
+        )
+        deployments = [
+            Deployment(unit=recruits, side="blue", position=(6, 3), order=order),
+            Deployment(unit=mech, side="red", position=(20, 20), order={"kind": "hold"}),
+        ]
+        with mock.patch("battles.tasks.resolve_battle.delay"):
+            campaign_battle = campaign_battle_launch(
+                campaign=campaign, base=base, deployments=deployments, seed=12
+            )
+        record = run_battle(parse_scenario(campaign_battle.battle.scenario), seed=12)
+        engine_id = next(k for k, pk in campaign_battle.engine_units.items() if pk == recruits.pk)
+        moves = [e for e in record.events if e.KIND == "move" and e.unit == engine_id]
+        moved[order is None] = len(moves)
+    assert moved[True] == 0, "Raw without an Order holds in place"
+    assert moved[False] > 0, "the same Raw unit under an Attack Order moves"

@@ -48,3 +48,15 @@ def test_the_demo_command_prints_the_logins(capsys):
     call_command("demo")
     out = capsys.readouterr().out
     assert DEMO_CAMPAIGN in out and "gm / bridgehead-gm" in out and "alice" in out
+
+
+def test_the_demos_battle_outcomes_are_possible_for_their_cards():
+    from campaign.bridge import UnitOutcome, outcome_problems
+    from campaign.demo import DEMO_FORCES, MILL_OUTCOMES
+
+    demo_load()
+    cards = {name: card for _, _, roster in DEMO_FORCES for name, card, *_ in roster}
+    for name, hits, skill, removed in MILL_OUTCOMES:
+        card = UnitType.objects.get(ruleset="combined_arms", name=cards[name]).card
+        problems = outcome_problems(card, UnitOutcome(hits, skill, removed), "combined_arms")
+        assert problems == [], name

@@ -43,9 +43,9 @@ def test_a_survivor_earns_one_point_and_a_winner_one_more():
     assert experience_earn(unit_state(), won=True)[0].experience == 2
 
 
-def test_a_unit_that_retreated_in_poor_order_earns_no_win_bonus():
+def test_a_unit_that_retreated_in_poor_order_earns_nothing():
     state, earned = experience_earn(unit_state(status=Status.RETREATED), won=True)
-    assert earned.points == 1 and state.experience == 1
+    assert earned.points == 0 and state.experience == 0
 
 
 def test_a_destroyed_unit_earns_nothing():
@@ -140,3 +140,20 @@ def test_a_battle_writes_experience_as_its_own_entry(campaign, make_unit):
     assert entries[1].text == (
         "Ford: 2 points of experience, a step up; quality Average → Experienced, experience 2 → 0"
     )
+
+
+def test_experience_never_gives_back_quality_lost_for_good_in_the_same_battle(campaign, make_unit):
+    # Combined Arms: a Green unit suppressed once is Raw for good; the battle's experience must
+    # not lift it straight back to Green.
+    unit = make_unit(quality="green")
+    outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 1)}, reason="Ford")
+    unit.refresh_from_db()
+    assert unit.quality == Q.RAW
+    assert not unit.history.filter(kind=HistoryEntry.Kind.EXPERIENCE, text__contains="step up")
+
+
+def test_a_unit_that_retreated_in_poor_order_is_not_promoted():
+    state, earned = experience_earn(
+        unit_state(quality=Q.GREEN, experience=1, status=Status.RETREATED), won=True
+    )
+    assert not earned.raised and state.quality == Q.GREEN and earned.points == 0

@@ -55,7 +55,9 @@ outcomes = st.builds(
     st.sampled_from(["none", "destroyed", "demoralised"]),
 )
 steps = st.one_of(
-    st.tuples(st.just("battle"), outcomes, equipment, st.booleans(), st.booleans()),
+    st.tuples(
+        st.just("battle"), outcomes, equipment, st.booleans(), st.booleans(), st.integers(1, 8)
+    ),
     st.tuples(st.just("rest")),
     st.tuples(st.just("casualties")),
     st.tuples(st.just("medics"), st.integers(0, 8)),
@@ -69,10 +71,11 @@ def run(state: UnitState, script: list[tuple], seed: int) -> list[UnitState]:
     states = [state]
     for step in script:
         if step[0] == "battle" and state.status == Status.READY:
-            _, outcome, enemy, restored, won = step
+            _, outcome, enemy, restored, won, card_hits = step
             state, _ = outcome_damage(
                 state,
                 outcome,
+                card_hits=card_hits,
                 skill_restored=restored,
                 opposing_equipment=enemy,
                 day=1,

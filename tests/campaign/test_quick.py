@@ -205,3 +205,10 @@ def test_the_service_refuses_two_units_of_one_force_or_one_out_of_action(campaig
     other.save()
     with pytest.raises(ValidationError, match="cannot fight"):
         quick_resolve_run(campaign=campaign, attacker=red, defender=other)
+
+
+def test_a_raw_unit_fights_as_raw_with_its_own_kit():
+    # Raw may hold no specialty at all: "fights as Raw" is its own −6, not −6 and Poor kit too.
+    recruits = unit_state(name="Recruits", quality=Q.RAW, specialties=())
+    (first,) = round_events(fight(recruits, None, 10, 10, rounds=1))
+    assert (first["attacker"]["quality"], first["attacker"]["equipment"]) == (-6, 0)

@@ -16,7 +16,7 @@ from campaign.recovery import (
     medical_window_open,
     rest_day,
 )
-from campaign.services import calendar_advance, medical_apply, outcome_apply
+from campaign.services import calendar_advance, medical_apply, outcome_apply, unit_edit
 from campaign.state import Status
 from tests.campaign.helpers import unit_state
 from units.bucs import Equipment, Quality, Specialty
@@ -44,9 +44,9 @@ def test_rr_leaves_casualty_hits_to_the_medics():
 
 
 def test_it_rallies_a_unit_retreated_in_poor_order_after_a_day_of_rr_keeping_its_hits():
-    rallied = rest_day(unit_state(status=Status.RETREATED, morale_hits=3, casualty_hits=1))
+    rallied = rest_day(unit_state(status=Status.RETREATED, morale_hits=2, casualty_hits=1))
     assert rallied.status == Status.READY
-    assert (rallied.morale_hits, rallied.casualty_hits) == (2, 1)
+    assert (rallied.morale_hits, rallied.casualty_hits) == (1, 1)
 
 
 def test_it_never_heals_a_destroyed_unit():
@@ -154,10 +154,13 @@ def test_the_medics_save_the_highest_quality_first():
 
 @pytest.fixture
 def wounded(campaign, make_unit):
-    """Day 1: a Mech that took 2 Casualty hits (4 hits lost) and an Average medic crew."""
+    """Day 1: a Mech that fought and carries 2 Morale and 2 Casualty hits, and an Average medic
+    crew."""
     mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
     medic = make_unit("Aid Post", specialties=("infantry", "medical"))
-    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(4, 0)}, reason="Hill 12")
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Hill 12")
+    unit_edit(unit=mech, changes={"morale_hits": 2, "casualty_hits": 2}, reason="Hill 12 count")
+    mech.refresh_from_db()
     return mech, medic
 
 
@@ -226,19 +229,18 @@ def test_advancing_several_days_rests_a_day_at_a_time(campaign, make_unit):
 def test_advancing_the_calendar_rallies_the_retreated(campaign, make_unit):
     unit = make_unit()
     outcome_apply(
-        campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0, "demoralised")}, reason="Ford"
+        campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 2, "demoralised")}, reason="Ford"
     )
+    # Combined Arms: Average → Green for good, and 2 Morale hits of shock: below Raw.
     assert Unit.objects.get(pk=unit.pk).status == Status.RETREATED
     calendar_advance(campaign=campaign)
     unit.refresh_from_db()
-    assert unit.status == Status.READY and unit.morale_hits == 0
+    assert unit.status == Status.READY and unit.morale_hits == 1
 
 
 def test_advancing_the_calendar_leaves_the_destroyed_alone(campaign, make_unit):
     unit = make_unit()
-    outcome_apply(
-        campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0, "destroyed")}, reason="Ford"
-    )
+    Unit.objects.filter(pk=unit.pk).update(status=Status.DESTROYED, morale_hits=1)
     entries = calendar_advance(campaign=campaign, days=3)
     unit.refresh_from_db()
     assert entries == [] and unit.status == Status.DESTROYED and unit.morale_hits == 1
@@ -260,3 +262,32 @@ def test_a_battle_entered_for_a_past_day_finds_its_medical_window_closed(campaig
     mech.refresh_from_db()
     assert mech.casualty_hits == 0 and mech.quality == Q.ELITE
     assert [e.kind for e in entries][:2] == [HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.CASUALTIES]
+
+
+def test_a_unit_still_below_raw_after_rr_stays_retreated_until_it_rallies():
+    # Green survives 2 hits; 3 Morale hits leave it below Raw: a day of R&R heals one, and it
+    # is still broken, so it stays out of action; the next day it rallies.
+    broken = unit_state(quality=Q.GREEN, status=Status.RETREATED, morale_hits=3)
+    day_one = rest_day(broken)
+    assert (day_one.morale_hits, day_one.status) == (2, Status.RETREATED)
+    day_two = rest_day(day_one)
+    assert (day_two.morale_hits, day_two.status) == (1, Status.READY)
+
+
+def test_the_roster_keeps_a_unit_below_raw_retreated_and_a_rallied_unit_ready(campaign, make_unit):
+    unit = make_unit(quality="green")
+    unit.morale_hits, unit.status = 3, Status.RETREATED
+    unit.save()
+    calendar_advance(campaign=campaign)
+    unit.refresh_from_db()
+    assert unit.status == Status.RETREATED and unit.state.below_raw
+    calendar_advance(campaign=campaign)
+    unit.refresh_from_db()
+    assert unit.status == Status.READY
+    campaign.refresh_from_db()
+    # Rallied, it fights a battle and wins without loss: it stays ready.
+    outcome_apply(
+        campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 0)}, winners=[unit.pk], reason="Mill"
+    )
+    unit.refresh_from_db()
+    assert unit.status == Status.READY

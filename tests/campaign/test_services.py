@@ -59,18 +59,24 @@ def test_it_applies_a_battle_to_every_unit_with_an_entry_each(campaign, make_uni
     assert {e.unit_id for e in battle_entries} == {red.pk, blue.pk}
     assert all(e.battle == battle and e.day == 1 for e in entries)
     blue_entry = next(e for e in battle_entries if e.unit_id == blue.pk)
-    assert blue_entry.text.startswith("Factory Hold: lost 2 hits (1 Morale, 1 Casualty); ")
-    assert blue_entry.before["morale_hits"] == 0 and blue_entry.after["morale_hits"] == 1
+    damage = blue_entry.details["damage"]
+    assert blue_entry.text.startswith("Factory Hold: 2 of 4 Hits lost; ")
+    assert f"in all {damage['morale_hits']} Morale, {damage['casualty_hits']} Casualty" in (
+        blue_entry.text
+    )
+    assert len(damage["blow_dice"]) == 2 and len(damage["split_dice"]) == sum(damage["split"])
+    assert blue_entry.after.get("casualty_hits", 0) == damage["casualty_hits"]
     assert blue_entry.details["outcome"] == {"hits_lost": 2, "skill_lost": 0, "removed": "none"}
     # A unit that came through untouched still has the battle in its history.
     red_entry = next(e for e in battle_entries if e.unit_id == red.pk)
-    assert red_entry.text.startswith("Factory Hold: lost 0 hits; ")
+    assert red_entry.text.startswith("Factory Hold: 0 of 1 Hit lost; ")
     assert red_entry.details["won"] is True
 
 
 def test_it_measures_excellent_equipment_against_each_units_own_enemy(campaign, make_unit, enemy):
-    red = make_unit("Red Rifles", equipment="excellent", quality="legendary")
-    blue = make_unit("Blue Rifles", equipment="excellent", quality="legendary", into=enemy)
+    mech = {"card": "Mech", "specialties": ("mechanized",), "quality": "legendary"}
+    red = make_unit("Red Mech", equipment="excellent", **mech)
+    blue = make_unit("Blue Mech", equipment="excellent", into=enemy, **mech)
     grunt = make_unit("Blue Grunts", quality="legendary", into=enemy)
     faced = opposing_equipment_by_side({"red": [red], "blue": [blue, grunt]})
     assert faced == {
@@ -80,7 +86,7 @@ def test_it_measures_excellent_equipment_against_each_units_own_enemy(campaign, 
     }
     outcome_apply(
         campaign=campaign,
-        outcomes={red.pk: UnitOutcome(1, 0), blue.pk: UnitOutcome(1, 0)},
+        outcomes={red.pk: UnitOutcome(0, 1), blue.pk: UnitOutcome(0, 1)},
         opposing_equipment={red.pk: "excellent", blue.pk: "good"},
         reason="Ridge",
     )
@@ -122,7 +128,7 @@ def test_the_same_outcome_gives_the_same_leader_dice(campaign, make_unit):
 )
 def test_it_refuses_a_bad_outcome_and_writes_nothing(campaign, make_unit, kwargs, field):
     unit = make_unit()
-    arguments = {"campaign": campaign, "outcomes": {unit.pk: UnitOutcome(1, 0)}, "reason": "Ford"}
+    arguments = {"campaign": campaign, "outcomes": {unit.pk: UnitOutcome(0, 1)}, "reason": "Ford"}
     before = HistoryEntry.objects.count()
     with pytest.raises(ValidationError) as refused:
         outcome_apply(**{**arguments, **kwargs})
@@ -154,10 +160,10 @@ def test_it_refuses_units_of_another_campaign_or_out_of_action(campaign, make_un
 
 
 def test_it_reverts_an_outcome_as_new_entries(campaign, make_unit):
-    unit = make_unit(quality="average")
+    unit = make_unit("Walker", "Mech", quality="average", specialties=("mechanized",))
     created = unit.state.to_json()
     entries = outcome_apply(
-        campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 1)}, winners=[unit.pk], reason="Ford"
+        campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0)}, winners=[unit.pk], reason="Ford"
     )
     reverted = outcome_revert(entries=entries, reason="wrong battle report")
     unit.refresh_from_db()
@@ -169,8 +175,8 @@ def test_it_reverts_an_outcome_as_new_entries(campaign, make_unit):
 
 
 def test_it_refuses_to_revert_twice_or_over_a_later_change(campaign, make_unit):
-    unit = make_unit(quality="legendary")
-    entries = outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0)}, reason="Ford")
+    unit = make_unit("Walker", "Mech", quality="legendary", specialties=("mechanized",))
+    entries = outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 1)}, reason="Ford")
     unit_edit(unit=unit, changes={"morale_hits": 3}, reason="miscounted")
     with pytest.raises(ValidationError, match="changed since in morale_hits"):
         outcome_revert(entries=entries, reason="undo")
@@ -350,3 +356,45 @@ def test_campaign_settings_are_checked(campaign, cast):
         campaign_update(campaign=campaign, quick_resolve_rounds=0)
     with pytest.raises(ValidationError, match="GM already"):
         membership_set(campaign=campaign, user=cast.gm, role="player")
+
+
+def test_the_services_read_the_campaign_day_themselves(campaign, make_unit, enemy, force):
+    from campaign.models import Campaign
+    from campaign.services import calendar_advance, medical_apply, quick_resolve_run
+
+    red = make_unit("Red Rifles")
+    make_unit("Aid Post", specialties=("infantry", "medical"))
+    blue = make_unit("Blue Rifles", into=enemy)
+    stale = Campaign.objects.get(pk=campaign.pk)
+    stale_force = Force.objects.select_related("campaign").get(pk=force.pk)
+    calendar_advance(campaign=campaign)  # day 2, through another copy of the campaign
+    record = quick_resolve_run(campaign=stale, attacker=red, defender=blue, seed=3, round_limit=1)
+    assert record.day == 2
+    assert set(HistoryEntry.objects.filter(quick_resolve=record).values_list("day", flat=True)) == {
+        2
+    }
+    entries = outcome_apply(
+        campaign=stale, outcomes={red.pk: UnitOutcome(0, 0)}, reason="Second Crossing"
+    )
+    assert {e.day for e in entries} == {2}
+    red.refresh_from_db()
+    red.casualty_hits, red.last_battle_day = 1, 2
+    red.save()
+    (saved,) = medical_apply(force=stale_force, reason="aid post")
+    assert saved.day == 2
+
+
+def test_it_refuses_an_outcome_impossible_for_the_card_the_unit_fought_with(campaign, make_unit):
+    squad = make_unit()  # Rifle Squad: Hits 1, Skill 3
+    before = HistoryEntry.objects.count()
+    impossible = {
+        UnitOutcome(1, 0): "destroyed",
+        UnitOutcome(2, 0, "destroyed"): "at most 1",
+        UnitOutcome(0, 0, "destroyed"): "destroyed",
+        UnitOutcome(0, 3): "skill_lost is at most 2",
+        UnitOutcome(0, 1, "demoralised"): "demoralised",
+    }
+    for outcome, reason in impossible.items():
+        with pytest.raises(ValidationError, match=reason):
+            outcome_apply(campaign=campaign, outcomes={squad.pk: outcome}, reason="Ford")
+    assert HistoryEntry.objects.count() == before

@@ -36,7 +36,7 @@ def played(campaign, force, enemy, make_unit, cast):
     blue = make_unit("Blue Rifles", into=enemy)
     entries = outcome_apply(
         campaign=campaign,
-        outcomes={red.pk: UnitOutcome(3, 1), blue.pk: UnitOutcome(1, 0)},
+        outcomes={red.pk: UnitOutcome(3, 1), blue.pk: UnitOutcome(0, 0)},
         winners=[red.pk],
         reason="Ford",
     )

@@ -601,3 +601,14 @@ def test_it_splits_all_damage_and_morale_is_never_the_smaller_half(hits):
     morale, casualty = split_damage(hits)
     assert morale + casualty == hits
     assert morale - casualty in (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("modifier", "shift"),
+    [(0, 0), (1, 0), (-1, 0), (2, 1), (-2, -1), (4, 1), (5, 1), (6, 2), (-6, -2), (10, 3),
+     (-10, -3), (7, 2), (-7, -2)],
+)  # fmt: skip
+def test_it_turns_a_modifier_into_a_skill_shift_rounding_half_away_from_zero(modifier, shift):
+    from units.bucs import skill_shift
+
+    assert skill_shift(modifier) == shift

@@ -9,14 +9,21 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from units.cardfile import split_specialty_line
 from units.cardtext import parse_card
 from units.models import UnitType
-from units.services import LIBRARY_DIR, LibraryError, library_load, library_read
+from units.services import (
+    LIBRARY_DIR,
+    LibraryError,
+    library_load,
+    library_read,
+)
 
 pytestmark = pytest.mark.django_db
 
 RIFLES = (
-    "Rifle Squad\nSkill 3 · Move 5 · Resistance 1 · Hits 1 · Size 1\nRifles — Power 2, Range 12"
+    "Rifle Squad\nSkill 3 · Move 5 · Resistance 1 · Hits 1 · Size 1\nRifles — Power 2, Range 12\n"
+    "Specialty: Infantry"
 )
 TERRAIN = {
     "woods": {
@@ -39,6 +46,7 @@ def library(tmp_path: Path) -> Path:
     (tmp_path / "combined_arms" / "rifle_squad.card").write_text(RIFLES + "\n")
     (tmp_path / "one_year_war" / "suit.card").write_text(
         "Line Suit\nSkill 3 · Move 5 · Resistance 4 · Hits 2 · Size 3\nKeywords: Sensor\n"
+        "Specialty: Mechanized\n"
     )
     (tmp_path / "terrain.json").write_text(json.dumps(TERRAIN, indent=2))
     return tmp_path
@@ -50,9 +58,52 @@ def test_the_sample_library_loads_whole():
     terrain = json.loads((LIBRARY_DIR / "terrain.json").read_text())
     assert len(report.created) == len(cards) + len(terrain) == UnitType.objects.count()
     for path in cards:
-        card = parse_card(path.read_text())
+        text, _ = split_specialty_line(path.read_text())
+        card = parse_card(text)
         stored = UnitType.objects.get(ruleset=path.parent.name, name=card["name"])
         assert stored.card == card and stored.source == f"{path.parent.name}/{path.name}"
+
+
+NEEDS = {
+    "Rifle Squad": "infantry", "Heavy Weapons Team": "infantry", "Assault Engineers": "infantry",
+    "Mech": "mechanized", "Expendable Mech": "mechanized", "Recon Vehicle": "mechanized",
+    "Medium Tank": "armor", "Attack Chopper": "aviation",
+    "Federation Line Suit": "mechanized", "Principality Line Suit": "mechanized",
+    "Principality Commander Suit": "mechanized", "Amphibious Assault Suit": "mechanized",
+    "Federation Tank": "armor", "Principality Tank": "armor",
+    "Federation Fighter": "aviation", "Principality Fighter": "aviation",
+    "Federation Carrier": "aviation",
+}  # fmt: skip
+
+
+def test_every_library_unit_card_names_the_specialty_its_unit_needs():
+    library_load()
+    units = UnitType.objects.filter(kind=UnitType.Kind.UNIT)
+    assert {u.name: u.specialty for u in units} == NEEDS
+    assert set(
+        UnitType.objects.filter(kind=UnitType.Kind.BUILDING).values_list("specialty", flat=True)
+    ) == {""}
+
+
+def test_a_unit_card_without_its_specialty_or_with_an_unknown_one_is_a_problem(library):
+    (library / "combined_arms" / "rifle_squad.card").write_text(
+        RIFLES.replace("Specialty: Infantry", "")
+    )
+    (library / "one_year_war" / "suit.card").write_text(
+        "Line Suit\nSkill 3 · Move 5 · Resistance 4 · Hits 2 · Size 3\nSpecialty: Cavalry\n"
+    )
+    (library / "combined_arms" / "house.card").write_text(
+        "House (building)\nResistance 3 · Hits 4\nAdmits: Size 1–2\nBecomes: rubble field\n"
+        "Specialty: Infantry\n"
+    )
+    with pytest.raises(LibraryError) as refused:
+        library_read(root=library)
+    found = {(p.path, p.line, p.field) for p in refused.value.problems}
+    assert found == {
+        ("combined_arms/rifle_squad.card", None, "specialty"),
+        ("one_year_war/suit.card", 3, "specialty"),
+        ("combined_arms/house.card", 5, "specialty"),
+    }
 
 
 def test_loading_twice_changes_nothing(library):
@@ -92,6 +143,7 @@ def test_it_reports_every_problem_at_once(library):
     (library / "combined_arms" / "copy.card").write_text(RIFLES)
     (library / "combined_arms" / "suit.card").write_text(
         "Sea Suit\nSkill 3 · Move 5 · Resistance 4 · Hits 2 · Size 3\nKeywords: Amphibious\n"
+        "Specialty: Mechanized\n"
     )
     broken = {**TERRAIN, "wall": {**TERRAIN["woods"], "kind": "wall", "wall": True}}
     (library / "terrain.json").write_text(json.dumps(broken, indent=2))

@@ -1,0 +1,173 @@
+"""The bridge going in (rulings.md, "The bridge, second edition"): one rule for everything BUCS
+knows about a unit — quality under Orders or without, equipment, the specialty its card needs —
+turned into one shift of the card's Skill; quality and Order go into the scenario."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.bridge import BridgeError, battle_card, card_for, going_in, unit_going_in
+from campaign.state import Status
+from tests.campaign.helpers import unit_state
+from tests.campaign.test_bridge import RIFLES
+from units.bucs import Equipment, Quality, Specialty
+from units.cardtext import validate_card
+
+Q = Quality
+E = Equipment
+S = Specialty
+
+
+def skill(printed=3, quality=Q.AVERAGE, **kwargs):
+    return going_in({**RIFLES, "skill": printed}, effective=quality, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("quality", "modifier", "shift"),
+    [
+        (Q.RAW, -6, -2),
+        (Q.GREEN, -4, -1),
+        (Q.INEXPERIENCED, -2, -1),
+        (Q.AVERAGE, 0, 0),
+        (Q.EXPERIENCED, +2, +1),
+        (Q.ELITE, +4, +1),
+        (Q.LEGENDARY, +6, +2),
+    ],
+    ids=lambda v: v.label if isinstance(v, Quality) else str(v),
+)
+def test_under_orders_with_adequate_kit_quality_shifts_skill_by_its_modifier_over_four(
+    quality, modifier, shift
+):
+    printed = 4 if shift < 0 else 3  # a printed Skill that leaves the shift inside 2..5
+    going = skill(printed, quality)
+    assert (going.modifier, going.shift, going.skill) == (modifier, shift, printed + shift)
+
+
+@pytest.mark.parametrize(
+    ("quality", "modifier", "shift"),
+    [
+        (Q.RAW, -6, -2),  # cannot act alone: it fights at its under-Orders modifier, and holds
+        (Q.GREEN, -4, -1),
+        (Q.INEXPERIENCED, -4, -1),
+        (Q.AVERAGE, -2, -1),
+        (Q.EXPERIENCED, 0, 0),
+        (Q.ELITE, +4, +1),
+        (Q.LEGENDARY, +6, +2),
+    ],
+    ids=lambda v: v.label if isinstance(v, Quality) else str(v),
+)
+def test_without_an_order_quality_gives_its_alone_without_orders_modifier(quality, modifier, shift):
+    going = skill(4 if shift < 0 else 3, quality, under_orders=False)
+    assert (going.modifier, going.shift) == (modifier, shift)
+
+
+@pytest.mark.parametrize(
+    ("quality", "equipment", "modifier", "shift"),
+    [
+        (Q.AVERAGE, E.POOR, -4, -1),
+        (Q.AVERAGE, E.BARELY_ADEQUATE, -2, -1),
+        (Q.AVERAGE, E.GOOD, +2, +1),
+        (Q.AVERAGE, E.EXCELLENT, +4, +1),
+        (Q.EXPERIENCED, E.BARELY_ADEQUATE, 0, 0),  # the two cancel
+        (Q.ELITE, E.EXCELLENT, +8, +2),
+        (Q.LEGENDARY, E.EXCELLENT, +10, +3),  # 2.5, half away from zero
+        (Q.RAW, E.POOR, -10, -3),
+        (Q.GREEN, E.GOOD, -2, -1),  # −0.5 rounds away from zero
+    ],
+)
+def test_equipment_adds_its_modifier_before_the_shift(quality, equipment, modifier, shift):
+    going = skill(3, quality, equipment=equipment)
+    assert (going.modifier, going.shift) == (modifier, shift)
+
+
+def test_a_unit_on_a_card_its_specialties_do_not_cover_fights_as_raw_with_poor_kit():
+    # An Elite, Excellent-equipped infantry unit put in a tank (the card needs Armor): it
+    # fights as Raw (−6) with Poor kit (−4): −10, a shift of −3, so printed Skill 4 is 2.
+    tank = {**RIFLES, "name": "Medium Tank", "skill": 4}
+    going = going_in(
+        tank,
+        effective=Q.ELITE,
+        equipment=E.EXCELLENT,
+        specialties=(S.INFANTRY,),
+        needed={S.ARMOR},
+    )
+    assert (going.quality, going.equipment, going.covered) == (Q.RAW, E.POOR, False)
+    assert (going.modifier, going.shift, going.skill) == (-10, -3, 2)
+    covered = going_in(
+        tank, effective=Q.ELITE, equipment=E.EXCELLENT, specialties=(S.MECHANIZED, S.ARMOR),
+        needed={S.ARMOR},
+    )  # fmt: skip
+    assert (covered.modifier, covered.skill) == (+8, 5)
+
+
+def test_a_raw_unit_fights_as_raw_with_its_own_kit_on_any_card():
+    # Raw may hold no specialty (its limit is 0): "fights as Raw" is already its quality.
+    going = going_in(RIFLES, effective=Q.RAW, equipment=E.GOOD, needed={S.INFANTRY})
+    assert (going.quality, going.equipment, going.modifier, going.shift) == (Q.RAW, E.GOOD, -4, -1)
+
+
+def test_it_takes_outstanding_morale_and_casualty_hits_off_quality(make_unit):
+    # Elite (5) with 1 Morale and 2 Casualty hits fights as Inexperienced (2): Skill 4 − 1 = 3.
+    state = unit_state(quality=Q.ELITE, morale_hits=1, casualty_hits=2)
+    assert state.effective_quality == Q.INEXPERIENCED
+    unit = make_unit("Veterans", "Mech", quality="elite", specialties=("mechanized",))
+    unit.morale_hits, unit.casualty_hits = 1, 2
+    assert unit_going_in(unit).quality == Q.INEXPERIENCED
+    assert battle_card(unit)["skill"] == 3
+
+
+def test_it_never_takes_effective_quality_below_raw():
+    state = unit_state(quality=Q.GREEN, morale_hits=4, casualty_hits=3)
+    assert state.effective_quality == Q.RAW
+
+
+@pytest.mark.parametrize(("printed", "quality", "printed_as"), [(5, Q.LEGENDARY, 5), (2, Q.RAW, 2)])
+def test_it_clamps_battle_skill_to_the_card_range(printed, quality, printed_as):
+    assert skill(printed, quality).skill == printed_as
+
+
+def test_it_prints_the_card_afresh_and_leaves_the_library_card_alone():
+    card = {**RIFLES, "weapons": [dict(RIFLES["weapons"][0])]}
+    shifted = card_for(card, going_in(card, effective=Q.LEGENDARY))
+    shifted["weapons"][0]["power"] = 9
+    assert card["skill"] == 3 and card["weapons"][0]["power"] == 2 and shifted["skill"] == 5
+
+
+def test_it_prints_the_battle_card_in_the_engine_card_format(make_unit):
+    unit = make_unit(quality="experienced")
+    unit.morale_hits = 1  # Experienced less one hit: Average, Skill as printed
+    card = battle_card(unit)
+    validate_card(card)
+    assert card == {**unit.unit_type.card, "skill": 3}
+    unit.morale_hits = 0
+    assert battle_card(unit)["skill"] == 4
+    assert battle_card(unit, under_orders=False)["skill"] == 3  # Experienced alone: 0
+
+
+def test_the_card_names_the_specialty_a_unit_needs_to_fight_at_its_quality(make_unit, cards):
+    cards["Medium Tank"].specialty = "armor"
+    cards["Medium Tank"].save()
+    crew = make_unit("Tiger", "Medium Tank", quality="elite", specialties=("mechanized", "armor"))
+    squad = make_unit("Pressed Men", "Medium Tank", quality="elite", specialties=("infantry",))
+    assert battle_card(crew)["skill"] == 5  # Elite +4: +1
+    assert battle_card(squad)["skill"] == 2  # Raw with Poor kit: −10, −3 from printed 4
+    assert unit_going_in(squad).to_json() == {
+        "quality": "raw", "equipment": "poor", "covered": False, "under_orders": True,
+        "modifier": -10, "shift": -3, "skill": 2,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("status", [Status.RETREATED, Status.DESTROYED])
+def test_it_gives_no_battle_card_to_a_unit_out_of_action(make_unit, status):
+    unit = make_unit()
+    unit.status = status
+    with pytest.raises(BridgeError, match="cannot go into battle"):
+        battle_card(unit)
+
+
+def test_it_has_no_battle_card_for_a_building():
+    with pytest.raises(BridgeError, match="not a unit card"):
+        going_in(
+            {"name": "House", "resistance": 3, "hits": 4, "admits": None, "rubble": "r"},
+            effective=Q.RAW,
+        )
