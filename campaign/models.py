@@ -22,6 +22,11 @@ EQUIPMENT_CHOICES = [(e.value, e.label) for e in Equipment]
 STATUS_CHOICES = [(s.value, STATUS_LABELS[s]) for s in Status]
 
 
+CAMPAIGN_SETTINGS = ("apply_mode", "other_forces_visible", "quick_resolve_rounds", "fog_of_war")
+"""The GM's settings of a campaign, besides its name: what the settings form edits and an
+export carries."""
+
+
 class Campaign(models.Model):
     """A multi-session campaign run by a GM under one Team Bravo ruleset."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from campaign.views import actions, api, battles, pages
+from campaign.views import actions, api, battles, pages, transfer
 
 app_name = "campaign"
 
@@ -13,6 +13,7 @@ C = "<int:pk>/"
 urlpatterns = [
     path("", pages.campaign_list, name="list"),
     path("new/", actions.campaign_create_view, name="create"),
+    path("import/", transfer.campaign_import_view, name="import"),
     path(C, pages.campaign_dashboard, name="dashboard"),
     path(C + "settings/", actions.settings_view, name="settings"),
     path(C + "members/", actions.member_set_view, name="member-set"),
@@ -35,6 +36,8 @@ urlpatterns = [
     path(C + "battles/<int:battle_pk>/apply/", battles.battle_apply, name="battle-apply"),
     path(C + "battles/<int:battle_pk>/revert/", battles.battle_revert, name="battle-revert"),
     path(C + "campaign.json", api.campaign_json, name="campaign-json"),
+    path(C + "export.json", transfer.campaign_export_view, name="export"),
+    path(C + "forces/<int:force_pk>.csv", transfer.force_csv, name="force-csv"),
     path(C + "battles.json", api.battles_json, name="battles-json"),
     path(C + "forces/<int:force_pk>.json", api.force_json, name="force-json"),
     path(C + "units/<int:unit_pk>.json", api.unit_json, name="unit-json"),
