@@ -21,6 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
+from battles.engine import ScenarioError, parse_scenario
 from battles.engine.rulesets import RULESETS
 from battles.models import Battle
 from battles.services import BattleInputError, battle_launch
@@ -354,3 +355,28 @@ def campaign_battle_revert(
         reverted = outcome_revert(entries=entries, reason=reason, actor=actor)
     campaign_battle.refresh_from_db()
     return reverted
+
+
+def campaign_battle_check(
+    *,
+    campaign: Campaign,
+    base: Mapping[str, Any],
+    deployments: Sequence[Deployment],
+    turn_limit: int | None = None,
+) -> dict[str, list[str]]:
+    """What the launch would refuse in this set-up, by path (``deployments[i]`` for a unit the
+    campaign cannot field, the engine's ``sides[i].units[j].position`` for a spot it may not
+    stand on); empty when it would launch. Nothing is written: the set-up page asks this as
+    the GM drags units about."""
+    try:
+        scenario, _, _ = _scenario(campaign, base, deployments, turn_limit)
+    except ValidationError as error:
+        return error.message_dict
+    try:
+        parse_scenario(scenario)
+    except ScenarioError as error:
+        problems: dict[str, list[str]] = {}
+        for path, reason in error.problems:
+            problems.setdefault(path or "scenario", []).append(reason)
+        return problems
+    return {}

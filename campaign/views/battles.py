@@ -14,6 +14,7 @@ eyes on both, and the GM and co-GMs always see everything.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import uuid
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -37,12 +38,14 @@ from battles.selectors import ReferenceScenario, battle_log, log_events, referen
 from battles.table import table_view
 from campaign.access import Viewer, campaign_battle_for_viewer, campaign_for_viewer, require_manage
 from campaign.battle_forms import BattleSetupForm, TableResultForm
+from campaign.deploy import deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.pages import battle_winner
 from campaign.selectors import engaged_units
 from campaign.services.battles import (
     campaign_battle_apply,
+    campaign_battle_check,
     campaign_battle_launch,
     campaign_battle_record,
     campaign_battle_revert,
@@ -97,18 +100,17 @@ def _chosen_scenario(slug: str | None, campaign: Campaign):
 
 
 def _table(data: dict[str, Any]):
-    """The scenario's table drawn as the battle pages draw it, its own units marking the
-    deployment spots; None if the scenario does not validate (the launch then says why)."""
+    """The scenario's table drawn as the battle pages draw it, without the scenario's own units
+    (the campaign's stand there instead); None if the scenario does not validate (the launch
+    then says why)."""
     try:
-        return table_view(parse_scenario(data))
+        return dataclasses.replace(table_view(parse_scenario(data)), units=())
     except ScenarioError:
         return None
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-@vary_on_headers("HX-Request")
-def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
+def _setup(request: HttpRequest, pk: int):
+    """The set-up's viewer, scenarios, chosen scenario, units on offer and engaged units."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     source = request.POST if request.method == "POST" else request.GET
@@ -119,19 +121,29 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     ready = _ready_units(viewer)
     units = [u for u in ready if u.pk not in in_battle]
     engaged = [(u, in_battle[u.pk]) for u in ready if u.pk in in_battle]
+    return viewer, scenarios, chosen, units, engaged
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer, scenarios, chosen, units, engaged = _setup(request, pk)
     bound = request.method == "POST"
     if bound and (launched := _launched_by(viewer, request.POST.get("request_key"))):
         # The form sent again (a double click, a resend): its units are in battle by now.
         url = reverse("campaign:battle", args=[pk, launched.pk])
         return action_done(request, url, f"{launched.name} launched.")
     form = BattleSetupForm(request.POST if bound else None, units=units, scenario=chosen.data)
+    table = _table(chosen.data)
     context = base_context(
         viewer,
         engaged=engaged,
         scenarios=scenarios,
         chosen=chosen,
         form=form,
-        table=_table(chosen.data),
+        table=table,
+        deploy=deploy_map(form, table.height) if table else None,
         map_form=SavedMapForm(),
     )
     if not bound:
@@ -157,6 +169,38 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     return form_action(
         request, form, launch, page=SETUP, partial="setup-form", context=lambda: context
     )
+
+
+@login_required
+@require_POST
+def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
+    """The set-up form as it stands, checked as the launch would check it (the engine's own
+    validator on the scenario with the campaign's cards printed in): each problem by the unit
+    it belongs to (``units``, by pk) or for the whole set-up (``general``). Nothing is written.
+    """
+    viewer, _, chosen, units, _ = _setup(request, pk)
+    form = BattleSetupForm(request.POST, units=units, scenario=chosen.data)
+    by_unit: dict[str, list[str]] = {}
+    general: list[str] = []
+    problems: dict[str, list[str]] = {}
+    if form.is_valid():
+        problems = campaign_battle_check(
+            campaign=viewer.campaign,
+            base=chosen.data,
+            deployments=form.cleaned_data["deployments"],
+            turn_limit=form.cleaned_data["turn_limit"],
+        )
+    else:
+        problems = {name or "": list(errors) for name, errors in form.errors.items()}
+        form.cleaned_data.setdefault("deployments", [])
+    for path, reasons in problems.items():
+        field = form.field_for(path) if path else None
+        field = field or (path if path in form.fields else None)
+        if field and field.split("_", 1)[-1].isdigit():
+            by_unit.setdefault(field.split("_", 1)[1], []).extend(reasons)
+        else:
+            general.extend(f"{path}: {r}" if path and path != "__all__" else r for r in reasons)
+    return JsonResponse({"units": by_unit, "general": general, "ok": not problems})
 
 
 @login_required

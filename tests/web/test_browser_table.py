@@ -1,0 +1,169 @@
+"""The table in a real browser: a GM deploys the campaign's own units by dragging them on the
+set-up map, launches, and watches the battle, with the launch settings, worker and log-in of
+``test_browser.py``. Screenshots at 1366×900 and 390×844 go to BRIDGEHEAD_SCREENSHOTS (else
+test-artifacts/browser/) for a person to look at, and no page scrolls sideways on the phone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from campaign.models import Campaign
+from campaign.services import campaign_create, force_create, membership_set, unit_create
+from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or usefixtures
+    ARTIFACTS,
+    PASSWORD,
+    cast,
+    chromium,
+    counter,
+    expect,
+    page_for,
+    playwright_ready,
+    wait_for_report,
+    worker,
+)
+from units.models import UnitType
+from units.services import library_load
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+SHOTS = Path(os.environ.get("BRIDGEHEAD_SCREENSHOTS") or ARTIFACTS)
+SIZES = {"wide": (1366, 900), "phone": (390, 844)}
+
+
+def shoot_both(page, name: str) -> None:
+    """The page at both sizes, whole; and it must not scroll sideways on the phone."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    here = page.viewport_size
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(SHOTS / f"table-{name}-{size}.png"), full_page=True)
+        sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert sideways <= 0, f"{name} scrolls {sideways}px sideways at {width}px"
+    page.set_viewport_size(here)
+
+
+@pytest.fixture
+def lantern(django_user_model) -> Campaign:
+    """A campaign with two forces from the card library, made before Playwright starts."""
+    gm = django_user_model.objects.create_user("gm", password=PASSWORD)
+    alice = django_user_model.objects.create_user("alice", password=PASSWORD)
+    bob = django_user_model.objects.create_user("bob", password=PASSWORD)
+    library_load()
+    campaign = campaign_create(name="Operation Lantern", gm=gm, ruleset="combined_arms")
+    card = {c.name: c for c in UnitType.objects.filter(ruleset="combined_arms")}
+    for user, force_name, units in (
+        (alice, "Lantern Company", [("Rifle Squad", "1st Squad"), ("Medium Tank", "Brave Cow")]),
+        (bob, "Night Battalion", [("Rifle Squad", "Ghost Squad"), ("Mech", "Iron Wolf")]),
+    ):
+        membership_set(campaign=campaign, user=user, role="player")
+        force = force_create(campaign=campaign, owner=user, name=force_name)
+        for card_name, name in units:
+            specialties = ["infantry"] if card_name == "Rifle Squad" else ["mechanized"]
+            unit_create(force=force, unit_type=card[card_name], name=name, specialties=specialties)
+    return campaign
+
+
+def screen_point(page, x: float, y: float) -> tuple[float, float]:
+    """Where table inches (x, y) are on the screen, on the set-up map."""
+    return tuple(
+        page.evaluate(
+            """([x, y]) => {
+                const box = document.querySelector('[data-deploy-map]');
+                const svg = box.querySelector('svg');
+                const point = svg.createSVGPoint();
+                point.x = x; point.y = parseFloat(box.dataset.tableHeight) - y;
+                const at = point.matrixTransform(svg.getScreenCTM());
+                return [at.x, at.y];
+            }""",
+            [x, y],
+        )
+    )
+
+
+def drag(page, name: str, to: tuple[float, float]) -> None:
+    mark = page.locator(f".deploy-unit[aria-label^='{name} (']")
+    mark.scroll_into_view_if_needed()
+    box = mark.locator("circle").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    x, y = screen_point(page, *to)
+    page.mouse.move(x - 5, y - 5, steps=4)
+    page.mouse.move(x, y, steps=2)
+    page.mouse.up()
+
+
+def row(page, name: str):
+    return page.locator(f"#setup-form tr[data-deploy-row]:has(th:has-text('{name}'))")
+
+
+def typed(page, name: str) -> tuple[float, float]:
+    r = row(page, name)
+    return tuple(float(r.locator(f"input[name^={axis}_]").input_value()) for axis in "xy")
+
+
+@pytest.mark.usefixtures("lantern", "worker")
+def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live_server):  # noqa: F811
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/")
+    gm.click("text=Operation Lantern")
+    gm.click("text=Set up a battle")
+    gm.select_option("#id_scenario_pick", "crossroads")
+    gm.wait_for_selector("#setup-form input[name=scenario][value=crossroads]", state="attached")
+    marks = gm.locator("[data-deploy-map] .deploy-unit:not(.unplaced)")
+    expect(marks).to_have_count(4)
+    assert gm.locator("[data-deploy-map] .deploy-label").all_text_contents() == [
+        "1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"
+    ]  # fmt: skip
+
+    # Dragged near a spot it lands on the spot; elsewhere on the half-inch grid; the table follows.
+    drag(gm, "1st Squad", (6.2, 3.1))
+    expect(gm.locator(".deploy-status")).to_have_text("1st Squad at 6, 3.")
+    assert typed(gm, "1st Squad") == (6, 3)
+    drag(gm, "Brave Cow", (3.3, 7.8))
+    expect(gm.locator(".deploy-status")).to_have_text("Brave Cow at 3.5, 8.")
+    assert typed(gm, "Brave Cow") == (3.5, 8)
+
+    # Illegal: the mech into the farmhouse, which admits Size 1-2 only, then off the table.
+    wolf_at = typed(gm, "Iron Wolf")
+    drag(gm, "Iron Wolf", (16.5, 16.5))
+    expect(gm.locator(".deploy-status")).to_contain_text(
+        "Not there: deployed inside building 'farmhouse', which does not admit it. "
+        "Iron Wolf is back"
+    )
+    assert typed(gm, "Iron Wolf") == wolf_at, "refused: back where it was"
+    problem = gm.locator("#setup-form tr.deploy-problem-row:not([hidden])")
+    expect(problem).to_contain_text("farmhouse")
+    shoot_both(gm, "01-setup-refused")
+    drag(gm, "Iron Wolf", (22, 12))
+    expect(gm.locator(".deploy-status")).to_have_text("Iron Wolf at 22, 12.")
+    expect(problem).to_have_count(0)
+
+    # The map follows the table, and the arrow keys move a unit half an inch.
+    ghost = row(gm, "Ghost Squad")
+    ghost.locator("input[name^=x_]").fill("20")
+    ghost.locator("input[name^=y_]").fill("21")
+    ghost.locator("input[name^=y_]").press("Tab")
+    ghost_mark = gm.locator(".deploy-unit[aria-label^='Ghost Squad (']")
+    expect(ghost_mark).to_have_attribute("transform", "translate(20 3)")
+    ghost_mark.focus()
+    gm.keyboard.press("ArrowLeft")
+    expect(gm.locator(".deploy-status")).to_have_text("Ghost Squad at 19.5, 21.")
+    assert typed(gm, "Ghost Squad") == (19.5, 21)
+    gm.fill("#setup-form input[name=seed]", "7")
+    gm.fill("#setup-form input[name=turn_limit]", "4")
+    shoot_both(gm, "02-setup-placed")
+
+    gm.click("#setup-form button.primary")
+    gm.wait_for_url(re.compile(r"/battles/\d+/$"))
+    wait_for_report(gm)
+    replay = gm.locator("[data-replay]")
+    replay.scroll_into_view_if_needed()
+    first, total = counter(gm)
+    assert first == 1 and total > 3
+    assert not gm.errors, gm.errors
