@@ -213,8 +213,8 @@ class SavedMapForm(forms.Form):
     scenario = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
         max_length=200_000,
-        help_text="A scenario document (docs/scenario.md): table, terrain, buildings, "
-        "objectives, and each side's units standing on its deployment spots.",
+        help_text="A scenario document, as the map editor exports it: table, terrain, "
+        "buildings, objectives, and each side's units standing on its deployment spots.",
     )
 
 

@@ -31,6 +31,7 @@ urlpatterns = [
     path(C + "battles/new/check/", battles.battle_setup_check, name="battle-setup-check"),
     path(C + "battles/record/", battles.battle_record, name="battle-record"),
     path(C + "maps/new/", battles.map_add, name="map-add"),
+    path(C + "maps/check/", battles.map_check, name="map-check"),
     path(C + "battles/<int:battle_pk>/", battles.battle_detail, name="battle"),
     path(C + "battles/<int:battle_pk>/progress/", battles.battle_progress, name="battle-progress"),
     path(C + "battles/<int:battle_pk>/log.json", battles.battle_log_json, name="battle-log"),

@@ -38,7 +38,7 @@ from battles.selectors import ReferenceScenario, battle_log, log_events, referen
 from battles.table import table_view
 from campaign.access import Viewer, campaign_battle_for_viewer, campaign_for_viewer, require_manage
 from campaign.battle_forms import BattleSetupForm, TableResultForm
-from campaign.deploy import deploy_map
+from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.pages import battle_winner
@@ -50,14 +50,17 @@ from campaign.services.battles import (
     campaign_battle_record,
     campaign_battle_revert,
 )
-from campaign.services.maps import saved_map_create
+from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
 from campaign.state import Status
+from campaign.transfer import read_json
 from campaign.views._common import action_done, base_context, form_action, form_invalid
+from units.models import UnitType
 
 POLL_SECONDS = 1
 SETUP = "campaign/battle_setup.html"
 RECORD = "campaign/battle_record.html"
 BATTLE = "campaign/battle.html"
+MAP_EDITOR = "campaign/map_form.html"
 
 
 def _ready_units(viewer: Viewer) -> list[Unit]:
@@ -430,12 +433,47 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
     return form_invalid(request, BATTLE, "revert-form", context)
 
 
+PALETTE = (
+    ("woods", "Woods"),
+    ("rubble", "Rubble field"),
+    ("hill", "Hill"),
+    ("river", "River"),
+    ("water", "Lake"),
+    ("wall", "Wall"),
+    ("hazard", "Hazard"),
+    ("open", "Open ground"),
+)
+"""The map editor's terrain palette: scenario kinds (docs/scenario.md) under their table names."""
+
+
+def _editor_context(viewer: Viewer, form: SavedMapForm) -> dict[str, Any]:
+    buildings = UnitType.objects.filter(
+        kind=UnitType.Kind.BUILDING, ruleset=viewer.campaign.ruleset
+    ).order_by("name")
+    return base_context(
+        viewer,
+        map_form=form,
+        palette=PALETTE,
+        editor_data={
+            "ruleset": viewer.campaign.ruleset,
+            "palette": [kind for kind, _ in PALETTE],
+            "buildings": [{"id": b.pk, "name": b.name, "card": b.card} for b in buildings],
+            "spot_card": SPOT_CARD,
+            "snap": SNAP,
+        },
+        library_buildings=buildings,
+    )
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def map_add(request: HttpRequest, pk: int) -> HttpResponse:
-    """Keep a GM's own map; it then appears among the set-up page's scenarios."""
+    """The map editor, and keeping a GM's own map; it then appears among the set-up page's
+    scenarios."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
+    if request.method == "GET":
+        return render(request, MAP_EDITOR, _editor_context(viewer, SavedMapForm()))
     form = SavedMapForm(request.POST)
     if form.is_valid():
         try:
@@ -451,5 +489,18 @@ def map_add(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Map {saved.name} saved.")
             url = reverse("campaign:battle-setup", args=[pk]) + f"?scenario=map-{saved.pk}"
             return redirect(url)
-    context = base_context(viewer, map_form=form)
-    return render(request, "campaign/map_form.html", context, status=400)
+    return render(request, MAP_EDITOR, _editor_context(viewer, form), status=400)
+
+
+@login_required
+@require_POST
+def map_check(request: HttpRequest, pk: int) -> JsonResponse:
+    """The map editor's live check: the engine's validator on the map as drawn so far, each
+    problem with the piece it names. Nothing is written."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    try:
+        scenario = read_json(request.body)
+    except ValueError as error:
+        return JsonResponse({"problems": [{"path": "", "reason": str(error), "piece": None}]})
+    return JsonResponse({"problems": map_problems(campaign=viewer.campaign, scenario=scenario)})

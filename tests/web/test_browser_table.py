@@ -69,21 +69,38 @@ def lantern(django_user_model) -> Campaign:
     return campaign
 
 
-def screen_point(page, x: float, y: float) -> tuple[float, float]:
-    """Where table inches (x, y) are on the screen, on the set-up map."""
+def screen_point(page, x: float, y: float, svg: str = "[data-deploy-map] svg", height=24):
+    """Where table inches (x, y) are on the screen, on a map ``height`` inches deep."""
     return tuple(
         page.evaluate(
-            """([x, y]) => {
-                const box = document.querySelector('[data-deploy-map]');
-                const svg = box.querySelector('svg');
+            """([x, y, selector, height]) => {
+                const svg = document.querySelector(selector);
                 const point = svg.createSVGPoint();
-                point.x = x; point.y = parseFloat(box.dataset.tableHeight) - y;
+                point.x = x; point.y = height - y;
                 const at = point.matrixTransform(svg.getScreenCTM());
                 return [at.x, at.y];
             }""",
-            [x, y],
+            [x, y, svg, height],
         )
     )
+
+
+EDITOR = "svg.editor-map"
+
+
+def editor_drag(page, start: tuple[float, float], to: tuple[float, float]) -> None:
+    """Drag on the map editor's table, from and to table inches."""
+    page.locator(EDITOR).scroll_into_view_if_needed()
+    page.mouse.move(*screen_point(page, *start, svg=EDITOR))
+    page.mouse.down()
+    x, y = screen_point(page, *to, svg=EDITOR)
+    page.mouse.move(x - 4, y - 4, steps=4)
+    page.mouse.move(x, y, steps=2)
+    page.mouse.up()
+
+
+def problems(page):
+    return page.locator("[data-problems]")
 
 
 def drag(page, name: str, to: tuple[float, float]) -> None:
@@ -164,6 +181,84 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     wait_for_report(gm)
     replay = gm.locator("[data-replay]")
     replay.scroll_into_view_if_needed()
+    first, total = counter(gm)
+    assert first == 1 and total > 3
+    assert not gm.errors, gm.errors
+
+
+@pytest.mark.usefixtures("lantern", "worker")
+def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # noqa: F811
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/")
+    gm.click("text=Operation Lantern")
+    gm.click("text=Set up a battle")
+    gm.click("text=Draw a map")
+    expect(gm.locator("[data-map-editor]")).to_be_visible()
+    # An empty table: the engine says what it lacks, at the sides.
+    expect(problems(gm)).to_contain_text("before the map can be used")
+    expect(problems(gm)).to_contain_text("objectives")
+
+    # Woods from the palette, dragged to the left; one corner dragged off the table is
+    # refused with the reason at that corner, and Undo puts it back.
+    gm.click("[data-add-terrain=woods]")
+    editor_drag(gm, (12, 12), (6, 16))
+    expect(gm.locator("[data-panel] h3")).to_have_text("woods-1 (woods)")
+    editor_drag(gm, (8, 18), (8, 26))  # the top-right corner, up past the far edge
+    expect(problems(gm)).to_contain_text(
+        "woods-1 (woods), corner 3: (8, 26) is off the 24x24 table"
+    )
+    expect(gm.locator(".problem-pin")).not_to_have_count(0)
+    expect(gm.locator("svg.editor-map polygon.terrain-woods.has-problem")).to_have_count(1)
+    shoot_both(gm, "03-editor-refused")
+    gm.click("[data-undo]")
+    expect(problems(gm)).not_to_contain_text("off the 24x24 table")
+
+    # A river across the table, a house from the library moved with the keyboard.
+    gm.click("[data-add-terrain=river]")
+    house = gm.locator("[data-building-choice] option", has_text="House (")
+    gm.select_option("[data-building-choice]", house.get_attribute("value"))
+    gm.click("[data-add-building]")
+    gm.locator(EDITOR).focus()
+    for _ in range(12):
+        gm.keyboard.press("ArrowRight")
+    for _ in range(10):
+        gm.keyboard.press("ArrowUp")
+    expect(gm.locator("[data-panel] .corners li").first.locator("input").first).to_have_value(
+        "16.5"
+    )
+
+    # Two objectives, the second held by the other side.
+    gm.click("[data-add-objective]")
+    editor_drag(gm, (12, 12), (6, 6))
+    gm.click("[data-add-objective]")
+    editor_drag(gm, (12, 12), (18, 20))
+    gm.select_option("[data-panel] select", "defenders")
+
+    # Deployment spots; one inside the woods is refused at the spot.
+    for side in (0, 0, 1, 1):
+        gm.click(f"[data-add-spot='{side}']")
+    editor_drag(gm, (2, 22), (6, 16))  # the second side's first spot, into the woods
+    expect(problems(gm)).to_contain_text(
+        "spot 1 of Defenders: deployed inside impassable woods 'woods-1'"
+    )
+    gm.click("[data-undo]")
+    expect(problems(gm)).to_contain_text("The engine accepts this map.")
+    shoot_both(gm, "04-editor-drawn")
+
+    gm.fill("#map-form input[name=name]", "Mill Ford")
+    gm.click("#map-form button[type=submit]")
+    gm.wait_for_url(re.compile(r"/battles/new/\?scenario=map-\d+$"))
+    expect(gm.locator("text=Map Mill Ford saved.")).to_be_visible()
+    expect(gm.locator("[data-deploy-map] .deploy-unit:not(.unplaced)")).to_have_count(4)
+    expect(gm.locator("[data-deploy-map] .spot")).to_have_count(4)
+    drag(gm, "Brave Cow", (4.3, 2.4))
+    expect(gm.locator(".deploy-status")).to_have_text("Brave Cow at 4, 2.")  # onto the spot
+    drag(gm, "Iron Wolf", (18, 17))
+    expect(gm.locator(".deploy-status")).to_contain_text("Not there: deployed inside building")
+    gm.fill("#setup-form input[name=seed]", "11")
+    gm.click("#setup-form button.primary")
+    gm.wait_for_url(re.compile(r"/battles/\d+/$"))
+    wait_for_report(gm)
     first, total = counter(gm)
     assert first == 1 and total > 3
     assert not gm.errors, gm.errors

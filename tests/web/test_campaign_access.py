@@ -108,6 +108,13 @@ ROUTES = [
     Route("apply", _c("battle-apply", TABLE), "post", {}, ok=302, manage=True),
     Route("medics of own force", _c("medical", FORCE), "post", {}, ok=400, manage=True,
           owner_of="force"),
+    Route("import a campaign", lambda w: reverse("campaign:import"), anyone=True),
+    Route("export the campaign", _c("export"), manage=True),
+    Route("own roster csv", _c("force-csv", FORCE), unit_of="force"),
+    Route("enemy roster csv", _c("force-csv", ENEMY), unit_of="enemy"),
+    Route("set-up check", _c("battle-setup-check"), "post", {"scenario": "crossroads"},
+          manage=True),
+    Route("map editor check", _c("map-check"), "post", {}, manage=True),
     Route("medics of enemy force", _c("medical", ENEMY), "post", {}, ok=400, manage=True,
           owner_of="enemy"),
 ]  # fmt: skip
