@@ -363,6 +363,10 @@ class CampaignBattle(models.Model):
         default=list, blank=True, help_text="History entries written by the latest application."
     )
     applied_at = models.DateTimeField(null=True, blank=True)
+    odds = models.ForeignKey(
+        "battles.OddsRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="The odds the GM asked for this very set-up before launching it.",
+    )  # fmt: skip
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",

@@ -29,6 +29,7 @@ urlpatterns = [
     path(C + "units/<int:unit_pk>/train/", actions.unit_train_view, name="unit-train"),
     path(C + "battles/new/", battles.battle_setup, name="battle-setup"),
     path(C + "battles/new/check/", battles.battle_setup_check, name="battle-setup-check"),
+    path(C + "battles/odds/<int:run_pk>/", battles.battle_odds, name="battle-odds"),
     path(C + "battles/record/", battles.battle_record, name="battle-record"),
     path(C + "maps/new/", battles.map_add, name="map-add"),
     path(C + "maps/check/", battles.map_check, name="map-check"),

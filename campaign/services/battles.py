@@ -23,7 +23,8 @@ from django.utils.text import slugify
 
 from battles.engine import ScenarioError, parse_scenario
 from battles.engine.rulesets import RULESETS
-from battles.models import Battle
+from battles.models import Battle, OddsRun
+from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.services import BattleInputError, battle_launch
 from campaign.bridge import REMOVED, UnitOutcome, battle_card
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
@@ -380,3 +381,40 @@ def campaign_battle_check(
             problems.setdefault(path or "scenario", []).append(reason)
         return problems
     return {}
+
+
+def campaign_battle_odds(
+    *,
+    campaign: Campaign,
+    base: Mapping[str, Any],
+    deployments: Sequence[Deployment],
+    turn_limit: int | None = None,
+    battles: int = ODDS_DEFAULT_BATTLES,
+    actor: Any = None,
+) -> OddsRun:
+    """An odds run on exactly the battle this set-up would launch: the same cards printed from
+    the rosters, positions, Orders and turn limit (only the seeds differ, battle by battle)."""
+    require_manager(campaign, actor)
+    scenario, _, _ = _scenario(campaign, base, deployments, turn_limit)
+    try:
+        return odds_launch(
+            scenario=scenario,
+            battles=battles,
+            name=f"{scenario.get('name') or 'Battle'} ({campaign}, day {campaign.day})",
+            created_by=actor,
+        )
+    except BattleInputError as exc:
+        raise ValidationError(
+            {path or "scenario": [reason] for path, reason in exc.errors}
+        ) from exc
+
+
+def campaign_battle_odds_keep(*, campaign_battle: CampaignBattle, run: OddsRun) -> bool:
+    """Keep the odds with the battle if they were run on the very battle launched (the GM may
+    have moved a unit since asking); True if kept."""
+    if campaign_battle.battle is None or run.scenario != campaign_battle.battle.scenario:
+        return False
+    kept = CampaignBattle.objects.filter(pk=campaign_battle.pk, odds__isnull=True).update(odds=run)
+    if kept:
+        campaign_battle.odds = run
+    return bool(kept)

@@ -41,12 +41,15 @@ from campaign.battle_forms import BattleSetupForm, TableResultForm
 from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.models import Campaign, CampaignBattle, Unit
+from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import battle_winner
 from campaign.selectors import engaged_units
 from campaign.services.battles import (
     campaign_battle_apply,
     campaign_battle_check,
     campaign_battle_launch,
+    campaign_battle_odds,
+    campaign_battle_odds_keep,
     campaign_battle_record,
     campaign_battle_revert,
 )
@@ -154,6 +157,8 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
             # A new scenario was picked: redraw the deployment table with its spots.
             return render(request, f"{SETUP}#setup-form", context)
         return render(request, SETUP, context)
+    if request.POST.get("action") == "odds":
+        return _ask_odds(request, viewer, chosen, form, context)
 
     def launch(data):
         campaign_battle = campaign_battle_launch(
@@ -167,11 +172,57 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user,
         )
         url = reverse("campaign:battle", args=[pk, campaign_battle.pk])
+        run = odds_for_viewer(request.user, viewer.campaign, data["odds_run"] or 0)
+        if run is not None and campaign_battle_odds_keep(campaign_battle=campaign_battle, run=run):
+            return url, f"{campaign_battle.name} launched; the odds you asked are kept with it."
         return url, f"{campaign_battle.name} launched."
 
     return form_action(
         request, form, launch, page=SETUP, partial="setup-form", context=lambda: context
     )
+
+
+def _ask_odds(request, viewer, chosen, form, context) -> HttpResponse:
+    """ "Who is favoured?": an odds run on the set-up as it stands, shown beside Launch."""
+    status = 400
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            run = campaign_battle_odds(
+                campaign=viewer.campaign,
+                base=copy.deepcopy(chosen.data),
+                deployments=data["deployments"],
+                turn_limit=data["turn_limit"],
+                battles=data["odds_battles"] or form.fields["odds_battles"].initial,
+                actor=request.user,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            # The form goes back as it was, carrying the run to keep with the launch.
+            form.data = form.data.copy()
+            form.data["odds_run"] = str(run.pk)
+            context.update(odds_run=run, odds=None)
+            status = 200
+    if request.htmx:
+        return render(request, f"{SETUP}#setup-form", context)
+    return render(request, SETUP, context, status=status)
+
+
+@login_required
+@require_GET
+def battle_odds(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
+    """The odds panel beside Launch, polled until the run is done (then 286: stop polling)."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    run = odds_for_viewer(request.user, viewer.campaign, run_pk)
+    if run is None:
+        raise Http404("no such odds run")
+    context = base_context(viewer, odds_run=run, odds=campaign_odds_report(run, viewer.campaign))
+    response = render(request, "campaign/_setup_odds.html", context)
+    if run.finished and request.htmx:
+        return HttpResponseStopPolling(response.content)
+    return response
 
 
 @login_required
@@ -290,6 +341,10 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
             context["unreadable"] = str(exc)
     if viewer.manages:
         context["revert_form"] = forms.get("revert_form") or RevertForm()
+        if cb.odds_id is not None:
+            # The odds the GM asked before launching: the GM's, like the set-up page.
+            context["odds_run"] = cb.odds
+            context["odds"] = campaign_odds_report(cb.odds, viewer.campaign)
     return context
 
 

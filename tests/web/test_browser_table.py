@@ -176,8 +176,20 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     gm.fill("#setup-form input[name=turn_limit]", "4")
     shoot_both(gm, "02-setup-placed")
 
+    # Who is favoured, in exactly this set-up: a real odds run on the worker, beside Launch.
+    gm.fill("#setup-form input[name=odds_battles]", "20")
+    gm.click("#setup-form button[value=odds]")
+    odds = gm.locator("#setup-odds")
+    expect(odds.locator(".verdict")).to_contain_text("over 20 battles of exactly this set-up")
+    for name in ("1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"):
+        expect(odds.locator(f"th:text-is('{name}')")).to_have_count(1)
+    assert typed(gm, "Ghost Squad") == (19.5, 21), "the set-up is kept as it was"
+    shoot_both(gm, "05-setup-odds")
+
     gm.click("#setup-form button.primary")
     gm.wait_for_url(re.compile(r"/battles/\d+/$"))
+    expect(gm.locator("text=the odds you asked are kept with it")).to_be_visible()
+    expect(gm.locator("#setup-odds .verdict")).to_contain_text("over 20 battles")
     wait_for_report(gm)
     replay = gm.locator("[data-replay]")
     replay.scroll_into_view_if_needed()

@@ -115,6 +115,9 @@ ROUTES = [
     Route("set-up check", _c("battle-setup-check"), "post", {"scenario": "crossroads"},
           manage=True),
     Route("map editor check", _c("map-check"), "post", {}, manage=True),
+    Route("set-up odds (no such run)",
+          lambda w: reverse("campaign:battle-odds", args=[w.campaign.pk, 999_999]), ok=404,
+          manage=True),
     Route("medics of enemy force", _c("medical", ENEMY), "post", {}, ok=400, manage=True,
           owner_of="enemy"),
 ]  # fmt: skip
