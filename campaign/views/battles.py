@@ -35,7 +35,7 @@ from battles.models import Battle
 from battles.report import unit_sides
 from battles.report_context import LogUnreadable, battle_report
 from battles.selectors import ReferenceScenario, battle_log, log_events, reference_scenarios
-from battles.table import table_view
+from battles.table import table_named, table_view
 from campaign.access import Viewer, campaign_battle_for_viewer, campaign_for_viewer, require_manage
 from campaign.battle_forms import BattleSetupForm, TableResultForm
 from campaign.deploy import SNAP, deploy_map
@@ -364,7 +364,7 @@ def _report(
         as_side = request.GET.get("as") or None
     else:
         as_side = None if side in (ALL, NONE) else side
-    return battle_report(
+    report = battle_report(
         cb.battle,
         url=reverse("campaign:battle", args=[pk, cb.pk]),
         download_url=reverse("campaign:battle-log", args=[pk, cb.pk]),
@@ -374,6 +374,16 @@ def _report(
         viewer_choice=viewer.manages,
         log_only=log_only,
     )
+    if report is not None and report.table is not None and cb.engine_units:
+        # The replay's markers are named as the rosters name them, not by engine ids.
+        names = dict(Unit.objects.filter(pk__in=cb.engine_units.values()).values_list("pk", "name"))
+        tags = {eid: names[upk] for eid, upk in cb.engine_units.items() if upk in names}
+        report.table = table_named(report.table, tags)
+        for eid, tag in tags.items():
+            if eid in report.frames.get("units", {}):
+                info = report.frames["units"][eid]
+                info["name"] = f"{tag} ({info['name']})"
+    return report
 
 
 @login_required

@@ -17,6 +17,7 @@ from campaign.services import campaign_create, force_create, membership_set, uni
 from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or usefixtures
     ARTIFACTS,
     PASSWORD,
+    TIMEOUT_MS,
     cast,
     chromium,
     counter,
@@ -35,7 +36,15 @@ SHOTS = Path(os.environ.get("BRIDGEHEAD_SCREENSHOTS") or ARTIFACTS)
 SIZES = {"wide": (1366, 900), "phone": (390, 844)}
 
 
-def shoot_both(page, name: str) -> None:
+OVERFLOWING = """() => Array.from(document.querySelectorAll('body *'))
+    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+    .filter(e => !e.parentElement
+                 || e.parentElement.getBoundingClientRect().right <= window.innerWidth + 1)
+    .slice(0, 10).map(e => e.tagName + '.' + e.className)"""
+"""The outermost elements that reach past the window's right edge (a failure names them)."""
+
+
+def shoot_both(page, name: str, section: str | None = None) -> None:
     """The page at both sizes, whole; and it must not scroll sideways on the phone."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     here = page.viewport_size
@@ -43,8 +52,11 @@ def shoot_both(page, name: str) -> None:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(100)
         page.screenshot(path=str(SHOTS / f"table-{name}-{size}.png"), full_page=True)
+        if section:
+            page.locator(section).screenshot(path=str(SHOTS / f"table-{name}-{size}-part.png"))
         sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert sideways <= 0, f"{name} scrolls {sideways}px sideways at {width}px"
+        wide = page.evaluate(OVERFLOWING) if sideways > 0 else []
+        assert sideways <= 0, f"{name} scrolls {sideways}px sideways at {width}px: {wide}"
     page.set_viewport_size(here)
 
 
@@ -180,7 +192,9 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     gm.fill("#setup-form input[name=odds_battles]", "20")
     gm.click("#setup-form button[value=odds]")
     odds = gm.locator("#setup-odds")
-    expect(odds.locator(".verdict")).to_contain_text("over 20 battles of exactly this set-up")
+    expect(odds.locator(".verdict")).to_contain_text(
+        "over 20 battles of exactly this set-up", timeout=TIMEOUT_MS
+    )
     for name in ("1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"):
         expect(odds.locator(f"th:text-is('{name}')")).to_have_count(1)
     assert typed(gm, "Ghost Squad") == (19.5, 21), "the set-up is kept as it was"
@@ -195,6 +209,29 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     replay.scroll_into_view_if_needed()
     first, total = counter(gm)
     assert first == 1 and total > 3
+    # The markers carry the campaign's names, and the replay steps turn by turn.
+    labels = gm.locator("[data-replay] .unit-label").all_text_contents()
+    assert sorted(labels) == ["1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"]
+    title = gm.locator("[data-title]")
+    gm.click('[data-action="next-turn"]')
+    expect(title).to_have_text(re.compile(r"^Turn 1 · "))
+    turns = gm.locator('[data-action="turn"] option').all_text_contents()
+    assert turns[:3] == ["Deployment", "Turn 1", "Turn 2"]
+    gm.select_option('[data-action="turn"]', label="Turn 2")
+    expect(title).to_have_text(re.compile(r"^Turn 2 · "))
+    at_turn_2 = counter(gm)[0]
+    gm.click('[data-action="forward"]')
+    gm.click('[data-action="prev-turn"]')
+    assert counter(gm)[0] == at_turn_2, "back to the start of this turn"
+    replay.focus()
+    gm.keyboard.press("PageUp")
+    expect(title).to_have_text(re.compile(r"^Turn 1 · "))
+    gm.select_option('[data-action="speed"]', "4")
+    gm.click('[data-action="play"]')
+    expect(gm.locator("[data-counter]")).to_have_text(f"{total} / {total}", timeout=20_000)
+    assert gm.locator(".replay-legend li").count() == 7
+    gm.select_option('[data-action="turn"]', label="Turn 1")
+    shoot_both(gm, "06-replay", section=".report-replay")
     assert not gm.errors, gm.errors
 
 
