@@ -28,7 +28,7 @@ CROSSROADS = json.loads(
     (Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json").read_text()
 )
 NAMES = [p.name for p in campaign_urls.urlpatterns]
-ARGUMENTS = {"pk", "force_pk", "unit_pk", "battle_pk"}
+ARGUMENTS = {"pk", "force_pk", "unit_pk", "battle_pk", "run_pk"}
 
 
 def _ready(world: World) -> list[Unit]:
@@ -114,6 +114,7 @@ def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
         "battle_pk": _mostly(
             st.sampled_from([world.table_battle.pk, world.engine_battle.pk]), guess
         ),
+        "run_pk": guess,
     }
 
 
@@ -146,6 +147,9 @@ GET_ONLY = {
     "battles-json",
     "force-json",
     "unit-json",
+    "export",
+    "force-csv",
+    "battle-odds",
 }
 POST_NAMES = [name for name in NAMES if name not in GET_ONLY]
 

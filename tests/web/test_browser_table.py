@@ -166,7 +166,7 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
         "Iron Wolf is back"
     )
     assert typed(gm, "Iron Wolf") == wolf_at, "refused: back where it was"
-    problem = gm.locator("#setup-form tr.deploy-problem-row:not([hidden])")
+    problem = gm.locator("#setup-form .deploy-problem:not([hidden])")
     expect(problem).to_contain_text("farmhouse")
     shoot_both(gm, "01-setup-refused")
     drag(gm, "Iron Wolf", (22, 12))

@@ -156,7 +156,7 @@
       var pk = row.getAttribute("data-deploy-problem");
       var reasons = problems[pk] || [];
       row.hidden = reasons.length === 0;
-      row.querySelector("td").textContent = reasons.join(" ");
+      row.textContent = reasons.join(" ");
       var mark = self.mark(pk);
       if (mark) { mark.classList.toggle("refused", reasons.length > 0); }
     });
