@@ -83,8 +83,13 @@ def scenario_from_text(text: str) -> Any:
         raise BattleInputError(
             [("scenario", "not JSON we can read: nested far too deep")]
         ) from None
-    except ValueError as exc:
-        raise BattleInputError([("scenario", f"not JSON: {exc}")]) from None
+    except json.JSONDecodeError as exc:
+        reason = (
+            "is empty: paste a scenario document"
+            if not text.strip()
+            else f"is not JSON: {exc.msg.lower()} at line {exc.lineno}, column {exc.colno}"
+        )
+        raise BattleInputError([("scenario", f"the scenario {reason}")]) from None
     nul = nul_paths(data)
     if nul:
         raise BattleInputError([(path, "must not contain a NUL character") for path in nul])

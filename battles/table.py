@@ -8,7 +8,7 @@ the numbers as they come.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from battles.engine import Scenario
 from battles.engine.scenario import ObjectiveKind
@@ -25,6 +25,11 @@ CROWDED = 16
 
 TERRAIN_CLASSES = {"woods", "hill", "rubble", "river", "hazard", "wall", "water", "open"}
 """Terrain kinds with a style of their own; any other kind is drawn as ``terrain-other``."""
+
+
+def table_named(table: TableView, names: dict[str, str]) -> TableView:
+    """The same table with units tagged by ``names`` (unit id → name) instead of their ids."""
+    return replace(table, units=tuple(replace(u, tag=names.get(u.id, u.tag)) for u in table.units))
 
 
 def unit_radius(size: int) -> float:
@@ -97,6 +102,8 @@ class UnitMark:
     """Where it stands in table inches, as the scenario gives it."""
     label: str
     """Full description for screen readers and tooltips."""
+    tag: str = ""
+    """The name written under the marker, when not its id (a campaign names its units)."""
 
 
 @dataclass(frozen=True, slots=True)

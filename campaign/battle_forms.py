@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 
 from battles.engine.geometry import Polygon
+from battles.odds import ODDS_MAX_BATTLES
 from battles.services import SEED_LIMIT
 from campaign.bridge import REMOVED
 from campaign.forms import LaunchKeyField
@@ -78,6 +79,15 @@ class BattleSetupForm(forms.Form):
     turn_limit = forms.IntegerField(min_value=1, max_value=TURN_LIMIT_MAX, required=False)
     seed = forms.IntegerField(min_value=0, max_value=SEED_LIMIT, required=False)
     request_key = LaunchKeyField()
+    odds_battles = forms.IntegerField(
+        min_value=10,
+        max_value=ODDS_MAX_BATTLES,
+        initial=200,
+        required=False,
+        label="Battles to ask",
+        help_text="How many battles \u201cWho is favoured?\u201d fights, each with its own seed.",
+    )
+    odds_run = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(
         self, *args: Any, units: Sequence[Unit], scenario: dict[str, Any], **kwargs: Any

@@ -19,6 +19,7 @@ from campaign.models import Campaign, Membership, Unit
 from campaign.quick import ROUND_LIMIT_MAX
 from campaign.services.recovery import MAX_DAYS
 from campaign.state import STATUS_LABELS, quality_name
+from campaign.transfer import read_json
 from units.bucs import Equipment, Quality, Specialty
 from units.models import UnitType
 
@@ -277,8 +278,8 @@ class SavedMapForm(forms.Form):
     scenario = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
         max_length=MAX_SCENARIO_TEXT,
-        help_text="A scenario document (docs/scenario.md): table, terrain, buildings, "
-        "objectives, and each side's units standing on its deployment spots.",
+        help_text="A scenario document, as the map editor exports it: table, terrain, "
+        "buildings, objectives, and each side's units standing on its deployment spots.",
     )
 
 
@@ -293,3 +294,32 @@ class LaunchKeyField(forms.UUIDField):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(initial=uuid.uuid4, **kwargs)
+
+
+class CampaignImportForm(forms.Form):
+    """A campaign export, as a file or pasted; ``data`` is what it holds (checked whole by
+    ``campaign_import`` afterwards)."""
+
+    MAX_BYTES = 20_000_000
+
+    file = forms.FileField(required=False, label="Export file")
+    text = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        label="…or paste it",
+        max_length=MAX_BYTES,
+        strip=False,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload, text = data.get("file"), data.get("text")
+        if upload is None and not text:
+            raise ValidationError("choose an export file, or paste one")
+        if upload is not None and upload.size > self.MAX_BYTES:
+            raise ValidationError(f"the file is larger than {self.MAX_BYTES // 1_000_000} MB")
+        try:
+            data["data"] = read_json(upload.read() if upload is not None else text)
+        except ValueError as error:
+            raise ValidationError(str(error)) from None
+        return data

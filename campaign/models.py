@@ -22,6 +22,11 @@ EQUIPMENT_CHOICES = [(e.value, e.label) for e in Equipment]
 STATUS_CHOICES = [(s.value, STATUS_LABELS[s]) for s in Status]
 
 
+CAMPAIGN_SETTINGS = ("apply_mode", "other_forces_visible", "quick_resolve_rounds", "fog_of_war")
+"""The GM's settings of a campaign, besides its name: what the settings form edits and an
+export carries."""
+
+
 class Campaign(models.Model):
     """A multi-session campaign run by a GM under one Team Bravo ruleset."""
 
@@ -372,6 +377,10 @@ class CampaignBattle(models.Model):
         default=list, blank=True, help_text="History entries written by the latest application."
     )
     applied_at = models.DateTimeField(null=True, blank=True)
+    odds = models.ForeignKey(
+        "battles.OddsRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="The odds the GM asked for this very set-up before launching it.",
+    )  # fmt: skip
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",

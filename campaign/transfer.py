@@ -9,13 +9,17 @@ path ("forces[0].units[2].quality"); the writes are `campaign.services.campaign_
 
 from __future__ import annotations
 
-from datetime import datetime
+import json
+import math
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
-from campaign.models import Campaign, Force, HistoryEntry, Membership, Unit
+from battles.engine import ScenarioError, parse_scenario
+from campaign.models import CAMPAIGN_SETTINGS, Campaign, Force, HistoryEntry, Membership, Unit
+from campaign.pages import card_text
 from campaign.state import SNAPSHOT_FIELDS, UnitState, snapshot_replay
 from campaign.values import leader_value, parse_field
 from units.bucs import Quality, validate_specialties
@@ -24,7 +28,12 @@ from units.models import Ruleset, UnitType
 CAMPAIGN_FORMAT = "bridgehead.campaign"
 FORCE_FORMAT = "bridgehead.force"
 VERSION = 1
-SETTINGS = ("apply_mode", "other_forces_visible", "quick_resolve_rounds")
+SETTINGS = CAMPAIGN_SETTINGS
+NEWER_SETTINGS = ("fog_of_war",)
+"""Settings an export written before they existed leaves out: the import gives their default."""
+MAP_KEYS = ("name", "scenario")
+LARGEST_DAY = 2**31 - 1
+"""The largest number the database's day columns hold."""
 UNIT_KEYS = ("unit_type", *SNAPSHOT_FIELDS, "history")
 ENTRY_KEYS = ("day", "kind", "text", "before", "after", "details", "reverts", "created_at")
 
@@ -76,7 +85,7 @@ def force_export(*, force: Force) -> dict[str, Any]:
 
 
 def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
-    """The whole campaign: settings, members, forces, units and their history."""
+    """The whole campaign: settings, members, forces, units and their history, saved maps."""
     members = campaign.memberships.select_related("user").order_by("user__username")
     return {
         "format": CAMPAIGN_FORMAT,
@@ -90,7 +99,77 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             "members": [{"user": m.user.get_username(), "role": m.role} for m in members],
         },
         "forces": [_force_data(force) for force in campaign.forces.order_by("name")],
+        "maps": [
+            {"name": saved.name, "scenario": saved.scenario}
+            for saved in campaign.maps.order_by("name")
+        ],
     }
+
+
+def export_text(data: dict[str, Any]) -> str:
+    """An export as the file the site and ``manage.py campaign_export`` write: the same data
+    gives the same bytes."""
+    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+ROSTER_COLUMNS = (
+    "name",
+    "card",
+    "quality",
+    "effective quality",
+    "equipment",
+    "specialties",
+    "morale hits",
+    "casualty hits",
+    "skill lost",
+    "status",
+    "experience",
+    "battles fought",
+    "in combat zone",
+    "last battle day",
+    "leader",
+    "leader hit points",
+    "battle card",
+)
+
+
+def csv_cell(value: Any) -> Any:
+    """A text cell a spreadsheet shows as text: one that starts like a formula gets a quote
+    (a unit named "=HYPERLINK(...)" stays a name)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def roster_rows(lines: list[Any]) -> list[list[Any]]:
+    """A force's roster lines (``campaign.pages.roster_lines``) as CSV rows, header first."""
+    rows: list[list[Any]] = [list(ROSTER_COLUMNS)]
+    for line in lines:
+        unit = line.unit
+        state = unit.state
+        leader = state.leader
+        rows.append(
+            [
+                csv_cell(unit.name),
+                csv_cell(unit.unit_type.name),
+                state.quality.label,
+                state.effective_quality.label,
+                state.equipment.label,
+                line.specialties,
+                state.morale_hits,
+                state.casualty_hits,
+                state.skill_lost,
+                unit.get_status_display(),
+                state.experience,
+                state.battles_fought,
+                "yes" if state.in_combat_zone else "no",
+                "" if state.last_battle_day is None else state.last_battle_day,
+                "" if leader is None else csv_cell(leader.name),
+                "" if leader is None else leader.hit_points,
+                csv_cell(" / ".join(card_text(line.card).splitlines())) if line.card else "",
+            ]
+        )
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -135,26 +214,64 @@ class Checker:
         return user
 
 
-def nul_paths(data: Any, path: str = "") -> list[str]:
-    """Where ``data`` holds a NUL character, which no database text or JSON column can store."""
+def _unstorable(value: str) -> str | None:
+    if "\x00" in value:
+        return "must not contain a NUL character"
+    if any("\ud800" <= char <= "\udfff" for char in value):
+        return "must not contain a lone surrogate (not a character)"
+    return None
+
+
+def unstorable_paths(data: Any, path: str = "") -> list[tuple[str, str]]:
+    """Where ``data`` holds what no database text or JSON column stores or gives back: a NUL
+    character, half of a surrogate pair, a number that is not finite (NaN, Infinity)."""
+    found: list[tuple[str, str]] = []
     if isinstance(data, str):
-        return [path or "data"] if "\x00" in data else []
-    found: list[str] = []
+        problem = _unstorable(data)
+        return [(path or "data", problem)] if problem else []
+    if isinstance(data, float) and not math.isfinite(data):
+        return [(path or "data", f"must be a finite number, got {data!r}")]
     if isinstance(data, dict):
         for key, value in data.items():
             at = f"{path}.{key}".lstrip(".") if isinstance(key, str) else path
-            found += [at] if isinstance(key, str) and "\x00" in key else nul_paths(value, at)
+            problem = _unstorable(key) if isinstance(key, str) else None
+            found += [(at, problem)] if problem else unstorable_paths(value, at)
     elif isinstance(data, list):
         for index, value in enumerate(data):
-            found += nul_paths(value, f"{path}[{index}]")
+            found += unstorable_paths(value, f"{path}[{index}]")
     return found
 
 
-def check_header(c: Checker, data: Any, format_name: str, keys: tuple[str, ...]) -> bool:
-    nul = nul_paths(data)
-    for path in nul:
-        c.error(path, "must not contain a NUL character")
-    if nul or not c.mapping("", data, ("format", "version", *keys)):
+def read_json(text: str | bytes) -> Any:
+    """An uploaded export as data; `ValueError` in words a reader can act on (not JSON, or a
+    number JSON does not have), with the line and column."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError("the file is not UTF-8 text: is it an export?") from None
+
+    def refuse_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number JSON allows")
+
+    try:
+        return json.loads(text, parse_constant=refuse_constant)
+    except json.JSONDecodeError as error:
+        if not text.strip():
+            raise ValueError("the file is empty") from None
+        raise ValueError(
+            f"the file is not JSON: {error.msg.lower()} at line {error.lineno}, "
+            f"column {error.colno}"
+        ) from None
+
+
+def check_header(
+    c: Checker, data: Any, format_name: str, keys: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> bool:
+    unstorable = unstorable_paths(data)
+    for path, problem in unstorable:
+        c.error(path, problem)
+    if unstorable or not c.mapping("", data, ("format", "version", *keys), optional):
         return False
     if data["format"] != format_name:
         c.error("format", f"must be {format_name!r}, got {data['format']!r}")
@@ -279,8 +396,9 @@ def check_history(c: Checker, path: str, history: Any, *, day: int | None) -> li
         if index == 0 and entry["kind"] != HistoryEntry.Kind.CREATED:
             c.error(f"{at}.kind", "a unit's history starts with its created entry")
         day_ok = isinstance(entry["day"], int) and not isinstance(entry["day"], bool)
-        if not day_ok or entry["day"] < 1 or (day is not None and entry["day"] > day):
-            c.error(f"{at}.day", f"must be a campaign day, 1..{day or 'any'}")
+        latest = LARGEST_DAY if day is None else day
+        if not day_ok or not 1 <= entry["day"] <= latest:
+            c.error(f"{at}.day", f"must be a campaign day, 1..{latest}")
         if not isinstance(entry["text"], str):
             c.error(f"{at}.text", "must be text")
         for side in ("before", "after"):
@@ -299,21 +417,93 @@ def check_history(c: Checker, path: str, history: Any, *, day: int | None) -> li
             c.error(f"{at}.reverts", "must be the index of an earlier entry")
         created_at = entry.get("created_at")
         if created_at is not None:
-            try:
-                datetime.fromisoformat(created_at)
-            except (TypeError, ValueError):
-                c.error(f"{at}.created_at", f"must be an ISO date and time, got {created_at!r}")
+            problem = created_at_problem(created_at)
+            if problem:
+                c.error(f"{at}.created_at", problem)
         entries.append(entry)
     return entries
 
 
-def check_settings(c: Checker, path: str, data: dict[str, Any]) -> None:
+def created_at_problem(value: Any) -> str | None:
+    """What keeps ``value`` from being a history entry's time that reads back: it must be an
+    ISO date and time with its offset, and lie within the years 1..9999 in UTC too, which is how
+    the database keeps it (year 1 at +14:00 is year 0 in UTC: stored, but never read again)."""
+    try:
+        moment = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return f"must be an ISO date and time, got {value!r}"
+    if moment.utcoffset() is None:
+        return f"must give its offset from UTC (as in 2026-05-01T19:30:00+00:00), got {value!r}"
+    try:
+        moment.astimezone(UTC)
+    except OverflowError:
+        return f"must lie within the years 1..9999 in UTC, got {value!r}"
+    return None
+
+
+SETTING_TYPES = {
+    "apply_mode": str,
+    "other_forces_visible": str,
+    "quick_resolve_rounds": int,
+    "fog_of_war": bool,
+}
+
+
+def check_settings(c: Checker, path: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The campaign's settings, each of its own type and within the table's constraints; a
+    setting newer than the export takes its default."""
     fields = {field.name: field for field in Campaign._meta.get_fields() if field.name in SETTINGS}
+    settings: dict[str, Any] = {}
     for name in SETTINGS:
+        field = fields[name]
+        value = data.get(name, field.default) if name in NEWER_SETTINGS else data[name]
+        kind = SETTING_TYPES[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            c.error(f"{path}.{name}", f"must be {kind.__name__}, got {value!r}")
+            continue
         try:
-            fields[name].clean(data[name], None)
+            settings[name] = field.clean(value, None)
         except ValidationError as error:
             c.error(f"{path}.{name}", "; ".join(error.messages))
+    if "quick_resolve_rounds" in settings:
+        # The table's own check (campaign_quick_resolve_rounds_1_50), said before any write.
+        try:
+            Campaign(**settings).validate_constraints()
+        except ValidationError:
+            c.error(f"{path}.quick_resolve_rounds", "must be 1..50")
+    return settings
+
+
+def check_maps(c: Checker, path: str, maps: Any, *, ruleset: str) -> list[dict[str, Any]]:
+    """Saved maps, each named once and checked by the engine under the campaign's ruleset."""
+    if not isinstance(maps, list):
+        c.error(path, "must be a list")
+        return []
+    found = []
+    names: set[str] = set()
+    for index, saved in enumerate(maps):
+        at = f"{path}[{index}]"
+        if not c.mapping(at, saved, MAP_KEYS):
+            continue
+        name = saved["name"]
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            c.error(f"{at}.name", "must be a name of 1..200 characters")
+        elif name in names:
+            c.error(f"{at}.name", "two maps share this name")
+        else:
+            names.add(name)
+        scenario = saved["scenario"]
+        if not isinstance(scenario, dict):
+            c.error(f"{at}.scenario", "must be a scenario document (an object)")
+            continue
+        try:
+            parse_scenario({**scenario, "ruleset": ruleset})
+        except ScenarioError as error:
+            for where, reason in error.problems:
+                c.error(f"{at}.scenario.{where}".rstrip("."), reason)
+            continue
+        found.append({"name": name, "scenario": scenario})
+    return found
 
 
 def check_members(c: Checker, path: str, members: Any, gm_name: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from campaign.views import actions, api, battles, pages, table
+from campaign.views import actions, api, battles, pages, table, transfer
 
 app_name = "campaign"
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("", pages.campaign_list, name="list"),
     path("new/", actions.campaign_create_view, name="create"),
     path("rules/", pages.rules_card, name="rules-card"),
+    path("import/", transfer.campaign_import_view, name="import"),
     path(C, pages.campaign_dashboard, name="dashboard"),
     path(C + "timeline/", pages.campaign_timeline, name="timeline"),
     path(C + "settings/", actions.settings_view, name="settings"),
@@ -37,8 +38,11 @@ urlpatterns = [
         name="leader-detach",
     ),
     path(C + "battles/new/", battles.battle_setup, name="battle-setup"),
+    path(C + "battles/new/check/", battles.battle_setup_check, name="battle-setup-check"),
+    path(C + "battles/odds/<int:run_pk>/", battles.battle_odds, name="battle-odds"),
     path(C + "battles/record/", battles.battle_record, name="battle-record"),
     path(C + "maps/new/", battles.map_add, name="map-add"),
+    path(C + "maps/check/", battles.map_check, name="map-check"),
     path(C + "battles/<int:battle_pk>/", battles.battle_detail, name="battle"),
     path(C + "battles/<int:battle_pk>/cards/", pages.battle_cards, name="battle-cards"),
     path(C + "battles/<int:battle_pk>/progress/", battles.battle_progress, name="battle-progress"),
@@ -65,6 +69,8 @@ urlpatterns = [
     path(C + "checks/contest/", table.contest_view, name="contest"),
     path(C + "checks/requisition/", table.requisition_view, name="requisition"),
     path(C + "campaign.json", api.campaign_json, name="campaign-json"),
+    path(C + "export.json", transfer.campaign_export_view, name="export"),
+    path(C + "forces/<int:force_pk>.csv", transfer.force_csv, name="force-csv"),
     path(C + "battles.json", api.battles_json, name="battles-json"),
     path(C + "forces/<int:force_pk>.json", api.force_json, name="force-json"),
     path(C + "units/<int:unit_pk>.json", api.unit_json, name="unit-json"),

@@ -21,7 +21,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
-from battles.models import Battle
+from battles.engine import ScenarioError, parse_scenario
+from battles.models import Battle, OddsRun
+from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
 from campaign.bridge import (
@@ -386,3 +388,67 @@ def campaign_battle_revert(
         reverted = outcome_revert(entries=entries, reason=reason, actor=actor)
     campaign_battle.refresh_from_db()
     return reverted
+
+
+def campaign_battle_check(
+    *,
+    campaign: Campaign,
+    base: Mapping[str, Any],
+    deployments: Sequence[Deployment],
+    turn_limit: int | None = None,
+) -> dict[str, list[str]]:
+    """What the launch would refuse in this set-up, by path (``deployments[i]`` for a unit the
+    campaign cannot field, the engine's ``sides[i].units[j].position`` for a spot it may not
+    stand on); empty when it would launch. Nothing is written: the set-up page asks this as
+    the GM drags units about."""
+    try:
+        scenario, _, _ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
+    except ValidationError as error:
+        return error.message_dict
+    try:
+        parse_scenario(scenario)
+    except ScenarioError as error:
+        problems: dict[str, list[str]] = {}
+        for path, reason in error.problems:
+            problems.setdefault(path or "scenario", []).append(reason)
+        return problems
+    return {}
+
+
+def campaign_battle_odds(
+    *,
+    campaign: Campaign,
+    base: Mapping[str, Any],
+    deployments: Sequence[Deployment],
+    turn_limit: int | None = None,
+    battles: int = ODDS_DEFAULT_BATTLES,
+    actor: Any = None,
+) -> OddsRun:
+    """An odds run on exactly the battle this set-up would launch: the same cards printed from
+    the rosters, positions, Orders and turn limit (only the seeds differ, battle by battle)."""
+    require_manager(campaign, actor)
+    scenario, _, _ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
+    try:
+        return odds_launch(
+            scenario=scenario,
+            battles=battles,
+            name=f"{scenario.get('name') or 'Battle'} ({campaign}, day {campaign.day})",
+            created_by=actor,
+        )
+    except WorkRefused as exc:
+        raise ValidationError({NON_FIELD_ERRORS: [reason for _, reason in exc.errors]}) from exc
+    except BattleInputError as exc:
+        raise ValidationError(
+            {path or "scenario": [reason] for path, reason in exc.errors}
+        ) from exc
+
+
+def campaign_battle_odds_keep(*, campaign_battle: CampaignBattle, run: OddsRun) -> bool:
+    """Keep the odds with the battle if they were run on the very battle launched (the GM may
+    have moved a unit since asking); True if kept."""
+    if campaign_battle.battle is None or run.scenario != campaign_battle.battle.scenario:
+        return False
+    kept = CampaignBattle.objects.filter(pk=campaign_battle.pk, odds__isnull=True).update(odds=run)
+    if kept:
+        campaign_battle.odds = run
+    return bool(kept)

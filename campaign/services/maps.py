@@ -1,7 +1,12 @@
-"""Saved maps: a GM's own scenario documents, checked by the engine before they are kept."""
+"""Saved maps: a GM's own scenario documents, checked by the engine before they are kept.
+
+The map editor asks ``map_problems`` as the GM draws (the engine's own validator, each problem
+with the piece it names); ``saved_map_create`` keeps a map only when there are none.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -11,6 +16,56 @@ from battles.engine import ScenarioError, parse_scenario
 from battles.services import BattleInputError, scenario_from_text
 from campaign.models import Campaign, SavedMap
 from campaign.services._record import require_manager
+from campaign.transfer import unstorable_paths
+
+SPOT_CARD = {
+    "name": "Deployment spot",
+    "skill": 3,
+    "move": 5,
+    "resistance": 1,
+    "hits": 1,
+    "size": 1,
+    "weapons": [{"name": "Rifles", "power": 2, "range": 12}],
+}
+"""The card of a unit marking a deployment spot on a drawn map: a plain Size 1 squad, so a spot
+inside terrain that no ordinary unit enters is refused. The campaign's units take the spots."""
+
+PIECES = {"terrain": "terrain", "buildings": "building", "objectives": "objective"}
+_PIECE_PATH = re.compile(r"^(terrain|buildings|objectives)\[(\d+)\](?:\.polygon\[(\d+)\])?")
+_SPOT_PATH = re.compile(r"^sides\[(\d+)\]\.units\[(\d+)\]")
+
+
+def problem_piece(path: str) -> dict[str, Any] | None:
+    """The piece a validator path names (``terrain[2].polygon[1]`` → terrain 2, corner 1), for
+    the editor to pin the problem to; None for the table or the document as a whole."""
+    if match := _PIECE_PATH.match(path):
+        piece: dict[str, Any] = {"kind": PIECES[match[1]], "index": int(match[2])}
+        if match[3] is not None:
+            piece["corner"] = int(match[3])
+        return piece
+    if match := _SPOT_PATH.match(path):
+        return {"kind": "spot", "side": int(match[1]), "index": int(match[2])}
+    if path.startswith("sides["):
+        return {"kind": "side", "index": int(path[6 : path.index("]")])}
+    return None
+
+
+def map_problems(*, campaign: Campaign, scenario: Any) -> list[dict[str, Any]]:
+    """What the engine refuses in a map, as the campaign would fight it (under its ruleset):
+    each problem's path, reason and the piece it names."""
+    if not isinstance(scenario, dict):
+        return [{"path": "", "reason": "must be a scenario document (an object)", "piece": None}]
+    unstorable = unstorable_paths(scenario)
+    if unstorable:
+        return [{"path": p, "reason": r, "piece": problem_piece(p)} for p, r in unstorable]
+    try:
+        parse_scenario({**scenario, "ruleset": campaign.ruleset})
+    except ScenarioError as exc:
+        return [
+            {"path": path, "reason": reason, "piece": problem_piece(path)}
+            for path, reason in exc.problems
+        ]
+    return []
 
 
 def saved_map_create(*, campaign: Campaign, name: str, text: str, actor: Any = None) -> SavedMap:
@@ -33,18 +88,15 @@ def saved_map_create(*, campaign: Campaign, name: str, text: str, actor: Any = N
         errors["scenario"] = [
             reason if path == "scenario" else f"{path}: {reason}" for path, reason in exc.errors
         ]
-    if isinstance(scenario, dict):
-        scenario["ruleset"] = campaign.ruleset
-        try:
-            parse_scenario(scenario)
-        except ScenarioError as exc:
+    else:
+        problems = map_problems(campaign=campaign, scenario=scenario)
+        if problems:
             errors["scenario"] = [
-                f"{path}: {reason}" if path else reason for path, reason in exc.problems
+                f"{p['path']}: {p['reason']}" if p["path"] else p["reason"] for p in problems
             ]
-    elif "scenario" not in errors:
-        errors["scenario"] = ["must be a JSON object (a scenario document)"]
     if errors:
         raise ValidationError(errors)
+    scenario["ruleset"] = campaign.ruleset
     with transaction.atomic():
         return SavedMap.objects.create(
             campaign=campaign, name=name, scenario=scenario, created_by=actor

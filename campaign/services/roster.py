@@ -14,7 +14,16 @@ from django.db import transaction
 
 from campaign.characters import can_train, feats_from
 from campaign.experience import TrainingError, training_apply, with_quality
-from campaign.models import Campaign, Character, Force, HistoryEntry, Leader, Membership, Unit
+from campaign.models import (
+    CAMPAIGN_SETTINGS,
+    Campaign,
+    Character,
+    Force,
+    HistoryEntry,
+    Leader,
+    Membership,
+    Unit,
+)
 from campaign.selectors import force_can_edit
 from campaign.services._record import require_manager, unit_change
 from campaign.state import LeaderState, UnitState
@@ -23,7 +32,7 @@ from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
 
 Kind = HistoryEntry.Kind
-SETTINGS = ("name", "apply_mode", "other_forces_visible", "quick_resolve_rounds", "fog_of_war")
+SETTINGS = ("name", *CAMPAIGN_SETTINGS)
 
 
 def _full_clean(instance: Any, **kwargs: Any) -> None:

@@ -13,15 +13,18 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.models import Campaign, Force, HistoryEntry, Membership, Unit
+from campaign.models import Campaign, Force, HistoryEntry, Membership, SavedMap, Unit
 from campaign.services._record import require_manager, unit_state_save
 from campaign.transfer import (
     CAMPAIGN_FORMAT,
     FORCE_FORMAT,
+    LARGEST_DAY,
+    NEWER_SETTINGS,
     SETTINGS,
     Checker,
     check_force,
     check_header,
+    check_maps,
     check_members,
     check_ruleset,
     check_settings,
@@ -29,8 +32,8 @@ from campaign.transfer import (
 
 
 def _day(c: Checker, path: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        c.error(path, f"must be a whole number, 1 or more, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= LARGEST_DAY:
+        c.error(path, f"must be a whole number, 1..{LARGEST_DAY}, got {value!r}")
         return 1
     return value
 
@@ -74,11 +77,11 @@ def _write_force(campaign: Campaign, owner: Any, force_data: dict[str, Any]) -> 
 def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     """A new campaign from an export; `gm` runs it (by default the export's GM, by username)."""
     c = Checker()
-    if not check_header(c, data, CAMPAIGN_FORMAT, ("campaign", "forces")):
+    if not check_header(c, data, CAMPAIGN_FORMAT, ("campaign", "forces", "maps"), ("maps",)):
         raise ValidationError(c.errors)
     info = data["campaign"]
     keys = ("name", "ruleset", "day", "gm", *SETTINGS, "members")
-    if not c.mapping("campaign", info, keys):
+    if not c.mapping("campaign", info, keys, optional=NEWER_SETTINGS):
         raise ValidationError(c.errors)
     try:
         Campaign._meta.get_field("name").clean(info["name"], None)
@@ -86,7 +89,7 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
         c.error("campaign.name", "; ".join(error.messages))
     ruleset_ok = check_ruleset(c, "campaign.ruleset", info["ruleset"])
     day = _day(c, "campaign.day", info["day"])
-    check_settings(c, "campaign", info)
+    settings = check_settings(c, "campaign", info)
     if gm is None:
         gm = c.user("campaign.gm", info["gm"])
     gm_name = gm.get_username() if gm is not None else info["gm"]
@@ -107,15 +110,14 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
                     c.error(f"{path}.name", "two forces share this name")
                 names.add(checked["name"])
                 forces.append(checked)
+    maps = (
+        check_maps(c, "maps", data.get("maps", []), ruleset=info["ruleset"]) if ruleset_ok else []
+    )
     if c.errors:
         raise ValidationError(c.errors)
 
     campaign = Campaign.objects.create(
-        name=info["name"],
-        ruleset=info["ruleset"],
-        day=day,
-        gm=gm,
-        **{field: info[field] for field in SETTINGS},
+        name=info["name"], ruleset=info["ruleset"], day=day, gm=gm, **settings
     )
     users = {gm_name: gm}
     for name, (user, role) in members.items():
@@ -123,6 +125,8 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
         users[name] = user
     for force in forces:
         _write_force(campaign, users[force["owner"]], force)
+    for saved in maps:
+        SavedMap.objects.create(campaign=campaign, created_by=gm, **saved)
     return campaign
 
 

@@ -14,6 +14,7 @@ eyes on both, and the GM and co-GMs always see everything.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import uuid
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -34,7 +35,7 @@ from battles.models import Battle
 from battles.report import unit_sides
 from battles.report_context import LogUnreadable, battle_report
 from battles.selectors import ReferenceScenario, battle_log, log_events, reference_scenarios
-from battles.table import table_view
+from battles.table import table_named, table_view
 from campaign.access import (
     FULL,
     Viewer,
@@ -43,9 +44,11 @@ from campaign.access import (
     require_manage,
 )
 from campaign.battle_forms import BattleSetupForm, TableResultForm
+from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.history import plural
 from campaign.models import Campaign, CampaignBattle, Unit
+from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
     battle_names,
     battle_sides,
@@ -64,19 +67,25 @@ from campaign.selectors import (
 )
 from campaign.services.battles import (
     campaign_battle_apply,
+    campaign_battle_check,
     campaign_battle_launch,
+    campaign_battle_odds,
+    campaign_battle_odds_keep,
     campaign_battle_record,
     campaign_battle_revert,
 )
-from campaign.services.maps import saved_map_create
+from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
 from campaign.state import Status
+from campaign.transfer import read_json
 from campaign.views._common import action_done, base_context, form_action
+from units.models import UnitType
 
 POLL_SECONDS = 1
 SETUP = "campaign/battle_setup.html"
 RECORD = "campaign/battle_record.html"
 BATTLE = "campaign/battle.html"
 REVIEW = "campaign/review.html"
+MAP_EDITOR = "campaign/map_form.html"
 
 
 def _ready_units(viewer: Viewer) -> list[Unit]:
@@ -119,18 +128,17 @@ def _chosen_scenario(slug: str | None, campaign: Campaign):
 
 
 def _table(data: dict[str, Any]):
-    """The scenario's table drawn as the battle pages draw it, its own units marking the
-    deployment spots; None if the scenario does not validate (the launch then says why)."""
+    """The scenario's table drawn as the battle pages draw it, without the scenario's own units
+    (the campaign's stand there instead); None if the scenario does not validate (the launch
+    then says why)."""
     try:
-        return table_view(parse_scenario(data))
+        return dataclasses.replace(table_view(parse_scenario(data)), units=())
     except ScenarioError:
         return None
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-@vary_on_headers("HX-Request")
-def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
+def _setup(request: HttpRequest, pk: int):
+    """The set-up's viewer, scenarios, chosen scenario, units on offer and engaged units."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     source = request.POST if request.method == "POST" else request.GET
@@ -141,19 +149,29 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     ready = _ready_units(viewer)
     units = [u for u in ready if u.pk not in in_battle]
     engaged = [(u, in_battle[u.pk]) for u in ready if u.pk in in_battle]
+    return viewer, scenarios, chosen, units, engaged
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer, scenarios, chosen, units, engaged = _setup(request, pk)
     bound = request.method == "POST"
     if bound and (launched := _launched_by(viewer, request.POST.get("request_key"))):
         # The form sent again (a double click, a resend): its units are in battle by now.
         url = reverse("campaign:battle", args=[pk, launched.pk])
         return action_done(request, url, f"{launched.name} launched.")
     form = BattleSetupForm(request.POST if bound else None, units=units, scenario=chosen.data)
+    table = _table(chosen.data)
     context = base_context(
         viewer,
         engaged=engaged,
         scenarios=scenarios,
         chosen=chosen,
         form=form,
-        table=_table(chosen.data),
+        table=table,
+        deploy=deploy_map(form, table.height) if table else None,
         map_form=SavedMapForm(),
     )
     if not bound:
@@ -161,6 +179,8 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
             # A new scenario was picked: redraw the deployment table with its spots.
             return render(request, f"{SETUP}#setup-form", context)
         return render(request, SETUP, context)
+    if request.POST.get("action") == "odds":
+        return _ask_odds(request, viewer, chosen, form, context)
 
     def launch(data):
         campaign_battle = campaign_battle_launch(
@@ -174,11 +194,89 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user,
         )
         url = reverse("campaign:battle", args=[pk, campaign_battle.pk])
+        run = odds_for_viewer(request.user, viewer.campaign, data["odds_run"] or 0)
+        if run is not None and campaign_battle_odds_keep(campaign_battle=campaign_battle, run=run):
+            return url, f"{campaign_battle.name} launched; the odds you asked are kept with it."
         return url, f"{campaign_battle.name} launched."
 
     return form_action(
         request, form, launch, page=SETUP, partial="setup-form", context=lambda: context
     )
+
+
+def _ask_odds(request, viewer, chosen, form, context) -> HttpResponse:
+    """ "Who is favoured?": an odds run on the set-up as it stands, shown beside Launch."""
+    status = 400
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            run = campaign_battle_odds(
+                campaign=viewer.campaign,
+                base=copy.deepcopy(chosen.data),
+                deployments=data["deployments"],
+                turn_limit=data["turn_limit"],
+                battles=data["odds_battles"] or form.fields["odds_battles"].initial,
+                actor=request.user,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            # The form goes back as it was, carrying the run to keep with the launch.
+            form.data = form.data.copy()
+            form.data["odds_run"] = str(run.pk)
+            context.update(odds_run=run, odds=None)
+            status = 200
+    if request.htmx:
+        return render(request, f"{SETUP}#setup-form", context)
+    return render(request, SETUP, context, status=status)
+
+
+@login_required
+@require_GET
+def battle_odds(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
+    """The odds panel beside Launch, polled until the run is done (then 286: stop polling)."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    run = odds_for_viewer(request.user, viewer.campaign, run_pk)
+    if run is None:
+        raise Http404("no such odds run")
+    context = base_context(viewer, odds_run=run, odds=campaign_odds_report(run, viewer.campaign))
+    response = render(request, "campaign/_setup_odds.html", context)
+    if run.finished and request.htmx:
+        return HttpResponseStopPolling(response.content)
+    return response
+
+
+@login_required
+@require_POST
+def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
+    """The set-up form as it stands, checked as the launch would check it (the engine's own
+    validator on the scenario with the campaign's cards printed in): each problem by the unit
+    it belongs to (``units``, by pk) or for the whole set-up (``general``). Nothing is written.
+    """
+    viewer, _, chosen, units, _ = _setup(request, pk)
+    form = BattleSetupForm(request.POST, units=units, scenario=chosen.data)
+    by_unit: dict[str, list[str]] = {}
+    general: list[str] = []
+    problems: dict[str, list[str]] = {}
+    if form.is_valid():
+        problems = campaign_battle_check(
+            campaign=viewer.campaign,
+            base=chosen.data,
+            deployments=form.cleaned_data["deployments"],
+            turn_limit=form.cleaned_data["turn_limit"],
+        )
+    else:
+        problems = {name or "": list(errors) for name, errors in form.errors.items()}
+        form.cleaned_data.setdefault("deployments", [])
+    for path, reasons in problems.items():
+        field = form.field_for(path) if path else None
+        field = field or (path if path in form.fields else None)
+        if field and field.split("_", 1)[-1].isdigit():
+            by_unit.setdefault(field.split("_", 1)[1], []).extend(reasons)
+        else:
+            general.extend(f"{path}: {r}" if path and path != "__all__" else r for r in reasons)
+    return JsonResponse({"units": by_unit, "general": general, "ok": not problems})
 
 
 @login_required
@@ -271,6 +369,10 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
             context["unreadable"] = str(exc)
     if cb.state == CampaignBattle.State.APPLIED:
         context["changes"] = changes(applied_changes(campaign_battle=cb))
+    if viewer.manages and cb.odds_id is not None:
+        # The odds the GM asked before launching: the GM's, like the set-up page.
+        context["odds_run"] = cb.odds
+        context["odds"] = campaign_odds_report(cb.odds, viewer.campaign)
     return context
 
 
@@ -292,7 +394,7 @@ def _report(
     else:
         as_side = None if side in (ALL, NONE) else side
     side_names, unit_names = names or _names(cb)[2]
-    return battle_report(
+    report = battle_report(
         cb.battle,
         url=reverse("campaign:battle", args=[pk, cb.pk]),
         download_url=reverse("campaign:battle-log", args=[pk, cb.pk]),
@@ -304,6 +406,13 @@ def _report(
         side_names=side_names,
         unit_names=unit_names,
     )
+    if report is not None and report.table is not None and cb.engine_units:
+        # The replay's markers are named as the rosters name them, not by engine ids.
+        names = dict(Unit.objects.filter(pk__in=cb.engine_units.values()).values_list("pk", "name"))
+        tags = {eid: names[upk] for eid, upk in cb.engine_units.items() if upk in names}
+        # (The replay's frames already carry them: the report was given ``unit_names``.)
+        report.table = table_named(report.table, tags)
+    return report
 
 
 @login_required
@@ -485,12 +594,47 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
     return _review(request, viewer, status=400, rows=rows, **review)
 
 
+PALETTE = (
+    ("woods", "Woods"),
+    ("rubble", "Rubble field"),
+    ("hill", "Hill"),
+    ("river", "River"),
+    ("water", "Lake"),
+    ("wall", "Wall"),
+    ("hazard", "Hazard"),
+    ("open", "Open ground"),
+)
+"""The map editor's terrain palette: scenario kinds (docs/scenario.md) under their table names."""
+
+
+def _editor_context(viewer: Viewer, form: SavedMapForm) -> dict[str, Any]:
+    buildings = UnitType.objects.filter(
+        kind=UnitType.Kind.BUILDING, ruleset=viewer.campaign.ruleset
+    ).order_by("name")
+    return base_context(
+        viewer,
+        map_form=form,
+        palette=PALETTE,
+        editor_data={
+            "ruleset": viewer.campaign.ruleset,
+            "palette": [kind for kind, _ in PALETTE],
+            "buildings": [{"id": b.pk, "name": b.name, "card": b.card} for b in buildings],
+            "spot_card": SPOT_CARD,
+            "snap": SNAP,
+        },
+        library_buildings=buildings,
+    )
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def map_add(request: HttpRequest, pk: int) -> HttpResponse:
-    """Keep a GM's own map; it then appears among the set-up page's scenarios."""
+    """The map editor, and keeping a GM's own map; it then appears among the set-up page's
+    scenarios."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
+    if request.method == "GET":
+        return render(request, MAP_EDITOR, _editor_context(viewer, SavedMapForm()))
     form = SavedMapForm(request.POST)
     if form.is_valid():
         try:
@@ -506,5 +650,18 @@ def map_add(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Map {saved.name} saved.")
             url = reverse("campaign:battle-setup", args=[pk]) + f"?scenario=map-{saved.pk}"
             return redirect(url)
-    context = base_context(viewer, map_form=form)
-    return render(request, "campaign/map_form.html", context, status=400)
+    return render(request, MAP_EDITOR, _editor_context(viewer, form), status=400)
+
+
+@login_required
+@require_POST
+def map_check(request: HttpRequest, pk: int) -> JsonResponse:
+    """The map editor's live check: the engine's validator on the map as drawn so far, each
+    problem with the piece it names. Nothing is written."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    try:
+        scenario = read_json(request.body)
+    except ValueError as error:
+        return JsonResponse({"problems": [{"path": "", "reason": str(error), "piece": None}]})
+    return JsonResponse({"problems": map_problems(campaign=viewer.campaign, scenario=scenario)})

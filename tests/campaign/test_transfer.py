@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from campaign.bridge import UnitOutcome
 from campaign.models import Campaign, Force, HistoryEntry, Membership, Unit
@@ -15,12 +17,16 @@ from campaign.services import (
     calendar_advance,
     campaign_create,
     campaign_import,
+    campaign_update,
     force_import,
     membership_set,
     outcome_apply,
     outcome_revert,
 )
-from campaign.transfer import campaign_export, force_export
+from campaign.services.maps import saved_map_create
+from campaign.transfer import campaign_export, export_text, force_export, read_json
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "battles" / "engine" / "scenarios"
 
 
 @pytest.fixture
@@ -164,3 +170,126 @@ def test_a_force_keeps_to_its_ruleset(played, cast):
         force_import(campaign=other, data=exported, owner=cast.gm)
     assert "ruleset" in refused.value.message_dict
     assert not other.forces.exists()
+
+
+def test_the_fog_of_war_setting_survives_export_and_import(played):
+    campaign_update(campaign=played, fog_of_war=True, actor=played.gm)
+    exported = campaign_export(campaign=played)
+    assert exported["campaign"]["fog_of_war"] is True
+    exported["campaign"]["name"] = "Fogged, restored"
+    assert campaign_import(data=exported).fog_of_war is True
+
+
+def test_an_export_from_before_fog_of_war_imports_with_it_off(played):
+    exported = campaign_export(campaign=played)
+    del exported["campaign"]["fog_of_war"]
+    exported["campaign"]["name"] = "Older file"
+    assert campaign_import(data=exported).fog_of_war is False
+
+
+def test_the_saved_maps_survive_export_and_import(played, cast):
+    scenario = json.loads((SCENARIOS / "crossroads.json").read_text())
+    saved_map_create(
+        campaign=played, name="Crossroads again", text=json.dumps(scenario), actor=cast.gm
+    )
+    exported = campaign_export(campaign=played)
+    assert [m["name"] for m in exported["maps"]] == ["Crossroads again"]
+    exported["campaign"]["name"] = "With maps"
+    imported = campaign_import(data=exported)
+    assert campaign_export(campaign=imported)["maps"] == exported["maps"]
+
+
+def test_an_import_refuses_a_map_the_engine_refuses_naming_the_piece(played):
+    data = campaign_export(campaign=played)
+    scenario = json.loads((SCENARIOS / "crossroads.json").read_text())
+    scenario["terrain"][0]["polygon"] = [[0, 0], [1, 1]]
+    data["maps"] = [{"name": "Broken", "scenario": scenario}]
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert "maps[0].scenario.terrain[0].polygon" in refused.value.message_dict
+    assert counts() == before
+
+
+def _entry(data):
+    return data["forces"][0]["units"][0]["history"][0]
+
+
+UNREADABLE = [
+    # Year 1 at +14:00 is year 0 in UTC: the database keeps it, nothing reads it back.
+    (lambda d: _entry(d).update(created_at="0001-01-01T00:00:00+14:00"), "history[0].created_at"),
+    (lambda d: _entry(d).update(created_at="9999-12-31T23:00:00-14:00"), "history[0].created_at"),
+    (lambda d: _entry(d).update(created_at="2026-05-01T19:30:00"), "history[0].created_at"),
+    (lambda d: _entry(d)["details"].update(x=float("nan")), "history[0].details.x"),
+    (lambda d: _entry(d).update(text="half a pair \ud83d"), "history[0].text"),
+    (lambda d: _entry(d).update(text="nul \x00"), "history[0].text"),
+]
+
+
+@pytest.mark.parametrize(("spoil", "named"), UNREADABLE, ids=[str(i) for i in range(6)])
+def test_an_import_refuses_what_the_database_would_not_give_back(played, spoil, named):
+    data = campaign_export(campaign=played)
+    spoil(data)
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert f"forces[0].units[0].{named}" in refused.value.message_dict
+    assert counts() == before
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("quick_resolve_rounds", 99), ("quick_resolve_rounds", "5"), ("fog_of_war", "yes")],
+)
+def test_an_import_refuses_settings_the_table_would_refuse(played, field, value):
+    data = campaign_export(campaign=played)
+    data["campaign"][field] = value
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert f"campaign.{field}" in refused.value.message_dict
+    assert counts() == before
+
+
+def test_an_import_refuses_a_day_no_database_column_holds(played):
+    data = campaign_export(campaign=played)
+    data["campaign"]["day"] = 2**31
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert "campaign.day" in refused.value.message_dict
+
+
+def test_the_earliest_time_that_reads_back_is_imported_and_read(played, client):
+    data = campaign_export(campaign=played)
+    _entry(data)["created_at"] = "0001-01-01T00:00:00+00:00"
+    data["campaign"]["name"] = "Ancient"
+    imported = campaign_import(data=data)
+    unit = Unit.objects.filter(force__campaign=imported).order_by("id").first()
+    assert unit.history.order_by("id")[0].created_at.year == 1
+    client.force_login(imported.gm)
+    for url in (
+        reverse("campaign:unit", args=[imported.pk, unit.pk]),
+        reverse("campaign:unit-json", args=[imported.pk, unit.pk]),
+        reverse("campaign:export", args=[imported.pk]),
+    ):
+        assert client.get(url).status_code == 200, url
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "the file is empty"),
+        ("{", "the file is not JSON: expecting property name enclosed in double quotes at line 1"),
+        ('{"a": NaN}', "NaN is not a number JSON allows"),
+        (b"\xff\xfe", "the file is not UTF-8 text"),
+    ],
+)
+def test_a_file_that_is_not_an_export_is_refused_in_plain_words(text, message):
+    with pytest.raises(ValueError, match=message):
+        read_json(text)
+
+
+def test_the_export_file_is_the_same_bytes_for_the_same_campaign(played):
+    first = export_text(campaign_export(campaign=played))
+    assert json.loads(first) == campaign_export(campaign=played)
+    assert export_text(json.loads(first)) == first

@@ -30,7 +30,7 @@ CROSSROADS = json.loads(
     (Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json").read_text()
 )
 NAMES = [p.name for p in campaign_urls.urlpatterns]
-ARGUMENTS = {"pk", "force_pk", "unit_pk", "battle_pk", "engagement_pk"}
+ARGUMENTS = {"pk", "force_pk", "unit_pk", "battle_pk", "engagement_pk", "run_pk"}
 TABLE_FORMS = {
     "character-create": table_forms.CharacterForm,
     "character-join": table_forms.JoinForm,
@@ -141,6 +141,7 @@ def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
             st.sampled_from([world.table_battle.pk, world.engine_battle.pk]), guess
         ),
         "engagement_pk": guess,
+        "run_pk": guess,
     }
 
 
@@ -177,6 +178,9 @@ GET_ONLY = {
     "orders",
     "engagement",
     "checks",
+    "export",
+    "force-csv",
+    "battle-odds",
 }
 POST_NAMES = [name for name in NAMES if name not in GET_ONLY]
 

@@ -60,10 +60,48 @@
       self.buildingNodes[node.getAttribute("data-building")] = node;
     });
     this.seek.max = String(this.states.length - 1);
+    this.speed = 1;
+    this.turnPick = box.querySelector('[data-action="turn"]');
+    this.speedPick = box.querySelector('[data-action="speed"]');
+    this.turnStarts = turnStarts(this.states);
+    this.fillTurns();
     this.bind();
     box.querySelector("[data-controls]").hidden = false;
+    var jumps = box.querySelector("[data-jumps]");
+    if (jumps) { jumps.hidden = false; }
     this.show(0);
   }
+
+  // The first frame of each turn (turn 0: the deployment), in order.
+  function turnStarts(states) {
+    var starts = [];
+    states.forEach(function (state, index) {
+      var turn = state.frame.turn || 0;
+      if (!starts.length || starts[starts.length - 1].turn !== turn) {
+        starts.push({ turn: turn, index: index });
+      }
+    });
+    return starts;
+  }
+
+  Replay.prototype.fillTurns = function () {
+    var pick = this.turnPick;
+    if (!pick) { return; }
+    pick.textContent = "";
+    this.turnStarts.forEach(function (start, n) {
+      var option = document.createElement("option");
+      option.value = String(n);
+      option.textContent = start.turn === 0 ? "Deployment" : "Turn " + start.turn;
+      pick.appendChild(option);
+    });
+  };
+
+  // Which entry of turnStarts the frame `index` belongs to.
+  Replay.prototype.turnOf = function (index) {
+    var n = 0;
+    this.turnStarts.forEach(function (start, i) { if (start.index <= index) { n = i; } });
+    return n;
+  };
 
   Replay.prototype.bind = function () {
     var self = this;
@@ -74,6 +112,18 @@
       self.pause();
       self.show(Number(self.seek.value));
     });
+    if (this.turnPick) {
+      this.turnPick.addEventListener("change", function () {
+        self.pause();
+        self.show(self.turnStarts[Number(self.turnPick.value)].index);
+      });
+    }
+    if (this.speedPick) {
+      this.speedPick.addEventListener("change", function () {
+        self.speed = Number(self.speedPick.value) || 1;
+        if (self.timer) { self.pause(); self.toggle(); } // on at the new speed
+      });
+    }
     this.box.addEventListener("keydown", function (event) {
       var onSlider = event.target === self.seek;
       var onButton = event.target.tagName === "BUTTON";
@@ -82,6 +132,8 @@
       else if (event.key === "ArrowLeft" && !onSlider) { action = "back"; }
       else if (event.key === "Home" && !onSlider) { action = "first"; }
       else if (event.key === "End" && !onSlider) { action = "last"; }
+      else if (event.key === "PageUp") { action = "prev-turn"; }
+      else if (event.key === "PageDown") { action = "next-turn"; }
       else if ((event.key === " " || event.key === "Spacebar") && !onButton) { action = "play"; }
       if (action) {
         event.preventDefault();
@@ -98,6 +150,14 @@
     else if (action === "last") { this.show(last); }
     else if (action === "back") { this.show(Math.max(0, this.index - 1)); }
     else if (action === "forward") { this.show(Math.min(last, this.index + 1)); }
+    else if (action === "prev-turn" || action === "next-turn") {
+      var n = this.turnOf(this.index);
+      // Back from inside a turn goes to its start; from its start, to the turn before.
+      if (action === "prev-turn") { n = this.turnStarts[n].index < this.index ? n : n - 1; }
+      else { n += 1; }
+      n = Math.max(0, Math.min(this.turnStarts.length - 1, n));
+      this.show(this.turnStarts[n].index);
+    }
   };
 
   Replay.prototype.toggle = function () {
@@ -107,7 +167,7 @@
     this.timer = window.setInterval(function () {
       if (self.index >= self.states.length - 1) { self.pause(); return; }
       self.show(self.index + 1);
-    }, PLAY_MS);
+    }, PLAY_MS / this.speed);
     this.playButton.setAttribute("aria-pressed", "true");
     this.playButton.textContent = "Pause";
   };
@@ -185,6 +245,55 @@
     this.box.querySelector('[data-action="back"]').disabled = index === 0;
     this.box.querySelector('[data-action="forward"]').disabled = index === this.states.length - 1;
     this.box.querySelector('[data-action="last"]').disabled = index === this.states.length - 1;
+    if (this.turnPick) {
+      var n = this.turnOf(index);
+      this.turnPick.value = String(n);
+      this.box.querySelector('[data-action="prev-turn"]').disabled = index === 0;
+      this.box.querySelector('[data-action="next-turn"]').disabled = n === this.turnStarts.length - 1;
+    }
+    this.declutter();
+  };
+
+  // Unit names that would overlap move: each visible label tries below its marker, then
+  // above, right and left, and keeps the first place no earlier label has taken.
+  Replay.prototype.declutter = function () {
+    var placed = [];
+    var self = this;
+    Object.keys(this.unitNodes).forEach(function (id) {
+      var node = self.unitNodes[id];
+      var label = node.querySelector(".unit-label");
+      if (!label || node.classList.contains("unseen")) { return; }
+      var home = label.getAttribute("data-home-y");
+      if (home === null) { home = label.getAttribute("y") || "0"; label.setAttribute("data-home-y", home); }
+      var below = parseFloat(home);
+      var at = (node.getAttribute("transform") || "").match(/translate\(([-\d.e]+)[ ,]+([-\d.e]+)\)/);
+      if (!at) { return; }
+      var x = parseFloat(at[1]), y = parseFloat(at[2]);
+      label.setAttribute("x", "0");
+      label.setAttribute("y", String(below));
+      label.style.textAnchor = "middle";
+      var box;
+      try { box = label.getBBox(); } catch (e) { return; }
+      var w = box.width, h = box.height;
+      var r = below - 0.45;
+      var spots = [
+        [0, below, "middle"], [0, -r - 0.15, "middle"], [r + 0.15, 0.15, "start"],
+        [-r - 0.15, 0.15, "end"], [0, below + h, "middle"], [0, -r - 0.15 - h, "middle"]
+      ];
+      function rect(spot) {
+        var left = spot[2] === "middle" ? spot[0] - w / 2 : spot[2] === "start" ? spot[0] : spot[0] - w;
+        return { x1: x + left, x2: x + left + w, y1: y + spot[1] - h * 0.8, y2: y + spot[1] + h * 0.2 };
+      }
+      function free(a) {
+        return placed.every(function (b) { return a.x2 <= b.x1 || b.x2 <= a.x1 || a.y2 <= b.y1 || b.y2 <= a.y1; });
+      }
+      var chosen = spots[0];
+      for (var i = 0; i < spots.length; i++) { if (free(rect(spots[i]))) { chosen = spots[i]; break; } }
+      label.setAttribute("x", String(chosen[0]));
+      label.setAttribute("y", String(chosen[1]));
+      label.style.textAnchor = chosen[2];
+      placed.push(rect(chosen));
+    });
   };
 
   Replay.prototype.drawLines = function (frame) {

@@ -1,0 +1,107 @@
+"""The set-up page's map of the campaign's own units: where each stands, in its force's colour
+and with its name, and the scenario's deployment spots it may be dragged onto.
+
+Pure reads of the set-up form: the same numbers as its table, so the map drawn by the server
+(with or without JavaScript) and the table always agree; ``deploy.js`` keeps them agreeing as
+the GM drags.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from battles.table import fmt, unit_radius
+
+FORCE_COLOURS = ("#00897b", "#ef8a00", "#7b3fa0", "#6d8f1f", "#d81b77", "#795548")
+"""One colour per force, in the order the forces were raised; none is a side's blue or red,
+which ring each unit by the side it fights on."""
+
+SNAP = 0.5
+"""Inches: where a dragged unit comes to rest, and an arrow key's step."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForceKey:
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeployMark:
+    """One campaign unit on the set-up map (``x``/``y`` in SVG units; ``placed`` False when
+    it is not fighting, or its position is not a number yet)."""
+
+    pk: int
+    name: str
+    force: str
+    colour: str
+    side_index: int
+    r: str
+    x: str
+    y: str
+    label_y: str
+    placed: bool
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    side_index: int
+    x: str
+    y: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeployMap:
+    marks: tuple[DeployMark, ...]
+    spots: tuple[Spot, ...]
+    forces: tuple[ForceKey, ...]
+    snap: float = SNAP
+
+
+def _number(value: Any) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number == number and abs(number) < 1e6 else None
+
+
+def deploy_map(form: Any, height: float) -> DeployMap:
+    """The marks of a ``BattleSetupForm``'s units at the positions its table shows now."""
+    side_ids = list(form.spots)
+    forces: dict[int, ForceKey] = {}
+    for unit in sorted(form.units, key=lambda u: u.force_id):
+        if unit.force_id not in forces:
+            colour = FORCE_COLOURS[len(forces) % len(FORCE_COLOURS)]
+            forces[unit.force_id] = ForceKey(unit.force.name, colour)
+    marks = []
+    for row in form.rows():
+        unit = row["unit"]
+        side, x, y = (row[key].value() for key in ("side", "x", "y"))
+        x, y = _number(x), _number(y)
+        placed = side in side_ids and x is not None and y is not None
+        r = unit_radius(unit.unit_type.card.get("size", 1))
+        marks.append(
+            DeployMark(
+                pk=unit.pk,
+                name=unit.name,
+                force=unit.force.name,
+                colour=forces[unit.force_id].colour,
+                side_index=side_ids.index(side) if side in side_ids else -1,
+                r=fmt(r),
+                x=fmt(x if x is not None else 0),
+                y=fmt(height - (y if y is not None else 0)),
+                label_y=fmt(r + 0.45),
+                placed=placed,
+                label=f"{unit.name} ({unit.force.name}, {unit.unit_type.name})",
+            )
+        )
+    spots = tuple(
+        Spot(index, fmt(x), fmt(height - y), f"Deployment spot of {side} at {fmt(x)}, {fmt(y)}")
+        for index, side in enumerate(side_ids)
+        for (x, y), _ in form.spots[side]
+    )
+    return DeployMap(tuple(marks), spots, tuple(forces.values()))

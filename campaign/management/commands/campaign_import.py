@@ -1,0 +1,81 @@
+"""Read a campaign export into a new campaign: `manage.py campaign_import FILE`.
+
+All or nothing: on any problem nothing is written and each is named by its path in the file.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from campaign.services import campaign_import
+from campaign.transfer import read_json
+
+
+def named_users(data: Any) -> set[str]:
+    """The usernames an export names as its GM and members (force owners are among them)."""
+    info = data.get("campaign") if isinstance(data, dict) else None
+    if not isinstance(info, dict):
+        return set()
+    members = info.get("members") if isinstance(info.get("members"), list) else []
+    names = [info.get("gm"), *(m.get("user") for m in members if isinstance(m, dict))]
+    return {name for name in names if isinstance(name, str) and name.strip()}
+
+
+class Command(BaseCommand):
+    help = "Import a campaign export (manage.py campaign_export, or the site's) as a new campaign."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path, help="The export file ('-' reads standard input).")
+        parser.add_argument("--gm", help="Who runs the new campaign (default: the export's GM).")
+        parser.add_argument(
+            "--create-users",
+            action="store_true",
+            help="Make the users it names that this site lacks, without a password "
+            "(they set one through a password reset), as when restoring onto a new site.",
+        )
+
+    def handle(self, *args, **options):
+        path = options["file"]
+        try:
+            raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        except OSError as error:
+            raise CommandError(f"cannot read {path}: {error.strerror}") from None
+        try:
+            data = read_json(raw)
+        except ValueError as error:
+            raise CommandError(f"{path}: {error}") from None
+        User = get_user_model()
+        try:
+            with transaction.atomic():
+                made = []
+                if options["create_users"]:
+                    for name in sorted(named_users(data)):
+                        if not User.objects.filter(username=name).exists():
+                            User.objects.create_user(name)  # no usable password
+                            made.append(name)
+                gm = None
+                if options["gm"]:
+                    gm = User.objects.filter(username=options["gm"]).first()
+                    if gm is None:
+                        raise CommandError(f"no user {options['gm']!r} on this site")
+                campaign = campaign_import(data=data, gm=gm)
+        except ValidationError as error:
+            lines = [
+                f"  {where}: {problem}"
+                for where, problems in error.message_dict.items()
+                for problem in problems
+            ]
+            raise CommandError("nothing imported:\n" + "\n".join(lines)) from None
+        if made:
+            self.stderr.write(f"users made (no password yet): {', '.join(made)}")
+        self.stdout.write(f"{campaign.pk}\n")
+        self.stderr.write(
+            f"imported {campaign.name} (day {campaign.day}) as campaign {campaign.pk}"
+        )

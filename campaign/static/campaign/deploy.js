@@ -1,0 +1,216 @@
+/*
+ * Deployment on the set-up map: the campaign's units (drawn by the server from the form's
+ * table, templates/campaign/_deploy_layer.html) are dragged, or moved with the arrow keys, in
+ * half-inch steps, and snap onto a deployment spot of their side when dropped near one. The
+ * numeric table follows the map and the map follows the table. Every move is checked by the
+ * server with the engine's own validator (the set-up's check URL); a spot it refuses is undone
+ * on the spot and the reason shown beside the unit. Without JavaScript the table does it all.
+ */
+(function () {
+  "use strict";
+
+  var SPOT_PULL = 0.75; // inches: a drop this close to a spot of its side lands on the spot
+
+  function round(value, step) {
+    return Math.round(value / step) * step;
+  }
+
+  function text(value) {
+    return String(Math.round(value * 1000) / 1000);
+  }
+
+  function Deployment(form) {
+    this.form = form;
+    this.box = form.querySelector("[data-deploy-map]");
+    this.svg = this.box.querySelector("svg");
+    this.height = parseFloat(this.box.getAttribute("data-table-height"));
+    this.snap = parseFloat(this.box.getAttribute("data-snap")) || 0.5;
+    this.status = this.box.querySelector(".deploy-status");
+    this.url = form.getAttribute("data-deploy-check");
+    this.serial = 0;
+    var self = this;
+    this.box.querySelectorAll("[data-deploy-unit]").forEach(function (mark) {
+      self.bindMark(mark, mark.getAttribute("data-deploy-unit"));
+    });
+    form.querySelectorAll("[data-deploy-row]").forEach(function (row) {
+      var pk = row.getAttribute("data-deploy-row");
+      row.querySelectorAll("input, select").forEach(function (input) {
+        input.addEventListener("change", function () {
+          self.follow(pk);
+          self.check(pk, null);
+        });
+      });
+    });
+  }
+
+  Deployment.prototype.input = function (pk, name) {
+    return this.form.querySelector('[name="' + name + "_" + pk + '"]');
+  };
+
+  Deployment.prototype.mark = function (pk) {
+    return this.box.querySelector('[data-deploy-unit="' + pk + '"]');
+  };
+
+  Deployment.prototype.sideIndex = function (pk) {
+    var select = this.input(pk, "side");
+    return select ? select.selectedIndex - 1 : -1;
+  };
+
+  Deployment.prototype.position = function (pk) {
+    var x = parseFloat(this.input(pk, "x").value);
+    var y = parseFloat(this.input(pk, "y").value);
+    return isFinite(x) && isFinite(y) ? { x: x, y: y } : null;
+  };
+
+  Deployment.prototype.draw = function (pk, at) {
+    var mark = this.mark(pk);
+    if (!mark) { return; }
+    var side = this.sideIndex(pk);
+    mark.setAttribute("class", "deploy-unit side-" + side + (at && side >= 0 ? "" : " unplaced"));
+    if (at) {
+      mark.setAttribute("transform", "translate(" + text(at.x) + " " + text(this.height - at.y) + ")");
+    }
+  };
+
+  // The map follows the table.
+  Deployment.prototype.follow = function (pk) {
+    this.draw(pk, this.position(pk));
+  };
+
+  // The table follows the map.
+  Deployment.prototype.place = function (pk, at) {
+    this.input(pk, "x").value = text(at.x);
+    this.input(pk, "y").value = text(at.y);
+    this.draw(pk, at);
+  };
+
+  Deployment.prototype.tableAt = function (event) {
+    var point = this.svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    var local = point.matrixTransform(this.svg.getScreenCTM().inverse());
+    return { x: local.x, y: this.height - local.y };
+  };
+
+  Deployment.prototype.snapped = function (pk, at) {
+    var side = this.sideIndex(pk);
+    var best = null;
+    var bestDistance = SPOT_PULL;
+    var height = this.height;
+    this.box.querySelectorAll('[data-spot-side="' + side + '"]').forEach(function (spot) {
+      var sx = parseFloat(spot.getAttribute("cx"));
+      var sy = height - parseFloat(spot.getAttribute("cy"));
+      var distance = Math.hypot(sx - at.x, sy - at.y);
+      if (distance <= bestDistance) { best = { x: sx, y: sy }; bestDistance = distance; }
+    });
+    return best || { x: round(at.x, this.snap), y: round(at.y, this.snap) };
+  };
+
+  Deployment.prototype.bindMark = function (mark, pk) {
+    var self = this;
+    var start = null;
+    mark.addEventListener("pointerdown", function (event) {
+      if (self.sideIndex(pk) < 0) { return; }
+      start = self.position(pk);
+      mark.setPointerCapture(event.pointerId);
+      mark.classList.add("dragging");
+      event.preventDefault();
+    });
+    mark.addEventListener("pointermove", function (event) {
+      if (start === null) { return; }
+      self.draw(pk, self.snapped(pk, self.tableAt(event)));
+      mark.classList.add("dragging");
+    });
+    function drop(event) {
+      if (start === null) { return; }
+      var from = start;
+      start = null;
+      mark.classList.remove("dragging");
+      self.place(pk, self.snapped(pk, self.tableAt(event)));
+      self.check(pk, from);
+    }
+    mark.addEventListener("pointerup", drop);
+    mark.addEventListener("pointercancel", function () {
+      if (start !== null) { self.draw(pk, start); start = null; }
+    });
+    mark.addEventListener("keydown", function (event) {
+      var steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+      var step = steps[event.key];
+      var from = self.position(pk);
+      if (!step || !from || self.sideIndex(pk) < 0) { return; }
+      event.preventDefault();
+      var at = { x: round(from.x, self.snap) + step[0] * self.snap,
+                 y: round(from.y, self.snap) + step[1] * self.snap };
+      self.place(pk, at);
+      self.check(pk, from);
+    });
+  };
+
+  Deployment.prototype.say = function (message) {
+    if (this.status) { this.status.textContent = message; }
+  };
+
+  Deployment.prototype.show = function (problems) {
+    var self = this;
+    this.form.querySelectorAll("[data-deploy-problem]").forEach(function (row) {
+      var pk = row.getAttribute("data-deploy-problem");
+      var reasons = problems[pk] || [];
+      row.hidden = reasons.length === 0;
+      row.textContent = reasons.join(" ");
+      var mark = self.mark(pk);
+      if (mark) { mark.classList.toggle("refused", reasons.length > 0); }
+    });
+  };
+
+  // Ask the server (the engine's validator) about the set-up as it stands now. A move from
+  // `from` that it refuses is undone, with the reason.
+  Deployment.prototype.check = function (pk, from) {
+    var self = this;
+    var serial = ++this.serial;
+    var mark = this.mark(pk);
+    var name = mark ? mark.querySelector(".deploy-label").textContent : "";
+    fetch(this.url, { method: "POST", body: new FormData(this.form), credentials: "same-origin",
+                      headers: { "X-Requested-With": "fetch" } })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("the check answered " + response.status); }
+        return response.json();
+      })
+      .then(function (answer) {
+        if (serial !== self.serial) { return; } // a later move's answer is the one to show
+        var reasons = answer.units[pk] || [];
+        var label = name.trim();
+        if (from && reasons.length) {
+          self.place(pk, from);
+          self.say("Not there: " + reasons.join(" ") + ". " + label + " is back where it was.");
+          var refused = {};
+          refused[pk] = ["Not there: " + reasons.join(" ")];
+          self.show(Object.assign({}, answer.units, refused));
+          return;
+        }
+        self.show(answer.units);
+        var at = self.position(pk);
+        if (reasons.length) {
+          self.say(label + ": " + reasons.join(" "));
+        } else if (at && self.sideIndex(pk) >= 0) {
+          self.say(label + " at " + text(at.x) + ", " + text(at.y) + ".");
+        } else {
+          self.say(label + " is not fighting.");
+        }
+      })
+      .catch(function (error) {
+        self.say("The position could not be checked now (" + error.message + "); Launch checks it again.");
+      });
+  };
+
+  function start(root) {
+    var forms = Array.prototype.slice.call(root.querySelectorAll("form[data-deploy-check]"));
+    if (root.matches && root.matches("form[data-deploy-check]")) { forms.push(root); }
+    forms.forEach(function (form) {
+      if (form.deployment || !form.querySelector("[data-deploy-map]")) { return; }
+      form.deployment = new Deployment(form);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { start(document); });
+  document.addEventListener("htmx:load", function (event) { start(event.target); });
+})();

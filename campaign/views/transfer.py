@@ -1,0 +1,98 @@
+"""A campaign in and out of the site: its full export, an import into a new campaign, a force's
+roster as CSV.
+
+The export holds every force's full roster, so only the GM and co-GMs download it. An import
+makes a new campaign run by the export's own GM: only that user (or a superuser, on their
+behalf) imports it here, so nobody puts others into a campaign they never joined.
+"""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods
+
+from campaign.access import FULL, campaign_for_viewer, force_for_viewer, require_manage
+from campaign.forms import CampaignImportForm
+from campaign.pages import roster_lines
+from campaign.services import campaign_import
+from campaign.transfer import campaign_export, export_text, roster_rows
+
+IMPORT = "campaign/import.html"
+SHOWN_ERRORS = 50
+"""Errors listed on the page; a file this broken is best mended with the first ones."""
+
+
+def _attachment(content: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_GET
+def campaign_export_view(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    campaign = viewer.campaign
+    name = slugify(campaign.name) or "campaign"
+    text = export_text(campaign_export(campaign=campaign))
+    return _attachment(
+        text, "application/json", f"{name}-day-{campaign.day}.bridgehead-campaign.json"
+    )
+
+
+@login_required
+@require_GET
+def force_csv(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    force = force_for_viewer(viewer, force_pk)
+    if viewer.sight(force) != FULL:
+        raise Http404("this force's roster is not shown to you")
+    response = _attachment("", "text/csv; charset=utf-8", f"{slugify(force.name) or 'force'}.csv")
+    csv.writer(response).writerows(roster_rows(roster_lines(force)))
+    return response
+
+
+def _error_lines(error: ValidationError) -> list[str]:
+    if not hasattr(error, "error_dict"):
+        return list(error.messages)
+    return [
+        f"{path}: {problem}"
+        for path, problems in error.message_dict.items()
+        for problem in problems
+    ]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_import_view(request: HttpRequest) -> HttpResponse:
+    bound = request.method == "POST"
+    form = CampaignImportForm(request.POST if bound else None, request.FILES if bound else None)
+    context = {"form": form, "problems": [], "more": 0}
+    if not bound or not form.is_valid():
+        return render(request, IMPORT, context, status=400 if bound else 200)
+    data = form.cleaned_data["data"]
+    info = data.get("campaign") if isinstance(data, dict) else None
+    gm_name = info.get("gm") if isinstance(info, dict) else None
+    # A file that is no export at all is the importer's to describe.
+    others = isinstance(gm_name, str) and gm_name != request.user.get_username()
+    if others and not request.user.is_superuser:
+        problems = [f"campaign.gm: only its GM ({gm_name!r}) may import this campaign"]
+    else:
+        try:
+            campaign = campaign_import(data=data)
+        except ValidationError as error:
+            problems = _error_lines(error)
+        else:
+            messages.success(request, f"{campaign.name} imported, on day {campaign.day}.")
+            return redirect(reverse("campaign:dashboard", args=[campaign.pk]))
+    context.update(problems=problems[:SHOWN_ERRORS], more=max(0, len(problems) - SHOWN_ERRORS))
+    return render(request, IMPORT, context, status=400)

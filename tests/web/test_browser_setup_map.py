@@ -1,0 +1,313 @@
+"""The table in a real browser: a GM deploys the campaign's own units by dragging them on the
+set-up map, launches, and watches the battle, with the launch settings, worker and log-in of
+``test_browser.py``. Screenshots at 1366×900 and 390×844 go to BRIDGEHEAD_SCREENSHOTS (else
+test-artifacts/browser/) for a person to look at, and no page scrolls sideways on the phone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from campaign.models import Campaign
+from campaign.services import campaign_create, force_create, membership_set, unit_create
+from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or usefixtures
+    ARTIFACTS,
+    PASSWORD,
+    TIMEOUT_MS,
+    cast,
+    chromium,
+    counter,
+    expect,
+    page_for,
+    playwright_ready,
+    wait_for_report,
+    worker,
+)
+from units.models import UnitType
+from units.services import library_load
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+SHOTS = Path(os.environ.get("BRIDGEHEAD_SCREENSHOTS") or ARTIFACTS)
+SIZES = {"wide": (1366, 900), "phone": (390, 844)}
+
+
+OVERFLOWING = """() => Array.from(document.querySelectorAll('body *'))
+    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+    .filter(e => !e.parentElement
+                 || e.parentElement.getBoundingClientRect().right <= window.innerWidth + 1)
+    .slice(0, 10).map(e => e.tagName + '.' + e.className)"""
+"""The outermost elements that reach past the window's right edge (a failure names them)."""
+
+
+def shoot_both(page, name: str, section: str | None = None) -> None:
+    """The page at both sizes, whole; and it must not scroll sideways on the phone."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    here = page.viewport_size
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(SHOTS / f"table-{name}-{size}.png"), full_page=True)
+        if section:
+            page.locator(section).screenshot(path=str(SHOTS / f"table-{name}-{size}-part.png"))
+        sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        wide = page.evaluate(OVERFLOWING) if sideways > 0 else []
+        assert sideways <= 0, f"{name} scrolls {sideways}px sideways at {width}px: {wide}"
+    page.set_viewport_size(here)
+
+
+@pytest.fixture
+def lantern(django_user_model) -> Campaign:
+    """A campaign with two forces from the card library, made before Playwright starts."""
+    gm = django_user_model.objects.create_user("gm", password=PASSWORD)
+    alice = django_user_model.objects.create_user("alice", password=PASSWORD)
+    bob = django_user_model.objects.create_user("bob", password=PASSWORD)
+    library_load()
+    campaign = campaign_create(name="Operation Lantern", gm=gm, ruleset="combined_arms")
+    card = {c.name: c for c in UnitType.objects.filter(ruleset="combined_arms")}
+    for user, force_name, units in (
+        (alice, "Lantern Company", [("Rifle Squad", "1st Squad"), ("Medium Tank", "Brave Cow")]),
+        (bob, "Night Battalion", [("Rifle Squad", "Ghost Squad"), ("Mech", "Iron Wolf")]),
+    ):
+        membership_set(campaign=campaign, user=user, role="player")
+        force = force_create(campaign=campaign, owner=user, name=force_name)
+        for card_name, name in units:
+            specialties = ["infantry"] if card_name == "Rifle Squad" else ["mechanized"]
+            unit_create(force=force, unit_type=card[card_name], name=name, specialties=specialties)
+    return campaign
+
+
+def screen_point(page, x: float, y: float, svg: str = "[data-deploy-map] svg", height=24):
+    """Where table inches (x, y) are on the screen, on a map ``height`` inches deep."""
+    return tuple(
+        page.evaluate(
+            """([x, y, selector, height]) => {
+                const svg = document.querySelector(selector);
+                const point = svg.createSVGPoint();
+                point.x = x; point.y = height - y;
+                const at = point.matrixTransform(svg.getScreenCTM());
+                return [at.x, at.y];
+            }""",
+            [x, y, svg, height],
+        )
+    )
+
+
+EDITOR = "svg.editor-map"
+
+
+def editor_drag(page, start: tuple[float, float], to: tuple[float, float]) -> None:
+    """Drag on the map editor's table, from and to table inches."""
+    page.locator(EDITOR).scroll_into_view_if_needed()
+    page.mouse.move(*screen_point(page, *start, svg=EDITOR))
+    page.mouse.down()
+    x, y = screen_point(page, *to, svg=EDITOR)
+    page.mouse.move(x - 4, y - 4, steps=4)
+    page.mouse.move(x, y, steps=2)
+    page.mouse.up()
+
+
+def problems(page):
+    return page.locator("[data-problems]")
+
+
+def drag(page, name: str, to: tuple[float, float]) -> None:
+    mark = page.locator(f".deploy-unit[aria-label^='{name} (']")
+    mark.scroll_into_view_if_needed()
+    box = mark.locator("circle").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    x, y = screen_point(page, *to)
+    page.mouse.move(x - 5, y - 5, steps=4)
+    page.mouse.move(x, y, steps=2)
+    page.mouse.up()
+
+
+def row(page, name: str):
+    return page.locator(f"#setup-form tr[data-deploy-row]:has(th:has-text('{name}'))")
+
+
+def typed(page, name: str) -> tuple[float, float]:
+    r = row(page, name)
+    return tuple(float(r.locator(f"input[name^={axis}_]").input_value()) for axis in "xy")
+
+
+@pytest.mark.usefixtures("lantern", "worker")
+def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live_server):  # noqa: F811
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/")
+    gm.click("text=Operation Lantern")
+    gm.click("text=Set up a battle")
+    gm.select_option("#id_scenario_pick", "crossroads")
+    gm.wait_for_selector("#setup-form input[name=scenario][value=crossroads]", state="attached")
+    marks = gm.locator("[data-deploy-map] .deploy-unit:not(.unplaced)")
+    expect(marks).to_have_count(4)
+    assert gm.locator("[data-deploy-map] .deploy-label").all_text_contents() == [
+        "1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"
+    ]  # fmt: skip
+
+    # Dragged near a spot it lands on the spot; elsewhere on the half-inch grid; the table follows.
+    drag(gm, "1st Squad", (6.2, 3.1))
+    expect(gm.locator(".deploy-status")).to_have_text("1st Squad at 6, 3.")
+    assert typed(gm, "1st Squad") == (6, 3)
+    drag(gm, "Brave Cow", (3.3, 7.8))
+    expect(gm.locator(".deploy-status")).to_have_text("Brave Cow at 3.5, 8.")
+    assert typed(gm, "Brave Cow") == (3.5, 8)
+
+    # Illegal: the mech into the farmhouse, which admits Size 1-2 only, then off the table.
+    wolf_at = typed(gm, "Iron Wolf")
+    drag(gm, "Iron Wolf", (16.5, 16.5))
+    expect(gm.locator(".deploy-status")).to_contain_text(
+        "Not there: deployed inside building 'farmhouse', which does not admit it. "
+        "Iron Wolf is back"
+    )
+    assert typed(gm, "Iron Wolf") == wolf_at, "refused: back where it was"
+    problem = gm.locator("#setup-form .deploy-problem:not([hidden])")
+    expect(problem).to_contain_text("farmhouse")
+    shoot_both(gm, "01-setup-refused")
+    drag(gm, "Iron Wolf", (22, 12))
+    expect(gm.locator(".deploy-status")).to_have_text("Iron Wolf at 22, 12.")
+    expect(problem).to_have_count(0)
+
+    # The map follows the table, and the arrow keys move a unit half an inch.
+    ghost = row(gm, "Ghost Squad")
+    ghost.locator("input[name^=x_]").fill("20")
+    ghost.locator("input[name^=y_]").fill("21")
+    ghost.locator("input[name^=y_]").press("Tab")
+    ghost_mark = gm.locator(".deploy-unit[aria-label^='Ghost Squad (']")
+    expect(ghost_mark).to_have_attribute("transform", "translate(20 3)")
+    ghost_mark.focus()
+    gm.keyboard.press("ArrowLeft")
+    expect(gm.locator(".deploy-status")).to_have_text("Ghost Squad at 19.5, 21.")
+    assert typed(gm, "Ghost Squad") == (19.5, 21)
+    gm.fill("#setup-form input[name=seed]", "7")
+    gm.fill("#setup-form input[name=turn_limit]", "4")
+    shoot_both(gm, "02-setup-placed")
+
+    # Who is favoured, in exactly this set-up: a real odds run on the worker, beside Launch.
+    gm.fill("#setup-form input[name=odds_battles]", "20")
+    gm.click("#setup-form button[value=odds]")
+    odds = gm.locator("#setup-odds")
+    expect(odds.locator(".verdict")).to_contain_text(
+        "over 20 battles of exactly this set-up", timeout=TIMEOUT_MS
+    )
+    for name in ("1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"):
+        expect(odds.locator(f"th:text-is('{name}')")).to_have_count(1)
+    assert typed(gm, "Ghost Squad") == (19.5, 21), "the set-up is kept as it was"
+    shoot_both(gm, "05-setup-odds")
+
+    gm.click("#setup-form button.primary")
+    gm.wait_for_url(re.compile(r"/battles/\d+/$"))
+    expect(gm.locator("text=the odds you asked are kept with it")).to_be_visible()
+    expect(gm.locator("#setup-odds .verdict")).to_contain_text("over 20 battles")
+    wait_for_report(gm)
+    replay = gm.locator("[data-replay]")
+    replay.scroll_into_view_if_needed()
+    first, total = counter(gm)
+    assert first == 1 and total > 3
+    # The markers carry the campaign's names, and the replay steps turn by turn.
+    labels = gm.locator("[data-replay] .unit-label").all_text_contents()
+    assert sorted(labels) == ["1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"]
+    title = gm.locator("[data-title]")
+    gm.click('[data-action="next-turn"]')
+    expect(title).to_have_text(re.compile(r"^Turn 1 · "))
+    turns = gm.locator('[data-action="turn"] option').all_text_contents()
+    assert turns[:3] == ["Deployment", "Turn 1", "Turn 2"]
+    gm.select_option('[data-action="turn"]', label="Turn 2")
+    expect(title).to_have_text(re.compile(r"^Turn 2 · "))
+    at_turn_2 = counter(gm)[0]
+    gm.click('[data-action="forward"]')
+    gm.click('[data-action="prev-turn"]')
+    assert counter(gm)[0] == at_turn_2, "back to the start of this turn"
+    replay.focus()
+    gm.keyboard.press("PageUp")
+    expect(title).to_have_text(re.compile(r"^Turn 1 · "))
+    gm.select_option('[data-action="speed"]', "4")
+    gm.click('[data-action="play"]')
+    expect(gm.locator("[data-counter]")).to_have_text(f"{total} / {total}", timeout=20_000)
+    assert gm.locator(".replay-legend li").count() == 7
+    gm.select_option('[data-action="turn"]', label="Turn 1")
+    shoot_both(gm, "06-replay", section=".report-replay")
+    assert not gm.errors, gm.errors
+
+
+@pytest.mark.usefixtures("lantern", "worker")
+def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # noqa: F811
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/")
+    gm.click("text=Operation Lantern")
+    gm.click("text=Set up a battle")
+    gm.click("text=Draw a map")
+    expect(gm.locator("[data-map-editor]")).to_be_visible()
+    # An empty table: the engine says what it lacks, at the sides.
+    expect(problems(gm)).to_contain_text("before the map can be used")
+    expect(problems(gm)).to_contain_text("objectives")
+
+    # Woods from the palette, dragged to the left; one corner dragged off the table is
+    # refused with the reason at that corner, and Undo puts it back.
+    gm.click("[data-add-terrain=woods]")
+    editor_drag(gm, (12, 12), (6, 16))
+    expect(gm.locator("[data-panel] h3")).to_have_text("woods-1 (woods)")
+    editor_drag(gm, (8, 18), (8, 26))  # the top-right corner, up past the far edge
+    expect(problems(gm)).to_contain_text(
+        "woods-1 (woods), corner 3: (8, 26) is off the 24x24 table"
+    )
+    expect(gm.locator(".problem-pin")).not_to_have_count(0)
+    expect(gm.locator("svg.editor-map polygon.terrain-woods.has-problem")).to_have_count(1)
+    shoot_both(gm, "03-editor-refused")
+    gm.click("[data-undo]")
+    expect(problems(gm)).not_to_contain_text("off the 24x24 table")
+
+    # A river across the table, a house from the library moved with the keyboard.
+    gm.click("[data-add-terrain=river]")
+    house = gm.locator("[data-building-choice] option", has_text="House (")
+    gm.select_option("[data-building-choice]", house.get_attribute("value"))
+    gm.click("[data-add-building]")
+    gm.locator(EDITOR).focus()
+    for _ in range(12):
+        gm.keyboard.press("ArrowRight")
+    for _ in range(10):
+        gm.keyboard.press("ArrowUp")
+    expect(gm.locator("[data-panel] .corners li").first.locator("input").first).to_have_value(
+        "16.5"
+    )
+
+    # Two objectives, the second held by the other side.
+    gm.click("[data-add-objective]")
+    editor_drag(gm, (12, 12), (6, 6))
+    gm.click("[data-add-objective]")
+    editor_drag(gm, (12, 12), (18, 20))
+    gm.select_option("[data-panel] select", "defenders")
+
+    # Deployment spots; one inside the woods is refused at the spot.
+    for side in (0, 0, 1, 1):
+        gm.click(f"[data-add-spot='{side}']")
+    editor_drag(gm, (2, 22), (6, 16))  # the second side's first spot, into the woods
+    expect(problems(gm)).to_contain_text(
+        "spot 1 of Defenders: deployed inside impassable woods 'woods-1'"
+    )
+    gm.click("[data-undo]")
+    expect(problems(gm)).to_contain_text("The engine accepts this map.")
+    shoot_both(gm, "04-editor-drawn")
+
+    gm.fill("#map-form input[name=name]", "Mill Ford")
+    gm.click("#map-form button[type=submit]")
+    gm.wait_for_url(re.compile(r"/battles/new/\?scenario=map-\d+$"))
+    expect(gm.locator("text=Map Mill Ford saved.")).to_be_visible()
+    expect(gm.locator("[data-deploy-map] .deploy-unit:not(.unplaced)")).to_have_count(4)
+    expect(gm.locator("[data-deploy-map] .spot")).to_have_count(4)
+    drag(gm, "Brave Cow", (4.3, 2.4))
+    expect(gm.locator(".deploy-status")).to_have_text("Brave Cow at 4, 2.")  # onto the spot
+    drag(gm, "Iron Wolf", (18, 17))
+    expect(gm.locator(".deploy-status")).to_contain_text("Not there: deployed inside building")
+    gm.fill("#setup-form input[name=seed]", "11")
+    gm.click("#setup-form button.primary")
+    gm.wait_for_url(re.compile(r"/battles/\d+/$"))
+    wait_for_report(gm)
+    first, total = counter(gm)
+    assert first == 1 and total > 3
+    assert not gm.errors, gm.errors

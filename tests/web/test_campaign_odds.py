@@ -1,0 +1,79 @@
+"""'Who is favoured?' from the set-up page: an odds run on exactly this set-up, shown in campaign
+names beside Launch and kept with the battle when the very same set-up is launched."""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+import pytest
+
+from battles.models import OddsRun
+from battles.odds import odds_chunk_run
+from campaign.models import CampaignBattle
+from tests.web.campaign_world import login
+from tests.web.test_campaign_battles import HTMX, _free_all, _setup_data, _url
+
+pytestmark = pytest.mark.django_db
+
+
+def _ask(client, world, data):
+    with mock.patch("battles.odds.odds_enqueue"):
+        response = client.post(_url("battle-setup", world), {**data, "action": "odds"})
+    assert response.status_code == 200, response.context["form"].errors
+    run = OddsRun.objects.latest("id")
+    for index in range(run.chunks_total):  # the workers' part, here in-process
+        odds_chunk_run(run_id=run.id, index=index)
+    run.refresh_from_db()
+    return response, run
+
+
+def test_the_odds_are_run_on_exactly_this_set_up_and_named_as_the_campaign_names(client, world):
+    units = _free_all(world)
+    blue = next(u for u in units if u.force_id == world.force.pk)
+    login(client, world, "gm")
+    moved = {f"x_{blue.pk}": "7", f"y_{blue.pk}": "3", f"order_{blue.pk}": "hold"}
+    data = _setup_data(units, world, odds_battles="20", **moved)
+    response, run = _ask(client, world, data)
+    assert run.battles == 20 and run.status == OddsRun.Status.DONE
+    assert CampaignBattle.objects.count() == 2, "asking launches nothing"
+    fielded = {u["id"]: u for side in run.scenario["sides"] for u in side["units"]}
+    mine = next(u for i, u in fielded.items() if i.endswith(f"-{blue.pk}"))
+    assert mine["position"] == [7.0, 3.0] and mine["order"] == {"kind": "hold"}
+    assert run.scenario["turn_limit"] == 4 and len(fielded) == len(units)
+    assert f'name="odds_run" value="{run.pk}"' in response.content.decode()
+    panel = client.get(_url("battle-odds", world, run.pk), **HTMX)
+    assert panel.status_code == 286  # finished: htmx stops polling
+    text = panel.content.decode()
+    assert "over 20 battles of exactly this set-up" in text
+    for unit in units:
+        assert f'<th scope="row">{unit.name}</th>' in text
+    assert re.search(r"\d+\.\d% – \d+\.\d%", text)  # the 95% interval
+    player = login(client, world, "player")
+    assert player.get(_url("battle-odds", world, run.pk)).status_code == 403
+
+
+def test_the_odds_are_kept_with_the_battle_launched_from_the_same_set_up(client, world):
+    units = _free_all(world)
+    login(client, world, "gm")
+    data = _setup_data(units, world, odds_battles="10")
+    _, run = _ask(client, world, data)
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        launched = client.post(_url("battle-setup", world), {**data, "odds_run": str(run.pk)})
+    assert launched.status_code == 302
+    cb = CampaignBattle.objects.latest("id")
+    assert cb.odds == run
+    page = client.get(_url("battle", world, cb.pk))
+    assert "Who is favoured?" in page.content.decode()
+
+
+def test_odds_asked_before_a_unit_moved_are_not_kept(client, world):
+    units = _free_all(world)
+    blue = next(u for u in units if u.force_id == world.force.pk)
+    login(client, world, "gm")
+    data = _setup_data(units, world, odds_battles="10")
+    _, run = _ask(client, world, data)
+    moved = {**data, f"x_{blue.pk}": "8", f"y_{blue.pk}": "2", "odds_run": str(run.pk)}
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        assert client.post(_url("battle-setup", world), moved).status_code == 302
+    assert CampaignBattle.objects.latest("id").odds is None

@@ -1,0 +1,185 @@
+"""A campaign in and out through the site and the commands: the export download, the import
+page, ``manage.py campaign_export`` / ``campaign_import``, a force's roster as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.urls import reverse
+
+from campaign.bridge import UnitOutcome
+from campaign.models import Campaign, Force, HistoryEntry, Membership, SavedMap, Unit
+from campaign.services import (
+    campaign_create,
+    campaign_update,
+    force_create,
+    membership_set,
+    outcome_apply,
+    unit_create,
+)
+from campaign.services.maps import saved_map_create
+from tests.web.campaign_world import CROSSROADS, login
+from tests.workers import ROOT, project_env
+from units.models import UnitType
+from units.services import library_load
+
+pytestmark = pytest.mark.django_db
+
+
+def counts() -> tuple[int, ...]:
+    models = (Campaign, Membership, Force, Unit, HistoryEntry, SavedMap)
+    return tuple(m.objects.count() for m in models)
+
+
+def _download(client, world) -> bytes:
+    response = client.get(reverse("campaign:export", args=[world.campaign.pk]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment; filename=")
+    return response.content
+
+
+def _upload(client, content: bytes):
+    upload = SimpleUploadedFile("export.json", content, content_type="application/json")
+    return client.post(reverse("campaign:import"), {"file": upload})
+
+
+def test_only_the_gm_and_co_gms_download_the_whole_campaign(client, world):
+    for role, status in (("gm", 200), ("co_gm", 200), ("player", 403), ("outsider", 404)):
+        url = reverse("campaign:export", args=[world.campaign.pk])
+        assert login(client, world, role).get(url).status_code == status, role
+    page = login(client, world, "gm").get(reverse("campaign:dashboard", args=[world.campaign.pk]))
+    assert reverse("campaign:export", args=[world.campaign.pk]).encode() in page.content
+
+
+def test_export_then_import_through_the_site_gives_the_same_file(client, world):
+    campaign_update(campaign=world.campaign, fog_of_war=True, actor=world.users["gm"])
+    saved_map_create(
+        campaign=world.campaign, name="My crossroads", text=CROSSROADS.read_text(),
+        actor=world.users["gm"],
+    )  # fmt: skip
+    login(client, world, "gm")
+    exported = _download(client, world)
+    data = json.loads(exported)
+    assert data["campaign"]["fog_of_war"] is True and data["maps"][0]["name"] == "My crossroads"
+    assert sum(len(u["history"]) for f in data["forces"] for u in f["units"]) > 5
+    # The campaign goes, its users and cards stay: the import finds them by name.
+    Campaign.objects.filter(pk=world.campaign.pk).delete()
+    assert counts()[:5] == (0, 0, 0, 0, 0)
+    response = _upload(client, exported)
+    assert response.status_code == 302
+    imported = Campaign.objects.get()
+    assert response["Location"] == reverse("campaign:dashboard", args=[imported.pk])
+    assert imported.gm == world.users["gm"] and imported.fog_of_war is True
+    world.campaign = imported
+    assert _download(client, world) == exported
+
+
+def test_a_malformed_import_writes_nothing_and_names_each_field(client, world):
+    login(client, world, "gm")
+    data = json.loads(_download(client, world))
+    data["campaign"]["name"] = "Second copy"
+    data["forces"][0]["units"][0]["quality"] = "veteran"
+    data["forces"][1]["units"][0]["history"][0]["created_at"] = "0001-01-01T00:00:00+14:00"
+    before = counts()
+    response = _upload(client, json.dumps(data).encode())
+    assert response.status_code == 400
+    assert counts() == before
+    problems = response.content.decode()
+    assert "nothing was written" in problems
+    assert "forces[0].units[0].quality" in problems
+    assert "forces[1].units[0].history[0].created_at" in problems
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"", "the file is empty"),
+        (b"campaign", "the file is not JSON: expecting value at line 1, column 1"),
+        (b'{"format": "bridgehead.campaign"}', "version: missing"),
+    ],
+)
+def test_a_file_that_is_no_export_is_refused_in_plain_words(client, world, content, says):
+    login(client, world, "gm")
+    before = counts()
+    response = _upload(client, content) if content else client.post(reverse("campaign:import"))
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert (says if content else "choose an export file") in body
+    assert "Expecting value: line 1 column 1 (char 0)" not in body
+    assert counts() == before
+
+
+def test_only_the_exports_own_gm_imports_it_here(client, world):
+    exported = _download(login(client, world, "gm"), world)
+    before = counts()
+    response = _upload(login(client, world, "player"), exported)
+    assert response.status_code == 400
+    assert "only its GM" in response.content.decode()
+    assert counts() == before
+
+
+def test_a_roster_comes_as_csv_to_whoever_sees_it_in_full(client, world):
+    unit = world.force.units.order_by("id").first()
+    Unit.objects.filter(pk=unit.pk).update(name="=HYPERLINK(1)")
+    url = reverse("campaign:force-csv", args=[world.campaign.pk, world.force.pk])
+    response = login(client, world, "player").get(url)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][:3] == ["name", "card", "quality"]
+    names = [row[0] for row in rows[1:]]
+    assert sorted(names) == sorted(["'=HYPERLINK(1)", *[u.name for u in world.force.units.all()
+                                                        if u.pk != unit.pk]])  # fmt: skip
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
+    assert login(client, world, "rival").get(url).status_code == 404
+    assert login(client, world, "outsider").get(url).status_code == 404
+
+
+def _manage(env, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, input=stdin,
+        capture_output=True, timeout=300,
+    )  # fmt: skip
+
+
+def test_the_commands_carry_a_campaign_into_an_empty_database_and_back(tmp_path, cast_of_two):
+    gm, player = cast_of_two
+    library_load()
+    campaign = campaign_create(name="Op. Backup", gm=gm, ruleset="combined_arms")
+    membership_set(campaign=campaign, user=player, role="player")
+    force = force_create(campaign=campaign, owner=player, name="Lantern Company")
+    card = UnitType.objects.get(name="Rifle Squad", ruleset="combined_arms")
+    unit = unit_create(force=force, unit_type=card, name="1st Squad", specialties=["infantry"])
+    outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(2, 0)}, reason="Ford")
+    campaign_update(campaign=campaign, fog_of_war=True, actor=gm)
+    first = tmp_path / "first.json"
+    call_command("campaign_export", str(campaign.pk), output=first)
+
+    # A site of its own: SQLite in a fresh folder, migrated, with the card library only.
+    env = project_env(BRIDGEHEAD_VAR_DIR=str(tmp_path / "site"), DATABASE_URL=None, REDIS_URL=None)
+    (tmp_path / "site").mkdir()
+    for args in (("migrate", "--noinput"), ("library_load",)):
+        ran = _manage(env, *args)
+        assert ran.returncode == 0, ran.stderr.decode()
+    refused = _manage(env, "campaign_import", str(first))
+    assert refused.returncode != 0 and b"no user 'gm' on this site" in refused.stderr
+    broken = _manage(env, "campaign_import", "-", "--create-users", stdin=b'{"format": 1')
+    assert broken.returncode != 0 and b"the file is not JSON" in broken.stderr
+    ran = _manage(env, "campaign_import", str(first), "--create-users")
+    assert ran.returncode == 0, ran.stderr.decode()
+    new_pk = ran.stdout.decode().strip()
+    second = tmp_path / "second.json"
+    ran = _manage(env, "campaign_export", new_pk, "-o", str(second))
+    assert ran.returncode == 0, ran.stderr.decode()
+    assert second.read_bytes() == first.read_bytes()
+
+
+@pytest.fixture
+def cast_of_two(django_user_model):
+    return django_user_model.objects.create_user("gm"), django_user_model.objects.create_user("p")
