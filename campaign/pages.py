@@ -25,7 +25,7 @@ from campaign.selectors import (
     medics_used_today,
     notable_entries,
 )
-from campaign.state import Status, UnitState, ordered_specialties
+from campaign.state import SNAPSHOT_FIELDS, Status, UnitState, ordered_specialties
 from units.bucs import Quality
 from units.cardtext import CardError, render_card
 
@@ -390,7 +390,10 @@ def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dic
     """The unit's history as sentences: why, then what it did, in plain words."""
     lines = []
     for entry in entries:
-        tail = "; " + changes_text(entry.before, entry.after)
+        # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb
+        # hands them back in its own.
+        after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
+        tail = "; " + changes_text(entry.before, after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
         what = story_text(entry.before, entry.after) if why != entry.text else ""
         battle = homes.get(entry.battle_id) if entry.battle_id else None

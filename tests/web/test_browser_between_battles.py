@@ -53,7 +53,7 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
 
     gm.click("#zone-form button:has-text('Withdraw to the rear')")
     expect(gm.locator(".notice-success")).to_contain_text("withdrawn to the rear")
-    expect(gm.locator(".facts")).to_contain_text("In the combat zone")
+    expect(gm.locator("dl.facts:not(.legend-terms)")).to_contain_text("In the combat zone")
     assert gm.locator("#train-form button[type=submit]").is_enabled()
     gm.fill("#train-form input[name=trainer]", "Sgt. Kane")
     gm.click("#train-form button[type=submit]")
@@ -61,14 +61,14 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
     gm.click("#zone-form button:has-text('Send into the combat zone')")
     expect(gm.locator(".notice-success")).to_contain_text("sent into the combat zone")
     # The page is the proof (the test may not read the database while Playwright runs).
-    expect(gm.locator(".facts dd").first).to_have_text("Experienced")
-    expect(gm.locator(".facts")).to_contain_text("In the combat zoneyes")
+    expect(gm.locator("dl.facts:not(.legend-terms) dd").first).to_have_text("Experienced")
+    expect(gm.locator("dl.facts:not(.legend-terms)")).to_contain_text("In the combat zoneyes")
 
     gm.fill("#leader-form input[name=name]", "Lt. Ash")
     gm.fill("#leader-form input[name=hit_points]", "12")
     gm.click("#leader-form button[type=submit]")
     expect(gm.locator(".notice-success")).to_contain_text("Lt. Ash takes command")
-    expect(gm.locator(".facts")).to_contain_text("Lt. Ash, 12 hit points")
+    expect(gm.locator("dl.facts:not(.legend-terms)")).to_contain_text("Lt. Ash, 12 hit points")
     shoot(gm, f"between-02-unit-led-{size}", full_page=True)
     gm.click("#detach-form button:has-text('Detach Lt. Ash')")
     expect(gm.locator(".notice-success")).to_contain_text("Lt. Ash leaves")

@@ -104,4 +104,12 @@ def test_the_campaign_tells_everyone_what_changed(browser_world, page_for, live_
     expect(alice.locator("#medical-form")).to_be_hidden()
     expect(alice.locator("#roster")).to_be_visible()
     alice.emulate_media(media="screen")
+
+    # Dark mode follows the reader's system.
+    background = "getComputedStyle(document.body).backgroundColor"
+    assert alice.evaluate(background) == "rgb(251, 250, 247)"
+    alice.emulate_media(color_scheme="dark")
+    assert alice.evaluate(background) == "rgb(22, 25, 28)"
+    shoot(alice, f"story-08-dark-{size}")
+    alice.emulate_media(color_scheme="light")
     assert not alice.errors, alice.errors

@@ -162,3 +162,13 @@ def test_a_force_and_a_battle_print_every_card_on_one_sheet(client, world):
     assert "Iron Wolf" in battle and "Squad 1" in battle
     roster = client.get(_url("force", world, world.force.pk)).text
     assert _url("force-cards", world, world.force.pk) in roster
+
+
+def test_every_page_has_a_skip_link_and_says_done_in_words(client, world):
+    login(client, world, "gm")
+    page = client.get(_url("dashboard", world)).text
+    assert '<a class="skip-link" href="#main">Skip to the content</a>' in page
+    assert '<main id="main"' in page
+    response = client.post(_url("unit-zone", world, world.enemy_unit.pk), {"in_combat_zone": "no"})
+    done = client.get(response["Location"]).text
+    assert '<strong class="notice-word">Done:</strong>' in done  # not by its colour alone
