@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import Q, QuerySet
 
-from campaign.bridge import BridgeError, outcome_damage, skill_restored_after
-from campaign.experience import experience_earn
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, Membership, Unit
 from campaign.recovery import casualties_die, medical_window_open, rest_day
 from campaign.state import UnitState, snapshot_replay
@@ -169,50 +168,21 @@ _ROSTER_VERSION_SQL = f"""
 
 def outcome_preview(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, UnitState, UnitState]]:
     """(unit, now, after) for each unit of a battle awaiting its outcome, as Apply will leave
-    it: the bridge's damage, the dead found too late for a past day, the experience earned.
-
-    The leader's 3d6 per Casualty hit are rolled when the outcome is applied; here they roll
-    their least, so a leader shown alive may still fall (the summary after says what the dice
-    did).
-    """
+    it: the same computation Apply makes (`outcome_steps`), with the same dice, writing nothing.
+    Empty when Apply would refuse the outcome (the page then says why when it is clicked)."""
     # Reads kept beside the writes that use them (imported here: the services import this).
-    from campaign.services.battles import campaign_battle_outcomes
-    from campaign.services.outcomes import opposing_equipment_by_side
+    from campaign.services.battles import campaign_battle_outcome
+    from campaign.services.outcomes import outcome_steps
 
-    campaign = campaign_battle.campaign
-    winner, outcomes = campaign_battle_outcomes(campaign_battle)
-    units = {
-        u.pk: u
-        for u in Unit.objects.filter(pk__in=list(outcomes))
-        .select_related("force", "leader")
-        .order_by("force__name", "name")
-    }
-    sides = {
-        side: [units[pk] for pk in pks if pk in units]
-        for side, pks in campaign_battle.sides.items()
-    }
-    faced = opposing_equipment_by_side(sides)
-    winners = set(campaign_battle.sides.get(winner, [])) if winner else set()
-    restored = skill_restored_after(campaign.ruleset)
-    preview = []
-    for unit in units.values():
-        now = unit.state
-        try:
-            after, _ = outcome_damage(
-                now,
-                outcomes[unit.pk],
-                skill_restored=restored,
-                opposing_equipment=faced[unit.pk],
-                day=campaign_battle.day,
-                d6=lambda: 1,
-            )
-        except BridgeError:
-            continue  # Apply refuses it, and says why
-        if campaign_battle.day < campaign.day:
-            after, _ = casualties_die(after)
-        after, _ = experience_earn(after, won=unit.pk in winners)
-        preview.append((unit, now, after))
-    return preview
+    try:
+        steps = outcome_steps(**campaign_battle_outcome(campaign_battle))
+    except ValidationError:
+        return []
+    preview: dict[int, tuple[Unit, UnitState, UnitState]] = {}
+    for step in steps:
+        now = preview[step.unit.pk][1] if step.unit.pk in preview else step.unit.state
+        preview[step.unit.pk] = (step.unit, now, step.state)
+    return sorted(preview.values(), key=lambda row: (row[0].force.name, row[0].name))
 
 
 def advance_preview(*, campaign: Campaign, days: int) -> list[tuple[Unit, UnitState, UnitState]]:
@@ -257,6 +227,17 @@ def applied_changes(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, Unit
     from its history entries: the summary after Apply."""
     entries = list(
         HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
+        .select_related("unit__force", "unit__leader")
+        .order_by("pk")
+    )
+    return entries_changes(entries)
+
+
+def reverted_changes(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, UnitState, UnitState]]:
+    """(unit, before, after) for each unit the latest revert of the outcome gave back, from the
+    entries that undid the applied ones: the summary after Revert."""
+    entries = list(
+        HistoryEntry.objects.filter(reverts__pk__in=campaign_battle.applied_entries)
         .select_related("unit__force", "unit__leader")
         .order_by("pk")
     )

@@ -313,27 +313,31 @@ def campaign_battle_apply(
         if not claimed:
             return None
         campaign_battle.refresh_from_db()
-        winner, outcomes = campaign_battle_outcomes(campaign_battle)
-        sides = {
-            side: list(Unit.objects.filter(pk__in=pks))
-            for side, pks in campaign_battle.sides.items()
-        }
-        entries = outcome_apply(
-            campaign=campaign_battle.campaign,
-            outcomes=outcomes,
-            winners=campaign_battle.sides.get(winner, []) if winner else (),
-            opposing_equipment=opposing_equipment_by_side(sides),
-            day=campaign_battle.day,
-            reason=campaign_battle.name,
-            battle=campaign_battle.battle,
-            actor=actor,
-            cards=campaign_battle_cards(campaign_battle),
-        )
+        entries = outcome_apply(**campaign_battle_outcome(campaign_battle), actor=actor)
         CampaignBattle.objects.filter(pk=campaign_battle.pk).update(
             applied_entries=[entry.pk for entry in entries]
         )
     campaign_battle.refresh_from_db()
     return entries
+
+
+def campaign_battle_outcome(campaign_battle: CampaignBattle) -> dict[str, Any]:
+    """The battle's outcome as `outcome_apply` (and `outcome_steps`, for the review before it)
+    take it: the same arguments, so the review shows what Apply does, die for die."""
+    winner, outcomes = campaign_battle_outcomes(campaign_battle)
+    sides = {
+        side: list(Unit.objects.filter(pk__in=pks)) for side, pks in campaign_battle.sides.items()
+    }
+    return {
+        "campaign": campaign_battle.campaign,
+        "outcomes": outcomes,
+        "winners": campaign_battle.sides.get(winner, []) if winner else (),
+        "opposing_equipment": opposing_equipment_by_side(sides),
+        "day": campaign_battle.day,
+        "reason": campaign_battle.name,
+        "battle": campaign_battle.battle,
+        "cards": campaign_battle_cards(campaign_battle),
+    }
 
 
 def campaign_battle_cards(campaign_battle: CampaignBattle) -> dict[int, dict[str, Any]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -151,8 +152,19 @@ def _validated_units(
     return units, fought_with
 
 
-@transaction.atomic
-def outcome_apply(
+@dataclass(frozen=True)
+class OutcomeStep:
+    """One change an outcome makes to a unit: the state after it, and its history entry."""
+
+    unit: Unit
+    state: UnitState
+    kind: str
+    why: str
+    details: dict[str, Any] | None = None
+    always: bool = False
+
+
+def outcome_steps(
     *,
     campaign: Campaign,
     outcomes: Mapping[int, UnitOutcome],
@@ -162,23 +174,14 @@ def outcome_apply(
     reason: str,
     battle: Any = None,
     seed: int | str | None = None,
-    actor: Any = None,
     cards: Mapping[int, dict[str, Any]] | None = None,
-) -> list[HistoryEntry]:
-    """Apply a battle's outcome to every persistent unit that fought, with history entries.
+) -> list[OutcomeStep]:
+    """What applying an outcome does to each unit, step by step, without writing anything.
 
-    `outcomes` maps unit pks to what happened to each; `winners` holds the pks of the units on
-    the winning side (empty for a draw); `opposing_equipment` is the best rating each unit
-    faced (one rating for all, or a mapping by pk; see `best_equipment`). `day` defaults to
-    today; a battle entered for a past day finds its medical window closed, so its Casualty
-    hits die at once. The leaders' dice come from `seed` (by default derived from the inputs),
-    so the same inputs always give the same result. `cards` maps unit pks to the card each
-    fought with (as the battle's scenario printed it); a unit not in it is judged by the card
-    it would take into battle now. Every outcome must be possible on its card.
+    The one computation behind `outcome_apply` and the review a GM reads before it: the dice
+    come from `seed` (by default derived from the inputs), so the review shows exactly what
+    Apply will then do. Refuses (``ValidationError``) what `outcome_apply` refuses.
     """
-    require_manager(campaign, actor)
-    # The campaign as stored, not as the caller last saw it: its day may have moved on.
-    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     day = campaign.day if day is None else day
     units, fought_with = _validated_units(
         campaign, outcomes, winners, opposing_equipment, day, reason, cards
@@ -193,15 +196,7 @@ def outcome_apply(
 
     restored = skill_restored_after(campaign.ruleset)
     won_by = set(winners)
-    entries: list[HistoryEntry] = []
-
-    def record(unit: Unit, state: UnitState, kind: str, why: str, **extra: Any) -> None:
-        entry = unit_change(
-            unit=unit, state=state, kind=kind, why=why, day=day, battle=battle, actor=actor, **extra
-        )
-        if entry is not None:
-            entries.append(entry)
-
+    steps: list[OutcomeStep] = []
     for unit in units:
         outcome = outcomes[unit.pk]
         faced = _equipment_for(opposing_equipment, unit.pk)
@@ -231,20 +226,78 @@ def outcome_apply(
             "seed": str(seed),
         }
         why = _battle_sentence(reason.strip(), outcome, damage, before, card_hits)
-        record(unit, state, Kind.BATTLE, why, details=details, always=True)
+        steps.append(OutcomeStep(unit, state, Kind.BATTLE, why, details, always=True))
         dead = 0
         if day < campaign.day:
             state, dead = casualties_die(state)
             fate = battle_fate_text(reason.strip(), outcome.removed)
             why = f"{fate}; {plural(dead, 'Casualty hit')} found too late died"
-            record(unit, state, Kind.CASUALTIES, why)
+            steps.append(OutcomeStep(unit, state, Kind.CASUALTIES, why))
         state, earned = experience_earn(
             state, won=won, quality_lost=damage.quality_lost > 0 or dead > 0
         )
         if earned.points:
             gain = f"{reason.strip()}: {plural(earned.points, 'point')} of experience"
             why = f"{gain}, a step up" if earned.raised else gain
-            record(unit, state, Kind.EXPERIENCE, why, details={"points": earned.points})
+            steps.append(OutcomeStep(unit, state, Kind.EXPERIENCE, why, {"points": earned.points}))
+    return steps
+
+
+@transaction.atomic
+def outcome_apply(
+    *,
+    campaign: Campaign,
+    outcomes: Mapping[int, UnitOutcome],
+    winners: Collection[int] = (),
+    opposing_equipment: Equipment | str | Mapping[int, Equipment | str] = Equipment.ADEQUATE,
+    day: int | None = None,
+    reason: str,
+    battle: Any = None,
+    seed: int | str | None = None,
+    actor: Any = None,
+    cards: Mapping[int, dict[str, Any]] | None = None,
+) -> list[HistoryEntry]:
+    """Apply a battle's outcome to every persistent unit that fought, with history entries.
+
+    `outcomes` maps unit pks to what happened to each; `winners` holds the pks of the units on
+    the winning side (empty for a draw); `opposing_equipment` is the best rating each unit
+    faced (one rating for all, or a mapping by pk; see `best_equipment`). `day` defaults to
+    today; a battle entered for a past day finds its medical window closed, so its Casualty
+    hits die at once. The dice come from `seed` (by default derived from the inputs), so the
+    same inputs always give the same result. `cards` maps unit pks to the card each fought
+    with (as the battle's scenario printed it); a unit not in it is judged by the card it would
+    take into battle now. Every outcome must be possible on its card.
+    """
+    require_manager(campaign, actor)
+    # The campaign as stored, not as the caller last saw it: its day may have moved on.
+    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
+    steps = outcome_steps(
+        campaign=campaign,
+        outcomes=outcomes,
+        winners=winners,
+        opposing_equipment=opposing_equipment,
+        day=day,
+        reason=reason,
+        battle=battle,
+        seed=seed,
+        cards=cards,
+    )
+    day = campaign.day if day is None else day
+    entries: list[HistoryEntry] = []
+    for step in steps:
+        entry = unit_change(
+            unit=step.unit,
+            state=step.state,
+            kind=step.kind,
+            why=step.why,
+            day=day,
+            battle=battle,
+            actor=actor,
+            details=step.details,
+            always=step.always,
+        )
+        if entry is not None:
+            entries.append(entry)
     return entries
 
 

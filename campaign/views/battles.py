@@ -61,9 +61,9 @@ from campaign.selectors import (
     applied_changes,
     campaign_battle_units,
     engaged_units,
-    entries_changes,
     outcome_preview,
     revert_preview,
+    reverted_changes,
 )
 from campaign.services.battles import (
     campaign_battle_apply,
@@ -369,6 +369,9 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
             context["unreadable"] = str(exc)
     if cb.state == CampaignBattle.State.APPLIED:
         context["changes"] = changes(applied_changes(campaign_battle=cb))
+    elif cb.state == CampaignBattle.State.REVERTED and cb.applied_entries:
+        context["changes"] = changes(reverted_changes(campaign_battle=cb))
+        context["changes_reverted"] = True
     if viewer.manages and cb.odds_id is not None:
         # The odds the GM asked before launching: the GM's, like the set-up page.
         context["odds_run"] = cb.odds
@@ -579,16 +582,11 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
             add_service_errors(form, error)
         else:
             if reverted is not None:
-                return _review(
-                    request,
-                    viewer,
-                    cb=cb,
-                    title="Outcome reverted",
-                    lede=f"{cb.name}'s outcome is undone; it may be applied again.",
-                    rows=entries_changes(list(reverted)),
-                    back_url=url,
-                    back_label=f"Back to {cb.name}",
+                # Post, then redirect: the battle's page shows what the revert gave back.
+                messages.success(
+                    request, f"{cb.name}'s outcome is undone; it may be applied again."
                 )
+                return redirect(url)
             form.add_error(None, "Only an applied outcome can be reverted.")
     rows = revert_preview(campaign_battle=cb) if cb.state == CampaignBattle.State.APPLIED else []
     return _review(request, viewer, status=400, rows=rows, **review)

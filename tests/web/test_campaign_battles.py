@@ -163,7 +163,9 @@ def test_it_applies_and_reverts_an_outcome_under_review(client, world):
     no_reason = client.post(_url("battle-revert", world, battle.pk), {"reason": ""})
     assert no_reason.status_code == 400
     reverted = client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"})
-    assert reverted.status_code == 200 and "Outcome reverted" in reverted.text
+    assert reverted.status_code == 302
+    page = client.get(reverted["Location"])
+    assert "outcome is undone" in page.text and "What the revert gave back" in page.text
     battle.refresh_from_db()
     assert battle.state == CampaignBattle.State.REVERTED
 
