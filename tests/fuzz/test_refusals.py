@@ -56,7 +56,7 @@ def _many_corners() -> str:
     [
         ("[" * 10_000 + "]" * 10_000, "nested far too deep"),
         ('{"a":' * 10_000 + "1" + "}" * 10_000, "nested far too deep"),
-        ("[" * 100 + "]" * 100, "must be a JSON object"),
+        ("[" * 100 + "]" * 100, "must be a scenario document (an object)"),
         (_nested_description(), f"nested more than {MAX_DEPTH} levels deep"),
         (_nul_escape(), "sides[0].units[0].card.name: must not contain a NUL character"),
         (_many_corners(), f"terrain[0].polygon: at most {MAX_CORNERS} corners, got 9000"),

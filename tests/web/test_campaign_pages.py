@@ -81,7 +81,8 @@ def test_it_tells_a_units_history_as_a_story(client, world):
     assert "<strong>Day 1:</strong> Raised in Red Company" in page
     assert "GM correction: records found: has 7 experience points." in page
     battle = _url("battle", world, world.engine_battle.pk)
-    assert f'<a href="{battle}">Crossroads' in page  # the battle, linked to its page
+    # The battle, linked to its page; taken out is not dead (the bridge, second edition).
+    assert f'<a href="{battle}">Taken out at Crossroads</a>' in page
     # Plain words, not a diff of fields.
     assert "in the combat zone no → yes" not in page and "last battle on day" not in page
 

@@ -27,7 +27,10 @@ def test_the_timeline_tells_each_day_with_links(client, world):
     battle = _url("battle", world, world.engine_battle.pk)
     assert f'<a href="{battle}">Crossroads: Blue Battalion won (applied)</a>' in page
     assert "Skirmish at the mill: Red Company won (awaiting review)" in page
-    assert f'<a href="{battle}">Squad 1 (Red Company) was destroyed at Crossroads</a>' in page
+    # Taken out at Crossroads is not dead: the unit fell a step (the bridge, second edition).
+    assert (
+        f'<a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced</a>' in page
+    )
     assert "Iron Wolf (Blue Battalion) was destroyed" in page
     assert 'class="event event-destroyed"' in page and ">destroyed</span>" in page
     assert 'class="event event-gm_edit"' in page
