@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, Membership, Unit
@@ -175,7 +175,9 @@ def outcome_preview(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, Unit
     from campaign.services.outcomes import outcome_steps
 
     try:
-        steps = outcome_steps(**campaign_battle_outcome(campaign_battle))
+        # Apply's own reads lock the units; here the lock lasts only for the reading.
+        with transaction.atomic():
+            steps = outcome_steps(**campaign_battle_outcome(campaign_battle))
     except ValidationError:
         return []
     preview: dict[int, tuple[Unit, UnitState, UnitState]] = {}

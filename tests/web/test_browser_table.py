@@ -181,6 +181,6 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.goto(dashboard)
     gm.click("text=Lantern Company")
     gm.click("#roster >> text=Levy")
-    expect(gm.locator("body")).to_contain_text("raised in Lantern Company by Requisition")
+    expect(gm.locator("body")).to_contain_text("Raised in Lantern Company by Requisition")
     assert not gm.errors, gm.errors
     assert not alice.errors, alice.errors

@@ -156,7 +156,9 @@ def test_the_commands_carry_a_campaign_into_an_empty_database_and_back(tmp_path,
     force = force_create(campaign=campaign, owner=player, name="Lantern Company")
     card = UnitType.objects.get(name="Rifle Squad", ruleset="combined_arms")
     unit = unit_create(force=force, unit_type=card, name="1st Squad", specialties=["infantry"])
-    outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(2, 0)}, reason="Ford")
+    outcome_apply(
+        campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0, "destroyed")}, reason="Ford"
+    )
     campaign_update(campaign=campaign, fog_of_war=True, actor=gm)
     first = tmp_path / "first.json"
     call_command("campaign_export", str(campaign.pk), output=first)
