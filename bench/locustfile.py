@@ -218,6 +218,9 @@ class Abuser(_SiteUser):
     accounts = WORLD.get("abusers", [])
     _taken = itertools.count()
     fixed_count = len(WORLD.get("abusers", []))
+    # With no abusers asked for, locust must not spawn this class at all (a fixed count of 0
+    # would make it a weighted class like the players).
+    abstract = not accounts
     wait_time = between(0.02, 0.05)
 
     @task(3)
