@@ -18,7 +18,7 @@ from typing import Any
 
 from battles.engine import Event, Scenario, replay_states
 from battles.engine import events as ev
-from battles.engine.footprint import nearest_point
+from battles.engine.geometry import nearest_point
 from battles.report import describe, labels
 from battles.table import unit_radius
 

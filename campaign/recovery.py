@@ -9,7 +9,6 @@ docs/campaign.md ("Recovery"), each with its test. Plain Python: no Django.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from campaign.experience import with_quality
@@ -96,10 +95,6 @@ def medical_capacity(state: UnitState) -> int:
         return 0
     base = MEDICAL_CAPACITY_BY_QUALITY[state.effective_quality]
     return max(0, base + MEDICAL_CAPACITY_BY_EQUIPMENT[state.equipment])
-
-
-def medical_capacity_total(medics: Iterable[UnitState]) -> int:
-    return sum(medical_capacity(state) for state in medics)
 
 
 @dataclass(frozen=True)
