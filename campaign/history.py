@@ -1,7 +1,8 @@
 """History in words: the sentences that explain each change to a persistent unit.
 
-A history entry keeps the changed fields of a unit snapshot (`campaign.state.UnitState.to_json`)
-before and after, and a sentence a player can read on the roster: why, then what changed
+A history entry keeps the changed fields of a unit snapshot
+(`campaign.state.CampaignUnitState.to_json`) before and after, and a sentence a player can read
+on the roster: why, then what changed
 ("took 2 hits at Factory Hold (1 Morale, 1 Casualty); Morale hits 0 → 1, ..."). Plain Python.
 """
 

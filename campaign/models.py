@@ -13,7 +13,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from campaign.state import STATUS_LABELS, LeaderState, Status, UnitState, ordered_specialties
+from campaign.state import (
+    STATUS_LABELS,
+    CampaignUnitState,
+    LeaderState,
+    Status,
+    ordered_specialties,
+)
 from units.bucs import Equipment, Quality
 from units.models import Ruleset, UnitType, Versioned, new_version
 
@@ -199,10 +205,10 @@ class Unit(Versioned):
         return self.name
 
     @property
-    def state(self) -> UnitState:
+    def state(self) -> CampaignUnitState:
         """The unit as the campaign rules see it (its leader included)."""
         leader = getattr(self, "leader", None)
-        return UnitState(
+        return CampaignUnitState(
             name=self.name,
             quality=Quality(self.quality),
             equipment=Equipment(self.equipment),

@@ -1,10 +1,11 @@
 """A persistent unit's BUCS state as plain data: what the campaign rules read and write.
 
 Every rule of the campaign (the bridge, recovery, experience, quick resolve) is a pure function
-from one `UnitState` to the next. The services load a state from the database, call a rule, and
-write the difference as a history entry, so the rules can be tested (and property-tested)
-without a database, and a unit's history is a list of before/after differences of this one
-shape. Plain Python: no Django.
+from one `CampaignUnitState` to the next (named apart from the engine's `UnitState`, a unit
+during one battle). The services load a state from the database, call a rule, and write the
+difference as a history entry, so the rules can be tested (and property-tested) without a
+database, and a unit's history is a list of before/after differences of this one shape. Plain
+Python: no Django.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ class LeaderState:
 
 
 @dataclass(frozen=True)
-class UnitState:
+class CampaignUnitState:
     """Everything about a persistent unit that its history records."""
 
     name: str
@@ -119,7 +120,7 @@ class UnitState:
     def destroyed(self) -> bool:
         return self.status == Status.DESTROYED
 
-    def but(self, **changes: Any) -> UnitState:
+    def but(self, **changes: Any) -> CampaignUnitState:
         """A copy with some fields changed (a short name for `dataclasses.replace`)."""
         return replace(self, **changes)
 
@@ -142,7 +143,7 @@ class UnitState:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> UnitState:
+    def from_json(cls, data: dict[str, Any]) -> CampaignUnitState:
         leader = data.get("leader")
         return cls(
             name=data["name"],
@@ -161,7 +162,7 @@ class UnitState:
         )
 
 
-SNAPSHOT_FIELDS = tuple(UnitState(name="", quality=Quality.RAW).to_json())
+SNAPSHOT_FIELDS = tuple(CampaignUnitState(name="", quality=Quality.RAW).to_json())
 """The keys of a unit snapshot, in order: what history entries record."""
 
 

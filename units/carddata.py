@@ -16,30 +16,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-KEYWORDS: tuple[str, ...] = (
-    "aerial",
-    "split_movement",
-    "fixed_mount",
-    "breaching",
-    "move_and_fire",
-    "sure_footed",
-    "demolition",
-    "sensor",
-    "amphibious",
-)
-"""Every keyword, in the canonical order cards list them (Sensor and Amphibious: One Year War)."""
+from battles.engine.cards import CHARGES as ENGINE_CHARGES
+from battles.engine.cards import Keyword
 
-KEYWORD_LABELS: dict[str, str] = {
-    "aerial": "Aerial",
-    "split_movement": "Split Movement",
-    "fixed_mount": "Fixed Mount",
-    "breaching": "Breaching",
-    "move_and_fire": "Move and Fire",
-    "sure_footed": "Sure-Footed",
-    "demolition": "Demolition",
-    "sensor": "Sensor",
-    "amphibious": "Amphibious",
-}
+KEYWORDS: tuple[str, ...] = tuple(k.value for k in Keyword)
+"""Every keyword (the engine's `Keyword`), in the canonical order cards list them."""
+
+KEYWORD_LABELS: dict[str, str] = {k.value: k.label for k in Keyword}
+"""Each keyword as a card's text prints it."""
 
 UNIT_FIELDS = (
     "name", "skill", "move", "resistance", "hits", "size", "melee", "weapons", "keywords", "enters"
@@ -47,17 +31,9 @@ UNIT_FIELDS = (
 WEAPON_FIELDS = ("name", "power", "range", "aa", "buildings_only", "min_size", "max_size", "uses")
 BUILDING_FIELDS = ("name", "resistance", "hits", "admits", "rubble")
 
-CHARGES: dict[str, Any] = {
-    "name": "Charges",
-    "power": 4,
-    "range": 1,
-    "aa": False,
-    "buildings_only": True,
-    "min_size": None,
-    "max_size": None,
-    "uses": 2,
-}
-"""Demolition's weapon line, as the rule text prints it. Copy it before changing anything."""
+CHARGES: dict[str, Any] = {**ENGINE_CHARGES.to_dict(), "range": int(ENGINE_CHARGES.range)}
+"""Demolition's weapon line (the engine's), as the rule text prints it: Range 1, not 1.0. Copy
+it before changing anything."""
 
 MAX_STAT = 99
 """Ceiling on whole-number stats other than Skill and Size: far past any card, short to write."""

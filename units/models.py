@@ -8,16 +8,16 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from battles.engine.rulesets import RULESETS
 from units.bucs import Specialty
 from units.cardtext import CardError, is_building, render_card, validate_card
 from units.terrain import TerrainError, validate_terrain
 
-
-class Ruleset(models.TextChoices):
-    """The two Team Bravo rule texts; a battle runs under exactly one."""
-
-    COMBINED_ARMS = "combined_arms", "Combined Arms"
-    ONE_YEAR_WAR = "one_year_war", "One Year War"
+Ruleset = models.TextChoices(
+    "Ruleset", [(r.name.upper(), (r.name, r.label)) for r in RULESETS.values()]
+)
+"""The Team Bravo rule texts (the engine's `RULESETS`) as choices; a battle runs under one:
+`Ruleset.COMBINED_ARMS`, `Ruleset.ONE_YEAR_WAR`."""
 
 
 def new_version() -> int:

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 
+from battles.engine.rulesets import RULESETS
 from units.bucs import Specialty
 from units.cardfile import specialty_named, split_specialty_line
 from units.cardtext import CardTextError, is_building, parse_card
@@ -26,11 +27,6 @@ from units.terrain import TerrainError, validate_terrain
 
 LIBRARY_DIR = Path(__file__).resolve().parent / "library"
 TERRAIN_FILE = "terrain.json"
-RULESET_ONLY_KEYWORDS = {
-    "sensor": Ruleset.ONE_YEAR_WAR,
-    "amphibious": Ruleset.ONE_YEAR_WAR,
-}
-"""Keywords only one rule text has (rulings.md, "Two rulesets, one engine")."""
 
 
 @dataclass(frozen=True)
@@ -103,14 +99,15 @@ def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry
             continue
         specialty = _card_specialty(relative, card, specialty_line, problems)
         for keyword in card.get("keywords", []):
-            only = RULESET_ONLY_KEYWORDS.get(keyword)
-            if only is not None and only != folder:
+            # Keywords only one rule text has (rulings.md, "Two rulesets, one engine").
+            if keyword not in RULESETS[folder].keywords:
+                only = next(r for r in RULESETS.values() if keyword in r.keywords)
                 problems.append(
                     LibraryProblem(
                         relative,
                         _line_of(path, r"^\s*keywords\s*:"),
                         "keywords",
-                        f"{keyword} is a {Ruleset(only).label} keyword",
+                        f"{keyword} is a {only.label} keyword",
                     )
                 )
         kind = UnitType.Kind.BUILDING if is_building(card) else UnitType.Kind.UNIT

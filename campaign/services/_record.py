@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from campaign.history import sentence
 from campaign.models import Campaign, HistoryEntry, Leader, Unit
 from campaign.selectors import campaign_can_manage
-from campaign.state import UnitState, snapshot_diff
+from campaign.state import CampaignUnitState, snapshot_diff
 
 
 def require_manager(campaign: Campaign, actor: Any) -> None:
@@ -18,8 +18,8 @@ def require_manager(campaign: Campaign, actor: Any) -> None:
         raise PermissionDenied(f"only the GM or a co-GM of {campaign} may do this")
 
 
-def unit_state_save(unit: Unit, state: UnitState) -> None:
-    """Write a `UnitState` onto the unit and its leader row."""
+def unit_state_save(unit: Unit, state: CampaignUnitState) -> None:
+    """Write a `CampaignUnitState` onto the unit and its leader row."""
     unit.name = state.name
     unit.quality = int(state.quality)
     unit.equipment = state.equipment.value
@@ -52,7 +52,7 @@ def unit_state_save(unit: Unit, state: UnitState) -> None:
 def unit_change(
     *,
     unit: Unit,
-    state: UnitState,
+    state: CampaignUnitState,
     kind: str,
     why: str,
     day: int,
