@@ -18,6 +18,8 @@ from typing import Any
 
 from battles.engine.cards import CHARGES as ENGINE_CHARGES
 from battles.engine.cards import Keyword
+from battles.engine.rulesets import RULESETS
+from battles.engine.validation import card_problems
 
 KEYWORDS: tuple[str, ...] = tuple(k.value for k in Keyword)
 """Every keyword (the engine's `Keyword`), in the canonical order cards list them."""
@@ -180,14 +182,25 @@ def _check_keys(prefix: str, data: Any, expected: tuple[str, ...]) -> None:
             raise CardError(f"{prefix}{key}", "unknown field")
 
 
-def validate_card(card: Any) -> None:
+def validate_card(card: Any, ruleset: str = "") -> None:
     """Raise `CardError`, naming the field by its path, unless `card` is a valid card dict.
+
+    First the card rules, checked by the battle engine as it checks every card in a scenario
+    (`battles.engine.validation.card_problems`; `ruleset`, a ruleset's name, limits the
+    keywords, blank allows every rule text's), so a card stored here is one a battle takes,
+    refused with the same words. Then the stored form, which the engine leaves open (a
+    scenario may leave fields out): every field written out, keywords in the rule text's order
+    with Demolition's Charges line spelt out, names and numbers a card's text can hold.
 
     Unit: name, skill 2..5, move >= 0, resistance >= 0, hits >= 1, size 1..5, melee (whole
     number or None), weapons, keywords (canonical order, no repeats), enters (terrain kinds).
     Building: name, resistance, hits, admits ({"min_size", "max_size"} or None), rubble.
     """
-    if isinstance(card, dict) and is_building(card):
+    building = isinstance(card, dict) and is_building(card)
+    problems = card_problems(card, building=building, ruleset=RULESETS.get(ruleset))
+    if problems:
+        raise CardError(*problems[0])
+    if building:
         _validate_building(card)
     else:
         _validate_unit(card)

@@ -98,7 +98,7 @@ class UnitType(Versioned):
         return self.name
 
     def clean(self) -> None:
-        errors = card_errors(self.kind, self.name, self.card)
+        errors = card_errors(self.kind, self.name, self.card, self.ruleset)
         if self.kind == self.Kind.TERRAIN and self.ruleset:
             errors.setdefault("ruleset", []).append("terrain serves every ruleset: leave it blank")
         if self.kind != self.Kind.TERRAIN and not self.ruleset:
@@ -114,13 +114,14 @@ class UnitType(Versioned):
         return render_card(self.card)
 
 
-def card_errors(kind: str, name: str, card: Any) -> dict[str, list[str]]:
-    """Every reason `card` is not a valid card of this kind and name, by model field."""
+def card_errors(kind: str, name: str, card: Any, ruleset: str = "") -> dict[str, list[str]]:
+    """Every reason `card` is not a valid card of this kind and name (and ruleset's keywords),
+    by model field."""
     try:
         if kind == UnitType.Kind.TERRAIN:
             validate_terrain(card)
         else:
-            validate_card(card)
+            validate_card(card, ruleset)
     except (CardError, TerrainError) as error:
         return {"card": [str(error)]}
     if kind == UnitType.Kind.UNIT and is_building(card):

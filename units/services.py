@@ -18,10 +18,9 @@ from typing import Any
 
 from django.db import transaction
 
-from battles.engine.rulesets import RULESETS
 from units.bucs import Specialty
 from units.cardfile import specialty_named, split_specialty_line
-from units.cardtext import CardTextError, is_building, parse_card
+from units.cardtext import CardError, CardTextError, is_building, parse_card, validate_card
 from units.models import Ruleset, UnitType
 from units.terrain import TerrainError, validate_terrain
 
@@ -98,18 +97,14 @@ def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry
             problems.append(LibraryProblem(relative, error.line, error.field, error.message))
             continue
         specialty = _card_specialty(relative, card, specialty_line, problems)
-        for keyword in card.get("keywords", []):
-            # Keywords only one rule text has (rulings.md, "Two rulesets, one engine").
-            if keyword not in RULESETS[folder].keywords:
-                only = next(r for r in RULESETS.values() if keyword in r.keywords)
-                problems.append(
-                    LibraryProblem(
-                        relative,
-                        _line_of(path, r"^\s*keywords\s*:"),
-                        "keywords",
-                        f"{keyword} is a {only.label} keyword",
-                    )
-                )
+        try:
+            # Text may carry either rule text's keywords; the card's folder says which it may
+            # (rulings.md, "Two rulesets, one engine").
+            validate_card(card, folder)
+        except CardError as error:
+            line = _line_of(path, r"^\s*keywords\s*:")
+            problems.append(LibraryProblem(relative, line, error.field, error.message))
+            continue
         kind = UnitType.Kind.BUILDING if is_building(card) else UnitType.Kind.UNIT
         entries.append(LibraryEntry(card["name"], kind, folder, card, relative, specialty))
     return entries
