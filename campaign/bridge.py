@@ -76,6 +76,14 @@ class UnitOutcome:
                 f"removed must be one of {', '.join(Removal)}, got {self.removed!r}"
             ) from None
 
+    def __repr__(self) -> str:
+        # The dice of `outcome_apply` are seeded from this text: it names `removed` by its word,
+        # as it did when the field held a plain string, so a battle applies with the same dice.
+        return (
+            f"UnitOutcome(hits_lost={self.hits_lost!r}, skill_lost={self.skill_lost!r}, "
+            f"removed={self.removed.value!r})"
+        )
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> UnitOutcome:
         """An outcome from its dict; one that gives no ``removed`` did not leave the battle."""

@@ -35,7 +35,7 @@ def _value(field: str, value: Any) -> str:
     if value is None:
         return "none"
     if field == "quality":
-        return Quality[value.upper()].label
+        return Quality.of_word(value).label
     if field == "equipment":
         return Equipment(value).label
     if field == "specialties":
@@ -89,7 +89,7 @@ def story_text(before: dict[str, Any], after: dict[str, Any]) -> str:
         else:
             parts.append(f"is {STATUS_LABELS[now].lower()} again")
     if "quality" in after and before.get("quality") is not None:
-        was, now = Quality[before["quality"].upper()], Quality[after["quality"].upper()]
+        was, now = Quality.of_word(before["quality"]), Quality.of_word(after["quality"])
         verb = "rose" if now > was else "fell"
         parts.append(f"{verb} from {was.label} to {now.label}")
     elif "quality" in after:

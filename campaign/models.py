@@ -18,7 +18,6 @@ from campaign.state import (
     CampaignUnitState,
     LeaderState,
     Status,
-    ordered_specialties,
 )
 from units.bucs import Equipment, Quality
 from units.models import Ruleset, UnitType, Versioned, new_version
@@ -208,22 +207,9 @@ class Unit(Versioned):
     def state(self) -> CampaignUnitState:
         """The unit as the campaign rules see it (its leader included)."""
         leader = getattr(self, "leader", None)
-        return CampaignUnitState(
-            name=self.name,
-            quality=Quality(self.quality),
-            equipment=Equipment(self.equipment),
-            specialties=ordered_specialties(self.specialties),
-            morale_hits=self.morale_hits,
-            casualty_hits=self.casualty_hits,
-            skill_lost=self.skill_lost,
-            status=Status(self.status),
-            experience=self.experience,
-            battles_fought=self.battles_fought,
-            in_combat_zone=self.in_combat_zone,
-            last_battle_day=self.last_battle_day,
-            leader=None
-            if leader is None
-            else LeaderState(leader.name, leader.hit_points, leader.alive),
+        return CampaignUnitState.from_row(
+            self,
+            None if leader is None else LeaderState(leader.name, leader.hit_points, leader.alive),
         )
 
     @property

@@ -443,7 +443,7 @@ class Event:
 
 
 def _value_label(quality: str) -> str:
-    return Quality[quality.upper()].label
+    return Quality.of_word(quality).label
 
 
 def _entry_event(
@@ -456,7 +456,7 @@ def _entry_event(
     if after.get("status") == Status.DESTROYED:
         kind = "destroyed"
     elif "quality" in after and before.get("quality"):
-        rose = Quality[after["quality"].upper()] > Quality[before["quality"].upper()]
+        rose = Quality.of_word(after["quality"]) > Quality.of_word(before["quality"])
         kind = "promoted" if rose else "reduced"
     home = homes.get(entry.battle_id) if entry.battle_id else None
     label = unit_label(entry.unit)

@@ -20,18 +20,8 @@ def require_manager(campaign: Campaign, actor: Any) -> None:
 
 def unit_state_save(unit: Unit, state: CampaignUnitState) -> None:
     """Write a `CampaignUnitState` onto the unit and its leader row."""
-    unit.name = state.name
-    unit.quality = int(state.quality)
-    unit.equipment = state.equipment.value
-    unit.specialties = [s.value for s in state.specialties]
-    unit.morale_hits = state.morale_hits
-    unit.casualty_hits = state.casualty_hits
-    unit.skill_lost = state.skill_lost
-    unit.status = state.status.value
-    unit.experience = state.experience
-    unit.battles_fought = state.battles_fought
-    unit.in_combat_zone = state.in_combat_zone
-    unit.last_battle_day = state.last_battle_day
+    for name, value in state.row_values().items():
+        setattr(unit, name, value)
     unit.save()
     leader = getattr(unit, "leader", None)
     if state.leader is None:

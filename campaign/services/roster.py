@@ -26,7 +26,7 @@ from campaign.models import (
 )
 from campaign.selectors import force_can_edit
 from campaign.services._record import require_manager, unit_change
-from campaign.state import CampaignUnitState, LeaderState
+from campaign.state import UNIT_FIELDS, CampaignUnitState, LeaderState
 from campaign.values import MAX_UNITS_PER_FORCE, leader_value, parse_field
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
@@ -202,10 +202,7 @@ def unit_create(
     return unit
 
 
-EDITABLE = (
-    "name", "quality", "equipment", "specialties", "morale_hits", "casualty_hits", "skill_lost",
-    "status", "experience", "battles_fought", "in_combat_zone", "last_battle_day",
-)  # fmt: skip
+EDITABLE = UNIT_FIELDS
 
 
 def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> CampaignUnitState:
