@@ -5,8 +5,10 @@ enters; a building card dict holds name, resistance, hits, admits and rubble (`v
 says exactly). Demolition is a keyword *and* its weapon line: a card has the keyword exactly when
 its weapons hold the standard Charges line, so the engine only ever reads `weapons`.
 
-Every check raises `CardError` naming the field by its path ("weapons[1].power"); the card text
-format (`units.cardtext`) reuses the same checks for each line it reads. Plain Python, no Django.
+The card rules are the battle engine's own checks (`validate_card` asks them first); this module
+adds the stored form's. Every check raises `CardError` naming the field by its path
+("weapons[1].power"); the card text format (`units.cardtext`) reuses the form's checks for each
+line it reads. Plain Python, no Django.
 """
 
 from __future__ import annotations
