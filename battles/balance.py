@@ -22,7 +22,7 @@ from .engine.battle import Battle
 from .engine.cards import UnitCard
 from .engine.combat import resolve_attack
 from .engine.dice import Dice
-from .engine.events import AttackKind, Damage, Remove, Suppress
+from .engine.events import AttackKind, Damage, Removal, Remove, Suppress
 from .engine.loader import parse_scenario
 from .engine.probability import (
     AttackOption,
@@ -263,7 +263,7 @@ class Trace:
     """Damage the target took."""
     suppressions: int
     """Skill the target lost."""
-    removed: str | None
+    removed: Removal | None
     """``destroyed``, ``demoralised``, or ``None`` if it was still in the fight."""
 
 
@@ -288,11 +288,11 @@ def play_duel(
         if int(roll() * 6) + 1 + power > int(roll() * 6) + 1 + resistance:
             damage += 1
             if damage == hits:
-                return Trace(attacks, damage, suppressions, "destroyed")
+                return Trace(attacks, damage, suppressions, Removal.DESTROYED)
         elif power >= resistance:
             suppressions += 1
             if skill - suppressions <= demoralise_at:
-                return Trace(attacks, damage, suppressions, "demoralised")
+                return Trace(attacks, damage, suppressions, Removal.DEMORALISED)
     return Trace(attacks, damage, suppressions, None)
 
 
@@ -392,9 +392,9 @@ def traced_value(metric: Metric, traces: list[Trace]) -> float | None:
     if metric is Metric.REMOVED_BY_ONE_ATTACK:
         return _mean(int(t.removed is not None and t.attacks == 1) for t in traces)
     if metric is Metric.SUPPRESSIONS_TO_DEMORALISE:
-        return _mean(t.suppressions for t in traces if t.removed == "demoralised")
+        return _mean(t.suppressions for t in traces if t.removed == Removal.DEMORALISED)
     if metric is Metric.DAMAGE_TO_DESTROY:
-        return _mean(t.damage for t in traces if t.removed == "destroyed")
+        return _mean(t.damage for t in traces if t.removed == Removal.DESTROYED)
     raise ValueError(f"{metric} is printed, not rolled")
 
 

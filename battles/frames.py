@@ -18,11 +18,12 @@ from typing import Any
 
 from battles.engine import Event, Scenario, replay_states
 from battles.engine import events as ev
-from battles.engine.footprint import nearest_point
+from battles.engine.geometry import nearest_point
 from battles.report import describe, labels
 from battles.table import unit_radius
 
-_REMOVED = {"none": 0, "destroyed": 1, "demoralised": 2}
+_REMOVED = {removal: code for code, removal in enumerate(ev.Removal)}
+"""A frame gives how a unit left the battle as a number: its place in ``Removal``."""
 _BOUNDARIES = {"activation", "turn_start", "end"}
 _NOTABLE = {"move", "attack", "damage", "suppress", "remove", "collapse", "reveal", "score", "end"}
 """Events worth a line under the map (the log has the rest)."""
@@ -138,7 +139,7 @@ def _units(state, viewer: str | None, point) -> dict[str, list]:
     for u in state.units.values():
         unseen = viewer is not None and u.side != viewer and u.concealed and u.active
         x, y = (None, None) if unseen else point(u.position)
-        out[u.id] = [x, y, u.hits, u.skill, _REMOVED[u.removed.value], int(u.concealed)]
+        out[u.id] = [x, y, u.hits, u.skill, _REMOVED[u.removed], int(u.concealed)]
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from battles.engine.result import BattleResult
 from units.models import Ruleset
 
 
@@ -73,6 +74,11 @@ class Battle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_status_display()})"
+
+    @property
+    def outcome(self) -> BattleResult | None:
+        """The stored result, typed; None until the battle is done."""
+        return BattleResult.from_dict(self.result) if self.result else None
 
     @property
     def finished(self) -> bool:

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario
+from battles.engine.result import BattleResult
 from battles.fog import hidden_events
 from battles.frames import replay_frames, unseen_at_deployment
 from battles.luck import SideLuck, luck_table
@@ -204,7 +205,8 @@ def battle_report(
     ``LogUnreadable`` when the stored log cannot be read back by this engine.
     """
     log = battle_log(battle)
-    if log is None or battle.result is None:
+    result = battle.outcome
+    if log is None or result is None:
         return None
     try:
         scenario = parse_scenario(battle.scenario)
@@ -221,16 +223,15 @@ def battle_report(
     hidden = hidden_events(events, sides_of_units(scenario), chosen.viewer)
     turns = log_turns(events, scenario, hidden, unit_names)
     shown = filter_turns(turns, unit=chosen.unit, kind=chosen.kind)
-    result = battle.result
     names = labels(scenario, unit_names)
     report = BattleReport(
         battle=battle,
         url=url,
         download_url=download_url,
         ruleset=scenario.ruleset.title,
-        winner=names.get(result["winner"]) if result["winner"] else None,
-        end_reason=result["end_reason"],
-        turns_played=result["turns"],
+        winner=names.get(result.winner) if result.winner else None,
+        end_reason=result.end_reason,
+        turns_played=result.turns,
         sides=_sides(scenario, result),
         units=_units(scenario, result, unit_names),
         buildings=_buildings(scenario, result),
@@ -256,16 +257,15 @@ def battle_report(
     return report
 
 
-def _sides(scenario: Scenario, result: dict[str, Any]) -> list[SideRow]:
-    by_id = {s["side"]: s for s in result["sides"]}
+def _sides(scenario: Scenario, result: BattleResult) -> list[SideRow]:
     return [
         SideRow(
             s.id,
             s.name,
             i,
-            by_id[s.id]["score"],
-            tuple(by_id[s.id]["objectives_held"]),
-            result["winner"] == s.id,
+            result.side(s.id).score,
+            result.side(s.id).objectives_held,
+            result.winner == s.id,
         )
         for i, s in enumerate(scenario.sides)
     ]
@@ -279,9 +279,9 @@ def renamed_sides(scenario: Scenario, side_names: Mapping[str, str]) -> Scenario
 
 
 def _units(
-    scenario: Scenario, result: dict[str, Any], unit_names: Mapping[str, str] | None
+    scenario: Scenario, result: BattleResult, unit_names: Mapping[str, str] | None
 ) -> list[UnitRow]:
-    by_id = {u["unit"]: u for u in result["units"]}
+    by_id = {u.unit: u for u in result.units}
     index = {s.id: i for i, s in enumerate(scenario.sides)}
     names = {s.id: s.name for s in scenario.sides}
     rows = []
@@ -294,37 +294,37 @@ def _units(
                 names[u.side],
                 index[u.side],
                 u.card.hits,
-                r["hits_lost"],
+                r.hits_lost,
                 u.card.skill,
-                r["skill_lost"],
-                r["removed"],
-                r["shots"],
-                r["damage_dealt"],
+                r.skill_lost,
+                r.removed,
+                r.shots,
+                r.damage_dealt,
                 u.card.name,
             )
         )
     return rows
 
 
-def _buildings(scenario: Scenario, result: dict[str, Any]) -> list[dict[str, Any]]:
-    by_id = {b["building"]: b for b in result["buildings"]}
+def _buildings(scenario: Scenario, result: BattleResult) -> list[dict[str, Any]]:
+    by_id = {b.building: b for b in result.buildings}
     return [
         {
             "id": b.id,
             "name": b.card.name,
             "hits": b.card.hits,
-            "hits_lost": by_id[b.id]["hits_lost"],
-            "collapsed": by_id[b.id]["collapsed"],
+            "hits_lost": by_id[b.id].hits_lost,
+            "collapsed": by_id[b.id].collapsed,
         }
         for b in scenario.buildings
         if b.id in by_id
     ]
 
 
-def _objectives(scenario: Scenario, result: dict[str, Any]) -> list[str]:
+def _objectives(scenario: Scenario, result: BattleResult) -> list[str]:
     """One line per objective: who scores it and who held it at the end."""
     names = {s.id: s.name for s in scenario.sides}
-    held = {o: s["side"] for s in result["sides"] for o in s["objectives_held"]}
+    held = {o: s.side for s in result.sides for o in s.objectives_held}
     lines = []
     for o in scenario.objectives:
         goal = f"raze {o.building}" if o.building else f"hold {o.id}"

@@ -12,10 +12,10 @@ from typing import Any
 
 from django import forms
 
+from battles.engine.events import Removal
 from battles.engine.geometry import Polygon
 from battles.odds import ODDS_MAX_BATTLES
 from battles.services import SEED_LIMIT
-from campaign.bridge import REMOVED
 from campaign.forms import LaunchKeyField
 from campaign.models import Unit
 from campaign.services.battles import Deployment
@@ -203,7 +203,7 @@ class TableResultForm(forms.Form):
             self.fields[f"hits_lost_{unit.pk}"] = forms.IntegerField(min_value=0, initial=0)
             self.fields[f"skill_lost_{unit.pk}"] = forms.IntegerField(min_value=0, initial=0)
             self.fields[f"removed_{unit.pk}"] = forms.ChoiceField(
-                choices=[(r, r.capitalize()) for r in REMOVED], initial="none"
+                choices=[(r.value, r.capitalize()) for r in Removal], initial=Removal.NONE.value
             )
 
     def rows(self) -> list[dict[str, Any]]:

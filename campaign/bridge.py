@@ -15,13 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from battles.engine.events import Removal
 from battles.engine.rulesets import RULESETS
 from campaign.experience import with_quality
 from campaign.state import (
     LEADER_DEATH_HIT_POINTS,
+    CampaignUnitState,
     LeaderState,
     Status,
-    UnitState,
     ordered_specialties,
     quality_name,
 )
@@ -36,8 +37,8 @@ from units.bucs import (
     skill_shift,
 )
 
-REMOVED = ("none", "destroyed", "demoralised")
-"""How a unit left the battle: it did not, it was destroyed (Hits 0), or it was demoralised."""
+REMOVAL_WORDS = {Removal.DEMORALISED: "retreated in poor order", Removal.DESTROYED: "destroyed"}
+"""How the campaign says a unit left a battle (one that did not leave has no words)."""
 
 LEADER_DEATH_MORALE_HITS = 2
 """Morale hits a unit takes at once when its leader dies."""
@@ -60,16 +61,64 @@ class UnitOutcome:
     """Hits the unit lost in the battle."""
     skill_lost: int
     """Skill lost to suppression."""
-    removed: str = "none"
-    """``none``, ``destroyed`` or ``demoralised``."""
+    removed: Removal = Removal.NONE
+    """Whether and how it left the battle (its word is accepted too: ``"destroyed"``)."""
 
     def __post_init__(self) -> None:
         for name in ("hits_lost", "skill_lost"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise BridgeError(f"{name} must be a whole number, 0 or more, got {value!r}")
-        if self.removed not in REMOVED:
-            raise BridgeError(f"removed must be one of {', '.join(REMOVED)}, got {self.removed!r}")
+        try:
+            object.__setattr__(self, "removed", Removal(self.removed))
+        except ValueError:
+            raise BridgeError(
+                f"removed must be one of {', '.join(Removal)}, got {self.removed!r}"
+            ) from None
+
+    def __repr__(self) -> str:
+        # The dice of `outcome_apply` are seeded from this text: it names `removed` by its word,
+        # as it did when the field held a plain string, so a battle applies with the same dice.
+        return (
+            f"UnitOutcome(hits_lost={self.hits_lost!r}, skill_lost={self.skill_lost!r}, "
+            f"removed={self.removed.value!r})"
+        )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> UnitOutcome:
+        """An outcome from its dict; one that gives no ``removed`` did not leave the battle."""
+        return cls(data["hits_lost"], data["skill_lost"], data.get("removed", Removal.NONE))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hits_lost": self.hits_lost, "skill_lost": self.skill_lost, "removed": self.removed}
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A battle fought at a real table, as the GM entered it: the winner and each unit's outcome.
+
+    Its own type, not a ``BattleResult``: a table reports no turns, scores or objectives, and
+    knows the campaign's units (by pk), not the engine's.
+    """
+
+    winner: str | None
+    """The winning side, ``None`` for a draw."""
+    units: dict[int, UnitOutcome]
+    """Each unit that fought, by its pk."""
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableResult:
+        """The result ``to_dict`` wrote (a campaign battle's ``table_result``), read back."""
+        return cls(
+            data["winner"],
+            {int(pk): UnitOutcome.from_dict(o) for pk, o in data["units"].items()},
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "units": {str(pk): o.to_dict() for pk, o in self.units.items()},
+        }
 
 
 def outcome_problems(card: dict[str, Any], outcome: UnitOutcome, ruleset: str) -> list[str]:
@@ -85,11 +134,11 @@ def outcome_problems(card: dict[str, Any], outcome: UnitOutcome, ruleset: str) -
     problems = []
     if outcome.hits_lost > card["hits"]:
         problems.append(f"hits_lost is at most {card['hits']} (the card's Hits)")
-    if (outcome.removed == "destroyed") != (outcome.hits_lost == card["hits"]):
+    if (outcome.removed == Removal.DESTROYED) != (outcome.hits_lost == card["hits"]):
         problems.append("destroyed means every Hit lost, and every Hit lost means destroyed")
     if outcome.skill_lost > card["skill"] - floor:
         problems.append(f"skill_lost is at most {card['skill'] - floor} from Skill {card['skill']}")
-    elif outcome.removed == "demoralised" and card["skill"] - outcome.skill_lost != floor:
+    elif outcome.removed == Removal.DEMORALISED and card["skill"] - outcome.skill_lost != floor:
         problems.append(f"demoralised means Skill brought down to {floor}")
     return problems
 
@@ -235,7 +284,7 @@ class Damage:
     """Quality steps lost for good to suppression (Combined Arms)."""
     skill_restored: int = 0
     """Skill lost to suppression and given back (One Year War)."""
-    removed: str = "none"
+    removed: Removal = Removal.NONE
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -291,16 +340,16 @@ def leader_wounds(
 
 
 def damage_apply(
-    state: UnitState,
+    state: CampaignUnitState,
     *,
     morale_hits: int,
     casualty_hits: int,
-    removed: str,
+    removed: Removal,
     day: int,
     d6: Roll,
     damage: Damage | None = None,
     taken_out_retreats: bool = False,
-) -> tuple[UnitState, Damage]:
+) -> tuple[CampaignUnitState, Damage]:
     """Hits taken in a battle (already split and reduced) applied to the unit, with its leader.
 
     Shared by battles and quick resolves. A quick resolve is BUCS itself: a unit broken by a
@@ -321,9 +370,9 @@ def damage_apply(
         battles_fought=state.battles_fought + 1,
         last_battle_day=day,
     )
-    if removed == "destroyed" and not taken_out_retreats:
+    if removed == Removal.DESTROYED and not taken_out_retreats:
         status = Status.DESTROYED
-    elif removed != "none" or state.below_raw:
+    elif removed != Removal.NONE or state.below_raw:
         status = Status.RETREATED
     else:
         status = Status.READY
@@ -340,7 +389,7 @@ def damage_apply(
 
 
 def outcome_damage(
-    state: UnitState,
+    state: CampaignUnitState,
     outcome: UnitOutcome,
     *,
     card_hits: int,
@@ -348,7 +397,7 @@ def outcome_damage(
     opposing_equipment: Equipment,
     day: int,
     d6: Roll,
-) -> tuple[UnitState, Damage]:
+) -> tuple[CampaignUnitState, Damage]:
     """A battle's outcome for one unit, turned into BUCS damage (second edition, "Coming out").
 
     Each Team Bravo Hit lost is a blow of d6 ÷ the card's Hits (rounded up) BUCS hits, and each

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from campaign.state import UnitState
+from campaign.state import CampaignUnitState
 
 
 class Feat(StrEnum):
@@ -95,7 +95,7 @@ class RallyError(ValueError):
     """A Strategist cannot heal this unit's Morale hits."""
 
 
-def rally(state: UnitState) -> UnitState:
+def rally(state: CampaignUnitState) -> CampaignUnitState:
     """A Strategist heals one Morale hit (never a Casualty hit).
 
     A unit still under stress (in the combat zone) keeps its last Morale hit: only R&R heals it.

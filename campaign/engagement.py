@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from battles.engine.events import Removal
 from campaign.bridge import LEADER_DEATH_MORALE_HITS, leader_wounds
 from campaign.characters import Feat, feat_sum
 from campaign.command import Commandable, column, command_of, legendary_command
 from campaign.orders import OrderKind, within_specialties
 from campaign.quick import COMBAT_SPECIALTIES
-from campaign.state import LeaderState, UnitState
+from campaign.state import CampaignUnitState, LeaderState
 from units.bucs import (
     DUG_IN,
     MOMENTUM_PER_ROUND,
@@ -72,7 +73,7 @@ class Engaged:
     """One unit in the engagement, as the GM set it up (and its Orders and leader say)."""
 
     key: str
-    state: UnitState
+    state: CampaignUnitState
     leader_feats: frozenset[Feat] = frozenset()
     order: OrderKind | None = None
     order_repeated: bool = True
@@ -105,14 +106,14 @@ class _Unit:
     landing_wins: int = 0
     driven_back_in: int | None = None
     """The round in which it was last Driven Back: it pays for it in the next."""
-    removed: str = "none"
+    removed: Removal = Removal.NONE
 
     @property
     def key(self) -> str:
         return self.setup.key
 
     @property
-    def state(self) -> UnitState:
+    def state(self) -> CampaignUnitState:
         return self.setup.state
 
     @property
@@ -151,7 +152,7 @@ class UnitDamage:
     casualty_hits: int
     armor_ignored: int
     excellent_ignored: int
-    removed: str
+    removed: Removal
     """``none``, ``demoralised`` (broke on a Morale hit) or ``destroyed`` (on a Casualty hit)."""
     leader: LeaderState | None
     leader_rolls: tuple[int, ...]
@@ -218,7 +219,7 @@ class _Fight:
         self.round = 0
 
     def alive(self, side: str) -> list[_Unit]:
-        return [u for u in self.units[side] if u.removed == "none"]
+        return [u for u in self.units[side] if u.removed == Removal.NONE]
 
     def other(self, side: str) -> str:
         return SIDES[1 - SIDES.index(side)]
@@ -415,11 +416,11 @@ class _Fight:
         else:
             loser.casualty_hits += 1
         if loser.hits > int(loser.state.quality):
-            self.breaks(loser, "demoralised" if kind == "morale" else "destroyed")
+            self.breaks(loser, Removal.DEMORALISED if kind == "morale" else Removal.DESTROYED)
         elif kind == "casualty":
             self.wound_leader(loser)
             if loser.hits > int(loser.state.quality):
-                self.breaks(loser, "demoralised")  # broken by its leader's death
+                self.breaks(loser, Removal.DEMORALISED)  # broken by its leader's death
 
     def wound_leader(self, unit: _Unit) -> None:
         if not unit.led:
@@ -438,7 +439,7 @@ class _Fight:
                  "morale_hits": LEADER_DEATH_MORALE_HITS}
             )  # fmt: skip
 
-    def breaks(self, unit: _Unit, removed: str) -> None:
+    def breaks(self, unit: _Unit, removed: Removal) -> None:
         unit.removed = removed
         self.events.append(
             {"event": "broken", "round": self.round, "unit": unit.key, "removed": removed}
@@ -456,7 +457,7 @@ class _Fight:
         )  # fmt: skip
         for i in range(max(len(attackers), len(defenders))):
             a, d = attackers[i % len(attackers)], defenders[i % len(defenders)]
-            if a.removed != "none" or d.removed != "none":
+            if a.removed != Removal.NONE or d.removed != Removal.NONE:
                 continue
             rolls = {"attackers": self.roll(a, d, pinned), "defenders": self.roll(d, a, pinned)}
             margin = rolls["attackers"]["total"] - rolls["defenders"]["total"]
@@ -479,7 +480,7 @@ class _Fight:
             if won.setup.landing:
                 won.landing_wins += 1
             for index in range(hits):
-                if lost.removed != "none":
+                if lost.removed != Removal.NONE:
                     break
                 self.hit(lost, won, index)
 

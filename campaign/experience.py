@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaign.state import Status, UnitState
+from campaign.state import CampaignUnitState, Status
 from units.bucs import Quality
 
 POINTS_SURVIVED = 1
@@ -34,7 +34,7 @@ def threshold(quality: Quality) -> int | None:
     return EXPERIENCE_TABLE.get(Quality(quality))
 
 
-def with_quality(state: UnitState, quality: Quality) -> UnitState:
+def with_quality(state: CampaignUnitState, quality: Quality) -> CampaignUnitState:
     """The state at a new quality, its progress capped below the new quality's threshold.
 
     Progress is kept when quality changes, but never so much that it would count toward two
@@ -56,8 +56,8 @@ class Earned:
 
 
 def experience_earn(
-    state: UnitState, *, won: bool, quality_lost: bool = False
-) -> tuple[UnitState, Earned]:
+    state: CampaignUnitState, *, won: bool, quality_lost: bool = False
+) -> tuple[CampaignUnitState, Earned]:
     """Points for coming through a battle (more for winning it), and a step up at the threshold.
 
     Only a unit that held together learns: one destroyed or retreated in poor order earns
@@ -82,7 +82,7 @@ class TrainingError(ValueError):
     """Training cannot raise this unit."""
 
 
-def training_apply(state: UnitState) -> UnitState:
+def training_apply(state: CampaignUnitState) -> CampaignUnitState:
     """One course of training: one step, into Inexperienced, Average or Experienced only.
 
     The unit must be ready and out of the combat zone: training is what a unit does in camp.

@@ -1,7 +1,8 @@
 """History in words: the sentences that explain each change to a persistent unit.
 
-A history entry keeps the changed fields of a unit snapshot (`campaign.state.UnitState.to_json`)
-before and after, and a sentence a player can read on the roster: why, then what changed
+A history entry keeps the changed fields of a unit snapshot
+(`campaign.state.CampaignUnitState.to_json`) before and after, and a sentence a player can read
+on the roster: why, then what changed
 ("took 2 hits at Factory Hold (1 Morale, 1 Casualty); Morale hits 0 → 1, ..."). Plain Python.
 """
 
@@ -34,7 +35,7 @@ def _value(field: str, value: Any) -> str:
     if value is None:
         return "none"
     if field == "quality":
-        return Quality[value.upper()].label
+        return Quality.of_word(value).label
     if field == "equipment":
         return Equipment(value).label
     if field == "specialties":
@@ -88,7 +89,7 @@ def story_text(before: dict[str, Any], after: dict[str, Any]) -> str:
         else:
             parts.append(f"is {STATUS_LABELS[now].lower()} again")
     if "quality" in after and before.get("quality") is not None:
-        was, now = Quality[before["quality"].upper()], Quality[after["quality"].upper()]
+        was, now = Quality.of_word(before["quality"]), Quality.of_word(after["quality"])
         verb = "rose" if now > was else "fell"
         parts.append(f"{verb} from {was.label} to {now.label}")
     elif "quality" in after:

@@ -25,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.engine import ScenarioError, parse_scenario, run_battle
+from battles.engine.events import Removal
 from campaign.battle_forms import _free_spot as free_spot
 from campaign.battle_forms import deployment_spots, spot
 from campaign.bridge import UnitOutcome
@@ -355,7 +356,7 @@ def _battle(
         if unit.status == Status.RETREATED:
             out_since.setdefault(unit.pk, quality[unit.pk])
             report.by_quality[quality[unit.pk]].out_of_action += 1
-    return [(pk, quality[pk]) for pk, o in outcomes.items() if o.removed == "destroyed"]
+    return [(pk, quality[pk]) for pk, o in outcomes.items() if o.removed == Removal.DESTROYED]
 
 
 def _placed(

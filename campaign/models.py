@@ -13,7 +13,12 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from campaign.state import STATUS_LABELS, LeaderState, Status, UnitState, ordered_specialties
+from campaign.state import (
+    STATUS_LABELS,
+    CampaignUnitState,
+    LeaderState,
+    Status,
+)
 from units.bucs import Equipment, Quality
 from units.models import Ruleset, UnitType, Versioned, new_version
 
@@ -199,25 +204,12 @@ class Unit(Versioned):
         return self.name
 
     @property
-    def state(self) -> UnitState:
+    def state(self) -> CampaignUnitState:
         """The unit as the campaign rules see it (its leader included)."""
         leader = getattr(self, "leader", None)
-        return UnitState(
-            name=self.name,
-            quality=Quality(self.quality),
-            equipment=Equipment(self.equipment),
-            specialties=ordered_specialties(self.specialties),
-            morale_hits=self.morale_hits,
-            casualty_hits=self.casualty_hits,
-            skill_lost=self.skill_lost,
-            status=Status(self.status),
-            experience=self.experience,
-            battles_fought=self.battles_fought,
-            in_combat_zone=self.in_combat_zone,
-            last_battle_day=self.last_battle_day,
-            leader=None
-            if leader is None
-            else LeaderState(leader.name, leader.hit_points, leader.alive),
+        return CampaignUnitState.from_row(
+            self,
+            None if leader is None else LeaderState(leader.name, leader.hit_points, leader.alive),
         )
 
     @property

@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Count, Q
 from django.urls import reverse
 
-from campaign.bridge import BridgeError, battle_card
+from campaign.bridge import BridgeError, TableResult, battle_card
 from campaign.experience import threshold
 from campaign.history import changes_text, hits_text, story_text
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, QuickResolve, Unit
@@ -25,7 +25,7 @@ from campaign.selectors import (
     medics_used_today,
     notable_entries,
 )
-from campaign.state import SNAPSHOT_FIELDS, Status, UnitState, ordered_specialties
+from campaign.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from units.bucs import Quality
 from units.cardtext import CardError, render_card
 
@@ -192,11 +192,9 @@ def battle_winner(campaign_battle: CampaignBattle) -> str | None:
     """The winning side's id, from the table result or the engine's; None for a draw or
     while the battle is still being fought."""
     if campaign_battle.table_result is not None:
-        return campaign_battle.table_result.get("winner")
-    battle = campaign_battle.battle
-    if battle is None or not battle.result:
-        return None
-    return battle.result.get("winner")
+        return TableResult.from_dict(campaign_battle.table_result).winner
+    result = None if campaign_battle.battle is None else campaign_battle.battle.outcome
+    return None if result is None else result.winner
 
 
 def winner_names(battles: list[CampaignBattle]) -> dict[int, str | None]:
@@ -316,8 +314,8 @@ class Change:
     """One unit's before → after, as a review (before a GM's click) or a summary (after)."""
 
     unit: Unit
-    before: UnitState
-    after: UnitState
+    before: CampaignUnitState
+    after: CampaignUnitState
 
     @property
     def destroyed(self) -> bool:
@@ -359,14 +357,14 @@ class Change:
         ]
 
 
-def _leader(state: UnitState) -> str:
+def _leader(state: CampaignUnitState) -> str:
     leader = state.leader
     if leader is None:
         return "—"
     return f"{leader.name}, {leader.hit_points} hp" + ("" if leader.alive else ", dead")
 
 
-def changes(rows: list[tuple[Unit, UnitState, UnitState]]) -> list[Change]:
+def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> list[Change]:
     return [Change(unit, before, after) for unit, before, after in rows]
 
 
@@ -445,7 +443,7 @@ class Event:
 
 
 def _value_label(quality: str) -> str:
-    return Quality[quality.upper()].label
+    return Quality.of_word(quality).label
 
 
 def _entry_event(
@@ -458,7 +456,7 @@ def _entry_event(
     if after.get("status") == Status.DESTROYED:
         kind = "destroyed"
     elif "quality" in after and before.get("quality"):
-        rose = Quality[after["quality"].upper()] > Quality[before["quality"].upper()]
+        rose = Quality.of_word(after["quality"]) > Quality.of_word(before["quality"])
         kind = "promoted" if rose else "reduced"
     home = homes.get(entry.battle_id) if entry.battle_id else None
     label = unit_label(entry.unit)

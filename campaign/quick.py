@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign.state import UnitState
+from battles.engine.events import Removal
+from campaign.state import CampaignUnitState
 from units.bucs import (
     Equipment,
     Quality,
@@ -63,14 +64,14 @@ class Stance:
 
 @dataclass
 class _Fighter:
-    state: UnitState
+    state: CampaignUnitState
     stance: Stance
     momentum: int = 0
     morale_hits: int = 0
     casualty_hits: int = 0
     armor_ignored: int = 0
     excellent_ignored: int = 0
-    removed: str = "none"
+    removed: Removal = Removal.NONE
 
     @property
     def hits(self) -> int:
@@ -85,7 +86,7 @@ class SideDamage:
     casualty_hits: int
     armor_ignored: int
     excellent_ignored: int
-    removed: str
+    removed: Removal
     """``none``, ``demoralised`` (broke on a Morale hit) or ``destroyed`` (on a Casualty hit)."""
 
 
@@ -104,7 +105,7 @@ class QuickResult:
         return self.attacker if name == "attacker" else self.defender
 
 
-def fighting(state: UnitState, hits: int) -> tuple[Quality, Equipment]:
+def fighting(state: CampaignUnitState, hits: int) -> tuple[Quality, Equipment]:
     """The quality and kit a unit fights with, at its current hits (`units.bucs.fielded`)."""
     kit = fielded(
         Quality(state.quality).lowered(hits), state.equipment, state.specialties, COMBAT_SPECIALTIES
@@ -154,13 +155,13 @@ def _hit(loser: _Fighter, winner: _Fighter, index: int) -> dict[str, Any]:
         else:
             loser.casualty_hits += 1
         if loser.hits > int(loser.state.quality):
-            loser.removed = "demoralised" if kind == "morale" else "destroyed"
+            loser.removed = Removal.DEMORALISED if kind == "morale" else Removal.DESTROYED
     return {"kind": kind, "ignored": ignored}
 
 
 def quick_resolve(
-    attacker: UnitState,
-    defender: UnitState,
+    attacker: CampaignUnitState,
+    defender: CampaignUnitState,
     *,
     attacker_stance: Stance = Stance(),
     defender_stance: Stance = Stance(),
@@ -198,7 +199,7 @@ def quick_resolve(
         for index in range(hits):
             hit = _hit(lost, won, index)
             events.append({"event": "hit", "round": rounds, "side": loser_name, **hit})
-            if lost.removed != "none":
+            if lost.removed != Removal.NONE:
                 events.append({"event": "broken", "side": loser_name, "removed": lost.removed})
                 winner = round_winner
                 break

@@ -1,6 +1,6 @@
 """Recovery between battles: R&R, rallying, the medics' 24 hours, and the dead.
 
-Pure functions over `UnitState`. The calendar moves in whole days; a battle is fought on a
+Pure functions over `CampaignUnitState`. The calendar moves in whole days; a battle is fought on a
 campaign day, and its medical window is the rest of that day: advancing the calendar past it
 closes the window, and every Casualty hit the medics did not save is dead and lowers the unit's
 quality for good. Each day the calendar advances is a day of R&R. Choices are in
@@ -9,11 +9,10 @@ docs/campaign.md ("Recovery"), each with its test. Plain Python: no Django.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from campaign.experience import with_quality
-from campaign.state import Status, UnitState
+from campaign.state import CampaignUnitState, Status
 from units.bucs import Equipment, Quality, Specialty
 
 # ---------------------------------------------------------------------------------------------
@@ -21,7 +20,7 @@ from units.bucs import Equipment, Quality, Specialty
 # ---------------------------------------------------------------------------------------------
 
 
-def rest_day(state: UnitState) -> UnitState:
+def rest_day(state: CampaignUnitState) -> CampaignUnitState:
     """One day of R&R: one Morale hit healed, and a unit that retreated rallies once it can.
 
     A unit still in the combat zone keeps its last Morale hit. A retreated unit whose hits
@@ -43,7 +42,7 @@ def rest_day(state: UnitState) -> UnitState:
 # ---------------------------------------------------------------------------------------------
 
 
-def medical_window_open(state: UnitState, day: int) -> bool:
+def medical_window_open(state: CampaignUnitState, day: int) -> bool:
     """Whether medics may still save this unit's Casualty hits on this campaign day."""
     return (
         state.status != Status.DESTROYED
@@ -53,7 +52,7 @@ def medical_window_open(state: UnitState, day: int) -> bool:
     )
 
 
-def casualties_die(state: UnitState) -> tuple[UnitState, int]:
+def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
     """(state, dead): the window has closed, so the unsaved Casualty hits are dead.
 
     The unit is permanently reduced by one quality step per dead hit, and its hits are gone
@@ -90,16 +89,12 @@ MEDICAL_CAPACITY_BY_EQUIPMENT: dict[Equipment, int] = {
 """Added to a Medical crew's capacity for its kit (half the equipment modifier)."""
 
 
-def medical_capacity(state: UnitState) -> int:
+def medical_capacity(state: CampaignUnitState) -> int:
     """Casualty hits this unit can save in a day: 0 unless it is a ready Medical crew."""
     if Specialty.MEDICAL not in state.specialties or state.status != Status.READY:
         return 0
     base = MEDICAL_CAPACITY_BY_QUALITY[state.effective_quality]
     return max(0, base + MEDICAL_CAPACITY_BY_EQUIPMENT[state.equipment])
-
-
-def medical_capacity_total(medics: Iterable[UnitState]) -> int:
-    return sum(medical_capacity(state) for state in medics)
 
 
 @dataclass(frozen=True)
@@ -111,7 +106,7 @@ class Treatment:
     hits: int
 
 
-def medical_plan(wounded: dict[int, UnitState], capacity: int) -> list[Treatment]:
+def medical_plan(wounded: dict[int, CampaignUnitState], capacity: int) -> list[Treatment]:
     """The medics' default triage: the best units first, then the roster order.
 
     Quality is what a Casualty hit destroys for good, and it is slowest to earn back at the top
@@ -129,7 +124,7 @@ def medical_plan(wounded: dict[int, UnitState], capacity: int) -> list[Treatment
     return plan
 
 
-def medical_treat(state: UnitState, hits: int) -> UnitState:
+def medical_treat(state: CampaignUnitState, hits: int) -> CampaignUnitState:
     """Save `hits` of the unit's Casualty hits."""
     if not 0 <= hits <= state.casualty_hits:
         raise ValueError(f"cannot save {hits} of {state.casualty_hits} Casualty hits")

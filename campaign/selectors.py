@@ -10,7 +10,7 @@ from django.db.models import Q, QuerySet
 
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, Membership, Unit
 from campaign.recovery import casualties_die, medical_window_open, rest_day
-from campaign.state import UnitState, snapshot_replay
+from campaign.state import CampaignUnitState, snapshot_replay
 from units.models import UnitType
 
 GM = "gm"
@@ -166,7 +166,9 @@ _ROSTER_VERSION_SQL = f"""
 # --- what a GM's click will change (read only: the rules' pure functions, nothing written) -----
 
 
-def outcome_preview(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, UnitState, UnitState]]:
+def outcome_preview(
+    *, campaign_battle: CampaignBattle
+) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
     """(unit, now, after) for each unit of a battle awaiting its outcome, as Apply will leave
     it: the same computation Apply makes (`outcome_steps`), with the same dice, writing nothing.
     Empty when Apply would refuse the outcome (the page then says why when it is clicked)."""
@@ -180,14 +182,16 @@ def outcome_preview(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, Unit
             steps = outcome_steps(**campaign_battle_outcome(campaign_battle))
     except ValidationError:
         return []
-    preview: dict[int, tuple[Unit, UnitState, UnitState]] = {}
+    preview: dict[int, tuple[Unit, CampaignUnitState, CampaignUnitState]] = {}
     for step in steps:
         now = preview[step.unit.pk][1] if step.unit.pk in preview else step.unit.state
         preview[step.unit.pk] = (step.unit, now, step.state)
     return sorted(preview.values(), key=lambda row: (row[0].force.name, row[0].name))
 
 
-def advance_preview(*, campaign: Campaign, days: int) -> list[tuple[Unit, UnitState, UnitState]]:
+def advance_preview(
+    *, campaign: Campaign, days: int
+) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
     """(unit, now, after) for each unit the calendar's next ``days`` days will change: the
     Casualty hits that die when a medical window closes, and R&R."""
 
@@ -205,7 +209,9 @@ def advance_preview(*, campaign: Campaign, days: int) -> list[tuple[Unit, UnitSt
     return changed
 
 
-def revert_preview(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, UnitState, UnitState]]:
+def revert_preview(
+    *, campaign_battle: CampaignBattle
+) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
     """(unit, now, after) for each unit an applied outcome changed, as Revert will leave it:
     every field its entries wrote goes back to what it was before them."""
     entries = list(
@@ -219,12 +225,14 @@ def revert_preview(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, UnitS
             states[entry.unit_id] = (entry.unit, entry.unit.state.to_json())
         states[entry.unit_id][1].update(entry.before)
     return [
-        (unit, unit.state, UnitState.from_json(snapshot))
+        (unit, unit.state, CampaignUnitState.from_json(snapshot))
         for unit, snapshot in sorted(states.values(), key=lambda s: (s[0].force.name, s[0].name))
     ]
 
 
-def applied_changes(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, UnitState, UnitState]]:
+def applied_changes(
+    *, campaign_battle: CampaignBattle
+) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
     """(unit, before, after) for each unit the latest application of the outcome changed,
     from its history entries: the summary after Apply."""
     entries = list(
@@ -235,7 +243,9 @@ def applied_changes(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, Unit
     return entries_changes(entries)
 
 
-def reverted_changes(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, UnitState, UnitState]]:
+def reverted_changes(
+    *, campaign_battle: CampaignBattle
+) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
     """(unit, before, after) for each unit the latest revert of the outcome gave back, from the
     entries that undid the applied ones: the summary after Revert."""
     entries = list(
@@ -246,7 +256,9 @@ def reverted_changes(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, Uni
     return entries_changes(entries)
 
 
-def entries_changes(entries: list[HistoryEntry]) -> list[tuple[Unit, UnitState, UnitState]]:
+def entries_changes(
+    entries: list[HistoryEntry],
+) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
     """(unit, before, after) per unit from history entries written together (in order)."""
     found: dict[int, tuple[Unit, dict[str, Any], dict[str, Any]]] = {}
     for entry in entries:
@@ -263,8 +275,8 @@ def entries_changes(entries: list[HistoryEntry]) -> list[tuple[Unit, UnitState, 
         rows.append(
             (
                 unit,
-                UnitState.from_json({**end, **after, **before}),
-                UnitState.from_json({**end, **after}),
+                CampaignUnitState.from_json({**end, **after, **before}),
+                CampaignUnitState.from_json({**end, **after}),
             )
         )
     return sorted(rows, key=lambda r: (r[0].force.name, r[0].name))

@@ -1,16 +1,17 @@
 """A persistent unit's BUCS state as plain data: what the campaign rules read and write.
 
 Every rule of the campaign (the bridge, recovery, experience, quick resolve) is a pure function
-from one `UnitState` to the next. The services load a state from the database, call a rule, and
-write the difference as a history entry, so the rules can be tested (and property-tested)
-without a database, and a unit's history is a list of before/after differences of this one
-shape. Plain Python: no Django.
+from one `CampaignUnitState` to the next (named apart from the engine's `UnitState`, a unit
+during one battle). The services load a state from the database, call a rule, and write the
+difference as a history entry, so the rules can be tested (and property-tested) without a
+database, and a unit's history is a list of before/after differences of this one shape. Plain
+Python: no Django.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from dataclasses import dataclass, field, fields, replace
+from enum import Enum, StrEnum
 from typing import Any
 
 from units.bucs import Equipment, Quality, Specialty, effective_quality
@@ -42,13 +43,13 @@ LEADER_DEATH_HIT_POINTS = -10
 
 def quality_name(quality: Quality) -> str:
     """The stable lower-case name used in data ("average")."""
-    return Quality(quality).name.lower()
+    return Quality(quality).word
 
 
 def quality_from_name(name: str) -> Quality:
     try:
-        return Quality[name.upper()]
-    except (KeyError, AttributeError):
+        return Quality.of_word(name.lower())
+    except (ValueError, AttributeError):
         names = ", ".join(quality_name(q) for q in Quality)
         raise ValueError(f"unknown quality {name!r}; one of {names}") from None
 
@@ -77,7 +78,7 @@ class LeaderState:
 
 
 @dataclass(frozen=True)
-class UnitState:
+class CampaignUnitState:
     """Everything about a persistent unit that its history records."""
 
     name: str
@@ -119,50 +120,67 @@ class UnitState:
     def destroyed(self) -> bool:
         return self.status == Status.DESTROYED
 
-    def but(self, **changes: Any) -> UnitState:
+    def but(self, **changes: Any) -> CampaignUnitState:
         """A copy with some fields changed (a short name for `dataclasses.replace`)."""
         return replace(self, **changes)
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot stored in history: stable names, plain JSON values."""
-        return {
-            "name": self.name,
-            "quality": quality_name(self.quality),
-            "equipment": self.equipment.value,
-            "specialties": [s.value for s in self.specialties],
-            "morale_hits": self.morale_hits,
-            "casualty_hits": self.casualty_hits,
-            "skill_lost": self.skill_lost,
-            "status": self.status.value,
-            "experience": self.experience,
-            "battles_fought": self.battles_fought,
-            "in_combat_zone": self.in_combat_zone,
-            "last_battle_day": self.last_battle_day,
-            "leader": None if self.leader is None else self.leader.to_json(),
-        }
+        snapshot = {name: _plain(name, getattr(self, name)) for name in UNIT_FIELDS}
+        snapshot["leader"] = None if self.leader is None else self.leader.to_json()
+        return snapshot
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> UnitState:
+    def from_json(cls, data: dict[str, Any]) -> CampaignUnitState:
         leader = data.get("leader")
         return cls(
-            name=data["name"],
-            quality=quality_from_name(data["quality"]),
-            equipment=Equipment(data["equipment"]),
-            specialties=ordered_specialties(data["specialties"]),
-            morale_hits=data["morale_hits"],
-            casualty_hits=data["casualty_hits"],
-            skill_lost=data["skill_lost"],
-            status=Status(data["status"]),
-            experience=data["experience"],
-            battles_fought=data["battles_fought"],
-            in_combat_zone=data["in_combat_zone"],
-            last_battle_day=data["last_battle_day"],
+            **{name: _TYPED.get(name, _same)(data[name]) for name in UNIT_FIELDS},
             leader=None if leader is None else LeaderState.from_json(leader),
         )
 
+    @classmethod
+    def from_row(cls, row: Any, leader: LeaderState | None) -> CampaignUnitState:
+        """The state of a row holding each of `UNIT_FIELDS` (the `Unit` model, quality a step)."""
+        typed = {**_TYPED, "quality": Quality}
+        return cls(
+            **{name: typed.get(name, _same)(getattr(row, name)) for name in UNIT_FIELDS},
+            leader=leader,
+        )
 
-SNAPSHOT_FIELDS = tuple(UnitState(name="", quality=Quality.RAW).to_json())
+    def row_values(self) -> dict[str, Any]:
+        """Each of `UNIT_FIELDS` as the `Unit` model stores it (quality as its step)."""
+        values = {name: _plain(name, getattr(self, name)) for name in UNIT_FIELDS}
+        values["quality"] = int(self.quality)
+        return values
+
+
+UNIT_FIELDS = tuple(f.name for f in fields(CampaignUnitState) if f.name != "leader")
+"""A persistent unit's own fields, in order (its leader is a row of its own): the `Unit` model's
+columns, and what a GM may correct."""
+
+SNAPSHOT_FIELDS = (*UNIT_FIELDS, "leader")
 """The keys of a unit snapshot, in order: what history entries record."""
+
+_TYPED = {
+    "quality": quality_from_name,
+    "equipment": Equipment,
+    "specialties": ordered_specialties,
+    "status": Status,
+}
+"""How a snapshot's plain value of a typed field becomes its member again."""
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _plain(name: str, value: Any) -> Any:
+    """A field's value as JSON holds it: quality by its name, other members by their value."""
+    if name == "quality":
+        return quality_name(value)
+    if name == "specialties":
+        return [s.value for s in value]
+    return value.value if isinstance(value, Enum) else value
 
 
 def snapshot_diff(

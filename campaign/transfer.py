@@ -20,7 +20,7 @@ from django.core.exceptions import ValidationError
 from battles.engine import ScenarioError, parse_scenario
 from campaign.models import CAMPAIGN_SETTINGS, Campaign, Force, HistoryEntry, Membership, Unit
 from campaign.pages import card_text
-from campaign.state import SNAPSHOT_FIELDS, UnitState, snapshot_replay
+from campaign.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
 from campaign.values import leader_value, parse_field
 from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
@@ -297,7 +297,7 @@ def check_force(
     owners: set[str],
     same_calendar: bool = True,
 ) -> dict[str, Any] | None:
-    """A force's data, with its units read into `UnitState`s and unit types found.
+    """A force's data, with its units read into `CampaignUnitState`s and unit types found.
 
     `same_calendar` is False for a force moving into another campaign: its history's days are
     its old campaign's, so only a unit still awaiting the medics is held to the new calendar.
@@ -357,7 +357,7 @@ def check_unit(
     entries = check_history(c, f"{path}.history", history, day=day if same_calendar else None)
     if len(c.errors) > before:
         return None
-    state = UnitState(**values)
+    state = CampaignUnitState(**values)
     if entries:
         replayed = snapshot_replay(entry["after"] for entry in entries)
         for field in SNAPSHOT_FIELDS:

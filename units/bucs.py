@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from fractions import Fraction
 
+from battles.engine.scenario import Quality as Ladder
+
 # ---------------------------------------------------------------------------------------------
 # Quality: the experience ladder
 # ---------------------------------------------------------------------------------------------
@@ -41,16 +43,18 @@ class QualityRow:
     """How many Unit Specialties a unit of this quality may hold."""
 
 
-class Quality(IntEnum):
-    """The seven steps of unit quality, lowest first; each hit takes one step off."""
+class _QualityRules(IntEnum):
+    """What BUCS says of a quality step; `Quality` holds the steps themselves."""
 
-    RAW = 0
-    GREEN = 1
-    INEXPERIENCED = 2
-    AVERAGE = 3
-    EXPERIENCED = 4
-    ELITE = 5
-    LEGENDARY = 6
+    @property
+    def word(self) -> str:
+        """The step's name in data (a scenario, a unit's history): "average"."""
+        return Ladder[self.name].value
+
+    @classmethod
+    def of_word(cls, word: str) -> Quality:
+        """The step a `word` names; `ValueError` for anything else."""
+        return Quality[Ladder(word).name]
 
     @property
     def row(self) -> QualityRow:
@@ -128,6 +132,11 @@ class Quality(IntEnum):
                 "Inexperienced, Average or Experienced; Elite and Legendary come only from battle"
             )
         return Quality(self + 1)
+
+
+Quality = _QualityRules("Quality", [(step.name, step.step) for step in Ladder], module=__name__)
+"""The seven steps of unit quality, lowest first (RAW 0 … LEGENDARY 6); each hit takes one step
+off. The steps are the battle engine's quality ladder, the one list of them."""
 
 
 QUALITY_TABLE: dict[Quality, QualityRow] = {

@@ -5,8 +5,10 @@ enters; a building card dict holds name, resistance, hits, admits and rubble (`v
 says exactly). Demolition is a keyword *and* its weapon line: a card has the keyword exactly when
 its weapons hold the standard Charges line, so the engine only ever reads `weapons`.
 
-Every check raises `CardError` naming the field by its path ("weapons[1].power"); the card text
-format (`units.cardtext`) reuses the same checks for each line it reads. Plain Python, no Django.
+The card rules are the battle engine's own checks (`validate_card` asks them first); this module
+adds the stored form's. Every check raises `CardError` naming the field by its path
+("weapons[1].power"); the card text format (`units.cardtext`) reuses the form's checks for each
+line it reads. Plain Python, no Django.
 """
 
 from __future__ import annotations
@@ -16,30 +18,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-KEYWORDS: tuple[str, ...] = (
-    "aerial",
-    "split_movement",
-    "fixed_mount",
-    "breaching",
-    "move_and_fire",
-    "sure_footed",
-    "demolition",
-    "sensor",
-    "amphibious",
-)
-"""Every keyword, in the canonical order cards list them (Sensor and Amphibious: One Year War)."""
+from battles.engine.cards import CHARGES as ENGINE_CHARGES
+from battles.engine.cards import Keyword
+from battles.engine.rulesets import RULESETS
+from battles.engine.validation import card_problems
 
-KEYWORD_LABELS: dict[str, str] = {
-    "aerial": "Aerial",
-    "split_movement": "Split Movement",
-    "fixed_mount": "Fixed Mount",
-    "breaching": "Breaching",
-    "move_and_fire": "Move and Fire",
-    "sure_footed": "Sure-Footed",
-    "demolition": "Demolition",
-    "sensor": "Sensor",
-    "amphibious": "Amphibious",
-}
+KEYWORDS: tuple[str, ...] = tuple(k.value for k in Keyword)
+"""Every keyword (the engine's `Keyword`), in the canonical order cards list them."""
+
+KEYWORD_LABELS: dict[str, str] = {k.value: k.label for k in Keyword}
+"""Each keyword as a card's text prints it."""
 
 UNIT_FIELDS = (
     "name", "skill", "move", "resistance", "hits", "size", "melee", "weapons", "keywords", "enters"
@@ -47,17 +35,9 @@ UNIT_FIELDS = (
 WEAPON_FIELDS = ("name", "power", "range", "aa", "buildings_only", "min_size", "max_size", "uses")
 BUILDING_FIELDS = ("name", "resistance", "hits", "admits", "rubble")
 
-CHARGES: dict[str, Any] = {
-    "name": "Charges",
-    "power": 4,
-    "range": 1,
-    "aa": False,
-    "buildings_only": True,
-    "min_size": None,
-    "max_size": None,
-    "uses": 2,
-}
-"""Demolition's weapon line, as the rule text prints it. Copy it before changing anything."""
+CHARGES: dict[str, Any] = {**ENGINE_CHARGES.to_dict(), "range": int(ENGINE_CHARGES.range)}
+"""Demolition's weapon line (the engine's), as the rule text prints it: Range 1, not 1.0. Copy
+it before changing anything."""
 
 MAX_STAT = 99
 """Ceiling on whole-number stats other than Skill and Size: far past any card, short to write."""
@@ -204,14 +184,25 @@ def _check_keys(prefix: str, data: Any, expected: tuple[str, ...]) -> None:
             raise CardError(f"{prefix}{key}", "unknown field")
 
 
-def validate_card(card: Any) -> None:
+def validate_card(card: Any, ruleset: str = "") -> None:
     """Raise `CardError`, naming the field by its path, unless `card` is a valid card dict.
+
+    First the card rules, checked by the battle engine as it checks every card in a scenario
+    (`battles.engine.validation.card_problems`; `ruleset`, a ruleset's name, limits the
+    keywords, blank allows every rule text's), so a card stored here is one a battle takes,
+    refused with the same words. Then the stored form, which the engine leaves open (a
+    scenario may leave fields out): every field written out, keywords in the rule text's order
+    with Demolition's Charges line spelt out, names and numbers a card's text can hold.
 
     Unit: name, skill 2..5, move >= 0, resistance >= 0, hits >= 1, size 1..5, melee (whole
     number or None), weapons, keywords (canonical order, no repeats), enters (terrain kinds).
     Building: name, resistance, hits, admits ({"min_size", "max_size"} or None), rubble.
     """
-    if isinstance(card, dict) and is_building(card):
+    building = isinstance(card, dict) and is_building(card)
+    problems = card_problems(card, building=building, ruleset=RULESETS.get(ruleset))
+    if problems:
+        raise CardError(*problems[0])
+    if building:
         _validate_building(card)
     else:
         _validate_unit(card)

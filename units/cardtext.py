@@ -341,7 +341,7 @@ def _validated(card: dict[str, Any], line_of: dict[str, int], weapon_lines: list
         validate_card(card)
     except CardError as error:
         found = re.match(r"weapons\[(\d+)\]", error.field)
-        top = error.field.split(".")[0]
+        top = re.split(r"[.\[]", error.field)[0]
         number = weapon_lines[int(found.group(1))] if found else line_of.get(top, line_of["name"])
         raise CardTextError(number, error.field.rsplit(".", 1)[-1], error.message) from None
 

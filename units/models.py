@@ -8,16 +8,16 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from battles.engine.rulesets import RULESETS
 from units.bucs import Specialty
 from units.cardtext import CardError, is_building, render_card, validate_card
 from units.terrain import TerrainError, validate_terrain
 
-
-class Ruleset(models.TextChoices):
-    """The two Team Bravo rule texts; a battle runs under exactly one."""
-
-    COMBINED_ARMS = "combined_arms", "Combined Arms"
-    ONE_YEAR_WAR = "one_year_war", "One Year War"
+Ruleset = models.TextChoices(
+    "Ruleset", [(r.name.upper(), (r.name, r.label)) for r in RULESETS.values()]
+)
+"""The Team Bravo rule texts (the engine's `RULESETS`) as choices; a battle runs under one:
+`Ruleset.COMBINED_ARMS`, `Ruleset.ONE_YEAR_WAR`."""
 
 
 def new_version() -> int:
@@ -98,7 +98,7 @@ class UnitType(Versioned):
         return self.name
 
     def clean(self) -> None:
-        errors = card_errors(self.kind, self.name, self.card)
+        errors = card_errors(self.kind, self.name, self.card, self.ruleset)
         if self.kind == self.Kind.TERRAIN and self.ruleset:
             errors.setdefault("ruleset", []).append("terrain serves every ruleset: leave it blank")
         if self.kind != self.Kind.TERRAIN and not self.ruleset:
@@ -114,13 +114,14 @@ class UnitType(Versioned):
         return render_card(self.card)
 
 
-def card_errors(kind: str, name: str, card: Any) -> dict[str, list[str]]:
-    """Every reason `card` is not a valid card of this kind and name, by model field."""
+def card_errors(kind: str, name: str, card: Any, ruleset: str = "") -> dict[str, list[str]]:
+    """Every reason `card` is not a valid card of this kind and name (and ruleset's keywords),
+    by model field."""
     try:
         if kind == UnitType.Kind.TERRAIN:
             validate_terrain(card)
         else:
-            validate_card(card)
+            validate_card(card, ruleset)
     except (CardError, TerrainError) as error:
         return {"card": [str(error)]}
     if kind == UnitType.Kind.UNIT and is_building(card):

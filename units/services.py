@@ -20,17 +20,12 @@ from django.db import transaction
 
 from units.bucs import Specialty
 from units.cardfile import specialty_named, split_specialty_line
-from units.cardtext import CardTextError, is_building, parse_card
+from units.cardtext import CardError, CardTextError, is_building, parse_card, validate_card
 from units.models import Ruleset, UnitType
 from units.terrain import TerrainError, validate_terrain
 
 LIBRARY_DIR = Path(__file__).resolve().parent / "library"
 TERRAIN_FILE = "terrain.json"
-RULESET_ONLY_KEYWORDS = {
-    "sensor": Ruleset.ONE_YEAR_WAR,
-    "amphibious": Ruleset.ONE_YEAR_WAR,
-}
-"""Keywords only one rule text has (rulings.md, "Two rulesets, one engine")."""
 
 
 @dataclass(frozen=True)
@@ -102,17 +97,14 @@ def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry
             problems.append(LibraryProblem(relative, error.line, error.field, error.message))
             continue
         specialty = _card_specialty(relative, card, specialty_line, problems)
-        for keyword in card.get("keywords", []):
-            only = RULESET_ONLY_KEYWORDS.get(keyword)
-            if only is not None and only != folder:
-                problems.append(
-                    LibraryProblem(
-                        relative,
-                        _line_of(path, r"^\s*keywords\s*:"),
-                        "keywords",
-                        f"{keyword} is a {Ruleset(only).label} keyword",
-                    )
-                )
+        try:
+            # Text may carry either rule text's keywords; the card's folder says which it may
+            # (rulings.md, "Two rulesets, one engine").
+            validate_card(card, folder)
+        except CardError as error:
+            line = _line_of(path, r"^\s*keywords\s*:")
+            problems.append(LibraryProblem(relative, line, error.field, error.message))
+            continue
         kind = UnitType.Kind.BUILDING if is_building(card) else UnitType.Kind.UNIT
         entries.append(LibraryEntry(card["name"], kind, folder, card, relative, specialty))
     return entries

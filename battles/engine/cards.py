@@ -30,6 +30,24 @@ class Keyword(StrEnum):
     SENSOR = "sensor"
     AMPHIBIOUS = "amphibious"
 
+    @property
+    def label(self) -> str:
+        """The keyword as the rule texts print it on a card: "Move and Fire"."""
+        return _KEYWORD_LABELS[self]
+
+
+_KEYWORD_LABELS = {
+    Keyword.AERIAL: "Aerial",
+    Keyword.SPLIT_MOVEMENT: "Split Movement",
+    Keyword.FIXED_MOUNT: "Fixed Mount",
+    Keyword.BREACHING: "Breaching",
+    Keyword.MOVE_AND_FIRE: "Move and Fire",
+    Keyword.SURE_FOOTED: "Sure-Footed",
+    Keyword.DEMOLITION: "Demolition",
+    Keyword.SENSOR: "Sensor",
+    Keyword.AMPHIBIOUS: "Amphibious",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Weapon:

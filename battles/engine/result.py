@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .events import Removal
 from .state import BattleState
 from .victory import objectives_held
 
@@ -23,8 +24,8 @@ class UnitResult:
     """Hits lost (the campaign turns these into BUCS damage)."""
     skill_lost: int
     """Skill lost to suppression."""
-    removed: str
-    """``none``, ``destroyed`` or ``demoralised``."""
+    removed: Removal
+    """Whether and how it left the battle."""
     shots: int
     """Attacks made."""
     damage_dealt: int
@@ -89,7 +90,7 @@ class BattleResult:
                 u.card.name,
                 u.card.hits - u.hits,
                 u.card.skill - u.skill,
-                u.removed.value,
+                u.removed,
                 u.shots,
                 u.damage_dealt,
             )
@@ -103,6 +104,36 @@ class BattleResult:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BattleResult:
+        """The result ``to_dict`` wrote (a stored battle's), read back."""
+        return cls(
+            winner=data["winner"],
+            end_reason=data["end_reason"],
+            turns=data["turns"],
+            sides=tuple(
+                SideResult(s["side"], s["name"], s["score"], tuple(s["objectives_held"]))
+                for s in data["sides"]
+            ),
+            units=tuple(
+                UnitResult(
+                    u["unit"],
+                    u["side"],
+                    u["name"],
+                    u["hits_lost"],
+                    u["skill_lost"],
+                    Removal(u["removed"]),
+                    u["shots"],
+                    u["damage_dealt"],
+                )
+                for u in data["units"]
+            ),
+            buildings=tuple(
+                BuildingResult(b["building"], b["hits_lost"], b["collapsed"])
+                for b in data["buildings"]
+            ),
+        )
 
     def unit(self, unit_id: str) -> UnitResult:
         return next(u for u in self.units if u.unit == unit_id)

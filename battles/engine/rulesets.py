@@ -19,6 +19,8 @@ class Ruleset:
     """Identifier used in scenarios and logs: ``combined_arms`` or ``one_year_war``."""
     title: str
     """Human title of the rule text."""
+    label: str
+    """Its short name, as a form's choice or a page names it: "Combined Arms"."""
     demoralise_at_skill: int
     """A unit whose current Skill drops to this value is demoralised and removed."""
     skill_restored_after: bool
@@ -48,6 +50,7 @@ _SHARED = frozenset(
 COMBINED_ARMS = Ruleset(
     name="combined_arms",
     title="Team Bravo: Combined Arms",
+    label="Combined Arms",
     demoralise_at_skill=1,
     skill_restored_after=False,
     aerial_only_aa=True,
@@ -57,6 +60,7 @@ COMBINED_ARMS = Ruleset(
 ONE_YEAR_WAR = Ruleset(
     name="one_year_war",
     title="Team Bravo: The One Year War",
+    label="One Year War",
     demoralise_at_skill=0,
     skill_restored_after=True,
     aerial_only_aa=False,

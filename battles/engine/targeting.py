@@ -83,18 +83,6 @@ def nearest_wall(b: Battle, bld: BuildingState, p: Point) -> Point:
     return found
 
 
-def target_point(b: Battle, origin: Point, target: UnitState | BuildingState) -> Point:
-    """Where a line to the target ends: the unit's centre, or a building's nearest point."""
-    if isinstance(target, BuildingState):
-        return nearest_wall(b, target, origin)
-    return target.position
-
-
-def building_of(b: Battle, p: Point) -> str | None:
-    """Id of the standing building whose footprint strictly holds ``p``, if any."""
-    return b.sight.building_at(p)
-
-
 def attack_problem(
     b: Battle,
     attacker: UnitState,

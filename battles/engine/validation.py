@@ -309,8 +309,11 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
     return Weapon(name, power, rng, aa, bonly, lo, hi, uses)
 
 
-def parse_unit_card(data: Any, path: str, ruleset: Ruleset, c: _Checker) -> UnitCard | None:
-    """Validate one unit card dict; adds Charges for Demolition if the card lacks it."""
+def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) -> UnitCard | None:
+    """Validate one unit card dict; adds Charges for Demolition if the card lacks it.
+
+    ``ruleset`` decides which keywords are allowed; ``None`` allows every rule text's.
+    """
     # Missing fields are recorded by obj(): they count against the card too.
     before = len(c.problems)
     d = c.obj(data, path, _CARD_REQ, _CARD_OPT)
@@ -338,7 +341,7 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset, c: _Checker) -> Unit
             c.fail(kp, f"must be a keyword string, got {_kind(k)}")
         elif k not in _KEYWORDS:
             c.fail(kp, f"unknown keyword {k!r}")
-        elif _KEYWORDS[k] not in ruleset.keywords:
+        elif ruleset is not None and _KEYWORDS[k] not in ruleset.keywords:
             c.fail(kp, f"keyword {k!r} is not allowed under {ruleset.name}")
         else:
             keywords.add(_KEYWORDS[k])
@@ -364,6 +367,23 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset, c: _Checker) -> Unit
             frozenset(enters),
         )
     )
+
+
+def card_problems(
+    data: Any, *, building: bool, ruleset: Ruleset | None = None
+) -> list[tuple[str, str]]:
+    """Every problem with one card dict, as (path in the card, reason): "weapons[1].power".
+
+    The checks every card in a scenario gets, for whoever else holds cards (the card library
+    checks its cards with these, so a card it stores is one a battle accepts). ``building``
+    says which kind of card ``data`` is; ``ruleset`` as for ``parse_unit_card``.
+    """
+    c = _Checker()
+    if building:
+        _building_card(c, data, "")
+    else:
+        parse_unit_card(data, "", ruleset, c)
+    return [(path.removeprefix(".") or "card", reason) for path, reason in c.problems]
 
 
 def _terrain_props(c: _Checker, d: dict, path: str) -> TerrainProps | None:

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from campaign.history import sentence
 from campaign.models import Campaign, HistoryEntry, Leader, Unit
 from campaign.selectors import campaign_can_manage
-from campaign.state import UnitState, snapshot_diff
+from campaign.state import CampaignUnitState, snapshot_diff
 
 
 def require_manager(campaign: Campaign, actor: Any) -> None:
@@ -18,20 +18,10 @@ def require_manager(campaign: Campaign, actor: Any) -> None:
         raise PermissionDenied(f"only the GM or a co-GM of {campaign} may do this")
 
 
-def unit_state_save(unit: Unit, state: UnitState) -> None:
-    """Write a `UnitState` onto the unit and its leader row."""
-    unit.name = state.name
-    unit.quality = int(state.quality)
-    unit.equipment = state.equipment.value
-    unit.specialties = [s.value for s in state.specialties]
-    unit.morale_hits = state.morale_hits
-    unit.casualty_hits = state.casualty_hits
-    unit.skill_lost = state.skill_lost
-    unit.status = state.status.value
-    unit.experience = state.experience
-    unit.battles_fought = state.battles_fought
-    unit.in_combat_zone = state.in_combat_zone
-    unit.last_battle_day = state.last_battle_day
+def unit_state_save(unit: Unit, state: CampaignUnitState) -> None:
+    """Write a `CampaignUnitState` onto the unit and its leader row."""
+    for name, value in state.row_values().items():
+        setattr(unit, name, value)
     unit.save()
     leader = getattr(unit, "leader", None)
     if state.leader is None:
@@ -52,7 +42,7 @@ def unit_state_save(unit: Unit, state: UnitState) -> None:
 def unit_change(
     *,
     unit: Unit,
-    state: UnitState,
+    state: CampaignUnitState,
     kind: str,
     why: str,
     day: int,

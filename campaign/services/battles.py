@@ -22,12 +22,13 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from battles.engine import ScenarioError, parse_scenario
+from battles.engine.events import Removal
 from battles.models import Battle, OddsRun
 from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
 from campaign.bridge import (
-    REMOVED,
+    TableResult,
     UnitOutcome,
     battle_card,
     card_for,
@@ -217,14 +218,14 @@ def campaign_battle_record(
             if unit.pk in fielded:
                 errors.setdefault(f"sides.{side}", []).append(f"{unit} is on both sides")
             fielded[unit.pk] = unit
-    result: dict[str, dict[str, Any]] = {}
+    result: dict[int, UnitOutcome] = {}
     for pk, unit in fielded.items():
         path = f"outcomes.{pk}"
         problems = _table_outcome_problems(campaign, unit, outcomes.get(pk))
         if problems:
             errors[path] = problems
         else:
-            result[str(pk)] = dict(outcomes[pk])
+            result[pk] = UnitOutcome.from_dict(outcomes[pk])
     if stray := set(outcomes) - set(fielded):
         errors["outcomes"] = [f"units {sorted(stray)} did not fight"]
     if errors:
@@ -235,7 +236,7 @@ def campaign_battle_record(
             name=name.strip(),
             day=day,
             sides={side: [u.pk for u in units] for side, units in sides.items()},
-            table_result={"winner": winner, "units": result},
+            table_result=TableResult(winner, result).to_dict(),
             state=CampaignBattle.State.AWAITING,
             created_by=actor,
         )
@@ -254,8 +255,8 @@ def _table_outcome_problems(campaign: Campaign, unit: Unit, outcome: Any) -> lis
     numbers = (hits_lost, skill_lost)
     if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in numbers):
         return ["hits_lost and skill_lost must be whole numbers, 0 or more"]
-    if removed not in REMOVED:
-        return [f"removed must be one of {', '.join(REMOVED)}"]
+    if removed not in list(Removal):
+        return [f"removed must be one of {', '.join(Removal)}"]
     if unit.status != Status.READY:
         return [f"{unit} is {unit.status}: it could not have fought"]
     return outcome_problems(
@@ -360,21 +361,15 @@ def campaign_battle_outcomes(
 ) -> tuple[str | None, dict[int, UnitOutcome]]:
     """The winner and each persistent unit's outcome, from the engine's result or the table's."""
     if campaign_battle.table_result is not None:
-        result = campaign_battle.table_result
-        outcomes = {
-            int(pk): UnitOutcome(o["hits_lost"], o["skill_lost"], o.get("removed", "none"))
-            for pk, o in result["units"].items()
-        }
-        return result["winner"], outcomes
-    result = campaign_battle.battle.result
+        table = TableResult.from_dict(campaign_battle.table_result)
+        return table.winner, table.units
+    result = campaign_battle.battle.outcome
     outcomes = {
-        campaign_battle.engine_units[u["unit"]]: UnitOutcome(
-            u["hits_lost"], u["skill_lost"], u["removed"]
-        )
-        for u in result["units"]
-        if u["unit"] in campaign_battle.engine_units
+        campaign_battle.engine_units[u.unit]: UnitOutcome(u.hits_lost, u.skill_lost, u.removed)
+        for u in result.units
+        if u.unit in campaign_battle.engine_units
     }
-    return result["winner"], outcomes
+    return result.winner, outcomes
 
 
 def campaign_battle_revert(

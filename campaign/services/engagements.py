@@ -15,7 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from campaign.bridge import damage_apply
+from campaign.bridge import REMOVAL_WORDS, damage_apply
 from campaign.characters import feats_from
 from campaign.dice import Dice
 from campaign.engagement import (
@@ -39,7 +39,6 @@ from campaign.state import Status
 
 Kind = HistoryEntry.Kind
 SITUATION_FIELDS = ("dug_in", "several_directions", "cramped", "landing")
-REMOVED_WORDS = {"demoralised": "retreated in poor order", "destroyed": "destroyed"}
 
 
 def _no_dice() -> int:
@@ -212,7 +211,7 @@ def engagement_run(
             if taken.leader_died:
                 why += f"; {taken.leader.name} died: 2 Morale hits at once"
             if taken.removed != "none":
-                why += "; " + REMOVED_WORDS[taken.removed]
+                why += "; " + REMOVAL_WORDS[taken.removed]
             details = {
                 "engagement": record.pk,
                 "seed": seed,

@@ -14,6 +14,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from battles.engine.events import Removal
 from campaign.bridge import (
     Damage,
     UnitOutcome,
@@ -27,7 +28,7 @@ from campaign.history import hits_text, plural
 from campaign.models import Campaign, HistoryEntry, Unit
 from campaign.recovery import casualties_die
 from campaign.services._record import require_manager, unit_change
-from campaign.state import SNAPSHOT_FIELDS, Status, UnitState
+from campaign.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
 from units.bucs import Equipment
 
 Kind = HistoryEntry.Kind
@@ -55,17 +56,17 @@ def opposing_equipment_by_side(sides: Mapping[str, Iterable[Unit]]) -> dict[int,
 
 def battle_fate_text(reason: str, removed: str) -> str:
     """How a unit left a battle, in words: "taken out at Second Crossing", "at the Ford"."""
-    if removed == "destroyed":
+    if removed == Removal.DESTROYED:
         return f"taken out at {reason}"
-    if removed == "demoralised":
+    if removed == Removal.DEMORALISED:
         return f"broken at {reason}"
     return f"at {reason}"
 
 
 def _battle_sentence(
-    reason: str, outcome: UnitOutcome, damage: Damage, state: UnitState, card_hits: int
+    reason: str, outcome: UnitOutcome, damage: Damage, state: CampaignUnitState, card_hits: int
 ) -> str:
-    head = {"destroyed": f"Taken out at {reason}", "demoralised": f"Broken at {reason}"}
+    head = {Removal.DESTROYED: f"Taken out at {reason}", Removal.DEMORALISED: f"Broken at {reason}"}
     lost = f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"
     parts = [f"{head.get(outcome.removed, reason)}: {lost}"]
     if outcome.hits_lost:
@@ -157,7 +158,7 @@ class OutcomeStep:
     """One change an outcome makes to a unit: the state after it, and its history entry."""
 
     unit: Unit
-    state: UnitState
+    state: CampaignUnitState
     kind: str
     why: str
     details: dict[str, Any] | None = None
@@ -213,11 +214,7 @@ def outcome_steps(
         )
         won = unit.pk in won_by
         details = {
-            "outcome": {
-                "hits_lost": outcome.hits_lost,
-                "skill_lost": outcome.skill_lost,
-                "removed": outcome.removed,
-            },
+            "outcome": outcome.to_dict(),
             "reason": reason.strip(),
             "card_hits": card_hits,
             "opposing_equipment": faced.value,
@@ -349,7 +346,7 @@ def outcome_revert(
     reverted: list[HistoryEntry] = []
     for entry in chosen:
         unit = units[entry.unit_id]
-        state = UnitState.from_json({**unit.state.to_json(), **entry.before})
+        state = CampaignUnitState.from_json({**unit.state.to_json(), **entry.before})
         written = unit_change(
             unit=unit,
             state=state,

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.services import SEED_LIMIT
-from campaign.bridge import Damage, damage_apply
+from campaign.bridge import REMOVAL_WORDS, Damage, damage_apply
 from campaign.experience import experience_earn
 from campaign.history import hits_text, plural
 from campaign.models import Campaign, HistoryEntry, QuickResolve, Unit
@@ -19,7 +19,6 @@ from campaign.services._record import require_manager, unit_change
 from campaign.state import Status
 
 Kind = HistoryEntry.Kind
-REMOVED_WORDS = {"demoralised": "retreated in poor order", "destroyed": "destroyed"}
 
 
 def _stance(value: Stance | Mapping[str, Any] | None) -> Stance:
@@ -148,7 +147,7 @@ def quick_resolve_run(
         if damage.leader_died:
             why += "; the leader died: 2 Morale hits at once"
         if taken.removed != "none":
-            why += "; " + REMOVED_WORDS[taken.removed]
+            why += "; " + REMOVAL_WORDS[taken.removed]
         unit_change(
             unit=unit,
             state=state,

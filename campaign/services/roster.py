@@ -26,7 +26,7 @@ from campaign.models import (
 )
 from campaign.selectors import force_can_edit
 from campaign.services._record import require_manager, unit_change
-from campaign.state import LeaderState, UnitState
+from campaign.state import UNIT_FIELDS, CampaignUnitState, LeaderState
 from campaign.values import MAX_UNITS_PER_FORCE, leader_value, parse_field
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
@@ -118,7 +118,7 @@ def unit_create_check(
     equipment: Equipment | str = Equipment.ADEQUATE,
     specialties: Iterable[Specialty | str] = (),
     leader: LeaderState | Mapping[str, Any] | None = None,
-) -> UnitState:
+) -> CampaignUnitState:
     """The new unit's state, or a `ValidationError` naming every bad field."""
     errors: dict[str, list[str]] = {}
     values: dict[str, Any] = {}
@@ -150,7 +150,7 @@ def unit_create_check(
         errors["leader"] = [str(error)]
     if errors:
         raise ValidationError(errors)
-    return UnitState(**values)
+    return CampaignUnitState(**values)
 
 
 @transaction.atomic
@@ -202,13 +202,10 @@ def unit_create(
     return unit
 
 
-EDITABLE = (
-    "name", "quality", "equipment", "specialties", "morale_hits", "casualty_hits", "skill_lost",
-    "status", "experience", "battles_fought", "in_combat_zone", "last_battle_day",
-)  # fmt: skip
+EDITABLE = UNIT_FIELDS
 
 
-def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> UnitState:
+def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> CampaignUnitState:
     """The unit's state after a GM correction, or a `ValidationError` naming every bad field.
 
     Specialties are checked against the quality's limit when they change; a unit keeps the

@@ -44,6 +44,7 @@ from campaign.access import (
     require_manage,
 )
 from campaign.battle_forms import BattleSetupForm, TableResultForm
+from campaign.bridge import TableResult
 from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.history import plural
@@ -342,6 +343,7 @@ def _names(cb: CampaignBattle):
 
 def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
     units, sides, names = _names(cb)
+    table = {} if cb.table_result is None else TableResult.from_dict(cb.table_result).units
     side_names = names[0]
     context = base_context(
         viewer,
@@ -352,8 +354,8 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         side_colours=side_colours(sides),
         visible_forces={u.force_id for u in units.values() if viewer.sight(u.force) == FULL},
         table_units=[
-            (unit_label(units[int(pk)]) if int(pk) in units else f"unit {pk}", outcome)
-            for pk, outcome in (cb.table_result or {}).get("units", {}).items()
+            (unit_label(units[pk]) if pk in units else f"unit {pk}", outcome)
+            for pk, outcome in table.items()
         ],
         report=None,
         poll_seconds=POLL_SECONDS,

@@ -67,7 +67,7 @@ from campaign.selectors import (
     roster_version,
     unit_story,
 )
-from campaign.state import UnitState
+from campaign.state import CampaignUnitState
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
 
@@ -209,7 +209,7 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     return cached_page(request, drawn_from, draw)
 
 
-def training_blocked(state: UnitState) -> str:
+def training_blocked(state: CampaignUnitState) -> str:
     """Why training cannot raise this unit now ("" when it can), asked of the rule itself."""
     try:
         training_apply(state)

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from campaign.state import UnitState
+from campaign.state import CampaignUnitState
 from units.bucs import Quality, Specialty
 
 
-def unit_state(**changes: Any) -> UnitState:
+def unit_state(**changes: Any) -> CampaignUnitState:
     """A ready Average infantry unit, with any fields changed: the pure rules' test subject."""
-    base = UnitState(name="Test Squad", quality=Quality.AVERAGE, specialties=(Specialty.INFANTRY,))
+    base = CampaignUnitState(
+        name="Test Squad", quality=Quality.AVERAGE, specialties=(Specialty.INFANTRY,)
+    )
     return base.but(**changes)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from battles.engine.events import Removal
 from campaign.bridge import (
     BridgeError,
     UnitOutcome,
@@ -265,3 +266,12 @@ def test_it_refuses_an_outcome_for_a_unit_out_of_action():
 def test_it_refuses_a_malformed_outcome(fields):
     with pytest.raises(BridgeError):
         UnitOutcome(*fields)
+
+
+def test_an_outcome_reads_its_removal_as_the_engine_names_it_and_writes_the_same_text():
+    outcome = UnitOutcome(1, 0, "destroyed")
+    assert outcome.removed is Removal.DESTROYED
+    assert UnitOutcome.from_dict(outcome.to_dict()) == outcome
+    assert UnitOutcome.from_dict({"hits_lost": 0, "skill_lost": 0}).removed is Removal.NONE
+    # The dice of an applied outcome are seeded from this text; it reads as it always has.
+    assert repr(outcome) == "UnitOutcome(hits_lost=1, skill_lost=0, removed='destroyed')"

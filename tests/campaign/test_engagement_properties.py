@@ -11,7 +11,7 @@ from campaign.characters import Feat
 from campaign.dice import Dice
 from campaign.engagement import TERRAINS, Engaged, engagement_fight
 from campaign.orders import OrderKind
-from campaign.state import LeaderState, UnitState
+from campaign.state import CampaignUnitState, LeaderState
 from units.bucs import Equipment, Quality, Specialty
 
 S = Specialty
@@ -26,9 +26,11 @@ def engaged(draw, key: str) -> Engaged:
     leader = draw(st.none() | st.builds(LeaderState, st.just("Kay"), st.integers(1, 20)))
     return Engaged(
         key=key,
-        state=UnitState(name=key, quality=quality, equipment=draw(st.sampled_from(list(Equipment))),
-                        specialties=kit[: quality.specialty_limit], leader=leader,
-                        morale_hits=draw(st.integers(0, int(quality)))),
+        state=CampaignUnitState(
+            name=key, quality=quality, equipment=draw(st.sampled_from(list(Equipment))),
+            specialties=kit[: quality.specialty_limit], leader=leader,
+            morale_hits=draw(st.integers(0, int(quality))),
+        ),
         leader_feats=draw(st.frozensets(st.sampled_from(list(Feat)))) if leader else frozenset(),
         order=draw(st.none() | st.sampled_from(list(OrderKind))),
         order_repeated=draw(st.booleans()),

@@ -17,7 +17,7 @@ from campaign.bridge import UnitOutcome, outcome_damage
 from campaign.experience import TrainingError, experience_earn, threshold, training_apply
 from campaign.quick import Stance, quick_resolve
 from campaign.recovery import casualties_die, medical_treat, rest_day
-from campaign.state import LeaderState, Status, UnitState, ordered_specialties
+from campaign.state import CampaignUnitState, LeaderState, Status, ordered_specialties
 from units.bucs import Equipment, Quality, Specialty
 
 qualities = st.sampled_from(list(Quality))
@@ -29,10 +29,10 @@ leaders = st.none() | st.builds(
 
 
 @st.composite
-def unit_states(draw) -> UnitState:
+def unit_states(draw) -> CampaignUnitState:
     quality = draw(qualities)
     needed = threshold(quality)
-    return UnitState(
+    return CampaignUnitState(
         name="Unit",
         quality=quality,
         equipment=draw(equipment),
@@ -65,7 +65,7 @@ steps = st.one_of(
 )
 
 
-def run(state: UnitState, script: list[tuple], seed: int) -> list[UnitState]:
+def run(state: CampaignUnitState, script: list[tuple], seed: int) -> list[CampaignUnitState]:
     """Every state a unit passes through under this script of battles and days."""
     rng = random.Random(seed)
     states = [state]

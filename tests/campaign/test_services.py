@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from battles.models import Battle
 from campaign.bridge import UnitOutcome
+from campaign.history import FIELD_LABELS
 from campaign.models import Force, HistoryEntry, Membership, Unit
 from campaign.selectors import (
     campaign_can_manage,
@@ -30,7 +31,9 @@ from campaign.services import (
     unit_create,
     unit_edit,
 )
-from campaign.state import Status
+from campaign.services.roster import EDITABLE
+from campaign.state import SNAPSHOT_FIELDS, UNIT_FIELDS, Status
+from campaign.values import READERS
 from units.bucs import Equipment
 
 Kind = HistoryEntry.Kind
@@ -398,3 +401,11 @@ def test_it_refuses_an_outcome_impossible_for_the_card_the_unit_fought_with(camp
         with pytest.raises(ValidationError, match=reason):
             outcome_apply(campaign=campaign, outcomes={squad.pk: outcome}, reason="Ford")
     assert HistoryEntry.objects.count() == before
+
+
+def test_every_table_of_unit_fields_follows_the_one_list_of_them():
+    # A field added to CampaignUnitState is a Unit column, a snapshot key and a GM correction
+    # at once; the tables of its reader and its words must name it too.
+    assert tuple(READERS) == UNIT_FIELDS == EDITABLE
+    assert tuple(FIELD_LABELS) == SNAPSHOT_FIELDS == (*UNIT_FIELDS, "leader")
+    assert {f.name for f in Unit._meta.concrete_fields} >= set(UNIT_FIELDS)

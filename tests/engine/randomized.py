@@ -5,17 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from battles.engine.cards import Keyword
+from battles.engine.rulesets import RULESETS
+
 KINDS = ["woods", "hill", "rubble", "river", "hazard", "wall", "water", "open"]
-CA_KEYWORDS = [
-    "aerial",
-    "split_movement",
-    "fixed_mount",
-    "breaching",
-    "move_and_fire",
-    "sure_footed",
-    "demolition",
-]
-OYW_KEYWORDS = [*CA_KEYWORDS, "sensor", "amphibious"]
 
 
 def _rect(rng: random.Random, lo=1.0, hi=5.0) -> list[list[float]]:
@@ -65,7 +58,7 @@ def _card(rng: random.Random, keywords: list[str]) -> dict[str, Any]:
 
 def random_scenario(rng: random.Random) -> dict[str, Any]:
     ruleset = rng.choice(["combined_arms", "one_year_war"])
-    keywords = CA_KEYWORDS if ruleset == "combined_arms" else OYW_KEYWORDS
+    keywords = [k.value for k in Keyword if k in RULESETS[ruleset].keywords]
     terrain = [
         {"id": f"t{i}", "kind": rng.choice(KINDS), "polygon": _rect(rng)}
         for i in range(rng.randint(0, 5))

@@ -21,6 +21,8 @@ from battles.engine import (
     replay_states,
     run_battle,
 )
+from battles.engine.events import Removal
+from battles.engine.result import BattleResult
 from battles.engine.state import BattleState
 
 from .randomized import random_scenario
@@ -75,6 +77,17 @@ def test_events_round_trip_through_dicts():
     again = log_from_dict(json.loads(rec.log_json()))
     assert again == list(rec.events)
     assert all(isinstance(e, Event) for e in again)
+
+
+def test_the_result_round_trips_through_its_stored_json():
+    # Stored as JSON (a Battle's result) and read back by the report and the campaign.
+    rec = run_battle(load_scenario(EXAMPLES["landing"]), seed=3)
+    stored = json.loads(json.dumps(rec.result.to_dict()))
+    again = BattleResult.from_dict(stored)
+    assert again == rec.result
+    assert json.loads(json.dumps(again.to_dict())) == stored
+    assert {u.removed for u in again.units} >= {Removal.DESTROYED}
+    assert all(isinstance(u.removed, Removal) for u in again.units)
 
 
 @pytest.mark.parametrize("seed", range(40))

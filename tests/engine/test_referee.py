@@ -17,6 +17,7 @@ import pytest
 
 from battles.engine import MoveStep, parse_scenario, run_battle
 from battles.engine.battle import Battle
+from battles.engine.cards import Keyword
 from battles.engine.dice import Dice
 from battles.engine.scenarios import load_reference
 
@@ -78,17 +79,7 @@ def test_the_random_scenarios_put_the_rules_corners_on_the_table():
         over_cover += any(
             u.card.has("aerial") and any(_in_box(u.position, c) for c in covers) for u in t.units
         )
-    assert keywords >= {
-        "aerial",
-        "split_movement",
-        "fixed_mount",
-        "breaching",
-        "move_and_fire",
-        "sure_footed",
-        "demolition",
-        "sensor",
-        "amphibious",
-    }
+    assert keywords >= set(Keyword)
     assert overlapping >= 30 and at_wall == 40 and over_cover == 40
 
 

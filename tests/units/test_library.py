@@ -152,7 +152,7 @@ def test_it_reports_every_problem_at_once(library):
     found = {(p.path, p.line, p.field) for p in refused.value.problems}
     assert found == {
         ("stray.card", None, "ruleset"),
-        ("combined_arms/suit.card", 3, "keywords"),
+        ("combined_arms/suit.card", 3, "keywords[0]"),
         ("terrain.json", 11, "wall.wall"),
         ("combined_arms/rifle_squad.card", 1, "name"),
     }

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import geometry
-from ..footprint import nearest_point
+from ..geometry import nearest_point
 from ..scenario import Objective, ObjectiveKind, OrderKind, Quality
 from ..targeting import STRUCTURE_POWER
 from .odds import harm_by_reach, shots

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..cards import Keyword
-from ..footprint import nearest_point
+from ..geometry import nearest_point
 from ..paths import first_entry
 from ..scenario import ObjectiveKind
 from .threat import SPAN
