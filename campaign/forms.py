@@ -89,11 +89,29 @@ class UserField(forms.CharField):
         return user
 
 
-class MemberForm(forms.Form):
-    """Add someone to the campaign, or change their part in it."""
+class InvitationForm(forms.Form):
+    """Invite someone to the campaign; they join when they accept."""
 
-    username = UserField(max_length=150)
+    invitee = forms.CharField(max_length=254, label="Username or e-mail address")
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
+
+
+class MemberForm(forms.Form):
+    """Change a member's part in the campaign (only someone in it already)."""
+
+    username = forms.CharField(max_length=150, label="Member (username)")
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+
+    def clean_username(self) -> Any:
+        username = self.cleaned_data["username"]
+        membership = self.campaign.memberships.filter(user__username=username).first()
+        if membership is None:
+            raise ValidationError(f"no member of this campaign is called {username!r}")
+        return membership.user
 
 
 class ForceForm(forms.Form):

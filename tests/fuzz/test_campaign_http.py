@@ -59,7 +59,7 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
     overrides: dict[str, Any] = {}
     simple = {
         "create": campaign_forms.CampaignForm,
-        "member-set": campaign_forms.MemberForm,
+        "invite": campaign_forms.InvitationForm,
         "force-create": campaign_forms.ForceForm,
         "advance": campaign_forms.AdvanceForm,
         "medical": campaign_forms.MedicalForm,
@@ -71,6 +71,9 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         form = simple[name]()
     elif name == "settings":
         form = campaign_forms.SettingsForm.for_campaign(campaign)
+    elif name == "member-set":
+        form = campaign_forms.MemberForm(campaign=campaign)
+        overrides = {"username": "player"}
     elif name == "unit-edit":
         form = campaign_forms.UnitEditForm(
             initial=campaign_forms.UnitEditForm.initial_for(world.unit)
@@ -109,7 +112,7 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
     base = {field: base_value(form, field) for field in form.fields}
     base.update(
         {
-            "username": "outsider",
+            "invitee": "outsider",
             "owner": "player",
             "trainer": "Captain Fuzz",
             "reason": "fuzzing",
@@ -142,6 +145,7 @@ def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
         ),
         "engagement_pk": guess,
         "run_pk": guess,
+        "invitation_pk": guess,
     }
 
 
