@@ -12,10 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from battles.table import fmt, unit_radius
-
-FORCE_COLOURS = ("#00897b", "#ef8a00", "#7b3fa0", "#6d8f1f", "#d81b77", "#795548")
-"""One colour per force, in the order the forces were raised; none is a side's blue or red,
-which ring each unit by the side it fights on."""
+from campaign.pages import force_colour
 
 SNAP = 0.5
 """Inches: where a dragged unit comes to rest, and an arrow key's step."""
@@ -75,8 +72,7 @@ def deploy_map(form: Any, height: float) -> DeployMap:
     forces: dict[int, ForceKey] = {}
     for unit in sorted(form.units, key=lambda u: u.force_id):
         if unit.force_id not in forces:
-            colour = FORCE_COLOURS[len(forces) % len(FORCE_COLOURS)]
-            forces[unit.force_id] = ForceKey(unit.force.name, colour)
+            forces[unit.force_id] = ForceKey(unit.force.name, force_colour(unit.force))
     marks = []
     for row in form.rows():
         unit = row["unit"]

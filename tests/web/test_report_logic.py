@@ -13,6 +13,7 @@ from battles.engine import load_scenario, parse_scenario, run_battle
 from battles.fog import hidden_events
 from battles.frames import replay_frames
 from battles.luck import at_least, attack_odds, luck_table
+from battles.odds_report import odds_report
 from battles.report import entry_count, filter_turns, log_entries, log_turns, unit_sides
 from battles.selectors import reference_scenarios
 from battles.table import table_view
@@ -206,10 +207,10 @@ def test_the_histogram_has_a_bar_per_score_and_side():
             "red": {"scores": {"1": 10}},
         },
     }
-    chart = score_histogram(summary, {"blue": "Blue", "red": "Red"})
+    chart = score_histogram(summary, [("blue", "Blue", "#00f"), ("red", "Red", "#f00")])
     assert len(chart.bars) == 4 * 2  # scores 0..3, two sides
     tallest = max(chart.bars, key=lambda b: b.height)
-    assert tallest.side_index == 1 and tallest.y == 12  # red's 100% reaches the top
+    assert tallest.colour == "#f00" and tallest.y == 12  # red's 100% reaches the top
     assert any(b.label == "Blue scored 3 in 8 battles (80.0%)" for b in chart.bars)
 
 
@@ -226,3 +227,34 @@ def test_objective_ids_sit_clear_of_their_circle_and_of_each_other():
     edge["objectives"].append(ridge | {"points_per_turn": 1})
     mark = next(o for o in table_view(parse_scenario(edge)).objectives if o.id == "ridge")
     assert float(mark.label_y) > float(mark.cy) + 2
+
+
+def _odds_summary(order: list[str]) -> dict:
+    rate = {"rate": 0.5, "low": 0.4, "high": 0.6}
+    sides = {
+        "blue": {"win": rate, "loss": rate, "mean_score": 1.0, "scores": {"1": 6, "2": 4}},
+        "red": {"win": rate, "loss": rate, "mean_score": 2.0, "scores": {"2": 10}},
+    }
+    return {
+        "battles": 10,
+        "favoured": None,
+        "draw": rate,
+        "sides": {side: sides[side] for side in order},
+        "units": {},
+    }
+
+
+def test_an_odds_side_keeps_its_colour_whatever_order_the_summary_keys_come_in():
+    """Red is the scenario's second side: it wears --side-1 (red) on the odds page, its table,
+    legend and bars, however a JSON column hands back the summary's keys."""
+    scenario = {"sides": [{"id": "red", "name": "Reds"}, {"id": "blue", "name": "Blues"}]}
+    for order in (["blue", "red"], ["red", "blue"]):
+        odds = odds_report(_odds_summary(order), scenario)
+        assert [(s.id, s.colour) for s in odds.sides] == [
+            ("red", "var(--side-0)"),
+            ("blue", "var(--side-1)"),
+        ]
+        red_bars = {b.colour for b in odds.histogram.bars if b.label.startswith("Reds")}
+        assert red_bars == {"var(--side-0)"}
+    given = odds_report(_odds_summary(["blue", "red"]), scenario, {"blue": "#2e7d32"})
+    assert {s.id: s.colour for s in given.sides} == {"blue": "#2e7d32", "red": "var(--side-0)"}
