@@ -35,7 +35,7 @@ from battles.models import Battle
 from battles.report import unit_sides
 from battles.report_context import LogUnreadable, battle_report
 from battles.selectors import ReferenceScenario, battle_log, log_events, reference_scenarios
-from battles.table import table_named, table_view
+from battles.table import table_view
 from campaign.access import (
     FULL,
     Viewer,
@@ -408,14 +408,16 @@ def _report(
         log_only=log_only,
         side_names=side_names,
         unit_names=unit_names,
+        unit_tags=_tags(cb),
     )
-    if report is not None and report.table is not None and cb.engine_units:
-        # The replay's markers are named as the rosters name them, not by engine ids.
-        names = dict(Unit.objects.filter(pk__in=cb.engine_units.values()).values_list("pk", "name"))
-        tags = {eid: names[upk] for eid, upk in cb.engine_units.items() if upk in names}
-        # (The replay's frames already carry them: the report was given ``unit_names``.)
-        report.table = table_named(report.table, tags)
     return report
+
+
+def _tags(cb: CampaignBattle) -> dict[str, str]:
+    """The replay's markers are named as the rosters name them, not by engine ids."""
+    engine_units = cb.engine_units or {}
+    names = dict(Unit.objects.filter(pk__in=engine_units.values()).values_list("pk", "name"))
+    return {eid: names[upk] for eid, upk in engine_units.items() if upk in names}
 
 
 @login_required

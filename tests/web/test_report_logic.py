@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from fractions import Fraction as F
 
 import pytest
@@ -14,7 +15,14 @@ from battles.fog import hidden_events
 from battles.frames import replay_frames
 from battles.luck import at_least, attack_odds, luck_table
 from battles.odds_report import odds_report
-from battles.report import entry_count, filter_turns, log_entries, log_turns, unit_sides
+from battles.report import (
+    caption_names,
+    entry_count,
+    filter_turns,
+    log_entries,
+    log_turns,
+    unit_sides,
+)
 from battles.selectors import reference_scenarios
 from battles.table import table_view
 from tests.web.conftest import SCENARIOS
@@ -186,6 +194,39 @@ def test_replay_frames_follow_the_activations_of_a_real_battle():
         assert state[unit.unit][2] == card.hits - unit.hits_lost
         assert state[unit.unit][4] == {"none": 0, "destroyed": 1, "demoralised": 2}[unit.removed]
     json.dumps(data)  # plain data, ready for json_script
+
+
+def _captions(data: dict) -> str:
+    units = " ".join(u["name"] for u in data["units"].values())
+    return units + " ".join(f["title"] + " " + " ".join(f["notes"]) for f in data["frames"])
+
+
+def test_replay_captions_name_units_by_card_never_by_engine_id():
+    """A one-off battle's captions say "Medium Tank 2", not "tank-2"; a card on the table once
+    keeps its plain name; the markers keep their ids as the drawn table writes them."""
+    scenario = load_scenario(SCENARIOS / "factory-hold.json")
+    data = replay_frames(scenario, run_battle(scenario, 3).events)
+    text = _captions(data)
+    ids = [u.id for u in scenario.units()] + [b.id for b in scenario.buildings]
+    # (An objective's id is its name on the map, and may begin like a building's id.)
+    said = [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)]
+    assert ids and not said
+    assert data["units"]["tank-2"]["name"] == "Medium Tank 2"
+    assert "Turn 1 · Tank Platoon: Medium Tank 1" in text
+    assert data["units"]["tank-2"]["tag"] == "tank-2"
+    names = caption_names(scenario)
+    assert len({names[u.id] for u in scenario.units()}) == len(list(scenario.units()))
+
+
+def test_replay_captions_name_a_campaign_battles_units_as_the_rosters_do():
+    scenario = load_scenario(SCENARIOS / "factory-hold.json")
+    given = {u.id: f"Unit {i} (Red Company)" for i, u in enumerate(scenario.units())}
+    tags = {u.id: f"Unit {i}" for i, u in enumerate(scenario.units())}
+    data = replay_frames(scenario, run_battle(scenario, 3).events, unit_names=given, unit_tags=tags)
+    text = _captions(data)
+    assert not re.search(r"\b(tank|squad)-\d\b", text)
+    assert "Unit 0 (Red Company)" in text
+    assert {u["tag"] for u in data["units"].values()} == set(tags.values())
 
 
 def test_the_table_is_drawn_with_y_flipped_and_units_sized():
