@@ -52,6 +52,26 @@ def test_the_check_pins_each_problem_to_its_piece(client, world):
     assert not_json.json()["problems"][0]["reason"].startswith("the file is not JSON")
 
 
+def test_a_zone_and_a_spot_outside_it_are_pinned_to_the_zone_and_the_spot(client, world):
+    login(client, world, "gm")
+    scenario = json.loads(CROSSROADS.read_text())
+    scenario["sides"][0]["zone"] = [[0, 0], [24, 0], [24, 6], [0, 6]]
+    scenario["sides"][1]["zone"] = [[0, 18], [24, 18], [30, 24], [0, 24]]
+    spot = scenario["sides"][0]["units"][0]
+    spot.update(position=[12, 9], card=SPOT_CARD)
+    (corner,) = _check(client, world, scenario)  # a zone off the table: nothing else is read
+    assert corner["path"] == "sides[1].zone[2]"
+    assert corner["piece"] == {"kind": "zone", "side": 1, "index": 0, "corner": 2}
+    scenario["sides"][1]["zone"][2] = [24, 24]
+    by_path = {p["path"]: p for p in _check(client, world, scenario)}
+    assert by_path["sides[0].units[0].position"] == {
+        "path": "sides[0].units[0].position",
+        "reason": "outside the deployment zone of Blue Force",
+        "piece": {"kind": "spot", "side": 0, "index": 0},
+    }
+    assert problem_piece("sides[0].zone") == {"kind": "zone", "side": 0, "index": 0}
+
+
 def test_a_blank_table_says_what_it_lacks():
     assert problem_piece("sides[1].units") == {"kind": "side", "index": 1}
     assert problem_piece("table.width") is None
