@@ -74,6 +74,7 @@ from campaign.services.battles import (
     campaign_battle_record,
     campaign_battle_revert,
 )
+from campaign.map_numbers import MapNumbersForm
 from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
 from campaign.state import Status
 from campaign.transfer import read_json
@@ -607,13 +608,31 @@ PALETTE = (
 """The map editor's terrain palette: scenario kinds (docs/scenario.md) under their table names."""
 
 
-def _editor_context(viewer: Viewer, form: SavedMapForm) -> dict[str, Any]:
-    buildings = UnitType.objects.filter(
+def _library_buildings(viewer: Viewer):
+    return UnitType.objects.filter(
         kind=UnitType.Kind.BUILDING, ruleset=viewer.campaign.ruleset
     ).order_by("name")
+
+
+def _numbers_form(viewer: Viewer, data: Any = None) -> MapNumbersForm:
+    return MapNumbersForm(
+        data,
+        scenario=None,
+        palette=PALETTE,
+        buildings=list(_library_buildings(viewer)),
+        ruleset=viewer.campaign.ruleset,
+        spot_card=SPOT_CARD,
+    )
+
+
+def _editor_context(
+    viewer: Viewer, form: SavedMapForm, numbers: MapNumbersForm | None = None
+) -> dict[str, Any]:
+    buildings = _library_buildings(viewer)
     return base_context(
         viewer,
         map_form=form,
+        numbers_form=numbers or _numbers_form(viewer),
         palette=PALETTE,
         editor_data={
             "ruleset": viewer.campaign.ruleset,
@@ -635,6 +654,8 @@ def map_add(request: HttpRequest, pk: int) -> HttpResponse:
     require_manage(viewer)
     if request.method == "GET":
         return render(request, MAP_EDITOR, _editor_context(viewer, SavedMapForm()))
+    if "numbers" in request.POST:
+        return _map_add_numbers(request, viewer)
     form = SavedMapForm(request.POST)
     if form.is_valid():
         try:
@@ -651,6 +672,35 @@ def map_add(request: HttpRequest, pk: int) -> HttpResponse:
             url = reverse("campaign:battle-setup", args=[pk]) + f"?scenario=map-{saved.pk}"
             return redirect(url)
     return render(request, MAP_EDITOR, _editor_context(viewer, form), status=400)
+
+
+def _map_add_numbers(request: HttpRequest, viewer: Viewer) -> HttpResponse:
+    """The map as numbers (the editor without JavaScript): checked by the engine, each problem
+    on the field of the piece it names, and kept as the drawn editor's map would be."""
+    numbers = _numbers_form(viewer, request.POST)
+    if numbers.is_valid():
+        scenario = numbers.scenario()
+        problems = map_problems(campaign=viewer.campaign, scenario=scenario)
+        for problem in problems:
+            numbers.pin(problem["path"], problem["reason"])
+        if not problems:
+            try:
+                saved = saved_map_create(
+                    campaign=viewer.campaign,
+                    name=numbers.cleaned_data["name"],
+                    text=json.dumps(scenario),
+                    actor=request.user,
+                )
+            except ValidationError as error:
+                for field, reasons in error.message_dict.items():
+                    for reason in reasons:
+                        numbers.add_error("name" if field == "name" else None, reason)
+            else:
+                messages.success(request, f"Map {saved.name} saved.")
+                url = reverse("campaign:battle-setup", args=[viewer.campaign.pk])
+                return redirect(url + f"?scenario=map-{saved.pk}")
+    context = _editor_context(viewer, SavedMapForm(), numbers)
+    return render(request, MAP_EDITOR, context, status=400)
 
 
 @login_required

@@ -7,7 +7,8 @@
  * moved; everything snaps to the half inch; Undo steps back. After each
  * change the server checks the document with the engine's own validator and every problem is
  * pinned to the piece it names. The form's JSON field always holds the document, so Save sends
- * exactly what is drawn, and without JavaScript the GM edits that field directly.
+ * exactly what is drawn; without JavaScript the page's numbers form (campaign/map_numbers.py)
+ * does the same job.
  */
 (function () {
   "use strict";
@@ -689,6 +690,8 @@
     document.querySelectorAll("[data-map-editor]").forEach(function (box) {
       var data = JSON.parse(document.getElementById(box.getAttribute("data-editor-data")).textContent);
       box.hidden = false;
+      // The drawn editor replaces the numbers form, which is for pages without JavaScript.
+      document.querySelectorAll("[data-map-numbers]").forEach(function (numbers) { numbers.hidden = true; });
       box.editor = new Editor(box, data);
     });
   }
