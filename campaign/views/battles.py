@@ -47,6 +47,7 @@ from campaign.battle_forms import BattleSetupForm, TableResultForm
 from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.history import plural
+from campaign.map_numbers import MapNumbersForm
 from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
@@ -74,7 +75,6 @@ from campaign.services.battles import (
     campaign_battle_record,
     campaign_battle_revert,
 )
-from campaign.map_numbers import MapNumbersForm
 from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
 from campaign.state import Status
 from campaign.transfer import read_json
