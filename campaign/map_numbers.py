@@ -101,6 +101,8 @@ class MapNumbersForm(forms.Form):
         scenario = scenario if isinstance(scenario, dict) else {}
         self.ruleset = ruleset
         self.spot_card = spot_card
+        self.palette = palette
+        self.buildings = buildings
         self.cards = {str(b.pk): b for b in buildings}
         table = scenario.get("table") if isinstance(scenario.get("table"), dict) else {}
         self.fields["name"].initial = scenario.get("name", "")
@@ -124,7 +126,7 @@ class MapNumbersForm(forms.Form):
             self.fields[f"side_{i}_spots"] = PointsField(
                 initial=points_text(units), label="Deployment spots"
             )
-        side_choices = [(sid, f"Side {i + 1}") for i, sid in enumerate(self.side_ids)]
+        side_choices = [(sid, self._side_name(i, sides)) for i, sid in enumerate(self.side_ids)]
         kinds = [("", "— none (remove) —"), *palette]
         cards = [("", "— none (remove) —"), *((str(b.pk), b.name) for b in buildings)]
         by_name = {b.name: str(b.pk) for b in buildings}
@@ -175,6 +177,25 @@ class MapNumbersForm(forms.Form):
             "objective": self._count("objective"),
         }
         self.placed: dict[str, list[int]] = {}
+
+    def _side_name(self, i: int, sides: list[dict[str, Any]]) -> str:
+        name = self.data.get(f"side_{i}_name") if self.is_bound else None
+        name = name or (sides[i].get("name") if i < len(sides) else None) or SIDES[i][1]
+        return f"Side {i + 1} ({name})"
+
+    def with_more_rows(self) -> MapNumbersForm:
+        """The same posted form with another blank piece of each kind (nothing is saved)."""
+        data = self.data.copy()
+        for kind, blank in BLANK_ROWS.items():
+            data[f"{kind}_rows"] = str(self.rows[kind] + blank)
+        return MapNumbersForm(
+            data,
+            scenario=None,
+            palette=self.palette,
+            buildings=self.buildings,
+            ruleset=self.ruleset,
+            spot_card=self.spot_card,
+        )
 
     def _rows(self, kind: str, pieces: Any) -> list[dict[str, Any]]:
         """The map's pieces of this kind, then blank rows; a posted form keeps its own count."""

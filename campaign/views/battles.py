@@ -678,6 +678,9 @@ def _map_add_numbers(request: HttpRequest, viewer: Viewer) -> HttpResponse:
     """The map as numbers (the editor without JavaScript): checked by the engine, each problem
     on the field of the piece it names, and kept as the drawn editor's map would be."""
     numbers = _numbers_form(viewer, request.POST)
+    if "more" in request.POST:
+        more = numbers.with_more_rows()
+        return render(request, MAP_EDITOR, _editor_context(viewer, SavedMapForm(), more))
     if numbers.is_valid():
         scenario = numbers.scenario()
         problems = map_problems(campaign=viewer.campaign, scenario=scenario)

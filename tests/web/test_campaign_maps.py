@@ -144,6 +144,10 @@ def test_without_javascript_a_map_is_drawn_in_numbers_and_saved(client, world):
     page = client.get(_url("map-add", world))
     assert 'id="numbers-form"' in page.text and 'name="side_0_zone"' in page.text
     data = _numbers(building_0_card=str(house.pk), building_0_corners="14,8 17,8 17,11 14,11")
+    more = client.post(_url("map-add", world), {**data, "more": "1"})
+    assert 'name="terrain_3_kind"' in more.text and 'name="objective_2_x"' in more.text
+    assert 'value="2,8 6,8 6,12 2,12"' in more.text and not SavedMap.objects.exists()
+    assert '<option value="defenders">Side 2 (Garrison)</option>' in more.text
     saved = client.post(_url("map-add", world), data)
     assert saved.status_code == 302, re.findall(r'field-errors"[^>]*>([^<]*)', saved.text)
     scenario = SavedMap.objects.get(name="Ford by numbers").scenario
@@ -170,7 +174,7 @@ def test_without_javascript_each_problem_is_shown_at_the_piece_it_names(client, 
     fixed = {**bad, "terrain_1_corners": "0,14 24,14 24,16 0,16", "objective_1_radius": "2"}
     zone = client.post(_url("map-add", world), fixed)
     assert _errors_of(zone, "side_0_spots") == "spot 2: outside the deployment zone of Raiders"
-    assert 'id="map-side-0"' in zone.text and "numbers-piece has-errors" in zone.text
+    assert 'id="map-side-0"' in zone.text and "numbers-piece piece-errors" in zone.text
     typo = client.post(_url("map-add", world), {**fixed, "side_0_zone": "0,0 24,0 24"})
     assert _errors_of(typo, "side_0_zone") == "point 3 (&#x27;24&#x27;) is not x,y in inches"
     assert not SavedMap.objects.exists()

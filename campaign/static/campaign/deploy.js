@@ -156,7 +156,7 @@
       var pk = row.getAttribute("data-deploy-problem");
       var reasons = problems[pk] || [];
       row.hidden = reasons.length === 0;
-      row.textContent = reasons.join(" ");
+      row.textContent = reasons.join("; ");
       var mark = self.mark(pk);
       if (mark) { mark.classList.toggle("refused", reasons.length > 0); }
     });
@@ -181,16 +181,16 @@
         var label = name.trim();
         if (from && reasons.length) {
           self.place(pk, from);
-          self.say("Not there: " + reasons.join(" ") + ". " + label + " is back where it was.");
+          self.say("Not there: " + reasons.join("; ") + ". " + label + " is back where it was.");
           var refused = {};
-          refused[pk] = ["Not there: " + reasons.join(" ")];
+          refused[pk] = ["Not there: " + reasons.join("; ")];
           self.show(Object.assign({}, answer.units, refused));
           return;
         }
         self.show(answer.units);
         var at = self.position(pk);
         if (reasons.length) {
-          self.say(label + ": " + reasons.join(" "));
+          self.say(label + ": " + reasons.join("; "));
         } else if (at && self.sideIndex(pk) >= 0) {
           self.say(label + " at " + text(at.x) + ", " + text(at.y) + ".");
         } else {
