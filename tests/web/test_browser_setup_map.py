@@ -366,7 +366,7 @@ def test_without_javascript_a_gm_gives_a_map_in_numbers(page_for, live_server): 
     form.locator("select[name=terrain_0_kind]").select_option("woods")
     form.locator("select[name=terrain_1_kind]").select_option("river")
     form.locator("select[name=building_0_card]").select_option(house.get_attribute("value"))
-    form.locator("button[type=submit]").click()
+    form.locator("button.primary").click()
     # The second defenders' spot is outside their zone: said at that side's spots.
     side = gm.locator("#map-side-1")
     expect(side.locator(".field-errors")).to_have_text(
@@ -379,7 +379,7 @@ def test_without_javascript_a_gm_gives_a_map_in_numbers(page_for, live_server): 
     ], "the refusal is a 400 page, and nothing else went wrong"
     gm.errors.clear()
     gm.locator("#numbers-form [name=side_1_spots]").fill("4,22 8,22")
-    gm.locator("#numbers-form button[type=submit]").click()
+    gm.locator("#numbers-form button.primary").click()
     gm.wait_for_url(re.compile(r"/battles/new/\?scenario=map-\d+$"))
     expect(gm.locator("text=Map Ford by numbers saved.")).to_be_visible()
     expect(gm.locator("[data-deploy-map] polygon.deploy-zone")).to_have_count(2)

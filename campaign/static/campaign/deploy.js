@@ -3,8 +3,9 @@
  * table, templates/campaign/_deploy_layer.html) are dragged, or moved with the arrow keys, in
  * half-inch steps, and snap onto a deployment spot of their side when dropped near one. The
  * numeric table follows the map and the map follows the table. Every move is checked by the
- * server with the engine's own validator (the set-up's check URL); a spot it refuses is undone
- * on the spot and the reason shown beside the unit. Without JavaScript the table does it all.
+ * server with the engine's own validator (the set-up's check URL); a position it refuses
+ * (outside the side's deployment zone, in terrain or a building the unit may not stand in, off
+ * the table) is undone on the spot and the reason shown beside the unit. Without JavaScript the table does it all.
  */
 (function () {
   "use strict";
