@@ -420,7 +420,7 @@ def member_set_view(request: HttpRequest, pk: int) -> HttpResponse:
 def force_create_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    form = ForceForm(request.POST)
+    form = ForceForm(request.POST, campaign=viewer.campaign)
 
     def raise_force(data):
         force = force_create(

@@ -137,7 +137,7 @@ def dashboard_context(viewer: Viewer, seen: int | None = None, **forms: Any) -> 
         context["invitation_form"] = forms.get("invitation_form") or InvitationForm()
         context["member_form"] = forms.get("member_form") or MemberForm(campaign=campaign)
         context["invitations"] = campaign.invitations.order_by("invitee")
-        context["force_form"] = forms.get("force_form") or ForceForm()
+        context["force_form"] = forms.get("force_form") or ForceForm(campaign=campaign)
         context["settings_form"] = forms.get("settings_form") or SettingsForm.for_campaign(campaign)
     return context
 

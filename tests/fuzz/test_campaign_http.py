@@ -60,7 +60,6 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
     simple = {
         "create": campaign_forms.CampaignForm,
         "invite": campaign_forms.InvitationForm,
-        "force-create": campaign_forms.ForceForm,
         "advance": campaign_forms.AdvanceForm,
         "medical": campaign_forms.MedicalForm,
         "unit-train": campaign_forms.TrainForm,
@@ -71,6 +70,8 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         form = simple[name]()
     elif name == "settings":
         form = campaign_forms.SettingsForm.for_campaign(campaign)
+    elif name == "force-create":
+        form = campaign_forms.ForceForm(campaign=campaign)
     elif name == "member-set":
         form = campaign_forms.MemberForm(campaign=campaign)
         overrides = {"username": "player"}
@@ -88,7 +89,7 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
             character_create(campaign=campaign, name="Sgt. Fuzz", hit_points=10,
                              feats=["special_forces", "strategist"])  # fmt: skip
         form_class = TABLE_FORMS[name]
-        plain = form_class in (table_forms.CharacterForm, table_forms.ClockForm,
+        plain = form_class in (table_forms.ClockForm,
                                table_forms.RevertEngagementForm)  # fmt: skip
         form = form_class() if plain else form_class(campaign=campaign)
         if name == "engagement-setup":

@@ -253,8 +253,10 @@ def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client,
     client.post(reverse("campaign:invitation-accept", args=[invitation.pk]))
     login(client, world, "outsider")
     forces = reverse("campaign:force-create", args=[campaign.pk])
-    stranger = client.post(forces, {"owner": "rival", "name": "Green Guards"})
-    assert stranger.status_code == 400 and "not a player" in stranger.text
+    for name in ("rival", "nobody"):  # an account outside the campaign, and no account
+        stranger = client.post(forces, {"owner": name, "name": "Green Guards"})
+        assert stranger.status_code == 400
+        assert _field_errors(stranger, "owner") == [f"no one in this campaign is called {name!r}"]
     created = client.post(forces, {"owner": "player", "name": "Green Guards"})
     assert created.status_code == 302
     assert campaign.forces.get().owner == world.users["player"]
