@@ -6,7 +6,7 @@ Geometry only; the template draws it. Pure functions of an odds run's summary
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,8 @@ class Bar:
     y: float
     width: float
     height: float
-    side_index: int
+    colour: str
+    """Its side's CSS colour."""
     label: str
     """What the bar says, for its ``<title>``."""
 
@@ -40,10 +41,15 @@ class Histogram:
     description: str
 
 
-def score_histogram(summary: Mapping[str, Any], side_names: Mapping[str, str]) -> Histogram:
-    """Bars of how often each side finished on each score, sides side by side."""
+def score_histogram(
+    summary: Mapping[str, Any], sides_drawn: Sequence[tuple[str, str, str]]
+) -> Histogram:
+    """Bars of how often each side finished on each score, sides side by side in the order of
+    ``sides_drawn`` (id, name, CSS colour), each bar in its side's colour."""
     battles = summary["battles"] or 1
-    sides = list(summary["sides"])
+    sides = [side for side, _, _ in sides_drawn]
+    side_names = {side: name for side, name, _ in sides_drawn}
+    colours = {side: colour for side, _, colour in sides_drawn}
     counts = {s: {int(k): v for k, v in summary["sides"][s]["scores"].items()} for s in sides}
     scores = sorted({score for c in counts.values() for score in c}) or [0]
     low, high = min(scores), max(scores)
@@ -65,7 +71,7 @@ def score_histogram(summary: Mapping[str, Any], side_names: Mapping[str, str]) -
                     y=round(TOP + plot_h - height, 2),
                     width=round(bar_w, 2),
                     height=round(height, 2),
-                    side_index=j,
+                    colour=colours[side],
                     label=f"{side_names.get(side, side)} scored {score} in {count} battles "
                     f"({share:.1%})",
                 )

@@ -19,7 +19,7 @@ from typing import Any
 from battles.engine import Event, Scenario, replay_states
 from battles.engine import events as ev
 from battles.engine.geometry import nearest_point
-from battles.report import describe, labels
+from battles.report import caption_names, describe
 from battles.table import unit_radius
 
 _REMOVED = {removal: code for code, removal in enumerate(ev.Removal)}
@@ -56,18 +56,23 @@ def replay_frames(
     viewer: str | None = None,
     hidden: Collection[int] = (),
     unit_names: Mapping[str, str] | None = None,
+    unit_tags: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The replay as plain data for ``json_script``: the units' fixed facts, then the frames.
 
     ``viewer`` and ``hidden`` (from ``battles.fog``) apply fog of war: enemy units concealed at
     the end of a frame have no position, and hidden events draw nothing and say nothing.
+    Captions name units as ``caption_names`` does (a campaign's names, else card names, never
+    engine ids); ``unit_tags`` are the words under a marker, as the drawn table writes them.
     """
-    names = labels(scenario, unit_names)
+    names = caption_names(scenario, unit_names)
+    tags = unit_tags or {}
     h = scenario.height
     side_index = {s.id: i for i, s in enumerate(scenario.sides)}
     units = {
         u.id: {
             "name": names[u.id],
+            "tag": tags.get(u.id, u.id),
             "side": side_index[u.side],
             "size": u.card.size,
             "hits": u.card.hits,

@@ -1,7 +1,8 @@
 """The odds page's figures: an odds run's summary (``battles.tally.odds_summary``) for reading.
 
 Pure functions: rates become percentages with their 95% intervals, side and unit ids become
-names from the run's scenario snapshot.
+names from the run's scenario snapshot, and each side wears its own colour whatever order the
+summary's keys come back in.
 """
 
 from __future__ import annotations
@@ -22,11 +23,18 @@ def interval(rate: Mapping[str, float]) -> str:
     return f"{percent(rate['low'])} – {percent(rate['high'])}"
 
 
+def side_colour(index: int) -> str:
+    """A side's colour by its place among its scenario's sides, the same place every map and
+    report of the battle colours it by (the site's ``--side-0`` blue, ``--side-1`` red)."""
+    return f"var(--side-{index})"
+
+
 @dataclass(frozen=True, slots=True)
 class SideOdds:
     id: str
     name: str
-    index: int
+    colour: str
+    """A CSS colour: the caller's for this side (a campaign's force colour), else `side_colour`."""
     win: str
     win_interval: str
     loss: str
@@ -54,26 +62,37 @@ class OddsReport:
     histogram: Histogram
 
 
-def odds_report(summary: Mapping[str, Any], scenario: Mapping[str, Any]) -> OddsReport:
-    """The figures of a finished odds run, named from its scenario snapshot."""
+def odds_report(
+    summary: Mapping[str, Any],
+    scenario: Mapping[str, Any],
+    colours: Mapping[str, str] | None = None,
+) -> OddsReport:
+    """The figures of a finished odds run, named from its scenario snapshot; ``colours`` gives
+    a side its colour by its id (the rest take theirs from their place in the scenario)."""
     side_names = {s["id"]: s.get("name", s["id"]) for s in scenario.get("sides", [])}
     unit_names = {
         u["id"]: u.get("card", {}).get("name", u["id"])
         for s in scenario.get("sides", [])
         for u in s.get("units", [])
     }
+    # The scenario's list fixes the sides' order and places; a JSON column may hand the
+    # summary's keys back in any order.
+    order = [s["id"] for s in scenario.get("sides", [])]
+    order = [side for side in order if side in summary["sides"]]
+    order += [side for side in summary["sides"] if side not in order]
+    colours = colours or {}
     sides = tuple(
         SideOdds(
             id=side,
             name=side_names.get(side, side),
-            index=i,
+            colour=colours.get(side) or side_colour(i),
             win=percent(odds["win"]["rate"]),
             win_interval=interval(odds["win"]),
             loss=percent(odds["loss"]["rate"]),
             loss_interval=interval(odds["loss"]),
             mean_score=f"{odds['mean_score']:.2f}",
         )
-        for i, (side, odds) in enumerate(summary["sides"].items())
+        for i, (side, odds) in enumerate((side, summary["sides"][side]) for side in order)
     )
     units = tuple(
         UnitOdds(
@@ -93,5 +112,5 @@ def odds_report(summary: Mapping[str, Any], scenario: Mapping[str, Any]) -> Odds
         draw=percent(summary["draw"]["rate"]),
         draw_interval=interval(summary["draw"]),
         units=units,
-        histogram=score_histogram(summary, side_names),
+        histogram=score_histogram(summary, [(side.id, side.name, side.colour) for side in sides]),
     )

@@ -9,6 +9,7 @@ attack can be opened to show exactly the dice behind it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -114,6 +115,27 @@ def labels(scenario: Scenario, unit_names: Mapping[str, str] | None = None) -> d
     given = unit_names or {}
     names = {u.id: given.get(u.id) or f"{u.card.name} ({u.id})" for u in scenario.units()}
     names.update({b.id: f"{b.card.name} ({b.id})" for b in scenario.buildings})
+    names.update({s.id: s.name for s in scenario.sides})
+    return names
+
+
+def caption_names(
+    scenario: Scenario, unit_names: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Names for the replay's captions, free of engine ids: a campaign battle's units by the
+    names ``unit_names`` gives them; the others, and the buildings, by their card's name,
+    numbered in the scenario's order when the card is on the table more than once ("Medium
+    Tank 2"); the sides by their names."""
+    given = unit_names or {}
+    pieces = [(u.id, u.card.name) for u in scenario.units()]
+    pieces += [(b.id, b.card.name) for b in scenario.buildings]
+    repeated = Counter(card for _, card in pieces)
+    seen: Counter[str] = Counter()
+    names = {}
+    for piece, card in pieces:
+        seen[card] += 1
+        names[piece] = card if repeated[card] == 1 else f"{card} {seen[card]}"
+    names.update({piece: name for piece, name in given.items() if name})
     names.update({s.id: s.name for s in scenario.sides})
     return names
 

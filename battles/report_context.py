@@ -24,7 +24,7 @@ from battles.models import Battle
 from battles.report import EVENT_KINDS, Turn, entry_count, filter_turns, labels, log_turns
 from battles.report import unit_sides as sides_of_units
 from battles.selectors import battle_log, log_events
-from battles.table import TableView, table_view
+from battles.table import TableView, table_named, table_view
 
 
 class LogUnreadable(Exception):
@@ -194,6 +194,7 @@ def battle_report(
     log_only: bool = False,
     side_names: Mapping[str, str] | None = None,
     unit_names: Mapping[str, str] | None = None,
+    unit_tags: Mapping[str, str] | None = None,
 ) -> BattleReport | None:
     """The report of a finished battle, or None when it has no log yet.
 
@@ -201,7 +202,8 @@ def battle_report(
     see the battle as each side (only for someone who may see everything). ``log_only`` skips
     the luck table and the replay, for the htmx partial that redraws the log alone.
     ``side_names`` and ``unit_names`` (by id) name the sides and units as their players know
-    them — a campaign battle's sides are its forces — in every part of the report. Raises
+    them — a campaign battle's sides are its forces — in every part of the report;
+    ``unit_tags`` are the short names written under the map's markers (else their ids). Raises
     ``LogUnreadable`` when the stored log cannot be read back by this engine.
     """
     log = battle_log(battle)
@@ -244,16 +246,22 @@ def battle_report(
         kind_choices=list(EVENT_KINDS.items()),
         viewer_choices=_viewer_choices(scenario, chosen) if viewer_choice else [],
         luck=[],
-        table=table_view(scenario),
+        table=table_named(table_view(scenario), dict(unit_tags or {})),
         frames={},
     )
     if not log_only:
         report.luck = luck_rows(luck_table(scenario, events))
         report.frames = replay_frames(
-            scenario, events, viewer=chosen.viewer, hidden=hidden, unit_names=unit_names
+            scenario,
+            events,
+            viewer=chosen.viewer,
+            hidden=hidden,
+            unit_names=unit_names,
+            unit_tags=unit_tags,
         )
         # The drawn table shows deployment as the replay's first frame does, fog included.
-        report.table = table_view(scenario, unseen=unseen_at_deployment(report.frames))
+        unseen = unseen_at_deployment(report.frames)
+        report.table = table_named(table_view(scenario, unseen=unseen), dict(unit_tags or {}))
     return report
 
 

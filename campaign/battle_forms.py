@@ -49,18 +49,38 @@ def spot(spots: list[tuple[list[float], float]], index: int) -> tuple[list[float
     return [x + 2.0 * (index // len(spots)), y], facing
 
 
+def deployment_zone(scenario: dict[str, Any], side_id: str) -> Polygon | None:
+    """The side's deployment zone (``sides[i].zone``), or None when it has none."""
+    for side in scenario.get("sides", []):
+        if side.get("id") == side_id and side.get("zone"):
+            try:
+                return Polygon.of(side["zone"])
+            except (TypeError, ValueError):
+                return None  # a malformed zone is the launch's to refuse, with its path
+    return None
+
+
 def _free_spot(
-    scenario: dict[str, Any], spots: list[tuple[list[float], float]], taken: set[int], unit: Unit
+    scenario: dict[str, Any],
+    spots: list[tuple[list[float], float]],
+    taken: set[int],
+    unit: Unit,
+    zone: Polygon | None = None,
 ) -> int:
     """The first untaken spot the unit may stand on, else the first untaken one."""
     size = unit.unit_type.card.get("size", 1)
     free = [i for i in range(len(spots) + len(taken) + 1) if i not in taken]
-    fitting = (i for i in free if _may_stand(scenario, spot(spots, i)[0], size))
+    fitting = (i for i in free if _may_stand(scenario, spot(spots, i)[0], size, zone))
     return next(fitting, free[0])
 
 
-def _may_stand(scenario: dict[str, Any], position: list[float], size: int) -> bool:
-    """False when the point lies inside a building that does not admit this Size."""
+def _may_stand(
+    scenario: dict[str, Any], position: list[float], size: int, zone: Polygon | None = None
+) -> bool:
+    """False when the point lies outside the side's zone, or inside a building that does not
+    admit this Size."""
+    if zone is not None and not zone.contains((position[0], position[1])):
+        return False
     for building in scenario.get("buildings", []):
         try:
             inside = Polygon.of(building["polygon"]).contains_strictly(tuple(position))
@@ -105,7 +125,8 @@ class BattleSetupForm(forms.Form):
         for unit in self.units:
             side = sides[forces.index(unit.force_id) % len(sides)][0] if sides else ""
             side_spots = self.spots.get(side, [])
-            index = _free_spot(scenario, side_spots, taken.setdefault(side, set()), unit)
+            zone = deployment_zone(scenario, side)
+            index = _free_spot(scenario, side_spots, taken.setdefault(side, set()), unit, zone)
             taken[side].add(index)
             (x, y), _ = spot(side_spots, index)
             self.fields[f"side_{unit.pk}"] = forms.ChoiceField(

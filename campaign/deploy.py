@@ -1,5 +1,5 @@
 """The set-up page's map of the campaign's own units: where each stands, in its force's colour
-and with its name, and the scenario's deployment spots it may be dragged onto.
+and with its name, and the scenario's deployment spots and zones it may be dragged onto.
 
 Pure reads of the set-up form: the same numbers as its table, so the map drawn by the server
 (with or without JavaScript) and the table always agree; ``deploy.js`` keeps them agreeing as
@@ -12,10 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from battles.table import fmt, unit_radius
-
-FORCE_COLOURS = ("#00897b", "#ef8a00", "#7b3fa0", "#6d8f1f", "#d81b77", "#795548")
-"""One colour per force, in the order the forces were raised; none is a side's blue or red,
-which ring each unit by the side it fights on."""
+from campaign.pages import force_colour, side_force_colours
 
 SNAP = 0.5
 """Inches: where a dragged unit comes to rest, and an arrow key's step."""
@@ -54,10 +51,23 @@ class Spot:
 
 
 @dataclass(frozen=True, slots=True)
+class Zone:
+    """A side's deployment zone, as SVG polygon points."""
+
+    side_index: int
+    points: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class DeployMap:
     marks: tuple[DeployMark, ...]
     spots: tuple[Spot, ...]
     forces: tuple[ForceKey, ...]
+    zones: tuple[Zone, ...] = ()
+    side_colours: str = ""
+    """CSS custom properties (``--side-0``, ``--side-1``): each side in the colour of the first
+    force the table puts on it, so its zone, rings and key wear that force's colour."""
     snap: float = SNAP
 
 
@@ -75,8 +85,7 @@ def deploy_map(form: Any, height: float) -> DeployMap:
     forces: dict[int, ForceKey] = {}
     for unit in sorted(form.units, key=lambda u: u.force_id):
         if unit.force_id not in forces:
-            colour = FORCE_COLOURS[len(forces) % len(FORCE_COLOURS)]
-            forces[unit.force_id] = ForceKey(unit.force.name, colour)
+            forces[unit.force_id] = ForceKey(unit.force.name, force_colour(unit.force))
     marks = []
     for row in form.rows():
         unit = row["unit"]
@@ -104,4 +113,33 @@ def deploy_map(form: Any, height: float) -> DeployMap:
         for index, side in enumerate(side_ids)
         for (x, y), _ in form.spots[side]
     )
-    return DeployMap(tuple(marks), spots, tuple(forces.values()))
+    return DeployMap(
+        tuple(marks),
+        spots,
+        tuple(forces.values()),
+        _zones(form.scenario, height),
+        _side_colours(form, side_ids),
+    )
+
+
+def _zones(scenario: dict[str, Any], height: float) -> tuple[Zone, ...]:
+    zones = []
+    for index, side in enumerate(scenario.get("sides", [])):
+        corners = side.get("zone")
+        if not isinstance(corners, list):
+            continue
+        points = " ".join(f"{fmt(x)},{fmt(height - y)}" for x, y in corners)
+        name = side.get("name") or side.get("id")
+        zones.append(Zone(index, points, f"Deployment zone of {name}"))
+    return tuple(zones)
+
+
+def _side_colours(form: Any, side_ids: list[str]) -> str:
+    firsts = []
+    for side in side_ids:
+        fielded = [row["unit"] for row in form.rows() if row["side"].value() == side]
+        firsts.append((side, force_colour(fielded[0].force) if fielded else ""))
+    colours = side_force_colours(firsts)
+    return "; ".join(
+        f"--side-{i}: {colours[side]}" for i, side in enumerate(side_ids) if side in colours
+    )

@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 
 from battles.services import MAX_SCENARIO_TEXT
 from campaign.models import Campaign, Membership, Unit
@@ -79,21 +80,46 @@ class SettingsForm(forms.Form):
 
 
 class UserField(forms.CharField):
-    """A user by username: what a GM knows of the people in the group."""
+    """One of the campaign's people (its GM or a member) by username. Anyone else is refused
+    in the same words whether or not an account by that name exists, so the form tells no one
+    which usernames there are; the form sets ``campaign``."""
+
+    campaign: Campaign | None = None
 
     def clean(self, value: Any) -> Any:
         username = super().clean(value)
-        user = get_user_model().objects.filter(username=username).first()
+        user = None
+        if self.campaign is not None:
+            people = Q(pk=self.campaign.gm_id) | Q(memberships__campaign=self.campaign)
+            user = get_user_model().objects.filter(people, username=username).first()
         if user is None:
-            raise ValidationError(f"no user called {username!r}")
+            raise ValidationError(f"no one in this campaign is called {username!r}")
         return user
 
 
-class MemberForm(forms.Form):
-    """Add someone to the campaign, or change their part in it."""
+class InvitationForm(forms.Form):
+    """Invite someone to the campaign; they join when they accept."""
 
-    username = UserField(max_length=150)
+    invitee = forms.CharField(max_length=254, label="Username or e-mail address")
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
+
+
+class MemberForm(forms.Form):
+    """Change a member's part in the campaign (only someone in it already)."""
+
+    username = forms.CharField(max_length=150, label="Member (username)")
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+
+    def clean_username(self) -> Any:
+        username = self.cleaned_data["username"]
+        membership = self.campaign.memberships.filter(user__username=username).first()
+        if membership is None:
+            raise ValidationError(f"no member of this campaign is called {username!r}")
+        return membership.user
 
 
 class ForceForm(forms.Form):
@@ -101,6 +127,10 @@ class ForceForm(forms.Form):
 
     owner = UserField(max_length=150, label="Player (username)")
     name = forms.CharField(max_length=200)
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].campaign = campaign
 
 
 class UnitAddForm(forms.Form):

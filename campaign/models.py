@@ -127,6 +127,34 @@ class Membership(models.Model):
             raise ValidationError({"role": f"{self.user} owns a force: a spectator cannot"})
 
 
+class Invitation(models.Model):
+    """A GM's invitation to a campaign, pending until the invitee accepts or declines it.
+
+    It names the invitee as the GM typed the name (a username, or an e-mail address in lower
+    case), not as an account: whether such an account exists is never told to the GM, so an
+    invitation to a name nobody has looks, and is kept, just like any other.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    invitee = models.CharField(max_length=254, help_text="A username or an e-mail address.")
+    role = models.CharField(
+        max_length=16, choices=Membership.Role.choices, default=Membership.Role.PLAYER
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "invitee"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "invitee"], name="invitation_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.invitee} ({self.get_role_display()}) to {self.campaign}"
+
+
 class Force(models.Model):
     """A player's force in a campaign."""
 

@@ -8,6 +8,7 @@ from typing import Any
 from battles.models import OddsRun
 from battles.odds_report import OddsReport, odds_report
 from campaign.models import Campaign, CampaignBattle, Unit
+from campaign.pages import force_colour, side_force_colours
 
 
 def engine_unit_pk(engine_id: str) -> int | None:
@@ -22,29 +23,36 @@ def campaign_odds_report(run: OddsRun, campaign: Campaign) -> OddsReport | None:
         return None
     units = [u for side in run.scenario.get("sides", []) for u in side.get("units", [])]
     pks = {u["id"]: engine_unit_pk(u["id"]) for u in units}
-    names = dict(
-        Unit.objects.filter(
+    found = {
+        unit.pk: unit
+        for unit in Unit.objects.filter(
             force__campaign=campaign, pk__in=[p for p in pks.values() if p]
-        ).values_list("pk", "name")
-    )
+        ).select_related("force")
+    }
     named: dict[str, Any] = {
         "sides": [
             {
                 "id": side["id"],
                 "name": side.get("name", side["id"]),
                 "units": [
-                    {"id": u["id"], "card": {"name": names.get(pks[u["id"]], u["id"])}}
+                    {"id": u["id"], "card": {"name": _name(found, pks[u["id"]], u["id"])}}
                     for u in side.get("units", [])
                 ],
             }
             for side in run.scenario.get("sides", [])
         ]
     }
-    # The sides in the scenario's order, which gives each its colour (a JSON column may hand
-    # the keys back in another order).
-    order = [side["id"] for side in named["sides"] if side["id"] in run.result["sides"]]
-    result = {**run.result, "sides": {side: run.result["sides"][side] for side in order}}
-    return odds_report(result, named)
+    # Each side in its first force's colour, as the battle's own page paints it.
+    firsts = []
+    for side in run.scenario.get("sides", []):
+        forces = [found[pks[u["id"]]].force for u in side.get("units", []) if pks[u["id"]] in found]
+        firsts.append((side["id"], force_colour(forces[0]) if forces else ""))
+    return odds_report(run.result, named, side_force_colours(firsts))
+
+
+def _name(found: dict[int, Unit], pk: int | None, engine_id: str) -> str:
+    unit = found.get(pk) if pk is not None else None
+    return unit.name if unit else engine_id
 
 
 def odds_for_viewer(user: Any, campaign: Campaign, pk: int) -> OddsRun | None:

@@ -7,6 +7,7 @@ loaded with their card and leader, so a roster costs the same few queries howeve
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -278,17 +279,24 @@ def battle_sides(
     return sides
 
 
+def side_force_colours(firsts: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Each side's colour by its id, from (side, its first force's colour) in the sides' order:
+    a side whose force's colour a side before it already wears keeps its default."""
+    taken: set[str] = set()
+    colours = {}
+    for side, colour in firsts:
+        if colour and colour not in taken:
+            colours[side] = colour
+            taken.add(colour)
+    return colours
+
+
 def side_colours(sides: list[BattleSide]) -> str:
     """The page's side colours as CSS custom properties (``--side-0``, ``--side-1``) for every
-    swatch, map and chart on it; a side whose force's colour the other already wears keeps the
-    default."""
-    taken: set[str] = set()
-    rules = []
-    for i, side in enumerate(sides[:2]):
-        if side.colour and side.colour not in taken:
-            rules.append(f"--side-{i}: {side.colour}")
-            taken.add(side.colour)
-    return "; ".join(rules)
+    swatch, map and chart on it."""
+    shown = sides[:2]
+    colours = side_force_colours((side.id, side.colour) for side in shown)
+    return "; ".join(f"--side-{i}: {colours[s.id]}" for i, s in enumerate(shown) if s.id in colours)
 
 
 def unit_label(unit: Unit) -> str:

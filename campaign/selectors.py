@@ -8,7 +8,15 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 
-from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, Membership, Unit
+from campaign.models import (
+    Campaign,
+    CampaignBattle,
+    Force,
+    HistoryEntry,
+    Invitation,
+    Membership,
+    Unit,
+)
 from campaign.recovery import casualties_die, medical_window_open, rest_day
 from campaign.state import CampaignUnitState, snapshot_replay
 from units.models import UnitType
@@ -317,3 +325,21 @@ def latest_entry_id(*, campaign: Campaign) -> int:
         .first()
     )
     return last or 0
+
+
+def invitee_keys(user: Any) -> list[str]:
+    """The names an invitation to this user may carry: their username and their e-mail."""
+    keys = [user.get_username()]
+    email = getattr(user, "email", "")
+    if email:
+        keys.append(email.lower())
+    return keys
+
+
+def invitations_for(user: Any) -> QuerySet[Invitation]:
+    """The invitations waiting for this user's answer, oldest first."""
+    return (
+        Invitation.objects.filter(invitee__in=invitee_keys(user))
+        .select_related("campaign__gm")
+        .order_by("created_at")
+    )

@@ -59,9 +59,17 @@ class CharacterForm(forms.Form):
         max_length=150, required=False, label="Played by (username; blank for an NPC)"
     )
 
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+
     def clean_player(self) -> Any:
         username = self.cleaned_data.get("player", "").strip()
-        return UserField(max_length=150).clean(username) if username else None
+        if not username:
+            return None
+        field = UserField(max_length=150)
+        field.campaign = self.campaign
+        return field.clean(username)
 
 
 class CampaignForm(forms.Form):

@@ -25,6 +25,9 @@ NAME_LENGTH = 200
 MAX_UNITS_PER_FORCE = 100
 """Units one force may hold: two and a half times the most a side may field in one battle
 (``battles.engine.validation.MAX_UNITS_PER_SIDE``), so reserves and the wounded fit."""
+MAX_PENDING_INVITATIONS = 50
+"""Invitations one campaign may have waiting: more than a gaming group has members, and a cap
+because an invitation to a name nobody has is kept like any other."""
 
 
 def _whole(value: Any, low: int, high: int) -> int:

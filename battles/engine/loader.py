@@ -163,7 +163,7 @@ def _parse_sides(c: _Checker, data: Any, rs: Ruleset, w: float, h: float) -> lis
     out = []
     for i, s in enumerate(sides[:2]):
         p = f"sides[{i}]"
-        d = c.obj(s, p, {"id", "units"}, {"name"})
+        d = c.obj(s, p, {"id", "units"}, {"name", "zone"})
         if d is None:
             continue
         sid = c.str_(d.get("id"), p + ".id") if "id" in d else _BAD
@@ -178,8 +178,9 @@ def _parse_sides(c: _Checker, data: Any, rs: Ruleset, w: float, h: float) -> lis
             unit = _parse_unit(c, u, f"{p}.units[{j}]", sid, rs, w, h)
             if unit is not None:
                 units.append(unit)
-        if sid is not _BAD:
-            out.append(SideSetup(sid, sname, tuple(units)))
+        zone = c.polygon(d["zone"], p + ".zone", w, h) if "zone" in d else None
+        if sid is not _BAD and zone is not _BAD:
+            out.append(SideSetup(sid, sname, tuple(units), zone))
     return out
 
 
@@ -319,6 +320,8 @@ def _cross_check(
             if u.order.objective is not None and u.order.objective not in obj_ids:
                 c.fail(p + ".order.objective", f"unknown objective {u.order.objective!r}")
             _check_deployment(c, p, u, terrain, buildings)
+            if s.zone is not None and not s.zone.contains(u.position):
+                c.fail(p + ".position", f"outside the deployment zone of {s.name}")
 
 
 def _unique(c: _Checker, seen: dict[str, str], ident: str, path: str) -> None:

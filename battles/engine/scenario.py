@@ -129,6 +129,8 @@ class SideSetup:
     """Display name."""
     units: tuple[UnitSetup, ...]
     """Its units in the order the scenario lists them."""
+    zone: Polygon | None = None
+    """Its deployment zone, if the scenario gives one: every unit deploys inside it."""
 
 
 @dataclass(frozen=True, slots=True)

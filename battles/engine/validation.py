@@ -129,7 +129,8 @@ class _Checker:
 # oversized paste is refused at the cost of counting it.
 
 MAX_CORNERS = 64
-"""Corners of one terrain or building polygon (a traced river bank, a ragged wood)."""
+"""Corners of one terrain, building or deployment-zone polygon (a traced river bank, a ragged
+wood)."""
 MAX_TERRAIN = 40
 MAX_BUILDINGS = 20
 MAX_UNITS_PER_SIDE = 40
@@ -205,6 +206,11 @@ def check_limits(data: Any) -> list[tuple[str, str]]:
                 )
     sides = data.get("sides")
     for i, side in enumerate(sides[:2] if isinstance(sides, list) else []):
+        corners = side.get("zone") if isinstance(side, dict) else None
+        if isinstance(corners, list) and len(corners) > MAX_CORNERS:
+            problems.append(
+                (f"sides[{i}].zone", f"at most {MAX_CORNERS} corners, got {len(corners)}")
+            )
         units = side.get("units") if isinstance(side, dict) else None
         if isinstance(units, list) and len(units) > MAX_UNITS_PER_SIDE:
             problems.append(

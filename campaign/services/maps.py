@@ -33,6 +33,7 @@ inside terrain that no ordinary unit enters is refused. The campaign's units tak
 PIECES = {"terrain": "terrain", "buildings": "building", "objectives": "objective"}
 _PIECE_PATH = re.compile(r"^(terrain|buildings|objectives)\[(\d+)\](?:\.polygon\[(\d+)\])?")
 _SPOT_PATH = re.compile(r"^sides\[(\d+)\]\.units\[(\d+)\]")
+_ZONE_PATH = re.compile(r"^sides\[(\d+)\]\.zone(?:\[(\d+)\])?")
 
 
 def problem_piece(path: str) -> dict[str, Any] | None:
@@ -45,6 +46,11 @@ def problem_piece(path: str) -> dict[str, Any] | None:
         return piece
     if match := _SPOT_PATH.match(path):
         return {"kind": "spot", "side": int(match[1]), "index": int(match[2])}
+    if match := _ZONE_PATH.match(path):
+        zone: dict[str, Any] = {"kind": "zone", "side": int(match[1]), "index": 0}
+        if match[2] is not None:
+            zone["corner"] = int(match[2])
+        return zone
     if path.startswith("sides["):
         return {"kind": "side", "index": int(path[6 : path.index("]")])}
     return None

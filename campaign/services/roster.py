@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.characters import can_train, feats_from
@@ -20,14 +21,20 @@ from campaign.models import (
     Character,
     Force,
     HistoryEntry,
+    Invitation,
     Leader,
     Membership,
     Unit,
 )
-from campaign.selectors import force_can_edit
+from campaign.selectors import force_can_edit, invitee_keys
 from campaign.services._record import require_manager, unit_change
 from campaign.state import UNIT_FIELDS, CampaignUnitState, LeaderState
-from campaign.values import MAX_UNITS_PER_FORCE, leader_value, parse_field
+from campaign.values import (
+    MAX_PENDING_INVITATIONS,
+    MAX_UNITS_PER_FORCE,
+    leader_value,
+    parse_field,
+)
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
 
@@ -78,6 +85,103 @@ def membership_set(*, campaign: Campaign, user: Any, role: str, actor: Any = Non
     _full_clean(membership)
     membership.save()
     return membership
+
+
+INVITED = "If an account by that name exists, it has been invited."
+"""The one answer to every invitation sent: the same whether or not the account exists, or is
+in the campaign already, so the form tells no one which usernames there are."""
+
+
+def invitee_key(text: str) -> str:
+    """An invitee as stored: a username as typed (usernames are case-sensitive), an e-mail
+    address in lower case."""
+    text = text.strip()
+    return text.lower() if "@" in text else text
+
+
+def _account(invitee: str) -> Any:
+    users = get_user_model().objects
+    if "@" in invitee and hasattr(get_user_model(), "email"):
+        return users.filter(email__iexact=invitee).first()
+    return users.filter(**{get_user_model().USERNAME_FIELD: invitee}).first()
+
+
+@transaction.atomic
+def invitation_send(*, campaign: Campaign, invitee: str, role: str, actor: Any = None) -> None:
+    """Invite someone by username or e-mail address to join the campaign in ``role``.
+
+    Nothing is returned and nothing said differs between an account that exists and one that
+    does not (the caller answers `INVITED` either way); an invitation to someone in the
+    campaign already is dropped; a second invitation to the same name changes its role.
+    """
+    require_manager(campaign, actor)
+    key = invitee_key(invitee)
+    errors: dict[str, str] = {}
+    if not key or "\x00" in key or len(key) > Invitation._meta.get_field("invitee").max_length:
+        errors["invitee"] = "give a username or an e-mail address (at most 254 characters)"
+    if role not in Membership.Role.values:
+        errors["role"] = f"not a role: {role!r}"
+    if errors:
+        raise ValidationError(errors)
+    Campaign.objects.select_for_update().filter(pk=campaign.pk).first()  # one count at a time
+    user = _account(key)
+    if user is not None and (
+        user.pk == campaign.gm_id or campaign.memberships.filter(user=user).exists()
+    ):
+        return
+    pending = campaign.invitations.filter(invitee=key).first()
+    if pending is None and campaign.invitations.count() >= MAX_PENDING_INVITATIONS:
+        raise ValidationError(
+            {"invitee": f"{MAX_PENDING_INVITATIONS} invitations are waiting: withdraw some first"}
+        )
+    pending = pending or Invitation(campaign=campaign, invitee=key)
+    pending.role = role
+    pending.invited_by = actor
+    pending.save()
+
+
+def _invitation_of(user: Any, pk: int) -> Invitation:
+    invitation = (
+        Invitation.objects.select_for_update()
+        .filter(pk=pk, invitee__in=invitee_keys(user))
+        .select_related("campaign")
+        .first()
+    )
+    if invitation is None:
+        raise ObjectDoesNotExist("no such invitation for you")
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, invitation_pk: int, user: Any) -> Membership:
+    """The invitee joins the campaign in the role the GM chose; the invitation is used up."""
+    invitation = _invitation_of(user, invitation_pk)
+    membership = Membership.objects.filter(campaign=invitation.campaign, user=user).first()
+    if membership is None:
+        membership = Membership(campaign=invitation.campaign, user=user, role=invitation.role)
+        _full_clean(membership)
+        membership.save()
+    invitation.delete()
+    return membership
+
+
+@transaction.atomic
+def invitation_decline(*, invitation_pk: int, user: Any) -> Campaign:
+    """The invitee says no: the invitation is gone, and no membership was ever made."""
+    invitation = _invitation_of(user, invitation_pk)
+    invitation.delete()
+    return invitation.campaign
+
+
+@transaction.atomic
+def invitation_withdraw(*, campaign: Campaign, invitation_pk: int, actor: Any = None) -> str:
+    """The GM takes back a pending invitation; returns the name it was sent to."""
+    require_manager(campaign, actor)
+    invitation = campaign.invitations.filter(pk=invitation_pk).first()
+    if invitation is None:
+        raise ObjectDoesNotExist("no such invitation in this campaign")
+    invitation.delete()
+    return invitation.invitee
 
 
 @transaction.atomic

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -24,6 +25,7 @@ from campaign.forms import (
     CampaignForm,
     CombatZoneForm,
     ForceForm,
+    InvitationForm,
     LeaderAttachForm,
     LeaderDetachForm,
     MedicalForm,
@@ -43,6 +45,10 @@ from campaign.services import (
     campaign_create,
     campaign_update,
     force_create,
+    invitation_accept,
+    invitation_decline,
+    invitation_send,
+    invitation_withdraw,
     leader_attach,
     leader_detach,
     medical_apply,
@@ -53,7 +59,8 @@ from campaign.services import (
     unit_edit,
     unit_train,
 )
-from campaign.views._common import base_context, form_action, form_invalid
+from campaign.services.roster import INVITED
+from campaign.views._common import action_done, base_context, form_action, form_invalid
 from campaign.views.pages import (
     campaign_list_context,
     dashboard_context,
@@ -324,16 +331,79 @@ def settings_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def invitation_send_view(request: HttpRequest, pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = InvitationForm(request.POST)
+
+    def invite(data):
+        invitation_send(
+            campaign=viewer.campaign,
+            invitee=data["invitee"],
+            role=data["role"],
+            actor=request.user,
+        )
+        return reverse("campaign:dashboard", args=[pk]), INVITED
+
+    return form_action(
+        request,
+        form,
+        invite,
+        page=DASHBOARD,
+        partial="invitation-form",
+        context=lambda: dashboard_context(viewer, invitation_form=form),
+    )
+
+
+@login_required
+@require_POST
+def invitation_withdraw_view(request: HttpRequest, pk: int, invitation_pk: int) -> HttpResponse:
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    try:
+        invitee = invitation_withdraw(
+            campaign=viewer.campaign, invitation_pk=invitation_pk, actor=request.user
+        )
+    except ObjectDoesNotExist:
+        raise Http404("no such invitation") from None
+    url = reverse("campaign:dashboard", args=[pk])
+    return action_done(request, url, f"The invitation to {invitee} is withdrawn.")
+
+
+@login_required
+@require_POST
+def invitation_answer_view(request: HttpRequest, invitation_pk: int, answer: str) -> HttpResponse:
+    """The invitee accepts (and is a member from now on) or declines."""
+    try:
+        if answer == "accept":
+            membership = invitation_accept(invitation_pk=invitation_pk, user=request.user)
+            url = reverse("campaign:dashboard", args=[membership.campaign_id])
+            message = f"You are in {membership.campaign.name} as {membership.get_role_display()}."
+        else:
+            campaign = invitation_decline(invitation_pk=invitation_pk, user=request.user)
+            url = reverse("campaign:list")
+            message = f"You declined the invitation to {campaign.name}."
+    except ObjectDoesNotExist:
+        raise Http404("no such invitation for you") from None
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("campaign:list")
+    return action_done(request, url, message)
+
+
+@login_required
+@require_POST
 def member_set_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    form = MemberForm(request.POST)
+    form = MemberForm(request.POST, campaign=viewer.campaign)
 
     def enrol(data):
         user = data["username"]
         membership_set(campaign=viewer.campaign, user=user, role=data["role"], actor=request.user)
+        membership = viewer.campaign.memberships.get(user=user)
         url = reverse("campaign:dashboard", args=[pk])
-        return url, f"{user.get_username()} is in the campaign."
+        return url, f"{user.get_username()} is {membership.get_role_display()} now."
 
     return form_action(
         request,
@@ -350,7 +420,7 @@ def member_set_view(request: HttpRequest, pk: int) -> HttpResponse:
 def force_create_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    form = ForceForm(request.POST)
+    form = ForceForm(request.POST, campaign=viewer.campaign)
 
     def raise_force(data):
         force = force_create(

@@ -35,7 +35,7 @@ from battles.models import Battle
 from battles.report import unit_sides
 from battles.report_context import LogUnreadable, battle_report
 from battles.selectors import ReferenceScenario, battle_log, log_events, reference_scenarios
-from battles.table import table_named, table_view
+from battles.table import table_view
 from campaign.access import (
     FULL,
     Viewer,
@@ -48,6 +48,7 @@ from campaign.bridge import TableResult
 from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.history import plural
+from campaign.map_numbers import MapNumbersForm
 from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
@@ -410,14 +411,16 @@ def _report(
         log_only=log_only,
         side_names=side_names,
         unit_names=unit_names,
+        unit_tags=_tags(cb),
     )
-    if report is not None and report.table is not None and cb.engine_units:
-        # The replay's markers are named as the rosters name them, not by engine ids.
-        names = dict(Unit.objects.filter(pk__in=cb.engine_units.values()).values_list("pk", "name"))
-        tags = {eid: names[upk] for eid, upk in cb.engine_units.items() if upk in names}
-        # (The replay's frames already carry them: the report was given ``unit_names``.)
-        report.table = table_named(report.table, tags)
     return report
+
+
+def _tags(cb: CampaignBattle) -> dict[str, str]:
+    """The replay's markers are named as the rosters name them, not by engine ids."""
+    engine_units = cb.engine_units or {}
+    names = dict(Unit.objects.filter(pk__in=engine_units.values()).values_list("pk", "name"))
+    return {eid: names[upk] for eid, upk in engine_units.items() if upk in names}
 
 
 @login_required
@@ -607,13 +610,31 @@ PALETTE = (
 """The map editor's terrain palette: scenario kinds (docs/scenario.md) under their table names."""
 
 
-def _editor_context(viewer: Viewer, form: SavedMapForm) -> dict[str, Any]:
-    buildings = UnitType.objects.filter(
+def _library_buildings(viewer: Viewer):
+    return UnitType.objects.filter(
         kind=UnitType.Kind.BUILDING, ruleset=viewer.campaign.ruleset
     ).order_by("name")
+
+
+def _numbers_form(viewer: Viewer, data: Any = None) -> MapNumbersForm:
+    return MapNumbersForm(
+        data,
+        scenario=None,
+        palette=PALETTE,
+        buildings=list(_library_buildings(viewer)),
+        ruleset=viewer.campaign.ruleset,
+        spot_card=SPOT_CARD,
+    )
+
+
+def _editor_context(
+    viewer: Viewer, form: SavedMapForm, numbers: MapNumbersForm | None = None
+) -> dict[str, Any]:
+    buildings = _library_buildings(viewer)
     return base_context(
         viewer,
         map_form=form,
+        numbers_form=numbers or _numbers_form(viewer),
         palette=PALETTE,
         editor_data={
             "ruleset": viewer.campaign.ruleset,
@@ -635,6 +656,8 @@ def map_add(request: HttpRequest, pk: int) -> HttpResponse:
     require_manage(viewer)
     if request.method == "GET":
         return render(request, MAP_EDITOR, _editor_context(viewer, SavedMapForm()))
+    if "numbers" in request.POST:
+        return _map_add_numbers(request, viewer)
     form = SavedMapForm(request.POST)
     if form.is_valid():
         try:
@@ -651,6 +674,38 @@ def map_add(request: HttpRequest, pk: int) -> HttpResponse:
             url = reverse("campaign:battle-setup", args=[pk]) + f"?scenario=map-{saved.pk}"
             return redirect(url)
     return render(request, MAP_EDITOR, _editor_context(viewer, form), status=400)
+
+
+def _map_add_numbers(request: HttpRequest, viewer: Viewer) -> HttpResponse:
+    """The map as numbers (the editor without JavaScript): checked by the engine, each problem
+    on the field of the piece it names, and kept as the drawn editor's map would be."""
+    numbers = _numbers_form(viewer, request.POST)
+    if "more" in request.POST:
+        more = numbers.with_more_rows()
+        return render(request, MAP_EDITOR, _editor_context(viewer, SavedMapForm(), more))
+    if numbers.is_valid():
+        scenario = numbers.scenario()
+        problems = map_problems(campaign=viewer.campaign, scenario=scenario)
+        for problem in problems:
+            numbers.pin(problem["path"], problem["reason"])
+        if not problems:
+            try:
+                saved = saved_map_create(
+                    campaign=viewer.campaign,
+                    name=numbers.cleaned_data["name"],
+                    text=json.dumps(scenario),
+                    actor=request.user,
+                )
+            except ValidationError as error:
+                for field, reasons in error.message_dict.items():
+                    for reason in reasons:
+                        numbers.add_error("name" if field == "name" else None, reason)
+            else:
+                messages.success(request, f"Map {saved.name} saved.")
+                url = reverse("campaign:battle-setup", args=[viewer.campaign.pk])
+                return redirect(url + f"?scenario=map-{saved.pk}")
+    context = _editor_context(viewer, SavedMapForm(), numbers)
+    return render(request, MAP_EDITOR, context, status=400)
 
 
 @login_required

@@ -31,6 +31,7 @@ from campaign.forms import (
     CampaignForm,
     CombatZoneForm,
     ForceForm,
+    InvitationForm,
     LeaderAttachForm,
     LeaderDetachForm,
     MedicalForm,
@@ -63,6 +64,7 @@ from campaign.pages import (
 from campaign.selectors import (
     campaigns_for_user,
     force_roster,
+    invitations_for,
     latest_entry_id,
     roster_version,
     unit_story,
@@ -86,6 +88,7 @@ def campaign_list_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
     return {
         "campaigns": campaigns_for_user(user=request.user).select_related("gm"),
         "create_form": forms.get("create_form") or CampaignForm(),
+        "invitations": invitations_for(request.user),
     }
 
 
@@ -131,8 +134,10 @@ def dashboard_context(viewer: Viewer, seen: int | None = None, **forms: Any) -> 
     if viewer.manages:
         context["advance_form"] = forms.get("advance_form") or AdvanceForm()
         context["quick_form"] = forms.get("quick_form") or QuickResolveForm(campaign=campaign)
-        context["member_form"] = forms.get("member_form") or MemberForm()
-        context["force_form"] = forms.get("force_form") or ForceForm()
+        context["invitation_form"] = forms.get("invitation_form") or InvitationForm()
+        context["member_form"] = forms.get("member_form") or MemberForm(campaign=campaign)
+        context["invitations"] = campaign.invitations.order_by("invitee")
+        context["force_form"] = forms.get("force_form") or ForceForm(campaign=campaign)
         context["settings_form"] = forms.get("settings_form") or SettingsForm.for_campaign(campaign)
     return context
 

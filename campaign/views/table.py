@@ -64,7 +64,9 @@ def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     ]
     context = base_context(viewer, characters=characters)
     if viewer.manages:
-        context["character_form"] = forms.get("character_form") or CharacterForm()
+        context["character_form"] = forms.get("character_form") or CharacterForm(
+            campaign=viewer.campaign
+        )
         context["join_form"] = forms.get("join_form") or JoinForm(campaign=campaign)
         context["train_form"] = forms.get("train_form") or TrainByForm(campaign=campaign)
         context["rally_form"] = forms.get("rally_form") or RallyForm(campaign=campaign)
@@ -82,10 +84,7 @@ def _characters_action(request, pk, form_class, key, partial, act):
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     campaign = viewer.campaign
-    if form_class is CharacterForm:
-        form = form_class(request.POST)
-    else:
-        form = form_class(request.POST, campaign=campaign)
+    form = form_class(request.POST, campaign=campaign)
 
     def done(data):
         message = act(viewer, data)

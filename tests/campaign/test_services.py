@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 
 from battles.models import Battle
 from campaign.bridge import UnitOutcome
 from campaign.history import FIELD_LABELS
-from campaign.models import Force, HistoryEntry, Membership, Unit
+from campaign.models import Force, HistoryEntry, Invitation, Membership, Unit
 from campaign.selectors import (
     campaign_can_manage,
     campaign_role,
     campaigns_for_user,
+    invitations_for,
     unit_history_explains,
 )
 from campaign.services import (
@@ -20,6 +21,10 @@ from campaign.services import (
     campaign_create,
     campaign_update,
     force_create,
+    invitation_accept,
+    invitation_decline,
+    invitation_send,
+    invitation_withdraw,
     leader_attach,
     leader_detach,
     membership_remove,
@@ -306,6 +311,83 @@ def test_the_cast_has_its_roles(campaign, cast):
     assert not campaigns_for_user(user=cast.outsider).exists()
     membership_set(campaign=campaign, user=cast.outsider, role="co_gm")
     assert campaign_can_manage(campaign=campaign, user=cast.outsider)
+
+
+def test_an_invitation_makes_no_member_until_accepted_and_keeps_its_role(campaign, cast):
+    invitation_send(campaign=campaign, invitee=" outsider ", role="spectator", actor=cast.gm)
+    [invitation] = invitations_for(cast.outsider)
+    assert (invitation.campaign, invitation.role, invitation.invited_by) == (
+        campaign,
+        "spectator",
+        cast.gm,
+    )
+    assert campaign_role(campaign=campaign, user=cast.outsider) is None
+    assert not invitations_for(cast.player).exists()
+    with pytest.raises(ObjectDoesNotExist):  # only the invitee may answer it
+        invitation_accept(invitation_pk=invitation.pk, user=cast.player)
+    membership = invitation_accept(invitation_pk=invitation.pk, user=cast.outsider)
+    assert membership.role == "spectator"
+    assert campaign_role(campaign=campaign, user=cast.outsider) == "spectator"
+    assert not Invitation.objects.exists()
+
+
+def test_an_invitation_declined_or_withdrawn_leaves_no_membership(campaign, cast):
+    invitation_send(campaign=campaign, invitee="outsider", role="player", actor=cast.gm)
+    invitation = Invitation.objects.get()
+    assert invitation_decline(invitation_pk=invitation.pk, user=cast.outsider) == campaign
+    invitation_send(campaign=campaign, invitee="outsider", role="co_gm", actor=cast.gm)
+    invitation = Invitation.objects.get()
+    with pytest.raises(PermissionDenied):
+        invitation_withdraw(campaign=campaign, invitation_pk=invitation.pk, actor=cast.player)
+    assert invitation_withdraw(campaign=campaign, invitation_pk=invitation.pk, actor=cast.gm) == (
+        "outsider"
+    )
+    with pytest.raises(ObjectDoesNotExist):
+        invitation_accept(invitation_pk=invitation.pk, user=cast.outsider)
+    assert campaign_role(campaign=campaign, user=cast.outsider) is None
+
+
+def test_an_invitation_to_anyone_looks_the_same_and_members_get_none(campaign, cast):
+    """Unknown names are kept like known ones; members and the GM are not invited again."""
+    for name in ("nobody-at-all", "player", "gm", "outsider", "outsider"):
+        assert (
+            invitation_send(campaign=campaign, invitee=name, role="player", actor=cast.gm) is None
+        )
+    assert sorted(Invitation.objects.values_list("invitee", flat=True)) == [
+        "nobody-at-all",
+        "outsider",
+    ]
+    assert Membership.objects.get(campaign=campaign, user=cast.player).role == "player"
+
+
+def test_an_invitation_by_e_mail_reaches_the_account_with_that_address(campaign, cast):
+    cast.outsider.email = "Out.Sider@example.org"
+    cast.outsider.save()
+    invitation_send(
+        campaign=campaign, invitee="OUT.SIDER@example.org", role="player", actor=cast.gm
+    )
+    [invitation] = invitations_for(cast.outsider)
+    assert invitation.invitee == "out.sider@example.org"
+    invitation_accept(invitation_pk=invitation.pk, user=cast.outsider)
+    assert campaign_role(campaign=campaign, user=cast.outsider) == "player"
+
+
+def test_an_invitation_is_refused_for_bad_input_and_past_the_cap(campaign, cast, monkeypatch):
+    with pytest.raises(PermissionDenied):
+        invitation_send(campaign=campaign, invitee="outsider", role="player", actor=cast.player)
+    with pytest.raises(ValidationError) as bad:
+        invitation_send(campaign=campaign, invitee="a\x00b", role="king", actor=cast.gm)
+    assert set(bad.value.message_dict) == {"invitee", "role"}
+    monkeypatch.setattr("campaign.services.roster.MAX_PENDING_INVITATIONS", 2)
+    invitation_send(campaign=campaign, invitee="one", role="player", actor=cast.gm)
+    invitation_send(campaign=campaign, invitee="two", role="player", actor=cast.gm)
+    invitation_send(campaign=campaign, invitee="two", role="co_gm", actor=cast.gm)  # no new one
+    with pytest.raises(ValidationError, match="2 invitations are waiting"):
+        invitation_send(campaign=campaign, invitee="three", role="player", actor=cast.gm)
+    assert dict(Invitation.objects.values_list("invitee", "role")) == {
+        "one": "player",
+        "two": "co_gm",
+    }
 
 
 def test_only_the_gm_and_co_gms_run_the_campaign(campaign, cast, make_unit, enemy):

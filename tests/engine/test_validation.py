@@ -169,6 +169,33 @@ def test_a_bigger_table_is_allowed():
     assert parse_scenario(s).width == 36
 
 
+def test_a_side_deploys_inside_its_deployment_zone_edges_included():
+    s = scenario([unit("a", (4, 2)), unit("a2", (2, 6))], [unit("b", (20, 20))])
+    s["sides"][0]["zone"] = square(0, 0, 6, 6)
+    sc = parse_scenario(s)
+    assert sc.sides[0].zone is not None and sc.sides[0].zone.contains((6, 6))
+    assert sc.sides[1].zone is None
+
+
+def test_a_unit_outside_its_sides_deployment_zone_is_refused():
+    s = scenario([unit("a", (4, 2)), unit("a2", (8, 2))], [unit("b", (20, 20))])
+    s["sides"][0]["name"] = "Blue Force"
+    s["sides"][0]["zone"] = square(0, 0, 6, 6)
+    assert problems(s) == [
+        ("sides[0].units[1].position", "outside the deployment zone of Blue Force")
+    ]
+
+
+def test_a_deployment_zone_is_checked_as_a_polygon_on_the_table():
+    s = scenario([unit("a", (4, 2))], [unit("b", (20, 20))])
+    s["sides"][0]["zone"] = [[0, 0], [30, 0], [0, 6]]
+    assert problems(s) == [("sides[0].zone[1]", "(30, 0) is off the 24x24 table")]
+    s["sides"][0]["zone"] = [[0, 0], [6, 6], [6, 0], [0, 3]]
+    assert problems(s) == [("sides[0].zone", "must be a simple polygon (edges may not cross)")]
+    s["sides"][0]["zone"] = [[0, 0]] * 65
+    assert problems(s) == [("sides[0].zone", "at most 64 corners, got 65")]
+
+
 def test_deployment_inside_impassable_terrain_is_refused():
     s = scenario(
         [unit("a", (5, 5))],

@@ -59,8 +59,7 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
     overrides: dict[str, Any] = {}
     simple = {
         "create": campaign_forms.CampaignForm,
-        "member-set": campaign_forms.MemberForm,
-        "force-create": campaign_forms.ForceForm,
+        "invite": campaign_forms.InvitationForm,
         "advance": campaign_forms.AdvanceForm,
         "medical": campaign_forms.MedicalForm,
         "unit-train": campaign_forms.TrainForm,
@@ -71,6 +70,11 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         form = simple[name]()
     elif name == "settings":
         form = campaign_forms.SettingsForm.for_campaign(campaign)
+    elif name == "force-create":
+        form = campaign_forms.ForceForm(campaign=campaign)
+    elif name == "member-set":
+        form = campaign_forms.MemberForm(campaign=campaign)
+        overrides = {"username": "player"}
     elif name == "unit-edit":
         form = campaign_forms.UnitEditForm(
             initial=campaign_forms.UnitEditForm.initial_for(world.unit)
@@ -85,7 +89,7 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
             character_create(campaign=campaign, name="Sgt. Fuzz", hit_points=10,
                              feats=["special_forces", "strategist"])  # fmt: skip
         form_class = TABLE_FORMS[name]
-        plain = form_class in (table_forms.CharacterForm, table_forms.ClockForm,
+        plain = form_class in (table_forms.ClockForm,
                                table_forms.RevertEngagementForm)  # fmt: skip
         form = form_class() if plain else form_class(campaign=campaign)
         if name == "engagement-setup":
@@ -109,7 +113,7 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
     base = {field: base_value(form, field) for field in form.fields}
     base.update(
         {
-            "username": "outsider",
+            "invitee": "outsider",
             "owner": "player",
             "trainer": "Captain Fuzz",
             "reason": "fuzzing",
@@ -142,6 +146,7 @@ def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
         ),
         "engagement_pk": guess,
         "run_pk": guess,
+        "invitation_pk": guess,
     }
 
 

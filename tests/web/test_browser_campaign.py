@@ -1,8 +1,9 @@
 """The campaign pages in a real browser, with the launch settings, worker and log-in of
 ``test_browser.py``.
 
-The GM starts a campaign, adds two players, raises their forces from the card library, turns
-on fog of war, launches a campaign battle, watches a real worker fight it and steps the replay.
+The GM starts a campaign, invites two players (who accept), raises their forces from the card
+library, turns on fog of war, launches a campaign battle, watches a real worker fight it and
+steps the replay.
 Then a player reads the roster and the battle as their side saw it, finds the GM's pages
 forbidden and an expired session sent to log in; an outsider finds nothing at all. Screenshots
 go to test-artifacts/browser/ (``campaign-*``) for a person to look at.
@@ -61,16 +62,27 @@ def _raise_units(page, cards: list[tuple[str, str]]) -> None:
         page.wait_for_selector(f"#roster >> text={name}")
 
 
-def _gm_builds_the_campaign(page, live_server) -> str:
+def _gm_builds_the_campaign(page, live_server, page_for) -> str:  # noqa: F811
     page.click("header >> text=Campaigns")
     page.fill("#create-form input[name=name]", "Operation Lantern")
     _submit(page, "#create-form")
     page.wait_for_url(re.compile(r"/campaigns/\d+/$"))
     dashboard = page.url
+    # The answer is the same for a name nobody has: the form tells no one who has an account.
+    for username in ("alice", "bob", "nobody"):
+        page.fill("#invitation-form input[name=invitee]", username)
+        _submit(page, "#invitation-form")
+        page.wait_for_selector("text=If an account by that name exists, it has been invited.")
+        page.wait_for_selector(f"#invitations li:has-text('{username}, as Player')")
     for username in ("alice", "bob"):
-        page.fill("#member-form input[name=username]", username)
-        _submit(page, "#member-form")
-        page.wait_for_selector(f"text={username} is in the campaign.")
+        player = page_for(username)
+        player.click("#invitations button:has-text('Accept')")
+        player.wait_for_selector("text=You are in Operation Lantern as Player.")
+        player.context.close()
+    page.goto(dashboard)
+    assert page.locator("#invitations li").all_inner_texts() == ["nobody, as Player Withdraw"]
+    page.click("#invitations button:has-text('Withdraw')")
+    page.wait_for_selector("text=The invitation to nobody is withdrawn.")
     for owner, force, cards in (
         ("alice", "Lantern Company", [("Rifle Squad", "1st Squad"), ("Medium Tank", "Brave Cow")]),
         ("bob", "Night Battalion", [("Rifle Squad", "Ghost Squad"), ("Mech", "Iron Wolf")]),
@@ -97,7 +109,7 @@ def _gm_builds_the_campaign(page, live_server) -> str:
 @pytest.mark.usefixtures("campaign_cast", "worker")  # the cast first: see campaign_cast
 def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):  # noqa: F811
     gm = page_for("gm")
-    dashboard = _gm_builds_the_campaign(gm, live_server)
+    dashboard = _gm_builds_the_campaign(gm, live_server, page_for)
 
     # Set up and launch a battle on Crossroads: each force takes a side by default.
     gm.click("text=Set up a battle")

@@ -50,11 +50,31 @@ def pages(world, role: str) -> dict[str, str]:
         found["apply-review"] = f"{c}/battles/{world.table_battle.pk}/apply/"
         found["revert-review"] = f"{c}/battles/{world.engine_battle.pk}/revert/"
         found["advance-review"] = f"{c}/advance/?days=2"
+        found["map-editor"] = f"{c}/maps/new/"
     return found
 
 
+@pytest.fixture
+def invited(browser_world):  # noqa: F811
+    """Invitations waiting on the GM's dashboard and on each role's "My campaigns" page, with
+    long names, made before Playwright starts."""
+    from campaign.services import campaign_create, invitation_send
+
+    gm = browser_world.users["gm"]
+    other = campaign_create(
+        name="Operation Extraordinarily Long Name For A Small Phone", gm=gm, ruleset="combined_arms"
+    )
+    for role in ("player", "spectator"):
+        invitation_send(campaign=other, invitee=browser_world.users[role].username, role="player")
+    invitation_send(
+        campaign=browser_world.campaign,
+        invitee="a.very.long.address.for.a.new.player@example.org",
+        role="spectator",
+    )
+
+
 @pytest.mark.parametrize("role", ["gm", "player", "spectator"])
-def test_no_page_scrolls_sideways(browser_world, page_for, live_server, role):  # noqa: F811
+def test_no_page_scrolls_sideways(invited, browser_world, page_for, live_server, role):  # noqa: F811
     page = page_for(role)
     wide = []
     for size, viewport in SIZES.items():

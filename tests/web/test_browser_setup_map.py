@@ -283,13 +283,19 @@ def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # n
     editor_drag(gm, (12, 12), (18, 20))
     gm.select_option("[data-panel] select", "defenders")
 
-    # Deployment spots; one inside the woods is refused at the spot.
+    # A deployment zone for each side along its own edge, and spots inside them; a spot
+    # dragged into the woods, or out of its zone, is refused at the spot.
+    gm.click("[data-add-zone='0']")
+    expect(gm.locator("[data-panel] h3")).to_have_text("deployment zone of Attackers")
+    gm.click("[data-add-zone='1']")
+    expect(gm.locator("svg.editor-map polygon.deploy-zone")).to_have_count(2)
     for side in (0, 0, 1, 1):
         gm.click(f"[data-add-spot='{side}']")
     editor_drag(gm, (2, 22), (6, 16))  # the second side's first spot, into the woods
     expect(problems(gm)).to_contain_text(
         "spot 1 of Defenders: deployed inside impassable woods 'woods-1'"
     )
+    expect(problems(gm)).to_contain_text("spot 1 of Defenders: outside the deployment zone")
     gm.click("[data-undo]")
     expect(problems(gm)).to_contain_text("The engine accepts this map.")
     shoot_both(gm, "04-editor-drawn")
@@ -300,14 +306,81 @@ def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # n
     expect(gm.locator("text=Map Mill Ford saved.")).to_be_visible()
     expect(gm.locator("[data-deploy-map] .deploy-unit:not(.unplaced)")).to_have_count(4)
     expect(gm.locator("[data-deploy-map] .spot")).to_have_count(4)
+    expect(gm.locator("[data-deploy-map] polygon.deploy-zone")).to_have_count(2)
     drag(gm, "Brave Cow", (4.3, 2.4))
     expect(gm.locator(".deploy-status")).to_have_text("Brave Cow at 4, 2.")  # onto the spot
+    drag(gm, "1st Squad", (12.2, 4.9))  # into the zone, clear of any spot: the half-inch grid
+    expect(gm.locator(".deploy-status")).to_have_text("1st Squad at 12, 5.")
+    assert typed(gm, "1st Squad") == (12, 5)
+    ghost_at = typed(gm, "Ghost Squad")
+    drag(gm, "Ghost Squad", (12, 9))  # out of the defenders' zone
+    expect(gm.locator(".deploy-status")).to_contain_text(
+        "Not there: outside the deployment zone of Defenders. Ghost Squad is back"
+    )
+    assert typed(gm, "Ghost Squad") == ghost_at
     drag(gm, "Iron Wolf", (18, 17))
     expect(gm.locator(".deploy-status")).to_contain_text("Not there: deployed inside building")
+    shoot_both(gm, "07-setup-zones")
     gm.fill("#setup-form input[name=seed]", "11")
+    gm.fill("#setup-form input[name=odds_battles]", "10")
+    gm.click("#setup-form button[value=odds]")
+    expect(gm.locator("#setup-odds .verdict")).to_contain_text(
+        "over 10 battles of exactly this set-up", timeout=TIMEOUT_MS
+    )
+    assert typed(gm, "1st Squad") == (12, 5), "the set-up is kept as it was"
     gm.click("#setup-form button.primary")
     gm.wait_for_url(re.compile(r"/battles/\d+/$"))
     wait_for_report(gm)
     first, total = counter(gm)
     assert first == 1 and total > 3
+    replay = gm.locator("[data-replay]")
+    replay.scroll_into_view_if_needed()
+    gm.click('[data-action="next-turn"]')
+    expect(gm.locator("[data-title]")).to_have_text(re.compile(r"^Turn 1 · "))
+    assert "-spot-" not in gm.inner_text("[data-replay]"), "captions name no engine ids"
+    assert not gm.errors, gm.errors
+
+
+@pytest.mark.usefixtures("lantern")
+def test_without_javascript_a_gm_gives_a_map_in_numbers(page_for, live_server):  # noqa: F811
+    gm = page_for("gm", javascript=False)
+    gm.goto(f"{live_server.url}/campaigns/")
+    gm.click("text=Operation Lantern")
+    gm.click("text=Set up a battle")
+    gm.click("text=Draw a map")
+    expect(gm.locator("[data-map-editor]")).to_be_hidden()
+    form = gm.locator("#numbers-form")
+    expect(form).to_be_visible()
+    house = form.locator("select[name=building_0_card] option", has_text="House")
+    fields = {
+        "name": "Ford by numbers",
+        "side_0_zone": "0,0 24,0 24,6 0,6", "side_0_spots": "4,2 8,2",
+        "side_1_zone": "0,18 24,18 24,24 0,24", "side_1_spots": "4,22 8,9",
+        "terrain_0_corners": "2,8 6,8 6,12 2,12",
+        "terrain_1_corners": "0,14 24,14 24,16 0,16",
+        "building_0_corners": "14,8 17,8 17,11 14,11",
+        "objective_0_x": "12", "objective_0_y": "15",
+    }  # fmt: skip
+    for name, value in fields.items():
+        form.locator(f"[name={name}]").fill(value)
+    form.locator("select[name=terrain_0_kind]").select_option("woods")
+    form.locator("select[name=terrain_1_kind]").select_option("river")
+    form.locator("select[name=building_0_card]").select_option(house.get_attribute("value"))
+    form.locator("button.primary").click()
+    # The second defenders' spot is outside their zone: said at that side's spots.
+    side = gm.locator("#map-side-1")
+    expect(side.locator(".field-errors")).to_have_text(
+        "spot 2: outside the deployment zone of Defenders"
+    )
+    expect(gm.locator("#map-side-0 .field-errors")).to_have_count(0)
+    shoot_both(gm, "08-numbers-refused", section="#map-side-1")
+    assert gm.errors == [
+        "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+    ], "the refusal is a 400 page, and nothing else went wrong"
+    gm.errors.clear()
+    gm.locator("#numbers-form [name=side_1_spots]").fill("4,22 8,22")
+    gm.locator("#numbers-form button.primary").click()
+    gm.wait_for_url(re.compile(r"/battles/new/\?scenario=map-\d+$"))
+    expect(gm.locator("text=Map Ford by numbers saved.")).to_be_visible()
+    expect(gm.locator("[data-deploy-map] polygon.deploy-zone")).to_have_count(2)
     assert not gm.errors, gm.errors

@@ -181,6 +181,61 @@ def test_it_never_answers_500_to_garbage(client, world):
             assert response.status_code in (200, 400), (url, response.status_code)
 
 
+def test_an_invitation_answers_the_same_whether_or_not_the_account_exists(client, world):
+    """On the main line before invitations, an unknown username got "no user called ..."."""
+    login(client, world, "gm")
+    invite = reverse("campaign:invite", args=[world.campaign.pk])
+    answers = []
+    for name in ("nobody-by-that-name", "outsider", "player"):  # unknown, stranger, member
+        response = client.post(invite, {"invitee": name, "role": "player"}, follow=True)
+        assert response.status_code == 200
+        notice = response.text.split('<div class="messages" role="status">')[1].split("</div>")[0]
+        answers.append(notice)
+    assert answers[0] == answers[1] == answers[2]
+    assert "If an account by that name exists, it has been invited." in answers[0]
+    htmx = client.post(invite, {"invitee": "x-unknown", "role": "player"}, HTTP_HX_REQUEST="true")
+    known = client.post(invite, {"invitee": "outsider", "role": "player"}, HTTP_HX_REQUEST="true")
+    assert (htmx.status_code, htmx.headers["HX-Redirect"]) == (
+        known.status_code,
+        known.headers["HX-Redirect"],
+    )
+    # Changing a role names only members: a stranger and a name nobody has read alike.
+    members = reverse("campaign:member-set", args=[world.campaign.pk])
+    errors = [
+        _field_errors(client.post(members, {"username": name, "role": "player"}), "username")
+        for name in ("nobody-by-that-name", "outsider")
+    ]
+    assert errors == [
+        ["no member of this campaign is called 'nobody-by-that-name'"],
+        ["no member of this campaign is called 'outsider'"],
+    ]
+
+
+def test_the_invitee_accepts_on_their_own_page_in_the_role_chosen(client, world):
+    campaign = world.campaign
+    login(client, world, "gm")
+    invite = reverse("campaign:invite", args=[campaign.pk])
+    client.post(invite, {"invitee": "outsider", "role": "spectator"})
+    assert (
+        "outsider, as Spectator"
+        in client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
+    )
+    login(client, world, "outsider")
+    assert client.get(reverse("campaign:dashboard", args=[campaign.pk])).status_code == 404
+    page = client.get(reverse("campaign:list")).text
+    assert f"<strong>{campaign.name}</strong>" in page and "invites you as Spectator" in page
+    [invitation] = campaign.invitations.all()
+    login(client, world, "player")  # someone else's invitation does not exist for them
+    assert (
+        client.post(reverse("campaign:invitation-accept", args=[invitation.pk])).status_code == 404
+    )
+    login(client, world, "outsider")
+    accepted = client.post(reverse("campaign:invitation-accept", args=[invitation.pk]))
+    assert accepted["Location"] == reverse("campaign:dashboard", args=[campaign.pk])
+    assert campaign.memberships.get(user=world.users["outsider"]).role == "spectator"
+    assert client.get(reverse("campaign:dashboard", args=[campaign.pk])).status_code == 200
+
+
 def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client, world):
     login(client, world, "outsider")
     response = client.post(
@@ -191,13 +246,17 @@ def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client,
     assert campaign.gm == world.users["outsider"]
     bad = client.post(reverse("campaign:create"), {"name": "", "ruleset": "chess"})
     assert bad.status_code == 400 and _field_errors(bad, "ruleset")
-    members = reverse("campaign:member-set", args=[campaign.pk])
-    unknown = client.post(members, {"username": "nobody", "role": "player"})
-    assert "no user called 'nobody'" in " ".join(_field_errors(unknown, "username"))
-    assert client.post(members, {"username": "player", "role": "player"}).status_code == 302
+    invite = reverse("campaign:invite", args=[campaign.pk])
+    assert client.post(invite, {"invitee": "player", "role": "player"}).status_code == 302
+    login(client, world, "player")
+    [invitation] = campaign.invitations.all()
+    client.post(reverse("campaign:invitation-accept", args=[invitation.pk]))
+    login(client, world, "outsider")
     forces = reverse("campaign:force-create", args=[campaign.pk])
-    stranger = client.post(forces, {"owner": "rival", "name": "Green Guards"})
-    assert stranger.status_code == 400 and "not a player" in stranger.text
+    for name in ("rival", "nobody"):  # an account outside the campaign, and no account
+        stranger = client.post(forces, {"owner": name, "name": "Green Guards"})
+        assert stranger.status_code == 400
+        assert _field_errors(stranger, "owner") == [f"no one in this campaign is called {name!r}"]
     created = client.post(forces, {"owner": "player", "name": "Green Guards"})
     assert created.status_code == 302
     assert campaign.forces.get().owner == world.users["player"]

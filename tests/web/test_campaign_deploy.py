@@ -3,11 +3,14 @@ them, and the check the map asks on every move is the launch's (the engine's val
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
-from campaign.models import CampaignBattle
+from campaign.models import CampaignBattle, SavedMap
+from campaign.pages import force_colour
+from campaign.services.maps import SPOT_CARD
 from tests.web.campaign_world import login
 from tests.web.test_campaign_battles import _free_all, _setup_data, _url
 
@@ -78,3 +81,65 @@ def test_only_the_gm_may_ask(client, world):
     assert (
         client.post(_url("battle-setup-check", world), _setup_data(units, world)).status_code == 403
     )
+
+
+def _zoned_map(world) -> SavedMap:
+    """A saved map whose sides deploy in zones along the near and far edges (two spots each)."""
+    spot = lambda i, x, y: {"id": f"s-{i}", "position": [x, y], "card": SPOT_CARD}  # noqa: E731
+    scenario = {
+        "name": "Zoned", "ruleset": world.campaign.ruleset, "turn_limit": 4,
+        "table": {"width": 24, "height": 24},
+        "terrain": [{"id": "pond", "kind": "water", "polygon": [[1, 1], [3, 1], [3, 3], [1, 3]]}],
+        "objectives": [{"id": "hill", "point": [12, 12], "sides": ["blue"], "points_at_end": 3}],
+        "sides": [
+            {"id": "blue", "name": "Near", "zone": [[0, 0], [24, 0], [24, 6], [0, 6]],
+             "units": [spot(1, 6, 2), spot(2, 10, 2)]},
+            {"id": "red", "name": "Far", "zone": [[0, 18], [24, 18], [24, 24], [0, 24]],
+             "units": [spot(3, 6, 22), spot(4, 10, 22)]},
+        ],
+    }  # fmt: skip
+    return SavedMap.objects.create(campaign=world.campaign, name="Zoned", scenario=scenario)
+
+
+def test_the_set_up_map_shows_each_sides_zone_in_its_forces_colour(client, world):
+    units = _free_all(world)
+    saved = _zoned_map(world)
+    login(client, world, "gm")
+    html = client.get(_url("battle-setup", world), {"scenario": f"map-{saved.pk}"}).text
+    near = re.search(r'<polygon class="deploy-zone side-0" points="([^"]*)"', html)
+    assert near and near[1] == "0,24 24,24 24,18 0,18"  # y measured from the far edge in SVG
+    assert 'class="deploy-zone side-1"' in html and "Deployment zone of Far" in html
+    # The first force the table puts on a side gives that side, and so its zone, its colour.
+    form = client.get(_url("battle-setup", world), {"scenario": f"map-{saved.pk}"}).context["form"]
+    first = {}
+    for unit in form.units:
+        first.setdefault(form.fields[f"side_{unit.pk}"].initial, unit.force)
+    style = f"--side-0: {force_colour(first['blue'])}; --side-1: {force_colour(first['red'])}"
+    assert f'data-snap="0.5" style="{style}"' in html
+    # Every default position is inside its side's zone.
+    for unit in units:
+        y = form.fields[f"y_{unit.pk}"].initial
+        assert (y <= 6) if form.fields[f"side_{unit.pk}"].initial == "blue" else (y >= 18)
+
+
+def test_a_unit_dragged_outside_its_zone_is_refused_with_the_reason_inside_it_is_not(client, world):
+    units = _free_all(world)
+    saved = _zoned_map(world)
+    login(client, world, "gm")
+    blue = next(u for u in units if u.force_id == world.force.pk)
+    base = {"scenario": f"map-{saved.pk}"}
+
+    def at(x, y):
+        data = _setup_data(units, world, **base, **{f"x_{blue.pk}": x, f"y_{blue.pk}": y})
+        return _check(client, world, data)
+
+    assert at("12.5", "5.5") == {"units": {}, "general": [], "ok": True}
+    assert at("12", "6")["ok"] is True  # the zone's edge is in it
+    outside = at("12", "9")
+    assert outside["units"] == {str(blue.pk): ["outside the deployment zone of Near"]}
+    assert at("2", "2")["units"][str(blue.pk)] == ["deployed inside impassable water 'pond'"]
+    launch = _setup_data(units, world, **base, **{f"x_{blue.pk}": "12", f"y_{blue.pk}": "9"})
+    refused = client.post(_url("battle-setup", world), launch)
+    assert refused.status_code == 400 and "outside the deployment zone of Near" in refused.text
+    assert CampaignBattle.objects.count() == 2  # nothing launched
+    assert json.dumps(saved.scenario["sides"][0]["zone"]) == "[[0, 0], [24, 0], [24, 6], [0, 6]]"

@@ -4,13 +4,18 @@ with the piece it names) and saving, with plain words for what is not JSON."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
+from campaign.map_numbers import parse_points
 from campaign.models import SavedMap
 from campaign.services.maps import SPOT_CARD, problem_piece
 from tests.web.campaign_world import CROSSROADS, login
 from tests.web.test_campaign_battles import _url
+from units.cardtext import parse_card
+from units.models import Ruleset, UnitType
 
 pytestmark = pytest.mark.django_db
 
@@ -52,6 +57,26 @@ def test_the_check_pins_each_problem_to_its_piece(client, world):
     assert not_json.json()["problems"][0]["reason"].startswith("the file is not JSON")
 
 
+def test_a_zone_and_a_spot_outside_it_are_pinned_to_the_zone_and_the_spot(client, world):
+    login(client, world, "gm")
+    scenario = json.loads(CROSSROADS.read_text())
+    scenario["sides"][0]["zone"] = [[0, 0], [24, 0], [24, 6], [0, 6]]
+    scenario["sides"][1]["zone"] = [[0, 18], [24, 18], [30, 24], [0, 24]]
+    spot = scenario["sides"][0]["units"][0]
+    spot.update(position=[12, 9], card=SPOT_CARD)
+    (corner,) = _check(client, world, scenario)  # a zone off the table: nothing else is read
+    assert corner["path"] == "sides[1].zone[2]"
+    assert corner["piece"] == {"kind": "zone", "side": 1, "index": 0, "corner": 2}
+    scenario["sides"][1]["zone"][2] = [24, 24]
+    by_path = {p["path"]: p for p in _check(client, world, scenario)}
+    assert by_path["sides[0].units[0].position"] == {
+        "path": "sides[0].units[0].position",
+        "reason": "outside the deployment zone of Blue Force",
+        "piece": {"kind": "spot", "side": 0, "index": 0},
+    }
+    assert problem_piece("sides[0].zone") == {"kind": "zone", "side": 0, "index": 0}
+
+
 def test_a_blank_table_says_what_it_lacks():
     assert problem_piece("sides[1].units") == {"kind": "side", "index": 1}
     assert problem_piece("table.width") is None
@@ -77,3 +102,86 @@ def test_saving_refuses_what_is_not_json_in_plain_words_and_keeps_a_drawn_map(cl
     saved = client.post(_url("map-add", world), {"name": "Mill", "scenario": json.dumps(drawn)})
     assert saved.status_code == 302
     assert SavedMap.objects.get().scenario["ruleset"] == world.campaign.ruleset
+
+
+def _house() -> UnitType:
+    text = (Path(__file__).parents[2] / "units/library/combined_arms/house.card").read_text()
+    return UnitType.objects.create(
+        name="House", ruleset=Ruleset.COMBINED_ARMS, kind=UnitType.Kind.BUILDING,
+        card=parse_card(text),
+    )  # fmt: skip
+
+
+def _numbers(**extra) -> dict[str, str]:
+    """The numbers form as a GM without JavaScript fills it: a new map from an empty table."""
+    data = {
+        "numbers": "1", "name": "Ford by numbers", "table_width": "24", "table_height": "24",
+        "turn_limit": "6", "terrain_rows": "2", "building_rows": "1", "objective_rows": "2",
+        "side_0_name": "Raiders", "side_0_zone": "0,0 24,0 24,6 0,6", "side_0_spots": "4,2 8,2",
+        "side_1_name": "Garrison", "side_1_zone": "0,18; 24,18; 24,24; 0,24",
+        "side_1_spots": "4,22 8,22",
+        "terrain_0_kind": "woods", "terrain_0_corners": "2,8 6,8 6,12 2,12",
+        "terrain_1_kind": "river", "terrain_1_corners": "0,14 24,14 24,16 0,16",
+        "objective_0_id": "ford", "objective_0_x": "12", "objective_0_y": "15",
+        "objective_0_radius": "3", "objective_0_side": "attackers",
+        "objective_0_per_turn": "1", "objective_0_at_end": "3",
+        "objective_1_id": "barn", "objective_1_x": "18", "objective_1_y": "9",
+        "objective_1_radius": "2", "objective_1_side": "defenders",
+        "objective_1_per_turn": "0", "objective_1_at_end": "2",
+    }  # fmt: skip
+    data.update(extra)
+    return data
+
+
+def _errors_of(response, field: str) -> str:
+    match = re.search(rf'id="id_{field}-errors">([^<]*)<', response.text)
+    return match[1] if match else ""
+
+
+def test_without_javascript_a_map_is_drawn_in_numbers_and_saved(client, world):
+    house = _house()
+    login(client, world, "gm")
+    page = client.get(_url("map-add", world))
+    assert 'id="numbers-form"' in page.text and 'name="side_0_zone"' in page.text
+    data = _numbers(building_0_card=str(house.pk), building_0_corners="14,8 17,8 17,11 14,11")
+    more = client.post(_url("map-add", world), {**data, "more": "1"})
+    assert 'name="terrain_3_kind"' in more.text and 'name="objective_2_x"' in more.text
+    assert 'value="2,8 6,8 6,12 2,12"' in more.text and not SavedMap.objects.exists()
+    assert '<option value="defenders">Side 2 (Garrison)</option>' in more.text
+    saved = client.post(_url("map-add", world), data)
+    assert saved.status_code == 302, re.findall(r'field-errors"[^>]*>([^<]*)', saved.text)
+    scenario = SavedMap.objects.get(name="Ford by numbers").scenario
+    assert [t["kind"] for t in scenario["terrain"]] == ["woods", "river"]
+    assert scenario["buildings"][0]["card"] == house.card
+    assert scenario["sides"][1]["zone"] == [[0, 18], [24, 18], [24, 24], [0, 24]]
+    assert [u["position"] for u in scenario["sides"][0]["units"]] == [[4, 2], [8, 2]]
+    assert [o["id"] for o in scenario["objectives"]] == ["ford", "barn"]
+    assert saved["Location"].endswith(f"?scenario=map-{SavedMap.objects.get().pk}")
+
+
+def test_without_javascript_each_problem_is_shown_at_the_piece_it_names(client, world):
+    login(client, world, "gm")
+    bad = _numbers(
+        side_0_spots="4,2 8,9",  # the second spot is outside the raiders' zone
+        terrain_1_corners="0,14 30,14 24,16 0,16",  # a corner off the table
+        objective_1_radius="-1",
+    )
+    refused = client.post(_url("map-add", world), bad)
+    assert refused.status_code == 400 and not SavedMap.objects.exists()
+    assert _errors_of(refused, "terrain_1_corners") == "(30, 14) is off the 24x24 table"
+    assert _errors_of(refused, "objective_1_radius") == "must be greater than 0, got -1"
+    assert _errors_of(refused, "terrain_0_corners") == ""
+    fixed = {**bad, "terrain_1_corners": "0,14 24,14 24,16 0,16", "objective_1_radius": "2"}
+    zone = client.post(_url("map-add", world), fixed)
+    assert _errors_of(zone, "side_0_spots") == "spot 2: outside the deployment zone of Raiders"
+    assert 'id="map-side-0"' in zone.text and "numbers-piece piece-errors" in zone.text
+    typo = client.post(_url("map-add", world), {**fixed, "side_0_zone": "0,0 24,0 24"})
+    assert _errors_of(typo, "side_0_zone") == "point 3 (&#x27;24&#x27;) is not x,y in inches"
+    assert not SavedMap.objects.exists()
+
+
+def test_corners_are_read_as_x_y_pairs():
+    assert parse_points("0,0 24,0; 24,6\n0,6") == [[0, 0], [24, 0], [24, 6], [0, 6]]
+    assert parse_points("1.5,2") == [[1.5, 2]]
+    with pytest.raises(ValueError, match="point 1"):
+        parse_points("nan,1")

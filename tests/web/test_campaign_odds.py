@@ -11,6 +11,8 @@ import pytest
 from battles.models import OddsRun
 from battles.odds import odds_chunk_run
 from campaign.models import CampaignBattle
+from campaign.odds import campaign_odds_report
+from campaign.pages import force_colour
 from tests.web.campaign_world import login
 from tests.web.test_campaign_battles import HTMX, _free_all, _setup_data, _url
 
@@ -49,6 +51,19 @@ def test_the_odds_are_run_on_exactly_this_set_up_and_named_as_the_campaign_names
     for unit in units:
         assert f'<th scope="row">{unit.name}</th>' in text
     assert re.search(r"\d+\.\d% – \d+\.\d%", text)  # the 95% interval
+    # Each side in its force's colour, not in the order the summary's keys came back.
+    colours = {s.id: s.colour for s in campaign_odds_report(run, world.campaign).sides}
+    reordered = {**run.result, "sides": dict(reversed(list(run.result["sides"].items())))}
+    OddsRun.objects.filter(pk=run.pk).update(result=reordered)
+    run.refresh_from_db()
+    assert {s.id: s.colour for s in campaign_odds_report(run, world.campaign).sides} == colours
+    by_force = {}
+    for side in run.scenario["sides"]:
+        first = next(u for u in units if side["units"][0]["id"].endswith(f"-{u.pk}"))
+        by_force[side["id"]] = force_colour(first.force)
+    assert colours == by_force and len(set(colours.values())) == 2
+    for colour in colours.values():
+        assert f'style="background: {colour}"' in text
     player = login(client, world, "player")
     assert player.get(_url("battle-odds", world, run.pk)).status_code == 403
 

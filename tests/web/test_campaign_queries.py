@@ -11,7 +11,7 @@ from tests.web.campaign_world import login, raise_units
 pytestmark = pytest.mark.django_db
 
 PAGES = {
-    "dashboard": (lambda w: [], 16),
+    "dashboard": (lambda w: [], 17),  # the GM's tools list the invitations waiting
     "timeline": (lambda w: [], 10),
     "force": (lambda w: [w.force.pk], 12),
     "force-json": (lambda w: [w.force.pk], 10),

@@ -101,7 +101,10 @@ def test_a_finished_run_shows_the_odds_with_intervals_and_a_histogram(owner_clie
     assert f"{blue['rate'] * 100:.1f}%" in html
     assert f"{blue['low'] * 100:.1f}% – {blue['high'] * 100:.1f}%" in html
     assert f"{result['draw']['rate'] * 100:.1f}%" in html
-    assert '<svg class="histogram"' in html and html.count('<rect class="bar side-') >= 2
+    assert '<svg class="histogram"' in html
+    for colour in ("var(--side-0)", "var(--side-1)"):  # Blue Force and Red Force, in order
+        assert html.count(f'<rect class="bar" style="fill: {colour}"') >= 1
+        assert f'<span class="swatch" style="background: {colour}"' in html
     for unit in result["units"]:
         assert f"<code>{unit}</code>" in html
     assert "hx-trigger" not in html

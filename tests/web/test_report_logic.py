@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from fractions import Fraction as F
 
 import pytest
@@ -13,7 +14,15 @@ from battles.engine import load_scenario, parse_scenario, run_battle
 from battles.fog import hidden_events
 from battles.frames import replay_frames
 from battles.luck import at_least, attack_odds, luck_table
-from battles.report import entry_count, filter_turns, log_entries, log_turns, unit_sides
+from battles.odds_report import odds_report
+from battles.report import (
+    caption_names,
+    entry_count,
+    filter_turns,
+    log_entries,
+    log_turns,
+    unit_sides,
+)
 from battles.selectors import reference_scenarios
 from battles.table import table_view
 from tests.web.conftest import SCENARIOS
@@ -187,6 +196,39 @@ def test_replay_frames_follow_the_activations_of_a_real_battle():
     json.dumps(data)  # plain data, ready for json_script
 
 
+def _captions(data: dict) -> str:
+    units = " ".join(u["name"] for u in data["units"].values())
+    return units + " ".join(f["title"] + " " + " ".join(f["notes"]) for f in data["frames"])
+
+
+def test_replay_captions_name_units_by_card_never_by_engine_id():
+    """A one-off battle's captions say "Medium Tank 2", not "tank-2"; a card on the table once
+    keeps its plain name; the markers keep their ids as the drawn table writes them."""
+    scenario = load_scenario(SCENARIOS / "factory-hold.json")
+    data = replay_frames(scenario, run_battle(scenario, 3).events)
+    text = _captions(data)
+    ids = [u.id for u in scenario.units()] + [b.id for b in scenario.buildings]
+    # (An objective's id is its name on the map, and may begin like a building's id.)
+    said = [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)]
+    assert ids and not said
+    assert data["units"]["tank-2"]["name"] == "Medium Tank 2"
+    assert "Turn 1 · Tank Platoon: Medium Tank 1" in text
+    assert data["units"]["tank-2"]["tag"] == "tank-2"
+    names = caption_names(scenario)
+    assert len({names[u.id] for u in scenario.units()}) == len(list(scenario.units()))
+
+
+def test_replay_captions_name_a_campaign_battles_units_as_the_rosters_do():
+    scenario = load_scenario(SCENARIOS / "factory-hold.json")
+    given = {u.id: f"Unit {i} (Red Company)" for i, u in enumerate(scenario.units())}
+    tags = {u.id: f"Unit {i}" for i, u in enumerate(scenario.units())}
+    data = replay_frames(scenario, run_battle(scenario, 3).events, unit_names=given, unit_tags=tags)
+    text = _captions(data)
+    assert not re.search(r"\b(tank|squad)-\d\b", text)
+    assert "Unit 0 (Red Company)" in text
+    assert {u["tag"] for u in data["units"].values()} == set(tags.values())
+
+
 def test_the_table_is_drawn_with_y_flipped_and_units_sized():
     scenario = load_scenario(SCENARIOS / "crossroads.json")
     table = table_view(scenario)
@@ -206,10 +248,10 @@ def test_the_histogram_has_a_bar_per_score_and_side():
             "red": {"scores": {"1": 10}},
         },
     }
-    chart = score_histogram(summary, {"blue": "Blue", "red": "Red"})
+    chart = score_histogram(summary, [("blue", "Blue", "#00f"), ("red", "Red", "#f00")])
     assert len(chart.bars) == 4 * 2  # scores 0..3, two sides
     tallest = max(chart.bars, key=lambda b: b.height)
-    assert tallest.side_index == 1 and tallest.y == 12  # red's 100% reaches the top
+    assert tallest.colour == "#f00" and tallest.y == 12  # red's 100% reaches the top
     assert any(b.label == "Blue scored 3 in 8 battles (80.0%)" for b in chart.bars)
 
 
@@ -226,3 +268,34 @@ def test_objective_ids_sit_clear_of_their_circle_and_of_each_other():
     edge["objectives"].append(ridge | {"points_per_turn": 1})
     mark = next(o for o in table_view(parse_scenario(edge)).objectives if o.id == "ridge")
     assert float(mark.label_y) > float(mark.cy) + 2
+
+
+def _odds_summary(order: list[str]) -> dict:
+    rate = {"rate": 0.5, "low": 0.4, "high": 0.6}
+    sides = {
+        "blue": {"win": rate, "loss": rate, "mean_score": 1.0, "scores": {"1": 6, "2": 4}},
+        "red": {"win": rate, "loss": rate, "mean_score": 2.0, "scores": {"2": 10}},
+    }
+    return {
+        "battles": 10,
+        "favoured": None,
+        "draw": rate,
+        "sides": {side: sides[side] for side in order},
+        "units": {},
+    }
+
+
+def test_an_odds_side_keeps_its_colour_whatever_order_the_summary_keys_come_in():
+    """Red is the scenario's second side: it wears --side-1 (red) on the odds page, its table,
+    legend and bars, however a JSON column hands back the summary's keys."""
+    scenario = {"sides": [{"id": "red", "name": "Reds"}, {"id": "blue", "name": "Blues"}]}
+    for order in (["blue", "red"], ["red", "blue"]):
+        odds = odds_report(_odds_summary(order), scenario)
+        assert [(s.id, s.colour) for s in odds.sides] == [
+            ("red", "var(--side-0)"),
+            ("blue", "var(--side-1)"),
+        ]
+        red_bars = {b.colour for b in odds.histogram.bars if b.label.startswith("Reds")}
+        assert red_bars == {"var(--side-0)"}
+    given = odds_report(_odds_summary(["blue", "red"]), scenario, {"blue": "#2e7d32"})
+    assert {s.id: s.colour for s in given.sides} == {"blue": "#2e7d32", "red": "var(--side-0)"}

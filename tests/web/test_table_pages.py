@@ -22,8 +22,11 @@ def test_the_gm_creates_an_npc_and_a_players_character(client, world):
     assert response.status_code == 302
     found = {c.name: c for c in Character.objects.filter(campaign=world.campaign)}
     assert found["Sgt. Rook"].player is None and found["Lt. Ash"].player == world.users["player"]
-    response = client.post(url, {"name": "Ghost", "hit_points": "5", "player": "nobody"})
-    assert response.status_code == 400 and "no user called" in response.text
+    # Nobody by that name, or an account outside the campaign: refused in the same words.
+    for name in ("nobody", "outsider"):
+        response = client.post(url, {"name": "Ghost", "hit_points": "5", "player": name})
+        assert response.status_code == 400
+        assert f"no one in this campaign is called &#x27;{name}&#x27;" in response.text
     page = login(client, world, "player").get(
         reverse("campaign:characters", args=[world.campaign.pk])
     )

@@ -191,7 +191,7 @@
     size.textContent = String(info.size);
     node.appendChild(size);
     var label = svgElement("text", { "class": "unit-label", y: info.r + 0.45 });
-    label.textContent = id;
+    label.textContent = info.tag || id;
     node.appendChild(label);
     layer.appendChild(node);
     this.unitNodes[id] = node;

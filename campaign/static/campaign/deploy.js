@@ -3,8 +3,9 @@
  * table, templates/campaign/_deploy_layer.html) are dragged, or moved with the arrow keys, in
  * half-inch steps, and snap onto a deployment spot of their side when dropped near one. The
  * numeric table follows the map and the map follows the table. Every move is checked by the
- * server with the engine's own validator (the set-up's check URL); a spot it refuses is undone
- * on the spot and the reason shown beside the unit. Without JavaScript the table does it all.
+ * server with the engine's own validator (the set-up's check URL); a position it refuses
+ * (outside the side's deployment zone, in terrain or a building the unit may not stand in, off
+ * the table) is undone on the spot and the reason shown beside the unit. Without JavaScript the table does it all.
  */
 (function () {
   "use strict";
@@ -156,7 +157,7 @@
       var pk = row.getAttribute("data-deploy-problem");
       var reasons = problems[pk] || [];
       row.hidden = reasons.length === 0;
-      row.textContent = reasons.join(" ");
+      row.textContent = reasons.join("; ");
       var mark = self.mark(pk);
       if (mark) { mark.classList.toggle("refused", reasons.length > 0); }
     });
@@ -181,16 +182,16 @@
         var label = name.trim();
         if (from && reasons.length) {
           self.place(pk, from);
-          self.say("Not there: " + reasons.join(" ") + ". " + label + " is back where it was.");
+          self.say("Not there: " + reasons.join("; ") + ". " + label + " is back where it was.");
           var refused = {};
-          refused[pk] = ["Not there: " + reasons.join(" ")];
+          refused[pk] = ["Not there: " + reasons.join("; ")];
           self.show(Object.assign({}, answer.units, refused));
           return;
         }
         self.show(answer.units);
         var at = self.position(pk);
         if (reasons.length) {
-          self.say(label + ": " + reasons.join(" "));
+          self.say(label + ": " + reasons.join("; "));
         } else if (at && self.sideIndex(pk) >= 0) {
           self.say(label + " at " + text(at.x) + ", " + text(at.y) + ".");
         } else {

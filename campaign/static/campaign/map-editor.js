@@ -2,11 +2,13 @@
  * The map editor: a scenario document (docs/scenario.md) drawn as the battle pages draw a
  * table (templates/battles/table.html: inches, y measured up from the near edge, flipped once
  * here for SVG) and edited in place. Terrain pieces from the palette are polygons whose corners
- * are dragged; buildings come from the card library; objectives and each side's deployment
- * spots are placed and moved; everything snaps to the half inch; Undo steps back. After each
+ * are dragged; buildings come from the card library; objectives, each side's deployment zone
+ * (a polygon, edited by its corners like terrain) and its deployment spots are placed and
+ * moved; everything snaps to the half inch; Undo steps back. After each
  * change the server checks the document with the engine's own validator and every problem is
  * pinned to the piece it names. The form's JSON field always holds the document, so Save sends
- * exactly what is drawn, and without JavaScript the GM edits that field directly.
+ * exactly what is drawn; without JavaScript the page's numbers form (campaign/map_numbers.py)
+ * does the same job.
  */
 (function () {
   "use strict";
@@ -153,10 +155,28 @@
     this.say("Added a deployment spot for " + (side.name || side.id) + ".");
   };
 
+  Editor.prototype.addZone = function (sideIndex) {
+    var side = this.state.sides[sideIndex];
+    var t = this.table();
+    var depth = Math.min(6, this.round(t.height / 3));
+    var y0 = sideIndex === 0 ? 0 : t.height - depth;
+    this.remember();
+    side.zone = [[0, y0], [t.width, y0], [t.width, y0 + depth], [0, y0 + depth]];
+    this.selected = { kind: "zone", side: sideIndex, index: 0 };
+    this.changed(true);
+    this.say("Drew the deployment zone of " + (side.name || side.id) + ": drag it, or its corners.");
+  };
+
+  // A zone is a side's `zone` list; as a piece it carries the side, so edits land there.
+  function zonePiece(side) {
+    return side && side.zone ? { id: "zone of " + (side.name || side.id), polygon: side.zone, zoneOf: side } : null;
+  }
+
   Editor.prototype.piece = function (sel) {
     sel = sel || this.selected;
     if (!sel) { return null; }
     var s = this.state;
+    if (sel.kind === "zone") { return zonePiece((s.sides || [])[sel.side]); }
     if (sel.kind === "terrain") { return (s.terrain || [])[sel.index]; }
     if (sel.kind === "building") { return (s.buildings || [])[sel.index]; }
     if (sel.kind === "objective") { return (s.objectives || [])[sel.index]; }
@@ -168,6 +188,14 @@
     var sel = this.selected;
     if (!this.piece()) { return; }
     this.remember();
+    if (sel.kind === "zone") {
+      var owner = this.state.sides[sel.side];
+      delete owner.zone;
+      this.selected = null;
+      this.changed(true);
+      this.say("Removed the deployment zone of " + (owner.name || owner.id) + ".");
+      return;
+    }
     var list = sel.kind === "spot" ? this.state.sides[sel.side].units
       : this.state[{ terrain: "terrain", building: "buildings", objective: "objectives" }[sel.kind]];
     var gone = list.splice(sel.index, 1)[0];
@@ -186,6 +214,7 @@
       piece.polygon = base.polygon.map(function (p, i) {
         return corner === undefined || corner === null || corner === i ? moved(p) : p.slice();
       });
+      if (piece.zoneOf) { piece.zoneOf.zone = piece.polygon; }
     } else if (base.point) {
       piece.point = moved(base.point);
     } else if (base.position) {
@@ -207,7 +236,7 @@
     return this.problems.filter(function (p) {
       var at = p.piece;
       if (!at || at.kind !== sel.kind || at.index !== sel.index) { return false; }
-      return sel.kind !== "spot" || at.side === sel.side;
+      return (sel.kind !== "spot" && sel.kind !== "zone") || at.side === sel.side;
     });
   };
 
@@ -242,6 +271,12 @@
       return node;
     }
     var labels = [];
+    (this.state.sides || []).forEach(function (side, s) {
+      if (!side.zone || !side.zone.length) { return; }
+      var node = mark(el("polygon", { "class": "deploy-zone side-" + s, points: pts(side.zone) }, svg),
+                      { kind: "zone", side: s, index: 0 });
+      el("title", {}, node).textContent = "Deployment zone of " + (side.name || side.id);
+    });
     (this.state.terrain || []).forEach(function (piece, i) {
       var known = self.data.palette.indexOf(piece.kind) >= 0 ? piece.kind : "other";
       var node = mark(el("polygon", { "class": "terrain terrain-" + known, points: pts(piece.polygon) }, svg),
@@ -311,6 +346,7 @@
     if (sel.kind === "building") { return piece.id + " (" + ((piece.card || {}).name || "building") + ")"; }
     if (sel.kind === "objective") { return "objective " + piece.id; }
     var side = this.state.sides[sel.side];
+    if (sel.kind === "zone") { return "deployment zone of " + (side.name || side.id); }
     return "spot " + (sel.index + 1) + " of " + (side.name || side.id);
   };
 
@@ -321,6 +357,7 @@
     (s.buildings || []).forEach(function (p, i) { out.push({ kind: "building", index: i }); });
     (s.objectives || []).forEach(function (p, i) { out.push({ kind: "objective", index: i }); });
     (s.sides || []).forEach(function (side, si) {
+      if (side.zone) { out.push({ kind: "zone", side: si, index: 0 }); }
       (side.units || []).forEach(function (u, i) { out.push({ kind: "spot", side: si, index: i }); });
     });
     return out;
@@ -523,8 +560,8 @@
     var node = target.closest("[data-piece]");
     if (!node) { return null; }
     var parts = node.getAttribute("data-piece").split(":");
-    return parts[0] === "spot"
-      ? { kind: "spot", side: Number(parts[1]), index: Number(parts[2]) }
+    return parts[0] === "spot" || parts[0] === "zone"
+      ? { kind: parts[0], side: Number(parts[1]), index: Number(parts[2]) }
       : { kind: parts[0], index: Number(parts[1]) };
   };
 
@@ -584,6 +621,9 @@
       self.addBuilding(self.box.querySelector("[data-building-choice]").value);
     });
     this.box.querySelector("[data-add-objective]").addEventListener("click", function () { self.addObjective(); });
+    this.box.querySelectorAll("[data-add-zone]").forEach(function (button) {
+      button.addEventListener("click", function () { self.addZone(Number(button.getAttribute("data-add-zone"))); });
+    });
     this.box.querySelectorAll("[data-add-spot]").forEach(function (button) {
       button.addEventListener("click", function () { self.addSpot(Number(button.getAttribute("data-add-spot"))); });
     });
@@ -650,6 +690,8 @@
     document.querySelectorAll("[data-map-editor]").forEach(function (box) {
       var data = JSON.parse(document.getElementById(box.getAttribute("data-editor-data")).textContent);
       box.hidden = false;
+      // The drawn editor replaces the numbers form, which is for pages without JavaScript.
+      document.querySelectorAll("[data-map-numbers]").forEach(function (numbers) { numbers.hidden = true; });
       box.editor = new Editor(box, data);
     });
   }
