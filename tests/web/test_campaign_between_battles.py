@@ -118,6 +118,10 @@ def wounded(world):
         force=world.force, unit_type=card, name="Doc Crew", specialties=["medical"]
     )
     day = world.campaign.day
+    # The world's battle may have left Casualty hits on other units (its dice follow the
+    # database's ids): only these two wait for the medics here.
+    for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
+        _set(world, other, casualty_hits=0)
     first = _set(world, world.unit, status="ready", casualty_hits=2, last_battle_day=day)
     second = unit_create(force=world.force, unit_type=card, name="Hurt", quality="green")
     second = _set(world, second, casualty_hits=1, last_battle_day=day)
