@@ -13,10 +13,10 @@ from typing import Any
 from django import forms
 
 from battles.engine.geometry import Polygon
+from battles.forms import LaunchKeyField
 from battles.odds import ODDS_MAX_BATTLES
 from battles.services import SEED_LIMIT
 from campaign.bridge import REMOVED
-from campaign.forms import LaunchKeyField
 from campaign.models import Unit
 from campaign.services.battles import Deployment
 

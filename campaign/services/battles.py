@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
@@ -73,7 +73,7 @@ def campaign_battle_launch(
     battle the first one launched.
     """
     require_manager(campaign, actor)
-    if request_key is not None and (existing := _launched(request_key)):
+    if existing := _launched(request_key, actor):
         return existing
     campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     try:
@@ -82,7 +82,7 @@ def campaign_battle_launch(
         )
     except ValidationError:
         # The same request, launched a moment ago by another: its units are in battle now.
-        if request_key is not None and (existing := _launched(request_key)):
+        if existing := _launched(request_key, actor):
             return existing
         raise
     try:
@@ -97,13 +97,17 @@ def campaign_battle_launch(
                 campaign_battles=Battle.objects.filter(
                     id__in=CampaignBattle.objects.filter(campaign=campaign).values("battle_id")
                 ),
+                request_key=request_key,
             )
+            # The battle's request key is the launch's: a battle found by it (the same request
+            # at the same moment) is the other request's campaign battle.
+            if existing := CampaignBattle.objects.filter(battle=battle).first():
+                return existing
             return CampaignBattle.objects.create(
                 campaign=campaign,
                 name=battle.name,
                 day=campaign.day,
                 battle=battle,
-                request_key=request_key,
                 sides=sides,
                 engine_units=engine_units,
                 created_by=actor,
@@ -114,13 +118,15 @@ def campaign_battle_launch(
         raise ValidationError(
             {path or "scenario": [reason] for path, reason in exc.errors}
         ) from exc
-    except IntegrityError:
-        # The same request, launched at the same moment by another request: theirs stands.
-        return CampaignBattle.objects.get(request_key=request_key)
 
 
-def _launched(request_key: uuid.UUID) -> CampaignBattle | None:
-    return CampaignBattle.objects.filter(request_key=request_key).first()
+def _launched(request_key: uuid.UUID | None, actor: Any) -> CampaignBattle | None:
+    """The campaign battle this actor's request key launched already, if any."""
+    if request_key is None:
+        return None
+    return CampaignBattle.objects.filter(
+        battle__request_key=request_key, battle__created_by=actor
+    ).first()
 
 
 def campaign_battle_scenario(

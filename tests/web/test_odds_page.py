@@ -15,12 +15,12 @@ from battles.services import SEED_LIMIT
 pytestmark = pytest.mark.django_db
 
 URL = "/battles/odds/new/"
-TOKEN = "an-odds-token-0123456789"
+KEY = "3c9a2f6e-1d4b-4e7a-8b5c-0f1e2d3c4b5a"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _post(client, **fields):
-    data = {"scenario": "crossroads", "token": TOKEN, "battles": "1000", "seed": "", "name": ""}
+    data = {"scenario": "crossroads", "request_key": KEY, "battles": "1000", "precision": "2", "seed": "", "name": ""}
     data.update(fields)
     with mock.patch("battles.odds.odds_enqueue"):
         return client.post(URL, data)
@@ -37,10 +37,13 @@ def finished_run(owner, scenario) -> OddsRun:
     return run
 
 
-def test_the_form_asks_for_a_thousand_battles_by_default(owner_client):
+def test_the_form_asks_for_two_points_within_ten_thousand_battles_by_default(owner_client):
     page = owner_client.get(URL).content.decode()
     field = re.search(r'<input[^>]*name="battles"[^>]*>', page).group(0)
-    assert 'value="1000"' in field and 'min="1"' in field and 'max="100000"' in field
+    assert 'value="10000"' in field and 'min="1"' in field and 'max="100000"' in field
+    precision = re.search(r'<select name="precision".*?</select>', page, re.S).group(0)
+    assert '<option value="2" selected>±2 points</option>' in precision
+    assert '<option value="1">±1 point</option>' in precision
     assert '<svg class="table-map"' in page
 
 
@@ -50,10 +53,10 @@ def test_the_htmx_preview_is_the_partial(owner_client):
 
 
 def test_a_launch_saves_the_run_and_shows_it(owner_client, owner):
-    response = _post(owner_client, battles="500", seed="10")
+    response = _post(owner_client, battles="500", seed="10", precision="1")
     run = OddsRun.objects.get()
     assert response["Location"] == reverse("battles:odds-detail", args=[run.pk])
-    assert (run.battles, run.base_seed, run.created_by) == (500, 10, owner)
+    assert (run.battles, run.precision, run.base_seed, run.created_by) == (500, 1.0, 10, owner)
 
 
 def test_a_double_submit_launches_one_run(owner_client):
@@ -69,6 +72,7 @@ def test_a_double_submit_launches_one_run(owner_client):
         ({"battles": str(ODDS_MAX_BATTLES + 1)}, "less than or equal to 100000"),
         ({"battles": ""}, "This field is required"),
         ({"battles": "many"}, "Enter a whole number"),
+        ({"precision": "3"}, "Select a valid choice"),
         ({"seed": str(SEED_LIMIT - 10)}, "the seed may be at most"),
         ({"scenario": "atlantis"}, "Select a valid choice"),
     ],
