@@ -20,7 +20,14 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _post(client, **fields):
-    data = {"scenario": "crossroads", "request_key": KEY, "battles": "1000", "precision": "2", "seed": "", "name": ""}
+    data = {
+        "scenario": "crossroads",
+        "request_key": KEY,
+        "battles": "1000",
+        "precision": "2",
+        "seed": "",
+        "name": "",
+    }
     data.update(fields)
     with mock.patch("battles.odds.odds_enqueue"):
         return client.post(URL, data)
