@@ -171,7 +171,10 @@ def test_two_submits_at_the_same_moment_launch_once(client, owner):
         finally:
             connection.close()
 
-    with mock.patch.object(views, "battle_launch", side_effect=slow_launch):
+    with (
+        mock.patch.object(views, "battle_launch", side_effect=slow_launch),
+        mock.patch("battles.services.battle_enqueue") as sent,
+    ):
         racers = [threading.Thread(target=submit) for _ in range(2)]
         for racer in racers:
             racer.start()
@@ -179,3 +182,4 @@ def test_two_submits_at_the_same_moment_launch_once(client, owner):
             racer.join(timeout=30)
     assert len(answers) == 2 and answers[0] == answers[1]
     assert Battle.objects.count() == 1
+    assert sent.call_count == 1
