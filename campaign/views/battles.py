@@ -25,6 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from battles.engine import ScenarioError, parse_scenario
 from battles.models import Battle
+from battles.odds_report import odds_stopped
 from battles.report_context import LogUnreadable, battle_report
 from battles.selectors import ReferenceScenario, battle_log, reference_scenarios
 from battles.table import table_named, table_view
@@ -211,7 +212,7 @@ def _ask_odds(request, viewer, chosen, form, context) -> HttpResponse:
             # The form goes back as it was, carrying the run to keep with the launch.
             form.data = form.data.copy()
             form.data["odds_run"] = str(run.pk)
-            context.update(odds_run=run, odds=None)
+            context.update(odds_run=run, odds=None, odds_stopped=odds_stopped(run))
             status = 200
     if request.htmx:
         return render(request, f"{SETUP}#setup-form", context)
@@ -227,7 +228,12 @@ def battle_odds(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
     run = odds_for_viewer(request.user, viewer.campaign, run_pk)
     if run is None:
         raise Http404("no such odds run")
-    context = base_context(viewer, odds_run=run, odds=campaign_odds_report(run, viewer.campaign))
+    context = base_context(
+        viewer,
+        odds_run=run,
+        odds=campaign_odds_report(run, viewer.campaign),
+        odds_stopped=odds_stopped(run),
+    )
     response = render(request, "campaign/_setup_odds.html", context)
     if run.finished and request.htmx:
         return HttpResponseStopPolling(response.content)
@@ -349,6 +355,7 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         # The odds the GM asked before launching: the GM's, like the set-up page.
         context["odds_run"] = cb.odds
         context["odds"] = campaign_odds_report(cb.odds, viewer.campaign)
+        context["odds_stopped"] = odds_stopped(cb.odds)
     return context
 
 

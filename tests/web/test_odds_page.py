@@ -130,3 +130,45 @@ def test_a_failed_run_says_why(owner_client, owner, scenario):
     OddsRun.objects.filter(pk=run.pk).update(status="failed", error="chunk 0 exploded")
     html = owner_client.get(reverse("battles:odds-detail", args=[run.pk])).content.decode()
     assert "The odds run failed" in html and "chunk 0 exploded" in html
+
+
+def test_a_running_run_shows_the_odds_so_far_and_how_narrow_they_are(owner_client, owner, scenario):
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=300, seed=3, chunk_size=20, created_by=owner)
+        odds_chunk_run(run_id=run.id, index=0)
+        odds_chunk_run(run_id=run.id, index=2)  # not counted until chunk 1 is in
+    run.refresh_from_db()
+    assert run.battles_counted == 20
+    first = owner_client.get(reverse("battles:odds-progress", args=[run.pk]), **HTMX)
+    html = first.content.decode()
+    assert first.status_code == 200
+    assert "Chances over 20 battles so far" in html
+    assert f"So far 20 battles: every outcome within ±{run.widest:.1f} points" in html
+    assert "it stops at ±2 (or at 300 battles)" in html
+    after_twenty = run.widest
+    with mock.patch("battles.odds.odds_enqueue"):
+        odds_chunk_run(run_id=run.id, index=1)
+    run.refresh_from_db()
+    assert run.battles_counted == 60 and run.widest < after_twenty  # narrowing as chunks land
+    html = owner_client.get(reverse("battles:odds-progress", args=[run.pk]), **HTMX)
+    assert (
+        f"So far 60 battles: every outcome within ±{run.widest:.1f} points" in html.content.decode()
+    )
+
+
+def test_a_finished_run_says_why_it_stopped(owner_client, owner, scenario):
+    with mock.patch("battles.odds.odds_enqueue"):
+        precise = odds_launch(
+            scenario=scenario, battles=300, precision=10, seed=5, chunk_size=10, created_by=owner
+        )
+        capped = odds_launch(scenario=scenario, battles=40, seed=5, chunk_size=10, created_by=owner)
+        for run in (precise, capped):
+            for index in range(run.chunks_total):
+                odds_chunk_run(run_id=run.id, index=index)
+    precise.refresh_from_db()
+    capped.refresh_from_db()
+    html = owner_client.get(reverse("battles:odds-detail", args=[precise.pk])).content.decode()
+    assert f"Every outcome known within ±10 points after {precise.battles_counted} battles." in html
+    html = owner_client.get(reverse("battles:odds-detail", args=[capped.pk])).content.decode()
+    assert "Stopped at the ceiling of 40 battles: every outcome is within ±" in html
+    assert "(±2 was asked)" in html
