@@ -144,7 +144,7 @@ def test_a_running_run_shows_the_odds_so_far_and_how_narrow_they_are(owner_clien
     assert first.status_code == 200
     assert "Chances over 20 battles so far" in html
     assert f"So far 20 battles: every outcome within ±{run.widest:.1f} points" in html
-    assert "it stops at ±2 (or at 300 battles)" in html
+    assert "it stops at ±2 points (or at 300 battles)" in html
     after_twenty = run.widest
     with mock.patch("battles.odds.odds_enqueue"):
         odds_chunk_run(run_id=run.id, index=1)
