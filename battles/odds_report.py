@@ -117,6 +117,6 @@ def odds_stopped(run: OddsRun) -> str:
     if run.stop == OddsRun.Stop.CANCELLED:
         return f"Cancelled after {counted} battles: every outcome was within {widest} points."
     return (
-        f"So far {counted} battles: every outcome within {widest} points; it stops at {asked} points "
-        f"(or at {run.battles:,} battles)."
+        f"So far {counted} battles: every outcome within {widest} points; it stops at {asked} "
+        f"points (or at {run.battles:,} battles)."
     )
