@@ -374,9 +374,11 @@ def ready_units(*, campaign: Campaign) -> list[Unit]:
 
 
 def campaign_battle_launched(
-    *, campaign: Campaign, user: Any, request_key: str | None
+    *, campaign: Campaign, user: Any, request_key: uuid.UUID | str | None
 ) -> CampaignBattle | None:
-    """The battle a set-up form with this request key already launched, if any."""
+    """The battle ``user`` launched with this request key (a set-up form's), if any."""
+    if request_key is None:
+        return None
     try:
         key = uuid.UUID(str(request_key))
     except ValueError:

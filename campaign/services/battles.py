@@ -13,6 +13,7 @@ import copy
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -35,7 +36,7 @@ from campaign.bridge import (
     unit_going_in,
 )
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
-from campaign.selectors import engaged_units
+from campaign.selectors import campaign_battle_launched, engaged_units
 from campaign.services._record import require_manager
 from campaign.services.outcomes import opposing_equipment_by_side, outcome_apply, outcome_revert
 from campaign.state import Status, quality_name
@@ -73,7 +74,10 @@ def campaign_battle_launch(
     battle the first one launched.
     """
     require_manager(campaign, actor)
-    if existing := _launched(request_key, actor):
+    launched = partial(
+        campaign_battle_launched, campaign=campaign, user=actor, request_key=request_key
+    )
+    if existing := launched():
         return existing
     campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     try:
@@ -82,7 +86,7 @@ def campaign_battle_launch(
         )
     except ValidationError:
         # The same request, launched a moment ago by another: its units are in battle now.
-        if existing := _launched(request_key, actor):
+        if existing := launched():
             return existing
         raise
     try:
@@ -118,15 +122,6 @@ def campaign_battle_launch(
         raise ValidationError(
             {path or "scenario": [reason] for path, reason in exc.errors}
         ) from exc
-
-
-def _launched(request_key: uuid.UUID | None, actor: Any) -> CampaignBattle | None:
-    """The campaign battle this actor's request key launched already, if any."""
-    if request_key is None:
-        return None
-    return CampaignBattle.objects.filter(
-        battle__request_key=request_key, battle__created_by=actor
-    ).first()
 
 
 def campaign_battle_scenario(
