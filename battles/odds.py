@@ -173,7 +173,7 @@ def odds_count(*, run_id: int) -> bool:
     run = OddsRun.objects.get(id=run_id)
     if run.finished:
         return True
-    tallies = dict(run.chunks.filter(index__lt=run.chunks_total).values_list("index", "tallies"))
+    tallies = dict(run.chunks.values_list("index", "tallies"))
     sides = [side["id"] for side in run.scenario["sides"]]
     total, stop = tally_empty(sides), ""
     for index in range(run.chunks_total):
