@@ -132,7 +132,13 @@ class workers:
         for process in self.processes:
             process.terminate()
         for process in self.processes:
-            process.wait(timeout=30)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                # Still fighting a chunk sent before the run stopped (it is not counted): the
+                # run is over and timed, so the chunk need not finish.
+                process.kill()
+                process.wait()
 
 
 def launch_to_done(scenario: dict, seed: int) -> float:
