@@ -172,3 +172,17 @@ def test_a_finished_run_says_why_it_stopped(owner_client, owner, scenario):
     html = owner_client.get(reverse("battles:odds-detail", args=[capped.pk])).content.decode()
     assert "Stopped at the ceiling of 40 battles: every outcome is within ±" in html
     assert "(±2 was asked)" in html
+
+
+def test_the_list_gives_each_run_the_battles_it_counted_and_its_ceiling(
+    owner_client, owner, scenario
+):
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(
+            scenario=scenario, battles=300, precision=10, seed=5, chunk_size=10, created_by=owner
+        )
+        for index in range(run.chunks_total):
+            odds_chunk_run(run_id=run.id, index=index)
+    run.refresh_from_db()
+    html = owner_client.get(reverse("battles:list")).content.decode()
+    assert f"{run.battles_counted} of at most 300" in html and run.battles_counted < 300
