@@ -1,4 +1,5 @@
-"""Battle records: everything needed to reproduce a battle, its status, progress and result."""
+"""Battle records and odds runs: everything needed to reproduce them, and where they stand as
+queued work (``QueuedWork``, the fields and ways they share)."""
 
 from __future__ import annotations
 
@@ -127,7 +128,8 @@ class OddsRun(QueuedWork):
     fought again alone. The battles come in chunks of ``chunk_size`` that workers take in
     parallel; chunk ``k`` always fights the same seeds. The run stops at the first chunk after
     which every outcome's interval is within ``precision`` (``battles.odds``), or at its
-    ceiling of ``battles``.
+    ceiling of ``battles``. ``result`` holds the odds over the chunks counted so far, final
+    once it is done.
     """
 
     class Stop(models.TextChoices):
