@@ -26,8 +26,10 @@ class QueuedWork(models.Model):
     """What a battle and an odds run share as work for the queue: who asked, with which request
     key, what it is fought from, where it stands, its worker's lease, what it cost, its outcome.
 
-    ``request_key`` is the launch form's one-time key: unique per owner, so a form sent twice
-    (a double click, a resend) finds the row the first one made (``battles.queue``).
+    ``request_key`` is the launch form's one-time key, unique, so a form sent twice (a double
+    click, a resend) finds the row the first one made (``battles.queue``). Unique outright, not
+    per owner: work launched by nobody (the campaign's own launches may be) has a NULL owner,
+    and NULLs never clash in a unique constraint.
     """
 
     Status = WorkStatus
@@ -42,7 +44,10 @@ class QueuedWork(models.Model):
         help_text="Who launched it (a one-off battle or a run is visible to them).",
     )
     request_key = models.UUIDField(
-        null=True, blank=True, help_text="The launch form's key: a repeated request finds this row."
+        null=True,
+        blank=True,
+        unique=True,
+        help_text="The launch form's key: a repeated request finds this row.",
     )
     ruleset = models.CharField(max_length=16, choices=Ruleset.choices)
     scenario = models.JSONField(help_text="The full scenario snapshot it is fought from.")
@@ -65,11 +70,6 @@ class QueuedWork(models.Model):
     class Meta:
         abstract = True
         ordering = ["-created_at", "-id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["created_by", "request_key"], name="%(class)s_request_once"
-            ),
-        ]
 
     @property
     def finished(self) -> bool:

@@ -2,8 +2,9 @@
 after its transaction commits; a broker that is down is noted on the row for the sweep.
 
 A launch form carries a one-time request key (``battles.forms.LaunchKeyField``). The row stores
-it under a unique (owner, key) constraint, so a double click, a resent POST or two requests at
-the same moment make one row and one enqueue: the first to insert wins; the others find its row.
+it in a unique column, so a double click, a resent POST or two requests at the same moment make
+one row and one enqueue: the first to insert wins; the others find its row. A key is its
+owner's: another user sending it (copied from someone else's form) is refused.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.db import IntegrityError, transaction
 from kombu.exceptions import OperationalError as BrokerError
 
 from battles.models import QueuedWork
+from battles.refusals import BattleInputError
 
 logger = logging.getLogger(__name__)
 
@@ -25,10 +27,16 @@ Work = TypeVar("Work", bound=QueuedWork)
 
 
 def launched(model: type[Work], *, request_key: uuid.UUID | None, owner: Any) -> Work | None:
-    """The row this owner's request key already made, if any."""
+    """The row this owner's request key already made, if any; ``BattleInputError`` if the key
+    made another owner's."""
     if request_key is None:
         return None
-    return model.objects.filter(request_key=request_key, created_by=owner).first()
+    work = model.objects.filter(request_key=request_key).first()
+    if work is not None and work.created_by_id != getattr(owner, "pk", None):
+        raise BattleInputError(
+            [("request_key", "This form is damaged; reload the page and try again.")]
+        )
+    return work
 
 
 def create_once(
