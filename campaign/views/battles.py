@@ -141,12 +141,10 @@ def _setup(request: HttpRequest, pk: int):
 def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     viewer, scenarios, chosen, units, engaged = _setup(request, pk)
     bound = request.method == "POST"
-    key = request.POST.get("request_key")
-    if bound and (
-        launched := campaign_battle_launched(
-            campaign=viewer.campaign, user=request.user, request_key=key
-        )
-    ):
+    launched = bound and campaign_battle_launched(
+        campaign=viewer.campaign, user=request.user, request_key=request.POST.get("request_key")
+    )
+    if launched:
         # The form sent again (a double click, a resend): its units are in battle by now.
         url = reverse("campaign:battle", args=[pk, launched.pk])
         return action_done(request, url, f"{launched.name} launched.")
