@@ -18,10 +18,8 @@ from django.conf import settings
 from django.db.models import F, QuerySet, Sum
 
 from battles.engine import Scenario
-from battles.models import Battle, OddsRun, WorkStatus
+from battles.models import IN_FLIGHT, Battle, OddsRun
 from battles.refusals import WorkRefused
-
-IN_FLIGHT = (WorkStatus.QUEUED, WorkStatus.RUNNING)
 
 
 def battle_cost(scenario: Scenario) -> int:
@@ -36,7 +34,8 @@ def battles_cost(battles: QuerySet[Battle]) -> int:
 
 
 def odds_cost(runs: QuerySet[OddsRun]) -> int:
-    """What the runs among ``runs`` still have to fight (chunks not yet counted)."""
+    """What the runs among ``runs`` may still fight: their chunks not yet counted, up to the
+    ceiling (a run that stops early, precise enough, gives the rest back as it stops)."""
     left = runs.filter(status__in=IN_FLIGHT).annotate(
         left=(F("chunks_total") - F("chunks_done")) * F("chunk_size") * F("cost")
     )

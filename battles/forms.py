@@ -1,33 +1,36 @@
 """Forms of the battle pages: set up a one-off battle, launch an odds run, filter a log.
 
-Each launch form carries a one-time token (``battles.idempotency``) so that a double click or a
-resent POST launches once. Errors the services find (``BattleInputError``) are put back on the
-field they name.
+Each launch form carries a one-time request key (``LaunchKeyField``, kept by ``battles.queue``)
+so that a double click or a resent POST launches once. Errors the services find
+(``BattleInputError``) are put back on the field they name.
 """
 
 from __future__ import annotations
 
-import re
-import secrets
+import uuid
+from typing import Any
 
 from django import forms
 
-from battles.odds import ODDS_DEFAULT_BATTLES, ODDS_MAX_BATTLES
+from battles.odds import ODDS_DEFAULT_BATTLES, ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.selectors import reference_scenarios
 from battles.services import SEED_LIMIT, BattleInputError
 
-TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
+class LaunchKeyField(forms.UUIDField):
+    """The form's one-time request key: a double submit carries the same key and launches once."""
 
-def new_token() -> str:
-    """A fresh launch token for a form."""
-    return secrets.token_urlsafe(18)
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(initial=uuid.uuid4, **kwargs)
+        self.error_messages["invalid"] = "This form is damaged; reload the page and try again."
 
 
 class LaunchForm(forms.Form):
-    """What every launch asks: which scenario, an optional name and seed, and the token."""
+    """What every launch asks: which scenario, an optional name and seed, and the request key."""
 
-    token = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    request_key = LaunchKeyField()
     scenario = forms.ChoiceField(label="Scenario")
     name = forms.CharField(
         label="Name",
@@ -52,20 +55,12 @@ class LaunchForm(forms.Form):
             scenario.widget.attrs.update(
                 {"hx-get": preview_url, "hx-target": "#table-preview", "hx-swap": "outerHTML"}
             )
-        if not self.is_bound and not self.initial.get("token"):
-            self.initial["token"] = new_token()
-
-    def clean_token(self) -> str:
-        token = self.cleaned_data["token"]
-        if not TOKEN_PATTERN.match(token):
-            raise forms.ValidationError("This form is damaged; reload the page and try again.")
-        return token
 
     def add_service_errors(self, exc: BattleInputError) -> None:
         """Put each (path, reason) the service reported on its field, or above the form."""
         for path, reason in exc.errors:
             field = path.split(".", 1)[0].split("[", 1)[0]
-            if field in self.fields and field not in {"token", "scenario"}:
+            if field in self.fields and field not in {"request_key", "scenario"}:
                 self.add_error(field, reason)
             else:
                 self.add_error(None, f"{path}: {reason}" if path else reason)
@@ -82,21 +77,28 @@ class BattleSetupForm(LaunchForm):
         help_text="Optional; the scenario's own limit if left empty.",
     )
 
-    field_order = ["scenario", "name", "seed", "turn_limit", "token"]
+    field_order = ["scenario", "name", "seed", "turn_limit", "request_key"]
 
 
 class OddsForm(LaunchForm):
-    """Many battles of one reference scenario with consecutive seeds."""
+    """Battles of one reference scenario with consecutive seeds, until the odds are known."""
 
+    precision = forms.TypedChoiceField(
+        label="Precision",
+        choices=[(f"{p:g}", f"±{p:g} {'point' if p == 1 else 'points'}") for p in ODDS_PRECISIONS],
+        coerce=float,
+        initial=f"{ODDS_PRECISIONS[0]:g}",
+        help_text="It stops once every outcome's 95% interval is this narrow.",
+    )
     battles = forms.IntegerField(
-        label="Battles",
+        label="At most",
         min_value=1,
         max_value=ODDS_MAX_BATTLES,
         initial=ODDS_DEFAULT_BATTLES,
-        help_text=f"How many battles to fight, 1 to {ODDS_MAX_BATTLES:,}.",
+        help_text=f"Battles, 1 to {ODDS_MAX_BATTLES:,}: it stops here if not precise by then.",
     )
 
-    field_order = ["scenario", "battles", "seed", "name", "token"]
+    field_order = ["scenario", "precision", "battles", "seed", "name", "request_key"]
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

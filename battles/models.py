@@ -1,4 +1,5 @@
-"""Battle records: everything needed to reproduce a battle, its status, progress and result."""
+"""Battle records and odds runs: everything needed to reproduce them, and where they stand as
+queued work (``QueuedWork``, the fields and ways they share)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,18 @@ class WorkStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
-class Battle(models.Model):
-    """One tactical battle, resolved by the engine on a Celery worker.
+IN_FLIGHT = (WorkStatus.QUEUED, WorkStatus.RUNNING)
+"""The statuses of work not yet over: it counts against its budget and may still be fought."""
 
-    The scenario snapshot, the seed and the engine version reproduce the battle exactly; the
-    complete log lives in ``BattleLog`` so that lists of battles never load it.
+
+class QueuedWork(models.Model):
+    """What a battle and an odds run share as work for the queue: who asked, with which request
+    key, what it is fought from, where it stands, its worker's lease, what it cost, its outcome.
+
+    ``request_key`` is the launch form's one-time key, unique, so a form sent twice (a double
+    click, a resend) finds the row the first one made (``battles.queue``). Unique outright, not
+    per owner: work launched by nobody (the campaign's own launches may be) has a NULL owner,
+    and NULLs never clash in a unique constraint.
     """
 
     Status = WorkStatus
@@ -34,19 +42,50 @@ class Battle(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="Who launched it (a one-off battle is visible to them).",
+        help_text="Who launched it (a one-off battle or a run is visible to them).",
+    )
+    request_key = models.UUIDField(
+        null=True,
+        blank=True,
+        unique=True,
+        help_text="The launch form's key: a repeated request finds this row.",
     )
     ruleset = models.CharField(max_length=16, choices=Ruleset.choices)
-    scenario = models.JSONField(help_text="The full scenario snapshot the battle is resolved from.")
-    seed = models.BigIntegerField()
+    scenario = models.JSONField(help_text="The full scenario snapshot it is fought from.")
     engine_version = models.CharField(max_length=32)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(
-        null=True, blank=True, help_text="Last sign of life from the worker resolving it."
+        null=True, blank=True, help_text="Last sign of life from a worker fighting it."
     )
+    finished_at = models.DateTimeField(null=True, blank=True)
+    cost = models.PositiveBigIntegerField(
+        default=0, help_text="One battle's bounded cost in unit-pair turns (battles.budget)."
+    )
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, help_text="Why it failed, kept for the GM.")
+    enqueue_error = models.TextField(
+        blank=True, help_text="Why it could not be queued yet (the sweep retries it)."
+    )
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at", "-id"]
+
+    @property
+    def finished(self) -> bool:
+        return self.status in {self.Status.DONE, self.Status.FAILED}
+
+
+class Battle(QueuedWork):
+    """One tactical battle, resolved by the engine on a Celery worker.
+
+    The scenario snapshot, the seed and the engine version reproduce the battle exactly; the
+    complete log lives in ``BattleLog`` so that lists of battles never load it.
+    """
+
+    seed = models.BigIntegerField()
+    started_at = models.DateTimeField(null=True, blank=True)
     claim = models.UUIDField(
         null=True, blank=True, help_text="Token of the worker's claim; only its holder may finish."
     )
@@ -54,22 +93,13 @@ class Battle(models.Model):
     progress_turn = models.PositiveIntegerField(default=0)
     progress_activation = models.PositiveIntegerField(default=0)
     turn_limit = models.PositiveIntegerField(default=0)
-    result = models.JSONField(null=True, blank=True)
-    error = models.TextField(blank=True, help_text="Why the battle failed, kept for the GM.")
-    enqueue_error = models.TextField(
-        blank=True, help_text="Why the battle could not be queued yet (the sweep retries it)."
-    )
-    cost = models.PositiveBigIntegerField(
-        default=0, help_text="Its bounded cost in unit-pair turns (battles.budget), for quotas."
-    )
     notify_task = models.CharField(
         max_length=200,
         blank=True,
         help_text="A task sent the battle's id once it is done (how a campaign hears of it).",
     )
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(QueuedWork.Meta):
         indexes = [models.Index(fields=["status", "heartbeat_at"])]
 
     def __str__(self) -> str:
@@ -79,10 +109,6 @@ class Battle(models.Model):
     def outcome(self) -> BattleResult | None:
         """The stored result, typed; None until the battle is done."""
         return BattleResult.from_dict(self.result) if self.result else None
-
-    @property
-    def finished(self) -> bool:
-        return self.status in {self.Status.DONE, self.Status.FAILED}
 
 
 class BattleLog(models.Model):
@@ -101,51 +127,46 @@ class BattleLog(models.Model):
         return f"Log of {self.battle_id} ({self.event_count} events)"
 
 
-class OddsRun(models.Model):
-    """'Who is favoured': many battles of one scenario with different seeds, aggregated.
+class OddsRun(QueuedWork):
+    """'Who is favoured': battles of one scenario with consecutive seeds, until it knows.
 
     Battle ``i`` of the run is fought with seed ``base_seed + i``, so any of them can be
-    fought again alone. The work is split into chunks that workers take in parallel.
+    fought again alone. The battles come in chunks of ``chunk_size`` that workers take in
+    parallel; chunk ``k`` always fights the same seeds. The run stops at the first chunk after
+    which every outcome's interval is within ``precision`` (``battles.odds``), or at its
+    ceiling of ``battles``. ``result`` holds the odds over the chunks counted so far, final
+    once it is done.
     """
 
-    Status = WorkStatus
+    class Stop(models.TextChoices):
+        PRECISE = "precise", "Precise enough"
+        CEILING = "ceiling", "At the ceiling"
+        CANCELLED = "cancelled", "Cancelled"
 
-    name = models.CharField(max_length=200)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
+    battles = models.PositiveIntegerField(help_text="The ceiling: the most battles it fights.")
+    precision = models.FloatField(
+        default=2.0,
+        help_text="Percentage points: it stops once every outcome's 95% interval is within ±this.",
     )
-    ruleset = models.CharField(max_length=16, choices=Ruleset.choices)
-    scenario = models.JSONField(help_text="The scenario snapshot every battle is fought from.")
-    engine_version = models.CharField(max_length=32)
-    battles = models.PositiveIntegerField()
     base_seed = models.BigIntegerField()
     chunk_size = models.PositiveIntegerField()
-    chunks_total = models.PositiveIntegerField()
-    chunks_done = models.PositiveIntegerField(default=0)
-    cost = models.PositiveBigIntegerField(
-        default=0, help_text="One battle's bounded cost in unit-pair turns (battles.budget)."
+    chunks_total = models.PositiveIntegerField(help_text="Chunks up to the ceiling.")
+    chunks_queued = models.PositiveIntegerField(
+        default=0, help_text="Chunks sent to the workers so far (always the first ones)."
     )
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
-    created_at = models.DateTimeField(auto_now_add=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    result = models.JSONField(null=True, blank=True)
-    error = models.TextField(blank=True)
-    enqueue_error = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    chunks_done = models.PositiveIntegerField(default=0)
+    battles_counted = models.PositiveIntegerField(
+        default=0, help_text="Battles in the unbroken run of chunks from the first, so far."
+    )
+    widest = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Points: the widest ± among the outcomes over the battles counted so far.",
+    )
+    stop = models.CharField(max_length=16, choices=Stop.choices, blank=True)
 
     def __str__(self) -> str:
-        return f"{self.name}: {self.battles} battles ({self.get_status_display()})"
-
-    @property
-    def finished(self) -> bool:
-        return self.status in {self.Status.DONE, self.Status.FAILED}
+        return f"{self.name}: up to {self.battles} battles ({self.get_status_display()})"
 
 
 class OddsChunk(models.Model):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from battles.charts import Histogram, score_histogram
+from battles.models import OddsRun
 
 
 def percent(rate: float) -> str:
@@ -113,4 +114,28 @@ def odds_report(
         draw_interval=interval(summary["draw"]),
         units=units,
         histogram=score_histogram(summary, [(side.id, side.name, side.colour) for side in sides]),
+    )
+
+
+def odds_stopped(run: OddsRun) -> str:
+    """Where an odds run stands against its precision, as a sentence: why it stopped, or how
+    narrow its intervals are so far; empty before the first chunk is counted.
+
+    ``widest`` is ``battles.tally.widest_points``, the very figure the stop rule judges by.
+    """
+    if run.widest is None:
+        return ""
+    counted, widest, asked = f"{run.battles_counted:,}", f"±{run.widest:.1f}", f"±{run.precision:g}"
+    if run.stop == OddsRun.Stop.PRECISE:
+        return f"Every outcome known within {asked} points after {counted} battles."
+    if run.stop == OddsRun.Stop.CEILING:
+        return (
+            f"Stopped at the ceiling of {run.battles:,} battles: every outcome is within "
+            f"{widest} points ({asked} was asked)."
+        )
+    if run.stop == OddsRun.Stop.CANCELLED:
+        return f"Cancelled after {counted} battles: every outcome was within {widest} points."
+    return (
+        f"So far {counted} battles: every outcome within {widest} points; it stops at {asked} "
+        f"points (or at {run.battles:,} battles)."
     )

@@ -26,7 +26,7 @@ from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
-from battles import budget, lease
+from battles import budget, lease, queue
 from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario, run_battle
 from battles.models import Battle, BattleLog
 from battles.refusals import BattleInputError
@@ -104,14 +104,20 @@ def battle_launch(
     created_by=None,
     notify_task: str = "",
     campaign_battles=None,
+    request_key: uuid.UUID | None = None,
 ) -> Battle:
     """Validate the scenario, save the battle, and queue it once the transaction commits.
+
+    A launch with a ``request_key`` its user has launched with already is that battle
+    (``battles.queue``): checked first, so a resent form is not refused by its own budget.
 
     The launch must fit its user's budget, and the campaign's when ``campaign_battles`` (the
     campaign's battles) is given (``battles.budget``; ``WorkRefused`` otherwise). If the broker
     is down the battle is still saved (status queued, ``enqueue_error`` set); the sweep queues it
     when the broker returns.
     """
+    if existing := queue.launched(Battle, request_key=request_key, owner=created_by):
+        return existing
     try:
         # First: its limits bound the cost of everything after, the NUL search included.
         parsed = parse_scenario(scenario)
@@ -131,39 +137,28 @@ def battle_launch(
         raise BattleInputError([("name", f"must be at most {limit} characters, got {len(name)}")])
     cost = budget.battle_cost(parsed)
     budget.check(created_by, cost=cost, campaign_battles=campaign_battles)
-    with transaction.atomic():
-        battle = Battle.objects.create(
-            name=name,
-            cost=cost,
-            created_by=created_by,
-            ruleset=parsed.ruleset.name,
-            scenario=scenario,
-            seed=seed,
-            notify_task=notify_task,
-            engine_version=ENGINE_VERSION,
-            turn_limit=parsed.turn_limit,
-            heartbeat_at=timezone.now(),
-        )
-        transaction.on_commit(partial(battle_enqueue, battle_id=battle.id))
-    battle.refresh_from_db()
-    return battle
+    return queue.create_once(
+        Battle,
+        request_key=request_key,
+        created_by=created_by,
+        enqueue=battle_enqueue,
+        name=name,
+        cost=cost,
+        ruleset=parsed.ruleset.name,
+        scenario=scenario,
+        seed=seed,
+        notify_task=notify_task,
+        engine_version=ENGINE_VERSION,
+        turn_limit=parsed.turn_limit,
+        heartbeat_at=timezone.now(),
+    )
 
 
-def battle_enqueue(*, battle_id: int) -> bool:
+def battle_enqueue(battle_id: int) -> bool:
     """Send the battle to the workers; on a broker error, note it on the battle and say False."""
     from battles.tasks import resolve_battle  # tasks import services: import here, not above
 
-    try:
-        resolve_battle.delay(battle_id)
-    except BrokerError as exc:
-        logger.warning("battle %s could not be queued: %s", battle_id, exc)
-        Battle.objects.filter(id=battle_id).update(
-            enqueue_error=f"The task queue is not reachable ({exc}). The battle is saved and "
-            "will be picked up when the queue is back."
-        )
-        return False
-    Battle.objects.filter(id=battle_id).exclude(enqueue_error="").update(enqueue_error="")
-    return True
+    return queue.enqueue(Battle, battle_id, partial(resolve_battle.delay, battle_id))
 
 
 def battle_resolve(*, battle_id: int, claim: uuid.UUID | None = None) -> Battle | None:

@@ -68,6 +68,21 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def half_width(successes: int, trials: int) -> float:
+    """Half the width of the Wilson interval: how far, either way, the rate is known."""
+    low, high = wilson_interval(successes, trials)
+    return (high - low) / 2
+
+
+def widest_points(tally: Mapping[str, Any]) -> float:
+    """The widest ± among the battle's outcomes (each side's win, and the draw; a loss is the
+    other side's win), in percentage points: an odds run stops once this is within its
+    precision, and its page shows it."""
+    n = tally["battles"]
+    outcomes = [*tally["wins"].values(), tally["draws"]]
+    return 100 * max(half_width(count, n) for count in outcomes)
+
+
 def _rate(count: int, trials: int) -> dict[str, float]:
     low, high = wilson_interval(count, trials)
     return {"rate": count / trials if trials else 0.0, "low": low, "high": high}

@@ -19,10 +19,9 @@ from django_htmx.http import HttpResponseStopPolling
 
 from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario
 from battles.forms import BattleSetupForm, OddsForm
-from battles.idempotency import launch_once
 from battles.models import Battle, OddsRun
 from battles.odds import odds_cancel, odds_launch
-from battles.odds_report import odds_report
+from battles.odds_report import odds_report, odds_stopped
 from battles.refusals import WorkRefused
 from battles.report_context import LogUnreadable, battle_report
 from battles.selectors import (
@@ -106,17 +105,18 @@ def battle_setup(request: HttpRequest) -> HttpResponse:
     if data["turn_limit"] is not None:
         scenario["turn_limit"] = data["turn_limit"]
 
-    def launch() -> Battle:
-        return battle_launch(
-            name=data["name"], scenario=scenario, seed=data["seed"], created_by=request.user
-        )
-
     try:
-        battle_id, _ = launch_once(request, data["token"], "battle", launch)
+        battle = battle_launch(
+            name=data["name"],
+            scenario=scenario,
+            seed=data["seed"],
+            created_by=request.user,
+            request_key=data["request_key"],
+        )
     except BattleInputError as exc:
         form.add_service_errors(exc)
         return _refused(_setup_page(request, template, form, data["scenario"]), exc)
-    return redirect("battles:detail", pk=battle_id)
+    return redirect("battles:detail", pk=battle.pk)
 
 
 def _refused(response: HttpResponse, exc: BattleInputError) -> HttpResponse:
@@ -226,28 +226,28 @@ def odds_setup(request: HttpRequest) -> HttpResponse:
         return form
     data = form.cleaned_data
 
-    def launch() -> OddsRun:
-        return odds_launch(
+    try:
+        run = odds_launch(
             scenario=reference_scenario(data["scenario"]).data,
             battles=data["battles"],
+            precision=data["precision"],
             seed=data["seed"],
             name=data["name"],
             created_by=request.user,
+            request_key=data["request_key"],
         )
-
-    try:
-        run_id, _ = launch_once(request, data["token"], "odds", launch)
     except BattleInputError as exc:
         form.add_service_errors(exc)
         return _refused(_setup_page(request, template, form, data["scenario"]), exc)
-    return redirect("battles:odds-detail", pk=run_id)
+    return redirect("battles:odds-detail", pk=run.pk)
 
 
 def _odds_context(run: OddsRun) -> dict:
+    # The odds so far while it runs (they narrow as chunks land), the final odds once done.
     odds = None
-    if run.status == OddsRun.Status.DONE and run.result:
+    if run.status != OddsRun.Status.FAILED and run.result:
         odds = odds_report(run.result, run.scenario)
-    return {"run": run, "odds": odds, "poll_seconds": POLL_SECONDS}
+    return {"run": run, "odds": odds, "stopped": odds_stopped(run), "poll_seconds": POLL_SECONDS}
 
 
 @login_required

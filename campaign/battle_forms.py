@@ -14,9 +14,9 @@ from django import forms
 
 from battles.engine.events import Removal
 from battles.engine.geometry import Polygon
-from battles.odds import ODDS_MAX_BATTLES
+from battles.forms import LaunchKeyField
+from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.services import SEED_LIMIT
-from campaign.forms import LaunchKeyField
 from campaign.models import Unit
 from campaign.services.battles import Deployment
 
@@ -104,8 +104,9 @@ class BattleSetupForm(forms.Form):
         max_value=ODDS_MAX_BATTLES,
         initial=200,
         required=False,
-        label="Battles to ask",
-        help_text="How many battles \u201cWho is favoured?\u201d fights, each with its own seed.",
+        label="Battles to ask, at most",
+        help_text="\u201cWho is favoured?\u201d fights up to this many, each with its own seed, "
+        f"and stops sooner once every outcome is known within \u00b1{ODDS_PRECISIONS[0]:g} points.",
     )
     odds_run = forms.IntegerField(required=False, widget=forms.HiddenInput)
 

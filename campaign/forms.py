@@ -6,7 +6,6 @@ Forms only parse what was typed; the services decide what is allowed and say so 
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -315,15 +314,6 @@ class SavedMapForm(forms.Form):
 
 class RevertForm(forms.Form):
     reason = forms.CharField(max_length=300, help_text="Goes into every unit's history.")
-
-
-class LaunchKeyField(forms.UUIDField):
-    """The form's one-time key: a double submit carries the same key and launches once."""
-
-    widget = forms.HiddenInput
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(initial=uuid.uuid4, **kwargs)
 
 
 class CampaignImportForm(forms.Form):

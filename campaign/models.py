@@ -381,9 +381,6 @@ class CampaignBattle(models.Model):
     battle = models.OneToOneField(
         "battles.Battle", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    request_key = models.UUIDField(
-        null=True, blank=True, unique=True, help_text="Makes a repeated launch request harmless."
-    )
     sides = models.JSONField(help_text="Side id → the pks of the persistent units on it.")
     engine_units = models.JSONField(
         default=dict, blank=True, help_text="Engine unit id → persistent unit pk."

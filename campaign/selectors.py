@@ -1,13 +1,21 @@
-"""Reads: who may do what in a campaign, rosters, and a unit's history explained."""
+"""Reads: who may do what in a campaign, rosters, a unit's history explained, and what a member
+sees of a battle under fog of war."""
 
 from __future__ import annotations
 
+import json
+import uuid
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 
+from battles.engine import ScenarioError, parse_scenario
+from battles.fog import hidden_events
+from battles.models import BattleLog
+from battles.report import unit_sides
+from battles.selectors import log_events
 from campaign.models import (
     Campaign,
     CampaignBattle,
@@ -18,7 +26,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.recovery import casualties_die, medical_window_open, rest_day
-from campaign.state import CampaignUnitState, snapshot_replay
+from campaign.state import CampaignUnitState, Status, snapshot_replay
 from units.models import UnitType
 
 GM = "gm"
@@ -343,3 +351,83 @@ def invitations_for(user: Any) -> QuerySet[Invitation]:
         .select_related("campaign__gm")
         .order_by("created_at")
     )
+
+
+# --- fog of war ---------------------------------------------------------------------------------
+#
+# Under the campaign's fog of war a player reads a battle's report, log, replay and downloaded
+# log as their side saw it: the side their force's units fought on. A member with units on
+# neither side (a spectator, a player who sat it out) sees the outcome only; one with units on
+# both sides had eyes on both, and the GM and co-GMs always see everything.
+
+FOG_ALL = "all"
+"""A fog side meaning "sees everything" (the GM, or a player with units on both sides)."""
+FOG_NONE = ""
+"""A fog side meaning "fought on neither side": the outcome only."""
+
+
+class FoggedLogUnreadable(Exception):
+    """A stored log that cannot be read back to take out what a side did not see."""
+
+
+def fog_side(*, campaign_battle: CampaignBattle, user: Any, manages: bool) -> str:
+    """The side whose eyes ``user`` sees this battle through: a side id, ``FOG_ALL`` or
+    ``FOG_NONE``. ``manages``: the user is the campaign's GM or a co-GM."""
+    if manages or not campaign_battle.campaign.fog_of_war:
+        return FOG_ALL
+    sides = campaign_battle.sides
+    pks = {pk for side in sides.values() for pk in side}
+    own = set(Unit.objects.filter(pk__in=pks, force__owner=user).values_list("pk", flat=True))
+    mine = [side for side, side_pks in sides.items() if own.intersection(side_pks)]
+    if len(mine) == 1:
+        return mine[0]
+    return FOG_ALL if mine else FOG_NONE
+
+
+def fogged_log(*, campaign_battle: CampaignBattle, log: BattleLog, side: str) -> str:
+    """The stored log as ``side`` saw it: without the events it could not see (the whole log
+    for ``FOG_ALL``). ``FoggedLogUnreadable`` if it cannot be read back."""
+    if side == FOG_ALL:
+        return log.events
+    data = json.loads(log.events)
+    try:
+        sides = unit_sides(parse_scenario(campaign_battle.battle.scenario))
+        hidden = hidden_events(log_events(log), sides, side)
+    except (ScenarioError, KeyError, TypeError, ValueError):
+        raise FoggedLogUnreadable("this log cannot be read back under fog of war") from None
+    data["events"] = [e for i, e in enumerate(data["events"]) if i not in hidden]
+    return json.dumps(data)
+
+
+# --- battle set-up ------------------------------------------------------------------------------
+
+
+def ready_units(*, campaign: Campaign) -> list[Unit]:
+    """The campaign's units ready to fight, by force and name."""
+    return list(
+        Unit.objects.filter(force__campaign=campaign, status=Status.READY)
+        .select_related("force", "unit_type", "leader")
+        .order_by("force__name", "name")
+    )
+
+
+def campaign_battle_launched(
+    *, campaign: Campaign, user: Any, request_key: uuid.UUID | str | None
+) -> CampaignBattle | None:
+    """The battle ``user`` launched with this request key (a set-up form's), if any."""
+    if request_key is None:
+        return None
+    try:
+        key = uuid.UUID(str(request_key))
+    except ValueError:
+        return None
+    return CampaignBattle.objects.filter(
+        campaign=campaign, battle__request_key=key, battle__created_by=user
+    ).first()
+
+
+def engine_unit_names(*, campaign_battle: CampaignBattle) -> dict[str, str]:
+    """Engine unit id → the name its roster gives the unit."""
+    pks = campaign_battle.engine_units
+    names = dict(Unit.objects.filter(pk__in=pks.values()).values_list("pk", "name"))
+    return {engine_id: names[pk] for engine_id, pk in pks.items() if pk in names}

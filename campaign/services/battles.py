@@ -13,10 +13,11 @@ import copy
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
@@ -36,7 +37,7 @@ from campaign.bridge import (
     unit_going_in,
 )
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
-from campaign.selectors import engaged_units
+from campaign.selectors import campaign_battle_launched, engaged_units
 from campaign.services._record import require_manager
 from campaign.services.outcomes import opposing_equipment_by_side, outcome_apply, outcome_revert
 from campaign.state import Status, quality_name
@@ -74,7 +75,10 @@ def campaign_battle_launch(
     battle the first one launched.
     """
     require_manager(campaign, actor)
-    if request_key is not None and (existing := _launched(request_key)):
+    launched = partial(
+        campaign_battle_launched, campaign=campaign, user=actor, request_key=request_key
+    )
+    if existing := launched():
         return existing
     campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     try:
@@ -83,7 +87,7 @@ def campaign_battle_launch(
         )
     except ValidationError:
         # The same request, launched a moment ago by another: its units are in battle now.
-        if request_key is not None and (existing := _launched(request_key)):
+        if existing := launched():
             return existing
         raise
     try:
@@ -98,13 +102,17 @@ def campaign_battle_launch(
                 campaign_battles=Battle.objects.filter(
                     id__in=CampaignBattle.objects.filter(campaign=campaign).values("battle_id")
                 ),
+                request_key=request_key,
             )
+            # The battle's request key is the launch's: a battle found by it (the same request
+            # at the same moment) is the other request's campaign battle.
+            if existing := CampaignBattle.objects.filter(battle=battle).first():
+                return existing
             return CampaignBattle.objects.create(
                 campaign=campaign,
                 name=battle.name,
                 day=campaign.day,
                 battle=battle,
-                request_key=request_key,
                 sides=sides,
                 engine_units=engine_units,
                 created_by=actor,
@@ -115,13 +123,6 @@ def campaign_battle_launch(
         raise ValidationError(
             {path or "scenario": [reason] for path, reason in exc.errors}
         ) from exc
-    except IntegrityError:
-        # The same request, launched at the same moment by another request: theirs stands.
-        return CampaignBattle.objects.get(request_key=request_key)
-
-
-def _launched(request_key: uuid.UUID) -> CampaignBattle | None:
-    return CampaignBattle.objects.filter(request_key=request_key).first()
 
 
 def campaign_battle_scenario(

@@ -3,12 +3,8 @@ or enter a table battle's result by hand.
 
 The report itself is the battle pages' (``battles.report_context``), shown here behind the
 campaign's own permission checks and URLs: every member may read a campaign battle's report;
-only the GM and co-GMs launch, apply and revert.
-
-Under the campaign's fog of war a player reads the report, log, replay and downloaded log as
-their side saw it — the side their force's units fought on. A member with units on neither side
-(a spectator, a player who sat it out) sees the outcome only; one with units on both sides had
-eyes on both, and the GM and co-GMs always see everything.
+only the GM and co-GMs launch, apply and revert. Under the campaign's fog of war each member
+sees what ``campaign.selectors.fog_side`` says.
 """
 
 from __future__ import annotations
@@ -16,7 +12,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -30,11 +25,10 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from battles.engine import ScenarioError, parse_scenario
-from battles.fog import hidden_events
 from battles.models import Battle
-from battles.report import unit_sides
+from battles.odds_report import odds_stopped
 from battles.report_context import LogUnreadable, battle_report
-from battles.selectors import ReferenceScenario, battle_log, log_events, reference_scenarios
+from battles.selectors import ReferenceScenario, battle_log, reference_scenarios
 from battles.table import table_view
 from campaign.access import (
     FULL,
@@ -60,10 +54,17 @@ from campaign.pages import (
     unit_label,
 )
 from campaign.selectors import (
+    FOG_ALL,
+    FOG_NONE,
+    FoggedLogUnreadable,
     applied_changes,
+    campaign_battle_launched,
     campaign_battle_units,
     engaged_units,
+    fog_side,
+    fogged_log,
     outcome_preview,
+    ready_units,
     revert_preview,
     reverted_changes,
 )
@@ -77,7 +78,6 @@ from campaign.services.battles import (
     campaign_battle_revert,
 )
 from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
-from campaign.state import Status
 from campaign.transfer import read_json
 from campaign.views._common import action_done, base_context, form_action
 from units.models import UnitType
@@ -88,23 +88,6 @@ RECORD = "campaign/battle_record.html"
 BATTLE = "campaign/battle.html"
 REVIEW = "campaign/review.html"
 MAP_EDITOR = "campaign/map_form.html"
-
-
-def _ready_units(viewer: Viewer) -> list[Unit]:
-    return list(
-        Unit.objects.filter(force__campaign=viewer.campaign, status=Status.READY)
-        .select_related("force", "unit_type", "leader")
-        .order_by("force__name", "name")
-    )
-
-
-def _launched_by(viewer: Viewer, request_key: str | None) -> CampaignBattle | None:
-    """The battle a set-up form with this key already launched, if any."""
-    try:
-        key = uuid.UUID(str(request_key))
-    except ValueError:
-        return None
-    return CampaignBattle.objects.filter(campaign=viewer.campaign, request_key=key).first()
 
 
 def _chosen_scenario(slug: str | None, campaign: Campaign):
@@ -148,7 +131,7 @@ def _setup(request: HttpRequest, pk: int):
     # A unit still in a battle whose outcome is not applied is not offered (the launch would
     # refuse it): the page names it and the battle instead.
     in_battle = engaged_units(campaign=viewer.campaign)
-    ready = _ready_units(viewer)
+    ready = ready_units(campaign=viewer.campaign)
     units = [u for u in ready if u.pk not in in_battle]
     engaged = [(u, in_battle[u.pk]) for u in ready if u.pk in in_battle]
     return viewer, scenarios, chosen, units, engaged
@@ -160,7 +143,10 @@ def _setup(request: HttpRequest, pk: int):
 def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     viewer, scenarios, chosen, units, engaged = _setup(request, pk)
     bound = request.method == "POST"
-    if bound and (launched := _launched_by(viewer, request.POST.get("request_key"))):
+    launched = bound and campaign_battle_launched(
+        campaign=viewer.campaign, user=request.user, request_key=request.POST.get("request_key")
+    )
+    if launched:
         # The form sent again (a double click, a resend): its units are in battle by now.
         url = reverse("campaign:battle", args=[pk, launched.pk])
         return action_done(request, url, f"{launched.name} launched.")
@@ -226,7 +212,7 @@ def _ask_odds(request, viewer, chosen, form, context) -> HttpResponse:
             # The form goes back as it was, carrying the run to keep with the launch.
             form.data = form.data.copy()
             form.data["odds_run"] = str(run.pk)
-            context.update(odds_run=run, odds=None)
+            context.update(odds_run=run, odds=None, odds_stopped=odds_stopped(run))
             status = 200
     if request.htmx:
         return render(request, f"{SETUP}#setup-form", context)
@@ -242,7 +228,12 @@ def battle_odds(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
     run = odds_for_viewer(request.user, viewer.campaign, run_pk)
     if run is None:
         raise Http404("no such odds run")
-    context = base_context(viewer, odds_run=run, odds=campaign_odds_report(run, viewer.campaign))
+    context = base_context(
+        viewer,
+        odds_run=run,
+        odds=campaign_odds_report(run, viewer.campaign),
+        odds_stopped=odds_stopped(run),
+    )
     response = render(request, "campaign/_setup_odds.html", context)
     if run.finished and request.htmx:
         return HttpResponseStopPolling(response.content)
@@ -287,7 +278,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     """A battle fought at a real table: the GM enters who fought and what each unit lost."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    units = _ready_units(viewer)
+    units = ready_units(campaign=viewer.campaign)
     bound = request.method == "POST"
     form = TableResultForm(request.POST if bound else None, units=units, day=viewer.campaign.day)
     context = base_context(viewer, form=form)
@@ -312,24 +303,8 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-ALL = "all"
-"""A fog side meaning "sees everything" (the GM, or a player with units on both sides)."""
-NONE = ""
-"""A fog side meaning "fought on neither side": the outcome only."""
-
-
-def fog_side(viewer: Viewer, cb: CampaignBattle) -> str:
-    """The side whose eyes ``viewer`` sees this battle through: a side id, ``ALL`` or ``NONE``."""
-    if viewer.manages or not viewer.campaign.fog_of_war:
-        return ALL
-    pks = {pk for side in cb.sides.values() for pk in side}
-    own = set(
-        Unit.objects.filter(pk__in=pks, force__owner=viewer.user).values_list("pk", flat=True)
-    )
-    mine = [side for side, side_pks in cb.sides.items() if own.intersection(side_pks)]
-    if len(mine) == 1:
-        return mine[0]
-    return ALL if mine else NONE
+def _fog_side(viewer: Viewer, cb: CampaignBattle) -> str:
+    return fog_side(campaign_battle=cb, user=viewer.user, manages=viewer.manages)
 
 
 def _names(cb: CampaignBattle):
@@ -363,9 +338,11 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         outcome_only=False,
     )
     if cb.battle is not None and cb.battle.status == Battle.Status.DONE:
-        side = fog_side(viewer, cb)
-        context["outcome_only"] = side == NONE
-        context["fog_side"] = side_names.get(side, side) if side not in (ALL, NONE) else None
+        side = _fog_side(viewer, cb)
+        context["outcome_only"] = side == FOG_NONE
+        context["fog_side"] = (
+            side_names.get(side, side) if side not in (FOG_ALL, FOG_NONE) else None
+        )
         try:
             context["report"] = _report(request, viewer, cb, side=side, names=names)
         except LogUnreadable as exc:
@@ -379,6 +356,7 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         # The odds the GM asked before launching: the GM's, like the set-up page.
         context["odds_run"] = cb.odds
         context["odds"] = campaign_odds_report(cb.odds, viewer.campaign)
+        context["odds_stopped"] = odds_stopped(cb.odds)
     return context
 
 
@@ -392,13 +370,13 @@ def _report(
     names: tuple[dict[str, str], dict[str, str]] | None = None,
 ):
     pk = viewer.campaign.pk
-    if side == NONE:
+    if side == FOG_NONE:
         # The outcome only: no log or replay to draw.
         log_only = True
     if viewer.manages:
         as_side = request.GET.get("as") or None
     else:
-        as_side = None if side in (ALL, NONE) else side
+        as_side = None if side in (FOG_ALL, FOG_NONE) else side
     side_names, unit_names = names or _names(cb)[2]
     report = battle_report(
         cb.battle,
@@ -430,8 +408,8 @@ def battle_detail(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
     viewer = campaign_for_viewer(request.user, pk)
     cb = campaign_battle_for_viewer(viewer, battle_pk)
     done = cb.battle is not None and cb.battle.status == Battle.Status.DONE
-    side = fog_side(viewer, cb) if done else ALL
-    if request.htmx and done and side != NONE:
+    side = _fog_side(viewer, cb) if done else FOG_ALL
+    if request.htmx and done and side != FOG_NONE:
         # The report's log filter: only the log is redrawn.
         try:
             report = _report(request, viewer, cb, side=side, log_only=True)
@@ -473,26 +451,17 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
     log = None if cb.battle is None else battle_log(cb.battle)
     if log is None:
         raise Http404("the battle has no log")
-    side = fog_side(viewer, cb)
-    if side == NONE:
+    side = _fog_side(viewer, cb)
+    if side == FOG_NONE:
         # As on the page: a member whose units did not fight sees the outcome only.
         raise PermissionDenied("Under fog of war you see this battle's outcome only.")
-    content = log.events if side == ALL else _fogged_log(cb, log, side)
+    try:
+        content = fogged_log(campaign_battle=cb, log=log, side=side)
+    except FoggedLogUnreadable as exc:
+        raise Http404(str(exc)) from None
     response = HttpResponse(content, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="battle-{cb.battle_id}-log.json"'
     return response
-
-
-def _fogged_log(cb: CampaignBattle, log: Any, side: str) -> str:
-    """The stored log without the events ``side`` could not see."""
-    data = json.loads(log.events)
-    try:
-        sides = unit_sides(parse_scenario(cb.battle.scenario))
-        hidden = hidden_events(log_events(log), sides, side)
-    except (ScenarioError, KeyError, TypeError, ValueError):
-        raise Http404("this log cannot be read back under fog of war") from None
-    data["events"] = [e for i, e in enumerate(data["events"]) if i not in hidden]
-    return json.dumps(data)
 
 
 def _review(request, viewer: Viewer, *, status: int = 200, **context: Any) -> HttpResponse:

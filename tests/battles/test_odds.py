@@ -1,4 +1,5 @@
-"""Odds runs: many seeds, fanned out in chunks, aggregated with 95% intervals."""
+"""Odds runs: many seeds, fanned out in chunks, aggregated with 95% intervals, until every
+outcome is known within the precision asked (or the ceiling, or a cancel)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,19 @@ from unittest import mock
 
 import pytest
 
+from battles import budget
 from battles.engine import parse_scenario, run_battle
 from battles.models import OddsChunk, OddsRun
-from battles.odds import odds_chunk_run, odds_launch
+from battles.odds import ODDS_AHEAD, odds_cancel, odds_chunk_run, odds_launch
 from battles.services import BattleInputError
-from battles.tally import odds_summary, tally_add, tally_empty, tally_merge, wilson_interval
+from battles.tally import (
+    odds_summary,
+    tally_add,
+    tally_empty,
+    tally_merge,
+    widest_points,
+    wilson_interval,
+)
 from tests.workers import wait_for, worker_process
 
 
@@ -22,6 +31,34 @@ def _direct(scenario: dict, base_seed: int, battles: int) -> dict:
         tally_add(tally, run_battle(parsed, base_seed + i).result)
     units = {u.id: side.id for side in parsed.sides for u in side.units}
     return odds_summary(tally, units)
+
+
+def _direct_until(scenario: dict, base_seed: int, chunk_size: int, precision: float) -> dict:
+    """The stop rule applied by hand: the seeds one after another, judged after every chunk."""
+    parsed = parse_scenario(scenario)
+    tally = tally_empty(side.id for side in parsed.sides)
+    i = 0
+    while True:
+        tally_add(tally, run_battle(parsed, base_seed + i).result)
+        i += 1
+        if i % chunk_size == 0 and widest_points(tally) <= precision:
+            break
+    units = {u.id: side.id for side in parsed.sides for u in side.units}
+    return odds_summary(tally, units)
+
+
+def _fight(run: OddsRun, order) -> OddsRun:
+    for index in order:
+        odds_chunk_run(run_id=run.id, index=index)
+    run.refresh_from_db()
+    return run
+
+
+def test_the_widest_outcome_is_the_widest_wilson_interval_in_points():
+    tally = {"battles": 100, "draws": 20, "wins": {"a": 50, "b": 30}}
+    low, high = wilson_interval(50, 100)  # the outcome nearest one half is the least known
+    assert widest_points(tally) == pytest.approx(100 * (high - low) / 2)
+    assert widest_points(tally) == pytest.approx(9.62, abs=0.01)
 
 
 def test_the_wilson_interval_is_right_where_normal_intervals_fail():
@@ -62,6 +99,7 @@ def test_chunks_count_once_and_the_run_agrees_with_the_engine(scenario):
     assert run.status == OddsRun.Status.DONE
     assert run.chunks_done == 4 and OddsChunk.objects.filter(run=run).count() == 4
     assert run.result == _direct(scenario, 100, 30)
+    assert run.stop == OddsRun.Stop.CEILING and run.battles_counted == 30
     side = next(iter(run.result["sides"].values()))
     assert 0 <= side["win"]["low"] <= side["win"]["rate"] <= side["win"]["high"] <= 1
 
@@ -75,3 +113,121 @@ def test_an_odds_run_fans_out_across_real_workers(scenario, redis_worker_env, tm
     run.refresh_from_db()
     assert run.status == OddsRun.Status.DONE, run.error
     assert run.result == _direct(scenario, 7, 60)
+
+
+@pytest.mark.django_db
+def test_a_run_stops_at_the_first_chunk_after_which_every_outcome_is_precise(scenario):
+    # Crossroads is close (about 10% / 48% / 42%): within ±10 points after about a hundred.
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=300, precision=10, seed=5, chunk_size=10)
+    run = _fight(run, range(run.chunks_total))
+    expected = _direct_until(scenario, 5, 10, 10)
+    assert run.status == OddsRun.Status.DONE and run.stop == OddsRun.Stop.PRECISE
+    assert run.result == expected
+    assert run.battles_counted == expected["battles"] < 300
+    assert run.widest == pytest.approx(widest_points_of(expected)) and run.widest <= 10
+    # Chunks fought after the stop (they were out already) are not fought at all here, and
+    # would not be counted.
+    assert run.chunks_done == expected["battles"] // 10
+
+
+def widest_points_of(summary: dict) -> float:
+    rates = [summary["draw"], *(side["win"] for side in summary["sides"].values())]
+    return 100 * max((rate["high"] - rate["low"]) / 2 for rate in rates)
+
+
+@pytest.mark.django_db
+def test_the_stop_is_the_same_whatever_order_the_chunks_land_in(scenario):
+    with mock.patch("battles.odds.odds_enqueue"):
+        in_order = odds_launch(scenario=scenario, battles=300, precision=10, seed=5, chunk_size=10)
+        backwards = odds_launch(scenario=scenario, battles=300, precision=10, seed=5, chunk_size=10)
+    in_order = _fight(in_order, range(in_order.chunks_total))
+    # Later chunks first: nothing stops until the chunks before them are in.
+    backwards = _fight(backwards, reversed(range(in_order.chunks_done + 2)))
+    assert backwards.stop == OddsRun.Stop.PRECISE
+    assert backwards.result == in_order.result
+    assert backwards.battles_counted == in_order.battles_counted
+
+
+@pytest.mark.django_db
+def test_chunks_go_out_a_few_ahead_and_each_landing_sends_the_next(
+    scenario, django_capture_on_commit_callbacks
+):
+    with (
+        mock.patch("battles.odds.odds_enqueue") as sent,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        run = odds_launch(scenario=scenario, battles=300, precision=1, seed=2, chunk_size=10)
+    assert [c.args for c in sent.call_args_list] == [(run.id,)]  # the first chunks, at commit
+    assert run.chunks_queued == ODDS_AHEAD < run.chunks_total
+    with mock.patch("battles.odds.odds_enqueue") as sent:
+        odds_chunk_run(run_id=run.id, index=0)
+        odds_chunk_run(run_id=run.id, index=0)  # counted once, sends nothing more
+    assert [c.args for c in sent.call_args_list] == [(run.id, [ODDS_AHEAD])]
+    run.refresh_from_db()
+    assert run.chunks_queued == ODDS_AHEAD + 1
+
+
+@pytest.mark.django_db
+def test_each_chunk_parses_its_scenario_once(scenario):
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=30, seed=1, chunk_size=8)
+    with (
+        mock.patch("battles.odds.parse_scenario", wraps=parse_scenario) as parsed,
+        mock.patch("battles.engine.record.parse_scenario", wraps=parse_scenario) as reparsed,
+        mock.patch("battles.odds.odds_enqueue"),
+    ):
+        odds_chunk_run(run_id=run.id, index=0)
+    assert parsed.call_count == 1 and reparsed.call_count == 0
+
+
+@pytest.mark.django_db
+def test_a_cancelled_run_says_it_was_cancelled_and_fights_no_more(scenario, django_user_model):
+    owner = django_user_model.objects.create_user("asker", password="x")
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=300, seed=1, chunk_size=10, created_by=owner)
+        odds_chunk_run(run_id=run.id, index=0)
+        assert odds_cancel(run_id=run.id, user=owner)
+        assert not odds_chunk_run(run_id=run.id, index=1)
+    run.refresh_from_db()
+    assert run.status == OddsRun.Status.FAILED and run.stop == OddsRun.Stop.CANCELLED
+    assert run.chunks_done == 1
+
+
+@pytest.mark.django_db
+def test_a_run_is_priced_at_its_ceiling_and_gives_back_what_it_did_not_spend(
+    scenario, settings, django_user_model
+):
+    owner = django_user_model.objects.create_user("pricey", password="x")
+    one = budget.battle_cost(parse_scenario(scenario))
+    settings.WORK_USER_LIMIT = 300 * one - 1
+    with mock.patch("battles.odds.odds_enqueue"):
+        with pytest.raises(BattleInputError, match="more than"):
+            # It would stop after about a hundred battles, but it may fight three hundred.
+            odds_launch(scenario=scenario, battles=300, precision=10, created_by=owner)
+        settings.WORK_USER_LIMIT = 300 * one
+        run = odds_launch(
+            scenario=scenario, battles=300, precision=10, seed=5, chunk_size=10, created_by=owner
+        )
+        assert budget.user_in_flight(owner)[2] == 300 * one
+        _fight(run, range(3))
+        assert budget.user_in_flight(owner)[2] == 270 * one  # what it may still spend
+        run = _fight(run, range(3, run.chunks_total))
+    assert run.stop == OddsRun.Stop.PRECISE
+    assert budget.user_in_flight(owner)[2] == 0
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_run_stops_when_precise_across_real_workers_as_the_seeds_say(
+    scenario, redis_worker_env, tmp_path
+):
+    with worker_process(redis_worker_env, tmp_path / "worker.log", concurrency=2):
+        run = odds_launch(scenario=scenario, battles=400, precision=10, seed=9, chunk_size=10)
+        wait_for(lambda: OddsRun.objects.get(id=run.id).finished, timeout=180, what="the run")
+    run.refresh_from_db()
+    assert run.status == OddsRun.Status.DONE, run.error
+    assert run.stop == OddsRun.Stop.PRECISE
+    assert run.result == _direct_until(scenario, 9, 10, 10)
+    # Chunks out when it stopped may have been fought, but fewer than a window's worth.
+    assert run.chunks_done < run.battles_counted // 10 + ODDS_AHEAD + 1 < run.chunks_total

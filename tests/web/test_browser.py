@@ -234,8 +234,10 @@ def test_it_runs_the_odds_for_a_scenario(page_for, worker):
     page.click("button.primary")
     page.wait_for_url(re.compile(r"/battles/odds/\d+/$"))
     page.evaluate("window.stillHere = true")
-    page.wait_for_selector("svg.histogram", timeout=TIMEOUT_MS)
+    # The odds so far show as chunks land; the run is over when the page says why it stopped.
+    page.wait_for_selector("p.stopped", timeout=TIMEOUT_MS * 4)
     assert page.evaluate("window.stillHere") is True
+    assert "Stopped at the ceiling of 60 battles" in page.inner_text("p.stopped")
     assert "Blue Force" in page.inner_text("table.odds")
     assert page.locator("svg.histogram rect.bar").count() >= 2
     shoot(page, "10-odds", full_page=True)

@@ -15,12 +15,14 @@ pytestmark = pytest.mark.django_db
 
 def test_an_odds_run_over_the_user_s_budget_answers_429_saying_when(owner_client, owner, settings):
     settings.WORK_USER_LIMIT = 54 * 1500  # crossroads: 6 turns x 3 x 3 a battle
-    data = {"scenario": "crossroads", "battles": "1000", "seed": "", "name": ""}
+    data = {"scenario": "crossroads", "battles": "1000", "precision": "2", "seed": "", "name": ""}
     with mock.patch("battles.odds.odds_enqueue"):
-        first = owner_client.post("/battles/odds/new/", {**data, "token": "first-token-0123456789"})
+        first = owner_client.post(
+            "/battles/odds/new/", {**data, "request_key": "11111111-2222-4333-8444-555555555555"}
+        )
         assert first.status_code == 302
         refused = owner_client.post(
-            "/battles/odds/new/", {**data, "token": "second-token-012345678"}
+            "/battles/odds/new/", {**data, "request_key": "66666666-7777-4888-9999-aaaaaaaaaaaa"}
         )
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) >= 60

@@ -80,7 +80,7 @@ def test_it_launches_a_battle_once_however_often_the_form_is_sent(client, world)
     assert first.status_code == second.status_code == 302
     assert first["Location"] == second["Location"]
     assert CampaignBattle.objects.count() == before + 1
-    launched = CampaignBattle.objects.get(request_key=data["request_key"])
+    launched = CampaignBattle.objects.get(battle__request_key=data["request_key"])
     assert launched.battle.seed == 3 and launched.battle.turn_limit == 4
     assert sorted(pk for pks in launched.sides.values() for pk in pks) == [u.pk for u in units]
     page = client.get(first["Location"])

@@ -15,12 +15,19 @@ from battles.services import SEED_LIMIT
 pytestmark = pytest.mark.django_db
 
 URL = "/battles/odds/new/"
-TOKEN = "an-odds-token-0123456789"
+KEY = "3c9a2f6e-1d4b-4e7a-8b5c-0f1e2d3c4b5a"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _post(client, **fields):
-    data = {"scenario": "crossroads", "token": TOKEN, "battles": "1000", "seed": "", "name": ""}
+    data = {
+        "scenario": "crossroads",
+        "request_key": KEY,
+        "battles": "1000",
+        "precision": "2",
+        "seed": "",
+        "name": "",
+    }
     data.update(fields)
     with mock.patch("battles.odds.odds_enqueue"):
         return client.post(URL, data)
@@ -37,10 +44,13 @@ def finished_run(owner, scenario) -> OddsRun:
     return run
 
 
-def test_the_form_asks_for_a_thousand_battles_by_default(owner_client):
+def test_the_form_asks_for_two_points_within_ten_thousand_battles_by_default(owner_client):
     page = owner_client.get(URL).content.decode()
     field = re.search(r'<input[^>]*name="battles"[^>]*>', page).group(0)
-    assert 'value="1000"' in field and 'min="1"' in field and 'max="100000"' in field
+    assert 'value="10000"' in field and 'min="1"' in field and 'max="100000"' in field
+    precision = re.search(r'<select name="precision".*?</select>', page, re.S).group(0)
+    assert '<option value="2" selected>±2 points</option>' in precision
+    assert '<option value="1">±1 point</option>' in precision
     assert '<svg class="table-map"' in page
 
 
@@ -50,10 +60,10 @@ def test_the_htmx_preview_is_the_partial(owner_client):
 
 
 def test_a_launch_saves_the_run_and_shows_it(owner_client, owner):
-    response = _post(owner_client, battles="500", seed="10")
+    response = _post(owner_client, battles="500", seed="10", precision="1")
     run = OddsRun.objects.get()
     assert response["Location"] == reverse("battles:odds-detail", args=[run.pk])
-    assert (run.battles, run.base_seed, run.created_by) == (500, 10, owner)
+    assert (run.battles, run.precision, run.base_seed, run.created_by) == (500, 1.0, 10, owner)
 
 
 def test_a_double_submit_launches_one_run(owner_client):
@@ -69,6 +79,7 @@ def test_a_double_submit_launches_one_run(owner_client):
         ({"battles": str(ODDS_MAX_BATTLES + 1)}, "less than or equal to 100000"),
         ({"battles": ""}, "This field is required"),
         ({"battles": "many"}, "Enter a whole number"),
+        ({"precision": "3"}, "Select a valid choice"),
         ({"seed": str(SEED_LIMIT - 10)}, "the seed may be at most"),
         ({"scenario": "atlantis"}, "Select a valid choice"),
     ],
@@ -122,3 +133,59 @@ def test_a_failed_run_says_why(owner_client, owner, scenario):
     OddsRun.objects.filter(pk=run.pk).update(status="failed", error="chunk 0 exploded")
     html = owner_client.get(reverse("battles:odds-detail", args=[run.pk])).content.decode()
     assert "The odds run failed" in html and "chunk 0 exploded" in html
+
+
+def test_a_running_run_shows_the_odds_so_far_and_how_narrow_they_are(owner_client, owner, scenario):
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=300, seed=3, chunk_size=20, created_by=owner)
+        odds_chunk_run(run_id=run.id, index=0)
+        odds_chunk_run(run_id=run.id, index=2)  # not counted until chunk 1 is in
+    run.refresh_from_db()
+    assert run.battles_counted == 20
+    first = owner_client.get(reverse("battles:odds-progress", args=[run.pk]), **HTMX)
+    html = first.content.decode()
+    assert first.status_code == 200
+    assert "Chances over 20 battles so far" in html
+    assert f"So far 20 battles: every outcome within ±{run.widest:.1f} points" in html
+    assert "it stops at ±2 points (or at 300 battles)" in html
+    after_twenty = run.widest
+    with mock.patch("battles.odds.odds_enqueue"):
+        odds_chunk_run(run_id=run.id, index=1)
+    run.refresh_from_db()
+    assert run.battles_counted == 60 and run.widest < after_twenty  # narrowing as chunks land
+    html = owner_client.get(reverse("battles:odds-progress", args=[run.pk]), **HTMX)
+    assert (
+        f"So far 60 battles: every outcome within ±{run.widest:.1f} points" in html.content.decode()
+    )
+
+
+def test_a_finished_run_says_why_it_stopped(owner_client, owner, scenario):
+    with mock.patch("battles.odds.odds_enqueue"):
+        precise = odds_launch(
+            scenario=scenario, battles=300, precision=10, seed=5, chunk_size=10, created_by=owner
+        )
+        capped = odds_launch(scenario=scenario, battles=40, seed=5, chunk_size=10, created_by=owner)
+        for run in (precise, capped):
+            for index in range(run.chunks_total):
+                odds_chunk_run(run_id=run.id, index=index)
+    precise.refresh_from_db()
+    capped.refresh_from_db()
+    html = owner_client.get(reverse("battles:odds-detail", args=[precise.pk])).content.decode()
+    assert f"Every outcome known within ±10 points after {precise.battles_counted} battles." in html
+    html = owner_client.get(reverse("battles:odds-detail", args=[capped.pk])).content.decode()
+    assert "Stopped at the ceiling of 40 battles: every outcome is within ±" in html
+    assert "(±2 was asked)" in html
+
+
+def test_the_list_gives_each_run_the_battles_it_counted_and_its_ceiling(
+    owner_client, owner, scenario
+):
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(
+            scenario=scenario, battles=300, precision=10, seed=5, chunk_size=10, created_by=owner
+        )
+        for index in range(run.chunks_total):
+            odds_chunk_run(run_id=run.id, index=index)
+    run.refresh_from_db()
+    html = owner_client.get(reverse("battles:list")).content.decode()
+    assert f"{run.battles_counted} of at most 300" in html and run.battles_counted < 300

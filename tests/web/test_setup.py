@@ -18,11 +18,11 @@ from battles.services import SEED_LIMIT, BattleInputError
 pytestmark = pytest.mark.django_db
 
 URL = "/battles/new/"
-TOKEN = "a-launch-token-0123456789"
+KEY = "0b0e3e52-6e0d-4a4e-9a53-3f1c2b7d9e01"
 
 
 def _post(client, **fields):
-    data = {"scenario": "crossroads", "token": TOKEN, "name": "", "seed": "", "turn_limit": ""}
+    data = {"scenario": "crossroads", "request_key": KEY, "name": "", "seed": "", "turn_limit": ""}
     data.update(fields)
     return client.post(URL, data)
 
@@ -39,7 +39,7 @@ def test_it_offers_the_reference_scenarios_with_a_table_preview(owner_client):
     page = owner_client.get(URL).content.decode()
     assert '<option value="crossroads"' in page and '<option value="landing"' in page
     assert '<svg class="table-map"' in page
-    assert 'name="token"' in page
+    assert 'name="request_key"' in page
     assert "Launch the battle" in page
 
 
@@ -91,11 +91,11 @@ def test_a_double_submit_launches_once(owner_client):
     second = _post(owner_client, seed="5")
     assert Battle.objects.count() == 1
     assert first["Location"] == second["Location"]
-    third = _post(owner_client, seed="5", token="another-token-0123456789")
+    third = _post(owner_client, seed="5", request_key="6f7d1c3a-2b5e-4f8a-9c0d-1e2f3a4b5c6d")
     assert Battle.objects.count() == 2 and third["Location"] != first["Location"]
 
 
-def test_a_launch_token_is_not_spent_by_a_form_with_errors(owner_client):
+def test_a_request_key_is_not_spent_by_a_form_with_errors(owner_client):
     assert _post(owner_client, seed="-1").status_code == 200
     assert _post(owner_client, seed="1").status_code == 302
     assert Battle.objects.count() == 1
@@ -121,9 +121,9 @@ def test_bad_input_is_shown_beside_its_field(owner_client, fields, field, messag
     assert not Battle.objects.exists()
 
 
-def test_a_damaged_token_is_an_error_not_a_launch(owner_client):
-    for token in ("", "<script>", "x"):
-        response = _post(owner_client, token=token)
+def test_a_damaged_request_key_is_an_error_not_a_launch(owner_client):
+    for key in ("", "<script>", "x"):
+        response = _post(owner_client, request_key=key)
         assert response.status_code == 200
         assert 'class="form-errors"' in response.content.decode()
     assert not Battle.objects.exists()
@@ -144,13 +144,13 @@ def test_show_the_table_without_javascript_launches_nothing(owner_client):
     response = _post(owner_client, scenario="landing", preview="1", seed="9")
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Beach Landing" in html and 'value="9"' in html and TOKEN in html
+    assert "Beach Landing" in html and 'value="9"' in html and KEY in html
     assert not Battle.objects.exists()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_submits_at_the_same_moment_launch_once(client, owner):
-    """Two POSTs of one form racing: the second waits for the first and finds its token."""
+    """Two POSTs of one form racing: one row, one enqueue; the second finds the first's row."""
     client.force_login(owner)
     cookies = client.cookies
     real_launch = views.battle_launch
@@ -171,7 +171,10 @@ def test_two_submits_at_the_same_moment_launch_once(client, owner):
         finally:
             connection.close()
 
-    with mock.patch.object(views, "battle_launch", side_effect=slow_launch):
+    with (
+        mock.patch.object(views, "battle_launch", side_effect=slow_launch),
+        mock.patch("battles.services.battle_enqueue") as sent,
+    ):
         racers = [threading.Thread(target=submit) for _ in range(2)]
         for racer in racers:
             racer.start()
@@ -179,3 +182,4 @@ def test_two_submits_at_the_same_moment_launch_once(client, owner):
             racer.join(timeout=30)
     assert len(answers) == 2 and answers[0] == answers[1]
     assert Battle.objects.count() == 1
+    assert sent.call_count == 1
