@@ -297,6 +297,23 @@ def entries_since(*, campaign: Campaign, force_ids: set[int], after_id: int, lim
     )
 
 
+def advance_entries(*, campaign: Campaign, after_id: int, upto_id: int) -> list[HistoryEntry]:
+    """The entries an Advance of the calendar wrote: the deaths when a medical window closed
+    and the days of R&R, after entry ``after_id`` up to ``upto_id`` (the Advance locks every
+    unit of the campaign, so no other change to them falls in between)."""
+    Kind = HistoryEntry.Kind
+    return list(
+        HistoryEntry.objects.filter(
+            unit__force__campaign=campaign,
+            pk__gt=after_id,
+            pk__lte=upto_id,
+            kind__in=[Kind.CASUALTIES, Kind.RECOVERY],
+        )
+        .select_related("unit__force", "unit__leader")
+        .order_by("id")
+    )
+
+
 def latest_entry_id(*, campaign: Campaign) -> int:
     last = (
         HistoryEntry.objects.filter(unit__force__campaign=campaign)

@@ -21,6 +21,7 @@ urlpatterns = [
     path(C + "members/", actions.member_set_view, name="member-set"),
     path(C + "forces/new/", actions.force_create_view, name="force-create"),
     path(C + "advance/", actions.calendar_advance_view, name="advance"),
+    path(C + "advance/done/", actions.calendar_advance_summary, name="advance-summary"),
     path(C + "quick-resolve/", actions.quick_resolve_view, name="quick-resolve"),
     path(C + "forces/<int:force_pk>/", pages.force_detail, name="force"),
     path(C + "forces/<int:force_pk>/cards/", pages.force_cards, name="force-cards"),

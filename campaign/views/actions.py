@@ -12,15 +12,16 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import campaign_for_viewer, force_for_viewer, require_manage, unit_for_viewer
 from campaign.forms import (
     AdvanceForm,
+    AdvanceSummaryForm,
     CampaignForm,
     CombatZoneForm,
     ForceForm,
@@ -37,7 +38,12 @@ from campaign.forms import (
 )
 from campaign.history import plural
 from campaign.pages import changes, medics_today, roster_lines, unit_label
-from campaign.selectors import advance_preview, entries_changes
+from campaign.selectors import (
+    advance_entries,
+    advance_preview,
+    entries_changes,
+    latest_entry_id,
+)
 from campaign.services import (
     calendar_advance,
     campaign_create,
@@ -106,24 +112,52 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
         if request.htmx:
             return HttpResponseClientRedirect(f"{url}?{query}")
         return redirect(f"{url}?{query}")
+    after = latest_entry_id(campaign=campaign)
     try:
-        entries = calendar_advance(campaign=campaign, days=days, reason=reason, actor=request.user)
+        calendar_advance(campaign=campaign, days=days, reason=reason, actor=request.user)
     except ValidationError as error:
         add_service_errors(form, error)
         return form_invalid(
             request, DASHBOARD, "advance-form", dashboard_context(viewer, advance_form=form)
         )
+    # Post, then redirect: the summary page reads what the days wrote back from the history.
     campaign.refresh_from_db(fields=["day"])
-    rows = entries_changes(list(entries))
+    query = urlencode(
+        {
+            "days": days,
+            "to": campaign.day,
+            "after": after,
+            "upto": latest_entry_id(campaign=campaign),
+        }
+    )
+    done = f"{reverse('campaign:advance-summary', args=[pk])}?{query}"
+    return HttpResponseClientRedirect(done) if request.htmx else redirect(done)
+
+
+@login_required
+@require_GET
+def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
+    """What an Advance changed: the same table as its review, from the history it wrote (the
+    entries after ``after`` up to ``upto``, which the Advance's redirect names)."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = AdvanceSummaryForm(request.GET)
+    if not form.is_valid():
+        raise Http404("No such advance of the calendar")
+    data = form.cleaned_data
+    rows = entries_changes(
+        advance_entries(campaign=viewer.campaign, after_id=data["after"], upto_id=data["upto"])
+    )
     return render(
         request,
         "campaign/review.html",
         base_context(
             viewer,
-            title=f"It is now day {campaign.day}",
-            lede=f"The calendar moved on {plural(days, 'day')}. What changed:",
+            title=f"It is now day {data['to']}",
+            lede=f"The calendar moved on {plural(data['days'], 'day')}, to day {data['to']}. "
+            + ("What changed:" if rows else "No unit changed."),
             changes=changes(rows),
-            back_url=dashboard,
+            back_url=reverse("campaign:dashboard", args=[pk]),
             back_label="Back to the dashboard",
         )
         | _destroyed(rows),

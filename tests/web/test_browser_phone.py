@@ -50,6 +50,7 @@ def pages(world, role: str) -> dict[str, str]:
         found["apply-review"] = f"{c}/battles/{world.table_battle.pk}/apply/"
         found["revert-review"] = f"{c}/battles/{world.engine_battle.pk}/revert/"
         found["advance-review"] = f"{c}/advance/?days=2"
+        found["advance-summary"] = f"{c}/advance/done/?days=2&to=3&after=0&upto=999999"
     return found
 
 

@@ -116,6 +116,8 @@ ROUTES = [
     Route("save a map", _c("map-add"), "post", {"name": ""}, ok=400, manage=True),
     Route("advance", _c("advance"), "post", {"days": "0"}, ok=400, manage=True),
     Route("advance review", lambda w: _c("advance")(w) + "?days=1", manage=True),
+    Route("advance summary", lambda w: _c("advance-summary")(w) + "?days=1&to=2&after=0&upto=0",
+          manage=True),
     Route("apply review", _c("battle-apply", TABLE), manage=True),
     Route("revert review", _c("battle-revert", ENGINE), manage=True),
     Route("advance (htmx)", _c("advance"), "post", {"days": "x"}, HTMX, manage=True),
