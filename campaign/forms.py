@@ -174,6 +174,14 @@ class AdvanceForm(forms.Form):
     reason = forms.CharField(max_length=300, required=False)
 
 
+class NoticesForm(forms.Form):
+    email_notices = forms.BooleanField(
+        required=False,
+        label="Email me when my units are destroyed, lose Casualty hits to the medical window, "
+        "are promoted, or a battle of theirs is applied",
+    )
+
+
 class AdvanceSummaryForm(forms.Form):
     """The summary of an Advance: how far it went, and the history entries it wrote."""
 

@@ -8,6 +8,7 @@ loaded with their card and leader, so a roster costs the same few queries howeve
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Q
@@ -510,9 +511,15 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
     return sorted(days.items(), reverse=True)
 
 
-def since_last_visit(campaign: Campaign, force_ids: set[int], after_id: int) -> list[Event]:
-    """What changed for the units of ``force_ids`` after history entry ``after_id``."""
-    entries = entries_since(campaign=campaign, force_ids=force_ids, after_id=after_id)
+def since_last_visit(campaign: Campaign, force_ids: set[int], after: datetime) -> list[Event]:
+    """What changed for the units of ``force_ids`` since ``after`` (the member's last visit)."""
+    return entry_events(
+        campaign, entries_since(campaign=campaign, force_ids=force_ids, after=after)
+    )
+
+
+def entry_events(campaign: Campaign, entries: list[HistoryEntry]) -> list[Event]:
+    """History entries as timeline lines, each battle named and linked by its campaign page."""
     battle_ids = {e.battle_id for e in entries if e.battle_id}
     rows = CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list(
         "battle_id", "pk", "name"

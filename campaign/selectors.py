@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -288,10 +289,10 @@ def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 
     )
 
 
-def entries_since(*, campaign: Campaign, force_ids: set[int], after_id: int, limit: int = 20):
-    """What happened to the units of ``force_ids`` after history entry ``after_id``."""
+def entries_since(*, campaign: Campaign, force_ids: set[int], after: datetime, limit: int = 20):
+    """What happened to the units of ``force_ids`` after the moment ``after``."""
     return list(
-        HistoryEntry.objects.filter(unit__force_id__in=force_ids, pk__gt=after_id)
+        HistoryEntry.objects.filter(unit__force_id__in=force_ids, created_at__gt=after)
         .select_related("unit__force")
         .order_by("-id")[:limit]
     )
@@ -310,6 +311,22 @@ def advance_entries(*, campaign: Campaign, after_id: int, upto_id: int) -> list[
             kind__in=[Kind.CASUALTIES, Kind.RECOVERY],
         )
         .select_related("unit__force", "unit__leader")
+        .order_by("id")
+    )
+
+
+def notice_entries(*, force_ids: set[int], after_id: int) -> list[HistoryEntry]:
+    """The entries of the units of ``force_ids`` after ``after_id`` that an email notice may
+    tell of: deaths, losses to the medical window, changes of quality, battles applied."""
+    Kind = HistoryEntry.Kind
+    worth = (
+        Q(after__status="destroyed")
+        | Q(after__has_key="quality")
+        | Q(kind__in=[Kind.CASUALTIES, Kind.BATTLE])
+    )
+    return list(
+        HistoryEntry.objects.filter(worth, unit__force_id__in=force_ids, pk__gt=after_id)
+        .select_related("unit__force")
         .order_by("id")
     )
 

@@ -19,6 +19,7 @@ urlpatterns = [
     path(C + "timeline/", pages.campaign_timeline, name="timeline"),
     path(C + "settings/", actions.settings_view, name="settings"),
     path(C + "members/", actions.member_set_view, name="member-set"),
+    path(C + "notices/", actions.notices_set_view, name="notices"),
     path(C + "forces/new/", actions.force_create_view, name="force-create"),
     path(C + "advance/", actions.calendar_advance_view, name="advance"),
     path(C + "advance/done/", actions.calendar_advance_summary, name="advance-summary"),

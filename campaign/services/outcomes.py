@@ -27,6 +27,7 @@ from campaign.history import hits_text, plural
 from campaign.models import Campaign, HistoryEntry, Unit
 from campaign.recovery import casualties_die
 from campaign.services._record import require_manager, unit_change
+from campaign.services.notices import notices_after_commit
 from campaign.state import SNAPSHOT_FIELDS, Status, UnitState
 from units.bucs import Equipment
 
@@ -298,6 +299,7 @@ def outcome_apply(
         )
         if entry is not None:
             entries.append(entry)
+    notices_after_commit(campaign)
     return entries
 
 

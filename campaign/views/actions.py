@@ -29,6 +29,7 @@ from campaign.forms import (
     LeaderDetachForm,
     MedicalForm,
     MemberForm,
+    NoticesForm,
     QuickResolveForm,
     SettingsForm,
     TrainForm,
@@ -59,6 +60,7 @@ from campaign.services import (
     unit_edit,
     unit_train,
 )
+from campaign.services.notices import notices_set
 from campaign.views._common import base_context, form_action, form_invalid
 from campaign.views.pages import (
     campaign_list_context,
@@ -353,6 +355,31 @@ def settings_view(request: HttpRequest, pk: int) -> HttpResponse:
         page=DASHBOARD,
         partial="settings-form",
         context=lambda: dashboard_context(viewer, settings_form=form),
+    )
+
+
+@login_required
+@require_POST
+def notices_set_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """A member turns their own email notices on or off."""
+    viewer = campaign_for_viewer(request.user, pk)
+    form = NoticesForm(request.POST)
+
+    def choose(data):
+        on = data["email_notices"]
+        notices_set(campaign=viewer.campaign, user=request.user, on=on)
+        url = reverse("campaign:dashboard", args=[pk])
+        if on:
+            return url, f"Notices of your units will be mailed to {request.user.email}."
+        return url, "You will get no more notices by email."
+
+    return form_action(
+        request,
+        form,
+        choose,
+        page=DASHBOARD,
+        partial="notices-form",
+        context=lambda: dashboard_context(viewer, notices_form=form),
     )
 
 

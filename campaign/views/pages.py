@@ -8,6 +8,7 @@ without JavaScript.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -35,6 +36,7 @@ from campaign.forms import (
     LeaderDetachForm,
     MedicalForm,
     MemberForm,
+    NoticesForm,
     QuickResolveForm,
     SettingsForm,
     TrainForm,
@@ -63,10 +65,10 @@ from campaign.pages import (
 from campaign.selectors import (
     campaigns_for_user,
     force_roster,
-    latest_entry_id,
     roster_version,
     unit_story,
 )
+from campaign.services.notices import member_visit
 from campaign.state import UnitState
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
@@ -106,9 +108,9 @@ def _own_forces(viewer: Viewer, summaries: list) -> set[int]:
     return {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
 
 
-def dashboard_context(viewer: Viewer, seen: int | None = None, **forms: Any) -> dict[str, Any]:
-    """The dashboard; ``seen`` is the last history entry the member saw here (None: they
-    have not been here yet, so nothing is "new")."""
+def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any) -> dict[str, Any]:
+    """The dashboard; ``seen`` is when the member was last here (None: they have not been here
+    yet, so nothing is "new")."""
     campaign = viewer.campaign
     summaries = force_summaries(campaign)
     full = {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
@@ -128,6 +130,17 @@ def dashboard_context(viewer: Viewer, seen: int | None = None, **forms: Any) -> 
         quick_resolves=recent_quick_resolves(campaign),
         members=campaign.memberships.select_related("user").order_by("role", "user__username"),
     )
+    membership = (
+        campaign.memberships.filter(user=viewer.user).select_related("user").first()
+        if any(viewer.owns(s.force) for s in summaries)
+        else None
+    )
+    if membership is not None:
+        # Email notices: a member with units of their own opts in here.
+        context["notices_member"] = membership
+        context["notices_form"] = forms.get("notices_form") or NoticesForm(
+            initial={"email_notices": membership.email_notices}
+        )
     if viewer.manages:
         context["advance_form"] = forms.get("advance_form") or AdvanceForm()
         context["quick_form"] = forms.get("quick_form") or QuickResolveForm(campaign=campaign)
@@ -141,12 +154,9 @@ def dashboard_context(viewer: Viewer, seen: int | None = None, **forms: Any) -> 
 @require_GET
 def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    # "Since your last visit" counts from the last history entry this member saw here (kept in
-    # their session: what this browser last showed them).
-    key = f"campaign-{pk}-seen"
-    context = dashboard_context(viewer, seen=request.session.get(key))
-    request.session[key] = latest_entry_id(campaign=viewer.campaign)
-    return render(request, "campaign/dashboard.html", context)
+    # "Since your last visit" counts from when this member last opened it, on any device.
+    seen = member_visit(campaign=viewer.campaign, user=request.user)
+    return render(request, "campaign/dashboard.html", dashboard_context(viewer, seen=seen))
 
 
 @login_required

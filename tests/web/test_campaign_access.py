@@ -82,6 +82,8 @@ ROUTES = [
     Route("start a campaign", lambda w: reverse("campaign:create"), "post", {}, ok=400,
           anyone=True),
     Route("add a member", _c("member-set"), "post", {"username": "nobody"}, ok=400, manage=True),
+    Route("email notices (no email address)", _c("notices"), "post", {"email_notices": "on"},
+          ok=400),
     Route("raise a force", _c("force-create"), "post", {}, ok=400, manage=True),
     Route("settings", _c("settings"), "post", {"apply_mode": "never"}, ok=400, manage=True),
     Route("settings (htmx)", _c("settings"), "post", {}, HTMX, manage=True),
