@@ -54,6 +54,7 @@ from campaign.pages import (
     battle_sides,
     battle_winner,
     changes,
+    force_colour,
     side_colours,
     unit_label,
 )
@@ -411,11 +412,29 @@ def _report(
     )
     if report is not None and report.table is not None and cb.engine_units:
         # The replay's markers are named as the rosters name them, not by engine ids.
-        names = dict(Unit.objects.filter(pk__in=cb.engine_units.values()).values_list("pk", "name"))
-        tags = {eid: names[upk] for eid, upk in cb.engine_units.items() if upk in names}
+        rows = Unit.objects.filter(pk__in=cb.engine_units.values()).select_related("force")
+        units = {u.pk: u for u in rows}
+        fought = {eid: units[upk] for eid, upk in cb.engine_units.items() if upk in units}
         # (The replay's frames already carry them: the report was given ``unit_names``.)
-        report.table = table_named(report.table, tags)
+        report.table = table_named(
+            report.table,
+            {eid: u.name for eid, u in fought.items()},
+            labels={eid: unit_label(u) for eid, u in fought.items()},
+            side_names=side_names,
+            colours=_unit_colours(report.table, fought),
+        )
     return report
+
+
+def _unit_colours(table, fought: dict[str, Unit]) -> dict[str, str]:
+    """Each drawn unit in its force's colour, except a colour both sides would wear: there the
+    side's own colour tells friend from foe."""
+    side_of = {mark.id: mark.side for mark in table.units}
+    colour = {eid: force_colour(u.force) for eid, u in fought.items() if eid in side_of}
+    worn: dict[str, set[str]] = {}
+    for eid, c in colour.items():
+        worn.setdefault(c, set()).add(side_of[eid])
+    return {eid: c for eid, c in colour.items() if len(worn[c]) == 1}
 
 
 @login_required
