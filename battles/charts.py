@@ -1,6 +1,7 @@
-"""Small SVG charts as drawing data: the odds page's histogram of scores.
+"""Small SVG charts as drawing data: the odds page's histogram of scores, and the campaign's
+lines over days (a unit's quality, experience and hits; each force's strength).
 
-Geometry only; the template draws it. Pure functions of an odds run's summary
+Geometry only; the templates draw it. The histogram is a pure function of an odds run's summary
 (``battles.tally.odds_summary``).
 """
 
@@ -90,4 +91,75 @@ def score_histogram(summary: Mapping[str, Any], side_names: Mapping[str, str]) -
             f"Histogram of final scores over {summary['battles']} battles, scores {low} to "
             f"{high}, for " + " and ".join(side_names.get(s, s) for s in sides) + "."
         ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    name: str
+    points: str
+    """The polyline's ``points``, in the chart's pixels."""
+    css: str
+    """Its class (``series-0``…): the stylesheet's colour when ``colour`` is empty."""
+    colour: str
+    dots: tuple[tuple[float, float, str], ...]
+    """Each point (x, y, what it says, for its ``<title>``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineChart:
+    width: int
+    height: int
+    lines: tuple[Line, ...]
+    x_labels: tuple[tuple[float, str], ...]
+    y_labels: tuple[tuple[float, str], ...]
+    baseline: float
+    plot_left: float
+    plot_right: float
+    x_title: str
+    y_title: str
+
+
+def line_chart(
+    series: list[tuple[str, str, list[tuple[int, int]]]], *, y_title: str, x_title: str = "Day"
+) -> LineChart:
+    """Lines of whole-number values over campaign days: ``series`` is (name, colour or "",
+    [(day, value)…]); days run along the bottom, values up the side from 0."""
+    days = sorted({day for _, _, points in series for day, _ in points}) or [1]
+    low, high = days[0], max(days[-1], days[0] + 1)
+    top = max((v for _, _, points in series for _, v in points), default=1) or 1
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def x(day: int) -> float:
+        return round(LEFT + plot_w * (day - low) / (high - low), 2)
+
+    def y(value: int) -> float:
+        return round(TOP + plot_h - plot_h * value / top, 2)
+
+    lines = tuple(
+        Line(
+            name=name,
+            points=" ".join(f"{x(d)},{y(v)}" for d, v in points),
+            css=f"series-{i}",
+            colour=colour,
+            dots=tuple((x(d), y(v), f"{name}, day {d}: {v}") for d, v in points),
+        )
+        for i, (name, colour, points) in enumerate(series)
+    )
+    step = max(1, (high - low) // 10 + 1)  # at most a dozen day labels
+    x_labels = tuple((x(d), str(d)) for d in range(low, high + 1, step))
+    y_step = max(1, top // 4 + (top % 4 > 0))
+    y_labels = tuple((y(v), str(v)) for v in range(0, top + 1, y_step))
+    return LineChart(
+        width=WIDTH,
+        height=HEIGHT,
+        lines=lines,
+        x_labels=x_labels,
+        y_labels=y_labels,
+        baseline=TOP + plot_h,
+        plot_left=LEFT,
+        plot_right=WIDTH - RIGHT,
+        x_title=x_title,
+        y_title=y_title,
     )

@@ -14,7 +14,9 @@ from typing import Any
 from django.db.models import Count, Q
 from django.urls import reverse
 
+from battles.charts import line_chart
 from campaign.bridge import BridgeError, battle_card
+from campaign.charts import UNIT_SERIES, force_strength_series, unit_series
 from campaign.experience import threshold
 from campaign.history import changes_text, hits_text, story_text
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, QuickResolve, Unit
@@ -26,7 +28,7 @@ from campaign.selectors import (
     medics_used_today,
     notable_entries,
 )
-from campaign.state import SNAPSHOT_FIELDS, Status, UnitState, ordered_specialties
+from campaign.state import SNAPSHOT_FIELDS, Status, UnitState, ordered_specialties, quality_name
 from units.bucs import Quality
 from units.cardtext import CardError, render_card
 
@@ -527,3 +529,57 @@ def entry_events(campaign: Campaign, entries: list[HistoryEntry]) -> list[Event]
     homes = {battle_id: pk for battle_id, pk, _ in rows}
     names = {pk: name for _, pk, name in rows}
     return [_entry_event(entry, campaign.pk, homes, names) for entry in entries]
+
+
+UNIT_SERIES_NAMES = {
+    "quality": "Quality (0 Raw … 6 Legendary)",
+    "experience": "Experience",
+    "morale_hits": "Morale hits",
+    "casualty_hits": "Casualty hits",
+}
+
+
+def unit_chart(entries: list[HistoryEntry], today: int) -> dict[str, Any]:
+    """The unit page's chart of its quality, experience and hits over campaign days."""
+    series = unit_series([(e.day, e.after) for e in entries], today)
+    lines = [(UNIT_SERIES_NAMES[name], "", series[name]) for name in UNIT_SERIES]
+    days = [day for day, _ in series["quality"]]
+    rows = [
+        (day, [_value_label(quality_name(Quality(q))), *(series[n][i][1] for n in UNIT_SERIES[1:])])
+        for i, (day, q) in enumerate(series["quality"])
+    ]
+    return {
+        "chart": line_chart(lines, y_title="Steps, points, hits"),
+        "chart_table": ([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
+        "chart_desc": (
+            f"Day {days[0]} to day {days[-1]}: quality as a step from 0 (Raw) to 6 "
+            "(Legendary), experience points, Morale and Casualty hits at the end of each day."
+            if days
+            else "No history yet."
+        ),
+    }
+
+
+def force_strength_chart(campaign: Campaign, forces: list[Force]) -> dict[str, Any]:
+    """The campaign page's chart: each force's units fit to fight (neither retreated nor
+    destroyed) at the end of each campaign day, in the force's colour."""
+    rows = HistoryEntry.objects.filter(unit__force__in=forces).order_by("id")
+    per_force: dict[int, list[tuple[int, int, Any]]] = {f.pk: [] for f in forces}
+    for unit_id, force_id, day, after in rows.values_list(
+        "unit_id", "unit__force_id", "day", "after"
+    ):
+        per_force[force_id].append((unit_id, day, after))
+    series = [
+        (f.name, force_colour(f), force_strength_series(per_force[f.pk], campaign.day))
+        for f in forces
+    ]
+    days = list(range(1, campaign.day + 1))
+    return {
+        "chart": line_chart(series, y_title="Units fit to fight"),
+        "chart_table": (
+            [f.name for f in forces],
+            [(day, [points[i][1] for _, _, points in series]) for i, day in enumerate(days)],
+        ),
+        "chart_desc": f"Units fit to fight (neither retreated nor destroyed) at the end of each "
+        f"day, day 1 to day {campaign.day}, for " + ", ".join(f.name for f in forces) + ".",
+    }

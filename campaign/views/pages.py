@@ -49,6 +49,7 @@ from campaign.pages import (
     card_text,
     clean_sort,
     force_colour,
+    force_strength_chart,
     force_summaries,
     medics_today,
     quality_ladder,
@@ -58,6 +59,7 @@ from campaign.pages import (
     roster_lines,
     since_last_visit,
     timeline,
+    unit_chart,
     unit_story_lines,
     units_needing_attention,
     winner_names,
@@ -128,6 +130,9 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         rallying=[a for a in attention if a.unit.status == "retreated"],
         since=None if seen is None else since_last_visit(campaign, own, seen),
         quick_resolves=recent_quick_resolves(campaign),
+        strength=force_strength_chart(campaign, [s.force for s in summaries if s.force.pk in full])
+        if full
+        else None,
         members=campaign.memberships.select_related("user").order_by("role", "user__username"),
     )
     membership = (
@@ -230,13 +235,15 @@ def training_blocked(state: UnitState) -> str:
 
 def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
     line = roster_line(unit, viewer.campaign.day)
+    story = unit_story(unit=unit)
     context = base_context(
         viewer,
         unit=unit,
         force=unit.force,
         line=line,
         card_text=card_text(line.card),
-        story=unit_story_lines(*unit_story(unit=unit)),
+        story=unit_story_lines(*story),
+        unit_chart=unit_chart(story[0], viewer.campaign.day),
     )
     if "zone_form" in forms:
         context["zone_form"] = forms["zone_form"]
