@@ -120,22 +120,34 @@ class LineChart:
     y_title: str
 
 
+LINE_HEIGHT, LINE_TOP, NAMED_LEFT = 220, 28, 100
+"""A line chart is a little lower than the histogram, with room above the plot for the title
+of its values' axis, and at the left for names (quality) instead of numbers."""
+
+
 def line_chart(
-    series: list[tuple[str, str, list[tuple[int, int]]]], *, y_title: str, x_title: str = "Day"
+    series: list[tuple[str, str, list[tuple[int, int]]]],
+    *,
+    y_title: str,
+    x_title: str = "Campaign day",
+    y_max: int | None = None,
+    y_names: tuple[str, ...] = (),
 ) -> LineChart:
     """Lines of whole-number values over campaign days: ``series`` is (name, colour or "",
-    [(day, value)…]); days run along the bottom, values up the side from 0."""
+    [(day, value)…]); days run along the bottom, values up the side from 0 to ``y_max`` (else
+    the largest value), each labelled by ``y_names[value]`` when given (quality names)."""
     days = sorted({day for _, _, points in series for day, _ in points}) or [1]
     low, high = days[0], max(days[-1], days[0] + 1)
-    top = max((v for _, _, points in series for _, v in points), default=1) or 1
-    plot_w = WIDTH - LEFT - RIGHT
-    plot_h = HEIGHT - TOP - BOTTOM
+    top = y_max or max((v for _, _, points in series for _, v in points), default=1) or 1
+    left = NAMED_LEFT if y_names else LEFT
+    plot_w = WIDTH - left - RIGHT
+    plot_h = LINE_HEIGHT - LINE_TOP - BOTTOM
 
     def x(day: int) -> float:
-        return round(LEFT + plot_w * (day - low) / (high - low), 2)
+        return round(left + plot_w * (day - low) / (high - low), 2)
 
     def y(value: int) -> float:
-        return round(TOP + plot_h - plot_h * value / top, 2)
+        return round(LINE_TOP + plot_h - plot_h * value / top, 2)
 
     lines = tuple(
         Line(
@@ -149,16 +161,18 @@ def line_chart(
     )
     step = max(1, (high - low) // 10 + 1)  # at most a dozen day labels
     x_labels = tuple((x(d), str(d)) for d in range(low, high + 1, step))
-    y_step = max(1, top // 4 + (top % 4 > 0))
-    y_labels = tuple((y(v), str(v)) for v in range(0, top + 1, y_step))
+    y_step = 1 if y_names else max(1, top // 4 + (top % 4 > 0))
+    y_labels = tuple(
+        (y(v), y_names[v] if v < len(y_names) else str(v)) for v in range(0, top + 1, y_step)
+    )
     return LineChart(
         width=WIDTH,
-        height=HEIGHT,
+        height=LINE_HEIGHT,
         lines=lines,
         x_labels=x_labels,
         y_labels=y_labels,
-        baseline=TOP + plot_h,
-        plot_left=LEFT,
+        baseline=LINE_TOP + plot_h,
+        plot_left=left,
         plot_right=WIDTH - RIGHT,
         x_title=x_title,
         y_title=y_title,

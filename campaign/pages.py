@@ -28,7 +28,7 @@ from campaign.selectors import (
     medics_used_today,
     notable_entries,
 )
-from campaign.state import SNAPSHOT_FIELDS, Status, UnitState, ordered_specialties, quality_name
+from campaign.state import SNAPSHOT_FIELDS, Status, UnitState, ordered_specialties
 from units.bucs import Quality
 from units.cardtext import CardError, render_card
 
@@ -532,31 +532,40 @@ def entry_events(campaign: Campaign, entries: list[HistoryEntry]) -> list[Event]
 
 
 UNIT_SERIES_NAMES = {
-    "quality": "Quality (0 Raw … 6 Legendary)",
+    "quality": "Quality",
     "experience": "Experience",
     "morale_hits": "Morale hits",
     "casualty_hits": "Casualty hits",
 }
 
 
-def unit_chart(entries: list[HistoryEntry], today: int) -> dict[str, Any]:
-    """The unit page's chart of its quality, experience and hits over campaign days."""
+def unit_charts(entries: list[HistoryEntry], today: int) -> dict[str, Any]:
+    """The unit page's two charts over campaign days: its quality, step by step (Raw at the
+    foot, Legendary at the top), and its experience and hits; and their numbers as a table."""
     series = unit_series([(e.day, e.after) for e in entries], today)
-    lines = [(UNIT_SERIES_NAMES[name], "", series[name]) for name in UNIT_SERIES]
     days = [day for day, _ in series["quality"]]
+    span = f"Day {days[0]} to day {days[-1]}" if days else "No days yet"
     rows = [
-        (day, [_value_label(quality_name(Quality(q))), *(series[n][i][1] for n in UNIT_SERIES[1:])])
+        (day, [Quality(q).label, *(series[n][i][1] for n in UNIT_SERIES[1:])])
         for i, (day, q) in enumerate(series["quality"])
     ]
+    quality = line_chart(
+        [(UNIT_SERIES_NAMES["quality"], "", series["quality"])],
+        y_title="Quality",
+        y_max=max(Quality),
+        y_names=tuple(q.label for q in Quality),
+    )
+    counts = line_chart(
+        [(UNIT_SERIES_NAMES[n], "", series[n]) for n in UNIT_SERIES[1:]],
+        y_title="Points and hits",
+    )
     return {
-        "chart": line_chart(lines, y_title="Steps, points, hits"),
-        "chart_table": ([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
-        "chart_desc": (
-            f"Day {days[0]} to day {days[-1]}: quality as a step from 0 (Raw) to 6 "
-            "(Legendary), experience points, Morale and Casualty hits at the end of each day."
-            if days
-            else "No history yet."
-        ),
+        "quality": quality,
+        "quality_desc": f"{span}: the unit's quality at the end of each day.",
+        "counts": counts,
+        "counts_desc": f"{span}: experience points, Morale hits and Casualty hits at the end "
+        "of each day.",
+        "table": ([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
     }
 
 

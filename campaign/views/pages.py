@@ -59,7 +59,7 @@ from campaign.pages import (
     roster_lines,
     since_last_visit,
     timeline,
-    unit_chart,
+    unit_charts,
     unit_story_lines,
     units_needing_attention,
     winner_names,
@@ -243,7 +243,7 @@ def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
         line=line,
         card_text=card_text(line.card),
         story=unit_story_lines(*story),
-        unit_chart=unit_chart(story[0], viewer.campaign.day),
+        unit_charts=unit_charts(story[0], viewer.campaign.day),
     )
     if "zone_form" in forms:
         context["zone_form"] = forms["zone_form"]

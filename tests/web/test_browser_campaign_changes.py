@@ -80,11 +80,13 @@ def test_charts_advance_and_the_last_visit(browser_world, page_for, live_server,
     desktop.goto(f"{base}/")
     expect(desktop.locator(".since")).to_contain_text("Nothing has changed for your units")
 
-    # Her unit's chart: four lines over the days, with the numbers behind a summary.
+    # Her unit's charts: its quality by name, then experience and hits; the numbers in a table.
     phone.goto(f"{base}/units/{world.unit.pk}/")
+    expect(phone.locator("svg.line-chart")).to_have_count(2)
     expect(phone.locator("svg.line-chart .series polyline")).to_have_count(4)
-    expect(phone.locator("svg.line-chart title").first).to_contain_text("day by day")
-    expect(phone.locator("svg.line-chart .axis-title").first).to_have_text("Day")
+    expect(phone.locator("svg.line-chart title").first).to_contain_text("quality, day by day")
+    expect(phone.locator("svg.line-chart .axis-label", has_text="Legendary")).to_have_count(1)
+    expect(phone.locator("svg.line-chart .axis-title").first).to_have_text("Campaign day")
     phone.click("details.chart-table summary")
     expect(phone.locator("details.chart-table tbody tr")).to_have_count(2)
     _inside(phone, "svg.line-chart")

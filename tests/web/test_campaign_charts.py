@@ -36,16 +36,19 @@ def test_the_unit_page_charts_its_quality_experience_and_hits_by_day(client, wor
     entries = HistoryEntry.objects.filter(unit=world.unit).order_by("id")
     series = unit_series([(e.day, e.after) for e in entries], today=3)
     assert series["experience"][-1] == (3, 4) and series["morale_hits"][-1] == (3, 2)
-    drawn = _lines(page, "unit-chart")
-    chart = line_chart(
+    quality = line_chart([("Quality", "", series["quality"])], y_title="", y_max=6,
+                         y_names=tuple("x" * 7))  # fmt: skip
+    assert _lines(page, "quality-chart") == {"Quality": quality.lines[0].points}
+    counts = line_chart(
         [(name, "", series[key]) for key, name in (
-            ("quality", "Quality (0 Raw … 6 Legendary)"), ("experience", "Experience"),
-            ("morale_hits", "Morale hits"), ("casualty_hits", "Casualty hits"))],
+            ("experience", "Experience"), ("morale_hits", "Morale hits"),
+            ("casualty_hits", "Casualty hits"))],
         y_title="",
     )  # fmt: skip
-    assert drawn == {line.name: line.points for line in chart.lines}
-    assert "Squad 1: quality, experience and hits, day by day</title>" in page
-    assert "Day 1 to day 3: quality as a step" in page
+    assert _lines(page, "counts-chart") == {line.name: line.points for line in counts.lines}
+    assert "Squad 1&#x27;s quality, day by day</title>" in page
+    assert "Squad 1&#x27;s experience and hits, day by day</title>" in page
+    assert "Day 1 to day 3: the unit&#x27;s quality at the end of each day." in page
     # The text alternative: one row a day, quality by name.
     table = page.split("The numbers, day by day", 1)[1].split("</table>", 1)[0]
     assert len(re.findall(r'<th scope="row">\d+</th>', table)) == 3
@@ -61,7 +64,7 @@ def test_the_dashboard_charts_each_forces_strength_in_its_colour(client, world):
     assert 'style="stroke: #b3261e; fill: #b3261e" data-series="Red Company"' in svg
     assert 'style="stroke: #1f5fa8; fill: #1f5fa8" data-series="Blue Battalion"' in svg
     assert "<title>Red Company, day 2:" in svg
-    assert "Units fit to fight, day by day</title>" in page and ">Day</text>" in svg
+    assert "Units fit to fight, day by day</title>" in page and ">Campaign day</text>" in svg
     ready_now = world.force.units.filter(status="ready").count()
     assert f"<title>Red Company, day 2: {ready_now}</title>" in svg
 
