@@ -120,9 +120,10 @@ class LineChart:
     y_title: str
 
 
-LINE_HEIGHT, LINE_TOP, NAMED_LEFT = 220, 28, 100
-"""A line chart is a little lower than the histogram, with room above the plot for the title
-of its values' axis, and at the left for names (quality) instead of numbers."""
+LINE_WIDTH, LINE_HEIGHT, LINE_TOP, NAMED_LEFT = 440, 220, 28, 108
+"""A line chart is narrower than the histogram, so that on a phone it shrinks little and its
+labels stay readable; with room above the plot for the title of its values' axis, and at the
+left for names (quality) instead of numbers."""
 
 
 def line_chart(
@@ -140,7 +141,7 @@ def line_chart(
     low, high = days[0], max(days[-1], days[0] + 1)
     top = y_max or max((v for _, _, points in series for _, v in points), default=1) or 1
     left = NAMED_LEFT if y_names else LEFT
-    plot_w = WIDTH - left - RIGHT
+    plot_w = LINE_WIDTH - left - RIGHT
     plot_h = LINE_HEIGHT - LINE_TOP - BOTTOM
 
     def x(day: int) -> float:
@@ -159,21 +160,23 @@ def line_chart(
         )
         for i, (name, colour, points) in enumerate(series)
     )
-    step = max(1, (high - low) // 10 + 1)  # at most a dozen day labels
-    x_labels = tuple((x(d), str(d)) for d in range(low, high + 1, step))
+    # At most a dozen day labels, and none past the last day drawn (one day: the axis is one
+    # day long, but only that day is labelled).
+    step = max(1, (high - low) // 10 + 1)
+    x_labels = tuple((x(d), str(d)) for d in range(low, days[-1] + 1, step))
     y_step = 1 if y_names else max(1, top // 4 + (top % 4 > 0))
     y_labels = tuple(
         (y(v), y_names[v] if v < len(y_names) else str(v)) for v in range(0, top + 1, y_step)
     )
     return LineChart(
-        width=WIDTH,
+        width=LINE_WIDTH,
         height=LINE_HEIGHT,
         lines=lines,
         x_labels=x_labels,
         y_labels=y_labels,
         baseline=LINE_TOP + plot_h,
         plot_left=left,
-        plot_right=WIDTH - RIGHT,
+        plot_right=LINE_WIDTH - RIGHT,
         x_title=x_title,
         y_title=y_title,
     )

@@ -3,7 +3,7 @@ line chart's geometry (the points it draws)."""
 
 from __future__ import annotations
 
-from battles.charts import BOTTOM, LEFT, LINE_HEIGHT, LINE_TOP, RIGHT, WIDTH, line_chart
+from battles.charts import BOTTOM, LEFT, LINE_HEIGHT, LINE_TOP, LINE_WIDTH, RIGHT, line_chart
 from campaign.charts import force_strength_series, unit_series
 
 RAISED = {
@@ -49,14 +49,15 @@ def test_the_line_chart_draws_each_point_on_its_day_and_value():
         y_title="Units fit to fight",
     )
     blue, red = chart.lines
-    # The plot runs from x 44 to 628 (days 1..3) and from y 180 (0) up to 28 (4, the most).
-    assert (LEFT, WIDTH - RIGHT, LINE_TOP, LINE_HEIGHT - BOTTOM) == (44, 628, 28, 180)
-    assert blue.points == "44.0,180.0 336.0,28.0 628.0,104.0"
-    assert red.points == "44.0,28.0 628.0,28.0"
+    # The plot runs from x 44 to 428 (days 1..3) and from y 180 (0) up to 28 (4, the most).
+    assert (LEFT, LINE_WIDTH - RIGHT, LINE_TOP, LINE_HEIGHT - BOTTOM) == (44, 428, 28, 180)
+    assert blue.points == "44.0,180.0 236.0,28.0 428.0,104.0"
+    assert red.points == "44.0,28.0 428.0,28.0"
     assert blue.colour == "#1f5fa8" and red.css == "series-1"
     assert [d[2] for d in red.dots] == ["Red, day 1: 4", "Red, day 3: 4"]
     assert [text for _, text in chart.x_labels] == ["1", "2", "3"]
     assert [text for _, text in chart.y_labels] == ["0", "1", "2", "3", "4"]
+    assert [t for _, t in line_chart([("A", "", [(1, 2)])], y_title="").x_labels] == ["1"]
     assert chart.x_title == "Campaign day" and chart.y_title == "Units fit to fight"
 
 
@@ -67,6 +68,6 @@ def test_a_quality_chart_names_its_steps_and_runs_from_raw_to_legendary():
     assert [text for _, text in chart.y_labels] == [
         "Raw", "Green", "Inexperienced", "Average", "Experienced", "Elite", "Legendary"
     ]  # fmt: skip
-    assert chart.plot_left == 100  # room for the names
+    assert chart.plot_left == 108  # room for the names
     # Average (3 of 6) halfway up the 152 px plot: 180 - 76.
-    assert chart.lines[0].points == "100.0,104.0 628.0,129.33"
+    assert chart.lines[0].points == "108.0,104.0 428.0,129.33"
