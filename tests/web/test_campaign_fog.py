@@ -256,5 +256,7 @@ def test_the_drawn_table_speaks_the_campaigns_names_and_colours_and_keeps_the_fo
     assert _svg_units(page) == {u.id for u in scenario.units()} - unseen
     enemy_drawn = len([u for u in scenario.units() if u.side == "red" and u.id not in unseen])
     assert f"{enemy_drawn} units of Blue Battalion" in svg.split("</desc>", 1)[0]
-    assert unseen == {"iron-wolf-3"}  # the only enemy, concealed at deployment
+    # The only enemy, Iron Wolf, was concealed at deployment.
+    engine_ids = world.engine_battle.engine_units.items()
+    assert unseen == {eid for eid, pk in engine_ids if pk == world.enemy_unit.pk}
     assert "Iron Wolf" not in svg
