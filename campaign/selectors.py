@@ -300,8 +300,8 @@ def entries_since(*, campaign: Campaign, force_ids: set[int], after: datetime, l
 
 def advance_entries(*, campaign: Campaign, after_id: int, upto_id: int) -> list[HistoryEntry]:
     """The entries an Advance of the calendar wrote: the deaths when a medical window closed
-    and the days of R&R, after entry ``after_id`` up to ``upto_id`` (the Advance locks every
-    unit of the campaign, so no other change to them falls in between)."""
+    and the days of R&R, after entry ``after_id`` up to ``upto_id`` (its first and last; the
+    Advance locks every unit of the campaign, so no other change to them falls in between)."""
     Kind = HistoryEntry.Kind
     return list(
         HistoryEntry.objects.filter(

@@ -39,12 +39,7 @@ from campaign.forms import (
 )
 from campaign.history import plural
 from campaign.pages import changes, medics_today, roster_lines, unit_label
-from campaign.selectors import (
-    advance_entries,
-    advance_preview,
-    entries_changes,
-    latest_entry_id,
-)
+from campaign.selectors import advance_entries, advance_preview, entries_changes
 from campaign.services import (
     calendar_advance,
     campaign_create,
@@ -114,9 +109,8 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
         if request.htmx:
             return HttpResponseClientRedirect(f"{url}?{query}")
         return redirect(f"{url}?{query}")
-    after = latest_entry_id(campaign=campaign)
     try:
-        calendar_advance(campaign=campaign, days=days, reason=reason, actor=request.user)
+        entries = calendar_advance(campaign=campaign, days=days, reason=reason, actor=request.user)
     except ValidationError as error:
         add_service_errors(form, error)
         return form_invalid(
@@ -124,14 +118,9 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
     # Post, then redirect: the summary page reads what the days wrote back from the history.
     campaign.refresh_from_db(fields=["day"])
-    query = urlencode(
-        {
-            "days": days,
-            "to": campaign.day,
-            "after": after,
-            "upto": latest_entry_id(campaign=campaign),
-        }
-    )
+    ids = [entry.pk for entry in entries]
+    after, upto = (min(ids) - 1, max(ids)) if ids else (0, 0)
+    query = urlencode({"days": days, "to": campaign.day, "after": after, "upto": upto})
     done = f"{reverse('campaign:advance-summary', args=[pk])}?{query}"
     return HttpResponseClientRedirect(done) if request.htmx else redirect(done)
 

@@ -221,3 +221,14 @@ def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client,
     created = client.post(forces, {"owner": "player", "name": "Green Guards"})
     assert created.status_code == 302
     assert campaign.forces.get().owner == world.users["player"]
+
+
+def test_an_advance_that_changes_no_unit_still_sums_up(client, world):
+    from campaign.models import Unit
+
+    Unit.objects.filter(force__campaign=world.campaign).update(status="destroyed")
+    login(client, world, "gm")
+    response = client.post(_url("advance", world), {"days": "1", "confirm": "yes"})
+    assert response["Location"].endswith("?days=1&to=2&after=0&upto=0")
+    summary = client.get(response["Location"])
+    assert summary.status_code == 200 and "No unit changed." in summary.text
