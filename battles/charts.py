@@ -1,6 +1,7 @@
-"""Small SVG charts as drawing data: the odds page's histogram of scores.
+"""Small SVG charts as drawing data: the odds page's histogram of scores, and the campaign's
+lines over days (a unit's quality, experience and hits; each force's strength).
 
-Geometry only; the template draws it. Pure functions of an odds run's summary
+Geometry only; the templates draw it. The histogram is a pure function of an odds run's summary
 (``battles.tally.odds_summary``).
 """
 
@@ -96,4 +97,92 @@ def score_histogram(
             f"Histogram of final scores over {summary['battles']} battles, scores {low} to "
             f"{high}, for " + " and ".join(side_names.get(s, s) for s in sides) + "."
         ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    name: str
+    points: str
+    """The polyline's ``points``, in the chart's pixels."""
+    css: str
+    """Its class (``series-0``…): the stylesheet's colour when ``colour`` is empty."""
+    colour: str
+    dots: tuple[tuple[float, float, str], ...]
+    """Each point (x, y, what it says, for its ``<title>``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineChart:
+    width: int
+    height: int
+    lines: tuple[Line, ...]
+    x_labels: tuple[tuple[float, str], ...]
+    y_labels: tuple[tuple[float, str], ...]
+    baseline: float
+    plot_left: float
+    plot_right: float
+    x_title: str
+    y_title: str
+
+
+LINE_WIDTH, LINE_HEIGHT, LINE_TOP, NAMED_LEFT = 440, 220, 28, 108
+"""A line chart is narrower than the histogram, so that on a phone it shrinks little and its
+labels stay readable; with room above the plot for the title of its values' axis, and at the
+left for names (quality) instead of numbers."""
+
+
+def line_chart(
+    series: list[tuple[str, str, list[tuple[int, int]]]],
+    *,
+    y_title: str,
+    x_title: str = "Campaign day",
+    y_max: int | None = None,
+    y_names: tuple[str, ...] = (),
+) -> LineChart:
+    """Lines of whole-number values over campaign days: ``series`` is (name, colour or "",
+    [(day, value)…]); days run along the bottom, values up the side from 0 to ``y_max`` (else
+    the largest value), each labelled by ``y_names[value]`` when given (quality names)."""
+    days = sorted({day for _, _, points in series for day, _ in points}) or [1]
+    low, high = days[0], max(days[-1], days[0] + 1)
+    top = y_max or max((v for _, _, points in series for _, v in points), default=1) or 1
+    left = NAMED_LEFT if y_names else LEFT
+    plot_w = LINE_WIDTH - left - RIGHT
+    plot_h = LINE_HEIGHT - LINE_TOP - BOTTOM
+
+    def x(day: int) -> float:
+        return round(left + plot_w * (day - low) / (high - low), 2)
+
+    def y(value: int) -> float:
+        return round(LINE_TOP + plot_h - plot_h * value / top, 2)
+
+    lines = tuple(
+        Line(
+            name=name,
+            points=" ".join(f"{x(d)},{y(v)}" for d, v in points),
+            css=f"series-{i}",
+            colour=colour,
+            dots=tuple((x(d), y(v), f"{name}, day {d}: {v}") for d, v in points),
+        )
+        for i, (name, colour, points) in enumerate(series)
+    )
+    # At most a dozen day labels, and none past the last day drawn (one day: the axis is one
+    # day long, but only that day is labelled).
+    step = max(1, (high - low) // 10 + 1)
+    x_labels = tuple((x(d), str(d)) for d in range(low, days[-1] + 1, step))
+    y_step = 1 if y_names else max(1, top // 4 + (top % 4 > 0))
+    y_labels = tuple(
+        (y(v), y_names[v] if v < len(y_names) else str(v)) for v in range(0, top + 1, y_step)
+    )
+    return LineChart(
+        width=LINE_WIDTH,
+        height=LINE_HEIGHT,
+        lines=lines,
+        x_labels=x_labels,
+        y_labels=y_labels,
+        baseline=LINE_TOP + plot_h,
+        plot_left=left,
+        plot_right=LINE_WIDTH - RIGHT,
+        x_title=x_title,
+        y_title=y_title,
     )

@@ -27,9 +27,36 @@ TERRAIN_CLASSES = {"woods", "hill", "rubble", "river", "hazard", "wall", "water"
 """Terrain kinds with a style of their own; any other kind is drawn as ``terrain-other``."""
 
 
-def table_named(table: TableView, names: dict[str, str]) -> TableView:
-    """The same table with units tagged by ``names`` (unit id → name) instead of their ids."""
-    return replace(table, units=tuple(replace(u, tag=names.get(u.id, u.tag)) for u in table.units))
+def table_named(
+    table: TableView,
+    names: dict[str, str],
+    *,
+    labels: dict[str, str] | None = None,
+    side_names: dict[str, str] | None = None,
+    colours: dict[str, str] | None = None,
+) -> TableView:
+    """The same table in a campaign's words: units tagged by ``names`` (unit id → name) instead
+    of their ids, described by ``labels`` ("Iron Wolf (Blue Battalion)"), each in its force's
+    colour (``colours``); the sides called by ``side_names``. Only the units already drawn are
+    named: a unit fog hid stays out."""
+    labels, side_names, colours = labels or {}, side_names or {}, colours or {}
+    units = tuple(
+        replace(
+            u,
+            tag=names.get(u.id, u.tag),
+            label=f"{labels[u.id]}: {u.name}, Size {u.size}, {u.hits} Hits, Skill {u.skill}"
+            if u.id in labels
+            else u.label,
+            colour=colours.get(u.id, u.colour),
+        )
+        for u in table.units
+    )
+    description = table.description
+    for side, name, _ in table.sides:
+        if side in side_names:
+            description = description.replace(f"of {name}", f"of {side_names[side]}")
+    sides = tuple((s, side_names.get(s, name), i) for s, name, i in table.sides)
+    return replace(table, units=units, sides=sides, description=description)
 
 
 def unit_radius(size: int) -> float:
@@ -104,6 +131,8 @@ class UnitMark:
     """Full description for screen readers and tooltips."""
     tag: str = ""
     """The name written under the marker, when not its id (a campaign names its units)."""
+    colour: str = ""
+    """Its own fill, when not its side's (a campaign's force colour)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +267,10 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
         description=(
             f"A {fmt(w)}″ × {fmt(h)}″ table with {len(terrain)} terrain pieces, "
             f"{len(buildings)} buildings, {len(objectives)} objectives and "
-            + " against ".join(f"{len(s.units)} units of {s.name}" for s in scenario.sides)
+            # The units drawn: a unit fog hides is not counted either.
+            + " against ".join(
+                f"{sum(u.side == s.id for u in units)} units of {s.name}" for s in scenario.sides
+            )
             + "."
         ),
     )

@@ -203,6 +203,23 @@ class AdvanceForm(forms.Form):
     reason = forms.CharField(max_length=300, required=False)
 
 
+class NoticesForm(forms.Form):
+    email_notices = forms.BooleanField(
+        required=False,
+        label="Email me when my units are destroyed, lose Casualty hits to the medical window, "
+        "are promoted, or a battle of theirs is applied",
+    )
+
+
+class AdvanceSummaryForm(forms.Form):
+    """The summary of an Advance: how far it went, and the history entries it wrote."""
+
+    days = forms.IntegerField(min_value=1, max_value=MAX_DAYS)
+    to = forms.IntegerField(min_value=1)
+    after = forms.IntegerField(min_value=0)
+    upto = forms.IntegerField(min_value=0)
+
+
 class MedicalForm(forms.Form):
     """The medics of a force: the default triage (highest quality first) with one click, or
     hits to save typed unit by unit (one ``save_<pk>`` field per unit awaiting them today)."""

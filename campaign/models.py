@@ -76,6 +76,9 @@ class Campaign(models.Model):
     hour = models.PositiveSmallIntegerField(
         default=0, help_text="The campaign clock's hour of the current day (0–23)."
     )
+    gm_last_visit_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the GM last opened the dashboard (any device)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -107,6 +110,15 @@ class Membership(models.Model):
     )
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.PLAYER)
     joined_at = models.DateTimeField(auto_now_add=True)
+    last_visit_at = models.DateTimeField(
+        null=True, blank=True, help_text="When they last opened the dashboard (any device)."
+    )
+    email_notices = models.BooleanField(
+        default=False, help_text="Mail them when their units are destroyed, die or are promoted."
+    )
+    notified_upto = models.PositiveBigIntegerField(
+        default=0, help_text="The last history entry their notices have told them of."
+    )
 
     class Meta:
         ordering = ["campaign", "role", "user__username"]

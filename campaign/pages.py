@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Q
 from django.urls import reverse
 
+from battles.charts import line_chart
 from campaign.bridge import BridgeError, TableResult, battle_card
+from campaign.charts import UNIT_SERIES, force_strength_series, unit_series
 from campaign.experience import threshold
 from campaign.history import changes_text, hits_text, story_text
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, QuickResolve, Unit
@@ -516,9 +519,15 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
     return sorted(days.items(), reverse=True)
 
 
-def since_last_visit(campaign: Campaign, force_ids: set[int], after_id: int) -> list[Event]:
-    """What changed for the units of ``force_ids`` after history entry ``after_id``."""
-    entries = entries_since(campaign=campaign, force_ids=force_ids, after_id=after_id)
+def since_last_visit(campaign: Campaign, force_ids: set[int], after: datetime) -> list[Event]:
+    """What changed for the units of ``force_ids`` since ``after`` (the member's last visit)."""
+    return entry_events(
+        campaign, entries_since(campaign=campaign, force_ids=force_ids, after=after)
+    )
+
+
+def entry_events(campaign: Campaign, entries: list[HistoryEntry]) -> list[Event]:
+    """History entries as timeline lines, each battle named and linked by its campaign page."""
     battle_ids = {e.battle_id for e in entries if e.battle_id}
     rows = CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list(
         "battle_id", "pk", "name"
@@ -526,3 +535,66 @@ def since_last_visit(campaign: Campaign, force_ids: set[int], after_id: int) -> 
     homes = {battle_id: pk for battle_id, pk, _ in rows}
     names = {pk: name for _, pk, name in rows}
     return [_entry_event(entry, campaign.pk, homes, names) for entry in entries]
+
+
+UNIT_SERIES_NAMES = {
+    "quality": "Quality",
+    "experience": "Experience",
+    "morale_hits": "Morale hits",
+    "casualty_hits": "Casualty hits",
+}
+
+
+def unit_charts(entries: list[HistoryEntry], today: int) -> dict[str, Any]:
+    """The unit page's two charts over campaign days: its quality, step by step (Raw at the
+    foot, Legendary at the top), and its experience and hits; and their numbers as a table."""
+    series = unit_series([(e.day, e.after) for e in entries], today)
+    days = [day for day, _ in series["quality"]]
+    span = f"Day {days[0]} to day {days[-1]}" if days else "No days yet"
+    rows = [
+        (day, [Quality(q).label, *(series[n][i][1] for n in UNIT_SERIES[1:])])
+        for i, (day, q) in enumerate(series["quality"])
+    ]
+    quality = line_chart(
+        [(UNIT_SERIES_NAMES["quality"], "", series["quality"])],
+        y_title="Quality",
+        y_max=max(Quality),
+        y_names=tuple(q.label for q in Quality),
+    )
+    counts = line_chart(
+        [(UNIT_SERIES_NAMES[n], "", series[n]) for n in UNIT_SERIES[1:]],
+        y_title="Points and hits",
+    )
+    return {
+        "quality": quality,
+        "quality_desc": f"{span}: the unit's quality at the end of each day.",
+        "counts": counts,
+        "counts_desc": f"{span}: experience points, Morale hits and Casualty hits at the end "
+        "of each day.",
+        "table": ([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
+    }
+
+
+def force_strength_chart(campaign: Campaign, forces: list[Force]) -> dict[str, Any]:
+    """The campaign page's chart: each force's units fit to fight (neither retreated nor
+    destroyed) at the end of each campaign day, in the force's colour."""
+    rows = HistoryEntry.objects.filter(unit__force__in=forces).order_by("id")
+    per_force: dict[int, list[tuple[int, int, Any]]] = {f.pk: [] for f in forces}
+    for unit_id, force_id, day, after in rows.values_list(
+        "unit_id", "unit__force_id", "day", "after"
+    ):
+        per_force[force_id].append((unit_id, day, after))
+    series = [
+        (f.name, force_colour(f), force_strength_series(per_force[f.pk], campaign.day))
+        for f in forces
+    ]
+    days = list(range(1, campaign.day + 1))
+    return {
+        "chart": line_chart(series, y_title="Units fit to fight"),
+        "chart_table": (
+            [f.name for f in forces],
+            [(day, [points[i][1] for _, _, points in series]) for i, day in enumerate(days)],
+        ),
+        "chart_desc": f"Units fit to fight (neither retreated nor destroyed) at the end of each "
+        f"day, day 1 to day {campaign.day}, for " + ", ".join(f.name for f in forces) + ".",
+    }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -316,12 +317,45 @@ def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 
     )
 
 
-def entries_since(*, campaign: Campaign, force_ids: set[int], after_id: int, limit: int = 20):
-    """What happened to the units of ``force_ids`` after history entry ``after_id``."""
+def entries_since(*, campaign: Campaign, force_ids: set[int], after: datetime, limit: int = 20):
+    """What happened to the units of ``force_ids`` after the moment ``after``."""
     return list(
-        HistoryEntry.objects.filter(unit__force_id__in=force_ids, pk__gt=after_id)
+        HistoryEntry.objects.filter(unit__force_id__in=force_ids, created_at__gt=after)
         .select_related("unit__force")
         .order_by("-id")[:limit]
+    )
+
+
+def advance_entries(*, campaign: Campaign, after_id: int, upto_id: int) -> list[HistoryEntry]:
+    """The entries an Advance of the calendar wrote: the deaths when a medical window closed
+    and the days of R&R, after entry ``after_id`` up to ``upto_id`` (its first and last; the
+    Advance locks every unit of the campaign, so no other change to them falls in between)."""
+    Kind = HistoryEntry.Kind
+    return list(
+        HistoryEntry.objects.filter(
+            unit__force__campaign=campaign,
+            pk__gt=after_id,
+            pk__lte=upto_id,
+            kind__in=[Kind.CASUALTIES, Kind.RECOVERY],
+        )
+        .select_related("unit__force", "unit__leader")
+        .order_by("id")
+    )
+
+
+def notice_entries(*, force_ids: set[int], after_id: int) -> list[HistoryEntry]:
+    """The entries of the units of ``force_ids`` after ``after_id`` that an email notice may
+    tell of: deaths, losses to the medical window, changes of quality, battles applied."""
+    Kind = HistoryEntry.Kind
+    worth = (
+        Q(after__status="destroyed")
+        | Q(after__has_key="quality")
+        | Q(kind__in=[Kind.CASUALTIES, Kind.BATTLE])
+    )
+    return list(
+        HistoryEntry.objects.filter(worth, unit__force_id__in=force_ids, pk__gt=after_id)
+        .select_related("unit__force")
+        .order_by("id")
     )
 
 
@@ -428,6 +462,14 @@ def campaign_battle_launched(
 
 def engine_unit_names(*, campaign_battle: CampaignBattle) -> dict[str, str]:
     """Engine unit id → the name its roster gives the unit."""
-    pks = campaign_battle.engine_units
+    pks = campaign_battle.engine_units or {}
     names = dict(Unit.objects.filter(pk__in=pks.values()).values_list("pk", "name"))
     return {engine_id: names[pk] for engine_id, pk in pks.items() if pk in names}
+
+
+def engine_units_fought(*, campaign_battle: CampaignBattle) -> dict[str, Unit]:
+    """Engine unit id → the campaign unit that fought as it (with its force), if it still
+    exists."""
+    pks = campaign_battle.engine_units or {}
+    units = Unit.objects.filter(pk__in=pks.values()).select_related("force").in_bulk()
+    return {engine_id: units[pk] for engine_id, pk in pks.items() if pk in units}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from campaign.services import battles
+from campaign.services import battles, notices
 
 
 @shared_task(acks_late=True)
@@ -17,3 +17,9 @@ def campaign_battle_finished(battle_id: int) -> None:
 def settle_campaign_battles() -> list[int]:
     """Settle any finished battle whose notice was missed (run periodically by Celery beat)."""
     return battles.campaign_battles_settle_all()
+
+
+@shared_task(acks_late=True)
+def campaign_notices_send(campaign_id: int) -> int:
+    """Mail the campaign's opted-in members what befell their units (campaign.services.notices)."""
+    return notices.campaign_notices_send(campaign_id=campaign_id)

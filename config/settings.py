@@ -66,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # An empty 405 gets the site's error page (after auth and messages: base.html uses both).
+    "config.errors.MethodNotAllowedPageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # An htmx request from an expired session: the login page as a page, not in a fragment.
@@ -204,6 +206,14 @@ EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="bridgehead@localhost")
 PASSWORD_RESET_ENABLED = bool(EMAIL_HOST)
+# Campaign notices go through the same machinery: to EMAIL_HOST when it is set, else printed on
+# the worker's console (development); EMAIL_BACKEND overrides either.
+EMAIL_BACKEND = env.str(
+    "EMAIL_BACKEND",
+    default="django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
 
 # Celery: Redis when REDIS_URL is set, otherwise the embedded filesystem broker under var/
 # (development only: it has no redelivery of unacknowledged messages).

@@ -5,10 +5,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpResponseRedirect
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.decorators.http import require_safe
 from django.views.generic import TemplateView
 
 from config.health import healthz
+
+FAVICON = "bridgehead/favicon.svg"
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
@@ -29,6 +34,8 @@ urlpatterns = [
     path("library/", include("units.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on pages that name no icon (a PDF, an image, a JSON answer).
+    path("favicon.ico", require_safe(lambda request: HttpResponseRedirect(static(FAVICON)))),
 ]
 
 if settings.PASSWORD_RESET_ENABLED:

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 
 from tests.workers import ROOT, project_env, wait_for
@@ -51,6 +52,16 @@ def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path)
             timeout=30,
             what="the logins to be printed",
         )
+        # The site's own 404, not Django's debug page; the static files and icon still answer.
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/no/such/page/", timeout=10)
+        except urllib.error.HTTPError as error:
+            missing = (error.code, error.read().decode())
+        assert missing[0] == 404
+        assert "Nothing here" in missing[1] and "Using the URLconf" not in missing[1]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/favicon.ico", timeout=10) as r:
+            assert r.status == 200 and r.url.endswith("/static/bridgehead/favicon.svg")
+            assert r.read().startswith(b"<svg")
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(timeout=30) == 0
         wait_for(lambda: not _group_alive(group), timeout=30, what="the worker and web to stop")

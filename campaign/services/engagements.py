@@ -32,6 +32,7 @@ from campaign.history import hits_text, plural
 from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
 from campaign.orders import OrderKind
 from campaign.services._record import require_manager, unit_change
+from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, campaign_now, current_orders, order_status
 from campaign.services.outcomes import outcome_revert
 from campaign.services.quick import SEED_LIMIT
@@ -240,6 +241,7 @@ def engagement_run(
                     entries.append(entry.pk)
     record.applied_entries = entries
     record.save(update_fields=["applied_entries"])
+    notices_after_commit(campaign)
     return record
 
 

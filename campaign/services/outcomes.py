@@ -28,6 +28,7 @@ from campaign.history import hits_text, plural
 from campaign.models import Campaign, HistoryEntry, Unit
 from campaign.recovery import casualties_die
 from campaign.services._record import require_manager, unit_change
+from campaign.services.notices import notices_after_commit
 from campaign.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
 from units.bucs import Equipment
 
@@ -295,6 +296,7 @@ def outcome_apply(
         )
         if entry is not None:
             entries.append(entry)
+    notices_after_commit(campaign)
     return entries
 
 

@@ -16,6 +16,7 @@ from campaign.history import hits_text, plural
 from campaign.models import Campaign, HistoryEntry, QuickResolve, Unit
 from campaign.quick import ROUND_LIMIT_MAX, SIDES, Stance, quick_resolve
 from campaign.services._record import require_manager, unit_change
+from campaign.services.notices import notices_after_commit
 from campaign.state import Status
 
 Kind = HistoryEntry.Kind
@@ -174,4 +175,5 @@ def quick_resolve_run(
             )
     record.events = events
     record.save(update_fields=["events"])
+    notices_after_commit(campaign)
     return record

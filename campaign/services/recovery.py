@@ -21,6 +21,7 @@ from campaign.recovery import (
 )
 from campaign.selectors import force_can_edit
 from campaign.services._record import require_manager, unit_change
+from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
 from campaign.state import Status
 
@@ -80,6 +81,7 @@ def calendar_advance(
             if entry is not None:
                 entries.append(entry)
     campaign.save(update_fields=["day"])
+    notices_after_commit(campaign)
     return entries
 
 

@@ -28,6 +28,7 @@ from campaign.models import (
 )
 from campaign.selectors import force_can_edit, invitee_keys
 from campaign.services._record import require_manager, unit_change
+from campaign.services.notices import notices_after_commit
 from campaign.state import UNIT_FIELDS, CampaignUnitState, LeaderState
 from campaign.values import (
     MAX_PENDING_INVITATIONS,
@@ -348,6 +349,7 @@ def unit_edit(
     campaign = unit.force.campaign
     require_manager(campaign, actor)
     state = unit_edit_check(unit=unit, changes=changes, reason=reason)
+    notices_after_commit(campaign)
     return unit_change(
         unit=unit,
         state=state,
@@ -426,6 +428,7 @@ def leader_detach(*, unit: Unit, reason: str = "", actor: Any = None) -> History
         actor=actor,
     )
     assert entry is not None
+    notices_after_commit(unit.force.campaign)
     return entry
 
 

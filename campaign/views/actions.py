@@ -16,12 +16,13 @@ from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, Validat
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import campaign_for_viewer, force_for_viewer, require_manage, unit_for_viewer
 from campaign.forms import (
     AdvanceForm,
+    AdvanceSummaryForm,
     CampaignForm,
     CombatZoneForm,
     ForceForm,
@@ -30,6 +31,7 @@ from campaign.forms import (
     LeaderDetachForm,
     MedicalForm,
     MemberForm,
+    NoticesForm,
     QuickResolveForm,
     SettingsForm,
     TrainForm,
@@ -39,7 +41,7 @@ from campaign.forms import (
 )
 from campaign.history import plural
 from campaign.pages import changes, medics_today, roster_lines, unit_label
-from campaign.selectors import advance_preview, entries_changes
+from campaign.selectors import advance_entries, advance_preview, entries_changes
 from campaign.services import (
     calendar_advance,
     campaign_create,
@@ -59,6 +61,7 @@ from campaign.services import (
     unit_edit,
     unit_train,
 )
+from campaign.services.notices import notices_set
 from campaign.services.roster import INVITED
 from campaign.views._common import action_done, base_context, form_action, form_invalid
 from campaign.views.pages import (
@@ -120,17 +123,39 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
         return form_invalid(
             request, DASHBOARD, "advance-form", dashboard_context(viewer, advance_form=form)
         )
+    # Post, then redirect: the summary page reads what the days wrote back from the history.
     campaign.refresh_from_db(fields=["day"])
-    rows = entries_changes(list(entries))
+    ids = [entry.pk for entry in entries]
+    after, upto = (min(ids) - 1, max(ids)) if ids else (0, 0)
+    query = urlencode({"days": days, "to": campaign.day, "after": after, "upto": upto})
+    done = f"{reverse('campaign:advance-summary', args=[pk])}?{query}"
+    return HttpResponseClientRedirect(done) if request.htmx else redirect(done)
+
+
+@login_required
+@require_GET
+def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
+    """What an Advance changed: the same table as its review, from the history it wrote (the
+    entries after ``after`` up to ``upto``, which the Advance's redirect names)."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = AdvanceSummaryForm(request.GET)
+    if not form.is_valid():
+        raise Http404("No such advance of the calendar")
+    data = form.cleaned_data
+    rows = entries_changes(
+        advance_entries(campaign=viewer.campaign, after_id=data["after"], upto_id=data["upto"])
+    )
     return render(
         request,
         "campaign/review.html",
         base_context(
             viewer,
-            title=f"It is now day {campaign.day}",
-            lede=f"The calendar moved on {plural(days, 'day')}. What changed:",
+            title=f"It is now day {data['to']}",
+            lede=f"The calendar moved on {plural(data['days'], 'day')}, to day {data['to']}. "
+            + ("What changed:" if rows else "No unit changed."),
             changes=changes(rows),
-            back_url=dashboard,
+            back_url=reverse("campaign:dashboard", args=[pk]),
             back_label="Back to the dashboard",
         )
         | _destroyed(rows),
@@ -352,6 +377,31 @@ def invitation_send_view(request: HttpRequest, pk: int) -> HttpResponse:
         page=DASHBOARD,
         partial="invitation-form",
         context=lambda: dashboard_context(viewer, invitation_form=form),
+    )
+
+
+@login_required
+@require_POST
+def notices_set_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """A member turns their own email notices on or off."""
+    viewer = campaign_for_viewer(request.user, pk)
+    form = NoticesForm(request.POST)
+
+    def choose(data):
+        on = data["email_notices"]
+        notices_set(campaign=viewer.campaign, user=request.user, on=on)
+        url = reverse("campaign:dashboard", args=[pk])
+        if on:
+            return url, f"Notices of your units will be mailed to {request.user.email}."
+        return url, "You will get no more notices by email."
+
+    return form_action(
+        request,
+        form,
+        choose,
+        page=DASHBOARD,
+        partial="notices-form",
+        context=lambda: dashboard_context(viewer, notices_form=form),
     )
 
 

@@ -29,7 +29,7 @@ from battles.models import Battle
 from battles.odds_report import odds_stopped
 from battles.report_context import LogUnreadable, battle_report
 from battles.selectors import ReferenceScenario, battle_log, reference_scenarios
-from battles.table import table_view
+from battles.table import table_named, table_view
 from campaign.access import (
     FULL,
     Viewer,
@@ -50,6 +50,7 @@ from campaign.pages import (
     battle_sides,
     battle_winner,
     changes,
+    force_colour,
     side_colours,
     unit_label,
 )
@@ -61,6 +62,8 @@ from campaign.selectors import (
     campaign_battle_launched,
     campaign_battle_units,
     engaged_units,
+    engine_unit_names,
+    engine_units_fought,
     fog_side,
     fogged_log,
     outcome_preview,
@@ -389,16 +392,30 @@ def _report(
         log_only=log_only,
         side_names=side_names,
         unit_names=unit_names,
-        unit_tags=_tags(cb),
+        unit_tags=engine_unit_names(campaign_battle=cb),
     )
+    if report is not None and report.table is not None and cb.engine_units:
+        # The drawn map's markers are named and coloured as the rosters name them.
+        fought = engine_units_fought(campaign_battle=cb)
+        report.table = table_named(
+            report.table,
+            {eid: u.name for eid, u in fought.items()},
+            labels={eid: unit_label(u) for eid, u in fought.items()},
+            side_names=side_names,
+            colours=_unit_colours(report.table, fought),
+        )
     return report
 
 
-def _tags(cb: CampaignBattle) -> dict[str, str]:
-    """The replay's markers are named as the rosters name them, not by engine ids."""
-    engine_units = cb.engine_units or {}
-    names = dict(Unit.objects.filter(pk__in=engine_units.values()).values_list("pk", "name"))
-    return {eid: names[upk] for eid, upk in engine_units.items() if upk in names}
+def _unit_colours(table, fought: dict[str, Unit]) -> dict[str, str]:
+    """Each drawn unit in its force's colour, except a colour both sides would wear: there the
+    side's own colour tells friend from foe."""
+    side_of = {mark.id: mark.side for mark in table.units}
+    colour = {eid: force_colour(u.force) for eid, u in fought.items() if eid in side_of}
+    worn: dict[str, set[str]] = {}
+    for eid, c in colour.items():
+        worn.setdefault(c, set()).add(side_of[eid])
+    return {eid: c for eid, c in colour.items() if len(worn[c]) == 1}
 
 
 @login_required

@@ -8,6 +8,7 @@ without JavaScript.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -36,6 +37,7 @@ from campaign.forms import (
     LeaderDetachForm,
     MedicalForm,
     MemberForm,
+    NoticesForm,
     QuickResolveForm,
     SettingsForm,
     TrainForm,
@@ -48,6 +50,7 @@ from campaign.pages import (
     card_text,
     clean_sort,
     force_colour,
+    force_strength_chart,
     force_summaries,
     medics_today,
     quality_ladder,
@@ -57,6 +60,7 @@ from campaign.pages import (
     roster_lines,
     since_last_visit,
     timeline,
+    unit_charts,
     unit_story_lines,
     units_needing_attention,
     winner_names,
@@ -65,10 +69,10 @@ from campaign.selectors import (
     campaigns_for_user,
     force_roster,
     invitations_for,
-    latest_entry_id,
     roster_version,
     unit_story,
 )
+from campaign.services.notices import member_visit
 from campaign.state import CampaignUnitState
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
@@ -109,9 +113,9 @@ def _own_forces(viewer: Viewer, summaries: list) -> set[int]:
     return {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
 
 
-def dashboard_context(viewer: Viewer, seen: int | None = None, **forms: Any) -> dict[str, Any]:
-    """The dashboard; ``seen`` is the last history entry the member saw here (None: they
-    have not been here yet, so nothing is "new")."""
+def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any) -> dict[str, Any]:
+    """The dashboard; ``seen`` is when the member was last here (None: they have not been here
+    yet, so nothing is "new")."""
     campaign = viewer.campaign
     summaries = force_summaries(campaign)
     full = {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
@@ -129,8 +133,22 @@ def dashboard_context(viewer: Viewer, seen: int | None = None, **forms: Any) -> 
         rallying=[a for a in attention if a.unit.status == "retreated"],
         since=None if seen is None else since_last_visit(campaign, own, seen),
         quick_resolves=recent_quick_resolves(campaign),
+        strength=force_strength_chart(campaign, [s.force for s in summaries if s.force.pk in full])
+        if full
+        else None,
         members=campaign.memberships.select_related("user").order_by("role", "user__username"),
     )
+    membership = (
+        campaign.memberships.filter(user=viewer.user).select_related("user").first()
+        if any(viewer.owns(s.force) for s in summaries)
+        else None
+    )
+    if membership is not None:
+        # Email notices: a member with units of their own opts in here.
+        context["notices_member"] = membership
+        context["notices_form"] = forms.get("notices_form") or NoticesForm(
+            initial={"email_notices": membership.email_notices}
+        )
     if viewer.manages:
         context["advance_form"] = forms.get("advance_form") or AdvanceForm()
         context["quick_form"] = forms.get("quick_form") or QuickResolveForm(campaign=campaign)
@@ -146,12 +164,9 @@ def dashboard_context(viewer: Viewer, seen: int | None = None, **forms: Any) -> 
 @require_GET
 def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    # "Since your last visit" counts from the last history entry this member saw here (kept in
-    # their session: what this browser last showed them).
-    key = f"campaign-{pk}-seen"
-    context = dashboard_context(viewer, seen=request.session.get(key))
-    request.session[key] = latest_entry_id(campaign=viewer.campaign)
-    return render(request, "campaign/dashboard.html", context)
+    # "Since your last visit" counts from when this member last opened it, on any device.
+    seen = member_visit(campaign=viewer.campaign, user=request.user)
+    return render(request, "campaign/dashboard.html", dashboard_context(viewer, seen=seen))
 
 
 @login_required
@@ -225,13 +240,15 @@ def training_blocked(state: CampaignUnitState) -> str:
 
 def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
     line = roster_line(unit, viewer.campaign.day)
+    story = unit_story(unit=unit)
     context = base_context(
         viewer,
         unit=unit,
         force=unit.force,
         line=line,
         card_text=card_text(line.card),
-        story=unit_story_lines(*unit_story(unit=unit)),
+        story=unit_story_lines(*story),
+        unit_charts=unit_charts(story[0], viewer.campaign.day),
     )
     if "zone_form" in forms:
         context["zone_form"] = forms["zone_form"]

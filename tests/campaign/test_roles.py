@@ -28,7 +28,7 @@ def _advance_page(client, user, campaign):
 def test_it_lets_a_superuser_with_no_part_in_the_campaign_run_it(client, campaign, admin):
     assert campaign_role(campaign=campaign, user=admin) == "gm"
     assert campaign_can_manage(campaign=campaign, user=admin)
-    assert _advance_page(client, admin, campaign).status_code == 200  # the summary
+    assert _advance_page(client, admin, campaign).status_code == 302  # to the summary
     assert Campaign.objects.get(pk=campaign.pk).day == 2
     calendar_advance(campaign=campaign, days=1, actor=admin)
     assert Campaign.objects.get(pk=campaign.pk).day == 3

@@ -118,8 +118,8 @@ def page_for(chromium, live_server):
 
 
 def _console_error(page, message) -> None:
-    # The site has no favicon yet; the browser's automatic request for one is not our error.
-    if message.type == "error" and not message.location.get("url", "").endswith("favicon.ico"):
+    # (The browser's own request for /favicon.ico answers too: a 404 there is an error here.)
+    if message.type == "error":
         page.errors.append(message.text)
 
 

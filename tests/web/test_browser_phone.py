@@ -51,6 +51,7 @@ def pages(world, role: str) -> dict[str, str]:
         found["revert-review"] = f"{c}/battles/{world.engine_battle.pk}/revert/"
         found["advance-review"] = f"{c}/advance/?days=2"
         found["map-editor"] = f"{c}/maps/new/"
+        found["advance-summary"] = f"{c}/advance/done/?days=2&to=3&after=0&upto=999999"
     return found
 
 

@@ -62,9 +62,29 @@ def test_it_advances_the_calendar_and_goes_back_to_the_dashboard(client, world):
     response = client.post(
         _url("advance", world), {"days": "2", "reason": "rain", "confirm": "yes"}
     )
-    assert response.status_code == 200 and "It is now day 3" in response.text
+    # Post, then redirect: a reload of the summary advances nothing.
+    assert response.status_code == 302
+    assert response["Location"].startswith(_url("advance-summary", world) + "?days=2&to=3&")
     assert Campaign.objects.get(pk=world.campaign.pk).day == 3
-    assert 'href="' + _url("dashboard", world) + '"' in response.text
+    summary = client.get(response["Location"])
+    assert summary.status_code == 200 and "It is now day 3" in summary.text
+    assert "The calendar moved on 2 days, to day 3." in summary.text
+    assert 'href="' + _url("dashboard", world) + '"' in summary.text
+    assert client.get(response["Location"]).status_code == 200
+    assert Campaign.objects.get(pk=world.campaign.pk).day == 3
+
+
+def test_a_confirmed_advance_under_htmx_loads_the_summary_page(client, world):
+    login(client, world, "gm")
+    response = client.post(_url("advance", world), {"days": "1", "confirm": "yes"}, **HTMX)
+    assert response.status_code == 200
+    assert response["HX-Redirect"].startswith(_url("advance-summary", world) + "?days=1&to=2&")
+
+
+def test_a_malformed_advance_summary_is_not_found(client, world):
+    login(client, world, "gm")
+    for query in ("", "?days=1&to=2&after=x&upto=3", "?days=0&to=2&after=0&upto=3"):
+        assert client.get(_url("advance-summary", world) + query).status_code == 404, query
 
 
 def test_it_answers_htmx_with_a_redirect_for_htmx(client, world):
@@ -260,3 +280,14 @@ def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client,
     created = client.post(forces, {"owner": "player", "name": "Green Guards"})
     assert created.status_code == 302
     assert campaign.forces.get().owner == world.users["player"]
+
+
+def test_an_advance_that_changes_no_unit_still_sums_up(client, world):
+    from campaign.models import Unit
+
+    Unit.objects.filter(force__campaign=world.campaign).update(status="destroyed")
+    login(client, world, "gm")
+    response = client.post(_url("advance", world), {"days": "1", "confirm": "yes"})
+    assert response["Location"].endswith("?days=1&to=2&after=0&upto=0")
+    summary = client.get(response["Location"])
+    assert summary.status_code == 200 and "No unit changed." in summary.text

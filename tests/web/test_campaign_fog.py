@@ -221,3 +221,42 @@ def test_under_fog_a_spectator_gets_the_outcome_only_on_the_page_and_the_downloa
     page = client.get(_url("battle", world, world.engine_battle.pk)).text
     assert "you see its outcome only" in page and 'class="units-layer"' not in page
     assert client.get(_url("battle-log", world, world.engine_battle.pk)).status_code == 403
+
+
+def test_the_drawn_table_speaks_the_campaigns_names_and_colours_and_keeps_the_fog(client, world):
+    """The server-drawn map of a campaign battle: markers named and described as the rosters
+    name them, each in its force's colour, the sides called by their forces; under fog the
+    concealed enemy is neither drawn nor counted."""
+    import re
+
+    login(client, world, "gm")
+    page = client.get(_url("battle", world, world.engine_battle.pk)).text
+    svg = page.split('<svg class="table-map', 1)[1].split("</svg>", 1)[0]
+    titles = re.findall(r'<g class="unit side-\d" data-unit="[^"]+"[^>]*>\s*<title>([^<]+)', svg)
+    assert "Squad 1 (Red Company): Rifle Squad, Size 1, 1 Hits, Skill 3" in titles
+    assert "Iron Wolf (Blue Battalion): Mech, Size 4, 3 Hits, Skill 4" in titles
+    assert not any("(squad-1" in t or "(iron-wolf" in t for t in titles)
+    # Red Company wears red, Blue Battalion blue (campaign.pages.force_colour).
+    assert 'style="fill: #b3261e"' in svg and 'style="fill: #1f5fa8"' in svg
+    desc = svg.split("<desc", 1)[1].split("</desc>", 1)[0]
+    assert "units of Red Company" in desc and "units of Blue Battalion" in desc
+    assert "Force" not in desc
+    # The fogged player: what her side did not see is not drawn, named or counted.
+    from battles.frames import replay_frames, unseen_at_deployment
+
+    _fog(world)
+    battle = world.engine_battle.battle
+    scenario = parse_scenario(battle.scenario)
+    frames = replay_frames(scenario, log_events(battle.log), viewer="blue",
+                           hidden=_hidden(world, "blue"))  # fmt: skip
+    unseen = unseen_at_deployment(frames)
+    login(client, world, "player")
+    page = client.get(_url("battle", world, world.engine_battle.pk)).text
+    svg = page.split('<svg class="table-map', 1)[1].split("</svg>", 1)[0]
+    assert _svg_units(page) == {u.id for u in scenario.units()} - unseen
+    enemy_drawn = len([u for u in scenario.units() if u.side == "red" and u.id not in unseen])
+    assert f"{enemy_drawn} units of Blue Battalion" in svg.split("</desc>", 1)[0]
+    # The only enemy, Iron Wolf, was concealed at deployment.
+    engine_ids = world.engine_battle.engine_units.items()
+    assert unseen == {eid for eid, pk in engine_ids if pk == world.enemy_unit.pk}
+    assert "Iron Wolf" not in svg

@@ -84,8 +84,11 @@ def test_the_advance_review_names_who_dies_and_advancing_does_just_that(client, 
     assert Campaign.objects.get(pk=world.campaign.pk).day == 1
     preview = {pk: row.after for pk, row in rows.items()}
     done = client.post(_url("advance", world), {"days": "1", "confirm": "yes"})
-    assert done.status_code == 200 and "It is now day 2" in done.text
+    assert done.status_code == 302
     assert _states(preview) == preview
+    # The summary, after the redirect: the same table, from the history the days wrote.
+    done = client.get(done["Location"])
+    assert done.status_code == 200 and "It is now day 2" in done.text
     assert {c.unit.pk: c.after for c in done.context["changes"]} == preview
 
 

@@ -199,3 +199,36 @@ def test_a_logged_in_htmx_redirect_is_left_alone(client, world):
     )
     assert "HX-Redirect" in response
     assert "login" not in response["HX-Redirect"]
+
+
+# --- 405 and /favicon.ico ----------------------------------------------------------------------
+
+
+def test_a_405_is_the_sites_error_page_saying_what_the_address_takes(client, world):
+    login(client, world, "gm")
+    url = reverse("campaign:advance", args=[world.campaign.pk])
+    response = client.put(url)
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, POST"
+    assert "Not this way" in response.text and "bridgehead.css" in response.text
+    assert "can only be opened (GET) or sent a form (POST)" in response.text
+    assert "cannot take a PUT request" in response.text
+    # A POST-only address, asked with GET, as a browser following a link does.
+    response = client.get(reverse("logout"))
+    assert response.status_code == 405
+    assert "can only be sent a form (POST)" in response.text
+
+
+def test_allowed_methods_in_words():
+    from config.errors import allowed_in_words
+
+    assert allowed_in_words("GET, HEAD") == "opened (GET)"
+    assert allowed_in_words("POST") == "sent a form (POST)"
+    assert allowed_in_words("GET, HEAD, POST, OPTIONS") == "opened (GET) or sent a form (POST)"
+    assert allowed_in_words("") == "used in no other way"
+
+
+def test_favicon_ico_leads_to_the_sites_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"] == "/static/bridgehead/favicon.svg"

@@ -1,5 +1,8 @@
 """Run Bridgehead for development: migrate, load the demo, start a worker and the web server.
 
+The web server shows the site as its users see it, with its own 404 and error pages: DEBUG is
+off for it unless the environment sets DEBUG.
+
 One command for a new user: it supervises a Celery worker (with the beat scheduler embedded)
 and Django's development server, and stops both together on Ctrl-C, on a SIGTERM (a process
 manager, ``kill``) or when either dies.
@@ -54,9 +57,12 @@ class Command(BaseCommand):
                     "2",
                 ],
             ),
+            # The site's own error pages, not Django's debug ones: the web server runs with
+            # DEBUG off (unless DEBUG is set), and --insecure still serves the static files.
             "web": subprocess.Popen(
-                [sys.executable, "manage.py", "runserver", addrport, "--noreload"],
+                [sys.executable, "manage.py", "runserver", addrport, "--noreload", "--insecure"],
                 cwd=settings.BASE_DIR,
+                env={**os.environ, "DEBUG": os.environ.get("DEBUG", "false")},
             ),
         }
         # A SIGTERM would end this process at once and leave the two behind: stop as Ctrl-C does.

@@ -1,0 +1,67 @@
+"""The series the campaign's charts draw, day by day, built from the units' history.
+
+Pure: each takes history entries as plain ``(day, after)`` data (oldest first) and returns the
+value at the end of each campaign day, so a chart has one point a day from the first day
+drawn to today. A unit's first entry is its whole snapshot; each later entry's ``after`` holds
+only what it changed (``campaign.state.snapshot_replay``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from campaign.state import Status, quality_from_name
+
+UNIT_SERIES = ("quality", "experience", "morale_hits", "casualty_hits")
+"""What a unit's chart follows, in the order it is drawn."""
+
+
+def _end_of_day_states(
+    entries: Iterable[tuple[int, Mapping[str, Any]]], first_day: int, today: int
+) -> list[tuple[int, dict[str, Any]]]:
+    """(day, the unit's snapshot at the end of that day), for every day first_day..today."""
+    by_day: dict[int, list[Mapping[str, Any]]] = {}
+    for day, after in entries:
+        by_day.setdefault(max(day, first_day), []).append(after)
+    state: dict[str, Any] = {}
+    days = []
+    for day in range(first_day, today + 1):
+        for after in by_day.get(day, []):
+            state.update(after)
+        days.append((day, dict(state)))
+    return days
+
+
+def unit_series(
+    entries: Iterable[tuple[int, Mapping[str, Any]]], today: int
+) -> dict[str, list[tuple[int, int]]]:
+    """Quality (0 Raw … 6 Legendary), experience and hits at the end of each day, from the
+    unit's first day to ``today``."""
+    entries = list(entries)
+    if not entries:
+        return {name: [] for name in UNIT_SERIES}
+    first = min(day for day, _ in entries)
+    days = _end_of_day_states(entries, first, max(today, first))
+    series: dict[str, list[tuple[int, int]]] = {name: [] for name in UNIT_SERIES}
+    for day, state in days:
+        series["quality"].append((day, int(quality_from_name(state["quality"]))))
+        for name in UNIT_SERIES[1:]:
+            series[name].append((day, int(state.get(name) or 0)))
+    return series
+
+
+def force_strength_series(
+    entries: Iterable[tuple[int, int, Mapping[str, Any]]], today: int, first_day: int = 1
+) -> list[tuple[int, int]]:
+    """Units fit to fight (neither retreated nor destroyed) at the end of each day, for one
+    force, from ``(unit id, day, after)`` entries of its units."""
+    per_unit: dict[int, list[tuple[int, Mapping[str, Any]]]] = {}
+    for unit_id, day, after in entries:
+        per_unit.setdefault(unit_id, []).append((day, after))
+    counts = dict.fromkeys(range(first_day, today + 1), 0)
+    for unit_entries in per_unit.values():
+        for day, state in _end_of_day_states(unit_entries, first_day, today):
+            if state.get("status") == Status.READY:
+                counts[day] += 1
+    return list(counts.items())

@@ -1,0 +1,144 @@
+"""What changed for a member: their last visit, and the email notices they may opt in to.
+
+A member's "since your last visit" counts from the moment they last opened the dashboard, kept
+on their membership (the GM's on the campaign), so it holds across browsers and devices.
+
+Email notices tell a member who opted in what befell *their own* units — destroyed, Casualty
+hits that died when the medical window closed, promoted, a battle's outcome applied — in the
+campaign's words. A service that writes such changes calls ``notices_after_commit``; once its
+transaction commits, a Celery task mails every opted-in member what is new since the last
+entry their notices told of (``Membership.notified_upto``), so a repeated or late task sends
+nothing twice and misses nothing. Only a member's own units are named: nothing about a force
+their side could not see.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.models import Campaign, HistoryEntry, Membership
+from campaign.pages import entry_events, unit_label
+from campaign.selectors import latest_entry_id, notice_entries
+
+NOTICE_KINDS = ("destroyed", "promoted")
+"""The timeline's kinds of line a notice tells of (besides each battle applied, and Casualty
+hits lost when a medical window closed)."""
+
+
+def member_visit(*, campaign: Campaign, user: Any) -> datetime | None:
+    """Record that ``user`` opens the campaign's dashboard now; when they last did (None: never,
+    or a superuser with no part in the campaign, who is not recorded). Two tabs opened at once
+    may both count from the same visit: no lock is worth that."""
+    now = timezone.now()
+    if campaign.gm_id == user.pk:
+        last = campaign.gm_last_visit_at
+        Campaign.objects.filter(pk=campaign.pk).update(gm_last_visit_at=now)
+        campaign.gm_last_visit_at = now
+        return last
+    row = Membership.objects.filter(campaign=campaign, user=user)
+    last = row.values_list("last_visit_at", flat=True).first()
+    row.update(last_visit_at=now)
+    return last
+
+
+@transaction.atomic
+def notices_set(*, campaign: Campaign, user: Any, on: bool) -> Membership:
+    """Turn the member's email notices on or off; on counts from now (no mail about the past)."""
+    membership = Membership.objects.select_for_update().filter(campaign=campaign, user=user).first()
+    if membership is None:
+        raise ValidationError("Only a member of the campaign gets its notices.")
+    if on and not user.email:
+        raise ValidationError(
+            {"email_notices": "Your account has no email address to send notices to."}
+        )
+    if on and not membership.email_notices:
+        membership.notified_upto = latest_entry_id(campaign=campaign)
+    membership.email_notices = on
+    membership.save(update_fields=["email_notices", "notified_upto"])
+    return membership
+
+
+def notices_after_commit(campaign: Campaign) -> None:
+    """Queue the campaign's notices for when the current transaction commits (not before: a
+    rolled-back change must mail no one)."""
+    from campaign.tasks import campaign_notices_send  # the tasks import the services
+
+    transaction.on_commit(partial(campaign_notices_send.delay, campaign.pk))
+
+
+def notice_lines(campaign: Campaign, entries: list) -> list[str]:
+    """The sentences of one member's notice: each battle applied, then what befell each unit."""
+    applied = [e for e in entries if e.kind == HistoryEntry.Kind.BATTLE]
+    # A table battle has no engine battle to point to: its entries are known by its record.
+    battle_of = {
+        entry_id: name
+        for name, ids in campaign.battles.values_list("name", "applied_entries")
+        for entry_id in ids or ()
+    }
+    units: dict[str, dict[str, None]] = {}
+    for entry in applied:
+        if entry.pk in battle_of:
+            units.setdefault(battle_of[entry.pk], {})[unit_label(entry.unit)] = None
+    lines = [
+        f"The outcome of {name} was applied to {', '.join(labels)}."
+        for name, labels in units.items()
+    ]
+    for entry, event in zip(entries, entry_events(campaign, entries), strict=True):
+        if entry.kind == HistoryEntry.Kind.CASUALTIES:
+            lines.append(f"Day {event.day}: {event.text}, when the medical window closed.")
+        elif event.kind in NOTICE_KINDS:
+            lines.append(f"Day {event.day}: {event.text}.")
+    return lines
+
+
+def campaign_notices_send(*, campaign_id: int) -> int:
+    """Mail each opted-in member of the campaign what befell their units since their last
+    notice; how many mails were sent."""
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        return 0
+    sent = 0
+    members = Membership.objects.filter(campaign=campaign, email_notices=True).values_list(
+        "pk", flat=True
+    )
+    for pk in members:
+        sent += _member_notice_send(campaign, pk)
+    return sent
+
+
+@transaction.atomic
+def _member_notice_send(campaign: Campaign, membership_pk: int) -> int:
+    # The row stays locked while the mail goes: two tasks at once cannot both send it.
+    membership = Membership.objects.select_for_update().select_related("user").get(pk=membership_pk)
+    user = membership.user
+    forces = set(campaign.forces.filter(owner=user).values_list("pk", flat=True))
+    if not membership.email_notices or not user.email or not forces:
+        return 0
+    entries = notice_entries(force_ids=forces, after_id=membership.notified_upto)
+    if not entries:
+        return 0
+    lines = notice_lines(campaign, entries)
+    membership.notified_upto = entries[-1].pk
+    membership.save(update_fields=["notified_upto"])
+    if not lines:
+        return 0
+    body = "\n".join(
+        [f"News of your units in {campaign.name}:", "", *lines, "",
+         "You get these notices because you asked for them on the campaign's dashboard; turn "
+         "them off there."]
+    )  # fmt: skip
+    send_mail(
+        subject=f"{campaign.name}: news of your units",
+        message=body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        recipient_list=[user.email],
+    )
+    return 1

@@ -1,0 +1,73 @@
+"""The campaign's charts: the series built from history (exact values, day by day) and the
+line chart's geometry (the points it draws)."""
+
+from __future__ import annotations
+
+from battles.charts import BOTTOM, LEFT, LINE_HEIGHT, LINE_TOP, LINE_WIDTH, RIGHT, line_chart
+from campaign.charts import force_strength_series, unit_series
+
+RAISED = {
+    "quality": "average", "experience": 0, "morale_hits": 0, "casualty_hits": 0,
+    "status": "ready",
+}  # fmt: skip
+
+
+def test_a_units_series_holds_its_state_at_the_end_of_each_day():
+    entries = [
+        (1, RAISED),
+        (2, {"morale_hits": 2, "casualty_hits": 1, "experience": 1}),
+        (2, {"casualty_hits": 0, "quality": "inexperienced"}),  # the same day: the last counts
+        (4, {"morale_hits": 1, "experience": 3, "quality": "average"}),
+    ]
+    series = unit_series(entries, today=5)
+    assert series["quality"] == [(1, 3), (2, 2), (3, 2), (4, 3), (5, 3)]
+    assert series["experience"] == [(1, 0), (2, 1), (3, 1), (4, 3), (5, 3)]
+    assert series["morale_hits"] == [(1, 0), (2, 2), (3, 2), (4, 1), (5, 1)]
+    assert series["casualty_hits"] == [(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)]
+    assert unit_series([], today=3) == {
+        "quality": [], "experience": [], "morale_hits": [], "casualty_hits": []
+    }  # fmt: skip
+
+
+def test_a_forces_strength_counts_its_units_fit_to_fight_each_day():
+    entries = [
+        (1, 1, RAISED),
+        (2, 1, RAISED),
+        (3, 2, RAISED),  # raised on day 2
+        (1, 2, {"status": "retreated"}),
+        (1, 3, {"status": "ready"}),  # rallied
+        (2, 3, {"status": "destroyed"}),
+    ]
+    assert force_strength_series(entries, today=4) == [(1, 2), (2, 2), (3, 2), (4, 2)]
+    assert force_strength_series(entries[:4], today=2) == [(1, 2), (2, 2)]
+    assert force_strength_series([], today=2) == [(1, 0), (2, 0)]
+
+
+def test_the_line_chart_draws_each_point_on_its_day_and_value():
+    chart = line_chart(
+        [("Blue Battalion", "#1f5fa8", [(1, 0), (2, 4), (3, 2)]), ("Red", "", [(1, 4), (3, 4)])],
+        y_title="Units fit to fight",
+    )
+    blue, red = chart.lines
+    # The plot runs from x 44 to 428 (days 1..3) and from y 180 (0) up to 28 (4, the most).
+    assert (LEFT, LINE_WIDTH - RIGHT, LINE_TOP, LINE_HEIGHT - BOTTOM) == (44, 428, 28, 180)
+    assert blue.points == "44.0,180.0 236.0,28.0 428.0,104.0"
+    assert red.points == "44.0,28.0 428.0,28.0"
+    assert blue.colour == "#1f5fa8" and red.css == "series-1"
+    assert [d[2] for d in red.dots] == ["Red, day 1: 4", "Red, day 3: 4"]
+    assert [text for _, text in chart.x_labels] == ["1", "2", "3"]
+    assert [text for _, text in chart.y_labels] == ["0", "1", "2", "3", "4"]
+    assert [t for _, t in line_chart([("A", "", [(1, 2)])], y_title="").x_labels] == ["1"]
+    assert chart.x_title == "Campaign day" and chart.y_title == "Units fit to fight"
+
+
+def test_a_quality_chart_names_its_steps_and_runs_from_raw_to_legendary():
+    chart = line_chart([("Quality", "", [(1, 3), (2, 2)])], y_title="Quality", y_max=6,
+                       y_names=("Raw", "Green", "Inexperienced", "Average", "Experienced",
+                                "Elite", "Legendary"))  # fmt: skip
+    assert [text for _, text in chart.y_labels] == [
+        "Raw", "Green", "Inexperienced", "Average", "Experienced", "Elite", "Legendary"
+    ]  # fmt: skip
+    assert chart.plot_left == 108  # room for the names
+    # Average (3 of 6) halfway up the 152 px plot: 180 - 76.
+    assert chart.lines[0].points == "108.0,104.0 428.0,129.33"

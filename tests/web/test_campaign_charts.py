@@ -1,0 +1,76 @@
+"""The charts on the unit page and the dashboard: drawn on the server from the history, each
+line where its series puts it, the forces in their colours, with a title, a description and
+the numbers as a table; a force shown only in summary is not charted for others."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from battles.charts import line_chart
+from campaign.charts import unit_series
+from campaign.models import Campaign, HistoryEntry
+from campaign.services import calendar_advance, unit_edit
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def _lines(page: str, chart_id: str) -> dict[str, str]:
+    svg = page.split(f'aria-labelledby="{chart_id}-title', 1)[1].split("</svg>", 1)[0]
+    return dict(re.findall(r'data-series="([^"]+)"><polyline points="([^"]+)"', svg))
+
+
+def test_the_unit_page_charts_its_quality_experience_and_hits_by_day(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"experience": 4}, reason="drill", actor=gm)
+    calendar_advance(campaign=world.campaign, days=2, actor=gm)
+    unit_edit(unit=world.unit, changes={"morale_hits": 2}, reason="ambush", actor=gm)
+    page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
+    entries = HistoryEntry.objects.filter(unit=world.unit).order_by("id")
+    series = unit_series([(e.day, e.after) for e in entries], today=3)
+    assert series["experience"][-1] == (3, 4) and series["morale_hits"][-1] == (3, 2)
+    quality = line_chart([("Quality", "", series["quality"])], y_title="", y_max=6,
+                         y_names=tuple("x" * 7))  # fmt: skip
+    assert _lines(page, "quality-chart") == {"Quality": quality.lines[0].points}
+    counts = line_chart(
+        [(name, "", series[key]) for key, name in (
+            ("experience", "Experience"), ("morale_hits", "Morale hits"),
+            ("casualty_hits", "Casualty hits"))],
+        y_title="",
+    )  # fmt: skip
+    assert _lines(page, "counts-chart") == {line.name: line.points for line in counts.lines}
+    assert "Squad 1&#x27;s quality, day by day</title>" in page
+    assert "Squad 1&#x27;s experience and hits, day by day</title>" in page
+    assert "Day 1 to day 3: the unit&#x27;s quality at the end of each day." in page
+    # The text alternative: one row a day, quality by name.
+    table = page.split("The numbers, day by day", 1)[1].split("</table>", 1)[0]
+    assert len(re.findall(r'<th scope="row">\d+</th>', table)) == 3
+    assert re.search(r'<th scope="row">3</th><td>[A-Z][a-z]+</td><td>4</td><td>2</td>', table)
+
+
+def test_the_dashboard_charts_each_forces_strength_in_its_colour(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    calendar_advance(campaign=world.campaign, days=1, actor=gm)
+    page = login(client, world, "gm").get(_url("dashboard", world)).text
+    svg = page.split('aria-labelledby="strength-chart-title', 1)[1].split("</svg>", 1)[0]
+    assert 'style="stroke: #b3261e; fill: #b3261e" data-series="Red Company"' in svg
+    assert 'style="stroke: #1f5fa8; fill: #1f5fa8" data-series="Blue Battalion"' in svg
+    assert "<title>Red Company, day 2:" in svg
+    assert "Units fit to fight, day by day</title>" in page and ">Campaign day</text>" in svg
+    ready_now = world.force.units.filter(status="ready").count()
+    assert f"<title>Red Company, day 2: {ready_now}</title>" in svg
+
+
+def test_a_force_shown_in_summary_is_not_charted_for_other_players(client, world):
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
+    page = login(client, world, "player").get(_url("dashboard", world)).text
+    drawn = _lines(page, "strength-chart")
+    assert set(drawn) == {"Red Company"}

@@ -1,0 +1,184 @@
+"""Email notices: a member who opted in is mailed, in the campaign's words, what befell their
+own units — never anyone else's — once the change is committed; and "since your last visit"
+is kept on the membership, so it holds across browsers."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.test import override_settings
+from django.urls import reverse
+
+from campaign import tasks
+from campaign.models import Campaign, Membership, Unit
+from campaign.services import calendar_advance, unit_edit
+from campaign.services.battles import campaign_battle_apply
+from campaign.services.notices import campaign_notices_send, notices_set
+from tests.web.campaign_world import login
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("locmem"),
+]
+
+
+@pytest.fixture
+def locmem():
+    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+        yield
+
+
+def _opt_in(world, *roles: str) -> None:
+    for role in roles:
+        user = world.users[role]
+        user.email = f"{role}@example.org"
+        user.save()
+        notices_set(campaign=world.campaign, user=user, on=True)
+
+
+def _mails_to(role: str) -> list[str]:
+    return [m.body for m in mail.outbox if m.to == [f"{role}@example.org"]]
+
+
+def test_an_opted_in_player_is_told_of_her_own_units_only(world):
+    _opt_in(world, "player")
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    unit_edit(unit=world.enemy_unit, changes={"status": "destroyed"}, reason="mined", actor=gm)
+    assert campaign_notices_send(campaign_id=world.campaign.pk) == 1
+    (body,) = _mails_to("player")
+    assert mail.outbox[0].subject == "Op. Pages: news of your units"
+    assert "Day 1: Squad 1 (Red Company) was destroyed." in body
+    assert "Iron Wolf" not in body and "Blue Battalion" not in body
+    # The rival did not opt in: nothing for her.
+    assert _mails_to("rival") == []
+    # Sent once: a second run (a retried task) finds nothing new.
+    assert campaign_notices_send(campaign_id=world.campaign.pk) == 0
+    assert len(mail.outbox) == 1
+
+
+def test_opting_in_counts_from_now_and_opting_out_stops_the_mail(world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    _opt_in(world, "player")  # after the loss: no mail about the past
+    assert campaign_notices_send(campaign_id=world.campaign.pk) == 0
+    notices_set(campaign=world.campaign, user=world.users["player"], on=False)
+    second = Unit.objects.filter(force=world.force).exclude(pk=world.unit.pk).first()
+    unit_edit(unit=second, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    assert campaign_notices_send(campaign_id=world.campaign.pk) == 0
+    assert mail.outbox == []
+
+
+def test_a_battle_applied_names_the_battle_and_only_the_members_units(world):
+    # Under fog each side saw only part of the other; a notice names its reader's units only.
+    Campaign.objects.filter(pk=world.campaign.pk).update(fog_of_war=True)
+    _opt_in(world, "player", "rival")
+    campaign_battle_apply(campaign_battle=world.table_battle, actor=world.users["gm"])
+    assert campaign_notices_send(campaign_id=world.campaign.pk) == 2
+    sides = world.table_battle.sides
+    mine = Unit.objects.get(pk=sides["attackers"][0])
+    theirs = Unit.objects.get(pk=sides["defenders"][0])
+    (player,) = _mails_to("player")
+    (rival,) = _mails_to("rival")
+    assert f"The outcome of Skirmish at the mill was applied to {mine.name} (Red Company)." in (
+        player
+    )
+    assert (
+        f"The outcome of Skirmish at the mill was applied to {theirs.name} (Blue Battalion)."
+        in (rival)
+    )
+    assert "Blue Battalion" not in player and "Red Company" not in rival
+
+
+def test_casualty_hits_that_die_with_the_medical_window_are_told(world):
+    _opt_in(world, "player")
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"status": "ready"}, reason="fresh", actor=gm)
+    unit_edit(unit=world.unit,
+              changes={"casualty_hits": 1, "last_battle_day": 1, "quality": "average"},
+              reason="wounded", actor=gm)  # fmt: skip
+    Membership.objects.filter(user=world.users["player"]).update(
+        notified_upto=world.unit.history.order_by("-id").first().pk
+    )
+    calendar_advance(campaign=world.campaign, days=1, actor=gm)
+    campaign_notices_send(campaign_id=world.campaign.pk)
+    (body,) = _mails_to("player")
+    assert (
+        "Day 1: Squad 1 (Red Company) fell from Average to Inexperienced, when the medical "
+        "window closed." in body
+    )
+
+
+def test_a_promotion_is_told(world):
+    _opt_in(world, "player")
+    unit_edit(unit=world.unit, changes={"quality": "elite"}, reason="citation",
+              actor=world.users["gm"])  # fmt: skip
+    campaign_notices_send(campaign_id=world.campaign.pk)
+    (body,) = _mails_to("player")
+    assert "Squad 1 (Red Company) rose from" in body and "to Elite." in body
+
+
+def test_the_send_is_queued_only_after_commit(
+    world, monkeypatch, django_capture_on_commit_callbacks
+):
+    queued = []
+    monkeypatch.setattr(tasks.campaign_notices_send, "delay", queued.append)
+    gm = world.users["gm"]
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        unit_edit(unit=world.unit, changes={"experience": 4}, reason="drill", actor=gm)
+        assert queued == []  # not while the change may still roll back
+    assert queued == [world.campaign.pk] and len(callbacks) == 1
+    # A change that rolls back queues nothing.
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        unit_edit(unit=world.unit, changes={"experience": 5}, reason="drill", actor=gm)
+        raise RuntimeError("rolled back")
+    assert callbacks == [] and queued == [world.campaign.pk]
+
+
+def test_notices_need_a_membership_and_an_email_address(world):
+    with pytest.raises(ValidationError, match="no email address"):
+        notices_set(campaign=world.campaign, user=world.users["player"], on=True)
+    with pytest.raises(ValidationError, match="Only a member"):
+        notices_set(campaign=world.campaign, user=world.users["outsider"], on=True)
+
+
+def test_a_member_opts_in_on_the_dashboard(client, world):
+    url = reverse("campaign:dashboard", args=[world.campaign.pk])
+    page = login(client, world, "player").get(url).text
+    assert "Your account has no email address" in page
+    player = world.users["player"]
+    player.email = "player@example.org"
+    player.save()
+    assert "Sent to player@example.org" in client.get(url).text
+    response = client.post(reverse("campaign:notices", args=[world.campaign.pk]),
+                           {"email_notices": "on"})  # fmt: skip
+    assert response.status_code == 302
+    assert Membership.objects.get(user=player, campaign=world.campaign).email_notices
+    # A spectator and the GM have no units of their own: no such form.
+    assert 'id="notices-form"' not in login(client, world, "spectator").get(url).text
+    assert 'id="notices-form"' not in login(client, world, "gm").get(url).text
+
+
+def test_since_your_last_visit_is_kept_per_member_across_browsers(client, world, django_user_model):
+    from django.test import Client
+
+    url = reverse("campaign:dashboard", args=[world.campaign.pk])
+    phone = Client()
+    login(client, world, "player").get(url)  # the first visit, on the desktop
+    assert Membership.objects.get(user=world.users["player"]).last_visit_at is not None
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="shelled",
+              actor=world.users["gm"])  # fmt: skip
+    phone.force_login(world.users["player"])
+    page = phone.get(url).text  # a new browser, with a session of its own
+    assert "Since your last visit" in page and "Squad 1 (Red Company) was destroyed" in page
+    # Back on the desktop, the change has been seen.
+    assert "Nothing has changed for your units since you last looked." in client.get(url).text
+    # The GM's visits are kept on the campaign.
+    login(client, world, "gm").get(url)
+    assert Campaign.objects.get(pk=world.campaign.pk).gm_last_visit_at is not None
