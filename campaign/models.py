@@ -368,6 +368,9 @@ class CampaignBattle(models.Model):
     engine_units = models.JSONField(
         default=dict, blank=True, help_text="Engine unit id → persistent unit pk."
     )
+    orders = models.JSONField(
+        default=dict, blank=True, help_text="Unit pk → how its Orders went into the battle."
+    )
     table_result = models.JSONField(
         null=True, blank=True, help_text="A result entered by hand: winner and per-unit losses."
     )
