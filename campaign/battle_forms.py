@@ -18,6 +18,7 @@ from battles.services import SEED_LIMIT
 from campaign.bridge import REMOVED
 from campaign.forms import LaunchKeyField
 from campaign.models import Order, Unit
+from campaign.orders import OrderKind
 from campaign.services.battles import Deployment, deployment_order, led_units
 
 NO_ORDER = "none"
@@ -132,21 +133,23 @@ class BattleSetupForm(forms.Form):
                 )
 
     def rows(self) -> list[dict[str, Any]]:
-        return [
-            {
+        rows = []
+        for unit in self.units:
+            row = {
                 "unit": unit,
                 "side": self[f"side_{unit.pk}"],
                 "x": self[f"x_{unit.pk}"],
                 "y": self[f"y_{unit.pk}"],
-                "order": self[f"order_{unit.pk}"] if unit.pk not in self.under_way else None,
-                "character_order": (
-                    deployment_order(unit, None, self.under_way, led=unit.pk in self.led).text
-                    if unit.pk in self.under_way
-                    else ""
-                ),
+                "order": None,
             }
-            for unit in self.units
-        ]
+            if (order := self.under_way.get(unit.pk)) is not None:
+                going = deployment_order(unit, None, self.under_way, led=unit.pk in self.led)
+                row["character_order"] = going.text
+                row["character_order_short"] = f"{OrderKind(order.kind).label} ({going.giver})"
+            else:
+                row["order"] = self[f"order_{unit.pk}"]
+            rows.append(row)
+        return rows
 
     def field_for(self, path: str) -> str | None:
         """Where a service error belongs: ``deployments[i]`` by that unit's side, and the

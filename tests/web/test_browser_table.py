@@ -1,8 +1,9 @@
 """The table's pages in a real browser: a GM creates a character and puts it at the head of a
 unit, gives an Order and watches it finish on the clock, fights an engagement many against many
-and reads its log (as does a player), reverts it, makes a skill check and a contest, and raises
-a unit by Requisition. Each flow also meets bad input and shows its error, with nothing written
-(the page's tables are unchanged). Screenshots go to test-artifacts/browser/ (``table-*``).
+and reads its log (as does a player), reverts it, makes a skill check and a contest, raises a
+unit by Requisition, and sees an Order under way go into a Team Bravo battle's set-up. Each flow
+also meets bad input and shows its error, with nothing written (the page's tables are
+unchanged). Screenshots go to test-artifacts/browser/ (``table-*``).
 """
 
 from __future__ import annotations
@@ -182,5 +183,29 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.click("text=Lantern Company")
     gm.click("#roster >> text=Levy")
     expect(gm.locator("body")).to_contain_text("Raised in Lantern Company by Requisition")
+
+    # The Order under way goes into the Team Bravo battle: the set-up says what it becomes.
+    gm.goto(dashboard)
+    gm.click(".table-links >> text=Orders and the clock")
+    gm.select_option("#order-form select[name=giver]", label="Capt. Holt")
+    gm.select_option("#order-form select[name=unit]", label="Ghost Squad (Night Battalion)")
+    gm.select_option("#order-form select[name=kind]", "use_skill")
+    gm.fill("#order-form input[name=listed_hours]", "8")
+    _submit(gm, "#order-form")
+    gm.wait_for_selector("text=Capt. Holt ordered Ghost Squad to Use Skill")
+    gm.goto(dashboard)
+    gm.click("text=Set up a battle")
+    ghost = gm.locator("#setup-form tr:has-text('Ghost Squad')")
+    expect(ghost.locator(".character-order")).to_have_text(
+        "Use Skill, Ordered by Capt. Holt: holds. The Order is under way until day 1, 07:00."
+    )
+    expect(ghost.locator(".character-order-kind")).to_have_text("Use Skill (Capt. Holt)")
+    assert ghost.locator("select[name^=order_]").count() == 0
+    squad = gm.locator("#setup-form tr:has-text('2nd Squad')")  # its Attack is done
+    expect(squad.locator("select[name^=order_] option")).to_contain_text(["No Order"])
+    for size, (width, height) in {"wide": (1366, 900), "phone": (390, 844)}.items():
+        gm.set_viewport_size({"width": width, "height": height})
+        ghost.scroll_into_view_if_needed()
+        shoot(gm, f"table-05-setup-order-{size}")
     assert not gm.errors, gm.errors
     assert not alice.errors, alice.errors
