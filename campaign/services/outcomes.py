@@ -24,7 +24,7 @@ from campaign.bridge import (
 )
 from campaign.experience import experience_earn
 from campaign.history import hits_text, plural
-from campaign.models import Campaign, HistoryEntry, Unit
+from campaign.models import Campaign, Character, HistoryEntry, Leader, Unit
 from campaign.recovery import casualties_die
 from campaign.services._record import require_manager, unit_change
 from campaign.state import SNAPSHOT_FIELDS, Status, UnitState
@@ -343,6 +343,8 @@ def outcome_revert(
                     f"{units[entry.unit_id]} has changed since in {name}: undo that first"
                 )
         snapshot.update(entry.before)
+        if problem := _relink_problem(entry, snapshot, units[entry.unit_id]):
+            errors.setdefault(field, []).append(problem)
     if errors:
         raise ValidationError(errors)
 
@@ -362,5 +364,32 @@ def outcome_revert(
             always=True,
         )
         assert written is not None
+        if (character := _relinked(entry, state)) is not None:
+            unit.leader.character_id = character
+            unit.leader.save()
         reverted.append(written)
     return reverted
+
+
+def _relinked(entry: HistoryEntry, state: UnitState) -> int | None:
+    """The character a revert puts back at the unit's head: the one a leader entry names, when
+    the unit has a leader again (a detach undone)."""
+    if entry.kind != Kind.LEADER or state.leader is None:
+        return None
+    return entry.details.get("character")
+
+
+def _relink_problem(entry: HistoryEntry, restored: Mapping[str, Any], unit: Unit) -> str:
+    """Why the character a reverted detach names cannot lead the unit again, or ""."""
+    state = UnitState.from_json(dict(restored))
+    character_pk = _relinked(entry, state)
+    if character_pk is None:
+        return ""
+    character = Character.objects.filter(pk=character_pk).first()
+    if character is None:
+        return "the character who led the unit is gone"
+    if Leader.objects.filter(character=character).exclude(unit=unit).exists():
+        return f"{character} leads another unit now: detach them there first"
+    if state.leader is not None and state.leader.alive and not character.alive:
+        return f"{character} is dead"
+    return ""

@@ -316,12 +316,15 @@ def leader_detach(*, unit: Unit, reason: str = "", actor: Any = None) -> History
     state = unit.state
     if state.leader is None:
         raise ValidationError({"leader": f"{unit} has no leader"})
+    character = unit.leader.character_id
     entry = unit_change(
         unit=unit,
         state=state.but(leader=None),
         kind=Kind.LEADER,
         why=reason or f"{state.leader.name} leaves the unit",
         day=unit.force.campaign.day,
+        # Which character led it, so a revert puts the same one back at its head.
+        details={} if character is None else {"character": character},
         actor=actor,
     )
     assert entry is not None

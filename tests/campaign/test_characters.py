@@ -64,6 +64,26 @@ def test_a_character_joins_a_unit_through_the_one_leader_service(campaign, make_
     assert leader_attach(unit=squad, name="Sgt. Kay", hit_points=9).character is None
 
 
+def test_reverting_a_leader_detach_puts_the_same_character_back_at_the_head(campaign, make_unit):
+    from campaign.services import outcome_revert
+
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
+    squad = make_unit()
+    leader_attach(unit=squad, character=holt)
+    detached = leader_detach(unit=squad, reason="called to HQ")
+    assert detached.details == {"character": holt.pk}
+    outcome_revert(entries=[detached], reason="HQ changed its mind")
+    leader = Leader.objects.get(unit=squad)
+    assert (leader.name, leader.character) == ("Capt. Holt", holt)
+    # A character who leads another unit meanwhile is not put back, and nothing is written.
+    detached = leader_detach(unit=squad)
+    leader_attach(unit=make_unit("2nd Squad"), character=holt)
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError, match="Capt. Holt leads another unit now"):
+        outcome_revert(entries=[detached], reason="again")
+    assert HistoryEntry.objects.count() == entries and not Leader.objects.filter(unit=squad)
+
+
 def test_a_characters_wounds_in_a_fight_are_its_own_and_it_can_die(campaign, make_unit, enemy):
     holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=3)
     squad = make_unit()
