@@ -79,7 +79,7 @@ def test_reverting_a_leader_detach_puts_the_same_character_back_at_the_head(camp
     detached = leader_detach(unit=squad)
     leader_attach(unit=make_unit("2nd Squad"), character=holt)
     entries = HistoryEntry.objects.count()
-    with pytest.raises(ValidationError, match="Capt. Holt leads another unit now"):
+    with pytest.raises(ValidationError, match=r"Capt\. Holt leads another unit now"):
         outcome_revert(entries=[detached], reason="again")
     assert HistoryEntry.objects.count() == entries and not Leader.objects.filter(unit=squad)
 
