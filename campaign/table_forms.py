@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 
-from campaign.characters import Feat
+from campaign.characters import Feat, can_train, feats_from
 from campaign.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.forms import EQUIPMENT_CHOICES, QUALITY_CHOICES, SPECIALTY_CHOICES, UserField
 from campaign.models import Campaign, Force, Unit
@@ -84,6 +84,25 @@ class TrainByForm(CampaignForm):
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(self.campaign, label="Trainer")
         self.fields["unit"] = _unit_field(self.campaign, label="Trains unit")
+
+
+class UnitTrainForm(CampaignForm):
+    """Training from the unit's page: the trainer is one of the campaign's living Special
+    Forces or Strategist characters."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        trainers = [
+            c.pk
+            for c in self.campaign.characters.filter(alive=True)
+            if can_train(feats_from(c.feats))
+        ]
+        self.fields["character"] = forms.ModelChoiceField(
+            queryset=self.campaign.characters.filter(pk__in=trainers).order_by("name"),
+            label="Trainer",
+            empty_label=None,
+        )
+        self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
 
 class RallyForm(CampaignForm):

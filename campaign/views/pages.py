@@ -37,7 +37,6 @@ from campaign.forms import (
     MemberForm,
     QuickResolveForm,
     SettingsForm,
-    TrainForm,
     UnitAddForm,
     UnitEditForm,
 )
@@ -68,6 +67,7 @@ from campaign.selectors import (
     unit_story,
 )
 from campaign.state import UnitState
+from campaign.table_forms import UnitTrainForm
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
 
@@ -237,7 +237,7 @@ def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
         context["edit_form"] = forms.get("edit_form") or UnitEditForm(
             initial=UnitEditForm.initial_for(unit)
         )
-        context["train_form"] = forms.get("train_form") or TrainForm()
+        context["train_form"] = forms.get("train_form") or UnitTrainForm(campaign=viewer.campaign)
         context["train_blocked"] = training_blocked(unit.state)
         leader = getattr(unit, "leader", None)
         if leader is not None:

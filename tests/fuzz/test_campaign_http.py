@@ -35,6 +35,7 @@ TABLE_FORMS = {
     "character-create": table_forms.CharacterForm,
     "character-join": table_forms.JoinForm,
     "character-train": table_forms.TrainByForm,
+    "unit-train": table_forms.UnitTrainForm,
     "character-rally": table_forms.RallyForm,
     "order-give": table_forms.OrderForm,
     "clock-advance": table_forms.ClockForm,
@@ -63,7 +64,6 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         "force-create": campaign_forms.ForceForm,
         "advance": campaign_forms.AdvanceForm,
         "medical": campaign_forms.MedicalForm,
-        "unit-train": campaign_forms.TrainForm,
         "battle-revert": campaign_forms.RevertForm,
         "map-add": campaign_forms.SavedMapForm,
     }
@@ -111,7 +111,6 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         {
             "username": "outsider",
             "owner": "player",
-            "trainer": "Captain Fuzz",
             "reason": "fuzzing",
         }
     )
