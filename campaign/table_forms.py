@@ -105,6 +105,18 @@ class UnitTrainForm(CampaignForm):
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
 
+class HealForm(CampaignForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["character"] = _character_field(self.campaign, label="Heals")
+        self.fields["hit_points"] = forms.IntegerField(
+            min_value=1, max_value=999, label="Hit points healed (as the d20 table worked out)"
+        )
+        self.fields["reason"] = forms.CharField(
+            max_length=300, required=False, label="How (a night's rest, Treat Injury…)"
+        )
+
+
 class RallyForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -37,6 +37,7 @@ TABLE_FORMS = {
     "character-train": table_forms.TrainByForm,
     "unit-train": table_forms.UnitTrainForm,
     "character-rally": table_forms.RallyForm,
+    "character-heal": table_forms.HealForm,
     "order-give": table_forms.OrderForm,
     "clock-advance": table_forms.ClockForm,
     "engagement-setup": table_forms.EngagementForm,

@@ -1,9 +1,9 @@
 """The table's pages in a real browser: a GM creates a character and puts it at the head of a
-unit, gives an Order and watches it finish on the clock, fights an engagement many against many
-and reads its log (as does a player), reverts it, makes a skill check and a contest, raises a
-unit by Requisition, and sees an Order under way go into a Team Bravo battle's set-up. Each flow
-also meets bad input and shows its error, with nothing written (the page's tables are
-unchanged). Screenshots go to test-artifacts/browser/ (``table-*``).
+unit, heals one, gives an Order and watches it finish on the clock, fights an engagement many
+against many and reads its log (as does a player), reverts it, makes a skill check and a
+contest, raises a unit by Requisition, and sees an Order under way go into a Team Bravo
+battle's set-up. Each flow also meets bad input and shows its error, with nothing written (the
+page's tables are unchanged). Screenshots go to test-artifacts/browser/ (``table-*``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ import re
 
 import pytest
 
+from campaign.models import Character
 from campaign.services import campaign_create, force_create, membership_set, unit_create
+from campaign.services.characters import character_create
 from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or usefixtures
     PASSWORD,
     chromium,
@@ -49,6 +51,8 @@ def cast(django_user_model):
         (night, "Ghost Squad", ["infantry"]),
     ):
         unit_create(force=force, unit_type=card, name=name, specialties=specialties)
+    rook = character_create(campaign=campaign, name="Sgt. Rook", hit_points=10)
+    Character.objects.filter(pk=rook.pk).update(hit_points=4)  # wounded at the d20 table
     return campaign
 
 
@@ -84,13 +88,32 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
             gm.wait_for_selector("text=Capt. Holt is a character of the campaign.")
     assert "has a character called 'Capt. Holt' already" in _errors(gm, "#character-form")
     gm.goto(gm.url.split("characters")[0] + "characters/")
-    assert gm.locator("#characters tbody tr").count() == 1
+    assert gm.locator("#characters tbody tr").count() == 2
     gm.select_option("#join-form select[name=character]", label="Capt. Holt")
     gm.select_option("#join-form select[name=unit]", label="1st Squad (Lantern Company)")
     _submit(gm, "#join-form")
     gm.wait_for_selector("text=Capt. Holt leads 1st Squad.")
-    expect(gm.locator("#characters tbody tr")).to_contain_text("1st Squad")
-    expect(gm.locator("#characters tbody tr")).to_contain_text("Leadership, Strategist")
+    expect(gm.locator("#characters tr:has-text('Capt. Holt')")).to_contain_text("1st Squad")
+    expect(gm.locator("#characters tr:has-text('Capt. Holt')")).to_contain_text(
+        "Leadership, Strategist"
+    )
+
+    # Healing: a character at full hit points is refused; a wounded one healed, never above full.
+    gm.select_option("#heal-form select[name=character]", label="Capt. Holt")
+    gm.fill("#heal-form input[name=hit_points]", "3")
+    _submit(gm, "#heal-form")
+    gm.wait_for_selector("#heal-form .field-errors")
+    assert "Capt. Holt is at full hit points already (14)" in _errors(gm, "#heal-form")
+    expect(gm.locator("#character-entries")).to_have_text("Nobody healed yet.")
+    gm.select_option("#heal-form select[name=character]", label="Sgt. Rook")
+    gm.fill("#heal-form input[name=hit_points]", "9")
+    gm.fill("#heal-form input[name=reason]", "rests a night")
+    _submit(gm, "#heal-form")
+    gm.wait_for_selector("text=Sgt. Rook rests a night: hit points 4 → 10 of 10.")
+    expect(gm.locator("#characters tr:has-text('Sgt. Rook') td.num")).to_have_text("10 of 10")
+    expect(gm.locator("#character-entries li")).to_have_text(
+        "Day 1, 00:00: Sgt. Rook rests a night: hit points 4 → 10 of 10."
+    )
     shoot(gm, "table-01-characters", full_page=True)
 
     # The player sees the character as theirs.
