@@ -384,7 +384,7 @@ def skill_check_view(request: HttpRequest, pk: int) -> HttpResponse:
 def contest_view(request: HttpRequest, pk: int) -> HttpResponse:
     def act(viewer, form, data):
         return contest_run(
-            campaign=viewer.campaign, active=[data["active"]], resisting=[data["resisting"]],
+            campaign=viewer.campaign, active=form.side("active"), resisting=form.side("resisting"),
             active_skill=data["active_skill"] or None,
             resisting_skill=data["resisting_skill"] or None, seed=data["seed"],
             reason=data["reason"], actor=request.user,

@@ -188,6 +188,16 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.wait_for_selector("#contest-form .field-errors")
     assert "a unit cannot contest against itself" in _errors(gm, "#contest-form")
     assert gm.locator("#rolls li").count() == 1
+    gm.select_option("#contest-form select[name=active]", label="1st Squad (Lantern Company)")
+    gm.locator(
+        "#contest-form label:has-text('2nd Squad (Lantern Company)') input[name=active_helpers]"
+    ).check()
+    gm.select_option("#contest-form select[name=active_skill]", "infantry")
+    gm.select_option("#contest-form select[name=resisting_skill]", "infantry")
+    gm.fill("#contest-form input[name=seed]", "5")
+    _submit(gm, "#contest-form")
+    gm.wait_for_selector("#rolls >> text=1st Squad (helped by 2nd Squad) (")
+    expect(gm.locator("#rolls li").first).to_contain_text("Strength in numbers (2 units) +2")
     gm.select_option("#requisition-form select[name=force]", label="Lantern Company")
     gm.select_option("#requisition-form select[name=unit_type]", label="Rifle Squad")
     gm.fill("#requisition-form input[name=name]", "1st Squad")
