@@ -6,7 +6,6 @@ its own transaction, after claiming the battle so that an outcome is applied exa
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from campaign.bridge import (
     outcome_problems,
     skill_restored_after,
 )
+from campaign.dice import Dice
 from campaign.experience import experience_earn
 from campaign.history import hits_text, plural
 from campaign.models import Campaign, Character, HistoryEntry, Leader, Unit
@@ -189,10 +189,7 @@ def outcome_steps(
     if seed is None:
         battle_key = getattr(battle, "seed", None) if battle is not None else None
         seed = f"{campaign.pk}:{day}:{battle_key}:{sorted(outcomes.items())!r}"
-    rng = random.Random(seed)
-
-    def d6() -> int:
-        return rng.randint(1, 6)
+    d6 = Dice(seed).d6
 
     restored = skill_restored_after(campaign.ruleset)
     won_by = set(winners)

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaign.bridge import UnitOutcome
-from campaign.models import Campaign, Force, HistoryEntry, Membership, Unit
+from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
 from campaign.selectors import unit_history_explains
 from campaign.services import (
     calendar_advance,
@@ -78,7 +78,13 @@ def test_the_export_names_users_and_cards_not_database_ids(played):
     assert {"user": "outsider", "role": "spectator"} in exported["campaign"]["members"]
     red = exported["forces"][1]
     assert red["owner"] == "player" and red["units"][0]["unit_type"] == "Mech"
-    assert red["units"][0]["leader"] == {"name": "Capt. Holt", "hit_points": 12, "alive": True}
+    # The leader as the battle left them (its dice are seeded from the units' ids).
+    holt = Leader.objects.get(unit__name="Atlas")
+    assert red["units"][0]["leader"] == {
+        "name": "Capt. Holt",
+        "hit_points": holt.hit_points,
+        "alive": holt.alive,
+    }
 
 
 BAD_FIELDS = [
