@@ -382,7 +382,9 @@ def _relink_problem(entry: HistoryEntry, restored: Mapping[str, Any], unit: Unit
     character_pk = _relinked(entry, state)
     if character_pk is None:
         return ""
-    character = Character.objects.filter(pk=character_pk).first()
+    character = Character.objects.filter(
+        pk=character_pk, campaign_id=unit.force.campaign_id
+    ).first()
     if character is None:
         return "the character who led the unit is gone"
     if Leader.objects.filter(character=character).exclude(unit=unit).exists():
