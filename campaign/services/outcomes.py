@@ -373,7 +373,9 @@ def _relinked(entry: HistoryEntry, state: UnitState) -> int | None:
     the unit has a leader again (a detach undone)."""
     if entry.kind != Kind.LEADER or state.leader is None:
         return None
-    return entry.details.get("character")
+    character = entry.details.get("character")
+    # A force imported from another campaign names its old characters: nobody to put back.
+    return character if isinstance(character, int) and not isinstance(character, bool) else None
 
 
 def _relink_problem(entry: HistoryEntry, restored: Mapping[str, Any], unit: Unit) -> str:
