@@ -230,10 +230,14 @@ class ContestForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["active"] = _unit_field(self.campaign, label="Active unit (e.g. recon)")
-        self.fields["active_helpers"] = _helpers_field(self.campaign, "Units helping it")
+        self.fields["active_helpers"] = _helpers_field(
+            self.campaign, "Units helping the active unit"
+        )
         self.fields["active_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["resisting"] = _unit_field(self.campaign, label="Resisting unit (e.g. hidden)")
-        self.fields["resisting_helpers"] = _helpers_field(self.campaign, "Units helping it")
+        self.fields["resisting_helpers"] = _helpers_field(
+            self.campaign, "Units helping the resisting unit"
+        )
         self.fields["resisting_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["seed"] = forms.IntegerField(**SEED)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
