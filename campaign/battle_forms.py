@@ -7,7 +7,7 @@ they work as plain HTML forms; ``rows`` gives the template each unit with its bo
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -17,14 +17,17 @@ from battles.engine.geometry import Polygon
 from battles.forms import LaunchKeyField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.services import SEED_LIMIT
-from campaign.models import Unit
-from campaign.services.battles import Deployment
+from campaign.models import Order, Unit
+from campaign.orders import OrderKind
+from campaign.services.battles import Deployment, deployment_order, led_units
 
+NO_ORDER = "none"
 ORDER_CHOICES = [
     ("attack", "Attack"),
     ("advance", "Advance"),
     ("hold", "Hold"),
     ("screen", "Screen"),
+    (NO_ORDER, "No Order"),
 ]
 TURN_LIMIT_MAX = 50
 
@@ -93,7 +96,11 @@ def _may_stand(
 
 
 class BattleSetupForm(forms.Form):
-    """Units to sides with positions and Orders, the turn limit, an optional seed."""
+    """Units to sides with positions and Orders, the turn limit, an optional seed.
+
+    A unit with a character's Order under way (``under_way``) takes that Order into the battle:
+    its row says what the bridge makes of it, and has no standing Order to choose.
+    """
 
     name = forms.CharField(max_length=200, required=False, help_text="Blank: the scenario's.")
     turn_limit = forms.IntegerField(min_value=1, max_value=TURN_LIMIT_MAX, required=False)
@@ -111,10 +118,17 @@ class BattleSetupForm(forms.Form):
     odds_run = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(
-        self, *args: Any, units: Sequence[Unit], scenario: dict[str, Any], **kwargs: Any
+        self,
+        *args: Any,
+        units: Sequence[Unit],
+        scenario: dict[str, Any],
+        under_way: Mapping[int, Order] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.units = list(units)
+        self.under_way = dict(under_way or {})
+        self.led = led_units([u for u in self.units if u.pk in self.under_way])
         self.scenario = scenario
         self.spots = deployment_spots(scenario)
         sides = [(s.get("id"), s.get("name") or s.get("id")) for s in scenario.get("sides", [])]
@@ -135,21 +149,29 @@ class BattleSetupForm(forms.Form):
             )
             self.fields[f"x_{unit.pk}"] = forms.FloatField(required=False, initial=x)
             self.fields[f"y_{unit.pk}"] = forms.FloatField(required=False, initial=y)
-            self.fields[f"order_{unit.pk}"] = forms.ChoiceField(
-                choices=ORDER_CHOICES, initial="attack"
-            )
+            if unit.pk not in self.under_way:
+                self.fields[f"order_{unit.pk}"] = forms.ChoiceField(
+                    choices=ORDER_CHOICES, initial="attack"
+                )
 
     def rows(self) -> list[dict[str, Any]]:
-        return [
-            {
+        rows = []
+        for unit in self.units:
+            row = {
                 "unit": unit,
                 "side": self[f"side_{unit.pk}"],
                 "x": self[f"x_{unit.pk}"],
                 "y": self[f"y_{unit.pk}"],
-                "order": self[f"order_{unit.pk}"],
+                "order": None,
             }
-            for unit in self.units
-        ]
+            if (order := self.under_way.get(unit.pk)) is not None:
+                going = deployment_order(unit, None, self.under_way, led=unit.pk in self.led)
+                row["character_order"] = going.text
+                row["character_order_short"] = f"{OrderKind(order.kind).label} ({going.giver})"
+            else:
+                row["order"] = self[f"order_{unit.pk}"]
+            rows.append(row)
+        return rows
 
     def field_for(self, path: str) -> str | None:
         """Where a service error belongs: ``deployments[i]`` by that unit's side, and the
@@ -183,6 +205,7 @@ class BattleSetupForm(forms.Form):
                 self.add_error(f"x_{unit.pk}", "give both x and y, or neither for the next spot")
                 continue
             position = (x, y) if x is not None else tuple(spot_position)
+            kind = data.get(f"order_{unit.pk}") or "attack"
             self.fielded.append(unit)
             deployments.append(
                 Deployment(
@@ -190,7 +213,8 @@ class BattleSetupForm(forms.Form):
                     side=side,
                     position=position,
                     facing=facing,
-                    order={"kind": data.get(f"order_{unit.pk}") or "attack"},
+                    # A character's Order under way takes the place of this one at launch.
+                    order=None if kind == NO_ORDER else {"kind": kind},
                 )
             )
         for side_id in self.spots:

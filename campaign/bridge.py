@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from battles.engine.events import Removal
 from battles.engine.rulesets import RULESETS
 from campaign.experience import with_quality
+from campaign.orders import OrderKind, clock_text, order_quality, within_specialties
 from campaign.state import (
     LEADER_DEATH_HIT_POINTS,
     CampaignUnitState,
@@ -226,17 +227,22 @@ def card_for(card: dict[str, Any], going: GoingIn) -> dict[str, Any]:
     return printed
 
 
-def unit_going_in(unit: _FieldedUnit, *, under_orders: bool = True) -> GoingIn:
+def unit_going_in(
+    unit: _FieldedUnit, *, under_orders: bool = True, quality: Quality | None = None
+) -> GoingIn:
     """How a persistent unit goes into battle (it must be ready).
 
     Effective quality is its quality less every outstanding Morale and Casualty hit (not below
-    Raw). A unit out of action has no card.
+    Raw); ``quality``, when given, is the one it performs its Order at (`battle_order`). A unit
+    out of action has no card.
     """
     if unit.status != Status.READY:
         raise BridgeError(f"{unit} is {Status(unit.status).label}: it cannot go into battle")
+    if quality is None:
+        quality = unit_effective_quality(unit)
     return going_in(
         unit.unit_type.card,
-        effective=effective_quality(Quality(unit.quality), unit.morale_hits, unit.casualty_hits),
+        effective=quality,
         equipment=Equipment(unit.equipment),
         specialties=ordered_specialties(unit.specialties),
         needed=card_needs(unit.unit_type),
@@ -244,9 +250,139 @@ def unit_going_in(unit: _FieldedUnit, *, under_orders: bool = True) -> GoingIn:
     )
 
 
+def unit_effective_quality(unit: _FieldedUnit) -> Quality:
+    return effective_quality(Quality(unit.quality), unit.morale_hits, unit.casualty_hits)
+
+
 def battle_card(unit: _FieldedUnit, *, under_orders: bool = True) -> dict[str, Any]:
     """The card a persistent unit takes into battle, in the engine's card dict format."""
     return card_for(unit.unit_type.card, unit_going_in(unit, under_orders=under_orders))
+
+
+# ---------------------------------------------------------------------------------------------
+# Orders going in
+# ---------------------------------------------------------------------------------------------
+
+
+ENGINE_ORDER: dict[OrderKind, str] = {
+    OrderKind.ATTACK: "attack",
+    OrderKind.USE_SKILL: "hold",
+    OrderKind.ESTABLISH_BEACHHEAD: "advance",
+}
+"""The Team Bravo standing Order each character Order becomes (docs/bucs-choices.md, "Orders at
+the bridge"): Attack attacks; a unit at work on a skill holds its ground and fires; a
+beachhead is ground to take, so the unit advances on what its side scores."""
+
+ENGINE_ORDER_LABEL = {
+    "attack": "attacks",
+    "advance": "advances",
+    "hold": "holds",
+    "screen": "screens",
+}
+
+
+@dataclass(frozen=True)
+class CharacterOrder:
+    """A character's Order under way for a unit, as the bridge reads it."""
+
+    kind: OrderKind
+    giver: str
+    finishes_at: int
+    """Clock hour it is done."""
+
+
+@dataclass(frozen=True)
+class BattleOrder:
+    """How a unit's Orders go into a Team Bravo battle, and why, in sentences."""
+
+    order: dict[str, Any] | None
+    """The engine's standing Order; None: it goes in without one."""
+    quality: Quality
+    """The quality it fights at: its effective quality, or Raw for an Order outside its
+    specialties."""
+    source: str
+    """``character`` (an Order under way), ``set-up`` (the set-up's standing Order) or ``none``."""
+    kind: str = ""
+    """The character Order's kind (``attack``…), when the source is a character."""
+    giver: str = ""
+    notes: tuple[str, ...] = ()
+
+    @property
+    def under_orders(self) -> bool:
+        return self.order is not None
+
+    @property
+    def text(self) -> str:
+        """One sentence a player can read: which Order, from whom, and what the unit does."""
+        if self.order is None:
+            does = "goes in without an Order"
+        else:
+            does = ENGINE_ORDER_LABEL[self.order["kind"]]
+        if self.source == "character":
+            head = f"{OrderKind(self.kind).label}, Ordered by {self.giver}: {does}."
+        elif self.source == "set-up":
+            head = f"The set-up's standing Order: {does}."
+        else:
+            head = "No Order: it goes in without one."
+        return " ".join((head, *self.notes))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "order": self.order,
+            "quality": quality_name(self.quality),
+            "source": self.source,
+            "kind": self.kind,
+            "giver": self.giver,
+            "notes": list(self.notes),
+            "text": self.text,
+        }
+
+
+def battle_order(
+    *,
+    effective: Quality,
+    specialties: Any,
+    standing: dict[str, Any] | None,
+    character_order: CharacterOrder | None,
+    led: bool,
+) -> BattleOrder:
+    """The BUCS rules on Orders, at the bridge (docs/bucs-choices.md, "Orders at the bridge").
+
+    A character's Order under way is the unit's Order in the battle, in place of the set-up's
+    standing Order (`ENGINE_ORDER`). A Raw unit needs its Order repeated every round: only a
+    character at its head repeats it, so a Raw unit nobody leads goes in without Orders. An
+    Order outside the unit's specialties is performed as Raw. The set-up's standing Order is
+    the table commander's, given every turn. Without any Order the unit fights with the
+    without-Orders column, and Raw and Green hold in place (they act alone only after one).
+    """
+    notes: list[str] = []
+    if character_order is not None:
+        kind = character_order.kind
+        base = {"source": "character", "kind": kind.value, "giver": character_order.giver}
+        if effective == Quality.RAW and not led:
+            notes.append(
+                "It is Raw and no character leads it to repeat the Order every round, so it "
+                "goes in without Orders and holds in place."
+            )
+            return BattleOrder(None, effective, notes=tuple(notes), **base)
+        quality = order_quality(kind, effective, tuple(specialties))
+        if not within_specialties(kind, tuple(specialties)):
+            notes.append(f"{kind.label} is outside its specialties: it performs as Raw.")
+        elif quality == Quality.RAW:
+            notes.append("It is Raw: the character at its head repeats the Order every round.")
+        notes.append(f"The Order is under way until {clock_text(character_order.finishes_at)}.")
+        order = {"kind": ENGINE_ORDER[kind]}
+        return BattleOrder(order, quality, notes=tuple(notes), **base)
+    if standing is not None:
+        return BattleOrder(dict(standing), effective, "set-up")
+    if not effective.can_act_alone:
+        notes.append(
+            f"{quality_name(effective).capitalize()} units act alone only after an Order: "
+            "it holds in place."
+        )
+    else:
+        notes.append("It fights with the without-Orders column and its own judgement.")
+    return BattleOrder(None, effective, "none", notes=tuple(notes))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
-"""The one seeded dice helper of the table rules: every die of an engagement or check from one seed.
+"""The one seeded dice helper of the campaign: every die of an engagement, a check, a quick
+resolve or a battle's outcome coming out through the bridge, from one seed.
 
 The pure rules take their dice as functions (`d20()`, `d6()`), so a test can script them; the
 services build both from one seed here, so the same seed and the same set-up give the same
-engagement die for die. Plain Python: no Django.
+result die for die. Like the engine's `Dice`, a face is drawn from ``random()``, the one
+generator method whose output Python guarantees across versions. Plain Python: no Django.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from dataclasses import dataclass, field
 class Dice:
     """d20 and d6 from one seed, each result kept in the order it was rolled."""
 
-    seed: int
+    seed: int | str
+    """A whole number, or a string (a battle's outcome seeds its dice from its inputs)."""
     rolled: list[tuple[str, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -28,6 +31,6 @@ class Dice:
         return self._roll("d6", 6)
 
     def _roll(self, name: str, sides: int) -> int:
-        result = self._rng.randint(1, sides)
+        result = int(self._rng.random() * sides) + 1
         self.rolled.append((name, result))
         return result

@@ -193,11 +193,6 @@ class UnitEditForm(forms.Form):
         return changed
 
 
-class TrainForm(forms.Form):
-    trainer = forms.CharField(max_length=200, help_text="The Special Forces or Strategist officer.")
-    reason = forms.CharField(max_length=300, required=False)
-
-
 class AdvanceForm(forms.Form):
     days = forms.IntegerField(min_value=1, max_value=MAX_DAYS, initial=1)
     reason = forms.CharField(max_length=300, required=False)

@@ -377,7 +377,7 @@ def _placed(
             for unit in members:
                 position, facing = spot(spots.get(side_id, []), index[unit.pk])
                 deployments.append(Deployment(unit, side_id, (position[0], position[1]), facing))
-        scenario, by_side, engine_units = campaign_battle_scenario(
+        scenario, by_side, engine_units, _ = campaign_battle_scenario(
             campaign, base, deployments, None
         )
         try:

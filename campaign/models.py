@@ -397,6 +397,9 @@ class CampaignBattle(models.Model):
     engine_units = models.JSONField(
         default=dict, blank=True, help_text="Engine unit id → persistent unit pk."
     )
+    orders = models.JSONField(
+        default=dict, blank=True, help_text="Unit pk → how its Orders went into the battle."
+    )
     table_result = models.JSONField(
         null=True, blank=True, help_text="A result entered by hand: winner and per-unit losses."
     )
@@ -460,6 +463,9 @@ class Character(models.Model):
         help_text="The member who plays the character; none for the GM's NPCs.",
     )
     hit_points = models.IntegerField(help_text="Current hit points; dead at −10.")
+    max_hit_points = models.PositiveIntegerField(
+        default=1, help_text="Full hit points: healing never takes the character above them."
+    )
     alive = models.BooleanField(default=True)
     feats = models.JSONField(
         default=list, blank=True, help_text="Leadership, Squad Tactics, Special Forces, Strategist."
@@ -474,6 +480,28 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class CharacterEntry(models.Model):
+    """One change to a character's hit points outside a unit's fights (a heal), in a sentence."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="entries")
+    day = models.PositiveIntegerField()
+    hour = models.PositiveSmallIntegerField()
+    text = models.TextField()
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "character entries"
+
+    def __str__(self) -> str:
+        return f"Day {self.day}, {self.character}: {self.text}"
 
 
 class Order(models.Model):

@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 
-from campaign.characters import Feat
+from campaign.characters import Feat, can_train, feats_from
 from campaign.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.forms import EQUIPMENT_CHOICES, QUALITY_CHOICES, SPECIALTY_CHOICES, UserField
 from campaign.models import Campaign, Force, Unit
@@ -94,6 +94,37 @@ class TrainByForm(CampaignForm):
         self.fields["unit"] = _unit_field(self.campaign, label="Trains unit")
 
 
+class UnitTrainForm(CampaignForm):
+    """Training from the unit's page: the trainer is one of the campaign's living Special
+    Forces or Strategist characters."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        trainers = [
+            c.pk
+            for c in self.campaign.characters.filter(alive=True)
+            if can_train(feats_from(c.feats))
+        ]
+        self.fields["character"] = forms.ModelChoiceField(
+            queryset=self.campaign.characters.filter(pk__in=trainers).order_by("name"),
+            label="Trainer",
+            empty_label=None,
+        )
+        self.fields["reason"] = forms.CharField(max_length=300, required=False)
+
+
+class HealForm(CampaignForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["character"] = _character_field(self.campaign, label="Heals")
+        self.fields["hit_points"] = forms.IntegerField(
+            min_value=1, max_value=999, label="Hit points healed (as the d20 table worked out)"
+        )
+        self.fields["reason"] = forms.CharField(
+            max_length=300, required=False, label="How (a night's rest, Treat Injury…)"
+        )
+
+
 class RallyForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -175,12 +206,9 @@ class SkillCheckForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["lead"] = _unit_field(self.campaign, label="Unit making the check")
-        helpers = forms.ModelMultipleChoiceField(
-            queryset=_units(self.campaign), required=False, widget=forms.CheckboxSelectMultiple,
-            label="Units helping (Strength in numbers)",
-        )  # fmt: skip
-        helpers.label_from_instance = lambda u: f"{u.name} ({u.force.name})"
-        self.fields["helpers"] = helpers
+        self.fields["helpers"] = _helpers_field(
+            self.campaign, "Units helping (Strength in numbers)"
+        )
         self.fields["skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["dc"] = forms.IntegerField(min_value=1, max_value=60, label="DC")
         self.fields["seed"] = forms.IntegerField(**SEED)
@@ -194,15 +222,38 @@ class SkillCheckForm(CampaignForm):
         return "lead" if name == "units" else name
 
 
+def _helpers_field(campaign: Campaign, label: str) -> forms.ModelMultipleChoiceField:
+    helpers = forms.ModelMultipleChoiceField(
+        queryset=_units(campaign), required=False, widget=forms.CheckboxSelectMultiple,
+        label=label,
+    )  # fmt: skip
+    helpers.label_from_instance = lambda u: f"{u.name} ({u.force.name})"
+    return helpers
+
+
 class ContestForm(CampaignForm):
+    """Each side is a unit and the units helping it: Strength in numbers comes from those that
+    share the side's skill, as in a skill check."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["active"] = _unit_field(self.campaign, label="Active unit (e.g. recon)")
+        self.fields["active_helpers"] = _helpers_field(
+            self.campaign, "Units helping the active unit"
+        )
         self.fields["active_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["resisting"] = _unit_field(self.campaign, label="Resisting unit (e.g. hidden)")
+        self.fields["resisting_helpers"] = _helpers_field(
+            self.campaign, "Units helping the resisting unit"
+        )
         self.fields["resisting_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["seed"] = forms.IntegerField(**SEED)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
+
+    def side(self, name: str) -> list[Unit]:
+        """The side's unit first, then its helpers."""
+        lead = self.cleaned_data[name]
+        return [lead, *(u for u in self.cleaned_data[f"{name}_helpers"] if u.pk != lead.pk)]
 
 
 class RequisitionForm(CampaignForm):

@@ -18,7 +18,17 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from battles.engine import ScenarioError, parse_scenario
-from campaign.models import CAMPAIGN_SETTINGS, Campaign, Force, HistoryEntry, Membership, Unit
+from campaign.characters import ordered_feats
+from campaign.models import (
+    CAMPAIGN_SETTINGS,
+    Campaign,
+    Force,
+    HistoryEntry,
+    Leader,
+    Membership,
+    Unit,
+)
+from campaign.orders import HOURS_PER_DAY, OrderKind
 from campaign.pages import card_text
 from campaign.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
 from campaign.values import leader_value, parse_field
@@ -36,42 +46,108 @@ LARGEST_DAY = 2**31 - 1
 """The largest number the database's day columns hold."""
 UNIT_KEYS = ("unit_type", *SNAPSHOT_FIELDS, "history")
 ENTRY_KEYS = ("day", "kind", "text", "before", "after", "details", "reverts", "created_at")
+CHARACTER_KEYS = ("name", "player", "hit_points", "max_hit_points", "alive", "feats", "leads",
+                  "entries")  # fmt: skip
+CHARACTER_ENTRY_KEYS = ("day", "hour", "text", "before", "after", "created_at")
+ORDER_VALUES = ("kind", "listed_hours", "hours", "given_at", "finishes_at", "replaced", "note")
+ORDER_KEYS = ("giver", "force", "unit", *ORDER_VALUES)
 
 # ---------------------------------------------------------------------------------------------
 # Export
 # ---------------------------------------------------------------------------------------------
 
 
-def _entry_export(entry: HistoryEntry, index_of: dict[int, int]) -> dict[str, Any]:
+def _details_export(details: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """An entry's working, its character named rather than numbered (ids do not travel)."""
+    character = details.get("character")
+    if isinstance(character, int) and not isinstance(character, bool) and character in names:
+        return {**details, "character": names[character]}
+    return details
+
+
+def _entry_export(
+    entry: HistoryEntry, index_of: dict[int, int], names: dict[int, str]
+) -> dict[str, Any]:
     return {
         "day": entry.day,
         "kind": entry.kind,
         "text": entry.text,
         "before": entry.before,
         "after": entry.after,
-        "details": entry.details,
+        "details": _details_export(entry.details, names),
         "reverts": index_of.get(entry.reverts_id) if entry.reverts_id else None,
         "created_at": entry.created_at.isoformat(),
     }
 
 
-def unit_export(unit: Unit) -> dict[str, Any]:
+def unit_export(unit: Unit, names: dict[int, str] | None = None) -> dict[str, Any]:
     entries = list(unit.history.order_by("id"))
     index_of = {entry.pk: index for index, entry in enumerate(entries)}
+    names = _character_names(unit.force.campaign) if names is None else names
     return {
         "unit_type": unit.unit_type.name,
         **unit.state.to_json(),
-        "history": [_entry_export(entry, index_of) for entry in entries],
+        "history": [_entry_export(entry, index_of, names) for entry in entries],
     }
+
+
+def _character_names(campaign: Campaign) -> dict[int, str]:
+    return dict(campaign.characters.values_list("pk", "name"))
 
 
 def _force_data(force: Force) -> dict[str, Any]:
-    units = force.units.select_related("unit_type", "leader").order_by("id")
+    units = force.units.select_related("unit_type", "leader", "force__campaign").order_by("id")
+    names = _character_names(force.campaign)
     return {
         "name": force.name,
         "owner": force.owner.get_username(),
-        "units": [unit_export(unit) for unit in units],
+        "units": [unit_export(unit, names) for unit in units],
     }
+
+
+def _characters_export(campaign: Campaign) -> list[dict[str, Any]]:
+    leading = {
+        leader.character_id: {"force": leader.unit.force.name, "unit": leader.unit.name}
+        for leader in Leader.objects.filter(unit__force__campaign=campaign, character__isnull=False)
+        .select_related("unit__force")
+    }  # fmt: skip
+    found = campaign.characters.select_related("player").prefetch_related("entries")
+    return [
+        {
+            "name": character.name,
+            "player": character.player.get_username() if character.player else None,
+            "hit_points": character.hit_points,
+            "max_hit_points": character.max_hit_points,
+            "alive": character.alive,
+            "feats": list(character.feats),
+            "leads": leading.get(character.pk),
+            "entries": [
+                {
+                    "day": entry.day,
+                    "hour": entry.hour,
+                    "text": entry.text,
+                    "before": entry.before,
+                    "after": entry.after,
+                    "created_at": entry.created_at.isoformat(),
+                }
+                for entry in sorted(character.entries.all(), key=lambda e: e.pk)
+            ],
+        }
+        for character in found.order_by("name")
+    ]
+
+
+def _orders_export(campaign: Campaign) -> list[dict[str, Any]]:
+    orders = campaign.orders.select_related("giver", "unit__force").order_by("id")
+    return [
+        {
+            "giver": order.giver.name,
+            "force": order.unit.force.name,
+            "unit": order.unit.name,
+            **{key: getattr(order, key) for key in ORDER_VALUES},
+        }
+        for order in orders
+    ]
 
 
 def force_export(*, force: Force) -> dict[str, Any]:
@@ -94,6 +170,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             "name": campaign.name,
             "ruleset": campaign.ruleset,
             "day": campaign.day,
+            "hour": campaign.hour,
             "gm": campaign.gm.get_username(),
             **{field: getattr(campaign, field) for field in SETTINGS},
             "members": [{"user": m.user.get_username(), "role": m.role} for m in members],
@@ -103,6 +180,8 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             {"name": saved.name, "scenario": saved.scenario}
             for saved in campaign.maps.order_by("name")
         ],
+        "characters": _characters_export(campaign),
+        "orders": _orders_export(campaign),
     }
 
 
@@ -528,4 +607,121 @@ def check_members(c: Checker, path: str, members: Any, gm_name: str) -> dict[str
         user = c.user(f"{at}.user", member["user"])
         if user is not None:
             found[member["user"]] = (user, member["role"])
+    return found
+
+
+def _whole(c: Checker, path: str, value: Any, low: int, high: int) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        c.error(path, f"must be a whole number, {low}..{high}, got {value!r}")
+        return None
+    return value
+
+
+def check_characters(
+    c: Checker, path: str, data: Any, *, day: int, players: set[str], forces: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The campaign's characters: who plays them, their hit points, feats, the unit each leads
+    (a unit with a leader, by force and unit name) and their record of heals."""
+    if not isinstance(data, list):
+        c.error(path, "must be a list")
+        return []
+    led = {
+        (force["name"], unit["state"].name): unit["state"].leader
+        for force in forces
+        for unit in force["units"]
+        if unit["state"].leader is not None
+    }
+    names: set[str] = set()
+    taken: set[tuple[str, str]] = set()
+    found = []
+    for index, character in enumerate(data):
+        at = f"{path}[{index}]"
+        if not c.mapping(at, character, CHARACTER_KEYS):
+            continue
+        before = len(c.errors)
+        name = character["name"]
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            c.error(f"{at}.name", "must be a name of 1..200 characters")
+        elif name in names:
+            c.error(f"{at}.name", "two characters share this name")
+        else:
+            names.add(name)
+        player = character["player"]
+        if player is not None and player not in players:
+            c.error(f"{at}.player", f"{player!r} is not the GM or a player of the campaign")
+        full = _whole(c, f"{at}.max_hit_points", character["max_hit_points"], 1, 999)
+        now = _whole(c, f"{at}.hit_points", character["hit_points"], -999, 999)
+        if full is not None and now is not None and now > full:
+            c.error(f"{at}.hit_points", f"above its full hit points ({full})")
+        if not isinstance(character["alive"], bool):
+            c.error(f"{at}.alive", "must be true or false")
+        try:
+            ordered_feats(character["feats"])
+        except (TypeError, ValueError) as error:
+            c.error(f"{at}.feats", str(error))
+        leads = character["leads"]
+        if leads is not None and c.mapping(f"{at}.leads", leads, ("force", "unit")):
+            key = (leads["force"], leads["unit"])
+            if key not in led:
+                c.error(f"{at}.leads", f"no unit {leads['unit']!r} with a leader in force "
+                                       f"{leads['force']!r}")  # fmt: skip
+            elif key in taken:
+                c.error(f"{at}.leads", "another character leads this unit")
+            elif (led[key].hit_points, led[key].alive) != (now, character["alive"]):
+                c.error(f"{at}.leads", "the unit's leader has other hit points: they are one")
+            taken.add(key)
+        entries = character["entries"]
+        if not isinstance(entries, list):
+            c.error(f"{at}.entries", "must be a list")
+        else:
+            for number, entry in enumerate(entries):
+                where = f"{at}.entries[{number}]"
+                if not c.mapping(where, entry, CHARACTER_ENTRY_KEYS):
+                    continue
+                _whole(c, f"{where}.day", entry["day"], 1, day)
+                _whole(c, f"{where}.hour", entry["hour"], 0, HOURS_PER_DAY - 1)
+                if not isinstance(entry["text"], str):
+                    c.error(f"{where}.text", "must be text")
+                for side in ("before", "after"):
+                    if not isinstance(entry[side], dict):
+                        c.error(f"{where}.{side}", "must be an object")
+                problem = created_at_problem(entry["created_at"])
+                if problem:
+                    c.error(f"{where}.created_at", problem)
+        if len(c.errors) == before:
+            found.append(character)
+    return found
+
+
+def check_orders(
+    c: Checker, path: str, data: Any, *, characters: set[str], units: set[tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """The Orders characters gave: giver by name, unit by force and unit name, on the clock."""
+    if not isinstance(data, list):
+        c.error(path, "must be a list")
+        return []
+    found = []
+    for index, order in enumerate(data):
+        at = f"{path}[{index}]"
+        if not c.mapping(at, order, ORDER_KEYS):
+            continue
+        before = len(c.errors)
+        if order["giver"] not in characters:
+            c.error(f"{at}.giver", f"no character {order['giver']!r} in the export")
+        if (order["force"], order["unit"]) not in units:
+            c.error(f"{at}.unit", f"no unit {order['unit']!r} in force {order['force']!r}")
+        if order["kind"] not in [k.value for k in OrderKind]:
+            c.error(f"{at}.kind", f"unknown Order {order['kind']!r}")
+        for key in ("listed_hours", "hours"):
+            _whole(c, f"{at}.{key}", order[key], 1, 32767)
+        given = _whole(c, f"{at}.given_at", order["given_at"], 0, LARGEST_DAY)
+        done = _whole(c, f"{at}.finishes_at", order["finishes_at"], 0, LARGEST_DAY)
+        if given is not None and done is not None and done < given:
+            c.error(f"{at}.finishes_at", "before the Order was given")
+        if not isinstance(order["replaced"], bool):
+            c.error(f"{at}.replaced", "must be true or false")
+        if not isinstance(order["note"], str) or len(order["note"]) > 300:
+            c.error(f"{at}.note", "must be text of at most 300 characters")
+        if len(c.errors) == before:
+            found.append(order)
     return found

@@ -74,6 +74,7 @@ urlpatterns = [
     path(C + "characters/join/", table.character_join_view, name="character-join"),
     path(C + "characters/train/", table.character_train_view, name="character-train"),
     path(C + "characters/rally/", table.character_rally_view, name="character-rally"),
+    path(C + "characters/heal/", table.character_heal_view, name="character-heal"),
     path(C + "orders/", table.orders_page, name="orders"),
     path(C + "orders/new/", table.order_give_view, name="order-give"),
     path(C + "clock/", table.clock_advance_view, name="clock-advance"),

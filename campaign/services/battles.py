@@ -29,18 +29,22 @@ from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
 from campaign.bridge import (
+    BattleOrder,
     TableResult,
     UnitOutcome,
     battle_card,
+    battle_order,
     card_for,
     outcome_problems,
+    unit_effective_quality,
     unit_going_in,
 )
-from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
+from campaign.models import Campaign, CampaignBattle, HistoryEntry, Leader, Unit
 from campaign.selectors import campaign_battle_launched, engaged_units
 from campaign.services._record import require_manager
+from campaign.services.orders import character_order, orders_under_way
 from campaign.services.outcomes import opposing_equipment_by_side, outcome_apply, outcome_revert
-from campaign.state import Status, quality_name
+from campaign.state import Status, ordered_specialties, quality_name
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 
@@ -54,7 +58,26 @@ class Deployment:
     position: tuple[float, float]
     facing: float = 0.0
     order: dict[str, Any] | None = field(default_factory=lambda: {"kind": "attack"})
-    """Its standing Order; None: it goes in without one (Raw and Green then hold in place)."""
+    """The set-up's standing Order; None: it goes in without one (Raw and Green then hold in
+    place). A character's Order under way for the unit takes its place (`deployment_order`)."""
+
+
+def deployment_order(
+    unit: Unit, standing: dict[str, Any] | None, under_way: Mapping[int, Any], *, led: bool
+) -> BattleOrder:
+    """How the unit's Orders go into the battle: the bridge's rules on the unit as it stands."""
+    return battle_order(
+        effective=unit_effective_quality(unit),
+        specialties=ordered_specialties(unit.specialties),
+        standing=standing,
+        character_order=character_order(under_way.get(unit.pk)),
+        led=led,
+    )
+
+
+def led_units(units: Sequence[Unit]) -> set[int]:
+    """The pks of those units a living character leads, as stored now."""
+    return set(Leader.objects.filter(unit__in=units, alive=True).values_list("unit_id", flat=True))
 
 
 def campaign_battle_launch(
@@ -82,7 +105,7 @@ def campaign_battle_launch(
         return existing
     campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     try:
-        scenario, sides, engine_units = campaign_battle_scenario(
+        scenario, sides, engine_units, orders = campaign_battle_scenario(
             campaign, base, deployments, turn_limit
         )
     except ValidationError:
@@ -115,6 +138,7 @@ def campaign_battle_launch(
                 battle=battle,
                 sides=sides,
                 engine_units=engine_units,
+                orders=orders,
                 created_by=actor,
             )
     except WorkRefused as exc:
@@ -130,8 +154,9 @@ def campaign_battle_scenario(
     base: Mapping[str, Any],
     deployments: Sequence[Deployment],
     turn_limit: int | None,
-) -> tuple[dict[str, Any], dict[str, list[int]], dict[str, int]]:
-    """(scenario, side → unit pks, engine id → unit pk): each unit's card printed into the base.
+) -> tuple[dict[str, Any], dict[str, list[int]], dict[str, int], dict[str, Any]]:
+    """(scenario, side → unit pks, engine id → unit pk, unit pk → its Orders going in): each
+    unit's card and Order printed into the base.
 
     Checks every deployment first (`ValidationError` naming it); writes nothing.
     """
@@ -145,7 +170,10 @@ def campaign_battle_scenario(
         side["units"] = []
     sides: dict[str, list[int]] = {side: [] for side in side_ids}
     engine_units: dict[str, int] = {}
+    orders: dict[str, Any] = {}
     engaged = engaged_units(campaign=campaign)
+    under_way = orders_under_way(campaign, [d.unit for d in deployments])
+    led = led_units([d.unit for d in deployments])
     for i, deployment in enumerate(deployments):
         unit, path = deployment.unit, f"deployments[{i}]"
         if unit.force.campaign_id != campaign.pk:
@@ -171,7 +199,9 @@ def campaign_battle_scenario(
         sides[deployment.side].append(unit.pk)
         side = scenario["sides"][side_ids.index(deployment.side)]
         # Quality and Order go into the scenario, so the engine's Orders rules are live.
-        going = unit_going_in(unit, under_orders=deployment.order is not None)
+        ordered = deployment_order(unit, deployment.order, under_way, led=unit.pk in led)
+        orders[str(unit.pk)] = ordered.to_json()
+        going = unit_going_in(unit, under_orders=ordered.under_orders, quality=ordered.quality)
         placed = {
             "id": engine_id,
             "card": card_for(unit.unit_type.card, going),
@@ -179,12 +209,12 @@ def campaign_battle_scenario(
             "facing": deployment.facing,
             "quality": quality_name(going.quality),
         }
-        if deployment.order is not None:
-            placed["order"] = deployment.order
+        if ordered.order is not None:
+            placed["order"] = ordered.order
         side["units"].append(placed)
     if errors:
         raise ValidationError(errors)
-    return scenario, sides, engine_units
+    return scenario, sides, engine_units, orders
 
 
 def campaign_battle_record(
@@ -402,7 +432,7 @@ def campaign_battle_check(
     stand on); empty when it would launch. Nothing is written: the set-up page asks this as
     the GM drags units about."""
     try:
-        scenario, _, _ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
+        scenario, *_ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
     except ValidationError as error:
         return error.message_dict
     try:
@@ -427,7 +457,7 @@ def campaign_battle_odds(
     """An odds run on exactly the battle this set-up would launch: the same cards printed from
     the rosters, positions, Orders and turn limit (only the seeds differ, battle by battle)."""
     require_manager(campaign, actor)
-    scenario, _, _ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
+    scenario, *_ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
     try:
         return odds_launch(
             scenario=scenario,

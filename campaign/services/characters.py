@@ -1,4 +1,4 @@
-"""Writes for the campaign's characters: create them, and a Strategist's rally of a unit.
+"""Writes for the campaign's characters: create them, heal them, and a Strategist's rally.
 
 A character joins a unit through `leader_attach(character=...)` and trains one through
 `unit_train(character=...)` (`campaign.services.roster`): one way to lead and one way to train.
@@ -13,9 +13,17 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaign.characters import RallyError, can_rally, feats_from, ordered_feats, rally
-from campaign.models import Campaign, Character, HistoryEntry, Membership, Unit
+from campaign.models import (
+    Campaign,
+    Character,
+    CharacterEntry,
+    HistoryEntry,
+    Leader,
+    Membership,
+    Unit,
+)
 from campaign.services._record import require_manager, unit_change
-from campaign.state import LEADER_DEATH_HIT_POINTS
+from campaign.state import LEADER_DEATH_HIT_POINTS, LeaderState
 
 Kind = HistoryEntry.Kind
 HIT_POINTS_MAX = 999
@@ -64,9 +72,63 @@ def character_create(
         campaign=campaign,
         name=name,
         hit_points=hit_points,
+        max_hit_points=hit_points,  # a new character is whole
         alive=hit_points > LEADER_DEATH_HIT_POINTS,
         feats=[f.value for f in held],
         player=player,
+    )
+
+
+@transaction.atomic
+def character_heal(
+    *, character: Character, hit_points: int, reason: str = "", actor: Any = None
+) -> CharacterEntry:
+    """The GM heals a living character by the hit points the d20 table worked out (a night's
+    rest, a Treat Injury check, a medical kit: docs/bucs-choices.md, "Healing a character"),
+    never above its full hit points. A character at the head of a unit is that unit's leader:
+    its unit's history records the heal too."""
+    character = Character.objects.select_for_update().get(pk=character.pk)
+    campaign = Campaign.objects.get(pk=character.campaign_id)
+    require_manager(campaign, actor)
+    errors: dict[str, list[str]] = {}
+    if isinstance(hit_points, bool) or not isinstance(hit_points, int):
+        errors["hit_points"] = [f"must be a whole number, got {hit_points!r}"]
+    elif not 1 <= hit_points <= HIT_POINTS_MAX:
+        errors["hit_points"] = [f"heal 1..{HIT_POINTS_MAX} hit points"]
+    if not character.alive:
+        errors["character"] = [f"{character} is dead: the dead are not healed"]
+    elif character.hit_points >= character.max_hit_points:
+        errors["character"] = [
+            f"{character} is at full hit points already ({character.max_hit_points})"
+        ]
+    if errors:
+        raise ValidationError(errors)
+    before = character.hit_points
+    after = min(character.max_hit_points, before + hit_points)
+    why = reason.strip() or "healed"
+    text = f"{character.name} {why}: hit points {before} → {after} of {character.max_hit_points}"
+    leader = Leader.objects.filter(character=character).select_related("unit").first()
+    if leader is not None:
+        unit = Unit.objects.select_for_update(of=("self",)).get(pk=leader.unit_id)
+        state = unit.state
+        unit_change(
+            unit=unit,
+            state=state.but(leader=LeaderState(state.leader.name, after, alive=True)),
+            kind=Kind.LEADER,
+            why=f"{character.name} {why}",
+            day=campaign.day,
+            details={"character": character.pk, "healed": after - before},
+            actor=actor,
+        )  # its leader row carries the hit points to the character
+    Character.objects.filter(pk=character.pk).update(hit_points=after)
+    return CharacterEntry.objects.create(
+        character=character,
+        day=campaign.day,
+        hour=campaign.hour,
+        text=text,
+        before={"hit_points": before},
+        after={"hit_points": after},
+        actor=actor,
     )
 
 

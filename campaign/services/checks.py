@@ -47,6 +47,12 @@ def _skill(value: str | None, field: str, errors: dict[str, list[str]]) -> Speci
         return None
 
 
+def _side_name(units: Sequence[Unit]) -> str:
+    """A contest's side as its sentence names it: "Scouts (helped by Rangers, Pickets)"."""
+    helped = f" (helped by {', '.join(u.name for u in units[1:])})" if len(units) > 1 else ""
+    return f"{units[0].name}{helped}"
+
+
 def _check_units(
     campaign: Campaign, units: Sequence[Unit], field: str, errors: dict[str, list[str]]
 ) -> list[Unit]:
@@ -188,9 +194,9 @@ def contest_run(
         )  # fmt: skip
     except CheckError as error:
         raise ValidationError({"__all__": [str(error)]}) from None
-    winner = (one if result["winner"] == "active" else other)[0].name
+    winner = _side_name(one if result["winner"] == "active" else other)
     summary = (
-        f"{one[0].name} ({result['active']['total']}) against {other[0].name} "
+        f"{_side_name(one)} ({result['active']['total']}) against {_side_name(other)} "
         f"({result['resisting']['total']}): {winner} wins"
     )
     if reason.strip():

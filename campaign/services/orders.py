@@ -11,6 +11,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from campaign.bridge import CharacterOrder
 from campaign.characters import feat_sum, feats_from
 from campaign.models import Campaign, Character, Order, Unit
 from campaign.orders import (
@@ -45,6 +46,23 @@ def current_orders(campaign: Campaign, units: list[Unit]) -> dict[int, Order]:
     for order in Order.objects.filter(unit__in=units, replaced=False).order_by("given_at", "pk"):
         latest[order.unit_id] = order
     return latest
+
+
+def orders_under_way(campaign: Campaign, units: list[Unit]) -> dict[int, Order]:
+    """unit pk → its Order under way now (given, not replaced, not yet done), with its giver."""
+    now = campaign_now(campaign)
+    under_way = Order.objects.filter(unit__in=units, replaced=False, finishes_at__gt=now)
+    latest: dict[int, Order] = {}
+    for order in under_way.select_related("giver").order_by("given_at", "pk"):
+        latest[order.unit_id] = order
+    return latest
+
+
+def character_order(order: Order | None) -> CharacterOrder | None:
+    """An Order as the bridge reads it."""
+    if order is None:
+        return None
+    return CharacterOrder(OrderKind(order.kind), order.giver.name, order.finishes_at)
 
 
 @transaction.atomic

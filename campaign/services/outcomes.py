@@ -6,7 +6,6 @@ its own transaction, after claiming the battle so that an outcome is applied exa
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,9 +22,10 @@ from campaign.bridge import (
     outcome_problems,
     skill_restored_after,
 )
+from campaign.dice import Dice
 from campaign.experience import experience_earn
 from campaign.history import hits_text, plural
-from campaign.models import Campaign, HistoryEntry, Unit
+from campaign.models import Campaign, Character, HistoryEntry, Leader, Unit
 from campaign.recovery import casualties_die
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
@@ -191,10 +191,7 @@ def outcome_steps(
     if seed is None:
         battle_key = getattr(battle, "seed", None) if battle is not None else None
         seed = f"{campaign.pk}:{day}:{battle_key}:{sorted(outcomes.items())!r}"
-    rng = random.Random(seed)
-
-    def d6() -> int:
-        return rng.randint(1, 6)
+    d6 = Dice(seed).d6
 
     restored = skill_restored_after(campaign.ruleset)
     won_by = set(winners)
@@ -342,6 +339,8 @@ def outcome_revert(
                     f"{units[entry.unit_id]} has changed since in {name}: undo that first"
                 )
         snapshot.update(entry.before)
+        if problem := _relink_problem(entry, snapshot, units[entry.unit_id]):
+            errors.setdefault(field, []).append(problem)
     if errors:
         raise ValidationError(errors)
 
@@ -361,5 +360,36 @@ def outcome_revert(
             always=True,
         )
         assert written is not None
+        if (character := _relinked(entry, state)) is not None:
+            unit.leader.character_id = character
+            unit.leader.save()
         reverted.append(written)
     return reverted
+
+
+def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | None:
+    """The character a revert puts back at the unit's head: the one a leader entry names, when
+    the unit has a leader again (a detach undone)."""
+    if entry.kind != Kind.LEADER or state.leader is None:
+        return None
+    character = entry.details.get("character")
+    # A force imported from another campaign names its old characters: nobody to put back.
+    return character if isinstance(character, int) and not isinstance(character, bool) else None
+
+
+def _relink_problem(entry: HistoryEntry, restored: Mapping[str, Any], unit: Unit) -> str:
+    """Why the character a reverted detach names cannot lead the unit again, or ""."""
+    state = CampaignUnitState.from_json(dict(restored))
+    character_pk = _relinked(entry, state)
+    if character_pk is None:
+        return ""
+    character = Character.objects.filter(
+        pk=character_pk, campaign_id=unit.force.campaign_id
+    ).first()
+    if character is None:
+        return "the character who led the unit is gone"
+    if Leader.objects.filter(character=character).exclude(unit=unit).exists():
+        return f"{character} leads another unit now: detach them there first"
+    if state.leader is not None and state.leader.alive and not character.alive:
+        return f"{character} is dead"
+    return ""

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from battles.services import SEED_LIMIT
 from campaign.bridge import REMOVAL_WORDS, Damage, damage_apply
+from campaign.dice import Dice
 from campaign.experience import experience_earn
 from campaign.history import hits_text, plural
 from campaign.models import Campaign, HistoryEntry, QuickResolve, Unit
@@ -97,14 +98,14 @@ def quick_resolve_run(
         raise ValidationError(errors)
 
     seed = random.SystemRandom().randint(0, SEED_LIMIT) if seed is None else seed
-    rng = random.Random(seed)
+    dice = Dice(seed)
     result = quick_resolve(
         fighters["attacker"].state,
         fighters["defender"].state,
         attacker_stance=stances["attacker"],
         defender_stance=stances["defender"],
         round_limit=round_limit,
-        d20=lambda: rng.randint(1, 20),
+        d20=dice.d20,
     )
     record = QuickResolve.objects.create(
         campaign=campaign,
@@ -130,7 +131,7 @@ def quick_resolve_run(
             casualty_hits=taken.casualty_hits,
             removed=taken.removed,
             day=campaign.day,
-            d6=lambda: rng.randint(1, 6),
+            d6=dice.d6,
             damage=Damage(
                 armor_ignored=taken.armor_ignored, excellent_ignored=taken.excellent_ignored
             ),

@@ -419,12 +419,15 @@ def leader_detach(*, unit: Unit, reason: str = "", actor: Any = None) -> History
     state = unit.state
     if state.leader is None:
         raise ValidationError({"leader": f"{unit} has no leader"})
+    character = unit.leader.character_id
     entry = unit_change(
         unit=unit,
         state=state.but(leader=None),
         kind=Kind.LEADER,
         why=reason or f"{state.leader.name} leaves the unit",
         day=unit.force.campaign.day,
+        # Which character led it, so a revert puts the same one back at its head.
+        details={} if character is None else {"character": character},
         actor=actor,
     )
     assert entry is not None
@@ -456,31 +459,24 @@ def unit_combat_zone_set(
 
 @transaction.atomic
 def unit_train(
-    *,
-    unit: Unit,
-    trainer: str = "",
-    character: Character | None = None,
-    reason: str = "",
-    actor: Any = None,
+    *, unit: Unit, character: Character | None, reason: str = "", actor: Any = None
 ) -> HistoryEntry:
-    """A course of training by a named character (Special Forces or Strategist): one step up,
-    to Experienced at most. With ``character`` the trainer is the campaign's own character,
-    who must be alive and a Special Forces or Strategist."""
+    """A course of training by one of the campaign's characters, alive and Special Forces or a
+    Strategist: one step up, to Experienced at most. The history names the trainer."""
     unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
     require_manager(unit.force.campaign, actor)
-    details: dict[str, Any] = {}
-    if character is not None:
-        if character.campaign_id != unit.force.campaign_id:
-            raise ValidationError({"character": f"{character} is not of {unit.force.campaign}"})
-        if not character.alive:
-            raise ValidationError({"character": f"{character} is dead"})
-        if not can_train(feats_from(character.feats)):
-            raise ValidationError(
-                {"character": f"{character} is neither Special Forces nor a Strategist"}
-            )
-        trainer, details = character.name, {"character": character.pk}
-    if not trainer.strip():
-        raise ValidationError({"trainer": "training is given by a named character"})
+    if character is None:
+        raise ValidationError({"character": "training is given by a character of the campaign"})
+    character = Character.objects.get(pk=character.pk)
+    if character.campaign_id != unit.force.campaign_id:
+        raise ValidationError({"character": f"{character} is not of {unit.force.campaign}"})
+    if not character.alive:
+        raise ValidationError({"character": f"{character} is dead"})
+    if not can_train(feats_from(character.feats)):
+        raise ValidationError(
+            {"character": f"{character} is neither Special Forces nor a Strategist"}
+        )
+    trainer = character.name
     try:
         trained = training_apply(unit.state)
     except TrainingError as error:
@@ -489,9 +485,9 @@ def unit_train(
         unit=unit,
         state=with_quality(trained, trained.quality),
         kind=Kind.TRAINING,
-        why=reason or f"trained by {trainer.strip()}",
+        why=reason or f"trained by {trainer}",
         day=unit.force.campaign.day,
-        details={"trainer": trainer.strip(), **details},
+        details={"trainer": trainer, "character": character.pk},
         actor=actor,
     )
     assert entry is not None

@@ -13,19 +13,33 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.models import Campaign, Force, HistoryEntry, Membership, SavedMap, Unit
+from campaign.models import (
+    Campaign,
+    Character,
+    CharacterEntry,
+    Force,
+    HistoryEntry,
+    Membership,
+    Order,
+    SavedMap,
+    Unit,
+)
+from campaign.orders import HOURS_PER_DAY
 from campaign.services._record import require_manager, unit_state_save
 from campaign.transfer import (
     CAMPAIGN_FORMAT,
     FORCE_FORMAT,
     LARGEST_DAY,
     NEWER_SETTINGS,
+    ORDER_VALUES,
     SETTINGS,
     Checker,
+    check_characters,
     check_force,
     check_header,
     check_maps,
     check_members,
+    check_orders,
     check_ruleset,
     check_settings,
 )
@@ -38,7 +52,22 @@ def _day(c: Checker, path: str, value: Any) -> int:
     return value
 
 
-def _write_force(campaign: Campaign, owner: Any, force_data: dict[str, Any]) -> Force:
+def _details_import(details: dict[str, Any], characters: dict[str, int]) -> dict[str, Any]:
+    character = details.get("character")
+    if isinstance(character, str) and character in characters:
+        return {**details, "character": characters[character]}
+    return details
+
+
+def _write_force(
+    campaign: Campaign,
+    owner: Any,
+    force_data: dict[str, Any],
+    characters: dict[str, int] | None = None,
+) -> Force:
+    """Write a checked force; ``characters`` (name → new pk) numbers the characters its history
+    names (an export names them: ids do not travel)."""
+    characters = characters or {}
     force = Force.objects.create(campaign=campaign, owner=owner, name=force_data["name"])
     for checked in force_data["units"]:
         state = checked["state"]
@@ -65,7 +94,7 @@ def _write_force(campaign: Campaign, owner: Any, force_data: dict[str, Any]) -> 
                     text=entry["text"],
                     before=entry["before"],
                     after=entry["after"],
-                    details=entry.get("details", {}),
+                    details=_details_import(entry.get("details", {}), characters),
                     reverts=None if reverts is None else written[reverts],
                     created_at=datetime.fromisoformat(created_at) if created_at else timezone.now(),
                 )
@@ -77,11 +106,12 @@ def _write_force(campaign: Campaign, owner: Any, force_data: dict[str, Any]) -> 
 def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     """A new campaign from an export; `gm` runs it (by default the export's GM, by username)."""
     c = Checker()
-    if not check_header(c, data, CAMPAIGN_FORMAT, ("campaign", "forces", "maps"), ("maps",)):
+    top = ("campaign", "forces", "maps", "characters", "orders")
+    if not check_header(c, data, CAMPAIGN_FORMAT, top, ("maps", "characters", "orders")):
         raise ValidationError(c.errors)
     info = data["campaign"]
-    keys = ("name", "ruleset", "day", "gm", *SETTINGS, "members")
-    if not c.mapping("campaign", info, keys, optional=NEWER_SETTINGS):
+    keys = ("name", "ruleset", "day", "hour", "gm", *SETTINGS, "members")
+    if not c.mapping("campaign", info, keys, optional=(*NEWER_SETTINGS, "hour")):
         raise ValidationError(c.errors)
     try:
         Campaign._meta.get_field("name").clean(info["name"], None)
@@ -113,18 +143,66 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     maps = (
         check_maps(c, "maps", data.get("maps", []), ruleset=info["ruleset"]) if ruleset_ok else []
     )
+    hour = info.get("hour", 0)
+    if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour < HOURS_PER_DAY:
+        c.error("campaign.hour", f"must be a whole hour, 0..{HOURS_PER_DAY - 1}, got {hour!r}")
+    characters = check_characters(
+        c, "characters", data.get("characters", []), day=day, players=playing, forces=forces
+    )
+    orders = check_orders(
+        c, "orders", data.get("orders", []),
+        characters={character["name"] for character in characters},
+        units={(f["name"], u["state"].name) for f in forces for u in f["units"]},
+    )  # fmt: skip
     if c.errors:
         raise ValidationError(c.errors)
 
     campaign = Campaign.objects.create(
-        name=info["name"], ruleset=info["ruleset"], day=day, gm=gm, **settings
+        name=info["name"], ruleset=info["ruleset"], day=day, hour=hour, gm=gm, **settings
     )
     users = {gm_name: gm}
     for name, (user, role) in members.items():
         Membership.objects.create(campaign=campaign, user=user, role=role)
         users[name] = user
+    written = {
+        character["name"]: Character.objects.create(
+            campaign=campaign,
+            name=character["name"],
+            player=users.get(character["player"]) if character["player"] else None,
+            hit_points=character["hit_points"],
+            max_hit_points=character["max_hit_points"],
+            alive=character["alive"],
+            feats=list(character["feats"]),
+        )
+        for character in characters
+    }
+    pks = {name: character.pk for name, character in written.items()}
+    units: dict[tuple[str, str], Unit] = {}
     for force in forces:
-        _write_force(campaign, users[force["owner"]], force)
+        made = _write_force(campaign, users[force["owner"]], force, pks)
+        units.update({(made.name, unit.name): unit for unit in made.units.all()})
+    for character in characters:
+        if character["leads"] is not None:
+            leader = units[character["leads"]["force"], character["leads"]["unit"]].leader
+            leader.character = written[character["name"]]
+            leader.save()
+        for entry in character["entries"]:
+            CharacterEntry.objects.create(
+                character=written[character["name"]],
+                day=entry["day"],
+                hour=entry["hour"],
+                text=entry["text"],
+                before=entry["before"],
+                after=entry["after"],
+                created_at=datetime.fromisoformat(entry["created_at"]),
+            )
+    for order in orders:
+        Order.objects.create(
+            campaign=campaign,
+            giver=written[order["giver"]],
+            unit=units[order["force"], order["unit"]],
+            **{key: order[key] for key in ORDER_VALUES},
+        )
     for saved in maps:
         SavedMap.objects.create(campaign=campaign, created_by=gm, **saved)
     return campaign

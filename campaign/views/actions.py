@@ -34,7 +34,6 @@ from campaign.forms import (
     NoticesForm,
     QuickResolveForm,
     SettingsForm,
-    TrainForm,
     UnitAddForm,
     UnitEditForm,
     add_service_errors,
@@ -63,6 +62,7 @@ from campaign.services import (
 )
 from campaign.services.notices import notices_set
 from campaign.services.roster import INVITED
+from campaign.table_forms import UnitTrainForm
 from campaign.views._common import action_done, base_context, form_action, form_invalid
 from campaign.views.pages import (
     campaign_list_context,
@@ -296,11 +296,16 @@ def unit_train_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse
     viewer = campaign_for_viewer(request.user, pk)
     unit = unit_for_viewer(viewer, unit_pk)
     require_manage(viewer)
-    form = TrainForm(request.POST)
+    form = UnitTrainForm(request.POST, campaign=viewer.campaign)
 
     def train(data):
-        unit_train(unit=unit, trainer=data["trainer"], reason=data["reason"], actor=request.user)
-        return reverse("campaign:unit", args=[pk, unit.pk]), f"{unit.name} has been trained."
+        unit_train(
+            unit=unit, character=data["character"], reason=data["reason"], actor=request.user
+        )
+        return (
+            reverse("campaign:unit", args=[pk, unit.pk]),
+            f"{data['character'].name} trained {unit.name}.",
+        )
 
     return form_action(
         request,

@@ -81,6 +81,7 @@ from campaign.services.battles import (
     campaign_battle_revert,
 )
 from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
+from campaign.services.orders import orders_under_way
 from campaign.transfer import read_json
 from campaign.views._common import action_done, base_context, form_action
 from units.models import UnitType
@@ -153,7 +154,12 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
         # The form sent again (a double click, a resend): its units are in battle by now.
         url = reverse("campaign:battle", args=[pk, launched.pk])
         return action_done(request, url, f"{launched.name} launched.")
-    form = BattleSetupForm(request.POST if bound else None, units=units, scenario=chosen.data)
+    form = BattleSetupForm(
+        request.POST if bound else None,
+        units=units,
+        scenario=chosen.data,
+        under_way=orders_under_way(viewer.campaign, units),
+    )
     table = _table(chosen.data)
     context = base_context(
         viewer,
@@ -251,7 +257,12 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
     it belongs to (``units``, by pk) or for the whole set-up (``general``). Nothing is written.
     """
     viewer, _, chosen, units, _ = _setup(request, pk)
-    form = BattleSetupForm(request.POST, units=units, scenario=chosen.data)
+    form = BattleSetupForm(
+        request.POST,
+        units=units,
+        scenario=chosen.data,
+        under_way=orders_under_way(viewer.campaign, units),
+    )
     by_unit: dict[str, list[str]] = {}
     general: list[str] = []
     problems: dict[str, list[str]] = {}
@@ -324,6 +335,7 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
     units, sides, names = _names(cb)
     table = {} if cb.table_result is None else TableResult.from_dict(cb.table_result).units
     side_names = names[0]
+    visible_forces = {u.force_id for u in units.values() if viewer.sight(u.force) == FULL}
     context = base_context(
         viewer,
         cb=cb,
@@ -331,7 +343,13 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         winner=battle_winner(cb),
         sides=sides,
         side_colours=side_colours(sides),
-        visible_forces={u.force_id for u in units.values() if viewer.sight(u.force) == FULL},
+        visible_forces=visible_forces,
+        # How each unit's Orders went in: its own side's business, like its card.
+        orders=[
+            (unit_label(units[int(pk)]), going["text"])
+            for pk, going in cb.orders.items()
+            if int(pk) in units and units[int(pk)].force_id in visible_forces
+        ],
         table_units=[
             (unit_label(units[pk]) if pk in units else f"unit {pk}", outcome)
             for pk, outcome in table.items()

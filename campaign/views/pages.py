@@ -40,7 +40,6 @@ from campaign.forms import (
     NoticesForm,
     QuickResolveForm,
     SettingsForm,
-    TrainForm,
     UnitAddForm,
     UnitEditForm,
 )
@@ -74,6 +73,7 @@ from campaign.selectors import (
 )
 from campaign.services.notices import member_visit
 from campaign.state import CampaignUnitState
+from campaign.table_forms import UnitTrainForm
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
 
@@ -259,7 +259,7 @@ def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
         context["edit_form"] = forms.get("edit_form") or UnitEditForm(
             initial=UnitEditForm.initial_for(unit)
         )
-        context["train_form"] = forms.get("train_form") or TrainForm()
+        context["train_form"] = forms.get("train_form") or UnitTrainForm(campaign=viewer.campaign)
         context["train_blocked"] = training_blocked(unit.state)
         leader = getattr(unit, "leader", None)
         if leader is not None:

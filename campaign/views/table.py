@@ -19,10 +19,10 @@ from campaign.access import Viewer, campaign_for_viewer, require_manage
 from campaign.characters import ordered_feats
 from campaign.engagement import SIDES
 from campaign.history import plural
-from campaign.models import Engagement, Leader, Order, TableRoll
+from campaign.models import CharacterEntry, Engagement, Leader, Order, TableRoll
 from campaign.orders import OrderKind, clock_text
 from campaign.services import leader_attach, unit_train
-from campaign.services.characters import character_create, character_rally
+from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.engagements import engagement_revert, engagement_run
 from campaign.services.orders import campaign_now, clock_advance, order_give, order_status
@@ -31,6 +31,7 @@ from campaign.table_forms import (
     ClockForm,
     ContestForm,
     EngagementForm,
+    HealForm,
     JoinForm,
     OrderForm,
     RallyForm,
@@ -42,6 +43,7 @@ from campaign.table_forms import (
 from campaign.views._common import base_context, form_action
 
 CHARACTERS = "campaign/characters.html"
+CHARACTER_ENTRIES_SHOWN = 20
 ORDERS = "campaign/orders.html"
 SETUP = "campaign/engagement_setup.html"
 ENGAGEMENT = "campaign/engagement.html"
@@ -62,8 +64,14 @@ def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     characters = [
         (c, leading.get(c.pk), ", ".join(f.label for f in ordered_feats(c.feats))) for c in found
     ]
-    context = base_context(viewer, characters=characters)
+    entries = (
+        CharacterEntry.objects.filter(character__campaign=campaign)
+        .select_related("character")
+        .order_by("-id")[:CHARACTER_ENTRIES_SHOWN]
+    )
+    context = base_context(viewer, characters=characters, character_entries=entries)
     if viewer.manages:
+        context["heal_form"] = forms.get("heal_form") or HealForm(campaign=campaign)
         context["character_form"] = forms.get("character_form") or CharacterForm(
             campaign=viewer.campaign
         )
@@ -127,6 +135,19 @@ def character_train_view(request: HttpRequest, pk: int) -> HttpResponse:
         return f"{data['character'].name} trained {data['unit'].name}."
 
     return _characters_action(request, pk, TrainByForm, "train_form", "train-form", act)
+
+
+@login_required
+@require_POST
+def character_heal_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(viewer, data):
+        entry = character_heal(
+            character=data["character"], hit_points=data["hit_points"], reason=data["reason"],
+            actor=request.user,
+        )  # fmt: skip
+        return f"{entry.text}."
+
+    return _characters_action(request, pk, HealForm, "heal_form", "heal-form", act)
 
 
 @login_required
@@ -362,7 +383,7 @@ def skill_check_view(request: HttpRequest, pk: int) -> HttpResponse:
 def contest_view(request: HttpRequest, pk: int) -> HttpResponse:
     def act(viewer, form, data):
         return contest_run(
-            campaign=viewer.campaign, active=[data["active"]], resisting=[data["resisting"]],
+            campaign=viewer.campaign, active=form.side("active"), resisting=form.side("resisting"),
             active_skill=data["active_skill"] or None,
             resisting_skill=data["resisting_skill"] or None, seed=data["seed"],
             reason=data["reason"], actor=request.user,

@@ -64,13 +64,33 @@ def test_a_character_joins_a_unit_through_the_one_leader_service(campaign, make_
     assert leader_attach(unit=squad, name="Sgt. Kay", hit_points=9).character is None
 
 
+def test_reverting_a_leader_detach_puts_the_same_character_back_at_the_head(campaign, make_unit):
+    from campaign.services import outcome_revert
+
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
+    squad = make_unit()
+    leader_attach(unit=squad, character=holt)
+    detached = leader_detach(unit=squad, reason="called to HQ")
+    assert detached.details == {"character": holt.pk}
+    outcome_revert(entries=[detached], reason="HQ changed its mind")
+    leader = Leader.objects.get(unit=squad)
+    assert (leader.name, leader.character) == ("Capt. Holt", holt)
+    # A character who leads another unit meanwhile is not put back, and nothing is written.
+    detached = leader_detach(unit=squad)
+    leader_attach(unit=make_unit("2nd Squad"), character=holt)
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError, match=r"Capt\. Holt leads another unit now"):
+        outcome_revert(entries=[detached], reason="again")
+    assert HistoryEntry.objects.count() == entries and not Leader.objects.filter(unit=squad)
+
+
 def test_a_characters_wounds_in_a_fight_are_its_own_and_it_can_die(campaign, make_unit, enemy):
     holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=3)
     squad = make_unit()
     leader_attach(unit=squad, character=holt)
     foe = make_unit("Foe", into=enemy, quality="legendary")
     record = engagement_run(
-        campaign=campaign, sides={"attackers": [squad], "defenders": [foe]}, round_limit=10, seed=0
+        campaign=campaign, sides={"attackers": [squad], "defenders": [foe]}, round_limit=10, seed=4
     )
     holt.refresh_from_db()
     assert not holt.alive and holt.hit_points <= -10
@@ -113,3 +133,50 @@ def test_the_rally_service_heals_one_morale_hit_a_day(campaign, make_unit):
     holt = character_create(campaign=campaign, name="Holt", hit_points=10)
     with pytest.raises(ValidationError, match="not a Strategist"):
         character_rally(character=holt, unit=squad)
+
+
+def test_the_gm_heals_a_character_by_an_amount_never_above_full_and_never_the_dead(
+    campaign, make_unit
+):
+    from campaign.models import CharacterEntry
+    from campaign.services.characters import character_heal
+
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
+    squad = make_unit()
+    leader_attach(unit=squad, character=holt)
+    leader = Leader.objects.get(unit=squad)
+    leader.hit_points = 3  # wounded in a fight
+    leader.save()
+    entry = character_heal(character=holt, hit_points=5, reason="rests a night")
+    holt.refresh_from_db()
+    assert holt.hit_points == 8 and Leader.objects.get(unit=squad).hit_points == 8
+    assert entry.text == "Capt. Holt rests a night: hit points 3 → 8 of 14"
+    unit_entry = squad.history.last()
+    assert unit_entry.kind == "leader" and unit_entry.details["healed"] == 5
+    character_heal(character=holt, hit_points=20)
+    holt.refresh_from_db()
+    assert holt.hit_points == 14, "never above full hit points"
+    before = (CharacterEntry.objects.count(), HistoryEntry.objects.count())
+    with pytest.raises(ValidationError, match="at full hit points already"):
+        character_heal(character=holt, hit_points=1)
+    with pytest.raises(ValidationError) as refused:
+        character_heal(character=holt, hit_points=0)
+    assert "hit_points" in refused.value.message_dict
+    dead = character_create(campaign=campaign, name="Pvt. Lost", hit_points=5)
+    Character.objects.filter(pk=dead.pk).update(hit_points=-10, alive=False)
+    with pytest.raises(ValidationError, match="the dead are not healed"):
+        character_heal(character=dead, hit_points=5)
+    assert (CharacterEntry.objects.count(), HistoryEntry.objects.count()) == before
+    dead.refresh_from_db()
+    assert dead.hit_points == -10
+
+
+def test_a_character_who_leads_no_unit_is_healed_in_its_own_record(campaign):
+    from campaign.services.characters import character_heal
+
+    ash = character_create(campaign=campaign, name="Lt. Ash", hit_points=10)
+    Character.objects.filter(pk=ash.pk).update(hit_points=-4)  # dying, not dead
+    entry = character_heal(character=ash, hit_points=6, reason="treated by the medic")
+    ash.refresh_from_db()
+    assert ash.hit_points == 2 and ash.alive
+    assert list(ash.entries.all()) == [entry] and entry.after == {"hit_points": 2}

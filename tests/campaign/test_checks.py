@@ -140,3 +140,20 @@ def test_a_bad_requisition_names_every_field_and_raises_nothing(force, cards):
                         bonus=99)  # fmt: skip
     assert {"name", "quality", "bonus"} <= set(error.value.message_dict)
     assert not TableRoll.objects.exists() and not Unit.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_contest_side_of_several_units_gets_strength_in_numbers_from_their_shared_skill(
+    campaign, make_unit, enemy
+):
+    scouts = make_unit("Scouts", specialties=("infantry",))
+    rangers = make_unit("Rangers", specialties=("infantry",))
+    medics = make_unit("Medics", specialties=("medical",))
+    hidden = make_unit("Pickets", into=enemy, specialties=("infantry",))
+    roll = contest_run(campaign=campaign, active=[scouts, rangers, medics], resisting=[hidden],
+                       active_skill="infantry", resisting_skill="infantry", seed=5)  # fmt: skip
+    modifiers = dict(roll.result["active"]["modifiers"])
+    assert modifiers["Strength in numbers (2 units)"] == 2  # Medics share no Infantry
+    assert "Strength in numbers" not in " ".join(dict(roll.result["resisting"]["modifiers"]))
+    assert roll.summary.startswith("Scouts (helped by Rangers, Medics) (")
+    assert roll.setup["active"] == [scouts.pk, rangers.pk, medics.pk]

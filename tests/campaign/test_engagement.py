@@ -310,3 +310,15 @@ def test_the_same_seed_gives_the_same_engagement_die_for_die():
     ]  # fmt: skip
     assert dice_in_log == [r for kind, r in rolled if kind == "d20"]
     assert seeded(43)[0].events != first.events
+
+
+def test_the_campaigns_dice_draw_each_face_from_random_which_python_keeps_stable():
+    from campaign.dice import Dice
+
+    dice = Dice(7)
+    # random.Random(7).random() is the same on every Python: these faces are too.
+    assert [dice.d20() for _ in range(6)] == [7, 4, 14, 2, 11, 8]
+    assert [dice.d6() for _ in range(6)] == [1, 4, 1, 3, 1, 1]
+    assert dice.rolled[:2] == [("d20", 7), ("d20", 4)]
+    # A battle's outcome seeds its dice from its inputs, as a string.
+    assert [Dice("3:1:None:[(1, 2)]").d6() for _ in range(1)] == [1]

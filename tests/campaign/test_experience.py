@@ -18,6 +18,7 @@ from campaign.experience import (
 )
 from campaign.models import HistoryEntry
 from campaign.services import outcome_apply, unit_train
+from campaign.services.characters import character_create
 from campaign.state import Status
 from tests.campaign.helpers import unit_state
 from units.bucs import Quality
@@ -111,22 +112,27 @@ def test_training_needs_a_ready_unit_out_of_the_combat_zone(changes):
         training_apply(unit_state(quality=Q.GREEN, **changes))
 
 
-def test_the_training_service_names_the_trainer_in_history(make_unit):
+def test_the_training_service_names_the_trainer_in_history(campaign, make_unit):
+    rook = character_create(campaign=campaign, name="Sgt. Rook", hit_points=10,
+                            feats=["special_forces"])  # fmt: skip
     unit = make_unit(quality="green")
-    entry = unit_train(unit=unit, trainer="Sgt. Rook")
+    entry = unit_train(unit=unit, character=rook)
     unit.refresh_from_db()
     assert unit.quality == Q.INEXPERIENCED
     assert entry.kind == HistoryEntry.Kind.TRAINING
     assert entry.text == "trained by Sgt. Rook; quality Green → Inexperienced"
-    assert entry.details == {"trainer": "Sgt. Rook"}
+    assert entry.details == {"trainer": "Sgt. Rook", "character": rook.pk}
 
 
-def test_the_training_service_refuses_without_a_trainer_or_past_experienced(make_unit):
+def test_the_training_service_refuses_without_a_trainer_or_past_experienced(campaign, make_unit):
+    rook = character_create(campaign=campaign, name="Sgt. Rook", hit_points=10,
+                            feats=["strategist"])  # fmt: skip
     unit = make_unit(quality="experienced")
-    with pytest.raises(ValidationError, match="named character"):
-        unit_train(unit=unit, trainer=" ")
+    with pytest.raises(ValidationError, match="given by a character of the campaign"):
+        unit_train(unit=unit, character=None)
     with pytest.raises(ValidationError, match="Elite and Legendary come only from battle"):
-        unit_train(unit=unit, trainer="Sgt. Rook")
+        unit_train(unit=unit, character=rook)
+    assert unit.history.filter(kind=HistoryEntry.Kind.TRAINING).count() == 0
 
 
 def test_a_battle_writes_experience_as_its_own_entry(campaign, make_unit):

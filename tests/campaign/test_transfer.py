@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaign.bridge import UnitOutcome
-from campaign.models import Campaign, Force, HistoryEntry, Membership, Unit
+from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
 from campaign.selectors import unit_history_explains
 from campaign.services import (
     calendar_advance,
@@ -78,7 +78,13 @@ def test_the_export_names_users_and_cards_not_database_ids(played):
     assert {"user": "outsider", "role": "spectator"} in exported["campaign"]["members"]
     red = exported["forces"][1]
     assert red["owner"] == "player" and red["units"][0]["unit_type"] == "Mech"
-    assert red["units"][0]["leader"] == {"name": "Capt. Holt", "hit_points": 12, "alive": True}
+    # The leader as the battle left them (its dice are seeded from the units' ids).
+    holt = Leader.objects.get(unit__name="Atlas")
+    assert red["units"][0]["leader"] == {
+        "name": "Capt. Holt",
+        "hit_points": holt.hit_points,
+        "alive": holt.alive,
+    }
 
 
 BAD_FIELDS = [
@@ -293,3 +299,82 @@ def test_the_export_file_is_the_same_bytes_for_the_same_campaign(played):
     first = export_text(campaign_export(campaign=played))
     assert json.loads(first) == campaign_export(campaign=played)
     assert export_text(json.loads(first)) == first
+
+
+@pytest.fixture
+def at_the_table(campaign, make_unit, cast):
+    """A campaign with its d20 side: a player's character leading a unit and healed, another
+    who trained a unit, Orders done and under way, and the clock at 05:00."""
+    from campaign.models import Character
+    from campaign.services import leader_attach, unit_train
+    from campaign.services.characters import character_create, character_heal
+    from campaign.services.orders import clock_advance, order_give
+
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14,
+                            feats=["leadership", "strategist"], player=cast.player)  # fmt: skip
+    vey = character_create(campaign=campaign, name="Lt. Vey", hit_points=9,
+                           feats=["special_forces"])  # fmt: skip
+    squad = make_unit("1st Squad")
+    recruits = make_unit("Recruits", quality="green")
+    leader_attach(unit=squad, character=holt)
+    Character.objects.filter(pk=holt.pk).update(max_hit_points=20)  # wounded before
+    character_heal(character=holt, hit_points=3, reason="rests an hour")  # 14 → 17 of 20
+    unit_train(unit=recruits, character=vey)
+    order_give(giver=vey, unit=recruits, kind="attack")
+    clock_advance(campaign=campaign, hours=5)
+    order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=8, note="scout the ford")
+    campaign.refresh_from_db()
+    return campaign
+
+
+def test_the_d20_side_survives_export_and_import_exactly(at_the_table, cast):
+    exported = json.loads(export_text(campaign_export(campaign=at_the_table)))
+    assert exported["campaign"]["hour"] == 5
+    holt = next(c for c in exported["characters"] if c["name"] == "Capt. Holt")
+    assert holt["leads"] == {"force": "Red Company", "unit": "1st Squad"}
+    assert (holt["player"], holt["hit_points"], holt["max_hit_points"]) == ("player", 17, 20)
+    assert holt["entries"][0]["text"] == "Capt. Holt rests an hour: hit points 14 → 17 of 20"
+    assert [o["giver"] for o in exported["orders"]] == ["Lt. Vey", "Capt. Holt"]
+    trained = exported["forces"][0]["units"][1]["history"][-1]
+    assert trained["details"]["character"] == "Lt. Vey"  # named: ids do not travel
+    exported["campaign"]["name"] = "Op. Test, restored"
+    imported = campaign_import(data=exported)
+    assert export_text(campaign_export(campaign=imported)) == export_text(exported)
+    leader = Leader.objects.get(unit__force__campaign=imported, unit__name="1st Squad")
+    assert leader.character.name == "Capt. Holt" and leader.character.campaign == imported
+    entry = HistoryEntry.objects.filter(unit__force__campaign=imported, kind="training").get()
+    assert entry.details["character"] == imported.characters.get(name="Lt. Vey").pk
+    for unit in Unit.objects.filter(force__campaign=imported):
+        assert unit_history_explains(unit=unit)
+
+
+D20_BAD_FIELDS = [
+    (("characters", 0, "feats"), ["luck"], "characters[0].feats"),
+    (("characters", 0, "hit_points"), 99, "characters[0].hit_points"),
+    (("characters", 0, "leads"), {"force": "Red Company", "unit": "Recruits"},
+     "characters[0].leads"),
+    (("characters", 1, "player"), "outsider", "characters[1].player"),
+    (("orders", 0, "giver"), "Nobody", "orders[0].giver"),
+    (("orders", 1, "kind"), "dance", "orders[1].kind"),
+    (("campaign", "hour"), 24, "campaign.hour"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "named"), D20_BAD_FIELDS, ids=[b[2] for b in D20_BAD_FIELDS]
+)
+def test_a_d20_import_with_one_bad_field_writes_nothing_and_names_it(
+    at_the_table, path, value, named
+):
+    from campaign.models import Character, Order
+
+    data = copy.deepcopy(campaign_export(campaign=at_the_table))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    before = (*counts(), Character.objects.count(), Order.objects.count())
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert named in refused.value.message_dict
+    assert (*counts(), Character.objects.count(), Order.objects.count()) == before

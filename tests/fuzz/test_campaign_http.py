@@ -35,7 +35,9 @@ TABLE_FORMS = {
     "character-create": table_forms.CharacterForm,
     "character-join": table_forms.JoinForm,
     "character-train": table_forms.TrainByForm,
+    "unit-train": table_forms.UnitTrainForm,
     "character-rally": table_forms.RallyForm,
+    "character-heal": table_forms.HealForm,
     "order-give": table_forms.OrderForm,
     "clock-advance": table_forms.ClockForm,
     "engagement-setup": table_forms.EngagementForm,
@@ -62,7 +64,6 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         "invite": campaign_forms.InvitationForm,
         "advance": campaign_forms.AdvanceForm,
         "medical": campaign_forms.MedicalForm,
-        "unit-train": campaign_forms.TrainForm,
         "battle-revert": campaign_forms.RevertForm,
         "map-add": campaign_forms.SavedMapForm,
     }
@@ -115,7 +116,6 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         {
             "invitee": "outsider",
             "owner": "player",
-            "trainer": "Captain Fuzz",
             "reason": "fuzzing",
         }
     )

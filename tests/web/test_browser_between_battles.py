@@ -8,6 +8,7 @@ import pytest
 
 from campaign.models import Unit
 from campaign.services import unit_create, unit_edit
+from campaign.services.characters import character_create
 from tests.web.browser_world import at_size, browser_world  # noqa: F401 - fixture
 from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
     cast,
@@ -34,6 +35,8 @@ def ready_world(browser_world):  # noqa: F811
     card = unit.unit_type
     day = world.campaign.day
     unit_create(force=world.force, unit_type=card, name="Doc Crew", specialties=["medical"])
+    character_create(campaign=world.campaign, name="Sgt. Kane", hit_points=10,
+                     feats=["special_forces"])  # fmt: skip
     for name, quality, hits in (("Hurt A", "average", 2), ("Hurt B", "green", 1)):
         hurt = unit_create(force=world.force, unit_type=card, name=name, quality=quality)
         unit_edit(unit=hurt, changes={"casualty_hits": hits, "last_battle_day": day},
@@ -55,9 +58,9 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
     expect(gm.locator(".notice-success")).to_contain_text("withdrawn to the rear")
     expect(gm.locator("dl.facts:not(.legend-terms)")).to_contain_text("In the combat zone")
     assert gm.locator("#train-form button[type=submit]").is_enabled()
-    gm.fill("#train-form input[name=trainer]", "Sgt. Kane")
+    gm.select_option("#train-form select[name=character]", label="Sgt. Kane")
     gm.click("#train-form button[type=submit]")
-    expect(gm.locator(".notice-success")).to_contain_text("has been trained")
+    expect(gm.locator(".notice-success")).to_contain_text("Sgt. Kane trained ")
     gm.click("#zone-form button:has-text('Send into the combat zone')")
     expect(gm.locator(".notice-success")).to_contain_text("sent into the combat zone")
     # The page is the proof (the test may not read the database while Playwright runs).

@@ -43,6 +43,9 @@ def pages(world, role: str) -> dict[str, str]:
         "timeline": f"{c}/timeline/",
         "force-cards": f"{c}/forces/{world.force.pk}/cards/",
         "battle-cards": f"{c}/battles/{world.engine_battle.pk}/cards/",
+        "characters": f"{c}/characters/",
+        "orders": f"{c}/orders/",
+        "checks": f"{c}/checks/",
     }
     if role == "gm":
         found["battle-setup"] = f"{c}/battles/new/"

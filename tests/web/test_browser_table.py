@@ -1,8 +1,9 @@
 """The table's pages in a real browser: a GM creates a character and puts it at the head of a
-unit, gives an Order and watches it finish on the clock, fights an engagement many against many
-and reads its log (as does a player), reverts it, makes a skill check and a contest, and raises
-a unit by Requisition. Each flow also meets bad input and shows its error, with nothing written
-(the page's tables are unchanged). Screenshots go to test-artifacts/browser/ (``table-*``).
+unit, heals one, gives an Order and watches it finish on the clock, fights an engagement many
+against many and reads its log (as does a player), reverts it, makes a skill check and a
+contest, raises a unit by Requisition, and sees an Order under way go into a Team Bravo
+battle's set-up. Each flow also meets bad input and shows its error, with nothing written (the
+page's tables are unchanged). Screenshots go to test-artifacts/browser/ (``table-*``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import re
 
 import pytest
 
+from campaign.models import Character
 from campaign.services import campaign_create, force_create, membership_set, unit_create
+from campaign.services.characters import character_create
 from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or usefixtures
     PASSWORD,
     chromium,
@@ -48,6 +51,8 @@ def cast(django_user_model):
         (night, "Ghost Squad", ["infantry"]),
     ):
         unit_create(force=force, unit_type=card, name=name, specialties=specialties)
+    rook = character_create(campaign=campaign, name="Sgt. Rook", hit_points=10)
+    Character.objects.filter(pk=rook.pk).update(hit_points=4)  # wounded at the d20 table
     return campaign
 
 
@@ -83,13 +88,32 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
             gm.wait_for_selector("text=Capt. Holt is a character of the campaign.")
     assert "has a character called 'Capt. Holt' already" in _errors(gm, "#character-form")
     gm.goto(gm.url.split("characters")[0] + "characters/")
-    assert gm.locator("#characters tbody tr").count() == 1
+    assert gm.locator("#characters tbody tr").count() == 2
     gm.select_option("#join-form select[name=character]", label="Capt. Holt")
     gm.select_option("#join-form select[name=unit]", label="1st Squad (Lantern Company)")
     _submit(gm, "#join-form")
     gm.wait_for_selector("text=Capt. Holt leads 1st Squad.")
-    expect(gm.locator("#characters tbody tr")).to_contain_text("1st Squad")
-    expect(gm.locator("#characters tbody tr")).to_contain_text("Leadership, Strategist")
+    expect(gm.locator("#characters tr:has-text('Capt. Holt')")).to_contain_text("1st Squad")
+    expect(gm.locator("#characters tr:has-text('Capt. Holt')")).to_contain_text(
+        "Leadership, Strategist"
+    )
+
+    # Healing: a character at full hit points is refused; a wounded one healed, never above full.
+    gm.select_option("#heal-form select[name=character]", label="Capt. Holt")
+    gm.fill("#heal-form input[name=hit_points]", "3")
+    _submit(gm, "#heal-form")
+    gm.wait_for_selector("#heal-form .field-errors")
+    assert "Capt. Holt is at full hit points already (14)" in _errors(gm, "#heal-form")
+    expect(gm.locator("#character-entries")).to_have_text("Nobody healed yet.")
+    gm.select_option("#heal-form select[name=character]", label="Sgt. Rook")
+    gm.fill("#heal-form input[name=hit_points]", "9")
+    gm.fill("#heal-form input[name=reason]", "rests a night")
+    _submit(gm, "#heal-form")
+    gm.wait_for_selector("text=Sgt. Rook rests a night: hit points 4 → 10 of 10.")
+    expect(gm.locator("#characters tr:has-text('Sgt. Rook') td.num")).to_have_text("10 of 10")
+    expect(gm.locator("#character-entries li")).to_have_text(
+        "Day 1, 00:00: Sgt. Rook rests a night: hit points 4 → 10 of 10."
+    )
     shoot(gm, "table-01-characters", full_page=True)
 
     # The player sees the character as theirs.
@@ -164,6 +188,16 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.wait_for_selector("#contest-form .field-errors")
     assert "a unit cannot contest against itself" in _errors(gm, "#contest-form")
     assert gm.locator("#rolls li").count() == 1
+    gm.select_option("#contest-form select[name=active]", label="1st Squad (Lantern Company)")
+    gm.locator(
+        "#contest-form label:has-text('2nd Squad (Lantern Company)') input[name=active_helpers]"
+    ).check()
+    gm.select_option("#contest-form select[name=active_skill]", "infantry")
+    gm.select_option("#contest-form select[name=resisting_skill]", "infantry")
+    gm.fill("#contest-form input[name=seed]", "5")
+    _submit(gm, "#contest-form")
+    gm.wait_for_selector("#rolls >> text=1st Squad (helped by 2nd Squad) (")
+    expect(gm.locator("#rolls li").first).to_contain_text("Strength in numbers (2 units) +2")
     gm.select_option("#requisition-form select[name=force]", label="Lantern Company")
     gm.select_option("#requisition-form select[name=unit_type]", label="Rifle Squad")
     gm.fill("#requisition-form input[name=name]", "1st Squad")
@@ -182,5 +216,29 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.click("text=Lantern Company")
     gm.click("#roster >> text=Levy")
     expect(gm.locator("body")).to_contain_text("Raised in Lantern Company by Requisition")
+
+    # The Order under way goes into the Team Bravo battle: the set-up says what it becomes.
+    gm.goto(dashboard)
+    gm.click(".table-links >> text=Orders and the clock")
+    gm.select_option("#order-form select[name=giver]", label="Capt. Holt")
+    gm.select_option("#order-form select[name=unit]", label="Ghost Squad (Night Battalion)")
+    gm.select_option("#order-form select[name=kind]", "use_skill")
+    gm.fill("#order-form input[name=listed_hours]", "8")
+    _submit(gm, "#order-form")
+    gm.wait_for_selector("text=Capt. Holt ordered Ghost Squad to Use Skill")
+    gm.goto(dashboard)
+    gm.click("text=Set up a battle")
+    ghost = gm.locator("#setup-form tr:has-text('Ghost Squad')")
+    expect(ghost.locator(".character-order")).to_have_text(
+        "Use Skill, Ordered by Capt. Holt: holds. The Order is under way until day 1, 07:00."
+    )
+    expect(ghost.locator(".character-order-kind")).to_have_text("Use Skill (Capt. Holt)")
+    assert ghost.locator("select[name^=order_]").count() == 0
+    squad = gm.locator("#setup-form tr:has-text('2nd Squad')")  # its Attack is done
+    expect(squad.locator("select[name^=order_] option")).to_contain_text(["No Order"])
+    for size, (width, height) in {"wide": (1366, 900), "phone": (390, 844)}.items():
+        gm.set_viewport_size({"width": width, "height": height})
+        ghost.scroll_into_view_if_needed()
+        shoot(gm, f"table-05-setup-order-{size}")
     assert not gm.errors, gm.errors
     assert not alice.errors, alice.errors

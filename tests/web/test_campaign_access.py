@@ -171,6 +171,7 @@ ROUTES = [
     Route("character join", _c("character-join"), "post", {}, ok=400, manage=True),
     Route("character train", _c("character-train"), "post", {}, ok=400, manage=True),
     Route("character rally", _c("character-rally"), "post", {}, ok=400, manage=True),
+    Route("character heal", _c("character-heal"), "post", {}, ok=400, manage=True),
     Route("orders", _c("orders")),
     Route("order give", _c("order-give"), "post", {}, ok=400, manage=True),
     Route("clock", _c("clock-advance"), "post", {"hours": "0"}, ok=400, manage=True),

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from campaign.models import Campaign, HistoryEntry, QuickResolve, Unit
 from campaign.services import unit_edit
+from campaign.services.characters import character_create
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -151,11 +152,21 @@ def test_it_trains_a_unit_and_says_why_it_cannot(client, world):
     unit = _ready(world, world.unit)
     login(client, world, "gm")
     url = _url("unit-train", world, unit.pk)
-    assert _field_errors(client.post(url, {"trainer": " "}), "trainer")
-    assert client.post(url, {"trainer": "Sgt. Kane"}).status_code == 302
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert "it has none alive" in page  # no character can train yet
+    kane = character_create(campaign=world.campaign, name="Sgt. Kane", hit_points=10,
+                            feats=["special_forces"])  # fmt: skip
+    brute = character_create(campaign=world.campaign, name="Brute", hit_points=10)
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert "Sgt. Kane" in page and "Brute" not in page  # only a trainer is offered
+    assert _field_errors(client.post(url, {"character": ""}), "character")
+    assert _field_errors(client.post(url, {"character": brute.pk}), "character")
+    assert Unit.objects.get(pk=unit.pk).quality == unit.quality
+    assert client.post(url, {"character": kane.pk}).status_code == 302
     assert Unit.objects.get(pk=unit.pk).quality == unit.quality + 1
+    assert Unit.objects.get(pk=unit.pk).history.last().details["character"] == kane.pk
     unit_edit(unit=unit, changes={"quality": "elite"}, reason="x", actor=world.users["gm"])
-    refused = client.post(url, {"trainer": "Sgt. Kane"})
+    refused = client.post(url, {"character": kane.pk})
     assert refused.status_code == 400 and "Elite" in " ".join(_field_errors(refused, "__all__"))
     assert "quality:" not in refused.text  # the service's sentence, without its field key
 
@@ -187,7 +198,7 @@ def test_it_never_answers_500_to_garbage(client, world):
                "quality": "godlike", "specialties": ["nonsense"], "morale_hits": "-3",
                "seed": "99999999999999999999999", "round_limit": "0", "name": "x" * 500,
                "turn_limit": "-1", "scenario": "../../etc/passwd", "side_a": "", "day": "0",
-               "request_key": "not-a-uuid", "reason": "", "trainer": ""}  # fmt: skip
+               "request_key": "not-a-uuid", "reason": "", "character": "x"}  # fmt: skip
     urls = [
         _url("advance", world), _url("quick-resolve", world),
         _url("unit-add", world, world.force.pk), _url("medical", world, world.force.pk),

@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from campaign.models import CampaignBattle, Unit
+from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.selectors import engaged_units
 from campaign.services import unit_edit
 from campaign.services.battles import Deployment, campaign_battle_apply, campaign_battle_launch
@@ -264,3 +264,42 @@ def test_a_gm_saves_a_map_and_sets_up_a_battle_on_it(client, world):
     cb = CampaignBattle.objects.latest("pk")
     assert cb.battle.scenario["name"] == "Mill Road"
     assert cb.battle.scenario["ruleset"] == world.campaign.ruleset
+
+
+def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, world):
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_give
+
+    units = _free_all(world)
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12,
+                            actor=world.users["gm"])  # fmt: skip
+    ordered = next(u for u in units if u.force_id == world.force.pk)
+    order_give(giver=holt, unit=ordered, kind="use_skill", actor=world.users["gm"])
+    login(client, world, "gm")
+    page = client.get(_url("battle-setup", world), {"scenario": "crossroads"})
+    said = "Use Skill, Ordered by Capt. Holt: holds. The Order is under way until day"
+    assert said in page.text
+    assert f'name="order_{ordered.pk}"' not in page.text  # no standing Order to choose
+    others = [u for u in units if u.pk != ordered.pk]
+    assert all(f'name="order_{u.pk}"' in page.text for u in others)
+    data = _setup_data(units, world)
+    data.pop(f"order_{ordered.pk}")
+    data[f"order_{others[-1].pk}"] = "none"
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        response = client.post(_url("battle-setup", world), data)
+    assert response.status_code == 302
+    launched = CampaignBattle.objects.get(request_key=data["request_key"])
+    placed = {launched.engine_units[u["id"]]: u for side in launched.battle.scenario["sides"]
+              for u in side["units"]}  # fmt: skip
+    assert placed[ordered.pk]["order"] == {"kind": "hold"}
+    assert "order" not in placed[others[-1].pk]  # "No Order"
+    page = client.get(response["Location"]).text
+    assert "Orders going in" in page and said in page
+    rival = login(client, world, "rival").get(response["Location"]).text
+    assert said in rival  # this campaign shows every roster to every member
+    Campaign.objects.filter(pk=world.campaign.pk).update(
+        other_forces_visible=Campaign.Visibility.SUMMARY
+    )
+    rival = client.get(response["Location"]).text
+    assert said not in rival, "rosters hidden: a side does not read the other side's Orders"
+    assert "Iron Wolf (Blue Battalion)</strong>: No Order" in rival

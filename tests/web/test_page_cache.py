@@ -26,6 +26,7 @@ from campaign.services import (
     unit_train,
 )
 from campaign.services.battles import campaign_battle_apply, campaign_battle_revert
+from campaign.services.characters import character_create
 from config.pagecache import CSRF_PLACEHOLDER
 from tests.web.campaign_world import login
 from tests.web.pages import without_csrf
@@ -75,9 +76,11 @@ def test_every_change_to_what_a_roster_shows_shows_at_once(client, world):
     gm = world.users["gm"]
     assert_every_viewer_sees_it_fresh(client, world, "", "?sort=-quality")
     squad = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Fresh Squad")
+    reyes = character_create(campaign=world.campaign, name="Sgt. Reyes", hit_points=10,
+                             feats=["strategist"], actor=gm)  # fmt: skip
     assert_every_viewer_sees_it_fresh(client, world, "", "?sort=-quality")
     changes = {
-        "training": lambda: unit_train(unit=squad, trainer="Sgt. Reyes", actor=gm),
+        "training": lambda: unit_train(unit=squad, character=reyes, actor=gm),
         "a GM's correction": lambda: unit_edit(
             unit=squad, changes={"morale_hits": 2}, reason="shelled", actor=gm
         ),

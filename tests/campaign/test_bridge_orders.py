@@ -1,0 +1,181 @@
+"""Orders at the bridge (docs/bucs-choices.md, "Orders at the bridge"): a character's Order under
+way goes into the Team Bravo battle the unit fights, under BUCS's rules on Orders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from campaign.bridge import ENGINE_ORDER, CharacterOrder, battle_order, going_in
+from campaign.models import CampaignBattle
+from campaign.orders import OrderKind
+from campaign.services import leader_attach
+from campaign.services.battles import (
+    Deployment,
+    campaign_battle_launch,
+    campaign_battle_scenario,
+)
+from campaign.services.characters import character_create
+from campaign.services.orders import clock_advance, order_give
+from tests.campaign.test_bridge import RIFLES
+from units.bucs import Quality, Specialty
+
+Q = Quality
+INFANTRY = (Specialty.INFANTRY,)
+CROSSROADS = Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json"
+
+
+def _order(kind: OrderKind) -> CharacterOrder:
+    return CharacterOrder(kind, "Capt. Holt", finishes_at=26)
+
+
+def _skill(going) -> int:
+    return going_in(
+        RIFLES, effective=going.quality, specialties=INFANTRY, under_orders=going.under_orders
+    ).skill
+
+
+def test_each_characters_order_becomes_a_team_bravo_standing_order():
+    assert {k.value: v for k, v in ENGINE_ORDER.items()} == {
+        "attack": "attack",
+        "use_skill": "hold",
+        "establish_beachhead": "advance",
+    }
+    amphibious = (Specialty.AMPHIBIOUS,)
+    for kind, engine in (
+        (OrderKind.ATTACK, "attack"),
+        (OrderKind.USE_SKILL, "hold"),
+        (OrderKind.ESTABLISH_BEACHHEAD, "advance"),
+    ):
+        going = battle_order(
+            effective=Q.AVERAGE,
+            specialties=amphibious,
+            standing={"kind": "screen"},  # the set-up's choice gives way to the character's
+            character_order=_order(kind),
+            led=False,
+        )
+        assert (going.order, going.source, going.giver) == (
+            {"kind": engine},
+            "character",
+            "Capt. Holt",
+        )
+        assert going.under_orders and going.quality == Q.AVERAGE
+    assert going.text == (
+        "Establish Beachhead, Ordered by Capt. Holt: advances. "
+        "The Order is under way until day 2, 02:00."
+    )
+
+
+def test_a_raw_unit_nobody_leads_goes_in_without_its_order_it_needs_it_repeated_every_round():
+    alone = battle_order(
+        effective=Q.RAW,
+        specialties=INFANTRY,
+        standing=None,
+        character_order=_order(OrderKind.ATTACK),
+        led=False,
+    )
+    assert alone.order is None and not alone.under_orders and alone.source == "character"
+    assert "no character leads it to repeat the Order every round" in alone.text
+    led = battle_order(
+        effective=Q.RAW,
+        specialties=INFANTRY,
+        standing=None,
+        character_order=_order(OrderKind.ATTACK),
+        led=True,
+    )
+    assert led.order == {"kind": "attack"} and led.under_orders
+    assert "the character at its head repeats the Order every round" in led.text
+
+
+def test_an_order_outside_its_specialties_is_performed_as_raw_in_the_battle():
+    beachhead = _order(OrderKind.ESTABLISH_BEACHHEAD)
+    outside = battle_order(
+        effective=Q.ELITE, specialties=INFANTRY, standing=None, character_order=beachhead, led=False
+    )
+    assert outside.quality == Q.RAW and outside.order == {"kind": "advance"}
+    assert "Establish Beachhead is outside its specialties: it performs as Raw." in outside.text
+    assert _skill(outside) == 2  # Raw under Orders: −6, a shift of −2 from 3, clamped at 2
+    attack = battle_order(
+        effective=Q.ELITE,
+        specialties=INFANTRY,
+        standing=None,
+        character_order=_order(OrderKind.ATTACK),
+        led=False,
+    )
+    assert attack.quality == Q.ELITE and _skill(attack) == 4  # Elite under Orders: +4, +1
+
+
+def test_without_any_order_a_unit_uses_the_without_orders_column_and_green_holds():
+    average = battle_order(
+        effective=Q.AVERAGE, specialties=INFANTRY, standing=None, character_order=None, led=False
+    )
+    assert (average.order, average.source, average.under_orders) == (None, "none", False)
+    assert _skill(average) == 2  # Average without Orders: −2, a shift of −1 from 3
+    assert "without-Orders column" in average.text
+    green = battle_order(
+        effective=Q.GREEN, specialties=INFANTRY, standing=None, character_order=None, led=False
+    )
+    assert green.text == (
+        "No Order: it goes in without one. Green units act alone only after an Order: "
+        "it holds in place."
+    )
+    standing = battle_order(
+        effective=Q.AVERAGE,
+        specialties=INFANTRY,
+        standing={"kind": "hold"},
+        character_order=None,
+        led=False,
+    )
+    assert (standing.order, standing.source, _skill(standing)) == ({"kind": "hold"}, "set-up", 3)
+    assert standing.text == "The set-up's standing Order: holds."
+
+
+@pytest.mark.django_db
+def test_a_characters_order_under_way_goes_into_the_battle_and_a_done_one_does_not(
+    campaign, make_unit, enemy
+):
+    base = json.loads(CROSSROADS.read_text())
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=12)
+    recruits = make_unit("Recruits", quality="raw", specialties=())
+    veterans = make_unit("Veterans", quality="elite")
+    mech = make_unit("Red Mech", "Mech", specialties=("mechanized",), into=enemy)
+    order_give(giver=holt, unit=recruits, kind="attack")
+    order_give(giver=holt, unit=veterans, kind="establish_beachhead")  # 1 h; Infantry only
+    leader_attach(unit=recruits, name="Sgt. Vance", hit_points=9)
+
+    deployments = [
+        Deployment(unit=recruits, side="blue", position=(6, 3), order=None),
+        Deployment(unit=veterans, side="blue", position=(10, 2), order={"kind": "hold"}),
+        Deployment(unit=mech, side="red", position=(20, 20), order={"kind": "hold"}),
+    ]
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        battle = campaign_battle_launch(
+            campaign=campaign, base=base, deployments=deployments, seed=12
+        )
+    placed = _placed(battle.battle.scenario, battle.engine_units)
+    assert placed[recruits.pk]["order"] == {"kind": "attack"}  # led: the Order is repeated
+    assert placed[veterans.pk]["order"] == {"kind": "advance"}
+    assert placed[veterans.pk]["quality"] == "raw"  # outside its specialties
+    assert placed[veterans.pk]["card"]["skill"] == 2
+    assert battle.orders[str(veterans.pk)]["text"].startswith(
+        "Establish Beachhead, Ordered by Capt. Holt: advances."
+    )
+    assert battle.orders[str(mech.pk)]["source"] == "set-up"
+
+    # Two hours on, both Orders are done: the set-up's standing Orders stand again.
+    CampaignBattle.objects.filter(pk=battle.pk).update(state=CampaignBattle.State.FAILED)
+    clock_advance(campaign=campaign, hours=2)
+    campaign.refresh_from_db()
+    scenario, _, engine_units, orders = campaign_battle_scenario(campaign, base, deployments, None)
+    placed = _placed(scenario, engine_units)
+    assert placed[veterans.pk]["order"] == {"kind": "hold"}
+    assert placed[veterans.pk]["quality"] == "elite"
+    assert "order" not in placed[recruits.pk]  # the set-up gave it none
+    assert orders[str(recruits.pk)]["source"] == "none"
+
+
+def _placed(scenario, engine_units):
+    return {engine_units[u["id"]]: u for side in scenario["sides"] for u in side["units"]}
