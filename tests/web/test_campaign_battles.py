@@ -288,7 +288,7 @@ def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, wor
     with mock.patch("battles.tasks.resolve_battle.delay"):
         response = client.post(_url("battle-setup", world), data)
     assert response.status_code == 302
-    launched = CampaignBattle.objects.get(request_key=data["request_key"])
+    launched = CampaignBattle.objects.get(battle__request_key=data["request_key"])
     placed = {launched.engine_units[u["id"]]: u for side in launched.battle.scenario["sides"]
               for u in side["units"]}  # fmt: skip
     assert placed[ordered.pk]["order"] == {"kind": "hold"}
