@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .geometry import Point
     from .rulesets import Ruleset
     from .state import BuildingState, UnitState
+    from .tables import ScenarioTables
     from .terrain import TerrainPiece
 
 
@@ -88,6 +89,8 @@ class BattleView:
         """Scores so far."""
         self.objectives: tuple[Objective, ...] = battle.scenario.objectives
         """All objectives."""
+        self.tables: ScenarioTables = battle.scenario.tables
+        """The scenario's cards and their odds (``tables.py``), by piece id."""
         # A view lives for one decision, during which the battle does not change, so what it
         # works out is kept for the rest of the decision.
         self._seen: list[UnitState] | None = None

@@ -6,13 +6,17 @@ here is known to be well formed; the format is documented in ``docs/scenario.md`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from .cards import BuildingCard, UnitCard
 from .geometry import Point, Polygon
 from .rulesets import Ruleset
 from .terrain import TerrainPiece
+
+if TYPE_CHECKING:
+    from .tables import ScenarioTables
 
 
 class OrderKind(StrEnum):
@@ -155,6 +159,15 @@ class Scenario:
     """Exactly two sides."""
     digest: str
     """SHA-256 of the canonical JSON of the input, written into the log header."""
+    tables: ScenarioTables = field(init=False, repr=False, compare=False)
+    """Its cards numbered and what its battles ask of them (``tables.py``), built here once and
+    shared by every battle of the scenario."""
+
+    def __post_init__(self) -> None:
+        # Imported here: the tables reach the rules (``probability``), which import this module.
+        from .tables import ScenarioTables
+
+        object.__setattr__(self, "tables", ScenarioTables(self))
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:

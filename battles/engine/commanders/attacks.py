@@ -21,8 +21,6 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .odds import shots, weapon_reach
-
 if TYPE_CHECKING:
     from ..commander import UnitInfo
     from ..geometry import Point
@@ -107,7 +105,7 @@ class Reach:
                 kept[e.id] = _unit_pair(pic, u, e, pos)
             self._bound = best_offer(kept.values())
         elif changed:
-            limit = weapon_reach(u.card) + 1e-9
+            limit = pic.tables.weapon_reach(u.id) + 1e-9
             bound = self._bound
             stale = False  # whether a pair that gave the bound has gone or changed
             for eid in changed:
@@ -133,8 +131,8 @@ class Reach:
         """The pairs with the buildings worth attacking, asked again only when one of them
         changed (``Picture.worth_attacking`` gives the same list)."""
         if self._structures is None:
-            card, skill, ruleset = self.unit.card, self.unit.skill, pic.ruleset
-            self._structures = {b.id for b in pic.buildings if shots(card, skill, b.card, ruleset)}
+            uid, skill, tables = self.unit.id, self.unit.skill, pic.tables
+            self._structures = {b.id for b in pic.buildings if tables.shots(uid, skill, b.id)}
         if not self._structures:
             return self._building_list
         worth = pic.worth_attacking()
@@ -226,7 +224,7 @@ def best_offer(pairs: Iterable[_Pair]) -> float:
 
 
 def _in_reach(pic: Picture, u: UnitInfo, pos: Point) -> list[UnitInfo]:
-    limit = weapon_reach(u.card) + 1e-9
+    limit = pic.tables.weapon_reach(u.id) + 1e-9
     return [e for e in pic.enemies if math.dist(pos, e.position) <= limit]
 
 
@@ -243,11 +241,11 @@ def _building_pairs(
 ) -> list[_Pair]:
     """Pairs with the buildings worth attacking; ``kept``: pairs from before, by building,
     used again while the building's Hits and worth stand."""
-    card, skill, ruleset = u.card, u.skill, pic.ruleset
+    uid, skill, tables = u.id, u.skill, pic.tables
     pos = origin or u.position
     out = []
     for b in pic.buildings if buildings is None else buildings:
-        if not shots(card, skill, b.card, ruleset):
+        if not tables.shots(uid, skill, b.id):
             continue  # Nothing on the card can attack a structure: its worth is not asked.
         worth = pic.building_worth(b)
         if worth <= 0:
@@ -258,7 +256,7 @@ def _building_pairs(
             d = pic.distance_to_building(b, pos)
             offer = [
                 (v, b.id, s.weapon)
-                for s in shots(card, skill, b.card, ruleset)
+                for s in tables.shots(uid, skill, b.id)
                 if d <= s.range + 1e-9 and (v := pic.building_value(b, s)) > 0
             ]
             pair = _Pair(stamp, _sorted(offer))
@@ -271,7 +269,7 @@ def _building_pairs(
 def _offer_on_unit(pic: Picture, u: UnitInfo, e: UnitInfo, pos: Point) -> list[Attack]:
     d = math.dist(pos, e.position)
     offer = []
-    for s in shots(u.card, u.skill, e.card, pic.ruleset):
+    for s in pic.tables.shots(u.id, u.skill, e.id):
         if d <= s.range + 1e-9:
             v = pic.attack_value(u, e, s)
             if v > 0:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .. import geometry
 from ..cards import Keyword
 from ..footprint import nearest_point
-from .odds import Shot, best_shot, can_damage
+from .odds import Shot, best_shot
 
 if TYPE_CHECKING:
     from ..commander import BattleView, UnitInfo
@@ -49,6 +49,7 @@ class Board:
         """Kept by the commander for the battle: answers that depend only on the table (lines
         between grid squares, the building holding a point, walls, terrain that rolls)."""
         self.ruleset = view.ruleset
+        self.tables = view.tables
         self.demoralise_at = view.ruleset.demoralise_at_skill
         self.own = view.own_units()
         self.enemies = view.enemies()
@@ -139,15 +140,7 @@ class Board:
 
     def best_shot(self, attacker: UnitInfo, target: UnitInfo) -> tuple[float, Shot] | None:
         """The attacker's attack with the most harm on the target, and that harm."""
-        return best_shot(
-            attacker.card,
-            attacker.skill,
-            attacker.hits,
-            target.card,
-            target.hits,
-            target.skill,
-            self.ruleset,
-        )
+        return best_shot(self.tables, attacker, target)
 
     def can_follow_in(self, unit: UnitInfo, enemy: UnitInfo) -> bool:
         """Whether the unit could go into the building the enemy shelters in (it admits the
@@ -162,4 +155,4 @@ class Board:
         """Whether anything on the unit's card can damage the enemy where it stands."""
         if self.sheltered(enemy, enemy.position):
             return False  # Only its building can be attacked.
-        return can_damage(unit.card, unit.skill, enemy.card, self.ruleset)
+        return self.tables.can_damage(unit.id, unit.skill, enemy.id)

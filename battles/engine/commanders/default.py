@@ -44,7 +44,6 @@ from ..scenario import ObjectiveKind, OrderKind
 from .attacks import Attack, Reach, best_offer, bounded_attack, pairs_from, reach_here
 from .goals import Goal, goal_for, order_kind, presence, press_of, turns_needed
 from .moves import candidate_paths, crossing_cost, retreat_point
-from .odds import shots, weapon_reach
 from .picture import Picture
 
 if TYPE_CHECKING:
@@ -99,7 +98,7 @@ def _waits(pic: Picture, u: UnitInfo) -> bool:
         if e.activated:
             continue
         ex, ey = e.position
-        if math.hypot(ex - ux, ey - uy) > weapon_reach(e.card) + e.card.move:
+        if math.hypot(ex - ux, ey - uy) > pic.tables.weapon_reach(e.id) + e.card.move:
             continue
         found = pic.best_shot(e, u)
         if found is not None and found[0] >= DEADLY:
@@ -302,7 +301,7 @@ class DefaultCommander:
         best: tuple[float, float] | None = None
         for e in pic.enemies:
             d = geometry.distance(u.position, e.position)
-            for s in shots(u.card, u.skill, e.card, pic.ruleset):
+            for s in pic.tables.shots(u.id, u.skill, e.id):
                 if d > s.range or s.damage + s.suppress <= 0:
                     continue
                 v = pic.attack_value(u, e, s)

@@ -25,10 +25,9 @@ from typing import TYPE_CHECKING
 from .. import geometry
 from ..cards import Keyword
 from .board import Board
-from .odds import harm_by_reach, weapon_reach
+from .odds import harm_by_reach
 
 if TYPE_CHECKING:
-    from ..cards import UnitCard
     from ..commander import UnitInfo
     from ..geometry import Point
 
@@ -68,21 +67,6 @@ TURN_FIRST = 0.4
 
 Source = tuple["Point", float, tuple[tuple[float, float], ...], float, bool, bool, "float | None"]
 """A threat to one unit: where, weight, (range, harm) reaches, move, mobile, aerial, facing."""
-
-
-_FLAGS: dict[int, tuple[UnitCard, tuple[bool, bool, bool]]] = {}
-
-
-def _flags(card: UnitCard) -> tuple[bool, bool, bool]:
-    """(moves and fires, Fixed Mount, Aerial) of a card: read for every enemy every decision."""
-    found = _FLAGS.get(id(card))
-    if found is None or found[0] is not card:
-        mobile = card.has(Keyword.MOVE_AND_FIRE) or card.has(Keyword.SPLIT_MOVEMENT)
-        found = (card, (mobile, card.has(Keyword.FIXED_MOUNT), card.has(Keyword.AERIAL)))
-        if len(_FLAGS) > 10_000:
-            _FLAGS.clear()  # tests build many one-off cards
-        _FLAGS[id(card)] = found  # the card is kept with its flags: its id stays its own
-    return found[1]
 
 
 def _strongest(sources: list[Source], unit: UnitInfo) -> list[Source]:
@@ -127,15 +111,15 @@ class Threats(Board):
             return found
         out = []
         pool = [(e, 1.0) for e in self.enemies] + [(e, LOST_SIGHT) for e in self.lost_sight]
-        ucard, uhits, uskill, ruleset = unit.card, unit.hits, unit.skill, self.ruleset
+        ucard, tables = unit.card, self.tables
         ux, uy = unit.position
         span = SPAN * ucard.move
         for e, weight in pool:
             card = e.card
             ex, ey = e.position
-            if math.hypot(ex - ux, ey - uy) > weapon_reach(card) + card.move + span:
+            if math.hypot(ex - ux, ey - uy) > tables.weapon_reach(e.id) + card.move + span:
                 continue  # Out of reach of any place the unit might stand (``_strongest``).
-            reaches = harm_by_reach(card, e.skill, e.hits, ucard, uhits, uskill, ruleset)
+            reaches = harm_by_reach(tables, e, unit)
             if not reaches:
                 continue
             if e.activated and weight == 1.0:
@@ -143,7 +127,7 @@ class Threats(Board):
             # It fires once: friends already in its sights share the shot it will take.
             weight /= 1 + SHARED_FIRE * self._exposed_to(e, unit, reaches[0][0])
             weight *= FAIR_FIGHT if self.can_hurt(unit, e) else CANNOT_HURT_BACK
-            mobile, fixed, flies = _flags(card)
+            mobile, fixed, flies = tables.card_flags(e.id)
             facing = e.facing if fixed else None
             out.append((e.position, weight, reaches, card.move, mobile, flies, facing))
         out = _strongest(out, unit)
@@ -264,9 +248,7 @@ class Threats(Board):
             if o.concealed or self.sheltered(o, o.position):
                 continue
             d = math.hypot(ox - ex, oy - ey)
-            reaches = harm_by_reach(
-                enemy.card, enemy.skill, enemy.hits, o.card, o.hits, o.skill, self.ruleset
-            )
+            reaches = harm_by_reach(self.tables, enemy, o)
             h = max((hr for r, hr in reaches if d <= r + enemy.card.move), default=0.0)
             worst = max(worst, o.card.size * h)
         self._danger[enemy.id] = worst

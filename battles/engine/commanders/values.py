@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from .. import geometry
 from ..cards import Keyword
 from ..scenario import ObjectiveKind
-from .odds import Shot, at_least, harm, removal_now, shots, weapon_reach
+from .odds import Shot, at_least, harm, removal_now
 from .threat import LOST_SIGHT, Threats
 
 if TYPE_CHECKING:
@@ -188,9 +188,7 @@ class Values(Threats):
             return self.memo[key]
         chances = []
         for o in self.own:
-            best = max(
-                (s.damage for s in shots(o.card, o.skill, b.card, self.ruleset)), default=0.0
-            )
+            best = max((s.damage for s in self.tables.shots(o.id, o.skill, b.id)), default=0.0)
             if best > 0:
                 chances.extend([best] * self.turns_left)
         self.memo[key] = at_least(b.hits, chances) if chances else 0.0
@@ -213,14 +211,14 @@ class Values(Threats):
         out = []
         # Every place weighed is within a move of where the unit stands.
         ux, uy = unit.position
-        limit = weapon_reach(unit.card) + unit.card.move + 1e-6
+        limit = self.tables.weapon_reach(unit.id) + unit.card.move + 1e-6
         for e in self.enemies:
             ex, ey = e.position
             if math.hypot(ex - ux, ey - uy) > limit:
                 continue
             inside = None if e.card.has(Keyword.AERIAL) else self.building_at(e.position)
             flies = e.card.has(Keyword.AERIAL)
-            for s in shots(unit.card, unit.skill, e.card, self.ruleset):
+            for s in self.tables.shots(unit.id, unit.skill, e.id):
                 if s.damage + s.suppress > 0:
                     v = self.attack_value(unit, e, s)
                     if v > 0:
