@@ -37,11 +37,9 @@ class Commander(Protocol):
         ...
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class UnitInfo:
-    """A unit as a side sees it: read only. (Not a frozen dataclass: a frozen one is built
-    through ``object.__setattr__``, field by field, several times slower, and a battle builds
-    these by the thousand.)"""
+    """A unit as a side sees it."""
 
     id: str
     """Unit id."""

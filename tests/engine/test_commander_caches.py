@@ -6,13 +6,15 @@ behind its speed on their own, so a stale answer shows here first and by name.
 
 from __future__ import annotations
 
+import copy
 import math
+from dataclasses import fields
 
 from battles.engine import DefaultCommander, MoveStep, run_battle
 from battles.engine.cards import Keyword
 from battles.engine.commander import BattleView
 from battles.engine.commanders.attacks import bounded_attack, reach_here
-from battles.engine.commanders.picture import Picture
+from battles.engine.commanders.picture import Picture, TurnMemo
 from battles.engine.rulesets import COMBINED_ARMS
 from battles.engine.scenarios import load_reference
 from battles.engine.tables import card_shots
@@ -92,7 +94,7 @@ def test_attack_values_kept_for_the_turn_equal_a_fresh_picture_s():
     for u in kept.own:
         for e in kept.enemies:
             for s in kept.tables.shots(u.id, u.skill, e.id):
-                a, f = kept.attack_value(u, e, s), fresh.attack_value(u, e, s)
+                a, f = kept.values.attack_value(u, e, s), fresh.values.attack_value(u, e, s)
                 assert math.isclose(a, f, rel_tol=0, abs_tol=0), (u.id, e.id, s.weapon)
 
 
@@ -108,7 +110,10 @@ class _CheckingReaches:
     def choose(self, view: BattleView):
         action = self.plays.choose(view)
         kept = Picture(view, {}, self.plays._memo)
-        memo = {k: v for k, v in self.plays._memo.items() if k[0] not in ("reach", "enemies")}
+        # The turn's sums as kept, less what the attacks keep across decisions.
+        kept_memo = self.plays._memo
+        memo = TurnMemo(**{f.name: copy.copy(getattr(kept_memo, f.name)) for f in fields(TurnMemo)})
+        memo.reach, memo.enemies = {}, None
         fresh = Picture(view, {}, memo)
         for u in view.ready_units():
             a, f = reach_here(kept, u), reach_here(fresh, u)

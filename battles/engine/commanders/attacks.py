@@ -135,7 +135,7 @@ class Reach:
             self._structures = {b.id for b in pic.buildings if tables.shots(uid, skill, b.id)}
         if not self._structures:
             return self._building_list
-        worth = pic.worth_attacking()
+        worth = pic.values.worth_attacking()
         if self._worth is not worth and self._worth != worth:
             # Some building's Hits or worth moved on: ask again (its pair is kept if not).
             wanted = [b for b, _, _ in worth if b.id in self._structures]
@@ -147,11 +147,10 @@ class Reach:
 def reach_here(pic: Picture, u: UnitInfo) -> Reach:
     """The unit's ``Reach``, brought up to this decision."""
     decision, changed = _changes(pic)
-    key = ("reach", u.id)
-    reach = pic.memo.get(key)
+    kept = pic.memo.reach
+    reach = kept.get(u.id)
     if reach is None or reach[0] is not u or reach[1] != len(pic.buildings):
-        reach = (u, len(pic.buildings), Reach(u))
-        pic.memo[key] = reach
+        reach = kept[u.id] = (u, len(pic.buildings), Reach(u))
     reach[2].refresh(pic, decision, changed)
     return reach[2]
 
@@ -161,7 +160,7 @@ def _changes(pic: Picture) -> tuple[int, set[str] | None]:
     since the side's last decision as a target (None for the turn's first)."""
     if pic.attack_changes is None:
         now = {e.id: e for e in pic.enemies}
-        last = pic.memo.get(("enemies",))
+        last = pic.memo.enemies
         if last is None:
             pic.attack_changes = (0, None)
         else:
@@ -169,7 +168,7 @@ def _changes(pic: Picture) -> tuple[int, set[str] | None]:
             changed = {i for i, e in now.items() if _moved_on(before.get(i), e)}
             changed.update(i for i in before if i not in now)
             pic.attack_changes = (number + 1, changed)
-        pic.memo[("enemies",)] = (pic.attack_changes[0], now)
+        pic.memo.enemies = (pic.attack_changes[0], now)
     return pic.attack_changes
 
 
@@ -247,7 +246,7 @@ def _building_pairs(
     for b in pic.buildings if buildings is None else buildings:
         if not tables.shots(uid, skill, b.id):
             continue  # Nothing on the card can attack a structure: its worth is not asked.
-        worth = pic.building_worth(b)
+        worth = pic.values.building_worth(b)
         if worth <= 0:
             continue
         stamp = (b.hits, worth)
@@ -257,7 +256,7 @@ def _building_pairs(
             offer = [
                 (v, b.id, s.weapon)
                 for s in tables.shots(uid, skill, b.id)
-                if d <= s.range + 1e-9 and (v := pic.building_value(b, s)) > 0
+                if d <= s.range + 1e-9 and (v := pic.values.building_value(b, s)) > 0
             ]
             pair = _Pair(stamp, _sorted(offer))
             if kept is not None:
@@ -271,7 +270,7 @@ def _offer_on_unit(pic: Picture, u: UnitInfo, e: UnitInfo, pos: Point) -> list[A
     offer = []
     for s in pic.tables.shots(u.id, u.skill, e.id):
         if d <= s.range + 1e-9:
-            v = pic.attack_value(u, e, s)
+            v = pic.values.attack_value(u, e, s)
             if v > 0:
                 offer.append((v, e.id, s.weapon))
     return _sorted(offer)

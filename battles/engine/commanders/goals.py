@@ -251,15 +251,14 @@ def press_of(pic: Picture, u: UnitInfo) -> float:
     enemies, but only a little within a turn, and working it out for every ready unit at
     every decision would cost as much as planning the activation.
     """
-    key = ("press", u.id)
-    kept = pic.memo.get(key)
+    kept = pic.memo.press.get(u.id)
     if kept is not None and kept[0] is u:
         return kept[1]
     goal = goal_for(u, pic)
     press = 0.0
     if goal is not None and geometry.distance(u.position, goal.point) > goal.radius:
         press = goal.press
-    pic.memo[key] = (u, press)
+    pic.memo.press[u.id] = (u, press)
     return press
 
 
