@@ -64,8 +64,8 @@ SIZES = (4, 8, 12, 16, 20, 30, 40)
 """Units a side in the growth table."""
 
 _ENGINE_RUNS = {
-    "compiled": "compiled (build_engine.py).",
-    "source": "from source: build_engine.py compiles it, about twice as fast.",
+    "compiled": "compiled (build_engine.py, as in the Docker image).",
+    "source": "from source (the Docker image compiles it, about twice as fast).",
 }
 
 Commanders = Callable[[Scenario], dict[str, Any]]
