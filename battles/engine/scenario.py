@@ -8,15 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from .cards import BuildingCard, UnitCard
 from .geometry import Point, Polygon
 from .rulesets import Ruleset
+from .tables import ScenarioTables
 from .terrain import TerrainPiece
-
-if TYPE_CHECKING:
-    from .tables import ScenarioTables
 
 
 class OrderKind(StrEnum):
@@ -164,9 +161,6 @@ class Scenario:
     shared by every battle of the scenario."""
 
     def __post_init__(self) -> None:
-        # Imported here: the tables reach the rules (``probability``), which import this module.
-        from .tables import ScenarioTables
-
         object.__setattr__(self, "tables", ScenarioTables(self))
 
     @property

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import BuildingCard, Keyword, UnitCard
 from .events import AttackKind
-from .probability import attack_options, option_outcome, ram_back_outcome
 from .rulesets import Ruleset
 
 if TYPE_CHECKING:
@@ -80,6 +79,9 @@ class FinderKey(NamedTuple):
 def card_shots(attacker: UnitCard, skill: int, target: Card, ruleset: Ruleset) -> tuple[Shot, ...]:
     """Every attack the attacker's card allows against the target card (range aside), worked
     out exactly (``probability``) and kept as floats."""
+    # Imported here: the rules import the scenario, which builds its tables at load.
+    from .probability import attack_options, option_outcome, ram_back_outcome
+
     out = []
     for option in attack_options(attacker, target, ruleset):
         outcome = option_outcome(option, target, skill)
