@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import geometry
 from ..cards import Keyword
-from ..footprint import nearest_point
+from ..geometry import nearest_point
 from .odds import Shot, best_shot
 from .threat import Threats
 from .values import Values
