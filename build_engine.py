@@ -1,14 +1,14 @@
-"""Compile the battle engine (``battles/engine/``) with mypyc: battles play about twice as fast.
+"""Compile the battle engine (``battles/engine/``) with mypyc for the Docker image.
 
-    .venv/bin/pip install -r requirements-build.txt   # mypy (with mypyc) and setuptools
-    .venv/bin/python build_engine.py                   # compile in place (about a minute)
-    .venv/bin/python build_engine.py --clean           # remove the compiled modules
+    python build_engine.py            # in the image's copy of the project (the Dockerfile)
+    python build_engine.py --clean    # remove the compiled modules
 
-It needs a C compiler and Python's headers. The engine stays the same Python source: the
-compiled modules sit beside it, and Python imports them first. The build records a digest of
-the source it compiled; ``battles/compiled.py`` checks it at import and runs the source instead
-when a file has changed since, so an edit never runs stale. The compiled engine plays the same
-battles, die for die (``tests/test_compiled_engine.py``).
+It needs a C compiler and Python's headers, and builds only in a copy of the project that is
+not a git working tree: the image, or the scratch copy CI tests it in (``.ci/run``). A working
+tree always runs the engine from source, the one engine developers read and edit. The compiled
+modules sit beside the source and Python imports them first; the build records a digest of the
+source it compiled, and ``battles/compiled.py`` runs the source instead should a file change
+since. The compiled engine plays the same battles, die for die (``tests/test_compiled_engine.py``).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ LEFT_AS_SOURCE = {
     "validation.py",
 }
 """Modules left as Python, beside the compiled rest. Some mypyc cannot compile: the exceptions
-(they subclass built-in types) and the events (their classes get a generated ``__init__``).
+(they subclass built-in types); the events stay source as they always have.
 The rest take what the engine does not trust: the command line, the actions a commander returns
 and the scenario JSON the loader checks. Compiled code enforces the types it declares, so
 malformed input there would meet a TypeError instead of the error that says what is wrong."""
@@ -99,8 +99,15 @@ def main() -> int:
     if args.clean:
         clean()
         print("removed the compiled engine modules: the engine runs from source")
-    else:
-        build()
+        return 0
+    if (ROOT / ".git").exists():
+        print(
+            "build_engine.py: this is a git working tree, which runs the engine from source; "
+            "the Docker image compiles it (and .ci/run, in a scratch copy)",
+            file=sys.stderr,
+        )
+        return 2
+    build()
     return 0
 
 

@@ -1,8 +1,8 @@
 """Team Bravo rules engine: resolve a battle from a scenario and a seed, logging every die.
 
 Pure Python, standard library only — no Django, nothing third-party — so it runs in a worker,
-a benchmark or a notebook alike. ``build_engine.py`` compiles it with mypyc for speed; the
-source stays the reference (``battles/compiled.py`` keeps a stale build from running).
+a benchmark or a notebook alike. The Docker image compiles it with mypyc (``build_engine.py``)
+for speed; the source stays the reference, and a working tree runs it.
 
 The front door::
 

@@ -136,7 +136,7 @@ class Battle:
         a, b = (s.id for s in self.scenario.sides)
         sa, sb = self.state.scores[a], self.state.scores[b]
         winner = a if sa > sb else b if sb > sa else None
-        self.emit(ev.End(reason.value, self.state.turn, winner))
+        self.emit(ev.End(reason, self.state.turn, winner))
 
     # --- one activation -----------------------------------------------------------------------
 
@@ -173,7 +173,7 @@ class Battle:
                 if problem:
                     raise IllegalActionError(f"{unit.id} may not reveal {step.target}: {problem}")
                 target = self.state.units[step.target]
-                self.emit(ev.Reveal(target.id, RevealCause.SENSOR.value, target.activations + 1))
+                self.emit(ev.Reveal(target.id, RevealCause.SENSOR, target.activations + 1))
         if unit.active:
             self._end_activation(unit)
 
@@ -237,10 +237,10 @@ class Battle:
         """Concealed units in the open with a clear line to an enemy are seen."""
         sight = self.sight
         if unit.concealed and sight.in_the_open_and_seen(unit):
-            self.emit(ev.Reveal(unit.id, RevealCause.SPOTTED.value, None))
+            self.emit(ev.Reveal(unit.id, RevealCause.SPOTTED, None))
         for e in self.state.side_units(self.state.enemy_of(unit.side)):
             if e.concealed and not sight.pieces_at(e.position) and sight.sees(unit, e):
-                self.emit(ev.Reveal(e.id, RevealCause.SPOTTED.value, None))
+                self.emit(ev.Reveal(e.id, RevealCause.SPOTTED, None))
 
     def _end_activation(self, unit: UnitState) -> None:
         """A reveal runs out at the end of the unit's own activation; hidden units conceal."""
@@ -250,7 +250,7 @@ class Battle:
             if self.sight.hidden(unit):
                 self.emit(ev.Conceal(unit.id))
             else:
-                self.emit(ev.Reveal(unit.id, RevealCause.SPOTTED.value, None))
+                self.emit(ev.Reveal(unit.id, RevealCause.SPOTTED, None))
         elif not unit.concealed and self.sight.hidden(unit):
             self.emit(ev.Conceal(unit.id))
 

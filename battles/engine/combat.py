@@ -20,12 +20,6 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import BuildingState, UnitState
 
-# Plain strings for the log, looked up once: an enum member's ``.value`` is a property.
-_FIRED = RevealCause.FIRED.value
-_MISS, _DAMAGE = AttackOutcome.MISS.value, AttackOutcome.DAMAGE.value
-_NO_DAMAGE = AttackOutcome.NO_DAMAGE.value
-_KIND = {k: k.value for k in AttackKind}
-
 
 def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) -> None:
     """Resolve an attack the caller has already found legal (``targeting.attack_problem``)."""
@@ -35,7 +29,7 @@ def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) 
     if not attacker.card.has(Keyword.AERIAL):
         until = attacker.activations + 1
         if attacker.concealed or attacker.revealed_until != until:
-            b.emit(ev.Reveal(attacker.id, _FIRED, until))
+            b.emit(ev.Reveal(attacker.id, RevealCause.FIRED, until))
     bld = b.state.buildings.get(target_id)
     if bld is not None:
         _attack_building(b, attacker, bld, prof.kind, prof.name, prof.power)
@@ -51,17 +45,15 @@ def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) 
                 attacker.id,
                 target.id,
                 prof.name,
-                _KIND[prof.kind],
+                prof.kind,
                 prof.power,
                 dist,
-                _MISS,
+                AttackOutcome.MISS,
             )
         )
         return
     won = b.dice.opposed(attacker.id, target.id, prof.power, target.card.resistance)
-    b.emit(
-        ev.Attack(attacker.id, target.id, prof.name, _KIND[prof.kind], prof.power, dist, _out(won))
-    )
+    b.emit(ev.Attack(attacker.id, target.id, prof.name, prof.kind, prof.power, dist, _out(won)))
     if won:
         damage(b, target, attacker.id)
     elif prof.power >= target.card.resistance:
@@ -72,14 +64,10 @@ def _ram(b: Battle, attacker: UnitState, target: UnitState, dist: float) -> None
     """Ramming: no Skill roll, Power = Size, and the target rams back at once."""
     a_power, t_power = attacker.card.size, target.card.size
     a_won = b.dice.opposed(attacker.id, target.id, a_power, target.card.resistance)
-    b.emit(
-        ev.Attack(attacker.id, target.id, "Ram", AttackKind.RAM.value, a_power, dist, _out(a_won))
-    )
+    b.emit(ev.Attack(attacker.id, target.id, "Ram", AttackKind.RAM, a_power, dist, _out(a_won)))
     t_won = b.dice.opposed(target.id, attacker.id, t_power, attacker.card.resistance)
     b.emit(
-        ev.Attack(
-            target.id, attacker.id, "Ram", AttackKind.RAM_BACK.value, t_power, dist, _out(t_won)
-        )
+        ev.Attack(target.id, attacker.id, "Ram", AttackKind.RAM_BACK, t_power, dist, _out(t_won))
     )
     # Both blows land together, so a unit the first one removes still strikes back.
     for struck, by, won, power in (
@@ -95,8 +83,8 @@ def _ram(b: Battle, attacker: UnitState, target: UnitState, dist: float) -> None
             suppress(b, struck, by.id)
 
 
-def _out(won: bool) -> str:
-    return _DAMAGE if won else _NO_DAMAGE
+def _out(won: bool) -> AttackOutcome:
+    return AttackOutcome.DAMAGE if won else AttackOutcome.NO_DAMAGE
 
 
 def _attack_building(
@@ -107,7 +95,7 @@ def _attack_building(
         geometry.distance(attacker.position, nearest_wall(b, bld, attacker.position))
     )
     won = b.dice.opposed(attacker.id, bld.id, power, bld.card.resistance)
-    b.emit(ev.Attack(attacker.id, bld.id, name, _KIND[kind], power, dist, _out(won)))
+    b.emit(ev.Attack(attacker.id, bld.id, name, kind, power, dist, _out(won)))
     if won:
         b.emit(ev.Damage(bld.id, attacker.id, bld.hits - 1))
         if bld.hits == 0:
@@ -131,7 +119,7 @@ def suppress(b: Battle, unit: UnitState, by: str) -> None:
 
 def remove(b: Battle, unit: UnitState, how: Removal) -> None:
     """Take the unit out; the enemy scores its Size (demoralised counts as removed)."""
-    b.emit(ev.Remove(unit.id, how.value))
+    b.emit(ev.Remove(unit.id, how))
     enemy = b.state.enemy_of(unit.side)
     total = b.state.scores[enemy] + unit.card.size
     b.emit(ev.Score(enemy, unit.card.size, f"removed:{unit.id}", total))

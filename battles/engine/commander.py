@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .geometry import Point
     from .rulesets import Ruleset
     from .state import BuildingState, UnitState
+    from .tables import ScenarioTables
     from .terrain import TerrainPiece
 
 
@@ -36,11 +37,9 @@ class Commander(Protocol):
         ...
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class UnitInfo:
-    """A unit as a side sees it: read only. (Not a frozen dataclass: a frozen one is built
-    through ``object.__setattr__``, field by field, several times slower, and a battle builds
-    these by the thousand.)"""
+    """A unit as a side sees it."""
 
     id: str
     """Unit id."""
@@ -88,6 +87,8 @@ class BattleView:
         """Scores so far."""
         self.objectives: tuple[Objective, ...] = battle.scenario.objectives
         """All objectives."""
+        self.tables: ScenarioTables = battle.scenario.tables
+        """The scenario's cards and their odds (``tables.py``), by piece id."""
         # A view lives for one decision, during which the battle does not change, so what it
         # works out is kept for the rest of the decision.
         self._seen: list[UnitState] | None = None

@@ -13,12 +13,8 @@ from collections.abc import Callable, Iterable
 from .errors import DiceExhaustedError
 from .events import Event, Roll, RollOutcome, RollPurpose
 
-# The plain strings a Roll records, looked up once: an enum member's ``.value`` is a property.
-_SUCCESS, _FAILURE = RollOutcome.SUCCESS.value, RollOutcome.FAILURE.value
-_WIN, _LOSE, _TIE = RollOutcome.WIN.value, RollOutcome.LOSE.value, RollOutcome.TIE.value
-_PENETRATION, _ARMOUR = RollPurpose.PENETRATION.value, RollPurpose.ARMOUR.value
-_INITIATIVE = RollPurpose.INITIATIVE.value
-_PURPOSES = {p: p.value for p in RollPurpose}
+_SUCCESS, _FAILURE = RollOutcome.SUCCESS, RollOutcome.FAILURE
+_WIN, _LOSE, _TIE = RollOutcome.WIN, RollOutcome.LOSE, RollOutcome.TIE
 
 
 class Dice:
@@ -54,7 +50,7 @@ class Dice:
         """A Skill roll: 1d6 equal to or under ``skill`` succeeds."""
         v = self._draw()
         ok = v <= skill
-        self.emit(Roll(who, _PURPOSES[purpose], v, 0, skill, _SUCCESS if ok else _FAILURE))
+        self.emit(Roll(who, purpose, v, 0, skill, _SUCCESS if ok else _FAILURE))
         return ok
 
     def opposed(self, attacker: str, defender: str, power: int, resistance: int) -> bool:
@@ -63,13 +59,13 @@ class Dice:
         d = self._draw()
         at, dt = a + power, d + resistance
         won = at > dt  # Armour wins ties.
-        self.emit(Roll(attacker, _PENETRATION, a, power, dt, _WIN if won else _LOSE))
-        self.emit(Roll(defender, _ARMOUR, d, resistance, at, _LOSE if won else _WIN))
+        self.emit(Roll(attacker, RollPurpose.PENETRATION, a, power, dt, _WIN if won else _LOSE))
+        self.emit(Roll(defender, RollPurpose.ARMOUR, d, resistance, at, _LOSE if won else _WIN))
         return won
 
     def initiative(self, first: str, second: str) -> str:
         """Both sides roll 1d6, rerolling ties; returns the side that rolled high."""
-        purpose = _INITIATIVE
+        purpose = RollPurpose.INITIATIVE
         while True:
             a = self._draw()
             b = self._draw()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 
@@ -84,9 +84,15 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.KIND}
-        for name in _field_names(type(self)):
+        # A slotted dataclass's own slots are its fields, in order (events add to no base's).
+        names: tuple[str, ...] = self.__slots__  # type: ignore[assignment]
+        for name in names:
             v = getattr(self, name)
-            out[name] = _plain(v) if isinstance(v, (tuple, dict)) else v
+            if isinstance(v, Enum):
+                v = v.value
+            elif isinstance(v, tuple):
+                v = _plain(v)
+            out[name] = v
         return out
 
     @staticmethod
@@ -95,26 +101,13 @@ class Event:
         kwargs = {}
         for f in fields(cls):
             v = data[f.name]
-            kwargs[f.name] = _POINTS.get((cls.KIND, f.name), _same)(v)
+            kwargs[f.name] = _READ.get((cls.KIND, f.name), _same)(v)
         return cls(**kwargs)
-
-
-_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    """The event class's field names in order (``dataclasses.fields`` rebuilds them per call)."""
-    names = _NAMES.get(cls)
-    if names is None:
-        names = _NAMES[cls] = tuple(f.name for f in fields(cls))
-    return names
 
 
 def _plain(v: Any) -> Any:
     if isinstance(v, tuple):
         return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _plain(x) for k, x in v.items()}
     return v
 
 
@@ -126,25 +119,6 @@ def _path(v: Any) -> tuple:
     return tuple((p[0], p[1]) for p in v)
 
 
-def _quick_init(cls: type[Event]) -> type[Event]:
-    """Give a frozen event class an ``__init__`` that fills its slots directly.
-
-    A battle makes events by the hundred. The frozen dataclass's own ``__init__`` goes through
-    ``object.__setattr__`` once per field, which costs about twice what writing each slot
-    through its descriptor does; the event is just as frozen afterwards. The function is built
-    the way ``dataclasses`` builds its own, from its field names.
-    """
-    names = [f.name for f in fields(cls)]
-    scope: dict[str, Any] = {f"_set_{n}": getattr(cls, n).__set__ for n in names}
-    body = "".join(f"    _set_{n}(self, {n})\n" for n in names)
-    exec(compile(f"def __init__(self, {', '.join(names)}):\n{body}", __file__, "exec"), scope)
-    init = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[method-assign,misc]
-    return cls
-
-
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class BattleStart(Event):
     KIND: ClassVar[str] = "battle_start"
@@ -160,7 +134,6 @@ class BattleStart(Event):
     """Seed of the dice (``None`` when the dice were given, as in tests)."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class TurnStart(Event):
     KIND: ClassVar[str] = "turn_start"
@@ -168,25 +141,23 @@ class TurnStart(Event):
     """1-based turn number."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Roll(Event):
     KIND: ClassVar[str] = "roll"
     who: str
     """Unit id (or side id for initiative) that rolled."""
-    purpose: str
-    """A ``RollPurpose``."""
+    purpose: RollPurpose
+    """Why it was rolled."""
     value: int
     """The die, 1..6."""
     modifier: int
     """Added to the die (Power, Resistance), else 0."""
     against: int
     """What it was compared with: the Skill for a Skill roll, the opposing total otherwise."""
-    outcome: str
-    """A ``RollOutcome``."""
+    outcome: RollOutcome
+    """What it came to."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Initiative(Event):
     KIND: ClassVar[str] = "initiative"
@@ -196,7 +167,6 @@ class Initiative(Event):
     """Side that activates first this turn."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Activation(Event):
     KIND: ClassVar[str] = "activation"
@@ -208,7 +178,6 @@ class Activation(Event):
     """How many activations the unit has begun, this one included."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Move(Event):
     KIND: ClassVar[str] = "move"
@@ -224,7 +193,6 @@ class Move(Event):
     """True when a failed terrain roll stopped it at the edge."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Attack(Event):
     KIND: ClassVar[str] = "attack"
@@ -234,17 +202,16 @@ class Attack(Event):
     """Unit or building attacked."""
     weapon: str
     """Weapon name, or ``Melee`` / ``Ram``."""
-    attack: str
-    """An ``AttackKind``."""
+    attack: AttackKind
+    """Shoot, Melee, Ram or the ram's blow back."""
     power: int
     """Power used."""
     distance: float
     """Distance to the target."""
-    outcome: str
-    """An ``AttackOutcome``."""
+    outcome: AttackOutcome
+    """Missed, damaged, or failed to penetrate."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Damage(Event):
     KIND: ClassVar[str] = "damage"
@@ -256,7 +223,6 @@ class Damage(Event):
     """Hits left after the damage."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Suppress(Event):
     KIND: ClassVar[str] = "suppress"
@@ -268,17 +234,15 @@ class Suppress(Event):
     """Skill left."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Remove(Event):
     KIND: ClassVar[str] = "remove"
     unit: str
     """Unit removed."""
-    how: str
-    """A ``Removal``: destroyed or demoralised."""
+    how: Removal
+    """Destroyed or demoralised."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Collapse(Event):
     KIND: ClassVar[str] = "collapse"
@@ -288,19 +252,17 @@ class Collapse(Event):
     """Units inside when it fell."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Reveal(Event):
     KIND: ClassVar[str] = "reveal"
     unit: str
     """Unit no longer concealed."""
-    cause: str
-    """A ``RevealCause``."""
+    cause: RevealCause
+    """Why it was revealed."""
     until: int | None
     """Revealed through the end of its activation with this number; ``None``: until hidden."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Conceal(Event):
     KIND: ClassVar[str] = "conceal"
@@ -308,7 +270,6 @@ class Conceal(Event):
     """Unit now concealed."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class Score(Event):
     KIND: ClassVar[str] = "score"
@@ -322,12 +283,11 @@ class Score(Event):
     """Side's score afterwards."""
 
 
-@_quick_init
 @dataclass(frozen=True, slots=True)
 class End(Event):
     KIND: ClassVar[str] = "end"
-    reason: str
-    """An ``EndReason``."""
+    reason: EndReason
+    """Why the battle ended."""
     turn: int
     """Turn in which the battle ended."""
     winner: str | None
@@ -355,7 +315,15 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 
-_POINTS: dict[tuple[str, str], Callable[[Any], Any]] = {
+_READ: dict[tuple[str, str], Callable[[Any], Any]] = {
     ("move", "path"): _path,
     ("collapse", "occupants"): tuple,
+    ("roll", "purpose"): RollPurpose,
+    ("roll", "outcome"): RollOutcome,
+    ("attack", "attack"): AttackKind,
+    ("attack", "outcome"): AttackOutcome,
+    ("remove", "how"): Removal,
+    ("reveal", "cause"): RevealCause,
+    ("end", "reason"): EndReason,
 }
+"""How a field of a log's event is read back: what JSON keeps as lists and strings."""

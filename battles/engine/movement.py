@@ -25,6 +25,7 @@ from .cards import Keyword
 from .combat import damage
 from .events import RollPurpose
 from .pathfinding import PathFinder
+from .tables import FinderKey
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -89,13 +90,16 @@ def _passage(b: Battle, unit: UnitState) -> Passage:
 
 
 def finder(b: Battle, p: Passage) -> PathFinder:
-    """The cached PathFinder for this passage (one per distinct set of obstacles)."""
+    """The PathFinder for this passage (one per distinct set of obstacles)."""
     pf = b.finders.get(p.key)
     if pf is None:
-        # The shared cache lets many battles over the same terrain reuse one visibility graph.
-        pf = PathFinder.shared(
-            p.obstacles, bounds=b.state.scenario.bounds, cost_regions=p.cost_regions
-        )
+        # The scenario's finders serve every battle over its table: one visibility graph each.
+        scenario = b.state.scenario
+        shared = scenario.tables.finders
+        key = FinderKey(p.obstacles, p.cost_regions)
+        pf = shared.get(key)
+        if pf is None:
+            pf = shared[key] = PathFinder(p.obstacles, scenario.bounds, p.cost_regions)
         b.finders[p.key] = pf
     return pf
 

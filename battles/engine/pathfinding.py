@@ -1,8 +1,8 @@
 """Shortest movement paths around obstacles: a visibility graph over corners, searched with A*.
 
 A `PathFinder` is built once per set of obstacles (the pieces one unit may not enter) and answers
-many queries; `PathFinder.shared` keeps a small process-wide cache of them, so many battles over
-the same terrain reuse one graph. Pieces that touch seal the seam between them, and so does the
+many queries; a scenario keeps its finders (`tables.ScenarioTables.finders`), so every battle
+over its table reuses one graph. Pieces that touch seal the seam between them, and so does the
 table edge. Costs come from `paths` (water for Amphibious units).
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import count, pairwise
 
 from .geometry import _TAU, EPSILON, CostRegion, Point, Polygon, _cross, _lerp
@@ -149,19 +148,6 @@ class PathFinder:
         the finder is shared by every battle over the same table, so are they."""
         self._without: dict[tuple[int, ...], PathFinder] = {}
         self._build_graph()
-
-    @staticmethod
-    def shared(
-        obstacles: Sequence[Polygon],
-        bounds: tuple[float, float, float, float] = (0.0, 0.0, 24.0, 24.0),
-        cost_regions: Sequence[CostRegion] = (),
-    ) -> PathFinder:
-        """A finder from a small process-wide cache, for many battles over the same terrain."""
-        return _shared_finder(
-            tuple(obstacles),
-            tuple(float(v) for v in bounds),
-            tuple((poly, float(rate)) for poly, rate in cost_regions),
-        )
 
     # --- queries ------------------------------------------------------------------------------
 
@@ -424,13 +410,3 @@ class PathFinder:
         path.append(goal)
         # Re-measured rather than summed from the graph, so the cost is exactly that of the path.
         return path, path_cost(path, self.cost_regions)
-
-
-@lru_cache(maxsize=64)
-def _shared_finder(
-    obstacles: tuple[Polygon, ...],
-    bounds: tuple[float, ...],
-    cost_regions: tuple[CostRegion, ...],
-) -> PathFinder:
-    x0, y0, x1, y1 = bounds
-    return PathFinder(obstacles, (x0, y0, x1, y1), cost_regions)

@@ -6,12 +6,13 @@ here is known to be well formed; the format is documented in ``docs/scenario.md`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .cards import BuildingCard, UnitCard
 from .geometry import Point, Polygon
 from .rulesets import Ruleset
+from .tables import ScenarioTables
 from .terrain import TerrainPiece
 
 
@@ -157,6 +158,12 @@ class Scenario:
     """Exactly two sides."""
     digest: str
     """SHA-256 of the canonical JSON of the input, written into the log header."""
+    tables: ScenarioTables = field(init=False, repr=False, compare=False)
+    """Its cards numbered and what its battles ask of them (``tables.py``), built here once and
+    shared by every battle of the scenario."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tables", ScenarioTables(self))
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:

@@ -14,7 +14,7 @@ from typing import Any
 from . import events as ev
 from . import geometry
 from .cards import BuildingCard, UnitCard
-from .events import AttackKind, Removal
+from .events import AttackKind, EndReason, Removal
 from .geometry import Point, Polygon
 from .scenario import Order, Quality, Scenario
 from .terrain import TerrainPiece
@@ -234,7 +234,7 @@ class BattleState:
         self.scores[e.side] = e.total
 
     def _end(self, e: ev.End) -> None:
-        self.end_reason = e.reason
+        self.end_reason = EndReason(e.reason).value  # the result keeps the plain word
         self.winner = e.winner
         self.active_unit = None
 

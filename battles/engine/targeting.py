@@ -34,10 +34,9 @@ SENSOR_RANGE = 6.0
 """A Sensor reveals a concealed unit within this distance."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class AttackProfile:
-    """What an attack uses: its kind, the name in the log, Power, Range and the weapon line.
-    Read only (not frozen, for speed: see ``commander.UnitInfo``)."""
+    """What an attack uses: its kind, the name in the log, Power, Range and the weapon line."""
 
     kind: AttackKind
     """Shoot, Melee or Ram."""

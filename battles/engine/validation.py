@@ -8,7 +8,7 @@ The checker never assumes a type it has not verified, so arbitrary JSON cannot c
 from __future__ import annotations
 
 import math
-from typing import Any, TypeVar
+from typing import Any
 
 from . import geometry
 from .cards import CHARGES, Admits, BuildingCard, Keyword, UnitCard, Weapon
@@ -237,28 +237,6 @@ def _too_long(problems: list[tuple[str, str]], data: Any, path: str, limit: int)
             stack.extend((item, f"{at}[{i}]") for i, item in enumerate(value))
 
 
-_Card = TypeVar("_Card", UnitCard, BuildingCard)
-
-_CARDS: dict[str, Any] = {}
-"""Every card parsed in this process, by its exact text (``repr``: 6 and 6.0 differ)."""
-
-
-def _interned(card: _Card) -> _Card:
-    """The card parsed before with the same text, if any, else this one.
-
-    A worker parses each battle's scenario afresh, and the commanders' sums over cards are
-    kept by card (``commanders/odds.py``): the same object for the same card keeps them warm
-    from one battle to the next. Cards are immutable, so sharing one changes nothing else.
-    """
-    key = repr(card)
-    found = _CARDS.get(key)
-    if found is None:
-        if len(_CARDS) > 10_000:
-            _CARDS.clear()  # tests make many one-off cards
-        found = _CARDS[key] = card
-    return found
-
-
 def _kind(value: Any) -> str:
     if value is None:
         return "null"
@@ -359,19 +337,17 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
         return None
     if Keyword.DEMOLITION in keywords and not any(w.name == CHARGES.name for w in weapons):
         weapons.append(CHARGES)
-    return _interned(
-        UnitCard(
-            name,
-            skill,
-            move,
-            res,
-            hits,
-            size,
-            melee,
-            tuple(weapons),
-            frozenset(keywords),
-            frozenset(enters),
-        )
+    return UnitCard(
+        name,
+        skill,
+        move,
+        res,
+        hits,
+        size,
+        melee,
+        tuple(weapons),
+        frozenset(keywords),
+        frozenset(enters),
     )
 
 
@@ -443,4 +419,4 @@ def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
         rubble = _terrain_props(c, r, path + ".rubble") if r is not None else None
     if len(c.problems) != before or rubble is None:
         return None
-    return _interned(BuildingCard(name, res, hits, admits, rubble))
+    return BuildingCard(name, res, hits, admits, rubble)

@@ -6,17 +6,18 @@ behind its speed on their own, so a stale answer shows here first and by name.
 
 from __future__ import annotations
 
+import copy
 import math
+from dataclasses import fields
 
 from battles.engine import DefaultCommander, MoveStep, run_battle
 from battles.engine.cards import Keyword
 from battles.engine.commander import BattleView
 from battles.engine.commanders.attacks import bounded_attack, reach_here
-from battles.engine.commanders.odds import can_damage, shots, weapon_reach
-from battles.engine.commanders.picture import Picture
-from battles.engine.commanders.threat import _flags
+from battles.engine.commanders.picture import Picture, TurnMemo
 from battles.engine.rulesets import COMBINED_ARMS
 from battles.engine.scenarios import load_reference
+from battles.engine.tables import card_shots
 
 from .helpers import act, battle, scenario, unit
 
@@ -51,23 +52,37 @@ def test_a_view_hands_back_the_same_info_while_a_unit_stands_and_a_new_one_when_
     assert seen["rifles"].order is None and moved["rifles"].order is not None
 
 
-def test_the_card_caches_agree_with_the_cards():
+def test_the_scenario_s_tables_agree_with_the_cards():
     blue, red = _sides()
     b = battle(scenario(blue, red))
-    cards = [u.card for u in b.state.units.values()]
-    for attacker in cards:
+    tables = b.scenario.tables
+    units = list(b.state.units.values())
+    # Equal cards share a number: the rifles and the squad carry the same card.
+    assert len(tables.cards) == 3
+    assert tables.card_no["rifles"] == tables.card_no["squad"] != tables.card_no["mech"]
+    for a in units:
+        attacker = a.card
         reach = max(max((w.range for w in attacker.weapons), default=0.0), 1.0)
-        assert weapon_reach(attacker) == reach
+        assert tables.weapon_reach(a.id) == reach
         mobile = attacker.has(Keyword.MOVE_AND_FIRE) or attacker.has(Keyword.SPLIT_MOVEMENT)
-        assert _flags(attacker) == (
+        assert tables.card_flags(a.id) == (
             mobile,
             attacker.has(Keyword.FIXED_MOUNT),
             attacker.has(Keyword.AERIAL),
         )
-        for target in cards:
+        for t in units:
             for skill in (2, 3, 4):
-                direct = any(s.damage > 0 for s in shots(attacker, skill, target, COMBINED_ARMS))
-                assert can_damage(attacker, skill, target, COMBINED_ARMS) is direct
+                direct = card_shots(attacker, skill, t.card, COMBINED_ARMS)
+                assert tables.shots(a.id, skill, t.id) == direct
+                damages = any(s.damage > 0 for s in direct)
+                assert tables.can_damage(a.id, skill, t.id) is damages
+
+
+def test_units_with_equal_cards_share_one_card_number():
+    twins = [unit(f"r{i}", (2 + i, 2), weapons=RIFLES) for i in range(3)]
+    b = battle(scenario(twins, [unit("squad", (10, 2), weapons=RIFLES)]))
+    numbers = b.scenario.tables.card_no
+    assert numbers["r0"] == numbers["r1"] == numbers["r2"] == numbers["squad"]
 
 
 def test_attack_values_kept_for_the_turn_equal_a_fresh_picture_s():
@@ -78,8 +93,8 @@ def test_attack_values_kept_for_the_turn_equal_a_fresh_picture_s():
     fresh = Picture(BattleView(b, "blue"), {})
     for u in kept.own:
         for e in kept.enemies:
-            for s in shots(u.card, u.skill, e.card, kept.ruleset):
-                a, f = kept.attack_value(u, e, s), fresh.attack_value(u, e, s)
+            for s in kept.tables.shots(u.id, u.skill, e.id):
+                a, f = kept.values.attack_value(u, e, s), fresh.values.attack_value(u, e, s)
                 assert math.isclose(a, f, rel_tol=0, abs_tol=0), (u.id, e.id, s.weapon)
 
 
@@ -95,7 +110,10 @@ class _CheckingReaches:
     def choose(self, view: BattleView):
         action = self.plays.choose(view)
         kept = Picture(view, {}, self.plays._memo)
-        memo = {k: v for k, v in self.plays._memo.items() if k[0] not in ("reach", "enemies")}
+        # The turn's sums as kept, less what the attacks keep across decisions.
+        kept_memo = self.plays._memo
+        memo = TurnMemo(**{f.name: copy.copy(getattr(kept_memo, f.name)) for f in fields(TurnMemo)})
+        memo.reach, memo.enemies = {}, None
         fresh = Picture(view, {}, memo)
         for u in view.ready_units():
             a, f = reach_here(kept, u), reach_here(fresh, u)

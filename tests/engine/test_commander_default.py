@@ -19,9 +19,10 @@ from battles.engine import (
     parse_scenario,
 )
 from battles.engine.commander import BattleView
-from battles.engine.commanders.odds import harm, shots
+from battles.engine.commanders.odds import harm
 from battles.engine.events import TurnStart
 from battles.engine.rulesets import COMBINED_ARMS
+from battles.engine.tables import card_shots
 
 from .helpers import act, battle, building, piece, scenario, square, unit
 
@@ -97,7 +98,9 @@ def test_the_odds_are_the_exact_probabilities():
     """Rifles (Power 2, Skill 3) on a mech (Resistance 5): 1/2 to hit, 3/36 to penetrate."""
     rifle = parse_scenario(scenario([squad("r", (1, 1))], [mech("m", (2, 2))])).units()
     (shot,) = [
-        s for s in shots(rifle[0].card, 3, rifle[1].card, COMBINED_ARMS) if s.weapon == "Rifles"
+        s
+        for s in card_shots(rifle[0].card, 3, rifle[1].card, COMBINED_ARMS)
+        if s.weapon == "Rifles"
     ]
     assert math.isclose(shot.damage, 1 / 24) and shot.suppress == 0.0
     assert math.isclose(harm(shot.damage, 0.0, 2, 4, 1), 0.5 * (1 / 24) / 2)

@@ -497,12 +497,6 @@ def test_it_hands_out_copies_of_cached_paths():
     assert finder.shortest_path((0, 3), (6, 3))[-1] == (6, 3)
 
 
-def test_it_shares_a_finder_between_identical_terrain():
-    pieces = [Polygon.of([(2, 2), (4, 2), (4, 4), (2, 4)])]
-    assert PathFinder.shared(pieces) is PathFinder.shared([SQUARE])
-    assert PathFinder.shared(pieces) is not PathFinder.shared(pieces, cost_regions=[(WATER, 0.5)])
-
-
 def test_it_refuses_nonsense_bounds_and_multipliers():
     with pytest.raises(ValueError):
         PathFinder([], bounds=(0, 0, 0, 24))

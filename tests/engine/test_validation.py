@@ -462,15 +462,18 @@ def test_a_unit_without_an_order_holds():
     assert sc.units()[0].order.kind.value == "hold"
 
 
-def test_a_card_parsed_again_is_the_same_card_object():
-    """A worker parses each battle's scenario afresh; the commanders keep their sums by card,
-    so the same card text must give the same card object, and a different text another."""
+def test_a_scenario_numbers_its_cards_by_what_they_say():
+    """Units carrying the same card text share a card number in the scenario's tables, each
+    parse has tables of its own, and a card that differs in one figure gets its own number."""
     data = json.loads((BUNDLED / "factory-hold.json").read_text())
     first, again = parse_scenario(data), parse_scenario(json.loads(json.dumps(data)))
-    cards = [u.card for s in first.sides for u in s.units] + [b.card for b in first.buildings]
-    cards_again = [u.card for s in again.sides for u in s.units] + [b.card for b in again.buildings]
-    assert len(cards) == len(cards_again) >= 6
-    assert all(a is b for a, b in zip(cards, cards_again, strict=True))
-    data["sides"][0]["units"][0]["card"]["move"] += 1
-    changed = parse_scenario(data).sides[0].units[0].card
-    assert changed is not cards[0] and changed.move == cards[0].move + 1
+    assert first.tables is not again.tables
+    assert first.tables.card_no == again.tables.card_no
+    assert first.tables.cards == again.tables.cards
+    units = data["sides"][0]["units"]
+    assert len(units) >= 2 and units[0]["card"] == units[1]["card"]
+    assert first.tables.card_no[units[0]["id"]] == first.tables.card_no[units[1]["id"]]
+    units[0]["card"]["move"] += 1
+    changed = parse_scenario(data).tables
+    assert changed.card_no[units[0]["id"]] != changed.card_no[units[1]["id"]]
+    assert len(changed.cards) == len(first.tables.cards) + 1

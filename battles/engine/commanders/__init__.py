@@ -4,7 +4,8 @@
 play. ``picture.py`` holds what one decision knows, ``threat.py`` the threat a place is under,
 ``values.py`` what attacks and places are worth, ``attacks.py`` each unit's best legal attack
 (kept across a turn's decisions), ``moves.py`` the moves it weighs, ``goals.py`` turns standing
-Orders into goals, and ``odds.py`` caches the exact chances of ``probability`` as floats.
+Orders into goals, and ``odds.py`` weighs the scenario's odds (``tables.py``) against a
+target's state.
 """
 
 from __future__ import annotations

@@ -21,8 +21,6 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .odds import shots, weapon_reach
-
 if TYPE_CHECKING:
     from ..commander import UnitInfo
     from ..geometry import Point
@@ -107,7 +105,7 @@ class Reach:
                 kept[e.id] = _unit_pair(pic, u, e, pos)
             self._bound = best_offer(kept.values())
         elif changed:
-            limit = weapon_reach(u.card) + 1e-9
+            limit = pic.tables.weapon_reach(u.id) + 1e-9
             bound = self._bound
             stale = False  # whether a pair that gave the bound has gone or changed
             for eid in changed:
@@ -133,11 +131,11 @@ class Reach:
         """The pairs with the buildings worth attacking, asked again only when one of them
         changed (``Picture.worth_attacking`` gives the same list)."""
         if self._structures is None:
-            card, skill, ruleset = self.unit.card, self.unit.skill, pic.ruleset
-            self._structures = {b.id for b in pic.buildings if shots(card, skill, b.card, ruleset)}
+            uid, skill, tables = self.unit.id, self.unit.skill, pic.tables
+            self._structures = {b.id for b in pic.buildings if tables.shots(uid, skill, b.id)}
         if not self._structures:
             return self._building_list
-        worth = pic.worth_attacking()
+        worth = pic.values.worth_attacking()
         if self._worth is not worth and self._worth != worth:
             # Some building's Hits or worth moved on: ask again (its pair is kept if not).
             wanted = [b for b, _, _ in worth if b.id in self._structures]
@@ -149,11 +147,10 @@ class Reach:
 def reach_here(pic: Picture, u: UnitInfo) -> Reach:
     """The unit's ``Reach``, brought up to this decision."""
     decision, changed = _changes(pic)
-    key = ("reach", u.id)
-    reach = pic.memo.get(key)
+    kept = pic.memo.reach
+    reach = kept.get(u.id)
     if reach is None or reach[0] is not u or reach[1] != len(pic.buildings):
-        reach = (u, len(pic.buildings), Reach(u))
-        pic.memo[key] = reach
+        reach = kept[u.id] = (u, len(pic.buildings), Reach(u))
     reach[2].refresh(pic, decision, changed)
     return reach[2]
 
@@ -163,7 +160,7 @@ def _changes(pic: Picture) -> tuple[int, set[str] | None]:
     since the side's last decision as a target (None for the turn's first)."""
     if pic.attack_changes is None:
         now = {e.id: e for e in pic.enemies}
-        last = pic.memo.get(("enemies",))
+        last = pic.memo.enemies
         if last is None:
             pic.attack_changes = (0, None)
         else:
@@ -171,7 +168,7 @@ def _changes(pic: Picture) -> tuple[int, set[str] | None]:
             changed = {i for i, e in now.items() if _moved_on(before.get(i), e)}
             changed.update(i for i in before if i not in now)
             pic.attack_changes = (number + 1, changed)
-        pic.memo[("enemies",)] = (pic.attack_changes[0], now)
+        pic.memo.enemies = (pic.attack_changes[0], now)
     return pic.attack_changes
 
 
@@ -226,7 +223,7 @@ def best_offer(pairs: Iterable[_Pair]) -> float:
 
 
 def _in_reach(pic: Picture, u: UnitInfo, pos: Point) -> list[UnitInfo]:
-    limit = weapon_reach(u.card) + 1e-9
+    limit = pic.tables.weapon_reach(u.id) + 1e-9
     return [e for e in pic.enemies if math.dist(pos, e.position) <= limit]
 
 
@@ -243,13 +240,13 @@ def _building_pairs(
 ) -> list[_Pair]:
     """Pairs with the buildings worth attacking; ``kept``: pairs from before, by building,
     used again while the building's Hits and worth stand."""
-    card, skill, ruleset = u.card, u.skill, pic.ruleset
+    uid, skill, tables = u.id, u.skill, pic.tables
     pos = origin or u.position
     out = []
     for b in pic.buildings if buildings is None else buildings:
-        if not shots(card, skill, b.card, ruleset):
+        if not tables.shots(uid, skill, b.id):
             continue  # Nothing on the card can attack a structure: its worth is not asked.
-        worth = pic.building_worth(b)
+        worth = pic.values.building_worth(b)
         if worth <= 0:
             continue
         stamp = (b.hits, worth)
@@ -258,8 +255,8 @@ def _building_pairs(
             d = pic.distance_to_building(b, pos)
             offer = [
                 (v, b.id, s.weapon)
-                for s in shots(card, skill, b.card, ruleset)
-                if d <= s.range + 1e-9 and (v := pic.building_value(b, s)) > 0
+                for s in tables.shots(uid, skill, b.id)
+                if d <= s.range + 1e-9 and (v := pic.values.building_value(b, s)) > 0
             ]
             pair = _Pair(stamp, _sorted(offer))
             if kept is not None:
@@ -271,9 +268,9 @@ def _building_pairs(
 def _offer_on_unit(pic: Picture, u: UnitInfo, e: UnitInfo, pos: Point) -> list[Attack]:
     d = math.dist(pos, e.position)
     offer = []
-    for s in shots(u.card, u.skill, e.card, pic.ruleset):
+    for s in pic.tables.shots(u.id, u.skill, e.id):
         if d <= s.range + 1e-9:
-            v = pic.attack_value(u, e, s)
+            v = pic.values.attack_value(u, e, s)
             if v > 0:
                 offer.append((v, e.id, s.weapon))
     return _sorted(offer)

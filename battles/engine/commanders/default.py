@@ -35,7 +35,7 @@ depends only on the table (lines of sight between grid squares, the building hol
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..actions import Activate, AttackStep, MoveStep, RevealStep
@@ -44,8 +44,7 @@ from ..scenario import ObjectiveKind, OrderKind
 from .attacks import Attack, Reach, best_offer, bounded_attack, pairs_from, reach_here
 from .goals import Goal, goal_for, order_kind, presence, press_of, turns_needed
 from .moves import candidate_paths, crossing_cost, retreat_point
-from .odds import shots, weapon_reach
-from .picture import Picture
+from .picture import BattleMemo, Picture, TurnMemo
 
 if TYPE_CHECKING:
     from ..commander import BattleView, UnitInfo
@@ -99,7 +98,7 @@ def _waits(pic: Picture, u: UnitInfo) -> bool:
         if e.activated:
             continue
         ex, ey = e.position
-        if math.hypot(ex - ux, ey - uy) > weapon_reach(e.card) + e.card.move:
+        if math.hypot(ex - ux, ey - uy) > pic.tables.weapon_reach(e.id) + e.card.move:
             continue
         found = pic.best_shot(e, u)
         if found is not None and found[0] >= DEADLY:
@@ -113,15 +112,15 @@ class DefaultCommander:
     def __init__(self) -> None:
         self._seen: dict[str, tuple[UnitInfo, int]] = {}
         self._turn = 0
-        self._memo: dict[tuple, Any] = {}
-        self._kept: dict[tuple, Any] = {}
+        self._memo = TurnMemo()
+        self._kept = BattleMemo()
 
     def choose(self, view: BattleView) -> Activate:
         if view.turn < self._turn:
             self._seen.clear()  # A new battle: forget the last one.
-            self._kept.clear()
+            self._kept = BattleMemo()
         if view.turn != self._turn:
-            self._memo.clear()
+            self._memo = TurnMemo()
         self._turn = view.turn
         pic = Picture(view, self._seen, self._memo, self._kept)
         for e in pic.enemies:
@@ -149,7 +148,7 @@ class DefaultCommander:
             ):
                 key = (0, 0.0)
             else:
-                key = (1, pic.under_guns(u) + press_of(pic, u))
+                key = (1, pic.threats.under_guns(u) + press_of(pic, u))
             if best is None or key > best[0]:
                 best = (key, i)
         assert best is not None
@@ -261,11 +260,11 @@ class DefaultCommander:
         if fired and pic.hidden_at(u, p):
             # Firing from cover reveals the unit only until the end of its next activation,
             # and an enemy firing at it is not firing at a friend: it costs a share of the gap.
-            exposed = pic.threat(u, p, hidden=False)
-            covered = pic.threat(u, p, hidden=True)
+            exposed = pic.threats.threat(u, p, hidden=False)
+            covered = pic.threats.threat(u, p, hidden=True)
             value -= FEAR * (covered + REVEALED * (exposed - covered))
         else:
-            value -= FEAR * pic.threat(u, p, hidden=hidden)
+            value -= FEAR * pic.threats.threat(u, p, hidden=hidden)
         return value
 
     def _gain(
@@ -293,7 +292,7 @@ class DefaultCommander:
         kind = order_kind(u, pic)
         value += presence(pic, u, p)
         weight = ATTACKER_SHOT if kind is OrderKind.ATTACK else NEXT_SHOT
-        value += weight * pic.opportunity(u, p, facing)
+        value += weight * pic.values.opportunity(u, p, facing)
         pic.gains[key] = value
         return value
 
@@ -302,10 +301,10 @@ class DefaultCommander:
         best: tuple[float, float] | None = None
         for e in pic.enemies:
             d = geometry.distance(u.position, e.position)
-            for s in shots(u.card, u.skill, e.card, pic.ruleset):
+            for s in pic.tables.shots(u.id, u.skill, e.id):
                 if d > s.range or s.damage + s.suppress <= 0:
                     continue
-                v = pic.attack_value(u, e, s)
+                v = pic.values.attack_value(u, e, s)
                 if best is not None and v <= best[0]:
                     continue
                 bearing = round(geometry.bearing(u.position, e.position), 3) % 360.0

@@ -26,7 +26,7 @@ from .. import geometry
 from ..geometry import nearest_point
 from ..scenario import Objective, ObjectiveKind, OrderKind, Quality
 from ..targeting import STRUCTURE_POWER
-from .odds import harm_by_reach, shots
+from .odds import harm_by_reach
 
 if TYPE_CHECKING:
     from ..commander import UnitInfo
@@ -171,7 +171,7 @@ def _advance_goal(unit: UnitInfo, pic: Picture, obj: Objective) -> Goal | None:
         reach = max(
             (
                 s.range
-                for s in shots(unit.card, unit.skill, b.card, pic.ruleset)
+                for s in pic.tables.shots(unit.id, unit.skill, b.id)
                 if s.power >= STRUCTURE_POWER
             ),
             default=0.0,
@@ -209,9 +209,7 @@ def _attack_goal(unit: UnitInfo, pic: Picture) -> Goal | None:
         follow = pic.sheltered(e, e.position) and pic.can_follow_in(unit, e)
         if not follow and not pic.can_hurt(unit, e):
             continue  # Only close on what it can actually hurt.
-        reaches = harm_by_reach(
-            unit.card, unit.skill, unit.hits, e.card, e.hits, e.skill, pic.ruleset
-        )
+        reaches = harm_by_reach(pic.tables, unit, e)
         if not reaches:
             continue
         reach, h = reaches[0]  # The longest reach, and the best harm from there.
@@ -253,15 +251,14 @@ def press_of(pic: Picture, u: UnitInfo) -> float:
     enemies, but only a little within a turn, and working it out for every ready unit at
     every decision would cost as much as planning the activation.
     """
-    key = ("press", u.id)
-    kept = pic.memo.get(key)
+    kept = pic.memo.press.get(u.id)
     if kept is not None and kept[0] is u:
         return kept[1]
     goal = goal_for(u, pic)
     press = 0.0
     if goal is not None and geometry.distance(u.position, goal.point) > goal.radius:
         press = goal.press
-    pic.memo[key] = (u, press)
+    pic.memo.press[u.id] = (u, press)
     return press
 
 

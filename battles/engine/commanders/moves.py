@@ -61,7 +61,7 @@ def candidate_paths(pic: Picture, u: UnitInfo, goal: Goal) -> list[list[Point]]:
         if path is not None and len(path) >= 2:
             out.append(path)
     # Cover and retreat are for a unit under fire; one out of harm's way makes for its goal.
-    threat = pic.threat(u, u.position, hidden=u.concealed)
+    threat = pic.threats.threat(u, u.position, hidden=u.concealed)
     cover = _cover_spot(pic, u, goal) if threat > UNDER_FIRE * u.card.size else None
     if cover is not None:
         path = view.plan_path(u.id, cover)
@@ -85,16 +85,16 @@ def crossing_cost(pic: Picture, u: UnitInfo, path: list[Point]) -> float:
     # Only the table and these few figures count: a path weighed again (the unit stood still,
     # or another unit with the same card) is priced once a battle, while no building falls.
     key = (
-        "crossing",
         tuple(path),
         min(u.skill, 6),
         sure,
         (u.card.size, u.hits) if breaching else None,
         len(pic.buildings),
     )
-    found = pic.kept.get(key)
+    kept = pic.kept.crossing
+    found = kept.get(key)
     if found is None:
-        found = pic.kept[key] = _crossing_cost(pic, u, path, sure, breaching)
+        found = kept[key] = _crossing_cost(pic, u, path, sure, breaching)
     return found
 
 
@@ -120,13 +120,14 @@ def _crossing_cost(
 def _rolling(pic: Picture, sure: bool) -> list[geometry.Polygon]:
     """The terrain pieces whose entry asks for a terrain roll (walls even of the Sure-Footed):
     kept while no building falls (its rubble is new terrain)."""
-    key = ("rolling", sure, len(pic.buildings))
-    found = pic.kept.get(key)
+    kept = pic.kept.rolling
+    key = (sure, len(pic.buildings))
+    found = kept.get(key)
     if found is None:
         found = [
             t.polygon for t in pic.view.terrain if t.props.hazard and (t.props.wall or not sure)
         ]
-        pic.kept[key] = found
+        kept[key] = found
     return found
 
 
@@ -178,7 +179,8 @@ def _firing_spot(pic: Picture, u: UnitInfo, goal: Goal) -> Point | None:
             continue  # Too far round to matter this turn or the next.
         if not u.card.has(Keyword.AERIAL) and not pic.view.line_clear(spot, goal.point):
             continue
-        score = pic.threat(u, spot, hidden=False) + 0.05 * geometry.distance(u.position, spot)
+        threat = pic.threats.threat(u, spot, hidden=False)
+        score = threat + 0.05 * geometry.distance(u.position, spot)
         if best is None or score < best[0]:
             best = (score, spot)
     return None if best is None else best[1]

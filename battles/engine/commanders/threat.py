@@ -13,8 +13,8 @@ survival is spent), and lines are reckoned between grid squares (``Picture.sees`
 
 Beside it: an enemy's **danger** (the most it can take off one of our units with its next
 attack, which an attack on it spares) and ``under_guns``, the cheap stand-in for the threat
-where a unit stands that choosing who acts reads. ``Threats`` is the layer of ``Picture``
-(``picture.py``) over the ``Board``, kept here to keep each file to one subject.
+where a unit stands that choosing who acts reads. A ``Picture`` (``picture.py``) holds its
+``Threats``.
 """
 
 from __future__ import annotations
@@ -24,13 +24,12 @@ from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..cards import Keyword
-from .board import Board
-from .odds import harm_by_reach, weapon_reach
+from .odds import harm_by_reach
 
 if TYPE_CHECKING:
-    from ..cards import UnitCard
     from ..commander import UnitInfo
     from ..geometry import Point
+    from .picture import Picture
 
 BLOCKED_IN_RANGE = 0.35
 """Share of an enemy's threat when it is in range but has no line now (it may move to get one)."""
@@ -70,21 +69,6 @@ Source = tuple["Point", float, tuple[tuple[float, float], ...], float, bool, boo
 """A threat to one unit: where, weight, (range, harm) reaches, move, mobile, aerial, facing."""
 
 
-_FLAGS: dict[int, tuple[UnitCard, tuple[bool, bool, bool]]] = {}
-
-
-def _flags(card: UnitCard) -> tuple[bool, bool, bool]:
-    """(moves and fires, Fixed Mount, Aerial) of a card: read for every enemy every decision."""
-    found = _FLAGS.get(id(card))
-    if found is None or found[0] is not card:
-        mobile = card.has(Keyword.MOVE_AND_FIRE) or card.has(Keyword.SPLIT_MOVEMENT)
-        found = (card, (mobile, card.has(Keyword.FIXED_MOUNT), card.has(Keyword.AERIAL)))
-        if len(_FLAGS) > 10_000:
-            _FLAGS.clear()  # tests build many one-off cards
-        _FLAGS[id(card)] = found  # the card is kept with its flags: its id stays its own
-    return found[1]
-
-
 def _strongest(sources: list[Source], unit: UnitInfo) -> list[Source]:
     """The ``SOURCES`` sources that could take the most off the unit, in their first order.
 
@@ -107,11 +91,11 @@ def _strongest(sources: list[Source], unit: UnitInfo) -> list[Source]:
     return [sources[i] for i in sorted(i for _, i in near)]
 
 
-class Threats(Board):
-    """The threat sums of a ``Picture`` (see the module docstring)."""
+class Threats:
+    """The threat sums of a ``Picture`` (see the module docstring), kept for its decision."""
 
-    def _begin(self) -> None:
-        super()._begin()
+    def __init__(self, pic: Picture) -> None:
+        self.pic = pic
         self._danger: dict[str, float] = {}
         self._threat: dict[tuple[str, Point, bool], float] = {}
         self._threat_sources: dict[str, list[Source]] = {}
@@ -126,24 +110,24 @@ class Threats(Board):
         if found is not None:
             return found
         out = []
-        pool = [(e, 1.0) for e in self.enemies] + [(e, LOST_SIGHT) for e in self.lost_sight]
-        ucard, uhits, uskill, ruleset = unit.card, unit.hits, unit.skill, self.ruleset
+        pool = [(e, 1.0) for e in self.pic.enemies] + [(e, LOST_SIGHT) for e in self.pic.lost_sight]
+        ucard, tables = unit.card, self.pic.tables
         ux, uy = unit.position
         span = SPAN * ucard.move
         for e, weight in pool:
             card = e.card
             ex, ey = e.position
-            if math.hypot(ex - ux, ey - uy) > weapon_reach(card) + card.move + span:
+            if math.hypot(ex - ux, ey - uy) > tables.weapon_reach(e.id) + card.move + span:
                 continue  # Out of reach of any place the unit might stand (``_strongest``).
-            reaches = harm_by_reach(card, e.skill, e.hits, ucard, uhits, uskill, ruleset)
+            reaches = harm_by_reach(tables, e, unit)
             if not reaches:
                 continue
             if e.activated and weight == 1.0:
                 weight *= ALREADY_ACTIVATED
             # It fires once: friends already in its sights share the shot it will take.
             weight /= 1 + SHARED_FIRE * self._exposed_to(e, unit, reaches[0][0])
-            weight *= FAIR_FIGHT if self.can_hurt(unit, e) else CANNOT_HURT_BACK
-            mobile, fixed, flies = _flags(card)
+            weight *= FAIR_FIGHT if self.pic.can_hurt(unit, e) else CANNOT_HURT_BACK
+            mobile, fixed, flies = tables.card_flags(e.id)
             facing = e.facing if fixed else None
             out.append((e.position, weight, reaches, card.move, mobile, flies, facing))
         out = _strongest(out, unit)
@@ -155,14 +139,15 @@ class Threats(Board):
 
         Kept for the rest of the turn while the enemy stands where it did: our units move a
         little within a turn, and this only dilutes a weight."""
-        key = ("exposed", enemy.id, enemy.position, reach)
-        exposed = self.memo.get(key)
+        memo = self.pic.memo.exposed
+        key = (enemy.id, enemy.position, reach)
+        exposed = memo.get(key)
         if exposed is None:
             ex, ey = enemy.position
             exposed = [
                 oid for oid, ox, oy in self._in_the_open() if math.hypot(ox - ex, oy - ey) <= reach
             ]
-            self.memo[key] = exposed
+            memo[key] = exposed
         return len(exposed) - (unit.id in exposed)
 
     def _in_the_open(self) -> list[tuple[str, float, float]]:
@@ -172,8 +157,8 @@ class Threats(Board):
         if found is None:
             found = [
                 (o.id, o.position[0], o.position[1])
-                for o in self.own
-                if not (o.concealed or self.sheltered(o, o.position))
+                for o in self.pic.own
+                if not (o.concealed or self.pic.sheltered(o, o.position))
             ]
             self._open = found
         return found
@@ -181,11 +166,11 @@ class Threats(Board):
     def under_guns(self, unit: UnitInfo) -> float:
         """A cheap stand-in for the threat where the unit stands, to choose who acts first:
         the Size of the visible enemies whose weapons reach it now (distance only)."""
-        if unit.concealed or self.sheltered(unit, unit.position):
+        if unit.concealed or self.pic.sheltered(unit, unit.position):
             return 0.0
         ux, uy = unit.position
         total = 0.0
-        for e in self.enemies:
+        for e in self.pic.enemies:
             reach = max((w.range for w in e.card.weapons), default=1.0)
             ex, ey = e.position
             if math.hypot(ex - ux, ey - uy) <= reach:
@@ -201,9 +186,9 @@ class Threats(Board):
         cached = self._threat.get(key)
         if cached is not None:
             return cached
-        view = self.view
+        view = self.pic.view
         aerial = unit.card.has(Keyword.AERIAL)
-        if not aerial and self.building_at(p) is not None:
+        if not aerial and self.pic.building_at(p) is not None:
             # Only the building can be attacked from outside; those inside it see each other.
             hidden = True
         cover = view.cover_at(p) if hidden else frozenset()
@@ -224,7 +209,7 @@ class Threats(Board):
                     break
                 h = hr
             if h > 0:
-                clear = aerial or flies or self.sees(where, p)
+                clear = aerial or flies or self.pic.sees(where, p)
                 share = 1.0 if clear else BLOCKED_IN_RANGE
             else:
                 for r, hr in reaches:
@@ -249,26 +234,25 @@ class Threats(Board):
         cached = self._danger.get(enemy.id)
         if cached is not None:
             return cached
-        key = ("danger", enemy.id, enemy.position, enemy.hits, enemy.skill)
-        cached = self.memo.get(key)
+        memo = self.pic.memo.danger
+        key = (enemy.id, enemy.position, enemy.hits, enemy.skill)
+        cached = memo.get(key)
         if cached is not None:
             self._danger[enemy.id] = cached
             return cached
         worst = 0.0
         ex, ey = enemy.position
         reach = max((w.range for w in enemy.card.weapons), default=1.0) + enemy.card.move
-        for o in self.own:
+        for o in self.pic.own:
             ox, oy = o.position
             if math.hypot(ox - ex, oy - ey) > reach:
                 continue
-            if o.concealed or self.sheltered(o, o.position):
+            if o.concealed or self.pic.sheltered(o, o.position):
                 continue
             d = math.hypot(ox - ex, oy - ey)
-            reaches = harm_by_reach(
-                enemy.card, enemy.skill, enemy.hits, o.card, o.hits, o.skill, self.ruleset
-            )
+            reaches = harm_by_reach(self.pic.tables, enemy, o)
             h = max((hr for r, hr in reaches if d <= r + enemy.card.move), default=0.0)
             worst = max(worst, o.card.size * h)
         self._danger[enemy.id] = worst
-        self.memo[key] = worst
+        memo[key] = worst
         return worst

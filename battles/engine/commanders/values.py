@@ -12,8 +12,7 @@ scores for removing it.
 - **opportunity**: the best attack a unit could make next time from a place, on the enemies it
   sees now.
 
-``Values`` is the layer of ``Picture`` (``picture.py``) over its ``Threats``, kept here to keep each
-file to one subject.
+A ``Picture`` (``picture.py``) holds its ``Values``; they ask its ``Threats`` for an enemy's danger.
 """
 
 from __future__ import annotations
@@ -24,13 +23,14 @@ from typing import TYPE_CHECKING
 from .. import geometry
 from ..cards import Keyword
 from ..scenario import ObjectiveKind
-from .odds import Shot, at_least, harm, removal_now, shots, weapon_reach
-from .threat import LOST_SIGHT, Threats
+from .odds import Shot, at_least, harm, removal_now
+from .threat import LOST_SIGHT
 
 if TYPE_CHECKING:
     from ..commander import UnitInfo
     from ..geometry import Point
     from ..state import BuildingState
+    from .picture import Picture
 
 WEAKEN = 1.0
 """Share of a target's danger credited per unit of harm short of removing it (suppression
@@ -51,28 +51,27 @@ LIMITED_USE = 0.8
 """A limited weapon (missiles, Charges) is kept for a target that makes it clearly better."""
 
 
-class Values(Threats):
-    """The attack values of a ``Picture`` (see the module docstring)."""
+class Values:
+    """The attack values of a ``Picture`` (see the module docstring), kept for its decision."""
 
-    def _begin(self) -> None:
-        super()._begin()
+    def __init__(self, pic: Picture) -> None:
+        self.pic = pic
         self._inside: dict[str, list[tuple[UnitInfo, float]]] | None = None
         self._worth: dict[str, float] = {}
         self._worth_attacking: list[tuple[BuildingState, int, float]] | None = None
         self._targets: dict[str, list[tuple[float, Point, float, bool, str | None]]] = {}
-        self.values: dict[tuple[str, str, str], float] = {}
+        self._values: dict[tuple[str, str, str], float] = {}
         """Attack values this decision by (unit, target, weapon): see ``attack_value``."""
 
     def attack_value(self, unit: UnitInfo, target: UnitInfo, shot: Shot) -> float:
         """Expected Size taken off ``target``, plus the danger it stops posing if removed now."""
         key = (unit.id, target.id, shot.weapon)
-        cached = self.values.get(key)
+        cached = self._values.get(key)
         if cached is None:
             # Beyond the shot, the value depends only on the two units' Hits and Skill and on
             # the target's danger (itself kept for the turn): kept for the turn on those.
-            danger = self.danger(target)
+            danger = self.pic.threats.danger(target)
             turn_key = (
-                "value",
                 unit.id,
                 unit.hits,
                 unit.skill,
@@ -82,22 +81,22 @@ class Values(Threats):
                 shot.weapon,
                 danger,
             )
-            cached = self.memo.get(turn_key)
+            memo = self.pic.memo.values
+            cached = memo.get(turn_key)
             if cached is None:
-                cached = self._attack_value(unit, target, shot, danger)
-                self.memo[turn_key] = cached
-            self.values[key] = cached
+                cached = memo[turn_key] = self._attack_value(unit, target, shot, danger)
+            self._values[key] = cached
         return cached
 
     def _attack_value(self, unit: UnitInfo, target: UnitInfo, shot: Shot, danger: float) -> float:
-        dem = self.demoralise_at
+        dem = self.pic.demoralise_at
         hurt = harm(shot.damage, shot.suppress, target.hits, target.skill, dem)
         value = target.card.size * hurt
         # Removing it now spares what it would do to us this turn and the next; hurting it
         # short of that weakens it a little.
         now = removal_now(shot.damage, shot.suppress, target.hits, target.skill, dem)
         spared = now + WEAKEN * max(0.0, hurt - now)
-        value += spared * danger * min(self.turns_left, DANGER_TURNS)
+        value += spared * danger * min(self.pic.turns_left, DANGER_TURNS)
         if shot.ram:
             # Ramming is resolved in both directions: pay for the blow back.
             back_damage, back_suppress = shot.blow_back
@@ -114,7 +113,7 @@ class Values(Threats):
         """The standing buildings worth bringing down to this side, with their Hits and that
         worth (compare two decisions' lists to know whether attacks on them changed)."""
         if self._worth_attacking is None:
-            found = [(b, b.hits, self.building_worth(b)) for b in self.buildings]
+            found = [(b, b.hits, self.building_worth(b)) for b in self.pic.buildings]
             self._worth_attacking = [(b, h, w) for b, h, w in found if w > 0]
         return self._worth_attacking
 
@@ -127,11 +126,11 @@ class Values(Threats):
         cached = self._worth.get(b.id)
         if cached is not None:
             return cached
-        key = ("worth", b.id, b.hits, len(self.buildings))
-        cached = self.memo.get(key)
+        memo = self.pic.memo.worth
+        key = (b.id, b.hits, len(self.pic.buildings))
+        cached = memo.get(key)
         if cached is None:
-            cached = self._building_worth(b)
-            self.memo[key] = cached
+            cached = memo[key] = self._building_worth(b)
         self._worth[b.id] = cached
         return cached
 
@@ -148,16 +147,16 @@ class Values(Threats):
     def _raze_points(self) -> dict[str, float]:
         """Per building, the raze objectives' end points for this side (the enemy's count
         against): the objectives never change, so this is worked out once a battle."""
-        found = self.kept.get(("raze",))
+        found = self.pic.kept.raze
         if found is None:
             found = {}
-            side = self.view.side
-            for o in self.view.objectives:
+            side = self.pic.view.side
+            for o in self.pic.view.objectives:
                 if o.kind is ObjectiveKind.RAZE and o.building is not None:
                     points = o.points_at_end if side in o.sides else -o.points_at_end
                     # Summed in objective order from 0.0, as the worth always was.
                     found[o.building] = found.get(o.building, 0.0) + points
-            self.kept[("raze",)] = found
+            self.pic.kept.raze = found
         return found
 
     def _occupants(self) -> dict[str, list[tuple[UnitInfo, float]]]:
@@ -165,17 +164,17 @@ class Values(Threats):
         our own −1 (they roll too when it falls)."""
         if self._inside is None:
             self._inside = {}
-            weighted = [(e, 1.0) for e in self.enemies]
-            weighted += [(e, LOST_SIGHT) for e in self.lost_sight]
-            weighted += [(o, -1.0) for o in self.own]
-            inside_at = self._inside_at
+            weighted = [(e, 1.0) for e in self.pic.enemies]
+            weighted += [(e, LOST_SIGHT) for e in self.pic.lost_sight]
+            weighted += [(o, -1.0) for o in self.pic.own]
+            inside_at = self.pic.inside_at
             aerial = Keyword.AERIAL
             for u, weight in weighted:
                 if aerial in u.card.keywords:
                     continue
                 p = u.position
                 # Most places are known already this turn: look them up before asking.
-                where = inside_at[p] if p in inside_at else self.building_at(p)
+                where = inside_at[p] if p in inside_at else self.pic.building_at(p)
                 if where is not None:
                     self._inside.setdefault(where, []).append((u, weight))
         return self._inside
@@ -183,18 +182,17 @@ class Values(Threats):
     def _can_finish(self, b: BuildingState) -> float:
         """Chance the side brings the building down in the turns left, every unit that can
         damage it attacking it each turn: a raze half done at the end scores nothing."""
-        key = ("finish", b.id, b.hits, len(self.own))
-        if key in self.memo:
-            return self.memo[key]
+        memo = self.pic.memo.finish
+        key = (b.id, b.hits, len(self.pic.own))
+        if key in memo:
+            return memo[key]
         chances = []
-        for o in self.own:
-            best = max(
-                (s.damage for s in shots(o.card, o.skill, b.card, self.ruleset)), default=0.0
-            )
+        for o in self.pic.own:
+            best = max((s.damage for s in self.pic.tables.shots(o.id, o.skill, b.id)), default=0.0)
             if best > 0:
-                chances.extend([best] * self.turns_left)
-        self.memo[key] = at_least(b.hits, chances) if chances else 0.0
-        return self.memo[key]
+                chances.extend([best] * self.pic.turns_left)
+        memo[key] = at_least(b.hits, chances) if chances else 0.0
+        return memo[key]
 
     def building_value(self, b: BuildingState, shot: Shot) -> float:
         """Expected worth of one attack on a building: its share of bringing the building down."""
@@ -213,14 +211,14 @@ class Values(Threats):
         out = []
         # Every place weighed is within a move of where the unit stands.
         ux, uy = unit.position
-        limit = weapon_reach(unit.card) + unit.card.move + 1e-6
-        for e in self.enemies:
+        limit = self.pic.tables.weapon_reach(unit.id) + unit.card.move + 1e-6
+        for e in self.pic.enemies:
             ex, ey = e.position
             if math.hypot(ex - ux, ey - uy) > limit:
                 continue
-            inside = None if e.card.has(Keyword.AERIAL) else self.building_at(e.position)
+            inside = None if e.card.has(Keyword.AERIAL) else self.pic.building_at(e.position)
             flies = e.card.has(Keyword.AERIAL)
-            for s in shots(unit.card, unit.skill, e.card, self.ruleset):
+            for s in self.pic.tables.shots(unit.id, unit.skill, e.id):
                 if s.damage + s.suppress > 0:
                     v = self.attack_value(unit, e, s)
                     if v > 0:
@@ -237,7 +235,7 @@ class Values(Threats):
         """
         aerial = unit.card.has(Keyword.AERIAL)
         arc = facing is not None and unit.card.has(Keyword.FIXED_MOUNT)
-        here = None if aerial else self.building_at(p)
+        here = None if aerial else self.pic.building_at(p)
         px, py = p
         for v, (ex, ey), reach, flies, inside in self._target_list(unit):
             if inside is not None and inside != here:
@@ -246,6 +244,6 @@ class Values(Threats):
                 continue
             if arc and not geometry.in_arc(p, facing, (ex, ey)):  # type: ignore[arg-type]
                 continue
-            if aerial or flies or self.sees(p, (ex, ey)):
+            if aerial or flies or self.pic.sees(p, (ex, ey)):
                 return v
         return 0.0

@@ -1,0 +1,195 @@
+"""What a scenario's battles ask again and again, worked out once when the scenario is loaded.
+
+``ScenarioTables`` numbers the scenario's distinct cards (equal cards share a number, whatever
+units carry them) and holds, by card number, the exact odds of ``probability`` as floats —
+every attack one card may make on another at each Skill (``Shot``) — the reach and movement
+flags of every unit card, and the path finders of the table's passages. A ``Scenario`` owns its
+tables: every battle of the scenario shares them, and they go when the scenario goes. Nothing
+is kept between scenarios.
+
+Commanders ask by piece id (units and buildings share one namespace): an id names one card for
+the whole battle, and a str's hash is kept by the str itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from .cards import BuildingCard, Keyword, UnitCard
+from .events import AttackKind
+from .rulesets import Ruleset
+
+if TYPE_CHECKING:
+    from .geometry import Polygon
+    from .pathfinding import CostRegion, PathFinder
+    from .scenario import Scenario
+
+Card = UnitCard | BuildingCard
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One attack a card could make on a target card, with its chances as floats."""
+
+    weapon: str
+    """Weapon name, or ``CLOSE_COMBAT``."""
+    range: float
+    """Reach in inches."""
+    power: int
+    """Power of the attack (Size when ramming)."""
+    limited: bool
+    """A weapon with printed uses (missiles, Charges): spend it where it pays."""
+    damage: float
+    """Chance of 1 damage."""
+    suppress: float
+    """Chance of a suppression (a hit that fails to damage, Power at least Resistance)."""
+    ram: bool
+    """Ramming: no Skill roll, and the target rams back."""
+    blow_back: tuple[float, float]
+    """(damage, suppress) chances of the ram back on the attacker; zeros otherwise."""
+
+
+class CardFlags(NamedTuple):
+    """What the threat a unit poses depends on beyond its attacks."""
+
+    mobile: bool
+    """It may move and fire in one activation (Move and Fire, Split Movement)."""
+    fixed: bool
+    """Fixed Mount: it fires only into its front arc."""
+    flies: bool
+    """Aerial."""
+
+
+ShotKey = tuple[int, int, int]
+"""An entry of the shot table: (attacker's card number, its Skill, target's card number)."""
+
+StateKey = tuple[int, int, int, int, int, int]
+"""Attacker and target as they stand: (attacker's card number, its Skill, its Hits, target's
+card number, its Hits, its Skill)."""
+
+
+class FinderKey(NamedTuple):
+    """A path finder's table: what blocks movement and what slows it."""
+
+    obstacles: tuple[Polygon, ...]
+    cost_regions: tuple[CostRegion, ...]
+
+
+def card_shots(attacker: UnitCard, skill: int, target: Card, ruleset: Ruleset) -> tuple[Shot, ...]:
+    """Every attack the attacker's card allows against the target card (range aside), worked
+    out exactly (``probability``) and kept as floats."""
+    # Imported here: the rules import the scenario, which builds its tables at load.
+    from .probability import attack_options, option_outcome, ram_back_outcome
+
+    out = []
+    for option in attack_options(attacker, target, ruleset):
+        outcome = option_outcome(option, target, skill)
+        ram = option.kind is AttackKind.RAM
+        back = (0.0, 0.0)
+        if ram and isinstance(target, UnitCard):
+            b = ram_back_outcome(attacker, target)
+            back = (float(b.damage), float(b.suppress))
+        out.append(
+            Shot(
+                option.weapon,
+                option.range,
+                option.power,
+                option.uses is not None,
+                float(outcome.damage),
+                float(outcome.suppress),
+                ram,
+                back,
+            )
+        )
+    return tuple(out)
+
+
+class ScenarioTables:
+    """The scenario's cards, numbered, and what commanders and movement ask of them."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.ruleset = scenario.ruleset
+        number: dict[Card, int] = {}
+        cards: list[Card] = []
+        self.card_no: dict[str, int] = {}
+        """Each unit's and building's card number, by piece id."""
+        pieces: list[tuple[str, Card]] = [(u.id, u.card) for u in scenario.units()]
+        pieces += [(b.id, b.card) for b in scenario.buildings]
+        for piece_id, card in pieces:
+            n = number.get(card)
+            if n is None:
+                n = number[card] = len(cards)
+                cards.append(card)
+            self.card_no[piece_id] = n
+        self.cards: tuple[Card, ...] = tuple(cards)
+        """The distinct cards, by number."""
+        self.reach: tuple[float, ...] = tuple(
+            max(max((w.range for w in c.weapons), default=0.0), 1.0)
+            if isinstance(c, UnitCard)
+            else 0.0
+            for c in cards
+        )
+        """Each unit card's longest weapon range, never under the 1" of close combat."""
+        self.flags: tuple[CardFlags, ...] = tuple(
+            CardFlags(
+                c.has(Keyword.MOVE_AND_FIRE) or c.has(Keyword.SPLIT_MOVEMENT),
+                c.has(Keyword.FIXED_MOUNT),
+                c.has(Keyword.AERIAL),
+            )
+            if isinstance(c, UnitCard)
+            else CardFlags(False, False, False)
+            for c in cards
+        )
+        """Each unit card's ``CardFlags``."""
+        self._shots: dict[ShotKey, tuple[Shot, ...]] = {}
+        self._damages: dict[ShotKey, bool] = {}
+        lowest = self.ruleset.demoralise_at_skill + 1
+        for a, attacker in enumerate(cards):
+            if not isinstance(attacker, UnitCard):
+                continue
+            for skill in range(lowest, attacker.skill + 1):
+                for t in range(len(cards)):
+                    self._fill((a, skill, t))
+        self.finders: dict[FinderKey, PathFinder] = {}
+        """Path finders by the table they find paths over (``movement.finder``): a visibility
+        graph serves every battle of the scenario."""
+        self.best: dict[StateKey, tuple[float, Shot] | None] = {}
+        """The commander's best attack by attacker and target state (``odds.best_shot``)."""
+        self.reaches: dict[StateKey, tuple[tuple[float, float], ...]] = {}
+        """The commander's harm by reach by attacker and target state (``odds.harm_by_reach``)."""
+
+    def _fill(self, key: ShotKey) -> tuple[Shot, ...]:
+        attacker, target = self.cards[key[0]], self.cards[key[2]]
+        assert isinstance(attacker, UnitCard)
+        found = card_shots(attacker, key[1], target, self.ruleset)
+        self._shots[key] = found
+        self._damages[key] = any(s.damage > 0 for s in found)
+        return found
+
+    def shots(self, attacker: str, skill: int, target: str) -> tuple[Shot, ...]:
+        """Every attack the attacker's card allows against the target's card (range aside),
+        the attacker at ``skill``; by piece ids."""
+        no = self.card_no
+        key = (no[attacker], skill, no[target])
+        found = self._shots.get(key)
+        # A Skill off the table (a test's unit above its card) is worked out when asked.
+        return found if found is not None else self._fill(key)
+
+    def can_damage(self, attacker: str, skill: int, target: str) -> bool:
+        """Whether any attack of the attacker's card has a chance of damaging the target's."""
+        no = self.card_no
+        key = (no[attacker], skill, no[target])
+        found = self._damages.get(key)
+        if found is None:
+            self._fill(key)
+            found = self._damages[key]
+        return found
+
+    def weapon_reach(self, unit: str) -> float:
+        """The unit's card's longest weapon range, never under the 1" of close combat."""
+        return self.reach[self.card_no[unit]]
+
+    def card_flags(self, unit: str) -> CardFlags:
+        """The unit's card's ``CardFlags``."""
+        return self.flags[self.card_no[unit]]
