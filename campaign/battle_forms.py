@@ -17,6 +17,7 @@ from battles.engine.geometry import Polygon
 from battles.forms import LaunchKeyField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.services import SEED_LIMIT
+from campaign.forms import PageForm
 from campaign.models import Order, Unit
 from campaign.orders import OrderKind
 from campaign.services.battles import Deployment, deployment_order, led_units
@@ -95,7 +96,7 @@ def _may_stand(
     return True
 
 
-class BattleSetupForm(forms.Form):
+class BattleSetupForm(PageForm):
     """Units to sides with positions and Orders, the turn limit, an optional seed.
 
     A unit with a character's Order under way (``under_way``) takes that Order into the battle:
@@ -224,7 +225,7 @@ class BattleSetupForm(forms.Form):
         return data
 
 
-class TableResultForm(forms.Form):
+class TableResultForm(PageForm):
     """A battle fought at a real table: who fought on which side, the winner, each unit's losses."""
 
     name = forms.CharField(max_length=200)

@@ -6,6 +6,7 @@ Forms only parse what was typed; the services decide what is allowed and say so 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from battles.services import MAX_SCENARIO_TEXT
+from battles.services import MAX_SCENARIO_TEXT, SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
 from campaign.quick import ROUND_LIMIT_MAX
 from campaign.services.recovery import MAX_DAYS
@@ -47,14 +48,25 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
             form.add_error(name, problem)
 
 
-class CampaignForm(forms.Form):
+class PageForm(forms.Form):
+    """A form that may share its page with others. Its fields' ids carry the form's name
+    (``id_leader_attach_name``, not ``id_name``), so no two elements of a page share an id and
+    each label, error and script finds its own field."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        words = re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__.removesuffix("Form"))
+        kwargs.setdefault("auto_id", f"id_{words.lower()}_%s")
+        super().__init__(*args, **kwargs)
+
+
+class CampaignForm(PageForm):
     """A new campaign; the one who creates it is its GM."""
 
     name = forms.CharField(max_length=200)
     ruleset = forms.ChoiceField(choices=Campaign._meta.get_field("ruleset").choices)
 
 
-class SettingsForm(forms.Form):
+class SettingsForm(PageForm):
     """The GM's campaign settings: how outcomes reach the rosters and what players see."""
 
     apply_mode = forms.ChoiceField(choices=Campaign.ApplyMode.choices, label="Battle outcomes")
@@ -96,14 +108,14 @@ class UserField(forms.CharField):
         return user
 
 
-class InvitationForm(forms.Form):
+class InvitationForm(PageForm):
     """Invite someone to the campaign; they join when they accept."""
 
     invitee = forms.CharField(max_length=254, label="Username or e-mail address")
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
 
 
-class MemberForm(forms.Form):
+class MemberForm(PageForm):
     """Change a member's part in the campaign (only someone in it already)."""
 
     username = forms.CharField(max_length=150, label="Member (username)")
@@ -121,7 +133,7 @@ class MemberForm(forms.Form):
         return membership.user
 
 
-class ForceForm(forms.Form):
+class ForceForm(PageForm):
     """A new force for a player (or the GM)."""
 
     owner = UserField(max_length=150, label="Player (username)")
@@ -132,7 +144,7 @@ class ForceForm(forms.Form):
         self.fields["owner"].campaign = campaign
 
 
-class UnitAddForm(forms.Form):
+class UnitAddForm(PageForm):
     """Raise a unit from a card of the library."""
 
     unit_type = forms.ModelChoiceField(queryset=UnitType.objects.none(), label="Card")
@@ -150,7 +162,7 @@ class UnitAddForm(forms.Form):
         ).order_by("name")
 
 
-class UnitEditForm(forms.Form):
+class UnitEditForm(PageForm):
     """A GM's correction: the fields as they should be, and why."""
 
     name = forms.CharField(max_length=200)
@@ -193,12 +205,12 @@ class UnitEditForm(forms.Form):
         return changed
 
 
-class AdvanceForm(forms.Form):
+class AdvanceForm(PageForm):
     days = forms.IntegerField(min_value=1, max_value=MAX_DAYS, initial=1)
     reason = forms.CharField(max_length=300, required=False)
 
 
-class NoticesForm(forms.Form):
+class NoticesForm(PageForm):
     email_notices = forms.BooleanField(
         required=False,
         label="Email me when my units are destroyed, lose Casualty hits to the medical window, "
@@ -206,7 +218,7 @@ class NoticesForm(forms.Form):
     )
 
 
-class AdvanceSummaryForm(forms.Form):
+class AdvanceSummaryForm(PageForm):
     """The summary of an Advance: how far it went, and the history entries it wrote."""
 
     days = forms.IntegerField(min_value=1, max_value=MAX_DAYS)
@@ -215,7 +227,7 @@ class AdvanceSummaryForm(forms.Form):
     upto = forms.IntegerField(min_value=0)
 
 
-class MedicalForm(forms.Form):
+class MedicalForm(PageForm):
     """The medics of a force: the default triage (highest quality first) with one click, or
     hits to save typed unit by unit (one ``save_<pk>`` field per unit awaiting them today)."""
 
@@ -254,7 +266,7 @@ class MedicalForm(forms.Form):
         return chosen
 
 
-class CombatZoneForm(forms.Form):
+class CombatZoneForm(PageForm):
     """Withdraw a unit from the combat zone (R&R then heals its last Morale hit), or send it
     back in."""
 
@@ -266,7 +278,7 @@ class CombatZoneForm(forms.Form):
     reason = forms.CharField(max_length=300, required=False)
 
 
-class LeaderAttachForm(forms.Form):
+class LeaderAttachForm(PageForm):
     """A d20 character takes command of the unit."""
 
     name = forms.CharField(max_length=200, label="Leader's name")
@@ -277,11 +289,11 @@ class LeaderAttachForm(forms.Form):
         return "name" if service_field == "leader" else None
 
 
-class LeaderDetachForm(forms.Form):
+class LeaderDetachForm(PageForm):
     reason = forms.CharField(max_length=300, required=False, label="Why the leader leaves")
 
 
-class QuickResolveForm(forms.Form):
+class QuickResolveForm(PageForm):
     """An engagement between two units, fought out BUCS unit against unit."""
 
     attacker = forms.ModelChoiceField(queryset=Unit.objects.none())
@@ -291,7 +303,7 @@ class QuickResolveForm(forms.Form):
     defender_dug_in = forms.BooleanField(required=False, label="Defender dug in")
     defender_pinned_down = forms.BooleanField(required=False, label="Defender pinned down")
     round_limit = forms.IntegerField(min_value=1, max_value=ROUND_LIMIT_MAX, required=False)
-    seed = forms.IntegerField(min_value=0, max_value=2**53 - 1, required=False)
+    seed = forms.IntegerField(min_value=0, max_value=SEED_LIMIT, required=False)
     reason = forms.CharField(max_length=300, required=False, label="What happened")
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
@@ -314,7 +326,7 @@ class QuickResolveForm(forms.Form):
         )
 
 
-class SavedMapForm(forms.Form):
+class SavedMapForm(PageForm):
     name = forms.CharField(max_length=200)
     scenario = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
@@ -324,11 +336,11 @@ class SavedMapForm(forms.Form):
     )
 
 
-class RevertForm(forms.Form):
+class RevertForm(PageForm):
     reason = forms.CharField(max_length=300, help_text="Goes into every unit's history.")
 
 
-class CampaignImportForm(forms.Form):
+class CampaignImportForm(PageForm):
     """A campaign export, as a file or pasted; ``data`` is what it holds (checked whole by
     ``campaign_import`` afterwards)."""
 

@@ -8,10 +8,18 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 
+from battles.services import SEED_LIMIT
 from campaign.characters import Feat, can_train, feats_from
 from campaign.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
-from campaign.forms import EQUIPMENT_CHOICES, QUALITY_CHOICES, SPECIALTY_CHOICES, UserField
+from campaign.forms import (
+    EQUIPMENT_CHOICES,
+    QUALITY_CHOICES,
+    SPECIALTY_CHOICES,
+    PageForm,
+    UserField,
+)
 from campaign.models import Campaign, Force, Unit
 from campaign.orders import HOURS_PER_DAY, OrderKind
 from campaign.services.engagements import SITUATION_FIELDS
@@ -21,7 +29,9 @@ from units.models import UnitType
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
 ORDER_CHOICES = [(k.value, f"{k.label} ({k.row.listed_hours} h listed)") for k in OrderKind]
 SKILL_CHOICES = [("", "A general skill (every unit's)"), *SPECIALTY_CHOICES]
-SEED = {"min_value": 0, "max_value": 2**53 - 1, "required": False}
+SEED = {"min_value": 0, "max_value": SEED_LIMIT, "required": False}
+PK_MAX = 2**63 - 1
+"""The largest key a database's big integer column holds."""
 SITUATION_LABELS = {
     "dug_in": "dug in",
     "several_directions": "fire from several directions",
@@ -48,7 +58,7 @@ def _character_field(campaign: Campaign, **kwargs: Any) -> forms.ModelChoiceFiel
     return forms.ModelChoiceField(queryset=campaign.characters.order_by("name"), **kwargs)
 
 
-class CharacterForm(forms.Form):
+class CharacterForm(PageForm):
     name = forms.CharField(max_length=200)
     hit_points = forms.IntegerField(min_value=1, max_value=999)
     feats = forms.MultipleChoiceField(
@@ -72,7 +82,7 @@ class CharacterForm(forms.Form):
         return field.clean(username)
 
 
-class CampaignForm(forms.Form):
+class CampaignForm(PageForm):
     """A form whose choices are the campaign's units and characters."""
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
@@ -145,7 +155,7 @@ class OrderForm(CampaignForm):
         self.fields["note"] = forms.CharField(max_length=300, required=False)
 
 
-class ClockForm(forms.Form):
+class ClockForm(PageForm):
     hours = forms.IntegerField(min_value=1, max_value=MAX_DAYS * HOURS_PER_DAY, initial=1)
     reason = forms.CharField(max_length=300, required=False)
 
@@ -198,7 +208,7 @@ class EngagementForm(CampaignForm):
         }
 
 
-class RevertEngagementForm(forms.Form):
+class RevertEngagementForm(PageForm):
     reason = forms.CharField(max_length=300, help_text="Goes into every unit's history.")
 
 
@@ -222,8 +232,22 @@ class SkillCheckForm(CampaignForm):
         return "lead" if name == "units" else name
 
 
+class _UnitsField(forms.ModelMultipleChoiceField):
+    """Several of the campaign's units. A key too large for the database is refused as a
+    choice that is not there, before the database sees it (SQLite raises on such a number)."""
+
+    def _check_values(self, value):
+        for key in value:
+            if str(key).isdigit() and int(key) > PK_MAX:
+                raise ValidationError(
+                    self.error_messages["invalid_choice"], code="invalid_choice",
+                    params={"value": key},
+                )  # fmt: skip
+        return super()._check_values(value)
+
+
 def _helpers_field(campaign: Campaign, label: str) -> forms.ModelMultipleChoiceField:
-    helpers = forms.ModelMultipleChoiceField(
+    helpers = _UnitsField(
         queryset=_units(campaign), required=False, widget=forms.CheckboxSelectMultiple,
         label=label,
     )  # fmt: skip
