@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
@@ -63,3 +64,51 @@ def fast_password_hasher():
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     get_hashers.cache_clear()
     yield
+
+
+# Parallel runs (pytest-xdist, on by default): every test process gets a database of its own
+# (pytest-django's test_<name>_gwN), and, set here before it starts, a var dir of its own (the
+# SQLite files, the filesystem broker's folders) and a Redis db of its own (broker and page
+# cache), which the worker processes it starts inherit. The tests that start Celery workers,
+# servers or browsers run one after another in one test process, so they never compete for the
+# machine's cores and time out.
+SERVICES_GROUP = "services"
+SERVICE_MARKERS = ("worker", "browser")
+SERVICE_FIXTURES = {"redis_worker", "live_server", "chromium"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """Run in parallel unless asked not to: ``-n auto --dist loadgroup`` are the defaults (set
+    here, not in addopts, so ``-p no:xdist`` still parses)."""
+    if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
+        return
+    if config.option.numprocesses is None and not config.option.tx:
+        config.option.numprocesses = "auto"
+    if config.option.dist == "no":
+        config.option.dist = "loadgroup"
+
+
+def _redis_db_url(url: str, db: int) -> str:
+    if db > 15:
+        raise pytest.UsageError(f"too many test processes for Redis's 16 databases (db {db})")
+    return urlunsplit(urlsplit(url)._replace(path=f"/{db}"))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    if not settings.configured:  # `-p no:django`: the engine's tests need no services
+        return
+    redis_db = int(urlsplit(settings.REDIS_URL).path.strip("/") or 0) if settings.REDIS_URL else 0
+    for number, spec in enumerate(specs):
+        spec.env["BRIDGEHEAD_VAR_DIR"] = str(settings.VAR_DIR / f"gw{number}")
+        if settings.REDIS_URL:
+            spec.env["REDIS_URL"] = _redis_db_url(settings.REDIS_URL, redis_db + 1 + number)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if any(item.get_closest_marker(name) for name in SERVICE_MARKERS) or (
+            SERVICE_FIXTURES & set(item.fixturenames)
+        ):
+            item.add_marker(pytest.mark.xdist_group(SERVICES_GROUP))

@@ -9,7 +9,11 @@ import subprocess
 import sys
 import urllib.request
 
+import pytest
+
 from tests.workers import ROOT, project_env, wait_for
+
+pytestmark = pytest.mark.worker  # `serve` starts a Celery worker beside the web server
 
 
 def _free_port() -> int:
