@@ -257,7 +257,11 @@ def test_a_battle_entered_for_a_past_day_finds_its_medical_window_closed(campaig
     calendar_advance(campaign=campaign, days=2)
     campaign.refresh_from_db()
     entries = outcome_apply(
-        campaign=campaign, outcomes={mech.pk: UnitOutcome(2, 0)}, day=1, reason="Late report"
+        campaign=campaign,
+        outcomes={mech.pk: UnitOutcome(2, 0)},
+        day=1,
+        reason="Late report",
+        seed=3,  # fixed dice: the ids of the rows, in the default seed, vary by run
     )
     mech.refresh_from_db()
     assert mech.casualty_hits == 0 and mech.quality == Q.ELITE
