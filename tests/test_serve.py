@@ -10,7 +10,11 @@ import sys
 import urllib.error
 import urllib.request
 
+import pytest
+
 from tests.workers import ROOT, project_env, wait_for
+
+pytestmark = pytest.mark.worker  # `serve` starts a Celery worker beside the web server
 
 
 def _free_port() -> int:

@@ -118,11 +118,14 @@ def wounded(world):
         force=world.force, unit_type=card, name="Doc Crew", specialties=["medical"]
     )
     day = world.campaign.day
-    # The world's battle may have left Casualty hits on other units (its dice follow the
-    # database's ids): only these two wait for the medics here.
+    # The world's battle may have cost the unit quality and left Casualty hits on others (its
+    # dice are seeded with row ids, which depend on the tests run before it): an Average unit
+    # and a Green one are the only ones waiting for the medics here.
     for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
         _set(world, other, casualty_hits=0)
-    first = _set(world, world.unit, status="ready", casualty_hits=2, last_battle_day=day)
+    first = _set(
+        world, world.unit, status="ready", quality="average", casualty_hits=2, last_battle_day=day
+    )
     second = unit_create(force=world.force, unit_type=card, name="Hurt", quality="green")
     second = _set(world, second, casualty_hits=1, last_battle_day=day)
     return medics, first, second
