@@ -29,11 +29,11 @@ def _lines(page: str, chart_id: str) -> dict[str, str]:
 
 def test_the_unit_page_charts_its_quality_experience_and_hits_by_day(client, world):
     gm = world.users["gm"]
-    # Elite, so that 4 points are not yet a step up (the world's battle may have cost it
-    # quality: its dice follow the rows' ids).
-    unit_edit(
-        unit=world.unit, changes={"quality": "elite", "experience": 4}, reason="drill", actor=gm
-    )
+    # Elite with no Casualty hits, so that 4 points are not yet a step up and no hit dies at
+    # the Advance (the world's battle may have cost it quality and left hits: its dice follow
+    # the rows' ids).
+    changes = {"quality": "elite", "experience": 4, "casualty_hits": 0}
+    unit_edit(unit=world.unit, changes=changes, reason="drill", actor=gm)
     calendar_advance(campaign=world.campaign, days=2, actor=gm)
     unit_edit(unit=world.unit, changes={"morale_hits": 2}, reason="ambush", actor=gm)
     page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
