@@ -462,9 +462,8 @@ def campaign_battle_launched(
 
 def engine_unit_names(*, campaign_battle: CampaignBattle) -> dict[str, str]:
     """Engine unit id → the name its roster gives the unit."""
-    pks = campaign_battle.engine_units or {}
-    names = dict(Unit.objects.filter(pk__in=pks.values()).values_list("pk", "name"))
-    return {engine_id: names[pk] for engine_id, pk in pks.items() if pk in names}
+    fought = engine_units_fought(campaign_battle=campaign_battle)
+    return {engine_id: unit.name for engine_id, unit in fought.items()}
 
 
 def engine_units_fought(*, campaign_battle: CampaignBattle) -> dict[str, Unit]:
