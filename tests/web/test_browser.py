@@ -136,6 +136,14 @@ def wait_for_report(page) -> None:
     assert page.locator(".report").count() == 1, page.inner_text("#battle-body")
 
 
+def select_when_ready(page, selector: str, value: str) -> None:
+    """Choose in a select whose change htmx or the page's script acts on: only once the page has
+    loaded, since its deferred scripts attach their listeners then, and a change made before
+    that would go unseen."""
+    page.wait_for_load_state("load")
+    page.select_option(selector, value)
+
+
 def counter(page) -> tuple[int, int]:
     here, total = page.inner_text("[data-counter]").split(" / ")
     return int(here), int(total)
@@ -144,7 +152,7 @@ def counter(page) -> tuple[int, int]:
 def test_it_sets_up_launches_and_replays_a_battle(page_for, live_server, worker):
     page = page_for("commander")
     page.click("text=New battle")
-    page.select_option("#id_scenario", "landing")
+    select_when_ready(page, "#id_scenario", "landing")
     page.wait_for_selector("#preview-heading:has-text('Beach Landing')")  # htmx redraw
     page.select_option("#id_scenario", "crossroads")
     page.wait_for_selector("#preview-heading:has-text('Crossroads')")
@@ -227,7 +235,7 @@ def test_it_sets_up_launches_and_replays_a_battle(page_for, live_server, worker)
 def test_it_runs_the_odds_for_a_scenario(page_for, worker):
     page = page_for("oddsmaker")
     page.click("text=Odds")
-    page.select_option("#id_scenario", "crossroads")
+    select_when_ready(page, "#id_scenario", "crossroads")
     page.fill("#id_battles", "60")
     page.fill("#id_seed", "100")
     shoot(page, "09-odds-setup")

@@ -24,6 +24,7 @@ from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or u
     expect,
     page_for,
     playwright_ready,
+    select_when_ready,
     shoot,
     wait_for_report,
     worker,
@@ -113,7 +114,7 @@ def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):
 
     # Set up and launch a battle on Crossroads: each force takes a side by default.
     gm.click("text=Set up a battle")
-    gm.select_option("#id_scenario_pick", "crossroads")
+    select_when_ready(gm, "#id_scenario_pick", "crossroads")
     gm.wait_for_selector("#setup-form input[name=scenario][value=crossroads]", state="attached")
     gm.fill("#setup-form input[name=seed]", "7")
     gm.fill("#setup-form input[name=turn_limit]", "5")

@@ -24,6 +24,7 @@ from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or u
     expect,
     page_for,
     playwright_ready,
+    select_when_ready,
     wait_for_report,
     worker,
 )
@@ -142,7 +143,7 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     gm.goto(f"{live_server.url}/campaigns/")
     gm.click("text=Operation Lantern")
     gm.click("text=Set up a battle")
-    gm.select_option("#id_scenario_pick", "crossroads")
+    select_when_ready(gm, "#id_scenario_pick", "crossroads")
     gm.wait_for_selector("#setup-form input[name=scenario][value=crossroads]", state="attached")
     marks = gm.locator("[data-deploy-map] .deploy-unit:not(.unplaced)")
     expect(marks).to_have_count(4)
