@@ -15,9 +15,9 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count
 
 from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, QuickResolve, Unit
+from campaign.rules.values import parse_field
 from campaign.services import calendar_advance, unit_create, unit_edit
 from campaign.services.roster import EDITABLE, unit_create_check, unit_edit_check
-from campaign.values import parse_field
 from units.bucs import Specialty
 
 

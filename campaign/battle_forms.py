@@ -19,7 +19,7 @@ from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.services import SEED_LIMIT
 from campaign.forms import PageForm
 from campaign.models import Order, Unit
-from campaign.orders import OrderKind
+from campaign.rules.orders import OrderKind
 from campaign.services.battles import Deployment, deployment_order, led_units
 
 NO_ORDER = "none"

@@ -3,7 +3,7 @@
 Pure: each takes history entries as plain ``(day, after)`` data (oldest first) and returns the
 value at the end of each campaign day, so a chart has one point a day from the first day
 drawn to today. A unit's first entry is its whole snapshot; each later entry's ``after`` holds
-only what it changed (``campaign.state.snapshot_replay``).
+only what it changed (``campaign.rules.state.snapshot_replay``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from campaign.state import Status, quality_from_name
+from campaign.rules.state import Status, quality_from_name
 
 UNIT_SERIES = ("quality", "experience", "morale_hits", "casualty_hits")
 """What a unit's chart follows, in the order it is drawn."""

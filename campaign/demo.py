@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from campaign.bridge import UnitOutcome
 from campaign.models import Campaign, Force, Unit
+from campaign.rules.bridge import UnitOutcome
 from campaign.services import (
     calendar_advance,
     campaign_create,

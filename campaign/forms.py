@@ -17,9 +17,9 @@ from django.db.models import Q
 
 from battles.services import MAX_SCENARIO_TEXT, SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
-from campaign.quick import ROUND_LIMIT_MAX
+from campaign.rules.quick import ROUND_LIMIT_MAX
+from campaign.rules.state import STATUS_LABELS, quality_name
 from campaign.services.recovery import MAX_DAYS
-from campaign.state import STATUS_LABELS, quality_name
 from campaign.transfer import read_json
 from units.bucs import Equipment, Quality, Specialty
 from units.models import UnitType

@@ -28,9 +28,10 @@ from battles.engine import ScenarioError, parse_scenario, run_battle
 from battles.engine.events import Removal
 from campaign.battle_forms import _free_spot as free_spot
 from campaign.battle_forms import deployment_spots, spot
-from campaign.bridge import UnitOutcome
 from campaign.demo import DEMO_FORCES
 from campaign.models import Campaign, Force, HistoryEntry, Unit
+from campaign.rules.bridge import UnitOutcome
+from campaign.rules.state import Status
 from campaign.services import (
     best_equipment,
     calendar_advance,
@@ -43,7 +44,6 @@ from campaign.services import (
     unit_create,
 )
 from campaign.services.battles import Deployment, campaign_battle_scenario
-from campaign.state import Status
 from units.bucs import Quality, Specialty
 from units.models import Ruleset, UnitType
 from units.services import library_load

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from campaign.state import (
+from campaign.rules.state import (
     STATUS_LABELS,
     CampaignUnitState,
     LeaderState,

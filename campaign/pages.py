@@ -17,12 +17,13 @@ from django.db.models.fields.json import KT
 from django.urls import reverse
 
 from battles.charts import line_chart
-from campaign.bridge import BridgeError, TableResult, battle_card
 from campaign.charts import UNIT_SERIES, force_strength_series, unit_series
-from campaign.experience import threshold
-from campaign.history import changes_text, hits_text, story_text
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, QuickResolve, Unit
-from campaign.recovery import medical_capacity, medical_window_open
+from campaign.rules.bridge import BridgeError, TableResult, battle_card
+from campaign.rules.experience import threshold
+from campaign.rules.history import changes_text, hits_text, story_text
+from campaign.rules.recovery import medical_capacity, medical_window_open
+from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from campaign.selectors import (
     campaign_units,
     entries_since,
@@ -30,7 +31,6 @@ from campaign.selectors import (
     medics_used_today,
     notable_entries,
 )
-from campaign.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from units.bucs import Quality
 from units.cardtext import CardError, render_card
 

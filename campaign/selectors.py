@@ -26,8 +26,8 @@ from campaign.models import (
     Membership,
     Unit,
 )
-from campaign.recovery import casualties_die, medical_window_open, rest_day
-from campaign.state import CampaignUnitState, Status, snapshot_replay
+from campaign.rules.recovery import casualties_die, medical_window_open, rest_day
+from campaign.rules.state import CampaignUnitState, Status, snapshot_replay
 from units.models import UnitType
 
 GM = "gm"

@@ -11,8 +11,6 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from battles.services import SEED_LIMIT
-from campaign.characters import Feat, can_train, feats_from
-from campaign.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.forms import (
     EQUIPMENT_CHOICES,
     QUALITY_CHOICES,
@@ -21,7 +19,9 @@ from campaign.forms import (
     UserField,
 )
 from campaign.models import Campaign, Force, Unit
-from campaign.orders import HOURS_PER_DAY, OrderKind
+from campaign.rules.characters import Feat, can_train, feats_from
+from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
+from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.recovery import MAX_DAYS
 from units.models import UnitType

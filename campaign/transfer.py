@@ -18,7 +18,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from battles.engine import ScenarioError, parse_scenario
-from campaign.characters import ordered_feats
 from campaign.models import (
     CAMPAIGN_SETTINGS,
     Campaign,
@@ -28,10 +27,11 @@ from campaign.models import (
     Membership,
     Unit,
 )
-from campaign.orders import HOURS_PER_DAY, OrderKind
 from campaign.pages import card_text
-from campaign.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
-from campaign.values import leader_value, parse_field
+from campaign.rules.characters import ordered_feats
+from campaign.rules.orders import HOURS_PER_DAY, OrderKind
+from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
+from campaign.rules.values import leader_value, parse_field
 from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
 

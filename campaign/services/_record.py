@@ -6,10 +6,10 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 
-from campaign.history import sentence
 from campaign.models import Campaign, HistoryEntry, Leader, Unit
+from campaign.rules.history import sentence
+from campaign.rules.state import CampaignUnitState, snapshot_diff
 from campaign.selectors import campaign_can_manage
-from campaign.state import CampaignUnitState, snapshot_diff
 
 
 def require_manager(campaign: Campaign, actor: Any) -> None:

@@ -28,7 +28,8 @@ from battles.models import Battle, OddsRun
 from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
-from campaign.bridge import (
+from campaign.models import Campaign, CampaignBattle, HistoryEntry, Leader, Unit
+from campaign.rules.bridge import (
     BattleOrder,
     TableResult,
     UnitOutcome,
@@ -39,12 +40,11 @@ from campaign.bridge import (
     unit_effective_quality,
     unit_going_in,
 )
-from campaign.models import Campaign, CampaignBattle, HistoryEntry, Leader, Unit
+from campaign.rules.state import Status, ordered_specialties, quality_name
 from campaign.selectors import campaign_battle_launched, engaged_units
 from campaign.services._record import require_manager
 from campaign.services.orders import character_order, orders_under_way
 from campaign.services.outcomes import opposing_equipment_by_side, outcome_apply, outcome_revert
-from campaign.state import Status, ordered_specialties, quality_name
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 

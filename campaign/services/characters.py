@@ -12,7 +12,6 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from campaign.characters import RallyError, can_rally, feats_from, ordered_feats, rally
 from campaign.models import (
     Campaign,
     Character,
@@ -22,8 +21,9 @@ from campaign.models import (
     Membership,
     Unit,
 )
+from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
+from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.services._record import require_manager, unit_change
-from campaign.state import LEADER_DEATH_HIT_POINTS, LeaderState
 
 Kind = HistoryEntry.Kind
 HIT_POINTS_MAX = 999

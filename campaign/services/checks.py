@@ -1,6 +1,6 @@
 """Writes for the table's rolls: unit skill checks, contests between units, Requisition.
 
-Each is seeded (`campaign.dice.Dice`) and kept as a `TableRoll`; a check or contest also goes
+Each is seeded (`campaign.rules.dice.Dice`) and kept as a `TableRoll`; a check or contest also goes
 into the history of every unit that made it, and a unit raised by Requisition enters history
 with its roll (a unit the GM raises by fiat says so in its first entry).
 """
@@ -14,16 +14,16 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from campaign.characters import feats_from
-from campaign.checks import CheckError, CheckUnit, contest, requisition_check, skill_check
-from campaign.command import Commandable, command_of, legendary_command
-from campaign.dice import Dice
 from campaign.models import Campaign, Character, Force, HistoryEntry, TableRoll, Unit
+from campaign.rules.characters import feats_from
+from campaign.rules.checks import CheckError, CheckUnit, contest, requisition_check, skill_check
+from campaign.rules.command import Commandable, command_of, legendary_command
+from campaign.rules.dice import Dice
+from campaign.rules.state import Status
 from campaign.services._record import require_manager, unit_change
 from campaign.services.orders import UNDER_WAY, campaign_now, current_orders, order_status
 from campaign.services.quick import SEED_LIMIT
 from campaign.services.roster import unit_create, unit_create_check
-from campaign.state import Status
 from units.bucs import Specialty
 from units.models import UnitType
 

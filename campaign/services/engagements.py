@@ -15,10 +15,11 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from campaign.bridge import REMOVAL_WORDS, damage_apply
-from campaign.characters import feats_from
-from campaign.dice import Dice
-from campaign.engagement import (
+from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
+from campaign.rules.bridge import REMOVAL_WORDS, damage_apply
+from campaign.rules.characters import feats_from
+from campaign.rules.dice import Dice
+from campaign.rules.engagement import (
     ROUND_LIMIT_MAX,
     SIDES,
     TERRAINS,
@@ -27,16 +28,15 @@ from campaign.engagement import (
     engagement_fight,
     setup_errors,
 )
-from campaign.experience import experience_earn
-from campaign.history import hits_text, plural
-from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
-from campaign.orders import OrderKind
+from campaign.rules.experience import experience_earn
+from campaign.rules.history import hits_text, plural
+from campaign.rules.orders import OrderKind
+from campaign.rules.state import Status
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, campaign_now, current_orders, order_status
 from campaign.services.outcomes import outcome_revert
 from campaign.services.quick import SEED_LIMIT
-from campaign.state import Status
 
 Kind = HistoryEntry.Kind
 SITUATION_FIELDS = ("dug_in", "several_directions", "cramped", "landing")

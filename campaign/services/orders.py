@@ -11,10 +11,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from campaign.bridge import CharacterOrder
-from campaign.characters import feat_sum, feats_from
 from campaign.models import Campaign, Character, Order, Unit
-from campaign.orders import (
+from campaign.rules.bridge import CharacterOrder
+from campaign.rules.characters import feat_sum, feats_from
+from campaign.rules.orders import (
     HOURS_PER_DAY,
     OrderKind,
     clock_hour,
@@ -22,9 +22,9 @@ from campaign.orders import (
     order_hours,
     order_quality,
 )
+from campaign.rules.state import Status
 from campaign.services._record import require_manager
 from campaign.services.recovery import MAX_DAYS, calendar_advance
-from campaign.state import Status
 
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED = "done", "under way", "replaced"

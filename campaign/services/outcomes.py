@@ -14,7 +14,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.engine.events import Removal
-from campaign.bridge import (
+from campaign.models import Campaign, Character, HistoryEntry, Leader, Unit
+from campaign.rules.bridge import (
     Damage,
     UnitOutcome,
     battle_card,
@@ -22,14 +23,13 @@ from campaign.bridge import (
     outcome_problems,
     skill_restored_after,
 )
-from campaign.dice import Dice
-from campaign.experience import experience_earn
-from campaign.history import hits_text, plural
-from campaign.models import Campaign, Character, HistoryEntry, Leader, Unit
-from campaign.recovery import casualties_die
+from campaign.rules.dice import Dice
+from campaign.rules.experience import experience_earn
+from campaign.rules.history import hits_text, plural
+from campaign.rules.recovery import casualties_die
+from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
-from campaign.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
 from units.bucs import Equipment
 
 Kind = HistoryEntry.Kind

@@ -10,15 +10,15 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.services import SEED_LIMIT
-from campaign.bridge import REMOVAL_WORDS, Damage, damage_apply
-from campaign.dice import Dice
-from campaign.experience import experience_earn
-from campaign.history import hits_text, plural
 from campaign.models import Campaign, HistoryEntry, QuickResolve, Unit
-from campaign.quick import ROUND_LIMIT_MAX, SIDES, Stance, quick_resolve
+from campaign.rules.bridge import REMOVAL_WORDS, Damage, damage_apply
+from campaign.rules.dice import Dice
+from campaign.rules.experience import experience_earn
+from campaign.rules.history import hits_text, plural
+from campaign.rules.quick import ROUND_LIMIT_MAX, SIDES, Stance, quick_resolve
+from campaign.rules.state import Status
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
-from campaign.state import Status
 
 Kind = HistoryEntry.Kind
 

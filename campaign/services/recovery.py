@@ -8,9 +8,9 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from campaign.history import hits_text, plural
 from campaign.models import Campaign, Force, HistoryEntry, Unit
-from campaign.recovery import (
+from campaign.rules.history import hits_text, plural
+from campaign.rules.recovery import (
     Treatment,
     casualties_die,
     medical_capacity,
@@ -19,11 +19,11 @@ from campaign.recovery import (
     medical_window_open,
     rest_day,
 )
+from campaign.rules.state import Status
 from campaign.selectors import force_can_edit
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
-from campaign.state import Status
 
 Kind = HistoryEntry.Kind
 MAX_DAYS = 365

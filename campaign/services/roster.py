@@ -13,8 +13,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 from django.db import transaction
 
-from campaign.characters import can_train, feats_from
-from campaign.experience import TrainingError, training_apply, with_quality
 from campaign.models import (
     CAMPAIGN_SETTINGS,
     Campaign,
@@ -26,16 +24,18 @@ from campaign.models import (
     Membership,
     Unit,
 )
-from campaign.selectors import force_can_edit, invitee_keys
-from campaign.services._record import require_manager, unit_change
-from campaign.services.notices import notices_after_commit
-from campaign.state import UNIT_FIELDS, CampaignUnitState, LeaderState
-from campaign.values import (
+from campaign.rules.characters import can_train, feats_from
+from campaign.rules.experience import TrainingError, training_apply, with_quality
+from campaign.rules.state import UNIT_FIELDS, CampaignUnitState, LeaderState
+from campaign.rules.values import (
     MAX_PENDING_INVITATIONS,
     MAX_UNITS_PER_FORCE,
     leader_value,
     parse_field,
 )
+from campaign.selectors import force_can_edit, invitee_keys
+from campaign.services._record import require_manager, unit_change
+from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
 

@@ -24,7 +24,7 @@ from campaign.models import (
     SavedMap,
     Unit,
 )
-from campaign.orders import HOURS_PER_DAY
+from campaign.rules.orders import HOURS_PER_DAY
 from campaign.services._record import require_manager, unit_state_save
 from campaign.transfer import (
     CAMPAIGN_FORMAT,

@@ -38,8 +38,8 @@ from campaign.forms import (
     UnitEditForm,
     add_service_errors,
 )
-from campaign.history import plural
 from campaign.pages import changes, medics_today, roster_lines, unit_label
+from campaign.rules.history import plural
 from campaign.selectors import advance_entries, advance_preview, entries_changes
 from campaign.services import (
     calendar_advance,

@@ -38,10 +38,8 @@ from campaign.access import (
     require_manage,
 )
 from campaign.battle_forms import BattleSetupForm, TableResultForm
-from campaign.bridge import TableResult
 from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
-from campaign.history import plural
 from campaign.map_numbers import MapNumbersForm
 from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
@@ -54,6 +52,8 @@ from campaign.pages import (
     side_colours,
     unit_label,
 )
+from campaign.rules.bridge import TableResult
+from campaign.rules.history import plural
 from campaign.selectors import (
     FOG_ALL,
     FOG_NONE,

@@ -26,7 +26,6 @@ from campaign.access import (
     force_for_viewer,
     unit_for_viewer,
 )
-from campaign.experience import TrainingError, training_apply
 from campaign.forms import (
     AdvanceForm,
     CampaignForm,
@@ -64,6 +63,8 @@ from campaign.pages import (
     units_needing_attention,
     winner_names,
 )
+from campaign.rules.experience import TrainingError, training_apply
+from campaign.rules.state import CampaignUnitState
 from campaign.selectors import (
     campaigns_for_user,
     force_roster,
@@ -72,7 +73,6 @@ from campaign.selectors import (
     unit_story,
 )
 from campaign.services.notices import member_visit
-from campaign.state import CampaignUnitState
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key

@@ -16,11 +16,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.access import Viewer, campaign_for_viewer, require_manage
-from campaign.characters import ordered_feats
-from campaign.engagement import SIDES
-from campaign.history import plural
 from campaign.models import CharacterEntry, Engagement, Leader, Order, TableRoll
-from campaign.orders import OrderKind, clock_text
+from campaign.rules.characters import ordered_feats
+from campaign.rules.engagement import SIDES
+from campaign.rules.history import plural
+from campaign.rules.orders import OrderKind, clock_text
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run

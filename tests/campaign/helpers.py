@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from campaign.state import CampaignUnitState
+from campaign.rules.state import CampaignUnitState
 from units.bucs import Quality, Specialty
 
 

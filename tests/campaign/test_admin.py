@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaign.bridge import UnitOutcome
 from campaign.models import HistoryEntry, Unit
+from campaign.rules.bridge import UnitOutcome
+from campaign.rules.state import Status
 from campaign.services import outcome_apply, quick_resolve_run
-from campaign.state import Status
 
 MODELS = ("campaign", "membership", "force", "unit", "leader", "historyentry", "quickresolve")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from battles.engine.events import Removal
-from campaign.bridge import (
+from campaign.rules.bridge import (
     BridgeError,
     UnitOutcome,
     blow_hits,
@@ -13,7 +13,7 @@ from campaign.bridge import (
     outcome_damage,
     skill_restored_after,
 )
-from campaign.state import LeaderState, Status
+from campaign.rules.state import LeaderState, Status
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
 

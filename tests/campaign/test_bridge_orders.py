@@ -9,9 +9,9 @@ from unittest import mock
 
 import pytest
 
-from campaign.bridge import ENGINE_ORDER, CharacterOrder, battle_order, going_in
 from campaign.models import CampaignBattle
-from campaign.orders import OrderKind
+from campaign.rules.bridge import ENGINE_ORDER, CharacterOrder, battle_order, going_in
+from campaign.rules.orders import OrderKind
 from campaign.services import leader_attach
 from campaign.services.battles import (
     Deployment,

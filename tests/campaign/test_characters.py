@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.characters import FEAT_TABLE, Feat, RallyError, feat_sum, rally
 from campaign.models import Character, HistoryEntry, Leader
+from campaign.rules.characters import FEAT_TABLE, Feat, RallyError, feat_sum, rally
 from campaign.services import leader_attach, leader_detach, unit_train
 from campaign.services.characters import character_create, character_rally
 from campaign.services.engagements import engagement_revert, engagement_run

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.characters import Feat
-from campaign.checks import (
+from campaign.models import TableRoll, Unit
+from campaign.rules.characters import Feat
+from campaign.rules.checks import (
     REQUISITION_BASE_DC,
     CheckError,
     CheckUnit,
@@ -15,8 +16,7 @@ from campaign.checks import (
     requisition_dc,
     skill_check,
 )
-from campaign.command import Command
-from campaign.models import TableRoll, Unit
+from campaign.rules.command import Command
 from campaign.services.characters import character_create
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.orders import order_give

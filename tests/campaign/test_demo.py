@@ -51,8 +51,8 @@ def test_the_demo_command_prints_the_logins(capsys):
 
 
 def test_the_demos_battle_outcomes_are_possible_for_their_cards():
-    from campaign.bridge import UnitOutcome, outcome_problems
     from campaign.demo import DEMO_FORCES, MILL_OUTCOMES
+    from campaign.rules.bridge import UnitOutcome, outcome_problems
 
     demo_load()
     cards = {name: card for _, _, roster in DEMO_FORCES for name, card, *_ in roster}

@@ -1,14 +1,14 @@
 """Engagements: BUCS unit combat many against many, every modifier from the units and the
-situation, round by round with fixed dice (the pure rules of `campaign/engagement.py`)."""
+situation, round by round with fixed dice (the pure rules of `campaign/rules/engagement.py`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from campaign.characters import Feat
-from campaign.command import Commandable, legendary_command
-from campaign.dice import Dice
-from campaign.engagement import (
+from campaign.rules.characters import Feat
+from campaign.rules.command import Commandable, legendary_command
+from campaign.rules.dice import Dice
+from campaign.rules.engagement import (
     DRIVEN_BACK,
     DRIVEN_BACK_MARGIN,
     PINNED_BY_NUMBERS,
@@ -17,8 +17,8 @@ from campaign.engagement import (
     engagement_fight,
     setup_errors,
 )
-from campaign.orders import OrderKind
-from campaign.state import LeaderState
+from campaign.rules.orders import OrderKind
+from campaign.rules.state import LeaderState
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
 
@@ -313,7 +313,7 @@ def test_the_same_seed_gives_the_same_engagement_die_for_die():
 
 
 def test_the_campaigns_dice_draw_each_face_from_random_which_python_keeps_stable():
-    from campaign.dice import Dice
+    from campaign.rules.dice import Dice
 
     dice = Dice(7)
     # random.Random(7).random() is the same on every Python: these faces are too.

@@ -7,11 +7,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaign.characters import Feat
-from campaign.dice import Dice
-from campaign.engagement import TERRAINS, Engaged, engagement_fight
-from campaign.orders import OrderKind
-from campaign.state import CampaignUnitState, LeaderState
+from campaign.rules.characters import Feat
+from campaign.rules.dice import Dice
+from campaign.rules.engagement import TERRAINS, Engaged, engagement_fight
+from campaign.rules.orders import OrderKind
+from campaign.rules.state import CampaignUnitState, LeaderState
 from units.bucs import Equipment, Quality, Specialty
 
 S = Specialty

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.bridge import UnitOutcome
-from campaign.experience import (
+from campaign.models import HistoryEntry
+from campaign.rules.bridge import UnitOutcome
+from campaign.rules.experience import (
     EXPERIENCE_TABLE,
     POINTS_SURVIVED,
     POINTS_WON,
@@ -16,10 +17,9 @@ from campaign.experience import (
     training_apply,
     with_quality,
 )
-from campaign.models import HistoryEntry
+from campaign.rules.state import Status
 from campaign.services import outcome_apply, unit_train
 from campaign.services.characters import character_create
-from campaign.state import Status
 from tests.campaign.helpers import unit_state
 from units.bucs import Quality
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.bridge import BridgeError, battle_card, card_for, going_in, unit_going_in
-from campaign.state import Status
+from campaign.rules.bridge import BridgeError, battle_card, card_for, going_in, unit_going_in
+from campaign.rules.state import Status
 from tests.campaign.helpers import unit_state
 from tests.campaign.test_bridge import RIFLES
 from units.bucs import Equipment, Quality, Specialty

@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign.models import Order
-from campaign.orders import (
+from campaign.rules.orders import (
     ORDER_TABLE,
     OrderKind,
     clock_hour,

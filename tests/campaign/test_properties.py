@@ -13,11 +13,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaign.bridge import UnitOutcome, outcome_damage
-from campaign.experience import TrainingError, experience_earn, threshold, training_apply
-from campaign.quick import Stance, quick_resolve
-from campaign.recovery import casualties_die, medical_treat, rest_day
-from campaign.state import CampaignUnitState, LeaderState, Status, ordered_specialties
+from campaign.rules.bridge import UnitOutcome, outcome_damage
+from campaign.rules.experience import TrainingError, experience_earn, threshold, training_apply
+from campaign.rules.quick import Stance, quick_resolve
+from campaign.rules.recovery import casualties_die, medical_treat, rest_day
+from campaign.rules.state import CampaignUnitState, LeaderState, Status, ordered_specialties
 from units.bucs import Equipment, Quality, Specialty
 
 qualities = st.sampled_from(list(Quality))

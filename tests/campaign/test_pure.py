@@ -8,13 +8,13 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[2]
 PURE = (
-    "campaign.state",
-    "campaign.bridge",
-    "campaign.recovery",
-    "campaign.experience",
-    "campaign.quick",
-    "campaign.history",
-    "campaign.values",
+    "campaign.rules.state",
+    "campaign.rules.bridge",
+    "campaign.rules.recovery",
+    "campaign.rules.experience",
+    "campaign.rules.quick",
+    "campaign.rules.history",
+    "campaign.rules.values",
     "units.terrain",
 )
 

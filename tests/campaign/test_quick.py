@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign.models import HistoryEntry, QuickResolve
-from campaign.quick import Stance, quick_resolve
+from campaign.rules.quick import Stance, quick_resolve
+from campaign.rules.state import Status
 from campaign.services import quick_resolve_run
-from campaign.state import Status
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
 

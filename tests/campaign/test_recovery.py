@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.bridge import UnitOutcome
 from campaign.models import HistoryEntry, Unit
-from campaign.recovery import (
+from campaign.rules.bridge import UnitOutcome
+from campaign.rules.recovery import (
     MEDICAL_CAPACITY_BY_EQUIPMENT,
     MEDICAL_CAPACITY_BY_QUALITY,
     casualties_die,
@@ -16,8 +16,8 @@ from campaign.recovery import (
     medical_window_open,
     rest_day,
 )
+from campaign.rules.state import Status
 from campaign.services import calendar_advance, medical_apply, outcome_apply, unit_edit
-from campaign.state import Status
 from tests.campaign.helpers import unit_state
 from units.bucs import Equipment, Quality, Specialty
 

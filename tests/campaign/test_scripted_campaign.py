@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.bridge import UnitOutcome
 from campaign.models import HistoryEntry, Unit
+from campaign.rules.bridge import UnitOutcome
+from campaign.rules.state import Status
 from campaign.selectors import unit_history, unit_snapshot
 from campaign.services import (
     calendar_advance,
@@ -19,7 +20,6 @@ from campaign.services import (
     outcome_apply,
     unit_combat_zone_set,
 )
-from campaign.state import Status
 from units.bucs import Quality
 
 Kind = HistoryEntry.Kind

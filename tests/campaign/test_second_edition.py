@@ -15,9 +15,9 @@ from itertools import pairwise
 
 import pytest
 
-from campaign.bridge import CASUALTY_FROM, UnitOutcome, blow_hits, outcome_damage
-from campaign.recovery import casualties_die, medical_treat, rest_day
-from campaign.state import Status
+from campaign.rules.bridge import CASUALTY_FROM, UnitOutcome, blow_hits, outcome_damage
+from campaign.rules.recovery import casualties_die, medical_treat, rest_day
+from campaign.rules.state import Status
 from tests.campaign.helpers import unit_state
 from units.bucs import Equipment, Quality, Specialty
 from units.cardfile import split_specialty_line

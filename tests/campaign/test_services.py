@@ -6,9 +6,11 @@ import pytest
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 
 from battles.models import Battle
-from campaign.bridge import UnitOutcome
-from campaign.history import FIELD_LABELS
 from campaign.models import Force, HistoryEntry, Invitation, Membership, Unit
+from campaign.rules.bridge import UnitOutcome
+from campaign.rules.history import FIELD_LABELS
+from campaign.rules.state import SNAPSHOT_FIELDS, UNIT_FIELDS, Status
+from campaign.rules.values import READERS
 from campaign.selectors import (
     campaign_can_manage,
     campaign_role,
@@ -37,8 +39,6 @@ from campaign.services import (
     unit_edit,
 )
 from campaign.services.roster import EDITABLE
-from campaign.state import SNAPSHOT_FIELDS, UNIT_FIELDS, Status
-from campaign.values import READERS
 from units.bucs import Equipment
 
 Kind = HistoryEntry.Kind

@@ -10,8 +10,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from campaign.bridge import UnitOutcome
 from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
+from campaign.rules.bridge import UnitOutcome
 from campaign.selectors import unit_history_explains
 from campaign.services import (
     calendar_advance,

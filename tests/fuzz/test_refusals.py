@@ -99,7 +99,7 @@ def test_a_launch_with_a_nul_is_refused_naming_the_field(world):
 def test_a_force_at_its_unit_limit_refuses_one_more(client, world):
     """12,360 units made a force's set-up page take 12 s: a force holds a bounded number."""
     from campaign.models import Unit
-    from campaign.values import MAX_UNITS_PER_FORCE
+    from campaign.rules.values import MAX_UNITS_PER_FORCE
 
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     held = world.force.units.count()

@@ -14,8 +14,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 
-from campaign.bridge import UnitOutcome
 from campaign.models import Campaign, Force, HistoryEntry, Membership, SavedMap, Unit
+from campaign.rules.bridge import UnitOutcome
 from campaign.services import (
     campaign_create,
     campaign_update,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaign.state import CampaignUnitState, Status
+from campaign.rules.state import CampaignUnitState, Status
 from units.bucs import Quality
 
 POINTS_SURVIVED = 1

@@ -17,9 +17,9 @@ from typing import Any, Protocol
 
 from battles.engine.events import Removal
 from battles.engine.rulesets import RULESETS
-from campaign.experience import with_quality
-from campaign.orders import OrderKind, clock_text, order_quality, within_specialties
-from campaign.state import (
+from campaign.rules.experience import with_quality
+from campaign.rules.orders import OrderKind, clock_text, order_quality, within_specialties
+from campaign.rules.state import (
     LEADER_DEATH_HIT_POINTS,
     CampaignUnitState,
     LeaderState,

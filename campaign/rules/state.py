@@ -94,7 +94,7 @@ class CampaignUnitState:
     """Skill lost to suppression for good (Combined Arms), each point a quality step lost."""
     status: Status = Status.READY
     experience: int = 0
-    """Progress toward the next quality step (see `campaign.experience`)."""
+    """Progress toward the next quality step (see `campaign.rules.experience`)."""
     battles_fought: int = 0
     in_combat_zone: bool = False
     """Still under stress: R&R cannot heal its last Morale hit."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from battles.engine.events import Removal
-from campaign.state import CampaignUnitState
+from campaign.rules.state import CampaignUnitState
 from units.bucs import (
     Equipment,
     Quality,

@@ -19,12 +19,12 @@ from fractions import Fraction
 from typing import Any
 
 from battles.engine.events import Removal
-from campaign.bridge import LEADER_DEATH_MORALE_HITS, leader_wounds
-from campaign.characters import Feat, feat_sum
-from campaign.command import Commandable, column, command_of, legendary_command
-from campaign.orders import OrderKind, within_specialties
-from campaign.quick import COMBAT_SPECIALTIES
-from campaign.state import CampaignUnitState, LeaderState
+from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, leader_wounds
+from campaign.rules.characters import Feat, feat_sum
+from campaign.rules.command import Commandable, column, command_of, legendary_command
+from campaign.rules.orders import OrderKind, within_specialties
+from campaign.rules.quick import COMBAT_SPECIALTIES
+from campaign.rules.state import CampaignUnitState, LeaderState
 from units.bucs import (
     DUG_IN,
     MOMENTUM_PER_ROUND,

@@ -1,8 +1,8 @@
 """History in words: the sentences that explain each change to a persistent unit.
 
 A history entry keeps the changed fields of a unit snapshot
-(`campaign.state.CampaignUnitState.to_json`) before and after, and a sentence a player can read
-on the roster: why, then what changed
+(`campaign.rules.state.CampaignUnitState.to_json`) before and after, and a sentence a player
+can read on the roster: why, then what changed
 ("took 2 hits at Factory Hold (1 Morale, 1 Casualty); Morale hits 0 → 1, ..."). Plain Python.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign.state import STATUS_LABELS, Status
+from campaign.rules.state import STATUS_LABELS, Status
 from units.bucs import Equipment, Quality, Specialty
 
 FIELD_LABELS = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from campaign.state import (
+from campaign.rules.state import (
     LEADER_DEATH_HIT_POINTS,
     LeaderState,
     Status,

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.characters import Feat, feat_sum
-from campaign.command import Command, column
+from campaign.rules.characters import Feat, feat_sum
+from campaign.rules.command import Command, column
 from units.bucs import (
     Equipment,
     Quality,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaign.experience import with_quality
-from campaign.state import CampaignUnitState, Status
+from campaign.rules.experience import with_quality
+from campaign.rules.state import CampaignUnitState, Status
 from units.bucs import Equipment, Quality, Specialty
 
 # ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from campaign.state import CampaignUnitState
+from campaign.rules.state import CampaignUnitState
 
 
 class Feat(StrEnum):
