@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -27,6 +27,8 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 CSRF_PLACEHOLDER = "csrf-token-placeholder-0d5c1f"
 """Stands in for the CSRF token in a kept page (a token is letters and digits only)."""
@@ -61,7 +63,22 @@ def cached_page(
     return _fill(HttpResponse(body), request)
 
 
-def _get(key: str) -> bytes | None:
+def kept_value(name: str, parts: tuple[Any, ...], build: Callable[[], T]) -> T:
+    """What ``build()`` makes, made once per ``parts`` and kept as the pages are: for a costly
+    part of a page that is drawn on every visit (the rest of it is the viewer's own). As for a
+    page, ``parts`` must name everything the value is built from."""
+    seconds = settings.PAGE_CACHE_SECONDS
+    if not seconds:
+        return build()
+    key = f"{name}:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+    value = _get(key)
+    if value is None:
+        value = build()
+        _set(key, value, seconds)
+    return value
+
+
+def _get(key: str) -> Any:
     try:
         return cache.get(key)
     except Exception:  # a cache that is down only makes pages slower
@@ -69,7 +86,7 @@ def _get(key: str) -> bytes | None:
         return None
 
 
-def _set(key: str, body: bytes, seconds: int) -> None:
+def _set(key: str, body: Any, seconds: int) -> None:
     try:
         cache.set(key, body, seconds)
     except Exception:  # as above

@@ -14,6 +14,7 @@ their side could not see.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -33,20 +34,41 @@ NOTICE_KINDS = ("destroyed", "promoted")
 hits lost when a medical window closed)."""
 
 
-def member_visit(*, campaign: Campaign, user: Any) -> datetime | None:
-    """Record that ``user`` opens the campaign's dashboard now; when they last did (None: never,
-    or a superuser with no part in the campaign, who is not recorded). Two tabs opened at once
-    may both count from the same visit: no lock is worth that."""
+@dataclass(frozen=True)
+class Visit:
+    """A member opening the campaign's dashboard: when they last did (None: never, or a
+    superuser with no part in the campaign) and when this visit began."""
+
+    last: datetime | None
+    at: datetime
+
+
+def member_visit(*, campaign: Campaign, user: Any) -> Visit:
+    """``user`` opens the campaign's dashboard now: when they last did."""
     now = timezone.now()
     if campaign.gm_id == user.pk:
-        last = campaign.gm_last_visit_at
-        Campaign.objects.filter(pk=campaign.pk).update(gm_last_visit_at=now)
-        campaign.gm_last_visit_at = now
-        return last
-    row = Membership.objects.filter(campaign=campaign, user=user)
-    last = row.values_list("last_visit_at", flat=True).first()
-    row.update(last_visit_at=now)
-    return last
+        return Visit(campaign.gm_last_visit_at, now)
+    last = (
+        Membership.objects.filter(campaign=campaign, user=user)
+        .values_list("last_visit_at", flat=True)
+        .first()
+    )
+    return Visit(last, now)
+
+
+def member_visit_record(*, campaign: Campaign, user: Any, visit: Visit, news: bool) -> None:
+    """Record the visit, so that the next one counts from it, when it is the member's first or
+    it showed them something new (``news``). A visit that showed nothing new is not written:
+    counting the next visit from the one before finds the same news, and the dashboard, read
+    far more often than a campaign changes, then writes nothing. Two tabs opened at once may
+    both count from the same visit: no lock is worth that."""
+    if visit.last is not None and not news:
+        return
+    if campaign.gm_id == user.pk:
+        Campaign.objects.filter(pk=campaign.pk).update(gm_last_visit_at=visit.at)
+        campaign.gm_last_visit_at = visit.at
+        return
+    Membership.objects.filter(campaign=campaign, user=user).update(last_visit_at=visit.at)
 
 
 @transaction.atomic

@@ -72,7 +72,7 @@ from campaign.selectors import (
     roster_version,
     unit_story,
 )
-from campaign.services.notices import member_visit
+from campaign.services.notices import member_visit, member_visit_record
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
@@ -133,7 +133,7 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         rallying=[a for a in attention if a.unit.status == "retreated"],
         since=None if seen is None else since_last_visit(campaign, own, seen),
         quick_resolves=recent_quick_resolves(campaign),
-        strength=force_strength_chart(campaign, [s.force for s in summaries if s.force.pk in full])
+        strength=force_strength_chart(campaign, [s for s in summaries if s.force.pk in full])
         if full
         else None,
         members=campaign.memberships.select_related("user").order_by("role", "user__username"),
@@ -165,8 +165,12 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
 def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     # "Since your last visit" counts from when this member last opened it, on any device.
-    seen = member_visit(campaign=viewer.campaign, user=request.user)
-    return render(request, "campaign/dashboard.html", dashboard_context(viewer, seen=seen))
+    visit = member_visit(campaign=viewer.campaign, user=request.user)
+    context = dashboard_context(viewer, seen=visit.last)
+    member_visit_record(
+        campaign=viewer.campaign, user=request.user, visit=visit, news=bool(context["since"])
+    )
+    return render(request, "campaign/dashboard.html", context)
 
 
 @login_required

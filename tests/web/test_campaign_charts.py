@@ -5,6 +5,7 @@ the numbers as a table; a force shown only in summary is not charted for others.
 from __future__ import annotations
 
 import re
+from unittest import mock
 
 import pytest
 from django.urls import reverse
@@ -78,3 +79,25 @@ def test_a_force_shown_in_summary_is_not_charted_for_other_players(client, world
     page = login(client, world, "player").get(_url("dashboard", world)).text
     drawn = _lines(page, "strength-chart")
     assert set(drawn) == {"Red Company"}
+
+
+def test_the_strength_chart_is_kept_between_visits_and_redrawn_when_a_unit_changes(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"status": "ready"}, reason="fresh", actor=gm)
+    login(client, world, "gm")
+    url = _url("dashboard", world)
+    first = _lines(client.get(url).text, "strength-chart")
+    with mock.patch("campaign.pages._strength_chart", side_effect=AssertionError) as drawn:
+        assert _lines(client.get(url).text, "strength-chart") == first  # kept: not worked out
+    assert not drawn.called
+    ready = world.force.units.filter(status="ready").count()
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    page = client.get(url).text
+    assert f"<title>Red Company, day 1: {ready - 1}</title>" in page
+    calendar_advance(campaign=world.campaign, days=1, actor=gm)  # a day more, and R&R
+    ready = world.force.units.filter(status="ready").count()
+    assert f"<title>Red Company, day 2: {ready}</title>" in client.get(url).text
+    # A force renamed is charted under its new name.
+    world.force.name = "Crimson Company"
+    world.force.save()
+    assert "Crimson Company" in _lines(client.get(url).text, "strength-chart")

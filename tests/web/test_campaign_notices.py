@@ -182,3 +182,29 @@ def test_since_your_last_visit_is_kept_per_member_across_browsers(client, world,
     # The GM's visits are kept on the campaign.
     login(client, world, "gm").get(url)
     assert Campaign.objects.get(pk=world.campaign.pk).gm_last_visit_at is not None
+
+
+def test_a_visit_that_shows_nothing_new_writes_nothing(client, world):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = reverse("campaign:dashboard", args=[world.campaign.pk])
+    player = world.users["player"]
+    login(client, world, "player").get(url)  # the first visit is recorded
+    first = Membership.objects.get(user=player).last_visit_at
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(url).text
+    assert "Nothing has changed for your units since you last looked." in page
+    assert not [q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE")]
+    assert Membership.objects.get(user=player).last_visit_at == first
+    # A change to the player's units is news: shown once, and the visit that showed it counts.
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="shelled",
+              actor=world.users["gm"])  # fmt: skip
+    assert "Squad 1 (Red Company) was destroyed" in client.get(url).text
+    assert Membership.objects.get(user=player).last_visit_at > first
+    assert "Nothing has changed for your units since you last looked." in client.get(url).text
+    # The GM's visits alike, on the campaign.
+    login(client, world, "gm").get(url)
+    seen = Campaign.objects.get(pk=world.campaign.pk).gm_last_visit_at
+    client.get(url)
+    assert Campaign.objects.get(pk=world.campaign.pk).gm_last_visit_at == seen
