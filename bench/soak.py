@@ -1,15 +1,16 @@
 """A bounded load soak of the production shape on this machine (a benchmark, not a test).
 
 It starts gunicorn (on 127.0.0.1 only, production settings), a redis-server of its own on a
-free port, and two Celery workers (one with the beat that runs the sweeps), all against the
-PostgreSQL of ``DATABASE_URL``; then locust, headless for a bounded time, drives the site with
-the users of bench/locustfile.py: players read their rosters (a force of 100 units), battle
-reports (20v20) and the campaign dashboard; GMs open the battle setup page, launch campaign
-battles through it and watch them, and launch odds runs. It prints requests, errors and
-p50/p95/p99 per page, over the whole run and after the users' ramp (from the locustfile's record
-of every request), then waits (bounded) for the queue to drain and prints battles
-launched vs resolved vs applied and the odds runs, as the database has them, and stops
-everything itself. Locust is not in the project's requirements; install it first::
+free port, and the Celery services of docker-compose.yml (the battle worker at the lower CPU
+priority its ``cpu_shares`` gives it; the housekeeping worker with the beat that runs the
+sweeps), all against the PostgreSQL of ``DATABASE_URL``; then locust, headless for a bounded
+time, drives the site with the users of bench/locustfile.py: players read their rosters (a
+force of 100 units), battle reports (20v20) and the campaign dashboard; GMs open the battle
+setup page, launch campaign battles through it and watch them, and launch odds runs. It prints
+requests, errors and p50/p95/p99 per page, over the whole run and after the users' ramp (from
+the locustfile's record of every request), then waits (bounded) for the queue to drain and
+prints battles launched vs resolved vs applied and the odds runs, as the database has them,
+and stops everything itself. Locust is not in the project's requirements; install it first::
 
     .venv/bin/pip install -r bench/requirements.txt
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bridgehead_soak \\
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import os
 import re
 import secrets
@@ -180,6 +182,41 @@ def session_cookie(user) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
 
 
+# --- the production shape -----------------------------------------------------------------------
+
+
+def nice_for(cpu_shares: int) -> int:
+    """The niceness that gives a process on one host the CPU weight docker-compose's
+    ``cpu_shares`` gives a container beside others of the default 1024: the kernel weighs each
+    step of niceness 1.25 times less."""
+    return max(0, round(math.log(1024 / cpu_shares, 1.25)))
+
+
+def compose_workers(var: Path) -> list[tuple[str, list[str]]]:
+    """The Celery services of docker-compose.yml as commands on this host: (service, command),
+    each at the CPU priority its ``cpu_shares`` gives it, so that the soak runs what the
+    deploy runs. Only the beat's schedule file moves to the soak's folder."""
+    import yaml
+
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    workers = []
+    for name, service in services.items():
+        command = list(service.get("command") or [])
+        if command[:1] != ["celery"]:
+            continue
+        if "--schedule" in command:
+            command[command.index("--schedule") + 1] = str(var / "celerybeat-schedule")
+        # Each container has a host name of its own; here the services share one.
+        command = [sys.executable, "-m", *command, "-n", f"{name}@%h"]
+        shares = service.get("cpu_shares")
+        if shares:
+            command = ["nice", "-n", str(nice_for(shares)), *command]
+        workers.append((name, command))
+    if not workers:
+        raise SystemExit("docker-compose.yml has no Celery service to start")
+    return workers
+
+
 # --- the load ------------------------------------------------------------------------------------
 
 
@@ -273,7 +310,7 @@ def print_load(figures: dict, requests: list, steady_from: float, args) -> int:
     errors = sum(not ok for *_, ok in requests)
     errors += sum(int(e["Count"]) for e in figures["exceptions"])
     span = max(when for when, *_ in requests) - min(when for when, *_ in requests)
-    shape = f"gunicorn {args.web_workers} workers, 2 Celery workers"
+    shape = f"gunicorn {args.web_workers} workers, the Celery services of docker-compose.yml"
     print(f"\n{args.users} users ({args.gms} GMs) arriving over {args.ramp} s, then "
           f"{args.seconds} s with all of them; think ~{args.think:.1f} s; {shape}")  # fmt: skip
     print(f"requests {len(requests)} ({len(requests) / max(span, 1):.1f}/s), errors {errors}")
@@ -444,11 +481,9 @@ def main() -> int:
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         start("web", [gunicorn, "config.wsgi:application", "--bind", f"{HOST}:{web_port}",
                       "--workers", str(args.web_workers)])  # fmt: skip
-        celery = [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency",
-                  "1", "--loglevel", "warning", "--without-gossip", "--without-mingle"]  # fmt: skip
-        start("worker1", [*celery, "-n", "soak1@%h", "--beat", "--schedule",
-                          str(var / "celerybeat-schedule")])  # fmt: skip
-        start("worker2", [*celery, "-n", "soak2@%h"])
+        for name, command in compose_workers(var):
+            start(name, command)
+            print(f"{name}: {' '.join(command)}")
         _wait_port(web_port)
         time.sleep(2)  # the workers connect
 

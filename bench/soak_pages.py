@@ -51,10 +51,9 @@ def _environment() -> None:
 
 
 def build() -> None:
+    import soak
     from django.core.management import call_command
     from django.db import connection
-
-    import soak
 
     soak._recreate_database(os.environ["DATABASE_URL"])
     connection.close()
@@ -68,7 +67,7 @@ def build() -> None:
 
 def pages() -> list[tuple[str, object, str]]:
     """(page, user, path) for every fetch of one round: each player's three pages, each GM's
-    dashboard."""
+    dashboard and battle set-up page."""
     from django.contrib.auth import get_user_model
     from django.urls import reverse
 
@@ -91,6 +90,8 @@ def pages() -> list[tuple[str, object, str]]:
         user = User.objects.get(username=f"soak-gm-{g}")
         own = Campaign.objects.get(gm=user)
         rows.append(("gm dashboard", user, reverse("campaign:dashboard", args=[own.pk])))
+        setup = reverse("campaign:battle-setup", args=[own.pk]) + "?scenario=crossroads"
+        rows.append(("battle set-up", user, setup))
     return rows
 
 

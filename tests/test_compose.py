@@ -75,3 +75,11 @@ def test_env_example_documents_every_variable_the_settings_read():
     documented = set(re.findall(r"^#?\s*([A-Z_]+)=", (ROOT / ".env.example").read_text(), re.M))
     assert read, "found no settings read from the environment"
     assert read <= documented, f"undocumented: {sorted(read - documented)}"
+
+
+def test_the_battle_worker_yields_the_cpu_to_pages_and_the_database():
+    # docs/deploy.md, "CPU": under contention every other service comes first (the default
+    # weight is 1024); the short housekeeping tasks a GM waits on keep the default.
+    assert SERVICES["worker"]["cpu_shares"] < 1024
+    others = [name for name in SERVICES if name != "worker"]
+    assert all(SERVICES[name].get("cpu_shares", 1024) == 1024 for name in others)
