@@ -135,7 +135,7 @@ class ForceSummary:
     force: Force
     units: int
     ready: int
-    version: int = 0
+    version: int
     """The sum of its units' version tokens (``units.models.Versioned``): it changes with any
     saved change to a unit, which is also when a unit's history gains an entry."""
 
