@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 PLAYERS, GMS = 45, 5
+WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
 def _environment() -> None:
@@ -106,7 +107,7 @@ def one_fetch(client, path: str) -> dict:
         total = time.perf_counter() - t0
     assert response.status_code == 200, (path, response.status_code)
     in_db = sum(float(q["time"]) for q in queries.captured_queries)
-    writes = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith("SELECT")]
+    writes = [q["sql"] for q in queries.captured_queries if q["sql"].startswith(WRITES)]
     slow = sorted(queries.captured_queries, key=lambda q: -float(q["time"]))[:3]
     return {
         "queries": len(queries),
