@@ -189,7 +189,7 @@ def odds_count(*, run_id: int) -> bool:
         return False
     units = {unit["id"]: side["id"] for side in run.scenario["sides"] for unit in side["units"]}
     figures = {
-        "result": odds_summary(total, units),
+        "result": odds_summary(total, units).to_dict(),
         "battles_counted": total["battles"],
         "widest": widest_points(total),
     }
