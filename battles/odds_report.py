@@ -77,10 +77,11 @@ def odds_report(
         for s in scenario.get("sides", [])
         for u in s.get("units", [])
     }
-    # The scenario's list fixes the sides' order and places; a JSON column may hand the
-    # summary's sides back in any order.
+    # The scenario's lists fix the order of the sides (and their places, so their colours) and
+    # of the units; the summary keeps its own order, by id.
     place = {s["id"]: i for i, s in enumerate(scenario.get("sides", []))}
     ordered = sorted(summary.sides, key=lambda s: place.get(s.side, len(place)))
+    unit_place = {unit: i for i, unit in enumerate(unit_names)}
     colours = colours or {}
     sides = tuple(
         SideOdds(
@@ -103,7 +104,7 @@ def odds_report(
             removed=percent(odds.removed.rate),
             removed_interval=interval(odds.removed),
         )
-        for odds in summary.units
+        for odds in sorted(summary.units, key=lambda u: unit_place.get(u.unit, len(unit_place)))
     )
     favoured = summary.favoured
     return OddsReport(

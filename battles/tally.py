@@ -135,8 +135,10 @@ class OddsSummary:
     battles: int
     draw: Rate
     sides: tuple[SideSummary, ...]
-    """In the order the summary lists them (a JSON column may hand them back in any order)."""
+    """By side id: a JSON column may hand a stored summary's keys back in any order (PostgreSQL's
+    jsonb does), so the summary keeps an order of its own and the page takes the scenario's."""
     units: tuple[UnitSummary, ...]
+    """By unit id, likewise."""
     favoured: str | None
     """The side that wins more than half of the battles, if one does."""
 
@@ -174,11 +176,11 @@ class OddsSummary:
                     odds["mean_score"],
                     tuple(sorted((int(k), v) for k, v in odds["scores"].items())),
                 )
-                for side, odds in data["sides"].items()
+                for side, odds in sorted(data["sides"].items())
             ),
             units=tuple(
                 UnitSummary(unit, odds["side"], Rate.from_dict(odds["removed"]))
-                for unit, odds in data["units"].items()
+                for unit, odds in sorted(data["units"].items())
             ),
             favoured=data.get("favoured"),
         )
@@ -190,7 +192,7 @@ def odds_summary(tally: Mapping[str, Any], units: Mapping[str, str]) -> OddsSumm
     ``units`` maps unit id to the side it fights for.
     """
     n = tally["battles"]
-    sides = list(tally["wins"])
+    sides = sorted(tally["wins"])
     summaries = []
     for side in sides:
         others = sum(tally["wins"][s] for s in sides if s != side)
@@ -208,7 +210,7 @@ def odds_summary(tally: Mapping[str, Any], units: Mapping[str, str]) -> OddsSumm
         sides=tuple(summaries),
         units=tuple(
             UnitSummary(unit, side, Rate.of(tally["removed"].get(unit, 0), n))
-            for unit, side in units.items()
+            for unit, side in sorted(units.items())
         ),
         favoured=favoured if n and tally["wins"][favoured] * 2 > n else None,
     )
