@@ -26,6 +26,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from campaign.demo import demo_load
+from config.celery import worker_command
 
 
 class Command(BaseCommand):
@@ -49,20 +50,14 @@ class Command(BaseCommand):
         processes: dict[str, subprocess.Popen] = {}
         try:
             processes["worker"] = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
+                worker_command(
                     "--beat",
                     "--loglevel",
                     # The sweeps run every 30 s: at INFO their lines bury the logins below.
                     "info" if verbose else "warning",
                     "--concurrency",
                     "2",
-                ],
+                ),
                 process_group=0,
             )
             group = processes["worker"].pid
