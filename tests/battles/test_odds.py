@@ -84,6 +84,17 @@ def test_tallies_add_up_in_any_order(scenario):
 
 
 @pytest.mark.django_db
+def test_it_refuses_a_scenario_the_database_cannot_store_as_a_battle_does(scenario):
+    scenario["sides"][0]["units"][0]["card"]["name"] = "Rifles\x00"
+    with pytest.raises(BattleInputError) as refused:
+        odds_launch(scenario=scenario, battles=10)
+    assert refused.value.errors == [
+        ("sides[0].units[0].card.name", "must not contain a NUL character")
+    ]
+    assert not OddsRun.objects.exists()
+
+
+@pytest.mark.django_db
 def test_it_refuses_more_than_a_hundred_thousand_battles(scenario):
     with pytest.raises(BattleInputError, match="battles"):
         odds_launch(scenario=scenario, battles=100_001)
