@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -24,6 +24,7 @@ from campaign.access import (
     campaign_battle_for_viewer,
     campaign_for_viewer,
     force_for_viewer,
+    force_roster_for_viewer,
     unit_for_viewer,
 )
 from campaign.forms import (
@@ -339,9 +340,7 @@ def _sheet(request, viewer: Viewer, units, title: str, back_url: str) -> HttpRes
 def force_cards(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     """Every card of a force on one print sheet, with hit boxes."""
     viewer = campaign_for_viewer(request.user, pk)
-    force = force_for_viewer(viewer, force_pk)
-    if viewer.sight(force) != FULL:
-        raise Http404("no such force")
+    force = force_roster_for_viewer(viewer, force_pk)
     units = force_roster(force=force).exclude(status="destroyed")
     for unit in units:
         unit.force = force
