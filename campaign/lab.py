@@ -191,9 +191,7 @@ def lab_run(
                 try:
                     with transaction.atomic():
                         campaign = _campaign(str(ruleset), export, n)
-                        _play(
-                            campaign, battles, medics, Dice(seed * 1_000_003 + n), report
-                        )
+                        _play(campaign, battles, medics, Dice(seed * 1_000_003 + n), report)
                         raise _Discard
                 except _Discard:
                     pass
@@ -235,9 +233,7 @@ def _campaign(ruleset: str, export: dict[str, Any] | None, n: int) -> Campaign:
     return campaign
 
 
-def _play(
-    campaign: Campaign, battles: int, medics: bool, dice: Dice, report: LabReport
-) -> None:
+def _play(campaign: Campaign, battles: int, medics: bool, dice: Dice, report: LabReport) -> None:
     base = json.loads((SCENARIOS / REFERENCE_SCENARIO[Ruleset(campaign.ruleset)]).read_text())
     forces = list(Force.objects.filter(campaign=campaign).order_by("pk"))[:2]
     units = list(Unit.objects.filter(force__in=forces).select_related("unit_type", "force"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaign.models import Campaign, HistoryEntry, QuickResolve, Unit
+from campaign.models import Campaign, Engagement, HistoryEntry, Unit
 from campaign.services import unit_edit
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login
@@ -177,9 +177,16 @@ def test_it_quick_resolves_an_engagement(client, world):
     url = _url("quick-resolve", world)
     data = {"attacker": attacker.pk, "defender": defender.pk, "defender_dug_in": "on",
             "round_limit": "3", "seed": "4", "reason": "patrol"}  # fmt: skip
-    assert client.post(url, data).status_code == 302
-    record = QuickResolve.objects.get()
-    assert record.seed == 4 and record.setup["defender"]["dug_in"] is True
+    response = client.post(url, data)
+    record = Engagement.objects.latest("id")
+    # Fought as a one-against-one engagement: its round-by-round log is the engagement's page.
+    assert response.status_code == 302
+    assert response["Location"] == reverse("campaign:engagement", args=[world.campaign.pk,
+                                                                       record.pk])  # fmt: skip
+    assert record.seed == 4 and record.setup["situations"][str(defender.pk)]["dug_in"] is True
+    assert record.setup["sides"] == {"attackers": [attacker.pk], "defenders": [defender.pk]}
+    page = client.get(response["Location"])
+    assert page.status_code == 200 and "patrol" in page.text
     _ready(world, attacker)
     same_force = client.post(url, {**data, "defender": attacker.pk})
     assert same_force.status_code == 400
