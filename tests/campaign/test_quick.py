@@ -96,6 +96,30 @@ def test_a_unit_broken_by_a_morale_hit_retreats_in_poor_order():
     assert result.damage["defender"].morale_hits == 1
 
 
+def test_it_inflicts_one_hit_per_full_five_points_of_margin():
+    (first,) = pairings(fight(None, None, 15, 5, rounds=1))
+    assert (first["margin"], first["hits"], first["winner"]) == (10, 2, "attackers")
+    (nine,) = pairings(fight(None, None, 14, 5, rounds=1))
+    assert (nine["margin"], nine["hits"]) == (9, 1)
+
+
+def test_a_tie_inflicts_nothing_and_moves_no_momentum():
+    # Round 1 won by 2 (no hit, +1 Momentum); round 2 a tie, the Momentum making up the die.
+    result = fight(None, None, 12, 10, 8, 9, 10, 10, rounds=3)
+    first, tie, third = pairings(result)
+    assert (first["winner"], tie["winner"], tie["hits"]) == ("attackers", None, 0)
+    # The Momentum won in round 1 is still there in round 3: the tie moved none.
+    assert mods(third["attackers"])["Momentum"] == mods(tie["attackers"])["Momentum"] == 1
+
+
+def test_its_hits_lower_the_quality_it_fights_at_next_round():
+    result = fight(None, None, 20, 10, 10, 10, rounds=2)  # 2 hits on the defender in round 1
+    first, second = pairings(result)
+    quality = [name for name, _ in second["defenders"]["modifiers"] if name.startswith("quality")]
+    assert quality[0].startswith("quality: Green")
+    assert [n for n, _ in first["defenders"]["modifiers"] if n.startswith("quality: Average")]
+
+
 def test_it_stops_at_the_gms_round_limit_with_no_winner():
     result = fight(None, None, 10, 10, 10, 10, rounds=2)
     assert result.winner is None and result.rounds == 2

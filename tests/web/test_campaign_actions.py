@@ -193,6 +193,20 @@ def test_it_quick_resolves_an_engagement(client, world):
     assert "same force" in " ".join(_field_errors(same_force, "defender"))
 
 
+def test_a_quick_resolve_kept_from_before_stays_on_the_dashboard(client, world):
+    from campaign.models import QuickResolve
+
+    QuickResolve.objects.create(
+        campaign=world.campaign, day=1, attacker=world.unit, defender=world.enemy_unit, seed=3,
+        round_limit=5, setup={}, events=[{"event": "end", "rounds": 2, "winner": "attacker"}],
+        rounds=2, winner="attacker", reason="old patrol",
+    )  # fmt: skip
+    login(client, world, "gm")
+    page = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
+    assert "Quick resolves fought before they were engagements" in page
+    assert "(old patrol) — attacker after 2 rounds" in page
+
+
 def test_it_lets_the_owner_send_in_the_medics_and_says_when_there_are_none(client, world):
     login(client, world, "player")
     response = client.post(_url("medical", world, world.force.pk), {"reason": ""})
