@@ -260,6 +260,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     expect(gm.locator("h1")).to_have_text("patrol at the well")
     quick_log = gm.inner_text("#log")
     assert "Round 1" in quick_log and "Dug In +2" in quick_log
+    expect(gm.locator("body")).to_contain_text("Ghost Squad (Average), Order: Use Skill")
     shoot(gm, "table-06-quick-resolve", full_page=True)
     assert not gm.errors, gm.errors
     assert not alice.errors, alice.errors
