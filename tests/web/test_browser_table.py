@@ -1,9 +1,10 @@
-"""The table's pages in a real browser: a GM creates a character and puts it at the head of a
-unit, heals one, gives an Order and watches it finish on the clock, fights an engagement many
-against many and reads its log (as does a player), reverts it, makes a skill check and a
-contest, raises a unit by Requisition, sees an Order under way go into a Team Bravo
-battle's set-up, and quick-resolves one unit against another into an engagement's log. Each flow also meets bad input and shows its error, with nothing written (the
-page's tables are unchanged). Screenshots go to test-artifacts/browser/ (``table-*``).
+"""The table's pages in a real browser: a GM creates a character and puts it at the head of a unit,
+heals one, gives an Order and watches it finish on the clock, fights an engagement many against
+many and reads its log (as does a player), reverts it, makes a skill check and a contest, raises
+a unit by Requisition, sees an Order under way go into a Team Bravo battle's set-up, and
+quick-resolves one unit against another into an engagement's log. Each flow also meets bad input
+and shows its error, with nothing written (the page's tables are unchanged). Screenshots go to
+test-artifacts/browser/ (``table-*``).
 """
 
 from __future__ import annotations
