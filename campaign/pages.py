@@ -505,6 +505,14 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
               reverse("campaign:battle", args=[campaign.pk, cb.pk]))
         for cb in battles
     ]  # fmt: skip
+    for record in campaign.engagements.only("pk", "name", "day", "winner", "state", "rounds"):
+        winner = {"attackers": "the attackers won", "defenders": "the defenders won"}
+        events.append(
+            Event(record.day, "engagement",
+                  f"{record.name}: {winner.get(record.winner, 'no winner')} after "
+                  f"{record.rounds} rounds ({record.get_state_display().lower()})",
+                  reverse("campaign:engagement", args=[campaign.pk, record.pk]))
+        )  # fmt: skip
     for qr in campaign.quick_resolves.select_related("attacker__force", "defender__force"):
         events.append(
             Event(qr.day, "engagement",

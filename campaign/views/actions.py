@@ -186,9 +186,12 @@ def quick_resolve_view(request: HttpRequest, pk: int) -> HttpResponse:
             reason=data["reason"],
             actor=request.user,
         )
-        winner = record.get_winner_display().lower()
+        winner = {"attackers": data["attacker"], "defenders": data["defender"]}.get(
+            record.winner, "neither (round limit)"
+        )
         message = f"Quick resolve fought over {record.rounds} rounds; winner: {winner}."
-        return reverse("campaign:dashboard", args=[pk]), message
+        # Its round-by-round log is the engagement's page, like any engagement's.
+        return reverse("campaign:engagement", args=[pk, record.pk]), message
 
     return form_action(
         request,

@@ -274,7 +274,8 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
 def engagement_log(record: Engagement) -> dict[str, Any]:
     """The events grouped for reading: the line-up, the surprise check, then each round."""
     names = {e["unit"]: e["name"] for e in record.events if e["event"] == "unit"}
-    lineup = {side: [e for e in record.events if e["event"] == "unit" and e["side"] == side]
+    lineup = {side: [{**e, "order": OrderKind(e["order"]).label if e["order"] else None}
+                     for e in record.events if e["event"] == "unit" and e["side"] == side]
               for side in SIDES}  # fmt: skip
     surprise = next((e for e in record.events if e["event"] == "surprise"), None)
     rounds: list[dict[str, Any]] = []

@@ -32,7 +32,7 @@ def test_it_builds_a_campaign_of_two_forces_carrying_hits_and_history():
     units = Unit.objects.filter(force__campaign=campaign)
     assert any(u.morale_hits or u.casualty_hits for u in units)
     assert HistoryEntry.objects.filter(kind=HistoryEntry.Kind.BATTLE).exists()
-    assert campaign.quick_resolves.count() == 1
+    assert campaign.engagements.filter(name="patrol clash at the ford").count() == 1
     for unit in units:
         assert unit_history_explains(unit=unit), unit.name
 

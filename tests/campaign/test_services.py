@@ -511,9 +511,8 @@ def test_the_services_read_the_campaign_day_themselves(campaign, make_unit, enem
     calendar_advance(campaign=campaign)  # day 2, through another copy of the campaign
     record = quick_resolve_run(campaign=stale, attacker=red, defender=blue, seed=3, round_limit=1)
     assert record.day == 2
-    assert set(HistoryEntry.objects.filter(quick_resolve=record).values_list("day", flat=True)) == {
-        2
-    }
+    days = HistoryEntry.objects.filter(pk__in=record.applied_entries).values_list("day", flat=True)
+    assert set(days) == {2}
     entries = outcome_apply(
         campaign=stale, outcomes={red.pk: UnitOutcome(0, 0)}, reason="Second Crossing"
     )
