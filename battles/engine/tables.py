@@ -158,6 +158,10 @@ class ScenarioTables:
         """The commander's best attack by attacker and target state (``odds.best_shot``)."""
         self.reaches: dict[StateKey, tuple[tuple[float, float], ...]] = {}
         """The commander's harm by reach by attacker and target state (``odds.harm_by_reach``)."""
+        self.opening_lines: dict[int, bool] = {}
+        """The commander's lines between grid squares over the opening table, every building
+        standing (``Picture.sees``): every battle of the scenario starts on that table, and
+        most are fought on it throughout. Bounded by the squares of the table."""
 
     def _fill(self, key: ShotKey) -> tuple[Shot, ...]:
         attacker, target = self.cards[key[0]], self.cards[key[2]]
