@@ -133,6 +133,9 @@ class DefaultCommander:
 
     def _next_unit(self, pic: Picture, ready: list[UnitInfo]) -> tuple[UnitInfo, Attack | None]:
         """The unit to activate and its best attack now (see the module docstring)."""
+        if len(ready) == 1:
+            # The last unit of the turn acts whatever its rank: only its attack is asked.
+            return ready[0], bounded_attack(pic, ready[0], reach_here(pic, ready[0]).pairs(pic))
         reaches = [reach_here(pic, u) for u in ready]
         waiting = [_waits(pic, u) for u in ready]
         bounds = [0.0 if w else r.bound for r, w in zip(reaches, waiting, strict=True)]
