@@ -3,7 +3,9 @@
 ``ScenarioTables`` numbers the scenario's distinct cards (equal cards share a number, whatever
 units carry them) and holds, by card number, the exact odds of ``probability`` as floats —
 every attack one card may make on another at each Skill (``Shot``) — the reach and movement
-flags of every unit card, and the path finders of the table's passages. A ``Scenario`` owns its
+flags of every unit card, the path finders of the table's passages, and the commander's lines
+of sight between grid squares over the opening table (the one every battle starts on; once a
+building falls, a battle reckons its own). A ``Scenario`` owns its
 tables: every battle of the scenario shares them, and they go when the scenario goes. Nothing
 is kept between scenarios.
 

@@ -29,7 +29,9 @@ Deterministic: no randomness, fixed iteration orders, ties to the earlier candid
 instance plays one side of one battle: it remembers where it last saw each enemy, keeps for the
 rest of a turn the sums that nothing since has changed (a unit's attacks on each target while
 both stand as they did; an enemy's danger while it stands as it did), and for the battle what
-depends only on the table (lines of sight between grid squares, the building holding a point).
+depends only on the table (lines of sight between grid squares, the building holding a point);
+lines over the opening table, before any building falls, are the scenario's, shared by its
+battles.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ attacks and places are worth (``values.py``: ``Picture.values``).
 
 Sums that change little within a turn are kept in the commander's ``TurnMemo`` for the rest of
 the turn, and answers that depend only on the table in its ``BattleMemo`` for the battle; what
-depends only on the cards is the scenario's (``tables.py``).
+depends only on the cards, and the lines over the opening table (every building standing), is
+the scenario's (``tables.py``).
 """
 
 from __future__ import annotations
