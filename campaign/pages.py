@@ -239,12 +239,17 @@ PALETTE = ("#1f5fa8", "#b3261e", "#2e7d32", "#6a3d9a", "#c0560f", "#7b4a22", "#3
 """The rest take one by their place in the campaign (the first two are the sides' own)."""
 
 
-def force_colour(force: Force) -> str:
-    """The one colour a force keeps on every page, map and chart."""
-    for word in force.name.lower().replace("-", " ").split():
+def name_colour(name: str) -> str | None:
+    """The colour a name says ("Blue Battalion", "Red Force"), or None."""
+    for word in name.lower().replace("-", " ").split():
         if word in FORCE_COLOURS:
             return FORCE_COLOURS[word]
-    return PALETTE[force.pk % len(PALETTE)]
+    return None
+
+
+def force_colour(force: Force) -> str:
+    """The one colour a force keeps on every page, map and chart."""
+    return name_colour(force.name) or PALETTE[force.pk % len(PALETTE)]
 
 
 @dataclass(frozen=True)
