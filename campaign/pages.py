@@ -21,7 +21,7 @@ from campaign.charts import UNIT_SERIES, force_strength_series, unit_series
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, QuickResolve, Unit
 from campaign.rules.bridge import BridgeError, TableResult, battle_card
 from campaign.rules.experience import threshold
-from campaign.rules.history import changes_text, hits_text, story_text
+from campaign.rules.history import changes_text, hits_text, plural, story_text
 from campaign.rules.recovery import medical_capacity, medical_window_open
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from campaign.selectors import (
@@ -156,6 +156,8 @@ def force_summaries(campaign: Campaign) -> list[ForceSummary]:
 class Attention:
     unit: Unit
     reason: str
+    medics: bool = False
+    """Its Casualty hits await the medics today (they die when the day ends)."""
 
 
 def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Attention]:
@@ -166,12 +168,17 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
     # ``medical_window_open`` still decides.
     maybe = Q(status=Status.RETREATED) | Q(casualty_hits__gt=0, last_battle_day__gte=campaign.day)
     for unit in campaign_units(campaign=campaign).filter(maybe, force_id__in=visible):
+        # A unit may have retreated with Casualty hits still to save: the medics come first,
+        # since those hits die when the day ends and a retreat rallies by itself.
+        medics = unit.casualty_hits > 0 and medical_window_open(unit.state, campaign.day)
+        reasons = []
+        if medics:
+            hits = plural(unit.casualty_hits, "Casualty hit")
+            reasons.append(f"{hits} awaiting the medics today; unsaved, they die when the day ends")
         if unit.status == Status.RETREATED:
-            found.append(Attention(unit, "retreated in poor order: rallies after a day of R&R"))
-        elif medical_window_open(unit.state, campaign.day):
-            found.append(
-                Attention(unit, f"{unit.casualty_hits} Casualty hits awaiting the medics today")
-            )
+            reasons.append("retreated in poor order: rallies after a day of R&R")
+        if reasons:
+            found.append(Attention(unit, "; ".join(reasons), medics=medics))
     return found
 
 

@@ -129,7 +129,7 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         battles=[(b, winners[b.pk]) for b in battles],
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=attention,
-        medics_due=[a for a in attention if a.unit.status != "retreated"],
+        medics_due=[a for a in attention if a.medics],
         rallying=[a for a in attention if a.unit.status == "retreated"],
         since=None if seen is None else since_last_visit(campaign, own, seen),
         quick_resolves=recent_quick_resolves(campaign),
