@@ -190,6 +190,16 @@ def recent_quick_resolves(campaign: Campaign, limit: int = 5) -> list[QuickResol
     return list(campaign.quick_resolves.select_related("attacker", "defender")[:limit])
 
 
+def quick_resolve_outcome(record: QuickResolve) -> str:
+    """How a quick resolve ended, by the winner's name: "Scout Car won after 4 rounds"."""
+    rounds = plural(record.rounds, "round")
+    if record.winner == QuickResolve.Winner.ATTACKER:
+        return f"{record.attacker.name} won after {rounds}"
+    if record.winner == QuickResolve.Winner.DEFENDER:
+        return f"{record.defender.name} won after {rounds}"
+    return f"no winner after {rounds} (the round limit)"
+
+
 def card_text(card: dict[str, Any] | None) -> str:
     """The card in the rule text's layout, or "" when it cannot be printed."""
     if card is None:
@@ -521,7 +531,7 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
         events.append(
             Event(qr.day, "engagement",
                   f"{unit_label(qr.attacker)} engaged {unit_label(qr.defender)}: "
-                  f"{qr.get_winner_display().lower()} after {qr.rounds} rounds",
+                  f"{quick_resolve_outcome(qr)}",
                   reverse("campaign:unit", args=[campaign.pk, qr.attacker_id]))
         )  # fmt: skip
     for entry in notable_entries(campaign=campaign, force_ids=force_ids):

@@ -38,7 +38,13 @@ from campaign.forms import (
     UnitEditForm,
     add_service_errors,
 )
-from campaign.pages import changes, medics_today, roster_lines, unit_label
+from campaign.pages import (
+    changes,
+    medics_today,
+    quick_resolve_outcome,
+    roster_lines,
+    unit_label,
+)
 from campaign.rules.history import plural
 from campaign.selectors import advance_entries, advance_preview, entries_changes
 from campaign.services import (
@@ -186,8 +192,7 @@ def quick_resolve_view(request: HttpRequest, pk: int) -> HttpResponse:
             reason=data["reason"],
             actor=request.user,
         )
-        winner = record.get_winner_display().lower()
-        message = f"Quick resolve fought over {record.rounds} rounds; winner: {winner}."
+        message = f"Quick resolve: {quick_resolve_outcome(record)}."
         return reverse("campaign:dashboard", args=[pk]), message
 
     return form_action(

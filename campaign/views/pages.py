@@ -52,6 +52,7 @@ from campaign.pages import (
     force_summaries,
     medics_today,
     quality_ladder,
+    quick_resolve_outcome,
     recent_battles,
     recent_quick_resolves,
     roster_line,
@@ -132,7 +133,7 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         medics_due=[a for a in attention if a.medics],
         rallying=[a for a in attention if a.unit.status == "retreated"],
         since=None if seen is None else since_last_visit(campaign, own, seen),
-        quick_resolves=recent_quick_resolves(campaign),
+        quick_resolves=[(qr, quick_resolve_outcome(qr)) for qr in recent_quick_resolves(campaign)],
         strength=force_strength_chart(campaign, [s.force for s in summaries if s.force.pk in full])
         if full
         else None,

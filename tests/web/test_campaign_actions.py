@@ -180,6 +180,13 @@ def test_it_quick_resolves_an_engagement(client, world):
     assert client.post(url, data).status_code == 302
     record = QuickResolve.objects.get()
     assert record.seed == 4 and record.setup["defender"]["dug_in"] is True
+    # The dashboard and the timeline say who won, by name, not "defender after 3 rounds".
+    won = {"attacker": attacker.name, "defender": defender.name}.get(record.winner)
+    line = f"{won} won after" if won else "no winner after"
+    for page in ("dashboard", "timeline"):
+        text = client.get(_url(page, world)).text
+        assert line in text, page
+        assert "defender after" not in text and "attacker after" not in text, page
     _ready(world, attacker)
     same_force = client.post(url, {**data, "defender": attacker.pk})
     assert same_force.status_code == 400
