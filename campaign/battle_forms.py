@@ -32,6 +32,12 @@ ORDER_CHOICES = [
     (NO_ORDER, "No Order"),
 ]
 TURN_LIMIT_MAX = 50
+REMOVAL_LABELS = {
+    Removal.NONE: "Still in the field",
+    Removal.DESTROYED: "Destroyed",
+    Removal.DEMORALISED: "Demoralised",
+}
+"""How a unit left a table battle, as the result form offers it."""
 
 
 def deployment_spots(scenario: dict[str, Any]) -> dict[str, list[tuple[list[float], float]]]:
@@ -275,7 +281,8 @@ class TableResultForm(PageForm):
             self.fields[f"hits_lost_{unit.pk}"] = forms.IntegerField(min_value=0, initial=0)
             self.fields[f"skill_lost_{unit.pk}"] = forms.IntegerField(min_value=0, initial=0)
             self.fields[f"removed_{unit.pk}"] = forms.ChoiceField(
-                choices=[(r.value, r.capitalize()) for r in Removal], initial=Removal.NONE.value
+                choices=[(r.value, REMOVAL_LABELS[r]) for r in Removal],
+                initial=Removal.NONE.value,
             )
 
     def rows(self) -> list[dict[str, Any]]:

@@ -395,7 +395,8 @@ def _leader(state: CampaignUnitState) -> str:
     leader = state.leader
     if leader is None:
         return "—"
-    return f"{leader.name}, {leader.hit_points} hp" + ("" if leader.alive else ", dead")
+    # A dead leader's hit points below zero mean nothing to the table.
+    return f"{leader.name}, {leader.hit_points} hp" if leader.alive else f"{leader.name}, dead"
 
 
 def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> list[Change]:
