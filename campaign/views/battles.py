@@ -594,6 +594,7 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
         "confirm_label": "Revert these changes",
         "back_url": url,
         "form": form,
+        "reverting": True,
     }
     if request.method == "GET":
         return _review(request, viewer, rows=revert_preview(campaign_battle=cb), **review)

@@ -68,3 +68,20 @@ def test_the_engagements_page_says_not_fighting_and_no_engagement_yet(client, wo
     page = login(client, world, "gm").get(_url("engagement-setup", world)).text
     assert "No engagement fought yet." in page and "None yet." not in page
     assert '<option value="" selected>Not fighting</option>' in page
+
+
+def test_a_revert_gives_quality_back_and_undoes_a_promotion_rather_than_promoting(world):
+    from django.template.loader import render_to_string
+
+    average = CampaignUnitState(name="Atlas", quality=Quality.AVERAGE)
+    green = CampaignUnitState(name="Atlas", quality=Quality.GREEN)
+    rows = [Change(world.unit, green, average), Change(world.enemy_unit, average, green)]
+
+    def words(**context):
+        html = render_to_string(
+            "campaign/_changes.html", {"changes": rows, "campaign": world.campaign, **context}
+        )
+        return [part.split("</strong>")[0] for part in html.split('class="change-word">')[1:]]
+
+    assert words() == ["promoted", "reduced"]
+    assert words(reverting=True) == ["quality given back", "promotion undone"]
