@@ -128,6 +128,14 @@ def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
     return MedicsToday(capacity=capacity, left=max(0, capacity - used), wounded=wounded)
 
 
+def forces_with_medics(force_ids: set[int]) -> set[int]:
+    """The forces among ``force_ids`` with a ready Medical crew to send in today."""
+    if not force_ids:
+        return set()
+    ready = Unit.objects.filter(force_id__in=force_ids, status=Status.READY)
+    return {u.force_id for u in ready.select_related("leader") if medical_capacity(u.state)}
+
+
 @dataclass(frozen=True)
 class ForceSummary:
     force: Force

@@ -198,7 +198,15 @@ def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client
     assert own == [unit.pk]
     assert unit.pk in [a.unit.pk for a in cockpit["rallying"]]
     page = client.get(_url("dashboard", world)).text
-    assert f"{world.force.name}</strong>: 1 unit with Casualty hits awaiting the medics" in page
+    todo = page.split(f"<strong>{world.force.name}</strong>: ")[1].split("</li>")[0]
+    assert todo.startswith("1 unit with Casualty hits awaiting the medics")
+    # The force has no Medical crew: no button that cannot work, but the reason.
+    assert "no ready Medical crew" in todo and "Send in the medics" not in todo
+    unit_create(force=world.force, unit_type=unit.unit_type, name="Doc Crew",
+                specialties=["medical"])  # fmt: skip
+    page = client.get(_url("dashboard", world)).text
+    todo = page.split(f"<strong>{world.force.name}</strong>: ")[1].split("</li>")[0]
+    assert "Send in the medics</a>" in todo and "no ready Medical crew" not in todo
     login(client, world, "player")
     page = client.get(_url("dashboard", world)).text
     assert (
