@@ -69,7 +69,13 @@ from campaign.services import (
 from campaign.services.notices import notices_set
 from campaign.services.roster import INVITED
 from campaign.table_forms import UnitTrainForm
-from campaign.views._common import action_done, base_context, form_action, form_invalid
+from campaign.views._common import (
+    action_done,
+    base_context,
+    form_action,
+    form_invalid,
+    role_phrase,
+)
 from campaign.views.pages import (
     campaign_list_context,
     dashboard_context,
@@ -438,7 +444,7 @@ def invitation_answer_view(request: HttpRequest, invitation_pk: int, answer: str
         if answer == "accept":
             membership = invitation_accept(invitation_pk=invitation_pk, user=request.user)
             url = reverse("campaign:dashboard", args=[membership.campaign_id])
-            message = f"You are in {membership.campaign.name} as {membership.get_role_display()}."
+            message = f"You are in {membership.campaign.name} as {role_phrase(membership.role)}."
         else:
             campaign = invitation_decline(invitation_pk=invitation_pk, user=request.user)
             url = reverse("campaign:list")
@@ -463,7 +469,7 @@ def member_set_view(request: HttpRequest, pk: int) -> HttpResponse:
         membership_set(campaign=viewer.campaign, user=user, role=data["role"], actor=request.user)
         membership = viewer.campaign.memberships.get(user=user)
         url = reverse("campaign:dashboard", args=[pk])
-        return url, f"{user.get_username()} is {membership.get_role_display()} now."
+        return url, f"{user.get_username()} is {role_phrase(membership.role)} now."
 
     return form_action(
         request,

@@ -255,13 +255,13 @@ def test_the_invitee_accepts_on_their_own_page_in_the_role_chosen(client, world)
     invite = reverse("campaign:invite", args=[campaign.pk])
     client.post(invite, {"invitee": "outsider", "role": "spectator"})
     assert (
-        "outsider, as Spectator"
+        "outsider, as a spectator"
         in client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
     )
     login(client, world, "outsider")
     assert client.get(reverse("campaign:dashboard", args=[campaign.pk])).status_code == 404
     page = client.get(reverse("campaign:list")).text
-    assert f"<strong>{campaign.name}</strong>" in page and "invites you as Spectator" in page
+    assert f"<strong>{campaign.name}</strong>" in page and "invites you as a spectator" in page
     [invitation] = campaign.invitations.all()
     login(client, world, "player")  # someone else's invitation does not exist for them
     assert (

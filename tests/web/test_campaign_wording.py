@@ -85,3 +85,17 @@ def test_a_revert_gives_quality_back_and_undoes_a_promotion_rather_than_promotin
 
     assert words() == ["promoted", "reduced"]
     assert words(reverting=True) == ["quality given back", "promotion undone"]
+
+
+def test_a_role_reads_as_a_sentence_says_it(client, world):
+    from campaign.views._common import role_phrase
+
+    assert [role_phrase(r) for r in ("co_gm", "player", "spectator")] == [
+        "a co-GM",
+        "a player",
+        "a spectator",
+    ]
+    login(client, world, "gm")
+    members = reverse("campaign:member-set", args=[world.campaign.pk])
+    done = client.post(members, {"username": "spectator", "role": "co_gm"}, follow=True)
+    assert "spectator is a co-GM now." in done.text
