@@ -126,3 +126,21 @@ def test_a_forms_row_per_unit_is_a_card_whose_fields_fit_a_phone(
         assert label.strip('"') in ("Side", "x (in)"), (name, label)
         shoot(page, f"unit-rows-{name}-phone", full_page=True)
     assert not page.errors, page.errors
+
+
+def test_a_report_section_reached_by_its_link_is_not_under_the_sticky_links(
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("gm"), "phone")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    for section, target in (("Replay", "#replay-heading"), ("Units", "#units-heading")):
+        page.click(f"nav.report-nav a:has-text('{section}')")
+        page.wait_for_timeout(300)
+        nav = page.locator("nav.report-nav").bounding_box()
+        heading = page.locator(target).bounding_box()
+        assert heading["y"] >= nav["y"] + nav["height"] - 1, (section, heading, nav)
+    shoot(page, "report-section-link-phone")
+    assert not page.errors, page.errors
