@@ -99,3 +99,23 @@ def test_a_role_reads_as_a_sentence_says_it(client, world):
     members = reverse("campaign:member-set", args=[world.campaign.pk])
     done = client.post(members, {"username": "spectator", "role": "co_gm"}, follow=True)
     assert "spectator is a co-GM now." in done.text
+
+
+def test_an_engagement_named_by_its_units_reads_as_a_title(client, world):
+    from campaign.models import Unit
+    from campaign.services.engagements import engagement_run
+
+    from campaign.services import unit_edit
+
+    gm = world.users["gm"]
+    fresh = {"status": "ready", "morale_hits": 0, "casualty_hits": 0}
+    for unit in (world.unit, world.enemy_unit):
+        unit_edit(unit=unit, changes=fresh, reason="fresh", actor=gm)
+    attacker, defender = (Unit.objects.get(pk=u.pk) for u in (world.unit, world.enemy_unit))
+    sides = {"attackers": [attacker], "defenders": [defender]}
+    engagement = engagement_run(campaign=world.campaign, sides=sides, seed=3, actor=gm)
+    assert engagement.name.startswith("engagement, ")  # the service's name, untouched
+    page = login(client, world, "gm").get(_url("engagement", world, engagement.pk)).text
+    assert f"<h1>Engagement, {attacker.name} against {defender.name}</h1>" in page
+    listing = client.get(_url("engagement-setup", world)).text
+    assert f">Engagement, {attacker.name} against {defender.name}</a>" in listing
