@@ -103,9 +103,8 @@ def test_a_role_reads_as_a_sentence_says_it(client, world):
 
 def test_an_engagement_named_by_its_units_reads_as_a_title(client, world):
     from campaign.models import Unit
-    from campaign.services.engagements import engagement_run
-
     from campaign.services import unit_edit
+    from campaign.services.engagements import engagement_run
 
     gm = world.users["gm"]
     fresh = {"status": "ready", "morale_hits": 0, "casualty_hits": 0}
