@@ -288,7 +288,8 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user,
         )  # fmt: skip
         winner = record.winner or "neither side"
-        message = f"{record.name}: {plural(record.rounds, 'round')}; {winner} won."
+        title = record.name[:1].upper() + record.name[1:]
+        message = f"{title}: {plural(record.rounds, 'round')}; {winner} won."
         return reverse("campaign:engagement", args=[pk, record.pk]), message
 
     return form_action(
