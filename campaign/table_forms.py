@@ -180,7 +180,8 @@ class EngagementForm(CampaignForm):
         for unit in self.units:
             side = f"side_{unit.pk}"
             self.fields[side] = forms.ChoiceField(
-                choices=[("", "—"), *((s, s.capitalize()) for s in SIDES)], required=False,
+                choices=[("", "Not fighting"), *((s, s.capitalize()) for s in SIDES)],
+                required=False,
                 label=f"{unit.name} ({unit.force.name})",
             )  # fmt: skip
             flags = []

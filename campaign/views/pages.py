@@ -51,8 +51,10 @@ from campaign.pages import (
     force_colour,
     force_strength_chart,
     force_summaries,
+    forces_with_medics,
     medics_today,
     quality_ladder,
+    quick_resolve_outcome,
     recent_battles,
     recent_quick_resolves,
     roster_line,
@@ -130,10 +132,13 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         battles=[(b, winners[b.pk]) for b in battles],
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=attention,
-        medics_due=[a for a in attention if a.unit.status != "retreated"],
+        medics_due=[a for a in attention if a.medics],
+        medics_forces=forces_with_medics({a.unit.force_id for a in attention if a.medics})
+        if viewer.manages
+        else set(),
         rallying=[a for a in attention if a.unit.status == "retreated"],
         since=None if seen is None else since_last_visit(campaign, own, seen),
-        quick_resolves=recent_quick_resolves(campaign),
+        quick_resolves=[(qr, quick_resolve_outcome(qr)) for qr in recent_quick_resolves(campaign)],
         strength=force_strength_chart(campaign, [s.force for s in summaries if s.force.pk in full])
         if full
         else None,

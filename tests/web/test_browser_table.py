@@ -150,7 +150,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     _submit(gm, "#engagement-form")
     gm.wait_for_selector("#engagement-form .form-errors")
     assert "the attackers need at least one unit" in _errors(gm, "#engagement-form")
-    assert gm.locator("#engagements li").all_inner_texts() == ["None yet."]
+    assert gm.locator("#engagements li").all_inner_texts() == ["No engagement fought yet."]
     for name, side in (("1st Squad", "attackers"), ("2nd Squad", "attackers"),
                        ("Ghost Squad", "defenders")):  # fmt: skip
         row = gm.locator(f"#engagement-form tr:has-text('{name}')")
