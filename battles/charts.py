@@ -2,14 +2,15 @@
 lines over days (a unit's quality, experience and hits; each force's strength).
 
 Geometry only; the templates draw it. The histogram is a pure function of an odds run's summary
-(``battles.tally.odds_summary``).
+(``battles.tally.OddsSummary``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from battles.tally import OddsSummary
 
 WIDTH = 640
 HEIGHT = 240
@@ -42,16 +43,14 @@ class Histogram:
     description: str
 
 
-def score_histogram(
-    summary: Mapping[str, Any], sides_drawn: Sequence[tuple[str, str, str]]
-) -> Histogram:
+def score_histogram(summary: OddsSummary, sides_drawn: Sequence[tuple[str, str, str]]) -> Histogram:
     """Bars of how often each side finished on each score, sides side by side in the order of
     ``sides_drawn`` (id, name, CSS colour), each bar in its side's colour."""
-    battles = summary["battles"] or 1
+    battles = summary.battles or 1
     sides = [side for side, _, _ in sides_drawn]
     side_names = {side: name for side, name, _ in sides_drawn}
     colours = {side: colour for side, _, colour in sides_drawn}
-    counts = {s: {int(k): v for k, v in summary["sides"][s]["scores"].items()} for s in sides}
+    counts = {s: dict(summary.side(s).scores) for s in sides}
     scores = sorted({score for c in counts.values() for score in c}) or [0]
     low, high = min(scores), max(scores)
     values = list(range(low, high + 1))
@@ -94,7 +93,7 @@ def score_histogram(
         plot_left=LEFT,
         plot_right=WIDTH - RIGHT,
         description=(
-            f"Histogram of final scores over {summary['battles']} battles, scores {low} to "
+            f"Histogram of final scores over {summary.battles} battles, scores {low} to "
             f"{high}, for " + " and ".join(side_names.get(s, s) for s in sides) + "."
         ),
     )

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 
 from battles.engine.result import BattleResult
+from battles.tally import OddsSummary
 from units.models import Ruleset
 
 
@@ -167,6 +168,11 @@ class OddsRun(QueuedWork):
 
     def __str__(self) -> str:
         return f"{self.name}: up to {self.battles} battles ({self.get_status_display()})"
+
+    @property
+    def odds(self) -> OddsSummary | None:
+        """The stored odds, typed; None until the first chunks are counted."""
+        return OddsSummary.from_dict(self.result) if self.result else None
 
 
 class OddsChunk(models.Model):

@@ -29,9 +29,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from battles import budget, lease, queue
-from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario, run_battle
+from battles.engine import ENGINE_VERSION, parse_scenario, run_battle
 from battles.models import IN_FLIGHT, OddsChunk, OddsRun
-from battles.services import SEED_LIMIT, BattleInputError
+from battles.services import SEED_LIMIT, BattleInputError, launch_scenario
 from battles.tally import odds_summary, tally_add, tally_empty, tally_merge, widest_points
 
 logger = logging.getLogger(__name__)
@@ -64,10 +64,7 @@ def odds_launch(
     """
     if existing := queue.launched(OddsRun, request_key=request_key, owner=created_by):
         return existing
-    try:
-        parsed = parse_scenario(scenario)
-    except ScenarioError as exc:
-        raise BattleInputError(exc.problems) from exc
+    parsed = launch_scenario(scenario)
     if not 1 <= battles <= ODDS_MAX_BATTLES:
         raise BattleInputError([("battles", f"must be 1..{ODDS_MAX_BATTLES}, got {battles}")])
     if not 0 < precision <= 50:
@@ -189,7 +186,7 @@ def odds_count(*, run_id: int) -> bool:
         return False
     units = {unit["id"]: side["id"] for side in run.scenario["sides"] for unit in side["units"]}
     figures = {
-        "result": odds_summary(total, units),
+        "result": odds_summary(total, units).to_dict(),
         "battles_counted": total["battles"],
         "widest": widest_points(total),
     }

@@ -1,4 +1,4 @@
-"""The odds page's figures: an odds run's summary (``battles.tally.odds_summary``) for reading.
+"""The odds page's figures: an odds run's summary (``battles.tally.OddsSummary``) for reading.
 
 Pure functions: rates become percentages with their 95% intervals, side and unit ids become
 names from the run's scenario snapshot, and each side wears its own colour whatever order the
@@ -13,15 +13,16 @@ from typing import Any
 
 from battles.charts import Histogram, score_histogram
 from battles.models import OddsRun
+from battles.tally import OddsSummary, Rate
 
 
 def percent(rate: float) -> str:
     return f"{rate * 100:.1f}%"
 
 
-def interval(rate: Mapping[str, float]) -> str:
+def interval(rate: Rate) -> str:
     """The 95% interval of a rate, as percentages."""
-    return f"{percent(rate['low'])} – {percent(rate['high'])}"
+    return f"{percent(rate.low)} – {percent(rate.high)}"
 
 
 def side_colour(index: int) -> str:
@@ -64,7 +65,7 @@ class OddsReport:
 
 
 def odds_report(
-    summary: Mapping[str, Any],
+    summary: OddsSummary,
     scenario: Mapping[str, Any],
     colours: Mapping[str, str] | None = None,
 ) -> OddsReport:
@@ -76,42 +77,42 @@ def odds_report(
         for s in scenario.get("sides", [])
         for u in s.get("units", [])
     }
-    # The scenario's list fixes the sides' order and places; a JSON column may hand the
-    # summary's keys back in any order.
-    order = [s["id"] for s in scenario.get("sides", [])]
-    order = [side for side in order if side in summary["sides"]]
-    order += [side for side in summary["sides"] if side not in order]
+    # The scenario's lists fix the order of the sides (and their places, so their colours) and
+    # of the units; the summary keeps its own order, by id.
+    place = {s["id"]: i for i, s in enumerate(scenario.get("sides", []))}
+    ordered = sorted(summary.sides, key=lambda s: place.get(s.side, len(place)))
+    unit_place = {unit: i for i, unit in enumerate(unit_names)}
     colours = colours or {}
     sides = tuple(
         SideOdds(
-            id=side,
-            name=side_names.get(side, side),
-            colour=colours.get(side) or side_colour(i),
-            win=percent(odds["win"]["rate"]),
-            win_interval=interval(odds["win"]),
-            loss=percent(odds["loss"]["rate"]),
-            loss_interval=interval(odds["loss"]),
-            mean_score=f"{odds['mean_score']:.2f}",
+            id=odds.side,
+            name=side_names.get(odds.side, odds.side),
+            colour=colours.get(odds.side) or side_colour(i),
+            win=percent(odds.win.rate),
+            win_interval=interval(odds.win),
+            loss=percent(odds.loss.rate),
+            loss_interval=interval(odds.loss),
+            mean_score=f"{odds.mean_score:.2f}",
         )
-        for i, (side, odds) in enumerate((side, summary["sides"][side]) for side in order)
+        for i, odds in enumerate(ordered)
     )
     units = tuple(
         UnitOdds(
-            id=unit,
-            name=unit_names.get(unit, unit),
-            side=side_names.get(odds["side"], odds["side"]),
-            removed=percent(odds["removed"]["rate"]),
-            removed_interval=interval(odds["removed"]),
+            id=odds.unit,
+            name=unit_names.get(odds.unit, odds.unit),
+            side=side_names.get(odds.side, odds.side),
+            removed=percent(odds.removed.rate),
+            removed_interval=interval(odds.removed),
         )
-        for unit, odds in summary["units"].items()
+        for odds in sorted(summary.units, key=lambda u: unit_place.get(u.unit, len(unit_place)))
     )
-    favoured = summary.get("favoured")
+    favoured = summary.favoured
     return OddsReport(
-        battles=summary["battles"],
+        battles=summary.battles,
         favoured=side_names.get(favoured, favoured) if favoured else None,
         sides=sides,
-        draw=percent(summary["draw"]["rate"]),
-        draw_interval=interval(summary["draw"]),
+        draw=percent(summary.draw.rate),
+        draw_interval=interval(summary.draw),
         units=units,
         histogram=score_histogram(summary, [(side.id, side.name, side.colour) for side in sides]),
     )

@@ -113,10 +113,16 @@ def labels(scenario: Scenario, unit_names: Mapping[str, str] | None = None) -> d
     are "Iron Wolf (Blue Battalion)"); the others are named by card and id.
     """
     given = unit_names or {}
-    names = {u.id: given.get(u.id) or f"{u.card.name} ({u.id})" for u in scenario.units()}
-    names.update({b.id: f"{b.card.name} ({b.id})" for b in scenario.buildings})
+    names = {u.id: given.get(u.id) or named_by_card(u.card.name, u.id) for u in scenario.units()}
+    names.update({b.id: named_by_card(b.card.name, b.id) for b in scenario.buildings})
     names.update({s.id: s.name for s in scenario.sides})
     return names
+
+
+def named_by_card(card: str, piece: str) -> str:
+    """A piece by its card and id, "House (north-house)"; by its card alone when the id only
+    repeats it ("Farmhouse", not "Farmhouse (farmhouse)")."""
+    return card if piece.lower() == card.lower() else f"{card} ({piece})"
 
 
 def caption_names(

@@ -27,7 +27,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from battles import budget, lease, queue
-from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario, run_battle
+from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario, run_battle
 from battles.models import Battle, BattleLog
 from battles.refusals import BattleInputError
 from config.logging import log_context
@@ -90,10 +90,27 @@ def scenario_from_text(text: str) -> Any:
             else f"is not JSON: {exc.msg.lower()} at line {exc.lineno}, column {exc.colno}"
         )
         raise BattleInputError([("scenario", f"the scenario {reason}")]) from None
-    nul = nul_paths(data)
-    if nul:
-        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
+    refuse_nul(data)
     return data
+
+
+def refuse_nul(data: Any) -> None:
+    """``BattleInputError`` naming where ``data`` holds a NUL character: the database stores
+    none, in text or in JSON."""
+    if nul := nul_paths(data):
+        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
+
+
+def launch_scenario(scenario: Any) -> Scenario:
+    """The scenario a battle or an odds run is launched with, parsed, or ``BattleInputError``
+    saying why not: the engine's problems first (its limits bound the cost of everything after,
+    the NUL search included), then any NUL character."""
+    try:
+        parsed = parse_scenario(scenario)
+    except ScenarioError as exc:
+        raise BattleInputError(exc.problems) from exc
+    refuse_nul(scenario)
+    return parsed
 
 
 def battle_launch(
@@ -118,15 +135,7 @@ def battle_launch(
     """
     if existing := queue.launched(Battle, request_key=request_key, owner=created_by):
         return existing
-    try:
-        # First: its limits bound the cost of everything after, the NUL search included.
-        parsed = parse_scenario(scenario)
-    except ScenarioError as exc:
-        raise BattleInputError(exc.problems) from exc
-    nul = nul_paths(scenario)
-    if nul:
-        # The database stores no NUL character, in text or in JSON.
-        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
+    parsed = launch_scenario(scenario)
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
     elif not 0 <= seed <= SEED_LIMIT:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from battles.engine import Scenario
 from battles.engine.scenario import ObjectiveKind
+from battles.report import named_by_card
 
 GRID_STEP = 6
 """Inches between the heavier grid lines (a 24" table shows a 4 × 4 grid)."""
@@ -187,7 +188,8 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
             "building",
             "building",
             points(b.polygon),
-            f"{b.card.name} ({b.id}): Resistance {b.card.resistance}, {b.card.hits} Hits",
+            f"{named_by_card(b.card.name, b.id)}: Resistance {b.card.resistance}, "
+            f"{b.card.hits} Hits",
             fmt(b.polygon.centroid[0]),
             fmt(h - b.polygon.centroid[1]),
         )

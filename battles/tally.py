@@ -1,13 +1,16 @@
 """Counting many battles of one scenario: tallies that add up, and the odds they give.
 
-Pure functions on plain dicts (JSON-ready), so a chunk's tallies can be stored as they are and
-the sum of the chunks is the same whatever order workers finish them in.
+Tallies are pure functions on plain dicts (JSON-ready), so a chunk's tallies can be stored as
+they are and the sum of the chunks is the same whatever order workers finish them in. The odds
+they give are an ``OddsSummary``, stored on the run as its ``to_dict`` and read back with
+``from_dict``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from battles.engine import BattleResult
@@ -83,33 +86,131 @@ def widest_points(tally: Mapping[str, Any]) -> float:
     return 100 * max(half_width(count, n) for count in outcomes)
 
 
-def _rate(count: int, trials: int) -> dict[str, float]:
-    low, high = wilson_interval(count, trials)
-    return {"rate": count / trials if trials else 0.0, "low": low, "high": high}
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """How often something happened, with its 95% Wilson interval."""
+
+    rate: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, count: int, trials: int) -> Rate:
+        low, high = wilson_interval(count, trials)
+        return cls(count / trials if trials else 0.0, low, high)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, float]) -> Rate:
+        return cls(data["rate"], data["low"], data["high"])
 
 
-def odds_summary(tally: Mapping[str, Any], units: Mapping[str, str]) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class SideSummary:
+    """One side's odds: its win and loss rates, mean score and how often it scored each score."""
+
+    side: str
+    """Side id."""
+    win: Rate
+    loss: Rate
+    mean_score: float
+    scores: tuple[tuple[int, int], ...]
+    """(score, battles that ended on it), lowest score first."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnitSummary:
+    """How often one unit left the battle."""
+
+    unit: str
+    """Unit id."""
+    side: str
+    """The side it fights for."""
+    removed: Rate
+
+
+@dataclass(frozen=True, slots=True)
+class OddsSummary:
+    """The odds of an odds run (``OddsRun.result``, stored as ``to_dict`` writes it)."""
+
+    battles: int
+    draw: Rate
+    sides: tuple[SideSummary, ...]
+    """By side id: a JSON column may hand a stored summary's keys back in any order (PostgreSQL's
+    jsonb does), so the summary keeps an order of its own and the page takes the scenario's."""
+    units: tuple[UnitSummary, ...]
+    """By unit id, likewise."""
+    favoured: str | None
+    """The side that wins more than half of the battles, if one does."""
+
+    def side(self, side_id: str) -> SideSummary:
+        return next(s for s in self.sides if s.side == side_id)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "battles": self.battles,
+            "draw": asdict(self.draw),
+            "sides": {
+                s.side: {
+                    "win": asdict(s.win),
+                    "loss": asdict(s.loss),
+                    "mean_score": s.mean_score,
+                    "scores": {str(score): count for score, count in s.scores},
+                }
+                for s in self.sides
+            },
+            "units": {u.unit: {"side": u.side, "removed": asdict(u.removed)} for u in self.units},
+            "favoured": self.favoured,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> OddsSummary:
+        """The summary ``to_dict`` wrote (a stored run's), read back."""
+        return cls(
+            battles=data["battles"],
+            draw=Rate.from_dict(data["draw"]),
+            sides=tuple(
+                SideSummary(
+                    side,
+                    Rate.from_dict(odds["win"]),
+                    Rate.from_dict(odds["loss"]),
+                    odds["mean_score"],
+                    tuple(sorted((int(k), v) for k, v in odds["scores"].items())),
+                )
+                for side, odds in sorted(data["sides"].items())
+            ),
+            units=tuple(
+                UnitSummary(unit, odds["side"], Rate.from_dict(odds["removed"]))
+                for unit, odds in sorted(data["units"].items())
+            ),
+            favoured=data.get("favoured"),
+        )
+
+
+def odds_summary(tally: Mapping[str, Any], units: Mapping[str, str]) -> OddsSummary:
     """Win, draw and loss rates with 95% intervals, score distributions and removal chances.
 
     ``units`` maps unit id to the side it fights for.
     """
     n = tally["battles"]
-    sides = list(tally["wins"])
-    summary: dict[str, Any] = {"battles": n, "draw": _rate(tally["draws"], n), "sides": {}}
+    sides = sorted(tally["wins"])
+    summaries = []
     for side in sides:
         others = sum(tally["wins"][s] for s in sides if s != side)
-        scores = {int(k): v for k, v in tally["scores"][side].items()}
-        mean = sum(score * count for score, count in scores.items()) / n if n else 0.0
-        summary["sides"][side] = {
-            "win": _rate(tally["wins"][side], n),
-            "loss": _rate(others, n),
-            "mean_score": mean,
-            "scores": {str(k): scores[k] for k in sorted(scores)},
-        }
-    summary["units"] = {
-        unit: {"side": side, "removed": _rate(tally["removed"].get(unit, 0), n)}
-        for unit, side in units.items()
-    }
+        scores = sorted((int(k), v) for k, v in tally["scores"][side].items())
+        mean = sum(score * count for score, count in scores) / n if n else 0.0
+        summaries.append(
+            SideSummary(
+                side, Rate.of(tally["wins"][side], n), Rate.of(others, n), mean, tuple(scores)
+            )
+        )
     favoured = max(sides, key=lambda s: tally["wins"][s])
-    summary["favoured"] = favoured if n and tally["wins"][favoured] * 2 > n else None
-    return summary
+    return OddsSummary(
+        battles=n,
+        draw=Rate.of(tally["draws"], n),
+        sides=tuple(summaries),
+        units=tuple(
+            UnitSummary(unit, side, Rate.of(tally["removed"].get(unit, 0), n))
+            for unit, side in sorted(units.items())
+        ),
+        favoured=favoured if n and tally["wins"][favoured] * 2 > n else None,
+    )

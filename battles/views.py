@@ -245,8 +245,8 @@ def odds_setup(request: HttpRequest) -> HttpResponse:
 def _odds_context(run: OddsRun) -> dict:
     # The odds so far while it runs (they narrow as chunks land), the final odds once done.
     odds = None
-    if run.status != OddsRun.Status.FAILED and run.result:
-        odds = odds_report(run.result, run.scenario)
+    if run.status != OddsRun.Status.FAILED and (summary := run.odds) is not None:
+        odds = odds_report(summary, run.scenario)
     return {"run": run, "odds": odds, "stopped": odds_stopped(run), "poll_seconds": POLL_SECONDS}
 
 

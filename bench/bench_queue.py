@@ -103,16 +103,12 @@ class workers:
         self.processes: list[subprocess.Popen] = []
 
     def __enter__(self):
+        from config.celery import worker_command
+
         for n in range(self.count):
             self.processes.append(
                 subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "celery",
-                        "-A",
-                        "config",
-                        "worker",
+                    worker_command(
                         "--pool",
                         "solo",
                         "--loglevel",
@@ -121,7 +117,7 @@ class workers:
                         f"bench{n}@%h",
                         "--without-gossip",
                         "--without-mingle",
-                    ],
+                    ),
                     cwd=ROOT,
                 )
             )

@@ -75,6 +75,14 @@ def force_for_viewer(viewer: Viewer, pk: int) -> Force:
     return force
 
 
+def force_roster_for_viewer(viewer: Viewer, pk: int) -> Force:
+    """A force whose roster the viewer sees in full (its print sheet, its CSV), else 404."""
+    force = force_for_viewer(viewer, pk)
+    if viewer.sight(force) != FULL:
+        raise Http404("no such force")
+    return force
+
+
 def unit_for_viewer(viewer: Viewer, pk: int) -> Unit:
     """A unit the viewer may see in full, else 404 (a summary shows no units)."""
     unit = (

@@ -80,6 +80,8 @@ class MembershipAdmin(admin.ModelAdmin):
 class UnitInline(admin.TabularInline):
     model = Unit
     extra = 0
+    # A force's roster at a glance, not every recorded field (`UNIT_FIELDS`): each unit's own
+    # page holds the rest.
     fields = ("name", "unit_type", "quality", "morale_hits", "casualty_hits", "status")
     readonly_fields = fields
     show_change_link = True
@@ -174,6 +176,8 @@ class HistoryInline(admin.TabularInline):
 @admin.register(Unit)
 class UnitAdmin(admin.ModelAdmin):
     form = UnitForm
+    # The columns that fit a list: `UNIT_FIELDS` but specialties, Skill lost and the last
+    # battle's day (long, or read on the unit's page), with the card and effective quality.
     list_display = (
         "name", "force", "unit_type", "quality", "effective", "equipment", "morale_hits",
         "casualty_hits", "status", "in_combat_zone", "experience", "battles_fought",

@@ -18,7 +18,8 @@ from battles.forms import LaunchKeyField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.services import SEED_LIMIT
 from campaign.forms import PageForm
-from campaign.models import Order, Unit
+from campaign.models import Force, Order, Unit
+from campaign.pages import force_colour, name_colour
 from campaign.rules.orders import OrderKind
 from campaign.services.battles import Deployment, deployment_order, led_units
 
@@ -31,6 +32,12 @@ ORDER_CHOICES = [
     (NO_ORDER, "No Order"),
 ]
 TURN_LIMIT_MAX = 50
+REMOVAL_LABELS = {
+    Removal.NONE: "Still in the field",
+    Removal.DESTROYED: "Destroyed",
+    Removal.DEMORALISED: "Demoralised",
+}
+"""How a unit left a table battle, as the result form offers it."""
 
 
 def deployment_spots(scenario: dict[str, Any]) -> dict[str, list[tuple[list[float], float]]]:
@@ -96,6 +103,29 @@ def _may_stand(
     return True
 
 
+def default_sides(forces: Sequence[Force], sides: Sequence[tuple[str, str]]) -> dict[int, str]:
+    """Each force's side before the GM chooses, by force id: the side whose name says the
+    force's colour (Blue Battalion fights as "Blue Force", not as "Red Force"), else the side
+    with the fewest forces so far, in the scenario's order."""
+    if not sides:
+        return {}
+    chosen: dict[int, str] = {}
+    count = {side: 0 for side, _ in sides}
+    by_pk = sorted({f.pk: f for f in forces}.values(), key=lambda f: f.pk)
+    for force in by_pk:
+        for side, name in sides:
+            if count[side] == 0 and name_colour(name) == force_colour(force):
+                chosen[force.pk] = side
+                count[side] += 1
+                break
+    for force in by_pk:
+        if force.pk not in chosen:
+            side = min(count, key=lambda s: count[s])
+            chosen[force.pk] = side
+            count[side] += 1
+    return chosen
+
+
 class BattleSetupForm(PageForm):
     """Units to sides with positions and Orders, the turn limit, an optional seed.
 
@@ -134,12 +164,13 @@ class BattleSetupForm(PageForm):
         self.spots = deployment_spots(scenario)
         sides = [(s.get("id"), s.get("name") or s.get("id")) for s in scenario.get("sides", [])]
         self.fields["turn_limit"].initial = scenario.get("turn_limit")
-        # By default each force takes a side in turn, standing on that side's spots: the first
-        # free spot the unit may stand on (a house's spot suits a squad, not a mech).
-        forces = sorted({u.force_id for u in self.units})
+        # By default each force takes a side (see default_sides), standing on that side's
+        # spots: the first free spot the unit may stand on (a house's spot suits a squad, not
+        # a mech).
+        force_sides = default_sides([u.force for u in self.units], sides)
         taken: dict[str, set[int]] = {}
         for unit in self.units:
-            side = sides[forces.index(unit.force_id) % len(sides)][0] if sides else ""
+            side = force_sides.get(unit.force_id, "")
             side_spots = self.spots.get(side, [])
             zone = deployment_zone(scenario, side)
             index = _free_spot(scenario, side_spots, taken.setdefault(side, set()), unit, zone)
@@ -250,7 +281,8 @@ class TableResultForm(PageForm):
             self.fields[f"hits_lost_{unit.pk}"] = forms.IntegerField(min_value=0, initial=0)
             self.fields[f"skill_lost_{unit.pk}"] = forms.IntegerField(min_value=0, initial=0)
             self.fields[f"removed_{unit.pk}"] = forms.ChoiceField(
-                choices=[(r.value, r.capitalize()) for r in Removal], initial=Removal.NONE.value
+                choices=[(r.value, REMOVAL_LABELS[r]) for r in Removal],
+                initial=Removal.NONE.value,
             )
 
     def rows(self) -> list[dict[str, Any]]:

@@ -29,8 +29,10 @@ DEMO_LOGINS = (
     ("gm", "bridgehead-gm", True),
     ("alice", "bridgehead-alice", False),
     ("bob", "bridgehead-bob", False),
+    ("carol", "bridgehead-carol", False),
 )
-"""(username, password, staff): the GM first, then the two players."""
+"""(username, password, staff): the GM first, then the two players and a spectator."""
+DEMO_SPECTATOR = "carol"
 DEMO_CAMPAIGN = "Operation Millrace (demo)"
 
 # (force, owner, [(unit name, card, quality, equipment, specialties, leader)])
@@ -82,6 +84,8 @@ def _users() -> dict[str, object]:
 def _build_campaign(users: dict[str, object]) -> Campaign:
     gm = users["gm"]
     campaign = campaign_create(name=DEMO_CAMPAIGN, gm=gm, ruleset=Ruleset.COMBINED_ARMS)
+    # Someone who watches: the campaign as a member with no force sees it.
+    membership_set(campaign=campaign, user=users[DEMO_SPECTATOR], role="spectator")
     units: dict[str, Unit] = {}
     forces: dict[str, Force] = {}
     for force_name, owner, roster in DEMO_FORCES:

@@ -18,7 +18,7 @@ from django.db.models import Q
 from battles.services import MAX_SCENARIO_TEXT, SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
 from campaign.rules.quick import ROUND_LIMIT_MAX
-from campaign.rules.state import STATUS_LABELS, quality_name
+from campaign.rules.state import STATUS_LABELS, UNIT_FIELDS, CampaignUnitState, quality_name
 from campaign.services.recovery import MAX_DAYS
 from campaign.transfer import read_json
 from units.bucs import Equipment, Quality, Specialty
@@ -179,16 +179,11 @@ class UnitEditForm(PageForm):
 
     @classmethod
     def initial_for(cls, unit: Unit) -> dict[str, Any]:
-        return {
-            "name": unit.name,
-            "quality": quality_name(Quality(unit.quality)),
-            "equipment": unit.equipment,
-            "specialties": list(unit.specialties),
-            "morale_hits": unit.morale_hits,
-            "casualty_hits": unit.casualty_hits,
-            "status": unit.status,
-            "experience": unit.experience,
-        }
+        """The unit's recorded fields this form corrects, as its snapshot holds them (quality by
+        name). A subset of `UNIT_FIELDS` on purpose: the combat zone has its own form, and the
+        rest (Skill lost, battles fought, last battle day) only battles move, or the admin."""
+        snapshot = CampaignUnitState.from_row(unit, leader=None).to_json()
+        return {name: snapshot[name] for name in UNIT_FIELDS if name in cls.base_fields}
 
     def changes(self, unit: Unit) -> dict[str, Any]:
         """Only the fields the GM changed, so the history names just those."""

@@ -12,7 +12,6 @@ Casualty hits the medics save, days out of action, and quality after M battles.
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -31,6 +30,7 @@ from campaign.battle_forms import deployment_spots, spot
 from campaign.demo import DEMO_FORCES
 from campaign.models import Campaign, Force, HistoryEntry, Unit
 from campaign.rules.bridge import UnitOutcome
+from campaign.rules.dice import Dice
 from campaign.rules.state import Status
 from campaign.services import (
     best_equipment,
@@ -191,9 +191,7 @@ def lab_run(
                 try:
                     with transaction.atomic():
                         campaign = _campaign(str(ruleset), export, n)
-                        _play(
-                            campaign, battles, medics, random.Random(seed * 1_000_003 + n), report
-                        )
+                        _play(campaign, battles, medics, Dice(seed * 1_000_003 + n), report)
                         raise _Discard
                 except _Discard:
                     pass
@@ -235,9 +233,7 @@ def _campaign(ruleset: str, export: dict[str, Any] | None, n: int) -> Campaign:
     return campaign
 
 
-def _play(
-    campaign: Campaign, battles: int, medics: bool, rng: random.Random, report: LabReport
-) -> None:
+def _play(campaign: Campaign, battles: int, medics: bool, dice: Dice, report: LabReport) -> None:
     base = json.loads((SCENARIOS / REFERENCE_SCENARIO[Ruleset(campaign.ruleset)]).read_text())
     forces = list(Force.objects.filter(campaign=campaign).order_by("pk"))[:2]
     units = list(Unit.objects.filter(force__in=forces).select_related("unit_type", "force"))
@@ -250,7 +246,7 @@ def _play(
         sides = _sides(forces)
         taken_out = []
         if all(sides):
-            taken_out = _battle(campaign, base, forces, sides, medics, rng, report, out_since)
+            taken_out = _battle(campaign, base, forces, sides, medics, dice, report, out_since)
         calendar_advance(campaign=campaign, reason="the lab's day")
         # The medics' 24 hours are over: whoever is destroyed now is lost for good.
         lost = set(
@@ -301,13 +297,13 @@ def _battle(
     forces: Sequence[Force],
     sides: Sequence[Sequence[Unit]],
     medics: bool,
-    rng: random.Random,
+    dice: Dice,
     report: LabReport,
     out_since: dict[int, Quality],
 ) -> list[tuple[int, Quality]]:
     """Fight one battle and settle it; the units taken out by damage, with their quality."""
     scenario, by_side, engine_units = _placed(campaign, base, sides)
-    record = run_battle(parse_scenario(scenario), seed=rng.randrange(2**31))
+    record = run_battle(parse_scenario(scenario), seed=dice.next_seed())
     result = record.result
     cards = {engine_units[u["id"]]: u["card"] for side in scenario["sides"] for u in side["units"]}
     outcomes = {
@@ -328,7 +324,7 @@ def _battle(
             for unit in members
         },
         reason=f"Lab battle {report.battles_fought + 1}",
-        seed=rng.randrange(2**31),
+        seed=dice.next_seed(),
         cards=cards,
     )
     report.battles_fought += 1

@@ -19,7 +19,8 @@ def engine_unit_pk(engine_id: str) -> int | None:
 
 def campaign_odds_report(run: OddsRun, campaign: Campaign) -> OddsReport | None:
     """The finished run's figures with the campaign's unit names; None until it is done."""
-    if run.status != OddsRun.Status.DONE or not run.result:
+    summary = run.odds
+    if run.status != OddsRun.Status.DONE or summary is None:
         return None
     units = [u for side in run.scenario.get("sides", []) for u in side.get("units", [])]
     pks = {u["id"]: engine_unit_pk(u["id"]) for u in units}
@@ -47,7 +48,7 @@ def campaign_odds_report(run: OddsRun, campaign: Campaign) -> OddsReport | None:
     for side in run.scenario.get("sides", []):
         forces = [found[pks[u["id"]]].force for u in side.get("units", []) if pks[u["id"]] in found]
         firsts.append((side["id"], force_colour(forces[0]) if forces else ""))
-    return odds_report(run.result, named, side_force_colours(firsts))
+    return odds_report(summary, named, side_force_colours(firsts))
 
 
 def _name(found: dict[int, Unit], pk: int | None, engine_id: str) -> str:

@@ -22,7 +22,7 @@ from campaign.charts import UNIT_SERIES, force_strength_series, unit_series
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, QuickResolve, Unit
 from campaign.rules.bridge import BridgeError, TableResult, battle_card
 from campaign.rules.experience import threshold
-from campaign.rules.history import changes_text, hits_text, story_text
+from campaign.rules.history import changes_text, hits_text, plural, story_text
 from campaign.rules.recovery import medical_capacity, medical_window_open
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from campaign.selectors import (
@@ -130,6 +130,14 @@ def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
     return MedicsToday(capacity=capacity, left=max(0, capacity - used), wounded=wounded)
 
 
+def forces_with_medics(force_ids: set[int]) -> set[int]:
+    """The forces among ``force_ids`` with a ready Medical crew to send in today."""
+    if not force_ids:
+        return set()
+    ready = Unit.objects.filter(force_id__in=force_ids, status=Status.READY)
+    return {u.force_id for u in ready.select_related("leader") if medical_capacity(u.state)}
+
+
 @dataclass(frozen=True)
 class ForceSummary:
     force: Force
@@ -165,6 +173,8 @@ def force_summaries(campaign: Campaign) -> list[ForceSummary]:
 class Attention:
     unit: Unit
     reason: str
+    medics: bool = False
+    """Its Casualty hits await the medics today (they die when the day ends)."""
 
 
 def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Attention]:
@@ -175,12 +185,17 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
     # ``medical_window_open`` still decides.
     maybe = Q(status=Status.RETREATED) | Q(casualty_hits__gt=0, last_battle_day__gte=campaign.day)
     for unit in campaign_units(campaign=campaign).filter(maybe, force_id__in=visible):
+        # A unit may have retreated with Casualty hits still to save: the medics come first,
+        # since those hits die when the day ends and a retreat rallies by itself.
+        medics = unit.casualty_hits > 0 and medical_window_open(unit.state, campaign.day)
+        reasons = []
+        if medics:
+            hits = plural(unit.casualty_hits, "Casualty hit")
+            reasons.append(f"{hits} awaiting the medics today; unsaved, they die when the day ends")
         if unit.status == Status.RETREATED:
-            found.append(Attention(unit, "retreated in poor order: rallies after a day of R&R"))
-        elif medical_window_open(unit.state, campaign.day):
-            found.append(
-                Attention(unit, f"{unit.casualty_hits} Casualty hits awaiting the medics today")
-            )
+            reasons.append("retreated in poor order: rallies after a day of R&R")
+        if reasons:
+            found.append(Attention(unit, "; ".join(reasons), medics=medics))
     return found
 
 
@@ -190,6 +205,16 @@ def recent_battles(campaign: Campaign, limit: int = 10) -> list[CampaignBattle]:
 
 def recent_quick_resolves(campaign: Campaign, limit: int = 5) -> list[QuickResolve]:
     return list(campaign.quick_resolves.select_related("attacker", "defender")[:limit])
+
+
+def quick_resolve_outcome(record: QuickResolve) -> str:
+    """How a quick resolve ended, by the winner's name: "Scout Car won after 4 rounds"."""
+    rounds = plural(record.rounds, "round")
+    if record.winner == QuickResolve.Winner.ATTACKER:
+        return f"{record.attacker.name} won after {rounds}"
+    if record.winner == QuickResolve.Winner.DEFENDER:
+        return f"{record.defender.name} won after {rounds}"
+    return f"no winner after {rounds} (the round limit)"
 
 
 def card_text(card: dict[str, Any] | None) -> str:
@@ -248,12 +273,17 @@ PALETTE = ("#1f5fa8", "#b3261e", "#2e7d32", "#6a3d9a", "#c0560f", "#7b4a22", "#3
 """The rest take one by their place in the campaign (the first two are the sides' own)."""
 
 
-def force_colour(force: Force) -> str:
-    """The one colour a force keeps on every page, map and chart."""
-    for word in force.name.lower().replace("-", " ").split():
+def name_colour(name: str) -> str | None:
+    """The colour a name says ("Blue Battalion", "Red Force"), or None."""
+    for word in name.lower().replace("-", " ").split():
         if word in FORCE_COLOURS:
             return FORCE_COLOURS[word]
-    return PALETTE[force.pk % len(PALETTE)]
+    return None
+
+
+def force_colour(force: Force) -> str:
+    """The one colour a force keeps on every page, map and chart."""
+    return name_colour(force.name) or PALETTE[force.pk % len(PALETTE)]
 
 
 @dataclass(frozen=True)
@@ -382,7 +412,8 @@ def _leader(state: CampaignUnitState) -> str:
     leader = state.leader
     if leader is None:
         return "—"
-    return f"{leader.name}, {leader.hit_points} hp" + ("" if leader.alive else ", dead")
+    # A dead leader's hit points below zero mean nothing to the table.
+    return f"{leader.name}, {leader.hit_points} hp" if leader.alive else f"{leader.name}, dead"
 
 
 def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> list[Change]:
@@ -514,11 +545,19 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
               reverse("campaign:battle", args=[campaign.pk, cb.pk]))
         for cb in battles
     ]  # fmt: skip
+    for record in campaign.engagements.only("pk", "name", "day", "winner", "state", "rounds"):
+        winner = {"attackers": "the attackers won", "defenders": "the defenders won"}
+        events.append(
+            Event(record.day, "engagement",
+                  f"{record.name}: {winner.get(record.winner, 'no winner')} after "
+                  f"{record.rounds} rounds ({record.get_state_display().lower()})",
+                  reverse("campaign:engagement", args=[campaign.pk, record.pk]))
+        )  # fmt: skip
     for qr in campaign.quick_resolves.select_related("attacker__force", "defender__force"):
         events.append(
             Event(qr.day, "engagement",
                   f"{unit_label(qr.attacker)} engaged {unit_label(qr.defender)}: "
-                  f"{qr.get_winner_display().lower()} after {qr.rounds} rounds",
+                  f"{quick_resolve_outcome(qr)}",
                   reverse("campaign:unit", args=[campaign.pk, qr.attacker_id]))
         )  # fmt: skip
     for entry in notable_entries(campaign=campaign, force_ids=force_ids):

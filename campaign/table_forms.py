@@ -180,7 +180,8 @@ class EngagementForm(CampaignForm):
         for unit in self.units:
             side = f"side_{unit.pk}"
             self.fields[side] = forms.ChoiceField(
-                choices=[("", "—"), *((s, s.capitalize()) for s in SIDES)], required=False,
+                choices=[("", "Not fighting"), *((s, s.capitalize()) for s in SIDES)],
+                required=False,
                 label=f"{unit.name} ({unit.force.name})",
             )  # fmt: skip
             flags = []
@@ -234,7 +235,11 @@ class SkillCheckForm(CampaignForm):
 
 class _UnitsField(forms.ModelMultipleChoiceField):
     """Several of the campaign's units. A key too large for the database is refused as a
-    choice that is not there, before the database sees it (SQLite raises on such a number)."""
+    choice that is not there, before the database sees it (SQLite raises on such a number).
+
+    Only a choice of several needs this: Django answers an exact lookup (a `ModelChoiceField`,
+    ``filter(pk=…)``) on an out-of-range number with no row, but sends an ``__in`` list to the
+    database as it is."""
 
     def _check_values(self, value):
         for key in value:

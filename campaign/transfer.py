@@ -21,14 +21,17 @@ from battles.engine import ScenarioError, parse_scenario
 from campaign.models import (
     CAMPAIGN_SETTINGS,
     Campaign,
+    Engagement,
     Force,
     HistoryEntry,
     Leader,
     Membership,
+    TableRoll,
     Unit,
 )
 from campaign.pages import card_text
 from campaign.rules.characters import ordered_feats
+from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
 from campaign.rules.values import leader_value, parse_field
@@ -51,22 +54,52 @@ CHARACTER_KEYS = ("name", "player", "hit_points", "max_hit_points", "alive", "fe
 CHARACTER_ENTRY_KEYS = ("day", "hour", "text", "before", "after", "created_at")
 ORDER_VALUES = ("kind", "listed_hours", "hours", "given_at", "finishes_at", "replaced", "note")
 ORDER_KEYS = ("giver", "force", "unit", *ORDER_VALUES)
+ENGAGEMENT_VALUES = ("name", "day", "hour", "seed", "round_limit", "rounds", "winner", "state")
+ENGAGEMENT_KEYS = (*ENGAGEMENT_VALUES, "setup", "events", "applied_entries", "created_at")
+TABLE_ROLL_VALUES = ("kind", "day", "hour", "seed", "summary")
+TABLE_ROLL_KEYS = (*TABLE_ROLL_VALUES, "setup", "result", "created_at")
+CHARACTER_DETAILS = ("character", "rallied_by")
+"""A history entry's working that names a character (by pk in the database, by name in an
+export)."""
+RECORD_DETAILS = {"engagement": "engagements", "table_roll": "table_rolls"}
+"""A history entry's working that points at a record of the table: in an export, the index of
+that record in the export's own list (a force export carries none: the link stays behind)."""
+UNIT_REFERENCES = ("unit", "commanded_by", "driven_back")
+"""Where an engagement's log or a check's result names a unit by its key; ``helpers`` holds a
+list of keys and ``pinned`` is keyed by them."""
+LARGEST_SEED = 2**63 - 1
+"""The largest seed the database's seed columns hold."""
 
 # ---------------------------------------------------------------------------------------------
 # Export
 # ---------------------------------------------------------------------------------------------
 
 
-def _details_export(details: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
-    """An entry's working, its character named rather than numbered (ids do not travel)."""
-    character = details.get("character")
-    if isinstance(character, int) and not isinstance(character, bool) and character in names:
-        return {**details, "character": names[character]}
-    return details
+def _is_pk(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _details_export(
+    details: dict[str, Any], names: dict[int, str], records: dict[str, dict[int, int]] | None
+) -> dict[str, Any]:
+    """An entry's working, its character named rather than numbered and its engagement or table
+    roll by its index in the export (ids do not travel); ``records`` None: a force's export,
+    which leaves those links behind."""
+    found = dict(details)
+    for key in CHARACTER_DETAILS:
+        if _is_pk(found.get(key)) and found[key] in names:
+            found[key] = names[found[key]]
+    for key, listed in RECORD_DETAILS.items():
+        if _is_pk(found.get(key)):
+            found[key] = None if records is None else records[listed].get(found[key])
+    return found
 
 
 def _entry_export(
-    entry: HistoryEntry, index_of: dict[int, int], names: dict[int, str]
+    entry: HistoryEntry,
+    index_of: dict[int, int],
+    names: dict[int, str],
+    records: dict[str, dict[int, int]] | None = None,
 ) -> dict[str, Any]:
     return {
         "day": entry.day,
@@ -74,20 +107,24 @@ def _entry_export(
         "text": entry.text,
         "before": entry.before,
         "after": entry.after,
-        "details": _details_export(entry.details, names),
+        "details": _details_export(entry.details, names, records),
         "reverts": index_of.get(entry.reverts_id) if entry.reverts_id else None,
         "created_at": entry.created_at.isoformat(),
     }
 
 
-def unit_export(unit: Unit, names: dict[int, str] | None = None) -> dict[str, Any]:
+def unit_export(
+    unit: Unit,
+    names: dict[int, str] | None = None,
+    records: dict[str, dict[int, int]] | None = None,
+) -> dict[str, Any]:
     entries = list(unit.history.order_by("id"))
     index_of = {entry.pk: index for index, entry in enumerate(entries)}
     names = _character_names(unit.force.campaign) if names is None else names
     return {
         "unit_type": unit.unit_type.name,
         **unit.state.to_json(),
-        "history": [_entry_export(entry, index_of, names) for entry in entries],
+        "history": [_entry_export(entry, index_of, names, records) for entry in entries],
     }
 
 
@@ -95,13 +132,16 @@ def _character_names(campaign: Campaign) -> dict[int, str]:
     return dict(campaign.characters.values_list("pk", "name"))
 
 
-def _force_data(force: Force) -> dict[str, Any]:
-    units = force.units.select_related("unit_type", "leader", "force__campaign").order_by("id")
+def _force_units(force: Force) -> list[Unit]:
+    return list(force.units.select_related("unit_type", "leader", "force__campaign").order_by("id"))
+
+
+def _force_data(force: Force, records: dict[str, dict[int, int]] | None = None) -> dict[str, Any]:
     names = _character_names(force.campaign)
     return {
         "name": force.name,
         "owner": force.owner.get_username(),
-        "units": [unit_export(unit, names) for unit in units],
+        "units": [unit_export(unit, names, records) for unit in _force_units(force)],
     }
 
 
@@ -160,9 +200,97 @@ def force_export(*, force: Force) -> dict[str, Any]:
     }
 
 
+class Keys:
+    """The export's own keys for what the table's records name by database id: a unit is
+    ``forces[i].units[j]`` and a history entry ``forces[i].units[j].history[k]``, their places
+    in the export (forces by name, units and entries in the order they were made)."""
+
+    def __init__(self, forces: list[Force]) -> None:
+        self.units: dict[int, str] = {}
+        self.entries: dict[int, str] = {}
+        for i, force in enumerate(forces):
+            for j, unit in enumerate(_force_units(force)):
+                key = f"forces[{i}].units[{j}]"
+                self.units[unit.pk] = key
+                history = unit.history.order_by("id").values_list("pk", flat=True)
+                for k, pk in enumerate(history):
+                    self.entries[pk] = f"{key}.history[{k}]"
+
+    def unit(self, pk: Any) -> Any:
+        """The key of a unit named by pk (an int, or its text in a log); None stays None."""
+        return None if pk is None else self.units[int(pk)]
+
+
+def refs_translate(data: Any, unit: Any) -> Any:
+    """A log or result with every unit key it holds (`UNIT_REFERENCES`, ``helpers``, the keys of
+    ``pinned``) passed through ``unit``; everything else as it is."""
+    if isinstance(data, list):
+        return [refs_translate(item, unit) for item in data]
+    if not isinstance(data, dict):
+        return data
+    found: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in UNIT_REFERENCES and (value is None or isinstance(value, str)):
+            found[key] = unit(value)
+        elif key == "helpers" and isinstance(value, list):
+            found[key] = [unit(item) for item in value]
+        elif key == "pinned" and isinstance(value, dict):
+            found[key] = {unit(name): causes for name, causes in value.items()}
+        else:
+            found[key] = refs_translate(value, unit)
+    return found
+
+
+def _engagement_export(record: Engagement, keys: Keys) -> dict[str, Any]:
+    setup = record.setup
+    return {
+        **{key: getattr(record, key) for key in ENGAGEMENT_VALUES},
+        "setup": {
+            **setup,
+            "sides": {side: [keys.unit(pk) for pk in pks] for side, pks in setup["sides"].items()},
+            "situations": {keys.unit(pk): flags for pk, flags in setup["situations"].items()},
+        },
+        "events": refs_translate(record.events, keys.unit),
+        "applied_entries": [keys.entries[pk] for pk in record.applied_entries],
+        "created_at": record.created_at.isoformat(),
+    }
+
+
+def _table_roll_export(roll: TableRoll, keys: Keys, names: dict[int, str]) -> dict[str, Any]:
+    setup, result = dict(roll.setup), dict(roll.result)
+    if roll.kind == TableRoll.Kind.REQUISITION:
+        force = Force.objects.filter(pk=setup["force"]).values_list("name", flat=True).first()
+        card = UnitType.objects.filter(pk=setup["unit_type"]).values_list("name", flat=True)
+        setup["force"], setup["unit_type"] = force, card.first()
+        setup["character"] = None if setup["character"] is None else names[setup["character"]]
+        if "unit" in result:
+            result["unit"] = keys.unit(result["unit"])
+    else:
+        for side in ("units", "active", "resisting"):
+            if side in setup:
+                setup[side] = [keys.unit(pk) for pk in setup[side]]
+        result = refs_translate(result, keys.unit)
+    return {
+        **{key: getattr(roll, key) for key in TABLE_ROLL_VALUES},
+        "setup": setup,
+        "result": result,
+        "created_at": roll.created_at.isoformat(),
+    }
+
+
 def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
-    """The whole campaign: settings, members, forces, units and their history, saved maps."""
+    """The whole campaign: settings, members, forces, units and their history, saved maps, the
+    d20 side (characters, Orders) and the table's records (engagements, checks, Requisition)."""
     members = campaign.memberships.select_related("user").order_by("user__username")
+    forces = list(campaign.forces.order_by("name"))
+    keys = Keys(forces)
+    names = _character_names(campaign)
+    engagements = list(campaign.engagements.order_by("id"))
+    rolls = list(campaign.table_rolls.order_by("id"))
+    records = {
+        "engagements": {record.pk: index for index, record in enumerate(engagements)},
+        "table_rolls": {roll.pk: index for index, roll in enumerate(rolls)},
+    }
     return {
         "format": CAMPAIGN_FORMAT,
         "version": VERSION,
@@ -175,13 +303,15 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             **{field: getattr(campaign, field) for field in SETTINGS},
             "members": [{"user": m.user.get_username(), "role": m.role} for m in members],
         },
-        "forces": [_force_data(force) for force in campaign.forces.order_by("name")],
+        "forces": [_force_data(force, records) for force in forces],
         "maps": [
             {"name": saved.name, "scenario": saved.scenario}
             for saved in campaign.maps.order_by("name")
         ],
         "characters": _characters_export(campaign),
         "orders": _orders_export(campaign),
+        "engagements": [_engagement_export(record, keys) for record in engagements],
+        "table_rolls": [_table_roll_export(roll, keys, names) for roll in rolls],
     }
 
 
@@ -725,3 +855,187 @@ def check_orders(
         if len(c.errors) == before:
             found.append(order)
     return found
+
+
+class KeyCheck:
+    """The export's own keys an import may meet (`Keys`), checked against the forces read:
+    every unit ``forces[i].units[j]`` and every entry of its history."""
+
+    def __init__(self, forces: list[dict[str, Any]]) -> None:
+        self.units: set[str] = set()
+        self.entries: set[str] = set()
+        for i, force in enumerate(forces):
+            for j, unit in enumerate(force["units"]):
+                key = f"forces[{i}].units[{j}]"
+                self.units.add(key)
+                self.entries |= {f"{key}.history[{k}]" for k in range(len(unit["history"]))}
+
+    def unit(self, c: Checker, path: str) -> Any:
+        def known(key: Any) -> Any:
+            if key is not None and key not in self.units:
+                c.error(path, f"{key!r} is not a unit of the export (forces[i].units[j])")
+            return key
+
+        return known
+
+
+def _text(c: Checker, path: str, value: Any, longest: int, *, empty: bool = True) -> None:
+    if not isinstance(value, str) or len(value) > longest or (not empty and not value.strip()):
+        c.error(path, f"must be text of {0 if empty else 1}..{longest} characters")
+
+
+def _clock(c: Checker, path: str, record: dict[str, Any], day: int) -> None:
+    _whole(c, f"{path}.day", record["day"], 1, day)
+    _whole(c, f"{path}.hour", record["hour"], 0, HOURS_PER_DAY - 1)
+    _whole(c, f"{path}.seed", record["seed"], 0, LARGEST_SEED)
+    problem = created_at_problem(record["created_at"])
+    if problem:
+        c.error(f"{path}.created_at", problem)
+
+
+def check_engagements(
+    c: Checker, path: str, data: Any, *, day: int, keys: KeyCheck
+) -> list[dict[str, Any]]:
+    """Engagements: their set-up, log and applied entries naming units and entries by the
+    export's keys, their state, and what the fight came to."""
+    if not isinstance(data, list):
+        c.error(path, "must be a list")
+        return []
+    found = []
+    for index, record in enumerate(data):
+        at = f"{path}[{index}]"
+        if not c.mapping(at, record, ENGAGEMENT_KEYS):
+            continue
+        before = len(c.errors)
+        _text(c, f"{at}.name", record["name"], 200, empty=False)
+        _clock(c, at, record, day)
+        limit = _whole(c, f"{at}.round_limit", record["round_limit"], 1, ROUND_LIMIT_MAX)
+        rounds = _whole(c, f"{at}.rounds", record["rounds"], 0, ROUND_LIMIT_MAX)
+        if limit is not None and rounds is not None and rounds > limit:
+            c.error(f"{at}.rounds", f"more than its round limit ({limit})")
+        if record["winner"] not in ("", *SIDES):
+            c.error(f"{at}.winner", f"must be one of {', '.join(SIDES)} or empty")
+        if record["state"] not in Engagement.State.values:
+            c.error(f"{at}.state", f"must be one of {', '.join(Engagement.State.values)}")
+        setup = record["setup"]
+        if c.mapping(f"{at}.setup", setup, ("sides", "situations", "terrain", "surprise")):
+            sides = setup["sides"]
+            if c.mapping(f"{at}.setup.sides", sides, SIDES):
+                for side in SIDES:
+                    where = f"{at}.setup.sides.{side}"
+                    if not isinstance(sides[side], list) or not sides[side]:
+                        c.error(where, "must be a list of units")
+                        continue
+                    for number, key in enumerate(sides[side]):
+                        keys.unit(c, f"{where}[{number}]")(key)
+            if isinstance(setup["situations"], dict):
+                for key, flags in setup["situations"].items():
+                    keys.unit(c, f"{at}.setup.situations")(key)
+                    if not isinstance(flags, dict):
+                        c.error(f"{at}.setup.situations", "each unit's situation is an object")
+            else:
+                c.error(f"{at}.setup.situations", "must be an object")
+            if setup["terrain"] not in TERRAINS:
+                c.error(f"{at}.setup.terrain", f"must be one of {', '.join(TERRAINS)}")
+            if setup["surprise"] not in (None, *SIDES):
+                c.error(f"{at}.setup.surprise", f"must be {' or '.join(SIDES)}, or null")
+        if isinstance(record["events"], list):
+            refs_translate(record["events"], keys.unit(c, f"{at}.events"))
+        else:
+            c.error(f"{at}.events", "must be a list")
+        applied = record["applied_entries"]
+        if not isinstance(applied, list):
+            c.error(f"{at}.applied_entries", "must be a list")
+        else:
+            for number, key in enumerate(applied):
+                if key not in keys.entries:
+                    c.error(f"{at}.applied_entries[{number}]",
+                            f"{key!r} is not a history entry of the export")  # fmt: skip
+        if len(c.errors) == before:
+            found.append(record)
+    return found
+
+
+def check_table_rolls(
+    c: Checker,
+    path: str,
+    data: Any,
+    *,
+    day: int,
+    keys: KeyCheck,
+    forces: set[str],
+    characters: set[str],
+    ruleset: str,
+) -> list[dict[str, Any]]:
+    """Skill checks, contests and Requisition checks: units by the export's keys, a
+    Requisition's force, card and character by name."""
+    if not isinstance(data, list):
+        c.error(path, "must be a list")
+        return []
+    shapes = {
+        TableRoll.Kind.SKILL_CHECK: ("units", "skill", "dc"),
+        TableRoll.Kind.CONTEST: ("active", "resisting", "active_skill", "resisting_skill"),
+        TableRoll.Kind.REQUISITION: ("force", "unit_type", "unit", "character", "bonus"),
+    }
+    found = []
+    for index, roll in enumerate(data):
+        at = f"{path}[{index}]"
+        if not c.mapping(at, roll, TABLE_ROLL_KEYS):
+            continue
+        before = len(c.errors)
+        _clock(c, at, roll, day)
+        _text(c, f"{at}.summary", roll["summary"], 400)
+        if roll["kind"] not in shapes:
+            c.error(f"{at}.kind", f"must be one of {', '.join(TableRoll.Kind.values)}")
+            continue
+        setup, result = roll["setup"], roll["result"]
+        if not c.mapping(f"{at}.setup", setup, shapes[roll["kind"]]):
+            continue
+        if not isinstance(result, dict):
+            c.error(f"{at}.result", "must be an object")
+            continue
+        if roll["kind"] == TableRoll.Kind.REQUISITION:
+            if setup["force"] not in forces:
+                c.error(f"{at}.setup.force", f"no force {setup['force']!r} in the export")
+            card = UnitType.objects.filter(
+                kind=UnitType.Kind.UNIT, ruleset=ruleset, name=setup["unit_type"]
+            )
+            if not isinstance(setup["unit_type"], str) or not card.exists():
+                c.error(f"{at}.setup.unit_type", f"no unit card {setup['unit_type']!r} in the "
+                                                 "library")  # fmt: skip
+            if setup["character"] is not None and setup["character"] not in characters:
+                c.error(f"{at}.setup.character", f"no character {setup['character']!r} in the "
+                                                 "export")  # fmt: skip
+            if "unit" in result:
+                keys.unit(c, f"{at}.result.unit")(result["unit"])
+        else:
+            for side in ("units", "active", "resisting"):
+                if side not in setup:
+                    continue
+                if not isinstance(setup[side], list) or not setup[side]:
+                    c.error(f"{at}.setup.{side}", "must be a list of units")
+                    continue
+                for number, key in enumerate(setup[side]):
+                    keys.unit(c, f"{at}.setup.{side}[{number}]")(key)
+            refs_translate(result, keys.unit(c, f"{at}.result"))
+        if len(c.errors) == before:
+            found.append(roll)
+    return found
+
+
+def check_record_links(
+    c: Checker, forces: list[dict[str, Any]], counts: dict[str, int] | None
+) -> None:
+    """Each history entry's link to an engagement or table roll is an index into the export's
+    list of them; ``counts`` None: the export carries no such lists (links dropped)."""
+    for i, force in enumerate(forces):
+        for j, unit in enumerate(force["units"]):
+            for k, entry in enumerate(unit["history"]):
+                details = entry.get("details", {})
+                for key, listed in RECORD_DETAILS.items():
+                    value = details.get(key)
+                    if value is None or counts is None:
+                        continue
+                    if not _is_pk(value) or not 0 <= value < counts[listed]:
+                        c.error(f"forces[{i}].units[{j}].history[{k}].details.{key}",
+                                f"must be the index of one of the export's {listed}")  # fmt: skip

@@ -232,6 +232,8 @@ if REDIS_URL:
     }
 else:
     CELERY_BROKER_URL = "filesystem://"
+    # kombu's own transport lets a worker read a message before it is written (config.broker).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     CELERY_RESULT_BACKEND = f"file://{CELERY_QUEUE_DIR / 'results'}"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_QUEUE_DIR / "queue"),

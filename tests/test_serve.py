@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -23,34 +25,99 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _group_alive(group: int) -> bool:
+def _parents() -> dict[int, int]:
+    """Every live process's parent, read from /proc (zombies, already ended, left out)."""
+    parents = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat") as f:
+                    # "pid (command) state ppid ...": the command may hold spaces or brackets.
+                    state, ppid = f.read().rpartition(")")[2].split()[:2]
+            except OSError:
+                continue  # it ended while being read
+            if state != "Z":
+                parents[int(entry.name)] = int(ppid)
+    return parents
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes ``pid`` started, and theirs, still running."""
+    parents = _parents()
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    return pids & set(_parents())
+
+
+def _kill(pids: set[int]) -> None:
+    for pid in _alive(pids):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _healthy(port: int) -> bool:
     try:
-        os.killpg(group, 0)
-    except ProcessLookupError:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+            return r.status == 200
+    except OSError:
         return False
-    return True
+
+
+def _serve(tmp_path, port: int, *flags: str) -> subprocess.Popen:
+    # The embedded default: SQLite and the filesystem broker, in a folder of the test's own.
+    env = project_env(BRIDGEHEAD_VAR_DIR=str(tmp_path), DATABASE_URL=None, REDIS_URL=None)
+    log = (tmp_path / "serve.log").open("w")
+    with log:
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--addrport", f"127.0.0.1:{port}", *flags],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "signals",
+    # A SIGTERM alone is the test below's, with the demo loaded.
+    [[signal.SIGINT], [signal.SIGTERM, signal.SIGINT]],
+    ids=["SIGINT", "SIGTERM-then-SIGINT"],
+)
+def test_a_signal_to_serve_alone_stops_every_process_it_started(tmp_path, signals):
+    """Sent to serve's own pid (a process manager, ``kill``), not to a terminal's whole group,
+    even twice: serve returns only once the web server, the worker and the worker's pool have
+    all stopped."""
+    port = _free_port()
+    serve = _serve(tmp_path, port, "--no-demo")
+    started: set[int] = set()
+    try:
+        wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
+
+        def pool_forked() -> bool:
+            # The worker and the web server, and the worker's pool once it has forked.
+            started.update(_descendants(serve.pid))
+            return len(started) >= 4
+
+        wait_for(pool_forked, timeout=60, what="the worker's pool")
+        for signum in signals:
+            serve.send_signal(signum)
+            time.sleep(0.3)
+        assert serve.wait(timeout=30) == 0
+        assert not _alive(started)
+    finally:
+        serve.kill()
+        _kill(started | _descendants(serve.pid))
 
 
 def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path):
     port = _free_port()
-    # The embedded default: SQLite and the filesystem broker, in a folder of the test's own.
-    env = project_env(BRIDGEHEAD_VAR_DIR=str(tmp_path), DATABASE_URL=None, REDIS_URL=None)
-    log = (tmp_path / "serve.log").open("w")
-    serve = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--addrport", f"127.0.0.1:{port}"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    group = os.getpgid(serve.pid)
+    serve = _serve(tmp_path, port)
+    started: set[int] = set()
     try:
-
-        def healthy() -> bool:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
-                    return r.status == 200
-            except OSError:
-                return False
-
-        wait_for(healthy, timeout=120, what="the site to answer /healthz")
+        wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
         wait_for(
             lambda: "log in as bob" in (tmp_path / "serve.log").read_text(),
             timeout=30,
@@ -66,13 +133,14 @@ def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/favicon.ico", timeout=10) as r:
             assert r.status == 200 and r.url.endswith("/static/bridgehead/favicon.svg")
             assert r.read().startswith(b"<svg")
+        started = _descendants(serve.pid)
+        assert len(started) >= 2  # the worker and the web server at least
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(timeout=30) == 0
-        wait_for(lambda: not _group_alive(group), timeout=30, what="the worker and web to stop")
+        wait_for(lambda: not _alive(started), timeout=30, what="the worker and web to stop")
     finally:
-        if _group_alive(group):
-            os.killpg(group, signal.SIGKILL)
-        log.close()
+        serve.kill()
+        _kill(started | _descendants(serve.pid))
     output = (tmp_path / "serve.log").read_text()
     assert "log in as gm / bridgehead-gm" in output
     # The logins come after the web server's banner, and the console carries no broker noise.

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from config.celery import worker_command
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -42,13 +44,7 @@ def worker_process(
     """
     log = log_path.open("w")
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
+        worker_command(
             "--loglevel",
             "info",
             "--concurrency",
@@ -56,7 +52,7 @@ def worker_process(
             "--without-gossip",
             "--without-mingle",
             *(["--queues", queues] if queues else []),
-        ],
+        ),
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -522,40 +522,6 @@ def momentum_after_round(winner_momentum: int, loser_momentum: int) -> tuple[int
     return winner_momentum + MOMENTUM_PER_ROUND, 0
 
 
-@dataclass(frozen=True)
-class Situation:
-    """One side's circumstances in a round of unit-versus-unit combat."""
-
-    dug_in: bool = False
-    opponent_dug_in: bool = False
-    """A dug-in opponent is immune to Momentum: ours does not count against it."""
-    opponent_pinned_down: bool = False
-    momentum: int = 0
-    """Momentum held: consecutive rounds won, plus any Surprise start."""
-    mobility: Mobility = Mobility.FOOT
-    opponent_mobility: Mobility = Mobility.FOOT
-    own_units: int = 1
-    enemy_units: int = 1
-
-
-def situational_modifiers(situation: Situation) -> dict[str, int]:
-    """Each situational modifier that applies, by name, so a log can show its working."""
-    s = situation
-    momentum_counts = not (s.dug_in or s.opponent_dug_in)
-    applied = {
-        "dug_in": DUG_IN if s.dug_in else 0,
-        "pinned_down": PINNED_DOWN_OPPONENT if s.opponent_pinned_down else 0,
-        "momentum": max(0, s.momentum) * MOMENTUM_PER_ROUND if momentum_counts else 0,
-        "mobile": mobile_modifier(s.mobility, s.opponent_mobility),
-        "outnumbered": outnumbered_modifier(s.own_units, s.enemy_units),
-    }
-    return {name: value for name, value in applied.items() if value}
-
-
-def situational_modifier(situation: Situation) -> int:
-    return sum(situational_modifiers(situation).values())
-
-
 def hits_from_margin(margin: int) -> int:
     """Hits the winner of an opposed roll inflicts: one per full 5 points of margin."""
     return max(0, margin) // HIT_MARGIN

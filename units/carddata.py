@@ -74,8 +74,8 @@ UNIT_STATS = ("skill", "move", "resistance", "hits", "size")
 BUILDING_STATS = ("resistance", "hits")
 
 
-class CardError(ValueError):
-    """A card (dict or text) breaks the card rules; `field` names what is wrong."""
+class FieldError(ValueError):
+    """A library entry that breaks its rules; `field` names what is wrong."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(field, message)
@@ -84,6 +84,10 @@ class CardError(ValueError):
 
     def __str__(self) -> str:
         return f'field "{self.field}": {self.message}'
+
+
+class CardError(FieldError):
+    """A card (dict or text) breaks the card rules; `field` names what is wrong."""
 
 
 # ---------------------------------------------------------------------------------------------

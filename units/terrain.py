@@ -12,21 +12,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from units.carddata import FieldError
+
 TERRAIN_FLAGS = ("blocks_movement", "blocks_sight", "hazard", "wall", "water")
 TERRAIN_FIELDS = ("kind", *TERRAIN_FLAGS, "why")
 _KIND_RE = re.compile(r"[a-z]+(?:[ -][a-z]+)*")
 
 
-class TerrainError(ValueError):
+class TerrainError(FieldError):
     """A terrain type that breaks the rules; `field` names what is wrong."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
-        self.field = field
-        self.message = message
-
-    def __str__(self) -> str:
-        return f'field "{self.field}": {self.message}'
 
 
 def validate_terrain(props: Any) -> None:

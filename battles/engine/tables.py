@@ -3,7 +3,9 @@
 ``ScenarioTables`` numbers the scenario's distinct cards (equal cards share a number, whatever
 units carry them) and holds, by card number, the exact odds of ``probability`` as floats —
 every attack one card may make on another at each Skill (``Shot``) — the reach and movement
-flags of every unit card, and the path finders of the table's passages. A ``Scenario`` owns its
+flags of every unit card, the path finders of the table's passages, and the commander's lines
+of sight between grid squares over the opening table (the one every battle starts on; once a
+building falls, a battle reckons its own). A ``Scenario`` owns its
 tables: every battle of the scenario shares them, and they go when the scenario goes. Nothing
 is kept between scenarios.
 
@@ -158,6 +160,10 @@ class ScenarioTables:
         """The commander's best attack by attacker and target state (``odds.best_shot``)."""
         self.reaches: dict[StateKey, tuple[tuple[float, float], ...]] = {}
         """The commander's harm by reach by attacker and target state (``odds.harm_by_reach``)."""
+        self.opening_lines: dict[int, bool] = {}
+        """The commander's lines between grid squares over the opening table, every building
+        standing (``Picture.sees``): every battle of the scenario starts on that table, and
+        most are fought on it throughout. Bounded by the squares of the table."""
 
     def _fill(self, key: ShotKey) -> tuple[Shot, ...]:
         attacker, target = self.cards[key[0]], self.cards[key[2]]

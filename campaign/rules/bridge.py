@@ -488,12 +488,12 @@ def damage_apply(
 ) -> tuple[CampaignUnitState, Damage]:
     """Hits taken in a battle (already split and reduced) applied to the unit, with its leader.
 
-    Shared by battles and quick resolves. A quick resolve is BUCS itself: a unit broken by a
-    Casualty hit is destroyed utterly. From a Team Bravo table (`taken_out_retreats`), taken out
-    is not dead: a unit removed, destroyed or demoralised, retreats in poor order with its hits,
-    and the medics' 24 hours and the ladder decide whether it is lost for good
-    (`recovery.casualties_die`). A unit whose hits take it below Raw retreats too. A unit that
-    fought stays in the combat zone, unless it retreated out of it.
+    Shared by battles and engagements (a quick resolve is one). An engagement is BUCS itself: a
+    unit broken by a Casualty hit is destroyed utterly. From a Team Bravo table
+    (`taken_out_retreats`), taken out is not dead: a unit removed, destroyed or demoralised,
+    retreats in poor order with its hits, and the medics' 24 hours and the ladder decide whether
+    it is lost for good (`recovery.casualties_die`). A unit whose hits take it below Raw retreats
+    too. A unit that fought stays in the combat zone, unless it retreated out of it.
     """
     damage = damage or Damage()
     leader, rolls, died = leader_wounds(state.leader, casualty_hits, d6)

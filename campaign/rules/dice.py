@@ -12,6 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+SEED_FACES = 2**31
+"""The seeds `Dice.next_seed` draws: 0 .. 2**31 - 1, a seed every roller takes."""
+
 
 @dataclass
 class Dice:
@@ -29,6 +32,13 @@ class Dice:
 
     def d6(self) -> int:
         return self._roll("d6", 6)
+
+    def next_seed(self) -> int:
+        """A seed for another seeded thing (an engine battle, an outcome's dice), drawn from
+        this one like a die, so a run of many seeded things comes from one seed."""
+        seed = int(self._rng.random() * SEED_FACES)
+        self.rolled.append(("seed", seed))
+        return seed
 
     def _roll(self, name: str, sides: int) -> int:
         result = int(self._rng.random() * sides) + 1

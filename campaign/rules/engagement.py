@@ -23,7 +23,6 @@ from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, leader_wounds
 from campaign.rules.characters import Feat, feat_sum
 from campaign.rules.command import Commandable, column, command_of, legendary_command
 from campaign.rules.orders import OrderKind, within_specialties
-from campaign.rules.quick import COMBAT_SPECIALTIES
 from campaign.rules.state import CampaignUnitState, LeaderState
 from units.bucs import (
     DUG_IN,
@@ -32,7 +31,7 @@ from units.bucs import (
     Equipment,
     Quality,
     Specialty,
-    equipment_for_task,
+    fielded,
     hits_from_margin,
     ignores_first_morale_hit,
     mobile_modifier,
@@ -62,6 +61,8 @@ TERRAIN_MOMENTUM_FACTOR = 2
 """Momentum counts double for a terrain specialist in its terrain against a unit without it."""
 
 ARMOR_IGNORES = Specialty.ARMOR.row.ignores_casualty_hits
+COMBAT_SPECIALTIES = frozenset({Specialty.INFANTRY, Specialty.MECHANIZED, Specialty.ARMOR})
+"""A unit holding one of these fights at its quality; any other fights as Raw with Poor kit."""
 
 
 class EngagementError(ValueError):
@@ -287,10 +288,13 @@ class _Fight:
     def fights_at(self, unit: _Unit) -> tuple[Quality, Equipment, list[list[Any]]]:
         """Its quality and kit for this pairing, and the notes that explain them."""
         notes: list[list[Any]] = []
-        quality, equipment = unit.quality, unit.state.equipment
-        if not COMBAT_SPECIALTIES & set(unit.specialties):
-            notes.append(["no Infantry (or vehicle) specialty: fights as Raw, with Poor kit", 0])
-            return Quality.RAW, equipment_for_task(equipment, within_specialties=False), notes
+        kit = fielded(unit.quality, unit.state.equipment, unit.specialties, COMBAT_SPECIALTIES)
+        quality, equipment = kit.quality, kit.equipment
+        if not kit.covered:
+            if unit.quality != Quality.RAW:
+                notes.append(["no Infantry (or vehicle) specialty: fights as Raw, with Poor kit",
+                              0])  # fmt: skip
+            return quality, equipment, notes
         order = unit.setup.order
         if order is not None and not within_specialties(order, unit.specialties):
             notes.append([f"{order.label} is outside its specialties: performs as Raw", 0])

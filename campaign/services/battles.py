@@ -113,34 +113,41 @@ def campaign_battle_launch(
         if existing := launched():
             return existing
         raise
+    with _launch_refusals(), transaction.atomic():
+        battle = battle_launch(
+            name=name or scenario["name"],
+            scenario=scenario,
+            seed=seed,
+            created_by=actor,
+            notify_task=NOTIFY_TASK,
+            # The campaign's own budget counts every battle launched for it.
+            campaign_battles=Battle.objects.filter(
+                id__in=CampaignBattle.objects.filter(campaign=campaign).values("battle_id")
+            ),
+            request_key=request_key,
+        )
+        # The battle's request key is the launch's: a battle found by it (the same request
+        # at the same moment) is the other request's campaign battle.
+        if existing := CampaignBattle.objects.filter(battle=battle).first():
+            return existing
+        return CampaignBattle.objects.create(
+            campaign=campaign,
+            name=battle.name,
+            day=campaign.day,
+            battle=battle,
+            sides=sides,
+            engine_units=engine_units,
+            orders=orders,
+            created_by=actor,
+        )
+
+
+@contextlib.contextmanager
+def _launch_refusals():
+    """A launch the battles app refuses (over a budget, or a scenario it cannot fight), as the
+    ``ValidationError`` the campaign's services raise."""
     try:
-        with transaction.atomic():
-            battle = battle_launch(
-                name=name or scenario["name"],
-                scenario=scenario,
-                seed=seed,
-                created_by=actor,
-                notify_task=NOTIFY_TASK,
-                # The campaign's own budget counts every battle launched for it.
-                campaign_battles=Battle.objects.filter(
-                    id__in=CampaignBattle.objects.filter(campaign=campaign).values("battle_id")
-                ),
-                request_key=request_key,
-            )
-            # The battle's request key is the launch's: a battle found by it (the same request
-            # at the same moment) is the other request's campaign battle.
-            if existing := CampaignBattle.objects.filter(battle=battle).first():
-                return existing
-            return CampaignBattle.objects.create(
-                campaign=campaign,
-                name=battle.name,
-                day=campaign.day,
-                battle=battle,
-                sides=sides,
-                engine_units=engine_units,
-                orders=orders,
-                created_by=actor,
-            )
+        yield
     except WorkRefused as exc:
         raise ValidationError({NON_FIELD_ERRORS: [reason for _, reason in exc.errors]}) from exc
     except BattleInputError as exc:
@@ -458,19 +465,13 @@ def campaign_battle_odds(
     the rosters, positions, Orders and turn limit (only the seeds differ, battle by battle)."""
     require_manager(campaign, actor)
     scenario, *_ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
-    try:
+    with _launch_refusals():
         return odds_launch(
             scenario=scenario,
             battles=battles,
             name=f"{scenario.get('name') or 'Battle'} ({campaign}, day {campaign.day})",
             created_by=actor,
         )
-    except WorkRefused as exc:
-        raise ValidationError({NON_FIELD_ERRORS: [reason for _, reason in exc.errors]}) from exc
-    except BattleInputError as exc:
-        raise ValidationError(
-            {path or "scenario": [reason] for path, reason in exc.errors}
-        ) from exc
 
 
 def campaign_battle_odds_keep(*, campaign_battle: CampaignBattle, run: OddsRun) -> bool:

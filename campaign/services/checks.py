@@ -14,6 +14,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from battles.services import SEED_LIMIT
 from campaign.models import Campaign, Character, Force, HistoryEntry, TableRoll, Unit
 from campaign.rules.characters import feats_from
 from campaign.rules.checks import CheckError, CheckUnit, contest, requisition_check, skill_check
@@ -22,7 +23,6 @@ from campaign.rules.dice import Dice
 from campaign.rules.state import Status
 from campaign.services._record import require_manager, unit_change
 from campaign.services.orders import UNDER_WAY, campaign_now, current_orders, order_status
-from campaign.services.quick import SEED_LIMIT
 from campaign.services.roster import unit_create, unit_create_check
 from units.bucs import Specialty
 from units.models import UnitType

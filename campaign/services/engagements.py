@@ -15,6 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from battles.services import SEED_LIMIT
 from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
 from campaign.rules.bridge import REMOVAL_WORDS, damage_apply
 from campaign.rules.characters import feats_from
@@ -36,7 +37,6 @@ from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, campaign_now, current_orders, order_status
 from campaign.services.outcomes import outcome_revert
-from campaign.services.quick import SEED_LIMIT
 
 Kind = HistoryEntry.Kind
 SITUATION_FIELDS = ("dug_in", "several_directions", "cramped", "landing")

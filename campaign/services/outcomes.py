@@ -166,6 +166,23 @@ class OutcomeStep:
     always: bool = False
 
 
+def outcome_seed(
+    *,
+    day: int,
+    reason: str,
+    battle: Any,
+    units: Iterable[Unit],
+    outcomes: Mapping[int, UnitOutcome],
+) -> str:
+    """The default seed of a battle's outcome dice, from the battle itself: its day, its name,
+    its engine seed (a table battle has none) and each unit that fought, by force and name,
+    with its outcome. Never a database id, so the same campaign built again, or exported and
+    imported, rolls the same dice."""
+    engine_seed = getattr(battle, "seed", None)
+    fought = [(unit.force.name, unit.name, outcomes[unit.pk]) for unit in units]
+    return f"{day}:{reason.strip()}:{engine_seed}:{fought!r}"
+
+
 def outcome_steps(
     *,
     campaign: Campaign,
@@ -181,16 +198,18 @@ def outcome_steps(
     """What applying an outcome does to each unit, step by step, without writing anything.
 
     The one computation behind `outcome_apply` and the review a GM reads before it: the dice
-    come from `seed` (by default derived from the inputs), so the review shows exactly what
-    Apply will then do. Refuses (``ValidationError``) what `outcome_apply` refuses.
+    come from `seed` (by default `outcome_seed`, from the battle and the units that fought), so
+    the review shows exactly what Apply will then do. Refuses (``ValidationError``) what
+    `outcome_apply` refuses.
     """
     day = campaign.day if day is None else day
     units, fought_with = _validated_units(
         campaign, outcomes, winners, opposing_equipment, day, reason, cards
     )
+    # The dice go round the units in an order of their own names, not of their row ids.
+    units.sort(key=lambda unit: (unit.force.name, unit.name))
     if seed is None:
-        battle_key = getattr(battle, "seed", None) if battle is not None else None
-        seed = f"{campaign.pk}:{day}:{battle_key}:{sorted(outcomes.items())!r}"
+        seed = outcome_seed(day=day, reason=reason, battle=battle, units=units, outcomes=outcomes)
     d6 = Dice(seed).d6
 
     restored = skill_restored_after(campaign.ruleset)

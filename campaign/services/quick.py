@@ -1,8 +1,13 @@
-"""Writes for a quick resolve: fight a small engagement out and record it like a battle."""
+"""Writes for a quick resolve: one unit against another, fought and applied as an engagement.
+
+A quick resolve is the GM's short form of `engagement_run`: two units, a few stances, a round
+limit. It is fought by the same rules (`campaign.rules.quick`), kept as an `Engagement` with its
+round-by-round log, applied through the same history and revertible like any engagement.
+Quick resolves fought before that are kept as they were (`QuickResolve`), read-only.
+"""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,17 +15,18 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.services import SEED_LIMIT
-from campaign.models import Campaign, HistoryEntry, QuickResolve, Unit
-from campaign.rules.bridge import REMOVAL_WORDS, Damage, damage_apply
-from campaign.rules.dice import Dice
-from campaign.rules.experience import experience_earn
-from campaign.rules.history import hits_text, plural
-from campaign.rules.quick import ROUND_LIMIT_MAX, SIDES, Stance, quick_resolve
+from campaign.models import Campaign, Engagement, Unit
+from campaign.rules.quick import (
+    ENGAGEMENT_SIDES,
+    ROUND_LIMIT_MAX,
+    STANCE_FIELDS,
+    Stance,
+    situation,
+    surprise_side,
+)
 from campaign.rules.state import Status
-from campaign.services._record import require_manager, unit_change
-from campaign.services.notices import notices_after_commit
-
-Kind = HistoryEntry.Kind
+from campaign.services._record import require_manager
+from campaign.services.engagements import engagement_run
 
 
 def _stance(value: Stance | Mapping[str, Any] | None) -> Stance:
@@ -29,15 +35,13 @@ def _stance(value: Stance | Mapping[str, Any] | None) -> Stance:
     if isinstance(value, Stance):
         stance = value
     else:
-        unknown = set(value) - {"dug_in", "pinned_down", "surprise", "units"}
+        unknown = set(value) - set(STANCE_FIELDS)
         if unknown:
             raise ValueError(f"unknown stance field {sorted(unknown)[0]!r}")
         stance = Stance(**value)
-    for flag in ("dug_in", "pinned_down", "surprise"):
+    for flag in STANCE_FIELDS:
         if not isinstance(getattr(stance, flag), bool):
             raise ValueError(f"{flag} must be true or false")
-    if isinstance(stance.units, bool) or not isinstance(stance.units, int) or stance.units < 1:
-        raise ValueError("units must be a whole number, 1 or more")
     return stance
 
 
@@ -53,22 +57,19 @@ def quick_resolve_run(
     seed: int | None = None,
     reason: str = "",
     actor: Any = None,
-) -> QuickResolve:
-    """Resolve attacker against defender, BUCS unit against unit, and apply the damage.
+) -> Engagement:
+    """Resolve attacker against defender as a one-against-one engagement, and apply it.
 
-    Seeded (a fresh seed unless one is given) and logged roll by roll; both units then carry
+    Seeded (a fresh seed unless one is given) and logged round by round; both units then carry
     the engagement like a battle: hits, the leader's wounds, the medical window, experience.
     """
     require_manager(campaign, actor)
-    # The campaign as stored, not as the caller last saw it: its day may have moved on.
-    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
+    campaign = Campaign.objects.get(pk=campaign.pk)  # its settings as stored
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
     errors: dict[str, list[str]] = {}
     units = {
         unit.pk: unit
-        for unit in Unit.objects.select_for_update(of=("self",))
-        .filter(pk__in=[attacker.pk, defender.pk], force__campaign=campaign)
-        .select_related("leader", "force")
+        for unit in Unit.objects.filter(pk__in=[attacker.pk, defender.pk], force__campaign=campaign)
     }
     fighters: dict[str, Unit] = {}
     for side, unit in (("attacker", attacker), ("defender", defender)):
@@ -86,6 +87,12 @@ def quick_resolve_run(
             stances[side] = _stance(value)
         except (TypeError, ValueError) as error:
             errors[f"{side}_stance"] = [str(error)]
+    surprise = None
+    if len(stances) == 2:
+        try:
+            surprise = surprise_side(stances["attacker"], stances["defender"])
+        except ValueError as error:
+            errors["defender_stance"] = [str(error)]
     if isinstance(round_limit, bool) or not isinstance(round_limit, int):
         errors["round_limit"] = [f"must be a whole number, got {round_limit!r}"]
     elif not 1 <= round_limit <= ROUND_LIMIT_MAX:
@@ -97,84 +104,14 @@ def quick_resolve_run(
     if errors:
         raise ValidationError(errors)
 
-    seed = random.SystemRandom().randint(0, SEED_LIMIT) if seed is None else seed
-    dice = Dice(seed)
-    result = quick_resolve(
-        fighters["attacker"].state,
-        fighters["defender"].state,
-        attacker_stance=stances["attacker"],
-        defender_stance=stances["defender"],
-        round_limit=round_limit,
-        d20=dice.d20,
-    )
-    record = QuickResolve.objects.create(
+    name = reason.strip() or "quick resolve, {} against {}".format(*fighters.values())
+    return engagement_run(
         campaign=campaign,
-        day=campaign.day,
-        attacker=fighters["attacker"],
-        defender=fighters["defender"],
-        seed=seed,
+        sides={ENGAGEMENT_SIDES[side]: [unit] for side, unit in fighters.items()},
+        situations={fighters[side].pk: situation(stances[side]) for side in fighters},
+        surprise=surprise,
         round_limit=round_limit,
-        setup={side: stances[side].to_json() for side in SIDES},
-        events=[],
-        rounds=result.rounds,
-        winner=result.winner or "",
-        reason=reason.strip(),
+        seed=seed,
+        name=name,
         actor=actor,
     )
-    events = list(result.events)
-    title = reason.strip() or "quick resolve, {} against {}".format(*fighters.values())
-    for side in SIDES:
-        unit, taken = fighters[side], result.side(side)
-        state, damage = damage_apply(
-            unit.state,
-            morale_hits=taken.morale_hits,
-            casualty_hits=taken.casualty_hits,
-            removed=taken.removed,
-            day=campaign.day,
-            d6=dice.d6,
-            damage=Damage(
-                armor_ignored=taken.armor_ignored, excellent_ignored=taken.excellent_ignored
-            ),
-        )
-        if damage.leader_rolls:
-            events.append(
-                {
-                    "event": "leader",
-                    "side": side,
-                    "rolls": list(damage.leader_rolls),
-                    "died": damage.leader_died,
-                }
-            )
-        why = f"{title}: took {hits_text(taken.morale_hits, taken.casualty_hits)} hits"
-        if damage.leader_died:
-            why += "; the leader died: 2 Morale hits at once"
-        if taken.removed != "none":
-            why += "; " + REMOVAL_WORDS[taken.removed]
-        unit_change(
-            unit=unit,
-            state=state,
-            kind=Kind.QUICK_RESOLVE,
-            why=why,
-            day=campaign.day,
-            details={"damage": damage.to_json(), "seed": seed},
-            quick_resolve=record,
-            actor=actor,
-            always=True,
-        )
-        state, earned = experience_earn(state, won=result.winner == side)
-        if earned.points:
-            gain = f"{title}: {plural(earned.points, 'point')} of experience"
-            unit_change(
-                unit=unit,
-                state=state,
-                kind=Kind.EXPERIENCE,
-                why=f"{gain}, a step up" if earned.raised else gain,
-                day=campaign.day,
-                details={"points": earned.points},
-                quick_resolve=record,
-                actor=actor,
-            )
-    record.events = events
-    record.save(update_fields=["events"])
-    notices_after_commit(campaign)
-    return record

@@ -17,32 +17,44 @@ from campaign.models import (
     Campaign,
     Character,
     CharacterEntry,
+    Engagement,
     Force,
     HistoryEntry,
     Membership,
     Order,
     SavedMap,
+    TableRoll,
     Unit,
 )
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.services._record import require_manager, unit_state_save
 from campaign.transfer import (
     CAMPAIGN_FORMAT,
+    CHARACTER_DETAILS,
+    ENGAGEMENT_VALUES,
     FORCE_FORMAT,
     LARGEST_DAY,
     NEWER_SETTINGS,
     ORDER_VALUES,
+    RECORD_DETAILS,
     SETTINGS,
+    TABLE_ROLL_VALUES,
     Checker,
+    KeyCheck,
     check_characters,
+    check_engagements,
     check_force,
     check_header,
     check_maps,
     check_members,
     check_orders,
+    check_record_links,
     check_ruleset,
     check_settings,
+    check_table_rolls,
+    refs_translate,
 )
+from units.models import UnitType
 
 
 def _day(c: Checker, path: str, value: Any) -> int:
@@ -52,11 +64,19 @@ def _day(c: Checker, path: str, value: Any) -> int:
     return value
 
 
-def _details_import(details: dict[str, Any], characters: dict[str, int]) -> dict[str, Any]:
-    character = details.get("character")
-    if isinstance(character, str) and character in characters:
-        return {**details, "character": characters[character]}
-    return details
+def _details_import(
+    details: dict[str, Any], characters: dict[str, int], records: dict[str, list[int]] | None
+) -> dict[str, Any]:
+    """An entry's working numbered again: its character by name, its engagement or table roll
+    by index (``records`` None: the export carried none, so the links stay behind)."""
+    found = dict(details)
+    for key in CHARACTER_DETAILS:
+        if isinstance(found.get(key), str) and found[key] in characters:
+            found[key] = characters[found[key]]
+    for key, listed in RECORD_DETAILS.items():
+        if found.get(key) is not None:
+            found[key] = None if records is None else records[listed][found[key]]
+    return found
 
 
 def _write_force(
@@ -64,10 +84,13 @@ def _write_force(
     owner: Any,
     force_data: dict[str, Any],
     characters: dict[str, int] | None = None,
-) -> Force:
-    """Write a checked force; ``characters`` (name → new pk) numbers the characters its history
+    records: dict[str, list[int]] | None = None,
+) -> tuple[Force, list[tuple[Unit, list[HistoryEntry]]]]:
+    """Write a checked force and give back its units with their entries, in order;
+    ``characters`` (name → new pk) and ``records`` (list → new pks) number what its history
     names (an export names them: ids do not travel)."""
     characters = characters or {}
+    made: list[tuple[Unit, list[HistoryEntry]]] = []
     force = Force.objects.create(campaign=campaign, owner=owner, name=force_data["name"])
     for checked in force_data["units"]:
         state = checked["state"]
@@ -94,20 +117,76 @@ def _write_force(
                     text=entry["text"],
                     before=entry["before"],
                     after=entry["after"],
-                    details=_details_import(entry.get("details", {}), characters),
+                    details=_details_import(entry.get("details", {}), characters, records),
                     reverts=None if reverts is None else written[reverts],
                     created_at=datetime.fromisoformat(created_at) if created_at else timezone.now(),
                 )
             )
-    return force
+        made.append((unit, written))
+    return force, made
+
+
+def _write_records(
+    campaign: Campaign,
+    engagements: list[dict[str, Any]],
+    rolls: list[dict[str, Any]],
+    units: dict[str, Unit],
+    entries: dict[str, HistoryEntry],
+    characters: dict[str, Character],
+    forces: dict[str, Force],
+) -> None:
+    """Fill in the table's records, made empty before the forces (their history points at
+    them), their keys numbered again."""
+
+    def text_pk(key: Any) -> Any:
+        return None if key is None else str(units[key].pk)
+
+    made = list(campaign.engagements.order_by("id"))
+    for record, data in zip(made, engagements, strict=True):
+        setup = data["setup"]
+        record.setup = {
+            **setup,
+            "sides": {
+                side: [units[key].pk for key in keys] for side, keys in setup["sides"].items()
+            },
+            "situations": {text_pk(key): flags for key, flags in setup["situations"].items()},
+        }
+        record.events = refs_translate(data["events"], text_pk)
+        record.applied_entries = [entries[key].pk for key in data["applied_entries"]]
+        record.save(update_fields=["setup", "events", "applied_entries"])
+        Engagement.objects.filter(pk=record.pk).update(
+            created_at=datetime.fromisoformat(data["created_at"])
+        )
+    for roll, data in zip(campaign.table_rolls.order_by("id"), rolls, strict=True):
+        setup, result = dict(data["setup"]), dict(data["result"])
+        if roll.kind == TableRoll.Kind.REQUISITION:
+            setup["force"] = forces[setup["force"]].pk
+            setup["unit_type"] = UnitType.objects.get(
+                kind=UnitType.Kind.UNIT, ruleset=campaign.ruleset, name=setup["unit_type"]
+            ).pk
+            if setup["character"] is not None:
+                setup["character"] = characters[setup["character"]].pk
+            if "unit" in result:
+                result["unit"] = units[result["unit"]].pk
+        else:
+            for side in ("units", "active", "resisting"):
+                if side in setup:
+                    setup[side] = [units[key].pk for key in setup[side]]
+            result = refs_translate(result, text_pk)
+        roll.setup, roll.result = setup, result
+        roll.save(update_fields=["setup", "result"])
+        TableRoll.objects.filter(pk=roll.pk).update(
+            created_at=datetime.fromisoformat(data["created_at"])
+        )
 
 
 @transaction.atomic
 def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     """A new campaign from an export; `gm` runs it (by default the export's GM, by username)."""
     c = Checker()
-    top = ("campaign", "forces", "maps", "characters", "orders")
-    if not check_header(c, data, CAMPAIGN_FORMAT, top, ("maps", "characters", "orders")):
+    table = ("engagements", "table_rolls")
+    top = ("campaign", "forces", "maps", "characters", "orders", *table)
+    if not check_header(c, data, CAMPAIGN_FORMAT, top, ("maps", "characters", "orders", *table)):
         raise ValidationError(c.errors)
     info = data["campaign"]
     keys = ("name", "ruleset", "day", "hour", "gm", *SETTINGS, "members")
@@ -154,6 +233,21 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
         characters={character["name"] for character in characters},
         units={(f["name"], u["state"].name) for f in forces for u in f["units"]},
     )  # fmt: skip
+    engagements: list[dict[str, Any]] = []
+    rolls: list[dict[str, Any]] = []
+    if not c.errors:  # the keys are the forces' places: only read once every force is
+        keys = KeyCheck(forces)
+        engagements = check_engagements(
+            c, "engagements", data.get("engagements", []), day=day, keys=keys
+        )
+        rolls = check_table_rolls(
+            c, "table_rolls", data.get("table_rolls", []), day=day, keys=keys,
+            forces={f["name"] for f in forces}, characters={ch["name"] for ch in characters},
+            ruleset=info["ruleset"],
+        )  # fmt: skip
+        carried = all(key in data for key in table)
+        counts = {"engagements": len(engagements), "table_rolls": len(rolls)}
+        check_record_links(c, forces, counts if carried else None)
     if c.errors:
         raise ValidationError(c.errors)
 
@@ -177,10 +271,37 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
         for character in characters
     }
     pks = {name: character.pk for name, character in written.items()}
+    # The table's records first, empty, so the history can point at them; filled in below.
+    records = None
+    if all(key in data for key in table):
+        records = {
+            "engagements": [
+                Engagement.objects.create(
+                    campaign=campaign, setup={}, events=[],
+                    **{key: record[key] for key in ENGAGEMENT_VALUES},
+                ).pk
+                for record in engagements
+            ],
+            "table_rolls": [
+                TableRoll.objects.create(
+                    campaign=campaign, setup={}, result={},
+                    **{key: roll[key] for key in TABLE_ROLL_VALUES},
+                ).pk
+                for roll in rolls
+            ],
+        }  # fmt: skip
     units: dict[tuple[str, str], Unit] = {}
-    for force in forces:
-        made = _write_force(campaign, users[force["owner"]], force, pks)
-        units.update({(made.name, unit.name): unit for unit in made.units.all()})
+    by_key: dict[str, Unit] = {}
+    entry_keys: dict[str, HistoryEntry] = {}
+    made_forces: dict[str, Force] = {}
+    for i, force in enumerate(forces):
+        made, written_units = _write_force(campaign, users[force["owner"]], force, pks, records)
+        made_forces[made.name] = made
+        for j, (unit, entries) in enumerate(written_units):
+            units[made.name, unit.name] = unit
+            by_key[f"forces[{i}].units[{j}]"] = unit
+            for k, entry in enumerate(entries):
+                entry_keys[f"forces[{i}].units[{j}].history[{k}]"] = entry
     for character in characters:
         if character["leads"] is not None:
             leader = units[character["leads"]["force"], character["leads"]["unit"]].leader
@@ -205,6 +326,7 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
         )
     for saved in maps:
         SavedMap.objects.create(campaign=campaign, created_by=gm, **saved)
+    _write_records(campaign, engagements, rolls, by_key, entry_keys, written, made_forces)
     return campaign
 
 
@@ -245,4 +367,4 @@ def force_import(*, campaign: Campaign, data: Any, owner: Any = None, actor: Any
     if c.errors or checked is None:
         raise ValidationError(c.errors)
     user = owner if owner is not None else c.user("force.owner", checked["owner"])
-    return _write_force(campaign, user, checked)
+    return _write_force(campaign, user, checked)[0]

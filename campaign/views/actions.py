@@ -38,7 +38,12 @@ from campaign.forms import (
     UnitEditForm,
     add_service_errors,
 )
-from campaign.pages import changes, medics_today, roster_lines, unit_label
+from campaign.pages import (
+    changes,
+    medics_today,
+    roster_lines,
+    unit_label,
+)
 from campaign.rules.history import plural
 from campaign.selectors import advance_entries, advance_preview, entries_changes
 from campaign.services import (
@@ -63,7 +68,13 @@ from campaign.services import (
 from campaign.services.notices import notices_set
 from campaign.services.roster import INVITED
 from campaign.table_forms import UnitTrainForm
-from campaign.views._common import action_done, base_context, form_action, form_invalid
+from campaign.views._common import (
+    action_done,
+    base_context,
+    form_action,
+    form_invalid,
+    role_phrase,
+)
 from campaign.views.pages import (
     campaign_list_context,
     dashboard_context,
@@ -186,9 +197,12 @@ def quick_resolve_view(request: HttpRequest, pk: int) -> HttpResponse:
             reason=data["reason"],
             actor=request.user,
         )
-        winner = record.get_winner_display().lower()
-        message = f"Quick resolve fought over {record.rounds} rounds; winner: {winner}."
-        return reverse("campaign:dashboard", args=[pk]), message
+        # Its round-by-round log is the engagement's page, like any engagement's.
+        names = {"attackers": data["attacker"].name, "defenders": data["defender"].name}
+        winner = names.get(record.winner)
+        outcome = f"{winner} won" if winner else "no winner (the round limit)"
+        message = f"Quick resolve: {outcome} after {plural(record.rounds, 'round')}."
+        return reverse("campaign:engagement", args=[pk, record.pk]), message
 
     return form_action(
         request,
@@ -433,7 +447,7 @@ def invitation_answer_view(request: HttpRequest, invitation_pk: int, answer: str
         if answer == "accept":
             membership = invitation_accept(invitation_pk=invitation_pk, user=request.user)
             url = reverse("campaign:dashboard", args=[membership.campaign_id])
-            message = f"You are in {membership.campaign.name} as {membership.get_role_display()}."
+            message = f"You are in {membership.campaign.name} as {role_phrase(membership.role)}."
         else:
             campaign = invitation_decline(invitation_pk=invitation_pk, user=request.user)
             url = reverse("campaign:list")
@@ -458,7 +472,7 @@ def member_set_view(request: HttpRequest, pk: int) -> HttpResponse:
         membership_set(campaign=viewer.campaign, user=user, role=data["role"], actor=request.user)
         membership = viewer.campaign.memberships.get(user=user)
         url = reverse("campaign:dashboard", args=[pk])
-        return url, f"{user.get_username()} is {membership.get_role_display()} now."
+        return url, f"{user.get_username()} is {role_phrase(membership.role)} now."
 
     return form_action(
         request,

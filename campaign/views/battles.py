@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
@@ -25,6 +26,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from battles.engine import ScenarioError, parse_scenario
+from battles.engine.events import Removal
 from battles.models import Battle
 from battles.odds_report import odds_stopped
 from battles.report_context import LogUnreadable, battle_report
@@ -37,7 +39,7 @@ from campaign.access import (
     campaign_for_viewer,
     require_manage,
 )
-from campaign.battle_forms import BattleSetupForm, TableResultForm
+from campaign.battle_forms import REMOVAL_LABELS, BattleSetupForm, TableResultForm
 from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.map_numbers import MapNumbersForm
@@ -331,6 +333,15 @@ def _names(cb: CampaignBattle):
     return units, sides, battle_names(cb, units, sides)
 
 
+def _orders_going_in(rows: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(units, how their Orders went in): units whose Orders went in alike share one line, so
+    a standing Order given to all reads once, not once a unit."""
+    alike: dict[str, list[str]] = {}
+    for name, text in rows:
+        alike.setdefault(text, []).append(name)
+    return [(", ".join(names), text) for text, names in alike.items()]
+
+
 def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
     units, sides, names = _names(cb)
     table = {} if cb.table_result is None else TableResult.from_dict(cb.table_result).units
@@ -345,13 +356,17 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         side_colours=side_colours(sides),
         visible_forces=visible_forces,
         # How each unit's Orders went in: its own side's business, like its card.
-        orders=[
+        orders=_orders_going_in(
             (unit_label(units[int(pk)]), going["text"])
             for pk, going in cb.orders.items()
             if int(pk) in units and units[int(pk)].force_id in visible_forces
-        ],
+        ),
         table_units=[
-            (unit_label(units[pk]) if pk in units else f"unit {pk}", outcome)
+            (
+                unit_label(units[pk]) if pk in units else f"unit {pk}",
+                outcome,
+                REMOVAL_LABELS[Removal(outcome.removed)],
+            )
             for pk, outcome in table.items()
         ],
         report=None,
@@ -579,6 +594,7 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
         "confirm_label": "Revert these changes",
         "back_url": url,
         "form": form,
+        "reverting": True,
     }
     if request.method == "GET":
         return _review(request, viewer, rows=revert_preview(campaign_battle=cb), **review)
@@ -723,4 +739,22 @@ def map_check(request: HttpRequest, pk: int) -> JsonResponse:
         scenario = read_json(request.body)
     except ValueError as error:
         return JsonResponse({"problems": [{"path": "", "reason": str(error), "piece": None}]})
-    return JsonResponse({"problems": map_problems(campaign=viewer.campaign, scenario=scenario)})
+    problems = map_problems(campaign=viewer.campaign, scenario=scenario)
+    return JsonResponse(
+        {"problems": [{**p, "reason": _editor_words(p["reason"])} for p in problems]}
+    )
+
+
+EDITOR_WORDS = {
+    "a side needs at least one unit": "give the side a deployment spot: its units deploy on "
+    "its spots",
+    "give at least one side an objective: without one, both players correctly refuse to move": (
+        "give at least one side an objective: without one, neither side has a reason to move"
+    ),
+}
+"""The engine's words for a map, as the map editor says them: a scenario's units are the
+editor's deployment spots."""
+
+
+def _editor_words(reason: str) -> str:
+    return EDITOR_WORDS.get(reason, reason)

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -24,6 +24,7 @@ from campaign.access import (
     campaign_battle_for_viewer,
     campaign_for_viewer,
     force_for_viewer,
+    force_roster_for_viewer,
     unit_for_viewer,
 )
 from campaign.forms import (
@@ -50,8 +51,10 @@ from campaign.pages import (
     force_colour,
     force_strength_chart,
     force_summaries,
+    forces_with_medics,
     medics_today,
     quality_ladder,
+    quick_resolve_outcome,
     recent_battles,
     recent_quick_resolves,
     roster_line,
@@ -129,10 +132,13 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         battles=[(b, winners[b.pk]) for b in battles],
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=attention,
-        medics_due=[a for a in attention if a.unit.status != "retreated"],
+        medics_due=[a for a in attention if a.medics],
+        medics_forces=forces_with_medics({a.unit.force_id for a in attention if a.medics})
+        if viewer.manages
+        else set(),
         rallying=[a for a in attention if a.unit.status == "retreated"],
         since=None if seen is None else since_last_visit(campaign, own, seen),
-        quick_resolves=recent_quick_resolves(campaign),
+        quick_resolves=[(qr, quick_resolve_outcome(qr)) for qr in recent_quick_resolves(campaign)],
         strength=force_strength_chart(campaign, [s for s in summaries if s.force.pk in full])
         if full
         else None,
@@ -343,9 +349,7 @@ def _sheet(request, viewer: Viewer, units, title: str, back_url: str) -> HttpRes
 def force_cards(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     """Every card of a force on one print sheet, with hit boxes."""
     viewer = campaign_for_viewer(request.user, pk)
-    force = force_for_viewer(viewer, force_pk)
-    if viewer.sight(force) != FULL:
-        raise Http404("no such force")
+    force = force_roster_for_viewer(viewer, force_pk)
     units = force_roster(force=force).exclude(status="destroyed")
     for unit in units:
         unit.force = force

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaign.access import Viewer, campaign_for_viewer, require_manage
 from campaign.models import CharacterEntry, Engagement, Leader, Order, TableRoll
-from campaign.rules.characters import ordered_feats
+from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import plural
 from campaign.rules.orders import OrderKind, clock_text
@@ -53,6 +53,27 @@ CHECKS = "campaign/checks.html"
 # -- characters --------------------------------------------------------------------------------
 
 
+def feat_effect(row: FeatRow) -> str:
+    """What a feat does for the unit its character leads, in the players' words."""
+    parts = []
+    if row.combat:
+        parts.append(f"+{row.combat} to the unit's combat rolls")
+    if row.skill:
+        parts.append(f"+{row.skill} to its skill checks")
+    if row.outnumbered_relief:
+        parts.append(f"cancels up to {row.outnumbered_relief} points of Outnumbered")
+    if row.surprise:
+        parts.append(f"+{row.surprise} on its side's Hide and Spot checks")
+    if row.order_hours_saved:
+        hours = plural(row.order_hours_saved, "hour")
+        parts.append(f"the character's Orders take {hours} less (at least 1)")
+    if row.rallies:
+        parts.append("rallies Morale hits")
+    if row.trains:
+        parts.append("trains units")
+    return "; ".join(parts)
+
+
 def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     campaign = viewer.campaign
     leading = {
@@ -69,7 +90,12 @@ def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
         .select_related("character")
         .order_by("-id")[:CHARACTER_ENTRIES_SHOWN]
     )
-    context = base_context(viewer, characters=characters, character_entries=entries)
+    context = base_context(
+        viewer,
+        characters=characters,
+        character_entries=entries,
+        feat_effects=[(feat.label, feat_effect(feat.row)) for feat in Feat],
+    )
     if viewer.manages:
         context["heal_form"] = forms.get("heal_form") or HealForm(campaign=campaign)
         context["character_form"] = forms.get("character_form") or CharacterForm(
@@ -262,7 +288,8 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user,
         )  # fmt: skip
         winner = record.winner or "neither side"
-        message = f"{record.name}: {plural(record.rounds, 'round')}; {winner} won."
+        title = record.name[:1].upper() + record.name[1:]
+        message = f"{title}: {plural(record.rounds, 'round')}; {winner} won."
         return reverse("campaign:engagement", args=[pk, record.pk]), message
 
     return form_action(
@@ -274,7 +301,8 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
 def engagement_log(record: Engagement) -> dict[str, Any]:
     """The events grouped for reading: the line-up, the surprise check, then each round."""
     names = {e["unit"]: e["name"] for e in record.events if e["event"] == "unit"}
-    lineup = {side: [e for e in record.events if e["event"] == "unit" and e["side"] == side]
+    lineup = {side: [{**e, "order": OrderKind(e["order"]).label if e["order"] else None}
+                     for e in record.events if e["event"] == "unit" and e["side"] == side]
               for side in SIDES}  # fmt: skip
     surprise = next((e for e in record.events if e["event"] == "surprise"), None)
     rounds: list[dict[str, Any]] = []

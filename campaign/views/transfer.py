@@ -13,13 +13,13 @@ import csv
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from campaign.access import FULL, campaign_for_viewer, force_for_viewer, require_manage
+from campaign.access import campaign_for_viewer, force_roster_for_viewer, require_manage
 from campaign.forms import CampaignImportForm
 from campaign.pages import roster_lines
 from campaign.services import campaign_import
@@ -53,9 +53,7 @@ def campaign_export_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def force_csv(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    force = force_for_viewer(viewer, force_pk)
-    if viewer.sight(force) != FULL:
-        raise Http404("this force's roster is not shown to you")
+    force = force_roster_for_viewer(viewer, force_pk)
     response = _attachment("", "text/csv; charset=utf-8", f"{slugify(force.name) or 'force'}.csv")
     csv.writer(response).writerows(roster_rows(roster_lines(force)))
     return response

@@ -148,7 +148,7 @@ def test_a_redis_restart_mid_odds_run_is_recovered_by_the_sweep(
     run = OddsRun.objects.get(id=run_id)
     assert run.status == OddsRun.Status.DONE, run.error + log_path.read_text()
     assert run.chunks_done == run.chunks_total == battles // chunk_size
-    assert run.result == _direct(scenario, seed, battles)
+    assert run.odds == _direct(scenario, seed, battles)
 
 
 def test_a_battle_slower_per_turn_than_the_stale_limit_is_fought_once_by_two_workers(

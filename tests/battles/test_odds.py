@@ -3,6 +3,7 @@ outcome is known within the precision asked (or the ceiling, or a cancel)."""
 
 from __future__ import annotations
 
+import json
 from unittest import mock
 
 import pytest
@@ -13,6 +14,7 @@ from battles.models import OddsChunk, OddsRun
 from battles.odds import ODDS_AHEAD, odds_cancel, odds_chunk_run, odds_launch
 from battles.services import BattleInputError
 from battles.tally import (
+    OddsSummary,
     odds_summary,
     tally_add,
     tally_empty,
@@ -23,7 +25,7 @@ from battles.tally import (
 from tests.workers import wait_for, worker_process
 
 
-def _direct(scenario: dict, base_seed: int, battles: int) -> dict:
+def _direct(scenario: dict, base_seed: int, battles: int) -> OddsSummary:
     """What the engine says, battle by battle, with the same seeds."""
     parsed = parse_scenario(scenario)
     tally = tally_empty(side.id for side in parsed.sides)
@@ -33,7 +35,7 @@ def _direct(scenario: dict, base_seed: int, battles: int) -> dict:
     return odds_summary(tally, units)
 
 
-def _direct_until(scenario: dict, base_seed: int, chunk_size: int, precision: float) -> dict:
+def _direct_until(scenario: dict, base_seed: int, chunk_size: int, precision: float) -> OddsSummary:
     """The stop rule applied by hand: the seeds one after another, judged after every chunk."""
     parsed = parse_scenario(scenario)
     tally = tally_empty(side.id for side in parsed.sides)
@@ -82,6 +84,17 @@ def test_tallies_add_up_in_any_order(scenario):
 
 
 @pytest.mark.django_db
+def test_it_refuses_a_scenario_the_database_cannot_store_as_a_battle_does(scenario):
+    scenario["sides"][0]["units"][0]["card"]["name"] = "Rifles\x00"
+    with pytest.raises(BattleInputError) as refused:
+        odds_launch(scenario=scenario, battles=10)
+    assert refused.value.errors == [
+        ("sides[0].units[0].card.name", "must not contain a NUL character")
+    ]
+    assert not OddsRun.objects.exists()
+
+
+@pytest.mark.django_db
 def test_it_refuses_more_than_a_hundred_thousand_battles(scenario):
     with pytest.raises(BattleInputError, match="battles"):
         odds_launch(scenario=scenario, battles=100_001)
@@ -98,10 +111,10 @@ def test_chunks_count_once_and_the_run_agrees_with_the_engine(scenario):
     run.refresh_from_db()
     assert run.status == OddsRun.Status.DONE
     assert run.chunks_done == 4 and OddsChunk.objects.filter(run=run).count() == 4
-    assert run.result == _direct(scenario, 100, 30)
+    assert run.odds == _direct(scenario, 100, 30)
     assert run.stop == OddsRun.Stop.CEILING and run.battles_counted == 30
-    side = next(iter(run.result["sides"].values()))
-    assert 0 <= side["win"]["low"] <= side["win"]["rate"] <= side["win"]["high"] <= 1
+    side = run.odds.sides[0]
+    assert 0 <= side.win.low <= side.win.rate <= side.win.high <= 1
 
 
 @pytest.mark.worker
@@ -112,7 +125,7 @@ def test_an_odds_run_fans_out_across_real_workers(scenario, redis_worker_env, tm
         wait_for(lambda: OddsRun.objects.get(id=run.id).finished, timeout=120, what="the odds run")
     run.refresh_from_db()
     assert run.status == OddsRun.Status.DONE, run.error
-    assert run.result == _direct(scenario, 7, 60)
+    assert run.odds == _direct(scenario, 7, 60)
 
 
 @pytest.mark.django_db
@@ -123,17 +136,27 @@ def test_a_run_stops_at_the_first_chunk_after_which_every_outcome_is_precise(sce
     run = _fight(run, range(run.chunks_total))
     expected = _direct_until(scenario, 5, 10, 10)
     assert run.status == OddsRun.Status.DONE and run.stop == OddsRun.Stop.PRECISE
-    assert run.result == expected
-    assert run.battles_counted == expected["battles"] < 300
+    assert run.odds == expected
+    assert run.battles_counted == expected.battles < 300
     assert run.widest == pytest.approx(widest_points_of(expected)) and run.widest <= 10
     # Chunks fought after the stop (they were out already) are not fought at all here, and
     # would not be counted.
-    assert run.chunks_done == expected["battles"] // 10
+    assert run.chunks_done == expected.battles // 10
 
 
-def widest_points_of(summary: dict) -> float:
-    rates = [summary["draw"], *(side["win"] for side in summary["sides"].values())]
-    return 100 * max((rate["high"] - rate["low"]) / 2 for rate in rates)
+def test_the_stored_odds_read_back_as_the_summary_they_were(scenario):
+    summary = _direct(scenario, 3, 12)
+    stored = json.loads(json.dumps(summary.to_dict()))
+    assert OddsSummary.from_dict(stored) == summary
+    assert stored["sides"][summary.sides[0].side]["scores"] == {
+        str(score): count for score, count in summary.sides[0].scores
+    }
+    assert sum(count for _, count in summary.sides[0].scores) == 12
+
+
+def widest_points_of(summary: OddsSummary) -> float:
+    rates = [summary.draw, *(side.win for side in summary.sides)]
+    return 100 * max((rate.high - rate.low) / 2 for rate in rates)
 
 
 @pytest.mark.django_db
@@ -228,6 +251,6 @@ def test_a_run_stops_when_precise_across_real_workers_as_the_seeds_say(
     run.refresh_from_db()
     assert run.status == OddsRun.Status.DONE, run.error
     assert run.stop == OddsRun.Stop.PRECISE
-    assert run.result == _direct_until(scenario, 9, 10, 10)
+    assert run.odds == _direct_until(scenario, 9, 10, 10)
     # Chunks out when it stopped may have been fought, but fewer than a window's worth.
     assert run.chunks_done < run.battles_counted // 10 + ODDS_AHEAD + 1 < run.chunks_total

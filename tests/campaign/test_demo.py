@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def test_it_lists_the_logins_gm_first_and_they_work():
     logins = demo_load()
-    assert logins[0][0] == "gm" and len(logins) == 3
+    assert logins[0][0] == "gm" and len(logins) == 4
     for username, password in logins:
         # The login throttle (django-axes) judges each attempt by its request.
         request = RequestFactory().post("/accounts/login/")
@@ -29,10 +29,12 @@ def test_it_builds_a_campaign_of_two_forces_carrying_hits_and_history():
     campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
     assert campaign.forces.count() == 2
     assert {f.owner.username for f in campaign.forces.all()} == {"alice", "bob"}
+    roles = {m.user.username: m.role for m in campaign.memberships.select_related("user")}
+    assert roles == {"alice": "player", "bob": "player", "carol": "spectator"}
     units = Unit.objects.filter(force__campaign=campaign)
     assert any(u.morale_hits or u.casualty_hits for u in units)
     assert HistoryEntry.objects.filter(kind=HistoryEntry.Kind.BATTLE).exists()
-    assert campaign.quick_resolves.count() == 1
+    assert campaign.engagements.filter(name="patrol clash at the ford").count() == 1
     for unit in units:
         assert unit_history_explains(unit=unit), unit.name
 

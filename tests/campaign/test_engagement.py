@@ -3,6 +3,8 @@ situation, round by round with fixed dice (the pure rules of `campaign/rules/eng
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from campaign.rules.characters import Feat
@@ -322,3 +324,15 @@ def test_the_campaigns_dice_draw_each_face_from_random_which_python_keeps_stable
     assert dice.rolled[:2] == [("d20", 7), ("d20", 4)]
     # A battle's outcome seeds its dice from its inputs, as a string.
     assert [Dice("3:1:None:[(1, 2)]").d6() for _ in range(1)] == [1]
+
+
+def test_the_campaigns_dice_draw_seeds_for_other_rollers_like_dice():
+    from campaign.rules.dice import SEED_FACES
+
+    one, two = Dice(7), Dice(7)
+    seeds = [one.next_seed() for _ in range(5)]
+    assert seeds == [two.next_seed() for _ in range(5)]
+    assert all(0 <= s < SEED_FACES for s in seeds) and len(set(seeds)) == 5
+    # The same draw as a die's: random.Random(7).random() scaled to the seed range.
+    assert seeds[0] == int(random.Random(7).random() * SEED_FACES)
+    assert one.rolled[0] == ("seed", seeds[0])

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaign.rules.bridge import UnitOutcome, outcome_damage
+from campaign.rules.dice import Dice
 from campaign.rules.experience import TrainingError, experience_earn, threshold, training_apply
 from campaign.rules.quick import Stance, quick_resolve
 from campaign.rules.recovery import casualties_die, medical_treat, rest_day
@@ -123,16 +124,17 @@ def test_the_same_inputs_give_the_same_result(state, script, seed):
 @given(unit_states(), unit_states(), st.integers(1, 10), st.integers(0, 2**32), st.booleans())
 def test_a_quick_resolve_is_the_same_from_the_same_seed(attacker, defender, rounds, seed, dug_in):
     def fight():
-        rng = random.Random(seed)
+        dice = Dice(seed)
         return quick_resolve(
             attacker.but(status=Status.READY),
             defender.but(status=Status.READY),
             defender_stance=Stance(dug_in=dug_in),
             round_limit=rounds,
-            d20=lambda: rng.randint(1, 20),
+            d20=dice.d20,
+            d6=dice.d6,
         )
 
     first = fight()
     assert first == fight()
-    for side in (first.attacker, first.defender):
+    for side in first.damage.values():
         assert side.morale_hits >= 0 and side.casualty_hits >= 0

@@ -1,22 +1,23 @@
-"""Quick resolve: BUCS unit against unit, round by round, every roll logged; and its service."""
+"""Quick resolve: one unit against another, fought as a one-against-one engagement (the same
+rules and log as `campaign.rules.engagement`); and its service."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.models import HistoryEntry, QuickResolve
+from campaign.models import Engagement, HistoryEntry
+from campaign.rules.engagement import Engaged, EngagementError, engagement_fight
 from campaign.rules.quick import Stance, quick_resolve
 from campaign.rules.state import Status
 from campaign.services import quick_resolve_run
 from tests.campaign.helpers import dice, unit_state
-from units.bucs import Equipment, Quality, Specialty
+from units.bucs import Quality, Specialty
 
 Q = Quality
-TANK = (Specialty.MECHANIZED, Specialty.ARMOR)
 
 
-def fight(attacker=None, defender=None, *rolls, rounds=5, a_stance=None, d_stance=None):
+def fight(attacker=None, defender=None, *rolls, rounds=5, a_stance=None, d_stance=None, d6s=()):
     return quick_resolve(
         attacker or unit_state(name="Red"),
         defender or unit_state(name="Blue"),
@@ -24,46 +25,99 @@ def fight(attacker=None, defender=None, *rolls, rounds=5, a_stance=None, d_stanc
         defender_stance=d_stance or Stance(),
         round_limit=rounds,
         d20=dice(*rolls),
+        d6=dice(*d6s),
     )
 
 
-def round_events(result):
-    return [e for e in result.events if e["event"] == "round"]
+def pairings(result):
+    return [e for e in result.events if e["event"] == "pairing"]
 
 
-def test_it_rolls_d20_plus_quality_equipment_and_situation_each_round():
-    veteran = unit_state(name="Red", quality=Q.ELITE, equipment=Equipment.GOOD)
-    result = fight(veteran, None, 7, 9, rounds=1)
-    (first,) = round_events(result)
-    assert first["attacker"] == {
-        "d20": 7, "quality": 4, "equipment": 2, "situational": {}, "total": 13
-    }  # fmt: skip
-    assert first["defender"]["total"] == 9 and first["winner"] == "attacker"
+def mods(roll):
+    return {name: value for name, value in roll["modifiers"]}
 
 
-def test_it_inflicts_one_hit_per_full_five_points_and_breaks_a_unit_below_raw():
-    result = fight(None, None, 15, 5, 10, 14, 20, 1)
-    rounds = round_events(result)
-    assert [r["hits"] for r in rounds] == [2, 0, 5]
-    assert [r["attacker"]["situational"].get("momentum", 0) for r in rounds] == [0, 1, 2]
-    # Average survives 3 hits: Morale, Casualty in round 1; Morale, then the Casualty that
-    # takes it below Raw in round 3, so it is destroyed.
-    assert result.winner == "attacker" and result.rounds == 3
-    assert result.defender.removed == "destroyed"
-    assert (result.defender.morale_hits, result.defender.casualty_hits) == (2, 2)
-    assert result.events[-2] == {"event": "broken", "side": "defender", "removed": "destroyed"}
+def test_a_quick_resolve_is_the_engagement_of_one_unit_a_side():
+    red, blue = unit_state(name="Red", quality=Q.ELITE), unit_state(name="Blue")
+    rolls = (14, 6, 9, 12, 17, 3)
+    quick = fight(red, blue, *rolls, rounds=3)
+    engagement = engagement_fight(
+        {"attackers": [Engaged("attacker", red)], "defenders": [Engaged("defender", blue)]},
+        round_limit=3, d20=dice(*rolls), d6=dice(),
+    )  # fmt: skip
+    assert quick == engagement  # the same rules, die for die, and the same log
+    assert [p["attackers"]["unit"] for p in pairings(quick)] == ["attacker"] * len(pairings(quick))
+
+
+def test_its_stances_are_the_engagements_situation():
+    result = fight(
+        None, None, 10, 10, rounds=1,
+        a_stance=Stance(pinned_down=True), d_stance=Stance(dug_in=True),
+    )  # fmt: skip
+    (pairing,) = pairings(result)
+    # Dug In is Dug In; Pinned Down is fire from several directions, which pins even a unit
+    # that is dug in, and gives its opponent +2.
+    assert mods(pairing["defenders"])["Dug In"] == 2
+    assert mods(pairing["defenders"])["Red Pinned Down"] == 2
+    (round_event,) = [e for e in result.events if e["event"] == "round"]
+    assert round_event["pinned"] == {"attacker": ["fire from several directions"]}
+    dug_in_and_pinned = fight(
+        None, None, 10, 10, rounds=1, a_stance=Stance(dug_in=True, pinned_down=True)
+    )
+    assert mods(pairings(dug_in_and_pinned)[0]["defenders"])["Red Pinned Down"] == 2
+
+
+def test_surprise_is_a_hide_check_against_a_spot_check():
+    won = fight(None, None, 15, 2, 10, 10, rounds=1, a_stance=Stance(surprise=True))
+    (surprise,) = [e for e in won.events if e["event"] == "surprise"]
+    assert (surprise["hiding"], surprise["winner"]) == ("attackers", "attackers")
+    assert mods(pairings(won)[0]["attackers"])["Momentum"] == 2
+    spotted = fight(None, None, 2, 15, 10, 10, rounds=1, a_stance=Stance(surprise=True))
+    assert mods(pairings(spotted)[0]["defenders"])["Momentum"] == 2
+    with pytest.raises(ValueError, match="only one side"):
+        fight(a_stance=Stance(surprise=True), d_stance=Stance(surprise=True))
+
+
+def test_a_unit_broken_by_a_casualty_hit_is_destroyed():
+    # Green holds one hit: the Morale hit first, then the Casualty hit that breaks it.
+    result = fight(None, unit_state(name="Blue", quality=Q.GREEN), 20, 1, rounds=1)
+    hits = [e["kind"] for e in result.events if e["event"] == "hit"]
+    assert hits[:2] == ["morale", "casualty"]
+    assert result.damage["defender"].removed == "destroyed"
+    assert result.winner == "attackers"
+    assert {"event": "broken", "round": 1, "unit": "defender", "removed": "destroyed"} in (
+        result.events
+    )
 
 
 def test_a_unit_broken_by_a_morale_hit_retreats_in_poor_order():
-    result = fight(None, unit_state(name="Blue", quality=Q.RAW), 10, 4)
-    assert result.defender.removed == "demoralised" and result.defender.morale_hits == 1
+    result = fight(None, unit_state(name="Blue", quality=Q.RAW), 10, 4, rounds=1)
+    assert result.damage["defender"].removed == "demoralised"
+    assert result.damage["defender"].morale_hits == 1
+
+
+def test_it_inflicts_one_hit_per_full_five_points_of_margin():
+    (first,) = pairings(fight(None, None, 15, 5, rounds=1))
+    assert (first["margin"], first["hits"], first["winner"]) == (10, 2, "attackers")
+    (nine,) = pairings(fight(None, None, 14, 5, rounds=1))
+    assert (nine["margin"], nine["hits"]) == (9, 1)
 
 
 def test_a_tie_inflicts_nothing_and_moves_no_momentum():
-    result = fight(None, None, 12, 10, 8, 9, 3, 6, rounds=3)
-    rounds = round_events(result)
-    assert [r["winner"] for r in rounds] == ["attacker", None, "defender"]
-    assert rounds[2]["attacker"]["situational"] == {"momentum": 1}
+    # Round 1 won by 2 (no hit, +1 Momentum); round 2 a tie, the Momentum making up the die.
+    result = fight(None, None, 12, 10, 8, 9, 10, 10, rounds=3)
+    first, tie, third = pairings(result)
+    assert (first["winner"], tie["winner"], tie["hits"]) == ("attackers", None, 0)
+    # The Momentum won in round 1 is still there in round 3: the tie moved none.
+    assert mods(third["attackers"])["Momentum"] == mods(tie["attackers"])["Momentum"] == 1
+
+
+def test_its_hits_lower_the_quality_it_fights_at_next_round():
+    result = fight(None, None, 20, 10, 10, 10, rounds=2)  # 2 hits on the defender in round 1
+    first, second = pairings(result)
+    quality = [name for name, _ in second["defenders"]["modifiers"] if name.startswith("quality")]
+    assert quality[0].startswith("quality: Green")
+    assert [n for n, _ in first["defenders"]["modifiers"] if n.startswith("quality: Average")]
 
 
 def test_it_stops_at_the_gms_round_limit_with_no_winner():
@@ -72,61 +126,22 @@ def test_it_stops_at_the_gms_round_limit_with_no_winner():
     assert result.events[-1] == {"event": "end", "rounds": 2, "winner": None}
 
 
-def test_it_applies_dug_in_pinned_down_surprise_and_outnumbered():
-    result = fight(
-        None,
-        None,
-        10,
-        10,
-        rounds=1,
-        a_stance=Stance(surprise=True, pinned_down=True, units=1),
-        d_stance=Stance(dug_in=True, units=3),
-    )
-    (first,) = round_events(result)
-    # Surprise starts the attacker at +2 Momentum, but a dug-in opponent is immune to it;
-    # the attacker faces three units (Outnumbered 3:1, −4); the defender is Dug In (+2) and
-    # its opponent is Pinned Down (+2).
-    assert first["attacker"]["situational"] == {"outnumbered": -4}
-    assert first["defender"]["situational"] == {"dug_in": 2, "pinned_down": 2}
-
-
-def test_it_gives_the_mobile_bonus_per_step_of_mobility():
-    tank = unit_state(name="Tank", specialties=TANK)
-    (first,) = round_events(fight(tank, None, 10, 10, rounds=1))
-    assert first["attacker"]["situational"] == {"mobile": 4}
-
-
-def test_a_unit_without_a_combat_specialty_fights_as_raw_with_poor_kit():
-    medics = unit_state(name="Medics", specialties=(Specialty.MEDICAL,), equipment=Equipment.GOOD)
-    (first,) = round_events(fight(medics, None, 10, 10, rounds=1))
-    assert (first["attacker"]["quality"], first["attacker"]["equipment"]) == (-6, -4)
-
-
-def test_its_hits_lower_the_quality_it_fights_at_next_round():
-    result = fight(None, None, 20, 10, 10, 10, rounds=2)  # 2 hits on the defender in round 1
-    rounds = round_events(result)
-    assert rounds[1]["defender"]["quality"] == Q.GREEN.alone_under_orders
-
-
-def test_armor_ignores_its_first_two_casualty_hits_of_the_engagement():
-    tank = unit_state(name="Blue", quality=Q.AVERAGE, specialties=TANK)
-    result = fight(tank.but(name="Red"), tank, 21, 1, rounds=1)  # margin 20: 4 hits, M C M C
-    hits = [e for e in result.events if e["event"] == "hit"]
-    assert [h["ignored"] for h in hits] == [None, "armor", None, "armor"]
-    assert (result.defender.morale_hits, result.defender.casualty_hits) == (2, 0)
-
-
-def test_excellent_equipment_ignores_the_first_morale_hit_against_worse_kit():
-    excellent = unit_state(name="Blue", equipment=Equipment.EXCELLENT)
-    result = fight(None, excellent, 26, 1, rounds=1)  # margin 21 (Excellent is +4): 4 hits
-    hits = [e for e in result.events if e["event"] == "hit"]
-    assert [h["ignored"] for h in hits] == ["excellent", None, None, None]
-    assert result.defender.excellent_ignored == 1
-
-
 def test_it_refuses_a_round_limit_out_of_range():
-    with pytest.raises(ValueError, match="round limit"):
+    with pytest.raises(EngagementError, match="round limit"):
         fight(rounds=0)
+    with pytest.raises(EngagementError, match="round limit"):
+        fight(rounds=51)
+
+
+def test_a_raw_unit_fights_as_raw_with_its_own_kit():
+    # Raw may hold no specialty at all: "fights as Raw" is its own −6, not −6 and Poor kit too.
+    recruits = unit_state(name="Recruits", quality=Q.RAW, specialties=())
+    (pairing,) = pairings(fight(recruits, None, 10, 10, rounds=1))
+    assert mods(pairing["attackers"])["equipment: Adequate"] == 0
+    assert "equipment: Poor" not in mods(pairing["attackers"])
+    medics = unit_state(name="Medics", specialties=(Specialty.MEDICAL,))
+    (pairing,) = pairings(fight(medics, None, 10, 10, rounds=1))
+    assert mods(pairing["attackers"])["equipment: Poor"] == -4
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,14 +156,18 @@ def pair(make_unit, enemy):
 
 def test_the_service_stores_the_seed_and_every_roll_and_writes_history(campaign, pair):
     red, blue = pair
-    record = quick_resolve_run(campaign=campaign, attacker=red, defender=blue, seed=11)
+    record = quick_resolve_run(campaign=campaign, attacker=red, defender=blue, seed=11,
+                               defender_stance={"dug_in": True})  # fmt: skip
     record.refresh_from_db()
-    assert record.seed == 11 and record.day == campaign.day
-    assert record.events[0]["event"] == "start" and record.events[-1]["event"] == "end"
+    assert isinstance(record, Engagement) and record.seed == 11 and record.day == campaign.day
+    assert record.setup["sides"] == {"attackers": [red.pk], "defenders": [blue.pk]}
+    assert record.setup["situations"][str(blue.pk)]["dug_in"] is True
+    assert record.events[0]["event"] == "unit" and record.events[-1]["event"] == "end"
     assert record.round_limit == campaign.quick_resolve_rounds
+    assert record.name == "quick resolve, Red Rifles against Blue Rifles"
     for unit in (red, blue):
-        entry = unit.history.filter(kind=HistoryEntry.Kind.QUICK_RESOLVE).get()
-        assert entry.quick_resolve == record
+        entry = unit.history.filter(kind=HistoryEntry.Kind.ENGAGEMENT).get()
+        assert entry.details["engagement"] == record.pk and entry.pk in record.applied_entries
         assert entry.after["battles_fought"] == 1 and entry.after["last_battle_day"] == 1
 
 
@@ -161,22 +180,44 @@ def test_the_service_is_reproducible_from_its_seed(campaign, pair, make_unit, en
         defender=make_unit("Blue Twin", into=enemy),
         seed=5,
     )
-    strip = [{k: v for k, v in e.items() if k != "unit"} for e in first.events]
-    assert strip == [{k: v for k, v in e.items() if k != "unit"} for e in again.events]
+    rolls = [[p[side]["d20"] for side in ("attackers", "defenders")] for p in first.events
+             if p["event"] == "pairing"]  # fmt: skip
+    assert rolls and rolls == [
+        [p[side]["d20"] for side in ("attackers", "defenders")]
+        for p in again.events
+        if p["event"] == "pairing"
+    ]
+    assert (first.rounds, first.winner) == (again.rounds, again.winner)
+
+
+LEADER_SEED = 3
+"""A seed on which the defender's leader is wounded within three rounds."""
 
 
 def test_the_service_applies_the_leaders_wounds(campaign, make_unit, enemy):
     red = make_unit("Red Rifles", quality="legendary")
     blue = make_unit("Blue Rifles", into=enemy, leader={"name": "Maj. Brandt", "hit_points": 30})
-    # Seed 3 over three rounds: Blue takes 2 Morale and 1 Casualty hit and holds.
     record = quick_resolve_run(
-        campaign=campaign, attacker=red, defender=blue, seed=3, round_limit=3
+        campaign=campaign, attacker=red, defender=blue, seed=LEADER_SEED, round_limit=3
     )
     blue.refresh_from_db()
-    assert (blue.morale_hits, blue.casualty_hits, blue.status) == (2, 1, Status.READY)
-    (wounds,) = [e for e in record.events if e["event"] == "leader"]
-    assert wounds["side"] == "defender" and len(wounds["rolls"]) == 3
-    assert blue.leader.hit_points == 30 - sum(wounds["rolls"])
+    wounds = [e for e in record.events if e["event"] == "leader"]
+    assert wounds and all(w["unit"] == str(blue.pk) for w in wounds)
+    # 3d6 for each Casualty hit, as it lands.
+    assert sum(len(w["rolls"]) for w in wounds) == 3 * blue.casualty_hits
+    assert blue.leader.hit_points == 30 - sum(r for w in wounds for r in w["rolls"])
+
+
+def test_a_quick_resolve_reverts_like_any_engagement(campaign, pair):
+    from campaign.services.engagements import engagement_revert
+
+    red, blue = pair
+    before = [(u.morale_hits, u.casualty_hits, u.battles_fought) for u in pair]
+    record = quick_resolve_run(campaign=campaign, attacker=red, defender=blue, seed=2)
+    engagement_revert(engagement=record, reason="never happened")
+    for unit in pair:
+        unit.refresh_from_db()
+    assert [(u.morale_hits, u.casualty_hits, u.battles_fought) for u in pair] == before
 
 
 @pytest.mark.parametrize(
@@ -184,17 +225,21 @@ def test_the_service_applies_the_leaders_wounds(campaign, make_unit, enemy):
     [
         ({"round_limit": 0}, "round_limit"),
         ({"round_limit": 51}, "round_limit"),
-        ({"attacker_stance": {"units": 0}}, "attacker_stance"),
+        ({"attacker_stance": {"units": 3}}, "attacker_stance"),
+        ({"attacker_stance": {"dug_in": "yes"}}, "attacker_stance"),
         ({"defender_stance": {"flank": True}}, "defender_stance"),
+        ({"attacker_stance": {"surprise": True}, "defender_stance": {"surprise": True}},
+         "defender_stance"),
         ({"seed": "x"}, "seed"),
     ],
-)
+)  # fmt: skip
 def test_the_service_refuses_bad_input_and_writes_nothing(campaign, pair, changes, field):
     red, blue = pair
+    entries = HistoryEntry.objects.count()
     with pytest.raises(ValidationError) as refused:
         quick_resolve_run(campaign=campaign, attacker=red, defender=blue, **changes)
     assert field in refused.value.message_dict
-    assert not QuickResolve.objects.exists()
+    assert not Engagement.objects.exists() and HistoryEntry.objects.count() == entries
 
 
 def test_the_service_refuses_two_units_of_one_force_or_one_out_of_action(campaign, make_unit):
@@ -205,10 +250,3 @@ def test_the_service_refuses_two_units_of_one_force_or_one_out_of_action(campaig
     other.save()
     with pytest.raises(ValidationError, match="cannot fight"):
         quick_resolve_run(campaign=campaign, attacker=red, defender=other)
-
-
-def test_a_raw_unit_fights_as_raw_with_its_own_kit():
-    # Raw may hold no specialty at all: "fights as Raw" is its own −6, not −6 and Poor kit too.
-    recruits = unit_state(name="Recruits", quality=Q.RAW, specialties=())
-    (first,) = round_events(fight(recruits, None, 10, 10, rounds=1))
-    assert (first["attacker"]["quality"], first["attacker"]["equipment"]) == (-6, 0)

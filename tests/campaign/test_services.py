@@ -40,6 +40,7 @@ from campaign.services import (
 )
 from campaign.services.roster import EDITABLE
 from units.bucs import Equipment
+from units.models import Ruleset
 
 Kind = HistoryEntry.Kind
 
@@ -122,6 +123,61 @@ def test_the_same_outcome_gives_the_same_leader_dice(campaign, make_unit):
         )
         rolls.append(entry.details["damage"]["leader_rolls"])
     assert rolls[0] == rolls[1] and len(rolls[0]) == 3
+
+
+def _battle_applied(cast, cards, name: str, order: tuple[str, ...]) -> dict[str, dict]:
+    """A campaign with one engine battle applied (its dice by default), built from scratch:
+    each unit's battle entry's details, by unit name."""
+    campaign = campaign_create(name=name, gm=cast.gm, ruleset=Ruleset.COMBINED_ARMS)
+    red = force_create(campaign=campaign, owner=cast.gm, name="Red Company")
+    blue = force_create(campaign=campaign, owner=cast.gm, name="Blue Battalion")
+    leader = {"name": "Capt. Holt", "hit_points": 40}
+    line_up = {
+        "Iron Wolf": (blue, "Mech", "legendary", ("mechanized",), leader),
+        "Old Guard": (red, "Mech", "elite", ("mechanized",), None),
+        "1st Squad": (red, "Rifle Squad", "average", ("infantry",), None),
+    }
+    units = {}
+    for unit_name in order:
+        into, card, quality, specialties, boss = line_up[unit_name]
+        units[unit_name] = unit_create(
+            force=into,
+            unit_type=cards[card],
+            name=unit_name,
+            quality=quality,
+            equipment="adequate",
+            specialties=specialties,
+            leader=boss,
+        )
+    battle = Battle.objects.create(
+        name="Ridge", ruleset="combined_arms", scenario={}, seed=9, engine_version="t"
+    )
+    lost = {
+        "Iron Wolf": UnitOutcome(3, 1),
+        "Old Guard": UnitOutcome(2, 0),
+        "1st Squad": UnitOutcome(0, 1),
+    }
+    entries = outcome_apply(
+        campaign=campaign,
+        outcomes={units[n].pk: lost[n] for n in order},
+        winners=[units["Iron Wolf"].pk],
+        reason="Ridge",
+        battle=battle,
+        actor=cast.gm,
+    )
+    return {e.unit.name: e.details for e in entries if e.kind == Kind.BATTLE}
+
+
+def test_the_same_campaign_built_twice_rolls_the_same_outcome_dice(cast, cards):
+    """The default dice of a battle's outcome come from the battle and the units that fought,
+    not from row ids: built again (other ids, its units raised in another order), the same
+    campaign rolls the same dice."""
+    first = _battle_applied(cast, cards, "Op. One", ("Iron Wolf", "Old Guard", "1st Squad"))
+    again = _battle_applied(cast, cards, "Op. Two", ("1st Squad", "Old Guard", "Iron Wolf"))
+    assert first == again
+    wolf = first["Iron Wolf"]["damage"]
+    assert len(wolf["blow_dice"]) == 3 and len(wolf["leader_rolls"]) > 0
+    assert len(first["Old Guard"]["damage"]["blow_dice"]) == 2
 
 
 @pytest.mark.parametrize(
@@ -455,9 +511,8 @@ def test_the_services_read_the_campaign_day_themselves(campaign, make_unit, enem
     calendar_advance(campaign=campaign)  # day 2, through another copy of the campaign
     record = quick_resolve_run(campaign=stale, attacker=red, defender=blue, seed=3, round_limit=1)
     assert record.day == 2
-    assert set(HistoryEntry.objects.filter(quick_resolve=record).values_list("day", flat=True)) == {
-        2
-    }
+    days = HistoryEntry.objects.filter(pk__in=record.applied_entries).values_list("day", flat=True)
+    assert set(days) == {2}
     entries = outcome_apply(
         campaign=stale, outcomes={red.pk: UnitOutcome(0, 0)}, reason="Second Crossing"
     )

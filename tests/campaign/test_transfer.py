@@ -378,3 +378,175 @@ def test_a_d20_import_with_one_bad_field_writes_nothing_and_names_it(
         campaign_import(data=data)
     assert named in refused.value.message_dict
     assert (*counts(), Character.objects.count(), Order.objects.count()) == before
+
+
+@pytest.fixture
+def table_records(at_the_table, make_unit, enemy, cards, cast):
+    """The table's records on top of the d20 side: an engagement reverted and one applied (the
+    leader's character in it), a skill check, a contest, a Requisition raised and one refused."""
+    from campaign.services.checks import contest_run, requisition_run, skill_check_run
+    from campaign.services.engagements import engagement_revert, engagement_run
+
+    campaign = at_the_table
+    squad, recruits = (Unit.objects.get(force__campaign=campaign, name=name)
+                       for name in ("1st Squad", "Recruits"))  # fmt: skip
+    rifles = make_unit("Blue Rifles", into=enemy)
+    pickets = make_unit("Blue Pickets", into=enemy, specialties=("infantry", "combat_engineering"))
+    first = engagement_run(
+        campaign=campaign, sides={"attackers": [recruits], "defenders": [rifles]}, seed=5,
+        situations={rifles.pk: {"dug_in": True}}, round_limit=3, name="Mill ford",
+    )  # fmt: skip
+    engagement_revert(engagement=first, reason="wrong ford")
+    engagement_run(
+        campaign=campaign, sides={"attackers": [squad, recruits], "defenders": [rifles, pickets]},
+        seed=11, terrain="open", surprise="attackers", round_limit=4, name="Hill 12",
+    )  # fmt: skip
+    ready = [u for u in Unit.objects.filter(force__campaign=campaign) if u.status == "ready"]
+    red = [u for u in ready if u.force.name == "Red Company"]
+    blue = [u for u in ready if u.force.name == "Blue Battalion"]
+    skill_check_run(campaign=campaign, units=red, dc=12, seed=3, reason="ford the river")
+    contest_run(campaign=campaign, active=blue, resisting=red[:1],
+                active_skill="combat_engineering", seed=4, reason="find the camp")  # fmt: skip
+    holt = campaign.characters.get(name="Capt. Holt")
+    force = Force.objects.get(campaign=campaign, name="Red Company")
+    requisition_run(force=force, unit_type=cards["Medium Tank"], name="Dozer",
+                    specialties=["mechanized"], character=holt, bonus=40, seed=1)  # fmt: skip
+    requisition_run(force=force, unit_type=cards["Mech"], name="Atlas", quality="elite",
+                    character=holt, bonus=-40, seed=2)  # fmt: skip
+    campaign.refresh_from_db()
+    return campaign
+
+
+def _unit_references(data):
+    """Every unit a log or a result names, as `campaign.transfer.refs_translate` finds them."""
+    from campaign.transfer import refs_translate
+
+    found = []
+    refs_translate(data, lambda key: found.append(key) or key)
+    return found
+
+
+def test_the_tables_records_survive_export_and_import_exactly(table_records):
+    from campaign.models import Engagement, TableRoll
+    from campaign.services.engagements import engagement_revert
+
+    exported = json.loads(export_text(campaign_export(campaign=table_records)))
+    mill, hill = exported["engagements"]
+    assert (mill["name"], mill["state"], hill["state"]) == ("Mill ford", "reverted", "applied")
+    # Units by the export's own keys, not database ids, in the set-up, the log and the rolls.
+    assert mill["setup"]["sides"] == {"attackers": ["forces[1].units[1]"],
+                                      "defenders": ["forces[0].units[0]"]}  # fmt: skip
+    assert mill["setup"]["situations"] == {
+        "forces[0].units[0]": {
+            "dug_in": True,
+            "several_directions": False,
+            "cramped": False,
+            "landing": False,
+        }
+    }
+    assert {e["unit"] for e in hill["events"] if e["event"] == "unit"} == {
+        "forces[1].units[0]",
+        "forces[1].units[1]",
+        "forces[0].units[0]",
+        "forces[0].units[1]",
+    }
+    assert all(key.startswith("forces[") for key in hill["applied_entries"])
+    kinds = [roll["kind"] for roll in exported["table_rolls"]]
+    assert kinds == ["skill_check", "contest", "requisition", "requisition"]
+    raised, refused = exported["table_rolls"][2:]
+    assert (raised["setup"]["force"], raised["setup"]["character"]) == ("Red Company", "Capt. Holt")
+    assert raised["setup"]["unit_type"] == "Medium Tank"
+    assert raised["result"]["unit"].startswith("forces[1].units[")
+    assert "unit" not in refused["result"]
+    named = _unit_references(
+        [mill["events"], hill["events"], *(roll["result"] for roll in exported["table_rolls"])]
+    )
+    assert len(named) > 20 and {key for key in named if key is not None} <= {
+        f"forces[{i}].units[{j}]" for i in range(2) for j in range(3)
+    }  # keys, not ids
+    histories = [e for f in exported["forces"] for u in f["units"] for e in u["history"]]
+    assert {e["details"].get("engagement") for e in histories} == {None, 0, 1}
+    assert {e["details"].get("table_roll") for e in histories} == {None, 0, 1, 2}
+
+    exported["campaign"]["name"] = "Op. Test, restored"
+    imported = campaign_import(data=exported)
+    assert export_text(campaign_export(campaign=imported)) == export_text(exported)
+    mill_now, hill_now = imported.engagements.order_by("id")
+    assert mill_now.state == "reverted" and hill_now.state == "applied"
+    with pytest.raises(ValidationError, match="reverted already"):
+        engagement_revert(engagement=mill_now, reason="again")
+    engagement_revert(engagement=hill_now, reason="the other hill")  # revertible as before
+    hill_now.refresh_from_db()
+    assert hill_now.state == "reverted"
+    undone = HistoryEntry.objects.filter(unit__force__campaign=imported, kind="revert",
+                                         reverts__pk__in=hill_now.applied_entries)  # fmt: skip
+    assert undone.count() == len(hill_now.applied_entries)
+    units = {u.pk for u in Unit.objects.filter(force__campaign=imported)}
+    assert {int(pk) for side in hill_now.setup["sides"].values() for pk in side} <= units
+    raised_now = TableRoll.objects.get(
+        campaign=imported,
+        kind="requisition",
+        pk__in=[r.pk for r in imported.table_rolls.all() if "unit" in r.result],
+    )
+    assert Unit.objects.get(pk=raised_now.result["unit"]).name == "Dozer"
+    created = Unit.objects.get(pk=raised_now.result["unit"]).history.order_by("id").first()
+    assert created.details["table_roll"] == raised_now.pk
+    assert Engagement.objects.filter(campaign=imported).count() == 2
+
+
+def test_a_force_export_leaves_the_tables_links_behind(table_records, cast):
+    force = Force.objects.get(campaign=table_records, name="Red Company")
+    data = force_export(force=force)
+    details = [e["details"] for u in data["force"]["units"] for e in u["history"]]
+    assert {d["engagement"] for d in details if "engagement" in d} == {None}
+    assert {d["table_roll"] for d in details if "table_roll" in d} == {None}
+
+
+TABLE_BAD_FIELDS = [
+    (("engagements", 0, "setup", "sides", "attackers", 0), "forces[9].units[0]",
+     "engagements[0].setup.sides.attackers[0]"),
+    (("engagements", 1, "state"), "lost", "engagements[1].state"),
+    (("engagements", 1, "applied_entries", 0), "forces[0].units[0].history[99]",
+     "engagements[1].applied_entries[0]"),
+    (("engagements", 0, "rounds"), 51, "engagements[0].rounds"),
+    (("engagements", 0, "seed"), -1, "engagements[0].seed"),
+    (("table_rolls", 0, "setup", "units", 0), 7, "table_rolls[0].setup.units[0]"),
+    (("table_rolls", 2, "setup", "force"), "Green Army", "table_rolls[2].setup.force"),
+    (("table_rolls", 2, "setup", "unit_type"), "Zeppelin", "table_rolls[2].setup.unit_type"),
+    (("table_rolls", 2, "setup", "character"), "Nobody", "table_rolls[2].setup.character"),
+    (("table_rolls", 1, "kind"), "poker", "table_rolls[1].kind"),
+    (("table_rolls", 0, "day"), 99, "table_rolls[0].day"),
+    (("forces", 0, "units", 0, "history", 1, "details", "engagement"), 5,
+     "forces[0].units[0].history[1].details.engagement"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "named"), TABLE_BAD_FIELDS, ids=[b[2] for b in TABLE_BAD_FIELDS]
+)
+def test_an_import_of_the_tables_records_with_one_bad_field_writes_nothing_and_names_it(
+    table_records, path, value, named
+):
+    from campaign.models import Engagement, TableRoll
+
+    data = copy.deepcopy(campaign_export(campaign=table_records))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    before = (*counts(), Engagement.objects.count(), TableRoll.objects.count())
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert named in refused.value.message_dict
+    assert (*counts(), Engagement.objects.count(), TableRoll.objects.count()) == before
+
+
+def test_an_export_from_before_the_tables_records_imports_without_their_links(table_records):
+    data = copy.deepcopy(campaign_export(campaign=table_records))
+    del data["engagements"], data["table_rolls"]
+    imported = campaign_import(data={**data, "campaign": {**data["campaign"], "name": "Old"}})
+    assert not imported.engagements.exists() and not imported.table_rolls.exists()
+    details = HistoryEntry.objects.filter(unit__force__campaign=imported).values_list(
+        "details", flat=True
+    )
+    assert {d.get("engagement") for d in details} == {None}

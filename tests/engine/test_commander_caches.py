@@ -10,16 +10,20 @@ import copy
 import math
 from dataclasses import fields
 
-from battles.engine import DefaultCommander, MoveStep, run_battle
+from battles.engine import DefaultCommander, Dice, MoveStep, run_battle
+from battles.engine.battle import Battle
 from battles.engine.cards import Keyword
+from battles.engine.combat import collapse
 from battles.engine.commander import BattleView
+from battles.engine.commanders import threat
 from battles.engine.commanders.attacks import bounded_attack, reach_here
-from battles.engine.commanders.picture import Picture, TurnMemo
+from battles.engine.commanders.odds import harm_by_reach
+from battles.engine.commanders.picture import _EDGE, _SIDE, _SQUARES, GRID, Picture, TurnMemo
 from battles.engine.rulesets import COMBINED_ARMS
 from battles.engine.scenarios import load_reference
 from battles.engine.tables import card_shots
 
-from .helpers import act, battle, scenario, unit
+from .helpers import act, battle, building, scenario, square, unit
 
 RIFLES = [{"name": "Rifles", "power": 2, "range": 12}]
 CANNON = [{"name": "Cannon", "power": 5, "range": 18}]
@@ -132,3 +136,116 @@ def test_each_unit_s_attacks_kept_across_decisions_equal_a_fresh_reckoning():
         commanders = {s.id: _CheckingReaches() for s in sc.sides}
         run_battle(sc, seed, commanders=commanders)
     assert _CheckingReaches.checked > 1000
+
+
+def _square_centre(number: int) -> tuple[float, float]:
+    """The centre of the grid square ``Picture.sees`` numbers ``number``."""
+    column, row = divmod(number, _SIDE)
+    return ((column - _EDGE + 0.5) * GRID, (row - _EDGE + 0.5) * GRID)
+
+
+def test_lines_over_the_opening_table_are_the_scenario_s_and_each_equals_the_line_afresh():
+    sc = load_reference("factory-hold")
+    for seed in range(3):
+        run_battle(sc, seed, commanders={s.id: DefaultCommander() for s in sc.sides})
+    lines = sc.tables.opening_lines
+    assert len(lines) > 10  # the battles reckoned their lines on the scenario's table
+    fresh = Battle(sc, Dice.fixed(()), {})  # a battle not yet begun: the opening table
+    assert Picture(BattleView(fresh, sc.sides[0].id), {}).lines is lines
+    for key, clear in lines.items():
+        a, b = divmod(key, _SQUARES)
+        assert fresh.sight.line_clear(_square_centre(a), _square_centre(b)) == clear, key
+    again = load_reference("factory-hold")
+    assert not again.tables.opening_lines  # another parse of it has its own
+
+
+def test_once_a_building_falls_lines_are_the_battle_s_own():
+    house = square(10, 0, 14, 4)
+    sc = scenario(*_sides(), buildings=[building("h", house, hits=1)])
+    b = battle(sc)
+    standing = Picture(BattleView(b, "blue"), {})
+    assert standing.lines is b.scenario.tables.opening_lines
+    collapse(b, b.state.buildings["h"])
+    fallen = Picture(BattleView(b, "blue"), {}, kept=standing.kept)
+    assert fallen.lines is not b.scenario.tables.opening_lines
+    assert fallen.lines is standing.kept.lines[0]
+
+
+class _CheckingSources:
+    """Plays as the default does and, before each decision, checks every own unit's threat
+    sources and next shot against a full weighing of every enemy."""
+
+    checked = 0
+
+    def __init__(self):
+        self.plays = DefaultCommander()
+
+    def choose(self, view: BattleView):
+        pic = Picture(view, self.plays._seen, TurnMemo())
+        for u in pic.own:
+            assert pic.threats._sources(u) == _all_weighed_sources(pic, u), u.id
+            for p in _around(u):
+                assert pic.values.opportunity(u, p) == _first_in_range(pic, u, p), (u.id, p)
+            _CheckingSources.checked += 1
+        return self.plays.choose(view)
+
+
+def _all_weighed_sources(pic: Picture, u) -> list:
+    """Every enemy weighed in full, then the ``SOURCES`` strongest kept in the enemies' order."""
+    pool = [(e, 1.0) for e in pic.enemies] + [(e, threat.LOST_SIGHT) for e in pic.lost_sight]
+    span = threat.SPAN * u.card.move
+    weighed = []
+    for i, (e, weight) in enumerate(pool):
+        d = math.dist(u.position, e.position)
+        reaches = harm_by_reach(pic.tables, e, u)
+        if not reaches or d > reaches[0][0] + e.card.move + span:
+            continue
+        if e.activated and weight == 1.0:
+            weight *= threat.ALREADY_ACTIVATED
+        weight /= 1 + threat.SHARED_FIRE * pic.threats._exposed_to(e, u, reaches[0][0])
+        weight *= threat.FAIR_FIGHT if pic.can_hurt(u, e) else threat.CANNOT_HURT_BACK
+        mobile, fixed, flies = pic.tables.card_flags(e.id)
+        source = (
+            e.position,
+            weight,
+            reaches,
+            e.card.move,
+            mobile,
+            flies,
+            e.facing if fixed else None,
+        )
+        weighed.append((-weight * reaches[-1][1], i, source))
+    strongest = sorted(weighed, key=lambda w: (w[0], w[1]))[: threat.SOURCES]
+    return [s for _, _, s in sorted(strongest, key=lambda w: w[1])]
+
+
+def _around(u) -> list[tuple[float, float]]:
+    """Where the unit stands and four places within its move (the places a plan weighs)."""
+    (x, y), step = u.position, u.card.move / 2
+    return [(x, y)] + [(x + dx, y + dy) for dx in (-step, step) for dy in (-step, step)]
+
+
+def _first_in_range(pic: Picture, u, p) -> float:
+    """The best attack on a visible enemy in range of ``p`` with a line, every attack scanned."""
+    aerial = u.card.has(Keyword.AERIAL)
+    here = None if aerial else pic.building_at(p)
+    found = []
+    for e in pic.enemies:
+        flies = e.card.has(Keyword.AERIAL)
+        inside = None if flies else pic.building_at(e.position)
+        if inside is not None and inside != here:
+            continue
+        for s in pic.tables.shots(u.id, u.skill, e.id):
+            v = pic.values.attack_value(u, e, s) if s.damage + s.suppress > 0 else 0.0
+            d = math.dist(p, e.position)
+            if v > 0 and d <= s.range and (aerial or flies or pic.sees(p, e.position)):
+                found.append(v)
+    return max(found, default=0.0)
+
+
+def test_the_threat_s_strongest_sources_and_the_next_shot_equal_a_full_weighing():
+    for name, seeds in (("big-battle", (0,)), ("chopper-raid", (0, 1)), ("factory-hold", (0, 1))):
+        sc = load_reference(name)
+        for seed in seeds:
+            run_battle(sc, seed, commanders={s.id: _CheckingSources() for s in sc.sides})
+    assert _CheckingSources.checked > 500

@@ -26,7 +26,6 @@ from units.bucs import (
     Equipment,
     Mobility,
     Quality,
-    Situation,
     Specialty,
     battle_skill,
     effective_quality,
@@ -39,8 +38,6 @@ from units.bucs import (
     momentum_after_round,
     outnumbered_modifier,
     quality_for_order,
-    situational_modifier,
-    situational_modifiers,
     split_damage,
     starting_momentum,
     strength_in_numbers,
@@ -537,36 +534,6 @@ def test_it_starts_a_surprise_with_two_momentum():
 )
 def test_it_passes_momentum_to_the_winner_of_a_round(winner, loser, after):
     assert momentum_after_round(winner, loser) == after
-
-
-def test_it_adds_nothing_in_a_plain_situation():
-    assert situational_modifiers(Situation()) == {}
-    assert situational_modifier(Situation()) == 0
-
-
-def test_it_names_each_situational_modifier():
-    situation = Situation(
-        opponent_pinned_down=True,
-        momentum=3,
-        mobility=Mobility.ARMOR,
-        opponent_mobility=Mobility.FOOT,
-        own_units=1,
-        enemy_units=2,
-    )
-    assert situational_modifiers(situation) == {
-        "pinned_down": 2,
-        "momentum": 3,
-        "mobile": 4,
-        "outnumbered": -2,
-    }
-    assert situational_modifier(situation) == 7
-
-
-@pytest.mark.parametrize(("dug_in", "opponent_dug_in"), [(True, False), (False, True)])
-def test_it_makes_dug_in_immune_to_momentum_for_and_against(dug_in, opponent_dug_in):
-    situation = Situation(dug_in=dug_in, opponent_dug_in=opponent_dug_in, momentum=4)
-    assert "momentum" not in situational_modifiers(situation)
-    assert situational_modifier(situation) == (DUG_IN if dug_in else 0)
 
 
 @pytest.mark.parametrize(

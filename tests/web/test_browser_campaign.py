@@ -74,14 +74,14 @@ def _gm_builds_the_campaign(page, live_server, page_for) -> str:  # noqa: F811
         page.fill("#invitation-form input[name=invitee]", username)
         _submit(page, "#invitation-form")
         page.wait_for_selector("text=If an account by that name exists, it has been invited.")
-        page.wait_for_selector(f"#invitations li:has-text('{username}, as Player')")
+        page.wait_for_selector(f"#invitations li:has-text('{username}, as a player')")
     for username in ("alice", "bob"):
         player = page_for(username)
         player.click("#invitations button:has-text('Accept')")
-        player.wait_for_selector("text=You are in Operation Lantern as Player.")
+        player.wait_for_selector("text=You are in Operation Lantern as a player.")
         player.context.close()
     page.goto(dashboard)
-    assert page.locator("#invitations li").all_inner_texts() == ["nobody, as Player Withdraw"]
+    assert page.locator("#invitations li").all_inner_texts() == ["nobody, as a player Withdraw"]
     page.click("#invitations button:has-text('Withdraw')")
     page.wait_for_selector("text=The invitation to nobody is withdrawn.")
     for owner, force, cards in (

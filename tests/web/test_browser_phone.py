@@ -95,3 +95,52 @@ def test_no_page_scrolls_sideways(invited, browser_world, page_for, live_server,
             shoot(page, f"fit-{role}-{size}-{name}", full_page=True)
     assert not wide, "\n".join(wide)
     assert not page.errors, page.errors
+
+
+FIELDS_RIGHT = """() => Math.max(...[...document.querySelectorAll(
+  'table.unit-rows select, table.unit-rows input:not([type=hidden])')]
+  .map(e => e.getBoundingClientRect().right))"""
+
+
+def test_a_forms_row_per_unit_is_a_card_whose_fields_fit_a_phone(
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    # The battle set-up and the table result: each unit's side, position or losses and Orders
+    # are on the screen, each with its label, not in a table scrolled off to the right.
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("gm"), "phone")
+    for name, path in (
+        ("setup", "/battles/new/?scenario=crossroads"),
+        ("record", "/battles/record/"),
+    ):
+        page.goto(c + path)
+        assert page.locator("table.unit-rows tbody tr th[scope=row]").count() > 0, name
+        right = page.evaluate(FIELDS_RIGHT)
+        assert right <= SIZES["phone"]["width"], (name, right)
+        label = page.evaluate(
+            "getComputedStyle(document.querySelector('table.unit-rows td[data-label]'), '::before')"
+            ".content"
+        )
+        assert label.strip('"') in ("Side", "x (in)"), (name, label)
+        shoot(page, f"unit-rows-{name}-phone", full_page=True)
+    assert not page.errors, page.errors
+
+
+def test_a_report_section_reached_by_its_link_is_not_under_the_sticky_links(
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("gm"), "phone")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    for section, target in (("Replay", "#replay-heading"), ("Units", "#units-heading")):
+        page.click(f"nav.report-nav a:has-text('{section}')")
+        page.wait_for_timeout(300)
+        nav = page.locator("nav.report-nav").bounding_box()
+        heading = page.locator(target).bounding_box()
+        assert heading["y"] >= nav["y"] + nav["height"] - 1, (section, heading, nav)
+    shoot(page, "report-section-link-phone")
+    assert not page.errors, page.errors

@@ -1,9 +1,10 @@
-"""The table's pages in a real browser: a GM creates a character and puts it at the head of a
-unit, heals one, gives an Order and watches it finish on the clock, fights an engagement many
-against many and reads its log (as does a player), reverts it, makes a skill check and a
-contest, raises a unit by Requisition, and sees an Order under way go into a Team Bravo
-battle's set-up. Each flow also meets bad input and shows its error, with nothing written (the
-page's tables are unchanged). Screenshots go to test-artifacts/browser/ (``table-*``).
+"""The table's pages in a real browser: a GM creates a character and puts it at the head of a unit,
+heals one, gives an Order and watches it finish on the clock, fights an engagement many against
+many and reads its log (as does a player), reverts it, makes a skill check and a contest, raises
+a unit by Requisition, sees an Order under way go into a Team Bravo battle's set-up, and
+quick-resolves one unit against another into an engagement's log. Each flow also meets bad input
+and shows its error, with nothing written (the page's tables are unchanged). Screenshots go to
+test-artifacts/browser/ (``table-*``).
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     _submit(gm, "#engagement-form")
     gm.wait_for_selector("#engagement-form .form-errors")
     assert "the attackers need at least one unit" in _errors(gm, "#engagement-form")
-    assert gm.locator("#engagements li").all_inner_texts() == ["None yet."]
+    assert gm.locator("#engagements li").all_inner_texts() == ["No engagement fought yet."]
     for name, side in (("1st Squad", "attackers"), ("2nd Squad", "attackers"),
                        ("Ghost Squad", "defenders")):  # fmt: skip
         row = gm.locator(f"#engagement-form tr:has-text('{name}')")
@@ -240,5 +241,27 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
         gm.set_viewport_size({"width": width, "height": height})
         ghost.scroll_into_view_if_needed()
         shoot(gm, f"table-05-setup-order-{size}")
+
+    # A quick resolve is a one-against-one engagement: the dashboard's form refuses two units of
+    # one force, then leads to the engagement's round-by-round log.
+    gm.set_viewport_size({"width": 1366, "height": 900})
+    gm.goto(dashboard)
+    gm.click("#quick-form-tool summary")
+    gm.select_option("#quick-form select[name=attacker]", label="Levy (Lantern Company)")
+    gm.select_option("#quick-form select[name=defender]", label="Medics (Lantern Company)")
+    _submit(gm, "#quick-form")
+    gm.wait_for_selector("#quick-form .field-errors")
+    assert "both units belong to the same force" in _errors(gm, "#quick-form")
+    gm.select_option("#quick-form select[name=defender]", label="Ghost Squad (Night Battalion)")
+    gm.check("#quick-form input[name=defender_dug_in]")
+    gm.fill("#quick-form input[name=seed]", "4")
+    gm.fill("#quick-form input[name=reason]", "patrol at the well")
+    _submit(gm, "#quick-form")
+    gm.wait_for_url(re.compile(r"/engagements/\d+/$"))
+    expect(gm.locator("h1")).to_have_text("patrol at the well")
+    quick_log = gm.inner_text("#log")
+    assert "Round 1" in quick_log and "Dug In +2" in quick_log
+    expect(gm.locator("body")).to_contain_text("Ghost Squad (Average), Order: Use Skill")
+    shoot(gm, "table-06-quick-resolve", full_page=True)
     assert not gm.errors, gm.errors
     assert not alice.errors, alice.errors

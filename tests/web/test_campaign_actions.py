@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaign.models import Campaign, HistoryEntry, QuickResolve, Unit
+from campaign.models import Campaign, Engagement, HistoryEntry, Unit
 from campaign.services import unit_edit
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login
@@ -177,13 +177,38 @@ def test_it_quick_resolves_an_engagement(client, world):
     url = _url("quick-resolve", world)
     data = {"attacker": attacker.pk, "defender": defender.pk, "defender_dug_in": "on",
             "round_limit": "3", "seed": "4", "reason": "patrol"}  # fmt: skip
-    assert client.post(url, data).status_code == 302
-    record = QuickResolve.objects.get()
-    assert record.seed == 4 and record.setup["defender"]["dug_in"] is True
+    response = client.post(url, data)
+    record = Engagement.objects.latest("id")
+    # Fought as a one-against-one engagement: its round-by-round log is the engagement's page.
+    assert response.status_code == 302
+    assert response["Location"] == reverse("campaign:engagement", args=[world.campaign.pk,
+                                                                       record.pk])  # fmt: skip
+    assert record.seed == 4 and record.setup["situations"][str(defender.pk)]["dug_in"] is True
+    assert record.setup["sides"] == {"attackers": [attacker.pk], "defenders": [defender.pk]}
+    page = client.get(response["Location"])
+    assert page.status_code == 200 and "Patrol" in page.text  # its name, capitalised
+    # The message after it names the winner, not "the defenders".
+    won = {"attackers": attacker.name, "defenders": defender.name}.get(record.winner)
+    said = f"Quick resolve: {won} won after" if won else "Quick resolve: no winner"
+    assert said in page.text
     _ready(world, attacker)
     same_force = client.post(url, {**data, "defender": attacker.pk})
     assert same_force.status_code == 400
     assert "same force" in " ".join(_field_errors(same_force, "defender"))
+
+
+def test_a_quick_resolve_kept_from_before_stays_on_the_dashboard(client, world):
+    from campaign.models import QuickResolve
+
+    QuickResolve.objects.create(
+        campaign=world.campaign, day=1, attacker=world.unit, defender=world.enemy_unit, seed=3,
+        round_limit=5, setup={}, events=[{"event": "end", "rounds": 2, "winner": "attacker"}],
+        rounds=2, winner="attacker", reason="old patrol",
+    )  # fmt: skip
+    login(client, world, "gm")
+    page = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
+    assert "Quick resolves fought before they were engagements" in page
+    assert f"(old patrol) — {world.unit.name} won after 2 rounds" in page
 
 
 def test_it_lets_the_owner_send_in_the_medics_and_says_when_there_are_none(client, world):
@@ -248,13 +273,13 @@ def test_the_invitee_accepts_on_their_own_page_in_the_role_chosen(client, world)
     invite = reverse("campaign:invite", args=[campaign.pk])
     client.post(invite, {"invitee": "outsider", "role": "spectator"})
     assert (
-        "outsider, as Spectator"
+        "outsider, as a spectator"
         in client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
     )
     login(client, world, "outsider")
     assert client.get(reverse("campaign:dashboard", args=[campaign.pk])).status_code == 404
     page = client.get(reverse("campaign:list")).text
-    assert f"<strong>{campaign.name}</strong>" in page and "invites you as Spectator" in page
+    assert f"<strong>{campaign.name}</strong>" in page and "invites you as a spectator" in page
     [invitation] = campaign.invitations.all()
     login(client, world, "player")  # someone else's invitation does not exist for them
     assert (

@@ -58,13 +58,14 @@ def test_it_offers_the_scenarios_spots_as_default_positions(client, world):
         for side in json.loads(CROSSROADS.read_text())["sides"]
     }
     form = response.context["form"]
-    first_blue = next(u for u in form.units if u.force_id == world.force.pk)
+    # Red Company stands on the side named for its colour, "Red Force".
+    first_red = next(u for u in form.units if u.force_id == world.force.pk)
     assert len(form.units) == len(units)
-    assert form.fields[f"side_{first_blue.pk}"].initial == "blue"
+    assert form.fields[f"side_{first_red.pk}"].initial == "red"
     assert [
-        form.fields[f"x_{first_blue.pk}"].initial,
-        form.fields[f"y_{first_blue.pk}"].initial,
-    ] == spots["blue"][0]
+        form.fields[f"x_{first_red.pk}"].initial,
+        form.fields[f"y_{first_red.pk}"].initial,
+    ] == spots["red"][0]
     partial = client.get(_url("battle-setup", world), {"scenario": "landing"}, **HTMX)
     assert 'id="setup-form"' in partial.text and "<html" not in partial.text
 

@@ -180,3 +180,36 @@ def test_without_a_medical_crew_the_button_is_disabled_with_the_reason(client, w
     page = client.get(_url("force", world, world.force.pk)).text
     assert "This force has no ready Medical crew." in page
     assert 'disabled aria-describedby="medics-why"' in page
+
+
+def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client, world):
+    # Retreated, with Casualty hits the medics may still save today: the rally can wait, the
+    # hits cannot (unsaved, they die when the day ends).
+    for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
+        _set(world, other, casualty_hits=0)
+    unit = _set(
+        world, world.unit, status="retreated", casualty_hits=2,
+        last_battle_day=world.campaign.day,
+    )  # fmt: skip
+    login(client, world, "gm")
+    cockpit = client.get(_url("dashboard", world)).context
+    # (The GM sees every force; the world's battle may have left the enemy's hits too.)
+    own = [a.unit.pk for a in cockpit["medics_due"] if a.unit.force_id == world.force.pk]
+    assert own == [unit.pk]
+    assert unit.pk in [a.unit.pk for a in cockpit["rallying"]]
+    page = client.get(_url("dashboard", world)).text
+    todo = page.split(f"<strong>{world.force.name}</strong>: ")[1].split("</li>")[0]
+    assert todo.startswith("1 unit with Casualty hits awaiting the medics")
+    # The force has no Medical crew: no button that cannot work, but the reason.
+    assert "no ready Medical crew" in todo and "Send in the medics" not in todo
+    unit_create(force=world.force, unit_type=unit.unit_type, name="Doc Crew",
+                specialties=["medical"])  # fmt: skip
+    page = client.get(_url("dashboard", world)).text
+    todo = page.split(f"<strong>{world.force.name}</strong>: ")[1].split("</li>")[0]
+    assert "Send in the medics</a>" in todo and "no ready Medical crew" not in todo
+    login(client, world, "player")
+    page = client.get(_url("dashboard", world)).text
+    assert (
+        f"({world.force.name}): 2 Casualty hits awaiting the medics today; unsaved, they die "
+        "when the day ends; retreated in poor order: rallies after a day of R&amp;R"
+    ) in page

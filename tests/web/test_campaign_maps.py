@@ -185,3 +185,18 @@ def test_corners_are_read_as_x_y_pairs():
     assert parse_points("1.5,2") == [[1.5, 2]]
     with pytest.raises(ValueError, match="point 1"):
         parse_points("nan,1")
+
+
+def test_an_empty_map_is_checked_in_the_editors_words(client, world):
+    login(client, world, "gm")
+    empty = {"table": {"width": 24, "height": 24}, "turn_limit": 6, "terrain": [],
+             "buildings": [], "objectives": [],
+             "sides": [{"id": "a", "name": "Attackers", "units": []},
+                       {"id": "b", "name": "Defenders", "units": []}]}  # fmt: skip
+    reasons = {p["path"]: p["reason"] for p in _check(client, world, empty)}
+    assert (
+        reasons["sides[0].units"]
+        == "give the side a deployment spot: its units deploy on its spots"
+    )
+    assert "neither side has a reason to move" in reasons["objectives"]
+    assert not any(r.split()[-1] == "unit" or "correctly refuse" in r for r in reasons.values())

@@ -75,3 +75,27 @@ def test_the_report_has_section_links_and_every_die_opened(client, world):
         assert anchor in nav and anchor.lstrip("#") in page, anchor
     dice = client.get(_battle(world) + "?kind=roll").text
     assert "<details open>" in dice
+
+
+def test_by_default_each_force_stands_on_the_side_named_for_its_colour(client, world):
+    from campaign.battle_forms import default_sides
+
+    sides = [("blue", "Blue Force"), ("red", "Red Force")]
+    # Red Company is the older force, yet it does not fight as "Blue Force".
+    assert default_sides([world.force, world.enemy], sides) == {
+        world.force.pk: "red",
+        world.enemy.pk: "blue",
+    }
+    # Sides that name no colour are taken in turn, the emptier side first.
+    plain = [("raiders", "Raid Flight"), ("garrison", "Depot Garrison")]
+    third = Force(pk=world.enemy.pk + 1, name="Night Battalion")
+    assert default_sides([world.force, world.enemy, third], plain) == {
+        world.force.pk: "raiders",
+        world.enemy.pk: "garrison",
+        third.pk: "raiders",
+    }
+    setup = reverse("campaign:battle-setup", args=[world.campaign.pk])
+    form = login(client, world, "gm").get(setup, {"scenario": "crossroads"}).context["form"]
+    for unit in form.units:
+        expected = "red" if unit.force_id == world.force.pk else "blue"
+        assert form.fields[f"side_{unit.pk}"].initial == expected, unit.name

@@ -159,6 +159,9 @@ def test_a_force_and_a_battle_print_every_card_on_one_sheet(client, world):
     ready = Unit.objects.filter(force=world.force).exclude(status="destroyed")
     assert sheet.text.count('<article class="unit-card">') == ready.count()
     assert 'class="box box-free"' in sheet.text  # the hits it can still take, to tick off
+    assert '<p class="hit-key">Hit boxes:' in sheet.text  # what a hatched or black box means
+    # Each card names its unit's specialties (the world's squads are Infantry).
+    assert "· Infantry" in sheet.text and "no specialties" not in sheet.text
     battle = client.get(_url("battle-cards", world, world.engine_battle.pk)).text
     assert "Iron Wolf" in battle and "Squad 1" in battle
     roster = client.get(_url("force", world, world.force.pk)).text

@@ -36,6 +36,22 @@ def test_the_timeline_tells_each_day_with_links(client, world):
     assert 'class="event event-gm_edit"' in page
 
 
+def test_the_timeline_lists_each_engagement_with_a_link_to_its_log(client, world):
+    from campaign.services import quick_resolve_run
+
+    gm = world.users["gm"]
+    for unit in (world.unit, world.enemy_unit):
+        unit_edit(unit=unit, changes={"status": "ready", "morale_hits": 0, "casualty_hits": 0},
+                  reason="rested", actor=gm)  # fmt: skip
+    record = quick_resolve_run(campaign=world.campaign, attacker=Unit.objects.get(pk=world.unit.pk),
+                               defender=Unit.objects.get(pk=world.enemy_unit.pk), seed=4,
+                               round_limit=2, reason="patrol at the well", actor=gm)  # fmt: skip
+    page = login(client, world, "player").get(_url("timeline", world)).text
+    log = _url("engagement", world, record.pk)
+    assert f'<a href="{log}">patrol at the well: ' in page
+    assert f"after {record.rounds} rounds (applied)</a>" in page
+
+
 def test_since_your_last_visit_shows_what_changed_for_your_units_only(client, world):
     gm = world.users["gm"]
     unit_edit(unit=world.unit, changes={"status": "ready"}, reason="fresh", actor=gm)
@@ -60,7 +76,9 @@ def test_a_players_needs_attention_lists_only_their_own_units(client, world):
     attention = page.split("Needs attention")[1].split("</ul>")[0]
     assert "Iron Wolf" not in attention
     rival = login(client, world, "rival").get(_url("dashboard", world)).text
-    assert "Iron Wolf</a> (Blue Battalion): retreated" in rival
+    # (Casualty hits awaiting the medics, if the world's battle left any, come first.)
+    line = rival.split("Iron Wolf</a> (Blue Battalion): ")[1].split("</li>")[0]
+    assert "retreated in poor order" in line
 
 
 def test_the_gm_dashboard_leads_with_what_needs_doing(client, world):

@@ -160,6 +160,19 @@ def test_the_commands_carry_a_campaign_into_an_empty_database_and_back(tmp_path,
         campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0, "destroyed")}, reason="Ford"
     )
     campaign_update(campaign=campaign, fog_of_war=True, actor=gm)
+    # The table's records travel too: an engagement, a check and a unit raised by Requisition.
+    from campaign.services.checks import requisition_run, skill_check_run
+    from campaign.services.engagements import engagement_run
+
+    second_squad = unit_create(force=force, unit_type=card, name="2nd Squad",
+                               specialties=["infantry"])  # fmt: skip
+    night = force_create(campaign=campaign, owner=gm, name="Night Battalion")
+    ghost = unit_create(force=night, unit_type=card, name="Ghost Squad", specialties=["infantry"])
+    engagement_run(campaign=campaign, sides={"attackers": [second_squad], "defenders": [ghost]},
+                   seed=7, round_limit=2, name="Mill ford")  # fmt: skip
+    requisition_run(force=night, unit_type=card, name="Levy", specialties=["infantry"],
+                    bonus=30, seed=1)  # fmt: skip
+    skill_check_run(campaign=campaign, units=[night.units.get(name="Levy")], dc=10, seed=3)
     first = tmp_path / "first.json"
     call_command("campaign_export", str(campaign.pk), output=first)
 
@@ -180,6 +193,9 @@ def test_the_commands_carry_a_campaign_into_an_empty_database_and_back(tmp_path,
     ran = _manage(env, "campaign_export", new_pk, "-o", str(second))
     assert ran.returncode == 0, ran.stderr.decode()
     assert second.read_bytes() == first.read_bytes()
+    exported = json.loads(first.read_text())
+    assert [e["name"] for e in exported["engagements"]] == ["Mill ford"]
+    assert "requisition" in [roll["kind"] for roll in exported["table_rolls"]]
 
 
 @pytest.fixture

@@ -105,19 +105,19 @@ def test_a_running_run_polls_its_progress(owner_client, owner, scenario):
 def test_a_finished_run_shows_the_odds_with_intervals_and_a_histogram(owner_client, finished_run):
     page = owner_client.get(reverse("battles:odds-detail", args=[finished_run.pk]))
     html = page.content.decode()
-    result = finished_run.result
+    odds = finished_run.odds
     for side in ("Blue Force", "Red Force"):
         assert side in html
-    blue = result["sides"]["blue"]["win"]
-    assert f"{blue['rate'] * 100:.1f}%" in html
-    assert f"{blue['low'] * 100:.1f}% – {blue['high'] * 100:.1f}%" in html
-    assert f"{result['draw']['rate'] * 100:.1f}%" in html
+    blue = odds.side("blue").win
+    assert f"{blue.rate * 100:.1f}%" in html
+    assert f"{blue.low * 100:.1f}% – {blue.high * 100:.1f}%" in html
+    assert f"{odds.draw.rate * 100:.1f}%" in html
     assert '<svg class="histogram"' in html
     for colour in ("var(--side-0)", "var(--side-1)"):  # Blue Force and Red Force, in order
         assert html.count(f'<rect class="bar" style="fill: {colour}"') >= 1
         assert f'<span class="swatch" style="background: {colour}"' in html
-    for unit in result["units"]:
-        assert f"<code>{unit}</code>" in html
+    for unit in odds.units:
+        assert f"<code>{unit.unit}</code>" in html
     assert "hx-trigger" not in html
 
 

@@ -70,7 +70,9 @@ def test_it_has_a_row_for_every_unit_with_its_outcome(owner_client, finished_bat
     for unit in finished_battle.result["units"]:
         assert f"<code>{unit['unit']}</code>" in html
     assert html.count('<tr class="removed-') == len(finished_battle.result["units"])
-    assert "Farmhouse <code>farmhouse</code>" in html
+    # The farmhouse's id only repeats its name: it is not shown, in the table or the log.
+    assert '<th scope="row">Farmhouse</th>' in html and "<code>farmhouse</code>" not in html
+    assert "Farmhouse (farmhouse)" not in html
 
 
 def test_the_full_log_shows_every_event(owner_client, finished_battle):

@@ -25,6 +25,7 @@ from battles.report import (
 )
 from battles.selectors import reference_scenarios
 from battles.table import table_view
+from battles.tally import OddsSummary
 from tests.web.conftest import SCENARIOS
 from tests.web.crafted import crafted_events, crafted_scenario
 
@@ -241,13 +242,19 @@ def test_the_table_is_drawn_with_y_flipped_and_units_sized():
 
 
 def test_the_histogram_has_a_bar_per_score_and_side():
-    summary = {
-        "battles": 10,
-        "sides": {
-            "blue": {"scores": {"0": 2, "3": 8}},
-            "red": {"scores": {"1": 10}},
-        },
-    }
+    rate = {"rate": 0.5, "low": 0.4, "high": 0.6}
+    odds = {"win": rate, "loss": rate, "mean_score": 0.0}
+    summary = OddsSummary.from_dict(
+        {
+            "battles": 10,
+            "draw": rate,
+            "sides": {
+                "blue": {**odds, "scores": {"0": 2, "3": 8}},
+                "red": {**odds, "scores": {"1": 10}},
+            },
+            "units": {},
+        }
+    )
     chart = score_histogram(summary, [("blue", "Blue", "#00f"), ("red", "Red", "#f00")])
     assert len(chart.bars) == 4 * 2  # scores 0..3, two sides
     tallest = max(chart.bars, key=lambda b: b.height)
@@ -270,19 +277,21 @@ def test_objective_ids_sit_clear_of_their_circle_and_of_each_other():
     assert float(mark.label_y) > float(mark.cy) + 2
 
 
-def _odds_summary(order: list[str]) -> dict:
+def _odds_summary(order: list[str]) -> OddsSummary:
     rate = {"rate": 0.5, "low": 0.4, "high": 0.6}
     sides = {
         "blue": {"win": rate, "loss": rate, "mean_score": 1.0, "scores": {"1": 6, "2": 4}},
         "red": {"win": rate, "loss": rate, "mean_score": 2.0, "scores": {"2": 10}},
     }
-    return {
-        "battles": 10,
-        "favoured": None,
-        "draw": rate,
-        "sides": {side: sides[side] for side in order},
-        "units": {},
-    }
+    return OddsSummary.from_dict(
+        {
+            "battles": 10,
+            "favoured": None,
+            "draw": rate,
+            "sides": {side: sides[side] for side in order},
+            "units": {},
+        }
+    )
 
 
 def test_an_odds_side_keeps_its_colour_whatever_order_the_summary_keys_come_in():

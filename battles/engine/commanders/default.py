@@ -29,7 +29,9 @@ Deterministic: no randomness, fixed iteration orders, ties to the earlier candid
 instance plays one side of one battle: it remembers where it last saw each enemy, keeps for the
 rest of a turn the sums that nothing since has changed (a unit's attacks on each target while
 both stand as they did; an enemy's danger while it stands as it did), and for the battle what
-depends only on the table (lines of sight between grid squares, the building holding a point).
+depends only on the table (lines of sight between grid squares, the building holding a point);
+lines over the opening table, before any building falls, are the scenario's, shared by its
+battles.
 """
 
 from __future__ import annotations
@@ -133,6 +135,9 @@ class DefaultCommander:
 
     def _next_unit(self, pic: Picture, ready: list[UnitInfo]) -> tuple[UnitInfo, Attack | None]:
         """The unit to activate and its best attack now (see the module docstring)."""
+        if len(ready) == 1:
+            # The last unit of the turn acts whatever its rank: only its attack is asked.
+            return ready[0], bounded_attack(pic, ready[0], reach_here(pic, ready[0]).pairs(pic))
         reaches = [reach_here(pic, u) for u in ready]
         waiting = [_waits(pic, u) for u in ready]
         bounds = [0.0 if w else r.bound for r, w in zip(reaches, waiting, strict=True)]

@@ -9,7 +9,8 @@ attacks and places are worth (``values.py``: ``Picture.values``).
 
 Sums that change little within a turn are kept in the commander's ``TurnMemo`` for the rest of
 the turn, and answers that depend only on the table in its ``BattleMemo`` for the battle; what
-depends only on the cards is the scenario's (``tables.py``).
+depends only on the cards, and the lines over the opening table (every building standing), is
+the scenario's (``tables.py``).
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ class BattleMemo:
     about places are kept per count of standing buildings: a fall changes them."""
 
     lines: dict[int, dict[int, bool]] = field(default_factory=dict)
-    """Lines between grid squares (``Picture.sees``)."""
+    """Lines between grid squares once a building has fallen (``Picture.sees``; before, the
+    scenario's ``opening_lines``)."""
     inside: dict[int, dict[Point, str | None]] = field(default_factory=dict)
     """The building holding each point (``Picture.building_at``)."""
     walls: dict[tuple[str, Point], float] = field(default_factory=dict)
@@ -124,8 +126,14 @@ class Picture:
         self.enemies = view.enemies()
         self.buildings: list[BuildingState] = [b for b in view.buildings if not b.collapsed]
         self._standing = len(self.buildings)
-        self.lines: dict[int, bool] = self.kept.lines.setdefault(self._standing, {})
-        """Lines between grid squares (``sees``), kept while no building falls."""
+        self.lines: dict[int, bool] = (
+            self.tables.opening_lines
+            if self._standing == len(view.buildings)
+            else self.kept.lines.setdefault(self._standing, {})
+        )
+        """Lines between grid squares (``sees``): the scenario's while every building stands
+        (the table is the one every battle of it starts on), else kept for the battle while
+        no more buildings fall."""
         self.turns_left = view.turn_limit - view.turn + 1
         """Turns still to play, this one included."""
         seen = {e.id for e in self.enemies}

@@ -59,7 +59,7 @@ SPAN = 2.5
 """Moves from where it stands to the farthest place a unit weighs (``moves._firing_spot``)."""
 
 SOURCES = 8
-"""Most threat sources weighed for one unit: the strongest (``_strongest``)."""
+"""Most threat sources weighed for one unit: the strongest (``Threats._sources``)."""
 
 TURN_FIRST = 0.4
 """Share of a Fixed Mount's threat outside its front arc: it must turn (an activation) first."""
@@ -69,26 +69,16 @@ Source = tuple["Point", float, tuple[tuple[float, float], ...], float, bool, boo
 """A threat to one unit: where, weight, (range, harm) reaches, move, mobile, aerial, facing."""
 
 
-def _strongest(sources: list[Source], unit: UnitInfo) -> list[Source]:
-    """The ``SOURCES`` sources that could take the most off the unit, in their first order.
+def _by_bound(entry: tuple) -> tuple[float, int]:
+    return entry[0], entry[1]
 
-    Only sources that could reach a place the unit might stand count (the farthest place
-    weighed, a firing point, lies within ``SPAN`` moves). Past a handful of guns the unit's
-    survival is spent, and the threat sum is asked at every place weighed: the weakest add
-    little and cost as much as the strongest.
-    """
-    ux, uy = unit.position
-    span = SPAN * unit.card.move
-    near = []
-    for i, s in enumerate(sources):
-        (ex, ey), weight, reaches, move = s[0], s[1], s[2], s[3]
-        if math.hypot(ex - ux, ey - uy) <= reaches[0][0] + move + span:
-            # The shortest reach carries the most harm: it is what the source could do.
-            near.append((-weight * reaches[-1][1], i))
-    if len(near) > SOURCES:
-        near.sort()
-        near = near[:SOURCES]
-    return [sources[i] for i in sorted(i for _, i in near)]
+
+def _by_strength(entry: tuple) -> tuple[float, int]:
+    return entry[0], entry[1]
+
+
+def _by_place(entry: tuple) -> int:
+    return entry[1]
 
 
 class Threats:
@@ -105,32 +95,56 @@ class Threats:
         """Per enemy that can hurt the unit: (where, weight, reaches, move, can move and fire,
         aerial, facing of a Fixed Mount or None) — all of the threat that does not depend on
         where the unit stands. ``reaches`` pairs each range with the best harm from that far.
-        Enemies lately lost from sight count, where last seen, for less."""
+        Enemies lately lost from sight count, where last seen, for less.
+
+        Only the ``SOURCES`` that could take the most off the unit count (weight times their
+        best harm), in the enemies' order, and only those that could reach a place the unit
+        might stand (the farthest place weighed, a firing point, lies within ``SPAN`` moves).
+        Past a handful of guns the unit's survival is spent, and the threat sum is asked at
+        every place weighed: the weakest add little and cost as much as the strongest. The
+        enemies are weighed by the most they could take off (before shared fire and a fair
+        fight lower it), best first, and the weighing stops once that cannot make the cut.
+        """
         found = self._threat_sources.get(unit.id)
         if found is not None:
             return found
-        out = []
         pool = [(e, 1.0) for e in self.pic.enemies] + [(e, LOST_SIGHT) for e in self.pic.lost_sight]
         ucard, tables = unit.card, self.pic.tables
         ux, uy = unit.position
         span = SPAN * ucard.move
-        for e, weight in pool:
-            card = e.card
+        near = []
+        for i, (e, weight) in enumerate(pool):
             ex, ey = e.position
-            if math.hypot(ex - ux, ey - uy) > tables.weapon_reach(e.id) + card.move + span:
-                continue  # Out of reach of any place the unit might stand (``_strongest``).
+            d = math.hypot(ex - ux, ey - uy)
+            if d > tables.weapon_reach(e.id) + e.card.move + span:
+                continue  # Out of reach of any place the unit might stand.
             reaches = harm_by_reach(tables, e, unit)
-            if not reaches:
+            if not reaches or d > reaches[0][0] + e.card.move + span:
                 continue
             if e.activated and weight == 1.0:
                 weight *= ALREADY_ACTIVATED
+            # The shortest reach carries the most harm: it is what the source could do.
+            near.append((-(weight * CANNOT_HURT_BACK) * reaches[-1][1], i, e, weight, reaches))
+        if len(near) > SOURCES:
+            near.sort(key=_by_bound)
+        weighed: list[tuple[float, int, Source]] = []
+        cut = -math.inf  # the SOURCES-th strongest weighed so far, once there are that many
+        for bound, i, e, weight, reaches in near:
+            if -bound < cut:
+                break  # Sorted by bound: no enemy after this one can make the cut.
             # It fires once: friends already in its sights share the shot it will take.
             weight /= 1 + SHARED_FIRE * self._exposed_to(e, unit, reaches[0][0])
             weight *= FAIR_FIGHT if self.pic.can_hurt(unit, e) else CANNOT_HURT_BACK
             mobile, fixed, flies = tables.card_flags(e.id)
             facing = e.facing if fixed else None
-            out.append((e.position, weight, reaches, card.move, mobile, flies, facing))
-        out = _strongest(out, unit)
+            source = (e.position, weight, reaches, e.card.move, mobile, flies, facing)
+            weighed.append((-weight * reaches[-1][1], i, source))
+            if len(weighed) >= SOURCES and len(near) > SOURCES:
+                weighed.sort(key=_by_strength)
+                del weighed[SOURCES:]
+                cut = -weighed[-1][0]
+        weighed.sort(key=_by_strength)
+        out = [s for _, _, s in sorted(weighed[:SOURCES], key=_by_place)]
         self._threat_sources[unit.id] = out
         return out
 

@@ -203,8 +203,9 @@ class Values:
         return value * (LIMITED_USE if shot.limited else 1.0)
 
     def _target_list(self, unit: UnitInfo) -> list[tuple[float, Point, float, bool, str | None]]:
-        """(value, where, range, aerial, building it shelters in) of every attack on a visible
-        enemy, best first."""
+        """(value, where, range, aerial, building it shelters in) of the attacks on visible
+        enemies worth scanning, best first: an attack on an enemy that reaches no farther than
+        a better one on the same enemy is never the first in range with a line, so it goes."""
         found = self._targets.get(unit.id)
         if found is not None:
             return found
@@ -224,8 +225,17 @@ class Values:
                     if v > 0:
                         out.append((v, e.position, s.range, flies, inside))
         out.sort(key=lambda t: -t[0])
-        self._targets[unit.id] = out
-        return out
+        # An entry is scanned for its place, range and line alone: by (place, aerial,
+        # shelter), only those reaching farther than every better one can ever be first.
+        farthest: dict[tuple[Point, bool, str | None], float] = {}
+        kept = []
+        for entry in out:
+            key = (entry[1], entry[3], entry[4])
+            if farthest.get(key, -1.0) < entry[2]:
+                farthest[key] = entry[2]
+                kept.append(entry)
+        self._targets[unit.id] = kept
+        return kept
 
     def opportunity(self, unit: UnitInfo, p: Point, facing: float | None = None) -> float:
         """The best attack the unit could make from ``p`` next time, against what it sees now.

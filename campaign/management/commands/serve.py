@@ -4,12 +4,16 @@ The web server shows the site as its users see it, with its own 404 and error pa
 off for it unless the environment sets DEBUG.
 
 One command for a new user: it supervises a Celery worker (with the beat scheduler embedded)
-and Django's development server, and stops both together on Ctrl-C, on a SIGTERM (a process
-manager, ``kill``) or when either dies.
+and Django's development server, and stops both together on Ctrl-C, on a SIGINT or SIGTERM to it
+alone (a process manager, ``kill``) or when either dies.
+
+The two run in a process group of their own, so that stopping them reaches every process they
+started (the worker's pool too), and a group never holds whatever started ``serve``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -22,6 +26,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from campaign.demo import demo_load
+from config.celery import worker_command
 
 
 class Command(BaseCommand):
@@ -40,34 +45,30 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=1)
         logins = [] if no_demo else demo_load()
         broker = "Redis" if settings.REDIS_URL else "the embedded filesystem broker (var/celery)"
-        processes = {
-            "worker": subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
+        # A SIGTERM would end this process at once and leave the two behind: stop as Ctrl-C does.
+        signal.signal(signal.SIGTERM, _interrupt)
+        processes: dict[str, subprocess.Popen] = {}
+        try:
+            processes["worker"] = subprocess.Popen(
+                worker_command(
                     "--beat",
                     "--loglevel",
                     # The sweeps run every 30 s: at INFO their lines bury the logins below.
                     "info" if verbose else "warning",
                     "--concurrency",
                     "2",
-                ],
-            ),
+                ),
+                process_group=0,
+            )
+            group = processes["worker"].pid
             # The site's own error pages, not Django's debug ones: the web server runs with
             # DEBUG off (unless DEBUG is set), and --insecure still serves the static files.
-            "web": subprocess.Popen(
+            processes["web"] = subprocess.Popen(
                 [sys.executable, "manage.py", "runserver", addrport, "--noreload", "--insecure"],
                 cwd=settings.BASE_DIR,
                 env={**os.environ, "DEBUG": os.environ.get("DEBUG", "false")},
-            ),
-        }
-        # A SIGTERM would end this process at once and leave the two behind: stop as Ctrl-C does.
-        signal.signal(signal.SIGTERM, _interrupt)
-        try:
+                process_group=group,
+            )
             # The logins come once both children have said their piece, as the last lines.
             _wait_for_port(addrport, processes.values())
             time.sleep(1)
@@ -83,14 +84,38 @@ class Command(BaseCommand):
         except KeyboardInterrupt:
             pass
         finally:
-            for p in processes.values():
-                if p.poll() is None:
-                    p.send_signal(signal.SIGTERM)
-            for p in processes.values():
-                try:
-                    p.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    os.kill(p.pid, signal.SIGKILL)
+            _stop(processes.values())
+
+
+def _stop(processes, timeout: float = 15) -> None:
+    """Stop the children's process group: SIGTERM to all of it, then SIGKILL to what is left
+    after ``timeout``. A second Ctrl-C or SIGTERM meanwhile cannot cut this short."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    processes = list(processes)
+    if not processes:
+        return
+    group = processes[0].pid
+    _signal_group(group, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    for p in processes:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            p.wait(timeout=max(0.0, deadline - time.monotonic()))
+    # The worker's pool may outlive the worker by a moment; whatever is left then is killed.
+    while _signal_group(group, 0) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    _signal_group(group, signal.SIGKILL)
+    for p in processes:
+        p.wait()
+
+
+def _signal_group(group: int, signum: int) -> bool:
+    """Send ``signum`` to the process group; False if no process is left in it."""
+    try:
+        os.killpg(group, signum)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def _wait_for_port(addrport: str, processes, timeout: float = 60) -> None:
