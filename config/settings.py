@@ -126,9 +126,6 @@ TEMPLATES = [
     },
 ]
 
-# Inputs and selects written out in Python, as Django's templates write them (config/widgets.py).
-FORM_RENDERER = "config.widgets.WidgetRenderer"
-
 WSGI_APPLICATION = "config.wsgi.application"
 
 DATABASES = {
