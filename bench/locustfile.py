@@ -203,7 +203,22 @@ class GM(_SiteUser):
             return
         fields = form_fields(page.text)
         fields["scenario"], fields["battles"] = "crossroads", "100"
-        self.visit("odds-launch", "POST", setup, fields, expect=302)
+        launched = self.visit("odds-launch", "POST", setup, fields, expect=302)
+        if launched is not None:
+            self.watch_odds(launched.headers["Location"])
+
+    def watch_odds(self, run: str) -> None:
+        """The odds page, as a browser shows it after the launch: it asks for the odds so far
+        every second until the run has stopped (status 286); only then does this GM go on."""
+        if self.visit("odds-page", "GET", run) is None:
+            return
+        for _ in range(120):
+            gevent.sleep(1)
+            answer = self.visit("odds-progress", "GET", run + "progress/",
+                                headers={"HX-Request": "true"}, expect=(200, 286))  # fmt: skip
+            if answer is None or answer.status_code == 286:
+                return
+        self.record_failure("odds-progress", f"{run}: not done after two minutes")
 
     @task(30)
     def dashboard(self) -> None:

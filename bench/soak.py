@@ -6,11 +6,11 @@ priority its ``cpu_shares`` gives it; the housekeeping worker with the beat that
 sweeps), all against the PostgreSQL of ``DATABASE_URL``; then locust, headless for a bounded
 time, drives the site with the users of bench/locustfile.py: players read their rosters (a
 force of 100 units), battle reports (20v20) and the campaign dashboard; GMs open the battle
-setup page, launch campaign battles through it and watch them, and launch odds runs. It prints
-requests, errors and p50/p95/p99 per page, over the whole run and after the users' ramp (from
-the locustfile's record of every request), then waits (bounded) for the queue to drain and
-prints battles launched vs resolved vs applied and the odds runs, as the database has them,
-and stops everything itself. Locust is not in the project's requirements; install it first::
+setup page, launch campaign battles through it and watch them, and launch odds runs and watch
+them until they stop. It prints requests, errors and p50/p95/p99 per page, over the whole run
+and after the users' ramp (from the locustfile's record of every request), then waits (bounded)
+for the queue to drain and prints battles launched vs resolved vs applied and the odds runs, as
+the database has them, and stops everything itself. Locust is not in the project's requirements; install it first::
 
     .venv/bin/pip install -r bench/requirements.txt
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bridgehead_soak \\
