@@ -10,7 +10,8 @@ setup page, launch campaign battles through it and watch them, and launch odds r
 them until they stop. It prints requests, errors and p50/p95/p99 per page, over the whole run
 and after the users' ramp (from the locustfile's record of every request), then waits (bounded)
 for the queue to drain and prints battles launched vs resolved vs applied and the odds runs, as
-the database has them, and stops everything itself. Locust is not in the project's requirements; install it first::
+the database has them, and stops everything itself. Locust is not in the project's
+requirements; install it first::
 
     .venv/bin/pip install -r bench/requirements.txt
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bridgehead_soak \\

@@ -258,7 +258,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.fill("#quick-form input[name=reason]", "patrol at the well")
     _submit(gm, "#quick-form")
     gm.wait_for_url(re.compile(r"/engagements/\d+/$"))
-    expect(gm.locator("h1")).to_have_text("patrol at the well")
+    expect(gm.locator("h1")).to_have_text("Patrol at the well")  # its reason, capitalised
     quick_log = gm.inner_text("#log")
     assert "Round 1" in quick_log and "Dug In +2" in quick_log
     expect(gm.locator("body")).to_contain_text("Ghost Squad (Average), Order: Use Skill")
