@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -412,6 +413,29 @@ class Checker:
                 self.error(f"{path}.{key}".lstrip("."), "unknown field")
                 ok = False
         return ok
+
+    def records(
+        self,
+        path: str,
+        data: Any,
+        keys: tuple[str, ...],
+        check: Callable[[str, dict[str, Any]], None],
+    ) -> list[dict[str, Any]]:
+        """The records of the list `data` that are mappings with exactly these keys and that
+        `check(path, record)` finds no fault in."""
+        if not isinstance(data, list):
+            self.error(path, "must be a list")
+            return []
+        found = []
+        for index, record in enumerate(data):
+            at = f"{path}[{index}]"
+            if not self.mapping(at, record, keys):
+                continue
+            before = len(self.errors)
+            check(at, record)
+            if len(self.errors) == before:
+                found.append(record)
+        return found
 
     def user(self, path: str, username: Any) -> Any:
         if not isinstance(username, str):
@@ -827,15 +851,8 @@ def check_orders(
     c: Checker, path: str, data: Any, *, characters: set[str], units: set[tuple[str, str]]
 ) -> list[dict[str, Any]]:
     """The Orders characters gave: giver by name, unit by force and unit name, on the clock."""
-    if not isinstance(data, list):
-        c.error(path, "must be a list")
-        return []
-    found = []
-    for index, order in enumerate(data):
-        at = f"{path}[{index}]"
-        if not c.mapping(at, order, ORDER_KEYS):
-            continue
-        before = len(c.errors)
+
+    def one(at: str, order: dict[str, Any]) -> None:
         if order["giver"] not in characters:
             c.error(f"{at}.giver", f"no character {order['giver']!r} in the export")
         if (order["force"], order["unit"]) not in units:
@@ -852,9 +869,8 @@ def check_orders(
             c.error(f"{at}.replaced", "must be true or false")
         if not isinstance(order["note"], str) or len(order["note"]) > 300:
             c.error(f"{at}.note", "must be text of at most 300 characters")
-        if len(c.errors) == before:
-            found.append(order)
-    return found
+
+    return c.records(path, data, ORDER_KEYS, one)
 
 
 class KeyCheck:
@@ -898,15 +914,8 @@ def check_engagements(
 ) -> list[dict[str, Any]]:
     """Engagements: their set-up, log and applied entries naming units and entries by the
     export's keys, their state, and what the fight came to."""
-    if not isinstance(data, list):
-        c.error(path, "must be a list")
-        return []
-    found = []
-    for index, record in enumerate(data):
-        at = f"{path}[{index}]"
-        if not c.mapping(at, record, ENGAGEMENT_KEYS):
-            continue
-        before = len(c.errors)
+
+    def one(at: str, record: dict[str, Any]) -> None:
         _text(c, f"{at}.name", record["name"], 200, empty=False)
         _clock(c, at, record, day)
         limit = _whole(c, f"{at}.round_limit", record["round_limit"], 1, ROUND_LIMIT_MAX)
@@ -951,9 +960,8 @@ def check_engagements(
                 if key not in keys.entries:
                     c.error(f"{at}.applied_entries[{number}]",
                             f"{key!r} is not a history entry of the export")  # fmt: skip
-        if len(c.errors) == before:
-            found.append(record)
-    return found
+
+    return c.records(path, data, ENGAGEMENT_KEYS, one)
 
 
 def check_table_rolls(
@@ -969,38 +977,33 @@ def check_table_rolls(
 ) -> list[dict[str, Any]]:
     """Skill checks, contests and Requisition checks: units by the export's keys, a
     Requisition's force, card and character by name."""
-    if not isinstance(data, list):
-        c.error(path, "must be a list")
-        return []
     shapes = {
         TableRoll.Kind.SKILL_CHECK: ("units", "skill", "dc"),
         TableRoll.Kind.CONTEST: ("active", "resisting", "active_skill", "resisting_skill"),
         TableRoll.Kind.REQUISITION: ("force", "unit_type", "unit", "character", "bonus"),
     }
-    found = []
-    for index, roll in enumerate(data):
-        at = f"{path}[{index}]"
-        if not c.mapping(at, roll, TABLE_ROLL_KEYS):
-            continue
-        before = len(c.errors)
+    cards = set(
+        UnitType.objects.filter(kind=UnitType.Kind.UNIT, ruleset=ruleset).values_list(
+            "name", flat=True
+        )
+    )
+
+    def one(at: str, roll: dict[str, Any]) -> None:
         _clock(c, at, roll, day)
         _text(c, f"{at}.summary", roll["summary"], 400)
         if roll["kind"] not in shapes:
             c.error(f"{at}.kind", f"must be one of {', '.join(TableRoll.Kind.values)}")
-            continue
+            return
         setup, result = roll["setup"], roll["result"]
         if not c.mapping(f"{at}.setup", setup, shapes[roll["kind"]]):
-            continue
+            return
         if not isinstance(result, dict):
             c.error(f"{at}.result", "must be an object")
-            continue
+            return
         if roll["kind"] == TableRoll.Kind.REQUISITION:
             if setup["force"] not in forces:
                 c.error(f"{at}.setup.force", f"no force {setup['force']!r} in the export")
-            card = UnitType.objects.filter(
-                kind=UnitType.Kind.UNIT, ruleset=ruleset, name=setup["unit_type"]
-            )
-            if not isinstance(setup["unit_type"], str) or not card.exists():
+            if not isinstance(setup["unit_type"], str) or setup["unit_type"] not in cards:
                 c.error(f"{at}.setup.unit_type", f"no unit card {setup['unit_type']!r} in the "
                                                  "library")  # fmt: skip
             if setup["character"] is not None and setup["character"] not in characters:
@@ -1018,9 +1021,8 @@ def check_table_rolls(
                 for number, key in enumerate(setup[side]):
                     keys.unit(c, f"{at}.setup.{side}[{number}]")(key)
             refs_translate(result, keys.unit(c, f"{at}.result"))
-        if len(c.errors) == before:
-            found.append(roll)
-    return found
+
+    return c.records(path, data, TABLE_ROLL_KEYS, one)
 
 
 def check_record_links(
