@@ -179,21 +179,21 @@ class GM(_SiteUser):
             return
         launched = self.visit("battle-launch", "POST", setup, fields, expect=302)
         if launched is not None:
-            self.watch(launched.headers["Location"])
+            self.watch("battle", launched.headers["Location"])
 
-    def watch(self, battle: str) -> None:
-        """The battle page, as a browser shows it after the launch: it asks for the progress
-        every second (htmx) until the campaign has the outcome (status 286). Only then does
-        this GM set up the next battle, from units the outcome has already changed."""
-        if self.visit("campaign-battle", "GET", battle) is None:
+    def watch(self, page: str, url: str) -> None:
+        """A battle's or an odds run's page, as a browser shows it after the launch: it asks
+        for the progress every second (htmx) until the work is done (status 286). Only then
+        does this GM go on (a battle's next set-up draws on units its outcome changed)."""
+        if self.visit(page, "GET", url) is None:
             return
         for _ in range(120):
             gevent.sleep(1)
-            answer = self.visit("battle-progress", "GET", battle + "progress/",
+            answer = self.visit(f"{page}-progress", "GET", url + "progress/",
                                 headers={"HX-Request": "true"}, expect=(200, 286))  # fmt: skip
             if answer is None or answer.status_code == 286:
                 return
-        self.record_failure("battle-progress", f"{battle}: not over after two minutes")
+        self.record_failure(f"{page}-progress", f"{url}: not done after two minutes")
 
     @task(20)
     def launch_odds(self) -> None:
@@ -205,20 +205,7 @@ class GM(_SiteUser):
         fields["scenario"], fields["battles"] = "crossroads", "100"
         launched = self.visit("odds-launch", "POST", setup, fields, expect=302)
         if launched is not None:
-            self.watch_odds(launched.headers["Location"])
-
-    def watch_odds(self, run: str) -> None:
-        """The odds page, as a browser shows it after the launch: it asks for the odds so far
-        every second until the run has stopped (status 286); only then does this GM go on."""
-        if self.visit("odds-page", "GET", run) is None:
-            return
-        for _ in range(120):
-            gevent.sleep(1)
-            answer = self.visit("odds-progress", "GET", run + "progress/",
-                                headers={"HX-Request": "true"}, expect=(200, 286))  # fmt: skip
-            if answer is None or answer.status_code == 286:
-                return
-        self.record_failure("odds-progress", f"{run}: not done after two minutes")
+            self.watch("odds", launched.headers["Location"])
 
     @task(30)
     def dashboard(self) -> None:
