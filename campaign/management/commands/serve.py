@@ -46,7 +46,10 @@ class Command(BaseCommand):
         logins = [] if no_demo else demo_load()
         broker = "Redis" if settings.REDIS_URL else "the embedded filesystem broker (var/celery)"
         # A SIGTERM would end this process at once and leave the two behind: stop as Ctrl-C does.
+        # SIGINT too is handled here: a shell starting serve in the background passes it on
+        # ignored, and a process manager's SIGINT must still stop it.
         signal.signal(signal.SIGTERM, _interrupt)
+        signal.signal(signal.SIGINT, _interrupt)
         processes: dict[str, subprocess.Popen] = {}
         try:
             processes["worker"] = subprocess.Popen(
