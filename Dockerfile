@@ -17,4 +17,4 @@ RUN BRIDGEHEAD_ENV=production ALLOWED_HOSTS=build \
     && useradd --create-home bridgehead && mkdir -p var && chown -R bridgehead var
 USER bridgehead
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi:application"]

@@ -1,17 +1,17 @@
 """A bounded load soak of the production shape on this machine (a benchmark, not a test).
 
-It starts gunicorn (on 127.0.0.1 only, production settings), a redis-server of its own on a
-free port, and the Celery services of docker-compose.yml (the battle worker at the lower CPU
-priority its ``cpu_shares`` gives it; the housekeeping worker with the beat that runs the
-sweeps), all against the PostgreSQL of ``DATABASE_URL``; then locust, headless for a bounded
-time, drives the site with the users of bench/locustfile.py: players read their rosters (a
-force of 100 units), battle reports (20v20) and the campaign dashboard; GMs open the battle
-setup page, launch campaign battles through it and watch them, and launch odds runs and watch
-them until they stop. It prints requests, errors and p50/p95/p99 per page, over the whole run
-and after the users' ramp (from the locustfile's record of every request), then waits (bounded)
-for the queue to drain and prints battles launched vs resolved vs applied and the odds runs, as
-the database has them, and stops everything itself. Locust is not in the project's
-requirements; install it first::
+It starts the web and the Celery services of docker-compose.yml, with a redis-server of its own
+on a free port: gunicorn with config/gunicorn.py (on 127.0.0.1 only, production settings), the
+battle worker at the lower CPU priority its ``cpu_shares`` gives it, the housekeeping worker
+with the beat that runs the sweeps, all against the PostgreSQL of ``DATABASE_URL``; then
+locust, headless for a bounded time, drives the site with the users of bench/locustfile.py:
+players read their rosters (a force of 100 units), battle reports (20v20) and the campaign
+dashboard; GMs open the battle setup page, launch campaign battles through it and watch them,
+and launch odds runs and watch them until they stop. It prints requests, errors and p50/p95/p99
+per page, over the whole run and after the users' ramp (from the locustfile's record of every
+request), then waits (bounded) for the queue to drain and prints battles launched vs resolved
+vs applied and the odds runs, as the database has them, and stops everything itself. Locust is
+not in the project's requirements; install it first::
 
     .venv/bin/pip install -r bench/requirements.txt
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bridgehead_soak \\
@@ -193,15 +193,29 @@ def nice_for(cpu_shares: int) -> int:
     return max(0, round(math.log(1024 / cpu_shares, 1.25)))
 
 
+def _compose_services() -> dict:
+    import yaml
+
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+
+
+def compose_web(port: int, workers: int) -> list[str]:
+    """The web service of docker-compose.yml as a command on this host: its gunicorn and
+    configuration, bound to 127.0.0.1 only, with ``workers`` worker processes."""
+    command = list(_compose_services()["web"]["command"])
+    if command[:1] != ["gunicorn"]:
+        raise SystemExit("docker-compose.yml's web service does not run gunicorn")
+    command[0] = str(Path(sys.executable).with_name("gunicorn"))
+    # Options on the command line win over the configuration file, wherever they stand.
+    return [command[0], "--bind", f"{HOST}:{port}", "--workers", str(workers), *command[1:]]
+
+
 def compose_workers(var: Path) -> list[tuple[str, list[str]]]:
     """The Celery services of docker-compose.yml as commands on this host: (service, command),
     each at the CPU priority its ``cpu_shares`` gives it, so that the soak runs what the
     deploy runs. Only the beat's schedule file moves to the soak's folder."""
-    import yaml
-
-    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
     workers = []
-    for name, service in services.items():
+    for name, service in _compose_services().items():
         command = list(service.get("command") or [])
         if command[:1] != ["celery"]:
             continue
@@ -408,12 +422,18 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=60, help="how long to drive the load")
     parser.add_argument("--ramp", type=int, default=10, help="seconds over which users arrive")
     parser.add_argument("--think", type=float, default=1.0, help="mean pause between actions, s")
-    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument(
+        "--web-workers", type=int, help="gunicorn worker processes (default: the deploy's)"
+    )
     parser.add_argument("--drain", type=float, default=180, help="most seconds to wait after")
     parser.add_argument(
         "--abusers", type=int, default=0, help="extra users flooding launches (beside --users)"
     )
     args = parser.parse_args()
+    if args.web_workers is None:
+        from config import gunicorn
+
+        args.web_workers = gunicorn.workers  # what the deploy runs on this machine
     if not 0 <= args.gms <= args.users:
         sys.exit("--gms must be between 0 and --users")
     database = os.environ.get("DATABASE_URL", "")
@@ -479,9 +499,7 @@ def main() -> int:
         print(f"world built in {time.monotonic() - t0:.0f} s: {players} players, each with a "
               f"force of 100 units and a 20v20 report, {args.gms} GM campaigns")  # fmt: skip
 
-        gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-        start("web", [gunicorn, "config.wsgi:application", "--bind", f"{HOST}:{web_port}",
-                      "--workers", str(args.web_workers)])  # fmt: skip
+        start("web", compose_web(web_port, args.web_workers))
         for name, command in compose_workers(var):
             start(name, command)
             print(f"{name}: {' '.join(command)}")

@@ -29,7 +29,7 @@ def test_web_and_worker_share_one_image():
 def _module_of(command: list[str]) -> tuple[str, str | None]:
     """The Python module (and attribute) a service's command runs."""
     if command[0] == "gunicorn":
-        module, _, attribute = command[1].partition(":")
+        module, _, attribute = next(arg for arg in command[1:] if ":" in arg).partition(":")
         return module, attribute
     if command[0] == "celery":
         return command[command.index("-A") + 1], "celery_app"

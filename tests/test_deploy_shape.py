@@ -4,7 +4,12 @@ login throttling per address; password reset only with mail; the demo never in p
 
 from __future__ import annotations
 
+import os
+import re
 import secrets
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -36,6 +41,38 @@ def test_only_the_buffering_proxy_is_published_and_gunicorn_is_not():
     assert SERVICES["web"]["expose"] == ["8000"]
     assert SERVICES["web"]["environment"]["TRUSTED_PROXIES"] == "1"
     assert "server web:8000;" in NGINX and "listen 8080;" in NGINX
+
+
+GUNICORN_COMMAND = ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi:application"]
+
+
+def _gunicorn_settings(*options: str, **env: str | None) -> dict[str, str]:
+    """What gunicorn makes of config/gunicorn.py (and ``options`` after it), as it prints it."""
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    printed = subprocess.run(
+        [gunicorn, *GUNICORN_COMMAND[1:3], *options, "--print-config", GUNICORN_COMMAND[3]],
+        cwd=ROOT, env=project_env(**env), capture_output=True, text=True, timeout=60, check=True,
+    ).stdout  # fmt: skip
+    return dict(re.findall(r"^(\w+) += (.*)$", printed, re.MULTILINE))
+
+
+def test_the_web_service_and_the_image_run_gunicorn_from_its_configuration():
+    assert SERVICES["web"]["command"] == GUNICORN_COMMAND
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert 'CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi:application"]' in dockerfile
+
+
+def test_gunicorn_runs_four_sync_workers_per_core_unless_told():
+    settings_ = _gunicorn_settings(WEB_CONCURRENCY=None)
+    assert settings_["workers"] == str(4 * len(os.sched_getaffinity(0)))
+    assert settings_["worker_class"] == "sync" and settings_["preload_app"] == "True"
+    assert (settings_["bind"], settings_["timeout"], settings_["graceful_timeout"]) == (
+        "['0.0.0.0:8000']", "30", "20",
+    )  # fmt: skip
+    assert _gunicorn_settings(WEB_CONCURRENCY="7")["workers"] == "7"
+    # The command line wins over the file: the soak binds a port of its own.
+    told = _gunicorn_settings("--bind", "127.0.0.1:8123", "--workers", "2")
+    assert (told["bind"], told["workers"]) == ("['127.0.0.1:8123']", "2")
 
 
 def test_the_proxy_reads_requests_whole_and_drops_slow_clients():
