@@ -9,7 +9,7 @@ engine goes on from is exactly the state a replay reaches.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
@@ -98,11 +98,11 @@ class Event:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Event:
         cls = EVENT_TYPES[data["kind"]]
-        kwargs = {}
-        for f in fields(cls):
-            v = data[f.name]
-            kwargs[f.name] = _READ.get((cls.KIND, f.name), _same)(v)
-        return cls(**kwargs)
+        kind = cls.KIND
+        # Its slots are its fields, as in to_dict (``dataclasses.fields`` builds them anew
+        # on every call, which reading a long log felt).
+        names: tuple[str, ...] = cls.__slots__  # type: ignore[assignment]
+        return cls(**{name: _READ.get((kind, name), _same)(data[name]) for name in names})
 
 
 def _plain(v: Any) -> Any:
