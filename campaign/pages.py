@@ -7,7 +7,7 @@ loaded with their card and leader, so a roster costs the same few queries howeve
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,8 +19,17 @@ from django.urls import reverse
 
 from battles.charts import line_chart
 from campaign.charts import UNIT_SERIES, force_strength_series, unit_series
-from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, QuickResolve, Unit
+from campaign.models import (
+    Campaign,
+    CampaignBattle,
+    Engagement,
+    Force,
+    HistoryEntry,
+    QuickResolve,
+    Unit,
+)
 from campaign.rules.bridge import BridgeError, TableResult, battle_card
+from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold
 from campaign.rules.history import changes_text, hits_text, plural, story_text
 from campaign.rules.recovery import medical_capacity, medical_window_open
@@ -236,22 +245,44 @@ def battle_winner(campaign_battle: CampaignBattle) -> str | None:
     return None if result is None else result.winner
 
 
+def side_force_names(
+    records: Iterable[tuple[int, Mapping[str, Iterable[int]]]],
+) -> dict[int, dict[str, str]]:
+    """Each record's sides (unit pks by side id, as a battle or an engagement keeps them) named
+    by their units' forces: "Blue Battalion", or "Red Company and Blue Battalion" where a side
+    mixes forces; "" for a side none of whose units is left. By the record's key, from one
+    query for all the records."""
+    sides = {key: {side: list(pks) for side, pks in by_side.items()} for key, by_side in records}
+    pks = {pk for by_side in sides.values() for side_pks in by_side.values() for pk in side_pks}
+    forces = dict(Unit.objects.filter(pk__in=pks).values_list("pk", "force__name"))
+    return {
+        key: {
+            side: " and ".join(dict.fromkeys(forces[pk] for pk in side_pks if pk in forces))
+            for side, side_pks in by_side.items()
+        }
+        for key, by_side in sides.items()
+    }
+
+
 def winner_names(battles: list[CampaignBattle]) -> dict[int, str | None]:
     """Each battle's winner as players call it: the forces on the winning side ("Blue
     Battalion"), by campaign battle pk; None for a draw or a battle still being fought. One
     query for all the battles."""
     winners = {cb.pk: battle_winner(cb) for cb in battles}
-    pks = {pk for cb in battles if winners[cb.pk] for pk in cb.sides.get(winners[cb.pk], [])}
-    forces = dict(Unit.objects.filter(pk__in=pks).values_list("pk", "force__name"))
-    names: dict[int, str | None] = {}
-    for cb in battles:
-        side = winners[cb.pk]
-        if side is None:
-            names[cb.pk] = None
-            continue
-        won = list(dict.fromkeys(forces[pk] for pk in cb.sides.get(side, []) if pk in forces))
-        names[cb.pk] = " and ".join(won) or side
-    return names
+    named = side_force_names(
+        (cb.pk, {side: cb.sides.get(side, [])}) for cb in battles if (side := winners[cb.pk])
+    )
+    return {pk: (named[pk][side] or side) if side else None for pk, side in winners.items()}
+
+
+def engagement_sides(engagements: Iterable[Engagement]) -> dict[int, dict[str, str]]:
+    """Each engagement's two sides as the table calls them, by engagement pk: the forces of
+    the side's units ("Red Company"), or "the attackers" / "the defenders" only when none of
+    them is left to name. One query for all the engagements."""
+    engagements = list(engagements)
+    named = side_force_names((e.pk, e.setup.get("sides", {})) for e in engagements)
+    return {e.pk: {side: named[e.pk].get(side) or f"the {side}" for side in SIDES}
+            for e in engagements}  # fmt: skip
 
 
 FORCE_COLOURS = {
@@ -545,12 +576,16 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
               reverse("campaign:battle", args=[campaign.pk, cb.pk]))
         for cb in battles
     ]  # fmt: skip
-    for record in campaign.engagements.only("pk", "name", "day", "winner", "state", "rounds"):
-        winner = {"attackers": "the attackers won", "defenders": "the defenders won"}
+    engagements = list(
+        campaign.engagements.only("pk", "name", "day", "winner", "state", "rounds", "setup")
+    )
+    sides = engagement_sides(engagements)
+    for record in engagements:
+        won = sides[record.pk].get(record.winner)
         events.append(
             Event(record.day, "engagement",
-                  f"{record.name}: {winner.get(record.winner, 'no winner')} after "
-                  f"{record.rounds} rounds ({record.get_state_display().lower()})",
+                  f"{record.name}: {f'{won} won' if won else 'no winner'} after "
+                  f"{plural(record.rounds, 'round')} ({record.get_state_display().lower()})",
                   reverse("campaign:engagement", args=[campaign.pk, record.pk]))
         )  # fmt: skip
     for qr in campaign.quick_resolves.select_related("attacker__force", "defender__force"):

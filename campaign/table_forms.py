@@ -1,10 +1,14 @@
 """The forms of the table's pages: characters, Orders and the clock, engagements, checks.
 
 As in `campaign.forms`, forms only parse what was typed; the services decide what is allowed.
+A unit field offers only the units that may do what it asks (an `Offer`, which asks the rule
+where one decides it), so a page never offers a unit that cannot act.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -19,9 +23,12 @@ from campaign.forms import (
     UserField,
 )
 from campaign.models import Campaign, Force, Unit
-from campaign.rules.characters import Feat, can_train, feats_from
+from campaign.pages import unit_label
+from campaign.rules.characters import Feat, can_train, feats_from, rally_blocked
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
+from campaign.rules.experience import training_blocked
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
+from campaign.rules.state import Status
 from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.recovery import MAX_DAYS
 from units.models import UnitType
@@ -43,15 +50,81 @@ SITUATION_LABELS = {
 def _units(campaign: Campaign):
     return (
         Unit.objects.filter(force__campaign=campaign)
-        .select_related("force")
+        .select_related("force", "leader")
         .order_by("force__name", "name")
     )
 
 
-def _unit_field(campaign: Campaign, **kwargs: Any) -> forms.ModelChoiceField:
-    field = forms.ModelChoiceField(queryset=_units(campaign), **kwargs)
-    field.label_from_instance = lambda u: f"{u.name} ({u.force.name})"
-    return field
+@dataclass(frozen=True)
+class Offer:
+    """Which of the campaign's units a field offers: those ``blocked`` finds nothing against
+    (it says why a unit cannot, "" when it can). ``doing`` is what the unit would do, for the
+    error that names a unit no longer offered ("Squad 1 (Red Company) cannot train: …")."""
+
+    doing: str
+    blocked: Callable[[Unit], str]
+
+
+def _not_ready(unit: Unit) -> str:
+    return "" if unit.status == Status.READY else f"it is {unit.state.status.label.lower()}"
+
+
+def _destroyed(unit: Unit) -> str:
+    return "it is destroyed" if unit.status == Status.DESTROYED else ""
+
+
+def _destroyed_or_led(unit: Unit) -> str:
+    leader = getattr(unit, "leader", None)
+    if unit.status != Status.DESTROYED and leader is not None and leader.alive:
+        return f"{leader.name} leads it already"
+    return _destroyed(unit)
+
+
+# A retreated unit is out of action, so it makes no check (the service's rule); but a character
+# may still take command of it in camp, and a Strategist's rally is what it may need most.
+CHECK = Offer("make a check", _not_ready)
+JOIN = Offer("take a leader", _destroyed_or_led)
+TRAIN = Offer("train", lambda unit: training_blocked(unit.state))
+RALLY = Offer("be rallied", lambda unit: rally_blocked(unit.state))
+ORDER = Offer("be given an Order", _destroyed)
+
+
+def _offered(campaign: Campaign, offer: Offer):
+    units = _units(campaign)
+    return units.filter(pk__in=[unit.pk for unit in units if not offer.blocked(unit)])
+
+
+class _OfferedUnits:
+    """A choice among the units an `Offer` allows. A unit of the campaign it does not offer
+    (destroyed since the page was drawn, say) is refused by its name and the reason, as the
+    field's error, rather than as a choice that is not there."""
+
+    def refusal(self, value: Any) -> ValidationError | None:
+        if not str(value).isdigit() or int(value) > PK_MAX:
+            return None
+        unit = _units(self.campaign).filter(pk=value).first()
+        if unit is None:
+            return None
+        why = self.offer.blocked(unit) or "it is not offered here"
+        return ValidationError(f"{unit_label(unit)} cannot {self.offer.doing}: {why}",
+                               code="not_offered")  # fmt: skip
+
+    def label_from_instance(self, obj: Unit) -> str:
+        return unit_label(obj)
+
+
+class _UnitField(_OfferedUnits, forms.ModelChoiceField):
+    """One of the units an `Offer` allows."""
+
+    def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
+        self.campaign, self.offer = campaign, offer
+        super().__init__(queryset=_offered(campaign, offer), **kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        try:
+            return super().to_python(value)
+        except ValidationError as error:
+            raise self.refusal(value) or error from None
 
 
 def _character_field(campaign: Campaign, **kwargs: Any) -> forms.ModelChoiceField:
@@ -94,14 +167,14 @@ class JoinForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(self.campaign)
-        self.fields["unit"] = _unit_field(self.campaign, label="Joins unit")
+        self.fields["unit"] = _UnitField(self.campaign, JOIN, label="Joins unit")
 
 
 class TrainByForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(self.campaign, label="Trainer")
-        self.fields["unit"] = _unit_field(self.campaign, label="Trains unit")
+        self.fields["unit"] = _UnitField(self.campaign, TRAIN, label="Trains unit")
 
 
 class UnitTrainForm(CampaignForm):
@@ -139,14 +212,14 @@ class RallyForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(self.campaign, label="Strategist")
-        self.fields["unit"] = _unit_field(self.campaign, label="Rallies unit")
+        self.fields["unit"] = _UnitField(self.campaign, RALLY, label="Rallies unit")
 
 
 class OrderForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["giver"] = _character_field(self.campaign, label="Given by")
-        self.fields["unit"] = _unit_field(self.campaign, label="To unit")
+        self.fields["unit"] = _UnitField(self.campaign, ORDER, label="To unit")
         self.fields["kind"] = forms.ChoiceField(choices=ORDER_CHOICES, label="Order")
         self.fields["listed_hours"] = forms.IntegerField(
             min_value=1, max_value=240, required=False,
@@ -216,7 +289,7 @@ class RevertEngagementForm(PageForm):
 class SkillCheckForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["lead"] = _unit_field(self.campaign, label="Unit making the check")
+        self.fields["lead"] = _UnitField(self.campaign, CHECK, label="Unit making the check")
         self.fields["helpers"] = _helpers_field(
             self.campaign, "Units helping (Strength in numbers)"
         )
@@ -233,13 +306,17 @@ class SkillCheckForm(CampaignForm):
         return "lead" if name == "units" else name
 
 
-class _UnitsField(forms.ModelMultipleChoiceField):
-    """Several of the campaign's units. A key too large for the database is refused as a
-    choice that is not there, before the database sees it (SQLite raises on such a number).
+class _UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
+    """Several of the units an `Offer` allows. A key too large for the database is refused as
+    a choice that is not there, before the database sees it (SQLite raises on such a number).
 
     Only a choice of several needs this: Django answers an exact lookup (a `ModelChoiceField`,
     ``filter(pk=…)``) on an out-of-range number with no row, but sends an ``__in`` list to the
     database as it is."""
+
+    def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
+        self.campaign, self.offer = campaign, offer
+        super().__init__(queryset=_offered(campaign, offer), **kwargs)
 
     def _check_values(self, value):
         for key in value:
@@ -248,16 +325,18 @@ class _UnitsField(forms.ModelMultipleChoiceField):
                     self.error_messages["invalid_choice"], code="invalid_choice",
                     params={"value": key},
                 )  # fmt: skip
-        return super()._check_values(value)
+        try:
+            return super()._check_values(value)
+        except ValidationError as error:
+            if error.code != "invalid_choice":
+                raise
+            raise self.refusal(error.params["value"]) or error from None
 
 
 def _helpers_field(campaign: Campaign, label: str) -> forms.ModelMultipleChoiceField:
-    helpers = _UnitsField(
-        queryset=_units(campaign), required=False, widget=forms.CheckboxSelectMultiple,
-        label=label,
-    )  # fmt: skip
-    helpers.label_from_instance = lambda u: f"{u.name} ({u.force.name})"
-    return helpers
+    return _UnitsField(
+        campaign, CHECK, required=False, widget=forms.CheckboxSelectMultiple, label=label
+    )
 
 
 class ContestForm(CampaignForm):
@@ -266,12 +345,14 @@ class ContestForm(CampaignForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["active"] = _unit_field(self.campaign, label="Active unit (e.g. recon)")
+        self.fields["active"] = _UnitField(self.campaign, CHECK, label="Active unit (e.g. recon)")
         self.fields["active_helpers"] = _helpers_field(
             self.campaign, "Units helping the active unit"
         )
         self.fields["active_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
-        self.fields["resisting"] = _unit_field(self.campaign, label="Resisting unit (e.g. hidden)")
+        self.fields["resisting"] = _UnitField(
+            self.campaign, CHECK, label="Resisting unit (e.g. hidden)"
+        )
         self.fields["resisting_helpers"] = _helpers_field(
             self.campaign, "Units helping the resisting unit"
         )

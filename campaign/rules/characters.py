@@ -109,3 +109,12 @@ def rally(state: CampaignUnitState) -> CampaignUnitState:
             f"{state.name} is in the combat zone: its last Morale hit heals only with R&R"
         )
     return state.but(morale_hits=state.morale_hits - 1)
+
+
+def rally_blocked(state: CampaignUnitState) -> str:
+    """Why a Strategist cannot rally this unit now ("" when one can), asked of the rule itself."""
+    try:
+        rally(state)
+    except RallyError as error:
+        return str(error)
+    return ""

@@ -96,3 +96,12 @@ def training_apply(state: CampaignUnitState) -> CampaignUnitState:
     except ValueError as error:
         raise TrainingError(str(error)) from None
     return with_quality(state, trained)
+
+
+def training_blocked(state: CampaignUnitState) -> str:
+    """Why training cannot raise this unit now ("" when it can), asked of the rule itself."""
+    try:
+        training_apply(state)
+    except TrainingError as error:
+        return str(error)
+    return ""

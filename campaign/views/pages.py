@@ -66,8 +66,7 @@ from campaign.pages import (
     units_needing_attention,
     winner_names,
 )
-from campaign.rules.experience import TrainingError, training_apply
-from campaign.rules.state import CampaignUnitState
+from campaign.rules.experience import training_blocked
 from campaign.selectors import (
     campaigns_for_user,
     force_roster,
@@ -237,15 +236,6 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
         return render(request, "campaign/force.html", context)
 
     return cached_page(request, drawn_from, draw)
-
-
-def training_blocked(state: CampaignUnitState) -> str:
-    """Why training cannot raise this unit now ("" when it can), asked of the rule itself."""
-    try:
-        training_apply(state)
-    except TrainingError as error:
-        return str(error)
-    return ""
 
 
 def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaign.access import Viewer, campaign_for_viewer, require_manage
 from campaign.models import CharacterEntry, Engagement, Leader, Order, TableRoll
+from campaign.pages import engagement_sides
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import plural
@@ -287,7 +288,7 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
             round_limit=data["round_limit"], seed=data["seed"], name=data["name"],
             actor=request.user,
         )  # fmt: skip
-        winner = record.winner or "neither side"
+        winner = engagement_sides([record])[record.pk].get(record.winner, "neither side")
         title = record.name[:1].upper() + record.name[1:]
         message = f"{title}: {plural(record.rounds, 'round')}; {winner} won."
         return reverse("campaign:engagement", args=[pk, record.pk]), message
@@ -298,13 +299,17 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
     )  # fmt: skip
 
 
-def engagement_log(record: Engagement) -> dict[str, Any]:
-    """The events grouped for reading: the line-up, the surprise check, then each round."""
+def engagement_log(record: Engagement, sides: dict[str, str]) -> dict[str, Any]:
+    """The events grouped for reading: the line-up, the surprise check, then each round. Where
+    the engine names a side ("attackers"), the log names it by ``sides`` (its forces)."""
     names = {e["unit"]: e["name"] for e in record.events if e["event"] == "unit"}
     lineup = {side: [{**e, "order": OrderKind(e["order"]).label if e["order"] else None}
                      for e in record.events if e["event"] == "unit" and e["side"] == side]
               for side in SIDES}  # fmt: skip
     surprise = next((e for e in record.events if e["event"] == "surprise"), None)
+    if surprise is not None:
+        surprise = {**surprise, "hiding_name": sides[surprise["hiding"]],
+                    "winner_name": sides[surprise["winner"]]}  # fmt: skip
     rounds: list[dict[str, Any]] = []
     for event in record.events:
         kind = event["event"]
@@ -312,12 +317,15 @@ def engagement_log(record: Engagement) -> dict[str, Any]:
             pinned = [(names[k], ", ".join(v)) for k, v in event["pinned"].items()]
             rounds.append({"number": event["round"], "pinned": pinned, "lines": []})
         elif kind in ("pairing", "hit", "leader", "leader_died", "broken"):
-            rounds[-1]["lines"].append({**event, "unit_name": names.get(event.get("unit"))})
+            rounds[-1]["lines"].append({**event, "unit_name": names.get(event.get("unit")),
+                                        "winner_name": sides.get(event.get("winner"))})  # fmt: skip
     return {"lineup": lineup, "surprise": surprise, "rounds": rounds}
 
 
 def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict[str, Any]:
-    context = base_context(viewer, engagement=record, log=engagement_log(record),
+    sides = engagement_sides([record])[record.pk]
+    context = base_context(viewer, engagement=record, log=engagement_log(record, sides),
+                           winner=sides.get(record.winner),
                            when=f"day {record.day}, {record.hour:02d}:00")  # fmt: skip
     if viewer.manages and record.state == Engagement.State.APPLIED:
         context["revert_form"] = forms.get("revert_form") or RevertEngagementForm()

@@ -147,6 +147,7 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     gm.wait_for_selector("#setup-form input[name=scenario][value=crossroads]", state="attached")
     marks = gm.locator("[data-deploy-map] .deploy-unit:not(.unplaced)")
     expect(marks).to_have_count(4)
+    expect(gm.locator(".lede")).to_contain_text("drag them on the map", use_inner_text=True)
     assert gm.locator("[data-deploy-map] .deploy-label").all_text_contents() == [
         "1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"
     ]  # fmt: skip
@@ -244,6 +245,11 @@ def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # n
     gm.click("text=Set up a battle")
     gm.click("text=Draw a map")
     expect(gm.locator("[data-map-editor]")).to_be_visible()
+    # The page speaks of the drawn editor now, no longer of numbers and their Save button.
+    shown = {"use_inner_text": True}  # the words on screen, not those hidden beside them
+    expect(gm.locator(".lede:visible")).to_have_text(re.compile(r"^Set the table's size, lay"))
+    expect(gm.locator("#map-h")).to_have_text("Save the map", **shown)
+    expect(gm.locator("#map-form button[type=submit]")).to_have_text("Save the map", **shown)
     # An empty table: the engine says what it lacks, at the sides.
     expect(problems(gm)).to_contain_text("before the map can be used")
     expect(problems(gm)).to_contain_text("objectives")
@@ -350,6 +356,8 @@ def test_without_javascript_a_gm_gives_a_map_in_numbers(page_for, live_server): 
     gm.click("text=Set up a battle")
     gm.click("text=Draw a map")
     expect(gm.locator("[data-map-editor]")).to_be_hidden()
+    expect(gm.locator(".lede:visible")).to_have_text(re.compile(r"^Give the map as numbers"))
+    expect(gm.locator("#map-h")).to_have_text("Or paste a scenario document", use_inner_text=True)
     form = gm.locator("#numbers-form")
     expect(form).to_be_visible()
     house = form.locator("select[name=building_0_card] option", has_text="House")

@@ -4,6 +4,9 @@ where many units share it."""
 
 from __future__ import annotations
 
+import re
+from html.parser import HTMLParser
+
 import pytest
 from django.urls import reverse
 
@@ -118,3 +121,140 @@ def test_an_engagement_named_by_its_units_reads_as_a_title(client, world):
     assert f"<h1>Engagement, {attacker.name} against {defender.name}</h1>" in page
     listing = client.get(_url("engagement-setup", world)).text
     assert f">Engagement, {attacker.name} against {defender.name}</a>" in listing
+
+
+def _fresh_units(world):
+    """Red Company's unit and Blue Battalion's, both made ready and unhurt."""
+    from campaign.models import Unit
+    from campaign.services import unit_edit
+
+    fresh = {"status": "ready", "morale_hits": 0, "casualty_hits": 0}
+    for unit in (world.unit, world.enemy_unit):
+        unit_edit(unit=unit, changes=fresh, reason="fresh", actor=world.users["gm"])
+    return [Unit.objects.get(pk=u.pk) for u in (world.unit, world.enemy_unit)]
+
+
+def _fresh_engagement(world, **options):
+    """Red Company's unit against Blue Battalion's, fought through the service."""
+    from campaign.services.engagements import engagement_run
+
+    attacker, defender = _fresh_units(world)
+    sides = {"attackers": [attacker], "defenders": [defender]}
+    return engagement_run(campaign=world.campaign, sides=sides, actor=world.users["gm"], **options)
+
+
+def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, world):
+    engagement = _fresh_engagement(world, seed=3, surprise="attackers")
+    forces = {"attackers": world.force.name, "defenders": world.enemy.name}  # Red, Blue
+    assert engagement.winner in forces, "the seed gives a winner"
+    won = forces[engagement.winner]
+    page = login(client, world, "player").get(_url("engagement", world, engagement.pk)).text
+    assert f"<strong>{won} won</strong>" in page
+    surprise = page.split('id="surprise">')[1].split("</p>")[0]
+    assert surprise.startswith(f"Surprise: {world.force.name} hid — Hide d20")
+    assert surprise.endswith(" started at +2 Momentum.")
+    captions = [c.split("</caption>")[0] for c in page.split('<caption class="small">')[1:]]
+    assert captions and all(not c.startswith("the ") for c in captions), captions
+    assert any(c.startswith(f"{won} won by ") for c in captions), captions
+    for engine_words in ("the attackers", "the defenders"):
+        assert engine_words not in page
+    timeline = client.get(_url("timeline", world)).text
+    rounds = f"{engagement.rounds} round{'s' if engagement.rounds != 1 else ''}"
+    assert f"{engagement.name}: {won} won after {rounds} (applied)" in timeline
+    assert "attackers won" not in timeline and "defenders won" not in timeline
+
+
+def test_the_gm_is_told_which_force_won_the_engagement_just_fought(client, world):
+    from campaign.models import Engagement
+
+    attacker, defender = _fresh_units(world)
+    data = {"terrain": "open", "round_limit": "5", "seed": "3", f"side_{attacker.pk}": "attackers",
+            f"side_{defender.pk}": "defenders"}  # fmt: skip
+    login(client, world, "gm")
+    done = client.post(_url("engagement-setup", world), data, follow=True).text
+    fought = Engagement.objects.get()
+    won = {"attackers": world.force.name, "defenders": world.enemy.name}[fought.winner]
+    assert f"; {won} won." in done and "attackers won" not in done and "defenders won" not in done
+
+
+def test_a_side_of_several_forces_is_named_by_them_all_and_by_its_role_only_when_none_is_left(
+    world,
+):
+    from campaign.models import Engagement
+    from campaign.pages import engagement_sides
+
+    mixed = Engagement(pk=1, setup={"sides": {"attackers": [world.unit.pk, world.enemy_unit.pk],
+                                              "defenders": [10**9]}})  # fmt: skip
+    assert engagement_sides([mixed])[1] == {
+        "attackers": f"{world.force.name} and {world.enemy.name}",
+        "defenders": "the defenders",  # no unit of the side is left to name
+    }
+
+
+class _WithoutJavaScript(HTMLParser):
+    """What a page shows a reader whose browser runs no script: its text and its buttons'
+    words, leaving out whatever is ``hidden`` until a script shows it."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+            "track", "wbr"}  # fmt: skip
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.open: list[tuple[str, bool]] = []
+        self.words: list[str] = []
+        self.buttons: list[str] = []
+        self.feed(page)
+
+    @property
+    def text(self) -> str:
+        return re.sub(r"\s+", " ", "".join(self.words))
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        unseen = (self.open and self.open[-1][1]) or "hidden" in dict(attrs)
+        self.open.append((tag, unseen or tag in ("script", "style")))
+        if tag == "button" and not unseen:
+            self.buttons.append("")
+
+    def handle_endtag(self, tag):
+        while self.open and self.open.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        if self.open and self.open[-1][1]:
+            return
+        self.words.append(data)
+        if any(tag == "button" for tag, _ in self.open):
+            self.buttons[-1] += data.strip()
+
+
+def test_the_map_editor_without_javascript_speaks_of_numbers_and_one_save_for_each_way(
+    client, world
+):
+    page = login(client, world, "gm").get(_url("map-add", world)).text
+    shown = _WithoutJavaScript(page)
+    assert "Give the map as numbers in the form below" in shown.text
+    assert "drag" not in shown.text and "palette" not in shown.text
+    assert shown.buttons.count("Save the map") == 1, shown.buttons
+    assert "Or paste a scenario document" in shown.text and "Save the document" in shown.buttons
+    # The editor's own words are on the page for map-editor.js to show once it runs.
+    assert '<p class="lede" data-map-editor-text hidden>Set the table' in page
+    assert "drag its corners" in page
+
+
+def test_the_battle_set_up_without_javascript_says_to_type_positions_not_to_drag(client, world):
+    page = login(client, world, "gm").get(_url("battle-setup", world)).text
+    shown = _WithoutJavaScript(page).text
+    assert "on its two sides: type their positions in the table." in shown
+    assert "drag" not in shown
+    assert "<span data-deploy-drag hidden>drag them on the map" in page
+
+
+def test_the_import_page_tells_the_gm_what_to_do_on_the_page_not_at_a_command_line(client, world):
+    page = login(client, world, "gm").get(reverse("campaign:import")).text
+    assert "manage.py" not in page and "<code>" not in page.split("<h1>")[1].split("</form>")[0]
+    assert '(from "Export the whole campaign" on its dashboard)' in page
+    assert "Choose the file, or paste what it holds, and import it as its GM." in page
+    dashboard = client.get(_url("dashboard", world)).text
+    assert ">Export the whole campaign</a>" in dashboard  # the link the page sends the GM to

@@ -3,6 +3,8 @@ that writes nothing."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -43,3 +45,94 @@ def test_an_engagement_without_defenders_is_refused_and_nothing_is_written(clien
     assert response.status_code == 400
     assert "the defenders need at least one unit" in response.text
     assert not Engagement.objects.exists()
+
+
+def _table_units(world):
+    """Red Company's two squads and Blue Battalion's Iron Wolf, set as the test needs them: one
+    destroyed, one retreated in poor order with Morale hits to rally, one ready and unhurt (and
+    any reserves the world raised destroyed, out of the way)."""
+    from campaign.models import Unit
+    from campaign.services import unit_edit
+
+    units = [world.unit, world.force.units.get(name="Squad 2"), world.enemy_unit]
+    states = [
+        {"status": "destroyed", "morale_hits": 0, "casualty_hits": 0},
+        {"status": "retreated", "morale_hits": 2, "casualty_hits": 0},
+        {"status": "ready", "morale_hits": 0, "casualty_hits": 0},
+    ]
+    others = Unit.objects.filter(force__campaign=world.campaign).exclude(
+        pk__in=[u.pk for u in units]
+    )
+    for unit, changes in [*zip(units, states, strict=True), *((u, states[0]) for u in others)]:
+        changes = {**changes, "in_combat_zone": False}
+        unit_edit(unit=unit, changes=changes, reason="set", actor=world.users["gm"])
+    return [Unit.objects.select_related("force").get(pk=u.pk) for u in units]
+
+
+def _offered(page: str, form_id: str, field: str) -> list[str]:
+    """The unit labels a form's field offers, as a select's options or as checkboxes."""
+    form = page.split(f'id="{form_id}"')[1].split("</form>")[0]
+    select = re.search(rf'<select name="{field}"[^>]*>(.*?)</select>', form, re.S)
+    if select:
+        return re.findall(r'<option value="\d+"[^>]*>([^<]*)</option>', select[1])
+    return re.findall(rf'<input type="checkbox" name="{field}" value="\d+"[^>]*> ([^<]*)</label>',
+                      form)  # fmt: skip
+
+
+def test_the_table_offers_only_units_that_can_do_what_is_asked(client, world):
+    destroyed, retreated, ready = (f"{u.name} ({u.force.name})" for u in _table_units(world))
+    login(client, world, "gm")
+    page = client.get(reverse("campaign:characters", args=[world.campaign.pk])).text
+    # A character may take command of a retreated unit in camp; a Strategist rallies its hits.
+    assert _offered(page, "join-form", "unit") == [ready, retreated]
+    assert _offered(page, "train-form", "unit") == [ready]
+    assert _offered(page, "rally-form", "unit") == [retreated]
+    checks = client.get(reverse("campaign:checks", args=[world.campaign.pk])).text
+    fields = [("skill-form", "lead"), ("skill-form", "helpers"), ("contest-form", "active"),
+              ("contest-form", "resisting_helpers")]  # fmt: skip
+    for form, field in fields:
+        assert _offered(checks, form, field) == [ready], (form, field)
+    assert destroyed not in page and destroyed not in checks
+
+
+def test_a_unit_no_longer_offered_is_refused_by_name_and_nothing_is_written(client, world):
+    from campaign.models import HistoryEntry, Leader, TableRoll
+    from campaign.services.characters import character_create
+
+    destroyed, retreated, ready = _table_units(world)
+    gm = world.users["gm"]
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12,
+                            feats=["strategist"], actor=gm)  # fmt: skip
+    login(client, world, "gm")
+    entries = HistoryEntry.objects.count()
+
+    def refused(name, data, field):
+        response = client.post(reverse(f"campaign:{name}", args=[world.campaign.pk]), data)
+        assert response.status_code == 400, name
+        return re.search(rf'id="id_[a-z_]+_{field}-errors">([^<]*)<', response.text)[1]
+
+    join = {"character": holt.pk, "unit": destroyed.pk}
+    assert refused("character-join", join, "unit") == (
+        f"{destroyed.name} ({destroyed.force.name}) cannot take a leader: it is destroyed"
+    )
+    train = {"character": holt.pk, "unit": retreated.pk}
+    assert refused("character-train", train, "unit") == (
+        f"{retreated.name} ({retreated.force.name}) cannot train: a unit must be ready to train; "
+        "this one is Retreated in poor order"
+    )
+    rally = {"character": holt.pk, "unit": ready.pk}
+    assert refused("character-rally", rally, "unit") == (
+        f"{ready.name} ({ready.force.name}) cannot be rallied: {ready.name} has no Morale hits; "
+        "Casualty hits are the medics&#x27; work"
+    )
+    check = {"lead": ready.pk, "helpers": [retreated.pk], "dc": "10"}
+    assert refused("skill-check", check, "helpers") == (
+        f"{retreated.name} ({retreated.force.name}) cannot make a check: "
+        "it is retreated in poor order"
+    )
+    contest = {"active": destroyed.pk, "resisting": ready.pk}
+    assert refused("contest", contest, "active") == (
+        f"{destroyed.name} ({destroyed.force.name}) cannot make a check: it is destroyed"
+    )
+    assert HistoryEntry.objects.count() == entries
+    assert not Leader.objects.filter(character=holt).exists() and not TableRoll.objects.exists()

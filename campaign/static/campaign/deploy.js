@@ -209,6 +209,8 @@
     forms.forEach(function (form) {
       if (form.deployment || !form.querySelector("[data-deploy-map]")) { return; }
       form.deployment = new Deployment(form);
+      // The page tells of dragging only once there is a map to drag on.
+      document.querySelectorAll("[data-deploy-drag]").forEach(function (words) { words.hidden = false; });
     });
   }
 

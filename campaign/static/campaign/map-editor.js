@@ -690,8 +690,10 @@
     document.querySelectorAll("[data-map-editor]").forEach(function (box) {
       var data = JSON.parse(document.getElementById(box.getAttribute("data-editor-data")).textContent);
       box.hidden = false;
-      // The drawn editor replaces the numbers form, which is for pages without JavaScript.
+      // The drawn editor replaces the numbers form, which is for pages without JavaScript, and
+      // the page's words follow: the editor's shown, the numbers' hidden.
       document.querySelectorAll("[data-map-numbers]").forEach(function (numbers) { numbers.hidden = true; });
+      document.querySelectorAll("[data-map-editor-text]").forEach(function (words) { words.hidden = false; });
       box.editor = new Editor(box, data);
     });
   }
