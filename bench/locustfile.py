@@ -139,13 +139,6 @@ class Player(_SiteUser):
     accounts = WORLD["players"]
     _taken = itertools.count()
 
-    def on_start(self) -> None:
-        super().on_start()
-        # A player arrives on their roster and report: the first drawing of each (both are kept
-        # once drawn) falls within the ramp, where bench/soak.py's "after the ramp" assumes it.
-        self.roster()
-        self.report()
-
     @task(45)
     def roster(self) -> None:
         self.visit("roster", "GET", self.place["roster"])
