@@ -255,6 +255,22 @@ def write_accounts(path: Path, world: dict, players: int, think: float) -> None:
     path.write_text(json.dumps(accounts, indent=1))
 
 
+def draw_players_pages(accounts: Path, port: int) -> None:
+    """Each player's roster and battle report fetched once through the site, as a live site's
+    players have looked at theirs before: the soak measures a site that is up and its kept
+    pages (the cost of a first drawing is bench/soak_pages.py's, cold). The web's workers are
+    warm from it too, as a live site's are."""
+    from urllib.request import Request, urlopen
+
+    for player in json.loads(accounts.read_text())["players"]:
+        for page in ("roster", "report"):
+            request = Request(f"http://{HOST}:{port}{player[page]}",
+                              headers={"Cookie": player["cookie"]})  # fmt: skip
+            with urlopen(request, timeout=60) as answer:
+                if answer.status != 200:
+                    raise SystemExit(f"{player[page]} answered {answer.status} before the load")
+
+
 def locust_command(
     args: argparse.Namespace, port: int, csv_prefix: Path, abusers: int = 0
 ) -> list[str]:
@@ -515,6 +531,9 @@ def main() -> int:
         last = {model: model.objects.aggregate(last=Max("pk"))["last"] or 0
                 for model in (CampaignBattle, OddsRun)}  # fmt: skip
         write_accounts(var / "accounts.json", world, players, args.think)
+        t0 = time.monotonic()
+        draw_players_pages(var / "accounts.json", web_port)
+        print(f"each player's roster and report drawn and kept in {time.monotonic() - t0:.0f} s")
         steady_from = time.time() + args.ramp
         locust = start("locust", locust_command(args, web_port, var / "soak", args.abusers))
         locust.wait(timeout=args.ramp + args.seconds + 120)  # exit 1 on a failure: see below

@@ -123,6 +123,11 @@ def main() -> int:
     parser.add_argument("--build", action="store_true", help="build the world afresh first")
     parser.add_argument("--rounds", type=int, default=4, help="rounds of every page")
     parser.add_argument("--verbose", action="store_true", help="the slowest queries and writes")
+    parser.add_argument(
+        "--cold", action="store_true",
+        help="empty the page cache (the Redis database of REDIS_URL) first: the first fetch of "
+        "each page is then its first drawing",
+    )  # fmt: skip
     args = parser.parse_args()
     _environment()
     import django
@@ -141,10 +146,18 @@ def main() -> int:
         if user.pk not in clients:
             clients[user.pk] = Client()
             clients[user.pk].force_login(user)
-    # Draw every page once (a player's roster and report are then kept, as in the soak after
-    # its first minute), and look at one fetch of each kind.
-    for _, user, path in rows:
+    # Draw every page once (a player's roster and report are then kept, as in the soak), and
+    # look at one fetch of each kind. With --cold the kept pages are dropped first, so that
+    # this first fetch is each page's first drawing.
+    if args.cold:
+        from django.core.cache import cache
+
+        cache.clear()
+    first: dict[str, list[float]] = {page: [] for page, *_ in rows}
+    for page, user, path in rows:
+        c0 = time.process_time()
         clients[user.pk].get(path)
+        first[page].append((time.process_time() - c0) * 1000)
     shown = {}
     for page, user, path in rows:
         if page not in shown:
@@ -159,13 +172,14 @@ def main() -> int:
             clients[user.pk].get(path)
             times[page].append((time.perf_counter() - t0) * 1000)
             cpu[page].append((time.process_time() - c0) * 1000)
-    print(f"{'page':<14} {'fetches':>7} {'median':>8} {'p95':>8} {'CPU':>8}   one fetch: "
-          "queries, in the database, outside it, writes")  # fmt: skip
+    print(f"{'page':<14} {'fetches':>7} {'median':>8} {'p95':>8} {'CPU':>8} {'first CPU':>10}"
+          "   one fetch: queries, in the database, outside it, writes")  # fmt: skip
     for page, samples in times.items():
         p95 = statistics.quantiles(samples, n=20)[18]
         f = shown[page]
         print(f"{page:<14} {len(samples):>7} {statistics.median(samples):>6.1f}ms {p95:>6.1f}ms"
-              f" {statistics.median(cpu[page]):>6.1f}ms   {f['queries']:>3} {f['db_ms']:>6.1f}ms"
+              f" {statistics.median(cpu[page]):>6.1f}ms {statistics.median(first[page]):>8.1f}ms"
+              f"   {f['queries']:>3} {f['db_ms']:>6.1f}ms"
               f" {f['other_ms']:>6.1f}ms {len(f['writes'])}")  # fmt: skip
         if args.verbose:
             for ms, sql in f["slowest"]:
