@@ -7,7 +7,8 @@ with the beat that runs the sweeps, all against the PostgreSQL of ``DATABASE_URL
 locust, headless for a bounded time, drives the site with the users of bench/locustfile.py:
 players read their rosters (a force of 100 units), battle reports (20v20) and the campaign
 dashboard; GMs open the battle setup page, launch campaign battles through it and watch them,
-and launch odds runs and watch them until they stop. It prints requests, errors and p50/p95/p99
+and launch odds runs and watch them until they stop (each player's roster and report are
+drawn once before the load, as a live site's are). It prints requests, errors and p50/p95/p99
 per page, over the whole run and after the users' ramp (from the locustfile's record of every
 request), then waits (bounded) for the queue to drain and prints battles launched vs resolved
 vs applied and the odds runs, as the database has them, and stops everything itself. Locust is
@@ -257,8 +258,8 @@ def write_accounts(path: Path, world: dict, players: int, think: float) -> None:
 
 def draw_players_pages(accounts: Path, port: int) -> None:
     """Each player's roster and battle report fetched once through the site, as a live site's
-    players have looked at theirs before: the soak measures a site that is up and its kept
-    pages (the cost of a first drawing is bench/soak_pages.py's, cold). The web's workers are
+    players have looked at theirs before: the soak measures a site that is up, its pages kept
+    (``bench/soak_pages.py --cold`` measures what a first drawing costs). The web's workers are
     warm from it too, as a live site's are."""
     from urllib.request import Request, urlopen
 
