@@ -378,6 +378,8 @@ def leader_attach(
     unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
     require_manager(unit.force.campaign, actor)
     state = unit.state
+    if state.destroyed:
+        raise ValidationError({"leader": f"{unit} is destroyed: there is no one left to lead"})
     if state.leader is not None and state.leader.alive:
         raise ValidationError({"leader": f"{unit} is led by {state.leader.name} already"})
     if character is not None:

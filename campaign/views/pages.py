@@ -264,7 +264,8 @@ def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
         leader = getattr(unit, "leader", None)
         if leader is not None:
             context["detach_form"] = LeaderDetachForm()
-        if leader is None or not leader.alive:
+        # A destroyed unit has no one left to lead (services.leader_attach refuses it too).
+        if (leader is None or not leader.alive) and not unit.state.destroyed:
             context["leader_form"] = LeaderAttachForm()
         # A refused form is shown again with its errors, whatever the unit's state now.
         context.update({k: forms[k] for k in ("detach_form", "leader_form") if k in forms})

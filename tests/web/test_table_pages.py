@@ -136,3 +136,25 @@ def test_a_unit_no_longer_offered_is_refused_by_name_and_nothing_is_written(clie
     )
     assert HistoryEntry.objects.count() == entries
     assert not Leader.objects.filter(character=holt).exists() and not TableRoll.objects.exists()
+
+
+def test_a_destroyed_unit_takes_no_leader_on_its_page_nor_through_the_service(client, world):
+    from django.core.exceptions import ValidationError
+
+    from campaign.models import HistoryEntry, Leader
+    from campaign.services import leader_attach
+
+    destroyed, retreated, _ready = _table_units(world)
+    login(client, world, "gm")
+    page = client.get(reverse("campaign:unit", args=[world.campaign.pk, destroyed.pk])).text
+    assert "Attach a leader" not in page
+    other = client.get(reverse("campaign:unit", args=[world.campaign.pk, retreated.pk])).text
+    assert "Attach a leader" in other  # a retreated unit may take a leader in camp
+    entries = HistoryEntry.objects.count()
+    url = reverse("campaign:leader-attach", args=[world.campaign.pk, destroyed.pk])
+    response = client.post(url, {"name": "Sgt. Kay", "hit_points": "9"})
+    assert response.status_code == 400
+    assert f"{destroyed} is destroyed: there is no one left to lead" in response.text
+    with pytest.raises(ValidationError, match="is destroyed: there is no one left to lead"):
+        leader_attach(unit=destroyed, name="Sgt. Kay", hit_points=9, actor=world.users["gm"])
+    assert HistoryEntry.objects.count() == entries and not Leader.objects.filter(unit=destroyed)
