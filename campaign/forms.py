@@ -18,7 +18,13 @@ from django.db.models import Q
 from battles.services import MAX_SCENARIO_TEXT, SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
 from campaign.rules.quick import ROUND_LIMIT_MAX
-from campaign.rules.state import STATUS_LABELS, UNIT_FIELDS, CampaignUnitState, quality_name
+from campaign.rules.state import (
+    STATUS_LABELS,
+    UNIT_FIELDS,
+    CampaignUnitState,
+    Status,
+    quality_name,
+)
 from campaign.services.recovery import MAX_DAYS
 from campaign.transfer import read_json
 from units.bucs import Equipment, Quality, Specialty
@@ -303,8 +309,10 @@ class QuickResolveForm(PageForm):
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Only a ready unit fights, as on the engagement page: a retreated or destroyed one is
+        # not offered (and one that is no longer ready when the form comes back is refused).
         units = (
-            Unit.objects.filter(force__campaign=campaign)
+            Unit.objects.filter(force__campaign=campaign, status=Status.READY)
             .select_related("force")
             .order_by("force__name", "name")
         )

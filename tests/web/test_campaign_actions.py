@@ -197,6 +197,23 @@ def test_it_quick_resolves_an_engagement(client, world):
     assert "same force" in " ".join(_field_errors(same_force, "defender"))
 
 
+def test_a_quick_resolve_offers_only_ready_units_and_refuses_one_no_longer_ready(client, world):
+    ready = _ready(world, world.enemy_unit)
+    unit_edit(unit=world.unit, changes={"status": "retreated"}, reason="broke",
+              actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    form = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).context["quick_form"]
+    offered = {unit.pk for unit in form.fields["attacker"].queryset}
+    assert ready.pk in offered and world.unit.pk not in offered
+    assert offered == {u.pk for u in Unit.objects.filter(force__campaign=world.campaign,
+                                                         status="ready")}  # fmt: skip
+    engagements = Engagement.objects.count()
+    data = {"attacker": world.unit.pk, "defender": ready.pk, "round_limit": "3"}
+    refused = client.post(_url("quick-resolve", world), data)
+    assert refused.status_code == 400 and _field_errors(refused, "attacker")
+    assert Engagement.objects.count() == engagements
+
+
 def test_a_quick_resolve_kept_from_before_stays_on_the_dashboard(client, world):
     from campaign.models import QuickResolve
 
