@@ -128,7 +128,11 @@ class _UnitField(_OfferedUnits, forms.ModelChoiceField):
 
 
 def _character_field(campaign: Campaign, **kwargs: Any) -> forms.ModelChoiceField:
-    return forms.ModelChoiceField(queryset=campaign.characters.order_by("name"), **kwargs)
+    # A dead character leads, trains, heals, rallies, orders and requisitions no more (the
+    # services refuse one): the forms offer the living only.
+    return forms.ModelChoiceField(
+        queryset=campaign.characters.filter(alive=True).order_by("name"), **kwargs
+    )
 
 
 class CharacterForm(PageForm):

@@ -158,3 +158,16 @@ def test_a_destroyed_unit_takes_no_leader_on_its_page_nor_through_the_service(cl
     with pytest.raises(ValidationError, match="is destroyed: there is no one left to lead"):
         leader_attach(unit=destroyed, name="Sgt. Kay", hit_points=9, actor=world.users["gm"])
     assert HistoryEntry.objects.count() == entries and not Leader.objects.filter(unit=destroyed)
+
+
+def test_the_table_offers_only_living_characters(client, world):
+    from campaign.services.characters import character_create
+
+    gm = world.users["gm"]
+    for name in ("Capt. Holt", "Sgt. Vance"):
+        character_create(campaign=world.campaign, name=name, hit_points=12, actor=gm)
+    Character.objects.filter(name="Sgt. Vance").update(alive=False, hit_points=-10)
+    login(client, world, "gm")
+    for page in ("characters", "orders", "checks"):
+        html = client.get(reverse(f"campaign:{page}", args=[world.campaign.pk])).text
+        assert "Capt. Holt</option>" in html and "Sgt. Vance</option>" not in html, page
