@@ -303,9 +303,12 @@ def engagement_log(record: Engagement, sides: dict[str, str]) -> dict[str, Any]:
     """The events grouped for reading: the line-up, the surprise check, then each round. Where
     the engine names a side ("attackers"), the log names it by ``sides`` (its forces)."""
     names = {e["unit"]: e["name"] for e in record.events if e["event"] == "unit"}
-    lineup = {side: [{**e, "order": OrderKind(e["order"]).label if e["order"] else None}
-                     for e in record.events if e["event"] == "unit" and e["side"] == side]
-              for side in SIDES}  # fmt: skip
+    # Each side headed by its role and, where they can be named, its forces.
+    lineup = [{"heading": side.capitalize() + ("" if sides[side] == f"the {side}"
+                                               else f": {sides[side]}"),
+               "units": [{**e, "order": OrderKind(e["order"]).label if e["order"] else None}
+                         for e in record.events if e["event"] == "unit" and e["side"] == side]}
+              for side in SIDES]  # fmt: skip
     surprise = next((e for e in record.events if e["event"] == "surprise"), None)
     if surprise is not None:
         surprise = {**surprise, "hiding_name": sides[surprise["hiding"]],

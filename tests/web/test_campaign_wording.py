@@ -150,6 +150,9 @@ def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, 
     won = forces[engagement.winner]
     page = login(client, world, "player").get(_url("engagement", world, engagement.pk)).text
     assert f"<strong>{won} won</strong>" in page
+    # The line-up heads each side by its role and its forces.
+    assert f"<h2>Attackers: {world.force.name}</h2>" in page
+    assert f"<h2>Defenders: {world.enemy.name}</h2>" in page
     surprise = page.split('id="surprise">')[1].split("</p>")[0]
     assert surprise.startswith(f"Surprise: {world.force.name} hid — Hide d20")
     assert surprise.endswith(" started at +2 Momentum.")
