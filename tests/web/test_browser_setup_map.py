@@ -148,6 +148,10 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     marks = gm.locator("[data-deploy-map] .deploy-unit:not(.unplaced)")
     expect(marks).to_have_count(4)
     expect(gm.locator(".lede")).to_contain_text("drag them on the map", use_inner_text=True)
+    # With the script each mark is a control that says how to move it.
+    first = marks.first
+    expect(first).to_have_attribute("role", "button")
+    expect(first).to_have_attribute("aria-label", re.compile(r": drag, or use the arrow keys"))
     assert gm.locator("[data-deploy-map] .deploy-label").all_text_contents() == [
         "1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"
     ]  # fmt: skip

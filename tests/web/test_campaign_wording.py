@@ -252,6 +252,11 @@ def test_the_battle_set_up_without_javascript_says_to_type_positions_not_to_drag
     assert "on its two sides: type their positions in the table." in shown
     assert "drag" not in shown
     assert "<span data-deploy-drag hidden>drag them on the map" in page
+    # The map's unit marks are pictures until the script makes them controls: none says how
+    # to drag it, nor is it a button one cannot press.
+    marks = page.split('<g class="deploy-layer">')[1].split("</g>\n</svg>")[0]
+    assert 'class="deploy-unit' in marks
+    assert "arrow keys" not in marks and 'role="button"' not in marks
 
 
 def test_the_import_page_tells_the_gm_what_to_do_on_the_page_not_at_a_command_line(client, world):

@@ -63,6 +63,13 @@ def test_it_lists_the_cards_by_ruleset_with_their_card_text(client, cards, djang
         assert line.replace("'", "&#x27;").replace('"', "&quot;") in card_page
 
 
+def test_an_empty_library_says_so_in_words_not_a_command(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("reader"))
+    page = client.get(reverse("library:list")).text
+    assert "The library is empty: no unit cards have been loaded on this site yet." in page
+    assert "manage.py" not in page
+
+
 def test_it_renders_the_rules_documents(client, cards, django_user_model):
     client.force_login(django_user_model.objects.create_user("reader"))
     rules = client.get(reverse("library:document", args=["rules"])).text

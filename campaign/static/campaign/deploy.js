@@ -110,6 +110,10 @@
   Deployment.prototype.bindMark = function (mark, pk) {
     var self = this;
     var start = null;
+    // Only now can the mark be moved: it becomes a control, and says how to move it.
+    mark.setAttribute("tabindex", "0");
+    mark.setAttribute("role", "button");
+    mark.setAttribute("aria-label", mark.getAttribute("aria-label") + ": drag, or use the arrow keys, to move it");
     mark.addEventListener("pointerdown", function (event) {
       if (self.sideIndex(pk) < 0) { return; }
       start = self.position(pk);
