@@ -19,7 +19,7 @@ from .commander import BattleView
 from .errors import IllegalActionError
 from .events import EndReason, RevealCause
 from .movement import execute_move, path_problem
-from .shapes import allowed_shapes, shape
+from .shapes import shape
 from .sight import Sight
 from .state import BattleState
 from .targeting import attack_problem, sensor_problem
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from .geometry import Point
     from .movement import Passage
     from .pathfinding import PathFinder
-    from .scenario import Order, Scenario
+    from .scenario import Scenario
     from .state import UnitState
     from .targeting import AttackProfile
 
@@ -63,13 +63,13 @@ class Battle:
         """``movement.path_problem`` answers (before the budget) by unit, terrain and path."""
         self.planned: dict[tuple, tuple[Point, ...] | None] = {}
         """``movement.plan_path`` answers by passage, start, goal and budget."""
-        self.profiles: dict[str, list[tuple[str, AttackProfile]]] = {}
-        """Each unit's attack profiles (``targeting._profiles``): its card never changes."""
+        self.profiles: dict[str, dict[str, AttackProfile]] = {}
+        """Each unit's attack profiles by name (``targeting._profiles``): its card never changes."""
         self.walls: dict[tuple[str, Point], Point] = {}
         """Nearest point of a building from a point (``targeting.nearest_wall``)."""
-        self.infos: dict[tuple[str, bool], tuple[UnitInfo, Order | None]] = {}
+        self.infos: dict[tuple[str, bool], tuple[UnitInfo, int]] = {}
         """Each unit's last info handed to a commander, by (unit id, own side's view), with the
-        order it was built from (``BattleView._info``)."""
+        unit's stamp it was built at (``BattleView._info``)."""
         self.commanders = dict(commanders)
         dice.emit = self.emit
 
@@ -113,23 +113,22 @@ class Battle:
         self.emit(ev.TurnStart(turn))
         current = self.dice.initiative(a, b)
         self.emit(ev.Initiative(turn, current))
+        other = b if current == a else a
+        in_battle = self.state.units_in_battle
         while True:
             if not self._ready(current):
-                current = self.state.enemy_of(current)
+                current, other = other, current
                 if not self._ready(current):
                     break
             self._activate(current)
-            if self._eliminated():
+            if not in_battle(a) or not in_battle(b):
                 return False
-            current = self.state.enemy_of(current)
+            current, other = other, current
         score_turn(self)
         return True
 
     def _ready(self, side: str) -> bool:
         return any(not u.activated for u in self.state.units_in_battle(side))
-
-    def _eliminated(self) -> bool:
-        return any(not self.state.units_in_battle(s.id) for s in self.scenario.sides)
 
     def _finish(self, reason: EndReason) -> None:
         score_end(self)
@@ -202,8 +201,8 @@ class Battle:
                 ok = isinstance(s, RevealStep) and isinstance(step.target, str)
             if not ok:
                 raise IllegalActionError(f"malformed step {s!r}")
-        form = shape(steps)
-        if form not in allowed_shapes(unit.card):
+        form = shape(steps) if steps else ""
+        if form not in self.scenario.tables.allowed_shapes(unit.id):
             raise IllegalActionError(
                 f"{unit.id} may not {'-'.join(form) or 'pass'}: each unit moves or fires, not both"
             )
@@ -260,6 +259,11 @@ def _finite(x: object) -> bool:
 
 
 def _point(p: object) -> Point:
+    if type(p) is tuple and len(p) == 2:
+        x, y = p
+        # A planned waypoint is a pair of finite floats: no more to ask of it.
+        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
+            return geometry.rnd_point(p)
     if not isinstance(p, (tuple, list)) or len(p) != 2 or not all(_finite(c) for c in p):
         raise IllegalActionError(f"a waypoint is a pair of numbers, got {p!r}")
     return geometry.rnd_point((float(p[0]), float(p[1])))

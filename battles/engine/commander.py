@@ -108,26 +108,12 @@ class BattleView:
 
     def _info(self, u: UnitState, own: bool) -> UnitInfo:
         # Most units stand as they did at the side's last decision: hand back the same info
-        # then rather than build it afresh.
-        order = u.order if own else None
-        quality = u.quality if own else Quality.AVERAGE
+        # then rather than build it afresh (the unit's stamp moves on with any change).
         infos = self._b.infos
         key = (u.id, own)
         known = infos.get(key)
-        if known is not None:
-            info, shown = known
-            if (
-                info.position == u.position
-                and info.hits == u.hits
-                and info.skill == u.skill
-                and info.activated == u.activated
-                and info.concealed == u.concealed
-                and info.facing == u.facing
-                and info.card is u.card
-                and info.quality is quality
-                and shown is order
-            ):
-                return info
+        if known is not None and known[1] == u.stamp:
+            return known[0]
         info = UnitInfo(
             u.id,
             u.side,
@@ -138,10 +124,10 @@ class BattleView:
             u.skill,
             u.concealed,
             u.activated,
-            order,
-            quality,
+            u.order if own else None,
+            u.quality if own else Quality.AVERAGE,
         )
-        infos[key] = (info, order)
+        infos[key] = (info, u.stamp)
         return info
 
     def own_units(self) -> list[UnitInfo]:

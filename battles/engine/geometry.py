@@ -116,6 +116,11 @@ class Polygon:
         init=False, repr=False, compare=False
     )
     _winding: float = field(init=False, repr=False, compare=False)
+    _planes: tuple[tuple[float, float, float], ...] | None = field(
+        init=False, repr=False, compare=False
+    )
+    """A convex polygon's edges as half-planes, (nx, ny, c) with nx·x + ny·y + c the signed
+    distance inside that edge's line; None for a concave one (``crossed_by``)."""
 
     def __post_init__(self) -> None:
         points = _clean_ring(self.points)
@@ -142,7 +147,9 @@ class Polygon:
         object.__setattr__(self, "area", abs(twice_area) / 2.0)
         object.__setattr__(self, "centroid", centroid)
         object.__setattr__(self, "_edges", edges)
-        object.__setattr__(self, "_winding", 1.0 if twice_area >= 0 else -1.0)
+        winding = 1.0 if twice_area >= 0 else -1.0
+        object.__setattr__(self, "_winding", winding)
+        object.__setattr__(self, "_planes", _half_planes(points, edges, winding))
 
     @classmethod
     def of(cls, points: Iterable[Sequence[float]]) -> Polygon:
@@ -243,6 +250,10 @@ class Polygon:
 
         A segment that runs along an edge, touches the boundary or grazes a vertex does not cross.
         """
+        if self._planes is not None:
+            clear = _clipped(self._planes, a, b)
+            if clear is not None:
+                return clear
         return next(self._inside_spans(a, b), None) is not None
 
     def length_inside(self, a: Point, b: Point) -> float:
@@ -327,6 +338,72 @@ class Polygon:
         points = self.points
         turn = _cross(points[i - 1], points[i], points[(i + 1) % len(points)])
         return turn * self._winding > EPSILON
+
+
+DEEP = 1e-6
+"""How far from a convex piece's boundary a segment must pass, in or out, for ``crossed_by`` to
+settle it by its half-planes: a thousand times ``EPSILON``, beyond every tolerance of the exact
+test, so both always agree; anything nearer goes to the exact test."""
+
+
+def _half_planes(
+    points: tuple[Point, ...],
+    edges: tuple[tuple[float, float, float, float, float], ...],
+    winding: float,
+) -> tuple[tuple[float, float, float], ...] | None:
+    """The edges of a convex ring as inward half-planes (see ``Polygon._planes``), or None."""
+    n = len(points)
+    for i in range(n):
+        if _cross(points[i - 1], points[i], points[(i + 1) % n]) * winding < -EPSILON:
+            return None  # a reflex corner: concave
+    planes = []
+    for ax, ay, ex, ey, length in edges:
+        if length <= EPSILON:
+            return None
+        # The interior lies on the left of each edge walked counter-clockwise.
+        nx, ny = -ey * winding / length, ex * winding / length
+        planes.append((nx, ny, -(nx * ax + ny * ay)))
+    return tuple(planes)
+
+
+def _clipped(planes: tuple[tuple[float, float, float], ...], a: Point, b: Point) -> bool | None:
+    """Whether a-b crosses the convex piece, when its half-planes settle it; else None.
+
+    True when some point of the segment lies ``DEEP`` inside every edge (so deep in the
+    interior: the exact test finds the stretch around it inside), False when no point comes
+    within ``DEEP`` of the piece (the exact test finds no contact), None in between.
+    """
+    ax, ay = a
+    bx, by = b
+    if abs(bx - ax) + abs(by - ay) <= DEEP:
+        return None  # too short to say: the exact test decides
+    in_lo, in_hi, near_lo, near_hi = 0.0, 1.0, 0.0, 1.0
+    for nx, ny, c in planes:
+        sa = nx * ax + ny * ay + c
+        sb = nx * bx + ny * by + c
+        # Where along a-b the distance inside this edge is at least DEEP (in) and -DEEP (near).
+        if sa < -DEEP and sb < -DEEP:
+            return False
+        if sa < -DEEP or sb < -DEEP:
+            t = (-DEEP - sa) / (sb - sa)
+            if sa < sb:
+                near_lo = max(near_lo, t)
+            else:
+                near_hi = min(near_hi, t)
+        if sa < DEEP or sb < DEEP:
+            if sa < DEEP and sb < DEEP:
+                in_lo, in_hi = 1.0, 0.0
+            else:
+                t = (DEEP - sa) / (sb - sa)
+                if sa < sb:
+                    in_lo = max(in_lo, t)
+                else:
+                    in_hi = min(in_hi, t)
+    if near_lo > near_hi:
+        return False
+    if in_lo < in_hi:
+        return True
+    return None
 
 
 def _clean_ring(points: Iterable[Sequence[float]]) -> tuple[Point, ...]:

@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from itertools import count, pairwise
 
-from .geometry import _TAU, EPSILON, CostRegion, Point, Polygon, _cross, _lerp
+from .geometry import _TAU, EPSILON, CostRegion, Point, Polygon, _clipped, _cross, _lerp
 from .paths import path_cost, segment_cost
 
 # Depth of the frames that stand in for "off the table" when a path hugs the table edge.
@@ -318,6 +318,13 @@ class PathFinder:
             x0, y0, x1, y1 = wall.bbox
             if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
                 continue
+            if wall._planes is not None:
+                # A convex wall far from the segment, or deep across it, settles it at once.
+                crossed = _clipped(wall._planes, a, b)
+                if crossed:
+                    return True
+                if crossed is not None:
+                    continue  # not within DEEP of it: no events, so it touches nothing
             events = wall._events(a, b)
             if next(wall._inside(a, b, events, seg_len), None) is not None:
                 return True

@@ -26,4 +26,4 @@ def allowed_shapes(card: UnitCard) -> frozenset[str]:
 
 def shape(steps: tuple[object, ...]) -> str:
     """The steps as a shape, such as "MA" for a move and then an attack."""
-    return "".join("M" if isinstance(s, MoveStep) else "A" for s in steps)
+    return "".join(["M" if isinstance(s, MoveStep) else "A" for s in steps])

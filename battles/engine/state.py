@@ -62,6 +62,10 @@ class UnitState:
     """Still in the battle (kept beside ``removed`` because it is asked constantly)."""
     quality: Quality = Quality.AVERAGE
     """Its quality (the commander reads it; the rules never do)."""
+    stamp: int = 0
+    """Moves on whenever what a side may see of the unit changes (where it stands and faces,
+    its Hits and Skill, whether it is concealed or has activated), so a view knows an unchanged
+    unit at a glance."""
 
 
 @dataclass(slots=True, eq=False)
@@ -174,6 +178,7 @@ class BattleState:
         self.first = None
         for u in self.units.values():
             u.activated = False
+            u.stamp += 1
 
     def _initiative(self, e: ev.Initiative) -> None:
         self.first = e.first
@@ -183,6 +188,7 @@ class BattleState:
         u.activated = True
         u.activations = e.number
         u.moved = 0.0
+        u.stamp += 1
         self.active_unit = e.unit
 
     def _move(self, e: ev.Move) -> None:
@@ -190,6 +196,7 @@ class BattleState:
         u.position = e.path[-1]
         u.facing = e.facing
         u.moved = round(u.moved + e.cost, geometry.PRECISION)
+        u.stamp += 1
 
     def _attack(self, e: ev.Attack) -> None:
         if e.attack == AttackKind.RAM_BACK:
@@ -200,18 +207,25 @@ class BattleState:
             u.uses[e.weapon] -= 1
 
     def _damage(self, e: ev.Damage) -> None:
-        target = self.units.get(e.unit) or self.buildings[e.unit]
-        target.hits = e.hits
+        unit = self.units.get(e.unit)
+        if unit is not None:
+            unit.hits = e.hits
+            unit.stamp += 1
+        else:
+            self.buildings[e.unit].hits = e.hits
         if e.by is not None:
             self.units[e.by].damage_dealt += 1
 
     def _suppress(self, e: ev.Suppress) -> None:
-        self.units[e.unit].skill = e.skill
+        u = self.units[e.unit]
+        u.skill = e.skill
+        u.stamp += 1
 
     def _remove(self, e: ev.Remove) -> None:
         u = self.units[e.unit]
         u.removed = Removal(e.how)
         u.active = False
+        u.stamp += 1
         self._in_battle.pop(u.side, None)
 
     def _collapse(self, e: ev.Collapse) -> None:
@@ -224,11 +238,13 @@ class BattleState:
         u = self.units[e.unit]
         u.concealed = False
         u.revealed_until = e.until
+        u.stamp += 1
 
     def _conceal(self, e: ev.Conceal) -> None:
         u = self.units[e.unit]
         u.concealed = True
         u.revealed_until = None
+        u.stamp += 1
 
     def _score(self, e: ev.Score) -> None:
         self.scores[e.side] = e.total

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .cards import BuildingCard, Keyword, UnitCard
 from .events import AttackKind
 from .rulesets import Ruleset
+from .shapes import allowed_shapes
 
 if TYPE_CHECKING:
     from .geometry import Polygon
@@ -144,6 +145,10 @@ class ScenarioTables:
             for c in cards
         )
         """Each unit card's ``CardFlags``."""
+        self.shapes: tuple[frozenset[str], ...] = tuple(
+            allowed_shapes(c) if isinstance(c, UnitCard) else frozenset() for c in cards
+        )
+        """The activation shapes each unit card permits (``shapes.allowed_shapes``)."""
         self._shots: dict[ShotKey, tuple[Shot, ...]] = {}
         self._damages: dict[ShotKey, bool] = {}
         lowest = self.ruleset.demoralise_at_skill + 1
@@ -195,6 +200,10 @@ class ScenarioTables:
     def weapon_reach(self, unit: str) -> float:
         """The unit's card's longest weapon range, never under the 1" of close combat."""
         return self.reach[self.card_no[unit]]
+
+    def allowed_shapes(self, unit: str) -> frozenset[str]:
+        """The activation shapes the unit's card permits."""
+        return self.shapes[self.card_no[unit]]
 
     def card_flags(self, unit: str) -> CardFlags:
         """The unit's card's ``CardFlags``."""

@@ -226,6 +226,34 @@ def test_crossing_is_symmetric_and_means_some_length_inside(poly, a, b):
     assert (poly.entry(a, b) is not None) == crossed
 
 
+def _near_the_ring(poly: Polygon) -> st.SearchStrategy[Point]:
+    """Points on, or a hair off, the polygon's corners and edges: where tolerances decide."""
+    ring = poly.points
+    marks = list(ring) + [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in _edges(poly)]
+    hair = st.sampled_from([0.0, 1e-12, 1e-9, 3e-7, 1e-6, 2e-6, 1e-3])
+    return st.builds(
+        lambda m, h, sx, sy: (m[0] + sx * h, m[1] + sy * h),
+        st.sampled_from(marks),
+        hair,
+        st.sampled_from([-1.0, 0.0, 1.0]),
+        st.sampled_from([-1.0, 0.0, 1.0]),
+    )
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_convex_piece_s_half_planes_agree_with_the_exact_crossing(data):
+    """``crossed_by`` settles most segments on a convex piece by its half-planes; whatever they
+    settle, the exact test (events along the segment, midpoints located) says the same, on
+    segments through corners, along edges and a hair either side of them."""
+    poly = data.draw(st.one_of(rectangles(), stars()))
+    assume(poly._planes is not None)
+    ends = st.one_of(table_point, _near_the_ring(poly))
+    a, b = data.draw(ends), data.draw(ends)
+    exact = next(poly._inside_spans(a, b), None) is not None
+    assert poly.crossed_by(a, b) == exact
+
+
 @BOUNDED
 @given(pieces, table_point)
 def test_the_interior_lies_within_the_closed_polygon(poly, p):
