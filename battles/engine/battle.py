@@ -67,9 +67,11 @@ class Battle:
         """Each unit's attack profiles by name (``targeting._profiles``): its card never changes."""
         self.walls: dict[tuple[str, Point], Point] = {}
         """Nearest point of a building from a point (``targeting.nearest_wall``)."""
-        self.infos: dict[tuple[str, bool], tuple[UnitInfo, int]] = {}
-        """Each unit's last info handed to a commander, by (unit id, own side's view), with the
-        unit's stamp it was built at (``BattleView._info``)."""
+        self.own_infos: dict[str, tuple[int, UnitInfo]] = {}
+        """Each unit's last info handed to its own side's commander, by unit id, with the unit's
+        stamp it was built at (``BattleView._infos``)."""
+        self.seen_infos: dict[str, tuple[int, UnitInfo]] = {}
+        """Likewise as the enemy sees it (no order, Average quality)."""
         self.commanders = dict(commanders)
         dice.emit = self.emit
 

@@ -106,64 +106,65 @@ class BattleView:
         """Standing and collapsed buildings (read only, by convention)."""
         return list(self._b.state.buildings.values())
 
-    def _info(self, u: UnitState, own: bool) -> UnitInfo:
+    def _infos(self, units: Iterable[UnitState], own: bool) -> list[UnitInfo]:
         # Most units stand as they did at the side's last decision: hand back the same info
         # then rather than build it afresh (the unit's stamp moves on with any change).
-        infos = self._b.infos
-        key = (u.id, own)
-        known = infos.get(key)
-        if known is not None and known[1] == u.stamp:
-            return known[0]
-        info = UnitInfo(
-            u.id,
-            u.side,
-            u.card,
-            u.position,
-            u.facing,
-            u.hits,
-            u.skill,
-            u.concealed,
-            u.activated,
-            u.order if own else None,
-            u.quality if own else Quality.AVERAGE,
-        )
-        infos[key] = (info, u.stamp)
-        return info
+        kept = self._b.own_infos if own else self._b.seen_infos
+        out = []
+        for u in units:
+            known = kept.get(u.id)
+            if known is None or known[0] != u.stamp:
+                info = UnitInfo(
+                    u.id,
+                    u.side,
+                    u.card,
+                    u.position,
+                    u.facing,
+                    u.hits,
+                    u.skill,
+                    u.concealed,
+                    u.activated,
+                    u.order if own else None,
+                    u.quality if own else Quality.AVERAGE,
+                )
+                known = kept[u.id] = (u.stamp, info)
+            out.append(known[1])
+        return out
 
     def own_units(self) -> list[UnitInfo]:
         """The side's units still in the battle, in scenario order."""
         if self._own_infos is None:
-            units = self._b.state.units_in_battle(self.side)
-            self._own_infos = [self._info(u, True) for u in units]
+            self._own_infos = self._infos(self._b.state.units_in_battle(self.side), True)
         return list(self._own_infos)
 
     def ready_units(self) -> list[UnitInfo]:
         """Own units that have not activated this turn."""
-        if self._own_infos is not None:
-            return [u for u in self._own_infos if not u.activated]
-        units = self._b.state.units_in_battle(self.side)
-        return [self._info(u, True) for u in units if not u.activated]
+        if self._own_infos is None:
+            self.own_units()
+        return [u for u in self._own_infos if not u.activated]  # type: ignore[union-attr]
 
     def enemies(self) -> list[UnitInfo]:
         """Enemy units this side can see."""
         if self._enemy_infos is None:
-            self._enemy_infos = [self._info(u, False) for u in self._visible_enemies()]
+            self._enemy_infos = self._infos(self._visible_enemies(), False)
         return list(self._enemy_infos)
 
     def _visible_enemies(self) -> list[UnitState]:
         if self._seen is None:
             st, sight = self._b.state, self._b.sight
             enemies = st.units_in_battle(self.enemy)
-            held: set[str] = set()
             if any(e.concealed for e in enemies):
                 # A concealed enemy is seen by a unit sharing its piece: by the side, when its
                 # piece is among the pieces the side's units stand in.
                 # A flier is over its piece, never in it.
+                held: set[str] = set()
                 for o in st.units_in_battle(self.side):
                     held.update(sight.pieces_of(o))
-            self._seen = [
-                e for e in enemies if not e.concealed or not held.isdisjoint(sight.pieces_of(e))
-            ]
+                self._seen = [
+                    e for e in enemies if not e.concealed or not held.isdisjoint(sight.pieces_of(e))
+                ]
+            else:
+                self._seen = list(enemies)
             self._seen_ids = frozenset(e.id for e in self._seen)
         return self._seen
 

@@ -67,9 +67,9 @@ class CardFlags(NamedTuple):
 ShotKey = tuple[int, int, int]
 """An entry of the shot table: (attacker's card number, its Skill, target's card number)."""
 
-StateKey = tuple[int, int, int, int, int, int]
-"""Attacker and target as they stand: (attacker's card number, its Skill, its Hits, target's
-card number, its Hits, its Skill)."""
+STATES = 1 << 20
+"""A pair of unit states as one number: attacker's state * STATES + target's
+(``ScenarioTables.state_number``; a scenario has far fewer states than this)."""
 
 
 class FinderKey(NamedTuple):
@@ -161,13 +161,17 @@ class ScenarioTables:
         self.finders: dict[FinderKey, PathFinder] = {}
         """Path finders by the table they find paths over (``movement.finder``): a visibility
         graph serves every battle of the scenario."""
-        self.best: dict[StateKey, tuple[float, Shot] | None] = {}
+        self.states: dict[tuple[int, int, int], int] = {}
+        """Each (card number, Skill, Hits) a unit has been in, numbered (``state_number``)."""
+        self.state_cards: list[tuple[int, int, int]] = []
+        """The (card number, Skill, Hits) of each state number."""
+        self.best: dict[int, tuple[float, Shot] | None] = {}
         """The commander's best attack by attacker and target state (``odds.best_shot``)."""
-        self.reaches: dict[StateKey, tuple[tuple[float, float], ...]] = {}
+        self.reaches: dict[int, tuple[tuple[float, float], ...]] = {}
         """The commander's harm by reach by attacker and target state (``odds.harm_by_reach``)."""
         self.opening_lines: dict[int, bool] = {}
         """The commander's lines between grid squares over the opening table, every building
-        standing (``Picture.sees``): every battle of the scenario starts on that table, and
+        standing (``board.Board.sees``): every battle of the scenario starts on that table, and
         most are fought on it throughout. Bounded by the squares of the table."""
 
     def _fill(self, key: ShotKey) -> tuple[Shot, ...]:
@@ -182,7 +186,11 @@ class ScenarioTables:
         """Every attack the attacker's card allows against the target's card (range aside),
         the attacker at ``skill``; by piece ids."""
         no = self.card_no
-        key = (no[attacker], skill, no[target])
+        return self.card_shots(no[attacker], skill, no[target])
+
+    def card_shots(self, attacker: int, skill: int, target: int) -> tuple[Shot, ...]:
+        """As ``shots``, by card numbers."""
+        key = (attacker, skill, target)
         found = self._shots.get(key)
         # A Skill off the table (a test's unit above its card) is worked out when asked.
         return found if found is not None else self._fill(key)
@@ -190,11 +198,25 @@ class ScenarioTables:
     def can_damage(self, attacker: str, skill: int, target: str) -> bool:
         """Whether any attack of the attacker's card has a chance of damaging the target's."""
         no = self.card_no
-        key = (no[attacker], skill, no[target])
+        return self.can_damage_card(no[attacker], skill, no[target])
+
+    def can_damage_card(self, attacker: int, skill: int, target: int) -> bool:
+        """As ``can_damage``, by card numbers."""
+        key = (attacker, skill, target)
         found = self._damages.get(key)
         if found is None:
             self._fill(key)
             found = self._damages[key]
+        return found
+
+    def state_number(self, card: int, skill: int, hits: int) -> int:
+        """The number of a unit state: its card (by number), its Skill and its Hits. The sums
+        a commander keeps for a pair of units depend on nothing else of theirs."""
+        key = (card, skill, hits)
+        found = self.states.get(key)
+        if found is None:
+            found = self.states[key] = len(self.state_cards)
+            self.state_cards.append(key)
         return found
 
     def weapon_reach(self, unit: str) -> float:

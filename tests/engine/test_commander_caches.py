@@ -1,14 +1,12 @@
-"""The commanders' caches: what they keep answers exactly what working it out afresh would.
+"""What the commanders keep answers exactly what working it out afresh would.
 
-The golden logs hold the DefaultCommander's decisions byte for byte; these tests pin the caches
-behind its speed on their own, so a stale answer shows here first and by name.
+The golden logs hold the DefaultCommander's decisions byte for byte; these tests pin what its
+``Board`` keeps between decisions on their own, so a stale answer shows here first and by name.
 """
 
 from __future__ import annotations
 
-import copy
 import math
-from dataclasses import fields
 
 from battles.engine import DefaultCommander, Dice, MoveStep, run_battle
 from battles.engine.battle import Battle
@@ -17,8 +15,11 @@ from battles.engine.combat import collapse
 from battles.engine.commander import BattleView
 from battles.engine.commanders import threat
 from battles.engine.commanders.attacks import bounded_attack, reach_here
+from battles.engine.commanders.board import SQUARES, Board, square_centre
+from battles.engine.commanders.board import square as square_of
 from battles.engine.commanders.odds import harm_by_reach
-from battles.engine.commanders.picture import _EDGE, _SIDE, _SQUARES, GRID, Picture, TurnMemo
+from battles.engine.commanders.threat import danger
+from battles.engine.commanders.values import attack_value, offers, opportunity
 from battles.engine.rulesets import COMBINED_ARMS
 from battles.engine.scenarios import load_reference
 from battles.engine.tables import card_shots
@@ -89,22 +90,39 @@ def test_units_with_equal_cards_share_one_card_number():
     assert numbers["r0"] == numbers["r1"] == numbers["r2"] == numbers["squad"]
 
 
-def test_attack_values_kept_for_the_turn_equal_a_fresh_picture_s():
+def _fresh(view: BattleView, kept: Board) -> Board:
+    """A board worked out afresh for this decision, on the turn's kept weights: each enemy's
+    danger and each building's worth are kept for the turn while they stand (``threat.danger``,
+    ``values.building_worth``), so a fresh board takes the kept board's; everything else is
+    reckoned anew."""
+    fresh = Board(view)
+    fresh.sync(view)
+    fresh.turn_memo = dict(kept.turn_memo)
+    for pid, piece in kept.pieces.items():
+        if pid in fresh.pieces and piece.danger is not None:
+            fresh.pieces[pid].danger = piece.danger
+    return fresh
+
+
+def test_attack_offers_kept_on_an_enemy_equal_a_fresh_board_s():
     b = battle(scenario(*_sides()))
     commander = DefaultCommander()
-    commander.choose(BattleView(b, "blue"))  # fills the turn's memo
-    kept = Picture(BattleView(b, "blue"), {}, commander._memo)
-    fresh = Picture(BattleView(b, "blue"), {})
-    for u in kept.own:
-        for e in kept.enemies:
-            for s in kept.tables.shots(u.id, u.skill, e.id):
-                a, f = kept.values.attack_value(u, e, s), fresh.values.attack_value(u, e, s)
-                assert math.isclose(a, f, rel_tol=0, abs_tol=0), (u.id, e.id, s.weapon)
+    commander.choose(BattleView(b, "blue"))  # fills the turn's offers
+    kept = commander._board
+    assert kept is not None
+    fresh = Board(BattleView(b, "blue"))
+    fresh.sync(BattleView(b, "blue"))
+    for u in fresh.own:
+        for e in fresh.foes:
+            again = offers(fresh, u, e)
+            assert offers(kept, kept.pieces[u.id], kept.pieces[e.id]) == again, (u.id, e.id)
+            assert all(o.value > 0 for o in again)
+            assert [o.value for o in again] == sorted((o.value for o in again), reverse=True)
 
 
 class _CheckingReaches:
     """Plays as the default does and, after each decision, checks every ready unit's kept
-    ``Reach`` against one worked out afresh (on the same turn's attack values)."""
+    ``Reach`` against one worked out afresh (on the same turn's enemy dangers)."""
 
     checked = 0
 
@@ -113,18 +131,18 @@ class _CheckingReaches:
 
     def choose(self, view: BattleView):
         action = self.plays.choose(view)
-        kept = Picture(view, {}, self.plays._memo)
-        # The turn's sums as kept, less what the attacks keep across decisions.
-        kept_memo = self.plays._memo
-        memo = TurnMemo(**{f.name: copy.copy(getattr(kept_memo, f.name)) for f in fields(TurnMemo)})
-        memo.reach, memo.enemies = {}, None
-        fresh = Picture(view, {}, memo)
-        for u in view.ready_units():
-            a, f = reach_here(kept, u), reach_here(fresh, u)
-            assert a.bound == f.bound, u.id
-            assert [p.offer for p in a.pairs(kept)] == [p.offer for p in f.pairs(fresh)], u.id
+        kept = self.plays._board
+        assert kept is not None
+        fresh = _fresh(view, kept)
+        for u in kept.own:
+            if u.info.activated:
+                continue
+            f = fresh.pieces[u.id]
+            a, b = reach_here(kept, u), reach_here(fresh, f)
+            assert a.bound == b.bound, u.id
+            assert [p.offer for p in a.pairs(kept)] == [p.offer for p in b.pairs(fresh)], u.id
             assert bounded_attack(kept, u, a.pairs(kept)) == bounded_attack(
-                fresh, u, f.pairs(fresh)
+                fresh, f, b.pairs(fresh)
             )
             _CheckingReaches.checked += 1
         return action
@@ -138,12 +156,6 @@ def test_each_unit_s_attacks_kept_across_decisions_equal_a_fresh_reckoning():
     assert _CheckingReaches.checked > 1000
 
 
-def _square_centre(number: int) -> tuple[float, float]:
-    """The centre of the grid square ``Picture.sees`` numbers ``number``."""
-    column, row = divmod(number, _SIDE)
-    return ((column - _EDGE + 0.5) * GRID, (row - _EDGE + 0.5) * GRID)
-
-
 def test_lines_over_the_opening_table_are_the_scenario_s_and_each_equals_the_line_afresh():
     sc = load_reference("factory-hold")
     for seed in range(3):
@@ -151,10 +163,12 @@ def test_lines_over_the_opening_table_are_the_scenario_s_and_each_equals_the_lin
     lines = sc.tables.opening_lines
     assert len(lines) > 10  # the battles reckoned their lines on the scenario's table
     fresh = Battle(sc, Dice.fixed(()), {})  # a battle not yet begun: the opening table
-    assert Picture(BattleView(fresh, sc.sides[0].id), {}).lines is lines
+    board = Board(BattleView(fresh, sc.sides[0].id))
+    board.sync(BattleView(fresh, sc.sides[0].id))
+    assert board.lines is lines
     for key, clear in lines.items():
-        a, b = divmod(key, _SQUARES)
-        assert fresh.sight.line_clear(_square_centre(a), _square_centre(b)) == clear, key
+        a, b = divmod(key, SQUARES)
+        assert fresh.sight.line_clear(square_centre(a), square_centre(b)) == clear, key
     again = load_reference("factory-hold")
     assert not again.tables.opening_lines  # another parse of it has its own
 
@@ -163,12 +177,13 @@ def test_once_a_building_falls_lines_are_the_battle_s_own():
     house = square(10, 0, 14, 4)
     sc = scenario(*_sides(), buildings=[building("h", house, hits=1)])
     b = battle(sc)
-    standing = Picture(BattleView(b, "blue"), {})
-    assert standing.lines is b.scenario.tables.opening_lines
+    board = Board(BattleView(b, "blue"))
+    board.sync(BattleView(b, "blue"))
+    assert board.lines is b.scenario.tables.opening_lines
     collapse(b, b.state.buildings["h"])
-    fallen = Picture(BattleView(b, "blue"), {}, kept=standing.kept)
-    assert fallen.lines is not b.scenario.tables.opening_lines
-    assert fallen.lines is standing.kept.lines[0]
+    board.sync(BattleView(b, "blue"))
+    assert board.lines is not b.scenario.tables.opening_lines
+    assert board.lines == {}
 
 
 class _CheckingSources:
@@ -181,64 +196,58 @@ class _CheckingSources:
         self.plays = DefaultCommander()
 
     def choose(self, view: BattleView):
-        pic = Picture(view, self.plays._seen, TurnMemo())
-        for u in pic.own:
-            assert pic.threats._sources(u) == _all_weighed_sources(pic, u), u.id
+        action = self.plays.choose(view)
+        board = self.plays._board
+        assert board is not None
+        for u in board.own:
+            assert threat.sources(board, u) == _all_weighed_sources(board, u), u.id
             for p in _around(u):
-                assert pic.values.opportunity(u, p) == _first_in_range(pic, u, p), (u.id, p)
+                assert opportunity(board, u, p) == _first_in_range(board, u, p), (u.id, p)
             _CheckingSources.checked += 1
-        return self.plays.choose(view)
+        return action
 
 
-def _all_weighed_sources(pic: Picture, u) -> list:
+def _all_weighed_sources(board: Board, u) -> list:
     """Every enemy weighed in full, then the ``SOURCES`` strongest kept in the enemies' order."""
-    pool = [(e, 1.0) for e in pic.enemies] + [(e, threat.LOST_SIGHT) for e in pic.lost_sight]
-    span = threat.SPAN * u.card.move
+    pool = [(e, 1.0) for e in board.foes] + [(e, threat.LOST_SIGHT) for e in board.lost]
+    span = threat.SPAN * u.move
     weighed = []
     for i, (e, weight) in enumerate(pool):
         d = math.dist(u.position, e.position)
-        reaches = harm_by_reach(pic.tables, e, u)
-        if not reaches or d > reaches[0][0] + e.card.move + span:
+        reaches = harm_by_reach(board.tables, e, u)
+        if not reaches or d > reaches[0][0] + e.move + span:
             continue
-        if e.activated and weight == 1.0:
+        if e.info.activated and weight == 1.0:
             weight *= threat.ALREADY_ACTIVATED
-        weight /= 1 + threat.SHARED_FIRE * pic.threats._exposed_to(e, u, reaches[0][0])
-        weight *= threat.FAIR_FIGHT if pic.can_hurt(u, e) else threat.CANNOT_HURT_BACK
-        mobile, fixed, flies = pic.tables.card_flags(e.id)
-        source = (
-            e.position,
-            weight,
-            reaches,
-            e.card.move,
-            mobile,
-            flies,
-            e.facing if fixed else None,
-        )
-        weighed.append((-weight * reaches[-1][1], i, source))
+        weight /= 1 + threat.SHARED_FIRE * threat._exposed_to(board, e, u, reaches[0][0])
+        weight *= threat.FAIR_FIGHT if threat.can_hurt(board, u, e) else threat.CANNOT_HURT_BACK
+        x, y = e.position
+        facing = e.info.facing if e.fixed else None
+        source = (x, y, e.square, weight, reaches, e.move, e.mobile, e.aerial, facing, e.cover)
+        weighed.append((-weight * reaches[-1][1], i, (*source, e.position)))
     strongest = sorted(weighed, key=lambda w: (w[0], w[1]))[: threat.SOURCES]
     return [s for _, _, s in sorted(strongest, key=lambda w: w[1])]
 
 
 def _around(u) -> list[tuple[float, float]]:
     """Where the unit stands and four places within its move (the places a plan weighs)."""
-    (x, y), step = u.position, u.card.move / 2
+    (x, y), step = u.position, u.move / 2
     return [(x, y)] + [(x + dx, y + dy) for dx in (-step, step) for dy in (-step, step)]
 
 
-def _first_in_range(pic: Picture, u, p) -> float:
+def _first_in_range(board: Board, u, p) -> float:
     """The best attack on a visible enemy in range of ``p`` with a line, every attack scanned."""
-    aerial = u.card.has(Keyword.AERIAL)
-    here = None if aerial else pic.building_at(p)
+    here = None if u.aerial else board.building_at(p)
     found = []
-    for e in pic.enemies:
-        flies = e.card.has(Keyword.AERIAL)
-        inside = None if flies else pic.building_at(e.position)
+    for e in board.foes:
+        inside = None if e.aerial else board.building_at(e.position)
         if inside is not None and inside != here:
             continue
-        for s in pic.tables.shots(u.id, u.skill, e.id):
-            v = pic.values.attack_value(u, e, s) if s.damage + s.suppress > 0 else 0.0
+        for s in board.tables.card_shots(u.no, u.skill, e.no):
+            v = attack_value(board, u, e, s, danger(board, e)) if s.damage + s.suppress > 0 else 0
             d = math.dist(p, e.position)
-            if v > 0 and d <= s.range and (aerial or flies or pic.sees(p, e.position)):
+            line = u.aerial or e.aerial or board.sees(square_of(p), e.square)
+            if v > 0 and d <= s.range and line:
                 found.append(v)
     return max(found, default=0.0)
 

@@ -1,6 +1,6 @@
 """The attack a unit would make: its most valuable legal shot, worked out pair by pair.
 
-A shot's value is ``Picture.attack_value``; the rules' own ``attack_problem`` says whether it is
+A shot's value is ``values.attack_value``; the rules' own ``attack_problem`` says whether it is
 legal. The unit's best attack is the most valuable legal shot, the earlier target (enemies in
 the view's order, then buildings) winning a tie.
 
@@ -21,14 +21,15 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .values import Offer, building_value, building_worth, offers, worth_attacking
+
 if TYPE_CHECKING:
-    from ..commander import UnitInfo
     from ..geometry import Point
     from ..state import BuildingState
-    from .picture import Picture
+    from .board import Board, Piece
 
-Attack = tuple[float, str, str]
-"""(value, target id, weapon)."""
+Attack = Offer
+"""An attack chosen: (value, reach, target id, weapon)."""
 
 _UNKNOWN = object()
 """A pair whose legal shot has not been asked for yet."""
@@ -39,7 +40,7 @@ class _Pair:
 
     __slots__ = ("legal", "offer", "stamp")
 
-    def __init__(self, stamp: object, offer: list[Attack]) -> None:
+    def __init__(self, stamp: object, offer: list[Offer]) -> None:
         self.stamp = stamp
         """What the answer was worked out for: the target's info, or a building's state."""
         self.offer = offer
@@ -48,17 +49,17 @@ class _Pair:
         """The first legal shot of ``offer`` (None: none is), once asked."""
 
 
-def pairs_from(pic: Picture, u: UnitInfo, origin: Point | None) -> list[_Pair]:
-    """The unit's pairs with every target in reach of ``origin``, worked out afresh (a place
-    a move might end at), in target order."""
+def pairs_from(board: Board, u: Piece, origin: Point | None) -> list[_Pair]:
+    """The unit's pairs with every target in reach of ``origin``, worked out afresh (a place a
+    move might end at), in target order."""
     pos = origin or u.position
-    pairs = [_unit_pair(pic, u, e, pos) for e in _in_reach(pic, u, pos)]
-    return pairs + _building_pairs(pic, u, origin, None)
+    pairs = [_unit_pair(board, u, e, pos) for e in _in_reach(board, u, pos)]
+    return pairs + _building_pairs(board, u, origin, None)
 
 
 class Reach:
-    """A unit's pairs with the targets in reach of where it stands, kept for the turn while
-    the unit stands as it did and no building falls (a collapse changes lines and shelter).
+    """A unit's pairs with the targets in reach of where it stands, kept for the turn while the
+    unit stands as it did and no building falls (a collapse changes lines and shelter).
 
     At each decision only the pairs with enemies that changed since the side's last decision
     are worked out again; the upper bound on the unit's attack is kept with them.
@@ -76,7 +77,7 @@ class Reach:
         "unit",
     )
 
-    def __init__(self, unit: UnitInfo) -> None:
+    def __init__(self, unit: Piece) -> None:
         self.unit = unit
         self._decision = -2
         self._enemies: dict[str, _Pair] = {}
@@ -86,114 +87,91 @@ class Reach:
         legality check made."""
         self._buildings: dict[str, _Pair] = {}
         self._worth: list | None = None
-        """``Picture.worth_attacking`` as last asked, and the building pairs it gave."""
+        """``values.worth_attacking`` as last asked, and the building pairs it gave."""
         self._building_list: list[_Pair] = []
         self._structures: set[str] | None = None
         """The standing buildings (ids) something on the card can attack."""
 
-    def refresh(self, pic: Picture, decision: int, changed: set[str] | None) -> None:
-        """Bring the pairs up to ``decision``; ``changed``: the enemies (ids) that changed
-        since the decision before it, or None when that is not known."""
+    def refresh(self, board: Board) -> None:
+        """Bring the pairs up to this decision (``Board.changed``: the enemies that changed since
+        the side's decision before)."""
+        decision = board.in_turn
         if decision == self._decision:
             return
         u = self.unit
         pos = u.position
         kept = self._enemies
+        changed = board.changed
         if changed is None or decision != self._decision + 1:
             kept.clear()
-            for e in _in_reach(pic, u, pos):
-                kept[e.id] = _unit_pair(pic, u, e, pos)
+            for e in _in_reach(board, u, pos):
+                kept[e.id] = _unit_pair(board, u, e, pos)
             self._bound = best_offer(kept.values())
         elif changed:
-            limit = pic.tables.weapon_reach(u.id) + 1e-9
+            limit = u.reach + 1e-9
             bound = self._bound
             stale = False  # whether a pair that gave the bound has gone or changed
+            pieces = board.pieces
+            visible = board.visible
             for eid in changed:
                 old = kept.pop(eid, None)
                 if old is not None and old.offer and old.offer[0][0] >= bound:
                     stale = True
-                now = pic.enemy(eid)
-                if now is not None and math.dist(pos, now.position) <= limit:
-                    pair = kept[eid] = _unit_pair(pic, u, now, pos)
-                    if pair.offer and pair.offer[0][0] > bound:
-                        bound = pair.offer[0][0]
+                if eid in visible:
+                    now = pieces[eid]
+                    if math.dist(pos, now.position) <= limit:
+                        pair = kept[eid] = _unit_pair(board, u, now, pos)
+                        if pair.offer and pair.offer[0][0] > bound:
+                            bound = pair.offer[0][0]
             self._bound = best_offer(kept.values()) if stale else bound
         self._decision = decision
-        self.bound = max(self._bound, best_offer(self._building_pairs(pic)))
+        self.bound = max(self._bound, best_offer(self._building_pairs(board)))
 
-    def pairs(self, pic: Picture) -> list[_Pair]:
+    def pairs(self, board: Board) -> list[_Pair]:
         """The pairs in target order: enemies as the view lists them, then buildings."""
         kept = self._enemies
-        out = [kept[e.id] for e in pic.enemies if e.id in kept]
+        out = [kept[e.id] for e in board.foes if e.id in kept]
         return out + self._building_list
 
-    def _building_pairs(self, pic: Picture) -> list[_Pair]:
+    def _building_pairs(self, board: Board) -> list[_Pair]:
         """The pairs with the buildings worth attacking, asked again only when one of them
-        changed (``Picture.worth_attacking`` gives the same list)."""
+        changed (``values.worth_attacking`` gives the same list)."""
         if self._structures is None:
-            uid, skill, tables = self.unit.id, self.unit.skill, pic.tables
-            self._structures = {b.id for b in pic.buildings if tables.shots(uid, skill, b.id)}
+            u, tables = self.unit, board.tables
+            self._structures = {
+                b.id
+                for b in board.buildings
+                if tables.card_shots(u.no, u.skill, tables.card_no[b.id])
+            }
         if not self._structures:
             return self._building_list
-        worth = pic.values.worth_attacking()
+        worth = worth_attacking(board)
         if self._worth is not worth and self._worth != worth:
             # Some building's Hits or worth moved on: ask again (its pair is kept if not).
             wanted = [b for b, _, _ in worth if b.id in self._structures]
-            self._building_list = _building_pairs(pic, self.unit, None, self._buildings, wanted)
+            self._building_list = _building_pairs(board, self.unit, None, self._buildings, wanted)
         self._worth = worth
         return self._building_list
 
 
-def reach_here(pic: Picture, u: UnitInfo) -> Reach:
+def reach_here(board: Board, u: Piece) -> Reach:
     """The unit's ``Reach``, brought up to this decision."""
-    decision, changed = _changes(pic)
-    kept = pic.memo.reach
-    reach = kept.get(u.id)
-    if reach is None or reach[0] is not u or reach[1] != len(pic.buildings):
-        reach = kept[u.id] = (u, len(pic.buildings), Reach(u))
-    reach[2].refresh(pic, decision, changed)
-    return reach[2]
-
-
-def _changes(pic: Picture) -> tuple[int, set[str] | None]:
-    """This decision's number in the turn, and the enemies (ids) that came, went or changed
-    since the side's last decision as a target (None for the turn's first)."""
-    if pic.attack_changes is None:
-        now = {e.id: e for e in pic.enemies}
-        last = pic.memo.enemies
-        if last is None:
-            pic.attack_changes = (0, None)
-        else:
-            number, before = last
-            changed = {i for i, e in now.items() if _moved_on(before.get(i), e)}
-            changed.update(i for i in before if i not in now)
-            pic.attack_changes = (number + 1, changed)
-        pic.memo.enemies = (pic.attack_changes[0], now)
-    return pic.attack_changes
-
-
-def _moved_on(before: UnitInfo | None, now: UnitInfo) -> bool:
-    """Whether an attack on the enemy may have changed: it is new, or it stands, hits or
-    shows itself otherwise (having activated alone changes nothing about it as a target)."""
-    if before is now:
-        return False
-    return before is None or (before.position, before.hits, before.skill, before.concealed) != (
-        now.position,
-        now.hits,
-        now.skill,
-        now.concealed,
-    )
+    kept = u.kept
+    if kept is None or kept[0] is not u.info:
+        kept = u.kept = (u.info, Reach(u))
+    kept[1].refresh(board)
+    return kept[1]
 
 
 def bounded_attack(
-    pic: Picture,
-    u: UnitInfo,
+    board: Board,
+    u: Piece,
     pairs: list[_Pair],
     origin: Point | None = None,
     facing: float | None = None,
 ) -> Attack | None:
-    """The best legal shot among ``pairs`` (in target order), checking the pairs by their
-    offer, best first, and stopping once no offer left can beat what is found."""
+    """The best legal shot among ``pairs`` (in target order), checking the pairs by their offer,
+    best first, and stopping once no offer left can beat what is found."""
     order = sorted((i for i, p in enumerate(pairs) if p.offer), key=lambda i: -pairs[i].offer[0][0])
     best: Attack | None = None
     best_at = -1
@@ -204,7 +182,7 @@ def bounded_attack(
             continue  # It cannot beat the best found, nor take its place on a tie.
         found = pair.legal
         if found is _UNKNOWN:
-            found = pair.legal = _first_legal(pic, u, pair.offer, origin, facing)
+            found = pair.legal = _first_legal(board, u, pair.offer, origin, facing)
         if found is not None:
             value = found[0]  # type: ignore[index]
             if best is None or value > best[0] or (value == best[0] and i < best_at):
@@ -222,70 +200,61 @@ def best_offer(pairs: Iterable[_Pair]) -> float:
     return best
 
 
-def _in_reach(pic: Picture, u: UnitInfo, pos: Point) -> list[UnitInfo]:
-    limit = pic.tables.weapon_reach(u.id) + 1e-9
-    return [e for e in pic.enemies if math.dist(pos, e.position) <= limit]
+def _in_reach(board: Board, u: Piece, pos: Point) -> list[Piece]:
+    limit = u.reach + 1e-9
+    return [e for e in board.foes if math.dist(pos, e.position) <= limit]
 
 
-def _unit_pair(pic: Picture, u: UnitInfo, e: UnitInfo, pos: Point) -> _Pair:
-    return _Pair(e, _offer_on_unit(pic, u, e, pos))
+def _unit_pair(board: Board, u: Piece, e: Piece, pos: Point) -> _Pair:
+    d = math.dist(pos, e.position)
+    return _Pair(e.info, [o for o in offers(board, u, e) if d <= o.range + 1e-9])
 
 
 def _building_pairs(
-    pic: Picture,
-    u: UnitInfo,
+    board: Board,
+    u: Piece,
     origin: Point | None,
     kept: dict[str, _Pair] | None,
     buildings: list[BuildingState] | None = None,
 ) -> list[_Pair]:
-    """Pairs with the buildings worth attacking; ``kept``: pairs from before, by building,
-    used again while the building's Hits and worth stand."""
-    uid, skill, tables = u.id, u.skill, pic.tables
+    """Pairs with the buildings worth attacking; ``kept``: pairs from before, by building, used
+    again while the building's Hits and worth stand."""
+    tables = board.tables
     pos = origin or u.position
     out = []
-    for b in pic.buildings if buildings is None else buildings:
-        if not tables.shots(uid, skill, b.id):
+    for b in board.buildings if buildings is None else buildings:
+        shots = tables.card_shots(u.no, u.skill, tables.card_no[b.id])
+        if not shots:
             continue  # Nothing on the card can attack a structure: its worth is not asked.
-        worth = pic.values.building_worth(b)
+        worth = building_worth(board, b)
         if worth <= 0:
             continue
         stamp = (b.hits, worth)
         pair = kept.get(b.id) if kept is not None else None
         if pair is None or pair.stamp != stamp:
-            d = pic.distance_to_building(b, pos)
+            d = board.distance_to_building(b, pos)
             offer = [
-                (v, b.id, s.weapon)
-                for s in tables.shots(uid, skill, b.id)
-                if d <= s.range + 1e-9 and (v := pic.values.building_value(b, s)) > 0
+                Offer(v, s.range, b.id, s.weapon)
+                for s in shots
+                if d <= s.range + 1e-9 and (v := building_value(board, b, s)) > 0
             ]
-            pair = _Pair(stamp, _sorted(offer))
+            offer.sort(key=_by_value)
+            pair = _Pair(stamp, offer)
             if kept is not None:
                 kept[b.id] = pair
         out.append(pair)
     return out
 
 
-def _offer_on_unit(pic: Picture, u: UnitInfo, e: UnitInfo, pos: Point) -> list[Attack]:
-    d = math.dist(pos, e.position)
-    offer = []
-    for s in pic.tables.shots(u.id, u.skill, e.id):
-        if d <= s.range + 1e-9:
-            v = pic.values.attack_value(u, e, s)
-            if v > 0:
-                offer.append((v, e.id, s.weapon))
-    return _sorted(offer)
-
-
-def _sorted(offer: list[Attack]) -> list[Attack]:
-    offer.sort(key=lambda f: -f[0])
-    return offer
+def _by_value(offer: tuple) -> float:
+    return -offer[0]
 
 
 def _first_legal(
-    pic: Picture, u: UnitInfo, offer: list[Attack], origin: Point | None, facing: float | None
+    board: Board, u: Piece, offer: list[Offer], origin: Point | None, facing: float | None
 ) -> Attack | None:
     """The first shot of ``offer`` (most valuable first) the rules allow."""
     for attack in offer:
-        if pic.view.attack_problem(u.id, attack[1], attack[2], origin, facing) is None:
+        if board.view.attack_problem(u.id, attack.target, attack.weapon, origin, facing) is None:
             return attack
     return None

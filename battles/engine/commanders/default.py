@@ -26,12 +26,12 @@ away again from the end it fires from. A unit that stays put with nothing to hid
 or in a building) just fires: the place weighs the same either way.
 
 Deterministic: no randomness, fixed iteration orders, ties to the earlier candidate. One
-instance plays one side of one battle: it remembers where it last saw each enemy, keeps for the
-rest of a turn the sums that nothing since has changed (a unit's attacks on each target while
-both stand as they did; an enemy's danger while it stands as it did), and for the battle what
-depends only on the table (lines of sight between grid squares, the building holding a point);
-lines over the opening table, before any building falls, are the scenario's, shared by its
-battles.
+instance plays one side of one battle on its ``Board`` (``board.py``): it remembers where it
+last saw each enemy, keeps on each unit the sums that nothing since has changed (a unit's
+attacks on each target while both stand as they did; an enemy's danger while it stands as it
+did), and for the battle what depends only on the table (lines of sight between grid squares,
+the building holding a point); lines over the opening table, before any building falls, are
+the scenario's, shared by its battles.
 """
 
 from __future__ import annotations
@@ -41,16 +41,20 @@ from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..actions import Activate, AttackStep, MoveStep, RevealStep
-from ..cards import Keyword
+from ..movement import WATER_RATE
 from ..scenario import ObjectiveKind, OrderKind
 from .attacks import Attack, Reach, best_offer, bounded_attack, pairs_from, reach_here
-from .goals import Goal, goal_for, order_kind, presence, press_of, turns_needed
+from .board import Board
+from .goals import Goal, goal_for, ground, order_kind, presence, press_of, turns_needed
 from .moves import candidate_paths, crossing_cost, retreat_point
-from .picture import BattleMemo, Picture, TurnMemo
+from .odds import best_shot
+from .threat import danger, threat, under_guns
+from .values import _targets, attack_value, opportunity
 
 if TYPE_CHECKING:
-    from ..commander import BattleView, UnitInfo
+    from ..commander import BattleView
     from ..geometry import Point
+    from .board import Piece
 
 SHOOT_FIRST = 0.3
 """An attack worth this many points makes its unit activate before any mover."""
@@ -88,21 +92,21 @@ def _by_bound(s: _Shooting) -> float:
     return -s[0]
 
 
-def _waits(pic: Picture, u: UnitInfo) -> bool:
+def _waits(board: Board, u: Piece) -> bool:
     """Whether a hidden unit on Hold should keep out of sight for now: an enemy that has not
     activated this turn, within its reach and a move, could likely remove it with one attack.
     Firing would show the unit while that enemy can still answer; once it has acted, the unit
     fires at no such risk. (In a building it shows nothing by firing.)"""
-    if not u.concealed or order_kind(u, pic) is not OrderKind.HOLD or pic.sheltered(u, u.position):
+    if not u.info.concealed or order_kind(u, board) is not OrderKind.HOLD or u.sheltered:
         return False
     ux, uy = u.position
-    for e in pic.enemies:
-        if e.activated:
+    for e in board.foes:
+        if e.info.activated:
             continue
         ex, ey = e.position
-        if math.hypot(ex - ux, ey - uy) > pic.tables.weapon_reach(e.id) + e.card.move:
+        if math.hypot(ex - ux, ey - uy) > e.reach + e.move:
             continue
-        found = pic.best_shot(e, u)
+        found = best_shot(board.tables, e, u)
         if found is not None and found[0] >= DEADLY:
             return True
     return False
@@ -112,57 +116,51 @@ class DefaultCommander:
     """The strong default policy (see the module docstring)."""
 
     def __init__(self) -> None:
-        self._seen: dict[str, tuple[UnitInfo, int]] = {}
-        self._turn = 0
-        self._memo = TurnMemo()
-        self._kept = BattleMemo()
+        self._board: Board | None = None
 
     def choose(self, view: BattleView) -> Activate:
-        if view.turn < self._turn:
-            self._seen.clear()  # A new battle: forget the last one.
-            self._kept = BattleMemo()
-        if view.turn != self._turn:
-            self._memo = TurnMemo()
-        self._turn = view.turn
-        pic = Picture(view, self._seen, self._memo, self._kept)
-        for e in pic.enemies:
-            self._seen[e.id] = (e, view.turn)
-        ready = view.ready_units()
-        unit, attack = self._next_unit(pic, ready)
-        return self._plan(pic, unit, attack)
+        board = self._board
+        if board is None or view.turn < board.turn:
+            board = self._board = Board(view)  # A new battle: forget the last one.
+        board.sync(view)
+        ready = [u for u in board.own if not u.info.activated]
+        unit, attack = self._next_unit(board, ready)
+        return self._plan(board, unit, attack)
 
     # --- which unit -----------------------------------------------------------------------------
 
-    def _next_unit(self, pic: Picture, ready: list[UnitInfo]) -> tuple[UnitInfo, Attack | None]:
+    def _next_unit(self, board: Board, ready: list[Piece]) -> tuple[Piece, Attack | None]:
         """The unit to activate and its best attack now (see the module docstring)."""
         if len(ready) == 1:
             # The last unit of the turn acts whatever its rank: only its attack is asked.
-            return ready[0], bounded_attack(pic, ready[0], reach_here(pic, ready[0]).pairs(pic))
-        reaches = [reach_here(pic, u) for u in ready]
-        waiting = [_waits(pic, u) for u in ready]
+            return ready[0], bounded_attack(
+                board, ready[0], reach_here(board, ready[0]).pairs(board)
+            )
+        reaches = [reach_here(board, u) for u in ready]
+        waiting = [_waits(board, u) for u in ready]
         bounds = [0.0 if w else r.bound for r, w in zip(reaches, waiting, strict=True)]
-        found = self._telling_attack(pic, ready, reaches, bounds)
+        found = self._telling_attack(board, ready, reaches, bounds)
         if found is not None:
             return found
         best: tuple[tuple[int, float], int] | None = None
         for i, u in enumerate(ready):
             if waiting[i]:
                 key = (-1, 0.0)
-            elif order_kind(u, pic) is OrderKind.HOLD and (
-                bounds[i] <= 0 or bounded_attack(pic, u, reaches[i].pairs(pic)) is None
+            elif order_kind(u, board) is OrderKind.HOLD and (
+                bounds[i] <= 0 or bounded_attack(board, u, reaches[i].pairs(board)) is None
             ):
                 key = (0, 0.0)
             else:
-                key = (1, pic.threats.under_guns(u) + press_of(pic, u))
+                key = (1, under_guns(board, u) + press_of(board, u))
             if best is None or key > best[0]:
                 best = (key, i)
         assert best is not None
         i = best[1]
-        return ready[i], bounded_attack(pic, ready[i], reaches[i].pairs(pic))
+        return ready[i], bounded_attack(board, ready[i], reaches[i].pairs(board))
 
     def _telling_attack(
-        self, pic: Picture, ready: list[UnitInfo], reaches: list[Reach], bounds: list[float]
-    ) -> tuple[UnitInfo, Attack] | None:
+        self, board: Board, ready: list[Piece], reaches: list[Reach], bounds: list[float]
+    ) -> tuple[Piece, Attack] | None:
         """The unit with the most valuable legal attack worth ``SHOOT_FIRST``, the earlier on a
         tie, or None. Units are tried by their bound, best first, and the legality checks stop
         once no bound left can beat the attack found."""
@@ -175,7 +173,7 @@ class DefaultCommander:
                 bounds[i] < best[0][0] or (bounds[i] == best[0][0] and i > best[1])
             ):
                 break  # Sorted by bound, then place: no unit after this one can win.
-            attack = bounded_attack(pic, ready[i], reaches[i].pairs(pic))
+            attack = bounded_attack(board, ready[i], reaches[i].pairs(board))
             if attack is None or attack[0] < SHOOT_FIRST:
                 continue
             if best is None or attack[0] > best[0][0] or (attack[0] == best[0][0] and i < best[1]):
@@ -184,63 +182,63 @@ class DefaultCommander:
 
     # --- what it does ---------------------------------------------------------------------------
 
-    def _plan(self, pic: Picture, u: UnitInfo, attack: tuple[float, str, str] | None) -> Activate:
+    def _plan(self, board: Board, u: Piece, attack: Attack | None) -> Activate:
         """The unit's best activation, every candidate scored in points."""
-        view = pic.view
-        goal = goal_for(u, pic)
-        if (
-            goal is None
-            and attack is None
-            and not (u.card.has(Keyword.SENSOR) or u.card.has(Keyword.FIXED_MOUNT))
-        ):
+        view = board.view
+        goal = goal_for(u, board)
+        if goal is None and attack is None and not (u.sensor or u.fixed):
             return Activate(u.id)  # Holding, nothing to shoot: nothing to weigh.
         here = u.position
-        fixed = u.card.has(Keyword.FIXED_MOUNT)
-        facing = u.facing if fixed else None
-        in_cover = pic.hidden_at(u, here)
+        fixed = u.fixed
+        facing = u.info.facing if fixed else None
+        in_cover = not u.aerial and bool(u.cover)
         if (
             goal is None
             and attack is not None
-            and attack[0] > 1e-9
-            and not (fixed or u.card.has(Keyword.SENSOR))
-            and (not in_cover or pic.sheltered(u, here))
+            and attack.value > 1e-9
+            and not (fixed or u.sensor)
+            and (not in_cover or u.sheltered)
         ):
             # Staying put, and firing gives nothing away: in the open it is seen already, and
-            # in a building only the building can be attacked. The place weighs the same
-            # either way, so the attack decides alone.
-            return Activate(u.id, (AttackStep(attack[1], attack[2]),))
-        plans: list[_Plan] = [(self._place(pic, u, here, goal, in_cover, facing), Activate(u.id))]
+            # in a building only the building can be attacked. The place weighs the same either
+            # way, so the attack decides alone.
+            return Activate(u.id, (AttackStep(attack.target, attack.weapon),))
+        plans: list[_Plan] = [(self._place(board, u, here, goal, in_cover, facing), Activate(u.id))]
         if attack is not None:
-            value, target, weapon = attack
             plans.append(
                 (
-                    value + self._place(pic, u, here, goal, False, facing, fired=True),
-                    Activate(u.id, (AttackStep(target, weapon),)),
+                    attack.value + self._place(board, u, here, goal, False, facing, fired=True),
+                    Activate(u.id, (AttackStep(attack.target, attack.weapon),)),
                 )
             )
-        if u.card.has(Keyword.SENSOR):
+        if u.sensor:
             found = view.sensor_targets(u.id)
             if found:
-                others = any(o.id != u.id and not o.activated for o in pic.own)
+                others = any(o.id != u.id and not o.info.activated for o in board.own)
                 worth = REVEAL if others else REVEAL / 2
                 plans.append(
                     (
-                        worth + self._place(pic, u, here, goal, in_cover, facing),
+                        worth + self._place(board, u, here, goal, in_cover, facing),
                         Activate(u.id, (RevealStep(found[0]),)),
                     )
                 )
         if fixed and attack is None:
-            turn = self._turn_to_face(pic, u)
+            turn = self._turn_to_face(board, u)
             if turn is not None:
                 plans.append(
                     (
-                        self._place(pic, u, here, goal, in_cover, turn),
+                        self._place(board, u, here, goal, in_cover, turn),
                         Activate(u.id, (MoveStep((), turn),)),
                     )
                 )
         if goal is not None:
             floor = max(p[0] for p in plans)
-            plans.extend(self._moves(pic, u, goal, attack, floor))
+            chosen = plans[0][0]
+            for plan in plans[1:]:
+                if plan[0] > chosen + 1e-9:
+                    chosen = plan[0]
+            if u.mobile or self._most_gained_in_reach(board, u, goal) > chosen:
+                plans.extend(self._moves(board, u, goal, attack, floor, chosen))
         best = plans[0]
         for plan in plans[1:]:
             if plan[0] > best[0] + 1e-9:
@@ -249,8 +247,8 @@ class DefaultCommander:
 
     def _place(
         self,
-        pic: Picture,
-        u: UnitInfo,
+        board: Board,
+        u: Piece,
         p: Point,
         goal: Goal | None,
         hidden: bool,
@@ -261,31 +259,38 @@ class DefaultCommander:
 
         ``hidden``: it will be concealed there; ``fired``: it attacks this activation.
         """
-        value = self._gain(pic, u, p, goal, facing)
-        if fired and pic.hidden_at(u, p):
-            # Firing from cover reveals the unit only until the end of its next activation,
-            # and an enemy firing at it is not firing at a friend: it costs a share of the gap.
-            exposed = pic.threats.threat(u, p, hidden=False)
-            covered = pic.threats.threat(u, p, hidden=True)
+        value = self._gain(board, u, p, goal, facing)
+        if fired and board.hidden_at(u, p):
+            # Firing from cover reveals the unit only until the end of its next activation, and
+            # an enemy firing at it is not firing at a friend: it costs a share of the gap.
+            exposed = threat(board, u, p, False)
+            covered = threat(board, u, p, True)
             value -= FEAR * (covered + REVEALED * (exposed - covered))
         else:
-            value -= FEAR * pic.threats.threat(u, p, hidden=hidden)
+            value -= FEAR * threat(board, u, p, hidden)
         return value
 
     def _gain(
-        self, pic: Picture, u: UnitInfo, p: Point, goal: Goal | None, facing: float | None
+        self, board: Board, u: Piece, p: Point, goal: Goal | None, facing: float | None
     ) -> float:
         """Order progress, ground held and next shot at ``p``: the same whether the unit fires
         this activation or not, so worked out once a place (the plans weigh each end up to
         three ways)."""
+        gains = board.gains
         key = (u.id, p, facing)
-        found = pic.gains.get(key)
-        if found is not None:
-            return found
+        found = gains.get(key)
+        if found is None:
+            found = gains[key] = self._ground_gained(board, u, p, goal) + self._shot_weight(
+                board, u
+            ) * opportunity(board, u, p, facing)
+        return found
+
+    def _ground_gained(self, board: Board, u: Piece, p: Point, goal: Goal | None) -> float:
+        """Order progress and ground held at ``p``."""
         value = 0.0
         if goal is not None:
             d = geometry.distance(p, goal.point)
-            value -= goal.press * turns_needed(d, goal.radius, u.card.move)
+            value -= goal.press * turns_needed(d, goal.radius, u.move)
             obj = goal.objective
             if (
                 obj is not None
@@ -294,91 +299,130 @@ class DefaultCommander:
                 and geometry.distance(p, obj.point) <= obj.radius
             ):
                 value += ARRIVED * goal.press
-        kind = order_kind(u, pic)
-        value += presence(pic, u, p)
-        weight = ATTACKER_SHOT if kind is OrderKind.ATTACK else NEXT_SHOT
-        value += weight * pic.values.opportunity(u, p, facing)
-        pic.gains[key] = value
-        return value
+        return value + presence(board, u, p)
 
-    def _turn_to_face(self, pic: Picture, u: UnitInfo) -> float | None:
+    def _shot_weight(self, board: Board, u: Piece) -> float:
+        return ATTACKER_SHOT if order_kind(u, board) is OrderKind.ATTACK else NEXT_SHOT
+
+    def _most_gained(self, board: Board, u: Piece, p: Point, goal: Goal) -> float:
+        """The most ``_gain`` could be at ``p``: the best next shot the unit has anywhere in
+        place of the one from ``p``. A place under no threat is worth no more."""
+        targets = _targets(board, u)
+        best = targets[0][0] if targets else 0.0
+        return self._ground_gained(board, u, p, goal) + self._shot_weight(board, u) * best
+
+    def _most_gained_in_reach(self, board: Board, u: Piece, goal: Goal) -> float:
+        """The most ``_gain`` could be anywhere a move could end: as near the goal and every
+        objective as a whole Move gets it, with the best next shot the unit has anywhere. A move
+        that ends where it gains no more than the plans weighed so far cannot be taken, so when
+        this is no more, no path need be found."""
+        # A move ends within Move of where the unit stands (twice that for an Amphibious unit,
+        # moving doubled through water); a hair off, for the rounding of each distance.
+        reach = (u.move / WATER_RATE if u.amphibious else u.move) + 1e-9
+        here = u.position
+        d = geometry.distance(here, goal.point)
+        value = -goal.press * turns_needed(max(0.0, d - reach), goal.radius, u.move)
+        obj = goal.objective
+        if (
+            obj is not None
+            and obj.kind is ObjectiveKind.HOLD
+            and obj.point is not None
+            and geometry.distance(here, obj.point) - reach <= obj.radius
+        ):
+            value += ARRIVED * goal.press
+        for point, radius, share in ground(board, u):
+            if geometry.distance(here, point) - reach <= radius:
+                value += share
+        targets = _targets(board, u)
+        return value + self._shot_weight(board, u) * (targets[0][0] if targets else 0.0)
+
+    def _turn_to_face(self, board: Board, u: Piece) -> float | None:
         """The facing that brings the most valuable target in range into the front arc."""
         best: tuple[float, float] | None = None
-        for e in pic.enemies:
+        tables = board.tables
+        for e in board.foes:
             d = geometry.distance(u.position, e.position)
-            for s in pic.tables.shots(u.id, u.skill, e.id):
+            for s in tables.card_shots(u.no, u.skill, e.no):
                 if d > s.range or s.damage + s.suppress <= 0:
                     continue
-                v = pic.values.attack_value(u, e, s)
+                v = attack_value(board, u, e, s, danger(board, e))
                 if best is not None and v <= best[0]:
                     continue
                 bearing = round(geometry.bearing(u.position, e.position), 3) % 360.0
-                if geometry.in_arc(u.position, u.facing, e.position):
+                if geometry.in_arc(u.position, u.info.facing, e.position):
                     continue  # Already faces it; nothing to gain by turning.
-                if pic.view.attack_problem(u.id, e.id, s.weapon, None, bearing) is None:
+                if board.view.attack_problem(u.id, e.id, s.weapon, None, bearing) is None:
                     best = (v, bearing)
         return None if best is None else best[1]
 
-    def _facing_at(self, pic: Picture, u: UnitInfo, p: Point, goal: Goal) -> float:
+    def _facing_at(self, board: Board, u: Piece, p: Point, goal: Goal) -> float:
         """Where a Fixed Mount should face after moving to ``p``: its best target, else ahead."""
         best: tuple[float, Point] | None = None
-        for e in pic.enemies:
-            found = pic.best_shot(u, e)
+        for e in board.foes:
+            found = best_shot(board.tables, u, e)
             if found is None or found[0] <= 0:
                 continue
             d = geometry.distance(p, e.position)
-            score = found[0] * e.card.size / (1.0 + d)
+            score = found[0] * e.size / (1.0 + d)
             if best is None or score > best[0]:
                 best = (score, e.position)
         toward = best[1] if best is not None else goal.point
         if geometry.distance(p, toward) < 1e-6:
-            return u.facing
+            return u.info.facing
         return round(geometry.bearing(p, toward), 3) % 360.0
 
     def _moves(
         self,
-        pic: Picture,
-        u: UnitInfo,
+        board: Board,
+        u: Piece,
         goal: Goal,
-        attack: tuple[float, str, str] | None,
+        attack: Attack | None,
         floor: float,
+        chosen: float,
     ) -> list[_Plan]:
-        """The plans that move: along each candidate path; a Move and Fire or Split Movement
-        unit also weighs firing then moving, and moving then firing (``_fire_after_moving``).
-        ``floor``: the best plan weighed so far."""
-        fixed = u.card.has(Keyword.FIXED_MOUNT)
-        mobile = u.card.has(Keyword.MOVE_AND_FIRE) or u.card.has(Keyword.SPLIT_MOVEMENT)
+        """The plans that move: along each candidate path; a Move and Fire or Split Movement unit
+        also weighs firing then moving, and moving then firing (``_fire_after_moving``).
+        ``floor``: the best plan weighed so far; ``chosen``: the plan's value that would be taken
+        so far. A move that could be worth no more than that (``_most_gained``) cannot be taken:
+        it is not weighed in full."""
+        fixed = u.fixed
+        mobile = u.mobile
         plans: list[_Plan] = []
         shooting: list[_Shooting] = []
-        for path in candidate_paths(pic, u, goal):
+        for path in candidate_paths(board, u, goal):
             end = path[-1]
-            facing = self._facing_at(pic, u, end, goal) if fixed else None
-            cost = crossing_cost(pic, u, path)
+            cost = crossing_cost(board, u, path)
+            if not mobile and self._most_gained(board, u, end, goal) - cost <= chosen:
+                continue
+            facing = self._facing_at(board, u, end, goal) if fixed else None
             step = MoveStep(tuple(path[1:]), facing)
-            hidden = pic.hidden_at(u, end)
-            plans.append(
-                (self._place(pic, u, end, goal, hidden, facing) - cost, Activate(u.id, (step,)))
-            )
+            hidden = board.hidden_at(u, end)
+            value = self._place(board, u, end, goal, hidden, facing) - cost
+            plans.append((value, Activate(u.id, (step,))))
+            if value > chosen + 1e-9:
+                chosen = value
             if not mobile:
                 continue  # Each unit moves or fires, not both.
-            pairs = pairs_from(pic, u, end)
+            pairs = pairs_from(board, u, end)
             bound = best_offer(pairs)
             if bound > 0:
-                place = self._place(pic, u, end, goal, False, facing, True) - cost
+                place = self._place(board, u, end, goal, False, facing, True) - cost
                 shooting.append((bound + place, place, pairs, path, step, facing, cost))
             if attack is not None:
                 # Fire from here first, then move: the move is the whole Move still.
-                value = attack[0] + self._place(pic, u, end, goal, False, facing, True) - cost
-                plans.append((value, Activate(u.id, (AttackStep(attack[1], attack[2]), step))))
+                value = attack.value + self._place(board, u, end, goal, False, facing, True) - cost
+                plans.append(
+                    (value, Activate(u.id, (AttackStep(attack.target, attack.weapon), step)))
+                )
         if shooting:
             best = max([floor] + [p[0] for p in plans])
-            found = self._fire_after_moving(pic, u, goal, shooting, best)
+            found = self._fire_after_moving(board, u, goal, shooting, best)
             if found is not None:
                 plans.append(found)
         return plans
 
     def _fire_after_moving(
-        self, pic: Picture, u: UnitInfo, goal: Goal, shooting: list[_Shooting], best: float
+        self, board: Board, u: Piece, goal: Goal, shooting: list[_Shooting], best: float
     ) -> _Plan | None:
         """The best move-then-fire plan that beats ``best``, or None.
 
@@ -390,35 +434,35 @@ class DefaultCommander:
         for bound, place, pairs, path, step, facing, cost in sorted(shooting, key=_by_bound):
             if bound <= best + 1e-9:
                 break  # Sorted by bound: no end after this one can beat the best.
-            after = bounded_attack(pic, u, pairs, path[-1], facing)
+            after = bounded_attack(board, u, pairs, path[-1], facing)
             if after is not None and after[0] + place > best + 1e-9:
                 best = after[0] + place
                 found = (best, path, step, after, cost)
         if found is None:
             return None
         value, path, step, after, cost = found
-        steps: tuple = (step, AttackStep(after[1], after[2]))
-        if u.card.has(Keyword.SPLIT_MOVEMENT):
-            away = self._move_away(pic, u, path, goal)
+        steps: tuple = (step, AttackStep(after.target, after.weapon))
+        if u.split:
+            away = self._move_away(board, u, path, goal)
             if away is not None:
                 back, back_end = away
-                value = after[0] + self._place(pic, u, back_end, goal, False, None, True) - cost
+                value = after[0] + self._place(board, u, back_end, goal, False, None, True) - cost
                 steps = (*steps, back)
         return value, Activate(u.id, steps)
 
     def _move_away(
-        self, pic: Picture, u: UnitInfo, path: list[Point], goal: Goal
+        self, board: Board, u: Piece, path: list[Point], goal: Goal
     ) -> tuple[MoveStep, Point] | None:
         """Split Movement: after firing, spend what is left moving away from the threat."""
-        view = pic.view
+        view = board.view
         spent = view.path_cost(u.id, path)
         if spent is None:
             return None
-        left = u.card.move - spent
+        left = u.move - spent
         if left < 0.5:
             return None
         end = path[-1]
-        away = retreat_point(pic, end, left, view.table)
+        away = retreat_point(board, end, left, board.table)
         if away is None:
             return None
         back = view.plan_path(u.id, away, left, start=end)

@@ -27,11 +27,11 @@ from ..geometry import nearest_point
 from ..scenario import Objective, ObjectiveKind, OrderKind, Quality
 from ..targeting import STRUCTURE_POWER
 from .odds import harm_by_reach
+from .threat import can_hurt
 
 if TYPE_CHECKING:
-    from ..commander import UnitInfo
     from ..geometry import Point
-    from .picture import Picture
+    from .board import Board, Piece
 
 ON_ORDERS_ONLY = Quality.GREEN.step
 """Units of this quality step or lower hold in place without an Order (BUCS: Raw, Green)."""
@@ -68,55 +68,52 @@ class Goal:
     """The enemy it is closing on (Attack), if any."""
 
 
-def order_kind(unit: UnitInfo, pic: Picture) -> OrderKind:
-    """The order the unit acts on, after the quality rule for units without an Order."""
-    known = pic.orders.get(unit.id)
-    if known is not None and known[0] is unit:
-        return known[1]
-    kind = _order_kind(unit, pic)
-    pic.orders[unit.id] = (unit, kind)
-    return kind
+def order_kind(unit: Piece, board: Board) -> OrderKind:
+    """The order the unit acts on, after the quality rule for units without an Order (an own
+    unit's order never changes, nor do the objectives: worked out once)."""
+    if unit.order is None:
+        unit.order = _order_kind(unit, board)
+    return unit.order
 
 
-def _order_kind(unit: UnitInfo, pic: Picture) -> OrderKind:
-    order = unit.order
+def _order_kind(unit: Piece, board: Board) -> OrderKind:
+    order = unit.info.order
     if order is None:
         return OrderKind.HOLD
     if order.given:
         return order.kind
-    if unit.quality.step <= ON_ORDERS_ONLY:
+    if unit.info.quality.step <= ON_ORDERS_ONLY:
         return OrderKind.HOLD  # Raw and Green units need an Order to act on their own.
-    side = pic.view.side
-    scored = [o for o in pic.view.objectives if side in o.sides]
+    scored = [o for o in board.objectives if board.side in o.sides]
     return OrderKind.ADVANCE if scored else OrderKind.ATTACK
 
 
-def goal_for(unit: UnitInfo, pic: Picture) -> Goal | None:
+def goal_for(unit: Piece, board: Board) -> Goal | None:
     """The unit's goal this activation, or None for units that stay put.
 
-    Kept on the picture: choosing who acts and planning its activation both ask, and the
+    Kept for the decision: choosing who acts and planning its activation both ask, and the
     answer depends only on what the decision sees.
     """
-    known = pic.goals.get(unit.id)
-    if known is not None and known[0] is unit:
-        return known[1]
-    goal = _goal_for(unit, pic)
-    pic.goals[unit.id] = (unit, goal)
+    kept = unit.goal
+    if kept is not None and kept[0] == board.decision:
+        return kept[1]
+    goal = _goal_for(unit, board)
+    unit.goal = (board.decision, goal)
     return goal
 
 
-def _goal_for(unit: UnitInfo, pic: Picture) -> Goal | None:
-    kind = order_kind(unit, pic)
-    if kind is OrderKind.HOLD or unit.card.move <= 0:
+def _goal_for(unit: Piece, board: Board) -> Goal | None:
+    kind = order_kind(unit, board)
+    if kind is OrderKind.HOLD or unit.move <= 0:
         return None
     if kind is OrderKind.ATTACK:
-        return _attack_goal(unit, pic)
-    obj = _objective(unit, pic)
+        return _attack_goal(unit, board)
+    obj = _objective(unit, board)
     if obj is None:
-        return _attack_goal(unit, pic)
+        return _attack_goal(unit, board)
     if kind is OrderKind.SCREEN:
-        return _screen_goal(unit, pic, obj)
-    return _advance_goal(unit, pic, obj)
+        return _screen_goal(unit, board, obj)
+    return _advance_goal(unit, board, obj)
 
 
 def turns_needed(distance: float, radius: float, move: float) -> float:
@@ -124,38 +121,37 @@ def turns_needed(distance: float, radius: float, move: float) -> float:
     return max(0.0, distance - radius) / move if move > 0 else float("inf")
 
 
-def _objective(unit: UnitInfo, pic: Picture) -> Objective | None:
-    view = pic.view
-    order = unit.order
+def _objective(unit: Piece, board: Board) -> Objective | None:
+    order = unit.info.order
     if order is not None and order.objective is not None:
-        for o in view.objectives:
+        for o in board.objectives:
             if o.id == order.objective:
                 return o
     best: tuple[float, Objective] | None = None
-    for o in view.objectives:
-        if view.side not in o.sides:
+    for o in board.objectives:
+        if board.side not in o.sides:
             continue
-        d = geometry.distance(unit.position, _centre(pic, o))
+        d = geometry.distance(unit.position, _centre(board, o))
         if best is None or d < best[0]:
             best = (d, o)
     return None if best is None else best[1]
 
 
-def _centre(pic: Picture, obj: Objective) -> Point:
+def _centre(board: Board, obj: Objective) -> Point:
     if obj.point is not None:
         return obj.point
-    for b in pic.view.buildings:
+    for b in board.all_buildings:
         if b.id == obj.building:
             return b.polygon.centroid
     return (0.0, 0.0)
 
 
-def _press(pic: Picture, obj: Objective, distance: float, radius: float, move: float) -> float:
+def _press(board: Board, obj: Objective, distance: float, radius: float, move: float) -> float:
     """Count the turns: per-turn points always press; end points press as the slack runs out."""
-    ours = pic.view.side in obj.sides
+    ours = board.side in obj.sides
     if ours and obj.points_per_turn:
         return float(obj.points_per_turn)
-    slack = pic.turns_left - turns_needed(distance, radius, move)
+    slack = board.turns_left - turns_needed(distance, radius, move)
     if slack <= 1.0:
         return 3.0
     if slack <= 2.0:
@@ -163,15 +159,16 @@ def _press(pic: Picture, obj: Objective, distance: float, radius: float, move: f
     return 0.35
 
 
-def _advance_goal(unit: UnitInfo, pic: Picture, obj: Objective) -> Goal | None:
+def _advance_goal(unit: Piece, board: Board, obj: Objective) -> Goal | None:
     if obj.kind is ObjectiveKind.RAZE:
-        b = next((b for b in pic.buildings if b.id == obj.building), None)
+        b = next((b for b in board.buildings if b.id == obj.building), None)
         if b is None:
-            return _attack_goal(unit, pic)  # Razed already: back to the fight.
+            return _attack_goal(unit, board)  # Razed already: back to the fight.
+        tables = board.tables
         reach = max(
             (
                 s.range
-                for s in pic.tables.shots(unit.id, unit.skill, b.id)
+                for s in tables.card_shots(unit.no, unit.skill, tables.card_no[b.id])
                 if s.power >= STRUCTURE_POWER
             ),
             default=0.0,
@@ -182,12 +179,12 @@ def _advance_goal(unit: UnitInfo, pic: Picture, obj: Objective) -> Goal | None:
         assert obj.point is not None
         point, radius = obj.point, obj.radius * 0.7
     d = geometry.distance(unit.position, point)
-    return Goal(point, radius, _press(pic, obj, d, radius, unit.card.move), obj)
+    return Goal(point, radius, _press(board, obj, d, radius, unit.move), obj)
 
 
-def _screen_goal(unit: UnitInfo, pic: Picture, obj: Objective) -> Goal:
-    centre = _centre(pic, obj)
-    threat = _enemy_centre(pic)
+def _screen_goal(unit: Piece, board: Board, obj: Objective) -> Goal:
+    centre = _centre(board, obj)
+    threat = _enemy_centre(board)
     if threat is None:
         return Goal(centre, obj.radius, SCREEN_PRESS, obj)
     d = geometry.distance(centre, threat)
@@ -200,104 +197,114 @@ def _screen_goal(unit: UnitInfo, pic: Picture, obj: Objective) -> Goal:
         centre[0] + (threat[0] - centre[0]) / d * ahead,
         centre[1] + (threat[1] - centre[1]) / d * ahead,
     )
-    return Goal(_on_table(pic, point), 1.0, SCREEN_PRESS, obj)
+    return Goal(_on_table(board, point), 1.0, SCREEN_PRESS, obj)
 
 
-def _attack_goal(unit: UnitInfo, pic: Picture) -> Goal | None:
-    best: tuple[float, UnitInfo, float] | None = None
-    for e in pic.enemies:
-        follow = pic.sheltered(e, e.position) and pic.can_follow_in(unit, e)
-        if not follow and not pic.can_hurt(unit, e):
+def _attack_goal(unit: Piece, board: Board) -> Goal | None:
+    best: tuple[float, Piece, float] | None = None
+    for e in board.foes:
+        follow = e.sheltered and can_follow_in(board, unit, e)
+        if not follow and not can_hurt(board, unit, e):
             continue  # Only close on what it can actually hurt.
-        reaches = harm_by_reach(pic.tables, unit, e)
+        reaches = harm_by_reach(board.tables, unit, e)
         if not reaches:
             continue
         reach, h = reaches[0]  # The longest reach, and the best harm from there.
         if follow:
             reach = 0.9  # In among them: only those inside the building see each other.
         d = geometry.distance(unit.position, e.position)
-        score = e.card.size * h / (1.0 + max(0.0, d - reach) / max(unit.card.move, 1.0))
+        score = e.size * h / (1.0 + max(0.0, d - reach) / max(unit.move, 1.0))
         if best is None or score > best[0]:
             best = (score, e, reach)
     if best is not None:
         _, e, reach = best
         return Goal(e.position, max(reach * 0.9, 0.8), ATTACK_PRESS, None, e.id)
     # Nothing to shoot at: make for the ground the enemy wants, where it will come.
-    contested = [o for o in pic.view.objectives if o.point is not None]
+    contested = [o for o in board.objectives if o.point is not None]
     if not contested:
         return None
     o = min(contested, key=lambda o: geometry.distance(unit.position, o.point))  # type: ignore[arg-type]
     return Goal(o.point, o.radius, ATTACK_PRESS, o)  # type: ignore[arg-type]
 
 
-def _enemy_centre(pic: Picture) -> Point | None:
-    spots = [e.position for e in pic.enemies]
+def can_follow_in(board: Board, unit: Piece, enemy: Piece) -> bool:
+    """Whether the unit could go into the building the enemy shelters in (it admits the unit, or
+    the unit has Breaching) and fight it there, where they see each other."""
+    inside = enemy.inside
+    if inside is None or unit.aerial:
+        return False
+    b = next(b for b in board.buildings if b.id == inside)
+    return b.card.admits_size(unit.size) or unit.breaching
+
+
+def _enemy_centre(board: Board) -> Point | None:
+    spots = [e.position for e in board.foes]
     if not spots:
-        spots = [e.position for e in pic.lost_sight]
+        spots = [e.position for e in board.lost]
     if not spots:
         return None
     return (sum(p[0] for p in spots) / len(spots), sum(p[1] for p in spots) / len(spots))
 
 
-def _on_table(pic: Picture, p: Point) -> Point:
-    width, height = pic.view.table
+def _on_table(board: Board, p: Point) -> Point:
+    width, height = board.table
     return (min(max(p[0], 0.1), width - 0.1), min(max(p[1], 0.1), height - 0.1))
 
 
-def press_of(pic: Picture, u: UnitInfo) -> float:
+def press_of(board: Board, u: Piece) -> float:
     """How hard the unit's order presses it to move, to choose who acts first.
 
     Kept for the turn while the unit stands as it did: the goal behind it moves with the
-    enemies, but only a little within a turn, and working it out for every ready unit at
-    every decision would cost as much as planning the activation.
+    enemies, but only a little within a turn, and working it out for every ready unit at every
+    decision would cost as much as planning the activation.
     """
-    kept = pic.memo.press.get(u.id)
-    if kept is not None and kept[0] is u:
+    kept = u.press
+    if kept is not None and kept[0] is u.info:
         return kept[1]
-    goal = goal_for(u, pic)
+    goal = goal_for(u, board)
     press = 0.0
     if goal is not None and geometry.distance(u.position, goal.point) > goal.radius:
         press = goal.press
-    pic.memo.press[u.id] = (u, press)
+    u.press = (u.info, press)
     return press
 
 
-def presence(pic: Picture, u: UnitInfo, p: Point) -> float:
+def presence(board: Board, u: Piece, p: Point) -> float:
     """What standing at ``p`` adds to holding ground: objectives held by being there.
 
     An objective is held by a side with a unit inside and no enemy inside, so the first unit
     there counts most; ground the enemy scores is worth denying as much as ground we score.
     """
     value = 0.0
-    for point, radius, share in _ground(pic, u):
+    for point, radius, share in ground(board, u):
         if geometry.distance(p, point) <= radius:
             value += share
     return value
 
 
-def _ground(pic: Picture, u: UnitInfo) -> list[tuple[Point, float, float]]:
+def ground(board: Board, u: Piece) -> list[tuple[Point, float, float]]:
     """(point, radius, this unit's share of its worth) for each objective on the ground, in
     objective order. None of it depends on where the unit would stand, and ``presence`` asks
     for every place weighed: worked out once a decision per unit."""
-    found = pic.ground.get(u.id)
-    if found is not None and found[0] is u:
-        return found[1]
+    kept = u.ground
+    if kept is not None and kept[0] == board.decision:
+        return kept[1]
     out = []
-    side = pic.view.side
-    for o in pic.view.objectives:
+    side = board.side
+    for o in board.objectives:
         if o.point is None:
             continue
         # This turn's points, the next one's, and the end points spread over the turns left:
         # standing there early earns the end points only by staying to the end.
-        turns = pic.turns_left
+        turns = board.turns_left
         worth = (o.points_per_turn * min(turns, 2) + o.points_at_end / turns) * PRESENCE
         if side not in o.sides:
             worth *= DENY
         others = sum(
             1
-            for f in pic.own
+            for f in board.own
             if f.id != u.id and geometry.distance(f.position, o.point) <= o.radius
         )
         out.append((o.point, o.radius, worth / (1 + others)))
-    pic.ground[u.id] = (u, out)
+    u.ground = (board.decision, out)
     return out

@@ -3,9 +3,9 @@
 Toward the order's goal (in full, and stopping short: where the target comes into range, else
 half way), round to the least threatened firing point at weapon reach, and, for a unit under
 fire where it stands, into the nearest sight-blocking piece it may enter and (under heavier
-fire) straight back out of reach. Every path comes from the view's own planner (or is
-a prefix of one, checked by the view), so the engine accepts it. Terrain and Breaching rolls on
-the way are priced by their chance of failing.
+fire) straight back out of reach. Every path comes from the view's own planner (or is a prefix
+of one, checked by the view), so the engine accepts it. Terrain and Breaching rolls on the way
+are priced by their chance of failing.
 """
 
 from __future__ import annotations
@@ -15,17 +15,15 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .. import geometry
-from ..cards import Keyword
 from ..geometry import nearest_point
 from ..paths import first_entry
 from ..scenario import ObjectiveKind
-from .threat import SPAN
+from .threat import SPAN, threat
 
 if TYPE_CHECKING:
-    from ..commander import UnitInfo
     from ..geometry import Point
+    from .board import Board, Piece
     from .goals import Goal
-    from .picture import Picture
 
 HAZARD = 0.4
 """Points lost to a failed terrain roll (the activation, and the tempo)."""
@@ -37,11 +35,10 @@ RING = 8
 """Firing positions weighed around a goal (every 45 degrees)."""
 
 
-def candidate_paths(pic: Picture, u: UnitInfo, goal: Goal) -> list[list[Point]]:
-    """Moves worth weighing: toward the goal (in full, and stopping short: where the target
-    comes into range, else half way), round to a firing point, and under fire into cover and
-    away."""
-    view = pic.view
+def candidate_paths(board: Board, u: Piece, goal: Goal) -> list[list[Point]]:
+    """Moves worth weighing: toward the goal (in full, and stopping short: where the target comes
+    into range, else half way), round to a firing point, and under fire into cover and away."""
+    view = board.view
     out: list[list[Point]] = []
     full = view.plan_path(u.id, goal.point)
     if full is not None and len(full) >= 2:
@@ -55,20 +52,20 @@ def candidate_paths(pic: Picture, u: UnitInfo, goal: Goal) -> list[list[Point]]:
             prefix = _prefix(full, stop)
             if view.path_cost(u.id, prefix) is not None:
                 out.append(prefix)
-    spot = _firing_spot(pic, u, goal)
+    spot = _firing_spot(board, u, goal)
     if spot is not None:
         path = view.plan_path(u.id, spot)
         if path is not None and len(path) >= 2:
             out.append(path)
     # Cover and retreat are for a unit under fire; one out of harm's way makes for its goal.
-    threat = pic.threats.threat(u, u.position, hidden=u.concealed)
-    cover = _cover_spot(pic, u, goal) if threat > UNDER_FIRE * u.card.size else None
+    here = threat(board, u, u.position, u.info.concealed)
+    cover = _cover_spot(board, u, goal) if here > UNDER_FIRE * u.size else None
     if cover is not None:
         path = view.plan_path(u.id, cover)
-        if path is not None and len(path) >= 2 and pic.hidden_at(u, path[-1]):
+        if path is not None and len(path) >= 2 and board.hidden_at(u, path[-1]):
             out.append(path)
-    if threat > 0.25 * u.card.size:
-        away = retreat_point(pic, u.position, u.card.move, view.table)
+    if here > 0.25 * u.size:
+        away = retreat_point(board, u.position, u.move, board.table)
         if away is not None:
             path = view.plan_path(u.id, away)
             if path is not None and len(path) >= 2:
@@ -76,58 +73,52 @@ def candidate_paths(pic: Picture, u: UnitInfo, goal: Goal) -> list[list[Point]]:
     return out
 
 
-def crossing_cost(pic: Picture, u: UnitInfo, path: list[Point]) -> float:
+def crossing_cost(board: Board, u: Piece, path: list[Point]) -> float:
     """Price of the terrain and Breaching rolls the path asks for, by their chance of failing."""
-    if u.card.has(Keyword.AERIAL) or len(path) < 2:
+    if u.aerial or len(path) < 2:
         return 0.0
-    sure = u.card.has(Keyword.SURE_FOOTED)
-    breaching = u.card.has(Keyword.BREACHING)
-    # Only the table and these few figures count: a path weighed again (the unit stood still,
-    # or another unit with the same card) is priced once a battle, while no building falls.
+    # Only the table and these few figures count: a path weighed again (the unit stood still, or
+    # another unit with the same card) is priced once a battle, while no building falls.
     key = (
         tuple(path),
         min(u.skill, 6),
-        sure,
-        (u.card.size, u.hits) if breaching else None,
-        len(pic.buildings),
+        u.sure,
+        (u.size, u.hits) if u.breaching else None,
     )
-    kept = pic.kept.crossing
+    kept = board.memo
     found = kept.get(key)
     if found is None:
-        found = kept[key] = _crossing_cost(pic, u, path, sure, breaching)
+        found = kept[key] = _crossing_cost(board, u, path)
     return found
 
 
-def _crossing_cost(
-    pic: Picture, u: UnitInfo, path: list[Point], sure: bool, breaching: bool
-) -> float:
+def _crossing_cost(board: Board, u: Piece, path: list[Point]) -> float:
     fail = 1.0 - min(u.skill, 6) / 6.0
     xs = [q[0] for q in path]
     ys = [q[1] for q in path]
     box = (min(xs), min(ys), max(xs), max(ys))
     cost = 0.0
-    for poly in _rolling(pic, sure):
+    for poly in _rolling(board, u.sure):
         if _meets(box, poly.bbox) and _enters(path, poly):
             cost += HAZARD * fail
-    if breaching:
-        for b in pic.buildings:
-            breach = not b.card.admits_size(u.card.size)
+    if u.breaching:
+        for b in board.buildings:
+            breach = not b.card.admits_size(u.size)
             if breach and _meets(box, b.polygon.bbox) and _enters(path, b.polygon):
-                cost += fail * u.card.size / max(u.hits, 1)
+                cost += fail * u.size / max(u.hits, 1)
     return cost
 
 
-def _rolling(pic: Picture, sure: bool) -> list[geometry.Polygon]:
+def _rolling(board: Board, sure: bool) -> list[geometry.Polygon]:
     """The terrain pieces whose entry asks for a terrain roll (walls even of the Sure-Footed):
     kept while no building falls (its rubble is new terrain)."""
-    kept = pic.kept.rolling
-    key = (sure, len(pic.buildings))
-    found = kept.get(key)
+    key = ("rolling", sure)
+    found = board.memo.get(key)
     if found is None:
         found = [
-            t.polygon for t in pic.view.terrain if t.props.hazard and (t.props.wall or not sure)
+            t.polygon for t in board.view.terrain if t.props.hazard and (t.props.wall or not sure)
         ]
-        kept[key] = found
+        board.memo[key] = found
     return found
 
 
@@ -140,12 +131,13 @@ def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, f
     return not (a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1])
 
 
-def retreat_point(pic: Picture, p: Point, reach: float, table: tuple[float, float]) -> Point | None:
+def retreat_point(board: Board, p: Point, reach: float, table: tuple[float, float]) -> Point | None:
     """``reach`` inches from ``p`` straight away from the enemies that can see it."""
-    if not pic.enemies:
+    foes = board.foes
+    if not foes:
         return None
-    sx = sum(e.position[0] for e in pic.enemies) / len(pic.enemies)
-    sy = sum(e.position[1] for e in pic.enemies) / len(pic.enemies)
+    sx = sum(e.position[0] for e in foes) / len(foes)
+    sy = sum(e.position[1] for e in foes) / len(foes)
     dx, dy = p[0] - sx, p[1] - sy
     norm = (dx * dx + dy * dy) ** 0.5
     if norm < 1e-6:
@@ -155,19 +147,19 @@ def retreat_point(pic: Picture, p: Point, reach: float, table: tuple[float, floa
     return (x, y)
 
 
-def _firing_spot(pic: Picture, u: UnitInfo, goal: Goal) -> Point | None:
+def _firing_spot(board: Board, u: Piece, goal: Goal) -> Point | None:
     """The least threatened point at weapon reach from the goal that still sees it.
 
-    The goal's own path comes straight in; this comes round, out of the arcs and lines of
-    what can hurt the unit (a Fixed Mount that must turn first, a wood in the way).
+    The goal's own path comes straight in; this comes round, out of the arcs and lines of what
+    can hurt the unit (a Fixed Mount that must turn first, a wood in the way).
     """
-    if goal.radius < 2.0 or (not pic.enemies and not pic.lost_sight):
+    if goal.radius < 2.0 or (not board.foes and not board.lost):
         return None
     obj = goal.objective
     if goal.target is None and (obj is None or obj.kind is not ObjectiveKind.RAZE):
         return None  # Ground is taken by standing on it, not by shooting at it.
     gx, gy = goal.point
-    width, height = pic.view.table
+    width, height = board.table
     reach = goal.radius * 0.95
     best: tuple[float, Point] | None = None
     for k in range(RING):
@@ -175,38 +167,29 @@ def _firing_spot(pic: Picture, u: UnitInfo, goal: Goal) -> Point | None:
         spot = (round(gx + math.cos(angle) * reach, 3), round(gy + math.sin(angle) * reach, 3))
         if not (0.2 <= spot[0] <= width - 0.2 and 0.2 <= spot[1] <= height - 0.2):
             continue
-        if geometry.distance(u.position, spot) > SPAN * u.card.move:
+        if geometry.distance(u.position, spot) > SPAN * u.move:
             continue  # Too far round to matter this turn or the next.
-        if not u.card.has(Keyword.AERIAL) and not pic.view.line_clear(spot, goal.point):
+        if not u.aerial and not board.view.line_clear(spot, goal.point):
             continue
-        threat = pic.threats.threat(u, spot, hidden=False)
-        score = threat + 0.05 * geometry.distance(u.position, spot)
+        score = threat(board, u, spot, False) + 0.05 * geometry.distance(u.position, spot)
         if best is None or score < best[0]:
             best = (score, spot)
     return None if best is None else best[1]
 
 
-def _cover_spot(pic: Picture, u: UnitInfo, goal: Goal) -> Point | None:
+def _cover_spot(board: Board, u: Piece, goal: Goal) -> Point | None:
     """A point just inside the sight-blocking piece within reach that is nearest the goal."""
-    if u.card.has(Keyword.AERIAL):
+    if u.aerial:
         return None  # Aerial is never concealed: there is no cover to take.
     here = u.position
-    reach = u.card.move
-    polys = [
-        t.polygon for t in pic.view.terrain if t.props.blocks_sight and u.card.may_enter(t.props)
-    ]
-    polys += [
-        b.polygon
-        for b in pic.buildings
-        if b.card.admits_size(u.card.size) and b.side in (None, pic.view.side)
-    ]
+    reach = u.move
     best: tuple[float, Point] | None = None
     hx, hy = here
     near = reach - 0.5
     far = (near + 1e-6) ** 2  # a hair over, so rounding can never rule out a piece in reach
-    for poly in polys:
-        # The nearest point lies in the bounding box, so a box out of reach rules the piece
-        # out before the exact (and much dearer) nearest point is sought.
+    for poly in _shelters(board, u):
+        # The nearest point lies in the bounding box, so a box out of reach rules the piece out
+        # before the exact (and much dearer) nearest point is sought.
         x0, y0, x1, y1 = poly.bbox
         dx = max(x0 - hx, 0.0, hx - x1)
         dy = max(y0 - hy, 0.0, hy - y1)
@@ -230,6 +213,27 @@ def _cover_spot(pic: Picture, u: UnitInfo, goal: Goal) -> Point | None:
         if best is None or score < best[0]:
             best = (score, spot)
     return None if best is None else best[1]
+
+
+def _shelters(board: Board, u: Piece) -> list[geometry.Polygon]:
+    """The sight-blocking pieces the unit's card may enter, and the standing buildings of no side
+    or ours that admit it: kept while no building falls."""
+    key = ("shelters", u.no)
+    found = board.memo.get(key)
+    if found is None:
+        card = u.card
+        found = [
+            t.polygon
+            for t in board.view.terrain
+            if t.props.blocks_sight and card.may_enter(t.props)
+        ]
+        found += [
+            b.polygon
+            for b in board.buildings
+            if b.card.admits_size(u.size) and b.side in (None, board.side)
+        ]
+        board.memo[key] = found
+    return found
 
 
 def _prefix(path: list[Point], length: float) -> list[Point]:

@@ -2,17 +2,18 @@
 
 The exact chances themselves are the scenario's (``tables.py``): every (attacker card, Skill,
 target card) worked out once when the scenario is loaded, as floats. Here they are weighed
-against the target's state; the answers for a state are kept in the scenario's tables too.
+against the target's state; the answers for a pair of unit states (``Piece.state``) are kept
+in the scenario's tables too, as they depend on nothing else.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..tables import ScenarioTables, Shot, StateKey
+from ..tables import STATES, ScenarioTables, Shot
 
 if TYPE_CHECKING:
-    from ..commander import UnitInfo
+    from .board import Piece
 
 __all__ = ["Shot", "at_least", "best_shot", "harm", "harm_by_reach", "removal_now"]
 
@@ -35,61 +36,45 @@ def removal_now(damage: float, suppress: float, hits: int, skill: int, demoralis
     return (damage if hits <= 1 else 0.0) + (suppress if skill - demoralise_at <= 1 else 0.0)
 
 
-def _state_key(tables: ScenarioTables, attacker: UnitInfo, target: UnitInfo) -> StateKey:
-    no = tables.card_no
-    return (
-        no[attacker.id],
-        attacker.skill,
-        attacker.hits,
-        no[target.id],
-        target.hits,
-        target.skill,
-    )
+def _harms(tables: ScenarioTables, attacker: int, target: int) -> list[tuple[float, Shot]]:
+    """(harm, shot) of each attack of the attacker's state on the target's (state numbers),
+    in card order. A ram pays for half its blow back."""
+    a_card, a_skill, a_hits = tables.state_cards[attacker]
+    t_card, t_skill, t_hits = tables.state_cards[target]
+    dem = tables.ruleset.demoralise_at_skill
+    out = []
+    for s in tables.card_shots(a_card, a_skill, t_card):
+        h = harm(s.damage, s.suppress, t_hits, t_skill, dem)
+        if s.ram:
+            h -= 0.5 * (s.blow_back[0] / max(a_hits, 1))
+        out.append((h, s))
+    return out
 
 
 def harm_by_reach(
-    tables: ScenarioTables, attacker: UnitInfo, target: UnitInfo
+    tables: ScenarioTables, attacker: Piece, target: Piece
 ) -> tuple[tuple[float, float], ...]:
     """(range, best harm at that range or closer) for each reach of the attacker's attacks,
     longest first: a gun that reaches 18" and a ram that reaches 1" are different threats."""
-    key = _state_key(tables, attacker, target)
+    key = attacker.state * STATES + target.state
     found = tables.reaches.get(key)
-    if found is not None:
-        return found
-    dem = tables.ruleset.demoralise_at_skill
-    pairs = []
-    for s in tables.shots(attacker.id, attacker.skill, target.id):
-        h = harm(s.damage, s.suppress, target.hits, target.skill, dem)
-        if s.ram:
-            h -= 0.5 * (s.blow_back[0] / max(attacker.hits, 1))
-        if h > 0:
-            pairs.append((s.range, h))
-    pairs.sort(key=lambda p: -p[0])
-    out = []
-    for r, _ in pairs:
+    if found is None:
+        pairs = [(s.range, h) for h, s in _harms(tables, attacker.state, target.state) if h > 0]
+        pairs.sort(key=lambda p: -p[0])
         # Anything that reaches at least this far may be used at this distance.
-        out.append((r, max(h for r2, h in pairs if r2 >= r)))
-    found = tuple(out)
-    tables.reaches[key] = found
+        found = tables.reaches[key] = tuple(
+            (r, max(h for r2, h in pairs if r2 >= r)) for r, _ in pairs
+        )
     return found
 
 
-def best_shot(
-    tables: ScenarioTables, attacker: UnitInfo, target: UnitInfo
-) -> tuple[float, Shot] | None:
-    """The attack with the most ``harm`` on the target in its state, and that harm.
-
-    A ram pays for half its blow back. Kept in the tables: the answer depends on nothing else.
-    """
-    key = _state_key(tables, attacker, target)
+def best_shot(tables: ScenarioTables, attacker: Piece, target: Piece) -> tuple[float, Shot] | None:
+    """The attack with the most ``harm`` on the target in its state, and that harm."""
+    key = attacker.state * STATES + target.state
     if key in tables.best:
         return tables.best[key]
-    dem = tables.ruleset.demoralise_at_skill
     best: tuple[float, Shot] | None = None
-    for s in tables.shots(attacker.id, attacker.skill, target.id):
-        h = harm(s.damage, s.suppress, target.hits, target.skill, dem)
-        if s.ram:
-            h -= 0.5 * (s.blow_back[0] / max(attacker.hits, 1))
+    for h, s in _harms(tables, attacker.state, target.state):
         if best is None or h > best[0]:
             best = (h, s)
     tables.best[key] = best

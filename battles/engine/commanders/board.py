@@ -1,0 +1,365 @@
+"""What the commander knows of the battle, kept from one decision to the next.
+
+A ``Board`` is built at a side's first decision and brought up to date at each one after
+(``Board.sync``). It holds every unit the side has seen as a ``Piece``: the figures of its card
+that every sum asks for, read once, and the ``UnitInfo`` it was last seen as. The view hands
+back the very same info for a unit that stands as it did, so a changed unit is known at a
+glance, and what a piece's sums depend on is kept on the piece with the info (or the decision)
+it was worked out for.
+
+The board also answers the questions about places that every sum asks: the building holding a
+point, a line between two points (reckoned between the ``GRID``-inch squares holding them), and
+whether a unit there is hidden or sheltered.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ..cards import Keyword
+from ..geometry import nearest_point
+
+if TYPE_CHECKING:
+    from ..commander import BattleView, UnitInfo
+    from ..geometry import Point, Polygon
+    from ..state import BuildingState
+    from ..tables import ScenarioTables
+
+MEMORY = 1
+"""Turns an enemy that went out of sight is still reckoned with where it was last seen."""
+
+GRID = 1.0
+"""Side of the squares lines are reckoned between, in inches (``Board.sees``)."""
+
+_EDGE = 1024
+_SIDE = 4096
+SQUARES = _SIDE * _SIDE
+"""A square's number in ``Board.sees``: (column + _EDGE) * _SIDE + row + _EDGE, unique for
+squares within 1,024" of the table's corner (any table is far smaller)."""
+
+
+def square(p: Point) -> int:
+    """The number of the ``GRID``-inch square holding ``p``."""
+    return (int(p[0] // GRID) + _EDGE) * _SIDE + int(p[1] // GRID) + _EDGE
+
+
+def square_centre(number: int) -> Point:
+    """The centre of the square numbered ``number``."""
+    column, row = divmod(number, _SIDE)
+    return ((column - _EDGE + 0.5) * GRID, (row - _EDGE + 0.5) * GRID)
+
+
+class Piece:
+    """A unit as the commander keeps it: its card's figures, and what it last saw of it."""
+
+    __slots__ = (
+        "aerial",
+        "amphibious",
+        "breaching",
+        "card",
+        "cover",
+        "danger",
+        "exposed",
+        "fixed",
+        "goal",
+        "ground",
+        "gun",
+        "hits",
+        "id",
+        "info",
+        "inside",
+        "kept",
+        "mobile",
+        "move",
+        "no",
+        "offers",
+        "order",
+        "position",
+        "press",
+        "reach",
+        "seen",
+        "sensor",
+        "sheltered",
+        "size",
+        "skill",
+        "sources",
+        "split",
+        "square",
+        "state",
+        "sure",
+        "targets",
+        "under",
+    )
+
+    def __init__(self, info: UnitInfo, tables: ScenarioTables) -> None:
+        card = info.card
+        self.id = info.id
+        self.card = card
+        self.no = tables.card_no[info.id]
+        """Its card's number in the scenario's tables."""
+        self.size = card.size
+        self.move = card.move
+        self.reach = tables.reach[self.no]
+        """Its longest weapon range, never under the 1" of close combat."""
+        self.gun = max((w.range for w in card.weapons), default=1.0)
+        """Its longest weapon range (1" for a card without weapons): how far its guns reach."""
+        keywords = card.keywords
+        self.aerial = Keyword.AERIAL in keywords
+        self.fixed = Keyword.FIXED_MOUNT in keywords
+        self.mobile = Keyword.MOVE_AND_FIRE in keywords or Keyword.SPLIT_MOVEMENT in keywords
+        """It may move and fire in one activation."""
+        self.split = Keyword.SPLIT_MOVEMENT in keywords
+        self.sensor = Keyword.SENSOR in keywords
+        self.sure = Keyword.SURE_FOOTED in keywords
+        self.breaching = Keyword.BREACHING in keywords
+        self.amphibious = Keyword.AMPHIBIOUS in keywords
+        self.order: Any = None
+        """Own units: the order it acts on (``goals.order_kind``), once asked."""
+        self.seen = 0
+        """Enemies: the turn it was last seen."""
+        # Sums kept with what they were worked out for (see the modules that keep them).
+        self.offers: dict[int, tuple[Any, list]] = {}
+        self.danger: tuple[Any, float] | None = None
+        self.exposed: tuple[Any, list[str]] | None = None
+        self.kept: Any = None
+        self.press: tuple[Any, float] | None = None
+        self.sources: tuple[int, list] | None = None
+        self.targets: tuple[int, list] | None = None
+        self.goal: tuple[int, Any] | None = None
+        self.ground: tuple[int, list] | None = None
+        self.under: tuple[Any, float] | None = None
+        self.info: UnitInfo = info
+        self.position: Point = info.position
+        self.square = square(info.position)
+        self.hits = info.hits
+        self.skill = info.skill
+        self.state = tables.state_number(self.no, info.skill, info.hits)
+        """Its card, Skill and Hits as one number (``ScenarioTables.state_number``)."""
+        self.inside: str | None = None
+        """The standing building it is in (never for a flier) (``Board.place``)."""
+        self.sheltered = False
+        """In a standing building: only the building can be attacked."""
+        self.cover: frozenset[str] = frozenset()
+        """The sight-blocking pieces holding where it stands."""
+
+    def see(self, info: UnitInfo, tables: ScenarioTables) -> bool:
+        """Take in what the unit looks like now; whether it moved."""
+        self.info = info
+        if info.hits != self.hits or info.skill != self.skill:
+            self.hits, self.skill = info.hits, info.skill
+            self.state = tables.state_number(self.no, info.skill, info.hits)
+        if info.position != self.position:
+            self.position = info.position
+            self.square = square(info.position)
+            return True
+        return False
+
+
+class Board:
+    """The battle as the side knows it (see the module docstring)."""
+
+    def __init__(self, view: BattleView) -> None:
+        self.tables: ScenarioTables = view.tables
+        self.ruleset = view.ruleset
+        self.demoralise_at = view.ruleset.demoralise_at_skill
+        self.side = view.side
+        self.objectives = view.objectives
+        self.table = view.table
+        self.turn_limit = view.turn_limit
+        self.pieces: dict[str, Piece] = {}
+        """Every unit the side has seen, by id."""
+        self.known: dict[str, Piece] = {}
+        """The enemies it has seen, by id, in the order first seen."""
+        self.turn = 0
+        self.decision = 0
+        """Decisions so far in the battle: this one's number."""
+        self.in_turn = 0
+        """This decision's number within the turn (0 for the turn's first)."""
+        self.view: BattleView = view
+        self.own: list[Piece] = []
+        """Own units in the battle, in scenario order."""
+        self.foes: list[Piece] = []
+        """Enemies in sight, in the view's order."""
+        self.lost: list[Piece] = []
+        """Enemies lately lost from sight (within ``MEMORY`` turns), as last seen."""
+        self.visible: dict[str, UnitInfo] = {}
+        """Enemies in sight by id."""
+        self.changed: set[str] | None = None
+        """Enemies that came, went or changed as targets since the side's decision before this
+        one in the turn (None at the turn's first)."""
+        self.buildings: list[BuildingState] = []
+        """Standing buildings."""
+        self.all_buildings: list[BuildingState] | None = None
+        self.turns_left = 0
+        self.lines: dict[int, bool] = {}
+        """Lines between grid squares on the table as it stands (``sees``)."""
+        self._lines: dict[int, dict[int, bool]] = {}
+        self._inside: dict[int, dict[Point, str | None]] = {}
+        self.inside_at: dict[Point, str | None] = {}
+        """The standing building holding each point asked, while no building falls."""
+        self.walls: dict[tuple[str, Point], float] = {}
+        """Distance from a point to a building's nearest wall."""
+        self.memo: dict[Any, Any] = {}
+        """Sums kept for the battle while no building falls, by what they were asked for
+        (``moves.crossing_cost``, ``moves._rolling``, ``values._raze_points``)."""
+        self.turn_memo: dict[Any, Any] = {}
+        """Sums kept for the rest of the turn (``values.building_worth``,
+        ``values._can_finish``)."""
+        self.cover: dict[Point, frozenset[str]] = {}
+        """Sight-blocking pieces holding each point asked, while no building falls (the view's
+        answer)."""
+        self.threats: dict[tuple[str, Point, bool], float] = {}
+        """Threats worked out this decision, by unit, place and whether hidden there."""
+        self.gains: dict[tuple[str, Point, float | None], float] = {}
+        """What a place offers a unit this decision, threat aside (``default._gain``)."""
+        self._last: dict[str, UnitInfo] = {}
+        # Sums of this decision, once asked (``threat._in_the_open``, ``values._occupants``,
+        # ``values.worth_attacking``).
+        self.in_the_open: list[tuple[str, float, float]] | None = None
+        self.occupants: dict[str, list[tuple[Piece, float]]] | None = None
+        self.worth: list[tuple[BuildingState, int, float]] | None = None
+
+    def sync(self, view: BattleView) -> None:
+        """Bring the board up to the view of this decision."""
+        tables = self.tables
+        pieces = self.pieces
+        self.view = view
+        self.decision += 1
+        if view.turn != self.turn:
+            self.turn = view.turn
+            self.in_turn = 0
+            self.turn_memo = {}
+        else:
+            self.in_turn += 1
+        turn = self.turn
+        self.turns_left = self.turn_limit - turn + 1
+        everything = view.buildings
+        standing = [b for b in everything if not b.collapsed]
+        if len(standing) != len(self.buildings) or self.all_buildings is None:
+            self._fall(standing, len(everything))
+        self.buildings = standing
+        self.all_buildings = everything
+        own = []
+        for info in view.own_units():
+            p = pieces.get(info.id)
+            if p is None:
+                p = pieces[info.id] = Piece(info, tables)
+                self.place(p)
+            elif p.info is not info and p.see(info, tables):
+                self.place(p)
+            own.append(p)
+        self.own = own
+        foes = []
+        now: dict[str, UnitInfo] = {}
+        known = self.known
+        for info in view.enemies():
+            p = known.get(info.id)
+            if p is None:
+                p = pieces[info.id] = known[info.id] = Piece(info, tables)
+                self.place(p)
+            elif p.info is not info and p.see(info, tables):
+                self.place(p)
+            p.seen = turn
+            foes.append(p)
+            now[info.id] = info
+        self.foes = foes
+        if len(now) == len(known):
+            self.lost = []
+        else:
+            self.lost = [p for p in known.values() if p.id not in now and turn - p.seen <= MEMORY]
+        self.changed = None if self.in_turn == 0 else _changes(self._last, now)
+        self._last = self.visible = now
+        self.threats = {}
+        self.gains = {}
+        self.in_the_open = None
+        self.occupants = None
+        self.worth = None
+
+    def _fall(self, standing: list[BuildingState], every: int) -> None:
+        """A building has fallen (or the battle begins): what depends on the table goes."""
+        count = len(standing)
+        self.buildings = standing
+        self.lines = (
+            self.tables.opening_lines if count == every else self._lines.setdefault(count, {})
+        )
+        self.inside_at = self._inside.setdefault(count, {})
+        self.memo = {}
+        self.cover = {}
+        for p in self.pieces.values():
+            p.kept = None
+            self.place(p)
+
+    def place(self, p: Piece) -> None:
+        """Where the piece stands as the table has it: in a building, under cover."""
+        p.inside = None if p.aerial else self.building_at(p.position)
+        p.sheltered = p.inside is not None
+        p.cover = self.cover_at(p.position)
+
+    # --- places ---------------------------------------------------------------------------------
+
+    def building_at(self, p: Point) -> str | None:
+        """The standing building whose footprint strictly holds ``p``, if any."""
+        inside = self.inside_at
+        try:
+            return inside[p]
+        except KeyError:
+            found = next((b.id for b in self.buildings if b.polygon.contains_strictly(p)), None)
+            inside[p] = found
+            return found
+
+    def cover_at(self, p: Point) -> frozenset[str]:
+        """Ids of the sight-blocking pieces strictly holding ``p`` (the view's answer)."""
+        found = self.cover.get(p)
+        if found is None:
+            found = self.cover[p] = self.view.cover_at(p)
+        return found
+
+    def distance_to_building(self, b: BuildingState, p: Point) -> float:
+        """Distance from ``p`` to the building's nearest wall."""
+        walls = self.walls
+        key = (b.id, p)
+        found = walls.get(key)
+        if found is None:
+            found = walls[key] = math.dist(p, nearest_point(b.polygon, p))
+        return found
+
+    def sheltered(self, u: Piece, p: Point) -> bool:
+        """Inside a standing building: only the building can be attacked."""
+        return not u.aerial and self.building_at(p) is not None
+
+    def hidden_at(self, u: Piece, p: Point) -> bool:
+        """Inside a sight-blocking piece: concealed there unless it fires."""
+        return not u.aerial and bool(self.cover_at(p))
+
+    def sees(self, a: int, b: int) -> bool:
+        """A line between the squares numbered ``a`` and ``b`` (``square``), as the commander
+        reckons lines: between the squares' centres. The threat and the next shot ask for a
+        line from every enemy to every place weighed; on the grid the same lines come back
+        again and again, and are kept (for the scenario while every building stands)."""
+        key = a * SQUARES + b if a <= b else b * SQUARES + a
+        found = self.lines.get(key)
+        if found is None:
+            found = self.lines[key] = self.view.line_clear(square_centre(a), square_centre(b))
+        return found
+
+    def polygon_of(self, building: str) -> Polygon:
+        return next(b.polygon for b in self.all_buildings if b.id == building)
+
+
+def _changes(before: dict[str, UnitInfo], now: dict[str, UnitInfo]) -> set[str]:
+    """The enemies (ids) that came, went or changed as targets: stand, hit or show otherwise
+    (having activated alone changes nothing about one as a target)."""
+    changed = set()
+    for i, e in now.items():
+        old = before.get(i)
+        if old is not e and (
+            old is None
+            or old.position != e.position
+            or old.hits != e.hits
+            or old.skill != e.skill
+            or old.concealed != e.concealed
+        ):
+            changed.add(i)
+    changed.update(i for i in before if i not in now)
+    return changed
