@@ -116,8 +116,8 @@ def test_attack_offers_kept_on_an_enemy_equal_a_fresh_board_s():
         for e in fresh.foes:
             again = offers(fresh, u, e)
             assert offers(kept, kept.pieces[u.id], kept.pieces[e.id]) == again, (u.id, e.id)
-            assert all(o.value > 0 for o in again)
-            assert [o.value for o in again] == sorted((o.value for o in again), reverse=True)
+            assert all(o[0] > 0 for o in again)
+            assert [o[0] for o in again] == sorted((o[0] for o in again), reverse=True)
 
 
 class _CheckingReaches:

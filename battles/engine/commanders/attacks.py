@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .values import Offer, building_value, building_worth, offers, worth_attacking
 
@@ -28,8 +28,14 @@ if TYPE_CHECKING:
     from ..state import BuildingState
     from .board import Board, Piece
 
-Attack = Offer
-"""An attack chosen: (value, reach, target id, weapon)."""
+
+class Attack(NamedTuple):
+    """An attack a unit could make."""
+
+    value: float
+    target: str
+    weapon: str
+
 
 _UNKNOWN = object()
 """A pair whose legal shot has not been asked for yet."""
@@ -38,11 +44,12 @@ _UNKNOWN = object()
 class _Pair:
     """One (unit, target) pair: the shots in range best first, and the best legal one."""
 
-    __slots__ = ("legal", "offer", "stamp")
+    __slots__ = ("legal", "offer", "stamp", "target")
 
-    def __init__(self, stamp: object, offer: list[Offer]) -> None:
+    def __init__(self, stamp: object, target: str, offer: list[Offer]) -> None:
         self.stamp = stamp
         """What the answer was worked out for: the target's info, or a building's state."""
+        self.target = target
         self.offer = offer
         """Shots in range with a positive value, most valuable first (ties keep card order)."""
         self.legal: object = _UNKNOWN
@@ -182,7 +189,7 @@ def bounded_attack(
             continue  # It cannot beat the best found, nor take its place on a tie.
         found = pair.legal
         if found is _UNKNOWN:
-            found = pair.legal = _first_legal(board, u, pair.offer, origin, facing)
+            found = pair.legal = _first_legal(board, u, pair, origin, facing)
         if found is not None:
             value = found[0]  # type: ignore[index]
             if best is None or value > best[0] or (value == best[0] and i < best_at):
@@ -207,7 +214,7 @@ def _in_reach(board: Board, u: Piece, pos: Point) -> list[Piece]:
 
 def _unit_pair(board: Board, u: Piece, e: Piece, pos: Point) -> _Pair:
     d = math.dist(pos, e.position)
-    return _Pair(e.info, [o for o in offers(board, u, e) if d <= o.range + 1e-9])
+    return _Pair(e.info, e.id, [o for o in offers(board, u, e) if d <= o[1] + 1e-9])
 
 
 def _building_pairs(
@@ -234,12 +241,12 @@ def _building_pairs(
         if pair is None or pair.stamp != stamp:
             d = board.distance_to_building(b, pos)
             offer = [
-                Offer(v, s.range, b.id, s.weapon)
+                (v, s.range, s.weapon)
                 for s in shots
                 if d <= s.range + 1e-9 and (v := building_value(board, b, s)) > 0
             ]
             offer.sort(key=_by_value)
-            pair = _Pair(stamp, offer)
+            pair = _Pair(stamp, b.id, offer)
             if kept is not None:
                 kept[b.id] = pair
         out.append(pair)
@@ -251,10 +258,10 @@ def _by_value(offer: tuple) -> float:
 
 
 def _first_legal(
-    board: Board, u: Piece, offer: list[Offer], origin: Point | None, facing: float | None
+    board: Board, u: Piece, pair: _Pair, origin: Point | None, facing: float | None
 ) -> Attack | None:
-    """The first shot of ``offer`` (most valuable first) the rules allow."""
-    for attack in offer:
-        if board.view.attack_problem(u.id, attack.target, attack.weapon, origin, facing) is None:
-            return attack
+    """The first shot of the pair's offer (most valuable first) the rules allow."""
+    for value, _, weapon in pair.offer:
+        if board.view.attack_problem(u.id, pair.target, weapon, origin, facing) is None:
+            return Attack(value, pair.target, weapon)
     return None

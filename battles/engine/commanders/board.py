@@ -73,7 +73,6 @@ class Piece:
         "mobile",
         "move",
         "no",
-        "offers",
         "order",
         "position",
         "press",
@@ -119,7 +118,6 @@ class Piece:
         self.seen = 0
         """Enemies: the turn it was last seen."""
         # Sums kept with what they were worked out for (see the modules that keep them).
-        self.offers: dict[int, tuple[Any, list]] = {}
         self.danger: tuple[Any, float] | None = None
         self.exposed: tuple[Any, list[str]] | None = None
         self.kept: Any = None
@@ -203,6 +201,9 @@ class Board:
         self.memo: dict[Any, Any] = {}
         """Sums kept for the battle while no building falls, by what they were asked for
         (``moves.crossing_cost``, ``moves._rolling``, ``values._raze_points``)."""
+        self.offers: dict[tuple[int, float], list] = {}
+        """Attack offers by the pair of unit states and the target's danger, for the turn
+        (``values.offers``)."""
         self.turn_memo: dict[Any, Any] = {}
         """Sums kept for the rest of the turn (``values.building_worth``,
         ``values._can_finish``)."""
@@ -219,6 +220,7 @@ class Board:
         self.in_the_open: list[tuple[str, float, float]] | None = None
         self.occupants: dict[str, list[tuple[Piece, float]]] | None = None
         self.worth: list[tuple[BuildingState, int, float]] | None = None
+        self.worth_before: list[tuple[BuildingState, int, float]] | None = None
 
     def sync(self, view: BattleView) -> None:
         """Bring the board up to the view of this decision."""
@@ -230,6 +232,7 @@ class Board:
             self.turn = view.turn
             self.in_turn = 0
             self.turn_memo = {}
+            self.offers = {}
         else:
             self.in_turn += 1
         turn = self.turn

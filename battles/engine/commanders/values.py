@@ -9,8 +9,8 @@ scores for removing it.
   shot that cannot suppress and seldom damages counts for a quarter.
 - **offers**: a unit's attacks on an enemy with a positive value, most valuable first, with
   their reach. They depend on where neither stands, only on what the two are (card, Skill,
-  Hits: ``Piece.state``), the enemy's danger and the turns left, so they are kept on the enemy
-  for every attacker in the same state, while the enemy stands as it did.
+  Hits: ``Piece.state``), the enemy's danger and the turns left, so they are kept for the turn
+  by those.
 - **building worth**: the raze points a building carries for the side, and what its fall does
   to those inside, times the chance of finishing it in the turns left.
 - **opportunity**: the best attack a unit could make next time from a place, on the enemies it
@@ -20,10 +20,11 @@ scores for removing it.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..scenario import ObjectiveKind
+from ..tables import STATES
 from .board import square
 from .odds import Shot, at_least, harm, removal_now
 from .threat import LOST_SIGHT, danger
@@ -52,13 +53,8 @@ LIMITED_USE = 0.8
 """A limited weapon (missiles, Charges) is kept for a target that makes it clearly better."""
 
 
-class Offer(NamedTuple):
-    """One attack a unit could make on a target, and what it is worth."""
-
-    value: float
-    range: float
-    target: str
-    weapon: str
+Offer = tuple[float, float, str]
+"""One attack a unit could make on a target: (value, reach, weapon)."""
 
 
 def attack_value(board: Board, unit: Piece, target: Piece, shot: Shot, danger: float) -> float:
@@ -86,21 +82,20 @@ def attack_value(board: Board, unit: Piece, target: Piece, shot: Shot, danger: f
 
 def offers(board: Board, unit: Piece, target: Piece) -> list[Offer]:
     """The unit's attacks on the target with a positive value, most valuable first (ties in
-    card order), wherever the two stand. Kept on the target for every attacker in the unit's
-    state while the turn, the target's state and its danger stand."""
+    card order), wherever the two stand. They depend only on the two units' states, the
+    target's danger and the turns left: kept for the turn by those."""
     threat = danger(board, target)
-    stamp = (board.turn, target.state, threat)
-    kept = target.offers.get(unit.state)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    found = []
-    for s in board.tables.card_shots(unit.no, unit.skill, target.no):
-        if s.damage + s.suppress > 0:
-            v = attack_value(board, unit, target, s, threat)
-            if v > 0:
-                found.append(Offer(v, s.range, target.id, s.weapon))
-    found.sort(key=_by_value)
-    target.offers[unit.state] = (stamp, found)
+    key = (unit.state * STATES + target.state, threat)
+    found = board.offers.get(key)
+    if found is None:
+        found = []
+        for s in board.tables.card_shots(unit.no, unit.skill, target.no):
+            if s.damage + s.suppress > 0:
+                v = attack_value(board, unit, target, s, threat)
+                if v > 0:
+                    found.append((v, s.range, s.weapon))
+        found.sort(key=_by_value)
+        board.offers[key] = found
     return found
 
 
@@ -114,7 +109,9 @@ def worth_attacking(board: Board) -> list[tuple[BuildingState, int, float]]:
     found = board.worth
     if found is None:
         found = [(b, b.hits, w) for b in board.buildings if (w := building_worth(board, b)) > 0]
-        board.worth = found
+        if found == board.worth_before:
+            found = board.worth_before  # the same list as the decision before: nothing moved on
+        board.worth = board.worth_before = found
     return found
 
 
@@ -223,8 +220,8 @@ def _targets(board: Board, unit: Piece) -> list[Target]:
             continue
         flies = e.aerial
         inside = e.inside
-        for o in offers(board, unit, e):
-            out.append((o.value, ex, ey, e.square, o.range, flies, inside))
+        for value, reach, _ in offers(board, unit, e):
+            out.append((value, ex, ey, e.square, reach, flies, inside))
     out.sort(key=_by_value)
     # An entry is scanned for its place, range and line alone: by (place, aerial, shelter),
     # only those reaching farther than every better one can ever be first.
