@@ -73,7 +73,19 @@ class Battle:
         self.seen_infos: dict[str, tuple[int, UnitInfo]] = {}
         """Likewise as the enemy sees it (no order, Average quality)."""
         self.commanders = dict(commanders)
+        self._legal: tuple[int, set[tuple[str, str, str]]] = (-1, set())
+        """Attacks found legal where the attacker stands (``found_legal``), with the length of
+        the log they were found at: answers for the battle as it stood then."""
         dice.emit = self.emit
+
+    def found_legal(self, unit: str, target: str, weapon: str) -> None:
+        """``attack_problem`` found this attack legal, as the battle stands now: the activation
+        that makes it need not ask again until something happens."""
+        at, found = self._legal
+        if at != len(self.log):
+            found = set()
+            self._legal = (len(self.log), found)
+        found.add((unit, target, weapon))
 
     def emit(self, event: ev.Event) -> None:
         """Log an event and apply it: the only way the battle state changes."""
@@ -104,10 +116,15 @@ class Battle:
                 self.dice.seed,
             )
         )
-        for u in self.state.units.values():
-            # Everything behind (or inside) blocking terrain starts concealed.
-            if self.sight.hidden(u):
-                self.emit(ev.Conceal(u.id))
+        # Everything behind (or inside) blocking terrain starts concealed: the same units in
+        # every battle of the scenario, so its tables keep which.
+        tables = self.scenario.tables
+        hidden = tables.opening_concealed
+        if hidden is None:
+            units = self.state.units.values()
+            hidden = tables.opening_concealed = tuple(u.id for u in units if self.sight.hidden(u))
+        for unit in hidden:
+            self.emit(ev.Conceal(unit))
 
     def play_turn(self, turn: int) -> bool:
         """Play one turn; False if it ended early because a side has no units left."""
@@ -117,10 +134,11 @@ class Battle:
         self.emit(ev.Initiative(turn, current))
         other = b if current == a else a
         in_battle = self.state.units_in_battle
+        ready = self.state.ready
         while True:
-            if not self._ready(current):
+            if not ready.get(current):
                 current, other = other, current
-                if not self._ready(current):
+                if not ready.get(current):
                     break
             self._activate(current)
             if not in_battle(a) or not in_battle(b):
@@ -128,9 +146,6 @@ class Battle:
             current, other = other, current
         score_turn(self)
         return True
-
-    def _ready(self, side: str) -> bool:
-        return any(not u.activated for u in self.state.units_in_battle(side))
 
     def _finish(self, reason: EndReason) -> None:
         score_end(self)
@@ -225,11 +240,13 @@ class Battle:
                 pos = path[-1]
         if steps and not isinstance(steps[0], MoveStep):
             first = steps[0]
-            problem = (
-                attack_problem(self, unit, first.target, first.weapon)
-                if isinstance(first, AttackStep)
-                else sensor_problem(self, unit, first.target)
-            )
+            at, legal = self._legal
+            if not isinstance(first, AttackStep):
+                problem = sensor_problem(self, unit, first.target)
+            elif at == len(self.log) and (unit.id, first.target, first.weapon) in legal:
+                problem = None  # Asked already, of the battle as it stands.
+            else:
+                problem = attack_problem(self, unit, first.target, first.weapon)
             if problem:
                 raise IllegalActionError(f"{unit.id}: {problem}")
         return unit, steps, plans

@@ -189,7 +189,10 @@ class BattleView:
             self._visible_enemies()
             if target not in self._seen_ids:
                 return f"no visible unit {target!r}"
-        return attack_problem(self._b, u, target, weapon, origin, facing)
+        problem = attack_problem(self._b, u, target, weapon, origin, facing)
+        if problem is None and origin is None and facing is None:
+            self._b.found_legal(unit_id, target, weapon)
+        return problem
 
     def legal_attacks(
         self,

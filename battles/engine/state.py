@@ -114,6 +114,8 @@ class BattleState:
     """Winner once ended (``None`` also for a draw)."""
     _in_battle: dict[str, tuple[UnitState, ...]] = field(default_factory=dict, repr=False)
     """``units_in_battle`` per side, asked many times per activation; a removal clears it."""
+    ready: dict[str, int] = field(default_factory=dict)
+    """Units of each side still in the battle that have not activated this turn."""
 
     @classmethod
     def initial(cls, scenario: Scenario) -> BattleState:
@@ -176,9 +178,13 @@ class BattleState:
     def _turn_start(self, e: ev.TurnStart) -> None:
         self.turn = e.turn
         self.first = None
+        ready = self.ready
+        ready.clear()
         for u in self.units.values():
             u.activated = False
             u.stamp += 1
+            if u.active:
+                ready[u.side] = ready.get(u.side, 0) + 1
 
     def _initiative(self, e: ev.Initiative) -> None:
         self.first = e.first
@@ -189,6 +195,8 @@ class BattleState:
         u.activations = e.number
         u.moved = 0.0
         u.stamp += 1
+        if self.ready.get(u.side):
+            self.ready[u.side] -= 1
         self.active_unit = e.unit
 
     def _move(self, e: ev.Move) -> None:
@@ -226,6 +234,8 @@ class BattleState:
         u.removed = Removal(e.how)
         u.active = False
         u.stamp += 1
+        if not u.activated and self.ready.get(u.side):
+            self.ready[u.side] -= 1
         self._in_battle.pop(u.side, None)
 
     def _collapse(self, e: ev.Collapse) -> None:

@@ -169,6 +169,10 @@ class ScenarioTables:
         """The commander's best attack by attacker and target state (``odds.best_shot``)."""
         self.reaches: dict[int, tuple[tuple[float, float], ...]] = {}
         """The commander's harm by reach by attacker and target state (``odds.harm_by_reach``)."""
+        self.opening_concealed: tuple[str, ...] | None = None
+        """The units that start the battle concealed (``Battle.start``), once a battle has
+        started: where every unit stands and the table decide it, and they are the same in every
+        battle of the scenario."""
         self.opening_lines: dict[int, bool] = {}
         """The commander's lines between grid squares over the opening table, every building
         standing (``board.Board.sees``): every battle of the scenario starts on that table, and
