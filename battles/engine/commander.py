@@ -72,29 +72,46 @@ class BattleView:
         self._b = battle
         self.side = side
         """The side this view belongs to."""
-        st = battle.state
-        self.enemy = st.enemy_of(side)
+        self.enemy = battle.state.enemy_of(side)
         """The other side's id."""
-        self.turn = st.turn
+        self.turn = battle.state.turn
         """Current turn."""
-        self.turn_limit = battle.scenario.turn_limit
-        """Last turn."""
-        self.table = (battle.scenario.width, battle.scenario.height)
-        """Table width and height in inches."""
-        self.ruleset: Ruleset = battle.ruleset
-        """Ruleset in force."""
-        self.scores = dict(st.scores)
-        """Scores so far."""
-        self.objectives: tuple[Objective, ...] = battle.scenario.objectives
-        """All objectives."""
-        self.tables: ScenarioTables = battle.scenario.tables
-        """The scenario's cards and their odds (``tables.py``), by piece id."""
         # A view lives for one decision, during which the battle does not change, so what it
         # works out is kept for the rest of the decision.
         self._seen: list[UnitState] | None = None
         self._seen_ids: frozenset[str] = frozenset()
         self._own_infos: list[UnitInfo] | None = None
         self._enemy_infos: list[UnitInfo] | None = None
+
+    @property
+    def turn_limit(self) -> int:
+        """Last turn."""
+        return self._b.scenario.turn_limit
+
+    @property
+    def table(self) -> tuple[float, float]:
+        """Table width and height in inches."""
+        return (self._b.scenario.width, self._b.scenario.height)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """Ruleset in force."""
+        return self._b.ruleset
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Scores so far."""
+        return dict(self._b.state.scores)
+
+    @property
+    def objectives(self) -> tuple[Objective, ...]:
+        """All objectives."""
+        return self._b.scenario.objectives
+
+    @property
+    def tables(self) -> ScenarioTables:
+        """The scenario's cards and their odds (``tables.py``), by piece id."""
+        return self._b.scenario.tables
 
     @property
     def terrain(self) -> list[TerrainPiece]:
