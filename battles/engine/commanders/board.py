@@ -22,7 +22,7 @@ from ..geometry import nearest_point
 
 if TYPE_CHECKING:
     from ..commander import BattleView, UnitInfo
-    from ..geometry import Point, Polygon
+    from ..geometry import Point
     from ..state import BuildingState
     from ..tables import ScenarioTables
 
@@ -119,7 +119,7 @@ class Piece:
         """Enemies: the turn it was last seen."""
         # Sums kept with what they were worked out for (see the modules that keep them).
         self.danger: tuple[Any, float] | None = None
-        self.exposed: tuple[Any, list[str]] | None = None
+        self.exposed: tuple[Any, dict[float, list[str]]] | None = None
         self.kept: Any = None
         self.press: tuple[Any, float] | None = None
         self.sources: tuple[int, list] | None = None
@@ -188,7 +188,8 @@ class Board:
         one in the turn (None at the turn's first)."""
         self.buildings: list[BuildingState] = []
         """Standing buildings."""
-        self.all_buildings: list[BuildingState] | None = None
+        self.all_buildings: list[BuildingState] = []
+        """Every building, standing or fallen."""
         self.turns_left = 0
         self.lines: dict[int, bool] = {}
         """Lines between grid squares on the table as it stands (``sees``)."""
@@ -239,7 +240,7 @@ class Board:
         self.turns_left = self.turn_limit - turn + 1
         everything = view.buildings
         standing = [b for b in everything if not b.collapsed]
-        if len(standing) != len(self.buildings) or self.all_buildings is None:
+        if len(standing) != len(self.buildings) or self.decision == 1:
             self._fall(standing, len(everything))
         self.buildings = standing
         self.all_buildings = everything
@@ -346,8 +347,6 @@ class Board:
             found = self.lines[key] = self.view.line_clear(square_centre(a), square_centre(b))
         return found
 
-    def polygon_of(self, building: str) -> Polygon:
-        return next(b.polygon for b in self.all_buildings if b.id == building)
 
 
 def _changes(before: dict[str, UnitInfo], now: dict[str, UnitInfo]) -> set[str]:
