@@ -348,7 +348,6 @@ class Board:
         return found
 
 
-
 def _changes(before: dict[str, UnitInfo], now: dict[str, UnitInfo]) -> set[str]:
     """The enemies (ids) that came, went or changed as targets: stand, hit or show otherwise
     (having activated alone changes nothing about one as a target)."""
