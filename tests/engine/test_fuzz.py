@@ -111,6 +111,11 @@ def check_invariants(rec) -> None:
             removed.add(e.unit)
         for u in state.units.values():
             assert u.hits >= 0 and u.skill >= 0
+        if state.turn:
+            # A side's ready count is its units in the battle that have not activated.
+            for side in (s.id for s in rec.scenario.sides):
+                waiting = [u for u in state.units_in_battle(side) if not u.activated]
+                assert state.ready.get(side, 0) == len(waiting), (side, e)
         for b in state.buildings.values():
             assert b.hits >= 0
     assert rec.events[-1].KIND == "end"
