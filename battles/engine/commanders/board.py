@@ -308,7 +308,9 @@ class Board:
         try:
             return inside[p]
         except KeyError:
-            found = next((b.id for b in self.buildings if b.polygon.contains_strictly(p)), None)
+            # A standing building blocks sight: it is among the pieces holding the point.
+            cover = self.cover_at(p)
+            found = next((b.id for b in self.buildings if b.id in cover), None) if cover else None
             inside[p] = found
             return found
 

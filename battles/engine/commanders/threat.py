@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..tables import STATES
-from .board import square
+from .board import SQUARES, square
 from .odds import harm_by_reach
 
 if TYPE_CHECKING:
@@ -241,6 +241,7 @@ def _threat(board: Board, unit: Piece, p: Point, hidden: bool) -> float:
     survive = 1.0
     px, py = p
     here = -1
+    lines = board.lines
     for x, y, sq, weight, reaches, move, mobile, flies, facing, covers, where in sources(
         board, unit
     ):
@@ -262,7 +263,10 @@ def _threat(board: Board, unit: Piece, p: Point, hidden: bool) -> float:
             else:
                 if here < 0:
                     here = square(p)
-                share = weight if board.sees(sq, here) else BLOCKED_IN_RANGE * weight
+                clear = lines.get(sq * SQUARES + here if sq <= here else here * SQUARES + sq)
+                if clear is None:
+                    clear = board.sees(sq, here)
+                share = weight if clear else BLOCKED_IN_RANGE * weight
         else:
             for r, hr in reaches:
                 if d > r + move:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from .. import geometry
 from ..scenario import ObjectiveKind
 from ..tables import STATES
-from .board import square
+from .board import SQUARES, square
 from .odds import Shot, at_least, harm, removal_now
 from .threat import LOST_SIGHT, danger
 
@@ -247,6 +247,7 @@ def opportunity(board: Board, unit: Piece, p: Point, facing: float | None = None
     here = None if aerial else board.building_at(p)
     px, py = p
     at = -1
+    lines = board.lines
     for v, ex, ey, sq, reach, flies, inside in _targets(board, unit):
         if inside is not None and inside != here:
             continue
@@ -258,6 +259,9 @@ def opportunity(board: Board, unit: Piece, p: Point, facing: float | None = None
             return v
         if at < 0:
             at = square(p)
-        if board.sees(at, sq):
+        clear = lines.get(at * SQUARES + sq if at <= sq else sq * SQUARES + at)
+        if clear is None:
+            clear = board.sees(at, sq)
+        if clear:
             return v
     return 0.0
