@@ -170,18 +170,21 @@ class BattleView:
         if self._seen is None:
             st, sight = self._b.state, self._b.sight
             enemies = st.units_in_battle(self.enemy)
-            if any(e.concealed for e in enemies):
+            seen = [e for e in enemies if not e.concealed]
+            if len(seen) < len(enemies):
                 # A concealed enemy is seen by a unit sharing its piece: by the side, when its
                 # piece is among the pieces the side's units stand in.
                 # A flier is over its piece, never in it.
                 held: set[str] = set()
                 for o in st.units_in_battle(self.side):
                     held.update(sight.pieces_of(o))
-                self._seen = [
-                    e for e in enemies if not e.concealed or not held.isdisjoint(sight.pieces_of(e))
-                ]
-            else:
-                self._seen = list(enemies)
+                if held:
+                    seen = [
+                        e
+                        for e in enemies
+                        if not e.concealed or not held.isdisjoint(sight.pieces_of(e))
+                    ]
+            self._seen = seen
             self._seen_ids = frozenset(e.id for e in self._seen)
         return self._seen
 
