@@ -141,9 +141,9 @@ class _CheckingReaches:
             a, b = reach_here(kept, u), reach_here(fresh, f)
             assert a.bound == b.bound, u.id
             assert [p.offer for p in a.pairs(kept)] == [p.offer for p in b.pairs(fresh)], u.id
-            assert bounded_attack(kept, u, a.pairs(kept)) == bounded_attack(
-                fresh, f, b.pairs(fresh)
-            )
+            found = bounded_attack(fresh, f, b.pairs(fresh))
+            assert bounded_attack(kept, u, a.pairs(kept)) == found
+            assert a.best(kept) == found  # as kept while the pairs stand
             _CheckingReaches.checked += 1
         return action
 

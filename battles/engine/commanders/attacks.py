@@ -73,12 +73,14 @@ class Reach:
     """
 
     __slots__ = (
+        "_best",
         "_bound",
         "_building_list",
         "_buildings",
         "_decision",
         "_enemies",
         "_structures",
+        "_version",
         "_worth",
         "bound",
         "unit",
@@ -98,6 +100,10 @@ class Reach:
         self._building_list: list[_Pair] = []
         self._structures: set[str] | None = None
         """The standing buildings (ids) something on the card can attack."""
+        self._version = 0
+        """Moves on whenever a pair comes, goes or is worked out again."""
+        self._best: tuple[int, Attack | None] = (-1, None)
+        """The best legal attack among the pairs, with the version it was found at."""
 
     def refresh(self, board: Board) -> None:
         """Bring the pairs up to this decision (``Board.changed``: the enemies that changed since
@@ -114,23 +120,30 @@ class Reach:
             for e in _in_reach(board, u, pos):
                 kept[e.id] = _unit_pair(board, u, e, pos)
             self._bound = best_offer(kept.values())
+            self._version += 1
         elif changed:
             limit = u.reach + 1e-9
             bound = self._bound
             stale = False  # whether a pair that gave the bound has gone or changed
             pieces = board.pieces
             visible = board.visible
+            moved = False
             for eid in changed:
                 old = kept.pop(eid, None)
-                if old is not None and old.offer and old.offer[0][0] >= bound:
-                    stale = True
+                if old is not None:
+                    moved = True
+                    if old.offer and old.offer[0][0] >= bound:
+                        stale = True
                 if eid in visible:
                     now = pieces[eid]
                     if math.dist(pos, now.position) <= limit:
                         pair = kept[eid] = _unit_pair(board, u, now, pos)
+                        moved = True
                         if pair.offer and pair.offer[0][0] > bound:
                             bound = pair.offer[0][0]
             self._bound = best_offer(kept.values()) if stale else bound
+            if moved:
+                self._version += 1
         self._decision = decision
         self.bound = max(self._bound, best_offer(self._building_pairs(board)))
 
@@ -139,6 +152,15 @@ class Reach:
         kept = self._enemies
         out = [kept[e.id] for e in board.foes if e.id in kept]
         return out + self._building_list
+
+    def best(self, board: Board) -> Attack | None:
+        """The unit's best legal attack where it stands (``bounded_attack``), found again only
+        once its pairs have moved on."""
+        version, found = self._best
+        if version != self._version:
+            found = bounded_attack(board, self.unit, self.pairs(board))
+            self._best = (self._version, found)
+        return found
 
     def _building_pairs(self, board: Board) -> list[_Pair]:
         """The pairs with the buildings worth attacking, asked again only when one of them
@@ -157,6 +179,7 @@ class Reach:
             # Some building's Hits or worth moved on: ask again (its pair is kept if not).
             wanted = [b for b, _, _ in worth if b.id in self._structures]
             self._building_list = _building_pairs(board, self.unit, None, self._buildings, wanted)
+            self._version += 1
         self._worth = worth
         return self._building_list
 
