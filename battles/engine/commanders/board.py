@@ -88,7 +88,6 @@ class Piece:
         "state",
         "sure",
         "targets",
-        "under",
     )
 
     def __init__(self, info: UnitInfo, tables: ScenarioTables) -> None:
@@ -117,7 +116,10 @@ class Piece:
         """Own units: the order it acts on (``goals.order_kind``), once asked."""
         self.seen = 0
         """Enemies: the turn it was last seen."""
-        # Sums kept with what they were worked out for (see the modules that keep them).
+        # Sums kept with what they were worked out for: the turn and where it stands (an
+        # enemy's ``threat.danger`` and ``threat._exposed_to``), the info it was seen as (its
+        # ``attacks.Reach``, ``goals.press_of``) or the decision (``threat.sources``,
+        # ``values._targets``, ``goals.goal_for``, ``goals.ground``).
         self.danger: tuple[Any, float] | None = None
         self.exposed: tuple[Any, dict[float, list[str]]] | None = None
         self.kept: Any = None
@@ -126,7 +128,6 @@ class Piece:
         self.targets: tuple[int, list] | None = None
         self.goal: tuple[int, Any] | None = None
         self.ground: tuple[int, list] | None = None
-        self.under: tuple[Any, float] | None = None
         self.info: UnitInfo = info
         self.position: Point = info.position
         self.square = square(info.position)
