@@ -104,7 +104,7 @@ def _fresh(view: BattleView, kept: Board) -> Board:
     return fresh
 
 
-def test_attack_offers_kept_on_an_enemy_equal_a_fresh_board_s():
+def test_attack_offers_kept_for_the_turn_equal_a_fresh_board_s_and_run_best_first():
     b = battle(scenario(*_sides()))
     commander = DefaultCommander()
     commander.choose(BattleView(b, "blue"))  # fills the turn's offers
