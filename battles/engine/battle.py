@@ -16,6 +16,7 @@ from . import geometry
 from .actions import Activate, AttackStep, MoveStep, RevealStep
 from .combat import resolve_attack
 from .commander import BattleView
+from .dice import discard
 from .errors import IllegalActionError
 from .events import EndReason, RevealCause
 from .movement import execute_move, path_problem
@@ -96,14 +97,21 @@ class Battle:
 
     def run(self) -> None:
         """Fight the battle to its end."""
-        self.start()
-        for turn in range(1, self.scenario.turn_limit + 1):
-            if self.on_turn is not None:
-                self.on_turn(turn)
-            if not self.play_turn(turn):
-                self._finish(EndReason.SIDE_ELIMINATED)
-                return
-        self._finish(EndReason.TURN_LIMIT)
+        try:
+            self.start()
+            for turn in range(1, self.scenario.turn_limit + 1):
+                if self.on_turn is not None:
+                    self.on_turn(turn)
+                if not self.play_turn(turn):
+                    self._finish(EndReason.SIDE_ELIMINATED)
+                    return
+            self._finish(EndReason.TURN_LIMIT)
+        finally:
+            # The commanders (through the views they keep) and the dice (through their sink)
+            # hold the battle, and it holds them: let them go, so that the battle is freed as
+            # soon as its caller lets go of it rather than by the garbage collector, later.
+            self.commanders = {}
+            self.dice.emit = discard
 
     def start(self) -> None:
         """Log the header and the concealment the units deploy with."""

@@ -24,7 +24,7 @@ class Dice:
         self._source = source
         self.seed = seed
         """The seed, when the dice are seeded (written into the log header)."""
-        self.emit: Callable[[Event], None] = _discard
+        self.emit: Callable[[Event], None] = discard
         """Where rolls go; ``Battle`` points this at its log."""
         self.count = 0
         """Dice drawn so far."""
@@ -103,5 +103,5 @@ class FixedDice(Dice):
         return self.faces[self._next :]
 
 
-def _discard(event: Event) -> None:
+def discard(event: Event) -> None:
     """Default sink for dice used outside a battle."""

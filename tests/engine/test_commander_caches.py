@@ -143,7 +143,7 @@ class _CheckingReaches:
             assert [p.offer for p in a.pairs(kept)] == [p.offer for p in b.pairs(fresh)], u.id
             found = bounded_attack(fresh, f, b.pairs(fresh))
             assert bounded_attack(kept, u, a.pairs(kept)) == found
-            assert a.best(kept) == found  # as kept while the pairs stand
+            assert a.best(kept, u) == found  # as kept while the pairs stand
             _CheckingReaches.checked += 1
         return action
 

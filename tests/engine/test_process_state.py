@@ -59,3 +59,21 @@ def test_a_scenario_s_battles_share_its_tables_and_another_scenario_has_its_own(
     run_battle(sc, 1, commanders={s.id: DefaultCommander() for s in sc.sides})
     assert all(sc.tables.finders[k] is f for k, f in finders.items())
     assert again.tables is not sc.tables and not again.tables.finders and not again.tables.best
+
+
+def test_a_finished_battle_leaves_nothing_for_the_garbage_collector():
+    """Commanders, views and dice let the battle go when it ends, so everything a battle made
+    is freed as soon as its record is dropped, not by the cyclic garbage collector later."""
+    import gc
+
+    sc = load_reference("chopper-raid")  # a building falls in some battles
+    run_battle(sc, 0)  # the scenario's tables and path finders are built, and kept with it
+    gc.collect()
+    gc.disable()
+    try:
+        for seed in range(3):
+            run_battle(sc, seed, commanders={s.id: DefaultCommander() for s in sc.sides})
+            run_battle(sc, seed, commanders={s.id: SimpleCommander() for s in sc.sides})
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

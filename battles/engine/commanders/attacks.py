@@ -83,11 +83,9 @@ class Reach:
         "_version",
         "_worth",
         "bound",
-        "unit",
     )
 
-    def __init__(self, unit: Piece) -> None:
-        self.unit = unit
+    def __init__(self) -> None:
         self._decision = -2
         self._enemies: dict[str, _Pair] = {}
         self._bound = 0.0
@@ -105,13 +103,12 @@ class Reach:
         self._best: tuple[int, Attack | None] = (-1, None)
         """The best legal attack among the pairs, with the version it was found at."""
 
-    def refresh(self, board: Board) -> None:
-        """Bring the pairs up to this decision (``Board.changed``: the enemies that changed since
-        the side's decision before)."""
+    def refresh(self, board: Board, u: Piece) -> None:
+        """Bring the unit's pairs up to this decision (``Board.changed``: the enemies that
+        changed since the side's decision before)."""
         decision = board.in_turn
         if decision == self._decision:
             return
-        u = self.unit
         pos = u.position
         kept = self._enemies
         changed = board.changed
@@ -145,7 +142,7 @@ class Reach:
             if moved:
                 self._version += 1
         self._decision = decision
-        self.bound = max(self._bound, best_offer(self._building_pairs(board)))
+        self.bound = max(self._bound, best_offer(self._building_pairs(board, u)))
 
     def pairs(self, board: Board) -> list[_Pair]:
         """The pairs in target order: enemies as the view lists them, then buildings."""
@@ -153,20 +150,20 @@ class Reach:
         out = [kept[e.id] for e in board.foes if e.id in kept]
         return out + self._building_list
 
-    def best(self, board: Board) -> Attack | None:
+    def best(self, board: Board, u: Piece) -> Attack | None:
         """The unit's best legal attack where it stands (``bounded_attack``), found again only
         once its pairs have moved on."""
         version, found = self._best
         if version != self._version:
-            found = bounded_attack(board, self.unit, self.pairs(board))
+            found = bounded_attack(board, u, self.pairs(board))
             self._best = (self._version, found)
         return found
 
-    def _building_pairs(self, board: Board) -> list[_Pair]:
+    def _building_pairs(self, board: Board, u: Piece) -> list[_Pair]:
         """The pairs with the buildings worth attacking, asked again only when one of them
         changed (``values.worth_attacking`` gives the same list)."""
         if self._structures is None:
-            u, tables = self.unit, board.tables
+            tables = board.tables
             self._structures = {
                 b.id
                 for b in board.buildings
@@ -178,7 +175,7 @@ class Reach:
         if self._worth is not worth and self._worth != worth:
             # Some building's Hits or worth moved on: ask again (its pair is kept if not).
             wanted = [b for b, _, _ in worth if b.id in self._structures]
-            self._building_list = _building_pairs(board, self.unit, None, self._buildings, wanted)
+            self._building_list = _building_pairs(board, u, None, self._buildings, wanted)
             self._version += 1
         self._worth = worth
         return self._building_list
@@ -188,8 +185,8 @@ def reach_here(board: Board, u: Piece) -> Reach:
     """The unit's ``Reach``, brought up to this decision."""
     kept = u.kept
     if kept is None or kept[0] is not u.info:
-        kept = u.kept = (u.info, Reach(u))
-    kept[1].refresh(board)
+        kept = u.kept = (u.info, Reach())
+    kept[1].refresh(board, u)
     return kept[1]
 
 

@@ -133,7 +133,7 @@ class DefaultCommander:
         """The unit to activate and its best attack now (see the module docstring)."""
         if len(ready) == 1:
             # The last unit of the turn acts whatever its rank: only its attack is asked.
-            return ready[0], reach_here(board, ready[0]).best(board)
+            return ready[0], reach_here(board, ready[0]).best(board, ready[0])
         reaches = [reach_here(board, u) for u in ready]
         waiting = [_waits(board, u) for u in ready]
         bounds = [0.0 if w else r.bound for r, w in zip(reaches, waiting, strict=True)]
@@ -145,7 +145,7 @@ class DefaultCommander:
             if waiting[i]:
                 key = (-1, 0.0)
             elif order_kind(u, board) is OrderKind.HOLD and (
-                bounds[i] <= 0 or reaches[i].best(board) is None
+                bounds[i] <= 0 or reaches[i].best(board, u) is None
             ):
                 key = (0, 0.0)
             else:
@@ -154,7 +154,7 @@ class DefaultCommander:
                 best = (key, i)
         assert best is not None
         i = best[1]
-        return ready[i], reaches[i].best(board)
+        return ready[i], reaches[i].best(board, ready[i])
 
     def _telling_attack(
         self, board: Board, ready: list[Piece], reaches: list[Reach], bounds: list[float]
@@ -171,7 +171,7 @@ class DefaultCommander:
                 bounds[i] < best[0][0] or (bounds[i] == best[0][0] and i > best[1])
             ):
                 break  # Sorted by bound, then place: no unit after this one can win.
-            attack = reaches[i].best(board)
+            attack = reaches[i].best(board, ready[i])
             if attack is None or attack[0] < SHOOT_FIRST:
                 continue
             if best is None or attack[0] > best[0][0] or (attack[0] == best[0][0] and i < best[1]):
