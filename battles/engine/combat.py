@@ -14,7 +14,7 @@ from . import events as ev
 from . import geometry
 from .cards import Keyword
 from .events import AttackKind, AttackOutcome, Removal, RevealCause, RollPurpose
-from .targeting import _profiles, nearest_wall
+from .targeting import nearest_wall, unit_profiles
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) -> None:
     """Resolve an attack the caller has already found legal (``targeting.attack_problem``)."""
-    prof = _profiles(b, attacker)[weapon]
+    prof = unit_profiles(b, attacker)[weapon]
     # Firing reveals the unit through the end of its own next activation.
     if not attacker.card.has(Keyword.AERIAL):
         until = attacker.activations + 1

@@ -24,7 +24,6 @@ from . import geometry, paths
 from .cards import Keyword
 from .combat import damage
 from .events import RollPurpose
-from .geometry import EPSILON
 from .pathfinding import PathFinder
 from .tables import FinderKey
 
@@ -244,16 +243,11 @@ def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float,
     card = unit.card
     found: list[tuple[float, str]] = []
     sure = card.has(Keyword.SURE_FOOTED)
-    # A piece whose box the path's box misses is never entered.
-    xs = [q[0] for q in path]
-    ys = [q[1] for q in path]
-    x0, y0 = min(xs) - EPSILON, min(ys) - EPSILON
-    x1, y1 = max(xs) + EPSILON, max(ys) + EPSILON
+    around = paths.box(path)
     for t in b.state.terrain:
         if t.props.hazard and (t.props.wall or not sure):
-            px0, py0, px1, py1 = t.polygon.bbox
-            if px1 < x0 or px0 > x1 or py1 < y0 or py0 > y1:
-                continue
+            if not paths.boxes_meet(around, t.polygon.bbox):
+                continue  # never entered
             hit = paths.first_entry(path, t.polygon, from_outside=True)
             if hit is not None:
                 found.append((hit[2], "hazard"))

@@ -143,6 +143,23 @@ def _fraction_for_cost(
     return 1.0
 
 
+Box = tuple[float, float, float, float]
+"""(min x, min y, max x, max y)."""
+
+
+def box(path: Sequence[Point]) -> Box:
+    """The box around the path, widened by ``EPSILON``: a piece whose own box it misses is one
+    the path never enters (``first_entry`` is None)."""
+    xs = [q[0] for q in path]
+    ys = [q[1] for q in path]
+    return (min(xs) - EPSILON, min(ys) - EPSILON, max(xs) + EPSILON, max(ys) + EPSILON)
+
+
+def boxes_meet(a: Box, b: Box) -> bool:
+    """Whether two boxes overlap (edges touching included)."""
+    return not (a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1])
+
+
 def first_entry(
     path: Sequence[Point], polygon: Polygon, *, from_outside: bool = False
 ) -> tuple[int, Point, float] | None:

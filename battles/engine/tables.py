@@ -2,15 +2,16 @@
 
 ``ScenarioTables`` numbers the scenario's distinct cards (equal cards share a number, whatever
 units carry them) and holds, by card number, the exact odds of ``probability`` as floats —
-every attack one card may make on another at each Skill (``Shot``) — the reach and movement
-flags of every unit card, the path finders of the table's passages, and the commander's lines
-of sight between grid squares over the opening table (the one every battle starts on; once a
-building falls, a battle reckons its own). A ``Scenario`` owns its
-tables: every battle of the scenario shares them, and they go when the scenario goes. Nothing
-is kept between scenarios.
+every attack one card may make on another at each Skill (``Shot``) — the reach and the
+activation shapes of every unit card, the path finders of the table's passages, the units that
+start concealed, and the commander's lines of sight between grid squares over the opening table
+(the one every battle starts on; once a building falls, a battle reckons its own) and its
+answers for pairs of unit states (card, Skill, Hits). A ``Scenario`` owns its tables: every
+battle of the scenario shares them, and they go when the scenario goes. Nothing is kept between
+scenarios.
 
-Commanders ask by piece id (units and buildings share one namespace): an id names one card for
-the whole battle, and a str's hash is kept by the str itself.
+A piece id (units and buildings share one namespace) names one card for the whole battle:
+``card_no`` gives its number.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import BuildingCard, Keyword, UnitCard
+from .cards import BuildingCard, UnitCard
 from .events import AttackKind
 from .rulesets import Ruleset
 from .shapes import allowed_shapes
@@ -51,17 +52,6 @@ class Shot:
     """Ramming: no Skill roll, and the target rams back."""
     blow_back: tuple[float, float]
     """(damage, suppress) chances of the ram back on the attacker; zeros otherwise."""
-
-
-class CardFlags(NamedTuple):
-    """What the threat a unit poses depends on beyond its attacks."""
-
-    mobile: bool
-    """It may move and fire in one activation (Move and Fire, Split Movement)."""
-    fixed: bool
-    """Fixed Mount: it fires only into its front arc."""
-    flies: bool
-    """Aerial."""
 
 
 ShotKey = tuple[int, int, int]
@@ -134,17 +124,6 @@ class ScenarioTables:
             for c in cards
         )
         """Each unit card's longest weapon range, never under the 1" of close combat."""
-        self.flags: tuple[CardFlags, ...] = tuple(
-            CardFlags(
-                c.has(Keyword.MOVE_AND_FIRE) or c.has(Keyword.SPLIT_MOVEMENT),
-                c.has(Keyword.FIXED_MOUNT),
-                c.has(Keyword.AERIAL),
-            )
-            if isinstance(c, UnitCard)
-            else CardFlags(False, False, False)
-            for c in cards
-        )
-        """Each unit card's ``CardFlags``."""
         self.shapes: tuple[frozenset[str], ...] = tuple(
             allowed_shapes(c) if isinstance(c, UnitCard) else frozenset() for c in cards
         )
@@ -186,26 +165,17 @@ class ScenarioTables:
         self._damages[key] = any(s.damage > 0 for s in found)
         return found
 
-    def shots(self, attacker: str, skill: int, target: str) -> tuple[Shot, ...]:
-        """Every attack the attacker's card allows against the target's card (range aside),
-        the attacker at ``skill``; by piece ids."""
-        no = self.card_no
-        return self.card_shots(no[attacker], skill, no[target])
-
     def card_shots(self, attacker: int, skill: int, target: int) -> tuple[Shot, ...]:
-        """As ``shots``, by card numbers."""
+        """Every attack the attacker's card allows against the target's card (range aside),
+        the attacker at ``skill``; by card numbers."""
         key = (attacker, skill, target)
         found = self._shots.get(key)
         # A Skill off the table (a test's unit above its card) is worked out when asked.
         return found if found is not None else self._fill(key)
 
-    def can_damage(self, attacker: str, skill: int, target: str) -> bool:
-        """Whether any attack of the attacker's card has a chance of damaging the target's."""
-        no = self.card_no
-        return self.can_damage_card(no[attacker], skill, no[target])
-
-    def can_damage_card(self, attacker: int, skill: int, target: int) -> bool:
-        """As ``can_damage``, by card numbers."""
+    def can_damage(self, attacker: int, skill: int, target: int) -> bool:
+        """Whether any attack of the attacker's card has a chance of damaging the target's, by
+        card numbers."""
         key = (attacker, skill, target)
         found = self._damages.get(key)
         if found is None:
@@ -223,14 +193,6 @@ class ScenarioTables:
             self.state_cards.append(key)
         return found
 
-    def weapon_reach(self, unit: str) -> float:
-        """The unit's card's longest weapon range, never under the 1" of close combat."""
-        return self.reach[self.card_no[unit]]
-
     def allowed_shapes(self, unit: str) -> frozenset[str]:
         """The activation shapes the unit's card permits."""
         return self.shapes[self.card_no[unit]]
-
-    def card_flags(self, unit: str) -> CardFlags:
-        """The unit's card's ``CardFlags``."""
-        return self.flags[self.card_no[unit]]

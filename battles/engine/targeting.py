@@ -62,7 +62,7 @@ def attack_profile(card: UnitCard, weapon: str) -> AttackProfile | None:
     return AttackProfile(AttackKind.SHOOT, w.name, w.power, w.range, w)
 
 
-def _profiles(b: Battle, unit: UnitState) -> dict[str, AttackProfile]:
+def unit_profiles(b: Battle, unit: UnitState) -> dict[str, AttackProfile]:
     """Profile by name for each weapon on the card, then ``CLOSE_COMBAT``; a card never changes,
     so each unit's are worked out once a battle."""
     found = b.profiles.get(unit.id)
@@ -97,7 +97,7 @@ def attack_problem(
     """
     if not attacker.active:
         return "the attacker has been removed"
-    prof = _profiles(b, attacker).get(weapon)
+    prof = unit_profiles(b, attacker).get(weapon)
     if prof is None:
         return f"{attacker.id} has no weapon {weapon!r}"
     w = prof.weapon
@@ -194,7 +194,7 @@ def legal_attacks(
     card = attacker.card
     usable = [
         (name, prof)
-        for name, prof in _profiles(b, attacker).items()
+        for name, prof in unit_profiles(b, attacker).items()
         if (w := prof.weapon) is None or w.uses is None or attacker.uses.get(w.name, 0) > 0
     ]
     if not usable:

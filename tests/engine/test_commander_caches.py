@@ -65,22 +65,28 @@ def test_the_scenario_s_tables_agree_with_the_cards():
     # Equal cards share a number: the rifles and the squad carry the same card.
     assert len(tables.cards) == 3
     assert tables.card_no["rifles"] == tables.card_no["squad"] != tables.card_no["mech"]
+    board = Board(BattleView(b, "blue"))
+    board.sync(BattleView(b, "blue"))
     for a in units:
         attacker = a.card
+        no = tables.card_no[a.id]
         reach = max(max((w.range for w in attacker.weapons), default=0.0), 1.0)
-        assert tables.weapon_reach(a.id) == reach
-        mobile = attacker.has(Keyword.MOVE_AND_FIRE) or attacker.has(Keyword.SPLIT_MOVEMENT)
-        assert tables.card_flags(a.id) == (
-            mobile,
-            attacker.has(Keyword.FIXED_MOUNT),
-            attacker.has(Keyword.AERIAL),
-        )
+        assert tables.reach[no] == reach
+        if a.side == "blue":  # the board's pieces read their figures off the tables and card
+            piece = board.pieces[a.id]
+            mobile = attacker.has(Keyword.MOVE_AND_FIRE) or attacker.has(Keyword.SPLIT_MOVEMENT)
+            assert piece.reach == reach
+            assert (piece.mobile, piece.fixed, piece.aerial) == (
+                mobile,
+                attacker.has(Keyword.FIXED_MOUNT),
+                attacker.has(Keyword.AERIAL),
+            )
         for t in units:
             for skill in (2, 3, 4):
                 direct = card_shots(attacker, skill, t.card, COMBINED_ARMS)
-                assert tables.shots(a.id, skill, t.id) == direct
+                assert tables.card_shots(no, skill, tables.card_no[t.id]) == direct
                 damages = any(s.damage > 0 for s in direct)
-                assert tables.can_damage(a.id, skill, t.id) is damages
+                assert tables.can_damage(no, skill, tables.card_no[t.id]) is damages
 
 
 def test_units_with_equal_cards_share_one_card_number():
@@ -224,7 +230,7 @@ def _all_weighed_sources(board: Board, u) -> list:
         x, y = e.position
         facing = e.info.facing if e.fixed else None
         source = (x, y, e.square, weight, reaches, e.move, e.mobile, e.aerial, facing, e.cover)
-        weighed.append((-weight * reaches[-1][1], i, (*source, e.position)))
+        weighed.append((-weight * reaches[-1][1], i, source))
     strongest = sorted(weighed, key=lambda w: (w[0], w[1]))[: threat.SOURCES]
     return [s for _, _, s in sorted(strongest, key=lambda w: w[1])]
 

@@ -172,7 +172,7 @@ class Reach:
         if not self._structures:
             return self._building_list
         worth = worth_attacking(board)
-        if self._worth is not worth and self._worth != worth:
+        if self._worth != worth:
             # Some building's Hits or worth moved on: ask again (its pair is kept if not).
             wanted = [b for b, _, _ in worth if b.id in self._structures]
             self._building_list = _building_pairs(board, u, None, self._buildings, wanted)

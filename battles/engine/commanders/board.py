@@ -119,7 +119,7 @@ class Piece:
         # Sums kept with what they were worked out for: the turn and where it stands (an
         # enemy's ``threat.danger`` and ``threat._exposed_to``), the info it was seen as (its
         # ``attacks.Reach``, ``goals.press_of``) or the decision (``threat.sources``,
-        # ``values._targets``, ``goals.goal_for``, ``goals.ground``).
+        # ``values._targets``, ``goals.goal_for``, ``goals._ground``).
         self.danger: tuple[Any, float] | None = None
         self.exposed: tuple[Any, dict[float, list[str]]] | None = None
         self.kept: Any = None
@@ -194,8 +194,6 @@ class Board:
         self.turns_left = 0
         self.lines: dict[int, bool] = {}
         """Lines between grid squares on the table as it stands (``sees``)."""
-        self._lines: dict[int, dict[int, bool]] = {}
-        self._inside: dict[int, dict[Point, str | None]] = {}
         self.inside_at: dict[Point, str | None] = {}
         """The standing building holding each point asked, while no building falls."""
         self.walls: dict[tuple[str, Point], float] = {}
@@ -216,13 +214,11 @@ class Board:
         """Threats worked out this decision, by unit, place and whether hidden there."""
         self.gains: dict[tuple[str, Point, float | None], float] = {}
         """What a place offers a unit this decision, threat aside (``default._gain``)."""
-        self._last: dict[str, UnitInfo] = {}
         # Sums of this decision, once asked (``threat._in_the_open``, ``values._occupants``,
         # ``values.worth_attacking``).
         self.in_the_open: list[tuple[str, float, float]] | None = None
         self.occupants: dict[str, list[tuple[Piece, float]]] | None = None
         self.worth: list[tuple[BuildingState, int, float]] | None = None
-        self.worth_before: list[tuple[BuildingState, int, float]] | None = None
 
     def sync(self, view: BattleView) -> None:
         """Bring the board up to the view of this decision."""
@@ -273,8 +269,8 @@ class Board:
             self.lost = []
         else:
             self.lost = [p for p in known.values() if p.id not in now and turn - p.seen <= MEMORY]
-        self.changed = None if self.in_turn == 0 else _changes(self._last, now)
-        self._last = self.visible = now
+        self.changed = None if self.in_turn == 0 else _changes(self.visible, now)
+        self.visible = now
         self.threats = {}
         self.gains = {}
         self.in_the_open = None
@@ -285,10 +281,8 @@ class Board:
         """A building has fallen (or the battle begins): what depends on the table goes."""
         count = len(standing)
         self.buildings = standing
-        self.lines = (
-            self.tables.opening_lines if count == every else self._lines.setdefault(count, {})
-        )
-        self.inside_at = self._inside.setdefault(count, {})
+        self.lines = self.tables.opening_lines if count == every else {}
+        self.inside_at = {}
         self.memo = {}
         self.cover = {}
         for p in self.pieces.values():
@@ -330,10 +324,6 @@ class Board:
         if found is None:
             found = walls[key] = math.dist(p, nearest_point(b.polygon, p))
         return found
-
-    def sheltered(self, u: Piece, p: Point) -> bool:
-        """Inside a standing building: only the building can be attacked."""
-        return not u.aerial and self.building_at(p) is not None
 
     def hidden_at(self, u: Piece, p: Point) -> bool:
         """Inside a sight-blocking piece: concealed there unless it fires."""

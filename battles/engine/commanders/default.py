@@ -45,11 +45,11 @@ from ..movement import WATER_RATE
 from ..scenario import ObjectiveKind, OrderKind
 from .attacks import Attack, Reach, best_offer, bounded_attack, pairs_from, reach_here
 from .board import Board
-from .goals import Goal, goal_for, ground, order_kind, presence, press_of, turns_needed
+from .goals import Goal, goal_for, order_kind, presence, press_of, turns_needed
 from .moves import candidate_paths, crossing_cost, retreat_point
 from .odds import best_shot
 from .threat import danger, threat, under_guns
-from .values import _targets, attack_value, opportunity
+from .values import attack_value, best_opportunity, opportunity
 
 if TYPE_CHECKING:
     from ..commander import BattleView
@@ -90,6 +90,15 @@ having fired, its pairs with the targets in reach, path, step, facing, crossing 
 
 def _by_bound(s: _Shooting) -> float:
     return -s[0]
+
+
+def _taken(plans: list[_Plan]) -> _Plan:
+    """The plan taken: the best, the earlier on a tie (within a hair)."""
+    best = plans[0]
+    for plan in plans[1:]:
+        if plan[0] > best[0] + 1e-9:
+            best = plan
+    return best
 
 
 def _waits(board: Board, u: Piece) -> bool:
@@ -231,17 +240,14 @@ class DefaultCommander:
                 )
         if goal is not None:
             floor = max(p[0] for p in plans)
-            chosen = plans[0][0]
-            for plan in plans[1:]:
-                if plan[0] > chosen + 1e-9:
-                    chosen = plan[0]
-            if u.mobile or self._most_gained_in_reach(board, u, goal) > chosen:
+            chosen = _taken(plans)[0]
+            # A move ends within Move of where the unit stands (twice that for an Amphibious
+            # unit, moving doubled through water): if nowhere there could beat the plan taken
+            # so far, no path need be found. A hair over, for the rounding of each distance.
+            reach = (u.move / WATER_RATE if u.amphibious else u.move) + 1e-9
+            if u.mobile or self._most_gained(board, u, here, goal, reach) > chosen:
                 plans.extend(self._moves(board, u, goal, attack, floor, chosen))
-        best = plans[0]
-        for plan in plans[1:]:
-            if plan[0] > best[0] + 1e-9:
-                best = plan
-        return best[1]
+        return _taken(plans)[1]
 
     def _place(
         self,
@@ -283,56 +289,34 @@ class DefaultCommander:
             ) * opportunity(board, u, p, facing)
         return found
 
-    def _ground_gained(self, board: Board, u: Piece, p: Point, goal: Goal | None) -> float:
-        """Order progress and ground held at ``p``."""
+    def _ground_gained(
+        self, board: Board, u: Piece, p: Point, goal: Goal | None, reach: float = 0.0
+    ) -> float:
+        """Order progress and ground held at ``p``; with ``reach``, the most they could be
+        anywhere within that distance of ``p``."""
         value = 0.0
         if goal is not None:
             d = geometry.distance(p, goal.point)
-            value -= goal.press * turns_needed(d, goal.radius, u.move)
+            value -= goal.press * turns_needed(max(0.0, d - reach), goal.radius, u.move)
             obj = goal.objective
             if (
                 obj is not None
                 and obj.kind is ObjectiveKind.HOLD
                 and obj.point is not None
-                and geometry.distance(p, obj.point) <= obj.radius
+                and geometry.distance(p, obj.point) - reach <= obj.radius
             ):
                 value += ARRIVED * goal.press
-        return value + presence(board, u, p)
+        return value + presence(board, u, p, reach)
 
     def _shot_weight(self, board: Board, u: Piece) -> float:
         return ATTACKER_SHOT if order_kind(u, board) is OrderKind.ATTACK else NEXT_SHOT
 
-    def _most_gained(self, board: Board, u: Piece, p: Point, goal: Goal) -> float:
-        """The most ``_gain`` could be at ``p``: the best next shot the unit has anywhere in
-        place of the one from ``p``. A place under no threat is worth no more."""
-        targets = _targets(board, u)
-        best = targets[0][0] if targets else 0.0
-        return self._ground_gained(board, u, p, goal) + self._shot_weight(board, u) * best
-
-    def _most_gained_in_reach(self, board: Board, u: Piece, goal: Goal) -> float:
-        """The most ``_gain`` could be anywhere a move could end: as near the goal and every
-        objective as a whole Move gets it, with the best next shot the unit has anywhere. A move
-        that ends where it gains no more than the plans weighed so far cannot be taken, so when
-        this is no more, no path need be found."""
-        # A move ends within Move of where the unit stands (twice that for an Amphibious unit,
-        # moving doubled through water); a hair off, for the rounding of each distance.
-        reach = (u.move / WATER_RATE if u.amphibious else u.move) + 1e-9
-        here = u.position
-        d = geometry.distance(here, goal.point)
-        value = -goal.press * turns_needed(max(0.0, d - reach), goal.radius, u.move)
-        obj = goal.objective
-        if (
-            obj is not None
-            and obj.kind is ObjectiveKind.HOLD
-            and obj.point is not None
-            and geometry.distance(here, obj.point) - reach <= obj.radius
-        ):
-            value += ARRIVED * goal.press
-        for point, radius, share in ground(board, u):
-            if geometry.distance(here, point) - reach <= radius:
-                value += share
-        targets = _targets(board, u)
-        return value + self._shot_weight(board, u) * (targets[0][0] if targets else 0.0)
+    def _most_gained(self, board: Board, u: Piece, p: Point, goal: Goal, reach: float) -> float:
+        """The most ``_gain`` could be anywhere within ``reach`` of ``p``: its ground and
+        progress at their best there, and the unit's best next shot from anywhere. A place is
+        worth no more: the threat only takes away."""
+        best = self._shot_weight(board, u) * best_opportunity(board, u)
+        return self._ground_gained(board, u, p, goal, reach) + best
 
     def _turn_to_face(self, board: Board, u: Piece) -> float | None:
         """The facing that brings the most valuable target in range into the front arc."""
@@ -390,7 +374,7 @@ class DefaultCommander:
         for path in candidate_paths(board, u, goal):
             end = path[-1]
             cost = crossing_cost(board, u, path)
-            if not mobile and self._most_gained(board, u, end, goal) - cost <= chosen:
+            if not mobile and self._most_gained(board, u, end, goal, 0.0) - cost <= chosen:
                 continue
             facing = self._facing_at(board, u, end, goal) if fixed else None
             step = MoveStep(tuple(path[1:]), facing)

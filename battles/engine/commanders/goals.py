@@ -269,20 +269,21 @@ def press_of(board: Board, u: Piece) -> float:
     return press
 
 
-def presence(board: Board, u: Piece, p: Point) -> float:
-    """What standing at ``p`` adds to holding ground: objectives held by being there.
+def presence(board: Board, u: Piece, p: Point, reach: float = 0.0) -> float:
+    """What standing at ``p`` adds to holding ground: objectives held by being there (with
+    ``reach``, the most standing anywhere within that distance of ``p`` could add).
 
     An objective is held by a side with a unit inside and no enemy inside, so the first unit
     there counts most; ground the enemy scores is worth denying as much as ground we score.
     """
     value = 0.0
-    for point, radius, share in ground(board, u):
-        if geometry.distance(p, point) <= radius:
+    for point, radius, share in _ground(board, u):
+        if geometry.distance(p, point) - reach <= radius:
             value += share
     return value
 
 
-def ground(board: Board, u: Piece) -> list[tuple[Point, float, float]]:
+def _ground(board: Board, u: Piece) -> list[tuple[Point, float, float]]:
     """(point, radius, this unit's share of its worth) for each objective on the ground, in
     objective order. None of it depends on where the unit would stand, and ``presence`` asks
     for every place weighed: worked out once a decision per unit."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..geometry import nearest_point
-from ..paths import first_entry
+from ..paths import box, boxes_meet, first_entry
 from ..scenario import ObjectiveKind
 from .threat import SPAN, threat
 
@@ -94,17 +94,15 @@ def crossing_cost(board: Board, u: Piece, path: list[Point]) -> float:
 
 def _crossing_cost(board: Board, u: Piece, path: list[Point]) -> float:
     fail = 1.0 - min(u.skill, 6) / 6.0
-    xs = [q[0] for q in path]
-    ys = [q[1] for q in path]
-    box = (min(xs), min(ys), max(xs), max(ys))
+    around = box(path)
     cost = 0.0
     for poly in _rolling(board, u.sure):
-        if _meets(box, poly.bbox) and _enters(path, poly):
+        if boxes_meet(around, poly.bbox) and _enters(path, poly):
             cost += HAZARD * fail
     if u.breaching:
         for b in board.buildings:
             breach = not b.card.admits_size(u.size)
-            if breach and _meets(box, b.polygon.bbox) and _enters(path, b.polygon):
+            if breach and boxes_meet(around, b.polygon.bbox) and _enters(path, b.polygon):
                 cost += fail * u.size / max(u.hits, 1)
     return cost
 
@@ -125,10 +123,6 @@ def _rolling(board: Board, sure: bool) -> list[geometry.Polygon]:
 def _enters(path: list[Point], polygon: geometry.Polygon) -> bool:
     """Whether the path goes into the polygon (a unit starting inside must leave first)."""
     return first_entry(path, polygon, from_outside=True) is not None
-
-
-def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return not (a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1])
 
 
 def retreat_point(board: Board, p: Point, reach: float, table: tuple[float, float]) -> Point | None:

@@ -23,7 +23,6 @@ import math
 from typing import TYPE_CHECKING
 
 from .. import geometry
-from ..tables import STATES
 from .board import SQUARES, square
 from .odds import harm_by_reach
 
@@ -76,12 +75,11 @@ Source = tuple[
     bool,
     "float | None",
     frozenset[str],
-    "Point",
 ]
 """One enemy's threat to one unit, all of it that does not depend on where the unit stands:
 (x, y, its grid square (``board.square``), weight, (range, best harm from that far) longest
 first (``odds.harm_by_reach``), move, whether it may move and fire in one activation, whether
-it flies, a Fixed Mount's facing or None, the sight-blocking pieces it stands in, where)."""
+it flies, a Fixed Mount's facing or None, the sight-blocking pieces it stands in)."""
 
 
 def sources(board: Board, unit: Piece) -> list[Source]:
@@ -100,8 +98,6 @@ def sources(board: Board, unit: Piece) -> list[Source]:
     if kept is not None and kept[0] == board.decision:
         return kept[1]
     tables = board.tables
-    known = tables.reaches
-    target = unit.state
     ux, uy = unit.position
     span = SPAN * unit.move
     near = []
@@ -113,9 +109,7 @@ def sources(board: Board, unit: Piece) -> list[Source]:
             d = math.hypot(ex - ux, ey - uy)
             if d > e.reach + e.move + span:
                 continue  # Out of reach of any place the unit might stand.
-            reaches = known.get(e.state * STATES + target)
-            if reaches is None:
-                reaches = harm_by_reach(tables, e, unit)
+            reaches = harm_by_reach(tables, e, unit)
             if not reaches or d > reaches[0][0] + e.move + span:
                 continue
             weight = full
@@ -146,7 +140,6 @@ def sources(board: Board, unit: Piece) -> list[Source]:
             e.aerial,
             facing,
             e.cover,
-            e.position,
         )
         weighed.append((-weight * reaches[-1][1], i, source))
         if len(weighed) >= SOURCES and len(near) > SOURCES:
@@ -171,7 +164,7 @@ def can_hurt(board: Board, unit: Piece, enemy: Piece) -> bool:
     """Whether anything on the unit's card can damage the enemy where it stands."""
     if enemy.sheltered:
         return False  # Only its building can be attacked.
-    return board.tables.can_damage_card(unit.no, unit.skill, enemy.no)
+    return board.tables.can_damage(unit.no, unit.skill, enemy.no)
 
 
 def _exposed_to(board: Board, enemy: Piece, unit: Piece, reach: float) -> int:
@@ -242,9 +235,7 @@ def _threat(board: Board, unit: Piece, p: Point, hidden: bool) -> float:
     px, py = p
     here = -1
     lines = board.lines
-    for x, y, sq, weight, reaches, move, mobile, flies, facing, covers, where in sources(
-        board, unit
-    ):
+    for x, y, sq, weight, reaches, move, mobile, flies, facing, covers in sources(board, unit):
         d = math.hypot(x - px, y - py)
         if d > reaches[0][0] + move:
             continue
@@ -273,7 +264,7 @@ def _threat(board: Board, unit: Piece, p: Point, hidden: bool) -> float:
                     break
                 h = hr
             share = (MOVE_THEN_FIRE if mobile else MOVE_NEXT_TURN) * weight
-        if facing is not None and not geometry.in_arc(where, facing, p):
+        if facing is not None and not geometry.in_arc((x, y), facing, p):
             share *= TURN_FIRST
         survive *= 1.0 - min(1.0, h * share)
     return unit.size * (1.0 - survive)
@@ -300,8 +291,7 @@ def danger(board: Board, enemy: Piece) -> float:
             continue
         if o.info.concealed or o.sheltered:
             continue
-        found = tables.reaches.get(enemy.state * STATES + o.state)
-        reaches = found if found is not None else harm_by_reach(tables, enemy, o)
+        reaches = harm_by_reach(tables, enemy, o)
         h = max((hr for r, hr in reaches if d <= r + enemy.move), default=0.0)
         worst = max(worst, o.size * h)
     enemy.danger = (key, worst)

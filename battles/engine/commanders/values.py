@@ -109,9 +109,7 @@ def worth_attacking(board: Board) -> list[tuple[BuildingState, int, float]]:
     found = board.worth
     if found is None:
         found = [(b, b.hits, w) for b in board.buildings if (w := building_worth(board, b)) > 0]
-        if found == board.worth_before:
-            found = board.worth_before  # the same list as the decision before: nothing moved on
-        board.worth = board.worth_before = found
+        board.worth = found
     return found
 
 
@@ -234,6 +232,13 @@ def _targets(board: Board, unit: Piece) -> list[Target]:
             kept_targets.append(entry)
     unit.targets = (board.decision, kept_targets)
     return kept_targets
+
+
+def best_opportunity(board: Board, unit: Piece) -> float:
+    """The most ``opportunity`` can be anywhere: the unit's most valuable attack on what it
+    sees, wherever it would stand."""
+    found = _targets(board, unit)
+    return found[0][0] if found else 0.0
 
 
 def opportunity(board: Board, unit: Piece, p: Point, facing: float | None = None) -> float:
