@@ -65,7 +65,8 @@ class Battle:
         self.planned: dict[tuple, tuple[Point, ...] | None] = {}
         """``movement.plan_path`` answers by passage, start, goal and budget."""
         self.profiles: dict[str, dict[str, AttackProfile]] = {}
-        """Each unit's attack profiles by name (``targeting.unit_profiles``): its card never changes."""
+        """Each unit's attack profiles by name (``targeting.unit_profiles``): its card never
+        changes."""
         self.walls: dict[tuple[str, Point], Point] = {}
         """Nearest point of a building from a point (``targeting.nearest_wall``)."""
         self.own_infos: dict[str, tuple[int, UnitInfo]] = {}
