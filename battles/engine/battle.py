@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .commander import Commander, UnitInfo
     from .dice import Dice
     from .geometry import Point
-    from .movement import Passage
+    from .movement import Passage, PassageKey, PathCheck, PlanAsked
     from .pathfinding import PathFinder
     from .scenario import Scenario
     from .state import UnitState
@@ -56,14 +56,14 @@ class Battle:
         self.state = BattleState.initial(scenario)
         self.log: list[ev.Event] = []
         self.sight = Sight(self.state)
-        self.finders: dict[tuple, PathFinder] = {}
+        self.finders: dict[PassageKey, PathFinder] = {}
         """PathFinders by passage key (see ``movement.passage``)."""
         self.passages: dict[tuple[str, int], Passage] = {}
         """Each unit's passage by (unit id, terrain version): only a collapse changes one."""
-        self.path_checks: dict[tuple, tuple[str | None, float]] = {}
-        """``movement.path_problem`` answers (before the budget) by unit, terrain and path."""
-        self.planned: dict[tuple, tuple[Point, ...] | None] = {}
-        """``movement.plan_path`` answers by passage, start, goal and budget."""
+        self.path_checks: dict[PathCheck, tuple[str | None, float]] = {}
+        """``movement.path_problem`` answers, before the budget."""
+        self.planned: dict[PlanAsked, tuple[Point, ...] | None] = {}
+        """``movement.plan_path`` answers."""
         self.profiles: dict[str, dict[str, AttackProfile]] = {}
         """Each unit's attack profiles by name (``targeting.unit_profiles``): its card never
         changes."""

@@ -45,6 +45,21 @@ WATER_RATE = 0.5
 """Movement cost per inch of water for Amphibious units (movement doubled)."""
 
 
+PassageKey = tuple[tuple[str, ...], bool, bool, int]
+"""What a passage depends on, so that two units with the same key move over the same table: the
+pieces and buildings it may not enter, whether water costs it double (Amphibious), whether it
+flies over everything (Aerial), and the terrain version."""
+
+
+PathCheck = tuple[str, int, tuple[tuple[float, ...], ...]]
+"""A path checked for a unit over the table as it stands (``path_problem``): the unit, the
+terrain version and the path."""
+
+PlanAsked = tuple["PassageKey", "Point", "Point", float]
+"""A move planned (``plan_path``): the passage, start, goal and budget; the answer depends on
+nothing else."""
+
+
 @dataclass(frozen=True, slots=True)
 class Passage:
     """What the table looks like to one unit's movement."""
@@ -53,8 +68,8 @@ class Passage:
     """Footprints it may not enter."""
     cost_regions: tuple[CostRegion, ...]
     """Regions with a different cost per inch (water for Amphibious units)."""
-    key: tuple
-    """Cache key: the same key means the same passage."""
+    key: PassageKey
+    """The same key means the same passage."""
 
 
 def passage(b: Battle, unit: UnitState) -> Passage:
@@ -69,7 +84,7 @@ def passage(b: Battle, unit: UnitState) -> Passage:
 def _passage(b: Battle, unit: UnitState) -> Passage:
     card = unit.card
     if card.has(Keyword.AERIAL):
-        return Passage((), (), ("aerial", b.state.terrain_version))
+        return Passage((), (), ((), False, True, b.state.terrain_version))
     blocked: list[str] = []
     polys: list[Polygon] = []
     regions: list[CostRegion] = []
@@ -85,7 +100,7 @@ def _passage(b: Battle, unit: UnitState) -> Passage:
         if not bs.collapsed and not breaching and not bs.card.admits_size(card.size):
             blocked.append(bs.id)
             polys.append(bs.polygon)
-    key = (tuple(blocked), amphibious, b.state.terrain_version)
+    key: PassageKey = (tuple(blocked), amphibious, False, b.state.terrain_version)
     return Passage(tuple(polys), tuple(regions), key)
 
 
@@ -109,7 +124,7 @@ def path_problem(
 ) -> tuple[str | None, float]:
     """Why ``path`` (starting where the unit stands) is not a legal move, and its cost."""
     # A planned path is checked again when the commander orders it; only the budget differs.
-    key = (unit.id, b.state.terrain_version, tuple(tuple(q) for q in path))
+    key: PathCheck = (unit.id, b.state.terrain_version, tuple(tuple(q) for q in path))
     found = b.path_checks.get(key)
     if found is None:
         found = b.path_checks[key] = _path_problem(b, unit, path)
@@ -149,7 +164,7 @@ def plan_path(
     p = passage(b, unit)
     # The answer depends only on the passage and these three: a unit that stood still, or a
     # move weighed again, asks the same question.
-    key = (p.key, start, goal, budget)
+    key: PlanAsked = (p.key, start, goal, budget)
     if key in b.planned:
         found = b.planned[key]
         return None if found is None else list(found)

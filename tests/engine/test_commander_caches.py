@@ -103,7 +103,8 @@ def _fresh(view: BattleView, kept: Board) -> Board:
     reckoned anew."""
     fresh = Board(view)
     fresh.sync(view)
-    fresh.turn_memo = dict(kept.turn_memo)
+    fresh.worths = dict(kept.worths)
+    fresh.finishes = dict(kept.finishes)
     for pid, piece in kept.pieces.items():
         if pid in fresh.pieces and piece.danger is not None:
             fresh.pieces[pid].danger = piece.danger

@@ -41,7 +41,7 @@ _UNKNOWN = object()
 """A pair whose legal shot has not been asked for yet."""
 
 
-class _Pair:
+class Pair:
     """One (unit, target) pair: the shots in range best first, and the best legal one."""
 
     __slots__ = ("legal", "offer", "stamp", "target")
@@ -56,7 +56,7 @@ class _Pair:
         """The first legal shot of ``offer`` (None: none is), once asked."""
 
 
-def pairs_from(board: Board, u: Piece, origin: Point | None) -> list[_Pair]:
+def pairs_from(board: Board, u: Piece, origin: Point | None) -> list[Pair]:
     """The unit's pairs with every target in reach of ``origin``, worked out afresh (a place a
     move might end at), in target order."""
     pos = origin or u.position
@@ -87,15 +87,15 @@ class Reach:
 
     def __init__(self) -> None:
         self._decision = -2
-        self._enemies: dict[str, _Pair] = {}
+        self._enemies: dict[str, Pair] = {}
         self._bound = 0.0
         self.bound = 0.0
         """An upper bound of the unit's best legal attack (0 when nothing is in reach), with no
         legality check made."""
-        self._buildings: dict[str, _Pair] = {}
+        self._buildings: dict[str, Pair] = {}
         self._worth: list | None = None
         """``values.worth_attacking`` as last asked, and the building pairs it gave."""
-        self._building_list: list[_Pair] = []
+        self._building_list: list[Pair] = []
         self._structures: set[str] | None = None
         """The standing buildings (ids) something on the card can attack."""
         self._version = 0
@@ -144,7 +144,7 @@ class Reach:
         self._decision = decision
         self.bound = max(self._bound, best_offer(self._building_pairs(board, u)))
 
-    def pairs(self, board: Board) -> list[_Pair]:
+    def pairs(self, board: Board) -> list[Pair]:
         """The pairs in target order: enemies as the view lists them, then buildings."""
         kept = self._enemies
         out = [kept[e.id] for e in board.foes if e.id in kept]
@@ -159,7 +159,7 @@ class Reach:
             self._best = (self._version, found)
         return found
 
-    def _building_pairs(self, board: Board, u: Piece) -> list[_Pair]:
+    def _building_pairs(self, board: Board, u: Piece) -> list[Pair]:
         """The pairs with the buildings worth attacking, asked again only when one of them
         changed (``values.worth_attacking`` gives the same list)."""
         if self._structures is None:
@@ -193,7 +193,7 @@ def reach_here(board: Board, u: Piece) -> Reach:
 def bounded_attack(
     board: Board,
     u: Piece,
-    pairs: list[_Pair],
+    pairs: list[Pair],
     origin: Point | None = None,
     facing: float | None = None,
 ) -> Attack | None:
@@ -205,19 +205,19 @@ def bounded_attack(
     for i in order:
         pair = pairs[i]
         bound = pair.offer[0][0]
-        if best is not None and (bound < best[0] or (bound == best[0] and i > best_at)):
+        if best is not None and (bound < best.value or (bound == best.value and i > best_at)):
             continue  # It cannot beat the best found, nor take its place on a tie.
         found = pair.legal
         if found is _UNKNOWN:
             found = pair.legal = _first_legal(board, u, pair, origin, facing)
         if found is not None:
             value = found[0]  # type: ignore[index]
-            if best is None or value > best[0] or (value == best[0] and i < best_at):
+            if best is None or value > best.value or (value == best.value and i < best_at):
                 best, best_at = found, i  # type: ignore[assignment]
     return best
 
 
-def best_offer(pairs: Iterable[_Pair]) -> float:
+def best_offer(pairs: Iterable[Pair]) -> float:
     """The most any of the pairs offers (0 when none offers anything): an upper bound of the
     best legal shot among them."""
     best, found = 0.0, False
@@ -232,18 +232,18 @@ def _in_reach(board: Board, u: Piece, pos: Point) -> list[Piece]:
     return [e for e in board.foes if math.dist(pos, e.position) <= limit]
 
 
-def _unit_pair(board: Board, u: Piece, e: Piece, pos: Point) -> _Pair:
+def _unit_pair(board: Board, u: Piece, e: Piece, pos: Point) -> Pair:
     d = math.dist(pos, e.position)
-    return _Pair(e.info, e.id, [o for o in offers(board, u, e) if d <= o[1] + 1e-9])
+    return Pair(e.info, e.id, [o for o in offers(board, u, e) if d <= o[1] + 1e-9])
 
 
 def _building_pairs(
     board: Board,
     u: Piece,
     origin: Point | None,
-    kept: dict[str, _Pair] | None,
+    kept: dict[str, Pair] | None,
     buildings: list[BuildingState] | None = None,
-) -> list[_Pair]:
+) -> list[Pair]:
     """Pairs with the buildings worth attacking; ``kept``: pairs from before, by building, used
     again while the building's Hits and worth stand."""
     tables = board.tables
@@ -266,19 +266,19 @@ def _building_pairs(
                 if d <= s.range + 1e-9 and (v := building_value(board, b, s)) > 0
             ]
             offer.sort(key=_by_value)
-            pair = _Pair(stamp, b.id, offer)
+            pair = Pair(stamp, b.id, offer)
             if kept is not None:
                 kept[b.id] = pair
         out.append(pair)
     return out
 
 
-def _by_value(offer: tuple) -> float:
+def _by_value(offer: Offer) -> float:
     return -offer[0]
 
 
 def _first_legal(
-    board: Board, u: Piece, pair: _Pair, origin: Point | None, facing: float | None
+    board: Board, u: Piece, pair: Pair, origin: Point | None, facing: float | None
 ) -> Attack | None:
     """The first shot of the pair's offer (most valuable first) the rules allow."""
     for value, _, weapon in pair.offer:

@@ -15,16 +15,23 @@ whether a unit there is hidden or sheltered.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..cards import Keyword
 from ..geometry import nearest_point
 
 if TYPE_CHECKING:
     from ..commander import BattleView, UnitInfo
-    from ..geometry import Point
+    from ..geometry import Point, Polygon
+    from ..scenario import OrderKind
     from ..state import BuildingState
     from ..tables import ScenarioTables
+    from .attacks import Reach
+    from .default import GainKey
+    from .goals import Goal
+    from .moves import CrossingKey
+    from .threat import Source, ThreatKey
+    from .values import FinishKey, Offer, OfferKey, Target, WorthKey
 
 MEMORY = 1
 """Turns an enemy that went out of sight is still reckoned with where it was last seen."""
@@ -112,7 +119,7 @@ class Piece:
         self.sure = Keyword.SURE_FOOTED in keywords
         self.breaching = Keyword.BREACHING in keywords
         self.amphibious = Keyword.AMPHIBIOUS in keywords
-        self.order: Any = None
+        self.order: OrderKind | None = None
         """Own units: the order it acts on (``goals.order_kind``), once asked."""
         self.seen = 0
         """Enemies: the turn it was last seen."""
@@ -120,14 +127,14 @@ class Piece:
         # enemy's ``threat.danger`` and ``threat._exposed_to``), the info it was seen as (its
         # ``attacks.Reach``, ``goals.press_of``) or the decision (``threat.sources``,
         # ``values._targets``, ``goals.goal_for``, ``goals._ground``).
-        self.danger: tuple[Any, float] | None = None
-        self.exposed: tuple[Any, dict[float, list[str]]] | None = None
-        self.kept: Any = None
-        self.press: tuple[Any, float] | None = None
-        self.sources: tuple[int, list] | None = None
-        self.targets: tuple[int, list] | None = None
-        self.goal: tuple[int, Any] | None = None
-        self.ground: tuple[int, list] | None = None
+        self.danger: tuple[tuple[int, Point, int, int], float] | None = None
+        self.exposed: tuple[tuple[int, Point], dict[float, list[str]]] | None = None
+        self.kept: tuple[UnitInfo, Reach] | None = None
+        self.press: tuple[UnitInfo, float] | None = None
+        self.sources: tuple[int, list[Source]] | None = None
+        self.targets: tuple[int, list[Target]] | None = None
+        self.goal: tuple[int, Goal | None] | None = None
+        self.ground: tuple[int, list[tuple[Point, float, float]]] | None = None
         self.info: UnitInfo = info
         self.position: Point = info.position
         self.square = square(info.position)
@@ -198,21 +205,30 @@ class Board:
         """The standing building holding each point asked, while no building falls."""
         self.walls: dict[tuple[str, Point], float] = {}
         """Distance from a point to a building's nearest wall."""
-        self.memo: dict[Any, Any] = {}
-        """Sums kept for the battle while no building falls, by what they were asked for
-        (``moves.crossing_cost``, ``moves._rolling``, ``values._raze_points``)."""
-        self.offers: dict[tuple[int, float], list] = {}
-        """Attack offers by the pair of unit states and the target's danger, for the turn
-        (``values.offers``)."""
-        self.turn_memo: dict[Any, Any] = {}
-        """Sums kept for the rest of the turn (``values.building_worth``,
-        ``values._can_finish``)."""
+        # Kept while no building falls (its rubble is new terrain):
+        self.crossings: dict[CrossingKey, float] = {}
+        """What crossing a path's terrain may cost (``moves.crossing_cost``)."""
+        self.rolling: dict[bool, list[Polygon]] = {}
+        """The pieces whose entry asks for a terrain roll, by Sure-Footed or not
+        (``moves._rolling``)."""
+        self.shelters: dict[int, list[Polygon]] = {}
+        """The pieces a card may take cover in, by card number (``moves._shelters``)."""
+        # Kept for the battle:
+        self.raze_points: dict[str, float] | None = None
+        """Per building, the raze points it carries for the side (``values._raze_points``)."""
+        # Kept for the turn:
+        self.offers: dict[OfferKey, list[Offer]] = {}
+        """Attack offers (``values.offers``)."""
+        self.worths: dict[WorthKey, float] = {}
+        """What bringing each building down is worth (``values.building_worth``)."""
+        self.finishes: dict[FinishKey, float] = {}
+        """The chance of bringing a building down in the turns left (``values._can_finish``)."""
         self.cover: dict[Point, frozenset[str]] = {}
         """Sight-blocking pieces holding each point asked, while no building falls (the view's
         answer)."""
-        self.threats: dict[tuple[str, Point, bool], float] = {}
-        """Threats worked out this decision, by unit, place and whether hidden there."""
-        self.gains: dict[tuple[str, Point, float | None], float] = {}
+        self.threats: dict[ThreatKey, float] = {}
+        """Threats worked out this decision (``threat.threat``)."""
+        self.gains: dict[GainKey, float] = {}
         """What a place offers a unit this decision, threat aside (``default._gain``)."""
         # Sums of this decision, once asked (``threat._in_the_open``, ``values._occupants``,
         # ``values.worth_attacking``).
@@ -229,8 +245,9 @@ class Board:
         if view.turn != self.turn:
             self.turn = view.turn
             self.in_turn = 0
-            self.turn_memo = {}
             self.offers = {}
+            self.worths = {}
+            self.finishes = {}
         else:
             self.in_turn += 1
         turn = self.turn
@@ -283,7 +300,9 @@ class Board:
         self.buildings = standing
         self.lines = self.tables.opening_lines if count == every else {}
         self.inside_at = {}
-        self.memo = {}
+        self.crossings = {}
+        self.rolling = {}
+        self.shelters = {}
         self.cover = {}
         for p in self.pieces.values():
             p.kept = None

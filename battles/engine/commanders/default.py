@@ -37,7 +37,7 @@ the scenario's, shared by its battles.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import geometry
 from ..actions import Activate, AttackStep, MoveStep, RevealStep
@@ -54,6 +54,7 @@ from .values import attack_value, best_opportunity, opportunity
 if TYPE_CHECKING:
     from ..commander import BattleView
     from ..geometry import Point
+    from .attacks import Pair
     from .board import Piece
 
 SHOOT_FIRST = 0.3
@@ -81,22 +82,44 @@ DEADLY = 0.5
 """Harm (``odds.harm``) of an enemy's best attack that makes a hidden unit on Hold wait for that
 enemy to activate before it shows itself."""
 
-_Plan = tuple[float, Activate]
 
-_Shooting = tuple[float, float, list, list["Point"], MoveStep, "float | None", float]
-"""A move a Move and Fire unit might fire after: (most it could be worth, the place's worth
-having fired, its pairs with the targets in reach, path, step, facing, crossing cost)."""
+class Plan(NamedTuple):
+    """An activation weighed, and what it is worth in points."""
+
+    value: float
+    activation: Activate
+
+
+class _Shooting(NamedTuple):
+    """A move a Move and Fire unit might fire after."""
+
+    bound: float
+    """The most it could be worth: the place's worth plus its most valuable shot."""
+    place: float
+    """The place's worth, having fired, less the crossing cost."""
+    pairs: list[Pair]
+    """The unit's pairs with the targets in reach of the end."""
+    path: list[Point]
+    step: MoveStep
+    facing: float | None
+    cost: float
+    """What crossing the path may cost (``moves.crossing_cost``)."""
+
+
+GainKey = tuple[str, "Point", "float | None"]
+"""What a place offers a unit, asked within a decision (``DefaultCommander._gain``): the unit,
+the place and the facing it would stand at."""
 
 
 def _by_bound(s: _Shooting) -> float:
-    return -s[0]
+    return -s.bound
 
 
-def _taken(plans: list[_Plan]) -> _Plan:
+def _taken(plans: list[Plan]) -> Plan:
     """The plan taken: the best, the earlier on a tie (within a hair)."""
     best = plans[0]
     for plan in plans[1:]:
-        if plan[0] > best[0] + 1e-9:
+        if plan.value > best.value + 1e-9:
             best = plan
     return best
 
@@ -177,13 +200,17 @@ class DefaultCommander:
         best: tuple[Attack, int] | None = None
         for i in order:
             if best is not None and (
-                bounds[i] < best[0][0] or (bounds[i] == best[0][0] and i > best[1])
+                bounds[i] < best[0].value or (bounds[i] == best[0].value and i > best[1])
             ):
                 break  # Sorted by bound, then place: no unit after this one can win.
             attack = reaches[i].best(board, ready[i])
-            if attack is None or attack[0] < SHOOT_FIRST:
+            if attack is None or attack.value < SHOOT_FIRST:
                 continue
-            if best is None or attack[0] > best[0][0] or (attack[0] == best[0][0] and i < best[1]):
+            if (
+                best is None
+                or attack.value > best[0].value
+                or (attack.value == best[0].value and i < best[1])
+            ):
                 best = (attack, i)
         return None if best is None else (ready[best[1]], best[0])
 
@@ -210,10 +237,10 @@ class DefaultCommander:
             # in a building only the building can be attacked. The place weighs the same either
             # way, so the attack decides alone.
             return Activate(u.id, (AttackStep(attack.target, attack.weapon),))
-        plans: list[_Plan] = [(self._place(board, u, here, goal, in_cover, facing), Activate(u.id))]
+        plans = [Plan(self._place(board, u, here, goal, in_cover, facing), Activate(u.id))]
         if attack is not None:
             plans.append(
-                (
+                Plan(
                     attack.value + self._place(board, u, here, goal, False, facing, fired=True),
                     Activate(u.id, (AttackStep(attack.target, attack.weapon),)),
                 )
@@ -224,7 +251,7 @@ class DefaultCommander:
                 others = any(o.id != u.id and not o.info.activated for o in board.own)
                 worth = REVEAL if others else REVEAL / 2
                 plans.append(
-                    (
+                    Plan(
                         worth + self._place(board, u, here, goal, in_cover, facing),
                         Activate(u.id, (RevealStep(found[0]),)),
                     )
@@ -233,21 +260,21 @@ class DefaultCommander:
             turn = self._turn_to_face(board, u)
             if turn is not None:
                 plans.append(
-                    (
+                    Plan(
                         self._place(board, u, here, goal, in_cover, turn),
                         Activate(u.id, (MoveStep((), turn),)),
                     )
                 )
         if goal is not None:
-            floor = max(p[0] for p in plans)
-            chosen = _taken(plans)[0]
+            floor = max(p.value for p in plans)
+            chosen = _taken(plans).value
             # A move ends within Move of where the unit stands (twice that for an Amphibious
             # unit, moving doubled through water): if nowhere there could beat the plan taken
             # so far, no path need be found. A hair over, for the rounding of each distance.
             reach = (u.move / WATER_RATE if u.amphibious else u.move) + 1e-9
             if u.mobile or self._most_gained(board, u, here, goal, reach) > chosen:
                 plans.extend(self._moves(board, u, goal, attack, floor, chosen))
-        return _taken(plans)[1]
+        return _taken(plans).activation
 
     def _place(
         self,
@@ -281,7 +308,7 @@ class DefaultCommander:
         this activation or not, so worked out once a place (the plans weigh each end up to
         three ways)."""
         gains = board.gains
-        key = (u.id, p, facing)
+        key: GainKey = (u.id, p, facing)
         found = gains.get(key)
         if found is None:
             found = gains[key] = self._ground_gained(board, u, p, goal) + self._shot_weight(
@@ -361,7 +388,7 @@ class DefaultCommander:
         attack: Attack | None,
         floor: float,
         chosen: float,
-    ) -> list[_Plan]:
+    ) -> list[Plan]:
         """The plans that move: along each candidate path; a Move and Fire or Split Movement unit
         also weighs firing then moving, and moving then firing (``_fire_after_moving``).
         ``floor``: the best plan weighed so far; ``chosen``: the plan's value that would be taken
@@ -369,7 +396,7 @@ class DefaultCommander:
         it is not weighed in full."""
         fixed = u.fixed
         mobile = u.mobile
-        plans: list[_Plan] = []
+        plans: list[Plan] = []
         shooting: list[_Shooting] = []
         for path in candidate_paths(board, u, goal):
             end = path[-1]
@@ -380,7 +407,7 @@ class DefaultCommander:
             step = MoveStep(tuple(path[1:]), facing)
             hidden = board.hidden_at(u, end)
             value = self._place(board, u, end, goal, hidden, facing) - cost
-            plans.append((value, Activate(u.id, (step,))))
+            plans.append(Plan(value, Activate(u.id, (step,))))
             if value > chosen + 1e-9:
                 chosen = value
             if not mobile:
@@ -389,15 +416,14 @@ class DefaultCommander:
             bound = best_offer(pairs)
             if bound > 0:
                 place = self._place(board, u, end, goal, False, facing, True) - cost
-                shooting.append((bound + place, place, pairs, path, step, facing, cost))
+                shooting.append(_Shooting(bound + place, place, pairs, path, step, facing, cost))
             if attack is not None:
                 # Fire from here first, then move: the move is the whole Move still.
                 value = attack.value + self._place(board, u, end, goal, False, facing, True) - cost
-                plans.append(
-                    (value, Activate(u.id, (AttackStep(attack.target, attack.weapon), step)))
-                )
+                steps = (AttackStep(attack.target, attack.weapon), step)
+                plans.append(Plan(value, Activate(u.id, steps)))
         if shooting:
-            best = max([floor] + [p[0] for p in plans])
+            best = max([floor] + [p.value for p in plans])
             found = self._fire_after_moving(board, u, goal, shooting, best)
             if found is not None:
                 plans.append(found)
@@ -405,7 +431,7 @@ class DefaultCommander:
 
     def _fire_after_moving(
         self, board: Board, u: Piece, goal: Goal, shooting: list[_Shooting], best: float
-    ) -> _Plan | None:
+    ) -> Plan | None:
         """The best move-then-fire plan that beats ``best``, or None.
 
         Ends are tried by the most they could be worth (their most valuable shot, legal or not),
@@ -417,8 +443,8 @@ class DefaultCommander:
             if bound <= best + 1e-9:
                 break  # Sorted by bound: no end after this one can beat the best.
             after = bounded_attack(board, u, pairs, path[-1], facing)
-            if after is not None and after[0] + place > best + 1e-9:
-                best = after[0] + place
+            if after is not None and after.value + place > best + 1e-9:
+                best = after.value + place
                 found = (best, path, step, after, cost)
         if found is None:
             return None
@@ -428,9 +454,10 @@ class DefaultCommander:
             away = self._move_away(board, u, path, goal)
             if away is not None:
                 back, back_end = away
-                value = after[0] + self._place(board, u, back_end, goal, False, None, True) - cost
+                there = self._place(board, u, back_end, goal, False, None, True)
+                value = after.value + there - cost
                 steps = (*steps, back)
-        return value, Activate(u.id, steps)
+        return Plan(value, Activate(u.id, steps))
 
     def _move_away(
         self, board: Board, u: Piece, path: list[Point], goal: Goal

@@ -73,19 +73,25 @@ def candidate_paths(board: Board, u: Piece, goal: Goal) -> list[list[Point]]:
     return out
 
 
+CrossingKey = tuple[tuple["Point", ...], int, bool, "tuple[int, int] | None"]
+"""All that the price of crossing a path depends on, the table aside (``crossing_cost``): the
+path, the Skill its rolls are made at (6 and over always passes), Sure-Footed or not (then only
+walls ask for a roll), and a Breaching unit's Size and Hits (what a failed breach costs it)."""
+
+
 def crossing_cost(board: Board, u: Piece, path: list[Point]) -> float:
     """Price of the terrain and Breaching rolls the path asks for, by their chance of failing."""
     if u.aerial or len(path) < 2:
         return 0.0
     # Only the table and these few figures count: a path weighed again (the unit stood still, or
     # another unit with the same card) is priced once a battle, while no building falls.
-    key = (
+    key: CrossingKey = (
         tuple(path),
         min(u.skill, 6),
         u.sure,
         (u.size, u.hits) if u.breaching else None,
     )
-    kept = board.memo
+    kept = board.crossings
     found = kept.get(key)
     if found is None:
         found = kept[key] = _crossing_cost(board, u, path)
@@ -110,13 +116,12 @@ def _crossing_cost(board: Board, u: Piece, path: list[Point]) -> float:
 def _rolling(board: Board, sure: bool) -> list[geometry.Polygon]:
     """The terrain pieces whose entry asks for a terrain roll (walls even of the Sure-Footed):
     kept while no building falls (its rubble is new terrain)."""
-    key = ("rolling", sure)
-    found = board.memo.get(key)
+    found = board.rolling.get(sure)
     if found is None:
         found = [
             t.polygon for t in board.view.terrain if t.props.hazard and (t.props.wall or not sure)
         ]
-        board.memo[key] = found
+        board.rolling[sure] = found
     return found
 
 
@@ -212,8 +217,7 @@ def _cover_spot(board: Board, u: Piece, goal: Goal) -> Point | None:
 def _shelters(board: Board, u: Piece) -> list[geometry.Polygon]:
     """The sight-blocking pieces the unit's card may enter, and the standing buildings of no side
     or ours that admit it: kept while no building falls."""
-    key = ("shelters", u.no)
-    found = board.memo.get(key)
+    found = board.shelters.get(u.no)
     if found is None:
         card = u.card
         found = [
@@ -226,7 +230,7 @@ def _shelters(board: Board, u: Piece) -> list[geometry.Polygon]:
             for b in board.buildings
             if b.card.admits_size(u.size) and b.side in (None, board.side)
         ]
-        board.memo[key] = found
+        board.shelters[u.no] = found
     return found
 
 

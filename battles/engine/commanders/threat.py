@@ -79,7 +79,12 @@ Source = tuple[
 """One enemy's threat to one unit, all of it that does not depend on where the unit stands:
 (x, y, its grid square (``board.square``), weight, (range, best harm from that far) longest
 first (``odds.harm_by_reach``), move, whether it may move and fire in one activation, whether
-it flies, a Fixed Mount's facing or None, the sight-blocking pieces it stands in)."""
+it flies, a Fixed Mount's facing or None, the sight-blocking pieces it stands in). A plain
+tuple, unpacked at every place a plan weighs (see ``values.Target``)."""
+
+
+ThreatKey = tuple[str, "Point", bool]
+"""A threat asked within a decision (``threat``): the unit, the place, whether hidden there."""
 
 
 def sources(board: Board, unit: Piece) -> list[Source]:
@@ -129,7 +134,7 @@ def sources(board: Board, unit: Piece) -> list[Source]:
         weight *= FAIR_FIGHT if can_hurt(board, unit, e) else CANNOT_HURT_BACK
         x, y = e.position
         facing = e.info.facing if e.fixed else None
-        source = (
+        source: Source = (
             x,
             y,
             e.square,
@@ -218,7 +223,7 @@ def threat(board: Board, unit: Piece, p: Point, hidden: bool) -> float:
     ``hidden``: it will be concealed there (inside a sight-blocking piece, not firing).
     Kept for the decision.
     """
-    key = (unit.id, p, hidden)
+    key: ThreatKey = (unit.id, p, hidden)
     found = board.threats.get(key)
     if found is None:
         found = board.threats[key] = _threat(board, unit, p, hidden)

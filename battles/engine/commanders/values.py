@@ -54,7 +54,8 @@ LIMITED_USE = 0.8
 
 
 Offer = tuple[float, float, str]
-"""One attack a unit could make on a target: (value, reach, weapon)."""
+"""One attack a unit could make on a target: (value, reach: the weapon's range, weapon). A plain
+tuple, as ``Target`` is (see there)."""
 
 
 def attack_value(board: Board, unit: Piece, target: Piece, shot: Shot, danger: float) -> float:
@@ -80,12 +81,18 @@ def attack_value(board: Board, unit: Piece, target: Piece, shot: Shot, danger: f
     return value
 
 
+OfferKey = tuple[int, float]
+"""What a unit's offers on a target are kept for, within the turn (``Board.offers``): the two
+units' states (``Piece.state``) as one number, attacker * STATES + target, and the target's
+danger (``threat.danger``)."""
+
+
 def offers(board: Board, unit: Piece, target: Piece) -> list[Offer]:
     """The unit's attacks on the target with a positive value, most valuable first (ties in
     card order), wherever the two stand. They depend only on the two units' states, the
     target's danger and the turns left: kept for the turn by those."""
     threat = danger(board, target)
-    key = (unit.state * STATES + target.state, threat)
+    key: OfferKey = (unit.state * STATES + target.state, threat)
     found = board.offers.get(key)
     if found is None:
         found = []
@@ -99,8 +106,8 @@ def offers(board: Board, unit: Piece, target: Piece) -> list[Offer]:
     return found
 
 
-def _by_value(offer: tuple) -> float:
-    return -offer[0]
+def _by_value(entry: Offer | Target) -> float:
+    return -entry[0]
 
 
 def worth_attacking(board: Board) -> list[tuple[BuildingState, int, float]]:
@@ -113,17 +120,27 @@ def worth_attacking(board: Board) -> list[tuple[BuildingState, int, float]]:
     return found
 
 
+WorthKey = tuple[str, int, int]
+"""What a building's worth is kept for, within the turn (``Board.worths``): the building, its
+Hits and the standing buildings (a fall moves units out of one and changes who is inside)."""
+
+FinishKey = tuple[str, int, int]
+"""What the chance of bringing a building down is kept for, within the turn
+(``Board.finishes``): the building, its Hits and our units in the battle (those that could
+attack it)."""
+
+
 def building_worth(board: Board, b: BuildingState) -> float:
     """What bringing the building down is worth to this side, in points (may be negative).
 
     Kept for the rest of the turn while the building stands with the Hits it had: units go in
     and out of buildings seldom, and every ready unit's attack asks at every decision.
     """
-    memo = board.turn_memo
-    key = ("worth", b.id, b.hits, len(board.buildings))
-    found = memo.get(key)
+    worths = board.worths
+    key: WorthKey = (b.id, b.hits, len(board.buildings))
+    found = worths.get(key)
     if found is None:
-        found = memo[key] = _building_worth(board, b)
+        found = worths[key] = _building_worth(board, b)
     return found
 
 
@@ -140,7 +157,7 @@ def _building_worth(board: Board, b: BuildingState) -> float:
 def _raze_points(board: Board) -> dict[str, float]:
     """Per building, the raze objectives' end points for this side (the enemy's count against):
     the objectives never change, so this is worked out once a battle."""
-    found = board.memo.get("raze")
+    found = board.raze_points
     if found is None:
         found = {}
         for o in board.objectives:
@@ -148,7 +165,7 @@ def _raze_points(board: Board) -> dict[str, float]:
                 points = o.points_at_end if board.side in o.sides else -o.points_at_end
                 # Summed in objective order from 0.0, as the worth always was.
                 found[o.building] = found.get(o.building, 0.0) + points
-        board.memo["raze"] = found
+        board.raze_points = found
     return found
 
 
@@ -172,10 +189,10 @@ def _occupants(board: Board) -> dict[str, list[tuple[Piece, float]]]:
 def _can_finish(board: Board, b: BuildingState) -> float:
     """Chance the side brings the building down in the turns left, every unit that can damage it
     attacking it each turn: a raze half done at the end scores nothing."""
-    memo = board.turn_memo
-    key = ("finish", b.id, b.hits, len(board.own))
-    if key in memo:
-        return memo[key]
+    finishes = board.finishes
+    key: FinishKey = (b.id, b.hits, len(board.own))
+    if key in finishes:
+        return finishes[key]
     tables = board.tables
     target = tables.card_no[b.id]
     chances = []
@@ -183,8 +200,8 @@ def _can_finish(board: Board, b: BuildingState) -> float:
         best = max((s.damage for s in tables.card_shots(o.no, o.skill, target)), default=0.0)
         if best > 0:
             chances.extend([best] * board.turns_left)
-    memo[key] = at_least(b.hits, chances) if chances else 0.0
-    return memo[key]
+    finishes[key] = at_least(b.hits, chances) if chances else 0.0
+    return finishes[key]
 
 
 def building_value(board: Board, b: BuildingState, shot: Shot) -> float:
@@ -197,8 +214,13 @@ def building_value(board: Board, b: BuildingState, shot: Shot) -> float:
 
 
 Target = tuple[float, float, float, int, float, bool, "str | None"]
-"""An attack ``opportunity`` scans: (value, x, y, square, range, aerial target, the building it
-shelters in)."""
+"""An attack ``opportunity`` scans: an offer on an enemy with where the enemy stands: (value, x,
+y, the grid square holding the enemy (``board.square``), reach, whether the enemy flies (no line
+is needed to it), the building it shelters in (only those inside can attack it)).
+
+A plain tuple, not a named one: ``opportunity`` unpacks one at every place a plan weighs, and
+Python specializes unpacking and indexing for plain tuples only (named, these and ``Source``
+cost about 5% of a 20v20's instructions)."""
 
 
 def _targets(board: Board, unit: Piece) -> list[Target]:
@@ -223,12 +245,13 @@ def _targets(board: Board, unit: Piece) -> list[Target]:
     out.sort(key=_by_value)
     # An entry is scanned for its place, range and line alone: by (place, aerial, shelter),
     # only those reaching farther than every better one can ever be first.
-    farthest: dict[tuple, float] = {}
+    farthest: dict[tuple[float, float, bool, str | None], float] = {}
     kept_targets = []
     for entry in out:
-        key = (entry[1], entry[2], entry[5], entry[6])
-        if farthest.get(key, -1.0) < entry[4]:
-            farthest[key] = entry[4]
+        _, x, y, _, reach, flies, inside = entry
+        key = (x, y, flies, inside)
+        if farthest.get(key, -1.0) < reach:
+            farthest[key] = reach
             kept_targets.append(entry)
     unit.targets = (board.decision, kept_targets)
     return kept_targets
