@@ -21,8 +21,9 @@ def percent(rate: float) -> str:
 
 
 def interval(rate: Rate) -> str:
-    """The 95% interval of a rate, as percentages."""
-    return f"{percent(rate.low)} – {percent(rate.high)}"
+    """The 95% interval of a rate, as percentages. A narrow column breaks it after the dash,
+    never between a figure and the dash (a no-break space holds those two together)."""
+    return f"{percent(rate.low)}\u00a0– {percent(rate.high)}"
 
 
 def side_colour(index: int) -> str:

@@ -50,7 +50,7 @@ def test_the_odds_are_run_on_exactly_this_set_up_and_named_as_the_campaign_names
     assert "over 20 battles of exactly this set-up" in text
     for unit in units:
         assert f'<th scope="row">{unit.name}</th>' in text
-    assert re.search(r"\d+\.\d% – \d+\.\d%", text)  # the 95% interval
+    assert re.search(r"\d+\.\d%\u00a0– \d+\.\d%", text)  # the 95% interval
     # Each side in its force's colour, not in the order the summary's keys came back.
     colours = {s.id: s.colour for s in campaign_odds_report(run, world.campaign).sides}
     reordered = {**run.result, "sides": dict(reversed(list(run.result["sides"].items())))}

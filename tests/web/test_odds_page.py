@@ -110,7 +110,7 @@ def test_a_finished_run_shows_the_odds_with_intervals_and_a_histogram(owner_clie
         assert side in html
     blue = odds.side("blue").win
     assert f"{blue.rate * 100:.1f}%" in html
-    assert f"{blue.low * 100:.1f}% – {blue.high * 100:.1f}%" in html
+    assert f"{blue.low * 100:.1f}%\u00a0– {blue.high * 100:.1f}%" in html
     assert f"{odds.draw.rate * 100:.1f}%" in html
     assert '<svg class="histogram"' in html
     for colour in ("var(--side-0)", "var(--side-1)"):  # Blue Force and Red Force, in order
