@@ -21,12 +21,13 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from .values import Offer, building_value, building_worth, offers, worth_attacking
+from .values import building_value, building_worth, by_value, offers, worth_attacking
 
 if TYPE_CHECKING:
     from ..geometry import Point
     from ..state import BuildingState
     from .board import Board, Piece
+    from .values import Offer
 
 
 class Attack(NamedTuple):
@@ -265,16 +266,12 @@ def _building_pairs(
                 for s in shots
                 if d <= s.range + 1e-9 and (v := building_value(board, b, s)) > 0
             ]
-            offer.sort(key=_by_value)
+            offer.sort(key=by_value)
             pair = Pair(stamp, b.id, offer)
             if kept is not None:
                 kept[b.id] = pair
         out.append(pair)
     return out
-
-
-def _by_value(offer: Offer) -> float:
-    return -offer[0]
 
 
 def _first_legal(

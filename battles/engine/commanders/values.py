@@ -101,12 +101,13 @@ def offers(board: Board, unit: Piece, target: Piece) -> list[Offer]:
                 v = attack_value(board, unit, target, s, threat)
                 if v > 0:
                     found.append((v, s.range, s.weapon))
-        found.sort(key=_by_value)
+        found.sort(key=by_value)
         board.offers[key] = found
     return found
 
 
-def _by_value(entry: Offer | Target) -> float:
+def by_value(entry: Offer | Target) -> float:
+    """Sort key: the most valuable first (a stable sort keeps ties in their order)."""
     return -entry[0]
 
 
@@ -242,7 +243,7 @@ def _targets(board: Board, unit: Piece) -> list[Target]:
         inside = e.inside
         for value, reach, _ in offers(board, unit, e):
             out.append((value, ex, ey, e.square, reach, flies, inside))
-    out.sort(key=_by_value)
+    out.sort(key=by_value)
     # An entry is scanned for its place, range and line alone: by (place, aerial, shelter),
     # only those reaching farther than every better one can ever be first.
     farthest: dict[tuple[float, float, bool, str | None], float] = {}
