@@ -89,10 +89,22 @@ def main(argv: Iterable[str] | None = None) -> int:
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.quick:
         args.repeats, args.seconds = 3, 0.3
+    bundled = sorted(p.stem for p in SCENARIOS.glob("*.json"))
+    unknown = [n for n in (args.scenarios or "").split(",") if n and n not in bundled]
+    if unknown:
+        parser.error(f"no bundled scenario {', '.join(unknown)}; choose from {', '.join(bundled)}")
+    try:
+        sizes = [int(n) for n in args.sizes.split(",")]
+    except ValueError:
+        parser.error(f"--sizes takes whole numbers separated by commas, not {args.sizes!r}")
+    if args.repeats < 1 or args.seconds <= 0 or args.rounds < 1 or min(sizes) < 1:
+        parser.error("--repeats, --rounds, --sizes and --seconds must be positive")
+    if args.against and not (args.against / "battles" / "engine").is_dir():
+        parser.error(f"--against {args.against}: no battles/engine/ there to measure")
     if args.against:
         return side_by_side(args)
     parts = set(args.only or ("speed", "split", "growth"))
-    names = _scenario_names(args.scenarios)
+    names = _scenario_names(args.scenarios, bundled)
     policies = _policies(args.commander)
     out: dict[str, Any] = {"machine": _machine(), "repeats": args.repeats}
     out["engine"] = "compiled" if engine_is_compiled() else "source"
@@ -109,7 +121,6 @@ def main(argv: Iterable[str] | None = None) -> int:
         elif "split" in parts:
             figures["split"] = split_table(names, commanders)
         if "growth" in parts:
-            sizes = [int(n) for n in args.sizes.split(",")]
             figures["growth"] = growth_table(sizes, commanders, args.repeats, args.seconds)
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n")
@@ -119,10 +130,9 @@ def main(argv: Iterable[str] | None = None) -> int:
 # --- what is played ---------------------------------------------------------------------------
 
 
-def _scenario_names(chosen: str | None) -> list[str]:
+def _scenario_names(chosen: str | None, bundled: list[str]) -> list[str]:
     if chosen:
-        return chosen.split(",")
-    bundled = sorted(p.stem for p in SCENARIOS.glob("*.json"))
+        return [n for n in chosen.split(",") if n]
     return [n for n in REFERENCE if n in bundled] + [n for n in bundled if n not in REFERENCE]
 
 

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "battles" / "engine" / "scenarios"
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -40,6 +41,21 @@ def main() -> int:
         help="odds runs to time, as scenario:points, comma-separated",
     )
     args = parser.parse_args()
+    bundled = sorted(p.stem for p in SCENARIOS.glob("*.json"))
+    runs: list[tuple[str, float]] = []
+    for item in args.precise.split(","):
+        name, _, points = item.partition(":")
+        try:
+            runs.append((name, float(points)))
+        except ValueError:
+            parser.error(f"--precise takes scenario:points, not {item!r}")
+        if not runs[-1][1] > 0:
+            parser.error(f"--precise {item!r}: the points must be above 0")
+    unknown = sorted({n for n, _ in runs if n not in bundled} | {args.scenario} - set(bundled))
+    if unknown:
+        parser.error(f"no bundled scenario {', '.join(unknown)}; choose from {', '.join(bundled)}")
+    if args.launches < 1:
+        parser.error("--launches must be at least 1")
     if not os.environ.get("REDIS_URL") or "postgres" not in os.environ.get("DATABASE_URL", ""):
         sys.exit("set DATABASE_URL (PostgreSQL) and REDIS_URL: this measures the real services")
     # A 20v20 priced at its ceiling is past one person's budget; the bench launches as nobody,
@@ -61,9 +77,8 @@ def main() -> int:
     print(f"launch to done, {args.scenario}, one worker, {args.launches} battles: "
           f"median {statistics.median(latencies) * 1000:.0f} ms, "
           f"max {max(latencies) * 1000:.0f} ms")  # fmt: skip
-    for item in args.precise.split(","):
-        name, points = item.split(":")
-        scenario, precision = _scenario(name), float(points)
+    for name, precision in runs:
+        scenario = _scenario(name)
         times = {}
         for count in (1, 2):
             with workers(count):
@@ -78,7 +93,7 @@ def main() -> int:
 
 
 def _scenario(name: str) -> dict:
-    return json.loads((ROOT / "battles" / "engine" / "scenarios" / f"{name}.json").read_text())
+    return json.loads((SCENARIOS / f"{name}.json").read_text())
 
 
 def _create_database(url: str) -> None:
