@@ -10,7 +10,8 @@ It plays every scenario in ``battles/engine/scenarios/`` in one process, on one 
 full log kept, and prints three tables:
 
 - speed: battles per second for each scenario, the median of ``--repeats`` runs over the same
-  seeds (with the slowest and fastest run beside it), also counting the log's canonical JSON;
+  seeds (with the slowest and fastest run beside it), also counting the log's canonical JSON,
+  and again with every decision given (the rules alone: what the commander's share is);
 - cost split: where the engine's time goes (line of sight, pathing, commander, logging and
   events, dice, the rules and turn loop), from cProfile;
 - growth: N against N from the sample library on one fixed table (``bench/scaled.py``), time
@@ -196,6 +197,55 @@ def _dice_time(records: list[Any]) -> float:
     return max(time.process_time() - start, 1e-9) / len(records)
 
 
+class _Recording:
+    """Plays as ``inner`` does and keeps each activation it chose."""
+
+    def __init__(self, inner: Any, chosen: list[Any]) -> None:
+        self.inner, self.chosen = inner, chosen
+
+    def choose(self, view: Any) -> Any:
+        action = self.inner.choose(view)
+        self.chosen.append(action)
+        return action
+
+
+class _Given:
+    """Plays activations chosen beforehand, weighing nothing: the engine's rules alone."""
+
+    def __init__(self, chosen: list[Any]) -> None:
+        self.next = iter(chosen).__next__
+
+    def choose(self, view: Any) -> Any:
+        return self.next()
+
+
+def _given_time(
+    scenario: Scenario, commanders: Commanders, records: list[Any], repeats: int
+) -> float:
+    """CPU seconds per battle to play the same battles with every decision given: the rules,
+    the view, the checks and the log, without the commander's weighing (median of runs)."""
+    decided = []
+    for seed, record in enumerate(records):
+        chosen: dict[str, list[Any]] = {s.id: [] for s in scenario.sides}
+        played = commanders(scenario)
+        run_battle(
+            scenario, seed, commanders={k: _Recording(c, chosen[k]) for k, c in played.items()}
+        )
+        again = run_battle(scenario, seed, commanders={k: _Given(v) for k, v in chosen.items()})
+        if again.log_json() != record.log_json():
+            raise SystemExit(
+                f"{scenario.name}, seed {seed}: the given decisions played another battle"
+            )
+        decided.append(chosen)
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        for seed, chosen in enumerate(decided):
+            run_battle(scenario, seed, commanders={k: _Given(v) for k, v in chosen.items()})
+        times.append((time.process_time() - start) / len(decided))
+    return statistics.median(times)
+
+
 def _json_time(records: list[Any]) -> float:
     """CPU seconds per battle to write the log as canonical JSON (what a worker stores)."""
     start = time.process_time()
@@ -208,8 +258,8 @@ def speed_table(
     names: list[str], commanders: Commanders, repeats: int, seconds: float
 ) -> dict[str, Any]:
     print("Speed: battles per second on one core, full log kept")
-    print(f"{'scenario':16} {'battles/s':>10} {'(min-max)':>16} {'+log JSON':>10} "
-          f"{'events':>7} {'acts':>5} {'× dice':>7}  target")  # fmt: skip
+    print(f"{'scenario':16} {'battles/s':>10} {'(min-max)':>16} {'+log JSON':>10} {'events':>7} "
+          f"{'acts':>5} {'× dice':>7} {'given':>8} {'weighing':>9}  target")  # fmt: skip
     figures = {}
     for name in names:
         scenario = load_scenario(SCENARIOS / f"{name}.json")
@@ -218,6 +268,8 @@ def speed_table(
         median = statistics.median(rates)
         with_json = 1.0 / (statistics.median(per_battle) + _json_time(records))
         over_dice = statistics.median(per_battle) / _dice_time(records)
+        given = _given_time(scenario, commanders, records, repeats)
+        weighing = 1 - given / statistics.median(per_battle)
         events = statistics.mean(len(r.events) for r in records)
         acts = statistics.mean(sum(e.KIND == "activation" for e in r.events) for r in records)
         target = TARGETS.get(name)
@@ -225,7 +277,8 @@ def speed_table(
             "" if target is None else f"≥ {target:g}: {'met' if median >= target else 'NOT met'}"
         )
         print(f"{name:16} {median:10.1f} {f'({rates[0]:.0f}-{rates[-1]:.0f})':>16} "
-              f"{with_json:10.1f} {events:7.0f} {acts:5.0f} {over_dice:7.0f}  "
+              f"{with_json:10.1f} {events:7.0f} {acts:5.0f} {over_dice:7.0f} "
+              f"{1 / given:8.1f} {weighing:9.0%}  "
               f"{verdict}")  # fmt: skip
         figures[name] = {
             "battles_per_s": round(median, 1),
@@ -236,8 +289,12 @@ def speed_table(
             "events": round(events),
             "activations": round(acts),
             "over_dice": round(over_dice),
+            "decisions_given_per_s": round(1 / given, 1),
+            "weighing_share": round(weighing, 3),
         }
-    print("(× dice: the engine's time over the time to roll the same dice alone)\n")
+    print("(× dice: the engine's time over the time to roll the same dice alone; given: battles/s\n"
+          " with every decision given, the same battles; weighing: the commander's share of the\n"
+          " time, 1 - battles/s over given)\n")  # fmt: skip
     return figures
 
 

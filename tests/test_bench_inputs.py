@@ -75,4 +75,7 @@ def test_the_engine_bench_plays_a_scenario_and_writes_its_figures(tmp_path):
     assert list(speed) == ["chopper-raid"]
     assert speed["chopper-raid"]["battles_per_s"] > 0
     assert speed["chopper-raid"]["events"] > 0
+    # The same battles again with every decision given: the bench checks they are the same
+    # battles (it stops otherwise) and times them.
+    assert speed["chopper-raid"]["decisions_given_per_s"] > 0
     assert "chopper-raid" in done.stdout
