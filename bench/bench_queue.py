@@ -51,7 +51,7 @@ def main() -> int:
             parser.error(f"--precise takes scenario:points, not {item!r}")
         if not runs[-1][1] > 0:
             parser.error(f"--precise {item!r}: the points must be above 0")
-    unknown = sorted({n for n, _ in runs if n not in bundled} | {args.scenario} - set(bundled))
+    unknown = sorted({args.scenario, *(name for name, _ in runs)} - set(bundled))
     if unknown:
         parser.error(f"no bundled scenario {', '.join(unknown)}; choose from {', '.join(bundled)}")
     if args.launches < 1:
