@@ -46,11 +46,12 @@ def main() -> int:
     for item in args.precise.split(","):
         name, _, points = item.partition(":")
         try:
-            runs.append((name, float(points)))
+            precision = float(points)
         except ValueError:
             parser.error(f"--precise takes scenario:points, not {item!r}")
-        if not runs[-1][1] > 0:
+        if not precision > 0:
             parser.error(f"--precise {item!r}: the points must be above 0")
+        runs.append((name, precision))
     unknown = sorted({args.scenario, *(name for name, _ in runs)} - set(bundled))
     if unknown:
         parser.error(f"no bundled scenario {', '.join(unknown)}; choose from {', '.join(bundled)}")

@@ -170,7 +170,7 @@ assert "battles.engine.commanders.default" in new, new
 print(",".join(
     m for m in new
     if m.split(".")[0] not in sys.stdlib_module_names
-    and not any(m == o or m.startswith("battles.engine.") for o in ours)
+    and m not in ours and not m.startswith("battles.engine.")
 ))
 """
     out = subprocess.run(
