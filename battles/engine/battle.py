@@ -269,6 +269,15 @@ class Battle:
             if e.concealed and not sight.pieces_at(e.position) and sight.sees(unit, e):
                 self.emit(ev.Reveal(e.id, RevealCause.SPOTTED, None))
 
+    def spot_exposed(self) -> None:
+        """After a collapse: the lines it opened spot every concealed unit now in the open with
+        an enemy line to it (E5), the occupants of rubble that does not block sight and those
+        that stood behind the building alike."""
+        sight = self.sight
+        for u in self.state.units.values():
+            if u.active and u.concealed and sight.in_the_open_and_seen(u):
+                self.emit(ev.Reveal(u.id, RevealCause.SPOTTED, None))
+
     def _end_activation(self, unit: UnitState) -> None:
         """A reveal runs out at the end of the unit's own activation; hidden units conceal."""
         if unit.revealed_until is not None:

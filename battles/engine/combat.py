@@ -125,7 +125,8 @@ def remove(b: Battle, unit: UnitState, how: Removal) -> None:
 
 
 def collapse(b: Battle, bld: BuildingState) -> None:
-    """At 0 Hits a building becomes its rubble; each occupant rolls Skill or takes 1 Hit."""
+    """At 0 Hits a building becomes its rubble; each occupant rolls Skill or takes 1 Hit. Then
+    whoever the fallen walls no longer hide is seen."""
     occupants = [
         u
         for u in b.state.units.values()
@@ -135,3 +136,4 @@ def collapse(b: Battle, bld: BuildingState) -> None:
     for u in occupants:
         if not b.dice.check(u.id, RollPurpose.COLLAPSE, u.skill):
             damage(b, u, None)
+    b.spot_exposed()

@@ -15,7 +15,7 @@ from fractions import Fraction
 from .cards import BuildingCard, Keyword, UnitCard, Weapon
 from .events import AttackKind
 from .rulesets import Ruleset
-from .targeting import CLOSE_COMBAT, CLOSE_RANGE, STRUCTURE_POWER
+from .targeting import CLOSE_COMBAT, CLOSE_RANGE, STRUCTURE_POWER, cannot_ram_units
 
 FACES = 6
 """Every roll is one six-sided die."""
@@ -208,7 +208,11 @@ def attack_options(
         if _allowed(w, w.power, target, ruleset)
     ]
     close = close_combat_option(attacker)
-    if _allowed(None, close.power, target, ruleset):
+    if _allowed(None, close.power, target, ruleset) and not (
+        close.kind is AttackKind.RAM
+        and isinstance(target, UnitCard)
+        and cannot_ram_units(attacker, ruleset)
+    ):
         options.append(close)
     if distance is None:
         return options

@@ -19,6 +19,7 @@ from .state import BuildingState
 if TYPE_CHECKING:
     from .battle import Battle
     from .geometry import Point
+    from .rulesets import Ruleset
     from .state import UnitState
 
 CLOSE_COMBAT = "close_combat"
@@ -60,6 +61,13 @@ def attack_profile(card: UnitCard, weapon: str) -> AttackProfile | None:
     if w is None:
         return None
     return AttackProfile(AttackKind.SHOOT, w.name, w.power, w.range, w)
+
+
+def cannot_ram_units(card: UnitCard, ruleset: Ruleset) -> bool:
+    """Whether the card may not ram a unit (E31): under Combined Arms only weapons marked AA can
+    attack an Aerial unit, and a ram is resolved in both directions, so a flier's ram would draw
+    a blow back that may not strike it. It may still ram a building, which never strikes back."""
+    return ruleset.aerial_only_aa and Keyword.AERIAL in card.keywords
 
 
 def unit_profiles(b: Battle, unit: UnitState) -> dict[str, AttackProfile]:
@@ -128,12 +136,14 @@ def attack_problem(
         and not (w is not None and w.aa)
     ):
         return "only weapons marked AA can attack an Aerial unit"
+    if prof.kind is AttackKind.RAM and cannot_ram_units(attacker.card, b.ruleset):
+        return "a flier cannot ram under Combined Arms: the blow back could not strike it"
     if geometry.distance(pos, target.position) > prof.range + 1e-9:
         return f"{target_id} is out of range ({prof.range:g})"
-    same_piece = b.sight.in_one_piece(attacker, target, pos)
     inside = None if target.card.has(Keyword.AERIAL) else b.sight.building_at(target.position)
-    if inside is not None and not same_piece:
+    if inside is not None and not _in_building(b, attacker, inside, pos):
         return f"{target_id} is inside building {inside}: attack the building"
+    same_piece = b.sight.in_one_piece(attacker, target, pos)
     if target.concealed and not same_piece:
         return f"{target_id} is concealed"
     if not b.sight.sees(attacker, target, pos):
@@ -204,6 +214,7 @@ def legal_attacks(
     fixed = Keyword.FIXED_MOUNT in card.keywords
     aerial_attacker = Keyword.AERIAL in card.keywords
     aa_only = b.ruleset.aerial_only_aa
+    no_ram = cannot_ram_units(card, b.ruleset)
     st, sight = b.state, b.sight
     found: list[tuple[str, str]] = []
     for tid in targets:
@@ -246,6 +257,8 @@ def legal_attacks(
                 continue
             if aerial_target and aa_only and not (w is not None and w.aa):
                 continue
+            if no_ram and prof.kind is AttackKind.RAM:
+                continue
             if dist > prof.range + 1e-9:
                 continue
             if clear is None:
@@ -270,18 +283,22 @@ def _unit_in_view(
 
     ``aerial``: either unit is Aerial, so they are never in one piece."""
     sight = b.sight
-    same_piece = not aerial and sight.same_piece(pos, target.position)
-    if not same_piece:
-        if (
-            Keyword.AERIAL not in target.card.keywords
-            and sight.building_at(target.position) is not None
-        ):
+    if Keyword.AERIAL not in target.card.keywords:
+        inside = sight.building_at(target.position)
+        if inside is not None and not _in_building(b, attacker, inside, pos):
             return False
-        if target.concealed:
-            return False
+    if target.concealed and (aerial or not sight.same_piece(pos, target.position)):
+        return False
     if not sight.sees(attacker, target, pos):
         return False
     return not fixed or geometry.in_arc(pos, facing, target.position)
+
+
+def _in_building(b: Battle, attacker: UnitState, building: str, pos: Point) -> bool:
+    """Whether the attacker, standing at ``pos``, is inside ``building`` too: only then may it
+    attack the people in it. Sharing any other piece with them (a hill or a rubble field the
+    building stands on) does not let it past the walls; a flier is never inside (it flies over)."""
+    return Keyword.AERIAL not in attacker.card.keywords and building in b.sight.pieces_at(pos)
 
 
 def sensor_problem(

@@ -333,6 +333,14 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
     for i, e in enumerate(c.list_(d.get("enters", []), path + ".enters")):
         if c.str_(e, f"{path}.enters[{i}]") is not _BAD:
             enters.add(e)
+    if Keyword.DEMOLITION in keywords:
+        for i, w in enumerate(weapons):
+            if w.name == CHARGES.name and w != CHARGES:
+                # "Charges — Power 4, Range 1, buildings only, two uses": the line is the rule.
+                c.fail(
+                    f"{path}.weapons[{i}]",
+                    "a Demolition card's Charges are Power 4, Range 1, buildings only, two uses",
+                )
     if len(c.problems) != before:
         return None
     if Keyword.DEMOLITION in keywords and not any(w.name == CHARGES.name for w in weapons):

@@ -6,6 +6,7 @@ import pytest
 
 from battles.engine import CLOSE_COMBAT, AttackStep, IllegalActionError, MoveStep
 from battles.engine.events import TurnStart
+from battles.engine.targeting import legal_attacks
 
 from .helpers import act, battle, building, of, piece, scenario, square, unit
 
@@ -46,6 +47,27 @@ def test_occupants_cannot_be_attacked_attack_the_building():
         act(b, "a", AttackStep("b", "Gun"))
 
 
+@pytest.mark.parametrize("ground", ["hill", "rubble"])
+def test_sharing_the_ground_a_building_stands_on_does_not_get_past_its_walls(ground):
+    # The house stands on a hill (or in a rubble field): the attacker shares that piece with the
+    # occupant, but only a unit inside the house itself may attack the people in it.
+    under = piece("under", ground, square(8, 0, 16, 4))
+    sc = scenario(
+        [unit("a", (9, 2)), unit("c", (11, 3))],
+        [unit("b", (11, 2))],
+        terrain=[under],
+        buildings=[building("h", HOUSE)],
+    )
+    b = battle(sc, [1, 6, 1])
+    b.state.units["b"].concealed = False  # even when revealed, the walls are what you shoot
+    a = b.state.units["a"]
+    assert legal_attacks(b, a, ["b", "h"]) == [("h", "Gun")]
+    with pytest.raises(IllegalActionError, match="attack the building"):
+        act(b, "a", AttackStep("b", "Gun"))
+    ev = act(b, "c", AttackStep("b", "Gun"))  # inside the same house
+    assert of(ev, "attack")[0].outcome == "damage"
+
+
 def test_occupants_may_attack_out():
     b = battle(_sc([unit("a", (4, 2))], [unit("b", (12, 2))]), [1, 6, 1])
     ev = act(b, "b", AttackStep("a", "Gun"))
@@ -70,6 +92,20 @@ def test_only_power_3_or_more_can_damage_a_structure():
     b = battle(_sc([unit("a", (4, 2), weapons=weak)], [unit("b", (20, 20))]))
     with pytest.raises(IllegalActionError, match="Power 3"):
         act(b, "a", AttackStep("h", "Rifles"))
+
+
+def test_close_combat_below_power_3_cannot_damage_a_structure():
+    # Melee 2, and a Size 2 ram (Power = Size), are too weak for a structure; Size 3 is enough.
+    b = battle(
+        _sc([unit("a", (9.5, 2), melee=2), unit("c", (9.5, 3), size=2)], [unit("b", (20, 20))])
+    )
+    with pytest.raises(IllegalActionError, match="Power 3"):
+        act(b, "a", AttackStep("h", CLOSE_COMBAT))
+    with pytest.raises(IllegalActionError, match="Power 3"):
+        act(b, "c", AttackStep("h", CLOSE_COMBAT))
+    b = battle(_sc([unit("c", (9.5, 3), size=3)], [unit("b", (20, 20))]), [6, 1])
+    ev = act(b, "c", AttackStep("h", CLOSE_COMBAT))
+    assert of(ev, "attack")[0].power == 3 and b.state.buildings["h"].hits == 1
 
 
 def test_buildings_cannot_be_suppressed():
@@ -112,6 +148,34 @@ def test_each_occupant_rolls_skill_or_takes_a_hit_when_it_collapses():
         ("c", "collapse", "failure"),
     ]
     assert [(d.unit, d.hits, d.by) for d in of(ev, "damage")][1:] == [("c", 1, None)]
+
+
+def test_a_collapse_that_opens_the_lines_spots_whoever_it_no_longer_hides():
+    # The house falls into a crater that blocks no sight: its occupant b now stands in the open,
+    # and d, behind the house, is no longer behind anything. Both are seen at once (E5), and a
+    # unit that has not yet acted may shoot b.
+    sc = _sc(
+        [unit("a", (4, 2)), unit("c", (4, 3))],
+        [unit("b", (11, 2)), unit("d", (17, 2)), unit("r", (22, 22))],
+        hits=1,
+        rubble={"kind": "crater", "hazard": True},
+    )
+    b = battle(sc, [6, 1, 1, 1, 6, 1])  # the house falls; b passes its roll; c damages b
+    assert b.state.units["b"].concealed and b.state.units["d"].concealed
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    spotted = [r.unit for r in of(ev, "reveal") if r.cause == "spotted"]
+    assert spotted == ["b", "d"]
+    assert not b.state.units["r"].concealed
+    ev = act(b, "c", AttackStep("b", "Gun"))
+    assert of(ev, "attack")[0].outcome == "damage"
+
+
+def test_a_collapse_into_rubble_that_blocks_sight_keeps_its_occupants_concealed():
+    sc = _sc([unit("a", (4, 2))], [unit("b", (11, 2)), unit("d", (17, 2))], hits=1)
+    b = battle(sc, [6, 1, 1])  # the house falls into rubble; b passes its roll
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert not [r for r in of(ev, "reveal") if r.cause == "spotted"]
+    assert b.state.units["b"].concealed and b.state.units["d"].concealed
 
 
 def test_occupants_of_rubble_can_then_be_attacked_by_units_in_the_same_rubble():

@@ -84,6 +84,20 @@ def test_aerial_over_a_building_is_not_inside_it():
     act(battle(sc, [6]), "a", AttackStep("b", "Flak"))
 
 
+def test_a_flier_over_a_building_does_not_roll_when_it_collapses():
+    # The house falls with a trooper inside and a flier over it: only the trooper rolls (E15).
+    sc = scenario(
+        [unit("a", (2, 2))],
+        [unit("c", (11, 2)), unit("f", (12, 2), keywords=["aerial"])],
+        buildings=[building("h", square(10, 0, 14, 4), hits=1)],
+    )
+    b = battle(sc, [6, 1, 1])
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert of(ev, "collapse")[0].occupants == ("c",)
+    assert [(r.who, r.purpose) for r in of(ev, "roll")][2:] == [("c", "collapse")]
+    assert b.state.units["f"].hits == 2
+
+
 # --- Split Movement ----------------------------------------------------------------------------
 
 
@@ -278,6 +292,21 @@ def test_sensor_reveals_one_concealed_unit_within_6_instead_of_firing():
     assert not of(ev, "attack") and b.state.units["a"].shots == 0
     b.emit(TurnStart(2))
     act(b, "a", AttackStep("b", "Gun"))  # now it can be attacked
+
+
+def test_the_sensor_needs_no_line_of_sight():
+    # b stands in the open behind a wood, out of every enemy's sight: concealed, and the Sensor
+    # reveals it through the wood (E7).
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["sensor"])],
+        [unit("b", (8, 2))],
+        terrain=[piece("w", "woods", square(4, 0, 6, 4))],
+        ruleset="one_year_war",
+    )
+    b = battle(sc)
+    assert b.state.units["b"].concealed and not b.sight.line_clear((2, 2), (8, 2))
+    ev = act(b, "a", RevealStep("b"))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("b", "sensor")]
 
 
 def test_sensor_reveal_lasts_until_the_end_of_the_revealed_units_next_activation():

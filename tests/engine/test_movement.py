@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from battles.engine import AttackStep, IllegalActionError, MoveStep
+from battles.engine.events import Suppress
 from battles.engine.geometry import path_length
 from battles.engine.movement import plan_path
 
@@ -111,17 +112,35 @@ def test_one_roll_per_piece_entered_in_order():
     )
     ev = act(battle(sc, [1, 1]), "a", MoveStep(((8, 2),)))
     assert [r.purpose for r in of(ev, "roll")] == ["terrain", "terrain"]
+    # In order: the first river entered passes, the second stops the unit at its edge.
+    b = battle(sc, [1, 6])
+    ev = act(b, "a", MoveStep(((8, 2),)))
+    assert [r.outcome for r in of(ev, "roll")] == ["success", "failure"]
+    assert b.state.units["a"].position == (4.99, 2)
+
+
+def test_a_piece_entered_twice_in_one_move_is_rolled_for_once():
+    sc = scenario(
+        [unit("a", (1, 2), move=12)],
+        [unit("b", (20, 20))],
+        terrain=[piece("r", "river", square(2, 0, 3, 10))],
+    )
+    ev = act(battle(sc, [1]), "a", MoveStep(((4, 2), (4, 4), (1, 4))))
+    assert [(r.purpose, r.outcome) for r in of(ev, "roll")] == [("terrain", "success")]
 
 
 def test_terrain_rolls_use_current_skill():
     sc = scenario(
-        [unit("a", (2, 2), skill=3)],
+        [unit("a", (2, 2), skill=4)],
         [unit("b", (20, 20))],
         terrain=[piece("hz", "hazard", square(4, 0, 5, 10))],
     )
+    # Printed Skill 4, suppressed to 3: a 4 fails against what the unit has now.
     b = battle(sc, [4])
+    b.emit(Suppress("a", "b", 3))
     ev = act(b, "a", MoveStep(((7, 2),)))
-    assert of(ev, "roll")[0].outcome == "failure"
+    roll = of(ev, "roll")[0]
+    assert (roll.value, roll.against, roll.outcome) == (4, 3, "failure")
 
 
 def test_a_turn_in_place_sets_facing():

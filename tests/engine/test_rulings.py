@@ -1,4 +1,4 @@
-"""Rulings E26-E30 (`docs/rules.md` §4): where the texts leave a choice open, what the engine
+"""Rulings E26-E31 (`docs/rules.md` §4): where the texts leave a choice open, what the engine
 chose, played out with fixed dice."""
 
 from __future__ import annotations
@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from battles.engine import CLOSE_COMBAT, AttackStep, IllegalActionError, MoveStep, run_battle
+from battles.engine.probability import attack_options
+from battles.engine.targeting import legal_attacks
 
-from .helpers import Scripted, act, battle, of, piece, scenario, square, unit
+from .helpers import Scripted, act, battle, building, of, piece, scenario, square, unit
 
 HILL = [{"id": "hill", "point": [12, 12], "radius": 3, "sides": ["blue"], "points_per_turn": 2}]
 LAKE = piece("lake", "water", square(4, 0, 8, 10))
@@ -80,6 +82,36 @@ def test_e29_close_combat_reaches_a_flier_under_one_year_war():
     sc = scenario([unit("a", (2, 2), melee=4)], [flier])
     with pytest.raises(IllegalActionError, match="only weapons marked AA"):
         act(battle(sc), "a", AttackStep("heli", CLOSE_COMBAT))
+
+
+def test_e31_a_flier_cannot_ram_a_unit_under_combined_arms():
+    # A ram is resolved in both directions, and under Combined Arms only AA can attack a flier:
+    # the blow back could not strike it, so the flier may not ram. Its guns still fire, it may
+    # ram a building (which never strikes back), and under One Year War it rams as anyone does.
+    flier = unit("heli", (2, 2), keywords=["aerial"], size=2, resistance=1)
+    tank = unit("t", (2.5, 2), size=4, resistance=3)
+    b = battle(scenario([flier], [tank]))
+    heli = b.state.units["heli"]
+    with pytest.raises(IllegalActionError, match="a flier cannot ram under Combined Arms"):
+        act(b, "heli", AttackStep("t", CLOSE_COMBAT))
+    assert legal_attacks(b, heli, ["t"]) == [("t", "Gun")]
+    assert [o.weapon for o in attack_options(heli.card, b.state.units["t"].card, b.ruleset)] == [
+        "Gun"
+    ]
+    sc = scenario(
+        [unit("heli", (9.5, 2), keywords=["aerial"], size=3)],
+        [tank],
+        buildings=[building("h", square(10, 0, 14, 4))],
+    )
+    ev = act(battle(sc, [6, 1]), "heli", AttackStep("h", CLOSE_COMBAT))
+    assert [(a.attack, a.target, a.outcome) for a in of(ev, "attack")] == [("ram", "h", "damage")]
+    b = battle(scenario([flier], [tank], ruleset="one_year_war"), [1, 6, 6, 1])
+    ev = act(b, "heli", AttackStep("t", CLOSE_COMBAT))
+    assert [(a.attack, a.outcome) for a in of(ev, "attack")] == [
+        ("ram", "no_damage"),
+        ("ram_back", "damage"),
+    ]
+    assert b.state.units["heli"].hits == 1
 
 
 def test_e30_an_aerial_amphibious_unit_flies_over_water_at_full_cost():

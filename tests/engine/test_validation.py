@@ -158,6 +158,23 @@ def test_demolition_keeps_a_printed_charges_line():
     assert [w.name for w in sc.units()[0].card.weapons] == ["Charges"]
 
 
+@pytest.mark.parametrize(
+    "change",
+    [{"power": 9}, {"range": 12}, {"buildings_only": False}, {"uses": 3}, {"aa": True}],
+)
+def test_a_demolition_card_may_print_its_charges_only_as_the_text_has_them(change):
+    ws = [{"name": "Charges", "power": 4, "range": 1, "buildings_only": True, "uses": 2, **change}]
+    p = problems(
+        scenario([unit("a", (2, 2), keywords=["demolition"], weapons=ws)], [unit("b", (20, 20))])
+    )
+    assert p == [
+        (
+            "sides[0].units[0].card.weapons[0]",
+            "a Demolition card's Charges are Power 4, Range 1, buildings only, two uses",
+        )
+    ]
+
+
 def test_unit_off_the_table_is_refused():
     p = problems(scenario([unit("a", (25, 2))], [unit("b", (20, 20))]))
     assert p == [("sides[0].units[0].position", "(25, 2) is off the 24x24 table")]

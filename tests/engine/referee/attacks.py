@@ -114,6 +114,8 @@ class Attacks(Picture):
                 self.bad("weapons", f"{g.name} may not attack Size {t.card.size}")
         if t.aerial and AA_ONLY[self.table.ruleset] and not (g is not None and g.aa):
             self.bad("aerial", f"only weapons marked AA can attack Aerial {t.id}")
+        if e["attack"] == "ram" and u.aerial and AA_ONLY[self.table.ruleset]:
+            self.bad("aerial", f"{u.id} flies and rams {t.id}: the blow back has no AA (E31)")
         shared = self.pieces_of(u) & self.pieces_of(t)
         inside = None if t.aerial else self.building_at(t.pos)
         if inside is not None and inside not in shared:
