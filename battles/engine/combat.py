@@ -14,11 +14,12 @@ from . import events as ev
 from . import geometry
 from .cards import Keyword
 from .events import AttackKind, AttackOutcome, Removal, RevealCause, RollPurpose
-from .targeting import nearest_wall, unit_profiles
+from .targeting import building_aim, unit_profiles
 
 if TYPE_CHECKING:
     from .battle import Battle
     from .state import BuildingState, UnitState
+    from .targeting import AttackProfile
 
 
 def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) -> None:
@@ -31,7 +32,7 @@ def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) 
             b.emit(ev.Reveal(attacker.id, RevealCause.FIRED, until))
     bld = b.state.buildings.get(target_id)
     if bld is not None:
-        _attack_building(b, attacker, bld, prof.kind, prof.name, prof.power)
+        _attack_building(b, attacker, bld, prof)
         return
     target = b.state.units[target_id]
     dist = geometry.rnd(geometry.distance(attacker.position, target.position))
@@ -87,14 +88,16 @@ def _out(won: bool) -> AttackOutcome:
 
 
 def _attack_building(
-    b: Battle, attacker: UnitState, bld: BuildingState, kind: AttackKind, name: str, power: int
+    b: Battle, attacker: UnitState, bld: BuildingState, prof: AttackProfile
 ) -> None:
-    """Buildings do not dodge (no Skill roll), are never suppressed, and never ram back."""
-    dist = geometry.rnd(
-        geometry.distance(attacker.position, nearest_wall(b, bld, attacker.position))
-    )
+    """Buildings do not dodge (no Skill roll), are never suppressed, and never ram back. The
+    distance is to the part of the walls the attack goes to (``targeting.building_aim``)."""
+    aim, _ = building_aim(b, attacker, bld, attacker.position, prof.range)
+    assert aim is not None, "the attack was found legal"
+    dist = geometry.rnd(geometry.distance(attacker.position, aim))
+    power = prof.power
     won = b.dice.opposed(attacker.id, bld.id, power, bld.card.resistance)
-    b.emit(ev.Attack(attacker.id, bld.id, name, kind, power, dist, _out(won)))
+    b.emit(ev.Attack(attacker.id, bld.id, prof.name, prof.kind, power, dist, _out(won)))
     if won:
         b.emit(ev.Damage(bld.id, attacker.id, bld.hits - 1))
         if bld.hits == 0:

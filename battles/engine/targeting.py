@@ -6,7 +6,8 @@ resolving any attack a commander orders, and commanders ask it (through their vi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,10 @@ STRUCTURE_POWER = 3
 
 SENSOR_RANGE = 6.0
 """A Sensor reveals a concealed unit within this distance."""
+
+AIM_STEP = 0.25
+"""Spacing, in inches, of the points along a building's walls a string is tried to when its
+nearest wall is hidden or outside a Fixed Mount's arc (``building_aim``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,12 +176,63 @@ def _building_problem(
     # A flier over a building is not inside it (it attacks the building, at 0").
     if not attacker.card.has(Keyword.AERIAL) and bld.polygon.contains_strictly(pos):
         return f"{attacker.id} is inside {bld.id}"
-    tp = nearest_wall(b, bld, pos)
-    if geometry.distance(pos, tp) > prof.range + 1e-9:
+    if geometry.distance(pos, nearest_wall(b, bld, pos)) > prof.range + 1e-9:
         return f"{bld.id} is out of range ({prof.range:g})"
-    if not attacker.card.has(Keyword.AERIAL) and not b.sight.line_clear(pos, tp):
-        return f"no line of sight to {bld.id}"
-    return _arc_problem(attacker, pos, tp, facing)
+    aim, seen = building_aim(b, attacker, bld, pos, prof.range, facing)
+    if aim is not None:
+        return None
+    if seen:
+        return "the target is outside the front arc of a Fixed Mount"
+    return f"no line of sight to {bld.id}"
+
+
+def building_aim(
+    b: Battle,
+    attacker: UnitState,
+    bld: BuildingState,
+    pos: Point,
+    reach: float,
+    facing: float | None = None,
+) -> tuple[Point | None, bool]:
+    """Where an attack from ``pos`` on the building goes, and whether any of it is seen.
+
+    "Model's eye view — use a string": to any part of its walls. The tape goes to the nearest
+    wall (E2), and the string too when that wall is seen (and, for a Fixed Mount, in its front
+    arc); otherwise to the nearest point along the walls, tried every ``AIM_STEP``, within
+    ``reach`` that is. ``(None, seen)`` when no such point is: ``seen`` tells a building out of
+    the arc from one out of sight.
+    """
+    facing = attacker.facing if facing is None else facing
+    fixed = Keyword.FIXED_MOUNT in attacker.card.keywords
+    aerial = Keyword.AERIAL in attacker.card.keywords
+    sight = b.sight
+    seen = False
+    for q in _strings(b, bld, pos, reach):
+        if aerial or sight.line_clear(pos, q):
+            seen = True
+            if not fixed or geometry.in_arc(pos, facing, q):
+                return q, True
+    return None, seen
+
+
+def _strings(b: Battle, bld: BuildingState, pos: Point, reach: float) -> Iterator[Point]:
+    """The nearest wall; then, only if asked on, every ``AIM_STEP`` along the walls within
+    ``reach``, nearest first (the earlier wall and point on a tie)."""
+    yield nearest_wall(b, bld, pos)
+    limit = reach + 1e-9
+    along = []
+    pts = bld.polygon.points
+    for i, (ax, ay) in enumerate(pts):
+        bx, by = pts[(i + 1) % len(pts)]
+        n = max(1, math.ceil(math.hypot(bx - ax, by - ay) / AIM_STEP))
+        for k in range(n):
+            q = (ax + (bx - ax) * k / n, ay + (by - ay) * k / n)
+            d = geometry.distance(pos, q)
+            if d <= limit:
+                along.append((d, i, k, q))
+    along.sort()
+    for _, _, _, q in along:
+        yield q
 
 
 def _arc_problem(attacker: UnitState, pos: Point, tp: Point, facing: float | None) -> str | None:
@@ -215,7 +271,7 @@ def legal_attacks(
     aerial_attacker = Keyword.AERIAL in card.keywords
     aa_only = b.ruleset.aerial_only_aa
     no_ram = cannot_ram_units(card, b.ruleset)
-    st, sight = b.state, b.sight
+    st = b.state
     found: list[tuple[str, str]] = []
     for tid in targets:
         bld = st.buildings.get(tid)
@@ -224,19 +280,18 @@ def legal_attacks(
                 continue
             if not aerial_attacker and bld.polygon.contains_strictly(pos):
                 continue
-            tp = nearest_wall(b, bld, pos)
-            dist = geometry.distance(pos, tp)
-            clear: bool | None = None
+            dist = geometry.distance(pos, nearest_wall(b, bld, pos))
+            aims: dict[float, bool] = {}  # by reach: whether some part of it may be attacked
             for name, prof in usable:
                 w = prof.weapon
                 if w is not None and w.size_limited:
                     continue
                 if prof.power < STRUCTURE_POWER or dist > prof.range + 1e-9:
                     continue
+                clear = aims.get(prof.range)
                 if clear is None:
-                    clear = (aerial_attacker or sight.line_clear(pos, tp)) and (
-                        not fixed or geometry.in_arc(pos, facing, tp)
-                    )
+                    aim = building_aim(b, attacker, bld, pos, prof.range, facing)[0]
+                    clear = aims[prof.range] = aim is not None
                 if clear:
                     found.append((tid, name))
             continue

@@ -87,6 +87,38 @@ def test_distance_to_a_building_is_to_its_nearest_wall():
     assert of(ev, "attack")[0].distance == 0.5
 
 
+def test_a_building_partly_behind_a_wood_is_attacked_where_a_string_reaches_its_walls():
+    # The wood hides the nearest wall (8" off), not the whole house: "model's eye view — use a
+    # string" finds the nearest part of the walls in sight, 8.189" off, and the shot goes there.
+    house = building("h", square(10, 0, 20, 10), resistance=0, hits=3)
+    wood = piece("w", "woods", square(6, 1.2, 7, 2.8))
+    sc = scenario([unit("a", (2, 2))], [unit("b", (22, 22))], terrain=[wood], buildings=[house])
+    b = battle(sc, [6, 1])
+    assert not b.sight.line_clear((2, 2), (10, 2))
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert [(e.target, e.distance, e.outcome) for e in of(ev, "attack")] == [("h", 8.189, "damage")]
+    # Behind a wood as wide as the house, no string reaches it.
+    wall = piece("w", "woods", square(6, 0, 7, 11))
+    sc = scenario([unit("a", (2, 2))], [unit("b", (22, 22))], terrain=[wall], buildings=[house])
+    with pytest.raises(IllegalActionError, match="no line of sight to h"):
+        act(battle(sc), "a", AttackStep("h", "Gun"))
+
+
+def test_a_fixed_mount_fires_at_the_part_of_a_building_in_front_of_it():
+    # Facing 60°, its nearest wall point (6, 2) lies 60° off: but the wall runs on into its
+    # front arc, and the nearest point of it there, (6, 3.25), is 4.191" off.
+    house = building("h", square(6, 0, 24, 14), resistance=0, hits=3)
+    tank = unit("a", (2, 2), facing=60, keywords=["fixed_mount"])
+    b = battle(scenario([tank], [unit("b", (1, 23))], buildings=[house]), [6, 1])
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert [(e.distance, e.outcome) for e in of(ev, "attack")] == [(4.191, "damage")]
+    # Facing away, no part of the house is in front of it.
+    away = unit("a", (2, 2), facing=180, keywords=["fixed_mount"])
+    b = battle(scenario([away], [unit("b", (1, 23))], buildings=[house]))
+    with pytest.raises(IllegalActionError, match="outside the front arc"):
+        act(b, "a", AttackStep("h", "Gun"))
+
+
 def test_only_power_3_or_more_can_damage_a_structure():
     weak = [{"name": "Rifles", "power": 2, "range": 12}]
     b = battle(_sc([unit("a", (4, 2), weapons=weak)], [unit("b", (20, 20))]))

@@ -90,6 +90,18 @@ class Attacks(Picture):
             self.bad("attack", f"{u.id}'s {name} logged at Power {e['power']}, card {power}")
         return power, reach, g
 
+    def aimable(self, u: Unit, q: Point) -> bool | None:
+        """Whether a string from the unit to ``q`` is clear and (Fixed Mount) in its front arc;
+        None when too close to call."""
+        seen = True if u.aerial else self.line(u.pos, q)
+        if seen is False:
+            return False
+        if u.card.has("fixed_mount") and plane.dist(u.pos, q) > 1e-9:
+            off = abs((plane.bearing(u.pos, q) - u.facing + 180.0) % 360.0 - 180.0)
+            if off > ARC + 1e-6:
+                return False
+        return seen
+
     def arc(self, u: Unit, tp: Point) -> None:
         if not u.card.has("fixed_mount") or plane.dist(u.pos, tp) <= 1e-9:
             return
@@ -197,19 +209,28 @@ class Attacks(Picture):
             self.bad("buildings", f"Power {power} cannot damage a structure")
         if not u.aerial and plane.inside(b.ring, u.pos):
             self.bad("buildings", f"{u.id} attacks {b.id} from inside it")
-        tp = (
+        near = (
             u.pos
             if (u.aerial and plane.inside(b.ring, u.pos))
             else plane.nearest_on_boundary(b.ring, u.pos)
         )
-        d = plane.dist(u.pos, tp)
-        if abs(d - e["distance"]) > 0.0015:
-            self.bad("attack", f"distance {e['distance']} to {b.id} logged, {d:.4f} measured")
+        d, logged = plane.dist(u.pos, near), e["distance"]
         if d > reach + 1e-9:
             self.bad("range", f'{b.id} is {d:.3f}" away, {e["weapon"]} reaches {reach}')
-        if not u.aerial and self.line(u.pos, tp) is False:
-            self.bad("cover", f"{u.id} attacks {b.id} through sight-blocking terrain")
-        self.arc(u, tp)
+        # "Model's eye view — use a string": to the nearest wall when it is seen (and in a Fixed
+        # Mount's arc), else to another part of the walls, as far as the log says.
+        near_ok = self.aimable(u, near)
+        at_near = abs(d - logged) <= 0.0015
+        if near_ok is True and not at_near:
+            self.bad("attack", f"distance {logged} to {b.id} logged, {d:.4f} to its nearest wall")
+        elif near_ok is False or not at_near:
+            if logged > reach + 0.0015:
+                self.bad("range", f'{b.id} attacked {logged}" away, {e["weapon"]} reaches {reach}')
+            ends = [
+                q for q in plane.along(b.ring, 0.05) if abs(plane.dist(u.pos, q) - logged) <= 0.15
+            ]
+            if not any(self.aimable(u, q) is not False for q in ends):
+                self.bad("cover", f'{u.id} attacks {b.id}: no part of it {logged}" away is seen')
         if any(r["purpose"] == "to_hit" for r in rolls):
             self.bad("buildings", "buildings do not dodge: a Skill roll against one")
             rolls = [r for r in rolls if r["purpose"] != "to_hit"]

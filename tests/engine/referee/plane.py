@@ -80,6 +80,15 @@ def nearest_on_boundary(ring: Ring, p: Point) -> Point:
     return best
 
 
+def along(ring: Ring, step: float) -> list[Point]:
+    """Points every ``step`` (or a little less) along the ring's edges, corners included."""
+    out = []
+    for a, b in _edges(ring):
+        n = max(1, math.ceil(dist(a, b) / step))
+        out += [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(n)]
+    return out
+
+
 def _params(ring: Ring, a: Point, b: Point) -> list[float]:
     """Where along a-b (0..1) it meets the polygon's edges."""
     ts = [0.0, 1.0]
