@@ -186,6 +186,86 @@ def test_planted_a_halted_move_that_does_not_spot_is_caught():
     assert ("spotting", move_at) in found
 
 
+def test_planted_a_collapse_that_does_not_spot_what_it_exposed_is_caught():
+    from battles.engine import Activate, AttackStep
+
+    sc = scenario(
+        [unit("a", (4, 2))],
+        [unit("b", (11, 2)), unit("d", (17, 2)), unit("r", (22, 22))],
+        buildings=[building("h", square(10, 0, 14, 4), hits=1, rubble={"kind": "crater"})],
+    )
+    scn, events = _log(sc, [6, 1, 1], ("blue", Activate("a", (AttackStep("h", "Gun"),))))
+    assert not _broken(scn, events)
+    faulty = [e for e in events if not (e["kind"] == "reveal" and e["cause"] == "spotted")]
+    assert len(faulty) == len(events) - 2
+    collapse_at = next(i for i, e in enumerate(faulty) if e["kind"] == "collapse")
+    assert _rules(scn, faulty).count(("spotting", collapse_at)) == 2
+
+
+def test_planted_a_shot_at_the_people_in_a_house_from_the_hill_it_stands_on_is_caught():
+    from battles.engine import Activate
+
+    sc = scenario(
+        [unit("a", (9, 2))],
+        [unit("b", (11, 2))],
+        terrain=[piece("hill", "hill", square(8, 0, 16, 4))],
+        buildings=[building("h", square(10, 0, 14, 4))],
+    )
+    scn, events = _log(sc, [], ("blue", Activate("a")))
+    assert not _broken(scn, events)
+    at = next(i for i, e in enumerate(events) if e["kind"] == "activation")
+    faulty = events[: at + 1] + _shot("a", "b", "Gun", 3, 2.0, 2, to_hit=1, pen=6, armour=1, res=2)
+    faulty += [{"kind": "damage", "unit": "b", "by": "a", "hits": 1}]
+    assert ("buildings", at + 5) in _rules(scn, faulty)
+
+
+def test_planted_a_flier_ramming_under_combined_arms_is_caught():
+    from battles.engine import Activate
+
+    sc = scenario(
+        [unit("heli", (2, 2), keywords=["aerial"], size=2, resistance=1)],
+        [unit("t", (2.5, 2), size=4, resistance=3)],
+    )
+    scn, events = _log(sc, [], ("blue", Activate("heli")))
+    assert not _broken(scn, events)
+    at = next(i for i, e in enumerate(events) if e["kind"] == "activation")
+
+    def roll(who, purpose, value, modifier, against, outcome):
+        return {
+            "kind": "roll",
+            "who": who,
+            "purpose": purpose,
+            "value": value,
+            "modifier": modifier,
+            "against": against,
+            "outcome": outcome,
+        }
+
+    def ram(attacker, target, kind, power, outcome):
+        return {
+            "kind": "attack",
+            "attacker": attacker,
+            "target": target,
+            "weapon": "Ram",
+            "attack": kind,
+            "power": power,
+            "distance": 0.5,
+            "outcome": outcome,
+        }
+
+    faulty = [
+        *events[: at + 1],
+        roll("heli", "penetration", 1, 2, 9, "lose"),
+        roll("t", "armour", 6, 3, 3, "win"),
+        ram("heli", "t", "ram", 2, "no_damage"),
+        roll("t", "penetration", 6, 4, 2, "win"),
+        roll("heli", "armour", 1, 1, 10, "lose"),
+        ram("t", "heli", "ram_back", 4, "damage"),
+        {"kind": "damage", "unit": "heli", "by": "t", "hits": 1},
+    ]
+    assert ("aerial", at + 3) in _rules(scn, faulty)
+
+
 def test_planted_a_flier_over_a_building_attacking_the_people_inside_is_caught():
     from battles.engine import Activate, AttackStep
 

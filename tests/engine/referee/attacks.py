@@ -299,6 +299,7 @@ class Attacks(Picture):
         b.collapsed = True
         self.pieces.append(b.rubble)
         self.terrain_changed()
+        self.collapsed_at = self.i
         for uid in reversed(e["occupants"]):
             self.must("roll", {"who": uid, "purpose": "collapse"}, "collapse")
 

@@ -33,6 +33,8 @@ class Referee(Moves, Attacks):
         self.i = len(events)
         if self.now is not None and self.now.moved_at is not None:
             self.check_spotting()
+        if self.collapsed_at is not None:
+            self.check_spotting_after_collapse()
         if self.expect and not self.ended:
             kind, fields, why = self.expect[0]
             self.bad(why, f"the log stops with {kind} {fields} still owed")
@@ -68,6 +70,12 @@ class Referee(Moves, Attacks):
             )
         ) and not (kind == "reveal" and e["cause"] == "spotted"):
             self.check_spotting()
+        if (
+            self.collapsed_at is not None
+            and kind not in ("roll", "damage", "remove", "score", "collapse")
+            and not (kind == "reveal" and e["cause"] == "spotted")
+        ):
+            self.check_spotting_after_collapse()
         handler(e)
 
     # --- expectations: what must follow ---------------------------------------------------------

@@ -178,6 +178,15 @@ class Moves(Picture):
             if e.concealed and not self.pieces_of(e) and self.sees(u, e) is True:
                 self.bad("spotting", f"{u.id}'s move gives it a clear line to concealed {e.id}", at)
 
+    def check_spotting_after_collapse(self) -> None:
+        """After a collapse (its occupants' rolls and what they cost done): the lines it opened
+        spot every concealed unit now in the open with an enemy line to it."""
+        at, self.collapsed_at = self.collapsed_at, None
+        for side in self.scores:
+            for u in self.in_battle(side):
+                if u.concealed and not self.pieces_of(u) and self.seen_by_enemy(u) is True:
+                    self.bad("spotting", f"{u.id} is in sight of an enemy after a collapse", at)
+
     # --- sight events ------------------------------------------------------------------------
 
     def on_reveal(self, e: dict) -> None:

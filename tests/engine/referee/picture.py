@@ -132,6 +132,8 @@ class Picture:
         self.started = False
         self.ended = False
         self.fired: str | None = None
+        self.collapsed_at: int | None = None
+        """A collapse whose spotting is yet to be checked (E5): the index of its event."""
         # Sight depends only on positions and the terrain, which changes only at a collapse.
         self._blockers: list[tuple[str, tuple[Point, ...], bool]] | None = None
         self._holding: dict[Point, frozenset[str]] = {}
