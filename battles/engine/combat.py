@@ -92,7 +92,7 @@ def _attack_building(
 ) -> None:
     """Buildings do not dodge (no Skill roll), are never suppressed, and never ram back. The
     distance is to the part of the walls the attack goes to (``targeting.building_aim``)."""
-    aim, _ = building_aim(b, attacker, bld, attacker.position, prof.range)
+    aim = building_aim(b, attacker, bld, attacker.position, prof.range)
     assert aim is not None, "the attack was found legal"
     dist = geometry.rnd(geometry.distance(attacker.position, aim))
     power = prof.power

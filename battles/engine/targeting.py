@@ -178,10 +178,11 @@ def _building_problem(
         return f"{attacker.id} is inside {bld.id}"
     if geometry.distance(pos, nearest_wall(b, bld, pos)) > prof.range + 1e-9:
         return f"{bld.id} is out of range ({prof.range:g})"
-    aim, seen = building_aim(b, attacker, bld, pos, prof.range, facing)
-    if aim is not None:
+    if building_aim(b, attacker, bld, pos, prof.range, facing) is not None:
         return None
-    if seen:
+    if Keyword.FIXED_MOUNT in attacker.card.keywords and (
+        building_aim(b, attacker, bld, pos, prof.range, facing, arc=False) is not None
+    ):
         return "the target is outside the front arc of a Fixed Mount"
     return f"no line of sight to {bld.id}"
 
@@ -193,39 +194,42 @@ def building_aim(
     pos: Point,
     reach: float,
     facing: float | None = None,
-) -> tuple[Point | None, bool]:
-    """Where an attack from ``pos`` on the building goes, and whether any of it is seen.
+    arc: bool = True,
+) -> Point | None:
+    """Where an attack from ``pos`` on the building goes, or None if it cannot be made.
 
     "Model's eye view — use a string": to any part of its walls. The tape goes to the nearest
     wall (E2), and the string too when that wall is seen (and, for a Fixed Mount, in its front
     arc); otherwise to the nearest point along the walls, tried every ``AIM_STEP``, within
-    ``reach`` that is. ``(None, seen)`` when no such point is: ``seen`` tells a building out of
-    the arc from one out of sight.
+    ``reach`` that is. ``arc=False`` asks of sight alone.
     """
     facing = attacker.facing if facing is None else facing
-    fixed = Keyword.FIXED_MOUNT in attacker.card.keywords
+    fixed = arc and Keyword.FIXED_MOUNT in attacker.card.keywords
     aerial = Keyword.AERIAL in attacker.card.keywords
     sight = b.sight
-    seen = False
     for q in _strings(b, bld, pos, reach):
-        if aerial or sight.line_clear(pos, q):
-            seen = True
-            if not fixed or geometry.in_arc(pos, facing, q):
-                return q, True
-    return None, seen
+        # The arc first: it is the cheaper question.
+        if (not fixed or geometry.in_arc(pos, facing, q)) and (aerial or sight.line_clear(pos, q)):
+            return q
+    return None
 
 
 def _strings(b: Battle, bld: BuildingState, pos: Point, reach: float) -> Iterator[Point]:
     """The nearest wall; then, only if asked on, every ``AIM_STEP`` along the walls within
-    ``reach``, nearest first (the earlier wall and point on a tie)."""
+    ``reach``, nearest first (the earlier wall and point on a tie). A wall seen from behind is
+    skipped: a string to it crosses the building itself."""
     yield nearest_wall(b, bld, pos)
     limit = reach + 1e-9
-    along = []
+    px, py = pos
     pts = bld.polygon.points
-    for i, (ax, ay) in enumerate(pts):
-        bx, by = pts[(i + 1) % len(pts)]
+    ring = list(zip(pts, pts[1:] + pts[:1], strict=True))
+    turning = sum(ax * by - bx * ay for (ax, ay), (bx, by) in ring)  # > 0: anticlockwise
+    along = []
+    for i, ((ax, ay), (bx, by)) in enumerate(ring):
+        if ((bx - ax) * (py - ay) - (by - ay) * (px - ax)) * turning > 0:
+            continue  # ``pos`` lies on the inner side of this wall's line.
         n = max(1, math.ceil(math.hypot(bx - ax, by - ay) / AIM_STEP))
-        for k in range(n):
+        for k in range(n + 1):  # both corners: either may be where the wall is last seen
             q = (ax + (bx - ax) * k / n, ay + (by - ay) * k / n)
             d = geometry.distance(pos, q)
             if d <= limit:
@@ -290,7 +294,7 @@ def legal_attacks(
                     continue
                 clear = aims.get(prof.range)
                 if clear is None:
-                    aim = building_aim(b, attacker, bld, pos, prof.range, facing)[0]
+                    aim = building_aim(b, attacker, bld, pos, prof.range, facing)
                     clear = aims[prof.range] = aim is not None
                 if clear:
                     found.append((tid, name))
