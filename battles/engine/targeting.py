@@ -7,7 +7,7 @@ resolving any attack a commander orders, and commanders ask it (through their vi
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -206,19 +206,36 @@ def building_aim(
     facing = attacker.facing if facing is None else facing
     fixed = arc and Keyword.FIXED_MOUNT in attacker.card.keywords
     aerial = Keyword.AERIAL in attacker.card.keywords
-    sight = b.sight
-    for q in _strings(b, bld, pos, reach):
-        # The arc first: it is the cheaper question.
-        if (not fixed or geometry.in_arc(pos, facing, q)) and (aerial or sight.line_clear(pos, q)):
+    tp = nearest_wall(b, bld, pos)
+    # The arc first: it is the cheaper question.
+    if (not fixed or geometry.in_arc(pos, facing, tp)) and (aerial or b.sight.line_clear(pos, tp)):
+        return tp
+    along = _along_walls(bld, pos, reach) if aerial else _seen_along_walls(b, bld, pos, reach)
+    for q in along:
+        if not fixed or geometry.in_arc(pos, facing, q):
             return q
     return None
 
 
-def _strings(b: Battle, bld: BuildingState, pos: Point, reach: float) -> Iterator[Point]:
-    """The nearest wall; then, only if asked on, every ``AIM_STEP`` along the walls within
-    ``reach``, nearest first (the earlier wall and point on a tie). A wall seen from behind is
-    skipped: a string to it crosses the building itself."""
-    yield nearest_wall(b, bld, pos)
+def _seen_along_walls(b: Battle, bld: BuildingState, pos: Point, reach: float) -> list[Point]:
+    """``_along_walls`` that a string from ``pos`` reaches: the same for every Fixed Mount
+    facing, so kept for the battle until the terrain changes (as lines are, ``Sight``)."""
+    key = (bld.id, pos, reach)
+    version = b.state.terrain_version
+    found = b.seen_walls.get(key)
+    if found is None or found[0] != version:
+        line_clear = b.sight.line_clear
+        found = b.seen_walls[key] = (
+            version,
+            [q for q in _along_walls(bld, pos, reach) if line_clear(pos, q)],
+        )
+    return found[1]
+
+
+def _along_walls(bld: BuildingState, pos: Point, reach: float) -> list[Point]:
+    """Points every ``AIM_STEP`` along the walls within ``reach`` of ``pos``, corners included,
+    nearest first (the earlier wall and point on a tie). A wall seen from behind is skipped: a
+    string to it crosses the building itself."""
     limit = reach + 1e-9
     px, py = pos
     pts = bld.polygon.points
@@ -235,8 +252,7 @@ def _strings(b: Battle, bld: BuildingState, pos: Point, reach: float) -> Iterato
             if d <= limit:
                 along.append((d, i, k, q))
     along.sort()
-    for _, _, _, q in along:
-        yield q
+    return [q for _, _, _, q in along]
 
 
 def _arc_problem(attacker: UnitState, pos: Point, tp: Point, facing: float | None) -> str | None:
