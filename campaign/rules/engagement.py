@@ -419,12 +419,14 @@ class _Fight:
             loser.morale_hits += 1
         else:
             loser.casualty_hits += 1
-        if loser.hits > int(loser.state.quality):
-            self.breaks(loser, Removal.DEMORALISED if kind == "morale" else Removal.DESTROYED)
-        elif kind == "casualty":
+        broken = loser.hits > int(loser.state.quality)
+        if kind == "casualty":
+            # 3d6 for every Casualty hit the unit suffers, the one that destroys it included.
             self.wound_leader(loser)
-            if loser.hits > int(loser.state.quality):
-                self.breaks(loser, Removal.DEMORALISED)  # broken by its leader's death
+        if broken:
+            self.breaks(loser, Removal.DEMORALISED if kind == "morale" else Removal.DESTROYED)
+        elif loser.hits > int(loser.state.quality):
+            self.breaks(loser, Removal.DEMORALISED)  # broken by its leader's death
 
     def wound_leader(self, unit: _Unit) -> None:
         if not unit.led:

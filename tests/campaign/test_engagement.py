@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from battles.engine.events import Removal
+from campaign.rules.bridge import damage_apply
 from campaign.rules.characters import Feat
 from campaign.rules.command import Commandable, legendary_command
 from campaign.rules.dice import Dice
@@ -280,6 +282,30 @@ def test_the_leader_takes_3d6_per_casualty_hit_during_the_fight_and_its_death_br
     assert (taken.morale_hits, taken.casualty_hits, taken.removed) == (3, 1, "demoralised")
     assert taken.leader == LeaderState("Holt", -13, alive=False) and taken.leader_died
     assert result.winner == "defenders" and result.rounds == 1
+
+
+def test_the_leader_takes_3d6_for_the_casualty_hit_that_destroys_the_unit_as_at_the_bridge():
+    # A (Average, no Order: −2) rolls 20, B (Green, assisting Holt: +1) rolls 1: a margin of
+    # 16, three hits. The first (Morale) leaves Green B at its last step; the second, a
+    # Casualty hit, destroys it, and Holt takes 3d6 for it all the same.
+    led = unit("B", quality=Q.GREEN, leader=LeaderState("Holt", 30))
+    result = fight([unit("A")], [led], [20, 1], [6, 5, 4])
+    kinds = [e["event"] for e in result.events if e["event"] != "unit"]
+    assert kinds == ["round", "pairing", "hit", "hit", "leader", "broken", "end"]
+    taken = result.damage["B"]
+    assert (taken.morale_hits, taken.casualty_hits, taken.removed) == (1, 1, "destroyed")
+    assert taken.leader_rolls == (6, 5, 4) and taken.leader == LeaderState("Holt", 15)
+    # The bridge wounds a leader for the same one Casualty hit with the same three dice.
+    _, bridged = damage_apply(
+        unit_state(quality=Q.GREEN, leader=LeaderState("Holt", 30)),
+        morale_hits=1, casualty_hits=1, removed=Removal.DESTROYED, day=1, d6=dice(6, 5, 4),
+    )  # fmt: skip
+    assert bridged.leader_rolls == taken.leader_rolls
+    # A leader killed by that hit still costs 2 Morale hits; the unit is destroyed all the same.
+    frail = unit("B", quality=Q.GREEN, leader=LeaderState("Holt", 5))
+    taken = fight([unit("A")], [frail], [20, 1], [6, 6, 6]).damage["B"]
+    assert taken.leader == LeaderState("Holt", -13, alive=False) and taken.leader_died
+    assert (taken.morale_hits, taken.casualty_hits, taken.removed) == (3, 1, "destroyed")
 
 
 def test_armor_ignores_two_casualty_hits_and_excellent_kit_its_first_morale_hit():
