@@ -45,6 +45,7 @@ from campaign.selectors import campaign_battle_launched, engaged_units
 from campaign.services._record import require_manager
 from campaign.services.orders import character_order, orders_under_way
 from campaign.services.outcomes import opposing_equipment_by_side, outcome_apply, outcome_revert
+from units.bucs import Equipment
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 
@@ -68,6 +69,7 @@ def deployment_order(
     """How the unit's Orders go into the battle: the bridge's rules on the unit as it stands."""
     return battle_order(
         effective=unit_effective_quality(unit),
+        equipment=Equipment(unit.equipment),
         specialties=ordered_specialties(unit.specialties),
         standing=standing,
         character_order=character_order(under_way.get(unit.pk)),
@@ -208,7 +210,12 @@ def campaign_battle_scenario(
         # Quality and Order go into the scenario, so the engine's Orders rules are live.
         ordered = deployment_order(unit, deployment.order, under_way, led=unit.pk in led)
         orders[str(unit.pk)] = ordered.to_json()
-        going = unit_going_in(unit, under_orders=ordered.under_orders, quality=ordered.quality)
+        going = unit_going_in(
+            unit,
+            under_orders=ordered.under_orders,
+            quality=ordered.quality,
+            equipment=ordered.equipment,
+        )
         placed = {
             "id": engine_id,
             "card": card_for(unit.unit_type.card, going),

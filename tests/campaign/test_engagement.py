@@ -135,10 +135,31 @@ def test_an_order_outside_its_specialties_is_performed_as_raw():
     beach = unit("A", order=OrderKind.ESTABLISH_BEACHHEAD)
     (pairing,) = pairings(fight([beach], [unit("B")], [10, 10]))
     assert pairing["attackers"]["modifiers"][0] == [
-        "Establish Beachhead is outside its specialties: performs as Raw",
+        "Establish Beachhead is outside its specialties: performs as Raw, with Poor kit",
         0,
     ]
     assert mods(pairing["attackers"])["quality: Raw, alone under Orders"] == -6
+
+
+def test_an_order_outside_its_specialties_is_performed_with_poor_kit_as_a_check_counts_it():
+    # Elite with Excellent kit, Ordered to Establish Beachhead without Amphibious: Raw −6 and
+    # Poor −4, not its own +4, the same −10 a skill check outside its specialties gives.
+    kit = {"quality": Q.ELITE, "equipment": Equipment.EXCELLENT}
+    beach = unit("A", order=OrderKind.ESTABLISH_BEACHHEAD, **kit)
+    (pairing,) = pairings(fight([beach], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"]) == {
+        "Establish Beachhead is outside its specialties: performs as Raw, with Poor kit": 0,
+        "quality: Raw, alone under Orders": -6,
+        "equipment: Poor": -4,
+    }
+    assert pairing["attackers"]["total"] == 10 - 10
+    # With Amphibious the same Order is its own work: Elite under Orders and Excellent kit.
+    amphibious = (S.INFANTRY, S.AMPHIBIOUS)
+    marines = unit("A", specialties=amphibious, order=OrderKind.ESTABLISH_BEACHHEAD, **kit)
+    (pairing,) = pairings(fight([marines], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"]) == {
+        "quality: Elite, alone under Orders": 4, "equipment: Excellent": 4
+    }  # fmt: skip
 
 
 def test_a_unit_without_infantry_fights_as_raw_with_poor_kit():
