@@ -186,6 +186,19 @@ def test_a_unit_beaten_by_ten_is_driven_back_and_pays_for_it_next_round():
     assert mods(two["attackers"])["Momentum"] == 1
 
 
+def test_momentum_grows_by_one_each_consecutive_round_won_and_passes_to_the_winner():
+    # A wins rounds 1 to 3 and loses round 4, each by under 5 (no hits to change anyone's
+    # quality); B wins round 5 too. Both fight without Orders (−2).
+    d20s = [12, 10, 12, 10, 12, 10, 5, 10, 10, 10]
+    result = fight([unit("A")], [unit("B")], d20s, rounds=5)
+    rounds = pairings(result)
+    assert [p["winner"] for p in rounds] == ["attackers"] * 3 + ["defenders"] * 2
+    assert [p["hits"] for p in rounds] == [0] * 5
+    assert [mods(p["attackers"]).get("Momentum") for p in rounds] == [None, 1, 2, 3, None]
+    assert [mods(p["defenders"]).get("Momentum") for p in rounds] == [None] * 4 + [1]
+    assert [p["attackers"]["total"] for p in rounds] == [10, 11, 12, 6, 8]
+
+
 def test_fire_from_several_directions_pins_even_a_dug_in_unit_nothing_else_does():
     result = fight([unit("A")], [unit("B", several_directions=True)], [10, 10])
     assert pinned(result, 1) == {"B": ["fire from several directions"]}
@@ -248,9 +261,15 @@ def test_mobile_gives_two_per_step_of_mobility_advantage():
     assert mods(pairing["attackers"])["Mobile"] == 2 and "Mobile" not in mods(pairing["defenders"])
     (pairing,) = pairings(fight([unit("A", specialties=TANK)], [unit("B")], [10, 10]))
     assert mods(pairing["attackers"])["Mobile"] == 4
-    poor = unit("A", specialties=TANK, equipment=Equipment.POOR)
-    (pairing,) = pairings(fight([poor], [unit("B")], [10, 10]))
-    assert "Mobile" not in mods(pairing["attackers"])
+    for rating in (Equipment.POOR, Equipment.BARELY_ADEQUATE):
+        worn = unit("A", specialties=TANK, equipment=rating)
+        (pairing,) = pairings(fight([worn], [unit("B")], [10, 10]))
+        assert "Mobile" not in mods(pairing["attackers"]), rating
+        assert mods(pairing["attackers"])[f"equipment: {rating.label}"] == rating.modifier
+    # Adequate kit or better keeps it.
+    (pairing,) = pairings(fight([unit("A", specialties=TANK, equipment=Equipment.GOOD)],
+                                [unit("B")], [10, 10]))  # fmt: skip
+    assert mods(pairing["attackers"])["Mobile"] == 4
 
 
 def test_terrain_specialists_get_two_and_double_momentum_against_units_without():
@@ -290,6 +309,19 @@ def test_armor_cannot_enter_amphibious_arctic_jungle_or_swamp_unless_amphibious(
         fight([tank], [unit("B")], [10, 10], terrain="swamp")
     swimmer = unit("A", quality=Q.EXPERIENCED, specialties=(*TANK, S.AMPHIBIOUS))
     assert setup_errors({"attackers": [swimmer], "defenders": [unit("B")]}, "swamp") == []
+
+
+def test_a_legendary_unit_takes_seven_hits_and_a_raw_one_one():
+    # A (−2) rolls 4, B (at Raw or Green by its hits, without Orders: −6) rolls 1: a margin of
+    # 7, one hit. A Legendary unit carrying five hits takes its sixth and stands; carrying six,
+    # the seventh breaks it. A fresh Raw unit breaks on its first.
+    for carried, broken in ((5, "none"), (6, "demoralised")):
+        legend = unit("B", quality=Q.LEGENDARY, morale_hits=carried)
+        taken = fight([unit("A")], [legend], [4, 1]).damage["B"]
+        assert (taken.morale_hits, taken.removed) == (1, broken), carried
+    assert fight([unit("A")], [unit("B", quality=Q.RAW)], [4, 1]).damage["B"].removed == (
+        "demoralised"
+    )
 
 
 def test_the_leader_takes_3d6_per_casualty_hit_during_the_fight_and_its_death_breaks_the_unit():
