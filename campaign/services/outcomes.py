@@ -24,7 +24,7 @@ from campaign.rules.bridge import (
     skill_restored_after,
 )
 from campaign.rules.dice import Dice
-from campaign.rules.experience import experience_earn
+from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import hits_text, plural
 from campaign.rules.recovery import casualties_die
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
@@ -251,8 +251,7 @@ def outcome_steps(
             state, won=won, quality_lost=damage.quality_lost > 0 or dead > 0
         )
         if earned.points:
-            gain = f"{reason.strip()}: {plural(earned.points, 'point')} of experience"
-            why = f"{gain}, a step up" if earned.raised else gain
+            why = earned_text(reason.strip(), earned)
             steps.append(OutcomeStep(unit, state, Kind.EXPERIENCE, why, {"points": earned.points}))
     return steps
 

@@ -87,8 +87,10 @@ def battle_damage(entries, unit):
 def test_three_battles_and_recovery_between_them(campaign, force, enemy, war):
     u = war
     # Battle 1, day 1, won by Red. Atlas: 1 Skill lost (Combined Arms): Elite → Experienced
-    # for good, and 1 Morale hit of shock; no experience for a battle that cost it a step.
-    # Brute: 2 Skill lost, Average → Green, 2 Morale hits: below Raw, it retreats.
+    # for good, and 1 Morale hit of shock; it survived and won, so it earns 2 points (no step
+    # back up in this battle, but 2 is short of Experienced's 5 anyway).
+    # Brute: 2 Skill lost, Average → Green, 2 Morale hits: below Raw, it retreats; it survived,
+    # so it earns 1 point (Green needs 2).
     # Blue Rifles: taken out by its one Hit: it retreats; its fate waits for the 24 hours.
     first = battle(campaign, u, "the Crossroads",
                    {"Atlas": (0, 1), "1st Squad": (0, 0), "Brute": (0, 2),
@@ -97,12 +99,13 @@ def test_three_battles_and_recovery_between_them(campaign, force, enemy, war):
                    seed=5)  # fmt: skip
     assert fields(u["Atlas"]) | {"leader": None} == {
         "quality": Q.EXPERIENCED, "morale": 1, "casualty": 0, "skill_lost": 1,
-        "status": Status.READY, "experience": 0, "battles": 1, "zone": True, "last": 1,
+        "status": Status.READY, "experience": 2, "battles": 1, "zone": True, "last": 1,
         "leader": None,
     }  # fmt: skip
     assert fields(u["1st Squad"])["experience"] == 2  # survived and won: 1 + 1
     assert (fields(u["Brute"])["quality"], fields(u["Brute"])["morale"]) == (Q.GREEN, 2)
     assert fields(u["Brute"])["status"] == Status.RETREATED
+    assert fields(u["Brute"])["experience"] == 1
     rifles = battle_damage(first, u["Blue Rifles"])
     assert len(rifles["blow_dice"]) == 1 and len(rifles["split_dice"]) == rifles["blow_dice"][0]
     casualty = sum(1 for die in rifles["split_dice"] if die >= 4)
