@@ -18,7 +18,8 @@ from typing import Any, Protocol
 from battles.engine.events import Removal
 from battles.engine.rulesets import RULESETS
 from campaign.rules.experience import with_quality
-from campaign.rules.orders import OrderKind, clock_text, order_kit, within_specialties
+from campaign.rules.orders import OrderKind, clock_hour, clock_text, order_kit, within_specialties
+from campaign.rules.recovery import window_after_battle
 from campaign.rules.state import (
     LEADER_DEATH_HIT_POINTS,
     CampaignUnitState,
@@ -494,6 +495,7 @@ def damage_apply(
     removed: Removal,
     day: int,
     d6: Roll,
+    hour: int = 0,
     damage: Damage | None = None,
     taken_out_retreats: bool = False,
 ) -> tuple[CampaignUnitState, Damage]:
@@ -504,7 +506,9 @@ def damage_apply(
     (`taken_out_retreats`), taken out is not dead: a unit removed, destroyed or demoralised,
     retreats in poor order with its hits, and the medics' 24 hours and the ladder decide whether
     it is lost for good (`recovery.casualties_die`). A unit whose hits take it below Raw retreats
-    too. A unit that fought stays in the combat zone, unless it retreated out of it.
+    too. A unit that fought stays in the combat zone, unless it retreated out of it. Its medical
+    window runs from the battle's hour (`day`, `hour`), unless Casualty hits of an earlier
+    battle still await the medics (`recovery.window_after_battle`).
     """
     damage = damage or Damage()
     leader, rolls, died = leader_wounds(state.leader, casualty_hits, d6)
@@ -516,6 +520,7 @@ def damage_apply(
         leader=leader,
         battles_fought=state.battles_fought + 1,
         last_battle_day=day,
+        window_from=window_after_battle(state, clock_hour(day, hour)),
     )
     if removed == Removal.DESTROYED and not taken_out_retreats:
         status = Status.DESTROYED
@@ -544,6 +549,7 @@ def outcome_damage(
     opposing_equipment: Equipment,
     day: int,
     d6: Roll,
+    hour: int = 0,
 ) -> tuple[CampaignUnitState, Damage]:
     """A battle's outcome for one unit, turned into BUCS damage (second edition, "Coming out").
 
@@ -593,6 +599,7 @@ def outcome_damage(
         casualty_hits=casualty - armor,
         removed=outcome.removed,
         day=day,
+        hour=hour,
         d6=d6,
         damage=working,
         taken_out_retreats=True,

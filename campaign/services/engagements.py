@@ -33,9 +33,10 @@ from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import hits_text
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
+from campaign.selectors import campaign_now
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
-from campaign.services.orders import DONE, UNDER_WAY, campaign_now, current_orders, order_status
+from campaign.services.orders import DONE, UNDER_WAY, current_orders, order_status
 from campaign.services.outcomes import outcome_revert
 
 Kind = HistoryEntry.Kind
@@ -205,6 +206,7 @@ def engagement_run(
                 casualty_hits=taken.casualty_hits,
                 removed=taken.removed,
                 day=campaign.day,
+                hour=campaign.hour,
                 d6=_no_dice,
             )
             state = state.but(leader=taken.leader)

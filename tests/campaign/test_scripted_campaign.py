@@ -20,6 +20,7 @@ from campaign.services import (
     outcome_apply,
     unit_combat_zone_set,
 )
+from campaign.services.orders import clock_advance
 from units.bucs import Quality
 
 Kind = HistoryEntry.Kind
@@ -113,9 +114,13 @@ def test_three_battles_and_recovery_between_them(campaign, force, enemy, war):
     assert fields(u["Blue Rifles"])["status"] == Status.RETREATED
     assert fields(u["Blue Rifles"])["casualty"] == casualty
 
-    # Blue has no medics. Leaving day 1 closes the window: the Blue Rifles' Casualty hits die;
+    # Blue has no medics. A day on (day 2, 00:00) is the battle's 24th hour: the Blue Rifles'
+    # Casualty hits still await the medics. An hour later the window is closed and they die;
     # more than its one step (Green) and it is destroyed utterly, else it is Raw for good.
-    entries = calendar_advance(campaign=campaign, days=1)
+    calendar_advance(campaign=campaign, days=1)
+    assert fields(u["Blue Rifles"])["casualty"] == casualty
+    clock_advance(campaign=campaign, hours=1)
+    entries = list(HistoryEntry.objects.filter(day=2, kind=Kind.CASUALTIES))
     rifles_state = fields(u["Blue Rifles"])
     if casualty > 1:
         assert rifles_state["status"] == Status.DESTROYED
@@ -143,7 +148,7 @@ def test_three_battles_and_recovery_between_them(campaign, force, enemy, war):
     assert len(walker["split_dice"]) == expected == sum(walker["split"])
     saved = medical_apply(force=force)
     assert sum(e.details["saved"] for e in saved) == min(4, walker["casualty_hits"])
-    calendar_advance(campaign=campaign, days=1)
+    clock_advance(campaign=campaign, hours=25)  # the medics' 24 hours are over
     lost = max(0, walker["casualty_hits"] - 4)
     assert fields(u["Walker"])["quality"] == Q.AVERAGE.lowered(lost)
     assert fields(u["Aid Post"])["battles"] == 0

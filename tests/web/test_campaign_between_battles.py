@@ -183,8 +183,8 @@ def test_without_a_medical_crew_the_button_is_disabled_with_the_reason(client, w
 
 
 def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client, world):
-    # Retreated, with Casualty hits the medics may still save today: the rally can wait, the
-    # hits cannot (unsaved, they die when the day ends).
+    # Retreated, with Casualty hits the medics may still save: the rally can wait, the hits
+    # cannot (unsaved, they die 24 hours after the battle, here fought on day 1 at 00:00).
     for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
         _set(world, other, casualty_hits=0)
     unit = _set(
@@ -210,6 +210,6 @@ def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client
     login(client, world, "player")
     page = client.get(_url("dashboard", world)).text
     assert (
-        f"({world.force.name}): 2 Casualty hits awaiting the medics today; unsaved, they die "
-        "when the day ends; retreated in poor order: rallies after a day of R&amp;R"
+        f"({world.force.name}): 2 Casualty hits awaiting the medics; unsaved, they die after "
+        "day 2, 00:00; retreated in poor order: rallies after a day of R&amp;R"
     ) in page
