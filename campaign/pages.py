@@ -33,7 +33,12 @@ from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold
 from campaign.rules.history import changes_text, hits_text, plural, story_text
 from campaign.rules.orders import clock_text
-from campaign.rules.recovery import medical_capacity, medical_window_closes, medical_window_open
+from campaign.rules.recovery import (
+    medical_capacity,
+    medical_window_closes,
+    medical_window_open,
+    morale_hits_healable,
+)
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from campaign.selectors import (
     campaign_now,
@@ -123,16 +128,19 @@ class MedicsToday:
     """What a force's Medical crews can still do today, and for whom."""
 
     capacity: int
-    """Casualty hits its ready Medical crews save in a day."""
+    """Hits its ready Medical crews heal in a day, Casualty and Morale."""
     left: int
     wounded: list[Unit]
     """Units whose Casualty hits await the medics (within 24 hours), in roster order."""
+    shaken: list[Unit]
+    """Units with Morale hits the medics may heal (not a unit's last while it is still in the
+    combat zone), in roster order."""
 
     @property
     def unavailable(self) -> str:
         """Why the medics cannot be sent in now ("" when they can)."""
-        if not self.wounded:
-            return "No unit has Casualty hits awaiting the medics."
+        if not self.wounded and not self.shaken:
+            return "No unit has Casualty or Morale hits the medics may heal."
         if self.capacity == 0:
             return "This force has no ready Medical crew."
         if self.left <= 0:
@@ -145,7 +153,12 @@ def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
     capacity = sum(medical_capacity(line.unit.state) for line in lines)
     used = medics_used_today(force=force) if capacity else 0
     wounded = sorted((line.unit for line in lines if line.needs_medics), key=lambda u: u.pk)
-    return MedicsToday(capacity=capacity, left=max(0, capacity - used), wounded=wounded)
+    shaken = sorted(
+        (line.unit for line in lines if morale_hits_healable(line.unit.state)), key=lambda u: u.pk
+    )
+    return MedicsToday(
+        capacity=capacity, left=max(0, capacity - used), wounded=wounded, shaken=shaken
+    )
 
 
 def forces_with_medics(force_ids: set[int]) -> set[int]:

@@ -140,7 +140,7 @@ def medics_used_today(*, force: Force, day: int | None = None) -> int:
     """Hits the force's Medical crews have already healed today (their capacity is for the
     whole day: ``campaign.services.recovery.medical_apply``); ``day``: the campaign's own."""
     return sum(
-        entry.details.get("saved", 0)
+        entry.details.get("saved", 0) + entry.details.get("morale_saved", 0)
         for entry in HistoryEntry.objects.filter(
             kind=HistoryEntry.Kind.MEDICAL,
             unit__force=force,

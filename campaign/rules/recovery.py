@@ -10,6 +10,7 @@ Plain Python: no Django.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from campaign.rules.experience import with_quality
@@ -161,7 +162,7 @@ MEDICAL_CAPACITY_BY_QUALITY: dict[Quality, int] = {
     Quality.ELITE: 3,
     Quality.LEGENDARY: 4,
 }
-"""Casualty hits one Medical crew saves in a battle's window, by its effective quality."""
+"""Hits (Casualty and Morale) one Medical crew heals in a day, by its effective quality."""
 
 MEDICAL_CAPACITY_BY_EQUIPMENT: dict[Equipment, int] = {
     Equipment.POOR: -2,
@@ -183,33 +184,61 @@ def medical_capacity(state: CampaignUnitState) -> int:
 
 @dataclass(frozen=True)
 class Treatment:
-    """How many Casualty hits to save on one unit."""
+    """What the medics heal on one unit: Casualty hits saved, Morale hits healed."""
 
     unit: int
     """The unit's key (whatever the caller uses)."""
     hits: int
+    """Casualty hits saved."""
+    morale_hits: int = 0
+    """Morale hits healed."""
+
+    @property
+    def total(self) -> int:
+        """Hits healed in all: what the treatment takes of the crews' capacity."""
+        return self.hits + self.morale_hits
 
 
-def medical_plan(wounded: dict[int, CampaignUnitState], capacity: int) -> list[Treatment]:
-    """The medics' default triage: the best units first, then the roster order.
+def medical_plan(
+    wounded: Mapping[int, CampaignUnitState],
+    capacity: int,
+    shaken: Mapping[int, CampaignUnitState] | None = None,
+) -> list[Treatment]:
+    """The medics' default triage: Casualty hits first, Morale hits with what is left.
 
-    Quality is what a Casualty hit destroys for good, and it is slowest to earn back at the top
-    of the ladder, so the medics save the highest quality first.
+    Casualty hits die when their 24 hours are over, Morale hits only wait for rest, so the
+    crews save Casualty hits (of `wounded`, the units whose window is open) before they heal any
+    Morale hit (of `shaken`), and never a unit's last Morale hit while it is still in the combat
+    zone (only R&R heals that one). Within each, the best units first, then the roster order:
+    quality is what a Casualty hit destroys for good and what a Morale hit takes off the unit's
+    fighting, and it is slowest to earn back at the top of the ladder.
     """
-    plan: list[Treatment] = []
-    order = sorted(wounded, key=lambda key: (-int(wounded[key].quality), key))
-    for key in order:
-        if capacity <= 0:
-            break
-        hits = min(capacity, wounded[key].casualty_hits)
-        if hits:
-            plan.append(Treatment(key, hits))
-            capacity -= hits
-    return plan
+    saved: dict[int, int] = {}
+    healed: dict[int, int] = {}
+    for units, count, treated in (
+        (wounded, lambda state: state.casualty_hits, saved),
+        (shaken or {}, morale_hits_healable, healed),
+    ):
+        for key in sorted(units, key=lambda key: (-int(units[key].quality), key)):
+            hits = min(capacity, count(units[key]))
+            if hits > 0:
+                treated[key] = hits
+                capacity -= hits
+    return [
+        Treatment(key, saved.get(key, 0), healed.get(key, 0))
+        for key in dict.fromkeys([*saved, *healed])
+    ]
 
 
-def medical_treat(state: CampaignUnitState, hits: int) -> CampaignUnitState:
-    """Save `hits` of the unit's Casualty hits."""
+def medical_treat(state: CampaignUnitState, hits: int, morale_hits: int = 0) -> CampaignUnitState:
+    """Save `hits` of the unit's Casualty hits and heal `morale_hits` of its Morale hits (never
+    the last while it is still in the combat zone)."""
     if not 0 <= hits <= state.casualty_hits:
         raise ValueError(f"cannot save {hits} of {state.casualty_hits} Casualty hits")
-    return state.but(casualty_hits=state.casualty_hits - hits)
+    if not 0 <= morale_hits <= morale_hits_healable(state):
+        raise ValueError(
+            f"cannot heal {morale_hits} Morale hits: {morale_hits_healable(state)} may heal now"
+        )
+    return state.but(
+        casualty_hits=state.casualty_hits - hits, morale_hits=state.morale_hits - morale_hits
+    )

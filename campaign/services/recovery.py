@@ -18,6 +18,7 @@ from campaign.rules.recovery import (
     medical_plan,
     medical_treat,
     medical_window_open,
+    morale_hits_healable,
     time_passes,
 )
 from campaign.rules.state import Status
@@ -118,14 +119,18 @@ def medical_apply(
     *,
     force: Force,
     allocation: Mapping[int, int] | None = None,
+    morale: Mapping[int, int] | None = None,
     reason: str = "",
     actor: Any = None,
 ) -> list[HistoryEntry]:
-    """The force's Medical crews save Casualty hits whose 24 hours are not over.
+    """The force's Medical crews save Casualty hits whose 24 hours are not over, and heal Morale
+    hits with what capacity is left.
 
-    Their capacity (docs/campaign.md, "Medical capacity") is for the whole day: what they saved
-    earlier today counts against it. `allocation` maps unit pks to hits to save; without it the
-    crews save the highest quality first.
+    Their capacity (docs/campaign.md, "Medical capacity") is for the whole day, Casualty and
+    Morale hits alike: what they healed earlier today counts against it. `allocation` maps unit
+    pks to Casualty hits to save, `morale` to Morale hits to heal (never a unit's last while it
+    is still in the combat zone); with neither, the crews' triage (`recovery.medical_plan`):
+    Casualty hits first, then Morale hits, the highest quality first.
     """
     if actor is not None and not force_can_edit(force=force, user=actor):
         raise PermissionDenied(f"only {force.owner} or the GM may direct the medics of {force}")
@@ -139,28 +144,25 @@ def medical_apply(
         .order_by("pk")
     )
     capacity = sum(medical_capacity(unit.state) for unit in units)
-    used = medics_used_today(force=force, day=day)
-    left = capacity - used
+    left = capacity - medics_used_today(force=force, day=day)
     wounded = {unit.pk: unit.state for unit in units if medical_window_open(unit.state, now)}
+    shaken = {unit.pk: unit.state for unit in units if morale_hits_healable(unit.state)}
     errors: dict[str, list[str]] = {}
     if capacity == 0:
         errors["force"] = [f"{force} has no ready Medical crew"]
-    if allocation is None:
-        plan = medical_plan(wounded, max(0, left))
+    if allocation is None and morale is None:
+        plan = medical_plan(wounded, max(0, left), shaken)
     else:
-        plan = []
-        for pk, hits in allocation.items():
-            field = f"allocation.{pk}"
-            if pk not in wounded:
-                errors[field] = ["no Casualty hits awaiting the medics (within 24 hours)"]
-            elif isinstance(hits, bool) or not isinstance(hits, int) or hits < 1:
-                errors[field] = [f"must be a whole number of hits, 1 or more, got {hits!r}"]
-            elif hits > wounded[pk].casualty_hits:
-                errors[field] = [f"only {wounded[pk].casualty_hits} Casualty hits to save"]
-            else:
-                plan.append(Treatment(pk, hits))
-        if not errors and sum(t.hits for t in plan) > left:
-            errors["allocation"] = [f"the crews can save {max(0, left)} more hits today"]
+        saved = _chosen(errors, "allocation", allocation, wounded, _casualty_room)
+        healed = _chosen(errors, "morale", morale, shaken, _morale_room)
+        plan = [
+            Treatment(pk, saved.get(pk, 0), healed.get(pk, 0))
+            for pk in dict.fromkeys([*saved, *healed])
+        ]
+        if not errors and not plan:
+            errors["allocation"] = ["choose at least one hit to heal"]
+        if not errors and sum(t.total for t in plan) > left:
+            errors["allocation"] = [f"the crews can heal {max(0, left)} more hits today"]
     if errors:
         raise ValidationError(errors)
 
@@ -168,16 +170,72 @@ def medical_apply(
     entries: list[HistoryEntry] = []
     for treatment in plan:
         unit = by_pk[treatment.unit]
-        why = f"Medical crews saved {plural(treatment.hits, 'Casualty hit')}"
+        why = f"Medical crews saved {medics_text(treatment.hits, treatment.morale_hits)}"
         entry = unit_change(
             unit=unit,
-            state=medical_treat(unit.state, treatment.hits),
+            state=medical_treat(unit.state, treatment.hits, treatment.morale_hits),
             kind=Kind.MEDICAL,
             why=f"{why} ({reason.strip()})" if reason.strip() else why,
             day=day,
-            details={"saved": treatment.hits, "capacity": capacity},
+            details={
+                "saved": treatment.hits,
+                "morale_saved": treatment.morale_hits,
+                "capacity": capacity,
+            },
             actor=actor,
         )
         assert entry is not None
         entries.append(entry)
     return entries
+
+
+def medics_text(casualty: int, morale: int) -> str:
+    """What the medics healed, in the campaign's words: "2 Casualty hits and 1 Morale hit"."""
+    parts = [plural(casualty, "Casualty hit")] if casualty else []
+    if morale:
+        parts.append(plural(morale, "Morale hit"))
+    return " and ".join(parts) or "nothing"
+
+
+def _casualty_room(state: Any) -> tuple[int, str]:
+    return state.casualty_hits, f"only {plural(state.casualty_hits, 'Casualty hit')} to save"
+
+
+def _morale_room(state: Any) -> tuple[int, str]:
+    room = morale_hits_healable(state)
+    why = f"only {plural(room, 'Morale hit')} the medics may heal"
+    if state.in_combat_zone:
+        why += " (its last heals only by R&R out of the combat zone)"
+    return room, why
+
+
+def _chosen(
+    errors: dict[str, list[str]],
+    name: str,
+    chosen: Any,
+    units: Mapping[int, Any],
+    room: Any,
+) -> dict[int, int]:
+    """The hits chosen unit by unit (``allocation`` or ``morale``), checked: every problem goes
+    into `errors` under ``name.<pk>``."""
+    if chosen is None:
+        return {}
+    if not isinstance(chosen, Mapping):
+        errors[name] = ["must map units to hits"]
+        return {}
+    nothing = {
+        "allocation": "no Casualty hits awaiting the medics (within 24 hours)",
+        "morale": "no Morale hits the medics may heal",
+    }[name]
+    checked: dict[int, int] = {}
+    for pk, hits in chosen.items():
+        field = f"{name}.{pk}"
+        if pk not in units:
+            errors[field] = [nothing]
+        elif isinstance(hits, bool) or not isinstance(hits, int) or hits < 1:
+            errors[field] = [f"must be a whole number of hits, 1 or more, got {hits!r}"]
+        elif hits > room(units[pk])[0]:
+            errors[field] = [room(units[pk])[1]]
+        else:
+            checked[pk] = hits
+    return checked

@@ -211,7 +211,9 @@ def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any
     if viewer.may_direct(force):
         medics = medics_today(force, lines)
         context["medics"] = medics
-        context["medical_form"] = forms.get("medical_form") or MedicalForm(wounded=medics.wounded)
+        context["medical_form"] = forms.get("medical_form") or MedicalForm(
+            wounded=medics.wounded, shaken=medics.shaken
+        )
     return context
 
 

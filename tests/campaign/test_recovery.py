@@ -15,9 +15,11 @@ from campaign.rules.recovery import (
     MEDICAL_CAPACITY_BY_QUALITY,
     MEDICAL_WINDOW_HOURS,
     REST,
+    Treatment,
     casualties_die,
     medical_capacity,
     medical_plan,
+    medical_treat,
     medical_window_closes,
     medical_window_open,
     rest_day,
@@ -233,11 +235,83 @@ def test_the_medics_save_casualty_hits_and_write_them_in_history(wounded, force)
     entries = medical_apply(force=force, reason="field hospital")
     mech.refresh_from_db()
     assert mech.casualty_hits == 0
-    assert mech.morale_hits == 2  # Morale is for R&R, not the medics
+    assert mech.morale_hits == 2  # the crew's 2 went to the Casualty hits, which die first
     (entry,) = entries
     assert entry.kind == HistoryEntry.Kind.MEDICAL and entry.unit == mech
     assert entry.before == {"casualty_hits": 2} and entry.after == {"casualty_hits": 0}
     assert entry.text.startswith("Medical crews saved 2 Casualty hits (field hospital)")
+
+
+@pytest.fixture
+def shaken(campaign, make_unit):
+    """Day 1: a Legendary mech that fought (in the combat zone) with 2 Morale and 2 Casualty
+    hits, an Average squad out of the combat zone with 2 Morale hits, and an Experienced crew
+    with Excellent kit (it heals 2 + 2 = 4 hits a day)."""
+    mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
+    squad = make_unit("1st Squad")
+    make_unit("Aid Post", quality="experienced", equipment="excellent",
+              specialties=("infantry", "medical"))  # fmt: skip
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Hill 12")
+    unit_edit(unit=mech, changes={"morale_hits": 2, "casualty_hits": 2}, reason="Hill 12 count")
+    unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shelled in reserve")
+    mech.refresh_from_db()
+    squad.refresh_from_db()
+    assert mech.in_combat_zone and not squad.in_combat_zone
+    return mech, squad
+
+
+def test_the_medics_triage_heals_casualty_hits_first_then_morale_hits_never_the_last_in_zone():
+    wounded = {1: unit_state(quality=Q.LEGENDARY, casualty_hits=2, morale_hits=2,
+                             in_combat_zone=True)}  # fmt: skip
+    shaken = {**wounded, 2: unit_state(morale_hits=2)}
+    plan = medical_plan(wounded, 4, shaken)
+    # 2 Casualty hits first; then Morale hits, the best unit first, but the mech (still in the
+    # combat zone) keeps its last: 1 of its 2, and the last point of capacity to the squad.
+    assert plan == [Treatment(1, 2, 1), Treatment(2, 0, 1)]
+    assert medical_plan(wounded, 2, shaken) == [Treatment(1, 2, 0)]  # nothing left for Morale
+    assert medical_treat(shaken[1], 0, 1).morale_hits == 1
+    with pytest.raises(ValueError, match="1 may heal now"):
+        medical_treat(shaken[1], 0, 2)
+
+
+def test_the_medics_heal_morale_hits_with_what_capacity_is_left(shaken, force):
+    mech, squad = shaken
+    entries = medical_apply(force=force, reason="field hospital")
+    mech.refresh_from_db()
+    squad.refresh_from_db()
+    assert (mech.casualty_hits, mech.morale_hits, squad.morale_hits) == (0, 1, 1)
+    assert [(e.unit, e.text) for e in entries] == [
+        (mech, "Medical crews saved 2 Casualty hits and 1 Morale hit (field hospital); "
+               "Morale hits 2 → 1, Casualty hits 2 → 0"),
+        (squad, "Medical crews saved 1 Morale hit (field hospital); Morale hits 2 → 1"),
+    ]  # fmt: skip
+    assert [(e.details["saved"], e.details["morale_saved"]) for e in entries] == [(2, 1), (0, 1)]
+    # All 4 of the day are used, Casualty and Morale alike.
+    with pytest.raises(ValidationError, match="can heal 0 more hits today"):
+        medical_apply(force=force, morale={squad.pk: 1})
+
+
+def test_the_medics_heal_the_morale_hits_chosen_never_a_units_last_in_the_combat_zone(
+    shaken, force
+):
+    mech, squad = shaken
+    before = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        medical_apply(force=force, morale={mech.pk: 2, squad.pk: 3})
+    assert refused.value.message_dict == {
+        f"morale.{mech.pk}": [
+            "only 1 Morale hit the medics may heal (its last heals only by R&R out of the "
+            "combat zone)"
+        ],
+        f"morale.{squad.pk}": ["only 2 Morale hits the medics may heal"],
+    }
+    assert HistoryEntry.objects.count() == before
+    # The GM's choice is what is healed, and no more: the mech's Casualty hits wait.
+    (entry,) = medical_apply(force=force, morale={squad.pk: 2})
+    squad.refresh_from_db()
+    mech.refresh_from_db()
+    assert squad.morale_hits == 0 and mech.casualty_hits == 2
+    assert entry.text == "Medical crews saved 2 Morale hits; Morale hits 2 → 0"
 
 
 def test_the_medics_capacity_lasts_the_whole_day(wounded, force):

@@ -80,8 +80,8 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
     gm.goto(f"{base}/forces/{world.force.pk}/")
     expect(gm.locator("#medical-form")).to_contain_text("can save 2 more hits today")
     shoot(gm, f"between-03-medics-{size}", full_page=True)
-    gm.get_by_label("Hurt A: hits to save (of 2)").fill("1")
-    gm.get_by_label("Hurt B: hits to save (of 1)").fill("1")
+    gm.get_by_label("Hurt A: Casualty hits to save (of 2)").fill("1")
+    gm.get_by_label("Hurt B: Casualty hits to save (of 1)").fill("1")
     gm.click("#medical-form button:has-text('Save these hits')")
     expect(gm.locator(".notice-success")).to_contain_text(
         "saved 1 Casualty hit of Hurt A, 1 Casualty hit of Hurt B"
