@@ -86,7 +86,8 @@ def time_pass(
             entries.append(entry)
     campaign.day, campaign.hour = clock_time(end)
     campaign.save(update_fields=["day", "hour"])
-    notices_after_commit(campaign)
+    if entries:
+        notices_after_commit(campaign)
     return entries
 
 
