@@ -112,9 +112,9 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
             base_context(
                 viewer,
                 title=f"Advance the calendar {plural(days, 'day')}?",
-                lede=f"From day {campaign.day} to day {campaign.day + days}: Casualty hits the "
-                "medics did not save die when their battle's day ends, then each day is a day "
-                "of R&R. These units change; the others stay as they are.",
+                lede=f"From day {campaign.day} to day {campaign.day + days}: each midnight is a "
+                "day of R&R, and Casualty hits the medics did not save die 24 hours after their "
+                "battle. These units change; the others stay as they are.",
                 changes=changes(preview),
                 confirm_url=url,
                 confirm_label=f"Advance to day {campaign.day + days}",
