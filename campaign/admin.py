@@ -176,8 +176,9 @@ class HistoryInline(admin.TabularInline):
 @admin.register(Unit)
 class UnitAdmin(admin.ModelAdmin):
     form = UnitForm
-    # The columns that fit a list: `UNIT_FIELDS` but specialties, Skill lost and the last
-    # battle's day (long, or read on the unit's page), with the card and effective quality.
+    # The columns that fit a list: `UNIT_FIELDS` but specialties, Skill lost, the last battle's
+    # day and the medical window's start (long, or read on the unit's page), with the card and
+    # effective quality.
     list_display = (
         "name", "force", "unit_type", "quality", "effective", "equipment", "morale_hits",
         "casualty_hits", "status", "in_combat_zone", "experience", "battles_fought",

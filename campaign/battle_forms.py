@@ -261,6 +261,13 @@ class TableResultForm(PageForm):
 
     name = forms.CharField(max_length=200)
     day = forms.IntegerField(min_value=1)
+    hour = forms.IntegerField(
+        min_value=0,
+        max_value=23,
+        required=False,
+        help_text="The hour it was fought (0–23): the medics' 24 hours run from then. Left "
+        "empty: now for today, 00:00 for an earlier day.",
+    )
     side_a = forms.CharField(max_length=100, initial="attackers", label="First side")
     side_b = forms.CharField(max_length=100, initial="defenders", label="Second side")
     winner = forms.ChoiceField(
@@ -268,11 +275,14 @@ class TableResultForm(PageForm):
         required=False,
     )
 
-    def __init__(self, *args: Any, units: Sequence[Unit], day: int, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, units: Sequence[Unit], day: int, hour: int = 0, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.units = list(units)
         self.fields["day"].initial = day
         self.fields["day"].max_value = day
+        self.fields["hour"].initial = hour
         for unit in self.units:
             self.fields[f"side_{unit.pk}"] = forms.ChoiceField(
                 choices=[("", "Not fighting"), ("a", "First side"), ("b", "Second side")],

@@ -18,6 +18,7 @@ from django.db.models import Q
 from battles.services import MAX_SCENARIO_TEXT, SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
 from campaign.rules.quick import ROUND_LIMIT_MAX
+from campaign.rules.recovery import morale_hits_healable
 from campaign.rules.state import (
     STATUS_LABELS,
     UNIT_FIELDS,
@@ -229,42 +230,69 @@ class AdvanceSummaryForm(PageForm):
 
 
 class MedicalForm(PageForm):
-    """The medics of a force: the default triage (highest quality first) with one click, or
-    hits to save typed unit by unit (one ``save_<pk>`` field per unit awaiting them today)."""
+    """The medics of a force: the default triage (Casualty hits first, then Morale hits, the
+    highest quality first) with one click, or hits typed unit by unit: one ``save_<pk>`` field
+    per unit whose Casualty hits await the medics, one ``heal_<pk>`` per unit with Morale hits
+    they may heal."""
 
     reason = forms.CharField(max_length=300, required=False)
 
-    def __init__(self, *args: Any, wounded: Sequence[Unit] = (), **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        wounded: Sequence[Unit] = (),
+        shaken: Sequence[Unit] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.wounded = list(wounded)
+        self.shaken = list(shaken)
         for unit in self.wounded:
             self.fields[f"save_{unit.pk}"] = forms.IntegerField(
                 min_value=0,
                 max_value=unit.casualty_hits,
                 required=False,
                 initial=0,
-                label=f"{unit.name}: hits to save (of {unit.casualty_hits})",
+                label=f"{unit.name}: Casualty hits to save (of {unit.casualty_hits})",
+            )
+        for unit in self.shaken:
+            room = morale_hits_healable(unit.state)
+            self.fields[f"heal_{unit.pk}"] = forms.IntegerField(
+                min_value=0,
+                max_value=room,
+                required=False,
+                initial=0,
+                label=f"{unit.name}: Morale hits to heal (of {room})",
             )
 
     def allocation_fields(self) -> list[tuple[Unit, forms.BoundField]]:
         return [(unit, self[f"save_{unit.pk}"]) for unit in self.wounded]
 
-    def field_for(self, service_field: str) -> str | None:
-        """``allocation.12`` (the service's name) is the form's ``save_12``."""
-        prefix, _, pk = service_field.partition(".")
-        return f"save_{pk}" if prefix == "allocation" and pk else None
+    def morale_fields(self) -> list[tuple[Unit, forms.BoundField]]:
+        return [(unit, self[f"heal_{unit.pk}"]) for unit in self.shaken]
 
-    def allocation(self) -> dict[int, int]:
-        """The hits the GM or owner chose to save, unit by unit (units left at 0 are not
-        treated); refused when nothing at all was chosen."""
-        chosen = {
-            unit.pk: self.cleaned_data[f"save_{unit.pk}"]
-            for unit in self.wounded
-            if self.cleaned_data.get(f"save_{unit.pk}")
-        }
-        if not chosen:
-            raise ValidationError("Choose at least one Casualty hit to save, or use the triage.")
-        return chosen
+    def field_for(self, service_field: str) -> str | None:
+        """``allocation.12`` and ``morale.12`` (the service's names) are the form's ``save_12``
+        and ``heal_12``."""
+        prefix, _, pk = service_field.partition(".")
+        fields = {"allocation": "save", "morale": "heal"}
+        return f"{fields[prefix]}_{pk}" if prefix in fields and pk else None
+
+    def allocation(self) -> tuple[dict[int, int], dict[int, int]]:
+        """(Casualty hits to save, Morale hits to heal) as the GM or owner chose them, unit by
+        unit (units left at 0 are not treated); refused when nothing at all was chosen."""
+
+        def chosen(prefix: str, units: list[Unit]) -> dict[int, int]:
+            return {
+                unit.pk: self.cleaned_data[f"{prefix}_{unit.pk}"]
+                for unit in units
+                if self.cleaned_data.get(f"{prefix}_{unit.pk}")
+            }
+
+        saved, healed = chosen("save", self.wounded), chosen("heal", self.shaken)
+        if not saved and not healed:
+            raise ValidationError("Choose at least one hit to heal, or use the triage.")
+        return saved, healed
 
 
 class CombatZoneForm(PageForm):

@@ -3,10 +3,11 @@
 `lab_run` plays N campaigns of M battles each: every battle fields each force's ready units on
 the ruleset's reference scenario through the bridge (`campaign_battle_scenario`), the engine
 resolves it in-process, `outcome_apply` brings the outcome back, the medics work (or not),
-and the calendar moves on a day. Everything happens inside a transaction that is rolled back,
-so nothing is left in the database. It answers "how deadly is my campaign?" per quality step:
-the chance a unit taken out by damage is lost for good, BUCS hits per battle, the share of
-Casualty hits the medics save, days out of action, and quality after M battles.
+and the clock moves on a day and an hour: the battle's 24 hours are over. Everything happens
+inside a transaction that is rolled back, so nothing is left in the database. It answers "how
+deadly is my campaign?" per quality step: the chance a unit taken out by damage is lost for good,
+BUCS hits per battle, the share of Casualty hits the medics save, days out of action, and
+quality after M battles.
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ from campaign.demo import DEMO_FORCES
 from campaign.models import Campaign, Force, HistoryEntry, Unit
 from campaign.rules.bridge import UnitOutcome
 from campaign.rules.dice import Dice
+from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.state import Status
 from campaign.services import (
     best_equipment,
-    calendar_advance,
     campaign_create,
     campaign_import,
     force_create,
@@ -44,6 +45,7 @@ from campaign.services import (
     unit_create,
 )
 from campaign.services.battles import Deployment, campaign_battle_scenario
+from campaign.services.orders import clock_advance
 from units.bucs import Quality, Specialty
 from units.models import Ruleset, UnitType
 from units.services import library_load
@@ -80,6 +82,10 @@ OYW_FORCES = (
 MAX_PLACEMENTS = 50
 """Tries at standing every unit somewhere the engine accepts, before the lab gives up."""
 DEFAULT_FORCES = {Ruleset.COMBINED_ARMS: DEMO_FORCES, Ruleset.ONE_YEAR_WAR: OYW_FORCES}
+
+LAB_STEP_HOURS = HOURS_PER_DAY + 1
+"""The clock between one lab battle and the next: a day and an hour, so the medics' 24 hours
+(open up to and including the 24th) are over before the next battle."""
 
 
 @dataclass
@@ -247,8 +253,9 @@ def _play(campaign: Campaign, battles: int, medics: bool, dice: Dice, report: La
         taken_out = []
         if all(sides):
             taken_out = _battle(campaign, base, forces, sides, medics, dice, report, out_since)
-        calendar_advance(campaign=campaign, reason="the lab's day")
-        # The medics' 24 hours are over: whoever is destroyed now is lost for good.
+        # The medics' 24 hours are over (they close after the 24th hour): whoever is destroyed
+        # now is lost for good.
+        clock_advance(campaign=campaign, hours=LAB_STEP_HOURS, reason="the lab's day")
         lost = set(
             Unit.objects.filter(
                 pk__in=[pk for pk, _ in taken_out], status=Status.DESTROYED
@@ -347,7 +354,8 @@ def _battle(
                 except ValidationError:  # no ready crew today: nobody is saved
                     saved = []
                 for entry in saved:
-                    report.by_quality[quality[entry.unit_id]].saved += entry.details["saved"]
+                    if entry.unit_id in quality:  # a unit of this battle (all there are)
+                        report.by_quality[quality[entry.unit_id]].saved += entry.details["saved"]
     for unit in Unit.objects.filter(pk__in=list(outcomes)):
         if unit.status == Status.RETREATED:
             out_since.setdefault(unit.pk, quality[unit.pk])

@@ -221,6 +221,12 @@ class Unit(Versioned):
     battles_fought = models.PositiveIntegerField(default=0)
     in_combat_zone = models.BooleanField(default=False)
     last_battle_day = models.PositiveIntegerField(null=True, blank=True)
+    window_from = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Clock hour (hours since day 1, 00:00) its medical window runs from: its "
+        "Casualty hits awaiting the medics die 24 hours after it.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -390,6 +396,9 @@ class CampaignBattle(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
     name = models.CharField(max_length=200)
     day = models.PositiveIntegerField(help_text="The campaign day it was fought.")
+    hour = models.PositiveSmallIntegerField(
+        default=0, help_text="The hour of that day it was fought (0–23)."
+    )
     battle = models.OneToOneField(
         "battles.Battle", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -421,6 +430,11 @@ class CampaignBattle(models.Model):
 
     class Meta:
         ordering = ["-day", "-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(hour__lte=23), name="campaign_battle_hour_0_23"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} (day {self.day})"

@@ -32,9 +32,16 @@ from campaign.rules.bridge import BridgeError, TableResult, battle_card
 from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold
 from campaign.rules.history import changes_text, hits_text, plural, story_text
-from campaign.rules.recovery import medical_capacity, medical_window_open
+from campaign.rules.orders import clock_text
+from campaign.rules.recovery import (
+    medical_capacity,
+    medical_window_closes,
+    medical_window_open,
+    morale_hits_healable,
+)
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from campaign.selectors import (
+    campaign_now,
     campaign_units,
     entries_since,
     force_roster,
@@ -67,6 +74,12 @@ class RosterLine:
     needs_medics: bool
 
     @property
+    def medics_until(self) -> str:
+        """The last hour the medics may save its Casualty hits ("day 3, 14:00"), or ""."""
+        closes = medical_window_closes(self.unit.state) if self.needs_medics else None
+        return "" if closes is None else clock_text(closes)
+
+    @property
     def specialties(self) -> str:
         """The unit's specialties by their names in the rules, in the table's order."""
         return ", ".join(s.label for s in ordered_specialties(self.unit.specialties))
@@ -86,12 +99,13 @@ class RosterLine:
         return threshold(self.unit.quality)
 
 
-def roster_line(unit: Unit, day: int) -> RosterLine:
+def roster_line(unit: Unit, now: int) -> RosterLine:
+    """The unit's roster line at clock hour ``now`` (`campaign_now`)."""
     try:
         card = battle_card(unit)
     except BridgeError:
         card = None
-    return RosterLine(unit=unit, card=card, needs_medics=medical_window_open(unit.state, day))
+    return RosterLine(unit=unit, card=card, needs_medics=medical_window_open(unit.state, now))
 
 
 def clean_sort(value: str) -> str:
@@ -101,8 +115,8 @@ def clean_sort(value: str) -> str:
 
 def roster_lines(force: Force, *, sort: str = "name") -> list[RosterLine]:
     """The force's units as roster lines, sorted by a column of ``SORTS``."""
-    day = force.campaign.day
-    lines = [roster_line(unit, day) for unit in force_roster(force=force)]
+    now = campaign_now(force.campaign)
+    lines = [roster_line(unit, now) for unit in force_roster(force=force)]
     sort = clean_sort(sort)
     key = SORTS[sort.lstrip("-")]
     # Ties keep roster order, so a sorted roster reads the same on every load.
@@ -114,16 +128,19 @@ class MedicsToday:
     """What a force's Medical crews can still do today, and for whom."""
 
     capacity: int
-    """Casualty hits its ready Medical crews save in a day."""
+    """Hits its ready Medical crews heal in a day, Casualty and Morale."""
     left: int
     wounded: list[Unit]
-    """Units whose Casualty hits await the medics today, in roster order."""
+    """Units whose Casualty hits await the medics (within 24 hours), in roster order."""
+    shaken: list[Unit]
+    """Units with Morale hits the medics may heal (not a unit's last while it is still in the
+    combat zone), in roster order."""
 
     @property
     def unavailable(self) -> str:
         """Why the medics cannot be sent in now ("" when they can)."""
-        if not self.wounded:
-            return "No unit has Casualty hits awaiting the medics today."
+        if not self.wounded and not self.shaken:
+            return "No unit has Casualty or Morale hits the medics may heal."
         if self.capacity == 0:
             return "This force has no ready Medical crew."
         if self.left <= 0:
@@ -136,7 +153,12 @@ def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
     capacity = sum(medical_capacity(line.unit.state) for line in lines)
     used = medics_used_today(force=force) if capacity else 0
     wounded = sorted((line.unit for line in lines if line.needs_medics), key=lambda u: u.pk)
-    return MedicsToday(capacity=capacity, left=max(0, capacity - used), wounded=wounded)
+    shaken = sorted(
+        (line.unit for line in lines if morale_hits_healable(line.unit.state)), key=lambda u: u.pk
+    )
+    return MedicsToday(
+        capacity=capacity, left=max(0, capacity - used), wounded=wounded, shaken=shaken
+    )
 
 
 def forces_with_medics(force_ids: set[int]) -> set[int]:
@@ -183,24 +205,26 @@ class Attention:
     unit: Unit
     reason: str
     medics: bool = False
-    """Its Casualty hits await the medics today (they die when the day ends)."""
+    """Its Casualty hits await the medics (they die 24 hours after the battle)."""
 
 
 def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Attention]:
-    """Retreated units and units whose Casualty hits await the medics today (forces the
-    viewer sees in full only)."""
+    """Retreated units and units whose Casualty hits await the medics (forces the viewer sees
+    in full only)."""
     found = []
+    now = campaign_now(campaign)
     # Only the units that may need attention are read (a campaign may hold thousands);
-    # ``medical_window_open`` still decides.
-    maybe = Q(status=Status.RETREATED) | Q(casualty_hits__gt=0, last_battle_day__gte=campaign.day)
+    # ``medical_window_open`` still decides (Casualty hits never outlast their 24 hours).
+    maybe = Q(status=Status.RETREATED) | Q(casualty_hits__gt=0)
     for unit in campaign_units(campaign=campaign).filter(maybe, force_id__in=visible):
         # A unit may have retreated with Casualty hits still to save: the medics come first,
-        # since those hits die when the day ends and a retreat rallies by itself.
-        medics = unit.casualty_hits > 0 and medical_window_open(unit.state, campaign.day)
+        # since those hits die 24 hours after the battle and a retreat rallies by itself.
+        medics = medical_window_open(unit.state, now)
         reasons = []
         if medics:
             hits = plural(unit.casualty_hits, "Casualty hit")
-            reasons.append(f"{hits} awaiting the medics today; unsaved, they die when the day ends")
+            closes = clock_text(medical_window_closes(unit.state) or 0)
+            reasons.append(f"{hits} awaiting the medics; unsaved, they die after {closes}")
         if unit.status == Status.RETREATED:
             reasons.append("retreated in poor order: rallies after a day of R&R")
         if reasons:

@@ -26,7 +26,8 @@ from campaign.models import (
     Membership,
     Unit,
 )
-from campaign.rules.recovery import casualties_die, medical_window_open, rest_day
+from campaign.rules.orders import HOURS_PER_DAY, clock_hour
+from campaign.rules.recovery import time_passes
 from campaign.rules.state import CampaignUnitState, Status, snapshot_replay
 from units.models import UnitType
 
@@ -77,6 +78,11 @@ def force_can_edit(*, force: Force, user: Any) -> bool:
 def force_roster(*, force: Force) -> QuerySet[Unit]:
     """The force's units with what a roster line shows, in roster order."""
     return force.units.select_related("unit_type", "leader").order_by("id")
+
+
+def campaign_now(campaign: Campaign) -> int:
+    """The campaign clock's reading: hours since day 1, 00:00 (of the campaign as given)."""
+    return clock_hour(campaign.day, campaign.hour)
 
 
 def campaign_units(*, campaign: Campaign) -> QuerySet[Unit]:
@@ -130,13 +136,15 @@ def engaged_units(*, campaign: Campaign) -> dict[int, str]:
     return {pk: name for name, sides in unsettled for pks in sides.values() for pk in pks}
 
 
-def medics_used_today(*, force: Force) -> int:
-    """Casualty hits the force's Medical crews have already saved today (their capacity is for
-    the whole day: ``campaign.services.recovery.medical_apply``)."""
+def medics_used_today(*, force: Force, day: int | None = None) -> int:
+    """Hits the force's Medical crews have already healed today (their capacity is for the
+    whole day: ``campaign.services.recovery.medical_apply``); ``day``: the campaign's own."""
     return sum(
-        entry.details.get("saved", 0)
+        entry.details.get("saved", 0) + entry.details.get("morale_saved", 0)
         for entry in HistoryEntry.objects.filter(
-            kind=HistoryEntry.Kind.MEDICAL, unit__force=force, day=force.campaign.day
+            kind=HistoryEntry.Kind.MEDICAL,
+            unit__force=force,
+            day=force.campaign.day if day is None else day,
         ).only("details")
     )
 
@@ -213,14 +221,11 @@ def advance_preview(
     Casualty hits that die when a medical window closes, and R&R."""
 
     changed = []
+    start = clock_hour(campaign.day, campaign.hour)
     for unit in campaign_units(campaign=campaign).exclude(status="destroyed"):
-        now = state = unit.state
-        day = campaign.day
-        for _ in range(days):
-            day += 1
-            if state.casualty_hits and not medical_window_open(state, day):
-                state, _ = casualties_die(state)
-            state = rest_day(state)
+        now = unit.state
+        passed = time_passes(now, start, start + days * HOURS_PER_DAY)
+        state = passed[-1].state if passed else now
         if state != now:
             changed.append((unit, now, state))
     return changed

@@ -33,8 +33,8 @@ from campaign.models import (
 from campaign.pages import card_text
 from campaign.rules.characters import ordered_feats
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
-from campaign.rules.orders import HOURS_PER_DAY, OrderKind
-from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
+from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_hour
+from campaign.rules.state import LATER_FIELDS, SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
 from campaign.rules.values import leader_value, parse_field
 from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
@@ -567,7 +567,8 @@ def check_force(
 def check_unit(
     c: Checker, path: str, data: Any, *, ruleset: str, day: int, same_calendar: bool = True
 ) -> dict | None:
-    if not c.mapping(path, data, UNIT_KEYS, optional=("history",)):
+    # An export from before a field was recorded (`LATER_FIELDS`) has none of it.
+    if not c.mapping(path, data, UNIT_KEYS, optional=("history", *LATER_FIELDS)):
         return None
     before = len(c.errors)
     unit_type = UnitType.objects.filter(
@@ -577,7 +578,8 @@ def check_unit(
         c.error(f"{path}.unit_type", f"no unit card {data['unit_type']!r} in the library")
     values: dict[str, Any] = {}
     for field in SNAPSHOT_FIELDS:
-        values[field] = check_value(c, f"{path}.{field}", field, data[field])
+        value = data[field] if field in data else LATER_FIELDS[field]
+        values[field] = check_value(c, f"{path}.{field}", field, value)
     if isinstance(values["specialties"], tuple):
         # The quality limit is not checked: a unit keeps its specialties when quality falls.
         for problem in validate_specialties(Quality.LEGENDARY, values["specialties"]):
@@ -586,6 +588,9 @@ def check_unit(
     held = same_calendar or bool(values["casualty_hits"])
     if held and isinstance(values["last_battle_day"], int) and values["last_battle_day"] > day:
         c.error(f"{path}.last_battle_day", f"after the campaign's day {day}")
+    window_from = values["window_from"]
+    if held and isinstance(window_from, int) and window_from >= clock_hour(day + 1, 0):
+        c.error(f"{path}.window_from", f"after the campaign's day {day}")
     history = data.get("history", [])
     entries = check_history(c, f"{path}.history", history, day=day if same_calendar else None)
     if len(c.errors) > before:

@@ -18,7 +18,8 @@ from typing import Any, Protocol
 from battles.engine.events import Removal
 from battles.engine.rulesets import RULESETS
 from campaign.rules.experience import with_quality
-from campaign.rules.orders import OrderKind, clock_text, order_quality, within_specialties
+from campaign.rules.orders import OrderKind, clock_hour, clock_text, order_kit, within_specialties
+from campaign.rules.recovery import window_after_battle
 from campaign.rules.state import (
     LEADER_DEATH_HIT_POINTS,
     CampaignUnitState,
@@ -228,13 +229,18 @@ def card_for(card: dict[str, Any], going: GoingIn) -> dict[str, Any]:
 
 
 def unit_going_in(
-    unit: _FieldedUnit, *, under_orders: bool = True, quality: Quality | None = None
+    unit: _FieldedUnit,
+    *,
+    under_orders: bool = True,
+    quality: Quality | None = None,
+    equipment: Equipment | None = None,
 ) -> GoingIn:
     """How a persistent unit goes into battle (it must be ready).
 
     Effective quality is its quality less every outstanding Morale and Casualty hit (not below
-    Raw); ``quality``, when given, is the one it performs its Order at (`battle_order`). A unit
-    out of action has no card.
+    Raw); ``quality`` and ``equipment``, when given, are those it performs its Order with
+    (`battle_order`: Raw with Poor kit outside its specialties). A unit out of action has no
+    card.
     """
     if unit.status != Status.READY:
         raise BridgeError(f"{unit} is {Status(unit.status).label}: it cannot go into battle")
@@ -243,7 +249,7 @@ def unit_going_in(
     return going_in(
         unit.unit_type.card,
         effective=quality,
-        equipment=Equipment(unit.equipment),
+        equipment=Equipment(unit.equipment) if equipment is None else equipment,
         specialties=ordered_specialties(unit.specialties),
         needed=card_needs(unit.unit_type),
         under_orders=under_orders,
@@ -300,6 +306,8 @@ class BattleOrder:
     quality: Quality
     """The quality it fights at: its effective quality, or Raw for an Order outside its
     specialties."""
+    equipment: Equipment
+    """The kit it fights with: its own, or Poor for an Order outside its specialties."""
     source: str
     """``character`` (an Order under way), ``set-up`` (the set-up's standing Order) or ``none``."""
     kind: str = ""
@@ -330,6 +338,7 @@ class BattleOrder:
         return {
             "order": self.order,
             "quality": quality_name(self.quality),
+            "equipment": self.equipment.value,
             "source": self.source,
             "kind": self.kind,
             "giver": self.giver,
@@ -341,6 +350,7 @@ class BattleOrder:
 def battle_order(
     *,
     effective: Quality,
+    equipment: Equipment,
     specialties: Any,
     standing: dict[str, Any] | None,
     character_order: CharacterOrder | None,
@@ -351,7 +361,8 @@ def battle_order(
     A character's Order under way is the unit's Order in the battle, in place of the set-up's
     standing Order (`ENGINE_ORDER`). A Raw unit needs its Order repeated every round: only a
     character at its head repeats it, so a Raw unit nobody leads goes in without Orders. An
-    Order outside the unit's specialties is performed as Raw. The set-up's standing Order is
+    Order outside the unit's specialties is performed as Raw with Poor kit (`order_kit`, the
+    rule `units.bucs.fielded` every engagement uses). The set-up's standing Order is
     the table commander's, given every turn. Without any Order the unit fights with the
     without-Orders column, and Raw and Green hold in place (they act alone only after one).
     """
@@ -364,17 +375,18 @@ def battle_order(
                 "It is Raw and no character leads it to repeat the Order every round, so it "
                 "goes in without Orders and holds in place."
             )
-            return BattleOrder(None, effective, notes=tuple(notes), **base)
-        quality = order_quality(kind, effective, tuple(specialties))
+            return BattleOrder(None, effective, equipment, notes=tuple(notes), **base)
+        kit = order_kit(kind, effective, equipment, tuple(specialties))
         if not within_specialties(kind, tuple(specialties)):
-            notes.append(f"{kind.label} is outside its specialties: it performs as Raw.")
-        elif quality == Quality.RAW:
+            poor = f", with {kit.equipment.label} kit" if kit.equipment != equipment else ""
+            notes.append(f"{kind.label} is outside its specialties: it performs as Raw{poor}.")
+        elif kit.quality == Quality.RAW:
             notes.append("It is Raw: the character at its head repeats the Order every round.")
         notes.append(f"The Order is under way until {clock_text(character_order.finishes_at)}.")
         order = {"kind": ENGINE_ORDER[kind]}
-        return BattleOrder(order, quality, notes=tuple(notes), **base)
+        return BattleOrder(order, kit.quality, kit.equipment, notes=tuple(notes), **base)
     if standing is not None:
-        return BattleOrder(dict(standing), effective, "set-up")
+        return BattleOrder(dict(standing), effective, equipment, "set-up")
     if not effective.can_act_alone:
         notes.append(
             f"{quality_name(effective).capitalize()} units act alone only after an Order: "
@@ -382,7 +394,7 @@ def battle_order(
         )
     else:
         notes.append("It fights with the without-Orders column and its own judgement.")
-    return BattleOrder(None, effective, "none", notes=tuple(notes))
+    return BattleOrder(None, effective, equipment, "none", notes=tuple(notes))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -483,6 +495,7 @@ def damage_apply(
     removed: Removal,
     day: int,
     d6: Roll,
+    hour: int = 0,
     damage: Damage | None = None,
     taken_out_retreats: bool = False,
 ) -> tuple[CampaignUnitState, Damage]:
@@ -493,7 +506,9 @@ def damage_apply(
     (`taken_out_retreats`), taken out is not dead: a unit removed, destroyed or demoralised,
     retreats in poor order with its hits, and the medics' 24 hours and the ladder decide whether
     it is lost for good (`recovery.casualties_die`). A unit whose hits take it below Raw retreats
-    too. A unit that fought stays in the combat zone, unless it retreated out of it.
+    too. A unit that fought stays in the combat zone, unless it retreated out of it. Its medical
+    window runs from the battle's hour (`day`, `hour`), unless Casualty hits of an earlier
+    battle still await the medics (`recovery.window_after_battle`).
     """
     damage = damage or Damage()
     leader, rolls, died = leader_wounds(state.leader, casualty_hits, d6)
@@ -505,6 +520,7 @@ def damage_apply(
         leader=leader,
         battles_fought=state.battles_fought + 1,
         last_battle_day=day,
+        window_from=window_after_battle(state, clock_hour(day, hour)),
     )
     if removed == Removal.DESTROYED and not taken_out_retreats:
         status = Status.DESTROYED
@@ -533,6 +549,7 @@ def outcome_damage(
     opposing_equipment: Equipment,
     day: int,
     d6: Roll,
+    hour: int = 0,
 ) -> tuple[CampaignUnitState, Damage]:
     """A battle's outcome for one unit, turned into BUCS damage (second edition, "Coming out").
 
@@ -582,6 +599,7 @@ def outcome_damage(
         casualty_hits=casualty - armor,
         removed=outcome.removed,
         day=day,
+        hour=hour,
         d6=d6,
         damage=working,
         taken_out_retreats=True,

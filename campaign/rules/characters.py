@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from campaign.rules.recovery import morale_hits_healable
 from campaign.rules.state import CampaignUnitState
 
 
@@ -104,7 +105,7 @@ def rally(state: CampaignUnitState) -> CampaignUnitState:
         raise RallyError(f"{state.name} is destroyed")
     if state.morale_hits == 0:
         raise RallyError(f"{state.name} has no Morale hits; Casualty hits are the medics' work")
-    if state.in_combat_zone and state.morale_hits == 1:
+    if not morale_hits_healable(state):
         raise RallyError(
             f"{state.name} is in the combat zone: its last Morale hit heals only with R&R"
         )

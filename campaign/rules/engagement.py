@@ -22,7 +22,7 @@ from battles.engine.events import Removal
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, leader_wounds
 from campaign.rules.characters import Feat, feat_sum
 from campaign.rules.command import Commandable, column, command_of, legendary_command
-from campaign.rules.orders import OrderKind, within_specialties
+from campaign.rules.orders import OrderKind, order_kit, within_specialties
 from campaign.rules.state import CampaignUnitState, LeaderState
 from units.bucs import (
     DUG_IN,
@@ -297,8 +297,10 @@ class _Fight:
             return quality, equipment, notes
         order = unit.setup.order
         if order is not None and not within_specialties(order, unit.specialties):
-            notes.append([f"{order.label} is outside its specialties: performs as Raw", 0])
-            quality = Quality.RAW
+            kit = order_kit(order, quality, equipment, unit.specialties)
+            poor = f", with {kit.equipment.label} kit" if kit.equipment != equipment else ""
+            notes.append([f"{order.label} is outside its specialties: performs as Raw{poor}", 0])
+            quality, equipment = kit.quality, kit.equipment
         return quality, equipment, notes
 
     def command_value(self, unit: _Unit) -> tuple[int, str]:
@@ -419,12 +421,14 @@ class _Fight:
             loser.morale_hits += 1
         else:
             loser.casualty_hits += 1
-        if loser.hits > int(loser.state.quality):
-            self.breaks(loser, Removal.DEMORALISED if kind == "morale" else Removal.DESTROYED)
-        elif kind == "casualty":
+        broken = loser.hits > int(loser.state.quality)
+        if kind == "casualty":
+            # 3d6 for every Casualty hit the unit suffers, the one that destroys it included.
             self.wound_leader(loser)
-            if loser.hits > int(loser.state.quality):
-                self.breaks(loser, Removal.DEMORALISED)  # broken by its leader's death
+        if broken:
+            self.breaks(loser, Removal.DEMORALISED if kind == "morale" else Removal.DESTROYED)
+        elif loser.hits > int(loser.state.quality):
+            self.breaks(loser, Removal.DEMORALISED)  # broken by its leader's death
 
     def wound_leader(self, unit: _Unit) -> None:
         if not unit.led:

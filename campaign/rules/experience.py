@@ -3,6 +3,7 @@
 The BUCS copy gives no experience table, so the project chose one (docs/campaign.md, "Experience"):
 a unit that survives a battle earns points, and enough points raise its quality one step. Elite
 and Legendary come only this way; training by a named character reaches Experienced at most.
+A unit permanently reduced "then gains experience normally (fresh recruits)".
 Plain Python: no Django.
 """
 
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from campaign.rules.history import plural
 from campaign.rules.state import CampaignUnitState, Status
 from units.bucs import Quality
 
 POINTS_SURVIVED = 1
-"""Every unit that comes out of a battle not destroyed."""
+"""Every unit that survives a battle: anything but destroyed utterly."""
 POINTS_WON = 1
-"""More for a unit on the winning side that held together (did not retreat in poor order)."""
+"""More for a survivor on the winning side."""
 
 EXPERIENCE_TABLE: dict[Quality, int] = {
     Quality.RAW: 1,
@@ -46,6 +48,11 @@ def with_quality(state: CampaignUnitState, quality: Quality) -> CampaignUnitStat
     return state.but(quality=quality, experience=experience)
 
 
+HELD_BACK_BROKEN = "no step up while it is broken (retreated in poor order)"
+HELD_BACK_QUALITY_LOST = "no step back up in the battle that cost it quality for good"
+"""Why a survivor's points stop just short of its next step, in the history's words."""
+
+
 @dataclass(frozen=True)
 class Earned:
     """What a battle taught a unit."""
@@ -53,29 +60,52 @@ class Earned:
     points: int
     raised: bool
     """Whether the points took it up a step."""
+    held_back: str = ""
+    """Why its progress stopped just below the next step ("" when it did not)."""
 
 
 def experience_earn(
     state: CampaignUnitState, *, won: bool, quality_lost: bool = False
 ) -> tuple[CampaignUnitState, Earned]:
-    """Points for coming through a battle (more for winning it), and a step up at the threshold.
+    """Points for surviving a battle (more for winning it), and a step up at the threshold.
 
-    Only a unit that held together learns: one destroyed or retreated in poor order earns
-    nothing. Nor does a unit that lost quality for good in the battle (Skill lost under
-    Combined Arms): its survivors are not the veterans the points would describe, and a step
-    up would give straight back what the rules say never returns.
+    Every unit that survives earns: anything but destroyed utterly, a unit that retreated in
+    poor order or lost quality for good in the battle included (a unit permanently reduced
+    "then gains experience normally": its fresh recruits learn too). Two of them are not
+    promoted by this battle's points, their progress capped just below the next step: a unit
+    retreated in poor order is broken, and a unit that lost quality for good in the battle
+    (Skill lost under Combined Arms, Casualty hits found too late) would otherwise be given
+    straight back what the rules say never returns.
     """
-    if state.status != Status.READY or quality_lost:
+    if state.status == Status.DESTROYED:
         return state, Earned(0, raised=False)
     points = POINTS_SURVIVED
     if won:
         points += POINTS_WON
     experience = state.experience + points
     needed = threshold(state.quality)
-    if needed is not None and experience >= needed:
-        raised = with_quality(state.but(experience=experience - needed), state.quality.raised())
-        return raised, Earned(points, raised=True)
-    return state.but(experience=experience), Earned(points, raised=False)
+    if needed is None or experience < needed:
+        return state.but(experience=experience), Earned(points, raised=False)
+    held_back = ""
+    if state.status == Status.RETREATED:
+        held_back = HELD_BACK_BROKEN
+    elif quality_lost:
+        held_back = HELD_BACK_QUALITY_LOST
+    if held_back:
+        capped = state.but(experience=needed - 1)
+        return capped, Earned(points, raised=False, held_back=held_back)
+    raised = with_quality(state.but(experience=experience - needed), state.quality.raised())
+    return raised, Earned(points, raised=True)
+
+
+def earned_text(occasion: str, earned: Earned) -> str:
+    """The experience entry's reason: "Ford: 2 points of experience, a step up"."""
+    gain = f"{occasion}: {plural(earned.points, 'point')} of experience"
+    if earned.raised:
+        return f"{gain}, a step up"
+    if earned.held_back:
+        return f"{gain}, held just short of the next step: {earned.held_back}"
+    return gain
 
 
 class TrainingError(ValueError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from campaign.rules.orders import clock_text
 from campaign.rules.state import STATUS_LABELS, Status
 from units.bucs import Equipment, Quality, Specialty
 
@@ -26,6 +27,7 @@ FIELD_LABELS = {
     "battles_fought": "battles fought",
     "in_combat_zone": "in the combat zone",
     "last_battle_day": "last battle on day",
+    "window_from": "the medics' 24 hours from",
     "leader": "leader",
 }
 
@@ -44,6 +46,8 @@ def _value(field: str, value: Any) -> str:
         return STATUS_LABELS[Status(value)]
     if field == "in_combat_zone":
         return "yes" if value else "no"
+    if field == "window_from":
+        return clock_text(value)
     if field == "leader":
         state = "" if value["alive"] else ", dead"
         return f"{value['name']} ({value['hit_points']} hit points{state})"

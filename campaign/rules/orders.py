@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from units.bucs import Quality, Specialty, quality_for_order
+from units.bucs import Equipment, Fielded, Quality, Specialty, fielded, quality_for_order
 
 HOURS_PER_DAY = 24
 MIN_ORDER_HOURS = 1
@@ -55,8 +55,22 @@ ORDER_TABLE: dict[OrderKind, OrderRow] = {
 
 def within_specialties(kind: OrderKind, specialties: tuple[Specialty, ...]) -> bool:
     """A common Order is within every unit's specialties; a specialty Order needs its specialty."""
+    needs = order_needs(kind)
+    return not needs or bool(needs & set(specialties))
+
+
+def order_needs(kind: OrderKind) -> frozenset[Specialty]:
+    """The specialty an Order belongs to, as a set (empty for a common Order)."""
     specialty = OrderKind(kind).row.specialty
-    return specialty is None or specialty in specialties
+    return frozenset() if specialty is None else frozenset({specialty})
+
+
+def order_kit(
+    kind: OrderKind, quality: Quality, equipment: Equipment, specialties: tuple[Specialty, ...]
+) -> Fielded:
+    """The quality and kit a unit performs the Order with: outside its specialties, as Raw with
+    Poor kit ("performs as Raw"; "counts as Poor"), by the one rule `units.bucs.fielded`."""
+    return fielded(quality, equipment, specialties, order_needs(kind))
 
 
 def order_quality(kind: OrderKind, quality: Quality, specialties: tuple[Specialty, ...]) -> Quality:

@@ -1,17 +1,20 @@
 """Recovery between battles: R&R, rallying, the medics' 24 hours, and the dead.
 
-Pure functions over `CampaignUnitState`. The calendar moves in whole days; a battle is fought on a
-campaign day, and its medical window is the rest of that day: advancing the calendar past it
-closes the window, and every Casualty hit the medics did not save is dead and lowers the unit's
-quality for good. Each day the calendar advances is a day of R&R. Choices are in
-docs/campaign.md ("Recovery"), each with its test. Plain Python: no Django.
+Pure functions over `CampaignUnitState`. The campaign clock counts hours within days. A unit's
+Casualty hits await the medics for 24 hours from the battle that dealt them (its medical window,
+open up to and including the 24th hour, closed after): when the clock passes it, every Casualty
+hit the medics did not save is dead and lowers the unit's quality for good. Each midnight the
+clock passes is a day of R&R. Choices are in docs/campaign.md ("Recovery"), each with its test.
+Plain Python: no Django.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from campaign.rules.experience import with_quality
+from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.state import CampaignUnitState, Status
 from units.bucs import Equipment, Quality, Specialty
 
@@ -29,27 +32,62 @@ def rest_day(state: CampaignUnitState) -> CampaignUnitState:
     """
     if state.status == Status.DESTROYED:
         return state
-    keep = 1 if state.in_combat_zone else 0
-    morale_hits = max(min(state.morale_hits, keep), state.morale_hits - 1)
-    rested = state.but(morale_hits=morale_hits)
+    rested = state.but(morale_hits=state.morale_hits - min(1, morale_hits_healable(state)))
     if state.status == Status.RETREATED and not rested.below_raw:
         return rested.but(status=Status.READY)
     return rested
+
+
+def morale_hits_healable(state: CampaignUnitState) -> int:
+    """Morale hits that may heal now: all but the last while the unit is still in the combat
+    zone (under stress its last Morale hit heals only by R&R out of it)."""
+    if state.status == Status.DESTROYED:
+        return 0
+    keep = 1 if state.in_combat_zone else 0
+    return max(0, state.morale_hits - keep)
 
 
 # ---------------------------------------------------------------------------------------------
 # The medical window
 # ---------------------------------------------------------------------------------------------
 
+MEDICAL_WINDOW_HOURS = 24
+"""Casualty hits not restored within 24 hours of the battle are dead."""
 
-def medical_window_open(state: CampaignUnitState, day: int) -> bool:
-    """Whether medics may still save this unit's Casualty hits on this campaign day."""
-    return (
-        state.status != Status.DESTROYED
-        and state.casualty_hits > 0
-        and state.last_battle_day is not None
-        and state.last_battle_day >= day
-    )
+
+def window_opens(state: CampaignUnitState) -> int | None:
+    """The clock hour the unit's medical window runs from (`window_from`); None before its
+    first battle. A battle from before the campaign kept its hour counts from 00:00 of its
+    day."""
+    if state.window_from is not None:
+        return state.window_from
+    if state.last_battle_day is not None:
+        return clock_hour(state.last_battle_day, 0)
+    return None
+
+
+def medical_window_closes(state: CampaignUnitState) -> int | None:
+    """The last clock hour the medics may save the unit's Casualty hits: 24 hours after its
+    window opened (at that hour the window is still open; after it, closed). None when it has
+    no Casualty hits awaiting the medics."""
+    since = window_opens(state) if state.casualty_hits else None
+    return None if since is None else since + MEDICAL_WINDOW_HOURS
+
+
+def medical_window_open(state: CampaignUnitState, now: int) -> bool:
+    """Whether medics may still save this unit's Casualty hits at this clock hour."""
+    closes = medical_window_closes(state)
+    return state.status != Status.DESTROYED and closes is not None and now <= closes
+
+
+def window_after_battle(state: CampaignUnitState, at: int) -> int:
+    """The unit's `window_from` after a battle at clock hour `at`: the battle's hour, unless
+    Casualty hits of an earlier battle still await the medics. Then the window keeps running
+    from that battle, for them and the new ones alike (a unit keeps one count of Casualty hits,
+    and none may outlast its own 24 hours: a unit fighting every day would otherwise keep its
+    dead alive)."""
+    since = window_opens(state) if state.casualty_hits else None
+    return at if since is None else min(since, at)
 
 
 def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
@@ -68,6 +106,53 @@ def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
     return reduced.but(casualty_hits=0), dead
 
 
+@dataclass(frozen=True)
+class Passing:
+    """One thing the clock's moving on does to a unit: its medical window closing (the dead),
+    or a day of R&R at midnight."""
+
+    kind: str
+    """``casualties`` or ``rest``."""
+    at: int
+    """The clock hour it happens: the window's last hour (or the start, for a window found
+    closed already), or the midnight."""
+    state: CampaignUnitState
+    """The unit after it."""
+    dead: int = 0
+
+
+CASUALTIES, REST = "casualties", "rest"
+
+
+def time_passes(state: CampaignUnitState, start: int, end: int) -> list[Passing]:
+    """What the clock moving on from `start` to `end` (clock hours) does to the unit, in order.
+
+    Its medical window closes once the clock is past its last hour: the Casualty hits the medics
+    did not save die then. Each midnight passed is a day of R&R; a window closed before that
+    midnight closes first (a window still open at midnight, its 24th hour, closes after).
+    """
+    events: list[Passing] = []
+    midnight = (start // HOURS_PER_DAY + 1) * HOURS_PER_DAY
+
+    def close(before: int) -> None:
+        nonlocal state
+        closes = medical_window_closes(state)
+        if closes is not None and closes < before and not state.destroyed:
+            state, dead = casualties_die(state)
+            events.append(Passing(CASUALTIES, max(closes, start), state, dead))
+
+    while midnight <= end and not state.destroyed:
+        close(midnight)
+        if state.destroyed:
+            break
+        rested = rest_day(state)
+        events.append(Passing(REST, midnight, rested))
+        state = rested
+        midnight += HOURS_PER_DAY
+    close(end)
+    return events
+
+
 MEDICAL_CAPACITY_BY_QUALITY: dict[Quality, int] = {
     Quality.RAW: 0,
     Quality.GREEN: 1,
@@ -77,7 +162,7 @@ MEDICAL_CAPACITY_BY_QUALITY: dict[Quality, int] = {
     Quality.ELITE: 3,
     Quality.LEGENDARY: 4,
 }
-"""Casualty hits one Medical crew saves in a battle's window, by its effective quality."""
+"""Hits (Casualty and Morale) one Medical crew heals in a day, by its effective quality."""
 
 MEDICAL_CAPACITY_BY_EQUIPMENT: dict[Equipment, int] = {
     Equipment.POOR: -2,
@@ -90,7 +175,7 @@ MEDICAL_CAPACITY_BY_EQUIPMENT: dict[Equipment, int] = {
 
 
 def medical_capacity(state: CampaignUnitState) -> int:
-    """Casualty hits this unit can save in a day: 0 unless it is a ready Medical crew."""
+    """Hits this unit can heal in a day: 0 unless it is a ready Medical crew."""
     if Specialty.MEDICAL not in state.specialties or state.status != Status.READY:
         return 0
     base = MEDICAL_CAPACITY_BY_QUALITY[state.effective_quality]
@@ -99,33 +184,61 @@ def medical_capacity(state: CampaignUnitState) -> int:
 
 @dataclass(frozen=True)
 class Treatment:
-    """How many Casualty hits to save on one unit."""
+    """What the medics heal on one unit: Casualty hits saved, Morale hits healed."""
 
     unit: int
     """The unit's key (whatever the caller uses)."""
     hits: int
+    """Casualty hits saved."""
+    morale_hits: int = 0
+    """Morale hits healed."""
+
+    @property
+    def total(self) -> int:
+        """Hits healed in all: what the treatment takes of the crews' capacity."""
+        return self.hits + self.morale_hits
 
 
-def medical_plan(wounded: dict[int, CampaignUnitState], capacity: int) -> list[Treatment]:
-    """The medics' default triage: the best units first, then the roster order.
+def medical_plan(
+    wounded: Mapping[int, CampaignUnitState],
+    capacity: int,
+    shaken: Mapping[int, CampaignUnitState] | None = None,
+) -> list[Treatment]:
+    """The medics' default triage: Casualty hits first, Morale hits with what is left.
 
-    Quality is what a Casualty hit destroys for good, and it is slowest to earn back at the top
-    of the ladder, so the medics save the highest quality first.
+    Casualty hits die when their 24 hours are over, Morale hits only wait for rest, so the
+    crews save Casualty hits (of `wounded`, the units whose window is open) before they heal any
+    Morale hit (of `shaken`), and never a unit's last Morale hit while it is still in the combat
+    zone (only R&R heals that one). Within each, the best units first, then the roster order:
+    quality is what a Casualty hit destroys for good and what a Morale hit takes off the unit's
+    fighting, and it is slowest to earn back at the top of the ladder.
     """
-    plan: list[Treatment] = []
-    order = sorted(wounded, key=lambda key: (-int(wounded[key].quality), key))
-    for key in order:
-        if capacity <= 0:
-            break
-        hits = min(capacity, wounded[key].casualty_hits)
-        if hits:
-            plan.append(Treatment(key, hits))
-            capacity -= hits
-    return plan
+    saved: dict[int, int] = {}
+    healed: dict[int, int] = {}
+    for units, count, treated in (
+        (wounded, lambda state: state.casualty_hits, saved),
+        (shaken or {}, morale_hits_healable, healed),
+    ):
+        for key in sorted(units, key=lambda key: (-int(units[key].quality), key)):
+            hits = min(capacity, count(units[key]))
+            if hits > 0:
+                treated[key] = hits
+                capacity -= hits
+    return [
+        Treatment(key, saved.get(key, 0), healed.get(key, 0))
+        for key in dict.fromkeys([*saved, *healed])
+    ]
 
 
-def medical_treat(state: CampaignUnitState, hits: int) -> CampaignUnitState:
-    """Save `hits` of the unit's Casualty hits."""
+def medical_treat(state: CampaignUnitState, hits: int, morale_hits: int = 0) -> CampaignUnitState:
+    """Save `hits` of the unit's Casualty hits and heal `morale_hits` of its Morale hits (never
+    the last while it is still in the combat zone)."""
     if not 0 <= hits <= state.casualty_hits:
         raise ValueError(f"cannot save {hits} of {state.casualty_hits} Casualty hits")
-    return state.but(casualty_hits=state.casualty_hits - hits)
+    if not 0 <= morale_hits <= morale_hits_healable(state):
+        raise ValueError(
+            f"cannot heal {morale_hits} Morale hits: {morale_hits_healable(state)} may heal now"
+        )
+    return state.but(
+        casualty_hits=state.casualty_hits - hits, morale_hits=state.morale_hits - morale_hits
+    )

@@ -99,7 +99,13 @@ class CampaignUnitState:
     in_combat_zone: bool = False
     """Still under stress: R&R cannot heal its last Morale hit."""
     last_battle_day: int | None = None
-    """The campaign day of its last battle: the day its medical window is open."""
+    """The campaign day of its last battle."""
+    window_from: int | None = None
+    """The clock hour (hours since day 1, 00:00) its medical window runs from: its Casualty hits
+    awaiting the medics die 24 hours after it (`campaign.rules.recovery`). Its last battle's
+    hour, or an earlier battle's whose Casualty hits still awaited the medics when it fought
+    again. None before its first battle, and for a battle from before the campaign kept the
+    hour (the window then runs from 00:00 of `last_battle_day`)."""
     leader: LeaderState | None = field(default=None)
 
     @property
@@ -191,9 +197,15 @@ def snapshot_diff(
     return {k: before.get(k) for k in changed}, {k: after.get(k) for k in changed}
 
 
+LATER_FIELDS: dict[str, Any] = {"window_from": None}
+"""Recorded fields added after units had histories, with the value every unit had until then:
+an entry written before a field existed holds none of it, so a replay starts it here."""
+
+
 def snapshot_replay(changes: Any) -> dict[str, Any]:
-    """The snapshot reached by applying each entry's `after` in order, from nothing."""
-    snapshot: dict[str, Any] = {}
+    """The snapshot reached by applying each entry's `after` in order, from nothing (but the
+    `LATER_FIELDS`, at the value they had before they were recorded)."""
+    snapshot: dict[str, Any] = dict(LATER_FIELDS)
     for after in changes:
         snapshot.update(after)
     return snapshot

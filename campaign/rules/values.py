@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.state import (
     LEADER_DEATH_HIT_POINTS,
     LeaderState,
@@ -93,6 +94,11 @@ def _day(value: Any) -> int | None:
     return None if value is None else _whole(value, 1, MAX_COUNT)
 
 
+def _clock(value: Any) -> int | None:
+    """A clock reading: hours since day 1, 00:00."""
+    return None if value is None else _whole(value, 0, MAX_COUNT * HOURS_PER_DAY)
+
+
 READERS = {
     "name": _name,
     "quality": _quality,
@@ -106,6 +112,7 @@ READERS = {
     "battles_fought": lambda v: _whole(v, 0, MAX_COUNT),
     "in_combat_zone": _flag,
     "last_battle_day": _day,
+    "window_from": _clock,
 }
 
 

@@ -44,7 +44,14 @@ from campaign.rules.state import Status, ordered_specialties, quality_name
 from campaign.selectors import campaign_battle_launched, engaged_units
 from campaign.services._record import require_manager
 from campaign.services.orders import character_order, orders_under_way
-from campaign.services.outcomes import opposing_equipment_by_side, outcome_apply, outcome_revert
+from campaign.services.outcomes import (
+    battle_time,
+    battle_time_problems,
+    opposing_equipment_by_side,
+    outcome_apply,
+    outcome_revert,
+)
+from units.bucs import Equipment
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 
@@ -68,6 +75,7 @@ def deployment_order(
     """How the unit's Orders go into the battle: the bridge's rules on the unit as it stands."""
     return battle_order(
         effective=unit_effective_quality(unit),
+        equipment=Equipment(unit.equipment),
         specialties=ordered_specialties(unit.specialties),
         standing=standing,
         character_order=character_order(under_way.get(unit.pk)),
@@ -134,6 +142,7 @@ def campaign_battle_launch(
             campaign=campaign,
             name=battle.name,
             day=campaign.day,
+            hour=campaign.hour,
             battle=battle,
             sides=sides,
             engine_units=engine_units,
@@ -208,7 +217,12 @@ def campaign_battle_scenario(
         # Quality and Order go into the scenario, so the engine's Orders rules are live.
         ordered = deployment_order(unit, deployment.order, under_way, led=unit.pk in led)
         orders[str(unit.pk)] = ordered.to_json()
-        going = unit_going_in(unit, under_orders=ordered.under_orders, quality=ordered.quality)
+        going = unit_going_in(
+            unit,
+            under_orders=ordered.under_orders,
+            quality=ordered.quality,
+            equipment=ordered.equipment,
+        )
         placed = {
             "id": engine_id,
             "card": card_for(unit.unit_type.card, going),
@@ -232,11 +246,14 @@ def campaign_battle_record(
     winner: str | None,
     outcomes: Mapping[int, Mapping[str, Any]],
     day: int | None = None,
+    hour: int | None = None,
     actor: Any = None,
 ) -> CampaignBattle:
     """A battle fought at a real table: the GM's result, checked, then handled like any other.
 
-    ``outcomes`` maps each unit's pk to its ``hits_lost``, ``skill_lost`` and ``removed``.
+    ``outcomes`` maps each unit's pk to its ``hits_lost``, ``skill_lost`` and ``removed``;
+    ``day`` and ``hour`` say when it was fought (by default now; a past day without its hour,
+    00:00 of it): the medics' 24 hours run from then.
     """
     require_manager(campaign, actor)
     campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
@@ -247,9 +264,8 @@ def campaign_battle_record(
         errors["sides"] = ["a battle has exactly two sides"]
     if winner is not None and winner not in sides:
         errors["winner"] = [f"must be one of {', '.join(sides)} or none (a draw)"]
-    day = campaign.day if day is None else day
-    if not 1 <= day <= campaign.day:
-        errors["day"] = [f"must be between 1 and today (day {campaign.day})"]
+    day, hour = battle_time(campaign, day, hour)
+    errors.update(battle_time_problems(campaign, day, hour))
     fielded: dict[int, Unit] = {}
     for side, units in sides.items():
         for unit in units:
@@ -273,6 +289,7 @@ def campaign_battle_record(
             campaign=campaign,
             name=name.strip(),
             day=day,
+            hour=hour,
             sides={side: [u.pk for u in units] for side, units in sides.items()},
             table_result=TableResult(winner, result).to_dict(),
             state=CampaignBattle.State.AWAITING,
@@ -373,6 +390,7 @@ def campaign_battle_outcome(campaign_battle: CampaignBattle) -> dict[str, Any]:
         "winners": campaign_battle.sides.get(winner, []) if winner else (),
         "opposing_equipment": opposing_equipment_by_side(sides),
         "day": campaign_battle.day,
+        "hour": campaign_battle.hour,
         "reason": campaign_battle.name,
         "battle": campaign_battle.battle,
         "cards": campaign_battle_cards(campaign_battle),

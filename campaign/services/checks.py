@@ -21,8 +21,9 @@ from campaign.rules.checks import CheckError, CheckUnit, contest, requisition_ch
 from campaign.rules.command import Commandable, command_of, legendary_command
 from campaign.rules.dice import Dice
 from campaign.rules.state import Status
+from campaign.selectors import campaign_now
 from campaign.services._record import require_manager, unit_change
-from campaign.services.orders import UNDER_WAY, campaign_now, current_orders, order_status
+from campaign.services.orders import UNDER_WAY, current_orders, order_status
 from campaign.services.roster import unit_create, unit_create_check
 from units.bucs import Specialty
 from units.models import UnitType

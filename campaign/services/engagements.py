@@ -29,13 +29,14 @@ from campaign.rules.engagement import (
     engagement_fight,
     setup_errors,
 )
-from campaign.rules.experience import experience_earn
-from campaign.rules.history import hits_text, plural
+from campaign.rules.experience import earned_text, experience_earn
+from campaign.rules.history import hits_text
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
+from campaign.selectors import campaign_now
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
-from campaign.services.orders import DONE, UNDER_WAY, campaign_now, current_orders, order_status
+from campaign.services.orders import DONE, UNDER_WAY, current_orders, order_status
 from campaign.services.outcomes import outcome_revert
 
 Kind = HistoryEntry.Kind
@@ -205,6 +206,7 @@ def engagement_run(
                 casualty_hits=taken.casualty_hits,
                 removed=taken.removed,
                 day=campaign.day,
+                hour=campaign.hour,
                 d6=_no_dice,
             )
             state = state.but(leader=taken.leader)
@@ -231,10 +233,9 @@ def engagement_run(
             entries.append(entry.pk)
             state, earned = experience_earn(state, won=result.winner == side)
             if earned.points:
-                gain = f"{title}: {plural(earned.points, 'point')} of experience"
                 entry = unit_change(
                     unit=unit, state=state, kind=Kind.EXPERIENCE,
-                    why=f"{gain}, a step up" if earned.raised else gain, day=campaign.day,
+                    why=earned_text(title, earned), day=campaign.day,
                     details={"points": earned.points, "engagement": record.pk}, actor=actor,
                 )  # fmt: skip
                 if entry is not None:

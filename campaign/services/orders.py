@@ -17,21 +17,16 @@ from campaign.rules.characters import feat_sum, feats_from
 from campaign.rules.orders import (
     HOURS_PER_DAY,
     OrderKind,
-    clock_hour,
-    clock_time,
     order_hours,
     order_quality,
 )
 from campaign.rules.state import Status
+from campaign.selectors import campaign_now
 from campaign.services._record import require_manager
-from campaign.services.recovery import MAX_DAYS, calendar_advance
+from campaign.services.recovery import MAX_DAYS, time_pass
 
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED = "done", "under way", "replaced"
-
-
-def campaign_now(campaign: Campaign) -> int:
-    return clock_hour(campaign.day, campaign.hour)
 
 
 def order_status(order: Order, now: int) -> str:
@@ -138,20 +133,16 @@ def order_give(
 def clock_advance(
     *, campaign: Campaign, hours: int, reason: str = "", actor: Any = None
 ) -> list[Order]:
-    """Move the clock on by hours; each midnight passed is a day of the calendar (R&R, the
-    medics' window closing) as `calendar_advance` runs it. The Orders done meanwhile."""
+    """Move the clock on by hours, with what the time does to every unit as `time_pass` runs
+    it (a medical window closing 24 hours after its battle, a day of R&R at each midnight).
+    The Orders done meanwhile."""
     require_manager(campaign, actor)
     limit = MAX_DAYS * HOURS_PER_DAY
     if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= limit:
         raise ValidationError({"hours": f"must be 1..{limit}, got {hours!r}"})
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     before = campaign_now(campaign)
-    day, hour = clock_time(before + hours)
-    if day > campaign.day:
-        calendar_advance(campaign=campaign, days=day - campaign.day, reason=reason, actor=actor)
-        campaign.refresh_from_db(fields=["day"])
-    campaign.hour = hour
-    campaign.save(update_fields=["hour"])
+    time_pass(campaign=campaign, hours=hours, reason=reason, actor=actor)
     done = Order.objects.filter(
         campaign=campaign, replaced=False, finishes_at__gt=before, finishes_at__lte=before + hours
     )

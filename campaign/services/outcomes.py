@@ -24,9 +24,10 @@ from campaign.rules.bridge import (
     skill_restored_after,
 )
 from campaign.rules.dice import Dice
-from campaign.rules.experience import experience_earn
+from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import hits_text, plural
-from campaign.rules.recovery import casualties_die
+from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
+from campaign.rules.recovery import casualties_die, medical_window_open
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
@@ -102,20 +103,43 @@ def _equipment_for(
     return Equipment(opposing_equipment)
 
 
+def battle_time(campaign: Campaign, day: int | None, hour: int | None) -> tuple[int, int]:
+    """(day, hour) a battle was fought: now by default; a battle entered for an earlier day
+    without its hour counts from 00:00 of that day."""
+    if day is None:
+        return campaign.day, campaign.hour if hour is None else hour
+    if hour is None:
+        return day, campaign.hour if day == campaign.day else 0
+    return day, hour
+
+
+def battle_time_problems(campaign: Campaign, day: Any, hour: Any) -> dict[str, list[str]]:
+    """What is wrong with the (day, hour) a battle was fought: it must be a time so far."""
+    errors: dict[str, list[str]] = {}
+    if isinstance(day, bool) or not isinstance(day, int) or not 1 <= day <= campaign.day:
+        errors["day"] = [f"must be a campaign day so far, 1..{campaign.day}, got {day!r}"]
+    if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour < HOURS_PER_DAY:
+        errors["hour"] = [f"must be an hour of the day, 0..{HOURS_PER_DAY - 1}, got {hour!r}"]
+    elif not errors and clock_hour(day, hour) > clock_hour(campaign.day, campaign.hour):
+        now = clock_text(clock_hour(campaign.day, campaign.hour))
+        errors["hour"] = [f"must be no later than now ({now}), got {hour:02d}:00"]
+    return errors
+
+
 def _validated_units(
     campaign: Campaign,
     outcomes: Mapping[int, UnitOutcome],
     winners: Collection[int],
     opposing_equipment: Any,
     day: int,
+    hour: int,
     reason: str,
     cards: Mapping[int, dict[str, Any]] | None,
 ) -> tuple[list[Unit], dict[int, dict[str, Any]]]:
     errors: dict[str, list[str]] = {}
     if not reason.strip():
         errors["reason"] = ["say which battle, for the history"]
-    if not 1 <= day <= campaign.day:
-        errors["day"] = [f"must be a campaign day so far, 1..{campaign.day}, got {day}"]
+    errors.update(battle_time_problems(campaign, day, hour))
     if not outcomes:
         errors["outcomes"] = ["no unit fought"]
     units = list(
@@ -190,6 +214,7 @@ def outcome_steps(
     winners: Collection[int] = (),
     opposing_equipment: Equipment | str | Mapping[int, Equipment | str] = Equipment.ADEQUATE,
     day: int | None = None,
+    hour: int | None = None,
     reason: str,
     battle: Any = None,
     seed: int | str | None = None,
@@ -202,9 +227,10 @@ def outcome_steps(
     the review shows exactly what Apply will then do. Refuses (``ValidationError``) what
     `outcome_apply` refuses.
     """
-    day = campaign.day if day is None else day
+    day, hour = battle_time(campaign, day, hour)
+    now = clock_hour(campaign.day, campaign.hour)
     units, fought_with = _validated_units(
-        campaign, outcomes, winners, opposing_equipment, day, reason, cards
+        campaign, outcomes, winners, opposing_equipment, day, hour, reason, cards
     )
     # The dice go round the units in an order of their own names, not of their row ids.
     units.sort(key=lambda unit: (unit.force.name, unit.name))
@@ -227,6 +253,7 @@ def outcome_steps(
             skill_restored=restored,
             opposing_equipment=faced,
             day=day,
+            hour=hour,
             d6=d6,
         )
         won = unit.pk in won_by
@@ -242,7 +269,7 @@ def outcome_steps(
         why = _battle_sentence(reason.strip(), outcome, damage, before, card_hits)
         steps.append(OutcomeStep(unit, state, Kind.BATTLE, why, details, always=True))
         dead = 0
-        if day < campaign.day:
+        if state.casualty_hits and not medical_window_open(state, now):
             state, dead = casualties_die(state)
             fate = battle_fate_text(reason.strip(), outcome.removed)
             why = f"{fate}; {plural(dead, 'Casualty hit')} found too late died"
@@ -251,8 +278,7 @@ def outcome_steps(
             state, won=won, quality_lost=damage.quality_lost > 0 or dead > 0
         )
         if earned.points:
-            gain = f"{reason.strip()}: {plural(earned.points, 'point')} of experience"
-            why = f"{gain}, a step up" if earned.raised else gain
+            why = earned_text(reason.strip(), earned)
             steps.append(OutcomeStep(unit, state, Kind.EXPERIENCE, why, {"points": earned.points}))
     return steps
 
@@ -265,6 +291,7 @@ def outcome_apply(
     winners: Collection[int] = (),
     opposing_equipment: Equipment | str | Mapping[int, Equipment | str] = Equipment.ADEQUATE,
     day: int | None = None,
+    hour: int | None = None,
     reason: str,
     battle: Any = None,
     seed: int | str | None = None,
@@ -275,9 +302,10 @@ def outcome_apply(
 
     `outcomes` maps unit pks to what happened to each; `winners` holds the pks of the units on
     the winning side (empty for a draw); `opposing_equipment` is the best rating each unit
-    faced (one rating for all, or a mapping by pk; see `best_equipment`). `day` defaults to
-    today; a battle entered for a past day finds its medical window closed, so its Casualty
-    hits die at once. The dice come from `seed` (by default derived from the inputs), so the
+    faced (one rating for all, or a mapping by pk; see `best_equipment`). `day` and `hour` (when
+    it was fought) default to now (a past day without its hour: 00:00 of it); a battle entered
+    more than 24 hours late finds its medical window closed, so its Casualty hits die at once.
+    The dice come from `seed` (by default derived from the inputs), so the
     same inputs always give the same result. `cards` maps unit pks to the card each fought
     with (as the battle's scenario printed it); a unit not in it is judged by the card it would
     take into battle now. Every outcome must be possible on its card.
@@ -291,12 +319,13 @@ def outcome_apply(
         winners=winners,
         opposing_equipment=opposing_equipment,
         day=day,
+        hour=hour,
         reason=reason,
         battle=battle,
         seed=seed,
         cards=cards,
     )
-    day = campaign.day if day is None else day
+    day, _ = battle_time(campaign, day, hour)
     entries: list[HistoryEntry] = []
     for step in steps:
         entry = unit_change(

@@ -10,17 +10,19 @@ from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Unit
 from campaign.rules.history import hits_text, plural
+from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_time
 from campaign.rules.recovery import (
+    CASUALTIES,
     Treatment,
-    casualties_die,
     medical_capacity,
     medical_plan,
     medical_treat,
     medical_window_open,
-    rest_day,
+    morale_hits_healable,
+    time_passes,
 )
 from campaign.rules.state import Status
-from campaign.selectors import force_can_edit
+from campaign.selectors import force_can_edit, medics_used_today
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
@@ -33,15 +35,26 @@ MAX_DAYS = 365
 def calendar_advance(
     *, campaign: Campaign, days: int = 1, reason: str = "", actor: Any = None
 ) -> list[HistoryEntry]:
-    """Move the calendar on, a day at a time, with what each day does to every unit.
-
-    Leaving a day closes the medical window of the battles fought on it: their unsaved
-    Casualty hits die. Then the day is a day of R&R: one Morale hit heals (a unit still in the
-    combat zone keeps its last), and a unit that retreated in poor order rallies.
-    """
+    """Move the calendar on by whole days (the clock keeps its hour), with what the time does
+    to every unit (`time_pass`)."""
     require_manager(campaign, actor)
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
         raise ValidationError({"days": f"must be 1..{MAX_DAYS}, got {days!r}"})
+    return time_pass(campaign=campaign, hours=days * HOURS_PER_DAY, reason=reason, actor=actor)
+
+
+@transaction.atomic
+def time_pass(
+    *, campaign: Campaign, hours: int, reason: str = "", actor: Any = None
+) -> list[HistoryEntry]:
+    """Move the campaign clock on by `hours` (checked by the caller, inside its transaction),
+    with what the time does to every unit, in order (`recovery.time_passes`).
+
+    A medical window closes 24 hours after the battle that dealt its Casualty hits: the hits
+    the medics did not save die. Each midnight passed is a day of R&R: one Morale hit heals (a
+    unit still in the combat zone keeps its last), and a unit that retreated in poor order
+    rallies once it can.
+    """
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     units = list(
         Unit.objects.select_for_update(of=("self",))
@@ -50,45 +63,44 @@ def calendar_advance(
         .select_related("leader")
         .order_by("pk")
     )
+    start = clock_hour(campaign.day, campaign.hour)
+    end = start + hours
     suffix = f" ({reason.strip()})" if reason.strip() else ""
+    passed = [(unit, passing) for unit in units for passing in time_passes(unit.state, start, end)]
+    # Everything in the order it happened: by the hour, then the roster.
+    passed.sort(key=lambda item: item[1].at)
     entries: list[HistoryEntry] = []
-    for _ in range(days):
-        leaving = campaign.day
-        campaign.day += 1
-        for unit in units:
-            state = unit.state
-            if state.destroyed:
-                continue
-            if state.casualty_hits and not medical_window_open(state, campaign.day):
-                state, dead = casualties_die(state)
-                why = f"{plural(dead, 'Casualty hit')} not saved within 24 hours died{suffix}"
-                if cause := _window_story(unit, leaving):
-                    why = f"{cause}; {why}"
-                entry = unit_change(
-                    unit=unit, state=state, kind=Kind.CASUALTIES, why=why, day=leaving, actor=actor
-                )
-                if entry is not None:
-                    entries.append(entry)
-            why = f"a day of R&R{suffix}"
-            entry = unit_change(
-                unit=unit,
-                state=rest_day(state),
-                kind=Kind.RECOVERY,
-                why=why,
-                day=campaign.day,
-                actor=actor,
-            )
-            if entry is not None:
-                entries.append(entry)
-    campaign.save(update_fields=["day"])
-    notices_after_commit(campaign)
+    for unit, passing in passed:
+        day = clock_time(passing.at)[0]
+        if passing.kind == CASUALTIES:
+            why = f"{plural(passing.dead, 'Casualty hit')} not saved within 24 hours died{suffix}"
+            if cause := _window_story(unit):
+                why = f"{cause}; {why}"
+            kind = Kind.CASUALTIES
+        else:
+            why, kind = f"a day of R&R{suffix}", Kind.RECOVERY
+        entry = unit_change(
+            unit=unit, state=passing.state, kind=kind, why=why, day=day, actor=actor
+        )
+        if entry is not None:
+            entries.append(entry)
+    campaign.day, campaign.hour = clock_time(end)
+    campaign.save(update_fields=["day", "hour"])
+    if entries:
+        notices_after_commit(campaign)
     return entries
 
 
-def _window_story(unit: Unit, day: int) -> str:
+def _window_story(unit: Unit) -> str:
     """What the closing window settles, for the history: "taken out at Second Crossing; 4
-    Morale, 3 Casualty; medics saved 2"."""
-    battles = list(HistoryEntry.objects.filter(unit=unit, day=day, kind=Kind.BATTLE).order_by("pk"))
+    Morale, 3 Casualty; medics saved 2" (the battles since it was last without Casualty hits
+    awaiting the medics, and what the medics saved of them)."""
+    since: list[HistoryEntry] = []
+    for entry in HistoryEntry.objects.filter(unit=unit).order_by("-pk"):
+        if entry.after.get("casualty_hits", 1) == 0 or entry.kind == Kind.CREATED:
+            break  # the unit had no Casualty hits awaiting the medics before this
+        since.insert(0, entry)
+    battles = [entry for entry in since if entry.kind == Kind.BATTLE]
     if not battles:
         return ""
     parts = []
@@ -99,10 +111,7 @@ def _window_story(unit: Unit, day: int) -> str:
         parts.append(
             f"{fate}; {hits_text(damage.get('morale_hits', 0), damage.get('casualty_hits', 0))}"
         )
-    saved = sum(
-        entry.details.get("saved", 0)
-        for entry in HistoryEntry.objects.filter(unit=unit, day=day, kind=Kind.MEDICAL)
-    )
+    saved = sum(entry.details.get("saved", 0) for entry in since if entry.kind == Kind.MEDICAL)
     return "; ".join(parts) + f"; medics saved {saved}"
 
 
@@ -111,19 +120,24 @@ def medical_apply(
     *,
     force: Force,
     allocation: Mapping[int, int] | None = None,
+    morale: Mapping[int, int] | None = None,
     reason: str = "",
     actor: Any = None,
 ) -> list[HistoryEntry]:
-    """The force's Medical crews save Casualty hits of units whose battle was today.
+    """The force's Medical crews save Casualty hits whose 24 hours are not over, and heal Morale
+    hits with what capacity is left.
 
-    Their capacity (docs/campaign.md, "Medical capacity") is for the whole day: what they saved
-    earlier today counts against it. `allocation` maps unit pks to hits to save; without it the
-    crews save the highest quality first.
+    Their capacity (docs/campaign.md, "Medical capacity") is for the whole day, Casualty and
+    Morale hits alike: what they healed earlier today counts against it. `allocation` maps unit
+    pks to Casualty hits to save, `morale` to Morale hits to heal (never a unit's last while it
+    is still in the combat zone); with neither, the crews' triage (`recovery.medical_plan`):
+    Casualty hits first, then Morale hits, the highest quality first.
     """
     if actor is not None and not force_can_edit(force=force, user=actor):
         raise PermissionDenied(f"only {force.owner} or the GM may direct the medics of {force}")
-    # The day as stored, not as the caller's copy of the campaign last saw it.
-    day = Campaign.objects.values_list("day", flat=True).get(pk=force.campaign_id)
+    # The clock as stored, not as the caller's copy of the campaign last saw it.
+    day, hour = Campaign.objects.values_list("day", "hour").get(pk=force.campaign_id)
+    now = clock_hour(day, hour)
     units = list(
         Unit.objects.select_for_update(of=("self",))
         .filter(force=force)
@@ -131,31 +145,25 @@ def medical_apply(
         .order_by("pk")
     )
     capacity = sum(medical_capacity(unit.state) for unit in units)
-    used = sum(
-        entry.details.get("saved", 0)
-        for entry in HistoryEntry.objects.filter(kind=Kind.MEDICAL, unit__force=force, day=day)
-    )
-    left = capacity - used
-    wounded = {unit.pk: unit.state for unit in units if medical_window_open(unit.state, day)}
+    left = capacity - medics_used_today(force=force, day=day)
+    wounded = {unit.pk: unit.state for unit in units if medical_window_open(unit.state, now)}
+    shaken = {unit.pk: unit.state for unit in units if morale_hits_healable(unit.state)}
     errors: dict[str, list[str]] = {}
     if capacity == 0:
         errors["force"] = [f"{force} has no ready Medical crew"]
-    if allocation is None:
-        plan = medical_plan(wounded, max(0, left))
+    if allocation is None and morale is None:
+        plan = medical_plan(wounded, max(0, left), shaken)
     else:
-        plan = []
-        for pk, hits in allocation.items():
-            field = f"allocation.{pk}"
-            if pk not in wounded:
-                errors[field] = ["no Casualty hits awaiting the medics today"]
-            elif isinstance(hits, bool) or not isinstance(hits, int) or hits < 1:
-                errors[field] = [f"must be a whole number of hits, 1 or more, got {hits!r}"]
-            elif hits > wounded[pk].casualty_hits:
-                errors[field] = [f"only {wounded[pk].casualty_hits} Casualty hits to save"]
-            else:
-                plan.append(Treatment(pk, hits))
-        if not errors and sum(t.hits for t in plan) > left:
-            errors["allocation"] = [f"the crews can save {max(0, left)} more hits today"]
+        saved = _chosen(errors, "allocation", allocation, wounded, _casualty_room)
+        healed = _chosen(errors, "morale", morale, shaken, _morale_room)
+        plan = [
+            Treatment(pk, saved.get(pk, 0), healed.get(pk, 0))
+            for pk in dict.fromkeys([*saved, *healed])
+        ]
+        if not errors and not plan:
+            errors["allocation"] = ["choose at least one hit to heal"]
+        if not errors and sum(t.total for t in plan) > left:
+            errors["allocation"] = [f"the crews can heal {max(0, left)} more hits today"]
     if errors:
         raise ValidationError(errors)
 
@@ -163,16 +171,72 @@ def medical_apply(
     entries: list[HistoryEntry] = []
     for treatment in plan:
         unit = by_pk[treatment.unit]
-        why = f"Medical crews saved {plural(treatment.hits, 'Casualty hit')}"
+        why = f"Medical crews saved {medics_text(treatment.hits, treatment.morale_hits)}"
         entry = unit_change(
             unit=unit,
-            state=medical_treat(unit.state, treatment.hits),
+            state=medical_treat(unit.state, treatment.hits, treatment.morale_hits),
             kind=Kind.MEDICAL,
             why=f"{why} ({reason.strip()})" if reason.strip() else why,
             day=day,
-            details={"saved": treatment.hits, "capacity": capacity},
+            details={
+                "saved": treatment.hits,
+                "morale_saved": treatment.morale_hits,
+                "capacity": capacity,
+            },
             actor=actor,
         )
         assert entry is not None
         entries.append(entry)
     return entries
+
+
+def medics_text(casualty: int, morale: int) -> str:
+    """What the medics healed, in the campaign's words: "2 Casualty hits and 1 Morale hit"."""
+    parts = [plural(casualty, "Casualty hit")] if casualty else []
+    if morale:
+        parts.append(plural(morale, "Morale hit"))
+    return " and ".join(parts) or "nothing"
+
+
+def _casualty_room(state: Any) -> tuple[int, str]:
+    return state.casualty_hits, f"only {plural(state.casualty_hits, 'Casualty hit')} to save"
+
+
+def _morale_room(state: Any) -> tuple[int, str]:
+    room = morale_hits_healable(state)
+    why = f"only {plural(room, 'Morale hit')} the medics may heal"
+    if state.in_combat_zone:
+        why += " (its last heals only by R&R out of the combat zone)"
+    return room, why
+
+
+def _chosen(
+    errors: dict[str, list[str]],
+    name: str,
+    chosen: Any,
+    units: Mapping[int, Any],
+    room: Any,
+) -> dict[int, int]:
+    """The hits chosen unit by unit (``allocation`` or ``morale``), checked: every problem goes
+    into `errors` under ``name.<pk>``."""
+    if chosen is None:
+        return {}
+    if not isinstance(chosen, Mapping):
+        errors[name] = ["must map units to hits"]
+        return {}
+    nothing = {
+        "allocation": "no Casualty hits awaiting the medics (within 24 hours)",
+        "morale": "no Morale hits the medics may heal",
+    }[name]
+    checked: dict[int, int] = {}
+    for pk, hits in chosen.items():
+        field = f"{name}.{pk}"
+        if pk not in units:
+            errors[field] = [nothing]
+        elif isinstance(hits, bool) or not isinstance(hits, int) or hits < 1:
+            errors[field] = [f"must be a whole number of hits, 1 or more, got {hits!r}"]
+        elif hits > room(units[pk])[0]:
+            errors[field] = [room(units[pk])[1]]
+        else:
+            checked[pk] = hits
+    return checked

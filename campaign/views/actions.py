@@ -66,6 +66,7 @@ from campaign.services import (
     unit_train,
 )
 from campaign.services.notices import notices_set
+from campaign.services.recovery import medics_text
 from campaign.services.roster import INVITED
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import (
@@ -111,9 +112,9 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
             base_context(
                 viewer,
                 title=f"Advance the calendar {plural(days, 'day')}?",
-                lede=f"From day {campaign.day} to day {campaign.day + days}: Casualty hits the "
-                "medics did not save die when their battle's day ends, then each day is a day "
-                "of R&R. These units change; the others stay as they are.",
+                lede=f"From day {campaign.day} to day {campaign.day + days}: each midnight is a "
+                "day of R&R, and Casualty hits the medics did not save die 24 hours after their "
+                "battle. These units change; the others stay as they are.",
                 changes=changes(preview),
                 confirm_url=url,
                 confirm_label=f"Advance to day {campaign.day + days}",
@@ -251,20 +252,27 @@ def medical_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     force = force_for_viewer(viewer, force_pk)
     if not viewer.may_direct(force):
         raise PermissionDenied("only the force's owner or the GM directs its medics")
-    wounded = medics_today(force, roster_lines(force)).wounded
-    form = MedicalForm(request.POST, wounded=wounded)
+    medics = medics_today(force, roster_lines(force))
+    form = MedicalForm(request.POST, wounded=medics.wounded, shaken=medics.shaken)
 
     def send_medics(data):
         # The default triage unless the unit-by-unit button was pressed.
-        allocation = form.allocation() if request.POST.get("how") == "allocate" else None
+        allocation = morale = None
+        if request.POST.get("how") == "allocate":
+            allocation, morale = form.allocation()
         entries = medical_apply(
-            force=force, allocation=allocation, reason=data["reason"], actor=request.user
+            force=force,
+            allocation=allocation,
+            morale=morale,
+            reason=data["reason"],
+            actor=request.user,
         )
         url = reverse("campaign:force", args=[pk, force.pk])
         if not entries:
-            return url, "The medics found no Casualty hits they could save today."
+            return url, "The medics found no hits they could heal today."
         saved = ", ".join(
-            f"{plural(entry.details['saved'], 'Casualty hit')} of {entry.unit.name}"
+            f"{medics_text(entry.details['saved'], entry.details['morale_saved'])} of "
+            f"{entry.unit.name}"
             for entry in entries
         )
         return url, f"The medics saved {saved}."

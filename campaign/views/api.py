@@ -16,11 +16,11 @@ from django.views.decorators.http import require_GET
 from campaign.access import FULL, Viewer, campaign_for_viewer, force_for_viewer, unit_for_viewer
 from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import battle_winner, force_summaries, roster_line, roster_lines
-from campaign.selectors import unit_history
+from campaign.selectors import campaign_now, unit_history
 
 
 def _unit(unit: Unit, viewer: Viewer) -> dict[str, Any]:
-    line = roster_line(unit, viewer.campaign.day)
+    line = roster_line(unit, campaign_now(viewer.campaign))
     return {
         "id": unit.pk,
         "url": reverse("campaign:unit-json", args=[viewer.campaign.pk, unit.pk]),

@@ -296,7 +296,12 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     require_manage(viewer)
     units = ready_units(campaign=viewer.campaign)
     bound = request.method == "POST"
-    form = TableResultForm(request.POST if bound else None, units=units, day=viewer.campaign.day)
+    form = TableResultForm(
+        request.POST if bound else None,
+        units=units,
+        day=viewer.campaign.day,
+        hour=viewer.campaign.hour,
+    )
     context = base_context(viewer, form=form)
     if not bound:
         return render(request, RECORD, context)
@@ -309,6 +314,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
             winner=data["winner_name"],
             outcomes=data["outcomes"],
             day=data["day"],
+            hour=data["hour"],
             actor=request.user,
         )
         url = reverse("campaign:battle", args=[pk, campaign_battle.pk])

@@ -68,6 +68,7 @@ from campaign.pages import (
 )
 from campaign.rules.experience import training_blocked
 from campaign.selectors import (
+    campaign_now,
     campaigns_for_user,
     force_roster,
     invitations_for,
@@ -210,7 +211,9 @@ def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any
     if viewer.may_direct(force):
         medics = medics_today(force, lines)
         context["medics"] = medics
-        context["medical_form"] = forms.get("medical_form") or MedicalForm(wounded=medics.wounded)
+        context["medical_form"] = forms.get("medical_form") or MedicalForm(
+            wounded=medics.wounded, shaken=medics.shaken
+        )
     return context
 
 
@@ -239,7 +242,7 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
 
 
 def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
-    line = roster_line(unit, viewer.campaign.day)
+    line = roster_line(unit, campaign_now(viewer.campaign))
     story = unit_story(unit=unit)
     context = base_context(
         viewer,
@@ -286,7 +289,7 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     """The unit's battle card laid out as the rule text prints it, for the table."""
     viewer = campaign_for_viewer(request.user, pk)
     unit = unit_for_viewer(viewer, unit_pk)
-    line = roster_line(unit, viewer.campaign.day)
+    line = roster_line(unit, campaign_now(viewer.campaign))
     return render(
         request,
         "campaign/card.html",
@@ -325,8 +328,8 @@ class SheetCard:
 
 
 def _sheet(request, viewer: Viewer, units, title: str, back_url: str) -> HttpResponse:
-    day = viewer.campaign.day
-    lines = [roster_line(unit, day) for unit in units]
+    now = campaign_now(viewer.campaign)
+    lines = [roster_line(unit, now) for unit in units]
     cards = [SheetCard(line, card_text(line.card)) for line in lines]
     return render(
         request,

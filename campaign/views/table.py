@@ -22,11 +22,12 @@ from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import plural
 from campaign.rules.orders import OrderKind, clock_text
+from campaign.selectors import campaign_now
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.engagements import engagement_revert, engagement_run
-from campaign.services.orders import campaign_now, clock_advance, order_give, order_status
+from campaign.services.orders import clock_advance, order_give, order_status
 from campaign.table_forms import (
     CharacterForm,
     ClockForm,

@@ -11,6 +11,8 @@ import pytest
 
 from campaign.models import CampaignBattle
 from campaign.rules.bridge import ENGINE_ORDER, CharacterOrder, battle_order, going_in
+from campaign.rules.checks import CheckUnit, skill_check_roll
+from campaign.rules.command import Command
 from campaign.rules.orders import OrderKind
 from campaign.services import leader_attach
 from campaign.services.battles import (
@@ -20,10 +22,12 @@ from campaign.services.battles import (
 )
 from campaign.services.characters import character_create
 from campaign.services.orders import clock_advance, order_give
+from tests.campaign.helpers import dice
 from tests.campaign.test_bridge import RIFLES
-from units.bucs import Quality, Specialty
+from units.bucs import Equipment, Quality, Specialty
 
 Q = Quality
+ADEQUATE = Equipment.ADEQUATE
 INFANTRY = (Specialty.INFANTRY,)
 CROSSROADS = Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json"
 
@@ -34,7 +38,11 @@ def _order(kind: OrderKind) -> CharacterOrder:
 
 def _skill(going) -> int:
     return going_in(
-        RIFLES, effective=going.quality, specialties=INFANTRY, under_orders=going.under_orders
+        RIFLES,
+        effective=going.quality,
+        equipment=going.equipment,
+        specialties=INFANTRY,
+        under_orders=going.under_orders,
     ).skill
 
 
@@ -51,6 +59,7 @@ def test_each_characters_order_becomes_a_team_bravo_standing_order():
         (OrderKind.ESTABLISH_BEACHHEAD, "advance"),
     ):
         going = battle_order(
+            equipment=ADEQUATE,
             effective=Q.AVERAGE,
             specialties=amphibious,
             standing={"kind": "screen"},  # the set-up's choice gives way to the character's
@@ -71,6 +80,7 @@ def test_each_characters_order_becomes_a_team_bravo_standing_order():
 
 def test_a_raw_unit_nobody_leads_goes_in_without_its_order_it_needs_it_repeated_every_round():
     alone = battle_order(
+        equipment=ADEQUATE,
         effective=Q.RAW,
         specialties=INFANTRY,
         standing=None,
@@ -80,6 +90,7 @@ def test_a_raw_unit_nobody_leads_goes_in_without_its_order_it_needs_it_repeated_
     assert alone.order is None and not alone.under_orders and alone.source == "character"
     assert "no character leads it to repeat the Order every round" in alone.text
     led = battle_order(
+        equipment=ADEQUATE,
         effective=Q.RAW,
         specialties=INFANTRY,
         standing=None,
@@ -93,12 +104,21 @@ def test_a_raw_unit_nobody_leads_goes_in_without_its_order_it_needs_it_repeated_
 def test_an_order_outside_its_specialties_is_performed_as_raw_in_the_battle():
     beachhead = _order(OrderKind.ESTABLISH_BEACHHEAD)
     outside = battle_order(
-        effective=Q.ELITE, specialties=INFANTRY, standing=None, character_order=beachhead, led=False
+        equipment=ADEQUATE,
+        effective=Q.ELITE,
+        specialties=INFANTRY,
+        standing=None,
+        character_order=beachhead,
+        led=False,
     )
     assert outside.quality == Q.RAW and outside.order == {"kind": "advance"}
-    assert "Establish Beachhead is outside its specialties: it performs as Raw." in outside.text
-    assert _skill(outside) == 2  # Raw under Orders: −6, a shift of −2 from 3, clamped at 2
+    assert outside.equipment == Equipment.POOR
+    assert "Establish Beachhead is outside its specialties: it performs as Raw, with Poor kit." in (
+        outside.text
+    )
+    assert _skill(outside) == 2  # Raw under Orders −6, Poor −4: a shift of −3 from 3, clamped
     attack = battle_order(
+        equipment=ADEQUATE,
         effective=Q.ELITE,
         specialties=INFANTRY,
         standing=None,
@@ -108,21 +128,73 @@ def test_an_order_outside_its_specialties_is_performed_as_raw_in_the_battle():
     assert attack.quality == Q.ELITE and _skill(attack) == 4  # Elite under Orders: +4, +1
 
 
+def test_an_order_outside_its_specialties_is_performed_with_poor_kit_as_a_skill_check_is():
+    # An Elite unit with Excellent kit, Ordered to Establish Beachhead without Amphibious,
+    # performs as Raw (−6) with Poor kit (−4), not with its own Excellent (+4): −10, as the
+    # skill check in the same situation counts it.
+    beachhead = _order(OrderKind.ESTABLISH_BEACHHEAD)
+    outside = battle_order(
+        equipment=Equipment.EXCELLENT,
+        effective=Q.ELITE,
+        specialties=INFANTRY,
+        standing=None,
+        character_order=beachhead,
+        led=True,
+    )
+    assert (outside.quality, outside.equipment) == (Q.RAW, Equipment.POOR)
+    going = going_in(
+        {"name": "Marines", "skill": 5},
+        effective=outside.quality,
+        equipment=outside.equipment,
+        specialties=INFANTRY,
+        needed={Specialty.INFANTRY},
+        under_orders=outside.under_orders,
+    )
+    assert (going.modifier, going.shift, going.skill) == (-10, -3, 2)
+    check = skill_check_roll(
+        [CheckUnit("A", "Marines", Q.ELITE, Equipment.EXCELLENT, INFANTRY, Command.UNDER_ORDERS)],
+        Specialty.AMPHIBIOUS,
+        dice(10),
+    )
+    assert check["total"] - 10 == going.modifier
+    # Within its specialties the same unit keeps its quality and its Excellent kit.
+    inside = battle_order(
+        equipment=Equipment.EXCELLENT,
+        effective=Q.ELITE,
+        specialties=(Specialty.INFANTRY, Specialty.AMPHIBIOUS),
+        standing=None,
+        character_order=beachhead,
+        led=True,
+    )
+    assert (inside.quality, inside.equipment) == (Q.ELITE, Equipment.EXCELLENT)
+
+
 def test_without_any_order_a_unit_uses_the_without_orders_column_and_green_holds():
     average = battle_order(
-        effective=Q.AVERAGE, specialties=INFANTRY, standing=None, character_order=None, led=False
+        equipment=ADEQUATE,
+        effective=Q.AVERAGE,
+        specialties=INFANTRY,
+        standing=None,
+        character_order=None,
+        led=False,
     )
     assert (average.order, average.source, average.under_orders) == (None, "none", False)
     assert _skill(average) == 2  # Average without Orders: −2, a shift of −1 from 3
     assert "without-Orders column" in average.text
     green = battle_order(
-        effective=Q.GREEN, specialties=INFANTRY, standing=None, character_order=None, led=False
+        equipment=ADEQUATE,
+        effective=Q.GREEN,
+        specialties=INFANTRY,
+        standing=None,
+        character_order=None,
+        led=False,
     )
     assert green.text == (
         "No Order: it goes in without one. Green units act alone only after an Order: "
         "it holds in place."
     )
     standing = battle_order(
+        equipment=ADEQUATE,
         effective=Q.AVERAGE,
         specialties=INFANTRY,
         standing={"kind": "hold"},

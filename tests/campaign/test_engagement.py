@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from battles.engine.events import Removal
+from campaign.rules.bridge import damage_apply
 from campaign.rules.characters import Feat
 from campaign.rules.command import Commandable, legendary_command
 from campaign.rules.dice import Dice
@@ -133,10 +135,31 @@ def test_an_order_outside_its_specialties_is_performed_as_raw():
     beach = unit("A", order=OrderKind.ESTABLISH_BEACHHEAD)
     (pairing,) = pairings(fight([beach], [unit("B")], [10, 10]))
     assert pairing["attackers"]["modifiers"][0] == [
-        "Establish Beachhead is outside its specialties: performs as Raw",
+        "Establish Beachhead is outside its specialties: performs as Raw, with Poor kit",
         0,
     ]
     assert mods(pairing["attackers"])["quality: Raw, alone under Orders"] == -6
+
+
+def test_an_order_outside_its_specialties_is_performed_with_poor_kit_as_a_check_counts_it():
+    # Elite with Excellent kit, Ordered to Establish Beachhead without Amphibious: Raw −6 and
+    # Poor −4, not its own +4, the same −10 a skill check outside its specialties gives.
+    kit = {"quality": Q.ELITE, "equipment": Equipment.EXCELLENT}
+    beach = unit("A", order=OrderKind.ESTABLISH_BEACHHEAD, **kit)
+    (pairing,) = pairings(fight([beach], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"]) == {
+        "Establish Beachhead is outside its specialties: performs as Raw, with Poor kit": 0,
+        "quality: Raw, alone under Orders": -6,
+        "equipment: Poor": -4,
+    }
+    assert pairing["attackers"]["total"] == 10 - 10
+    # With Amphibious the same Order is its own work: Elite under Orders and Excellent kit.
+    amphibious = (S.INFANTRY, S.AMPHIBIOUS)
+    marines = unit("A", specialties=amphibious, order=OrderKind.ESTABLISH_BEACHHEAD, **kit)
+    (pairing,) = pairings(fight([marines], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"]) == {
+        "quality: Elite, alone under Orders": 4, "equipment: Excellent": 4
+    }  # fmt: skip
 
 
 def test_a_unit_without_infantry_fights_as_raw_with_poor_kit():
@@ -161,6 +184,19 @@ def test_a_unit_beaten_by_ten_is_driven_back_and_pays_for_it_next_round():
     assert one["margin"] == 10 and one["driven_back"] == "B"
     assert mods(two["defenders"])["Driven Back last round"] == DRIVEN_BACK == -2
     assert mods(two["attackers"])["Momentum"] == 1
+
+
+def test_momentum_grows_by_one_each_consecutive_round_won_and_passes_to_the_winner():
+    # A wins rounds 1 to 3 and loses round 4, each by under 5 (no hits to change anyone's
+    # quality); B wins round 5 too. Both fight without Orders (−2).
+    d20s = [12, 10, 12, 10, 12, 10, 5, 10, 10, 10]
+    result = fight([unit("A")], [unit("B")], d20s, rounds=5)
+    rounds = pairings(result)
+    assert [p["winner"] for p in rounds] == ["attackers"] * 3 + ["defenders"] * 2
+    assert [p["hits"] for p in rounds] == [0] * 5
+    assert [mods(p["attackers"]).get("Momentum") for p in rounds] == [None, 1, 2, 3, None]
+    assert [mods(p["defenders"]).get("Momentum") for p in rounds] == [None] * 4 + [1]
+    assert [p["attackers"]["total"] for p in rounds] == [10, 11, 12, 6, 8]
 
 
 def test_fire_from_several_directions_pins_even_a_dug_in_unit_nothing_else_does():
@@ -225,9 +261,15 @@ def test_mobile_gives_two_per_step_of_mobility_advantage():
     assert mods(pairing["attackers"])["Mobile"] == 2 and "Mobile" not in mods(pairing["defenders"])
     (pairing,) = pairings(fight([unit("A", specialties=TANK)], [unit("B")], [10, 10]))
     assert mods(pairing["attackers"])["Mobile"] == 4
-    poor = unit("A", specialties=TANK, equipment=Equipment.POOR)
-    (pairing,) = pairings(fight([poor], [unit("B")], [10, 10]))
-    assert "Mobile" not in mods(pairing["attackers"])
+    for rating in (Equipment.POOR, Equipment.BARELY_ADEQUATE):
+        worn = unit("A", specialties=TANK, equipment=rating)
+        (pairing,) = pairings(fight([worn], [unit("B")], [10, 10]))
+        assert "Mobile" not in mods(pairing["attackers"]), rating
+        assert mods(pairing["attackers"])[f"equipment: {rating.label}"] == rating.modifier
+    # Adequate kit or better keeps it.
+    (pairing,) = pairings(fight([unit("A", specialties=TANK, equipment=Equipment.GOOD)],
+                                [unit("B")], [10, 10]))  # fmt: skip
+    assert mods(pairing["attackers"])["Mobile"] == 4
 
 
 def test_terrain_specialists_get_two_and_double_momentum_against_units_without():
@@ -269,6 +311,19 @@ def test_armor_cannot_enter_amphibious_arctic_jungle_or_swamp_unless_amphibious(
     assert setup_errors({"attackers": [swimmer], "defenders": [unit("B")]}, "swamp") == []
 
 
+def test_a_legendary_unit_takes_seven_hits_and_a_raw_one_one():
+    # A (−2) rolls 4, B (at Raw or Green by its hits, without Orders: −6) rolls 1: a margin of
+    # 7, one hit. A Legendary unit carrying five hits takes its sixth and stands; carrying six,
+    # the seventh breaks it. A fresh Raw unit breaks on its first.
+    for carried, broken in ((5, "none"), (6, "demoralised")):
+        legend = unit("B", quality=Q.LEGENDARY, morale_hits=carried)
+        taken = fight([unit("A")], [legend], [4, 1]).damage["B"]
+        assert (taken.morale_hits, taken.removed) == (1, broken), carried
+    assert fight([unit("A")], [unit("B", quality=Q.RAW)], [4, 1]).damage["B"].removed == (
+        "demoralised"
+    )
+
+
 def test_the_leader_takes_3d6_per_casualty_hit_during_the_fight_and_its_death_breaks_the_unit():
     led = unit("A", leader=LeaderState("Holt", 5))
     result = fight([led], [unit("B")], [1, 16], [6, 6, 6], rounds=5)
@@ -280,6 +335,30 @@ def test_the_leader_takes_3d6_per_casualty_hit_during_the_fight_and_its_death_br
     assert (taken.morale_hits, taken.casualty_hits, taken.removed) == (3, 1, "demoralised")
     assert taken.leader == LeaderState("Holt", -13, alive=False) and taken.leader_died
     assert result.winner == "defenders" and result.rounds == 1
+
+
+def test_the_leader_takes_3d6_for_the_casualty_hit_that_destroys_the_unit_as_at_the_bridge():
+    # A (Average, no Order: −2) rolls 20, B (Green, assisting Holt: +1) rolls 1: a margin of
+    # 16, three hits. The first (Morale) leaves Green B at its last step; the second, a
+    # Casualty hit, destroys it, and Holt takes 3d6 for it all the same.
+    led = unit("B", quality=Q.GREEN, leader=LeaderState("Holt", 30))
+    result = fight([unit("A")], [led], [20, 1], [6, 5, 4])
+    kinds = [e["event"] for e in result.events if e["event"] != "unit"]
+    assert kinds == ["round", "pairing", "hit", "hit", "leader", "broken", "end"]
+    taken = result.damage["B"]
+    assert (taken.morale_hits, taken.casualty_hits, taken.removed) == (1, 1, "destroyed")
+    assert taken.leader_rolls == (6, 5, 4) and taken.leader == LeaderState("Holt", 15)
+    # The bridge wounds a leader for the same one Casualty hit with the same three dice.
+    _, bridged = damage_apply(
+        unit_state(quality=Q.GREEN, leader=LeaderState("Holt", 30)),
+        morale_hits=1, casualty_hits=1, removed=Removal.DESTROYED, day=1, d6=dice(6, 5, 4),
+    )  # fmt: skip
+    assert bridged.leader_rolls == taken.leader_rolls
+    # A leader killed by that hit still costs 2 Morale hits; the unit is destroyed all the same.
+    frail = unit("B", quality=Q.GREEN, leader=LeaderState("Holt", 5))
+    taken = fight([unit("A")], [frail], [20, 1], [6, 6, 6]).damage["B"]
+    assert taken.leader == LeaderState("Holt", -13, alive=False) and taken.leader_died
+    assert (taken.morale_hits, taken.casualty_hits, taken.removed) == (3, 1, "destroyed")
 
 
 def test_armor_ignores_two_casualty_hits_and_excellent_kit_its_first_morale_hit():

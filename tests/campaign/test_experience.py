@@ -9,16 +9,19 @@ from campaign.models import HistoryEntry
 from campaign.rules.bridge import UnitOutcome
 from campaign.rules.experience import (
     EXPERIENCE_TABLE,
+    HELD_BACK_BROKEN,
+    HELD_BACK_QUALITY_LOST,
     POINTS_SURVIVED,
     POINTS_WON,
     TrainingError,
+    earned_text,
     experience_earn,
     threshold,
     training_apply,
     with_quality,
 )
 from campaign.rules.state import Status
-from campaign.services import outcome_apply, unit_train
+from campaign.services import calendar_advance, outcome_apply, unit_edit, unit_train
 from campaign.services.characters import character_create
 from tests.campaign.helpers import unit_state
 from units.bucs import Quality
@@ -44,9 +47,30 @@ def test_a_survivor_earns_one_point_and_a_winner_one_more():
     assert experience_earn(unit_state(), won=True)[0].experience == 2
 
 
-def test_a_unit_that_retreated_in_poor_order_earns_nothing():
+def test_a_unit_that_retreated_in_poor_order_survived_and_earns_experience():
     state, earned = experience_earn(unit_state(status=Status.RETREATED), won=True)
-    assert earned.points == 0 and state.experience == 0
+    assert earned.points == 2 and state.experience == 2 and not earned.held_back
+    state, earned = experience_earn(unit_state(status=Status.RETREATED), won=False)
+    assert earned.points == 1 and state.experience == 1
+
+
+def test_a_unit_that_lost_quality_for_good_earns_but_is_held_just_below_its_next_step():
+    # Average needs 4: 3 + 2 would promote it, but not in the battle that cost it quality.
+    state, earned = experience_earn(unit_state(experience=3), won=True, quality_lost=True)
+    assert (earned.points, earned.raised, state.quality, state.experience) == (
+        2,
+        False,
+        Q.AVERAGE,
+        3,
+    )
+    assert earned.held_back == HELD_BACK_QUALITY_LOST
+    assert earned_text("Ford", earned) == (
+        "Ford: 2 points of experience, held just short of the next step: "
+        "no step back up in the battle that cost it quality for good"
+    )
+    # Short of the threshold, its points count in full.
+    state, earned = experience_earn(unit_state(experience=0), won=True, quality_lost=True)
+    assert state.experience == 2 and not earned.held_back
 
 
 def test_a_destroyed_unit_earns_nothing():
@@ -156,10 +180,71 @@ def test_experience_never_gives_back_quality_lost_for_good_in_the_same_battle(ca
     unit.refresh_from_db()
     assert unit.quality == Q.RAW
     assert not unit.history.filter(kind=HistoryEntry.Kind.EXPERIENCE, text__contains="step up")
+    # It survived and learns (a point), but Raw needs only 1: held at 0 for this battle. A
+    # rallied Raw unit's next battle promotes it as any Raw unit's: Green again.
+    assert unit.experience == 0
+    calendar_advance(campaign=campaign, days=1)
+    campaign.refresh_from_db()
+    won = outcome_apply(
+        campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 0)}, winners=[unit.pk], reason="Mill"
+    )
+    assert won[-1].text == (
+        "Mill: 2 points of experience, a step up; quality Raw → Green, experience 0 → 1"
+    )
 
 
 def test_a_unit_that_retreated_in_poor_order_is_not_promoted():
     state, earned = experience_earn(
         unit_state(quality=Q.GREEN, experience=1, status=Status.RETREATED), won=True
     )
-    assert not earned.raised and state.quality == Q.GREEN and earned.points == 0
+    assert not earned.raised and state.quality == Q.GREEN and earned.points == 2
+    assert state.experience == 1 and earned.held_back == HELD_BACK_BROKEN  # Green needs 2
+    # Rallied, its next battle promotes it like any unit's.
+    rallied, earned = experience_earn(state.but(status=Status.READY), won=False)
+    assert earned.raised and rallied.quality == Q.INEXPERIENCED and rallied.experience == 0
+
+
+def test_a_broken_survivor_has_its_points_in_history_and_no_step_up(campaign, make_unit):
+    # Two Green squads (Green needs 2) taken out on the winning side: each retreats in poor
+    # order and earns 2 points, held at 1 while it is broken.
+    fresh = make_unit("1st Squad", quality="green")
+    seasoned = make_unit("2nd Squad", quality="green")
+    seasoned.experience = 1
+    seasoned.save()
+    taken_out = UnitOutcome(1, 0, "destroyed")
+    entries = outcome_apply(
+        campaign=campaign,
+        outcomes={fresh.pk: taken_out, seasoned.pk: taken_out},
+        winners=[fresh.pk, seasoned.pk],
+        reason="Mill",
+        seed=1,
+    )
+    for unit in (fresh, seasoned):
+        unit.refresh_from_db()
+        assert (unit.status, unit.experience) == (Status.RETREATED, 1)
+    (gain,) = [e for e in entries if e.kind == HistoryEntry.Kind.EXPERIENCE]
+    assert gain.unit == fresh and gain.text == (
+        "Mill: 2 points of experience, held just short of the next step: no step up while it "
+        "is broken (retreated in poor order); experience 0 → 1"
+    )
+
+
+def test_a_unit_reduced_by_dead_casualty_hits_then_gains_experience_normally(campaign, make_unit):
+    # BUCS: a unit whose Casualty hits die is permanently reduced, "and then gains experience
+    # normally (fresh recruits)".
+    squad = make_unit("1st Squad", quality="average")
+    outcome_apply(campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 0)}, reason="Ford")
+    unit_edit(unit=squad, changes={"casualty_hits": 2}, reason="Ford: two sections down")
+    calendar_advance(campaign=campaign, days=2)  # no medics: both die, Average → Green for good
+    squad.refresh_from_db()
+    assert (squad.quality, squad.casualty_hits, squad.experience) == (Q.GREEN, 0, 1)
+    campaign.refresh_from_db()
+    entries = outcome_apply(
+        campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 0)}, winners=[squad.pk], reason="Mill"
+    )
+    # 1 + 2 points reach Green's 2: a step up, 1 point carried.
+    assert (
+        entries[-1].text == "Mill: 2 points of experience, a step up; quality Green → Inexperienced"
+    )
+    squad.refresh_from_db()
+    assert (squad.quality, squad.experience) == (Q.INEXPERIENCED, 1)

@@ -5,20 +5,30 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from battles.engine.events import Removal
 from campaign.models import HistoryEntry, Unit
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.bridge import UnitOutcome, damage_apply
+from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import (
+    CASUALTIES,
     MEDICAL_CAPACITY_BY_EQUIPMENT,
     MEDICAL_CAPACITY_BY_QUALITY,
+    MEDICAL_WINDOW_HOURS,
+    REST,
+    Treatment,
     casualties_die,
     medical_capacity,
     medical_plan,
+    medical_treat,
+    medical_window_closes,
     medical_window_open,
     rest_day,
+    time_passes,
 )
 from campaign.rules.state import Status
 from campaign.services import calendar_advance, medical_apply, outcome_apply, unit_edit
-from tests.campaign.helpers import unit_state
+from campaign.services.orders import clock_advance
+from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
 
 Q = Quality
@@ -61,11 +71,67 @@ def test_it_never_heals_a_destroyed_unit():
 # ---------------------------------------------------------------------------------------------
 
 
-def test_it_keeps_the_medical_window_open_on_the_battle_day_only():
-    wounded = unit_state(casualty_hits=1, last_battle_day=4)
-    assert medical_window_open(wounded, 4)
-    assert not medical_window_open(wounded, 5)
-    assert not medical_window_open(wounded.but(casualty_hits=0), 4)
+def test_the_medical_window_is_open_up_to_and_including_24_hours_after_the_battle():
+    # A battle on day 1 at 23:00: midnight does not close its window; 24 hours on (day 2,
+    # 23:00) it is still open; an hour later it is closed.
+    battle = clock_hour(1, 23)
+    wounded = unit_state(casualty_hits=1, last_battle_day=1, window_from=battle)
+    assert MEDICAL_WINDOW_HOURS == 24
+    assert medical_window_open(wounded, battle)
+    assert medical_window_open(wounded, clock_hour(2, 0))
+    assert medical_window_open(wounded, clock_hour(2, 23))
+    assert not medical_window_open(wounded, clock_hour(3, 0))
+    assert medical_window_closes(wounded) == clock_hour(2, 23)
+    assert not medical_window_open(wounded.but(casualty_hits=0), battle)
+
+
+def test_a_battle_recorded_without_its_hour_opens_the_window_at_midnight():
+    # Units and battles from before the campaign kept the battle's hour: their window runs from
+    # 00:00 of the battle's day, as long as it always did (to that day's end), and its hour.
+    old = unit_state(casualty_hits=1, last_battle_day=4)
+    assert medical_window_open(old, clock_hour(4, 23))
+    assert medical_window_open(old, clock_hour(5, 0))
+    assert not medical_window_open(old, clock_hour(5, 1))
+
+
+def test_a_unit_that_fights_again_keeps_the_window_of_its_casualty_hits_awaiting_the_medics():
+    # Day 1, 10:00: one Casualty hit. Day 2, 08:00, before the medics came: one more. Both die
+    # after day 2, 10:00 (the unit keeps one count, and none outlasts its own 24 hours);
+    # a unit with none awaiting opens a new window at each battle.
+    first, _ = damage_apply(unit_state(), morale_hits=0, casualty_hits=1, removed=Removal.NONE,
+                            day=1, hour=10, d6=dice())  # fmt: skip
+    assert first.window_from == clock_hour(1, 10)
+    second, _ = damage_apply(first, morale_hits=0, casualty_hits=1, removed=Removal.NONE,
+                             day=2, hour=8, d6=dice())  # fmt: skip
+    assert (second.casualty_hits, second.last_battle_day) == (2, 2)
+    assert medical_window_closes(second) == clock_hour(2, 10)
+    healed, _ = damage_apply(first.but(casualty_hits=0), morale_hits=1, casualty_hits=0,
+                             removed=Removal.NONE, day=2, hour=8, d6=dice())  # fmt: skip
+    assert healed.window_from == clock_hour(2, 8)
+
+
+def test_time_passing_rests_at_each_midnight_and_closes_the_window_after_its_24th_hour():
+    # Battle at day 1, 23:00: R&R at midnight, the dead after day 2, 23:00, R&R at day 3.
+    late = unit_state(
+        quality=Q.ELITE, morale_hits=2, casualty_hits=1, window_from=clock_hour(1, 23)
+    )
+    passed = time_passes(late, clock_hour(1, 23), clock_hour(3, 0))
+    assert [(p.kind, p.at) for p in passed] == [
+        (REST, clock_hour(2, 0)), (CASUALTIES, clock_hour(2, 23)), (REST, clock_hour(3, 0))
+    ]  # fmt: skip
+    assert (passed[1].dead, passed[1].state.quality, passed[-1].state.morale_hits) == (
+        1, Q.EXPERIENCED, 0
+    )  # fmt: skip
+    # Battle at day 1, 00:00: at midnight, its 24th hour, the window is still open: R&R first,
+    # and the dead once the clock is past it.
+    early = late.but(window_from=clock_hour(1, 0))
+    passed = time_passes(early, clock_hour(1, 0), clock_hour(2, 0))
+    assert [p.kind for p in passed] == [REST]
+    passed = time_passes(early, clock_hour(1, 0), clock_hour(2, 1))
+    assert [(p.kind, p.at) for p in passed] == [
+        (REST, clock_hour(2, 0)),
+        (CASUALTIES, clock_hour(2, 0)),
+    ]
 
 
 def test_unsaved_casualties_die_and_lower_quality_for_good():
@@ -169,11 +235,83 @@ def test_the_medics_save_casualty_hits_and_write_them_in_history(wounded, force)
     entries = medical_apply(force=force, reason="field hospital")
     mech.refresh_from_db()
     assert mech.casualty_hits == 0
-    assert mech.morale_hits == 2  # Morale is for R&R, not the medics
+    assert mech.morale_hits == 2  # the crew's 2 went to the Casualty hits, which die first
     (entry,) = entries
     assert entry.kind == HistoryEntry.Kind.MEDICAL and entry.unit == mech
     assert entry.before == {"casualty_hits": 2} and entry.after == {"casualty_hits": 0}
     assert entry.text.startswith("Medical crews saved 2 Casualty hits (field hospital)")
+
+
+@pytest.fixture
+def shaken(campaign, make_unit):
+    """Day 1: a Legendary mech that fought (in the combat zone) with 2 Morale and 2 Casualty
+    hits, an Average squad out of the combat zone with 2 Morale hits, and an Experienced crew
+    with Excellent kit (it heals 2 + 2 = 4 hits a day)."""
+    mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
+    squad = make_unit("1st Squad")
+    make_unit("Aid Post", quality="experienced", equipment="excellent",
+              specialties=("infantry", "medical"))  # fmt: skip
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Hill 12")
+    unit_edit(unit=mech, changes={"morale_hits": 2, "casualty_hits": 2}, reason="Hill 12 count")
+    unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shelled in reserve")
+    mech.refresh_from_db()
+    squad.refresh_from_db()
+    assert mech.in_combat_zone and not squad.in_combat_zone
+    return mech, squad
+
+
+def test_the_medics_triage_heals_casualty_hits_first_then_morale_hits_never_the_last_in_zone():
+    wounded = {1: unit_state(quality=Q.LEGENDARY, casualty_hits=2, morale_hits=2,
+                             in_combat_zone=True)}  # fmt: skip
+    shaken = {**wounded, 2: unit_state(morale_hits=2)}
+    plan = medical_plan(wounded, 4, shaken)
+    # 2 Casualty hits first; then Morale hits, the best unit first, but the mech (still in the
+    # combat zone) keeps its last: 1 of its 2, and the last point of capacity to the squad.
+    assert plan == [Treatment(1, 2, 1), Treatment(2, 0, 1)]
+    assert medical_plan(wounded, 2, shaken) == [Treatment(1, 2, 0)]  # nothing left for Morale
+    assert medical_treat(shaken[1], 0, 1).morale_hits == 1
+    with pytest.raises(ValueError, match="1 may heal now"):
+        medical_treat(shaken[1], 0, 2)
+
+
+def test_the_medics_heal_morale_hits_with_what_capacity_is_left(shaken, force):
+    mech, squad = shaken
+    entries = medical_apply(force=force, reason="field hospital")
+    mech.refresh_from_db()
+    squad.refresh_from_db()
+    assert (mech.casualty_hits, mech.morale_hits, squad.morale_hits) == (0, 1, 1)
+    assert [(e.unit, e.text) for e in entries] == [
+        (mech, "Medical crews saved 2 Casualty hits and 1 Morale hit (field hospital); "
+               "Morale hits 2 → 1, Casualty hits 2 → 0"),
+        (squad, "Medical crews saved 1 Morale hit (field hospital); Morale hits 2 → 1"),
+    ]  # fmt: skip
+    assert [(e.details["saved"], e.details["morale_saved"]) for e in entries] == [(2, 1), (0, 1)]
+    # All 4 of the day are used, Casualty and Morale alike.
+    with pytest.raises(ValidationError, match="can heal 0 more hits today"):
+        medical_apply(force=force, morale={squad.pk: 1})
+
+
+def test_the_medics_heal_the_morale_hits_chosen_never_a_units_last_in_the_combat_zone(
+    shaken, force
+):
+    mech, squad = shaken
+    before = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        medical_apply(force=force, morale={mech.pk: 2, squad.pk: 3})
+    assert refused.value.message_dict == {
+        f"morale.{mech.pk}": [
+            "only 1 Morale hit the medics may heal (its last heals only by R&R out of the "
+            "combat zone)"
+        ],
+        f"morale.{squad.pk}": ["only 2 Morale hits the medics may heal"],
+    }
+    assert HistoryEntry.objects.count() == before
+    # The GM's choice is what is healed, and no more: the mech's Casualty hits wait.
+    (entry,) = medical_apply(force=force, morale={squad.pk: 2})
+    squad.refresh_from_db()
+    mech.refresh_from_db()
+    assert squad.morale_hits == 0 and mech.casualty_hits == 2
+    assert entry.text == "Medical crews saved 2 Morale hits; Morale hits 2 → 0"
 
 
 def test_the_medics_capacity_lasts_the_whole_day(wounded, force):
@@ -202,19 +340,61 @@ def test_a_force_without_medics_saves_no_one(campaign, enemy, make_unit):
         medical_apply(force=enemy)
 
 
-def test_advancing_the_calendar_closes_the_window_then_rests(wounded, campaign):
+def test_advancing_the_calendar_rests_then_closes_the_window_after_its_24th_hour(wounded, campaign):
     mech, _ = wounded
+    # The battle was on day 1 at 00:00; a day later is its 24th hour: the window is still open.
     entries = calendar_advance(campaign=campaign, days=1)
     mech.refresh_from_db()
     campaign.refresh_from_db()
-    assert campaign.day == 2
-    # 4 hits: 2 Morale, 2 Casualty. The Casualty hits die (Legendary → Experienced); the mech
-    # is in the combat zone, so a day of R&R heals one Morale hit and it keeps the last.
-    assert mech.quality == Q.EXPERIENCED and mech.casualty_hits == 0 and mech.morale_hits == 1
-    kinds = [e.kind for e in entries if e.unit_id == mech.pk]
-    assert kinds == [HistoryEntry.Kind.CASUALTIES, HistoryEntry.Kind.RECOVERY]
-    assert entries[0].day == 1 and entries[1].day == 2
-    assert "not saved within 24 hours died" in entries[0].text
+    assert (campaign.day, campaign.hour) == (2, 0)
+    # 4 hits: 2 Morale, 2 Casualty. The mech is in the combat zone, so a day of R&R heals one
+    # Morale hit and it keeps the last; its Casualty hits still await the medics.
+    assert mech.quality == Q.LEGENDARY and (mech.morale_hits, mech.casualty_hits) == (1, 2)
+    assert [e.kind for e in entries if e.unit_id == mech.pk] == [HistoryEntry.Kind.RECOVERY]
+    # An hour later the window is closed: they die (Legendary → Experienced).
+    clock_advance(campaign=campaign, hours=1)
+    mech.refresh_from_db()
+    assert mech.quality == Q.EXPERIENCED and mech.casualty_hits == 0
+    died = mech.history.get(kind=HistoryEntry.Kind.CASUALTIES)
+    assert died.day == 2
+    assert died.text.startswith(
+        "at Hill 12; 0 Morale, 0 Casualty; medics saved 0; 2 Casualty hits not saved within 24 "
+        "hours died; quality Legendary → Experienced, Casualty hits 2 → 0"
+    )
+
+
+def test_the_medics_may_save_casualty_hits_24_hours_after_a_battle_at_23_00(
+    campaign, force, make_unit
+):
+    mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
+    make_unit("Aid Post", specialties=("infantry", "medical"))
+    clock_advance(campaign=campaign, hours=23)
+    campaign.refresh_from_db()
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Hill 12")
+    unit_edit(unit=mech, changes={"casualty_hits": 2}, reason="Hill 12 count")
+    mech.refresh_from_db()
+    assert mech.window_from == clock_hour(1, 23)
+    # Past midnight (the old rule closed the window there) and on to day 2, 23:00: 24 hours.
+    clock_advance(campaign=campaign, hours=24)
+    mech.refresh_from_db()
+    assert (mech.quality, mech.casualty_hits) == (Q.LEGENDARY, 2)
+    (entry,) = medical_apply(force=force, reason="field hospital")
+    mech.refresh_from_db()
+    assert (mech.quality, mech.casualty_hits, entry.day) == (Q.LEGENDARY, 0, 2)
+
+
+def test_an_hour_past_the_24_hours_the_medics_are_too_late(campaign, force, make_unit):
+    mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
+    make_unit("Aid Post", specialties=("infantry", "medical"))
+    clock_advance(campaign=campaign, hours=23)
+    campaign.refresh_from_db()
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Hill 12")
+    unit_edit(unit=mech, changes={"casualty_hits": 2}, reason="Hill 12 count")
+    clock_advance(campaign=campaign, hours=25)  # day 3, 00:00
+    mech.refresh_from_db()
+    assert (mech.quality, mech.casualty_hits) == (Q.EXPERIENCED, 0)
+    assert mech.history.get(kind=HistoryEntry.Kind.CASUALTIES).day == 2  # after day 2, 23:00
+    assert medical_apply(force=force) == []
 
 
 def test_advancing_several_days_rests_a_day_at_a_time(campaign, make_unit):
@@ -252,7 +432,9 @@ def test_advancing_the_calendar_needs_a_sensible_number_of_days(campaign, days):
         calendar_advance(campaign=campaign, days=days)
 
 
-def test_a_battle_entered_for_a_past_day_finds_its_medical_window_closed(campaign, make_unit):
+def test_a_battle_entered_more_than_24_hours_late_finds_its_medical_window_closed(
+    campaign, make_unit
+):
     mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
     calendar_advance(campaign=campaign, days=2)
     campaign.refresh_from_db()
@@ -266,6 +448,29 @@ def test_a_battle_entered_for_a_past_day_finds_its_medical_window_closed(campaig
     mech.refresh_from_db()
     assert mech.casualty_hits == 0 and mech.quality == Q.ELITE
     assert [e.kind for e in entries][:2] == [HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.CASUALTIES]
+    assert entries[1].text.startswith("at Late report; 1 Casualty hit found too late died")
+
+
+def test_a_battle_entered_late_within_its_24_hours_leaves_its_casualty_hits_to_the_medics(
+    campaign, make_unit
+):
+    mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
+    calendar_advance(campaign=campaign, days=2)  # day 3, 00:00
+    campaign.refresh_from_db()
+    # Fought on day 2 at 10:00 (14 hours ago): the same dice as above, one Casualty hit, which
+    # may still be saved until day 3, 10:00.
+    outcome_apply(
+        campaign=campaign, outcomes={mech.pk: UnitOutcome(2, 0)}, day=2, hour=10,
+        reason="Late report", seed=0,
+    )  # fmt: skip
+    mech.refresh_from_db()
+    assert (mech.casualty_hits, mech.quality, mech.window_from) == (1, Q.LEGENDARY, 34)
+    with pytest.raises(ValidationError) as refused:  # a battle cannot be fought after now
+        outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, day=3, hour=5,
+                      reason="Tomorrow")  # fmt: skip
+    assert refused.value.message_dict == {
+        "hour": ["must be no later than now (day 3, 00:00), got 05:00"]
+    }
 
 
 def test_a_unit_still_below_raw_after_rr_stays_retreated_until_it_rallies():

@@ -20,6 +20,7 @@ from campaign.services import (
     outcome_apply,
     unit_combat_zone_set,
 )
+from campaign.services.orders import clock_advance
 from units.bucs import Quality
 
 Kind = HistoryEntry.Kind
@@ -87,8 +88,10 @@ def battle_damage(entries, unit):
 def test_three_battles_and_recovery_between_them(campaign, force, enemy, war):
     u = war
     # Battle 1, day 1, won by Red. Atlas: 1 Skill lost (Combined Arms): Elite → Experienced
-    # for good, and 1 Morale hit of shock; no experience for a battle that cost it a step.
-    # Brute: 2 Skill lost, Average → Green, 2 Morale hits: below Raw, it retreats.
+    # for good, and 1 Morale hit of shock; it survived and won, so it earns 2 points (no step
+    # back up in this battle, but 2 is short of Experienced's 5 anyway).
+    # Brute: 2 Skill lost, Average → Green, 2 Morale hits: below Raw, it retreats; it survived,
+    # so it earns 1 point (Green needs 2).
     # Blue Rifles: taken out by its one Hit: it retreats; its fate waits for the 24 hours.
     first = battle(campaign, u, "the Crossroads",
                    {"Atlas": (0, 1), "1st Squad": (0, 0), "Brute": (0, 2),
@@ -97,12 +100,13 @@ def test_three_battles_and_recovery_between_them(campaign, force, enemy, war):
                    seed=5)  # fmt: skip
     assert fields(u["Atlas"]) | {"leader": None} == {
         "quality": Q.EXPERIENCED, "morale": 1, "casualty": 0, "skill_lost": 1,
-        "status": Status.READY, "experience": 0, "battles": 1, "zone": True, "last": 1,
+        "status": Status.READY, "experience": 2, "battles": 1, "zone": True, "last": 1,
         "leader": None,
     }  # fmt: skip
     assert fields(u["1st Squad"])["experience"] == 2  # survived and won: 1 + 1
     assert (fields(u["Brute"])["quality"], fields(u["Brute"])["morale"]) == (Q.GREEN, 2)
     assert fields(u["Brute"])["status"] == Status.RETREATED
+    assert fields(u["Brute"])["experience"] == 1
     rifles = battle_damage(first, u["Blue Rifles"])
     assert len(rifles["blow_dice"]) == 1 and len(rifles["split_dice"]) == rifles["blow_dice"][0]
     casualty = sum(1 for die in rifles["split_dice"] if die >= 4)
@@ -110,9 +114,13 @@ def test_three_battles_and_recovery_between_them(campaign, force, enemy, war):
     assert fields(u["Blue Rifles"])["status"] == Status.RETREATED
     assert fields(u["Blue Rifles"])["casualty"] == casualty
 
-    # Blue has no medics. Leaving day 1 closes the window: the Blue Rifles' Casualty hits die;
+    # Blue has no medics. A day on (day 2, 00:00) is the battle's 24th hour: the Blue Rifles'
+    # Casualty hits still await the medics. An hour later the window is closed and they die;
     # more than its one step (Green) and it is destroyed utterly, else it is Raw for good.
-    entries = calendar_advance(campaign=campaign, days=1)
+    calendar_advance(campaign=campaign, days=1)
+    assert fields(u["Blue Rifles"])["casualty"] == casualty
+    clock_advance(campaign=campaign, hours=1)
+    entries = list(HistoryEntry.objects.filter(day=2, kind=Kind.CASUALTIES))
     rifles_state = fields(u["Blue Rifles"])
     if casualty > 1:
         assert rifles_state["status"] == Status.DESTROYED
@@ -140,7 +148,7 @@ def test_three_battles_and_recovery_between_them(campaign, force, enemy, war):
     assert len(walker["split_dice"]) == expected == sum(walker["split"])
     saved = medical_apply(force=force)
     assert sum(e.details["saved"] for e in saved) == min(4, walker["casualty_hits"])
-    calendar_advance(campaign=campaign, days=1)
+    clock_advance(campaign=campaign, hours=25)  # the medics' 24 hours are over
     lost = max(0, walker["casualty_hits"] - 4)
     assert fields(u["Walker"])["quality"] == Q.AVERAGE.lowered(lost)
     assert fields(u["Aid Post"])["battles"] == 0

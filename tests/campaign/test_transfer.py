@@ -193,6 +193,27 @@ def test_an_export_from_before_fog_of_war_imports_with_it_off(played):
     assert campaign_import(data=exported).fog_of_war is False
 
 
+def test_an_export_from_before_units_kept_their_medical_window_hour_imports_without_it(played):
+    # Such a unit, and every entry of its history, lacks `window_from`: it imports empty (the
+    # window then runs from 00:00 of the unit's last battle day) and its history still explains.
+    exported = campaign_export(campaign=played)
+    units = [unit for force in exported["forces"] for unit in force["units"]]
+    assert any(unit["window_from"] is not None for unit in units)
+    for unit in units:
+        unit.pop("window_from")
+        for entry in unit["history"]:
+            entry["before"].pop("window_from", None)
+            entry["after"].pop("window_from", None)
+    exported["campaign"]["name"] = "Older units"
+    imported = campaign_import(data=exported)
+    for unit in Unit.objects.filter(force__campaign=imported):
+        assert unit.window_from is None and unit_history_explains(unit=unit)
+    again = campaign_export(campaign=imported)
+    assert [u["last_battle_day"] for f in again["forces"] for u in f["units"]] == [
+        u["last_battle_day"] for u in units
+    ]
+
+
 def test_the_saved_maps_survive_export_and_import(played, cast):
     scenario = json.loads((SCENARIOS / "crossroads.json").read_text())
     saved_map_create(

@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def ready_world(browser_world):  # noqa: F811
     """The player's squad ready and in the combat zone; a Medical crew and two units with
-    Casualty hits awaiting the medics today in the same force."""
+    Casualty hits awaiting the medics in the same force."""
     world = browser_world
     gm = world.users["gm"]
     unit = Unit.objects.get(pk=world.unit.pk)
@@ -80,8 +80,8 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
     gm.goto(f"{base}/forces/{world.force.pk}/")
     expect(gm.locator("#medical-form")).to_contain_text("can save 2 more hits today")
     shoot(gm, f"between-03-medics-{size}", full_page=True)
-    gm.get_by_label("Hurt A: hits to save (of 2)").fill("1")
-    gm.get_by_label("Hurt B: hits to save (of 1)").fill("1")
+    gm.get_by_label("Hurt A: Casualty hits to save (of 2)").fill("1")
+    gm.get_by_label("Hurt B: Casualty hits to save (of 1)").fill("1")
     gm.click("#medical-form button:has-text('Save these hits')")
     expect(gm.locator(".notice-success")).to_contain_text(
         "saved 1 Casualty hit of Hurt A, 1 Casualty hit of Hurt B"
@@ -90,7 +90,10 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
         "The Medical crews have saved all they can today."
     )
     roster = gm.locator("#roster")
-    expect(roster.locator("tr:has-text('Hurt A') td").nth(3)).to_have_text("1medics today")
+    # Wounded by hand on the day of the world's battle (no hour kept): the medics have until
+    # 00:00 the next day.
+    until = f"1medics until day {world.campaign.day + 1}, 00:00"
+    expect(roster.locator("tr:has-text('Hurt A') td").nth(3)).to_have_text(until)
     expect(roster.locator("tr:has-text('Hurt B') td").nth(3)).to_have_text("0")
     shoot(gm, f"between-04-medics-done-{size}", full_page=True)
     assert not gm.errors, gm.errors

@@ -148,6 +148,28 @@ def test_the_medics_save_the_hits_chosen_unit_by_unit(client, world, wounded):
     assert "The Medical crews have saved all they can today." in page
 
 
+def test_the_medics_heal_morale_hits_chosen_unit_by_unit(client, world, wounded):
+    # The Green unit, out of the combat zone, carries 2 Morale hits and no Casualty hit; the
+    # Average one, in the combat zone, 1 Morale hit (its last: only R&R heals it).
+    _, first, second = wounded
+    for other in world.force.units.exclude(pk__in=[first.pk, second.pk]).filter(morale_hits__gt=0):
+        _set(world, other, morale_hits=0)
+    first = _set(world, first, morale_hits=1, in_combat_zone=True)
+    second = _set(world, second, casualty_hits=0, morale_hits=2, in_combat_zone=False)
+    login(client, world, "player")
+    page = client.get(_url("force", world, world.force.pk)).text
+    assert f'name="heal_{second.pk}"' in page and f'name="heal_{first.pk}"' not in page
+    assert "Hurt: Morale hits to heal (of 2)" in page
+    url = _url("medical", world, world.force.pk)
+    response = client.post(url, {"how": "allocate", f"save_{first.pk}": "1",
+                                 f"heal_{second.pk}": "1"})  # fmt: skip
+    assert response.status_code == 302
+    assert (_fresh(first).casualty_hits, _fresh(first).morale_hits) == (1, 1)
+    assert _fresh(second).morale_hits == 1
+    page = client.get(response["Location"]).text
+    assert "saved 1 Casualty hit of Squad 1, 1 Morale hit of Hurt" in page
+
+
 def test_the_default_triage_stays_one_click(client, world, wounded):
     _, first, second = wounded
     login(client, world, "player")
@@ -162,14 +184,14 @@ def test_an_allocation_beyond_the_crews_or_of_nothing_is_refused_and_nothing_is_
     login(client, world, "gm")
     url = _url("medical", world, world.force.pk)
     over = client.post(url, {"how": "allocate", f"save_{first.pk}": "2", f"save_{second.pk}": "1"})
-    assert over.status_code == 400 and "the crews can save 2 more hits today" in over.text
+    assert over.status_code == 400 and "the crews can heal 2 more hits today" in over.text
     too_many = client.post(url, {"how": "allocate", f"save_{second.pk}": "2"})
     assert too_many.status_code == 400
     assert "less than or equal to 1" in " ".join(
         too_many.context["medical_form"].errors[f"save_{second.pk}"]
     )
     nothing = client.post(url, {"how": "allocate"}, **HTMX)
-    assert nothing.status_code == 200 and "Choose at least one Casualty hit" in nothing.text
+    assert nothing.status_code == 200 and "Choose at least one hit to heal" in nothing.text
     assert (_fresh(first).casualty_hits, _fresh(second).casualty_hits) == (2, 1)
     assert not HistoryEntry.objects.filter(kind=HistoryEntry.Kind.MEDICAL).exists()
 
@@ -183,8 +205,8 @@ def test_without_a_medical_crew_the_button_is_disabled_with_the_reason(client, w
 
 
 def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client, world):
-    # Retreated, with Casualty hits the medics may still save today: the rally can wait, the
-    # hits cannot (unsaved, they die when the day ends).
+    # Retreated, with Casualty hits the medics may still save: the rally can wait, the hits
+    # cannot (unsaved, they die 24 hours after the battle, here fought on day 1 at 00:00).
     for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
         _set(world, other, casualty_hits=0)
     unit = _set(
@@ -210,6 +232,6 @@ def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client
     login(client, world, "player")
     page = client.get(_url("dashboard", world)).text
     assert (
-        f"({world.force.name}): 2 Casualty hits awaiting the medics today; unsaved, they die "
-        "when the day ends; retreated in poor order: rallies after a day of R&amp;R"
+        f"({world.force.name}): 2 Casualty hits awaiting the medics; unsaved, they die after "
+        "day 2, 00:00; retreated in poor order: rallies after a day of R&amp;R"
     ) in page

@@ -16,6 +16,7 @@ from campaign.models import Campaign, Membership, Unit
 from campaign.services import calendar_advance, unit_edit
 from campaign.services.battles import campaign_battle_apply
 from campaign.services.notices import campaign_notices_send, notices_set
+from campaign.services.orders import clock_advance
 from tests.web.campaign_world import login
 
 pytestmark = [
@@ -102,11 +103,13 @@ def test_casualty_hits_that_die_with_the_medical_window_are_told(world):
     Membership.objects.filter(user=world.users["player"]).update(
         notified_upto=world.unit.history.order_by("-id").first().pk
     )
+    # The window closes after its 24th hour: a day and an hour on, the hit has died.
     calendar_advance(campaign=world.campaign, days=1, actor=gm)
+    clock_advance(campaign=world.campaign, hours=1, actor=gm)
     campaign_notices_send(campaign_id=world.campaign.pk)
     (body,) = _mails_to("player")
     assert (
-        "Day 1: Squad 1 (Red Company) fell from Average to Inexperienced, when the medical "
+        "Day 2: Squad 1 (Red Company) fell from Average to Inexperienced, when the medical "
         "window closed." in body
     )
 

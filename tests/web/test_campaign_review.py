@@ -77,18 +77,20 @@ def test_the_advance_review_names_who_dies_and_advancing_does_just_that(client, 
     unit_edit(unit=hurt, changes={"casualty_hits": 1, "morale_hits": 1, "last_battle_day": 1},
               reason="wounded", actor=gm)  # fmt: skip
     login(client, world, "gm")
-    review = client.get(_url("advance", world), {"days": "1"})
+    # Day 1's window is open up to and including day 2, 00:00: the hit dies in the second day.
+    assert _rows(client.get(_url("advance", world), {"days": "1"}))[hurt.pk].after.casualty_hits
+    review = client.get(_url("advance", world), {"days": "2"})
     rows = _rows(review)
     assert rows[hurt.pk].before.casualty_hits == 1 and rows[hurt.pk].after.casualty_hits == 0
     assert rows[hurt.pk].kind == "reduced"  # the dead hit costs Green its step: Raw
     assert Campaign.objects.get(pk=world.campaign.pk).day == 1
     preview = {pk: row.after for pk, row in rows.items()}
-    done = client.post(_url("advance", world), {"days": "1", "confirm": "yes"})
+    done = client.post(_url("advance", world), {"days": "2", "confirm": "yes"})
     assert done.status_code == 302
     assert _states(preview) == preview
     # The summary, after the redirect: the same table, from the history the days wrote.
     done = client.get(done["Location"])
-    assert done.status_code == 200 and "It is now day 2" in done.text
+    assert done.status_code == 200 and "It is now day 3" in done.text
     assert {c.unit.pk: c.after for c in done.context["changes"]} == preview
 
 
