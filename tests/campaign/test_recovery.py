@@ -363,18 +363,25 @@ def test_advancing_the_calendar_rests_then_closes_the_window_after_its_24th_hour
     )
 
 
-def test_the_medics_may_save_casualty_hits_24_hours_after_a_battle_at_23_00(
-    campaign, force, make_unit
-):
+def _wounded_at_23_00(campaign, make_unit):
+    """A Legendary mech with 2 Casualty hits from a battle at 23:00 on day 1, and a Medical
+    crew in its force."""
     mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
     make_unit("Aid Post", specialties=("infantry", "medical"))
     clock_advance(campaign=campaign, hours=23)
     campaign.refresh_from_db()
     outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Hill 12")
     unit_edit(unit=mech, changes={"casualty_hits": 2}, reason="Hill 12 count")
+    return mech
+
+
+def test_the_medics_may_save_casualty_hits_24_hours_after_a_battle_at_23_00(
+    campaign, force, make_unit
+):
+    mech = _wounded_at_23_00(campaign, make_unit)
     mech.refresh_from_db()
     assert mech.window_from == clock_hour(1, 23)
-    # Past midnight (the old rule closed the window there) and on to day 2, 23:00: 24 hours.
+    # Past midnight and on to day 2, 23:00: 24 hours after the battle, the window still open.
     clock_advance(campaign=campaign, hours=24)
     mech.refresh_from_db()
     assert (mech.quality, mech.casualty_hits) == (Q.LEGENDARY, 2)
@@ -384,12 +391,7 @@ def test_the_medics_may_save_casualty_hits_24_hours_after_a_battle_at_23_00(
 
 
 def test_an_hour_past_the_24_hours_the_medics_are_too_late(campaign, force, make_unit):
-    mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
-    make_unit("Aid Post", specialties=("infantry", "medical"))
-    clock_advance(campaign=campaign, hours=23)
-    campaign.refresh_from_db()
-    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Hill 12")
-    unit_edit(unit=mech, changes={"casualty_hits": 2}, reason="Hill 12 count")
+    mech = _wounded_at_23_00(campaign, make_unit)
     clock_advance(campaign=campaign, hours=25)  # day 3, 00:00
     mech.refresh_from_db()
     assert (mech.quality, mech.casualty_hits) == (Q.EXPERIENCED, 0)

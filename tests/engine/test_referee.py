@@ -230,17 +230,6 @@ def test_planted_a_flier_ramming_under_combined_arms_is_caught():
     assert not _broken(scn, events)
     at = next(i for i, e in enumerate(events) if e["kind"] == "activation")
 
-    def roll(who, purpose, value, modifier, against, outcome):
-        return {
-            "kind": "roll",
-            "who": who,
-            "purpose": purpose,
-            "value": value,
-            "modifier": modifier,
-            "against": against,
-            "outcome": outcome,
-        }
-
     def ram(attacker, target, kind, power, outcome):
         return {
             "kind": "attack",
@@ -255,11 +244,11 @@ def test_planted_a_flier_ramming_under_combined_arms_is_caught():
 
     faulty = [
         *events[: at + 1],
-        roll("heli", "penetration", 1, 2, 9, "lose"),
-        roll("t", "armour", 6, 3, 3, "win"),
+        _roll("heli", "penetration", 1, 2, 9, "lose"),
+        _roll("t", "armour", 6, 3, 3, "win"),
         ram("heli", "t", "ram", 2, "no_damage"),
-        roll("t", "penetration", 6, 4, 2, "win"),
-        roll("heli", "armour", 1, 1, 10, "lose"),
+        _roll("t", "penetration", 6, 4, 2, "win"),
+        _roll("heli", "armour", 1, 1, 10, "lose"),
         ram("t", "heli", "ram_back", 4, "damage"),
         {"kind": "damage", "unit": "heli", "by": "t", "hits": 1},
     ]
