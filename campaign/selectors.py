@@ -221,7 +221,7 @@ def advance_preview(
     Casualty hits that die when a medical window closes, and R&R."""
 
     changed = []
-    start = clock_hour(campaign.day, campaign.hour)
+    start = campaign_now(campaign)
     for unit in campaign_units(campaign=campaign).exclude(status="destroyed"):
         now = unit.state
         passed = time_passes(now, start, start + days * HOURS_PER_DAY)

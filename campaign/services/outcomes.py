@@ -29,6 +29,7 @@ from campaign.rules.history import hits_text, plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.recovery import casualties_die, medical_window_open
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
+from campaign.selectors import campaign_now
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment
@@ -120,8 +121,8 @@ def battle_time_problems(campaign: Campaign, day: Any, hour: Any) -> dict[str, l
         errors["day"] = [f"must be a campaign day so far, 1..{campaign.day}, got {day!r}"]
     if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour < HOURS_PER_DAY:
         errors["hour"] = [f"must be an hour of the day, 0..{HOURS_PER_DAY - 1}, got {hour!r}"]
-    elif not errors and clock_hour(day, hour) > clock_hour(campaign.day, campaign.hour):
-        now = clock_text(clock_hour(campaign.day, campaign.hour))
+    elif not errors and clock_hour(day, hour) > campaign_now(campaign):
+        now = clock_text(campaign_now(campaign))
         errors["hour"] = [f"must be no later than now ({now}), got {hour:02d}:00"]
     return errors
 
@@ -228,7 +229,7 @@ def outcome_steps(
     `outcome_apply` refuses.
     """
     day, hour = battle_time(campaign, day, hour)
-    now = clock_hour(campaign.day, campaign.hour)
+    now = campaign_now(campaign)
     units, fought_with = _validated_units(
         campaign, outcomes, winners, opposing_equipment, day, hour, reason, cards
     )

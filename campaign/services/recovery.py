@@ -22,7 +22,7 @@ from campaign.rules.recovery import (
     time_passes,
 )
 from campaign.rules.state import Status
-from campaign.selectors import force_can_edit, medics_used_today
+from campaign.selectors import campaign_now, force_can_edit, medics_used_today
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
@@ -63,7 +63,7 @@ def time_pass(
         .select_related("leader")
         .order_by("pk")
     )
-    start = clock_hour(campaign.day, campaign.hour)
+    start = campaign_now(campaign)
     end = start + hours
     suffix = f" ({reason.strip()})" if reason.strip() else ""
     passed = [(unit, passing) for unit in units for passing in time_passes(unit.state, start, end)]
