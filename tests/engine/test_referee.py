@@ -219,6 +219,30 @@ def test_planted_a_shot_at_the_people_in_a_house_from_the_hill_it_stands_on_is_c
     assert ("buildings", at + 5) in _rules(scn, faulty)
 
 
+def test_planted_a_shot_at_a_building_no_string_reaches_is_caught():
+    from battles.engine import Activate, AttackStep
+
+    house = building("h", square(10, 0, 20, 10), resistance=0, hits=3)
+    gap = scenario(
+        [unit("a", (2, 2))],
+        [unit("b", (22, 22))],
+        terrain=[piece("w", "woods", square(6, 1.2, 7, 2.8))],
+        buildings=[house],
+    )
+    scn, events = _log(gap, [6, 1], ("blue", Activate("a", (AttackStep("h", "Gun"),))))
+    assert not _broken(scn, events)
+    at = next(i for i, e in enumerate(events) if e["kind"] == "attack")
+    assert events[at]["distance"] == 8.189  # past the wood, not at the nearest wall (8")
+    # Logged at the nearest wall, which the wood hides: no part of the house 8" off is seen.
+    faulty = copy.deepcopy(events)
+    faulty[at]["distance"] = 8.0
+    assert ("cover", at) in _rules(scn, faulty)
+    # The same shot with a wood as wide as the house in the way: no string reaches it at all.
+    wall = copy.deepcopy(gap)
+    wall["terrain"] = [piece("w", "woods", square(6, 0, 7, 11))]
+    assert ("cover", at) in _rules(parse_scenario(wall), events)
+
+
 def test_planted_a_flier_ramming_under_combined_arms_is_caught():
     from battles.engine import Activate
 
