@@ -175,6 +175,8 @@ class Battle:
     def perform(self, side: str, action: object) -> None:
         """Check and carry out one activation for ``side`` (whatever its commander returned)."""
         unit, steps, plans = self._check(side, action)
+        table = self.state.terrain_version
+        spent = 0.0
         self.emit(ev.Activation(unit.id, side, unit.activations + 1))
         for i, step in enumerate(steps):
             if not unit.active:
@@ -182,6 +184,13 @@ class Battle:
             if isinstance(step, MoveStep):
                 path, cost = plans.pop(0)
                 path[0] = unit.position
+                if cost is None or self.state.terrain_version != table:
+                    # An attack before it brought a building down: the move is judged on the
+                    # table as it now stands, with the Move left.
+                    problem, cost = path_problem(self, unit, path, unit.card.move - spent)
+                    if problem:
+                        raise IllegalActionError(f"{unit.id} may not move: {problem}")
+                spent += cost
                 went_on = execute_move(self, unit, path, cost, step.facing)
                 if unit.active:
                     # A move halted at a hazard's edge is still a move: it ends where it ends,
@@ -207,7 +216,7 @@ class Battle:
 
     def _check(
         self, side: str, action: object
-    ) -> tuple[UnitState, tuple, list[tuple[list[Point], float]]]:
+    ) -> tuple[UnitState, tuple, list[tuple[list[Point], float | None]]]:
         if not isinstance(action, Activate):
             raise IllegalActionError(f"a commander must return an Activate, got {action!r}")
         # Read as Any until checked: a commander may fill an Activate with anything.
@@ -219,6 +228,8 @@ class Battle:
             raise IllegalActionError(f"{unit.id} has been removed")
         if unit.activated:
             raise IllegalActionError(f"{unit.id} has already activated this turn")
+        if not isinstance(unchecked.steps, (tuple, list)):
+            raise IllegalActionError(f"{unit.id}'s steps must be a list of steps")
         steps: tuple[Any, ...] = tuple(unchecked.steps)
         for s in steps:
             step: Any = s  # Its fields are checked here, not trusted to match their types.
@@ -235,9 +246,10 @@ class Battle:
             raise IllegalActionError(
                 f"{unit.id} may not {'-'.join(form) or 'pass'}: each unit moves or fires, not both"
             )
-        plans = []
+        plans: list[tuple[list[Point], float | None]] = []
         pos = unit.position
         budget = unit.card.move
+        razing = False
         for s in steps:
             if isinstance(s, MoveStep):
                 move: Any = s  # Its waypoints and facing are checked here.
@@ -245,11 +257,18 @@ class Battle:
                 if move.facing is not None and not _finite(move.facing):
                     raise IllegalActionError(f"bad facing {move.facing!r}")
                 problem, cost = path_problem(self, unit, path, budget)
-                if problem:
+                if problem and razing:
+                    # Attacks resolve at once: the building attacked first may fall and open
+                    # the way. The move is judged when it comes (``perform``).
+                    plans.append((path, None))
+                elif problem:
                     raise IllegalActionError(f"{unit.id} may not move: {problem}")
-                budget -= cost
-                plans.append((path, cost))
+                else:
+                    budget -= cost
+                    plans.append((path, cost))
                 pos = path[-1]
+            elif isinstance(s, AttackStep) and s.target in self.state.buildings:
+                razing = True
         if steps and not isinstance(steps[0], MoveStep):
             first = steps[0]
             at, legal = self._legal

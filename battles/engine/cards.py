@@ -48,6 +48,10 @@ _KEYWORD_LABELS = {
     Keyword.AMPHIBIOUS: "Amphibious",
 }
 
+CLOSE_COMBAT = "close_combat"
+"""Weapon name a commander uses for close combat: Melee if printed, else Ramming. No weapon line
+may take it."""
+
 
 @dataclass(frozen=True, slots=True)
 class Weapon:

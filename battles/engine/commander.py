@@ -269,10 +269,11 @@ class BattleView:
         return self._b.sight.pieces_at(p)
 
     def holders(self, objective: Objective) -> list[str]:
-        """Sides holding the objective now."""
+        """Sides holding the objective now, as far as this side can see."""
         from .victory import holders
 
-        return holders(self._b.state, objective)
+        seen = [*self._b.state.units_in_battle(self.side), *self._visible_enemies()]
+        return holders(self._b.state, objective, seen)
 
     @staticmethod
     def distance(a: Point, b: Point) -> float:

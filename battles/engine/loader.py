@@ -340,6 +340,8 @@ def _check_deployment(
     for t in terrain:
         if t.polygon.contains_strictly(u.position) and not u.card.may_enter(t.props):
             c.fail(p + ".position", f"deployed inside impassable {t.kind} {t.id!r}")
+    if u.card.has(Keyword.BREACHING):
+        return  # It may go into any building (a Skill roll or a Hit on the way in).
     for b in buildings:
         if b.polygon.contains_strictly(u.position) and not b.card.admits_size(u.card.size):
             c.fail(p + ".position", f"deployed inside building {b.id!r}, which does not admit it")

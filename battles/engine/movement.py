@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from .state import UnitState
 
 GRAZE = 0.002
-"""How far a path may run inside an obstacle: positions are logged to a thousandth of an inch."""
+"""How far a path, all its legs together, may run inside an obstacle: positions are logged to a
+thousandth of an inch."""
 
 MARGIN = 0.01
 """Planned paths stop this much short of the budget, so rounding never overspends Move."""
@@ -140,10 +141,15 @@ def _path_problem(b: Battle, unit: UnitState, path: list[Point]) -> tuple[str | 
         if not (math.isfinite(x) and math.isfinite(y)) or not (0 <= x <= w and 0 <= y <= h):
             return f"({x}, {y}) is off the table", 0.0
     p = passage(b, unit)
+    # The graze is for the whole path, not each leg: waypoints a hair apart must not add up to a
+    # walk through the piece.
+    inside = [0.0] * len(p.obstacles)
     for a, c in pairwise(path):
-        for poly in p.obstacles:
-            if poly.crossed_by(a, c) and poly.length_inside(a, c) > GRAZE:
-                return f"the path crosses terrain {unit.id} may not enter", 0.0
+        for i, poly in enumerate(p.obstacles):
+            if poly.crossed_by(a, c):
+                inside[i] += poly.length_inside(a, c)
+                if inside[i] > GRAZE:
+                    return f"the path crosses terrain {unit.id} may not enter", 0.0
     if any(poly.contains_strictly(path[-1]) for poly in p.obstacles):
         return f"the path ends inside terrain {unit.id} may not enter", 0.0
     return None, paths.path_cost(path, p.cost_regions)
@@ -221,12 +227,12 @@ def execute_move(
     """Walk a validated path, rolling for hazards and breaches; False if the unit was stopped."""
     checks = _entries(b, unit, path)
     end_at: float | None = None
-    halted = False
+    halted: Polygon | None = None
     breached = 0
-    for dist, kind in checks:
+    for dist, kind, piece in checks:
         if kind == "hazard":
             if not b.dice.check(unit.id, RollPurpose.TERRAIN, unit.skill):
-                end_at, halted = max(0.0, dist - EDGE_GAP), True
+                end_at, halted = max(0.0, dist - EDGE_GAP), piece
                 break
         elif not b.dice.check(unit.id, RollPurpose.BREACHING, unit.skill):
             breached += 1
@@ -236,27 +242,36 @@ def execute_move(
     travelled = path
     if end_at is not None:
         travelled = [geometry.rnd_point(q) for q in paths.truncate_path(path, end_at)] or [path[0]]
+        if halted is not None:
+            # Met at a shallow angle, the piece's edge lies far nearer than EDGE_GAP to the stop,
+            # and rounding can carry the unit over it: it stands outside (E12).
+            travelled[-1] = _outside(travelled[-1], (halted, *passage(b, unit).obstacles))
         cost = paths.path_cost(travelled, passage(b, unit).cost_regions)
     new_facing = unit.facing if facing is None else facing % 360.0
     if facing is None and len(travelled) > 1 and travelled[-1] != travelled[0]:
         new_facing = geometry.bearing(travelled[-2], travelled[-1])
     b.emit(
         ev.Move(
-            unit.id, tuple(travelled), geometry.rnd(cost), geometry.rnd(new_facing) % 360.0, halted
+            unit.id,
+            tuple(travelled),
+            geometry.rnd(cost),
+            geometry.rnd(new_facing) % 360.0,
+            halted is not None,
         )
     )
     for _ in range(breached):
         if unit.active:
             damage(b, unit, None)
-    return not halted and unit.active
+    return halted is None and unit.active
 
 
-def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float, str]]:
-    """(distance along the path, "hazard" | "breach") for every roll the path asks for."""
+def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float, str, Polygon]]:
+    """(distance along the path, "hazard" | "breach", the piece or building's footprint) for
+    every roll the path asks for."""
     if unit.card.has(Keyword.AERIAL) or len(path) < 2:
         return []
     card = unit.card
-    found: list[tuple[float, str]] = []
+    found: list[tuple[float, str, Polygon]] = []
     sure = card.has(Keyword.SURE_FOOTED)
     around = paths.box(path)
     for t in b.state.terrain:
@@ -265,25 +280,25 @@ def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float,
                 continue  # never entered
             hit = paths.first_entry(path, t.polygon, from_outside=True)
             if hit is not None:
-                found.append((hit[2], "hazard"))
+                found.append((hit[2], "hazard", t.polygon))
     breaching = card.has(Keyword.BREACHING)
     for bs in b.state.buildings.values():
         if breaching and not bs.collapsed and not bs.card.admits_size(card.size):
             hit = paths.first_entry(path, bs.polygon, from_outside=True)
             if hit is not None:
-                found.append((hit[2], "breach"))
+                found.append((hit[2], "breach", bs.polygon))
     found.sort(key=_decided_at)
     return found
 
 
-def _decided_at(entry: tuple[float, str]) -> tuple[float, int]:
+def _decided_at(entry: tuple[float, str, Polygon]) -> tuple[float, int]:
     """Where along the path a roll settles whether the unit goes on.
 
     A failed hazard roll leaves the unit ``EDGE_GAP`` short of the hazard, so a hazard that
     begins at a building's wall (or within ``EDGE_GAP`` past it) is rolled first: a unit it stops
     never reaches the wall and owes no Breaching roll for a building it did not enter.
     """
-    dist, kind = entry
+    dist, kind, _ = entry
     if kind == "hazard":
         return dist - EDGE_GAP, 0
     return dist, 1

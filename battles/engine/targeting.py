@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import geometry
-from .cards import Keyword, UnitCard, Weapon
+from .cards import CLOSE_COMBAT, Keyword, UnitCard, Weapon
 from .events import AttackKind
 from .geometry import nearest_point
 from .state import BuildingState
@@ -22,9 +22,6 @@ if TYPE_CHECKING:
     from .geometry import Point
     from .rulesets import Ruleset
     from .state import UnitState
-
-CLOSE_COMBAT = "close_combat"
-"""Weapon name a commander uses for close combat: Melee if printed, else Ramming."""
 
 CLOSE_RANGE = 1.0
 """Close combat reaches this far (Range 1)."""

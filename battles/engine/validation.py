@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from . import geometry
-from .cards import CHARGES, Admits, BuildingCard, Keyword, UnitCard, Weapon
+from .cards import CHARGES, CLOSE_COMBAT, Admits, BuildingCard, Keyword, UnitCard, Weapon
 from .rulesets import Ruleset
 from .terrain import KIND_DEFAULTS, KIND_NAMES, TerrainProps, kind_defaults
 
@@ -276,6 +276,8 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
     if d is None:
         return None
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
+    if name == CLOSE_COMBAT:
+        c.fail(path + ".name", f"{CLOSE_COMBAT!r} names close combat (Melee or Ramming): rename it")
     power = c.int_(d.get("power"), path + ".power", 0) if "power" in d else _BAD
     rng = c.positive(d.get("range"), path + ".range") if "range" in d else _BAD
     aa = c.bool_(d.get("aa", False), path + ".aa")
@@ -380,6 +382,7 @@ def _terrain_props(c: _Checker, d: dict, path: str) -> TerrainProps | None:
     kind = c.str_(d.get("kind"), path + ".kind") if "kind" in d else _BAD
     if kind is _BAD:
         return None
+    kind = KIND_NAMES.get(kind, kind)  # the rule text's "rubble field" is rubble
     base = KIND_DEFAULTS.get(kind, TerrainProps(kind))
     flags = {}
     for f in _TERRAIN_FLAGS:

@@ -13,19 +13,27 @@ from . import geometry
 from .scenario import Objective, ObjectiveKind
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from .battle import Battle
-    from .state import BattleState
+    from .state import BattleState, UnitState
 
 
-def holders(state: BattleState, obj: Objective) -> list[str]:
-    """Sides (among those the objective scores for) that hold it now."""
+def holders(
+    state: BattleState, obj: Objective, units: Iterable[UnitState] | None = None
+) -> list[str]:
+    """Sides (among those the objective scores for) that hold it now.
+
+    ``units``: the units that count, every unit in the battle unless given (a side's view gives
+    those the side can see: a concealed enemy on the objective is not shown by who holds it).
+    """
     if obj.kind is ObjectiveKind.RAZE:
         assert obj.building is not None
         return list(obj.sides) if state.buildings[obj.building].collapsed else []
     assert obj.point is not None
     present = {
         u.side
-        for u in state.units.values()
+        for u in (state.units.values() if units is None else units)
         if u.active and geometry.distance(u.position, obj.point) <= obj.radius + 1e-9
     }
     if len(present) != 1:

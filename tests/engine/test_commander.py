@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from battles.engine import CLOSE_COMBAT, AttackStep, MoveStep, SimpleCommander, run_battle
 from battles.engine.commander import BattleView
+from battles.engine.victory import holders
 
 from .helpers import battle, building, piece, scenario, square, unit
 
@@ -15,6 +16,17 @@ def test_the_view_shows_no_concealed_enemy():
     view = BattleView(battle(sc), "blue")
     assert [e.id for e in view.enemies()] == ["c"]
     assert view.attack_problem("a", "b", "Gun") == "no visible unit 'b'"
+
+
+def test_who_holds_an_objective_does_not_give_away_a_concealed_enemy():
+    hill = {"id": "hill", "point": [12, 12], "radius": 3, "sides": ["blue"], "points_per_turn": 1}
+    wood = piece("wood", "woods", square(11, 13, 13, 15), blocks_movement=False)
+    sc = scenario([unit("a", (12, 10))], [unit("r", (12, 14))], terrain=[wood], objectives=[hill])
+    b = battle(sc)
+    assert b.state.units["r"].concealed
+    # Blue sees itself alone on the hill; the battle knows the hill is contested.
+    assert BattleView(b, "blue").holders(b.scenario.objectives[0]) == ["blue"]
+    assert holders(b.state, b.scenario.objectives[0]) == []
 
 
 def test_the_view_shows_a_concealed_enemy_in_the_same_piece():

@@ -191,6 +191,38 @@ def test_move_and_fire_may_fire_then_move():
     assert kinds(ev).index("attack") < kinds(ev).index("move")
 
 
+CANNON = [{"name": "Cannon", "power": 4, "range": 12}]
+
+
+@pytest.mark.parametrize("ruleset", ["combined_arms", "one_year_war"])
+def test_a_move_after_an_attack_crosses_the_table_the_attack_left(ruleset):
+    # Attacks resolve at once: a house too small for the tank falls to open ground, and the tank
+    # drives on through where it stood. Before the shot that move was not legal.
+    house = building("h", square(4, 3, 8, 7), resistance=0, hits=1, rubble={"kind": "open"})
+    tank = unit("t", (2, 5), size=4, weapons=CANNON, keywords=["move_and_fire"])
+    sc = scenario([tank], [unit("r", (22, 22))], buildings=[house], ruleset=ruleset)
+    b = battle(sc, [6, 1])  # Skill roll needs none against a building: 6 + 4 > 1 + 0, one Hit
+    ev = act(b, "t", AttackStep("h", "Cannon"), MoveStep(((7.9, 5),)))
+    assert kinds(ev).index("collapse") < kinds(ev).index("move")
+    assert b.state.units["t"].position == (7.9, 5)
+
+
+@pytest.mark.parametrize("steps", ["fire-move", "move-fire-move"])
+def test_a_move_after_an_attack_may_not_enter_the_rubble_it_made(steps):
+    # The house an infantry squad could enter falls into woods it may not: the move planned
+    # through it before the shot is refused.
+    house = building("h", square(4, 3, 8, 7), resistance=0, hits=1, rubble={"kind": "woods"})
+    keyword = "move_and_fire" if steps == "fire-move" else "split_movement"
+    squad = unit("s", (2, 5), weapons=CANNON, keywords=[keyword])
+    sc = scenario([squad], [unit("r", (22, 22))], buildings=[house])
+    b = battle(sc, [6, 1])
+    first = (MoveStep(((1.5, 5),)),) if steps == "move-fire-move" else ()
+    with pytest.raises(IllegalActionError, match="may not enter"):
+        act(b, "s", *first, AttackStep("h", "Cannon"), MoveStep(((6, 5),)))
+    assert b.state.buildings["h"].collapsed
+    assert not b.state.terrain[-1].polygon.contains_strictly(b.state.units["s"].position)
+
+
 def test_move_and_fire_is_a_permission_not_a_general_rule():
     # The same activation, legal for a card with Move and Fire, is refused for one without
     # (either order), and nothing happens: the unit has not moved.

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from battles.engine import AttackStep, IllegalActionError, MoveStep
-from battles.engine.events import Suppress
+from battles.engine import AttackStep, IllegalActionError, MoveStep, geometry
+from battles.engine.events import RollPurpose, Suppress, TurnStart
 from battles.engine.geometry import path_length
 from battles.engine.movement import plan_path
 
-from .helpers import act, battle, kinds, of, piece, scenario, square, unit
+from .helpers import act, battle, building, kinds, of, piece, scenario, square, unit
 
 WALL_OF_WOOD = piece("wood", "woods", square(5, 0, 7, 10))
 
@@ -18,6 +18,26 @@ def test_movement_blocking_terrain_cannot_be_crossed():
     sc = scenario([unit("a", (2, 2), move=8)], [unit("b", (20, 20))], terrain=[WALL_OF_WOOD])
     with pytest.raises(IllegalActionError, match="may not enter"):
         act(battle(sc), "a", MoveStep(((9, 2),)))
+
+
+@pytest.mark.parametrize("what", ["woods", "house"])
+def test_waypoints_a_hair_apart_do_not_walk_through_what_blocks_movement(what):
+    # Each leg runs under the thousandth of an inch a path may graze an obstacle; together they
+    # cross 2" of it. The graze is the whole path's, so the move is refused.
+    block = square(10, 10, 12, 14)
+    sc = scenario(
+        [unit("a", (9, 12), move=6, size=4)],
+        [unit("b", (20, 2))],
+        terrain=[piece("w", "woods", block)] if what == "woods" else [],
+        buildings=[building("h", block, admits=(1, 2))] if what == "house" else [],
+    )
+    waypoints = tuple((round(9.999 + k * 0.001, 3), 12.0) for k in range(3003))
+    b = battle(sc)
+    logged = len(b.log)
+    with pytest.raises(IllegalActionError, match="may not enter"):
+        act(b, "a", MoveStep(waypoints))
+    assert b.state.units["a"].position == (9, 12)
+    assert len(b.log) == logged
 
 
 def test_a_unit_may_enter_what_its_card_lists():
@@ -77,6 +97,24 @@ def test_a_failed_terrain_roll_stops_the_unit_at_the_edge():
     assert move.halted
     x, y = b.state.units["a"].position
     assert 3.98 <= x < 4 and y == 2
+
+
+def test_a_unit_stopped_at_a_slanting_edge_stands_outside_the_piece():
+    # A rubble edge met at a shallow angle: 0.01" short along the path is under a thousandth of
+    # an inch from the edge, and rounding the stop to the log's thousandths once put the unit
+    # inside, concealed, owing no roll to go on. It stands outside, and going on costs a roll.
+    rubble = piece("rubble", "rubble", [[4, 0], [22, 0], [22, 6.66]])
+    sc = scenario([unit("a", (6.015, 0.775), move=8)], [unit("b", (1, 23))], terrain=[rubble])
+    b = battle(sc, [6, 6])
+    move = of(act(b, "a", MoveStep(((11.015, 2.565),))), "move")[0]
+    assert move.halted
+    a = b.state.units["a"]
+    assert not b.state.terrain[0].polygon.contains_strictly(a.position)
+    assert not a.concealed
+    assert geometry.distance(a.position, (8.46, 1.65)) < 0.002  # at the edge, not back off it
+    b.emit(TurnStart(2))
+    ev = act(b, "a", MoveStep(((a.position[0] + 1, a.position[1] - 1),)))
+    assert [e.purpose for e in of(ev, "roll")] == [RollPurpose.TERRAIN]
 
 
 def test_a_failed_terrain_roll_spends_the_activation_and_forbids_attacks():

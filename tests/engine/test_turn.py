@@ -102,7 +102,13 @@ def test_attacks_resolve_immediately_within_the_activation():
 def test_the_commander_is_never_trusted():
     sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))])
     b = battle(sc)
-    for bad in [Activate("b"), Activate("ghost"), "pass", Activate("a", ("shoot",))]:
+    for bad in [
+        Activate("b"),
+        Activate("ghost"),
+        "pass",
+        Activate("a", ("shoot",)),
+        Activate("a", 5),
+    ]:
         with pytest.raises(IllegalActionError):
             b.perform("blue", bad)  # type: ignore[arg-type]
 

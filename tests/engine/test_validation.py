@@ -8,6 +8,7 @@ import pytest
 
 from battles.engine import (
     CHARGES,
+    CLOSE_COMBAT,
     COMBINED_ARMS,
     AttackStep,
     Keyword,
@@ -124,6 +125,18 @@ def test_duplicate_weapon_names_are_refused():
     ]
 
 
+def test_no_weapon_line_may_take_the_name_of_close_combat():
+    # A commander names close combat by it: a weapon so named could never fire at its Range.
+    ws = [{"name": CLOSE_COMBAT, "power": 5, "range": 12}]
+    p = problems(scenario([unit("a", (2, 2), weapons=ws)], [unit("b", (20, 20))]))
+    assert p == [
+        (
+            "sides[0].units[0].card.weapons[0].name",
+            "'close_combat' names close combat (Melee or Ramming): rename it",
+        )
+    ]
+
+
 def test_unknown_keyword_is_refused():
     p = problems(scenario([unit("a", (2, 2), keywords=["jump_jets"])], [unit("b", (20, 20))]))
     assert p == [("sides[0].units[0].card.keywords[0]", "unknown keyword 'jump_jets'")]
@@ -222,6 +235,19 @@ def test_deployment_inside_impassable_terrain_is_refused():
     assert problems(s) == [
         ("sides[0].units[0].position", "deployed inside impassable water 'lake'")
     ]
+
+
+def test_deployment_inside_a_building_is_allowed_to_whoever_could_go_in():
+    # A building that does not admit Size 3 refuses the unit at deployment, as it would bar its
+    # way in; a Breaching unit could go in, so it may start there.
+    house = building("h", square(4, 4, 6, 6), admits=(1, 2))
+    refused = scenario([unit("a", (5, 5), size=3)], [unit("b", (20, 20))], buildings=[house])
+    assert problems(refused) == [
+        ("sides[0].units[0].position", "deployed inside building 'h', which does not admit it")
+    ]
+    breaching = unit("a", (5, 5), size=3, keywords=["breaching"])
+    sc = parse_scenario(scenario([breaching], [unit("b", (20, 20))], buildings=[house]))
+    assert sc.sides[0].units[0].position == (5, 5)
 
 
 def test_deployment_inside_terrain_the_card_enters_is_allowed():
@@ -326,6 +352,17 @@ def test_terrain_kind_defaults_and_explicit_flags():
     assert t["w"].blocks_movement and t["w"].blocks_sight
     assert not t["w2"].blocks_movement and t["w2"].blocks_sight
     assert t["wall"].hazard, "a wall is a hazard"
+
+
+def test_a_rubble_field_is_rubble():
+    # The rule text's own name for it, as a building card's "Becomes:" line also writes it.
+    s = scenario(
+        [unit("a", (20, 2))],
+        [unit("b", (20, 20))],
+        terrain=[piece("r", "rubble field", square(1, 1, 3, 3))],
+    )
+    (rubble,) = parse_scenario(s).terrain
+    assert rubble.props == KIND_DEFAULTS["rubble"]
 
 
 def test_building_cards_are_checked():
