@@ -94,12 +94,15 @@ class _QualityRules(IntEnum):
         """Its modifier acting alone, under an Order or without one.
 
         Raw and Green cannot act alone without an Order: when they fight at all (fired on, a
-        table's GM says so) they fight at their under-Orders modifier, and the battle makes
-        them hold in place (rulings.md, "The automated commander").
+        table's GM says so) they fight at `CANNOT_ACT_ALONE`, the table's worst value, and the
+        battle makes them hold in place (rulings.md, "The automated commander"). So an Order
+        given to a Green unit is worth its −4 against −6, at the bridge as in an engagement.
         """
         row = self.row
-        if under_orders or row.alone_without_orders is None:
+        if under_orders:
             return row.alone_under_orders
+        if row.alone_without_orders is None:
+            return CANNOT_ACT_ALONE
         return row.alone_without_orders
 
     @property
@@ -148,6 +151,10 @@ QUALITY_TABLE: dict[Quality, QualityRow] = {
     Quality.ELITE: QualityRow("Elite", +4, +4, +4, 3),
     Quality.LEGENDARY: QualityRow("Legendary", +6, +6, +6, 4),
 }
+
+CANNOT_ACT_ALONE = min(row.alone_under_orders for row in QUALITY_TABLE.values())
+"""What a unit that cannot act alone (Raw or Green without an Order) rolls with when it must fight
+all the same: the table's worst value, Raw's −6 (chosen, docs/bucs-choices.md)."""
 
 TRAINING_TARGETS: frozenset[Quality] = frozenset(
     {Quality.INEXPERIENCED, Quality.AVERAGE, Quality.EXPERIENCED}
@@ -429,18 +436,23 @@ def fielded(
     equipment: Equipment,
     specialties: Iterable[Specialty],
     needed: Iterable[Specialty],
+    *,
+    own: Quality | None = None,
 ) -> Fielded:
     """How a unit fights on a task that needs one of `needed` (nothing needed: any unit may).
 
-    Outside its specialties a unit fights as Raw with Poor kit ("units without the Infantry
-    specialty fight as Raw"; "a unit pressed into a task outside its specialties counts as
-    Poor"). A Raw unit may hold no specialty at all, so for it "fights as Raw" is its own
-    quality: it keeps its own kit rather than paying for Raw twice.
+    `quality` is the quality it would fight at (its effective one); `own` its own quality step,
+    when hits have lowered it (default: `quality`). Outside its specialties a unit fights as Raw
+    with Poor kit ("units without the Infantry specialty fight as Raw"; "a unit pressed into a
+    task outside its specialties counts as Poor"). A Raw unit may hold no specialty at all, so
+    for it "fights as Raw" is its own quality: it keeps its own kit rather than paying for Raw
+    twice. Only a unit Raw in its own step is excused: one brought down to Raw by its hits still
+    holds specialties, and outside them it counts as Poor as it did unhurt.
     """
     needed = frozenset(needed)
     covered = not needed or bool(needed & set(specialties))
     quality = Quality(quality)
-    if covered or quality == Quality.RAW:
+    if covered or Quality(quality if own is None else own) == Quality.RAW:
         return Fielded(quality, equipment, covered)
     return Fielded(Quality.RAW, equipment_for_task(equipment, within_specialties=False), False)
 

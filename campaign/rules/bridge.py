@@ -198,6 +198,7 @@ def going_in(
     specialties: Any = (),
     needed: Any = (),
     under_orders: bool = True,
+    own: Quality | None = None,
 ) -> GoingIn:
     """The one rule for a unit's battle Skill (rulings.md, "The bridge, second edition").
 
@@ -208,7 +209,7 @@ def going_in(
     """
     if "skill" not in card:
         raise BridgeError(f"{card.get('name', 'this card')} is not a unit card: it has no Skill")
-    kit = fielded(effective, equipment, specialties, needed)
+    kit = fielded(effective, equipment, specialties, needed, own=own)
     modifier = kit.quality.alone(under_orders=under_orders) + kit.equipment.modifier
     shift = skill_shift(modifier)
     skill = shifted_skill(card["skill"], shift)
@@ -253,6 +254,7 @@ def unit_going_in(
         specialties=ordered_specialties(unit.specialties),
         needed=card_needs(unit.unit_type),
         under_orders=under_orders,
+        own=Quality(unit.quality),
     )
 
 
@@ -355,6 +357,7 @@ def battle_order(
     standing: dict[str, Any] | None,
     character_order: CharacterOrder | None,
     led: bool,
+    own: Quality | None = None,
 ) -> BattleOrder:
     """The BUCS rules on Orders, at the bridge (docs/bucs-choices.md, "Orders at the bridge").
 
@@ -376,7 +379,7 @@ def battle_order(
                 "goes in without Orders and holds in place."
             )
             return BattleOrder(None, effective, equipment, notes=tuple(notes), **base)
-        kit = order_kit(kind, effective, equipment, tuple(specialties))
+        kit = order_kit(kind, effective, equipment, tuple(specialties), own=own)
         if not within_specialties(kind, tuple(specialties)):
             poor = f", with {kit.equipment.label} kit" if kit.equipment != equipment else ""
             notes.append(f"{kind.label} is outside its specialties: it performs as Raw{poor}.")

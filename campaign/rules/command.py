@@ -14,10 +14,6 @@ from enum import StrEnum
 
 from units.bucs import LEGENDARY_COMMAND_LIMIT, Quality
 
-CANNOT_ACT_ALONE = Quality.RAW.alone_under_orders
-"""What a Raw or Green unit without an Order rolls with when it must fight all the same (it is
-attacked): the table's worst value (chosen, docs/bucs-choices.md)."""
-
 
 class Command(StrEnum):
     ASSISTING = "assisting"
@@ -38,10 +34,10 @@ def column(quality: Quality, command: Command) -> tuple[int, str]:
     if command == Command.ASSISTING:
         return quality.assisting, f"{quality.label}, assisting its leader"
     if command == Command.UNDER_ORDERS:
-        return quality.alone_under_orders, f"{quality.label}, alone under Orders"
-    if quality.alone_without_orders is None:
-        return CANNOT_ACT_ALONE, f"{quality.label} without Orders cannot act alone"
-    return quality.alone_without_orders, f"{quality.label}, alone without Orders"
+        return quality.alone(under_orders=True), f"{quality.label}, alone under Orders"
+    if not quality.can_act_alone:
+        return quality.alone(under_orders=False), f"{quality.label} without Orders cannot act alone"
+    return quality.alone(under_orders=False), f"{quality.label}, alone without Orders"
 
 
 @dataclass(frozen=True)

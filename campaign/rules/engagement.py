@@ -288,16 +288,19 @@ class _Fight:
     def fights_at(self, unit: _Unit) -> tuple[Quality, Equipment, list[list[Any]]]:
         """Its quality and kit for this pairing, and the notes that explain them."""
         notes: list[list[Any]] = []
-        kit = fielded(unit.quality, unit.state.equipment, unit.specialties, COMBAT_SPECIALTIES)
+        own = Quality(unit.state.quality)
+        kit = fielded(
+            unit.quality, unit.state.equipment, unit.specialties, COMBAT_SPECIALTIES, own=own
+        )
         quality, equipment = kit.quality, kit.equipment
         if not kit.covered:
-            if unit.quality != Quality.RAW:
+            if own != Quality.RAW:
                 notes.append(["no Infantry (or vehicle) specialty: fights as Raw, with Poor kit",
                               0])  # fmt: skip
             return quality, equipment, notes
         order = unit.setup.order
         if order is not None and not within_specialties(order, unit.specialties):
-            kit = order_kit(order, quality, equipment, unit.specialties)
+            kit = order_kit(order, quality, equipment, unit.specialties, own=own)
             poor = f", with {kit.equipment.label} kit" if kit.equipment != equipment else ""
             notes.append([f"{order.label} is outside its specialties: performs as Raw{poor}", 0])
             quality, equipment = kit.quality, kit.equipment

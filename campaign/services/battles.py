@@ -51,7 +51,7 @@ from campaign.services.outcomes import (
     outcome_apply,
     outcome_revert,
 )
-from units.bucs import Equipment
+from units.bucs import Equipment, Quality
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 
@@ -80,6 +80,7 @@ def deployment_order(
         standing=standing,
         character_order=character_order(under_way.get(unit.pk)),
         led=led,
+        own=Quality(unit.quality),
     )
 
 

@@ -169,6 +169,16 @@ def test_a_unit_without_infantry_fights_as_raw_with_poor_kit():
     assert mods(pairing["attackers"])["quality: Raw without Orders cannot act alone"] == -6
 
 
+def test_a_unit_brought_down_to_raw_by_its_hits_still_fights_with_poor_kit():
+    # Average medics with Good kit and 2 Morale hits (Green) lose round 1 by 6: one more Morale
+    # hit takes them to Raw. Still outside their specialties, they still count as Poor.
+    medics = unit("A", specialties=(S.MEDICAL,), equipment=Equipment.GOOD, morale_hits=2)
+    one, two = pairings(fight([medics], [unit("B")], [5, 3, 10, 10], rounds=2))
+    assert (one["winner"], one["hits"]) == ("defenders", 1)
+    assert mods(one["attackers"])["equipment: Poor"] == mods(two["attackers"])["equipment: Poor"]
+    assert "equipment: Good" not in mods(two["attackers"])
+
+
 def test_dug_in_adds_two_and_is_immune_to_momentum_and_driven_back_both_ways():
     result = fight([unit("A", dug_in=True)], [unit("B")], [20, 10, 10, 10], rounds=2)
     one, two = pairings(result)

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from campaign.rules.bridge import BridgeError, battle_card, card_for, going_in, unit_going_in
+from campaign.rules.command import Command, column
 from campaign.rules.state import Status
 from tests.campaign.helpers import unit_state
 from tests.campaign.test_bridge import RIFLES
-from units.bucs import Equipment, Quality, Specialty
+from units.bucs import CANNOT_ACT_ALONE, Equipment, Quality, Specialty
 from units.cardtext import validate_card
 
 Q = Quality
@@ -46,8 +47,9 @@ def test_under_orders_with_adequate_kit_quality_shifts_skill_by_its_modifier_ove
 @pytest.mark.parametrize(
     ("quality", "modifier", "shift"),
     [
-        (Q.RAW, -6, -2),  # cannot act alone: it fights at its under-Orders modifier, and holds
-        (Q.GREEN, -4, -1),
+        # Raw and Green cannot act alone: they fight at the table's worst, −6, and hold.
+        (Q.RAW, -6, -2),
+        (Q.GREEN, -6, -2),
         (Q.INEXPERIENCED, -4, -1),
         (Q.AVERAGE, -2, -1),
         (Q.EXPERIENCED, 0, 0),
@@ -59,6 +61,16 @@ def test_under_orders_with_adequate_kit_quality_shifts_skill_by_its_modifier_ove
 def test_without_an_order_quality_gives_its_alone_without_orders_modifier(quality, modifier, shift):
     going = skill(4 if shift < 0 else 3, quality, under_orders=False)
     assert (going.modifier, going.shift) == (modifier, shift)
+
+
+@pytest.mark.parametrize("quality", [Q.RAW, Q.GREEN], ids=lambda q: q.label)
+def test_a_unit_that_cannot_act_alone_counts_the_same_at_the_bridge_and_in_an_engagement(quality):
+    # "Green units may act alone only after an Order": without one, Green is at the table's
+    # worst, as Raw is, in a battle and in a fight alike; an Order lifts Green to its −4.
+    alone = going_in(RIFLES, effective=quality, under_orders=False).modifier
+    assert alone == column(quality, Command.WITHOUT_ORDERS)[0] == CANNOT_ACT_ALONE == -6
+    ordered = going_in(RIFLES, effective=quality, under_orders=True).modifier
+    assert ordered == column(quality, Command.UNDER_ORDERS)[0] == quality.alone_under_orders
 
 
 @pytest.mark.parametrize(
@@ -104,6 +116,22 @@ def test_a_raw_unit_fights_as_raw_with_its_own_kit_on_any_card():
     # Raw may hold no specialty (its limit is 0): "fights as Raw" is already its quality.
     going = going_in(RIFLES, effective=Q.RAW, equipment=E.GOOD, needed={S.INFANTRY})
     assert (going.quality, going.equipment, going.modifier, going.shift) == (Q.RAW, E.GOOD, -4, -1)
+
+
+def test_a_unit_brought_down_to_raw_by_its_hits_still_counts_as_poor_outside_its_specialties(
+    make_unit, cards
+):
+    # An Average medical crew (no Infantry) with Excellent kit on a rifle squad's card fights as
+    # Raw with Poor kit: −10. Three Morale hits take it down to Raw, but it still holds its
+    # specialty, so it is still pressed into a task outside it: −10, never its own kit's −2.
+    cards["Rifle Squad"].specialty = "infantry"
+    cards["Rifle Squad"].save()
+    medics = make_unit("Medics", quality="average", equipment="excellent", specialties=("medical",))
+    fresh = unit_going_in(medics)
+    medics.morale_hits = 3
+    shaken = unit_going_in(medics)
+    assert (fresh.quality, fresh.equipment, fresh.modifier) == (Q.RAW, E.POOR, -10)
+    assert (shaken.quality, shaken.equipment, shaken.modifier) == (Q.RAW, E.POOR, -10)
 
 
 def test_it_takes_outstanding_morale_and_casualty_hits_off_quality(make_unit):
