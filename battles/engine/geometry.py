@@ -436,6 +436,83 @@ def sight_blocked(a: Point, b: Point, blockers: Iterable[Polygon]) -> bool:
     return False
 
 
+SEAM_TOLERANCE = 1e-6
+"""How far off each other's line two edges may lie and still meet edge to edge (coordinates are
+kept to a thousandth of an inch, so edges laid together lie on one line to far better than this)."""
+
+_SEAM_ANGLE = 1e-6
+_SEAM_OFFSET = 1e-5
+"""Buckets edges are sorted into by their line (radians, inches), coarser than the tolerance."""
+
+
+def seams(polygons: Sequence[Polygon]) -> list[tuple[int, int, Point, Point]]:
+    """(i, j, c, d) for every stretch c-d where polygons i < j meet edge to edge, their insides on
+    opposite sides of it.
+
+    Two woods laid side by side are one wood: a string along the joint runs through the middle of
+    it, though it crosses the inside of neither (``Sight``). Edges are sorted into buckets by the
+    line they lie on, so only edges on one line are compared.
+    """
+    buckets: dict[tuple[int, int], list[tuple[int, Point, Point]]] = {}
+    found: list[tuple[int, int, Point, Point]] = []
+    for j, poly in enumerate(polygons):
+        for ax, ay, dx, dy, length in poly._edges:
+            if length <= EPSILON:
+                continue
+            ux, uy = dx / length, dy / length
+            if ux < 0 or (ux == 0 and uy < 0):
+                ux, uy = -ux, -uy  # A line has no direction.
+            angle = round(math.atan2(uy, ux) / _SEAM_ANGLE)
+            offset = round((ux * ay - uy * ax) / _SEAM_OFFSET)
+            a, b = (ax, ay), (ax + dx, ay + dy)
+            for da in (-1, 0, 1):
+                for do in (-1, 0, 1):
+                    for i, c, d in buckets.get((angle + da, offset + do), ()):
+                        if i == j:
+                            continue
+                        shared = _shared_stretch(a, b, c, d)
+                        if shared is not None and _apart(polygons[i], poly, *shared):
+                            found.append((i, j, *shared))
+            buckets.setdefault((angle, offset), []).append((j, a, b))
+    return found
+
+
+def _shared_stretch(a: Point, b: Point, c: Point, d: Point) -> tuple[Point, Point] | None:
+    """The stretch of a-b that c-d runs along, of positive length, or None."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    if length2 <= EPSILON * EPSILON:
+        return None
+    length = math.sqrt(length2)
+    for px, py in (c, d):
+        if abs(dx * (py - ay) - dy * (px - ax)) > SEAM_TOLERANCE * length:
+            return None  # Off the line.
+    t0 = ((c[0] - ax) * dx + (c[1] - ay) * dy) / length2
+    t1 = ((d[0] - ax) * dx + (d[1] - ay) * dy) / length2
+    lo, hi = max(0.0, min(t0, t1)), min(1.0, max(t0, t1))
+    if (hi - lo) * length <= EPSILON:
+        return None
+    return (ax + lo * dx, ay + lo * dy), (ax + hi * dx, ay + hi * dy)
+
+
+def _apart(p: Polygon, q: Polygon, c: Point, d: Point) -> bool:
+    """Whether ``p`` and ``q`` lie on opposite sides of their shared stretch c-d."""
+    dx, dy = d[0] - c[0], d[1] - c[1]
+    length = math.hypot(dx, dy)
+    nx, ny = -dy / length * SEAM_TOLERANCE, dx / length * SEAM_TOLERANCE
+    mx, my = (c[0] + d[0]) / 2, (c[1] + d[1]) / 2
+    left, right = (mx + nx, my + ny), (mx - nx, my - ny)
+    return (p.contains_strictly(left) and q.contains_strictly(right)) or (
+        p.contains_strictly(right) and q.contains_strictly(left)
+    )
+
+
+def runs_along(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Whether segment a-b runs along segment c-d for a positive length."""
+    return _shared_stretch(a, b, c, d) is not None
+
+
 def nearest_point(poly: Polygon, p: Point) -> Point:
     """The point of ``poly`` (boundary included) nearest to ``p``; ``p`` itself if inside.
 

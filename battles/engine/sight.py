@@ -2,7 +2,8 @@
 
 A line from A to B is blocked when it crosses the interior of a sight-blocking piece (terrain
 or a standing building) that holds neither A nor B strictly inside. A point exactly on a piece's
-edge is outside it: units walking around a wood hug its edge, and must not see through it.
+edge is outside it: units walking around a wood hug its edge, and must not see through it. Two
+pieces laid edge to edge are one for a string along the joint: it is blocked.
 Units in the same rubble field or building always see each other; two in the same wood or on
 the same hill see each other only when no other sight-blocking piece lies between them. Aerial
 units are never blocked and never concealed, and never inside a piece: they fly over it.
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import Keyword
-from .geometry import EPSILON
+from .geometry import EPSILON, runs_along, seams
 from .terrain import kind_defaults
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ class Sight:
         self._buildings: list[tuple[str, Polygon]] = []
         # Pieces whose occupants always see each other: rubble fields and buildings.
         self._mutual: frozenset[str] = _NOWHERE
+        # Stretches where two sight-blocking pieces meet edge to edge (``geometry.seams``).
+        self._seams: list[tuple[str, str, Point, Point]] = []
         self._lines: dict[tuple[Point, Point], bool] = {}
         self._inside: dict[Point, frozenset[str]] = {}
         self._building_at: dict[Point, str | None] = {}
@@ -69,6 +72,16 @@ class Sight:
             for i, poly in self._blockers
             for x0, y0, x1, y1 in (poly.bbox,)
         ]
+        tables = self.state.scenario.tables
+        opening = self._version == 0  # every building standing: the scenario's own table
+        found = tables.opening_seams if opening else None
+        if found is None:
+            ids = [i for i, _ in self._blockers]
+            polygons = [poly for _, poly in self._blockers]
+            found = [(ids[i], ids[j], c, d) for i, j, c, d in seams(polygons)]
+            if opening:
+                tables.opening_seams = found
+        self._seams = found
 
     def pieces_at(self, p: Point) -> frozenset[str]:
         """Ids of the sight-blocking pieces (terrain, standing buildings) strictly holding ``p``."""
@@ -119,6 +132,10 @@ class Sight:
             if bx < x0 or ax > x1 or hi_y < y0 or lo_y > y1 or i in holding:
                 continue
             if poly.crossed_by(a, b):
+                return False
+        # Two pieces laid edge to edge block along their joint as one piece would.
+        for i, j, c, d in self._seams:
+            if i not in holding and j not in holding and runs_along(a, b, c, d):
                 return False
         return True
 

@@ -1,14 +1,14 @@
 """What a scenario's battles ask again and again, worked out once when the scenario is loaded.
 
 ``ScenarioTables`` numbers the scenario's distinct cards (equal cards share a number, whatever
-units carry them) and holds, by card number, the exact odds of ``probability`` as floats —
-every attack one card may make on another at each Skill (``Shot``) — the reach and the
-activation shapes of every unit card, the path finders of the table's passages, the units that
-start concealed, and the commander's lines of sight between grid squares over the opening table
-(the one every battle starts on; once a building falls, a battle reckons its own) and its
-answers for pairs of unit states (card, Skill, Hits). A ``Scenario`` owns its tables: every
-battle of the scenario shares them, and they go when the scenario goes. Nothing is kept between
-scenarios.
+units carry them) and holds, by card number, the exact odds of ``probability`` as floats — every
+attack one card may make on another at each Skill (``Shot``) — the reach and the activation
+shapes of every unit card, the path finders of the table's passages, the units that start
+concealed, where sight-blocking pieces meet edge to edge, and the commander's lines of sight
+between grid squares over the opening table (the one every battle starts on; once a building
+falls, a battle reckons its own) and its answers for pairs of unit states (card, Skill, Hits). A
+``Scenario`` owns its tables: every battle of the scenario shares them, and they go when the
+scenario goes. Nothing is kept between scenarios.
 
 A piece id (units and buildings share one namespace) names one card for the whole battle:
 ``card_no`` gives its number.
@@ -25,7 +25,7 @@ from .rulesets import Ruleset
 from .shapes import allowed_shapes
 
 if TYPE_CHECKING:
-    from .geometry import Polygon
+    from .geometry import Point, Polygon
     from .pathfinding import CostRegion, PathFinder
     from .scenario import Scenario
 
@@ -152,6 +152,9 @@ class ScenarioTables:
         """The units that start the battle concealed (``Battle.start``), once a battle has
         started: where every unit stands and the table decide it, and they are the same in every
         battle of the scenario."""
+        self.opening_seams: list[tuple[str, str, Point, Point]] | None = None
+        """Where two sight-blocking pieces of the opening table meet edge to edge (``Sight``):
+        the same in every battle of the scenario, found by its first."""
         self.opening_lines: dict[int, bool] = {}
         """The commander's lines between grid squares over the opening table, every building
         standing (``board.Board.sees``): every battle of the scenario starts on that table, and

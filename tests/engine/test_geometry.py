@@ -17,6 +17,8 @@ from battles.engine.geometry import (
     distance,
     in_arc,
     path_length,
+    runs_along,
+    seams,
     sight_blocked,
 )
 from battles.engine.pathfinding import PathFinder
@@ -514,3 +516,17 @@ def test_it_imports_only_the_standard_library():
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_seams_are_the_stretches_where_two_pieces_meet_edge_to_edge():
+    # Slanted, and only part of each edge shared: the seam is the stretch they have in common.
+    p = Polygon.of([(0, 0), (4, 4), (0, 4)])  # above the line y = x
+    q = Polygon.of([(1, 1), (6, 6), (6, 1)])  # below it
+    (found,) = seams([p, q])
+    assert found[:2] == (0, 1)
+    assert {tuple(round(v, 9) for v in pt) for pt in found[2:]} == {(1, 1), (4, 4)}
+    assert runs_along((0, 0), (6, 6), *found[2:])
+    assert not runs_along((0, 0.01), (6, 6.01), *found[2:])
+    # Overlapping on the same side of a shared edge is no seam; nor is touching at a corner.
+    assert seams([p, Polygon.of([(0, 0), (4, 4), (1, 4)])]) == []
+    assert seams([p, Polygon.of([(4, 4), (8, 4), (8, 8)])]) == []

@@ -219,6 +219,20 @@ def test_planted_a_shot_at_the_people_in_a_house_from_the_hill_it_stands_on_is_c
     assert ("buildings", at + 5) in _rules(scn, faulty)
 
 
+def test_planted_a_shot_along_the_joint_of_two_woods_is_caught():
+    from battles.engine import Activate
+
+    halves = [piece("w1", "woods", square(4, 0, 6, 2)), piece("w2", "woods", square(4, 2, 6, 4))]
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))], terrain=halves)
+    scn, events = _log(sc, [], ("blue", Activate("a")))
+    assert not _broken(scn, events)
+    at = next(i for i, e in enumerate(events) if e["kind"] == "activation")
+    faulty = events[: at + 1] + _shot("a", "b", "Gun", 3, 6.0, 2, to_hit=1, pen=6, armour=1, res=2)
+    faulty += [{"kind": "damage", "unit": "b", "by": "a", "hits": 1}]
+    # b stands concealed behind the joint (the log's own conceal): a shot at it is the fault.
+    assert ("cover", at + 5) in _rules(scn, faulty)
+
+
 def test_planted_a_shot_at_a_building_no_string_reaches_is_caught():
     from battles.engine import Activate, AttackStep
 

@@ -47,6 +47,25 @@ def test_a_line_along_the_edge_of_a_piece_is_not_blocked():
     assert b.sight.line_clear((2, 4), (10, 4))
 
 
+def test_a_line_along_the_joint_of_two_pieces_laid_edge_to_edge_is_blocked():
+    # Two woods side by side are one wood: the string along their joint runs through it.
+    halves = [piece("w1", "woods", square(4, 0, 6, 2)), piece("w2", "hill", square(4, 2, 6, 4))]
+    b = battle(scenario([unit("a", (2, 2))], [unit("b", (8, 2))], terrain=halves))
+    assert not b.sight.line_clear((2, 2), (8, 2))
+    assert b.state.units["b"].concealed
+    with pytest.raises(IllegalActionError, match="b is concealed"):
+        act(b, "a", AttackStep("b", "Gun"))
+    # Along the outer edge of either it still only grazes.
+    assert b.sight.line_clear((2, 4), (8, 4)) and b.sight.line_clear((2, 0), (8, 0))
+
+
+def test_pieces_that_only_touch_at_a_joint_from_one_side_do_not_block_along_it():
+    # A hill on top of one half of a wood: both lie north of the line, nothing south of it.
+    over = [piece("w", "woods", square(4, 2, 6, 4)), piece("h", "hill", square(3, 2, 7, 3))]
+    b = battle(scenario([unit("a", (2, 2))], [unit("b", (8, 2))], terrain=over))
+    assert b.sight.line_clear((2, 2), (8, 2))
+
+
 def test_model_eye_view_a_string_through_a_corner_of_the_piece_is_blocked():
     b = battle(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], terrain=[WOOD]))
     assert not b.sight.line_clear((4, 0.5), (8, 3.5))

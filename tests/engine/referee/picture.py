@@ -18,6 +18,8 @@ SURE = 1e-4
 """A line inside blocking terrain for longer than this is certainly blocked."""
 CLEAR = 1e-9
 """A line inside blocking terrain for no longer than this is certainly clear."""
+JOINT = 1e-5
+"""How far off a string the referee looks for blocking terrain on both sides (E1's joints)."""
 GRAZE = 0.005
 """A path may run this far inside what it may not enter (positions are kept to 0.001")."""
 EDGE_GAP = 0.01
@@ -207,7 +209,30 @@ class Picture:
             worst = max(worst, plane.length_inside(ring, a, b))
         if worst > SURE:
             return False
-        return True if worst <= CLEAR else None
+        if worst > CLEAR:
+            return None
+        return self._joint(a, b, ina | inb)
+
+    def _joint(self, a: Point, b: Point, holding: frozenset[str]) -> bool | None:
+        """A string crossing no piece may still run along a joint where two lie edge to edge
+        (E1): blocked where there is blocking terrain just off it on both sides at once."""
+        if plane.dist(a, b) <= CLEAR:
+            return True
+        near = [
+            ring
+            for i, ring, _ in self.blockers()
+            if i not in holding and plane.has_edge_on(ring, a, b, JOINT)
+        ]
+        if len(near) < 2:
+            return True
+        sides = []
+        for by in (JOINT, -JOINT):
+            a2, b2 = plane.shifted(a, b, by)
+            sides.append([span for ring in near for span in plane.spans_inside(ring, a2, b2)])
+        both = plane.common_length(*sides) * plane.dist(a, b)
+        if both > SURE:
+            return False
+        return True if both <= CLEAR else None
 
     def sees(self, u: Unit, v: Unit) -> bool | None:
         if u.aerial or v.aerial:

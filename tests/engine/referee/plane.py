@@ -127,6 +127,29 @@ def spans_inside(ring: Ring, a: Point, b: Point) -> list[tuple[float, float]]:
     return out
 
 
+def shifted(a: Point, b: Point, by: float) -> tuple[Point, Point]:
+    """Segment a-b moved ``by`` to its left (to its right when negative)."""
+    d = dist(a, b)
+    nx, ny = -(b[1] - a[1]) / d * by, (b[0] - a[0]) / d * by
+    return (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
+
+
+def has_edge_on(ring: Ring, a: Point, b: Point, within: float) -> bool:
+    """Whether an edge of the polygon lies on the line a-b (both its ends within ``within``)."""
+    d = dist(a, b)
+    dx, dy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+
+    def off(p: Point) -> float:
+        return abs(dx * (p[1] - a[1]) - dy * (p[0] - a[0]))
+
+    return any(off(p) <= within and off(q) <= within for p, q in _edges(ring))
+
+
+def common_length(one: list[tuple[float, float]], other: list[tuple[float, float]]) -> float:
+    """The total length (in t) two lists of stretches have in common."""
+    return sum(max(0.0, min(a1, b1) - max(a0, b0)) for a0, a1 in one for b0, b1 in other)
+
+
 def length_inside(ring: Ring, a: Point, b: Point) -> float:
     return sum(t1 - t0 for t0, t1 in spans_inside(ring, a, b)) * dist(a, b)
 
