@@ -463,6 +463,8 @@ class _Fight:
             {"event": "round", "round": self.round,
              "pinned": {k: v for k, v in pinned.items() if v}}
         )  # fmt: skip
+        # Each unit's pairings this round that count for Momentum: "won", "lost" or "tied".
+        outcomes: dict[str, list[str]] = {}
         for i in range(max(len(attackers), len(defenders))):
             a, d = attackers[i % len(attackers)], defenders[i % len(defenders)]
             if a.removed != Removal.NONE or d.removed != Removal.NONE:
@@ -470,9 +472,13 @@ class _Fight:
             rolls = {"attackers": self.roll(a, d, pinned), "defenders": self.roll(d, a, pinned)}
             margin = rolls["attackers"]["total"] - rolls["defenders"]["total"]
             pairing = {"event": "pairing", "round": self.round, **rolls, "margin": abs(margin)}
+            momentum_counts = not (a.dug_in or d.dug_in)  # Dug In: immune, for and against
             if margin == 0:
                 self.events.append({**pairing, "winner": None, "hits": 0, "driven_back": None})
-                continue  # a tie: nobody gains ground, Momentum stays where it was
+                if momentum_counts:  # a tie: nobody gains ground
+                    outcomes.setdefault(a.key, []).append("tied")
+                    outcomes.setdefault(d.key, []).append("tied")
+                continue
             won, lost = (a, d) if margin > 0 else (d, a)
             hits = hits_from_margin(abs(margin))
             pushed = abs(margin) >= DRIVEN_BACK_MARGIN and not (won.dug_in or lost.dug_in)
@@ -480,8 +486,9 @@ class _Fight:
                 {**pairing, "winner": won.side, "hits": hits,
                  "driven_back": lost.key if pushed else None}
             )  # fmt: skip
-            if not (won.dug_in or lost.dug_in):
-                won.momentum, lost.momentum = momentum_after_round(won.momentum, lost.momentum)
+            if momentum_counts:
+                outcomes.setdefault(won.key, []).append("won")
+                outcomes.setdefault(lost.key, []).append("lost")
             if pushed:
                 lost.driven_back_in = self.round
             won.doorway_pinned = False  # winning a round from the doorway ends that pin
@@ -491,6 +498,23 @@ class _Fight:
                 if lost.removed != Removal.NONE:
                     break
                 self.hit(lost, won, index)
+        self.settle_momentum(outcomes)
+
+    def settle_momentum(self, outcomes: dict[str, list[str]]) -> None:
+        """Momentum moves once a round, by the round each unit had, not pairing by pairing.
+
+        A unit won the round when it won every pairing it fought (that counts for Momentum):
+        +1. It lost the round when it lost any of them: its Momentum is gone. Anything else
+        (a tie, a win and a tie) is a round nobody won, and its Momentum stays where it was.
+        A unit beaten by one enemy while it beat another has not carried the round, so the
+        smaller side's units build Momentum only by beating everyone who comes at them.
+        """
+        for key, results in outcomes.items():
+            unit = self.by_key(key)
+            if "lost" in results:
+                _, unit.momentum = momentum_after_round(0, unit.momentum)
+            elif all(result == "won" for result in results):
+                unit.momentum, _ = momentum_after_round(unit.momentum, 0)
 
 
 def engagement_fight(

@@ -199,6 +199,27 @@ def test_momentum_grows_by_one_each_consecutive_round_won_and_passes_to_the_winn
     assert [p["attackers"]["total"] for p in rounds] == [10, 11, 12, 6, 8]
 
 
+def test_momentum_is_settled_once_a_round_and_won_only_by_winning_every_pairing():
+    # B alone against A1 and A2, all without Orders (−2); B is outnumbered two to one (−2).
+    # Every margin is under 5: no hits to change anyone's quality.
+    d20s = [5, 10, 5, 10,  # round 1: B beats A1 and A2 — it won the round
+            5, 10, 9, 10,  # round 2: B beats A1 and ties A2 — nobody's round: B keeps its +1
+            5, 10, 12, 10,  # round 3: B beats A1, A2 beats B — B lost the round, A2 won it
+            10, 10, 10, 10]  # fmt: skip
+    result = fight([unit("A1"), unit("A2")], [unit("B")], d20s, rounds=4)
+    rounds = pairings(result)
+    assert [p["winner"] for p in rounds] == [
+        "defenders", "defenders", "defenders", None, "defenders", "attackers",
+        "attackers", "attackers",
+    ]  # fmt: skip
+    assert [p["hits"] for p in rounds] == [0] * 8
+    # Winning A1's pairing does not lift B's Momentum for A2's in the same round.
+    assert [mods(p["defenders"]).get("Momentum") for p in rounds] == [None, None] + [1] * 4 + [
+        None, None,
+    ]  # fmt: skip
+    assert [mods(p["attackers"]).get("Momentum") for p in rounds] == [None] * 7 + [1]
+
+
 def test_fire_from_several_directions_pins_even_a_dug_in_unit_nothing_else_does():
     result = fight([unit("A")], [unit("B", several_directions=True)], [10, 10])
     assert pinned(result, 1) == {"B": ["fire from several directions"]}
