@@ -102,7 +102,6 @@ class _Unit:
     leader: LeaderState | None = None
     leader_rolls: list[int] = field(default_factory=list)
     leader_died: bool = False
-    commanded_by: str | None = None
     doorway_pinned: bool = False
     landing_wins: int = 0
     driven_back_in: int | None = None
@@ -227,15 +226,23 @@ class _Fight:
 
     # -- set-up -----------------------------------------------------------------------------
 
-    def take_command(self) -> None:
+    def commanded_by(self, unit: _Unit) -> str | None:
+        """The key of the Legendary unit commanding this one now, if any.
+
+        Worked out afresh at every roll from the units still in the fight and their effective
+        quality: command holds only while its Legendary unit stands and is still Legendary, so
+        a commander broken, or brought below Legendary by its hits, commands nobody from then
+        on (and another Legendary unit of the side may take up the units it left).
+        """
+        commandables = [
+            Commandable(u.key, u.led, u.setup.order is not None, u.quality)
+            for u in self.alive(unit.side)
+        ]
+        return legendary_command(commandables).get(unit.key)
+
+    def line_up(self) -> None:
+        """Log each unit as it starts, with who commands it then; the cramped start pinned."""
         for side in SIDES:
-            commandables = [
-                Commandable(u.key, u.led, u.setup.order is not None, u.quality)
-                for u in self.units[side]
-            ]
-            for key, legend in legendary_command(commandables).items():
-                unit = next(u for u in self.units[side] if u.key == key)
-                unit.commanded_by = legend
             for unit in self.units[side]:
                 self.events.append(
                     {
@@ -246,7 +253,7 @@ class _Fight:
                         "quality": unit.quality.label,
                         "leader": None if unit.leader is None else unit.leader.name,
                         "order": None if unit.setup.order is None else unit.setup.order.value,
-                        "commanded_by": unit.commanded_by,
+                        "commanded_by": self.commanded_by(unit),
                     }
                 )
             for unit in self.units[side]:
@@ -309,9 +316,10 @@ class _Fight:
         if ordered and quality == Quality.RAW and self.round > 1 and not unit.setup.order_repeated:
             ordered = False  # a Raw unit's Order lasts a round unless its giver repeats it
         commandable = Commandable(unit.key, unit.led, ordered, quality)
-        value, source = column(quality, command_of(commandable, unit.commanded_by))
-        if unit.commanded_by and not unit.led and not ordered:
-            legend = self.by_key(unit.commanded_by)
+        commander = self.commanded_by(unit)
+        value, source = column(quality, command_of(commandable, commander))
+        if commander and not unit.led and not ordered:
+            legend = self.by_key(commander)
             source += f" (commanded by {legend.name}, Legendary)"
         elif unit.led:
             source += f" ({unit.leader.name})"
@@ -535,7 +543,7 @@ def engagement_fight(
     if errors:
         raise EngagementError("; ".join(errors))
     fight = _Fight(sides, terrain, d20, d6)
-    fight.take_command()
+    fight.line_up()
     fight.surprise(surprise)
     winner = None
     while fight.round < round_limit:

@@ -131,6 +131,33 @@ def test_a_legendary_unit_takes_command_of_up_to_six_lesser_units_not_led_by_a_c
     ]
 
 
+def test_legendary_command_holds_only_while_the_commander_stands_and_is_still_legendary():
+    # L (Legendary without Orders, +6) rolls 1 against B1 (Average without Orders, −2) rolling
+    # 14: a margin of 5, one Morale hit. L is Elite from then on and commands nobody: S, in the
+    # very next pairing, is Inexperienced without Orders (−4), not under Orders (−2).
+    legend, squad = unit("L", quality=Q.LEGENDARY), unit("S", quality=Q.INEXPERIENCED)
+    d20s = [1, 14, 10, 10, 10, 14, 10, 10]
+    result = fight([legend, squad], [unit("B1"), unit("B2")], d20s, rounds=2)
+    lineup = {e["unit"]: e["commanded_by"] for e in result.events if e["event"] == "unit"}
+    assert lineup["S"] == "L"
+    first, second, third, fourth = pairings(result)
+    assert first["hits"] == 1 and result.damage["L"].morale_hits == 1
+    assert second["attackers"]["modifiers"][0] == ["quality: Inexperienced, alone without Orders",
+                                                   -4]  # fmt: skip
+    assert third["attackers"]["modifiers"][0] == ["quality: Elite, alone without Orders", 4]
+    assert fourth["attackers"]["modifiers"][0] == ["quality: Inexperienced, alone without Orders",
+                                                   -4]  # fmt: skip
+    # A second Legendary unit on the side takes up the units the first can no longer command.
+    legends = [unit("L1", quality=Q.LEGENDARY), unit("L2", quality=Q.LEGENDARY)]
+    defenders = [unit("B1"), unit("B2"), unit("B3")]
+    result = fight([*legends, squad], defenders, [1, 14, 4, 12, 10, 10])
+    lineup = {e["unit"]: e["commanded_by"] for e in result.events if e["event"] == "unit"}
+    assert lineup["S"] == "L1"
+    assert pairings(result)[2]["attackers"]["modifiers"][0] == [
+        "quality: Inexperienced, alone under Orders (commanded by L2, Legendary)", -2
+    ]  # fmt: skip
+
+
 def test_an_order_outside_its_specialties_is_performed_as_raw():
     beach = unit("A", order=OrderKind.ESTABLISH_BEACHHEAD)
     (pairing,) = pairings(fight([beach], [unit("B")], [10, 10]))
