@@ -56,7 +56,7 @@ DRIVEN_BACK = -2
 PINNED_BY_NUMBERS = Fraction(3)
 """Enemy units per own unit at which a side is Pinned Down by numbers (chosen)."""
 LANDING_WINS_TO_END_PIN = 2
-"""Pairings a landing unit must win before it is no longer Pinned Down."""
+"""Pairings a landing unit without Amphibious must win before it is no longer Pinned Down."""
 TERRAIN_MOMENTUM_FACTOR = 2
 """Momentum counts double for a terrain specialist in its terrain against a unit without it."""
 
@@ -344,7 +344,9 @@ class _Fight:
         )
         if ratio >= PINNED_BY_NUMBERS and not (faster and not cramped):
             causes.append(f"outnumbered {ratio.numerator}:{ratio.denominator}")
-        if unit.setup.landing and unit.landing_wins < LANDING_WINS_TO_END_PIN:
+        # Amphibious units are trained to come ashore: only the others land Pinned Down.
+        amphibious = Specialty.AMPHIBIOUS in unit.specialties
+        if unit.setup.landing and not amphibious and unit.landing_wins < LANDING_WINS_TO_END_PIN:
             causes.append("landing from landing craft")
         no_armor_against = all(Specialty.ARMOR not in e.specialties for e in enemies)
         if Specialty.ARMOR in unit.specialties and no_armor_against and not cramped:

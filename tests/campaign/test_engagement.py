@@ -303,6 +303,19 @@ def test_a_landing_unit_is_pinned_until_it_has_won_two_rounds():
     assert pinned(result, 3) == {}
 
 
+def test_an_amphibious_unit_lands_without_being_pinned_down_where_others_are():
+    # The same landing, the same dice: A without Amphibious starts Pinned Down (B +2 against
+    # it); A with Amphibious does not, on a beach or anywhere else.
+    plain = fight([unit("A", landing=True)], [unit("B")], [10, 10], terrain="amphibious")
+    assert pinned(plain, 1) == {"A": ["landing from landing craft"]}
+    assert mods(pairings(plain)[0]["defenders"])["A Pinned Down"] == 2
+    marines = unit("A", specialties=(S.INFANTRY, S.AMPHIBIOUS), landing=True)
+    for terrain in ("amphibious", "open"):
+        result = fight([marines], [unit("B")], [10, 10], terrain=terrain)
+        assert pinned(result, 1) == {}, terrain
+        assert "A Pinned Down" not in mods(pairings(result)[0]["defenders"]), terrain
+
+
 def test_mobile_gives_two_per_step_of_mobility_advantage():
     mech = unit("A", specialties=(S.INFANTRY, S.MECHANIZED))
     (pairing,) = pairings(fight([mech], [unit("B")], [10, 10]))
