@@ -310,6 +310,15 @@ class _Fight:
             quality, equipment = kit.quality, kit.equipment
         return quality, equipment, notes
 
+    def kit(self, unit: _Unit) -> Equipment:
+        """The kit it fights with (`fights_at`), which is what its kit's specials go by.
+
+        A unit pressed into a task outside its specialties counts as Poor for everything Poor
+        kit does: a Mechanized or Armor unit loses its mobility, and Excellent kit it holds
+        ignores no Morale hit, nor does an enemy count as less well equipped than its own.
+        """
+        return self.fights_at(unit)[1]
+
     def command_value(self, unit: _Unit) -> tuple[int, str]:
         quality, _, _ = self.fights_at(unit)
         ordered = unit.setup.order is not None
@@ -337,11 +346,8 @@ class _Fight:
         if unit.doorway_pinned:
             causes.append("cramped quarters (doorway, elevator, narrow street)")
         ratio = Fraction(len(enemies), max(1, len(self.alive(unit.side))))
-        faster = all(
-            mobility(unit.specialties, unit.state.equipment)
-            > mobility(e.specialties, e.state.equipment)
-            for e in enemies
-        )
+        speed = mobility(unit.specialties, self.kit(unit))
+        faster = all(speed > mobility(e.specialties, self.kit(e)) for e in enemies)
         if ratio >= PINNED_BY_NUMBERS and not (faster and not cramped):
             causes.append(f"outnumbered {ratio.numerator}:{ratio.denominator}")
         # Amphibious units are trained to come ashore: only the others land Pinned Down.
@@ -381,8 +387,7 @@ class _Fight:
             else:
                 modifiers.append(["Momentum", momentum])
         mobile = mobile_modifier(
-            mobility(unit.specialties, unit.state.equipment),
-            mobility(enemy.specialties, enemy.state.equipment),
+            mobility(unit.specialties, equipment), mobility(enemy.specialties, self.kit(enemy))
         )
         if mobile:
             modifiers.append(["Mobile", mobile])
@@ -409,15 +414,18 @@ class _Fight:
 
     # -- damage -----------------------------------------------------------------------------
 
-    def hit(self, loser: _Unit, winner: _Unit, index: int) -> None:
-        """One hit: Morale first, then Casualty, by turns; Armor and Excellent as in the bridge."""
+    def hit(self, loser: _Unit, index: int, excellent: bool) -> None:
+        """One hit: Morale first, then Casualty, by turns; Armor and Excellent as in the bridge.
+
+        ``excellent``: the loser's kit ignores its first Morale hit against the winner's, as
+        each fought this pairing with.
+        """
         kind = "morale" if index % 2 == 0 else "casualty"
         ignored = None
         armor = Specialty.ARMOR in loser.specialties
         if kind == "casualty" and armor and loser.armor_ignored < ARMOR_IGNORES:
             loser.armor_ignored += 1
             ignored = "armor"
-        excellent = ignores_first_morale_hit(loser.state.equipment, winner.state.equipment)
         if kind == "morale" and excellent and loser.excellent_ignored == 0:
             loser.excellent_ignored = 1
             ignored = "excellent"
@@ -504,10 +512,11 @@ class _Fight:
             won.doorway_pinned = False  # winning a round from the doorway ends that pin
             if won.setup.landing:
                 won.landing_wins += 1
+            excellent = ignores_first_morale_hit(self.kit(lost), self.kit(won))
             for index in range(hits):
                 if lost.removed != Removal.NONE:
                     break
-                self.hit(lost, won, index)
+                self.hit(lost, index, excellent)
         self.settle_momentum(outcomes)
 
     def settle_momentum(self, outcomes: dict[str, list[str]]) -> None:

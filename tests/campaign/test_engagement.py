@@ -196,6 +196,40 @@ def test_a_unit_without_infantry_fights_as_raw_with_poor_kit():
     assert mods(pairing["attackers"])["quality: Raw without Orders cannot act alone"] == -6
 
 
+def test_a_unit_that_counts_as_poor_has_poor_kits_specials_not_its_own_kits():
+    # Medics (no Infantry) with Excellent kit fight as Raw with Poor kit (−6 −4) and roll 10:
+    # 0. B (Good kit, without Orders: −2 +2) rolls 10: a margin of 10, two hits. Poor kit
+    # ignores no Morale hit: the first lands.
+    medics = unit("A", specialties=(S.MEDICAL,), equipment=Equipment.EXCELLENT)
+    result = fight([medics], [unit("B", equipment=Equipment.GOOD)], [10, 10])
+    assert mods(pairings(result)[0]["attackers"])["equipment: Poor"] == -4
+    assert [(e["kind"], e["ignored"]) for e in result.events if e["event"] == "hit"] == [
+        ("morale", None), ("casualty", None)
+    ]  # fmt: skip
+    taken = result.damage["A"]
+    assert (taken.morale_hits, taken.casualty_hits, taken.excellent_ignored) == (1, 1, 0)
+    # The other way: Excellent infantry (−2 +4) rolls 1 against Elite medics with Excellent kit
+    # rolling 20 (as Raw with Poor: −10): a margin of 7, one Morale hit. The medics count as
+    # Poor, less well equipped, so the infantry's Excellent kit ignores it.
+    elite_medics = unit("B", quality=Q.ELITE, specialties=(S.MEDICAL,),
+                        equipment=Equipment.EXCELLENT)  # fmt: skip
+    result = fight([unit("A", equipment=Equipment.EXCELLENT)], [elite_medics], [1, 20])
+    assert pairings(result)[0]["winner"] == "defenders" and pairings(result)[0]["hits"] == 1
+    taken = result.damage["A"]
+    assert (taken.morale_hits, taken.excellent_ignored) == (0, 1)
+    # A Mechanized unit with Good kit on an Order outside its specialties counts as Poor: it
+    # loses its mobility, so it has no Mobile against infantry ...
+    mech = {"specialties": (S.INFANTRY, S.MECHANIZED), "equipment": Equipment.GOOD}
+    beach = unit("B", order=OrderKind.ESTABLISH_BEACHHEAD, **mech)
+    (pairing,) = pairings(fight([unit("A")], [beach], [10, 10]))
+    assert mods(pairing["defenders"])["equipment: Poor"] == -4
+    assert "Mobile" not in mods(pairing["defenders"])
+    # ... and is no faster than them, so three to one pins it by numbers.
+    infantry = [unit(f"A{i}") for i in range(3)]
+    assert pinned(fight(infantry, [beach], [10] * 6), 1) == {"B": ["outnumbered 3:1"]}
+    assert pinned(fight(infantry, [unit("B", **mech)], [10] * 6), 1) == {}
+
+
 def test_dug_in_adds_two_and_is_immune_to_momentum_and_driven_back_both_ways():
     result = fight([unit("A", dug_in=True)], [unit("B")], [20, 10, 10, 10], rounds=2)
     one, two = pairings(result)
