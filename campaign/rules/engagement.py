@@ -260,10 +260,12 @@ class _Fight:
                 unit.doorway_pinned = unit.setup.cramped
 
     def surprise(self, hiding: str | None) -> None:
-        """Hide against Spot, each modified by quality; the winner starts at +2 Momentum.
+        """Hide against Spot, each modified by quality; a side that hides unseen starts at +2.
 
         The hiding side is as quiet as its worst unit; the spotting side as sharp as its best.
-        A tie goes to the spotter: the hidden must beat the watch.
+        A tie goes to the spotter: the hidden must beat the watch. Surprise is the hiders' to
+        win: spotting them only spoils it, so then nobody is surprised and nobody starts with
+        Momentum.
         """
         if hiding is None:
             return
@@ -282,12 +284,13 @@ class _Fight:
                 "feats": bonus,
                 "total": die + pick(values) + bonus,
             }
-        winner = hiding if checks[hiding]["total"] > checks[spotting]["total"] else spotting
-        for unit in self.units[winner]:
-            unit.momentum = starting_momentum(surprise=True)
+        unseen = checks[hiding]["total"] > checks[spotting]["total"]
+        for unit in self.units[hiding]:
+            unit.momentum = starting_momentum(surprise=unseen)
         self.events.append(
             {"event": "surprise", "hide": checks[hiding], "spot": checks[spotting],
-             "hiding": hiding, "winner": winner}
+             "hiding": hiding, "winner": hiding if unseen else spotting,
+             "momentum": hiding if unseen else None}
         )  # fmt: skip
 
     # -- modifiers --------------------------------------------------------------------------

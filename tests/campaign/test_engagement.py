@@ -380,14 +380,22 @@ def test_terrain_specialists_get_two_and_double_momentum_against_units_without()
     assert "Amphibious in its terrain" not in mods(pairings(result)[0]["attackers"])
 
 
-def test_surprise_is_hide_against_spot_and_the_winner_starts_at_two_momentum():
+def test_surprise_is_hide_against_spot_and_only_hiders_unseen_start_at_two_momentum():
     result = fight([unit("A")], [unit("B")], [15, 5, 10, 10], surprise="attackers")
     check = next(e for e in result.events if e["event"] == "surprise")
     assert check["hide"] == {"d20": 15, "quality": -2, "feats": 0, "total": 13}
-    assert check["winner"] == "attackers"
+    assert (check["winner"], check["momentum"]) == ("attackers", "attackers")
     assert mods(pairings(result)[0]["attackers"])["Momentum"] == 2
-    result = fight([unit("A")], [unit("B")], [5, 15, 10, 10], surprise="attackers")
-    assert mods(pairings(result)[0]["defenders"])["Momentum"] == 2
+    assert "Momentum" not in mods(pairings(result)[0]["defenders"])
+    # Spotted, the hiders surprise nobody, and spotting them is no surprise: no Momentum either
+    # side. A tie goes to the watch.
+    for spot in (15, 5):
+        result = fight([unit("A")], [unit("B")], [5, spot, 10, 10], surprise="attackers")
+        check = next(e for e in result.events if e["event"] == "surprise")
+        assert (check["winner"], check["momentum"]) == ("defenders", None), spot
+        (pairing,) = pairings(result)
+        assert "Momentum" not in mods(pairing["attackers"]), spot
+        assert "Momentum" not in mods(pairing["defenders"]), spot
     scout = unit("A", leader=LeaderState("Vey", 10), leader_feats=frozenset({Feat.SPECIAL_FORCES}))
     result = fight([scout], [unit("B")], [10, 10, 10, 10], surprise="attackers")
     check = next(e for e in result.events if e["event"] == "surprise")
