@@ -347,8 +347,9 @@ SPECIALTY_TABLE: dict[Specialty, SpecialtyRow] = {
     Specialty.AIRBORNE: SpecialtyRow("Airborne", "May be placed anywhere by paradrop."),
     Specialty.AMPHIBIOUS: SpecialtyRow(
         "Amphibious",
-        "+2 in amphibious and beach terrain, with double Momentum there; units landing against "
-        "it start Pinned Down. May Establish Beachhead (1 hour).",
+        "+2 in amphibious and beach terrain, with double Momentum there. Lands without being "
+        "Pinned Down, where other units landing start Pinned Down. May Establish Beachhead "
+        "(1 hour).",
         terrain="amphibious",
         terrain_modifier=2,
     ),

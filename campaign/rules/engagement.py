@@ -56,7 +56,7 @@ DRIVEN_BACK = -2
 PINNED_BY_NUMBERS = Fraction(3)
 """Enemy units per own unit at which a side is Pinned Down by numbers (chosen)."""
 LANDING_WINS_TO_END_PIN = 2
-"""Pairings a landing unit must win before it is no longer Pinned Down."""
+"""Pairings a landing unit without Amphibious must win before it is no longer Pinned Down."""
 TERRAIN_MOMENTUM_FACTOR = 2
 """Momentum counts double for a terrain specialist in its terrain against a unit without it."""
 
@@ -102,7 +102,6 @@ class _Unit:
     leader: LeaderState | None = None
     leader_rolls: list[int] = field(default_factory=list)
     leader_died: bool = False
-    commanded_by: str | None = None
     doorway_pinned: bool = False
     landing_wins: int = 0
     driven_back_in: int | None = None
@@ -227,15 +226,23 @@ class _Fight:
 
     # -- set-up -----------------------------------------------------------------------------
 
-    def take_command(self) -> None:
+    def commanded_by(self, unit: _Unit) -> str | None:
+        """The key of the Legendary unit commanding this one now, if any.
+
+        Worked out afresh at every roll from the units still in the fight and their effective
+        quality: command holds only while its Legendary unit stands and is still Legendary, so
+        a commander broken, or brought below Legendary by its hits, commands nobody from then
+        on (and another Legendary unit of the side may take up the units it left).
+        """
+        commandables = [
+            Commandable(u.key, u.led, u.setup.order is not None, u.quality)
+            for u in self.alive(unit.side)
+        ]
+        return legendary_command(commandables).get(unit.key)
+
+    def line_up(self) -> None:
+        """Log each unit as it starts, with who commands it then; the cramped start pinned."""
         for side in SIDES:
-            commandables = [
-                Commandable(u.key, u.led, u.setup.order is not None, u.quality)
-                for u in self.units[side]
-            ]
-            for key, legend in legendary_command(commandables).items():
-                unit = next(u for u in self.units[side] if u.key == key)
-                unit.commanded_by = legend
             for unit in self.units[side]:
                 self.events.append(
                     {
@@ -246,17 +253,19 @@ class _Fight:
                         "quality": unit.quality.label,
                         "leader": None if unit.leader is None else unit.leader.name,
                         "order": None if unit.setup.order is None else unit.setup.order.value,
-                        "commanded_by": unit.commanded_by,
+                        "commanded_by": self.commanded_by(unit),
                     }
                 )
             for unit in self.units[side]:
                 unit.doorway_pinned = unit.setup.cramped
 
     def surprise(self, hiding: str | None) -> None:
-        """Hide against Spot, each modified by quality; the winner starts at +2 Momentum.
+        """Hide against Spot, each modified by quality; a side that hides unseen starts at +2.
 
         The hiding side is as quiet as its worst unit; the spotting side as sharp as its best.
-        A tie goes to the spotter: the hidden must beat the watch.
+        A tie goes to the spotter: the hidden must beat the watch. Surprise is the hiders' to
+        win: spotting them only spoils it, so then nobody is surprised and nobody starts with
+        Momentum.
         """
         if hiding is None:
             return
@@ -275,12 +284,13 @@ class _Fight:
                 "feats": bonus,
                 "total": die + pick(values) + bonus,
             }
-        winner = hiding if checks[hiding]["total"] > checks[spotting]["total"] else spotting
-        for unit in self.units[winner]:
-            unit.momentum = starting_momentum(surprise=True)
+        unseen = checks[hiding]["total"] > checks[spotting]["total"]
+        for unit in self.units[hiding]:
+            unit.momentum = starting_momentum(surprise=unseen)
         self.events.append(
             {"event": "surprise", "hide": checks[hiding], "spot": checks[spotting],
-             "hiding": hiding, "winner": winner}
+             "hiding": hiding, "winner": hiding if unseen else spotting,
+             "momentum": hiding if unseen else None}
         )  # fmt: skip
 
     # -- modifiers --------------------------------------------------------------------------
@@ -306,15 +316,25 @@ class _Fight:
             quality, equipment = kit.quality, kit.equipment
         return quality, equipment, notes
 
+    def kit(self, unit: _Unit) -> Equipment:
+        """The kit it fights with (`fights_at`), which is what its kit's specials go by.
+
+        A unit pressed into a task outside its specialties counts as Poor for everything Poor
+        kit does: a Mechanized or Armor unit loses its mobility, and Excellent kit it holds
+        ignores no Morale hit, nor does an enemy count as less well equipped than its own.
+        """
+        return self.fights_at(unit)[1]
+
     def command_value(self, unit: _Unit) -> tuple[int, str]:
         quality, _, _ = self.fights_at(unit)
         ordered = unit.setup.order is not None
         if ordered and quality == Quality.RAW and self.round > 1 and not unit.setup.order_repeated:
             ordered = False  # a Raw unit's Order lasts a round unless its giver repeats it
         commandable = Commandable(unit.key, unit.led, ordered, quality)
-        value, source = column(quality, command_of(commandable, unit.commanded_by))
-        if unit.commanded_by and not unit.led and not ordered:
-            legend = self.by_key(unit.commanded_by)
+        commander = self.commanded_by(unit)
+        value, source = column(quality, command_of(commandable, commander))
+        if commander and not unit.led and not ordered:
+            legend = self.by_key(commander)
             source += f" (commanded by {legend.name}, Legendary)"
         elif unit.led:
             source += f" ({unit.leader.name})"
@@ -332,14 +352,13 @@ class _Fight:
         if unit.doorway_pinned:
             causes.append("cramped quarters (doorway, elevator, narrow street)")
         ratio = Fraction(len(enemies), max(1, len(self.alive(unit.side))))
-        faster = all(
-            mobility(unit.specialties, unit.state.equipment)
-            > mobility(e.specialties, e.state.equipment)
-            for e in enemies
-        )
+        speed = mobility(unit.specialties, self.kit(unit))
+        faster = all(speed > mobility(e.specialties, self.kit(e)) for e in enemies)
         if ratio >= PINNED_BY_NUMBERS and not (faster and not cramped):
             causes.append(f"outnumbered {ratio.numerator}:{ratio.denominator}")
-        if unit.setup.landing and unit.landing_wins < LANDING_WINS_TO_END_PIN:
+        # Amphibious units are trained to come ashore: only the others land Pinned Down.
+        amphibious = Specialty.AMPHIBIOUS in unit.specialties
+        if unit.setup.landing and not amphibious and unit.landing_wins < LANDING_WINS_TO_END_PIN:
             causes.append("landing from landing craft")
         no_armor_against = all(Specialty.ARMOR not in e.specialties for e in enemies)
         if Specialty.ARMOR in unit.specialties and no_armor_against and not cramped:
@@ -374,8 +393,7 @@ class _Fight:
             else:
                 modifiers.append(["Momentum", momentum])
         mobile = mobile_modifier(
-            mobility(unit.specialties, unit.state.equipment),
-            mobility(enemy.specialties, enemy.state.equipment),
+            mobility(unit.specialties, equipment), mobility(enemy.specialties, self.kit(enemy))
         )
         if mobile:
             modifiers.append(["Mobile", mobile])
@@ -402,15 +420,18 @@ class _Fight:
 
     # -- damage -----------------------------------------------------------------------------
 
-    def hit(self, loser: _Unit, winner: _Unit, index: int) -> None:
-        """One hit: Morale first, then Casualty, by turns; Armor and Excellent as in the bridge."""
+    def hit(self, loser: _Unit, index: int, excellent: bool) -> None:
+        """One hit: Morale first, then Casualty, by turns; Armor and Excellent as in the bridge.
+
+        ``excellent``: the loser's kit ignores its first Morale hit against the winner's, as
+        each fought this pairing with.
+        """
         kind = "morale" if index % 2 == 0 else "casualty"
         ignored = None
         armor = Specialty.ARMOR in loser.specialties
         if kind == "casualty" and armor and loser.armor_ignored < ARMOR_IGNORES:
             loser.armor_ignored += 1
             ignored = "armor"
-        excellent = ignores_first_morale_hit(loser.state.equipment, winner.state.equipment)
         if kind == "morale" and excellent and loser.excellent_ignored == 0:
             loser.excellent_ignored = 1
             ignored = "excellent"
@@ -466,6 +487,8 @@ class _Fight:
             {"event": "round", "round": self.round,
              "pinned": {k: v for k, v in pinned.items() if v}}
         )  # fmt: skip
+        # Each unit's pairings this round that count for Momentum: "won", "lost" or "tied".
+        outcomes: dict[str, list[str]] = {}
         for i in range(max(len(attackers), len(defenders))):
             a, d = attackers[i % len(attackers)], defenders[i % len(defenders)]
             if a.removed != Removal.NONE or d.removed != Removal.NONE:
@@ -473,9 +496,13 @@ class _Fight:
             rolls = {"attackers": self.roll(a, d, pinned), "defenders": self.roll(d, a, pinned)}
             margin = rolls["attackers"]["total"] - rolls["defenders"]["total"]
             pairing = {"event": "pairing", "round": self.round, **rolls, "margin": abs(margin)}
+            momentum_counts = not (a.dug_in or d.dug_in)  # Dug In: immune, for and against
             if margin == 0:
                 self.events.append({**pairing, "winner": None, "hits": 0, "driven_back": None})
-                continue  # a tie: nobody gains ground, Momentum stays where it was
+                if momentum_counts:  # a tie: nobody gains ground
+                    outcomes.setdefault(a.key, []).append("tied")
+                    outcomes.setdefault(d.key, []).append("tied")
+                continue
             won, lost = (a, d) if margin > 0 else (d, a)
             hits = hits_from_margin(abs(margin))
             pushed = abs(margin) >= DRIVEN_BACK_MARGIN and not (won.dug_in or lost.dug_in)
@@ -483,17 +510,36 @@ class _Fight:
                 {**pairing, "winner": won.side, "hits": hits,
                  "driven_back": lost.key if pushed else None}
             )  # fmt: skip
-            if not (won.dug_in or lost.dug_in):
-                won.momentum, lost.momentum = momentum_after_round(won.momentum, lost.momentum)
+            if momentum_counts:
+                outcomes.setdefault(won.key, []).append("won")
+                outcomes.setdefault(lost.key, []).append("lost")
             if pushed:
                 lost.driven_back_in = self.round
             won.doorway_pinned = False  # winning a round from the doorway ends that pin
             if won.setup.landing:
                 won.landing_wins += 1
+            excellent = ignores_first_morale_hit(self.kit(lost), self.kit(won))
             for index in range(hits):
                 if lost.removed != Removal.NONE:
                     break
-                self.hit(lost, won, index)
+                self.hit(lost, index, excellent)
+        self.settle_momentum(outcomes)
+
+    def settle_momentum(self, outcomes: dict[str, list[str]]) -> None:
+        """Momentum moves once a round, by the round each unit had, not pairing by pairing.
+
+        A unit won the round when it won every pairing it fought (that counts for Momentum):
+        +1. It lost the round when it lost any of them: its Momentum is gone. Anything else
+        (a tie, a win and a tie) is a round nobody won, and its Momentum stays where it was.
+        A unit beaten by one enemy while it beat another has not carried the round, so the
+        smaller side's units build Momentum only by beating everyone who comes at them.
+        """
+        for key, results in outcomes.items():
+            unit = self.by_key(key)
+            if "lost" in results:
+                _, unit.momentum = momentum_after_round(0, unit.momentum)
+            elif all(result == "won" for result in results):
+                unit.momentum, _ = momentum_after_round(unit.momentum, 0)
 
 
 def engagement_fight(
@@ -514,7 +560,7 @@ def engagement_fight(
     if errors:
         raise EngagementError("; ".join(errors))
     fight = _Fight(sides, terrain, d20, d6)
-    fight.take_command()
+    fight.line_up()
     fight.surprise(surprise)
     winner = None
     while fight.round < round_limit:

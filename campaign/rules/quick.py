@@ -4,7 +4,7 @@ There is one resolver of BUCS unit combat, `campaign.rules.engagement`; a quick 
 engagement with one unit a side and the GM's few stances read as the engagement's situation:
 Dug In is Dug In, Pinned Down is fire from several directions (the cause the GM sees, and the
 one that pins even a dug-in unit), and Surprise is the side that tries to hide (Hide against
-Spot decides who starts with the Momentum). Outnumbered comes from the sides' counts, as in
+Spot decides whether it starts with the Momentum). Outnumbered comes from the sides' counts, as in
 every engagement: one against one is even. Choices are in docs/campaign.md ("Quick resolve").
 Plain Python: no Django.
 """

@@ -312,8 +312,13 @@ def engagement_log(record: Engagement, sides: dict[str, str]) -> dict[str, Any]:
               for side in SIDES]  # fmt: skip
     surprise = next((e for e in record.events if e["event"] == "surprise"), None)
     if surprise is not None:
+        # The side whose units started at +2 Momentum, if any. Engagements fought before
+        # surprise was the hiders' alone gave it to the check's winner, spotters included,
+        # and their events do not name it: their log says what their fight did.
+        momentum = surprise.get("momentum", surprise["winner"])
         surprise = {**surprise, "hiding_name": sides[surprise["hiding"]],
-                    "winner_name": sides[surprise["winner"]]}  # fmt: skip
+                    "winner_name": sides[surprise["winner"]],
+                    "momentum_name": sides[momentum] if momentum else None}  # fmt: skip
     rounds: list[dict[str, Any]] = []
     for event in record.events:
         kind = event["event"]

@@ -131,6 +131,33 @@ def test_a_legendary_unit_takes_command_of_up_to_six_lesser_units_not_led_by_a_c
     ]
 
 
+def test_legendary_command_holds_only_while_the_commander_stands_and_is_still_legendary():
+    # L (Legendary without Orders, +6) rolls 1 against B1 (Average without Orders, −2) rolling
+    # 14: a margin of 5, one Morale hit. L is Elite from then on and commands nobody: S, in the
+    # very next pairing, is Inexperienced without Orders (−4), not under Orders (−2).
+    legend, squad = unit("L", quality=Q.LEGENDARY), unit("S", quality=Q.INEXPERIENCED)
+    d20s = [1, 14, 10, 10, 10, 14, 10, 10]
+    result = fight([legend, squad], [unit("B1"), unit("B2")], d20s, rounds=2)
+    lineup = {e["unit"]: e["commanded_by"] for e in result.events if e["event"] == "unit"}
+    assert lineup["S"] == "L"
+    first, second, third, fourth = pairings(result)
+    assert first["hits"] == 1 and result.damage["L"].morale_hits == 1
+    assert second["attackers"]["modifiers"][0] == ["quality: Inexperienced, alone without Orders",
+                                                   -4]  # fmt: skip
+    assert third["attackers"]["modifiers"][0] == ["quality: Elite, alone without Orders", 4]
+    assert fourth["attackers"]["modifiers"][0] == ["quality: Inexperienced, alone without Orders",
+                                                   -4]  # fmt: skip
+    # A second Legendary unit on the side takes up the units the first can no longer command.
+    legends = [unit("L1", quality=Q.LEGENDARY), unit("L2", quality=Q.LEGENDARY)]
+    defenders = [unit("B1"), unit("B2"), unit("B3")]
+    result = fight([*legends, squad], defenders, [1, 14, 4, 12, 10, 10])
+    lineup = {e["unit"]: e["commanded_by"] for e in result.events if e["event"] == "unit"}
+    assert lineup["S"] == "L1"
+    assert pairings(result)[2]["attackers"]["modifiers"][0] == [
+        "quality: Inexperienced, alone under Orders (commanded by L2, Legendary)", -2
+    ]  # fmt: skip
+
+
 def test_an_order_outside_its_specialties_is_performed_as_raw():
     beach = unit("A", order=OrderKind.ESTABLISH_BEACHHEAD)
     (pairing,) = pairings(fight([beach], [unit("B")], [10, 10]))
@@ -179,6 +206,40 @@ def test_a_unit_brought_down_to_raw_by_its_hits_still_fights_with_poor_kit():
     assert "equipment: Good" not in mods(two["attackers"])
 
 
+def test_a_unit_that_counts_as_poor_has_poor_kits_specials_not_its_own_kits():
+    # Medics (no Infantry) with Excellent kit fight as Raw with Poor kit (−6 −4) and roll 10:
+    # 0. B (Good kit, without Orders: −2 +2) rolls 10: a margin of 10, two hits. Poor kit
+    # ignores no Morale hit: the first lands.
+    medics = unit("A", specialties=(S.MEDICAL,), equipment=Equipment.EXCELLENT)
+    result = fight([medics], [unit("B", equipment=Equipment.GOOD)], [10, 10])
+    assert mods(pairings(result)[0]["attackers"])["equipment: Poor"] == -4
+    assert [(e["kind"], e["ignored"]) for e in result.events if e["event"] == "hit"] == [
+        ("morale", None), ("casualty", None)
+    ]  # fmt: skip
+    taken = result.damage["A"]
+    assert (taken.morale_hits, taken.casualty_hits, taken.excellent_ignored) == (1, 1, 0)
+    # The other way: Excellent infantry (−2 +4) rolls 1 against Elite medics with Excellent kit
+    # rolling 20 (as Raw with Poor: −10): a margin of 7, one Morale hit. The medics count as
+    # Poor, less well equipped, so the infantry's Excellent kit ignores it.
+    elite_medics = unit("B", quality=Q.ELITE, specialties=(S.MEDICAL,),
+                        equipment=Equipment.EXCELLENT)  # fmt: skip
+    result = fight([unit("A", equipment=Equipment.EXCELLENT)], [elite_medics], [1, 20])
+    assert pairings(result)[0]["winner"] == "defenders" and pairings(result)[0]["hits"] == 1
+    taken = result.damage["A"]
+    assert (taken.morale_hits, taken.excellent_ignored) == (0, 1)
+    # A Mechanized unit with Good kit on an Order outside its specialties counts as Poor: it
+    # loses its mobility, so it has no Mobile against infantry ...
+    mech = {"specialties": (S.INFANTRY, S.MECHANIZED), "equipment": Equipment.GOOD}
+    beach = unit("B", order=OrderKind.ESTABLISH_BEACHHEAD, **mech)
+    (pairing,) = pairings(fight([unit("A")], [beach], [10, 10]))
+    assert mods(pairing["defenders"])["equipment: Poor"] == -4
+    assert "Mobile" not in mods(pairing["defenders"])
+    # ... and is no faster than them, so three to one pins it by numbers.
+    infantry = [unit(f"A{i}") for i in range(3)]
+    assert pinned(fight(infantry, [beach], [10] * 6), 1) == {"B": ["outnumbered 3:1"]}
+    assert pinned(fight(infantry, [unit("B", **mech)], [10] * 6), 1) == {}
+
+
 def test_dug_in_adds_two_and_is_immune_to_momentum_and_driven_back_both_ways():
     result = fight([unit("A", dug_in=True)], [unit("B")], [20, 10, 10, 10], rounds=2)
     one, two = pairings(result)
@@ -207,6 +268,27 @@ def test_momentum_grows_by_one_each_consecutive_round_won_and_passes_to_the_winn
     assert [mods(p["attackers"]).get("Momentum") for p in rounds] == [None, 1, 2, 3, None]
     assert [mods(p["defenders"]).get("Momentum") for p in rounds] == [None] * 4 + [1]
     assert [p["attackers"]["total"] for p in rounds] == [10, 11, 12, 6, 8]
+
+
+def test_momentum_is_settled_once_a_round_and_won_only_by_winning_every_pairing():
+    # B alone against A1 and A2, all without Orders (−2); B is outnumbered two to one (−2).
+    # Every margin is under 5: no hits to change anyone's quality.
+    d20s = [5, 10, 5, 10,  # round 1: B beats A1 and A2 — it won the round
+            5, 10, 9, 10,  # round 2: B beats A1 and ties A2 — nobody's round: B keeps its +1
+            5, 10, 12, 10,  # round 3: B beats A1, A2 beats B — B lost the round, A2 won it
+            10, 10, 10, 10]  # fmt: skip
+    result = fight([unit("A1"), unit("A2")], [unit("B")], d20s, rounds=4)
+    rounds = pairings(result)
+    assert [p["winner"] for p in rounds] == [
+        "defenders", "defenders", "defenders", None, "defenders", "attackers",
+        "attackers", "attackers",
+    ]  # fmt: skip
+    assert [p["hits"] for p in rounds] == [0] * 8
+    # Winning A1's pairing does not lift B's Momentum for A2's in the same round.
+    assert [mods(p["defenders"]).get("Momentum") for p in rounds] == [None, None] + [1] * 4 + [
+        None, None,
+    ]  # fmt: skip
+    assert [mods(p["attackers"]).get("Momentum") for p in rounds] == [None] * 7 + [1]
 
 
 def test_fire_from_several_directions_pins_even_a_dug_in_unit_nothing_else_does():
@@ -265,6 +347,19 @@ def test_a_landing_unit_is_pinned_until_it_has_won_two_rounds():
     assert pinned(result, 3) == {}
 
 
+def test_an_amphibious_unit_lands_without_being_pinned_down_where_others_are():
+    # The same landing, the same dice: A without Amphibious starts Pinned Down (B +2 against
+    # it); A with Amphibious does not, on a beach or anywhere else.
+    plain = fight([unit("A", landing=True)], [unit("B")], [10, 10], terrain="amphibious")
+    assert pinned(plain, 1) == {"A": ["landing from landing craft"]}
+    assert mods(pairings(plain)[0]["defenders"])["A Pinned Down"] == 2
+    marines = unit("A", specialties=(S.INFANTRY, S.AMPHIBIOUS), landing=True)
+    for terrain in ("amphibious", "open"):
+        result = fight([marines], [unit("B")], [10, 10], terrain=terrain)
+        assert pinned(result, 1) == {}, terrain
+        assert "A Pinned Down" not in mods(pairings(result)[0]["defenders"]), terrain
+
+
 def test_mobile_gives_two_per_step_of_mobility_advantage():
     mech = unit("A", specialties=(S.INFANTRY, S.MECHANIZED))
     (pairing,) = pairings(fight([mech], [unit("B")], [10, 10]))
@@ -295,14 +390,22 @@ def test_terrain_specialists_get_two_and_double_momentum_against_units_without()
     assert "Amphibious in its terrain" not in mods(pairings(result)[0]["attackers"])
 
 
-def test_surprise_is_hide_against_spot_and_the_winner_starts_at_two_momentum():
+def test_surprise_is_hide_against_spot_and_only_hiders_unseen_start_at_two_momentum():
     result = fight([unit("A")], [unit("B")], [15, 5, 10, 10], surprise="attackers")
     check = next(e for e in result.events if e["event"] == "surprise")
     assert check["hide"] == {"d20": 15, "quality": -2, "feats": 0, "total": 13}
-    assert check["winner"] == "attackers"
+    assert (check["winner"], check["momentum"]) == ("attackers", "attackers")
     assert mods(pairings(result)[0]["attackers"])["Momentum"] == 2
-    result = fight([unit("A")], [unit("B")], [5, 15, 10, 10], surprise="attackers")
-    assert mods(pairings(result)[0]["defenders"])["Momentum"] == 2
+    assert "Momentum" not in mods(pairings(result)[0]["defenders"])
+    # Spotted, the hiders surprise nobody, and spotting them is no surprise: no Momentum either
+    # side. A tie goes to the watch.
+    for spot in (15, 5):
+        result = fight([unit("A")], [unit("B")], [5, spot, 10, 10], surprise="attackers")
+        check = next(e for e in result.events if e["event"] == "surprise")
+        assert (check["winner"], check["momentum"]) == ("defenders", None), spot
+        (pairing,) = pairings(result)
+        assert "Momentum" not in mods(pairing["attackers"]), spot
+        assert "Momentum" not in mods(pairing["defenders"]), spot
     scout = unit("A", leader=LeaderState("Vey", 10), leader_feats=frozenset({Feat.SPECIAL_FORCES}))
     result = fight([scout], [unit("B")], [10, 10, 10, 10], surprise="attackers")
     check = next(e for e in result.events if e["event"] == "surprise")

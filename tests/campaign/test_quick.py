@@ -73,7 +73,10 @@ def test_surprise_is_a_hide_check_against_a_spot_check():
     assert (surprise["hiding"], surprise["winner"]) == ("attackers", "attackers")
     assert mods(pairings(won)[0]["attackers"])["Momentum"] == 2
     spotted = fight(None, None, 2, 15, 10, 10, rounds=1, a_stance=Stance(surprise=True))
-    assert mods(pairings(spotted)[0]["defenders"])["Momentum"] == 2
+    (surprise,) = [e for e in spotted.events if e["event"] == "surprise"]
+    assert (surprise["winner"], surprise["momentum"]) == ("defenders", None)
+    assert "Momentum" not in mods(pairings(spotted)[0]["defenders"])
+    assert "Momentum" not in mods(pairings(spotted)[0]["attackers"])
     with pytest.raises(ValueError, match="only one side"):
         fight(a_stance=Stance(surprise=True), d_stance=Stance(surprise=True))
 

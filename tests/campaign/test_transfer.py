@@ -418,9 +418,10 @@ def table_records(at_the_table, make_unit, enemy, cards, cast):
         situations={rifles.pk: {"dug_in": True}}, round_limit=3, name="Mill ford",
     )  # fmt: skip
     engagement_revert(engagement=first, reason="wrong ford")
+    # A seed after which each force still has a ready unit for the checks below.
     engagement_run(
         campaign=campaign, sides={"attackers": [squad, recruits], "defenders": [rifles, pickets]},
-        seed=11, terrain="open", surprise="attackers", round_limit=4, name="Hill 12",
+        seed=12, terrain="open", surprise="attackers", round_limit=4, name="Hill 12",
     )  # fmt: skip
     ready = [u for u in Unit.objects.filter(force__campaign=campaign) if u.status == "ready"]
     red = [u for u in ready if u.force.name == "Red Company"]

@@ -153,9 +153,10 @@ def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, 
     # The line-up heads each side by its role and its forces.
     assert f"<h2>Attackers: {world.force.name}</h2>" in page
     assert f"<h2>Defenders: {world.enemy.name}</h2>" in page
+    # Seed 3: Red Company hides and is spotted, so nobody starts with Momentum.
     surprise = page.split('id="surprise">')[1].split("</p>")[0]
     assert surprise.startswith(f"Surprise: {world.force.name} hid — Hide d20")
-    assert surprise.endswith(" started at +2 Momentum.")
+    assert surprise.endswith(f": {world.enemy.name} spotted them: nobody started with Momentum.")
     captions = [c.split("</caption>")[0] for c in page.split('<caption class="small">')[1:]]
     assert captions and all(not c.startswith("the ") for c in captions), captions
     assert any(c.startswith(f"{won} won by ") for c in captions), captions
@@ -165,6 +166,20 @@ def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, 
     rounds = f"{engagement.rounds} round{'s' if engagement.rounds != 1 else ''}"
     assert f"{engagement.name}: {won} won after {rounds} (applied)" in timeline
     assert "attackers won" not in timeline and "defenders won" not in timeline
+    # An engagement fought before surprise was the hiders' alone gave the watch its Momentum,
+    # and its events do not say whose it was: its log still says what that fight did.
+    for event in engagement.events:
+        event.pop("momentum", None)
+    engagement.save(update_fields=["events"])
+    page = client.get(_url("engagement", world, engagement.pk)).text
+    surprise = page.split('id="surprise">')[1].split("</p>")[0]
+    assert surprise.endswith(f": {world.enemy.name} started at +2 Momentum.")
+    # Seed 15: Red Company hides unseen, and starts at +2 Momentum.
+    unseen = _fresh_engagement(world, seed=15, surprise="attackers")
+    page = client.get(_url("engagement", world, unseen.pk)).text
+    surprise = page.split('id="surprise">')[1].split("</p>")[0]
+    assert surprise.startswith(f"Surprise: {world.force.name} hid — Hide d20")
+    assert surprise.endswith(f": {world.force.name} started at +2 Momentum.")
 
 
 def test_the_gm_is_told_which_force_won_the_engagement_just_fought(client, world):
