@@ -267,6 +267,19 @@ def battle_card(unit: _FieldedUnit, *, under_orders: bool = True) -> dict[str, A
     return card_for(unit.unit_type.card, unit_going_in(unit, under_orders=under_orders))
 
 
+def fought_kit(unit: _FieldedUnit, ordered: dict[str, Any] | None = None) -> Equipment:
+    """The kit the unit fought with: Poor outside its specialties ("counts as Poor"), on its card
+    or its Order (``ordered``: how its Orders went in, `BattleOrder.to_json`), else its own.
+    What Excellent kit's special goes by, for the unit and against it."""
+    quality = unit_effective_quality(unit)
+    equipment = Equipment(unit.equipment)
+    if ordered:
+        quality, equipment = Quality.of_word(ordered["quality"]), Equipment(ordered["equipment"])
+    specialties = ordered_specialties(unit.specialties)
+    needed = card_needs(unit.unit_type)
+    return fielded(quality, equipment, specialties, needed, own=Quality(unit.quality)).equipment
+
+
 # ---------------------------------------------------------------------------------------------
 # Orders going in
 # ---------------------------------------------------------------------------------------------
@@ -553,6 +566,7 @@ def outcome_damage(
     day: int,
     d6: Roll,
     hour: int = 0,
+    equipment: Equipment | None = None,
 ) -> tuple[CampaignUnitState, Damage]:
     """A battle's outcome for one unit, turned into BUCS damage (second edition, "Coming out").
 
@@ -563,6 +577,7 @@ def outcome_damage(
     step lost for good (Combined Arms). Armor ignores its first two Casualty hits; Excellent
     equipment its first Morale hit against a less well equipped enemy; the leader takes 3d6 per
     Casualty hit. Taken out is not dead: the unit retreats, and its fate waits for the medics.
+    ``equipment``: the kit it fought with (`fought_kit`), when not its own.
     """
     if state.status != Status.READY:
         raise BridgeError(f"{state.name} is {state.status.label}: it could not have fought")
@@ -575,9 +590,8 @@ def outcome_damage(
     armor = min(casualty, Specialty.ARMOR.row.ignores_casualty_hits)
     if Specialty.ARMOR not in state.specialties:
         armor = 0
-    excellent = (
-        1 if morale + shock and ignores_first_morale_hit(state.equipment, opposing_equipment) else 0
-    )
+    kit = state.equipment if equipment is None else equipment
+    excellent = 1 if morale + shock and ignores_first_morale_hit(kit, opposing_equipment) else 0
     quality_lost = 0
     if skill_restored:
         restored = outcome.skill_lost

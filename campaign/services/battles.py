@@ -36,6 +36,7 @@ from campaign.rules.bridge import (
     battle_card,
     battle_order,
     card_for,
+    fought_kit,
     outcome_problems,
     unit_effective_quality,
     unit_going_in,
@@ -383,13 +384,21 @@ def campaign_battle_outcome(campaign_battle: CampaignBattle) -> dict[str, Any]:
     take it: the same arguments, so the review shows what Apply does, die for die."""
     winner, outcomes = campaign_battle_outcomes(campaign_battle)
     sides = {
-        side: list(Unit.objects.filter(pk__in=pks)) for side, pks in campaign_battle.sides.items()
+        side: list(Unit.objects.filter(pk__in=pks).select_related("unit_type"))
+        for side, pks in campaign_battle.sides.items()
+    }
+    # "Counts as Poor": the kit each fought with, as its card and its Order sent it in.
+    kits = {
+        unit.pk: fought_kit(unit, campaign_battle.orders.get(str(unit.pk)))
+        for units in sides.values()
+        for unit in units
     }
     return {
         "campaign": campaign_battle.campaign,
         "outcomes": outcomes,
         "winners": campaign_battle.sides.get(winner, []) if winner else (),
-        "opposing_equipment": opposing_equipment_by_side(sides),
+        "opposing_equipment": opposing_equipment_by_side(sides, kits),
+        "kits": kits,
         "day": campaign_battle.day,
         "hour": campaign_battle.hour,
         "reason": campaign_battle.name,

@@ -47,11 +47,17 @@ def best_equipment(equipment: Iterable[Equipment | str]) -> Equipment:
     return max(ratings, key=lambda e: e.modifier, default=Equipment.ADEQUATE)
 
 
-def opposing_equipment_by_side(sides: Mapping[str, Iterable[Unit]]) -> dict[int, Equipment]:
-    """For each unit, the best equipment among the units on every other side."""
+def opposing_equipment_by_side(
+    sides: Mapping[str, Iterable[Unit]], kits: Mapping[int, Equipment] | None = None
+) -> dict[int, Equipment]:
+    """For each unit, the best equipment among the units on every other side: the kit each
+    fought with (``kits``, `bridge.fought_kit`), else its own."""
     units = {side: list(members) for side, members in sides.items()}
+    kits = kits or {}
     return {
-        unit.pk: best_equipment(u.equipment for s, us in units.items() if s != side for u in us)
+        unit.pk: best_equipment(
+            kits.get(u.pk, u.equipment) for s, us in units.items() if s != side for u in us
+        )
         for side, members in units.items()
         for unit in members
     }
@@ -220,6 +226,7 @@ def outcome_steps(
     battle: Any = None,
     seed: int | str | None = None,
     cards: Mapping[int, dict[str, Any]] | None = None,
+    kits: Mapping[int, Equipment] | None = None,
 ) -> list[OutcomeStep]:
     """What applying an outcome does to each unit, step by step, without writing anything.
 
@@ -256,6 +263,7 @@ def outcome_steps(
             day=day,
             hour=hour,
             d6=d6,
+            equipment=(kits or {}).get(unit.pk),
         )
         won = unit.pk in won_by
         details = {
@@ -298,6 +306,7 @@ def outcome_apply(
     seed: int | str | None = None,
     actor: Any = None,
     cards: Mapping[int, dict[str, Any]] | None = None,
+    kits: Mapping[int, Equipment] | None = None,
 ) -> list[HistoryEntry]:
     """Apply a battle's outcome to every persistent unit that fought, with history entries.
 
@@ -309,7 +318,9 @@ def outcome_apply(
     The dice come from `seed` (by default derived from the inputs), so the
     same inputs always give the same result. `cards` maps unit pks to the card each fought
     with (as the battle's scenario printed it); a unit not in it is judged by the card it would
-    take into battle now. Every outcome must be possible on its card.
+    take into battle now. `kits` maps unit pks to the kit each fought with
+    (`bridge.fought_kit`), what Excellent kit's special goes by; a unit not in it, its own.
+    Every outcome must be possible on its card.
     """
     require_manager(campaign, actor)
     # The campaign as stored, not as the caller last saw it: its day may have moved on.
@@ -325,6 +336,7 @@ def outcome_apply(
         battle=battle,
         seed=seed,
         cards=cards,
+        kits=kits,
     )
     day, _ = battle_time(campaign, day, hour)
     entries: list[HistoryEntry] = []

@@ -216,6 +216,34 @@ def test_a_table_battle_goes_through_the_same_bridge(campaign, squads, cast):
     assert HistoryEntry.objects.filter(kind="battle", unit=mech).exists()
 
 
+def test_excellent_kit_goes_by_the_kit_each_unit_fought_with(
+    campaign, make_unit, enemy, cast, cards
+):
+    # A rifle squad's card needs Infantry. Medics on it fought as Raw with Poor kit, though they
+    # own Excellent kit: it ignores no Morale hit for them, and against them the grunts'
+    # Excellent kit faced Poor, a less well equipped enemy, so it ignores their first.
+    cards["Rifle Squad"].specialty = "infantry"
+    cards["Rifle Squad"].save()
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.AUTO)
+    medics = make_unit("Medics", quality="elite", equipment="excellent", specialties=("medical",))
+    grunts = make_unit("Grunts", quality="elite", equipment="excellent", into=enemy)
+    shaken = {"hits_lost": 0, "skill_lost": 1, "removed": "none"}
+    campaign_battle_record(
+        campaign=campaign,
+        name="Ford",
+        sides={"blue": [medics], "red": [grunts]},
+        winner=None,
+        outcomes={medics.pk: shaken, grunts.pk: shaken},
+        actor=cast.gm,
+    )
+    medics.refresh_from_db()
+    grunts.refresh_from_db()
+    assert (medics.morale_hits, grunts.morale_hits) == (1, 0)
+    entry = HistoryEntry.objects.get(kind="battle", unit=grunts)
+    assert entry.details["opposing_equipment"] == "poor"
+    assert entry.details["damage"]["excellent_ignored"] == 1
+
+
 @pytest.mark.parametrize(
     ("outcome", "problem"),
     [
