@@ -227,6 +227,11 @@ class Unit(Versioned):
         help_text="Clock hour (hours since day 1, 00:00) its medical window runs from: its "
         "Casualty hits awaiting the medics die 24 hours after it.",
     )
+    window_quality_lost = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Quality steps lost to suppression (Combined Arms) in the battles whose "
+        "Casualty hits await the medics: the dead are measured against the steps it had before.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

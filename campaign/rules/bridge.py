@@ -537,6 +537,8 @@ def damage_apply(
         battles_fought=state.battles_fought + 1,
         last_battle_day=day,
         window_from=window_after_battle(state, clock_hour(day, hour)),
+        window_quality_lost=(state.window_quality_lost if state.casualty_hits else 0)
+        + damage.quality_lost,
     )
     if removed == Removal.DESTROYED and not taken_out_retreats:
         status = Status.DESTROYED

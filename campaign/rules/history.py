@@ -28,6 +28,7 @@ FIELD_LABELS = {
     "in_combat_zone": "in the combat zone",
     "last_battle_day": "last battle on day",
     "window_from": "the medics' 24 hours from",
+    "window_quality_lost": "quality steps lost to suppression within the medics' 24 hours",
     "leader": "leader",
 }
 

@@ -95,15 +95,19 @@ def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
 
     The unit is permanently reduced by one quality step per dead hit, and its hits are gone
     (the survivors and fresh recruits make a new, lesser unit that gains experience normally).
-    More dead than its quality has steps leaves nothing: the unit is destroyed utterly.
+    More dead than its quality has steps leaves nothing: the unit is destroyed utterly. The steps
+    counted are those it had before the battles that wounded them: a step lost to suppression
+    in those battles (Combined Arms) is lost for good, but it is not what kills the unit, so a
+    Legendary unit is never lost for good to a single Team Bravo Hit (rulings, property 1).
     """
     dead = state.casualty_hits
     if dead == 0 or state.status == Status.DESTROYED:
         return state, 0
-    if dead > int(state.quality):
-        return state.but(casualty_hits=0, status=Status.DESTROYED, in_combat_zone=False), dead
+    if dead > int(state.quality) + state.window_quality_lost:
+        destroyed = state.but(status=Status.DESTROYED, in_combat_zone=False)
+        return destroyed.but(casualty_hits=0, window_quality_lost=0), dead
     reduced = with_quality(state, state.quality.lowered(dead))
-    return reduced.but(casualty_hits=0), dead
+    return reduced.but(casualty_hits=0, window_quality_lost=0), dead
 
 
 @dataclass(frozen=True)

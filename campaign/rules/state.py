@@ -106,6 +106,10 @@ class CampaignUnitState:
     hour, or an earlier battle's whose Casualty hits still awaited the medics when it fought
     again. None before its first battle, and for a battle from before the campaign kept the
     hour (the window then runs from 00:00 of `last_battle_day`)."""
+    window_quality_lost: int = 0
+    """Quality steps lost to suppression (Combined Arms) in the battles whose Casualty hits await
+    the medics: when the window closes, the dead are measured against the steps the unit had
+    before them (`recovery.casualties_die`)."""
     leader: LeaderState | None = field(default=None)
 
     @property
@@ -197,7 +201,7 @@ def snapshot_diff(
     return {k: before.get(k) for k in changed}, {k: after.get(k) for k in changed}
 
 
-LATER_FIELDS: dict[str, Any] = {"window_from": None}
+LATER_FIELDS: dict[str, Any] = {"window_from": None, "window_quality_lost": 0}
 """Recorded fields added after units had histories, with the value every unit had until then:
 an entry written before a field existed holds none of it, so a replay starts it here."""
 

@@ -113,6 +113,7 @@ READERS = {
     "in_combat_zone": _flag,
     "last_battle_day": _day,
     "window_from": _clock,
+    "window_quality_lost": lambda v: _whole(v, 0, MAX_HITS),
 }
 
 

@@ -55,6 +55,7 @@ def form_data(unit: Unit, **changes) -> dict:
         "battles_fought": unit.battles_fought,
         "last_battle_day": unit.last_battle_day or "",
         "window_from": "" if unit.window_from is None else unit.window_from,
+        "window_quality_lost": unit.window_quality_lost,
         "reason": "",
         "history-TOTAL_FORMS": 0,
         "history-INITIAL_FORMS": 0,

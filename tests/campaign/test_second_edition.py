@@ -115,10 +115,35 @@ def test_quality_protects_the_chance_of_being_lost_for_good_falls_with_every_ste
 
 
 @pytest.mark.parametrize("card_hits", SHIPPED_HITS)
-def test_a_legendary_unit_is_never_lost_for_good_to_a_single_team_bravo_hit(card_hits):
+@pytest.mark.parametrize("skill_lost", [0, 1, 2])
+@pytest.mark.parametrize("restored", [True, False], ids=["one_year_war", "combined_arms"])
+def test_a_legendary_unit_is_never_lost_for_good_to_a_single_team_bravo_hit(
+    card_hits, skill_lost, restored
+):
+    # Suppressed too: under Combined Arms each point is a quality step lost for good, but the
+    # dead are measured against the steps the unit had before the battle.
     legendary = unit_state(quality=Q.LEGENDARY)
     removed = "destroyed" if card_hits == 1 else "none"
-    assert lost_for_good(legendary, UnitOutcome(1, 0, removed), card_hits) == 0
+    outcome = UnitOutcome(1, skill_lost, removed)
+    assert lost_for_good(legendary, outcome, card_hits, restored=restored) == 0
+
+
+def test_a_step_lost_to_suppression_is_lost_for_good_but_is_not_what_kills_the_unit():
+    # Combined Arms, a Legendary unit on a 1-Hit card: suppressed once (Elite for good), then
+    # taken out by its one Hit: blow 6, every split die 4+: 6 Casualty hits, none saved.
+    rolls = iter((6, 6, 6, 6, 6, 6, 6))
+    after, _ = outcome_damage(
+        unit_state(quality=Q.LEGENDARY), UnitOutcome(1, 1, "destroyed"), card_hits=1,
+        skill_restored=False, opposing_equipment=Equipment.ADEQUATE, day=1,
+        d6=lambda: next(rolls),
+    )  # fmt: skip
+    assert (after.quality, after.casualty_hits, after.window_quality_lost) == (Q.ELITE, 6, 1)
+    after, dead = casualties_die(after)
+    assert dead == 6 and after.status != Status.DESTROYED
+    assert (after.quality, after.window_quality_lost) == (Q.RAW, 0)
+    # An Elite unit that went in Elite has only its five steps: six dead leave nothing.
+    elite = unit_state(quality=Q.ELITE, casualty_hits=6)
+    assert casualties_die(elite)[0].status == Status.DESTROYED
 
 
 def test_a_legendary_and_a_raw_unit_taken_out_by_the_same_shot():
