@@ -437,23 +437,18 @@ def fielded(
     equipment: Equipment,
     specialties: Iterable[Specialty],
     needed: Iterable[Specialty],
-    *,
-    own: Quality | None = None,
 ) -> Fielded:
     """How a unit fights on a task that needs one of `needed` (nothing needed: any unit may).
 
-    `quality` is the quality it would fight at (its effective one); `own` its own quality step,
-    when hits have lowered it (default: `quality`). Outside its specialties a unit fights as Raw
-    with Poor kit ("units without the Infantry specialty fight as Raw"; "a unit pressed into a
-    task outside its specialties counts as Poor"). A Raw unit may hold no specialty at all, so
-    for it "fights as Raw" is its own quality: it keeps its own kit rather than paying for Raw
-    twice. Only a unit Raw in its own step is excused: one brought down to Raw by its hits still
-    holds specialties, and outside them it counts as Poor as it did unhurt.
+    Outside its specialties a unit fights as Raw with Poor kit ("units without the Infantry
+    specialty fight as Raw"; "a unit pressed into a task outside its specialties counts as
+    Poor"), whatever its quality and kit. A Raw unit, which may hold no specialty, is outside
+    them on every task that needs one: Raw it is already, and its kit counts as Poor there.
     """
     needed = frozenset(needed)
     covered = not needed or bool(needed & set(specialties))
     quality = Quality(quality)
-    if covered or Quality(quality if own is None else own) == Quality.RAW:
+    if covered:
         return Fielded(quality, equipment, covered)
     return Fielded(Quality.RAW, equipment_for_task(equipment, within_specialties=False), False)
 

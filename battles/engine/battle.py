@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
@@ -30,7 +31,7 @@ from .victory import score_end, score_turn
 if TYPE_CHECKING:
     from .commander import Commander, UnitInfo
     from .dice import Dice
-    from .geometry import Point
+    from .geometry import Point, Polygon
     from .movement import Passage, PassageKey, PathCheck, PlanAsked
     from .pathfinding import PathFinder
     from .scenario import Scenario
@@ -249,7 +250,7 @@ class Battle:
         plans: list[tuple[list[Point], float | None]] = []
         pos = unit.position
         budget = unit.card.move
-        razing = False
+        attacked: list[Polygon] = []  # buildings attacked earlier in the activation
         for s in steps:
             if isinstance(s, MoveStep):
                 move: Any = s  # Its waypoints and facing are checked here.
@@ -257,7 +258,7 @@ class Battle:
                 if move.facing is not None and not _finite(move.facing):
                     raise IllegalActionError(f"bad facing {move.facing!r}")
                 problem, cost = path_problem(self, unit, path, budget)
-                if problem and razing:
+                if problem and _may_open(self, unit, path, attacked):
                     # Attacks resolve at once: the building attacked first may fall and open
                     # the way. The move is judged when it comes (``perform``).
                     plans.append((path, None))
@@ -268,7 +269,7 @@ class Battle:
                     plans.append((path, cost))
                 pos = path[-1]
             elif isinstance(s, AttackStep) and s.target in self.state.buildings:
-                razing = True
+                attacked.append(self.state.buildings[s.target].polygon)
         if steps and not isinstance(steps[0], MoveStep):
             first = steps[0]
             at, legal = self._legal
@@ -315,6 +316,18 @@ class Battle:
 
 def _finite(x: object) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _may_open(b: Battle, unit: UnitState, path: list[Point], attacked: list[Polygon]) -> bool:
+    """Whether a move refused now might be legal once a building attacked before it falls: it
+    is refused for the terrain alone (not for its cost, nor for leaving the table) and runs
+    into one of those buildings."""
+    if path_problem(b, unit, path, math.inf)[0] is None:
+        return False  # Only its cost is against it, and rubble makes no move cheaper.
+    w, h = b.state.scenario.width, b.state.scenario.height
+    if not all(0 <= x <= w and 0 <= y <= h for x, y in path):
+        return False
+    return any(poly.crossed_by(p, q) for poly in attacked for p, q in pairwise(path))
 
 
 def _point(p: object) -> Point:

@@ -198,7 +198,6 @@ def going_in(
     specialties: Any = (),
     needed: Any = (),
     under_orders: bool = True,
-    own: Quality | None = None,
 ) -> GoingIn:
     """The one rule for a unit's battle Skill (rulings.md, "The bridge, second edition").
 
@@ -209,7 +208,7 @@ def going_in(
     """
     if "skill" not in card:
         raise BridgeError(f"{card.get('name', 'this card')} is not a unit card: it has no Skill")
-    kit = fielded(effective, equipment, specialties, needed, own=own)
+    kit = fielded(effective, equipment, specialties, needed)
     modifier = kit.quality.alone(under_orders=under_orders) + kit.equipment.modifier
     shift = skill_shift(modifier)
     skill = shifted_skill(card["skill"], shift)
@@ -254,7 +253,6 @@ def unit_going_in(
         specialties=ordered_specialties(unit.specialties),
         needed=card_needs(unit.unit_type),
         under_orders=under_orders,
-        own=Quality(unit.quality),
     )
 
 
@@ -277,7 +275,7 @@ def fought_kit(unit: _FieldedUnit, ordered: dict[str, Any] | None = None) -> Equ
         quality, equipment = Quality.of_word(ordered["quality"]), Equipment(ordered["equipment"])
     specialties = ordered_specialties(unit.specialties)
     needed = card_needs(unit.unit_type)
-    return fielded(quality, equipment, specialties, needed, own=Quality(unit.quality)).equipment
+    return fielded(quality, equipment, specialties, needed).equipment
 
 
 # ---------------------------------------------------------------------------------------------
@@ -370,7 +368,6 @@ def battle_order(
     standing: dict[str, Any] | None,
     character_order: CharacterOrder | None,
     led: bool,
-    own: Quality | None = None,
 ) -> BattleOrder:
     """The BUCS rules on Orders, at the bridge (docs/bucs-choices.md, "Orders at the bridge").
 
@@ -392,7 +389,7 @@ def battle_order(
                 "goes in without Orders and holds in place."
             )
             return BattleOrder(None, effective, equipment, notes=tuple(notes), **base)
-        kit = order_kit(kind, effective, equipment, tuple(specialties), own=own)
+        kit = order_kit(kind, effective, equipment, tuple(specialties))
         if not within_specialties(kind, tuple(specialties)):
             poor = f", with {kit.equipment.label} kit" if kit.equipment != equipment else ""
             notes.append(f"{kind.label} is outside its specialties: it performs as Raw{poor}.")

@@ -298,19 +298,14 @@ class _Fight:
     def fights_at(self, unit: _Unit) -> tuple[Quality, Equipment, list[list[Any]]]:
         """Its quality and kit for this pairing, and the notes that explain them."""
         notes: list[list[Any]] = []
-        own = Quality(unit.state.quality)
-        kit = fielded(
-            unit.quality, unit.state.equipment, unit.specialties, COMBAT_SPECIALTIES, own=own
-        )
+        kit = fielded(unit.quality, unit.state.equipment, unit.specialties, COMBAT_SPECIALTIES)
         quality, equipment = kit.quality, kit.equipment
         if not kit.covered:
-            if own != Quality.RAW:
-                notes.append(["no Infantry (or vehicle) specialty: fights as Raw, with Poor kit",
-                              0])  # fmt: skip
+            notes.append(["no Infantry (or vehicle) specialty: fights as Raw, with Poor kit", 0])
             return quality, equipment, notes
         order = unit.setup.order
         if order is not None and not within_specialties(order, unit.specialties):
-            kit = order_kit(order, quality, equipment, unit.specialties, own=own)
+            kit = order_kit(order, quality, equipment, unit.specialties)
             poor = f", with {kit.equipment.label} kit" if kit.equipment != equipment else ""
             notes.append([f"{order.label} is outside its specialties: performs as Raw{poor}", 0])
             quality, equipment = kit.quality, kit.equipment

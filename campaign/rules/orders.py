@@ -66,17 +66,11 @@ def order_needs(kind: OrderKind) -> frozenset[Specialty]:
 
 
 def order_kit(
-    kind: OrderKind,
-    quality: Quality,
-    equipment: Equipment,
-    specialties: tuple[Specialty, ...],
-    *,
-    own: Quality | None = None,
+    kind: OrderKind, quality: Quality, equipment: Equipment, specialties: tuple[Specialty, ...]
 ) -> Fielded:
     """The quality and kit a unit performs the Order with: outside its specialties, as Raw with
-    Poor kit ("performs as Raw"; "counts as Poor"), by the one rule `units.bucs.fielded` (`own`:
-    the unit's own quality step, when hits have lowered `quality`)."""
-    return fielded(quality, equipment, specialties, order_needs(kind), own=own)
+    Poor kit ("performs as Raw"; "counts as Poor"), by the one rule `units.bucs.fielded`."""
+    return fielded(quality, equipment, specialties, order_needs(kind))
 
 
 def order_quality(kind: OrderKind, quality: Quality, specialties: tuple[Specialty, ...]) -> Quality:

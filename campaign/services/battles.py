@@ -52,7 +52,7 @@ from campaign.services.outcomes import (
     outcome_apply,
     outcome_revert,
 )
-from units.bucs import Equipment, Quality
+from units.bucs import Equipment
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 
@@ -81,7 +81,6 @@ def deployment_order(
         standing=standing,
         character_order=character_order(under_way.get(unit.pk)),
         led=led,
-        own=Quality(unit.quality),
     )
 
 

@@ -112,9 +112,13 @@ def test_a_unit_on_a_card_its_specialties_do_not_cover_fights_as_raw_with_poor_k
     assert (covered.modifier, covered.skill) == (+8, 5)
 
 
-def test_a_raw_unit_fights_as_raw_with_its_own_kit_on_any_card():
-    # Raw may hold no specialty (its limit is 0): "fights as Raw" is already its quality.
+def test_a_raw_unit_fights_with_poor_kit_on_any_card_that_needs_a_specialty():
+    # Raw may hold no specialty (its limit is 0): on a card that needs one it is outside its
+    # specialties like any unit, Raw and with Poor kit (−10), whatever it owns; a card that needs
+    # none takes its own kit.
     going = going_in(RIFLES, effective=Q.RAW, equipment=E.GOOD, needed={S.INFANTRY})
+    assert (going.quality, going.equipment, going.modifier, going.shift) == (Q.RAW, E.POOR, -10, -3)
+    going = going_in(RIFLES, effective=Q.RAW, equipment=E.GOOD, needed=())
     assert (going.quality, going.equipment, going.modifier, going.shift) == (Q.RAW, E.GOOD, -4, -1)
 
 

@@ -12,9 +12,10 @@ from campaign.rules.quick import Stance, quick_resolve
 from campaign.rules.state import Status
 from campaign.services import quick_resolve_run
 from tests.campaign.helpers import dice, unit_state
-from units.bucs import Quality, Specialty
+from units.bucs import Equipment, Quality, Specialty
 
 Q = Quality
+E = Equipment
 
 
 def fight(attacker=None, defender=None, *rolls, rounds=5, a_stance=None, d_stance=None, d6s=()):
@@ -136,12 +137,13 @@ def test_it_refuses_a_round_limit_out_of_range():
         fight(rounds=51)
 
 
-def test_a_raw_unit_fights_as_raw_with_its_own_kit():
-    # Raw may hold no specialty at all: "fights as Raw" is its own −6, not −6 and Poor kit too.
-    recruits = unit_state(name="Recruits", quality=Q.RAW, specialties=())
+def test_a_raw_unit_without_infantry_fights_with_poor_kit_as_any_other():
+    # Raw may hold no specialty at all, so it is always without Infantry: Raw it is, and its
+    # Excellent kit counts as Poor ("a unit pressed into a task outside its specialties").
+    recruits = unit_state(name="Recruits", quality=Q.RAW, specialties=(), equipment=E.EXCELLENT)
     (pairing,) = pairings(fight(recruits, None, 10, 10, rounds=1))
-    assert mods(pairing["attackers"])["equipment: Adequate"] == 0
-    assert "equipment: Poor" not in mods(pairing["attackers"])
+    assert mods(pairing["attackers"])["equipment: Poor"] == -4
+    assert "equipment: Excellent" not in mods(pairing["attackers"])
     medics = unit_state(name="Medics", specialties=(Specialty.MEDICAL,))
     (pairing,) = pairings(fight(medics, None, 10, 10, rounds=1))
     assert mods(pairing["attackers"])["equipment: Poor"] == -4

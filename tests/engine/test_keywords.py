@@ -223,6 +223,21 @@ def test_a_move_after_an_attack_may_not_enter_the_rubble_it_made(steps):
     assert not b.state.terrain[-1].polygon.contains_strictly(b.state.units["s"].position)
 
 
+def test_a_move_after_an_attack_that_no_fall_could_open_is_refused_before_anything_happens():
+    # Over the Move left, or clear of the house fired at: the shot cannot make it legal, so the
+    # activation is refused at once, the house untouched.
+    house = building("h", square(4, 3, 8, 7), resistance=0, hits=1, rubble={"kind": "open"})
+    squad = unit("s", (1, 5), weapons=CANNON, keywords=["split_movement"])
+    wood = piece("w", "woods", square(0, 0, 3, 2))
+    sc = scenario([squad], [unit("r", (22, 22))], terrain=[wood], buildings=[house])
+    b = battle(sc, [6, 1])
+    logged = len(b.log)
+    for second in ((2, 11),), ((2, 1),):  # 6" of the 5" left; into the wood
+        with pytest.raises(IllegalActionError, match="may not move"):
+            act(b, "s", MoveStep(((2, 5),)), AttackStep("h", "Cannon"), MoveStep(second))
+    assert len(b.log) == logged and not b.state.buildings["h"].collapsed
+
+
 def test_move_and_fire_is_a_permission_not_a_general_rule():
     # The same activation, legal for a card with Move and Fire, is refused for one without
     # (either order), and nothing happens: the unit has not moved.
