@@ -320,13 +320,9 @@ def _finite(x: object) -> bool:
 
 def _may_open(b: Battle, unit: UnitState, path: list[Point], attacked: list[Polygon]) -> bool:
     """Whether a move refused now might be legal once a building attacked before it falls: it
-    is refused for the terrain alone (not for its cost, nor for leaving the table) and runs
-    into one of those buildings."""
+    is refused for more than its cost, and runs into one of those buildings."""
     if path_problem(b, unit, path, math.inf)[0] is None:
         return False  # Only its cost is against it, and rubble makes no move cheaper.
-    w, h = b.state.scenario.width, b.state.scenario.height
-    if not all(0 <= x <= w and 0 <= y <= h for x, y in path):
-        return False
     return any(poly.crossed_by(p, q) for poly in attacked for p, q in pairwise(path))
 
 
