@@ -202,33 +202,38 @@ def test_planted_a_collapse_that_does_not_spot_what_it_exposed_is_caught():
     assert _rules(scn, faulty).count(("spotting", collapse_at)) == 2
 
 
-def test_planted_a_shot_at_the_people_in_a_house_from_the_hill_it_stands_on_is_caught():
+def _a_hits_b(sc: dict[str, Any], distance: float) -> tuple[Any, list[dict], int]:
+    """A crafted battle whose first activation, a's, passes, and a legal log of it; then the
+    log with a damaging Gun shot at b planted in that activation: (scenario, the planted log,
+    the activation's index)."""
     from battles.engine import Activate
 
+    scn, events = _log(sc, [], ("blue", Activate("a")))
+    assert not _broken(scn, events)
+    at = next(i for i, e in enumerate(events) if e["kind"] == "activation")
+    shot = _shot("a", "b", "Gun", 3, distance, 2, to_hit=1, pen=6, armour=1, res=2)
+    return (
+        scn,
+        [*events[: at + 1], *shot, {"kind": "damage", "unit": "b", "by": "a", "hits": 1}],
+        at,
+    )
+
+
+def test_planted_a_shot_at_the_people_in_a_house_from_the_hill_it_stands_on_is_caught():
     sc = scenario(
         [unit("a", (9, 2))],
         [unit("b", (11, 2))],
         terrain=[piece("hill", "hill", square(8, 0, 16, 4))],
         buildings=[building("h", square(10, 0, 14, 4))],
     )
-    scn, events = _log(sc, [], ("blue", Activate("a")))
-    assert not _broken(scn, events)
-    at = next(i for i, e in enumerate(events) if e["kind"] == "activation")
-    faulty = events[: at + 1] + _shot("a", "b", "Gun", 3, 2.0, 2, to_hit=1, pen=6, armour=1, res=2)
-    faulty += [{"kind": "damage", "unit": "b", "by": "a", "hits": 1}]
+    scn, faulty, at = _a_hits_b(sc, 2.0)
     assert ("buildings", at + 5) in _rules(scn, faulty)
 
 
 def test_planted_a_shot_along_the_joint_of_two_woods_is_caught():
-    from battles.engine import Activate
-
     halves = [piece("w1", "woods", square(4, 0, 6, 2)), piece("w2", "woods", square(4, 2, 6, 4))]
     sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))], terrain=halves)
-    scn, events = _log(sc, [], ("blue", Activate("a")))
-    assert not _broken(scn, events)
-    at = next(i for i, e in enumerate(events) if e["kind"] == "activation")
-    faulty = events[: at + 1] + _shot("a", "b", "Gun", 3, 6.0, 2, to_hit=1, pen=6, armour=1, res=2)
-    faulty += [{"kind": "damage", "unit": "b", "by": "a", "hits": 1}]
+    scn, faulty, at = _a_hits_b(sc, 6.0)
     # b stands concealed behind the joint (the log's own conceal): a shot at it is the fault.
     assert ("cover", at + 5) in _rules(scn, faulty)
 
