@@ -101,6 +101,30 @@ def test_razing_a_building_scores_at_the_end():
     assert rec.result.buildings[0].collapsed
 
 
+def test_holding_a_building_scores_as_a_hold_objective_on_its_ground():
+    # The house is the objective's ground: blue's squad inside it holds it each turn, though it
+    # is hidden and only the building can be attacked; red, outside the radius, contests nothing.
+    from .helpers import building, square
+
+    house = building("h", square(10, 10, 14, 14))
+    objs = [{"id": "house", "point": [12, 12], "radius": 2, "sides": ["blue", "red"],
+             "points_per_turn": 1}]  # fmt: skip
+    sc = scenario(
+        [unit("a", (12, 12))],
+        [unit("b", (20, 20))],
+        objectives=objs,
+        buildings=[house],
+        turn_limit=2,
+    )
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([6, 1, 6, 1]),
+        commanders={"blue": Scripted(), "red": Scripted()},
+    )
+    held = [e for e in rec.events if e.KIND == "score" and e.reason == "objective:house"]
+    assert [(e.side, e.points) for e in held] == [("blue", 1), ("blue", 1)]
+
+
 def test_result_reports_each_unit():
     sc = scenario(
         [unit("a", (2, 2))], [unit("b", (8, 2), hits=3), unit("c", (20, 20))], turn_limit=1
