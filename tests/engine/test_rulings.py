@@ -3,10 +3,16 @@ chose, played out with fixed dice."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from pathlib import Path
+
 import pytest
 
+import battles.engine
 from battles.engine import CLOSE_COMBAT, AttackStep, IllegalActionError, MoveStep, run_battle
 from battles.engine.probability import attack_options
+from battles.engine.rulesets import RULESETS
 from battles.engine.targeting import legal_attacks
 
 from .helpers import Scripted, act, battle, building, of, piece, scenario, square, unit
@@ -135,3 +141,16 @@ def test_e30_an_aerial_amphibious_unit_flies_over_water_at_full_cost():
         ruleset="one_year_war",
     )
     assert of(act(battle(amph), "a", MoveStep(((4, 2), (8, 2)))), "move")[0].cost == 4
+
+
+def test_rulesets_are_data_not_scattered_ifs():
+    # Every difference between the rulesets is a field of its Ruleset (rulesets.py): no other
+    # module of the engine names a ruleset, or asks which one is in force by its name.
+    engine = Path(battles.engine.__file__).parent
+    named = re.compile(r"""["'](combined_arms|one_year_war)["']|ruleset\.name\s*[!=]=""")
+    for path in sorted(engine.rglob("*.py")):
+        if path.name != "rulesets.py":
+            assert not named.search(path.read_text()), path
+    assert all(dataclasses.is_dataclass(r) for r in RULESETS.values())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        RULESETS["one_year_war"].demoralise_at_skill = 1  # type: ignore[misc]

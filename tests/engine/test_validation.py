@@ -12,6 +12,7 @@ from battles.engine import (
     COMBINED_ARMS,
     AttackStep,
     Keyword,
+    MoveStep,
     ScenarioError,
     UnitCard,
     parse_scenario,
@@ -433,6 +434,16 @@ def test_non_scenarios_are_refused_not_crashed(junk):
 def test_the_table_is_24_by_24_unless_the_scenario_says_otherwise():
     sc = parse_scenario(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
     assert (sc.width, sc.height) == (24, 24)
+
+
+def test_positions_are_real_numbers():
+    # Not a grid: a unit stands, moves and measures at any point, kept to a thousandth of an inch.
+    sc = scenario([unit("a", (2.25, 3.5))], [unit("b", (20.125, 19.75))])
+    assert parse_scenario(sc).sides[0].units[0].position == (2.25, 3.5)
+    b = battle(sc)
+    ev = act(b, "a", MoveStep(((5.8765, 3.5),)))
+    assert b.state.units["a"].position == (5.877, 3.5)
+    assert of(ev, "move")[0].cost == 3.627
 
 
 def test_a_turn_limit_is_required():
