@@ -20,7 +20,7 @@ from .commander import BattleView
 from .dice import discard
 from .errors import IllegalActionError
 from .events import EndReason, RevealCause
-from .movement import execute_move, path_problem
+from .movement import execute_move, facing_after, path_problem
 from .shapes import shape
 from .sight import Sight
 from .state import BattleState
@@ -175,7 +175,7 @@ class Battle:
 
     def perform(self, side: str, action: object) -> None:
         """Check and carry out one activation for ``side`` (whatever its commander returned)."""
-        unit, steps, plans = self._check(side, action)
+        unit, steps, plans, judged = self._check(side, action)
         table = self.state.terrain_version
         spent = 0.0
         self.emit(ev.Activation(unit.id, side, unit.activations + 1))
@@ -201,13 +201,16 @@ class Battle:
                     break  # A failed terrain roll: activation spent, no attack.
             elif isinstance(step, AttackStep):
                 # A first step was checked by _check, and only the Activation event (which no
-                # rule of attack reads) has happened since; later steps follow a move.
-                problem = attack_problem(self, unit, step.target, step.weapon) if i else None
+                # rule of attack reads) has happened since; later steps follow a move, and
+                # _check judged those it could from where the move ends.
+                judge = i and i not in judged
+                problem = attack_problem(self, unit, step.target, step.weapon) if judge else None
                 if problem:
                     raise IllegalActionError(f"{unit.id} may not attack {step.target}: {problem}")
                 resolve_attack(self, unit, step.target, step.weapon)
             else:
-                problem = sensor_problem(self, unit, step.target) if i else None
+                judge = i and i not in judged
+                problem = sensor_problem(self, unit, step.target) if judge else None
                 if problem:
                     raise IllegalActionError(f"{unit.id} may not reveal {step.target}: {problem}")
                 target = self.state.units[step.target]
@@ -217,7 +220,9 @@ class Battle:
 
     def _check(
         self, side: str, action: object
-    ) -> tuple[UnitState, tuple, list[tuple[list[Point], float | None]]]:
+    ) -> tuple[UnitState, tuple, list[tuple[list[Point], float | None]], set[int]]:
+        """The unit, its steps, each move's path and cost (None: judged when it comes), and the
+        steps after a move already judged from where the move ends."""
         if not isinstance(action, Activate):
             raise IllegalActionError(f"a commander must return an Activate, got {action!r}")
         # Read as Any until checked: a commander may fill an Activate with anything.
@@ -248,10 +253,11 @@ class Battle:
                 f"{unit.id} may not {'-'.join(form) or 'pass'}: each unit moves or fires, not both"
             )
         plans: list[tuple[list[Point], float | None]] = []
-        pos = unit.position
+        pos, facing = unit.position, unit.facing
         budget = unit.card.move
         attacked: list[Polygon] = []  # buildings attacked earlier in the activation
-        for s in steps:
+        judged: set[int] = set()
+        for i, s in enumerate(steps):
             if isinstance(s, MoveStep):
                 move: Any = s  # Its waypoints and facing are checked here.
                 path = [pos, *(_point(p) for p in move.to)]
@@ -267,9 +273,18 @@ class Battle:
                 else:
                     budget -= cost
                     plans.append((path, cost))
-                pos = path[-1]
-            elif isinstance(s, AttackStep) and s.target in self.state.buildings:
-                attacked.append(self.state.buildings[s.target].polygon)
+                pos, facing = path[-1], facing_after(path, move.facing, facing)
+            else:
+                # After a move: judged now from where the move ends, so that a refusal leaves
+                # nothing done. The move changes nothing else an attack asks about, but for a
+                # concealed target it may spot: that attack is judged when it comes.
+                if i and (isinstance(s, RevealStep) or not self._concealed(s.target)):
+                    problem = self._after_move_problem(unit, s, pos, facing)
+                    if problem:
+                        raise IllegalActionError(f"{unit.id}: {problem}")
+                    judged.add(i)
+                if isinstance(s, AttackStep) and s.target in self.state.buildings:
+                    attacked.append(self.state.buildings[s.target].polygon)
         if steps and not isinstance(steps[0], MoveStep):
             first = steps[0]
             at, legal = self._legal
@@ -281,7 +296,19 @@ class Battle:
                 problem = attack_problem(self, unit, first.target, first.weapon)
             if problem:
                 raise IllegalActionError(f"{unit.id}: {problem}")
-        return unit, steps, plans
+        return unit, steps, plans, judged
+
+    def _concealed(self, target: str) -> bool:
+        found = self.state.units.get(target)
+        return found is not None and found.concealed
+
+    def _after_move_problem(
+        self, unit: UnitState, step: AttackStep | RevealStep, pos: Point, facing: float
+    ) -> str | None:
+        """Why the attack or reveal may not be made from where a move ends, facing ``facing``."""
+        if isinstance(step, RevealStep):
+            return sensor_problem(self, unit, step.target, pos)
+        return attack_problem(self, unit, step.target, step.weapon, pos, facing)
 
     def _spot_after_move(self, unit: UnitState) -> None:
         """Concealed units in the open with a clear line to an enemy are seen."""

@@ -247,22 +247,21 @@ def execute_move(
             # and rounding can carry the unit over it: it stands outside (E12).
             travelled[-1] = _outside(travelled[-1], (halted, *passage(b, unit).obstacles))
         cost = paths.path_cost(travelled, passage(b, unit).cost_regions)
-    new_facing = unit.facing if facing is None else facing % 360.0
-    if facing is None and len(travelled) > 1 and travelled[-1] != travelled[0]:
-        new_facing = geometry.bearing(travelled[-2], travelled[-1])
-    b.emit(
-        ev.Move(
-            unit.id,
-            tuple(travelled),
-            geometry.rnd(cost),
-            geometry.rnd(new_facing) % 360.0,
-            halted is not None,
-        )
-    )
+    # A unit stopped short never makes the turn it planned at the end (turning is movement).
+    new_facing = facing_after(travelled, facing if halted is None else None, unit.facing)
+    b.emit(ev.Move(unit.id, tuple(travelled), geometry.rnd(cost), new_facing, halted is not None))
     for _ in range(breached):
         if unit.active:
             damage(b, unit, None)
     return halted is None and unit.active
+
+
+def facing_after(path: list[Point], named: float | None, facing: float) -> float:
+    """The facing after walking ``path`` (its start first) from ``facing``: the one the unit
+    names, or else the way its last leg went (E16), as the log has it."""
+    if named is None and len(path) > 1 and path[-1] != path[0]:
+        named = geometry.bearing(path[-2], path[-1])
+    return facing if named is None else geometry.rnd(named % 360.0) % 360.0
 
 
 def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float, str, Polygon]]:

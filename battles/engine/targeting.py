@@ -145,6 +145,8 @@ def attack_problem(
     inside = None if target.card.has(Keyword.AERIAL) else b.sight.building_at(target.position)
     if inside is not None and not _in_building(b, attacker, inside, pos):
         return f"{target_id} is inside building {inside}: attack the building"
+    if prof.kind is AttackKind.RAM and (walls := _rams_out_of(b, attacker, target, pos)):
+        return f"{attacker.id} is inside {walls}: a ram's blow back could not strike it (E32)"
     same_piece = b.sight.in_one_piece(attacker, target, pos)
     if target.concealed and not same_piece:
         return f"{target_id} is concealed"
@@ -333,6 +335,8 @@ def legal_attacks(
                 continue
             if dist > prof.range + 1e-9:
                 continue
+            if prof.kind is AttackKind.RAM and _rams_out_of(b, attacker, target, pos):
+                continue
             if clear is None:
                 clear = _unit_in_view(
                     b, attacker, target, pos, facing, fixed, aerial_attacker or aerial_target
@@ -364,6 +368,16 @@ def _unit_in_view(
     if not sight.sees(attacker, target, pos):
         return False
     return not fixed or geometry.in_arc(pos, facing, target.position)
+
+
+def _rams_out_of(b: Battle, attacker: UnitState, target: UnitState, pos: Point) -> str | None:
+    """The building a ram from ``pos`` at ``target`` would go out of, if any (a flier is never
+    inside one). "Attack the building, not the people inside": the blow back would strike the
+    people inside, so there is no such ram (E32)."""
+    walls = None if Keyword.AERIAL in attacker.card.keywords else b.sight.building_at(pos)
+    if walls is None or Keyword.AERIAL in target.card.keywords:
+        return walls
+    return None if b.sight.building_at(target.position) == walls else walls
 
 
 def _in_building(b: Battle, attacker: UnitState, building: str, pos: Point) -> bool:

@@ -99,6 +99,23 @@ def test_a_failed_terrain_roll_stops_the_unit_at_the_edge():
     assert 3.98 <= x < 4 and y == 2
 
 
+def test_a_unit_stopped_at_the_edge_makes_no_turn_it_planned_for_the_end():
+    # "Failed terrain roll: stop at the edge, activation spent", and for a Fixed Mount "turning
+    # is movement": the turn named for the end of the move never comes. It faces the way it went.
+    sc = scenario(
+        [unit("a", (2, 2), facing=0, keywords=["fixed_mount"])],
+        [unit("b", (20, 20))],
+        terrain=[piece("river", "river", square(4, 0, 5, 10))],
+    )
+    b = battle(sc, [5])
+    move = of(act(b, "a", MoveStep(((7, 2),), facing=45.0)), "move")[0]
+    assert move.halted and move.facing == b.state.units["a"].facing
+    assert move.facing == geometry.bearing((2, 2), (7, 2))
+    b = battle(sc, [1])
+    move = of(act(b, "a", MoveStep(((7, 2),), facing=45.0)), "move")[0]
+    assert not move.halted and move.facing == 45.0
+
+
 def test_a_unit_stopped_at_a_slanting_edge_stands_outside_the_piece():
     # A rubble edge met at a shallow angle: 0.01" short along the path is under a thousandth of
     # an inch from the edge, and rounding the stop to the log's thousandths once put the unit

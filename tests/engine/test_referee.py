@@ -186,6 +186,39 @@ def test_planted_a_halted_move_that_does_not_spot_is_caught():
     assert ("spotting", move_at) in found
 
 
+def test_planted_a_turn_at_the_end_of_a_move_stopped_short_is_caught():
+    from battles.engine import Activate
+
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["fixed_mount"])],
+        [unit("b", (20, 20))],
+        terrain=[piece("river", "river", square(4, 0, 5, 10))],
+    )
+    scn, events = _log(sc, [5], ("blue", Activate("a", (MoveStep(((7, 2),), facing=45.0),))))
+    assert not _broken(scn, events)
+    move_at = next(i for i, e in enumerate(events) if e["kind"] == "move")
+    faulty = [dict(e, facing=45.0) if i == move_at else e for i, e in enumerate(events)]
+    assert ("facing", move_at) in _rules(scn, faulty)
+
+
+def test_planted_a_ram_out_of_a_building_is_caught():
+    from battles.engine import Activate, AttackStep
+
+    sc = scenario(
+        [unit("in", (9.6, 2))],
+        [unit("out", (10.4, 2))],
+        buildings=[building("h", square(6, 0, 10, 4))],
+    )
+    shot = ("blue", Activate("in", (AttackStep("out", "Gun"),)))
+    scn, events = _log(sc, [1, 6, 6, 1, 6], shot)
+    assert not _broken(scn, events)
+    at = next(i for i, e in enumerate(events) if e["kind"] == "attack")
+    faulty = [
+        dict(e, weapon="Ram", attack="ram", power=2) if i == at else e for i, e in enumerate(events)
+    ]
+    assert ("buildings", at) in _rules(scn, faulty)
+
+
 def test_planted_a_collapse_that_does_not_spot_what_it_exposed_is_caught():
     from battles.engine import Activate, AttackStep
 

@@ -1,4 +1,4 @@
-"""Rulings E26-E31 (`docs/rules.md` §4): where the texts leave a choice open, what the engine
+"""Rulings E26-E33 (`docs/rules.md` §4): where the texts leave a choice open, what the engine
 chose, played out with fixed dice."""
 
 from __future__ import annotations
@@ -154,3 +154,61 @@ def test_rulesets_are_data_not_scattered_ifs():
     assert all(dataclasses.is_dataclass(r) for r in RULESETS.values())
     with pytest.raises(dataclasses.FrozenInstanceError):
         RULESETS["one_year_war"].demoralise_at_skill = 1  # type: ignore[misc]
+
+
+def test_e32_a_unit_inside_a_building_may_not_ram_out_of_it():
+    # "Attack the building, not the people inside", and a ram is resolved in both directions:
+    # rammed from inside, the unit outside would strike the people inside, so there is no ram.
+    # Its guns still fire out, a Melee value (no blow back) still strikes, and inside the same
+    # building the two may ram each other.
+    house = building("h", square(6, 0, 10, 4))
+    b = battle(scenario([unit("in", (9.6, 2))], [unit("out", (10.4, 2))], buildings=[house]))
+    inside = b.state.units["in"]
+    with pytest.raises(IllegalActionError, match="inside h: a ram's blow back could not strike"):
+        act(b, "in", AttackStep("out", CLOSE_COMBAT))
+    assert not of(b.log, "attack") and not inside.activated
+    assert legal_attacks(b, inside, ["out"]) == [("out", "Gun")]
+    b = battle(
+        scenario([unit("in", (9.6, 2), melee=3)], [unit("out", (10.4, 2))], buildings=[house]),
+        [4, 6, 1],
+    )
+    ev = act(b, "in", AttackStep("out", CLOSE_COMBAT))
+    assert [(a.attack, a.outcome) for a in of(ev, "attack")] == [("melee", "damage")]
+    b = battle(
+        scenario([unit("in", (9.6, 2))], [unit("too", (9.2, 2))], buildings=[house]), [1, 6, 6, 1]
+    )
+    ev = act(b, "in", AttackStep("too", CLOSE_COMBAT))
+    assert [(a.attack, a.outcome) for a in of(ev, "attack")] == [
+        ("ram", "no_damage"),
+        ("ram_back", "damage"),
+    ]
+    # Under One Year War a flier over the roof is outside the building: no ram at it either.
+    sc = scenario(
+        [unit("in", (9.6, 2))],
+        [unit("heli", (9.4, 2), keywords=["aerial"])],
+        buildings=[house],
+        ruleset="one_year_war",
+    )
+    b = battle(sc)
+    with pytest.raises(IllegalActionError, match="a ram's blow back could not strike"):
+        act(b, "in", AttackStep("heli", CLOSE_COMBAT))
+    assert legal_attacks(b, b.state.units["in"], ["heli"]) == [("heli", "Gun")]
+
+
+def test_e33_the_blow_back_obeys_what_guards_the_unit_it_strikes_not_the_strikers_aim():
+    # A Fixed Mount "fires only forward", and rams only forward (E9); rammed from behind, it still
+    # strikes back: a ram lands in both directions, and the rammer came to it. What guards the
+    # unit struck still holds (AA under Combined Arms, E31; a building's walls, E32).
+    sc = scenario(
+        [unit("r", (1.4, 2), size=3)],
+        [unit("fm", (2, 2), facing=0, size=4, keywords=["fixed_mount"])],
+    )
+    b = battle(sc, [1, 6, 6, 1])
+    ev = act(b, "r", AttackStep("fm", CLOSE_COMBAT))
+    assert [(a.attacker, a.attack, a.outcome) for a in of(ev, "attack")] == [
+        ("r", "ram", "no_damage"),
+        ("fm", "ram_back", "damage"),
+    ]
+    assert b.state.units["r"].hits == 1
+    with pytest.raises(IllegalActionError, match="outside the front arc"):
+        act(b, "fm", AttackStep("r", CLOSE_COMBAT))

@@ -113,6 +113,20 @@ def test_the_commander_is_never_trusted():
             b.perform("blue", bad)  # type: ignore[arg-type]
 
 
+def test_an_attack_that_no_end_of_the_move_allows_is_refused_before_the_move():
+    # Bad input gets a clear error and nothing half-done: a Move and Fire unit whose attack is
+    # out of range from where its move ends is refused with nothing logged, moved or rolled.
+    sc = scenario([unit("a", (2, 2), keywords=["move_and_fire"])], [unit("b", (18, 2))])
+    b = battle(sc, [1, 6, 1])
+    n = len(b.log)
+    with pytest.raises(IllegalActionError, match="out of range"):
+        b.perform("blue", Activate("a", (MoveStep(((4, 2),)), AttackStep("b", "Gun"))))
+    a = b.state.units["a"]
+    assert len(b.log) == n and a.position == (2, 2) and not a.activated
+    ev = act(b, "a", MoveStep(((7, 2),)), AttackStep("b", "Gun"))
+    assert kinds(ev)[:2] == ["activation", "move"] and of(ev, "attack")
+
+
 def test_an_illegal_commander_action_aborts_the_battle():
     class Cheat:
         def choose(self, view):

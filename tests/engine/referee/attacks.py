@@ -132,6 +132,11 @@ class Attacks(Picture):
         inside = None if t.aerial else self.building_at(t.pos)
         if inside is not None and inside not in shared:
             self.bad("buildings", f"{u.id} attacks {t.id} inside {inside}: attack the building")
+        walls = None if u.aerial else self.building_at(u.pos)
+        if e["attack"] == "ram" and walls is not None and walls != inside:
+            self.bad(
+                "buildings", f"{u.id} rams out of {walls}: the blow back would strike it (E32)"
+            )
         if t.concealed and not shared:
             self.bad("cover", f"{u.id} attacks concealed {t.id}")
         if self.sees(u, t) is False:

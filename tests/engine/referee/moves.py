@@ -84,6 +84,12 @@ class Moves(Picture):
             elif len(path) > 1 and plane.depth(ring, path[-1]) > 0.001:
                 self.bad("movement", f"{u.id}'s path ends inside {pid}")
         self.check_terrain_rolls(u, path, rolls, bool(e["halted"]))
+        if e["halted"]:
+            # Stopped short, it never makes a turn planned for the end: it faces the way it went.
+            went = len(path) > 1 and path[-1] != path[0]
+            want = plane.bearing(path[-2], path[-1]) if went else u.facing
+            if abs((e["facing"] - want + 180.0) % 360.0 - 180.0) > 0.001:
+                self.bad("facing", f"{u.id} stopped short but faces {e['facing']}, not {want:.3f}")
         u.pos = path[-1]
         u.facing = e["facing"]
         if e["halted"]:
