@@ -299,8 +299,11 @@ def test_a_gm_correction_is_an_entry_with_its_reason(make_unit, cast):
         actor=cast.gm,
     )
     assert entry.kind == Kind.GM_EDIT and entry.actor == cast.gm
+    # Casualty hits entered by hand get the medics' 24 hours from now (docs/campaign.md §1.6).
     assert entry.text == (
-        "GM correction: table report; quality Average → Elite, Casualty hits 0 → 2"
+        "GM correction: table report; its Casualty hits await the medics until day 2, 00:00; "
+        "quality Average → Elite, Casualty hits 0 → 2, the medics' 24 hours from none → "
+        "day 1, 00:00"
     )
     assert unit_edit(unit=unit, changes={"casualty_hits": 2}, reason="again") is None
 
