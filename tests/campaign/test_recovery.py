@@ -26,7 +26,14 @@ from campaign.rules.recovery import (
     time_passes,
 )
 from campaign.rules.state import Status
-from campaign.services import calendar_advance, medical_apply, outcome_apply, unit_edit
+from campaign.selectors import medics_used_today
+from campaign.services import (
+    calendar_advance,
+    medical_apply,
+    outcome_apply,
+    outcome_revert,
+    unit_edit,
+)
 from campaign.services.orders import clock_advance
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
@@ -320,6 +327,34 @@ def test_the_medics_capacity_lasts_the_whole_day(wounded, force):
     medical_apply(force=force, allocation={mech.pk: 1})
     with pytest.raises(ValidationError, match="no Casualty hits awaiting"):
         medical_apply(force=force, allocation={mech.pk: 1})
+
+
+def test_medical_work_reverted_since_does_not_use_up_the_days_capacity(campaign, force, make_unit):
+    make_unit("Aid Post", specialties=MEDIC)  # Average, Adequate: 2 hits a day
+    squad = make_unit("1st Squad", quality="elite")
+    unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shelled in reserve")
+    healed = medical_apply(force=force, morale={squad.pk: 2})
+    assert medics_used_today(force=force) == 2
+    outcome_revert(entries=healed, reason="the wrong squad")
+    squad.refresh_from_db()
+    assert squad.morale_hits == 2 and medics_used_today(force=force) == 0
+    medical_apply(force=force, morale={squad.pk: 2})  # the crews never did that work
+    squad.refresh_from_db()
+    assert squad.morale_hits == 0 and medics_used_today(force=force) == 2
+
+
+def test_a_closing_window_counts_no_save_reverted_since(wounded, campaign, force):
+    mech, _ = wounded  # 2 Casualty hits from Hill 12, day 1, 00:00; the crew saves 2 a day
+    outcome_revert(entries=medical_apply(force=force, allocation={mech.pk: 1}), reason="mistake")
+    medical_apply(force=force, allocation={mech.pk: 1})
+    clock_advance(campaign=campaign, hours=25)
+    mech.refresh_from_db()
+    assert (mech.quality, mech.casualty_hits) == (Q.ELITE, 0)
+    died = mech.history.get(kind=HistoryEntry.Kind.CASUALTIES)
+    assert died.text.startswith(
+        "at Hill 12; 0 Morale, 0 Casualty; medics saved 1; 1 Casualty hit not saved within 24 "
+        "hours died"
+    )
 
 
 def test_the_medics_refuse_more_than_their_capacity_and_write_nothing(wounded, force, make_unit):
