@@ -136,16 +136,28 @@ def engaged_units(*, campaign: Campaign) -> dict[int, str]:
     return {pk: name for name, sides in unsettled for pks in sides.values() for pk in pks}
 
 
+def history_standing() -> QuerySet[HistoryEntry]:
+    """History entries that still stand: neither undone since (a revert entry names them) nor
+    reverts themselves (a revert only cancels the entry it names). What the history counts —
+    the medics' work of the day, what they saved — it counts of these: a reverted save was
+    never made."""
+    return HistoryEntry.objects.filter(reverted_by__isnull=True).exclude(
+        kind=HistoryEntry.Kind.REVERT
+    )
+
+
 def medics_used_today(*, force: Force, day: int | None = None) -> int:
     """Hits the force's Medical crews have already healed today (their capacity is for the
-    whole day: ``campaign.services.recovery.medical_apply``); ``day``: the campaign's own."""
+    whole day: ``campaign.services.recovery.medical_apply``); ``day``: the campaign's own.
+    Work reverted since does not count (`history_standing`)."""
+    worked = history_standing().filter(
+        kind=HistoryEntry.Kind.MEDICAL,
+        unit__force=force,
+        day=force.campaign.day if day is None else day,
+    )
     return sum(
         entry.details.get("saved", 0) + entry.details.get("morale_saved", 0)
-        for entry in HistoryEntry.objects.filter(
-            kind=HistoryEntry.Kind.MEDICAL,
-            unit__force=force,
-            day=force.campaign.day if day is None else day,
-        ).only("details")
+        for entry in worked.only("details")
     )
 
 

@@ -11,12 +11,13 @@ test. Plain Python: no Django (the engine's rulesets are plain too).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from battles.engine.events import Removal
 from battles.engine.rulesets import RULESETS
+from campaign.rules.command import Commandable, legendary_command
 from campaign.rules.experience import with_quality
 from campaign.rules.orders import OrderKind, clock_hour, clock_text, order_kit, within_specialties
 from campaign.rules.recovery import window_after_battle
@@ -322,15 +323,19 @@ class BattleOrder:
     equipment: Equipment
     """The kit it fights with: its own, or Poor for an Order outside its specialties."""
     source: str
-    """``character`` (an Order under way), ``set-up`` (the set-up's standing Order) or ``none``."""
+    """``character`` (an Order under way), ``set-up`` (the set-up's standing Order),
+    ``legendary`` (under a Legendary unit's command: `legendary_orders`) or ``none``."""
     kind: str = ""
     """The character Order's kind (``attack``…), when the source is a character."""
     giver: str = ""
+    """Who gave the Order: the character, or the Legendary unit in command."""
     notes: tuple[str, ...] = ()
 
     @property
     def under_orders(self) -> bool:
-        return self.order is not None
+        """Whether it fights with the under-Orders column: with an Order, or under a Legendary
+        unit's command (which may have no Order to pass on)."""
+        return self.order is not None or self.source == COMMANDED
 
     @property
     def text(self) -> str:
@@ -343,6 +348,13 @@ class BattleOrder:
             head = f"{OrderKind(self.kind).label}, Ordered by {self.giver}: {does}."
         elif self.source == "set-up":
             head = f"The set-up's standing Order: {does}."
+        elif self.source == COMMANDED and self.order is not None:
+            head = f"Under the command of {self.giver} (Legendary), whose Order it takes: {does}."
+        elif self.source == COMMANDED:
+            head = (
+                f"Under the command of {self.giver} (Legendary): under Orders, though "
+                f"{self.giver} has no Order to pass on."
+            )
         else:
             head = "No Order: it goes in without one."
         return " ".join((head, *self.notes))
@@ -358,6 +370,10 @@ class BattleOrder:
             "notes": list(self.notes),
             "text": self.text,
         }
+
+
+COMMANDED = "legendary"
+"""The source of the Orders of a unit under a Legendary unit's command."""
 
 
 def battle_order(
@@ -408,6 +424,56 @@ def battle_order(
     else:
         notes.append("It fights with the without-Orders column and its own judgement.")
     return BattleOrder(None, effective, equipment, "none", notes=tuple(notes))
+
+
+@dataclass(frozen=True)
+class SideUnit:
+    """One unit of a side going into a battle, as Legendary command reads it."""
+
+    key: str
+    name: str
+    effective: Quality
+    """Its effective quality: a Legendary unit with hits outstanding is not Legendary."""
+    led: bool
+    """A living character leads it."""
+    orders: BattleOrder
+    """How its own Orders go in (`battle_order`)."""
+
+
+def legendary_orders(side: Sequence[SideUnit]) -> dict[str, BattleOrder]:
+    """Each unit's Orders going in, Legendary command settled (docs/bucs-choices.md, "Orders at
+    the bridge"): `side` is one side of one battle, in the order the set-up lists it.
+
+    Who commands whom is the engagement's rule (`command.legendary_command`): each Legendary
+    unit, in the listed order, takes command of up to six lesser units, also in the listed
+    order, that no character leads and that go in with no Order of their own. Such a unit
+    counts as under Orders, and the Legendary unit's Order, if it has one, is its standing
+    Order in the battle; with none to pass on, a Raw or Green unit holds in place.
+    """
+    commanded = legendary_command(
+        [Commandable(u.key, u.led, u.orders.under_orders, u.effective) for u in side]
+    )
+    by_key = {u.key: u for u in side}
+    orders = {}
+    for unit in side:
+        if unit.key not in commanded:
+            orders[unit.key] = unit.orders
+            continue
+        legend = by_key[commanded[unit.key]]
+        order = None if legend.orders.order is None else dict(legend.orders.order)
+        own = unit.orders
+        notes = []
+        if order is None:
+            notes.append(
+                "It fights with its own judgement."
+                if own.quality.can_act_alone
+                else f"{quality_name(own.quality).capitalize()} units act alone only after an "
+                "Order: it holds in place."
+            )
+        orders[unit.key] = BattleOrder(
+            order, own.quality, own.equipment, COMMANDED, giver=legend.name, notes=tuple(notes)
+        )
+    return orders
 
 
 # ---------------------------------------------------------------------------------------------

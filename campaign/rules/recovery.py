@@ -90,6 +90,20 @@ def window_after_battle(state: CampaignUnitState, at: int) -> int:
     return at if since is None else min(since, at)
 
 
+def window_after_correction(
+    before: CampaignUnitState, after: CampaignUnitState, now: int
+) -> CampaignUnitState:
+    """The state a GM's correction leaves (`after`), its medical window settled: a correction
+    that raises the unit's Casualty hits when none await the medics within an open window
+    opens the medics' 24 hours from the correction's clock hour `now`, with no quality lost
+    to suppression in it. Hits added while a window is open join it, as a second battle's do
+    (`window_after_battle`). Otherwise hits entered by hand would have no window at all (a unit
+    that never fought) or one closed long ago (a veteran), and so never die or die untended."""
+    if after.casualty_hits <= before.casualty_hits or medical_window_open(before, now):
+        return after
+    return after.but(window_from=now, window_quality_lost=0)
+
+
 def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
     """(state, dead): the window has closed, so the unsaved Casualty hits are dead.
 

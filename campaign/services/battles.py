@@ -31,12 +31,14 @@ from battles.services import BattleInputError, battle_launch
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Leader, Unit
 from campaign.rules.bridge import (
     BattleOrder,
+    SideUnit,
     TableResult,
     UnitOutcome,
     battle_card,
     battle_order,
     card_for,
     fought_kit,
+    legendary_orders,
     outcome_problems,
     unit_effective_quality,
     unit_going_in,
@@ -173,7 +175,8 @@ def campaign_battle_scenario(
     turn_limit: int | None,
 ) -> tuple[dict[str, Any], dict[str, list[int]], dict[str, int], dict[str, Any]]:
     """(scenario, side → unit pks, engine id → unit pk, unit pk → its Orders going in): each
-    unit's card and Order printed into the base.
+    unit's card and Order printed into the base, Legendary command settled on each side
+    (`bridge.legendary_orders`).
 
     Checks every deployment first (`ValidationError` naming it); writes nothing.
     """
@@ -191,6 +194,8 @@ def campaign_battle_scenario(
     engaged = engaged_units(campaign=campaign)
     under_way = orders_under_way(campaign, [d.unit for d in deployments])
     led = led_units([d.unit for d in deployments])
+    fielded: list[tuple[Deployment, str]] = []
+    on_side: dict[str, list[SideUnit]] = {}
     for i, deployment in enumerate(deployments):
         unit, path = deployment.unit, f"deployments[{i}]"
         if unit.force.campaign_id != campaign.pk:
@@ -214,9 +219,20 @@ def campaign_battle_scenario(
             continue
         engine_units[engine_id] = unit.pk
         sides[deployment.side].append(unit.pk)
+        own = deployment_order(unit, deployment.order, under_way, led=unit.pk in led)
+        fielded.append((deployment, engine_id))
+        on_side.setdefault(deployment.side, []).append(
+            SideUnit(str(unit.pk), unit.name, unit_effective_quality(unit), unit.pk in led, own)
+        )
+    if errors:
+        raise ValidationError(errors)
+    # Legendary command is settled side by side, once every unit's own Orders are known.
+    commanded = {k: o for side in on_side.values() for k, o in legendary_orders(side).items()}
+    for deployment, engine_id in fielded:
+        unit = deployment.unit
         side = scenario["sides"][side_ids.index(deployment.side)]
         # Quality and Order go into the scenario, so the engine's Orders rules are live.
-        ordered = deployment_order(unit, deployment.order, under_way, led=unit.pk in led)
+        ordered = commanded[str(unit.pk)]
         orders[str(unit.pk)] = ordered.to_json()
         going = unit_going_in(
             unit,
@@ -234,8 +250,6 @@ def campaign_battle_scenario(
         if ordered.order is not None:
             placed["order"] = ordered.order
         side["units"].append(placed)
-    if errors:
-        raise ValidationError(errors)
     return scenario, sides, engine_units, orders
 
 

@@ -142,8 +142,10 @@ def _validated_units(
     hour: int,
     reason: str,
     cards: Mapping[int, dict[str, Any]] | None,
-) -> tuple[list[Unit], dict[int, dict[str, Any]]]:
+    kits: Any = None,
+) -> tuple[list[Unit], dict[int, dict[str, Any]], dict[int, Equipment]]:
     errors: dict[str, list[str]] = {}
+    fought_kits = _checked_kits(errors, kits, outcomes)
     if not reason.strip():
         errors["reason"] = ["say which battle, for the history"]
     errors.update(battle_time_problems(campaign, day, hour))
@@ -182,7 +184,31 @@ def _validated_units(
         errors["winners"] = [f"units {sorted(stray)} have no outcome"]
     if errors:
         raise ValidationError(errors)
-    return units, fought_with
+    return units, fought_with, fought_kits
+
+
+def _checked_kits(
+    errors: dict[str, list[str]], kits: Any, outcomes: Mapping[int, Any]
+) -> dict[int, Equipment]:
+    """The kit each unit fought with (``kits``), each a rating, for a unit with an outcome:
+    every problem goes into `errors` under ``kits`` or ``kits.<pk>``."""
+    if kits is None:
+        return {}
+    if not isinstance(kits, Mapping):
+        errors["kits"] = ["must map units to the equipment rating each fought with"]
+        return {}
+    checked: dict[int, Equipment] = {}
+    ratings = ", ".join(e.value for e in Equipment)
+    for pk, kit in kits.items():
+        if pk not in outcomes:
+            errors.setdefault(f"kits.{pk}", []).append(f"unit {pk} has no outcome")
+        try:
+            checked[pk] = Equipment(kit)
+        except ValueError:
+            errors.setdefault(f"kits.{pk}", []).append(
+                f"not an equipment rating: {kit!r}; one of {ratings}"
+            )
+    return checked
 
 
 @dataclass(frozen=True)
@@ -226,7 +252,7 @@ def outcome_steps(
     battle: Any = None,
     seed: int | str | None = None,
     cards: Mapping[int, dict[str, Any]] | None = None,
-    kits: Mapping[int, Equipment] | None = None,
+    kits: Mapping[int, Equipment | str] | None = None,
 ) -> list[OutcomeStep]:
     """What applying an outcome does to each unit, step by step, without writing anything.
 
@@ -237,8 +263,8 @@ def outcome_steps(
     """
     day, hour = battle_time(campaign, day, hour)
     now = campaign_now(campaign)
-    units, fought_with = _validated_units(
-        campaign, outcomes, winners, opposing_equipment, day, hour, reason, cards
+    units, fought_with, fought_kits = _validated_units(
+        campaign, outcomes, winners, opposing_equipment, day, hour, reason, cards, kits
     )
     # The dice go round the units in an order of their own names, not of their row ids.
     units.sort(key=lambda unit: (unit.force.name, unit.name))
@@ -263,7 +289,7 @@ def outcome_steps(
             day=day,
             hour=hour,
             d6=d6,
-            equipment=(kits or {}).get(unit.pk),
+            equipment=fought_kits.get(unit.pk),
         )
         won = unit.pk in won_by
         details = {
@@ -306,7 +332,7 @@ def outcome_apply(
     seed: int | str | None = None,
     actor: Any = None,
     cards: Mapping[int, dict[str, Any]] | None = None,
-    kits: Mapping[int, Equipment] | None = None,
+    kits: Mapping[int, Equipment | str] | None = None,
 ) -> list[HistoryEntry]:
     """Apply a battle's outcome to every persistent unit that fought, with history entries.
 
@@ -319,7 +345,8 @@ def outcome_apply(
     same inputs always give the same result. `cards` maps unit pks to the card each fought
     with (as the battle's scenario printed it); a unit not in it is judged by the card it would
     take into battle now. `kits` maps unit pks to the kit each fought with
-    (`bridge.fought_kit`), what Excellent kit's special goes by; a unit not in it, its own.
+    (`bridge.fought_kit`; a rating or its name), what Excellent kit's special goes by; a unit
+    not in it, its own.
     Every outcome must be possible on its card.
     """
     require_manager(campaign, actor)

@@ -22,7 +22,12 @@ from campaign.rules.recovery import (
     time_passes,
 )
 from campaign.rules.state import Status
-from campaign.selectors import campaign_now, force_can_edit, medics_used_today
+from campaign.selectors import (
+    campaign_now,
+    force_can_edit,
+    history_standing,
+    medics_used_today,
+)
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
@@ -94,9 +99,10 @@ def time_pass(
 def _window_story(unit: Unit) -> str:
     """What the closing window settles, for the history: "taken out at Second Crossing; 4
     Morale, 3 Casualty; medics saved 2" (the battles since it was last without Casualty hits
-    awaiting the medics, and what the medics saved of them)."""
+    awaiting the medics, and what the medics saved of them). Entries reverted since, and the
+    reverts, are left out: a reverted battle was not fought, a reverted save never made."""
     since: list[HistoryEntry] = []
-    for entry in HistoryEntry.objects.filter(unit=unit).order_by("-pk"):
+    for entry in history_standing().filter(unit=unit).order_by("-pk"):
         if entry.after.get("casualty_hits", 1) == 0 or entry.kind == Kind.CREATED:
             break  # the unit had no Casualty hits awaiting the medics before this
         since.insert(0, entry)

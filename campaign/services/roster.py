@@ -26,6 +26,8 @@ from campaign.models import (
 )
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
+from campaign.rules.orders import clock_text
+from campaign.rules.recovery import medical_window_closes, window_after_correction
 from campaign.rules.state import UNIT_FIELDS, CampaignUnitState, LeaderState
 from campaign.rules.values import (
     MAX_PENDING_INVITATIONS,
@@ -33,7 +35,7 @@ from campaign.rules.values import (
     leader_value,
     parse_field,
 )
-from campaign.selectors import force_can_edit, invitee_keys
+from campaign.selectors import campaign_now, force_can_edit, invitee_keys
 from campaign.services._record import require_manager, unit_change
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
@@ -314,7 +316,9 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
     """The unit's state after a GM correction, or a `ValidationError` naming every bad field.
 
     Specialties are checked against the quality's limit when they change; a unit keeps the
-    specialties it holds when its quality falls.
+    specialties it holds when its quality falls. Casualty hits raised with no medical window
+    open get the medics' 24 hours from now (`recovery.window_after_correction`), unless the
+    correction sets the window itself.
     """
     errors: dict[str, list[str]] = {}
     if not reason.strip():
@@ -337,24 +341,33 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
             errors["specialties"] = problems
     if errors:
         raise ValidationError(errors)
-    return state.but(**values)
+    corrected = window_after_correction(
+        state, state.but(**values), campaign_now(unit.force.campaign)
+    )
+    return corrected.but(**values)
 
 
 @transaction.atomic
 def unit_edit(
     *, unit: Unit, changes: Mapping[str, Any], reason: str, actor: Any = None
 ) -> HistoryEntry | None:
-    """A GM's correction of any recorded field, with the reason, as a history entry."""
+    """A GM's correction of any recorded field, with the reason, as a history entry (which
+    says until when the medics may save any Casualty hits it adds)."""
     unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
     campaign = unit.force.campaign
     require_manager(campaign, actor)
+    before = unit.state
     state = unit_edit_check(unit=unit, changes=changes, reason=reason)
+    why = f"GM correction: {reason.strip()}"
+    closes = medical_window_closes(state)
+    if state.casualty_hits > before.casualty_hits and closes is not None:
+        why += f"; its Casualty hits await the medics until {clock_text(closes)}"
     notices_after_commit(campaign)
     return unit_change(
         unit=unit,
         state=state,
         kind=Kind.GM_EDIT,
-        why=f"GM correction: {reason.strip()}",
+        why=why,
         day=campaign.day,
         actor=actor,
     )

@@ -10,7 +10,15 @@ from unittest import mock
 import pytest
 
 from campaign.models import CampaignBattle
-from campaign.rules.bridge import ENGINE_ORDER, CharacterOrder, battle_order, going_in
+from campaign.rules.bridge import (
+    COMMANDED,
+    ENGINE_ORDER,
+    CharacterOrder,
+    SideUnit,
+    battle_order,
+    going_in,
+    legendary_orders,
+)
 from campaign.rules.checks import CheckUnit, skill_check_roll
 from campaign.rules.command import Command
 from campaign.rules.orders import OrderKind
@@ -251,3 +259,89 @@ def test_a_characters_order_under_way_goes_into_the_battle_and_a_done_one_does_n
 
 def _placed(scenario, engine_units):
     return {engine_units[u["id"]]: u for side in scenario["sides"] for u in side["units"]}
+
+
+# ---------------------------------------------------------------------------------------------
+# A Legendary unit's command at the bridge
+# ---------------------------------------------------------------------------------------------
+
+
+def _side_unit(key, quality, *, standing=None, led=False):
+    own = battle_order(
+        equipment=ADEQUATE,
+        effective=quality,
+        specialties=INFANTRY,
+        standing=standing,
+        character_order=None,
+        led=led,
+    )
+    return SideUnit(key, f"Unit {key}", quality, led, own)
+
+
+def test_a_legendary_unit_commands_up_to_six_lesser_units_without_orders_in_the_listed_order():
+    side = [
+        _side_unit("own", Q.AVERAGE, standing={"kind": "hold"}),  # an Order of its own
+        _side_unit("led", Q.GREEN, led=True),  # a character leads it
+        *(_side_unit(f"g{i}", Q.GREEN) for i in range(7)),
+        _side_unit("legend", Q.LEGENDARY, standing={"kind": "advance"}),
+    ]
+    orders = legendary_orders(side)
+    commanded = [k for k, o in orders.items() if o.source == COMMANDED]
+    assert commanded == ["g0", "g1", "g2", "g3", "g4", "g5"]  # six, as listed; g6 left over
+    g0 = orders["g0"]
+    assert (g0.order, g0.under_orders, g0.giver, g0.quality) == (
+        {"kind": "advance"}, True, "Unit legend", Q.GREEN,
+    )  # fmt: skip
+    assert _skill(g0) == 2 and _skill(orders["g6"]) == 2  # Green −4 vs −6: both clamp to 2
+    assert (
+        g0.text == "Under the command of Unit legend (Legendary), whose Order it takes: advances."
+    )
+    assert orders["g6"].order is None and not orders["g6"].under_orders
+    assert orders["own"].order == {"kind": "hold"} and orders["led"].source == "none"
+    # A second Legendary unit of the side takes up the seventh.
+    again = legendary_orders([*side, _side_unit("legend2", Q.LEGENDARY, standing=None)])
+    assert again["g6"].giver == "Unit legend2" and again["g6"].under_orders
+
+
+def test_a_legendary_unit_with_no_order_passes_none_on_and_a_shaken_one_commands_nobody():
+    green, average = _side_unit("g", Q.GREEN), _side_unit("a", Q.AVERAGE)
+    orders = legendary_orders([green, average, _side_unit("legend", Q.LEGENDARY)])
+    assert (orders["g"].order, orders["g"].under_orders) == (None, True)
+    assert _skill(orders["a"]) == 3  # Average under Orders: 0, not without Orders' −2
+    assert orders["g"].text == (
+        "Under the command of Unit legend (Legendary): under Orders, though Unit legend has no "
+        "Order to pass on. Green units act alone only after an Order: it holds in place."
+    )
+    # Hits outstanding make it Elite in effect: it commands nobody.
+    shaken = legendary_orders([green, average, _side_unit("legend", Q.ELITE)])
+    assert shaken["a"].source == "none" and _skill(shaken["a"]) == 2
+
+
+@pytest.mark.django_db
+def test_at_the_bridge_a_legendary_unit_commands_the_lesser_units_of_its_side(
+    campaign, make_unit, enemy
+):
+    base = json.loads(CROSSROADS.read_text())
+    legend = make_unit("Old Guard", quality="legendary")
+    recruits = make_unit("Recruits", quality="average")
+    foe = make_unit("Foe", quality="average", into=enemy)
+    campaign.refresh_from_db()
+    scenario, _, engine_units, orders = campaign_battle_scenario(
+        campaign,
+        base,
+        [
+            Deployment(unit=legend, side="blue", position=(6, 3)),  # the set-up's Attack
+            Deployment(unit=recruits, side="blue", position=(10, 2), order=None),
+            Deployment(unit=foe, side="red", position=(20, 20), order=None),
+        ],
+        None,
+    )
+    placed = _placed(scenario, engine_units)
+    assert placed[recruits.pk]["order"] == {"kind": "attack"}
+    assert placed[recruits.pk]["card"]["skill"] == 3  # under Orders: Average's 0, not −2
+    assert orders[str(recruits.pk)]["text"] == (
+        "Under the command of Old Guard (Legendary), whose Order it takes: attacks."
+    )
+    # The enemy's units are not its to command.
+    assert "order" not in placed[foe.pk] and placed[foe.pk]["card"]["skill"] == 2
+    assert orders[str(foe.pk)]["source"] == "none"

@@ -26,7 +26,14 @@ from campaign.rules.recovery import (
     time_passes,
 )
 from campaign.rules.state import Status
-from campaign.services import calendar_advance, medical_apply, outcome_apply, unit_edit
+from campaign.selectors import medics_used_today
+from campaign.services import (
+    calendar_advance,
+    medical_apply,
+    outcome_apply,
+    outcome_revert,
+    unit_edit,
+)
 from campaign.services.orders import clock_advance
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
@@ -322,6 +329,34 @@ def test_the_medics_capacity_lasts_the_whole_day(wounded, force):
         medical_apply(force=force, allocation={mech.pk: 1})
 
 
+def test_medical_work_reverted_since_does_not_use_up_the_days_capacity(campaign, force, make_unit):
+    make_unit("Aid Post", specialties=MEDIC)  # Average, Adequate: 2 hits a day
+    squad = make_unit("1st Squad", quality="elite")
+    unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shelled in reserve")
+    healed = medical_apply(force=force, morale={squad.pk: 2})
+    assert medics_used_today(force=force) == 2
+    outcome_revert(entries=healed, reason="the wrong squad")
+    squad.refresh_from_db()
+    assert squad.morale_hits == 2 and medics_used_today(force=force) == 0
+    medical_apply(force=force, morale={squad.pk: 2})  # the crews never did that work
+    squad.refresh_from_db()
+    assert squad.morale_hits == 0 and medics_used_today(force=force) == 2
+
+
+def test_a_closing_window_counts_no_save_reverted_since(wounded, campaign, force):
+    mech, _ = wounded  # 2 Casualty hits from Hill 12, day 1, 00:00; the crew saves 2 a day
+    outcome_revert(entries=medical_apply(force=force, allocation={mech.pk: 1}), reason="mistake")
+    medical_apply(force=force, allocation={mech.pk: 1})
+    clock_advance(campaign=campaign, hours=25)
+    mech.refresh_from_db()
+    assert (mech.quality, mech.casualty_hits) == (Q.ELITE, 0)
+    died = mech.history.get(kind=HistoryEntry.Kind.CASUALTIES)
+    assert died.text.startswith(
+        "at Hill 12; 0 Morale, 0 Casualty; medics saved 1; 1 Casualty hit not saved within 24 "
+        "hours died"
+    )
+
+
 def test_the_medics_refuse_more_than_their_capacity_and_write_nothing(wounded, force, make_unit):
     mech, _ = wounded
     before = HistoryEntry.objects.count()
@@ -502,3 +537,57 @@ def test_the_roster_keeps_a_unit_below_raw_retreated_and_a_rallied_unit_ready(ca
     )
     unit.refresh_from_db()
     assert unit.status == Status.READY
+
+
+# ---------------------------------------------------------------------------------------------
+# Casualty hits a GM enters by hand
+# ---------------------------------------------------------------------------------------------
+
+
+def test_casualty_hits_a_gm_enters_on_a_unit_that_never_fought_get_24_hours_then_die(
+    campaign, make_unit
+):
+    squad = make_unit("1st Squad", quality="average")
+    clock_advance(campaign=campaign, hours=5)  # day 1, 05:00
+    entry = unit_edit(unit=squad, changes={"casualty_hits": 1}, reason="ambushed off-table")
+    squad.refresh_from_db()
+    assert squad.window_from == clock_hour(1, 5) and squad.last_battle_day is None
+    assert entry.text.startswith(
+        "GM correction: ambushed off-table; its Casualty hits await the medics until day 2, "
+        "05:00; Casualty hits 0 → 1"
+    )
+    clock_advance(campaign=campaign, hours=24)  # its 24th hour: still awaiting the medics
+    squad.refresh_from_db()
+    assert (squad.casualty_hits, squad.quality) == (1, Q.AVERAGE)
+    clock_advance(campaign=campaign, hours=1)  # past it: dead, a step lost for good
+    squad.refresh_from_db()
+    assert (squad.casualty_hits, squad.quality) == (0, Q.INEXPERIENCED)
+    assert squad.history.filter(kind=HistoryEntry.Kind.CASUALTIES).count() == 1
+
+
+def test_casualty_hits_a_gm_enters_long_after_a_units_last_battle_get_a_fresh_24_hours(
+    campaign, force, make_unit
+):
+    make_unit("Aid Post", quality="legendary", specialties=MEDIC)
+    squad = make_unit("1st Squad", quality="elite")
+    outcome_apply(campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 0)}, reason="Hill 12")
+    calendar_advance(campaign=campaign, days=4)  # day 5: the battle's 24 hours long over
+    unit_edit(unit=squad, changes={"casualty_hits": 1}, reason="ambushed on the road")
+    squad.refresh_from_db()
+    assert squad.window_from == clock_hour(5, 0)
+    (saved,) = medical_apply(force=force, allocation={squad.pk: 1})
+    squad.refresh_from_db()
+    assert (saved.details["saved"], squad.casualty_hits, squad.quality) == (1, 0, Q.ELITE)
+
+
+def test_casualty_hits_a_gm_adds_while_the_window_is_open_join_that_window(campaign, make_unit):
+    mech = _wounded_at_23_00(campaign, make_unit)  # 2 Casualty hits, window from day 1, 23:00
+    clock_advance(campaign=campaign, hours=10)
+    entry = unit_edit(unit=mech, changes={"casualty_hits": 3}, reason="a recount")
+    mech.refresh_from_db()
+    assert mech.window_from == clock_hour(1, 23)  # one count of hits, one window
+    assert "await the medics until day 2, 23:00" in entry.text
+    # The GM may still set the window by hand: the correction's own value stands.
+    unit_edit(unit=mech, changes={"casualty_hits": 4, "window_from": 30}, reason="by hand")
+    mech.refresh_from_db()
+    assert mech.window_from == 30

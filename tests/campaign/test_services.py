@@ -200,6 +200,28 @@ def test_it_refuses_a_bad_outcome_and_writes_nothing(campaign, make_unit, kwargs
     assert HistoryEntry.objects.count() == before
 
 
+def test_it_refuses_a_bad_kit_naming_the_unit_and_writes_nothing(campaign, make_unit):
+    unit = make_unit(equipment="excellent")
+    arguments = {"campaign": campaign, "outcomes": {unit.pk: UnitOutcome(0, 1)}, "reason": "Ford"}
+    before = HistoryEntry.objects.count()
+    for kits, field in (
+        ({unit.pk: "shiny"}, f"kits.{unit.pk}"),
+        ({unit.pk: None}, f"kits.{unit.pk}"),
+        ({12345: "poor"}, "kits.12345"),
+        (["poor"], "kits"),
+    ):
+        with pytest.raises(ValidationError) as refused:
+            outcome_apply(**arguments, kits=kits)
+        assert field in refused.value.message_dict, kits
+    assert refused.value.message_dict == {"kits": [
+        "must map units to the equipment rating each fought with"
+    ]}  # fmt: skip
+    assert HistoryEntry.objects.count() == before
+    # A rating by its name is the kit it fought with: Poor, its Excellent special is gone.
+    (entry, *_) = outcome_apply(**arguments, kits={unit.pk: "poor"}, seed=1)
+    assert entry.details["damage"]["excellent_ignored"] == 0
+
+
 def test_it_refuses_units_of_another_campaign_or_out_of_action(campaign, make_unit, cast, cards):
     other = campaign_create(name="Elsewhere", gm=cast.gm, ruleset="combined_arms")
     stranger = unit_create(
@@ -299,8 +321,11 @@ def test_a_gm_correction_is_an_entry_with_its_reason(make_unit, cast):
         actor=cast.gm,
     )
     assert entry.kind == Kind.GM_EDIT and entry.actor == cast.gm
+    # Casualty hits entered by hand get the medics' 24 hours from now (docs/campaign.md §1.6).
     assert entry.text == (
-        "GM correction: table report; quality Average → Elite, Casualty hits 0 → 2"
+        "GM correction: table report; its Casualty hits await the medics until day 2, 00:00; "
+        "quality Average → Elite, Casualty hits 0 → 2, the medics' 24 hours from none → "
+        "day 1, 00:00"
     )
     assert unit_edit(unit=unit, changes={"casualty_hits": 2}, reason="again") is None
 
