@@ -233,13 +233,14 @@ class BattleView:
             known = [t for t in known if t in wanted]
         return legal_attacks(self._b, u, known, origin, facing)
 
-    def sensor_targets(self, unit_id: str, origin: Point | None = None) -> list[str]:
-        """Concealed enemies the unit's Sensor could reveal (the sensor finds them, not you)."""
+    def sensor_targets(self, unit_id: str) -> list[str]:
+        """Concealed enemies the unit's Sensor could reveal from where it stands (the sensor
+        finds them, not you). Asked of any other spot, the answer would map the hidden (E24)."""
         u = self._own(unit_id)
         return [
             e.id
             for e in self._b.state.units_in_battle(self.enemy)
-            if sensor_problem(self._b, u, e.id, origin) is None
+            if sensor_problem(self._b, u, e.id) is None
         ]
 
     def plan_path(

@@ -244,7 +244,8 @@ def _parse_objectives(c: _Checker, data: Any, w: float, h: float) -> list[Object
         if isinstance(d.get("sides"), list) and not sides:
             c.fail(p + ".sides", "must name at least one side")
         for j, s in enumerate(sides):
-            c.str_(s, f"{p}.sides[{j}]")
+            if c.str_(s, f"{p}.sides[{j}]") is not _BAD and s in sides[:j]:
+                c.fail(f"{p}.sides[{j}]", f"names side {s!r} twice")
         per_turn = c.int_(d.get("points_per_turn", 0), p + ".points_per_turn", 0)
         at_end = c.int_(d.get("points_at_end", 0), p + ".points_at_end", 0)
         if per_turn is not _BAD and at_end is not _BAD and per_turn + at_end == 0:

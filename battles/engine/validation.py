@@ -50,9 +50,13 @@ class _Checker:
     def num(self, value: Any, path: str, lo: float | None = None, hi: float | None = None) -> Any:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return self.fail(path, f"must be a number, got {_kind(value)}")
-        if not math.isfinite(value):
+        try:
+            v = float(value)
+        except OverflowError:  # an integer literal of hundreds of digits
+            return self.fail(path, f"is too large, got {_show(value)}")
+        if not math.isfinite(v):
             return self.fail(path, f"must be finite, got {value}")
-        return self._bounded(float(value), path, lo, hi)
+        return self._bounded(v, path, lo, hi)
 
     def positive(self, value: Any, path: str) -> Any:
         v = self.num(value, path)
@@ -73,6 +77,11 @@ class _Checker:
     def str_(self, value: Any, path: str) -> Any:
         if not isinstance(value, str) or not value.strip():
             return self.fail(path, f"must be a non-empty string, got {_kind(value)}")
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:  # JSON's "\ud800": the log could not be written
+                return self.fail(path, "must be text (a lone surrogate is not)")
         return value
 
     def bool_(self, value: Any, path: str) -> Any:
@@ -254,7 +263,12 @@ def _kind(value: Any) -> str:
 
 
 def _show(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else repr(v)
+    if isinstance(v, int):
+        digits = str(abs(v))
+        if len(digits) > 15:
+            return f"a {'negative ' if v < 0 else ''}number of {len(digits)} digits"
+        return str(v)
+    return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
 
 
 def _join(path: str, key: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from battles.engine import CLOSE_COMBAT, AttackStep, MoveStep, SimpleCommander, run_battle
 from battles.engine.commander import BattleView
 from battles.engine.victory import holders
@@ -16,6 +18,24 @@ def test_the_view_shows_no_concealed_enemy():
     view = BattleView(battle(sc), "blue")
     assert [e.id for e in view.enemies()] == ["c"]
     assert view.attack_problem("a", "b", "Gun") == "no visible unit 'b'"
+
+
+def test_the_sensor_is_asked_only_from_where_the_unit_stands():
+    # Asked of any spot on the table, "what could the Sensor reveal from here?" would map every
+    # concealed enemy (E24): the view answers from where the unit stands, within 6".
+    sc = scenario(
+        [unit("a", (4, 4), keywords=["sensor"])],
+        [unit("c", (16, 16)), unit("d", (8, 4))],
+        terrain=[
+            piece("w1", "rubble", square(14, 14, 18, 18)),
+            piece("w2", "rubble", square(7, 3, 9, 5)),
+        ],
+        ruleset="one_year_war",
+    )
+    view = BattleView(battle(sc), "blue")
+    assert view.sensor_targets("a") == ["d"]
+    with pytest.raises(TypeError):
+        view.sensor_targets("a", (16, 16))  # type: ignore[call-arg]
 
 
 def test_who_holds_an_objective_does_not_give_away_a_concealed_enemy():

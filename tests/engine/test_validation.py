@@ -126,6 +126,52 @@ def test_duplicate_weapon_names_are_refused():
     ]
 
 
+def test_a_number_of_hundreds_of_digits_is_refused_not_a_crash():
+    # JSON reads any integer literal; past a float's range it must still be a clear refusal.
+    huge = 10**400
+    text = json.dumps(
+        scenario([unit("a", (2, 2), skill=huge, resistance=-huge)], [unit("b", (20, 20))])
+    )
+    with pytest.raises(ScenarioError) as exc:
+        parse_scenario_json(text)
+    assert exc.value.problems == [
+        ("sides[0].units[0].card.skill", "must be 2..5, got a number of 401 digits"),
+        (
+            "sides[0].units[0].card.resistance",
+            "must be at least 0, got a negative number of 401 digits",
+        ),
+    ]
+    far = scenario([unit("a", (2, 2), facing=huge)], [unit("b", (20, 20))])
+    assert problems(far) == [
+        ("sides[0].units[0].facing", "is too large, got a number of 401 digits")
+    ]
+
+
+def test_a_lone_surrogate_is_not_text():
+    # JSON's "\ud800" parses to a string no log could be written in: refused by the field.
+    got = problems(scenario([unit("a\ud800", (2, 2))], [unit("b", (20, 20))]))
+    assert got == [("sides[0].units[0].id", "must be text (a lone surrogate is not)")]
+
+
+def test_an_objective_names_each_side_once():
+    # A raze objective scores each side it names: named twice, a side would score twice.
+    sc = scenario(
+        [unit("a", (2, 2))],
+        [unit("b", (20, 20))],
+        buildings=[building("h", square(10, 10, 12, 12), side="red")],
+        objectives=[
+            {
+                "id": "raze",
+                "kind": "raze",
+                "building": "h",
+                "sides": ["blue", "blue"],
+                "points_at_end": 4,
+            }
+        ],
+    )
+    assert problems(sc) == [("objectives[0].sides[1]", "names side 'blue' twice")]
+
+
 def test_no_weapon_line_may_take_the_name_of_close_combat():
     # A commander names close combat by it: a weapon so named could never fire at its Range.
     ws = [{"name": CLOSE_COMBAT, "power": 5, "range": 12}]
