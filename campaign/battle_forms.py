@@ -283,6 +283,11 @@ class TableResultForm(PageForm):
         self.fields["day"].initial = day
         self.fields["day"].max_value = day
         self.fields["hour"].initial = hour
+        # The sides are named after the forces when the units come from two or more (the names
+        # the battle's page and the history will use); otherwise the table's roles.
+        forces = list(dict.fromkeys(unit.force.name for unit in self.units))
+        if len(forces) >= 2:
+            self.fields["side_a"].initial, self.fields["side_b"].initial = forces[:2]
         for unit in self.units:
             self.fields[f"side_{unit.pk}"] = forms.ChoiceField(
                 choices=[("", "Not fighting"), ("a", "First side"), ("b", "Second side")],

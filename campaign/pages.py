@@ -34,6 +34,8 @@ from campaign.rules.experience import threshold
 from campaign.rules.history import changes_text, hits_text, plural, story_text
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
+    casualties_die,
+    days_to_rally,
     medical_capacity,
     medical_window_closes,
     medical_window_open,
@@ -43,6 +45,7 @@ from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ord
 from campaign.selectors import (
     campaign_now,
     campaign_units,
+    entries_carrying,
     entries_since,
     force_roster,
     medics_used_today,
@@ -72,12 +75,14 @@ class RosterLine:
     unit: Unit
     card: dict[str, Any] | None
     needs_medics: bool
+    now: int = 0
+    """The clock hour it was read at (`campaign_now`)."""
 
     @property
     def medics_until(self) -> str:
-        """The last hour the medics may save its Casualty hits ("day 3, 14:00"), or ""."""
+        """How long the medics have to save its Casualty hits, in words, or ""."""
         closes = medical_window_closes(self.unit.state) if self.needs_medics else None
-        return "" if closes is None else clock_text(closes)
+        return "" if closes is None else medics_deadline(closes, self.now)
 
     @property
     def specialties(self) -> str:
@@ -99,13 +104,23 @@ class RosterLine:
         return threshold(self.unit.quality)
 
 
+def medics_deadline(closes: int, now: int) -> str:
+    """How long the medics have, at clock hour ``now``, for Casualty hits whose window closes
+    at ``closes`` (`medical_window_closes`): the window is open through that hour, so at it
+    the medics still may, for that hour only."""
+    if closes > now:
+        return f"the medics have until {clock_text(closes)}"
+    return "the medics' last hour: the window closes when the clock moves on"
+
+
 def roster_line(unit: Unit, now: int) -> RosterLine:
     """The unit's roster line at clock hour ``now`` (`campaign_now`)."""
     try:
         card = battle_card(unit)
     except BridgeError:
         card = None
-    return RosterLine(unit=unit, card=card, needs_medics=medical_window_open(unit.state, now))
+    needs_medics = medical_window_open(unit.state, now)
+    return RosterLine(unit=unit, card=card, needs_medics=needs_medics, now=now)
 
 
 def clean_sort(value: str) -> str:
@@ -206,6 +221,43 @@ class Attention:
     reason: str
     medics: bool = False
     """Its Casualty hits await the medics (they die 24 hours after the battle)."""
+    rally_days: int | None = None
+    """Days of R&R until it rallies, if it retreated and time alone rallies it
+    (`recovery.days_to_rally`)."""
+    rally: str = ""
+    """When it rallies, in words, if it retreated (`rally_when`)."""
+
+
+def rally_when(state: CampaignUnitState, now: int) -> str:
+    """When a unit retreated in poor order rallies, in words, by the rule the calendar follows
+    (`recovery.days_to_rally`)."""
+    days = days_to_rally(state, now)
+    if days == 1:
+        return "rallies after the next day of R&R"
+    if days is not None:
+        return f"its hits keep it below {Quality.RAW.label}; it rallies after {days} days of R&R"
+    if medical_window_open(state, now) and casualties_die(state)[0].destroyed:
+        return (
+            "unless the medics save its Casualty hits, it is destroyed when their 24 hours are over"
+        )
+    if state.in_combat_zone:
+        return (
+            f"in the combat zone its last Morale hit keeps it below {Quality.RAW.label}; it "
+            "rallies only once it is out"
+        )
+    return "R&R alone will not rally it"
+
+
+def rallying_text(rallying: list[Attention]) -> str:
+    """The GM's line for the retreated units: how many the next day of R&R rallies (the others
+    are listed under it, each with its `rally_when`)."""
+    next_day = sum(1 for a in rallying if a.rally_days == 1)
+    said = f"{plural(len(rallying), 'unit')} retreated in poor order"
+    if next_day == len(rallying):
+        return f"{said}: the next day of R&R rallies {'it' if next_day == 1 else 'them'}."
+    if next_day == 0:
+        return f"{said}; the next day of R&R rallies none of them:"
+    return f"{said}; the next day of R&R rallies {next_day} of them, not these:"
 
 
 def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Attention]:
@@ -223,12 +275,19 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
         reasons = []
         if medics:
             hits = plural(unit.casualty_hits, "Casualty hit")
-            closes = clock_text(medical_window_closes(unit.state) or 0)
-            reasons.append(f"{hits} awaiting the medics; unsaved, they die after {closes}")
+            closes = medical_window_closes(unit.state) or 0
+            reasons.append(
+                f"{hits} awaiting the medics; unsaved, they die after {clock_text(closes)}"
+                if closes > now
+                else f"{hits} awaiting the medics in their last hour; unsaved, they die when "
+                "the clock moves on"
+            )
+        rally_days, rally = None, ""
         if unit.status == Status.RETREATED:
-            reasons.append("retreated in poor order: rallies after a day of R&R")
+            rally_days, rally = days_to_rally(unit.state, now), rally_when(unit.state, now)
+            reasons.append(f"retreated in poor order: {rally}")
         if reasons:
-            found.append(Attention(unit, "; ".join(reasons), medics=medics))
+            found.append(Attention(unit, "; ".join(reasons), medics, rally_days, rally))
     return found
 
 
@@ -494,13 +553,15 @@ class StoryLine:
 def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dict[int, int]):
     """The unit's history as sentences: why, then what it did, in plain words."""
     lines = []
+    now: dict[str, Any] = {}
     for entry in entries:
+        now.update(entry.after)  # the unit's snapshot after this entry
         # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb
         # hands them back in its own.
         after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
         tail = "; " + changes_text(entry.before, after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
-        what = story_text(entry.before, entry.after) if why != entry.text else ""
+        what = story_text(entry.before, entry.after, now) if why != entry.text else ""
         battle = homes.get(entry.battle_id) if entry.battle_id else None
         lead = ""
         # A battle's entries begin with its name: that is the link.
@@ -554,10 +615,15 @@ def _value_label(quality: str) -> str:
 
 
 def _entry_event(
-    entry: HistoryEntry, campaign_pk: int, homes: dict[int, int], names: dict[int, str]
+    entry: HistoryEntry,
+    campaign_pk: int,
+    homes: dict[int, int],
+    names: dict[int, str],
+    carrying: dict[int, dict[str, int]],
 ) -> Event:
     """A history entry as a line of the timeline; ``homes`` maps engine battles to campaign
-    battles, ``names`` campaign battles to their names."""
+    battles, ``names`` campaign battles to their names, ``carrying`` entries to the hits their
+    unit carried after them (`entries_carrying`)."""
     before, after = entry.before, entry.after
     kind = entry.kind
     if after.get("status") == Status.DESTROYED:
@@ -576,7 +642,7 @@ def _entry_event(
         text = f"{label} {verb} from {_value_label(before['quality'])} to "
         text += _value_label(after["quality"])
     else:
-        what = story_text(before, after)
+        what = story_text(before, after, carrying.get(entry.pk, {}))
         text = f"{label} {what}" if what else f"{label}: {entry.text}"
     url = (
         reverse("campaign:battle", args=[campaign_pk, home])
@@ -619,8 +685,10 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
                   f"{quick_resolve_outcome(qr)}",
                   reverse("campaign:unit", args=[campaign.pk, qr.attacker_id]))
         )  # fmt: skip
-    for entry in notable_entries(campaign=campaign, force_ids=force_ids):
-        events.append(_entry_event(entry, campaign.pk, homes, names))
+    notable = list(notable_entries(campaign=campaign, force_ids=force_ids))
+    carrying = entries_carrying(entries=notable)
+    for entry in notable:
+        events.append(_entry_event(entry, campaign.pk, homes, names, carrying))
     days: dict[int, list[Event]] = {}
     for event in events:
         days.setdefault(event.day, []).append(event)
@@ -642,7 +710,8 @@ def entry_events(campaign: Campaign, entries: list[HistoryEntry]) -> list[Event]
     )
     homes = {battle_id: pk for battle_id, pk, _ in rows}
     names = {pk: name for _, pk, name in rows}
-    return [_entry_event(entry, campaign.pk, homes, names) for entry in entries]
+    carrying = entries_carrying(entries=entries)
+    return [_entry_event(entry, campaign.pk, homes, names, carrying) for entry in entries]
 
 
 UNIT_SERIES_NAMES = {

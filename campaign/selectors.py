@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
+from django.db.models.fields.json import KT
 
 from battles.engine import ScenarioError, parse_scenario
 from battles.fog import hidden_events
@@ -23,9 +25,11 @@ from campaign.models import (
     Force,
     HistoryEntry,
     Invitation,
+    Leader,
     Membership,
     Unit,
 )
+from campaign.rules.history import HITS_FIELDS
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.recovery import time_passes
 from campaign.rules.state import CampaignUnitState, Status, snapshot_replay
@@ -108,6 +112,85 @@ def unit_story(*, unit: Unit) -> tuple[list[HistoryEntry], set[int], dict[int, i
         CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list("battle_id", "pk")
     )
     return entries, reverted, homes
+
+
+def entries_carrying(*, entries: list[HistoryEntry]) -> dict[int, dict[str, int]]:
+    """What each unit carried after each of ``entries`` (by entry id): its Morale and Casualty
+    hits then, replayed from the start of its history, since an entry keeps only the fields it
+    changed. Only the units whose entries change hits are read, and only their hits."""
+    units = {e.unit_id for e in entries if any(f in e.after for f in HITS_FIELDS)}
+    if not units:
+        return {}
+    wanted = {e.pk for e in entries}
+    rows = (
+        HistoryEntry.objects.filter(unit_id__in=units, pk__lte=max(wanted))
+        .order_by("id")
+        .annotate(**{f: KT(f"after__{f}") for f in HITS_FIELDS})
+        .values_list("pk", "unit_id", *HITS_FIELDS)
+    )
+    now: dict[int, dict[str, int]] = {}
+    found = {}
+    for pk, unit_id, *hits in rows:
+        carried = now.setdefault(unit_id, dict.fromkeys(HITS_FIELDS, 0))
+        carried.update({f: int(v) for f, v in zip(HITS_FIELDS, hits, strict=True) if v is not None})
+        if pk in wanted:
+            found[pk] = dict(carried)
+    return found
+
+
+@dataclass(frozen=True)
+class CharacterLine:
+    """One character of the campaign as its Characters page lists it: one of its own
+    (`Character`), or a leader named with its unit only (no feats, no player)."""
+
+    name: str
+    player: Any
+    """The member who plays it; None for an NPC."""
+    hit_points: int
+    max_hit_points: int | None
+    """Full hit points; None for a leader named with its unit (never recorded)."""
+    alive: bool
+    feats: list[str]
+    unit: Unit | None
+    """The unit it leads, if any."""
+    named_on_unit: bool = False
+    """A leader named with its unit (when raised, or on its page), not one of the campaign's
+    characters."""
+
+
+def campaign_characters(*, campaign: Campaign) -> list[CharacterLine]:
+    """Every character of the campaign by name: its own characters, each with the unit it leads,
+    and the leaders named with a unit without being one of them (a leader is a d20
+    character too, whichever way it took command)."""
+    leaders = Leader.objects.filter(unit__force__campaign=campaign).select_related("unit")
+    leading = {leader.character_id: leader.unit for leader in leaders if leader.character_id}
+    lines = [
+        CharacterLine(
+            c.name,
+            c.player,
+            c.hit_points,
+            c.max_hit_points,
+            c.alive,
+            list(c.feats),
+            leading.get(c.pk),
+        )
+        for c in campaign.characters.select_related("player")
+    ]
+    lines += [
+        CharacterLine(
+            leader.name,
+            None,
+            leader.hit_points,
+            None,
+            leader.alive,
+            [],
+            leader.unit,
+            named_on_unit=True,
+        )
+        for leader in leaders
+        if leader.character_id is None
+    ]
+    return sorted(lines, key=lambda line: (line.name.casefold(), line.named_on_unit))
 
 
 def unit_snapshot(*, unit: Unit) -> dict[str, Any]:

@@ -225,9 +225,13 @@ class OrderForm(CampaignForm):
         self.fields["giver"] = _character_field(self.campaign, label="Given by")
         self.fields["unit"] = _UnitField(self.campaign, ORDER, label="To unit")
         self.fields["kind"] = forms.ChoiceField(choices=ORDER_CHOICES, label="Order")
+        use_skill = OrderKind.USE_SKILL
         self.fields["listed_hours"] = forms.IntegerField(
             min_value=1, max_value=240, required=False,
-            label="Listed hours (Use Skill only; blank: the table's)",
+            label=f"Hours the skill takes ({use_skill.label} only)",
+            help_text=f"What the skill's own rules give, before the unit's quality shortens "
+            f"it. Left empty: {use_skill.row.listed_hours} hours, as the Orders table lists. "
+            f"Leave it empty for other Orders: their time is the table's.",
         )  # fmt: skip
         self.fields["note"] = forms.CharField(max_length=300, required=False)
 

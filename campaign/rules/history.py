@@ -78,10 +78,25 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def story_text(before: dict[str, Any], after: dict[str, Any]) -> str:
+HITS_FIELDS = ("morale_hits", "casualty_hits")
+"""What a unit carries: an entry that changes one of them keeps only that one, so what it
+carries after the entry is the unit's snapshot there (`snapshot_replay` up to it)."""
+
+
+def carries_text(morale: int, casualty: int) -> str:
+    """What a unit carries, in words: "carries no hits now", "now carries 1 Morale hit and
+    2 Casualty hits"."""
+    if morale + casualty == 0:
+        return "carries no hits now"
+    return f"now carries {plural(morale, 'Morale hit')} and {plural(casualty, 'Casualty hit')}"
+
+
+def story_text(before: dict[str, Any], after: dict[str, Any], unit: dict[str, Any]) -> str:
     """What a change did to the unit, in plain words: "fell from Average to Green; now carries
-    1 Morale and 0 Casualty hits; entered the combat zone". Bookkeeping (battles fought, the
-    day of the last battle) is left out: the sentence already says a battle was fought."""
+    1 Morale hit and 2 Casualty hits; is in the combat zone". ``unit`` is the unit's snapshot
+    after the entry (its hits at least): an entry holds only the fields it changed, so the hits
+    it leaves alone are read there, never taken for 0. Bookkeeping (battles fought, the day of
+    the last battle) is left out: the sentence already says a battle was fought."""
     parts = []
     if "status" in after:
         was, now = Status(before.get("status", "ready")), Status(after["status"])
@@ -99,15 +114,10 @@ def story_text(before: dict[str, Any], after: dict[str, Any]) -> str:
         parts.append(f"{verb} from {was.label} to {now.label}")
     elif "quality" in after:
         parts.append(f"is {_value('quality', after['quality'])}")
-    if "morale_hits" in after or "casualty_hits" in after:
-        morale = after.get("morale_hits", before.get("morale_hits", 0))
-        casualty = after.get("casualty_hits", before.get("casualty_hits", 0))
-        parts.append(
-            "carries no hits now"
-            if morale + casualty == 0
-            else f"now carries {plural(morale, 'Morale hit')} and "
-            f"{plural(casualty, 'Casualty hit')}"
-        )
+    # A destroyed unit carries nothing worth a word.
+    hits_changed = any(field in after for field in HITS_FIELDS)
+    if hits_changed and after.get("status", unit.get("status")) != Status.DESTROYED:
+        parts.append(carries_text(unit.get("morale_hits") or 0, unit.get("casualty_hits") or 0))
     if "experience" in after:
         parts.append(f"has {plural(after['experience'], 'experience point')}")
     if "in_combat_zone" in after:

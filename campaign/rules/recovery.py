@@ -171,6 +171,26 @@ def time_passes(state: CampaignUnitState, start: int, end: int) -> list[Passing]
     return events
 
 
+def days_to_rally(state: CampaignUnitState, now: int) -> int | None:
+    """Days of R&R until a unit retreated in poor order rallies, if nothing but time passes from
+    clock hour `now` (no medics, no battle, no Strategist): 1 when the next midnight's R&R
+    rallies it. None when time alone never does: its Casualty hits die and destroy it, or it is
+    still in the combat zone, where its last Morale hit keeps it below Raw. The same days
+    `time_passes` gives the calendar, so what a page promises is what the Advance does."""
+    if state.status != Status.RETREATED:
+        return None
+    # Each day heals a Morale hit or nothing ever will: a day more than its hits is enough.
+    first_midnight = (now // HOURS_PER_DAY + 1) * HOURS_PER_DAY
+    end = first_midnight + state.hits * HOURS_PER_DAY
+    days = 0
+    for passing in time_passes(state, now, end):
+        if passing.kind == REST:
+            days += 1
+            if passing.state.status == Status.READY:
+                return days
+    return None
+
+
 MEDICAL_CAPACITY_BY_QUALITY: dict[Quality, int] = {
     Quality.RAW: 0,
     Quality.GREEN: 1,

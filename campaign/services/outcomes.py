@@ -72,6 +72,16 @@ def battle_fate_text(reason: str, removed: str) -> str:
     return f"at {reason}"
 
 
+def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
+    """How the Hits lost became BUCS hits, in words (`bridge.blow_hits`): "a d6 for each Hit
+    lost rolled 6 and 5, divided by the card's 4 Hits, rounded up"."""
+    rolled = " and ".join(", ".join(str(d) for d in dice).rsplit(", ", 1))
+    each = "the Hit lost" if len(dice) == 1 else "each Hit lost"
+    if card_hits == 1:
+        return f"a d6 for {each} rolled {rolled}"
+    return f"a d6 for {each} rolled {rolled}, divided by the card's {card_hits} Hits, rounded up"
+
+
 def _battle_sentence(
     reason: str, outcome: UnitOutcome, damage: Damage, state: CampaignUnitState, card_hits: int
 ) -> str:
@@ -79,9 +89,9 @@ def _battle_sentence(
     lost = f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"
     parts = [f"{head.get(outcome.removed, reason)}: {lost}"]
     if outcome.hits_lost:
-        dice = ", ".join(str(d) for d in damage.blow_dice)
         parts.append(
-            f"{plural(sum(damage.split), 'BUCS hit')} (blows {dice}): {hits_text(*damage.split)}"
+            f"{_blows_text(damage.blow_dice, card_hits)}: "
+            f"{plural(sum(damage.split), 'BUCS hit')} ({hits_text(*damage.split)})"
         )
     if damage.shock:
         parts.append(f"{outcome.skill_lost} Skill lost to suppression: {damage.shock} Morale")

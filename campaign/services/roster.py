@@ -200,7 +200,17 @@ def force_create(*, campaign: Campaign, owner: Any, name: str, actor: Any = None
     """A force for a player (or the GM, or a co-GM) of the campaign."""
     require_manager(campaign, actor)
     force = Force(campaign=campaign, owner=owner, name=name)
-    _full_clean(force)
+    # The name's clash is said on the name, in the campaign's words (the database still refuses
+    # a second force of the same name should two be raised at once).
+    errors: dict[str, list[str]] = {}
+    if name and campaign.forces.filter(name=name).exists():
+        errors["name"] = [f"{campaign} has a force called {name!r} already"]
+    try:
+        force.full_clean(validate_constraints=False)
+    except ValidationError as error:
+        errors = {**error.message_dict, **errors}
+    if errors:
+        raise ValidationError(errors)
     force.save()
     return force
 

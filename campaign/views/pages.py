@@ -55,6 +55,7 @@ from campaign.pages import (
     medics_today,
     quality_ladder,
     quick_resolve_outcome,
+    rallying_text,
     recent_battles,
     recent_quick_resolves,
     roster_line,
@@ -67,6 +68,7 @@ from campaign.pages import (
     winner_names,
 )
 from campaign.rules.experience import training_blocked
+from campaign.rules.state import Status
 from campaign.selectors import (
     campaign_now,
     campaigns_for_user,
@@ -126,6 +128,7 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
     battles = recent_battles(campaign)
     winners = winner_names(battles)
     attention = units_needing_attention(campaign, own)
+    rallying = [a for a in attention if a.unit.status == Status.RETREATED]
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
@@ -136,7 +139,9 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         medics_forces=forces_with_medics({a.unit.force_id for a in attention if a.medics})
         if viewer.manages
         else set(),
-        rallying=[a for a in attention if a.unit.status == "retreated"],
+        rallying=rallying,
+        rallying_text=rallying_text(rallying) if rallying else "",
+        rallying_later=[a for a in rallying if a.rally_days != 1],
         since=None if seen is None else since_last_visit(campaign, own, seen),
         quick_resolves=[(qr, quick_resolve_outcome(qr)) for qr in recent_quick_resolves(campaign)],
         strength=force_strength_chart(campaign, [s for s in summaries if s.force.pk in full])

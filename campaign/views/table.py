@@ -16,13 +16,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.access import Viewer, campaign_for_viewer, require_manage
-from campaign.models import CharacterEntry, Engagement, Leader, Order, TableRoll
+from campaign.models import CharacterEntry, Engagement, Order, TableRoll
 from campaign.pages import engagement_sides
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import plural
 from campaign.rules.orders import OrderKind, clock_text
-from campaign.selectors import campaign_now
+from campaign.selectors import campaign_characters, campaign_now
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
@@ -78,14 +78,9 @@ def feat_effect(row: FeatRow) -> str:
 
 def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     campaign = viewer.campaign
-    leading = {
-        leader.character_id: leader.unit
-        for leader in Leader.objects.filter(unit__force__campaign=campaign, character__isnull=False)
-        .select_related("unit")
-    }  # fmt: skip
-    found = campaign.characters.select_related("player").order_by("name")
     characters = [
-        (c, leading.get(c.pk), ", ".join(f.label for f in ordered_feats(c.feats))) for c in found
+        (line, ", ".join(f.label for f in ordered_feats(line.feats)))
+        for line in campaign_characters(campaign=campaign)
     ]
     entries = (
         CharacterEntry.objects.filter(character__campaign=campaign)
@@ -95,6 +90,7 @@ def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     context = base_context(
         viewer,
         characters=characters,
+        named_on_unit=any(line.named_on_unit for line, _ in characters),
         character_entries=entries,
         feat_effects=[(feat.label, feat_effect(feat.row)) for feat in Feat],
     )

@@ -17,6 +17,7 @@ from campaign.rules.recovery import (
     REST,
     Treatment,
     casualties_die,
+    days_to_rally,
     medical_capacity,
     medical_plan,
     medical_treat,
@@ -591,3 +592,34 @@ def test_casualty_hits_a_gm_adds_while_the_window_is_open_join_that_window(campa
     unit_edit(unit=mech, changes={"casualty_hits": 4, "window_from": 30}, reason="by hand")
     mech.refresh_from_db()
     assert mech.window_from == 30
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        unit_state(status=Status.RETREATED, quality=Q.GREEN, morale_hits=1),
+        unit_state(status=Status.RETREATED, quality=Q.GREEN, morale_hits=4),
+        unit_state(status=Status.RETREATED, quality=Q.RAW, morale_hits=1, in_combat_zone=True),
+        unit_state(
+            status=Status.RETREATED,
+            quality=Q.AVERAGE,
+            morale_hits=3,
+            casualty_hits=2,
+            last_battle_day=1,
+        ),
+        unit_state(
+            status=Status.RETREATED,
+            quality=Q.GREEN,
+            morale_hits=1,
+            casualty_hits=3,
+            last_battle_day=1,
+        ),
+    ],
+)
+def test_the_days_to_rally_are_the_days_the_calendar_takes(state):
+    now = clock_hour(1, 5)
+    days = days_to_rally(state, now)
+    # What the clock does, day by day: the first midnight the unit stands ready again.
+    passed = [p for p in time_passes(state, now, now + 10 * 24) if p.kind == REST]
+    ready = next((i + 1 for i, p in enumerate(passed) if p.state.status == Status.READY), None)
+    assert days == ready

@@ -333,6 +333,11 @@ def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client,
     created = client.post(forces, {"owner": "player", "name": "Green Guards"})
     assert created.status_code == 302
     assert campaign.forces.get().owner == world.users["player"]
+    # A second force of that name is refused on its name, in the campaign's words.
+    twice = client.post(forces, {"owner": "player", "name": "Green Guards"})
+    assert twice.status_code == 400
+    assert _field_errors(twice, "name") == ["Op. New has a force called 'Green Guards' already"]
+    assert "already exists" not in twice.text and campaign.forces.count() == 1
 
 
 def test_an_advance_that_changes_no_unit_still_sums_up(client, world):

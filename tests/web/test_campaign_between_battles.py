@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from campaign.models import HistoryEntry, Unit
-from campaign.services import unit_create, unit_edit
+from campaign.pages import Attention, medics_deadline, rally_when, rallying_text
+from campaign.rules.orders import clock_hour
+from campaign.rules.recovery import medical_window_closes
+from campaign.selectors import campaign_now
+from campaign.services import calendar_advance, unit_create, unit_edit
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -231,7 +236,75 @@ def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client
     assert "Send in the medics</a>" in todo and "no ready Medical crew" not in todo
     login(client, world, "player")
     page = client.get(_url("dashboard", world)).text
+    # When it rallies is the rule's (its quality here is what the world's battle left).
+    rally = escape(rally_when(unit.state, campaign_now(world.campaign)))
     assert (
         f"({world.force.name}): 2 Casualty hits awaiting the medics; unsaved, they die after "
-        "day 2, 00:00; retreated in poor order: rallies after a day of R&amp;R"
+        f"day 2, 00:00; retreated in poor order: {rally}"
     ) in page
+
+
+def test_a_retreated_unit_is_told_when_it_really_rallies(client, world):
+    # A Green unit with 3 Morale hits is below Raw until two days of R&R have healed two: one
+    # day does not rally it, whatever a page says; the calendar decides, and the pages with it.
+    for other in world.force.units.exclude(pk=world.unit.pk).exclude(status="destroyed"):
+        _set(world, other, status="ready", morale_hits=0, casualty_hits=0)
+    unit = _set(world, world.unit, status="retreated", quality="green", morale_hits=3,
+                casualty_hits=0, in_combat_zone=False)  # fmt: skip
+    later = (
+        "retreated in poor order: its hits keep it below Raw; it rallies after 2 days of R&amp;R"
+    )
+    assert later in login(client, world, "player").get(_url("dashboard", world)).text
+    cockpit = login(client, world, "gm").get(_url("dashboard", world))
+    assert "a day of R&amp;R rallies" not in cockpit.text
+    assert unit.pk in [a.unit.pk for a in cockpit.context["rallying_later"]]
+    assert "its hits keep it below Raw; it rallies after 2 days of R&amp;R" in cockpit.text
+    gm = world.users["gm"]
+    calendar_advance(campaign=world.campaign, days=1, actor=gm)
+    assert _fresh(unit).status == "retreated"
+    cockpit = client.get(_url("dashboard", world))
+    assert unit.pk not in [a.unit.pk for a in cockpit.context["rallying_later"]]
+    calendar_advance(campaign=world.campaign, days=1, actor=gm)
+    assert _fresh(unit).status == "ready"
+    # In the combat zone its last Morale hit heals only out of it: a Raw unit never rallies there.
+    unit = _set(world, unit, status="retreated", quality="raw", morale_hits=1, in_combat_zone=True)
+    page = login(client, world, "player").get(_url("dashboard", world)).text
+    assert "in the combat zone its last Morale hit keeps it below Raw" in page
+    calendar_advance(campaign=world.campaign, days=3, actor=gm)
+    assert _fresh(unit).status == "retreated"
+
+
+def test_the_gm_is_told_how_many_the_next_day_rallies():
+    def retreated(days):
+        return Attention(unit=None, reason="", rally_days=days)
+
+    assert rallying_text([retreated(1), retreated(1)]) == (
+        "2 units retreated in poor order: the next day of R&R rallies them."
+    )
+    assert rallying_text([retreated(1), retreated(3), retreated(None)]) == (
+        "3 units retreated in poor order; the next day of R&R rallies 1 of them, not these:"
+    )
+    assert rallying_text([retreated(2)]) == (
+        "1 unit retreated in poor order; the next day of R&R rallies none of them:"
+    )
+
+
+def test_the_medics_last_hour_is_said_as_such_not_as_a_deadline_past(client, world):
+    # Wounded on day 1 with no hour kept: the window runs from 00:00 and is open through day 2,
+    # 00:00. Before that hour the roster says until when; at it, that it is the last hour.
+    _set(world, world.unit, status="ready", casualty_hits=1, last_battle_day=1)
+    unit = _set(world, world.unit, window_from=None)
+    assert medical_window_closes(unit.state) == clock_hour(2, 0)
+    assert medics_deadline(clock_hour(2, 0), clock_hour(1, 5)) == (
+        "the medics have until day 2, 00:00"
+    )
+    world.campaign.day, world.campaign.hour = 2, 0
+    world.campaign.save()
+    login(client, world, "player")
+    roster = client.get(_url("force", world, world.force.pk)).text
+    assert "the medics&#x27; last hour: the window closes when the clock moves on" in roster
+    assert "until day 2, 00:00" not in roster
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert "awaiting the medics: the medics&#x27; last hour" in page
+    dashboard = client.get(_url("dashboard", world)).text
+    assert "awaiting the medics in their last hour; unsaved, they die when the clock" in dashboard

@@ -50,6 +50,9 @@ def test_a_table_result_says_how_each_unit_left_in_words(client, world):
     assert "<td>Still in the field</td>" in losses and "<td>none</td>" not in losses
     form = client.get(_url("battle-record", world)).text
     assert '<option value="none" selected>Still in the field</option>' in form
+    # The sides are named after the forces, not "attackers" and "defenders".
+    sides = re.findall(r'name="side_[ab]"[^>]*value="([^"]*)"', form)
+    assert sides == [world.enemy.name, world.force.name], sides
     assert ">None</option>" not in form
 
 
@@ -281,3 +284,10 @@ def test_the_import_page_tells_the_gm_what_to_do_on_the_page_not_at_a_command_li
     assert "Choose the file, or paste what it holds, and import it as its GM." in page
     dashboard = client.get(_url("dashboard", world)).text
     assert ">Export the whole campaign</a>" in dashboard  # the link the page sends the GM to
+
+
+def test_the_orders_form_says_what_its_hours_are(client, world):
+    page = login(client, world, "gm").get(_url("orders", world)).text
+    assert "Hours the skill takes (Use Skill only)" in page
+    assert "Left empty: 2 hours, as the Orders table lists." in page
+    assert "blank: the table" not in page

@@ -9,6 +9,8 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Character, Engagement
+from campaign.services import leader_attach
+from campaign.services.characters import character_create
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +35,30 @@ def test_the_gm_creates_an_npc_and_a_players_character(client, world):
         reverse("campaign:characters", args=[world.campaign.pk])
     )
     assert "Lt. Ash" in page.text and "yours" in page.text
+
+
+def test_the_characters_page_lists_every_leader_with_the_unit_it_leads(client, world):
+    gm = world.users["gm"]
+    # A leader named on the unit's page, and one of the campaign's characters who joined a unit.
+    leader_attach(unit=world.unit, name="Capt. Mara Holt", hit_points=14, actor=gm)
+    rook = character_create(campaign=world.campaign, name="Sgt. Rook", hit_points=9, actor=gm)
+    leader_attach(unit=world.enemy_unit, character=rook, actor=gm)
+    page = login(client, world, "player").get(
+        reverse("campaign:characters", args=[world.campaign.pk])
+    )
+    assert "No characters yet" not in page.text
+    rows = {
+        re.sub(r"<[^>]+>|\s+", " ", row).split(" NPC ")[0].strip(): row
+        for row in page.text.split("<tbody>")[1].split("</tbody>")[0].split("<tr>")[1:]
+    }
+    assert set(rows) == {"Capt. Mara Holt", "Sgt. Rook"}
+    assert (
+        world.unit.name in rows["Capt. Mara Holt"]
+        and "named with the unit" in rows["Capt. Mara Holt"]
+    )
+    assert ">14<" in rows["Capt. Mara Holt"]
+    assert world.enemy_unit.name in rows["Sgt. Rook"] and "9 of 9" in rows["Sgt. Rook"]
+    assert "without feats; it gives no Orders" in page.text
 
 
 def test_an_engagement_without_defenders_is_refused_and_nothing_is_written(client, world):

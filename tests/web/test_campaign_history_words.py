@@ -1,0 +1,110 @@
+"""A unit's history says what the unit really carries after each entry, on its page and on the
+dashboard's "Since your last visit": an entry keeps only the fields it changed, so the hits it
+leaves alone are the unit's, never 0."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign.pages import since_last_visit, unit_story_lines
+from campaign.rules.bridge import UnitOutcome
+from campaign.rules.history import story_text
+from campaign.selectors import unit_story
+from campaign.services import calendar_advance, outcome_apply, unit_create
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+CARRIES = re.compile(
+    r"now carries (\d+) Morale hits? and (\d+) Casualty hits?|(carries no hits now)"
+)
+
+
+def _said(text: str) -> tuple[int, int] | None:
+    """The (Morale, Casualty) hits a sentence says the unit carries, if it says."""
+    found = CARRIES.search(text)
+    if found is None:
+        return None
+    return (0, 0) if found[3] else (int(found[1]), int(found[2]))
+
+
+@pytest.fixture
+def wounded(world):
+    """A Legendary squad back from a battle with Morale and Casualty hits, then a day of R&R
+    (Morale hits only) and a second day, when the medics' 24 hours run out."""
+    gm = world.users["gm"]
+    for seed in range(50):
+        # The dice decide the split: the story wants Morale hits for R&R to heal and a
+        # Casualty hit for the window to take.
+        unit = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Holdouts",
+                           quality="legendary", specialties=["infantry"])  # fmt: skip
+        outcome_apply(campaign=world.campaign, outcomes={unit.pk: UnitOutcome(1, 2, "destroyed")},
+                      reason="Hill 12", seed=seed, actor=gm)  # fmt: skip
+        unit.refresh_from_db()
+        if unit.casualty_hits and unit.morale_hits >= 2 and unit.status != "destroyed":
+            break
+        unit.delete()
+    else:
+        pytest.fail("no seed gave both kinds of hits")
+    calendar_advance(campaign=world.campaign, days=2, actor=gm)
+    unit.refresh_from_db()
+    return unit
+
+
+def test_each_history_line_says_the_hits_the_unit_carries_after_it(client, world, wounded):
+    lines = unit_story_lines(*unit_story(unit=wounded))
+    kinds = [line.entry.kind for line in lines]
+    assert kinds[:2] == ["created", "battle"] and "recovery" in kinds and "casualties" in kinds
+    now: dict = {}
+    checked = 0
+    for line in lines:
+        now.update(line.entry.after)
+        said = _said(line.what)
+        if said is not None:
+            assert said == (now["morale_hits"], now["casualty_hits"]), line
+            checked += 1
+    # The battle, the day of R&R that heals only Morale hits, the window that takes the rest.
+    assert checked >= 3
+    # The dice of the battle in words: the d6 rolled for the Hit lost, no bare "blows".
+    battle = next(line for line in lines if line.entry.kind == "battle")
+    assert "a d6 for the Hit lost rolled" in battle.why and "blows" not in battle.why
+    rest = next(line for line in lines if line.entry.kind == "recovery")
+    assert set(rest.entry.after) >= {"morale_hits"} and "casualty_hits" not in rest.entry.after
+    assert _said(rest.what)[1] > 0, "a day of R&R leaves the Casualty hits where they were"
+    assert (wounded.morale_hits, wounded.casualty_hits) == (now["morale_hits"], 0)
+    page = login(client, world, "player").get(
+        reverse("campaign:unit", args=[world.campaign.pk, wounded.pk])
+    )
+    assert rest.what in page.text
+
+
+def test_since_your_last_visit_says_the_hits_carried_then(world, wounded):
+    lines = since_last_visit(world.campaign, {world.force.pk},
+                             timezone.now() - timedelta(hours=1))  # fmt: skip
+    ours = [e for e in lines if "Holdouts" in e.text and _said(e.text)]
+    assert ours
+    replayed: dict = {}
+    carried = {}
+    for entry in wounded.history.order_by("id"):
+        replayed.update(entry.after)
+        carried[entry.day, entry.kind] = (replayed["morale_hits"], replayed["casualty_hits"])
+    assert all(_said(e.text) in carried.values() for e in ours)
+    assert any(_said(e.text)[1] > 0 and "R&R" not in e.text for e in ours)
+
+
+def test_the_words_read_the_hits_an_entry_leaves_alone_from_the_unit():
+    before, after = {"morale_hits": 3}, {"morale_hits": 2}
+    assert story_text(before, after, {"morale_hits": 2, "casualty_hits": 1}) == (
+        "now carries 2 Morale hits and 1 Casualty hit"
+    )
+    healed = story_text({"morale_hits": 1}, {"morale_hits": 0}, {"casualty_hits": 1})
+    assert healed == "now carries 0 Morale hits and 1 Casualty hit"
+    # A destroyed unit carries nothing worth a word.
+    assert story_text({"status": "ready", "casualty_hits": 5},
+                      {"status": "destroyed", "casualty_hits": 0},
+                      {"morale_hits": 0, "casualty_hits": 0}) == "was destroyed"  # fmt: skip
