@@ -141,11 +141,13 @@ class BattleSetupForm(PageForm):
                 )
 
     def rows(self) -> list[dict[str, Any]]:
-        """Each unit's fields, and its number: the set-up map marks the unit with it."""
+        """Each unit's fields, its number (the set-up map marks the unit with it) and its
+        force's colour."""
         rows = []
         for number, unit in enumerate(self.units, start=1):
             row = {
                 "number": number,
+                "colour": force_colour(unit.force),
                 "unit": unit,
                 "side": self[f"side_{unit.pk}"],
                 "x": self[f"x_{unit.pk}"],

@@ -23,13 +23,19 @@ def _check(client, world, data):
     return response.json()
 
 
-def test_the_map_shows_the_campaigns_units_by_name_where_the_table_puts_them(client, world):
+def test_the_map_shows_the_campaigns_units_by_number_where_the_table_puts_them(client, world):
     units = _free_all(world)
     page = login(client, world, "gm").get(_url("battle-setup", world), {"scenario": "crossroads"})
     html = page.content.decode()
-    for unit in units:
+    for number, row in enumerate(page.context["form"].rows(), start=1):
+        unit = row["unit"]
         mark = re.search(rf'data-deploy-unit="{unit.pk}".*?</g>', html, re.S)
-        assert mark and f">{unit.name}</text>" in mark[0]
+        assert mark and f'data-name="{unit.name}"' in mark[0]
+        assert f">{number}</text>" in mark[0], "the mark shows the unit's number in the table"
+        key = re.search(rf'<li data-deploy-key="{unit.pk}">(.*?)</li>', html)
+        assert key and f">{number}</span>{unit.name}" in key[1], "the key under the map names it"
+        row_head = re.search(rf'<tr data-deploy-row="{unit.pk}">\s*<th scope="row">(.*?)<br>', html)
+        assert row_head and f">{number}</span>{unit.name}" in row_head[1]
     # The scenario's demo units are not drawn; its spots are.
     assert 'data-unit="b-rifles-1"' not in html and 'class="spot side-0"' in html
     # The map follows the table: the server draws a typed position (y measured from the far
@@ -39,7 +45,8 @@ def test_the_map_shows_the_campaigns_units_by_name_where_the_table_puts_them(cli
     refused = client.post(_url("battle-setup", world), data)
     assert refused.status_code == 400
     mark = re.search(
-        rf'data-deploy-unit="{blue.pk}" transform="translate\(([^)]*)\)"', refused.text
+        rf'data-deploy-unit="{blue.pk}" data-name="[^"]*" transform="translate\(([^)]*)\)"',
+        refused.text,
     )
     assert mark[1] == "500 20.5"
     assert "Red Company" in refused.text and "Blue Battalion" in refused.text  # the legend
