@@ -196,8 +196,10 @@
         }
         self.show(answer.units);
         var at = self.position(pk);
+        var said = reasons.join("; ");
         if (reasons.length) {
-          self.say(label + ": " + reasons.join("; "));
+          // The engine's refusals name the unit already; the form's own ("Enter a number.") do not.
+          self.say(said.indexOf(label) === 0 ? said : label + ": " + said);
         } else if (at && self.sideIndex(pk) >= 0) {
           self.say(label + " at " + text(at.x) + ", " + text(at.y) + ".");
         } else {
