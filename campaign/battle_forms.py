@@ -13,15 +13,20 @@ from typing import Any
 from django import forms
 
 from battles.engine.events import Removal
-from battles.engine.geometry import Polygon
 from battles.forms import LaunchKeyField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.services import SEED_LIMIT
 from campaign.forms import PageForm
-from campaign.models import Force, Order, Unit
+from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages import force_colour, name_colour
 from campaign.rules.orders import OrderKind
-from campaign.services.battles import Deployment, deployment_order, led_units
+from campaign.services.battles import (
+    Deployment,
+    campaign_battle_places,
+    deployment_order,
+    led_units,
+)
+from campaign.services.deployment import Spot, deployment_spots, spot
 
 NO_ORDER = "none"
 ORDER_CHOICES = [
@@ -38,69 +43,6 @@ REMOVAL_LABELS = {
     Removal.DEMORALISED: "Demoralised",
 }
 """How a unit left a table battle, as the result form offers it."""
-
-
-def deployment_spots(scenario: dict[str, Any]) -> dict[str, list[tuple[list[float], float]]]:
-    """Each side's deployment spots: where the scenario's own units stood, and their facing."""
-    spots: dict[str, list[tuple[list[float], float]]] = {}
-    for side in scenario.get("sides", []):
-        spots[side.get("id")] = [
-            (list(u.get("position", [0, 0])), float(u.get("facing", 0)))
-            for u in side.get("units", [])
-        ]
-    return spots
-
-
-def spot(spots: list[tuple[list[float], float]], index: int) -> tuple[list[float], float]:
-    """The index-th spot of a side; past the last, the spots again two inches along, so a
-    larger force than the scenario's still stands somewhere sensible."""
-    if not spots:
-        return [1.0 + 2 * index, 1.0], 0.0
-    (x, y), facing = spots[index % len(spots)]
-    return [x + 2.0 * (index // len(spots)), y], facing
-
-
-def deployment_zone(scenario: dict[str, Any], side_id: str) -> Polygon | None:
-    """The side's deployment zone (``sides[i].zone``), or None when it has none."""
-    for side in scenario.get("sides", []):
-        if side.get("id") == side_id and side.get("zone"):
-            try:
-                return Polygon.of(side["zone"])
-            except (TypeError, ValueError):
-                return None  # a malformed zone is the launch's to refuse, with its path
-    return None
-
-
-def _free_spot(
-    scenario: dict[str, Any],
-    spots: list[tuple[list[float], float]],
-    taken: set[int],
-    unit: Unit,
-    zone: Polygon | None = None,
-) -> int:
-    """The first untaken spot the unit may stand on, else the first untaken one."""
-    size = unit.unit_type.card.get("size", 1)
-    free = [i for i in range(len(spots) + len(taken) + 1) if i not in taken]
-    fitting = (i for i in free if _may_stand(scenario, spot(spots, i)[0], size, zone))
-    return next(fitting, free[0])
-
-
-def _may_stand(
-    scenario: dict[str, Any], position: list[float], size: int, zone: Polygon | None = None
-) -> bool:
-    """False when the point lies outside the side's zone, or inside a building that does not
-    admit this Size."""
-    if zone is not None and not zone.contains((position[0], position[1])):
-        return False
-    for building in scenario.get("buildings", []):
-        try:
-            inside = Polygon.of(building["polygon"]).contains_strictly(tuple(position))
-        except (KeyError, TypeError, ValueError):
-            continue  # a malformed building is the launch's to refuse, with its path
-        admits = (building.get("card") or {}).get("admits")
-        if inside and not (admits and admits["min_size"] <= size <= admits["max_size"]):
-            return False
-    return True
 
 
 def default_sides(forces: Sequence[Force], sides: Sequence[tuple[str, str]]) -> dict[int, str]:
@@ -124,6 +66,12 @@ def default_sides(forces: Sequence[Force], sides: Sequence[tuple[str, str]]) -> 
             chosen[force.pk] = side
             count[side] += 1
     return chosen
+
+
+def _facing(spots: Sequence[Spot], position: tuple[Any, Any], ordinal: int) -> float:
+    """A typed position faces as the spot there does, else as the side's ordinal-th spot."""
+    here = next((f for p, f in spots if tuple(p) == position), None)
+    return here if here is not None else spot(spots, ordinal)[1]
 
 
 class BattleSetupForm(PageForm):
@@ -154,6 +102,7 @@ class BattleSetupForm(PageForm):
         units: Sequence[Unit],
         scenario: dict[str, Any],
         under_way: Mapping[int, Order] | None = None,
+        campaign: Campaign | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -164,20 +113,25 @@ class BattleSetupForm(PageForm):
         self.spots = deployment_spots(scenario)
         sides = [(s.get("id"), s.get("name") or s.get("id")) for s in scenario.get("sides", [])]
         self.fields["turn_limit"].initial = scenario.get("turn_limit")
-        # By default each force takes a side (see default_sides), standing on that side's
-        # spots: the first free spot the unit may stand on (a house's spot suits a squad, not
-        # a mech).
+        # By default each force takes a side (see default_sides), each unit standing where
+        # the launch would put it given no position: the first free spot of its side that the
+        # engine lets it stand on (a house's spot suits a squad, not a mech; woods, no car).
         force_sides = default_sides([u.force for u in self.units], sides)
-        taken: dict[str, set[int]] = {}
+        places: dict[int, tuple[float, float]] = {}
+        if not self.is_bound and self.units:
+            places = campaign_battle_places(
+                campaign=campaign or self.units[0].force.campaign,
+                base=scenario,
+                placing=[
+                    (u, force_sides[u.force_id]) for u in self.units if u.force_id in force_sides
+                ],
+            )
         for unit in self.units:
-            side = force_sides.get(unit.force_id, "")
-            side_spots = self.spots.get(side, [])
-            zone = deployment_zone(scenario, side)
-            index = _free_spot(scenario, side_spots, taken.setdefault(side, set()), unit, zone)
-            taken[side].add(index)
-            (x, y), _ = spot(side_spots, index)
+            x, y = places.get(unit.pk, (None, None))
             self.fields[f"side_{unit.pk}"] = forms.ChoiceField(
-                choices=[("", "Not fighting"), *sides], required=False, initial=side
+                choices=[("", "Not fighting"), *sides],
+                required=False,
+                initial=force_sides.get(unit.force_id, ""),
             )
             self.fields[f"x_{unit.pk}"] = forms.FloatField(required=False, initial=x)
             self.fields[f"y_{unit.pk}"] = forms.FloatField(required=False, initial=y)
@@ -187,9 +141,13 @@ class BattleSetupForm(PageForm):
                 )
 
     def rows(self) -> list[dict[str, Any]]:
+        """Each unit's fields, its number (the set-up map marks the unit with it) and its
+        force's colour."""
         rows = []
-        for unit in self.units:
+        for number, unit in enumerate(self.units, start=1):
             row = {
+                "number": number,
+                "colour": force_colour(unit.force),
                 "unit": unit,
                 "side": self[f"side_{unit.pk}"],
                 "x": self[f"x_{unit.pk}"],
@@ -231,12 +189,13 @@ class BattleSetupForm(PageForm):
             if not side:
                 continue
             x, y = data.get(f"x_{unit.pk}"), data.get(f"y_{unit.pk}")
-            spot_position, facing = spot(self.spots.get(side, []), used.get(side, 0))
+            facing = _facing(self.spots.get(side, []), (x, y), used.get(side, 0))
             used[side] = used.get(side, 0) + 1
             if (x is None) != (y is None):
                 self.add_error(f"x_{unit.pk}", "give both x and y, or neither for the next spot")
                 continue
-            position = (x, y) if x is not None else tuple(spot_position)
+            # No position: the launch puts it on its side's next spot it may stand on.
+            position = (x, y) if x is not None else None
             kind = data.get(f"order_{unit.pk}") or "attack"
             self.fielded.append(unit)
             deployments.append(

@@ -27,9 +27,11 @@ class ForceKey:
 @dataclass(frozen=True, slots=True)
 class DeployMark:
     """One campaign unit on the set-up map (``x``/``y`` in SVG units; ``placed`` False when
-    it is not fighting, or its position is not a number yet)."""
+    it is not fighting, or its position is not a number yet), marked with its number in the
+    set-up's table: a name would not fit beside its neighbours, nor be legible on a phone."""
 
     pk: int
+    number: int
     name: str
     force: str
     colour: str
@@ -37,7 +39,6 @@ class DeployMark:
     r: str
     x: str
     y: str
-    label_y: str
     placed: bool
     label: str
 
@@ -96,16 +97,17 @@ def deploy_map(form: Any, height: float) -> DeployMap:
         marks.append(
             DeployMark(
                 pk=unit.pk,
+                number=row["number"],
                 name=unit.name,
                 force=unit.force.name,
-                colour=forces[unit.force_id].colour,
+                colour=row["colour"],
                 side_index=side_ids.index(side) if side in side_ids else -1,
                 r=fmt(r),
                 x=fmt(x if x is not None else 0),
                 y=fmt(height - (y if y is not None else 0)),
-                label_y=fmt(r + 0.45),
                 placed=placed,
-                label=f"{unit.name} ({unit.force.name}, {unit.unit_type.name})",
+                label=f"{unit.name} ({unit.force.name}, {unit.unit_type.name}), "
+                f"number {row['number']}",
             )
         )
     spots = tuple(

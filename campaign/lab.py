@@ -13,7 +13,6 @@ quality after M battles.
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,10 +23,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from battles.engine import ScenarioError, parse_scenario, run_battle
+from battles.engine import parse_scenario, run_battle
 from battles.engine.events import Removal
-from campaign.battle_forms import _free_spot as free_spot
-from campaign.battle_forms import deployment_spots, spot
 from campaign.demo import DEMO_FORCES
 from campaign.models import Campaign, Force, HistoryEntry, Unit
 from campaign.rules.bridge import UnitOutcome
@@ -79,8 +76,6 @@ OYW_FORCES = (
         ("Dopp", "Principality Fighter", "legendary", "adequate", ["aviation"], None),
     ]),
 )  # fmt: skip
-MAX_PLACEMENTS = 50
-"""Tries at standing every unit somewhere the engine accepts, before the lab gives up."""
 DEFAULT_FORCES = {Ruleset.COMBINED_ARMS: DEMO_FORCES, Ruleset.ONE_YEAR_WAR: OYW_FORCES}
 
 LAB_STEP_HOURS = HOURS_PER_DAY + 1
@@ -367,48 +362,14 @@ def _placed(
     campaign: Campaign, base: dict[str, Any], sides: Sequence[Sequence[Unit]]
 ) -> tuple[dict[str, Any], dict[str, list[int]], dict[str, int]]:
     """The battle's scenario, each unit on its side's next spot that the engine accepts."""
-    spots = deployment_spots(base)
     side_ids = [side["id"] for side in base["sides"]]
-    index: dict[int, int] = {}
-    for side_id, members in zip(side_ids, sides, strict=False):
-        taken: set[int] = set()
-        for unit in members:
-            index[unit.pk] = free_spot(base, spots.get(side_id, []), taken, unit)
-            taken.add(index[unit.pk])
-    for _ in range(MAX_PLACEMENTS):
-        deployments = []
-        for side_id, members in zip(side_ids, sides, strict=False):
-            for unit in members:
-                position, facing = spot(spots.get(side_id, []), index[unit.pk])
-                deployments.append(Deployment(unit, side_id, (position[0], position[1]), facing))
-        scenario, by_side, engine_units, _ = campaign_battle_scenario(
-            campaign, base, deployments, None
-        )
-        try:
-            parse_scenario(scenario)
-        except ScenarioError as error:
-            moved = _misplaced(scenario, engine_units, error)
-            if not moved:
-                raise
-            for pk in moved:
-                used = set(index.values())
-                index[pk] = next(i for i in range(index[pk] + 1, 10**6) if i not in used)
-            continue
-        return scenario, by_side, engine_units
-    raise ValueError("no deployment of these units fits the reference scenario")
-
-
-def _misplaced(
-    scenario: dict[str, Any], engine_units: dict[str, int], error: ScenarioError
-) -> list[int]:
-    """The units the engine refused to stand where they were put."""
-    moved = []
-    for path, _ in error.problems:
-        found = re.match(r"sides\[(\d+)\]\.units\[(\d+)\]\.position", path)
-        if found:
-            unit = scenario["sides"][int(found[1])]["units"][int(found[2])]
-            moved.append(engine_units[unit["id"]])
-    return moved
+    deployments = [
+        Deployment(unit, side_id, None)
+        for side_id, members in zip(side_ids, sides, strict=False)
+        for unit in members
+    ]
+    scenario, by_side, engine_units, _ = campaign_battle_scenario(campaign, base, deployments, None)
+    return scenario, by_side, engine_units
 
 
 def _best(units: Iterable[Unit]) -> str:

@@ -22,7 +22,6 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
-from battles.engine import ScenarioError, parse_scenario
 from battles.engine.events import Removal
 from battles.models import Battle, OddsRun
 from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
@@ -46,6 +45,7 @@ from campaign.rules.bridge import (
 from campaign.rules.state import Status, ordered_specialties, quality_name
 from campaign.selectors import campaign_battle_launched, engaged_units
 from campaign.services._record import require_manager
+from campaign.services.deployment import deployment_place, deployment_spots, deployment_words
 from campaign.services.orders import character_order, orders_under_way
 from campaign.services.outcomes import (
     battle_time,
@@ -65,7 +65,9 @@ class Deployment:
 
     unit: Unit
     side: str
-    position: tuple[float, float]
+    position: tuple[float, float] | None
+    """None: the first free deployment spot of its side that it may stand on, facing as the
+    spot does (`deployment_place`)."""
     facing: float = 0.0
     order: dict[str, Any] | None = field(default_factory=lambda: {"kind": "attack"})
     """The set-up's standing Order; None: it goes in without one (Raw and Green then hold in
@@ -176,10 +178,56 @@ def campaign_battle_scenario(
 ) -> tuple[dict[str, Any], dict[str, list[int]], dict[str, int], dict[str, Any]]:
     """(scenario, side → unit pks, engine id → unit pk, unit pk → its Orders going in): each
     unit's card and Order printed into the base, Legendary command settled on each side
-    (`bridge.legendary_orders`).
+    (`bridge.legendary_orders`), a unit given no position on a spot of its side.
 
-    Checks every deployment first (`ValidationError` naming it); writes nothing.
+    Checks every deployment first, then the scenario with the engine's validator
+    (`ValidationError` naming the unit, and what it may not stand on); writes nothing.
     """
+    printed = _printed(campaign, base, deployments, turn_limit)
+    if printed.problems:
+        names = {
+            engine_id: printed.units[pk].name for engine_id, pk in printed.engine_units.items()
+        }
+        raise ValidationError(deployment_words(printed.scenario, printed.problems, names))
+    return printed.scenario, printed.sides, printed.engine_units, printed.orders
+
+
+def campaign_battle_places(
+    *, campaign: Campaign, base: Mapping[str, Any], placing: Sequence[tuple[Unit, str]]
+) -> dict[int, tuple[float, float]]:
+    """Where each unit (by pk) stands when put on its side with no position: as the launch
+    would place it. Empty when the campaign cannot field these units (the launch says why)."""
+    deployments = [Deployment(unit=unit, side=side, position=None) for unit, side in placing]
+    try:
+        printed = _printed(campaign, base, deployments, None)
+    except ValidationError:
+        return {}
+    return {
+        printed.engine_units[placed["id"]]: (placed["position"][0], placed["position"][1])
+        for side in printed.scenario["sides"]
+        for placed in side["units"]
+    }
+
+
+@dataclass(frozen=True)
+class _Printed:
+    scenario: dict[str, Any]
+    sides: dict[str, list[int]]
+    engine_units: dict[str, int]
+    orders: dict[str, Any]
+    units: dict[int, Unit]
+    problems: list[tuple[str, str]]
+    """The engine's problems with the scenario, as (path, reason)."""
+
+
+def _printed(
+    campaign: Campaign,
+    base: Mapping[str, Any],
+    deployments: Sequence[Deployment],
+    turn_limit: int | None,
+) -> _Printed:
+    """The scenario with each unit printed in and placed; `ValidationError` for a unit the
+    campaign cannot field."""
     errors: dict[str, list[str]] = {}
     scenario = copy.deepcopy(dict(base))
     scenario["ruleset"] = campaign.ruleset
@@ -243,14 +291,16 @@ def campaign_battle_scenario(
         placed = {
             "id": engine_id,
             "card": card_for(unit.unit_type.card, going),
-            "position": list(deployment.position),
+            "position": None if deployment.position is None else list(deployment.position),
             "facing": deployment.facing,
             "quality": quality_name(going.quality),
         }
         if ordered.order is not None:
             placed["order"] = ordered.order
         side["units"].append(placed)
-    return scenario, sides, engine_units, orders
+    problems = deployment_place(scenario, deployment_spots(base))
+    units = {d.unit.pk: d.unit for d in deployments}
+    return _Printed(scenario, sides, engine_units, orders, units, problems)
 
 
 def campaign_battle_record(
@@ -480,16 +530,9 @@ def campaign_battle_check(
     stand on); empty when it would launch. Nothing is written: the set-up page asks this as
     the GM drags units about."""
     try:
-        scenario, *_ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
+        campaign_battle_scenario(campaign, base, deployments, turn_limit)
     except ValidationError as error:
         return error.message_dict
-    try:
-        parse_scenario(scenario)
-    except ScenarioError as error:
-        problems: dict[str, list[str]] = {}
-        for path, reason in error.problems:
-            problems.setdefault(path or "scenario", []).append(reason)
-        return problems
     return {}
 
 

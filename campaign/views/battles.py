@@ -161,6 +161,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
         units=units,
         scenario=chosen.data,
         under_way=orders_under_way(viewer.campaign, units),
+        campaign=viewer.campaign,
     )
     table = _table(chosen.data)
     context = base_context(
@@ -264,6 +265,7 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
         units=units,
         scenario=chosen.data,
         under_way=orders_under_way(viewer.campaign, units),
+        campaign=viewer.campaign,
     )
     by_unit: dict[str, list[str]] = {}
     general: list[str] = []

@@ -144,3 +144,65 @@ def test_a_report_section_reached_by_its_link_is_not_under_the_sticky_links(
         assert heading["y"] >= nav["y"] + nav["height"] - 1, (section, heading, nav)
     shoot(page, "report-section-link-phone")
     assert not page.errors, page.errors
+
+
+@pytest.fixture
+def long_roster(browser_world):  # noqa: F811
+    """The enemy force with the demo's units whose roster lines run longest (a weapon line with
+    AA, a leader's name under the unit's), made before Playwright starts."""
+    from campaign.demo import DEMO_FORCES
+    from campaign.services import unit_create
+    from units.models import UnitType
+    from units.services import library_load
+
+    library_load()
+    roster = next(units for name, _, units in DEMO_FORCES if name == "Blue Battalion")
+    for name, card, quality, equipment, specialties, leader in roster:
+        unit_create(
+            force=browser_world.enemy,
+            unit_type=UnitType.objects.get(ruleset="combined_arms", name=card),
+            name=f"{name} of the Long Roster",
+            quality=quality,
+            equipment=equipment,
+            specialties=specialties,
+            leader=None if leader is None else {"name": leader[0], "hit_points": leader[1]},
+        )
+    return browser_world
+
+
+CUT_OFF = """() => [...document.querySelectorAll('.roster-wrap')].map(box => {
+  const right = box.getBoundingClientRect().right;
+  const cells = [...box.querySelectorAll('td, th')]
+    .filter(c => c.getBoundingClientRect().right > right + 0.5);
+  return {scrolls: box.scrollWidth - box.clientWidth,
+          cut: cells.map(c => c.innerText.slice(0, 40))};
+})"""
+"""Each roster box: how far it scrolls sideways, and the cells reaching past its right edge."""
+
+
+def test_a_roster_shows_every_column_whole_on_a_desktop_and_cards_on_a_phone(
+    long_roster,
+    page_for,  # noqa: F811
+    live_server,
+):
+    page = page_for("gm")
+    c = f"{live_server.url}/campaigns/{long_roster.campaign.pk}"
+    for width in (1366, 1024):
+        page.set_viewport_size({"width": width, "height": 900})
+        for force in (long_roster.force, long_roster.enemy):
+            page.goto(f"{c}/forces/{force.pk}/")
+            assert page.evaluate(CUT_OFF) == [{"scrolls": 0, "cut": []}], (width, force.name)
+            shoot(page, f"roster-{width}-{force.pk}", full_page=True)
+        scout = page.locator("#roster tr:has-text('Scout Car') td.card-stats")
+        assert "Heavy Machine Gun: Power 3, Range 12" in scout.inner_text()
+    page = at_size(page, "phone")
+    page.goto(f"{c}/forces/{long_roster.enemy.pk}/")
+    assert page.locator("#roster thead").is_hidden(), "one card per unit: no column heads"
+    label = page.evaluate(
+        "getComputedStyle(document.querySelector('#roster td.card-stats'), '::before').content"
+    )
+    assert label == '"Next card"'
+    assert page.evaluate(CUT_OFF) == [{"scrolls": 0, "cut": []}]
+    assert scroll_width(page) <= SIZES["phone"]["width"]
+    shoot(page, "roster-phone", full_page=True)
+    assert not page.errors, page.errors

@@ -152,9 +152,22 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     first = marks.first
     expect(first).to_have_attribute("role", "button")
     expect(first).to_have_attribute("aria-label", re.compile(r": drag, or use the arrow keys"))
-    assert gm.locator("[data-deploy-map] .deploy-label").all_text_contents() == [
-        "1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"
+    # Each mark shows its number in the table, and the key under the map names it.
+    assert gm.locator("[data-deploy-map] .deploy-number").all_text_contents() == [
+        "1", "2", "3", "4"
     ]  # fmt: skip
+    assert [" ".join(t.split()) for t in gm.locator(".deploy-key li").all_inner_texts()] == [
+        "1 1st Squad", "2 Brave Cow", "3 Ghost Squad", "4 Iron Wolf"
+    ]  # fmt: skip
+    expect(row(gm, "Brave Cow").locator(".deploy-number-badge")).to_have_text("2")
+    # Legible on a phone: the numbers stand at least 10px tall there.
+    gm.set_viewport_size({"width": 390, "height": 844})
+    gm.locator("[data-deploy-map]").scroll_into_view_if_needed()
+    heights = gm.locator("[data-deploy-map] .deploy-number").evaluate_all(
+        "marks => marks.map(m => m.getBoundingClientRect().height)"
+    )
+    assert min(heights) >= 10, heights
+    gm.set_viewport_size({"width": 1366, "height": 900})
 
     # Dragged near a spot it lands on the spot; elsewhere on the half-inch grid; the table follows.
     drag(gm, "1st Squad", (6.2, 3.1))
@@ -169,12 +182,12 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     cow_at = typed(gm, "Brave Cow")
     drag(gm, "Brave Cow", (16.5, 16.5))
     expect(gm.locator(".deploy-status")).to_contain_text(
-        "Not there: deployed inside building 'farmhouse', which does not admit it. "
-        "Brave Cow is back"
+        "Not there: Brave Cow cannot stand in the Farmhouse at (16.5, 16.5): the Farmhouse "
+        "admits Size 1 to 2, and Brave Cow is Size 3. Brave Cow is back"
     )
     assert typed(gm, "Brave Cow") == cow_at, "refused: back where it was"
     problem = gm.locator("#setup-form .deploy-problem:not([hidden])")
-    expect(problem).to_contain_text("farmhouse")
+    expect(problem).to_contain_text("the Farmhouse")
     shoot_both(gm, "01-setup-refused")
     drag(gm, "Brave Cow", (3.3, 7.8))
     expect(gm.locator(".deploy-status")).to_have_text("Brave Cow at 3.5, 8.")
@@ -331,7 +344,8 @@ def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # n
     ghost_at = typed(gm, "Ghost Squad")
     drag(gm, "Ghost Squad", (12, 9))  # out of the defenders' zone
     expect(gm.locator(".deploy-status")).to_contain_text(
-        "Not there: outside the deployment zone of Defenders. Ghost Squad is back"
+        "Not there: Ghost Squad at (12, 9) is outside the deployment zone of Defenders. "
+        "Ghost Squad is back"
     )
     assert typed(gm, "Ghost Squad") == ghost_at
     shoot_both(gm, "07-setup-zones")

@@ -216,22 +216,6 @@ def test_progress_waits_for_the_campaign_then_refreshes_state_and_review(client,
     assert player.status_code == 286 and "Review and apply the outcome" not in player.text
 
 
-def test_default_spots_skip_a_building_that_does_not_admit_the_unit():
-    from types import SimpleNamespace
-
-    from campaign.battle_forms import _free_spot, deployment_spots
-
-    scenario = json.loads(CROSSROADS.read_text())
-    red = deployment_spots(scenario)["red"]  # the second spot is inside the farmhouse (Size 1-2)
-
-    def unit(size):
-        return SimpleNamespace(unit_type=SimpleNamespace(card={"size": size}))
-
-    assert _free_spot(scenario, red, {0}, unit(4)) == 2, "a mech does not go into the farmhouse"
-    assert _free_spot(scenario, red, {0}, unit(1)) == 1, "a squad does"
-    assert _free_spot(scenario, red, {0, 2}, unit(4)) == 3, "past the spots: the next spot again"
-
-
 def test_a_gm_saves_a_map_and_sets_up_a_battle_on_it(client, world):
     from campaign.models import SavedMap
 

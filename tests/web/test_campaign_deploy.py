@@ -23,13 +23,19 @@ def _check(client, world, data):
     return response.json()
 
 
-def test_the_map_shows_the_campaigns_units_by_name_where_the_table_puts_them(client, world):
+def test_the_map_shows_the_campaigns_units_by_number_where_the_table_puts_them(client, world):
     units = _free_all(world)
     page = login(client, world, "gm").get(_url("battle-setup", world), {"scenario": "crossroads"})
     html = page.content.decode()
-    for unit in units:
+    for number, row in enumerate(page.context["form"].rows(), start=1):
+        unit = row["unit"]
         mark = re.search(rf'data-deploy-unit="{unit.pk}".*?</g>', html, re.S)
-        assert mark and f">{unit.name}</text>" in mark[0]
+        assert mark and f'data-name="{unit.name}"' in mark[0]
+        assert f">{number}</text>" in mark[0], "the mark shows the unit's number in the table"
+        key = re.search(rf'<li data-deploy-key="{unit.pk}">(.*?)</li>', html)
+        assert key and f">{number}</span>{unit.name}" in key[1], "the key under the map names it"
+        row_head = re.search(rf'<tr data-deploy-row="{unit.pk}">\s*<th scope="row">(.*?)<br>', html)
+        assert row_head and f">{number}</span>{unit.name}" in row_head[1]
     # The scenario's demo units are not drawn; its spots are.
     assert 'data-unit="b-rifles-1"' not in html and 'class="spot side-0"' in html
     # The map follows the table: the server draws a typed position (y measured from the far
@@ -39,7 +45,8 @@ def test_the_map_shows_the_campaigns_units_by_name_where_the_table_puts_them(cli
     refused = client.post(_url("battle-setup", world), data)
     assert refused.status_code == 400
     mark = re.search(
-        rf'data-deploy-unit="{blue.pk}" transform="translate\(([^)]*)\)"', refused.text
+        rf'data-deploy-unit="{blue.pk}" data-name="[^"]*" transform="translate\(([^)]*)\)"',
+        refused.text,
     )
     assert mark[1] == "500 20.5"
     assert "Red Company" in refused.text and "Blue Battalion" in refused.text  # the legend
@@ -57,18 +64,22 @@ def test_the_check_refuses_a_spot_with_the_engines_reason_at_that_unit(client, w
     off = _check(
         client, world, _setup_data(units, world, **{f"x_{blue.pk}": "30", f"y_{blue.pk}": "3"})
     )
-    assert off["ok"] is False and off["units"] == {str(blue.pk): ["(30, 3) is off the 24x24 table"]}
+    assert off["ok"] is False
+    assert off["units"] == {str(blue.pk): [f"{blue.name} at (30, 3) is off the 24x24 table"]}
     # Crossroads' wood blocks movement (8..12 × 14..18): no rifle squad of this card enters it.
     wood = _check(
         client, world, _setup_data(units, world, **{f"x_{blue.pk}": "10", f"y_{blue.pk}": "16"})
     )
-    assert wood["units"][str(blue.pk)] == ["deployed inside impassable woods 'wood'"]
+    assert wood["units"][str(blue.pk)] == [
+        f"{blue.name} cannot stand in the woods at (10, 16): it may not enter woods"
+    ]
     mech = next(u for u in units if u.unit_type.name == "Mech")
     house = _check(
         client, world, _setup_data(units, world, **{f"x_{mech.pk}": "16.5", f"y_{mech.pk}": "16.5"})
     )
     assert house["units"][str(mech.pk)] == [
-        "deployed inside building 'farmhouse', which does not admit it"
+        f"{mech.name} cannot stand in the Farmhouse at (16.5, 16.5): the Farmhouse admits "
+        f"Size 1 to 2, and {mech.name} is Size 4"
     ]
     typed = _check(client, world, _setup_data(units, world, **{f"x_{blue.pk}": "east"}))
     assert typed["units"][str(blue.pk)] == ["Enter a number."]
@@ -136,8 +147,12 @@ def test_a_unit_dragged_outside_its_zone_is_refused_with_the_reason_inside_it_is
     assert at("12.5", "5.5") == {"units": {}, "general": [], "ok": True}
     assert at("12", "6")["ok"] is True  # the zone's edge is in it
     outside = at("12", "9")
-    assert outside["units"] == {str(blue.pk): ["outside the deployment zone of Near"]}
-    assert at("2", "2")["units"][str(blue.pk)] == ["deployed inside impassable water 'pond'"]
+    assert outside["units"] == {
+        str(blue.pk): [f"{blue.name} at (12, 9) is outside the deployment zone of Near"]
+    }
+    assert at("2", "2")["units"][str(blue.pk)] == [
+        f"{blue.name} cannot stand in the water at (2, 2): it may not enter water"
+    ]
     launch = _setup_data(units, world, **base, **{f"x_{blue.pk}": "12", f"y_{blue.pk}": "9"})
     refused = client.post(_url("battle-setup", world), launch)
     assert refused.status_code == 400 and "outside the deployment zone of Near" in refused.text

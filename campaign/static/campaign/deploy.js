@@ -68,6 +68,8 @@
     if (!mark) { return; }
     var side = this.sideIndex(pk);
     mark.setAttribute("class", "deploy-unit side-" + side + (at && side >= 0 ? "" : " unplaced"));
+    var key = this.box.querySelector('[data-deploy-key="' + pk + '"]');
+    if (key) { key.classList.toggle("unplaced", !(at && side >= 0)); }
     if (at) {
       mark.setAttribute("transform", "translate(" + text(at.x) + " " + text(this.height - at.y) + ")");
     }
@@ -173,7 +175,7 @@
     var self = this;
     var serial = ++this.serial;
     var mark = this.mark(pk);
-    var name = mark ? mark.querySelector(".deploy-label").textContent : "";
+    var name = mark ? mark.getAttribute("data-name") : "";
     fetch(this.url, { method: "POST", body: new FormData(this.form), credentials: "same-origin",
                       headers: { "X-Requested-With": "fetch" } })
       .then(function (response) {
@@ -194,8 +196,10 @@
         }
         self.show(answer.units);
         var at = self.position(pk);
+        var said = reasons.join("; ");
         if (reasons.length) {
-          self.say(label + ": " + reasons.join("; "));
+          // The engine's refusals name the unit already; the form's own ("Enter a number.") do not.
+          self.say(said.indexOf(label) === 0 ? said : label + ": " + said);
         } else if (at && self.sideIndex(pk) >= 0) {
           self.say(label + " at " + text(at.x) + ", " + text(at.y) + ".");
         } else {
