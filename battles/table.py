@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from battles.engine import Scenario
 from battles.engine.scenario import ObjectiveKind
-from battles.report import named_by_card
+from battles.names import Names, scenario_names
 
 GRID_STEP = 6
 """Inches between the heavier grid lines (a 24" table shows a 4 × 4 grid)."""
@@ -88,6 +88,8 @@ class Piece:
     cx: str
     """Where its label goes (its centroid)."""
     cy: str
+    name: str = ""
+    """What the map writes on it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +109,8 @@ class ObjectiveMark:
     label_y: str = ""
     """Where its id goes (hold objectives): just above the circle, or below it at the table's
     far edge; objectives sharing a circle stack their ids."""
+    name: str = ""
+    """What the map writes beside it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +163,16 @@ class TableView:
     """Too many units to label them all."""
 
 
-def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> TableView:
-    """The drawing of ``scenario``'s table at deployment.
+def table_view(
+    scenario: Scenario, *, unseen: frozenset[str] = frozenset(), names: Names | None = None
+) -> TableView:
+    """The drawing of ``scenario``'s table at deployment, every piece called by ``names``
+    (by default as ``battles.names`` calls them).
 
     ``unseen`` are the units the viewer's side could not see there (fog of war): they are not
     drawn at all, so neither the page's source nor the page without its script places them.
     """
+    names = names or scenario_names(scenario)
     w, h = scenario.width, scenario.height
 
     def points(poly) -> str:
@@ -176,9 +184,10 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
             t.kind,
             "terrain terrain-" + (t.kind if t.kind in TERRAIN_CLASSES else "other"),
             points(t.polygon),
-            f"{t.id}: {t.kind}",
+            f"{names.terrain[t.id]}: {t.kind}",
             fmt(t.polygon.centroid[0]),
             fmt(h - t.polygon.centroid[1]),
+            names.terrain[t.id],
         )
         for t in scenario.terrain
     )
@@ -188,10 +197,11 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
             "building",
             "building",
             points(b.polygon),
-            f"{named_by_card(b.card.name, b.id)}: Resistance {b.card.resistance}, "
+            f"{names.buildings[b.id]} ({b.card.name}): Resistance {b.card.resistance}, "
             f"{b.card.hits} Hits",
             fmt(b.polygon.centroid[0]),
             fmt(h - b.polygon.centroid[1]),
+            names.buildings[b.id],
         )
         for b in scenario.buildings
     )
@@ -209,11 +219,12 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
                 ObjectiveMark(
                     o.id,
                     "raze",
-                    f"Objective {o.id}: {for_sides} must raze {o.building} ({award})",
+                    f"Objective: {for_sides} must raze {names.objective(o.id)} ({award})",
                     fmt(poly.centroid[0]),
                     fmt(h - poly.centroid[1]),
                     "0",
                     points(poly),
+                    name=names.objective(o.id),
                 )
             )
         else:
@@ -225,12 +236,14 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
                 ObjectiveMark(
                     o.id,
                     "hold",
-                    f"Objective {o.id}: {for_sides} hold within {fmt(o.radius)}″ ({award})",
+                    f"Objective {names.objective(o.id)}: {for_sides} hold within "
+                    f"{fmt(o.radius)}″ ({award})",
                     fmt(o.point[0]),
                     fmt(h - o.point[1]),
                     fmt(o.radius),
                     "",
                     fmt(_objective_label_y(h - o.point[1], o.radius, stacked, h)),
+                    names.objective(o.id),
                 )
             )
     index = {s.id: i for i, s in enumerate(scenario.sides)}
@@ -248,8 +261,9 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
             fmt(h - u.position[1]),
             fmt(unit_radius(u.card.size) + 0.45),
             f"{fmt(u.position[0])}, {fmt(u.position[1])}",
-            f"{u.card.name} ({u.id}), {side_names[u.side]}, Size {u.card.size}, "
+            f"{names.units[u.id]}, {side_names[u.side]}: {u.card.name}, Size {u.card.size}, "
             f"{u.card.hits} Hits, Skill {u.card.skill}",
+            names.units[u.id],
         )
         for u in scenario.units()
         if u.id not in unseen
