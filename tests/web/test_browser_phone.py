@@ -144,3 +144,28 @@ def test_a_report_section_reached_by_its_link_is_not_under_the_sticky_links(
         assert heading["y"] >= nav["y"] + nav["height"] - 1, (section, heading, nav)
     shoot(page, "report-section-link-phone")
     assert not page.errors, page.errors
+
+
+NOT_FITTING = """() => [...document.querySelectorAll('table.stack')]
+  .filter(t => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth)
+  .map(t => t.className)"""
+
+
+def test_the_reports_wide_tables_are_labelled_rows_on_a_phone(
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """The units and luck tables neither scroll sideways nor cut a word: each row is the unit
+    or side, then each figure under its column's name."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("gm"), "phone")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    assert page.locator("table.units.stack").count() and page.locator("table.luck.stack").count()
+    assert page.evaluate(NOT_FITTING) == []
+    outcome = page.locator("table.units td[data-label=Outcome]").first
+    label = outcome.evaluate("td => getComputedStyle(td, '::before').content")
+    assert label == '"Outcome"'
+    assert outcome.bounding_box()["x"] + outcome.bounding_box()["width"] <= SIZES["phone"]["width"]
+    shoot(page, "report-tables-phone", full_page=True)
+    assert not page.errors, page.errors
