@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from battles.engine import Scenario
 from battles.engine.scenario import ObjectiveKind
+from battles.map_labels import LABEL_SIZE, place_labels, text_box
 from battles.names import Names, scenario_names
 
 GRID_STEP = 6
@@ -86,10 +87,10 @@ class Piece:
     label: str
     """What a reader is told about it (the ``<title>``)."""
     cx: str
-    """Where its label goes (its centroid)."""
+    """Where its label goes (its centroid, or off it to clear another label)."""
     cy: str
     name: str = ""
-    """What the map writes on it."""
+    """What the map writes on it: its name, or its number in the map's key."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +162,8 @@ class TableView:
     """One sentence about the whole table, for the SVG's ``<desc>``."""
     crowded: bool
     """Too many units to label them all."""
+    key: tuple[tuple[str, str], ...] = ()
+    """(number, name) for the pieces whose names the map could not write on them."""
 
 
 def table_view(
@@ -246,6 +249,7 @@ def table_view(
                     names.objective(o.id),
                 )
             )
+    terrain, buildings, key = _labelled(scenario, terrain, buildings, objectives)
     index = {s.id: i for i, s in enumerate(scenario.sides)}
     units = tuple(
         UnitMark(
@@ -280,6 +284,7 @@ def table_view(
         units=units,
         sides=tuple((s.id, s.name, i) for i, s in enumerate(scenario.sides)),
         crowded=len(units) > CROWDED,
+        key=key,
         description=(
             f"A {fmt(w)}″ × {fmt(h)}″ table with {len(terrain)} terrain pieces, "
             f"{len(buildings)} buildings, {len(objectives)} objectives and "
@@ -292,8 +297,40 @@ def table_view(
     )
 
 
-OBJECTIVE_LABEL_STEP = 0.6
-"""Inches between the ids of objectives that share one circle (the label is 0.5″ tall)."""
+def _labelled(
+    scenario: Scenario,
+    terrain: tuple[Piece, ...],
+    buildings: tuple[Piece, ...],
+    objectives: list[ObjectiveMark],
+) -> tuple[tuple[Piece, ...], tuple[Piece, ...], tuple[tuple[str, str], ...]]:
+    """The pieces with their labels placed by ``place_labels`` (buildings first: they are
+    smaller, and objectives stand on them), and the map's key."""
+    h = scenario.height
+    polygons = {t.id: t.polygon for t in scenario.terrain}
+    polygons.update({b.id: b.polygon for b in scenario.buildings})
+
+    def bbox(piece: Piece) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = polygons[piece.id].bbox
+        return (x0, h - y1, x1, h - y0)
+
+    pieces = (*buildings, *terrain)
+    taken = [
+        text_box(o.name, float(o.cx), float(o.label_y)) for o in objectives if o.kind == "hold"
+    ]
+    spots = place_labels(
+        [(p.id, p.name, bbox(p), (float(p.cx), float(p.cy))) for p in pieces], taken
+    )
+
+    def placed(piece: Piece) -> Piece:
+        spot = spots[piece.id]
+        return replace(piece, name=spot.text, cx=fmt(spot.x), cy=fmt(spot.y))
+
+    key = tuple((spots[p.id].text, p.name) for p in pieces if spots[p.id].keyed)
+    return tuple(map(placed, terrain)), tuple(map(placed, buildings)), key
+
+
+OBJECTIVE_LABEL_STEP = LABEL_SIZE + 0.1
+"""Inches between the names of objectives that share one circle (as tall as on a phone)."""
 
 
 def _objective_label_y(y: float, radius: float, stacked: int, height: float) -> float:

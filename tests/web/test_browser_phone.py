@@ -169,3 +169,32 @@ def test_the_reports_wide_tables_are_labelled_rows_on_a_phone(
     assert outcome.bounding_box()["x"] + outcome.bounding_box()["width"] <= SIZES["phone"]["width"]
     shoot(page, "report-tables-phone", full_page=True)
     assert not page.errors, page.errors
+
+
+LABEL_HEIGHTS = """() => {
+  const h = sel => [...document.querySelectorAll(sel)]
+    .filter(e => getComputedStyle(e).display !== 'none')
+    .map(e => e.getBoundingClientRect().height);
+  return {terrain: h('.replay .terrain-label'), objectives: h('.replay .objective-label'),
+          units: h('.replay .unit-label')};
+}"""
+
+
+def test_the_maps_words_are_legible_on_a_phone(
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """Names on the map are drawn at least 9 px high on a phone; of the units, only the one
+    acting now is named (the caption names it too), so the names do not pile up."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("gm"), "phone")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    page.click("button[data-action=forward]")
+    page.wait_for_timeout(200)
+    heights = page.evaluate(LABEL_HEIGHTS)
+    assert heights["terrain"] and min(heights["terrain"]) >= 9, heights
+    assert heights["objectives"] and min(heights["objectives"]) >= 9, heights
+    assert len(heights["units"]) == 1 and heights["units"][0] >= 9, heights
+    shoot(page, "replay-labels-phone")
+    assert not page.errors, page.errors

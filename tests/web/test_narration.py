@@ -10,10 +10,12 @@ import pytest
 from battles.engine import events as ev
 from battles.engine import load_scenario, parse_scenario, run_battle
 from battles.frames import replay_frames
+from battles.map_labels import text_box
 from battles.names import building_name, readable, scenario_names
 from battles.narration import describe
 from battles.report import log_turns
 from battles.report_context import _objectives
+from battles.selectors import reference_scenarios
 from battles.table import table_view
 from tests.web.conftest import SCENARIOS
 from tests.web.crafted import crafted_scenario
@@ -86,10 +88,27 @@ def test_the_log_and_the_replay_read_as_a_story(slug):
 
 def test_the_map_writes_names_not_ids():
     table = table_view(load_scenario(SCENARIOS / "big-battle.json"))
-    assert {p.name for p in table.terrain} >= {"north wood B", "south rubble A", "north wall B"}
-    assert {b.name for b in table.buildings} >= {"north bunker", "mill", "chapel"}
+    written = {p.name for p in (*table.terrain, *table.buildings)} | {n for _, n in table.key}
+    assert written >= {"north wood B", "south rubble A", "north wall B", "north bunker", "mill"}
     assert {o.name for o in table.objectives} >= {"ford", "west crossing", "north bunker"}
     assert {u.tag for u in table.units} >= {"Rifle Squad 1", "Rifle Squad 8"}
+
+
+@pytest.mark.parametrize("reference", reference_scenarios(), ids=lambda s: s.slug)
+def test_the_maps_labels_do_not_overlap_and_a_number_stands_in_the_key(reference):
+    """At a phone's size no two labels of terrain, buildings and objectives overlap; a name
+    too wide for its piece is a number, and the key under the map says whose."""
+    table = table_view(parse_scenario(reference.data))
+    pieces = (*table.terrain, *table.buildings)
+    boxes = [text_box(p.name, float(p.cx), float(p.cy)) for p in pieces]
+    boxes += [
+        text_box(o.name, float(o.cx), float(o.label_y)) for o in table.objectives if o.r != "0"
+    ]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    numbers = [p.name for p in pieces if p.name.isdigit()]
+    assert sorted(numbers, key=int) == [number for number, _ in table.key]
 
 
 def test_an_objective_to_raze_says_whether_it_was_razed():
