@@ -55,6 +55,8 @@ def pages(world, role: str) -> dict[str, str]:
         found["advance-review"] = f"{c}/advance/?days=2"
         found["map-editor"] = f"{c}/maps/new/"
         found["advance-summary"] = f"{c}/advance/done/?days=2&to=3&after=0&upto=999999"
+        found["one-off-setup"] = "/battles/new/?scenario=landing"
+        found["odds-setup"] = "/battles/odds/new/?scenario=big-battle"
     return found
 
 

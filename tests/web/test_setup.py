@@ -55,6 +55,13 @@ def test_it_previews_the_scenario_asked_for(owner_client):
     assert '<circle cx="12" cy="12" r="3"/>' in page
 
 
+def test_the_deployment_names_units_by_their_cards_not_their_ids(owner_client):
+    page = owner_client.get(URL + "?scenario=landing").content.decode()
+    assert "Amphibious Mech 1" in page and "Amphibious Mech 2" in page
+    assert "f-gogg-1</" not in page and "<code>f-gogg" not in page
+    assert '<div class="table-scroll"><table class="deployment stack">' in page
+
+
 def test_the_htmx_preview_is_the_partial_alone(owner_client):
     response = owner_client.get(URL + "?scenario=landing", HTTP_HX_REQUEST="true")
     html = response.content.decode()
