@@ -39,6 +39,8 @@ def pages(world, role: str) -> dict[str, str]:
         "table-battle": f"{c}/battles/{world.table_battle.pk}/",
         "battles": "/battles/",
         "library": "/library/",
+        "rules-document": "/library/docs/rules/",
+        "campaign-document": "/library/docs/campaign/",
         "rules-card": "/campaigns/rules/",
         "timeline": f"{c}/timeline/",
         "force-cards": f"{c}/forces/{world.force.pk}/cards/",
