@@ -19,7 +19,8 @@ from typing import Any
 from battles.engine import Event, Scenario, replay_states
 from battles.engine import events as ev
 from battles.engine.geometry import nearest_point
-from battles.report import caption_names, describe
+from battles.names import scenario_names
+from battles.narration import describe
 from battles.table import unit_radius
 
 _REMOVED = {removal: code for code, removal in enumerate(ev.Removal)}
@@ -56,23 +57,21 @@ def replay_frames(
     viewer: str | None = None,
     hidden: Collection[int] = (),
     unit_names: Mapping[str, str] | None = None,
-    unit_tags: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The replay as plain data for ``json_script``: the units' fixed facts, then the frames.
 
     ``viewer`` and ``hidden`` (from ``battles.fog``) apply fog of war: enemy units concealed at
     the end of a frame have no position, and hidden events draw nothing and say nothing.
-    Captions name units as ``caption_names`` does (a campaign's names, else card names, never
-    engine ids); ``unit_tags`` are the words under a marker, as the drawn table writes them.
+    Captions and the words under the markers name every piece as ``battles.names`` does
+    (``unit_names``: the units' own names, a campaign's), never by engine ids.
     """
-    names = caption_names(scenario, unit_names)
-    tags = unit_tags or {}
+    names = scenario_names(scenario, unit_names)
     h = scenario.height
     side_index = {s.id: i for i, s in enumerate(scenario.sides)}
     units = {
         u.id: {
-            "name": names[u.id],
-            "tag": tags.get(u.id, u.id),
+            "name": names.get(u.id),
+            "tag": names.units[u.id],
             "side": side_index[u.side],
             "size": u.card.size,
             "hits": u.card.hits,
@@ -100,7 +99,7 @@ def replay_frames(
         if i not in hidden:
             if isinstance(e, ev.Activation):
                 active = e.unit
-                title = f"Turn {turn} · {names[e.side]}: {names[e.unit]}"
+                title = f"Turn {turn} · {names.get(e.side)}: {names.units[e.unit]}"
             elif isinstance(e, ev.End):
                 active, title = None, "The end"
             if isinstance(e, ev.Move):
@@ -111,7 +110,7 @@ def replay_frames(
                 notes.append(describe(e, names))
         elif isinstance(e, ev.Activation):
             active = None
-            title = f"Turn {turn} · {names[e.side]}: a unit out of sight"
+            title = f"Turn {turn} · {names.get(e.side)}: a unit out of sight"
         if i not in frame_end:
             continue
         snapshot = _units(state, viewer, point)
@@ -135,6 +134,7 @@ def replay_frames(
         "units": units,
         "sides": [s.name for s in scenario.sides],
         "buildings": {b.id: b.card.hits for b in scenario.buildings},
+        "building_names": {b.id: names.buildings[b.id] for b in scenario.buildings},
         "frames": frames,
     }
 

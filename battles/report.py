@@ -9,12 +9,13 @@ attack can be opened to show exactly the dice behind it.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from battles.engine import Event, Scenario
 from battles.engine import events as ev
+from battles.names import Names, scenario_names
+from battles.narration import describe, describe_roll
 
 EVENT_KINDS: dict[str, str] = {
     "battle_start": "Battle start",
@@ -103,47 +104,7 @@ class Turn:
         return not (self.opening or self.closing or any(a.entries for a in self.activations))
 
 
-# --- names --------------------------------------------------------------------------------------
-
-
-def labels(scenario: Scenario, unit_names: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Readable names for every unit, building and side id of the scenario.
-
-    ``unit_names`` gives units the names their owners know them by (a campaign battle's units
-    are "Iron Wolf (Blue Battalion)"); the others are named by card and id.
-    """
-    given = unit_names or {}
-    names = {u.id: given.get(u.id) or named_by_card(u.card.name, u.id) for u in scenario.units()}
-    names.update({b.id: named_by_card(b.card.name, b.id) for b in scenario.buildings})
-    names.update({s.id: s.name for s in scenario.sides})
-    return names
-
-
-def named_by_card(card: str, piece: str) -> str:
-    """A piece by its card and id, "House (north-house)"; by its card alone when the id only
-    repeats it ("Farmhouse", not "Farmhouse (farmhouse)")."""
-    return card if piece.lower() == card.lower() else f"{card} ({piece})"
-
-
-def caption_names(
-    scenario: Scenario, unit_names: Mapping[str, str] | None = None
-) -> dict[str, str]:
-    """Names for the replay's captions, free of engine ids: a campaign battle's units by the
-    names ``unit_names`` gives them; the others, and the buildings, by their card's name,
-    numbered in the scenario's order when the card is on the table more than once ("Medium
-    Tank 2"); the sides by their names."""
-    given = unit_names or {}
-    pieces = [(u.id, u.card.name) for u in scenario.units()]
-    pieces += [(b.id, b.card.name) for b in scenario.buildings]
-    repeated = Counter(card for _, card in pieces)
-    seen: Counter[str] = Counter()
-    names = {}
-    for piece, card in pieces:
-        seen[card] += 1
-        names[piece] = card if repeated[card] == 1 else f"{card} {seen[card]}"
-    names.update({piece: name for piece, name in given.items() if name})
-    names.update({s.id: s.name for s in scenario.sides})
-    return names
+# --- what events concern ---------------------------------------------------------------------
 
 
 def unit_sides(scenario: Scenario) -> dict[str, str]:
@@ -151,106 +112,6 @@ def unit_sides(scenario: Scenario) -> dict[str, str]:
     sides = {u.id: u.side for u in scenario.units()}
     sides.update({b.id: b.side for b in scenario.buildings if b.side is not None})
     return sides
-
-
-# --- describing events --------------------------------------------------------------------------
-
-
-def _n(x: float) -> str:
-    return f"{x:.3f}".rstrip("0").rstrip(".")
-
-
-def describe(e: Event, names: dict[str, str]) -> str:
-    """One sentence for one (non-roll) event."""
-
-    def name(key: str | None) -> str:
-        return "—" if key is None else names.get(key, key)
-
-    if isinstance(e, ev.BattleStart):
-        seed = "given dice" if e.seed is None else f"seed {e.seed}"
-        ruleset = e.ruleset.replace("_", " ")
-        return f"{e.scenario} begins ({ruleset}, {seed}, engine {e.engine_version})."
-    if isinstance(e, ev.TurnStart):
-        return f"Turn {e.turn} begins."
-    if isinstance(e, ev.Initiative):
-        return f"{name(e.first)} wins the initiative and activates first."
-    if isinstance(e, ev.Activation):
-        return f"{name(e.unit)} activates (its activation {e.number})."
-    if isinstance(e, ev.Move):
-        x, y = e.path[-1]
-        text = f"{name(e.unit)} moves {_n(e.cost)}″ to ({_n(x)}, {_n(y)})"
-        return text + (", halted at the edge by a failed roll." if e.halted else ".")
-    if isinstance(e, ev.Attack):
-        return _attack_text(e, name)
-    if isinstance(e, ev.Damage):
-        cause = f" from {name(e.by)}" if e.by else " (a failed Breaching or collapse roll)"
-        hits = "Hit" if e.hits == 1 else "Hits"
-        return f"{name(e.unit)} takes 1 damage{cause}: {e.hits} {hits} left."
-    if isinstance(e, ev.Suppress):
-        return f"{name(e.unit)} is suppressed by {name(e.by)}: Skill {e.skill}."
-    if isinstance(e, ev.Remove):
-        how = "is destroyed" if e.how == ev.Removal.DESTROYED else "is demoralised and withdraws"
-        return f"{name(e.unit)} {how}."
-    if isinstance(e, ev.Collapse):
-        inside = ", ".join(name(u) for u in e.occupants)
-        return f"{name(e.building)} collapses into rubble" + (f" on {inside}." if inside else ".")
-    if isinstance(e, ev.Reveal):
-        cause = {
-            ev.RevealCause.FIRED: "gives itself away by firing",
-            ev.RevealCause.SENSOR: "is picked up by a sensor",
-            ev.RevealCause.SPOTTED: "is spotted",
-        }.get(ev.RevealCause(e.cause), e.cause)
-        return f"{name(e.unit)} {cause}."
-    if isinstance(e, ev.Conceal):
-        return f"{name(e.unit)} is out of sight."
-    if isinstance(e, ev.Score):
-        what, _, key = e.reason.partition(":")
-        why = {"removed": "for removing", "objective": "for objective", "razed": "for razing"}
-        reason = f"{why.get(what, what)} {name(key) if what != 'objective' else key}"
-        return f"{name(e.side)} scores {e.points} {reason}: {e.total} in all."
-    if isinstance(e, ev.End):
-        result = f"{name(e.winner)} wins" if e.winner else "a draw"
-        why = "at the turn limit" if e.reason == ev.EndReason.TURN_LIMIT else "— a side is gone"
-        return f"The battle ends in turn {e.turn} {why}: {result}."
-    return e.KIND
-
-
-def _attack_text(e: ev.Attack, name) -> str:
-    attacker, target = name(e.attacker), name(e.target)
-    if e.attack == ev.AttackKind.RAM:
-        how = f"{attacker} rams {target} (Power = Size {e.power})"
-    elif e.attack == ev.AttackKind.RAM_BACK:
-        how = f"{attacker} strikes back at {target} (Power = Size {e.power})"
-    elif e.attack == ev.AttackKind.MELEE:
-        how = f"{attacker} attacks {target} in close combat (Power {e.power})"
-    else:
-        how = f"{attacker} shoots {target} with {e.weapon} (Power {e.power}) at {_n(e.distance)}″"
-    outcome = {"miss": "miss", "damage": "damage", "no_damage": "no damage"}[e.outcome]
-    return f"{how}: {outcome}."
-
-
-_PURPOSE = {
-    "initiative": "initiative",
-    "to_hit": "Skill roll to hit",
-    "penetration": "penetration",
-    "armour": "armour",
-    "terrain": "terrain roll",
-    "breaching": "Breaching roll",
-    "collapse": "collapse roll",
-}
-
-
-def describe_roll(r: ev.Roll, names: dict[str, str]) -> str:
-    """One die: who rolled it, why, what it came to and against what."""
-    who = names.get(r.who, r.who)
-    purpose = _PURPOSE.get(r.purpose, r.purpose)
-    if r.purpose in ("penetration", "armour"):
-        what = "Power" if r.purpose == "penetration" else "Resistance"
-        total = f"{r.value} + {what} {r.modifier} = {r.value + r.modifier}"
-        return f"{who}, {purpose}: {total} against {r.against} — {r.outcome}"
-    if r.purpose == "initiative":
-        return f"{who}, initiative: {r.value} against {r.against} — {r.outcome}"
-    return f"{who}, {purpose}: {r.value} against Skill {r.against} — {r.outcome}"
 
 
 def involved(e: Event) -> frozenset[str]:
@@ -274,9 +135,7 @@ def involved(e: Event) -> frozenset[str]:
 # --- the structure ------------------------------------------------------------------------------
 
 
-def log_entries(
-    events: Sequence[Event], names: dict[str, str], hidden: Collection[int] = ()
-) -> list[Entry]:
+def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] = ()) -> list[Entry]:
     """One entry per non-roll event (rolls attached to their event); ``hidden`` indexes left out.
 
     A roll that belongs to no event (none does in the engine's logs) becomes an entry of its own,
@@ -310,7 +169,7 @@ def log_entries(
             pending.clear()  # the dice of a hidden event are hidden with it
             if isinstance(e, ev.Activation):
                 # The enemy's turn to act is no secret; which unit acted is.
-                text = f"{names.get(e.side, e.side)} activates a unit out of sight."
+                text = f"{names.get(e.side)} activates a unit out of sight."
                 entries.append(Entry(i, "activation", text, veiled=True))
             continue
         entry = Entry(i, e.KIND, describe(e, names), units=involved(e))
@@ -333,7 +192,7 @@ def log_turns(
     unit_names: Mapping[str, str] | None = None,
 ) -> list[Turn]:
     """The log as turns of activations: what the full-log view renders."""
-    names = labels(scenario, unit_names)
+    names = scenario_names(scenario, unit_names)
     side_index = {s.id: i for i, s in enumerate(scenario.sides)}
     turns = [Turn(0, "Deployment")]
     for entry in log_entries(events, names, hidden):
@@ -342,8 +201,8 @@ def log_turns(
         if isinstance(e, ev.TurnStart):
             turns.append(Turn(e.turn, f"Turn {e.turn}", opening=[entry]))
         elif isinstance(e, ev.Activation):
-            who = "a unit out of sight" if entry.veiled else names.get(e.unit, e.unit)
-            title = f"{names.get(e.side, e.side)}: {who}"
+            who = "a unit out of sight" if entry.veiled else names.units[e.unit]
+            title = f"{names.get(e.side)}: {who}"
             unit = "" if entry.veiled else e.unit
             group = ActivationGroup(unit, e.side, side_index.get(e.side, 0), title, [entry])
             turn.activations.append(group)

@@ -17,14 +17,16 @@ from urllib.parse import urlencode
 
 from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario
 from battles.engine.result import BattleResult
+from battles.engine.scenario import Objective, ObjectiveKind
 from battles.fog import hidden_events
 from battles.frames import replay_frames, unseen_at_deployment
 from battles.luck import SideLuck, luck_table
 from battles.models import Battle
-from battles.report import EVENT_KINDS, Turn, entry_count, filter_turns, labels, log_turns
+from battles.names import Names, scenario_names
+from battles.report import EVENT_KINDS, Turn, entry_count, filter_turns, log_turns
 from battles.report import unit_sides as sides_of_units
 from battles.selectors import battle_log, log_events
-from battles.table import TableView, table_named, table_view
+from battles.table import TableView, table_view
 
 
 class LogUnreadable(Exception):
@@ -149,7 +151,8 @@ class BattleReport:
     shown: int
     total: int
     filter: LogFilter
-    unit_choices: list[tuple[str, str]]
+    unit_choices: list[tuple[str, list[tuple[str, str]]]]
+    """(side name, [(unit id, name)]) for the log's unit filter, a group per side."""
     kind_choices: list[tuple[str, str]]
     viewer_choices: list[tuple[str, str, str, bool]]
     """(value, label, query, selected) when the reader may pick a side's view; else empty."""
@@ -173,10 +176,10 @@ def clean_filter(
     scenario: Scenario, *, unit: str = "", kind: str = "", viewer: str | None = None
 ) -> LogFilter:
     """A filter that only names this battle's units, known kinds and its sides."""
-    names = labels(scenario)
+    units = {u.id for u in scenario.units()} | {b.id for b in scenario.buildings}
     sides = {s.id for s in scenario.sides}
     return LogFilter(
-        unit=unit if unit in names and unit not in sides else "",
+        unit=unit if unit in units else "",
         kind=kind if kind in EVENT_KINDS else "",
         viewer=viewer if viewer in sides else None,
     )
@@ -194,7 +197,6 @@ def battle_report(
     log_only: bool = False,
     side_names: Mapping[str, str] | None = None,
     unit_names: Mapping[str, str] | None = None,
-    unit_tags: Mapping[str, str] | None = None,
 ) -> BattleReport | None:
     """The report of a finished battle, or None when it has no log yet.
 
@@ -202,8 +204,8 @@ def battle_report(
     see the battle as each side (only for someone who may see everything). ``log_only`` skips
     the luck table and the replay, for the htmx partial that redraws the log alone.
     ``side_names`` and ``unit_names`` (by id) name the sides and units as their players know
-    them — a campaign battle's sides are its forces — in every part of the report;
-    ``unit_tags`` are the short names written under the map's markers (else their ids). Raises
+    them — a campaign battle's sides are its forces, its units "Iron Wolf" — in every part of
+    the report, the map and the replay included. Raises
     ``LogUnreadable`` when the stored log cannot be read back by this engine.
     """
     log = battle_log(battle)
@@ -225,7 +227,7 @@ def battle_report(
     hidden = hidden_events(events, sides_of_units(scenario), chosen.viewer)
     turns = log_turns(events, scenario, hidden, unit_names)
     shown = filter_turns(turns, unit=chosen.unit, kind=chosen.kind)
-    names = labels(scenario, unit_names)
+    names = scenario_names(scenario, unit_names)
     report = BattleReport(
         battle=battle,
         url=url,
@@ -234,19 +236,21 @@ def battle_report(
         winner=names.get(result.winner) if result.winner else None,
         end_reason=result.end_reason,
         turns_played=result.turns,
-        sides=_sides(scenario, result),
-        units=_units(scenario, result, unit_names),
-        buildings=_buildings(scenario, result),
-        objectives=_objectives(scenario, result),
+        sides=_sides(scenario, result, names),
+        units=_units(scenario, result, names),
+        buildings=_buildings(scenario, result, names),
+        objectives=_objectives(scenario, result, names),
         log=shown,
         shown=entry_count(shown),
         total=entry_count(turns),
         filter=chosen,
-        unit_choices=[(u.id, names[u.id]) for u in scenario.units()],
+        unit_choices=[
+            (side.name, [(u.id, names.units[u.id]) for u in side.units]) for side in scenario.sides
+        ],
         kind_choices=list(EVENT_KINDS.items()),
         viewer_choices=_viewer_choices(scenario, chosen) if viewer_choice else [],
         luck=[],
-        table=table_named(table_view(scenario), dict(unit_tags or {})),
+        table=table_view(scenario, names=names),
         frames={},
     )
     if not log_only:
@@ -257,26 +261,35 @@ def battle_report(
             viewer=chosen.viewer,
             hidden=hidden,
             unit_names=unit_names,
-            unit_tags=unit_tags,
         )
         # The drawn table shows deployment as the replay's first frame does, fog included.
         unseen = unseen_at_deployment(report.frames)
-        report.table = table_named(table_view(scenario, unseen=unseen), dict(unit_tags or {}))
+        report.table = table_view(scenario, unseen=unseen, names=names)
     return report
 
 
-def _sides(scenario: Scenario, result: BattleResult) -> list[SideRow]:
-    return [
-        SideRow(
-            s.id,
-            s.name,
-            i,
-            result.side(s.id).score,
-            result.side(s.id).objectives_held,
-            result.winner == s.id,
+def _sides(scenario: Scenario, result: BattleResult, names: Names) -> list[SideRow]:
+    by_id = {o.id: o for o in scenario.objectives}
+    rows = []
+    for i, s in enumerate(scenario.sides):
+        held = result.side(s.id).objectives_held
+        rows.append(
+            SideRow(
+                s.id,
+                s.name,
+                i,
+                result.side(s.id).score,
+                tuple(_objective_won(by_id[o], names) if o in by_id else o for o in held),
+                result.winner == s.id,
+            )
         )
-        for i, s in enumerate(scenario.sides)
-    ]
+    return rows
+
+
+def _objective_won(objective: Objective, names: Names) -> str:
+    """An objective a side held at the end, as the score table lists it."""
+    name = names.objective(objective.id)
+    return f"{name} (razed)" if objective.kind is ObjectiveKind.RAZE else name
 
 
 def renamed_sides(scenario: Scenario, side_names: Mapping[str, str]) -> Scenario:
@@ -286,20 +299,17 @@ def renamed_sides(scenario: Scenario, side_names: Mapping[str, str]) -> Scenario
     return replace(scenario, sides=sides)
 
 
-def _units(
-    scenario: Scenario, result: BattleResult, unit_names: Mapping[str, str] | None
-) -> list[UnitRow]:
+def _units(scenario: Scenario, result: BattleResult, names: Names) -> list[UnitRow]:
     by_id = {u.unit: u for u in result.units}
     index = {s.id: i for i, s in enumerate(scenario.sides)}
-    names = {s.id: s.name for s in scenario.sides}
     rows = []
     for u in scenario.units():
         r = by_id[u.id]
         rows.append(
             UnitRow(
                 u.id,
-                (unit_names or {}).get(u.id) or u.card.name,
-                names[u.side],
+                names.units[u.id],
+                names.sides[u.side],
                 index[u.side],
                 u.card.hits,
                 r.hits_lost,
@@ -314,12 +324,13 @@ def _units(
     return rows
 
 
-def _buildings(scenario: Scenario, result: BattleResult) -> list[dict[str, Any]]:
+def _buildings(scenario: Scenario, result: BattleResult, names: Names) -> list[dict[str, Any]]:
     by_id = {b.building: b for b in result.buildings}
     return [
         {
             "id": b.id,
-            "name": b.card.name,
+            "name": names.buildings[b.id],
+            "card": b.card.name,
             "hits": b.card.hits,
             "hits_lost": by_id[b.id].hits_lost,
             "collapsed": by_id[b.id].collapsed,
@@ -329,16 +340,21 @@ def _buildings(scenario: Scenario, result: BattleResult) -> list[dict[str, Any]]
     ]
 
 
-def _objectives(scenario: Scenario, result: BattleResult) -> list[str]:
-    """One line per objective: who scores it and who held it at the end."""
-    names = {s.id: s.name for s in scenario.sides}
+def _objectives(scenario: Scenario, result: BattleResult, names: Names) -> list[str]:
+    """One sentence per objective: what it asks of whom, and how it stood at the end."""
     held = {o: s.side for s in result.sides for o in s.objectives_held}
+    collapsed = {b.building for b in result.buildings if b.collapsed}
     lines = []
     for o in scenario.objectives:
-        goal = f"raze {o.building}" if o.building else f"hold {o.id}"
-        for_sides = " and ".join(names[s] for s in o.sides)
-        at_end = f"held by {names[held[o.id]]}" if o.id in held else "held by nobody"
-        lines.append(f"{o.id}: {for_sides} to {goal} — {at_end} at the end")
+        name = names.objective(o.id)
+        for_sides = " and ".join(names.sides[s] for s in o.sides)
+        if o.kind is ObjectiveKind.RAZE:
+            razed = o.building in collapsed or o.id in held
+            at_end = "razed" if razed else "still standing at the end"
+            lines.append(f"{for_sides} to raze {name}: {at_end}.")
+        else:
+            at_end = f"held by {names.sides[held[o.id]]}" if o.id in held else "held by nobody"
+            lines.append(f"{for_sides} to hold {name}: {at_end} at the end.")
     return lines
 
 

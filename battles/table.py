@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 
 from battles.engine import Scenario
 from battles.engine.scenario import ObjectiveKind
-from battles.report import named_by_card
+from battles.map_labels import LABEL_SIZE, place_labels, text_box
+from battles.names import Names, scenario_names
 
 GRID_STEP = 6
 """Inches between the heavier grid lines (a 24" table shows a 4 × 4 grid)."""
@@ -86,8 +87,10 @@ class Piece:
     label: str
     """What a reader is told about it (the ``<title>``)."""
     cx: str
-    """Where its label goes (its centroid)."""
+    """Where its label goes (its centroid, or off it to clear another label)."""
     cy: str
+    name: str = ""
+    """What the map writes on it: its name, or its number in the map's key."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,8 @@ class ObjectiveMark:
     label_y: str = ""
     """Where its id goes (hold objectives): just above the circle, or below it at the table's
     far edge; objectives sharing a circle stack their ids."""
+    name: str = ""
+    """What the map writes beside it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,14 +162,20 @@ class TableView:
     """One sentence about the whole table, for the SVG's ``<desc>``."""
     crowded: bool
     """Too many units to label them all."""
+    key: tuple[tuple[str, str], ...] = ()
+    """(number, name) for the pieces whose names the map could not write on them."""
 
 
-def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> TableView:
-    """The drawing of ``scenario``'s table at deployment.
+def table_view(
+    scenario: Scenario, *, unseen: frozenset[str] = frozenset(), names: Names | None = None
+) -> TableView:
+    """The drawing of ``scenario``'s table at deployment, every piece called by ``names``
+    (by default as ``battles.names`` calls them).
 
     ``unseen`` are the units the viewer's side could not see there (fog of war): they are not
     drawn at all, so neither the page's source nor the page without its script places them.
     """
+    names = names or scenario_names(scenario)
     w, h = scenario.width, scenario.height
 
     def points(poly) -> str:
@@ -176,9 +187,10 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
             t.kind,
             "terrain terrain-" + (t.kind if t.kind in TERRAIN_CLASSES else "other"),
             points(t.polygon),
-            f"{t.id}: {t.kind}",
+            f"{names.terrain[t.id]}: {t.kind}",
             fmt(t.polygon.centroid[0]),
             fmt(h - t.polygon.centroid[1]),
+            names.terrain[t.id],
         )
         for t in scenario.terrain
     )
@@ -188,10 +200,11 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
             "building",
             "building",
             points(b.polygon),
-            f"{named_by_card(b.card.name, b.id)}: Resistance {b.card.resistance}, "
+            f"{names.buildings[b.id]} ({b.card.name}): Resistance {b.card.resistance}, "
             f"{b.card.hits} Hits",
             fmt(b.polygon.centroid[0]),
             fmt(h - b.polygon.centroid[1]),
+            names.buildings[b.id],
         )
         for b in scenario.buildings
     )
@@ -209,11 +222,12 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
                 ObjectiveMark(
                     o.id,
                     "raze",
-                    f"Objective {o.id}: {for_sides} must raze {o.building} ({award})",
+                    f"Objective: {for_sides} must raze {names.objective(o.id)} ({award})",
                     fmt(poly.centroid[0]),
                     fmt(h - poly.centroid[1]),
                     "0",
                     points(poly),
+                    name=names.objective(o.id),
                 )
             )
         else:
@@ -225,14 +239,17 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
                 ObjectiveMark(
                     o.id,
                     "hold",
-                    f"Objective {o.id}: {for_sides} hold within {fmt(o.radius)}″ ({award})",
+                    f"Objective {names.objective(o.id)}: {for_sides} hold within "
+                    f"{fmt(o.radius)}″ ({award})",
                     fmt(o.point[0]),
                     fmt(h - o.point[1]),
                     fmt(o.radius),
                     "",
                     fmt(_objective_label_y(h - o.point[1], o.radius, stacked, h)),
+                    names.objective(o.id),
                 )
             )
+    terrain, buildings, key = _labelled(scenario, terrain, buildings, objectives)
     index = {s.id: i for i, s in enumerate(scenario.sides)}
     units = tuple(
         UnitMark(
@@ -248,8 +265,9 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
             fmt(h - u.position[1]),
             fmt(unit_radius(u.card.size) + 0.45),
             f"{fmt(u.position[0])}, {fmt(u.position[1])}",
-            f"{u.card.name} ({u.id}), {side_names[u.side]}, Size {u.card.size}, "
+            f"{names.units[u.id]}, {side_names[u.side]}: {u.card.name}, Size {u.card.size}, "
             f"{u.card.hits} Hits, Skill {u.card.skill}",
+            names.units[u.id],
         )
         for u in scenario.units()
         if u.id not in unseen
@@ -266,6 +284,7 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
         units=units,
         sides=tuple((s.id, s.name, i) for i, s in enumerate(scenario.sides)),
         crowded=len(units) > CROWDED,
+        key=key,
         description=(
             f"A {fmt(w)}″ × {fmt(h)}″ table with {len(terrain)} terrain pieces, "
             f"{len(buildings)} buildings, {len(objectives)} objectives and "
@@ -278,8 +297,40 @@ def table_view(scenario: Scenario, *, unseen: frozenset[str] = frozenset()) -> T
     )
 
 
-OBJECTIVE_LABEL_STEP = 0.6
-"""Inches between the ids of objectives that share one circle (the label is 0.5″ tall)."""
+def _labelled(
+    scenario: Scenario,
+    terrain: tuple[Piece, ...],
+    buildings: tuple[Piece, ...],
+    objectives: list[ObjectiveMark],
+) -> tuple[tuple[Piece, ...], tuple[Piece, ...], tuple[tuple[str, str], ...]]:
+    """The pieces with their labels placed by ``place_labels`` (buildings first: they are
+    smaller, and objectives stand on them), and the map's key."""
+    h = scenario.height
+    polygons = {t.id: t.polygon for t in scenario.terrain}
+    polygons.update({b.id: b.polygon for b in scenario.buildings})
+
+    def bbox(piece: Piece) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = polygons[piece.id].bbox
+        return (x0, h - y1, x1, h - y0)
+
+    pieces = (*buildings, *terrain)
+    taken = [
+        text_box(o.name, float(o.cx), float(o.label_y)) for o in objectives if o.kind == "hold"
+    ]
+    spots = place_labels(
+        [(p.id, p.name, bbox(p), (float(p.cx), float(p.cy))) for p in pieces], taken
+    )
+
+    def placed(piece: Piece) -> Piece:
+        spot = spots[piece.id]
+        return replace(piece, name=spot.text, cx=fmt(spot.x), cy=fmt(spot.y))
+
+    key = tuple((spots[p.id].text, p.name) for p in pieces if spots[p.id].keyed)
+    return tuple(map(placed, terrain)), tuple(map(placed, buildings)), key
+
+
+OBJECTIVE_LABEL_STEP = LABEL_SIZE + 0.1
+"""Inches between the names of objectives that share one circle (as tall as on a phone)."""
 
 
 def _objective_label_y(y: float, radius: float, stacked: int, height: float) -> float:

@@ -1,7 +1,8 @@
 """Pages for the sample card library and the rules documents, for any logged-in user.
 
 Read-only and campaign-free: the library is the same for everyone, and the documents are the
-project's own ``docs/*.md`` rendered by ``units.markdown`` (which escapes everything).
+project's own ``docs/*.md`` as a reader wants them (``units.reader`` leaves out the code and
+the tests behind each rule), rendered by ``units.markdown`` (which escapes everything).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from units.cardtext import render_card
 from units.markdown import Document
 from units.markdown import render as render_markdown
 from units.models import Ruleset, UnitType
+from units.reader import reader_view
 
 DOCS = {
     "rules": ("rules.md", "The battle rules"),
@@ -77,7 +79,7 @@ def library_card(request: HttpRequest, pk: int) -> HttpResponse:
 
 @lru_cache(maxsize=len(DOCS))
 def _document(path: Path, mtime: float) -> Document:
-    return render_markdown(path.read_text(encoding="utf-8"))
+    return render_markdown(reader_view(path.read_text(encoding="utf-8")))
 
 
 @login_required

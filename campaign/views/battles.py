@@ -421,7 +421,7 @@ def _report(
         as_side = request.GET.get("as") or None
     else:
         as_side = None if side in (FOG_ALL, FOG_NONE) else side
-    side_names, unit_names = names or _names(cb)[2]
+    side_names = (names or _names(cb)[2])[0]
     report = battle_report(
         cb.battle,
         url=reverse("campaign:battle", args=[pk, cb.pk]),
@@ -432,8 +432,7 @@ def _report(
         viewer_choice=viewer.manages,
         log_only=log_only,
         side_names=side_names,
-        unit_names=unit_names,
-        unit_tags=engine_unit_names(campaign_battle=cb),
+        unit_names=engine_unit_names(campaign_battle=cb),
     )
     if report is not None and report.table is not None and cb.engine_units:
         # The drawn map's markers are named and coloured as the rosters name them.

@@ -269,7 +269,7 @@ def test_without_javascript_the_battle_page_refreshes_until_the_report(
     page.select_option("#log-unit", "r-mech")
     page.click(".log-filter button[type=submit]")
     page.wait_for_url(re.compile(r"unit=r-mech"))
-    assert "r-mech" in page.inner_text("#battle-log")
+    assert "Red Force: Heavy Mech" in page.inner_text("#battle-log")
 
 
 def test_someone_elses_battle_is_not_found(page_for, live_server, worker):

@@ -105,7 +105,7 @@ def test_charts_advance_and_the_last_visit(browser_world, page_for, live_server,
     titles = phone.locator("svg.table-map .units-layer title").evaluate_all(
         "titles => titles.map(t => t.textContent)"
     )
-    assert titles and all("(Red Company)" in t or "(Blue Battalion)" in t for t in titles)
+    assert titles and all("Red Company" in t or "Blue Battalion" in t for t in titles)
     engine_ids = phone.locator("svg.table-map [data-unit]").evaluate_all(
         "marks => marks.map(m => m.dataset.unit)"
     )

@@ -62,7 +62,8 @@ def test_the_campaign_tells_everyone_what_changed(browser_world, page_for, live_
     sides = gm.locator(".battle-sides")
     expect(sides).to_contain_text("Red Company")
     expect(sides).to_contain_text("Blue Battalion")
-    expect(gm.locator("table.units").first).to_contain_text("Iron Wolf (Blue Battalion)")
+    iron_wolf = gm.locator("table.units tr", has_text="Iron Wolf").first
+    expect(iron_wolf).to_contain_text("Blue Battalion")  # its own name, its force beside it
     assert "Blue Force" not in gm.inner_text("main") and "Red Force" not in gm.inner_text("main")
     _fits(gm, size)
     shoot(gm, f"story-04-battle-names-{size}")

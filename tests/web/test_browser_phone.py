@@ -39,6 +39,8 @@ def pages(world, role: str) -> dict[str, str]:
         "table-battle": f"{c}/battles/{world.table_battle.pk}/",
         "battles": "/battles/",
         "library": "/library/",
+        "rules-document": "/library/docs/rules/",
+        "campaign-document": "/library/docs/campaign/",
         "rules-card": "/campaigns/rules/",
         "timeline": f"{c}/timeline/",
         "force-cards": f"{c}/forces/{world.force.pk}/cards/",
@@ -55,6 +57,8 @@ def pages(world, role: str) -> dict[str, str]:
         found["advance-review"] = f"{c}/advance/?days=2"
         found["map-editor"] = f"{c}/maps/new/"
         found["advance-summary"] = f"{c}/advance/done/?days=2&to=3&after=0&upto=999999"
+        found["one-off-setup"] = "/battles/new/?scenario=landing"
+        found["odds-setup"] = "/battles/odds/new/?scenario=big-battle"
     return found
 
 
@@ -205,4 +209,58 @@ def test_a_roster_shows_every_column_whole_on_a_desktop_and_cards_on_a_phone(
     assert page.evaluate(CUT_OFF) == [{"scrolls": 0, "cut": []}]
     assert scroll_width(page) <= SIZES["phone"]["width"]
     shoot(page, "roster-phone", full_page=True)
+    assert not page.errors, page.errors
+
+
+NOT_FITTING = """() => [...document.querySelectorAll('table.stack')]
+  .filter(t => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth)
+  .map(t => t.className)"""
+
+
+def test_the_reports_wide_tables_are_labelled_rows_on_a_phone(
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """The units and luck tables neither scroll sideways nor cut a word: each row is the unit
+    or side, then each figure under its column's name."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("gm"), "phone")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    assert page.locator("table.units.stack").count() and page.locator("table.luck.stack").count()
+    assert page.evaluate(NOT_FITTING) == []
+    outcome = page.locator("table.units td[data-label=Outcome]").first
+    label = outcome.evaluate("td => getComputedStyle(td, '::before').content")
+    assert label == '"Outcome"'
+    assert outcome.bounding_box()["x"] + outcome.bounding_box()["width"] <= SIZES["phone"]["width"]
+    shoot(page, "report-tables-phone", full_page=True)
+    assert not page.errors, page.errors
+
+
+LABEL_HEIGHTS = """() => {
+  const h = sel => [...document.querySelectorAll(sel)]
+    .filter(e => getComputedStyle(e).display !== 'none')
+    .map(e => e.getBoundingClientRect().height);
+  return {terrain: h('.replay .terrain-label'), objectives: h('.replay .objective-label'),
+          units: h('.replay .unit-label')};
+}"""
+
+
+def test_the_maps_words_are_legible_on_a_phone(
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """Names on the map are drawn at least 9 px high on a phone; of the units, only the one
+    acting now is named (the caption names it too), so the names do not pile up."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("gm"), "phone")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    page.click("button[data-action=forward]")
+    page.wait_for_timeout(200)
+    heights = page.evaluate(LABEL_HEIGHTS)
+    assert heights["terrain"] and min(heights["terrain"]) >= 9, heights
+    assert heights["objectives"] and min(heights["objectives"]) >= 9, heights
+    assert len(heights["units"]) == 1 and heights["units"][0] >= 9, heights
+    shoot(page, "replay-labels-phone")
     assert not page.errors, page.errors

@@ -22,11 +22,12 @@ def test_the_report_names_sides_by_their_forces_and_units_by_name_and_force(clie
     page = login(client, world, "player").get(_battle(world)).text
     # Red Company fought on the scenario's "blue" side, Blue Battalion on "red".
     assert "Blue Force" not in page and "Red Force" not in page
-    assert "Iron Wolf (Blue Battalion)" in page  # units table, log, replay
-    assert "Squad 1 (Red Company)" in page
+    # Units by their own names; their force beside them where the page does not say it.
+    assert "Iron Wolf" in page and "Squad 1" in page
+    assert "Iron Wolf (Blue Battalion)" in page  # the map marker's description
     report = client.get(_battle(world)).context["report"]
     assert {s.id: s.name for s in report.sides} == {"blue": "Red Company", "red": "Blue Battalion"}
-    assert {u.name for u in report.units} >= {"Iron Wolf (Blue Battalion)"}
+    assert {(u.name, u.side) for u in report.units} >= {("Iron Wolf", "Blue Battalion")}
     assert {row.luck.name for row in report.luck} == {"Red Company", "Blue Battalion"}
     assert report.frames["sides"] == ["Red Company", "Blue Battalion"]
     # The winner, if any, is a force; the objectives are held by forces.

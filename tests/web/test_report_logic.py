@@ -14,9 +14,9 @@ from battles.engine import load_scenario, parse_scenario, run_battle
 from battles.fog import hidden_events
 from battles.frames import replay_frames
 from battles.luck import at_least, attack_odds, luck_table
+from battles.names import scenario_names
 from battles.odds_report import odds_report
 from battles.report import (
-    caption_names,
     entry_count,
     filter_turns,
     log_entries,
@@ -60,8 +60,8 @@ def test_every_reference_scenario_is_drawn_reported_and_replayed(reference):
 
 
 def test_it_attaches_the_dice_to_the_attack_they_decided(crafted):
-    _, events = crafted
-    entries = {e.index: e for e in log_entries(events, {})}
+    scenario, events = crafted
+    entries = {e.index: e for e in log_entries(events, scenario_names(scenario))}
     assert [d.index for d in entries[10].dice] == [7, 8, 9]
     assert [d.index for d in entries[24].dice] == [21, 22, 23]
     assert [d.index for d in entries[5].dice] == [3, 4]  # initiative
@@ -203,31 +203,30 @@ def _captions(data: dict) -> str:
 
 
 def test_replay_captions_name_units_by_card_never_by_engine_id():
-    """A one-off battle's captions say "Medium Tank 2", not "tank-2"; a card on the table once
-    keeps its plain name; the markers keep their ids as the drawn table writes them."""
+    """A one-off battle's captions and markers say "Medium Tank 2", not "tank-2"; a card on
+    the table once keeps its plain name."""
     scenario = load_scenario(SCENARIOS / "factory-hold.json")
     data = replay_frames(scenario, run_battle(scenario, 3).events)
     text = _captions(data)
     ids = [u.id for u in scenario.units()] + [b.id for b in scenario.buildings]
-    # (An objective's id is its name on the map, and may begin like a building's id.)
-    said = [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)]
+    # (A one-word id such as "factory" is also a word of the names: only ids with a hyphen.)
+    said = [i for i in ids if "-" in i and re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)]
     assert ids and not said
     assert data["units"]["tank-2"]["name"] == "Medium Tank 2"
     assert "Turn 1 · Tank Platoon: Medium Tank 1" in text
-    assert data["units"]["tank-2"]["tag"] == "tank-2"
-    names = caption_names(scenario)
+    assert data["units"]["tank-2"]["tag"] == "Medium Tank 2"
+    names = scenario_names(scenario)
     assert len({names[u.id] for u in scenario.units()}) == len(list(scenario.units()))
 
 
 def test_replay_captions_name_a_campaign_battles_units_as_the_rosters_do():
     scenario = load_scenario(SCENARIOS / "factory-hold.json")
-    given = {u.id: f"Unit {i} (Red Company)" for i, u in enumerate(scenario.units())}
-    tags = {u.id: f"Unit {i}" for i, u in enumerate(scenario.units())}
-    data = replay_frames(scenario, run_battle(scenario, 3).events, unit_names=given, unit_tags=tags)
+    given = {u.id: f"Unit {i}" for i, u in enumerate(scenario.units())}
+    data = replay_frames(scenario, run_battle(scenario, 3).events, unit_names=given)
     text = _captions(data)
     assert not re.search(r"\b(tank|squad)-\d\b", text)
-    assert "Unit 0 (Red Company)" in text
-    assert {u["tag"] for u in data["units"].values()} == set(tags.values())
+    assert "Unit 0" in text and "(Tank Platoon)" not in text  # the side is in the title
+    assert {u["tag"] for u in data["units"].values()} == set(given.values())
 
 
 def test_the_table_is_drawn_with_y_flipped_and_units_sized():

@@ -47,12 +47,19 @@ def test_it_previews_the_scenario_asked_for(owner_client):
     page = owner_client.get(URL + "?scenario=crossroads").content.decode()
     assert '<h2 id="preview-heading">Crossroads</h2>' in page
     # Terrain, the building, deployment by side and Size, and the objective with its radius.
-    for piece in ("wood", "ridge", "brook", "lane-wall"):
+    for piece in ("wood", "ridge", "brook", "lane wall"):
         assert f"<title>{piece}: " in page
     assert 'data-building="farmhouse"' in page
     assert 'class="unit side-0" data-unit="b-tank" transform="translate(14 22)"' in page
     assert 'class="unit side-1" data-unit="r-mech"' in page
     assert '<circle cx="12" cy="12" r="3"/>' in page
+
+
+def test_the_deployment_names_units_by_their_cards_not_their_ids(owner_client):
+    page = owner_client.get(URL + "?scenario=landing").content.decode()
+    assert "Amphibious Mech 1" in page and "Amphibious Mech 2" in page
+    assert "f-gogg-1</" not in page and "<code>f-gogg" not in page
+    assert '<div class="table-scroll"><table class="deployment stack">' in page
 
 
 def test_the_htmx_preview_is_the_partial_alone(owner_client):

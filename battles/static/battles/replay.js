@@ -226,7 +226,7 @@
       var b = state.buildings[id];
       if (!node) { return; }
       node.classList.toggle("collapsed", b[1] === 1);
-      setTitle(node, id + ": " + (b[1] === 1 ? "collapsed" : b[0] + " of " + data.buildings[id] + " Hits"));
+      setTitle(node, (data.building_names[id] || id) + ": " + (b[1] === 1 ? "collapsed" : b[0] + " of " + data.buildings[id] + " Hits"));
     });
     this.drawLines(frame);
     this.title.textContent = frame.title;

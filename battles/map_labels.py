@@ -1,0 +1,79 @@
+"""Where the map writes the names of its terrain pieces and buildings, so that they stay
+readable on a phone and clear of each other.
+
+A name is written on its piece when it fits the piece's width and no label already written
+(an objective's, another piece's) is in the way, moved up or down a line if that clears it.
+Otherwise the piece gets a number, and the map's key says what the number stands for. The
+sizes are those of the phone's stylesheet (``.terrain-label`` under ``max-width: 40rem``), the
+largest the labels are drawn, so what fits there fits everywhere. Coordinates are SVG's (y
+down), as ``battles.table`` gives them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LABEL_SIZE = 0.7
+"""Height of a terrain or objective label on a phone, in inches of the table."""
+
+GLYPH = 0.56
+"""An average character's width, as a fraction of the label's height."""
+
+SPILL = 1.0
+"""How much wider than its piece a name may be written (half an inch each side)."""
+
+Box = tuple[float, float, float, float]
+"""(left, top, right, bottom)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """Where a piece's label goes and what it says."""
+
+    text: str
+    x: float
+    y: float
+    """The baseline, as SVG's ``<text y>`` takes it."""
+    keyed: bool
+    """True when ``text`` is a number standing for the name in the map's key."""
+
+
+def text_box(text: str, x: float, y: float, size: float = LABEL_SIZE) -> Box:
+    """The room a centred label takes, from its baseline ``y``."""
+    half = len(text) * GLYPH * size / 2
+    return (x - half, y - size * 0.8, x + half, y + size * 0.25)
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def place_labels(
+    pieces: list[tuple[str, str, Box, tuple[float, float]]], taken: list[Box]
+) -> dict[str, Spot]:
+    """A spot for each of ``pieces`` — (id, name, the piece's bounding box, its centre) — clear
+    of the ``taken`` boxes and of each other, numbered in order where the name does not fit."""
+    taken = list(taken)
+    spots: dict[str, Spot] = {}
+    number = 0
+    for piece, name, (left, _top, right, _bottom), (cx, cy) in pieces:
+        baseline = cy + LABEL_SIZE * 0.3  # the label's middle on the piece's centre
+        tries = [baseline, baseline - LABEL_SIZE * 1.1, baseline + LABEL_SIZE * 1.1]
+        fits = len(name) * GLYPH * LABEL_SIZE <= right - left + SPILL
+        spot = None
+        if fits:
+            spot = next((y for y in tries if not _clashes(name, cx, y, taken)), None)
+        if spot is not None:
+            spots[piece] = Spot(name, cx, spot, False)
+        else:
+            number += 1
+            text = str(number)
+            y = next((y for y in tries if not _clashes(text, cx, y, taken)), baseline)
+            spots[piece] = Spot(text, cx, y, True)
+        taken.append(text_box(spots[piece].text, cx, spots[piece].y))
+    return spots
+
+
+def _clashes(text: str, x: float, y: float, taken: list[Box]) -> bool:
+    box = text_box(text, x, y)
+    return any(_meets(box, other) for other in taken)

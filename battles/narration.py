@@ -1,0 +1,148 @@
+"""The battle told in words: one sentence for each event of the engine's log, one line per die.
+
+The report's log, the replay's captions and anything else that tells a battle read it here. It
+speaks as a reader would: pieces by their names (``battles.names``), places in words ("moves
+4″ into north wood B"), distances to a tenth of an inch; a unit's side only where its name does
+not already say which unit it is. Every die stays in the log, attached to its event by
+``battles.report``.
+"""
+
+from __future__ import annotations
+
+from battles.engine import Event
+from battles.engine import events as ev
+from battles.engine.geometry import distance, nearest_point
+from battles.names import Names, capfirst
+
+
+def inches(x: float) -> str:
+    """A distance for reading: "6″", "3.2″"."""
+    return f"{x:.1f}".rstrip("0").rstrip(".") + "″"
+
+
+def describe(e: Event, names: Names) -> str:
+    """One sentence for one (non-roll) event."""
+    return capfirst(_sentence(e, names))
+
+
+def _sentence(e: Event, names: Names) -> str:
+    name = names.get
+    if isinstance(e, ev.BattleStart):
+        seed = "given dice" if e.seed is None else f"seed {e.seed}"
+        ruleset = e.ruleset.replace("_", " ").title()
+        return f"{e.scenario} begins ({ruleset} rules, {seed}, engine {e.engine_version})."
+    if isinstance(e, ev.TurnStart):
+        return f"Turn {e.turn} begins."
+    if isinstance(e, ev.Initiative):
+        return f"{name(e.first)} wins the initiative and acts first."
+    if isinstance(e, ev.Activation):
+        return f"{name(e.unit)} acts."
+    if isinstance(e, ev.Move):
+        return _move_text(e, names)
+    if isinstance(e, ev.Attack):
+        return _attack_text(e, names)
+    if isinstance(e, ev.Damage):
+        cause = f" from {name(e.by)}" if e.by else " (a failed Breaching or collapse roll)"
+        left = "nothing left" if e.hits == 0 else f"{e.hits} Hit{'s' if e.hits != 1 else ''} left"
+        return f"{name(e.unit)} takes 1 damage{cause}: {left}."
+    if isinstance(e, ev.Suppress):
+        return f"{name(e.unit)} is suppressed by {name(e.by)}, down to Skill {e.skill}."
+    if isinstance(e, ev.Remove):
+        how = "is destroyed" if e.how == ev.Removal.DESTROYED else "is demoralised and withdraws"
+        return f"{name(e.unit)} {how}."
+    if isinstance(e, ev.Collapse):
+        inside = ", ".join(name(u) for u in e.occupants)
+        return f"{name(e.building)} collapses into rubble" + (f" on {inside}." if inside else ".")
+    if isinstance(e, ev.Reveal):
+        cause = {
+            ev.RevealCause.FIRED: "gives itself away by firing",
+            ev.RevealCause.SENSOR: "is picked up by a sensor",
+            ev.RevealCause.SPOTTED: "is spotted",
+        }.get(ev.RevealCause(e.cause), e.cause)
+        return f"{name(e.unit)} {cause}."
+    if isinstance(e, ev.Conceal):
+        return f"{name(e.unit)} is out of sight."
+    if isinstance(e, ev.Score):
+        why = _score_reason(e.reason, names)
+        return f"{name(e.side)} scores {e.points} for {why}: {e.total} in all."
+    if isinstance(e, ev.End):
+        result = f"{name(e.winner)} wins" if e.winner else "a draw"
+        why = "at the turn limit" if e.reason == ev.EndReason.TURN_LIMIT else "— a side is gone"
+        return f"The battle ends in turn {e.turn} {why}: {result}."
+    return e.KIND
+
+
+def _move_text(e: ev.Move, names: Names) -> str:
+    unit, end = names.get(e.unit), e.path[-1]
+    if not e.halted:
+        where = names.where(end)
+        return f"{unit} moves {inches(e.cost)}" + (f" {where}." if where else ".")
+    edge, roll = _halted_at(end, names)
+    at = f"at the edge of {edge}" if edge else "at the edge"
+    if e.cost == 0:
+        return f"{unit} fails its {roll} and stays where it is, {at}."
+    return f"{unit} moves {inches(e.cost)} and is stopped {at} by a failed {roll}."
+
+
+def _halted_at(point: tuple[float, float], names: Names) -> tuple[str, str]:
+    """(the piece a unit halted beside, the roll it failed): the nearest hazard (a terrain
+    roll) or building (a Breaching roll)."""
+    scenario = names.scenario
+    pieces = [(t.id, t.polygon, "terrain roll") for t in scenario.terrain if t.props.hazard]
+    pieces += [(b.id, b.polygon, "Breaching roll") for b in scenario.buildings]
+    near = [(distance(nearest_point(p, point), point), piece, roll) for piece, p, roll in pieces]
+    close = [row for row in near if row[0] <= 0.5]
+    if not close:
+        return "", "roll"
+    _, piece, roll = min(close)
+    return names.get(piece), roll
+
+
+def _attack_text(e: ev.Attack, names: Names) -> str:
+    attacker, target = names.get(e.attacker), names.get(e.target)
+    if e.attack == ev.AttackKind.RAM:
+        how = f"{attacker} rams {target} (Power = Size {e.power})"
+    elif e.attack == ev.AttackKind.RAM_BACK:
+        how = f"{attacker} strikes back at {target} (Power = Size {e.power})"
+    elif e.attack == ev.AttackKind.MELEE:
+        how = f"{attacker} attacks {target} in close combat (Power {e.power})"
+    else:
+        how = f"{attacker} fires {e.weapon} at {target} from {inches(e.distance)} (Power {e.power})"
+    outcome = {"miss": "a miss", "damage": "damage", "no_damage": "a hit, no damage"}[e.outcome]
+    return f"{how}: {outcome}."
+
+
+def _score_reason(reason: str, names: Names) -> str:
+    what, _, key = reason.partition(":")
+    if what == "removed":
+        return f"removing {names.get(key)}"
+    if what == "razed":
+        return f"razing {names.get(key)}"
+    if what == "objective":
+        objective = next((o for o in names.scenario.objectives if o.id == key), None)
+        return names.deed(objective) if objective else f"objective {names.objective(key)}"
+    return reason
+
+
+_PURPOSE = {
+    "initiative": "initiative",
+    "to_hit": "Skill roll to hit",
+    "penetration": "penetration",
+    "armour": "armour",
+    "terrain": "terrain roll",
+    "breaching": "Breaching roll",
+    "collapse": "collapse roll",
+}
+
+
+def describe_roll(r: ev.Roll, names: Names) -> str:
+    """One die: who rolled it, why, what it came to and against what."""
+    who = names.get(r.who)
+    purpose = _PURPOSE.get(r.purpose, r.purpose)
+    if r.purpose in ("penetration", "armour"):
+        what = "Power" if r.purpose == "penetration" else "Resistance"
+        total = f"{r.value} + {what} {r.modifier} = {r.value + r.modifier}"
+        return f"{who}, {purpose}: {total} against {r.against} — {r.outcome}"
+    if r.purpose == "initiative":
+        return f"{who}, initiative: {r.value} against {r.against} — {r.outcome}"
+    return f"{who}, {purpose}: {r.value} against Skill {r.against} — {r.outcome}"

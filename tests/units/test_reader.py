@@ -1,0 +1,49 @@
+"""The documents as a player or GM reads them on the site: the rules without the developer's
+columns, asides and sentences about code and tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from units.reader import is_developer_code, reader_view
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def test_it_tells_code_from_the_rules_words():
+    for code in ("shared/design/bucs.md", "CampaignUnitState", "casualty_hits", "bridge.going_in",
+                 "test_quick.py::test_it", "Dice.fixed([...])"):  # fmt: skip
+        assert is_developer_code(code), code
+    for word in ("hold", "attack", "rubble", "Specialty:", "2d6"):
+        assert not is_developer_code(word), word
+
+
+def test_it_drops_the_test_and_code_columns_and_the_asides_that_point_at_code():
+    source = (
+        "# Title\n\nUnits keep their state (`campaign/rules/state.py`). Rules are pure functions"
+        " over a `CampaignUnitState`. Each rule has its test.\n\n"
+        "| Rule | In the code | Test |\n|---|---|---|\n"
+        "| Raw units hold (see [§4](#4-rulings)). | `units.bucs.fielded` | `test_a.py::test_b` |\n"
+    )
+    shown = reader_view(source)
+    assert "Units keep their state." in shown
+    assert "CampaignUnitState" not in shown and "pure functions" not in shown
+    assert "test" not in shown.lower()
+    assert "| Rule |" in shown and "In the code" not in shown
+    assert "| Raw units hold (see [§4](#4-rulings)). |" in shown  # a link in an aside stays
+
+
+def test_the_served_campaign_document_speaks_to_players_and_gms():
+    shown = reader_view((DOCS / "campaign.md").read_text(encoding="utf-8"))
+    for developer in ("shared/design/bucs.md", "CampaignUnitState", "campaign/rules/state.py",
+                      "casualty_hits", "::", "## 3. Services"):  # fmt: skip
+        assert developer not in shown, developer
+    assert "### 1.1 The bridge, going in (second edition)" in shown
+    assert "Effective quality = quality step − outstanding Morale and Casualty hits" in shown
+
+
+def test_the_served_rules_keep_every_section_a_player_needs():
+    shown = reader_view((DOCS / "rules.md").read_text(encoding="utf-8"))
+    for heading in ("### Shooting", "### Buildings", "## 4. Rulings added by the engine"):
+        assert heading in shown
+    assert "| Sentence | In the engine |" in shown and "tests/engine" not in shown

@@ -1,0 +1,126 @@
+"""The battle told in the campaign's words: every piece by one readable name, places in words,
+no coordinates, no engine ids, a unit's side only where its name leaves it unclear."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from battles.engine import events as ev
+from battles.engine import load_scenario, parse_scenario, run_battle
+from battles.frames import replay_frames
+from battles.map_labels import text_box
+from battles.names import building_name, readable, scenario_names
+from battles.narration import describe
+from battles.report import log_turns
+from battles.report_context import _objectives
+from battles.selectors import reference_scenarios
+from battles.table import table_view
+from tests.web.conftest import SCENARIOS
+from tests.web.crafted import crafted_scenario
+
+
+def test_it_reads_an_id_as_words():
+    assert readable("north-wood-b") == "north wood B"
+    assert readable("woods-3") == "woods 3"
+    assert readable("east_crossing") == "east crossing"
+    assert building_name("House", "south-house") == "south house"
+    assert building_name("Farmhouse", "farmhouse") == "Farmhouse"
+
+
+def test_every_piece_of_the_big_battle_has_a_name_and_a_raze_objective_its_building():
+    names = scenario_names(load_scenario(SCENARIOS / "big-battle.json"))
+    assert names.terrain["north-wood-b"] == "north wood B"
+    assert names.buildings["mill"] == "mill" and names.buildings["north-bunker"] == "north bunker"
+    assert names.objectives["east-crossing"] == "east crossing"
+    assert names.objectives["raze-red-bunker"] == "north bunker"
+    assert names["blue-squad-2"] == "Rifle Squad 2"
+
+
+def test_a_units_side_is_named_only_where_two_units_share_a_name():
+    scenario = load_scenario(SCENARIOS / "crossroads.json")
+    own = {u.id: "Lancer" for u in scenario.units()[:2]}  # both of blue's first two units
+    own |= {scenario.sides[1].units[0].id: "Lancer"}
+    names = scenario_names(scenario, own)
+    blue, red = scenario.sides[0].units[0].id, scenario.sides[1].units[0].id
+    assert names[blue] == f"Lancer ({scenario.sides[0].name})"
+    assert names[red] == f"Lancer ({scenario.sides[1].name})"
+    lone = scenario.sides[1].units[1].id
+    assert names[lone] == scenario_names(scenario)[lone]  # its card's name, no side
+
+
+def test_a_move_says_where_it_ends_in_words_never_in_coordinates():
+    names = scenario_names(parse_scenario(crafted_scenario()))
+    into = ev.Move("r1", ((10.0, 16.0), (10.0, 14.5)), 1.5, 270.0, False)
+    assert describe(into, names) == "Trooper 2 moves 1.5″ into wood."
+    beside = ev.Move("b1", ((4.0, 4.0), (13.3, 5.0)), 9.354, 0.0, False)
+    assert describe(beside, names) == "Trooper 1 moves 9.4″ by farm."
+    open_ground = ev.Move("b1", ((4.0, 4.0), (4.0, 10.0)), 6.0, 90.0, False)
+    assert describe(open_ground, names) == "Trooper 1 moves 6″."
+    stuck = ev.Move("b1", ((13.7, 5.0), (13.7, 5.0)), 0.0, 0.0, True)
+    assert describe(stuck, names) == (
+        "Trooper 1 fails its Breaching roll and stays where it is, at the edge of farm."
+    )
+
+
+@pytest.mark.parametrize("slug", ["big-battle", "landing", "factory-hold"])
+def test_the_log_and_the_replay_read_as_a_story(slug):
+    """No coordinates to three decimals, no activation counts, no hyphenated engine ids, and no
+    side repeated after a unit in a block that already says the side."""
+    scenario = load_scenario(SCENARIOS / f"{slug}.json")
+    events = run_battle(scenario, 5).events
+    turns = log_turns(events, scenario)
+    texts = [x.text for t in turns for x in t.opening + t.closing]
+    texts += [g.title for t in turns for g in t.activations]
+    texts += [x.text for t in turns for g in t.activations for x in g.entries]
+    frames = replay_frames(scenario, events)["frames"]
+    texts += [f["title"] for f in frames] + [n for f in frames for n in f["notes"]]
+    story = "\n".join(texts)
+    assert not re.search(r"\d\.\d{2,}", story)
+    assert "(its activation" not in story
+    pieces = (*scenario.units(), *scenario.terrain, *scenario.buildings, *scenario.objectives)
+    ids = [p.id for p in pieces]
+    assert [i for i in ids if "-" in i and re.search(rf"(?<![\w-]){i}(?![\w-])", story)] == []
+    sides = [s.name for s in scenario.sides]
+    assert not any(f"({side})" in story for side in sides)
+
+
+def test_the_map_writes_names_not_ids():
+    table = table_view(load_scenario(SCENARIOS / "big-battle.json"))
+    written = {p.name for p in (*table.terrain, *table.buildings)} | {n for _, n in table.key}
+    assert written >= {"north wood B", "south rubble A", "north wall B", "north bunker", "mill"}
+    assert {o.name for o in table.objectives} >= {"ford", "west crossing", "north bunker"}
+    assert {u.tag for u in table.units} >= {"Rifle Squad 1", "Rifle Squad 8"}
+
+
+@pytest.mark.parametrize("reference", reference_scenarios(), ids=lambda s: s.slug)
+def test_the_maps_labels_do_not_overlap_and_a_number_stands_in_the_key(reference):
+    """At a phone's size no two labels of terrain, buildings and objectives overlap; a name
+    too wide for its piece is a number, and the key under the map says whose."""
+    table = table_view(parse_scenario(reference.data))
+    pieces = (*table.terrain, *table.buildings)
+    boxes = [text_box(p.name, float(p.cx), float(p.cy)) for p in pieces]
+    boxes += [
+        text_box(o.name, float(o.cx), float(o.label_y)) for o in table.objectives if o.r != "0"
+    ]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    numbers = [p.name for p in pieces if p.name.isdigit()]
+    assert sorted(numbers, key=int) == [number for number, _ in table.key]
+
+
+def test_an_objective_to_raze_says_whether_it_was_razed():
+    scenario = load_scenario(SCENARIOS / "landing.json")
+    names = scenario_names(scenario)
+    for seed in range(1, 40):
+        result = run_battle(scenario, seed).result
+        lines = _objectives(scenario, result, names)
+        razed = any(b.collapsed for b in result.buildings if b.building == "radar")
+        raze = next(line for line in lines if "raze" in line)
+        assert raze.endswith(": razed." if razed else ": still standing at the end.")
+        assert "held by" not in raze and "raze-radar" not in raze
+        if razed:
+            return
+    pytest.fail("no seed razed the radar station")
