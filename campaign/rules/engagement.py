@@ -5,8 +5,9 @@ larger side is paired with a unit of the other, in the order the GM listed them 
 side's units fight more than one pairing), and each pairing is an opposed d20 + modifiers: the
 quality column its command gives it, equipment, its leader's feats, Dug In, the opponent Pinned
 Down, Momentum, Mobile, Outnumbered (from the sides' own counts), terrain specialists, Driven
-Back. The winner inflicts one hit per full 5 points of margin, Morale and Casualty by turns;
-a leader takes 3d6 per Casualty hit as it lands, and its death costs the unit 2 Morale hits at
+Back. The winner inflicts one hit per full 5 points of margin; the hits a unit takes in a round,
+over all its pairings, are Morale and Casualty by turns, Morale first (`hit_kind`); a leader
+takes 3d6 per Casualty hit as it lands, and its death costs the unit 2 Morale hits at
 once. Every modifier goes into the log with its source, every die with its purpose. Choices
 are in docs/bucs-choices.md ("Engagements"). Plain Python: no Django.
 """
@@ -65,6 +66,15 @@ COMBAT_SPECIALTIES = frozenset({Specialty.INFANTRY, Specialty.MECHANIZED, Specia
 """A unit holding one of these fights at its quality; any other fights as Raw with Poor kit."""
 
 
+def hit_kind(index: int) -> str:
+    """``morale`` or ``casualty``: the kind of a unit's hit by its place among its round's hits.
+
+    A unit's hits in a round go Morale, Casualty, Morale, ... however many pairings dealt them,
+    so the round's hits split half rounded up Morale, half rounded down Casualty (BUCS's split).
+    """
+    return "morale" if index % 2 == 0 else "casualty"
+
+
 class EngagementError(ValueError):
     """A set-up the engagement cannot be fought from."""
 
@@ -107,6 +117,8 @@ class _Unit:
     driven_back_in: int | None = None
     """The round in which it was last Driven Back: it pays for it in the next."""
     removed: Removal = Removal.NONE
+    hits_this_round: int = 0
+    """Hits dealt to it so far this round, over all its pairings (ignored ones included)."""
 
     @property
     def key(self) -> str:
@@ -415,13 +427,18 @@ class _Fight:
 
     # -- damage -----------------------------------------------------------------------------
 
-    def hit(self, loser: _Unit, index: int, excellent: bool) -> None:
-        """One hit: Morale first, then Casualty, by turns; Armor and Excellent as in the bridge.
+    def hit(self, loser: _Unit, excellent: bool) -> None:
+        """One hit, its kind by turns over the loser's round (`hit_kind`); Armor and Excellent
+        as in the bridge.
 
-        ``excellent``: the loser's kit ignores its first Morale hit against the winner's, as
-        each fought this pairing with.
+        The split is the unit's per round, not the pairing's: a lone unit losing two pairings
+        by 5 takes one Morale and one Casualty hit, as it would losing one pairing by 10. A hit
+        Armor or Excellent kit ignores still takes its turn, so what they ignore is the hit of
+        the kind that came. ``excellent``: the loser's kit ignores its first Morale hit against
+        the winner's, as each fought this pairing with.
         """
-        kind = "morale" if index % 2 == 0 else "casualty"
+        kind = hit_kind(loser.hits_this_round)
+        loser.hits_this_round += 1
         ignored = None
         armor = Specialty.ARMOR in loser.specialties
         if kind == "casualty" and armor and loser.armor_ignored < ARMOR_IGNORES:
@@ -477,6 +494,8 @@ class _Fight:
     def fight_round(self) -> None:
         self.round += 1
         attackers, defenders = self.alive("attackers"), self.alive("defenders")
+        for unit in attackers + defenders:
+            unit.hits_this_round = 0
         pinned = {u.key: self.pinned_causes(u) for u in attackers + defenders}
         self.events.append(
             {"event": "round", "round": self.round,
@@ -514,10 +533,10 @@ class _Fight:
             if won.setup.landing:
                 won.landing_wins += 1
             excellent = ignores_first_morale_hit(self.kit(lost), self.kit(won))
-            for index in range(hits):
+            for _ in range(hits):
                 if lost.removed != Removal.NONE:
                     break
-                self.hit(lost, index, excellent)
+                self.hit(lost, excellent)
         self.settle_momentum(outcomes)
 
     def settle_momentum(self, outcomes: dict[str, list[str]]) -> None:
