@@ -14,7 +14,7 @@ are in docs/bucs-choices.md ("Engagements"). Plain Python: no Django.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -76,7 +76,12 @@ def hit_kind(index: int) -> str:
 
 
 class EngagementError(ValueError):
-    """A set-up the engagement cannot be fought from."""
+    """A set-up the engagement cannot be fought from; ``errors`` names the field of each
+    reason (a side's key, ``terrain``, ``round_limit``, ``surprise``)."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        super().__init__("; ".join(p for problems in errors.values() for p in problems))
+        self.errors = errors
 
 
 @dataclass(frozen=True)
@@ -180,23 +185,49 @@ class EngagementResult:
     events: list[dict[str, Any]]
 
 
-def setup_errors(sides: dict[str, Sequence[Engaged]], terrain: str) -> list[str]:
-    """Every reason this set-up cannot be fought; an empty list means it can."""
-    errors = []
-    if terrain not in TERRAINS:
-        errors.append(f"unknown terrain {terrain!r}; one of {', '.join(TERRAINS)}")
+def sides_errors(sides: Mapping[Any, Sequence[Any]]) -> dict[str, list[str]]:
+    """What is wrong with the sides themselves, by the side's key: a key that is no side (it
+    would be left out of the fight unseen) and a side with nobody on it."""
+    errors = {
+        str(key): [f"not a side of an engagement: the sides are {' and '.join(SIDES)}"]
+        for key in sides
+        if key not in SIDES
+    }
     for side in SIDES:
         if not sides.get(side):
-            errors.append(f"the {side} need at least one unit")
-    keys = [u.key for side in SIDES for u in sides.get(side, ())]
-    if len(keys) != len(set(keys)):
-        errors.append("a unit can fight on one side only")
+            errors[side] = [f"the {side} need at least one unit"]
+    return errors
+
+
+def terrain_error(terrain: str) -> str | None:
+    """Why ``terrain`` is not one an engagement is fought on, or None."""
+    if terrain in TERRAINS:
+        return None
+    return f"unknown terrain {terrain!r}; one of {', '.join(TERRAINS)}"
+
+
+def setup_errors(sides: Mapping[str, Sequence[Engaged]], terrain: str) -> dict[str, list[str]]:
+    """Every reason this set-up cannot be fought, by the field it is about (a side's key or
+    ``terrain``); an empty dict means it can."""
+    errors = sides_errors(sides)
+
+    def refuse(field: str, problem: str) -> None:
+        errors.setdefault(field, []).append(problem)
+
+    if problem := terrain_error(terrain):
+        refuse("terrain", problem)
+    seen: set[str] = set()
     for side in SIDES:
         for unit in sides.get(side, ()):
+            name = unit.state.name
+            if unit.key in seen:
+                refuse(side, f"{name} is listed already: a unit can fight on one side only")
+            seen.add(unit.key)
             specialties = unit.state.specialties
             barred = Specialty.ARMOR in specialties and Specialty.AMPHIBIOUS not in specialties
             if barred and terrain in ARMOR_BARRED_TERRAIN:
-                errors.append(f"{unit.state.name} is Armor: it cannot enter {terrain} terrain")
+                # The terrain is the GM's choice for the fight; the sentence names the unit.
+                refuse("terrain", f"{name} is Armor: it cannot enter {terrain} terrain")
     return errors
 
 
@@ -568,11 +599,11 @@ def engagement_fight(
     """Fight the engagement out: the result and every event, in order."""
     errors = setup_errors(sides, terrain)
     if not 1 <= round_limit <= ROUND_LIMIT_MAX:
-        errors.append(f"the round limit must be 1..{ROUND_LIMIT_MAX}, got {round_limit}")
+        errors["round_limit"] = [f"the round limit must be 1..{ROUND_LIMIT_MAX}, got {round_limit}"]
     if surprise is not None and surprise not in SIDES:
-        errors.append(f"surprise is tried by attackers or defenders, not {surprise!r}")
+        errors["surprise"] = [f"surprise is tried by attackers or defenders, not {surprise!r}"]
     if errors:
-        raise EngagementError("; ".join(errors))
+        raise EngagementError(errors)
     fight = _Fight(sides, terrain, d20, d6)
     fight.line_up()
     fight.surprise(surprise)

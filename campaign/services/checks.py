@@ -147,7 +147,7 @@ def skill_check_run(
     try:
         result = skill_check(check_units(campaign, chosen), specialty, dc, Dice(seed).d20)
     except CheckError as error:
-        raise ValidationError({"units": [str(error)]}) from None
+        raise ValidationError(error.errors) from None
     what = specialty.label if specialty else "a general skill"
     verdict = "succeeds" if result["success"] else "fails"
     summary = f"{chosen[0].name}: {what} check, {result['total']} against DC {dc}: {verdict}"
@@ -194,7 +194,7 @@ def contest_run(
             Dice(seed).d20,
         )  # fmt: skip
     except CheckError as error:
-        raise ValidationError({"__all__": [str(error)]}) from None
+        raise ValidationError(error.errors) from None
     winner = _side_name(one if result["winner"] == "active" else other)
     summary = (
         f"{_side_name(one)} ({result['active']['total']}) against {_side_name(other)} "

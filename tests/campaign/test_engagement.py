@@ -415,13 +415,31 @@ def test_surprise_is_hide_against_spot_and_only_hiders_unseen_start_at_two_momen
 def test_armor_cannot_enter_amphibious_arctic_jungle_or_swamp_unless_amphibious():
     tank = unit("A", specialties=TANK)
     for terrain in ("amphibious", "arctic", "jungle", "swamp"):
-        assert setup_errors({"attackers": [tank], "defenders": [unit("B")]}, terrain) == [
-            f"A is Armor: it cannot enter {terrain} terrain"
-        ]
-    with pytest.raises(EngagementError, match="cannot enter swamp"):
+        assert setup_errors({"attackers": [tank], "defenders": [unit("B")]}, terrain) == {
+            "terrain": [f"A is Armor: it cannot enter {terrain} terrain"]
+        }
+    with pytest.raises(EngagementError, match="cannot enter swamp") as error:
         fight([tank], [unit("B")], [10, 10], terrain="swamp")
+    assert list(error.value.errors) == ["terrain"]
     swimmer = unit("A", quality=Q.EXPERIENCED, specialties=(*TANK, S.AMPHIBIOUS))
-    assert setup_errors({"attackers": [swimmer], "defenders": [unit("B")]}, "swamp") == []
+    assert setup_errors({"attackers": [swimmer], "defenders": [unit("B")]}, "swamp") == {}
+
+
+def test_a_set_up_that_cannot_be_fought_is_refused_by_the_field_at_fault():
+    a, b = unit("A"), unit("B")
+    assert setup_errors({"attackers": [], "defenders": [b]}, "open") == {
+        "attackers": ["the attackers need at least one unit"]
+    }
+    assert setup_errors({"attackers": [a], "defenders": [b], "reserve": [a]}, "open") == {
+        "reserve": ["not a side of an engagement: the sides are attackers and defenders"]
+    }
+    assert setup_errors({"attackers": [a], "defenders": [b, a]}, "moon") == {
+        "terrain": ["unknown terrain 'moon'; one of open, amphibious, arctic, jungle, swamp"],
+        "defenders": ["A is listed already: a unit can fight on one side only"],
+    }
+    with pytest.raises(EngagementError) as error:
+        fight([a], [], [], rounds=0, surprise="nobody")
+    assert set(error.value.errors) == {"defenders", "round_limit", "surprise"}
 
 
 def test_a_legendary_unit_takes_seven_hits_and_a_raw_one_one():

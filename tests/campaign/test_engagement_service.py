@@ -114,8 +114,19 @@ def test_bad_set_ups_are_refused_whole_and_nothing_is_written(campaign, armies, 
         "defenders", "terrain", "surprise", "round_limit", "seed", f"situation.{blues[0].pk}"
     }  # fmt: skip
     tank = make_unit("Tank", card="Medium Tank", specialties=("mechanized", "armor"))
-    with pytest.raises(ValidationError, match="cannot enter swamp"):
+    with pytest.raises(ValidationError) as error:
         engagement_run(campaign=campaign, sides={"attackers": [tank], "defenders": blues},
                        terrain="swamp")  # fmt: skip
+    assert error.value.message_dict == {"terrain": ["Tank is Armor: it cannot enter swamp terrain"]}
+    with pytest.raises(ValidationError) as error:
+        engagement_run(campaign=campaign, sides={"attackers": [], "defenders": blues})
+    assert error.value.message_dict == {"attackers": ["the attackers need at least one unit"]}
+    # A unit under a key that is no side would be left out unseen: the key is refused.
+    with pytest.raises(ValidationError) as error:
+        engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": blues,
+                                                 "reserve": [make_unit("Red 3")]})  # fmt: skip
+    assert error.value.message_dict == {
+        "reserve": ["not a side of an engagement: the sides are attackers and defenders"]
+    }
     assert not Engagement.objects.exists()
     assert not HistoryEntry.objects.filter(kind="engagement").exists()
