@@ -36,6 +36,7 @@ from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
 from campaign.services._record import require_manager, unit_change
+from campaign.services.battles import led_units
 from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, current_orders, order_status
 from campaign.services.outcomes import outcome_revert
@@ -70,23 +71,26 @@ def engaged_units(
     everyone = [u for side in SIDES for u in units[side]]
     orders = current_orders(campaign, everyone)
     now = campaign_now(campaign)
+    led = led_units(everyone)
     leading = {
         leader.character_id: leader.unit_id
         for leader in Leader.objects.filter(unit__in=everyone, character__isnull=False)
     }
     sides: dict[str, list[Engaged]] = {}
     for side in SIDES:
-        keys = {u.pk for u in units[side]}
+        # A giver repeats a Raw unit's Order only while alive at the head of a unit of this
+        # side: a dead character stays linked to the unit it led, but gives no Orders.
+        led_here = {u.pk for u in units[side]} & led
         sides[side] = []
         for unit in units[side]:
             leader = getattr(unit, "leader", None)
             feats = frozenset()
-            if leader is not None and leader.alive and leader.character is not None:
+            if unit.pk in led and leader.character is not None:
                 feats = feats_from(leader.character.feats)
             order = orders.get(unit.pk)
             status = None if order is None else order_status(order, now)
             kind = OrderKind(order.kind) if order is not None else None
-            present = order is not None and leading.get(order.giver_id) in keys
+            present = order is not None and leading.get(order.giver_id) in led_here
             sides[side].append(
                 Engaged(
                     key=str(unit.pk),
