@@ -39,7 +39,12 @@ CONTEST_SIDES = ("active", "resisting")
 
 
 class CheckError(ValueError):
-    """A check that cannot be made."""
+    """A check that cannot be made; ``errors`` names the field of each reason: ``units`` for a
+    skill check, ``active`` or ``resisting`` for a contest's side."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        super().__init__("; ".join(p for problems in errors.values() for p in problems))
+        self.errors = errors
 
 
 @dataclass(frozen=True)
@@ -61,17 +66,23 @@ def has_skill(unit: CheckUnit, skill: Specialty | None) -> bool:
     return skill is None or skill in unit.specialties
 
 
+def check_errors(units: Sequence[CheckUnit]) -> list[str]:
+    """Why these units cannot make a check together; an empty list means they can."""
+    if not units:
+        return ["a check needs at least one unit"]
+    return [
+        f"{unit.name} is {unit.quality.label}: it cannot act alone; give it an Order"
+        for unit in units
+        if unit.command == Command.WITHOUT_ORDERS and unit.quality.alone_without_orders is None
+    ]
+
+
 def skill_check_roll(
     units: Sequence[CheckUnit], skill: Specialty | None, d20: Callable[[], int]
 ) -> dict[str, Any]:
     """The first unit makes the check; the others lend Strength in numbers if they share it."""
-    if not units:
-        raise CheckError("a check needs at least one unit")
-    for unit in units:
-        if unit.command == Command.WITHOUT_ORDERS and unit.quality.alone_without_orders is None:
-            raise CheckError(
-                f"{unit.name} is {unit.quality.label}: it cannot act alone; give it an Order"
-            )
+    if problems := check_errors(units):
+        raise CheckError({"units": problems})
     lead = units[0]
     within = has_skill(lead, skill)
     quality = quality_for_order(lead.quality, within_specialties=within)
@@ -114,7 +125,13 @@ def contest(
     resisting_skill: Specialty | None,
     d20: Callable[[], int],
 ) -> dict[str, Any]:
-    """Two checks against each other; a tie goes to the resisting side (it need only hold)."""
+    """Two checks against each other; a tie goes to the resisting side (it need only hold).
+
+    Both sides are checked before any die is rolled, each reason under the side it is about.
+    """
+    sides = zip(CONTEST_SIDES, (active, resisting), strict=True)
+    if errors := {side: problems for side, units in sides if (problems := check_errors(units))}:
+        raise CheckError(errors)
     rolls = {
         "active": skill_check_roll(active, active_skill, d20),
         "resisting": skill_check_roll(resisting, resisting_skill, d20),

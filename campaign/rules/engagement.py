@@ -5,15 +5,16 @@ larger side is paired with a unit of the other, in the order the GM listed them 
 side's units fight more than one pairing), and each pairing is an opposed d20 + modifiers: the
 quality column its command gives it, equipment, its leader's feats, Dug In, the opponent Pinned
 Down, Momentum, Mobile, Outnumbered (from the sides' own counts), terrain specialists, Driven
-Back. The winner inflicts one hit per full 5 points of margin, Morale and Casualty by turns;
-a leader takes 3d6 per Casualty hit as it lands, and its death costs the unit 2 Morale hits at
+Back. The winner inflicts one hit per full 5 points of margin; the hits a unit takes in a round,
+over all its pairings, are Morale and Casualty by turns, Morale first (`hit_kind`); a leader
+takes 3d6 per Casualty hit as it lands, and its death costs the unit 2 Morale hits at
 once. Every modifier goes into the log with its source, every die with its purpose. Choices
 are in docs/bucs-choices.md ("Engagements"). Plain Python: no Django.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -65,8 +66,22 @@ COMBAT_SPECIALTIES = frozenset({Specialty.INFANTRY, Specialty.MECHANIZED, Specia
 """A unit holding one of these fights at its quality; any other fights as Raw with Poor kit."""
 
 
+def hit_kind(index: int) -> str:
+    """``morale`` or ``casualty``: the kind of a unit's hit by its place among its round's hits.
+
+    A unit's hits in a round go Morale, Casualty, Morale, ... however many pairings dealt them,
+    so the round's hits split half rounded up Morale, half rounded down Casualty (BUCS's split).
+    """
+    return "morale" if index % 2 == 0 else "casualty"
+
+
 class EngagementError(ValueError):
-    """A set-up the engagement cannot be fought from."""
+    """A set-up the engagement cannot be fought from; ``errors`` names the field of each
+    reason (a side's key, ``terrain``, ``round_limit``, ``surprise``)."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        super().__init__("; ".join(p for problems in errors.values() for p in problems))
+        self.errors = errors
 
 
 @dataclass(frozen=True)
@@ -107,6 +122,8 @@ class _Unit:
     driven_back_in: int | None = None
     """The round in which it was last Driven Back: it pays for it in the next."""
     removed: Removal = Removal.NONE
+    hits_this_round: int = 0
+    """Hits dealt to it so far this round, over all its pairings (ignored ones included)."""
 
     @property
     def key(self) -> str:
@@ -168,23 +185,49 @@ class EngagementResult:
     events: list[dict[str, Any]]
 
 
-def setup_errors(sides: dict[str, Sequence[Engaged]], terrain: str) -> list[str]:
-    """Every reason this set-up cannot be fought; an empty list means it can."""
-    errors = []
-    if terrain not in TERRAINS:
-        errors.append(f"unknown terrain {terrain!r}; one of {', '.join(TERRAINS)}")
+def sides_errors(sides: Mapping[Any, Sequence[Any]]) -> dict[str, list[str]]:
+    """What is wrong with the sides themselves, by the side's key: a key that is no side (it
+    would be left out of the fight unseen) and a side with nobody on it."""
+    errors = {
+        str(key): [f"not a side of an engagement: the sides are {' and '.join(SIDES)}"]
+        for key in sides
+        if key not in SIDES
+    }
     for side in SIDES:
         if not sides.get(side):
-            errors.append(f"the {side} need at least one unit")
-    keys = [u.key for side in SIDES for u in sides.get(side, ())]
-    if len(keys) != len(set(keys)):
-        errors.append("a unit can fight on one side only")
+            errors[side] = [f"the {side} need at least one unit"]
+    return errors
+
+
+def terrain_error(terrain: str) -> str | None:
+    """Why ``terrain`` is not one an engagement is fought on, or None."""
+    if terrain in TERRAINS:
+        return None
+    return f"unknown terrain {terrain!r}; one of {', '.join(TERRAINS)}"
+
+
+def setup_errors(sides: Mapping[str, Sequence[Engaged]], terrain: str) -> dict[str, list[str]]:
+    """Every reason this set-up cannot be fought, by the field it is about (a side's key or
+    ``terrain``); an empty dict means it can."""
+    errors = sides_errors(sides)
+
+    def refuse(field: str, problem: str) -> None:
+        errors.setdefault(field, []).append(problem)
+
+    if problem := terrain_error(terrain):
+        refuse("terrain", problem)
+    seen: set[str] = set()
     for side in SIDES:
         for unit in sides.get(side, ()):
+            name = unit.state.name
+            if unit.key in seen:
+                refuse(side, f"{name} is listed already: a unit can fight on one side only")
+            seen.add(unit.key)
             specialties = unit.state.specialties
             barred = Specialty.ARMOR in specialties and Specialty.AMPHIBIOUS not in specialties
             if barred and terrain in ARMOR_BARRED_TERRAIN:
-                errors.append(f"{unit.state.name} is Armor: it cannot enter {terrain} terrain")
+                # The terrain is the GM's choice for the fight; the sentence names the unit.
+                refuse("terrain", f"{name} is Armor: it cannot enter {terrain} terrain")
     return errors
 
 
@@ -415,13 +458,18 @@ class _Fight:
 
     # -- damage -----------------------------------------------------------------------------
 
-    def hit(self, loser: _Unit, index: int, excellent: bool) -> None:
-        """One hit: Morale first, then Casualty, by turns; Armor and Excellent as in the bridge.
+    def hit(self, loser: _Unit, excellent: bool) -> None:
+        """One hit, its kind by turns over the loser's round (`hit_kind`); Armor and Excellent
+        as in the bridge.
 
-        ``excellent``: the loser's kit ignores its first Morale hit against the winner's, as
-        each fought this pairing with.
+        The split is the unit's per round, not the pairing's: a lone unit losing two pairings
+        by 5 takes one Morale and one Casualty hit, as it would losing one pairing by 10. A hit
+        Armor or Excellent kit ignores still takes its turn, so what they ignore is the hit of
+        the kind that came. ``excellent``: the loser's kit ignores its first Morale hit against
+        the winner's, as each fought this pairing with.
         """
-        kind = "morale" if index % 2 == 0 else "casualty"
+        kind = hit_kind(loser.hits_this_round)
+        loser.hits_this_round += 1
         ignored = None
         armor = Specialty.ARMOR in loser.specialties
         if kind == "casualty" and armor and loser.armor_ignored < ARMOR_IGNORES:
@@ -477,6 +525,8 @@ class _Fight:
     def fight_round(self) -> None:
         self.round += 1
         attackers, defenders = self.alive("attackers"), self.alive("defenders")
+        for unit in attackers + defenders:
+            unit.hits_this_round = 0
         pinned = {u.key: self.pinned_causes(u) for u in attackers + defenders}
         self.events.append(
             {"event": "round", "round": self.round,
@@ -514,10 +564,10 @@ class _Fight:
             if won.setup.landing:
                 won.landing_wins += 1
             excellent = ignores_first_morale_hit(self.kit(lost), self.kit(won))
-            for index in range(hits):
+            for _ in range(hits):
                 if lost.removed != Removal.NONE:
                     break
-                self.hit(lost, index, excellent)
+                self.hit(lost, excellent)
         self.settle_momentum(outcomes)
 
     def settle_momentum(self, outcomes: dict[str, list[str]]) -> None:
@@ -549,11 +599,11 @@ def engagement_fight(
     """Fight the engagement out: the result and every event, in order."""
     errors = setup_errors(sides, terrain)
     if not 1 <= round_limit <= ROUND_LIMIT_MAX:
-        errors.append(f"the round limit must be 1..{ROUND_LIMIT_MAX}, got {round_limit}")
+        errors["round_limit"] = [f"the round limit must be 1..{ROUND_LIMIT_MAX}, got {round_limit}"]
     if surprise is not None and surprise not in SIDES:
-        errors.append(f"surprise is tried by attackers or defenders, not {surprise!r}")
+        errors["surprise"] = [f"surprise is tried by attackers or defenders, not {surprise!r}"]
     if errors:
-        raise EngagementError("; ".join(errors))
+        raise EngagementError(errors)
     fight = _Fight(sides, terrain, d20, d6)
     fight.line_up()
     fight.surprise(surprise)

@@ -23,6 +23,7 @@ from campaign.rules.dice import Dice
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
 from campaign.services._record import require_manager, unit_change
+from campaign.services.battles import led_units
 from campaign.services.orders import UNDER_WAY, current_orders, order_status
 from campaign.services.roster import unit_create, unit_create_check
 from units.bucs import Specialty
@@ -80,13 +81,14 @@ def check_units(campaign: Campaign, units: list[Unit]) -> list[CheckUnit]:
     """The units as a check reads them: command from leader, Order or a Legendary unit."""
     orders = current_orders(campaign, units)
     now = campaign_now(campaign)
+    led = led_units(units)
     commandables = []
     for unit in units:
-        leader = getattr(unit, "leader", None)
         order = orders.get(unit.pk)
         ordered = order is not None and order_status(order, now) == UNDER_WAY
-        led = leader is not None and leader.alive
-        commandables.append(Commandable(str(unit.pk), led, ordered, unit.state.effective_quality))
+        commandables.append(
+            Commandable(str(unit.pk), unit.pk in led, ordered, unit.state.effective_quality)
+        )
     commanded = legendary_command(commandables)
     made = []
     for unit, commandable in zip(units, commandables, strict=True):
@@ -147,7 +149,7 @@ def skill_check_run(
     try:
         result = skill_check(check_units(campaign, chosen), specialty, dc, Dice(seed).d20)
     except CheckError as error:
-        raise ValidationError({"units": [str(error)]}) from None
+        raise ValidationError(error.errors) from None
     what = specialty.label if specialty else "a general skill"
     verdict = "succeeds" if result["success"] else "fails"
     summary = f"{chosen[0].name}: {what} check, {result['total']} against DC {dc}: {verdict}"
@@ -194,7 +196,7 @@ def contest_run(
             Dice(seed).d20,
         )  # fmt: skip
     except CheckError as error:
-        raise ValidationError({"__all__": [str(error)]}) from None
+        raise ValidationError(error.errors) from None
     winner = _side_name(one if result["winner"] == "active" else other)
     summary = (
         f"{_side_name(one)} ({result['active']['total']}) against {_side_name(other)} "

@@ -23,11 +23,12 @@ from campaign.rules.dice import Dice
 from campaign.rules.engagement import (
     ROUND_LIMIT_MAX,
     SIDES,
-    TERRAINS,
     Engaged,
     EngagementError,
     engagement_fight,
     setup_errors,
+    sides_errors,
+    terrain_error,
 )
 from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import hits_text
@@ -35,6 +36,7 @@ from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
 from campaign.services._record import require_manager, unit_change
+from campaign.services.battles import led_units
 from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, current_orders, order_status
 from campaign.services.outcomes import outcome_revert
@@ -69,23 +71,26 @@ def engaged_units(
     everyone = [u for side in SIDES for u in units[side]]
     orders = current_orders(campaign, everyone)
     now = campaign_now(campaign)
+    led = led_units(everyone)
     leading = {
         leader.character_id: leader.unit_id
         for leader in Leader.objects.filter(unit__in=everyone, character__isnull=False)
     }
     sides: dict[str, list[Engaged]] = {}
     for side in SIDES:
-        keys = {u.pk for u in units[side]}
+        # A giver repeats a Raw unit's Order only while alive at the head of a unit of this
+        # side: a dead character stays linked to the unit it led, but gives no Orders.
+        led_here = {u.pk for u in units[side]} & led
         sides[side] = []
         for unit in units[side]:
             leader = getattr(unit, "leader", None)
             feats = frozenset()
-            if leader is not None and leader.alive and leader.character is not None:
+            if unit.pk in led and leader.character is not None:
                 feats = feats_from(leader.character.feats)
             order = orders.get(unit.pk)
             status = None if order is None else order_status(order, now)
             kind = OrderKind(order.kind) if order is not None else None
-            present = order is not None and leading.get(order.giver_id) in keys
+            present = order is not None and leading.get(order.giver_id) in led_here
             sides[side].append(
                 Engaged(
                     key=str(unit.pk),
@@ -119,7 +124,9 @@ def engagement_run(
     require_manager(campaign, actor)
     campaign = Campaign.objects.get(pk=campaign.pk)  # the clock as it stands now
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
-    errors: dict[str, list[str]] = {}
+    # An unknown key or an empty side first: a unit under a key that is no side would be left
+    # out of the fight without a word.
+    errors: dict[str, list[str]] = sides_errors(sides)
     wanted = {side: list(sides.get(side, ())) for side in SIDES}
     pks = [u.pk for side in SIDES for u in wanted[side]]
     found = {
@@ -150,8 +157,8 @@ def engagement_run(
             parsed[pk] = _situation(value)
         except ValueError as error:
             errors[f"situation.{pk}"] = [str(error)]
-    if terrain not in TERRAINS:
-        errors["terrain"] = [f"unknown terrain {terrain!r}; one of {', '.join(TERRAINS)}"]
+    if problem := terrain_error(terrain):
+        errors["terrain"] = [problem]
     if surprise not in (None, *SIDES):
         errors["surprise"] = [f"surprise is tried by attackers or defenders, not {surprise!r}"]
     if isinstance(round_limit, bool) or not isinstance(round_limit, int):
@@ -164,7 +171,7 @@ def engagement_run(
         raise ValidationError(errors)
     engaged = engaged_units(campaign, units, parsed, terrain)
     if problems := setup_errors(engaged, terrain):
-        raise ValidationError({"__all__": problems})
+        raise ValidationError(problems)
 
     seed = random.SystemRandom().randrange(SEED_LIMIT) if seed is None else seed
     dice = Dice(seed)
@@ -174,7 +181,7 @@ def engagement_run(
             d20=dice.d20, d6=dice.d6,
         )  # fmt: skip
     except EngagementError as error:
-        raise ValidationError({"__all__": [str(error)]}) from None
+        raise ValidationError(error.errors) from None
     title = name.strip() or "engagement, {} against {}".format(
         ", ".join(u.name for u in units["attackers"]), ", ".join(u.name for u in units["defenders"])
     )

@@ -98,12 +98,26 @@ def test_bad_checks_are_refused_and_nothing_is_written(campaign, make_unit, enem
     with pytest.raises(ValidationError) as error:
         skill_check_run(campaign=campaign, units=[], skill="flying", dc=0)
     assert set(error.value.message_dict) == {"units", "skill", "dc"}
-    with pytest.raises(ValidationError, match="cannot act alone"):
-        skill_check_run(campaign=campaign, units=[make_unit("Kids", quality="green")], dc=10)
+    kids = make_unit("Kids", quality="green")
+    with pytest.raises(ValidationError) as error:
+        skill_check_run(campaign=campaign, units=[kids], dc=10)
+    assert error.value.message_dict == {
+        "units": ["Kids is Green: it cannot act alone; give it an Order"]
+    }
+    # In a contest each side's unit that cannot act alone is named under its side.
+    with pytest.raises(ValidationError) as error:
+        contest_run(campaign=campaign, active=[kids], resisting=[make_unit("B", into=enemy)])
+    assert error.value.message_dict == {
+        "active": ["Kids is Green: it cannot act alone; give it an Order"]
+    }
+    with pytest.raises(ValidationError) as error:
+        contest_run(campaign=campaign, active=[squad],
+                    resisting=[make_unit("Cubs", into=enemy, quality="green")])  # fmt: skip
+    assert list(error.value.message_dict) == ["resisting"]
     with pytest.raises(ValidationError, match="against itself"):
         contest_run(campaign=campaign, active=[squad], resisting=[squad])
     assert not TableRoll.objects.exists()
-    roll = contest_run(campaign=campaign, active=[squad], resisting=[make_unit("B", into=enemy)],
+    roll = contest_run(campaign=campaign, active=[squad], resisting=[make_unit("C", into=enemy)],
                        seed=1)  # fmt: skip
     assert roll.kind == "contest" and roll.result["winner"] in ("active", "resisting")
 

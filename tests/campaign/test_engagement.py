@@ -415,13 +415,31 @@ def test_surprise_is_hide_against_spot_and_only_hiders_unseen_start_at_two_momen
 def test_armor_cannot_enter_amphibious_arctic_jungle_or_swamp_unless_amphibious():
     tank = unit("A", specialties=TANK)
     for terrain in ("amphibious", "arctic", "jungle", "swamp"):
-        assert setup_errors({"attackers": [tank], "defenders": [unit("B")]}, terrain) == [
-            f"A is Armor: it cannot enter {terrain} terrain"
-        ]
-    with pytest.raises(EngagementError, match="cannot enter swamp"):
+        assert setup_errors({"attackers": [tank], "defenders": [unit("B")]}, terrain) == {
+            "terrain": [f"A is Armor: it cannot enter {terrain} terrain"]
+        }
+    with pytest.raises(EngagementError, match="cannot enter swamp") as error:
         fight([tank], [unit("B")], [10, 10], terrain="swamp")
+    assert list(error.value.errors) == ["terrain"]
     swimmer = unit("A", quality=Q.EXPERIENCED, specialties=(*TANK, S.AMPHIBIOUS))
-    assert setup_errors({"attackers": [swimmer], "defenders": [unit("B")]}, "swamp") == []
+    assert setup_errors({"attackers": [swimmer], "defenders": [unit("B")]}, "swamp") == {}
+
+
+def test_a_set_up_that_cannot_be_fought_is_refused_by_the_field_at_fault():
+    a, b = unit("A"), unit("B")
+    assert setup_errors({"attackers": [], "defenders": [b]}, "open") == {
+        "attackers": ["the attackers need at least one unit"]
+    }
+    assert setup_errors({"attackers": [a], "defenders": [b], "reserve": [a]}, "open") == {
+        "reserve": ["not a side of an engagement: the sides are attackers and defenders"]
+    }
+    assert setup_errors({"attackers": [a], "defenders": [b, a]}, "moon") == {
+        "terrain": ["unknown terrain 'moon'; one of open, amphibious, arctic, jungle, swamp"],
+        "defenders": ["A is listed already: a unit can fight on one side only"],
+    }
+    with pytest.raises(EngagementError) as error:
+        fight([a], [], [], rounds=0, surprise="nobody")
+    assert set(error.value.errors) == {"defenders", "round_limit", "surprise"}
 
 
 def test_a_legendary_unit_takes_seven_hits_and_a_raw_one_one():
@@ -484,6 +502,46 @@ def test_armor_ignores_two_casualty_hits_and_excellent_kit_its_first_morale_hit(
     elite = unit("B", equipment=Equipment.EXCELLENT)
     taken = fight([unit("A")], [elite], [20, 6]).damage["B"]
     assert (taken.morale_hits, taken.casualty_hits, taken.excellent_ignored) == (0, 1, 1)
+
+
+def hit_kinds(result, key):
+    return [(e["round"], e["kind"], e["ignored"]) for e in result.events
+            if e["event"] == "hit" and e["unit"] == key]  # fmt: skip
+
+
+def test_a_units_hits_in_a_round_split_by_turns_over_all_its_pairings():
+    # Lone Legendary D (without Orders +6, Outnumbered −2) against A1 and A2 (under Orders: 0).
+    # Round 1: A1 20 against D 10 (14), a margin of 6; A2 20 against D, Elite now, 9 (11), a
+    # margin of 9: one hit each, and the second of D's round is a Casualty hit.
+    # Round 2 counts afresh: a tie, then A2 (11, Momentum) against D 4 (2): Morale.
+    d = unit("D", quality=Q.LEGENDARY)
+    ordered = [unit("A1", order=OrderKind.ATTACK), unit("A2", order=OrderKind.ATTACK)]
+    result = fight(ordered, [d], [20, 10, 20, 9, 10, 13, 10, 4], rounds=2)
+    assert [p["hits"] for p in pairings(result)] == [1, 1, 0, 1]
+    assert hit_kinds(result, "D") == [
+        (1, "morale", None), (1, "casualty", None), (2, "morale", None)
+    ]  # fmt: skip
+    taken = result.damage["D"]
+    assert (taken.morale_hits, taken.casualty_hits) == (2, 1)
+
+
+def test_armor_and_the_leader_take_their_turn_in_the_rounds_split():
+    # Lone Legendary tank D (+6, Mobile +4, Outnumbered −2) against Elite A1 and A2 (+4): 24
+    # against 18, then 24 against 15 (D Elite now). The second hit of D's round is its
+    # Casualty hit, and Armor ignores it.
+    elite = [unit(f"A{i}", quality=Q.ELITE, order=OrderKind.ATTACK) for i in (1, 2)]
+    tank = unit("D", quality=Q.LEGENDARY, specialties=TANK)
+    result = fight(elite, [tank], [20, 10, 20, 9])
+    assert hit_kinds(result, "D") == [(1, "morale", None), (1, "casualty", "armor")]
+    taken = result.damage["D"]
+    assert (taken.morale_hits, taken.casualty_hits, taken.armor_ignored) == (1, 0, 1)
+    # Legendary D led by Holt (assisting +6, then +4 as Elite; Outnumbered −2): 24 against
+    # 17, then 24 against 17. The second hit is a Casualty hit, so Holt takes 3d6 for it.
+    led = unit("D", quality=Q.LEGENDARY, leader=LeaderState("Holt", 30))
+    result = fight(elite, [led], [20, 13, 20, 15], [6, 5, 4])
+    assert hit_kinds(result, "D") == [(1, "morale", None), (1, "casualty", None)]
+    taken = result.damage["D"]
+    assert taken.leader_rolls == (6, 5, 4) and taken.leader == LeaderState("Holt", 15)
 
 
 def test_the_same_seed_gives_the_same_engagement_die_for_die():

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.models import Engagement, HistoryEntry
+from campaign.models import Engagement, HistoryEntry, Leader, Unit
 from campaign.selectors import unit_history_explains
 from campaign.services import leader_attach
 from campaign.services.characters import character_create
-from campaign.services.engagements import engagement_revert, engagement_run
+from campaign.services.engagements import engaged_units, engagement_revert, engagement_run
 from campaign.services.orders import clock_advance, order_give
 
 pytestmark = pytest.mark.django_db
@@ -77,6 +77,39 @@ def test_the_units_orders_and_leaders_set_their_column(campaign, armies):
     assert second["attackers"]["modifiers"][0][0].endswith("alone without Orders")
 
 
+def test_a_raw_units_order_is_repeated_only_by_a_living_giver_on_its_side(
+    campaign, make_unit, enemy
+):
+    holt = character_create(campaign=campaign, name="Holt", hit_points=20, feats=["leadership"])
+    raw = make_unit("Raw", quality="raw", specialties=())
+    vet = make_unit("Vet")
+    leader_attach(unit=vet, character=holt)
+    order_give(giver=holt, unit=raw, kind="attack")
+    foes = [make_unit(f"Blue {i}", into=enemy, quality="green") for i in (1, 2)]
+    sides = {"attackers": [raw, vet], "defenders": foes}
+
+    def raw_in_round_two():
+        record = engagement_run(campaign=campaign, sides=sides, seed=0, round_limit=2)
+        engagement_revert(engagement=record, reason="again")
+        (pairing,) = (p for p in record.events if p["event"] == "pairing" and p["round"] == 2
+                      and p["attackers"]["unit"] == str(raw.pk))  # fmt: skip
+        return next(n for n, _ in pairing["attackers"]["modifiers"] if n.startswith("quality"))
+
+    assert raw_in_round_two() == "quality: Raw, alone under Orders"
+    # Holt dies at Vet's head: the character stays linked to the unit, but gives no Orders
+    # (and lends Vet no feats).
+    lead = Leader.objects.get(unit=vet)
+    lead.hit_points, lead.alive = -12, False
+    lead.save()
+    assert raw_in_round_two() == "quality: Raw without Orders cannot act alone"
+    units = {"attackers": [Unit.objects.get(pk=raw.pk), Unit.objects.get(pk=vet.pk)],
+             "defenders": foes}  # fmt: skip
+    engaged = engaged_units(campaign, units, {}, "open")["attackers"]
+    assert [(u.order_repeated, u.leader_feats) for u in engaged] == [
+        (False, frozenset()), (False, frozenset())
+    ]  # fmt: skip
+
+
 def test_a_finished_beachhead_counts_as_dug_in_on_amphibious_ground(campaign, make_unit, enemy):
     marines = make_unit("Marines", specialties=("infantry", "amphibious"))
     holt = character_create(campaign=campaign, name="Holt", hit_points=12)
@@ -114,8 +147,19 @@ def test_bad_set_ups_are_refused_whole_and_nothing_is_written(campaign, armies, 
         "defenders", "terrain", "surprise", "round_limit", "seed", f"situation.{blues[0].pk}"
     }  # fmt: skip
     tank = make_unit("Tank", card="Medium Tank", specialties=("mechanized", "armor"))
-    with pytest.raises(ValidationError, match="cannot enter swamp"):
+    with pytest.raises(ValidationError) as error:
         engagement_run(campaign=campaign, sides={"attackers": [tank], "defenders": blues},
                        terrain="swamp")  # fmt: skip
+    assert error.value.message_dict == {"terrain": ["Tank is Armor: it cannot enter swamp terrain"]}
+    with pytest.raises(ValidationError) as error:
+        engagement_run(campaign=campaign, sides={"attackers": [], "defenders": blues})
+    assert error.value.message_dict == {"attackers": ["the attackers need at least one unit"]}
+    # A unit under a key that is no side would be left out unseen: the key is refused.
+    with pytest.raises(ValidationError) as error:
+        engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": blues,
+                                                 "reserve": [make_unit("Red 3")]})  # fmt: skip
+    assert error.value.message_dict == {
+        "reserve": ["not a side of an engagement: the sides are attackers and defenders"]
+    }
     assert not Engagement.objects.exists()
     assert not HistoryEntry.objects.filter(kind="engagement").exists()

@@ -197,3 +197,32 @@ def test_the_table_offers_only_living_characters(client, world):
     for page in ("characters", "orders", "checks"):
         html = client.get(reverse(f"campaign:{page}", args=[world.campaign.pk])).text
         assert "Capt. Holt</option>" in html and "Sgt. Vance</option>" not in html, page
+
+
+def test_a_refused_engagement_or_contest_shows_its_reason_next_to_the_field_at_fault(client, world):
+    from campaign.models import TableRoll
+    from campaign.services import unit_create
+
+    card = world.unit.unit_type
+    tank = unit_create(force=world.force, unit_type=world.enemy_unit.unit_type, name="Tank",
+                       specialties=["mechanized", "armor"])  # fmt: skip
+    kids = unit_create(force=world.force, unit_type=card, name="Kids", quality="green",
+                       specialties=["infantry"])  # fmt: skip
+    foes = unit_create(force=world.enemy, unit_type=card, name="Foes", specialties=["infantry"])
+    login(client, world, "gm")
+
+    def refused(name, data, field):
+        response = client.post(reverse(f"campaign:{name}", args=[world.campaign.pk]), data)
+        assert response.status_code == 400, name
+        return re.search(rf'id="id_[a-z_]+_{field}-errors">([^<]*)<', response.text)[1]
+
+    engagement = {"terrain": "swamp", "round_limit": "3", f"side_{tank.pk}": "attackers",
+                  f"side_{foes.pk}": "defenders"}  # fmt: skip
+    assert refused("engagement-setup", engagement, "terrain") == (
+        "Tank is Armor: it cannot enter swamp terrain"
+    )
+    contest = {"active": kids.pk, "resisting": foes.pk}
+    assert refused("contest", contest, "active") == (
+        "Kids is Green: it cannot act alone; give it an Order"
+    )
+    assert not Engagement.objects.exists() and not TableRoll.objects.exists()
