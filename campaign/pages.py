@@ -53,7 +53,7 @@ from campaign.selectors import (
 )
 from config.pagecache import kept_value
 from units.bucs import Quality
-from units.cardtext import CardError, render_card
+from units.cardtext import CardError, render_card, weapon_items
 
 SORTS = {
     "name": lambda line: line.unit.name.lower(),
@@ -83,6 +83,12 @@ class RosterLine:
         """How long the medics have to save its Casualty hits, in words, or ""."""
         closes = medical_window_closes(self.unit.state) if self.needs_medics else None
         return "" if closes is None else medics_deadline(closes, self.now)
+
+    @property
+    def weapons(self) -> list[tuple[str, list[str]]]:
+        """Each weapon of its next card: its name, then what the card prints of it, its
+        restrictions included (`cardtext.weapon_items`)."""
+        return [(w["name"], weapon_items(w)) for w in self.card["weapons"]] if self.card else []
 
     @property
     def specialties(self) -> str:

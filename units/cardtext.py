@@ -116,17 +116,24 @@ def _format_uses(uses: int) -> str:
     return f"{count} use" if uses == 1 else f"{count} uses"
 
 
-def _render_weapon(weapon: dict[str, Any]) -> str:
+def weapon_items(weapon: dict[str, Any]) -> list[str]:
+    """What a card prints of a weapon after its name: "Power 3", "Range 12", then its
+    restrictions ("AA", "buildings only", "Size 1–2 only", "two uses")."""
     items = [f"Power {weapon['power']}", f"Range {format_number(weapon['range'])}"]
-    if weapon["aa"]:
+    if weapon.get("aa"):
         items.append("AA")
-    if weapon["buildings_only"]:
+    if weapon.get("buildings_only"):
         items.append("buildings only")
-    if weapon["min_size"] is not None or weapon["max_size"] is not None:
-        items.append(f"{_format_sizes(weapon['min_size'], weapon['max_size'])} only")
-    if weapon["uses"] is not None:
+    low, high = weapon.get("min_size"), weapon.get("max_size")
+    if low is not None or high is not None:
+        items.append(f"{_format_sizes(low, high)} only")
+    if weapon.get("uses") is not None:
         items.append(_format_uses(weapon["uses"]))
-    return f"{weapon['name']} — {', '.join(items)}"
+    return items
+
+
+def _render_weapon(weapon: dict[str, Any]) -> str:
+    return f"{weapon['name']} — {', '.join(weapon_items(weapon))}"
 
 
 def render_card(card: dict[str, Any]) -> str:

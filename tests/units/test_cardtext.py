@@ -18,6 +18,7 @@ from units.cardtext import (
     parse_card,
     render_card,
     validate_card,
+    weapon_items,
 )
 
 RIFLE_SQUAD_TEXT = """\
@@ -685,3 +686,13 @@ def test_it_refuses_to_render_a_bad_card(card, field, words):
 def test_it_accepts_the_valid_examples():
     for card in (RIFLE_SQUAD, HOUSE, parse_card(SAPPERS_TEXT), parse_card(MINIMAL_TEXT)):
         validate_card(card)
+
+
+def test_a_weapons_items_are_what_its_card_line_prints_restrictions_included():
+    # The roster prints each weapon's figures and its absolute restrictions, as the card does.
+    hmg = {"name": "Heavy Machine Gun", "power": 3, "range": 12, "aa": True}
+    assert weapon_items(hmg) == ["Power 3", "Range 12", "AA"]
+    rocket = {"name": "Rocket", "power": 5, "range": 8, "min_size": 2, "max_size": 5, "uses": 2}
+    assert weapon_items(rocket) == ["Power 5", "Range 8", "Size 2–5 only", "two uses"]
+    charges = {"name": "Charges", "power": 4, "range": 1, "buildings_only": True, "uses": 2}
+    assert weapon_items(charges) == ["Power 4", "Range 1", "buildings only", "two uses"]
