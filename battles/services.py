@@ -8,7 +8,6 @@ worker that was presumed dead and later wakes up cannot overwrite what another w
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import secrets
 import time
@@ -28,6 +27,7 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from battles import budget, lease, queue
 from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario, run_battle
+from battles.jsontext import read_json
 from battles.models import Battle, BattleLog
 from battles.refusals import BattleInputError
 from config.logging import log_context
@@ -78,18 +78,9 @@ def scenario_from_text(text: str) -> Any:
             [("scenario", f"must be at most {MAX_SCENARIO_TEXT} characters, got {len(text)}")]
         )
     try:
-        data = json.loads(text)
-    except RecursionError:
-        raise BattleInputError(
-            [("scenario", "not JSON we can read: nested far too deep")]
-        ) from None
-    except json.JSONDecodeError as exc:
-        reason = (
-            "is empty: paste a scenario document"
-            if not text.strip()
-            else f"is not JSON: {exc.msg.lower()} at line {exc.lineno}, column {exc.colno}"
-        )
-        raise BattleInputError([("scenario", f"the scenario {reason}")]) from None
+        data = read_json(text, "the scenario")
+    except ValueError as exc:
+        raise BattleInputError([("scenario", str(exc))]) from None
     refuse_nul(data)
     return data
 

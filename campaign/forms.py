@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
+from battles.jsontext import read_json
 from battles.services import MAX_SCENARIO_TEXT, SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
 from campaign.rules.quick import ROUND_LIMIT_MAX
@@ -27,7 +28,6 @@ from campaign.rules.state import (
     quality_name,
 )
 from campaign.services.recovery import MAX_DAYS
-from campaign.transfer import read_json
 from units.bucs import Equipment, Quality, Specialty
 from units.models import UnitType
 

@@ -475,29 +475,6 @@ def unstorable_paths(data: Any, path: str = "") -> list[tuple[str, str]]:
     return found
 
 
-def read_json(text: str | bytes) -> Any:
-    """An uploaded export as data; `ValueError` in words a reader can act on (not JSON, or a
-    number JSON does not have), with the line and column."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValueError("the file is not UTF-8 text: is it an export?") from None
-
-    def refuse_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not a number JSON allows")
-
-    try:
-        return json.loads(text, parse_constant=refuse_constant)
-    except json.JSONDecodeError as error:
-        if not text.strip():
-            raise ValueError("the file is empty") from None
-        raise ValueError(
-            f"the file is not JSON: {error.msg.lower()} at line {error.lineno}, "
-            f"column {error.colno}"
-        ) from None
-
-
 def check_header(
     c: Checker, data: Any, format_name: str, keys: tuple[str, ...], optional: tuple[str, ...] = ()
 ) -> bool:

@@ -26,10 +26,21 @@ BROKER_SCHEMES = {"redis", "rediss"}
 env = environ.Env()
 
 
+SQLITE_OPTIONS = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+"""SQLite takes its write lock when a transaction begins, and a second writer waits for it (up
+to 20 s) rather than failing. With SQLite's default a transaction that reads, then writes, is
+refused at once ("database is locked") while another writes: a double-clicked form, or a page
+saved while the worker stores a battle, would answer with an error."""
+
+
 def database_config(url: str | None, *, default_sqlite: Path) -> dict:
     """Django's DATABASES["default"] for ``url``, or a SQLite file when it is unset."""
     if not url:
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(default_sqlite)}
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(default_sqlite),
+            "OPTIONS": dict(SQLITE_OPTIONS),
+        }
     scheme = urlsplit(url).scheme
     if scheme not in DATABASE_SCHEMES:
         raise ImproperlyConfigured(
@@ -45,6 +56,8 @@ def database_config(url: str | None, *, default_sqlite: Path) -> dict:
         raise ImproperlyConfigured(f"DATABASE_URL names no database: {_redact(url)!r}")
     if config["ENGINE"] == DATABASE_SCHEMES["postgres"] and not config.get("HOST"):
         raise ImproperlyConfigured(f"DATABASE_URL names no host: {_redact(url)!r}")
+    if config["ENGINE"] == DATABASE_SCHEMES["sqlite"]:
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     return config
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,52 @@ def test_it_defaults_to_a_sqlite_file():
     assert database_config("", default_sqlite=SQLITE) == {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": str(SQLITE),
+        "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
     }
+    given = database_config(f"sqlite:///{SQLITE}", default_sqlite=SQLITE)
+    assert given["OPTIONS"] == {"transaction_mode": "IMMEDIATE", "timeout": 20}
+
+
+def test_a_second_sqlite_writer_waits_for_the_first_rather_than_failing(
+    tmp_path, django_db_blocker
+):
+    # A transaction that reads and then writes while another writes: a double-clicked form, or
+    # a page saved while the worker stores a battle. With SQLite's default it is refused at
+    # once ("database is locked"); as configured it waits its turn, and both land.
+    from django.db import connections, transaction
+
+    alias = "two-writers"
+    config = database_config("", default_sqlite=tmp_path / "two.sqlite3")
+    connections.settings[alias] = connections.configure_settings({"default": config})["default"]
+    writing, done = threading.Event(), []
+
+    def first() -> None:
+        with transaction.atomic(using=alias):
+            connections[alias].cursor().execute("UPDATE t SET n = n + 1")
+            writing.set()
+            time.sleep(0.5)  # holds the write lock while the second begins
+        connections[alias].close()
+        done.append("first")
+
+    try:
+        with django_db_blocker.unblock():
+            connections[alias].cursor().execute("CREATE TABLE t (n integer)")
+            connections[alias].cursor().execute("INSERT INTO t VALUES (0)")
+            writer = threading.Thread(target=first)
+            writer.start()
+            writing.wait(5)
+            with transaction.atomic(using=alias):
+                cursor = connections[alias].cursor()
+                cursor.execute("SELECT n FROM t")
+                (seen,) = cursor.fetchone()
+                cursor.execute("UPDATE t SET n = %s", [seen + 1])
+            writer.join()
+            cursor = connections[alias].cursor()
+            cursor.execute("SELECT n FROM t")
+            assert cursor.fetchone() == (2,) and done == ["first"]
+    finally:
+        connections[alias].close()
+        del connections.settings[alias]
 
 
 def test_it_reads_a_postgres_url():

@@ -27,6 +27,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from battles.engine import ScenarioError, parse_scenario
 from battles.engine.events import Removal
+from battles.jsontext import read_json
 from battles.models import Battle
 from battles.odds_report import odds_stopped
 from battles.report_context import LogUnreadable, battle_report
@@ -84,7 +85,6 @@ from campaign.services.battles import (
 )
 from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
 from campaign.services.orders import orders_under_way
-from campaign.transfer import read_json
 from campaign.views._common import action_done, base_context, form_action
 from units.models import UnitType
 

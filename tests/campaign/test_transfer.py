@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from battles.jsontext import read_json
 from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
 from campaign.rules.bridge import UnitOutcome
 from campaign.selectors import unit_history_explains
@@ -24,7 +25,7 @@ from campaign.services import (
     outcome_revert,
 )
 from campaign.services.maps import saved_map_create
-from campaign.transfer import campaign_export, export_text, force_export, read_json
+from campaign.transfer import campaign_export, export_text, force_export
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "battles" / "engine" / "scenarios"
 

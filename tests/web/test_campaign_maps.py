@@ -90,6 +90,16 @@ def test_saving_refuses_what_is_not_json_in_plain_words_and_keeps_a_drawn_map(cl
     refused = client.post(_url("map-add", world), {"name": "Mill", "scenario": "{oops"})
     assert "the scenario is not JSON: expecting property name" in refused.text
     assert "Expecting value: line 1 column 1 (char 0)" not in refused.text
+    for text, reason in (
+        ("[" * 1100 + "]" * 1100, "the scenario is nested far too deep to read"),
+        ('{"a": ' + "1" * 4301 + "}", "the scenario holds a number far too long to read"),
+    ):
+        refused = client.post(_url("map-add", world), {"name": "Mill", "scenario": text})
+        assert refused.status_code == 400 and reason in refused.text
+        deep = client.post(_url("map-check", world), text, content_type="application/json")
+        assert deep.status_code == 200 and deep.json()["problems"][0]["reason"] == (
+            reason.replace("the scenario", "the file")
+        )
     spot_a = {"id": "a-1", "position": [2, 2], "card": SPOT_CARD}
     spot_b = {"id": "b-1", "position": [20, 20], "card": SPOT_CARD}
     drawn = {

@@ -103,6 +103,8 @@ def test_a_malformed_import_writes_nothing_and_names_each_field(client, world):
         (b"", "the file is empty"),
         (b"campaign", "the file is not JSON: expecting value at line 1, column 1"),
         (b'{"format": "bridgehead.campaign"}', "version: missing"),
+        (b"[" * 1100 + b"]" * 1100, "the file is nested far too deep to read"),
+        (b'{"version": ' + b"9" * 4301 + b"}", "the file holds a number far too long to read"),
     ],
 )
 def test_a_file_that_is_no_export_is_refused_in_plain_words(client, world, content, says):

@@ -14,8 +14,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from battles.jsontext import read_json
 from campaign.services import campaign_import
-from campaign.transfer import read_json
 
 
 def named_users(data: Any) -> set[str]:

@@ -1,0 +1,42 @@
+"""JSON text a person pasted or uploaded, as data, or a refusal in words they can act on.
+
+One reader for every place that takes JSON from a person (a pasted scenario, a saved map, a
+campaign export): each refuses the same things the same way, naming what it was given ("the
+scenario", "the file").
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def read_json(text: str | bytes, what: str = "the file") -> Any:
+    """The data in ``text``, or ``ValueError`` saying why not: empty, not UTF-8, not JSON (with
+    the line and column), a number JSON does not have (NaN, Infinity), an integer too long to
+    read, or nested too deep to read."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError(f"{what} is not UTF-8 text") from None
+    text = text.removeprefix("\ufeff")  # a byte order mark, as an editor may save one
+
+    def refuse_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number JSON allows")
+
+    try:
+        return json.loads(text, parse_constant=refuse_constant)
+    except json.JSONDecodeError as error:
+        if not text.strip():
+            raise ValueError(f"{what} is empty") from None
+        raise ValueError(
+            f"{what} is not JSON: {error.msg.lower()} at line {error.lineno}, column {error.colno}"
+        ) from None
+    except RecursionError:
+        raise ValueError(f"{what} is nested far too deep to read") from None
+    except ValueError as error:
+        if "is not a number JSON allows" in str(error):
+            raise
+        # Python reads no integer of more than 4,300 digits (its int_max_str_digits).
+        raise ValueError(f"{what} holds a number far too long to read") from None
