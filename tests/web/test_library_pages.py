@@ -143,7 +143,26 @@ def test_markdown_renders_both_documents_without_raw_tags():
         assert html.count("<table>") == html.count("</table>")
 
 
-# --- 404, 403, favicon, expired sessions ---------------------------------------------------------
+# --- 400, 404, 403, 500, favicon, expired sessions ----------------------------------------------
+
+
+@override_settings(DEBUG=False)
+def test_a_request_that_cannot_be_read_gets_the_sites_400_page(client):
+    # Over Django's 1,000 fields: refused whole, saying so in words, in the site's own dress.
+    response = client.post(reverse("login"), {f"f{i}": "x" for i in range(1001)})
+    assert response.status_code == 400
+    assert "That could not be read" in response.text and "Nothing was saved" in response.text
+    assert "bridgehead.css" in response.text
+
+
+def test_a_failure_on_our_side_gets_the_sites_500_page(rf):
+    from django.views.defaults import server_error
+
+    response = server_error(rf.get("/"))
+    assert response.status_code == 500
+    text = response.content.decode()
+    assert "Something went wrong on our side" in text and "Nothing was half-saved" in text
+    assert "bridgehead.css" in text
 
 
 @override_settings(DEBUG=False)
