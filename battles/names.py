@@ -107,7 +107,7 @@ def scenario_names(scenario: Scenario, unit_names: Mapping[str, str] | None = No
     """The names of ``scenario``'s pieces; ``unit_names`` (by unit id) are the units' own
     names where their owners gave them some (a campaign's "Iron Wolf")."""
     given = {k: v for k, v in (unit_names or {}).items() if v}
-    units = _numbered([(u.id, u.card.name) for u in scenario.units()])
+    units = numbered([(u.id, u.card.name) for u in scenario.units()])
     units.update({k: v for k, v in given.items() if k in units})
     buildings = {b.id: building_name(b.card.name, b.id) for b in scenario.buildings}
     terrain = {t.id: readable(t.id) for t in scenario.terrain}
@@ -136,7 +136,7 @@ def building_name(card: str, piece: str) -> str:
     return card if readable(piece).lower() == card.lower() else readable(piece)
 
 
-def _numbered(pieces: list[tuple[str, str]]) -> dict[str, str]:
+def numbered(pieces: list[tuple[str, str]]) -> dict[str, str]:
     """Pieces by their card's name, numbered in order where the card is on the table more than
     once ("Medium Tank 2")."""
     repeated = Counter(card for _, card in pieces)

@@ -13,6 +13,7 @@ from typing import Any
 
 from battles.charts import Histogram, score_histogram
 from battles.models import OddsRun
+from battles.names import numbered
 from battles.tally import OddsSummary, Rate
 
 
@@ -73,11 +74,14 @@ def odds_report(
     """The figures of a finished odds run, named from its scenario snapshot; ``colours`` gives
     a side its colour by its id (the rest take theirs from their place in the scenario)."""
     side_names = {s["id"]: s.get("name", s["id"]) for s in scenario.get("sides", [])}
-    unit_names = {
-        u["id"]: u.get("card", {}).get("name", u["id"])
-        for s in scenario.get("sides", [])
-        for u in s.get("units", [])
-    }
+    # Named as the battle's own pages name them: "Rifle Squad 2" where a card comes twice.
+    unit_names = numbered(
+        [
+            (u["id"], u.get("card", {}).get("name", u["id"]))
+            for s in scenario.get("sides", [])
+            for u in s.get("units", [])
+        ]
+    )
     # The scenario's lists fix the order of the sides (and their places, so their colours) and
     # of the units; the summary keeps its own order, by id.
     place = {s["id"]: i for i, s in enumerate(scenario.get("sides", []))}

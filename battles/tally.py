@@ -139,11 +139,15 @@ class OddsSummary:
     jsonb does), so the summary keeps an order of its own and the page takes the scenario's."""
     units: tuple[UnitSummary, ...]
     """By unit id, likewise."""
-    favoured: str | None
-    """The side that wins more than half of the battles, if one does."""
 
     def side(self, side_id: str) -> SideSummary:
         return next(s for s in self.sides if s.side == side_id)
+
+    @property
+    def favoured(self) -> str | None:
+        """The side known to win more than half of the battles: its 95% interval of winning
+        lies wholly above one half. None while it is too close to call."""
+        return next((s.side for s in self.sides if s.win.low > 0.5), None)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -159,7 +163,6 @@ class OddsSummary:
                 for s in self.sides
             },
             "units": {u.unit: {"side": u.side, "removed": asdict(u.removed)} for u in self.units},
-            "favoured": self.favoured,
         }
 
     @classmethod
@@ -182,7 +185,6 @@ class OddsSummary:
                 UnitSummary(unit, odds["side"], Rate.from_dict(odds["removed"]))
                 for unit, odds in sorted(data["units"].items())
             ),
-            favoured=data.get("favoured"),
         )
 
 
@@ -203,7 +205,6 @@ def odds_summary(tally: Mapping[str, Any], units: Mapping[str, str]) -> OddsSumm
                 side, Rate.of(tally["wins"][side], n), Rate.of(others, n), mean, tuple(scores)
             )
         )
-    favoured = max(sides, key=lambda s: tally["wins"][s])
     return OddsSummary(
         battles=n,
         draw=Rate.of(tally["draws"], n),
@@ -212,5 +213,4 @@ def odds_summary(tally: Mapping[str, Any], units: Mapping[str, str]) -> OddsSumm
             UnitSummary(unit, side, Rate.of(tally["removed"].get(unit, 0), n))
             for unit, side in sorted(units.items())
         ),
-        favoured=favoured if n and tally["wins"][favoured] * 2 > n else None,
     )

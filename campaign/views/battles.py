@@ -553,8 +553,8 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
             cb=cb,
             title="Apply the outcome?",
             lede=f"Applying {cb.name}'s outcome writes these changes into each unit's history.",
-            note="A leader's 3d6 per Casualty hit are rolled on applying (shown here at their "
-            "least): the summary afterwards says what the dice did.",
+            note="These are the battle's own dice, a leader's 3d6 per Casualty hit among them: "
+            "applying writes exactly what is shown here.",
             rows=outcome_preview(campaign_battle=cb),
             confirm_url=reverse("campaign:battle-apply", args=[pk, cb.pk]),
             confirm_label="Apply these changes",

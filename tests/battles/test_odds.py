@@ -63,6 +63,23 @@ def test_the_widest_outcome_is_the_widest_wilson_interval_in_points():
     assert widest_points(tally) == pytest.approx(9.62, abs=0.01)
 
 
+def test_a_side_is_favoured_only_when_even_its_interval_wins_more_than_half():
+    # 151 wins in 300 is 50.3%, its 95% interval 44.7–56.0%: too close to call. 180 in 300
+    # (60%, 54.4–65.4%) is favoured, and so it reads back from what is stored.
+    def summary(wins: int) -> OddsSummary:
+        tally = tally_empty(["blue", "red"])
+        tally["battles"], tally["wins"] = 300, {"blue": wins, "red": 300 - wins}
+        tally["scores"] = {"blue": {"0": 300}, "red": {"0": 300}}
+        return odds_summary(tally, {})
+
+    close = summary(151)
+    assert close.side("blue").win.rate > 0.5 and close.side("blue").win.low < 0.5
+    assert close.favoured is None
+    clear = summary(180)
+    assert clear.side("blue").win.low > 0.5 and clear.favoured == "blue"
+    assert OddsSummary.from_dict(clear.to_dict()).favoured == "blue"
+
+
 def test_the_wilson_interval_is_right_where_normal_intervals_fail():
     assert wilson_interval(0, 10) == (0.0, pytest.approx(0.2775, abs=1e-4))
     low, high = wilson_interval(50, 100)

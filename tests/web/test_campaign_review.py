@@ -55,6 +55,7 @@ def test_the_apply_review_shows_what_apply_then_does_and_writes_nothing(client, 
     written = HistoryEntry.objects.count()
     review = client.get(_url("battle-apply", world, battle.pk))
     assert review.status_code == 200 and HistoryEntry.objects.count() == written
+    assert "applying writes exactly what is shown here" in review.text
     rows = _rows(review)
     # Taken out is not dead: the unit retreats, its fate left to the medics' 24 hours.
     assert rows[ours.pk].after.status == "retreated" and not rows[ours.pk].destroyed

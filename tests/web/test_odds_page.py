@@ -97,7 +97,10 @@ def test_a_running_run_polls_its_progress(owner_client, owner, scenario):
     odds_chunk_run(run_id=run.id, index=0)
     page = owner_client.get(reverse("battles:odds-detail", args=[run.pk])).content.decode()
     assert f'hx-get="{reverse("battles:odds-progress", args=[run.pk])}"' in page
-    assert "Fighting: 1 of 4 chunks done." in page and '<progress max="4" value="1"' in page
+    assert (
+        "Fighting: 1 of 4 batches of battles done." in page
+        and '<progress max="4" value="1"' in page
+    )
     response = owner_client.get(reverse("battles:odds-progress", args=[run.pk]), **HTMX)
     assert response.status_code == 200 and "<html" not in response.content.decode()
 
@@ -116,8 +119,9 @@ def test_a_finished_run_shows_the_odds_with_intervals_and_a_histogram(owner_clie
     for colour in ("var(--side-0)", "var(--side-1)"):  # Blue Force and Red Force, in order
         assert html.count(f'<rect class="bar" style="fill: {colour}"') >= 1
         assert f'<span class="swatch" style="background: {colour}"' in html
-    for unit in odds.units:
-        assert f"<code>{unit.unit}</code>" in html
+    for unit in odds.units:  # named as the battle's pages name them, never by id
+        assert f"<code>{unit.unit}</code>" not in html
+    assert '<th scope="row">Rifle Squad' in html
     assert "hx-trigger" not in html
 
 
