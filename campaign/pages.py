@@ -110,6 +110,14 @@ class RosterLine:
         return threshold(self.unit.quality)
 
 
+def trained_text(trainer: str, unit: str, entry: HistoryEntry) -> str:
+    """What a training did, in words (`unit_train`'s history entry): "Col. Vance trained
+    Sappers, who rose from Green to Inexperienced."."""
+    before = Quality.of_word(entry.before["quality"]).label
+    after = Quality.of_word(entry.after["quality"]).label
+    return f"{trainer} trained {unit}, who rose from {before} to {after}."
+
+
 def medics_deadline(closes: int, now: int) -> str:
     """How long the medics have, at clock hour ``now``, for Casualty hits whose window closes
     at ``closes`` (`medical_window_closes`): the window is open through that hour, so at it

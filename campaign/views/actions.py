@@ -42,6 +42,7 @@ from campaign.pages import (
     changes,
     medics_today,
     roster_lines,
+    trained_text,
     unit_label,
 )
 from campaign.rules.history import plural
@@ -321,12 +322,12 @@ def unit_train_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse
     form = UnitTrainForm(request.POST, campaign=viewer.campaign)
 
     def train(data):
-        unit_train(
+        entry = unit_train(
             unit=unit, character=data["character"], reason=data["reason"], actor=request.user
         )
         return (
             reverse("campaign:unit", args=[pk, unit.pk]),
-            f"{data['character'].name} trained {unit.name}.",
+            trained_text(data["character"].name, unit.name, entry),
         )
 
     return form_action(

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaign.access import Viewer, campaign_for_viewer, require_manage
 from campaign.models import CharacterEntry, Engagement, Order, TableRoll
-from campaign.pages import engagement_sides
+from campaign.pages import engagement_sides, trained_text
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import plural
@@ -155,8 +155,8 @@ def character_join_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def character_train_view(request: HttpRequest, pk: int) -> HttpResponse:
     def act(viewer, data):
-        unit_train(unit=data["unit"], character=data["character"], actor=request.user)
-        return f"{data['character'].name} trained {data['unit'].name}."
+        entry = unit_train(unit=data["unit"], character=data["character"], actor=request.user)
+        return trained_text(data["character"].name, data["unit"].name, entry)
 
     return _characters_action(request, pk, TrainByForm, "train_form", "train-form", act)
 

@@ -10,6 +10,7 @@ from campaign.models import Campaign, Engagement, HistoryEntry, Unit
 from campaign.services import unit_edit
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login
+from units.bucs import Quality
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -162,8 +163,11 @@ def test_it_trains_a_unit_and_says_why_it_cannot(client, world):
     assert _field_errors(client.post(url, {"character": ""}), "character")
     assert _field_errors(client.post(url, {"character": brute.pk}), "character")
     assert Unit.objects.get(pk=unit.pk).quality == unit.quality
-    assert client.post(url, {"character": kane.pk}).status_code == 302
+    trained = client.post(url, {"character": kane.pk}, follow=True)
+    assert trained.redirect_chain[0][1] == 302
     assert Unit.objects.get(pk=unit.pk).quality == unit.quality + 1
+    before, after = (Quality(q).label for q in (unit.quality, unit.quality + 1))
+    assert f"Sgt. Kane trained {unit.name}, who rose from {before} to {after}." in trained.text
     assert Unit.objects.get(pk=unit.pk).history.last().details["character"] == kane.pk
     unit_edit(unit=unit, changes={"quality": "elite"}, reason="x", actor=world.users["gm"])
     refused = client.post(url, {"character": kane.pk})
