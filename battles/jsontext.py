@@ -23,10 +23,12 @@ def read_json(text: str | bytes, what: str = "the file") -> Any:
     text = text.removeprefix("\ufeff")  # a byte order mark, as an editor may save one
 
     def refuse_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not a number JSON allows")
+        raise _NotJsonNumber(f"{name} is not a number JSON allows")
 
     try:
         return json.loads(text, parse_constant=refuse_constant)
+    except _NotJsonNumber:
+        raise
     except json.JSONDecodeError as error:
         if not text.strip():
             raise ValueError(f"{what} is empty") from None
@@ -35,8 +37,10 @@ def read_json(text: str | bytes, what: str = "the file") -> Any:
         ) from None
     except RecursionError:
         raise ValueError(f"{what} is nested far too deep to read") from None
-    except ValueError as error:
-        if "is not a number JSON allows" in str(error):
-            raise
+    except ValueError:
         # Python reads no integer of more than 4,300 digits (its int_max_str_digits).
         raise ValueError(f"{what} holds a number far too long to read") from None
+
+
+class _NotJsonNumber(ValueError):
+    """NaN or Infinity, which Python reads as numbers and JSON does not have."""

@@ -242,10 +242,9 @@ class Attention:
     """When it rallies, in words, if it retreated (`rally_when`)."""
 
 
-def rally_when(state: CampaignUnitState, now: int) -> str:
-    """When a unit retreated in poor order rallies, in words, by the rule the calendar follows
-    (`recovery.days_to_rally`)."""
-    days = days_to_rally(state, now)
+def rally_when(state: CampaignUnitState, now: int, days: int | None) -> str:
+    """When a unit retreated in poor order rallies, in words, by the rule the calendar follows:
+    ``days`` is `recovery.days_to_rally` of ``state`` at ``now``."""
     if days == 1:
         return "rallies after the next day of R&R"
     if days is not None:
@@ -298,7 +297,8 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
             )
         rally_days, rally = None, ""
         if unit.status == Status.RETREATED:
-            rally_days, rally = days_to_rally(unit.state, now), rally_when(unit.state, now)
+            rally_days = days_to_rally(unit.state, now)
+            rally = rally_when(unit.state, now, rally_days)
             reasons.append(f"retreated in poor order: {rally}")
         if reasons:
             found.append(Attention(unit, "; ".join(reasons), medics, rally_days, rally))

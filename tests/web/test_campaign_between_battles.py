@@ -11,7 +11,7 @@ from django.utils.html import escape
 from campaign.models import HistoryEntry, Unit
 from campaign.pages import Attention, medics_deadline, rally_when, rallying_text
 from campaign.rules.orders import clock_hour
-from campaign.rules.recovery import medical_window_closes
+from campaign.rules.recovery import days_to_rally, medical_window_closes
 from campaign.selectors import campaign_now
 from campaign.services import calendar_advance, unit_create, unit_edit
 from tests.web.campaign_world import login
@@ -237,7 +237,8 @@ def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client
     login(client, world, "player")
     page = client.get(_url("dashboard", world)).text
     # When it rallies is the rule's (its quality here is what the world's battle left).
-    rally = escape(rally_when(unit.state, campaign_now(world.campaign)))
+    now = campaign_now(world.campaign)
+    rally = escape(rally_when(unit.state, now, days_to_rally(unit.state, now)))
     assert (
         f"({world.force.name}): 2 Casualty hits awaiting the medics; unsaved, they die after "
         f"day 2, 00:00; retreated in poor order: {rally}"
