@@ -39,8 +39,8 @@ CONTEST_SIDES = ("active", "resisting")
 
 
 class CheckError(ValueError):
-    """A check that cannot be made; ``errors`` names the field of each reason: ``units`` for a
-    skill check, ``active`` or ``resisting`` for a contest's side."""
+    """A check that cannot be made; ``errors`` names the field of each reason: ``units`` or
+    ``helpers`` for a skill check, ``active``, ``resisting`` or their ``_helpers`` in a contest."""
 
     def __init__(self, errors: dict[str, list[str]]) -> None:
         super().__init__("; ".join(p for problems in errors.values() for p in problems))
@@ -66,23 +66,28 @@ def has_skill(unit: CheckUnit, skill: Specialty | None) -> bool:
     return skill is None or skill in unit.specialties
 
 
-def check_errors(units: Sequence[CheckUnit]) -> list[str]:
-    """Why these units cannot make a check together; an empty list means they can."""
+def check_errors(
+    units: Sequence[CheckUnit], lead: str = "units", helpers: str = "helpers"
+) -> dict[str, list[str]]:
+    """Why these units cannot make a check together, each reason under the field of the unit it
+    is about: ``lead`` for the unit making the check, ``helpers`` for the rest. Empty: they can."""
     if not units:
-        return ["a check needs at least one unit"]
-    return [
-        f"{unit.name} is {unit.quality.label}: it cannot act alone; give it an Order"
-        for unit in units
-        if unit.command == Command.WITHOUT_ORDERS and unit.quality.alone_without_orders is None
-    ]
+        return {lead: ["a check needs at least one unit"]}
+    errors: dict[str, list[str]] = {}
+    for index, unit in enumerate(units):
+        if unit.command == Command.WITHOUT_ORDERS and unit.quality.alone_without_orders is None:
+            errors.setdefault(helpers if index else lead, []).append(
+                f"{unit.name} is {unit.quality.label}: it cannot act alone; give it an Order"
+            )
+    return errors
 
 
 def skill_check_roll(
     units: Sequence[CheckUnit], skill: Specialty | None, d20: Callable[[], int]
 ) -> dict[str, Any]:
     """The first unit makes the check; the others lend Strength in numbers if they share it."""
-    if problems := check_errors(units):
-        raise CheckError({"units": problems})
+    if errors := check_errors(units):
+        raise CheckError(errors)
     lead = units[0]
     within = has_skill(lead, skill)
     quality = quality_for_order(lead.quality, within_specialties=within)
@@ -98,6 +103,9 @@ def skill_check_roll(
             feats = ", ".join(f.label for f in sorted(lead.leader_feats))
             modifiers.append([f"leader's feats ({feats})", bonus])
     sharing = 1 + sum(1 for u in units[1:] if has_skill(u, skill))
+    if skill is not None and (idle := [u.name for u in units[1:] if not has_skill(u, skill)]):
+        # Said, so a GM who ticked them sees why they added nothing.
+        modifiers.append([f"no help from {', '.join(idle)}: no {skill.label} specialty", 0])
     if sharing > 1:
         modifiers.append([f"Strength in numbers ({sharing} units)", strength_in_numbers(sharing)])
     die = d20()
@@ -129,8 +137,10 @@ def contest(
 
     Both sides are checked before any die is rolled, each reason under the side it is about.
     """
-    sides = zip(CONTEST_SIDES, (active, resisting), strict=True)
-    if errors := {side: problems for side, units in sides if (problems := check_errors(units))}:
+    errors: dict[str, list[str]] = {}
+    for side, units in zip(CONTEST_SIDES, (active, resisting), strict=True):
+        errors.update(check_errors(units, side, f"{side}_helpers"))
+    if errors:
         raise CheckError(errors)
     rolls = {
         "active": skill_check_roll(active, active_skill, d20),

@@ -52,6 +52,20 @@ def test_strength_in_numbers_adds_two_per_extra_unit_with_the_skill_in_common():
     assert ["Strength in numbers (3 units)", 4] in result["modifiers"]
     general = skill_check(crews, None, 10, dice(10))
     assert ["Strength in numbers (4 units)", 6] in general["modifiers"]
+    # A helper without the skill adds nothing, and the roll says so by name.
+    assert ["no help from D: no Medical specialty", 0] in result["modifiers"]
+    assert not any(m[0].startswith("no help") for m in general["modifiers"])
+
+
+def test_a_helper_that_cannot_act_alone_is_refused_under_the_helpers():
+    green = worker("Kids", quality=Q.GREEN, command=Command.WITHOUT_ORDERS)
+    with pytest.raises(CheckError) as error:
+        skill_check([worker(), green], None, 10, dice(10))
+    refusal = "Kids is Green: it cannot act alone; give it an Order"
+    assert error.value.errors == {"helpers": [refusal]}
+    with pytest.raises(CheckError) as error:
+        contest([worker()], None, [worker("B"), green], None, dice(10, 10))
+    assert list(error.value.errors) == ["resisting_helpers"]
 
 
 def test_a_unit_that_cannot_act_alone_makes_no_check_without_an_order():

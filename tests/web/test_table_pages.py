@@ -225,4 +225,13 @@ def test_a_refused_engagement_or_contest_shows_its_reason_next_to_the_field_at_f
     assert refused("contest", contest, "active") == (
         "Kids is Green: it cannot act alone; give it an Order"
     )
+    # A helper that cannot act alone is named under the helpers, not under the unit it helps.
+    check = {"lead": foes.pk, "helpers": [kids.pk], "dc": "10"}
+    assert refused("skill-check", check, "helpers") == (
+        "Kids is Green: it cannot act alone; give it an Order"
+    )
+    contest = {"active": foes.pk, "resisting": tank.pk, "resisting_helpers": [kids.pk]}
+    assert refused("contest", contest, "resisting_helpers") == (
+        "Kids is Green: it cannot act alone; give it an Order"
+    )
     assert not Engagement.objects.exists() and not TableRoll.objects.exists()
