@@ -288,10 +288,13 @@ _ROSTER_VERSION_SQL = f"""
 
 def outcome_preview(
     *, campaign_battle: CampaignBattle
-) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
-    """(unit, now, after) for each unit of a battle awaiting its outcome, as Apply will leave
-    it: the same computation Apply makes (`outcome_steps`), with the same dice, writing nothing.
-    Empty when Apply would refuse the outcome (the page then says why when it is clicked)."""
+) -> tuple[list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[str]]:
+    """(rows, refusal). The rows: (unit, now, after) for each unit of a battle awaiting its
+    outcome, as Apply will leave it: the same computation Apply makes (`outcome_steps`), with the
+    same dice, writing nothing. The refusal: why Apply would refuse the outcome (the rows are
+    then empty), as its sentences; empty when it would apply. A battle an auto-mode campaign
+    could not apply on its own (a unit changed while it was fought) waits for the GM, who reads
+    here why."""
     # Reads kept beside the writes that use them (imported here: the services import this).
     from campaign.services.battles import campaign_battle_outcome
     from campaign.services.outcomes import outcome_steps
@@ -300,13 +303,14 @@ def outcome_preview(
         # Apply's own reads lock the units; here the lock lasts only for the reading.
         with transaction.atomic():
             steps = outcome_steps(**campaign_battle_outcome(campaign_battle))
-    except ValidationError:
-        return []
+    except ValidationError as refused:
+        return [], refused.messages
     preview: dict[int, tuple[Unit, CampaignUnitState, CampaignUnitState]] = {}
     for step in steps:
         now = preview[step.unit.pk][1] if step.unit.pk in preview else step.unit.state
         preview[step.unit.pk] = (step.unit, now, step.state)
-    return sorted(preview.values(), key=lambda row: (row[0].force.name, row[0].name))
+    rows = sorted(preview.values(), key=lambda row: (row[0].force.name, row[0].name))
+    return rows, []
 
 
 def advance_preview(

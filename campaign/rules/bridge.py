@@ -128,21 +128,33 @@ def outcome_problems(card: dict[str, Any], outcome: UnitOutcome, ruleset: str) -
     """What makes this outcome impossible for a unit that fought on `card` (the printed card).
 
     Hits lost at most the card's Hits; *destroyed* exactly when every Hit is lost; Skill lost
-    at most down to the ruleset's demoralisation Skill; *demoralised* exactly when it got there.
+    at most down to the ruleset's demoralisation Skill; *demoralised* exactly when it got there
+    (a unit brought down to it left the battle demoralised: it is neither still in the field nor
+    destroyed).
     """
     try:
-        floor = RULESETS[ruleset].demoralise_at_skill
+        rules = RULESETS[ruleset]
     except KeyError:
         return [f"unknown ruleset {ruleset!r}"]
+    floor = rules.demoralise_at_skill
     problems = []
     if outcome.hits_lost > card["hits"]:
         problems.append(f"hits_lost is at most {card['hits']} (the card's Hits)")
     if (outcome.removed == Removal.DESTROYED) != (outcome.hits_lost == card["hits"]):
         problems.append("destroyed means every Hit lost, and every Hit lost means destroyed")
+    at_floor = rules.demoralised(card["skill"] - outcome.skill_lost)
     if outcome.skill_lost > card["skill"] - floor:
         problems.append(f"skill_lost is at most {card['skill'] - floor} from Skill {card['skill']}")
-    elif outcome.removed == Removal.DEMORALISED and card["skill"] - outcome.skill_lost != floor:
+    elif outcome.removed == Removal.DEMORALISED and not at_floor:
         problems.append(f"demoralised means Skill brought down to {floor}")
+    elif at_floor and outcome.removed == Removal.DESTROYED and outcome.hits_lost == card["hits"]:
+        problems.append(
+            f"a unit leaves a battle once: Skill brought down to {floor} means demoralised, "
+            "every Hit lost means destroyed; mark the one that came first, with the losses up "
+            "to then"
+        )
+    elif at_floor and outcome.removed != Removal.DEMORALISED:
+        problems.append(f"Skill brought down to {floor} means demoralised: mark it demoralised")
     return problems
 
 

@@ -18,6 +18,18 @@ def require_manager(campaign: Campaign, actor: Any) -> None:
         raise PermissionDenied(f"only the GM or a co-GM of {campaign} may do this")
 
 
+def text_given(errors: dict[str, list[str]], field: str, value: Any, *, needed: str = "") -> str:
+    """A service's text input (a name, a reason, a note), stripped. Anything but text is refused
+    under ``field`` in ``errors`` and read as empty; so is empty text when ``needed`` (the words
+    saying what to give) is."""
+    if not isinstance(value, str):
+        errors.setdefault(field, []).append(f"must be text, got {value!r}")
+        return ""
+    if needed and not value.strip():
+        errors.setdefault(field, []).append(needed)
+    return value.strip()
+
+
 def unit_state_save(unit: Unit, state: CampaignUnitState) -> None:
     """Write a `CampaignUnitState` onto the unit and its leader row."""
     for name, value in state.row_values().items():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -44,7 +44,7 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.state import Status, ordered_specialties, quality_name
 from campaign.selectors import campaign_battle_launched, engaged_units
-from campaign.services._record import require_manager
+from campaign.services._record import require_manager, text_given
 from campaign.services.deployment import deployment_place, deployment_spots, deployment_words
 from campaign.services.orders import character_order, orders_under_way
 from campaign.services.outcomes import (
@@ -86,6 +86,12 @@ def deployment_order(
         character_order=character_order(under_way.get(unit.pk)),
         led=led,
     )
+
+
+def still_in_battle(unit: Unit, battle: str) -> str:
+    """Why ``unit`` fights nothing else yet: it is in ``battle`` (a name, from
+    `selectors.engaged_units`), whose outcome is not applied yet."""
+    return f"{unit} is still in {battle}, whose outcome is not applied yet"
 
 
 def led_units(units: Sequence[Unit]) -> set[int]:
@@ -253,9 +259,7 @@ def _printed(
             errors.setdefault(path, []).append(f"{unit} is {unit.status}: it cannot fight")
             continue
         if unit.pk in engaged:
-            errors.setdefault(path, []).append(
-                f"{unit} is still in {engaged[unit.pk]}, whose outcome is not applied yet"
-            )
+            errors.setdefault(path, []).append(still_in_battle(unit, engaged[unit.pk]))
             continue
         if deployment.side not in sides:
             errors.setdefault(path, []).append(f"no side {deployment.side!r} in the scenario")
@@ -303,6 +307,7 @@ def _printed(
     return _Printed(scenario, sides, engine_units, orders, units, problems)
 
 
+@transaction.atomic
 def campaign_battle_record(
     *,
     campaign: Campaign,
@@ -316,72 +321,109 @@ def campaign_battle_record(
 ) -> CampaignBattle:
     """A battle fought at a real table: the GM's result, checked, then handled like any other.
 
+    ``sides`` maps each side's name to its units (at least one, each a unit of the campaign);
     ``outcomes`` maps each unit's pk to its ``hits_lost``, ``skill_lost`` and ``removed``;
     ``day`` and ``hour`` say when it was fought (by default now; a past day without its hour,
-    00:00 of it): the medics' 24 hours run from then.
+    00:00 of it): the medics' 24 hours run from then. Everything is checked before anything is
+    written; a refusal is a ``ValidationError`` by field.
     """
     require_manager(campaign, actor)
     campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     errors: dict[str, list[str]] = {}
-    if not name.strip():
-        errors["name"] = ["give the battle a name"]
-    if len(sides) != 2:
+    name = text_given(errors, "name", name, needed="give the battle a name")
+    if not isinstance(sides, Mapping):
+        errors["sides"] = ["give each side by its name, with the units on it"]
+        sides = {}
+    elif len(sides) != 2:
         errors["sides"] = ["a battle has exactly two sides"]
-    if winner is not None and winner not in sides:
-        errors["winner"] = [f"must be one of {', '.join(sides)} or none (a draw)"]
+    elif not all(isinstance(side, str) and side.strip() for side in sides):
+        errors["sides"] = ["each side needs a name"]
+    if winner is not None and (not isinstance(winner, str) or winner not in sides):
+        named = ", ".join(str(side) for side in sides)
+        errors["winner"] = [f"must be one of {named} or none (a draw)"]
+    if not isinstance(outcomes, Mapping):
+        errors["outcomes"] = ["give each unit's hits_lost, skill_lost and removed, by its pk"]
+        outcomes = {}
     day, hour = battle_time(campaign, day, hour)
     errors.update(battle_time_problems(campaign, day, hour))
-    fielded: dict[int, Unit] = {}
-    for side, units in sides.items():
-        for unit in units:
-            if unit.pk in fielded:
-                errors.setdefault(f"sides.{side}", []).append(f"{unit} is on both sides")
-            fielded[unit.pk] = unit
+    given = _table_sides(sides, errors)
+    fielded = {
+        unit.pk: unit
+        for unit in Unit.objects.filter(
+            pk__in=[unit.pk for _, unit in given], force__campaign=campaign
+        ).select_related("unit_type")
+    }
     result: dict[int, UnitOutcome] = {}
-    for pk, unit in fielded.items():
-        path = f"outcomes.{pk}"
-        problems = _table_outcome_problems(campaign, unit, outcomes.get(pk))
-        if problems:
-            errors[path] = problems
+    for side, unit in given:
+        if unit.pk not in fielded:
+            errors.setdefault(f"sides.{side}", []).append(f"{unit} is not a unit of {campaign}")
+        elif problems := _table_outcome_problems(campaign, fielded[unit.pk], outcomes.get(unit.pk)):
+            errors[f"outcomes.{unit.pk}"] = problems
         else:
-            result[pk] = UnitOutcome.from_dict(outcomes[pk])
-    if stray := set(outcomes) - set(fielded):
-        errors["outcomes"] = [f"units {sorted(stray)} did not fight"]
+            result[unit.pk] = UnitOutcome.from_dict(outcomes[unit.pk])
+    if stray := set(outcomes) - {unit.pk for _, unit in given}:
+        errors["outcomes"] = [f"units {sorted(stray, key=str)} did not fight"]
     if errors:
         raise ValidationError(errors)
-    with transaction.atomic():
-        campaign_battle = CampaignBattle.objects.create(
-            campaign=campaign,
-            name=name.strip(),
-            day=day,
-            hour=hour,
-            sides={side: [u.pk for u in units] for side, units in sides.items()},
-            table_result=TableResult(winner, result).to_dict(),
-            state=CampaignBattle.State.AWAITING,
-            created_by=actor,
-        )
-        if campaign.apply_mode == Campaign.ApplyMode.AUTO:
-            campaign_battle_apply(campaign_battle=campaign_battle)
+    campaign_battle = CampaignBattle.objects.create(
+        campaign=campaign,
+        name=name,
+        day=day,
+        hour=hour,
+        sides={side: [u.pk for on, u in given if on == side] for side in sides},
+        table_result=TableResult(winner, result).to_dict(),
+        state=CampaignBattle.State.AWAITING,
+        created_by=actor,
+    )
+    if campaign.apply_mode == Campaign.ApplyMode.AUTO:
+        campaign_battle_apply(campaign_battle=campaign_battle)
     campaign_battle.refresh_from_db()
     return campaign_battle
+
+
+def _table_sides(sides: Mapping[Any, Any], errors: dict[str, list[str]]) -> list[tuple[str, Unit]]:
+    """(side, unit) for every unit the table result puts on a side; what is wrong with a side
+    (no units, something that is not a unit, a unit on both sides) goes into ``errors`` under
+    ``sides.<side>``."""
+    given: list[tuple[str, Unit]] = []
+    seen: set[int] = set()
+    for side, units in sides.items():
+        path = f"sides.{side}"
+        if isinstance(units, str | bytes | Mapping) or not isinstance(units, Iterable):
+            errors.setdefault(path, []).append("must list the units on the side")
+            continue
+        units = list(units)
+        if not units:
+            errors.setdefault(path, []).append("put at least one unit on each side")
+        for unit in units:
+            if not isinstance(unit, Unit):
+                errors.setdefault(path, []).append(f"not a unit: {unit!r}")
+            elif unit.pk in seen:
+                errors.setdefault(path, []).append(f"{unit} is on both sides")
+            else:
+                seen.add(unit.pk)
+                given.append((side, unit))
+    return given
 
 
 def _table_outcome_problems(campaign: Campaign, unit: Unit, outcome: Any) -> list[str]:
     """What is wrong with a hand-entered outcome, judged against the card the unit fought with."""
     if not isinstance(outcome, Mapping):
-        return ["give hits_lost, skill_lost and removed"]
+        return [f"{unit}: give hits_lost, skill_lost and removed"]
     hits_lost, skill_lost = outcome.get("hits_lost"), outcome.get("skill_lost")
     removed = outcome.get("removed", "none")
     numbers = (hits_lost, skill_lost)
     if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in numbers):
-        return ["hits_lost and skill_lost must be whole numbers, 0 or more"]
-    if removed not in list(Removal):
-        return [f"removed must be one of {', '.join(Removal)}"]
+        return [f"{unit}: hits_lost and skill_lost must be whole numbers, 0 or more"]
+    if not isinstance(removed, str) or removed not in list(Removal):
+        return [f"{unit}: removed must be one of {', '.join(Removal)}"]
     if unit.status != Status.READY:
-        return [f"{unit} is {unit.status}: it could not have fought"]
-    return outcome_problems(
-        battle_card(unit), UnitOutcome(hits_lost, skill_lost, removed), campaign.ruleset
-    )
+        return [f"{unit} is {unit.state.status.label}: it could not have fought"]
+    outcome = UnitOutcome(hits_lost, skill_lost, removed)
+    return [
+        f"{unit}: {problem}"
+        for problem in outcome_problems(battle_card(unit), outcome, campaign.ruleset)
+    ]
 
 
 def campaign_battle_settle(*, battle_id: int) -> CampaignBattle | None:
@@ -401,7 +443,9 @@ def campaign_battle_settle(*, battle_id: int) -> CampaignBattle | None:
     ).update(state=target)
     auto = campaign_battle.campaign.apply_mode == Campaign.ApplyMode.AUTO
     if moved and target == CampaignBattle.State.AWAITING and auto:
-        # A unit that changed meanwhile (the GM edited it, say) leaves the outcome for review.
+        # A unit that changed meanwhile (the GM edited it, say) leaves the outcome awaiting
+        # the GM's review: the dashboard lists it, and its review says why Apply refuses it
+        # (`selectors.outcome_preview`).
         with contextlib.suppress(ValidationError):
             campaign_battle_apply(campaign_battle=campaign_battle)
     campaign_battle.refresh_from_db()

@@ -23,7 +23,7 @@ from campaign.models import (
 )
 from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
-from campaign.services._record import require_manager, unit_change
+from campaign.services._record import require_manager, text_given, unit_change
 
 Kind = HistoryEntry.Kind
 HIT_POINTS_MAX = 999
@@ -91,6 +91,7 @@ def character_heal(
     campaign = Campaign.objects.get(pk=character.campaign_id)
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
+    reason = text_given(errors, "reason", reason)
     if isinstance(hit_points, bool) or not isinstance(hit_points, int):
         errors["hit_points"] = [f"must be a whole number, got {hit_points!r}"]
     elif not 1 <= hit_points <= HIT_POINTS_MAX:
@@ -105,7 +106,7 @@ def character_heal(
         raise ValidationError(errors)
     before = character.hit_points
     after = min(character.max_hit_points, before + hit_points)
-    why = reason.strip() or "healed"
+    why = reason or "healed"
     text = f"{character.name} {why}: hit points {before} → {after} of {character.max_hit_points}"
     leader = Leader.objects.filter(character=character).select_related("unit").first()
     if leader is not None:
@@ -147,6 +148,7 @@ def character_rally(
     require_manager(campaign, actor)
     character = Character.objects.get(pk=character.pk)
     errors: dict[str, list[str]] = {}
+    reason = text_given(errors, "reason", reason)
     if character.campaign_id != campaign.pk:
         errors["character"] = [f"{character} is not of {campaign}"]
     elif not character.alive:
@@ -169,7 +171,7 @@ def character_rally(
         unit=unit,
         state=state,
         kind=Kind.RECOVERY,
-        why=f"{why}: {reason.strip()}" if reason.strip() else why,
+        why=f"{why}: {reason}" if reason else why,
         day=campaign.day,
         details={"rallied_by": character.pk},
         actor=actor,

@@ -22,7 +22,7 @@ from campaign.rules.command import Commandable, command_of, legendary_command
 from campaign.rules.dice import Dice
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
-from campaign.services._record import require_manager, unit_change
+from campaign.services._record import require_manager, text_given, unit_change
 from campaign.services.battles import led_units
 from campaign.services.orders import UNDER_WAY, current_orders, order_status
 from campaign.services.roster import unit_create, unit_create_check
@@ -138,6 +138,7 @@ def skill_check_run(
     require_manager(campaign, actor)
     campaign = Campaign.objects.get(pk=campaign.pk)  # the clock as it stands now
     errors: dict[str, list[str]] = {}
+    reason = text_given(errors, "reason", reason)
     chosen = _check_units(campaign, units, "units", errors)
     specialty = _skill(skill, "skill", errors)
     if isinstance(dc, bool) or not isinstance(dc, int) or not 1 <= dc <= DC_MAX:
@@ -153,8 +154,8 @@ def skill_check_run(
     what = specialty.label if specialty else "a general skill"
     verdict = "succeeds" if result["success"] else "fails"
     summary = f"{chosen[0].name}: {what} check, {result['total']} against DC {dc}: {verdict}"
-    if reason.strip():
-        summary += f" ({reason.strip()})"
+    if reason:
+        summary += f" ({reason})"
     roll = TableRoll.objects.create(
         campaign=campaign, kind=TableRoll.Kind.SKILL_CHECK, day=campaign.day, hour=campaign.hour,
         seed=seed, setup={"units": [u.pk for u in chosen], "skill": skill or "", "dc": dc},
@@ -180,6 +181,7 @@ def contest_run(
     require_manager(campaign, actor)
     campaign = Campaign.objects.get(pk=campaign.pk)  # the clock as it stands now
     errors: dict[str, list[str]] = {}
+    reason = text_given(errors, "reason", reason)
     one = _check_units(campaign, active, "active", errors)
     other = _check_units(campaign, resisting, "resisting", errors)
     if {u.pk for u in one} & {u.pk for u in other}:
@@ -202,8 +204,8 @@ def contest_run(
         f"{_side_name(one)} ({result['active']['total']}) against {_side_name(other)} "
         f"({result['resisting']['total']}): {winner} wins"
     )
-    if reason.strip():
-        summary += f" ({reason.strip()})"
+    if reason:
+        summary += f" ({reason})"
     roll = TableRoll.objects.create(
         campaign=campaign, kind=TableRoll.Kind.CONTEST, day=campaign.day, hour=campaign.hour,
         seed=seed,

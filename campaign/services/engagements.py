@@ -9,7 +9,7 @@ units through `damage_apply` and `unit_change`, like a battle's, and reverts lik
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -35,8 +35,9 @@ from campaign.rules.history import hits_text
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
-from campaign.services._record import require_manager, unit_change
-from campaign.services.battles import led_units
+from campaign.selectors import engaged_units as units_in_battle
+from campaign.services._record import require_manager, text_given, unit_change
+from campaign.services.battles import led_units, still_in_battle
 from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, current_orders, order_status
 from campaign.services.outcomes import outcome_revert
@@ -126,8 +127,23 @@ def engagement_run(
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
     # An unknown key or an empty side first: a unit under a key that is no side would be left
     # out of the fight without a word.
-    errors: dict[str, list[str]] = sides_errors(sides)
-    wanted = {side: list(sides.get(side, ())) for side in SIDES}
+    if isinstance(sides, Mapping):
+        errors: dict[str, list[str]] = sides_errors(sides)
+    else:
+        errors = {"sides": [f"give the {' and '.join(SIDES)}, each with its units"]}
+        sides = {}
+    name = text_given(errors, "name", name)
+    wanted: dict[str, list[Unit]] = {side: [] for side in SIDES}
+    for side in SIDES:
+        given = sides.get(side, ())
+        if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
+            errors.setdefault(side, []).append(f"must list the {side}' units")
+            continue
+        for unit in given:
+            if isinstance(unit, Unit):
+                wanted[side].append(unit)
+            else:
+                errors.setdefault(side, []).append(f"not a unit: {unit!r}")
     pks = [u.pk for side in SIDES for u in wanted[side]]
     found = {
         unit.pk: unit
@@ -135,6 +151,9 @@ def engagement_run(
         .filter(pk__in=pks, force__campaign=campaign)
         .select_related("leader__character", "force")
     }
+    # A unit in a battle whose outcome is not applied yet fights nothing else: this fight would
+    # change the unit under that outcome (one it took out could not have fought that battle).
+    in_battle = units_in_battle(campaign=campaign)
     units: dict[str, list[Unit]] = {side: [] for side in SIDES}
     for side in SIDES:
         for unit in wanted[side]:
@@ -143,6 +162,8 @@ def engagement_run(
             elif found[unit.pk].status != Status.READY:
                 status = found[unit.pk].state.status.label
                 errors.setdefault(side, []).append(f"{unit} is {status}: it cannot fight")
+            elif unit.pk in in_battle:
+                errors.setdefault(side, []).append(still_in_battle(unit, in_battle[unit.pk]))
             else:
                 units[side].append(found[unit.pk])
     forces = {side: {u.force_id for u in units[side]} for side in SIDES}
@@ -182,7 +203,7 @@ def engagement_run(
         )  # fmt: skip
     except EngagementError as error:
         raise ValidationError(error.errors) from None
-    title = name.strip() or "engagement, {} against {}".format(
+    title = name or "engagement, {} against {}".format(
         ", ".join(u.name for u in units["attackers"]), ", ".join(u.name for u in units["defenders"])
     )
     record = Engagement.objects.create(

@@ -15,7 +15,7 @@ from django.db import transaction
 from battles.engine import ScenarioError, parse_scenario
 from battles.services import BattleInputError, scenario_from_text
 from campaign.models import Campaign, SavedMap
-from campaign.services._record import require_manager
+from campaign.services._record import require_manager, text_given
 from campaign.transfer import unstorable_paths
 
 SPOT_CARD = {
@@ -82,10 +82,8 @@ def saved_map_create(*, campaign: Campaign, name: str, text: str, actor: Any = N
     """
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
-    name = name.strip()
-    if not name:
-        errors["name"] = ["give the map a name"]
-    elif campaign.maps.filter(name=name).exists():
+    name = text_given(errors, "name", name, needed="give the map a name")
+    if name and campaign.maps.filter(name=name).exists():
         errors["name"] = [f"the campaign already has a map called {name!r}"]
     scenario: Any = None
     try:

@@ -22,7 +22,7 @@ from campaign.rules.orders import (
 )
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
-from campaign.services._record import require_manager
+from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, time_pass
 
 LISTED_HOURS_MAX = 240
@@ -83,6 +83,7 @@ def order_give(
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=unit.force.campaign_id)
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
+    note = text_given(errors, "note", note)
     giver = Character.objects.filter(pk=giver.pk).first() if giver is not None else None
     if giver is None:
         errors["giver"] = ["only a character gives an Order"]
@@ -124,7 +125,7 @@ def order_give(
         hours=hours,
         given_at=now,
         finishes_at=now + hours,
-        note=note.strip(),
+        note=note,
         actor=actor,
     )
 
@@ -138,8 +139,12 @@ def clock_advance(
     The Orders done meanwhile."""
     require_manager(campaign, actor)
     limit = MAX_DAYS * HOURS_PER_DAY
+    errors: dict[str, list[str]] = {}
     if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= limit:
-        raise ValidationError({"hours": f"must be 1..{limit}, got {hours!r}"})
+        errors["hours"] = [f"must be 1..{limit}, got {hours!r}"]
+    text_given(errors, "reason", reason)
+    if errors:
+        raise ValidationError(errors)
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     before = campaign_now(campaign)
     time_pass(campaign=campaign, hours=hours, reason=reason, actor=actor)

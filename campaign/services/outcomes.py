@@ -30,7 +30,7 @@ from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.recovery import casualties_die, medical_window_open
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
 from campaign.selectors import campaign_now
-from campaign.services._record import require_manager, unit_change
+from campaign.services._record import require_manager, text_given, unit_change
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment
 
@@ -146,21 +146,25 @@ def battle_time_problems(campaign: Campaign, day: Any, hour: Any) -> dict[str, l
 def _validated_units(
     campaign: Campaign,
     outcomes: Mapping[int, UnitOutcome],
-    winners: Collection[int],
+    winners: Any,
     opposing_equipment: Any,
     day: int,
     hour: int,
     reason: str,
     cards: Mapping[int, dict[str, Any]] | None,
     kits: Any = None,
-) -> tuple[list[Unit], dict[int, dict[str, Any]], dict[int, Equipment]]:
+) -> tuple[list[Unit], dict[int, dict[str, Any]], dict[int, Equipment], set[int]]:
+    """The units the outcome is for (locked), the card and kit each fought with, and the
+    winners' pks; a ``ValidationError`` by field for anything wrong."""
     errors: dict[str, list[str]] = {}
-    fought_kits = _checked_kits(errors, kits, outcomes)
-    if not reason.strip():
-        errors["reason"] = ["say which battle, for the history"]
-    errors.update(battle_time_problems(campaign, day, hour))
-    if not outcomes:
+    if not isinstance(outcomes, Mapping):
+        errors["outcomes"] = ["must map each unit's pk to its UnitOutcome"]
+        outcomes = {}
+    elif not outcomes:
         errors["outcomes"] = ["no unit fought"]
+    fought_kits = _checked_kits(errors, kits, outcomes)
+    text_given(errors, "reason", reason, needed="say which battle, for the history")
+    errors.update(battle_time_problems(campaign, day, hour))
     units = list(
         Unit.objects.select_for_update(of=("self",))
         .filter(pk__in=list(outcomes), force__campaign=campaign)
@@ -190,11 +194,24 @@ def _validated_units(
             _equipment_for(opposing_equipment, unit.pk)
         except ValueError:
             errors.setdefault("opposing_equipment", []).append(f"unknown rating for {unit}")
-    if stray := set(winners) - set(outcomes):
+    won_by = _winner_pks(winners, errors)
+    if stray := won_by - set(outcomes):
         errors["winners"] = [f"units {sorted(stray)} have no outcome"]
     if errors:
         raise ValidationError(errors)
-    return units, fought_with, fought_kits
+    return units, fought_with, fought_kits, won_by
+
+
+def _winner_pks(winners: Any, errors: dict[str, list[str]]) -> set[int]:
+    """The pks of the winning side's units; anything else is refused under ``winners``."""
+    if isinstance(winners, str | bytes | Mapping) or not isinstance(winners, Iterable):
+        errors["winners"] = ["must list the pks of the winning side's units"]
+        return set()
+    pks = list(winners)
+    if any(isinstance(pk, bool) or not isinstance(pk, int) for pk in pks):
+        errors["winners"] = ["must list the pks of the winning side's units"]
+        return set()
+    return set(pks)
 
 
 def _checked_kits(
@@ -273,7 +290,7 @@ def outcome_steps(
     """
     day, hour = battle_time(campaign, day, hour)
     now = campaign_now(campaign)
-    units, fought_with, fought_kits = _validated_units(
+    units, fought_with, fought_kits, won_by = _validated_units(
         campaign, outcomes, winners, opposing_equipment, day, hour, reason, cards, kits
     )
     # The dice go round the units in an order of their own names, not of their row ids.
@@ -283,7 +300,6 @@ def outcome_steps(
     d6 = Dice(seed).d6
 
     restored = skill_restored_after(campaign.ruleset)
-    won_by = set(winners)
     steps: list[OutcomeStep] = []
     for unit in units:
         outcome = outcomes[unit.pk]
@@ -408,8 +424,7 @@ def outcome_revert(
     chosen = sorted({entry.pk: entry for entry in entries}.values(), key=lambda e: e.pk)
     chosen.reverse()
     errors: dict[str, list[str]] = {}
-    if not reason.strip():
-        errors["reason"] = ["say why the change is undone"]
+    text_given(errors, "reason", reason, needed="say why the change is undone")
     if not chosen:
         errors["entries"] = ["nothing to revert"]
     campaigns = {entry.unit.force.campaign_id for entry in chosen}

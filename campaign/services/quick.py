@@ -25,7 +25,9 @@ from campaign.rules.quick import (
     surprise_side,
 )
 from campaign.rules.state import Status
-from campaign.services._record import require_manager
+from campaign.selectors import engaged_units
+from campaign.services._record import require_manager, text_given
+from campaign.services.battles import still_in_battle
 from campaign.services.engagements import engagement_run
 
 
@@ -67,16 +69,20 @@ def quick_resolve_run(
     campaign = Campaign.objects.get(pk=campaign.pk)  # its settings as stored
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
     errors: dict[str, list[str]] = {}
+    reason = text_given(errors, "reason", reason)
     units = {
         unit.pk: unit
         for unit in Unit.objects.filter(pk__in=[attacker.pk, defender.pk], force__campaign=campaign)
     }
+    in_battle = engaged_units(campaign=campaign)
     fighters: dict[str, Unit] = {}
     for side, unit in (("attacker", attacker), ("defender", defender)):
         if unit.pk not in units:
             errors[side] = [f"{unit} is not a unit of {campaign}"]
         elif units[unit.pk].status != Status.READY:
             errors[side] = [f"{unit} is {units[unit.pk].state.status.label}: it cannot fight"]
+        elif unit.pk in in_battle:
+            errors[side] = [still_in_battle(unit, in_battle[unit.pk])]
         else:
             fighters[side] = units[unit.pk]
     if len(fighters) == 2 and fighters["attacker"].force_id == fighters["defender"].force_id:
@@ -104,7 +110,7 @@ def quick_resolve_run(
     if errors:
         raise ValidationError(errors)
 
-    name = reason.strip() or "quick resolve, {} against {}".format(*fighters.values())
+    name = reason or "quick resolve, {} against {}".format(*fighters.values())
     return engagement_run(
         campaign=campaign,
         sides={ENGAGEMENT_SIDES[side]: [unit] for side, unit in fighters.items()},

@@ -28,7 +28,7 @@ from campaign.selectors import (
     history_standing,
     medics_used_today,
 )
-from campaign.services._record import require_manager, unit_change
+from campaign.services._record import require_manager, text_given, unit_change
 from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
 
@@ -43,8 +43,12 @@ def calendar_advance(
     """Move the calendar on by whole days (the clock keeps its hour), with what the time does
     to every unit (`time_pass`)."""
     require_manager(campaign, actor)
+    errors: dict[str, list[str]] = {}
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
-        raise ValidationError({"days": f"must be 1..{MAX_DAYS}, got {days!r}"})
+        errors["days"] = [f"must be 1..{MAX_DAYS}, got {days!r}"]
+    text_given(errors, "reason", reason)
+    if errors:
+        raise ValidationError(errors)
     return time_pass(campaign=campaign, hours=days * HOURS_PER_DAY, reason=reason, actor=actor)
 
 
@@ -155,6 +159,7 @@ def medical_apply(
     wounded = {unit.pk: unit.state for unit in units if medical_window_open(unit.state, now)}
     shaken = {unit.pk: unit.state for unit in units if morale_hits_healable(unit.state)}
     errors: dict[str, list[str]] = {}
+    reason = text_given(errors, "reason", reason)
     if capacity == 0:
         errors["force"] = [f"{force} has no ready Medical crew"]
     if allocation is None and morale is None:
@@ -182,7 +187,7 @@ def medical_apply(
             unit=unit,
             state=medical_treat(unit.state, treatment.hits, treatment.morale_hits),
             kind=Kind.MEDICAL,
-            why=f"{why} ({reason.strip()})" if reason.strip() else why,
+            why=f"{why} ({reason})" if reason else why,
             day=day,
             details={
                 "saved": treatment.hits,

@@ -36,7 +36,7 @@ from campaign.rules.values import (
     parse_field,
 )
 from campaign.selectors import campaign_now, force_can_edit, invitee_keys
-from campaign.services._record import require_manager, unit_change
+from campaign.services._record import require_manager, text_given, unit_change
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
@@ -331,8 +331,10 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
     correction sets the window itself.
     """
     errors: dict[str, list[str]] = {}
-    if not reason.strip():
-        errors["reason"] = ["a GM correction needs its reason"]
+    text_given(errors, "reason", reason, needed="a GM correction needs its reason")
+    if not isinstance(changes, Mapping):
+        errors["changes"] = ["must map each field to correct to its new value"]
+        changes = {}
     values: dict[str, Any] = {}
     for field, value in changes.items():
         if field not in EDITABLE:

@@ -547,6 +547,21 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
         if not waiting:
             messages.error(request, "This outcome is not waiting to be applied.")
             return redirect(url)
+        rows, refusal = outcome_preview(campaign_battle=cb)
+        if refusal:
+            # Nothing to confirm: Apply would refuse it (a unit changed since it fought).
+            return _review(
+                request,
+                viewer,
+                cb=cb,
+                title="The outcome cannot be applied",
+                lede=f"{cb.name}'s outcome awaits your review, but it cannot be applied as the "
+                "units stand now: correct them (or revert what changed them), then apply it.",
+                refusal=refusal,
+                rows=rows,
+                back_url=url,
+                back_label="Back to the battle",
+            )
         return _review(
             request,
             viewer,
@@ -555,7 +570,7 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
             lede=f"Applying {cb.name}'s outcome writes these changes into each unit's history.",
             note="These are the battle's own dice, a leader's 3d6 per Casualty hit among them: "
             "applying writes exactly what is shown here.",
-            rows=outcome_preview(campaign_battle=cb),
+            rows=rows,
             confirm_url=reverse("campaign:battle-apply", args=[pk, cb.pk]),
             confirm_label="Apply these changes",
             back_url=url,

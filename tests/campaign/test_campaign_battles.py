@@ -13,7 +13,8 @@ from django.core.exceptions import ValidationError
 from battles.models import Battle
 from battles.services import battle_resolve
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
-from campaign.services import campaign_update
+from campaign.selectors import outcome_preview
+from campaign.services import campaign_create, campaign_update, force_create, unit_create
 from campaign.services.battles import (
     Deployment,
     campaign_battle_apply,
@@ -24,6 +25,7 @@ from campaign.services.battles import (
     campaign_battle_settle,
     campaign_battles_settle_all,
 )
+from units.models import Ruleset
 
 CROSSROADS = Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json"
 pytestmark = pytest.mark.django_db
@@ -228,12 +230,15 @@ def test_excellent_kit_goes_by_the_kit_each_unit_fought_with(
     medics = make_unit("Medics", quality="elite", equipment="excellent", specialties=("medical",))
     grunts = make_unit("Grunts", quality="elite", equipment="excellent", into=enemy)
     shaken = {"hits_lost": 0, "skill_lost": 1, "removed": "none"}
+    # The medics' card was printed at Skill 2: one Skill lost brought them down to 1, and
+    # demoralised them.
+    broken = {**shaken, "removed": "demoralised"}
     campaign_battle_record(
         campaign=campaign,
         name="Ford",
         sides={"blue": [medics], "red": [grunts]},
         winner=None,
-        outcomes={medics.pk: shaken, grunts.pk: shaken},
+        outcomes={medics.pk: broken, grunts.pk: shaken},
         actor=cast.gm,
     )
     medics.refresh_from_db()
@@ -250,6 +255,8 @@ def test_excellent_kit_goes_by_the_kit_each_unit_fought_with(
         ({"hits_lost": 2, "skill_lost": 0, "removed": "destroyed"}, "at most 1"),
         ({"hits_lost": 1, "skill_lost": 0, "removed": "none"}, "every Hit lost means destroyed"),
         ({"hits_lost": 0, "skill_lost": 1, "removed": "demoralised"}, "Skill brought down to 1"),
+        ({"hits_lost": 0, "skill_lost": 2, "removed": "none"}, "mark it demoralised"),
+        ({"hits_lost": 1, "skill_lost": 2, "removed": "destroyed"}, "leaves a battle once"),
         ({"hits_lost": 0, "skill_lost": 5, "removed": "none"}, "skill_lost is at most 2"),
         ({"hits_lost": -1, "skill_lost": 0, "removed": "none"}, "whole numbers"),
         ({"hits_lost": 0, "skill_lost": 0, "removed": "fled"}, "removed must be one of"),
@@ -269,7 +276,100 @@ def test_a_table_result_that_cannot_be_is_refused_naming_the_unit(
             campaign=campaign, name="Bad", sides={"blue": [veteran, average], "red": [mech]},
             winner=None, outcomes=outcomes, actor=cast.gm,
         )  # fmt: skip
-    assert problem in " ".join(caught.value.message_dict[f"outcomes.{average.pk}"])
+    refusals = caught.value.message_dict[f"outcomes.{average.pk}"]
+    assert problem in " ".join(refusals)
+    assert all(refusal.startswith("2nd Squad") for refusal in refusals)
+    assert not CampaignBattle.objects.exists()
+    assert not HistoryEntry.objects.filter(kind="battle").exists()
+
+
+def test_a_table_result_at_the_demoralisation_skill_is_demoralised_in_one_year_war(cast, cards):
+    # One Year War demoralises at Skill 0: a Line Suit (Skill 3) that lost 3 Skill left the
+    # battle demoralised, and a table result that keeps it in the field is refused, by field.
+    campaign = campaign_create(name="Loum", gm=cast.gm, ruleset=Ruleset.ONE_YEAR_WAR,
+                               apply_mode="auto")  # fmt: skip
+    ours, theirs = (
+        unit_create(
+            force=force_create(campaign=campaign, owner=cast.gm, name=force),
+            unit_type=cards["Line Suit"],
+            name=name,
+            quality="average",
+            equipment="adequate",
+            specialties=["infantry"],
+        )
+        for force, name in (("Federation", "Ball Team"), ("Zeon", "Zaku Team"))
+    )
+    entries = HistoryEntry.objects.count()
+    untouched = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+
+    def record(removed):
+        return campaign_battle_record(
+            campaign=campaign, name="Loum", sides={"fed": [ours], "zeon": [theirs]},
+            winner="zeon", outcomes={ours.pk: {"hits_lost": 0, "skill_lost": 3,
+                                               "removed": removed}, theirs.pk: untouched},
+        )  # fmt: skip
+
+    with pytest.raises(ValidationError) as caught:
+        record("none")
+    assert caught.value.message_dict == {
+        f"outcomes.{ours.pk}": ["Ball Team: Skill brought down to 0 means demoralised: "
+                                "mark it demoralised"]
+    }  # fmt: skip
+    assert not CampaignBattle.objects.exists() and HistoryEntry.objects.count() == entries
+    ours.refresh_from_db()
+    assert (ours.status, ours.morale_hits) == ("ready", 0)
+    assert record("demoralised").state == CampaignBattle.State.APPLIED
+    ours.refresh_from_db()
+    assert ours.status == "retreated"
+
+
+def test_a_table_result_refuses_a_unit_of_another_campaign_and_writes_nothing(
+    campaign, make_unit, cast, cards
+):
+    other = campaign_create(name="Elsewhere", gm=cast.gm, ruleset=Ruleset.COMBINED_ARMS)
+    stranger = unit_create(force=force_create(campaign=other, owner=cast.gm, name="Them"),
+                           unit_type=cards["Rifle Squad"], name="Stranger")  # fmt: skip
+    ours = make_unit("Ours")
+    with pytest.raises(ValidationError) as caught:
+        campaign_battle_record(
+            campaign=campaign, name="Foreign", sides={"x": [ours], "y": [stranger]}, winner="x",
+            outcomes={ours.pk: {"hits_lost": 0, "skill_lost": 0, "removed": "none"},
+                      stranger.pk: {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"}},
+        )  # fmt: skip
+    assert caught.value.message_dict == {"sides.y": ["Stranger is not a unit of Op. Test"]}
+    assert not CampaignBattle.objects.exists()
+    assert not HistoryEntry.objects.filter(kind="battle").exists()
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        (lambda blue, red: {"sides": {"blue": [], "red": red}}, "sides.blue"),
+        (lambda blue, red: {"sides": {"blue": [u.pk for u in blue], "red": red}}, "sides.blue"),
+        (lambda blue, red: {"sides": {"blue": blue[0], "red": red}}, "sides.blue"),
+        (lambda blue, red: {"sides": [blue, red]}, "sides"),
+        (lambda blue, red: {"name": None}, "name"),
+        (lambda blue, red: {"name": "  "}, "name"),
+        (lambda blue, red: {"winner": ["blue"]}, "winner"),
+        (lambda blue, red: {"outcomes": None}, "outcomes"),
+    ],
+)
+def test_a_table_result_refuses_malformed_input_by_field_and_writes_nothing(
+    campaign, squads, changes, field
+):
+    blue, red = squads["blue"], squads["red"]
+    ok = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    arguments = {
+        "campaign": campaign,
+        "name": "Barn Skirmish",
+        "sides": {"blue": blue, "red": red},
+        "winner": None,
+        "outcomes": {unit.pk: ok for unit in red},
+        **changes(blue, red),
+    }
+    with pytest.raises(ValidationError) as caught:
+        campaign_battle_record(**arguments)
+    assert field in caught.value.message_dict
     assert not CampaignBattle.objects.exists()
     assert not HistoryEntry.objects.filter(kind="battle").exists()
 
@@ -283,6 +383,11 @@ def test_an_edited_unit_leaves_an_auto_outcome_for_review(campaign, base, squads
         settled = campaign_battle_settle(battle_id=campaign_battle.battle_id)
     assert settled.state == CampaignBattle.State.AWAITING
     assert not HistoryEntry.objects.filter(kind="battle").exists()
+    # It waits for the GM, and its review says why Apply refuses it.
+    rows, refusal = outcome_preview(campaign_battle=settled)
+    assert rows == [] and refusal == [
+        "1st Squad is Retreated in poor order: it could not have fought"
+    ]
 
 
 def test_quality_and_order_go_into_the_scenario(campaign, base, make_unit, enemy):

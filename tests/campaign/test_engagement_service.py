@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.models import Engagement, HistoryEntry, Leader, Unit
+from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
 from campaign.selectors import unit_history_explains
-from campaign.services import leader_attach
+from campaign.services import campaign_update, leader_attach
+from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 from campaign.services.characters import character_create
 from campaign.services.engagements import engaged_units, engagement_revert, engagement_run
 from campaign.services.orders import clock_advance, order_give
@@ -161,5 +162,51 @@ def test_bad_set_ups_are_refused_whole_and_nothing_is_written(campaign, armies, 
     assert error.value.message_dict == {
         "reserve": ["not a side of an engagement: the sides are attackers and defenders"]
     }
+    assert not Engagement.objects.exists()
+    assert not HistoryEntry.objects.filter(kind="engagement").exists()
+
+
+def test_a_unit_whose_battle_awaits_its_outcome_fights_no_engagement(campaign, make_unit, enemy):
+    # A fights a table battle whose outcome waits for the GM; an engagement now would change A
+    # under that outcome (a Destroyed A "could not have fought" it), so the engagement is
+    # refused, by side, naming A and the battle, and nothing is written.
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.REVIEW)
+    a = make_unit("A", quality="green")
+    b = make_unit("B", into=enemy)
+    c = make_unit("C", into=enemy, quality="legendary")
+    untouched = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    battle = campaign_battle_record(
+        campaign=campaign, name="Pending", sides={"x": [a], "y": [b]}, winner="y",
+        outcomes={a.pk: untouched, b.pk: untouched},
+    )  # fmt: skip
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        engagement_run(campaign=campaign, sides={"attackers": [a], "defenders": [c]}, seed=3,
+                       round_limit=10)  # fmt: skip
+    assert refused.value.message_dict == {
+        "attackers": ["A is still in Pending, whose outcome is not applied yet"]
+    }
+    assert not Engagement.objects.exists() and HistoryEntry.objects.count() == entries
+    a.refresh_from_db()
+    assert (a.status, a.morale_hits, a.casualty_hits) == ("ready", 0, 0)
+    # The battle's outcome still applies; then A may fight again.
+    assert campaign_battle_apply(campaign_battle=battle)
+    assert engagement_run(campaign=campaign, sides={"attackers": [a], "defenders": [c]}, seed=3)
+
+
+@pytest.mark.parametrize(
+    ("sides", "name", "field"),
+    [
+        (lambda reds, blues: [reds, blues], "", "sides"),
+        (lambda reds, blues: {"attackers": [r.pk for r in reds], "defenders": blues}, "",
+         "attackers"),
+        (lambda reds, blues: {"attackers": reds[0], "defenders": blues}, "", "attackers"),
+        (lambda reds, blues: {"attackers": reds, "defenders": blues}, None, "name"),
+    ],
+)  # fmt: skip
+def test_malformed_sides_or_name_are_refused_by_field(campaign, armies, sides, name, field):
+    with pytest.raises(ValidationError) as refused:
+        engagement_run(campaign=campaign, sides=sides(*armies), name=name, seed=1)
+    assert field in refused.value.message_dict
     assert not Engagement.objects.exists()
     assert not HistoryEntry.objects.filter(kind="engagement").exists()

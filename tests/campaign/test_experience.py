@@ -174,8 +174,9 @@ def test_a_battle_writes_experience_as_its_own_entry(campaign, make_unit):
 
 def test_experience_never_gives_back_quality_lost_for_good_in_the_same_battle(campaign, make_unit):
     # Combined Arms: a Green unit suppressed once is Raw for good; the battle's experience must
-    # not lift it straight back to Green.
-    unit = make_unit(quality="green")
+    # not lift it straight back to Green. (On an ace squad's card, Skill 4 for a Green unit, one
+    # Skill lost leaves it above the demoralisation Skill: still in the field.)
+    unit = make_unit(card="Ace Squad", quality="green")
     outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 1)}, reason="Ford")
     unit.refresh_from_db()
     assert unit.quality == Q.RAW

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.models import Engagement, HistoryEntry
+from campaign.models import Campaign, CampaignBattle, Engagement, HistoryEntry
 from campaign.rules.engagement import Engaged, EngagementError, engagement_fight
 from campaign.rules.quick import Stance, quick_resolve
 from campaign.rules.state import Status
-from campaign.services import quick_resolve_run
+from campaign.services import campaign_update, quick_resolve_run
+from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
 
@@ -255,3 +256,32 @@ def test_the_service_refuses_two_units_of_one_force_or_one_out_of_action(campaig
     other.save()
     with pytest.raises(ValidationError, match="cannot fight"):
         quick_resolve_run(campaign=campaign, attacker=red, defender=other)
+
+
+def test_the_service_refuses_a_unit_whose_battle_awaits_its_outcome(campaign, pair, make_unit):
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.REVIEW)
+    red, blue = pair
+    comrade = make_unit("Red Reserve")
+    untouched = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    battle = campaign_battle_record(
+        campaign=campaign, name="Hill 112", sides={"x": [comrade], "y": [blue]}, winner=None,
+        outcomes={comrade.pk: untouched, blue.pk: untouched},
+    )  # fmt: skip
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        quick_resolve_run(campaign=campaign, attacker=red, defender=blue, seed=2)
+    assert refused.value.message_dict == {
+        "defender": ["Blue Rifles is still in Hill 112, whose outcome is not applied yet"]
+    }
+    assert not Engagement.objects.exists() and HistoryEntry.objects.count() == entries
+    campaign_battle_apply(campaign_battle=battle)
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.APPLIED
+
+
+def test_the_service_refuses_a_reason_that_is_not_text(campaign, pair):
+    red, blue = pair
+    with pytest.raises(ValidationError) as refused:
+        quick_resolve_run(campaign=campaign, attacker=red, defender=blue, reason=None)
+    assert refused.value.message_dict == {"reason": ["must be text, got None"]}
+    assert not Engagement.objects.exists()

@@ -6,7 +6,17 @@ import pytest
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 
 from battles.models import Battle
-from campaign.models import Force, HistoryEntry, Invitation, Membership, Unit
+from campaign.models import (
+    Campaign,
+    Force,
+    HistoryEntry,
+    Invitation,
+    Membership,
+    Order,
+    SavedMap,
+    TableRoll,
+    Unit,
+)
 from campaign.rules.bridge import UnitOutcome
 from campaign.rules.history import FIELD_LABELS
 from campaign.rules.state import SNAPSHOT_FIELDS, UNIT_FIELDS, Status
@@ -38,6 +48,11 @@ from campaign.services import (
     unit_create,
     unit_edit,
 )
+from campaign.services.characters import character_create, character_heal, character_rally
+from campaign.services.checks import contest_run, skill_check_run
+from campaign.services.maps import saved_map_create
+from campaign.services.orders import clock_advance, order_give
+from campaign.services.recovery import calendar_advance, medical_apply
 from campaign.services.roster import EDITABLE
 from units.bucs import Equipment
 from units.models import Ruleset
@@ -187,6 +202,9 @@ def test_the_same_campaign_built_twice_rolls_the_same_outcome_dice(cast, cards):
         ({"day": 2}, "day"),
         ({"outcomes": {}}, "outcomes"),
         ({"winners": [12345]}, "winners"),
+        ({"winners": 5}, "winners"),
+        ({"reason": None}, "reason"),
+        ({"outcomes": None}, "outcomes"),
         ({"opposing_equipment": "superb"}, "opposing_equipment"),
     ],
 )
@@ -338,6 +356,8 @@ def test_a_gm_correction_is_an_entry_with_its_reason(make_unit, cast):
         ({"status": "fled"}, "r", "status"),
         ({"force": 1}, "r", "force"),
         ({"morale_hits": 1}, "", "reason"),
+        ({"morale_hits": 1}, None, "reason"),
+        (None, "r", "changes"),
     ],
 )
 def test_a_gm_correction_refuses_bad_values(make_unit, changes, reason, field):
@@ -558,6 +578,8 @@ def test_it_refuses_an_outcome_impossible_for_the_card_the_unit_fought_with(camp
         UnitOutcome(0, 0, "destroyed"): "destroyed",
         UnitOutcome(0, 3): "skill_lost is at most 2",
         UnitOutcome(0, 1, "demoralised"): "demoralised",
+        UnitOutcome(0, 2): "Skill brought down to 1 means demoralised: mark it demoralised",
+        UnitOutcome(1, 2, "destroyed"): "a unit leaves a battle once",
     }
     for outcome, reason in impossible.items():
         with pytest.raises(ValidationError, match=reason):
@@ -571,3 +593,75 @@ def test_every_table_of_unit_fields_follows_the_one_list_of_them():
     assert tuple(READERS) == UNIT_FIELDS == EDITABLE
     assert tuple(FIELD_LABELS) == SNAPSHOT_FIELDS == (*UNIT_FIELDS, "leader")
     assert {f.name for f in Unit._meta.concrete_fields} >= set(UNIT_FIELDS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Text inputs
+# ---------------------------------------------------------------------------------------------
+
+TEXT_INPUTS = {
+    "outcome_revert": (
+        lambda w: outcome_revert(entries=list(w["unit"].history.all()[:1]), reason=None),
+        "reason",
+    ),
+    "order_give": (
+        lambda w: order_give(giver=w["holt"], unit=w["unit"], kind="attack", note=None),
+        "note",
+    ),
+    "character_heal": (
+        lambda w: character_heal(character=w["holt"], hit_points=1, reason=None),
+        "reason",
+    ),
+    "character_rally": (
+        lambda w: character_rally(character=w["holt"], unit=w["unit"], reason=5),
+        "reason",
+    ),
+    "skill_check_run": (
+        lambda w: skill_check_run(campaign=w["campaign"], units=[w["unit"]], dc=10, reason=None),
+        "reason",
+    ),
+    "contest_run": (
+        lambda w: contest_run(
+            campaign=w["campaign"], active=[w["unit"]], resisting=[w["foe"]], reason=None
+        ),
+        "reason",
+    ),
+    "medical_apply": (lambda w: medical_apply(force=w["unit"].force, reason=None), "reason"),
+    "calendar_advance": (
+        lambda w: calendar_advance(campaign=w["campaign"], days=1, reason=None),
+        "reason",
+    ),
+    "clock_advance": (
+        lambda w: clock_advance(campaign=w["campaign"], hours=1, reason=None),
+        "reason",
+    ),
+    "saved_map_create": (
+        lambda w: saved_map_create(campaign=w["campaign"], name=None, text="{}"),
+        "name",
+    ),
+}
+
+
+@pytest.mark.parametrize("service", TEXT_INPUTS)
+def test_a_text_input_that_is_not_text_is_refused_by_field_and_writes_nothing(
+    campaign, make_unit, enemy, service
+):
+    # A name, a reason or a note is text: anything else is the field's refusal, not a crash
+    # half-way through the service.
+    world = {
+        "campaign": campaign,
+        "unit": make_unit("A"),
+        "foe": make_unit("B", into=enemy),
+        "holt": character_create(
+            campaign=campaign, name="Holt", hit_points=10, feats=["strategist"]
+        ),
+    }
+    written = [HistoryEntry, Order, TableRoll, SavedMap]
+    before = [model.objects.count() for model in written]
+    clock = Campaign.objects.values_list("day", "hour").get(pk=campaign.pk)
+    call, field = TEXT_INPUTS[service]
+    with pytest.raises(ValidationError) as refused:
+        call(world)
+    assert refused.value.message_dict[field][0].startswith("must be text, got ")
+    assert [model.objects.count() for model in written] == before
+    assert Campaign.objects.values_list("day", "hour").get(pk=campaign.pk) == clock

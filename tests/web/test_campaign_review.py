@@ -71,6 +71,24 @@ def test_the_apply_review_shows_what_apply_then_does_and_writes_nothing(client, 
     assert summary == preview and "Doomed" in page.text
 
 
+def test_an_outcome_apply_would_refuse_says_why_and_offers_nothing_to_confirm(client, world):
+    # A unit changed after it fought (an auto-mode campaign leaves such an outcome awaiting):
+    # the review names it and why, instead of an empty table and a button that then fails.
+    battle, ours, _ = _doomed_battle(world)
+    Unit.objects.filter(pk=ours.pk).update(status="retreated")
+    login(client, world, "gm")
+    written = HistoryEntry.objects.count()
+    review = client.get(_url("battle-apply", world, battle.pk))
+    assert review.status_code == 200 and HistoryEntry.objects.count() == written
+    assert review.context["refusal"] == [
+        "Doomed is Retreated in poor order: it could not have fought"
+    ]
+    assert "Doomed is Retreated in poor order: it could not have fought" in review.text
+    assert 'id="confirm-form"' not in review.text
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.AWAITING
+
+
 def test_the_advance_review_names_who_dies_and_advancing_does_just_that(client, world):
     gm = world.users["gm"]
     card = Unit.objects.get(pk=world.unit.pk).unit_type
