@@ -31,7 +31,7 @@ from campaign.rules.engagement import (
     terrain_error,
 )
 from campaign.rules.experience import earned_text, experience_earn
-from campaign.rules.history import hits_text
+from campaign.rules.history import took_text
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
@@ -217,7 +217,7 @@ def engagement_run(
                 d6=_no_dice,
             )
             state = state.but(leader=taken.leader)
-            why = f"{title}: took {hits_text(taken.morale_hits, taken.casualty_hits)} hits"
+            why = took_text(title, taken.morale_hits, taken.casualty_hits)
             if taken.leader_died:
                 why += f"; {taken.leader.name} died: 2 Morale hits at once"
             if taken.removed != "none":
