@@ -15,7 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from battles.services import SEED_LIMIT
+from battles.services import SEED_LIMIT, seed_problem
 from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
 from campaign.rules.bridge import REMOVAL_WORDS, damage_apply
 from campaign.rules.characters import feats_from
@@ -165,8 +165,8 @@ def engagement_run(
         errors["round_limit"] = [f"must be a whole number, got {round_limit!r}"]
     elif not 1 <= round_limit <= ROUND_LIMIT_MAX:
         errors["round_limit"] = [f"must be 1..{ROUND_LIMIT_MAX}, got {round_limit}"]
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        errors["seed"] = [f"must be a whole number, 0 or more, got {seed!r}"]
+    if problem := seed_problem(seed):
+        errors["seed"] = [problem]
     if errors:
         raise ValidationError(errors)
     engaged = engaged_units(campaign, units, parsed, terrain)
