@@ -42,6 +42,17 @@ SEED_LIMIT = 2**53 - 1
 page can be typed back into a form (the seed column itself would hold 2**63 - 1)."""
 
 
+def seed_problem(seed: Any) -> str | None:
+    """What keeps ``seed`` from being one that a battle, an engagement or a roll of the table
+    takes, or None: a seed is a whole number from 0 to `SEED_LIMIT` (None asks for a fresh one).
+    The one check every service makes."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_LIMIT:
+        return f"must be a whole number between 0 and {SEED_LIMIT}, got {seed!r}"
+    return None
+
+
 MAX_SCENARIO_TEXT = 200_000
 """Characters of pasted scenario JSON: the largest valid scenario is about 120 kB compact."""
 
@@ -127,10 +138,10 @@ def battle_launch(
     if existing := queue.launched(Battle, request_key=request_key, owner=created_by):
         return existing
     parsed = launch_scenario(scenario)
+    if problem := seed_problem(seed):
+        raise BattleInputError([("seed", problem)])
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
-    elif not 0 <= seed <= SEED_LIMIT:
-        raise BattleInputError([("seed", f"must be between 0 and {SEED_LIMIT}, got {seed}")])
     name = name or parsed.name
     limit = Battle._meta.get_field("name").max_length
     if len(name) > limit:

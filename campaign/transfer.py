@@ -34,6 +34,7 @@ from campaign.pages import card_text
 from campaign.rules.characters import ordered_feats
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_hour
+from campaign.rules.recovery import state_problems
 from campaign.rules.state import LATER_FIELDS, SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
 from campaign.rules.values import leader_value, parse_field
 from units.bucs import Quality, validate_specialties
@@ -573,6 +574,13 @@ def check_unit(
     if len(c.errors) > before:
         return None
     state = CampaignUnitState(**values)
+    # What the rules never leave a unit with; its medical window is measured from the start of
+    # the campaign's day, the earliest its clock may stand.
+    impossible = state_problems(state, clock_hour(day, 0))
+    for field, problem in impossible.items():
+        c.error(f"{path}.{field}", problem)
+    if impossible:
+        return None
     if entries:
         replayed = snapshot_replay(entry["after"] for entry in entries)
         for field in SNAPSHOT_FIELDS:

@@ -74,6 +74,21 @@ def hits_text(morale: int, casualty: int) -> str:
     return f"{morale} Morale, {casualty} Casualty"
 
 
+TOOK = ": took "
+"""Between a fight's name and the hits it dealt, in an engagement's (or quick resolve's) entry."""
+
+
+def took_text(name: str, morale: int, casualty: int) -> str:
+    """How an engagement's entry opens: "Mill ford: took 1 Morale, 1 Casualty hits"."""
+    return f"{name}{TOOK}{hits_text(morale, casualty)} hits"
+
+
+def took_name(text: str) -> str:
+    """The fight an engagement's (or quick resolve's) entry names: its sentence up to
+    `took_text`'s words, so the name travels with the entry wherever its record stays behind."""
+    return text.rsplit(TOOK, 1)[0]
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 

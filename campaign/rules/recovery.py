@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from campaign.rules.experience import with_quality
-from campaign.rules.orders import HOURS_PER_DAY, clock_hour
+from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.state import CampaignUnitState, Status
 from units.bucs import Equipment, Quality, Specialty
 
@@ -189,6 +189,59 @@ def days_to_rally(state: CampaignUnitState, now: int) -> int | None:
             if passing.state.status == Status.READY:
                 return days
     return None
+
+
+def zone_problem(state: CampaignUnitState) -> str:
+    """Why the unit cannot be where its `in_combat_zone` puts it ("" when it can): only a ready
+    unit is in the combat zone. One that retreated in poor order has left it
+    (`bridge.damage_apply`) and goes back in once it has rallied; a destroyed one is out of
+    it for good."""
+    if not state.in_combat_zone or state.status == Status.READY:
+        return ""
+    if state.status == Status.DESTROYED:
+        return f"{state.name} is destroyed: it has left the combat zone for good"
+    return (
+        f"{state.name} retreated in poor order: it has left the combat zone, and goes back in "
+        "once it has rallied"
+    )
+
+
+def state_problems(state: CampaignUnitState, now: int) -> dict[str, str]:
+    """What no run of the campaign's rules leaves a unit with at clock hour `now`, by the field
+    at fault, each in a sentence naming the unit (empty: nothing). The rules keep these true:
+
+    - a unit whose hits take it below Raw is not ready: its hits broke it, so it retreated in
+      poor order or was destroyed (`bridge.damage_apply`), and R&R rallies it only once they no
+      longer take it below Raw (`rest_day`);
+    - only a ready unit is in the combat zone (`zone_problem`);
+    - a unit not destroyed carries Casualty hits only within their medical window, open at
+      `now`: a battle or a GM's correction gives them 24 hours (`window_after_battle`,
+      `window_after_correction`), and they die when the clock passes it (`time_passes`), so a
+      unit never carries old Casualty hits.
+    """
+    problems: dict[str, str] = {}
+    if state.status == Status.READY and state.below_raw:
+        problems["status"] = (
+            f"{state.name} is ready, yet its {state.hits} hits take it below Raw (it is "
+            f"{state.quality.label}): a unit its hits break retreats in poor order, and rallies "
+            "once they no longer take it below Raw"
+        )
+    if problem := zone_problem(state):
+        problems["in_combat_zone"] = problem
+    if state.casualty_hits and not state.destroyed:
+        closes = medical_window_closes(state)
+        if closes is None:
+            problems["casualty_hits"] = (
+                f"{state.name} carries Casualty hits with no medical window (no battle nor "
+                "correction opened one): they would never be saved nor die"
+            )
+        elif closes < now:
+            problems["casualty_hits"] = (
+                f"{state.name} carries Casualty hits whose medical window closed at "
+                f"{clock_text(closes)}: those the medics did not save died then, and a unit "
+                "never carries old Casualty hits"
+            )
+    return problems
 
 
 MEDICAL_CAPACITY_BY_QUALITY: dict[Quality, int] = {

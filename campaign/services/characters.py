@@ -23,6 +23,7 @@ from campaign.models import (
 )
 from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
+from campaign.selectors import history_standing
 from campaign.services._record import require_manager, text_given, unit_change
 
 Kind = HistoryEntry.Kind
@@ -138,7 +139,8 @@ def character_rally(
     *, character: Character, unit: Unit, reason: str = "", actor: Any = None
 ) -> HistoryEntry:
     """A Strategist heals one Morale hit of a unit: never a Casualty hit, and never the last
-    Morale hit of a unit in the combat zone; once a day for each unit."""
+    Morale hit of a unit in the combat zone; once a day for each unit (a rally reverted since
+    does not count)."""
     unit = (
         Unit.objects.select_for_update(of=("self",))
         .select_related("force__campaign")
@@ -155,9 +157,12 @@ def character_rally(
         errors["character"] = [f"{character} is dead"]
     elif not can_rally(feats_from(character.feats)):
         errors["character"] = [f"{character} is not a Strategist"]
-    rallied_today = HistoryEntry.objects.filter(
-        unit=unit, kind=Kind.RECOVERY, day=campaign.day, details__has_key="rallied_by"
-    ).exists()
+    # A rally reverted since was never made (`history_standing`), like the medics' reverted work.
+    rallied_today = (
+        history_standing()
+        .filter(unit=unit, kind=Kind.RECOVERY, day=campaign.day, details__has_key="rallied_by")
+        .exists()
+    )
     if rallied_today:
         errors["unit"] = [f"{unit} was rallied today already"]
     try:

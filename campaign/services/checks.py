@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from battles.services import SEED_LIMIT
+from battles.services import SEED_LIMIT, seed_problem
 from campaign.models import Campaign, Character, Force, HistoryEntry, TableRoll, Unit
 from campaign.rules.characters import feats_from
 from campaign.rules.checks import CheckError, CheckUnit, contest, requisition_check, skill_check
@@ -35,8 +35,8 @@ BONUS_LIMIT = 40
 
 
 def _seed(seed: Any, errors: dict[str, list[str]]) -> None:
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        errors["seed"] = [f"must be a whole number, 0 or more, got {seed!r}"]
+    if problem := seed_problem(seed):
+        errors["seed"] = [problem]
 
 
 def _skill(value: str | None, field: str, errors: dict[str, list[str]]) -> Specialty | None:

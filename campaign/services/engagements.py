@@ -15,7 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from battles.services import SEED_LIMIT
+from battles.services import SEED_LIMIT, seed_problem
 from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
 from campaign.rules.bridge import REMOVAL_WORDS, damage_apply
 from campaign.rules.characters import feats_from
@@ -31,7 +31,7 @@ from campaign.rules.engagement import (
     terrain_error,
 )
 from campaign.rules.experience import earned_text, experience_earn
-from campaign.rules.history import hits_text
+from campaign.rules.history import took_text
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
@@ -186,8 +186,8 @@ def engagement_run(
         errors["round_limit"] = [f"must be a whole number, got {round_limit!r}"]
     elif not 1 <= round_limit <= ROUND_LIMIT_MAX:
         errors["round_limit"] = [f"must be 1..{ROUND_LIMIT_MAX}, got {round_limit}"]
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        errors["seed"] = [f"must be a whole number, 0 or more, got {seed!r}"]
+    if problem := seed_problem(seed):
+        errors["seed"] = [problem]
     if errors:
         raise ValidationError(errors)
     engaged = engaged_units(campaign, units, parsed, terrain)
@@ -238,7 +238,7 @@ def engagement_run(
                 d6=_no_dice,
             )
             state = state.but(leader=taken.leader)
-            why = f"{title}: took {hits_text(taken.morale_hits, taken.casualty_hits)} hits"
+            why = took_text(title, taken.morale_hits, taken.casualty_hits)
             if taken.leader_died:
                 why += f"; {taken.leader.name} died: 2 Morale hits at once"
             if taken.removed != "none":

@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from battles.services import SEED_LIMIT
+from battles.services import seed_problem
 from campaign.models import Campaign, Engagement, Unit
 from campaign.rules.quick import (
     ENGAGEMENT_SIDES,
@@ -103,10 +103,8 @@ def quick_resolve_run(
         errors["round_limit"] = [f"must be a whole number, got {round_limit!r}"]
     elif not 1 <= round_limit <= ROUND_LIMIT_MAX:
         errors["round_limit"] = [f"must be 1..{ROUND_LIMIT_MAX}, got {round_limit}"]
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        errors["seed"] = [f"must be a whole number, got {seed!r}"]
-    elif seed is not None and not 0 <= seed <= SEED_LIMIT:
-        errors["seed"] = [f"must be between 0 and {SEED_LIMIT}, got {seed}"]
+    if problem := seed_problem(seed):
+        errors["seed"] = [problem]
     if errors:
         raise ValidationError(errors)
 

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Unit
-from campaign.rules.history import hits_text, plural
+from campaign.rules.history import hits_text, plural, took_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -100,29 +100,43 @@ def time_pass(
     return entries
 
 
+FIGHTS = (Kind.BATTLE, Kind.ENGAGEMENT, Kind.QUICK_RESOLVE)
+"""The kinds of a unit's history entries for its fights, each of which may deal Casualty hits:
+battles, engagements (quick resolves among them), and quick resolves from before they were."""
+
+
 def _window_story(unit: Unit) -> str:
     """What the closing window settles, for the history: "taken out at Second Crossing; 4
-    Morale, 3 Casualty; medics saved 2" (the battles since it was last without Casualty hits
-    awaiting the medics, and what the medics saved of them). Entries reverted since, and the
-    reverts, are left out: a reverted battle was not fought, a reverted save never made."""
+    Morale, 3 Casualty; medics saved 2" (the fights since it was last without Casualty hits
+    awaiting the medics, battles, engagements and quick resolves alike, each with the hits it
+    dealt, and what the medics saved of them). Entries reverted since, and the reverts, are left
+    out: a reverted fight was not fought, a reverted save never made."""
     since: list[HistoryEntry] = []
     for entry in history_standing().filter(unit=unit).order_by("-pk"):
         if entry.after.get("casualty_hits", 1) == 0 or entry.kind == Kind.CREATED:
             break  # the unit had no Casualty hits awaiting the medics before this
         since.insert(0, entry)
-    battles = [entry for entry in since if entry.kind == Kind.BATTLE]
-    if not battles:
+    fights = [_fight_story(entry) for entry in since if entry.kind in FIGHTS]
+    if not fights:
         return ""
-    parts = []
-    for entry in battles:
-        damage, outcome = entry.details.get("damage", {}), entry.details.get("outcome", {})
-        reason = entry.details.get("reason", "the battle")
-        fate = battle_fate_text(reason, outcome.get("removed", "none"))
-        parts.append(
-            f"{fate}; {hits_text(damage.get('morale_hits', 0), damage.get('casualty_hits', 0))}"
-        )
     saved = sum(entry.details.get("saved", 0) for entry in since if entry.kind == Kind.MEDICAL)
-    return "; ".join(parts) + f"; medics saved {saved}"
+    return "; ".join(fights) + f"; medics saved {saved}"
+
+
+def _fight_story(entry: HistoryEntry) -> str:
+    """One fight of a closing window, in the campaign's words: "taken out at Second Crossing; 4
+    Morale, 3 Casualty". A battle is named by its reason, an engagement or a quick resolve by
+    the name its own entry opens with ("Mill ford: took 1 Morale, 1 Casualty hits; …"), which
+    travels with the entry wherever its record stays behind."""
+    damage = entry.details.get("damage", {})
+    if entry.kind == Kind.BATTLE:
+        name = entry.details.get("reason", "the battle")
+        removed = entry.details.get("outcome", {}).get("removed", "none")
+    else:
+        name = took_name(entry.text)
+        removed = damage.get("removed", "none")
+    hits = hits_text(damage.get("morale_hits", 0), damage.get("casualty_hits", 0))
+    return f"{battle_fate_text(name, removed)}; {hits}"
 
 
 @transaction.atomic

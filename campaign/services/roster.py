@@ -27,7 +27,7 @@ from campaign.models import (
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
 from campaign.rules.orders import clock_text
-from campaign.rules.recovery import medical_window_closes, window_after_correction
+from campaign.rules.recovery import medical_window_closes, window_after_correction, zone_problem
 from campaign.rules.state import UNIT_FIELDS, CampaignUnitState, LeaderState
 from campaign.rules.values import (
     MAX_PENDING_INVITATIONS,
@@ -466,13 +466,17 @@ def leader_detach(*, unit: Unit, reason: str = "", actor: Any = None) -> History
 def unit_combat_zone_set(
     *, unit: Unit, in_combat_zone: bool, reason: str = "", actor: Any = None
 ) -> HistoryEntry | None:
-    """Send a unit into the combat zone or withdraw it (where R&R heals its last Morale hit)."""
+    """Send a unit into the combat zone or withdraw it (where R&R heals its last Morale hit).
+    Only a ready unit goes in (`recovery.zone_problem`): one that retreated in poor order has
+    left the combat zone until it rallies."""
     unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
     if actor is not None and not force_can_edit(force=unit.force, user=actor):
         raise PermissionDenied(f"only {unit.force.owner} or the GM may move {unit}")
     state = unit.state
     if state.destroyed:
         raise ValidationError({"in_combat_zone": f"{unit} is destroyed"})
+    if problem := zone_problem(state.but(in_combat_zone=bool(in_combat_zone))):
+        raise ValidationError({"in_combat_zone": problem})
     why = reason or ("sent into the combat zone" if in_combat_zone else "withdrawn to the rear")
     return unit_change(
         unit=unit,

@@ -68,6 +68,7 @@ from campaign.pages import (
     winner_names,
 )
 from campaign.rules.experience import training_blocked
+from campaign.rules.recovery import zone_problem
 from campaign.rules.state import Status
 from campaign.selectors import (
     campaign_now,
@@ -263,6 +264,8 @@ def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
     elif viewer.may_direct(unit.force) and not unit.state.destroyed:
         going = not unit.in_combat_zone
         context["zone_form"] = CombatZoneForm(initial={"in_combat_zone": "yes" if going else "no"})
+        # A retreated unit is not offered the combat zone (services.unit_combat_zone_set too).
+        context["zone_blocked"] = zone_problem(unit.state.but(in_combat_zone=going))
     if viewer.manages:
         context["edit_form"] = forms.get("edit_form") or UnitEditForm(
             initial=UnitEditForm.initial_for(unit)

@@ -135,6 +135,27 @@ def test_the_rally_service_heals_one_morale_hit_a_day(campaign, make_unit):
         character_rally(character=holt, unit=squad)
 
 
+def test_a_rally_reverted_since_was_never_made_and_leaves_the_days_rally(campaign, make_unit):
+    from campaign.services import outcome_revert, unit_edit
+
+    squad = make_unit()
+    unit_edit(unit=squad, changes={"morale_hits": 3}, reason="shelled")
+    sun = character_create(campaign=campaign, name="Gen. Sun", hit_points=10,
+                           feats=["strategist"])  # fmt: skip
+    outcome_revert(entries=[character_rally(character=sun, unit=squad)], reason="wrong squad")
+    squad.refresh_from_db()
+    assert squad.morale_hits == 3
+    entry = character_rally(character=sun, unit=squad)  # the reverted one was never made
+    squad.refresh_from_db()
+    assert squad.morale_hits == 2 and entry.details == {"rallied_by": sun.pk}
+    before = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        character_rally(character=sun, unit=squad)  # this one stands
+    assert refused.value.message_dict == {"unit": [f"{squad.name} was rallied today already"]}
+    squad.refresh_from_db()
+    assert squad.morale_hits == 2 and HistoryEntry.objects.count() == before
+
+
 def test_the_gm_heals_a_character_by_an_amount_never_above_full_and_never_the_dead(
     campaign, make_unit
 ):

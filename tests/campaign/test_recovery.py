@@ -33,6 +33,7 @@ from campaign.services import (
     medical_apply,
     outcome_apply,
     outcome_revert,
+    quick_resolve_run,
     unit_edit,
 )
 from campaign.services.orders import clock_advance
@@ -355,6 +356,27 @@ def test_a_closing_window_counts_no_save_reverted_since(wounded, campaign, force
     assert died.text.startswith(
         "at Hill 12; 0 Morale, 0 Casualty; medics saved 1; 1 Casualty hit not saved within 24 "
         "hours died"
+    )
+
+
+def test_a_closing_window_names_the_engagement_that_dealt_its_casualty_hits(
+    campaign, make_unit, enemy
+):
+    # A quick resolve (an engagement) leaves Atlas 1 Casualty hit; a battle the same day deals
+    # none. The window's entry names both, each with what it dealt, in the order fought.
+    atlas = make_unit("Atlas", quality="legendary", specialties=("infantry",))
+    wolf = make_unit("Iron Wolf", quality="legendary", specialties=("infantry",), into=enemy)
+    quick_resolve_run(campaign=campaign, attacker=atlas, defender=wolf, seed=1, round_limit=1,
+                      reason="Mill ambush")  # fmt: skip
+    atlas.refresh_from_db()
+    assert (atlas.status, atlas.morale_hits, atlas.casualty_hits) == (Status.READY, 1, 1)
+    outcome_apply(campaign=campaign, outcomes={atlas.pk: UnitOutcome(0, 0)},
+                  reason="Second Crossing")  # fmt: skip
+    calendar_advance(campaign=campaign, days=2)
+    died = Unit.objects.get(pk=atlas.pk).history.get(kind=HistoryEntry.Kind.CASUALTIES)
+    assert died.text.startswith(
+        "at Mill ambush; 1 Morale, 1 Casualty; at Second Crossing; 0 Morale, 0 Casualty; "
+        "medics saved 0; 1 Casualty hit not saved within 24 hours died; quality Legendary → Elite"
     )
 
 

@@ -399,6 +399,28 @@ def test_a_unit_moves_in_and_out_of_the_combat_zone(make_unit, cast):
     assert unit_combat_zone_set(unit=unit, in_combat_zone=True) is None
 
 
+def test_a_retreated_unit_is_not_sent_into_the_combat_zone_until_it_rallies(campaign, make_unit):
+    from campaign.services import calendar_advance
+
+    unit = make_unit("1st Squad")
+    unit_edit(unit=unit, changes={"morale_hits": 1, "status": "retreated"}, reason="broke")
+    before = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        unit_combat_zone_set(unit=unit, in_combat_zone=True)
+    assert refused.value.message_dict == {
+        "in_combat_zone": [
+            "1st Squad retreated in poor order: it has left the combat zone, and goes back in "
+            "once it has rallied"
+        ]
+    }
+    unit.refresh_from_db()
+    assert not unit.in_combat_zone and HistoryEntry.objects.count() == before
+    calendar_advance(campaign=campaign)  # a day of R&R: it rallies
+    unit.refresh_from_db()
+    assert unit.status == Status.READY
+    assert unit_combat_zone_set(unit=unit, in_combat_zone=True).after == {"in_combat_zone": True}
+
+
 # ---------------------------------------------------------------------------------------------
 # Who may do what
 # ---------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from django.urls import reverse
 from battles.jsontext import read_json
 from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
 from campaign.rules.bridge import UnitOutcome
+from campaign.rules.orders import clock_hour
 from campaign.selectors import unit_history_explains
 from campaign.services import (
     calendar_advance,
@@ -154,6 +155,76 @@ def test_a_unit_without_history_is_imported_with_a_created_entry(played):
     (entry,) = unit.history.all()
     assert entry.kind == "created" and entry.text.startswith("imported into Blue Battalion")
     assert unit_history_explains(unit=unit)
+
+
+IMPOSSIBLE = [
+    # Below Raw yet ready (it would be fielded), its Casualty hits with no window (never saved,
+    # never dead). The unit is an Average rifle squad; the campaign stands at day 2, 00:00.
+    (
+        {"casualty_hits": 3, "morale_hits": 2, "window_from": None, "last_battle_day": None},
+        {
+            "status": "Blue Rifles is ready, yet its 5 hits take it below Raw (it is Average): a "
+            "unit its hits break retreats in poor order, and rallies once they no longer take "
+            "it below Raw",
+            "casualty_hits": "Blue Rifles carries Casualty hits with no medical window (no battle "
+            "nor correction opened one): they would never be saved nor die",
+        },
+    ),
+    # Retreated, yet in the combat zone, where it would never rally.
+    (
+        {"morale_hits": 1, "status": "retreated", "in_combat_zone": True},
+        {
+            "in_combat_zone": "Blue Rifles retreated in poor order: it has left the combat zone, "
+            "and goes back in once it has rallied"
+        },
+    ),
+    # Casualty hits from its battle on day 1, 00:00, on day 3: their 24 hours are over.
+    (
+        {"casualty_hits": 1, "day": 3},
+        {
+            "casualty_hits": "Blue Rifles carries Casualty hits whose medical window closed at "
+            "day 2, 00:00: those the medics did not save died then, and a unit never carries old "
+            "Casualty hits"
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("changes", "named"), IMPOSSIBLE)
+def test_an_import_refuses_a_unit_state_the_rules_never_leave(played, changes, named):
+    data = campaign_export(campaign=played)
+    data["campaign"]["name"] = "Hand-edited"
+    data["campaign"]["day"] = changes.pop("day", data["campaign"]["day"])
+    unit = data["forces"][0]["units"][0]
+    del unit["history"]  # no history to explain it: the state alone is judged
+    unit.update(changes)
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert refused.value.message_dict == {
+        f"forces[0].units[0].{field}": [why] for field, why in named.items()
+    }
+    assert counts() == before
+
+
+def test_a_force_import_refuses_a_unit_below_raw_yet_ready_with_casualty_hits_never_due(played):
+    data = force_export(force=played.forces.get(name="Blue Battalion"))
+    data["force"]["name"] = "Blue Battalion, again"
+    unit = data["force"]["units"][0]
+    del unit["history"]
+    unit.update(casualty_hits=3, morale_hits=2, window_from=None, last_battle_day=None)
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        force_import(campaign=played, data=data)
+    assert set(refused.value.message_dict) == {
+        "force.units[0].status",
+        "force.units[0].casualty_hits",
+    }
+    assert counts() == before
+    # As the rules leave it, retreated with its hits awaiting the medics, it is imported.
+    unit.update(status="retreated", in_combat_zone=False, window_from=clock_hour(2, 0))
+    imported = force_import(campaign=played, data=data).units.get()
+    assert (imported.status, imported.casualty_hits) == ("retreated", 3)
 
 
 def test_a_force_moves_into_another_campaign(played, cast):

@@ -83,6 +83,25 @@ def test_a_destroyed_unit_is_not_moved_and_the_page_offers_no_move(client, world
     assert bad.status_code == 400
 
 
+def test_a_retreated_unit_is_not_offered_the_combat_zone_and_is_refused_it_by_name(client, world):
+    unit = _set(world, world.unit, status="retreated", in_combat_zone=False, morale_hits=0)
+    login(client, world, "player")
+    why = (
+        f"{unit.name} retreated in poor order: it has left the combat zone, and goes back in "
+        "once it has rallied"
+    )
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert f"Not now: {why}." in page and 'disabled aria-describedby="zone-why"' in page
+    assert 'name="in_combat_zone"' not in page
+    entries = HistoryEntry.objects.count()
+    refused = client.post(_url("unit-zone", world, unit.pk), {"in_combat_zone": "yes"})
+    assert refused.status_code == 400 and why in refused.text
+    assert _fresh(unit).in_combat_zone is False and HistoryEntry.objects.count() == entries
+    calendar_advance(campaign=world.campaign, actor=world.users["gm"])  # R&R: it rallies
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert 'name="in_combat_zone"' in page and 'id="zone-why"' not in page
+
+
 def test_the_gm_attaches_and_detaches_a_leader(client, world):
     login(client, world, "gm")
     url = _url("leader-attach", world, world.unit.pk)
