@@ -253,11 +253,6 @@ def rally_when(state: CampaignUnitState, now: int, days: int | None) -> str:
         return (
             "unless the medics save its Casualty hits, it is destroyed when their 24 hours are over"
         )
-    if state.in_combat_zone:
-        return (
-            f"in the combat zone its last Morale hit keeps it below {Quality.RAW.label}; it "
-            "rallies only once it is out"
-        )
     return "R&R alone will not rally it"
 
 

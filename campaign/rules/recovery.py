@@ -208,24 +208,20 @@ def zone_problem(state: CampaignUnitState) -> str:
 
 def state_problems(state: CampaignUnitState, now: int) -> dict[str, str]:
     """What no run of the campaign's rules leaves a unit with at clock hour `now`, by the field
-    at fault, each in a sentence naming the unit (empty: nothing). The rules keep these true:
+    at fault, each in a sentence naming the unit (empty: nothing). Both a GM's correction and an
+    import ask it, so whatever a campaign holds exports and imports again. The rules keep these
+    true:
 
-    - a unit whose hits take it below Raw is not ready: its hits broke it, so it retreated in
-      poor order or was destroyed (`bridge.damage_apply`), and R&R rallies it only once they no
-      longer take it below Raw (`rest_day`);
     - only a ready unit is in the combat zone (`zone_problem`);
     - a unit not destroyed carries Casualty hits only within their medical window, open at
       `now`: a battle or a GM's correction gives them 24 hours (`window_after_battle`,
       `window_after_correction`), and they die when the clock passes it (`time_passes`), so a
       unit never carries old Casualty hits.
+
+    A GM may still hold a unit ready whose hits take it below Raw: a correction is the GM's
+    word, and an import keeps it.
     """
     problems: dict[str, str] = {}
-    if state.status == Status.READY and state.below_raw:
-        problems["status"] = (
-            f"{state.name} is ready, yet its {state.hits} hits take it below Raw (it is "
-            f"{state.quality.label}): a unit its hits break retreats in poor order, and rallies "
-            "once they no longer take it below Raw"
-        )
     if problem := zone_problem(state):
         problems["in_combat_zone"] = problem
     if state.casualty_hits and not state.destroyed:

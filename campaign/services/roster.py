@@ -27,8 +27,13 @@ from campaign.models import (
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
 from campaign.rules.orders import clock_text
-from campaign.rules.recovery import medical_window_closes, window_after_correction, zone_problem
-from campaign.rules.state import UNIT_FIELDS, CampaignUnitState, LeaderState
+from campaign.rules.recovery import (
+    medical_window_closes,
+    state_problems,
+    window_after_correction,
+    zone_problem,
+)
+from campaign.rules.state import UNIT_FIELDS, CampaignUnitState, LeaderState, Status
 from campaign.rules.values import (
     MAX_PENDING_INVITATIONS,
     MAX_UNITS_PER_FORCE,
@@ -353,10 +358,17 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
             errors["specialties"] = problems
     if errors:
         raise ValidationError(errors)
-    corrected = window_after_correction(
-        state, state.but(**values), campaign_now(unit.force.campaign)
-    )
-    return corrected.but(**values)
+    now = campaign_now(unit.force.campaign)
+    if values.get("status", Status.READY) != Status.READY and "in_combat_zone" not in values:
+        # A unit marked retreated or destroyed has left the combat zone, as one broken in a
+        # fight does (`bridge.damage_apply`).
+        values["in_combat_zone"] = False
+    corrected = window_after_correction(state, state.but(**values), now).but(**values)
+    # A correction may set any field, but not leave the unit where the rules never could: an
+    # export of the campaign must import again (`transfer.check_unit` asks the same).
+    if problems := state_problems(corrected, now):
+        raise ValidationError({field: [problem] for field, problem in problems.items()})
+    return corrected
 
 
 @transaction.atomic

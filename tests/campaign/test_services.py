@@ -421,6 +421,27 @@ def test_a_retreated_unit_is_not_sent_into_the_combat_zone_until_it_rallies(camp
     assert unit_combat_zone_set(unit=unit, in_combat_zone=True).after == {"in_combat_zone": True}
 
 
+def test_a_correction_that_breaks_a_unit_takes_it_out_of_the_combat_zone(make_unit):
+    unit = make_unit("1st Squad")
+    unit_combat_zone_set(unit=unit, in_combat_zone=True)
+    unit_edit(unit=unit, changes={"morale_hits": 1, "status": "retreated"}, reason="broke")
+    unit.refresh_from_db()
+    assert (unit.status, unit.in_combat_zone) == (Status.RETREATED, False)
+    # Kept in the zone by name, it is refused, as an import of that state would be.
+    before = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=unit, changes={"in_combat_zone": True}, reason="by hand")
+    assert list(refused.value.message_dict) == ["in_combat_zone"]
+    # Casualty hits whose medical window closed before now would never die: refused too.
+    calendar_advance(campaign=unit.force.campaign, days=2)
+    unit.refresh_from_db()
+    before = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=unit, changes={"casualty_hits": 1, "window_from": 0}, reason="by hand")
+    assert list(refused.value.message_dict) == ["casualty_hits"]
+    assert HistoryEntry.objects.count() == before
+
+
 # ---------------------------------------------------------------------------------------------
 # Who may do what
 # ---------------------------------------------------------------------------------------------

@@ -158,14 +158,11 @@ def test_a_unit_without_history_is_imported_with_a_created_entry(played):
 
 
 IMPOSSIBLE = [
-    # Below Raw yet ready (it would be fielded), its Casualty hits with no window (never saved,
-    # never dead). The unit is an Average rifle squad; the campaign stands at day 2, 00:00.
+    # Casualty hits with no window (never saved, never dead). The unit is an Average rifle
+    # squad; the campaign stands at day 2, 00:00.
     (
         {"casualty_hits": 3, "morale_hits": 2, "window_from": None, "last_battle_day": None},
         {
-            "status": "Blue Rifles is ready, yet its 5 hits take it below Raw (it is Average): a "
-            "unit its hits break retreats in poor order, and rallies once they no longer take "
-            "it below Raw",
             "casualty_hits": "Blue Rifles carries Casualty hits with no medical window (no battle "
             "nor correction opened one): they would never be saved nor die",
         },
@@ -207,7 +204,7 @@ def test_an_import_refuses_a_unit_state_the_rules_never_leave(played, changes, n
     assert counts() == before
 
 
-def test_a_force_import_refuses_a_unit_below_raw_yet_ready_with_casualty_hits_never_due(played):
+def test_a_force_import_refuses_casualty_hits_never_due(played):
     data = force_export(force=played.forces.get(name="Blue Battalion"))
     data["force"]["name"] = "Blue Battalion, again"
     unit = data["force"]["units"][0]
@@ -216,10 +213,7 @@ def test_a_force_import_refuses_a_unit_below_raw_yet_ready_with_casualty_hits_ne
     before = counts()
     with pytest.raises(ValidationError) as refused:
         force_import(campaign=played, data=data)
-    assert set(refused.value.message_dict) == {
-        "force.units[0].status",
-        "force.units[0].casualty_hits",
-    }
+    assert set(refused.value.message_dict) == {"force.units[0].casualty_hits"}
     assert counts() == before
     # As the rules leave it, retreated with its hits awaiting the medics, it is imported.
     unit.update(status="retreated", in_combat_zone=False, window_from=clock_hour(2, 0))

@@ -286,12 +286,6 @@ def test_a_retreated_unit_is_told_when_it_really_rallies(client, world):
     assert unit.pk not in [a.unit.pk for a in cockpit.context["rallying_later"]]
     calendar_advance(campaign=world.campaign, days=1, actor=gm)
     assert _fresh(unit).status == "ready"
-    # In the combat zone its last Morale hit heals only out of it: a Raw unit never rallies there.
-    unit = _set(world, unit, status="retreated", quality="raw", morale_hits=1, in_combat_zone=True)
-    page = login(client, world, "player").get(_url("dashboard", world)).text
-    assert "in the combat zone its last Morale hit keeps it below Raw" in page
-    calendar_advance(campaign=world.campaign, days=3, actor=gm)
-    assert _fresh(unit).status == "retreated"
 
 
 def test_the_gm_is_told_how_many_the_next_day_rallies():
