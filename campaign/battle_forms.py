@@ -272,9 +272,10 @@ class TableResultForm(PageForm):
         ]
 
     def field_for(self, path: str) -> str | None:
-        """A service error about ``outcomes.<pk>`` belongs next to that unit's hits."""
-        if path.startswith("outcomes."):
-            return f"hits_lost_{path.split('.', 1)[1]}"
+        """A service error about ``outcomes.<pk>.<field>`` belongs in that unit's column of
+        the field; one about the whole ``outcomes.<pk>`` next to its hits."""
+        if match := re.fullmatch(r"outcomes\.(\d+)(?:\.(\w+))?", path):
+            return f"{match[2] or 'hits_lost'}_{match[1]}"
         if path.startswith("sides."):
             return "side_a"
         return None

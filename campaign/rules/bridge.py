@@ -19,6 +19,7 @@ from battles.engine.events import Removal
 from battles.engine.rulesets import RULESETS
 from campaign.rules.command import Commandable, legendary_command
 from campaign.rules.experience import with_quality
+from campaign.rules.history import plural
 from campaign.rules.orders import OrderKind, clock_hour, clock_text, order_kit, within_specialties
 from campaign.rules.recovery import window_after_battle
 from campaign.rules.state import (
@@ -124,8 +125,11 @@ class TableResult:
         }
 
 
-def outcome_problems(card: dict[str, Any], outcome: UnitOutcome, ruleset: str) -> list[str]:
-    """What makes this outcome impossible for a unit that fought on `card` (the printed card).
+def outcome_problems(
+    card: dict[str, Any], outcome: UnitOutcome, ruleset: str
+) -> list[tuple[str, str]]:
+    """What makes this outcome impossible for a unit that fought on `card` (the printed card),
+    each as the field it is about (``hits_lost``, ``skill_lost`` or ``removed``) and a sentence.
 
     Hits lost at most the card's Hits; *destroyed* exactly when every Hit is lost; Skill lost
     at most down to the ruleset's demoralisation Skill; *demoralised* exactly when it got there
@@ -135,26 +139,35 @@ def outcome_problems(card: dict[str, Any], outcome: UnitOutcome, ruleset: str) -
     try:
         rules = RULESETS[ruleset]
     except KeyError:
-        return [f"unknown ruleset {ruleset!r}"]
-    floor = rules.demoralise_at_skill
+        return [("removed", f"unknown ruleset {ruleset!r}")]
+    floor, hits, skill = rules.demoralise_at_skill, card["hits"], card["skill"]
     problems = []
-    if outcome.hits_lost > card["hits"]:
-        problems.append(f"hits_lost is at most {card['hits']} (the card's Hits)")
-    if (outcome.removed == Removal.DESTROYED) != (outcome.hits_lost == card["hits"]):
-        problems.append("destroyed means every Hit lost, and every Hit lost means destroyed")
-    at_floor = rules.demoralised(card["skill"] - outcome.skill_lost)
-    if outcome.skill_lost > card["skill"] - floor:
-        problems.append(f"skill_lost is at most {card['skill'] - floor} from Skill {card['skill']}")
-    elif outcome.removed == Removal.DEMORALISED and not at_floor:
-        problems.append(f"demoralised means Skill brought down to {floor}")
-    elif at_floor and outcome.removed == Removal.DESTROYED and outcome.hits_lost == card["hits"]:
+    if outcome.hits_lost > hits:
+        problems.append(("hits_lost", f"at most {plural(hits, 'Hit')} can be lost: its card's"))
+    if (outcome.removed == Removal.DESTROYED) != (outcome.hits_lost == hits):
         problems.append(
+            ("removed", "destroyed means every Hit lost, and every Hit lost means destroyed")
+        )
+    at_floor = rules.demoralised(skill - outcome.skill_lost)
+    if outcome.skill_lost > skill - floor:
+        problems.append((
+            "skill_lost",
+            f"at most {skill - floor} Skill can be lost: its card's Skill {skill} down to "
+            f"{floor}, where it is demoralised",
+        ))  # fmt: skip
+    elif outcome.removed == Removal.DEMORALISED and not at_floor:
+        problems.append(("removed", f"demoralised means Skill brought down to {floor}"))
+    elif at_floor and outcome.removed == Removal.DESTROYED and outcome.hits_lost == hits:
+        problems.append((
+            "removed",
             f"a unit leaves a battle once: Skill brought down to {floor} means demoralised, "
             "every Hit lost means destroyed; mark the one that came first, with the losses up "
-            "to then"
-        )
+            "to then",
+        ))  # fmt: skip
     elif at_floor and outcome.removed != Removal.DEMORALISED:
-        problems.append(f"Skill brought down to {floor} means demoralised: mark it demoralised")
+        problems.append(
+            ("removed", f"Skill brought down to {floor} means demoralised: mark it demoralised")
+        )
     return problems
 
 

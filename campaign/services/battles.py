@@ -358,7 +358,8 @@ def campaign_battle_record(
         if unit.pk not in fielded:
             errors.setdefault(f"sides.{side}", []).append(f"{unit} is not a unit of {campaign}")
         elif problems := _table_outcome_problems(campaign, fielded[unit.pk], outcomes.get(unit.pk)):
-            errors[f"outcomes.{unit.pk}"] = problems
+            for field, problem in problems:
+                errors.setdefault(f"outcomes.{unit.pk}{field}", []).append(problem)
         else:
             result[unit.pk] = UnitOutcome.from_dict(outcomes[unit.pk])
     if stray := set(outcomes) - {unit.pk for _, unit in given}:
@@ -406,23 +407,24 @@ def _table_sides(sides: Mapping[Any, Any], errors: dict[str, list[str]]) -> list
     return given
 
 
-def _table_outcome_problems(campaign: Campaign, unit: Unit, outcome: Any) -> list[str]:
-    """What is wrong with a hand-entered outcome, judged against the card the unit fought with."""
+def _table_outcome_problems(campaign: Campaign, unit: Unit, outcome: Any) -> list[tuple[str, str]]:
+    """What is wrong with a hand-entered outcome, judged against the card the unit fought with:
+    each problem under the outcome's field it is about (``".hits_lost"``; ``""``, the whole)."""
     if not isinstance(outcome, Mapping):
-        return [f"{unit}: give hits_lost, skill_lost and removed"]
+        return [("", f"{unit}: give its Hits lost, Skill lost and how it left the battle")]
     hits_lost, skill_lost = outcome.get("hits_lost"), outcome.get("skill_lost")
     removed = outcome.get("removed", "none")
     numbers = (hits_lost, skill_lost)
     if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in numbers):
-        return [f"{unit}: hits_lost and skill_lost must be whole numbers, 0 or more"]
+        return [("", f"{unit}: Hits lost and Skill lost must be whole numbers, 0 or more")]
     if not isinstance(removed, str) or removed not in list(Removal):
-        return [f"{unit}: removed must be one of {', '.join(Removal)}"]
+        return [("", f"{unit}: removed must be one of {', '.join(Removal)}")]
     if unit.status != Status.READY:
-        return [f"{unit} is {unit.state.status.label}: it could not have fought"]
+        return [("", f"{unit} is {unit.state.status.label}: it could not have fought")]
     outcome = UnitOutcome(hits_lost, skill_lost, removed)
     return [
-        f"{unit}: {problem}"
-        for problem in outcome_problems(battle_card(unit), outcome, campaign.ruleset)
+        (f".{field}", f"{unit}: {problem}")
+        for field, problem in outcome_problems(battle_card(unit), outcome, campaign.ruleset)
     ]
 
 

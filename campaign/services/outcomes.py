@@ -188,7 +188,7 @@ def _validated_units(
         fought_with[unit.pk] = card
         outcome = outcomes[unit.pk]
         if isinstance(outcome, UnitOutcome):
-            for problem in outcome_problems(card, outcome, campaign.ruleset):
+            for _, problem in outcome_problems(card, outcome, campaign.ruleset):
                 errors.setdefault(f"outcomes.{unit.pk}", []).append(f"{unit}: {problem}")
         try:
             _equipment_for(opposing_equipment, unit.pk)

@@ -257,10 +257,10 @@ def test_excellent_kit_goes_by_the_kit_each_unit_fought_with(
         ({"hits_lost": 0, "skill_lost": 1, "removed": "demoralised"}, "Skill brought down to 1"),
         ({"hits_lost": 0, "skill_lost": 2, "removed": "none"}, "mark it demoralised"),
         ({"hits_lost": 1, "skill_lost": 2, "removed": "destroyed"}, "leaves a battle once"),
-        ({"hits_lost": 0, "skill_lost": 5, "removed": "none"}, "skill_lost is at most 2"),
+        ({"hits_lost": 0, "skill_lost": 5, "removed": "none"}, "at most 2 Skill can be lost"),
         ({"hits_lost": -1, "skill_lost": 0, "removed": "none"}, "whole numbers"),
         ({"hits_lost": 0, "skill_lost": 0, "removed": "fled"}, "removed must be one of"),
-        (None, "give hits_lost"),
+        (None, "give its Hits lost"),
     ],
 )
 def test_a_table_result_that_cannot_be_is_refused_naming_the_unit(
@@ -276,7 +276,14 @@ def test_a_table_result_that_cannot_be_is_refused_naming_the_unit(
             campaign=campaign, name="Bad", sides={"blue": [veteran, average], "red": [mech]},
             winner=None, outcomes=outcomes, actor=cast.gm,
         )  # fmt: skip
-    refusals = caught.value.message_dict[f"outcomes.{average.pk}"]
+    # Each problem is filed under the unit's outcome, by the column it is about.
+    refusals = [
+        refusal
+        for path, problems in caught.value.message_dict.items()
+        if path.split(".")[:2] == ["outcomes", str(average.pk)]
+        for refusal in problems
+    ]
+    assert refusals
     assert problem in " ".join(refusals)
     assert all(refusal.startswith("2nd Squad") for refusal in refusals)
     assert not CampaignBattle.objects.exists()
@@ -312,7 +319,7 @@ def test_a_table_result_at_the_demoralisation_skill_is_demoralised_in_one_year_w
     with pytest.raises(ValidationError) as caught:
         record("none")
     assert caught.value.message_dict == {
-        f"outcomes.{ours.pk}": ["Ball Team: Skill brought down to 0 means demoralised: "
+        f"outcomes.{ours.pk}.removed": ["Ball Team: Skill brought down to 0 means demoralised: "
                                 "mark it demoralised"]
     }  # fmt: skip
     assert not CampaignBattle.objects.exists() and HistoryEntry.objects.count() == entries

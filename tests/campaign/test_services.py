@@ -619,7 +619,7 @@ def test_it_refuses_an_outcome_impossible_for_the_card_the_unit_fought_with(camp
         UnitOutcome(1, 0): "destroyed",
         UnitOutcome(2, 0, "destroyed"): "at most 1",
         UnitOutcome(0, 0, "destroyed"): "destroyed",
-        UnitOutcome(0, 3): "skill_lost is at most 2",
+        UnitOutcome(0, 3): "at most 2 Skill can be lost",
         UnitOutcome(0, 1, "demoralised"): "demoralised",
         UnitOutcome(0, 2): "Skill brought down to 1 means demoralised: mark it demoralised",
         UnitOutcome(1, 2, "destroyed"): "a unit leaves a battle once",

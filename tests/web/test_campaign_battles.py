@@ -186,8 +186,15 @@ def test_it_records_a_table_battles_result_and_checks_it_against_the_cards(clien
                          f"removed_{other.pk}": "none"})  # fmt: skip
     refused = client.post(_url("battle-record", world), data)
     assert refused.status_code == 400
-    assert "at most 1" in " ".join(refused.context["form"].errors[f"hits_lost_{red.pk}"])
-    data[f"hits_lost_{red.pk}"] = "0"
+    errors = refused.context["form"].errors
+    assert "at most 1 Hit can be lost" in " ".join(errors[f"hits_lost_{red.pk}"])
+    # Each problem shows in the column it is about, in words, not the form's field names.
+    data.update({f"hits_lost_{red.pk}": "0", f"skill_lost_{red.pk}": "9"})
+    errors = client.post(_url("battle-record", world), data).context["form"].errors
+    assert list(errors) == [f"skill_lost_{red.pk}"]
+    assert "Skill can be lost" in errors[f"skill_lost_{red.pk}"][0]
+    assert "skill_lost" not in errors[f"skill_lost_{red.pk}"][0]
+    data[f"skill_lost_{red.pk}"] = "0"
     response = client.post(_url("battle-record", world), data)
     assert response.status_code == 302
     recorded = CampaignBattle.objects.get(name="Hill 203")
