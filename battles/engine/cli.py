@@ -48,7 +48,7 @@ def format_account(result: BattleResult, log: Iterable[Event] | Mapping[str, Any
         # own, so that every die is shown: a damage line tells only its own unit's.
         told: list[Any] = []
         for r in rolls:
-            if kind in _TELLS_DICE and (kind != "damage" or r.who == e.unit):
+            if kind in _TELLS_DICE and (kind != "damage" or r.who == getattr(e, "unit", None)):
                 told.append(r)
             else:
                 lines.append(f"    {r.who} rolls {_die(r)}")
