@@ -13,14 +13,15 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
-from . import geometry
+from . import geometry, paths
 from .actions import Activate, AttackStep, MoveStep, RevealStep
+from .cards import Keyword
 from .combat import resolve_attack
 from .commander import BattleView
 from .dice import discard
 from .errors import IllegalActionError
 from .events import EndReason, RevealCause
-from .movement import execute_move, facing_after, path_problem
+from .movement import WATER_RATE, execute_move, facing_after, passage, path_problem
 from .shapes import shape
 from .sight import Sight
 from .state import BattleState
@@ -61,6 +62,9 @@ class Battle:
         """PathFinders by passage key (see ``movement.passage``)."""
         self.passages: dict[tuple[str, int], Passage] = {}
         """Each unit's passage by (unit id, terrain version): only a collapse changes one."""
+        self.joints: dict[str, tuple[tuple[Point, Point], ...]] = {}
+        """Each piece's joints with others (``movement.joints``), for ``joints_version``."""
+        self.joints_version = -1
         self.path_checks: dict[PathCheck, tuple[str | None, float]] = {}
         """``movement.path_problem`` answers, before the budget."""
         self.planned: dict[PlanAsked, tuple[Point, ...] | None] = {}
@@ -264,7 +268,7 @@ class Battle:
                 if move.facing is not None and not _finite(move.facing):
                     raise IllegalActionError(f"bad facing {move.facing!r}")
                 problem, cost = path_problem(self, unit, path, budget)
-                if problem and _may_open(self, unit, path, attacked):
+                if problem and _may_open(self, unit, path, attacked, budget):
                     # Attacks resolve at once: the building attacked first may fall and open
                     # the way. The move is judged when it comes (``perform``).
                     plans.append((path, None))
@@ -342,15 +346,32 @@ class Battle:
 
 
 def _finite(x: object) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return False
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False  # An int too big for a float is no place on any table, nor a direction.
 
 
-def _may_open(b: Battle, unit: UnitState, path: list[Point], attacked: list[Polygon]) -> bool:
+def _may_open(
+    b: Battle, unit: UnitState, path: list[Point], attacked: list[Polygon], budget: float
+) -> bool:
     """Whether a move refused now might be legal once a building attacked before it falls: it
-    is refused for more than its cost, and runs into one of those buildings."""
+    is refused for more than its cost, runs into one of those buildings, and is within the Move
+    left at the cheapest the fall could make it."""
     if path_problem(b, unit, path, math.inf)[0] is None:
         return False  # Only its cost is against it, and rubble makes no move cheaper.
-    return any(poly.crossed_by(p, q) for poly in attacked for p, q in pairwise(path))
+    legs = list(pairwise(path))
+    if not any(poly.crossed_by(p, q) for poly in attacked for p, q in legs):
+        return False
+    # Rubble is dearer than open ground but for water rubble under an Amphibious unit: at most
+    # that much saved where the path runs through the buildings attacked.
+    cost = paths.path_cost(path, passage(b, unit).cost_regions)
+    if unit.card.has(Keyword.AMPHIBIOUS):
+        inside = sum(poly.length_inside(p, q) for poly in attacked for p, q in legs)
+        cost -= (1.0 - WATER_RATE) * inside
+    return cost <= budget + 1e-6
 
 
 def _point(p: object) -> Point:

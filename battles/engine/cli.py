@@ -44,6 +44,15 @@ def format_account(result: BattleResult, log: Iterable[Event] | Mapping[str, Any
         if kind == "roll":
             rolls.append(e)
             continue
+        # Dice the line does not tell (a collapse roll passed, say) each get a line of their
+        # own, so that every die is shown: a damage line tells only its own unit's.
+        told: list[Any] = []
+        for r in rolls:
+            if kind in _TELLS_DICE and (kind != "damage" or r.who == getattr(e, "unit", None)):
+                told.append(r)
+            else:
+                lines.append(f"    {r.who} rolls {_die(r)}")
+        rolls = told
         line = _describe(e, rolls)
         rolls = []
         if line:
@@ -51,6 +60,10 @@ def format_account(result: BattleResult, log: Iterable[Event] | Mapping[str, Any
     lines.append("")
     lines.extend(format_result(result))
     return "\n".join(lines) + "\n"
+
+
+_TELLS_DICE = frozenset({"initiative", "move", "attack", "damage"})
+"""Events whose line tells the dice rolled just before them."""
 
 
 def _die(r: Any) -> str:

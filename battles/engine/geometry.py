@@ -477,8 +477,8 @@ def seams(polygons: Sequence[Polygon]) -> list[tuple[int, int, Point, Point]]:
     return found
 
 
-def _shared_stretch(a: Point, b: Point, c: Point, d: Point) -> tuple[Point, Point] | None:
-    """The stretch of a-b that c-d runs along, of positive length, or None."""
+def along_span(a: Point, b: Point, c: Point, d: Point) -> tuple[float, float] | None:
+    """The stretch (t0, t1) of a-b, of positive length, that runs along c-d, or None."""
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay
     length2 = dx * dx + dy * dy
@@ -493,7 +493,15 @@ def _shared_stretch(a: Point, b: Point, c: Point, d: Point) -> tuple[Point, Poin
     lo, hi = max(0.0, min(t0, t1)), min(1.0, max(t0, t1))
     if (hi - lo) * length <= EPSILON:
         return None
-    return (ax + lo * dx, ay + lo * dy), (ax + hi * dx, ay + hi * dy)
+    return lo, hi
+
+
+def _shared_stretch(a: Point, b: Point, c: Point, d: Point) -> tuple[Point, Point] | None:
+    """The stretch of a-b that c-d runs along, of positive length, or None."""
+    span = along_span(a, b, c, d)
+    if span is None:
+        return None
+    return _lerp(a, b, span[0]), _lerp(a, b, span[1])
 
 
 def _apart(p: Polygon, q: Polygon, c: Point, d: Point) -> bool:

@@ -29,6 +29,7 @@ from .terrain import TerrainPiece
 from .validation import (
     _BAD,
     _TERRAIN_FLAGS,
+    MAX_POINTS,
     _building_card,
     _Checker,
     _terrain_props,
@@ -246,8 +247,18 @@ def _parse_objectives(c: _Checker, data: Any, w: float, h: float) -> list[Object
         for j, s in enumerate(sides):
             if c.str_(s, f"{p}.sides[{j}]") is not _BAD and s in sides[:j]:
                 c.fail(f"{p}.sides[{j}]", f"names side {s!r} twice")
-        per_turn = c.int_(d.get("points_per_turn", 0), p + ".points_per_turn", 0)
-        at_end = c.int_(d.get("points_at_end", 0), p + ".points_at_end", 0)
+        per_turn = c.capped(
+            c.int_(d.get("points_per_turn", 0), p + ".points_per_turn", 0),
+            p + ".points_per_turn",
+            0,
+            MAX_POINTS,
+        )
+        at_end = c.capped(
+            c.int_(d.get("points_at_end", 0), p + ".points_at_end", 0),
+            p + ".points_at_end",
+            0,
+            MAX_POINTS,
+        )
         if per_turn is not _BAD and at_end is not _BAD and per_turn + at_end == 0:
             c.fail(p, "awards no points: set points_per_turn or points_at_end")
         point, radius, building = None, 0.0, None

@@ -10,6 +10,10 @@ roll except for walls. Entering a building through Breaching asks for a Skill ro
 once the unit reaches the wall: a unit a hazard stops short of it pays nothing.
 One roll per piece per move: a unit that starts inside a piece rolls only if it leaves and
 comes back in.
+
+Where two pieces meet edge to edge, the joint between them is inside both (E34): a path along
+it enters each (a roll for a hazard, a refusal for an obstacle), as a string along it is blocked
+(E1). The outer edge of a single piece is still outside it.
 """
 
 from __future__ import annotations
@@ -71,6 +75,9 @@ class Passage:
     """Regions with a different cost per inch (water for Amphibious units)."""
     key: PassageKey
     """The same key means the same passage."""
+    joints: tuple[tuple[int, Point, Point], ...] = ()
+    """(obstacle index, c, d): a stretch c-d where obstacle meets another piece edge to edge,
+    which is inside it (E34)."""
 
 
 def passage(b: Battle, unit: UnitState) -> Passage:
@@ -79,6 +86,28 @@ def passage(b: Battle, unit: UnitState) -> Passage:
     found = b.passages.get(key)
     if found is None:
         found = b.passages[key] = _passage(b, unit)
+    return found
+
+
+def joints(b: Battle) -> dict[str, tuple[tuple[Point, Point], ...]]:
+    """Each terrain piece's and standing building's joints: the stretches of its boundary where
+    another meets it edge to edge, their insides on opposite sides (``geometry.seams``)."""
+    version = b.state.terrain_version
+    if b.joints_version == version:
+        return b.joints
+    tables = b.state.scenario.tables
+    found = tables.opening_joints if version == 0 else None
+    if found is None:
+        pieces = [(t.id, t.polygon) for t in b.state.terrain]
+        pieces += [(bs.id, bs.polygon) for bs in b.state.buildings.values() if not bs.collapsed]
+        by_id: dict[str, list[tuple[Point, Point]]] = {}
+        for i, j, c, d in geometry.seams([poly for _, poly in pieces]):
+            by_id.setdefault(pieces[i][0], []).append((c, d))
+            by_id.setdefault(pieces[j][0], []).append((c, d))
+        found = {k: tuple(v) for k, v in by_id.items()}
+        if version == 0:
+            tables.opening_joints = found
+    b.joints, b.joints_version = found, version
     return found
 
 
@@ -102,7 +131,9 @@ def _passage(b: Battle, unit: UnitState) -> Passage:
             blocked.append(bs.id)
             polys.append(bs.polygon)
     key: PassageKey = (tuple(blocked), amphibious, False, b.state.terrain_version)
-    return Passage(tuple(polys), tuple(regions), key)
+    found = joints(b)
+    edges = tuple((i, c, d) for i, pid in enumerate(blocked) for c, d in found.get(pid, ()))
+    return Passage(tuple(polys), tuple(regions), key, edges)
 
 
 def finder(b: Battle, p: Passage) -> PathFinder:
@@ -112,10 +143,11 @@ def finder(b: Battle, p: Passage) -> PathFinder:
         # The scenario's finders serve every battle over its table: one visibility graph each.
         scenario = b.state.scenario
         shared = scenario.tables.finders
-        key = FinderKey(p.obstacles, p.cost_regions)
+        seams = tuple((c, d) for _, c, d in p.joints)
+        key = FinderKey(p.obstacles, p.cost_regions, seams)
         pf = shared.get(key)
         if pf is None:
-            pf = shared[key] = PathFinder(p.obstacles, scenario.bounds, p.cost_regions)
+            pf = shared[key] = PathFinder(p.obstacles, scenario.bounds, p.cost_regions, seams)
         b.finders[p.key] = pf
     return pf
 
@@ -148,6 +180,13 @@ def _path_problem(b: Battle, unit: UnitState, path: list[Point]) -> tuple[str | 
         for i, poly in enumerate(p.obstacles):
             if poly.crossed_by(a, c):
                 inside[i] += poly.length_inside(a, c)
+                if inside[i] > GRAZE:
+                    return f"the path crosses terrain {unit.id} may not enter", 0.0
+        # A joint with another piece is inside the obstacle too (E34).
+        for i, d, e in p.joints:
+            span = geometry.along_span(a, c, d, e)
+            if span is not None:
+                inside[i] += (span[1] - span[0]) * math.dist(a, c)
                 if inside[i] > GRAZE:
                     return f"the path crosses terrain {unit.id} may not enter", 0.0
     if any(poly.contains_strictly(path[-1]) for poly in p.obstacles):
@@ -258,9 +297,11 @@ def execute_move(
 
 def facing_after(path: list[Point], named: float | None, facing: float) -> float:
     """The facing after walking ``path`` (its start first) from ``facing``: the one the unit
-    names, or else the way its last leg went (E16), as the log has it."""
-    if named is None and len(path) > 1 and path[-1] != path[0]:
-        named = geometry.bearing(path[-2], path[-1])
+    names, or else the way its last leg with length went (E16), as the log has it: a waypoint
+    repeated at the end is no leg and no direction."""
+    if named is None:
+        legs = zip(path[-2::-1], path[:0:-1], strict=True)  # the last leg first
+        named = next((geometry.bearing(a, c) for a, c in legs if a != c), None)
     return facing if named is None else geometry.rnd(named % 360.0) % 360.0
 
 
@@ -273,17 +314,21 @@ def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float,
     found: list[tuple[float, str, Polygon]] = []
     sure = card.has(Keyword.SURE_FOOTED)
     around = paths.box(path)
+    # A path along a joint between two pieces enters both (E34).
+    edges = joints(b)
     for t in b.state.terrain:
         if t.props.hazard and (t.props.wall or not sure):
             if not paths.boxes_meet(around, t.polygon.bbox):
                 continue  # never entered
-            hit = paths.first_entry(path, t.polygon, from_outside=True)
+            hit = paths.first_entry(path, t.polygon, from_outside=True, joints=edges.get(t.id, ()))
             if hit is not None:
                 found.append((hit[2], "hazard", t.polygon))
     breaching = card.has(Keyword.BREACHING)
     for bs in b.state.buildings.values():
         if breaching and not bs.collapsed and not bs.card.admits_size(card.size):
-            hit = paths.first_entry(path, bs.polygon, from_outside=True)
+            hit = paths.first_entry(
+                path, bs.polygon, from_outside=True, joints=edges.get(bs.id, ())
+            )
             if hit is not None:
                 found.append((hit[2], "breach", bs.polygon))
     found.sort(key=_decided_at)

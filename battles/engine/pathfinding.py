@@ -3,7 +3,9 @@
 A `PathFinder` is built once per set of obstacles (the pieces one unit may not enter) and answers
 many queries; a scenario keeps its finders (`tables.ScenarioTables.finders`), so every battle
 over its table reuses one graph. Pieces that touch seal the seam between them, and so does the
-table edge. Costs come from `paths` (water for Amphibious units).
+table edge; so does an obstacle's joint with a piece that is no obstacle (a wood against a hill,
+deep water against a ford), which is inside the obstacle (E34). Costs come from `paths` (water
+for Amphibious units).
 """
 
 from __future__ import annotations
@@ -13,7 +15,17 @@ import math
 from collections.abc import Sequence
 from itertools import count, pairwise
 
-from .geometry import _TAU, EPSILON, CostRegion, Point, Polygon, _clipped, _cross, _lerp
+from .geometry import (
+    _TAU,
+    EPSILON,
+    CostRegion,
+    Point,
+    Polygon,
+    _clipped,
+    _cross,
+    _lerp,
+    runs_along,
+)
 from .paths import path_cost, segment_cost
 
 # Depth of the frames that stand in for "off the table" when a path hugs the table edge.
@@ -125,8 +137,12 @@ class PathFinder:
         obstacles: Sequence[Polygon],
         bounds: tuple[float, float, float, float] = (0.0, 0.0, 24.0, 24.0),
         cost_regions: Sequence[CostRegion] = (),
+        seams: Sequence[tuple[Point, Point]] = (),
     ) -> None:
         self.obstacles: tuple[Polygon, ...] = tuple(obstacles)
+        self.seams: tuple[tuple[Point, Point], ...] = tuple(seams)
+        """Stretches of an obstacle's boundary where another piece meets it edge to edge: inside
+        the obstacle (E34), so no path runs along them."""
         x0, y0, x1, y1 = (float(v) for v in bounds)
         if not (x0 < x1 and y0 < y1):
             raise ValueError(f"bounds must be (min x, min y, max x, max y), got {bounds!r}")
@@ -207,7 +223,8 @@ class PathFinder:
         finder = self._without.get(indices)
         if finder is None:
             kept = [o for i, o in enumerate(self.obstacles) if i not in indices]
-            finder = PathFinder(kept, self.bounds, self.cost_regions)
+            # The joints stay: at worst the way out is planned a hair stricter than checked.
+            finder = PathFinder(kept, self.bounds, self.cost_regions, self.seams)
             self._without[indices] = finder
         return finder
 
@@ -313,6 +330,9 @@ class PathFinder:
             return False
         lo_x, hi_x = min(a[0], b[0]) - EPSILON, max(a[0], b[0]) + EPSILON
         lo_y, hi_y = min(a[1], b[1]) - EPSILON, max(a[1], b[1]) + EPSILON
+        for c, d in self.seams:
+            if runs_along(a, b, c, d):
+                return True
         touched = []
         for wall in self._walls:
             x0, y0, x1, y1 = wall.bbox

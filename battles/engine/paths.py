@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
-from .geometry import EPSILON, CostRegion, Point, Polygon, _lerp
+from .geometry import EPSILON, CostRegion, Point, Polygon, _lerp, along_span
 
 
 def _cost_pieces(
@@ -161,9 +161,16 @@ def boxes_meet(a: Box, b: Box) -> bool:
 
 
 def first_entry(
-    path: Sequence[Point], polygon: Polygon, *, from_outside: bool = False
+    path: Sequence[Point],
+    polygon: Polygon,
+    *,
+    from_outside: bool = False,
+    joints: Sequence[tuple[Point, Point]] = (),
 ) -> tuple[int, Point, float] | None:
     """Where the path first enters the polygon's interior: (segment index, point, distance).
+
+    ``joints`` are the stretches of its boundary where another piece meets it edge to edge: a
+    path running along one is inside both (E34), so it enters there too.
 
     The distance is measured along the path (length, not cost). A path that starts strictly
     inside enters at once: (0, path[0], 0.0) — unless from_outside is True, in which case the
@@ -183,6 +190,8 @@ def first_entry(
             walked += step
             continue
         spans = list(polygon._inside_spans(a, b))
+        if joints:
+            spans = _with_joints(spans, a, b, joints)
         if skipping:
             # Events are clamped, so a stretch that goes on from the segment's start is exactly 0.
             if spans and spans[0][0] == 0.0:
@@ -196,3 +205,19 @@ def first_entry(
             return index, _lerp(a, b, t), walked + t * step
         walked += step
     return None
+
+
+def _with_joints(
+    spans: list[tuple[float, float]], a: Point, b: Point, joints: Sequence[tuple[Point, Point]]
+) -> list[tuple[float, float]]:
+    """The interior stretches of a-b with those running along a joint added, merged in order."""
+    extra = [span for c, d in joints if (span := along_span(a, b, c, d)) is not None]
+    if not extra:
+        return spans
+    merged: list[tuple[float, float]] = []
+    for t0, t1 in sorted(spans + extra):
+        if merged and t0 <= merged[-1][1] + EPSILON:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], t1))
+        else:
+            merged.append((t0, t1))
+    return merged

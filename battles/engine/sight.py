@@ -4,8 +4,9 @@ A line from A to B is blocked when it crosses the interior of a sight-blocking p
 or a standing building) that holds neither A nor B strictly inside. A point exactly on a piece's
 edge is outside it: units walking around a wood hug its edge, and must not see through it. Two
 pieces laid edge to edge are one for a string along the joint: it is blocked.
-Units in the same rubble field or building always see each other; two in the same wood or on
-the same hill see each other only when no other sight-blocking piece lies between them. Aerial
+Units in the same rubble field or building always see each other, whether or not the rubble
+blocks sight; two in the same wood or on the same hill see each other only when no other
+sight-blocking piece lies between them. Aerial
 units are never blocked and never concealed, and never inside a piece: they fly over it.
 
 Sight depends only on positions and on the terrain, and the terrain changes only when a building
@@ -40,6 +41,9 @@ class Sight:
         self._buildings: list[tuple[str, Polygon]] = []
         # Pieces whose occupants always see each other: rubble fields and buildings.
         self._mutual: frozenset[str] = _NOWHERE
+        # Rubble fields that block no sight: no cover, but their occupants see each other too.
+        self._open_fields: list[tuple[str, Polygon]] = []
+        self._in_open_field: dict[Point, frozenset[str]] = {}
         # Stretches where two sight-blocking pieces meet edge to edge (``geometry.seams``).
         self._seams: list[tuple[str, str, Point, Point]] = []
         self._lines: dict[tuple[Point, Point], bool] = {}
@@ -53,20 +57,20 @@ class Sight:
         self._lines.clear()
         self._inside.clear()
         self._building_at.clear()
+        self._in_open_field.clear()
         blockers = [(t.id, t.polygon) for t in self.state.terrain if t.props.blocks_sight]
         standing = [(b.id, b.polygon) for b in self.state.buildings.values() if not b.collapsed]
         self._blockers = blockers + standing
         self._buildings = standing
         fallen = self.state.buildings
         rubble = kind_defaults("rubble")
+        fields = [
+            t for t in self.state.terrain if t.id in fallen or kind_defaults(t.kind) is rubble
+        ]
         self._mutual = frozenset(
-            [i for i, _ in standing]
-            + [
-                t.id
-                for t in self.state.terrain
-                if t.props.blocks_sight and (t.id in fallen or kind_defaults(t.kind) is rubble)
-            ]
+            [i for i, _ in standing] + [t.id for t in fields if t.props.blocks_sight]
         )
+        self._open_fields = [(t.id, t.polygon) for t in fields if not t.props.blocks_sight]
         self._boxes = [
             (i, poly, x0 - EPSILON, y0 - EPSILON, x1 + EPSILON, y1 + EPSILON)
             for i, poly in self._blockers
@@ -118,9 +122,28 @@ class Sight:
             ina, inb = self.pieces_at(a), self.pieces_at(b)
             # In the same rubble field or building they see each other; anywhere else (the same
             # wood or hill included) only past the pieces holding neither of them.
-            clear = not (ina & inb).isdisjoint(self._mutual) or self._measure(a, b, ina | inb)
+            clear = (
+                not (ina & inb).isdisjoint(self._mutual)
+                or self._in_one_open_field(a, b)
+                or self._measure(a, b, ina | inb)
+            )
             self._lines[key] = clear
         return clear
+
+    def _open_fields_at(self, p: Point) -> frozenset[str]:
+        """Ids of the rubble fields that block no sight strictly holding ``p``."""
+        found = self._in_open_field.get(p)
+        if found is None:
+            found = frozenset(i for i, poly in self._open_fields if poly.contains_strictly(p))
+            self._in_open_field[p] = found or _NOWHERE
+        return found
+
+    def _in_one_open_field(self, a: Point, b: Point) -> bool:
+        """Whether both points lie in one rubble field that blocks no sight: they see each other
+        there as in any rubble field, whatever lies between (a wood within it)."""
+        if not self._open_fields:
+            return False
+        return not self._open_fields_at(a).isdisjoint(self._open_fields_at(b))
 
     def _measure(self, a: Point, b: Point, holding: frozenset[str]) -> bool:
         """No blocker but those ``holding`` an end is crossed by a-b (``a`` has the lower x)."""
@@ -146,8 +169,13 @@ class Sight:
         return self.line_clear(a_pos or a.position, b.position)
 
     def same_piece(self, a: Point, b: Point) -> bool:
-        """Whether both points lie inside one sight-blocking piece."""
-        return not self.pieces_at(a).isdisjoint(self.pieces_at(b))
+        """Whether both points lie inside one sight-blocking piece, or one rubble field (which
+        lets its occupants see each other, concealed or not, even when it blocks no sight)."""
+        if not self.pieces_at(a).isdisjoint(self.pieces_at(b)):
+            return True
+        if self._version != self.state.terrain_version:
+            self._refresh()
+        return self._in_one_open_field(a, b)
 
     def in_one_piece(self, a: UnitState, b: UnitState, a_pos: Point | None = None) -> bool:
         """Whether units ``a`` (optionally at ``a_pos``) and ``b`` stand in one sight-blocking

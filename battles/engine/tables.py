@@ -67,6 +67,7 @@ class FinderKey(NamedTuple):
 
     obstacles: tuple[Polygon, ...]
     cost_regions: tuple[CostRegion, ...]
+    seams: tuple[tuple[Point, Point], ...] = ()
 
 
 def card_shots(attacker: UnitCard, skill: int, target: Card, ruleset: Ruleset) -> tuple[Shot, ...]:
@@ -155,6 +156,9 @@ class ScenarioTables:
         self.opening_seams: list[tuple[str, str, Point, Point]] | None = None
         """Where two sight-blocking pieces of the opening table meet edge to edge (``Sight``):
         the same in every battle of the scenario, found by its first."""
+        self.opening_joints: dict[str, tuple[tuple[Point, Point], ...]] | None = None
+        """Where each piece or standing building of the opening table meets another edge to edge
+        (``movement.joints``): the same in every battle of the scenario, found by its first."""
         self.opening_lines: dict[int, bool] = {}
         """The commander's lines between grid squares over the opening table, every building
         standing (``board.Board.sees``): every battle of the scenario starts on that table, and

@@ -58,6 +58,13 @@ class _Checker:
             return self.fail(path, f"must be finite, got {value}")
         return self._bounded(v, path, lo, hi)
 
+    def capped(self, v: Any, path: str, lo: float, hi: float, unit: str = "") -> Any:
+        """``v`` (already checked from below against ``lo``), refused past ``hi`` in the card
+        library's words; a value too small is still told "at least", as it always was."""
+        if v is not _BAD and v > hi:
+            return self.fail(path, f"must be {_show(lo)}..{_show(hi)}{unit}, got {_show(v)}")
+        return v
+
     def positive(self, value: Any, path: str) -> Any:
         v = self.num(value, path)
         if v is not _BAD and v <= 0:
@@ -152,6 +159,13 @@ MAX_TEXT = 200
 """Characters of any other string (names, ids, kinds)."""
 MAX_DEPTH = 12
 """Nesting of lists and objects; a scenario needs 7 (sides, units, card, weapons, weapon)."""
+MAX_CARD_NUMBER = 99
+"""Power, Resistance, Melee, Hits and uses on a card, as the card library has it: two digits, far
+past any card for six-sided dice; bigger ones only overflow the odds the commander works out."""
+MAX_MOVE = 1000.0
+"""Inches of Move, as the card library has it."""
+MAX_POINTS = 9999
+"""Points an objective awards, per turn or at the end."""
 
 _COUNTED = (
     ("terrain", MAX_TERRAIN, "terrain pieces"),
@@ -292,7 +306,11 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
     if name == CLOSE_COMBAT:
         c.fail(path + ".name", f"{CLOSE_COMBAT!r} names close combat (Melee or Ramming): rename it")
-    power = c.int_(d.get("power"), path + ".power", 0) if "power" in d else _BAD
+    power = (
+        c.capped(c.int_(d.get("power"), path + ".power", 0), path + ".power", 0, MAX_CARD_NUMBER)
+        if "power" in d
+        else _BAD
+    )
     rng = c.positive(d.get("range"), path + ".range") if "range" in d else _BAD
     aa = c.bool_(d.get("aa", False), path + ".aa")
     bonly = c.bool_(d.get("buildings_only", False), path + ".buildings_only")
@@ -303,7 +321,11 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
     if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
         c.fail(path + ".max_size", f"must be at least min_size {lo}, got {hi}")
     uses = d.get("uses")
-    uses = None if uses is None else c.int_(uses, path + ".uses", 1)
+    uses = (
+        None
+        if uses is None
+        else c.capped(c.int_(uses, path + ".uses", 1), path + ".uses", 1, MAX_CARD_NUMBER)
+    )
     if len(c.problems) != before:
         return None
     return Weapon(name, power, rng, aa, bonly, lo, hi, uses)
@@ -321,12 +343,31 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
         return None
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
     skill = c.int_(d["skill"], path + ".skill", 2, 5) if "skill" in d else _BAD
-    move = c.num(d["move"], path + ".move", 0) if "move" in d else _BAD
-    res = c.int_(d["resistance"], path + ".resistance", 0) if "resistance" in d else _BAD
-    hits = c.int_(d["hits"], path + ".hits", 1) if "hits" in d else _BAD
+    move = (
+        c.capped(c.num(d["move"], path + ".move", 0), path + ".move", 0, MAX_MOVE, " inches")
+        if "move" in d
+        else _BAD
+    )
+    res = _BAD
+    if "resistance" in d:
+        res = c.capped(
+            c.int_(d["resistance"], path + ".resistance", 0),
+            path + ".resistance",
+            0,
+            MAX_CARD_NUMBER,
+        )
+    hits = (
+        c.capped(c.int_(d["hits"], path + ".hits", 1), path + ".hits", 1, MAX_CARD_NUMBER)
+        if "hits" in d
+        else _BAD
+    )
     size = c.int_(d["size"], path + ".size", 1, 5) if "size" in d else _BAD
     melee = d.get("melee")
-    melee = None if melee is None else c.int_(melee, path + ".melee", 0)
+    melee = (
+        None
+        if melee is None
+        else c.capped(c.int_(melee, path + ".melee", 0), path + ".melee", 0, MAX_CARD_NUMBER)
+    )
     weapons: list[Weapon] = []
     for i, w in enumerate(c.list_(d.get("weapons", []), path + ".weapons")):
         wp = _weapon(c, w, f"{path}.weapons[{i}]")
@@ -416,8 +457,19 @@ def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
     if d is None:
         return None
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
-    res = c.int_(d["resistance"], path + ".resistance", 0) if "resistance" in d else _BAD
-    hits = c.int_(d["hits"], path + ".hits", 1) if "hits" in d else _BAD
+    res = _BAD
+    if "resistance" in d:
+        res = c.capped(
+            c.int_(d["resistance"], path + ".resistance", 0),
+            path + ".resistance",
+            0,
+            MAX_CARD_NUMBER,
+        )
+    hits = (
+        c.capped(c.int_(d["hits"], path + ".hits", 1), path + ".hits", 1, MAX_CARD_NUMBER)
+        if "hits" in d
+        else _BAD
+    )
     admits = None
     if d.get("admits") is not None:
         a = c.obj(d["admits"], path + ".admits", {"min_size", "max_size"}, set())

@@ -50,3 +50,25 @@ def test_python_dash_m_runs_the_engine():
         check=True,
     )
     assert json.loads(out.stdout)["log"]["events"][0]["seed"] == 2
+
+
+def test_the_account_shows_every_die_a_collapse_roll_passed_included():
+    from battles.engine import AttackStep
+    from battles.engine.events import End, EndReason
+    from battles.engine.result import BattleResult
+
+    from .helpers import act, battle, building, scenario, square, unit
+
+    cannon = [{"name": "Cannon", "power": 5, "range": 12}]
+    house = building("h", square(10, 0, 14, 4), resistance=0, hits=1, admits=(1, 3))
+    sc = scenario(
+        [unit("gun", (4, 2), weapons=cannon)],
+        [unit("rin", (13, 2), skill=3), unit("rin2", (11, 2), skill=3)],
+        buildings=[house],
+    )
+    b = battle(sc, [6, 1, 2, 6])  # the house falls; rin passes its roll, rin2 fails
+    act(b, "gun", AttackStep("h", "Cannon"))
+    b.emit(End(EndReason.TURN_LIMIT, 1, None))
+    text = format_account(BattleResult.from_state(b.state), b.log)
+    assert "    rin rolls collapse 2 vs 3 (success)\n" in text
+    assert "rin2 takes 1 damage, 1 Hits left [collapse 6 vs 3 (failure)]" in text

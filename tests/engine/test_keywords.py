@@ -154,6 +154,14 @@ def test_fixed_mount_faces_the_way_it_drove():
     assert b.state.units["a"].facing == 90
 
 
+def test_fixed_mount_faces_the_way_of_its_last_leg_with_length():
+    # The last waypoint repeated is a leg of no length, and no direction: it faces north still.
+    sc = scenario([unit("t", (5, 2), facing=0, keywords=["fixed_mount"])], [unit("r", (5, 14))])
+    b = battle(sc)
+    move = of(act(b, "t", MoveStep(((5, 8), (5, 8)))), "move")[0]
+    assert move.facing == 90 and b.state.units["t"].facing == 90
+
+
 def test_fixed_mount_with_move_and_fire_may_turn_then_fire():
     sc = scenario(
         [unit("a", (2, 2), facing=90, keywords=["fixed_mount", "move_and_fire"])],
@@ -236,6 +244,25 @@ def test_a_move_after_an_attack_that_no_fall_could_open_is_refused_before_anythi
         with pytest.raises(IllegalActionError, match="may not move"):
             act(b, "s", MoveStep(((2, 5),)), AttackStep("h", "Cannon"), MoveStep(second))
     assert len(b.log) == logged and not b.state.buildings["h"].collapsed
+
+
+def test_a_move_after_an_attack_over_the_move_left_and_through_the_house_is_refused_at_once():
+    # Through the house fired at, but 9" of Move 6 (or 7" of the 5" left): no fall makes it
+    # legal, so nothing happens, the house untouched.
+    house = building("h", square(4, 3, 8, 7), resistance=0, hits=1, rubble={"kind": "open"})
+    for keywords, steps in (
+        (["move_and_fire"], (AttackStep("h", "Cannon"), MoveStep(((10, 5),)))),
+        (
+            ["split_movement"],
+            (MoveStep(((2, 5),)), AttackStep("h", "Cannon"), MoveStep(((9, 5),))),
+        ),
+    ):
+        tank = unit("t", (1, 5), size=4, move=6, weapons=CANNON, keywords=keywords)
+        b = battle(scenario([tank], [unit("r", (22, 22))], buildings=[house]), [6, 1])
+        logged = len(b.log)
+        with pytest.raises(IllegalActionError, match="may not move"):
+            act(b, "t", *steps)
+        assert len(b.log) == logged and not b.state.buildings["h"].collapsed
 
 
 def test_move_and_fire_is_a_permission_not_a_general_rule():

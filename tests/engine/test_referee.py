@@ -402,6 +402,32 @@ def test_planted_a_breach_paid_for_a_building_never_entered_is_caught():
     assert ("breaching", move_at) in _rules(scn, faulty)
 
 
+def test_planted_a_walk_along_a_joint_without_its_rolls_or_through_its_woods_is_caught():
+    # E34: a joint between two pieces laid edge to edge is inside both.
+    from battles.engine import Activate
+
+    rubble = [
+        piece("r1", "rubble", square(2, 4, 4, 12)),
+        piece("r2", "rubble", square(4, 4, 6, 12)),
+    ]
+    sc = scenario([unit("a", (4, 3), move=12)], [unit("b", (20, 20))], terrain=rubble)
+    scn, events = _log(sc, [1, 1], ("blue", Activate("a", (MoveStep(((4, 13),)),))))
+    assert not _broken(scn, events)
+    faulty = [e for e in events if not (e["kind"] == "roll" and e["purpose"] == "terrain")]
+    move_at = next(i for i, e in enumerate(faulty) if e["kind"] == "move")
+    assert ("terrain", move_at) in _rules(scn, faulty)
+
+    woods = [piece("w1", "woods", square(2, 4, 4, 12)), piece("w2", "woods", square(4, 4, 6, 12))]
+    sc = scenario([unit("a", (4, 3), move=14)], [unit("b", (20, 20))], terrain=woods)
+    scn, events = _log(sc, [], ("blue", Activate("a", (MoveStep(((6.5, 3), (6.5, 13))),))))
+    assert not _broken(scn, events)
+    move_at = next(i for i, e in enumerate(events) if e["kind"] == "move")
+    faulty = copy.deepcopy(events)
+    faulty[move_at]["path"] = [[4.0, 3.0], [4.0, 13.0]]
+    faulty[move_at]["cost"] = 10.0
+    assert ("movement", move_at) in _rules(scn, faulty)
+
+
 # Mutations of real logs, one rule broken each: (name, the rule the referee must name, how).
 
 

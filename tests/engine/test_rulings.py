@@ -1,4 +1,4 @@
-"""Rulings E26-E33 (`docs/rules.md` §4): where the texts leave a choice open, what the engine
+"""Rulings E26-E34 (`docs/rules.md` §4): where the texts leave a choice open, what the engine
 chose, played out with fixed dice."""
 
 from __future__ import annotations
@@ -212,3 +212,83 @@ def test_e33_the_blow_back_obeys_what_guards_the_unit_it_strikes_not_the_striker
     assert b.state.units["r"].hits == 1
     with pytest.raises(IllegalActionError, match="outside the front arc"):
         act(b, "fm", AttackStep("r", CLOSE_COMBAT))
+
+
+def test_e34_a_joint_between_two_pieces_is_inside_both():
+    # A path along the joint of two pieces laid edge to edge enters both: two abutting woods and
+    # two houses sharing a wall that admit nobody refuse it, as a lake drawn in two halves does.
+    woods = [piece("w1", "woods", square(2, 4, 4, 12)), piece("w2", "woods", square(4, 4, 6, 12))]
+    houses = [
+        building("h1", square(8, 4, 10, 12), admits=None),
+        building("h2", square(10, 4, 12, 12), admits=None),
+    ]
+    lake = [piece("l1", "water", square(4, 8, 12, 16)), piece("l2", "water", square(12, 8, 20, 16))]
+    for start, end, terrain, buildings in [
+        ((4, 3), (4, 13), woods, []),
+        ((10, 3), (10, 13), [], houses),
+        ((12, 6), (12, 18), lake, []),
+    ]:
+        sc = scenario(
+            [unit("a", start, move=12)], [unit("b", (22, 22))], terrain=terrain, buildings=buildings
+        )
+        with pytest.raises(IllegalActionError, match="crosses terrain a may not enter"):
+            act(battle(sc), "a", MoveStep((end,)))
+    # Along the joint of two rubble fields: a roll for each, in turn; a 6 stops it at the edge.
+    rubble = [
+        piece("r1", "rubble", square(2, 4, 4, 12)),
+        piece("r2", "rubble", square(4, 4, 6, 12)),
+    ]
+    sc = scenario([unit("a", (4, 3), move=12)], [unit("b", (20, 20))], terrain=rubble)
+    ev = act(battle(sc, [1, 1]), "a", MoveStep(((4, 13),)))
+    assert [(r.purpose, r.outcome) for r in of(ev, "roll")] == [("terrain", "success")] * 2
+    move = of(act(battle(sc, [6]), "a", MoveStep(((4, 13),))), "move")[0]
+    assert move.halted and move.path == ((4, 3), (4, 3.99))
+    # A wall laid in two segments is a wall at their joint too: Sure-Footed still rolls for it.
+    walls = [
+        piece("wa", "wall", square(0, 10, 10, 10.2)),
+        piece("wb", "wall", square(10, 10, 20, 10.2)),
+    ]
+    sure = unit("a", (10, 5), move=12, keywords=["sure_footed"])
+    ev = act(
+        battle(scenario([sure], [unit("b", (22, 22))], terrain=walls), [6]),
+        "a",
+        MoveStep(((10, 15),)),
+    )
+    assert of(ev, "move")[0].halted and len(of(ev, "roll")) == 1
+    # Walking along the outer edge of one wood still enters nothing.
+    sc = scenario([unit("a", (2, 3), move=12)], [unit("b", (20, 20))], terrain=woods[:1])
+    assert not of(act(battle(sc), "a", MoveStep(((2, 13),))), "roll")
+
+
+def test_e34_the_planner_does_not_route_along_a_joint_it_may_not_walk():
+    # In the bundled river crossing the deep water meets the ford edge to edge at x=16. A unit
+    # that may not enter deep water is planned through the ford, and rolls for it.
+    from battles.engine.movement import path_problem, plan_path
+    from battles.engine.scenarios import load_reference
+
+    terrain = [t for t in load_reference("river-crossing").terrain]
+    pieces = [
+        {"id": t.id, "kind": t.kind, "polygon": [list(q) for q in t.polygon.points]}
+        for t in terrain
+    ]
+    sc = scenario(
+        [unit("t", (16, 7), move=8)], [unit("r", (22, 22))], terrain=pieces, ruleset="one_year_war"
+    )
+    b = battle(sc, [6])
+    t = b.state.units["t"]
+    path = plan_path(b, t, (16, 15), 8)
+    assert path is not None and len(path) > 1 and all(q[0] > 16 for q in path[1:])
+    assert path_problem(b, t, path, 8)[0] is None
+    move = of(act(b, "t", MoveStep(tuple(path[1:]))), "move")[0]
+    assert move.halted and move.path[-1][1] < 9
+
+
+def test_e34_pieces_touching_only_at_a_corner_leave_the_point_open():
+    # A point has no width to be inside: a move and a string through the corner where two woods
+    # touch are allowed (the planner, stricter, never routes through it).
+    woods = [piece("w1", "woods", square(0, 4, 4, 8)), piece("w2", "woods", square(4, 8, 8, 12))]
+    sc = scenario([unit("a", (0.5, 11.5), move=12)], [unit("b", (7.5, 4.5))], terrain=woods)
+    b = battle(sc)
+    assert b.sight.line_clear((0.5, 11.5), (7.5, 4.5))
+    move = of(act(b, "a", MoveStep(((7.5, 4.5),))), "move")[0]
+    assert move.path == ((0.5, 11.5), (7.5, 4.5))

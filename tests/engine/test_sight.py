@@ -217,6 +217,18 @@ def test_units_in_the_same_wood_see_each_other_when_nothing_else_lies_between():
     assert (shot.target, shot.outcome) == ("b", "damage")
 
 
+def test_units_in_the_same_rubble_field_see_each_other_even_when_it_blocks_no_sight():
+    # The sentence is for every rubble field: one that blocks no sight still lets its occupants
+    # see each other past a wood within it.
+    rubble = piece("rb", "rubble", square(0, 0, 20, 4), blocks_sight=False)
+    wood = piece("wood", "woods", square(8, 0, 10, 4))
+    sc = scenario([unit("a", (2, 2))], [unit("b", (12, 2))], terrain=[rubble, wood])
+    b = battle(sc, [1, 6, 1])
+    assert b.sight.line_clear((2, 2), (12, 2)) and not b.sight.line_clear((2, 2), (12, 4.5))
+    shot = of(act(b, "a", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.target, shot.outcome) == ("b", "damage")
+
+
 def test_units_in_the_same_rubble_field_see_each_other_past_a_wood_within_it():
     rubble = piece("rb", "rubble", square(0, 0, 20, 4))
     wood = piece("wood", "woods", square(8, 0, 10, 4))

@@ -113,6 +113,15 @@ def test_the_commander_is_never_trusted():
             b.perform("blue", bad)  # type: ignore[arg-type]
 
 
+def test_a_waypoint_or_facing_of_hundreds_of_digits_is_refused_not_a_crash():
+    # An int too big for a float is no place on the table and no direction: refused like inf.
+    b = battle(scenario([unit("a", (2, 2))], [unit("b", (8, 2))]))
+    for step in (MoveStep(((10**400, 2),)), MoveStep(((3, 2),), facing=10**400)):
+        with pytest.raises(IllegalActionError):
+            b.perform("blue", Activate("a", (step,)))
+    assert not b.state.units["a"].activated
+
+
 def test_an_attack_that_no_end_of_the_move_allows_is_refused_before_the_move():
     # Bad input gets a clear error and nothing half-done: a Move and Fire unit whose attack is
     # out of range from where its move ends is refused with nothing logged, moved or rolled.

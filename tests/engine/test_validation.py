@@ -147,6 +147,39 @@ def test_a_number_of_hundreds_of_digits_is_refused_not_a_crash():
     ]
 
 
+def test_card_numbers_and_points_have_an_upper_bound():
+    # A Hits or Resistance of 400 digits fits no float: refused by field, never an overflow once
+    # units engage.
+    huge = 10**400
+    gun = [{"name": "Gun", "power": huge, "range": 12, "uses": huge}]
+    a = unit("a", (2, 2), hits=huge, resistance=huge, melee=huge, move=1e300, weapons=gun)
+    objective = {"id": "o", "point": [12, 12], "radius": 2, "sides": ["blue"]}
+    objective |= {"points_per_turn": huge, "points_at_end": 10**5}
+    got = problems(
+        scenario(
+            [a],
+            [unit("b", (20, 20))],
+            objectives=[objective],
+            buildings=[building("h", square(10, 0, 14, 4), resistance=huge, hits=100)],
+        )
+    )
+    card_at = "sides[0].units[0].card"
+    assert sorted(got) == sorted(
+        [
+            (f"{card_at}.move", "must be 0..1000 inches, got 1e+300"),
+            (f"{card_at}.resistance", "must be 0..99, got a number of 401 digits"),
+            (f"{card_at}.hits", "must be 1..99, got a number of 401 digits"),
+            (f"{card_at}.melee", "must be 0..99, got a number of 401 digits"),
+            (f"{card_at}.weapons[0].power", "must be 0..99, got a number of 401 digits"),
+            (f"{card_at}.weapons[0].uses", "must be 1..99, got a number of 401 digits"),
+            ("buildings[0].card.resistance", "must be 0..99, got a number of 401 digits"),
+            ("buildings[0].card.hits", "must be 1..99, got 100"),
+            ("objectives[0].points_per_turn", "must be 0..9999, got a number of 401 digits"),
+            ("objectives[0].points_at_end", "must be 0..9999, got 100000"),
+        ]
+    )
+
+
 def test_a_lone_surrogate_is_not_text():
     # JSON's "\ud800" parses to a string no log could be written in: refused by the field.
     got = problems(scenario([unit("a\ud800", (2, 2))], [unit("b", (20, 20))]))

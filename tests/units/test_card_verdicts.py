@@ -55,6 +55,8 @@ BAD = [
     (changed(UNIT, "skill", True), "combined_arms", "skill", "must be an integer, got a boolean"),
     (changed(UNIT, "size", 0), "combined_arms", "size", "must be 1..5, got 0"),
     (changed(UNIT, "hits", 0), "combined_arms", "hits", "must be at least 1, got 0"),
+    # The engine bounds a card's numbers as the library does (no battle overflows).
+    (changed(UNIT, "hits", 100), "combined_arms", "hits", "must be 1..99, got 100"),
     (changed(UNIT, "move", -1), "combined_arms", "move", "must be at least 0, got -1"),
     (changed(UNIT, "melee", 2.5), "combined_arms", "melee", "must be an integer, got 2.5"),
     (
@@ -110,7 +112,6 @@ FORM_ONLY = [
     (changed(UNIT, "keywords", ["breaching", "aerial"]), "keywords", "canonical order"),
     (changed(UNIT, "keywords", ["demolition"]), "keywords", "add Charges"),
     (changed(UNIT, "name", " Rifle Squad"), "name", "spaces"),
-    (changed(UNIT, "hits", 100), "hits", "1..99"),
     (changed(UNIT, "move", 0.1 + 0.2), "move", "decimal places"),
 ]
 

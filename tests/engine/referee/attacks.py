@@ -128,7 +128,7 @@ class Attacks(Picture):
             self.bad("aerial", f"only weapons marked AA can attack Aerial {t.id}")
         if e["attack"] == "ram" and u.aerial and AA_ONLY[self.table.ruleset]:
             self.bad("aerial", f"{u.id} flies and rams {t.id}: the blow back has no AA (E31)")
-        shared = self.pieces_of(u) & self.pieces_of(t)
+        shared = self.shared(u, t)
         inside = None if t.aerial else self.building_at(t.pos)
         if inside is not None and inside not in shared:
             self.bad("buildings", f"{u.id} attacks {t.id} inside {inside}: attack the building")

@@ -32,6 +32,13 @@ class Moves(Picture):
                 out.append((b.id, b.ring))
         return out
 
+    def others(self, pid: str) -> list[tuple[Point, ...]]:
+        """Every other terrain piece and standing building: where one meets ``pid`` edge to
+        edge, the joint is inside both (E34)."""
+        out = [p.ring for p in self.pieces if p.id != pid]
+        out += [b.ring for b in self.buildings.values() if not b.collapsed and b.id != pid]
+        return out
+
     @staticmethod
     def admits(b: Building, c: Card) -> bool:
         return b.admits is not None and b.admits[0] <= c.size <= b.admits[1]
@@ -79,15 +86,16 @@ class Moves(Picture):
         if a.moved > u.card.move + 0.001:
             self.bad("movement", f'{u.id} moves {a.moved:.3f}" with Move {u.card.move}')
         for pid, ring in self.obstacles(u):
-            if plane.path_inside(ring, path) > GRAZE:
+            if plane.path_inside(ring, path, self.others(pid)) > GRAZE:
                 self.bad("movement", f"{u.id}'s path crosses {pid}, which it may not enter")
             elif len(path) > 1 and plane.depth(ring, path[-1]) > 0.001:
                 self.bad("movement", f"{u.id}'s path ends inside {pid}")
         self.check_terrain_rolls(u, path, rolls, bool(e["halted"]))
         if e["halted"]:
             # Stopped short, it never makes a turn planned for the end: it faces the way it went.
-            went = len(path) > 1 and path[-1] != path[0]
-            want = plane.bearing(path[-2], path[-1]) if went else u.facing
+            # The way it went is its last leg with length (E16).
+            legs = [(p, q) for p, q in itertools.pairwise(path) if p != q]
+            want = plane.bearing(*legs[-1]) if legs else u.facing
             if abs((e["facing"] - want + 180.0) % 360.0 - 180.0) > 0.001:
                 self.bad("facing", f"{u.id} stopped short but faces {e['facing']}, not {want:.3f}")
         u.pos = path[-1]
@@ -117,7 +125,9 @@ class Moves(Picture):
             return
         sure = u.card.has("sure_footed")
         hazards = [p for p in self.pieces if p.hazard and (p.wall or not sure)]
-        entered = [p for p in hazards if len(path) > 1 and plane.entries(p.ring, path)]
+        entered = [
+            p for p in hazards if len(path) > 1 and plane.entries(p.ring, path, self.others(p.id))
+        ]
         # Halted: the failed roll was for a hazard whose edge it stands at; hazards that begin at
         # that same edge may have been rolled for (and passed) first.
         at_edge = [
@@ -149,7 +159,7 @@ class Moves(Picture):
             walls = [
                 b for b in self.buildings.values() if not b.collapsed and not self.admits(b, u.card)
             ]
-            reached = [b for b in walls if plane.entries(b.ring, path)]
+            reached = [b for b in walls if plane.entries(b.ring, path, self.others(b.id))]
             at_wall = [b for b in walls if abs(plane.depth(b.ring, path[-1])) <= 0.002]
             failed = [r for r in breaches if r["outcome"] == "failure"]
             removed_at_wall = bool(at_wall) and len(failed) >= u.hits

@@ -180,6 +180,20 @@ class Picture:
         """A flier is over terrain, never in it."""
         return frozenset() if u.aerial else self.holding(u.pos)
 
+    def fields(self, p: Point) -> frozenset[str]:
+        """Rubble fields strictly holding ``p``, whether or not they block sight: their
+        occupants see each other all the same."""
+        return frozenset(x.id for x in self.pieces if x.rubble_field and plane.inside(x.ring, p))
+
+    def shared(self, u: Unit, v: Unit) -> frozenset[str]:
+        """The pieces two units are both in, for "units in the same piece": the sight-blocking
+        ones and every rubble field. A flier is in none."""
+        if u.aerial or v.aerial:
+            return frozenset()
+        return (self.holding(u.pos) & self.holding(v.pos)) | (
+            self.fields(u.pos) & self.fields(v.pos)
+        )
+
     def building_at(self, p: Point) -> str | None:
         for b in self.buildings.values():
             if not b.collapsed and plane.inside(b.ring, p):
@@ -200,7 +214,7 @@ class Picture:
     def _line(self, a: Point, b: Point) -> bool | None:
         ina, inb = self.holding(a), self.holding(b)
         mutual = {i for i, _, m in self.blockers() if m}
-        if ina & inb & mutual:
+        if ina & inb & mutual or self.fields(a) & self.fields(b):
             return True
         worst = 0.0
         for i, ring, _ in self.blockers():

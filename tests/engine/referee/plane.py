@@ -158,13 +158,55 @@ def path_length(path: Sequence[Point]) -> float:
     return sum(dist(p, q) for p, q in itertools.pairwise(path))
 
 
-def path_inside(ring: Ring, path: Sequence[Point]) -> float:
-    """How much of the path runs strictly inside the polygon."""
-    return sum(length_inside(ring, p, q) for p, q in itertools.pairwise(path))
+JOINT = 1e-5
+"""How far to each side of a segment the referee looks for the pieces of a joint."""
 
 
-def entries(ring: Ring, path: Sequence[Point]) -> list[float]:
-    """Distances along the path at which it goes from outside into the polygon's interior.
+def _merged(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    for t0, t1 in sorted(spans):
+        if out and t0 <= out[-1][1] + 1e-12:
+            out[-1] = (out[-1][0], max(out[-1][1], t1))
+        else:
+            out.append((t0, t1))
+    return out
+
+
+def joint_spans(
+    ring: Ring, others: Sequence[Ring], a: Point, b: Point
+) -> list[tuple[float, float]]:
+    """The stretches of a-b that run along a joint of the polygon with another (E34): the
+    polygon just off one side of it and another just off the other side, both at once."""
+    if dist(a, b) <= 0 or not has_edge_on(ring, a, b, JOINT):
+        return []
+    near = [o for o in others if has_edge_on(o, a, b, JOINT)]
+    found: list[tuple[float, float]] = []
+    for by in (JOINT, -JOINT) if near else ():
+        mine = spans_inside(ring, *shifted(a, b, by))
+        theirs = [s for o in near for s in spans_inside(o, *shifted(a, b, -by))]
+        for p0, p1 in mine:
+            for q0, q1 in theirs:
+                if min(p1, q1) > max(p0, q0):
+                    found.append((max(p0, q0), min(p1, q1)))
+    return _merged(found)
+
+
+def _spans(ring: Ring, others: Sequence[Ring], a: Point, b: Point) -> list[tuple[float, float]]:
+    """Where a-b is inside the polygon: its interior, and its joints with ``others`` (E34)."""
+    return _merged(spans_inside(ring, a, b) + joint_spans(ring, others, a, b))
+
+
+def path_inside(ring: Ring, path: Sequence[Point], others: Sequence[Ring] = ()) -> float:
+    """How much of the path runs inside the polygon (strictly, or along a joint with others)."""
+    return sum(
+        sum(t1 - t0 for t0, t1 in _spans(ring, others, p, q)) * dist(p, q)
+        for p, q in itertools.pairwise(path)
+    )
+
+
+def entries(ring: Ring, path: Sequence[Point], others: Sequence[Ring] = ()) -> list[float]:
+    """Distances along the path at which it goes from outside into the polygon's interior (or
+    onto a joint of it with one of ``others``, which is inside both: E34).
 
     A path that starts inside does not enter there; it enters again only after it has left.
     """
@@ -173,7 +215,7 @@ def entries(ring: Ring, path: Sequence[Point]) -> list[float]:
     was_inside = inside(ring, path[0]) if path else False
     for p, q in itertools.pairwise(path):
         step = dist(p, q)
-        spans = spans_inside(ring, p, q) if step > 0 else []
+        spans = _spans(ring, others, p, q) if step > 0 else []
         for i, (t0, _) in enumerate(spans):
             if not (i == 0 and was_inside and t0 <= 1e-12):
                 found.append(walked + t0 * step)
