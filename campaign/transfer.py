@@ -868,13 +868,23 @@ class KeyCheck:
                 self.units.add(key)
                 self.entries |= {f"{key}.history[{k}]" for k in range(len(unit["history"]))}
 
-    def unit(self, c: Checker, path: str) -> Any:
+    def unit(self, c: Checker, path: str, *, null: bool = True) -> Any:
+        """A check of a unit's key at ``path``; ``null``: where no unit (None) is allowed, as a
+        log's ``commanded_by``, but not a side's list."""
+
         def known(key: Any) -> Any:
-            if key is not None and key not in self.units:
+            # A key is text: anything else (a list, say) is no key, and no set holds it.
+            if (key is not None or not null) and (
+                not isinstance(key, str) or key not in self.units
+            ):
                 c.error(path, f"{key!r} is not a unit of the export (forces[i].units[j])")
             return key
 
         return known
+
+    def entry(self, c: Checker, path: str, key: Any) -> None:
+        if not isinstance(key, str) or key not in self.entries:
+            c.error(path, f"{key!r} is not a history entry of the export")
 
 
 def _text(c: Checker, path: str, value: Any, longest: int, *, empty: bool = True) -> None:
@@ -918,7 +928,7 @@ def check_engagements(
                         c.error(where, "must be a list of units")
                         continue
                     for number, key in enumerate(sides[side]):
-                        keys.unit(c, f"{where}[{number}]")(key)
+                        keys.unit(c, f"{where}[{number}]", null=False)(key)
             if isinstance(setup["situations"], dict):
                 for key, flags in setup["situations"].items():
                     keys.unit(c, f"{at}.setup.situations")(key)
@@ -939,9 +949,7 @@ def check_engagements(
             c.error(f"{at}.applied_entries", "must be a list")
         else:
             for number, key in enumerate(applied):
-                if key not in keys.entries:
-                    c.error(f"{at}.applied_entries[{number}]",
-                            f"{key!r} is not a history entry of the export")  # fmt: skip
+                keys.entry(c, f"{at}.applied_entries[{number}]", key)
 
     return c.records(path, data, ENGAGEMENT_KEYS, one)
 
@@ -992,7 +1000,7 @@ def check_table_rolls(
                 c.error(f"{at}.setup.character", f"no character {setup['character']!r} in the "
                                                  "export")  # fmt: skip
             if "unit" in result:
-                keys.unit(c, f"{at}.result.unit")(result["unit"])
+                keys.unit(c, f"{at}.result.unit", null=False)(result["unit"])
         else:
             for side in ("units", "active", "resisting"):
                 if side not in setup:
@@ -1001,7 +1009,7 @@ def check_table_rolls(
                     c.error(f"{at}.setup.{side}", "must be a list of units")
                     continue
                 for number, key in enumerate(setup[side]):
-                    keys.unit(c, f"{at}.setup.{side}[{number}]")(key)
+                    keys.unit(c, f"{at}.setup.{side}[{number}]", null=False)(key)
             refs_translate(result, keys.unit(c, f"{at}.result"))
 
     return c.records(path, data, TABLE_ROLL_KEYS, one)
