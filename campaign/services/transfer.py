@@ -13,8 +13,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from battles import budget
+from battles.engine import parse_scenario
+from battles.jsontext import read_json
+from battles.models import Battle, BattleLog
 from campaign.models import (
     Campaign,
+    CampaignBattle,
     Character,
     CharacterEntry,
     Engagement,
@@ -28,10 +33,13 @@ from campaign.models import (
 )
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.services._record import require_manager, unit_state_save
+from campaign.services.battles import NOTIFY_TASK
 from campaign.transfer import (
+    BATTLE_VALUES,
     CAMPAIGN_FORMAT,
     CHARACTER_DETAILS,
     ENGAGEMENT_VALUES,
+    ENGINE_VALUES,
     FORCE_FORMAT,
     LARGEST_DAY,
     NEWER_SETTINGS,
@@ -41,6 +49,7 @@ from campaign.transfer import (
     TABLE_ROLL_VALUES,
     Checker,
     KeyCheck,
+    check_battles,
     check_characters,
     check_engagements,
     check_force,
@@ -180,13 +189,75 @@ def _write_records(
         )
 
 
+def _moment(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def _write_battles(
+    campaign: Campaign,
+    battles: list[dict[str, Any]],
+    units: dict[str, Unit],
+    entries: dict[str, HistoryEntry],
+) -> None:
+    """Write checked battles, each with the engine's battle and log behind it, its units and
+    entries by the export's keys numbered again, and its history entries linked to it."""
+
+    def pk(key: str) -> int:
+        return units[key].pk
+
+    for data in battles:
+        engine = data["engine"]
+        battle = None if engine is None else _write_engine_battle(data["name"], engine)
+        table = data["table_result"]
+        if table is not None:
+            table = {**table, "units": {str(pk(key)): won for key, won in table["units"].items()}}
+        record = CampaignBattle.objects.create(
+            campaign=campaign,
+            battle=battle,
+            **{key: data[key] for key in BATTLE_VALUES},
+            sides={side: [pk(key) for key in keys] for side, keys in data["sides"].items()},
+            engine_units={eid: pk(key) for eid, key in data["engine_units"].items()},
+            orders={str(pk(key)): going for key, going in data["orders"].items()},
+            table_result=table,
+            applied_entries=[entries[key].pk for key in data["applied_entries"]],
+            applied_at=_moment(data["applied_at"]),
+        )
+        CampaignBattle.objects.filter(pk=record.pk).update(created_at=_moment(data["created_at"]))
+        if battle is not None:
+            linked = [entries[key].pk for key in data["entries"]]
+            HistoryEntry.objects.filter(pk__in=linked).update(battle=battle)
+
+
+def _write_engine_battle(name: str, engine: dict[str, Any]) -> Battle:
+    """The engine's battle as it was fought there: over, so no worker, lease or request key of
+    that site comes with it; its cost is worked out here, as a launch would."""
+    battle = Battle.objects.create(
+        name=name,
+        **{key: engine[key] for key in ENGINE_VALUES},
+        cost=budget.battle_cost(parse_scenario(engine["scenario"])),
+        notify_task=NOTIFY_TASK,
+        started_at=_moment(engine["started_at"]),
+        finished_at=_moment(engine["finished_at"]),
+    )
+    Battle.objects.filter(pk=battle.pk).update(created_at=_moment(engine["created_at"]))
+    if engine["log"] is not None:
+        BattleLog.objects.create(
+            battle=battle,
+            events=engine["log"],
+            sha256=engine["log_sha256"],
+            event_count=len(read_json(engine["log"])["events"]),
+        )
+    return battle
+
+
 @transaction.atomic
 def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     """A new campaign from an export; `gm` runs it (by default the export's GM, by username)."""
     c = Checker()
     table = ("engagements", "table_rolls")
-    top = ("campaign", "forces", "maps", "characters", "orders", *table)
-    if not check_header(c, data, CAMPAIGN_FORMAT, top, ("maps", "characters", "orders", *table)):
+    top = ("campaign", "forces", "maps", "characters", "orders", *table, "battles")
+    later = ("maps", "characters", "orders", *table, "battles")  # not in older exports
+    if not check_header(c, data, CAMPAIGN_FORMAT, top, later):
         raise ValidationError(c.errors)
     info = data["campaign"]
     keys = ("name", "ruleset", "day", "hour", "gm", *SETTINGS, "members")
@@ -235,6 +306,7 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     )  # fmt: skip
     engagements: list[dict[str, Any]] = []
     rolls: list[dict[str, Any]] = []
+    battles: list[dict[str, Any]] = []
     if not c.errors:  # the keys are the forces' places: only read once every force is
         keys = KeyCheck(forces)
         engagements = check_engagements(
@@ -245,6 +317,9 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
             forces={f["name"] for f in forces}, characters={ch["name"] for ch in characters},
             ruleset=info["ruleset"],
         )  # fmt: skip
+        battles = check_battles(
+            c, "battles", data.get("battles", []), day=day, keys=keys, ruleset=info["ruleset"]
+        )
         carried = all(key in data for key in table)
         counts = {"engagements": len(engagements), "table_rolls": len(rolls)}
         check_record_links(c, forces, counts if carried else None)
@@ -327,6 +402,7 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     for saved in maps:
         SavedMap.objects.create(campaign=campaign, created_by=gm, **saved)
     _write_records(campaign, engagements, rolls, by_key, entry_keys, written, made_forces)
+    _write_battles(campaign, battles, by_key, entry_keys)
     return campaign
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -74,7 +75,9 @@ def _error_lines(error: ValidationError) -> list[str]:
 def campaign_import_view(request: HttpRequest) -> HttpResponse:
     bound = request.method == "POST"
     form = CampaignImportForm(request.POST if bound else None, request.FILES if bound else None)
-    context = {"form": form, "problems": [], "more": 0}
+    # The whole request is held to REQUEST_BODY_LIMIT before any view reads it: the page says so.
+    largest_mb = settings.REQUEST_BODY_LIMIT / 1_000_000
+    context = {"form": form, "problems": [], "more": 0, "largest_mb": largest_mb}
     if not bound or not form.is_valid():
         return render(request, IMPORT, context, status=400 if bound else 200)
     data = form.cleaned_data["data"]

@@ -24,11 +24,12 @@ from battles.engine import (
 from battles.engine.events import Removal
 from battles.engine.result import BattleResult
 from battles.engine.state import BattleState
+from battles.logschema import LOG_SCHEMA, log_problems
 
 from .randomized import random_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = json.loads((ROOT / "docs" / "battle-log.schema.json").read_text())
+SCHEMA = json.loads(LOG_SCHEMA.read_text())
 GOLDEN = Path(__file__).parent / "golden"
 EXAMPLES = {
     "crossroads": ROOT / "battles" / "engine" / "scenarios" / "crossroads.json",
@@ -61,6 +62,22 @@ def test_the_example_logs_validate_against_the_schema():
 
 def test_the_schema_is_itself_valid():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+def test_a_log_edited_by_hand_is_refused_by_the_schema_naming_each_field():
+    # What an import reads a log from another site with (campaign.transfer.check_log).
+    log = json.loads(run_battle(load_scenario(EXAMPLES["crossroads"]), seed=1).log_json())
+    assert list(log_problems(log)) == []
+    turn = next(i for i, e in enumerate(log["events"]) if e["kind"] == "turn_start")
+    log["events"][turn]["turn"] = "two"
+    log["events"][turn + 1]["kind"] = "dance"
+    log["events"][0]["extra"] = 1
+    assert list(log_problems(log)) == [
+        (".events[0]", "Additional properties are not allowed ('extra' was unexpected)"),
+        (f".events[{turn}].turn", "'two' is not of type 'integer'"),
+        (f".events[{turn + 1}]", "not an event of the log (kind 'dance')"),
+    ]
+    assert list(log_problems([])) == [("", "[] is not of type 'object'")]
 
 
 def test_same_scenario_seed_and_version_give_a_byte_identical_log():

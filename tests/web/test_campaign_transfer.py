@@ -69,6 +69,7 @@ def test_export_then_import_through_the_site_gives_the_same_file(client, world):
     data = json.loads(exported)
     assert data["campaign"]["fog_of_war"] is True and data["maps"][0]["name"] == "My crossroads"
     assert sum(len(u["history"]) for f in data["forces"] for u in f["units"]) > 5
+    assert [b["name"] for b in data["battles"]] == ["Crossroads", "Skirmish at the mill"]
     # The campaign goes, its users and cards stay: the import finds them by name.
     Campaign.objects.filter(pk=world.campaign.pk).delete()
     assert counts()[:5] == (0, 0, 0, 0, 0)

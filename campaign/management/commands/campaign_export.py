@@ -13,7 +13,8 @@ from campaign.transfer import campaign_export, export_text
 class Command(BaseCommand):
     help = (
         "Write a campaign's full export (settings, members, forces, units with their history, "
-        "saved maps) as JSON, the file the dashboard's export link gives."
+        "saved maps, characters and Orders, engagements and checks, battles with their logs) as "
+        "JSON, the file the dashboard's export link gives."
     )
 
     def add_arguments(self, parser):
