@@ -65,6 +65,10 @@ class _Checker:
             return self.fail(path, f"must be {_show(lo)}..{_show(hi)}{unit}, got {_show(v)}")
         return v
 
+    def card_int(self, value: Any, path: str, lo: int) -> Any:
+        """A card's whole number: at least ``lo``, at most the card library's MAX_CARD_NUMBER."""
+        return self.capped(self.int_(value, path, lo), path, lo, MAX_CARD_NUMBER)
+
     def positive(self, value: Any, path: str) -> Any:
         v = self.num(value, path)
         if v is not _BAD and v <= 0:
@@ -306,11 +310,7 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
     if name == CLOSE_COMBAT:
         c.fail(path + ".name", f"{CLOSE_COMBAT!r} names close combat (Melee or Ramming): rename it")
-    power = (
-        c.capped(c.int_(d.get("power"), path + ".power", 0), path + ".power", 0, MAX_CARD_NUMBER)
-        if "power" in d
-        else _BAD
-    )
+    power = c.card_int(d.get("power"), path + ".power", 0) if "power" in d else _BAD
     rng = c.positive(d.get("range"), path + ".range") if "range" in d else _BAD
     aa = c.bool_(d.get("aa", False), path + ".aa")
     bonly = c.bool_(d.get("buildings_only", False), path + ".buildings_only")
@@ -321,11 +321,7 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
     if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
         c.fail(path + ".max_size", f"must be at least min_size {lo}, got {hi}")
     uses = d.get("uses")
-    uses = (
-        None
-        if uses is None
-        else c.capped(c.int_(uses, path + ".uses", 1), path + ".uses", 1, MAX_CARD_NUMBER)
-    )
+    uses = None if uses is None else c.card_int(uses, path + ".uses", 1)
     if len(c.problems) != before:
         return None
     return Weapon(name, power, rng, aa, bonly, lo, hi, uses)
@@ -350,24 +346,11 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
     )
     res = _BAD
     if "resistance" in d:
-        res = c.capped(
-            c.int_(d["resistance"], path + ".resistance", 0),
-            path + ".resistance",
-            0,
-            MAX_CARD_NUMBER,
-        )
-    hits = (
-        c.capped(c.int_(d["hits"], path + ".hits", 1), path + ".hits", 1, MAX_CARD_NUMBER)
-        if "hits" in d
-        else _BAD
-    )
+        res = c.card_int(d["resistance"], path + ".resistance", 0)
+    hits = c.card_int(d["hits"], path + ".hits", 1) if "hits" in d else _BAD
     size = c.int_(d["size"], path + ".size", 1, 5) if "size" in d else _BAD
     melee = d.get("melee")
-    melee = (
-        None
-        if melee is None
-        else c.capped(c.int_(melee, path + ".melee", 0), path + ".melee", 0, MAX_CARD_NUMBER)
-    )
+    melee = None if melee is None else c.card_int(melee, path + ".melee", 0)
     weapons: list[Weapon] = []
     for i, w in enumerate(c.list_(d.get("weapons", []), path + ".weapons")):
         wp = _weapon(c, w, f"{path}.weapons[{i}]")
@@ -459,17 +442,8 @@ def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
     res = _BAD
     if "resistance" in d:
-        res = c.capped(
-            c.int_(d["resistance"], path + ".resistance", 0),
-            path + ".resistance",
-            0,
-            MAX_CARD_NUMBER,
-        )
-    hits = (
-        c.capped(c.int_(d["hits"], path + ".hits", 1), path + ".hits", 1, MAX_CARD_NUMBER)
-        if "hits" in d
-        else _BAD
-    )
+        res = c.card_int(d["resistance"], path + ".resistance", 0)
+    hits = c.card_int(d["hits"], path + ".hits", 1) if "hits" in d else _BAD
     admits = None
     if d.get("admits") is not None:
         a = c.obj(d["admits"], path + ".admits", {"min_size", "max_size"}, set())
