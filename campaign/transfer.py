@@ -9,31 +9,21 @@ path ("forces[0].units[2].quality"); the writes are `campaign.services.campaign_
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from collections.abc import Callable
 from datetime import UTC, datetime
-from itertools import islice
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from battles.engine import (
-    ENGINE_VERSION,
-    BattleResult,
-    Scenario,
     ScenarioError,
-    log_from_dict,
     parse_scenario,
-    replay,
 )
-from battles.jsontext import read_json
-from battles.logschema import log_problems
-from battles.models import IN_FLIGHT, Battle, WorkStatus
+from battles.models import Battle
 from battles.selectors import battle_log
-from battles.services import SEED_LIMIT
 from campaign.models import (
     CAMPAIGN_SETTINGS,
     Campaign,
@@ -47,14 +37,13 @@ from campaign.models import (
     Unit,
 )
 from campaign.pages import card_text
-from campaign.rules.bridge import BridgeError, UnitOutcome
 from campaign.rules.characters import ordered_feats
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_hour
 from campaign.rules.recovery import state_problems
 from campaign.rules.state import LATER_FIELDS, SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
 from campaign.rules.values import leader_value, parse_field
-from units.bucs import Equipment, Quality, validate_specialties
+from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
 
 CAMPAIGN_FORMAT = "bridgehead.campaign"
@@ -1099,277 +1088,6 @@ def check_table_rolls(
             refs_translate(result, keys.unit(c, f"{at}.result"))
 
     return c.records(path, data, TABLE_ROLL_KEYS, one)
-
-
-OUTCOME_STATES = (
-    CampaignBattle.State.AWAITING,
-    CampaignBattle.State.APPLIED,
-    CampaignBattle.State.REVERTED,
-)
-"""The states of a campaign battle that has an outcome: a table's result, or a battle the engine
-fought to the end."""
-LOG_PROBLEMS = 10
-"""The most problems one battle's log reports: a log edited by hand is mended from the first."""
-REPLAY_ERRORS = (ArithmeticError, AssertionError, AttributeError, LookupError, TypeError,
-                 ValueError)  # fmt: skip
-"""What replaying a log the engine never wrote may raise: a unit the scenario lacks, a move
-nowhere, a battle that never ends."""
-
-
-def check_battles(
-    c: Checker, path: str, data: Any, *, day: int, keys: KeyCheck, ruleset: str
-) -> list[dict[str, Any]]:
-    """Campaign battles: their sides, Orders going in, outcome and history entries by the
-    export's keys, and the engine's battle behind each (`check_engine`), or, for one fought at a
-    real table, its result. A history entry names one battle at most."""
-    named: set[str] = set()
-
-    def one(at: str, record: dict[str, Any]) -> None:
-        _text(c, f"{at}.name", record["name"], 200, empty=False)
-        _whole(c, f"{at}.day", record["day"], 1, day)
-        _whole(c, f"{at}.hour", record["hour"], 0, HOURS_PER_DAY - 1)
-        # How often it was applied: a count in the same kind of column as a day.
-        _whole(c, f"{at}.applications", record["applications"], 0, LARGEST_DAY)
-        _moments(c, at, record, ("created_at",), ("applied_at",))
-        if record["state"] not in CampaignBattle.State.values:
-            c.error(f"{at}.state", f"must be one of {', '.join(CampaignBattle.State.values)}")
-        fought = _battle_sides(c, f"{at}.sides", record["sides"], keys)
-        for listed in ("applied_entries", "entries"):
-            if not isinstance(record[listed], list):
-                c.error(f"{at}.{listed}", "must be a list")
-                continue
-            for number, key in enumerate(record[listed]):
-                keys.entry(c, f"{at}.{listed}[{number}]", key)
-                if listed == "entries" and isinstance(key, str):
-                    if key in named:
-                        c.error(f"{at}.entries[{number}]", "another battle names this entry")
-                    named.add(key)
-        for key, going in _by_unit(c, f"{at}.orders", record["orders"], fought).items():
-            _check_going_in(c, f"{at}.orders.{key}", going)
-        if record["engine"] is None:
-            _check_table_battle(c, at, record, fought)
-        else:
-            _check_engine_battle(c, at, record, fought, ruleset)
-
-    return c.records(path, data, BATTLE_KEYS, one)
-
-
-def _moments(
-    c: Checker,
-    at: str,
-    record: dict[str, Any],
-    required: tuple[str, ...],
-    optional: tuple[str, ...],
-) -> None:
-    for key in (*required, *optional):
-        if key in optional and record[key] is None:
-            continue
-        problem = created_at_problem(record[key])
-        if problem:
-            c.error(f"{at}.{key}", problem)
-
-
-def _battle_sides(c: Checker, path: str, sides: Any, keys: KeyCheck) -> set[str]:
-    """The keys of the units on the battle's two sides (side id → its units), each on one."""
-    fought: set[str] = set()
-    if not isinstance(sides, dict) or len(sides) != 2:
-        c.error(path, "must give the battle's two sides, each a list of units")
-        return fought
-    for side, units in sides.items():
-        where = f"{path}.{side}"
-        if not isinstance(units, list):
-            c.error(where, "must be a list of units")
-            continue
-        for number, key in enumerate(units):
-            keys.unit(c, f"{where}[{number}]", null=False)(key)
-            if isinstance(key, str) and key in fought:
-                c.error(f"{where}[{number}]", "in the battle twice")
-            elif isinstance(key, str):
-                fought.add(key)
-    return fought
-
-
-def _by_unit(c: Checker, path: str, data: Any, fought: set[str]) -> dict[str, Any]:
-    """An object keyed by units of the battle (``fought``); {} if it is no object."""
-    if not isinstance(data, dict):
-        c.error(path, "must be an object keyed by the battle's units")
-        return {}
-    for key in data:
-        if key not in fought:
-            c.error(path, f"{key!r} is not a unit on the battle's sides")
-    return data
-
-
-def _check_going_in(c: Checker, path: str, going: Any) -> None:
-    """How a unit's Orders went in (`bridge.BattleOrder.to_json`): what the battle's page and the
-    outcome read of it, its sentence and the quality and kit it fought at, read as they read it
-    (`bridge.fought_kit`)."""
-    if not isinstance(going, dict) or not isinstance(going.get("text"), str):
-        c.error(path, "must say how the unit's Orders went in, with their text")
-        return
-    for field, read in (("quality", Quality.of_word), ("equipment", Equipment)):
-        try:
-            read(going.get(field))
-        except (TypeError, ValueError):
-            c.error(f"{path}.{field}", f"must be a {field} word, got {going.get(field)!r}")
-
-
-def _check_table_battle(c: Checker, at: str, record: dict[str, Any], fought: set[str]) -> None:
-    """A battle fought at a real table: the GM's result, and no engine's."""
-    if record["state"] in CampaignBattle.State.values and record["state"] not in OUTCOME_STATES:
-        c.error(f"{at}.state", "a battle fought at a real table has its result: it is "
-                               f"{', '.join(OUTCOME_STATES)}")  # fmt: skip
-    for listed in ("engine_units", "entries"):
-        if record[listed]:
-            c.error(f"{at}.{listed}", "only a battle the engine fought has them")
-    result = record["table_result"]
-    if not c.mapping(f"{at}.table_result", result, ("winner", "units")):
-        return
-    sides = record["sides"] if isinstance(record["sides"], dict) else {}
-    winner = result["winner"]
-    if winner is not None and (not isinstance(winner, str) or winner not in sides):
-        c.error(f"{at}.table_result.winner", "must be one of the battle's sides, or null (a draw)")
-    units = f"{at}.table_result.units"
-    for key, outcome in _by_unit(c, units, result["units"], fought).items():
-        if not isinstance(outcome, dict) or not {"hits_lost", "skill_lost"} <= set(outcome):
-            c.error(f"{units}.{key}", "give hits_lost, skill_lost and removed")
-            continue
-        try:
-            UnitOutcome.from_dict(outcome)
-        except BridgeError as error:
-            c.error(f"{units}.{key}", str(error))
-
-
-def _check_engine_battle(
-    c: Checker, at: str, record: dict[str, Any], fought: set[str], ruleset: str
-) -> None:
-    """A battle the engine fought: its engine's battle, whose scenario has the battle's sides
-    and the units ``engine_units`` names."""
-    if record["table_result"] is not None:
-        c.error(f"{at}.table_result", "a battle the engine fought has the engine's result: null")
-    checked = check_engine(c, f"{at}.engine", record["engine"], ruleset=ruleset)
-    if checked is None:
-        return
-    scenario, status = checked
-    state = record["state"]
-    if status == WorkStatus.FAILED and state in OUTCOME_STATES:
-        c.error(f"{at}.state", f"its battle failed: it has no outcome to be {state}")
-    if status == WorkStatus.DONE and state == CampaignBattle.State.FAILED:
-        c.error(f"{at}.state", "its battle was fought to the end: it did not fail")
-    side_ids = [side.id for side in scenario.sides]
-    if isinstance(record["sides"], dict) and sorted(record["sides"]) != sorted(side_ids):
-        c.error(f"{at}.sides", f"must be the scenario's sides, {' and '.join(side_ids)}")
-    # Every unit on its sides fought as one of the scenario's units: the report names it so.
-    unit_ids = {unit.id for side in scenario.sides for unit in side.units}
-    engine_units = record["engine_units"]
-    if not isinstance(engine_units, dict):
-        c.error(f"{at}.engine_units", "must be an object: each engine unit's id, and the unit")
-        return
-    for engine_id, key in engine_units.items():
-        if engine_id not in unit_ids:
-            c.error(f"{at}.engine_units", f"{engine_id!r} is not a unit of the battle's scenario")
-        if not isinstance(key, str) or key not in fought:
-            c.error(f"{at}.engine_units", f"{engine_id}: {key!r} is not a unit on its sides")
-    missing = fought - {key for key in engine_units.values() if isinstance(key, str)}
-    if missing:
-        c.error(f"{at}.engine_units", f"names no engine unit for {', '.join(sorted(missing))}")
-
-
-def check_engine(
-    c: Checker, path: str, engine: Any, *, ruleset: str
-) -> tuple[Scenario, str] | None:
-    """The engine's battle behind a campaign battle, with its scenario (parsed) and status.
-
-    It must be over: done, or failed. One still queued or running cannot be carried over
-    mid-fight (its worker is on the other site), so it is refused by name, and the GM exports
-    again once it is over. Done, its log must be this battle's (`check_log`)."""
-    if not c.mapping(path, engine, ENGINE_KEYS):
-        return None
-    before = len(c.errors)
-    status = engine["status"]
-    if status in IN_FLIGHT:
-        c.error(f"{path}.status", f"the battle was still {status} when the file was written: a "
-                "battle cannot be carried over mid-fight. Export again once it is over, or take it "
-                "out of the file (nothing else in it names a battle not yet over)")  # fmt: skip
-        return None
-    if status not in (WorkStatus.DONE, WorkStatus.FAILED):
-        c.error(f"{path}.status", f"must be {WorkStatus.DONE} or {WorkStatus.FAILED}")
-    if engine["ruleset"] != ruleset:
-        c.error(f"{path}.ruleset", f"must be the campaign's, {ruleset}")
-    _text(c, f"{path}.engine_version", engine["engine_version"], 32, empty=False)
-    _whole(c, f"{path}.seed", engine["seed"], 0, SEED_LIMIT)
-    if not isinstance(engine["error"], str):
-        c.error(f"{path}.error", "must be text")
-    _moments(c, path, engine, ("created_at",), ("started_at", "finished_at"))
-    scenario = engine["scenario"]
-    if not isinstance(scenario, dict):
-        c.error(f"{path}.scenario", "must be a scenario document (an object)")
-        return None
-    try:
-        parsed = parse_scenario(scenario)
-    except ScenarioError as error:
-        for where, reason in error.problems:
-            c.error(f"{path}.scenario.{where}".rstrip("."), reason)
-        return None
-    if parsed.ruleset.name != ruleset:
-        c.error(f"{path}.scenario.ruleset", f"must be the campaign's, {ruleset}")
-    if engine["turn_limit"] != parsed.turn_limit:
-        c.error(f"{path}.turn_limit", f"must be the scenario's, {parsed.turn_limit}")
-    if status == WorkStatus.FAILED:
-        for key in ("result", "log", "log_sha256"):
-            if engine[key] is not None:
-                c.error(f"{path}.{key}", "a battle that failed has none: must be null")
-    elif len(c.errors) == before:
-        check_log(c, path, engine, parsed)
-    return None if len(c.errors) > before else (parsed, status)
-
-
-def check_log(c: Checker, path: str, engine: dict[str, Any], scenario: Scenario) -> None:
-    """A done battle's log: the text its ``log_sha256`` was taken of, a log as its schema
-    describes one (`battles.logschema`), of this very battle (its first event names the
-    battle's engine, ruleset, seed and scenario digest), which the engine replays to exactly the
-    battle's result, as the battle's replay page will."""
-    log = engine["log"]
-    if not isinstance(log, str):
-        c.error(f"{path}.log", "must be the battle's log, as text")
-        return
-    if engine["log_sha256"] != hashlib.sha256(log.encode()).hexdigest():
-        c.error(f"{path}.log", "does not match its log_sha256: it was changed after the battle "
-                               "was fought")  # fmt: skip
-        return
-    try:
-        data = read_json(log, "the log")
-    except ValueError as error:
-        c.error(f"{path}.log", str(error))
-        return
-    problems = list(islice(log_problems(data), LOG_PROBLEMS))
-    for where, reason in problems:
-        c.error(f"{path}.log{where}", reason)
-    if problems:
-        return
-    # The log's first event names the battle it is of: this one, fought from this scenario.
-    start = data["events"][0]
-    own = {"engine_version": engine["engine_version"], "ruleset": scenario.ruleset.name,
-           "seed": engine["seed"]}  # fmt: skip
-    wrong = [key for key, value in own.items() if start[key] != value]
-    for key in wrong:
-        c.error(f"{path}.log.events[0].{key}",
-                f"must be the battle's {key.replace('_', ' ')}, {own[key]!r}")  # fmt: skip
-    if start["digest"] != scenario.digest:
-        c.error(f"{path}.log.events[0].digest", "is not the digest of the battle's scenario: the "
-                                                "scenario, or the log, was changed")  # fmt: skip
-        wrong.append("digest")
-    if wrong:
-        return
-    try:
-        ended = BattleResult.from_state(replay(scenario, log_from_dict(data)))
-    except REPLAY_ERRORS as error:
-        c.error(f"{path}.log", f"the engine here ({ENGINE_VERSION}) cannot replay it "
-                               f"({type(error).__name__}: {error})")  # fmt: skip
-        return
-    # Through JSON, as the result is stored: tuples become lists, enums their words.
-    if json.loads(json.dumps(ended.to_dict())) != engine["result"]:
-        c.error(f"{path}.result", "is not what the battle's log comes to")
 
 
 def check_record_links(

@@ -49,7 +49,6 @@ from campaign.transfer import (
     TABLE_ROLL_VALUES,
     Checker,
     KeyCheck,
-    check_battles,
     check_characters,
     check_engagements,
     check_force,
@@ -63,6 +62,7 @@ from campaign.transfer import (
     check_table_rolls,
     refs_translate,
 )
+from campaign.transfer_battles import check_battles
 from units.models import UnitType
 
 
