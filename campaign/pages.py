@@ -34,6 +34,7 @@ from campaign.rules.experience import threshold
 from campaign.rules.history import changes_text, hits_text, plural, story_text
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
+    CASUALTIES,
     casualties_die,
     days_to_rally,
     medical_capacity,
@@ -46,6 +47,7 @@ from campaign.selectors import (
     campaign_now,
     campaign_units,
     entries_carrying,
+    entries_changes,
     entries_since,
     force_roster,
     medics_used_today,
@@ -234,7 +236,7 @@ class Attention:
     unit: Unit
     reason: str
     medics: bool = False
-    """Its Casualty hits await the medics (they die 24 hours after the battle)."""
+    """Its Casualty hits await the medics (they die when its medical window closes)."""
     rally_days: int | None = None
     """Days of R&R until it rallies, if it retreated and time alone rallies it
     (`recovery.days_to_rally`)."""
@@ -546,6 +548,58 @@ def _leader(state: CampaignUnitState) -> str:
 
 def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> list[Change]:
     return [Change(unit, before, after) for unit, before, after in rows]
+
+
+def _time_line(unit: Unit, when: str, why: str, before: dict, after: dict) -> str | None:
+    """One thing the clock did to a unit, as a sentence ("Day 2: Tiger One (Red Force): 2
+    Casualty hits not saved within 24 hours died; was destroyed."), or None when it is only a
+    day's R&R healing a Morale hit (the table shows those)."""
+    was = {k: v for k, v in before.items() if after.get(k, v) != v}
+    now = {k: after[k] for k in SNAPSHOT_FIELDS if k in was}
+    notable = ("status", "quality", "skill_lost", "experience")
+    if "casualty_hits" not in now and not any(field in now for field in notable):
+        return None
+    what = story_text(was, now, after)
+    return f"{when}: {unit.name} ({unit.force.name}): {why}; {what}."
+
+
+def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -> list[str]:
+    """What the clock moving on will do, unit by unit, in sentences (`advance_passings`):
+    Casualty hits dying as a medical window closes, a unit destroyed, rallied, losing quality."""
+    lines = []
+    for unit, before, passing in passings:
+        if passing.kind == CASUALTIES:
+            why = f"{plural(passing.dead, 'Casualty hit')} not saved within 24 hours die"
+        else:
+            why = "a day of R&R"
+        line = _time_line(
+            unit,
+            clock_text(passing.at).capitalize(),
+            why,
+            before.to_json(),
+            passing.state.to_json(),
+        )
+        if line:
+            lines.append(line)
+    return lines
+
+
+def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
+    """What the clock moving on did, unit by unit, in sentences, from the history entries it
+    wrote (oldest first): the same sentences as `time_lines_ahead`, in the past tense."""
+    snapshots = {unit.pk: before.to_json() for unit, before, _ in entries_changes(entries)}
+    lines = []
+    for entry in entries:
+        snapshot = snapshots[entry.unit_id]
+        before = dict(snapshot)
+        snapshot.update(entry.after)
+        after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
+        tail = "; " + changes_text(entry.before, after)
+        why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+        line = _time_line(entry.unit, f"Day {entry.day}", why, before, dict(snapshot))
+        if line:
+            lines.append(line)
+    return lines
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,8 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.history import HITS_FIELDS
-from campaign.rules.orders import HOURS_PER_DAY, clock_hour
-from campaign.rules.recovery import time_passes
+from campaign.rules.orders import clock_hour
+from campaign.rules.recovery import Passing, time_passes
 from campaign.rules.state import CampaignUnitState, Status, snapshot_replay
 from units.models import UnitType
 
@@ -313,21 +313,33 @@ def outcome_preview(
     return rows, []
 
 
-def advance_preview(
-    *, campaign: Campaign, days: int
-) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
-    """(unit, now, after) for each unit the calendar's next ``days`` days will change: the
-    Casualty hits that die when a medical window closes, and R&R."""
-
-    changed = []
+def advance_passings(
+    *, campaign: Campaign, hours: int
+) -> list[tuple[Unit, CampaignUnitState, Passing]]:
+    """(unit, before, passing) for everything the next ``hours`` on the clock do to the units,
+    in the order it happens (`time_passes`, as the calendar's Advance and the Orders page's
+    clock run it): ``before`` is the unit just before that passing."""
+    found = []
     start = campaign_now(campaign)
     for unit in campaign_units(campaign=campaign).exclude(status="destroyed"):
-        now = unit.state
-        passed = time_passes(now, start, start + days * HOURS_PER_DAY)
-        state = passed[-1].state if passed else now
-        if state != now:
-            changed.append((unit, now, state))
-    return changed
+        state = unit.state
+        for passing in time_passes(state, start, start + hours):
+            found.append((unit, state, passing))
+            state = passing.state
+    return sorted(found, key=lambda item: item[2].at)
+
+
+def advance_preview(
+    *, campaign: Campaign, hours: int
+) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
+    """(unit, now, after) for each unit the next ``hours`` on the clock will change (the
+    calendar's Advance and the Orders page's clock alike): the Casualty hits that die when a
+    medical window closes, and R&R."""
+    last: dict[int, tuple[Unit, CampaignUnitState]] = {}
+    for unit, _, passing in advance_passings(campaign=campaign, hours=hours):
+        last[unit.pk] = (unit, passing.state)
+    rows = [(unit, unit.state, state) for unit, state in last.values() if state != unit.state]
+    return sorted(rows, key=lambda row: (row[0].force.name, row[0].pk))
 
 
 def revert_preview(
