@@ -602,6 +602,31 @@ def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
     return lines
 
 
+def entry_why(entry: HistoryEntry) -> str:
+    """Why an entry happened, without the field changes its sentence ends with."""
+    after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
+    tail = "; " + changes_text(entry.before, after)
+    return entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+
+
+def revert_blocked_lines(blockers: list[tuple[Unit, list[HistoryEntry]]]) -> list[str]:
+    """Why a battle's outcome cannot be reverted, once per unit, in words: what changed it
+    since (`selectors.revert_blockers`)."""
+    lines = []
+    for unit, later in blockers:
+        since = "; ".join(
+            f"{HistoryEntry.Kind(e.kind).label} on day {e.day} ({entry_why(e)})" for e in later
+        )
+        lines.append(
+            f"{unit.name} ({unit.force.name}) has changed since: {since}. Undo "
+            f"{'that' if len(later) == 1 else 'those, newest first,'} or correct the unit, then "
+            "revert this battle."
+            if later
+            else f"{unit.name} ({unit.force.name}) has been corrected since; correct it back first."
+        )
+    return lines
+
+
 @dataclass(frozen=True)
 class StoryLine:
     """One history entry as the unit's story tells it."""

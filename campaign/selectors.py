@@ -32,7 +32,7 @@ from campaign.models import (
 from campaign.rules.history import HITS_FIELDS
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import Passing, time_passes
-from campaign.rules.state import CampaignUnitState, Status, snapshot_replay
+from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, snapshot_replay
 from units.models import UnitType
 
 GM = "gm"
@@ -361,6 +361,41 @@ def revert_preview(
         (unit, unit.state, CampaignUnitState.from_json(snapshot))
         for unit, snapshot in sorted(states.values(), key=lambda s: (s[0].force.name, s[0].name))
     ]
+
+
+def revert_blockers(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, list[HistoryEntry]]]:
+    """The units a Revert of the applied outcome would refuse (`outcome_revert`: a field its
+    entries wrote has changed since), each with the entries that still stand and changed it
+    after the battle, oldest first: what the GM must undo first."""
+    entries = list(
+        HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
+        .select_related("unit__force", "unit__leader")
+        .order_by("-pk")
+    )
+    current = {entry.unit_id: entry.unit.state.to_json() for entry in entries}
+    blocked: dict[int, tuple[Unit, set[str], int]] = {}
+    for entry in entries:
+        snapshot = current[entry.unit_id]
+        changed = {
+            name
+            for name, value in entry.after.items()
+            if name in SNAPSHOT_FIELDS and snapshot.get(name) != value
+        }
+        if changed:
+            unit, fields, _ = blocked.get(entry.unit_id, (entry.unit, set(), entry.pk))
+            blocked[entry.unit_id] = (unit, fields | changed, entry.pk)
+        snapshot.update(entry.before)
+    found = []
+    for unit, fields, first in blocked.values():
+        later = list(
+            history_standing()
+            .filter(unit=unit, pk__gt=first)
+            .exclude(pk__in=campaign_battle.applied_entries)
+            .order_by("pk")
+        )
+        touching = [e for e in later if fields & set(e.after)]
+        found.append((unit, touching or later))
+    return sorted(found, key=lambda item: (item[0].force.name, item[0].name))
 
 
 def applied_changes(

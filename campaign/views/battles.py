@@ -52,6 +52,7 @@ from campaign.pages import (
     battle_winner,
     changes,
     force_colour,
+    revert_blocked_lines,
     side_colours,
     unit_label,
 )
@@ -71,6 +72,7 @@ from campaign.selectors import (
     fogged_log,
     outcome_preview,
     ready_units,
+    revert_blockers,
     revert_preview,
     reverted_changes,
 )
@@ -618,6 +620,23 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
         "form": form,
         "reverting": True,
     }
+    blocked = revert_blocked_lines(revert_blockers(campaign_battle=cb))
+    if blocked:
+        # Nothing to confirm: Revert would refuse it (a unit changed since the outcome).
+        return _review(
+            request,
+            viewer,
+            status=200 if request.method == "GET" else 400,
+            cb=cb,
+            title="The outcome cannot be reverted",
+            lede=f"{cb.name}'s outcome cannot be reverted as the units stand now: "
+            + ("a unit it changed has" if len(blocked) == 1 else "units it changed have")
+            + " changed again since.",
+            refusal=blocked,
+            rows=[],
+            back_url=url,
+            back_label="Back to the battle",
+        )
     if request.method == "GET":
         return _review(request, viewer, rows=revert_preview(campaign_battle=cb), **review)
     if form.is_valid():
