@@ -698,9 +698,28 @@ class Event:
 
     day: int
     kind: str
-    """battle, engagement, destroyed, promoted, reduced, gm, revert, casualties, training."""
+    """battle, engagement, destroyed, promoted, reduced, or a history entry's kind."""
     text: str
     url: str
+
+    @property
+    def label(self) -> str:
+        """The kind in words: a history entry's kind by its own label (`HistoryEntry.Kind`)."""
+        if self.kind in EVENT_LABELS:
+            return EVENT_LABELS[self.kind]
+        if self.kind in HistoryEntry.Kind.values:
+            return HistoryEntry.Kind(self.kind).label
+        return self.kind.replace("_", " ").capitalize()
+
+
+EVENT_LABELS = {
+    "battle": "Battle",
+    "engagement": "Engagement",
+    "destroyed": "Destroyed",
+    "promoted": "Promoted",
+    "reduced": "Reduced",
+}
+"""The timeline's own kinds of line, besides the history's."""
 
 
 def _value_label(quality: str) -> str:
