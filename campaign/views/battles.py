@@ -398,6 +398,12 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
     elif cb.state == CampaignBattle.State.REVERTED and cb.applied_entries:
         context["changes"] = changes(reverted_changes(campaign_battle=cb))
         context["changes_reverted"] = True
+    if not viewer.manages and "changes" in context:
+        # What the outcome did is in each unit's history: a member reads it for the forces
+        # they see in full, as on the rosters.
+        shown = [c for c in context["changes"] if viewer.sight(c.unit.force) == FULL]
+        context["changes_hidden"] = len(context["changes"]) - len(shown)
+        context["changes"] = shown
     if viewer.manages and cb.odds_id is not None:
         # The odds the GM asked before launching: the GM's, like the set-up page.
         context["odds_run"] = cb.odds
