@@ -643,6 +643,23 @@ class StoryLine:
     reverted: bool
 
 
+def without_repeats(why: str, what: str) -> tuple[str, str]:
+    """An entry's reason and what it did, neither saying the other again: a part of ``what``
+    the reason already says is left out ("retreated in poor order: retreated in poor order"),
+    and a reason ``what`` says more fully gives way to it ("Cpl. Nox takes command: Cpl. Nox
+    takes command (8 hit points)" is "Cpl. Nox takes command (8 hit points)")."""
+    said = why.strip().lower()
+    parts = [part for part in what.split("; ") if part] if what else []
+    for index, part in enumerate(parts):
+        if said and part.lower().startswith(said):
+            why = part
+            del parts[index]
+            said = part.lower()
+            break
+    kept = [part for part in parts if part.lower() not in said]
+    return why, "; ".join(kept)
+
+
 def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dict[int, int]):
     """The unit's history as sentences: why, then what it did, in plain words."""
     lines = []
@@ -661,6 +678,7 @@ def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dic
         from_battle = entry.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
         if battle is not None and from_battle and ": " in why:
             lead, _, why = why.partition(": ")
+        why, what = without_repeats(why, what)
         lines.append(
             StoryLine(
                 entry=entry,
