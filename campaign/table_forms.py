@@ -306,6 +306,11 @@ class SkillCheckForm(CampaignForm):
         self.fields["seed"] = forms.IntegerField(**SEED)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        _not_helping_itself(self, "lead", "helpers")
+        return data
+
     def units(self) -> list[Unit]:
         data = self.cleaned_data
         return [data["lead"], *(u for u in data["helpers"] if u.pk != data["lead"].pk)]
@@ -341,6 +346,17 @@ class _UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
             raise self.refusal(error.params["value"]) or error from None
 
 
+def _not_helping_itself(form: forms.Form, lead: str, helpers: str) -> None:
+    """A unit ticked as helping the check it makes itself: said next to the helpers, not
+    silently dropped."""
+    unit = form.cleaned_data.get(lead)
+    if unit is not None and unit in (form.cleaned_data.get(helpers) or []):
+        form.add_error(
+            helpers,
+            f"{unit.name} makes the check itself, so it cannot also help it: untick it here.",
+        )
+
+
 def _helpers_field(campaign: Campaign, label: str) -> forms.ModelMultipleChoiceField:
     return _UnitsField(
         campaign, CHECK, required=False, widget=forms.CheckboxSelectMultiple, label=label
@@ -367,6 +383,12 @@ class ContestForm(CampaignForm):
         self.fields["resisting_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["seed"] = forms.IntegerField(**SEED)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        _not_helping_itself(self, "active", "active_helpers")
+        _not_helping_itself(self, "resisting", "resisting_helpers")
+        return data
 
     def side(self, name: str) -> list[Unit]:
         """The side's unit first, then its helpers."""
