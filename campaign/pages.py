@@ -543,7 +543,9 @@ def _leader(state: CampaignUnitState) -> str:
     if leader is None:
         return "—"
     # A dead leader's hit points below zero mean nothing to the table.
-    return f"{leader.name}, {leader.hit_points} hp" if leader.alive else f"{leader.name}, dead"
+    return (
+        f"{leader.name}, {leader.hit_points} hit points" if leader.alive else f"{leader.name}, dead"
+    )
 
 
 def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> list[Change]:

@@ -24,7 +24,7 @@ from campaign.forms import (
 )
 from campaign.models import Campaign, Force, Unit
 from campaign.pages import unit_label
-from campaign.rules.characters import Feat, can_train, feats_from, rally_blocked
+from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
@@ -174,10 +174,19 @@ class JoinForm(CampaignForm):
         self.fields["unit"] = _UnitField(self.campaign, JOIN, label="Joins unit")
 
 
+def _characters_who(campaign: Campaign, may: Any, **kwargs: Any) -> forms.ModelChoiceField:
+    """The living characters whose feats let them do it (``may``: `can_train`, `can_rally`):
+    the others are not offered, as a unit field offers only the units its `Offer` allows."""
+    able = [c.pk for c in campaign.characters.filter(alive=True) if may(feats_from(c.feats))]
+    return forms.ModelChoiceField(
+        queryset=campaign.characters.filter(pk__in=able).order_by("name"), **kwargs
+    )
+
+
 class TrainByForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _character_field(self.campaign, label="Trainer")
+        self.fields["character"] = _characters_who(self.campaign, can_train, label="Trainer")
         self.fields["unit"] = _UnitField(self.campaign, TRAIN, label="Trains unit")
 
 
@@ -187,15 +196,8 @@ class UnitTrainForm(CampaignForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        trainers = [
-            c.pk
-            for c in self.campaign.characters.filter(alive=True)
-            if can_train(feats_from(c.feats))
-        ]
-        self.fields["character"] = forms.ModelChoiceField(
-            queryset=self.campaign.characters.filter(pk__in=trainers).order_by("name"),
-            label="Trainer",
-            empty_label=None,
+        self.fields["character"] = _characters_who(
+            self.campaign, can_train, label="Trainer", empty_label=None
         )
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
@@ -215,7 +217,7 @@ class HealForm(CampaignForm):
 class RallyForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _character_field(self.campaign, label="Strategist")
+        self.fields["character"] = _characters_who(self.campaign, can_rally, label="Strategist")
         self.fields["unit"] = _UnitField(self.campaign, RALLY, label="Rallies unit")
 
 

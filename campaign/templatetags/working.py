@@ -49,3 +49,15 @@ def modifier(pair: Any) -> str:
     −2"."""
     name, value = pair[0], pair[1]
     return f"{modifier_label(str(name))}: {signed(value)}"
+
+
+@register.filter
+def hit_points(who: Any) -> str:
+    """A character's or a leader's hit points in the one form the pages use: "9 of 12 hit
+    points" when the most it may have is known (a leader's, from its character), else "9 hit
+    points"."""
+    most = getattr(who, "max_hit_points", None)
+    if most is None and getattr(who, "character_id", None) is not None:
+        most = who.character.max_hit_points
+    current = who.hit_points
+    return f"{current} of {most} hit points" if most is not None else f"{current} hit points"

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -85,7 +86,7 @@ from campaign.services import (
 from campaign.services.notices import notices_set
 from campaign.services.orders import orders_done
 from campaign.services.recovery import medics_text
-from campaign.services.roster import INVITED
+from campaign.services.roster import INVITED, invitee_key
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import (
     action_done,
@@ -475,7 +476,8 @@ def invitation_send_view(request: HttpRequest, pk: int) -> HttpResponse:
             role=data["role"],
             actor=request.user,
         )
-        return reverse("campaign:dashboard", args=[pk]), INVITED
+        said = _in_campaign_already(viewer, data["invitee"])
+        return reverse("campaign:dashboard", args=[pk]), said or INVITED
 
     return form_action(
         request,
@@ -484,6 +486,26 @@ def invitation_send_view(request: HttpRequest, pk: int) -> HttpResponse:
         page=DASHBOARD,
         partial="invitation-form",
         context=lambda: dashboard_context(viewer, invitation_form=form),
+    )
+
+
+def _in_campaign_already(viewer: Viewer, invitee: str) -> str:
+    """What an invitation to the GM or a member by username says: the inviter sees the members
+    already, so this tells nothing new. An e-mail address gets the one answer (`INVITED`): who
+    owns which address is not the inviter's to learn."""
+    key = invitee_key(invitee)
+    if not key or "@" in key:
+        return ""
+    campaign = viewer.campaign
+    if campaign.gm.get_username() == key:
+        return f"{key} is this campaign's GM: no invitation was sent."
+    username = f"user__{get_user_model().USERNAME_FIELD}"
+    member = campaign.memberships.filter(**{username: key}).first()
+    if member is None:
+        return ""
+    return (
+        f"{key} is in the campaign already, as {member.get_role_display().lower()}: no "
+        "invitation was sent. To change their role, use “Change a member's role”."
     )
 
 
