@@ -571,7 +571,8 @@ def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) ->
     lines = []
     for unit, before, passing in passings:
         if passing.kind == CASUALTIES:
-            why = f"{plural(passing.dead, 'Casualty hit')} not saved within 24 hours die"
+            verb = "dies" if passing.dead == 1 else "die"
+            why = f"{plural(passing.dead, 'Casualty hit')} not saved within 24 hours {verb}"
         else:
             why = "a day of R&R"
         line = _time_line(

@@ -37,6 +37,8 @@ def modifier_label(label: str) -> str:
         word = rest.split(" ", 1)[0].rstrip(",")
         if word in QUALITY_WORDS:
             tail = rest[len(word) :]
+            if tail == " without Orders cannot act alone":
+                tail = ", without Orders (it cannot act alone)"
             return f"{word} quality{tail}"
     if colon and kind == "equipment" and " " not in rest:
         return f"{rest} equipment"

@@ -41,7 +41,7 @@ def test_moving_the_clock_is_reviewed_first_and_names_the_units_it_changes(clien
     assert review.status_code == 200
     assert Campaign.objects.get(pk=world.campaign.pk).hour == 23  # a review writes nothing
     assert "Move on to day 2, 02:00" in review.text
-    assert f"{unit.name} ({unit.force.name}): 1 Casualty hit not saved within 24 hours die" in (
+    assert f"{unit.name} ({unit.force.name}): 1 Casualty hit not saved within 24 hours dies" in (
         review.text
     )
     done = client.post(_url("clock-advance", world), {"hours": "3", "confirm": "yes"})

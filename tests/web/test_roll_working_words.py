@@ -22,7 +22,7 @@ def test_a_modifier_reads_as_the_tables_column():
     )
     assert modifier(["equipment: Good", 2]) == "Good equipment: +2"
     assert modifier(["quality: Raw without Orders cannot act alone", -6]) == (
-        "Raw quality without Orders cannot act alone: \u22126"
+        "Raw quality, without Orders (it cannot act alone): \u22126"
     )
     assert modifier(["Dug In", 2]) == "Dug In: +2"
     assert [signed(v) for v in (3, 0, -4)] == ["+3", "0", "\u22124"]
