@@ -124,6 +124,7 @@ def time_review(
     confirm_label: str,
     hidden: list[tuple[str, Any]],
     back_url: str,
+    span: str = "",
 ) -> HttpResponse:
     """The review before the clock moves on (the calendar's Advance and the Orders page's
     clock alike): what each unit will go through, hour by hour, and the table of changes."""
@@ -131,13 +132,14 @@ def time_review(
     start = campaign_now(campaign)
     passings = advance_passings(campaign=campaign, hours=hours)
     preview = advance_preview(campaign=campaign, hours=hours)
+    span = span or f"From {clock_text(start)} to {clock_text(start + hours)}"
     return render(
         request,
         "campaign/review.html",
         base_context(
             viewer,
             title=title,
-            lede=f"From {clock_text(start)} to {clock_text(start + hours)}: {TIME_PASSES} "
+            lede=f"{span}: {TIME_PASSES} "
             + ("These units change; the others stay as they are." if preview else "No unit "
                "changes."),
             lines=time_lines_ahead(passings),
@@ -187,6 +189,7 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
             confirm_label=f"Advance to day {campaign.day + days}",
             hidden=[("days", days), ("reason", reason)],
             back_url=dashboard,
+            span=f"From day {campaign.day} to day {campaign.day + days}",
         )
     if request.POST.get("confirm") != "yes":
         query = urlencode({"days": days, "reason": reason})
