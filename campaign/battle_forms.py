@@ -112,6 +112,7 @@ class BattleSetupForm(PageForm):
         self.scenario = scenario
         self.spots = deployment_spots(scenario)
         sides = [(s.get("id"), s.get("name") or s.get("id")) for s in scenario.get("sides", [])]
+        self.side_names = {side: str(name) for side, name in sides}
         self.fields["turn_limit"].initial = scenario.get("turn_limit")
         # By default each force takes a side (see default_sides), each unit standing where
         # the launch would put it given no position: the first free spot of its side that the
@@ -210,7 +211,8 @@ class BattleSetupForm(PageForm):
             )
         for side_id in self.spots:
             if side_id not in used:
-                self.add_error(None, f"put at least one unit on side {side_id!r}")
+                name = self.side_names.get(side_id, side_id)
+                self.add_error(None, f"Put at least one unit on the side {name}.")
         data["deployments"] = deployments
         return data
 

@@ -18,6 +18,7 @@ from django.db.models import Q
 from battles.jsontext import read_json
 from battles.services import MAX_SCENARIO_TEXT, SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
+from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.quick import ROUND_LIMIT_MAX
 from campaign.rules.recovery import morale_hits_healable
 from campaign.rules.state import (
@@ -223,10 +224,22 @@ class NoticesForm(PageForm):
 class AdvanceSummaryForm(PageForm):
     """The summary of an Advance: how far it went, and the history entries it wrote."""
 
-    days = forms.IntegerField(min_value=1, max_value=MAX_DAYS)
-    to = forms.IntegerField(min_value=1)
+    days = forms.IntegerField(min_value=1, max_value=MAX_DAYS, required=False)
+    to = forms.IntegerField(min_value=1, required=False)
+    hours = forms.IntegerField(min_value=1, max_value=MAX_DAYS * HOURS_PER_DAY, required=False)
+    start = forms.IntegerField(min_value=0, required=False)
+    """The clock hour a move of the clock (``hours``) went from; an Advance names ``days`` and
+    the day it went ``to``."""
     after = forms.IntegerField(min_value=0)
     upto = forms.IntegerField(min_value=0)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        calendar = data.get("days") is not None and data.get("to") is not None
+        clock = data.get("hours") is not None and data.get("start") is not None
+        if calendar == clock:
+            raise forms.ValidationError("Name either the days and the day, or the hours.")
+        return data
 
 
 class MedicalForm(PageForm):

@@ -34,6 +34,7 @@ from campaign.rules.experience import threshold
 from campaign.rules.history import changes_text, hits_text, plural, story_text
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
+    CASUALTIES,
     casualties_die,
     days_to_rally,
     medical_capacity,
@@ -46,6 +47,7 @@ from campaign.selectors import (
     campaign_now,
     campaign_units,
     entries_carrying,
+    entries_changes,
     entries_since,
     force_roster,
     medics_used_today,
@@ -234,7 +236,7 @@ class Attention:
     unit: Unit
     reason: str
     medics: bool = False
-    """Its Casualty hits await the medics (they die 24 hours after the battle)."""
+    """Its Casualty hits await the medics (they die when its medical window closes)."""
     rally_days: int | None = None
     """Days of R&R until it rallies, if it retreated and time alone rallies it
     (`recovery.days_to_rally`)."""
@@ -536,11 +538,91 @@ def _leader(state: CampaignUnitState) -> str:
     if leader is None:
         return "—"
     # A dead leader's hit points below zero mean nothing to the table.
-    return f"{leader.name}, {leader.hit_points} hp" if leader.alive else f"{leader.name}, dead"
+    return (
+        f"{leader.name}, {leader.hit_points} hit points" if leader.alive else f"{leader.name}, dead"
+    )
 
 
 def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> list[Change]:
     return [Change(unit, before, after) for unit, before, after in rows]
+
+
+def _time_line(unit: Unit, when: str, why: str, before: dict, after: dict) -> str | None:
+    """One thing the clock did to a unit, as a sentence ("Day 2: Tiger One (Red Force): 2
+    Casualty hits not saved within 24 hours died; was destroyed."), or None when it is only a
+    day's R&R healing a Morale hit (the table shows those)."""
+    was = {k: v for k, v in before.items() if after.get(k, v) != v}
+    now = {k: after[k] for k in SNAPSHOT_FIELDS if k in was}
+    notable = ("status", "quality", "skill_lost", "experience")
+    if "casualty_hits" not in now and not any(field in now for field in notable):
+        return None
+    what = story_text(was, now, after)
+    return f"{when}: {unit.name} ({unit.force.name}): {why}; {what}."
+
+
+def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -> list[str]:
+    """What the clock moving on will do, unit by unit, in sentences (`advance_passings`):
+    Casualty hits dying as a medical window closes, a unit destroyed, rallied, losing quality."""
+    lines = []
+    for unit, before, passing in passings:
+        if passing.kind == CASUALTIES:
+            verb = "dies" if passing.dead == 1 else "die"
+            why = f"{plural(passing.dead, 'Casualty hit')} not saved within 24 hours {verb}"
+        else:
+            why = "a day of R&R"
+        line = _time_line(
+            unit,
+            clock_text(passing.at).capitalize(),
+            why,
+            before.to_json(),
+            passing.state.to_json(),
+        )
+        if line:
+            lines.append(line)
+    return lines
+
+
+def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
+    """What the clock moving on did, unit by unit, in sentences, from the history entries it
+    wrote (oldest first): the same sentences as `time_lines_ahead`, in the past tense."""
+    snapshots = {unit.pk: before.to_json() for unit, before, _ in entries_changes(entries)}
+    lines = []
+    for entry in entries:
+        snapshot = snapshots[entry.unit_id]
+        before = dict(snapshot)
+        snapshot.update(entry.after)
+        after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
+        tail = "; " + changes_text(entry.before, after)
+        why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+        line = _time_line(entry.unit, f"Day {entry.day}", why, before, dict(snapshot))
+        if line:
+            lines.append(line)
+    return lines
+
+
+def entry_why(entry: HistoryEntry) -> str:
+    """Why an entry happened, without the field changes its sentence ends with."""
+    after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
+    tail = "; " + changes_text(entry.before, after)
+    return entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+
+
+def revert_blocked_lines(blockers: list[tuple[Unit, list[HistoryEntry]]]) -> list[str]:
+    """Why a battle's outcome cannot be reverted, once per unit, in words: what changed it
+    since (`selectors.revert_blockers`)."""
+    lines = []
+    for unit, later in blockers:
+        since = "; ".join(
+            f"{HistoryEntry.Kind(e.kind).label} on day {e.day} ({entry_why(e)})" for e in later
+        )
+        lines.append(
+            f"{unit.name} ({unit.force.name}) has changed since: {since}. Undo "
+            f"{'that' if len(later) == 1 else 'those, newest first,'} or correct the unit, then "
+            "revert this battle."
+            if later
+            else f"{unit.name} ({unit.force.name}) has been corrected since; correct it back first."
+        )
+    return lines
 
 
 @dataclass(frozen=True)
@@ -557,6 +639,23 @@ class StoryLine:
     battle: int | None
     """The campaign battle it comes from, for a link."""
     reverted: bool
+
+
+def without_repeats(why: str, what: str) -> tuple[str, str]:
+    """An entry's reason and what it did, neither saying the other again: a part of ``what``
+    the reason already says is left out ("retreated in poor order: retreated in poor order"),
+    and a reason ``what`` says more fully gives way to it ("Cpl. Nox takes command: Cpl. Nox
+    takes command (8 hit points)" is "Cpl. Nox takes command (8 hit points)")."""
+    said = why.strip().lower()
+    parts = [part for part in what.split("; ") if part] if what else []
+    for index, part in enumerate(parts):
+        if said and part.lower().startswith(said):
+            why = part
+            del parts[index]
+            said = part.lower()
+            break
+    kept = [part for part in parts if part.lower() not in said]
+    return why, "; ".join(kept)
 
 
 def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dict[int, int]):
@@ -577,6 +676,7 @@ def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dic
         from_battle = entry.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
         if battle is not None and from_battle and ": " in why:
             lead, _, why = why.partition(": ")
+        why, what = without_repeats(why, what)
         lines.append(
             StoryLine(
                 entry=entry,
@@ -614,9 +714,28 @@ class Event:
 
     day: int
     kind: str
-    """battle, engagement, destroyed, promoted, reduced, gm, revert, casualties, training."""
+    """battle, engagement, destroyed, promoted, reduced, or a history entry's kind."""
     text: str
     url: str
+
+    @property
+    def label(self) -> str:
+        """The kind in words: a history entry's kind by its own label (`HistoryEntry.Kind`)."""
+        if self.kind in EVENT_LABELS:
+            return EVENT_LABELS[self.kind]
+        if self.kind in HistoryEntry.Kind.values:
+            return HistoryEntry.Kind(self.kind).label
+        return self.kind.replace("_", " ").capitalize()
+
+
+EVENT_LABELS = {
+    "battle": "Battle",
+    "engagement": "Engagement",
+    "destroyed": "Destroyed",
+    "promoted": "Promoted",
+    "reduced": "Reduced",
+}
+"""The timeline's own kinds of line, besides the history's."""
 
 
 def _value_label(quality: str) -> str:

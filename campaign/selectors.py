@@ -30,9 +30,9 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.history import HITS_FIELDS
-from campaign.rules.orders import HOURS_PER_DAY, clock_hour
-from campaign.rules.recovery import time_passes
-from campaign.rules.state import CampaignUnitState, Status, snapshot_replay
+from campaign.rules.orders import clock_hour
+from campaign.rules.recovery import Passing, time_passes
+from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, snapshot_replay
 from units.models import UnitType
 
 GM = "gm"
@@ -313,21 +313,33 @@ def outcome_preview(
     return rows, []
 
 
-def advance_preview(
-    *, campaign: Campaign, days: int
-) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
-    """(unit, now, after) for each unit the calendar's next ``days`` days will change: the
-    Casualty hits that die when a medical window closes, and R&R."""
-
-    changed = []
+def advance_passings(
+    *, campaign: Campaign, hours: int
+) -> list[tuple[Unit, CampaignUnitState, Passing]]:
+    """(unit, before, passing) for everything the next ``hours`` on the clock do to the units,
+    in the order it happens (`time_passes`, as the calendar's Advance and the Orders page's
+    clock run it): ``before`` is the unit just before that passing."""
+    found = []
     start = campaign_now(campaign)
     for unit in campaign_units(campaign=campaign).exclude(status="destroyed"):
-        now = unit.state
-        passed = time_passes(now, start, start + days * HOURS_PER_DAY)
-        state = passed[-1].state if passed else now
-        if state != now:
-            changed.append((unit, now, state))
-    return changed
+        state = unit.state
+        for passing in time_passes(state, start, start + hours):
+            found.append((unit, state, passing))
+            state = passing.state
+    return sorted(found, key=lambda item: item[2].at)
+
+
+def advance_preview(
+    *, campaign: Campaign, hours: int
+) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
+    """(unit, now, after) for each unit the next ``hours`` on the clock will change (the
+    calendar's Advance and the Orders page's clock alike): the Casualty hits that die when a
+    medical window closes, and R&R."""
+    last: dict[int, tuple[Unit, CampaignUnitState]] = {}
+    for unit, _, passing in advance_passings(campaign=campaign, hours=hours):
+        last[unit.pk] = (unit, passing.state)
+    rows = [(unit, unit.state, state) for unit, state in last.values() if state != unit.state]
+    return sorted(rows, key=lambda row: (row[0].force.name, row[0].pk))
 
 
 def revert_preview(
@@ -349,6 +361,41 @@ def revert_preview(
         (unit, unit.state, CampaignUnitState.from_json(snapshot))
         for unit, snapshot in sorted(states.values(), key=lambda s: (s[0].force.name, s[0].name))
     ]
+
+
+def revert_blockers(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, list[HistoryEntry]]]:
+    """The units a Revert of the applied outcome would refuse (`outcome_revert`: a field its
+    entries wrote has changed since), each with the entries that still stand and changed it
+    after the battle, oldest first: what the GM must undo first."""
+    entries = list(
+        HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
+        .select_related("unit__force", "unit__leader")
+        .order_by("-pk")
+    )
+    current = {entry.unit_id: entry.unit.state.to_json() for entry in entries}
+    blocked: dict[int, tuple[Unit, set[str], int]] = {}
+    for entry in entries:
+        snapshot = current[entry.unit_id]
+        changed = {
+            name
+            for name, value in entry.after.items()
+            if name in SNAPSHOT_FIELDS and snapshot.get(name) != value
+        }
+        if changed:
+            unit, fields, _ = blocked.get(entry.unit_id, (entry.unit, set(), entry.pk))
+            blocked[entry.unit_id] = (unit, fields | changed, entry.pk)
+        snapshot.update(entry.before)
+    found = []
+    for unit, fields, first in blocked.values():
+        later = list(
+            history_standing()
+            .filter(unit=unit, pk__gt=first)
+            .exclude(pk__in=campaign_battle.applied_entries)
+            .order_by("pk")
+        )
+        touching = [e for e in later if fields & set(e.after)]
+        found.append((unit, touching or later))
+    return sorted(found, key=lambda item: (item[0].force.name, item[0].name))
 
 
 def applied_changes(

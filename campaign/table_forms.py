@@ -24,7 +24,7 @@ from campaign.forms import (
 )
 from campaign.models import Campaign, Force, Unit
 from campaign.pages import unit_label
-from campaign.rules.characters import Feat, can_train, feats_from, rally_blocked
+from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
@@ -174,10 +174,19 @@ class JoinForm(CampaignForm):
         self.fields["unit"] = _UnitField(self.campaign, JOIN, label="Joins unit")
 
 
+def _characters_who(campaign: Campaign, may: Any, **kwargs: Any) -> forms.ModelChoiceField:
+    """The living characters whose feats let them do it (``may``: `can_train`, `can_rally`):
+    the others are not offered, as a unit field offers only the units its `Offer` allows."""
+    able = [c.pk for c in campaign.characters.filter(alive=True) if may(feats_from(c.feats))]
+    return forms.ModelChoiceField(
+        queryset=campaign.characters.filter(pk__in=able).order_by("name"), **kwargs
+    )
+
+
 class TrainByForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _character_field(self.campaign, label="Trainer")
+        self.fields["character"] = _characters_who(self.campaign, can_train, label="Trainer")
         self.fields["unit"] = _UnitField(self.campaign, TRAIN, label="Trains unit")
 
 
@@ -187,15 +196,8 @@ class UnitTrainForm(CampaignForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        trainers = [
-            c.pk
-            for c in self.campaign.characters.filter(alive=True)
-            if can_train(feats_from(c.feats))
-        ]
-        self.fields["character"] = forms.ModelChoiceField(
-            queryset=self.campaign.characters.filter(pk__in=trainers).order_by("name"),
-            label="Trainer",
-            empty_label=None,
+        self.fields["character"] = _characters_who(
+            self.campaign, can_train, label="Trainer", empty_label=None
         )
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
@@ -215,7 +217,7 @@ class HealForm(CampaignForm):
 class RallyForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _character_field(self.campaign, label="Strategist")
+        self.fields["character"] = _characters_who(self.campaign, can_rally, label="Strategist")
         self.fields["unit"] = _UnitField(self.campaign, RALLY, label="Rallies unit")
 
 
@@ -306,6 +308,11 @@ class SkillCheckForm(CampaignForm):
         self.fields["seed"] = forms.IntegerField(**SEED)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        _not_helping_itself(self, "lead", "helpers")
+        return data
+
     def units(self) -> list[Unit]:
         data = self.cleaned_data
         return [data["lead"], *(u for u in data["helpers"] if u.pk != data["lead"].pk)]
@@ -341,6 +348,17 @@ class _UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
             raise self.refusal(error.params["value"]) or error from None
 
 
+def _not_helping_itself(form: forms.Form, lead: str, helpers: str) -> None:
+    """A unit ticked as helping the check it makes itself: said next to the helpers, not
+    silently dropped."""
+    unit = form.cleaned_data.get(lead)
+    if unit is not None and unit in (form.cleaned_data.get(helpers) or []):
+        form.add_error(
+            helpers,
+            f"{unit.name} makes the check itself, so it cannot also help it: untick it here.",
+        )
+
+
 def _helpers_field(campaign: Campaign, label: str) -> forms.ModelMultipleChoiceField:
     return _UnitsField(
         campaign, CHECK, required=False, widget=forms.CheckboxSelectMultiple, label=label
@@ -367,6 +385,12 @@ class ContestForm(CampaignForm):
         self.fields["resisting_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["seed"] = forms.IntegerField(**SEED)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        _not_helping_itself(self, "active", "active_helpers")
+        _not_helping_itself(self, "resisting", "resisting_helpers")
+        return data
 
     def side(self, name: str) -> list[Unit]:
         """The side's unit first, then its helpers."""

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.http import require_safe
@@ -15,10 +16,19 @@ from config.health import healthz
 
 FAVICON = "bridgehead/favicon.svg"
 
+
+@require_safe
+def logout_confirm(request):
+    """Log out from a page that carries no form (an error page is the same for everyone who
+    meets it): the page with the button, which posts to the log-out address."""
+    return TemplateResponse(request, "registration/logout_confirm.html")
+
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/log-out/", logout_confirm, name="logout-confirm"),
     path(
         "accounts/password_change/",
         auth_views.PasswordChangeView.as_view(),

@@ -22,7 +22,13 @@ from typing import Any
 from battles.engine.events import Removal
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, leader_wounds
 from campaign.rules.characters import Feat, feat_sum
-from campaign.rules.command import Commandable, column, command_of, legendary_command
+from campaign.rules.command import (
+    Command,
+    Commandable,
+    column,
+    command_of,
+    legendary_command,
+)
 from campaign.rules.orders import OrderKind, order_kit, within_specialties
 from campaign.rules.state import CampaignUnitState, LeaderState
 from units.bucs import (
@@ -366,11 +372,18 @@ class _Fight:
     def command_value(self, unit: _Unit) -> tuple[int, str]:
         quality, _, _ = self.fights_at(unit)
         ordered = unit.setup.order is not None
+        lapsed = False
         if ordered and quality == Quality.RAW and self.round > 1 and not unit.setup.order_repeated:
-            ordered = False  # a Raw unit's Order lasts a round unless its giver repeats it
+            # A Raw unit's Order lasts a round unless its giver repeats it.
+            ordered, lapsed = False, True
         commandable = Commandable(unit.key, unit.led, ordered, quality)
         commander = self.commanded_by(unit)
         value, source = column(quality, command_of(commandable, commander))
+        if lapsed and source == column(quality, Command.WITHOUT_ORDERS)[1]:
+            source = (
+                f"{quality.label}, its Order not repeated (its giver leads no unit on its side, "
+                "or is dead), so without Orders it cannot act alone"
+            )
         if commander and not unit.led and not ordered:
             legend = self.by_key(commander)
             source += f" (commanded by {legend.name}, Legendary)"

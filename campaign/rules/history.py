@@ -106,6 +106,25 @@ def carries_text(morale: int, casualty: int) -> str:
     return f"now carries {plural(morale, 'Morale hit')} and {plural(casualty, 'Casualty hit')}"
 
 
+def _experience_text(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """The experience a change leaves, and why when it is less than before: a step up starts
+    the count again from the points left over; a step down holds the points just short of the
+    next step at the new quality (a unit rises at most one step at a time)."""
+    now, was = after["experience"], before.get("experience")
+    points = plural(now, "experience point")
+    if was is None or now >= was:
+        return f"has {points}"
+    was_quality, quality = before.get("quality"), after.get("quality")
+    if quality is not None and was_quality is not None:
+        if Quality.of_word(quality) > Quality.of_word(was_quality):
+            return f"starts again toward the next step with {points} ({was} before)"
+        return (
+            f"its experience is held just short of the next step at "
+            f"{Quality.of_word(quality).label}: {was} → {now}"
+        )
+    return f"has {points} ({was} before)"
+
+
 def story_text(before: dict[str, Any], after: dict[str, Any], unit: dict[str, Any]) -> str:
     """What a change did to the unit, in plain words: "fell from Average to Green; now carries
     1 Morale hit and 2 Casualty hits; is in the combat zone". ``unit`` is the unit's snapshot
@@ -134,7 +153,7 @@ def story_text(before: dict[str, Any], after: dict[str, Any], unit: dict[str, An
     if hits_changed and after.get("status", unit.get("status")) != Status.DESTROYED:
         parts.append(carries_text(unit.get("morale_hits") or 0, unit.get("casualty_hits") or 0))
     if "experience" in after:
-        parts.append(f"has {plural(after['experience'], 'experience point')}")
+        parts.append(_experience_text(before, after))
     if "in_combat_zone" in after:
         parts.append(
             "is in the combat zone" if after["in_combat_zone"] else "is out of the combat zone"

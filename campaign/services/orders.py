@@ -11,7 +11,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from campaign.models import Campaign, Character, Order, Unit
+from campaign.models import Campaign, Character, HistoryEntry, Order, Unit
 from campaign.rules.bridge import CharacterOrder
 from campaign.rules.characters import feat_sum, feats_from
 from campaign.rules.orders import (
@@ -134,9 +134,17 @@ def order_give(
 def clock_advance(
     *, campaign: Campaign, hours: int, reason: str = "", actor: Any = None
 ) -> list[Order]:
+    """Move the clock on by hours (`clock_move`): the Orders done meanwhile."""
+    return clock_move(campaign=campaign, hours=hours, reason=reason, actor=actor)[0]
+
+
+@transaction.atomic
+def clock_move(
+    *, campaign: Campaign, hours: int, reason: str = "", actor: Any = None
+) -> tuple[list[Order], list[HistoryEntry]]:
     """Move the clock on by hours, with what the time does to every unit as `time_pass` runs
-    it (a medical window closing 24 hours after its battle, a day of R&R at each midnight).
-    The Orders done meanwhile."""
+    it (a medical window closing 24 hours after the battle that opened it, a day of R&R at
+    each midnight). The Orders done meanwhile, and the history entries the time wrote."""
     require_manager(campaign, actor)
     limit = MAX_DAYS * HOURS_PER_DAY
     errors: dict[str, list[str]] = {}
@@ -147,8 +155,13 @@ def clock_advance(
         raise ValidationError(errors)
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     before = campaign_now(campaign)
-    time_pass(campaign=campaign, hours=hours, reason=reason, actor=actor)
+    entries = time_pass(campaign=campaign, hours=hours, reason=reason, actor=actor)
+    return orders_done(campaign=campaign, start=before, end=before + hours), entries
+
+
+def orders_done(*, campaign: Campaign, start: int, end: int) -> list[Order]:
+    """The Orders of the campaign done after clock hour ``start``, up to ``end``."""
     done = Order.objects.filter(
-        campaign=campaign, replaced=False, finishes_at__gt=before, finishes_at__lte=before + hours
+        campaign=campaign, replaced=False, finishes_at__gt=start, finishes_at__lte=end
     )
     return list(done.select_related("unit", "giver"))

@@ -446,11 +446,13 @@ def outcome_revert(
         if HistoryEntry.objects.filter(reverts=entry).exists():
             errors.setdefault(field, []).append("reverted already")
         snapshot = current[entry.unit_id]
-        for name, value in entry.after.items():
-            if name in SNAPSHOT_FIELDS and snapshot.get(name) != value:
-                errors.setdefault(field, []).append(
-                    f"{units[entry.unit_id]} has changed since in {name}: undo that first"
-                )
+        if any(
+            name in SNAPSHOT_FIELDS and snapshot.get(name) != value
+            for name, value in entry.after.items()
+        ):
+            errors.setdefault(field, []).append(
+                f"{units[entry.unit_id]} has changed since: undo that first"
+            )
         snapshot.update(entry.before)
         if problem := _relink_problem(entry, snapshot, units[entry.unit_id]):
             errors.setdefault(field, []).append(problem)

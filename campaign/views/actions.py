@@ -8,9 +8,11 @@ message.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,7 +21,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.access import campaign_for_viewer, force_for_viewer, require_manage, unit_for_viewer
+from campaign.access import (
+    Viewer,
+    campaign_for_viewer,
+    force_for_viewer,
+    require_manage,
+    unit_for_viewer,
+)
 from campaign.forms import (
     AdvanceForm,
     AdvanceSummaryForm,
@@ -42,11 +50,20 @@ from campaign.pages import (
     changes,
     medics_today,
     roster_lines,
+    time_lines_ahead,
+    time_lines_done,
     trained_text,
     unit_label,
 )
 from campaign.rules.history import plural
-from campaign.selectors import advance_entries, advance_preview, entries_changes
+from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
+from campaign.selectors import (
+    advance_entries,
+    advance_passings,
+    advance_preview,
+    campaign_now,
+    entries_changes,
+)
 from campaign.services import (
     calendar_advance,
     campaign_create,
@@ -67,8 +84,9 @@ from campaign.services import (
     unit_train,
 )
 from campaign.services.notices import notices_set
+from campaign.services.orders import orders_done
 from campaign.services.recovery import medics_text
-from campaign.services.roster import INVITED
+from campaign.services.roster import INVITED, invitee_key
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import (
     action_done,
@@ -89,6 +107,62 @@ FORCE = "campaign/force.html"
 UNIT = "campaign/unit.html"
 
 
+TIME_PASSES = (
+    "each midnight is a day of R&R, and the Casualty hits the medics did not save die when the "
+    "unit's medics' 24 hours are over (they run from the battle that dealt its first hits still "
+    "awaiting them; later hits join that window)."
+)
+
+
+def time_review(
+    request: HttpRequest,
+    viewer: Viewer,
+    *,
+    hours: int,
+    title: str,
+    confirm_url: str,
+    confirm_label: str,
+    hidden: list[tuple[str, Any]],
+    back_url: str,
+    span: str = "",
+) -> HttpResponse:
+    """The review before the clock moves on (the calendar's Advance and the Orders page's
+    clock alike): what each unit will go through, hour by hour, and the table of changes."""
+    campaign = viewer.campaign
+    start = campaign_now(campaign)
+    passings = advance_passings(campaign=campaign, hours=hours)
+    preview = advance_preview(campaign=campaign, hours=hours)
+    span = span or f"From {clock_text(start)} to {clock_text(start + hours)}"
+    return render(
+        request,
+        "campaign/review.html",
+        base_context(
+            viewer,
+            title=title,
+            lede=f"{span}: {TIME_PASSES} "
+            + ("These units change; the others stay as they are." if preview else "No unit "
+               "changes."),
+            lines=time_lines_ahead(passings),
+            changes=changes(preview),
+            confirm_url=confirm_url,
+            confirm_label=confirm_label,
+            hidden=hidden,
+            back_url=back_url,
+        )
+        | _destroyed(preview),
+    )  # fmt: skip
+
+
+def time_moved(request: HttpRequest, pk: int, entries: list, query: dict[str, Any]) -> HttpResponse:
+    """Post, then redirect: the summary page reads what the time wrote back from the history
+    (``query`` says how far it went)."""
+    ids = [entry.pk for entry in entries]
+    after, upto = (min(ids) - 1, max(ids)) if ids else (0, 0)
+    query = {**query, "after": after, "upto": upto}
+    done = f"{reverse('campaign:advance-summary', args=[pk])}?{urlencode(query)}"
+    return HttpResponseClientRedirect(done) if request.htmx else redirect(done)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
@@ -106,23 +180,16 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
     days, reason = form.cleaned_data["days"], form.cleaned_data["reason"]
     campaign = viewer.campaign
     if request.method == "GET":
-        preview = advance_preview(campaign=campaign, days=days)
-        return render(
+        return time_review(
             request,
-            "campaign/review.html",
-            base_context(
-                viewer,
-                title=f"Advance the calendar {plural(days, 'day')}?",
-                lede=f"From day {campaign.day} to day {campaign.day + days}: each midnight is a "
-                "day of R&R, and Casualty hits the medics did not save die 24 hours after their "
-                "battle. These units change; the others stay as they are.",
-                changes=changes(preview),
-                confirm_url=url,
-                confirm_label=f"Advance to day {campaign.day + days}",
-                hidden=[("days", days), ("reason", reason)],
-                back_url=dashboard,
-            )
-            | _destroyed(preview),
+            viewer,
+            hours=days * HOURS_PER_DAY,
+            title=f"Advance the calendar {plural(days, 'day')}?",
+            confirm_url=url,
+            confirm_label=f"Advance to day {campaign.day + days}",
+            hidden=[("days", days), ("reason", reason)],
+            back_url=dashboard,
+            span=f"From day {campaign.day} to day {campaign.day + days}",
         )
     if request.POST.get("confirm") != "yes":
         query = urlencode({"days": days, "reason": reason})
@@ -136,43 +203,59 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
         return form_invalid(
             request, DASHBOARD, "advance-form", dashboard_context(viewer, advance_form=form)
         )
-    # Post, then redirect: the summary page reads what the days wrote back from the history.
     campaign.refresh_from_db(fields=["day"])
-    ids = [entry.pk for entry in entries]
-    after, upto = (min(ids) - 1, max(ids)) if ids else (0, 0)
-    query = urlencode({"days": days, "to": campaign.day, "after": after, "upto": upto})
-    done = f"{reverse('campaign:advance-summary', args=[pk])}?{query}"
-    return HttpResponseClientRedirect(done) if request.htmx else redirect(done)
+    return time_moved(request, pk, entries, {"days": days, "to": campaign.day})
 
 
 @login_required
 @require_GET
 def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
-    """What an Advance changed: the same table as its review, from the history it wrote (the
-    entries after ``after`` up to ``upto``, which the Advance's redirect names)."""
+    """What an Advance or a move of the clock changed: the same table as its review, from the
+    history it wrote (the entries after ``after`` up to ``upto``, which its redirect names), and
+    the Orders done meanwhile (for the clock: ``start``, the clock hour it moved on from)."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     form = AdvanceSummaryForm(request.GET)
     if not form.is_valid():
         raise Http404("No such advance of the calendar")
     data = form.cleaned_data
-    rows = entries_changes(
-        advance_entries(campaign=viewer.campaign, after_id=data["after"], upto_id=data["upto"])
+    entries = advance_entries(
+        campaign=viewer.campaign, after_id=data["after"], upto_id=data["upto"]
     )
+    rows = entries_changes(entries)
+    if data["hours"]:
+        start, end = data["start"], data["start"] + data["hours"]
+        done = orders_done(campaign=viewer.campaign, start=start, end=end)
+        title = f"It is now {clock_text(end)}"
+        moved = f"The clock moved on {plural(data['hours'], 'hour')}, to {clock_text(end)}. "
+        moved += (
+            "Orders done: "
+            + "; ".join(
+                f"{o.unit.name} ({OrderKind(o.kind).label}, for {o.giver.name})" for o in done
+            )
+            + ". "
+            if done
+            else "No Order was done. "
+        )
+        back, back_label = reverse("campaign:orders", args=[pk]), "Back to Orders and the clock"
+    else:
+        title = f"It is now day {data['to']}"
+        moved = f"The calendar moved on {plural(data['days'], 'day')}, to day {data['to']}. "
+        back, back_label = reverse("campaign:dashboard", args=[pk]), "Back to the dashboard"
     return render(
         request,
         "campaign/review.html",
         base_context(
             viewer,
-            title=f"It is now day {data['to']}",
-            lede=f"The calendar moved on {plural(data['days'], 'day')}, to day {data['to']}. "
-            + ("What changed:" if rows else "No unit changed."),
+            title=title,
+            lede=moved + ("What changed:" if rows else "No unit changed."),
+            lines=time_lines_done(entries),
             changes=changes(rows),
-            back_url=reverse("campaign:dashboard", args=[pk]),
-            back_label="Back to the dashboard",
+            back_url=back,
+            back_label=back_label,
         )
         | _destroyed(rows),
-    )
+    )  # fmt: skip
 
 
 def _destroyed(rows) -> dict[str, list[str]]:
@@ -396,7 +479,8 @@ def invitation_send_view(request: HttpRequest, pk: int) -> HttpResponse:
             role=data["role"],
             actor=request.user,
         )
-        return reverse("campaign:dashboard", args=[pk]), INVITED
+        said = _in_campaign_already(viewer, data["invitee"])
+        return reverse("campaign:dashboard", args=[pk]), said or INVITED
 
     return form_action(
         request,
@@ -405,6 +489,26 @@ def invitation_send_view(request: HttpRequest, pk: int) -> HttpResponse:
         page=DASHBOARD,
         partial="invitation-form",
         context=lambda: dashboard_context(viewer, invitation_form=form),
+    )
+
+
+def _in_campaign_already(viewer: Viewer, invitee: str) -> str:
+    """What an invitation to the GM or a member by username says: the inviter sees the members
+    already, so this tells nothing new. An e-mail address gets the one answer (`INVITED`): who
+    owns which address is not the inviter's to learn."""
+    key = invitee_key(invitee)
+    if not key or "@" in key:
+        return ""
+    campaign = viewer.campaign
+    if campaign.gm.get_username() == key:
+        return f"{key} is this campaign's GM: no invitation was sent."
+    username = f"user__{get_user_model().USERNAME_FIELD}"
+    member = campaign.memberships.filter(**{username: key}).first()
+    if member is None:
+        return ""
+    return (
+        f"{key} is in the campaign already, as {member.get_role_display().lower()}: no "
+        "invitation was sent. To change their role, use “Change a member's role”."
     )
 
 

@@ -52,6 +52,7 @@ from campaign.pages import (
     battle_winner,
     changes,
     force_colour,
+    revert_blocked_lines,
     side_colours,
     unit_label,
 )
@@ -71,6 +72,7 @@ from campaign.selectors import (
     fogged_log,
     outcome_preview,
     ready_units,
+    revert_blockers,
     revert_preview,
     reverted_changes,
 )
@@ -396,6 +398,12 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
     elif cb.state == CampaignBattle.State.REVERTED and cb.applied_entries:
         context["changes"] = changes(reverted_changes(campaign_battle=cb))
         context["changes_reverted"] = True
+    if not viewer.manages and "changes" in context:
+        # What the outcome did is in each unit's history: a member reads it for the forces
+        # they see in full, as on the rosters.
+        shown = [c for c in context["changes"] if viewer.sight(c.unit.force) == FULL]
+        context["changes_hidden"] = len(context["changes"]) - len(shown)
+        context["changes"] = shown
     if viewer.manages and cb.odds_id is not None:
         # The odds the GM asked before launching: the GM's, like the set-up page.
         context["odds_run"] = cb.odds
@@ -618,6 +626,23 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
         "form": form,
         "reverting": True,
     }
+    blocked = revert_blocked_lines(revert_blockers(campaign_battle=cb))
+    if blocked:
+        # Nothing to confirm: Revert would refuse it (a unit changed since the outcome).
+        return _review(
+            request,
+            viewer,
+            status=200 if request.method == "GET" else 400,
+            cb=cb,
+            title="The outcome cannot be reverted",
+            lede=f"{cb.name}'s outcome cannot be reverted as the units stand now: "
+            + ("a unit it changed has" if len(blocked) == 1 else "units it changed have")
+            + " changed again since.",
+            refusal=blocked,
+            rows=[],
+            back_url=url,
+            back_label="Back to the battle",
+        )
     if request.method == "GET":
         return _review(request, viewer, rows=revert_preview(campaign_battle=cb), **review)
     if form.is_valid():

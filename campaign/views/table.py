@@ -8,14 +8,18 @@ through the services.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import Viewer, campaign_for_viewer, require_manage
+from campaign.forms import add_service_errors
 from campaign.models import CharacterEntry, Engagement, Order, TableRoll
 from campaign.pages import engagement_sides, trained_text
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
@@ -27,7 +31,7 @@ from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.engagements import engagement_revert, engagement_run
-from campaign.services.orders import clock_advance, order_give, order_status
+from campaign.services.orders import clock_move, order_give, order_status
 from campaign.table_forms import (
     CharacterForm,
     ClockForm,
@@ -42,7 +46,8 @@ from campaign.table_forms import (
     SkillCheckForm,
     TrainByForm,
 )
-from campaign.views._common import base_context, form_action
+from campaign.views._common import base_context, form_action, form_invalid
+from campaign.views.actions import time_moved, time_review
 
 CHARACTERS = "campaign/characters.html"
 CHARACTER_ENTRIES_SHOWN = 20
@@ -234,27 +239,40 @@ def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def clock_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what the next hours do to the units, and a button to confirm (the calendar's
+    review, `time_review`). POST with the confirmation: move the clock on, and a summary of
+    what changed and the Orders done (without it: to the review)."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    form = ClockForm(request.POST)
-
-    def advance(data):
-        done = clock_advance(
-            campaign=viewer.campaign, hours=data["hours"], reason=data["reason"],
-            actor=request.user,
-        )  # fmt: skip
-        viewer.campaign.refresh_from_db(fields=["day", "hour"])
-        now = clock_text(campaign_now(viewer.campaign))
-        return reverse("campaign:orders", args=[pk]), (
-            f"It is now {now}; {len(done)} Order{'s' if len(done) != 1 else ''} done."
+    form = ClockForm(request.POST if request.method == "POST" else request.GET)
+    if not form.is_valid():
+        return form_invalid(request, ORDERS, "clock-form", orders_context(viewer, clock_form=form))
+    hours, reason = form.cleaned_data["hours"], form.cleaned_data["reason"]
+    campaign = viewer.campaign
+    url = reverse("campaign:clock-advance", args=[pk])
+    start = campaign_now(campaign)
+    if request.method == "GET":
+        return time_review(
+            request,
+            viewer,
+            hours=hours,
+            title=f"Move the clock on {plural(hours, 'hour')}?",
+            confirm_url=url,
+            confirm_label=f"Move on to {clock_text(start + hours)}",
+            hidden=[("hours", hours), ("reason", reason)],
+            back_url=reverse("campaign:orders", args=[pk]),
         )
-
-    return form_action(
-        request, form, advance, page=ORDERS, partial="clock-form",
-        context=lambda: orders_context(viewer, clock_form=form),
-    )  # fmt: skip
+    if request.POST.get("confirm") != "yes":
+        query = f"{url}?{urlencode({'hours': hours, 'reason': reason})}"
+        return HttpResponseClientRedirect(query) if request.htmx else redirect(query)
+    try:
+        _, entries = clock_move(campaign=campaign, hours=hours, reason=reason, actor=request.user)
+    except ValidationError as error:
+        add_service_errors(form, error)
+        return form_invalid(request, ORDERS, "clock-form", orders_context(viewer, clock_form=form))
+    return time_moved(request, pk, entries, {"hours": hours, "start": start})
 
 
 # -- engagements -------------------------------------------------------------------------------

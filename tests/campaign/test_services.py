@@ -282,7 +282,7 @@ def test_it_refuses_to_revert_twice_or_over_a_later_change(campaign, make_unit):
     unit = make_unit("Walker", "Mech", quality="legendary", specialties=("mechanized",))
     entries = outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 1)}, reason="Ford")
     unit_edit(unit=unit, changes={"morale_hits": 3}, reason="miscounted")
-    with pytest.raises(ValidationError, match="changed since in morale_hits"):
+    with pytest.raises(ValidationError, match="changed since: undo that first"):
         outcome_revert(entries=entries, reason="undo")
     edit = unit.history.get(kind=Kind.GM_EDIT)
     outcome_revert(entries=[edit], reason="undo the edit")

@@ -290,6 +290,14 @@ def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # n
     shoot_both(gm, "03-editor-refused")
     gm.click("[data-undo]")
     expect(problems(gm)).not_to_contain_text("off the 24x24 table")
+    # A map pasted into the JSON field that cannot be drawn: the editor keeps the map it drew
+    # and says why (the next edit in the editor writes the field again).
+    gm.evaluate("""() => { const f = document.querySelector('#map-form textarea[name=scenario]');
+        f.value = '{"table": {"width": -5}}'; f.dispatchEvent(new Event('change')); }""")
+    expect(gm.locator("[data-editor-status]")).to_contain_text(
+        "cannot be drawn (its table needs a width and a height above 0)"
+    )
+    expect(gm.locator("svg.editor-map polygon.terrain-woods")).to_have_count(1)
 
     # A river across the table, a house from the library moved with the keyboard.
     gm.click("[data-add-terrain=river]")

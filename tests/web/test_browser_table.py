@@ -111,7 +111,9 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.fill("#heal-form input[name=reason]", "rests a night")
     _submit(gm, "#heal-form")
     gm.wait_for_selector("text=Sgt. Rook rests a night: hit points 4 → 10 of 10.")
-    expect(gm.locator("#characters tr:has-text('Sgt. Rook') td.num")).to_have_text("10 of 10")
+    expect(gm.locator("#characters tr:has-text('Sgt. Rook') td.num")).to_have_text(
+        "10 of 10 hit points"
+    )
     expect(gm.locator("#character-entries li")).to_have_text(
         "Day 1, 00:00: Sgt. Rook rests a night: hit points 4 → 10 of 10."
     )
@@ -139,7 +141,11 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     expect(gm.locator("#orders .order-state")).to_have_text("under way")
     gm.fill("#clock-form input[name=hours]", "1")
     _submit(gm, "#clock-form")
-    gm.wait_for_selector("text=It is now day 1, 01:00; 1 Order done.")
+    # The calendar's review first: what the hour does to the units, then the summary.
+    gm.click("text=Move on to day 1, 01:00")
+    expect(gm.locator("h1")).to_have_text("It is now day 1, 01:00")
+    expect(gm.locator(".lede")).to_contain_text("Orders done: 2nd Squad (Attack, for Capt. Holt).")
+    gm.click("text=Back to Orders and the clock")
     expect(gm.locator("#orders .order-state")).to_have_text("done")
     expect(gm.locator("#clock")).to_have_text("day 1, 01:00")
     shoot(gm, "table-02-orders", full_page=True)
@@ -163,8 +169,8 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     engagement = gm.url
     expect(gm.locator("h1")).to_have_text("Mill ford")
     log = gm.inner_text("#log")
-    assert "Round 1" in log and "Dug In +2" in log and "Outnumbered 2 to 1 -2" in log
-    assert "Average, assisting its leader (Capt. Holt) +3" in log
+    assert "Round 1" in log and "Dug In: +2" in log and "Outnumbered 2 to 1: \u22122" in log
+    assert "Average quality, assisting its leader (Capt. Holt): +3" in log
     assert "Leadership, Strategist" in log
     shoot(gm, "table-03-engagement", full_page=True)
     alice.goto(engagement)
@@ -198,7 +204,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.fill("#contest-form input[name=seed]", "5")
     _submit(gm, "#contest-form")
     gm.wait_for_selector("#rolls >> text=1st Squad (helped by 2nd Squad) (")
-    expect(gm.locator("#rolls li").first).to_contain_text("Strength in numbers (2 units) +2")
+    expect(gm.locator("#rolls li").first).to_contain_text("Strength in numbers (2 units): +2")
     gm.select_option("#requisition-form select[name=force]", label="Lantern Company")
     gm.select_option("#requisition-form select[name=unit_type]", label="Rifle Squad")
     gm.fill("#requisition-form input[name=name]", "1st Squad")
@@ -260,7 +266,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.wait_for_url(re.compile(r"/engagements/\d+/$"))
     expect(gm.locator("h1")).to_have_text("Patrol at the well")  # its reason, capitalised
     quick_log = gm.inner_text("#log")
-    assert "Round 1" in quick_log and "Dug In +2" in quick_log
+    assert "Round 1" in quick_log and "Dug In: +2" in quick_log
     expect(gm.locator("body")).to_contain_text("Ghost Squad (Average), Order: Use Skill")
     shoot(gm, "table-06-quick-resolve", full_page=True)
     assert not gm.errors, gm.errors

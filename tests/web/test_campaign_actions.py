@@ -263,13 +263,21 @@ def test_an_invitation_answers_the_same_whether_or_not_the_account_exists(client
     login(client, world, "gm")
     invite = reverse("campaign:invite", args=[world.campaign.pk])
     answers = []
-    for name in ("nobody-by-that-name", "outsider", "player"):  # unknown, stranger, member
+    gm_name = world.users["gm"].get_username()
+    for name in ("nobody-by-that-name", "outsider", world.users["player"].get_username(), gm_name):
         response = client.post(invite, {"invitee": name, "role": "player"}, follow=True)
         assert response.status_code == 200
         notice = response.text.split('<div class="messages" role="status">')[1].split("</div>")[0]
         answers.append(notice)
-    assert answers[0] == answers[1] == answers[2]
+    # Unknown and stranger alike; a member or the GM (whom the inviter sees listed) plainly.
+    assert answers[0] == answers[1]
     assert "If an account by that name exists, it has been invited." in answers[0]
+    player = world.users["player"].get_username()
+    assert (
+        f"{player} is in the campaign already, as player: no invitation was sent." in (answers[2])
+    )
+    gm = world.users["gm"].get_username()
+    assert f"{gm} is this campaign&#x27;s GM: no invitation was sent." in answers[3]
     htmx = client.post(invite, {"invitee": "x-unknown", "role": "player"}, HTTP_HX_REQUEST="true")
     known = client.post(invite, {"invitee": "outsider", "role": "player"}, HTTP_HX_REQUEST="true")
     assert (htmx.status_code, htmx.headers["HX-Redirect"]) == (

@@ -123,7 +123,10 @@ def test_it_wants_a_unit_on_each_side(client, world):
         if unit.force_id == world.enemy.pk:
             data[f"side_{unit.pk}"] = ""
     response = login(client, world, "gm").post(_url("battle-setup", world), data)
-    assert response.status_code == 400 and "put at least one unit on side" in response.text
+    assert response.status_code == 400
+    # The side by the name the page gives it, not its id.
+    missing = [n for n in ("Blue Force", "Red Force") if f"on the side {n}." in response.text]
+    assert len(missing) == 1 and "&#x27;blue&#x27;" not in response.text
 
 
 def test_it_puts_a_position_the_engine_refuses_next_to_that_unit(client, world):

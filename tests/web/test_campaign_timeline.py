@@ -32,8 +32,10 @@ def test_the_timeline_tells_each_day_with_links(client, world):
         f'<a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced</a>' in page
     )
     assert "Iron Wolf (Blue Battalion) was destroyed" in page
-    assert 'class="event event-destroyed"' in page and ">destroyed</span>" in page
-    assert 'class="event event-gm_edit"' in page
+    assert 'class="event event-destroyed"' in page and ">Destroyed</span>" in page
+    # A history entry's kind by its label, never its stored name.
+    assert 'class="event event-gm_edit"' in page and ">GM edit</span>" in page
+    assert ">gm_edit<" not in page and ">GM_EDIT<" not in page
 
 
 def test_the_timeline_lists_each_engagement_with_a_link_to_its_log(client, world):

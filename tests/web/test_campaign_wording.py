@@ -30,7 +30,7 @@ def test_a_dead_leader_is_dead_not_minus_23_hit_points(world):
     dead = CampaignUnitState(name="Atlas", quality=Quality.AVERAGE,
                              leader=LeaderState("Capt. Mara Holt", -23, alive=False))  # fmt: skip
     leader = dict((what, (b, a)) for what, b, a, _ in Change(world.unit, alive, dead).cells())
-    assert leader["Leader"] == ("Capt. Mara Holt, 8 hp", "Capt. Mara Holt, dead")
+    assert leader["Leader"] == ("Capt. Mara Holt, 8 hit points", "Capt. Mara Holt, dead")
 
 
 def test_orders_that_went_in_alike_are_said_once(client, world):

@@ -56,7 +56,7 @@ def test_the_characters_page_lists_every_leader_with_the_unit_it_leads(client, w
         world.unit.name in rows["Capt. Mara Holt"]
         and "named with the unit" in rows["Capt. Mara Holt"]
     )
-    assert ">14<" in rows["Capt. Mara Holt"]
+    assert ">14 hit points<" in rows["Capt. Mara Holt"]
     assert world.enemy_unit.name in rows["Sgt. Rook"] and "9 of 9" in rows["Sgt. Rook"]
     assert "without feats; it gives no Orders" in page.text
 

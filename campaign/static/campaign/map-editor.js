@@ -36,6 +36,21 @@
     };
   }
 
+  // Why a document cannot be drawn ("" when it can): the editor keeps the last map it could
+  // draw rather than going blank, and says why.
+  function undrawable(doc) {
+    if (!doc || typeof doc !== "object" || Array.isArray(doc)) { return "it is not a scenario document"; }
+    var t = doc.table;
+    if (!t || typeof t !== "object" || !(t.width > 0) || !(t.height > 0) || !isFinite(t.width) || !isFinite(t.height)) {
+      return "its table needs a width and a height above 0";
+    }
+    var lists = ["terrain", "buildings", "objectives", "sides"];
+    for (var i = 0; i < lists.length; i++) {
+      if (doc[lists[i]] !== undefined && !Array.isArray(doc[lists[i]])) { return "its " + lists[i] + " must be a list"; }
+    }
+    return "";
+  }
+
   function centroid(points) {
     var x = 0, y = 0;
     points.forEach(function (p) { x += p[0]; y += p[1]; });
@@ -58,16 +73,36 @@
     this.selected = null; // {kind, index, side}
     this.problems = [];
     this.serial = 0;
-    var start = null;
-    try { start = this.field.value.trim() ? JSON.parse(this.field.value) : null; } catch (e) { start = null; }
-    this.state = start && typeof start === "object" ? start : blank(data.ruleset);
+    this.memory = "bridgehead.map-editor." + this.checkUrl;
+    var start = null, why = "";
+    try { start = this.field.value.trim() ? JSON.parse(this.field.value) : null; } catch (e) { why = "it is not JSON"; }
+    if (start !== null) { why = undrawable(start); }
+    this.keepField = false;
+    if (why) {
+      // The JSON field holds a map the editor cannot draw (as sent back with its problems):
+      // the field keeps it; the editor draws the last map it could, or a blank one.
+      this.state = this.lastGood() || blank(data.ruleset);
+      this.keepField = true;
+    } else {
+      this.state = start || blank(data.ruleset);
+    }
     this.bind();
     this.changed(false);
+    if (why) { this.say("The map in the JSON field cannot be drawn (" + why + "); the editor shows the last map it could draw."); }
   }
+
+  Editor.prototype.lastGood = function () {
+    try {
+      var kept = window.sessionStorage.getItem(this.memory);
+      var doc = kept ? JSON.parse(kept) : null;
+      return doc && !undrawable(doc) ? doc : null;
+    } catch (e) { return null; }
+  };
 
   // --- the document ----------------------------------------------------------------------
 
   Editor.prototype.remember = function () {
+    this.keepField = false; // an edit in the editor: the JSON field follows the editor again
     this.undoStack.push(JSON.stringify(this.state));
     if (this.undoStack.length > UNDO_LIMIT) { this.undoStack.shift(); }
   };
@@ -225,7 +260,11 @@
   // --- drawing ---------------------------------------------------------------------------
 
   Editor.prototype.changed = function (check) {
-    this.field.value = JSON.stringify(this.state, null, 1);
+    var text = JSON.stringify(this.state, null, 1);
+    if (!this.keepField) { this.field.value = text; }
+    if (!undrawable(this.state)) {
+      try { window.sessionStorage.setItem(this.memory, text); } catch (e) { /* no storage: fine */ }
+    }
     this.draw();
     this.drawList();
     this.drawPanel();
@@ -670,8 +709,10 @@
       file.text().then(function (text) {
         var data;
         try { data = JSON.parse(text); } catch (e) { self.say("That file is not JSON: " + e.message); return; }
-        if (!data || typeof data !== "object" || Array.isArray(data)) { self.say("That file is not a scenario document."); return; }
+        var why = undrawable(data);
+        if (why) { self.say("That file cannot be drawn (" + why + "); the editor keeps the map it had."); return; }
         self.remember();
+        self.keepField = false;
         self.state = data;
         self.selected = null;
         self.changed(true);
@@ -679,10 +720,18 @@
       });
     });
     this.field.addEventListener("change", function () {
-      try {
-        var data = JSON.parse(self.field.value);
-        self.remember(); self.state = data; self.changed(true);
-      } catch (e) { self.say("The JSON field is not JSON: " + e.message); }
+      var data;
+      try { data = JSON.parse(self.field.value); } catch (e) {
+        self.say("The JSON field is not JSON (" + e.message + "); the editor keeps the last map it could draw.");
+        return;
+      }
+      var why = undrawable(data);
+      if (why) {
+        self.say("The map in the JSON field cannot be drawn (" + why + "); the editor keeps the last map it could draw.");
+        return;
+      }
+      self.keepField = false;
+      self.remember(); self.state = data; self.changed(true);
     });
   };
 

@@ -1,0 +1,65 @@
+"""How a roll's working reads: each modifier as the quality table's column says it, its value
+signed with a real minus ("Raw quality, assisting its leader: −2")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from units.bucs import Quality
+
+register = template.Library()
+
+MINUS = "\u2212"
+QUALITY_WORDS = {q.label for q in Quality}
+
+
+@register.filter
+def signed(value: Any) -> str:
+    """+2, −2, 0: a modifier's value, the minus a real one."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    if number > 0:
+        return f"+{number}"
+    return f"{MINUS}{-number}" if number < 0 else "0"
+
+
+@register.filter(name="modifier_name")
+def modifier_label(label: str) -> str:
+    """A modifier's name as the tables say it: the log keeps "quality: Raw, assisting its
+    leader" and "equipment: Good"; they read "Raw quality, assisting its leader" and "Good
+    equipment"."""
+    kind, colon, rest = label.partition(": ")
+    if colon and kind == "quality":
+        word = rest.split(" ", 1)[0].rstrip(",")
+        if word in QUALITY_WORDS:
+            tail = rest[len(word) :]
+            if tail == " without Orders cannot act alone":
+                tail = ", without Orders (it cannot act alone)"
+            return f"{word} quality{tail}"
+    if colon and kind == "equipment" and " " not in rest:
+        return f"{rest} equipment"
+    return label
+
+
+@register.filter
+def modifier(pair: Any) -> str:
+    """One modifier of a roll's working, [name, value]: "Raw quality, assisting its leader:
+    −2"."""
+    name, value = pair[0], pair[1]
+    return f"{modifier_label(str(name))}: {signed(value)}"
+
+
+@register.filter
+def hit_points(who: Any) -> str:
+    """A character's or a leader's hit points in the one form the pages use: "9 of 12 hit
+    points" when the most it may have is known (a leader's, from its character), else "9 hit
+    points"."""
+    most = getattr(who, "max_hit_points", None)
+    if most is None and getattr(who, "character_id", None) is not None:
+        most = who.character.max_hit_points
+    current = who.hit_points
+    return f"{current} of {most} hit points" if most is not None else f"{current} hit points"

@@ -1,0 +1,65 @@
+"""Moving the clock on from the Orders page: the calendar's review first, then a summary that
+names every unit the hours changed."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign, Unit
+from campaign.services import unit_edit
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def _wounded(world):
+    """The player's unit with Casualty hits whose medical window closes in the next hours."""
+    unit_edit(
+        unit=world.unit,
+        changes={"status": "ready", "morale_hits": 0, "casualty_hits": 1, "window_from": 0,
+                 "last_battle_day": 1},
+        reason="set up", actor=world.users["gm"],
+    )  # fmt: skip
+    world.campaign.day, world.campaign.hour = 1, 23
+    world.campaign.save()
+    return Unit.objects.get(pk=world.unit.pk)
+
+
+def test_moving_the_clock_is_reviewed_first_and_names_the_units_it_changes(client, world):
+    unit = _wounded(world)
+    login(client, world, "gm")
+    orders = client.get(_url("orders", world)).text
+    assert "Review the hours" in orders
+    posted = client.post(_url("clock-advance", world), {"hours": "3"})
+    assert posted.status_code == 302 and "hours=3" in posted["Location"]
+    review = client.get(posted["Location"])
+    assert review.status_code == 200
+    assert Campaign.objects.get(pk=world.campaign.pk).hour == 23  # a review writes nothing
+    assert "Move on to day 2, 02:00" in review.text
+    assert f"{unit.name} ({unit.force.name}): 1 Casualty hit not saved within 24 hours dies" in (
+        review.text
+    )
+    done = client.post(_url("clock-advance", world), {"hours": "3", "confirm": "yes"})
+    assert done.status_code == 302
+    assert done["Location"].startswith(_url("advance-summary", world) + "?hours=3&start=23&")
+    summary = client.get(done["Location"]).text
+    assert "It is now day 2, 02:00" in summary
+    assert "The clock moved on 3 hours, to day 2, 02:00." in summary
+    assert f"{unit.name} ({unit.force.name}):" in summary and "not saved within 24 hours died" in (
+        summary
+    )
+    assert Unit.objects.get(pk=unit.pk).casualty_hits == 0
+
+
+def test_the_dashboard_says_when_each_units_medical_window_closes(client, world):
+    unit = _wounded(world)
+    login(client, world, "gm")
+    page = client.get(_url("dashboard", world)).text
+    assert "they die 24 hours after their battle" not in page
+    said = f"{unit.name}</a>: 1 Casualty hit awaiting the medics; unsaved, they die after day 2"
+    assert said in page

@@ -1,0 +1,53 @@
+"""A roll's working reads as the quality table's column, each value signed with a real minus;
+a unit ticked as helping its own check is told so."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from campaign.services import unit_create
+from campaign.services.roster import leader_attach
+from campaign.templatetags.working import modifier, signed
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_modifier_reads_as_the_tables_column():
+    assert modifier(["quality: Raw, assisting its leader", -2]) == (
+        "Raw quality, assisting its leader: \u22122"
+    )
+    assert modifier(["equipment: Good", 2]) == "Good equipment: +2"
+    assert modifier(["quality: Raw without Orders cannot act alone", -6]) == (
+        "Raw quality, without Orders (it cannot act alone): \u22126"
+    )
+    assert modifier(["Dug In", 2]) == "Dug In: +2"
+    assert [signed(v) for v in (3, 0, -4)] == ["+3", "0", "\u22124"]
+
+
+def test_the_checks_page_shows_the_working_in_words(client, world):
+    card = world.unit.unit_type
+    raw = unit_create(force=world.force, unit_type=card, name="Recruits", quality="raw")
+    leader_attach(unit=raw, name="Sgt. Vale", hit_points=9, actor=world.users["gm"])
+    login(client, world, "gm")
+    url = reverse("campaign:skill-check", args=[world.campaign.pk])
+    response = client.post(url, {"lead": raw.pk, "dc": "10", "seed": "7"}, follow=True)
+    assert response.status_code == 200
+    print(re.findall(r"roll-working.*?</span>|notice[^>]*>[^<]*", response.text))
+    assert "Raw quality, assisting its leader: \u22122; Adequate equipment: 0 =" in response.text
+    assert "quality: Raw" not in response.text
+
+
+def test_a_unit_ticked_as_helping_its_own_check_is_told_so(client, world):
+    card = world.unit.unit_type
+    squad = unit_create(force=world.force, unit_type=card, name="Squad Nine",
+                        specialties=["infantry"])  # fmt: skip
+    login(client, world, "gm")
+    url = reverse("campaign:skill-check", args=[world.campaign.pk])
+    response = client.post(url, {"lead": squad.pk, "helpers": [squad.pk], "dc": "10"})
+    assert response.status_code == 400
+    error = re.search(r'id="id_[a-z_]+_helpers-errors">([^<]*)<', response.text)[1]
+    assert error == "Squad Nine makes the check itself, so it cannot also help it: untick it here."

@@ -1,0 +1,51 @@
+"""A unit's history says each thing once, and why its experience fell when it falls."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.pages import without_repeats
+from campaign.rules.history import story_text
+from campaign.services.roster import leader_attach
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_reason_said_again_by_what_it_did_is_said_once():
+    assert without_repeats("retreated in poor order", "retreated in poor order") == (
+        "retreated in poor order",
+        "",
+    )
+    assert without_repeats("Cpl. Nox takes command", "Cpl. Nox takes command (8 hit points)") == (
+        "Cpl. Nox takes command (8 hit points)",
+        "",
+    )
+    assert without_repeats("took 2 hits", "now carries 1 Morale hit and 1 Casualty hit") == (
+        "took 2 hits",
+        "now carries 1 Morale hit and 1 Casualty hit",
+    )
+
+
+def test_the_unit_page_says_a_leader_takes_command_once(client, world):
+    leader_attach(unit=world.unit, name="Cpl. Nox", hit_points=8, actor=world.users["gm"])
+    page = login(client, world, "player").get(
+        reverse("campaign:unit", args=[world.campaign.pk, world.unit.pk])
+    )
+    assert page.text.count("Cpl. Nox takes command") == 1
+    assert "Cpl. Nox takes command (8 hit points)." in page.text
+
+
+def test_experience_that_falls_says_why():
+    fell = story_text(
+        {"quality": "average", "experience": 2}, {"quality": "green", "experience": 1}, {}
+    )
+    assert fell == (
+        "fell from Average to Green; its experience is held just short of the next step at "
+        "Green: 2 → 1"
+    )
+    rose = story_text(
+        {"quality": "green", "experience": 2}, {"quality": "inexperienced", "experience": 0}, {}
+    )
+    assert "starts again toward the next step with 0 experience points (2 before)" in rose
