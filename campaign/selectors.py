@@ -330,13 +330,12 @@ def advance_passings(
 
 
 def advance_preview(
-    *, campaign: Campaign, hours: int
+    passings: list[tuple[Unit, CampaignUnitState, Passing]],
 ) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
-    """(unit, now, after) for each unit the next ``hours`` on the clock will change (the
-    calendar's Advance and the Orders page's clock alike): the Casualty hits that die when a
-    medical window closes, and R&R."""
+    """(unit, now, after) for each unit the ``passings`` (`advance_passings`) change: the
+    Casualty hits that die when a medical window closes, and R&R."""
     last: dict[int, tuple[Unit, CampaignUnitState]] = {}
-    for unit, _, passing in advance_passings(campaign=campaign, hours=hours):
+    for unit, _, passing in passings:
         last[unit.pk] = (unit, passing.state)
     rows = [(unit, unit.state, state) for unit, state in last.values() if state != unit.state]
     return sorted(rows, key=lambda row: (row[0].force.name, row[0].pk))

@@ -131,7 +131,7 @@ def time_review(
     campaign = viewer.campaign
     start = campaign_now(campaign)
     passings = advance_passings(campaign=campaign, hours=hours)
-    preview = advance_preview(campaign=campaign, hours=hours)
+    preview = advance_preview(passings)
     span = span or f"From {clock_text(start)} to {clock_text(start + hours)}"
     return render(
         request,
