@@ -275,11 +275,13 @@ class TableResultForm(PageForm):
 
     def field_for(self, path: str) -> str | None:
         """A service error about ``outcomes.<pk>.<field>`` belongs in that unit's column of
-        the field; one about the whole ``outcomes.<pk>`` next to its hits."""
+        the field; one about the whole ``outcomes.<pk>`` next to its hits; one about
+        ``sides.<name>`` at that side's name (the first side's, if no side has the name)."""
         if match := re.fullmatch(r"outcomes\.(\d+)(?:\.(\w+))?", path):
             return f"{match[2] or 'hits_lost'}_{match[1]}"
         if path.startswith("sides."):
-            return "side_a"
+            second = (self.cleaned_data.get("side_b") or "").strip()
+            return "side_b" if second and path == f"sides.{second}" else "side_a"
         return None
 
     def clean(self) -> dict[str, Any]:

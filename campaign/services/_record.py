@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
 
@@ -28,6 +29,28 @@ def text_given(errors: dict[str, list[str]], field: str, value: Any, *, needed: 
     if needed and not value.strip():
         errors.setdefault(field, []).append(needed)
     return value.strip()
+
+
+Side = TypeVar("Side")
+
+
+def forces_on_both_sides(sides: Mapping[Side, Iterable[Unit]]) -> list[tuple[Side, Unit, str]]:
+    """A force with units on both sides of a fight, refused: a force cannot fight itself. One
+    rule for an engagement, a quick resolve, a battle fought by the engine and a table's result.
+
+    For each such force, (the later side it is on, in the mapping's order; its first unit
+    there; the sentence naming the force), for the caller to put at that side's field. Empty
+    when every force keeps to one side.
+    """
+    first: dict[int, Side] = {}
+    found: list[tuple[Side, Unit, str]] = []
+    for side, units in sides.items():
+        for unit in units:
+            on = first.setdefault(unit.force_id, side)
+            if on != side and unit.force_id not in {u.force_id for _, u, _ in found}:
+                why = f"{unit.force.name} is on both sides: a force cannot fight itself"
+                found.append((side, unit, why))
+    return found
 
 
 def unit_state_save(unit: Unit, state: CampaignUnitState) -> None:

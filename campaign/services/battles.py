@@ -44,7 +44,7 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.state import Status, ordered_specialties, quality_name
 from campaign.selectors import campaign_battle_launched, engaged_units
-from campaign.services._record import require_manager, text_given
+from campaign.services._record import forces_on_both_sides, require_manager, text_given
 from campaign.services.deployment import deployment_place, deployment_spots, deployment_words
 from campaign.services.orders import character_order, orders_under_way
 from campaign.services.outcomes import (
@@ -276,6 +276,11 @@ def _printed(
         on_side.setdefault(deployment.side, []).append(
             SideUnit(str(unit.pk), unit.name, unit_effective_quality(unit), unit.pk in led, own)
         )
+    # A force on both sides: said at the deployment of its first unit on the later side.
+    on_sides = {side: [d.unit for d, _ in fielded if d.side == side] for side in side_ids}
+    for side, unit, why in forces_on_both_sides(on_sides):
+        i = next(i for i, d in enumerate(deployments) if d.unit.pk == unit.pk and d.side == side)
+        errors.setdefault(f"deployments[{i}]", []).append(why)
     if errors:
         raise ValidationError(errors)
     # Legendary command is settled side by side, once every unit's own Orders are known.
@@ -351,7 +356,7 @@ def campaign_battle_record(
         unit.pk: unit
         for unit in Unit.objects.filter(
             pk__in=[unit.pk for _, unit in given], force__campaign=campaign
-        ).select_related("unit_type")
+        ).select_related("unit_type", "force")
     }
     result: dict[int, UnitOutcome] = {}
     for side, unit in given:
@@ -362,6 +367,12 @@ def campaign_battle_record(
                 errors.setdefault(f"outcomes.{unit.pk}{field}", []).append(problem)
         else:
             result[unit.pk] = UnitOutcome.from_dict(outcomes[unit.pk])
+    on_sides: dict[Any, list[Unit]] = {}
+    for side, unit in given:
+        if unit.pk in fielded:
+            on_sides.setdefault(side, []).append(fielded[unit.pk])
+    for side, _, why in forces_on_both_sides(on_sides):
+        errors.setdefault(f"sides.{side}", []).append(why)
     if stray := set(outcomes) - {unit.pk for _, unit in given}:
         errors["outcomes"] = [f"units {sorted(stray, key=str)} did not fight"]
     if errors:

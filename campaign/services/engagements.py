@@ -36,7 +36,12 @@ from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
 from campaign.selectors import engaged_units as units_in_battle
-from campaign.services._record import require_manager, text_given, unit_change
+from campaign.services._record import (
+    forces_on_both_sides,
+    require_manager,
+    text_given,
+    unit_change,
+)
 from campaign.services.battles import led_units, still_in_battle
 from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, current_orders, order_status
@@ -166,9 +171,8 @@ def engagement_run(
                 errors.setdefault(side, []).append(still_in_battle(unit, in_battle[unit.pk]))
             else:
                 units[side].append(found[unit.pk])
-    forces = {side: {u.force_id for u in units[side]} for side in SIDES}
-    if forces["attackers"] & forces["defenders"]:
-        errors.setdefault("defenders", []).append("a force cannot fight itself")
+    for side, _, why in forces_on_both_sides(units):
+        errors.setdefault(side, []).append(why)
     parsed: dict[int, dict[str, bool]] = {}
     for pk, value in (situations or {}).items():
         if pk not in pks:

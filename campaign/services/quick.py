@@ -26,7 +26,7 @@ from campaign.rules.quick import (
 )
 from campaign.rules.state import Status
 from campaign.selectors import engaged_units
-from campaign.services._record import require_manager, text_given
+from campaign.services._record import forces_on_both_sides, require_manager, text_given
 from campaign.services.battles import still_in_battle
 from campaign.services.engagements import engagement_run
 
@@ -72,7 +72,9 @@ def quick_resolve_run(
     reason = text_given(errors, "reason", reason)
     units = {
         unit.pk: unit
-        for unit in Unit.objects.filter(pk__in=[attacker.pk, defender.pk], force__campaign=campaign)
+        for unit in Unit.objects.filter(
+            pk__in=[attacker.pk, defender.pk], force__campaign=campaign
+        ).select_related("force")
     }
     in_battle = engaged_units(campaign=campaign)
     fighters: dict[str, Unit] = {}
@@ -85,8 +87,8 @@ def quick_resolve_run(
             errors[side] = [still_in_battle(unit, in_battle[unit.pk])]
         else:
             fighters[side] = units[unit.pk]
-    if len(fighters) == 2 and fighters["attacker"].force_id == fighters["defender"].force_id:
-        errors["defender"] = ["both units belong to the same force"]
+    for side, _, why in forces_on_both_sides({s: [unit] for s, unit in fighters.items()}):
+        errors[side] = [why]
     stances: dict[str, Stance] = {}
     for side, value in (("attacker", attacker_stance), ("defender", defender_stance)):
         try:

@@ -18,6 +18,7 @@ from campaign.services import campaign_create, campaign_update, force_create, un
 from campaign.services.battles import (
     Deployment,
     campaign_battle_apply,
+    campaign_battle_check,
     campaign_battle_launch,
     campaign_battle_outcomes,
     campaign_battle_record,
@@ -344,6 +345,37 @@ def test_a_table_result_refuses_a_unit_of_another_campaign_and_writes_nothing(
                       stranger.pk: {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"}},
         )  # fmt: skip
     assert caught.value.message_dict == {"sides.y": ["Stranger is not a unit of Op. Test"]}
+    assert not CampaignBattle.objects.exists()
+    assert not HistoryEntry.objects.filter(kind="battle").exists()
+
+
+def test_a_launch_with_a_force_on_both_sides_is_refused_and_nothing_is_written(
+    campaign, base, squads, make_unit
+):
+    # Red Company fights as Blue Force and sends a unit to Red Force too: refused at that unit.
+    turncoat = make_unit("Turncoat")
+    deployments = [*_deployments(squads), Deployment(unit=turncoat, side="red", position=None)]
+    refusal = {"deployments[3]": ["Red Company is on both sides: a force cannot fight itself"]}
+    with pytest.raises(ValidationError) as caught, mock.patch("battles.tasks.resolve_battle.delay"):
+        campaign_battle_launch(campaign=campaign, base=base, deployments=deployments, seed=12)
+    assert caught.value.message_dict == refusal
+    assert campaign_battle_check(campaign=campaign, base=base, deployments=deployments) == refusal
+    assert not Battle.objects.exists() and not CampaignBattle.objects.exists()
+
+
+def test_a_table_result_refuses_a_force_on_both_sides_and_writes_nothing(
+    campaign, squads, make_unit
+):
+    blue, red = squads["blue"], [*squads["red"], make_unit("Turncoat")]
+    ok = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    with pytest.raises(ValidationError) as caught:
+        campaign_battle_record(
+            campaign=campaign, name="Barn Skirmish", sides={"blue": blue, "red": red},
+            winner=None, outcomes={unit.pk: ok for unit in [*blue, *red]},
+        )  # fmt: skip
+    assert caught.value.message_dict == {
+        "sides.red": ["Red Company is on both sides: a force cannot fight itself"]
+    }
     assert not CampaignBattle.objects.exists()
     assert not HistoryEntry.objects.filter(kind="battle").exists()
 

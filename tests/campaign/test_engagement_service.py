@@ -169,6 +169,22 @@ def test_bad_set_ups_are_refused_whole_and_nothing_is_written(campaign, armies, 
     assert not HistoryEntry.objects.filter(kind="engagement").exists()
 
 
+def test_a_force_on_both_sides_is_refused_naming_it_and_nothing_is_written(
+    campaign, armies, make_unit
+):
+    reds, blues = armies
+    turncoat = make_unit("Red 3")
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        engagement_run(
+            campaign=campaign, sides={"attackers": reds, "defenders": [*blues, turncoat]}, seed=1
+        )
+    assert refused.value.message_dict == {
+        "defenders": ["Red Company is on both sides: a force cannot fight itself"]
+    }
+    assert not Engagement.objects.exists() and HistoryEntry.objects.count() == entries
+
+
 def test_a_unit_whose_battle_awaits_its_outcome_fights_no_engagement(campaign, make_unit, enemy):
     # A fights a table battle whose outcome waits for the GM; an engagement now would change A
     # under that outcome (a Destroyed A "could not have fought" it), so the engagement is

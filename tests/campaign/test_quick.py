@@ -250,8 +250,13 @@ def test_the_service_refuses_bad_input_and_writes_nothing(campaign, pair, change
 
 def test_the_service_refuses_two_units_of_one_force_or_one_out_of_action(campaign, make_unit):
     red, other = make_unit("Red Rifles"), make_unit("Red Reserve")
-    with pytest.raises(ValidationError, match="same force"):
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
         quick_resolve_run(campaign=campaign, attacker=red, defender=other)
+    assert refused.value.message_dict == {
+        "defender": ["Red Company is on both sides: a force cannot fight itself"]
+    }
+    assert not Engagement.objects.exists() and HistoryEntry.objects.count() == entries
     other.status = Status.RETREATED
     other.save()
     with pytest.raises(ValidationError, match="cannot fight"):

@@ -257,7 +257,9 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.select_option("#quick-form select[name=defender]", label="Medics (Lantern Company)")
     _submit(gm, "#quick-form")
     gm.wait_for_selector("#quick-form .field-errors")
-    assert "both units belong to the same force" in _errors(gm, "#quick-form")
+    assert "Lantern Company is on both sides: a force cannot fight itself" in _errors(
+        gm, "#quick-form"
+    )
     gm.select_option("#quick-form select[name=defender]", label="Ghost Squad (Night Battalion)")
     gm.check("#quick-form input[name=defender_dug_in]")
     gm.fill("#quick-form input[name=seed]", "4")

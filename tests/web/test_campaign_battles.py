@@ -14,7 +14,7 @@ from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.selectors import engaged_units
 from campaign.services import unit_edit
 from campaign.services.battles import Deployment, campaign_battle_apply, campaign_battle_launch
-from tests.web.campaign_world import CROSSROADS, login
+from tests.web.campaign_world import CROSSROADS, login, raise_units
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -138,6 +138,27 @@ def test_it_puts_a_position_the_engine_refuses_next_to_that_unit(client, world):
     assert response.context["form"].errors.get(f"x_{blue.pk}")
 
 
+def test_a_set_up_with_a_force_on_both_sides_says_so_at_its_unit_and_launches_nothing(
+    client, world
+):
+    turncoat = raise_units(world.force, world.unit.unit_type, 1, "Turncoat")[0]
+    units = _free_all(world)
+    # Red Company fights as Blue Force, and its Turncoat is put on Red Force too.
+    data = _setup_data(units, world, **{f"side_{turncoat.pk}": "red"})
+    sentence = "Red Company is on both sides: a force cannot fight itself"
+    battles = CampaignBattle.objects.count()
+    login(client, world, "gm")
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        response = client.post(_url("battle-setup", world), data)
+    assert response.status_code == 400
+    assert response.context["form"].errors == {f"side_{turncoat.pk}": [sentence]}
+    assert sentence in response.text
+    # The map's check, asked as units are moved, says it beside the same unit.
+    checked = client.post(_url("battle-setup-check", world), data).json()
+    assert checked["units"] == {str(turncoat.pk): [sentence]} and not checked["ok"]
+    assert CampaignBattle.objects.count() == battles
+
+
 def test_it_shows_the_engine_report_to_every_member(client, world):
     for role in ("player", "rival", "spectator", "gm"):
         page = login(client, world, role).get(_url("battle", world, world.engine_battle.pk)).text
@@ -203,6 +224,25 @@ def test_it_records_a_table_battles_result_and_checks_it_against_the_cards(clien
     recorded = CampaignBattle.objects.get(name="Hill 203")
     assert recorded.table_result["winner"] == "Blue"
     assert recorded.state == CampaignBattle.State.AWAITING, "the campaign is in review mode"
+
+
+def test_a_table_result_with_a_force_on_both_sides_says_so_at_the_second_side(client, world):
+    units = _ready_all(world)
+    red, turncoat = [u for u in units if u.force_id == world.force.pk][:2]
+    blue = next(u for u in units if u.force_id == world.enemy.pk)
+    login(client, world, "gm")
+    data = {"name": "Hill 204", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": ""}
+    for unit in units:
+        side = {red.pk: "a", blue.pk: "b", turncoat.pk: "b"}.get(unit.pk, "")
+        data.update({f"side_{unit.pk}": side, f"hits_lost_{unit.pk}": "0",
+                     f"skill_lost_{unit.pk}": "0", f"removed_{unit.pk}": "none"})  # fmt: skip
+    battles = CampaignBattle.objects.count()
+    response = client.post(_url("battle-record", world), data)
+    sentence = "Red Company is on both sides: a force cannot fight itself"
+    assert response.status_code == 400
+    assert response.context["form"].errors == {"side_b": [sentence]}
+    assert sentence in response.text
+    assert CampaignBattle.objects.count() == battles
 
 
 def test_progress_waits_for_the_campaign_then_refreshes_state_and_review(client, world):
