@@ -69,6 +69,18 @@ class _Checker:
         """A card's whole number: at least ``lo``, at most the card library's MAX_CARD_NUMBER."""
         return self.capped(self.int_(value, path, lo), path, lo, MAX_CARD_NUMBER)
 
+    def reach(self, value: Any, path: str) -> Any:
+        """A weapon's Range: more than 0, at most MAX_INCHES, in the card library's words. An
+        integer past the bound is refused by it before it is read as a float (one of hundreds of
+        digits fits none)."""
+        too_far = f"must be more than 0 and at most {_show(MAX_INCHES)} inches, got "
+        if isinstance(value, int) and not isinstance(value, bool) and value > MAX_INCHES:
+            return self.fail(path, too_far + _show(value))
+        v = self.positive(value, path)
+        if v is not _BAD and v > MAX_INCHES:
+            return self.fail(path, too_far + _show(v))
+        return v
+
     def positive(self, value: Any, path: str) -> Any:
         v = self.num(value, path)
         if v is not _BAD and v <= 0:
@@ -166,8 +178,8 @@ MAX_DEPTH = 12
 MAX_CARD_NUMBER = 99
 """Power, Resistance, Melee, Hits and uses on a card, as the card library has it: two digits, far
 past any card for six-sided dice; bigger ones only overflow the odds the commander works out."""
-MAX_MOVE = 1000.0
-"""Inches of Move, as the card library has it."""
+MAX_INCHES = 1000.0
+"""Inches of Move or of a weapon's Range, as the card library has them."""
 MAX_POINTS = 9999
 """Points an objective awards, per turn or at the end."""
 
@@ -311,7 +323,7 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
     if name == CLOSE_COMBAT:
         c.fail(path + ".name", f"{CLOSE_COMBAT!r} names close combat (Melee or Ramming): rename it")
     power = c.card_int(d.get("power"), path + ".power", 0) if "power" in d else _BAD
-    rng = c.positive(d.get("range"), path + ".range") if "range" in d else _BAD
+    rng = c.reach(d.get("range"), path + ".range") if "range" in d else _BAD
     aa = c.bool_(d.get("aa", False), path + ".aa")
     bonly = c.bool_(d.get("buildings_only", False), path + ".buildings_only")
     lo = d.get("min_size")
@@ -340,7 +352,7 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
     skill = c.int_(d["skill"], path + ".skill", 2, 5) if "skill" in d else _BAD
     move = (
-        c.capped(c.num(d["move"], path + ".move", 0), path + ".move", 0, MAX_MOVE, " inches")
+        c.capped(c.num(d["move"], path + ".move", 0), path + ".move", 0, MAX_INCHES, " inches")
         if "move" in d
         else _BAD
     )

@@ -180,6 +180,23 @@ def test_card_numbers_and_points_have_an_upper_bound():
     )
 
 
+def test_a_weapons_range_has_an_upper_bound_as_move_has():
+    # The card library's bound, 1000 inches; an integer of hundreds of digits is refused by it,
+    # not read as a float first.
+    at = "sides[0].units[0].card.weapons[0].range"
+    for far, shown in ((1000.5, "1000.5"), (1e300, "1e+300"), (10**400, "a number of 401 digits")):
+        gun = [{"name": "Gun", "power": 3, "range": far}]
+        text = json.dumps(scenario([unit("a", (2, 2), weapons=gun)], [unit("b", (20, 20))]))
+        with pytest.raises(ScenarioError) as exc:
+            parse_scenario_json(text)
+        assert exc.value.problems == [
+            (at, f"must be more than 0 and at most 1000 inches, got {shown}")
+        ]
+    gun = [{"name": "Gun", "power": 3, "range": 1000}]
+    sc = parse_scenario(scenario([unit("a", (2, 2), weapons=gun)], [unit("b", (20, 20))]))
+    assert sc.units()[0].card.weapons[0].range == 1000
+
+
 def test_a_lone_surrogate_is_not_text():
     # JSON's "\ud800" parses to a string no log could be written in: refused by the field.
     got = problems(scenario([unit("a\ud800", (2, 2))], [unit("b", (20, 20))]))
