@@ -13,6 +13,7 @@ from typing import Any
 from . import geometry
 from .cards import CHARGES, CLOSE_COMBAT, Admits, BuildingCard, Keyword, UnitCard, Weapon
 from .rulesets import Ruleset
+from .targeting import STRUCTURE_POWER
 from .terrain import KIND_DEFAULTS, KIND_NAMES, TerrainProps, kind_defaults
 
 _BAD: Any = object()
@@ -334,6 +335,13 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
         c.fail(path + ".max_size", f"must be at least min_size {lo}, got {hi}")
     uses = d.get("uses")
     uses = None if uses is None else c.card_int(uses, path + ".uses", 1)
+    if bonly is True and power is not _BAD and power < STRUCTURE_POWER:
+        # A weapon that may attack nothing but buildings, and cannot damage one, does nothing.
+        c.fail(
+            path + ".power",
+            f"must be at least {STRUCTURE_POWER} on a buildings-only weapon (only weapons of "
+            f"Power {STRUCTURE_POWER}+ can damage a structure), got {power}",
+        )
     if len(c.problems) != before:
         return None
     return Weapon(name, power, rng, aa, bonly, lo, hi, uses)

@@ -21,6 +21,7 @@ from battles.engine import (
 from battles.engine.loader import load_scenario
 from battles.engine.scenarios import HERE as BUNDLED
 from battles.engine.terrain import KIND_DEFAULTS
+from battles.engine.validation import card_problems
 
 from .helpers import act, battle, building, card, of, piece, scenario, square, unit
 
@@ -117,6 +118,21 @@ def test_weapon_restrictions_are_checked():
         f"{w}[3].aa",
         f"{w}[4].flavour",
     ]
+
+
+def test_a_buildings_only_weapon_needs_the_power_to_damage_a_structure():
+    # "Only weapons of Power 3+ can damage a structure": buildings only at Power 2 could never
+    # do anything, so the card is refused, in a scenario as in the card library.
+    weak = {"name": "Pick", "power": 2, "range": 1, "buildings_only": True}
+    reason = (
+        "must be at least 3 on a buildings-only weapon (only weapons of Power 3+ can damage a "
+        "structure), got 2"
+    )
+    got = problems(scenario([unit("a", (2, 2), weapons=[weak])], [unit("b", (20, 20))]))
+    assert got == [("sides[0].units[0].card.weapons[0].power", reason)]
+    assert card_problems(card(weapons=[weak]), building=False) == [("weapons[0].power", reason)]
+    for fine in ({**weak, "power": 3}, {**weak, "buildings_only": False}):
+        parse_scenario(scenario([unit("a", (2, 2), weapons=[fine])], [unit("b", (20, 20))]))
 
 
 def test_duplicate_weapon_names_are_refused():

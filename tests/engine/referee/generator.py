@@ -51,7 +51,8 @@ def _card(rng: random.Random, keywords: tuple[str, ...], extra: tuple[str, ...] 
         if roll < 0.25:
             w["aa"] = True
         elif roll < 0.35:
-            w["buildings_only"] = True
+            # Only Power 3+ damages a structure: a weaker buildings-only weapon is refused.
+            w["buildings_only"], w["power"] = True, max(w["power"], 3)
         elif roll < 0.45:
             w["min_size"], w["max_size"] = 1, rng.randint(1, 3)
         if rng.random() < 0.2:
