@@ -238,6 +238,34 @@ def test_an_objective_names_each_side_once():
     assert problems(sc) == [("objectives[0].sides[1]", "names side 'blue' twice")]
 
 
+def test_a_side_does_not_score_for_razing_its_own_building():
+    # A side never attacks its own building (E14): a raze objective of its own on it would pay
+    # only if the enemy razed the building for it. The enemy may score for razing it.
+    raze = {"id": "raze", "kind": "raze", "building": "depot", "points_at_end": 4}
+    depot = building("depot", square(10, 10, 12, 12), side="red")
+    for sides, at in ((["red"], 0), (["blue", "red"], 1)):
+        sc = scenario(
+            [unit("a", (2, 2))],
+            [unit("b", (20, 20))],
+            buildings=[depot],
+            objectives=[raze | {"sides": sides}],
+        )
+        assert problems(sc) == [
+            (
+                f"objectives[0].sides[{at}]",
+                "side 'red' owns building 'depot' and never attacks it: a side does not score for "
+                "razing its own building",
+            )
+        ]
+    sc = scenario(
+        [unit("a", (2, 2))],
+        [unit("b", (20, 20))],
+        buildings=[depot],
+        objectives=[raze | {"sides": ["blue"]}],
+    )
+    assert parse_scenario(sc).objectives[0].sides == ("blue",)
+
+
 def test_no_weapon_line_may_take_the_name_of_close_combat():
     # A commander names close combat by it: a weapon so named could never fire at its Range.
     ws = [{"name": CLOSE_COMBAT, "power": 5, "range": 12}]
