@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import Keyword
 from .errors import ScenarioError
+from .geometry import insides_meet
 from .rulesets import RULESETS, Ruleset
 from .scenario import (
     BuildingSetup,
@@ -314,6 +315,13 @@ def _cross_check(
         _unique(c, seen, b.id, f"buildings[{bi}].id")
         if b.side is not None and b.side not in side_ids:
             c.fail(f"buildings[{bi}].side", f"unknown side {b.side!r}")
+        for other in buildings[:bi]:
+            if insides_meet(other.polygon, b.polygon):
+                c.fail(
+                    f"buildings[{bi}].polygon",
+                    f"overlaps building {other.id!r}: a unit there would be inside both "
+                    "(buildings may meet edge to edge, not overlap)",
+                )
     pieces: dict[str, str] = {b.id: f"buildings[{i}].id" for i, b in enumerate(buildings)}
     for ti, t in enumerate(terrain):
         _unique(c, pieces, t.id, f"terrain[{ti}].id")

@@ -18,6 +18,13 @@ def _rect(rng: random.Random, lo=1.0, hi=5.0) -> list[list[float]]:
     return [[r(x), r(y)], [r(x + w), r(y)], [r(x + w), r(y + h)], [r(x), r(y + h)]]
 
 
+def _overlap(a, b) -> bool:
+    """Whether two rectangles share more than an edge."""
+    across = min(a[2][0], b[2][0]) - max(a[0][0], b[0][0])
+    along = min(a[2][1], b[2][1]) - max(a[0][1], b[0][1])
+    return across > 0 and along > 0
+
+
 def _inside(p, poly) -> bool:
     xs = [q[0] for q in poly]
     ys = [q[1] for q in poly]
@@ -67,18 +74,19 @@ def random_scenario(rng: random.Random) -> dict[str, Any]:
     buildings = []
     for i in range(rng.randint(0, 2)):
         lo = rng.randint(1, 3)
-        buildings.append(
-            {
-                "id": f"h{i}",
-                "polygon": _rect(rng, 2, 4),
-                "card": {
-                    "name": "House",
-                    "resistance": rng.randint(1, 4),
-                    "hits": rng.randint(1, 3),
-                    "admits": rng.choice([None, {"min_size": lo, "max_size": lo + 1}]),
-                },
-            }
-        )
+        house = {
+            "id": f"h{i}",
+            "polygon": _rect(rng, 2, 4),
+            "card": {
+                "name": "House",
+                "resistance": rng.randint(1, 4),
+                "hits": rng.randint(1, 3),
+                "admits": rng.choice([None, {"min_size": lo, "max_size": lo + 1}]),
+            },
+        }
+        # Buildings may meet but not overlap: one drawn over another is left out.
+        if not any(_overlap(house["polygon"], b["polygon"]) for b in buildings):
+            buildings.append(house)
     sides = []
     uid = 0
     for si, sid in enumerate(["blue", "red"]):

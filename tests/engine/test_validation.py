@@ -266,6 +266,37 @@ def test_a_side_does_not_score_for_razing_its_own_building():
     assert parse_scenario(sc).objectives[0].sides == ("blue",)
 
 
+def test_buildings_may_meet_edge_to_edge_but_not_overlap():
+    # A unit standing where two footprints overlap would be inside both buildings (E37).
+    house = building("h", square(8, 8, 12, 12))
+    for poly in (
+        square(10, 10, 14, 14),  # across a corner
+        square(9, 9, 11, 11),  # inside it
+        square(8, 8, 12, 12),  # the same footprint
+        square(8, 6, 12, 10),  # over half of it
+        [[8, 8], [12, 8], [12, 12]],  # a triangle on its corners
+    ):
+        sc = scenario([unit("a", (2, 2))], [unit("b", (20, 20))], buildings=[house])
+        sc["buildings"].append(building("g", poly))
+        assert problems(sc) == [
+            (
+                "buildings[1].polygon",
+                "overlaps building 'h': a unit there would be inside both (buildings may meet "
+                "edge to edge, not overlap)",
+            )
+        ]
+    # A shared wall, part of a wall, a corner, or the notch of an L: no overlap.
+    ell = [[0, 0], [6, 0], [6, 2], [2, 2], [2, 6], [0, 6]]
+    for first, second in (
+        (house, building("g", square(12, 8, 16, 12))),
+        (house, building("g", square(12, 9, 14, 10))),
+        (house, building("g", square(12, 12, 14, 14))),
+        (building("l", ell), building("g", square(2, 2, 6, 6))),
+    ):
+        sc = scenario([unit("a", (20, 2))], [unit("b", (20, 20))], buildings=[first, second])
+        assert len(parse_scenario(sc).buildings) == 2
+
+
 def test_no_weapon_line_may_take_the_name_of_close_combat():
     # A commander names close combat by it: a weapon so named could never fire at its Range.
     ws = [{"name": CLOSE_COMBAT, "power": 5, "range": 12}]
