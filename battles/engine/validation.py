@@ -450,6 +450,14 @@ def _terrain_props(c: _Checker, d: dict, path: str) -> TerrainProps | None:
         flags[f] = v
     # A wall is a hazard by definition (rulings: "walls are hazards Sure-Footed does not excuse").
     flags["hazard"] = flags["hazard"] or flags["wall"]
+    if kind == "rubble" and flags["blocks_movement"]:
+        # Units roll to cross rubble and stand in it, a building's occupants once it falls (E38).
+        c.fail(
+            f"{path}.blocks_movement",
+            "rubble does not block movement: units roll to cross it (Sure-Footed needs no roll) "
+            "and units in the same rubble field see each other",
+        )
+        return None
     return TerrainProps(kind, **flags)
 
 

@@ -537,6 +537,34 @@ def test_a_rubble_field_is_rubble():
     assert rubble.props == KIND_DEFAULTS["rubble"]
 
 
+def test_rubble_never_blocks_movement():
+    # Units roll to cross rubble (Sure-Footed needs none) and units in the same rubble field see
+    # each other: rubble no unit may enter, a field or what a building falls into, is refused.
+    reason = (
+        "rubble does not block movement: units roll to cross it (Sure-Footed needs no roll) and "
+        "units in the same rubble field see each other"
+    )
+    fallen = {"kind": "rubble field", "blocks_movement": True}
+    sc = scenario(
+        [unit("a", (20, 2))],
+        [unit("b", (20, 20))],
+        terrain=[
+            piece("r", "rubble", square(1, 1, 3, 3), blocks_movement=True),
+            piece("f", "rubble field", square(5, 5, 7, 7), blocks_movement=True),
+        ],
+        buildings=[building("h", square(10, 10, 12, 12), rubble=fallen)],
+    )
+    assert problems(sc) == [
+        ("terrain[0].blocks_movement", reason),
+        ("terrain[1].blocks_movement", reason),
+        ("buildings[0].card.rubble.blocks_movement", reason),
+    ]
+    # A building may still fall into another kind that blocks movement (a house become a wood).
+    woods = building("h", square(10, 10, 12, 12), rubble={"kind": "woods"})
+    sc = scenario([unit("a", (20, 2))], [unit("b", (20, 20))], buildings=[woods])
+    assert parse_scenario(sc).buildings[0].card.rubble.blocks_movement
+
+
 def test_building_cards_are_checked():
     b = building("h", square(4, 4, 6, 6), hits=0, admits=(3, 1))
     got = paths(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], buildings=[b]))
