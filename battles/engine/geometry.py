@@ -27,6 +27,9 @@ from itertools import pairwise
 Point = tuple[float, float]
 CostRegion = tuple["Polygon", float]
 """A region where movement costs ``rate`` inches of Move per inch travelled."""
+CostJoint = tuple[Point, Point, float]
+"""A stretch c-d where a cost region meets another piece edge to edge: inside the region (E34),
+so movement along it costs the region's ``rate`` too."""
 
 EPSILON = 1e-9
 _TAU = 2.0 * math.pi
