@@ -367,7 +367,8 @@ def _may_open(
         return False
     # Rubble is dearer than open ground but for water rubble under an Amphibious unit: at most
     # that much saved where the path runs through the buildings attacked.
-    cost = paths.path_cost(path, passage(b, unit).cost_regions)
+    p = passage(b, unit)
+    cost = paths.path_cost(path, p.cost_regions, p.cost_joints)
     if unit.card.has(Keyword.AMPHIBIOUS):
         inside = sum(poly.length_inside(p, q) for poly in attacked for p, q in legs)
         cost -= (1.0 - WATER_RATE) * inside

@@ -27,6 +27,9 @@ from itertools import pairwise
 Point = tuple[float, float]
 CostRegion = tuple["Polygon", float]
 """A region where movement costs ``rate`` inches of Move per inch travelled."""
+CostJoint = tuple[Point, Point, float]
+"""A stretch c-d where a cost region meets another piece edge to edge: inside the region (E34),
+so movement along it costs the region's ``rate`` too."""
 
 EPSILON = 1e-9
 _TAU = 2.0 * math.pi
@@ -514,6 +517,38 @@ def _apart(p: Polygon, q: Polygon, c: Point, d: Point) -> bool:
     return (p.contains_strictly(left) and q.contains_strictly(right)) or (
         p.contains_strictly(right) and q.contains_strictly(left)
     )
+
+
+def insides_meet(p: Polygon, q: Polygon) -> bool:
+    """Whether two polygons overlap: some point lies in the interior of both.
+
+    Laid edge to edge, or touching at a corner, they do not. Otherwise an edge of one runs
+    through the inside of the other, or neither does and they are one shape (a boundary that
+    stays out of the other's inside but encloses some of it can only be the other's boundary),
+    so a point inside the one is inside the other: that cheap test goes first.
+    """
+    (px0, py0, px1, py1), (qx0, qy0, qx1, qy1) = p.bbox, q.bbox
+    if px1 <= qx0 + EPSILON or qx1 <= px0 + EPSILON or py1 <= qy0 + EPSILON or qy1 <= py0 + EPSILON:
+        return False
+    if q.contains_strictly(_inner_point(p)) or p.contains_strictly(_inner_point(q)):
+        return True
+    for one, other in ((p, q), (q, p)):
+        for ax, ay, ex, ey, _ in one._edges:
+            a, b = (ax, ay), (ax + ex, ay + ey)
+            if other._bbox_meets(a, b) and other.crossed_by(a, b):
+                return True
+    return False
+
+
+def _inner_point(poly: Polygon) -> Point:
+    """A point in the interior: between the first two crossings of a level line that passes
+    between the two lowest heights of corners, so through no corner."""
+    low, next_up = sorted({y for _, y in poly.points})[:2]
+    y = (low + next_up) / 2.0
+    xs = sorted(
+        ax + (y - ay) * ex / ey for ax, ay, ex, ey, _ in poly._edges if (ay > y) != (ay + ey > y)
+    )
+    return ((xs[0] + xs[1]) / 2.0, y)
 
 
 def runs_along(a: Point, b: Point, c: Point, d: Point) -> bool:

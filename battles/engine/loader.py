@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import Keyword
 from .errors import ScenarioError
+from .geometry import insides_meet
 from .rulesets import RULESETS, Ruleset
 from .scenario import (
     BuildingSetup,
@@ -314,17 +315,32 @@ def _cross_check(
         _unique(c, seen, b.id, f"buildings[{bi}].id")
         if b.side is not None and b.side not in side_ids:
             c.fail(f"buildings[{bi}].side", f"unknown side {b.side!r}")
+        for other in buildings[:bi]:
+            if insides_meet(other.polygon, b.polygon):
+                c.fail(
+                    f"buildings[{bi}].polygon",
+                    f"overlaps building {other.id!r}: a unit there would be inside both "
+                    "(buildings may meet edge to edge, not overlap)",
+                )
     pieces: dict[str, str] = {b.id: f"buildings[{i}].id" for i, b in enumerate(buildings)}
     for ti, t in enumerate(terrain):
         _unique(c, pieces, t.id, f"terrain[{ti}].id")
     obj_ids: dict[str, str] = {}
-    building_ids = {b.id for b in buildings}
+    owners = {b.id: b.side for b in buildings}
     for oi, o in enumerate(objectives):
         _unique(c, obj_ids, o.id, f"objectives[{oi}].id")
         for j, side_id in enumerate(o.sides):
             if side_id not in side_ids:
                 c.fail(f"objectives[{oi}].sides[{j}]", f"unknown side {side_id!r}")
-        if o.building is not None and o.building not in building_ids:
+            elif o.building is not None and owners.get(o.building) == side_id:
+                # A side never attacks its own building: it would score only if the enemy
+                # razed it for it (E36).
+                c.fail(
+                    f"objectives[{oi}].sides[{j}]",
+                    f"side {side_id!r} owns building {o.building!r} and never attacks it: a side "
+                    "does not score for razing its own building",
+                )
+        if o.building is not None and o.building not in owners:
             c.fail(f"objectives[{oi}].building", f"unknown building {o.building!r}")
     for si, s in enumerate(sides):
         for ui, u in enumerate(s.units):

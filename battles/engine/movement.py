@@ -2,7 +2,8 @@
 
 A unit's obstacles are the movement-blocking pieces its card does not let it enter and the
 standing buildings that do not admit it (unless it has Breaching). Aerial units have none.
-Amphibious units cross water at half cost ("movement doubled in water").
+Amphibious units cross water at half cost ("movement doubled in water"), along its joints with
+other pieces as well: a joint is inside both (E34), so it is in the water.
 
 Entering a hazard asks for a terrain roll, 1d6 ≤ current Skill; a failure stops the unit at
 the edge (a hundredth of an inch short of it) and ends its activation. Sure-Footed skips the
@@ -33,7 +34,7 @@ from .tables import FinderKey
 
 if TYPE_CHECKING:
     from .battle import Battle
-    from .geometry import CostRegion, Point, Polygon
+    from .geometry import CostJoint, CostRegion, Point, Polygon
     from .state import UnitState
 
 GRAZE = 0.002
@@ -78,6 +79,8 @@ class Passage:
     joints: tuple[tuple[int, Point, Point], ...] = ()
     """(obstacle index, c, d): a stretch c-d where obstacle meets another piece edge to edge,
     which is inside it (E34)."""
+    cost_joints: tuple[CostJoint, ...] = ()
+    """Where a cost region meets another piece edge to edge: inside the region too (E34)."""
 
 
 def passage(b: Battle, unit: UnitState) -> Passage:
@@ -118,6 +121,9 @@ def _passage(b: Battle, unit: UnitState) -> Passage:
     blocked: list[str] = []
     polys: list[Polygon] = []
     regions: list[CostRegion] = []
+    found = joints(b)
+    # A joint of two water pieces is listed by both: once is enough.
+    wet: dict[CostJoint, None] = {}
     amphibious = card.has(Keyword.AMPHIBIOUS)
     for t in b.state.terrain:
         if not card.may_enter(t.props):
@@ -125,15 +131,15 @@ def _passage(b: Battle, unit: UnitState) -> Passage:
             polys.append(t.polygon)
         elif amphibious and t.props.water:
             regions.append((t.polygon, WATER_RATE))
+            wet.update(((c, d, WATER_RATE), None) for c, d in found.get(t.id, ()))
     breaching = card.has(Keyword.BREACHING)
     for bs in b.state.buildings.values():
         if not bs.collapsed and not breaching and not bs.card.admits_size(card.size):
             blocked.append(bs.id)
             polys.append(bs.polygon)
     key: PassageKey = (tuple(blocked), amphibious, False, b.state.terrain_version)
-    found = joints(b)
     edges = tuple((i, c, d) for i, pid in enumerate(blocked) for c, d in found.get(pid, ()))
-    return Passage(tuple(polys), tuple(regions), key, edges)
+    return Passage(tuple(polys), tuple(regions), key, edges, tuple(wet))
 
 
 def finder(b: Battle, p: Passage) -> PathFinder:
@@ -144,10 +150,12 @@ def finder(b: Battle, p: Passage) -> PathFinder:
         scenario = b.state.scenario
         shared = scenario.tables.finders
         seams = tuple((c, d) for _, c, d in p.joints)
-        key = FinderKey(p.obstacles, p.cost_regions, seams)
+        key = FinderKey(p.obstacles, p.cost_regions, seams, p.cost_joints)
         pf = shared.get(key)
         if pf is None:
-            pf = shared[key] = PathFinder(p.obstacles, scenario.bounds, p.cost_regions, seams)
+            pf = shared[key] = PathFinder(
+                p.obstacles, scenario.bounds, p.cost_regions, seams, p.cost_joints
+            )
         b.finders[p.key] = pf
     return pf
 
@@ -191,7 +199,7 @@ def _path_problem(b: Battle, unit: UnitState, path: list[Point]) -> tuple[str | 
                     return f"the path crosses terrain {unit.id} may not enter", 0.0
     if any(poly.contains_strictly(path[-1]) for poly in p.obstacles):
         return f"the path ends inside terrain {unit.id} may not enter", 0.0
-    return None, paths.path_cost(path, p.cost_regions)
+    return None, paths.path_cost(path, p.cost_regions, p.cost_joints)
 
 
 PLANS_KEPT = 4096
@@ -237,7 +245,7 @@ def _plan_path(
         return None
     limit = max(0.0, budget - MARGIN)
     for _ in range(5):
-        path = paths.truncate_path_by_cost(full, limit, p.cost_regions)
+        path = paths.truncate_path_by_cost(full, limit, p.cost_regions, p.cost_joints)
         path = [geometry.rnd_point(q) for q in path] or [geometry.rnd_point(start)]
         path[0] = start
         path[-1] = _outside(path[-1], p.obstacles)
@@ -280,12 +288,13 @@ def execute_move(
                 break
     travelled = path
     if end_at is not None:
+        p = passage(b, unit)
         travelled = [geometry.rnd_point(q) for q in paths.truncate_path(path, end_at)] or [path[0]]
         if halted is not None:
             # Met at a shallow angle, the piece's edge lies far nearer than EDGE_GAP to the stop,
             # and rounding can carry the unit over it: it stands outside (E12).
-            travelled[-1] = _outside(travelled[-1], (halted, *passage(b, unit).obstacles))
-        cost = paths.path_cost(travelled, passage(b, unit).cost_regions)
+            travelled[-1] = _outside(travelled[-1], (halted, *p.obstacles))
+        cost = paths.path_cost(travelled, p.cost_regions, p.cost_joints)
     # A unit stopped short never makes the turn it planned at the end (turning is movement).
     new_facing = facing_after(travelled, facing if halted is None else None, unit.facing)
     b.emit(ev.Move(unit.id, tuple(travelled), geometry.rnd(cost), new_facing, halted is not None))

@@ -5,7 +5,7 @@ many queries; a scenario keeps its finders (`tables.ScenarioTables.finders`), so
 over its table reuses one graph. Pieces that touch seal the seam between them, and so does the
 table edge; so does an obstacle's joint with a piece that is no obstacle (a wood against a hill,
 deep water against a ford), which is inside the obstacle (E34). Costs come from `paths` (water
-for Amphibious units).
+for Amphibious units, and its joints with other pieces, which are in the water too).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from itertools import count, pairwise
 from .geometry import (
     _TAU,
     EPSILON,
+    CostJoint,
     CostRegion,
     Point,
     Polygon,
@@ -138,11 +139,15 @@ class PathFinder:
         bounds: tuple[float, float, float, float] = (0.0, 0.0, 24.0, 24.0),
         cost_regions: Sequence[CostRegion] = (),
         seams: Sequence[tuple[Point, Point]] = (),
+        cost_joints: Sequence[CostJoint] = (),
     ) -> None:
         self.obstacles: tuple[Polygon, ...] = tuple(obstacles)
         self.seams: tuple[tuple[Point, Point], ...] = tuple(seams)
         """Stretches of an obstacle's boundary where another piece meets it edge to edge: inside
         the obstacle (E34), so no path runs along them."""
+        self.cost_joints: tuple[CostJoint, ...] = tuple(cost_joints)
+        """Stretches of a cost region's boundary where another piece meets it edge to edge:
+        inside the region (E34), so a path along them costs its rate."""
         x0, y0, x1, y1 = (float(v) for v in bounds)
         if not (x0 < x1 and y0 < y1):
             raise ValueError(f"bounds must be (min x, min y, max x, max y), got {bounds!r}")
@@ -184,7 +189,7 @@ class PathFinder:
 
     def cost(self, path: Sequence[Point]) -> float:
         """Movement cost of any path under this finder's cost regions."""
-        return path_cost(path, self.cost_regions)
+        return path_cost(path, self.cost_regions, self.cost_joints)
 
     def _solve(self, start: Point, goal: Point) -> tuple[list[Point], float] | None:
         start = (float(start[0]), float(start[1]))
@@ -207,7 +212,7 @@ class PathFinder:
         if any(o._locate(goal) > 0 for o in self.obstacles):
             return None
         if math.dist(start, goal) <= EPSILON:
-            return [start, goal], path_cost([start, goal], self.cost_regions)
+            return [start, goal], path_cost([start, goal], self.cost_regions, self.cost_joints)
         found = self._search(start, goal)
         if found is None:
             wedged = self._sealing(start)
@@ -224,7 +229,7 @@ class PathFinder:
         if finder is None:
             kept = [o for i, o in enumerate(self.obstacles) if i not in indices]
             # The joints stay: at worst the way out is planned a hair stricter than checked.
-            finder = PathFinder(kept, self.bounds, self.cost_regions, self.seams)
+            finder = PathFinder(kept, self.bounds, self.cost_regions, self.seams, self.cost_joints)
             self._without[indices] = finder
         return finder
 
@@ -292,7 +297,7 @@ class PathFinder:
                 node_k, node_m = self._node_toward(k, q), self._node_toward(m, p)
                 if node_k is None or node_m is None or self._blocked(p, q):
                     continue
-                step = segment_cost(p, q, self.cost_regions)
+                step = segment_cost(p, q, self.cost_regions, self.cost_joints)
                 self._adjacency[node_k].append((node_m, step))
                 self._adjacency[node_m].append((node_k, step))
 
@@ -355,14 +360,15 @@ class PathFinder:
     # --- the search ---------------------------------------------------------------------------
 
     def _search(self, start: Point, goal: Point) -> tuple[list[Point], float] | None:
-        points, node_point, regions = self._points, self._node_point, self.cost_regions
+        points, node_point = self._points, self._node_point
+        regions, joints = self.cost_regions, self.cost_joints
         rate = self._min_rate
         goal_node = len(node_point)
         tie = count()
         # Entries: (estimate, tie-break, cost so far, node, parent node or -1, edge checked).
         heap: list[tuple[float, int, float, int, int, bool]] = []
         if not self._blocked(start, goal):
-            direct = segment_cost(start, goal, regions)
+            direct = segment_cost(start, goal, regions, joints)
             if direct <= rate * math.dist(start, goal):
                 return [start, goal], direct
             heap.append((direct, next(tie), direct, goal_node, -1, True))
@@ -398,7 +404,7 @@ class PathFinder:
                 if self._blocked(start, p):
                     continue
                 if regions:
-                    exact = segment_cost(start, p, regions)
+                    exact = segment_cost(start, p, regions, joints)
                     estimate = exact + rate * math.dist(p, goal)
                     heapq.heappush(heap, (estimate, next(tie), exact, node, -1, True))
                     continue
@@ -410,7 +416,7 @@ class PathFinder:
                 and self._node_toward(k, goal) == node
                 and not self._blocked(p, goal)
             ):
-                total = so_far + segment_cost(p, goal, regions)
+                total = so_far + segment_cost(p, goal, regions, joints)
                 heapq.heappush(heap, (total, next(tie), total, goal_node, node, True))
             for neighbour, step in self._adjacency[node]:
                 if neighbour in parents:
@@ -436,4 +442,4 @@ class PathFinder:
                 path.append(corner)
         path.append(goal)
         # Re-measured rather than summed from the graph, so the cost is exactly that of the path.
-        return path, path_cost(path, self.cost_regions)
+        return path, path_cost(path, self.cost_regions, self.cost_joints)

@@ -1,7 +1,8 @@
 """Paths along the table: their movement cost, how much of one a unit can afford, hazards on it.
 
 A path is a polyline of points. Its cost is its length, except inside cost regions (water for an
-Amphibious unit), where each inch costs the region's rate. A unit short of Move walks a prefix of
+Amphibious unit) and along their joints with other pieces (inside them too, E34), where each inch
+costs the region's rate. A unit short of Move walks a prefix of
 its path (`truncate_path`, `truncate_path_by_cost`); entering a hazard on the way is found by
 `first_entry`. Finding the path in the first place is `pathfinding`'s job.
 """
@@ -12,42 +13,56 @@ import math
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
-from .geometry import EPSILON, CostRegion, Point, Polygon, _lerp, along_span
+from .geometry import EPSILON, CostJoint, CostRegion, Point, Polygon, _lerp, along_span
 
 
 def _cost_pieces(
-    a: Point, b: Point, cost_regions: Sequence[CostRegion]
+    a: Point, b: Point, cost_regions: Sequence[CostRegion], joints: Sequence[CostJoint] = ()
 ) -> list[tuple[float, float, float]]:
     """Split a-b into (t0, t1, cost per inch) pieces.
 
-    Inside a region a piece costs that region's multiplier per inch; where regions overlap the
-    lowest multiplier applies (two overlapping water pieces are still just water).
+    Inside a region, or along one of its joints, a piece costs that region's multiplier per inch;
+    where regions overlap the lowest multiplier applies (two overlapping water pieces are still
+    just water).
     """
-    touched = [(poly, rate) for poly, rate in cost_regions if poly._bbox_meets(a, b)]
-    if not touched or math.dist(a, b) <= EPSILON:
+    if math.dist(a, b) <= EPSILON:
         return [(0.0, 1.0, 1.0)]
-    events = sorted({t for poly, _ in touched for t in poly._events(a, b)})
+    touched = [(poly, rate) for poly, rate in cost_regions if poly._bbox_meets(a, b)]
+    along = [(span, rate) for c, d, rate in joints if (span := along_span(a, b, c, d)) is not None]
+    if not touched and not along:
+        return [(0.0, 1.0, 1.0)]
+    events = {0.0, 1.0}
+    events.update(t for poly, _ in touched for t in poly._events(a, b))
+    events.update(t for span, _ in along for t in span)
     pieces = []
-    for t0, t1 in pairwise(events):
-        mid = _lerp(a, b, (t0 + t1) / 2.0)
+    for t0, t1 in pairwise(sorted(events)):
+        t = (t0 + t1) / 2.0
+        mid = _lerp(a, b, t)
         rates = [rate for poly, rate in touched if poly._locate(mid) > 0]
+        rates += [rate for (s0, s1), rate in along if s0 <= t <= s1]
         pieces.append((t0, t1, min(rates) if rates else 1.0))
     return pieces
 
 
-def segment_cost(a: Point, b: Point, cost_regions: Sequence[CostRegion] = ()) -> float:
-    """Movement cost of the straight segment a-b: its length, weighted inside cost regions."""
+def segment_cost(
+    a: Point, b: Point, cost_regions: Sequence[CostRegion] = (), joints: Sequence[CostJoint] = ()
+) -> float:
+    """Movement cost of the straight segment a-b: its length, weighted inside cost regions and
+    along their joints."""
     length = math.dist(a, b)
     if not cost_regions:
         return length
-    return sum((t1 - t0) * rate for t0, t1, rate in _cost_pieces(a, b, cost_regions)) * length
+    pieces = _cost_pieces(a, b, cost_regions, joints)
+    return sum((t1 - t0) * rate for t0, t1, rate in pieces) * length
 
 
-def path_cost(path: Sequence[Point], cost_regions: Sequence[CostRegion] = ()) -> float:
+def path_cost(
+    path: Sequence[Point], cost_regions: Sequence[CostRegion] = (), joints: Sequence[CostJoint] = ()
+) -> float:
     """Movement cost of a polyline: the sum of its segment costs (its length without regions)."""
     total = 0.0
     for a, b in pairwise(path):
-        total += segment_cost(a, b, cost_regions)
+        total += segment_cost(a, b, cost_regions, joints)
     return total
 
 
@@ -98,29 +113,32 @@ def truncate_path(path: Sequence[Point], max_length: float) -> list[Point]:
 
 
 def truncate_path_by_cost(
-    path: Sequence[Point], max_cost: float, cost_regions: Sequence[CostRegion]
+    path: Sequence[Point],
+    max_cost: float,
+    cost_regions: Sequence[CostRegion],
+    joints: Sequence[CostJoint] = (),
 ) -> list[Point]:
     """Like truncate_path, measuring movement cost (see segment_cost) instead of length.
 
     The result's path_cost never exceeds max_cost. For Amphibious units pass the water pieces
-    with multiplier 0.5.
+    with multiplier 0.5, and their joints.
     """
     if not path:
         return []
     prefix = [path[0]]
     spent = 0.0
     for a, b in pairwise(path):
-        step = segment_cost(a, b, cost_regions)
+        step = segment_cost(a, b, cost_regions, joints)
         if spent + step <= max_cost:
             prefix.append(b)
             spent += step
             continue
         length = math.dist(a, b)
         if length > 0.0 and max_cost > spent:
-            t = _fraction_for_cost(a, b, max_cost - spent, cost_regions)
+            t = _fraction_for_cost(a, b, max_cost - spent, cost_regions, joints)
 
             def affordable(t: float, a: Point = a, b: Point = b, done: float = spent) -> bool:
-                return done + segment_cost(a, _lerp(a, b, t), cost_regions) <= max_cost
+                return done + segment_cost(a, _lerp(a, b, t), cost_regions, joints) <= max_cost
 
             t = _largest_fraction(affordable, t)
             if t > 0.0:
@@ -130,12 +148,16 @@ def truncate_path_by_cost(
 
 
 def _fraction_for_cost(
-    a: Point, b: Point, budget: float, cost_regions: Sequence[CostRegion]
+    a: Point,
+    b: Point,
+    budget: float,
+    cost_regions: Sequence[CostRegion],
+    joints: Sequence[CostJoint] = (),
 ) -> float:
     """The fraction t of a-b at which the cost of a -> a + t(b - a) reaches budget."""
     length = math.dist(a, b)
     spent = 0.0
-    for t0, t1, rate in _cost_pieces(a, b, cost_regions):
+    for t0, t1, rate in _cost_pieces(a, b, cost_regions, joints):
         piece = (t1 - t0) * length * rate
         if spent + piece >= budget:
             return t0 + (budget - spent) / (length * rate)

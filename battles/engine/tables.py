@@ -25,8 +25,8 @@ from .rulesets import Ruleset
 from .shapes import allowed_shapes
 
 if TYPE_CHECKING:
-    from .geometry import Point, Polygon
-    from .pathfinding import CostRegion, PathFinder
+    from .geometry import CostJoint, CostRegion, Point, Polygon
+    from .pathfinding import PathFinder
     from .scenario import Scenario
 
 Card = UnitCard | BuildingCard
@@ -68,6 +68,7 @@ class FinderKey(NamedTuple):
     obstacles: tuple[Polygon, ...]
     cost_regions: tuple[CostRegion, ...]
     seams: tuple[tuple[Point, Point], ...] = ()
+    cost_joints: tuple[CostJoint, ...] = ()
 
 
 def card_shots(attacker: UnitCard, skill: int, target: Card, ruleset: Ruleset) -> tuple[Shot, ...]:

@@ -13,6 +13,7 @@ from typing import Any
 from . import geometry
 from .cards import CHARGES, CLOSE_COMBAT, Admits, BuildingCard, Keyword, UnitCard, Weapon
 from .rulesets import Ruleset
+from .targeting import STRUCTURE_POWER
 from .terrain import KIND_DEFAULTS, KIND_NAMES, TerrainProps, kind_defaults
 
 _BAD: Any = object()
@@ -68,6 +69,18 @@ class _Checker:
     def card_int(self, value: Any, path: str, lo: int) -> Any:
         """A card's whole number: at least ``lo``, at most the card library's MAX_CARD_NUMBER."""
         return self.capped(self.int_(value, path, lo), path, lo, MAX_CARD_NUMBER)
+
+    def reach(self, value: Any, path: str) -> Any:
+        """A weapon's Range: more than 0, at most MAX_INCHES, in the card library's words. An
+        integer past the bound is refused by it before it is read as a float (one of hundreds of
+        digits fits none)."""
+        too_far = f"must be more than 0 and at most {_show(MAX_INCHES)} inches, got "
+        if isinstance(value, int) and not isinstance(value, bool) and value > MAX_INCHES:
+            return self.fail(path, too_far + _show(value))
+        v = self.positive(value, path)
+        if v is not _BAD and v > MAX_INCHES:
+            return self.fail(path, too_far + _show(v))
+        return v
 
     def positive(self, value: Any, path: str) -> Any:
         v = self.num(value, path)
@@ -166,8 +179,8 @@ MAX_DEPTH = 12
 MAX_CARD_NUMBER = 99
 """Power, Resistance, Melee, Hits and uses on a card, as the card library has it: two digits, far
 past any card for six-sided dice; bigger ones only overflow the odds the commander works out."""
-MAX_MOVE = 1000.0
-"""Inches of Move, as the card library has it."""
+MAX_INCHES = 1000.0
+"""Inches of Move or of a weapon's Range, as the card library has them."""
 MAX_POINTS = 9999
 """Points an objective awards, per turn or at the end."""
 
@@ -311,7 +324,7 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
     if name == CLOSE_COMBAT:
         c.fail(path + ".name", f"{CLOSE_COMBAT!r} names close combat (Melee or Ramming): rename it")
     power = c.card_int(d.get("power"), path + ".power", 0) if "power" in d else _BAD
-    rng = c.positive(d.get("range"), path + ".range") if "range" in d else _BAD
+    rng = c.reach(d.get("range"), path + ".range") if "range" in d else _BAD
     aa = c.bool_(d.get("aa", False), path + ".aa")
     bonly = c.bool_(d.get("buildings_only", False), path + ".buildings_only")
     lo = d.get("min_size")
@@ -322,6 +335,13 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
         c.fail(path + ".max_size", f"must be at least min_size {lo}, got {hi}")
     uses = d.get("uses")
     uses = None if uses is None else c.card_int(uses, path + ".uses", 1)
+    if bonly is True and power is not _BAD and power < STRUCTURE_POWER:
+        # A weapon that may attack nothing but buildings, and cannot damage one, does nothing.
+        c.fail(
+            path + ".power",
+            f"must be at least {STRUCTURE_POWER} on a buildings-only weapon (only weapons of "
+            f"Power {STRUCTURE_POWER}+ can damage a structure), got {power}",
+        )
     if len(c.problems) != before:
         return None
     return Weapon(name, power, rng, aa, bonly, lo, hi, uses)
@@ -340,7 +360,7 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
     name = c.str_(d.get("name"), path + ".name") if "name" in d else _BAD
     skill = c.int_(d["skill"], path + ".skill", 2, 5) if "skill" in d else _BAD
     move = (
-        c.capped(c.num(d["move"], path + ".move", 0), path + ".move", 0, MAX_MOVE, " inches")
+        c.capped(c.num(d["move"], path + ".move", 0), path + ".move", 0, MAX_INCHES, " inches")
         if "move" in d
         else _BAD
     )
@@ -430,6 +450,14 @@ def _terrain_props(c: _Checker, d: dict, path: str) -> TerrainProps | None:
         flags[f] = v
     # A wall is a hazard by definition (rulings: "walls are hazards Sure-Footed does not excuse").
     flags["hazard"] = flags["hazard"] or flags["wall"]
+    if kind == "rubble" and flags["blocks_movement"]:
+        # Units roll to cross rubble and stand in it, a building's occupants once it falls (E38).
+        c.fail(
+            f"{path}.blocks_movement",
+            "rubble does not block movement: units roll to cross it (Sure-Footed needs no roll) "
+            "and units in the same rubble field see each other",
+        )
+        return None
     return TerrainProps(kind, **flags)
 
 

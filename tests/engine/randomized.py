@@ -18,6 +18,13 @@ def _rect(rng: random.Random, lo=1.0, hi=5.0) -> list[list[float]]:
     return [[r(x), r(y)], [r(x + w), r(y)], [r(x + w), r(y + h)], [r(x), r(y + h)]]
 
 
+def _overlap(a, b) -> bool:
+    """Whether two rectangles share more than an edge."""
+    across = min(a[2][0], b[2][0]) - max(a[0][0], b[0][0])
+    along = min(a[2][1], b[2][1]) - max(a[0][1], b[0][1])
+    return across > 0 and along > 0
+
+
 def _inside(p, poly) -> bool:
     xs = [q[0] for q in poly]
     ys = [q[1] for q in poly]
@@ -35,7 +42,8 @@ def _card(rng: random.Random, keywords: list[str]) -> dict[str, Any]:
         if rng.random() < 0.2:
             w["aa"] = True
         if rng.random() < 0.1:
-            w["buildings_only"] = True
+            # Only Power 3+ damages a structure: a weaker buildings-only weapon is refused.
+            w["buildings_only"], w["power"] = True, max(w["power"], 3)
         if rng.random() < 0.15:
             w["min_size"], w["max_size"] = 1, rng.randint(1, 5)
         if rng.random() < 0.2:
@@ -66,18 +74,19 @@ def random_scenario(rng: random.Random) -> dict[str, Any]:
     buildings = []
     for i in range(rng.randint(0, 2)):
         lo = rng.randint(1, 3)
-        buildings.append(
-            {
-                "id": f"h{i}",
-                "polygon": _rect(rng, 2, 4),
-                "card": {
-                    "name": "House",
-                    "resistance": rng.randint(1, 4),
-                    "hits": rng.randint(1, 3),
-                    "admits": rng.choice([None, {"min_size": lo, "max_size": lo + 1}]),
-                },
-            }
-        )
+        house = {
+            "id": f"h{i}",
+            "polygon": _rect(rng, 2, 4),
+            "card": {
+                "name": "House",
+                "resistance": rng.randint(1, 4),
+                "hits": rng.randint(1, 3),
+                "admits": rng.choice([None, {"min_size": lo, "max_size": lo + 1}]),
+            },
+        }
+        # Buildings may meet but not overlap: one drawn over another is left out.
+        if not any(_overlap(house["polygon"], b["polygon"]) for b in buildings):
+            buildings.append(house)
     sides = []
     uid = 0
     for si, sid in enumerate(["blue", "red"]):

@@ -428,6 +428,22 @@ def test_planted_a_walk_along_a_joint_without_its_rolls_or_through_its_woods_is_
     assert ("movement", move_at) in _rules(scn, faulty)
 
 
+def test_planted_a_walk_along_a_joint_of_water_at_full_cost_is_caught():
+    # E34: the joint of a lake drawn in two halves is in the water, where an Amphibious unit
+    # moves doubled: 8" along it cost 4, and a log asking 8 is wrong.
+    from battles.engine import Activate
+
+    lake = [piece("l1", "water", square(4, 8, 12, 16)), piece("l2", "water", square(12, 8, 20, 16))]
+    frog = unit("a", (12, 8), move=6, keywords=["amphibious"])
+    sc = scenario([frog], [unit("b", (22, 2))], terrain=lake, ruleset="one_year_war")
+    scn, events = _log(sc, [], ("blue", Activate("a", (MoveStep(((12, 16),)),))))
+    move_at = next(i for i, e in enumerate(events) if e["kind"] == "move")
+    assert events[move_at]["cost"] == 4.0 and not _broken(scn, events)
+    faulty = copy.deepcopy(events)
+    faulty[move_at]["cost"] = 8.0
+    assert ("movement", move_at) in _rules(scn, faulty)
+
+
 # Mutations of real logs, one rule broken each: (name, the rule the referee must name, how).
 
 

@@ -283,6 +283,40 @@ def test_e34_the_planner_does_not_route_along_a_joint_it_may_not_walk():
     assert move.halted and move.path[-1][1] < 9
 
 
+def test_e34_a_joint_of_water_is_in_the_water_for_an_amphibious_unit():
+    # "Movement doubled in water", and a joint is inside both pieces: along a lake drawn in two
+    # halves, or its joint with a hill, an Amphibious unit pays half, as through the middles. The
+    # lake's outer edge is outside it: full cost there. The checker and the planner agree.
+    from battles.engine.movement import plan_path
+
+    lake = [piece("l1", "water", square(4, 8, 12, 16)), piece("l2", "water", square(12, 8, 20, 16))]
+    hill = piece("hill", "hill", square(12, 16, 20, 20))
+
+    def amphibious(at):
+        sc = scenario(
+            [unit("a", at, move=6, keywords=["amphibious"])],
+            [unit("b", (22, 2))],
+            terrain=[*lake, hill],
+            ruleset="one_year_war",
+        )
+        return battle(sc)
+
+    # 2" of shore, then 8" along the joint of the two halves for 4": all of Move 6.
+    move = of(act(amphibious((12, 6)), "a", MoveStep(((12, 8), (12, 16)))), "move")[0]
+    assert move.cost == 6 and not move.halted
+    # 8" along the joint of the lake with the hill, for 4.
+    move = of(act(amphibious((12, 16)), "a", MoveStep(((20, 16),))), "move")[0]
+    assert move.cost == 4
+    # 5" along the lake's outer edge costs 5.
+    move = of(act(amphibious((4, 8)), "a", MoveStep(((4, 13),))), "move")[0]
+    assert move.cost == 5
+    with pytest.raises(IllegalActionError, match='more than the 6" left'):
+        act(amphibious((4, 8)), "a", MoveStep(((4, 15),)))
+    # The planner takes the joint at the price the checker asks: 8" of it within 4.5" of Move.
+    b = amphibious((12, 8))
+    assert plan_path(b, b.state.units["a"], (12, 16), 4.5) == [(12, 8), (12, 16)]
+
+
 def test_e34_pieces_touching_only_at_a_corner_leave_the_point_open():
     # A point has no width to be inside: a move and a string through the corner where two woods
     # touch are allowed (the planner, stricter, never routes through it).

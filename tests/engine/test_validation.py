@@ -21,6 +21,7 @@ from battles.engine import (
 from battles.engine.loader import load_scenario
 from battles.engine.scenarios import HERE as BUNDLED
 from battles.engine.terrain import KIND_DEFAULTS
+from battles.engine.validation import card_problems
 
 from .helpers import act, battle, building, card, of, piece, scenario, square, unit
 
@@ -119,6 +120,21 @@ def test_weapon_restrictions_are_checked():
     ]
 
 
+def test_a_buildings_only_weapon_needs_the_power_to_damage_a_structure():
+    # "Only weapons of Power 3+ can damage a structure": buildings only at Power 2 could never
+    # do anything, so the card is refused, in a scenario as in the card library.
+    weak = {"name": "Pick", "power": 2, "range": 1, "buildings_only": True}
+    reason = (
+        "must be at least 3 on a buildings-only weapon (only weapons of Power 3+ can damage a "
+        "structure), got 2"
+    )
+    got = problems(scenario([unit("a", (2, 2), weapons=[weak])], [unit("b", (20, 20))]))
+    assert got == [("sides[0].units[0].card.weapons[0].power", reason)]
+    assert card_problems(card(weapons=[weak]), building=False) == [("weapons[0].power", reason)]
+    for fine in ({**weak, "power": 3}, {**weak, "buildings_only": False}):
+        parse_scenario(scenario([unit("a", (2, 2), weapons=[fine])], [unit("b", (20, 20))]))
+
+
 def test_duplicate_weapon_names_are_refused():
     ws = [{"name": "Gun", "power": 1, "range": 3}, {"name": "Gun", "power": 2, "range": 3}]
     assert paths(scenario([unit("a", (2, 2), weapons=ws)], [unit("b", (20, 20))])) == [
@@ -180,6 +196,23 @@ def test_card_numbers_and_points_have_an_upper_bound():
     )
 
 
+def test_a_weapons_range_has_an_upper_bound_as_move_has():
+    # The card library's bound, 1000 inches; an integer of hundreds of digits is refused by it,
+    # not read as a float first.
+    at = "sides[0].units[0].card.weapons[0].range"
+    for far, shown in ((1000.5, "1000.5"), (1e300, "1e+300"), (10**400, "a number of 401 digits")):
+        gun = [{"name": "Gun", "power": 3, "range": far}]
+        text = json.dumps(scenario([unit("a", (2, 2), weapons=gun)], [unit("b", (20, 20))]))
+        with pytest.raises(ScenarioError) as exc:
+            parse_scenario_json(text)
+        assert exc.value.problems == [
+            (at, f"must be more than 0 and at most 1000 inches, got {shown}")
+        ]
+    gun = [{"name": "Gun", "power": 3, "range": 1000}]
+    sc = parse_scenario(scenario([unit("a", (2, 2), weapons=gun)], [unit("b", (20, 20))]))
+    assert sc.units()[0].card.weapons[0].range == 1000
+
+
 def test_a_lone_surrogate_is_not_text():
     # JSON's "\ud800" parses to a string no log could be written in: refused by the field.
     got = problems(scenario([unit("a\ud800", (2, 2))], [unit("b", (20, 20))]))
@@ -203,6 +236,65 @@ def test_an_objective_names_each_side_once():
         ],
     )
     assert problems(sc) == [("objectives[0].sides[1]", "names side 'blue' twice")]
+
+
+def test_a_side_does_not_score_for_razing_its_own_building():
+    # A side never attacks its own building (E14): a raze objective of its own on it would pay
+    # only if the enemy razed the building for it. The enemy may score for razing it.
+    raze = {"id": "raze", "kind": "raze", "building": "depot", "points_at_end": 4}
+    depot = building("depot", square(10, 10, 12, 12), side="red")
+    for sides, at in ((["red"], 0), (["blue", "red"], 1)):
+        sc = scenario(
+            [unit("a", (2, 2))],
+            [unit("b", (20, 20))],
+            buildings=[depot],
+            objectives=[raze | {"sides": sides}],
+        )
+        assert problems(sc) == [
+            (
+                f"objectives[0].sides[{at}]",
+                "side 'red' owns building 'depot' and never attacks it: a side does not score for "
+                "razing its own building",
+            )
+        ]
+    sc = scenario(
+        [unit("a", (2, 2))],
+        [unit("b", (20, 20))],
+        buildings=[depot],
+        objectives=[raze | {"sides": ["blue"]}],
+    )
+    assert parse_scenario(sc).objectives[0].sides == ("blue",)
+
+
+def test_buildings_may_meet_edge_to_edge_but_not_overlap():
+    # A unit standing where two footprints overlap would be inside both buildings (E37).
+    house = building("h", square(8, 8, 12, 12))
+    for poly in (
+        square(10, 10, 14, 14),  # across a corner
+        square(9, 9, 11, 11),  # inside it
+        square(8, 8, 12, 12),  # the same footprint
+        square(8, 6, 12, 10),  # over half of it
+        [[8, 8], [12, 8], [12, 12]],  # a triangle on its corners
+    ):
+        sc = scenario([unit("a", (2, 2))], [unit("b", (20, 20))], buildings=[house])
+        sc["buildings"].append(building("g", poly))
+        assert problems(sc) == [
+            (
+                "buildings[1].polygon",
+                "overlaps building 'h': a unit there would be inside both (buildings may meet "
+                "edge to edge, not overlap)",
+            )
+        ]
+    # A shared wall, part of a wall, a corner, or the notch of an L: no overlap.
+    ell = [[0, 0], [6, 0], [6, 2], [2, 2], [2, 6], [0, 6]]
+    for first, second in (
+        (house, building("g", square(12, 8, 16, 12))),
+        (house, building("g", square(12, 9, 14, 10))),
+        (house, building("g", square(12, 12, 14, 14))),
+        (building("l", ell), building("g", square(2, 2, 6, 6))),
+    ):
+        sc = scenario([unit("a", (20, 2))], [unit("b", (20, 20))], buildings=[first, second])
+        assert len(parse_scenario(sc).buildings) == 2
 
 
 def test_no_weapon_line_may_take_the_name_of_close_combat():
@@ -443,6 +535,34 @@ def test_a_rubble_field_is_rubble():
     )
     (rubble,) = parse_scenario(s).terrain
     assert rubble.props == KIND_DEFAULTS["rubble"]
+
+
+def test_rubble_never_blocks_movement():
+    # Units roll to cross rubble (Sure-Footed needs none) and units in the same rubble field see
+    # each other: rubble no unit may enter, a field or what a building falls into, is refused.
+    reason = (
+        "rubble does not block movement: units roll to cross it (Sure-Footed needs no roll) and "
+        "units in the same rubble field see each other"
+    )
+    fallen = {"kind": "rubble field", "blocks_movement": True}
+    sc = scenario(
+        [unit("a", (20, 2))],
+        [unit("b", (20, 20))],
+        terrain=[
+            piece("r", "rubble", square(1, 1, 3, 3), blocks_movement=True),
+            piece("f", "rubble field", square(5, 5, 7, 7), blocks_movement=True),
+        ],
+        buildings=[building("h", square(10, 10, 12, 12), rubble=fallen)],
+    )
+    assert problems(sc) == [
+        ("terrain[0].blocks_movement", reason),
+        ("terrain[1].blocks_movement", reason),
+        ("buildings[0].card.rubble.blocks_movement", reason),
+    ]
+    # A building may still fall into another kind that blocks movement (a house become a wood).
+    woods = building("h", square(10, 10, 12, 12), rubble={"kind": "woods"})
+    sc = scenario([unit("a", (20, 2))], [unit("b", (20, 20))], buildings=[woods])
+    assert parse_scenario(sc).buildings[0].card.rubble.blocks_movement
 
 
 def test_building_cards_are_checked():

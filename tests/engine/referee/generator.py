@@ -35,6 +35,13 @@ def _box(x: float, y: float, w: float, h: float) -> list[list[float]]:
     return [[_r(x), _r(y)], [_r(x + w), _r(y)], [_r(x + w), _r(y + h)], [_r(x), _r(y + h)]]
 
 
+def _overlap(a: list[list[float]], b: list[list[float]]) -> bool:
+    """Whether two boxes (``_box``) share more than an edge."""
+    across = min(a[2][0], b[2][0]) - max(a[0][0], b[0][0])
+    along = min(a[2][1], b[2][1]) - max(a[0][1], b[0][1])
+    return across > 0 and along > 0
+
+
 def _centre(poly: list[list[float]]) -> list[float]:
     return [_r(sum(p[0] for p in poly) / len(poly)), _r(sum(p[1] for p in poly) / len(poly))]
 
@@ -51,7 +58,8 @@ def _card(rng: random.Random, keywords: tuple[str, ...], extra: tuple[str, ...] 
         if roll < 0.25:
             w["aa"] = True
         elif roll < 0.35:
-            w["buildings_only"] = True
+            # Only Power 3+ damages a structure: a weaker buildings-only weapon is refused.
+            w["buildings_only"], w["power"] = True, max(w["power"], 3)
         elif roll < 0.45:
             w["min_size"], w["max_size"] = 1, rng.randint(1, 3)
         if rng.random() < 0.2:
@@ -89,6 +97,9 @@ def scenario(seed: int) -> dict[str, Any]:
         x, y = rng.uniform(5, 15), rng.uniform(7, 13)
         w, h = rng.uniform(2.5, 4), rng.uniform(2.5, 4)
         poly = _box(x, y, w, h)
+        if buildings and _overlap(poly, buildings[0]["polygon"]):
+            # Buildings may meet but not overlap: the second stands clear to the right.
+            poly = _box(buildings[0]["polygon"][1][0] + 1, y, w, h)
         (x0, y0), (_, y1) = poly[0], poly[2]
         lo = rng.randint(1, 3)
         buildings.append(

@@ -44,16 +44,17 @@ class Moves(Picture):
         return b.admits is not None and b.admits[0] <= c.size <= b.admits[1]
 
     def cost(self, u: Unit, path: list[Point]) -> float:
-        """Path length; inches in water count half for an Amphibious unit (not for a flier)."""
+        """Path length; inches in water count half for an Amphibious unit (not for a flier),
+        along a joint of the water with another piece too: it is inside both (E34)."""
         total = plane.path_length(path)
         if not u.card.has("amphibious") or u.aerial:
             return total
-        water = [p.ring for p in self.pieces if p.water]
+        water = [(p.ring, self.others(p.id)) for p in self.pieces if p.water]
         saved = 0.0
         for a, b in itertools.pairwise(path):
             ts: list[tuple[float, float]] = []
-            for ring in water:
-                ts += plane.spans_inside(ring, a, b)
+            for ring, others in water:
+                ts += plane.spans_within(ring, others, a, b)
             ts.sort()
             merged: list[tuple[float, float]] = []
             for t0, t1 in ts:

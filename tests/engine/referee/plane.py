@@ -191,7 +191,9 @@ def joint_spans(
     return _merged(found)
 
 
-def _spans(ring: Ring, others: Sequence[Ring], a: Point, b: Point) -> list[tuple[float, float]]:
+def spans_within(
+    ring: Ring, others: Sequence[Ring], a: Point, b: Point
+) -> list[tuple[float, float]]:
     """Where a-b is inside the polygon: its interior, and its joints with ``others`` (E34)."""
     return _merged(spans_inside(ring, a, b) + joint_spans(ring, others, a, b))
 
@@ -199,7 +201,7 @@ def _spans(ring: Ring, others: Sequence[Ring], a: Point, b: Point) -> list[tuple
 def path_inside(ring: Ring, path: Sequence[Point], others: Sequence[Ring] = ()) -> float:
     """How much of the path runs inside the polygon (strictly, or along a joint with others)."""
     return sum(
-        sum(t1 - t0 for t0, t1 in _spans(ring, others, p, q)) * dist(p, q)
+        sum(t1 - t0 for t0, t1 in spans_within(ring, others, p, q)) * dist(p, q)
         for p, q in itertools.pairwise(path)
     )
 
@@ -215,7 +217,7 @@ def entries(ring: Ring, path: Sequence[Point], others: Sequence[Ring] = ()) -> l
     was_inside = inside(ring, path[0]) if path else False
     for p, q in itertools.pairwise(path):
         step = dist(p, q)
-        spans = _spans(ring, others, p, q) if step > 0 else []
+        spans = spans_within(ring, others, p, q) if step > 0 else []
         for i, (t0, _) in enumerate(spans):
             if not (i == 0 and was_inside and t0 <= 1e-12):
                 found.append(walked + t0 * step)
