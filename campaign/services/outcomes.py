@@ -30,7 +30,13 @@ from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.recovery import casualties_die, medical_window_open
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
 from campaign.selectors import campaign_now
-from campaign.services._record import require_manager, text_given, unit_change
+from campaign.services._record import (
+    SAME_CHARACTER,
+    SameCharacter,
+    require_manager,
+    text_given,
+    unit_change,
+)
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment
 
@@ -473,30 +479,38 @@ def outcome_revert(
             actor=actor,
             reverts=entry,
             always=True,
+            character=_relinked(entry, state),
         )
         assert written is not None
-        if (character := _relinked(entry, state)) is not None:
-            unit.leader.character_id = character
-            unit.leader.save()
         reverted.append(written)
     return reverted
 
 
-def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | None:
-    """The character a revert puts back at the unit's head: the one a leader entry names, when
-    the unit has a leader again (a detach undone)."""
+def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | SameCharacter | None:
+    """The character a revert links the unit's leader row to: the one who led it before the
+    leader entry undone (the character who left, for a detach; the dead one replaced, for a
+    new leader), None for a leader who is no campaign character. `SAME_CHARACTER` for any other
+    entry (a heal, a battle), or when the unit has no leader again."""
     if entry.kind != Kind.LEADER or state.leader is None:
-        return None
-    character = entry.details.get("character")
+        return SAME_CHARACTER
+    before = entry.before.get("leader")
+    if "leader" in entry.after and entry.after["leader"] is None:
+        character = entry.details.get("character")
+    elif isinstance(before, Mapping) and before.get("alive") is False:
+        # A new leader in place of the dead: an entry from before the dead were named names
+        # no one, and the row then links no one rather than the new leader.
+        character = entry.details.get("replaced")
+    else:
+        return SAME_CHARACTER
     # A force imported from another campaign names its old characters: nobody to put back.
     return character if isinstance(character, int) and not isinstance(character, bool) else None
 
 
 def _relink_problem(entry: HistoryEntry, restored: Mapping[str, Any], unit: Unit) -> str:
-    """Why the character a reverted detach names cannot lead the unit again, or ""."""
+    """Why the character a reverted leader entry puts back cannot lead the unit again, or ""."""
     state = CampaignUnitState.from_json(dict(restored))
     character_pk = _relinked(entry, state)
-    if character_pk is None:
+    if character_pk is None or isinstance(character_pk, SameCharacter):
         return ""
     character = Character.objects.filter(
         pk=character_pk, campaign_id=unit.force.campaign_id
