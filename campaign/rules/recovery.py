@@ -82,12 +82,21 @@ def medical_window_open(state: CampaignUnitState, now: int) -> bool:
 
 def window_after_battle(state: CampaignUnitState, at: int) -> int:
     """The unit's `window_from` after a battle at clock hour `at`: the battle's hour, unless
-    Casualty hits of an earlier battle still await the medics. Then the window keeps running
-    from that battle, for them and the new ones alike (a unit keeps one count of Casualty hits,
-    and none may outlast its own 24 hours: a unit fighting every day would otherwise keep its
-    dead alive)."""
+    Casualty hits of another battle still await the medics. Then the window keeps running from
+    that battle, for them and the new ones alike (a unit keeps one count of Casualty hits, and
+    none may outlast its own 24 hours: a unit fighting every day would otherwise keep its dead
+    alive). A battle fought before the window opened, entered late, moves it no earlier: that
+    would kill the other battle's hits before their 24 hours are up. Its own hits die at once
+    if its own 24 hours are over (`found_too_late`, `casualties_found_too_late`); else they
+    join the open window, as hits a GM's correction adds do."""
     since = window_opens(state) if state.casualty_hits else None
-    return at if since is None else min(since, at)
+    return at if since is None else since
+
+
+def found_too_late(at: int, now: int) -> bool:
+    """Whether a battle fought at clock hour `at` and entered at clock hour `now` is past its
+    own 24 hours: its Casualty hits died before anyone could send the medics."""
+    return now > at + MEDICAL_WINDOW_HOURS
 
 
 def window_after_correction(
@@ -122,6 +131,29 @@ def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
         return destroyed.but(casualty_hits=0, window_quality_lost=0), dead
     reduced = with_quality(state, state.quality.lowered(dead))
     return reduced.but(casualty_hits=0, window_quality_lost=0), dead
+
+
+def casualties_found_too_late(
+    state: CampaignUnitState, hits: int, quality_lost: int = 0
+) -> tuple[CampaignUnitState, int]:
+    """(state, dead): a battle entered after its own 24 hours (`found_too_late`) has its `hits`
+    new Casualty hits die at once, and only them. Casualty hits of another battle still
+    awaiting the medics stay in their window, its hour and count untouched. The dead are
+    measured against the steps the unit had before that battle (`quality_lost`: steps it lost
+    there to suppression, which `damage_apply` counted into the window), as `casualties_die`
+    measures a window's."""
+    if hits == 0 or state.status == Status.DESTROYED:
+        return state, 0
+    if hits == state.casualty_hits:
+        return casualties_die(state)  # the window is that battle's alone
+    others = state.but(
+        casualty_hits=state.casualty_hits - hits,
+        window_quality_lost=state.window_quality_lost - quality_lost,
+    )
+    if hits > int(state.quality) + quality_lost:
+        destroyed = others.but(status=Status.DESTROYED, in_combat_zone=False)
+        return destroyed.but(casualty_hits=0, window_quality_lost=0), hits
+    return with_quality(others, state.quality.lowered(hits)), hits
 
 
 @dataclass(frozen=True)

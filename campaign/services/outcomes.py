@@ -27,7 +27,7 @@ from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import hits_text, plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
-from campaign.rules.recovery import casualties_die, medical_window_open
+from campaign.rules.recovery import casualties_found_too_late, found_too_late
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
 from campaign.selectors import campaign_now
 from campaign.services._record import (
@@ -336,8 +336,11 @@ def outcome_steps(
         why = _battle_sentence(reason.strip(), outcome, damage, before, card_hits)
         steps.append(OutcomeStep(unit, state, Kind.BATTLE, why, details, always=True))
         dead = 0
-        if state.casualty_hits and not medical_window_open(state, now):
-            state, dead = casualties_die(state)
+        if damage.casualty_hits and found_too_late(clock_hour(day, hour), now):
+            # Only this battle's: hits of a later one awaiting the medics keep their 24 hours.
+            state, dead = casualties_found_too_late(
+                state, damage.casualty_hits, damage.quality_lost
+            )
             fate = battle_fate_text(reason.strip(), outcome.removed)
             why = f"{fate}; {plural(dead, 'Casualty hit')} found too late died"
             steps.append(OutcomeStep(unit, state, Kind.CASUALTIES, why))
@@ -372,7 +375,8 @@ def outcome_apply(
     the winning side (empty for a draw); `opposing_equipment` is the best rating each unit
     faced (one rating for all, or a mapping by pk; see `best_equipment`). `day` and `hour` (when
     it was fought) default to now (a past day without its hour: 00:00 of it); a battle entered
-    more than 24 hours late finds its medical window closed, so its Casualty hits die at once.
+    more than 24 hours late finds its medical window closed, so its Casualty hits die at once
+    (only its own: a later battle's awaiting the medics keep their window).
     The dice come from `seed` (by default derived from the inputs), so the
     same inputs always give the same result. `cards` maps unit pks to the card each fought
     with (as the battle's scenario printed it); a unit not in it is judged by the card it would

@@ -110,13 +110,20 @@ def _window_story(unit: Unit) -> str:
     Morale, 3 Casualty; medics saved 2" (the fights since it was last without Casualty hits
     awaiting the medics, battles, engagements and quick resolves alike, each with the hits it
     dealt, and what the medics saved of them). Entries reverted since, and the reverts, are left
-    out: a reverted fight was not fought, a reverted save never made."""
+    out: a reverted fight was not fought, a reverted save never made. So is a battle entered
+    after its own 24 hours: its Casualty hits died as it was entered (the entry that says so
+    follows its own), not in this window."""
     since: list[HistoryEntry] = []
     for entry in history_standing().filter(unit=unit).order_by("-pk"):
         if entry.after.get("casualty_hits", 1) == 0 or entry.kind == Kind.CREATED:
             break  # the unit had no Casualty hits awaiting the medics before this
         since.insert(0, entry)
-    fights = [_fight_story(entry) for entry in since if entry.kind in FIGHTS]
+    fights: list[str] = []
+    for entry in since:
+        if entry.kind in FIGHTS:
+            fights.append(_fight_story(entry))
+        elif entry.kind == Kind.CASUALTIES and fights:
+            fights.pop()  # found too late: that battle's hits are not this window's
     if not fights:
         return ""
     saved = sum(entry.details.get("saved", 0) for entry in since if entry.kind == Kind.MEDICAL)
