@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from campaign.rules.experience import with_quality
+from campaign.rules.experience import step_ups_withdrawn, with_quality
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.state import CampaignUnitState, Status
 from units.bucs import Equipment, Quality, Specialty
@@ -110,7 +110,9 @@ def window_after_correction(
     that never fought) or one closed long ago (a veteran), and so never die or die untended."""
     if after.casualty_hits <= before.casualty_hits or medical_window_open(before, now):
         return after
-    return after.but(window_from=now, window_quality_lost=0)
+    return after.but(
+        window_from=now, window_quality_lost=0, window_quality_gained=0, window_experience=None
+    )
 
 
 def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
@@ -122,15 +124,29 @@ def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
     counted are those it had before the battles that wounded them: a step lost to suppression
     in those battles (Combined Arms) is lost for good, but it is not what kills the unit, so a
     Legendary unit is never lost for good to a single Team Bravo Hit (rulings, property 1).
+    A step up those battles gave is withdrawn first (`experience.step_ups_withdrawn`), and a
+    unit the dead destroy keeps the experience it had before them (`window_experience`): it
+    ends where it would have, had the hits been found too late at once, whenever the GM
+    entered the battle.
     """
     dead = state.casualty_hits
     if dead == 0 or state.status == Status.DESTROYED:
         return state, 0
+    state = step_ups_withdrawn(state)
     if dead > int(state.quality) + state.window_quality_lost:
-        destroyed = state.but(status=Status.DESTROYED, in_combat_zone=False)
-        return destroyed.but(casualty_hits=0, window_quality_lost=0), dead
-    reduced = with_quality(state, state.quality.lowered(dead))
-    return reduced.but(casualty_hits=0, window_quality_lost=0), dead
+        experience = (
+            state.experience if state.window_experience is None else state.window_experience
+        )
+        destroyed = state.but(status=Status.DESTROYED, in_combat_zone=False, experience=experience)
+        return _window_closed(destroyed), dead
+    return _window_closed(with_quality(state, state.quality.lowered(dead))), dead
+
+
+def _window_closed(state: CampaignUnitState) -> CampaignUnitState:
+    """The unit with no Casualty hits awaiting the medics, nor the counts of their window."""
+    return state.but(
+        casualty_hits=0, window_quality_lost=0, window_quality_gained=0, window_experience=None
+    )
 
 
 def casualties_found_too_late(
@@ -152,7 +168,7 @@ def casualties_found_too_late(
     )
     if hits > int(state.quality) + quality_lost:
         destroyed = others.but(status=Status.DESTROYED, in_combat_zone=False)
-        return destroyed.but(casualty_hits=0, window_quality_lost=0), hits
+        return _window_closed(destroyed), hits
     return with_quality(others, state.quality.lowered(hits)), hits
 
 

@@ -345,7 +345,10 @@ def outcome_steps(
             why = f"{fate}; {plural(dead, 'Casualty hit')} found too late died"
             steps.append(OutcomeStep(unit, state, Kind.CASUALTIES, why))
         state, earned = experience_earn(
-            state, won=won, quality_lost=damage.quality_lost > 0 or dead > 0
+            state,
+            won=won,
+            quality_lost=damage.quality_lost > 0 or dead > 0,
+            wounded=damage.casualty_hits > 0 and dead == 0,
         )
         if earned.points:
             why = earned_text(reason.strip(), earned)

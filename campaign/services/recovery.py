@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Unit
+from campaign.rules.experience import withdrawn_text
 from campaign.rules.history import hits_text, plural, took_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_time
 from campaign.rules.recovery import (
@@ -85,6 +86,8 @@ def time_pass(
             why = f"{plural(passing.dead, 'Casualty hit')} not saved within 24 hours died{suffix}"
             if cause := _window_story(unit):
                 why = f"{cause}; {why}"
+            if withdrawn := withdrawn_text(unit.state):
+                why = f"{why}; {withdrawn}"
             kind = Kind.CASUALTIES
         else:
             why, kind = f"a day of R&R{suffix}", Kind.RECOVERY
