@@ -232,6 +232,17 @@ class Unit(Versioned):
         help_text="Quality steps lost to suppression (Combined Arms) in the battles whose "
         "Casualty hits await the medics: the dead are measured against the steps it had before.",
     )
+    window_quality_gained = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Quality steps gained by experience in the fights whose own Casualty hits "
+        "await the medics: withdrawn before the dead reduce the unit, should any die.",
+    )
+    window_experience = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Experience before the fights whose Casualty hits await the medics earned "
+        "any: a unit their dead destroy earned nothing in them.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -30,7 +30,7 @@ from campaign.models import (
 )
 from campaign.rules.bridge import BridgeError, TableResult, battle_card
 from campaign.rules.engagement import SIDES
-from campaign.rules.experience import threshold
+from campaign.rules.experience import threshold, withdrawn_text
 from campaign.rules.history import changes_text, hits_text, plural, story_text
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
@@ -568,6 +568,8 @@ def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) ->
         if passing.kind == CASUALTIES:
             verb = "dies" if passing.dead == 1 else "die"
             why = f"{plural(passing.dead, 'Casualty hit')} not saved within 24 hours {verb}"
+            if withdrawn := withdrawn_text(before):
+                why = f"{why}; {withdrawn}"
         else:
             why = "a day of R&R"
         line = _time_line(

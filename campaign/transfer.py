@@ -66,7 +66,7 @@ ENGAGEMENT_VALUES = ("name", "day", "hour", "seed", "round_limit", "rounds", "wi
 ENGAGEMENT_KEYS = (*ENGAGEMENT_VALUES, "setup", "events", "applied_entries", "created_at")
 TABLE_ROLL_VALUES = ("kind", "day", "hour", "seed", "summary")
 TABLE_ROLL_KEYS = (*TABLE_ROLL_VALUES, "setup", "result", "created_at")
-CHARACTER_DETAILS = ("character", "rallied_by")
+CHARACTER_DETAILS = ("character", "rallied_by", "replaced")
 """A history entry's working that names a character (by pk in the database, by name in an
 export)."""
 RECORD_DETAILS = {"engagement": "engagements", "table_roll": "table_rolls"}

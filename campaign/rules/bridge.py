@@ -611,10 +611,17 @@ def damage_apply(
     retreats in poor order with its hits, and the medics' 24 hours and the ladder decide whether
     it is lost for good (`recovery.casualties_die`). A unit whose hits take it below Raw retreats
     too. A unit that fought stays in the combat zone, unless it retreated out of it. Its medical
-    window runs from the battle's hour (`day`, `hour`), unless Casualty hits of an earlier
-    battle still await the medics (`recovery.window_after_battle`).
+    window runs from the battle's hour (`day`, `hour`), unless Casualty hits of another battle
+    still await the medics (`recovery.window_after_battle`).
     """
     damage = damage or Damage()
+    awaiting = state.casualty_hits > 0  # the window of an earlier fight's hits stays open
+    if awaiting and state.window_experience is not None:
+        window_experience: int | None = state.window_experience
+    elif awaiting or casualty_hits:
+        window_experience = state.experience
+    else:
+        window_experience = None
     leader, rolls, died = leader_wounds(state.leader, casualty_hits, d6)
     if died:
         morale_hits += LEADER_DEATH_MORALE_HITS
@@ -623,10 +630,12 @@ def damage_apply(
         casualty_hits=state.casualty_hits + casualty_hits,
         leader=leader,
         battles_fought=state.battles_fought + 1,
-        last_battle_day=day,
+        # A battle entered late, fought before the unit's last one, leaves that one the last.
+        last_battle_day=day if state.last_battle_day is None else max(state.last_battle_day, day),
         window_from=window_after_battle(state, clock_hour(day, hour)),
-        window_quality_lost=(state.window_quality_lost if state.casualty_hits else 0)
-        + damage.quality_lost,
+        window_quality_lost=(state.window_quality_lost if awaiting else 0) + damage.quality_lost,
+        window_quality_gained=state.window_quality_gained if awaiting else 0,
+        window_experience=window_experience,
     )
     if removed == Removal.DESTROYED and not taken_out_retreats:
         status = Status.DESTROYED

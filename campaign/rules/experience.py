@@ -65,7 +65,7 @@ class Earned:
 
 
 def experience_earn(
-    state: CampaignUnitState, *, won: bool, quality_lost: bool = False
+    state: CampaignUnitState, *, won: bool, quality_lost: bool = False, wounded: bool = False
 ) -> tuple[CampaignUnitState, Earned]:
     """Points for surviving a battle (more for winning it), and a step up at the threshold.
 
@@ -75,7 +75,9 @@ def experience_earn(
     promoted by this battle's points, their progress capped just below the next step: a unit
     retreated in poor order is broken, and a unit that lost quality for good in the battle
     (Skill lost under Combined Arms, Casualty hits found too late) would otherwise be given
-    straight back what the rules say never returns.
+    straight back what the rules say never returns. `wounded`: the fight left Casualty hits of
+    its own awaiting the medics, so it may yet cost quality for good: a step up it gives is
+    counted (`window_quality_gained`), to be withdrawn should any of them die.
     """
     if state.status == Status.DESTROYED:
         return state, Earned(0, raised=False)
@@ -95,7 +97,38 @@ def experience_earn(
         capped = state.but(experience=needed - 1)
         return capped, Earned(points, raised=False, held_back=held_back)
     raised = with_quality(state.but(experience=experience - needed), state.quality.raised())
+    if wounded:
+        raised = raised.but(window_quality_gained=state.window_quality_gained + 1)
     return raised, Earned(points, raised=True)
+
+
+def step_ups_withdrawn(state: CampaignUnitState) -> CampaignUnitState:
+    """The unit without the steps up its fights gave while their own Casualty hits awaited the
+    medics (`window_quality_gained`): each is withdrawn as the cap would have held it back,
+    progress just short of it ("no step back up in the battle that cost it quality for good").
+    What `recovery.casualties_die` does first when any of those hits die."""
+    if not state.window_quality_gained:
+        return state
+    quality = state.quality.lowered(state.window_quality_gained)
+    needed = threshold(quality)
+    experience = state.experience if needed is None else needed - 1
+    return state.but(quality=quality, experience=experience, window_quality_gained=0)
+
+
+def withdrawn_text(state: CampaignUnitState) -> str:
+    """The steps up the dead take back, in the history's words ("" for none): "the step up to
+    Experienced from that battle is withdrawn: no step back up in the battle that cost it
+    quality for good"."""
+    gained = state.window_quality_gained
+    if not gained:
+        return ""
+    labels = [state.quality.lowered(n).label for n in reversed(range(gained))]
+    if gained == 1:
+        withdrawn = f"the step up to {labels[0]} from that battle is withdrawn"
+    else:
+        steps = ", ".join(labels[:-1]) + f" and {labels[-1]}"
+        withdrawn = f"the steps up to {steps} from those battles are withdrawn"
+    return f"{withdrawn}: {HELD_BACK_QUALITY_LOST}"
 
 
 def earned_text(occasion: str, earned: Earned) -> str:

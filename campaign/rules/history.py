@@ -29,6 +29,8 @@ FIELD_LABELS = {
     "last_battle_day": "last battle on day",
     "window_from": "the medics' 24 hours from",
     "window_quality_lost": "quality steps lost to suppression within the medics' 24 hours",
+    "window_quality_gained": "steps up withdrawn should its Casualty hits die",
+    "window_experience": "experience kept should its dead destroy it",
     "leader": "leader",
 }
 

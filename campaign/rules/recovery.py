@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from campaign.rules.experience import with_quality
+from campaign.rules.experience import step_ups_withdrawn, with_quality
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.state import CampaignUnitState, Status
 from units.bucs import Equipment, Quality, Specialty
@@ -82,12 +82,21 @@ def medical_window_open(state: CampaignUnitState, now: int) -> bool:
 
 def window_after_battle(state: CampaignUnitState, at: int) -> int:
     """The unit's `window_from` after a battle at clock hour `at`: the battle's hour, unless
-    Casualty hits of an earlier battle still await the medics. Then the window keeps running
-    from that battle, for them and the new ones alike (a unit keeps one count of Casualty hits,
-    and none may outlast its own 24 hours: a unit fighting every day would otherwise keep its
-    dead alive)."""
+    Casualty hits of another battle still await the medics. Then the window keeps running from
+    that battle, for them and the new ones alike (a unit keeps one count of Casualty hits, and
+    none may outlast its own 24 hours: a unit fighting every day would otherwise keep its dead
+    alive). A battle fought before the window opened, entered late, moves it no earlier: that
+    would kill the other battle's hits before their 24 hours are up. Its own hits die at once
+    if its own 24 hours are over (`found_too_late`, `casualties_found_too_late`); else they
+    join the open window, as hits a GM's correction adds do."""
     since = window_opens(state) if state.casualty_hits else None
-    return at if since is None else min(since, at)
+    return at if since is None else since
+
+
+def found_too_late(at: int, now: int) -> bool:
+    """Whether a battle fought at clock hour `at` and entered at clock hour `now` is past its
+    own 24 hours: its Casualty hits died before anyone could send the medics."""
+    return now > at + MEDICAL_WINDOW_HOURS
 
 
 def window_after_correction(
@@ -101,7 +110,9 @@ def window_after_correction(
     that never fought) or one closed long ago (a veteran), and so never die or die untended."""
     if after.casualty_hits <= before.casualty_hits or medical_window_open(before, now):
         return after
-    return after.but(window_from=now, window_quality_lost=0)
+    return after.but(
+        window_from=now, window_quality_lost=0, window_quality_gained=0, window_experience=None
+    )
 
 
 def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
@@ -113,15 +124,52 @@ def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
     counted are those it had before the battles that wounded them: a step lost to suppression
     in those battles (Combined Arms) is lost for good, but it is not what kills the unit, so a
     Legendary unit is never lost for good to a single Team Bravo Hit (rulings, property 1).
+    A step up those battles gave is withdrawn first (`experience.step_ups_withdrawn`), and a
+    unit the dead destroy keeps the experience it had before them (`window_experience`): it
+    ends where it would have, had the hits been found too late at once, whenever the GM
+    entered the battle.
     """
     dead = state.casualty_hits
     if dead == 0 or state.status == Status.DESTROYED:
         return state, 0
+    state = step_ups_withdrawn(state)
     if dead > int(state.quality) + state.window_quality_lost:
-        destroyed = state.but(status=Status.DESTROYED, in_combat_zone=False)
-        return destroyed.but(casualty_hits=0, window_quality_lost=0), dead
-    reduced = with_quality(state, state.quality.lowered(dead))
-    return reduced.but(casualty_hits=0, window_quality_lost=0), dead
+        experience = (
+            state.experience if state.window_experience is None else state.window_experience
+        )
+        destroyed = state.but(status=Status.DESTROYED, in_combat_zone=False, experience=experience)
+        return _window_closed(destroyed), dead
+    return _window_closed(with_quality(state, state.quality.lowered(dead))), dead
+
+
+def _window_closed(state: CampaignUnitState) -> CampaignUnitState:
+    """The unit with no Casualty hits awaiting the medics, nor the counts of their window."""
+    return state.but(
+        casualty_hits=0, window_quality_lost=0, window_quality_gained=0, window_experience=None
+    )
+
+
+def casualties_found_too_late(
+    state: CampaignUnitState, hits: int, quality_lost: int = 0
+) -> tuple[CampaignUnitState, int]:
+    """(state, dead): a battle entered after its own 24 hours (`found_too_late`) has its `hits`
+    new Casualty hits die at once, and only them. Casualty hits of another battle still
+    awaiting the medics stay in their window, its hour and count untouched. The dead are
+    measured against the steps the unit had before that battle (`quality_lost`: steps it lost
+    there to suppression, which `damage_apply` counted into the window), as `casualties_die`
+    measures a window's."""
+    if hits == 0 or state.status == Status.DESTROYED:
+        return state, 0
+    if hits == state.casualty_hits:
+        return casualties_die(state)  # the window is that battle's alone
+    others = state.but(
+        casualty_hits=state.casualty_hits - hits,
+        window_quality_lost=state.window_quality_lost - quality_lost,
+    )
+    if hits > int(state.quality) + quality_lost:
+        destroyed = others.but(status=Status.DESTROYED, in_combat_zone=False)
+        return _window_closed(destroyed), hits
+    return with_quality(others, state.quality.lowered(hits)), hits
 
 
 @dataclass(frozen=True)

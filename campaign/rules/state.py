@@ -110,6 +110,15 @@ class CampaignUnitState:
     """Quality steps lost to suppression (Combined Arms) in the battles whose Casualty hits await
     the medics: when the window closes, the dead are measured against the steps the unit had
     before them (`recovery.casualties_die`)."""
+    window_quality_gained: int = 0
+    """Quality steps gained by experience in the fights whose own Casualty hits await the
+    medics: should any of those hits die, the steps are withdrawn before the dead reduce the
+    unit (no step back up in the battle that cost it quality for good), so it ends where it
+    would have, had the hits been found too late at once (`recovery.casualties_die`)."""
+    window_experience: int | None = None
+    """The unit's experience before the fights whose Casualty hits await the medics earned any
+    (None until a fight leaves hits awaiting them): a unit their dead destroy earned nothing in
+    them, as one whose hits were found too late earns nothing."""
     leader: LeaderState | None = field(default=None)
 
     @property
@@ -201,7 +210,12 @@ def snapshot_diff(
     return {k: before.get(k) for k in changed}, {k: after.get(k) for k in changed}
 
 
-LATER_FIELDS: dict[str, Any] = {"window_from": None, "window_quality_lost": 0}
+LATER_FIELDS: dict[str, Any] = {
+    "window_from": None,
+    "window_quality_lost": 0,
+    "window_quality_gained": 0,
+    "window_experience": None,
+}
 """Recorded fields added after units had histories, with the value every unit had until then:
 an entry written before a field existed holds none of it, so a replay starts it here."""
 

@@ -114,6 +114,8 @@ READERS = {
     "last_battle_day": _day,
     "window_from": _clock,
     "window_quality_lost": lambda v: _whole(v, 0, MAX_HITS),
+    "window_quality_gained": lambda v: _whole(v, 0, MAX_HITS),
+    "window_experience": lambda v: None if v is None else _whole(v, 0, MAX_COUNT),
 }
 
 

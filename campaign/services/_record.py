@@ -53,8 +53,26 @@ def forces_on_both_sides(sides: Mapping[Side, Iterable[Unit]]) -> list[tuple[Sid
     return found
 
 
-def unit_state_save(unit: Unit, state: CampaignUnitState) -> None:
-    """Write a `CampaignUnitState` onto the unit and its leader row."""
+class SameCharacter:
+    """The leader row keeps the character it is linked to (`unit_state_save`)."""
+
+    def __repr__(self) -> str:
+        return "SAME_CHARACTER"
+
+
+SAME_CHARACTER = SameCharacter()
+
+
+def unit_state_save(
+    unit: Unit, state: CampaignUnitState, *, character: int | SameCharacter | None = SAME_CHARACTER
+) -> None:
+    """Write a `CampaignUnitState` onto the unit and its leader row.
+
+    ``character`` (a pk, or None for a leader who is no campaign character) links the row
+    before it takes the leader's state, when the change puts another person at the unit's
+    head: the row carries its hit points to the character linked (`Leader.save`), so a link
+    left over would hand the new leader's state to the one who led before.
+    """
     for name, value in state.row_values().items():
         setattr(unit, name, value)
     unit.save()
@@ -67,6 +85,8 @@ def unit_state_save(unit: Unit, state: CampaignUnitState) -> None:
         return
     if leader is None:
         leader = Leader(unit=unit)
+    if not isinstance(character, SameCharacter):
+        leader.character_id = character
     leader.name = state.leader.name
     leader.hit_points = state.leader.hit_points
     leader.alive = state.leader.alive
@@ -89,19 +109,21 @@ def unit_change(
     always: bool = False,
     snapshot: bool = False,
     text: str | None = None,
+    character: int | SameCharacter | None = SAME_CHARACTER,
 ) -> HistoryEntry | None:
     """Save the unit at `state` and record the change; None when nothing changed.
 
     `always` records an entry even without a change (a battle a unit came through untouched
     still belongs in its history). `snapshot` records the whole state, not the difference: a
     unit's first entry, from which a replay of its history starts. `text` replaces the sentence.
+    `character`: the campaign character its leader row is linked to (`unit_state_save`).
     """
     before, after = snapshot_diff(unit.state.to_json(), state.to_json())
     if snapshot:
         before, after = {}, state.to_json()
     if not after and not always:
         return None
-    unit_state_save(unit, state)
+    unit_state_save(unit, state, character=character)
     return HistoryEntry.objects.create(
         unit=unit,
         day=day,

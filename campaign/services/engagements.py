@@ -263,7 +263,9 @@ def engagement_run(
                 details=details, actor=actor, always=True,
             )  # fmt: skip
             entries.append(entry.pk)
-            state, earned = experience_earn(state, won=result.winner == side)
+            state, earned = experience_earn(
+                state, won=result.winner == side, wounded=damage.casualty_hits > 0
+            )
             if earned.points:
                 entry = unit_change(
                     unit=unit, state=state, kind=Kind.EXPERIENCE,

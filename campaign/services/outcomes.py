@@ -27,10 +27,16 @@ from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import hits_text, plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
-from campaign.rules.recovery import casualties_die, medical_window_open
+from campaign.rules.recovery import casualties_found_too_late, found_too_late
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
 from campaign.selectors import campaign_now
-from campaign.services._record import require_manager, text_given, unit_change
+from campaign.services._record import (
+    SAME_CHARACTER,
+    SameCharacter,
+    require_manager,
+    text_given,
+    unit_change,
+)
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment
 
@@ -330,13 +336,19 @@ def outcome_steps(
         why = _battle_sentence(reason.strip(), outcome, damage, before, card_hits)
         steps.append(OutcomeStep(unit, state, Kind.BATTLE, why, details, always=True))
         dead = 0
-        if state.casualty_hits and not medical_window_open(state, now):
-            state, dead = casualties_die(state)
+        if damage.casualty_hits and found_too_late(clock_hour(day, hour), now):
+            # Only this battle's: hits of a later one awaiting the medics keep their 24 hours.
+            state, dead = casualties_found_too_late(
+                state, damage.casualty_hits, damage.quality_lost
+            )
             fate = battle_fate_text(reason.strip(), outcome.removed)
             why = f"{fate}; {plural(dead, 'Casualty hit')} found too late died"
             steps.append(OutcomeStep(unit, state, Kind.CASUALTIES, why))
         state, earned = experience_earn(
-            state, won=won, quality_lost=damage.quality_lost > 0 or dead > 0
+            state,
+            won=won,
+            quality_lost=damage.quality_lost > 0 or dead > 0,
+            wounded=damage.casualty_hits > 0 and dead == 0,
         )
         if earned.points:
             why = earned_text(reason.strip(), earned)
@@ -366,7 +378,8 @@ def outcome_apply(
     the winning side (empty for a draw); `opposing_equipment` is the best rating each unit
     faced (one rating for all, or a mapping by pk; see `best_equipment`). `day` and `hour` (when
     it was fought) default to now (a past day without its hour: 00:00 of it); a battle entered
-    more than 24 hours late finds its medical window closed, so its Casualty hits die at once.
+    more than 24 hours late finds its medical window closed, so its Casualty hits die at once
+    (only its own: a later battle's awaiting the medics keep their window).
     The dice come from `seed` (by default derived from the inputs), so the
     same inputs always give the same result. `cards` maps unit pks to the card each fought
     with (as the battle's scenario printed it); a unit not in it is judged by the card it would
@@ -473,30 +486,38 @@ def outcome_revert(
             actor=actor,
             reverts=entry,
             always=True,
+            character=_relinked(entry, state),
         )
         assert written is not None
-        if (character := _relinked(entry, state)) is not None:
-            unit.leader.character_id = character
-            unit.leader.save()
         reverted.append(written)
     return reverted
 
 
-def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | None:
-    """The character a revert puts back at the unit's head: the one a leader entry names, when
-    the unit has a leader again (a detach undone)."""
+def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | SameCharacter | None:
+    """The character a revert links the unit's leader row to: the one who led it before the
+    leader entry undone (the character who left, for a detach; the dead one replaced, for a
+    new leader), None for a leader who is no campaign character. `SAME_CHARACTER` for any other
+    entry (a heal, a battle), or when the unit has no leader again."""
     if entry.kind != Kind.LEADER or state.leader is None:
-        return None
-    character = entry.details.get("character")
+        return SAME_CHARACTER
+    before = entry.before.get("leader")
+    if "leader" in entry.after and entry.after["leader"] is None:
+        character = entry.details.get("character")
+    elif isinstance(before, Mapping) and before.get("alive") is False:
+        # A new leader in place of the dead: an entry from before the dead were named names
+        # no one, and the row then links no one rather than the new leader.
+        character = entry.details.get("replaced")
+    else:
+        return SAME_CHARACTER
     # A force imported from another campaign names its old characters: nobody to put back.
     return character if isinstance(character, int) and not isinstance(character, bool) else None
 
 
 def _relink_problem(entry: HistoryEntry, restored: Mapping[str, Any], unit: Unit) -> str:
-    """Why the character a reverted detach names cannot lead the unit again, or ""."""
+    """Why the character a reverted leader entry puts back cannot lead the unit again, or ""."""
     state = CampaignUnitState.from_json(dict(restored))
     character_pk = _relinked(entry, state)
-    if character_pk is None:
+    if character_pk is None or isinstance(character_pk, SameCharacter):
         return ""
     character = Character.objects.filter(
         pk=character_pk, campaign_id=unit.force.campaign_id

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Unit
+from campaign.rules.experience import withdrawn_text
 from campaign.rules.history import hits_text, plural, took_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_time
 from campaign.rules.recovery import (
@@ -85,6 +86,8 @@ def time_pass(
             why = f"{plural(passing.dead, 'Casualty hit')} not saved within 24 hours died{suffix}"
             if cause := _window_story(unit):
                 why = f"{cause}; {why}"
+            if withdrawn := withdrawn_text(unit.state):
+                why = f"{why}; {withdrawn}"
             kind = Kind.CASUALTIES
         else:
             why, kind = f"a day of R&R{suffix}", Kind.RECOVERY
@@ -110,13 +113,20 @@ def _window_story(unit: Unit) -> str:
     Morale, 3 Casualty; medics saved 2" (the fights since it was last without Casualty hits
     awaiting the medics, battles, engagements and quick resolves alike, each with the hits it
     dealt, and what the medics saved of them). Entries reverted since, and the reverts, are left
-    out: a reverted fight was not fought, a reverted save never made."""
+    out: a reverted fight was not fought, a reverted save never made. So is a battle entered
+    after its own 24 hours: its Casualty hits died as it was entered (the entry that says so
+    follows its own), not in this window."""
     since: list[HistoryEntry] = []
     for entry in history_standing().filter(unit=unit).order_by("-pk"):
         if entry.after.get("casualty_hits", 1) == 0 or entry.kind == Kind.CREATED:
             break  # the unit had no Casualty hits awaiting the medics before this
         since.insert(0, entry)
-    fights = [_fight_story(entry) for entry in since if entry.kind in FIGHTS]
+    fights: list[str] = []
+    for entry in since:
+        if entry.kind in FIGHTS:
+            fights.append(_fight_story(entry))
+        elif entry.kind == Kind.CASUALTIES and fights:
+            fights.pop()  # found too late: that battle's hits are not this window's
     if not fights:
         return ""
     saved = sum(entry.details.get("saved", 0) for entry in since if entry.kind == Kind.MEDICAL)

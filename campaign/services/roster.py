@@ -410,7 +410,9 @@ def leader_attach(
     """Put a d20 character at the head of a unit (in place of a dead one, if any).
 
     With ``character`` the campaign's own character joins the unit: its name and hit points
-    are the leader's, and its wounds in the unit's fights are its own.
+    are the leader's, and its wounds in the unit's fights are its own. A dead leader it
+    replaces stays dead, with the hit points it died with: the entry keeps who led the unit and
+    fell (and names the character, so a revert puts the dead back at its head).
     """
     unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
     require_manager(unit.force.campaign, actor)
@@ -436,18 +438,22 @@ def leader_attach(
         raise ValidationError({"leader": str(error)}) from None
     if leader.hit_points < 1:
         raise ValidationError({"hit_points": "a leader takes command on their feet: 1 or more"})
+    details = {} if character is None else {"character": character.pk}
+    fallen = getattr(unit, "leader", None)
+    if fallen is not None and fallen.character_id is not None:
+        details["replaced"] = fallen.character_id
     unit_change(
         unit=unit,
         state=state.but(leader=leader),
         kind=Kind.LEADER,
         why=reason or f"{leader.name} takes command",
         day=unit.force.campaign.day,
-        details={} if character is None else {"character": character.pk},
+        details=details,
         actor=actor,
+        # The new leader is a person of its own: the row lets go of the dead character before
+        # it takes the new leader's state, which would otherwise be carried onto the dead.
+        character=None if character is None else character.pk,
     )
-    if character is not None:
-        unit.leader.character = character
-        unit.leader.save()
     return unit.leader
 
 

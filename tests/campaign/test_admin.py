@@ -56,6 +56,8 @@ def form_data(unit: Unit, **changes) -> dict:
         "last_battle_day": unit.last_battle_day or "",
         "window_from": "" if unit.window_from is None else unit.window_from,
         "window_quality_lost": unit.window_quality_lost,
+        "window_quality_gained": unit.window_quality_gained,
+        "window_experience": "" if unit.window_experience is None else unit.window_experience,
         "reason": "",
         "history-TOTAL_FORMS": 0,
         "history-INITIAL_FORMS": 0,

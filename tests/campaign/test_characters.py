@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.models import Character, HistoryEntry, Leader
+from campaign.models import Character, HistoryEntry, Leader, Unit
 from campaign.rules.characters import FEAT_TABLE, Feat, RallyError, feat_sum, rally
 from campaign.services import leader_attach, leader_detach, unit_train
 from campaign.services.characters import character_create, character_rally
@@ -102,6 +102,51 @@ def test_a_characters_wounds_in_a_fight_are_its_own_and_it_can_die(campaign, mak
     engagement_revert(engagement=record, reason="the GM rules it did not happen")
     holt.refresh_from_db()
     assert holt.alive and holt.hit_points == 3
+
+
+def test_a_new_leader_in_place_of_a_dead_character_leaves_the_dead_dead_and_reverts_exactly(
+    campaign, make_unit
+):
+    from campaign.rules.bridge import UnitOutcome
+    from campaign.selectors import unit_history_explains
+    from campaign.services import outcome_apply, outcome_revert
+
+    hero = character_create(campaign=campaign, name="Capt. Hero", hit_points=3)
+    second = character_create(campaign=campaign, name="Lt. Second", hit_points=15)
+    mech = make_unit("Atlas", "Mech", quality="elite", specialties=("mechanized",))
+    leader_attach(unit=mech, character=hero)
+    # One Hit of the 4-Hit Mech lost: its d6 rolled 4, one BUCS hit; a 5 makes it Casualty;
+    # the leader's 3d6 roll 5, 6 and 5: 3 − 16 = −13 hit points, dead.
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(1, 0)}, reason="Ford", seed=5)
+
+    def people():
+        rows = Leader.objects.filter(unit=mech).values_list(
+            "name", "hit_points", "alive", "character"
+        )
+        characters = Character.objects.order_by("name").values_list("name", "hit_points", "alive")
+        return list(rows), list(characters)
+
+    fallen = people()
+    assert fallen == (
+        [("Capt. Hero", -13, False, hero.pk)],
+        [("Capt. Hero", -13, False), ("Lt. Second", 15, True)],
+    )
+    for new, row, details in (
+        ({"name": "Sgt. New", "hit_points": 12}, ("Sgt. New", 12, True, None), {}),
+        ({"character": second}, ("Lt. Second", 15, True, second.pk), {"character": second.pk}),
+    ):
+        leader_attach(unit=mech, **new)
+        entry = mech.history.last()
+        # The dead stays dead with the hit points he died with; the new leader has its own.
+        assert people() == ([row], fallen[1])
+        assert entry.details == {**details, "replaced": hero.pk}
+        # The unit's history keeps who led it and fell.
+        assert f"leader Capt. Hero (-13 hit points, dead) → {row[0]} ({row[1]} hit points)" in (
+            entry.text
+        )
+        outcome_revert(entries=[entry], reason="the GM takes it back")
+        assert people() == fallen  # the dead back at its head, the new leader as it was
+        assert unit_history_explains(unit=Unit.objects.get(pk=mech.pk))
 
 
 def test_training_is_given_by_a_special_forces_or_strategist_character(campaign, make_unit):

@@ -19,7 +19,9 @@ from campaign.rules.experience import (
     threshold,
     training_apply,
     with_quality,
+    withdrawn_text,
 )
+from campaign.rules.recovery import casualties_die, medical_treat
 from campaign.rules.state import Status
 from campaign.services import calendar_advance, outcome_apply, unit_edit, unit_train
 from campaign.services.characters import character_create
@@ -249,3 +251,68 @@ def test_a_unit_reduced_by_dead_casualty_hits_then_gains_experience_normally(cam
     )
     squad.refresh_from_db()
     assert (squad.quality, squad.experience) == (Q.INEXPERIENCED, 1)
+
+
+def test_a_step_up_is_withdrawn_when_the_casualty_hits_of_its_battle_die():
+    # An Average unit with 3 points wins a battle that leaves it 2 Casualty hits awaiting the
+    # medics: a step up to Experienced, counted against those hits.
+    wounded = unit_state(experience=3, casualty_hits=2, window_from=0, window_experience=3)
+    promoted, earned = experience_earn(wounded, won=True, wounded=True)
+    assert earned.raised
+    assert (promoted.quality, promoted.experience, promoted.window_quality_gained) == (
+        Q.EXPERIENCED, 1, 1
+    )  # fmt: skip
+    assert withdrawn_text(promoted) == (
+        f"the step up to Experienced from that battle is withdrawn: {HELD_BACK_QUALITY_LOST}"
+    )
+    # The medics save neither: the step up goes first, then the dead reduce the unit, to where
+    # the same hits found too late at once leave it (the cap), experience included.
+    died, dead = casualties_die(promoted)
+    assert dead == 2 and (died.quality, died.experience) == (Q.GREEN, 1)
+    found_late, _ = casualties_die(wounded)
+    found_late, earned = experience_earn(found_late, won=True, quality_lost=True)
+    assert earned.held_back == HELD_BACK_QUALITY_LOST and found_late == died
+    # Saved by the medics, the step up stands; two steps from two battles read as two.
+    assert medical_treat(promoted, 2).quality == Q.EXPERIENCED
+    assert withdrawn_text(promoted.but(quality=Q.ELITE, window_quality_gained=2)) == (
+        "the steps up to Experienced and Elite from those battles are withdrawn: "
+        f"{HELD_BACK_QUALITY_LOST}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("quality", "experience", "ends"),
+    [
+        ("average", 3, (Q.GREEN, 1, Status.READY)),  # a step up to Experienced, then two dead
+        ("green", 0, (Q.GREEN, 0, Status.DESTROYED)),  # broken (points held), then destroyed
+    ],
+)
+def test_the_same_battle_ends_the_unit_the_same_whether_entered_on_time_or_late(
+    campaign, make_unit, quality, experience, ends
+):
+    from campaign.models import Unit
+    from campaign.services.orders import clock_advance
+
+    on_time, late = (
+        make_unit(name, "Mech", quality=quality, specialties=("mechanized",))
+        for name in ("On Time", "Late")
+    )
+    for unit in (on_time, late):
+        unit_edit(unit=unit, changes={"experience": experience}, reason="earlier skirmishes")
+
+    def ford(unit):
+        # Won at day 1, 00:00, with the same dice (seed 34): two Hits of the 4-Hit Mech lost,
+        # their d6 both 4, a BUCS hit each; splits 6 and 6: two Casualty hits.
+        outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(2, 0)}, day=1, hour=0,
+                      winners=[unit.pk], reason="Ford", seed=34)  # fmt: skip
+
+    ford(on_time)  # entered on time, and left to the medics, who never come
+    clock_advance(campaign=campaign, hours=25)
+    campaign.refresh_from_db()
+    ford(late)  # entered after its 24 hours: found too late
+    on_time, late = (Unit.objects.get(pk=unit.pk) for unit in (on_time, late))
+    assert (on_time.quality, on_time.experience, on_time.status) == ends
+    assert on_time.state.but(name="") == late.state.but(name="")
+    died = on_time.history.get(kind=HistoryEntry.Kind.CASUALTIES)
+    withdrawn = "the step up to Experienced from that battle is withdrawn"
+    assert (withdrawn in died.text) == (quality == "average")

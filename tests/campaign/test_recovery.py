@@ -17,6 +17,7 @@ from campaign.rules.recovery import (
     REST,
     Treatment,
     casualties_die,
+    casualties_found_too_late,
     days_to_rally,
     medical_capacity,
     medical_plan,
@@ -531,6 +532,64 @@ def test_a_battle_entered_late_within_its_24_hours_leaves_its_casualty_hits_to_t
     assert refused.value.message_dict == {
         "hour": ["must be no later than now (day 3, 00:00), got 05:00"]
     }
+
+
+def test_a_battle_entered_late_from_before_the_open_window_settles_only_its_own_casualty_hits(
+    campaign, make_unit
+):
+    from campaign.rules.recovery import state_problems
+    from campaign.selectors import campaign_now
+
+    mech = make_unit("Atlas", "Mech", quality="elite", specialties=("mechanized",))
+    # Every battle below: seed 5, one Hit of the 4-Hit card lost, its d6 a 4 (one BUCS hit),
+    # a 5 for the split: one Casualty hit.
+    clock_advance(campaign=campaign, hours=2 * 24 + 10)  # day 3, 10:00
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(1, 0)}, reason="Bridge",
+                  seed=5)  # fmt: skip
+    clock_advance(campaign=campaign, hours=1)  # day 3, 11:00: Bridge's hit has 23 hours left
+    campaign.refresh_from_db()
+
+    def atlas():
+        unit = Unit.objects.get(pk=mech.pk)
+        assert state_problems(unit.state, campaign_now(campaign)) == {}
+        return (unit.quality, unit.casualty_hits, unit.window_from, unit.last_battle_day)
+
+    # Fought on day 1 at 12:00, entered now: its own hit died long ago, and only that one.
+    entries = outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(1, 0)}, day=1,
+                            hour=12, reason="Old Ford", seed=5)  # fmt: skip
+    assert atlas() == (Q.EXPERIENCED, 1, clock_hour(3, 10), 3)
+    assert entries[1].text.startswith("at Old Ford; 1 Casualty hit found too late died")
+    # Fought today at 05:00, before Bridge, entered now: within its own 24 hours its hit joins
+    # the open window, which still runs from Bridge.
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(1, 0)}, day=3, hour=5,
+                  reason="Dawn Patrol", seed=5)  # fmt: skip
+    assert atlas() == (Q.EXPERIENCED, 2, clock_hour(3, 10), 3)
+    clock_advance(campaign=campaign, hours=23)  # day 4, 10:00: Bridge's 24th hour
+    assert atlas() == (Q.EXPERIENCED, 2, clock_hour(3, 10), 3)
+    clock_advance(campaign=campaign, hours=1)
+    assert atlas() == (Q.INEXPERIENCED, 0, clock_hour(3, 10), 3)
+    died = Unit.objects.get(pk=mech.pk).history.filter(kind=HistoryEntry.Kind.CASUALTIES).last()
+    # The closing window names the fights whose hits it held: not Old Ford's, dead already.
+    assert died.text.startswith(
+        "at Bridge; 0 Morale, 1 Casualty; at Dawn Patrol; 0 Morale, 1 Casualty; medics saved 0; "
+        "2 Casualty hits not saved within 24 hours died"
+    )
+
+
+def test_casualty_hits_found_too_late_die_alone_against_the_steps_before_their_battle():
+    # An Average unit with 1 Casualty hit awaiting the medics; a battle entered late added 2
+    # more and cost it a step to suppression there (it was Experienced before it).
+    state = unit_state(casualty_hits=3, window_from=clock_hour(3, 10), window_quality_lost=1)
+    settled, dead = casualties_found_too_late(state, 2, quality_lost=1)
+    assert dead == 2 and settled.quality == Q.GREEN
+    assert (settled.casualty_hits, settled.window_from, settled.window_quality_lost) == (
+        1, clock_hour(3, 10), 0
+    )  # fmt: skip
+    # Five dead: more than the four steps it had before that battle.
+    settled, dead = casualties_found_too_late(state.but(casualty_hits=6), 5, quality_lost=1)
+    assert (dead, settled.status, settled.casualty_hits) == (5, Status.DESTROYED, 0)
+    settled, _ = casualties_found_too_late(state.but(casualty_hits=5), 4, quality_lost=1)
+    assert settled.status == Status.READY and settled.quality == Q.RAW
 
 
 def test_a_unit_still_below_raw_after_rr_stays_retreated_until_it_rallies():
