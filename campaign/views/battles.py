@@ -425,10 +425,10 @@ def _report(
     if side == FOG_NONE:
         # The outcome only: no log or replay to draw.
         log_only = True
-    if viewer.manages:
-        as_side = request.GET.get("as") or None
-    else:
-        as_side = None if side in (FOG_ALL, FOG_NONE) else side
+    # The download (``battle_log_json``) is the log as the reader's fog side saw it; the page
+    # too, but for the GM, who may look through either side's eyes.
+    download_viewer = None if side in (FOG_ALL, FOG_NONE) else side
+    as_side = (request.GET.get("as") or None) if viewer.manages else download_viewer
     side_names = (names or _names(cb)[2])[0]
     report = battle_report(
         cb.battle,
@@ -438,6 +438,7 @@ def _report(
         kind=request.GET.get("kind", ""),
         viewer=as_side,
         viewer_choice=viewer.manages,
+        download_viewer=download_viewer,
         log_only=log_only,
         side_names=side_names,
         unit_names=engine_unit_names(campaign_battle=cb),
