@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import Change, orders_going_in
+from campaign.rules.orders import clock_text
 from campaign.rules.state import CampaignUnitState, LeaderState
 from tests.web.campaign_world import login
 from units.bucs import Quality
@@ -309,3 +310,18 @@ def test_the_orders_form_says_what_its_hours_are(client, world):
     assert "Hours the skill takes (Use Skill only)" in page
     assert "Left empty: 2 hours, as the Orders table lists." in page
     assert "blank: the table" not in page
+
+
+def test_a_replaced_order_says_when_it_was_replaced_not_when_it_would_have_been_done(client, world):
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_give
+
+    gm = world.users["gm"]
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
+    order_give(giver=holt, unit=world.unit, kind="use_skill", listed_hours=6, actor=gm)
+    attack = order_give(giver=holt, unit=world.unit, kind="attack", actor=gm)
+    page = login(client, world, "player").get(_url("orders", world)).text
+    states = re.findall(r'<span class="order-state">([^<]*)</span>', page)
+    assert states == [f"Under way, done at {clock_text(attack.finishes_at)}",
+                      "Replaced at day 1, 00:00"]  # fmt: skip
+    assert "Done at</th>" not in page
