@@ -123,12 +123,21 @@ class LineChart:
     plot_right: float
     x_title: str
     y_title: str
+    x_title_at: tuple[float, float]
+    """Where the days' title is drawn (x of its end, y of its baseline), under the labels."""
+    y_title_at: tuple[float, float]
+    """Where the values' title is drawn (x of its start, y of its baseline), above the plot."""
 
 
 LINE_WIDTH, LINE_HEIGHT, LINE_TOP, NAMED_LEFT = 440, 220, 28, 108
 """A line chart is narrower than the histogram, so that on a phone it shrinks little and its
 labels stay readable; with room above the plot for the title of its values' axis, and at the
 left for names (quality) instead of numbers."""
+
+AXIS_TITLE_SIZE = 14
+"""The axis titles' font size in the chart's pixels (bridgehead.css, ``.line-chart
+.axis-title``). The values' title has its baseline that far below the top and a little more,
+so that its capitals are drawn whole inside the chart, clear of the top value's label."""
 
 
 def line_chart(
@@ -184,4 +193,6 @@ def line_chart(
         plot_right=LINE_WIDTH - RIGHT,
         x_title=x_title,
         y_title=y_title,
+        x_title_at=(LINE_WIDTH - RIGHT, LINE_HEIGHT - 4),
+        y_title_at=(4, AXIS_TITLE_SIZE + 2),
     )

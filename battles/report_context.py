@@ -150,6 +150,8 @@ class BattleReport:
     log: list[Turn]
     shown: int
     total: int
+    downloaded: int
+    """How many events the log downloaded from ``download_url`` holds, for this reader."""
     filter: LogFilter
     unit_choices: list[tuple[str, list[tuple[str, str]]]]
     """(side name, [(unit id, name)]) for the log's unit filter, a group per side."""
@@ -194,6 +196,7 @@ def battle_report(
     kind: str = "",
     viewer: str | None = None,
     viewer_choice: bool = False,
+    download_viewer: str | None = None,
     log_only: bool = False,
     side_names: Mapping[str, str] | None = None,
     unit_names: Mapping[str, str] | None = None,
@@ -201,7 +204,10 @@ def battle_report(
     """The report of a finished battle, or None when it has no log yet.
 
     ``viewer`` is a side id for fog of war (None sees all); ``viewer_choice`` offers links to
-    see the battle as each side (only for someone who may see everything). ``log_only`` skips
+    see the battle as each side (only for someone who may see everything). ``download_viewer``
+    is the side whose eyes the download at ``download_url`` sees through (None: the whole log,
+    whatever side the page is seen as); the report counts the events it holds by the same
+    fog (``hidden_events``) that takes them out of it. ``log_only`` skips
     the luck table and the replay, for the htmx partial that redraws the log alone.
     ``side_names`` and ``unit_names`` (by id) name the sides and units as their players know
     them — a campaign battle's sides are its forces, its units "Iron Wolf" — in every part of
@@ -224,7 +230,9 @@ def battle_report(
     if side_names:
         scenario = renamed_sides(scenario, side_names)
     chosen = clean_filter(scenario, unit=unit, kind=kind, viewer=viewer)
-    hidden = hidden_events(events, sides_of_units(scenario), chosen.viewer)
+    unit_sides = sides_of_units(scenario)
+    hidden = hidden_events(events, unit_sides, chosen.viewer)
+    download_hidden = hidden_events(events, unit_sides, download_viewer)
     turns = log_turns(events, scenario, hidden, unit_names)
     shown = filter_turns(turns, unit=chosen.unit, kind=chosen.kind)
     names = scenario_names(scenario, unit_names)
@@ -243,6 +251,7 @@ def battle_report(
         log=shown,
         shown=entry_count(shown),
         total=entry_count(turns),
+        downloaded=len(events) - len(download_hidden),
         filter=chosen,
         unit_choices=[
             (side.name, [(u.id, names.units[u.id]) for u in side.units]) for side in scenario.sides

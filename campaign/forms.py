@@ -28,6 +28,7 @@ from campaign.rules.state import (
     Status,
     quality_name,
 )
+from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
 from units.bucs import Equipment, Quality, Specialty
 from units.models import UnitType
@@ -380,8 +381,18 @@ class SavedMapForm(PageForm):
     )
 
 
+def revert_reason() -> forms.CharField:
+    """The reason a revert must give, saying so before the click and after a blank one."""
+    return forms.CharField(
+        max_length=300,
+        label="Why (required)",
+        help_text="Goes into every unit's history.",
+        error_messages={"required": REVERT_REASON_NEEDED},
+    )
+
+
 class RevertForm(PageForm):
-    reason = forms.CharField(max_length=300, help_text="Goes into every unit's history.")
+    reason = revert_reason()
 
 
 class CampaignImportForm(PageForm):

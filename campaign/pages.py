@@ -7,6 +7,7 @@ loaded with their card and leader, so a roster costs the same few queries howeve
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -470,6 +471,42 @@ def side_colours(sides: list[BattleSide]) -> str:
 def unit_label(unit: Unit) -> str:
     """A persistent unit as every page names it: "Iron Wolf (Blue Battalion)"."""
     return f"{unit.name} ({unit.force.name})"
+
+
+def orders_going_in(
+    units: Iterable[Unit], orders: Mapping[str, Mapping[str, Any]]
+) -> list[tuple[str, str]]:
+    """(who, how their Orders went in) for a campaign battle's page, a line per way in:
+    ``units`` are the battle's units the reader sees, in side order, and ``orders`` the
+    battle's (unit pk → how its Orders went in). Units whose Orders went in alike share a line,
+    which names them in as few words as say who: all of a force's units by the force ("Every
+    unit of Blue Battalion and Red Company"), the others by name ("Atlas and Tiger One (Red
+    Company)")."""
+    units = list(units)
+    in_force = Counter(u.force_id for u in units)
+    alike: dict[str, list[Unit]] = {}
+    for unit in units:
+        if (going := orders.get(str(unit.pk))) is not None:
+            alike.setdefault(going["text"], []).append(unit)
+    lines = []
+    for text, group in alike.items():
+        by_force: dict[int, list[Unit]] = {}
+        for unit in group:
+            by_force.setdefault(unit.force_id, []).append(unit)
+        whole = [us[0].force.name for f, us in by_force.items() if len(us) == in_force[f] > 1]
+        parts = [f"Every unit of {and_words(whole)}"] if whole else []
+        parts += [
+            f"{and_words([u.name for u in us])} ({us[0].force.name})"
+            for f, us in by_force.items()
+            if not len(us) == in_force[f] > 1
+        ]
+        lines.append(("; ".join(parts), text))
+    return lines
+
+
+def and_words(words: list[str]) -> str:
+    """Words joined for a sentence: "A", "A and B", "A, B and C"."""
+    return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
 
 
 def battle_names(

@@ -21,6 +21,7 @@ from campaign.forms import (
     SPECIALTY_CHOICES,
     PageForm,
     UserField,
+    revert_reason,
 )
 from campaign.models import Campaign, Force, Unit
 from campaign.pages import unit_label
@@ -293,7 +294,7 @@ class EngagementForm(CampaignForm):
 
 
 class RevertEngagementForm(PageForm):
-    reason = forms.CharField(max_length=300, help_text="Goes into every unit's history.")
+    reason = revert_reason()
 
 
 class SkillCheckForm(CampaignForm):

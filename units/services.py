@@ -75,6 +75,19 @@ class LibraryEntry:
     """The BUCS specialty a unit needs on this card (unit cards); blank for the rest."""
 
 
+def source_words(source: str) -> str:
+    """Where a card was loaded from, in words: a library file's path (``LibraryEntry.source``)
+    as the ruleset's library and the file's name ("Combined Arms library: Assault
+    Engineers"), the terrain file as the terrain library; anything else as it is."""
+    if source == TERRAIN_FILE:
+        return "the terrain library"
+    folder, _, name = source.rpartition("/")
+    if folder in Ruleset.values and name.endswith(".card"):
+        words = " ".join(w[:1].upper() + w[1:] for w in name.removesuffix(".card").split("_"))
+        return f"the {Ruleset(folder).label} library: {words}"
+    return source
+
+
 def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry]:
     entries: list[LibraryEntry] = []
     for path in sorted(root.rglob("*.card")):

@@ -23,6 +23,7 @@ from units.markdown import Document
 from units.markdown import render as render_markdown
 from units.models import Ruleset, UnitType
 from units.reader import reader_view
+from units.services import source_words
 
 DOCS = {
     "rules": ("rules.md", "The battle rules"),
@@ -73,6 +74,7 @@ def library_card(request: HttpRequest, pk: int) -> HttpResponse:
         "unit_type": unit_type,
         "ruleset": Ruleset(unit_type.ruleset).label if unit_type.ruleset else "every ruleset",
         "card_text": _card_text(unit_type),
+        "source": source_words(unit_type.source),
     }
     return render(request, "units/card.html", context)
 

@@ -6,6 +6,7 @@ by days (`calendar_advance`) finishes Orders as surely as one moved by hours.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -17,6 +18,7 @@ from campaign.rules.characters import feat_sum, feats_from
 from campaign.rules.orders import (
     HOURS_PER_DAY,
     OrderKind,
+    clock_text,
     order_hours,
     order_quality,
 )
@@ -33,6 +35,32 @@ def order_status(order: Order, now: int) -> str:
     if order.replaced:
         return REPLACED
     return DONE if now >= order.finishes_at else UNDER_WAY
+
+
+def replaced_when(orders: Iterable[Order]) -> dict[int, int]:
+    """Order pk → the clock hour it was replaced, for the replaced Orders among ``orders``:
+    when the next Order to its unit was given (`order_give`). An Order marked replaced with no
+    later Order to its unit among them (an import's) has none."""
+    when: dict[int, int] = {}
+    later: dict[int, Order] = {}
+    for order in sorted(orders, key=lambda o: (o.given_at, o.pk), reverse=True):
+        after = later.get(order.unit_id)
+        if order.replaced and after is not None:
+            when[order.pk] = after.given_at
+        later[order.unit_id] = order
+    return when
+
+
+def order_state_text(order: Order, now: int, replaced_at: int | None = None) -> str:
+    """An Order's state at clock hour ``now``, and when: "Done at day 2, 03:00", "Under way,
+    done at day 4, 09:00", or "Replaced at day 2, 00:00" (``replaced_at``, `replaced_when`)
+    for one never done."""
+    status = order_status(order, now)
+    if status == REPLACED:
+        return "Replaced" if replaced_at is None else f"Replaced at {clock_text(replaced_at)}"
+    if status == DONE:
+        return f"Done at {clock_text(order.finishes_at)}"
+    return f"Under way, done at {clock_text(order.finishes_at)}"
 
 
 def current_orders(campaign: Campaign, units: list[Unit]) -> dict[int, Order]:

@@ -424,6 +424,10 @@ def outcome_apply(
     return entries
 
 
+REVERT_REASON_NEEDED = "say why the change is undone: it goes into every unit's history"
+"""What a revert without a reason is refused with, by the service and by its forms."""
+
+
 @transaction.atomic
 def outcome_revert(
     *, entries: Iterable[HistoryEntry], reason: str, actor: Any = None
@@ -437,7 +441,7 @@ def outcome_revert(
     chosen = sorted({entry.pk: entry for entry in entries}.values(), key=lambda e: e.pk)
     chosen.reverse()
     errors: dict[str, list[str]] = {}
-    text_given(errors, "reason", reason, needed="say why the change is undone")
+    text_given(errors, "reason", reason, needed=REVERT_REASON_NEEDED)
     if not chosen:
         errors["entries"] = ["nothing to revert"]
     campaigns = {entry.unit.force.campaign_id for entry in chosen}

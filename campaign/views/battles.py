@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
@@ -52,6 +51,7 @@ from campaign.pages import (
     battle_winner,
     changes,
     force_colour,
+    orders_going_in,
     revert_blocked_lines,
     side_colours,
     unit_label,
@@ -343,15 +343,6 @@ def _names(cb: CampaignBattle):
     return units, sides, battle_names(cb, units, sides)
 
 
-def _orders_going_in(rows: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """(units, how their Orders went in): units whose Orders went in alike share one line, so
-    a standing Order given to all reads once, not once a unit."""
-    alike: dict[str, list[str]] = {}
-    for name, text in rows:
-        alike.setdefault(text, []).append(name)
-    return [(", ".join(names), text) for text, names in alike.items()]
-
-
 def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
     units, sides, names = _names(cb)
     table = {} if cb.table_result is None else TableResult.from_dict(cb.table_result).units
@@ -366,10 +357,8 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         side_colours=side_colours(sides),
         visible_forces=visible_forces,
         # How each unit's Orders went in: its own side's business, like its card.
-        orders=_orders_going_in(
-            (unit_label(units[int(pk)]), going["text"])
-            for pk, going in cb.orders.items()
-            if int(pk) in units and units[int(pk)].force_id in visible_forces
+        orders=orders_going_in(
+            (u for side in sides for u in side.units if u.force_id in visible_forces), cb.orders
         ),
         table_units=[
             (
@@ -425,10 +414,10 @@ def _report(
     if side == FOG_NONE:
         # The outcome only: no log or replay to draw.
         log_only = True
-    if viewer.manages:
-        as_side = request.GET.get("as") or None
-    else:
-        as_side = None if side in (FOG_ALL, FOG_NONE) else side
+    # The download (``battle_log_json``) is the log as the reader's fog side saw it; the page
+    # too, but for the GM, who may look through either side's eyes.
+    download_viewer = None if side in (FOG_ALL, FOG_NONE) else side
+    as_side = (request.GET.get("as") or None) if viewer.manages else download_viewer
     side_names = (names or _names(cb)[2])[0]
     report = battle_report(
         cb.battle,
@@ -438,6 +427,7 @@ def _report(
         kind=request.GET.get("kind", ""),
         viewer=as_side,
         viewer_choice=viewer.manages,
+        download_viewer=download_viewer,
         log_only=log_only,
         side_names=side_names,
         unit_names=engine_unit_names(campaign_battle=cb),

@@ -31,7 +31,7 @@ from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.engagements import engagement_revert, engagement_run
-from campaign.services.orders import clock_move, order_give, order_status
+from campaign.services.orders import clock_move, order_give, order_state_text, replaced_when
 from campaign.table_forms import (
     CharacterForm,
     ClockForm,
@@ -195,10 +195,13 @@ def character_rally_view(request: HttpRequest, pk: int) -> HttpResponse:
 def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     campaign = viewer.campaign
     now = campaign_now(campaign)
+    listed = list(Order.objects.filter(campaign=campaign).select_related("unit", "giver")[:100])
+    # An Order that replaced one of these was given after it, so it is among them too.
+    replaced = replaced_when(listed)
     orders = [
-        (order, OrderKind(order.kind).label, order_status(order, now), clock_text(order.given_at),
-         clock_text(order.finishes_at))
-        for order in Order.objects.filter(campaign=campaign).select_related("unit", "giver")[:100]
+        (order, OrderKind(order.kind).label, clock_text(order.given_at),
+         order_state_text(order, now, replaced.get(order.pk)))
+        for order in listed
     ]  # fmt: skip
     context = base_context(viewer, now=clock_text(now), orders=orders)
     if viewer.manages:

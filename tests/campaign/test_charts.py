@@ -3,6 +3,11 @@ line chart's geometry (the points it draws)."""
 
 from __future__ import annotations
 
+import re
+
+from django.conf import settings
+from django.template.loader import render_to_string
+
 from battles.charts import BOTTOM, LEFT, LINE_HEIGHT, LINE_TOP, LINE_WIDTH, RIGHT, line_chart
 from campaign.charts import force_strength_series, unit_series
 
@@ -71,3 +76,25 @@ def test_a_quality_chart_names_its_steps_and_runs_from_raw_to_legendary():
     assert chart.plot_left == 108  # room for the names
     # Average (3 of 6) halfway up the 152 px plot: 180 - 76.
     assert chart.lines[0].points == "108.0,104.0 428.0,129.33"
+
+
+def test_the_axis_titles_are_drawn_whole_inside_the_chart():
+    # Drawn as the dashboard draws it; each title's capitals (a font size above its baseline,
+    # at the stylesheet's size) and descenders (a quarter of it below) lie inside the viewBox,
+    # and the values' title clears the top value's label.
+    css = (settings.BASE_DIR / "campaign/static/bridgehead/bridgehead.css").read_text()
+    size = float(re.search(r"\.line-chart \.axis-title \{ font-size: (\d+)px", css)[1])
+    chart = line_chart([("Red", "", [(1, 4), (2, 3)])], y_title="Units fit to fight")
+    svg = render_to_string("campaign/_line_chart.html", {"chart": chart, "chart_id": "c"})
+    _, _, width, height = map(float, re.search(r'viewBox="([\d. ]+)"', svg)[1].split())
+    titles = {
+        text: (float(x), float(y))
+        for x, y, text in re.findall(
+            r'<text class="axis-title" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]+)</text>', svg
+        )
+    }
+    assert set(titles) == {"Units fit to fight", "Campaign day"}
+    for x, y in titles.values():
+        assert 0 <= x <= width and size <= y and y + size / 4 <= height
+    top_label = min(y for y, _ in chart.y_labels)
+    assert titles["Units fit to fight"][1] + size / 4 <= top_label - size / 2

@@ -24,7 +24,9 @@ from campaign.services.orders import (
     campaign_now,
     clock_advance,
     order_give,
+    order_state_text,
     order_status,
+    replaced_when,
 )
 from units.bucs import Quality, Specialty
 
@@ -86,6 +88,30 @@ def test_a_new_order_replaces_the_one_under_way(campaign, make_unit):
     second = order_give(giver=sage, unit=squad, kind="use_skill")
     first.refresh_from_db()
     assert order_status(first, 0) == REPLACED and order_status(second, 0) == UNDER_WAY
+
+
+@pytest.mark.django_db
+def test_an_orders_state_says_when_it_was_done_or_replaced_never_done_when_replaced(
+    campaign, make_unit
+):
+    squad, scouts = make_unit(), make_unit("Scouts")
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    first = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=4)  # until 03:00
+    clock_advance(campaign=campaign, hours=2)
+    second = order_give(giver=holt, unit=squad, kind="attack")  # replaces it at 02:00
+    scouting = order_give(giver=holt, unit=scouts, kind="attack")
+    clock_advance(campaign=campaign, hours=3)
+    third = order_give(giver=holt, unit=squad, kind="attack")  # the second was done: kept
+    assert replaced_when(Order.objects.all()) == {first.pk: 2}
+    first.refresh_from_db()
+    campaign.refresh_from_db()
+    now = campaign_now(campaign)
+    assert now == 5
+    assert order_state_text(first, now, 2) == "Replaced at day 1, 02:00"
+    assert order_state_text(first, now) == "Replaced"  # replaced by none it knows of
+    assert order_state_text(second, now) == "Done at day 1, 03:00"
+    assert order_state_text(scouting, now) == "Done at day 1, 03:00"
+    assert order_state_text(third, now) == "Under way, done at day 1, 06:00"
 
 
 @pytest.mark.django_db

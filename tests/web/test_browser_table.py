@@ -138,7 +138,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     _submit(gm, "#order-form")
     gm.wait_for_selector("text=Capt. Holt ordered 2nd Squad to Attack: 1 h, done at day 1, 01:00.")
     assert gm.locator("#orders tbody tr").count() == 1
-    expect(gm.locator("#orders .order-state")).to_have_text("under way")
+    expect(gm.locator("#orders .order-state")).to_have_text("Under way, done at day 1, 01:00")
     gm.fill("#clock-form input[name=hours]", "1")
     _submit(gm, "#clock-form")
     # The calendar's review first: what the hour does to the units, then the summary.
@@ -146,7 +146,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     expect(gm.locator("h1")).to_have_text("It is now day 1, 01:00")
     expect(gm.locator(".lede")).to_contain_text("Orders done: 2nd Squad (Attack, for Capt. Holt).")
     gm.click("text=Back to Orders and the clock")
-    expect(gm.locator("#orders .order-state")).to_have_text("done")
+    expect(gm.locator("#orders .order-state")).to_have_text("Done at day 1, 01:00")
     expect(gm.locator("#clock")).to_have_text("day 1, 01:00")
     shoot(gm, "table-02-orders", full_page=True)
 

@@ -5,6 +5,7 @@ neither side sees the outcome only, and the GM still sees everything."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -260,3 +261,24 @@ def test_the_drawn_table_speaks_the_campaigns_names_and_colours_and_keeps_the_fo
     engine_ids = world.engine_battle.engine_units.items()
     assert unseen == {eid for eid, pk in engine_ids if pk == world.enemy_unit.pk}
     assert "Iron Wolf" not in svg
+
+
+def _events_beside_the_download(page: str) -> int:
+    links = page.split('class="report-links"', 1)[1].split("</p>", 1)[0]
+    return int(re.search(r"Download the log \(JSON\)</a>\s*· (\d+) events", links)[1])
+
+
+def test_the_count_beside_the_download_is_what_the_reader_downloads(client, world):
+    _fog(world)
+    battle_url = _url("battle", world, world.engine_battle.pk)
+    login(client, world, "player")
+    page = client.get(battle_url).text
+    downloaded = len(_downloaded(client, world))
+    assert downloaded < len(log_events(world.engine_battle.battle.log))
+    assert _events_beside_the_download(page) == downloaded
+    # The GM downloads the whole log, whichever side's eyes the page is seen through.
+    login(client, world, "gm")
+    downloaded = len(_downloaded(client, world))
+    assert downloaded == len(log_events(world.engine_battle.battle.log))
+    for query in ("", "?as=blue", "?as=red"):
+        assert _events_beside_the_download(client.get(battle_url + query).text) == downloaded

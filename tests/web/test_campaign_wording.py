@@ -10,10 +10,10 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from campaign.models import CampaignBattle
-from campaign.pages import Change
+from campaign.models import CampaignBattle, Force, Unit
+from campaign.pages import Change, orders_going_in
+from campaign.rules.orders import clock_text
 from campaign.rules.state import CampaignUnitState, LeaderState
-from campaign.views.battles import _orders_going_in
 from tests.web.campaign_world import login
 from units.bucs import Quality
 
@@ -34,14 +34,33 @@ def test_a_dead_leader_is_dead_not_minus_23_hit_points(world):
 
 
 def test_orders_that_went_in_alike_are_said_once(client, world):
-    rows = [("A (Red)", "Attacks."), ("B (Blue)", "Holds."), ("C (Red)", "Attacks.")]
-    assert _orders_going_in(rows) == [("A (Red), C (Red)", "Attacks."), ("B (Blue)", "Holds.")]
+    red, blue = Force(pk=1, name="Red Company"), Force(pk=2, name="Blue Battalion")
+    a, b, c, d, e = (Unit(pk=pk, name=name, force=force) for pk, name, force in
+                     [(1, "Atlas", red), (2, "Aid Post", red), (3, "Iron Wolf", blue),
+                      (4, "Blue Rifles", blue), (5, "Tiger One", red)])  # fmt: skip
+    attack, hold = {"text": "Attacks."}, {"text": "Holds."}
+    orders = {"1": attack, "2": attack, "3": attack, "4": attack, "5": attack}
+    # Every unit alike: one short line, the forces named once each.
+    assert orders_going_in([a, b, c, d, e], orders) == [
+        ("Every unit of Red Company and Blue Battalion", "Attacks.")
+    ]
+    # Some of a force's units otherwise: those by name, with their force.
+    orders |= {"2": hold, "5": hold}
+    assert orders_going_in([a, b, c, d, e], orders) == [
+        ("Every unit of Blue Battalion; Atlas (Red Company)", "Attacks."),
+        ("Aid Post and Tiger One (Red Company)", "Holds."),
+    ]
+    # A unit alone in its force is named; a unit the reader does not see is left out.
+    assert orders_going_in([a, c], orders) == [
+        ("Atlas (Red Company); Iron Wolf (Blue Battalion)", "Attacks.")
+    ]
     cb = world.engine_battle
     page = login(client, world, "gm").get(_url("battle", world, cb.pk)).text
     texts = [going["text"] for going in CampaignBattle.objects.get(pk=cb.pk).orders.values()]
     assert len(texts) > len(set(texts)), "the world's units went in under the same Order"
-    orders = page.split('class="battle-orders"')[1].split("</ul>")[0]
-    assert orders.count("<li>") == len(set(texts))
+    said = page.split('class="battle-orders"')[1].split("</ul>")[0]
+    assert said.count("<li>") == len(set(texts))
+    assert "Every unit of" in said
 
 
 def test_a_table_result_says_how_each_unit_left_in_words(client, world):
@@ -291,3 +310,18 @@ def test_the_orders_form_says_what_its_hours_are(client, world):
     assert "Hours the skill takes (Use Skill only)" in page
     assert "Left empty: 2 hours, as the Orders table lists." in page
     assert "blank: the table" not in page
+
+
+def test_a_replaced_order_says_when_it_was_replaced_not_when_it_would_have_been_done(client, world):
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_give
+
+    gm = world.users["gm"]
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
+    order_give(giver=holt, unit=world.unit, kind="use_skill", listed_hours=6, actor=gm)
+    attack = order_give(giver=holt, unit=world.unit, kind="attack", actor=gm)
+    page = login(client, world, "player").get(_url("orders", world)).text
+    states = re.findall(r'<span class="order-state">([^<]*)</span>', page)
+    assert states == [f"Under way, done at {clock_text(attack.finishes_at)}",
+                      "Replaced at day 1, 00:00"]  # fmt: skip
+    assert "Done at</th>" not in page

@@ -13,7 +13,7 @@ from tests.web.campaign_world import login
 from units.cardtext import render_card
 from units.markdown import render, slug
 from units.models import UnitType
-from units.services import library_load
+from units.services import library_load, source_words
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -61,6 +61,25 @@ def test_it_lists_the_cards_by_ruleset_with_their_card_text(client, cards, djang
     card_page = client.get(reverse("library:card", args=[unit.pk])).text
     for line in render_card(unit.card).splitlines():
         assert line.replace("'", "&#x27;").replace('"', "&quot;") in card_page
+
+
+def test_a_card_says_where_it_came_from_in_words_not_a_path(client, cards, django_user_model):
+    assert source_words("combined_arms/heavy_weapons_team.card") == (
+        "the Combined Arms library: Heavy Weapons Team"
+    )
+    assert source_words("one_year_war/federation_tank.card") == (
+        "the One Year War library: Federation Tank"
+    )
+    assert source_words("terrain.json") == "the terrain library"
+    assert source_words("") == ""
+    client.force_login(django_user_model.objects.create_user("reader"))
+    engineers = next(c for c in cards if c.source == "combined_arms/assault_engineers.card")
+    page = client.get(reverse("library:card", args=[engineers.pk])).text
+    assert "· from the Combined Arms library: Assault Engineers</p>" in page
+    assert ".card" not in page
+    woods = next(c for c in cards if c.kind == UnitType.Kind.TERRAIN)
+    page = client.get(reverse("library:card", args=[woods.pk])).text
+    assert "· from the terrain library</p>" in page and "terrain.json" not in page
 
 
 def test_an_empty_library_says_so_in_words_not_a_command(client, django_user_model):

@@ -1,13 +1,18 @@
-"""A battle whose outcome cannot be reverted says so up front, once per unit, in words."""
+"""A battle whose outcome cannot be reverted says so up front, once per unit, in words; a
+revert's reason is asked for as required, and one left blank is refused in words."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.urls import reverse
 
-from campaign.models import CampaignBattle, HistoryEntry
+from campaign.models import CampaignBattle, Engagement, HistoryEntry, Unit
 from campaign.rules.history import FIELD_LABELS
 from campaign.services import unit_edit
+from campaign.services.engagements import engagement_run
+from campaign.services.outcomes import REVERT_REASON_NEEDED
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -43,3 +48,39 @@ def test_a_revert_that_would_be_refused_says_why_per_unit_and_offers_no_button(c
     assert refused.status_code == 400 and refused.text.count(said) == 1
     battle.refresh_from_db()
     assert battle.state == CampaignBattle.State.APPLIED
+
+
+def _asks_for_the_reason_as_required(page: str) -> bool:
+    """The reason's label says it is required, and so does its input (the browser's check)."""
+    field = r'<label for="id_\w+_reason">Why \(required\)</label>\s*<input [^>]*name="reason"'
+    return re.search(field + r"[^>]* required[ >]", page) is not None
+
+
+def test_a_revert_says_its_reason_is_required_and_refuses_a_blank_one_in_words(client, world):
+    login(client, world, "gm")
+    battle = world.table_battle
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    review = client.get(_url("battle-revert", world, battle.pk)).text
+    assert _asks_for_the_reason_as_required(review)
+    assert "Goes into every unit&#x27;s history." in review
+    said = REVERT_REASON_NEEDED.replace("'", "&#x27;")
+    for blank in ("", "   "):
+        refused = client.post(_url("battle-revert", world, battle.pk), {"reason": blank})
+        assert refused.status_code == 400 and said in refused.text
+        assert _asks_for_the_reason_as_required(refused.text)
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.APPLIED
+    # An engagement's revert, the same.
+    gm = world.users["gm"]
+    for unit in Unit.objects.filter(force__campaign=world.campaign):
+        unit_edit(unit=unit, changes={"status": "ready"}, reason="fresh", actor=gm)
+    ours = Unit.objects.filter(force=world.force).first()
+    theirs = Unit.objects.filter(force=world.enemy).first()
+    record = engagement_run(campaign=world.campaign, seed=1, actor=gm,
+                            sides={"attackers": [ours], "defenders": [theirs]})  # fmt: skip
+    url = _url("engagement", world, record.pk)
+    assert _asks_for_the_reason_as_required(client.get(url).text)
+    refused = client.post(_url("engagement-revert", world, record.pk), {"reason": " "})
+    assert said in refused.text
+    record.refresh_from_db()
+    assert record.state == Engagement.State.APPLIED
