@@ -14,7 +14,7 @@ from . import geometry
 from .cards import CHARGES, CLOSE_COMBAT, Admits, BuildingCard, Keyword, UnitCard, Weapon
 from .rulesets import Ruleset
 from .targeting import STRUCTURE_POWER
-from .terrain import KIND_DEFAULTS, KIND_NAMES, TerrainProps, kind_defaults
+from .terrain import KIND_DEFAULTS, KIND_NAMES, TerrainProps, kind_defaults, movement_refusal
 
 _BAD: Any = object()
 """Marker for a value that failed its check (its problem is already recorded)."""
@@ -436,7 +436,8 @@ def card_problems(
     return [(path.removeprefix(".") or "card", reason) for path, reason in c.problems]
 
 
-def _terrain_props(c: _Checker, d: dict, path: str) -> TerrainProps | None:
+def _terrain_props(c: _Checker, d: dict, path: str, fallen: bool = False) -> TerrainProps | None:
+    """A terrain piece's kind and flags; ``fallen`` for what a building becomes (E38)."""
     kind = c.str_(d.get("kind"), path + ".kind") if "kind" in d else _BAD
     if kind is _BAD:
         return None
@@ -450,15 +451,14 @@ def _terrain_props(c: _Checker, d: dict, path: str) -> TerrainProps | None:
         flags[f] = v
     # A wall is a hazard by definition (rulings: "walls are hazards Sure-Footed does not excuse").
     flags["hazard"] = flags["hazard"] or flags["wall"]
-    if kind == "rubble" and flags["blocks_movement"]:
+    props = TerrainProps(kind, **flags)
+    refusal = movement_refusal(props, fallen=fallen)
+    if refusal is not None:
         # Units roll to cross rubble and stand in it, a building's occupants once it falls (E38).
-        c.fail(
-            f"{path}.blocks_movement",
-            "rubble does not block movement: units roll to cross it (Sure-Footed needs no roll) "
-            "and units in the same rubble field see each other",
-        )
+        # Refused by the flag if given, else by the kind whose defaults block movement.
+        c.fail(f"{path}.blocks_movement" if "blocks_movement" in d else path, refusal)
         return None
-    return TerrainProps(kind, **flags)
+    return props
 
 
 def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
@@ -493,9 +493,13 @@ def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
                 path + ".rubble",
                 f"unknown terrain kind {d['rubble']!r}: use one of {known} or give its flags",
             )
+        elif (refusal := movement_refusal(rubble, fallen=True)) is not None:
+            # Its occupants stand in what it becomes (E38): "woods" or "water" would trap them.
+            c.fail(path + ".rubble", refusal)
+            rubble = None
     elif "rubble" in d:
         r = c.obj(d["rubble"], path + ".rubble", {"kind"}, set(_TERRAIN_FLAGS))
-        rubble = _terrain_props(c, r, path + ".rubble") if r is not None else None
+        rubble = _terrain_props(c, r, path + ".rubble", fallen=True) if r is not None else None
     if len(c.problems) != before or rubble is None:
         return None
     return BuildingCard(name, res, hits, admits, rubble)

@@ -559,10 +559,49 @@ def test_rubble_never_blocks_movement():
         ("terrain[1].blocks_movement", reason),
         ("buildings[0].card.rubble.blocks_movement", reason),
     ]
-    # A building may still fall into another kind that blocks movement (a house become a wood).
-    woods = building("h", square(10, 10, 12, 12), rubble={"kind": "woods"})
-    sc = scenario([unit("a", (20, 2))], [unit("b", (20, 20))], buildings=[woods])
-    assert parse_scenario(sc).buildings[0].card.rubble.blocks_movement
+
+
+def test_what_a_building_becomes_never_blocks_movement():
+    # Each occupant rolls Skill or takes 1 Hit and stands in what the building became: a house
+    # become a wood or a lake would hold them there for the rest of the battle. Refused by the
+    # flag if the card gives it, else by the kind (or the kind's name) that blocks movement.
+    def reason(kind):
+        return (
+            f"what a building becomes may not block movement, and {kind!r} does: its occupants "
+            "stand in it after the fall (each rolls Skill or takes 1 Hit) and fight on"
+        )
+
+    fallen = [
+        {"kind": "woods"},
+        {"kind": "hill", "blocks_movement": True},
+        "woods",
+        "water",
+        {"kind": "crater", "blocks_movement": True, "hazard": True},
+    ]
+    houses = [
+        building(f"h{i}", square(2 + 3 * i, 8, 4 + 3 * i, 10), rubble=r)
+        for i, r in enumerate(fallen)
+    ]
+    sc = scenario([unit("a", (20, 2))], [unit("b", (20, 20))], buildings=houses)
+    assert problems(sc) == [
+        ("buildings[0].card.rubble", reason("woods")),
+        ("buildings[1].card.rubble.blocks_movement", reason("hill")),
+        ("buildings[2].card.rubble", reason("woods")),
+        ("buildings[3].card.rubble", reason("water")),
+        ("buildings[4].card.rubble.blocks_movement", reason("crater")),
+    ]
+    house = card_problems(
+        {"name": "House", "resistance": 3, "hits": 4, "rubble": "woods"}, building=True
+    )
+    assert house == [("rubble", reason("woods"))]
+    # A wood it lets its occupants walk out of is still a wood; so is ground of any other kind.
+    for r in ({"kind": "woods", "blocks_movement": False}, "hill", {"kind": "crater"}):
+        sc = scenario(
+            [unit("a", (20, 2))],
+            [unit("b", (20, 20))],
+            buildings=[building("h", square(10, 10, 12, 12), rubble=r)],
+        )
+        assert not parse_scenario(sc).buildings[0].card.rubble.blocks_movement
 
 
 def test_building_cards_are_checked():
@@ -575,13 +614,13 @@ def test_a_building_card_may_name_its_rubble_by_kind():
     # As the card library writes it ("Becomes: rubble field"), or by the kind's own name.
     houses = [
         building(f"h{i}", square(2 + 3 * i, 8, 4 + 3 * i, 10), rubble=r)
-        for i, r in enumerate(["rubble field", "rubble", "woods", {"kind": "rubble"}])
+        for i, r in enumerate(["rubble field", "rubble", "hill", {"kind": "rubble"}])
     ]
     sc = parse_scenario(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], buildings=houses))
     rubble = {b.id: b.card.rubble for b in sc.buildings}
     assert rubble["h0"] == rubble["h1"] == rubble["h3"] == KIND_DEFAULTS["rubble"]
     assert rubble["h0"].kind == "rubble" and rubble["h0"].blocks_sight and rubble["h0"].hazard
-    assert rubble["h2"] == KIND_DEFAULTS["woods"]
+    assert rubble["h2"] == KIND_DEFAULTS["hill"]
 
 
 def test_a_rubble_kind_nobody_knows_is_refused():

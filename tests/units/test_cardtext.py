@@ -665,6 +665,7 @@ DICT_ERRORS = [
     (dict(HOUSE, admits={"min_size": 3, "max_size": 2}), "admits.max_size", "at least min_size 3"),
     (dict(HOUSE, admits=[1, 2]), "admits", "must be an object"),
     (dict(HOUSE, rubble=""), "rubble", "unknown terrain kind"),
+    (dict(HOUSE, rubble="woods"), "rubble", "may not block movement"),
     (dict(HOUSE, floors=2), "floors", "unknown field"),
 ]
 
