@@ -342,6 +342,13 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
             f"must be at least {STRUCTURE_POWER} on a buildings-only weapon (only weapons of "
             f"Power {STRUCTURE_POWER}+ can damage a structure), got {power}",
         )
+    if bonly is True and (lo is not None or hi is not None):
+        # Buildings have no Size (E14): a buildings-only weapon limited by Size attacks nothing.
+        c.fail(
+            path + (".min_size" if lo is not None else ".max_size"),
+            "a buildings-only weapon may have no Size restriction: it attacks only buildings, "
+            "which have no Size, so with one it could attack nothing",
+        )
     if len(c.problems) != before:
         return None
     return Weapon(name, power, rng, aa, bonly, lo, hi, uses)

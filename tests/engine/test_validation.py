@@ -135,6 +135,31 @@ def test_a_buildings_only_weapon_needs_the_power_to_damage_a_structure():
         parse_scenario(scenario([unit("a", (2, 2), weapons=[fine])], [unit("b", (20, 20))]))
 
 
+def test_a_buildings_only_weapon_has_no_size_restriction():
+    # Buildings have no Size (E14), so a buildings-only weapon limited by Size could attack
+    # nothing: refused by its Size field, in a scenario as in the card library.
+    reason = (
+        "a buildings-only weapon may have no Size restriction: it attacks only buildings, which "
+        "have no Size, so with one it could attack nothing"
+    )
+    charge = {"name": "Satchel", "power": 4, "range": 1, "buildings_only": True}
+    for sizes, field in (
+        ({"min_size": 1, "max_size": 2}, "min_size"),
+        ({"min_size": 3}, "min_size"),
+        ({"max_size": 5}, "max_size"),
+    ):
+        weak = {**charge, **sizes}
+        got = problems(scenario([unit("a", (2, 2), weapons=[weak])], [unit("b", (20, 20))]))
+        assert got == [(f"sides[0].units[0].card.weapons[0].{field}", reason)]
+        assert card_problems(card(weapons=[weak]), building=False) == [
+            (f"weapons[0].{field}", reason)
+        ]
+    for fine in (charge, {**charge, "min_size": None, "max_size": None}):
+        parse_scenario(scenario([unit("a", (2, 2), weapons=[fine])], [unit("b", (20, 20))]))
+    sized = {**charge, "buildings_only": False, "min_size": 1, "max_size": 2}
+    parse_scenario(scenario([unit("a", (2, 2), weapons=[sized])], [unit("b", (20, 20))]))
+
+
 def test_duplicate_weapon_names_are_refused():
     ws = [{"name": "Gun", "power": 1, "range": 3}, {"name": "Gun", "power": 2, "range": 3}]
     assert paths(scenario([unit("a", (2, 2), weapons=ws)], [unit("b", (20, 20))])) == [
