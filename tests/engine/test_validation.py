@@ -17,6 +17,7 @@ from battles.engine import (
     UnitCard,
     parse_scenario,
     parse_scenario_json,
+    run_battle,
 )
 from battles.engine.loader import load_scenario
 from battles.engine.scenarios import HERE as BUNDLED
@@ -40,6 +41,60 @@ def test_a_good_scenario_parses():
     sc = parse_scenario(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
     assert [s.id for s in sc.sides] == ["blue", "red"]
     assert sc.units()[0].card.skill == 4
+
+
+def tuples(data):
+    """``data`` as a Python caller may write it: every list a tuple."""
+    if isinstance(data, dict):
+        return {k: tuples(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return tuple(tuples(v) for v in data)
+    return data
+
+
+def test_a_python_caller_may_write_tuples_where_json_has_lists():
+    # A position (2, 2), polygon corners, a tuple of sides, keywords or weapons: read as the
+    # lists JSON has, to the same scenario and the same battle.
+    sc = scenario(
+        [unit("a", (2, 2), order="attack", keywords=["fixed_mount"], enters=["woods"])],
+        [unit("b", (20, 20), order="attack")],
+        terrain=[piece("w", "woods", square(5, 5, 8, 8))],
+        buildings=[building("h", square(10, 10, 12, 12))],
+        turn_limit=2,
+    )
+    sc["sides"][0]["zone"] = square(0, 0, 6, 6)
+    assert parse_scenario(tuples(sc)) == parse_scenario(sc)
+    assert run_battle(tuples(sc), seed=1).log_json() == run_battle(sc, seed=1).log_json()
+    got = UnitCard.from_dict(tuples(card(keywords=["sure_footed"])), "combined_arms")
+    assert got == UnitCard.from_dict(card(keywords=["sure_footed"]), "combined_arms")
+
+
+def test_tuples_are_held_to_every_check_lists_are():
+    sc = tuples(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
+    sc["sides"][0]["units"][0]["position"] = (2, 2, 2)
+    sc["sides"][1]["units"][0]["card"]["keywords"] = ("flying",)
+    sc["terrain"] = ({"id": "w", "kind": "woods", "polygon": ((1, 1), (3, 1))},)
+    sc["objectives"][0]["sides"] = ()
+    assert problems(sc) == [
+        ("terrain[0].polygon", "needs at least 3 points, got 2"),
+        ("sides[0].units[0].position", "must be a pair [x, y]"),
+        ("sides[1].units[0].card.keywords[0]", "unknown keyword 'flying'"),
+        ("objectives[0].sides", "must name at least one side"),
+    ]
+    sc = tuples(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
+    sc["sides"] = sc["sides"] * 2
+    assert problems(sc) == [("sides", "must list exactly 2 sides, got 4")]
+    sc["sides"] = ({"id": "blue", "units": ()}, sc["sides"][1])
+    assert problems(sc) == [("sides[0].units", "a side needs at least one unit")]
+    sc["description"] = ("words",)
+    assert ("description", "must be a string, got a list") in problems(sc)
+
+
+def test_a_card_is_read_under_a_ruleset_or_its_name_and_nothing_else():
+    # A wrong type is the caller's mistake, told at once, not an AttributeError later on.
+    for wrong in (None, 3, ["combined_arms"]):
+        with pytest.raises(TypeError, match="ruleset must be a Ruleset or a ruleset's name"):
+            UnitCard.from_dict(card(keywords=["aerial"]), wrong)
 
 
 @pytest.mark.parametrize("skill", [1, 6, 7, 0])
