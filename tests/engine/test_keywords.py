@@ -163,11 +163,15 @@ def test_fixed_mount_faces_the_way_of_its_last_leg_with_length():
 
 
 def test_fixed_mount_with_move_and_fire_may_turn_then_fire():
+    # Turning is movement (E40): Move and Fire lets it turn to face the target, then fire.
     sc = scenario(
         [unit("a", (2, 2), facing=90, keywords=["fixed_mount", "move_and_fire"])],
         [unit("b", (10, 2))],
     )
-    act(battle(sc, [6]), "a", MoveStep((), 0), AttackStep("b", "Gun"))
+    b = battle(sc, [6])
+    ev = act(b, "a", MoveStep((), 0), AttackStep("b", "Gun"))
+    assert kinds(ev).index("move") < kinds(ev).index("attack")
+    assert b.state.units["a"].facing == 0
 
 
 # --- Breaching: see test_buildings.py ----------------------------------------------------------
