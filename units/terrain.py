@@ -4,7 +4,8 @@ The library's `terrain.json` maps a terrain type's name to its properties, in th
 terms (rulings.md, "Geometry"): the kind cards name under "Enters", whether it blocks movement
 and sight, whether entering it is a hazard (a terrain roll), whether it is a wall (a hazard
 Sure-Footed does not excuse) and whether it is water (Amphibious units move doubled in it),
-plus a sentence saying why. Plain Python, no Django.
+plus a sentence saying why. Rubble never blocks movement, by the engine's own rule (E38 in
+docs/rules.md). Plain Python, no Django.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from battles.engine.terrain import TerrainProps, movement_refusal
 from units.carddata import FieldError
 
 TERRAIN_FLAGS = ("blocks_movement", "blocks_sight", "hazard", "wall", "water")
@@ -38,6 +40,10 @@ def validate_terrain(props: Any) -> None:
             raise TerrainError(flag, f"must be true or false, got {props.get(flag)!r}")
     if props["wall"] and not props["hazard"]:
         raise TerrainError("wall", "a wall is a hazard: set hazard to true as well")
+    # The engine's rule, as a scenario's terrain has it: rubble never blocks movement (E38).
+    refusal = movement_refusal(TerrainProps(kind, **{f: props[f] for f in TERRAIN_FLAGS}))
+    if refusal is not None:
+        raise TerrainError("blocks_movement", refusal)
     why = props.get("why", "")
     if not isinstance(why, str):
         raise TerrainError("why", f"must be text, got {why!r}")

@@ -145,16 +145,22 @@ class UnitCard:
         """A card from a card dict, checked as a scenario's cards are (``ScenarioError``).
 
         ``ruleset`` (or its name) decides which keywords are allowed. Demolition gets its
-        Charges line if the dict lacks one.
+        Charges line if the dict lacks one. Anything else for ``ruleset`` is a ``TypeError``,
+        at once.
         """
         from .errors import ScenarioError
-        from .rulesets import RULESETS
+        from .rulesets import RULESETS, Ruleset
         from .validation import _Checker, parse_unit_card
 
         if isinstance(ruleset, str):
             if ruleset not in RULESETS:
                 raise ScenarioError([("ruleset", f"must be one of {sorted(RULESETS)}")])
             ruleset = RULESETS[ruleset]
+        elif not isinstance(ruleset, Ruleset):
+            raise TypeError(
+                f"ruleset must be a Ruleset or a ruleset's name, one of {sorted(RULESETS)}; "
+                f"got {type(ruleset).__name__}"
+            )
         checker = _Checker()
         card = parse_unit_card(data, "card", ruleset, checker)
         if card is None:

@@ -29,6 +29,7 @@ from .scenario import (
 from .terrain import TerrainPiece
 from .validation import (
     _BAD,
+    _LISTS,
     _TERRAIN_FLAGS,
     MAX_POINTS,
     _building_card,
@@ -160,7 +161,7 @@ def _parse_buildings(c: _Checker, data: Any, w: float, h: float) -> list[Buildin
 
 def _parse_sides(c: _Checker, data: Any, rs: Ruleset, w: float, h: float) -> list[SideSetup]:
     sides = c.list_(data, "sides")
-    if isinstance(data, list) and len(sides) != 2:
+    if isinstance(data, _LISTS) and len(sides) != 2:
         c.fail("sides", f"must list exactly 2 sides, got {len(sides)}")
     out = []
     for i, s in enumerate(sides[:2]):
@@ -174,7 +175,7 @@ def _parse_sides(c: _Checker, data: Any, rs: Ruleset, w: float, h: float) -> lis
             sname = "?"
         units = []
         raw = c.list_(d.get("units"), p + ".units") if "units" in d else []
-        if isinstance(d.get("units"), list) and not raw:
+        if isinstance(d.get("units"), _LISTS) and not raw:
             c.fail(p + ".units", "a side needs at least one unit")
         for j, u in enumerate(raw):
             unit = _parse_unit(c, u, f"{p}.units[{j}]", sid, rs, w, h)
@@ -223,7 +224,7 @@ def _parse_unit(
 
 def _parse_objectives(c: _Checker, data: Any, w: float, h: float) -> list[Objective]:
     raw = c.list_(data, "objectives")
-    if isinstance(data, list) and not raw:
+    if isinstance(data, _LISTS) and not raw:
         c.fail(
             "objectives",
             "give at least one side an objective: without one, both players correctly refuse "
@@ -243,7 +244,7 @@ def _parse_objectives(c: _Checker, data: Any, w: float, h: float) -> list[Object
             c.fail(p + ".kind", f"must be 'hold' or 'raze', got {_short(kind)}")
             kind = "hold"
         sides = c.list_(d.get("sides"), p + ".sides") if "sides" in d else []
-        if isinstance(d.get("sides"), list) and not sides:
+        if isinstance(d.get("sides"), _LISTS) and not sides:
             c.fail(p + ".sides", "must name at least one side")
         for j, s in enumerate(sides):
             if c.str_(s, f"{p}.sides[{j}]") is not _BAD and s in sides[:j]:

@@ -47,6 +47,28 @@ def kind_defaults(name: str) -> TerrainProps | None:
     return KIND_DEFAULTS.get(KIND_NAMES.get(name, name))
 
 
+def movement_refusal(props: TerrainProps, *, fallen: bool = False) -> str | None:
+    """Why ``props`` may not block movement, or None when it may (ruling E38).
+
+    Rubble never blocks movement: units roll to cross it and stand in it. Nor does what a
+    building becomes (``fallen``), whatever its kind: its occupants stand in it after the fall.
+    The one rule for the scenario checker and the card library's terrain types alike.
+    """
+    if not props.blocks_movement:
+        return None
+    if KIND_NAMES.get(props.kind, props.kind) == "rubble":
+        return (
+            "rubble does not block movement: units roll to cross it (Sure-Footed needs no roll) "
+            "and units in the same rubble field see each other"
+        )
+    if fallen:
+        return (
+            f"what a building becomes may not block movement, and {props.kind!r} does: its "
+            "occupants stand in it after the fall (each rolls Skill or takes 1 Hit) and fight on"
+        )
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class TerrainPiece:
     """A terrain piece on the table."""

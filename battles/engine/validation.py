@@ -14,12 +14,15 @@ from . import geometry
 from .cards import CHARGES, CLOSE_COMBAT, Admits, BuildingCard, Keyword, UnitCard, Weapon
 from .rulesets import Ruleset
 from .targeting import STRUCTURE_POWER
-from .terrain import KIND_DEFAULTS, KIND_NAMES, TerrainProps, kind_defaults
+from .terrain import KIND_DEFAULTS, KIND_NAMES, TerrainProps, kind_defaults, movement_refusal
 
 _BAD: Any = object()
 """Marker for a value that failed its check (its problem is already recorded)."""
 
 _TERRAIN_FLAGS = ("blocks_movement", "blocks_sight", "hazard", "wall", "water")
+_LISTS = (list, tuple)
+"""What stands for a JSON list: a Python caller may write a position ``(2, 2)`` or a tuple of
+keywords where JSON has a list, and is held to every other check as JSON is."""
 _KEYWORDS = {k.value: k for k in Keyword}
 
 
@@ -114,13 +117,13 @@ class _Checker:
         return value
 
     def list_(self, value: Any, path: str) -> list:
-        if not isinstance(value, list):
+        if not isinstance(value, _LISTS):
             self.fail(path, f"must be a list, got {_kind(value)}")
             return []
-        return value
+        return value if isinstance(value, list) else list(value)
 
     def point(self, value: Any, path: str, width: float, height: float) -> Any:
-        if not isinstance(value, list) or len(value) != 2:
+        if not isinstance(value, _LISTS) or len(value) != 2:
             return self.fail(path, "must be a pair [x, y]")
         x = self.num(value[0], path + "[0]")
         y = self.num(value[1], path + "[1]")
@@ -134,7 +137,7 @@ class _Checker:
 
     def polygon(self, value: Any, path: str, width: float, height: float) -> Any:
         pts = self.list_(value, path)
-        if not isinstance(value, list):
+        if not isinstance(value, _LISTS):
             return _BAD
         if len(pts) < 3:
             return self.fail(path, f"needs at least 3 points, got {len(pts)}")
@@ -205,7 +208,7 @@ def check_limits(data: Any) -> list[tuple[str, str]]:
             deepest = max(deepest, depth)
             if depth <= MAX_DEPTH:
                 stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
+        elif isinstance(value, _LISTS):
             deepest = max(deepest, depth)
             if depth <= MAX_DEPTH:
                 stack.extend((v, depth + 1) for v in value)
@@ -234,25 +237,25 @@ def check_limits(data: Any) -> list[tuple[str, str]]:
                 problems.append((f"table.{key}", f"must be at most {_show(MAX_TABLE)}, got {size}"))
     for key, limit, what in _COUNTED:
         items = data.get(key)
-        if isinstance(items, list) and len(items) > limit:
+        if isinstance(items, _LISTS) and len(items) > limit:
             problems.append((key, f"at most {limit} {what}, got {len(items)}"))
     for key in ("terrain", "buildings"):
         items = data.get(key)
-        for i, piece in enumerate(items if isinstance(items, list) else []):
+        for i, piece in enumerate(items if isinstance(items, _LISTS) else []):
             corners = piece.get("polygon") if isinstance(piece, dict) else None
-            if isinstance(corners, list) and len(corners) > MAX_CORNERS:
+            if isinstance(corners, _LISTS) and len(corners) > MAX_CORNERS:
                 problems.append(
                     (f"{key}[{i}].polygon", f"at most {MAX_CORNERS} corners, got {len(corners)}")
                 )
     sides = data.get("sides")
-    for i, side in enumerate(sides[:2] if isinstance(sides, list) else []):
+    for i, side in enumerate(sides[:2] if isinstance(sides, _LISTS) else []):
         corners = side.get("zone") if isinstance(side, dict) else None
-        if isinstance(corners, list) and len(corners) > MAX_CORNERS:
+        if isinstance(corners, _LISTS) and len(corners) > MAX_CORNERS:
             problems.append(
                 (f"sides[{i}].zone", f"at most {MAX_CORNERS} corners, got {len(corners)}")
             )
         units = side.get("units") if isinstance(side, dict) else None
-        if isinstance(units, list) and len(units) > MAX_UNITS_PER_SIDE:
+        if isinstance(units, _LISTS) and len(units) > MAX_UNITS_PER_SIDE:
             problems.append(
                 (f"sides[{i}].units", f"at most {MAX_UNITS_PER_SIDE} units, got {len(units)}")
             )
@@ -273,7 +276,7 @@ def _too_long(problems: list[tuple[str, str]], data: Any, path: str, limit: int)
                     problems.append((at, f"a field name is longer than {limit} characters"))
                     continue
                 stack.append((item, _join(at, str(key))))
-        elif isinstance(value, list):
+        elif isinstance(value, _LISTS):
             stack.extend((item, f"{at}[{i}]") for i, item in enumerate(value))
 
 
@@ -286,7 +289,7 @@ def _kind(value: Any) -> str:
         return _show(value)
     if isinstance(value, str):
         return "a string"
-    if isinstance(value, list):
+    if isinstance(value, _LISTS):
         return "a list"
     if isinstance(value, dict):
         return "an object"
@@ -341,6 +344,13 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
             path + ".power",
             f"must be at least {STRUCTURE_POWER} on a buildings-only weapon (only weapons of "
             f"Power {STRUCTURE_POWER}+ can damage a structure), got {power}",
+        )
+    if bonly is True and (lo is not None or hi is not None):
+        # Buildings have no Size (E14): a buildings-only weapon limited by Size attacks nothing.
+        c.fail(
+            path + (".min_size" if lo is not None else ".max_size"),
+            "a buildings-only weapon may have no Size restriction: it attacks only buildings, "
+            "which have no Size, so with one it could attack nothing",
         )
     if len(c.problems) != before:
         return None
@@ -436,7 +446,8 @@ def card_problems(
     return [(path.removeprefix(".") or "card", reason) for path, reason in c.problems]
 
 
-def _terrain_props(c: _Checker, d: dict, path: str) -> TerrainProps | None:
+def _terrain_props(c: _Checker, d: dict, path: str, fallen: bool = False) -> TerrainProps | None:
+    """A terrain piece's kind and flags; ``fallen`` for what a building becomes (E38)."""
     kind = c.str_(d.get("kind"), path + ".kind") if "kind" in d else _BAD
     if kind is _BAD:
         return None
@@ -450,15 +461,14 @@ def _terrain_props(c: _Checker, d: dict, path: str) -> TerrainProps | None:
         flags[f] = v
     # A wall is a hazard by definition (rulings: "walls are hazards Sure-Footed does not excuse").
     flags["hazard"] = flags["hazard"] or flags["wall"]
-    if kind == "rubble" and flags["blocks_movement"]:
+    props = TerrainProps(kind, **flags)
+    refusal = movement_refusal(props, fallen=fallen)
+    if refusal is not None:
         # Units roll to cross rubble and stand in it, a building's occupants once it falls (E38).
-        c.fail(
-            f"{path}.blocks_movement",
-            "rubble does not block movement: units roll to cross it (Sure-Footed needs no roll) "
-            "and units in the same rubble field see each other",
-        )
+        # Refused by the flag if given, else by the kind whose defaults block movement.
+        c.fail(f"{path}.blocks_movement" if "blocks_movement" in d else path, refusal)
         return None
-    return TerrainProps(kind, **flags)
+    return props
 
 
 def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
@@ -493,9 +503,13 @@ def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
                 path + ".rubble",
                 f"unknown terrain kind {d['rubble']!r}: use one of {known} or give its flags",
             )
+        elif (refusal := movement_refusal(rubble, fallen=True)) is not None:
+            # Its occupants stand in what it becomes (E38): "woods" or "water" would trap them.
+            c.fail(path + ".rubble", refusal)
+            rubble = None
     elif "rubble" in d:
         r = c.obj(d["rubble"], path + ".rubble", {"kind"}, set(_TERRAIN_FLAGS))
-        rubble = _terrain_props(c, r, path + ".rubble") if r is not None else None
+        rubble = _terrain_props(c, r, path + ".rubble", fallen=True) if r is not None else None
     if len(c.problems) != before or rubble is None:
         return None
     return BuildingCard(name, res, hits, admits, rubble)

@@ -44,7 +44,8 @@ def _card(rng: random.Random, keywords: list[str]) -> dict[str, Any]:
         if rng.random() < 0.1:
             # Only Power 3+ damages a structure: a weaker buildings-only weapon is refused.
             w["buildings_only"], w["power"] = True, max(w["power"], 3)
-        if rng.random() < 0.15:
+        if rng.random() < 0.15 and not w.get("buildings_only"):
+            # Buildings have no Size: a buildings-only weapon with a Size restriction is refused.
             w["min_size"], w["max_size"] = 1, rng.randint(1, 5)
         if rng.random() < 0.2:
             w["uses"] = rng.randint(1, 3)

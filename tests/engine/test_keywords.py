@@ -163,11 +163,15 @@ def test_fixed_mount_faces_the_way_of_its_last_leg_with_length():
 
 
 def test_fixed_mount_with_move_and_fire_may_turn_then_fire():
+    # Turning is movement (E40): Move and Fire lets it turn to face the target, then fire.
     sc = scenario(
         [unit("a", (2, 2), facing=90, keywords=["fixed_mount", "move_and_fire"])],
         [unit("b", (10, 2))],
     )
-    act(battle(sc, [6]), "a", MoveStep((), 0), AttackStep("b", "Gun"))
+    b = battle(sc, [6])
+    ev = act(b, "a", MoveStep((), 0), AttackStep("b", "Gun"))
+    assert kinds(ev).index("move") < kinds(ev).index("attack")
+    assert b.state.units["a"].facing == 0
 
 
 # --- Breaching: see test_buildings.py ----------------------------------------------------------
@@ -216,19 +220,35 @@ def test_a_move_after_an_attack_crosses_the_table_the_attack_left(ruleset):
 
 
 @pytest.mark.parametrize("steps", ["fire-move", "move-fire-move"])
-def test_a_move_after_an_attack_may_not_enter_the_rubble_it_made(steps):
-    # The house an infantry squad could enter falls into woods it may not: the move planned
-    # through it before the shot is refused.
-    house = building("h", square(4, 3, 8, 7), resistance=0, hits=1, rubble={"kind": "woods"})
+def test_a_move_after_an_attack_rolls_to_enter_the_rubble_it_made(steps):
+    # The house the squad could walk into falls into rubble, which never blocks movement (E38):
+    # the move planned through it before the shot now takes a terrain roll, and a failed one
+    # stops the squad at the rubble's edge.
+    house = building("h", square(4, 3, 8, 7), resistance=0, hits=1)
     keyword = "move_and_fire" if steps == "fire-move" else "split_movement"
     squad = unit("s", (2, 5), weapons=CANNON, keywords=[keyword])
     sc = scenario([squad], [unit("r", (22, 22))], buildings=[house])
-    b = battle(sc, [6, 1])
+    b = battle(sc, [6, 1, 5])  # 6 + 4 > 1 + 0, one Hit; then 5 over Skill 4 for the rubble
     first = (MoveStep(((1.5, 5),)),) if steps == "move-fire-move" else ()
-    with pytest.raises(IllegalActionError, match="may not enter"):
-        act(b, "s", *first, AttackStep("h", "Cannon"), MoveStep(((6, 5),)))
-    assert b.state.buildings["h"].collapsed
-    assert not b.state.terrain[-1].polygon.contains_strictly(b.state.units["s"].position)
+    ev = act(b, "s", *first, AttackStep("h", "Cannon"), MoveStep(((6, 5),)))
+    fell = kinds(ev).index("collapse")
+    assert [(r.purpose, r.outcome) for r in of(ev[fell:], "roll")] == [("terrain", "failure")]
+    assert of(ev, "move")[-1].halted
+    x, y = b.state.units["s"].position
+    assert 3.98 <= x < 4 and y == 5
+
+
+def test_a_move_after_an_attack_through_a_house_left_standing_is_refused():
+    # The move through the house too small for the tank waits on the shot, which may bring it
+    # down: the shot fails, the house stands, and the move is refused when it comes.
+    house = building("h", square(4, 3, 8, 7), resistance=0, hits=1)
+    tank = unit("t", (2, 5), size=4, move=8, weapons=CANNON, keywords=["move_and_fire"])
+    b = battle(scenario([tank], [unit("r", (22, 22))], buildings=[house]), [1, 6])
+    logged = len(b.log)
+    with pytest.raises(IllegalActionError, match="may not move"):
+        act(b, "t", AttackStep("h", "Cannon"), MoveStep(((10, 5),)))
+    assert of(b.log[logged:], "attack") and not b.state.buildings["h"].collapsed
+    assert b.state.units["t"].position == (2, 5)
 
 
 def test_a_move_after_an_attack_that_no_fall_could_open_is_refused_before_anything_happens():

@@ -132,6 +132,27 @@ def test_json_nested_ten_thousand_deep_is_refused_not_crashed_on():
     assert problems({"sides": deep}) == [("", f"nested more than {MAX_DEPTH} levels deep")]
 
 
+def test_tuples_count_against_the_limits_as_lists_do():
+    # A Python caller's tuples are a scenario's lists: nested, counted and measured alike.
+    deep: tuple = ()
+    for _ in range(10_000):
+        deep = (deep,)
+    assert problems({"sides": deep}) == [("", f"nested more than {MAX_DEPTH} levels deep")]
+    sc = base()
+    sc["sides"][1]["units"] = tuple(
+        unit(f"r{i}", (1 + i % 20, 20 + i // 20 * 0.5)) for i in range(MAX_UNITS_PER_SIDE + 1)
+    )
+    sc["terrain"] = ({"id": "wood", "kind": "woods", "polygon": tuple(ring(MAX_CORNERS + 1))},)
+    sc["objectives"] = tuple(sc["objectives"] * (MAX_OBJECTIVES + 1))
+    sc["buildings"] = (building("b", square(1, 1, 2, 2)) | {"id": ("x" * (MAX_TEXT + 1),)},)
+    assert sorted(problems(sc)) == [
+        ("buildings[0].id[0]", f"must be at most {MAX_TEXT} characters, got {MAX_TEXT + 1}"),
+        ("objectives", f"at most {MAX_OBJECTIVES} objectives, got {MAX_OBJECTIVES + 1}"),
+        ("sides[1].units", f"at most {MAX_UNITS_PER_SIDE} units, got {MAX_UNITS_PER_SIDE + 1}"),
+        ("terrain[0].polygon", f"at most {MAX_CORNERS} corners, got {MAX_CORNERS + 1}"),
+    ]
+
+
 def _simple_by_every_pair(poly: Polygon) -> bool:
     """The plain O(n²) test, every edge against every other: what the sweep must agree with."""
     points = poly.points

@@ -17,6 +17,7 @@ from battles.engine import (
     UnitCard,
     parse_scenario,
     parse_scenario_json,
+    run_battle,
 )
 from battles.engine.loader import load_scenario
 from battles.engine.scenarios import HERE as BUNDLED
@@ -40,6 +41,60 @@ def test_a_good_scenario_parses():
     sc = parse_scenario(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
     assert [s.id for s in sc.sides] == ["blue", "red"]
     assert sc.units()[0].card.skill == 4
+
+
+def tuples(data):
+    """``data`` as a Python caller may write it: every list a tuple."""
+    if isinstance(data, dict):
+        return {k: tuples(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return tuple(tuples(v) for v in data)
+    return data
+
+
+def test_a_python_caller_may_write_tuples_where_json_has_lists():
+    # A position (2, 2), polygon corners, a tuple of sides, keywords or weapons: read as the
+    # lists JSON has, to the same scenario and the same battle.
+    sc = scenario(
+        [unit("a", (2, 2), order="attack", keywords=["fixed_mount"], enters=["woods"])],
+        [unit("b", (20, 20), order="attack")],
+        terrain=[piece("w", "woods", square(5, 5, 8, 8))],
+        buildings=[building("h", square(10, 10, 12, 12))],
+        turn_limit=2,
+    )
+    sc["sides"][0]["zone"] = square(0, 0, 6, 6)
+    assert parse_scenario(tuples(sc)) == parse_scenario(sc)
+    assert run_battle(tuples(sc), seed=1).log_json() == run_battle(sc, seed=1).log_json()
+    got = UnitCard.from_dict(tuples(card(keywords=["sure_footed"])), "combined_arms")
+    assert got == UnitCard.from_dict(card(keywords=["sure_footed"]), "combined_arms")
+
+
+def test_tuples_are_held_to_every_check_lists_are():
+    sc = tuples(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
+    sc["sides"][0]["units"][0]["position"] = (2, 2, 2)
+    sc["sides"][1]["units"][0]["card"]["keywords"] = ("flying",)
+    sc["terrain"] = ({"id": "w", "kind": "woods", "polygon": ((1, 1), (3, 1))},)
+    sc["objectives"][0]["sides"] = ()
+    assert problems(sc) == [
+        ("terrain[0].polygon", "needs at least 3 points, got 2"),
+        ("sides[0].units[0].position", "must be a pair [x, y]"),
+        ("sides[1].units[0].card.keywords[0]", "unknown keyword 'flying'"),
+        ("objectives[0].sides", "must name at least one side"),
+    ]
+    sc = tuples(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
+    sc["sides"] = sc["sides"] * 2
+    assert problems(sc) == [("sides", "must list exactly 2 sides, got 4")]
+    sc["sides"] = ({"id": "blue", "units": ()}, sc["sides"][1])
+    assert problems(sc) == [("sides[0].units", "a side needs at least one unit")]
+    sc["description"] = ("words",)
+    assert ("description", "must be a string, got a list") in problems(sc)
+
+
+def test_a_card_is_read_under_a_ruleset_or_its_name_and_nothing_else():
+    # A wrong type is the caller's mistake, told at once, not an AttributeError later on.
+    for wrong in (None, 3, ["combined_arms"]):
+        with pytest.raises(TypeError, match="ruleset must be a Ruleset or a ruleset's name"):
+            UnitCard.from_dict(card(keywords=["aerial"]), wrong)
 
 
 @pytest.mark.parametrize("skill", [1, 6, 7, 0])
@@ -133,6 +188,31 @@ def test_a_buildings_only_weapon_needs_the_power_to_damage_a_structure():
     assert card_problems(card(weapons=[weak]), building=False) == [("weapons[0].power", reason)]
     for fine in ({**weak, "power": 3}, {**weak, "buildings_only": False}):
         parse_scenario(scenario([unit("a", (2, 2), weapons=[fine])], [unit("b", (20, 20))]))
+
+
+def test_a_buildings_only_weapon_has_no_size_restriction():
+    # Buildings have no Size (E14), so a buildings-only weapon limited by Size could attack
+    # nothing: refused by its Size field, in a scenario as in the card library.
+    reason = (
+        "a buildings-only weapon may have no Size restriction: it attacks only buildings, which "
+        "have no Size, so with one it could attack nothing"
+    )
+    charge = {"name": "Satchel", "power": 4, "range": 1, "buildings_only": True}
+    for sizes, field in (
+        ({"min_size": 1, "max_size": 2}, "min_size"),
+        ({"min_size": 3}, "min_size"),
+        ({"max_size": 5}, "max_size"),
+    ):
+        weak = {**charge, **sizes}
+        got = problems(scenario([unit("a", (2, 2), weapons=[weak])], [unit("b", (20, 20))]))
+        assert got == [(f"sides[0].units[0].card.weapons[0].{field}", reason)]
+        assert card_problems(card(weapons=[weak]), building=False) == [
+            (f"weapons[0].{field}", reason)
+        ]
+    for fine in (charge, {**charge, "min_size": None, "max_size": None}):
+        parse_scenario(scenario([unit("a", (2, 2), weapons=[fine])], [unit("b", (20, 20))]))
+    sized = {**charge, "buildings_only": False, "min_size": 1, "max_size": 2}
+    parse_scenario(scenario([unit("a", (2, 2), weapons=[sized])], [unit("b", (20, 20))]))
 
 
 def test_duplicate_weapon_names_are_refused():
@@ -559,10 +639,49 @@ def test_rubble_never_blocks_movement():
         ("terrain[1].blocks_movement", reason),
         ("buildings[0].card.rubble.blocks_movement", reason),
     ]
-    # A building may still fall into another kind that blocks movement (a house become a wood).
-    woods = building("h", square(10, 10, 12, 12), rubble={"kind": "woods"})
-    sc = scenario([unit("a", (20, 2))], [unit("b", (20, 20))], buildings=[woods])
-    assert parse_scenario(sc).buildings[0].card.rubble.blocks_movement
+
+
+def test_what_a_building_becomes_never_blocks_movement():
+    # Each occupant rolls Skill or takes 1 Hit and stands in what the building became: a house
+    # become a wood or a lake would hold them there for the rest of the battle. Refused by the
+    # flag if the card gives it, else by the kind (or the kind's name) that blocks movement.
+    def reason(kind):
+        return (
+            f"what a building becomes may not block movement, and {kind!r} does: its occupants "
+            "stand in it after the fall (each rolls Skill or takes 1 Hit) and fight on"
+        )
+
+    fallen = [
+        {"kind": "woods"},
+        {"kind": "hill", "blocks_movement": True},
+        "woods",
+        "water",
+        {"kind": "crater", "blocks_movement": True, "hazard": True},
+    ]
+    houses = [
+        building(f"h{i}", square(2 + 3 * i, 8, 4 + 3 * i, 10), rubble=r)
+        for i, r in enumerate(fallen)
+    ]
+    sc = scenario([unit("a", (20, 2))], [unit("b", (20, 20))], buildings=houses)
+    assert problems(sc) == [
+        ("buildings[0].card.rubble", reason("woods")),
+        ("buildings[1].card.rubble.blocks_movement", reason("hill")),
+        ("buildings[2].card.rubble", reason("woods")),
+        ("buildings[3].card.rubble", reason("water")),
+        ("buildings[4].card.rubble.blocks_movement", reason("crater")),
+    ]
+    house = card_problems(
+        {"name": "House", "resistance": 3, "hits": 4, "rubble": "woods"}, building=True
+    )
+    assert house == [("rubble", reason("woods"))]
+    # A wood it lets its occupants walk out of is still a wood; so is ground of any other kind.
+    for r in ({"kind": "woods", "blocks_movement": False}, "hill", {"kind": "crater"}):
+        sc = scenario(
+            [unit("a", (20, 2))],
+            [unit("b", (20, 20))],
+            buildings=[building("h", square(10, 10, 12, 12), rubble=r)],
+        )
+        assert not parse_scenario(sc).buildings[0].card.rubble.blocks_movement
 
 
 def test_building_cards_are_checked():
@@ -575,13 +694,13 @@ def test_a_building_card_may_name_its_rubble_by_kind():
     # As the card library writes it ("Becomes: rubble field"), or by the kind's own name.
     houses = [
         building(f"h{i}", square(2 + 3 * i, 8, 4 + 3 * i, 10), rubble=r)
-        for i, r in enumerate(["rubble field", "rubble", "woods", {"kind": "rubble"}])
+        for i, r in enumerate(["rubble field", "rubble", "hill", {"kind": "rubble"}])
     ]
     sc = parse_scenario(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], buildings=houses))
     rubble = {b.id: b.card.rubble for b in sc.buildings}
     assert rubble["h0"] == rubble["h1"] == rubble["h3"] == KIND_DEFAULTS["rubble"]
     assert rubble["h0"].kind == "rubble" and rubble["h0"].blocks_sight and rubble["h0"].hazard
-    assert rubble["h2"] == KIND_DEFAULTS["woods"]
+    assert rubble["h2"] == KIND_DEFAULTS["hill"]
 
 
 def test_a_rubble_kind_nobody_knows_is_refused():

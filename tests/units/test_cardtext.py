@@ -248,9 +248,14 @@ def test_it_reads_weapon_lines_in_any_hand(line, expected):
         ({"uses": 2}, "Power 3, Range 10, two uses"),
         ({"uses": 10}, "Power 3, Range 10, ten uses"),
         ({"uses": 11}, "Power 3, Range 10, 11 uses"),
+        # Buildings have no Size: buildings only and a Size restriction never share a line.
         (
-            {"aa": True, "buildings_only": True, "min_size": 2, "max_size": 4, "uses": 3},
-            "Power 3, Range 10, AA, buildings only, Size 2–4 only, three uses",
+            {"aa": True, "buildings_only": True, "uses": 3},
+            "Power 3, Range 10, AA, buildings only, three uses",
+        ),
+        (
+            {"aa": True, "min_size": 2, "max_size": 4, "uses": 3},
+            "Power 3, Range 10, AA, Size 2–4 only, three uses",
         ),
     ],
 )
@@ -648,6 +653,11 @@ DICT_ERRORS = [
         "at least min_size 4",
     ),
     (unit(weapons=[weapon("Gun", 2, 12, uses=0)]), "weapons[0].uses", "at least 1"),
+    (
+        unit(weapons=[weapon("Pick", 4, 1, buildings_only=True, max_size=2)]),
+        "weapons[0].max_size",
+        "may have no Size restriction",
+    ),
     (unit(weapons=[weapon("Gun", 2, 12), weapon("GUN", 1, 1)]), "weapons[1].name", "duplicate"),
     (unit(keywords="aerial"), "keywords", "list"),
     (unit(keywords=["flying"]), "keywords[0]", "unknown keyword 'flying'"),
@@ -665,6 +675,7 @@ DICT_ERRORS = [
     (dict(HOUSE, admits={"min_size": 3, "max_size": 2}), "admits.max_size", "at least min_size 3"),
     (dict(HOUSE, admits=[1, 2]), "admits", "must be an object"),
     (dict(HOUSE, rubble=""), "rubble", "unknown terrain kind"),
+    (dict(HOUSE, rubble="woods"), "rubble", "may not block movement"),
     (dict(HOUSE, floors=2), "floors", "unknown field"),
 ]
 

@@ -37,8 +37,10 @@ terrain_kinds = st.from_regex(r"[a-z]{1,8}(?:[ -][a-z]{1,8})?", fullmatch=True)
 
 @st.composite
 def weapons(draw: st.DrawFn, name: str) -> dict:
-    low = draw(st.none() | sizes)
-    high = draw(st.none() | sizes)
+    # Buildings have no Size: a buildings-only line carries no Size restriction.
+    buildings_only = draw(st.booleans())
+    low = None if buildings_only else draw(st.none() | sizes)
+    high = None if buildings_only else draw(st.none() | sizes)
     if low is not None and high is not None and low > high:
         low, high = high, low
     return {
@@ -46,7 +48,7 @@ def weapons(draw: st.DrawFn, name: str) -> dict:
         "power": draw(stats),
         "range": draw(positive_inches),
         "aa": draw(st.booleans()),
-        "buildings_only": draw(st.booleans()),
+        "buildings_only": buildings_only,
         "min_size": low,
         "max_size": high,
         "uses": draw(st.none() | st.integers(1, 99)),

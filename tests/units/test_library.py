@@ -158,6 +158,29 @@ def test_it_reports_every_problem_at_once(library):
     }
 
 
+def test_nothing_a_building_falls_into_blocks_movement(library):
+    # The engine's own rule (E38 in docs/rules.md): rubble never blocks movement, and a building
+    # becomes nothing that does, for its occupants stand in it after the fall.
+    (library / "combined_arms" / "house.card").write_text(
+        "House (building)\nResistance 3 · Hits 4\nAdmits: Size 1–2\nBecomes: woods\n"
+    )
+    heaps = {**TERRAIN["woods"], "kind": "rubble", "why": "heaps"}
+    (library / "terrain.json").write_text(json.dumps({**TERRAIN, "rubble field": heaps}, indent=2))
+    with pytest.raises(LibraryError) as refused:
+        library_read(root=library)
+    found = {(p.path, p.field): p.message for p in refused.value.problems}
+    assert set(found) == {
+        ("combined_arms/house.card", "rubble"),
+        ("terrain.json", "rubble field.blocks_movement"),
+    }
+    assert found["combined_arms/house.card", "rubble"].startswith(
+        "what a building becomes may not block movement, and 'woods' does"
+    )
+    assert found["terrain.json", "rubble field.blocks_movement"].startswith(
+        "rubble does not block movement"
+    )
+
+
 def test_a_broken_terrain_file_is_named_with_its_line(library):
     (library / "terrain.json").write_text('{\n  "woods": {\n    "kind": "woods",\n  }\n}\n')
     with pytest.raises(LibraryError) as refused:

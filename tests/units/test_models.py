@@ -39,6 +39,10 @@ def test_it_accepts_a_valid_card_of_each_kind():
         (UnitType(name="woods", kind="terrain", card=WOODS), "ruleset"),
         (UnitType(name="Rifle Squad", ruleset="", card=RIFLES), "ruleset"),
         (UnitType(name="wall", kind="terrain", ruleset="", card={**WOODS, "wall": True}), "card"),
+        (
+            UnitType(name="heaps", kind="terrain", ruleset="", card={**WOODS, "kind": "rubble"}),
+            "card",
+        ),
     ],
 )
 def test_it_refuses_a_bad_card_naming_the_field(unit_type, field):
