@@ -41,6 +41,7 @@ from campaign.forms import (
     MemberForm,
     NoticesForm,
     QuickResolveForm,
+    ReviewedForm,
     SettingsForm,
     UnitAddForm,
     UnitEditForm,
@@ -127,7 +128,8 @@ def time_review(
     span: str = "",
 ) -> HttpResponse:
     """The review before the clock moves on (the calendar's Advance and the Orders page's
-    clock alike): what each unit will go through, hour by hour, and the table of changes."""
+    clock alike): what each unit will go through, hour by hour, and the table of changes. Its
+    confirmation carries the clock hour it was drawn at (`reviewed`)."""
     campaign = viewer.campaign
     start = campaign_now(campaign)
     passings = advance_passings(campaign=campaign, hours=hours)
@@ -146,11 +148,20 @@ def time_review(
             changes=changes(preview),
             confirm_url=confirm_url,
             confirm_label=confirm_label,
-            hidden=hidden,
+            hidden=[*hidden, ("reviewed_at", start)],
             back_url=back_url,
         )
         | _destroyed(preview),
     )  # fmt: skip
+
+
+def reviewed(request: HttpRequest) -> int | None:
+    """The clock hour a confirmation's review was drawn at; None when the POST is no review's
+    confirmation (no ``confirm``, or no hour it was reviewed at): it goes to the review."""
+    form = ReviewedForm(request.POST)
+    if request.POST.get("confirm") != "yes" or not form.is_valid():
+        return None
+    return form.cleaned_data["reviewed_at"]
 
 
 def time_moved(request: HttpRequest, pk: int, entries: list, query: dict[str, Any]) -> HttpResponse:
@@ -167,7 +178,8 @@ def time_moved(request: HttpRequest, pk: int, entries: list, query: dict[str, An
 @require_http_methods(["GET", "POST"])
 def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: who heals, rallies and dies over the next days, and a button to confirm. POST with
-    the confirmation: advance, and a summary of what changed (without it: to the review)."""
+    the confirmation: advance, and a summary of what changed (without it: to the review; after
+    the clock has moved since the review, a second tab or click: refused, moving nothing)."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     form = AdvanceForm(request.POST if request.method == "POST" else request.GET)
@@ -191,13 +203,17 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
             back_url=dashboard,
             span=f"From day {campaign.day} to day {campaign.day + days}",
         )
-    if request.POST.get("confirm") != "yes":
+    reviewed_at = reviewed(request)
+    if reviewed_at is None:
         query = urlencode({"days": days, "reason": reason})
         if request.htmx:
             return HttpResponseClientRedirect(f"{url}?{query}")
         return redirect(f"{url}?{query}")
     try:
-        entries = calendar_advance(campaign=campaign, days=days, reason=reason, actor=request.user)
+        entries = calendar_advance(
+            campaign=campaign, days=days, reason=reason, actor=request.user,
+            reviewed_at=reviewed_at,
+        )  # fmt: skip
     except ValidationError as error:
         add_service_errors(form, error)
         return form_invalid(

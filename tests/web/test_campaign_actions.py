@@ -62,7 +62,7 @@ def test_it_advances_the_calendar_and_goes_back_to_the_dashboard(client, world):
     assert unconfirmed.status_code == 302 and "days=2" in unconfirmed["Location"]
     assert Campaign.objects.get(pk=world.campaign.pk).day == 1
     response = client.post(
-        _url("advance", world), {"days": "2", "reason": "rain", "confirm": "yes"}
+        _url("advance", world), {"days": "2", "reason": "rain", "confirm": "yes", "reviewed_at": 0}
     )
     # Post, then redirect: a reload of the summary advances nothing.
     assert response.status_code == 302
@@ -78,7 +78,9 @@ def test_it_advances_the_calendar_and_goes_back_to_the_dashboard(client, world):
 
 def test_a_confirmed_advance_under_htmx_loads_the_summary_page(client, world):
     login(client, world, "gm")
-    response = client.post(_url("advance", world), {"days": "1", "confirm": "yes"}, **HTMX)
+    response = client.post(
+        _url("advance", world), {"days": "1", "confirm": "yes", "reviewed_at": 0}, **HTMX
+    )
     assert response.status_code == 200
     assert response["HX-Redirect"].startswith(_url("advance-summary", world) + "?days=1&to=2&")
 
@@ -359,7 +361,9 @@ def test_an_advance_that_changes_no_unit_still_sums_up(client, world):
 
     Unit.objects.filter(force__campaign=world.campaign).update(status="destroyed")
     login(client, world, "gm")
-    response = client.post(_url("advance", world), {"days": "1", "confirm": "yes"})
+    response = client.post(
+        _url("advance", world), {"days": "1", "confirm": "yes", "reviewed_at": 0}
+    )
     assert response["Location"].endswith("?days=1&to=2&after=0&upto=0")
     summary = client.get(response["Location"])
     assert summary.status_code == 200 and "No unit changed." in summary.text
