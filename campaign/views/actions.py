@@ -87,7 +87,7 @@ from campaign.services import (
 from campaign.services.notices import notices_set
 from campaign.services.orders import orders_done
 from campaign.services.recovery import medics_text
-from campaign.services.roster import INVITED, invitee_key
+from campaign.services.roster import INVITED, InvitationAnswered, invitee_key
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import (
     action_done,
@@ -571,7 +571,9 @@ def invitation_withdraw_view(request: HttpRequest, pk: int, invitation_pk: int) 
 @login_required
 @require_POST
 def invitation_answer_view(request: HttpRequest, invitation_pk: int, answer: str) -> HttpResponse:
-    """The invitee accepts (and is a member from now on) or declines."""
+    """The invitee accepts (and is a member from now on) or declines. Answered already (a
+    second click, a second tab): the campaign (or the campaigns page) says so; anyone else's
+    invitation is not found."""
     try:
         if answer == "accept":
             membership = invitation_accept(invitation_pk=invitation_pk, user=request.user)
@@ -583,6 +585,14 @@ def invitation_answer_view(request: HttpRequest, invitation_pk: int, answer: str
             message = f"You declined the invitation to {campaign.name}."
     except ObjectDoesNotExist:
         raise Http404("no such invitation for you") from None
+    except InvitationAnswered as answered:
+        messages.info(request, " ".join(answered.messages))
+        url = (
+            reverse("campaign:dashboard", args=[answered.campaign.pk])
+            if answered.joined
+            else reverse("campaign:list")
+        )
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("campaign:list")

@@ -475,6 +475,23 @@ def test_an_invitation_makes_no_member_until_accepted_and_keeps_its_role(campaig
     assert not Invitation.objects.exists()
 
 
+def test_an_invitation_answered_already_says_so_to_its_invitee_only(campaign, cast):
+    from campaign.services.roster import InvitationAnswered
+
+    invitation_send(campaign=campaign, invitee="outsider", role="player", actor=cast.gm)
+    invitation = Invitation.objects.get()
+    invitation_accept(invitation_pk=invitation.pk, user=cast.outsider)
+    for answer in (invitation_accept, invitation_decline):
+        with pytest.raises(InvitationAnswered) as answered:
+            answer(invitation_pk=invitation.pk, user=cast.outsider)
+        assert answered.value.messages == [f"You have already joined {campaign.name}."]
+        assert answered.value.joined and answered.value.campaign == campaign
+    with pytest.raises(ObjectDoesNotExist):  # to anyone else, no such invitation
+        invitation_accept(invitation_pk=invitation.pk, user=cast.player)
+    assert Membership.objects.filter(campaign=campaign, user=cast.outsider).count() == 1
+    assert not Invitation.objects.exists()
+
+
 def test_an_invitation_declined_or_withdrawn_leaves_no_membership(campaign, cast):
     invitation_send(campaign=campaign, invitee="outsider", role="player", actor=cast.gm)
     invitation = Invitation.objects.get()

@@ -325,6 +325,42 @@ def test_the_invitee_accepts_on_their_own_page_in_the_role_chosen(client, world)
     assert client.get(reverse("campaign:dashboard", args=[campaign.pk])).status_code == 200
 
 
+def test_an_invitation_answered_twice_says_so_and_stays_unknown_to_others(client, world):
+    """A double click on Accept (or Decline after Accept, or a second Decline) says it was
+    answered already, in the campaign's name, where the first answer led; to anyone else the
+    invitation is still not found."""
+    from django.contrib.auth import get_user_model
+
+    campaign = world.campaign
+    newcomer = get_user_model().objects.create_user("newcomer", password="pw-newcomer-1")
+    login(client, world, "gm")
+    invite = reverse("campaign:invite", args=[campaign.pk])
+    client.post(invite, {"invitee": "outsider", "role": "player"})
+    client.post(invite, {"invitee": "newcomer", "role": "player"})
+    accept, decline = (
+        reverse(f"campaign:invitation-{answer}", args=[campaign.invitations.get(invitee=who).pk])
+        for answer, who in (("accept", "outsider"), ("decline", "newcomer"))
+    )
+    dashboard = reverse("campaign:dashboard", args=[campaign.pk])
+    login(client, world, "outsider")
+    assert client.post(accept)["Location"] == dashboard
+    for again in (accept, accept.replace("accept", "decline")):
+        answer = client.post(again, follow=True)
+        assert answer.redirect_chain == [(dashboard, 302)]
+        assert f"You have already joined {campaign.name}." in answer.text
+    assert campaign.memberships.get(user=world.users["outsider"]).role == "player"
+    client.force_login(newcomer)
+    assert client.post(decline)["Location"] == reverse("campaign:list")
+    answer = client.post(decline, follow=True)
+    assert answer.redirect_chain == [(reverse("campaign:list"), 302)]
+    assert f"You have already declined the invitation to {campaign.name}." in answer.text
+    assert client.post(decline.replace("decline", "accept")).status_code == 302
+    assert not campaign.memberships.filter(user=newcomer).exists()
+    login(client, world, "player")  # someone else's invitation, answered or not: not found
+    for url in (accept, decline):
+        assert client.post(url).status_code == 404
+
+
 def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client, world):
     login(client, world, "outsider")
     response = client.post(
