@@ -7,6 +7,7 @@ loaded with their card and leader, so a roster costs the same few queries howeve
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -547,46 +548,75 @@ def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> li
     return [Change(unit, before, after) for unit, before, after in rows]
 
 
-def _time_line(unit: Unit, when: str, why: str, before: dict, after: dict) -> str | None:
-    """One thing the clock did to a unit, as a sentence ("Day 2: Tiger One (Red Force): 2
-    Casualty hits not saved within 24 hours died; was destroyed."), or None when it is only a
-    day's R&R healing a Morale hit (the table shows those)."""
-    was = {k: v for k, v in before.items() if after.get(k, v) != v}
-    now = {k: after[k] for k in SNAPSHOT_FIELDS if k in was}
-    notable = ("status", "quality", "skill_lost", "experience")
-    if "casualty_hits" not in now and not any(field in now for field in notable):
-        return None
-    what = story_text(was, now, after)
-    return f"{when}: {unit.name} ({unit.force.name}): {why}; {what}."
+@dataclass(frozen=True)
+class TimeStep:
+    """One thing the clock did (or will do) to a unit: when, why, and its whole snapshot just
+    before and just after."""
+
+    unit: Unit
+    when: str
+    why: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+    def changed(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        was = {k: v for k, v in self.before.items() if self.after.get(k, v) != v}
+        return was, {k: self.after[k] for k in SNAPSHOT_FIELDS if k in was}
+
+    @property
+    def told(self) -> bool:
+        """Worth a sentence: Casualty hits dying, a unit destroyed, rallied, losing quality,
+        Skill or experience; a day's R&R healing a Morale hit only is left to the table."""
+        now = self.changed()[1]
+        return any(f in now for f in ("casualty_hits", "status", "quality", "skill_lost",
+                                      "experience"))  # fmt: skip
+
+
+def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
+    """What the clock did (or will do), one sentence per unit, in the order each unit's first
+    told step came: "Day 3, 00:00: Tiger One (Red Company): a day of R&R, then 1 Casualty hit
+    not saved within 24 hours dies; rallied; fell from Average to Inexperienced; ...". Each
+    step's reason, in order (its time when it differs from the first's), then what they did to
+    the unit together. The clock's review and its summary alike (`time_lines_ahead`,
+    `time_lines_done`)."""
+    told: dict[int, list[TimeStep]] = {}
+    for step in steps:
+        if step.told:
+            told.setdefault(step.unit.pk, []).append(step)
+    lines = []
+    for unit_steps in told.values():
+        first, last = unit_steps[0], unit_steps[-1]
+        why = first.why
+        for step in unit_steps[1:]:
+            at = "" if step.when == first.when else f"on {step.when[:1].lower()}{step.when[1:]}, "
+            why += f", then {at}{step.why}"
+        was, now = TimeStep(first.unit, "", "", first.before, last.after).changed()
+        what = story_text(was, now, last.after)
+        unit = first.unit
+        lines.append(f"{first.when}: {unit.name} ({unit.force.name}): {why}; {what}.")
+    return lines
 
 
 def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -> list[str]:
     """What the clock moving on will do, unit by unit, in sentences (`advance_passings`):
     Casualty hits dying as a medical window closes, a unit destroyed, rallied, losing quality."""
-    lines = []
+    steps = []
     for unit, before, passing in passings:
         if passing.kind == CASUALTIES:
             verb = "dies" if passing.dead == 1 else "die"
             why = f"{plural(passing.dead, 'Casualty hit')} not saved within 24 hours {verb}"
         else:
             why = "a day of R&R"
-        line = _time_line(
-            unit,
-            clock_text(passing.at).capitalize(),
-            why,
-            before.to_json(),
-            passing.state.to_json(),
-        )
-        if line:
-            lines.append(line)
-    return lines
+        when = clock_text(passing.at).capitalize()
+        steps.append(TimeStep(unit, when, why, before.to_json(), passing.state.to_json()))
+    return _time_lines(steps)
 
 
 def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
     """What the clock moving on did, unit by unit, in sentences, from the history entries it
     wrote (oldest first): the same sentences as `time_lines_ahead`, in the past tense."""
     snapshots = {unit.pk: before.to_json() for unit, before, _ in entries_changes(entries)}
-    lines = []
+    steps = []
     for entry in entries:
         snapshot = snapshots[entry.unit_id]
         before = dict(snapshot)
@@ -594,10 +624,15 @@ def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
         after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
         tail = "; " + changes_text(entry.before, after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
-        line = _time_line(entry.unit, f"Day {entry.day}", why, before, dict(snapshot))
-        if line:
-            lines.append(line)
-    return lines
+        if (died := _DIED.search(why)) and died.start():
+            # The dead first, then the fights whose hits they were (`recovery._window_story`).
+            why = f"{died.group(1)} ({why[: died.start()]})"
+        steps.append(TimeStep(entry.unit, f"Day {entry.day}", why, before, dict(snapshot)))
+    return _time_lines(steps)
+
+
+_DIED = re.compile(r"; (\d+ Casualty hits? not saved within 24 hours died.*)$")
+"""Where a closing window's entry says who died, after the fights it tells of."""
 
 
 def entry_why(entry: HistoryEntry) -> str:

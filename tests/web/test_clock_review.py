@@ -106,3 +106,30 @@ def test_a_calendar_review_confirmed_twice_advances_once(client, world):
         in second.text
     )
     assert Campaign.objects.get(pk=world.campaign.pk).day == 2  # one day, not two
+
+
+def test_the_review_and_the_summary_tell_each_unit_once(client, world):
+    """A unit that rallies at midnight as its medical window closes: one sentence, in the
+    review and in the summary alike, never a line for the R&R and another for the dead."""
+    unit = _wounded(world)
+    unit_edit(unit=unit, changes={"status": "retreated"}, reason="fell back",
+              actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "3"})
+    told = [line for line in review.context["lines"] if f"{unit.name} (" in line]
+    assert told == [
+        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R, then 1 Casualty hit not "
+        "saved within 24 hours dies; rallied; fell from Inexperienced to Green; carries no hits "
+        "now."
+    ]
+    done = client.post(
+        _url("clock-advance", world), {"hours": "3", "confirm": "yes", "reviewed_at": "23"}
+    )
+    summary = client.get(done["Location"])
+    told = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
+    assert len(told) == 1
+    assert told[0].startswith(
+        f"Day 2: {unit.name} ({unit.force.name}): a day of R&R, then 1 Casualty hit not saved "
+        "within 24 hours died (taken out at Crossroads; "
+    )
+    assert told[0].endswith("); rallied; fell from Inexperienced to Green; carries no hits now.")
