@@ -32,7 +32,7 @@ from campaign.models import (
 from campaign.rules.bridge import BridgeError, TableResult, battle_card
 from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold
-from campaign.rules.history import changes_text, hits_text, plural, story_text
+from campaign.rules.history import changes_text, hits_text, plural, revert_text, story_text
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -674,6 +674,9 @@ class StoryLine:
     battle: int | None
     """The campaign battle it comes from, for a link."""
     reverted: bool
+    within: str = ""
+    """When the link is a name inside the reason (a revert naming the battle it undid): the
+    reason's words after it; ``why`` holds those before."""
 
 
 def without_repeats(why: str, what: str) -> tuple[str, str]:
@@ -693,8 +696,15 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     return why, "; ".join(kept)
 
 
-def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dict[int, int]):
-    """The unit's history as sentences: why, then what it did, in plain words."""
+def unit_story_lines(
+    entries: list[HistoryEntry],
+    reverted: set[int],
+    homes: dict[int, int],
+    names: Mapping[int, str] | None = None,
+):
+    """The unit's history as sentences: why, then what it did, in plain words. ``homes`` maps
+    engine battles to campaign battles, ``names`` campaign battles to their names (the link of
+    a revert that names the battle it undid)."""
     lines = []
     now: dict[str, Any] = {}
     for entry in entries:
@@ -704,9 +714,21 @@ def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dic
         after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
         tail = "; " + changes_text(entry.before, after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
-        what = story_text(entry.before, entry.after, now) if why != entry.text else ""
         battle = homes.get(entry.battle_id) if entry.battle_id else None
-        lead = ""
+        lead = within = ""
+        if entry.kind == HistoryEntry.Kind.REVERT:
+            what = revert_text(entry.after, now) if why != entry.text else ""
+            name = (names or {}).get(battle) if battle is not None else None
+            if name and f", {name}," in why:
+                # The revert names the battle it undid: the name is the link.
+                why, _, within = why.partition(f", {name},")
+                why, lead, within = f"{why}, ", name, f",{within}"
+            lines.append(
+                StoryLine(entry=entry, why=why[:1].upper() + why[1:], lead=lead, what=what,
+                          battle=battle, reverted=entry.pk in reverted, within=within)
+            )  # fmt: skip
+            continue
+        what = story_text(entry.before, entry.after, now) if why != entry.text else ""
         # A battle's entries begin with its name: that is the link.
         from_battle = entry.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
         if battle is not None and from_battle and ": " in why:
@@ -789,14 +811,20 @@ def _entry_event(
     unit carried after them (`entries_carrying`)."""
     before, after = entry.before, entry.after
     kind = entry.kind
-    if after.get("status") == Status.DESTROYED:
+    if kind == HistoryEntry.Kind.REVERT:
+        pass  # a revert gives back what an entry did: never a promotion, a loss or a death
+    elif after.get("status") == Status.DESTROYED:
         kind = "destroyed"
     elif "quality" in after and before.get("quality"):
         rose = Quality.of_word(after["quality"]) > Quality.of_word(before["quality"])
         kind = "promoted" if rose else "reduced"
     home = homes.get(entry.battle_id) if entry.battle_id else None
     label = unit_label(entry.unit)
-    if kind == "destroyed":
+    if kind == HistoryEntry.Kind.REVERT:
+        why = entry_why(entry)
+        what = revert_text(after, carrying.get(entry.pk, {}))
+        text = f"{label}: {why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
+    elif kind == "destroyed":
         # The one thing that matters, said first; the rest is on the unit's page.
         at = f" at {names[home]}" if home in names else ""
         text = f"{label} was destroyed{at}"
