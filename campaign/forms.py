@@ -214,6 +214,14 @@ class AdvanceForm(PageForm):
     reason = forms.CharField(max_length=300, required=False)
 
 
+class ReviewedForm(forms.Form):
+    """A review's confirmation of time passing: the clock hour the review was drawn at, which
+    its confirmation carries back, so a second confirmation of the same review is refused
+    (`recovery.clock_reviewed`). Read beside the calendar's and the clock's own forms."""
+
+    reviewed_at = forms.IntegerField(min_value=0)
+
+
 class NoticesForm(PageForm):
     email_notices = forms.BooleanField(
         required=False,

@@ -167,6 +167,22 @@ class Invitation(models.Model):
         return f"{self.invitee} ({self.get_role_display()}) to {self.campaign}"
 
 
+class InvitationAnswer(models.Model):
+    """How an invitation was answered, kept once the invitation is used up: a second Accept or
+    Decline of it (a double click, a second tab) is told so, by the one who answered it only."""
+
+    invitation_pk = models.PositiveBigIntegerField(
+        unique=True, help_text="The answered invitation's id (the invitation itself is gone)."
+    )
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    accepted = models.BooleanField()
+    answered_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} {'accepted' if self.accepted else 'declined'} {self.campaign}"
+
+
 class Force(models.Model):
     """A player's force in a campaign."""
 

@@ -7,6 +7,7 @@ loaded with their card and leader, so a roster costs the same few queries howeve
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from campaign.models import (
 from campaign.rules.bridge import BridgeError, TableResult, battle_card
 from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold, withdrawn_text
-from campaign.rules.history import changes_text, hits_text, plural, story_text
+from campaign.rules.history import changes_text, hits_text, plural, revert_text, story_text
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -584,23 +585,59 @@ def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> li
     return [Change(unit, before, after) for unit, before, after in rows]
 
 
-def _time_line(unit: Unit, when: str, why: str, before: dict, after: dict) -> str | None:
-    """One thing the clock did to a unit, as a sentence ("Day 2: Tiger One (Red Force): 2
-    Casualty hits not saved within 24 hours died; was destroyed."), or None when it is only a
-    day's R&R healing a Morale hit (the table shows those)."""
-    was = {k: v for k, v in before.items() if after.get(k, v) != v}
-    now = {k: after[k] for k in SNAPSHOT_FIELDS if k in was}
-    notable = ("status", "quality", "skill_lost", "experience")
-    if "casualty_hits" not in now and not any(field in now for field in notable):
-        return None
-    what = story_text(was, now, after)
-    return f"{when}: {unit.name} ({unit.force.name}): {why}; {what}."
+@dataclass(frozen=True)
+class TimeStep:
+    """One thing the clock did (or will do) to a unit: when, why, and its whole snapshot just
+    before and just after."""
+
+    unit: Unit
+    when: str
+    why: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+    def changed(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        was = {k: v for k, v in self.before.items() if self.after.get(k, v) != v}
+        return was, {k: self.after[k] for k in SNAPSHOT_FIELDS if k in was}
+
+    @property
+    def told(self) -> bool:
+        """Worth a sentence: Casualty hits dying, a unit destroyed, rallied, losing quality,
+        Skill or experience; a day's R&R healing a Morale hit only is left to the table."""
+        now = self.changed()[1]
+        return any(f in now for f in ("casualty_hits", "status", "quality", "skill_lost",
+                                      "experience"))  # fmt: skip
+
+
+def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
+    """What the clock did (or will do), one sentence per unit, in the order each unit's first
+    told step came: "Day 3, 00:00: Tiger One (Red Company): a day of R&R, then 1 Casualty hit
+    not saved within 24 hours dies; rallied; fell from Average to Inexperienced; ...". Each
+    step's reason, in order (its time when it differs from the first's), then what they did to
+    the unit together. The clock's review and its summary alike (`time_lines_ahead`,
+    `time_lines_done`)."""
+    told: dict[int, list[TimeStep]] = {}
+    for step in steps:
+        if step.told:
+            told.setdefault(step.unit.pk, []).append(step)
+    lines = []
+    for unit_steps in told.values():
+        first, last = unit_steps[0], unit_steps[-1]
+        why = first.why
+        for step in unit_steps[1:]:
+            at = "" if step.when == first.when else f"on {step.when[:1].lower()}{step.when[1:]}, "
+            why += f", then {at}{step.why}"
+        was, now = TimeStep(first.unit, "", "", first.before, last.after).changed()
+        what = story_text(was, now, last.after)
+        unit = first.unit
+        lines.append(f"{first.when}: {unit.name} ({unit.force.name}): {why}; {what}.")
+    return lines
 
 
 def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -> list[str]:
     """What the clock moving on will do, unit by unit, in sentences (`advance_passings`):
     Casualty hits dying as a medical window closes, a unit destroyed, rallied, losing quality."""
-    lines = []
+    steps = []
     for unit, before, passing in passings:
         if passing.kind == CASUALTIES:
             verb = "dies" if passing.dead == 1 else "die"
@@ -609,23 +646,16 @@ def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) ->
                 why = f"{why}; {withdrawn}"
         else:
             why = "a day of R&R"
-        line = _time_line(
-            unit,
-            clock_text(passing.at).capitalize(),
-            why,
-            before.to_json(),
-            passing.state.to_json(),
-        )
-        if line:
-            lines.append(line)
-    return lines
+        when = clock_text(passing.at).capitalize()
+        steps.append(TimeStep(unit, when, why, before.to_json(), passing.state.to_json()))
+    return _time_lines(steps)
 
 
 def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
     """What the clock moving on did, unit by unit, in sentences, from the history entries it
     wrote (oldest first): the same sentences as `time_lines_ahead`, in the past tense."""
     snapshots = {unit.pk: before.to_json() for unit, before, _ in entries_changes(entries)}
-    lines = []
+    steps = []
     for entry in entries:
         snapshot = snapshots[entry.unit_id]
         before = dict(snapshot)
@@ -633,10 +663,15 @@ def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
         after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
         tail = "; " + changes_text(entry.before, after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
-        line = _time_line(entry.unit, f"Day {entry.day}", why, before, dict(snapshot))
-        if line:
-            lines.append(line)
-    return lines
+        if (died := _DIED.search(why)) and died.start():
+            # The dead first, then the fights whose hits they were (`recovery._window_story`).
+            why = f"{died.group(1)} ({why[: died.start()]})"
+        steps.append(TimeStep(entry.unit, f"Day {entry.day}", why, before, dict(snapshot)))
+    return _time_lines(steps)
+
+
+_DIED = re.compile(r"; (\d+ Casualty hits? not saved within 24 hours died.*)$")
+"""Where a closing window's entry says who died, after the fights it tells of."""
 
 
 def entry_why(entry: HistoryEntry) -> str:
@@ -678,6 +713,9 @@ class StoryLine:
     battle: int | None
     """The campaign battle it comes from, for a link."""
     reverted: bool
+    within: str = ""
+    """When the link is a name inside the reason (a revert naming the battle it undid): the
+    reason's words after it; ``why`` holds those before."""
 
 
 def without_repeats(why: str, what: str) -> tuple[str, str]:
@@ -697,8 +735,15 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     return why, "; ".join(kept)
 
 
-def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dict[int, int]):
-    """The unit's history as sentences: why, then what it did, in plain words."""
+def unit_story_lines(
+    entries: list[HistoryEntry],
+    reverted: set[int],
+    homes: dict[int, int],
+    names: Mapping[int, str] | None = None,
+):
+    """The unit's history as sentences: why, then what it did, in plain words. ``homes`` maps
+    engine battles to campaign battles, ``names`` campaign battles to their names (the link of
+    a revert that names the battle it undid)."""
     lines = []
     now: dict[str, Any] = {}
     for entry in entries:
@@ -708,9 +753,21 @@ def unit_story_lines(entries: list[HistoryEntry], reverted: set[int], homes: dic
         after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
         tail = "; " + changes_text(entry.before, after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
-        what = story_text(entry.before, entry.after, now) if why != entry.text else ""
         battle = homes.get(entry.battle_id) if entry.battle_id else None
-        lead = ""
+        lead = within = ""
+        if entry.kind == HistoryEntry.Kind.REVERT:
+            what = revert_text(entry.after, now) if why != entry.text else ""
+            name = (names or {}).get(battle) if battle is not None else None
+            if name and f", {name}," in why:
+                # The revert names the battle it undid: the name is the link.
+                why, _, within = why.partition(f", {name},")
+                why, lead, within = f"{why}, ", name, f",{within}"
+            lines.append(
+                StoryLine(entry=entry, why=why[:1].upper() + why[1:], lead=lead, what=what,
+                          battle=battle, reverted=entry.pk in reverted, within=within)
+            )  # fmt: skip
+            continue
+        what = story_text(entry.before, entry.after, now) if why != entry.text else ""
         # A battle's entries begin with its name: that is the link.
         from_battle = entry.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
         if battle is not None and from_battle and ": " in why:
@@ -793,14 +850,20 @@ def _entry_event(
     unit carried after them (`entries_carrying`)."""
     before, after = entry.before, entry.after
     kind = entry.kind
-    if after.get("status") == Status.DESTROYED:
+    if kind == HistoryEntry.Kind.REVERT:
+        pass  # a revert gives back what an entry did: never a promotion, a loss or a death
+    elif after.get("status") == Status.DESTROYED:
         kind = "destroyed"
     elif "quality" in after and before.get("quality"):
         rose = Quality.of_word(after["quality"]) > Quality.of_word(before["quality"])
         kind = "promoted" if rose else "reduced"
     home = homes.get(entry.battle_id) if entry.battle_id else None
     label = unit_label(entry.unit)
-    if kind == "destroyed":
+    if kind == HistoryEntry.Kind.REVERT:
+        why = entry_why(entry)
+        what = revert_text(after, carrying.get(entry.pk, {}))
+        text = f"{label}: {why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
+    elif kind == "destroyed":
         # The one thing that matters, said first; the rest is on the unit's page.
         at = f" at {names[home]}" if home in names else ""
         text = f"{label} was destroyed{at}"

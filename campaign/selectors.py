@@ -102,16 +102,21 @@ def unit_history(*, unit: Unit) -> QuerySet[HistoryEntry]:
     return unit.history.select_related("battle", "actor").order_by("id")
 
 
-def unit_story(*, unit: Unit) -> tuple[list[HistoryEntry], set[int], dict[int, int]]:
+def unit_story(
+    *, unit: Unit
+) -> tuple[list[HistoryEntry], set[int], dict[int, int], dict[int, str]]:
     """The unit's history oldest first, without the battles' scenarios; the ids of its entries
-    undone since; and the campaign battle of each engine battle it names (for links)."""
+    undone since; the campaign battle of each engine battle it names (for links); and the
+    names of those campaign battles."""
     entries = list(unit.history.select_related("actor").order_by("id"))
     reverted = {e.reverts_id for e in entries if e.reverts_id is not None}
     battle_ids = {e.battle_id for e in entries if e.battle_id is not None}
-    homes = dict(
-        CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list("battle_id", "pk")
+    rows = CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list(
+        "battle_id", "pk", "name"
     )
-    return entries, reverted, homes
+    homes = {battle_id: pk for battle_id, pk, _ in rows}
+    names = {pk: name for _, pk, name in rows}
+    return entries, reverted, homes, names
 
 
 def entries_carrying(*, entries: list[HistoryEntry]) -> dict[int, dict[str, int]]:

@@ -179,3 +179,87 @@ def story_text(before: dict[str, Any], after: dict[str, Any], unit: dict[str, An
             was = _value(field, before.get(field))
             parts.append(f"{FIELD_LABELS[field]} {was} → {_value(field, after[field])}")
     return "; ".join(parts)
+
+
+UNDONE = {
+    "created": "the unit's raising",
+    "medical": "the medics' work",
+    "recovery": "the R&R",
+    "training": "the training",
+    "deployment": "the deployment",
+    "leader": "the change of leader",
+    "skill_check": "the skill check",
+    "gm_edit": "the GM's correction",
+}
+"""How a revert names an entry it undoes that came from no fight, by the entry's kind."""
+
+FIGHT_KINDS = ("battle", "engagement", "quick_resolve")
+
+
+def undone_text(kind: str, day: int, fight: str = "", name: str = "") -> str:
+    """What a revert undoes, in words, by the undone entry's kind and day, and the fight it came
+    from (``fight``, "battle" or "engagement", and its ``name``): "the battle of day 4, Second
+    Ford, is undone", "the experience from the engagement of day 2, Mill ford, is undone", "the
+    Casualty hits lost after the battle of day 4, Second Ford, are given back", "the GM's
+    correction of day 3 is undone". An engagement named by its units ("engagement, Squad 1
+    against Iron Wolf") is named by them alone."""
+    for default in ("engagement, ", "quick resolve, "):
+        if name.lower().startswith(default):
+            name = name[len(default) :]
+    if fight:
+        words = f"the {fight} of day {day}" + (f", {name}," if name else "")
+        if kind in FIGHT_KINDS:
+            return f"{words} is undone"
+        if kind == "experience":
+            return f"the experience from {words} is undone"
+        if kind == "casualties":
+            return f"the Casualty hits lost after {words} are given back"
+        return f"what {words} did is undone"
+    if kind == "casualties":
+        return f"the Casualty hits that died on day {day} are given back"
+    what = UNDONE.get(kind, f"the {kind.replace('_', ' ')}")
+    return f"{what} of day {day} is undone"
+
+
+REVERT_ORDER = (
+    "quality", "status", "morale_hits", "casualty_hits", "experience", "battles_fought",
+    "in_combat_zone", "skill_lost", "leader", "name", "equipment", "specialties",
+)  # fmt: skip
+"""The fields a revert says it gave back, in the order a sentence tells them; the rest (the day
+of the last battle, when the medics' 24 hours began, the steps lost within them) only the
+campaign's bookkeeping reads."""
+
+
+def revert_text(after: dict[str, Any], unit: dict[str, Any]) -> str:
+    """What a revert gave back, in plain words: "back to Elite, ready, no hits, 2 battles
+    fought". ``unit`` is the unit's snapshot after it (its hits). Bookkeeping is left out
+    (`REVERT_ORDER`): the sentence says which fight was undone."""
+    parts = []
+    for field in [field for field in REVERT_ORDER if field in after]:
+        value = after[field]
+        if field == "quality":
+            parts.append(Quality.of_word(value).label)
+        elif field == "status":
+            parts.append(STATUS_LABELS[Status(value)].lower())
+        elif field in HITS_FIELDS:
+            morale, casualty = unit.get("morale_hits") or 0, unit.get("casualty_hits") or 0
+            hits = " and ".join(
+                plural(count, word)
+                for count, word in ((morale, "Morale hit"), (casualty, "Casualty hit"))
+                if count
+            )
+            if (hits or "no hits") not in parts:
+                parts.append(hits or "no hits")
+        elif field == "experience":
+            parts.append(plural(value, "experience point"))
+        elif field == "battles_fought":
+            parts.append(f"{plural(value, 'battle')} fought")
+        elif field == "in_combat_zone":
+            parts.append("in the combat zone" if value else "out of the combat zone")
+        elif field == "skill_lost":
+            parts.append(f"{plural(value, 'point')} of Skill lost" if value else "no Skill lost")
+        elif field == "leader":
+            parts.append("no leader" if value is None else f"led by {_value(field, value)}")
+        else:
+            parts.append(f"{FIELD_LABELS[field]} {_value(field, value)}")
+    return f"back to {', '.join(parts)}" if parts else ""

@@ -570,7 +570,9 @@ def campaign_battle_revert(
         if not claimed:
             return None
         entries = HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
-        reverted = outcome_revert(entries=entries, reason=reason, actor=actor)
+        reverted = outcome_revert(
+            entries=entries, reason=reason, actor=actor, fight=("battle", campaign_battle.name)
+        )
     campaign_battle.refresh_from_db()
     return reverted
 

@@ -292,7 +292,9 @@ def engagement_revert(
     entries = HistoryEntry.objects.filter(pk__in=engagement.applied_entries).select_related(
         "unit__force__campaign"
     )
-    reverted = outcome_revert(entries=entries, reason=reason, actor=actor)
+    reverted = outcome_revert(
+        entries=entries, reason=reason, actor=actor, fight=("engagement", engagement.name)
+    )
     engagement.state = Engagement.State.REVERTED
     engagement.save(update_fields=["state"])
     return reverted

@@ -25,7 +25,7 @@ from campaign.rules.orders import (
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
 from campaign.services._record import require_manager, text_given
-from campaign.services.recovery import MAX_DAYS, time_pass
+from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass
 
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED = "done", "under way", "replaced"
@@ -168,20 +168,28 @@ def clock_advance(
 
 @transaction.atomic
 def clock_move(
-    *, campaign: Campaign, hours: int, reason: str = "", actor: Any = None
+    *,
+    campaign: Campaign,
+    hours: int,
+    reason: str = "",
+    actor: Any = None,
+    reviewed_at: int | None = None,
 ) -> tuple[list[Order], list[HistoryEntry]]:
     """Move the clock on by hours, with what the time does to every unit as `time_pass` runs
     it (a medical window closing 24 hours after the battle that opened it, a day of R&R at
-    each midnight). The Orders done meanwhile, and the history entries the time wrote."""
+    each midnight). The Orders done meanwhile, and the history entries the time wrote.
+    Confirmed from a review, ``reviewed_at`` is the clock hour the review was drawn at: refused
+    when the clock has moved since (`clock_reviewed`)."""
     require_manager(campaign, actor)
     limit = MAX_DAYS * HOURS_PER_DAY
     errors: dict[str, list[str]] = {}
     if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= limit:
         errors["hours"] = [f"must be 1..{limit}, got {hours!r}"]
     text_given(errors, "reason", reason)
+    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
+    clock_reviewed(errors, campaign, reviewed_at)
     if errors:
         raise ValidationError(errors)
-    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     before = campaign_now(campaign)
     entries = time_pass(campaign=campaign, hours=hours, reason=reason, actor=actor)
     return orders_done(campaign=campaign, start=before, end=before + hours), entries

@@ -25,7 +25,7 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
-from campaign.rules.history import hits_text, plural
+from campaign.rules.history import hits_text, plural, took_name, undone_text
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.recovery import casualties_found_too_late, found_too_late
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
@@ -430,13 +430,19 @@ REVERT_REASON_NEEDED = "say why the change is undone: it goes into every unit's 
 
 @transaction.atomic
 def outcome_revert(
-    *, entries: Iterable[HistoryEntry], reason: str, actor: Any = None
+    *,
+    entries: Iterable[HistoryEntry],
+    reason: str,
+    actor: Any = None,
+    fight: tuple[str, str] | None = None,
 ) -> list[HistoryEntry]:
     """Undo history entries (an applied outcome, say), newest first, as new revert entries.
 
     Each entry's fields go back to their `before` values. Nothing is written if a unit has
     changed since in a field the entries touched (undo the later change first), or if an
-    entry was reverted already.
+    entry was reverted already. Each revert says in words what it undid (`undone_text`): the
+    entries of one ``fight`` ("battle" or "engagement", and its name) by its name; without it,
+    the one fight the entries' own battle or engagement entries name, if they name one.
     """
     chosen = sorted({entry.pk: entry for entry in entries}.values(), key=lambda e: e.pk)
     chosen.reverse()
@@ -476,6 +482,9 @@ def outcome_revert(
     if errors:
         raise ValidationError(errors)
 
+    if fight is None:
+        named = {_fight_of(entry) for entry in chosen} - {None}
+        fight = named.pop() if len(named) == 1 else None
     reverted: list[HistoryEntry] = []
     for entry in chosen:
         unit = units[entry.unit_id]
@@ -484,7 +493,7 @@ def outcome_revert(
             unit=unit,
             state=state,
             kind=Kind.REVERT,
-            why=f"{reason.strip()}: undoes day {entry.day}, {entry.get_kind_display()}",
+            why=f"{reason.strip()}: {_undone(entry, fight)}",
             day=unit.force.campaign.day,
             battle=entry.battle,
             actor=actor,
@@ -495,6 +504,21 @@ def outcome_revert(
         assert written is not None
         reverted.append(written)
     return reverted
+
+
+def _fight_of(entry: HistoryEntry) -> tuple[str, str] | None:
+    """The fight a battle's or an engagement's own entry names: ("battle", its name)."""
+    if entry.kind == Kind.BATTLE:
+        return ("battle", entry.details.get("reason", ""))
+    if entry.kind in (Kind.ENGAGEMENT, Kind.QUICK_RESOLVE):
+        return ("engagement", took_name(entry.text))
+    return None
+
+
+def _undone(entry: HistoryEntry, fight: tuple[str, str] | None) -> str:
+    """What reverting ``entry`` undoes, in words (`undone_text`), the fight it came from named."""
+    noun, name = fight or _fight_of(entry) or ("", "")
+    return undone_text(entry.kind, entry.day, noun, name)
 
 
 def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | SameCharacter | None:

@@ -11,7 +11,7 @@ from django.db import transaction
 from campaign.models import Campaign, Force, HistoryEntry, Unit
 from campaign.rules.experience import withdrawn_text
 from campaign.rules.history import hits_text, plural, took_name
-from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_time
+from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
     Treatment,
@@ -39,18 +39,44 @@ MAX_DAYS = 365
 
 @transaction.atomic
 def calendar_advance(
-    *, campaign: Campaign, days: int = 1, reason: str = "", actor: Any = None
+    *,
+    campaign: Campaign,
+    days: int = 1,
+    reason: str = "",
+    actor: Any = None,
+    reviewed_at: int | None = None,
 ) -> list[HistoryEntry]:
     """Move the calendar on by whole days (the clock keeps its hour), with what the time does
-    to every unit (`time_pass`)."""
+    to every unit (`time_pass`). Confirmed from a review, ``reviewed_at`` is the clock hour the
+    review was drawn at: refused when the clock has moved since (`clock_reviewed`)."""
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
         errors["days"] = [f"must be 1..{MAX_DAYS}, got {days!r}"]
     text_given(errors, "reason", reason)
+    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
+    clock_reviewed(errors, campaign, reviewed_at)
     if errors:
         raise ValidationError(errors)
     return time_pass(campaign=campaign, hours=days * HOURS_PER_DAY, reason=reason, actor=actor)
+
+
+def clock_reviewed(errors: dict[str, list[str]], campaign: Campaign, reviewed_at: Any) -> None:
+    """A move of the clock confirmed from its review goes from where the review saw the clock,
+    or not at all: a second tab, or a second click, confirming the same review finds the clock
+    moved on already and is refused under ``reviewed_at`` in ``errors`` (the time would pass
+    twice: Casualty hits dying again, another day of R&R). ``campaign`` is the row as locked;
+    None (a trusted caller, no review) checks nothing."""
+    if reviewed_at is None:
+        return
+    now = campaign_now(campaign)
+    if isinstance(reviewed_at, bool) or not isinstance(reviewed_at, int):
+        errors["reviewed_at"] = [f"must be a clock hour, got {reviewed_at!r}"]
+    elif reviewed_at != now:
+        errors["reviewed_at"] = [
+            f"The clock has moved since you reviewed this (it is now {clock_text(now)}): "
+            "review again."
+        ]
 
 
 @transaction.atomic

@@ -20,6 +20,7 @@ from campaign.models import (
     Force,
     HistoryEntry,
     Invitation,
+    InvitationAnswer,
     Leader,
     Membership,
     Unit,
@@ -148,7 +149,26 @@ def invitation_send(*, campaign: Campaign, invitee: str, role: str, actor: Any =
     pending.save()
 
 
+class InvitationAnswered(ValidationError):
+    """An invitation its invitee has answered already (a second click, a second tab): the
+    answer, in a sentence, with the campaign and whether they are in it (`joined`)."""
+
+    def __init__(self, answer: InvitationAnswer, joined: bool) -> None:
+        name = answer.campaign.name
+        if joined:
+            said = f"You have already joined {name}."
+        elif answer.accepted:
+            said = f"You have already answered the invitation to {name}."
+        else:
+            said = f"You have already declined the invitation to {name}."
+        super().__init__(said)
+        self.campaign = answer.campaign
+        self.joined = joined
+
+
 def _invitation_of(user: Any, pk: int) -> Invitation:
+    """The user's invitation ``pk``, locked. Answered already by this user: `InvitationAnswered`;
+    anyone else's, or none: not found, whether it exists or not."""
     invitation = (
         Invitation.objects.select_for_update()
         .filter(pk=pk, invitee__in=invitee_keys(user))
@@ -156,28 +176,46 @@ def _invitation_of(user: Any, pk: int) -> Invitation:
         .first()
     )
     if invitation is None:
+        answer = (
+            InvitationAnswer.objects.filter(invitation_pk=pk, user=user)
+            .select_related("campaign")
+            .first()
+        )
+        if answer is not None:
+            joined = Membership.objects.filter(campaign=answer.campaign, user=user).exists()
+            raise InvitationAnswered(answer, joined)
         raise ObjectDoesNotExist("no such invitation for you")
     return invitation
 
 
+def _answered(invitation: Invitation, user: Any, *, accepted: bool) -> None:
+    """The invitation is used up; its answer is kept (`InvitationAnswer`)."""
+    InvitationAnswer.objects.create(
+        invitation_pk=invitation.pk, campaign=invitation.campaign, user=user, accepted=accepted
+    )
+    invitation.delete()
+
+
 @transaction.atomic
 def invitation_accept(*, invitation_pk: int, user: Any) -> Membership:
-    """The invitee joins the campaign in the role the GM chose; the invitation is used up."""
+    """The invitee joins the campaign in the role the GM chose; the invitation is used up.
+    Answered already: `InvitationAnswered`, changing nothing."""
     invitation = _invitation_of(user, invitation_pk)
     membership = Membership.objects.filter(campaign=invitation.campaign, user=user).first()
     if membership is None:
         membership = Membership(campaign=invitation.campaign, user=user, role=invitation.role)
         _full_clean(membership)
         membership.save()
-    invitation.delete()
+    _answered(invitation, user, accepted=True)
     return membership
 
 
 @transaction.atomic
 def invitation_decline(*, invitation_pk: int, user: Any) -> Campaign:
-    """The invitee says no: the invitation is gone, and no membership was ever made."""
+    """The invitee says no: the invitation is gone, and no membership was ever made. Answered
+    already (accepted, say): `InvitationAnswered`, changing nothing."""
     invitation = _invitation_of(user, invitation_pk)
-    invitation.delete()
+    _answered(invitation, user, accepted=False)
     return invitation.campaign
 
 

@@ -41,6 +41,7 @@ from campaign.forms import (
     MemberForm,
     NoticesForm,
     QuickResolveForm,
+    ReviewedForm,
     SettingsForm,
     UnitAddForm,
     UnitEditForm,
@@ -86,7 +87,7 @@ from campaign.services import (
 from campaign.services.notices import notices_set
 from campaign.services.orders import orders_done
 from campaign.services.recovery import medics_text
-from campaign.services.roster import INVITED, invitee_key
+from campaign.services.roster import INVITED, InvitationAnswered, invitee_key
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import (
     action_done,
@@ -127,7 +128,8 @@ def time_review(
     span: str = "",
 ) -> HttpResponse:
     """The review before the clock moves on (the calendar's Advance and the Orders page's
-    clock alike): what each unit will go through, hour by hour, and the table of changes."""
+    clock alike): what each unit will go through, hour by hour, and the table of changes. Its
+    confirmation carries the clock hour it was drawn at (`reviewed`)."""
     campaign = viewer.campaign
     start = campaign_now(campaign)
     passings = advance_passings(campaign=campaign, hours=hours)
@@ -146,11 +148,20 @@ def time_review(
             changes=changes(preview),
             confirm_url=confirm_url,
             confirm_label=confirm_label,
-            hidden=hidden,
+            hidden=[*hidden, ("reviewed_at", start)],
             back_url=back_url,
         )
         | _destroyed(preview),
     )  # fmt: skip
+
+
+def reviewed(request: HttpRequest) -> int | None:
+    """The clock hour a confirmation's review was drawn at; None when the POST is no review's
+    confirmation (no ``confirm``, or no hour it was reviewed at): it goes to the review."""
+    form = ReviewedForm(request.POST)
+    if request.POST.get("confirm") != "yes" or not form.is_valid():
+        return None
+    return form.cleaned_data["reviewed_at"]
 
 
 def time_moved(request: HttpRequest, pk: int, entries: list, query: dict[str, Any]) -> HttpResponse:
@@ -167,7 +178,8 @@ def time_moved(request: HttpRequest, pk: int, entries: list, query: dict[str, An
 @require_http_methods(["GET", "POST"])
 def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: who heals, rallies and dies over the next days, and a button to confirm. POST with
-    the confirmation: advance, and a summary of what changed (without it: to the review)."""
+    the confirmation: advance, and a summary of what changed (without it: to the review; after
+    the clock has moved since the review, a second tab or click: refused, moving nothing)."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     form = AdvanceForm(request.POST if request.method == "POST" else request.GET)
@@ -191,13 +203,17 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
             back_url=dashboard,
             span=f"From day {campaign.day} to day {campaign.day + days}",
         )
-    if request.POST.get("confirm") != "yes":
+    reviewed_at = reviewed(request)
+    if reviewed_at is None:
         query = urlencode({"days": days, "reason": reason})
         if request.htmx:
             return HttpResponseClientRedirect(f"{url}?{query}")
         return redirect(f"{url}?{query}")
     try:
-        entries = calendar_advance(campaign=campaign, days=days, reason=reason, actor=request.user)
+        entries = calendar_advance(
+            campaign=campaign, days=days, reason=reason, actor=request.user,
+            reviewed_at=reviewed_at,
+        )  # fmt: skip
     except ValidationError as error:
         add_service_errors(form, error)
         return form_invalid(
@@ -555,7 +571,9 @@ def invitation_withdraw_view(request: HttpRequest, pk: int, invitation_pk: int) 
 @login_required
 @require_POST
 def invitation_answer_view(request: HttpRequest, invitation_pk: int, answer: str) -> HttpResponse:
-    """The invitee accepts (and is a member from now on) or declines."""
+    """The invitee accepts (and is a member from now on) or declines. Answered already (a
+    second click, a second tab): the campaign (or the campaigns page) says so; anyone else's
+    invitation is not found."""
     try:
         if answer == "accept":
             membership = invitation_accept(invitation_pk=invitation_pk, user=request.user)
@@ -567,6 +585,14 @@ def invitation_answer_view(request: HttpRequest, invitation_pk: int, answer: str
             message = f"You declined the invitation to {campaign.name}."
     except ObjectDoesNotExist:
         raise Http404("no such invitation for you") from None
+    except InvitationAnswered as answered:
+        messages.info(request, " ".join(answered.messages))
+        url = (
+            reverse("campaign:dashboard", args=[answered.campaign.pk])
+            if answered.joined
+            else reverse("campaign:list")
+        )
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("campaign:list")

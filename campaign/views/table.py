@@ -47,7 +47,7 @@ from campaign.table_forms import (
     TrainByForm,
 )
 from campaign.views._common import base_context, form_action, form_invalid
-from campaign.views.actions import time_moved, time_review
+from campaign.views.actions import reviewed, time_moved, time_review
 
 CHARACTERS = "campaign/characters.html"
 CHARACTER_ENTRIES_SHOWN = 20
@@ -246,7 +246,8 @@ def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
 def clock_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: what the next hours do to the units, and a button to confirm (the calendar's
     review, `time_review`). POST with the confirmation: move the clock on, and a summary of
-    what changed and the Orders done (without it: to the review)."""
+    what changed and the Orders done (without it: to the review; after the clock has moved
+    since the review, a second tab or click: refused, moving nothing)."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     form = ClockForm(request.POST if request.method == "POST" else request.GET)
@@ -267,11 +268,15 @@ def clock_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
             hidden=[("hours", hours), ("reason", reason)],
             back_url=reverse("campaign:orders", args=[pk]),
         )
-    if request.POST.get("confirm") != "yes":
+    reviewed_at = reviewed(request)
+    if reviewed_at is None:
         query = f"{url}?{urlencode({'hours': hours, 'reason': reason})}"
         return HttpResponseClientRedirect(query) if request.htmx else redirect(query)
     try:
-        _, entries = clock_move(campaign=campaign, hours=hours, reason=reason, actor=request.user)
+        _, entries = clock_move(
+            campaign=campaign, hours=hours, reason=reason, actor=request.user,
+            reviewed_at=reviewed_at,
+        )  # fmt: skip
     except ValidationError as error:
         add_service_errors(form, error)
         return form_invalid(request, ORDERS, "clock-form", orders_context(viewer, clock_form=form))

@@ -23,6 +23,7 @@ from campaign.services.orders import (
     UNDER_WAY,
     campaign_now,
     clock_advance,
+    clock_move,
     order_give,
     order_state_text,
     order_status,
@@ -147,3 +148,34 @@ def test_passing_midnight_is_a_day_of_the_calendar_and_r_and_r_still_works(campa
     assert (campaign.day, campaign.hour) == (4, 2)  # the calendar keeps the hour
     with pytest.raises(ValidationError):
         clock_advance(campaign=campaign, hours=0)
+
+
+@pytest.mark.django_db
+def test_a_review_confirmed_twice_moves_the_clock_once(campaign, make_unit):
+    """Two tabs, or a double click, confirming one review: the second finds the clock moved on
+    from where the review saw it, and is refused with the time it is now, writing nothing."""
+    squad = make_unit()
+    unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shaken")
+    campaign.hour = 23
+    campaign.save()
+    reviewed = campaign_now(campaign)
+    clock_move(campaign=campaign, hours=4, reviewed_at=reviewed)
+    campaign.refresh_from_db()
+    squad.refresh_from_db()
+    assert (campaign.day, campaign.hour, squad.morale_hits) == (2, 3, 1)
+    entries = squad.history.count()
+    said = "The clock has moved since you reviewed this (it is now day 2, 03:00): review again."
+    with pytest.raises(ValidationError) as refused:
+        clock_move(campaign=campaign, hours=4, reviewed_at=reviewed)
+    assert refused.value.message_dict == {"reviewed_at": [said]}
+    with pytest.raises(ValidationError) as refused:
+        calendar_advance(campaign=campaign, days=1, reviewed_at=reviewed)
+    assert refused.value.message_dict == {"reviewed_at": [said]}
+    campaign.refresh_from_db()
+    squad.refresh_from_db()
+    assert (campaign.day, campaign.hour, squad.morale_hits) == (2, 3, 1)  # nothing written
+    assert squad.history.count() == entries
+    # Reviewed again, from where the clock is now: it moves.
+    calendar_advance(campaign=campaign, days=1, reviewed_at=campaign_now(campaign))
+    campaign.refresh_from_db()
+    assert (campaign.day, campaign.hour) == (3, 3)

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from campaign.models import Campaign
-from campaign.selectors import campaign_can_manage, campaign_role
+from campaign.selectors import campaign_can_manage, campaign_now, campaign_role
 from campaign.services import calendar_advance, membership_set
 
 
@@ -21,7 +21,8 @@ def admin(db):
 def _advance_page(client, user, campaign):
     client.force_login(user)
     return client.post(
-        reverse("campaign:advance", args=[campaign.pk]), {"days": "1", "confirm": "yes"}
+        reverse("campaign:advance", args=[campaign.pk]),
+        {"days": "1", "confirm": "yes", "reviewed_at": campaign_now(campaign)},
     )
 
 

@@ -274,7 +274,12 @@ def test_it_reverts_an_outcome_as_new_entries(campaign, make_unit):
     assert unit.state.to_json() == created
     assert [e.kind for e in reverted] == [Kind.REVERT] * len(entries)
     assert {e.reverts_id for e in reverted} == {e.pk for e in entries}
-    assert reverted[0].text.startswith("wrong battle report: undoes day 1, Experience")
+    assert reverted[0].text.startswith(
+        "wrong battle report: the experience from the battle of day 1, Ford, is undone; "
+    )
+    assert reverted[-1].text.startswith(
+        "wrong battle report: the battle of day 1, Ford, is undone; "
+    )
     assert unit_history_explains(unit=unit)
 
 
@@ -285,7 +290,8 @@ def test_it_refuses_to_revert_twice_or_over_a_later_change(campaign, make_unit):
     with pytest.raises(ValidationError, match="changed since: undo that first"):
         outcome_revert(entries=entries, reason="undo")
     edit = unit.history.get(kind=Kind.GM_EDIT)
-    outcome_revert(entries=[edit], reason="undo the edit")
+    [undone] = outcome_revert(entries=[edit], reason="undo the edit")
+    assert undone.text.startswith("undo the edit: the GM's correction of day 1 is undone; ")
     with pytest.raises(ValidationError, match="reverted already"):
         outcome_revert(entries=[edit], reason="again")
     created = unit.history.get(kind=Kind.CREATED)
@@ -472,6 +478,23 @@ def test_an_invitation_makes_no_member_until_accepted_and_keeps_its_role(campaig
     membership = invitation_accept(invitation_pk=invitation.pk, user=cast.outsider)
     assert membership.role == "spectator"
     assert campaign_role(campaign=campaign, user=cast.outsider) == "spectator"
+    assert not Invitation.objects.exists()
+
+
+def test_an_invitation_answered_already_says_so_to_its_invitee_only(campaign, cast):
+    from campaign.services.roster import InvitationAnswered
+
+    invitation_send(campaign=campaign, invitee="outsider", role="player", actor=cast.gm)
+    invitation = Invitation.objects.get()
+    invitation_accept(invitation_pk=invitation.pk, user=cast.outsider)
+    for answer in (invitation_accept, invitation_decline):
+        with pytest.raises(InvitationAnswered) as answered:
+            answer(invitation_pk=invitation.pk, user=cast.outsider)
+        assert answered.value.messages == [f"You have already joined {campaign.name}."]
+        assert answered.value.joined and answered.value.campaign == campaign
+    with pytest.raises(ObjectDoesNotExist):  # to anyone else, no such invitation
+        invitation_accept(invitation_pk=invitation.pk, user=cast.player)
+    assert Membership.objects.filter(campaign=campaign, user=cast.outsider).count() == 1
     assert not Invitation.objects.exists()
 
 

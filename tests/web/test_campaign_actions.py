@@ -62,7 +62,7 @@ def test_it_advances_the_calendar_and_goes_back_to_the_dashboard(client, world):
     assert unconfirmed.status_code == 302 and "days=2" in unconfirmed["Location"]
     assert Campaign.objects.get(pk=world.campaign.pk).day == 1
     response = client.post(
-        _url("advance", world), {"days": "2", "reason": "rain", "confirm": "yes"}
+        _url("advance", world), {"days": "2", "reason": "rain", "confirm": "yes", "reviewed_at": 0}
     )
     # Post, then redirect: a reload of the summary advances nothing.
     assert response.status_code == 302
@@ -78,7 +78,9 @@ def test_it_advances_the_calendar_and_goes_back_to_the_dashboard(client, world):
 
 def test_a_confirmed_advance_under_htmx_loads_the_summary_page(client, world):
     login(client, world, "gm")
-    response = client.post(_url("advance", world), {"days": "1", "confirm": "yes"}, **HTMX)
+    response = client.post(
+        _url("advance", world), {"days": "1", "confirm": "yes", "reviewed_at": 0}, **HTMX
+    )
     assert response.status_code == 200
     assert response["HX-Redirect"].startswith(_url("advance-summary", world) + "?days=1&to=2&")
 
@@ -323,6 +325,42 @@ def test_the_invitee_accepts_on_their_own_page_in_the_role_chosen(client, world)
     assert client.get(reverse("campaign:dashboard", args=[campaign.pk])).status_code == 200
 
 
+def test_an_invitation_answered_twice_says_so_and_stays_unknown_to_others(client, world):
+    """A double click on Accept (or Decline after Accept, or a second Decline) says it was
+    answered already, in the campaign's name, where the first answer led; to anyone else the
+    invitation is still not found."""
+    from django.contrib.auth import get_user_model
+
+    campaign = world.campaign
+    newcomer = get_user_model().objects.create_user("newcomer", password="pw-newcomer-1")
+    login(client, world, "gm")
+    invite = reverse("campaign:invite", args=[campaign.pk])
+    client.post(invite, {"invitee": "outsider", "role": "player"})
+    client.post(invite, {"invitee": "newcomer", "role": "player"})
+    accept, decline = (
+        reverse(f"campaign:invitation-{answer}", args=[campaign.invitations.get(invitee=who).pk])
+        for answer, who in (("accept", "outsider"), ("decline", "newcomer"))
+    )
+    dashboard = reverse("campaign:dashboard", args=[campaign.pk])
+    login(client, world, "outsider")
+    assert client.post(accept)["Location"] == dashboard
+    for again in (accept, accept.replace("accept", "decline")):
+        answer = client.post(again, follow=True)
+        assert answer.redirect_chain == [(dashboard, 302)]
+        assert f"You have already joined {campaign.name}." in answer.text
+    assert campaign.memberships.get(user=world.users["outsider"]).role == "player"
+    client.force_login(newcomer)
+    assert client.post(decline)["Location"] == reverse("campaign:list")
+    answer = client.post(decline, follow=True)
+    assert answer.redirect_chain == [(reverse("campaign:list"), 302)]
+    assert f"You have already declined the invitation to {campaign.name}." in answer.text
+    assert client.post(decline.replace("decline", "accept")).status_code == 302
+    assert not campaign.memberships.filter(user=newcomer).exists()
+    login(client, world, "player")  # someone else's invitation, answered or not: not found
+    for url in (accept, decline):
+        assert client.post(url).status_code == 404
+
+
 def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client, world):
     login(client, world, "outsider")
     response = client.post(
@@ -359,7 +397,9 @@ def test_an_advance_that_changes_no_unit_still_sums_up(client, world):
 
     Unit.objects.filter(force__campaign=world.campaign).update(status="destroyed")
     login(client, world, "gm")
-    response = client.post(_url("advance", world), {"days": "1", "confirm": "yes"})
+    response = client.post(
+        _url("advance", world), {"days": "1", "confirm": "yes", "reviewed_at": 0}
+    )
     assert response["Location"].endswith("?days=1&to=2&after=0&upto=0")
     summary = client.get(response["Location"])
     assert summary.status_code == 200 and "No unit changed." in summary.text

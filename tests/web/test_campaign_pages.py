@@ -96,7 +96,13 @@ def test_a_reverted_entry_is_struck_through(client, world):
     page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
     assert '<li class="reverted"><del><strong>Day 1:</strong>' in page
     assert "(undone since)" in page
-    assert "Wrong map: undoes day 1, Battle" in page
+    # The revert says what it undid, naming the battle (the link), then what it gave back.
+    battle = _url("battle", world, world.engine_battle.pk)
+    assert (
+        f'Wrong map: the battle of day 1, <a href="{battle}">Crossroads</a>, is undone: back to '
+        "Average, ready, no hits, 0 battles fought, no Skill lost." in page
+    )
+    assert "undoes day 1" not in page and '">Battle</a>: Wrong map' not in page
 
 
 def test_it_prints_the_card_in_the_rule_texts_layout(client, world):

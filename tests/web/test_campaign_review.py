@@ -104,7 +104,7 @@ def test_the_advance_review_names_who_dies_and_advancing_does_just_that(client, 
     assert rows[hurt.pk].kind == "reduced"  # the dead hit costs Green its step: Raw
     assert Campaign.objects.get(pk=world.campaign.pk).day == 1
     preview = {pk: row.after for pk, row in rows.items()}
-    done = client.post(_url("advance", world), {"days": "2", "confirm": "yes"})
+    done = client.post(_url("advance", world), {"days": "2", "confirm": "yes", "reviewed_at": 0})
     assert done.status_code == 302
     assert _states(preview) == preview
     # The summary, after the redirect: the same table, from the history the days wrote.

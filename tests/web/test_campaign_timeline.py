@@ -38,6 +38,44 @@ def test_the_timeline_tells_each_day_with_links(client, world):
     assert ">gm_edit<" not in page and ">GM_EDIT<" not in page
 
 
+def test_a_revert_reads_as_a_sentence_naming_what_it_undid(client, world):
+    """A revert is labelled a revert, never a promotion or a rally, names the battle or the
+    engagement it undid, and says what it gave back in words, not as field changes."""
+    from campaign.services.battles import campaign_battle_revert
+    from campaign.services.engagements import engagement_revert, engagement_run
+
+    gm = world.users["gm"]
+    campaign_battle_revert(campaign_battle=world.engine_battle, reason="wrong deployment", actor=gm)
+    page = login(client, world, "gm").get(_url("timeline", world)).text
+    battle = _url("battle", world, world.engine_battle.pk)
+    assert (
+        f'<a href="{battle}">Squad 1 (Red Company): Wrong deployment: the battle of day 1, '
+        "Crossroads, is undone: back to Average, ready, no hits, 0 battles fought, no Skill "
+        "lost</a>" in page
+    )
+    assert (
+        "Squad 1 (Red Company): Wrong deployment: the experience from the battle of day 1, "
+        "Crossroads, is undone: back to 0 experience points</a>" in page
+    )
+    assert 'class="event event-revert"' in page and ">Revert</span>" in page
+    # Not a promotion, not a rally; no field diffs, no bookkeeping.
+    assert "rose from" not in page and "rallied" not in page
+    for diff in ("undoes day", "battles fought 1 → 0", "last battle on day", "24 hours from"):
+        assert diff not in page, diff
+    fresh = {"status": "ready", "morale_hits": 0, "casualty_hits": 0}
+    for unit in (world.unit, world.enemy_unit):
+        unit_edit(unit=Unit.objects.get(pk=unit.pk), changes=fresh, reason="fresh", actor=gm)
+    sides = {"attackers": [Unit.objects.get(pk=world.unit.pk)],
+             "defenders": [Unit.objects.get(pk=world.enemy_unit.pk)]}  # fmt: skip
+    engagement = engagement_run(campaign=world.campaign, sides=sides, seed=3, actor=gm)
+    engagement_revert(engagement=engagement, reason="a rehearsal", actor=gm)
+    page = client.get(_url("timeline", world)).text
+    assert (
+        "Squad 1 (Red Company): A rehearsal: the engagement of day 1, Squad 1 against Iron "
+        "Wolf, is undone: back to " in page
+    )
+
+
 def test_the_timeline_lists_each_engagement_with_a_link_to_its_log(client, world):
     from campaign.services import quick_resolve_run
 

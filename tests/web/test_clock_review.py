@@ -44,7 +44,9 @@ def test_moving_the_clock_is_reviewed_first_and_names_the_units_it_changes(clien
     assert f"{unit.name} ({unit.force.name}): 1 Casualty hit not saved within 24 hours dies" in (
         review.text
     )
-    done = client.post(_url("clock-advance", world), {"hours": "3", "confirm": "yes"})
+    done = client.post(
+        _url("clock-advance", world), {"hours": "3", "confirm": "yes", "reviewed_at": 23}
+    )
     assert done.status_code == 302
     assert done["Location"].startswith(_url("advance-summary", world) + "?hours=3&start=23&")
     summary = client.get(done["Location"]).text
@@ -63,3 +65,71 @@ def test_the_dashboard_says_when_each_units_medical_window_closes(client, world)
     assert "they die 24 hours after their battle" not in page
     said = f"{unit.name}</a>: 1 Casualty hit awaiting the medics; unsaved, they die after day 2"
     assert said in page
+
+
+def test_a_review_confirmed_twice_moves_the_clock_once(client, world):
+    """Two tabs on one review, or a double click: the review's confirmation carries the time it
+    was reviewed from, and the second is refused with the time it is now, moving nothing."""
+    unit = _wounded(world)
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "3"}).text
+    assert '<input type="hidden" name="reviewed_at" value="23">' in review
+    confirm = {"hours": "3", "confirm": "yes", "reviewed_at": "23"}
+    first = client.post(_url("clock-advance", world), confirm)
+    assert first.status_code == 302 and first["Location"].startswith(_url("advance-summary", world))
+    entries = unit.history.count()
+    second = client.post(_url("clock-advance", world), confirm)
+    assert second.status_code == 400
+    assert (
+        "The clock has moved since you reviewed this (it is now day 2, 02:00): review again."
+        in second.text
+    )
+    campaign = Campaign.objects.get(pk=world.campaign.pk)
+    assert (campaign.day, campaign.hour) == (2, 2)  # moved once: 3 hours, not 6
+    assert unit.history.count() == entries
+    # A confirmation that names no review goes to the review, moving nothing.
+    bare = client.post(_url("clock-advance", world), {"hours": "3", "confirm": "yes"})
+    assert bare.status_code == 302 and "hours=3" in bare["Location"]
+    assert Campaign.objects.get(pk=world.campaign.pk).hour == 2
+
+
+def test_a_calendar_review_confirmed_twice_advances_once(client, world):
+    login(client, world, "gm")
+    review = client.get(_url("advance", world), {"days": "1"}).text
+    assert '<input type="hidden" name="reviewed_at" value="0">' in review
+    confirm = {"days": "1", "confirm": "yes", "reviewed_at": "0"}
+    assert client.post(_url("advance", world), confirm).status_code == 302
+    second = client.post(_url("advance", world), confirm)
+    assert second.status_code == 400
+    assert (
+        "The clock has moved since you reviewed this (it is now day 2, 00:00): review again."
+        in second.text
+    )
+    assert Campaign.objects.get(pk=world.campaign.pk).day == 2  # one day, not two
+
+
+def test_the_review_and_the_summary_tell_each_unit_once(client, world):
+    """A unit that rallies at midnight as its medical window closes: one sentence, in the
+    review and in the summary alike, never a line for the R&R and another for the dead."""
+    unit = _wounded(world)
+    unit_edit(unit=unit, changes={"status": "retreated"}, reason="fell back",
+              actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "3"})
+    told = [line for line in review.context["lines"] if f"{unit.name} (" in line]
+    assert told == [
+        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R, then 1 Casualty hit not "
+        "saved within 24 hours dies; rallied; fell from Inexperienced to Green; carries no hits "
+        "now."
+    ]
+    done = client.post(
+        _url("clock-advance", world), {"hours": "3", "confirm": "yes", "reviewed_at": "23"}
+    )
+    summary = client.get(done["Location"])
+    told = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
+    assert len(told) == 1
+    assert told[0].startswith(
+        f"Day 2: {unit.name} ({unit.force.name}): a day of R&R, then 1 Casualty hit not saved "
+        "within 24 hours died (taken out at Crossroads; "
+    )
+    assert told[0].endswith("); rallied; fell from Inexperienced to Green; carries no hits now.")
