@@ -82,6 +82,26 @@ def check_errors(
     return errors
 
 
+def check_modifiers(unit: CheckUnit, skill: Specialty | None) -> list[list[Any]]:
+    """A unit's own modifiers on a check of this skill, each [name, value]: the quality column
+    its command gives it, its equipment (outside its specialties as Raw, its kit Poor) and its
+    leader's skill feats. Strength in numbers is the check's, not the unit's."""
+    within = has_skill(unit, skill)
+    quality = quality_for_order(unit.quality, within_specialties=within)
+    equipment = equipment_for_task(unit.equipment, within_specialties=within)
+    value, source = column(quality, unit.command)
+    modifiers: list[list[Any]] = [[f"quality: {source}", value]]
+    if not within:
+        modifiers.append([f"outside its specialties: as Raw, kit counts {equipment.label}", 0])
+    modifiers.append([f"equipment: {equipment.label}", equipment.modifier])
+    if unit.command == Command.ASSISTING:
+        bonus = feat_sum(unit.leader_feats, "skill")
+        if bonus:
+            feats = ", ".join(f.label for f in sorted(unit.leader_feats))
+            modifiers.append([f"leader's feats ({feats})", bonus])
+    return modifiers
+
+
 def skill_check_roll(
     units: Sequence[CheckUnit], skill: Specialty | None, d20: Callable[[], int]
 ) -> dict[str, Any]:
@@ -89,19 +109,7 @@ def skill_check_roll(
     if errors := check_errors(units):
         raise CheckError(errors)
     lead = units[0]
-    within = has_skill(lead, skill)
-    quality = quality_for_order(lead.quality, within_specialties=within)
-    equipment = equipment_for_task(lead.equipment, within_specialties=within)
-    value, source = column(quality, lead.command)
-    modifiers: list[list[Any]] = [[f"quality: {source}", value]]
-    if not within:
-        modifiers.append([f"outside its specialties: as Raw, kit counts {equipment.label}", 0])
-    modifiers.append([f"equipment: {equipment.label}", equipment.modifier])
-    if lead.command == Command.ASSISTING:
-        bonus = feat_sum(lead.leader_feats, "skill")
-        if bonus:
-            feats = ", ".join(f.label for f in sorted(lead.leader_feats))
-            modifiers.append([f"leader's feats ({feats})", bonus])
+    modifiers = check_modifiers(lead, skill)
     sharing = 1 + sum(1 for u in units[1:] if has_skill(u, skill))
     if skill is not None and (idle := [u.name for u in units[1:] if not has_skill(u, skill)]):
         # Said, so a GM who ticked them sees why they added nothing.

@@ -22,6 +22,7 @@ from typing import Any
 from battles.engine.events import Removal
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, leader_wounds
 from campaign.rules.characters import Feat, feat_sum
+from campaign.rules.checks import CheckUnit, check_modifiers
 from campaign.rules.command import (
     Command,
     Commandable,
@@ -309,29 +310,37 @@ class _Fight:
                 unit.doorway_pinned = unit.setup.cramped
 
     def surprise(self, hiding: str | None) -> None:
-        """Hide against Spot, each modified by quality; a side that hides unseen starts at +2.
+        """Hide against Spot, each a general skill check; a side that hides unseen starts at +2.
 
-        The hiding side is as quiet as its worst unit; the spotting side as sharp as its best.
-        A tie goes to the spotter: the hidden must beat the watch. Surprise is the hiders' to
-        win: spotting them only spoils it, so then nobody is surprised and nobody starts with
-        Momentum.
+        Each unit's value is what a general skill check gives it (`check_modifiers`): the quality
+        column its command gives it, its kit and its leader's skill feats, with the quality and
+        kit it fights with here (`fights_at`). The hiding side is as quiet as its worst unit; the
+        spotting side as sharp as its best; Special Forces leading a unit of the side add their
+        +2 once. A tie goes to the spotter: the hidden must beat the watch. Surprise is the
+        hiders' to win: spotting them only spoils it, so then nobody is surprised and nobody
+        starts with Momentum.
         """
         if hiding is None:
             return
         spotting = self.other(hiding)
         checks = {}
         for side, pick in ((hiding, min), (spotting, max)):
-            values = [self.command_value(u)[0] for u in self.units[side]]
-            bonus = max(
-                (feat_sum(u.setup.leader_feats, "surprise") for u in self.units[side] if u.led),
-                default=0,
-            )
+            values = [(self.check_working(u), u) for u in self.units[side]]
+            modifiers, chosen = pick(values, key=lambda v: sum(m[1] for m in v[0]))
+            modifiers = list(modifiers)
+            led = [u for u in self.units[side] if u.led]
+            bonus = max((feat_sum(u.setup.leader_feats, "surprise") for u in led), default=0)
+            if bonus:
+                by = next(u for u in led if feat_sum(u.setup.leader_feats, "surprise") == bonus)
+                feats = ", ".join(f.label for f in sorted(by.setup.leader_feats) if f.row.surprise)
+                modifiers.append([f"{feats} ({by.name}'s leader), once for the side", bonus])
             die = self.d20()
             checks[side] = {
+                "unit": chosen.key,
+                "name": chosen.name,
                 "d20": die,
-                "quality": pick(values),
-                "feats": bonus,
-                "total": die + pick(values) + bonus,
+                "modifiers": modifiers,
+                "total": die + sum(m[1] for m in modifiers),
             }
         unseen = checks[hiding]["total"] > checks[spotting]["total"]
         for unit in self.units[hiding]:
@@ -341,6 +350,22 @@ class _Fight:
              "hiding": hiding, "winner": hiding if unseen else spotting,
              "momentum": hiding if unseen else None}
         )  # fmt: skip
+
+    def check_working(self, unit: _Unit) -> list[list[Any]]:
+        """Its modifiers on a general skill check (Hide, Spot) as it stands in this fight: the
+        notes on the quality and kit it fights with, then the check's own modifiers."""
+        quality, equipment, notes = self.fights_at(unit)
+        command, _ = self.command(unit)
+        checking = CheckUnit(
+            key=unit.key,
+            name=unit.name,
+            quality=quality,
+            equipment=equipment,
+            specialties=unit.specialties,
+            command=command,
+            leader_feats=unit.setup.leader_feats,
+        )
+        return notes + check_modifiers(checking, None)
 
     # -- modifiers --------------------------------------------------------------------------
 
@@ -369,16 +394,23 @@ class _Fight:
         """
         return self.fights_at(unit)[1]
 
-    def command_value(self, unit: _Unit) -> tuple[int, str]:
+    def command(self, unit: _Unit) -> tuple[Command, bool]:
+        """Its command now, and whether that is because its Order lapsed (a Raw unit's Order
+        lasts a round unless its giver repeats it)."""
         quality, _, _ = self.fights_at(unit)
         ordered = unit.setup.order is not None
         lapsed = False
         if ordered and quality == Quality.RAW and self.round > 1 and not unit.setup.order_repeated:
-            # A Raw unit's Order lasts a round unless its giver repeats it.
             ordered, lapsed = False, True
         commandable = Commandable(unit.key, unit.led, ordered, quality)
+        return command_of(commandable, self.commanded_by(unit)), lapsed
+
+    def command_value(self, unit: _Unit) -> tuple[int, str]:
+        quality, _, _ = self.fights_at(unit)
+        command, lapsed = self.command(unit)
+        ordered = unit.setup.order is not None and not lapsed
         commander = self.commanded_by(unit)
-        value, source = column(quality, command_of(commandable, commander))
+        value, source = column(quality, command)
         if lapsed and source == column(quality, Command.WITHOUT_ORDERS)[1]:
             source = (
                 f"{quality.label}, its Order not repeated (its giver leads no unit on its side, "

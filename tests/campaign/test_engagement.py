@@ -397,7 +397,10 @@ def test_terrain_specialists_get_two_and_double_momentum_against_units_without()
 def test_surprise_is_hide_against_spot_and_only_hiders_unseen_start_at_two_momentum():
     result = fight([unit("A")], [unit("B")], [15, 5, 10, 10], surprise="attackers")
     check = next(e for e in result.events if e["event"] == "surprise")
-    assert check["hide"] == {"d20": 15, "quality": -2, "feats": 0, "total": 13}
+    assert check["hide"] == {
+        "unit": "A", "name": "A", "d20": 15, "total": 13,
+        "modifiers": [["quality: Average, alone without Orders", -2], ["equipment: Adequate", 0]],
+    }  # fmt: skip
     assert (check["winner"], check["momentum"]) == ("attackers", "attackers")
     assert mods(pairings(result)[0]["attackers"])["Momentum"] == 2
     assert "Momentum" not in mods(pairings(result)[0]["defenders"])
@@ -413,7 +416,47 @@ def test_surprise_is_hide_against_spot_and_only_hiders_unseen_start_at_two_momen
     scout = unit("A", leader=LeaderState("Vey", 10), leader_feats=frozenset({Feat.SPECIAL_FORCES}))
     result = fight([scout], [unit("B")], [10, 10, 10, 10], surprise="attackers")
     check = next(e for e in result.events if e["event"] == "surprise")
-    assert check["hide"]["feats"] == 2 and check["winner"] == "attackers"
+    assert check["hide"]["modifiers"][-1] == ["Special Forces (A's leader), once for the side", 2]
+    assert check["winner"] == "attackers"
+
+
+def test_hide_and_spot_are_general_skill_checks_counting_kit_and_the_leaders_skill_feats():
+    """Each unit's Hide or Spot is its general skill check (`check_modifiers`): equipment and
+    its leader's skill feats count, by the kit it fights with here; the worst hider and the best
+    spotter roll for their sides."""
+
+    def check(result, role=None):
+        event = next(e for e in result.events if e["event"] == "surprise")
+        return event if role is None else event[role]
+
+    poor = fight([unit("A", equipment=Equipment.POOR)], [unit("B")], [10, 10, 10, 10],
+                 surprise="attackers")  # fmt: skip
+    excellent = fight([unit("A", equipment=Equipment.EXCELLENT)], [unit("B")], [10, 10, 10, 10],
+                      surprise="attackers")  # fmt: skip
+    assert (check(poor, "hide")["total"], check(excellent, "hide")["total"]) == (4, 12)
+    assert ["equipment: Excellent", 4] in check(excellent, "hide")["modifiers"]
+    # Against Spot 8 (Average, Adequate kit) the kit decides the surprise.
+    assert (check(poor)["winner"], check(excellent)["winner"]) == ("defenders", "attackers")
+    leader = LeaderState("Cpt", 10)
+    led = unit("A", leader=leader, leader_feats=frozenset({Feat.LEADERSHIP}))
+    result = fight([led], [unit("B")], [10, 10, 10, 10], surprise="attackers")
+    assert check(result, "hide")["modifiers"] == [
+        ["quality: Average, assisting its leader", 3], ["equipment: Adequate", 0],
+        ["leader's feats (Leadership)", 1],
+    ]  # fmt: skip
+    assert check(result, "hide")["total"] == 14
+    # The side hides as its worst unit counting its kit, and spots as its best: a Good-kit
+    # Average unit spots better than an Experienced one with Poor kit (0 against −4).
+    sharp = unit("S", equipment=Equipment.GOOD)
+    blunt = unit("X", quality=Q.EXPERIENCED, equipment=Equipment.POOR)
+    result = fight([unit("A"), unit("N", equipment=Equipment.POOR)], [blunt, sharp],
+                   [10, 10, 10, 10, 10, 10], surprise="attackers")  # fmt: skip
+    assert (check(result, "hide")["name"], check(result, "hide")["total"]) == ("N", 4)
+    assert (check(result, "spot")["name"], check(result, "spot")["total"]) == ("S", 10)
+    # Kit it fights with: without Infantry a unit is Raw with Poor kit, Hide and Spot included.
+    medics = unit("M", equipment=Equipment.GOOD, specialties=(S.MEDICAL,))
+    result = fight([medics], [unit("B")], [10, 10, 10, 10], surprise="attackers")
+    assert ["equipment: Poor", -4] in check(result, "hide")["modifiers"]
 
 
 def test_armor_cannot_enter_amphibious_arctic_jungle_or_swamp_unless_amphibious():

@@ -179,6 +179,10 @@ def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, 
     surprise = page.split('id="surprise">')[1].split("</p>")[0]
     assert surprise.startswith(f"Surprise: {world.force.name} hid — Hide d20")
     assert surprise.endswith(f": {world.enemy.name} spotted them: nobody started with Momentum.")
+    # Hide and Spot are skill checks: their working names every term, as a check's does.
+    hide = surprise.split(" against ")[0].split(" hid — ")[1]
+    assert hide.startswith("Hide d20 ") and " quality, alone without Orders: " in hide
+    assert " equipment: " in hide and hide.count(";") == 2
     captions = [c.split("</caption>")[0] for c in page.split('<caption class="small">')[1:]]
     assert captions and all(not c.startswith("the ") for c in captions), captions
     assert any(c.startswith(f"{won} won by ") for c in captions), captions
@@ -196,6 +200,17 @@ def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, 
     page = client.get(_url("engagement", world, engagement.pk)).text
     surprise = page.split('id="surprise">')[1].split("</p>")[0]
     assert surprise.endswith(f": {world.enemy.name} started at +2 Momentum.")
+    # One fought before Hide and Spot were skill checks kept only their sums; it still reads.
+    for event in engagement.events:
+        for role in ("hide", "spot") if event["event"] == "surprise" else ():
+            check = event[role]
+            value = sum(m[1] for m in check.pop("modifiers"))
+            event[role] = {"d20": check["d20"], "quality": value, "feats": 0,
+                           "total": check["total"]}  # fmt: skip
+    engagement.save(update_fields=["events"])
+    page = client.get(_url("engagement", world, engagement.pk)).text
+    surprise = page.split('id="surprise">')[1].split("</p>")[0]
+    assert " equipment" not in surprise and " = " in surprise.split(" against ")[0]
     # Seed 15: Red Company hides unseen, and starts at +2 Momentum.
     unseen = _fresh_engagement(world, seed=15, surprise="attackers")
     page = client.get(_url("engagement", world, unseen.pk)).text
