@@ -66,19 +66,36 @@ def has_skill(unit: CheckUnit, skill: Specialty | None) -> bool:
     return skill is None or skill in unit.specialties
 
 
+def performs_as(unit: CheckUnit, skill: Specialty | None) -> Quality:
+    """The quality it works at on a check of this skill: its own within its specialties, Raw
+    outside them (a unit doing an Order outside its specialties performs as Raw)."""
+    return quality_for_order(unit.quality, within_specialties=has_skill(unit, skill))
+
+
 def check_errors(
-    units: Sequence[CheckUnit], lead: str = "units", helpers: str = "helpers"
+    units: Sequence[CheckUnit],
+    skill: Specialty | None,
+    lead: str = "units",
+    helpers: str = "helpers",
 ) -> dict[str, list[str]]:
-    """Why these units cannot make a check together, each reason under the field of the unit it
-    is about: ``lead`` for the unit making the check, ``helpers`` for the rest. Empty: they can."""
+    """Why these units cannot make a check of this skill together, each reason under the field
+    of the unit it is about: ``lead`` for the unit making the check, ``helpers`` for the rest.
+    Empty: they can. Each unit is judged at the quality it works at (`performs_as`), so a unit
+    outside its specialties without an Order is refused as a Raw one is."""
     if not units:
         return {lead: ["a check needs at least one unit"]}
     errors: dict[str, list[str]] = {}
     for index, unit in enumerate(units):
-        if unit.command == Command.WITHOUT_ORDERS and unit.quality.alone_without_orders is None:
-            errors.setdefault(helpers if index else lead, []).append(
-                f"{unit.name} is {unit.quality.label}: it cannot act alone; give it an Order"
+        if unit.command != Command.WITHOUT_ORDERS or performs_as(unit, skill).can_act_alone:
+            continue
+        if unit.quality.can_act_alone:
+            why = (
+                f"{unit.name} is outside its specialties: it performs as Raw, and a Raw unit "
+                "makes no check without an Order; give it an Order"
             )
+        else:
+            why = f"{unit.name} is {unit.quality.label}: it cannot act alone; give it an Order"
+        errors.setdefault(helpers if index else lead, []).append(why)
     return errors
 
 
@@ -87,7 +104,7 @@ def check_modifiers(unit: CheckUnit, skill: Specialty | None) -> list[list[Any]]
     its command gives it, its equipment (outside its specialties as Raw, its kit Poor) and its
     leader's skill feats. Strength in numbers is the check's, not the unit's."""
     within = has_skill(unit, skill)
-    quality = quality_for_order(unit.quality, within_specialties=within)
+    quality = performs_as(unit, skill)
     equipment = equipment_for_task(unit.equipment, within_specialties=within)
     value, source = column(quality, unit.command)
     modifiers: list[list[Any]] = [[f"quality: {source}", value]]
@@ -106,7 +123,7 @@ def skill_check_roll(
     units: Sequence[CheckUnit], skill: Specialty | None, d20: Callable[[], int]
 ) -> dict[str, Any]:
     """The first unit makes the check; the others lend Strength in numbers if they share it."""
-    if errors := check_errors(units):
+    if errors := check_errors(units, skill):
         raise CheckError(errors)
     lead = units[0]
     modifiers = check_modifiers(lead, skill)
@@ -146,8 +163,9 @@ def contest(
     Both sides are checked before any die is rolled, each reason under the side it is about.
     """
     errors: dict[str, list[str]] = {}
-    for side, units in zip(CONTEST_SIDES, (active, resisting), strict=True):
-        errors.update(check_errors(units, side, f"{side}_helpers"))
+    sides = zip(CONTEST_SIDES, (active, resisting), (active_skill, resisting_skill), strict=True)
+    for side, units, skill in sides:
+        errors.update(check_errors(units, skill, side, f"{side}_helpers"))
     if errors:
         raise CheckError(errors)
     rolls = {

@@ -77,6 +77,37 @@ def test_a_unit_that_cannot_act_alone_makes_no_check_without_an_order():
     assert ["leader's feats (Special Forces)", 1] in result["modifiers"]
 
 
+def test_a_unit_outside_its_specialties_makes_no_check_without_an_order():
+    """Outside its specialties a unit performs as Raw, and Raw cannot act alone: without an Order
+    it is refused, as the lead, as a helper, on either side of a contest."""
+    rifles = worker("Rifles", equipment=Equipment.ADEQUATE, specialties=(S.INFANTRY,),
+                    command=Command.WITHOUT_ORDERS)  # fmt: skip
+    refusal = (
+        "Rifles is outside its specialties: it performs as Raw, and a Raw unit makes no check "
+        "without an Order; give it an Order"
+    )
+    with pytest.raises(CheckError) as error:
+        skill_check([rifles], S.MEDICAL, 10, dice(10))
+    assert error.value.errors == {"units": [refusal]}
+    with pytest.raises(CheckError) as error:
+        skill_check([worker(), rifles], S.MEDICAL, 10, dice(10))
+    assert error.value.errors == {"helpers": [refusal]}
+    with pytest.raises(CheckError) as error:
+        contest([rifles], S.MEDICAL, [worker()], None, dice(10, 10))
+    assert error.value.errors == {"active": [refusal]}
+    with pytest.raises(CheckError) as error:
+        contest([worker()], None, [worker("B"), rifles], S.MEDICAL, dice(10, 10))
+    assert error.value.errors == {"resisting_helpers": [refusal]}
+    # Within its specialties, or on a general skill, it works alone at its own quality.
+    for skill in (S.INFANTRY, None):
+        result = skill_check([rifles], skill, 10, dice(10))
+        assert result["modifiers"][0] == ["quality: Average, alone without Orders", -2]
+    # Under an Order it does the task as Raw.
+    ordered = worker("Rifles", specialties=(S.INFANTRY,))
+    result = skill_check([ordered], S.MEDICAL, 10, dice(10))
+    assert result["modifiers"][0] == ["quality: Raw, alone under Orders", -6]
+
+
 def test_a_contest_is_two_checks_and_a_tie_goes_to_the_resisting_side():
     scouts, hidden = [worker("Scouts")], [worker("Hidden")]
     assert contest(scouts, S.MEDICAL, hidden, S.MEDICAL, dice(11, 10))["winner"] == "active"
@@ -171,12 +202,29 @@ def test_a_bad_requisition_names_every_field_and_raises_nothing(force, cards):
 
 
 @pytest.mark.django_db
+def test_the_gm_is_told_why_a_unit_outside_its_specialties_makes_no_check_alone(
+    campaign, make_unit
+):
+    rifles = make_unit("Rifles", quality="average", specialties=("infantry",))
+    with pytest.raises(ValidationError) as error:
+        skill_check_run(campaign=campaign, units=[rifles], skill="medical", dc=5, seed=1)
+    (refusal,) = error.value.message_dict["units"]
+    assert "outside its specialties: it performs as Raw" in refusal
+    assert not TableRoll.objects.exists()
+    roll = skill_check_run(campaign=campaign, units=[rifles], skill="infantry", dc=5, seed=1)
+    assert roll.result["modifiers"][0] == ["quality: Average, alone without Orders", -2]
+
+
+@pytest.mark.django_db
 def test_a_contest_side_of_several_units_gets_strength_in_numbers_from_their_shared_skill(
     campaign, make_unit, enemy
 ):
     scouts = make_unit("Scouts", specialties=("infantry",))
     rangers = make_unit("Rangers", specialties=("infantry",))
     medics = make_unit("Medics", specialties=("medical",))
+    # Outside its specialties a unit performs as Raw: it helps only under an Order.
+    order_give(giver=character_create(campaign=campaign, name="Holt", hit_points=10),
+               unit=medics, kind="use_skill")  # fmt: skip
     hidden = make_unit("Pickets", into=enemy, specialties=("infantry",))
     roll = contest_run(campaign=campaign, active=[scouts, rangers, medics], resisting=[hidden],
                        active_skill="infantry", resisting_skill="infantry", seed=5)  # fmt: skip
