@@ -159,6 +159,16 @@ def test_a_set_up_with_a_force_on_both_sides_says_so_at_its_unit_and_launches_no
     assert CampaignBattle.objects.count() == battles
 
 
+def test_a_set_up_refused_at_a_units_orders_says_why_beside_them(client, world):
+    units = _free_all(world)
+    data = _setup_data(units, world, **{f"order_{units[0].pk}": "charge"})
+    response = login(client, world, "gm").post(_url("battle-setup", world), data)
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert list(errors) == [f"order_{units[0].pk}"]
+    assert "charge is not one of the available choices" in response.text
+
+
 def test_it_shows_the_engine_report_to_every_member(client, world):
     for role in ("player", "rival", "spectator", "gm"):
         page = login(client, world, role).get(_url("battle", world, world.engine_battle.pk)).text
@@ -243,6 +253,48 @@ def test_a_table_result_with_a_force_on_both_sides_says_so_at_the_second_side(cl
     assert response.context["form"].errors == {"side_b": [sentence]}
     assert sentence in response.text
     assert CampaignBattle.objects.count() == battles
+
+
+def test_a_table_result_refused_at_how_a_unit_left_says_why_beside_it(client, world):
+    units = _ready_all(world)
+    free = _free_all(world)
+    red = next(u for u in free if u.force_id == world.force.pk)
+    blue = next(u for u in free if u.force_id == world.enemy.pk)
+    login(client, world, "gm")
+    data = {"name": "Hill 205", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": "b"}
+    for unit in units:
+        side = {red.pk: "a", blue.pk: "b"}.get(unit.pk, "")
+        data.update({f"side_{unit.pk}": side, f"hits_lost_{unit.pk}": "0",
+                     f"skill_lost_{unit.pk}": "0", f"removed_{unit.pk}": "none"})  # fmt: skip
+    data[f"removed_{red.pk}"] = "destroyed"  # destroyed, yet no Hit lost
+    battles = CampaignBattle.objects.count()
+    response = client.post(_url("battle-record", world), data)
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert list(errors) == [f"removed_{red.pk}"]
+    for error in errors[f"removed_{red.pk}"]:
+        assert str(error).replace("'", "&#x27;") in response.text
+    assert CampaignBattle.objects.count() == battles
+
+
+def test_every_error_of_the_table_result_form_is_shown_on_its_page(world):
+    """Whatever field a refusal lands on (or none), the page shows it."""
+    from django.template.loader import render_to_string
+
+    from campaign.battle_forms import TableResultForm
+
+    form = TableResultForm({}, units=_free_all(world), day=1)
+    form.is_valid()
+    form._errors = {}
+    for name in form.fields:
+        form.add_error(name, f"problem-at-{name}")
+    form.add_error(None, "problem-of-the-whole")
+    html = render_to_string(
+        "campaign/battle_record.html#record-form", {"form": form, "campaign": world.campaign}
+    )
+    for name in [*form.fields, "the-whole"]:
+        wanted = f"problem-at-{name}" if name != "the-whole" else "problem-of-the-whole"
+        assert wanted in html, name
 
 
 def test_progress_waits_for_the_campaign_then_refreshes_state_and_review(client, world):
