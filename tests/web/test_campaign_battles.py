@@ -297,6 +297,58 @@ def test_every_error_of_the_table_result_form_is_shown_on_its_page(world):
         assert wanted in html, name
 
 
+def test_a_table_result_does_not_offer_a_unit_whose_battle_awaits_its_outcome(client, world):
+    units = _ready_all(world)
+    free = _free_all(world)
+    waiting = world.table_battle  # a table result awaiting the GM's review
+    held = [u for u in units if u not in free]
+    assert held and free
+    login(client, world, "gm")
+    page = client.get(_url("battle-record", world))
+    assert {u.pk for u in page.context["form"].units} == {u.pk for u in free}
+    assert f"Still in a battle whose outcome is not applied, so not offered: {held[0].name}" in (
+        page.text
+    )
+    assert f"in {waiting.name})" in page.text
+    assert f'name="side_{held[0].pk}"' not in page.text
+    # A page drawn before that battle began still offers the unit: refused, nothing written.
+    red = next(u for u in free if u.force_id == world.force.pk)
+    blue = next(u for u in free if u.force_id == world.enemy.pk)
+    data = {"name": "Hill 206", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": ""}
+    for unit in units:
+        side = {red.pk: "a", blue.pk: "b", held[0].pk: "a"}.get(unit.pk, "")
+        data.update({f"side_{unit.pk}": side, f"hits_lost_{unit.pk}": "0",
+                     f"skill_lost_{unit.pk}": "0", f"removed_{unit.pk}": "none"})  # fmt: skip
+    battles = CampaignBattle.objects.count()
+    response = client.post(_url("battle-record", world), data)
+    sentence = f"{held[0].name} is still in {waiting.name}, whose outcome is not applied yet"
+    assert response.status_code == 400
+    assert response.context["form"].errors == {"__all__": [sentence]}
+    assert sentence in response.text
+    assert CampaignBattle.objects.count() == battles
+    # Once its outcome is applied, the unit is offered again if it is still ready.
+    campaign_battle_apply(campaign_battle=waiting, actor=world.users["gm"])
+    again = client.get(_url("battle-record", world))
+    still_ready = {u.pk for u in held if Unit.objects.get(pk=u.pk).status == "ready"}
+    assert still_ready <= {u.pk for u in again.context["form"].units}
+    assert "not offered" not in again.text
+
+
+def test_a_set_up_sent_from_a_page_drawn_before_a_units_battle_began_is_refused(client, world):
+    free = _free_all(world)
+    held = next(u for u in _ready_all(world) if u not in free)
+    data = _setup_data([*free, held], world)
+    battles = CampaignBattle.objects.count()
+    login(client, world, "gm")
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        response = client.post(_url("battle-setup", world), data)
+    waiting = world.table_battle.name
+    sentence = f"{held.name} is still in {waiting}, whose outcome is not applied yet"
+    assert response.status_code == 400
+    assert response.context["form"].errors == {"__all__": [sentence]}
+    assert CampaignBattle.objects.count() == battles
+
+
 def test_progress_waits_for_the_campaign_then_refreshes_state_and_review(client, world):
     """The engine may finish before the campaign takes the outcome in: the page polls on,
     then swaps the report in and updates the outcome state and the review panel out of band."""
@@ -343,7 +395,7 @@ def test_a_gm_saves_a_map_and_sets_up_a_battle_on_it(client, world):
     assert again.status_code == 400 and "already has a map" in again.text
     setup = client.get(_url("battle-setup", world), {"scenario": f"map-{kept.pk}"})
     assert setup.context["chosen"].name == "Mill Road (saved map)"
-    units = _ready_all(world)
+    units = _free_all(world)
     data = _setup_data(units, world, scenario=f"map-{kept.pk}")
     with mock.patch("battles.tasks.resolve_battle.delay"):
         launched = client.post(_url("battle-setup", world), data)

@@ -14,7 +14,7 @@ from campaign.models import CampaignBattle
 from campaign.pages import Change
 from campaign.rules.state import CampaignUnitState, LeaderState
 from campaign.views.battles import _orders_going_in
-from tests.web.campaign_world import login
+from tests.web.campaign_world import login, raise_units
 from units.bucs import Quality
 
 pytestmark = pytest.mark.django_db
@@ -48,6 +48,9 @@ def test_a_table_result_says_how_each_unit_left_in_words(client, world):
     page = login(client, world, "gm").get(_url("battle", world, world.table_battle.pk)).text
     losses = page.split("Losses as entered")[1].split("</table>")[0]
     assert "<td>Still in the field</td>" in losses and "<td>none</td>" not in losses
+    # A fresh unit in each force: the units of the battle still under review are not offered.
+    for force in (world.force, world.enemy):
+        raise_units(force, world.unit.unit_type, 1, "Fresh")
     form = client.get(_url("battle-record", world)).text
     assert '<option value="none" selected>Still in the field</option>' in form
     # The sides are named after the forces, not "attackers" and "defenders".
