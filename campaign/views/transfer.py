@@ -25,6 +25,7 @@ from campaign.forms import CampaignImportForm
 from campaign.pages import roster_lines
 from campaign.services import campaign_import
 from campaign.transfer import campaign_export, export_text, roster_rows
+from config.security import megabytes
 
 IMPORT = "campaign/import.html"
 SHOWN_ERRORS = 50
@@ -75,9 +76,10 @@ def _error_lines(error: ValidationError) -> list[str]:
 def campaign_import_view(request: HttpRequest) -> HttpResponse:
     bound = request.method == "POST"
     form = CampaignImportForm(request.POST if bound else None, request.FILES if bound else None)
-    # The whole request is held to REQUEST_BODY_LIMIT before any view reads it: the page says so.
-    largest_mb = settings.REQUEST_BODY_LIMIT / 1_000_000
-    context = {"form": form, "problems": [], "more": 0, "largest_mb": largest_mb}
+    # The request is held to the import's own limit before any view reads it (a larger one is
+    # refused unread, config.security.RequestBodyLimitMiddleware): the page says it.
+    largest = megabytes(settings.IMPORT_FILE_LIMIT)
+    context = {"form": form, "problems": [], "more": 0, "largest": largest}
     if not bound or not form.is_valid():
         return render(request, IMPORT, context, status=400 if bound else 200)
     data = form.cleaned_data["data"]

@@ -119,6 +119,40 @@ def test_a_file_that_is_no_export_is_refused_in_plain_words(client, world, conte
     assert counts() == before
 
 
+def test_an_import_over_its_limit_is_refused_unread_on_the_sites_page(client, world):
+    from django.conf import settings
+    from django.test.client import encode_multipart
+
+    login(client, world, "gm")
+    assert settings.IMPORT_FILE_LIMIT == 20_000_000
+    body = encode_multipart("BoUnDaRy", {"file": SimpleUploadedFile("big.json", b" " * 21_450_000)})
+    before = counts()
+    response = client.post(
+        reverse("campaign:import"), data=body, content_type="multipart/form-data; boundary=BoUnDaRy"
+    )
+    assert response.status_code == 413
+    page = response.content.decode()
+    assert "This file is 21.5 MB; a campaign import takes at most 20 MB." in page
+    # The site's page: its header, who is logged in, and the way back to the import.
+    assert 'class="site-header"' in page and ">gm</span>" in page
+    assert f'href="{reverse("campaign:import")}">Import a campaign</a>' in page
+    assert "bytes" not in page
+    assert counts() == before
+
+
+def test_an_export_over_a_megabyte_imports(client, world):
+    from django.conf import settings
+
+    login(client, world, "gm")
+    exported = _download(client, world)
+    Campaign.objects.filter(pk=world.campaign.pk).delete()
+    # A long campaign's battle logs, as far as size goes: JSON may end in any amount of space.
+    padded = exported + b"\n" * (settings.REQUEST_BODY_LIMIT + 200_000)
+    response = _upload(client, padded)
+    assert response.status_code == 302
+    assert Campaign.objects.get().name == world.campaign.name
+
+
 def test_only_the_exports_own_gm_imports_it_here(client, world):
     exported = _download(login(client, world, "gm"), world)
     before = counts()
