@@ -25,6 +25,7 @@ from campaign.services import (
     unit_create,
 )
 from campaign.services.maps import saved_map_create
+from campaign.transfer import force_export
 from tests.web.campaign_world import CROSSROADS, login
 from tests.workers import ROOT, project_env
 from units.models import UnitType
@@ -94,7 +95,9 @@ def test_a_malformed_import_writes_nothing_and_names_each_field(client, world):
     assert counts() == before
     problems = response.content.decode()
     assert "nothing was written" in problems
-    assert "forces[0].units[0].quality" in problems
+    # Each by its place in the file and the names along it.
+    force, unit = data["forces"][0]["name"], data["forces"][0]["units"][0]["name"]
+    assert f"<code>forces[0].units[0].quality</code> ({force} › {unit}): " in problems
     assert "forces[1].units[0].history[0].created_at" in problems
 
 
@@ -103,7 +106,7 @@ def test_a_malformed_import_writes_nothing_and_names_each_field(client, world):
     [
         (b"", "the file is empty"),
         (b"campaign", "the file is not JSON: expecting value at line 1, column 1"),
-        (b'{"format": "bridgehead.campaign"}', "version: missing"),
+        (b'{"format": "bridgehead.campaign"}', "<code>version</code>: missing"),
         (b"[" * 1100 + b"]" * 1100, "the file is nested far too deep to read"),
         (b'{"version": ' + b"9" * 4301 + b"}", "the file holds a number far too long to read"),
     ],
@@ -151,6 +154,24 @@ def test_an_export_over_a_megabyte_imports(client, world):
     response = _upload(client, padded)
     assert response.status_code == 302
     assert Campaign.objects.get().name == world.campaign.name
+
+
+def test_a_json_file_that_is_no_export_says_so_in_one_sentence(client, world):
+    login(client, world, "gm")
+    before = counts()
+    response = _upload(client, b'{"not": "an export"}')
+    assert response.status_code == 400
+    problems = response.content.decode().split('id="import-problems"')[1].split("</div>")[0]
+    sentence = (
+        "This is not a Bridgehead campaign export (it has no &quot;format&quot;: "
+        "&quot;bridgehead.campaign&quot; field)."
+    )
+    assert problems.count("<li>") == 1 and sentence in problems
+    assert "missing" not in problems and "unknown field" not in problems
+    force = world.force
+    response = _upload(client, json.dumps(force_export(force=force)).encode())
+    assert "This is a Bridgehead force export, not a campaign export." in response.text
+    assert counts() == before
 
 
 def test_only_the_exports_own_gm_imports_it_here(client, world):
