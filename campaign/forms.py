@@ -137,6 +137,11 @@ class MemberForm(PageForm):
 
     def clean_username(self) -> Any:
         username = self.cleaned_data["username"]
+        if username == self.campaign.gm.get_username():
+            # Everyone sees who the GM is: saying so tells no one which usernames there are.
+            raise ValidationError(
+                f"The GM's role does not change here: {username} is this campaign's GM."
+            )
         membership = self.campaign.memberships.filter(user__username=username).first()
         if membership is None:
             raise ValidationError(f"no member of this campaign is called {username!r}")
