@@ -287,13 +287,13 @@ def test_every_error_of_the_table_result_form_is_shown_on_its_page(world):
     form.is_valid()
     form._errors = {}
     for name in form.fields:
-        form.add_error(name, f"problem-at-{name}")
-    form.add_error(None, "problem-of-the-whole")
+        form.add_error(name, f"Problem at {name}")
+    form.add_error(None, "Problem of the whole")
     html = render_to_string(
         "campaign/battle_record.html#record-form", {"form": form, "campaign": world.campaign}
     )
     for name in [*form.fields, "the-whole"]:
-        wanted = f"problem-at-{name}" if name != "the-whole" else "problem-of-the-whole"
+        wanted = f"Problem at {name}" if name != "the-whole" else "Problem of the whole"
         assert wanted in html, name
 
 

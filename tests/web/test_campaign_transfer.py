@@ -117,7 +117,9 @@ def test_a_file_that_is_no_export_is_refused_in_plain_words(client, world, conte
     response = _upload(client, content) if content else client.post(reverse("campaign:import"))
     assert response.status_code == 400
     body = response.content.decode()
-    assert (says if content else "choose an export file") in body
+    # Each a sentence on its own above the form: a capital first.
+    said = says if content else "choose an export file"
+    assert said[0].upper() + said[1:] in body
     assert "Expecting value: line 1 column 1 (char 0)" not in body
     assert counts() == before
 

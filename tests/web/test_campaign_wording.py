@@ -294,3 +294,30 @@ def test_the_orders_form_says_what_its_hours_are(client, world):
     assert "Hours the skill takes (Use Skill only)" in page
     assert "Left empty: 2 hours, as the Orders table lists." in page
     assert "blank: the table" not in page
+
+
+def test_a_refusal_on_its_own_starts_with_a_capital_and_a_name_stays_as_given(world):
+    from campaign.templatetags.sentences import as_sentence
+
+    assert as_sentence("give the battle a name") == "Give the battle a name"
+    assert as_sentence("Squad 1 is still in Pending") == "Squad 1 is still in Pending"
+    # A refusal that opens with one of the campaign's names keeps it as given.
+    raise_units(world.force, world.unit.unit_type, 1, "recon")
+    gm = world.users["gm"].get_username()
+    assert as_sentence(f"{gm} is this campaign's GM", world.campaign).startswith(f"{gm} is")
+    assert as_sentence("recon 1 cannot fight", world.campaign) == "recon 1 cannot fight"
+    assert as_sentence("recontact the unit", world.campaign) == "Recontact the unit"
+
+
+def test_the_dashboards_refusals_read_as_sentences(client, world):
+    login(client, world, "gm")
+    url = reverse("campaign:force-create", args=[world.campaign.pk])
+    response = client.post(url, {"owner": "nobody", "name": "Ghosts"})
+    assert response.status_code == 400
+    assert "No one in this campaign is called &#x27;nobody&#x27;" in response.text
+    engagement = client.post(
+        reverse("campaign:engagement-setup", args=[world.campaign.pk]),
+        {"terrain": "open", "round_limit": "3"},
+    )
+    errors = engagement.text.split('class="form-errors"')[1].split("</div>")[0]
+    assert re.search(r"<p>[A-Z]", errors) and not re.search(r"<p>[a-z]", errors)
