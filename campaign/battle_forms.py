@@ -1,7 +1,9 @@
 """Forms for a campaign battle: set-up on a reference scenario, and a table's result by hand.
 
 Both list the campaign's ready units, one row of fields each (``side_<pk>`` and the rest), so
-they work as plain HTML forms; ``rows`` gives the template each unit with its bound fields.
+they work as plain HTML forms; ``rows`` gives the template each unit with its bound fields. A
+unit still in a battle whose outcome is not applied has no row (``engaged``: the page names it
+and the battle instead).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from campaign.services.battles import (
     campaign_battle_places,
     deployment_order,
     led_units,
+    still_in_battle,
 )
 from campaign.services.deployment import Spot, deployment_spots, spot
 
@@ -68,6 +71,15 @@ def default_sides(forces: Sequence[Force], sides: Sequence[tuple[str, str]]) -> 
     return chosen
 
 
+def held_back_problems(form: forms.Form, engaged: Sequence[tuple[Unit, str]]) -> None:
+    """A unit held back (still in a battle whose outcome is not applied) that the form was sent
+    with anyway, put on a side by a page drawn before that battle began: refused above the
+    form in the service's own words, rather than quietly left out."""
+    for unit, battle in engaged:
+        if form.data.get(f"side_{unit.pk}"):
+            form.add_error(None, still_in_battle(unit, battle))
+
+
 def _facing(spots: Sequence[Spot], position: tuple[Any, Any], ordinal: int) -> float:
     """A typed position faces as the spot there does, else as the side's ordinal-th spot."""
     here = next((f for p, f in spots if tuple(p) == position), None)
@@ -103,10 +115,12 @@ class BattleSetupForm(PageForm):
         scenario: dict[str, Any],
         under_way: Mapping[int, Order] | None = None,
         campaign: Campaign | None = None,
+        engaged: Sequence[tuple[Unit, str]] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.units = list(units)
+        self.engaged = list(engaged)
         self.under_way = dict(under_way or {})
         self.led = led_units([u for u in self.units if u.pk in self.under_way])
         self.scenario = scenario
@@ -209,6 +223,7 @@ class BattleSetupForm(PageForm):
                     order=None if kind == NO_ORDER else {"kind": kind},
                 )
             )
+        held_back_problems(self, self.engaged)
         for side_id in self.spots:
             if side_id not in used:
                 name = self.side_names.get(side_id, side_id)
@@ -237,10 +252,17 @@ class TableResultForm(PageForm):
     )
 
     def __init__(
-        self, *args: Any, units: Sequence[Unit], day: int, hour: int = 0, **kwargs: Any
+        self,
+        *args: Any,
+        units: Sequence[Unit],
+        day: int,
+        hour: int = 0,
+        engaged: Sequence[tuple[Unit, str]] = (),
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.units = list(units)
+        self.engaged = list(engaged)
         self.fields["day"].initial = day
         self.fields["day"].max_value = day
         self.fields["hour"].initial = hour
@@ -286,6 +308,7 @@ class TableResultForm(PageForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        held_back_problems(self, self.engaged)
         names = {"a": (data.get("side_a") or "").strip(), "b": (data.get("side_b") or "").strip()}
         if names["a"] and names["a"] == names["b"]:
             self.add_error("side_b", "the two sides need different names")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -30,6 +31,7 @@ from campaign.rules.state import (
 )
 from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
+from config.security import megabytes
 from units.bucs import Equipment, Quality, Specialty
 from units.models import UnitType
 
@@ -136,6 +138,11 @@ class MemberForm(PageForm):
 
     def clean_username(self) -> Any:
         username = self.cleaned_data["username"]
+        if username == self.campaign.gm.get_username():
+            # Everyone sees who the GM is: saying so tells no one which usernames there are.
+            raise ValidationError(
+                f"The GM's role does not change here: {username} is this campaign's GM."
+            )
         membership = self.campaign.memberships.filter(user__username=username).first()
         if membership is None:
             raise ValidationError(f"no member of this campaign is called {username!r}")
@@ -407,7 +414,7 @@ class CampaignImportForm(PageForm):
     """A campaign export, as a file or pasted; ``data`` is what it holds (checked whole by
     ``campaign_import`` afterwards)."""
 
-    MAX_BYTES = 20_000_000
+    MAX_BYTES = settings.IMPORT_FILE_LIMIT
 
     file = forms.FileField(required=False, label="Export file")
     text = forms.CharField(
@@ -416,6 +423,7 @@ class CampaignImportForm(PageForm):
         label="…or paste it",
         max_length=MAX_BYTES,
         strip=False,
+        error_messages={"max_length": f"A pasted export takes at most {megabytes(MAX_BYTES)}."},
     )
 
     def clean(self) -> dict[str, Any]:
@@ -424,7 +432,10 @@ class CampaignImportForm(PageForm):
         if upload is None and not text:
             raise ValidationError("choose an export file, or paste one")
         if upload is not None and upload.size > self.MAX_BYTES:
-            raise ValidationError(f"the file is larger than {self.MAX_BYTES // 1_000_000} MB")
+            raise ValidationError(
+                f"This file is {megabytes(upload.size, up=True)}; a campaign import takes at "
+                f"most {megabytes(self.MAX_BYTES)}."
+            )
         try:
             data["data"] = read_json(upload.read() if upload is not None else text)
         except ValueError as error:

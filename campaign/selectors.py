@@ -600,6 +600,16 @@ def ready_units(*, campaign: Campaign) -> list[Unit]:
     )
 
 
+def units_to_fight(*, campaign: Campaign) -> tuple[list[Unit], list[tuple[Unit, str]]]:
+    """The ready units a battle may be set up or recorded with, and the ready units held back
+    because they are still in a battle whose outcome is not applied (`engaged_units`), each
+    with that battle's name; both by force and name."""
+    in_battle = engaged_units(campaign=campaign)
+    ready = ready_units(campaign=campaign)
+    free = [unit for unit in ready if unit.pk not in in_battle]
+    return free, [(unit, in_battle[unit.pk]) for unit in ready if unit.pk in in_battle]
+
+
 def campaign_battle_launched(
     *, campaign: Campaign, user: Any, request_key: uuid.UUID | str | None
 ) -> CampaignBattle | None:

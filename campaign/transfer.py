@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from battles.engine import (
     ScenarioError,
@@ -543,19 +543,38 @@ def unstorable_paths(data: Any, path: str = "") -> list[tuple[str, str]]:
     return found
 
 
+FORMAT_KINDS = {CAMPAIGN_FORMAT: "campaign", FORCE_FORMAT: "force"}
+"""What each of our exports is of, by its ``format``."""
+
+
 def check_header(
     c: Checker, data: Any, format_name: str, keys: tuple[str, ...], optional: tuple[str, ...] = ()
 ) -> bool:
+    """Whether ``data`` is an export of ``format_name``'s kind this site reads, with exactly
+    these top-level keys (``optional`` may be missing); if not, ``c`` says why. A file that
+    is not that kind of export at all is told so in one sentence, not field by field."""
+    marked = data.get("format") if isinstance(data, dict) else None
+    if marked != format_name:
+        kind = FORMAT_KINDS[format_name]
+        if isinstance(marked, str) and marked in FORMAT_KINDS:
+            other = FORMAT_KINDS[marked]
+            c.error(NON_FIELD_ERRORS, f"This is a Bridgehead {other} export, not a {kind} export.")
+        else:
+            c.error(
+                NON_FIELD_ERRORS,
+                f"This is not a Bridgehead {kind} export (it has no "
+                f'"format": "{format_name}" field).',
+            )
+        return False
     unstorable = unstorable_paths(data)
     for path, problem in unstorable:
         c.error(path, problem)
     if unstorable or not c.mapping("", data, ("format", "version", *keys), optional):
         return False
-    if data["format"] != format_name:
-        c.error("format", f"must be {format_name!r}, got {data['format']!r}")
     if data["version"] != VERSION:
         c.error("version", f"this site reads version {VERSION}, got {data['version']!r}")
-    return data["format"] == format_name and data["version"] == VERSION
+        return False
+    return True
 
 
 def check_ruleset(c: Checker, path: str, value: Any) -> bool:

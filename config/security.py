@@ -24,11 +24,40 @@ POLICY = "; ".join(
 )
 
 
+FORM_ROOM = 100_000
+"""What an import's body holds besides its file: the form's boundaries and CSRF token."""
+
+
+def megabytes(size: int, *, up: bool = False) -> str:
+    """A size in words, to a tenth of a megabyte: ``1_400_000`` → ``"1.4 MB"``, ``20_000_000``
+    → ``"20 MB"``. A size sent is rounded ``up`` (1,000,001 bytes is over 1 MB, so never
+    said as "1 MB"); a limit, down."""
+    tenths = -(-size // 100_000) if up else size // 100_000
+    return f"{tenths / 10:g} MB"
+
+
+def _importing(request) -> bool:
+    from django.urls import reverse
+
+    return request.path == reverse("campaign:import")
+
+
+def body_limit(request) -> int:
+    """The largest body ``request`` may send: a campaign import's file (``IMPORT_FILE_LIMIT``)
+    and the form around it, else ``REQUEST_BODY_LIMIT``."""
+    if _importing(request):
+        return settings.IMPORT_FILE_LIMIT + FORM_ROOM
+    return settings.REQUEST_BODY_LIMIT
+
+
 class RequestBodyLimitMiddleware:
-    """Refuse a request whose declared body is over ``REQUEST_BODY_LIMIT`` (413), unread.
+    """Refuse a request whose declared body is over its limit (`body_limit`) with 413, unread.
 
     Django's own limit leaves out multipart files, which it streams to disk: a 25 MB upload was
-    read in full before any view could refuse it. No page takes files, so every body counts.
+    read in full before any view could refuse it. So every body counts, files included: 1 MB
+    (``REQUEST_BODY_LIMIT``) for every page but the campaign import, whose export file carries
+    its battles' logs and replays (``IMPORT_FILE_LIMIT``, 20 MB). The refusal is the site's
+    error page, saying in megabytes what was sent and what the page takes.
     """
 
     def __init__(self, get_response):
@@ -39,15 +68,32 @@ class RequestBodyLimitMiddleware:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
-        if length > settings.REQUEST_BODY_LIMIT:
-            from django.http import HttpResponse
-
-            return HttpResponse(
-                f"The request is too large: at most {settings.REQUEST_BODY_LIMIT} bytes.",
-                status=413,
-                content_type="text/plain",
-            )
+        # Only a body over the smaller limit asks which page it is for.
+        if length > settings.REQUEST_BODY_LIMIT and length > body_limit(request):
+            return too_large(request, length)
         return self.get_response(request)
+
+
+def too_large(request, length: int):
+    """The 413 page, in words. It is drawn before any other middleware and without reading the
+    body: the session's user is looked up from its cookie alone, so the header still says who
+    is logged in."""
+    from django.contrib.auth import get_user
+    from django.http import HttpResponse
+    from django.template.loader import render_to_string
+    from django.utils.functional import SimpleLazyObject
+    from django.utils.module_loading import import_string
+
+    store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
+    request.session = store(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    request.user = SimpleLazyObject(lambda: get_user(request))
+    importing = _importing(request)
+    context = {
+        "importing": importing,
+        "sent": megabytes(length, up=True),
+        "limit": megabytes(settings.IMPORT_FILE_LIMIT if importing else body_limit(request)),
+    }
+    return HttpResponse(render_to_string("413.html", context, request=request), status=413)
 
 
 class ContentSecurityPolicyMiddleware:

@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
 from config.env import broker_url, database_config, env
+from config.security import FORM_ROOM
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env.str("BRIDGEHEAD_VAR_DIR", default=str(BASE_DIR / "var"))).resolve()
@@ -194,9 +195,14 @@ if PRODUCTION:
 
 # Request bodies: a form post is a few kB, the largest pasted map 200,000 characters
 # (battles.services.MAX_SCENARIO_TEXT). A body larger than this, multipart included, is refused
-# with 413 before it is read (config.security.RequestBodyLimitMiddleware).
+# with 413 before it is read (config.security.RequestBodyLimitMiddleware), on every page but
+# the campaign import: an export carries its battles' logs and replays (the demo's four
+# battles, 200 kB), so the import takes a file of up to IMPORT_FILE_LIMIT (pasted or chosen).
 REQUEST_BODY_LIMIT = env.int("REQUEST_BODY_LIMIT", default=1_000_000)
-DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_LIMIT
+IMPORT_FILE_LIMIT = env.int("IMPORT_FILE_LIMIT", default=20_000_000)
+# Django's own limit on a body's fields (files left out) must let a pasted export through; the
+# middleware has held every other page to REQUEST_BODY_LIMIT before Django reads a byte.
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(REQUEST_BODY_LIMIT, IMPORT_FILE_LIMIT + FORM_ROOM)
 FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_LIMIT
 # Password reset needs mail; without EMAIL_HOST it is not routed at all (config/urls.py).
 EMAIL_HOST = env.str("EMAIL_HOST", default="")

@@ -118,8 +118,47 @@ def test_a_body_over_the_limit_multipart_included_is_refused_unread(client):
         reverse("login"), data=big, content_type="multipart/form-data; boundary=BoUnDaRy"
     )
     assert response.status_code == 413
-    assert f"at most {settings.REQUEST_BODY_LIMIT} bytes" in response.content.decode()
+    page = response.content.decode()
+    assert "What this page sent is 1.1 MB; a page here takes at most 1 MB." in page
+    assert 'class="site-header"' in page and "bytes" not in page
     assert client.post(reverse("login"), {"username": "x", "password": "y"}).status_code == 200
+
+
+@pytest.mark.django_db
+def test_only_the_campaign_import_takes_a_body_over_a_megabyte(client):
+    from config.security import FORM_ROOM
+
+    between = str(settings.REQUEST_BODY_LIMIT + 1)
+    over = str(settings.IMPORT_FILE_LIMIT + FORM_ROOM + 1)
+    # The declared length is what counts: nothing is read before the refusal.
+    refused = client.post(reverse("login"), data=b"", content_type="text/plain",
+                          CONTENT_LENGTH=between)  # fmt: skip
+    assert refused.status_code == 413 and "at most 1 MB" in refused.text
+    taken = client.post(reverse("campaign:import"), data=b"", content_type="text/plain",
+                        CONTENT_LENGTH=between)  # fmt: skip
+    assert taken.status_code != 413
+    too_large = client.post(reverse("campaign:import"), data=b"", content_type="text/plain",
+                            CONTENT_LENGTH=over)  # fmt: skip
+    assert too_large.status_code == 413
+    assert "This file is 20.2 MB; a campaign import takes at most 20 MB." in too_large.text
+
+
+def test_sizes_are_said_in_megabytes_never_rounded_down_to_the_limit():
+    from config.security import megabytes
+
+    assert megabytes(20_000_000) == "20 MB" and megabytes(1_000_000) == "1 MB"
+    assert megabytes(1_400_000, up=True) == "1.4 MB"
+    assert megabytes(1_000_001, up=True) == "1.1 MB" and megabytes(1_099_999) == "1 MB"
+
+
+def test_the_proxy_lets_a_campaign_import_through_to_the_sites_own_refusal():
+    from config.security import FORM_ROOM
+
+    location = re.search(r"location = (\S+) \{([^}]*)\}", NGINX)
+    assert location and location[1] == reverse("campaign:import")
+    size = re.search(r"client_max_body_size (\d+)m;", location[2])
+    assert size and int(size[1]) * 1024 * 1024 > settings.IMPORT_FILE_LIMIT + FORM_ROOM
+    assert "proxy_pass http://bridgehead;" in location[2]
 
 
 @pytest.mark.django_db

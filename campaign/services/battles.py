@@ -359,9 +359,14 @@ def campaign_battle_record(
         ).select_related("unit_type", "force")
     }
     result: dict[int, UnitOutcome] = {}
+    engaged = engaged_units(campaign=campaign)
     for side, unit in given:
         if unit.pk not in fielded:
             errors.setdefault(f"sides.{side}", []).append(f"{unit} is not a unit of {campaign}")
+        elif unit.pk in engaged:
+            # Its card would be the one from before that battle, and an outcome there that takes
+            # it out of the field would leave this one never to be applied.
+            errors.setdefault(f"sides.{side}", []).append(still_in_battle(unit, engaged[unit.pk]))
         elif problems := _table_outcome_problems(campaign, fielded[unit.pk], outcomes.get(unit.pk)):
             for field, problem in problems:
                 errors.setdefault(f"outcomes.{unit.pk}{field}", []).append(problem)

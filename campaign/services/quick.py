@@ -87,8 +87,12 @@ def quick_resolve_run(
             errors[side] = [still_in_battle(unit, in_battle[unit.pk])]
         else:
             fighters[side] = units[unit.pk]
-    for side, _, why in forces_on_both_sides({s: [unit] for s, unit in fighters.items()}):
-        errors[side] = [why]
+    if attacker.pk == defender.pk:
+        # Said before the force's rule: the unit, not its force, is what fights itself here.
+        errors["defender"] = [f"{defender} is on both sides: a unit cannot fight itself"]
+    else:
+        for side, _, why in forces_on_both_sides({s: [unit] for s, unit in fighters.items()}):
+            errors[side] = [why]
     stances: dict[str, Stance] = {}
     for side, value in (("attacker", attacker_stance), ("defender", defender_stance)):
         try:

@@ -489,14 +489,16 @@ def invitation_send_view(request: HttpRequest, pk: int) -> HttpResponse:
     form = InvitationForm(request.POST)
 
     def invite(data):
+        # Refused beside the name, not reported as done: nothing is sent.
+        if refusal := _in_campaign_already(viewer, data["invitee"]):
+            raise ValidationError({"invitee": refusal})
         invitation_send(
             campaign=viewer.campaign,
             invitee=data["invitee"],
             role=data["role"],
             actor=request.user,
         )
-        said = _in_campaign_already(viewer, data["invitee"])
-        return reverse("campaign:dashboard", args=[pk]), said or INVITED
+        return reverse("campaign:dashboard", args=[pk]), INVITED
 
     return form_action(
         request,
@@ -509,22 +511,23 @@ def invitation_send_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _in_campaign_already(viewer: Viewer, invitee: str) -> str:
-    """What an invitation to the GM or a member by username says: the inviter sees the members
-    already, so this tells nothing new. An e-mail address gets the one answer (`INVITED`): who
-    owns which address is not the inviter's to learn."""
+    """Why an invitation to the GM or a member by username is refused: the inviter sees the
+    members already, so this tells nothing new. An e-mail address gets the one answer
+    (`INVITED`): who owns which address is not the inviter's to learn."""
     key = invitee_key(invitee)
     if not key or "@" in key:
         return ""
     campaign = viewer.campaign
     if campaign.gm.get_username() == key:
-        return f"{key} is this campaign's GM: no invitation was sent."
+        return f"No invitation was sent: {key} is this campaign's GM."
     username = f"user__{get_user_model().USERNAME_FIELD}"
     member = campaign.memberships.filter(**{username: key}).first()
     if member is None:
         return ""
     return (
-        f"{key} is in the campaign already, as {member.get_role_display().lower()}: no "
-        "invitation was sent. To change their role, use “Change a member's role”."
+        f"No invitation was sent: {key} is in the campaign already, as "
+        f"{member.get_role_display().lower()}. To change their role, use “Change a member's "
+        "role”."
     )
 
 

@@ -65,16 +65,15 @@ from campaign.selectors import (
     applied_changes,
     campaign_battle_launched,
     campaign_battle_units,
-    engaged_units,
     engine_unit_names,
     engine_units_fought,
     fog_side,
     fogged_log,
     outcome_preview,
-    ready_units,
     revert_blockers,
     revert_preview,
     reverted_changes,
+    units_to_fight,
 )
 from campaign.services.battles import (
     campaign_battle_apply,
@@ -138,10 +137,7 @@ def _setup(request: HttpRequest, pk: int):
     scenarios, chosen = _chosen_scenario(source.get("scenario"), viewer.campaign)
     # A unit still in a battle whose outcome is not applied is not offered (the launch would
     # refuse it): the page names it and the battle instead.
-    in_battle = engaged_units(campaign=viewer.campaign)
-    ready = ready_units(campaign=viewer.campaign)
-    units = [u for u in ready if u.pk not in in_battle]
-    engaged = [(u, in_battle[u.pk]) for u in ready if u.pk in in_battle]
+    units, engaged = units_to_fight(campaign=viewer.campaign)
     return viewer, scenarios, chosen, units, engaged
 
 
@@ -161,6 +157,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     form = BattleSetupForm(
         request.POST if bound else None,
         units=units,
+        engaged=engaged,
         scenario=chosen.data,
         under_way=orders_under_way(viewer.campaign, units),
         campaign=viewer.campaign,
@@ -298,15 +295,18 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     """A battle fought at a real table: the GM enters who fought and what each unit lost."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    units = ready_units(campaign=viewer.campaign)
+    # As on the set-up, a unit still in a battle whose outcome is not applied is not offered
+    # (the service would refuse it): the page names it and the battle instead.
+    units, engaged = units_to_fight(campaign=viewer.campaign)
     bound = request.method == "POST"
     form = TableResultForm(
         request.POST if bound else None,
         units=units,
+        engaged=engaged,
         day=viewer.campaign.day,
         hour=viewer.campaign.hour,
     )
-    context = base_context(viewer, form=form)
+    context = base_context(viewer, form=form, engaged=engaged)
     if not bound:
         return render(request, RECORD, context)
 

@@ -9,11 +9,13 @@ behalf) imports it here, so nobody puts others into a campaign they never joined
 from __future__ import annotations
 
 import csv
+import re
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,6 +27,7 @@ from campaign.forms import CampaignImportForm
 from campaign.pages import roster_lines
 from campaign.services import campaign_import
 from campaign.transfer import campaign_export, export_text, roster_rows
+from config.security import megabytes
 
 IMPORT = "campaign/import.html"
 SHOWN_ERRORS = 50
@@ -60,11 +63,39 @@ def force_csv(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     return response
 
 
-def _error_lines(error: ValidationError) -> list[str]:
+PATH_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _named(path: str, data: Any) -> str:
+    """The names along ``path`` in ``data`` ("forces[1].units[0].quality" → "Blue Battalion ›
+    Scout Car"): each thing in a list that has a name, so a problem reads by what it is about,
+    not only by its place in the file."""
+    names: list[str] = []
+    here = data
+    for key, index in PATH_STEP.findall(path):
+        if index:
+            if not isinstance(here, list) or int(index) >= len(here):
+                break
+            here = here[int(index)]
+            name = here.get("name") if isinstance(here, dict) else None
+            if isinstance(name, str) and name.strip():
+                names.append(name.strip())
+        elif isinstance(here, dict) and key in here:
+            here = here[key]
+        else:
+            break
+    return " › ".join(names)
+
+
+def _problems(error: ValidationError, data: Any) -> list[dict[str, str]]:
+    """Each problem with where it is in the file (``path``, and the names along it); one about
+    the whole file (that it is no export of ours at all) has no path: it is a sentence."""
     if not hasattr(error, "error_dict"):
-        return list(error.messages)
+        return [{"problem": problem} for problem in error.messages]
     return [
-        f"{path}: {problem}"
+        {"problem": problem}
+        if path == NON_FIELD_ERRORS
+        else {"path": path, "named": _named(path, data), "problem": problem}
         for path, problems in error.message_dict.items()
         for problem in problems
     ]
@@ -75,9 +106,10 @@ def _error_lines(error: ValidationError) -> list[str]:
 def campaign_import_view(request: HttpRequest) -> HttpResponse:
     bound = request.method == "POST"
     form = CampaignImportForm(request.POST if bound else None, request.FILES if bound else None)
-    # The whole request is held to REQUEST_BODY_LIMIT before any view reads it: the page says so.
-    largest_mb = settings.REQUEST_BODY_LIMIT / 1_000_000
-    context = {"form": form, "problems": [], "more": 0, "largest_mb": largest_mb}
+    # The request is held to the import's own limit before any view reads it (a larger one is
+    # refused unread, config.security.RequestBodyLimitMiddleware): the page says it.
+    largest = megabytes(settings.IMPORT_FILE_LIMIT)
+    context = {"form": form, "problems": [], "more": 0, "largest": largest}
     if not bound or not form.is_valid():
         return render(request, IMPORT, context, status=400 if bound else 200)
     data = form.cleaned_data["data"]
@@ -86,12 +118,14 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
     # A file that is no export at all is the importer's to describe.
     others = isinstance(gm_name, str) and gm_name != request.user.get_username()
     if others and not request.user.is_superuser:
-        problems = [f"campaign.gm: only its GM ({gm_name!r}) may import this campaign"]
+        problems = [
+            {"path": "campaign.gm", "problem": f"only its GM ({gm_name}) may import this campaign"}
+        ]
     else:
         try:
             campaign = campaign_import(data=data)
         except ValidationError as error:
-            problems = _error_lines(error)
+            problems = _problems(error, data)
         else:
             messages.success(request, f"{campaign.name} imported, on day {campaign.day}.")
             return redirect(reverse("campaign:dashboard", args=[campaign.pk]))

@@ -380,6 +380,29 @@ def test_a_table_result_refuses_a_force_on_both_sides_and_writes_nothing(
     assert not HistoryEntry.objects.filter(kind="battle").exists()
 
 
+def test_a_table_result_refuses_a_unit_whose_battle_awaits_its_outcome_and_writes_nothing(
+    campaign, base, squads, make_unit
+):
+    # The engine battle is still being fought: its units' cards for another battle would be
+    # the ones from before it, and its outcome could leave the table's never to be applied.
+    pending = _launch(campaign, base, squads)
+    fresh = make_unit("Fresh Squad")
+    veteran, mech = squads["blue"][0], squads["red"][0]
+    ok = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    with pytest.raises(ValidationError) as caught:
+        campaign_battle_record(
+            campaign=campaign, name="Barn Skirmish", sides={"blue": [veteran, fresh],
+            "red": [mech]}, winner=None, outcomes={u.pk: ok for u in (veteran, fresh, mech)},
+        )  # fmt: skip
+    still = f"is still in {pending.name}, whose outcome is not applied yet"
+    assert caught.value.message_dict == {
+        "sides.blue": [f"1st Squad {still}"],
+        "sides.red": [f"Red Mech {still}"],
+    }
+    assert list(CampaignBattle.objects.all()) == [pending]
+    assert not HistoryEntry.objects.filter(kind="battle").exists()
+
+
 @pytest.mark.parametrize(
     ("changes", "field"),
     [

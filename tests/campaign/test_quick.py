@@ -263,6 +263,17 @@ def test_the_service_refuses_two_units_of_one_force_or_one_out_of_action(campaig
         quick_resolve_run(campaign=campaign, attacker=red, defender=other)
 
 
+def test_the_service_refuses_a_unit_against_itself_as_a_unit_not_its_force(campaign, pair):
+    red, _ = pair
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        quick_resolve_run(campaign=campaign, attacker=red, defender=red)
+    assert refused.value.message_dict == {
+        "defender": [f"{red.name} is on both sides: a unit cannot fight itself"]
+    }
+    assert not Engagement.objects.exists() and HistoryEntry.objects.count() == entries
+
+
 def test_the_service_refuses_a_unit_whose_battle_awaits_its_outcome(campaign, pair, make_unit):
     campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.REVIEW)
     red, blue = pair

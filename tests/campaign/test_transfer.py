@@ -146,6 +146,32 @@ def test_an_import_refuses_what_is_not_an_export(db, data):
         campaign_import(data=data)
 
 
+@pytest.mark.parametrize("data", [None, [], {}, {"not": 1}, {"format": "x", "version": 1}])
+def test_a_file_that_is_no_export_of_ours_is_told_so_in_one_sentence(played, data):
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert refused.value.message_dict == {
+        "__all__": [
+            'This is not a Bridgehead campaign export (it has no "format": '
+            '"bridgehead.campaign" field).'
+        ]
+    }
+    with pytest.raises(ValidationError) as refused:
+        force_import(campaign=played, data=data)
+    assert refused.value.messages == [
+        'This is not a Bridgehead force export (it has no "format": "bridgehead.force" field).'
+    ]
+    # One of ours of the other kind says which it is.
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=force_export(force=played.forces.first()))
+    assert refused.value.messages == ["This is a Bridgehead force export, not a campaign export."]
+    with pytest.raises(ValidationError) as refused:
+        force_import(campaign=played, data=campaign_export(campaign=played))
+    assert refused.value.messages == ["This is a Bridgehead campaign export, not a force export."]
+    assert counts() == before
+
+
 def test_a_unit_without_history_is_imported_with_a_created_entry(played):
     data = campaign_export(campaign=played)
     del data["forces"][0]["units"][0]["history"]

@@ -299,4 +299,4 @@ def test_the_import_page_says_the_battles_come_across_and_how_large_a_file_it_ta
     page = client.get(reverse("campaign:import")).content.decode()
     assert "and its battles with their reports, logs and replays" in page
     assert "cannot be carried over mid-fight" in page
-    assert "files of up to 1 MB: for a larger one, ask whoever runs the site" in page
+    assert "files of up to 20 MB. For a larger one, ask whoever runs the site" in page

@@ -155,7 +155,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.fill("#engagement-form input[name=seed]", "7")
     _submit(gm, "#engagement-form")
     gm.wait_for_selector("#engagement-form .form-errors")
-    assert "the attackers need at least one unit" in _errors(gm, "#engagement-form")
+    assert "The attackers need at least one unit" in _errors(gm, "#engagement-form")
     assert gm.locator("#engagements li").all_inner_texts() == ["No engagement fought yet."]
     for name, side in (("1st Squad", "attackers"), ("2nd Squad", "attackers"),
                        ("Ghost Squad", "defenders")):  # fmt: skip
@@ -193,7 +193,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server): 
     gm.select_option("#contest-form select[name=resisting]", label="Ghost Squad (Night Battalion)")
     _submit(gm, "#contest-form")
     gm.wait_for_selector("#contest-form .field-errors")
-    assert "a unit cannot contest against itself" in _errors(gm, "#contest-form")
+    assert "A unit cannot contest against itself" in _errors(gm, "#contest-form")
     assert gm.locator("#rolls li").count() == 1
     gm.select_option("#contest-form select[name=active]", label="1st Squad (Lantern Company)")
     gm.locator(

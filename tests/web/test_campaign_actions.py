@@ -9,7 +9,7 @@ from django.urls import reverse
 from campaign.models import Campaign, Engagement, HistoryEntry, Unit
 from campaign.services import unit_edit
 from campaign.services.characters import character_create
-from tests.web.campaign_world import login
+from tests.web.campaign_world import login, raise_units
 from units.bucs import Quality
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +28,7 @@ def _ready(world, unit):
 
 FORMS = (
     "create_form",
+    "invitation_form",
     "member_form",
     "force_form",
     "advance_form",
@@ -198,11 +199,26 @@ def test_it_quick_resolves_an_engagement(client, world):
     said = f"Quick resolve: {won} won after" if won else "Quick resolve: no winner"
     assert said in page.text
     _ready(world, attacker)
-    same_force = client.post(url, {**data, "defender": attacker.pk})
+    comrade = raise_units(world.force, attacker.unit_type, 1, "Comrade")[0]
+    same_force = client.post(url, {**data, "defender": comrade.pk})
     assert same_force.status_code == 400
     assert _field_errors(same_force, "defender") == [
         "Red Company is on both sides: a force cannot fight itself"
     ]
+
+
+def test_a_quick_resolve_of_a_unit_against_itself_says_a_unit_cannot_fight_itself(client, world):
+    unit = _ready(world, world.unit)
+    login(client, world, "gm")
+    engagements = Engagement.objects.count()
+    response = client.post(_url("quick-resolve", world), {"attacker": unit.pk,
+                           "defender": unit.pk, "round_limit": "3", "reason": ""})  # fmt: skip
+    assert response.status_code == 400
+    assert _field_errors(response, "defender") == [
+        f"{unit.name} is on both sides: a unit cannot fight itself"
+    ]
+    assert "a force cannot fight itself" not in response.text
+    assert Engagement.objects.count() == engagements
 
 
 def test_a_quick_resolve_offers_only_ready_units_and_refuses_one_no_longer_ready(client, world):
@@ -267,8 +283,7 @@ def test_an_invitation_answers_the_same_whether_or_not_the_account_exists(client
     login(client, world, "gm")
     invite = reverse("campaign:invite", args=[world.campaign.pk])
     answers = []
-    gm_name = world.users["gm"].get_username()
-    for name in ("nobody-by-that-name", "outsider", world.users["player"].get_username(), gm_name):
+    for name in ("nobody-by-that-name", "outsider"):
         response = client.post(invite, {"invitee": name, "role": "player"}, follow=True)
         assert response.status_code == 200
         notice = response.text.split('<div class="messages" role="status">')[1].split("</div>")[0]
@@ -276,12 +291,19 @@ def test_an_invitation_answers_the_same_whether_or_not_the_account_exists(client
     # Unknown and stranger alike; a member or the GM (whom the inviter sees listed) plainly.
     assert answers[0] == answers[1]
     assert "If an account by that name exists, it has been invited." in answers[0]
+    # A member or the GM: refused beside the name, never reported as done.
     player = world.users["player"].get_username()
-    assert (
-        f"{player} is in the campaign already, as player: no invitation was sent." in (answers[2])
-    )
     gm = world.users["gm"].get_username()
-    assert f"{gm} is this campaign&#x27;s GM: no invitation was sent." in answers[3]
+    invitations = world.campaign.invitations.count()
+    for name, refusal in (
+        (player, f"No invitation was sent: {player} is in the campaign already, as player."),
+        (gm, f"No invitation was sent: {gm} is this campaign's GM."),
+    ):
+        response = client.post(invite, {"invitee": name, "role": "player"})
+        assert response.status_code == 400
+        assert _field_errors(response, "invitee")[0].startswith(refusal)
+        assert refusal.replace("'", "&#x27;") in response.text and "Done:" not in response.text
+    assert world.campaign.invitations.count() == invitations
     htmx = client.post(invite, {"invitee": "x-unknown", "role": "player"}, HTTP_HX_REQUEST="true")
     known = client.post(invite, {"invitee": "outsider", "role": "player"}, HTTP_HX_REQUEST="true")
     assert (htmx.status_code, htmx.headers["HX-Redirect"]) == (
@@ -298,6 +320,18 @@ def test_an_invitation_answers_the_same_whether_or_not_the_account_exists(client
         ["no member of this campaign is called 'nobody-by-that-name'"],
         ["no member of this campaign is called 'outsider'"],
     ]
+
+
+def test_changing_the_gms_role_is_refused_saying_they_are_the_gm(client, world):
+    login(client, world, "gm")
+    members = reverse("campaign:member-set", args=[world.campaign.pk])
+    gm = world.users["gm"].get_username()
+    response = client.post(members, {"username": gm, "role": "player"})
+    assert response.status_code == 400
+    assert _field_errors(response, "username") == [
+        f"The GM's role does not change here: {gm} is this campaign's GM."
+    ]
+    assert not world.campaign.memberships.filter(user=world.users["gm"]).exists()
 
 
 def test_the_invitee_accepts_on_their_own_page_in_the_role_chosen(client, world):

@@ -159,6 +159,16 @@ def test_a_set_up_with_a_force_on_both_sides_says_so_at_its_unit_and_launches_no
     assert CampaignBattle.objects.count() == battles
 
 
+def test_a_set_up_refused_at_a_units_orders_says_why_beside_them(client, world):
+    units = _free_all(world)
+    data = _setup_data(units, world, **{f"order_{units[0].pk}": "charge"})
+    response = login(client, world, "gm").post(_url("battle-setup", world), data)
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert list(errors) == [f"order_{units[0].pk}"]
+    assert "charge is not one of the available choices" in response.text
+
+
 def test_it_shows_the_engine_report_to_every_member(client, world):
     for role in ("player", "rival", "spectator", "gm"):
         page = login(client, world, role).get(_url("battle", world, world.engine_battle.pk)).text
@@ -245,6 +255,100 @@ def test_a_table_result_with_a_force_on_both_sides_says_so_at_the_second_side(cl
     assert CampaignBattle.objects.count() == battles
 
 
+def test_a_table_result_refused_at_how_a_unit_left_says_why_beside_it(client, world):
+    units = _ready_all(world)
+    free = _free_all(world)
+    red = next(u for u in free if u.force_id == world.force.pk)
+    blue = next(u for u in free if u.force_id == world.enemy.pk)
+    login(client, world, "gm")
+    data = {"name": "Hill 205", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": "b"}
+    for unit in units:
+        side = {red.pk: "a", blue.pk: "b"}.get(unit.pk, "")
+        data.update({f"side_{unit.pk}": side, f"hits_lost_{unit.pk}": "0",
+                     f"skill_lost_{unit.pk}": "0", f"removed_{unit.pk}": "none"})  # fmt: skip
+    data[f"removed_{red.pk}"] = "destroyed"  # destroyed, yet no Hit lost
+    battles = CampaignBattle.objects.count()
+    response = client.post(_url("battle-record", world), data)
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert list(errors) == [f"removed_{red.pk}"]
+    for error in errors[f"removed_{red.pk}"]:
+        assert str(error).replace("'", "&#x27;") in response.text
+    assert CampaignBattle.objects.count() == battles
+
+
+def test_every_error_of_the_table_result_form_is_shown_on_its_page(world):
+    """Whatever field a refusal lands on (or none), the page shows it."""
+    from django.template.loader import render_to_string
+
+    from campaign.battle_forms import TableResultForm
+
+    form = TableResultForm({}, units=_free_all(world), day=1)
+    form.is_valid()
+    form._errors = {}
+    for name in form.fields:
+        form.add_error(name, f"Problem at {name}")
+    form.add_error(None, "Problem of the whole")
+    html = render_to_string(
+        "campaign/battle_record.html#record-form", {"form": form, "campaign": world.campaign}
+    )
+    for name in [*form.fields, "the-whole"]:
+        wanted = f"Problem at {name}" if name != "the-whole" else "Problem of the whole"
+        assert wanted in html, name
+
+
+def test_a_table_result_does_not_offer_a_unit_whose_battle_awaits_its_outcome(client, world):
+    units = _ready_all(world)
+    free = _free_all(world)
+    waiting = world.table_battle  # a table result awaiting the GM's review
+    held = [u for u in units if u not in free]
+    assert held and free
+    login(client, world, "gm")
+    page = client.get(_url("battle-record", world))
+    assert {u.pk for u in page.context["form"].units} == {u.pk for u in free}
+    assert f"Still in a battle whose outcome is not applied, so not offered: {held[0].name}" in (
+        page.text
+    )
+    assert f"in {waiting.name})" in page.text
+    assert f'name="side_{held[0].pk}"' not in page.text
+    # A page drawn before that battle began still offers the unit: refused, nothing written.
+    red = next(u for u in free if u.force_id == world.force.pk)
+    blue = next(u for u in free if u.force_id == world.enemy.pk)
+    data = {"name": "Hill 206", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": ""}
+    for unit in units:
+        side = {red.pk: "a", blue.pk: "b", held[0].pk: "a"}.get(unit.pk, "")
+        data.update({f"side_{unit.pk}": side, f"hits_lost_{unit.pk}": "0",
+                     f"skill_lost_{unit.pk}": "0", f"removed_{unit.pk}": "none"})  # fmt: skip
+    battles = CampaignBattle.objects.count()
+    response = client.post(_url("battle-record", world), data)
+    sentence = f"{held[0].name} is still in {waiting.name}, whose outcome is not applied yet"
+    assert response.status_code == 400
+    assert response.context["form"].errors == {"__all__": [sentence]}
+    assert sentence in response.text
+    assert CampaignBattle.objects.count() == battles
+    # Once its outcome is applied, the unit is offered again if it is still ready.
+    campaign_battle_apply(campaign_battle=waiting, actor=world.users["gm"])
+    again = client.get(_url("battle-record", world))
+    still_ready = {u.pk for u in held if Unit.objects.get(pk=u.pk).status == "ready"}
+    assert still_ready <= {u.pk for u in again.context["form"].units}
+    assert "not offered" not in again.text
+
+
+def test_a_set_up_sent_from_a_page_drawn_before_a_units_battle_began_is_refused(client, world):
+    free = _free_all(world)
+    held = next(u for u in _ready_all(world) if u not in free)
+    data = _setup_data([*free, held], world)
+    battles = CampaignBattle.objects.count()
+    login(client, world, "gm")
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        response = client.post(_url("battle-setup", world), data)
+    waiting = world.table_battle.name
+    sentence = f"{held.name} is still in {waiting}, whose outcome is not applied yet"
+    assert response.status_code == 400
+    assert response.context["form"].errors == {"__all__": [sentence]}
+    assert CampaignBattle.objects.count() == battles
+
+
 def test_progress_waits_for_the_campaign_then_refreshes_state_and_review(client, world):
     """The engine may finish before the campaign takes the outcome in: the page polls on,
     then swaps the report in and updates the outcome state and the review panel out of band."""
@@ -291,7 +395,7 @@ def test_a_gm_saves_a_map_and_sets_up_a_battle_on_it(client, world):
     assert again.status_code == 400 and "already has a map" in again.text
     setup = client.get(_url("battle-setup", world), {"scenario": f"map-{kept.pk}"})
     assert setup.context["chosen"].name == "Mill Road (saved map)"
-    units = _ready_all(world)
+    units = _free_all(world)
     data = _setup_data(units, world, scenario=f"map-{kept.pk}")
     with mock.patch("battles.tasks.resolve_battle.delay"):
         launched = client.post(_url("battle-setup", world), data)

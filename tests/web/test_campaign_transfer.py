@@ -25,6 +25,7 @@ from campaign.services import (
     unit_create,
 )
 from campaign.services.maps import saved_map_create
+from campaign.transfer import force_export
 from tests.web.campaign_world import CROSSROADS, login
 from tests.workers import ROOT, project_env
 from units.models import UnitType
@@ -94,7 +95,9 @@ def test_a_malformed_import_writes_nothing_and_names_each_field(client, world):
     assert counts() == before
     problems = response.content.decode()
     assert "nothing was written" in problems
-    assert "forces[0].units[0].quality" in problems
+    # Each by its place in the file and the names along it.
+    force, unit = data["forces"][0]["name"], data["forces"][0]["units"][0]["name"]
+    assert f"<code>forces[0].units[0].quality</code> ({force} › {unit}): " in problems
     assert "forces[1].units[0].history[0].created_at" in problems
 
 
@@ -103,7 +106,7 @@ def test_a_malformed_import_writes_nothing_and_names_each_field(client, world):
     [
         (b"", "the file is empty"),
         (b"campaign", "the file is not JSON: expecting value at line 1, column 1"),
-        (b'{"format": "bridgehead.campaign"}', "version: missing"),
+        (b'{"format": "bridgehead.campaign"}', "<code>version</code>: missing"),
         (b"[" * 1100 + b"]" * 1100, "the file is nested far too deep to read"),
         (b'{"version": ' + b"9" * 4301 + b"}", "the file holds a number far too long to read"),
     ],
@@ -114,8 +117,62 @@ def test_a_file_that_is_no_export_is_refused_in_plain_words(client, world, conte
     response = _upload(client, content) if content else client.post(reverse("campaign:import"))
     assert response.status_code == 400
     body = response.content.decode()
-    assert (says if content else "choose an export file") in body
+    # Each a sentence on its own above the form: a capital first.
+    said = says if content else "choose an export file"
+    assert said[0].upper() + said[1:] in body
     assert "Expecting value: line 1 column 1 (char 0)" not in body
+    assert counts() == before
+
+
+def test_an_import_over_its_limit_is_refused_unread_on_the_sites_page(client, world):
+    from django.conf import settings
+    from django.test.client import encode_multipart
+
+    login(client, world, "gm")
+    assert settings.IMPORT_FILE_LIMIT == 20_000_000
+    body = encode_multipart("BoUnDaRy", {"file": SimpleUploadedFile("big.json", b" " * 21_450_000)})
+    before = counts()
+    response = client.post(
+        reverse("campaign:import"), data=body, content_type="multipart/form-data; boundary=BoUnDaRy"
+    )
+    assert response.status_code == 413
+    page = response.content.decode()
+    assert "This file is 21.5 MB; a campaign import takes at most 20 MB." in page
+    # The site's page: its header, who is logged in, and the way back to the import.
+    assert 'class="site-header"' in page and ">gm</span>" in page
+    assert f'href="{reverse("campaign:import")}">Import a campaign</a>' in page
+    assert "bytes" not in page
+    assert counts() == before
+
+
+def test_an_export_over_a_megabyte_imports(client, world):
+    from django.conf import settings
+
+    login(client, world, "gm")
+    exported = _download(client, world)
+    Campaign.objects.filter(pk=world.campaign.pk).delete()
+    # A long campaign's battle logs, as far as size goes: JSON may end in any amount of space.
+    padded = exported + b"\n" * (settings.REQUEST_BODY_LIMIT + 200_000)
+    response = _upload(client, padded)
+    assert response.status_code == 302
+    assert Campaign.objects.get().name == world.campaign.name
+
+
+def test_a_json_file_that_is_no_export_says_so_in_one_sentence(client, world):
+    login(client, world, "gm")
+    before = counts()
+    response = _upload(client, b'{"not": "an export"}')
+    assert response.status_code == 400
+    problems = response.content.decode().split('id="import-problems"')[1].split("</div>")[0]
+    sentence = (
+        "This is not a Bridgehead campaign export (it has no &quot;format&quot;: "
+        "&quot;bridgehead.campaign&quot; field)."
+    )
+    assert problems.count("<li>") == 1 and sentence in problems
+    assert "missing" not in problems and "unknown field" not in problems
+    force = world.force
+    response = _upload(client, json.dumps(force_export(force=force)).encode())
+    assert "This is a Bridgehead force export, not a campaign export." in response.text
     assert counts() == before
 
 

@@ -14,7 +14,7 @@ from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import Change, orders_going_in
 from campaign.rules.orders import clock_text
 from campaign.rules.state import CampaignUnitState, LeaderState
-from tests.web.campaign_world import login
+from tests.web.campaign_world import login, raise_units
 from units.bucs import Quality
 
 pytestmark = pytest.mark.django_db
@@ -67,6 +67,9 @@ def test_a_table_result_says_how_each_unit_left_in_words(client, world):
     page = login(client, world, "gm").get(_url("battle", world, world.table_battle.pk)).text
     losses = page.split("Losses as entered")[1].split("</table>")[0]
     assert "<td>Still in the field</td>" in losses and "<td>none</td>" not in losses
+    # A fresh unit in each force: the units of the battle still under review are not offered.
+    for force in (world.force, world.enemy):
+        raise_units(force, world.unit.unit_type, 1, "Fresh")
     form = client.get(_url("battle-record", world)).text
     assert '<option value="none" selected>Still in the field</option>' in form
     # The sides are named after the forces, not "attackers" and "defenders".
@@ -340,3 +343,30 @@ def test_a_replaced_order_says_when_it_was_replaced_not_when_it_would_have_been_
     assert states == [f"Under way, done at {clock_text(attack.finishes_at)}",
                       "Replaced at day 1, 00:00"]  # fmt: skip
     assert "Done at</th>" not in page
+
+
+def test_a_refusal_on_its_own_starts_with_a_capital_and_a_name_stays_as_given(world):
+    from campaign.templatetags.sentences import as_sentence
+
+    assert as_sentence("give the battle a name") == "Give the battle a name"
+    assert as_sentence("Squad 1 is still in Pending") == "Squad 1 is still in Pending"
+    # A refusal that opens with one of the campaign's names keeps it as given.
+    raise_units(world.force, world.unit.unit_type, 1, "recon")
+    gm = world.users["gm"].get_username()
+    assert as_sentence(f"{gm} is this campaign's GM", world.campaign).startswith(f"{gm} is")
+    assert as_sentence("recon 1 cannot fight", world.campaign) == "recon 1 cannot fight"
+    assert as_sentence("recontact the unit", world.campaign) == "Recontact the unit"
+
+
+def test_the_dashboards_refusals_read_as_sentences(client, world):
+    login(client, world, "gm")
+    url = reverse("campaign:force-create", args=[world.campaign.pk])
+    response = client.post(url, {"owner": "nobody", "name": "Ghosts"})
+    assert response.status_code == 400
+    assert "No one in this campaign is called &#x27;nobody&#x27;" in response.text
+    engagement = client.post(
+        reverse("campaign:engagement-setup", args=[world.campaign.pk]),
+        {"terrain": "open", "round_limit": "3"},
+    )
+    errors = engagement.text.split('class="form-errors"')[1].split("</div>")[0]
+    assert re.search(r"<p>[A-Z]", errors) and not re.search(r"<p>[a-z]", errors)

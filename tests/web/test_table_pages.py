@@ -30,7 +30,7 @@ def test_the_gm_creates_an_npc_and_a_players_character(client, world):
     for name in ("nobody", "outsider"):
         response = client.post(url, {"name": "Ghost", "hit_points": "5", "player": name})
         assert response.status_code == 400
-        assert f"no one in this campaign is called &#x27;{name}&#x27;" in response.text
+        assert f"No one in this campaign is called &#x27;{name}&#x27;" in response.text
     page = login(client, world, "player").get(
         reverse("campaign:characters", args=[world.campaign.pk])
     )
@@ -69,7 +69,7 @@ def test_an_engagement_without_defenders_is_refused_and_nothing_is_written(clien
     response = client.post(url, {"terrain": "swamp", "round_limit": "3",
                                  f"side_{world.unit.pk}": "attackers"})  # fmt: skip
     assert response.status_code == 400
-    assert "the defenders need at least one unit" in response.text
+    assert "The defenders need at least one unit" in response.text
     assert not Engagement.objects.exists()
 
 

@@ -1,0 +1,67 @@
+"""A refusal as a page shows it: a sentence on its own starts with a capital letter.
+
+Services and forms word their refusals to be read after a field's name or a "Not done:" as much
+as on their own ("give the battle a name"), so the pages capitalise them where they show them
+rather than every sentence being written twice. A refusal that opens with a name is left as it
+is: a name is shown as given ("gm is this campaign's GM", a unit called "recon 2").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
+from campaign.models import Campaign, Character, Force, Leader, Unit
+
+register = template.Library()
+
+
+def campaign_names(campaign: Campaign) -> frozenset[str]:
+    """The names a refusal about ``campaign`` may open with: its people's usernames, its
+    forces', units', leaders' and characters'. Looked up once per campaign object (a page)."""
+    known = campaign.__dict__.get("_sentence_names")
+    if known is None:
+        people = get_user_model().objects.filter(
+            Q(pk=campaign.gm_id) | Q(memberships__campaign=campaign)
+        )
+        known = frozenset(
+            name
+            for names in (
+                people.values_list(get_user_model().USERNAME_FIELD, flat=True),
+                Force.objects.filter(campaign=campaign).values_list("name", flat=True),
+                Unit.objects.filter(force__campaign=campaign).values_list("name", flat=True),
+                Leader.objects.filter(unit__force__campaign=campaign).values_list(
+                    "name", flat=True
+                ),
+                Character.objects.filter(campaign=campaign).values_list("name", flat=True),
+            )
+            for name in names
+            if name
+        )
+        campaign.__dict__["_sentence_names"] = known
+    return known
+
+
+def _opens_with(text: str, name: str) -> bool:
+    return text.startswith(name) and not text[len(name) : len(name) + 1].isalnum()
+
+
+def as_sentence(text: str, campaign: Campaign | None = None) -> str:
+    """``text`` with its first letter a capital, unless it opens with one of ``campaign``'s
+    names (`campaign_names`); no campaign: only the capital."""
+    if not text[:1].islower():
+        return text
+    if campaign is not None and any(_opens_with(text, name) for name in campaign_names(campaign)):
+        return text
+    return text[0].upper() + text[1:]
+
+
+@register.simple_tag(takes_context=True)
+def sentence(context: template.Context, text: Any) -> str:
+    """``{% sentence error %}``: the refusal as a sentence on its own (`as_sentence`), by the
+    names of the page's ``campaign``, if it has one. Escaped like any other value."""
+    campaign = context.get("campaign")
+    return as_sentence(str(text), campaign if isinstance(campaign, Campaign) else None)
