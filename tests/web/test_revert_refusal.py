@@ -13,6 +13,7 @@ from campaign.rules.history import FIELD_LABELS
 from campaign.services import unit_edit
 from campaign.services.engagements import engagement_run
 from campaign.services.outcomes import REVERT_REASON_NEEDED
+from campaign.templatetags.sentences import as_sentence
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +64,8 @@ def test_a_revert_says_its_reason_is_required_and_refuses_a_blank_one_in_words(c
     review = client.get(_url("battle-revert", world, battle.pk)).text
     assert _asks_for_the_reason_as_required(review)
     assert "Goes into every unit&#x27;s history." in review
-    said = REVERT_REASON_NEEDED.replace("'", "&#x27;")
+    # A refusal shown on its own starts with a capital (`templatetags.sentences`).
+    said = as_sentence(REVERT_REASON_NEEDED).replace("'", "&#x27;")
     for blank in ("", "   "):
         refused = client.post(_url("battle-revert", world, battle.pk), {"reason": blank})
         assert refused.status_code == 400 and said in refused.text
