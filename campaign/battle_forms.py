@@ -22,14 +22,9 @@ from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages import force_colour, name_colour
 from campaign.rules.orders import OrderKind
-from campaign.services.battles import (
-    Deployment,
-    campaign_battle_places,
-    deployment_order,
-    led_units,
-    still_in_battle,
-)
+from campaign.services.battles import Deployment, campaign_battle_places, still_in_battle
 from campaign.services.deployment import Spot, deployment_spots, spot
+from campaign.services.going_in import deployment_order, led_units
 
 NO_ORDER = "none"
 ORDER_CHOICES = [

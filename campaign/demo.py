@@ -56,13 +56,14 @@ DEMO_FORCES = (
 
 # The first battle, fought on day 1: (unit name, hits lost, Skill lost, removed).
 # Each is possible on the card the unit fought with (`bridge.outcome_problems`): a mech has 2
-# Hits, a tank and a squad 1, so only losing every Hit is "destroyed".
+# Hits, a tank and a squad 1, so only losing every Hit is "destroyed"; no unit had an Order,
+# so an Average squad fought its card (Skill 3) at Skill 2, where one Skill lost demoralises.
 MILL_OUTCOMES = (
-    ("1st Squad", 0, 1, "none"),
+    ("1st Squad", 0, 0, "none"),
     ("Atlas", 1, 0, "none"),
     ("Tiger One", 0, 1, "none"),
     ("Blue Rifles", 1, 0, "destroyed"),
-    ("Sappers", 0, 2, "demoralised"),
+    ("Sappers", 0, 1, "demoralised"),
     ("Old Faithful", 1, 0, "none"),
     ("Iron Wolf", 1, 0, "none"),
 )

@@ -304,6 +304,22 @@ def fought_kit(unit: _FieldedUnit, ordered: dict[str, Any] | None = None) -> Equ
     return fielded(quality, equipment, specialties, needed).equipment
 
 
+def fought_card(unit: _FieldedUnit, ordered: dict[str, Any]) -> dict[str, Any]:
+    """The card the unit fought with, printed again from how its Orders went in (``ordered``,
+    `BattleOrder.to_json`): at the quality and with the kit it fought its Orders with, under
+    Orders or not. A unit out of action since keeps it: it is the battle's, not the next one's."""
+    under_orders = ordered["order"] is not None or ordered["source"] == COMMANDED
+    going = going_in(
+        unit.unit_type.card,
+        effective=Quality.of_word(ordered["quality"]),
+        equipment=Equipment(ordered["equipment"]),
+        specialties=ordered_specialties(unit.specialties),
+        needed=card_needs(unit.unit_type),
+        under_orders=under_orders,
+    )
+    return card_for(unit.unit_type.card, going)
+
+
 # ---------------------------------------------------------------------------------------------
 # Orders going in
 # ---------------------------------------------------------------------------------------------

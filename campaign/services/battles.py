@@ -27,26 +27,20 @@ from battles.models import Battle, OddsRun
 from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
-from campaign.models import Campaign, CampaignBattle, HistoryEntry, Leader, Unit
+from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.rules.bridge import (
-    BattleOrder,
-    SideUnit,
     TableResult,
     UnitOutcome,
-    battle_card,
-    battle_order,
-    card_for,
+    fought_card,
     fought_kit,
-    legendary_orders,
     outcome_problems,
-    unit_effective_quality,
-    unit_going_in,
 )
-from campaign.rules.state import Status, ordered_specialties, quality_name
-from campaign.selectors import campaign_battle_launched, engaged_units
+from campaign.rules.orders import clock_hour
+from campaign.rules.state import Status, quality_name
+from campaign.selectors import campaign_battle_launched, campaign_now, engaged_units
 from campaign.services._record import forces_on_both_sides, require_manager, text_given
 from campaign.services.deployment import deployment_place, deployment_spots, deployment_words
-from campaign.services.orders import character_order, orders_under_way
+from campaign.services.going_in import GoingInto, units_going_in
 from campaign.services.outcomes import (
     battle_time,
     battle_time_problems,
@@ -54,7 +48,6 @@ from campaign.services.outcomes import (
     outcome_apply,
     outcome_revert,
 )
-from units.bucs import Equipment
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 
@@ -74,29 +67,10 @@ class Deployment:
     place). A character's Order under way for the unit takes its place (`deployment_order`)."""
 
 
-def deployment_order(
-    unit: Unit, standing: dict[str, Any] | None, under_way: Mapping[int, Any], *, led: bool
-) -> BattleOrder:
-    """How the unit's Orders go into the battle: the bridge's rules on the unit as it stands."""
-    return battle_order(
-        effective=unit_effective_quality(unit),
-        equipment=Equipment(unit.equipment),
-        specialties=ordered_specialties(unit.specialties),
-        standing=standing,
-        character_order=character_order(under_way.get(unit.pk)),
-        led=led,
-    )
-
-
 def still_in_battle(unit: Unit, battle: str) -> str:
     """Why ``unit`` fights nothing else yet: it is in ``battle`` (a name, from
     `selectors.engaged_units`), whose outcome is not applied yet."""
     return f"{unit} is still in {battle}, whose outcome is not applied yet"
-
-
-def led_units(units: Sequence[Unit]) -> set[int]:
-    """The pks of those units a living character leads, as stored now."""
-    return set(Leader.objects.filter(unit__in=units, alive=True).values_list("unit_id", flat=True))
 
 
 def campaign_battle_launch(
@@ -246,10 +220,7 @@ def _printed(
     engine_units: dict[str, int] = {}
     orders: dict[str, Any] = {}
     engaged = engaged_units(campaign=campaign)
-    under_way = orders_under_way(campaign, [d.unit for d in deployments])
-    led = led_units([d.unit for d in deployments])
     fielded: list[tuple[Deployment, str]] = []
-    on_side: dict[str, list[SideUnit]] = {}
     for i, deployment in enumerate(deployments):
         unit, path = deployment.unit, f"deployments[{i}]"
         if unit.force.campaign_id != campaign.pk:
@@ -271,11 +242,7 @@ def _printed(
             continue
         engine_units[engine_id] = unit.pk
         sides[deployment.side].append(unit.pk)
-        own = deployment_order(unit, deployment.order, under_way, led=unit.pk in led)
         fielded.append((deployment, engine_id))
-        on_side.setdefault(deployment.side, []).append(
-            SideUnit(str(unit.pk), unit.name, unit_effective_quality(unit), unit.pk in led, own)
-        )
     # A force on both sides: said at the deployment of its first unit on the later side.
     on_sides = {side: [d.unit for d, _ in fielded if d.side == side] for side in side_ids}
     for side, unit, why in forces_on_both_sides(on_sides):
@@ -283,29 +250,27 @@ def _printed(
         errors.setdefault(f"deployments[{i}]", []).append(why)
     if errors:
         raise ValidationError(errors)
-    # Legendary command is settled side by side, once every unit's own Orders are known.
-    commanded = {k: o for side in on_side.values() for k, o in legendary_orders(side).items()}
+    going = units_going_in(
+        campaign,
+        on_sides,
+        at=campaign_now(campaign),
+        standing={d.unit.pk: d.order for d, _ in fielded},
+    )
     for deployment, engine_id in fielded:
         unit = deployment.unit
         side = scenario["sides"][side_ids.index(deployment.side)]
         # Quality and Order go into the scenario, so the engine's Orders rules are live.
-        ordered = commanded[str(unit.pk)]
-        orders[str(unit.pk)] = ordered.to_json()
-        going = unit_going_in(
-            unit,
-            under_orders=ordered.under_orders,
-            quality=ordered.quality,
-            equipment=ordered.equipment,
-        )
+        into = going[unit.pk]
+        orders[str(unit.pk)] = into.orders.to_json()
         placed = {
             "id": engine_id,
-            "card": card_for(unit.unit_type.card, going),
+            "card": into.card,
             "position": None if deployment.position is None else list(deployment.position),
             "facing": deployment.facing,
-            "quality": quality_name(going.quality),
+            "quality": quality_name(into.going.quality),
         }
-        if ordered.order is not None:
-            placed["order"] = ordered.order
+        if into.orders.order is not None:
+            placed["order"] = into.orders.order
         side["units"].append(placed)
     problems = deployment_place(scenario, deployment_spots(base))
     units = {d.unit.pk: d.unit for d in deployments}
@@ -360,6 +325,7 @@ def campaign_battle_record(
     }
     result: dict[int, UnitOutcome] = {}
     engaged = engaged_units(campaign=campaign)
+    going = _table_going_in(campaign, given, fielded, engaged, day, hour, errors)
     for side, unit in given:
         if unit.pk not in fielded:
             errors.setdefault(f"sides.{side}", []).append(f"{unit} is not a unit of {campaign}")
@@ -367,7 +333,9 @@ def campaign_battle_record(
             # Its card would be the one from before that battle, and an outcome there that takes
             # it out of the field would leave this one never to be applied.
             errors.setdefault(f"sides.{side}", []).append(still_in_battle(unit, engaged[unit.pk]))
-        elif problems := _table_outcome_problems(campaign, fielded[unit.pk], outcomes.get(unit.pk)):
+        elif problems := _table_outcome_problems(
+            campaign, fielded[unit.pk], outcomes.get(unit.pk), going.get(unit.pk)
+        ):
             for field, problem in problems:
                 errors.setdefault(f"outcomes.{unit.pk}{field}", []).append(problem)
         else:
@@ -389,6 +357,8 @@ def campaign_battle_record(
         hour=hour,
         sides={side: [u.pk for on, u in given if on == side] for side in sides},
         table_result=TableResult(winner, result).to_dict(),
+        # What it was judged by, kept so that its review and Apply judge it the same way.
+        orders={str(unit.pk): going[unit.pk].orders.to_json() for _, unit in given},
         state=CampaignBattle.State.AWAITING,
         created_by=actor,
     )
@@ -423,9 +393,34 @@ def _table_sides(sides: Mapping[Any, Any], errors: dict[str, list[str]]) -> list
     return given
 
 
-def _table_outcome_problems(campaign: Campaign, unit: Unit, outcome: Any) -> list[tuple[str, str]]:
-    """What is wrong with a hand-entered outcome, judged against the card the unit fought with:
-    each problem under the outcome's field it is about (``".hits_lost"``; ``""``, the whole)."""
+def _table_going_in(
+    campaign: Campaign,
+    given: Sequence[tuple[str, Unit]],
+    fielded: Mapping[int, Unit],
+    engaged: Mapping[int, str],
+    day: Any,
+    hour: Any,
+    errors: Mapping[str, Any],
+) -> dict[int, GoingInto]:
+    """How each unit that could have fought went into the table battle: the bridge's card
+    from its Orders under way at the battle's hour (no set-up gives a standing Order at a
+    table), Legendary command settled on its side (`going_in.units_going_in`)."""
+    timed = "day" not in errors and "hour" not in errors
+    at = clock_hour(day, hour) if timed else campaign_now(campaign)
+    on_sides: dict[str, list[Unit]] = {}
+    for side, unit in given:
+        fought = fielded.get(unit.pk)
+        if fought is not None and fought.status == Status.READY and unit.pk not in engaged:
+            on_sides.setdefault(side, []).append(fought)
+    return units_going_in(campaign, on_sides, at=at)
+
+
+def _table_outcome_problems(
+    campaign: Campaign, unit: Unit, outcome: Any, going: GoingInto | None
+) -> list[tuple[str, str]]:
+    """What is wrong with a hand-entered outcome, judged against the card the unit fought with
+    (``going``: its Orders at the battle's hour): each problem under the outcome's field it is
+    about (``".hits_lost"``; ``""``, the whole)."""
     if not isinstance(outcome, Mapping):
         return [("", f"{unit}: give its Hits lost, Skill lost and how it left the battle")]
     hits_lost, skill_lost = outcome.get("hits_lost"), outcome.get("skill_lost")
@@ -435,12 +430,12 @@ def _table_outcome_problems(campaign: Campaign, unit: Unit, outcome: Any) -> lis
         return [("", f"{unit}: Hits lost and Skill lost must be whole numbers, 0 or more")]
     if not isinstance(removed, str) or removed not in list(Removal):
         return [("", f"{unit}: removed must be one of {', '.join(Removal)}")]
-    if unit.status != Status.READY:
+    if unit.status != Status.READY or going is None:
         return [("", f"{unit} is {unit.state.status.label}: it could not have fought")]
     outcome = UnitOutcome(hits_lost, skill_lost, removed)
     return [
         (f".{field}", f"{unit}: {problem}")
-        for field, problem in outcome_problems(battle_card(unit), outcome, campaign.ruleset)
+        for field, problem in outcome_problems(going.card, outcome, campaign.ruleset)
     ]
 
 
@@ -533,18 +528,39 @@ def campaign_battle_outcome(campaign_battle: CampaignBattle) -> dict[str, Any]:
 
 
 def campaign_battle_cards(campaign_battle: CampaignBattle) -> dict[int, dict[str, Any]]:
-    """The card each persistent unit fought with, as the engine battle's scenario printed it.
-
-    A table battle has no scenario: its units are judged by the card they would take now.
-    """
-    if campaign_battle.battle is None:
-        return {}
-    return {
-        campaign_battle.engine_units[unit["id"]]: unit["card"]
-        for side in campaign_battle.battle.scenario.get("sides", [])
-        for unit in side.get("units", [])
-        if unit.get("id") in campaign_battle.engine_units
+    """The card each persistent unit fought with: as the engine battle's scenario printed it,
+    or, for a table battle, as the bridge printed it from the Orders it was judged by
+    (`bridge.fought_card`). A table battle recorded before its Orders were kept gets the card
+    its units would have taken at its hour, those still ready (`going_in.units_going_in`)."""
+    if campaign_battle.battle is not None:
+        return {
+            campaign_battle.engine_units[unit["id"]]: unit["card"]
+            for side in campaign_battle.battle.scenario.get("sides", [])
+            for unit in side.get("units", [])
+            if unit.get("id") in campaign_battle.engine_units
+        }
+    fought = Unit.objects.filter(
+        pk__in=[pk for pks in campaign_battle.sides.values() for pk in pks]
+    ).select_related("unit_type")
+    by_pk = {unit.pk: unit for unit in fought}
+    # Each side in the order the result listed it: Legendary command goes by it.
+    sides = {
+        side: [by_pk[pk] for pk in pks if pk in by_pk]
+        for side, pks in campaign_battle.sides.items()
     }
+    if all(str(u.pk) in campaign_battle.orders for units in sides.values() for u in units):
+        return {
+            unit.pk: fought_card(unit, campaign_battle.orders[str(unit.pk)])
+            for units in sides.values()
+            for unit in units
+        }
+    ready = {
+        side: [unit for unit in units if unit.status == Status.READY]
+        for side, units in sides.items()
+    }
+    at = clock_hour(campaign_battle.day, campaign_battle.hour)
+    going = units_going_in(campaign_battle.campaign, ready, at=at)
+    return {pk: into.card for pk, into in going.items()}
 
 
 def campaign_battle_outcomes(

@@ -23,7 +23,7 @@ from campaign.rules.dice import Dice
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
 from campaign.services._record import require_manager, text_given, unit_change
-from campaign.services.battles import led_units
+from campaign.services.going_in import led_units
 from campaign.services.orders import UNDER_WAY, current_orders, order_status
 from campaign.services.roster import unit_create, unit_create_check
 from units.bucs import Specialty

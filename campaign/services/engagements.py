@@ -42,7 +42,8 @@ from campaign.services._record import (
     text_given,
     unit_change,
 )
-from campaign.services.battles import led_units, still_in_battle
+from campaign.services.battles import still_in_battle
+from campaign.services.going_in import led_units
 from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, current_orders, order_status
 from campaign.services.outcomes import outcome_revert

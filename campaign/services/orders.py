@@ -71,13 +71,22 @@ def current_orders(campaign: Campaign, units: list[Unit]) -> dict[int, Order]:
     return latest
 
 
-def orders_under_way(campaign: Campaign, units: list[Unit]) -> dict[int, Order]:
-    """unit pk → its Order under way now (given, not replaced, not yet done), with its giver."""
-    now = campaign_now(campaign)
-    under_way = Order.objects.filter(unit__in=units, replaced=False, finishes_at__gt=now)
+def orders_under_way(
+    campaign: Campaign, units: list[Unit], at: int | None = None
+) -> dict[int, Order]:
+    """unit pk → its Order under way at clock hour ``at`` (by default now), with its giver:
+    given by then, not yet done, and not replaced by then (`replaced_when`: when the next Order
+    to its unit was given). So a battle entered for an earlier hour finds the Orders of that
+    hour; one replaced at no known hour (an import's) is under way at none."""
+    at = campaign_now(campaign) if at is None else at
+    orders = list(Order.objects.filter(unit__in=units).select_related("giver"))
+    replaced_at = replaced_when(orders)
     latest: dict[int, Order] = {}
-    for order in under_way.select_related("giver").order_by("given_at", "pk"):
-        latest[order.unit_id] = order
+    for order in sorted(orders, key=lambda o: (o.given_at, o.pk)):
+        if order.replaced and replaced_at.get(order.pk, order.given_at) <= at:
+            continue
+        if order.given_at <= at < order.finishes_at:
+            latest[order.unit_id] = order
     return latest
 
 

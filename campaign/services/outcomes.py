@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -18,7 +18,6 @@ from campaign.models import Campaign, Character, HistoryEntry, Leader, Unit
 from campaign.rules.bridge import (
     Damage,
     UnitOutcome,
-    battle_card,
     outcome_damage,
     outcome_problems,
     skill_restored_after,
@@ -39,6 +38,9 @@ from campaign.services._record import (
 )
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment
+
+if TYPE_CHECKING:
+    from campaign.services.going_in import GoingInto
 
 Kind = HistoryEntry.Kind
 UNREVERTABLE = frozenset({Kind.CREATED, Kind.REVERT})
@@ -184,13 +186,19 @@ def _validated_units(
         if not isinstance(outcome, UnitOutcome):
             errors.setdefault(f"outcomes.{pk}", []).append("must be a UnitOutcome")
     fought_with: dict[int, dict[str, Any]] = {}
+    printed = _cards_at(campaign, units, cards, day, hour, timed=not {"day", "hour"} & set(errors))
     for unit in units:
         if unit.status != Status.READY:
             errors.setdefault(f"outcomes.{unit.pk}", []).append(
                 f"{unit} is {unit.state.status.label}: it could not have fought"
             )
             continue
-        card = cards[unit.pk] if cards and unit.pk in cards else battle_card(unit)
+        if cards and unit.pk in cards:
+            card = cards[unit.pk]
+        else:
+            card = printed[unit.pk].card
+            # "Counts as Poor": the kit it fought its Orders with, unless the caller said.
+            fought_kits.setdefault(unit.pk, printed[unit.pk].going.equipment)
         fought_with[unit.pk] = card
         outcome = outcomes[unit.pk]
         if isinstance(outcome, UnitOutcome):
@@ -206,6 +214,30 @@ def _validated_units(
     if errors:
         raise ValidationError(errors)
     return units, fought_with, fought_kits, won_by
+
+
+def _cards_at(
+    campaign: Campaign,
+    units: list[Unit],
+    cards: Mapping[int, dict[str, Any]] | None,
+    day: int,
+    hour: int,
+    *,
+    timed: bool,
+) -> dict[int, GoingInto]:
+    """How each ready unit not in ``cards`` went into the battle: the bridge's card and kit,
+    from its Orders under way at the battle's hour (`going_in.units_going_in`). No side is
+    known here, so each unit goes in on its own, under no Legendary unit's command."""
+    # Imported here: the Orders' module reaches this one (through the calendar's).
+    from campaign.services.going_in import units_going_in
+
+    at = clock_hour(day, hour) if timed else campaign_now(campaign)
+    alone = {
+        unit.pk: [unit]
+        for unit in units
+        if unit.status == Status.READY and not (cards and unit.pk in cards)
+    }
+    return units_going_in(campaign, alone, at=at)
 
 
 def _winner_pks(winners: Any, errors: dict[str, list[str]]) -> set[int]:
@@ -382,10 +414,10 @@ def outcome_apply(
     (only its own: a later battle's awaiting the medics keep their window).
     The dice come from `seed` (by default derived from the inputs), so the
     same inputs always give the same result. `cards` maps unit pks to the card each fought
-    with (as the battle's scenario printed it); a unit not in it is judged by the card it would
-    take into battle now. `kits` maps unit pks to the kit each fought with
-    (`bridge.fought_kit`; a rating or its name), what Excellent kit's special goes by; a unit
-    not in it, its own.
+    with (as the battle's scenario printed it); a unit not in it is judged by the card the
+    bridge prints for it at the battle's hour, from the Orders under way then. `kits` maps unit
+    pks to the kit each fought with (`bridge.fought_kit`; a rating or its name), what Excellent
+    kit's special goes by; a unit not in it, its own.
     Every outcome must be possible on its card.
     """
     require_manager(campaign, actor)

@@ -7,7 +7,7 @@ without JavaScript.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -78,6 +78,7 @@ from campaign.selectors import (
     roster_version,
     unit_story,
 )
+from campaign.services.battles import campaign_battle_cards
 from campaign.services.notices import member_visit, member_visit_record
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import base_context
@@ -335,9 +336,15 @@ class SheetCard:
         return range(self.line.card["hits"] if self.line.card else 0)
 
 
-def _sheet(request, viewer: Viewer, units, title: str, back_url: str) -> HttpResponse:
+def _sheet(
+    request, viewer: Viewer, units, title: str, back_url: str, cards: dict | None = None
+) -> HttpResponse:
+    """The units' cards on a print sheet: as their roster lines print them for the next
+    battle, or, given ``cards`` (by pk), those (a unit not in it has none)."""
     now = campaign_now(viewer.campaign)
     lines = [roster_line(unit, now) for unit in units]
+    if cards is not None:
+        lines = [replace(line, card=cards.get(line.unit.pk)) for line in lines]
     cards = [SheetCard(line, card_text(line.card)) for line in lines]
     return render(
         request,
@@ -374,4 +381,6 @@ def battle_cards(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
         if viewer.sight(u.force) == FULL
     ]
     back = reverse("campaign:battle", args=[pk, cb.pk])
-    return _sheet(request, viewer, units, cb.name, back)
+    # The cards the battle printed (or, at a table, the bridge printed from the Orders under
+    # way at its hour), not those of the next battle.
+    return _sheet(request, viewer, units, cb.name, back, campaign_battle_cards(cb))

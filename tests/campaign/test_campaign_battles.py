@@ -18,6 +18,7 @@ from campaign.services import campaign_create, campaign_update, force_create, un
 from campaign.services.battles import (
     Deployment,
     campaign_battle_apply,
+    campaign_battle_cards,
     campaign_battle_check,
     campaign_battle_launch,
     campaign_battle_outcomes,
@@ -26,6 +27,8 @@ from campaign.services.battles import (
     campaign_battle_settle,
     campaign_battles_settle_all,
 )
+from campaign.services.characters import character_create
+from campaign.services.orders import clock_advance, order_give
 from units.models import Ruleset
 
 CROSSROADS = Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json"
@@ -205,7 +208,8 @@ def test_a_table_battle_goes_through_the_same_bridge(campaign, squads, cast):
         winner="red",
         outcomes={
             veteran.pk: {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"},
-            average.pk: {"hits_lost": 0, "skill_lost": 2, "removed": "demoralised"},
+            # No Order: the average squad fought its card (Skill 3) at Skill 2.
+            average.pk: {"hits_lost": 0, "skill_lost": 1, "removed": "demoralised"},
             mech.pk: {"hits_lost": 1, "skill_lost": 0, "removed": "none"},
         },
         actor=cast.gm,
@@ -255,10 +259,11 @@ def test_excellent_kit_goes_by_the_kit_each_unit_fought_with(
     [
         ({"hits_lost": 2, "skill_lost": 0, "removed": "destroyed"}, "at most 1"),
         ({"hits_lost": 1, "skill_lost": 0, "removed": "none"}, "every Hit lost means destroyed"),
-        ({"hits_lost": 0, "skill_lost": 1, "removed": "demoralised"}, "Skill brought down to 1"),
-        ({"hits_lost": 0, "skill_lost": 2, "removed": "none"}, "mark it demoralised"),
-        ({"hits_lost": 1, "skill_lost": 2, "removed": "destroyed"}, "leaves a battle once"),
-        ({"hits_lost": 0, "skill_lost": 5, "removed": "none"}, "at most 2 Skill can be lost"),
+        # 2nd Squad, Average with no Order, fought its card (Skill 3) at Skill 2.
+        ({"hits_lost": 0, "skill_lost": 0, "removed": "demoralised"}, "Skill brought down to 1"),
+        ({"hits_lost": 0, "skill_lost": 1, "removed": "none"}, "mark it demoralised"),
+        ({"hits_lost": 1, "skill_lost": 1, "removed": "destroyed"}, "leaves a battle once"),
+        ({"hits_lost": 0, "skill_lost": 5, "removed": "none"}, "at most 1 Skill can be lost"),
         ({"hits_lost": -1, "skill_lost": 0, "removed": "none"}, "whole numbers"),
         ({"hits_lost": 0, "skill_lost": 0, "removed": "fled"}, "removed must be one of"),
         (None, "give its Hits lost"),
@@ -292,8 +297,9 @@ def test_a_table_result_that_cannot_be_is_refused_naming_the_unit(
 
 
 def test_a_table_result_at_the_demoralisation_skill_is_demoralised_in_one_year_war(cast, cards):
-    # One Year War demoralises at Skill 0: a Line Suit (Skill 3) that lost 3 Skill left the
-    # battle demoralised, and a table result that keeps it in the field is refused, by field.
+    # One Year War demoralises at Skill 0: a Line Suit (Skill 3, Skill 2 for an Average unit
+    # with no Order) that lost 2 Skill left the battle demoralised, and a table result that
+    # keeps it in the field is refused, by field.
     campaign = campaign_create(name="Loum", gm=cast.gm, ruleset=Ruleset.ONE_YEAR_WAR,
                                apply_mode="auto")  # fmt: skip
     ours, theirs = (
@@ -313,7 +319,7 @@ def test_a_table_result_at_the_demoralisation_skill_is_demoralised_in_one_year_w
     def record(removed):
         return campaign_battle_record(
             campaign=campaign, name="Loum", sides={"fed": [ours], "zeon": [theirs]},
-            winner="zeon", outcomes={ours.pk: {"hits_lost": 0, "skill_lost": 3,
+            winner="zeon", outcomes={ours.pk: {"hits_lost": 0, "skill_lost": 2,
                                                "removed": removed}, theirs.pk: untouched},
         )  # fmt: skip
 
@@ -498,3 +504,94 @@ def test_a_raw_unit_without_an_order_holds_in_place(campaign, base, make_unit, e
         moved[order is None] = len(moves)
     assert moved[True] == 0, "Raw without an Order holds in place"
     assert moved[False] > 0, "the same Raw unit under an Attack Order moves"
+
+
+def test_a_table_result_is_judged_by_the_card_its_units_orders_print(
+    campaign, make_unit, enemy, cast
+):
+    # A Green unit on the Ace Squad card (Skill 5) with no Order cannot act alone: −6, a shift
+    # of −2, Skill 3. Under an Order it would be −4, Skill 4: not the card it fought with.
+    aces = make_unit("Aces", "Ace Squad", quality="green")
+    foe = make_unit("Foe", quality="experienced", into=enemy)
+
+    def record(skill_lost):
+        return campaign_battle_record(
+            campaign=campaign, name="Ridge", sides={"blue": [aces], "red": [foe]}, winner="red",
+            outcomes={aces.pk: {"hits_lost": 0, "skill_lost": skill_lost,
+                                "removed": "demoralised"},
+                      foe.pk: {"hits_lost": 0, "skill_lost": 0, "removed": "none"}},
+            actor=cast.gm,
+        )  # fmt: skip
+
+    with pytest.raises(ValidationError) as caught:
+        record(3)
+    assert caught.value.message_dict == {
+        f"outcomes.{aces.pk}.skill_lost": [
+            "Aces: at most 2 Skill can be lost: its card's Skill 3 down to 1, where it is "
+            "demoralised"
+        ]
+    }
+    assert not CampaignBattle.objects.exists()
+    battle = record(2)
+    # The Orders it was judged by are kept, so its review and Apply judge it the same way.
+    assert battle.orders[str(aces.pk)]["source"] == "none"
+    assert campaign_battle_cards(battle)[aces.pk]["skill"] == 3
+    campaign_battle_apply(campaign_battle=battle, actor=cast.gm)  # unless applied already
+    aces.refresh_from_db()
+    assert aces.status == "retreated"
+    # Out of action now, it keeps the card it fought with.
+    assert campaign_battle_cards(battle)[aces.pk]["skill"] == 3
+
+
+def test_a_table_result_for_an_earlier_hour_goes_by_the_orders_under_way_then(
+    campaign, make_unit, enemy, cast
+):
+    aces = make_unit("Aces", "Ace Squad", quality="green")
+    foe = make_unit("Foe", quality="experienced", into=enemy)
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=12)
+    order_give(giver=holt, unit=aces, kind="attack")  # under way 00:00 to 02:00
+    clock_advance(campaign=campaign, hours=5)
+    battle = campaign_battle_record(
+        campaign=campaign, name="Dawn", sides={"blue": [aces], "red": [foe]}, winner="red",
+        outcomes={aces.pk: {"hits_lost": 0, "skill_lost": 3, "removed": "demoralised"},
+                  foe.pk: {"hits_lost": 0, "skill_lost": 0, "removed": "none"}},
+        day=1, hour=1, actor=cast.gm,
+    )  # fmt: skip
+    # At 01:00 it was under the Order: Skill 4, and 3 Skill lost brought it down to 1.
+    assert battle.orders[str(aces.pk)]["source"] == "character"
+    assert campaign_battle_cards(battle)[aces.pk]["skill"] == 4
+
+
+def test_a_table_unit_under_an_order_outside_its_specialties_is_judged_raw_with_poor_kit(
+    campaign, make_unit, enemy, cast
+):
+    # Establish Beachhead needs Amphibious: the Elite rifle squad with Excellent kit performs it
+    # as Raw with Poor kit, −10, Skill 2 on its card (Skill 3). Its kit counts as Poor too: it
+    # ignores no Morale hit, and the enemy's Excellent kit ignores its first against it.
+    marines = make_unit("Marines", quality="elite", equipment="excellent")
+    grunts = make_unit("Grunts", quality="elite", equipment="excellent", into=enemy)
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=12)
+    order_give(giver=holt, unit=marines, kind="establish_beachhead")
+    shaken = {"hits_lost": 0, "skill_lost": 1, "removed": "none"}
+
+    def record(marines_lost):
+        return campaign_battle_record(
+            campaign=campaign, name="Beach", sides={"blue": [marines], "red": [grunts]},
+            winner=None, outcomes={marines.pk: marines_lost, grunts.pk: shaken}, actor=cast.gm,
+        )  # fmt: skip
+
+    with pytest.raises(ValidationError) as caught:
+        record(shaken)
+    assert caught.value.message_dict == {
+        f"outcomes.{marines.pk}.removed": [
+            "Marines: Skill brought down to 1 means demoralised: mark it demoralised"
+        ]
+    }
+    battle = record({**shaken, "removed": "demoralised"})
+    assert battle.orders[str(marines.pk)]["equipment"] == "poor"
+    campaign_battle_apply(campaign_battle=battle, actor=cast.gm)  # unless applied already
+    marines.refresh_from_db()
+    grunts.refresh_from_db()
+    assert (marines.morale_hits, grunts.morale_hits) == (1, 0)
+    entry = HistoryEntry.objects.get(kind="battle", unit=grunts)
+    assert entry.details["opposing_equipment"] == "poor"

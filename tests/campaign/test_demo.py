@@ -53,12 +53,24 @@ def test_the_demo_command_prints_the_logins(capsys):
 
 
 def test_the_demos_battle_outcomes_are_possible_for_their_cards():
+    # Judged by the card each unit fought with: no unit had an Order.
     from campaign.demo import DEMO_FORCES, MILL_OUTCOMES
-    from campaign.rules.bridge import UnitOutcome, outcome_problems
+    from campaign.rules.bridge import UnitOutcome, card_needs, going_in, outcome_problems
+    from units.bucs import Equipment, Quality, Specialty
 
     demo_load()
-    cards = {name: card for _, _, roster in DEMO_FORCES for name, card, *_ in roster}
+    roster = {unit[0]: unit[1:] for _, _, units in DEMO_FORCES for unit in units}
     for name, hits, skill, removed in MILL_OUTCOMES:
-        card = UnitType.objects.get(ruleset="combined_arms", name=cards[name]).card
+        card_name, quality, equipment, specialties, _ = roster[name]
+        unit_type = UnitType.objects.get(ruleset="combined_arms", name=card_name)
+        going = going_in(
+            unit_type.card,
+            effective=Quality.of_word(quality),
+            equipment=Equipment(equipment),
+            specialties=[Specialty(s) for s in specialties],
+            needed=card_needs(unit_type),
+            under_orders=False,
+        )
+        card = {**unit_type.card, "skill": going.skill}
         problems = outcome_problems(card, UnitOutcome(hits, skill, removed), "combined_arms")
         assert problems == [], name

@@ -27,6 +27,7 @@ from campaign.services.orders import (
     order_give,
     order_state_text,
     order_status,
+    orders_under_way,
     replaced_when,
 )
 from units.bucs import Quality, Specialty
@@ -179,3 +180,19 @@ def test_a_review_confirmed_twice_moves_the_clock_once(campaign, make_unit):
     calendar_advance(campaign=campaign, days=1, reviewed_at=campaign_now(campaign))
     campaign.refresh_from_db()
     assert (campaign.day, campaign.hour) == (3, 3)
+
+
+@pytest.mark.django_db
+def test_the_order_under_way_at_an_earlier_hour_is_found_though_replaced_or_done_since(
+    campaign, make_unit
+):
+    squad = make_unit()
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    first = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=4)  # until 03:00
+    clock_advance(campaign=campaign, hours=2)
+    second = order_give(giver=holt, unit=squad, kind="attack")  # replaces it at 02:00
+    clock_advance(campaign=campaign, hours=5)  # 07:00: the second was done at 03:00
+    campaign.refresh_from_db()
+    at = {hour: orders_under_way(campaign, [squad], at=hour).get(squad.pk) for hour in range(5)}
+    assert at == {0: first, 1: first, 2: second, 3: None, 4: None}
+    assert orders_under_way(campaign, [squad]) == {}  # now

@@ -468,11 +468,11 @@ def test_advancing_several_days_rests_a_day_at_a_time(campaign, make_unit):
 
 
 def test_advancing_the_calendar_rallies_the_retreated(campaign, make_unit):
-    unit = make_unit()
+    unit = make_unit(quality="experienced")  # with no Order, Skill 3 on its card
     outcome_apply(
         campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 2, "demoralised")}, reason="Ford"
     )
-    # Combined Arms: Average → Green for good, and 2 Morale hits of shock: below Raw.
+    # Combined Arms: Experienced → Inexperienced for good, and 2 Morale hits of shock.
     assert Unit.objects.get(pk=unit.pk).status == Status.RETREATED
     calendar_advance(campaign=campaign)
     unit.refresh_from_db()

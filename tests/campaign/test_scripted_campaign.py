@@ -20,7 +20,8 @@ from campaign.services import (
     outcome_apply,
     unit_combat_zone_set,
 )
-from campaign.services.orders import clock_advance
+from campaign.services.characters import character_create
+from campaign.services.orders import clock_advance, order_give
 from units.bucs import Quality
 
 Kind = HistoryEntry.Kind
@@ -93,6 +94,10 @@ def test_three_battles_and_recovery_between_them(campaign, force, enemy, war):
     # Brute: 2 Skill lost, Average → Green, 2 Morale hits: below Raw, it retreats; it survived,
     # so it earns 1 point (Green needs 2).
     # Blue Rifles: taken out by its one Hit: it retreats; its fate waits for the 24 hours.
+    # Brute fights under an Order (its card's Skill 4, where 2 Skill lost leaves it in the
+    # field); without one it would have fought at Skill 3.
+    brandt = character_create(campaign=campaign, name="Maj. Brandt", hit_points=5)
+    order_give(giver=brandt, unit=u["Brute"], kind="attack")
     first = battle(campaign, u, "the Crossroads",
                    {"Atlas": (0, 1), "1st Squad": (0, 0), "Brute": (0, 2),
                     "Blue Rifles": (1, 0, "destroyed")},

@@ -150,7 +150,7 @@ def _battle_applied(cast, cards, name: str, order: tuple[str, ...]) -> dict[str,
     line_up = {
         "Iron Wolf": (blue, "Mech", "legendary", ("mechanized",), leader),
         "Old Guard": (red, "Mech", "elite", ("mechanized",), None),
-        "1st Squad": (red, "Rifle Squad", "average", ("infantry",), None),
+        "1st Squad": (red, "Rifle Squad", "experienced", ("infantry",), None),
     }
     units = {}
     for unit_name in order:
@@ -636,7 +636,8 @@ def test_the_services_read_the_campaign_day_themselves(campaign, make_unit, enem
 
 
 def test_it_refuses_an_outcome_impossible_for_the_card_the_unit_fought_with(campaign, make_unit):
-    squad = make_unit()  # Rifle Squad: Hits 1, Skill 3
+    # Rifle Squad: Hits 1, Skill 3, for an Experienced unit with no Order too.
+    squad = make_unit(quality="experienced")
     before = HistoryEntry.objects.count()
     impossible = {
         UnitOutcome(1, 0): "destroyed",

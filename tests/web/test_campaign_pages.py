@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -182,3 +184,33 @@ def test_every_page_has_a_skip_link_and_says_done_in_words(client, world):
     response = client.post(_url("unit-zone", world, world.enemy_unit.pk), {"in_combat_zone": "no"})
     done = client.get(response["Location"]).text
     assert '<strong class="notice-word">Done:</strong>' in done  # not by its colour alone
+
+
+def test_a_table_battles_sheet_prints_the_cards_its_units_orders_gave_them(client, world):
+    # An Average rifle squad with no Order fights with the without-Orders column, −2: its
+    # card's Skill 3 is printed at 2 for the battle, though its next card (under Orders) is 3.
+    from campaign.services import unit_create
+    from campaign.services.battles import campaign_battle_record
+
+    rifles = world.unit.unit_type
+    assert rifles.card["skill"] == 3
+    lookouts, pickets = (
+        unit_create(force=into, unit_type=rifles, name=name, quality="average")
+        for into, name in ((world.force, "Lookouts"), (world.enemy, "Pickets"))
+    )
+    untouched = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Hedgerow", sides={"a": [lookouts], "b": [pickets]},
+        winner=None, outcomes={lookouts.pk: untouched, pickets.pk: untouched},
+        actor=world.users["gm"],
+    )  # fmt: skip
+    login(client, world, "gm")
+
+    def skill_on(sheet, name):
+        article = next(a for a in sheet.split("<article")[1:] if f"<h2>{name}</h2>" in a)
+        return int(re.search(r"Skill (\d)", article).group(1))
+
+    sheet = client.get(_url("battle-cards", world, battle.pk)).text
+    assert (skill_on(sheet, "Lookouts"), skill_on(sheet, "Pickets")) == (2, 2)
+    roster = client.get(_url("force-cards", world, world.force.pk)).text
+    assert skill_on(roster, "Lookouts") == 3
