@@ -8,6 +8,7 @@ is: a name is shown as given ("gm is this campaign's GM", a unit called "recon 2
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
@@ -45,14 +46,18 @@ def campaign_names(campaign: Campaign) -> frozenset[str]:
     return known
 
 
+_PATH = re.compile(r"\w+[\[.]\S*:")
+"""A refusal that opens with where it is, "sides[0].units[1].card.name: ...", a path as given."""
+
+
 def _opens_with(text: str, name: str) -> bool:
     return text.startswith(name) and not text[len(name) : len(name) + 1].isalnum()
 
 
 def as_sentence(text: str, campaign: Campaign | None = None) -> str:
-    """``text`` with its first letter a capital, unless it opens with one of ``campaign``'s
-    names (`campaign_names`); no campaign: only the capital."""
-    if not text[:1].islower():
+    """``text`` with its first letter a capital, unless it opens with a path into a document
+    or with one of ``campaign``'s names (`campaign_names`); no campaign: only the capital."""
+    if not text[:1].islower() or _PATH.match(text):
         return text
     if campaign is not None and any(_opens_with(text, name) for name in campaign_names(campaign)):
         return text
