@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .terrain import TerrainProps
-
-if TYPE_CHECKING:
-    from .rulesets import Ruleset
 
 
 class Keyword(StrEnum):
@@ -141,12 +138,13 @@ class UnitCard:
         return None
 
     @classmethod
-    def from_dict(cls, data: Any, ruleset: Ruleset | str) -> UnitCard:
+    def from_dict(cls, data: Any, ruleset: object) -> UnitCard:
         """A card from a card dict, checked as a scenario's cards are (``ScenarioError``).
 
-        ``ruleset`` (or its name) decides which keywords are allowed. Demolition gets its
-        Charges line if the dict lacks one. Anything else for ``ruleset`` is a ``TypeError``,
-        at once.
+        ``ruleset`` (a ``Ruleset`` or its name) decides which keywords are allowed. Demolition
+        gets its Charges line if the dict lacks one. Anything else for ``ruleset`` is a
+        ``TypeError``, at once, in these words (it is typed ``object`` so that the compiled
+        engine does not refuse it first in its own).
         """
         from .errors import ScenarioError
         from .rulesets import RULESETS, Ruleset
@@ -155,14 +153,16 @@ class UnitCard:
         if isinstance(ruleset, str):
             if ruleset not in RULESETS:
                 raise ScenarioError([("ruleset", f"must be one of {sorted(RULESETS)}")])
-            ruleset = RULESETS[ruleset]
-        elif not isinstance(ruleset, Ruleset):
+            rules = RULESETS[ruleset]
+        elif isinstance(ruleset, Ruleset):
+            rules = ruleset
+        else:
             raise TypeError(
                 f"ruleset must be a Ruleset or a ruleset's name, one of {sorted(RULESETS)}; "
                 f"got {type(ruleset).__name__}"
             )
         checker = _Checker()
-        card = parse_unit_card(data, "card", ruleset, checker)
+        card = parse_unit_card(data, "card", rules, checker)
         if card is None:
             raise ScenarioError(checker.problems)
         return card
