@@ -51,6 +51,7 @@ from campaign.selectors import (
     entries_carrying,
     entries_changes,
     entries_since,
+    entries_undone,
     force_roster,
     medics_used_today,
     notable_entries,
@@ -813,6 +814,8 @@ class Event:
     """battle, engagement, destroyed, promoted, reduced, or a history entry's kind."""
     text: str
     url: str
+    undone: bool = False
+    """A history entry reverted since: its line stays, struck through, as on the unit's page."""
 
     @property
     def label(self) -> str:
@@ -844,10 +847,11 @@ def _entry_event(
     homes: dict[int, int],
     names: dict[int, str],
     carrying: dict[int, dict[str, int]],
+    undone: set[int],
 ) -> Event:
     """A history entry as a line of the timeline; ``homes`` maps engine battles to campaign
     battles, ``names`` campaign battles to their names, ``carrying`` entries to the hits their
-    unit carried after them (`entries_carrying`)."""
+    unit carried after them (`entries_carrying`), ``undone`` holds the entries reverted since."""
     before, after = entry.before, entry.after
     kind = entry.kind
     if kind == HistoryEntry.Kind.REVERT:
@@ -879,7 +883,7 @@ def _entry_event(
         if home
         else reverse("campaign:unit", args=[campaign_pk, entry.unit_id])
     )
-    return Event(entry.day, kind, text, url)
+    return Event(entry.day, kind, text, url, undone=entry.pk in undone)
 
 
 def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Event]]]:
@@ -917,8 +921,9 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
         )  # fmt: skip
     notable = list(notable_entries(campaign=campaign, force_ids=force_ids))
     carrying = entries_carrying(entries=notable)
+    undone = entries_undone(entries=notable)
     for entry in notable:
-        events.append(_entry_event(entry, campaign.pk, homes, names, carrying))
+        events.append(_entry_event(entry, campaign.pk, homes, names, carrying, undone))
     days: dict[int, list[Event]] = {}
     for event in events:
         days.setdefault(event.day, []).append(event)
@@ -941,7 +946,8 @@ def entry_events(campaign: Campaign, entries: list[HistoryEntry]) -> list[Event]
     homes = {battle_id: pk for battle_id, pk, _ in rows}
     names = {pk: name for _, pk, name in rows}
     carrying = entries_carrying(entries=entries)
-    return [_entry_event(entry, campaign.pk, homes, names, carrying) for entry in entries]
+    undone = entries_undone(entries=entries)
+    return [_entry_event(entry, campaign.pk, homes, names, carrying, undone) for entry in entries]
 
 
 UNIT_SERIES_NAMES = {

@@ -119,6 +119,17 @@ def unit_story(
     return entries, reverted, homes, names
 
 
+def entries_undone(*, entries: list[HistoryEntry]) -> set[int]:
+    """The ids of ``entries`` that a revert has undone since (a revert entry names them)."""
+    if not entries:
+        return set()
+    return set(
+        HistoryEntry.objects.filter(reverts_id__in=[e.pk for e in entries]).values_list(
+            "reverts_id", flat=True
+        )
+    )
+
+
 def entries_carrying(*, entries: list[HistoryEntry]) -> dict[int, dict[str, int]]:
     """What each unit carried after each of ``entries`` (by entry id): its Morale and Casualty
     hits then, replayed from the start of its history, since an entry keeps only the fields it

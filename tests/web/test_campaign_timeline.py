@@ -62,6 +62,14 @@ def test_a_revert_reads_as_a_sentence_naming_what_it_undid(client, world):
     assert "rose from" not in page and "rallied" not in page
     for diff in ("undoes day", "battles fought 1 → 0", "last battle on day", "24 hours from"):
         assert diff not in page, diff
+    # What the revert undid keeps its line, struck through and said to be undone, as on the
+    # unit's page; the revert's own line stands.
+    assert (
+        '<li class="event event-reduced reverted"><span class="event-kind">Reduced</span> '
+        f'<del><a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced</a>'
+        '</del> <span class="small">(undone since)</span></li>' in page
+    )
+    assert 'class="event event-revert reverted"' not in page
     fresh = {"status": "ready", "morale_hits": 0, "casualty_hits": 0}
     for unit in (world.unit, world.enemy_unit):
         unit_edit(unit=Unit.objects.get(pk=unit.pk), changes=fresh, reason="fresh", actor=gm)
@@ -74,6 +82,24 @@ def test_a_revert_reads_as_a_sentence_naming_what_it_undid(client, world):
         "Squad 1 (Red Company): A rehearsal: the engagement of day 1, Squad 1 against Iron "
         "Wolf, is undone: back to " in page
     )
+
+
+def test_since_your_last_visit_strikes_through_what_was_undone_since(client, world):
+    from campaign.models import HistoryEntry
+    from campaign.services.outcomes import outcome_revert
+
+    gm = world.users["gm"]
+    login(client, world, "player").get(_url("dashboard", world))  # the last visit
+    ours = Unit.objects.get(pk=world.unit.pk)
+    unit_edit(unit=ours, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    shelled = HistoryEntry.objects.filter(unit=ours).latest("id")
+    outcome_revert(entries=[shelled], reason="a mistake", actor=gm)
+    since = client.get(_url("dashboard", world)).text.split("Since your last visit")[1]
+    assert (
+        '<del><a href="' + _url("unit", world, ours.pk) + '">Squad 1 (Red Company) was '
+        'destroyed</a></del> <span class="small">(undone since)</span>' in since
+    )
+    assert since.count("(undone since)") == 1  # the revert's own line stands
 
 
 def test_the_timeline_lists_each_engagement_with_a_link_to_its_log(client, world):
