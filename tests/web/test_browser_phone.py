@@ -237,6 +237,40 @@ def test_the_reports_wide_tables_are_labelled_rows_on_a_phone(
     assert not page.errors, page.errors
 
 
+@pytest.fixture
+def ordered(browser_world):  # noqa: F811
+    """Orders on the Orders table, one with a note, made before Playwright starts."""
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_give
+
+    gm = browser_world.users["gm"]
+    holt = character_create(
+        campaign=browser_world.campaign, name="Capt. Holt", hit_points=12, actor=gm
+    )
+    order_give(giver=holt, unit=browser_world.unit, kind="use_skill", listed_hours=6,
+               note="dig in along the whole of the northern hedgerow", actor=gm)  # fmt: skip
+    order_give(giver=holt, unit=browser_world.unit, kind="attack", actor=gm)
+
+
+def test_the_orders_table_is_labelled_rows_on_a_phone(
+    ordered,
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """Each Order is the unit, then each column's figure under its name: nothing scrolls
+    sideways, inside the table or out."""
+    page = at_size(page_for("player"), "phone")
+    page.goto(f"{live_server.url}/campaigns/{browser_world.campaign.pk}/orders/")
+    assert page.locator("table#orders.stack tbody tr").count() == 2
+    assert page.evaluate(NOT_FITTING) == []
+    assert scroll_width(page) <= SIZES["phone"]["width"]
+    state = page.locator("table#orders td[data-label=State]").first
+    assert state.evaluate("td => getComputedStyle(td, '::before').content") == '"State"'
+    shoot(page, "orders-phone", full_page=True)
+    assert not page.errors, page.errors
+
+
 LABEL_HEIGHTS = """() => {
   const h = sel => [...document.querySelectorAll(sel)]
     .filter(e => getComputedStyle(e).display !== 'none')
