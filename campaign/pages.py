@@ -27,6 +27,7 @@ from campaign.models import (
     Engagement,
     Force,
     HistoryEntry,
+    Membership,
     QuickResolve,
     Unit,
 )
@@ -47,7 +48,9 @@ from campaign.rules.recovery import (
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from campaign.selectors import (
     campaign_now,
+    campaign_role,
     campaign_units,
+    campaigns_for_user,
     entries_carrying,
     entries_changes,
     entries_since,
@@ -271,6 +274,57 @@ def rallying_text(rallying: list[Attention]) -> str:
     if next_day == 0:
         return f"{said}; the next day of R&R rallies none of them:"
     return f"{said}; the next day of R&R rallies {next_day} of them, not these:"
+
+
+@dataclass(frozen=True)
+class CampaignLine:
+    """A campaign on its member's list: their part in it, and what waits for them there."""
+
+    campaign: Campaign
+    role: str
+    """gm, co_gm, player or spectator (`campaign_role`)."""
+    waiting: list[str]
+    """Sentences: battles awaiting the GM's review, units needing attention, what changed."""
+
+    @property
+    def role_label(self) -> str:
+        return "GM" if self.role == "gm" else Membership.Role(self.role).label
+
+
+def my_campaigns(user: Any) -> list[CampaignLine]:
+    """Each campaign ``user`` runs or belongs to, with what waits for them there: for the GMs,
+    battles awaiting review; for the GMs and players, their units needing attention (every
+    force for the GMs, their own for a player) and what befell those units since their last
+    visit to the campaign's page."""
+    lines = []
+    for campaign in campaigns_for_user(user=user).select_related("gm"):
+        role = campaign_role(campaign=campaign, user=user) or "spectator"
+        manages = role in ("gm", "co_gm")
+        waiting = []
+        if manages:
+            awaiting = campaign.battles.filter(state=CampaignBattle.State.AWAITING).count()
+            if awaiting:
+                waiting.append(f"{plural(awaiting, 'battle')} awaiting your review")
+        forces = Force.objects.filter(campaign=campaign)
+        own = set((forces if manages else forces.filter(owner=user)).values_list("pk", flat=True))
+        attention = units_needing_attention(campaign, own) if own else []
+        if attention:
+            whose = "" if manages else " of yours"
+            needs = "needs" if len(attention) == 1 else "need"
+            waiting.append(f"{plural(len(attention), 'unit')}{whose} {needs} attention")
+        seen = (
+            campaign.gm_last_visit_at
+            if role == "gm"
+            else Membership.objects.filter(campaign=campaign, user=user)
+            .values_list("last_visit_at", flat=True)
+            .first()
+        )
+        if own and seen is not None:
+            news = HistoryEntry.objects.filter(unit__force_id__in=own, created_at__gt=seen).count()
+            if news:
+                waiting.append(f"{plural(news, 'change')} to your units since your last visit")
+        lines.append(CampaignLine(campaign, role, waiting))
+    return lines
 
 
 def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Attention]:

@@ -10,8 +10,8 @@ from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.http import require_safe
-from django.views.generic import TemplateView
 
+from campaign.views import pages as campaign_pages
 from config.health import healthz
 
 FAVICON = "bridgehead/favicon.svg"
@@ -25,7 +25,7 @@ def logout_confirm(request):
 
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", campaign_pages.home, name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/log-out/", logout_confirm, name="logout-confirm"),

@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from campaign.access import (
@@ -53,6 +53,7 @@ from campaign.pages import (
     force_summaries,
     forces_with_medics,
     medics_today,
+    my_campaigns,
     quality_ladder,
     quick_resolve_outcome,
     rallying_text,
@@ -72,7 +73,6 @@ from campaign.rules.recovery import zone_problem
 from campaign.rules.state import Status
 from campaign.selectors import (
     campaign_now,
-    campaigns_for_user,
     force_roster,
     invitations_for,
     roster_version,
@@ -97,10 +97,22 @@ ROSTER_COLUMNS = (
 
 def campaign_list_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
     return {
-        "campaigns": campaigns_for_user(user=request.user).select_related("gm"),
+        "campaigns": my_campaigns(request.user),
         "create_form": forms.get("create_form") or CampaignForm(),
         "invitations": invitations_for(request.user),
     }
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    """What Bridgehead is; to a member, their campaigns and what waits for them in each."""
+    context = {}
+    if request.user.is_authenticated:
+        context = {
+            "campaigns": my_campaigns(request.user),
+            "invitations": invitations_for(request.user),
+        }
+    return render(request, "home.html", context)
 
 
 @login_required

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 PAGES = {
     "dashboard": (lambda w: [], 17),  # the GM's tools list the invitations waiting
-    "timeline": (lambda w: [], 10),
+    "timeline": (lambda w: [], 11),  # which of its entries a revert undid since
     "force": (lambda w: [w.force.pk], 12),
     "force-json": (lambda w: [w.force.pk], 10),
     "campaign-json": (lambda w: [], 10),

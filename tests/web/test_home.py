@@ -1,0 +1,85 @@
+"""The home page: what Bridgehead is, to anyone; to a member, each of their campaigns with their
+part in it and what waits for them there, as on "My campaigns"."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Unit
+from campaign.services import unit_edit
+from tests.web.campaign_world import login, world  # noqa: F401 - world is a fixture
+
+pytestmark = pytest.mark.django_db
+
+
+def _waiting(page: str) -> str:
+    """The "Waiting for you" cell of the one campaign listed."""
+    return page.split('data-label="Waiting for you">')[1].split("</td>")[0]
+
+
+def test_anyone_reads_what_bridgehead_is_for_the_gm_the_battles_and_the_players(client):
+    page = client.get(reverse("home")).text
+    for words in ("<strong>The GM</strong>", "BUCS", "Team Bravo", "<strong>Players</strong>",
+                  "on a phone", f'href="{reverse("login")}">Log in</a>'):  # fmt: skip
+        assert words in page, words
+    assert "Your campaigns" not in page
+
+
+FRESH = {"status": "ready", "morale_hits": 0, "casualty_hits": 0}
+
+
+def _all_fresh(world):  # noqa: F811
+    for unit in Unit.objects.filter(force__campaign=world.campaign):
+        unit_edit(unit=unit, changes=FRESH, reason="rested", actor=world.users["gm"])
+
+
+def test_the_gm_sees_the_battle_awaiting_review_and_the_units_needing_attention(client, world):  # noqa: F811
+    gm = world.users["gm"]
+    _all_fresh(world)
+    unit_edit(unit=Unit.objects.get(pk=world.enemy_unit.pk), changes={"status": "retreated"},
+              reason="routed", actor=gm)  # fmt: skip
+    page = login(client, world, "gm").get(reverse("home")).text
+    dashboard = reverse("campaign:dashboard", args=[world.campaign.pk])
+    assert f'<a href="{dashboard}">Op. Pages</a>' in page
+    assert '<td data-label="Your part">GM</td>' in page
+    waiting = _waiting(page)
+    assert "<li>1 battle awaiting your review</li>" in waiting
+    assert "<li>1 unit needs attention</li>" in waiting  # the Blue Battalion's, retreated
+
+
+def test_a_player_sees_only_their_own_units_and_what_changed_since_their_last_visit(
+    client,
+    world,  # noqa: F811
+):
+    gm = world.users["gm"]
+    _all_fresh(world)
+    login(client, world, "player")
+    client.get(reverse("campaign:dashboard", args=[world.campaign.pk]))  # the last visit
+    assert _waiting(client.get(reverse("home")).text) == "Nothing"
+    unit_edit(unit=Unit.objects.get(pk=world.enemy_unit.pk), changes={"status": "retreated"},
+              reason="routed", actor=gm)  # fmt: skip
+    assert _waiting(client.get(reverse("home")).text) == "Nothing"  # not theirs
+    unit_edit(unit=Unit.objects.get(pk=world.unit.pk), changes={"status": "retreated"},
+              reason="routed", actor=gm)  # fmt: skip
+    page = client.get(reverse("home")).text
+    assert '<td data-label="Your part">Player</td>' in page
+    waiting = _waiting(page)
+    assert "<li>1 unit of yours needs attention</li>" in waiting
+    assert "<li>1 change to your units since your last visit</li>" in waiting
+    assert "awaiting your review" not in waiting  # the GM's to do
+    # "My campaigns" lists the same.
+    assert _waiting(client.get(reverse("campaign:list")).text) == waiting
+
+
+def test_a_spectator_is_told_their_part_and_nothing_waits_for_them(client, world):  # noqa: F811
+    page = login(client, world, "spectator").get(reverse("home")).text
+    assert '<td data-label="Your part">Spectator</td>' in page
+    assert _waiting(page) == "Nothing"
+
+
+def test_a_user_in_no_campaign_is_told_how_to_join_or_start_one(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("newcomer"))
+    page = client.get(reverse("home")).text
+    assert "You are not in any campaign yet." in page
+    assert f'<a href="{reverse("campaign:list")}">start one of your own</a>' in page
