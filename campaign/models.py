@@ -425,6 +425,10 @@ class CampaignBattle(models.Model):
         REVERTED = "reverted", "Reverted"
         FAILED = "failed", "Failed"
 
+    UNSETTLED = (State.FIGHTING, State.AWAITING)
+    """A battle whose outcome is not applied yet: its units still carry what they went in with,
+    and may go into no other battle until it is (`selectors.engaged_units`)."""
+
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
     name = models.CharField(max_length=200)
     day = models.PositiveIntegerField(help_text="The campaign day it was fought.")

@@ -230,7 +230,7 @@ def engaged_units(*, campaign: Campaign) -> dict[int, str]:
     would be the one from before this battle."""
     unsettled = CampaignBattle.objects.filter(
         campaign=campaign,
-        state__in=[CampaignBattle.State.FIGHTING, CampaignBattle.State.AWAITING],
+        state__in=CampaignBattle.UNSETTLED,
     ).values_list("name", "sides")
     return {pk: name for name, sides in unsettled for pks in sides.values() for pk in pks}
 

@@ -83,6 +83,7 @@ from campaign.services.notices import member_visit, member_visit_record
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
+from units.bucs import Equipment, Quality
 
 ROSTER_COLUMNS = (
     ("name", "Unit"),
@@ -338,10 +339,21 @@ class SheetCard:
 
     line: RosterLine
     text: str
+    went_in: dict[str, Any] | None = None
+    """How the unit's Orders went into the battle the sheet is for (`BattleOrder.to_json`):
+    a battle's sheet says how the unit fought, not how it stands now."""
 
     @property
     def unit(self) -> Unit:
         return self.line.unit
+
+    @property
+    def fought_as(self) -> str:
+        """The quality and kit it fought with, in words: "Green, Ordinary equipment"."""
+        if self.went_in is None:
+            return ""
+        quality = Quality.of_word(self.went_in["quality"]).label
+        return f"{quality}, {Equipment(self.went_in['equipment']).label} equipment"
 
     @property
     def card_hits(self) -> range:
@@ -349,19 +361,40 @@ class SheetCard:
 
 
 def _sheet(
-    request, viewer: Viewer, units, title: str, back_url: str, cards: dict | None = None
+    request,
+    viewer: Viewer,
+    units,
+    title: str,
+    back_url: str,
+    battle: CampaignBattle | None = None,
 ) -> HttpResponse:
     """The units' cards on a print sheet: as their roster lines print them for the next
-    battle, or, given ``cards`` (by pk), those (a unit not in it has none)."""
+    battle, or, for a ``battle``, those it printed (a unit not in it has none), with how each
+    went in; the hits they carry now only while the battle's outcome is not applied (until
+    then they are the hits they went in with)."""
     now = campaign_now(viewer.campaign)
     lines = [roster_line(unit, now) for unit in units]
-    if cards is not None:
+    if battle is None:
+        sheet = [SheetCard(line, card_text(line.card)) for line in lines]
+    else:
+        cards = campaign_battle_cards(battle)
         lines = [replace(line, card=cards.get(line.unit.pk)) for line in lines]
-    cards = [SheetCard(line, card_text(line.card)) for line in lines]
+        sheet = [
+            SheetCard(line, card_text(line.card), battle.orders.get(str(line.unit.pk)))
+            for line in lines
+        ]
+    unsettled = battle is None or battle.state in CampaignBattle.UNSETTLED
     return render(
         request,
         "campaign/card_sheet.html",
-        base_context(viewer, lines=cards, title=title, back_url=back_url),
+        base_context(
+            viewer,
+            lines=sheet,
+            title=title,
+            back_url=back_url,
+            hits_now=unsettled,
+            day=battle.day if battle is not None else None,
+        ),
     )
 
 
@@ -395,4 +428,4 @@ def battle_cards(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
     back = reverse("campaign:battle", args=[pk, cb.pk])
     # The cards the battle printed (or, at a table, the bridge printed from the Orders under
     # way at its hour), not those of the next battle.
-    return _sheet(request, viewer, units, cb.name, back, campaign_battle_cards(cb))
+    return _sheet(request, viewer, units, cb.name, back, battle=cb)

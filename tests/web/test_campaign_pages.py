@@ -6,10 +6,12 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from campaign.models import Campaign, Unit
 from campaign.services import unit_edit
 from tests.web.campaign_world import login
+from units.bucs import Quality
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -174,6 +176,29 @@ def test_a_force_and_a_battle_print_every_card_on_one_sheet(client, world):
     assert "Iron Wolf" in battle and "Squad 1" in battle
     roster = client.get(_url("force", world, world.force.pk)).text
     assert _url("force-cards", world, world.force.pk) in roster
+
+
+def test_a_fought_battles_sheet_says_how_each_unit_went_in_not_how_it_stands_now(client, world):
+    """Once its outcome is applied, a battle's sheet prints each card as its unit fought with
+    it, with the quality and kit it fought at and its Orders going in, and no longer the hits
+    the unit carries now; while the outcome awaits review, they are the hits it went in with."""
+    from campaign.models import CampaignBattle
+
+    login(client, world, "gm")
+    applied = world.engine_battle
+    assert applied.state == CampaignBattle.State.APPLIED
+    sheet = client.get(_url("battle-cards", world, applied.pk)).text
+    squad = next(a for a in sheet.split("<article")[1:] if "<h2>Squad 1</h2>" in a)
+    went = applied.orders[str(world.unit.pk)]
+    assert f"Red Company · fought as {Quality.of_word(went['quality']).label}, " in squad
+    assert f'<p class="went-in">{escape(went["text"])}</p>' in squad
+    assert "box-free" not in sheet and "box-casualty" not in sheet  # the hits now: not here
+    assert "card Hits: <span" in squad  # the battle card's own, to tick off
+    assert f"day {applied.day}</span>" in sheet
+    awaiting = world.table_battle
+    assert awaiting.state == CampaignBattle.State.AWAITING
+    sheet = client.get(_url("battle-cards", world, awaiting.pk)).text
+    assert '<p class="hit-key">Hit boxes:' in sheet and "box-free" in sheet
 
 
 def test_every_page_has_a_skip_link_and_says_done_in_words(client, world):
