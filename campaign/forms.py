@@ -19,6 +19,7 @@ from django.db.models import Q
 from battles.jsontext import read_json
 from battles.services import MAX_SCENARIO_TEXT, SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
+from campaign.rules.bridge import card_needs
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.quick import ROUND_LIMIT_MAX
 from campaign.rules.recovery import morale_hits_healable
@@ -168,7 +169,11 @@ class UnitAddForm(PageForm):
     quality = forms.ChoiceField(choices=QUALITY_CHOICES, initial="average")
     equipment = forms.ChoiceField(choices=EQUIPMENT_CHOICES, initial="adequate")
     specialties = forms.MultipleChoiceField(
-        choices=SPECIALTY_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+        choices=SPECIALTY_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Left empty: the specialty its card needs, if the card names one. Outside "
+        "its specialties a unit fights as Raw, with Poor kit.",
     )
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
@@ -176,6 +181,16 @@ class UnitAddForm(PageForm):
         self.fields["unit_type"].queryset = UnitType.objects.filter(
             ruleset=campaign.ruleset, kind=UnitType.Kind.UNIT
         ).order_by("name")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        card = data.get("unit_type")
+        if card is not None and not data.get("specialties"):
+            needed = card_needs(card)
+            for specialty in list(needed):
+                needed |= specialty.row.requires
+            data["specialties"] = [s.value for s in Specialty if s in needed]
+        return data
 
 
 class UnitEditForm(PageForm):

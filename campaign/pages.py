@@ -31,7 +31,7 @@ from campaign.models import (
     QuickResolve,
     Unit,
 )
-from campaign.rules.bridge import BridgeError, TableResult, battle_card
+from campaign.rules.bridge import BridgeError, TableResult, battle_card, card_needs
 from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold, withdrawn_text
 from campaign.rules.history import changes_text, hits_text, plural, revert_text, story_text
@@ -325,6 +325,23 @@ def my_campaigns(user: Any) -> list[CampaignLine]:
                 waiting.append(f"{plural(news, 'change')} to your units since your last visit")
         lines.append(CampaignLine(campaign, role, waiting))
     return lines
+
+
+def unit_joins_text(unit: Unit, force: Force) -> str:
+    """A unit raised, in a sentence: where it joins, with the specialty its card needs, or,
+    lacking it, that it fights as Raw with Poor kit on that card."""
+    needed = card_needs(unit.unit_type)
+    held = set(ordered_specialties(unit.specialties))
+    text = f"{unit.name} joins {force.name}"
+    if not needed:
+        return text + "."
+    names = " and ".join(s.label for s in needed)
+    if needed <= held:
+        return f"{text}, with the {names} specialty its card needs."
+    return (
+        f"{text}. Its card needs the {names} specialty, which it lacks: on that card it fights "
+        "as Raw, with Poor kit."
+    )
 
 
 def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Attention]:

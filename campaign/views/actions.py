@@ -54,6 +54,7 @@ from campaign.pages import (
     time_lines_ahead,
     time_lines_done,
     trained_text,
+    unit_joins_text,
     unit_label,
 )
 from campaign.rules.history import plural
@@ -333,7 +334,7 @@ def unit_add_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
             specialties=data["specialties"],
             actor=request.user,
         )
-        return reverse("campaign:force", args=[pk, force.pk]), f"{unit.name} joins {force.name}."
+        return reverse("campaign:force", args=[pk, force.pk]), unit_joins_text(unit, force)
 
     return form_action(
         request,

@@ -124,6 +124,29 @@ def test_it_raises_a_unit_from_the_library(client, world):
     assert "already has a unit called" in " ".join(_field_errors(again, "name"))
 
 
+def test_a_unit_raised_with_no_specialty_ticked_takes_the_one_its_card_needs(client, world):
+    """Left empty, the specialties are those the card needs (Armor with the Mechanized it
+    requires), and the message says so; a unit raised without them is told it fights as Raw."""
+    from units.models import UnitType
+
+    tank = UnitType.objects.create(
+        name="Battle Tank", ruleset=world.campaign.ruleset, kind=UnitType.Kind.UNIT,
+        card=Unit.objects.get(pk=world.unit.pk).unit_type.card, specialty="armor",
+    )  # fmt: skip
+    login(client, world, "gm")
+    data = {"unit_type": tank.pk, "name": "Tusk", "quality": "average", "equipment": "adequate"}
+    response = client.post(_url("unit-add", world, world.force.pk), data, follow=True)
+    assert Unit.objects.get(name="Tusk").specialties == ["mechanized", "armor"]
+    assert "Tusk joins Red Company, with the Armor specialty its card needs." in response.text
+    response = client.post(_url("unit-add", world, world.force.pk),
+                           {**data, "name": "Medics", "specialties": ["medical"]}, follow=True)  # fmt: skip
+    assert Unit.objects.get(name="Medics").specialties == ["medical"]
+    assert (
+        "Medics joins Red Company. Its card needs the Armor specialty, which it lacks: on that "
+        "card it fights as Raw, with Poor kit." in response.text
+    )
+
+
 def test_it_refuses_specialties_beyond_the_quality_next_to_the_field(client, world):
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     login(client, world, "gm")
