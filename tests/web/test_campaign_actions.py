@@ -138,8 +138,8 @@ def test_a_unit_raised_with_no_specialty_ticked_takes_the_one_its_card_needs(cli
     response = client.post(_url("unit-add", world, world.force.pk), data, follow=True)
     assert Unit.objects.get(name="Tusk").specialties == ["mechanized", "armor"]
     assert "Tusk joins Red Company, with the Armor specialty its card needs." in response.text
-    response = client.post(_url("unit-add", world, world.force.pk),
-                           {**data, "name": "Medics", "specialties": ["medical"]}, follow=True)  # fmt: skip
+    medics = {**data, "name": "Medics", "specialties": ["medical"]}
+    response = client.post(_url("unit-add", world, world.force.pk), medics, follow=True)
     assert Unit.objects.get(name="Medics").specialties == ["medical"]
     assert (
         "Medics joins Red Company. Its card needs the Armor specialty, which it lacks: on that "
