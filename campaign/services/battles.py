@@ -188,6 +188,7 @@ def campaign_battle_places(
     """Where each unit (by pk) stands when put on its side with no position: as the launch
     would place it. Empty when the campaign cannot field these units (the launch says why)."""
     deployments = [Deployment(unit=unit, side=side, position=None) for unit, side in placing]
+    campaign = Campaign.objects.get(pk=campaign.pk)  # its clock as stored, not as last seen
     try:
         printed = _printed(campaign, base, deployments, None)
     except ValidationError:
@@ -618,6 +619,7 @@ def campaign_battle_check(
     campaign cannot field, the engine's ``sides[i].units[j].position`` for a spot it may not
     stand on); empty when it would launch. Nothing is written: the set-up page asks this as
     the GM drags units about."""
+    campaign = Campaign.objects.get(pk=campaign.pk)  # its clock as stored, not as last seen
     try:
         campaign_battle_scenario(campaign, base, deployments, turn_limit)
     except ValidationError as error:
@@ -637,6 +639,7 @@ def campaign_battle_odds(
     """An odds run on exactly the battle this set-up would launch: the same cards printed from
     the rosters, positions, Orders and turn limit (only the seeds differ, battle by battle)."""
     require_manager(campaign, actor)
+    campaign = Campaign.objects.get(pk=campaign.pk)  # its clock as stored, not as last seen
     scenario, *_ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
     with _launch_refusals():
         return odds_launch(

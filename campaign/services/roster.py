@@ -42,7 +42,7 @@ from campaign.rules.values import (
     parse_field,
 )
 from campaign.selectors import campaign_now, force_can_edit, invitee_keys
-from campaign.services._record import require_manager, text_given, unit_change
+from campaign.services._record import locked, require_manager, text_given, unit_change
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
@@ -330,8 +330,11 @@ def unit_create(
     """Raise a unit in a force from a library card, with its first history entry.
 
     ``details`` says how it was raised (a Requisition check and its roll); without them the
-    entry records that the GM raised it by fiat.
+    entry records that the GM raised it by fiat. The force is read as stored, and locked (one
+    unit raised at a time in it); its entry is dated by the campaign's day as stored, never by
+    the caller's copy, which may be from before the calendar moved.
     """
+    force = locked(force, "campaign")
     if actor is not None and not force_can_edit(force=force, user=actor):
         raise PermissionDenied(f"only {force.owner} or the GM may raise units in {force}")
     state = unit_create_check(

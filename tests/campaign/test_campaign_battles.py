@@ -131,6 +131,18 @@ def test_a_launch_judges_and_prints_each_unit_as_stored_not_as_the_callers_copy(
     assert placed[f"hero-squad-{hero.pk}"]["card"]["skill"] == 2
 
 
+def test_the_odds_on_a_set_up_are_run_on_the_campaign_clock_as_stored(campaign, base, squads):
+    from campaign.services.battles import campaign_battle_odds
+    from campaign.services.recovery import calendar_advance
+
+    stale = Campaign.objects.get(pk=campaign.pk)
+    calendar_advance(campaign=campaign, days=3)  # day 4, through another copy of the campaign
+    run = campaign_battle_odds(
+        campaign=stale, base=base, deployments=_deployments(squads), battles=10
+    )
+    assert run.name == "Crossroads (Op. Test, day 4)"
+
+
 def test_the_same_launch_request_twice_launches_one_battle(campaign, base, squads):
     key = uuid.uuid4()
     first = _launch(campaign, base, squads, request_key=key)
