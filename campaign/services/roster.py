@@ -463,7 +463,7 @@ def leader_attach(
     if state.leader is not None and state.leader.alive:
         raise ValidationError({"leader": f"{unit} is led by {state.leader.name} already"})
     if character is not None:
-        character = Character.objects.select_for_update().get(pk=character.pk)
+        character = locked(character)
         if character.campaign_id != unit.force.campaign_id:
             raise ValidationError({"character": f"{character} is not of {unit.force.campaign}"})
         if not character.alive:
@@ -557,7 +557,7 @@ def unit_train(
     require_manager(unit.force.campaign, actor)
     if character is None:
         raise ValidationError({"character": "training is given by a character of the campaign"})
-    character = Character.objects.get(pk=character.pk)
+    character = locked(character)
     if character.campaign_id != unit.force.campaign_id:
         raise ValidationError({"character": f"{character} is not of {unit.force.campaign}"})
     if not character.alive:
