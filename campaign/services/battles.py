@@ -186,11 +186,11 @@ def campaign_battle_places(
     *, campaign: Campaign, base: Mapping[str, Any], placing: Sequence[tuple[Unit, str]]
 ) -> dict[int, tuple[float, float]]:
     """Where each unit (by pk) stands when put on its side with no position: as the launch
-    would place it. Empty when the campaign cannot field these units (the launch says why)."""
+    would place it. Empty when the campaign cannot field these units (the launch says why).
+    The set-up page asks it of the units it has just read, as they are: it writes nothing."""
     deployments = [Deployment(unit=unit, side=side, position=None) for unit, side in placing]
-    campaign = Campaign.objects.get(pk=campaign.pk)  # its clock as stored, not as last seen
     try:
-        printed = _printed(campaign, base, deployments, None)
+        printed = _printed(campaign, base, deployments, None, as_given=True)
     except ValidationError:
         return {}
     return {
@@ -218,11 +218,16 @@ def _printed(
     turn_limit: int | None,
     *,
     lock: bool = False,
+    as_given: bool = False,
 ) -> _Printed:
-    """The scenario with each unit printed in and placed, as stored (`units_stored`);
-    `ValidationError` for a unit the campaign cannot field."""
+    """The scenario with each unit printed in and placed, as stored (`units_stored`; with
+    ``as_given``, as the deployments hold them); `ValidationError` for a unit the campaign
+    cannot field."""
     errors: dict[str, list[str]] = {}
-    stored = units_stored([d.unit.pk for d in deployments], lock=lock)
+    if as_given:
+        stored = {d.unit.pk: d.unit for d in deployments}
+    else:
+        stored = units_stored([d.unit.pk for d in deployments], lock=lock)
     scenario = copy.deepcopy(dict(base))
     scenario["ruleset"] = campaign.ruleset
     if turn_limit is not None:
