@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model
 
 from campaign.models import Campaign, HistoryEntry, Leader, Unit
 from campaign.rules.history import sentence
@@ -29,6 +30,29 @@ def text_given(errors: dict[str, list[str]], field: str, value: Any, *, needed: 
     if needed and not value.strip():
         errors.setdefault(field, []).append(needed)
     return value.strip()
+
+
+Row = TypeVar("Row", bound=Model)
+
+
+def locked(row: Row, *related: str) -> Row:
+    """``row`` (a unit, a force, a character) as stored now, locked until the service's
+    transaction ends: what a service judges and writes by, never the caller's copy, which may
+    be from before a fight, a correction, a death or the calendar changed it. ``related``: what
+    to read with it (`select_related`)."""
+    rows = type(row)._default_manager.select_for_update(of=("self",))
+    return rows.select_related(*related).get(pk=row.pk)
+
+
+def units_stored(pks: Iterable[Any], *, lock: bool) -> dict[int, Unit]:
+    """The units with these pks as stored now (with their force, card and leader), by pk: never
+    the caller's copies (`locked`). ``lock``, inside a service's transaction, holds them until
+    it ends, taken in pk order as every service takes them; without it (a preview, which
+    writes nothing) they are only read."""
+    units = Unit.objects.filter(pk__in=[pk for pk in pks if pk is not None])
+    if lock:
+        units = units.select_for_update(of=("self",))
+    return {u.pk: u for u in units.select_related("force", "unit_type", "leader").order_by("pk")}
 
 
 Side = TypeVar("Side")

@@ -38,7 +38,12 @@ from campaign.rules.bridge import (
 from campaign.rules.orders import clock_hour
 from campaign.rules.state import Status, quality_name
 from campaign.selectors import campaign_battle_launched, campaign_now, engaged_units
-from campaign.services._record import forces_on_both_sides, require_manager, text_given
+from campaign.services._record import (
+    forces_on_both_sides,
+    require_manager,
+    text_given,
+    units_stored,
+)
 from campaign.services.deployment import deployment_place, deployment_spots, deployment_words
 from campaign.services.going_in import GoingInto, units_going_in
 from campaign.services.outcomes import (
@@ -96,17 +101,18 @@ def campaign_battle_launch(
     )
     if existing := launched():
         return existing
-    campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
-    try:
-        scenario, sides, engine_units, orders = campaign_battle_scenario(
-            campaign, base, deployments, turn_limit
-        )
-    except ValidationError:
-        # The same request, launched a moment ago by another: its units are in battle now.
-        if existing := launched():
-            return existing
-        raise
     with _launch_refusals(), transaction.atomic():
+        campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
+        try:
+            # Each unit as stored, locked until the battle holds it: never the caller's copy.
+            scenario, sides, engine_units, orders = campaign_battle_scenario(
+                campaign, base, deployments, turn_limit, lock=True
+            )
+        except ValidationError:
+            # The same request, launched a moment ago by another: its units are in battle now.
+            if existing := launched():
+                return existing
+            raise
         battle = battle_launch(
             name=name or scenario["name"],
             scenario=scenario,
@@ -155,15 +161,19 @@ def campaign_battle_scenario(
     base: Mapping[str, Any],
     deployments: Sequence[Deployment],
     turn_limit: int | None,
+    *,
+    lock: bool = False,
 ) -> tuple[dict[str, Any], dict[str, list[int]], dict[str, int], dict[str, Any]]:
     """(scenario, side → unit pks, engine id → unit pk, unit pk → its Orders going in): each
     unit's card and Order printed into the base, Legendary command settled on each side
     (`bridge.legendary_orders`), a unit given no position on a spot of its side.
 
     Checks every deployment first, then the scenario with the engine's validator
-    (`ValidationError` naming the unit, and what it may not stand on); writes nothing.
+    (`ValidationError` naming the unit, and what it may not stand on); writes nothing. Each
+    unit is judged and printed as stored, not as the deployment's copy of it holds it;
+    ``lock`` (inside the launch's transaction) holds the units until it ends.
     """
-    printed = _printed(campaign, base, deployments, turn_limit)
+    printed = _printed(campaign, base, deployments, turn_limit, lock=lock)
     if printed.problems:
         names = {
             engine_id: printed.units[pk].name for engine_id, pk in printed.engine_units.items()
@@ -176,10 +186,11 @@ def campaign_battle_places(
     *, campaign: Campaign, base: Mapping[str, Any], placing: Sequence[tuple[Unit, str]]
 ) -> dict[int, tuple[float, float]]:
     """Where each unit (by pk) stands when put on its side with no position: as the launch
-    would place it. Empty when the campaign cannot field these units (the launch says why)."""
+    would place it. Empty when the campaign cannot field these units (the launch says why).
+    The set-up page asks it of the units it has just read, as they are: it writes nothing."""
     deployments = [Deployment(unit=unit, side=side, position=None) for unit, side in placing]
     try:
-        printed = _printed(campaign, base, deployments, None)
+        printed = _printed(campaign, base, deployments, None, as_given=True)
     except ValidationError:
         return {}
     return {
@@ -205,10 +216,18 @@ def _printed(
     base: Mapping[str, Any],
     deployments: Sequence[Deployment],
     turn_limit: int | None,
+    *,
+    lock: bool = False,
+    as_given: bool = False,
 ) -> _Printed:
-    """The scenario with each unit printed in and placed; `ValidationError` for a unit the
-    campaign cannot field."""
+    """The scenario with each unit printed in and placed, as stored (`units_stored`; with
+    ``as_given``, as the deployments hold them); `ValidationError` for a unit the campaign
+    cannot field."""
     errors: dict[str, list[str]] = {}
+    if as_given:
+        stored = {d.unit.pk: d.unit for d in deployments}
+    else:
+        stored = units_stored([d.unit.pk for d in deployments], lock=lock)
     scenario = copy.deepcopy(dict(base))
     scenario["ruleset"] = campaign.ruleset
     if turn_limit is not None:
@@ -220,11 +239,11 @@ def _printed(
     engine_units: dict[str, int] = {}
     orders: dict[str, Any] = {}
     engaged = engaged_units(campaign=campaign)
-    fielded: list[tuple[Deployment, str]] = []
+    fielded: list[tuple[Deployment, Unit, str]] = []
     for i, deployment in enumerate(deployments):
-        unit, path = deployment.unit, f"deployments[{i}]"
-        if unit.force.campaign_id != campaign.pk:
-            errors.setdefault(path, []).append(f"{unit} is not in {campaign}")
+        unit, path = stored.get(deployment.unit.pk), f"deployments[{i}]"
+        if unit is None or unit.force.campaign_id != campaign.pk:
+            errors.setdefault(path, []).append(f"{deployment.unit} is not in {campaign}")
             continue
         if unit.status != Status.READY:
             errors.setdefault(path, []).append(f"{unit} is {unit.status}: it cannot fight")
@@ -242,9 +261,9 @@ def _printed(
             continue
         engine_units[engine_id] = unit.pk
         sides[deployment.side].append(unit.pk)
-        fielded.append((deployment, engine_id))
+        fielded.append((deployment, unit, engine_id))
     # A force on both sides: said at the deployment of its first unit on the later side.
-    on_sides = {side: [d.unit for d, _ in fielded if d.side == side] for side in side_ids}
+    on_sides = {side: [u for d, u, _ in fielded if d.side == side] for side in side_ids}
     for side, unit, why in forces_on_both_sides(on_sides):
         i = next(i for i, d in enumerate(deployments) if d.unit.pk == unit.pk and d.side == side)
         errors.setdefault(f"deployments[{i}]", []).append(why)
@@ -254,10 +273,9 @@ def _printed(
         campaign,
         on_sides,
         at=campaign_now(campaign),
-        standing={d.unit.pk: d.order for d, _ in fielded},
+        standing={u.pk: d.order for d, u, _ in fielded},
     )
-    for deployment, engine_id in fielded:
-        unit = deployment.unit
+    for deployment, unit, engine_id in fielded:
         side = scenario["sides"][side_ids.index(deployment.side)]
         # Quality and Order go into the scenario, so the engine's Orders rules are live.
         into = going[unit.pk]
@@ -273,8 +291,7 @@ def _printed(
             placed["order"] = into.orders.order
         side["units"].append(placed)
     problems = deployment_place(scenario, deployment_spots(base))
-    units = {d.unit.pk: d.unit for d in deployments}
-    return _Printed(scenario, sides, engine_units, orders, units, problems)
+    return _Printed(scenario, sides, engine_units, orders, stored, problems)
 
 
 @transaction.atomic
@@ -317,12 +334,9 @@ def campaign_battle_record(
     day, hour = battle_time(campaign, day, hour)
     errors.update(battle_time_problems(campaign, day, hour))
     given = _table_sides(sides, errors)
-    fielded = {
-        unit.pk: unit
-        for unit in Unit.objects.filter(
-            pk__in=[unit.pk for _, unit in given], force__campaign=campaign
-        ).select_related("unit_type", "force")
-    }
+    # Each unit as stored, locked until the result holds it: never the caller's copy.
+    stored = units_stored([unit.pk for _, unit in given], lock=True)
+    fielded = {pk: unit for pk, unit in stored.items() if unit.force.campaign_id == campaign.pk}
     result: dict[int, UnitOutcome] = {}
     engaged = engaged_units(campaign=campaign)
     going = _table_going_in(campaign, given, fielded, engaged, day, hour, errors)
@@ -332,7 +346,8 @@ def campaign_battle_record(
         elif unit.pk in engaged:
             # Its card would be the one from before that battle, and an outcome there that takes
             # it out of the field would leave this one never to be applied.
-            errors.setdefault(f"sides.{side}", []).append(still_in_battle(unit, engaged[unit.pk]))
+            fought = fielded[unit.pk]
+            errors.setdefault(f"sides.{side}", []).append(still_in_battle(fought, engaged[unit.pk]))
         elif problems := _table_outcome_problems(
             campaign, fielded[unit.pk], outcomes.get(unit.pk), going.get(unit.pk)
         ):
@@ -609,6 +624,7 @@ def campaign_battle_check(
     campaign cannot field, the engine's ``sides[i].units[j].position`` for a spot it may not
     stand on); empty when it would launch. Nothing is written: the set-up page asks this as
     the GM drags units about."""
+    campaign = Campaign.objects.get(pk=campaign.pk)  # its clock as stored, not as last seen
     try:
         campaign_battle_scenario(campaign, base, deployments, turn_limit)
     except ValidationError as error:
@@ -628,6 +644,7 @@ def campaign_battle_odds(
     """An odds run on exactly the battle this set-up would launch: the same cards printed from
     the rosters, positions, Orders and turn limit (only the seeds differ, battle by battle)."""
     require_manager(campaign, actor)
+    campaign = Campaign.objects.get(pk=campaign.pk)  # its clock as stored, not as last seen
     scenario, *_ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
     with _launch_refusals():
         return odds_launch(

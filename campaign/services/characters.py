@@ -24,7 +24,7 @@ from campaign.models import (
 from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.selectors import history_standing
-from campaign.services._record import require_manager, text_given, unit_change
+from campaign.services._record import locked, require_manager, text_given, unit_change
 
 Kind = HistoryEntry.Kind
 HIT_POINTS_MAX = 999
@@ -88,7 +88,7 @@ def character_heal(
     rest, a Treat Injury check, a medical kit: docs/bucs-choices.md, "Healing a character"),
     never above its full hit points. A character at the head of a unit is that unit's leader:
     its unit's history records the heal too."""
-    character = Character.objects.select_for_update().get(pk=character.pk)
+    character = locked(character)
     campaign = Campaign.objects.get(pk=character.campaign_id)
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
@@ -148,7 +148,7 @@ def character_rally(
     )
     campaign = unit.force.campaign
     require_manager(campaign, actor)
-    character = Character.objects.get(pk=character.pk)
+    character = locked(character)
     errors: dict[str, list[str]] = {}
     reason = text_given(errors, "reason", reason)
     if character.campaign_id != campaign.pk:

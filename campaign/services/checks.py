@@ -22,7 +22,7 @@ from campaign.rules.command import Commandable, command_of, legendary_command
 from campaign.rules.dice import Dice
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now
-from campaign.services._record import require_manager, text_given, unit_change
+from campaign.services._record import locked, require_manager, text_given, unit_change
 from campaign.services.going_in import led_units
 from campaign.services.orders import UNDER_WAY, current_orders, order_status
 from campaign.services.roster import unit_create, unit_create_check
@@ -234,10 +234,14 @@ def requisition_run(
     """A Requisition check for a new unit: on success the unit is raised, its roll in history.
 
     The check is the requisitioning character's (``bonus`` is their Requisition bonus as the
-    GM reads it from their sheet); the DC comes from the unit's quality and equipment.
+    GM reads it from their sheet); the DC comes from the unit's quality and equipment. The
+    force and the character are judged as stored, locked, not as the caller's copies hold them:
+    a character killed at a unit's head since is dead.
     """
-    campaign = Campaign.objects.get(pk=force.campaign_id)
+    force = locked(force, "campaign")
+    campaign = force.campaign
     require_manager(campaign, actor)
+    character = None if character is None else locked(character)
     errors: dict[str, list[str]] = {}
     try:
         state = unit_create_check(
@@ -247,8 +251,10 @@ def requisition_run(
     except ValidationError as error:
         errors.update(error.message_dict)
         state = None
-    if character is not None and (character.campaign_id != campaign.pk or not character.alive):
+    if character is not None and character.campaign_id != campaign.pk:
         errors["character"] = [f"{character} cannot requisition for {campaign}"]
+    elif character is not None and not character.alive:
+        errors["character"] = [f"{character} is dead: the dead requisition nothing"]
     if isinstance(bonus, bool) or not isinstance(bonus, int) or abs(bonus) > BONUS_LIMIT:
         errors["bonus"] = [f"the bonus must be a whole number within ±{BONUS_LIMIT}"]
     _seed(seed, errors)

@@ -121,7 +121,12 @@ def order_give(
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
     note = text_given(errors, "note", note)
-    giver = Character.objects.filter(pk=giver.pk).first() if giver is not None else None
+    # The giver as stored, locked: one killed at a unit's head since gives no Order.
+    giver = (
+        Character.objects.select_for_update().filter(pk=giver.pk).first()
+        if giver is not None
+        else None
+    )
     if giver is None:
         errors["giver"] = ["only a character gives an Order"]
     elif giver.campaign_id != campaign.pk:

@@ -42,7 +42,13 @@ from campaign.rules.values import (
     parse_field,
 )
 from campaign.selectors import campaign_now, force_can_edit, invitee_keys
-from campaign.services._record import require_manager, text_given, unit_change
+from campaign.services._record import (
+    locked,
+    require_manager,
+    text_given,
+    unit_change,
+    units_stored,
+)
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
@@ -330,8 +336,11 @@ def unit_create(
     """Raise a unit in a force from a library card, with its first history entry.
 
     ``details`` says how it was raised (a Requisition check and its roll); without them the
-    entry records that the GM raised it by fiat.
+    entry records that the GM raised it by fiat. The force is read as stored, and locked (one
+    unit raised at a time in it); its entry is dated by the campaign's day as stored, never by
+    the caller's copy, which may be from before the calendar moved.
     """
+    force = locked(force, "campaign")
     if actor is not None and not force_can_edit(force=force, user=actor):
         raise PermissionDenied(f"only {force.owner} or the GM may raise units in {force}")
     state = unit_create_check(
@@ -450,7 +459,9 @@ def leader_attach(
     With ``character`` the campaign's own character joins the unit: its name and hit points
     are the leader's, and its wounds in the unit's fights are its own. A dead leader it
     replaces stays dead, with the hit points it died with: the entry keeps who led the unit and
-    fell (and names the character, so a revert puts the dead back at its head).
+    fell (and names the character, so a revert puts the dead back at its head). A character
+    who survived the destruction of the unit it led is free to lead another: it leaves the
+    destroyed unit first (`_survivor_leaves`).
     """
     unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
     require_manager(unit.force.campaign, actor)
@@ -459,13 +470,16 @@ def leader_attach(
         raise ValidationError({"leader": f"{unit} is destroyed: there is no one left to lead"})
     if state.leader is not None and state.leader.alive:
         raise ValidationError({"leader": f"{unit} is led by {state.leader.name} already"})
+    ruins: Unit | None = None  # the destroyed unit the character survived, if any
     if character is not None:
-        character = Character.objects.select_for_update().get(pk=character.pk)
+        character = locked(character)
         if character.campaign_id != unit.force.campaign_id:
             raise ValidationError({"character": f"{character} is not of {unit.force.campaign}"})
         if not character.alive:
             raise ValidationError({"character": f"{character} is dead"})
-        if Leader.objects.filter(character=character).exists():
+        held = Leader.objects.filter(character=character).values_list("unit_id", flat=True)
+        ruins = next(iter(units_stored(held, lock=True).values()), None)
+        if ruins is not None and not ruins.state.destroyed:
             raise ValidationError({"character": f"{character} leads another unit already"})
         name, hit_points = character.name, character.hit_points
     if hit_points is None:
@@ -476,6 +490,8 @@ def leader_attach(
         raise ValidationError({"leader": str(error)}) from None
     if leader.hit_points < 1:
         raise ValidationError({"hit_points": "a leader takes command on their feet: 1 or more"})
+    if ruins is not None:
+        _survivor_leaves(ruins, character, unit, actor)
     details = {} if character is None else {"character": character.pk}
     fallen = getattr(unit, "leader", None)
     if fallen is not None and fallen.character_id is not None:
@@ -493,6 +509,22 @@ def leader_attach(
         character=None if character is None else character.pk,
     )
     return unit.leader
+
+
+def _survivor_leaves(ruins: Unit, character: Character, to_lead: Unit, actor: Any) -> None:
+    """A character who survived the destruction of ``ruins`` (locked) leaves it to lead
+    ``to_lead``, as `leader_detach` would take it away: the destroyed unit's history keeps who
+    led it, and names the character, so a revert of its leaving puts it back at the head only
+    once it leads no other unit (`outcomes._relink_problem`)."""
+    unit_change(
+        unit=ruins,
+        state=ruins.state.but(leader=None),
+        kind=Kind.LEADER,
+        why=f"{character.name} survived its destruction and leaves it to lead {to_lead}",
+        day=to_lead.force.campaign.day,
+        details={"character": character.pk},
+        actor=actor,
+    )
 
 
 @transaction.atomic
@@ -554,7 +586,7 @@ def unit_train(
     require_manager(unit.force.campaign, actor)
     if character is None:
         raise ValidationError({"character": "training is given by a character of the campaign"})
-    character = Character.objects.get(pk=character.pk)
+    character = locked(character)
     if character.campaign_id != unit.force.campaign_id:
         raise ValidationError({"character": f"{character} is not of {unit.force.campaign}"})
     if not character.alive:

@@ -32,7 +32,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.orders import HOURS_PER_DAY
-from campaign.services._record import require_manager, unit_state_save
+from campaign.services._record import locked, require_manager, unit_state_save
 from campaign.services.battles import NOTIFY_TASK
 from campaign.transfer import (
     BATTLE_VALUES,
@@ -413,6 +413,7 @@ def force_import(*, campaign: Campaign, data: Any, owner: Any = None, actor: Any
     `owner` takes it over (by default the export's owner, who must play in the campaign).
     """
     require_manager(campaign, actor)
+    campaign = locked(campaign)  # its day as stored, not as the caller's copy last saw it
     c = Checker()
     if not check_header(c, data, FORCE_FORMAT, ("ruleset", "force")):
         raise ValidationError(c.errors)

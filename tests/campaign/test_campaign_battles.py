@@ -14,7 +14,13 @@ from battles.models import Battle
 from battles.services import battle_resolve
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.selectors import outcome_preview
-from campaign.services import campaign_create, campaign_update, force_create, unit_create
+from campaign.services import (
+    campaign_create,
+    campaign_update,
+    force_create,
+    unit_create,
+    unit_edit,
+)
 from campaign.services.battles import (
     Deployment,
     campaign_battle_apply,
@@ -97,6 +103,44 @@ def test_a_unit_out_of_action_cannot_be_fielded_and_nothing_is_written(campaign,
         _launch(campaign, base, squads)
     assert "deployments[1]" in caught.value.message_dict
     assert not Battle.objects.exists() and not CampaignBattle.objects.exists()
+
+
+def test_a_launch_judges_and_prints_each_unit_as_stored_not_as_the_callers_copy(
+    campaign, base, make_unit, enemy
+):
+    hero = make_unit("Hero Squad", quality="legendary")
+    shaken = make_unit("Shaken Squad")
+    mech = make_unit("Red Mech", "Mech", specialties=("mechanized",), into=enemy)
+    # Both changed through other copies since these were loaded.
+    unit_edit(unit=Unit.objects.get(pk=hero.pk), changes={"morale_hits": 4}, reason="shelled")
+    unit_edit(unit=Unit.objects.get(pk=shaken.pk), changes={"status": "retreated"}, reason="ran")
+    stale = {"blue": [hero, shaken], "red": [mech]}
+    assert campaign_battle_check(campaign=campaign, base=base, deployments=_deployments(stale)) == {
+        "deployments[1]": ["Shaken Squad is retreated: it cannot fight"]
+    }
+    with pytest.raises(ValidationError) as caught:
+        _launch(campaign, base, stale)
+    assert caught.value.message_dict == {
+        "deployments[1]": ["Shaken Squad is retreated: it cannot fight"]
+    }
+    assert not Battle.objects.exists() and not CampaignBattle.objects.exists()
+    launched = _launch(campaign, base, {"blue": [hero], "red": [mech]})
+    placed = {u["id"]: u for side in launched.battle.scenario["sides"] for u in side["units"]}
+    # Legendary less 4 Morale hits is Inexperienced: −2 under an Order, Skill 3 − 1.
+    assert placed[f"hero-squad-{hero.pk}"]["quality"] == "inexperienced"
+    assert placed[f"hero-squad-{hero.pk}"]["card"]["skill"] == 2
+
+
+def test_the_odds_on_a_set_up_are_run_on_the_campaign_clock_as_stored(campaign, base, squads):
+    from campaign.services.battles import campaign_battle_odds
+    from campaign.services.recovery import calendar_advance
+
+    stale = Campaign.objects.get(pk=campaign.pk)
+    calendar_advance(campaign=campaign, days=3)  # day 4, through another copy of the campaign
+    run = campaign_battle_odds(
+        campaign=stale, base=base, deployments=_deployments(squads), battles=10
+    )
+    assert run.name == "Crossroads (Op. Test, day 4)"
 
 
 def test_the_same_launch_request_twice_launches_one_battle(campaign, base, squads):

@@ -84,6 +84,56 @@ def test_reverting_a_leader_detach_puts_the_same_character_back_at_the_head(camp
     assert HistoryEntry.objects.count() == entries and not Leader.objects.filter(unit=squad)
 
 
+def test_a_character_who_survives_its_units_destruction_leads_another_and_is_never_at_two(
+    campaign, make_unit
+):
+    from campaign.rules.bridge import UnitOutcome
+    from campaign.services import outcome_apply, outcome_revert
+    from campaign.services.orders import clock_move
+
+    holt = character_create(campaign=campaign, name="Sgt. Holt", hit_points=20)
+    doomed = make_unit("Doomed", quality="raw", specialties=())
+    leader_attach(unit=doomed, character=holt)
+    # Taken out at the ford: Holt takes 16 damage, the unit 1 Casualty hit the medics never
+    # reach; a Raw unit has no step to lose, so its dead destroy it.
+    outcome_apply(campaign=campaign, outcomes={doomed.pk: UnitOutcome(1, 0, "destroyed")},
+                  reason="Ford")  # fmt: skip
+    passed = clock_move(campaign=campaign, hours=25, reason="no medics")[1]
+    (destroyed,) = [e for e in passed if e.after.get("status") == "destroyed"]
+    assert Unit.objects.get(pk=doomed.pk).status == "destroyed"
+    assert Character.objects.get(pk=holt.pk).hit_points == 4
+    fresh = make_unit("Fresh")
+    leader_attach(unit=fresh, character=holt)
+    led = Leader.objects.get(character=holt)
+    assert (led.unit, led.hit_points) == (fresh, 4)
+    # The destroyed unit's history keeps who led it; it has no one at its head now.
+    left = HistoryEntry.objects.filter(unit=doomed).latest("pk")
+    assert left.text == (
+        "Sgt. Holt survived its destruction and leaves it to lead Fresh; "
+        "leader Sgt. Holt (4 hit points) → none"
+    )
+    assert left.details == {"character": holt.pk}
+    assert not Leader.objects.filter(unit=doomed).exists()
+    # Undoing its leaving would put Holt at the head of two units: refused, nothing written.
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        outcome_revert(entries=[left], reason="he stayed")
+    assert refused.value.message_dict == {
+        f"entries.{left.pk}": ["Sgt. Holt leads another unit now: detach them there first"]
+    }
+    assert HistoryEntry.objects.count() == entries
+    # Undoing the destruction brings the unit back without him: he leads Fresh alone.
+    outcome_revert(entries=[destroyed], reason="the medics came after all")
+    assert Unit.objects.get(pk=doomed.pk).status == "retreated"
+    assert list(Leader.objects.filter(character=holt).values_list("unit", flat=True)) == [fresh.pk]
+    assert not Leader.objects.filter(unit=doomed).exists()
+    # Once he leads no other unit, undoing his leaving puts him back at its head.
+    leader_detach(unit=fresh)
+    outcome_revert(entries=[left], reason="he stayed")
+    back = Leader.objects.get(unit=doomed)
+    assert (back.character, back.hit_points, back.alive) == (holt, 4, True)
+
+
 def test_a_characters_wounds_in_a_fight_are_its_own_and_it_can_die(campaign, make_unit, enemy):
     holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=3)
     squad = make_unit()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.models import TableRoll, Unit
+from campaign.models import Character, TableRoll, Unit
+from campaign.rules.bridge import UnitOutcome
 from campaign.rules.characters import Feat
 from campaign.rules.checks import (
     REQUISITION_BASE_DC,
@@ -17,6 +18,7 @@ from campaign.rules.checks import (
     skill_check,
 )
 from campaign.rules.command import Command
+from campaign.services import leader_attach, outcome_apply
 from campaign.services.characters import character_create
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.orders import order_give
@@ -185,6 +187,28 @@ def test_a_unit_raised_by_requisition_enters_history_with_its_roll(force, cards,
     assert "by Requisition (Holt: d20" in created.text
     assert "unit" not in rolls[False].result
     assert not Unit.objects.filter(name=rolls[False].setup["unit"]["name"]).exists()
+
+
+@pytest.mark.django_db
+def test_a_character_killed_at_a_units_head_since_it_was_loaded_cannot_requisition(
+    force, cards, campaign, make_unit
+):
+    hero = character_create(campaign=campaign, name="Capt. Hero", hit_points=1)
+    vanguard = make_unit("Vanguard", quality="legendary")
+    leader_attach(unit=vanguard, character=hero)
+    outcome_apply(
+        campaign=campaign, outcomes={vanguard.pk: UnitOutcome(1, 0, "destroyed")},
+        reason="Ambush", seed=0,
+    )  # fmt: skip
+    assert not Character.objects.get(pk=hero.pk).alive  # the caller's copy still says alive
+    with pytest.raises(ValidationError) as refused:
+        requisition_run(force=force, unit_type=cards["Rifle Squad"], name="New",
+                        quality="green", specialties=["infantry"], character=hero, bonus=40,
+                        seed=1)  # fmt: skip
+    assert refused.value.message_dict == {
+        "character": ["Capt. Hero is dead: the dead requisition nothing"]
+    }
+    assert not TableRoll.objects.exists() and not Unit.objects.filter(name="New").exists()
 
 
 @pytest.mark.django_db

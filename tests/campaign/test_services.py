@@ -635,6 +635,25 @@ def test_the_services_read_the_campaign_day_themselves(campaign, make_unit, enem
     assert saved.day == 2
 
 
+def test_a_unit_raised_or_a_force_imported_is_dated_by_the_campaign_day_as_stored(
+    campaign, force, cards
+):
+    from campaign.services import force_import
+    from campaign.transfer import force_export
+
+    stale_force = Force.objects.select_related("campaign").get(pk=force.pk)
+    stale = Campaign.objects.get(pk=campaign.pk)
+    calendar_advance(campaign=campaign, days=3)  # day 4, through another copy of the campaign
+    late = unit_create(force=stale_force, unit_type=cards["Rifle Squad"], name="Late")
+    assert late.history.get(kind=Kind.CREATED).day == 4
+    data = force_export(force=force)
+    data["force"] = {**data["force"], "name": "Reserve"}
+    for unit in data["force"]["units"]:
+        del unit["history"]  # an export without history: imported as of the day it arrives
+    reserve = force_import(campaign=stale, data=data)
+    assert {e.day for e in HistoryEntry.objects.filter(unit__force=reserve)} == {4}
+
+
 def test_it_refuses_an_outcome_impossible_for_the_card_the_unit_fought_with(campaign, make_unit):
     # Rifle Squad: Hits 1, Skill 3, for an Experienced unit with no Order too.
     squad = make_unit(quality="experienced")

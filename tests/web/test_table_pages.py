@@ -235,3 +235,23 @@ def test_a_refused_engagement_or_contest_shows_its_reason_next_to_the_field_at_f
         "Kids is Green: it cannot act alone; give it an Order"
     )
     assert not Engagement.objects.exists() and not TableRoll.objects.exists()
+
+
+def test_a_character_who_survived_its_units_destruction_is_free_to_join_another(client, world):
+    from campaign.models import Leader
+    from campaign.services import unit_edit
+
+    gm = world.users["gm"]
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
+    leader_attach(unit=world.unit, character=holt, actor=gm)
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="overrun", actor=gm)
+    login(client, world, "gm")
+    page = client.get(reverse("campaign:characters", args=[world.campaign.pk])).text
+    row = page.split("Capt. Holt</th>")[1].split("</tr>")[0]
+    assert (
+        f'{world.unit.name}</a> <span class="small">(destroyed; free to lead another unit)' in row
+    )
+    join = {"character": holt.pk, "unit": world.enemy_unit.pk}
+    response = client.post(reverse("campaign:character-join", args=[world.campaign.pk]), join)
+    assert response.status_code == 302
+    assert Leader.objects.get(character=holt).unit == world.enemy_unit
