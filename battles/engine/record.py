@@ -78,20 +78,43 @@ def run_battle(
 
     A scenario dict is validated first (``ScenarioError`` on bad input). ``commanders`` maps
     side id to policy; missing sides get a fresh ``DefaultCommander`` (the tests' baseline,
-    ``SimpleCommander``, is there to be passed in). ``on_turn`` is told each turn's
-    number as it begins, for progress reports; it cannot change the battle.
+    ``SimpleCommander``, and ``ScriptedCommander`` for fixed decisions are there to be passed
+    in). A key that is no side of the scenario, or a policy without ``choose``, is a
+    ``ValueError`` before anything is fought. ``on_turn`` is told each turn's number as it
+    begins, for progress reports; it cannot change the battle.
     """
     if not isinstance(scenario, Scenario):
         scenario = parse_scenario(scenario)
     if (seed is None) == (dice is None):
         raise ValueError("give exactly one of seed and dice")
+    chosen: dict[str, Commander] = {s.id: DefaultCommander() for s in scenario.sides}
+    chosen.update(_commanders(scenario, commanders or {}))
     if dice is None:
         assert seed is not None
         dice = Dice.seeded(seed)
-    chosen: dict[str, Commander] = {s.id: DefaultCommander() for s in scenario.sides}
-    chosen.update(commanders or {})
     battle = Battle(scenario, dice, chosen, on_turn)
     battle.run()
     return BattleRecord(
         scenario, dice.seed, tuple(battle.log), BattleResult.from_state(battle.state), battle.state
     )
+
+
+def _commanders(scenario: Scenario, given: Mapping[str, Commander]) -> dict[str, Commander]:
+    """The policies ``given`` by side id, or ``ValueError`` naming every key that is no side of
+    the scenario (a typo would otherwise leave that side to the default commander) and every
+    policy that cannot choose."""
+    # Read as Any until checked: a caller may pass anything.
+    unchecked: Any = given
+    sides = [s.id for s in scenario.sides]
+    problems: list[str] = []
+    for key in unchecked:
+        if key not in sides:
+            problems.append(f"{key!r} is no side of the scenario")
+        elif not callable(getattr(unchecked[key], "choose", None)):
+            got = type(unchecked[key]).__name__
+            problems.append(f"{key!r} is not a commander (it has no choose(view) method): {got}")
+    if problems:
+        raise ValueError(
+            f"commanders: {'; '.join(problems)} (the sides are {sides[0]!r} and {sides[1]!r})"
+        )
+    return dict(unchecked)

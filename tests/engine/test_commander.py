@@ -119,3 +119,17 @@ def test_simple_commander_turns_a_fixed_mount_toward_a_target():
 def test_simple_commander_battles_are_deterministic():
     sc = scenario([unit("a", (2, 2), order="attack")], [unit("b", (20, 20), order="attack")])
     assert run_battle(sc, seed=8).log_json() == run_battle(sc, seed=8).log_json()
+
+
+def test_a_commander_for_a_side_the_scenario_does_not_have_is_refused():
+    # A typo ("Blue") would leave blue to the default commander: refused, naming the sides,
+    # before a die is rolled.
+    sc = scenario([unit("a", (2, 2))], [unit("b", (20, 20))])
+    with pytest.raises(ValueError) as refused:
+        run_battle(sc, seed=1, commanders={"Blue": SimpleCommander(), "red": SimpleCommander()})
+    assert str(refused.value) == (
+        "commanders: 'Blue' is no side of the scenario (the sides are 'blue' and 'red')"
+    )
+    with pytest.raises(ValueError, match=r"'red' is not a commander .*: str"):
+        run_battle(sc, seed=1, commanders={"red": "simple"})
+    run_battle(sc, seed=1, commanders={"red": SimpleCommander()})
