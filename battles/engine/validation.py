@@ -184,6 +184,9 @@ MAX_DESCRIPTION = 4000
 """Characters of the free-text description."""
 MAX_TEXT = 200
 """Characters of any other string (names, ids, kinds)."""
+MAX_SCENARIO_TEXT = 200_000
+"""Characters of a scenario given as JSON text (``parse_scenario_json``, ``load_scenario``): the
+largest scenario the other limits admit is about 120 kB compact."""
 MAX_DEPTH = 12
 """Nesting of lists and objects; a scenario needs 7 (sides, units, card, weapons, weapon)."""
 MAX_CARD_NUMBER = 99
@@ -224,7 +227,7 @@ def check_limits(data: Any) -> list[tuple[str, str]]:
         return problems
     if not isinstance(data, dict):
         return problems
-    _too_long(problems, data, "", MAX_TEXT)
+    _text_problems(problems, data, "", MAX_TEXT)
     description = data.get("description")
     if description is not None:
         if not isinstance(description, str):
@@ -269,18 +272,29 @@ def check_limits(data: Any) -> list[tuple[str, str]]:
     return problems
 
 
-def _too_long(problems: list[tuple[str, str]], data: Any, path: str, limit: int) -> None:
-    """Every string (value or key) in ``data`` longer than ``limit``, but the description."""
+NUL = "must not contain a NUL character"
+"""The refusal of a NUL character, typed or written as the escape ``\\u0000``: it is no text a
+name could want, and the site's database stores none."""
+
+
+def _text_problems(problems: list[tuple[str, str]], data: Any, path: str, limit: int) -> None:
+    """Every string (value or key) in ``data`` longer than ``limit``, but the description, and
+    every one holding a NUL character."""
     stack: list[tuple[Any, str]] = [(data, path)]
     while stack:
         value, at = stack.pop()
         if isinstance(value, str):
             if len(value) > limit and at != "description":
                 problems.append((at, f"must be at most {limit} characters, got {len(value)}"))
+            if "\x00" in value:
+                problems.append((at, NUL))
         elif isinstance(value, dict):
             for key, item in value.items():
                 if isinstance(key, str) and len(key) > limit:
                     problems.append((at, f"a field name is longer than {limit} characters"))
+                    continue
+                if isinstance(key, str) and "\x00" in key:
+                    problems.append((_join(at, key), NUL))
                     continue
                 stack.append((item, _join(at, str(key))))
         elif isinstance(value, _LISTS):
