@@ -13,15 +13,59 @@ from dataclasses import dataclass
 from typing import Any
 
 from .battle import Battle
+from .cards import BuildingCard, UnitCard
 from .commander import Commander
 from .commanders import DefaultCommander
 from .dice import Dice
-from .events import Event
+from .events import Event, Removal
+from .geometry import Point
 from .loader import parse_scenario
 from .result import BattleResult
 from .scenario import Scenario
 from .state import BattleState
 from .version import ENGINE_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class FinalUnit:
+    """A unit as the battle left it (``BattleRecord.final_unit``)."""
+
+    unit: str
+    """Unit id."""
+    side: str
+    """Side id."""
+    card: UnitCard
+    """Its card, as printed (never modified)."""
+    position: Point
+    """Where its centre stands (where it was removed, if it was)."""
+    facing: float
+    """Degrees counter-clockwise from +x."""
+    hits: int
+    """Hits left; 0 for a destroyed unit."""
+    skill: int
+    """Current Skill, after suppression."""
+    removed: Removal
+    """Whether and how it left the battle: ``none``, ``destroyed``, ``demoralised``."""
+    concealed: bool
+    """Whether it ended concealed."""
+    uses: dict[str, int]
+    """Uses left of each limited weapon, by name (a copy)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinalBuilding:
+    """A building as the battle left it (``BattleRecord.final_building``)."""
+
+    building: str
+    """Building id."""
+    side: str | None
+    """Owning side, ``None`` for nobody's."""
+    card: BuildingCard
+    """Its card (``card.rubble`` is what its footprint became if it collapsed)."""
+    hits: int
+    """Hits left; 0 once collapsed."""
+    collapsed: bool
+    """Whether it fell to rubble."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +81,39 @@ class BattleRecord:
     result: BattleResult
     """The outcome."""
     state: BattleState
-    """The final state."""
+    """The final state, the engine's own; read it through ``final_unit`` and
+    ``final_building``."""
+
+    def final_unit(self, unit_id: str) -> FinalUnit:
+        """The unit ``unit_id`` as the battle left it; ``KeyError`` naming the units if none."""
+        u = self.state.units.get(unit_id)
+        if u is None:
+            raise KeyError(
+                f"no unit {unit_id!r} in the battle: its units are {list(self.state.units)}"
+            )
+        return FinalUnit(
+            u.id,
+            u.side,
+            u.card,
+            u.position,
+            u.facing,
+            u.hits,
+            u.skill,
+            u.removed,
+            u.concealed,
+            dict(u.uses),
+        )
+
+    def final_building(self, building_id: str) -> FinalBuilding:
+        """The building ``building_id`` as the battle left it; ``KeyError`` naming the
+        buildings if none."""
+        b = self.state.buildings.get(building_id)
+        if b is None:
+            raise KeyError(
+                f"no building {building_id!r} in the battle: its buildings are "
+                f"{list(self.state.buildings)}"
+            )
+        return FinalBuilding(b.id, b.side, b.card, b.hits, b.collapsed)
 
     def log_dict(self) -> dict[str, Any]:
         """The log as plain data (see ``docs/battle-log.schema.json``)."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from battles.engine import Activate, AttackStep, run_battle
+import pytest
+
+from battles.engine import Activate, AttackStep, MoveStep, run_battle
 from battles.engine.dice import Dice
 
-from .helpers import Scripted, act, battle, of, scenario, unit
+from .helpers import Scripted, act, battle, building, of, piece, scenario, square, unit
 
 
 def test_removed_units_score_their_size_for_the_enemy():
@@ -139,6 +141,44 @@ def test_result_reports_each_unit():
     assert (a.shots, a.damage_dealt, b.hits_lost, b.skill_lost, b.removed) == (1, 1, 1, 0, "none")
     d = rec.result.to_dict()
     assert set(d) == {"winner", "end_reason", "turns", "sides", "units", "buildings"}
+
+
+def test_the_record_tells_each_unit_and_building_as_the_battle_left_it():
+    # Read off the final state, not the stored result (whose JSON stays as it is): a moves and
+    # turns, c spends a Rocket bringing the house down, b ends hidden in its wood.
+    rocket = [{"name": "Rocket", "power": 5, "range": 12, "uses": 2}]
+    sc = scenario(
+        [unit("a", (2, 2)), unit("c", (2, 10), weapons=rocket)],
+        [unit("b", (20, 20), enters=["woods"])],
+        terrain=[piece("w", "woods", square(19, 19, 21, 21))],
+        buildings=[building("h", square(10, 2, 12, 4), hits=1)],
+        turn_limit=1,
+    )
+    blue = Scripted(
+        [Activate("a", (MoveStep(((3, 5),), 90),)), Activate("c", (AttackStep("h", "Rocket"),))]
+    )
+    rec = run_battle(
+        sc, dice=Dice.fixed([6, 1, 6, 1]), commanders={"blue": blue, "red": Scripted()}
+    )
+    a, b, c = (rec.final_unit(u) for u in "abc")
+    assert (a.position, a.facing, a.hits, a.skill, a.removed, a.concealed) == (
+        (3, 5),
+        90,
+        2,
+        4,
+        "none",
+        False,
+    )
+    assert (c.uses, c.side, c.card.name) == ({"Rocket": 1}, "blue", "Trooper")
+    assert b.concealed and b.position == (20, 20)
+    h = rec.final_building("h")
+    assert (h.hits, h.collapsed, h.side, h.card.rubble.kind) == (0, True, None, "rubble")
+    assert rec.result.building("h").collapsed
+    for lookup in (rec.final_unit, rec.final_building, rec.result.unit, rec.result.building):
+        with pytest.raises(KeyError, match=r"no .* 'x' in the"):
+            lookup("x")
+    with pytest.raises(KeyError, match=r"its sides are \['blue', 'red'\]"):
+        rec.result.side("x")
 
 
 def test_a_battle_ended_early_scores_at_end_points_but_not_the_unfinished_turn():
