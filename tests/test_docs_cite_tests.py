@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[1]
-DOCS = {"rules.md": 30, "campaign.md": 30, "bucs-choices.md": 30, "scenario.md": 0}
+DOCS = {"rules.md": 30, "campaign.md": 30, "bucs-choices.md": 30, "scenario.md": 10}
 """Each document that cites tests, with fewer cites than it has (a check that the pattern still
 finds them)."""
 CITE = re.compile(r"`([\w/]*test_\w+\.py)::(test_\w+)`")

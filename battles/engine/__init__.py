@@ -34,6 +34,7 @@ from .replay import replay, replay_states
 from .result import BattleResult, BuildingResult, SideResult, UnitResult
 from .rulesets import COMBINED_ARMS, ONE_YEAR_WAR, RULESETS, Ruleset
 from .scenario import Scenario
+from .scripted import ScriptedCommander
 from .simple import SimpleCommander
 from .targeting import CLOSE_COMBAT
 from .version import ENGINE_VERSION
@@ -67,6 +68,7 @@ __all__ = [
     "Ruleset",
     "Scenario",
     "ScenarioError",
+    "ScriptedCommander",
     "SideResult",
     "SimpleCommander",
     "UnitCard",
