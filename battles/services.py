@@ -27,6 +27,7 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from battles import budget, lease, queue
 from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario, run_battle
+from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.jsontext import read_json
 from battles.models import Battle, BattleLog
 from battles.refusals import BattleInputError
@@ -53,66 +54,29 @@ def seed_problem(seed: Any) -> str | None:
     return None
 
 
-MAX_SCENARIO_TEXT = 200_000
-"""Characters of pasted scenario JSON: the largest valid scenario is about 120 kB compact."""
-
-
-def nul_paths(data: Any) -> list[str]:
-    """Where ``data`` holds a NUL character (in a string or a key): the database stores none.
-
-    Walks without recursion, so any nesting is safe to ask about.
-    """
-    found: list[str] = []
-    stack: list[tuple[Any, str]] = [(data, "")]
-    while stack:
-        value, path = stack.pop()
-        if isinstance(value, str):
-            if "\x00" in value:
-                found.append(path or "scenario")
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                at = f"{path}.{key}".lstrip(".")
-                if isinstance(key, str) and "\x00" in key:
-                    found.append(at)
-                else:
-                    stack.append((item, at))
-        elif isinstance(value, list):
-            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
-    return sorted(found)
-
-
 def scenario_from_text(text: str) -> Any:
-    """Pasted JSON text as data, or ``BattleInputError`` saying why not: too long, not JSON,
-    nested too deep to read, or holding a NUL character (literal or as an escape)."""
+    """Pasted JSON text as data, or ``BattleInputError`` saying why not: longer than the
+    engine's ``MAX_SCENARIO_TEXT`` (its one limit on a scenario's text), not JSON, or nested too
+    deep to read. What the data holds is the engine's to judge (``parse_scenario``), a NUL
+    character included."""
     if len(text) > MAX_SCENARIO_TEXT:
         raise BattleInputError(
             [("scenario", f"must be at most {MAX_SCENARIO_TEXT} characters, got {len(text)}")]
         )
     try:
-        data = read_json(text, "the scenario")
+        return read_json(text, "the scenario")
     except ValueError as exc:
         raise BattleInputError([("scenario", str(exc))]) from None
-    refuse_nul(data)
-    return data
-
-
-def refuse_nul(data: Any) -> None:
-    """``BattleInputError`` naming where ``data`` holds a NUL character: the database stores
-    none, in text or in JSON."""
-    if nul := nul_paths(data):
-        raise BattleInputError([(path, "must not contain a NUL character") for path in nul])
 
 
 def launch_scenario(scenario: Any) -> Scenario:
     """The scenario a battle or an odds run is launched with, parsed, or ``BattleInputError``
-    saying why not: the engine's problems first (its limits bound the cost of everything after,
-    the NUL search included), then any NUL character."""
+    with the engine's problems: its limits first (they bound the cost of everything after),
+    a NUL character among them (the database stores none)."""
     try:
-        parsed = parse_scenario(scenario)
+        return parse_scenario(scenario)
     except ScenarioError as exc:
         raise BattleInputError(exc.problems) from exc
-    refuse_nul(scenario)
-    return parsed
 
 
 def battle_launch(

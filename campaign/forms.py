@@ -16,8 +16,9 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
+from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.jsontext import read_json
-from battles.services import MAX_SCENARIO_TEXT, SEED_LIMIT
+from battles.services import SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
 from campaign.rules.bridge import card_needs
 from campaign.rules.orders import HOURS_PER_DAY

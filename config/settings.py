@@ -194,10 +194,11 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
 
 # Request bodies: a form post is a few kB, the largest pasted map 200,000 characters
-# (battles.services.MAX_SCENARIO_TEXT). A body larger than this, multipart included, is refused
-# with 413 before it is read (config.security.RequestBodyLimitMiddleware), on every page but
-# the campaign import: an export carries its battles' logs and replays (the demo's four
-# battles, 200 kB), so the import takes a file of up to IMPORT_FILE_LIMIT (pasted or chosen).
+# (battles.engine.validation.MAX_SCENARIO_TEXT). A body larger than this, multipart included,
+# is refused with 413 before it is read (config.security.RequestBodyLimitMiddleware), on every
+# page but the campaign import: an export carries its battles' logs and replays (the demo's
+# four battles, 200 kB), so the import takes a file of up to IMPORT_FILE_LIMIT (pasted or
+# chosen).
 REQUEST_BODY_LIMIT = env.int("REQUEST_BODY_LIMIT", default=1_000_000)
 IMPORT_FILE_LIMIT = env.int("IMPORT_FILE_LIMIT", default=20_000_000)
 # Django's own limit on a body's fields (files left out) must let a pasted export through; the

@@ -1,5 +1,6 @@
-"""The rule documents name real tests: every `file::test` that docs/rules.md, docs/campaign.md
-or docs/bucs-choices.md cites is a test function in a file of that name under tests/."""
+"""The rule documents name real tests: every `file::test` that docs/rules.md, docs/campaign.md,
+docs/bucs-choices.md or docs/scenario.md cites is a test function in a file of that name under
+tests/."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[1]
-DOCS = ("rules.md", "campaign.md", "bucs-choices.md")
+DOCS = {"rules.md": 30, "campaign.md": 30, "bucs-choices.md": 30, "scenario.md": 10}
+"""Each document that cites tests, with fewer cites than it has (a check that the pattern still
+finds them)."""
 CITE = re.compile(r"`([\w/]*test_\w+\.py)::(test_\w+)`")
 
 
@@ -20,7 +23,7 @@ def _defines(path: Path, name: str) -> bool:
 @pytest.mark.parametrize("doc", DOCS)
 def test_every_test_a_rule_document_names_exists(doc):
     cited = set(CITE.findall((ROOT / "docs" / doc).read_text()))
-    assert len(cited) > 30
+    assert len(cited) > DOCS[doc]
     tests = sorted((ROOT / "tests").rglob("test_*.py"))
     missing = []
     for file, name in sorted(cited):

@@ -21,11 +21,20 @@ from .dice import Dice, FixedDice
 from .errors import DiceExhaustedError, IllegalActionError, ScenarioError
 from .events import Event
 from .loader import load_scenario, parse_scenario, parse_scenario_json
-from .record import BattleRecord, canonical_json, log_from_dict, log_to_dict, run_battle
+from .record import (
+    BattleRecord,
+    FinalBuilding,
+    FinalUnit,
+    canonical_json,
+    log_from_dict,
+    log_to_dict,
+    run_battle,
+)
 from .replay import replay, replay_states
 from .result import BattleResult, BuildingResult, SideResult, UnitResult
 from .rulesets import COMBINED_ARMS, ONE_YEAR_WAR, RULESETS, Ruleset
 from .scenario import Scenario
+from .scripted import ScriptedCommander
 from .simple import SimpleCommander
 from .targeting import CLOSE_COMBAT
 from .version import ENGINE_VERSION
@@ -49,6 +58,8 @@ __all__ = [
     "Dice",
     "DiceExhaustedError",
     "Event",
+    "FinalBuilding",
+    "FinalUnit",
     "FixedDice",
     "IllegalActionError",
     "Keyword",
@@ -57,6 +68,7 @@ __all__ = [
     "Ruleset",
     "Scenario",
     "ScenarioError",
+    "ScriptedCommander",
     "SideResult",
     "SimpleCommander",
     "UnitCard",

@@ -19,7 +19,7 @@ from .cards import Keyword
 from .combat import resolve_attack
 from .commander import BattleView
 from .dice import discard
-from .errors import IllegalActionError
+from .errors import DiceExhaustedError, IllegalActionError
 from .events import EndReason, RevealCause
 from .movement import WATER_RATE, execute_move, facing_after, passage, path_problem
 from .shapes import shape
@@ -115,6 +115,11 @@ class Battle:
                     self._finish(EndReason.SIDE_ELIMINATED)
                     return
             self._finish(EndReason.TURN_LIMIT)
+        except (IllegalActionError, DiceExhaustedError) as stopped:
+            # The battle is lost, but not what happened up to the stop: whoever must find out
+            # why reads it there.
+            stopped.events = tuple(self.log)
+            raise
         finally:
             # The commanders (through the views they keep) and the dice (through their sink)
             # hold the battle, and it holds them: let them go, so that the battle is freed as

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .events import Event
+
 
 class ScenarioError(ValueError):
     """A scenario was refused. ``problems`` lists every (path, reason) found, in document order.
@@ -17,8 +22,21 @@ class ScenarioError(ValueError):
 
 
 class IllegalActionError(ValueError):
-    """A commander asked for something the rules do not allow; the engine never guesses a fix."""
+    """A commander asked for something the rules do not allow; the engine never guesses a fix.
+
+    Raised out of ``run_battle``, it carries the battle's ``events`` up to the refusal.
+    """
+
+    events: tuple[Event, ...] = ()
+    """The log of the battle it stopped, up to the refusal: an activation refused before it
+    begins leaves no event; one refused at a later step leaves what it did before it."""
 
 
 class DiceExhaustedError(RuntimeError):
-    """A fixed die source was asked for more dice than a test gave it."""
+    """A fixed die source was asked for more dice than a test gave it.
+
+    Raised out of ``run_battle``, it carries the battle's ``events`` up to the die it lacked.
+    """
+
+    events: tuple[Event, ...] = ()
+    """The log of the battle it stopped, up to the die it lacked: every die rolled is in it."""

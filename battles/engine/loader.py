@@ -32,6 +32,7 @@ from .validation import (
     _LISTS,
     _TERRAIN_FLAGS,
     MAX_POINTS,
+    MAX_SCENARIO_TEXT,
     _building_card,
     _Checker,
     _terrain_props,
@@ -55,7 +56,17 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 def parse_scenario_json(text: str | bytes) -> Scenario:
-    """Validate a scenario given as JSON text."""
+    """Validate a scenario given as JSON text: at most ``MAX_SCENARIO_TEXT`` characters, counted
+    before anything is read (bytes are decoded as ``json.loads`` decodes them)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        except UnicodeDecodeError as exc:
+            raise ScenarioError([("", f"malformed JSON: {exc}")]) from exc
+    if len(text) > MAX_SCENARIO_TEXT:
+        raise ScenarioError(
+            [("", f"must be at most {MAX_SCENARIO_TEXT} characters of JSON, got {len(text)}")]
+        )
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:

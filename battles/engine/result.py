@@ -136,7 +136,25 @@ class BattleResult:
         )
 
     def unit(self, unit_id: str) -> UnitResult:
-        return next(u for u in self.units if u.unit == unit_id)
+        """The result of unit ``unit_id``; ``KeyError`` naming the units if none."""
+        for u in self.units:
+            if u.unit == unit_id:
+                return u
+        ids = [u.unit for u in self.units]
+        raise KeyError(f"no unit {unit_id!r} in the result: its units are {ids}")
 
     def side(self, side_id: str) -> SideResult:
-        return next(s for s in self.sides if s.side == side_id)
+        """The result of side ``side_id``; ``KeyError`` naming the sides if none."""
+        for s in self.sides:
+            if s.side == side_id:
+                return s
+        ids = [s.side for s in self.sides]
+        raise KeyError(f"no side {side_id!r} in the result: its sides are {ids}")
+
+    def building(self, building_id: str) -> BuildingResult:
+        """The result of building ``building_id``; ``KeyError`` naming the buildings if none."""
+        for b in self.buildings:
+            if b.building == building_id:
+                return b
+        ids = [b.building for b in self.buildings]
+        raise KeyError(f"no building {building_id!r} in the result: its buildings are {ids}")

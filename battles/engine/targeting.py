@@ -65,6 +65,17 @@ def attack_profile(card: UnitCard, weapon: str) -> AttackProfile | None:
     return AttackProfile(AttackKind.SHOOT, w.name, w.power, w.range, w)
 
 
+def no_weapon(unit: str, card: UnitCard, weapon: str) -> str:
+    """The refusal of a weapon the card does not print, saying what it does print and how close
+    combat is ordered: by ``CLOSE_COMBAT``, whatever the log calls it (Melee, Ram)."""
+    names = ", ".join(repr(w.name) for w in card.weapons)
+    has = f"its weapons: {names}" if names else "it prints no weapon"
+    return (
+        f"{unit} has no weapon {weapon!r} ({has}); close combat, logged as Melee or Ram, is "
+        f"ordered with CLOSE_COMBAT ({CLOSE_COMBAT!r})"
+    )
+
+
 def cannot_ram_units(card: UnitCard, ruleset: Ruleset) -> bool:
     """Whether the card may not ram a unit (E31): under Combined Arms only weapons marked AA can
     attack an Aerial unit, and a ram is resolved in both directions, so a flier's ram would draw
@@ -109,7 +120,7 @@ def attack_problem(
         return "the attacker has been removed"
     prof = unit_profiles(b, attacker).get(weapon)
     if prof is None:
-        return f"{attacker.id} has no weapon {weapon!r}"
+        return no_weapon(attacker.id, attacker.card, weapon)
     w = prof.weapon
     if w is not None and w.uses is not None and attacker.uses.get(w.name, 0) <= 0:
         return f"{w.name} has no uses left"

@@ -12,7 +12,8 @@ class TerrainProps:
     """What a piece of terrain does, independent of where it lies."""
 
     kind: str
-    """Free name (woods, rubble, river, wall, water, hill…); cards' ``enters`` lists name kinds."""
+    """The kind as ``kind_name`` reads it (woods, rubble, river, wall, water, hill…, or free text
+    given its flags); cards' ``enters`` lists name kinds, read the same way."""
     blocks_movement: bool = False
     """Units may not enter it unless their card lists its kind in ``enters`` (or Amphibious)."""
     blocks_sight: bool = False
@@ -38,13 +39,42 @@ KIND_DEFAULTS: dict[str, TerrainProps] = {
 }
 """Properties a kind has unless the scenario says otherwise (explicit flags win)."""
 
-KIND_NAMES: dict[str, str] = {"rubble field": "rubble"}
-"""Other names for a kind: the rule text's "rubble field" (what building cards say they become)."""
+KIND_NAMES: dict[str, str] = {
+    # Combined Arms: "Units in the same rubble field"; building cards' "Becomes: rubble field".
+    "rubble field": "rubble",
+    # One Year War's Amphibious: "Lakes, sea, and deep water are not impassable to this unit."
+    "lake": "water",
+    "lakes": "water",
+    "sea": "water",
+    "deep water": "water",
+    # Sure-Footed: "no Skill roll for rubble, rivers, hazardous ground. Not walls."
+    "rivers": "river",
+    "hazardous ground": "hazard",
+    "walls": "wall",
+    "hills": "hill",
+    "wood": "woods",
+    "forest": "woods",
+}
+"""Other names for a kind, in the rule texts' own words: each is that kind, with its defaults,
+and a card that enters it enters the kind."""
+
+
+def kind_name(name: str) -> str:
+    """The kind ``name`` stands for, read without regard to case or spacing: another name of a
+    kind gives the kind (``"Deep water"`` is ``water``); any other name is itself, folded
+    (``"Marsh"`` is ``marsh``). The one reading of a kind for terrain and cards' ``enters``."""
+    folded = " ".join(name.split()).casefold()
+    return KIND_NAMES.get(folded, folded)
+
+
+def known_kinds() -> list[str]:
+    """Every name of a kind with defaults, the other names included, sorted (for refusals)."""
+    return sorted({*KIND_DEFAULTS, *KIND_NAMES})
 
 
 def kind_defaults(name: str) -> TerrainProps | None:
     """The default properties of a kind given by name or other name; None for an unknown kind."""
-    return KIND_DEFAULTS.get(KIND_NAMES.get(name, name))
+    return KIND_DEFAULTS.get(kind_name(name))
 
 
 def movement_refusal(props: TerrainProps, *, fallen: bool = False) -> str | None:
@@ -56,7 +86,7 @@ def movement_refusal(props: TerrainProps, *, fallen: bool = False) -> str | None
     """
     if not props.blocks_movement:
         return None
-    if KIND_NAMES.get(props.kind, props.kind) == "rubble":
+    if kind_name(props.kind) == "rubble":
         return (
             "rubble does not block movement: units roll to cross it (Sure-Footed needs no roll) "
             "and units in the same rubble field see each other"

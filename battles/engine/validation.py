@@ -14,7 +14,14 @@ from . import geometry
 from .cards import CHARGES, CLOSE_COMBAT, Admits, BuildingCard, Keyword, UnitCard, Weapon
 from .rulesets import Ruleset
 from .targeting import STRUCTURE_POWER
-from .terrain import KIND_DEFAULTS, KIND_NAMES, TerrainProps, kind_defaults, movement_refusal
+from .terrain import (
+    KIND_DEFAULTS,
+    TerrainProps,
+    kind_defaults,
+    kind_name,
+    known_kinds,
+    movement_refusal,
+)
 
 _BAD: Any = object()
 """Marker for a value that failed its check (its problem is already recorded)."""
@@ -177,6 +184,9 @@ MAX_DESCRIPTION = 4000
 """Characters of the free-text description."""
 MAX_TEXT = 200
 """Characters of any other string (names, ids, kinds)."""
+MAX_SCENARIO_TEXT = 200_000
+"""Characters of a scenario given as JSON text (``parse_scenario_json``, ``load_scenario``): the
+largest scenario the other limits admit is about 120 kB compact."""
 MAX_DEPTH = 12
 """Nesting of lists and objects; a scenario needs 7 (sides, units, card, weapons, weapon)."""
 MAX_CARD_NUMBER = 99
@@ -217,7 +227,7 @@ def check_limits(data: Any) -> list[tuple[str, str]]:
         return problems
     if not isinstance(data, dict):
         return problems
-    _too_long(problems, data, "", MAX_TEXT)
+    _text_problems(problems, data, "", MAX_TEXT)
     description = data.get("description")
     if description is not None:
         if not isinstance(description, str):
@@ -262,18 +272,29 @@ def check_limits(data: Any) -> list[tuple[str, str]]:
     return problems
 
 
-def _too_long(problems: list[tuple[str, str]], data: Any, path: str, limit: int) -> None:
-    """Every string (value or key) in ``data`` longer than ``limit``, but the description."""
+NUL = "must not contain a NUL character"
+"""The refusal of a NUL character, typed or written as the escape ``\\u0000``: it is no text a
+name could want, and the site's database stores none."""
+
+
+def _text_problems(problems: list[tuple[str, str]], data: Any, path: str, limit: int) -> None:
+    """Every string (value or key) in ``data`` longer than ``limit``, but the description, and
+    every one holding a NUL character."""
     stack: list[tuple[Any, str]] = [(data, path)]
     while stack:
         value, at = stack.pop()
         if isinstance(value, str):
             if len(value) > limit and at != "description":
                 problems.append((at, f"must be at most {limit} characters, got {len(value)}"))
+            if "\x00" in value:
+                problems.append((at, NUL))
         elif isinstance(value, dict):
             for key, item in value.items():
                 if isinstance(key, str) and len(key) > limit:
                     problems.append((at, f"a field name is longer than {limit} characters"))
+                    continue
+                if isinstance(key, str) and "\x00" in key:
+                    problems.append((_join(at, key), NUL))
                     continue
                 stack.append((item, _join(at, str(key))))
         elif isinstance(value, _LISTS):
@@ -402,7 +423,7 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
     enters: set[str] = set()
     for i, e in enumerate(c.list_(d.get("enters", []), path + ".enters")):
         if c.str_(e, f"{path}.enters[{i}]") is not _BAD:
-            enters.add(e)
+            enters.add(kind_name(e))  # read as a terrain's kind is: "lake" enters water
     if Keyword.DEMOLITION in keywords:
         for i, w in enumerate(weapons):
             if w.name == CHARGES.name and w != CHARGES:
@@ -448,11 +469,17 @@ def card_problems(
 
 def _terrain_props(c: _Checker, d: dict, path: str, fallen: bool = False) -> TerrainProps | None:
     """A terrain piece's kind and flags; ``fallen`` for what a building becomes (E38)."""
-    kind = c.str_(d.get("kind"), path + ".kind") if "kind" in d else _BAD
-    if kind is _BAD:
+    written = c.str_(d.get("kind"), path + ".kind") if "kind" in d else _BAD
+    if written is _BAD:
         return None
-    kind = KIND_NAMES.get(kind, kind)  # the rule text's "rubble field" is rubble
-    base = KIND_DEFAULTS.get(kind, TerrainProps(kind))
+    kind = kind_name(written)  # the rule texts' "rubble field" is rubble, their "lake" water
+    base = KIND_DEFAULTS.get(kind)
+    if base is None and not any(f in d for f in _TERRAIN_FLAGS):
+        # A kind with no defaults and no flags would be open ground, whatever it was meant to
+        # be: a typo is an error, not a silent default (E41).
+        c.fail(path + ".kind", _unknown_kind(written))
+        return None
+    base = base or TerrainProps(kind)
     flags = {}
     for f in _TERRAIN_FLAGS:
         v = c.bool_(d[f], f"{path}.{f}") if f in d else getattr(base, f)
@@ -469,6 +496,13 @@ def _terrain_props(c: _Checker, d: dict, path: str, fallen: bool = False) -> Ter
         c.fail(f"{path}.blocks_movement" if "blocks_movement" in d else path, refusal)
         return None
     return props
+
+
+def _unknown_kind(written: str) -> str:
+    return (
+        f"unknown terrain kind {written!r}: use one of {known_kinds()}, or give its flags "
+        f"({', '.join(_TERRAIN_FLAGS)}) to say what it does"
+    )
 
 
 def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
@@ -498,11 +532,7 @@ def _building_card(c: _Checker, data: Any, path: str) -> BuildingCard | None:
         # A card names what it becomes ("Becomes: rubble field"): a kind with its defaults.
         rubble = kind_defaults(d["rubble"])
         if rubble is None:
-            known = sorted({*KIND_DEFAULTS, *KIND_NAMES})
-            c.fail(
-                path + ".rubble",
-                f"unknown terrain kind {d['rubble']!r}: use one of {known} or give its flags",
-            )
+            c.fail(path + ".rubble", _unknown_kind(d["rubble"]))
         elif (refusal := movement_refusal(rubble, fallen=True)) is not None:
             # Its occupants stand in what it becomes (E38): "woods" or "water" would trap them.
             c.fail(path + ".rubble", refusal)

@@ -121,15 +121,3 @@ def kinds(events: list[Event]) -> list[str]:
 
 def of(events: list[Event], kind: str) -> list[Any]:
     return [e for e in events if kind == e.KIND]
-
-
-class Scripted:
-    """A commander that plays a fixed list of activations, then passes with its first ready unit."""
-
-    def __init__(self, actions: list[Activate] | None = None) -> None:
-        self.actions = list(actions or [])
-
-    def choose(self, view):
-        if self.actions:
-            return self.actions.pop(0)
-        return Activate(view.ready_units()[0].id)

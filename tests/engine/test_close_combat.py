@@ -17,6 +17,24 @@ def test_close_combat_is_range_1():
     act(battle(sc, [6]), "a", AttackStep("b", CLOSE_COMBAT))
 
 
+def test_close_combat_is_ordered_by_close_combat_whatever_the_log_calls_it():
+    # The log names close combat "Melee" or "Ram"; neither is a weapon line, and the refusal
+    # says how close combat is ordered.
+    sc = scenario([unit("a", (2, 2), size=3)], [unit("b", (2.5, 2))])
+    for name in ("Ram", "Melee"):
+        with pytest.raises(IllegalActionError) as refused:
+            act(battle(sc), "a", AttackStep("b", name))
+        assert str(refused.value) == (
+            f"a: a has no weapon {name!r} (its weapons: 'Gun'); close combat, "
+            "logged as Melee or Ram, is ordered with CLOSE_COMBAT ('close_combat')"
+        )
+    sc = scenario([unit("a", (2, 2), weapons=[])], [unit("b", (2.5, 2))])
+    with pytest.raises(IllegalActionError, match=r"no weapon 'Gun' \(it prints no weapon\)"):
+        act(battle(sc), "a", AttackStep("b", "Gun"))
+    ev = act(battle(sc, [6, 1, 1, 6]), "a", AttackStep("b", CLOSE_COMBAT))
+    assert [a.weapon for a in of(ev, "attack")] == ["Ram", "Ram"]
+
+
 def test_melee_makes_a_skill_roll_then_penetrates_with_printed_melee():
     sc = scenario([unit("a", (2, 2), melee=5)], [unit("b", (2.5, 2), resistance=3)])
     ev = act(battle(sc, [2, 3, 4]), "a", AttackStep("b", CLOSE_COMBAT))

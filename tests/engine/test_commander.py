@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from battles.engine import CLOSE_COMBAT, AttackStep, MoveStep, SimpleCommander, run_battle
+from battles.engine import (
+    CLOSE_COMBAT,
+    Activate,
+    AttackStep,
+    Dice,
+    MoveStep,
+    ScriptedCommander,
+    SimpleCommander,
+    run_battle,
+)
 from battles.engine.commander import BattleView
 from battles.engine.victory import holders
 
@@ -119,3 +128,38 @@ def test_simple_commander_turns_a_fixed_mount_toward_a_target():
 def test_simple_commander_battles_are_deterministic():
     sc = scenario([unit("a", (2, 2), order="attack")], [unit("b", (20, 20), order="attack")])
     assert run_battle(sc, seed=8).log_json() == run_battle(sc, seed=8).log_json()
+
+
+def test_a_commander_for_a_side_the_scenario_does_not_have_is_refused():
+    # A typo ("Blue") would leave blue to the default commander: refused, naming the sides,
+    # before a die is rolled.
+    sc = scenario([unit("a", (2, 2))], [unit("b", (20, 20))])
+    with pytest.raises(ValueError) as refused:
+        run_battle(sc, seed=1, commanders={"Blue": SimpleCommander(), "red": SimpleCommander()})
+    assert str(refused.value) == (
+        "commanders: 'Blue' is no side of the scenario (the sides are 'blue' and 'red')"
+    )
+    with pytest.raises(ValueError, match=r"'red' is not a commander .*: str"):
+        run_battle(sc, seed=1, commanders={"red": "simple"})
+    run_battle(sc, seed=1, commanders={"red": SimpleCommander()})
+
+
+def test_a_scripted_commander_plays_its_activations_in_order_then_passes():
+    sc = scenario([unit("a1", (2, 2)), unit("a2", (3, 2))], [unit("b", (20, 20))], turn_limit=2)
+    script = [Activate("a2", (MoveStep(((3, 4),)),)), Activate("a1")]
+    blue = ScriptedCommander([*script, Activate("a1", (MoveStep(((2, 4),)),))])
+    rec = run_battle(
+        sc, dice=Dice.fixed([6, 1, 1, 6]), commanders={"blue": blue, "red": ScriptedCommander()}
+    )
+    # Turn 1 plays the first two; turn 2 (red first) the third, then a2 passes.
+    activations = [(e.unit, e.number) for e in rec.events if e.KIND == "activation"]
+    assert activations == [("a2", 1), ("b", 1), ("a1", 1), ("b", 2), ("a1", 2), ("a2", 2)]
+    assert rec.final_unit("a1").position == (2, 4) and rec.final_unit("a2").position == (3, 4)
+    assert blue.remaining == ()
+    # What a battle that ended first never asked for is left to see; a script that is not a list
+    # of Activates is refused where it is written.
+    left = ScriptedCommander([*script, *script, *script])
+    run_battle(sc, dice=Dice.fixed([6, 1, 6, 1]), commanders={"blue": left})
+    assert left.remaining == tuple(script)
+    with pytest.raises(TypeError, match=r"plays Activates, got tuple at \[1\]"):
+        ScriptedCommander([Activate("a1"), ("a1",)])

@@ -17,6 +17,7 @@ from battles.engine.validation import (
     MAX_DEPTH,
     MAX_DESCRIPTION,
     MAX_OBJECTIVES,
+    MAX_SCENARIO_TEXT,
     MAX_TABLE,
     MAX_TERRAIN,
     MAX_TEXT,
@@ -120,6 +121,39 @@ def test_other_strings_are_bounded_too():
     sc = base()
     sc["name"] = "n" * (MAX_TEXT + 1)
     assert problems(sc) == [("name", f"must be at most {MAX_TEXT} characters, got {MAX_TEXT + 1}")]
+
+
+def test_a_scenario_as_json_text_is_at_most_200000_characters():
+    # Counted before the text is read, as text or as bytes: the one limit the site holds a
+    # pasted map to as well (battles.services.scenario_from_text).
+    text = json.dumps(base())
+    padded = text + " " * (MAX_SCENARIO_TEXT - len(text))
+    assert parse_scenario_json(padded).name == "Test"
+    for over in (padded + " ", (padded + " ").encode()):
+        with pytest.raises(ScenarioError) as refused:
+            parse_scenario_json(over)
+        reason = f"must be at most {MAX_SCENARIO_TEXT} characters of JSON, got 200001"
+        assert refused.value.problems == [("", reason)]
+
+
+def test_no_nul_character_typed_or_escaped():
+    # "\u0000" in JSON is the same NUL as one typed: neither is text, and the site's database
+    # stores none. Refused in a value or a key, the description included, with the limits.
+    sc = base()
+    sc["name"] = "a\x00b"
+    sc["description"] = "\x00"
+    sc["sides"][0]["units"][0]["card"]["weapons"][0]["name\x00"] = 1
+    expected = [
+        ("description", "must not contain a NUL character"),
+        ("name", "must not contain a NUL character"),
+        ("sides[0].units[0].card.weapons[0].name\x00", "must not contain a NUL character"),
+    ]
+    assert sorted(problems(sc)) == expected
+    text = json.dumps(sc)
+    assert "\\u0000" in text
+    with pytest.raises(ScenarioError) as refused:
+        parse_scenario_json(text)
+    assert sorted(refused.value.problems) == expected
 
 
 def test_json_nested_ten_thousand_deep_is_refused_not_crashed_on():

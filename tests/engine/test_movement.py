@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from battles.engine import AttackStep, IllegalActionError, MoveStep, geometry
+from battles.engine import AttackStep, IllegalActionError, MoveStep, geometry, parse_scenario
 from battles.engine.events import RollPurpose, Suppress, TurnStart
 from battles.engine.geometry import path_length
 from battles.engine.movement import plan_path
@@ -45,6 +45,20 @@ def test_a_unit_may_enter_what_its_card_lists():
         [unit("a", (2, 2), move=8, enters=["woods"])], [unit("b", (20, 20))], terrain=[WALL_OF_WOOD]
     )
     act(battle(sc), "a", MoveStep(((9, 2),)))
+
+
+def test_a_card_that_enters_a_lake_enters_water():
+    # "lake" is the kind water, on a card as on the table: whatever name either gives it.
+    sea = piece("sea", "sea", square(4, 0, 8, 24))
+    for enters in (["lake"], ["Deep water"], ["water"]):
+        sc = scenario(
+            [unit("a", (2, 2), move=8, enters=enters)], [unit("b", (20, 20))], terrain=[sea]
+        )
+        assert parse_scenario(sc).sides[0].units[0].card.enters == {"water"}
+        act(battle(sc), "a", MoveStep(((9, 2),)))
+    sc = scenario([unit("a", (2, 2), move=8)], [unit("b", (20, 20))], terrain=[sea])
+    with pytest.raises(IllegalActionError, match="may not enter"):
+        act(battle(sc), "a", MoveStep(((9, 2),)))
 
 
 def test_paths_go_around_blocking_terrain():

@@ -225,7 +225,11 @@ def test_planted_a_collapse_that_does_not_spot_what_it_exposed_is_caught():
     sc = scenario(
         [unit("a", (4, 2))],
         [unit("b", (11, 2)), unit("d", (17, 2)), unit("r", (22, 22))],
-        buildings=[building("h", square(10, 0, 14, 4), hits=1, rubble={"kind": "crater"})],
+        buildings=[
+            building(
+                "h", square(10, 0, 14, 4), hits=1, rubble={"kind": "crater", "blocks_sight": False}
+            )
+        ],
     )
     scn, events = _log(sc, [6, 1, 1], ("blue", Activate("a", (AttackStep("h", "Gun"),))))
     assert not _broken(scn, events)

@@ -10,12 +10,19 @@ from pathlib import Path
 import pytest
 
 import battles.engine
-from battles.engine import CLOSE_COMBAT, AttackStep, IllegalActionError, MoveStep, run_battle
+from battles.engine import (
+    CLOSE_COMBAT,
+    AttackStep,
+    IllegalActionError,
+    MoveStep,
+    ScriptedCommander,
+    run_battle,
+)
 from battles.engine.probability import attack_options
 from battles.engine.rulesets import RULESETS
 from battles.engine.targeting import legal_attacks
 
-from .helpers import Scripted, act, battle, building, of, piece, scenario, square, unit
+from .helpers import act, battle, building, of, piece, scenario, square, unit
 
 HILL = [{"id": "hill", "point": [12, 12], "radius": 3, "sides": ["blue"], "points_per_turn": 2}]
 LAKE = piece("lake", "water", square(4, 0, 8, 10))
@@ -23,7 +30,9 @@ LAKE = piece("lake", "water", square(4, 0, 8, 10))
 
 def _scores(blue, red):
     sc = scenario(blue, red, objectives=HILL, turn_limit=2)
-    rec = run_battle(sc, seed=1, commanders={"blue": Scripted(), "red": Scripted()})
+    rec = run_battle(
+        sc, seed=1, commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()}
+    )
     return [(e.side, e.reason, e.total) for e in rec.events if e.KIND == "score"]
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from battles.engine import Activate, AttackStep
+from battles.engine import Activate, AttackStep, ScriptedCommander
 from battles.engine.battle import Battle
 from battles.engine.dice import Dice
 from battles.engine.loader import parse_scenario
 from battles.engine.result import BattleResult
 from battles.engine.rulesets import COMBINED_ARMS, ONE_YEAR_WAR
 
-from .helpers import Scripted, act, battle, of, scenario, unit
+from .helpers import act, battle, of, scenario, unit
 
 
 def _shot(faces, ruleset="combined_arms", power=3, **target):
@@ -76,8 +76,10 @@ def _suppressed_then_fights_on(ruleset: str):
 
     Blue wins every initiative; turn 3's last die is b's Skill roll."""
     sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))], ruleset=ruleset, turn_limit=3)
-    blue = Scripted([Activate("a", (AttackStep("b", "Gun"),))])
-    red = Scripted([Activate("b"), Activate("b"), Activate("b", (AttackStep("a", "Gun"),))])
+    blue = ScriptedCommander([Activate("a", (AttackStep("b", "Gun"),))])
+    red = ScriptedCommander(
+        [Activate("b"), Activate("b"), Activate("b", (AttackStep("a", "Gun"),))]
+    )
     faces = [6, 1, 1, 1, 6, 6, 1, 6, 1, 4]
     b = Battle(parse_scenario(sc), Dice.fixed(faces), {"blue": blue, "red": red})
     b.run()

@@ -5,16 +5,29 @@ from __future__ import annotations
 
 import pytest
 
-from battles.engine import Activate, AttackStep, IllegalActionError, MoveStep, run_battle
+from battles.engine import (
+    Activate,
+    AttackStep,
+    DiceExhaustedError,
+    IllegalActionError,
+    MoveStep,
+    ScriptedCommander,
+    replay,
+    run_battle,
+)
 from battles.engine.battle import Battle
 from battles.engine.dice import Dice
 from battles.engine.loader import parse_scenario
 
-from .helpers import Scripted, act, battle, kinds, of, scenario, unit
+from .helpers import act, battle, kinds, of, scenario, unit
 
 
 def _turn(sc, faces):
-    b = Battle(parse_scenario(sc), Dice.fixed(faces), {"blue": Scripted(), "red": Scripted()})
+    b = Battle(
+        parse_scenario(sc),
+        Dice.fixed(faces),
+        {"blue": ScriptedCommander(), "red": ScriptedCommander()},
+    )
     b.start()
     b.play_turn(1)
     return b
@@ -144,3 +157,33 @@ def test_an_illegal_commander_action_aborts_the_battle():
     sc = scenario([unit("a", (2, 2))], [unit("b", (20, 2))])
     with pytest.raises(IllegalActionError, match="more than the 6"):
         run_battle(sc, seed=1, commanders={"blue": Cheat()})
+
+
+def test_a_battle_stopped_by_a_refusal_or_by_dice_run_out_keeps_its_events():
+    # What happened up to the stop, every die included. An activation refused before it begins
+    # (as every one is that no turn of events could make legal, E23) leaves no event.
+    sc = scenario([unit("a", (2, 2))], [unit("b", (20, 2))], turn_limit=2)
+    blue = ScriptedCommander([Activate("a"), Activate("a", (MoveStep(((23, 23),)),))])
+    with pytest.raises(IllegalActionError) as refused:
+        run_battle(
+            sc, dice=Dice.fixed([6, 1, 6, 1]), commanders={"blue": blue, "red": ScriptedCommander()}
+        )
+    events = refused.value.events
+    assert [e.unit for e in of(events, "activation")] == ["a", "b"]
+    assert kinds(events)[-4:] == ["turn_start", "roll", "roll", "initiative"]
+    assert events[-1].turn == 2
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2))])
+    blue = ScriptedCommander([Activate("a", (AttackStep("b", "Gun"),))])
+    with pytest.raises(DiceExhaustedError) as ran_out:
+        run_battle(
+            sc, dice=Dice.fixed([6, 1, 2]), commanders={"blue": blue, "red": ScriptedCommander()}
+        )
+    events = ran_out.value.events
+    assert [(r.purpose, r.value) for r in of(events, "roll")] == [
+        ("initiative", 6),
+        ("initiative", 1),
+        ("to_hit", 2),
+    ]
+    assert kinds(events)[-3:] == ["activation", "reveal", "roll"]  # the hit; no penetration die
+    # The stopped battle replays like any other, up to where it stopped.
+    assert replay(parse_scenario(sc), events).units["a"].revealed_until == 2

@@ -606,6 +606,56 @@ def test_terrain_kind_defaults_and_explicit_flags():
     assert t["wall"].hazard, "a wall is a hazard"
 
 
+def test_terrain_kinds_by_the_rule_texts_own_words():
+    # One Year War's Amphibious: "Lakes, sea, and deep water"; Combined Arms' Sure-Footed:
+    # "rubble, rivers, hazardous ground. Not walls." Each name is its kind, with the kind's
+    # defaults, read without regard to case or spacing.
+    names = {
+        "lake": "water",
+        "Lakes": "water",
+        "sea": "water",
+        "Deep  water": "water",
+        "rivers": "river",
+        "hazardous ground": "hazard",
+        "walls": "wall",
+        "hills": "hill",
+        "wood": "woods",
+        "Forest": "woods",
+        "rubble field": "rubble",
+        "Woods": "woods",
+    }
+    pieces = [piece(f"t{i}", name, square(i, 10, i + 0.5, 11)) for i, name in enumerate(names)]
+    sc = parse_scenario(scenario([unit("a", (2, 2))], [unit("b", (20, 20))], terrain=pieces))
+    got = {name: t.props for name, t in zip(names, sc.terrain, strict=True)}
+    for name, kind in names.items():
+        assert got[name] == KIND_DEFAULTS[kind], name
+    assert got["lake"].blocks_movement and got["lake"].water
+
+
+def test_a_kind_with_no_defaults_needs_its_flags():
+    # A kind the engine does not know, given no flag, would be open ground whatever it was
+    # meant to be: refused, as a typo is (E41). Given any flag, it is free text.
+    sc = scenario(
+        [unit("a", (2, 2))],
+        [unit("b", (20, 20))],
+        terrain=[
+            piece("m", "marsh", square(4, 4, 6, 6)),
+            piece("m2", "Marsh", square(8, 4, 10, 6), hazard=True),
+            piece("o", "open", square(12, 4, 14, 6)),
+        ],
+        buildings=[building("h", square(4, 12, 6, 14), rubble={"kind": "crater"})],
+    )
+    got = problems(sc)
+    assert [p for p, _ in got] == ["terrain[0].kind", "buildings[0].card.rubble.kind"]
+    assert got[0][1].startswith("unknown terrain kind 'marsh': use one of [")
+    assert "'deep water'" in got[0][1] and "give its flags" in got[0][1]
+    del sc["terrain"][0]
+    sc["buildings"][0]["card"]["rubble"]["blocks_sight"] = False
+    parsed = parse_scenario(sc)
+    assert [t.kind for t in parsed.terrain] == ["marsh", "open"]
+    assert parsed.terrain[0].props.hazard and not parsed.terrain[0].props.blocks_movement
+
+
 def test_a_rubble_field_is_rubble():
     # The rule text's own name for it, as a building card's "Becomes:" line also writes it.
     s = scenario(
@@ -675,7 +725,11 @@ def test_what_a_building_becomes_never_blocks_movement():
     )
     assert house == [("rubble", reason("woods"))]
     # A wood it lets its occupants walk out of is still a wood; so is ground of any other kind.
-    for r in ({"kind": "woods", "blocks_movement": False}, "hill", {"kind": "crater"}):
+    for r in (
+        {"kind": "woods", "blocks_movement": False},
+        "hill",
+        {"kind": "crater", "hazard": True},
+    ):
         sc = scenario(
             [unit("a", (20, 2))],
             [unit("b", (20, 20))],

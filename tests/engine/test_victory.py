@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from battles.engine import Activate, AttackStep, run_battle
+import pytest
+
+from battles.engine import Activate, AttackStep, MoveStep, ScriptedCommander, run_battle
 from battles.engine.dice import Dice
 
-from .helpers import Scripted, act, battle, of, scenario, unit
+from .helpers import act, battle, building, of, piece, scenario, square, unit
 
 
 def test_removed_units_score_their_size_for_the_enemy():
@@ -33,33 +35,43 @@ def test_objective_points_per_turn_held():
         objectives=_obj(points_per_turn=2),
         turn_limit=3,
     )
-    rec = run_battle(sc, seed=1, commanders={"blue": Scripted(), "red": Scripted()})
+    rec = run_battle(
+        sc, seed=1, commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()}
+    )
     assert rec.result.side("blue").score == 6
     assert rec.result.side("blue").objectives_held == ("hill",)
 
 
 def test_objective_points_at_end():
     sc = scenario([unit("a", (12, 12))], [unit("b", (2, 22))], objectives=_obj(points_at_end=5))
-    rec = run_battle(sc, seed=1, commanders={"blue": Scripted(), "red": Scripted()})
+    rec = run_battle(
+        sc, seed=1, commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()}
+    )
     assert rec.result.side("blue").score == 5
     assert rec.result.winner == "blue"
 
 
 def test_an_objective_is_not_held_while_the_enemy_is_within_it():
     sc = scenario([unit("a", (12, 12))], [unit("b", (13, 13))], objectives=_obj(points_at_end=5))
-    rec = run_battle(sc, seed=1, commanders={"blue": Scripted(), "red": Scripted()})
+    rec = run_battle(
+        sc, seed=1, commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()}
+    )
     assert rec.result.side("blue").score == 0 and rec.result.winner is None
 
 
 def test_an_objective_only_scores_for_its_sides():
     sc = scenario([unit("a", (2, 2))], [unit("b", (12, 12))], objectives=_obj(points_at_end=5))
-    rec = run_battle(sc, seed=1, commanders={"blue": Scripted(), "red": Scripted()})
+    rec = run_battle(
+        sc, seed=1, commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()}
+    )
     assert rec.result.side("red").score == 0
 
 
 def test_the_battle_ends_at_the_turn_limit():
     sc = scenario([unit("a", (2, 2))], [unit("b", (2, 22))], turn_limit=4)
-    rec = run_battle(sc, seed=3, commanders={"blue": Scripted(), "red": Scripted()})
+    rec = run_battle(
+        sc, seed=3, commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()}
+    )
     assert rec.result.end_reason == "turn_limit" and rec.result.turns == 4
     assert rec.events[-1].KIND == "end"
 
@@ -70,7 +82,7 @@ def test_a_side_with_no_units_ends_the_battle():
     rec = run_battle(
         sc,
         dice=Dice.fixed([6, 1, 1, 6, 1]),
-        commanders={"blue": Scripted(actions), "red": Scripted()},
+        commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
     )
     assert rec.result.end_reason == "side_eliminated" and rec.result.turns == 1
     assert rec.result.winner == "blue"
@@ -78,7 +90,9 @@ def test_a_side_with_no_units_ends_the_battle():
 
 def test_equal_scores_are_a_draw():
     sc = scenario([unit("a", (2, 2))], [unit("b", (2, 22))])
-    rec = run_battle(sc, seed=3, commanders={"blue": Scripted(), "red": Scripted()})
+    rec = run_battle(
+        sc, seed=3, commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()}
+    )
     assert rec.result.winner is None
 
 
@@ -95,7 +109,9 @@ def test_razing_a_building_scores_at_the_end():
     )
     actions = [Activate("a", (AttackStep("h", "Gun"),))]
     rec = run_battle(
-        sc, dice=Dice.fixed([6, 1, 6, 1]), commanders={"blue": Scripted(actions), "red": Scripted()}
+        sc,
+        dice=Dice.fixed([6, 1, 6, 1]),
+        commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
     )
     assert rec.result.side("blue").score == 4
     assert rec.result.buildings[0].collapsed
@@ -119,7 +135,7 @@ def test_holding_a_building_scores_as_a_hold_objective_on_its_ground():
     rec = run_battle(
         sc,
         dice=Dice.fixed([6, 1, 6, 1]),
-        commanders={"blue": Scripted(), "red": Scripted()},
+        commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()},
     )
     held = [e for e in rec.events if e.KIND == "score" and e.reason == "objective:house"]
     assert [(e.side, e.points) for e in held] == [("blue", 1), ("blue", 1)]
@@ -133,12 +149,50 @@ def test_result_reports_each_unit():
     rec = run_battle(
         sc,
         dice=Dice.fixed([6, 1, 1, 6, 1, 1]),
-        commanders={"blue": Scripted(actions), "red": Scripted()},
+        commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
     )
     a, b = rec.result.unit("a"), rec.result.unit("b")
     assert (a.shots, a.damage_dealt, b.hits_lost, b.skill_lost, b.removed) == (1, 1, 1, 0, "none")
     d = rec.result.to_dict()
     assert set(d) == {"winner", "end_reason", "turns", "sides", "units", "buildings"}
+
+
+def test_the_record_tells_each_unit_and_building_as_the_battle_left_it():
+    # Read off the final state, not the stored result (whose JSON stays as it is): a moves and
+    # turns, c spends a Rocket bringing the house down, b ends hidden in its wood.
+    rocket = [{"name": "Rocket", "power": 5, "range": 12, "uses": 2}]
+    sc = scenario(
+        [unit("a", (2, 2)), unit("c", (2, 10), weapons=rocket)],
+        [unit("b", (20, 20), enters=["woods"])],
+        terrain=[piece("w", "woods", square(19, 19, 21, 21))],
+        buildings=[building("h", square(10, 2, 12, 4), hits=1)],
+        turn_limit=1,
+    )
+    blue = ScriptedCommander(
+        [Activate("a", (MoveStep(((3, 5),), 90),)), Activate("c", (AttackStep("h", "Rocket"),))]
+    )
+    rec = run_battle(
+        sc, dice=Dice.fixed([6, 1, 6, 1]), commanders={"blue": blue, "red": ScriptedCommander()}
+    )
+    a, b, c = (rec.final_unit(u) for u in "abc")
+    assert (a.position, a.facing, a.hits, a.skill, a.removed, a.concealed) == (
+        (3, 5),
+        90,
+        2,
+        4,
+        "none",
+        False,
+    )
+    assert (c.uses, c.side, c.card.name) == ({"Rocket": 1}, "blue", "Trooper")
+    assert b.concealed and b.position == (20, 20)
+    h = rec.final_building("h")
+    assert (h.hits, h.collapsed, h.side, h.card.rubble.kind) == (0, True, None, "rubble")
+    assert rec.result.building("h").collapsed
+    for lookup in (rec.final_unit, rec.final_building, rec.result.unit, rec.result.building):
+        with pytest.raises(KeyError, match=r"no .* 'x' in the"):
+            lookup("x")
+    with pytest.raises(KeyError, match=r"its sides are \['blue', 'red'\]"):
+        rec.result.side("x")
 
 
 def test_a_battle_ended_early_scores_at_end_points_but_not_the_unfinished_turn():
@@ -157,7 +211,7 @@ def test_a_battle_ended_early_scores_at_end_points_but_not_the_unfinished_turn()
     rec = run_battle(
         sc,
         dice=Dice.fixed([6, 1, 1, 6, 1]),
-        commanders={"blue": Scripted(actions), "red": Scripted()},
+        commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
     )
     reasons = [(e.reason, e.points) for e in rec.events if e.KIND == "score"]
     assert reasons == [("removed:b", 2), ("objective:hill", 2)]
