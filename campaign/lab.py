@@ -214,7 +214,7 @@ def _campaign(ruleset: str, export: dict[str, Any] | None, n: int) -> Campaign:
         names = {data["campaign"]["gm"], *(f["owner"] for f in data["forces"])}
         names |= {m["user"] for m in data["campaign"].get("members", [])}
         _users(names)
-        return campaign_import(data=data)
+        return campaign_import(data=data, keep_members=True)  # a lab's copy, as it was
     forces = DEFAULT_FORCES[Ruleset(ruleset)]
     users = _users(["lab-gm", *(owner for _, owner, _ in forces)])
     campaign = campaign_create(name=f"Lab {n}", gm=users["lab-gm"], ruleset=ruleset)

@@ -156,6 +156,18 @@ class Invitation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    forces = models.ManyToManyField(
+        "Force",
+        blank=True,
+        related_name="held_for",
+        help_text="Forces an import gave the invitee: the GM holds them until the invitee joins.",
+    )
+    characters = models.ManyToManyField(
+        "Character",
+        blank=True,
+        related_name="held_for",
+        help_text="Characters an import gave the invitee to play: theirs once they join.",
+    )
 
     class Meta:
         ordering = ["campaign", "invitee"]

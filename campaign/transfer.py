@@ -815,8 +815,15 @@ def check_maps(c: Checker, path: str, maps: Any, *, ruleset: str) -> list[dict[s
     return found
 
 
-def check_members(c: Checker, path: str, members: Any, gm_name: str) -> dict[str, Any]:
-    """Members by username, each with its role and user."""
+USERNAME_LONGEST = 150
+"""The longest username an account has (Django's)."""
+
+
+def check_members(
+    c: Checker, path: str, members: Any, gm_name: str, *, look_up: bool = True
+) -> dict[str, Any]:
+    """Members by username, each with its role and its user on this site (``look_up`` False:
+    None, and no one is looked up, so the check tells nothing of which accounts exist)."""
     if not isinstance(members, list):
         c.error(path, "must be a list")
         return {}
@@ -830,13 +837,17 @@ def check_members(c: Checker, path: str, members: Any, gm_name: str) -> dict[str
             continue
         if member["role"] not in Membership.Role.values:
             c.error(f"{at}.role", f"must be one of {', '.join(Membership.Role.values)}")
-        if member["user"] == gm_name:
+        name = member["user"]
+        if not name.strip() or len(name) > USERNAME_LONGEST:
+            c.error(f"{at}.user", f"must be a username of 1..{USERNAME_LONGEST} characters")
+            continue
+        if name == gm_name:
             c.error(f"{at}.user", "the GM is not also a member")
-        elif member["user"] in found:
+        elif name in found:
             c.error(f"{at}.user", "listed twice")
-        user = c.user(f"{at}.user", member["user"])
-        if user is not None:
-            found[member["user"]] = (user, member["role"])
+        user = c.user(f"{at}.user", name) if look_up else None
+        if user is not None or not look_up:
+            found[name] = (user, member["role"])
     return found
 
 

@@ -205,13 +205,19 @@ def _answered(invitation: Invitation, user: Any, *, accepted: bool) -> None:
 @transaction.atomic
 def invitation_accept(*, invitation_pk: int, user: Any) -> Membership:
     """The invitee joins the campaign in the role the GM chose; the invitation is used up.
-    Answered already: `InvitationAnswered`, changing nothing."""
+    Joining as a player or co-GM, they take over what an import held for them (the
+    invitation's forces the GM still holds, its characters nobody plays yet). Answered
+    already: `InvitationAnswered`, changing nothing."""
     invitation = _invitation_of(user, invitation_pk)
-    membership = Membership.objects.filter(campaign=invitation.campaign, user=user).first()
+    campaign = invitation.campaign
+    membership = Membership.objects.filter(campaign=campaign, user=user).first()
     if membership is None:
-        membership = Membership(campaign=invitation.campaign, user=user, role=invitation.role)
+        membership = Membership(campaign=campaign, user=user, role=invitation.role)
         _full_clean(membership)
         membership.save()
+    if membership.role != Membership.Role.SPECTATOR:
+        invitation.forces.filter(owner_id=campaign.gm_id).update(owner=user)
+        invitation.characters.filter(player__isnull=True).update(player=user)
     _answered(invitation, user, accepted=True)
     return membership
 

@@ -2,6 +2,9 @@
 
 Everything is checked first (`campaign.transfer`); on any error nothing is written and the
 `ValidationError` names every bad field by its path. The writes run in one transaction.
+
+A campaign's import gives no one a part in it they did not accept: whoever imports it runs it,
+and everyone else the file names is invited (docs/campaign.md, "Export and import").
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from campaign.models import (
     Engagement,
     Force,
     HistoryEntry,
+    Invitation,
     Membership,
     Order,
     SavedMap,
@@ -32,8 +36,11 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.orders import HOURS_PER_DAY
+from campaign.rules.values import MAX_PENDING_INVITATIONS
+from campaign.selectors import campaigns_for_user
 from campaign.services._record import locked, require_manager, unit_state_save
 from campaign.services.battles import NOTIFY_TASK
+from campaign.services.roster import invitation_send, invitee_key
 from campaign.transfer import (
     BATTLE_VALUES,
     CAMPAIGN_FORMAT,
@@ -47,6 +54,7 @@ from campaign.transfer import (
     RECORD_DETAILS,
     SETTINGS,
     TABLE_ROLL_VALUES,
+    USERNAME_LONGEST,
     Checker,
     KeyCheck,
     check_characters,
@@ -250,9 +258,48 @@ def _write_engine_battle(name: str, engine: dict[str, Any]) -> Battle:
     return battle
 
 
+def import_name(name: str, gm: Any) -> str:
+    """The name an imported campaign takes: the export's, unless its GM has a campaign of that
+    name already (running it or a member), so "My campaigns" would list two alike; then the
+    day of the import is added, "Op. X (imported 2026-12-03)", and a number after it should
+    that be taken too, "Op. X (imported 2026-12-03, 2)"."""
+    taken = set(campaigns_for_user(user=gm).values_list("name", flat=True))
+    if name not in taken:
+        return name
+    longest = Campaign._meta.get_field("name").max_length
+    day = timezone.localdate().isoformat()
+    number = 1
+    while True:
+        mark = f" (imported {day})" if number == 1 else f" (imported {day}, {number})"
+        found = name[: longest - len(mark)].rstrip() + mark
+        if found not in taken:
+            return found
+        number += 1
+
+
+def _invite(campaign: Campaign, name: str, role: str, gm: Any) -> Invitation | None:
+    """An invitation to ``name`` from the GM, as "Invite a player" sends one (whether or not
+    such an account exists); None once the campaign's invitations are at their cap."""
+    try:
+        invitation_send(campaign=campaign, invitee=name, role=role, actor=gm)
+    except ValidationError:
+        return None  # the cap: `campaign_import_summary` names who was not invited
+    return campaign.invitations.filter(invitee=invitee_key(name)).first()
+
+
 @transaction.atomic
-def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
-    """A new campaign from an export; `gm` runs it (by default the export's GM, by username)."""
+def campaign_import(*, data: Any, gm: Any = None, keep_members: bool = False) -> Campaign:
+    """A new campaign from an export, run by ``gm``: the import page passes whoever imports;
+    by default (the site's commands) it is the export's own GM, by username.
+
+    Everyone else the export names is invited in their role there, by the invitation's own rules
+    (`invitation_send`), and made a member only by accepting: its members, and its GM when
+    someone else runs the new campaign (as a co-GM). Each invitation carries the forces and the
+    characters the export gave its invitee; until they accept, the GM holds those forces and
+    nobody plays those characters. ``keep_members`` makes them members at once instead, as the
+    export had them (a backup restored by whoever runs the site: each needs an account here).
+    A name the GM has a campaign of already is told apart (`import_name`).
+    """
     c = Checker()
     table = ("engagements", "table_rolls")
     top = ("campaign", "forces", "maps", "characters", "orders", *table, "battles")
@@ -270,13 +317,23 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     ruleset_ok = check_ruleset(c, "campaign.ruleset", info["ruleset"])
     day = _day(c, "campaign.day", info["day"])
     settings = check_settings(c, "campaign", info)
+    named_gm = info["gm"] if isinstance(info["gm"], str) else ""
     if gm is None:
         gm = c.user("campaign.gm", info["gm"])
-    gm_name = gm.get_username() if gm is not None else info["gm"]
-    if not isinstance(gm_name, str):
-        gm_name = ""  # c.user has said what is wrong with it
-    members = check_members(c, "campaign.members", info["members"], gm_name)
-    playing = {gm_name} | {name for name, (_, role) in members.items() if role != "spectator"}
+    elif not named_gm.strip() or len(named_gm) > USERNAME_LONGEST:
+        c.error("campaign.gm", f"must be a username of 1..{USERNAME_LONGEST} characters")
+    gm_name = gm.get_username() if gm is not None else named_gm  # c.user says what is wrong
+    members = check_members(c, "campaign.members", info["members"], named_gm, look_up=keep_members)
+    # Everyone but the new GM, with their user here (keep_members) and their role: the export's
+    # GM, when someone else runs the campaign now, as a co-GM.
+    people: dict[str, tuple[Any, str]] = {}
+    if named_gm and named_gm != gm_name:
+        user = c.user("campaign.gm", named_gm) if keep_members else None
+        people[named_gm] = (user, Membership.Role.CO_GM)
+    people.update({name: found for name, found in members.items() if name != gm_name})
+    playing = {gm_name} | {
+        name for name, (_, role) in people.items() if role != Membership.Role.SPECTATOR
+    }
     forces = []
     if not isinstance(data["forces"], list):
         c.error("forces", "must be a list")
@@ -327,12 +384,23 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
         raise ValidationError(c.errors)
 
     campaign = Campaign.objects.create(
-        name=info["name"], ruleset=info["ruleset"], day=day, hour=hour, gm=gm, **settings
+        name=import_name(info["name"], gm),
+        ruleset=info["ruleset"],
+        day=day,
+        hour=hour,
+        gm=gm,
+        **settings,
     )
     users = {gm_name: gm}
-    for name, (user, role) in members.items():
-        Membership.objects.create(campaign=campaign, user=user, role=role)
-        users[name] = user
+    held: dict[str, Invitation] = {}
+    for name, (user, role) in people.items():
+        if keep_members:
+            Membership.objects.create(campaign=campaign, user=user, role=role)
+            users[name] = user
+        else:
+            invitation = _invite(campaign, name, role, gm)
+            if invitation is not None:
+                held[name] = invitation
     written = {
         character["name"]: Character.objects.create(
             campaign=campaign,
@@ -345,6 +413,9 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
         )
         for character in characters
     }
+    for character in characters:
+        if character["player"] in held:
+            held[character["player"]].characters.add(written[character["name"]])
     pks = {name: character.pk for name, character in written.items()}
     # The table's records first, empty, so the history can point at them; filled in below.
     records = None
@@ -370,7 +441,10 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     entry_keys: dict[str, HistoryEntry] = {}
     made_forces: dict[str, Force] = {}
     for i, force in enumerate(forces):
-        made, written_units = _write_force(campaign, users[force["owner"]], force, pks, records)
+        owner = users.get(force["owner"], gm)  # held by the GM until its owner accepts
+        made, written_units = _write_force(campaign, owner, force, pks, records)
+        if force["owner"] in held:
+            held[force["owner"]].forces.add(made)
         made_forces[made.name] = made
         for j, (unit, entries) in enumerate(written_units):
             units[made.name, unit.name] = unit
@@ -404,6 +478,83 @@ def campaign_import(*, data: Any, gm: Any = None) -> Campaign:
     _write_records(campaign, engagements, rolls, by_key, entry_keys, written, made_forces)
     _write_battles(campaign, battles, by_key, entry_keys)
     return campaign
+
+
+def _listed(names: list[str]) -> str:
+    """Names in a sentence: "a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+ROLE_WORDS = {
+    Membership.Role.CO_GM: ("a co-GM", "co-GMs"),
+    Membership.Role.PLAYER: ("a player", "players"),
+    Membership.Role.SPECTATOR: ("a spectator", "spectators"),
+}
+
+
+def _by_role(named: list[tuple[str, str]]) -> str:
+    """People with their roles, "alice and bob as players, carol as a spectator"."""
+    groups = []
+    for role, (one, many) in ROLE_WORDS.items():
+        names = [name for name, theirs in named if theirs == role]
+        if names:
+            groups.append(f"{_listed(names)} as {one if len(names) == 1 else many}")
+    return ", ".join(groups)
+
+
+def _things(kind: str, names: list[str]) -> str:
+    """ "their force A", "their characters B and C"."""
+    return f"their {kind}{'s' if len(names) > 1 else ''} {_listed(names)}"
+
+
+def campaign_import_summary(*, campaign: Campaign, data: Any, you: bool = True) -> str:
+    """What an import did, in sentences, for its success message: the campaign's name (and why
+    it differs from the export's), who was invited in which role and what the GM holds for
+    them, who was not invited (past the cap). ``you``: said to the GM, else naming them.
+
+    Whether an account exists is not said, as "Invite a player" never says it: an invitation
+    to a name nobody has here is sent all the same."""
+    gm = campaign.gm.get_username()
+    has, hold = ("you have", "you hold") if you else (f"{gm} has", f"{gm} holds")
+    named = data["campaign"]["name"]
+    said = [f"{named} imported, on day {campaign.day}."]
+    if campaign.name != named:
+        said = [
+            f"{named} imported, on day {campaign.day}, as {campaign.name}: {has} a campaign "
+            f"called {named} already."
+        ]
+    members = list(campaign.memberships.select_related("user").order_by("user__username"))
+    if members:
+        joined = [(m.user.get_username(), m.role) for m in members]
+        said.append(f"Members as in the file: {_by_role(joined)}.")
+    invitations = list(
+        campaign.invitations.prefetch_related("forces", "characters").order_by("created_at", "pk")
+    )
+    if invitations:
+        invited = [(invitation.invitee, invitation.role) for invitation in invitations]
+        said.append(
+            f"Invited, each in their role in the file: {_by_role(invited)}. If an account by "
+            "that name exists, it has been invited; no one joins until they accept."
+        )
+    for invitation in invitations:
+        forces = sorted(force.name for force in invitation.forces.all())
+        characters = sorted(character.name for character in invitation.characters.all())
+        parts = [_things("force", forces)] if forces else []
+        parts += [_things("character", characters)] if characters else []
+        if parts:
+            said.append(f"Until {invitation.invitee} accepts, {hold} {' and '.join(parts)}.")
+    left = []
+    if not members and len(invitations) >= MAX_PENDING_INVITATIONS:
+        info = data["campaign"]
+        keys = {invitation.invitee for invitation in invitations}
+        people = [info["gm"], *(member["user"] for member in info["members"])]
+        left = [name for name in people if name != gm and invitee_key(name) not in keys]
+    if left:
+        said.append(
+            f"Not invited, since at most {MAX_PENDING_INVITATIONS} invitations wait at once: "
+            f"{_listed(left)}; invite them from the dashboard once some have answered."
+        )
+    return " ".join(said)
 
 
 @transaction.atomic

@@ -100,7 +100,7 @@ def campaign_list_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
     return {
         "campaigns": my_campaigns(request.user),
         "create_form": forms.get("create_form") or CampaignForm(),
-        "invitations": invitations_for(request.user),
+        "invitations": invitations_for(request.user).prefetch_related("forces", "characters"),
     }
 
 
@@ -180,7 +180,9 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         context["quick_form"] = forms.get("quick_form") or QuickResolveForm(campaign=campaign)
         context["invitation_form"] = forms.get("invitation_form") or InvitationForm()
         context["member_form"] = forms.get("member_form") or MemberForm(campaign=campaign)
-        context["invitations"] = campaign.invitations.order_by("invitee")
+        context["invitations"] = campaign.invitations.prefetch_related(
+            "forces", "characters"
+        ).order_by("invitee")
         context["force_form"] = forms.get("force_form") or ForceForm(campaign=campaign)
         context["settings_form"] = forms.get("settings_form") or SettingsForm.for_campaign(campaign)
     return context

@@ -2,8 +2,10 @@
 roster as CSV.
 
 The export holds every force's full roster, so only the GM and co-GMs download it. An import
-makes a new campaign run by the export's own GM: only that user (or a superuser, on their
-behalf) imports it here, so nobody puts others into a campaign they never joined.
+makes a new campaign run by whoever imports it, whatever GM the file names; everyone else it
+names is invited, and joins only by accepting (`campaign_import`), so nobody puts others into
+a campaign they never joined. Keeping the file's GM is for whoever runs the site:
+``manage.py campaign_import``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from campaign.access import campaign_for_viewer, force_roster_for_viewer, requir
 from campaign.forms import CampaignImportForm
 from campaign.pages import roster_lines
 from campaign.services import campaign_import
+from campaign.services.transfer import campaign_import_summary
 from campaign.transfer import campaign_export, export_text, roster_rows
 from config.security import megabytes
 
@@ -113,21 +116,12 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
     if not bound or not form.is_valid():
         return render(request, IMPORT, context, status=400 if bound else 200)
     data = form.cleaned_data["data"]
-    info = data.get("campaign") if isinstance(data, dict) else None
-    gm_name = info.get("gm") if isinstance(info, dict) else None
-    # A file that is no export at all is the importer's to describe.
-    others = isinstance(gm_name, str) and gm_name != request.user.get_username()
-    if others and not request.user.is_superuser:
-        problems = [
-            {"path": "campaign.gm", "problem": f"only its GM ({gm_name}) may import this campaign"}
-        ]
+    try:
+        campaign = campaign_import(data=data, gm=request.user)
+    except ValidationError as error:
+        problems = _problems(error, data)
     else:
-        try:
-            campaign = campaign_import(data=data)
-        except ValidationError as error:
-            problems = _problems(error, data)
-        else:
-            messages.success(request, f"{campaign.name} imported, on day {campaign.day}.")
-            return redirect(reverse("campaign:dashboard", args=[campaign.pk]))
+        messages.success(request, campaign_import_summary(campaign=campaign, data=data))
+        return redirect(reverse("campaign:dashboard", args=[campaign.pk]))
     context.update(problems=problems[:SHOWN_ERRORS], more=max(0, len(problems) - SHOWN_ERRORS))
     return render(request, IMPORT, context, status=400)

@@ -27,6 +27,7 @@ from campaign.services import (
 )
 from campaign.services.maps import saved_map_create
 from campaign.transfer import campaign_export, export_text, force_export
+from tests.campaign.invited import accept_every_invitation
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "battles" / "engine" / "scenarios"
 
@@ -64,6 +65,10 @@ def test_a_campaign_survives_export_and_import_exactly(played):
     exported = json.loads(json.dumps(exported))  # it really is JSON
     exported["campaign"]["name"] = "Op. Test, restored"
     imported = campaign_import(data=exported)
+    # Its people are invited, not made members: their forces wait with the GM.
+    assert not imported.memberships.exists()
+    assert set(imported.forces.values_list("owner__username", flat=True)) == {"gm"}
+    accept_every_invitation(imported)
     again = campaign_export(campaign=imported)
     assert again == exported
     assert imported.day == 2 and imported.gm == played.gm
@@ -452,6 +457,7 @@ def test_the_d20_side_survives_export_and_import_exactly(at_the_table, cast):
     assert trained["details"]["character"] == "Lt. Vey"  # named: ids do not travel
     exported["campaign"]["name"] = "Op. Test, restored"
     imported = campaign_import(data=exported)
+    accept_every_invitation(imported)
     assert export_text(campaign_export(campaign=imported)) == export_text(exported)
     leader = Leader.objects.get(unit__force__campaign=imported, unit__name="1st Squad")
     assert leader.character.name == "Capt. Holt" and leader.character.campaign == imported
@@ -584,6 +590,7 @@ def test_the_tables_records_survive_export_and_import_exactly(table_records):
 
     exported["campaign"]["name"] = "Op. Test, restored"
     imported = campaign_import(data=exported)
+    accept_every_invitation(imported)
     assert export_text(campaign_export(campaign=imported)) == export_text(exported)
     mill_now, hill_now = imported.engagements.order_by("id")
     assert mill_now.state == "reverted" and hill_now.state == "applied"

@@ -26,6 +26,7 @@ from campaign.services.battles import (
     campaign_battle_settle,
 )
 from campaign.transfer import campaign_export, export_text
+from tests.campaign.invited import accept_every_invitation
 
 CROSSROADS = Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json"
 pytestmark = pytest.mark.django_db
@@ -91,9 +92,12 @@ def counts() -> tuple[int, ...]:
 
 
 def _restored(data: dict) -> Campaign:
+    """The campaign imported, its people joined (each invited, and accepting)."""
     data = copy.deepcopy(data)
     data["campaign"]["name"] = "Op. Test, restored"
-    return campaign_import(data=data)
+    imported = campaign_import(data=data)
+    accept_every_invitation(imported)
+    return imported
 
 
 def test_the_battles_survive_export_and_import_exactly(fought):

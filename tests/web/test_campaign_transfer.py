@@ -13,6 +13,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from campaign.models import Campaign, Force, HistoryEntry, Membership, SavedMap, Unit
 from campaign.rules.bridge import UnitOutcome
@@ -26,6 +27,7 @@ from campaign.services import (
 )
 from campaign.services.maps import saved_map_create
 from campaign.transfer import force_export
+from tests.campaign.invited import accept_every_invitation
 from tests.web.campaign_world import CROSSROADS, login
 from tests.workers import ROOT, project_env
 from units.models import UnitType
@@ -79,6 +81,9 @@ def test_export_then_import_through_the_site_gives_the_same_file(client, world):
     imported = Campaign.objects.get()
     assert response["Location"] == reverse("campaign:dashboard", args=[imported.pk])
     assert imported.gm == world.users["gm"] and imported.fog_of_war is True
+    # Its people are invited: once each has accepted, the file comes back the same.
+    assert not imported.memberships.exists()
+    accept_every_invitation(imported)
     world.campaign = imported
     assert _download(client, world) == exported
 
@@ -176,13 +181,65 @@ def test_a_json_file_that_is_no_export_says_so_in_one_sentence(client, world):
     assert counts() == before
 
 
-def test_only_the_exports_own_gm_imports_it_here(client, world):
-    exported = _download(login(client, world, "gm"), world)
-    before = counts()
-    response = _upload(login(client, world, "player"), exported)
-    assert response.status_code == 400
-    assert "only its GM" in response.content.decode()
-    assert counts() == before
+def test_a_stranger_who_edits_the_files_gm_puts_no_one_in_their_campaign(
+    client, world, django_user_model
+):
+    """The site walk's finding: an export, its GM edited to read "stranger", imported by them.
+    They run it; everyone else it names is invited, and joins only by accepting."""
+    data = json.loads(_download(login(client, world, "gm"), world))
+    data["campaign"]["gm"] = "stranger"
+    data["campaign"]["name"] = "Spam Campaign"
+    stranger = django_user_model.objects.create_user("stranger")
+    client.force_login(stranger)
+    response = _upload(client, json.dumps(data).encode())
+    assert response.status_code == 302
+    spam = Campaign.objects.get(name="Spam Campaign")
+    assert spam.gm == stranger and not spam.memberships.exists()
+    assert set(spam.forces.values_list("owner__username", flat=True)) == {"stranger"}
+    said = client.get(response["Location"]).content.decode()
+    assert (
+        "Spam Campaign imported, on day 1. Invited, each in their role in the file: co_gm as a "
+        "co-GM, player and rival as players, spectator as a spectator. If an account by that "
+        "name exists, it has been invited; no one joins until they accept. Until player "
+        "accepts, you hold their force Red Company. Until rival accepts, you hold their force "
+        "Blue Battalion."
+    ) in said
+    assert "player, as a player, who takes over the force Red Company on joining" in said
+    # Not on the player's "My campaigns": an invitation there, saying what comes with it.
+    mine = login(client, world, "player").get(reverse("campaign:list"))
+    assert spam not in [line.campaign for line in mine.context["campaigns"]]
+    assert (
+        "stranger invites you as a player. When you join, you take over the force Red Company."
+    ) in mine.content.decode()
+    invitation = spam.invitations.get(invitee="player")
+    accepted = client.post(reverse("campaign:invitation-accept", args=[invitation.pk]))
+    assert accepted.status_code == 302
+    assert spam.forces.get(name="Red Company").owner == world.users["player"]
+    mine = client.get(reverse("campaign:list"))
+    assert spam in [line.campaign for line in mine.context["campaigns"]]
+    # The rival declines: their force stays with the GM, and the campaign is not theirs.
+    invitation = spam.invitations.get(invitee="rival")
+    login(client, world, "rival").post(reverse("campaign:invitation-decline", args=[invitation.pk]))
+    assert spam.forces.get(name="Blue Battalion").owner == stranger
+    assert not spam.memberships.filter(user=world.users["rival"]).exists()
+
+
+def test_an_import_of_a_campaign_you_have_gets_a_name_of_its_own(client, world):
+    login(client, world, "gm")
+    response = _upload(client, _download(client, world))
+    assert response.status_code == 302
+    copy = Campaign.objects.exclude(pk=world.campaign.pk).get()
+    today = timezone.localdate().isoformat()
+    assert copy.name == f"Op. Pages (imported {today})"
+    said = client.get(response["Location"]).content.decode()
+    assert (
+        f"Op. Pages imported, on day {copy.day}, as Op. Pages (imported {today}): you have a "
+        "campaign called Op. Pages already."
+    ) in said
+    names = [
+        line.campaign.name for line in client.get(reverse("campaign:list")).context["campaigns"]
+    ]
+    assert sorted(names) == ["Op. Pages", f"Op. Pages (imported {today})"]
 
 
 def test_a_roster_comes_as_csv_to_whoever_sees_it_in_full(client, world):
@@ -246,13 +303,22 @@ def test_the_commands_carry_a_campaign_into_an_empty_database_and_back(tmp_path,
     assert refused.returncode != 0 and b"no user 'gm' on this site" in refused.stderr
     broken = _manage(env, "campaign_import", "-", "--create-users", stdin=b'{"format": 1')
     assert broken.returncode != 0 and b"the file is not JSON" in broken.stderr
-    ran = _manage(env, "campaign_import", str(first), "--create-users")
+    # A backup restored as it was: its members members again, with their forces.
+    ran = _manage(env, "campaign_import", str(first), "--create-users", "--keep-members")
     assert ran.returncode == 0, ran.stderr.decode()
+    assert "Members as in the file: p as a player." in ran.stderr.decode()
     new_pk = ran.stdout.decode().strip()
     second = tmp_path / "second.json"
     ran = _manage(env, "campaign_export", new_pk, "-o", str(second))
     assert ran.returncode == 0, ran.stderr.decode()
     assert second.read_bytes() == first.read_bytes()
+    # By default, as on the import page: the members are invited, and told apart by name.
+    ran = _manage(env, "campaign_import", str(first))
+    assert ran.returncode == 0, ran.stderr.decode()
+    told = ran.stderr.decode()
+    assert "as Op. Backup (imported " in told and "gm has a campaign called Op. Backup" in told
+    assert "Invited, each in their role in the file: p as a player." in told
+    assert "Until p accepts, gm holds their force Lantern Company." in told
     exported = json.loads(first.read_text())
     assert [e["name"] for e in exported["engagements"]] == ["Mill ford"]
     assert "requisition" in [roll["kind"] for roll in exported["table_rolls"]]

@@ -318,7 +318,10 @@ def test_the_import_page_tells_the_gm_what_to_do_on_the_page_not_at_a_command_li
     page = login(client, world, "gm").get(reverse("campaign:import")).text
     assert "manage.py" not in page and "<code>" not in page.split("<h1>")[1].split("</form>")[0]
     assert '(from "Export the whole campaign" on its dashboard)' in page
-    assert "Choose the file, or paste what it holds, and import it as its GM." in page
+    assert (
+        "Choose the file, or paste what it holds: you become the new campaign's GM, whoever the "
+        "file names as its GM."
+    ) in page
     dashboard = client.get(_url("dashboard", world)).text
     assert ">Export the whole campaign</a>" in dashboard  # the link the page sends the GM to
 

@@ -1,6 +1,8 @@
 """Read a campaign export into a new campaign: `manage.py campaign_import FILE`.
 
 All or nothing: on any problem nothing is written and each is named by its path in the file.
+The export's GM runs it (or ``--gm``); everyone else it names is invited, as on the import page,
+unless ``--keep-members`` restores them as members (a backup, restored by whoever runs the site).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.db import transaction
 
 from battles.jsontext import read_json
 from campaign.services import campaign_import
+from campaign.services.transfer import campaign_import_summary
 
 
 def named_users(data: Any) -> set[str]:
@@ -39,6 +42,13 @@ class Command(BaseCommand):
             action="store_true",
             help="Make the users it names that this site lacks, without a password "
             "(they set one through a password reset), as when restoring onto a new site.",
+        )
+        parser.add_argument(
+            "--keep-members",
+            action="store_true",
+            help="Make the file's members members again, in their roles, with their forces and "
+            "characters, as when restoring a backup (by default each is invited, and joins only "
+            "by accepting).",
         )
 
     def handle(self, *args, **options):
@@ -65,7 +75,7 @@ class Command(BaseCommand):
                     gm = User.objects.filter(username=options["gm"]).first()
                     if gm is None:
                         raise CommandError(f"no user {options['gm']!r} on this site")
-                campaign = campaign_import(data=data, gm=gm)
+                campaign = campaign_import(data=data, gm=gm, keep_members=options["keep_members"])
         except ValidationError as error:
             lines = [
                 f"  {where}: {problem}"
@@ -79,3 +89,10 @@ class Command(BaseCommand):
         self.stderr.write(
             f"imported {campaign.name} (day {campaign.day}) as campaign {campaign.pk}"
         )
+        self.stderr.write(campaign_import_summary(campaign=campaign, data=data, you=False))
+        invited = list(campaign.invitations.values_list("invitee", flat=True))
+        known = set(User.objects.filter(username__in=invited).values_list("username", flat=True))
+        missing = [name for name in invited if "@" not in name and name not in known]
+        if missing:
+            # Told to whoever runs the site only: the import page never says it.
+            self.stderr.write(f"invited, with no account here yet: {', '.join(missing)}")

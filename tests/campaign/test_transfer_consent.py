@@ -1,0 +1,244 @@
+"""An import gives no one a part in a campaign they did not accept: whoever imports it runs it,
+everyone else the file names is invited in their role there, and what the file gave them (forces,
+characters) waits with the GM until they accept."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from campaign.models import Campaign, Character, Force, Invitation, Membership
+from campaign.rules.values import MAX_PENDING_INVITATIONS
+from campaign.selectors import campaigns_for_user, invitations_for
+from campaign.services import (
+    campaign_create,
+    campaign_import,
+    invitation_accept,
+    invitation_decline,
+    invitation_send,
+    invitation_withdraw,
+    membership_set,
+)
+from campaign.services.characters import character_create
+from campaign.services.transfer import campaign_import_summary
+from campaign.transfer import campaign_export, export_text
+from tests.campaign.invited import accept_every_invitation
+
+
+@pytest.fixture
+def exported(campaign, force, enemy, make_unit, cast) -> dict:
+    """Op. Test as a file: the player's Red Company and character Capt. Holt, the rival's Blue
+    Battalion, the outsider a spectator."""
+    make_unit("1st Squad")
+    make_unit("Blue Rifles", into=enemy)
+    membership_set(campaign=campaign, user=cast.outsider, role="spectator")
+    character_create(campaign=campaign, name="Capt. Holt", hit_points=14, player=cast.player)
+    character_create(campaign=campaign, name="Lt. Vey", hit_points=9)  # the GM's NPC
+    return json.loads(export_text(campaign_export(campaign=campaign)))
+
+
+@pytest.fixture
+def stranger(db):
+    return get_user_model().objects.create_user("stranger")
+
+
+def _spam(exported: dict) -> dict:
+    """The site walk's file: the export with its GM edited to read "stranger"."""
+    data = copy.deepcopy(exported)
+    data["campaign"]["gm"] = "stranger"
+    data["campaign"]["name"] = "Stranger's Spam Campaign"
+    return data
+
+
+def _invited(campaign: Campaign) -> dict[str, str]:
+    return dict(campaign.invitations.values_list("invitee", "role"))
+
+
+def _held(campaign: Campaign, invitee: str) -> tuple[list[str], list[str]]:
+    invitation = campaign.invitations.get(invitee=invitee)
+    return (
+        sorted(invitation.forces.values_list("name", flat=True)),
+        sorted(invitation.characters.values_list("name", flat=True)),
+    )
+
+
+def test_a_file_naming_others_puts_none_of_them_in_the_campaign(exported, stranger, cast):
+    spam = campaign_import(data=_spam(exported), gm=stranger)
+    assert spam.gm == stranger
+    assert not Membership.objects.filter(campaign=spam).exists()
+    for person in (cast.player, cast.rival, cast.outsider):
+        assert spam not in campaigns_for_user(user=person)  # not on "My campaigns"
+        assert [i.campaign for i in invitations_for(person)] == [spam]  # but invited
+    assert _invited(spam) == {"outsider": "spectator", "player": "player", "rival": "player"}
+    # Their forces wait with the GM, their characters unplayed, each held for its invitee.
+    assert set(spam.forces.values_list("owner__username", flat=True)) == {"stranger"}
+    assert not spam.characters.exclude(player=None).exists()
+    assert _held(spam, "player") == (["Red Company"], ["Capt. Holt"])
+    assert _held(spam, "rival") == (["Blue Battalion"], [])
+    assert _held(spam, "outsider") == ([], [])
+
+
+def test_accepting_hands_over_what_the_file_gave_them(exported, stranger, cast):
+    spam = campaign_import(data=_spam(exported), gm=stranger)
+    invitation = spam.invitations.get(invitee="player")
+    joined = invitation_accept(invitation_pk=invitation.pk, user=cast.player)
+    assert (joined.user, joined.role) == (cast.player, "player")
+    assert spam.forces.get(name="Red Company").owner == cast.player
+    assert spam.characters.get(name="Capt. Holt").player == cast.player
+    assert spam.forces.get(name="Blue Battalion").owner == stranger  # the rival's, still held
+    assert spam.characters.get(name="Lt. Vey").player is None  # an NPC stays an NPC
+
+
+def test_declined_or_withdrawn_the_gm_keeps_what_was_held(exported, stranger, cast):
+    spam = campaign_import(data=_spam(exported), gm=stranger)
+    invitation_decline(invitation_pk=spam.invitations.get(invitee="rival").pk, user=cast.rival)
+    withdrawn = spam.invitations.get(invitee="player").pk
+    invitation_withdraw(campaign=spam, invitation_pk=withdrawn, actor=stranger)
+    assert not Membership.objects.filter(campaign=spam).exists()
+    assert set(spam.forces.values_list("owner__username", flat=True)) == {"stranger"}
+    assert spam.characters.get(name="Capt. Holt").player is None
+    # Invited again by hand, the player joins with nothing handed over: the GM decides now.
+    invitation_send(campaign=spam, invitee="player", role="player", actor=stranger)
+    again = spam.invitations.get(invitee="player")
+    invitation_accept(invitation_pk=again.pk, user=cast.player)
+    assert spam.forces.get(name="Red Company").owner == stranger
+
+
+def test_joining_as_a_spectator_takes_over_nothing(exported, stranger, cast):
+    spam = campaign_import(data=_spam(exported), gm=stranger)
+    # The GM changes the invitation's role before it is answered: the flow's own rule.
+    invitation_send(campaign=spam, invitee="player", role="spectator", actor=stranger)
+    invitation = spam.invitations.get(invitee="player")
+    assert invitation.forces.exists()  # still held for them
+    joined = invitation_accept(invitation_pk=invitation.pk, user=cast.player)
+    assert joined.role == "spectator"
+    assert spam.forces.get(name="Red Company").owner == stranger
+    assert spam.characters.get(name="Capt. Holt").player is None
+
+
+def test_the_files_gm_is_invited_as_a_co_gm_when_someone_else_imports(exported, cast):
+    copy_of = campaign_import(data=exported, gm=cast.player)
+    assert copy_of.gm == cast.player
+    # The importer, a member in the file, keeps their own force and character: they run it now.
+    assert _invited(copy_of) == {"gm": "co_gm", "outsider": "spectator", "rival": "player"}
+    assert copy_of.forces.get(name="Red Company").owner == cast.player
+    assert copy_of.characters.get(name="Capt. Holt").player == cast.player
+    invitation_accept(invitation_pk=copy_of.invitations.get(invitee="gm").pk, user=cast.gm)
+    assert Membership.objects.get(campaign=copy_of, user=cast.gm).role == "co_gm"
+
+
+def test_a_name_with_no_account_is_invited_like_any_other(exported, stranger):
+    """As "Invite a player" does: whether an account exists is never told."""
+    data = _spam(exported)
+    data["campaign"]["members"].append({"user": "zed", "role": "player"})
+    data["forces"][0]["owner"] = "zed"
+    spam = campaign_import(data=data, gm=stranger)
+    assert _invited(spam)["zed"] == "player"
+    assert _held(spam, "zed") == ([data["forces"][0]["name"]], [])
+    said = campaign_import_summary(campaign=spam, data=data)
+    assert "no account" not in said and "not found" not in said
+    # Someone who makes that account later finds the invitation, and their force with it.
+    zed = get_user_model().objects.create_user("zed")
+    invitation_accept(invitation_pk=spam.invitations.get(invitee="zed").pk, user=zed)
+    assert spam.forces.get(name=data["forces"][0]["name"]).owner == zed
+
+
+def test_the_summary_says_who_was_invited_and_what_the_gm_holds(exported, stranger):
+    data = _spam(exported)
+    spam = campaign_import(data=data, gm=stranger)
+    assert campaign_import_summary(campaign=spam, data=data) == (
+        "Stranger's Spam Campaign imported, on day 1. "
+        "Invited, each in their role in the file: player and rival as players, outsider as a "
+        "spectator. If an account by that name exists, it has been invited; no one joins until "
+        "they accept. "
+        "Until player accepts, you hold their force Red Company and their character Capt. Holt. "
+        "Until rival accepts, you hold their force Blue Battalion."
+    )
+    said = campaign_import_summary(campaign=spam, data=data, you=False)
+    assert "Until rival accepts, stranger holds their force Blue Battalion." in said
+
+
+def test_past_the_cap_the_rest_are_not_invited_and_the_summary_names_them(exported, stranger):
+    data = _spam(exported)
+    extra = [f"fan{n:02}" for n in range(MAX_PENDING_INVITATIONS)]
+    data["campaign"]["members"] += [{"user": name, "role": "spectator"} for name in extra]
+    spam = campaign_import(data=data, gm=stranger)
+    assert spam.invitations.count() == MAX_PENDING_INVITATIONS
+    said = campaign_import_summary(campaign=spam, data=data)
+    assert said.endswith(
+        f"Not invited, since at most {MAX_PENDING_INVITATIONS} invitations wait at once: fan47, "
+        "fan48 and fan49; invite them from the dashboard once some have answered."
+    )
+
+
+def test_a_name_the_importer_has_already_is_told_apart(exported, cast):
+    """Two alike rows on "My campaigns" told nothing apart: the import's day marks the copy."""
+    today = timezone.localdate().isoformat()
+    first = campaign_import(data=exported, gm=cast.gm)
+    second = campaign_import(data=exported, gm=cast.gm)
+    assert (first.name, second.name) == (
+        f"Op. Test (imported {today})",
+        f"Op. Test (imported {today}, 2)",
+    )
+    said = campaign_import_summary(campaign=first, data=exported)
+    assert said.startswith(
+        f"Op. Test imported, on day 1, as Op. Test (imported {today}): you have a campaign "
+        "called Op. Test already."
+    )
+    # A campaign of that name they are a member of counts too; someone else's does not.
+    campaign_create(name="Op. Elsewhere", gm=cast.rival, ruleset="combined_arms")
+    assert Membership.objects.filter(campaign__name="Op. Test", user=cast.outsider).exists()
+    mine = campaign_import(data=exported, gm=cast.outsider)
+    assert mine.name == f"Op. Test (imported {today})"
+    other = copy.deepcopy(exported)
+    other["campaign"]["name"] = "Op. Elsewhere"
+    assert campaign_import(data=other, gm=cast.gm).name == "Op. Elsewhere"
+    # A long name is cut to make room for the mark.
+    long = copy.deepcopy(exported)
+    long["campaign"]["name"] = "X" * 200
+    campaign_import(data=long, gm=cast.gm)
+    marked = campaign_import(data=long, gm=cast.gm).name
+    assert len(marked) == 200 and marked.endswith(f" (imported {today})")
+
+
+def test_keep_members_restores_a_backup_as_it_was(exported, campaign):
+    """For whoever runs the site (`manage.py campaign_import --keep-members`)."""
+    Campaign.objects.filter(pk=campaign.pk).delete()
+    restored = campaign_import(data=exported, keep_members=True)
+    assert not Invitation.objects.exists()
+    assert json.loads(export_text(campaign_export(campaign=restored))) == exported
+    # Each must have an account here: one missing is named, and nothing is written.
+    data = copy.deepcopy(exported)
+    data["campaign"]["members"].append({"user": "zed", "role": "spectator"})
+    before = (Campaign.objects.count(), Force.objects.count(), Character.objects.count())
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data, keep_members=True)
+    assert refused.value.message_dict["campaign.members[3].user"] == ["no user 'zed' on this site"]
+    assert (Campaign.objects.count(), Force.objects.count(), Character.objects.count()) == before
+
+
+def test_invited_and_accepted_the_file_comes_back_the_same(exported, campaign, stranger):
+    """What "exactly" means for the people: once each has accepted, the same file."""
+    Campaign.objects.filter(pk=campaign.pk).delete()
+    imported = campaign_import(data=exported)  # the command's default: the file's GM
+    assert campaign_export(campaign=imported) != exported
+    accept_every_invitation(imported)
+    assert json.loads(export_text(campaign_export(campaign=imported))) == exported
+
+
+def test_a_member_name_no_account_could_have_is_refused_by_its_path(exported, stranger):
+    data = _spam(exported)
+    data["campaign"]["members"][0]["user"] = "x" * 151
+    data["campaign"]["members"][1]["user"] = "  "
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data, gm=stranger)
+    assert set(refused.value.message_dict) >= {
+        "campaign.members[0].user",
+        "campaign.members[1].user",
+    }
+    assert not Campaign.objects.filter(gm=stranger).exists()
