@@ -38,11 +38,31 @@ class Viewer:
 
     def sight(self, force: Force) -> str:
         """How much of the force this viewer sees: ``full`` or ``summary``."""
-        if self.manages or self.owns(force):
-            return FULL
-        if self.campaign.other_forces_visible == Campaign.Visibility.FULL:
+        return FULL if self.owns(force) else self.others_sight
+
+    @property
+    def others_sight(self) -> str:
+        """How much the viewer sees of what is not theirs: everything for the GMs; else what
+        the campaign's "Other players' forces" allows (a spectator owns nothing, so sees every
+        force so)."""
+        if self.manages or self.campaign.other_forces_visible == Campaign.Visibility.FULL:
             return FULL
         return SUMMARY
+
+    def forces_in_full(self) -> set[int]:
+        """The pks of the campaign's forces this viewer sees in full (`sight`): whatever
+        belongs to a force's units — their Orders, checks, leaders — is shown for these only."""
+        return {f.pk for f in self.campaign.forces.all() if self.sight(f) == FULL}
+
+    def character_sight(self, *, player_id: int | None, unit: Unit | None) -> str:
+        """How much of a d20 character (or a leader named with its unit) the viewer sees: their
+        own character in full; one at the head of a unit as much as the unit's force
+        (`sight`); any other as much as anything not theirs."""
+        if player_id is not None and player_id == self.user.pk:
+            return FULL
+        if unit is not None:
+            return self.sight(unit.force)
+        return self.others_sight
 
     def may_direct(self, force: Force) -> bool:
         """A force's owner directs its medics; the GM and co-GMs may direct any force's."""

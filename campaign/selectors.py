@@ -178,7 +178,7 @@ def campaign_characters(*, campaign: Campaign) -> list[CharacterLine]:
     """Every character of the campaign by name: its own characters, each with the unit it leads,
     and the leaders named with a unit without being one of them (a leader is a d20
     character too, whichever way it took command)."""
-    leaders = Leader.objects.filter(unit__force__campaign=campaign).select_related("unit")
+    leaders = Leader.objects.filter(unit__force__campaign=campaign).select_related("unit__force")
     leading = {leader.character_id: leader.unit for leader in leaders if leader.character_id}
     lines = [
         CharacterLine(

@@ -7,6 +7,7 @@ through the services.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,9 +19,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.access import Viewer, campaign_for_viewer, require_manage
+from campaign.access import FULL, Viewer, campaign_for_viewer, require_manage
 from campaign.forms import add_service_errors
-from campaign.models import CharacterEntry, Engagement, Order, TableRoll
+from campaign.models import Character, CharacterEntry, Engagement, Order, TableRoll, Unit
 from campaign.pages import engagement_sides, trained_text
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
@@ -55,6 +56,7 @@ ORDERS = "campaign/orders.html"
 SETUP = "campaign/engagement_setup.html"
 ENGAGEMENT = "campaign/engagement.html"
 CHECKS = "campaign/checks.html"
+ROLLS_SHOWN = 30
 
 
 # -- characters --------------------------------------------------------------------------------
@@ -81,22 +83,39 @@ def feat_effect(row: FeatRow) -> str:
     return "; ".join(parts)
 
 
+def led(character: Character) -> Unit | None:
+    """The unit a character is at the head of, if any."""
+    leader = getattr(character, "leading", None)
+    return None if leader is None else leader.unit
+
+
+def _sees_character(viewer: Viewer, player: Any, unit: Unit | None) -> bool:
+    player_id = None if player is None else player.pk
+    return viewer.character_sight(player_id=player_id, unit=unit) == FULL
+
+
 def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
+    """The campaign's characters a viewer sees in full (`Viewer.character_sight`): a member who
+    sees other forces only in summary finds their own characters and those at the head of
+    units they see, not who leads another force's units nor how they stand."""
     campaign = viewer.campaign
-    characters = [
-        (line, ", ".join(f.label for f in ordered_feats(line.feats)))
-        for line in campaign_characters(campaign=campaign)
-    ]
-    entries = (
-        CharacterEntry.objects.filter(character__campaign=campaign)
-        .select_related("character")
-        .order_by("-id")[:CHARACTER_ENTRIES_SHOWN]
-    )
+    lines = campaign_characters(campaign=campaign)
+    shown = [line for line in lines if _sees_character(viewer, line.player, line.unit)]
+    characters = [(line, ", ".join(f.label for f in ordered_feats(line.feats))) for line in shown]
+    entries = CharacterEntry.objects.filter(character__campaign=campaign)
+    if viewer.others_sight != FULL:
+        heading = campaign.characters.select_related("player", "leading__unit__force")
+        entries = entries.filter(
+            character__in=[c.pk for c in heading if _sees_character(viewer, c.player, led(c))]
+        )
     context = base_context(
         viewer,
         characters=characters,
+        forces_in_full=viewer.forces_in_full(),
         named_on_unit=any(line.named_on_unit for line, _ in characters),
-        character_entries=entries,
+        character_entries=entries.select_related("character").order_by("-id")[
+            :CHARACTER_ENTRIES_SHOWN
+        ],
         feat_effects=[(feat.label, feat_effect(feat.row)) for feat in Feat],
     )
     if viewer.manages:
@@ -195,7 +214,11 @@ def character_rally_view(request: HttpRequest, pk: int) -> HttpResponse:
 def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     campaign = viewer.campaign
     now = campaign_now(campaign)
-    listed = list(Order.objects.filter(campaign=campaign).select_related("unit", "giver")[:100])
+    given = Order.objects.filter(campaign=campaign)
+    if not viewer.manages:
+        # An Order is its unit's business: shown to those who see the unit's force in full.
+        given = given.filter(unit__force__in=viewer.forces_in_full())
+    listed = list(given.select_related("unit", "giver")[:100])
     # An Order that replaced one of these was given after it, so it is among them too.
     replaced = replaced_when(listed)
     orders = [
@@ -322,15 +345,34 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
     )  # fmt: skip
 
 
-def engagement_log(record: Engagement, sides: dict[str, str]) -> dict[str, Any]:
+def engagement_log(
+    record: Engagement, sides: dict[str, str], unseen: Collection[str] = ()
+) -> dict[str, Any]:
     """The events grouped for reading: the line-up, the surprise check, then each round. Where
-    the engine names a side ("attackers"), the log names it by ``sides`` (its forces)."""
+    the engine names a side ("attackers"), the log names it by ``sides`` (its forces). The
+    log names no leader and no Order for the units of ``unseen`` (their keys)."""
     names = {e["unit"]: e["name"] for e in record.events if e["event"] == "unit"}
+    leaders = {e["unit"]: e["leader"] for e in record.events
+               if e["event"] == "unit" and e["unit"] in unseen and e["leader"]}  # fmt: skip
+
+    def veiled(working: dict[str, Any]) -> dict[str, Any]:
+        """A roll's working without the name of the leader its unit assisted, if unseen."""
+        leader = leaders.get(working.get("unit"))
+        if leader is None or "modifiers" not in working:
+            return working
+        modifiers = [[m[0].replace(f" ({leader})", ""), *m[1:]] for m in working["modifiers"]]
+        return {**working, "modifiers": modifiers}
+
+    def lined_up(e: dict[str, Any]) -> dict[str, Any]:
+        if e["unit"] in unseen:
+            return {**e, "leader": None, "order": None}
+        return {**e, "order": OrderKind(e["order"]).label if e["order"] else None}
+
     # Each side headed by its role and, where they can be named, its forces.
     lineup = [{"heading": side.capitalize() + ("" if sides[side] == f"the {side}"
                                                else f": {sides[side]}"),
-               "units": [{**e, "order": OrderKind(e["order"]).label if e["order"] else None}
-                         for e in record.events if e["event"] == "unit" and e["side"] == side]}
+               "units": [lined_up(e) for e in record.events
+                         if e["event"] == "unit" and e["side"] == side]}
               for side in SIDES]  # fmt: skip
     surprise = next((e for e in record.events if e["event"] == "surprise"), None)
     if surprise is not None:
@@ -338,7 +380,8 @@ def engagement_log(record: Engagement, sides: dict[str, str]) -> dict[str, Any]:
         # surprise was the hiders' alone gave it to the check's winner, spotters included,
         # and their events do not name it: their log says what their fight did.
         momentum = surprise.get("momentum", surprise["winner"])
-        surprise = {**surprise, "hiding_name": sides[surprise["hiding"]],
+        surprise = {**surprise, "hide": veiled(surprise["hide"]), "spot": veiled(surprise["spot"]),
+                    "hiding_name": sides[surprise["hiding"]],
                     "winner_name": sides[surprise["winner"]],
                     "momentum_name": sides[momentum] if momentum else None}  # fmt: skip
     rounds: list[dict[str, Any]] = []
@@ -347,15 +390,33 @@ def engagement_log(record: Engagement, sides: dict[str, str]) -> dict[str, Any]:
         if kind == "round":
             pinned = [(names[k], ", ".join(v)) for k, v in event["pinned"].items()]
             rounds.append({"number": event["round"], "pinned": pinned, "lines": []})
-        elif kind in ("pairing", "hit", "leader", "leader_died", "broken"):
+        elif kind == "pairing":
+            rounds[-1]["lines"].append({**event, "attackers": veiled(event["attackers"]),
+                                        "defenders": veiled(event["defenders"]),
+                                        "winner_name": sides.get(event.get("winner"))})  # fmt: skip
+        elif kind in ("hit", "leader", "leader_died", "broken"):
             rounds[-1]["lines"].append({**event, "unit_name": names.get(event.get("unit")),
                                         "winner_name": sides.get(event.get("winner"))})  # fmt: skip
     return {"lineup": lineup, "surprise": surprise, "rounds": rounds}
 
 
+def unseen_units(viewer: Viewer, record: Engagement) -> set[str]:
+    """The keys of an engagement's units whose force the viewer does not see in full: every
+    member reads the fight, as a battle's report, but who led those units and under what Order
+    is their own side's business, as the Orders going into a battle are."""
+    if viewer.manages:
+        return set()
+    pks = [pk for side in record.setup.get("sides", {}).values() for pk in side]
+    full = viewer.forces_in_full()
+    seen = Unit.objects.filter(pk__in=pks, force__in=full).values_list("pk", flat=True)
+    return {str(pk) for pk in pks} - {str(pk) for pk in seen}
+
+
 def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict[str, Any]:
     sides = engagement_sides([record])[record.pk]
-    context = base_context(viewer, engagement=record, log=engagement_log(record, sides),
+    unseen = unseen_units(viewer, record)
+    context = base_context(viewer, engagement=record, log=engagement_log(record, sides, unseen),
+                           unseen=bool(unseen),
                            winner=sides.get(record.winner),
                            when=f"day {record.day}, {record.hour:02d}:00")  # fmt: skip
     if viewer.manages and record.state == Engagement.State.APPLIED:
@@ -399,9 +460,40 @@ def engagement_revert_view(request: HttpRequest, pk: int, engagement_pk: int) ->
 # -- checks and Requisition --------------------------------------------------------------------
 
 
+def roll_forces(roll: TableRoll, force_of: dict[int, int]) -> set[int]:
+    """The forces a check, a contest or a Requisition was rolled for (``force_of``: unit pk →
+    its force's pk, for the units still there)."""
+    if roll.kind == TableRoll.Kind.REQUISITION:
+        return {roll.setup.get("force")}
+    setup = roll.setup
+    pks = [*setup.get("units", []), *setup.get("active", []), *setup.get("resisting", [])]
+    return {force_of[pk] for pk in pks if pk in force_of}
+
+
+def rolls_seen(viewer: Viewer, limit: int = ROLLS_SHOWN) -> list[TableRoll]:
+    """The campaign's latest rolls a viewer may read: each one rolled for a force they see in
+    full (a contest is both sides' to read, as an engagement is)."""
+    rolls = TableRoll.objects.filter(campaign=viewer.campaign)
+    if viewer.manages:
+        return list(rolls[:limit])
+    full = viewer.forces_in_full()
+    if not full:
+        return []
+    force_of = dict(
+        Unit.objects.filter(force__campaign=viewer.campaign).values_list("pk", "force_id")
+    )
+    seen = []
+    for roll in rolls.iterator(chunk_size=limit):
+        if roll_forces(roll, force_of) & full:
+            seen.append(roll)
+            if len(seen) == limit:
+                break
+    return seen
+
+
 def checks_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     campaign = viewer.campaign
-    context = base_context(viewer, rolls=TableRoll.objects.filter(campaign=campaign)[:30])
+    context = base_context(viewer, rolls=rolls_seen(viewer))
     if viewer.manages:
         context["skill_form"] = forms.get("skill_form") or SkillCheckForm(campaign=campaign)
         context["contest_form"] = forms.get("contest_form") or ContestForm(campaign=campaign)

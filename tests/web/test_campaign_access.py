@@ -249,3 +249,97 @@ def test_it_answers_404_for_objects_of_another_campaign(client, world, django_us
         url = reverse(f"campaign:{name}", args=[elsewhere.pk, pk])
         assert client.get(url).status_code == 404, name
     assert client.get(reverse("campaign:dashboard", args=[999999])).status_code == 404
+
+
+# -- what each member reads: the table's records under "Force names and unit counts only" ------
+
+SECRETS = {
+    "force": ("Dig in by the mill", "Patrol the west road", "Lt. Rowan", "of 13 hit points"),
+    "enemy": ("Hold the ford at dusk", "Scout the east bank", "Maj. Greaves", "Ghost Lancers",
+              "Field dressing at the ford"),
+    "npc": ("Sgt. Ferris",),
+    "contest": ("Race to the bridge",),
+}  # fmt: skip
+"""What the table records about each force's units (the Orders and the GM's notes on them, its
+checks and their reasons, its Requisition, the characters at their head and their hit points
+and heals), what about neither (a GM's NPC leading no unit), and a contest between the two."""
+
+
+def table_world(w: World) -> None:
+    """The world's table: a character at the head of a fresh squad of each force, each given an
+    Order with a note, a check of each, a contest between them, a Requisition for the enemy,
+    a heal, an NPC who leads nobody, and an engagement between the squads."""
+    from campaign.models import Character
+    from campaign.services import leader_attach
+    from campaign.services.characters import character_create, character_heal
+    from campaign.services.checks import contest_run, requisition_run, skill_check_run
+    from campaign.services.orders import order_give
+
+    gm, campaign = w.users["gm"], w.campaign
+    card = UnitType.objects.get(name="Rifle Squad")
+    red, blue = (
+        unit_create(force=f, unit_type=card, name=name, specialties=["infantry"])
+        for f, name in ((w.force, "Red Scouts"), (w.enemy, "Blue Pickets"))
+    )
+    rowan = character_create(campaign=campaign, name="Lt. Rowan", hit_points=13,
+                             player=w.users["player"], actor=gm)  # fmt: skip
+    greaves = character_create(campaign=campaign, name="Maj. Greaves", hit_points=17,
+                               player=w.users["rival"], actor=gm)  # fmt: skip
+    character_create(campaign=campaign, name="Sgt. Ferris", hit_points=8, actor=gm)
+    Character.objects.filter(pk=greaves.pk).update(max_hit_points=20)
+    character_heal(character=greaves, hit_points=1, reason="Field dressing at the ford", actor=gm)
+    leader_attach(unit=red, character=rowan, actor=gm)
+    leader_attach(unit=blue, character=greaves, actor=gm)
+    order_give(giver=rowan, unit=red, kind="attack", note="Dig in by the mill", actor=gm)
+    order_give(giver=greaves, unit=blue, kind="use_skill", note="Hold the ford at dusk", actor=gm)
+    skill_check_run(campaign=campaign, units=[red], dc=10, seed=1, reason="Patrol the west road",
+                    actor=gm)  # fmt: skip
+    skill_check_run(campaign=campaign, units=[blue], dc=10, seed=2, reason="Scout the east bank",
+                    actor=gm)  # fmt: skip
+    contest_run(campaign=campaign, active=[red], resisting=[blue], seed=3,
+                reason="Race to the bridge", actor=gm)  # fmt: skip
+    requisition_run(force=w.enemy, unit_type=card, name="Ghost Lancers", specialties=["infantry"],
+                    character=greaves, seed=4, actor=gm)  # fmt: skip
+    w.engagement = engagement_run(
+        campaign=campaign, sides={"attackers": [red], "defenders": [blue]}, seed=1,
+        name="Clash at the weir",
+    )  # fmt: skip
+
+
+def seen_in_full(role: str, visibility: str) -> set[str]:
+    """Whose records a role reads: the GMs everything; under full rosters every force's; in
+    summary only a player's own force's (and a contest their force took part in)."""
+    if role in MANAGERS:
+        return set(SECRETS)
+    if visibility == Campaign.Visibility.FULL:
+        return {"force", "enemy", "contest", "npc"}
+    return {"player": {"force", "contest"}, "rival": {"enemy", "contest"}}.get(role, set())
+
+
+@pytest.mark.parametrize("visibility", [Campaign.Visibility.FULL, Campaign.Visibility.SUMMARY])
+def test_every_page_shows_a_member_only_the_table_records_their_sight_allows(
+    client, world, visibility
+):
+    table_world(world)
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible=visibility)
+    readable = [r for r in ROUTES if r.method == "get" and not r.anyone]
+    wrong = []
+    for role in ("player", "rival", "spectator", "gm", "co_gm"):
+        login(client, world, role)
+        seen = seen_in_full(role, visibility)
+        found: set[str] = set()
+        for route in readable:
+            response = client.get(route.url(world), **(route.headers or {}))
+            if response.status_code != 200:
+                continue
+            text = response.content.decode()
+            for whose, secrets in SECRETS.items():
+                for secret in secrets:
+                    if secret in text:
+                        found.add(secret)
+                        if whose not in seen:
+                            wrong.append(f"{role} reads {secret!r} at {route.label}")
+        # And what they may read, they do read on the table's pages.
+        missing = {s for whose in seen for s in SECRETS[whose]} - found
+        wrong += [f"{role} never reads {secret!r}" for secret in sorted(missing)]
+    assert not wrong, "\n".join(wrong)
