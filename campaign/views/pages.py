@@ -157,7 +157,9 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         rallying=rallying,
         rallying_text=rallying_text(rallying) if rallying else "",
         rallying_later=[a for a in rallying if a.rally_days != 1],
-        since=None if seen is None else since_last_visit(campaign, own, seen),
+        # What changed is told of the units the member calls theirs; with none, nothing is.
+        since=None if seen is None or not own else since_last_visit(campaign, own, seen),
+        sees_units=bool(own),
         quick_resolves=[(qr, quick_resolve_outcome(qr)) for qr in recent_quick_resolves(campaign)],
         strength=force_strength_chart(campaign, [s for s in summaries if s.force.pk in full])
         if full
