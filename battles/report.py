@@ -251,10 +251,17 @@ def filter_turns(turns: Iterable[Turn], *, unit: str = "", kind: str = "") -> li
     return out
 
 
+def _entries(turns: Iterable[Turn]) -> Iterable[Entry]:
+    for t in turns:
+        yield from (*t.opening, *(y for a in t.activations for y in a.entries), *t.closing)
+
+
 def entry_count(turns: Iterable[Turn]) -> int:
-    """Events shown, dice included."""
-    return sum(
-        1 + len(x.dice)
-        for t in turns
-        for x in (*t.opening, *(y for a in t.activations for y in a.entries), *t.closing)
-    )
+    """Events shown, dice included. An activation out of sight under fog of war is no event
+    the reader's side saw (their download leaves it out too): it is counted by `veiled_count`."""
+    return sum((0 if x.veiled else 1) + len(x.dice) for x in _entries(turns))
+
+
+def veiled_count(turns: Iterable[Turn]) -> int:
+    """The activations of units out of sight the log marks in place of what they did."""
+    return sum(1 for x in _entries(turns) if x.veiled)

@@ -23,7 +23,14 @@ from battles.frames import replay_frames, unseen_at_deployment
 from battles.luck import SideLuck, luck_table
 from battles.models import Battle
 from battles.names import Names, scenario_names
-from battles.report import EVENT_KINDS, Turn, entry_count, filter_turns, log_turns
+from battles.report import (
+    EVENT_KINDS,
+    Turn,
+    entry_count,
+    filter_turns,
+    log_turns,
+    veiled_count,
+)
 from battles.report import unit_sides as sides_of_units
 from battles.selectors import battle_log, log_events
 from battles.table import TableView, table_view
@@ -152,6 +159,9 @@ class BattleReport:
     total: int
     downloaded: int
     """How many events the log downloaded from ``download_url`` holds, for this reader."""
+    veiled: int
+    """How many activations of units out of sight the shown log marks (not counted in
+    ``shown`` nor ``total``: the reader's side saw nothing of them)."""
     filter: LogFilter
     unit_choices: list[tuple[str, list[tuple[str, str]]]]
     """(side name, [(unit id, name)]) for the log's unit filter, a group per side."""
@@ -251,6 +261,7 @@ def battle_report(
         log=shown,
         shown=entry_count(shown),
         total=entry_count(turns),
+        veiled=veiled_count(shown),
         downloaded=len(events) - len(download_hidden),
         filter=chosen,
         unit_choices=[

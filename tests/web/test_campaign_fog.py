@@ -282,3 +282,27 @@ def test_the_count_beside_the_download_is_what_the_reader_downloads(client, worl
     assert downloaded == len(log_events(world.engine_battle.battle.log))
     for query in ("", "?as=blue", "?as=red"):
         assert _events_beside_the_download(client.get(battle_url + query).text) == downloaded
+
+
+def _log_count(page: str) -> tuple[int, int]:
+    found = re.search(r"Showing (\d+) of (\d+) events", page)
+    return int(found[1]), int(found[2])
+
+
+def test_under_fog_a_player_is_told_one_count_of_the_events_their_side_saw(client, world):
+    _fog(world)
+    battle_url = _url("battle", world, world.engine_battle.pk)
+    for role in ("player", "rival"):
+        login(client, world, role)
+        page = client.get(battle_url).text
+        downloaded = len(_downloaded(client, world))
+        assert _log_count(page) == (downloaded, downloaded), role
+        assert _events_beside_the_download(page) == downloaded, role
+        # What their side did not see is marked, and said to be no event of the count.
+        veiled = page.count("activates a unit out of sight.")
+        assert veiled
+        assert f"the log also marks {veiled} activation" in page, role
+    # The GM, seeing everything, is told of nothing out of sight.
+    page = login(client, world, "gm").get(battle_url).text
+    total = len(log_events(world.engine_battle.battle.log))
+    assert _log_count(page) == (total, total) and "the log also marks" not in page
