@@ -28,9 +28,10 @@ from campaign.pages import unit_label
 from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
-from campaign.rules.orders import HOURS_PER_DAY, OrderKind
+from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import Status
 from campaign.services.engagements import SITUATION_FIELDS
+from campaign.services.orders import orders_under_way
 from campaign.services.recovery import MAX_DAYS
 from units.models import UnitType
 
@@ -126,6 +127,26 @@ class _UnitField(_OfferedUnits, forms.ModelChoiceField):
             return super().to_python(value)
         except ValidationError as error:
             raise self.refusal(value) or error from None
+
+
+def order_under_way_text(order: Any) -> str:
+    """An Order under way, as the Orders page names it: "Order to Use Skill, under way until
+    day 2, 06:00"."""
+    until = clock_text(order.finishes_at)
+    return f"Order to {OrderKind(order.kind).label}, under way until {until}"
+
+
+class _OrderedUnitField(_UnitField):
+    """A unit to give an Order to, each named with the Order under way it would replace."""
+
+    def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
+        super().__init__(campaign, offer, **kwargs)
+        self.under_way = orders_under_way(campaign, list(self.queryset))
+
+    def label_from_instance(self, obj: Unit) -> str:
+        order = self.under_way.get(obj.pk)
+        label = unit_label(obj)
+        return label if order is None else f"{label}: its {order_under_way_text(order)}"
 
 
 def _character_field(campaign: Campaign, **kwargs: Any) -> forms.ModelChoiceField:
@@ -225,8 +246,16 @@ class RallyForm(CampaignForm):
 class OrderForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["giver"] = _character_field(self.campaign, label="Given by")
-        self.fields["unit"] = _UnitField(self.campaign, ORDER, label="To unit")
+        self.fields["giver"] = _character_field(
+            self.campaign, label="Given by",
+            help_text="A living character of the campaign gives an Order (the Characters page "
+            "creates them).",
+        )  # fmt: skip
+        self.fields["unit"] = _OrderedUnitField(
+            self.campaign, ORDER, label="To unit",
+            help_text="A unit under an Order is named with it: a new Order replaces the one "
+            "under way.",
+        )  # fmt: skip
         self.fields["kind"] = forms.ChoiceField(choices=ORDER_CHOICES, label="Order")
         use_skill = OrderKind.USE_SKILL
         self.fields["listed_hours"] = forms.IntegerField(

@@ -32,7 +32,13 @@ from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.engagements import engagement_revert, engagement_run
-from campaign.services.orders import clock_move, order_give, order_state_text, replaced_when
+from campaign.services.orders import (
+    clock_move,
+    order_give,
+    order_state_text,
+    orders_under_way,
+    replaced_when,
+)
 from campaign.table_forms import (
     CharacterForm,
     ClockForm,
@@ -46,6 +52,7 @@ from campaign.table_forms import (
     RevertEngagementForm,
     SkillCheckForm,
     TrainByForm,
+    order_under_way_text,
 )
 from campaign.views._common import base_context, form_action, form_invalid
 from campaign.views.actions import reviewed, time_moved, time_review
@@ -230,6 +237,7 @@ def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     if viewer.manages:
         context["order_form"] = forms.get("order_form") or OrderForm(campaign=campaign)
         context["clock_form"] = forms.get("clock_form") or ClockForm()
+        context["no_givers"] = not campaign.characters.filter(alive=True).exists()
     return context
 
 
@@ -248,14 +256,19 @@ def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
     form = OrderForm(request.POST, campaign=viewer.campaign)
 
     def give(data):
+        unit = data["unit"]
+        replacing = orders_under_way(viewer.campaign, [unit]).get(unit.pk)
         order = order_give(
             giver=data["giver"], unit=data["unit"], kind=data["kind"],
             listed_hours=data["listed_hours"], note=data["note"], actor=request.user,
         )  # fmt: skip
         message = (
             f"{order.giver.name} ordered {order.unit.name} to {OrderKind(order.kind).label}: "
-            f"{order.hours} h, done at {clock_text(order.finishes_at)}."
+            f"{order.hours} h, done at {clock_text(order.finishes_at)}"
         )
+        if replacing is not None:
+            message += f"; its {order_under_way_text(replacing)}, is replaced"
+        message += "."
         return reverse("campaign:orders", args=[pk]), message
 
     return form_action(
