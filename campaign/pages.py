@@ -885,6 +885,7 @@ class Event:
     """battle, engagement, destroyed, promoted, reduced, or a history entry's kind."""
     text: str
     url: str
+    """Where its line links to; "" for none (a page the reader may not open)."""
     undone: bool = False
     """A history entry reverted since: its line stays, struck through, as on the unit's page."""
 
@@ -984,11 +985,13 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
                   reverse("campaign:engagement", args=[campaign.pk, record.pk]))
         )  # fmt: skip
     for qr in campaign.quick_resolves.select_related("attacker__force", "defender__force"):
+        # Its link is to a unit of the two whose page the reader may open, if either.
+        seen = [u for u in (qr.attacker, qr.defender) if u.force_id in force_ids]
         events.append(
             Event(qr.day, "engagement",
                   f"{unit_label(qr.attacker)} engaged {unit_label(qr.defender)}: "
                   f"{quick_resolve_outcome(qr)}",
-                  reverse("campaign:unit", args=[campaign.pk, qr.attacker_id]))
+                  reverse("campaign:unit", args=[campaign.pk, seen[0].pk]) if seen else "")
         )  # fmt: skip
     notable = list(notable_entries(campaign=campaign, force_ids=force_ids))
     carrying = entries_carrying(entries=notable)

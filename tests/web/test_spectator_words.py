@@ -52,3 +52,23 @@ def test_a_battle_page_says_what_it_leaves_out_without_saying_no_unit_changed(cl
     page = login(client, world, "player").get(_url("battle", world, battle.pk)).text
     assert '<table class="changes">' in page and "What it changed:" in page
     assert "of forces you see only in summary" in page and "left out" in page
+
+
+def test_the_timeline_links_a_quick_resolve_only_to_a_unit_the_reader_may_open(client, world):
+    from campaign.models import QuickResolve
+
+    _summary(world)
+    QuickResolve.objects.create(
+        campaign=world.campaign, day=1, attacker=world.enemy_unit, defender=world.unit, seed=3,
+        round_limit=5, setup={}, events=[{"event": "end", "rounds": 2, "winner": "attacker"}],
+        rounds=2, winner="attacker",
+    )  # fmt: skip
+    enemy_page = _url("unit", world, world.enemy_unit.pk)
+    own_page = _url("unit", world, world.unit.pk)
+    line = f"{world.enemy_unit.name} (Blue Battalion) engaged {world.unit.name} (Red Company)"
+    page = login(client, world, "player").get(_url("timeline", world)).text
+    assert f'<a href="{own_page}">{line}' in page and enemy_page not in page
+    page = login(client, world, "spectator").get(_url("timeline", world)).text
+    assert f"</span> {line}: " in page and "/units/" not in page
+    page = login(client, world, "gm").get(_url("timeline", world)).text
+    assert f'<a href="{enemy_page}">{line}' in page
