@@ -222,6 +222,9 @@ def test_under_fog_a_spectator_gets_the_outcome_only_on_the_page_and_the_downloa
     page = client.get(_url("battle", world, world.engine_battle.pk)).text
     assert "you see its outcome only" in page and 'class="units-layer"' not in page
     assert client.get(_url("battle-log", world, world.engine_battle.pk)).status_code == 403
+    # Nor is the download offered, with a count of events they would not get.
+    assert _url("battle-log", world, world.engine_battle.pk) not in page
+    assert "Download the log" not in page
 
 
 def test_the_drawn_table_speaks_the_campaigns_names_and_colours_and_keeps_the_fog(client, world):
