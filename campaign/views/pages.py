@@ -208,11 +208,10 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_timeline(request: HttpRequest, pk: int) -> HttpResponse:
     """The campaign day by day: battles, engagements, deaths, promotions, GM corrections."""
     viewer = campaign_for_viewer(request.user, pk)
-    forces = {f.pk for f in viewer.campaign.forces.all() if viewer.sight(f) == FULL}
     return render(
         request,
         "campaign/timeline.html",
-        base_context(viewer, days=timeline(viewer.campaign, forces)),
+        base_context(viewer, days=timeline(viewer.campaign, viewer.forces_in_full())),
     )
 
 
