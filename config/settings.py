@@ -205,6 +205,10 @@ IMPORT_FILE_LIMIT = env.int("IMPORT_FILE_LIMIT", default=20_000_000)
 # middleware has held every other page to REQUEST_BODY_LIMIT before Django reads a byte.
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(REQUEST_BODY_LIMIT, IMPORT_FILE_LIMIT + FORM_ROOM)
 FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_LIMIT
+# A set-up, a table result or an engagement posts about four fields per ready unit, so Django's
+# default of 1,000 fields refused a campaign of 250 ready units; the body limit above still
+# bounds what is read.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 20_000
 # Password reset needs mail; without EMAIL_HOST it is not routed at all (config/urls.py).
 EMAIL_HOST = env.str("EMAIL_HOST", default="")
 EMAIL_PORT = env.int("EMAIL_PORT", default=587)

@@ -116,6 +116,17 @@ def test_a_unit_in_a_battle_not_yet_applied_is_not_sent_into_another(client, wor
     assert "not offered" not in again.text
 
 
+def test_a_set_up_for_hundreds_of_ready_units_is_read(client, world):
+    """About four fields a ready unit: Django's default of 1,000 fields refused a campaign of 250
+    ready units with "could not be read"; the form itself answers now."""
+    login(client, world, "gm")
+    fields = {f"spare_{i}": "x" for i in range(4 * 500)}
+    for name in ("battle-setup", "battle-record"):
+        response = client.post(_url(name, world), fields)
+        assert "could not be read" not in response.text, name
+        assert response.status_code == 400 and "field-errors" in response.text, name
+
+
 def test_it_wants_a_unit_on_each_side(client, world):
     units = _free_all(world)
     data = _setup_data(units, world)
