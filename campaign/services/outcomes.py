@@ -161,9 +161,13 @@ def _validated_units(
     reason: str,
     cards: Mapping[int, dict[str, Any]] | None,
     kits: Any = None,
+    fought_ready: bool = False,
 ) -> tuple[list[Unit], dict[int, dict[str, Any]], dict[int, Equipment], set[int]]:
     """The units the outcome is for (locked), the card and kit each fought with, and the
-    winners' pks; a ``ValidationError`` by field for anything wrong."""
+    winners' pks; a ``ValidationError`` by field for anything wrong. ``fought_ready``: every
+    unit was ready when the battle was set up, so one destroyed now was destroyed since
+    (`outcome_steps`): it is no refusal, and its card is the one it fought with, or its
+    library card's Hits (the bridge never changes a card's Hits)."""
     errors: dict[str, list[str]] = {}
     if not isinstance(outcomes, Mapping):
         errors["outcomes"] = ["must map each unit's pk to its UnitOutcome"]
@@ -188,6 +192,9 @@ def _validated_units(
     fought_with: dict[int, dict[str, Any]] = {}
     printed = _cards_at(campaign, units, cards, day, hour, timed=not {"day", "hour"} & set(errors))
     for unit in units:
+        if fought_ready and unit.status == Status.DESTROYED:
+            fought_with[unit.pk] = (cards or {}).get(unit.pk) or unit.unit_type.card
+            continue
         if unit.status != Status.READY:
             errors.setdefault(f"outcomes.{unit.pk}", []).append(
                 f"{unit} is {unit.state.status.label}: it could not have fought"
@@ -286,6 +293,15 @@ class OutcomeStep:
     why: str
     details: dict[str, Any] | None = None
     always: bool = False
+    note: str = ""
+    """What the GM's review says of the unit beside the table ("" for nothing): a unit
+    destroyed since the battle was fought takes nothing from it."""
+
+
+def destroyed_since_text(unit: Unit, battle: str) -> str:
+    """Why a unit takes nothing from a battle it fought: it was destroyed since, in a sentence
+    naming it ("Doomed has been destroyed since Ford was fought: it takes nothing from it")."""
+    return f"{unit} has been destroyed since {battle} was fought: it takes nothing from it"
 
 
 def outcome_seed(
@@ -318,19 +334,21 @@ def outcome_steps(
     seed: int | str | None = None,
     cards: Mapping[int, dict[str, Any]] | None = None,
     kits: Mapping[int, Equipment | str] | None = None,
+    fought_ready: bool = False,
 ) -> list[OutcomeStep]:
     """What applying an outcome does to each unit, step by step, without writing anything.
 
     The one computation behind `outcome_apply` and the review a GM reads before it: the dice
     come from `seed` (by default `outcome_seed`, from the battle and the units that fought), so
     the review shows exactly what Apply will then do. Refuses (``ValidationError``) what
-    `outcome_apply` refuses.
+    `outcome_apply` refuses. ``fought_ready``: see `outcome_apply`.
     """
     day, hour = battle_time(campaign, day, hour)
     now = campaign_now(campaign)
     units, fought_with, fought_kits, won_by = _validated_units(
-        campaign, outcomes, winners, opposing_equipment, day, hour, reason, cards, kits
-    )
+        campaign, outcomes, winners, opposing_equipment, day, hour, reason, cards, kits,
+        fought_ready,
+    )  # fmt: skip
     # The dice go round the units in an order of their own names, not of their row ids.
     units.sort(key=lambda unit: (unit.force.name, unit.name))
     if seed is None:
@@ -344,8 +362,11 @@ def outcome_steps(
         faced = _equipment_for(opposing_equipment, unit.pk)
         before = unit.state
         card_hits = fought_with[unit.pk]["hits"]
+        gone = before.destroyed  # since the battle was fought (`_validated_units`)
         state, damage = outcome_damage(
-            before,
+            # The dead take nothing, but their dice are rolled all the same: every other unit
+            # takes the dice it had while they lived, whenever the GM applies the battle.
+            before.but(status=Status.READY) if gone else before,
             outcome,
             card_hits=card_hits,
             skill_restored=restored,
@@ -356,6 +377,12 @@ def outcome_steps(
             equipment=fought_kits.get(unit.pk),
         )
         won = unit.pk in won_by
+        if gone:
+            note = destroyed_since_text(unit, reason.strip())
+            why = f"{reason.strip()}: destroyed since it fought there, it takes nothing from it"
+            details = {"outcome": outcome.to_dict(), "reason": reason.strip(), "won": won}
+            steps.append(OutcomeStep(unit, before, Kind.BATTLE, why, details, True, note))
+            continue
         details = {
             "outcome": outcome.to_dict(),
             "reason": reason.strip(),
@@ -403,6 +430,7 @@ def outcome_apply(
     actor: Any = None,
     cards: Mapping[int, dict[str, Any]] | None = None,
     kits: Mapping[int, Equipment | str] | None = None,
+    fought_ready: bool = False,
 ) -> list[HistoryEntry]:
     """Apply a battle's outcome to every persistent unit that fought, with history entries.
 
@@ -419,6 +447,11 @@ def outcome_apply(
     pks to the kit each fought with (`bridge.fought_kit`; a rating or its name), what Excellent
     kit's special goes by; a unit not in it, its own.
     Every outcome must be possible on its card.
+    ``fought_ready``: every unit was ready when the battle was set up (a campaign battle,
+    launched or recorded, `campaign_battle_outcome`), so a unit destroyed now was destroyed
+    since it fought: its dead fight no more, and it takes nothing from the battle (its entry
+    says so, `destroyed_since_text`), while the others take theirs. Otherwise a unit out of
+    action could not have fought, and the outcome is refused.
     """
     require_manager(campaign, actor)
     # The campaign as stored, not as the caller last saw it: its day may have moved on.
@@ -435,6 +468,7 @@ def outcome_apply(
         seed=seed,
         cards=cards,
         kits=kits,
+        fought_ready=fought_ready,
     )
     day, _ = battle_time(campaign, day, hour)
     entries: list[HistoryEntry] = []
