@@ -363,6 +363,7 @@ def outcome_steps(
         before = unit.state
         card_hits = fought_with[unit.pk]["hits"]
         gone = before.destroyed  # since the battle was fought (`_validated_units`)
+        won = unit.pk in won_by
         state, damage = outcome_damage(
             # The dead take nothing, but their dice are rolled all the same: every other unit
             # takes the dice it had while they lived, whenever the GM applies the battle.
@@ -375,8 +376,8 @@ def outcome_steps(
             hour=hour,
             d6=d6,
             equipment=fought_kits.get(unit.pk),
+            won=won,
         )
-        won = unit.pk in won_by
         if gone:
             note = destroyed_since_text(unit, reason.strip())
             why = f"{reason.strip()}: destroyed since it fought there, it takes nothing from it"
@@ -407,7 +408,6 @@ def outcome_steps(
             state,
             won=won,
             quality_lost=damage.quality_lost > 0 or dead > 0,
-            wounded=damage.casualty_hits > 0 and dead == 0,
         )
         if earned.points:
             why = earned_text(reason.strip(), earned)

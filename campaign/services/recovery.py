@@ -9,7 +9,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Unit
-from campaign.rules.experience import withdrawn_text
 from campaign.rules.history import hits_text, plural, took_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
@@ -23,6 +22,7 @@ from campaign.rules.recovery import (
     time_passes,
 )
 from campaign.rules.state import Status
+from campaign.rules.window import withdrawn_text
 from campaign.selectors import (
     campaign_now,
     force_can_edit,
