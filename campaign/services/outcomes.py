@@ -25,9 +25,15 @@ from campaign.rules.bridge import (
 from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import hits_text, plural, took_name, undone_text
-from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
-from campaign.rules.recovery import casualties_found_too_late, found_too_late
-from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
+from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
+from campaign.rules.recovery import (
+    casualties_die,
+    casualties_found_too_late,
+    found_too_late,
+    medical_window_closes,
+    state_problems,
+)
+from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, snapshot_replay
 from campaign.selectors import campaign_now
 from campaign.services._record import (
     SAME_CHARACTER,
@@ -509,6 +515,13 @@ def outcome_revert(
     entry was reverted already. Each revert says in words what it undid (`undone_text`): the
     entries of one ``fight`` ("battle" or "engagement", and its name) by its name; without it,
     the one fight the entries' own battle or engagement entries name, if they name one.
+
+    Casualty hits a revert gives back (a medics' save undone, say) come back in the medical
+    window they were in: if that window has closed since, they die as the clock would have had
+    them die, in the same transaction, with the closing window's entry (`casualties_die`), for
+    a unit never carries old Casualty hits. A revert that would give them back in another
+    window (a fight or a correction since opened a new one) is refused: undo that first. So is
+    one that would leave a unit where no run of the rules could (`state_problems`).
     """
     chosen = sorted({entry.pk: entry for entry in entries}.values(), key=lambda e: e.pk)
     chosen.reverse()
@@ -528,7 +541,9 @@ def outcome_revert(
     if chosen:
         require_manager(units[chosen[0].unit_id].force.campaign, actor)
     current = {pk: unit.state.to_json() for pk, unit in units.items()}
+    last_of: dict[int, HistoryEntry] = {}
     for entry in chosen:
+        last_of.setdefault(entry.unit_id, entry)
         field = f"entries.{entry.pk}"
         if entry.kind in UNREVERTABLE:
             errors.setdefault(field, []).append(f"a {entry.get_kind_display()} entry stays")
@@ -542,9 +557,17 @@ def outcome_revert(
             errors.setdefault(field, []).append(
                 f"{units[entry.unit_id]} has changed since: undo that first"
             )
+        hits = snapshot.get("casualty_hits", 0)
         snapshot.update(entry.before)
+        if snapshot.get("casualty_hits", 0) > hits and _window_moved(entry, snapshot):
+            errors.setdefault(field, []).append(
+                f"{units[entry.unit_id]}'s Casualty hits would come back in another medical "
+                "window than theirs (a fight or a correction since opened a new one): undo that "
+                "first"
+            )
         if problem := _relink_problem(entry, snapshot, units[entry.unit_id]):
             errors.setdefault(field, []).append(problem)
+    closing = {} if errors else _windows_closed_since(units, current, last_of, errors)
     if errors:
         raise ValidationError(errors)
 
@@ -569,7 +592,78 @@ def outcome_revert(
         )
         assert written is not None
         reverted.append(written)
+    if closing:
+        reverted += _casualties_given_back_die(units, closing, actor)
     return reverted
+
+
+def _window_moved(entry: HistoryEntry, snapshot: Mapping[str, Any]) -> bool:
+    """Whether the unit's medical window, once ``entry`` is undone (``snapshot``), is no longer
+    the one it had just before the entry: Casualty hits it gives back would come back in
+    another window than theirs."""
+    then = snapshot_replay(
+        HistoryEntry.objects.filter(unit_id=entry.unit_id, pk__lt=entry.pk)
+        .order_by("pk")
+        .values_list("after", flat=True)
+    )
+    return any(then.get(name) != snapshot.get(name) for name in ("window_from", "window_fights"))
+
+
+def _windows_closed_since(
+    units: Mapping[int, Unit],
+    reverted: Mapping[int, dict[str, Any]],
+    last_of: Mapping[int, HistoryEntry],
+    errors: dict[str, list[str]],
+) -> dict[int, int]:
+    """The units whose Casualty hits the reverts give back (``reverted``: each unit's snapshot
+    once they are done) in a medical window that has closed since, each with the window's last
+    hour: their hits die (`_casualties_given_back_die`). What the reverts (and those deaths)
+    would leave that no run of the rules leaves (`state_problems`), and the unit did not carry
+    already, goes into ``errors`` at the unit's newest entry."""
+    closing: dict[int, int] = {}
+    for pk, snapshot in reverted.items():
+        unit = units[pk]
+        now = campaign_now(unit.force.campaign)
+        state = CampaignUnitState.from_json(snapshot)
+        closes = medical_window_closes(state)
+        if state.casualty_hits and not state.destroyed and closes is not None and closes < now:
+            closing[pk] = closes
+            state, _ = casualties_die(state)
+        had = state_problems(unit.state, now)
+        for name, problem in state_problems(state, now).items():
+            if had.get(name) != problem:
+                errors.setdefault(f"entries.{last_of[pk].pk}", []).append(problem)
+    return closing
+
+
+def _casualties_given_back_die(
+    units: Mapping[int, Unit], closing: Mapping[int, int], actor: Any
+) -> list[HistoryEntry]:
+    """The Casualty hits the reverts gave back in a window closed since die, as they would have
+    when it closed: the closing window's entry, dated that day, says so and why."""
+    # Imported here: the calendar's module imports this one.
+    from campaign.services.recovery import casualties_died_text
+
+    died: list[HistoryEntry] = []
+    for pk, closes in closing.items():
+        unit = units[pk]
+        state, dead = casualties_die(unit.state)
+        suffix = (
+            f" (given back by a revert after their medical window closed at {clock_text(closes)})"
+        )
+        entry = unit_change(
+            unit=unit,
+            state=state,
+            kind=Kind.CASUALTIES,
+            why=casualties_died_text(unit, dead, suffix),
+            day=clock_time(closes)[0],
+            actor=actor,
+        )
+        assert entry is not None
+        died.append(entry)
+    if died:
+        notices_after_commit(units[next(iter(closing))].force.campaign)
+    return died
 
 
 def _fight_of(entry: HistoryEntry) -> tuple[str, str] | None:
