@@ -558,17 +558,22 @@ def test_a_battle_awaiting_review_applies_though_its_dead_destroyed_a_unit_since
     })  # fmt: skip
 
 
+@pytest.mark.parametrize("mode", [Campaign.ApplyMode.AUTO, Campaign.ApplyMode.REVIEW])
 def test_an_engine_battle_applies_though_a_gm_destroyed_a_unit_while_it_was_fought(
-    campaign, base, squads
+    campaign, base, squads, cast, mode
 ):
-    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.AUTO)
     from campaign.services import unit_edit
 
+    campaign_update(campaign=campaign, apply_mode=mode)
     fought = _launch(campaign, base, squads)
     lost = squads["blue"][1]
     unit_edit(unit=lost, changes={"status": "destroyed"}, reason="a mine on the road back")
     settled = _fight(fought)
-    # Nothing is left to put right: the outcome applies at once, the dead unit taking nothing.
+    if mode == Campaign.ApplyMode.REVIEW:
+        assert settled.state == CampaignBattle.State.AWAITING
+        campaign_battle_apply(campaign_battle=settled, actor=cast.gm)
+        settled.refresh_from_db()
+    # Nothing is left to put right: the outcome applies, the dead unit taking nothing.
     assert settled.state == CampaignBattle.State.APPLIED
     entry = HistoryEntry.objects.get(unit=lost, kind="battle")
     assert entry.after == {} and "destroyed since it fought there" in entry.text
