@@ -263,13 +263,21 @@ class Unit(Versioned):
     window_quality_gained = models.PositiveSmallIntegerField(
         default=0,
         help_text="Quality steps gained by experience in the fights whose own Casualty hits "
-        "await the medics: withdrawn before the dead reduce the unit, should any die.",
+        "await the medics, in a window opened before its fights were kept: withdrawn before "
+        "the dead reduce the unit, should any die.",
     )
     window_experience = models.PositiveIntegerField(
         null=True,
         blank=True,
         help_text="Experience before the fights whose Casualty hits await the medics earned "
         "any: a unit their dead destroy earned nothing in them.",
+    )
+    window_fights = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Every fight since its medical window opened, in order, with its own Casualty "
+        "hits and what it earned: when the window closes, the dead go back to the fights that "
+        "dealt them and the experience after them counts again.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

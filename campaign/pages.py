@@ -33,7 +33,7 @@ from campaign.models import (
 )
 from campaign.rules.bridge import BridgeError, TableResult, battle_card, card_needs
 from campaign.rules.engagement import SIDES
-from campaign.rules.experience import threshold, withdrawn_text
+from campaign.rules.experience import threshold
 from campaign.rules.history import changes_text, hits_text, plural, revert_text, story_text
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
@@ -46,6 +46,7 @@ from campaign.rules.recovery import (
     morale_hits_healable,
 )
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
+from campaign.rules.window import withdrawn_text
 from campaign.selectors import (
     campaign_now,
     campaign_role,

@@ -304,13 +304,14 @@ _ROSTER_VERSION_SQL = f"""
 
 def outcome_preview(
     *, campaign_battle: CampaignBattle
-) -> tuple[list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[str]]:
-    """(rows, refusal). The rows: (unit, now, after) for each unit of a battle awaiting its
-    outcome, as Apply will leave it: the same computation Apply makes (`outcome_steps`), with the
-    same dice, writing nothing. The refusal: why Apply would refuse the outcome (the rows are
-    then empty), as its sentences; empty when it would apply. A battle an auto-mode campaign
-    could not apply on its own (a unit changed while it was fought) waits for the GM, who reads
-    here why."""
+) -> tuple[list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[str], list[str]]:
+    """(rows, refusal, notes). The rows: (unit, now, after) for each unit of a battle awaiting
+    its outcome, as Apply will leave it: the same computation Apply makes (`outcome_steps`),
+    with the same dice, writing nothing. The refusal: why Apply would refuse the outcome (the
+    rows are then empty), as its sentences; empty when it would apply. A battle an auto-mode
+    campaign could not apply on its own (a unit changed while it was fought) waits for the GM,
+    who reads here why. The notes: what the table alone does not say, a sentence each (a unit
+    destroyed since the battle takes nothing from it, `outcomes.destroyed_since_text`)."""
     # Reads kept beside the writes that use them (imported here: the services import this).
     from campaign.services.battles import campaign_battle_outcome
     from campaign.services.outcomes import outcome_steps
@@ -320,13 +321,13 @@ def outcome_preview(
         with transaction.atomic():
             steps = outcome_steps(**campaign_battle_outcome(campaign_battle))
     except ValidationError as refused:
-        return [], refused.messages
+        return [], refused.messages, []
     preview: dict[int, tuple[Unit, CampaignUnitState, CampaignUnitState]] = {}
     for step in steps:
         now = preview[step.unit.pk][1] if step.unit.pk in preview else step.unit.state
         preview[step.unit.pk] = (step.unit, now, step.state)
     rows = sorted(preview.values(), key=lambda row: (row[0].force.name, row[0].name))
-    return rows, []
+    return rows, [], [step.note for step in steps if step.note]
 
 
 def advance_passings(

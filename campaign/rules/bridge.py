@@ -27,6 +27,7 @@ from campaign.rules.state import (
     CampaignUnitState,
     LeaderState,
     Status,
+    WindowFight,
     ordered_specialties,
     quality_name,
 )
@@ -618,6 +619,8 @@ def damage_apply(
     hour: int = 0,
     damage: Damage | None = None,
     taken_out_retreats: bool = False,
+    went_in: CampaignUnitState | None = None,
+    won: bool = False,
 ) -> tuple[CampaignUnitState, Damage]:
     """Hits taken in a battle (already split and reduced) applied to the unit, with its leader.
 
@@ -628,10 +631,15 @@ def damage_apply(
     it is lost for good (`recovery.casualties_die`). A unit whose hits take it below Raw retreats
     too. A unit that fought stays in the combat zone, unless it retreated out of it. Its medical
     window runs from the battle's hour (`day`, `hour`), unless Casualty hits of another battle
-    still await the medics (`recovery.window_after_battle`).
+    still await the medics (`recovery.window_after_battle`). A fight that leaves hits awaiting
+    the medics, its own or an earlier fight's, is kept in the window (`WindowFight`): how the
+    unit went into it (`went_in`: before any step lost to suppression there; by default
+    `state`), what it dealt, whether it was `won` and left the unit broken, for the window's
+    closing to give its dead back to it (`window.window_settled`).
     """
     damage = damage or Damage()
     awaiting = state.casualty_hits > 0  # the window of an earlier fight's hits stays open
+    fought = went_in or state
     if awaiting and state.window_experience is not None:
         window_experience: int | None = state.window_experience
     elif awaiting or casualty_hits:
@@ -659,7 +667,16 @@ def damage_apply(
         status = Status.RETREATED
     else:
         status = Status.READY
-    state = state.but(status=status, in_combat_zone=status == Status.READY)
+    kept = WindowFight(
+        quality=fought.quality,
+        experience=fought.experience,
+        casualty_hits=casualty_hits,
+        skill_lost=damage.shock - damage.skill_restored,
+        won=won,
+        broken=status == Status.RETREATED,
+    )
+    fights = (*state.window_fights, kept) if awaiting else (kept,) if casualty_hits else ()
+    state = state.but(status=status, in_combat_zone=status == Status.READY, window_fights=fights)
     damage = replace(
         damage,
         morale_hits=morale_hits,
@@ -682,6 +699,7 @@ def outcome_damage(
     d6: Roll,
     hour: int = 0,
     equipment: Equipment | None = None,
+    won: bool = False,
 ) -> tuple[CampaignUnitState, Damage]:
     """A battle's outcome for one unit, turned into BUCS damage (second edition, "Coming out").
 
@@ -692,10 +710,12 @@ def outcome_damage(
     step lost for good (Combined Arms). Armor ignores its first two Casualty hits; Excellent
     equipment its first Morale hit against a less well equipped enemy; the leader takes 3d6 per
     Casualty hit. Taken out is not dead: the unit retreats, and its fate waits for the medics.
-    ``equipment``: the kit it fought with (`fought_kit`), when not its own.
+    ``equipment``: the kit it fought with (`fought_kit`), when not its own. ``won``: its side
+    won (kept with the fight in its medical window, `damage_apply`).
     """
     if state.status != Status.READY:
         raise BridgeError(f"{state.name} is {state.status.label}: it could not have fought")
+    went_in = state
     blow_dice = tuple(d6() for _ in range(outcome.hits_lost))
     hits = sum(blow_hits(die, card_hits) for die in blow_dice)
     split_dice = tuple(d6() for _ in range(hits))
@@ -727,6 +747,8 @@ def outcome_damage(
     )
     return damage_apply(
         state,
+        went_in=went_in,
+        won=won,
         morale_hits=morale + shock - excellent,
         casualty_hits=casualty - armor,
         removed=outcome.removed,

@@ -65,7 +65,7 @@ class Earned:
 
 
 def experience_earn(
-    state: CampaignUnitState, *, won: bool, quality_lost: bool = False, wounded: bool = False
+    state: CampaignUnitState, *, won: bool, quality_lost: bool = False
 ) -> tuple[CampaignUnitState, Earned]:
     """Points for surviving a battle (more for winning it), and a step up at the threshold.
 
@@ -75,60 +75,58 @@ def experience_earn(
     promoted by this battle's points, their progress capped just below the next step: a unit
     retreated in poor order is broken, and a unit that lost quality for good in the battle
     (Skill lost under Combined Arms, Casualty hits found too late) would otherwise be given
-    straight back what the rules say never returns. `wounded`: the fight left Casualty hits of
-    its own awaiting the medics, so it may yet cost quality for good: a step up it gives is
-    counted (`window_quality_gained`), to be withdrawn should any of them die.
+    straight back what the rules say never returns. Should Casualty hits of the fight's window
+    die later, the window's closing counts the fight's points again from the quality they
+    leave (`window.window_settled`).
     """
     if state.status == Status.DESTROYED:
         return state, Earned(0, raised=False)
-    points = POINTS_SURVIVED
-    if won:
-        points += POINTS_WON
+    why = step_held_back(state, quality_lost=quality_lost)
+    return points_earned(state, fight_points(won), why)
+
+
+def fight_points(won: bool) -> int:
+    """What surviving a fight earns: a point, and one more for winning it."""
+    return POINTS_SURVIVED + (POINTS_WON if won else 0)
+
+
+def step_held_back(state: CampaignUnitState, *, quality_lost: bool) -> str:
+    """Why a fight's points may not take the unit a step up ("" when they may): it left the
+    fight broken, or lost quality for good there."""
+    if state.status == Status.RETREATED:
+        return HELD_BACK_BROKEN
+    return HELD_BACK_QUALITY_LOST if quality_lost else ""
+
+
+def points_earned(
+    state: CampaignUnitState, points: int, held_back: str = ""
+) -> tuple[CampaignUnitState, Earned]:
+    """The unit with `points` more experience: a step up at the threshold (the rest carried
+    over, never toward a second step), or held just short of it when `held_back` says why.
+    The arithmetic of `experience_earn`, which the closing window runs again for the fights of
+    a window whose Casualty hits died (`recovery.casualties_die`)."""
     experience = state.experience + points
     needed = threshold(state.quality)
     if needed is None or experience < needed:
         return state.but(experience=experience), Earned(points, raised=False)
-    held_back = ""
-    if state.status == Status.RETREATED:
-        held_back = HELD_BACK_BROKEN
-    elif quality_lost:
-        held_back = HELD_BACK_QUALITY_LOST
     if held_back:
-        capped = state.but(experience=needed - 1)
-        return capped, Earned(points, raised=False, held_back=held_back)
+        return state.but(experience=needed - 1), Earned(points, False, held_back=held_back)
     raised = with_quality(state.but(experience=experience - needed), state.quality.raised())
-    if wounded:
-        raised = raised.but(window_quality_gained=state.window_quality_gained + 1)
     return raised, Earned(points, raised=True)
 
 
 def step_ups_withdrawn(state: CampaignUnitState) -> CampaignUnitState:
-    """The unit without the steps up its fights gave while their own Casualty hits awaited the
-    medics (`window_quality_gained`): each is withdrawn as the cap would have held it back,
-    progress just short of it ("no step back up in the battle that cost it quality for good").
-    What `recovery.casualties_die` does first when any of those hits die."""
+    """The unit without the steps up counted against its Casualty hits in a window from before
+    its fights were kept (`window_quality_gained`): each is withdrawn as the cap would have
+    held it back, progress just short of it ("no step back up in the battle that cost it
+    quality for good"). What the closing window does first when those hits die
+    (`window.window_settled`)."""
     if not state.window_quality_gained:
         return state
     quality = state.quality.lowered(state.window_quality_gained)
     needed = threshold(quality)
     experience = state.experience if needed is None else needed - 1
     return state.but(quality=quality, experience=experience, window_quality_gained=0)
-
-
-def withdrawn_text(state: CampaignUnitState) -> str:
-    """The steps up the dead take back, in the history's words ("" for none): "the step up to
-    Experienced from that battle is withdrawn: no step back up in the battle that cost it
-    quality for good"."""
-    gained = state.window_quality_gained
-    if not gained:
-        return ""
-    labels = [state.quality.lowered(n).label for n in reversed(range(gained))]
-    if gained == 1:
-        withdrawn = f"the step up to {labels[0]} from that battle is withdrawn"
-    else:
-        steps = ", ".join(labels[:-1]) + f" and {labels[-1]}"
-        withdrawn = f"the steps up to {steps} from those battles are withdrawn"
-    return f"{withdrawn}: {HELD_BACK_QUALITY_LOST}"
 
 
 def earned_text(occasion: str, earned: Earned) -> str:

@@ -31,6 +31,7 @@ FIELD_LABELS = {
     "window_quality_lost": "quality steps lost to suppression within the medics' 24 hours",
     "window_quality_gained": "steps up withdrawn should its Casualty hits die",
     "window_experience": "experience kept should its dead destroy it",
+    "window_fights": "fights kept in the medics' 24 hours",
     "leader": "leader",
 }
 
@@ -51,6 +52,8 @@ def _value(field: str, value: Any) -> str:
         return "yes" if value else "no"
     if field == "window_from":
         return clock_text(value)
+    if field == "window_fights":
+        return str(len(value))
     if field == "leader":
         state = "" if value["alive"] else ", dead"
         return f"{value['name']} ({value['hit_points']} hit points{state})"
@@ -63,6 +66,8 @@ def changes_text(before: dict[str, Any], after: dict[str, Any]) -> str:
         f"{FIELD_LABELS.get(field, field)} {_value(field, before.get(field))} → "
         f"{_value(field, value)}"
         for field, value in after.items()
+        # A fight kept in the window earning its points is the experience's own change.
+        if field != "window_fights" or len(before.get(field) or ()) != len(value)
     ]
     return ", ".join(parts) if parts else "no change"
 

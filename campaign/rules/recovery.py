@@ -11,11 +11,12 @@ Plain Python: no Django.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from campaign.rules.experience import step_ups_withdrawn, with_quality
+from campaign.rules.experience import with_quality
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.state import CampaignUnitState, Status
+from campaign.rules.window import window_settled
 from units.bucs import Equipment, Quality, Specialty
 
 # ---------------------------------------------------------------------------------------------
@@ -111,7 +112,11 @@ def window_after_correction(
     if after.casualty_hits <= before.casualty_hits or medical_window_open(before, now):
         return after
     return after.but(
-        window_from=now, window_quality_lost=0, window_quality_gained=0, window_experience=None
+        window_from=now,
+        window_quality_lost=0,
+        window_quality_gained=0,
+        window_experience=None,
+        window_fights=(),
     )
 
 
@@ -124,28 +129,26 @@ def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
     counted are those it had before the battles that wounded them: a step lost to suppression
     in those battles (Combined Arms) is lost for good, but it is not what kills the unit, so a
     Legendary unit is never lost for good to a single Team Bravo Hit (rulings, property 1).
-    A step up those battles gave is withdrawn first (`experience.step_ups_withdrawn`), and a
-    unit the dead destroy keeps the experience it had before them (`window_experience`): it
-    ends where it would have, had the hits been found too late at once, whenever the GM
-    entered the battle.
+    The dead go back to the fights that dealt them (`window.window_settled`): a step up such a
+    fight gave is withdrawn, the experience of the fights after it counts again from the
+    quality they leave, and a unit they destroy keeps the experience it had before that
+    fight. So it ends where the same fights, their hits found too late at once, would have
+    left it, whenever the GM entered them.
     """
     dead = state.casualty_hits
     if dead == 0 or state.status == Status.DESTROYED:
         return state, 0
-    state = step_ups_withdrawn(state)
-    if dead > int(state.quality) + state.window_quality_lost:
-        experience = (
-            state.experience if state.window_experience is None else state.window_experience
-        )
-        destroyed = state.but(status=Status.DESTROYED, in_combat_zone=False, experience=experience)
-        return _window_closed(destroyed), dead
-    return _window_closed(with_quality(state, state.quality.lowered(dead))), dead
+    return _window_closed(window_settled(state).state), dead
 
 
 def _window_closed(state: CampaignUnitState) -> CampaignUnitState:
     """The unit with no Casualty hits awaiting the medics, nor the counts of their window."""
     return state.but(
-        casualty_hits=0, window_quality_lost=0, window_quality_gained=0, window_experience=None
+        casualty_hits=0,
+        window_quality_lost=0,
+        window_quality_gained=0,
+        window_experience=None,
+        window_fights=(),
     )
 
 
@@ -161,11 +164,22 @@ def casualties_found_too_late(
     if hits == 0 or state.status == Status.DESTROYED:
         return state, 0
     if hits == state.casualty_hits:
-        return casualties_die(state)  # the window is that battle's alone
+        # The window is that battle's alone, and it has not earned yet: nothing to count again.
+        return casualties_die(state.but(window_fights=()))
     others = state.but(
         casualty_hits=state.casualty_hits - hits,
         window_quality_lost=state.window_quality_lost - quality_lost,
     )
+    fights = state.window_fights
+    if fights and fights[-1].casualty_hits >= hits:
+        # The battle (the window's last fight) stays among its fights, for its experience to
+        # count with theirs; its hits no longer await the medics: they died with it.
+        died = replace(
+            fights[-1],
+            casualty_hits=fights[-1].casualty_hits - hits,
+            found_too_late=fights[-1].found_too_late + hits,
+        )
+        others = others.but(window_fights=(*fights[:-1], died))
     if hits > int(state.quality) + quality_lost:
         destroyed = others.but(status=Status.DESTROYED, in_combat_zone=False)
         return _window_closed(destroyed), hits

@@ -78,6 +78,59 @@ class LeaderState:
 
 
 @dataclass(frozen=True)
+class WindowFight:
+    """One fight a unit fought while Casualty hits awaited the medics (its own, or an earlier
+    fight's): what the closing window needs to end the unit where the same fights, entered
+    after their 24 hours, would have left it (`recovery.casualties_die`)."""
+
+    quality: Quality
+    """Its quality as it went into the fight (after whatever befell it since the fight before:
+    a GM's correction, say)."""
+    experience: int
+    """Its experience then."""
+    casualty_hits: int = 0
+    """The fight's own Casualty hits left awaiting the medics."""
+    skill_lost: int = 0
+    """Skill lost to suppression for good in the fight (Combined Arms), each a quality step
+    lost as far as Raw: the fight's dead are measured against the steps it had before."""
+    found_too_late: int = 0
+    """The fight's own Casualty hits that died as it was entered, after their 24 hours
+    (`recovery.casualties_found_too_late`): they never awaited the medics."""
+    won: bool = False
+    """Whether its side won: the experience it earned (`experience.fight_points`)."""
+    broken: bool = False
+    """Whether it left the fight retreated in poor order: no step up from its points."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "quality": quality_name(self.quality),
+            "experience": self.experience,
+            "casualty_hits": self.casualty_hits,
+            "skill_lost": self.skill_lost,
+            "found_too_late": self.found_too_late,
+            "won": self.won,
+            "broken": self.broken,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> WindowFight:
+        return cls(
+            quality=quality_from_name(data["quality"]),
+            experience=data["experience"],
+            casualty_hits=data["casualty_hits"],
+            skill_lost=data["skill_lost"],
+            found_too_late=data["found_too_late"],
+            won=data["won"],
+            broken=data["broken"],
+        )
+
+
+def window_fights(data: Any) -> tuple[WindowFight, ...]:
+    """Fights as the state holds them, from their snapshot (a list of mappings) or as they are."""
+    return tuple(f if isinstance(f, WindowFight) else WindowFight.from_json(f) for f in data)
+
+
+@dataclass(frozen=True)
 class CampaignUnitState:
     """Everything about a persistent unit that its history records."""
 
@@ -119,6 +172,13 @@ class CampaignUnitState:
     """The unit's experience before the fights whose Casualty hits await the medics earned any
     (None until a fight leaves hits awaiting them): a unit their dead destroy earned nothing in
     them, as one whose hits were found too late earns nothing."""
+    window_fights: tuple[WindowFight, ...] = ()
+    """Every fight since its window opened, in the order entered, each with its own Casualty
+    hits and what it earned: when the window closes, the dead go back to the fights that dealt
+    them and the fights' experience counts again from there, so the unit ends where the same
+    fights entered after their 24 hours leave it (`recovery.casualties_die`). Empty for a
+    window a GM's correction opened, or one opened before fights were kept; hits no fight
+    kept count as the window's first."""
     leader: LeaderState | None = field(default=None)
 
     @property
@@ -185,6 +245,7 @@ _TYPED = {
     "equipment": Equipment,
     "specialties": ordered_specialties,
     "status": Status,
+    "window_fights": window_fights,
 }
 """How a snapshot's plain value of a typed field becomes its member again."""
 
@@ -199,6 +260,8 @@ def _plain(name: str, value: Any) -> Any:
         return quality_name(value)
     if name == "specialties":
         return [s.value for s in value]
+    if name == "window_fights":
+        return [fight.to_json() for fight in value]
     return value.value if isinstance(value, Enum) else value
 
 
@@ -215,6 +278,7 @@ LATER_FIELDS: dict[str, Any] = {
     "window_quality_lost": 0,
     "window_quality_gained": 0,
     "window_experience": None,
+    "window_fights": [],
 }
 """Recorded fields added after units had histories, with the value every unit had until then:
 an entry written before a field existed holds none of it, so a replay starts it here."""

@@ -14,6 +14,7 @@ from campaign.rules.state import (
     LEADER_DEATH_HIT_POINTS,
     LeaderState,
     Status,
+    WindowFight,
     ordered_specialties,
     quality_from_name,
 )
@@ -90,6 +91,40 @@ def _flag(value: Any) -> bool:
     return value
 
 
+WINDOW_FIGHT_KEYS = (
+    "quality", "experience", "casualty_hits", "skill_lost", "found_too_late", "won", "broken",
+)  # fmt: skip
+
+
+def _window_fights(value: Any) -> tuple[WindowFight, ...]:
+    """The fights kept in a medical window (`WindowFight`): a list of mappings, each with every
+    one of `WINDOW_FIGHT_KEYS`."""
+    if isinstance(value, str | bytes | Mapping) or not hasattr(value, "__iter__"):
+        raise ValueError("must be a list of the fights kept in the medical window")
+    fights = []
+    for index, fight in enumerate(value):
+        if isinstance(fight, WindowFight):
+            fight = fight.to_json()
+        at = f"fight {index + 1}"
+        if not isinstance(fight, Mapping) or set(fight) != set(WINDOW_FIGHT_KEYS):
+            raise ValueError(f"{at} must have exactly {', '.join(WINDOW_FIGHT_KEYS)}")
+        try:
+            fights.append(
+                WindowFight(
+                    quality=_quality(fight["quality"]),
+                    experience=_whole(fight["experience"], 0, MAX_COUNT),
+                    casualty_hits=_whole(fight["casualty_hits"], 0, MAX_HITS),
+                    skill_lost=_whole(fight["skill_lost"], 0, MAX_HITS),
+                    found_too_late=_whole(fight["found_too_late"], 0, MAX_HITS),
+                    won=_flag(fight["won"]),
+                    broken=_flag(fight["broken"]),
+                )
+            )
+        except ValueError as error:
+            raise ValueError(f"{at}: {error}") from None
+    return tuple(fights)
+
+
 def _day(value: Any) -> int | None:
     return None if value is None else _whole(value, 1, MAX_COUNT)
 
@@ -116,6 +151,7 @@ READERS = {
     "window_quality_lost": lambda v: _whole(v, 0, MAX_HITS),
     "window_quality_gained": lambda v: _whole(v, 0, MAX_HITS),
     "window_experience": lambda v: None if v is None else _whole(v, 0, MAX_COUNT),
+    "window_fights": _window_fights,
 }
 
 

@@ -539,6 +539,9 @@ def campaign_battle_outcome(campaign_battle: CampaignBattle) -> dict[str, Any]:
         "reason": campaign_battle.name,
         "battle": campaign_battle.battle,
         "cards": campaign_battle_cards(campaign_battle),
+        # Its units were ready when it was launched or recorded: one destroyed now was
+        # destroyed since, and takes nothing from it (`outcome_apply`).
+        "fought_ready": True,
     }
 
 

@@ -241,6 +241,7 @@ def engagement_run(
                 day=campaign.day,
                 hour=campaign.hour,
                 d6=_no_dice,
+                won=result.winner == side,
             )
             state = state.but(leader=taken.leader)
             why = took_text(title, taken.morale_hits, taken.casualty_hits)
@@ -264,9 +265,7 @@ def engagement_run(
                 details=details, actor=actor, always=True,
             )  # fmt: skip
             entries.append(entry.pk)
-            state, earned = experience_earn(
-                state, won=result.winner == side, wounded=damage.casualty_hits > 0
-            )
+            state, earned = experience_earn(state, won=result.winner == side)
             if earned.points:
                 entry = unit_change(
                     unit=unit, state=state, kind=Kind.EXPERIENCE,

@@ -25,9 +25,15 @@ from campaign.rules.bridge import (
 from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import hits_text, plural, took_name, undone_text
-from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
-from campaign.rules.recovery import casualties_found_too_late, found_too_late
-from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
+from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
+from campaign.rules.recovery import (
+    casualties_die,
+    casualties_found_too_late,
+    found_too_late,
+    medical_window_closes,
+    state_problems,
+)
+from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, snapshot_replay
 from campaign.selectors import campaign_now
 from campaign.services._record import (
     SAME_CHARACTER,
@@ -161,9 +167,13 @@ def _validated_units(
     reason: str,
     cards: Mapping[int, dict[str, Any]] | None,
     kits: Any = None,
+    fought_ready: bool = False,
 ) -> tuple[list[Unit], dict[int, dict[str, Any]], dict[int, Equipment], set[int]]:
     """The units the outcome is for (locked), the card and kit each fought with, and the
-    winners' pks; a ``ValidationError`` by field for anything wrong."""
+    winners' pks; a ``ValidationError`` by field for anything wrong. ``fought_ready``: every
+    unit was ready when the battle was set up, so one destroyed now was destroyed since
+    (`outcome_steps`): it is no refusal, and its card is the one it fought with, or its
+    library card's Hits (the bridge never changes a card's Hits)."""
     errors: dict[str, list[str]] = {}
     if not isinstance(outcomes, Mapping):
         errors["outcomes"] = ["must map each unit's pk to its UnitOutcome"]
@@ -188,6 +198,9 @@ def _validated_units(
     fought_with: dict[int, dict[str, Any]] = {}
     printed = _cards_at(campaign, units, cards, day, hour, timed=not {"day", "hour"} & set(errors))
     for unit in units:
+        if fought_ready and unit.status == Status.DESTROYED:
+            fought_with[unit.pk] = (cards or {}).get(unit.pk) or unit.unit_type.card
+            continue
         if unit.status != Status.READY:
             errors.setdefault(f"outcomes.{unit.pk}", []).append(
                 f"{unit} is {unit.state.status.label}: it could not have fought"
@@ -286,6 +299,15 @@ class OutcomeStep:
     why: str
     details: dict[str, Any] | None = None
     always: bool = False
+    note: str = ""
+    """What the GM's review says of the unit beside the table ("" for nothing): a unit
+    destroyed since the battle was fought takes nothing from it."""
+
+
+def destroyed_since_text(unit: Unit, battle: str) -> str:
+    """Why a unit takes nothing from a battle it fought: it was destroyed since, in a sentence
+    naming it ("Doomed has been destroyed since Ford was fought: it takes nothing from it")."""
+    return f"{unit} has been destroyed since {battle} was fought: it takes nothing from it"
 
 
 def outcome_seed(
@@ -318,19 +340,21 @@ def outcome_steps(
     seed: int | str | None = None,
     cards: Mapping[int, dict[str, Any]] | None = None,
     kits: Mapping[int, Equipment | str] | None = None,
+    fought_ready: bool = False,
 ) -> list[OutcomeStep]:
     """What applying an outcome does to each unit, step by step, without writing anything.
 
     The one computation behind `outcome_apply` and the review a GM reads before it: the dice
     come from `seed` (by default `outcome_seed`, from the battle and the units that fought), so
     the review shows exactly what Apply will then do. Refuses (``ValidationError``) what
-    `outcome_apply` refuses.
+    `outcome_apply` refuses. ``fought_ready``: see `outcome_apply`.
     """
     day, hour = battle_time(campaign, day, hour)
     now = campaign_now(campaign)
     units, fought_with, fought_kits, won_by = _validated_units(
-        campaign, outcomes, winners, opposing_equipment, day, hour, reason, cards, kits
-    )
+        campaign, outcomes, winners, opposing_equipment, day, hour, reason, cards, kits,
+        fought_ready,
+    )  # fmt: skip
     # The dice go round the units in an order of their own names, not of their row ids.
     units.sort(key=lambda unit: (unit.force.name, unit.name))
     if seed is None:
@@ -344,8 +368,12 @@ def outcome_steps(
         faced = _equipment_for(opposing_equipment, unit.pk)
         before = unit.state
         card_hits = fought_with[unit.pk]["hits"]
+        gone = before.destroyed  # since the battle was fought (`_validated_units`)
+        won = unit.pk in won_by
         state, damage = outcome_damage(
-            before,
+            # The dead take nothing, but their dice are rolled all the same: every other unit
+            # takes the dice it had while they lived, whenever the GM applies the battle.
+            before.but(status=Status.READY) if gone else before,
             outcome,
             card_hits=card_hits,
             skill_restored=restored,
@@ -354,8 +382,14 @@ def outcome_steps(
             hour=hour,
             d6=d6,
             equipment=fought_kits.get(unit.pk),
+            won=won,
         )
-        won = unit.pk in won_by
+        if gone:
+            note = destroyed_since_text(unit, reason.strip())
+            why = f"{reason.strip()}: destroyed since it fought there, it takes nothing from it"
+            details = {"outcome": outcome.to_dict(), "reason": reason.strip(), "won": won}
+            steps.append(OutcomeStep(unit, before, Kind.BATTLE, why, details, True, note))
+            continue
         details = {
             "outcome": outcome.to_dict(),
             "reason": reason.strip(),
@@ -380,7 +414,6 @@ def outcome_steps(
             state,
             won=won,
             quality_lost=damage.quality_lost > 0 or dead > 0,
-            wounded=damage.casualty_hits > 0 and dead == 0,
         )
         if earned.points:
             why = earned_text(reason.strip(), earned)
@@ -403,6 +436,7 @@ def outcome_apply(
     actor: Any = None,
     cards: Mapping[int, dict[str, Any]] | None = None,
     kits: Mapping[int, Equipment | str] | None = None,
+    fought_ready: bool = False,
 ) -> list[HistoryEntry]:
     """Apply a battle's outcome to every persistent unit that fought, with history entries.
 
@@ -419,6 +453,11 @@ def outcome_apply(
     pks to the kit each fought with (`bridge.fought_kit`; a rating or its name), what Excellent
     kit's special goes by; a unit not in it, its own.
     Every outcome must be possible on its card.
+    ``fought_ready``: every unit was ready when the battle was set up (a campaign battle,
+    launched or recorded, `campaign_battle_outcome`), so a unit destroyed now was destroyed
+    since it fought: its dead fight no more, and it takes nothing from the battle (its entry
+    says so, `destroyed_since_text`), while the others take theirs. Otherwise a unit out of
+    action could not have fought, and the outcome is refused.
     """
     require_manager(campaign, actor)
     # The campaign as stored, not as the caller last saw it: its day may have moved on.
@@ -435,6 +474,7 @@ def outcome_apply(
         seed=seed,
         cards=cards,
         kits=kits,
+        fought_ready=fought_ready,
     )
     day, _ = battle_time(campaign, day, hour)
     entries: list[HistoryEntry] = []
@@ -475,6 +515,13 @@ def outcome_revert(
     entry was reverted already. Each revert says in words what it undid (`undone_text`): the
     entries of one ``fight`` ("battle" or "engagement", and its name) by its name; without it,
     the one fight the entries' own battle or engagement entries name, if they name one.
+
+    Casualty hits a revert gives back (a medics' save undone, say) come back in the medical
+    window they were in: if that window has closed since, they die as the clock would have had
+    them die, in the same transaction, with the closing window's entry (`casualties_die`), for
+    a unit never carries old Casualty hits. A revert that would give them back in another
+    window (a fight or a correction since opened a new one) is refused: undo that first. So is
+    one that would leave a unit where no run of the rules could (`state_problems`).
     """
     chosen = sorted({entry.pk: entry for entry in entries}.values(), key=lambda e: e.pk)
     chosen.reverse()
@@ -494,7 +541,9 @@ def outcome_revert(
     if chosen:
         require_manager(units[chosen[0].unit_id].force.campaign, actor)
     current = {pk: unit.state.to_json() for pk, unit in units.items()}
+    last_of: dict[int, HistoryEntry] = {}
     for entry in chosen:
+        last_of.setdefault(entry.unit_id, entry)
         field = f"entries.{entry.pk}"
         if entry.kind in UNREVERTABLE:
             errors.setdefault(field, []).append(f"a {entry.get_kind_display()} entry stays")
@@ -508,9 +557,17 @@ def outcome_revert(
             errors.setdefault(field, []).append(
                 f"{units[entry.unit_id]} has changed since: undo that first"
             )
+        hits = snapshot.get("casualty_hits", 0)
         snapshot.update(entry.before)
+        if snapshot.get("casualty_hits", 0) > hits and _window_moved(entry, snapshot):
+            errors.setdefault(field, []).append(
+                f"{units[entry.unit_id]}'s Casualty hits would come back in another medical "
+                "window than theirs (a fight or a correction since opened a new one): undo that "
+                "first"
+            )
         if problem := _relink_problem(entry, snapshot, units[entry.unit_id]):
             errors.setdefault(field, []).append(problem)
+    closing = {} if errors else _windows_closed_since(units, current, last_of, errors)
     if errors:
         raise ValidationError(errors)
 
@@ -535,7 +592,78 @@ def outcome_revert(
         )
         assert written is not None
         reverted.append(written)
+    if closing:
+        reverted += _casualties_given_back_die(units, closing, actor)
     return reverted
+
+
+def _window_moved(entry: HistoryEntry, snapshot: Mapping[str, Any]) -> bool:
+    """Whether the unit's medical window, once ``entry`` is undone (``snapshot``), is no longer
+    the one it had just before the entry: Casualty hits it gives back would come back in
+    another window than theirs."""
+    then = snapshot_replay(
+        HistoryEntry.objects.filter(unit_id=entry.unit_id, pk__lt=entry.pk)
+        .order_by("pk")
+        .values_list("after", flat=True)
+    )
+    return any(then.get(name) != snapshot.get(name) for name in ("window_from", "window_fights"))
+
+
+def _windows_closed_since(
+    units: Mapping[int, Unit],
+    reverted: Mapping[int, dict[str, Any]],
+    last_of: Mapping[int, HistoryEntry],
+    errors: dict[str, list[str]],
+) -> dict[int, int]:
+    """The units whose Casualty hits the reverts give back (``reverted``: each unit's snapshot
+    once they are done) in a medical window that has closed since, each with the window's last
+    hour: their hits die (`_casualties_given_back_die`). What the reverts (and those deaths)
+    would leave that no run of the rules leaves (`state_problems`), and the unit did not carry
+    already, goes into ``errors`` at the unit's newest entry."""
+    closing: dict[int, int] = {}
+    for pk, snapshot in reverted.items():
+        unit = units[pk]
+        now = campaign_now(unit.force.campaign)
+        state = CampaignUnitState.from_json(snapshot)
+        closes = medical_window_closes(state)
+        if state.casualty_hits and not state.destroyed and closes is not None and closes < now:
+            closing[pk] = closes
+            state, _ = casualties_die(state)
+        had = state_problems(unit.state, now)
+        for name, problem in state_problems(state, now).items():
+            if had.get(name) != problem:
+                errors.setdefault(f"entries.{last_of[pk].pk}", []).append(problem)
+    return closing
+
+
+def _casualties_given_back_die(
+    units: Mapping[int, Unit], closing: Mapping[int, int], actor: Any
+) -> list[HistoryEntry]:
+    """The Casualty hits the reverts gave back in a window closed since die, as they would have
+    when it closed: the closing window's entry, dated that day, says so and why."""
+    # Imported here: the calendar's module imports this one.
+    from campaign.services.recovery import casualties_died_text
+
+    died: list[HistoryEntry] = []
+    for pk, closes in closing.items():
+        unit = units[pk]
+        state, dead = casualties_die(unit.state)
+        suffix = (
+            f" (given back by a revert after their medical window closed at {clock_text(closes)})"
+        )
+        entry = unit_change(
+            unit=unit,
+            state=state,
+            kind=Kind.CASUALTIES,
+            why=casualties_died_text(unit, dead, suffix),
+            day=clock_time(closes)[0],
+            actor=actor,
+        )
+        assert entry is not None
+        died.append(entry)
+    if died:
+        notices_after_commit(units[next(iter(closing))].force.campaign)
+    return died
 
 
 def _fight_of(entry: HistoryEntry) -> tuple[str, str] | None:

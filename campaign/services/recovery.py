@@ -9,7 +9,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Unit
-from campaign.rules.experience import withdrawn_text
 from campaign.rules.history import hits_text, plural, took_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
@@ -23,6 +22,7 @@ from campaign.rules.recovery import (
     time_passes,
 )
 from campaign.rules.state import Status
+from campaign.rules.window import withdrawn_text
 from campaign.selectors import (
     campaign_now,
     force_can_edit,
@@ -109,12 +109,7 @@ def time_pass(
     for unit, passing in passed:
         day = clock_time(passing.at)[0]
         if passing.kind == CASUALTIES:
-            why = f"{plural(passing.dead, 'Casualty hit')} not saved within 24 hours died{suffix}"
-            if cause := _window_story(unit):
-                why = f"{cause}; {why}"
-            if withdrawn := withdrawn_text(unit.state):
-                why = f"{why}; {withdrawn}"
-            kind = Kind.CASUALTIES
+            why, kind = casualties_died_text(unit, passing.dead, suffix), Kind.CASUALTIES
         else:
             why, kind = f"a day of R&R{suffix}", Kind.RECOVERY
         entry = unit_change(
@@ -127,6 +122,18 @@ def time_pass(
     if entries:
         notices_after_commit(campaign)
     return entries
+
+
+def casualties_died_text(unit: Unit, dead: int, suffix: str = "") -> str:
+    """The closing window's entry, for `unit` as it stands before its `dead` die: the fights
+    whose hits they were (`_window_story`), the dead (`suffix` right after them), and what they
+    take back beyond themselves (`window.withdrawn_text`)."""
+    why = f"{plural(dead, 'Casualty hit')} not saved within 24 hours died{suffix}"
+    if cause := _window_story(unit):
+        why = f"{cause}; {why}"
+    if withdrawn := withdrawn_text(unit.state):
+        why = f"{why}; {withdrawn}"
+    return why
 
 
 FIGHTS = (Kind.BATTLE, Kind.ENGAGEMENT, Kind.QUICK_RESOLVE)

@@ -545,7 +545,7 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
         if not waiting:
             messages.error(request, "This outcome is not waiting to be applied.")
             return redirect(url)
-        rows, refusal = outcome_preview(campaign_battle=cb)
+        rows, refusal, notes = outcome_preview(campaign_battle=cb)
         if refusal:
             # Nothing to confirm: Apply would refuse it (a unit changed since it fought).
             return _review(
@@ -568,6 +568,7 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
             lede=f"Applying {cb.name}'s outcome writes these changes into each unit's history.",
             note="These are the battle's own dice, a leader's 3d6 per Casualty hit among them: "
             "applying writes exactly what is shown here.",
+            lines=[f"{line}." for line in notes],
             rows=rows,
             confirm_url=reverse("campaign:battle-apply", args=[pk, cb.pk]),
             confirm_label="Apply these changes",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -58,6 +60,7 @@ def form_data(unit: Unit, **changes) -> dict:
         "window_quality_lost": unit.window_quality_lost,
         "window_quality_gained": unit.window_quality_gained,
         "window_experience": "" if unit.window_experience is None else unit.window_experience,
+        "window_fights": json.dumps(state["window_fights"]),
         "reason": "",
         "history-TOTAL_FORMS": 0,
         "history-INITIAL_FORMS": 0,

@@ -27,6 +27,7 @@ from campaign.services.battles import (
     campaign_battle_cards,
     campaign_battle_check,
     campaign_battle_launch,
+    campaign_battle_outcome,
     campaign_battle_outcomes,
     campaign_battle_record,
     campaign_battle_revert,
@@ -496,10 +497,108 @@ def test_an_edited_unit_leaves_an_auto_outcome_for_review(campaign, base, squads
     assert settled.state == CampaignBattle.State.AWAITING
     assert not HistoryEntry.objects.filter(kind="battle").exists()
     # It waits for the GM, and its review says why Apply refuses it.
-    rows, refusal = outcome_preview(campaign_battle=settled)
+    rows, refusal, _ = outcome_preview(campaign_battle=settled)
     assert rows == [] and refusal == [
         "1st Squad is Retreated in poor order: it could not have fought"
     ]
+
+
+def test_a_battle_awaiting_review_applies_though_its_dead_destroyed_a_unit_since(
+    campaign, make_unit, enemy, cast
+):
+    from campaign.selectors import engaged_units
+    from campaign.services import unit_edit
+    from campaign.services.engagements import engagement_run
+    from campaign.services.outcomes import outcome_steps
+
+    _review(campaign)
+    doomed = make_unit("Doomed", quality="green")
+    steady = make_unit("Steady")
+    mech = make_unit("Red Mech", "Mech", specialties=("mechanized",), into=enemy)
+    # An ambush off the table: 2 Casualty hits, the medics' 24 hours from day 1, 00:00.
+    unit_edit(unit=doomed, changes={"casualty_hits": 2}, reason="ambushed")
+    taken_out = {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"}
+    ford = campaign_battle_record(
+        campaign=campaign, name="Ford", sides={"blue": [doomed, steady], "red": [mech]},
+        winner="red", outcomes={doomed.pk: taken_out, steady.pk: taken_out,
+        mech.pk: {"hits_lost": 0, "skill_lost": 0, "removed": "none"}},
+    )  # fmt: skip
+    assert ford.state == CampaignBattle.State.AWAITING
+    dice_then = {
+        step.unit.pk: step.details["damage"]
+        for step in outcome_steps(**campaign_battle_outcome(ford))
+        if step.kind == HistoryEntry.Kind.BATTLE
+    }
+    # The medics never come: 2 dead are more than a Green unit's 1 step.
+    clock_advance(campaign=campaign, hours=25)
+    assert Unit.objects.get(pk=doomed.pk).status == "destroyed"
+    # The review says what becomes of the dead unit, and Apply does just that.
+    _, refusal, notes = outcome_preview(campaign_battle=ford)
+    assert refusal == [] and notes == [
+        "Doomed has been destroyed since Ford was fought: it takes nothing from it"
+    ]
+    entries = campaign_battle_apply(campaign_battle=ford, actor=cast.gm)
+    ford.refresh_from_db()
+    assert ford.state == CampaignBattle.State.APPLIED
+    nothing = HistoryEntry.objects.get(unit=doomed, kind="battle")
+    assert nothing in entries and (nothing.before, nothing.after) == ({}, {})
+    assert nothing.text == (
+        "Ford: destroyed since it fought there, it takes nothing from it; no change"
+    )
+    # The others take their damage, rolled with the very dice they had while Doomed lived.
+    for unit in (steady, mech):
+        fought = HistoryEntry.objects.get(unit=unit, kind="battle")
+        assert fought.details["damage"] == dice_then[unit.pk]
+    assert Unit.objects.get(pk=steady.pk).battles_fought == 1
+    # Nobody is held in Ford any more.
+    assert engaged_units(campaign=campaign) == {}
+    engagement_run(campaign=campaign, seed=1, round_limit=1, sides={
+        "attackers": [Unit.objects.get(pk=mech.pk)],
+        "defenders": [make_unit("Fresh Squad")],
+    })  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", [Campaign.ApplyMode.AUTO, Campaign.ApplyMode.REVIEW])
+def test_an_engine_battle_applies_though_a_gm_destroyed_a_unit_while_it_was_fought(
+    campaign, base, squads, cast, mode
+):
+    from campaign.services import unit_edit
+
+    campaign_update(campaign=campaign, apply_mode=mode)
+    fought = _launch(campaign, base, squads)
+    lost = squads["blue"][1]
+    unit_edit(unit=lost, changes={"status": "destroyed"}, reason="a mine on the road back")
+    settled = _fight(fought)
+    if mode == Campaign.ApplyMode.REVIEW:
+        assert settled.state == CampaignBattle.State.AWAITING
+        campaign_battle_apply(campaign_battle=settled, actor=cast.gm)
+        settled.refresh_from_db()
+    # Nothing is left to put right: the outcome applies, the dead unit taking nothing.
+    assert settled.state == CampaignBattle.State.APPLIED
+    entry = HistoryEntry.objects.get(unit=lost, kind="battle")
+    assert entry.after == {} and "destroyed since it fought there" in entry.text
+    for unit in (squads["blue"][0], squads["red"][0]):
+        assert HistoryEntry.objects.get(unit=unit, kind="battle").details["damage"]
+
+
+def test_a_unit_retreated_since_leaves_the_outcome_to_the_gm_who_may_put_it_right(
+    campaign, base, squads, cast
+):
+    from campaign.services import unit_edit
+
+    _review(campaign)
+    fought = _fight(_launch(campaign, base, squads))
+    broken = squads["blue"][0]
+    unit_edit(unit=broken, changes={"status": "retreated"}, reason="routed off the table")
+    rows, refusal, _ = outcome_preview(campaign_battle=fought)
+    assert rows == [] and refusal == [
+        "1st Squad is Retreated in poor order: it could not have fought"
+    ]
+    with pytest.raises(ValidationError):
+        campaign_battle_apply(campaign_battle=fought, actor=cast.gm)
+    # The way out: the GM puts the unit right (or reverts the correction), then applies.
+    unit_edit(unit=broken, changes={"status": "ready"}, reason="it held after all")
+    assert campaign_battle_apply(campaign_battle=fought, actor=cast.gm)
 
 
 def test_quality_and_order_go_into_the_scenario(campaign, base, make_unit, enemy):

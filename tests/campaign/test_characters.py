@@ -122,9 +122,10 @@ def test_a_character_who_survives_its_units_destruction_leads_another_and_is_nev
         f"entries.{left.pk}": ["Sgt. Holt leads another unit now: detach them there first"]
     }
     assert HistoryEntry.objects.count() == entries
-    # Undoing the destruction brings the unit back without him: he leads Fresh alone.
-    outcome_revert(entries=[destroyed], reason="the medics came after all")
-    assert Unit.objects.get(pk=doomed.pk).status == "retreated"
+    # Undoing the destruction gives its Casualty hit back past its 24 hours, so it dies again
+    # at once (docs/campaign.md §1.4); whatever the unit, he leads Fresh alone.
+    (_, died) = outcome_revert(entries=[destroyed], reason="counted again")
+    assert died.after["status"] == Unit.objects.get(pk=doomed.pk).status == "destroyed"
     assert list(Leader.objects.filter(character=holt).values_list("unit", flat=True)) == [fresh.pk]
     assert not Leader.objects.filter(unit=doomed).exists()
     # Once he leads no other unit, undoing his leaving puts him back at its head.

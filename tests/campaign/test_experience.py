@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+from itertools import permutations
+
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -19,10 +22,10 @@ from campaign.rules.experience import (
     threshold,
     training_apply,
     with_quality,
-    withdrawn_text,
 )
-from campaign.rules.recovery import casualties_die, medical_treat
-from campaign.rules.state import Status
+from campaign.rules.recovery import casualties_die, casualties_found_too_late, medical_treat
+from campaign.rules.state import Status, WindowFight
+from campaign.rules.window import withdrawn_text
 from campaign.services import calendar_advance, outcome_apply, unit_edit, unit_train
 from campaign.services.characters import character_create
 from tests.campaign.helpers import unit_state
@@ -255,13 +258,14 @@ def test_a_unit_reduced_by_dead_casualty_hits_then_gains_experience_normally(cam
 
 def test_a_step_up_is_withdrawn_when_the_casualty_hits_of_its_battle_die():
     # An Average unit with 3 points wins a battle that leaves it 2 Casualty hits awaiting the
-    # medics: a step up to Experienced, counted against those hits.
-    wounded = unit_state(experience=3, casualty_hits=2, window_from=0, window_experience=3)
-    promoted, earned = experience_earn(wounded, won=True, wounded=True)
+    # medics: a step up to Experienced, the battle kept in the window (`damage_apply`).
+    ford = WindowFight(quality=Q.AVERAGE, experience=3, casualty_hits=2, won=True)
+    wounded = unit_state(
+        experience=3, casualty_hits=2, window_from=0, window_experience=3, window_fights=(ford,)
+    )
+    promoted, earned = experience_earn(wounded, won=True)
     assert earned.raised
-    assert (promoted.quality, promoted.experience, promoted.window_quality_gained) == (
-        Q.EXPERIENCED, 1, 1
-    )  # fmt: skip
+    assert (promoted.quality, promoted.experience) == (Q.EXPERIENCED, 1)
     assert withdrawn_text(promoted) == (
         f"the step up to Experienced from that battle is withdrawn: {HELD_BACK_QUALITY_LOST}"
     )
@@ -269,12 +273,14 @@ def test_a_step_up_is_withdrawn_when_the_casualty_hits_of_its_battle_die():
     # the same hits found too late at once leave it (the cap), experience included.
     died, dead = casualties_die(promoted)
     assert dead == 2 and (died.quality, died.experience) == (Q.GREEN, 1)
-    found_late, _ = casualties_die(wounded)
+    found_late, _ = casualties_found_too_late(wounded, 2)
     found_late, earned = experience_earn(found_late, won=True, quality_lost=True)
     assert earned.held_back == HELD_BACK_QUALITY_LOST and found_late == died
-    # Saved by the medics, the step up stands; two steps from two battles read as two.
+    # Saved by the medics, the step up stands. A window from before fights were kept counted
+    # its steps up alone (`window_quality_gained`): two from two battles read as two.
     assert medical_treat(promoted, 2).quality == Q.EXPERIENCED
-    assert withdrawn_text(promoted.but(quality=Q.ELITE, window_quality_gained=2)) == (
+    before_kept = promoted.but(quality=Q.ELITE, window_quality_gained=2, window_fights=())
+    assert withdrawn_text(before_kept) == (
         "the steps up to Experienced and Elite from those battles are withdrawn: "
         f"{HELD_BACK_QUALITY_LOST}"
     )
@@ -316,3 +322,97 @@ def test_the_same_battle_ends_the_unit_the_same_whether_entered_on_time_or_late(
     died = on_time.history.get(kind=HistoryEntry.Kind.CASUALTIES)
     withdrawn = "the step up to Experienced from that battle is withdrawn"
     assert (withdrawn in died.text) == (quality == "average")
+
+
+@pytest.mark.parametrize(
+    ("script", "ends", "said"),
+    [
+        # Inexperienced with 2 points: A's Casualty hit dies, so A's step up to Average is
+        # withdrawn; B and C count again from Green, and C's step goes to Average, not beyond.
+        ("ABC", (Q.AVERAGE, 0), "the step up to Average from that battle is withdrawn"),
+        # The hit is the last fight's: B's step up to Average stands, A's up to Experienced
+        # is withdrawn with its dead, which then take it down to Inexperienced.
+        ("BCA", (Q.INEXPERIENCED, 2), "at A; 0 Morale, 1 Casualty; medics saved 0; 1 Casualty"),
+        # B's step up to Average stands; C's, from Average to Experienced, counts again from
+        # Inexperienced, where A's dead leave it: to Average.
+        ("BAC", (Q.AVERAGE, 1), "the fights since counts again from the quality left"),
+    ],
+)
+def test_several_fights_in_one_window_end_the_unit_as_the_same_fights_entered_late(
+    campaign, make_unit, script, ends, said
+):
+    from campaign.models import Unit
+    from campaign.services.orders import clock_advance
+
+    on_time, late = (
+        make_unit(name, "Mech", quality="inexperienced", specialties=("mechanized",))
+        for name in ("On Time", "Late")
+    )
+    for unit in (on_time, late):
+        unit_edit(unit=unit, changes={"experience": 2}, reason="earlier skirmishes")
+    # Three battles won an hour apart on day 1; "A" costs one Hit of the 4-Hit Mech (seed 1:
+    # its d6 a 1, one BUCS hit; its split a 6, a Casualty hit), the others nothing.
+    fights = [(name, UnitOutcome(1 if name == "A" else 0, 0)) for name in script]
+
+    def fight(unit, hour, name, outcome):
+        outcome_apply(campaign=campaign, outcomes={unit.pk: outcome}, day=1, hour=hour,
+                      winners=[unit.pk], reason=name, seed=1)  # fmt: skip
+
+    for hour, (name, outcome) in enumerate(fights):
+        fight(on_time, hour, name, outcome)  # entered on time, and the medics never come
+        clock_advance(campaign=campaign, hours=1)
+    clock_advance(campaign=campaign, hours=24)  # day 2, 03:00: every window closed
+    campaign.refresh_from_db()
+    for hour, (name, outcome) in enumerate(fights):
+        fight(late, hour, name, outcome)  # entered after their 24 hours: found too late
+    on_time, late = (Unit.objects.get(pk=unit.pk) for unit in (on_time, late))
+    assert (on_time.quality, on_time.experience) == (late.quality, late.experience) == ends
+    assert said in on_time.history.get(kind=HistoryEntry.Kind.CASUALTIES).text
+
+
+def test_any_order_of_fights_in_one_window_ends_the_unit_as_the_same_fights_entered_late():
+    # Every order of four of these fights, from several rungs of the ladder, with the dice
+    # scripted: on time, the hits await the medics, who never come; late, each fight's hits
+    # die as it is entered (`casualties_found_too_late`). Quality and experience agree.
+    from campaign.rules.bridge import outcome_damage
+    from campaign.rules.state import Status
+    from tests.campaign.helpers import dice
+    from units.bucs import Equipment
+
+    fights = {
+        "W": (UnitOutcome(1, 0), (1, 6), True),  # won, 1 Casualty hit
+        "V": (UnitOutcome(2, 0), (4, 4, 6, 6), True),  # won, 2 Casualty hits
+        "C": (UnitOutcome(0, 0), (), True),  # won, untouched
+        "L": (UnitOutcome(0, 0), (), False),  # lost, untouched
+        "S": (UnitOutcome(0, 1), (), True),  # won, 1 Skill lost for good (Combined Arms)
+    }
+
+    def fight(state, name, late):
+        outcome, rolls, won = fights[name]
+        state, damage = outcome_damage(state, outcome, card_hits=4, skill_restored=False,
+                                       opposing_equipment=Equipment.ADEQUATE, day=1,
+                                       d6=dice(*rolls), won=won)  # fmt: skip
+        dead = 0
+        if late and damage.casualty_hits:
+            state, dead = casualties_found_too_late(
+                state, damage.casualty_hits, damage.quality_lost
+            )
+        lost = damage.quality_lost > 0 or dead > 0
+        return experience_earn(state, won=won, quality_lost=lost)[0]
+
+    compared = 0
+    starts = [(Q.GREEN, 1), (Q.INEXPERIENCED, 2), (Q.AVERAGE, 3), (Q.EXPERIENCED, 4), (Q.ELITE, 5)]
+    for (quality, experience), order in itertools.product(starts, permutations("WVCLS", 4)):
+        on_time = late = unit_state(quality=quality, experience=experience)
+        for name in order:
+            if on_time.status != Status.READY or late.status == Status.RETREATED:
+                break  # it could not fight on, on time or late: nothing to compare
+            on_time = fight(on_time, name, late=False)
+            late = late if late.destroyed else fight(late, name, late=True)
+        else:
+            on_time, _ = casualties_die(on_time)
+            assert (on_time.quality, on_time.experience, on_time.destroyed) == (
+                late.quality, late.experience, late.destroyed
+            ), (quality, experience, order)  # fmt: skip
+            compared += 1
+    assert compared > 400

@@ -360,6 +360,93 @@ def test_a_closing_window_counts_no_save_reverted_since(wounded, campaign, force
     )
 
 
+def _saved_at_ford(campaign, make_unit):
+    """An Average Mech whose 1 Casualty hit from Ford (day 1, 00:00; seed 1: its d6 a 1, its
+    split a 6) an Elite crew saves at once; the save's entry."""
+    make_unit("Aid Post", quality="elite", specialties=("infantry", "medical"))
+    mech = make_unit("Atlas", "Mech", specialties=("mechanized",))
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(1, 0)}, reason="Ford", seed=1)
+    (save,) = medical_apply(force=mech.force)
+    mech.refresh_from_db()
+    assert (mech.casualty_hits, mech.window_from) == (0, 0)
+    return mech, save
+
+
+def test_a_save_undone_after_its_window_closed_gives_back_hits_that_die_with_it(
+    campaign, make_unit
+):
+    from campaign.rules.recovery import state_problems
+    from campaign.selectors import campaign_now, unit_history_explains
+
+    mech, save = _saved_at_ford(campaign, make_unit)
+    clock_advance(campaign=campaign, hours=30)  # day 2, 06:00: Ford's 24 hours are long over
+    reverted = outcome_revert(entries=[save], reason="the medics never came")
+    # Not saved within 24 hours, the hit died: at once, as the clock would have had it die.
+    mech.refresh_from_db()
+    assert (mech.quality, mech.casualty_hits, mech.experience) == (Q.INEXPERIENCED, 0, 1)
+    campaign.refresh_from_db()
+    assert state_problems(mech.state, campaign_now(campaign)) == {}
+    died = reverted[-1]
+    assert (died.kind, died.day) == (HistoryEntry.Kind.CASUALTIES, 2)
+    assert died.text.startswith(
+        "at Ford; 0 Morale, 1 Casualty; medics saved 0; 1 Casualty hit not saved within 24 hours "
+        "died (given back by a revert after their medical window closed at day 2, 00:00); "
+        "quality Average → Inexperienced"
+    )
+    assert unit_history_explains(unit=mech)
+    # Nothing is left that every later correction would be refused for.
+    assert unit_edit(unit=mech, changes={"equipment": "good"}, reason="new rifles")
+
+
+def test_a_save_undone_within_its_window_gives_back_hits_for_the_medics(campaign, make_unit):
+    mech, save = _saved_at_ford(campaign, make_unit)
+    clock_advance(campaign=campaign, hours=10)
+    (reverted,) = outcome_revert(entries=[save], reason="wrong unit")
+    mech.refresh_from_db()
+    assert (mech.quality, mech.casualty_hits, mech.window_from) == (Q.AVERAGE, 1, 0)
+    assert reverted.kind == HistoryEntry.Kind.REVERT
+
+
+def test_a_revert_that_would_give_hits_back_in_another_window_is_refused(campaign, make_unit):
+    mech, save = _saved_at_ford(campaign, make_unit)
+    clock_advance(campaign=campaign, hours=10)
+    # Another fight, with no Casualty hits awaiting the medics: the unit's window is its own.
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Mill")
+    written = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        outcome_revert(entries=[save], reason="the medics never came")
+    assert refused.value.message_dict == {
+        f"entries.{save.pk}": [
+            "Atlas's Casualty hits would come back in another medical window than theirs (a "
+            "fight or a correction since opened a new one): undo that first"
+        ]
+    }
+    assert HistoryEntry.objects.count() == written
+
+
+def test_a_revert_that_would_leave_a_unit_where_no_rule_could_is_refused(campaign, make_unit):
+    from campaign.services import unit_combat_zone_set
+
+    squad = make_unit("1st Squad")
+    unit_combat_zone_set(unit=squad, in_combat_zone=True, reason="forward")
+    withdrawn = unit_combat_zone_set(unit=squad, in_combat_zone=False, reason="to the rear")
+    taken_out = UnitOutcome(1, 0, Removal.DESTROYED)
+    outcome_apply(campaign=campaign, outcomes={squad.pk: taken_out}, reason="Ford", seed=1)
+    squad.refresh_from_db()
+    assert (squad.status, squad.in_combat_zone) == (Status.RETREATED, False)
+    # Undoing the withdrawal would put a broken unit back in the combat zone.
+    written = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        outcome_revert(entries=[withdrawn], reason="never withdrawn")
+    assert HistoryEntry.objects.count() == written
+    assert refused.value.message_dict == {
+        f"entries.{withdrawn.pk}": [
+            "1st Squad retreated in poor order: it has left the combat zone, and goes back in "
+            "once it has rallied"
+        ]
+    }
+
+
 def test_a_closing_window_names_the_engagement_that_dealt_its_casualty_hits(
     campaign, make_unit, enemy
 ):

@@ -311,6 +311,43 @@ def test_an_export_from_before_units_kept_their_medical_window_hour_imports_with
     ]
 
 
+def test_the_fights_a_medical_window_keeps_survive_export_and_import(campaign, make_unit):
+    from campaign.services import unit_edit
+    from campaign.services.orders import clock_advance
+
+    unit = make_unit("Atlas", "Mech", quality="inexperienced", specialties=("mechanized",))
+    unit_edit(unit=unit, changes={"experience": 2}, reason="earlier skirmishes")
+    for hour, (name, hits) in enumerate((("A", 1), ("B", 0), ("C", 0))):
+        # Won an hour apart; A's Hit lost is a Casualty hit (seed 1), awaiting the medics.
+        outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(hits, 0)}, day=1,
+                      hour=hour, winners=[unit.pk], reason=name, seed=1)  # fmt: skip
+        clock_advance(campaign=campaign, hours=1)
+    campaign.refresh_from_db()  # day 1, 03:00
+    exported = json.loads(json.dumps(campaign_export(campaign=campaign)))
+    (kept,) = [u["window_fights"] for f in exported["forces"] for u in f["units"]]
+    assert [(f["casualty_hits"], f["won"]) for f in kept] == [(1, True), (0, True), (0, True)]
+    exported["campaign"]["name"] = "Op. Test, restored"
+    imported = campaign_import(data=exported)
+    units = [f["units"] for f in exported["forces"]]
+    assert [f["units"] for f in campaign_export(campaign=imported)["forces"]] == units
+    # The window closes the same on both sites: A's step up withdrawn, B and C counted again.
+    for each in (campaign, imported):
+        clock_advance(campaign=each, hours=24)
+    closed = [(u.quality, u.experience) for u in Unit.objects.order_by("pk")]
+    assert closed == [(3, 0), (3, 0)]
+    # An export from before units kept their window's fights imports with none kept.
+    for unit_data in (u for f in exported["forces"] for u in f["units"]):
+        unit_data.pop("window_fights")
+        for entry in unit_data["history"]:
+            entry["before"].pop("window_fights", None)
+            entry["after"].pop("window_fights", None)
+    exported["campaign"]["name"] = "Op. Test, from before"
+    older = campaign_import(data=exported)
+    (unit,) = Unit.objects.filter(force__campaign=older)
+    assert unit.window_fights == [] and unit.casualty_hits == 1
+    assert unit_history_explains(unit=unit)
+
+
 def test_the_saved_maps_survive_export_and_import(played, cast):
     scenario = json.loads((SCENARIOS / "crossroads.json").read_text())
     saved_map_create(

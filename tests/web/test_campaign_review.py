@@ -89,6 +89,22 @@ def test_an_outcome_apply_would_refuse_says_why_and_offers_nothing_to_confirm(cl
     assert battle.state == CampaignBattle.State.AWAITING
 
 
+def test_the_apply_review_names_a_unit_destroyed_since_and_apply_then_gives_it_nothing(
+    client, world
+):
+    battle, ours, _ = _doomed_battle(world)
+    Unit.objects.filter(pk=ours.pk).update(status="destroyed")
+    login(client, world, "gm")
+    review = client.get(_url("battle-apply", world, battle.pk))
+    said = "Doomed has been destroyed since Last stand was fought: it takes nothing from it."
+    assert review.context["lines"] == [said] and said in review.text
+    assert 'id="confirm-form"' in review.text
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.APPLIED
+    assert HistoryEntry.objects.get(unit=ours, kind="battle").after == {}
+
+
 def test_the_advance_review_names_who_dies_and_advancing_does_just_that(client, world):
     gm = world.users["gm"]
     card = Unit.objects.get(pk=world.unit.pk).unit_type

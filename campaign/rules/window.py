@@ -1,0 +1,186 @@
+"""A medical window closing: its dead given back to the fights that dealt them.
+
+When a unit's 24 hours are over, the Casualty hits the medics did not save are dead, each a
+quality step lost for good (`recovery.casualties_die`). The window may hold several fights —
+a unit fights again while the hits of an earlier fight await the medics, and keeps one window
+for all of them (`recovery.window_after_battle`) — and each earned its experience before its
+dead were known. The project's promise (docs/campaign.md §1.5): the unit ends exactly where the
+same fights, entered after their 24 hours (their hits found too late at once), leave it. So the
+closing runs the window's fights again, in the order they were entered, as if each fight's own
+dead had died with it: its quality falls there, its own points are held short of a step up
+("no step back up in the battle that cost it quality for good"), and the fights after it earn
+from the quality that leaves. A step up a fight without dead gave before them stands.
+
+Which hits died, when the medics saved some: they save the oldest first (a save can only ever
+save hits dealt before it), so the dead are the last dealt. Hits no fight kept (a GM's
+correction entered them, or the window opened before fights were kept) are the oldest.
+Plain Python: no Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from campaign.rules.experience import (
+    HELD_BACK_BROKEN,
+    HELD_BACK_QUALITY_LOST,
+    Earned,
+    fight_points,
+    points_earned,
+    step_ups_withdrawn,
+    with_quality,
+)
+from campaign.rules.state import CampaignUnitState, Status, WindowFight
+from units.bucs import Quality
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What a closing window leaves of a unit, and why, for the history."""
+
+    state: CampaignUnitState
+    """The unit with its dead gone back to their fights: its quality, experience and status
+    (its Casualty hits and the window's counts are for the caller to clear)."""
+    withdrawn: tuple[Quality, ...] = ()
+    """The quality each step up withdrawn had reached: the step a fight whose hits died gave
+    (or, in a window from before fights were kept, a step counted against its hits)."""
+    recounted: bool = False
+    """Whether a fight after the first whose hits died, its points counted again from the
+    quality the dead leave, did something else than it did (a step up more, one fewer, or to
+    another quality)."""
+
+
+def window_settled(state: CampaignUnitState) -> Settled:
+    """The unit once its window has closed and all its `casualty_hits` are dead (§1.5).
+
+    Each kept fight (`window_fights`) is run again from how the unit went into it: whatever
+    befell it between two fights (a GM's correction, a battle found too late) befalls the
+    unit here too, as the difference it made; then the fight's steps lost to suppression, its
+    own dead (more dead than the steps it had before that fight destroy it utterly, and it
+    keeps the experience it had then), and its points. Hits no fight kept die first, as the
+    oldest; a step up counted against them in a window from before fights were kept
+    (`window_quality_gained`) is withdrawn with them, as it was then.
+    """
+    fights = state.window_fights
+    dying = _dead_by_fight(fights, state.casualty_hits)
+    unkept = state.casualty_hits - sum(dying)
+    went_in = _went_in(state, fights[0]) if fights else state
+    late = went_in
+    withdrawn: list[Quality] = []
+    if unkept:
+        if state.window_quality_gained:
+            withdrawn += _gained(late.quality, state.window_quality_gained)
+            late = step_ups_withdrawn(late)
+        # Suppression in the kept fights, as `damage_apply` counted it (a battle found too
+        # late took its own out again): what is left was lost before any fight was kept.
+        kept_lost = sum(min(f.skill_lost, int(f.quality)) for f in fights if not f.found_too_late)
+        lost_before = max(0, state.window_quality_lost - kept_lost)
+        if unkept > int(late.quality) + lost_before:
+            experience = late.experience
+            if state.window_experience is not None:
+                experience = state.window_experience
+            return Settled(_destroyed(late.but(experience=experience)), tuple(withdrawn))
+        late = with_quality(late, late.quality.lowered(unkept))
+    saved = went_in
+    died = bool(unkept)
+    recounted = False
+    for fight, dead in zip(fights, dying, strict=True):
+        late = _shifted(late, saved, _went_in(state, fight))
+        saved = _went_in(state, fight)
+        saved, saved_lost = _suppressed(saved, fight)
+        late, late_lost = _suppressed(late, fight)
+        # Hits found too late died with the fight in both; the window's dead only here.
+        saved = with_quality(saved, saved.quality.lowered(fight.found_too_late))
+        if dead + fight.found_too_late > int(late.quality) + late_lost:
+            return Settled(_destroyed(late), tuple(withdrawn), recounted)
+        late = with_quality(late, late.quality.lowered(dead + fight.found_too_late))
+        points = fight_points(fight.won)
+        saved, earned = points_earned(saved, points, _held_back(fight, saved_lost))
+        late, counted = points_earned(late, points, _held_back(fight, late_lost + dead))
+        if dead and earned.raised:
+            withdrawn.append(saved.quality)
+        elif died and _step(counted, late) != _step(earned, saved):
+            recounted = True  # from the quality the dead left, its points did something else
+        died = died or bool(dead)
+    late = _shifted(late, saved, state)
+    return Settled(
+        state.but(quality=late.quality, experience=late.experience), tuple(withdrawn), recounted
+    )
+
+
+def _step(earned: Earned, state: CampaignUnitState) -> Quality | None:
+    """The quality a fight's points raised the unit to (None: no step up)."""
+    return state.quality if earned.raised else None
+
+
+def _dead_by_fight(fights: tuple[WindowFight, ...], dead: int) -> list[int]:
+    """How many of each kept fight's hits are dead: the last dealt first (the medics save the
+    oldest first); what is left over is hits no fight kept, the oldest of all."""
+    dying = [0] * len(fights)
+    for index in reversed(range(len(fights))):
+        dying[index] = min(fights[index].casualty_hits, dead)
+        dead -= dying[index]
+    return dying
+
+
+def _went_in(state: CampaignUnitState, fight: WindowFight) -> CampaignUnitState:
+    return state.but(quality=fight.quality, experience=fight.experience)
+
+
+def _suppressed(state: CampaignUnitState, fight: WindowFight) -> tuple[CampaignUnitState, int]:
+    """(state, steps lost): the fight's Skill lost for good, a step each as far as Raw, as
+    `bridge.outcome_damage` takes it."""
+    lost = min(fight.skill_lost, int(state.quality))
+    return with_quality(state, state.quality.lowered(fight.skill_lost)), lost
+
+
+def _held_back(fight: WindowFight, quality_lost: int) -> str:
+    """Why the fight's points stop short of a step up, as `experience_earn` says it."""
+    if fight.broken:
+        return HELD_BACK_BROKEN
+    return HELD_BACK_QUALITY_LOST if quality_lost or fight.found_too_late else ""
+
+
+def _shifted(
+    late: CampaignUnitState, was: CampaignUnitState, now: CampaignUnitState
+) -> CampaignUnitState:
+    """``late`` moved as the unit moved from ``was`` to ``now`` outside its fights (a GM's
+    correction, say): the same steps and points, within the ladder."""
+    steps = int(now.quality) - int(was.quality)
+    points = now.experience - was.experience
+    if not steps and not points:
+        return late
+    quality = Quality(min(max(int(late.quality) + steps, Quality.RAW), Quality.LEGENDARY))
+    return with_quality(late.but(experience=max(0, late.experience + points)), quality)
+
+
+def _destroyed(state: CampaignUnitState) -> CampaignUnitState:
+    return state.but(status=Status.DESTROYED, in_combat_zone=False)
+
+
+def _gained(quality: Quality, steps: int) -> list[Quality]:
+    """The qualities `steps` steps up reached, the last being `quality`, lowest first."""
+    return [quality.lowered(n) for n in reversed(range(steps))]
+
+
+def withdrawn_text(state: CampaignUnitState) -> str:
+    """What the dead take back beyond themselves, should all the unit's Casualty hits die now,
+    in the history's words ("" for nothing): "the step up to Experienced from that battle is
+    withdrawn: no step back up in the battle that cost it quality for good", and when fights
+    came after: "the experience of the fights since counts again from the quality the dead
+    leave"."""
+    if not state.casualty_hits or state.destroyed:
+        return ""
+    settled = window_settled(state)
+    parts = []
+    labels = [quality.label for quality in settled.withdrawn]
+    if len(labels) == 1:
+        parts.append(f"the step up to {labels[0]} from that battle is withdrawn")
+    elif labels:
+        steps = ", ".join(labels[:-1]) + f" and {labels[-1]}"
+        parts.append(f"the steps up to {steps} from those battles are withdrawn")
+    if parts:
+        parts[0] += f": {HELD_BACK_QUALITY_LOST}"
+    if settled.recounted and not settled.state.destroyed:
+        parts.append("the experience of the fights since counts again from the quality left")
+    return "; ".join(parts)
