@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from battles.engine.validation import MAX_SCENARIO_TEXT
+from battles.forms import LaunchKeyField
 from battles.jsontext import read_json
 from battles.services import SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
@@ -379,6 +380,7 @@ class QuickResolveForm(PageForm):
     round_limit = forms.IntegerField(min_value=1, max_value=ROUND_LIMIT_MAX, required=False)
     seed = forms.IntegerField(min_value=0, max_value=SEED_LIMIT, required=False)
     reason = forms.CharField(max_length=300, required=False, label="What happened")
+    request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

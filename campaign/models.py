@@ -624,6 +624,13 @@ class Engagement(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    request_key = models.UUIDField(
+        null=True,
+        blank=True,
+        unique=True,
+        editable=False,
+        help_text="Makes a repeated request harmless: the form sent twice fights once.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -14,6 +14,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from battles.forms import LaunchKeyField
 from battles.services import SEED_LIMIT
 from campaign.forms import (
     EQUIPMENT_CHOICES,
@@ -284,6 +285,7 @@ class EngagementForm(CampaignForm):
     )
     round_limit = forms.IntegerField(min_value=1, max_value=ROUND_LIMIT_MAX)
     seed = forms.IntegerField(**SEED)
+    request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

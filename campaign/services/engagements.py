@@ -9,7 +9,9 @@ units through `damage_apply` and `unit_change`, like a battle's, and reverts lik
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -34,7 +36,7 @@ from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import took_text
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
-from campaign.selectors import campaign_now
+from campaign.selectors import campaign_now, engagement_requested
 from campaign.selectors import engaged_units as units_in_battle
 from campaign.services._record import (
     forces_on_both_sides,
@@ -125,10 +127,17 @@ def engagement_run(
     round_limit: int | None = None,
     seed: int | None = None,
     name: str = "",
+    request_key: uuid.UUID | None = None,
     actor: Any = None,
 ) -> Engagement:
-    """Fight the engagement and apply it to every unit in it, in one transaction."""
+    """Fight the engagement and apply it to every unit in it, in one transaction. A repeated
+    request with the same ``request_key`` returns the engagement the first one fought."""
     require_manager(campaign, actor)
+    requested = partial(
+        engagement_requested, campaign=campaign, user=actor, request_key=request_key
+    )
+    if existing := requested():
+        return existing
     campaign = Campaign.objects.get(pk=campaign.pk)  # the clock as it stands now
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
     # An unknown key or an empty side first: a unit under a key that is no side would be left
@@ -157,6 +166,9 @@ def engagement_run(
         .filter(pk__in=pks, force__campaign=campaign)
         .select_related("leader__character", "force")
     }
+    # The same request, sent a moment ago by another: its units were locked until it was fought.
+    if existing := requested():
+        return existing
     # A unit in a battle whose outcome is not applied yet fights nothing else: this fight would
     # change the unit under that outcome (one it took out could not have fought that battle).
     in_battle = units_in_battle(campaign=campaign)
@@ -228,6 +240,7 @@ def engagement_run(
         rounds=result.rounds,
         winner=result.winner or "",
         actor=actor,
+        request_key=request_key,
     )
     entries: list[int] = []
     for side in SIDES:

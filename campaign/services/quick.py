@@ -8,6 +8,7 @@ Quick resolves fought before that are kept as they were (`QuickResolve`), read-o
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,7 +26,7 @@ from campaign.rules.quick import (
     surprise_side,
 )
 from campaign.rules.state import Status
-from campaign.selectors import engaged_units
+from campaign.selectors import engaged_units, engagement_requested
 from campaign.services._record import forces_on_both_sides, require_manager, text_given
 from campaign.services.battles import still_in_battle
 from campaign.services.engagements import engagement_run
@@ -58,14 +59,19 @@ def quick_resolve_run(
     round_limit: int | None = None,
     seed: int | None = None,
     reason: str = "",
+    request_key: uuid.UUID | None = None,
     actor: Any = None,
 ) -> Engagement:
     """Resolve attacker against defender as a one-against-one engagement, and apply it.
 
     Seeded (a fresh seed unless one is given) and logged round by round; both units then carry
     the engagement like a battle: hits, the leader's wounds, the medical window, experience.
+    A repeated request with the same ``request_key`` returns the engagement the first fought.
     """
     require_manager(campaign, actor)
+    requested = engagement_requested(campaign=campaign, user=actor, request_key=request_key)
+    if requested is not None:
+        return requested
     campaign = Campaign.objects.get(pk=campaign.pk)  # its settings as stored
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
     errors: dict[str, list[str]] = {}
@@ -123,5 +129,6 @@ def quick_resolve_run(
         round_limit=round_limit,
         seed=seed,
         name=name,
+        request_key=request_key,
         actor=actor,
     )

@@ -297,6 +297,7 @@ def quick_resolve_view(request: HttpRequest, pk: int) -> HttpResponse:
             round_limit=data["round_limit"],
             seed=data["seed"],
             reason=data["reason"],
+            request_key=data["request_key"],
             actor=request.user,
         )
         # Its round-by-round log is the engagement's page, like any engagement's.

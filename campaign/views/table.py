@@ -345,7 +345,7 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
             campaign=viewer.campaign, sides=form.sides(), situations=form.situations(),
             terrain=data["terrain"], surprise=data["surprise"] or None,
             round_limit=data["round_limit"], seed=data["seed"], name=data["name"],
-            actor=request.user,
+            request_key=data["request_key"], actor=request.user,
         )  # fmt: skip
         winner = engagement_sides([record])[record.pk].get(record.winner, "neither side")
         title = record.name[:1].upper() + record.name[1:]

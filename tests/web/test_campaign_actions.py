@@ -3,6 +3,8 @@ service's complaint next to its field, and never answers 500."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -228,6 +230,43 @@ def test_it_quick_resolves_an_engagement(client, world):
     assert _field_errors(same_force, "defender") == [
         "Red Company is on both sides: a force cannot fight itself"
     ]
+
+
+def test_a_quick_resolve_sent_twice_fights_once(client, world):
+    """A double click sends the form's one request key twice: the second finds the engagement
+    the first fought and goes to it, writing nothing (before, both fought and both applied)."""
+    attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
+    login(client, world, "gm")
+    form = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
+    key = re.search(r'name="request_key" value="([^"]+)"', form).group(1)
+    assert 'id="id_quick_resolve_request_key"' in form and "Request key" not in form
+    data = {"attacker": attacker.pk, "defender": defender.pk, "round_limit": "3", "seed": "4",
+            "request_key": key}  # fmt: skip
+    first = client.post(_url("quick-resolve", world), data)
+    engagements, entries = Engagement.objects.count(), HistoryEntry.objects.count()
+    again = client.post(_url("quick-resolve", world), data)
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    assert (Engagement.objects.count(), HistoryEntry.objects.count()) == (engagements, entries)
+    damaged = client.post(_url("quick-resolve", world), {**data, "request_key": "not-a-key"})
+    assert damaged.status_code == 400
+    assert "This form is damaged; reload the page and try again." in damaged.text
+
+
+def test_an_engagement_sent_twice_is_fought_once(client, world):
+    attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
+    login(client, world, "gm")
+    page = client.get(_url("engagement-setup", world)).text
+    key = re.search(r'name="request_key" value="([^"]+)"', page).group(1)
+    form = client.get(_url("engagement-setup", world)).context["form"]
+    data = {"terrain": "open", "round_limit": "2", "seed": "5", "request_key": key,
+            form[f"side_{attacker.pk}"].html_name: "attackers",
+            form[f"side_{defender.pk}"].html_name: "defenders"}  # fmt: skip
+    first = client.post(_url("engagement-setup", world), data)
+    assert first.status_code == 302, first.text
+    engagements, entries = Engagement.objects.count(), HistoryEntry.objects.count()
+    again = client.post(_url("engagement-setup", world), data)
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    assert (Engagement.objects.count(), HistoryEntry.objects.count()) == (engagements, entries)
 
 
 def test_a_quick_resolve_of_a_unit_against_itself_says_a_unit_cannot_fight_itself(client, world):
