@@ -34,6 +34,7 @@ from campaign.rules.state import (
 )
 from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
+from campaign.services.roster import MAX_RAISED_AT_ONCE
 from config.security import megabytes
 from units.bucs import Equipment, Quality, Specialty
 from units.models import UnitType
@@ -168,6 +169,15 @@ class UnitAddForm(PageForm):
 
     unit_type = forms.ModelChoiceField(queryset=UnitType.objects.none(), label="Card")
     name = forms.CharField(max_length=200)
+    count = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_RAISED_AT_ONCE,
+        initial=1,
+        required=False,
+        label="How many",
+        help_text="More than one: each is named with its number after the name (Rifles 1, "
+        "Rifles 2…), all alike.",
+    )
     quality = forms.ChoiceField(choices=QUALITY_CHOICES, initial="average")
     equipment = forms.ChoiceField(choices=EQUIPMENT_CHOICES, initial="adequate")
     specialties = forms.MultipleChoiceField(
@@ -186,6 +196,7 @@ class UnitAddForm(PageForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        data["count"] = data.get("count") or 1  # left empty: one
         card = data.get("unit_type")
         if card is not None and not data.get("specialties"):
             needed = card_needs(card)

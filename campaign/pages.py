@@ -328,20 +328,25 @@ def my_campaigns(user: Any) -> list[CampaignLine]:
     return lines
 
 
-def unit_joins_text(unit: Unit, force: Force) -> str:
-    """A unit raised, in a sentence: where it joins, with the specialty its card needs, or,
-    lacking it, that it fights as Raw with Poor kit on that card."""
-    needed = card_needs(unit.unit_type)
-    held = set(ordered_specialties(unit.specialties))
-    text = f"{unit.name} joins {force.name}"
+def unit_joins_text(units: list[Unit], force: Force) -> str:
+    """Units raised alike, in a sentence: where they join, with the specialty their card needs,
+    or, lacking it, that they fight as Raw with Poor kit on that card."""
+    first = units[0]
+    needed = card_needs(first.unit_type)
+    held = set(ordered_specialties(first.specialties))
+    who = first.name if len(units) == 1 else f"{first.name} to {units[-1].name}"
+    text = f"{who} {'joins' if len(units) == 1 else 'join'} {force.name}"
     if not needed:
         return text + "."
     names = " and ".join(s.label for s in needed)
+    its = "its" if len(units) == 1 else "their"
     if needed <= held:
-        return f"{text}, with the {names} specialty its card needs."
+        return f"{text}, with the {names} specialty {its} card needs."
+    lacks = "which it lacks" if len(units) == 1 else "which they lack"
+    fights = "it fights" if len(units) == 1 else "they fight"
     return (
-        f"{text}. Its card needs the {names} specialty, which it lacks: on that card it fights "
-        "as Raw, with Poor kit."
+        f"{text}. {its.capitalize()} card needs the {names} specialty, {lacks}: on that card "
+        f"{fights} as Raw, with Poor kit."
     )
 
 

@@ -30,6 +30,7 @@ from campaign.services.roster import (
     unit_create,
     unit_edit,
     unit_train,
+    units_raise,
 )
 from campaign.services.transfer import campaign_import, force_import
 
@@ -58,4 +59,5 @@ __all__ = [
     "unit_create",
     "unit_edit",
     "unit_train",
+    "units_raise",
 ]

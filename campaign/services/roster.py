@@ -377,6 +377,46 @@ def unit_create(
     return unit
 
 
+MAX_RAISED_AT_ONCE = 20
+"""Units one form may raise at once, each named with its number."""
+
+
+@transaction.atomic
+def units_raise(
+    *,
+    force: Force,
+    unit_type: UnitType,
+    name: str,
+    count: int = 1,
+    quality: Quality | int | str = Quality.AVERAGE,
+    equipment: Equipment | str = Equipment.ADEQUATE,
+    specialties: Iterable[Specialty | str] = (),
+    actor: Any = None,
+) -> list[Unit]:
+    """Raise ``count`` units alike from one card (`unit_create` for each): one is called
+    ``name``; several are numbered after it, "Rifles 1", "Rifles 2"... All or none: a refusal
+    of any is said of the name field or its own, and nothing is written."""
+    if (
+        isinstance(count, bool)
+        or not isinstance(count, int)
+        or not 1 <= count <= MAX_RAISED_AT_ONCE
+    ):
+        raise ValidationError({"count": [f"must be 1..{MAX_RAISED_AT_ONCE}, got {count!r}"]})
+    names = [name] if count == 1 else [f"{str(name).strip()} {i}" for i in range(1, count + 1)]
+    return [
+        unit_create(
+            force=force,
+            unit_type=unit_type,
+            name=each,
+            quality=quality,
+            equipment=equipment,
+            specialties=list(specialties),
+            actor=actor,
+        )
+        for each in names
+    ]
+
+
 EDITABLE = UNIT_FIELDS
 
 

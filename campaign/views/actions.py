@@ -81,9 +81,9 @@ from campaign.services import (
     membership_set,
     quick_resolve_run,
     unit_combat_zone_set,
-    unit_create,
     unit_edit,
     unit_train,
+    units_raise,
 )
 from campaign.services.notices import notices_set
 from campaign.services.orders import orders_done
@@ -326,16 +326,17 @@ def unit_add_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     form = UnitAddForm(request.POST, campaign=viewer.campaign)
 
     def add(data):
-        unit = unit_create(
+        units = units_raise(
             force=force,
             unit_type=data["unit_type"],
             name=data["name"],
+            count=data["count"],
             quality=data["quality"],
             equipment=data["equipment"],
             specialties=data["specialties"],
             actor=request.user,
         )
-        return reverse("campaign:force", args=[pk, force.pk]), unit_joins_text(unit, force)
+        return reverse("campaign:force", args=[pk, force.pk]), unit_joins_text(units, force)
 
     return form_action(
         request,

@@ -149,6 +149,25 @@ def test_a_unit_raised_with_no_specialty_ticked_takes_the_one_its_card_needs(cli
     )
 
 
+def test_several_units_are_raised_alike_at_once_each_named_with_its_number(client, world):
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    login(client, world, "gm")
+    data = {"unit_type": card.pk, "name": "Rifles", "count": "3", "quality": "green",
+            "equipment": "adequate", "specialties": ["infantry"]}  # fmt: skip
+    response = client.post(_url("unit-add", world, world.force.pk), data, follow=True)
+    raised = Unit.objects.filter(force=world.force, name__startswith="Rifles").order_by("name")
+    assert [u.name for u in raised] == ["Rifles 1", "Rifles 2", "Rifles 3"]
+    assert {(u.quality, u.equipment) for u in raised} == {(raised[0].quality, "adequate")}
+    assert "Rifles 1 to Rifles 3 join Red Company." in response.text
+    # All or none: one name taken refuses them all, at the name, and writes nothing.
+    again = client.post(_url("unit-add", world, world.force.pk), {**data, "count": "4"})
+    assert again.status_code == 400
+    assert "already has a unit called 'Rifles 1'" in " ".join(_field_errors(again, "name"))
+    assert Unit.objects.filter(force=world.force, name__startswith="Rifles").count() == 3
+    too_many = client.post(_url("unit-add", world, world.force.pk), {**data, "count": "21"})
+    assert too_many.status_code == 400 and _field_errors(too_many, "count")
+
+
 def test_it_refuses_specialties_beyond_the_quality_next_to_the_field(client, world):
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     login(client, world, "gm")
