@@ -403,11 +403,13 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
     melee = d.get("melee")
     melee = None if melee is None else c.card_int(melee, path + ".melee", 0)
     weapons: list[Weapon] = []
+    names: set[str] = set()  # the names so far as a set: a long list is checked in linear time
     for i, w in enumerate(c.list_(d.get("weapons", []), path + ".weapons")):
         wp = _weapon(c, w, f"{path}.weapons[{i}]")
         if wp is not None:
-            if any(o.name == wp.name for o in weapons):
+            if wp.name in names:
                 c.fail(f"{path}.weapons[{i}].name", f"duplicate weapon name {wp.name!r}")
+            names.add(wp.name)
             weapons.append(wp)
     keywords: set[Keyword] = set()
     for i, k in enumerate(c.list_(d.get("keywords", []), path + ".keywords")):
