@@ -2,7 +2,8 @@
 
 Every launch has a cost known before it is queued: its battles times one battle's bounded cost,
 counted in unit-pair turns (``battle_cost``: the engine's time grows with the turns and with the
-pairs of enemy units, bench/README.md "growth"; the scenario limits bound both). A launch that
+pairs of enemy units, bench/README.md "growth", and with the corners of water an Amphibious unit
+paths over; the scenario limits bound all three). A launch that
 would take its user past ``WORK_USER_LIMIT``, or its campaign past ``WORK_CAMPAIGN_LIMIT``, or a
 user past ``WORK_USER_BATTLES`` battles or ``WORK_USER_ODDS_RUNS`` odds runs in flight, is refused
 before anything is saved, saying why and about when to try again. Work in flight is read from
@@ -17,15 +18,45 @@ from typing import Any
 from django.conf import settings
 from django.db.models import F, QuerySet, Sum
 
-from battles.engine import Scenario
+from battles.engine import Keyword, Scenario
 from battles.models import IN_FLIGHT, Battle, OddsRun
 from battles.refusals import WorkRefused
 
+PATH_CORNERS = 128
+"""Corners of water that double the cost of an Amphibious unit's turns (see ``battle_cost``)."""
+
 
 def battle_cost(scenario: Scenario) -> int:
-    """One battle's bounded cost: turns times pairs of enemy units (at least 1)."""
+    """One battle's bounded cost: turns times pairs of enemy units (at least 1), and the pathing
+    over water when a unit is Amphibious.
+
+    Water is a cost region for an Amphibious unit, so its paths are searched over a graph of
+    every corner of water (``water_corners``), unpruned: building it takes about the square of
+    their number (in units of work, once a battle), and every move is searched over it, which
+    adds to each unit-pair turn a share of the corners over ``PATH_CORNERS``.
+    """
     first, second = scenario.sides
-    return max(1, scenario.turn_limit * len(first.units) * len(second.units))
+    pairs = scenario.turn_limit * len(first.units) * len(second.units)
+    wet = water_corners(scenario) if _amphibious(scenario) else 0
+    return max(1, pairs * (PATH_CORNERS + wet) // PATH_CORNERS + wet * wet)
+
+
+def water_corners(scenario: Scenario) -> int:
+    """Corners of the water pieces, and of the buildings that fall to water: the corners an
+    Amphibious unit's paths are searched over (the scenario limits bound them,
+    ``MAX_WATER_CORNERS``)."""
+    wet = sum(len(t.polygon.points) for t in scenario.terrain if t.props.water)
+    return wet + sum(len(b.polygon.points) for b in scenario.buildings if b.card.rubble.water)
+
+
+def _amphibious(scenario: Scenario) -> bool:
+    """Whether a unit moves over water at a cost (Amphibious, not Aerial: an Aerial unit pays
+    nothing for any terrain)."""
+    return any(
+        u.card.has(Keyword.AMPHIBIOUS) and not u.card.has(Keyword.AERIAL)
+        for side in scenario.sides
+        for u in side.units
+    )
 
 
 def battles_cost(battles: QuerySet[Battle]) -> int:

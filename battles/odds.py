@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import logging
 import secrets
-import traceback
 import uuid
 from datetime import timedelta
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -44,6 +44,17 @@ ODDS_PRECISIONS = (2.0, 1.0)
 """The precisions one may ask for, in percentage points; the first is the default."""
 ODDS_AHEAD = 8
 """Chunks out with the workers at once: enough to keep several busy, few to waste at the stop."""
+ODDS_CHUNK_SHARE = 4
+"""A chunk's battles are estimated (``budget.battle_cost`` at ``WORK_SECONDS_PER_UNIT``) to take
+at most this fraction of the worker's soft time limit: the estimate runs about half of the
+engine's time from source, so a chunk has room to spare (``chunk_fit``)."""
+
+
+def chunk_fit(cost: int) -> int:
+    """The most battles of ``cost`` one chunk may hold so that it ends well within the worker's
+    soft time limit (0: not even one battle fits)."""
+    seconds = settings.CELERY_TASK_SOFT_TIME_LIMIT / ODDS_CHUNK_SHARE
+    return int(seconds / (max(1, cost) * settings.WORK_SECONDS_PER_UNIT))
 
 
 def odds_launch(
@@ -76,6 +87,21 @@ def odds_launch(
     elif not 0 <= seed <= SEED_LIMIT - battles:
         raise BattleInputError([("seed", f"must be between 0 and {SEED_LIMIT - battles}")])
     cost = budget.battle_cost(parsed)
+    fit = chunk_fit(cost)
+    if fit < 1:
+        raise BattleInputError(
+            [
+                (
+                    "scenario",
+                    f"One battle of this scenario is {cost:,} units of work, too long for an odds "
+                    f"run's worker to fight within its time limit "
+                    f"({settings.CELERY_TASK_SOFT_TIME_LIMIT} s): fewer turns, units or corners "
+                    "of water fit.",
+                )
+            ]
+        )
+    # A chunk must end within the time limit: a big scenario's chunks hold fewer battles.
+    chunk_size = min(chunk_size, fit)
     budget.check(created_by, cost=battles * cost, odds_run=True)
     chunks_total = -(-battles // chunk_size)
     return queue.create_once(
@@ -127,12 +153,22 @@ def odds_chunk_run(*, run_id: int, index: int) -> bool:
         # A chunk can outlast the stale limit: the lease keeps the sweep from sending it again.
         with lease.held(live):
             tallies = odds_chunk_tallies(run, index)
+    except SoftTimeLimitExceeded:
+        logger.warning("odds run %s chunk %s stopped at the time limit", run_id, index)
+        _fail(
+            run_id,
+            f"A chunk of {run.chunk_size} battles took longer than the worker's time limit "
+            f"({settings.CELERY_TASK_SOFT_TIME_LIMIT} s) and was stopped. The scenario is too "
+            "large for its odds to be run: fewer turns, units or corners of water fit.",
+        )
+        return False
     except Exception:
+        # The traceback is for the site's log; the run's page says what happened in a sentence.
         logger.exception("odds run %s chunk %s failed", run_id, index)
-        OddsRun.objects.filter(id=run_id).exclude(status=OddsRun.Status.DONE).update(
-            status=OddsRun.Status.FAILED,
-            error=traceback.format_exc(limit=20),
-            finished_at=timezone.now(),
+        _fail(
+            run_id,
+            f"The run stopped: a worker failed while fighting its battles (chunk {index + 1} of "
+            f"{run.chunks_total}). The error is in the site's log.",
         )
         return False
     try:
@@ -146,6 +182,13 @@ def odds_chunk_run(*, run_id: int, index: int) -> bool:
     if not odds_count(run_id=run_id):
         _send_more(run_id)
     return True
+
+
+def _fail(run_id: int, reason: str) -> None:
+    """Mark the run failed with ``reason``, a sentence its page shows (never a traceback)."""
+    OddsRun.objects.filter(id=run_id).exclude(status=OddsRun.Status.DONE).update(
+        status=OddsRun.Status.FAILED, error=reason, finished_at=timezone.now()
+    )
 
 
 def odds_chunk_tallies(run: OddsRun, index: int) -> dict[str, Any]:

@@ -257,9 +257,12 @@ def _parse_objectives(c: _Checker, data: Any, w: float, h: float) -> list[Object
         sides = c.list_(d.get("sides"), p + ".sides") if "sides" in d else []
         if isinstance(d.get("sides"), _LISTS) and not sides:
             c.fail(p + ".sides", "must name at least one side")
+        named: set[str] = set()  # a set, so that a long list is checked in linear time
         for j, s in enumerate(sides):
-            if c.str_(s, f"{p}.sides[{j}]") is not _BAD and s in sides[:j]:
-                c.fail(f"{p}.sides[{j}]", f"names side {s!r} twice")
+            if c.str_(s, f"{p}.sides[{j}]") is not _BAD:
+                if s in named:
+                    c.fail(f"{p}.sides[{j}]", f"names side {s!r} twice")
+                named.add(s)
         per_turn = c.capped(
             c.int_(d.get("points_per_turn", 0), p + ".points_per_turn", 0),
             p + ".points_per_turn",

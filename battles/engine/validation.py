@@ -174,6 +174,13 @@ class _Checker:
 MAX_CORNERS = 64
 """Corners of one terrain, building or deployment-zone polygon (a traced river bank, a ragged
 wood)."""
+MAX_WATER_CORNERS = 128
+"""Corners of every water piece together, and of every building that falls to water. Water costs
+an Amphibious unit half its Move (a cost region), so its paths are searched over a graph of every
+corner of water, unpruned: the work grows with the square of their number and more (one turn
+over 40 lakes of 64 corners took minutes), so it is bounded here rather than in the engine, which
+keeps every path it finds as it is. 128 corners: two traced rivers; the reference scenarios use
+12."""
 MAX_TERRAIN = 40
 MAX_BUILDINGS = 20
 MAX_UNITS_PER_SIDE = 40
@@ -257,6 +264,15 @@ def check_limits(data: Any) -> list[tuple[str, str]]:
                 problems.append(
                     (f"{key}[{i}].polygon", f"at most {MAX_CORNERS} corners, got {len(corners)}")
                 )
+    wet = _water_corners(data)
+    if wet > MAX_WATER_CORNERS:
+        problems.append(
+            (
+                "terrain",
+                f"at most {MAX_WATER_CORNERS} corners of water in all, got {wet}: an Amphibious "
+                "unit's paths are searched over every corner of water",
+            )
+        )
     sides = data.get("sides")
     for i, side in enumerate(sides[:2] if isinstance(sides, _LISTS) else []):
         corners = side.get("zone") if isinstance(side, dict) else None
@@ -270,6 +286,42 @@ def check_limits(data: Any) -> list[tuple[str, str]]:
                 (f"sides[{i}].units", f"at most {MAX_UNITS_PER_SIDE} units, got {len(units)}")
             )
     return problems
+
+
+def _water_corners(data: dict) -> int:
+    """Corners of the water pieces in ``data``, and of the buildings that fall to water, read as
+    the checks after the limits read them (a piece's own ``water`` flag, else its kind's)."""
+    total = 0
+    pieces = data.get("terrain")
+    for piece in pieces if isinstance(pieces, _LISTS) else []:
+        if isinstance(piece, dict) and _wet(piece):
+            total += _corners(piece.get("polygon"))
+    buildings = data.get("buildings")
+    for building in buildings if isinstance(buildings, _LISTS) else []:
+        card = building.get("card") if isinstance(building, dict) else None
+        rubble = card.get("rubble") if isinstance(card, dict) else None
+        if isinstance(rubble, str):
+            fallen = kind_defaults(rubble)
+            wet = fallen is not None and fallen.water
+        else:
+            wet = isinstance(rubble, dict) and _wet(rubble)
+        if wet and isinstance(building, dict):
+            total += _corners(building.get("polygon"))
+    return total
+
+
+def _wet(piece: dict) -> bool:
+    """Whether a terrain piece (or a building's rubble) as written is water."""
+    flag = piece.get("water")
+    if "water" in piece:
+        return flag is True
+    kind = piece.get("kind")
+    base = KIND_DEFAULTS.get(kind_name(kind)) if isinstance(kind, str) else None
+    return base is not None and base.water
+
+
+def _corners(polygon: Any) -> int:
+    return len(polygon) if isinstance(polygon, _LISTS) else 0
 
 
 NUL = "must not contain a NUL character"
@@ -403,11 +455,13 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
     melee = d.get("melee")
     melee = None if melee is None else c.card_int(melee, path + ".melee", 0)
     weapons: list[Weapon] = []
+    names: set[str] = set()  # the names so far as a set: a long list is checked in linear time
     for i, w in enumerate(c.list_(d.get("weapons", []), path + ".weapons")):
         wp = _weapon(c, w, f"{path}.weapons[{i}]")
         if wp is not None:
-            if any(o.name == wp.name for o in weapons):
+            if wp.name in names:
                 c.fail(f"{path}.weapons[{i}].name", f"duplicate weapon name {wp.name!r}")
+            names.add(wp.name)
             weapons.append(wp)
     keywords: set[Keyword] = set()
     for i, k in enumerate(c.list_(d.get("keywords", []), path + ".keywords")):

@@ -26,6 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from battles.engine import ScenarioError, parse_scenario
 from battles.engine.events import Removal
+from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.jsontext import read_json
 from battles.models import Battle
 from battles.odds_report import odds_stopped
@@ -773,6 +774,11 @@ def map_check(request: HttpRequest, pk: int) -> JsonResponse:
     problem with the piece it names. Nothing is written."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
+    # The map is held to a pasted scenario's limit, counted before the text is read.
+    text = request.body.decode("utf-8", "replace")
+    if len(text) > MAX_SCENARIO_TEXT:
+        reason = f"must be at most {MAX_SCENARIO_TEXT} characters of JSON, got {len(text)}"
+        return JsonResponse({"problems": [{"path": "", "reason": reason, "piece": None}]})
     try:
         scenario = read_json(request.body)
     except ValueError as error:

@@ -47,6 +47,43 @@ def test_a_battle_costs_turns_times_pairs_of_enemy_units(scenario):
     assert battle.cost == budget.battle_cost(parsed) > 0
 
 
+def _amphibious(lakes: list[list[list[float]]], keywords=("amphibious",)) -> dict:
+    from tests.engine.helpers import piece, scenario, unit
+
+    return scenario(
+        [unit("a", (1, 1), keywords=list(keywords))],
+        [unit("b", (23, 1), keywords=list(keywords))],
+        terrain=[piece(f"lake{i}", "lake", lake) for i, lake in enumerate(lakes)],
+        ruleset="one_year_war",
+        turn_limit=10,
+    )
+
+
+def _ring(corners: int, x: float) -> list[list[float]]:
+    import math
+
+    return [
+        [x + 2 * math.cos(2 * math.pi * i / corners), 12 + 2 * math.sin(2 * math.pi * i / corners)]
+        for i in range(corners)
+    ]
+
+
+def test_the_water_an_amphibious_unit_paths_over_raises_a_battle_s_cost():
+    # The probe's battle cost 1 however long its unit's paths took: water is a cost region for
+    # an Amphibious unit, searched corner by corner, so its corners count too.
+    costs = [
+        budget.battle_cost(parse_scenario(_amphibious(lakes)))
+        for lakes in ([], [_ring(4, 6)], [_ring(64, 6)], [_ring(64, 6), _ring(64, 18)])
+    ]
+    assert costs[0] == 10 * 1 * 1
+    assert costs[0] < costs[1] < costs[2] < costs[3]
+    assert costs[3] == 10 * 2 + 128 * 128  # the pairs' turns doubled, and the graph's build
+    # Water is no cost region for a unit that is not Amphibious, nor for an Aerial one.
+    for keywords in ((), ("amphibious", "aerial")):
+        two_lakes = _amphibious([_ring(64, 6), _ring(64, 18)], keywords)
+        assert budget.battle_cost(parse_scenario(two_lakes)) == 10
+
+
 def test_the_issue_s_flood_of_odds_runs_is_refused_saying_it_never_fits(user):
     big = json.loads(BIG.read_text())
     with pytest.raises(WorkRefused) as refused:

@@ -11,7 +11,7 @@ import pytest
 from battles import budget
 from battles.engine import parse_scenario, run_battle
 from battles.models import OddsChunk, OddsRun
-from battles.odds import ODDS_AHEAD, odds_cancel, odds_chunk_run, odds_launch
+from battles.odds import ODDS_AHEAD, chunk_fit, odds_cancel, odds_chunk_run, odds_launch
 from battles.services import BattleInputError
 from battles.tally import (
     OddsSummary,
@@ -255,6 +255,60 @@ def test_a_run_is_priced_at_its_ceiling_and_gives_back_what_it_did_not_spend(
         run = _fight(run, range(3, run.chunks_total))
     assert run.stop == OddsRun.Stop.PRECISE
     assert budget.user_in_flight(owner)[2] == 0
+
+
+@pytest.mark.django_db
+def test_a_chunk_holds_no_more_battles_than_its_time_limit_fits(scenario, settings):
+    # The largest scenario (160,000 units, about 37 s a battle from source) came in chunks of
+    # up to 100 battles: over 1,000 s a chunk, past any soft time limit.
+    one = budget.battle_cost(parse_scenario(scenario))
+    assert chunk_fit(160_000) == 4 and chunk_fit(one) >= 100
+    settings.CELERY_TASK_SOFT_TIME_LIMIT = 20
+    settings.WORK_SECONDS_PER_UNIT = 1.0 / one  # one battle: "1 s", a quarter of 20 s fits 5
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=12, seed=3, chunk_size=10)
+        assert (run.chunk_size, run.chunks_total) == (5, 3)
+        settings.WORK_SECONDS_PER_UNIT = 6.0 / one  # "6 s": not one battle fits in 5 s
+        with pytest.raises(BattleInputError) as refused:
+            odds_launch(scenario=scenario, battles=12)
+    assert refused.value.errors == [
+        (
+            "scenario",
+            f"One battle of this scenario is {one:,} units of work, too long for an odds run's "
+            "worker to fight within its time limit (20 s): fewer turns, units or corners of "
+            "water fit.",
+        )
+    ]
+    assert OddsRun.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_failed_chunk_fails_the_run_in_a_sentence_never_a_traceback(scenario, caplog):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    with mock.patch("battles.odds.odds_enqueue"):
+        slow = odds_launch(scenario=scenario, battles=20, seed=1, chunk_size=10)
+        broken = odds_launch(scenario=scenario, battles=20, seed=1, chunk_size=10)
+    with mock.patch("battles.odds.run_battle", side_effect=SoftTimeLimitExceeded()):
+        assert odds_chunk_run(run_id=slow.id, index=0) is False
+    with mock.patch("battles.odds.run_battle", side_effect=RuntimeError("engine bug")):
+        assert odds_chunk_run(run_id=broken.id, index=1) is False
+    slow.refresh_from_db()
+    broken.refresh_from_db()
+    assert slow.status == broken.status == OddsRun.Status.FAILED
+    assert slow.error == (
+        "A chunk of 10 battles took longer than the worker's time limit (300 s) and was "
+        "stopped. The scenario is too large for its odds to be run: fewer turns, units or "
+        "corners of water fit."
+    )
+    assert broken.error == (
+        "The run stopped: a worker failed while fighting its battles (chunk 2 of 2). The error "
+        "is in the site's log."
+    )
+    for error in (slow.error, broken.error):
+        assert "Traceback" not in error and "Exceeded" not in error and "engine bug" not in error
+    # The traceback is kept for the site's log.
+    assert any(r.exc_info and "engine bug" in str(r.exc_info[1]) for r in caplog.records)
 
 
 @pytest.mark.worker

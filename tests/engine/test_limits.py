@@ -22,6 +22,7 @@ from battles.engine.validation import (
     MAX_TERRAIN,
     MAX_TEXT,
     MAX_UNITS_PER_SIDE,
+    MAX_WATER_CORNERS,
 )
 
 from .helpers import building, piece, scenario, square, unit
@@ -241,3 +242,48 @@ def test_a_scenario_at_every_limit_parses():
     ]
     json.dumps(sc)
     assert len(parse_scenario(sc).terrain) == MAX_TERRAIN
+
+
+def _lakes(count: int, corners: int) -> list[dict]:
+    """``count`` lakes of ``corners`` corners across the middle of the table."""
+    return [
+        piece(f"lake{i}", "lake", ring(corners, (4 + (i % 8) * 2.2, 8 + i // 8 * 2.2), 0.9))
+        for i in range(count)
+    ]
+
+
+def test_water_is_at_most_128_corners_in_all():
+    # An Amphibious unit's paths are searched over every corner of water, unpruned: the probe's
+    # map of 40 lakes of 64 corners, each piece within its own limit, is refused on the count.
+    sc = base()
+    sc["terrain"] = _lakes(40, MAX_CORNERS)
+    assert problems(sc) == [
+        (
+            "terrain",
+            f"at most {MAX_WATER_CORNERS} corners of water in all, got {40 * MAX_CORNERS}: an "
+            "Amphibious unit's paths are searched over every corner of water",
+        )
+    ]
+    sc["terrain"] = _lakes(2, MAX_CORNERS)  # 128: at the limit
+    assert MAX_WATER_CORNERS == 2 * MAX_CORNERS and len(parse_scenario(sc).terrain) == 2
+    # Woods are no water, however many their corners; a river is, and so is a piece flagged so.
+    sc["terrain"] += [piece("wood", "woods", square(1, 20, 3, 22))]
+    assert len(parse_scenario(sc).terrain) == 3
+    for extra in (
+        piece("ford", "river", square(1, 20, 3, 22)),
+        piece("pond", "marsh", square(1, 20, 3, 22), water=True),
+    ):
+        sc["terrain"] = [*_lakes(2, MAX_CORNERS), extra]
+        assert problems(sc)[0][1].startswith(f"at most {MAX_WATER_CORNERS} corners of water")
+    # A lake flagged dry is no water; a building that falls to water is.
+    dry = piece("dry", "lake", square(1, 20, 3, 22), water=False)
+    sc["terrain"] = [*_lakes(2, MAX_CORNERS), dry]
+    assert len(parse_scenario(sc).terrain) == 3
+    sc["terrain"] = _lakes(2, MAX_CORNERS)
+    flooded = {"kind": "water", "blocks_movement": False}
+    sc["buildings"] = [building("mill", square(1, 20, 3, 22), rubble=flooded)]
+    assert problems(sc)[0] == (
+        "terrain",
+        f"at most {MAX_WATER_CORNERS} corners of water in all, got {2 * MAX_CORNERS + 4}: an "
+        "Amphibious unit's paths are searched over every corner of water",
+    )

@@ -914,3 +914,50 @@ def test_a_scenario_numbers_its_cards_by_what_they_say():
     changed = parse_scenario(data).tables
     assert changed.card_no[units[0]["id"]] != changed.card_no[units[1]["id"]]
     assert len(changed.cards) == len(first.tables.cards) + 1
+
+
+class _Counted(str):
+    """A name that counts how often it is compared for equality."""
+
+    compared = 0
+
+    def __eq__(self, other: object) -> bool:
+        _Counted.compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_an_objective_s_long_list_of_sides_is_checked_for_repeats_in_linear_time():
+    # The map editor's live check met 110,000 sides on one objective: each was compared with
+    # every one before it. The repeats are named as before, in order, each time one recurs.
+    sides = ["blue", "red", "blue", "red", "blue"]
+    sc = scenario([unit("a", (2, 2))], [unit("b", (20, 20))])
+    sc["objectives"][0]["sides"] = sides
+    assert problems(sc) == [
+        ("objectives[0].sides[2]", "names side 'blue' twice"),
+        ("objectives[0].sides[3]", "names side 'red' twice"),
+        ("objectives[0].sides[4]", "names side 'blue' twice"),
+    ]
+    n = 3000
+    sc["objectives"][0]["sides"] = [_Counted(f"s{i}") for i in range(n)] + [_Counted("s7")]
+    _Counted.compared = 0
+    assert problems(sc) == [(f"objectives[0].sides[{n}]", "names side 's7' twice")]
+    assert _Counted.compared < 10 * n  # not n * n / 2
+
+
+def test_a_card_s_long_list_of_weapons_is_checked_for_repeated_names_in_linear_time():
+    names = ["Gun", "Axe", "Gun", "Gun"]
+    weapons = [{"name": name, "power": 1, "range": 1} for name in names]
+    assert card_problems(card(weapons=weapons), building=False) == [
+        ("weapons[2].name", "duplicate weapon name 'Gun'"),
+        ("weapons[3].name", "duplicate weapon name 'Gun'"),
+    ]
+    n = 3000
+    many = [{"name": _Counted(f"w{i}"), "power": 1, "range": 1} for i in range(n)]
+    many.append({"name": _Counted("w7"), "power": 1, "range": 1})
+    _Counted.compared = 0
+    assert card_problems(card(weapons=many), building=False) == [
+        (f"weapons[{n}].name", "duplicate weapon name 'w7'")
+    ]
+    assert _Counted.compared < 10 * n

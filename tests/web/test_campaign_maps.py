@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from battles.engine.validation import MAX_SCENARIO_TEXT
 from campaign.map_numbers import parse_points
 from campaign.models import SavedMap
 from campaign.services.maps import SPOT_CARD, problem_piece
@@ -55,6 +56,21 @@ def test_the_check_pins_each_problem_to_its_piece(client, world):
     assert by_path["objectives[0].radius"]["piece"] == {"kind": "objective", "index": 0}
     not_json = client.post(_url("map-check", world), "{", content_type="application/json")
     assert not_json.json()["problems"][0]["reason"].startswith("the file is not JSON")
+
+
+def test_the_live_check_holds_the_map_to_a_pasted_scenario_s_length(client, world):
+    # The probe's map: one objective naming many sides, well under the 1 MB a request may hold.
+    login(client, world, "gm")
+    scenario = json.loads(CROSSROADS.read_text())
+    scenario["objectives"][0]["sides"] = [f"s{i}" for i in range(30_000)]
+    text = json.dumps(scenario)
+    assert MAX_SCENARIO_TEXT < len(text) < 1_000_000
+    (refused,) = _check(client, world, json.loads(text))
+    assert refused == {
+        "path": "",
+        "reason": f"must be at most {MAX_SCENARIO_TEXT} characters of JSON, got {len(text)}",
+        "piece": None,
+    }
 
 
 def test_a_zone_and_a_spot_outside_it_are_pinned_to_the_zone_and_the_spot(client, world):
