@@ -199,6 +199,9 @@ MAX_DEPTH = 12
 MAX_CARD_NUMBER = 99
 """Power, Resistance, Melee, Hits and uses on a card, as the card library has it: two digits, far
 past any card for six-sided dice; bigger ones only overflow the odds the commander works out."""
+MAX_WEAPONS = 12
+"""Weapon lines on one card (the rule text's cards have one to three): the commander works out
+attack odds for every weapon against every card when a scenario is read."""
 MAX_INCHES = 1000.0
 """Inches of Move or of a weapon's Range, as the card library has them."""
 MAX_POINTS = 9999
@@ -456,7 +459,12 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
     melee = None if melee is None else c.card_int(melee, path + ".melee", 0)
     weapons: list[Weapon] = []
     names: set[str] = set()  # the names so far as a set: a long list is checked in linear time
-    for i, w in enumerate(c.list_(d.get("weapons", []), path + ".weapons")):
+    given = c.list_(d.get("weapons", []), path + ".weapons")
+    if len(given) > MAX_WEAPONS:
+        # Refused before any is read: the commander works out its odds for every weapon.
+        c.fail(path + ".weapons", f"at most {MAX_WEAPONS} weapons on a card, got {len(given)}")
+        given = []
+    for i, w in enumerate(given):
         wp = _weapon(c, w, f"{path}.weapons[{i}]")
         if wp is not None:
             if wp.name in names:

@@ -23,6 +23,7 @@ from battles.engine.validation import (
     MAX_TEXT,
     MAX_UNITS_PER_SIDE,
     MAX_WATER_CORNERS,
+    MAX_WEAPONS,
 )
 
 from .helpers import building, piece, scenario, square, unit
@@ -92,6 +93,20 @@ def test_units_per_side_are_capped():
     ]
     assert problems(sc) == [
         ("sides[1].units", f"at most {MAX_UNITS_PER_SIDE} units, got {MAX_UNITS_PER_SIDE + 1}")
+    ]
+
+
+def test_a_card_holds_at_most_twelve_weapon_lines():
+    """The commander works out its odds for every weapon: a card of thousands is refused on its
+    count, before any weapon is read; twelve, far past a rule-text card's three, still fight."""
+    sc = base()
+    card = sc["sides"][0]["units"][0]["card"]
+    gun = {"power": 2, "range": 12}
+    card["weapons"] = [{"name": f"gun {i}", **gun} for i in range(MAX_WEAPONS)]
+    assert len(parse_scenario(sc).sides[0].units[0].card.weapons) == MAX_WEAPONS
+    card["weapons"] = [{"name": f"gun {i}", **gun} for i in range(5000)]
+    assert problems(sc) == [
+        ("sides[0].units[0].card.weapons", "at most 12 weapons on a card, got 5000")
     ]
 
 
