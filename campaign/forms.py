@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from battles.engine.validation import MAX_SCENARIO_TEXT
+from battles.forms import LaunchKeyField
 from battles.jsontext import read_json
 from battles.services import SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
@@ -77,6 +78,7 @@ class CampaignForm(PageForm):
 
     name = forms.CharField(max_length=200)
     ruleset = forms.ChoiceField(choices=Campaign._meta.get_field("ruleset").choices)
+    request_key = LaunchKeyField(required=False)  # the page's form always carries one
 
 
 class SettingsForm(PageForm):
@@ -432,6 +434,7 @@ class CampaignImportForm(PageForm):
 
     MAX_BYTES = settings.IMPORT_FILE_LIMIT
 
+    request_key = LaunchKeyField(required=False)  # the page's form always carries one
     file = forms.FileField(required=False, label="Export file")
     text = forms.CharField(
         required=False,
