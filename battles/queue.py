@@ -26,13 +26,16 @@ logger = logging.getLogger(__name__)
 Work = TypeVar("Work", bound=QueuedWork)
 
 
-def launched(model: type[Work], *, request_key: uuid.UUID | None, owner: Any) -> Work | None:
+def launched(
+    model: type[Work], *, request_key: uuid.UUID | None, owner: Any, owner_field: str = "created_by"
+) -> Work | None:
     """The row this owner's request key already made, if any; ``BattleInputError`` if the key
-    made another owner's."""
+    made another owner's. ``owner_field`` names the row's owner (a campaign's is its ``gm``:
+    a new campaign and an import keep their form's key the same way, `campaign.services`)."""
     if request_key is None:
         return None
     work = model.objects.filter(request_key=request_key).first()
-    if work is not None and work.created_by_id != getattr(owner, "pk", None):
+    if work is not None and getattr(work, f"{owner_field}_id") != getattr(owner, "pk", None):
         raise BattleInputError(
             [("request_key", "This form is damaged; reload the page and try again.")]
         )

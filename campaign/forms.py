@@ -79,6 +79,7 @@ class CampaignForm(PageForm):
 
     name = forms.CharField(max_length=200)
     ruleset = forms.ChoiceField(choices=Campaign._meta.get_field("ruleset").choices)
+    request_key = LaunchKeyField(required=False)  # the page's form always carries one
 
 
 class SettingsForm(PageForm):
@@ -445,6 +446,7 @@ class CampaignImportForm(PageForm):
 
     MAX_BYTES = settings.IMPORT_FILE_LIMIT
 
+    request_key = LaunchKeyField(required=False)  # the page's form always carries one
     file = forms.FileField(required=False, label="Export file")
     text = forms.CharField(
         required=False,

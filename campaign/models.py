@@ -54,6 +54,14 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_run"
     )
     day = models.PositiveIntegerField(default=1, help_text="The campaign calendar's current day.")
+    request_key = models.UUIDField(
+        null=True,
+        blank=True,
+        unique=True,
+        editable=False,
+        help_text="The one-time key of the form that made it (a new campaign, an import): a "
+        "repeated request finds this campaign.",
+    )
     apply_mode = models.CharField(
         max_length=8,
         choices=ApplyMode.choices,

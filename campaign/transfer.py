@@ -42,7 +42,7 @@ from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_hour
 from campaign.rules.recovery import state_problems
 from campaign.rules.state import LATER_FIELDS, SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
-from campaign.rules.values import leader_value, parse_field
+from campaign.rules.values import MAX_UNITS_PER_FORCE, NAME_LENGTH, leader_value, parse_field
 from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
 
@@ -577,6 +577,54 @@ def check_header(
     return True
 
 
+IMPORT_MOST = {
+    "units": 2_000,
+    "history entries": 50_000,
+    "battles": 250,
+    "other records": 10_000,
+}
+"""The most a campaign's import holds of each (history entries: the units' and the characters';
+other records: engagements, checks, characters, Orders and saved maps), so that any file within
+them is checked and written well inside a web request (docs/deploy.md, "Upload limits"). Each is
+far past a campaign played at a table: twenty forces of a full `MAX_UNITS_PER_FORCE`, fifty
+entries a unit, a battle every day for most of a year. A battle's log has its own limit,
+`LOG_EVENTS_MOST` (campaign.transfer_battles)."""
+
+
+def _count(data: Any, key: str) -> list[Any]:
+    found = data.get(key) if isinstance(data, dict) else None
+    return found if isinstance(found, list) else []
+
+
+def import_counts(data: dict[str, Any]) -> dict[str, int]:
+    """How much of each `IMPORT_MOST` counts an export holds, read before anything is checked
+    (what is not a list counts as nothing: the checks say what is wrong with it)."""
+    units = [unit for force in _count(data, "forces") for unit in _count(force, "units")]
+    characters = _count(data, "characters")
+    return {
+        "units": len(units),
+        "history entries": sum(len(_count(unit, "history")) for unit in units)
+        + sum(len(_count(character, "entries")) for character in characters),
+        "battles": len(_count(data, "battles")),
+        "other records": sum(
+            len(_count(data, key))
+            for key in ("engagements", "table_rolls", "characters", "orders", "maps")
+        ),
+    }
+
+
+def check_counts(c: Checker, data: dict[str, Any]) -> bool:
+    """Whether the export is within `IMPORT_MOST`; if not, one sentence for each count past it,
+    said before any of it is read further."""
+    ok = True
+    for what, count in import_counts(data).items():
+        if count > IMPORT_MOST[what]:
+            c.error(NON_FIELD_ERRORS, f"This export holds {count:,} {what}; an import takes at "
+                    f"most {IMPORT_MOST[what]:,}.")  # fmt: skip
+            ok = False
+    return ok
+
+
 def check_ruleset(c: Checker, path: str, value: Any) -> bool:
     if value not in Ruleset.values:
         c.error(path, f"must be one of {', '.join(Ruleset.values)}, got {value!r}")
@@ -611,6 +659,10 @@ def check_force(
         c.error(f"{path}.owner", f"{data['owner']!r} is not the GM or a player of the campaign")
     if not isinstance(data["units"], list):
         c.error(f"{path}.units", "must be a list")
+        return None
+    if len(data["units"]) > MAX_UNITS_PER_FORCE:
+        c.error(f"{path}.units", f"holds {len(data['units']):,} units; a force holds at most "
+                                 f"{MAX_UNITS_PER_FORCE}")  # fmt: skip
         return None
     units = []
     names: set[str] = set()
@@ -690,6 +742,10 @@ def check_value(c: Checker, path: str, field: str, value: Any) -> Any:
         return None
 
 
+ENTRY_KINDS = frozenset(HistoryEntry.Kind.values)
+"""The kinds a history entry may be (read once: each entry of a long history is checked)."""
+
+
 def check_history(c: Checker, path: str, history: Any, *, day: int | None) -> list[dict[str, Any]]:
     """History entries, checked; `day` is the latest day they may carry (None: any)."""
     if not isinstance(history, list):
@@ -700,7 +756,7 @@ def check_history(c: Checker, path: str, history: Any, *, day: int | None) -> li
         at = f"{path}[{index}]"
         if not c.mapping(at, entry, ENTRY_KEYS, optional=("details", "reverts", "created_at")):
             continue
-        if entry["kind"] not in HistoryEntry.Kind.values:
+        if not isinstance(entry["kind"], str) or entry["kind"] not in ENTRY_KINDS:
             c.error(f"{at}.kind", f"unknown kind {entry['kind']!r}")
         if index == 0 and entry["kind"] != HistoryEntry.Kind.CREATED:
             c.error(f"{at}.kind", "a unit's history starts with its created entry")
@@ -888,7 +944,11 @@ def check_characters(
         else:
             names.add(name)
         player = character["player"]
-        if player is not None and player not in players:
+        if (
+            player is not None
+            and _text(c, f"{at}.player", player, USERNAME_LONGEST, empty=False)
+            and player not in players
+        ):
             c.error(f"{at}.player", f"{player!r} is not the GM or a player of the campaign")
         full = _whole(c, f"{at}.max_hit_points", character["max_hit_points"], 1, 999)
         now = _whole(c, f"{at}.hit_points", character["hit_points"], -999, 999)
@@ -901,7 +961,11 @@ def check_characters(
         except (TypeError, ValueError) as error:
             c.error(f"{at}.feats", str(error))
         leads = character["leads"]
-        if leads is not None and c.mapping(f"{at}.leads", leads, ("force", "unit")):
+        if (
+            leads is not None
+            and c.mapping(f"{at}.leads", leads, ("force", "unit"))
+            and _names(c, f"{at}.leads", leads, ("force", "unit"))
+        ):
             key = (leads["force"], leads["unit"])
             if key not in led:
                 c.error(f"{at}.leads", f"no unit {leads['unit']!r} with a leader in force "
@@ -940,9 +1004,9 @@ def check_orders(
     """The Orders characters gave: giver by name, unit by force and unit name, on the clock."""
 
     def one(at: str, order: dict[str, Any]) -> None:
-        if order["giver"] not in characters:
+        if _names(c, at, order, ("giver",)) and order["giver"] not in characters:
             c.error(f"{at}.giver", f"no character {order['giver']!r} in the export")
-        if (order["force"], order["unit"]) not in units:
+        if _names(c, at, order, ("force", "unit")) and (order["force"], order["unit"]) not in units:
             c.error(f"{at}.unit", f"no unit {order['unit']!r} in force {order['force']!r}")
         if order["kind"] not in [k.value for k in OrderKind]:
             c.error(f"{at}.kind", f"unknown Order {order['kind']!r}")
@@ -992,9 +1056,21 @@ class KeyCheck:
             c.error(path, f"{key!r} is not a history entry of the export")
 
 
-def _text(c: Checker, path: str, value: Any, longest: int, *, empty: bool = True) -> None:
+def _text(c: Checker, path: str, value: Any, longest: int, *, empty: bool = True) -> bool:
+    """Whether ``value`` is text of at most ``longest`` characters (not blank, unless
+    ``empty``); if not, ``c`` says so at ``path``. A name is read this way before it is looked
+    up, so a list or an object where a name belongs is refused in words, not looked up."""
     if not isinstance(value, str) or len(value) > longest or (not empty and not value.strip()):
         c.error(path, f"must be text of {0 if empty else 1}..{longest} characters")
+        return False
+    return True
+
+
+def _names(c: Checker, path: str, record: dict[str, Any], keys: tuple[str, ...]) -> bool:
+    """Whether each of ``keys`` in ``record`` is a name (`_text`, 1..`NAME_LENGTH`), each
+    wrong one said at ``path.key``: what an import looks a thing up by must be text."""
+    named = [_text(c, f"{path}.{key}", record[key], NAME_LENGTH, empty=False) for key in keys]
+    return all(named)
 
 
 def _clock(c: Checker, path: str, record: dict[str, Any], day: int) -> None:
@@ -1086,7 +1162,7 @@ def check_table_rolls(
     def one(at: str, roll: dict[str, Any]) -> None:
         _clock(c, at, roll, day)
         _text(c, f"{at}.summary", roll["summary"], 400)
-        if roll["kind"] not in shapes:
+        if not isinstance(roll["kind"], str) or roll["kind"] not in shapes:
             c.error(f"{at}.kind", f"must be one of {', '.join(TableRoll.Kind.values)}")
             return
         setup, result = roll["setup"], roll["result"]
@@ -1096,17 +1172,31 @@ def check_table_rolls(
             c.error(f"{at}.result", "must be an object")
             return
         if roll["kind"] == TableRoll.Kind.REQUISITION:
-            if setup["force"] not in forces:
+            if _names(c, f"{at}.setup", setup, ("force",)) and setup["force"] not in forces:
                 c.error(f"{at}.setup.force", f"no force {setup['force']!r} in the export")
             if not isinstance(setup["unit_type"], str) or setup["unit_type"] not in cards:
                 c.error(f"{at}.setup.unit_type", f"no unit card {setup['unit_type']!r} in the "
                                                  "library")  # fmt: skip
-            if setup["character"] is not None and setup["character"] not in characters:
+            if (
+                setup["character"] is not None
+                and _names(c, f"{at}.setup", setup, ("character",))
+                and setup["character"] not in characters
+            ):
                 c.error(f"{at}.setup.character", f"no character {setup['character']!r} in the "
                                                  "export")  # fmt: skip
+            # The unit asked for, as its state was written (`CampaignUnitState.to_json`).
+            if not isinstance(setup["unit"], dict):
+                c.error(f"{at}.setup.unit", "must be the unit asked for, an object")
+            else:
+                for field, value in setup["unit"].items():
+                    if field in SNAPSHOT_FIELDS:
+                        check_value(c, f"{at}.setup.unit.{field}", field, value)
             if "unit" in result:
                 keys.unit(c, f"{at}.result.unit", null=False)(result["unit"])
         else:
+            for key in ("skill", "active_skill", "resisting_skill"):
+                if key in setup:
+                    _text(c, f"{at}.setup.{key}", setup[key], NAME_LENGTH)  # "": none
             for side in ("units", "active", "resisting"):
                 if side not in setup:
                     continue

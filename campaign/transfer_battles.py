@@ -47,6 +47,11 @@ OUTCOME_STATES = (
 )
 """The states of a campaign battle that has an outcome: a table's result, or a battle the engine
 fought to the end."""
+LOG_EVENTS_MOST = 50_000
+"""The most events an imported battle's log holds. The engine writes far fewer: the largest
+scenario it fights (40 units a side, 100 turns, bench/README.md "Largest valid scenario") logs
+3,617 events when it lasts all its turns, so this is fourteen times that, and a log past it was
+not written by the engine. Checked before the log's events are read one by one."""
 LOG_PROBLEMS = 10
 """The most problems one battle's log reports: a log edited by hand is mended from the first."""
 REPLAY_ERRORS = (ArithmeticError, AssertionError, AttributeError, LookupError, TypeError,
@@ -280,6 +285,11 @@ def check_log(c: Checker, path: str, engine: dict[str, Any], scenario: Scenario)
         data = read_json(log, "the log")
     except ValueError as error:
         c.error(f"{path}.log", str(error))
+        return
+    events = data.get("events") if isinstance(data, dict) else None
+    if isinstance(events, list) and len(events) > LOG_EVENTS_MOST:
+        c.error(f"{path}.log", f"holds {len(events):,} events; a battle's log holds at most "
+                               f"{LOG_EVENTS_MOST:,}")  # fmt: skip
         return
     problems = list(islice(log_problems(data), LOG_PROBLEMS))
     for where, reason in problems:

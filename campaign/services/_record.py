@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import Model
 
+from battles import queue
+from battles.refusals import BattleInputError
 from campaign.models import Campaign, HistoryEntry, Leader, Unit
 from campaign.rules.history import sentence
 from campaign.rules.state import CampaignUnitState, snapshot_diff
@@ -161,3 +165,27 @@ def unit_change(
         actor=actor,
         reverts=reverts,
     )
+
+
+def campaign_made(request_key: uuid.UUID | None, gm: Any) -> Campaign | None:
+    """The campaign ``gm``'s form with this one-time key made already (a double click, a resent
+    POST), as a battle's launch finds its battle (`battles.queue.launched`); None for none. A
+    key another user's form made is refused on the form."""
+    try:
+        return queue.launched(Campaign, request_key=request_key, owner=gm, owner_field="gm")
+    except BattleInputError as error:
+        raise ValidationError(dict(error.errors)) from None
+
+
+def campaign_save_once(campaign: Campaign) -> Campaign:
+    """Save a new campaign, unless the same request made it at the same moment: the first to
+    insert its key wins and the other finds that campaign (the key's column is unique)."""
+    try:
+        with transaction.atomic():
+            campaign.save()
+    except IntegrityError:
+        existing = campaign_made(campaign.request_key, campaign.gm)
+        if existing is None:
+            raise
+        return existing
+    return campaign

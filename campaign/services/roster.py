@@ -6,6 +6,7 @@ transaction, and records every change to a unit as a history entry.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -43,6 +44,8 @@ from campaign.rules.values import (
 )
 from campaign.selectors import campaign_now, force_can_edit, invitee_keys
 from campaign.services._record import (
+    campaign_made,
+    campaign_save_once,
     locked,
     require_manager,
     text_given,
@@ -65,15 +68,19 @@ def _full_clean(instance: Any, **kwargs: Any) -> None:
 
 
 @transaction.atomic
-def campaign_create(*, name: str, gm: Any, ruleset: str, **settings: Any) -> Campaign:
-    """A new campaign, on day 1, with its GM and bridge settings."""
+def campaign_create(
+    *, name: str, gm: Any, ruleset: str, request_key: uuid.UUID | None = None, **settings: Any
+) -> Campaign:
+    """A new campaign, on day 1, with its GM and bridge settings. A repeated request with the
+    same ``request_key`` (the form's) is the campaign the first one made."""
+    if existing := campaign_made(request_key, gm):
+        return existing
     unknown = set(settings) - set(SETTINGS)
     if unknown:
         raise ValidationError({field: "not a campaign setting" for field in sorted(unknown)})
-    campaign = Campaign(name=name, gm=gm, ruleset=ruleset, **settings)
-    _full_clean(campaign)
-    campaign.save()
-    return campaign
+    campaign = Campaign(name=name, gm=gm, ruleset=ruleset, request_key=request_key, **settings)
+    _full_clean(campaign, exclude=["request_key"])  # its clash is the same request's
+    return campaign_save_once(campaign)
 
 
 @transaction.atomic

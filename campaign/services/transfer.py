@@ -9,6 +9,7 @@ and everyone else the file names is invited (docs/campaign.md, "Export and impor
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -38,7 +39,13 @@ from campaign.models import (
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.values import MAX_PENDING_INVITATIONS
 from campaign.selectors import campaigns_for_user
-from campaign.services._record import locked, require_manager, unit_state_save
+from campaign.services._record import (
+    campaign_made,
+    campaign_save_once,
+    locked,
+    require_manager,
+    unit_state_save,
+)
 from campaign.services.battles import NOTIFY_TASK
 from campaign.services.roster import invitation_send, invitee_key
 from campaign.transfer import (
@@ -49,6 +56,7 @@ from campaign.transfer import (
     ENGINE_VALUES,
     FORCE_FORMAT,
     LARGEST_DAY,
+    NAME_LENGTH,
     NEWER_SETTINGS,
     ORDER_VALUES,
     RECORD_DETAILS,
@@ -57,7 +65,9 @@ from campaign.transfer import (
     USERNAME_LONGEST,
     Checker,
     KeyCheck,
+    _text,
     check_characters,
+    check_counts,
     check_engagements,
     check_force,
     check_header,
@@ -96,6 +106,11 @@ def _details_import(
     return found
 
 
+WRITE_BATCH = 1000
+"""Rows one INSERT writes when an import writes many of a kind (history entries, a character's
+record, Orders): a long history is a few statements, not one per entry."""
+
+
 def _write_force(
     campaign: Campaign,
     owner: Any,
@@ -105,9 +120,11 @@ def _write_force(
 ) -> tuple[Force, list[tuple[Unit, list[HistoryEntry]]]]:
     """Write a checked force and give back its units with their entries, in order;
     ``characters`` (name → new pk) and ``records`` (list → new pks) number what its history
-    names (an export names them: ids do not travel)."""
+    names (an export names them: ids do not travel). The entries are written in batches
+    (`WRITE_BATCH`), then each that reverts another is pointed at it."""
     characters = characters or {}
     made: list[tuple[Unit, list[HistoryEntry]]] = []
+    reverting: list[tuple[HistoryEntry, HistoryEntry]] = []
     force = Force.objects.create(campaign=campaign, owner=owner, name=force_data["name"])
     for checked in force_data["units"]:
         state = checked["state"]
@@ -125,9 +142,8 @@ def _write_force(
         written: list[HistoryEntry] = []
         for entry in entries:
             created_at = entry.get("created_at")
-            reverts = entry.get("reverts")
             written.append(
-                HistoryEntry.objects.create(
+                HistoryEntry(
                     unit=unit,
                     day=entry["day"],
                     kind=entry["kind"],
@@ -135,11 +151,20 @@ def _write_force(
                     before=entry["before"],
                     after=entry["after"],
                     details=_details_import(entry.get("details", {}), characters, records),
-                    reverts=None if reverts is None else written[reverts],
                     created_at=datetime.fromisoformat(created_at) if created_at else timezone.now(),
                 )
             )
+            if entry.get("reverts") is not None:
+                reverting.append((written[-1], written[entry["reverts"]]))
         made.append((unit, written))
+    HistoryEntry.objects.bulk_create(
+        [entry for _, written in made for entry in written], batch_size=WRITE_BATCH
+    )
+    for entry, reverted in reverting:
+        entry.reverts = reverted
+    HistoryEntry.objects.bulk_update(
+        [entry for entry, _ in reverting], ["reverts"], batch_size=WRITE_BATCH
+    )
     return force, made
 
 
@@ -288,7 +313,13 @@ def _invite(campaign: Campaign, name: str, role: str, gm: Any) -> Invitation | N
 
 
 @transaction.atomic
-def campaign_import(*, data: Any, gm: Any = None, keep_members: bool = False) -> Campaign:
+def campaign_import(
+    *,
+    data: Any,
+    gm: Any = None,
+    keep_members: bool = False,
+    request_key: uuid.UUID | None = None,
+) -> Campaign:
     """A new campaign from an export, run by ``gm``: the import page passes whoever imports;
     by default (the site's commands) it is the export's own GM, by username.
 
@@ -299,21 +330,27 @@ def campaign_import(*, data: Any, gm: Any = None, keep_members: bool = False) ->
     nobody plays those characters. ``keep_members`` makes them members at once instead, as the
     export had them (a backup restored by whoever runs the site: each needs an account here).
     A name the GM has a campaign of already is told apart (`import_name`).
+
+    A repeated request with the same ``request_key`` (the import form's) is the campaign the
+    first one made, unread, as a second click on "Start a campaign" is (`campaign_made`).
     """
+    if existing := campaign_made(request_key, gm):
+        return existing
     c = Checker()
     table = ("engagements", "table_rolls")
     top = ("campaign", "forces", "maps", "characters", "orders", *table, "battles")
     later = ("maps", "characters", "orders", *table, "battles")  # not in older exports
-    if not check_header(c, data, CAMPAIGN_FORMAT, top, later):
+    if not check_header(c, data, CAMPAIGN_FORMAT, top, later) or not check_counts(c, data):
         raise ValidationError(c.errors)
     info = data["campaign"]
     keys = ("name", "ruleset", "day", "hour", "gm", *SETTINGS, "members")
     if not c.mapping("campaign", info, keys, optional=(*NEWER_SETTINGS, "hour")):
         raise ValidationError(c.errors)
-    try:
-        Campaign._meta.get_field("name").clean(info["name"], None)
-    except ValidationError as error:
-        c.error("campaign.name", "; ".join(error.messages))
+    if _text(c, "campaign.name", info["name"], NAME_LENGTH, empty=False):
+        try:
+            Campaign._meta.get_field("name").clean(info["name"], None)
+        except ValidationError as error:
+            c.error("campaign.name", "; ".join(error.messages))
     ruleset_ok = check_ruleset(c, "campaign.ruleset", info["ruleset"])
     day = _day(c, "campaign.day", info["day"])
     settings = check_settings(c, "campaign", info)
@@ -383,14 +420,18 @@ def campaign_import(*, data: Any, gm: Any = None, keep_members: bool = False) ->
     if c.errors:
         raise ValidationError(c.errors)
 
-    campaign = Campaign.objects.create(
+    made = Campaign(
         name=import_name(info["name"], gm),
         ruleset=info["ruleset"],
         day=day,
         hour=hour,
         gm=gm,
+        request_key=request_key,
         **settings,
     )
+    campaign = campaign_save_once(made)
+    if campaign is not made:
+        return campaign  # the same request, at the same moment, imported it first
     users = {gm_name: gm}
     held: dict[str, Invitation] = {}
     for name, (user, role) in people.items():
@@ -456,8 +497,9 @@ def campaign_import(*, data: Any, gm: Any = None, keep_members: bool = False) ->
             leader = units[character["leads"]["force"], character["leads"]["unit"]].leader
             leader.character = written[character["name"]]
             leader.save()
-        for entry in character["entries"]:
-            CharacterEntry.objects.create(
+    CharacterEntry.objects.bulk_create(
+        [
+            CharacterEntry(
                 character=written[character["name"]],
                 day=entry["day"],
                 hour=entry["hour"],
@@ -466,13 +508,23 @@ def campaign_import(*, data: Any, gm: Any = None, keep_members: bool = False) ->
                 after=entry["after"],
                 created_at=datetime.fromisoformat(entry["created_at"]),
             )
-    for order in orders:
-        Order.objects.create(
-            campaign=campaign,
-            giver=written[order["giver"]],
-            unit=units[order["force"], order["unit"]],
-            **{key: order[key] for key in ORDER_VALUES},
-        )
+            for character in characters
+            for entry in character["entries"]
+        ],
+        batch_size=WRITE_BATCH,
+    )
+    Order.objects.bulk_create(
+        [
+            Order(
+                campaign=campaign,
+                giver=written[order["giver"]],
+                unit=units[order["force"], order["unit"]],
+                **{key: order[key] for key in ORDER_VALUES},
+            )
+            for order in orders
+        ],
+        batch_size=WRITE_BATCH,
+    )
     for saved in maps:
         SavedMap.objects.create(campaign=campaign, created_by=gm, **saved)
     _write_records(campaign, engagements, rolls, by_key, entry_keys, written, made_forces)

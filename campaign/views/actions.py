@@ -449,7 +449,12 @@ def campaign_create_view(request: HttpRequest) -> HttpResponse:
     form = CampaignForm(request.POST)
 
     def begin(data):
-        campaign = campaign_create(name=data["name"], gm=request.user, ruleset=data["ruleset"])
+        campaign = campaign_create(
+            name=data["name"],
+            gm=request.user,
+            ruleset=data["ruleset"],
+            request_key=data["request_key"],
+        )
         url = reverse("campaign:dashboard", args=[campaign.pk])
         return url, f"{campaign.name} begins on day 1."
 

@@ -117,7 +117,9 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
         return render(request, IMPORT, context, status=400 if bound else 200)
     data = form.cleaned_data["data"]
     try:
-        campaign = campaign_import(data=data, gm=request.user)
+        campaign = campaign_import(
+            data=data, gm=request.user, request_key=form.cleaned_data["request_key"]
+        )
     except ValidationError as error:
         problems = _problems(error, data)
     else:
