@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0019_invitation_holds_forces'),
+        ('campaign', '0019_engagement_request_key'),
     ]
 
     operations = [

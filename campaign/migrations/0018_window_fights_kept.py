@@ -15,7 +15,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0019_invitation_holds_forces'),
+        ('campaign', '0017_invitation_holds_forces'),
     ]
 
     operations = [

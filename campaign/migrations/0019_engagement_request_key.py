@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0017_window_fights_kept'),
+        ('campaign', '0018_window_fights_kept'),
     ]
 
     operations = [
