@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Case, Count, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.fields.json import KT
 
 from battles.engine import ScenarioError, parse_scenario
@@ -166,7 +166,7 @@ def unit_story(*, unit: Unit, before: int | None = None, size: int = UNIT_STORY_
     names = {pk: name for _, pk, name in rows}
     was = {}
     if earlier is not None:
-        was = units_state_before(unit_ids={unit.pk}, before_id=first_pk, fields=STORY_FIELDS)
+        was = units_state_before(before={unit.pk: first_pk}, fields=STORY_FIELDS)
         was = was.get(unit.pk, {})
     return StoryPage(
         entries=entries,
@@ -207,24 +207,28 @@ STORY_FIELDS = ("status", *HITS_FIELDS)
 
 
 def units_state_before(
-    *, unit_ids: set[int], before_id: int, fields: tuple[str, ...]
+    *, before: dict[int, int], fields: tuple[str, ...]
 ) -> dict[int, dict[str, Any]]:
-    """What each unit's snapshot held in ``fields`` just before entry ``before_id``: for each
-    field, the value the last entry before it that set the field gave (an entry keeps only the
-    fields it changed). Read in the database: one row per unit, however long its history."""
-    if not unit_ids:
+    """What each unit's snapshot held in ``fields`` just before an entry (``before`` maps
+    units to entry ids): for each field, the value the last entry before it that set the field
+    gave (an entry keeps only the fields it changed). Read in the database: one row per unit,
+    however long its history."""
+    if not before:
         return {}
 
     def last(field: str) -> Subquery:
         return Subquery(
-            HistoryEntry.objects.filter(unit=OuterRef("pk"), pk__lt=before_id, after__has_key=field)
+            HistoryEntry.objects.filter(
+                unit=OuterRef("pk"), pk__lt=OuterRef("before_id"), after__has_key=field
+            )
             .order_by("-id")
             .annotate(value=KT(f"after__{field}"))
             .values("value")[:1]
         )
 
     rows = (
-        Unit.objects.filter(pk__in=unit_ids)
+        Unit.objects.filter(pk__in=before)
+        .annotate(before_id=Case(*(When(pk=unit, then=Value(pk)) for unit, pk in before.items())))
         .annotate(**{f"was_{field}": last(field) for field in fields})
         .values_list("pk", *(f"was_{field}" for field in fields))
     )
@@ -252,16 +256,27 @@ def entries_undone(*, entries: list[HistoryEntry]) -> set[int]:
 def entries_carrying(*, entries: list[HistoryEntry]) -> dict[int, dict[str, int]]:
     """What each unit carried after each of ``entries`` (by entry id): its Morale and Casualty
     hits then, since an entry keeps only the fields it changed. Only the units whose entries
-    change hits are read, and only their hits: what they carried before the first of
-    ``entries`` (a row a unit), then their entries from the first of ``entries`` to the last."""
+    change hits are read, and only their hits: what each carried before its first of
+    ``entries`` (a row a unit), then its entries from its first of ``entries`` to its last."""
     units = {e.unit_id for e in entries if any(f in e.after for f in HITS_FIELDS)}
     if not units:
         return {}
     wanted = {e.pk for e in entries}
-    low, high = min(wanted), max(wanted)
-    was = units_state_before(unit_ids=units, before_id=low, fields=HITS_FIELDS)
+    spans: dict[int, tuple[int, int]] = {}
+    for e in entries:
+        if e.unit_id in units:
+            low, high = spans.get(e.unit_id, (e.pk, e.pk))
+            spans[e.unit_id] = (min(low, e.pk), max(high, e.pk))
+    was = units_state_before(
+        before={unit: low for unit, (low, _) in spans.items()}, fields=HITS_FIELDS
+    )
+    # Each unit's entries from its first of ``entries`` to its last, not the whole campaign's
+    # between them: an import writes a unit's history all at once.
+    within = Q()
+    for unit, (low, high) in spans.items():
+        within |= Q(unit_id=unit, pk__gte=low, pk__lte=high)
     rows = (
-        HistoryEntry.objects.filter(unit_id__in=units, pk__gte=low, pk__lte=high)
+        HistoryEntry.objects.filter(within)
         .order_by("id")
         .annotate(**{f: KT(f"after__{f}") for f in HITS_FIELDS})
         .values_list("pk", "unit_id", *HITS_FIELDS)
