@@ -48,6 +48,7 @@ from campaign.rules.recovery import (
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from campaign.rules.window import withdrawn_text
 from campaign.selectors import (
+    StoryPage,
     campaign_now,
     campaign_role,
     campaign_units,
@@ -59,6 +60,9 @@ from campaign.selectors import (
     force_roster,
     medics_used_today,
     notable_entries,
+    timeline_day_counts,
+    timeline_days,
+    timeline_entries_on,
 )
 from config.pagecache import kept_value
 from units.bucs import Quality
@@ -813,18 +817,14 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     return why, "; ".join(kept)
 
 
-def unit_story_lines(
-    entries: list[HistoryEntry],
-    reverted: set[int],
-    homes: dict[int, int],
-    names: Mapping[int, str] | None = None,
-):
-    """The unit's history as sentences: why, then what it did, in plain words. ``homes`` maps
-    engine battles to campaign battles, ``names`` campaign battles to their names (the link of
-    a revert that names the battle it undid)."""
+def unit_story_lines(page: StoryPage):
+    """A page of the unit's history (`unit_story`) as sentences: why, then what it did, in
+    plain words; a battle's name links to its campaign page, as does a revert's that names the
+    battle it undid."""
+    homes, names, reverted = page.homes, page.names, page.reverted
     lines = []
-    now: dict[str, Any] = {}
-    for entry in entries:
+    now: dict[str, Any] = dict(page.was)
+    for entry in page.entries:
         now.update(entry.after)  # the unit's snapshot after this entry
         # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb
         # hands them back in its own.
@@ -835,7 +835,7 @@ def unit_story_lines(
         lead = within = ""
         if entry.kind == HistoryEntry.Kind.REVERT:
             what = revert_text(entry.after, now) if why != entry.text else ""
-            name = (names or {}).get(battle) if battle is not None else None
+            name = names.get(battle) if battle is not None else None
             if name and f", {name}," in why:
                 # The revert names the battle it undid: the name is the link.
                 why, _, within = why.partition(f", {name},")
@@ -964,10 +964,71 @@ def _entry_event(
     return Event(entry.day, kind, text, url, undone=entry.pk in undone)
 
 
-def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Event]]]:
+TIMELINE_DAYS = 14
+"""Days with something on them that one page of the timeline shows at most."""
+TIMELINE_LINES = 300
+"""Lines one page of the timeline holds at most: fewer days when they are full; a day with
+more notable entries than this is split over pages, its newest first."""
+
+
+@dataclass(frozen=True)
+class TimelinePage:
+    """A window of the campaign's timeline: some of its days, newest first, and the links to
+    the days before and after them."""
+
+    days: list[tuple[int, list[Event]]]
+    shown: str
+    """Which days it shows, in words: "Days 31 to 44 of 44"."""
+    earlier: str | None
+    """The query of the page before (older), if any: "?before=31"."""
+    earlier_label: str
+    later: str | None
+    """The query of the page after (newer), if any; "" for the first page."""
+
+
+def clean_cursor(value: str | None) -> int | None:
+    """A day or an entry id a page's query asks for, if it is one (a whole number from 1);
+    anything else is None, and the page shows its first window, as `clean_sort` its own
+    order."""
+    if value is None or not value.isascii() or not value.isdigit() or len(value) > 9:
+        return None
+    return int(value) or None
+
+
+def timeline(
+    campaign: Campaign,
+    force_ids: set[int],
+    before: int | None = None,
+    split: tuple[int, int] | None = None,
+) -> TimelinePage:
     """The campaign day by day, newest first: its battles and engagements, and what befell the
-    units of ``force_ids`` (deaths, promotions, GM corrections...), each with a link."""
-    battles = list(campaign.battles.select_related("battle").defer("battle__scenario"))
+    units of ``force_ids`` (deaths, promotions, GM corrections...), each with a link. One
+    window of it: the latest `TIMELINE_DAYS` days with something on them before day
+    ``before`` (all, when None), or, with ``split`` (a day, an entry id), that day from its
+    entries older than that entry on (the rest of a day split over pages), and the days before
+    it. Every query reads that window only."""
+    below = split
+    upto = split[0] if split else (before - 1 if before is not None else None)
+    found = timeline_days(campaign=campaign, force_ids=force_ids, upto=upto,
+                          limit=TIMELINE_DAYS + 1)  # fmt: skip
+    counts = timeline_day_counts(campaign=campaign, force_ids=force_ids,
+                                 days=found[:TIMELINE_DAYS], below=below)  # fmt: skip
+    chosen: list[int] = []
+    lines = 0
+    for day in found[:TIMELINE_DAYS]:
+        if not counts.get(day):
+            continue  # a split day whose entries were all on the pages before
+        if chosen and lines + counts[day] > TIMELINE_LINES:
+            break
+        chosen.append(day)
+        lines += counts[day]
+    crowded = bool(chosen) and counts[chosen[0]] > TIMELINE_LINES  # then it is alone
+    if below is not None and below[0] not in chosen:
+        below = None
+    whole = [day for day in chosen if below is None or day != below[0]]
+    battles = list(
+        campaign.battles.filter(day__in=whole).select_related("battle").defer("battle__scenario")
+    )
     homes = {cb.battle_id: cb.pk for cb in battles if cb.battle_id}
     names = {cb.pk: cb.name for cb in battles}
     winners = winner_names(battles)
@@ -979,7 +1040,9 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
         for cb in battles
     ]  # fmt: skip
     engagements = list(
-        campaign.engagements.only("pk", "name", "day", "winner", "state", "rounds", "setup")
+        campaign.engagements.filter(day__in=whole).only(
+            "pk", "name", "day", "winner", "state", "rounds", "setup"
+        )
     )
     sides = engagement_sides(engagements)
     for record in engagements:
@@ -990,7 +1053,8 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
                   f"{plural(record.rounds, 'round')} ({record.get_state_display().lower()})",
                   reverse("campaign:engagement", args=[campaign.pk, record.pk]))
         )  # fmt: skip
-    for qr in campaign.quick_resolves.select_related("attacker__force", "defender__force"):
+    quick = campaign.quick_resolves.filter(day__in=whole)
+    for qr in quick.select_related("attacker__force", "defender__force"):
         # Its link is to a unit of the two whose page the reader may open, if either.
         seen = [u for u in (qr.attacker, qr.defender) if u.force_id in force_ids]
         events.append(
@@ -999,15 +1063,54 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
                   f"{quick_resolve_outcome(qr)}",
                   reverse("campaign:unit", args=[campaign.pk, seen[0].pk]) if seen else "")
         )  # fmt: skip
-    notable = list(notable_entries(campaign=campaign, force_ids=force_ids))
+    notable = notable_entries(campaign=campaign, force_ids=force_ids)
+    notable = list(notable.filter(timeline_entries_on(whole, below))[: TIMELINE_LINES + 1])
+    more_of_day = crowded and len(notable) > TIMELINE_LINES
+    notable = notable[:TIMELINE_LINES]
+    # A revert's line names the battle it undid, which may lie outside the window.
+    missing = {e.battle_id for e in notable if e.battle_id and e.battle_id not in homes}
+    rows = CampaignBattle.objects.filter(battle_id__in=missing).values_list(
+        "battle_id", "pk", "name"
+    )
+    for battle_id, pk, name in rows:
+        homes[battle_id], names[pk] = pk, name
     carrying = entries_carrying(entries=notable)
     undone = entries_undone(entries=notable)
-    for entry in notable:
-        events.append(_entry_event(entry, campaign.pk, homes, names, carrying, undone))
+    for entry_ in notable:
+        events.append(_entry_event(entry_, campaign.pk, homes, names, carrying, undone))
     days: dict[int, list[Event]] = {}
     for event in events:
         days.setdefault(event.day, []).append(event)
-    return sorted(days.items(), reverse=True)
+    if more_of_day:
+        earlier, earlier_label = f"?day={chosen[0]}&entry={notable[-1].pk}", "Earlier on day"
+        earlier_label += f" {chosen[0]}"
+    elif chosen and len(found) > len(chosen):
+        earlier, earlier_label = f"?before={chosen[-1]}", "Earlier days"
+    else:
+        earlier, earlier_label = None, "Earlier days"
+    later = None
+    if (before is not None or split is not None) and chosen:
+        # The window after this one: the next days with something, oldest first (a split
+        # day from its newest entries, alone if it is crowded).
+        newer = timeline_days(campaign=campaign, force_ids=force_ids, above=chosen[0],
+                              limit=TIMELINE_DAYS + 1)  # fmt: skip
+        if below is not None:
+            later = f"?before={below[0] + 1}" if newer else ""
+        elif newer:
+            later = f"?before={newer[TIMELINE_DAYS - 1] + 1}" if len(newer) > TIMELINE_DAYS else ""
+    if not chosen:
+        shown = ""
+    elif len(chosen) == 1:
+        shown = f"Day {chosen[0]} of {campaign.day}"
+    else:
+        shown = f"Days {chosen[-1]} to {chosen[0]} of {campaign.day}"
+    return TimelinePage(
+        days=sorted(days.items(), reverse=True),
+        shown=shown,
+        earlier=earlier,
+        earlier_label=earlier_label,
+        later=later,
+    )
 
 
 def since_last_visit(campaign: Campaign, force_ids: set[int], after: datetime) -> list[Event]:
@@ -1038,10 +1141,11 @@ UNIT_SERIES_NAMES = {
 }
 
 
-def unit_charts(entries: list[HistoryEntry], today: int) -> dict[str, Any]:
-    """The unit page's two charts over campaign days: its quality, step by step (Raw at the
-    foot, Legendary at the top), and its experience and hits; and their numbers as a table."""
-    series = unit_series([(e.day, e.after) for e in entries], today)
+def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[str, Any]:
+    """The unit page's two charts over campaign days, from its history as ``(day, after)``
+    (`unit_chart_entries`): its quality, step by step (Raw at the foot, Legendary at the top),
+    and its experience and hits; and their numbers as a table."""
+    series = unit_series(history, today)
     days = [day for day, _ in series["quality"]]
     span = f"Day {days[0]} to day {days[-1]}" if days else "No days yet"
     rows = [

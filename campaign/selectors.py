@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Count, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.fields.json import KT
 
 from battles.engine import ScenarioError, parse_scenario
@@ -103,21 +103,143 @@ def unit_history(*, unit: Unit) -> QuerySet[HistoryEntry]:
     return unit.history.select_related("battle", "actor").order_by("id")
 
 
-def unit_story(
-    *, unit: Unit
-) -> tuple[list[HistoryEntry], set[int], dict[int, int], dict[int, str]]:
-    """The unit's history oldest first, without the battles' scenarios; the ids of its entries
-    undone since; the campaign battle of each engine battle it names (for links); and the
-    names of those campaign battles."""
-    entries = list(unit.history.select_related("actor").order_by("id"))
-    reverted = {e.reverts_id for e in entries if e.reverts_id is not None}
+UNIT_STORY_PAGE = 100
+"""History entries on one page of a unit's history (`unit_story`)."""
+
+
+@dataclass(frozen=True)
+class StoryPage:
+    """One page of a unit's history: entries oldest first, and where the others are."""
+
+    entries: list[HistoryEntry]
+    reverted: set[int]
+    """The ids of its entries undone since."""
+    homes: dict[int, int]
+    """The campaign battle of each engine battle its entries name (for links)."""
+    names: dict[int, str]
+    """The names of those campaign battles."""
+    was: dict[str, Any]
+    """The unit's status and hits before the page's first entry (what its sentences read)."""
+    first: int
+    """The number of its first entry in the whole history (1 for the unit's raising)."""
+    total: int
+    """Entries in the whole history."""
+    earlier: int | None
+    """The ``before`` of the page of entries before these, if any."""
+    later: int | None
+    """The ``before`` of the page of entries after these: 0 for the latest page, None if this
+    is the latest."""
+
+    @property
+    def last(self) -> int:
+        """The number of its last entry in the whole history."""
+        return self.first + len(self.entries) - 1
+
+
+def unit_story(*, unit: Unit, before: int | None = None, size: int = UNIT_STORY_PAGE) -> StoryPage:
+    """The page of the unit's history ending just before entry ``before`` (the latest page
+    when None): at most ``size`` entries, oldest first, without the battles' scenarios. Its
+    queries read the page's entries and a row or two besides, however long the history."""
+    history = unit.history.all()
+    newest = history.order_by("-id")
+    if before is not None:
+        newest = newest.filter(pk__lt=before)
+    entries = list(newest.select_related("actor")[: size + 1])[::-1]
+    earlier = None
+    if len(entries) > size:
+        entries = entries[1:]
+        earlier = entries[0].pk
+    later = None
+    if before is not None:
+        after = list(history.filter(pk__gte=before).order_by("id").values_list("id", flat=True)[
+            size : size + 1
+        ])  # fmt: skip
+        later = after[0] if after else 0
+    first_pk = entries[0].pk if entries else 0
+    counts = history.aggregate(total=Count("id"), ahead=Count("id", filter=Q(pk__lt=first_pk)))
+    reverted = entries_undone(entries=entries)
     battle_ids = {e.battle_id for e in entries if e.battle_id is not None}
     rows = CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list(
         "battle_id", "pk", "name"
     )
     homes = {battle_id: pk for battle_id, pk, _ in rows}
     names = {pk: name for _, pk, name in rows}
-    return entries, reverted, homes, names
+    was = {}
+    if earlier is not None:
+        was = units_state_before(before={unit.pk: first_pk}, fields=STORY_FIELDS)
+        was = was.get(unit.pk, {})
+    return StoryPage(
+        entries=entries,
+        reverted=reverted,
+        homes=homes,
+        names=names,
+        was=was,
+        first=counts["ahead"] + 1,
+        total=counts["total"],
+        earlier=earlier,
+        later=later,
+    )
+
+
+def unit_chart_entries(*, unit: Unit, fields: tuple[str, ...]) -> list[tuple[int, dict]]:
+    """The unit's history as its charts need it, ``(day, after)`` oldest first, reduced in the
+    database to the entries that end a day for one of ``fields`` (the last of each day to set
+    it), and its first entry (the day it was raised): at most a few rows a campaign day,
+    however many entries a day holds. Charted at the end of each day, they draw the same."""
+    history = HistoryEntry.objects.filter(unit=unit)
+    last_of_day = Q()
+    for field in fields:
+        last_of_day |= Q(
+            pk__in=history.filter(after__has_key=field)
+            .order_by()
+            .values("day")
+            .annotate(last=Max("id"))
+            .values("last")
+        )
+    first = history.order_by("id").values("id")[:1]
+    return list(
+        history.filter(last_of_day | Q(pk__in=first)).order_by("id").values_list("day", "after")
+    )
+
+
+STORY_FIELDS = ("status", *HITS_FIELDS)
+"""What a history sentence reads of the unit beyond its entry (`story_text`, `revert_text`)."""
+
+
+def units_state_before(
+    *, before: dict[int, int], fields: tuple[str, ...]
+) -> dict[int, dict[str, Any]]:
+    """What each unit's snapshot held in ``fields`` just before an entry (``before`` maps
+    units to entry ids): for each field, the value the last entry before it that set the field
+    gave (an entry keeps only the fields it changed). Read in the database: one row per unit,
+    however long its history."""
+    if not before:
+        return {}
+
+    def last(field: str) -> Subquery:
+        return Subquery(
+            HistoryEntry.objects.filter(
+                unit=OuterRef("pk"), pk__lt=OuterRef("before_id"), after__has_key=field
+            )
+            .order_by("-id")
+            .annotate(value=KT(f"after__{field}"))
+            .values("value")[:1]
+        )
+
+    rows = (
+        Unit.objects.filter(pk__in=before)
+        .annotate(before_id=Case(*(When(pk=unit, then=Value(pk)) for unit, pk in before.items())))
+        .annotate(**{f"was_{field}": last(field) for field in fields})
+        .values_list("pk", *(f"was_{field}" for field in fields))
+    )
+    state: dict[int, dict[str, Any]] = {}
+    for pk, *values in rows:
+        state[pk] = {
+            field: int(value) if field in HITS_FIELDS else value
+            for field, value in zip(fields, values, strict=True)
+            if value is not None
+        }
+    return state
 
 
 def entries_undone(*, entries: list[HistoryEntry]) -> set[int]:
@@ -133,22 +255,38 @@ def entries_undone(*, entries: list[HistoryEntry]) -> set[int]:
 
 def entries_carrying(*, entries: list[HistoryEntry]) -> dict[int, dict[str, int]]:
     """What each unit carried after each of ``entries`` (by entry id): its Morale and Casualty
-    hits then, replayed from the start of its history, since an entry keeps only the fields it
-    changed. Only the units whose entries change hits are read, and only their hits."""
+    hits then, since an entry keeps only the fields it changed. Only the units whose entries
+    change hits are read, and only their hits: what each carried before its first of
+    ``entries`` (a row a unit), then its entries from its first of ``entries`` to its last."""
     units = {e.unit_id for e in entries if any(f in e.after for f in HITS_FIELDS)}
     if not units:
         return {}
     wanted = {e.pk for e in entries}
+    spans: dict[int, tuple[int, int]] = {}
+    for e in entries:
+        if e.unit_id in units:
+            low, high = spans.get(e.unit_id, (e.pk, e.pk))
+            spans[e.unit_id] = (min(low, e.pk), max(high, e.pk))
+    was = units_state_before(
+        before={unit: low for unit, (low, _) in spans.items()}, fields=HITS_FIELDS
+    )
+    # Each unit's entries from its first of ``entries`` to its last, not the whole campaign's
+    # between them: an import writes a unit's history all at once.
+    within = Q()
+    for unit, (low, high) in spans.items():
+        within |= Q(unit_id=unit, pk__gte=low, pk__lte=high)
     rows = (
-        HistoryEntry.objects.filter(unit_id__in=units, pk__lte=max(wanted))
+        HistoryEntry.objects.filter(within)
         .order_by("id")
         .annotate(**{f: KT(f"after__{f}") for f in HITS_FIELDS})
         .values_list("pk", "unit_id", *HITS_FIELDS)
     )
-    now: dict[int, dict[str, int]] = {}
+    now: dict[int, dict[str, int]] = {
+        unit: {**dict.fromkeys(HITS_FIELDS, 0), **was.get(unit, {})} for unit in units
+    }
     found = {}
     for pk, unit_id, *hits in rows:
-        carried = now.setdefault(unit_id, dict.fromkeys(HITS_FIELDS, 0))
+        carried = now[unit_id]
         carried.update({f: int(v) for f, v in zip(HITS_FIELDS, hits, strict=True) if v is not None})
         if pk in wanted:
             found[pk] = dict(carried)
@@ -483,6 +621,64 @@ def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 
         .select_related("unit__force")
         .order_by("-id")
     )
+
+
+def timeline_days(
+    *,
+    campaign: Campaign,
+    force_ids: set[int],
+    upto: int | None = None,
+    above: int | None = None,
+    limit: int,
+) -> list[int]:
+    """Up to ``limit`` campaign days on which the timeline has something (a battle, an
+    engagement, a quick resolve, a notable entry of the units of ``force_ids``): the latest
+    up to day ``upto``, newest first, or the earliest after day ``above``, oldest first.
+    The database finds them; ``limit`` rows at most come back."""  # fmt: skip
+    sources = [
+        campaign.battles.all(),
+        campaign.engagements.all(),
+        campaign.quick_resolves.all(),
+        notable_entries(campaign=campaign, force_ids=force_ids),
+    ]
+    days = []
+    for source in sources:
+        if upto is not None:
+            source = source.filter(day__lte=upto)
+        if above is not None:
+            source = source.filter(day__gt=above)
+        days.append(source.order_by().values_list("day", flat=True).distinct())
+    found = days[0].union(*days[1:]).order_by("day" if above is not None else "-day")
+    return list(found[:limit])
+
+
+def timeline_day_counts(
+    *, campaign: Campaign, force_ids: set[int], days: list[int], below: tuple[int, int] | None
+) -> dict[int, int]:
+    """How many lines the timeline has on each of ``days``, counted in the database; on day
+    ``below[0]``, only its notable entries older than entry ``below[1]`` (the rest of a day
+    split over pages: its fights were on the page before)."""
+    fight_days = [day for day in days if below is None or day != below[0]]
+    notable = notable_entries(campaign=campaign, force_ids=force_ids)
+    notable = notable.filter(timeline_entries_on(fight_days, below))
+    counted = [
+        source.filter(day__in=fight_days).order_by().values("day").annotate(n=Count("id"))
+        for source in (campaign.battles, campaign.engagements, campaign.quick_resolves)
+    ]
+    counted.append(notable.order_by().values("day").annotate(n=Count("id")))
+    counts: dict[int, int] = {}
+    for row in counted[0].union(*counted[1:], all=True):
+        counts[row["day"]] = counts.get(row["day"], 0) + row["n"]
+    return counts
+
+
+def timeline_entries_on(days: list[int], below: tuple[int, int] | None) -> Q:
+    """The entries of whole ``days``, and of day ``below[0]`` those older than entry
+    ``below[1]``."""
+    on = Q(day__in=days)
+    if below is not None:
+        on |= Q(day=below[0], pk__lt=below[1])
+    return on
 
 
 def entries_since(*, campaign: Campaign, force_ids: set[int], after: datetime, limit: int = 20):

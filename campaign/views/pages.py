@@ -27,6 +27,7 @@ from campaign.access import (
     force_roster_for_viewer,
     unit_for_viewer,
 )
+from campaign.charts import UNIT_SERIES
 from campaign.forms import (
     AdvanceForm,
     CampaignForm,
@@ -47,6 +48,7 @@ from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import (
     RosterLine,
     card_text,
+    clean_cursor,
     clean_sort,
     force_colour,
     force_strength_chart,
@@ -76,6 +78,7 @@ from campaign.selectors import (
     force_roster,
     invitations_for,
     roster_version,
+    unit_chart_entries,
     unit_story,
 )
 from campaign.services.battles import campaign_battle_cards
@@ -208,10 +211,17 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_timeline(request: HttpRequest, pk: int) -> HttpResponse:
     """The campaign day by day: battles, engagements, deaths, promotions, GM corrections."""
     viewer = campaign_for_viewer(request.user, pk)
+    forces = viewer.forces_in_full()
+    before = clean_cursor(request.GET.get("before"))
+    day, entry = clean_cursor(request.GET.get("day")), clean_cursor(request.GET.get("entry"))
+    split = (day, entry) if day is not None and entry is not None else None
+    page = timeline(viewer.campaign, forces, before, split)
+    if not page.days and (before is not None or split is not None):
+        page = timeline(viewer.campaign, forces)  # nothing there: the first window
     return render(
         request,
         "campaign/timeline.html",
-        base_context(viewer, days=timeline(viewer.campaign, viewer.forces_in_full())),
+        base_context(viewer, days=page.days, page=page),
     )
 
 
@@ -264,17 +274,25 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     return cached_page(request, drawn_from, draw)
 
 
-def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
+def unit_context(
+    viewer: Viewer, unit: Unit, before: int | None = None, **forms: Any
+) -> dict[str, Any]:
+    """The unit page: its state, card and charts, and a page of its history, the latest
+    entries or those before entry ``before``."""
     line = roster_line(unit, campaign_now(viewer.campaign))
-    story = unit_story(unit=unit)
+    story = unit_story(unit=unit, before=before)
+    if before is not None and not story.entries:
+        story = unit_story(unit=unit)  # nothing there: the latest entries
+    history = unit_chart_entries(unit=unit, fields=UNIT_SERIES)
     context = base_context(
         viewer,
         unit=unit,
         force=unit.force,
         line=line,
         card_text=card_text(line.card),
-        story=unit_story_lines(*story),
-        unit_charts=unit_charts(story[0], viewer.campaign.day),
+        story=unit_story_lines(story),
+        story_page=story,
+        unit_charts=unit_charts(history, viewer.campaign.day),
     )
     if "zone_form" in forms:
         context["zone_form"] = forms["zone_form"]
@@ -305,7 +323,8 @@ def unit_context(viewer: Viewer, unit: Unit, **forms: Any) -> dict[str, Any]:
 def unit_detail(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     unit = unit_for_viewer(viewer, unit_pk)
-    return render(request, "campaign/unit.html", unit_context(viewer, unit))
+    before = clean_cursor(request.GET.get("before"))
+    return render(request, "campaign/unit.html", unit_context(viewer, unit, before))
 
 
 @login_required

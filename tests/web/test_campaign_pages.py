@@ -11,6 +11,7 @@ from django.utils.html import escape
 from campaign.models import Campaign, Unit
 from campaign.services import unit_edit
 from tests.web.campaign_world import login
+from tests.web.paging import add_notes, link
 from units.bucs import Quality
 
 pytestmark = pytest.mark.django_db
@@ -239,3 +240,42 @@ def test_a_table_battles_sheet_prints_the_cards_its_units_orders_gave_them(clien
     assert (skill_on(sheet, "Lookouts"), skill_on(sheet, "Pickets")) == (2, 2)
     roster = client.get(_url("force-cards", world, world.force.pk)).text
     assert skill_on(roster, "Lookouts") == 3
+
+
+def test_a_long_history_shows_its_latest_entries_and_pages_through_each_once(client, world):
+    from campaign.selectors import UNIT_STORY_PAGE
+    from campaign.services.battles import campaign_battle_revert
+
+    gm = world.users["gm"]
+    campaign_battle_revert(campaign_battle=world.engine_battle, reason="wrong map", actor=gm)
+    world.campaign.day = 9
+    world.campaign.save(update_fields=["day"])
+    count = 2 * UNIT_STORY_PAGE + 30
+    add_notes(world.unit, [1 + n * 9 // count for n in range(count)])
+    # A change of hits deep in the history, its sentence read from what came before it.
+    unit_edit(unit=world.unit, changes={"morale_hits": 2}, reason="shelled", actor=gm)
+    total = world.unit.history.count()
+    login(client, world, "player")
+    url = _url("unit", world, world.unit.pk)
+    first = client.get(url).text
+    assert f"Entries {total - UNIT_STORY_PAGE + 1} to {total} of {total}, oldest first." in first
+    assert "Raised in Red Company" not in first and link(first, "Later entries") is None
+    assert "GM correction: shelled: now carries 2 Morale hits" in first
+    pages, at = [first], link(first, "Earlier entries")
+    while at:
+        pages.append(client.get(at).text)
+        at = link(pages[-1], "Earlier entries")
+    assert len(pages) == 3 and "Raised in Red Company" in pages[-1]
+    notes = [int(n) for page in pages[::-1] for n in re.findall(r"</strong> Note (\d+)\.", page)]
+    assert notes == list(range(count))  # each once, oldest first
+    # The struck-through marks hold on an earlier page too; the charts still span the campaign.
+    assert "(undone since)" in pages[-1] and "Day 1 to day 9" in pages[-1]
+    back = client.get(link(pages[-1], "Later entries")).text
+    assert re.findall(r"Note \d+\.", back) == re.findall(r"Note \d+\.", pages[1])
+
+
+@pytest.mark.parametrize("query", ["?before=abc", "?before=-3", "?before=1", "?before=9" * 12])
+def test_a_bad_page_of_a_units_history_shows_its_latest(client, world, query):
+    login(client, world, "player")
+    page = client.get(_url("unit", world, world.unit.pk) + query)
+    assert page.status_code == 200 and "Raised in Red Company" in page.text

@@ -1,18 +1,20 @@
-"""Campaign pages cost the same few queries whether a force has 5 units or 50."""
+"""Campaign pages cost the same few queries whether a force has 5 units or 50, and whether the
+campaign's history holds 20 entries or 2,000."""
 
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
 
-from campaign.models import Unit
+from campaign.models import HistoryEntry, Unit
 from tests.web.campaign_world import login, raise_units
+from tests.web.paging import add_notes, rows_read
 
 pytestmark = pytest.mark.django_db
 
 PAGES = {
     "dashboard": (lambda w: [], 17),  # the GM's tools list the invitations waiting
-    "timeline": (lambda w: [], 11),  # which of its entries a revert undid since
+    "timeline": (lambda w: [], 14),  # its window: the days with something, their lines counted
     "force": (lambda w: [w.force.pk], 12),
     "force-json": (lambda w: [w.force.pk], 10),
     "campaign-json": (lambda w: [], 10),
@@ -36,3 +38,29 @@ def test_it_bounds_the_queries_whatever_the_roster_size(
     url = reverse(f"campaign:{page}", args=[world.campaign.pk, *args(world)])
     with django_assert_max_num_queries(limit):
         assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("entries", [20, 2000])
+@pytest.mark.parametrize("page", ["timeline", "unit"])
+def test_it_bounds_the_queries_and_rows_whatever_the_length_of_the_history(
+    client, world, django_assert_max_num_queries, entries, page
+):
+    """A long campaign costs a visit the same few queries, reading a window of its history:
+    the timeline's latest days, the unit's latest entries, its charts a row or so a day."""
+    world.campaign.day = 40
+    world.campaign.save(update_fields=["day"])
+    # A notable entry (a GM's note) every day, the rest crowding day 40: hits, then healed.
+    add_notes(world.unit, [1 + n * 40 // entries for n in range(entries)])
+    hits = [{"morale_hits": n % 3, "casualty_hits": n % 2} for n in range(entries // 2)]
+    HistoryEntry.objects.bulk_create(
+        HistoryEntry(unit=world.unit, day=40, kind=HistoryEntry.Kind.BATTLE, text="Shelled",
+                     before={}, after=after)
+        for after in hits
+    )  # fmt: skip
+    login(client, world, "gm")
+    args, limit = PAGES[page]
+    url = reverse(f"campaign:{page}", args=[world.campaign.pk, *args(world)])
+    with django_assert_max_num_queries(limit + 4), rows_read() as rows:
+        assert client.get(url).status_code == 200
+    # The page's lines and the few rows beside them, never the whole history.
+    assert rows[0] < 400, rows[0]

@@ -3,12 +3,16 @@ on each member's dashboard (their own units only), and the GM's cockpit of what 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from campaign.models import Unit
+from campaign.pages import TIMELINE_LINES
 from campaign.services import campaign_create, unit_edit
 from tests.web.campaign_world import login
+from tests.web.paging import add_notes, link
 
 pytestmark = pytest.mark.django_db
 
@@ -160,3 +164,49 @@ def test_an_empty_campaign_gets_first_steps(client, world):
     empty = campaign_create(name="Op. Blank", gm=world.users["gm"], ruleset="combined_arms")
     page = login(client, world, "gm").get(reverse("campaign:dashboard", args=[empty.pk])).text
     assert 'class="first-steps"' in page and "Raise a force" in page
+
+
+def _pages(client, url: str, words: str) -> list[str]:
+    """The page at ``url`` and each one its link of ``words`` leads on to, in turn."""
+    pages = []
+    while url and len(pages) < 50:
+        response = client.get(url)
+        assert response.status_code == 200
+        pages.append(response.text)
+        url = link(pages[-1], words) or link(pages[-1], words.replace("days", "on day 30"))
+    return pages
+
+
+def test_the_timeline_shows_a_window_of_days_and_pages_through_every_line_once(client, world):
+    world.campaign.day = 44
+    world.campaign.save(update_fields=["day"])
+    # A note on each of days 2 to 44, and day 30 crowded beyond one page.
+    days = [*range(2, 30), *[30] * (TIMELINE_LINES + 50), *range(31, 45)]
+    add_notes(world.unit, days)
+    login(client, world, "gm")
+    first = client.get(_url("timeline", world)).text
+    assert "Days 31 to 44 of 44." in first and "Day 30<" not in first
+    assert "Note 0<" not in first and link(first, "Later days") is None
+    pages = _pages(client, _url("timeline", world), "Earlier days")
+    # Day 30 over two pages, its newest lines first; day 1 (the world's battles) last.
+    assert "Day 30 of 44." in pages[1] and link(pages[1], "Earlier on day 30")
+    assert "Days 17 to 30 of 44." in pages[2]  # the rest of day 30, and 13 days before it
+    assert "Days 1 to 2 of 44." in pages[-1] and "Crossroads: Blue Battalion won" in pages[-1]
+    assert link(pages[-1], "Earlier days") is None
+    notes = [int(n) for page in pages for n in re.findall(r": Note (\d+)</a>", page)]
+    assert sorted(notes) == list(range(len(days)))
+    # Newest first throughout.
+    assert notes == sorted(notes, reverse=True)
+    # Back from the last window to the later days.
+    later = client.get(link(pages[-1], "Later days")).text
+    assert "Days 3 to 16 of 44." in later
+
+
+@pytest.mark.parametrize(
+    "query", ["?before=abc", "?before=-3", "?before=0", "?before=99999999999", "?day=x&entry=3"]
+)
+def test_a_bad_window_of_the_timeline_shows_its_first(client, world, query):
+    login(client, world, "player")
+    page = client.get(_url("timeline", world) + query)
+    assert page.status_code == 200 and "Day 1 of 1." in page.text
+    assert "Crossroads: Blue Battalion won" in page.text
