@@ -518,13 +518,19 @@ def battle_sides(
         sides.append(
             BattleSide(
                 id=side,
-                name=" and ".join(f.name for f in forces) or side,
+                name=side_name(forces) or side,
                 players=", ".join(sorted({f.owner.get_username() for f in forces})),
                 colour=force_colour(forces[0]) if forces else "",
                 units=fought,
             )
         )
     return sides
+
+
+def side_name(forces: Iterable[Force]) -> str:
+    """A battle's side as its pages call it: by the forces its units come from ("Blue
+    Battalion", "Red Company and Green Platoon"), each once; "" when it has none."""
+    return " and ".join({f.pk: f.name for f in forces}.values())
 
 
 def side_force_colours(firsts: Iterable[tuple[str, str]]) -> dict[str, str]:
