@@ -589,6 +589,20 @@ def orders_going_in(
     return lines
 
 
+def left_out(out_of_action: Iterable[Unit], engaged: Iterable[tuple[Unit, str]] = ()) -> list[str]:
+    """Why the campaign's units a form does not offer are left out of it: a sentence per
+    reason, naming the units ("Destroyed: Tiger One (Red Company)."). A unit out of action
+    says why by its status (`Status.out_of_action`); one held back while a battle's outcome is
+    not applied (``engaged``: the unit and the battle's name) names the battle."""
+    reasons: dict[str, list[str]] = {}
+    for unit in sorted(out_of_action, key=lambda u: list(Status).index(Status(u.status))):
+        reasons.setdefault(Status(unit.status).out_of_action, []).append(unit_label(unit))
+    for unit, battle in engaged:
+        why = f"Still in {battle}, whose outcome is not applied yet"
+        reasons.setdefault(why, []).append(unit_label(unit))
+    return [f"{why}: {and_words(names)}." for why, names in reasons.items() if why]
+
+
 def and_words(words: list[str]) -> str:
     """Words joined for a sentence: "A", "A and B", "A, B and C"."""
     return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))

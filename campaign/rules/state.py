@@ -30,10 +30,27 @@ class Status(StrEnum):
     def label(self) -> str:
         return STATUS_LABELS[self]
 
+    @property
+    def fights(self) -> bool:
+        """Whether a unit of this status goes into a battle, an engagement or a check: only a
+        ready one does; the others are out of action (`out_of_action` says why)."""
+        return self is Status.READY
+
+    @property
+    def out_of_action(self) -> str:
+        """Why a unit of this status fights nothing and makes no check, said before the names
+        of one or more such units ("Destroyed: Tiger One"); "" for a ready one."""
+        return OUT_OF_ACTION.get(self, "")
+
 
 STATUS_LABELS = {
     Status.READY: "Ready",
     Status.RETREATED: "Retreated in poor order",
+    Status.DESTROYED: "Destroyed",
+}
+
+OUT_OF_ACTION = {
+    Status.RETREATED: "Retreated in poor order, out of action until R&R rallies them",
     Status.DESTROYED: "Destroyed",
 }
 
