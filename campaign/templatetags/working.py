@@ -7,12 +7,13 @@ from typing import Any
 
 from django import template
 
-from units.bucs import Quality
+from units.bucs import Equipment, Quality
 
 register = template.Library()
 
 MINUS = "\u2212"
 QUALITY_WORDS = {q.label for q in Quality}
+EQUIPMENT_WORDS = {e.label for e in Equipment}
 
 
 @register.filter
@@ -30,8 +31,8 @@ def signed(value: Any) -> str:
 @register.filter(name="modifier_name")
 def modifier_label(label: str) -> str:
     """A modifier's name as the tables say it: the log keeps "quality: Raw, assisting its
-    leader" and "equipment: Good"; they read "Raw quality, assisting its leader" and "Good
-    equipment"."""
+    leader" and "equipment: Barely Adequate"; they read "Raw quality, assisting its leader" and
+    "Barely Adequate equipment" (every rating the equipment table names, one word or two)."""
     kind, colon, rest = label.partition(": ")
     if colon and kind == "quality":
         word = rest.split(" ", 1)[0].rstrip(",")
@@ -40,7 +41,7 @@ def modifier_label(label: str) -> str:
             if tail == " without Orders cannot act alone":
                 tail = ", without Orders (it cannot act alone)"
             return f"{word} quality{tail}"
-    if colon and kind == "equipment" and " " not in rest:
+    if colon and kind == "equipment" and rest in EQUIPMENT_WORDS:
         return f"{rest} equipment"
     return label
 

@@ -12,6 +12,7 @@ from campaign.services import unit_create
 from campaign.services.roster import leader_attach
 from campaign.templatetags.working import modifier, signed
 from tests.web.campaign_world import login
+from units.bucs import Equipment
 
 pytestmark = pytest.mark.django_db
 
@@ -21,6 +22,10 @@ def test_a_modifier_reads_as_the_tables_column():
         "Raw quality, assisting its leader: \u22122"
     )
     assert modifier(["equipment: Good", 2]) == "Good equipment: +2"
+    # Every rating by the equipment table's own names, two words as well as one.
+    assert modifier(["equipment: Barely Adequate", -2]) == "Barely Adequate equipment: \u22122"
+    for rating in Equipment:
+        assert modifier([f"equipment: {rating.label}", 0]) == f"{rating.label} equipment: 0"
     assert modifier(["quality: Raw without Orders cannot act alone", -6]) == (
         "Raw quality, without Orders (it cannot act alone): \u22126"
     )
