@@ -400,6 +400,14 @@ def quick_resolve_outcome(record: QuickResolve) -> str:
     return f"no winner after {rounds} (the round limit)"
 
 
+def engagement_outcome(record: Engagement, sides: Mapping[str, str]) -> str:
+    """How an engagement ended, its winner named as ``sides`` (`engagement_sides`) names the
+    sides: "Red Company won after 1 round", "no winner after 3 rounds"."""
+    rounds = plural(record.rounds, "round")
+    won = sides.get(record.winner) if record.winner else None
+    return f"{won} won after {rounds}" if won else f"no winner after {rounds}"
+
+
 def card_text(card: dict[str, Any] | None) -> str:
     """The card in the rule text's layout, or "" when it cannot be printed."""
     if card is None:
@@ -1003,11 +1011,10 @@ def timeline(campaign: Campaign, force_ids: set[int]) -> list[tuple[int, list[Ev
     )
     sides = engagement_sides(engagements)
     for record in engagements:
-        won = sides[record.pk].get(record.winner)
         events.append(
             Event(record.day, "engagement",
-                  f"{record.name}: {f'{won} won' if won else 'no winner'} after "
-                  f"{plural(record.rounds, 'round')} ({record.get_state_display().lower()})",
+                  f"{record.name}: {engagement_outcome(record, sides[record.pk])} "
+                  f"({record.get_state_display().lower()})",
                   reverse("campaign:engagement", args=[campaign.pk, record.pk]))
         )  # fmt: skip
     for qr in campaign.quick_resolves.select_related("attacker__force", "defender__force"):
