@@ -82,6 +82,33 @@ def test_a_card_says_where_it_came_from_in_words_not_a_path(client, cards, djang
     assert "· from the terrain library</p>" in page and "terrain.json" not in page
 
 
+def test_a_terrain_type_reads_as_sentences_under_its_name(client, cards, django_user_model):
+    """Terrain is not a card, but the library shows it as a card's words are shown: its name as
+    a name, what it does on the table in a sentence, then why; never its fields."""
+    client.force_login(django_user_model.objects.create_user("reader"))
+    lake = next(c for c in cards if c.kind == UnitType.Kind.TERRAIN and c.name == "lake")
+    does = (
+        "Blocks movement (only Aerial units, Amphibious units and cards that list water under "
+        "Enters go in); does not block sight; it is water: an Amphibious unit&#x27;s movement "
+        "is doubled in it."
+    )
+    for page in (reverse("library:list"), reverse("library:card", args=[lake.pk])):
+        text = client.get(page).text
+        assert does in text
+        assert f"{does}\n\nDeep water: open to the eye" in text
+        for field in ("kind: water", "blocks movement: yes", "blocks sight: no", "why: "):
+            assert field not in text, (page, field)
+    card = client.get(reverse("library:card", args=[lake.pk])).text
+    assert "<h1>Lake</h1>" in card and "<title>Lake · Card library" in card
+    listed = client.get(reverse("library:list")).text
+    assert f'{reverse("library:card", args=[lake.pk])}">Lake</a>' in listed
+    wall = next(c for c in cards if c.kind == UnitType.Kind.TERRAIN and c.name == "wall")
+    assert (
+        "Does not block movement, but crossing it takes a terrain roll, even for Sure-Footed "
+        "units (Aerial units need none); does not block sight."
+    ) in client.get(reverse("library:card", args=[wall.pk])).text
+
+
 def test_an_empty_library_says_so_in_words_not_a_command(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("reader"))
     page = client.get(reverse("library:list")).text
