@@ -233,6 +233,21 @@ def test_the_403_page_is_the_sites_own(client, world):
     assert "Only the campaign&#x27;s GM may do that." in response.text
 
 
+@override_settings(DEBUG=False)
+def test_the_403_page_ends_the_reason_with_one_full_stop(rf, world):
+    """A reason given with its full stop, or without one, reads with exactly one."""
+    from django.core.exceptions import PermissionDenied
+    from django.views.defaults import permission_denied
+
+    request = rf.get("/")
+    request.user = world.users["player"]
+    for reason in ("Under fog of war you see this battle's outcome only.",
+                   "under fog of war you see this battle's outcome only"):  # fmt: skip
+        text = permission_denied(request, PermissionDenied(reason)).content.decode()
+        assert "outcome only. You are logged in as player" in text, reason
+        assert "only.." not in text
+
+
 def test_the_favicon_is_linked_and_served(client):
     page = client.get(reverse("home")).text
     assert 'rel="icon"' in page and "favicon.svg" in page
@@ -283,21 +298,33 @@ def test_a_405_is_the_sites_error_page_saying_what_the_address_takes(client, wor
     assert response.status_code == 405
     assert response["Allow"] == "GET, POST"
     assert "Not this way" in response.text and "bridgehead.css" in response.text
-    assert "can only be opened (GET) or sent a form (POST)" in response.text
-    assert "cannot take a PUT request" in response.text
+    assert (
+        "This address is a page to open, and takes only the forms sent from it; open it and use "
+        "its buttons instead."
+    ) in response.text
     # A POST-only address, asked with GET, as a browser following a link does.
     response = client.get(reverse("logout"))
     assert response.status_code == 405
-    assert "can only be sent a form (POST)" in response.text
+    assert (
+        "This address takes a form sent from its page; open the page and use its button instead."
+    ) in response.text
+    # Words a user knows: pages, forms and buttons, never HTTP's methods.
+    for word in ("GET", "POST", "PUT", "request"):
+        assert word not in response.text.split("<main")[1], word
 
 
-def test_allowed_methods_in_words():
-    from config.errors import allowed_in_words
+def test_what_to_do_instead_in_words():
+    from config.errors import what_to_do
 
-    assert allowed_in_words("GET, HEAD") == "opened (GET)"
-    assert allowed_in_words("POST") == "sent a form (POST)"
-    assert allowed_in_words("GET, HEAD, POST, OPTIONS") == "opened (GET) or sent a form (POST)"
-    assert allowed_in_words("") == "used in no other way"
+    assert what_to_do("GET, HEAD") == (
+        "This address is a page to open, not one a form is sent to; open it and use the buttons "
+        "on it instead."
+    )
+    assert what_to_do("POST").startswith("This address takes a form sent from its page")
+    assert what_to_do("GET, HEAD, POST, OPTIONS") == what_to_do("POST, GET")
+    assert what_to_do("") == (
+        "This address cannot be used this way; go back to the page you came from."
+    )
 
 
 def test_favicon_ico_leads_to_the_sites_icon(client):
