@@ -34,7 +34,14 @@ from campaign.models import (
 from campaign.rules.bridge import BridgeError, TableResult, battle_card, card_needs
 from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold
-from campaign.rules.history import changes_text, hits_text, plural, revert_text, story_text
+from campaign.rules.history import (
+    changes_text,
+    hit_points_text,
+    hits_text,
+    plural,
+    revert_text,
+    story_text,
+)
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -682,9 +689,9 @@ def _leader(state: CampaignUnitState) -> str:
     if leader is None:
         return "—"
     # A dead leader's hit points below zero mean nothing to the table.
-    return (
-        f"{leader.name}, {leader.hit_points} hit points" if leader.alive else f"{leader.name}, dead"
-    )
+    if not leader.alive:
+        return f"{leader.name}, dead"
+    return f"{leader.name}, {hit_points_text(leader.hit_points)}"
 
 
 def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> list[Change]:

@@ -58,6 +58,17 @@ LEADER_DEATH_HIT_POINTS = -10
 """d20 Modern: a character whose hit points drop to −10 or lower is dead."""
 
 
+def hit_point_state(hit_points: int, *, alive: bool = True) -> str:
+    """Where a character stands by its hit points, in d20 Modern's words: "disabled" at 0,
+    "dying" from −1 to −9, "dead" at −10 or lower (or once dead: the dead stay dead whatever
+    their hit points), "" above 0."""
+    if not alive or hit_points <= LEADER_DEATH_HIT_POINTS:
+        return "dead"
+    if hit_points < 0:
+        return "dying"
+    return "disabled" if hit_points == 0 else ""
+
+
 def quality_name(quality: Quality) -> str:
     """The stable lower-case name used in data ("average")."""
     return Quality(quality).word

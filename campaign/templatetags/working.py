@@ -7,11 +7,11 @@ from typing import Any
 
 from django import template
 
+from campaign.rules.history import MINUS, hit_points_text
 from units.bucs import Equipment, Quality
 
 register = template.Library()
 
-MINUS = "\u2212"
 QUALITY_WORDS = {q.label for q in Quality}
 EQUIPMENT_WORDS = {e.label for e in Equipment}
 
@@ -56,11 +56,16 @@ def modifier(pair: Any) -> str:
 
 @register.filter
 def hit_points(who: Any) -> str:
-    """A character's or a leader's hit points in the one form the pages use: "9 of 12 hit
-    points" when the most it may have is known (a leader's, from its character), else "9 hit
-    points"."""
+    """A character's or a leader's hit points in the one form the pages use, with where they
+    leave it (`history.hit_points_text`): "9 of 12 hit points" when the most it may have is
+    known (a leader's, from its character), else "9 hit points"; "−6 hit points, dying"."""
     most = getattr(who, "max_hit_points", None)
     if most is None and getattr(who, "character_id", None) is not None:
         most = who.character.max_hit_points
-    current = who.hit_points
-    return f"{current} of {most} hit points" if most is not None else f"{current} hit points"
+    return hit_points_text(who.hit_points, alive=getattr(who, "alive", True), most=most)
+
+
+@register.filter
+def hit_points_left(hit_points: Any, died: Any = False) -> str:
+    """Hit points a roll left a leader on, as `hit_points` says them: "−6 hit points, dying"."""
+    return hit_points_text(int(hit_points), alive=not died)
