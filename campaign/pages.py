@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib import messages
 from django.db.models import Count, Q, Sum
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
@@ -29,6 +30,7 @@ from campaign.models import (
     HistoryEntry,
     Membership,
     QuickResolve,
+    TableRoll,
     Unit,
 )
 from campaign.rules.bridge import BridgeError, TableResult, battle_card, card_needs
@@ -413,6 +415,16 @@ def engagement_outcome(record: Engagement, sides: Mapping[str, str]) -> str:
     rounds = plural(record.rounds, "round")
     won = sides.get(record.winner) if record.winner else None
     return f"{won} won after {rounds}" if won else f"no winner after {rounds}"
+
+
+def roll_notice(roll: TableRoll) -> tuple[str, int]:
+    """What the checks page says after a roll, and at what level: a refused Requisition is a
+    roll made and kept, but no unit raised, so a warning that says so, never a "Done"; any other
+    roll is done whatever it rolled."""
+    if roll.kind == TableRoll.Kind.REQUISITION and not roll.result.get("success"):
+        said = f"{roll.summary}. No unit was raised; the roll is kept with the others."
+        return said, messages.WARNING
+    return roll.summary, messages.SUCCESS
 
 
 def card_text(card: dict[str, Any] | None) -> str:

@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaign.access import FULL, Viewer, campaign_for_viewer, require_manage
 from campaign.forms import add_service_errors
 from campaign.models import Character, CharacterEntry, Engagement, Order, TableRoll, Unit
-from campaign.pages import engagement_outcome, engagement_sides, trained_text
+from campaign.pages import engagement_outcome, engagement_sides, roll_notice, trained_text
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import plural
@@ -532,7 +532,7 @@ def _checks_action(request, pk, form_class, key, partial, act):
 
     def done(data):
         roll = act(viewer, form, data)
-        return reverse("campaign:checks", args=[pk]), roll.summary
+        return reverse("campaign:checks", args=[pk]), *roll_notice(roll)
 
     return form_action(
         request, form, done, page=CHECKS, partial=partial,
