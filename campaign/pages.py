@@ -1110,8 +1110,16 @@ def unit_charts(entries: list[HistoryEntry], today: int) -> dict[str, Any]:
         "counts": counts,
         "counts_desc": f"{span}: experience points, Morale hits and Casualty hits at the end "
         "of each day.",
-        "table": ([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
+        "table": numbers_by_day([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
     }
+
+
+def numbers_by_day(
+    heads: list[str], rows: list[tuple[int, list[Any]]]
+) -> tuple[list[str], list[tuple[int, list[tuple[str, Any]]]]]:
+    """A chart's numbers for its table (``_line_chart.html``): the column heads, and each day's
+    figures each with its column's head, which a phone shows beside it (``table.stack``)."""
+    return heads, [(day, list(zip(heads, cells, strict=True))) for day, cells in rows]
 
 
 def force_strength_chart(campaign: Campaign, summaries: list[ForceSummary]) -> str:
@@ -1159,7 +1167,7 @@ def _strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
     days = list(range(1, today + 1))
     return {
         "chart": line_chart(series, y_title="Units fit to fight"),
-        "chart_table": (
+        "chart_table": numbers_by_day(
             [f.name for f in forces],
             [(day, [points[i][1] for _, _, points in series]) for i, day in enumerate(days)],
         ),
