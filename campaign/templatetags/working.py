@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from campaign.rules.history import MINUS, hit_points_text
+from campaign.rules.history import MINUS, hit_points_text, number_text
 from units.bucs import Equipment, Quality
 
 register = template.Library()
@@ -26,6 +26,15 @@ def signed(value: Any) -> str:
     if number > 0:
         return f"+{number}"
     return f"{MINUS}{-number}" if number < 0 else "0"
+
+
+@register.filter
+def number(value: Any) -> str:
+    """A roll's total, a negative one with a real minus: "−1"."""
+    try:
+        return number_text(int(value))
+    except (TypeError, ValueError):
+        return str(value)
 
 
 @register.filter(name="modifier_name")

@@ -31,6 +31,13 @@ def test_a_modifier_reads_as_the_tables_column():
     )
     assert modifier(["Dug In", 2]) == "Dug In: +2"
     assert [signed(v) for v in (3, 0, -4)] == ["+3", "0", "\u22124"]
+    # The total too: "= −1", never "= -1".
+    from django.template.loader import render_to_string
+
+    working = {"name": "Sappers", "d20": 5, "total": -1,
+               "modifiers": [["equipment: Barely Adequate", -2]]}  # fmt: skip
+    html = render_to_string("campaign/_roll_working.html", {"w": working})
+    assert "Sappers: d20 5; Barely Adequate equipment: \u22122 = \u22121</span>" in html
 
 
 def test_the_checks_page_shows_the_working_in_words(client, world):
