@@ -21,6 +21,11 @@ def percent(rate: float) -> str:
     return f"{rate * 100:.1f}%"
 
 
+def whole_percent(rate: float) -> str:
+    """A rate as a sentence says it: "56%"."""
+    return f"{rate * 100:.0f}%"
+
+
 def interval(rate: Rate) -> str:
     """The 95% interval of a rate, as percentages. A narrow column breaks it after the dash,
     never between a figure and the dash (a no-break space holds those two together)."""
@@ -56,9 +61,57 @@ class UnitOdds:
 
 
 @dataclass(frozen=True, slots=True)
+class Verdict:
+    """Who is favoured, as the odds pages say it: ``lead`` (shown in bold), then ``rest``."""
+
+    lead: str
+    rest: str
+
+
+FAVOURED_RULE = (
+    "a side is favoured only when it wins more than half of the battles even at the low end "
+    "of its 95% interval"
+)
+"""What "favoured" means (``OddsSummary.favoured``), in the words every odds page uses."""
+
+
+def odds_verdict(summary: OddsSummary, names: Mapping[str, str]) -> Verdict:
+    """Who is favoured over the run's battles, in a sentence, the sides called by ``names``
+    (by id). A side that wins more often is said to, with its rate and its rivals', even when
+    it is not favoured, and why it is not; sides whose intervals overlap are too close to call
+    either way."""
+    ranked = sorted(summary.sides, key=lambda s: s.win.rate, reverse=True)
+    if not ranked:
+        return Verdict("Neither side is favoured", ".")
+    top, rivals = ranked[0], ranked[1:]
+    name = names.get(top.side, top.side)
+    against = " and ".join(whole_percent(s.win.rate) for s in rivals) or "no rival"
+    if summary.favoured == top.side:
+        return Verdict(
+            f"{name} is favoured",
+            f": it wins {whole_percent(top.win.rate)} of the battles (against {against}), "
+            f"more than half even at the low end of its 95% interval ({percent(top.win.low)}).",
+        )
+    if all(top.win.low > s.win.high for s in rivals):
+        return Verdict(
+            f"{name} wins more often ({whole_percent(top.win.rate)} against {against}), "
+            "but not clearly over half the battles",
+            f": the low end of its 95% interval is {percent(top.win.low)}, and {FAVOURED_RULE}.",
+        )
+    rates = [f"{names.get(s.side, s.side)} {whole_percent(s.win.rate)}" for s in rivals]
+    told = f"{name} wins {whole_percent(top.win.rate)}"
+    told = ", ".join([told, *rates[:-1]]) + (f" and {rates[-1]}" if rates else "")
+    return Verdict(
+        "Neither side is favoured",
+        f": {told} of the battles, too close to tell apart; {FAVOURED_RULE}.",
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class OddsReport:
     battles: int
     favoured: str | None
+    verdict: Verdict
     sides: tuple[SideOdds, ...]
     draw: str
     draw_interval: str
@@ -115,6 +168,7 @@ def odds_report(
     return OddsReport(
         battles=summary.battles,
         favoured=side_names.get(favoured, favoured) if favoured else None,
+        verdict=odds_verdict(summary, side_names),
         sides=sides,
         draw=percent(summary.draw.rate),
         draw_interval=interval(summary.draw),

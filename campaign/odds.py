@@ -1,5 +1,6 @@
 """The odds of a campaign battle, in campaign names: an odds run's figures
-(``battles.odds_report``) with each engine unit named as its roster names it."""
+(``battles.odds_report``) with each side named by its forces and each engine unit as its roster
+names it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from battles.models import OddsRun
 from battles.odds_report import OddsReport, odds_report
 from campaign.models import Campaign, CampaignBattle, Unit
-from campaign.pages import force_colour, side_force_colours
+from campaign.pages import force_colour, side_force_colours, side_name
 
 
 def engine_unit_pk(engine_id: str) -> int | None:
@@ -30,11 +31,17 @@ def campaign_odds_report(run: OddsRun, campaign: Campaign) -> OddsReport | None:
             force__campaign=campaign, pk__in=[p for p in pks.values() if p]
         ).select_related("force")
     }
+    # Each side by its forces, as the battle's own page names it; the scenario's name for a
+    # side whose units are all gone from the campaign.
+    forces = {}
+    for side in run.scenario.get("sides", []):
+        fielded = [found.get(pks[u["id"]]) for u in side.get("units", [])]
+        forces[side["id"]] = [unit.force for unit in fielded if unit is not None]
     named: dict[str, Any] = {
         "sides": [
             {
                 "id": side["id"],
-                "name": side.get("name", side["id"]),
+                "name": side_name(forces[side["id"]]) or side.get("name", side["id"]),
                 "units": [
                     {"id": u["id"], "card": {"name": _name(found, pks[u["id"]], u["id"])}}
                     for u in side.get("units", [])
@@ -44,10 +51,7 @@ def campaign_odds_report(run: OddsRun, campaign: Campaign) -> OddsReport | None:
         ]
     }
     # Each side in its first force's colour, as the battle's own page paints it.
-    firsts = []
-    for side in run.scenario.get("sides", []):
-        forces = [found[pks[u["id"]]].force for u in side.get("units", []) if pks[u["id"]] in found]
-        firsts.append((side["id"], force_colour(forces[0]) if forces else ""))
+    firsts = [(side, force_colour(fs[0]) if fs else "") for side, fs in forces.items()]
     return odds_report(summary, named, side_force_colours(firsts))
 
 

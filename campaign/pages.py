@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib import messages
 from django.db.models import Count, Q, Sum
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
@@ -29,12 +30,20 @@ from campaign.models import (
     HistoryEntry,
     Membership,
     QuickResolve,
+    TableRoll,
     Unit,
 )
 from campaign.rules.bridge import BridgeError, TableResult, battle_card, card_needs
 from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold
-from campaign.rules.history import changes_text, hits_text, plural, revert_text, story_text
+from campaign.rules.history import (
+    changes_text,
+    hit_points_text,
+    hits_text,
+    plural,
+    revert_text,
+    story_text,
+)
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -404,6 +413,24 @@ def quick_resolve_outcome(record: QuickResolve) -> str:
     return f"no winner after {rounds} (the round limit)"
 
 
+def engagement_outcome(record: Engagement, sides: Mapping[str, str]) -> str:
+    """How an engagement ended, its winner named as ``sides`` (`engagement_sides`) names the
+    sides: "Red Company won after 1 round", "no winner after 3 rounds"."""
+    rounds = plural(record.rounds, "round")
+    won = sides.get(record.winner) if record.winner else None
+    return f"{won} won after {rounds}" if won else f"no winner after {rounds}"
+
+
+def roll_notice(roll: TableRoll) -> tuple[str, int]:
+    """What the checks page says after a roll, and at what level: a refused Requisition is a
+    roll made and kept, but no unit raised, so a warning that says so, never a "Done"; any other
+    roll is done whatever it rolled."""
+    if roll.kind == TableRoll.Kind.REQUISITION and not roll.result.get("success"):
+        said = f"{roll.summary}. No unit was raised; the roll is kept with the others."
+        return said, messages.WARNING
+    return roll.summary, messages.SUCCESS
+
+
 def card_text(card: dict[str, Any] | None) -> str:
     """The card in the rule text's layout, or "" when it cannot be printed."""
     if card is None:
@@ -522,13 +549,19 @@ def battle_sides(
         sides.append(
             BattleSide(
                 id=side,
-                name=" and ".join(f.name for f in forces) or side,
+                name=side_name(forces) or side,
                 players=", ".join(sorted({f.owner.get_username() for f in forces})),
                 colour=force_colour(forces[0]) if forces else "",
                 units=fought,
             )
         )
     return sides
+
+
+def side_name(forces: Iterable[Force]) -> str:
+    """A battle's side as its pages call it: by the forces its units come from ("Blue
+    Battalion", "Red Company and Green Platoon"), each once; "" when it has none."""
+    return " and ".join({f.pk: f.name for f in forces}.values())
 
 
 def side_force_colours(firsts: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -585,6 +618,20 @@ def orders_going_in(
         ]
         lines.append(("; ".join(parts), text))
     return lines
+
+
+def left_out(out_of_action: Iterable[Unit], engaged: Iterable[tuple[Unit, str]] = ()) -> list[str]:
+    """Why the campaign's units a form does not offer are left out of it: a sentence per
+    reason, naming the units ("Destroyed: Tiger One (Red Company)."). A unit out of action
+    says why by its status (`Status.out_of_action`); one held back while a battle's outcome is
+    not applied (``engaged``: the unit and the battle's name) names the battle."""
+    reasons: dict[str, list[str]] = {}
+    for unit in sorted(out_of_action, key=lambda u: list(Status).index(Status(u.status))):
+        reasons.setdefault(Status(unit.status).out_of_action, []).append(unit_label(unit))
+    for unit, battle in engaged:
+        why = f"Still in {battle}, whose outcome is not applied yet"
+        reasons.setdefault(why, []).append(unit_label(unit))
+    return [f"{why}: {and_words(names)}." for why, names in reasons.items() if why]
 
 
 def and_words(words: list[str]) -> str:
@@ -658,9 +705,9 @@ def _leader(state: CampaignUnitState) -> str:
     if leader is None:
         return "—"
     # A dead leader's hit points below zero mean nothing to the table.
-    return (
-        f"{leader.name}, {leader.hit_points} hit points" if leader.alive else f"{leader.name}, dead"
-    )
+    if not leader.alive:
+        return f"{leader.name}, dead"
+    return f"{leader.name}, {hit_points_text(leader.hit_points)}"
 
 
 def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> list[Change]:
@@ -1046,11 +1093,10 @@ def timeline(
     )
     sides = engagement_sides(engagements)
     for record in engagements:
-        won = sides[record.pk].get(record.winner)
         events.append(
             Event(record.day, "engagement",
-                  f"{record.name}: {f'{won} won' if won else 'no winner'} after "
-                  f"{plural(record.rounds, 'round')} ({record.get_state_display().lower()})",
+                  f"{record.name}: {engagement_outcome(record, sides[record.pk])} "
+                  f"({record.get_state_display().lower()})",
                   reverse("campaign:engagement", args=[campaign.pk, record.pk]))
         )  # fmt: skip
     quick = campaign.quick_resolves.filter(day__in=whole)
@@ -1168,8 +1214,16 @@ def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[s
         "counts": counts,
         "counts_desc": f"{span}: experience points, Morale hits and Casualty hits at the end "
         "of each day.",
-        "table": ([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
+        "table": numbers_by_day([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
     }
+
+
+def numbers_by_day(
+    heads: list[str], rows: list[tuple[int, list[Any]]]
+) -> tuple[list[str], list[tuple[int, list[tuple[str, Any]]]]]:
+    """A chart's numbers for its table (``_line_chart.html``): the column heads, and each day's
+    figures each with its column's head, which a phone shows beside it (``table.stack``)."""
+    return heads, [(day, list(zip(heads, cells, strict=True))) for day, cells in rows]
 
 
 def force_strength_chart(campaign: Campaign, summaries: list[ForceSummary]) -> str:
@@ -1217,7 +1271,7 @@ def _strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
     days = list(range(1, today + 1))
     return {
         "chart": line_chart(series, y_title="Units fit to fight"),
-        "chart_table": (
+        "chart_table": numbers_by_day(
             [f.name for f in forces],
             [(day, [points[i][1] for _, _, points in series]) for i, day in enumerate(days)],
         ),

@@ -800,23 +800,33 @@ def fogged_log(*, campaign_battle: CampaignBattle, log: BattleLog, side: str) ->
 # --- battle set-up ------------------------------------------------------------------------------
 
 
-def ready_units(*, campaign: Campaign) -> list[Unit]:
-    """The campaign's units ready to fight, by force and name."""
-    return list(
-        Unit.objects.filter(force__campaign=campaign, status=Status.READY)
+@dataclass(frozen=True)
+class UnitsToFight:
+    """The campaign's units as a battle's set-up or table result sees them, by force and name."""
+
+    free: list[Unit]
+    """Ready, and in no battle whose outcome is not applied: the units offered."""
+    engaged: list[tuple[Unit, str]]
+    """Ready but held back, still in a battle whose outcome is not applied (`engaged_units`),
+    each with that battle's name."""
+    out_of_action: list[Unit]
+    """Not ready (`Status.fights`): retreated in poor order, or destroyed."""
+
+
+def units_to_fight(*, campaign: Campaign) -> UnitsToFight:
+    """Which of the campaign's units a battle may be set up or recorded with, and which not."""
+    in_battle = engaged_units(campaign=campaign)
+    units = list(
+        Unit.objects.filter(force__campaign=campaign)
         .select_related("force", "unit_type", "leader")
         .order_by("force__name", "name")
     )
-
-
-def units_to_fight(*, campaign: Campaign) -> tuple[list[Unit], list[tuple[Unit, str]]]:
-    """The ready units a battle may be set up or recorded with, and the ready units held back
-    because they are still in a battle whose outcome is not applied (`engaged_units`), each
-    with that battle's name; both by force and name."""
-    in_battle = engaged_units(campaign=campaign)
-    ready = ready_units(campaign=campaign)
-    free = [unit for unit in ready if unit.pk not in in_battle]
-    return free, [(unit, in_battle[unit.pk]) for unit in ready if unit.pk in in_battle]
+    ready = [unit for unit in units if Status(unit.status).fights]
+    return UnitsToFight(
+        free=[unit for unit in ready if unit.pk not in in_battle],
+        engaged=[(unit, in_battle[unit.pk]) for unit in ready if unit.pk in in_battle],
+        out_of_action=[unit for unit in units if not Status(unit.status).fights],
+    )
 
 
 def campaign_battle_launched(

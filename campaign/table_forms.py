@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django import forms
@@ -16,6 +17,7 @@ from django.core.exceptions import ValidationError
 
 from battles.forms import LaunchKeyField
 from battles.services import SEED_LIMIT
+from campaign.battle_forms import held_back_problems
 from campaign.forms import (
     EQUIPMENT_CHOICES,
     QUALITY_CHOICES,
@@ -25,12 +27,13 @@ from campaign.forms import (
     revert_reason,
 )
 from campaign.models import Campaign, Force, Unit
-from campaign.pages import unit_label
+from campaign.pages import left_out, unit_label
 from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import Status
+from campaign.selectors import units_to_fight
 from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.orders import orders_under_way
 from campaign.services.recovery import MAX_DAYS
@@ -69,7 +72,7 @@ class Offer:
 
 
 def _not_ready(unit: Unit) -> str:
-    return "" if unit.status == Status.READY else f"it is {unit.state.status.label.lower()}"
+    return "" if Status(unit.status).fights else f"it is {unit.state.status.label.lower()}"
 
 
 def _destroyed(unit: Unit) -> str:
@@ -95,6 +98,18 @@ ORDER = Offer("be given an Order", _destroyed)
 def _offered(campaign: Campaign, offer: Offer):
     units = _units(campaign)
     return units.filter(pk__in=[unit.pk for unit in units if not offer.blocked(unit)])
+
+
+class _LeavesOut:
+    """A form whose unit fields offer the units ``offer`` allows, and says which it leaves out
+    and why (`pages.left_out`), under the form."""
+
+    offer: Offer
+    campaign: Campaign
+
+    @cached_property
+    def left_out(self) -> list[str]:
+        return left_out(unit for unit in _units(self.campaign) if self.offer.blocked(unit))
 
 
 class _OfferedUnits:
@@ -290,7 +305,12 @@ class EngagementForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["round_limit"].initial = self.campaign.quick_resolve_rounds
-        self.units = list(_units(self.campaign).filter(status="ready"))
+        # Only a unit that may fight has a row, as on a battle's set-up: one out of action or
+        # still in a battle whose outcome is not applied is named under the form instead.
+        fighting = units_to_fight(campaign=self.campaign)
+        self.units = fighting.free
+        self.engaged = fighting.engaged
+        self.left_out = left_out(fighting.out_of_action, fighting.engaged)
         self.rows = []
         for unit in self.units:
             side = f"side_{unit.pk}"
@@ -310,6 +330,11 @@ class EngagementForm(CampaignForm):
     def bound_rows(self):
         return [(unit, self[side], [self[f] for f in flags]) for unit, side, flags in self.rows]
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        held_back_problems(self, self.engaged)
+        return data
+
     def sides(self) -> dict[str, list[Unit]]:
         data = self.cleaned_data
         return {s: [u for u in self.units if data.get(f"side_{u.pk}") == s] for s in SIDES}
@@ -328,7 +353,9 @@ class RevertEngagementForm(PageForm):
     reason = revert_reason()
 
 
-class SkillCheckForm(CampaignForm):
+class SkillCheckForm(_LeavesOut, CampaignForm):
+    offer = CHECK
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["lead"] = _UnitField(self.campaign, CHECK, label="Unit making the check")
@@ -397,9 +424,11 @@ def _helpers_field(campaign: Campaign, label: str) -> forms.ModelMultipleChoiceF
     )
 
 
-class ContestForm(CampaignForm):
+class ContestForm(_LeavesOut, CampaignForm):
     """Each side is a unit and the units helping it: Strength in numbers comes from those that
     share the side's skill, as in a skill check."""
+
+    offer = CHECK
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -2,7 +2,7 @@
 
 ``require_POST``, ``require_GET`` and class-based views answer a method they do not take with a
 bare ``HttpResponseNotAllowed``: a blank page. Django has no ``handler405``, so this middleware
-fills such an answer with the site's error page, which says in words what the address takes.
+fills such an answer with the site's error page, which says in words what to do instead.
 """
 
 from __future__ import annotations
@@ -12,24 +12,29 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
-# What each method means to someone using the site (HEAD and OPTIONS go without saying).
-METHOD_WORDS = {
-    "GET": "opened (GET)",
-    "POST": "sent a form (POST)",
-    "PUT": "replaced (PUT)",
-    "PATCH": "changed (PATCH)",
-    "DELETE": "deleted (DELETE)",
+# What to do instead, by what the address takes (HEAD and OPTIONS go without saying): said as
+# someone using the site meets it, by its pages, forms and buttons, never by HTTP's methods.
+WHAT_TO_DO = {
+    frozenset({"POST"}): (
+        "This address takes a form sent from its page; open the page and use its button instead."
+    ),
+    frozenset({"GET"}): (
+        "This address is a page to open, not one a form is sent to; open it and use the "
+        "buttons on it instead."
+    ),
+    frozenset({"GET", "POST"}): (
+        "This address is a page to open, and takes only the forms sent from it; open it and "
+        "use its buttons instead."
+    ),
 }
+ELSE = "This address cannot be used this way; go back to the page you came from."
 
 
-def allowed_in_words(allow: str) -> str:
-    """``"GET, HEAD"`` → ``"opened (GET)"``; ``"GET, POST"`` → ``"opened (GET) or sent a form
-    (POST)"``."""
-    methods = [m.strip().upper() for m in allow.split(",") if m.strip()]
-    words = [METHOD_WORDS.get(m, m) for m in methods if m not in {"HEAD", "OPTIONS"}]
-    if not words:
-        return "used in no other way"
-    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+def what_to_do(allow: str) -> str:
+    """What a person sent the wrong way to an address should do instead, in words, from the
+    answer's ``Allow`` header (``"GET, HEAD"``, ``"POST"``)."""
+    methods = {m.strip().upper() for m in allow.split(",") if m.strip()}
+    return WHAT_TO_DO.get(frozenset(methods - {"HEAD", "OPTIONS"}), ELSE)
 
 
 class MethodNotAllowedPageMiddleware:
@@ -44,10 +49,7 @@ class MethodNotAllowedPageMiddleware:
             return response
         response.content = render_to_string(
             "405.html",
-            {
-                "method": request.method,
-                "allowed": allowed_in_words(response.get("Allow", "")),
-            },
+            {"what_to_do": what_to_do(response.get("Allow", ""))},
             request=request,
         )
         response["Content-Type"] = "text/html; charset=utf-8"

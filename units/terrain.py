@@ -5,7 +5,8 @@ terms (rulings.md, "Geometry"): the kind cards name under "Enters", whether it b
 and sight, whether entering it is a hazard (a terrain roll), whether it is a wall (a hazard
 Sure-Footed does not excuse) and whether it is water (Amphibious units move doubled in it),
 plus a sentence saying why. Rubble never blocks movement, by the engine's own rule (E38 in
-docs/rules.md). Plain Python, no Django.
+docs/rules.md). `terrain_text` says what a type does in words, for the card library. Plain
+Python, no Django.
 """
 
 from __future__ import annotations
@@ -47,3 +48,39 @@ def validate_terrain(props: Any) -> None:
     why = props.get("why", "")
     if not isinstance(why, str):
         raise TerrainError("why", f"must be text, got {why!r}")
+
+
+def terrain_text(props: dict[str, Any]) -> str:
+    """What a terrain type does on the table, as a sentence for the card library: "Blocks
+    movement (only Aerial units, Amphibious units and cards that list water under Enters go
+    in); does not block sight; it is water: an Amphibious unit's movement is doubled in it."
+
+    Said as the engine plays it (``UnitCard.may_enter``, the terrain roll, concealment), from
+    the flags `validate_terrain` checks."""
+    kind = props["kind"]
+    if props["blocks_movement"]:
+        goers = ["Aerial units"]
+        if props["water"]:
+            goers.append("Amphibious units")
+        goers.append(f"cards that list {kind} under Enters")
+        movement = f"blocks movement (only {', '.join(goers[:-1])} and {goers[-1]} go in)"
+    else:
+        movement = "does not block movement"
+    if props["wall"]:
+        roll = (
+            "crossing it takes a terrain roll, even for Sure-Footed units (Aerial units need none)"
+        )
+    elif props["hazard"]:
+        roll = "entering it takes a terrain roll (Sure-Footed and Aerial units need none)"
+    else:
+        roll = ""
+    clauses = [
+        movement + (("; " if props["blocks_movement"] else ", but ") + roll if roll else ""),
+        "blocks sight, and hides the units inside it"
+        if props["blocks_sight"]
+        else "does not block sight",
+    ]
+    if props["water"]:
+        clauses.append("it is water: an Amphibious unit's movement is doubled in it")
+    text = "; ".join(clauses)
+    return f"{text[0].upper()}{text[1:]}."

@@ -24,6 +24,7 @@ from units.markdown import render as render_markdown
 from units.models import Ruleset, UnitType
 from units.reader import reader_view
 from units.services import source_words
+from units.terrain import terrain_text
 
 DOCS = {
     "rules": ("rules.md", "The battle rules"),
@@ -33,22 +34,15 @@ DOCS = {
 
 
 def _card_text(unit_type: UnitType) -> str:
-    """The card as the rule text prints it; terrain (not a card) as its properties."""
+    """The card as the rule text prints it; terrain (not a card) as what it does, in words,
+    then why."""
     if unit_type.kind == UnitType.Kind.TERRAIN:
-        return "\n".join(
-            f"{key.replace('_', ' ')}: {_plain(value)}" for key, value in unit_type.card.items()
-        )
+        return "\n\n".join(filter(None, (terrain_text(unit_type.card), unit_type.card.get("why"))))
     try:
         return render_card(unit_type.card)
     except CardError as exc:
         # A card the loader accepted but this renderer refuses: say so rather than fail the page.
         return f"(this card cannot be printed: {exc})"
-
-
-def _plain(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 @login_required

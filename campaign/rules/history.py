@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.rules.orders import clock_text
-from campaign.rules.state import STATUS_LABELS, Status
+from campaign.rules.state import STATUS_LABELS, Status, hit_point_state
 from units.bucs import Equipment, Quality, Specialty
 
 FIELD_LABELS = {
@@ -55,8 +55,8 @@ def _value(field: str, value: Any) -> str:
     if field == "window_fights":
         return str(len(value))
     if field == "leader":
-        state = "" if value["alive"] else ", dead"
-        return f"{value['name']} ({value['hit_points']} hit points{state})"
+        hit_points = hit_points_text(value["hit_points"], alive=value["alive"])
+        return f"{value['name']} ({hit_points})"
     return str(value)
 
 
@@ -98,6 +98,25 @@ def took_name(text: str) -> str:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+MINUS = "\u2212"
+"""The minus sign a page prints: "−6", never the hyphen "-6"."""
+
+
+def number_text(number: int) -> str:
+    """A whole number as a page prints it, a negative one with a real minus: "−6"."""
+    return f"{MINUS}{-number}" if number < 0 else str(number)
+
+
+def hit_points_text(hit_points: int, *, alive: bool = True, most: int | None = None) -> str:
+    """A character's hit points in words, with where that leaves it (`hit_point_state`):
+    "9 of 12 hit points", "0 hit points, disabled", "−6 hit points, dying", "−13 hit points,
+    dead"."""
+    current = number_text(hit_points)
+    said = f"{current} of {most} hit points" if most is not None else f"{current} hit points"
+    state = hit_point_state(hit_points, alive=alive)
+    return f"{said}, {state}" if state else said
 
 
 HITS_FIELDS = ("morale_hits", "casualty_hits")
@@ -170,11 +189,12 @@ def story_text(before: dict[str, Any], after: dict[str, Any], unit: dict[str, An
         if now is None:
             parts.append(f"{was['name']} no longer leads it" if was else "has no leader")
         elif was is None or was.get("name") != now["name"]:
-            parts.append(f"{now['name']} takes command ({now['hit_points']} hit points)")
+            hit_points = hit_points_text(now["hit_points"], alive=now["alive"])
+            parts.append(f"{now['name']} takes command ({hit_points})")
         elif not now["alive"]:
             parts.append(f"{now['name']} was killed")
         else:
-            parts.append(f"{now['name']} is at {now['hit_points']} hit points")
+            parts.append(f"{now['name']} is at {hit_points_text(now['hit_points'])}")
     if after.get("skill_lost"):
         lost = after["skill_lost"] - (before.get("skill_lost") or 0)
         if lost > 0:

@@ -30,6 +30,18 @@ class Status(StrEnum):
     def label(self) -> str:
         return STATUS_LABELS[self]
 
+    @property
+    def fights(self) -> bool:
+        """Whether a unit of this status goes into a battle, an engagement or a check: only a
+        ready one does; the others are out of action (`out_of_action` says why)."""
+        return self is Status.READY
+
+    @property
+    def out_of_action(self) -> str:
+        """Why a unit of this status fights nothing and makes no check, said before the names
+        of one or more such units ("Destroyed: Tiger One"); "" for a ready one."""
+        return OUT_OF_ACTION.get(self, "")
+
 
 STATUS_LABELS = {
     Status.READY: "Ready",
@@ -37,8 +49,24 @@ STATUS_LABELS = {
     Status.DESTROYED: "Destroyed",
 }
 
+OUT_OF_ACTION = {
+    Status.RETREATED: "Retreated in poor order, out of action until R&R rallies them",
+    Status.DESTROYED: "Destroyed",
+}
+
 LEADER_DEATH_HIT_POINTS = -10
 """d20 Modern: a character whose hit points drop to −10 or lower is dead."""
+
+
+def hit_point_state(hit_points: int, *, alive: bool = True) -> str:
+    """Where a character stands by its hit points, in d20 Modern's words: "disabled" at 0,
+    "dying" from −1 to −9, "dead" at −10 or lower (or once dead: the dead stay dead whatever
+    their hit points), "" above 0."""
+    if not alive or hit_points <= LEADER_DEATH_HIT_POINTS:
+        return "dead"
+    if hit_points < 0:
+        return "dying"
+    return "disabled" if hit_points == 0 else ""
 
 
 def quality_name(quality: Quality) -> str:

@@ -70,3 +70,14 @@ def sentence(context: template.Context, text: Any) -> str:
     names of the page's ``campaign``, if it has one. Escaped like any other value."""
     campaign = context.get("campaign")
     return as_sentence(str(text), campaign if isinstance(campaign, Campaign) else None)
+
+
+SENTENCE_ENDS = (".", "!", "?", "\u2026")
+
+
+@register.filter
+def full_stop(text: Any) -> str:
+    """``text`` ended as a sentence: a full stop added, unless it ends with one already (or
+    with "!", "?" or "…"), so a message written either way reads with one."""
+    said = str(text).rstrip()
+    return said if not said or said.endswith(SENTENCE_ENDS) else f"{said}."

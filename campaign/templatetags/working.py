@@ -7,12 +7,13 @@ from typing import Any
 
 from django import template
 
-from units.bucs import Quality
+from campaign.rules.history import MINUS, hit_points_text, number_text
+from units.bucs import Equipment, Quality
 
 register = template.Library()
 
-MINUS = "\u2212"
 QUALITY_WORDS = {q.label for q in Quality}
+EQUIPMENT_WORDS = {e.label for e in Equipment}
 
 
 @register.filter
@@ -27,11 +28,20 @@ def signed(value: Any) -> str:
     return f"{MINUS}{-number}" if number < 0 else "0"
 
 
+@register.filter
+def number(value: Any) -> str:
+    """A roll's total, a negative one with a real minus: "−1"."""
+    try:
+        return number_text(int(value))
+    except (TypeError, ValueError):
+        return str(value)
+
+
 @register.filter(name="modifier_name")
 def modifier_label(label: str) -> str:
     """A modifier's name as the tables say it: the log keeps "quality: Raw, assisting its
-    leader" and "equipment: Good"; they read "Raw quality, assisting its leader" and "Good
-    equipment"."""
+    leader" and "equipment: Barely Adequate"; they read "Raw quality, assisting its leader" and
+    "Barely Adequate equipment" (every rating the equipment table names, one word or two)."""
     kind, colon, rest = label.partition(": ")
     if colon and kind == "quality":
         word = rest.split(" ", 1)[0].rstrip(",")
@@ -40,7 +50,7 @@ def modifier_label(label: str) -> str:
             if tail == " without Orders cannot act alone":
                 tail = ", without Orders (it cannot act alone)"
             return f"{word} quality{tail}"
-    if colon and kind == "equipment" and " " not in rest:
+    if colon and kind == "equipment" and rest in EQUIPMENT_WORDS:
         return f"{rest} equipment"
     return label
 
@@ -55,11 +65,16 @@ def modifier(pair: Any) -> str:
 
 @register.filter
 def hit_points(who: Any) -> str:
-    """A character's or a leader's hit points in the one form the pages use: "9 of 12 hit
-    points" when the most it may have is known (a leader's, from its character), else "9 hit
-    points"."""
+    """A character's or a leader's hit points in the one form the pages use, with where they
+    leave it (`history.hit_points_text`): "9 of 12 hit points" when the most it may have is
+    known (a leader's, from its character), else "9 hit points"; "−6 hit points, dying"."""
     most = getattr(who, "max_hit_points", None)
     if most is None and getattr(who, "character_id", None) is not None:
         most = who.character.max_hit_points
-    current = who.hit_points
-    return f"{current} of {most} hit points" if most is not None else f"{current} hit points"
+    return hit_points_text(who.hit_points, alive=getattr(who, "alive", True), most=most)
+
+
+@register.filter
+def hit_points_left(hit_points: Any, died: Any = False) -> str:
+    """Hit points a roll left a leader on, as `hit_points` says them: "−6 hit points, dying"."""
+    return hit_points_text(int(hit_points), alive=not died)

@@ -19,35 +19,39 @@ from campaign.models import Membership
 def form_action(
     request: HttpRequest,
     form: Any,
-    act: Callable[[dict[str, Any]], tuple[str, str]],
+    act: Callable[[dict[str, Any]], tuple[str, str] | tuple[str, str, int]],
     *,
     page: str,
     partial: str,
     context: Callable[[], dict[str, Any]],
 ) -> HttpResponse:
     """Every action's shape: a valid form's data goes to ``act``, which does the work through
-    a service and returns where to go back to and what to say there. A service's
+    a service and returns where to go back to and what to say there (and, for something done
+    that is no success, the level to say it at: ``messages.WARNING``). A service's
     ``ValidationError`` lands next to the field it names; a form with errors is shown again in
     ``page#partial`` (``context`` draws the rest of the page around it).
     """
     if form.is_valid():
         try:
-            url, message = act(form.cleaned_data)
+            url, message, *level = act(form.cleaned_data)
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            return action_done(request, url, message)
+            return action_done(request, url, message, *level)
     return form_invalid(request, page, partial, context())
 
 
-def action_done(request: HttpRequest, url: str, message: str) -> HttpResponse:
-    """After a successful POST: back to the page, which now shows the change.
+def action_done(
+    request: HttpRequest, url: str, message: str, level: int = messages.SUCCESS
+) -> HttpResponse:
+    """After a successful POST: back to the page, which now shows the change, and says what
+    was done at ``level`` (a warning for something done that is no success).
 
     Without JavaScript that is a plain redirect (post/redirect/get); under htmx the page is
     loaded again whole, because one action changes several parts of it (roster, history,
     dashboard), and redrawing them all is simpler and safer than guessing which.
     """
-    messages.success(request, message)
+    messages.add_message(request, level, message)
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)

@@ -52,6 +52,7 @@ from campaign.pages import (
     battle_winner,
     changes,
     force_colour,
+    left_out,
     orders_going_in,
     revert_blocked_lines,
     side_colours,
@@ -131,22 +132,22 @@ def _table(data: dict[str, Any]):
 
 
 def _setup(request: HttpRequest, pk: int):
-    """The set-up's viewer, scenarios, chosen scenario, units on offer and engaged units."""
+    """The set-up's viewer, scenarios, chosen scenario, and the units on offer and not."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     source = request.POST if request.method == "POST" else request.GET
     scenarios, chosen = _chosen_scenario(source.get("scenario"), viewer.campaign)
-    # A unit still in a battle whose outcome is not applied is not offered (the launch would
-    # refuse it): the page names it and the battle instead.
-    units, engaged = units_to_fight(campaign=viewer.campaign)
-    return viewer, scenarios, chosen, units, engaged
+    # A unit out of action, or still in a battle whose outcome is not applied, is not offered
+    # (the launch would refuse it): the page names it and says why instead.
+    return viewer, scenarios, chosen, units_to_fight(campaign=viewer.campaign)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
-    viewer, scenarios, chosen, units, engaged = _setup(request, pk)
+    viewer, scenarios, chosen, fighting = _setup(request, pk)
+    units, engaged = fighting.free, fighting.engaged
     bound = request.method == "POST"
     launched = bound and campaign_battle_launched(
         campaign=viewer.campaign, user=request.user, request_key=request.POST.get("request_key")
@@ -167,6 +168,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     context = base_context(
         viewer,
         engaged=engaged,
+        left_out=left_out(fighting.out_of_action, engaged),
         scenarios=scenarios,
         chosen=chosen,
         form=form,
@@ -259,7 +261,8 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
     validator on the scenario with the campaign's cards printed in): each problem by the unit
     it belongs to (``units``, by pk) or for the whole set-up (``general``). Nothing is written.
     """
-    viewer, _, chosen, units, _ = _setup(request, pk)
+    viewer, _, chosen, fighting = _setup(request, pk)
+    units = fighting.free
     form = BattleSetupForm(
         request.POST,
         units=units,
@@ -296,18 +299,23 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     """A battle fought at a real table: the GM enters who fought and what each unit lost."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    # As on the set-up, a unit still in a battle whose outcome is not applied is not offered
-    # (the service would refuse it): the page names it and the battle instead.
-    units, engaged = units_to_fight(campaign=viewer.campaign)
+    # As on the set-up, a unit out of action or still in a battle whose outcome is not applied
+    # is not offered (the service would refuse it): the page names it and says why instead.
+    fighting = units_to_fight(campaign=viewer.campaign)
     bound = request.method == "POST"
     form = TableResultForm(
         request.POST if bound else None,
-        units=units,
-        engaged=engaged,
+        units=fighting.free,
+        engaged=fighting.engaged,
         day=viewer.campaign.day,
         hour=viewer.campaign.hour,
     )
-    context = base_context(viewer, form=form, engaged=engaged)
+    context = base_context(
+        viewer,
+        form=form,
+        engaged=fighting.engaged,
+        left_out=left_out(fighting.out_of_action, fighting.engaged),
+    )
     if not bound:
         return render(request, RECORD, context)
 

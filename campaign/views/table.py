@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaign.access import FULL, Viewer, campaign_for_viewer, require_manage
 from campaign.forms import add_service_errors
 from campaign.models import Character, CharacterEntry, Engagement, Order, TableRoll, Unit
-from campaign.pages import engagement_sides, trained_text
+from campaign.pages import engagement_outcome, engagement_sides, roll_notice, trained_text
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import plural
@@ -324,10 +324,12 @@ def clock_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 def setup_context(viewer: Viewer, form: EngagementForm | None = None) -> dict[str, Any]:
     campaign = viewer.campaign
+    engagements = list(Engagement.objects.filter(campaign=campaign)[:20])
+    sides = engagement_sides(engagements)
     return base_context(
         viewer,
         form=form or EngagementForm(campaign=campaign),
-        engagements=Engagement.objects.filter(campaign=campaign)[:20],
+        engagements=[(e, engagement_outcome(e, sides[e.pk])) for e in engagements],
     )
 
 
@@ -347,9 +349,9 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
             round_limit=data["round_limit"], seed=data["seed"], name=data["name"],
             request_key=data["request_key"], actor=request.user,
         )  # fmt: skip
-        winner = engagement_sides([record])[record.pk].get(record.winner, "neither side")
+        outcome = engagement_outcome(record, engagement_sides([record])[record.pk])
         title = record.name[:1].upper() + record.name[1:]
-        message = f"{title}: {plural(record.rounds, 'round')}; {winner} won."
+        message = f"{title}: {outcome}."
         return reverse("campaign:engagement", args=[pk, record.pk]), message
 
     return form_action(
@@ -530,7 +532,7 @@ def _checks_action(request, pk, form_class, key, partial, act):
 
     def done(data):
         roll = act(viewer, form, data)
-        return reverse("campaign:checks", args=[pk]), roll.summary
+        return reverse("campaign:checks", args=[pk]), *roll_notice(roll)
 
     return form_action(
         request, form, done, page=CHECKS, partial=partial,

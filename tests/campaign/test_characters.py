@@ -192,8 +192,9 @@ def test_a_new_leader_in_place_of_a_dead_character_leaves_the_dead_dead_and_reve
         assert people() == ([row], fallen[1])
         assert entry.details == {**details, "replaced": hero.pk}
         # The unit's history keeps who led it and fell.
-        assert f"leader Capt. Hero (-13 hit points, dead) → {row[0]} ({row[1]} hit points)" in (
-            entry.text
+        assert (
+            f"leader Capt. Hero (\u221213 hit points, dead) → {row[0]} ({row[1]} hit points)"
+            in (entry.text)
         )
         outcome_revert(entries=[entry], reason="the GM takes it back")
         assert people() == fallen  # the dead back at its head, the new leader as it was

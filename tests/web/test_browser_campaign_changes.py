@@ -129,7 +129,9 @@ def test_a_wrong_method_gets_the_sites_405_page(browser_world, page_for, live_se
     response = page.goto(f"{live_server.url}/accounts/logout/")
     assert response.status == 405
     expect(page.locator("h1")).to_have_text("Not this way")
-    expect(page.locator("main")).to_contain_text("can only be sent a form (POST)")
+    expect(page.locator("main")).to_contain_text(
+        "This address takes a form sent from its page; open the page and use its button instead."
+    )
     expect(page.locator(".site-header")).to_be_visible()
     _fits(page, size)
     shoot(page, f"changes-07-405-{size}")

@@ -16,6 +16,7 @@ from tests.web.browser_world import (  # noqa: F401 - browser_world is a fixture
 from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
     cast,
     chromium,
+    expect,
     page_for,
     playwright_ready,
     shoot,
@@ -297,4 +298,140 @@ def test_the_maps_words_are_legible_on_a_phone(
     assert heights["objectives"] and min(heights["objectives"]) >= 9, heights
     assert len(heights["units"]) == 1 and heights["units"][0] >= 9, heights
     shoot(page, "replay-labels-phone")
+    assert not page.errors, page.errors
+
+
+CUT_CELLS = """(sel) => [...document.querySelectorAll(sel)].flatMap(t => {
+  const right = Math.min(t.getBoundingClientRect().right, innerWidth);
+  const cut = [...t.querySelectorAll('td, th')]
+    .filter(c => c.getBoundingClientRect().right > right + 0.5);
+  const scrolls = t.scrollWidth > t.clientWidth + 1;
+  return (scrolls || cut.length) ? [cut.map(c => c.innerText).join(' | ') || t.className] : [];
+})"""
+"""The tables matching a selector that scroll sideways or reach past the window, by the cells
+cut off (a table that fits gives nothing)."""
+
+
+def _stack_label(page, cell: str) -> str:
+    return page.locator(cell).first.evaluate("td => getComputedStyle(td, '::before').content")
+
+
+@pytest.fixture
+def characters(browser_world):  # noqa: F811
+    """Characters with long names and a dying leader, made before Playwright starts."""
+    from campaign.models import Leader
+    from campaign.services.characters import character_create
+    from campaign.services.roster import leader_attach
+
+    gm = browser_world.users["gm"]
+    holt = character_create(campaign=browser_world.campaign, name="Capt. Mara Holt",
+                            hit_points=12, feats=["leadership", "strategist"],
+                            player=browser_world.users["player"], actor=gm)  # fmt: skip
+    leader_attach(unit=browser_world.unit, character=holt, actor=gm)
+    leader = Leader.objects.get(unit=browser_world.unit)
+    leader.hit_points = -6
+    leader.save()  # the character's too
+    character_create(campaign=browser_world.campaign, name="Sgt. Rook", hit_points=9, actor=gm)
+
+
+def test_the_characters_table_is_labelled_rows_on_a_phone(
+    characters,
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """Each character is its name, then each column's words under its name: the Leads column
+    is neither cut nor scrolled to."""
+    page = at_size(page_for("gm"), "phone")
+    page.goto(f"{live_server.url}/campaigns/{browser_world.campaign.pk}/characters/")
+    assert page.locator("table#characters.stack tbody tr").count() == 2
+    assert page.evaluate(NOT_FITTING) == []
+    assert scroll_width(page) <= SIZES["phone"]["width"]
+    assert _stack_label(page, "table#characters td[data-label=Leads]") == '"Leads"'
+    leads = page.locator("table#characters td[data-label=Leads]").first.bounding_box()
+    assert leads["x"] + leads["width"] <= SIZES["phone"]["width"]
+    expect(page.locator("table#characters")).to_contain_text("\u22126 of 12 hit points, dying")
+    shoot(page, "characters-phone", full_page=True)
+    assert not page.errors, page.errors
+
+
+def test_the_rules_cards_quality_ladder_fits_a_phone_whole(
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """The ladder keeps its six columns on a phone, narrower, every one whole: Train is read,
+    not cut off or scrolled to."""
+    page = at_size(page_for("player"), "phone")
+    page.goto(f"{live_server.url}/campaigns/rules/")
+    assert page.evaluate(CUT_CELLS, "table.ladder") == []
+    train = page.locator("table.ladder thead th").last
+    assert train.inner_text() == "Train"
+    box = train.bounding_box()
+    assert box["x"] + box["width"] <= SIZES["phone"]["width"]
+    assert scroll_width(page) <= SIZES["phone"]["width"]
+    shoot(page, "rules-card-ladder-phone", full_page=True)
+    assert not page.errors, page.errors
+
+
+@pytest.fixture
+def one_off(browser_world):  # noqa: F811
+    """A one-off battle of the GM's, fought in-process before Playwright starts, with the
+    largest seed there is."""
+    import json
+    from unittest import mock
+
+    from battles.services import SEED_LIMIT, battle_launch, battle_resolve
+    from tests.web.campaign_world import CROSSROADS
+
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        battle = battle_launch(name="A one-off at the crossroads, fought to the last turn",
+                               scenario=json.loads(CROSSROADS.read_text()), seed=SEED_LIMIT,
+                               created_by=browser_world.users["gm"])  # fmt: skip
+    battle_resolve(battle_id=battle.pk)
+
+
+def test_the_one_off_battles_list_is_labelled_rows_on_a_phone(
+    one_off,
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """Each battle is its name, then its status, result, seed and launch under their names: the
+    seed is whole on the screen."""
+    page = at_size(page_for("gm"), "phone")
+    page.goto(f"{live_server.url}/battles/")
+    assert page.locator("table.listing.stack tbody tr").count() >= 1
+    assert page.evaluate(NOT_FITTING) == []
+    assert scroll_width(page) <= SIZES["phone"]["width"]
+    seed = page.locator("table.listing td[data-label=Seed]").first
+    assert _stack_label(page, "table.listing td[data-label=Seed]") == '"Seed"'
+    box = seed.locator("code").bounding_box()
+    assert box["x"] + box["width"] <= SIZES["phone"]["width"]
+    shoot(page, "one-off-battles-phone", full_page=True)
+    assert not page.errors, page.errors
+
+
+def test_a_units_numbers_over_the_campaign_are_labelled_rows_on_a_phone(
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """The numbers behind the unit's charts: each day is "Day 3", then each figure under its
+    column's name, nothing scrolled sideways."""
+    page = at_size(page_for("gm"), "phone")
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page.goto(f"{c}/units/{browser_world.unit.pk}/")
+    page.click(".chart-table summary")
+    table = page.locator(".chart-table table.stack")
+    assert table.locator("tbody tr").count() >= 1
+    assert page.evaluate(NOT_FITTING) == []
+    assert table.locator("tbody th").first.inner_text().startswith("Day ")
+    assert _stack_label(page, ".chart-table td[data-label='Casualty hits']") == '"Casualty hits"'
+    assert scroll_width(page) <= SIZES["phone"]["width"]
+    shoot(page, "unit-numbers-phone", full_page=True)
+    # On a desktop it stays a table: the day under its column, "Day" said once.
+    at_size(page, "desktop")
+    assert table.locator("thead").is_visible()
+    assert table.locator("tbody th").first.inner_text().isdigit()
     assert not page.errors, page.errors

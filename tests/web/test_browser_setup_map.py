@@ -216,9 +216,11 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     gm.fill("#setup-form input[name=odds_battles]", "20")
     gm.click("#setup-form button[value=odds]")
     odds = gm.locator("#setup-odds")
-    expect(odds.locator(".verdict")).to_contain_text(
-        "over 20 battles of exactly this set-up", timeout=TIMEOUT_MS
+    expect(odds.locator(".odds-count")).to_contain_text(
+        "From 20 battles of exactly this set-up", timeout=TIMEOUT_MS
     )
+    for force in ("Lantern Company", "Night Battalion"):  # the sides by their forces
+        expect(odds.locator("table.odds").first).to_contain_text(force)
     for name in ("1st Squad", "Brave Cow", "Ghost Squad", "Iron Wolf"):
         expect(odds.locator(f"th:text-is('{name}')")).to_have_count(1)
     assert typed(gm, "Ghost Squad") == (19.5, 21), "the set-up is kept as it was"
@@ -227,7 +229,7 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     gm.click("#setup-form button.primary")
     gm.wait_for_url(re.compile(r"/battles/\d+/$"))
     expect(gm.locator("text=the odds you asked are kept with it")).to_be_visible()
-    expect(gm.locator("#setup-odds .verdict")).to_contain_text("over 20 battles")
+    expect(gm.locator("#setup-odds .odds-count")).to_contain_text("From 20 battles")
     wait_for_report(gm)
     replay = gm.locator("[data-replay]")
     replay.scroll_into_view_if_needed()
@@ -360,8 +362,8 @@ def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # n
     gm.fill("#setup-form input[name=seed]", "11")
     gm.fill("#setup-form input[name=odds_battles]", "10")
     gm.click("#setup-form button[value=odds]")
-    expect(gm.locator("#setup-odds .verdict")).to_contain_text(
-        "over 10 battles of exactly this set-up", timeout=TIMEOUT_MS
+    expect(gm.locator("#setup-odds .odds-count")).to_contain_text(
+        "From 10 battles of exactly this set-up", timeout=TIMEOUT_MS
     )
     assert typed(gm, "1st Squad") == (12, 5), "the set-up is kept as it was"
     gm.click("#setup-form button.primary")

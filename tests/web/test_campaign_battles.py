@@ -98,7 +98,7 @@ def test_a_unit_in_a_battle_not_yet_applied_is_not_sent_into_another(client, wor
     page = login(client, world, "gm").get(_url("battle-setup", world), {"scenario": "crossroads"})
     offered = {u.pk for u in page.context["form"].units}
     assert offered == {u.pk for u in free}
-    assert "not offered" in page.text and f"in {waiting.name}" in page.text
+    assert f"Still in {waiting.name}, whose outcome is not applied yet: " in page.text
     base = json.loads(CROSSROADS.read_text())
     unit = Unit.objects.get(pk=held[0])
     with pytest.raises(ValidationError) as refused:
@@ -113,7 +113,7 @@ def test_a_unit_in_a_battle_not_yet_applied_is_not_sent_into_another(client, wor
     again = client.get(_url("battle-setup", world), {"scenario": "crossroads"})
     still_ready = {pk for pk in held if Unit.objects.get(pk=pk).status == "ready"}
     assert still_ready <= {u.pk for u in again.context["form"].units}
-    assert "not offered" not in again.text
+    assert "whose outcome is not applied yet" not in again.text
 
 
 def test_a_set_up_for_hundreds_of_ready_units_is_read(client, world):
@@ -317,10 +317,9 @@ def test_a_table_result_does_not_offer_a_unit_whose_battle_awaits_its_outcome(cl
     login(client, world, "gm")
     page = client.get(_url("battle-record", world))
     assert {u.pk for u in page.context["form"].units} == {u.pk for u in free}
-    assert f"Still in a battle whose outcome is not applied, so not offered: {held[0].name}" in (
+    assert f"Still in {waiting.name}, whose outcome is not applied yet: {held[0].name} (" in (
         page.text
     )
-    assert f"in {waiting.name})" in page.text
     assert f'name="side_{held[0].pk}"' not in page.text
     # A page drawn before that battle began still offers the unit: refused, nothing written.
     red = next(u for u in free if u.force_id == world.force.pk)
@@ -342,7 +341,7 @@ def test_a_table_result_does_not_offer_a_unit_whose_battle_awaits_its_outcome(cl
     again = client.get(_url("battle-record", world))
     still_ready = {u.pk for u in held if Unit.objects.get(pk=u.pk).status == "ready"}
     assert still_ready <= {u.pk for u in again.context["form"].units}
-    assert "not offered" not in again.text
+    assert "whose outcome is not applied yet" not in again.text
 
 
 def test_a_set_up_sent_from_a_page_drawn_before_a_units_battle_began_is_refused(client, world):

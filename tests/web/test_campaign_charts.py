@@ -56,8 +56,13 @@ def test_the_unit_page_charts_its_quality_experience_and_hits_by_day(client, wor
     assert "Day 1 to day 3: the unit&#x27;s quality at the end of each day." in page
     # The text alternative: one row a day, quality by name.
     table = page.split("The numbers, day by day", 1)[1].split("</table>", 1)[0]
-    assert len(re.findall(r'<th scope="row">\d+</th>', table)) == 3
-    assert re.search(r'<th scope="row">3</th><td>[A-Z][a-z]+</td><td>4</td><td>2</td>', table)
+    day = r'<th scope="row"><span class="stack-only">Day </span>'
+    assert len(re.findall(day + r"\d+</th>", table)) == 3
+    assert re.search(
+        day + r'3</th><td data-label="Quality">[A-Z][a-z]+</td>'
+        r'<td data-label="Experience">4</td><td data-label="Morale hits">2</td>',
+        table,
+    )
 
 
 def test_the_dashboard_charts_each_forces_strength_in_its_colour(client, world):

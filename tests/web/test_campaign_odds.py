@@ -47,7 +47,10 @@ def test_the_odds_are_run_on_exactly_this_set_up_and_named_as_the_campaign_names
     panel = client.get(_url("battle-odds", world, run.pk), **HTMX)
     assert panel.status_code == 286  # finished: htmx stops polling
     text = panel.content.decode()
-    assert "over 20 battles of exactly this set-up" in text
+    assert "From 20 battles of exactly this set-up" in text
+    # The sides by their forces, as the page around the box names them, not the scenario's.
+    assert "Red Company" in text and "Blue Battalion" in text
+    assert "Blue Force" not in text and "Red Force" not in text
     for unit in units:
         assert f'<th scope="row">{unit.name}</th>' in text
     assert re.search(r"\d+\.\d%\u00a0– \d+\.\d%", text)  # the 95% interval

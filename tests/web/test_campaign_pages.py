@@ -150,7 +150,7 @@ def test_the_rules_link_opens_a_players_rules_card_in_plain_words(client, world)
         assert words in card, words
     # The ladder comes from the rules' own table: Legendary sustains seven hits, Raw one.
     assert '<th scope="row">Legendary</th><td class="num">+2</td><td class="num">7</td>' in card
-    assert '<th scope="row">Raw</th><td class="num">-2</td><td class="num">1</td>' in card
+    assert '<th scope="row">Raw</th><td class="num">\u22122</td><td class="num">1</td>' in card
     assert reverse("library:document", args=["rules"]) in card  # for developers, a link
 
 

@@ -168,6 +168,17 @@ def _fresh_engagement(world, **options):
     return engagement_run(campaign=world.campaign, sides=sides, actor=world.users["gm"], **options)
 
 
+def test_the_engagements_list_names_the_winners_force_and_counts_rounds_in_words(client, world):
+    one = _fresh_engagement(world, seed=3, round_limit=1, name="the first clash")
+    forces = {"attackers": world.force.name, "defenders": world.enemy.name}
+    outcome = f"{forces[one.winner]} won" if one.winner else "no winner"
+    page = login(client, world, "player").get(_url("engagement-setup", world)).text
+    listed = page.split('<ul id="engagements">')[1].split("</ul>")[0]
+    assert f"The first clash</a> — day {one.day}, {outcome} after 1 round<" in listed
+    assert "1 rounds" not in listed
+    assert "attackers" not in listed and "defenders" not in listed
+
+
 def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, world):
     engagement = _fresh_engagement(world, seed=3, surprise="attackers")
     forces = {"attackers": world.force.name, "defenders": world.enemy.name}  # Red, Blue
@@ -232,7 +243,9 @@ def test_the_gm_is_told_which_force_won_the_engagement_just_fought(client, world
     done = client.post(_url("engagement-setup", world), data, follow=True).text
     fought = Engagement.objects.get()
     won = {"attackers": world.force.name, "defenders": world.enemy.name}[fought.winner]
-    assert f"; {won} won." in done and "attackers won" not in done and "defenders won" not in done
+    rounds = f"{fought.rounds} round{'s' if fought.rounds != 1 else ''}"
+    assert f": {won} won after {rounds}." in done
+    assert "attackers won" not in done and "defenders won" not in done
 
 
 def test_a_side_of_several_forces_is_named_by_them_all_and_by_its_role_only_when_none_is_left(

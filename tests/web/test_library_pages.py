@@ -82,6 +82,33 @@ def test_a_card_says_where_it_came_from_in_words_not_a_path(client, cards, djang
     assert "· from the terrain library</p>" in page and "terrain.json" not in page
 
 
+def test_a_terrain_type_reads_as_sentences_under_its_name(client, cards, django_user_model):
+    """Terrain is not a card, but the library shows it as a card's words are shown: its name as
+    a name, what it does on the table in a sentence, then why; never its fields."""
+    client.force_login(django_user_model.objects.create_user("reader"))
+    lake = next(c for c in cards if c.kind == UnitType.Kind.TERRAIN and c.name == "lake")
+    does = (
+        "Blocks movement (only Aerial units, Amphibious units and cards that list water under "
+        "Enters go in); does not block sight; it is water: an Amphibious unit&#x27;s movement "
+        "is doubled in it."
+    )
+    for page in (reverse("library:list"), reverse("library:card", args=[lake.pk])):
+        text = client.get(page).text
+        assert does in text
+        assert f"{does}\n\nDeep water: open to the eye" in text
+        for field in ("kind: water", "blocks movement: yes", "blocks sight: no", "why: "):
+            assert field not in text, (page, field)
+    card = client.get(reverse("library:card", args=[lake.pk])).text
+    assert "<h1>Lake</h1>" in card and "<title>Lake · Card library" in card
+    listed = client.get(reverse("library:list")).text
+    assert f'{reverse("library:card", args=[lake.pk])}">Lake</a>' in listed
+    wall = next(c for c in cards if c.kind == UnitType.Kind.TERRAIN and c.name == "wall")
+    assert (
+        "Does not block movement, but crossing it takes a terrain roll, even for Sure-Footed "
+        "units (Aerial units need none); does not block sight."
+    ) in client.get(reverse("library:card", args=[wall.pk])).text
+
+
 def test_an_empty_library_says_so_in_words_not_a_command(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("reader"))
     page = client.get(reverse("library:list")).text
@@ -206,6 +233,21 @@ def test_the_403_page_is_the_sites_own(client, world):
     assert "Only the campaign&#x27;s GM may do that." in response.text
 
 
+@override_settings(DEBUG=False)
+def test_the_403_page_ends_the_reason_with_one_full_stop(rf, world):
+    """A reason given with its full stop, or without one, reads with exactly one."""
+    from django.core.exceptions import PermissionDenied
+    from django.views.defaults import permission_denied
+
+    request = rf.get("/")
+    request.user = world.users["player"]
+    for reason in ("Under fog of war you see this battle's outcome only.",
+                   "under fog of war you see this battle's outcome only"):  # fmt: skip
+        text = permission_denied(request, PermissionDenied(reason)).content.decode()
+        assert "outcome only. You are logged in as player" in text, reason
+        assert "only.." not in text
+
+
 def test_the_favicon_is_linked_and_served(client):
     page = client.get(reverse("home")).text
     assert 'rel="icon"' in page and "favicon.svg" in page
@@ -256,21 +298,33 @@ def test_a_405_is_the_sites_error_page_saying_what_the_address_takes(client, wor
     assert response.status_code == 405
     assert response["Allow"] == "GET, POST"
     assert "Not this way" in response.text and "bridgehead.css" in response.text
-    assert "can only be opened (GET) or sent a form (POST)" in response.text
-    assert "cannot take a PUT request" in response.text
+    assert (
+        "This address is a page to open, and takes only the forms sent from it; open it and use "
+        "its buttons instead."
+    ) in response.text
     # A POST-only address, asked with GET, as a browser following a link does.
     response = client.get(reverse("logout"))
     assert response.status_code == 405
-    assert "can only be sent a form (POST)" in response.text
+    assert (
+        "This address takes a form sent from its page; open the page and use its button instead."
+    ) in response.text
+    # Words a user knows: pages, forms and buttons, never HTTP's methods.
+    for word in ("GET", "POST", "PUT", "request"):
+        assert word not in response.text.split("<main")[1], word
 
 
-def test_allowed_methods_in_words():
-    from config.errors import allowed_in_words
+def test_what_to_do_instead_in_words():
+    from config.errors import what_to_do
 
-    assert allowed_in_words("GET, HEAD") == "opened (GET)"
-    assert allowed_in_words("POST") == "sent a form (POST)"
-    assert allowed_in_words("GET, HEAD, POST, OPTIONS") == "opened (GET) or sent a form (POST)"
-    assert allowed_in_words("") == "used in no other way"
+    assert what_to_do("GET, HEAD") == (
+        "This address is a page to open, not one a form is sent to; open it and use the buttons "
+        "on it instead."
+    )
+    assert what_to_do("POST").startswith("This address takes a form sent from its page")
+    assert what_to_do("GET, HEAD, POST, OPTIONS") == what_to_do("POST, GET")
+    assert what_to_do("") == (
+        "This address cannot be used this way; go back to the page you came from."
+    )
 
 
 def test_favicon_ico_leads_to_the_sites_icon(client):

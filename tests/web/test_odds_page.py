@@ -193,3 +193,60 @@ def test_the_list_gives_each_run_the_battles_it_counted_and_its_ceiling(
     run.refresh_from_db()
     html = owner_client.get(reverse("battles:list")).content.decode()
     assert f"{run.battles_counted} of at most 300" in html and run.battles_counted < 300
+
+
+def _verdict(blue, red):
+    from battles.odds_report import odds_verdict
+    from battles.tally import OddsSummary
+
+    def side(rate):
+        win = {"rate": rate[0], "low": rate[1], "high": rate[2]}
+        return {"win": win, "loss": win, "mean_score": 1.0, "scores": {}}
+
+    draw = {"rate": 0.1, "low": 0.05, "high": 0.15}
+    summary = OddsSummary.from_dict(
+        {"battles": 200, "draw": draw, "sides": {"blue": side(blue), "red": side(red)}, "units": {}}
+    )
+    verdict = odds_verdict(summary, {"blue": "Blue Battalion", "red": "Red Company"})
+    return verdict.lead + verdict.rest
+
+
+def test_the_verdict_says_who_wins_more_often_and_why_it_is_not_favoured():
+    """A side ahead but not over half at the low end of its interval is said to win more
+    often, with both rates, and the rule that keeps it from being favoured: never a bare
+    "neither side is favoured" above a table where one side plainly wins more."""
+    rule = (
+        "a side is favoured only when it wins more than half of the battles even at the low "
+        "end of its 95% interval"
+    )
+    ahead = _verdict((0.56, 0.491, 0.627), (0.31, 0.249, 0.378))
+    assert ahead == (
+        "Blue Battalion wins more often (56% against 31%), but not clearly over half the "
+        f"battles: the low end of its 95% interval is 49.1%, and {rule}."
+    )
+    favoured = _verdict((0.62, 0.551, 0.685), (0.3, 0.24, 0.37))
+    assert favoured == (
+        "Blue Battalion is favoured: it wins 62% of the battles (against 30%), more than half "
+        "even at the low end of its 95% interval (55.1%)."
+    )
+    close = _verdict((0.44, 0.37, 0.51), (0.46, 0.39, 0.53))
+    assert close == (
+        "Neither side is favoured: Red Company wins 46% and Blue Battalion 44% of the battles, "
+        f"too close to tell apart; {rule}."
+    )
+
+
+def test_the_odds_page_and_the_campaign_box_say_the_verdict_alike(owner_client, finished_run):
+    """One sentence for both: the stand-alone page and the campaign's set-up box include the
+    same verdict (``odds_verdict``), the rule included."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    html = owner_client.get(reverse("battles:odds-detail", args=[finished_run.pk])).text
+    assert "at the low end of its 95% interval" in html
+    templates = Path(settings.BASE_DIR) / "templates"
+    for page in ("battles/odds.html", "campaign/_setup_odds.html"):
+        text = (templates / page).read_text()
+        assert '{% include "battles/_odds_verdict.html" with verdict=odds.verdict %}' in text
+        assert "favoured</strong>" not in text, page

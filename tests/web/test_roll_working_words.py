@@ -12,6 +12,7 @@ from campaign.services import unit_create
 from campaign.services.roster import leader_attach
 from campaign.templatetags.working import modifier, signed
 from tests.web.campaign_world import login
+from units.bucs import Equipment
 
 pytestmark = pytest.mark.django_db
 
@@ -21,11 +22,22 @@ def test_a_modifier_reads_as_the_tables_column():
         "Raw quality, assisting its leader: \u22122"
     )
     assert modifier(["equipment: Good", 2]) == "Good equipment: +2"
+    # Every rating by the equipment table's own names, two words as well as one.
+    assert modifier(["equipment: Barely Adequate", -2]) == "Barely Adequate equipment: \u22122"
+    for rating in Equipment:
+        assert modifier([f"equipment: {rating.label}", 0]) == f"{rating.label} equipment: 0"
     assert modifier(["quality: Raw without Orders cannot act alone", -6]) == (
         "Raw quality, without Orders (it cannot act alone): \u22126"
     )
     assert modifier(["Dug In", 2]) == "Dug In: +2"
     assert [signed(v) for v in (3, 0, -4)] == ["+3", "0", "\u22124"]
+    # The total too: "= −1", never "= -1".
+    from django.template.loader import render_to_string
+
+    working = {"name": "Sappers", "d20": 5, "total": -1,
+               "modifiers": [["equipment: Barely Adequate", -2]]}  # fmt: skip
+    html = render_to_string("campaign/_roll_working.html", {"w": working})
+    assert "Sappers: d20 5; Barely Adequate equipment: \u22122 = \u22121</span>" in html
 
 
 def test_the_checks_page_shows_the_working_in_words(client, world):

@@ -38,6 +38,45 @@ def test_a_leaders_hit_points_read_as_a_characters_do(client, world):
     assert "12 of 12 hit points" in characters
 
 
+def test_a_wounded_leader_reads_as_d20_modern_says_with_a_real_minus(client, world):
+    """At 0 hit points a leader is disabled, below it dying, at −10 dead: each page that shows
+    a leader's hit points says which, and prints a negative number with a minus sign."""
+    from campaign.models import Leader
+    from campaign.pages import Change
+    from campaign.rules.history import changes_text, hit_points_text
+    from campaign.rules.state import CampaignUnitState, LeaderState
+    from units.bucs import Quality
+
+    assert hit_points_text(9, most=12) == "9 of 12 hit points"
+    assert hit_points_text(0) == "0 hit points, disabled"
+    assert hit_points_text(-6) == "\u22126 hit points, dying"
+    assert hit_points_text(-10) == "\u221210 hit points, dead"
+    gm = world.users["gm"]
+    leader_attach(unit=world.unit, name="Capt. Mara Holt", hit_points=9, actor=gm)
+    Leader.objects.filter(unit=world.unit).update(hit_points=-6)
+    login(client, world, "gm")
+    for page in ("unit", "unit-card"):
+        text = client.get(reverse(f"campaign:{page}", args=[world.campaign.pk, world.unit.pk])).text
+        assert "Capt. Mara Holt, \u22126 hit points, dying" in text or (
+            "Capt. Mara Holt (\u22126 hit points, dying)" in text
+        ), page
+        assert "-6 hit points" not in text, page
+    # A review's before and after, and the history's words for it.
+    before = CampaignUnitState(name="Atlas", quality=Quality.AVERAGE,
+                               leader=LeaderState("Capt. Mara Holt", 9))  # fmt: skip
+    after = CampaignUnitState(name="Atlas", quality=Quality.AVERAGE,
+                              leader=LeaderState("Capt. Mara Holt", 0))  # fmt: skip
+    cells = {what: (b, a) for what, b, a, _ in Change(world.unit, before, after).cells()}
+    assert cells["Leader"] == (
+        "Capt. Mara Holt, 9 hit points",
+        "Capt. Mara Holt, 0 hit points, disabled",
+    )
+    assert changes_text({"leader": before.leader.to_json()}, {"leader": {
+        "name": "Capt. Mara Holt", "hit_points": -6, "alive": True}}) == (
+        "leader Capt. Mara Holt (9 hit points) \u2192 Capt. Mara Holt (\u22126 hit points, dying)"
+    )  # fmt: skip
+
+
 def test_a_page_not_found_offers_a_way_to_log_out(client, world):
     login(client, world, "player")
     missing = client.get("/campaigns/999999/")

@@ -118,7 +118,10 @@ def test_the_table_offers_only_units_that_can_do_what_is_asked(client, world):
               ("contest-form", "resisting_helpers")]  # fmt: skip
     for form, field in fields:
         assert _offered(checks, form, field) == [ready], (form, field)
-    assert destroyed not in page and destroyed not in checks
+    assert destroyed not in page
+    # The checks name it only under their forms, among the units they leave out and why.
+    said = re.sub(r'<div class="left-out small">.*?</div>', "", checks, flags=re.S)
+    assert destroyed not in said and destroyed in checks
 
 
 def test_a_unit_no_longer_offered_is_refused_by_name_and_nothing_is_written(client, world):
@@ -255,3 +258,29 @@ def test_a_character_who_survived_its_units_destruction_is_free_to_join_another(
     response = client.post(reverse("campaign:character-join", args=[world.campaign.pk]), join)
     assert response.status_code == 302
     assert Leader.objects.get(character=holt).unit == world.enemy_unit
+
+
+def test_a_refused_requisition_is_a_note_not_a_success(client, world):
+    """A refused Requisition is a roll made and kept, but nothing was raised: the page says so
+    as a note, never in the green "Done" box; one that raises its unit is done."""
+    from campaign.models import TableRoll, Unit
+
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    url = reverse("campaign:requisition", args=[world.campaign.pk])
+    login(client, world, "gm")
+    ask = {"force": world.force.pk, "unit_type": card.pk, "quality": "legendary",
+           "equipment": "excellent", "specialties": ["infantry"], "seed": "1"}  # fmt: skip
+    refused = client.post(url, {**ask, "name": "Heroes", "bonus": "-40"}, follow=True).text
+    roll = TableRoll.objects.get(kind=TableRoll.Kind.REQUISITION)
+    assert not roll.result["success"] and roll.summary.endswith("refused")
+    notice = re.search(r'<p class="notice ([\w-]+)"><strong class="notice-word">([^<]*)</strong> '
+                       r"([^<]*)</p>", refused)  # fmt: skip
+    assert notice.group(1) == "notice-warning" and notice.group(2) == "Note:"
+    assert notice.group(3) == (
+        f"{roll.summary.replace(chr(39), '&#x27;')}. No unit was raised; the roll is kept with "
+        "the others."
+    )
+    assert "Done:" not in refused
+    raised = client.post(url, {**ask, "quality": "green", "equipment": "adequate",
+                               "name": "Levy", "bonus": "40"}, follow=True).text  # fmt: skip
+    assert '<p class="notice notice-success"><strong class="notice-word">Done:</strong>' in raised

@@ -1,0 +1,98 @@
+"""The units a form does not offer, said under it with why: a battle's set-up, a table result,
+an engagement, a skill check and a contest name each unit left out, a sentence per reason
+("Destroyed: Spare 2 (Red Company)."), by one rule (`Status.fights`, `pages.left_out`)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from campaign.models import Unit
+from campaign.selectors import engaged_units
+from campaign.services import unit_edit
+from tests.web.campaign_world import login, raise_units
+from tests.web.test_campaign_battles import _ready_all, _url
+
+pytestmark = pytest.mark.django_db
+
+RETREATED = "Retreated in poor order, out of action until R&R rallies them: "
+
+
+@pytest.fixture
+def out(world):
+    """Every unit ready, then two spares of Red Company out of action: one retreated, one
+    destroyed; the table result awaiting review still holds its units."""
+    _ready_all(world)
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    retreated, destroyed = raise_units(world.force, card, 2, prefix="Spare")
+    for unit, status in ((retreated, "retreated"), (destroyed, "destroyed")):
+        unit_edit(unit=unit, changes={"status": status}, reason="a hard day",
+                  actor=world.users["gm"])  # fmt: skip
+    held = Unit.objects.filter(pk__in=engaged_units(campaign=world.campaign)).order_by(
+        "force__name", "name"
+    )
+    return [f"{u.name} ({u.force.name})" for u in held]
+
+
+def _left_out(html: str, form: str = "") -> list[str]:
+    """The sentences under the form with this id (else the page's first such list)."""
+    if form:
+        html = html[html.index(f'id="{form}"') :]
+        html = html[: html.index("</form>")]
+    box = re.search(r'<div class="left-out small">.*?</ul></div>', html, re.S)
+    assert box, "no list of the units left out"
+    return re.findall(r"<li>(.*?)</li>", box.group(0))
+
+
+def _expected(held: list[str]) -> list[str]:
+    return [
+        f"{RETREATED}Spare 1 (Red Company).",
+        "Destroyed: Spare 2 (Red Company).",
+        f"Still in Skirmish at the mill, whose outcome is not applied yet: {' and '.join(held)}.",
+    ]
+
+
+@pytest.mark.parametrize("page", ["battle-record", "battle-setup"])
+def test_a_battles_forms_name_every_unit_left_out_and_why(client, world, out, page):
+    html = login(client, world, "gm").get(_url(page, world)).content.decode()
+    assert _left_out(html) == [line.replace("&", "&amp;") for line in _expected(out)]
+    for name in ("Spare 1", "Spare 2"):
+        spare = Unit.objects.get(force=world.force, name=name)
+        assert f'name="side_{spare.pk}"' not in html
+
+
+def test_the_engagement_form_names_every_unit_left_out_and_offers_none_of_them(client, world, out):
+    client = login(client, world, "gm")
+    page = client.get(_url("engagement-setup", world))
+    html = page.content.decode()
+    assert _left_out(html, "engagement-form") == [
+        line.replace("&", "&amp;") for line in _expected(out)
+    ]
+    form = page.context["form"]
+    held = engaged_units(campaign=world.campaign)
+    offered = {u.pk for u in form.units}
+    assert offered and not offered & set(held)
+    assert all(u.status == "ready" for u in form.units)
+    # A page drawn before that battle began, still offering a unit in it: refused above the
+    # form in the service's words, not fought without it.
+    pk = next(iter(held))
+    other = next(u for u in form.units if u.force_id != Unit.objects.get(pk=pk).force_id)
+    data = {f"side_{pk}": "attackers", f"side_{other.pk}": "defenders", "terrain": "open",
+            "round_limit": "1", "name": "A stale page"}  # fmt: skip
+    refused = client.post(_url("engagement-setup", world), data)
+    assert refused.status_code == 400
+    assert "whose outcome is not applied yet" in " ".join(
+        refused.context["form"].non_field_errors()
+    )
+
+
+def test_the_skill_check_and_contest_forms_name_every_unit_left_out(client, world, out):
+    html = login(client, world, "gm").get(_url("checks", world)).content.decode()
+    # A check is made by any ready unit, in a battle still to be applied or not.
+    wanted = [line.replace("&", "&amp;") for line in _expected(out)[:2]]
+    for form in ("skill-form", "contest-form"):
+        assert _left_out(html, form) == wanted, form
+    # The Requisition raises a unit: it leaves no unit out, and says nothing.
+    requisition = html[html.index('id="requisition-form"') :]
+    assert "left-out" not in requisition[: requisition.index("</form>")]
