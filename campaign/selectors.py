@@ -22,7 +22,6 @@ from battles.selectors import log_events
 from campaign.models import (
     Campaign,
     CampaignBattle,
-    Engagement,
     Force,
     HistoryEntry,
     Invitation,
@@ -842,19 +841,6 @@ def campaign_battle_launched(
     return CampaignBattle.objects.filter(
         campaign=campaign, battle__request_key=key, battle__created_by=user
     ).first()
-
-
-def engagement_requested(
-    *, campaign: Campaign, user: Any, request_key: uuid.UUID | str | None
-) -> Engagement | None:
-    """The engagement ``user`` fought with this request key (its form's), if any."""
-    if request_key is None:
-        return None
-    try:
-        key = uuid.UUID(str(request_key))
-    except ValueError:
-        return None
-    return Engagement.objects.filter(campaign=campaign, request_key=key, actor=user).first()
 
 
 def engine_unit_names(*, campaign_battle: CampaignBattle) -> dict[str, str]:

@@ -167,14 +167,24 @@ def unit_change(
     )
 
 
-def campaign_made(request_key: uuid.UUID | None, gm: Any) -> Campaign | None:
-    """The campaign ``gm``'s form with this one-time key made already (a double click, a resent
+Made = TypeVar("Made", bound=Model)
+
+
+def made_once(
+    model: type[Made], request_key: uuid.UUID | None, owner: Any, owner_field: str
+) -> Made | None:
+    """The row ``owner``'s form with this one-time key made already (a double click, a resent
     POST), as a battle's launch finds its battle (`battles.queue.launched`); None for none. A
     key another user's form made is refused on the form."""
     try:
-        return queue.launched(Campaign, request_key=request_key, owner=gm, owner_field="gm")
+        return queue.launched(model, request_key=request_key, owner=owner, owner_field=owner_field)
     except BattleInputError as error:
         raise ValidationError(dict(error.errors)) from None
+
+
+def campaign_made(request_key: uuid.UUID | None, gm: Any) -> Campaign | None:
+    """The campaign ``gm``'s form with this key made already (`made_once`)."""
+    return made_once(Campaign, request_key, gm, "gm")
 
 
 def campaign_save_once(campaign: Campaign) -> Campaign:

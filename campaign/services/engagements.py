@@ -36,10 +36,11 @@ from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import took_text
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
-from campaign.selectors import campaign_now, engagement_requested
+from campaign.selectors import campaign_now
 from campaign.selectors import engaged_units as units_in_battle
 from campaign.services._record import (
     forces_on_both_sides,
+    made_once,
     require_manager,
     text_given,
     unit_change,
@@ -133,9 +134,7 @@ def engagement_run(
     """Fight the engagement and apply it to every unit in it, in one transaction. A repeated
     request with the same ``request_key`` returns the engagement the first one fought."""
     require_manager(campaign, actor)
-    requested = partial(
-        engagement_requested, campaign=campaign, user=actor, request_key=request_key
-    )
+    requested = partial(made_once, Engagement, request_key, actor, "actor")
     if existing := requested():
         return existing
     campaign = Campaign.objects.get(pk=campaign.pk)  # the clock as it stands now

@@ -26,8 +26,13 @@ from campaign.rules.quick import (
     surprise_side,
 )
 from campaign.rules.state import Status
-from campaign.selectors import engaged_units, engagement_requested
-from campaign.services._record import forces_on_both_sides, require_manager, text_given
+from campaign.selectors import engaged_units
+from campaign.services._record import (
+    forces_on_both_sides,
+    made_once,
+    require_manager,
+    text_given,
+)
 from campaign.services.battles import still_in_battle
 from campaign.services.engagements import engagement_run
 
@@ -69,8 +74,7 @@ def quick_resolve_run(
     A repeated request with the same ``request_key`` returns the engagement the first fought.
     """
     require_manager(campaign, actor)
-    requested = engagement_requested(campaign=campaign, user=actor, request_key=request_key)
-    if requested is not None:
+    if (requested := made_once(Engagement, request_key, actor, "actor")) is not None:
         return requested
     campaign = Campaign.objects.get(pk=campaign.pk)  # its settings as stored
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
