@@ -36,7 +36,7 @@ from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
 from campaign.services.roster import MAX_RAISED_AT_ONCE
 from config.security import megabytes
-from units.bucs import Equipment, Quality, Specialty
+from units.bucs import Equipment, Quality, Specialty, with_requirements
 from units.models import UnitType
 
 QUALITY_CHOICES = [(quality_name(q), q.label) for q in Quality]
@@ -200,10 +200,7 @@ class UnitAddForm(PageForm):
         data["count"] = data.get("count") or 1  # left empty: one
         card = data.get("unit_type")
         if card is not None and not data.get("specialties"):
-            needed = card_needs(card)
-            for specialty in list(needed):
-                needed |= specialty.row.requires
-            data["specialties"] = [s.value for s in Specialty if s in needed]
+            data["specialties"] = [s.value for s in with_requirements(card_needs(card))]
         return data
 
 

@@ -406,6 +406,14 @@ def validate_specialties(quality: Quality, specialties: Iterable[Specialty | str
     return errors
 
 
+def with_requirements(specialties: Iterable[Specialty]) -> list[Specialty]:
+    """``specialties`` and those they require (Armor brings Mechanized), in table order."""
+    wanted = set(specialties)
+    for specialty in list(wanted):
+        wanted |= specialty.row.requires
+    return sorted(wanted, key=_specialty_order)
+
+
 def _specialty_order(specialty: Specialty) -> int:
     return list(Specialty).index(specialty)
 
