@@ -364,23 +364,32 @@ def engagement_log(
     record: Engagement, sides: dict[str, str], unseen: Collection[str] = ()
 ) -> dict[str, Any]:
     """The events grouped for reading: the line-up, the surprise check, then each round. Where
-    the engine names a side ("attackers"), the log names it by ``sides`` (its forces). The
-    log names no leader and no Order for the units of ``unseen`` (their keys)."""
-    names = {e["unit"]: e["name"] for e in record.events if e["event"] == "unit"}
-    leaders = {e["unit"]: e["leader"] for e in record.events
-               if e["event"] == "unit" and e["unit"] in unseen and e["leader"]}  # fmt: skip
+    the engine names a side ("attackers"), the log names it by ``sides`` (its forces).
 
-    def veiled(working: dict[str, Any]) -> dict[str, Any]:
-        """A roll's working without the name of the leader its unit assisted, if unseen."""
-        leader = leaders.get(working.get("unit"))
-        if leader is None or "modifiers" not in working:
-            return working
-        modifiers = [[m[0].replace(f" ({leader})", ""), *m[1:]] for m in working["modifiers"]]
-        return {**working, "modifiers": modifiers}
+    Of the units of ``unseen`` (their keys, `unseen_units`) the log keeps what the fight showed
+    of them, their names and the totals they rolled against the reader's units: not their
+    quality, leader, Order or Legendary command, not the dice and modifiers of their rolls (a
+    side's surprise check, drawn from all its units, whenever one of them is unseen), not why
+    they were Pinned Down, nor the hits they took, their leaders' wounds and how they broke."""
+    names = {e["unit"]: e["name"] for e in record.events if e["event"] == "unit"}
+    side_units: dict[str, set[str]] = {side: set() for side in SIDES}
+    for e in record.events:
+        if e["event"] == "unit":
+            side_units[e["side"]].add(e["unit"])
+
+    def shown(working: dict[str, Any], hidden: bool) -> dict[str, Any]:
+        """A roll's working, or of a hidden one its total alone."""
+        return {"veiled": True, "total": working["total"]} if hidden else working
+
+    def rolled(working: dict[str, Any]) -> dict[str, Any]:
+        # Every pairing's working names its unit; without one, it is hidden if any unit is.
+        hidden = working["unit"] in unseen if "unit" in working else bool(unseen)
+        veiled = shown(working, hidden)
+        return {**veiled, "name": working.get("name", "")}
 
     def lined_up(e: dict[str, Any]) -> dict[str, Any]:
         if e["unit"] in unseen:
-            return {**e, "leader": None, "order": None}
+            return {"name": e["name"], "unseen": True}
         return {**e, "order": OrderKind(e["order"]).label if e["order"] else None}
 
     # Each side headed by its role and, where they can be named, its forces.
@@ -395,30 +404,35 @@ def engagement_log(
         # surprise was the hiders' alone gave it to the check's winner, spotters included,
         # and their events do not name it: their log says what their fight did.
         momentum = surprise.get("momentum", surprise["winner"])
-        surprise = {**surprise, "hide": veiled(surprise["hide"]), "spot": veiled(surprise["spot"]),
-                    "hiding_name": sides[surprise["hiding"]],
+        hiding, spotting = surprise["hiding"], SIDES[1 - SIDES.index(surprise["hiding"])]
+        surprise = {**surprise,
+                    "hide": shown(surprise["hide"], bool(side_units[hiding] & set(unseen))),
+                    "spot": shown(surprise["spot"], bool(side_units[spotting] & set(unseen))),
+                    "hiding_name": sides[hiding],
                     "winner_name": sides[surprise["winner"]],
                     "momentum_name": sides[momentum] if momentum else None}  # fmt: skip
     rounds: list[dict[str, Any]] = []
     for event in record.events:
         kind = event["event"]
         if kind == "round":
-            pinned = [(names[k], ", ".join(v)) for k, v in event["pinned"].items()]
+            pinned = [(names[k], "" if k in unseen else ", ".join(v))
+                      for k, v in event["pinned"].items()]  # fmt: skip
             rounds.append({"number": event["round"], "pinned": pinned, "lines": []})
         elif kind == "pairing":
-            rounds[-1]["lines"].append({**event, "attackers": veiled(event["attackers"]),
-                                        "defenders": veiled(event["defenders"]),
+            rounds[-1]["lines"].append({**event,
+                                        "rolls": [rolled(event[side]) for side in SIDES],
                                         "winner_name": sides.get(event.get("winner"))})  # fmt: skip
-        elif kind in ("hit", "leader", "leader_died", "broken"):
+        elif kind in ("hit", "leader", "leader_died", "broken") and event["unit"] not in unseen:
             rounds[-1]["lines"].append({**event, "unit_name": names.get(event.get("unit")),
                                         "winner_name": sides.get(event.get("winner"))})  # fmt: skip
     return {"lineup": lineup, "surprise": surprise, "rounds": rounds}
 
 
 def unseen_units(viewer: Viewer, record: Engagement) -> set[str]:
-    """The keys of an engagement's units whose force the viewer does not see in full: every
-    member reads the fight, as a battle's report, but who led those units and under what Order
-    is their own side's business, as the Orders going into a battle are."""
+    """The keys of an engagement's units whose force the viewer does not see in full
+    (`Viewer.forces_in_full`): every member reads that the engagement was fought, between
+    which units and with what outcome, as a battle's report; what those units were and what
+    the fight did to them is for those who see their force, as a roster is."""
     if viewer.manages:
         return set()
     pks = [pk for side in record.setup.get("sides", {}).values() for pk in side]
@@ -430,6 +444,7 @@ def unseen_units(viewer: Viewer, record: Engagement) -> set[str]:
 def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict[str, Any]:
     sides = engagement_sides([record])[record.pk]
     unseen = unseen_units(viewer, record)
+    # The seed would give every die again, the hidden ones too: shown only with them all.
     context = base_context(viewer, engagement=record, log=engagement_log(record, sides, unseen),
                            unseen=bool(unseen),
                            winner=sides.get(record.winner),
@@ -487,7 +502,7 @@ def roll_forces(roll: TableRoll, force_of: dict[int, int]) -> set[int]:
 
 def rolls_seen(viewer: Viewer, limit: int = ROLLS_SHOWN) -> list[TableRoll]:
     """The campaign's latest rolls a viewer may read: each one rolled for a force they see in
-    full (a contest is both sides' to read, as an engagement is)."""
+    full (a contest is both sides' to read)."""
     rolls = TableRoll.objects.filter(campaign=viewer.campaign)
     if viewer.manages:
         return list(rolls[:limit])

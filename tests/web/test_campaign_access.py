@@ -8,6 +8,7 @@ and spectators. The walk runs under both settings of ``other_forces_visible``.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -254,21 +255,32 @@ def test_it_answers_404_for_objects_of_another_campaign(client, world, django_us
 # -- what each member reads: the table's records under "Force names and unit counts only" ------
 
 SECRETS = {
-    "force": ("Dig in by the mill", "Patrol the west road", "Lt. Rowan", "of 13 hit points"),
+    "force": ("Dig in by the mill", "Patrol the west road", "Lt. Rowan", "of 13 hit points",
+              "feats (Squad/Squadron Tactics", "Red Scouts takes a"),
     "enemy": ("Hold the ford at dusk", "Scout the east bank", "Maj. Greaves", "Ghost Lancers",
-              "Field dressing at the ford"),
+              "Field dressing at the ford", "Blue Pickets's leader", "is outside its specialties",
+              "Blue Pickets takes a"),
     "npc": ("Sgt. Ferris",),
-    "contest": ("Race to the bridge",),
+    "both": ("Race to the bridge",),
+    "all": ("seed 106",),
 }  # fmt: skip
 """What the table records about each force's units (the Orders and the GM's notes on them, its
 checks and their reasons, its Requisition, the characters at their head and their hit points
-and heals), what about neither (a GM's NPC leading no unit), and a contest between the two."""
+and heals, and in the engagement between them: the leader's feats and wounds on a unit's rolls,
+an Order performed outside its specialties, the hits it took), what about neither (a GM's NPC
+leading no unit), what about both (a contest between them) and what only whoever sees both
+reads (the engagement's seed, which would roll every hidden die again)."""
+
+
+ENGAGEMENT_SEED = 106
+"""A seed under which both squads take hits in the engagement and the enemy's leader is wounded."""
 
 
 def table_world(w: World) -> None:
-    """The world's table: a character at the head of a fresh squad of each force, each given an
-    Order with a note, a check of each, a contest between them, a Requisition for the enemy,
-    a heal, an NPC who leads nobody, and an engagement between the squads."""
+    """The world's table: a character with a feat at the head of a fresh squad of each force,
+    each given an Order with a note (the enemy's outside its squad's specialties), a check of
+    each, a contest between them, a Requisition for the enemy, a heal, an NPC who leads nobody,
+    and an engagement between the squads."""
     from campaign.models import Character
     from campaign.services import leader_attach
     from campaign.services.characters import character_create, character_heal
@@ -282,16 +294,19 @@ def table_world(w: World) -> None:
         for f, name in ((w.force, "Red Scouts"), (w.enemy, "Blue Pickets"))
     )
     rowan = character_create(campaign=campaign, name="Lt. Rowan", hit_points=13,
-                             player=w.users["player"], actor=gm)  # fmt: skip
+                             feats=["squad_tactics"], player=w.users["player"],
+                             actor=gm)  # fmt: skip
     greaves = character_create(campaign=campaign, name="Maj. Greaves", hit_points=17,
-                               player=w.users["rival"], actor=gm)  # fmt: skip
+                               feats=["special_forces"], player=w.users["rival"],
+                               actor=gm)  # fmt: skip
     character_create(campaign=campaign, name="Sgt. Ferris", hit_points=8, actor=gm)
     Character.objects.filter(pk=greaves.pk).update(max_hit_points=20)
     character_heal(character=greaves, hit_points=1, reason="Field dressing at the ford", actor=gm)
     leader_attach(unit=red, character=rowan, actor=gm)
     leader_attach(unit=blue, character=greaves, actor=gm)
     order_give(giver=rowan, unit=red, kind="attack", note="Dig in by the mill", actor=gm)
-    order_give(giver=greaves, unit=blue, kind="use_skill", note="Hold the ford at dusk", actor=gm)
+    order_give(giver=greaves, unit=blue, kind="establish_beachhead", note="Hold the ford at dusk",
+               actor=gm)  # fmt: skip
     skill_check_run(campaign=campaign, units=[red], dc=10, seed=1, reason="Patrol the west road",
                     actor=gm)  # fmt: skip
     skill_check_run(campaign=campaign, units=[blue], dc=10, seed=2, reason="Scout the east bank",
@@ -301,19 +316,17 @@ def table_world(w: World) -> None:
     requisition_run(force=w.enemy, unit_type=card, name="Ghost Lancers", specialties=["infantry"],
                     character=greaves, seed=4, actor=gm)  # fmt: skip
     w.engagement = engagement_run(
-        campaign=campaign, sides={"attackers": [red], "defenders": [blue]}, seed=1,
-        name="Clash at the weir",
+        campaign=campaign, sides={"attackers": [red], "defenders": [blue]}, surprise="defenders",
+        seed=ENGAGEMENT_SEED, name="Clash at the weir", actor=gm,
     )  # fmt: skip
 
 
 def seen_in_full(role: str, visibility: str) -> set[str]:
     """Whose records a role reads: the GMs everything; under full rosters every force's; in
-    summary only a player's own force's (and a contest their force took part in)."""
-    if role in MANAGERS:
+    summary only a player's own force's (and what is both forces' business)."""
+    if role in MANAGERS or visibility == Campaign.Visibility.FULL:
         return set(SECRETS)
-    if visibility == Campaign.Visibility.FULL:
-        return {"force", "enemy", "contest", "npc"}
-    return {"player": {"force", "contest"}, "rival": {"enemy", "contest"}}.get(role, set())
+    return {"player": {"force", "both"}, "rival": {"enemy", "both"}}.get(role, set())
 
 
 @pytest.mark.parametrize("visibility", [Campaign.Visibility.FULL, Campaign.Visibility.SUMMARY])
@@ -332,7 +345,7 @@ def test_every_page_shows_a_member_only_the_table_records_their_sight_allows(
             response = client.get(route.url(world), **(route.headers or {}))
             if response.status_code != 200:
                 continue
-            text = response.content.decode()
+            text = html.unescape(response.content.decode())
             for whose, secrets in SECRETS.items():
                 for secret in secrets:
                     if secret in text:
