@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -411,6 +411,15 @@ def quick_resolve_outcome(record: QuickResolve) -> str:
     if record.winner == QuickResolve.Winner.DEFENDER:
         return f"{record.defender.name} won after {rounds}"
     return f"no winner after {rounds} (the round limit)"
+
+
+def quick_resolve_reason(record: QuickResolve, forces_in_full: Collection[int]) -> str:
+    """The GM's reason for a quick resolve, for a reader who sees in full (``forces_in_full``,
+    `Viewer.forces_in_full`) the force of either of its units, else "": a GM's note goes with
+    what it is on, as an Order's does, and a fight between two units is both sides' to read,
+    as a contest is."""
+    forces = {record.attacker.force_id, record.defender.force_id}
+    return record.reason if forces & set(forces_in_full) else ""
 
 
 def engagement_outcome(record: Engagement, sides: Mapping[str, str]) -> str:

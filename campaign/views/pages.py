@@ -58,6 +58,7 @@ from campaign.pages import (
     my_campaigns,
     quality_ladder,
     quick_resolve_outcome,
+    quick_resolve_reason,
     rallying_text,
     recent_battles,
     recent_quick_resolves,
@@ -163,7 +164,11 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         # What changed is told of the units the member calls theirs; with none, nothing is.
         since=None if seen is None or not own else since_last_visit(campaign, own, seen),
         sees_units=bool(own),
-        quick_resolves=[(qr, quick_resolve_outcome(qr)) for qr in recent_quick_resolves(campaign)],
+        # The GM's reason goes to whoever sees either unit's force in full.
+        quick_resolves=[
+            (qr, quick_resolve_outcome(qr), quick_resolve_reason(qr, full))
+            for qr in recent_quick_resolves(campaign)
+        ],
         strength=force_strength_chart(campaign, [s for s in summaries if s.force.pk in full])
         if full
         else None,

@@ -261,15 +261,16 @@ SECRETS = {
               "Field dressing at the ford", "Blue Pickets's leader", "is outside its specialties",
               "Blue Pickets takes a"),
     "npc": ("Sgt. Ferris",),
-    "both": ("Race to the bridge",),
+    "both": ("Race to the bridge", "Skirmish in the orchard"),
     "all": ("seed 106",),
 }  # fmt: skip
 """What the table records about each force's units (the Orders and the GM's notes on them, its
 checks and their reasons, its Requisition, the characters at their head and their hit points
 and heals, and in the engagement between them: the leader's feats and wounds on a unit's rolls,
 an Order performed outside its specialties, the hits it took), what about neither (a GM's NPC
-leading no unit), what about both (a contest between them) and what only whoever sees both
-reads (the engagement's seed, which would roll every hidden die again)."""
+leading no unit), what about both (a contest between them, the GM's reason for a quick resolve
+of one against the other) and what only whoever sees both reads (the engagement's seed, which
+would roll every hidden die again)."""
 
 
 ENGAGEMENT_SEED = 106
@@ -280,8 +281,9 @@ def table_world(w: World) -> None:
     """The world's table: a character with a feat at the head of a fresh squad of each force,
     each given an Order with a note (the enemy's outside its squad's specialties), a check of
     each, a contest between them, a Requisition for the enemy, a heal, an NPC who leads nobody,
-    and an engagement between the squads."""
-    from campaign.models import Character
+    an engagement between the squads, and a quick resolve between them kept from before
+    engagements, with the GM's reason."""
+    from campaign.models import Character, QuickResolve
     from campaign.services import leader_attach
     from campaign.services.characters import character_create, character_heal
     from campaign.services.checks import contest_run, requisition_run, skill_check_run
@@ -318,6 +320,11 @@ def table_world(w: World) -> None:
     w.engagement = engagement_run(
         campaign=campaign, sides={"attackers": [red], "defenders": [blue]}, surprise="defenders",
         seed=ENGAGEMENT_SEED, name="Clash at the weir", actor=gm,
+    )  # fmt: skip
+    QuickResolve.objects.create(
+        campaign=campaign, day=1, attacker=red, defender=blue, seed=5, round_limit=5, setup={},
+        events=[{"event": "end", "rounds": 2, "winner": "attacker"}], rounds=2,
+        winner="attacker", reason="Skirmish in the orchard",
     )  # fmt: skip
 
 

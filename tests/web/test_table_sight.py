@@ -102,3 +102,25 @@ def test_an_engagement_shows_of_a_unit_seen_in_summary_its_name_and_totals_only(
         reverse("campaign:timeline", args=[world.campaign.pk])
     )
     assert outcome in html.unescape(timeline.text)
+
+
+def test_the_gms_reason_for_an_old_quick_resolve_goes_to_whoever_sees_either_unit(client, world):
+    from campaign.models import QuickResolve
+
+    QuickResolve.objects.create(
+        campaign=world.campaign, day=1, attacker=world.unit, defender=world.enemy_unit, seed=3,
+        round_limit=5, setup={}, events=[{"event": "end", "rounds": 2, "winner": "attacker"}],
+        rounds=2, winner="attacker", reason="Night raid on the depot",
+    )  # fmt: skip
+    url = reverse("campaign:dashboard", args=[world.campaign.pk])
+    fought = f"{world.unit.name} against {world.enemy_unit.name}"
+
+    def reads(role: str) -> bool:
+        page = login(client, world, role).get(url).text
+        assert fought in page and f"{world.unit.name} won after 2 rounds" in page, role
+        return "Night raid on the depot" in page
+
+    assert all(reads(role) for role in ("gm", "co_gm", "player", "rival", "spectator"))
+    _summary(world)
+    assert all(reads(role) for role in ("gm", "co_gm", "player", "rival"))
+    assert not reads("spectator")
