@@ -386,16 +386,6 @@ class QuickResolve(models.Model):
         return f"{self.attacker} against {self.defender}, day {self.day}"
 
 
-NOTABLE = (
-    models.Q(after__status="destroyed")
-    | models.Q(after__has_key="quality")
-    | models.Q(kind__in=["gm_edit", "training", "revert", "casualties"])
-)
-"""The history entries worth a line on the campaign's timeline: deaths, promotions and losses
-of quality for good, training, GM corrections, reverts and the dead of a closed medical window
-(`selectors.notable_entries`; the index of them by day is drawn from the same condition)."""
-
-
 class HistoryEntry(models.Model):
     """One change to a persistent unit: what, before → after, why, and from where."""
 
@@ -441,12 +431,7 @@ class HistoryEntry(models.Model):
     class Meta:
         ordering = ["id"]
         verbose_name_plural = "history entries"
-        indexes = [
-            models.Index(fields=["unit", "id"]),
-            models.Index(fields=["kind", "day"]),
-            # The timeline's days: its notable entries by day, without the many others.
-            models.Index(fields=["day"], condition=NOTABLE, name="history_notable_day"),
-        ]
+        indexes = [models.Index(fields=["unit", "id"]), models.Index(fields=["kind", "day"])]
 
     def __str__(self) -> str:
         return f"Day {self.day}, {self.unit}: {self.text}"

@@ -20,7 +20,6 @@ from battles.models import BattleLog
 from battles.report import unit_sides
 from battles.selectors import log_events
 from campaign.models import (
-    NOTABLE,
     Campaign,
     CampaignBattle,
     Force,
@@ -608,10 +607,16 @@ def entries_changes(
 def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 0):
     """History entries of the campaign worth a line on its timeline: deaths, promotions and
     losses of quality for good, training, GM corrections and reverts (units of ``force_ids``
-    only, newer than ``after_id``): ``models.NOTABLE``, which an index of them by day holds."""
+    only, newer than ``after_id``)."""
+    Kind = HistoryEntry.Kind
+    notable = (
+        Q(after__status="destroyed")
+        | Q(after__has_key="quality")
+        | Q(kind__in=[Kind.GM_EDIT, Kind.TRAINING, Kind.REVERT, Kind.CASUALTIES])
+    )
     return (
-        HistoryEntry.objects.filter(NOTABLE, unit__force_id__in=force_ids, pk__gt=after_id)
-        .exclude(kind=HistoryEntry.Kind.CREATED)
+        HistoryEntry.objects.filter(notable, unit__force_id__in=force_ids, pk__gt=after_id)
+        .exclude(kind=Kind.CREATED)
         .select_related("unit__force")
         .order_by("-id")
     )
