@@ -57,8 +57,11 @@ def replay_frames(
     viewer: str | None = None,
     hidden: Collection[int] = (),
     unit_names: Mapping[str, str] | None = None,
+    turns: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
-    """The replay as plain data for ``json_script``: the units' fixed facts, then the frames.
+    """The replay as plain data for ``json_script``: the units' fixed facts, then the frames
+    (with ``turns``, a first and a last turn, the deployment's and those turns' frames only:
+    the first of them says where every unit stands then).
 
     ``viewer`` and ``hidden`` (from ``battles.fog``) apply fog of war: enemy units concealed at
     the end of a frame have no position, and hidden events draw nothing and say nothing.
@@ -112,6 +115,9 @@ def replay_frames(
             active = None
             title = f"Turn {turn} · {names.get(e.side)}: a unit out of sight"
         if i not in frame_end:
+            continue
+        if turns is not None and turn and not turns[0] <= turn <= turns[1]:
+            fire, paths, notes = [], [], []
             continue
         snapshot = _units(state, viewer, point)
         snapshot_b = {b.id: [b.hits, int(b.collapsed)] for b in state.buildings.values()}

@@ -35,6 +35,10 @@ from battles.report import unit_sides as sides_of_units
 from battles.selectors import battle_log, log_events
 from battles.table import TableView, table_view
 
+LOG_PAGE_EVENTS = 1500
+"""Events (dice included) one page of a battle's log shows at most, in whole turns (a turn with
+more is shown alone); the replay plays the same turns. The whole log is the download."""
+
 
 class LogUnreadable(Exception):
     """A stored log this engine cannot read back (written by another engine version)."""
@@ -157,6 +161,13 @@ class BattleReport:
     log: list[Turn]
     shown: int
     total: int
+    turns_shown: str
+    """Which turns this page of the log shows, in words, when it shows only some: "Turns 12 to
+    40 of 630" ("" when it shows them all)."""
+    earlier: str | None
+    """The query of the page of the turns before these, if any."""
+    later: str | None
+    """The query of the page of the turns after these, if any."""
     downloaded: int
     """How many events the log downloaded from ``download_url`` holds, for this reader."""
     veiled: int
@@ -204,6 +215,7 @@ def battle_report(
     download_url: str,
     unit: str = "",
     kind: str = "",
+    turn: str = "",
     viewer: str | None = None,
     viewer_choice: bool = False,
     download_viewer: str | None = None,
@@ -221,7 +233,8 @@ def battle_report(
     the luck table and the replay, for the htmx partial that redraws the log alone.
     ``side_names`` and ``unit_names`` (by id) name the sides and units as their players know
     them — a campaign battle's sides are its forces, its units "Iron Wolf" — in every part of
-    the report, the map and the replay included. Raises
+    the report, the map and the replay included. The log shows a page of whole turns from turn
+    ``turn`` (the first, when it is none of them) of at most `LOG_PAGE_EVENTS` events. Raises
     ``LogUnreadable`` when the stored log cannot be read back by this engine.
     """
     log = battle_log(battle)
@@ -245,6 +258,7 @@ def battle_report(
     download_hidden = hidden_events(events, unit_sides, download_viewer)
     turns = log_turns(events, scenario, hidden, unit_names)
     shown = filter_turns(turns, unit=chosen.unit, kind=chosen.kind)
+    page, earlier, later = log_page(shown, turn)
     names = scenario_names(scenario, unit_names)
     report = BattleReport(
         battle=battle,
@@ -258,9 +272,12 @@ def battle_report(
         units=_units(scenario, result, names),
         buildings=_buildings(scenario, result, names),
         objectives=_objectives(scenario, result, names),
-        log=shown,
+        log=page,
         shown=entry_count(shown),
         total=entry_count(turns),
+        turns_shown=_turns_shown(page, result.turns) if len(page) < len(shown) else "",
+        earlier=None if earlier is None else chosen.query(turn=str(earlier)),
+        later=None if later is None else chosen.query(turn=str(later)),
         veiled=veiled_count(shown),
         downloaded=len(events) - len(download_hidden),
         filter=chosen,
@@ -281,11 +298,45 @@ def battle_report(
             viewer=chosen.viewer,
             hidden=hidden,
             unit_names=unit_names,
+            turns=(page[0].number, page[-1].number) if page and len(page) < len(shown) else None,
         )
         # The drawn table shows deployment as the replay's first frame does, fog included.
         unseen = unseen_at_deployment(report.frames)
         report.table = table_view(scenario, unseen=unseen, names=names)
     return report
+
+
+def log_page(turns: list[Turn], first: str = "") -> tuple[list[Turn], int | None, int | None]:
+    """The page of ``turns`` from turn ``first`` (a number; the first turn when it is no turn
+    of them): as many whole turns as hold `LOG_PAGE_EVENTS` events, one at least; and the first
+    turns of the pages before and after it (None: there is none)."""
+    numbers = [t.number for t in turns]
+    start = numbers.index(int(first)) if first.isdigit() and int(first) in numbers else 0
+    end, events = start, 0
+    while end < len(turns) and (end == start or events + entry_count(turns[end:end + 1])
+                                <= LOG_PAGE_EVENTS):  # fmt: skip
+        events += entry_count(turns[end : end + 1])
+        end += 1
+    earlier, events = start, 0
+    while earlier > 0 and (earlier == start or events + entry_count(turns[earlier - 1:earlier])
+                           <= LOG_PAGE_EVENTS):  # fmt: skip
+        events += entry_count(turns[earlier - 1 : earlier])
+        earlier -= 1
+    return (
+        turns[start:end],
+        numbers[earlier] if start > 0 else None,
+        numbers[end] if end < len(turns) else None,
+    )
+
+
+def _turns_shown(page: list[Turn], played: int) -> str:
+    """ "Turns 12 to 40 of 630", "The deployment and turns 1 to 9 of 630", "Turn 7 of 630"."""
+    first, last = page[0], page[-1]
+    if first is last:
+        return f"{first.title} of {played}" if first.number else "The deployment"
+    if not first.number:
+        return f"The deployment and turns 1 to {last.number} of {played}"
+    return f"Turns {first.number} to {last.number} of {played}"
 
 
 def _sides(scenario: Scenario, result: BattleResult, names: Names) -> list[SideRow]:

@@ -139,6 +139,7 @@ def _report(request: HttpRequest, battle: Battle, *, log_only: bool = False):
         download_url=reverse("battles:log-json", args=[battle.pk]),
         unit=request.GET.get("unit", ""),
         kind=request.GET.get("kind", ""),
+        turn=request.GET.get("turn", ""),
         viewer=request.GET.get("as") or None,
         viewer_choice=True,
         log_only=log_only,

@@ -434,6 +434,7 @@ def _report(
         download_url=reverse("campaign:battle-log", args=[pk, cb.pk]),
         unit=request.GET.get("unit", ""),
         kind=request.GET.get("kind", ""),
+        turn=request.GET.get("turn", ""),
         viewer=as_side,
         viewer_choice=viewer.manages,
         download_viewer=download_viewer,
