@@ -35,7 +35,7 @@ from battles.report import unit_sides as sides_of_units
 from battles.selectors import battle_log, log_events
 from battles.table import TableView, table_view
 
-LOG_PAGE_EVENTS = 1500
+LOG_PAGE_EVENTS = 4000
 """Events (dice included) one page of a battle's log shows at most, in whole turns (a turn with
 more is shown alone); the replay plays the same turns. The whole log is the download."""
 
@@ -312,21 +312,26 @@ def log_page(turns: list[Turn], first: str = "") -> tuple[list[Turn], int | None
     turns of the pages before and after it (None: there is none)."""
     numbers = [t.number for t in turns]
     start = numbers.index(int(first)) if first.isdigit() and int(first) in numbers else 0
-    end, events = start, 0
-    while end < len(turns) and (end == start or events + entry_count(turns[end:end + 1])
-                                <= LOG_PAGE_EVENTS):  # fmt: skip
-        events += entry_count(turns[end : end + 1])
-        end += 1
-    earlier, events = start, 0
-    while earlier > 0 and (earlier == start or events + entry_count(turns[earlier - 1:earlier])
-                           <= LOG_PAGE_EVENTS):  # fmt: skip
-        events += entry_count(turns[earlier - 1 : earlier])
-        earlier -= 1
+    sizes = [entry_count([t]) for t in turns]
+    end = _fill(sizes, range(start, len(turns)))
+    earlier = _fill(sizes, range(start - 1, -1, -1))
     return (
         turns[start:end],
         numbers[earlier] if start > 0 else None,
         numbers[end] if end < len(turns) else None,
     )
+
+
+def _fill(sizes: list[int], order: range) -> int:
+    """Walking ``order``, the index just past the last turn that still fits on a page with those
+    before it (the first always does): where the page ends going forward, starts going back."""
+    held, last = 0, order.start
+    for i in order:
+        if i != order.start and held + sizes[i] > LOG_PAGE_EVENTS:
+            return i if order.step > 0 else i + 1
+        held += sizes[i]
+        last = i
+    return last + 1 if order.step > 0 else last
 
 
 def _turns_shown(page: list[Turn], played: int) -> str:
