@@ -538,7 +538,9 @@ class Damage:
     split: tuple[int, int] = (0, 0)
     """(Morale, Casualty) as the blows' hits split, before anything was ignored."""
     shock: int = 0
-    """Morale hits from suppression: one per point of Skill lost."""
+    """Skill lost to suppression. Under Combined Arms each point is a Morale hit (and a quality
+    step lost for good); under One Year War all of it is restored (`skill_restored`), with no
+    Morale hit (`shock_kept`)."""
     blow_dice: tuple[int, ...] = ()
     """The d6 rolled for each Team Bravo Hit lost (each blow is the die ÷ the card's Hits,
     rounded up, in BUCS hits)."""
@@ -554,6 +556,12 @@ class Damage:
     skill_restored: int = 0
     """Skill lost to suppression and given back (One Year War)."""
     removed: Removal = Removal.NONE
+
+    @property
+    def shock_kept(self) -> int:
+        """Skill lost to suppression and not restored: each point a Morale hit and a quality
+        step lost for good (Combined Arms); none under One Year War."""
+        return self.shock - self.skill_restored
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -671,7 +679,7 @@ def damage_apply(
         quality=fought.quality,
         experience=fought.experience,
         casualty_hits=casualty_hits,
-        skill_lost=damage.shock - damage.skill_restored,
+        skill_lost=damage.shock_kept,
         won=won,
         broken=status == Status.RETREATED,
     )
@@ -705,13 +713,15 @@ def outcome_damage(
 
     Each Team Bravo Hit lost is a blow of d6 ÷ the card's Hits (rounded up) BUCS hits, and each
     of those is Casualty on a d6 of 4+, else Morale: half and half on average, with no count
-    rounded, so no fate depends on a count coming out odd or even. Each point of Skill lost to
-    suppression is a Morale hit (shock), restored afterwards (One Year War) or also a quality
-    step lost for good (Combined Arms). Armor ignores its first two Casualty hits; Excellent
-    equipment its first Morale hit against a less well equipped enemy; the leader takes 3d6 per
-    Casualty hit. Taken out is not dead: the unit retreats, and its fate waits for the medics.
-    ``equipment``: the kit it fought with (`fought_kit`), when not its own. ``won``: its side
-    won (kept with the fight in its medical window, `damage_apply`).
+    rounded, so no fate depends on a count coming out odd or even. Skill lost to suppression
+    (shock) is restored for the next battle and leaves nothing behind (One Year War,
+    ``skill_restored``: the ruleset's `skill_restored_after`), or each point of it is a Morale
+    hit and a quality step lost for good (Combined Arms). Armor ignores its first two Casualty
+    hits; Excellent equipment its first Morale hit (from blows, or shock not restored) against
+    a less well equipped enemy; the leader takes 3d6 per Casualty hit. Taken out is not dead:
+    the unit retreats, and its fate waits for the medics. ``equipment``: the kit it fought with
+    (`fought_kit`), when not its own. ``won``: its side won (kept with the fight in its medical
+    window, `damage_apply`).
     """
     if state.status != Status.READY:
         raise BridgeError(f"{state.name} is {state.status.label}: it could not have fought")
@@ -721,12 +731,9 @@ def outcome_damage(
     split_dice = tuple(d6() for _ in range(hits))
     casualty = sum(1 for die in split_dice if die >= CASUALTY_FROM)
     morale = hits - casualty
-    shock = outcome.skill_lost
     armor = min(casualty, Specialty.ARMOR.row.ignores_casualty_hits)
     if Specialty.ARMOR not in state.specialties:
         armor = 0
-    kit = state.equipment if equipment is None else equipment
-    excellent = 1 if morale + shock and ignores_first_morale_hit(kit, opposing_equipment) else 0
     quality_lost = 0
     if skill_restored:
         restored = outcome.skill_lost
@@ -737,24 +744,26 @@ def outcome_damage(
         state = state.but(skill_lost=state.skill_lost + outcome.skill_lost)
     working = Damage(
         split=(morale, casualty),
-        shock=shock,
+        shock=outcome.skill_lost,
         blow_dice=blow_dice,
         split_dice=split_dice,
         armor_ignored=armor,
-        excellent_ignored=excellent,
         quality_lost=quality_lost,
         skill_restored=restored,
     )
+    morale += working.shock_kept
+    kit = state.equipment if equipment is None else equipment
+    excellent = 1 if morale and ignores_first_morale_hit(kit, opposing_equipment) else 0
     return damage_apply(
         state,
         went_in=went_in,
         won=won,
-        morale_hits=morale + shock - excellent,
+        morale_hits=morale - excellent,
         casualty_hits=casualty - armor,
         removed=outcome.removed,
         day=day,
         hour=hour,
         d6=d6,
-        damage=working,
+        damage=replace(working, excellent_ignored=excellent),
         taken_out_retreats=True,
     )

@@ -107,8 +107,13 @@ def _battle_sentence(
             f"{_blows_text(damage.blow_dice, card_hits)}: "
             f"{plural(sum(damage.split), 'BUCS hit')} ({hits_text(*damage.split)})"
         )
-    if damage.shock:
-        parts.append(f"{outcome.skill_lost} Skill lost to suppression: {damage.shock} Morale")
+    if damage.skill_restored:
+        parts.append(
+            f"{damage.skill_restored} Skill lost to suppression, restored for the next battle "
+            "(One Year War)"
+        )
+    elif damage.shock:
+        parts.append(f"{damage.shock} Skill lost to suppression: {damage.shock_kept} Morale")
     if damage.armor_ignored:
         parts.append(f"Armor ignored {plural(damage.armor_ignored, 'Casualty hit')}")
     if damage.excellent_ignored:
@@ -120,8 +125,6 @@ def _battle_sentence(
         parts.append("the leader died: 2 Morale hits at once")
     if damage.quality_lost:
         parts.append(f"Skill lost to suppression costs {plural(damage.quality_lost, 'step')}")
-    if damage.skill_restored:
-        parts.append(f"{damage.skill_restored} Skill lost to suppression restored")
     parts.append(f"in all {hits_text(damage.morale_hits, damage.casualty_hits)}")
     return "; ".join(parts)
 

@@ -13,9 +13,10 @@ from campaign.rules.bridge import (
     outcome_damage,
     skill_restored_after,
 )
+from campaign.rules.recovery import rest_day
 from campaign.rules.state import LeaderState, Status
 from tests.campaign.helpers import dice, unit_state
-from units.bucs import Equipment, Quality, Specialty
+from units.bucs import Equipment, Quality, Specialty, effective_quality
 
 Q = Quality
 RIFLES = {
@@ -141,19 +142,19 @@ def test_it_ignores_no_morale_hit_otherwise(own, enemy):
     # Excellent against Excellent; Good against anything; no Morale hit to ignore at all.
     morale = 0 if enemy is None else 1
     state, damage = come_out(
-        unit_state(equipment=Equipment(own)), skill=morale, restored=True, enemy=enemy or "poor"
+        unit_state(equipment=Equipment(own)), skill=morale, enemy=enemy or "poor"
     )
     assert damage.excellent_ignored == 0
     assert state.morale_hits == morale
 
 
 # ---------------------------------------------------------------------------------------------
-# Coming out: suppression is shock
+# Coming out: suppression is shock (Combined Arms), or restored (One Year War)
 # ---------------------------------------------------------------------------------------------
 
 
-def test_each_point_of_skill_lost_to_suppression_is_a_morale_hit():
-    state, damage = come_out(unit_state(quality=Q.LEGENDARY), skill=2, restored=True)
+def test_each_point_of_skill_lost_to_suppression_is_a_morale_hit_under_combined_arms():
+    state, damage = come_out(unit_state(quality=Q.LEGENDARY), skill=2, restored=False)
     assert damage.shock == 2 and state.morale_hits == 2 and state.casualty_hits == 0
 
 
@@ -162,6 +163,28 @@ def test_it_restores_skill_lost_to_suppression_under_one_year_war():
     state, damage = come_out(unit_state(), skill=2, restored=True)
     assert state.quality == Q.AVERAGE and state.skill_lost == 0
     assert damage.skill_restored == 2
+
+
+def test_skill_restored_under_one_year_war_leaves_no_morale_hit():
+    # "Restore Skill for the next scenario if the unit survives": nothing of the suppression
+    # stays with the unit, so its next card prints as though it had not been suppressed.
+    state, damage = come_out(unit_state(), skill=2, restored=True)
+    assert damage.shock == 2 and damage.skill_restored == 2 and damage.shock_kept == 0
+    assert (state.morale_hits, state.casualty_hits) == (0, 0) and damage.morale_hits == 0
+    assert state.quality == Q.AVERAGE and state.skill_lost == 0
+    assert effective_quality(state.quality, state.morale_hits, state.casualty_hits) == Q.AVERAGE
+    assert state.status == Status.READY and state.in_combat_zone
+
+
+def test_under_one_year_war_excellent_equipment_ignores_only_a_morale_hit_from_blows():
+    excellent = unit_state(quality=Q.LEGENDARY, equipment=Equipment.EXCELLENT)
+    # Suppressed only: no Morale hit to ignore.
+    _, damage = come_out(excellent, skill=2, restored=True, enemy="good")
+    assert (damage.excellent_ignored, damage.morale_hits) == (0, 0)
+    # Suppressed, and taken out by a blow of 2 BUCS hits, both Morale: the first is ignored.
+    state, damage = come_out(excellent, hits=1, skill=2, removed="destroyed", restored=True,
+                             enemy="good", rolls=(2, 1, 1))  # fmt: skip
+    assert (damage.excellent_ignored, state.morale_hits) == (1, 1)
 
 
 def test_it_makes_each_point_of_skill_lost_a_quality_step_lost_for_good_under_combined_arms():
@@ -194,11 +217,19 @@ def test_a_unit_taken_out_retreats_in_poor_order_and_its_fate_waits_for_the_medi
 
 
 def test_it_retreats_a_demoralised_unit_in_poor_order_keeping_its_hits():
-    state, _ = come_out(unit_state(quality=Q.LEGENDARY), skill=3, removed="demoralised",
-                        restored=True)  # fmt: skip
+    state, _ = come_out(unit_state(quality=Q.LEGENDARY), skill=3, removed="demoralised")
     assert state.status == Status.RETREATED
     assert (state.morale_hits, state.casualty_hits) == (3, 0)
     assert not state.in_combat_zone  # it ran: out of the combat zone
+
+
+def test_under_one_year_war_a_demoralised_unit_retreats_and_rallies_by_a_day_of_rr():
+    # Its Skill is restored, with no Morale hit; being broken is its status, as under
+    # Combined Arms: out of action until a day of R&R rallies it.
+    state, _ = come_out(unit_state(), skill=2, removed="demoralised", restored=True)
+    assert state.status == Status.RETREATED and not state.in_combat_zone
+    assert (state.quality, state.morale_hits, state.casualty_hits) == (Q.AVERAGE, 0, 0)
+    assert rest_day(state).status == Status.READY
 
 
 def test_it_retreats_a_unit_left_on_the_table_whose_hits_take_it_below_raw():

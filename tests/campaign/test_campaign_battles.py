@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from battles.models import Battle
 from battles.services import battle_resolve
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
+from campaign.rules.bridge import battle_card
 from campaign.selectors import outcome_preview
 from campaign.services import (
     campaign_create,
@@ -36,6 +37,7 @@ from campaign.services.battles import (
 )
 from campaign.services.characters import character_create
 from campaign.services.orders import clock_advance, order_give
+from campaign.services.recovery import calendar_advance
 from units.models import Ruleset
 
 CROSSROADS = Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json"
@@ -380,6 +382,60 @@ def test_a_table_result_at_the_demoralisation_skill_is_demoralised_in_one_year_w
     assert record("demoralised").state == CampaignBattle.State.APPLIED
     ours.refresh_from_db()
     assert ours.status == "retreated"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "card", "specialty"),
+    [
+        (Ruleset.ONE_YEAR_WAR, "Line Suit", "infantry"),
+        (Ruleset.COMBINED_ARMS, "Mech", "mechanized"),
+    ],
+    ids=["one_year_war", "combined_arms"],
+)
+def test_a_suppressed_units_next_card_prints_its_skill_restored_only_under_one_year_war(
+    cast, cards, ruleset, card, specialty
+):
+    # An Average unit, suppressed once in a battle it lost. One Year War: "Restore Skill for
+    # the next scenario if the unit survives", so its next card prints the Skill it printed
+    # before, days later in the combat zone too. Combined Arms: "lost Skill never returns": a
+    # quality step for good and a Morale hit, and its next card prints lower.
+    campaign = campaign_create(name="Loum", gm=cast.gm, ruleset=ruleset, apply_mode="auto")
+    ours, theirs = (
+        unit_create(
+            force=force_create(campaign=campaign, owner=cast.gm, name=force),
+            unit_type=cards[card],
+            name=name,
+            quality="average",
+            equipment="adequate",
+            specialties=[specialty],
+        )
+        for force, name in (("Ours", "Ball Team"), ("Theirs", "Zaku Team"))
+    )
+    before = battle_card(ours)["skill"]
+    untouched = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    fought = campaign_battle_record(
+        campaign=campaign, name="Loum", sides={"ours": [ours], "theirs": [theirs]},
+        winner="theirs", outcomes={ours.pk: {"hits_lost": 0, "skill_lost": 1, "removed": "none"},
+                                   theirs.pk: untouched},
+    )  # fmt: skip
+    assert fought.state == CampaignBattle.State.APPLIED
+    said = HistoryEntry.objects.get(unit=ours, kind=HistoryEntry.Kind.BATTLE).text
+    for days in (0, 3):  # just after the battle; after three days of R&R in the combat zone
+        if days:
+            calendar_advance(campaign=campaign, days=days)
+        ours.refresh_from_db()
+        assert ours.status == "ready" and ours.in_combat_zone
+        if ruleset == Ruleset.ONE_YEAR_WAR:
+            assert battle_card(ours)["skill"] == before
+            assert (ours.quality, ours.morale_hits) == (3, 0)  # Average, no Morale hit
+        else:
+            assert battle_card(ours)["skill"] < before
+            assert (ours.quality, ours.morale_hits) == (2, 1)  # Inexperienced, its last one
+    if ruleset == Ruleset.ONE_YEAR_WAR:
+        assert "1 Skill lost to suppression, restored for the next battle (One Year War)" in said
+        assert "; in all 0 Morale, 0 Casualty" in said
+    else:
+        assert "1 Skill lost to suppression: 1 Morale" in said
 
 
 def test_a_table_result_refuses_a_unit_of_another_campaign_and_writes_nothing(
