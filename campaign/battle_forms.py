@@ -13,15 +13,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.forms.utils import ErrorDict
 
 from battles.engine.events import Removal
+from battles.engine.validation import MAX_UNITS_PER_SIDE
 from battles.forms import LaunchKeyField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.services import SEED_LIMIT
 from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
-from campaign.pages import force_colour, name_colour
+from campaign.pages import force_colour, name_colour, unit_label
 from campaign.rules.orders import OrderKind
+from campaign.rules.state import Status
+from campaign.selectors import UnitsPage
 from campaign.services.battles import Deployment, campaign_battle_places, still_in_battle
 from campaign.services.deployment import Spot, deployment_spots, spot
 from campaign.services.going_in import deployment_order, led_units
@@ -75,6 +79,23 @@ def held_back_problems(form: forms.Form, engaged: Sequence[tuple[Unit, str]]) ->
             form.add_error(None, still_in_battle(unit, battle))
 
 
+def out_of_action_problems(form: forms.Form, refused: Sequence[Unit]) -> None:
+    """A unit out of action (destroyed, or retreated since the page was drawn) that the form
+    was sent with on a side: refused above the form, naming it and why."""
+    for unit in refused:
+        if form.data.get(f"side_{unit.pk}"):
+            why = Status(unit.status).out_of_action
+            form.add_error(None, f"{unit_label(unit)} cannot fight: {why[:1].lower()}{why[1:]}.")
+
+
+def browsed(form: forms.Form) -> forms.Form:
+    """A bound form shown again as it was sent, unchecked: the GM moved to another page of
+    units or searched, and nothing is launched, so nothing is refused either."""
+    form._errors = ErrorDict()
+    form.cleaned_data = {}
+    return form
+
+
 def _facing(spots: Sequence[Spot], position: tuple[Any, Any], ordinal: int) -> float:
     """A typed position faces as the spot there does, else as the side's ordinal-th spot."""
     here = next((f for p, f in spots if tuple(p) == position), None)
@@ -111,11 +132,18 @@ class BattleSetupForm(PageForm):
         under_way: Mapping[int, Order] | None = None,
         campaign: Campaign | None = None,
         engaged: Sequence[tuple[Unit, str]] = (),
+        refused: Sequence[Unit] = (),
+        paged: UnitsPage | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.units = list(units)
         self.engaged = list(engaged)
+        self.refused = list(refused)
+        # A campaign too big to list every unit shows a page of them (``paged``), none put on
+        # a side by default; the units put on a side on other pages come along (``chosen``).
+        self.paged = paged
+        self.elsewhere = {unit.pk for unit in paged.chosen} if paged else set()
         self.under_way = dict(under_way or {})
         self.led = led_units([u for u in self.units if u.pk in self.under_way])
         self.scenario = scenario
@@ -126,9 +154,9 @@ class BattleSetupForm(PageForm):
         # By default each force takes a side (see default_sides), each unit standing where
         # the launch would put it given no position: the first free spot of its side that the
         # engine lets it stand on (a house's spot suits a squad, not a mech; woods, no car).
-        force_sides = default_sides([u.force for u in self.units], sides)
+        force_sides = {} if paged else default_sides([u.force for u in self.units], sides)
         places: dict[int, tuple[float, float]] = {}
-        if not self.is_bound and self.units:
+        if not self.is_bound and force_sides:
             places = campaign_battle_places(
                 campaign=campaign or self.units[0].force.campaign,
                 base=scenario,
@@ -163,6 +191,7 @@ class BattleSetupForm(PageForm):
                 "x": self[f"x_{unit.pk}"],
                 "y": self[f"y_{unit.pk}"],
                 "order": None,
+                "elsewhere": unit.pk in self.elsewhere,
             }
             if (order := self.under_way.get(unit.pk)) is not None:
                 going = deployment_order(unit, None, self.under_way, led=unit.pk in self.led)
@@ -219,6 +248,13 @@ class BattleSetupForm(PageForm):
                 )
             )
         held_back_problems(self, self.engaged)
+        out_of_action_problems(self, self.refused)
+        if self.paged and self.paged.too_many:
+            self.add_error(
+                None,
+                f"More than {self.paged.too_many} units were put on a side; "
+                f"at most {MAX_UNITS_PER_SIDE} fight on each.",
+            )
         for side_id in self.spots:
             if side_id not in used:
                 name = self.side_names.get(side_id, side_id)

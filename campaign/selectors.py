@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -825,6 +826,152 @@ def units_to_fight(*, campaign: Campaign) -> UnitsToFight:
         free=[unit for unit in ready if unit.pk not in in_battle],
         engaged=[(unit, in_battle[unit.pk]) for unit in ready if unit.pk in in_battle],
         out_of_action=[unit for unit in units if not Status(unit.status).fights],
+    )
+
+
+LIST_EVERY_UNIT = 200
+"""A battle's forms list every unit free to fight, a row each, up to this many; a campaign with
+more lists them a page at a time (`units_page`), by force and name."""
+UNITS_A_PAGE = 50
+CHOSEN_AT_MOST = 200
+"""Units put on a side that a paged form reads back: more than any scenario fields (40 a side)."""
+FIGHTING = [status.value for status in Status if status.fights]
+
+
+def lists_every_unit(*, campaign: Campaign) -> bool:
+    """Whether a battle's forms list every unit ready to fight (held back or not), a row each:
+    up to `LIST_EVERY_UNIT` of them; else a page at a time (`units_page`)."""
+    ready = Unit.objects.filter(force__campaign=campaign, status__in=FIGHTING)
+    return ready.count() <= LIST_EVERY_UNIT
+
+
+@dataclass(frozen=True)
+class UnitsPage:
+    """A page of the units free to fight, for a campaign with more than `LIST_EVERY_UNIT` of
+    them: the page the GM asked for (by force, name and number), and the units already put on
+    a side on other pages, which the form carries along so that no choice is dropped."""
+
+    shown: list[Unit]
+    chosen: list[Unit]
+    """Free units put on a side (``side_<pk>`` in the form's data) not on the page shown."""
+    forces: list[Force]
+    force: Force | None
+    """The force whose units are shown; None: every force's."""
+    search: str
+    number: int
+    pages: int
+    count: int
+    """Free units matching the force and the search, on every page."""
+    engaged: list[tuple[Unit, str]]
+    """Units the form's data put on a side that are held back in a battle, with its name."""
+    held_back: list[tuple[str, int]]
+    """Each battle whose outcome is not applied, with how many units it holds back."""
+    refused: list[Unit]
+    """Units put on a side in the form's data that are no longer ready to fight."""
+    out_of_action: list[tuple[Force, list[tuple[str, int]]]]
+    """Each force with units out of action: (status label, how many) by status."""
+    too_many: int = 0
+    """`CHOSEN_AT_MOST` when the form's data put more units than that on a side (only that
+    many are read); else 0."""
+
+    @property
+    def units(self) -> list[Unit]:
+        """Every unit the form has fields for: those chosen on other pages first."""
+        return [*self.chosen, *self.shown]
+
+    @property
+    def first(self) -> int:
+        return (self.number - 1) * UNITS_A_PAGE + 1 if self.shown else 0
+
+    @property
+    def last(self) -> int:
+        return (self.number - 1) * UNITS_A_PAGE + len(self.shown)
+
+    @property
+    def earlier(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def later(self) -> int | None:
+        return self.number + 1 if self.number < self.pages else None
+
+
+def chosen_pks(data: Any) -> list[int]:
+    """The units a set-up form's data puts on a side (``side_<pk>`` not blank), in order."""
+    found = []
+    for key in data or ():
+        if key.startswith("side_") and key[5:].isdigit() and data.get(key):
+            found.append(int(key[5:]))
+    return found
+
+
+def units_page(
+    *, campaign: Campaign, data: Any = None, force: str = "", search: str = "", page: Any = 1
+) -> UnitsPage:
+    """The page of the campaign's free units a paged set-up shows, and what its ``data`` (the
+    form as sent) already put on a side: a few bounded queries whatever the campaign's size."""
+    in_battle = engaged_units(campaign=campaign)
+    forces = list(Force.objects.filter(campaign=campaign).order_by("name", "pk"))
+    shown_force = next((f for f in forces if str(f.pk) == str(force)), None)
+    search = (search or "").strip()[:100]
+    free = Unit.objects.filter(force__campaign=campaign, status__in=FIGHTING).exclude(
+        pk__in=list(in_battle)
+    )
+    if shown_force is not None:
+        free = free.filter(force=shown_force)
+    if search:
+        free = free.filter(name__icontains=search)
+    count = free.count()
+    pages = max(1, -(-count // UNITS_A_PAGE))
+    try:
+        number = min(max(1, int(page)), pages)
+    except (TypeError, ValueError):
+        number = 1
+    start = (number - 1) * UNITS_A_PAGE
+    related = ("force", "unit_type", "leader")
+    shown = list(
+        free.select_related(*related).order_by("force__name", "name", "pk")[
+            start : start + UNITS_A_PAGE
+        ]
+    )
+    on_page = {unit.pk for unit in shown}
+    asked = chosen_pks(data)
+    too_many = CHOSEN_AT_MOST if len(asked) > CHOSEN_AT_MOST else 0
+    wanted = [pk for pk in asked[:CHOSEN_AT_MOST] if pk not in on_page]
+    held = [pk for pk in asked[:CHOSEN_AT_MOST] if pk in in_battle]
+    found = Unit.objects.filter(force__campaign=campaign, pk__in=[*wanted, *held])
+    found = found.select_related(*related).in_bulk()
+    chosen = [
+        found[pk]
+        for pk in wanted
+        if pk in found and Status(found[pk].status).fights and pk not in in_battle
+    ]
+    refused = [found[pk] for pk in wanted if pk in found and not Status(found[pk].status).fights]
+    engaged = [(found[pk], in_battle[pk]) for pk in held if Status(found[pk].status).fights]
+    by_force: dict[int, list[tuple[str, int]]] = {}
+    counted = (
+        Unit.objects.filter(force__campaign=campaign)
+        .exclude(status__in=FIGHTING)
+        .values_list("force_id", "status")
+        .annotate(n=Count("pk"))
+        .order_by("force_id", "status")
+    )
+    for force_id, status, n in counted:
+        by_force.setdefault(force_id, []).append((Status(status).label, n))
+    return UnitsPage(
+        shown=shown,
+        chosen=chosen,
+        forces=forces,
+        force=shown_force,
+        search=search,
+        number=number,
+        pages=pages,
+        count=count,
+        engaged=engaged,
+        held_back=list(Counter(in_battle.values()).items()),
+        refused=refused,
+        out_of_action=[(f, by_force[f.pk]) for f in forces if f.pk in by_force],
+        too_many=too_many,
     )
 
 

@@ -40,13 +40,14 @@ from campaign.access import (
     campaign_for_viewer,
     require_manage,
 )
-from campaign.battle_forms import REMOVAL_LABELS, BattleSetupForm, TableResultForm
+from campaign.battle_forms import REMOVAL_LABELS, BattleSetupForm, TableResultForm, browsed
 from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.map_numbers import MapNumbersForm
 from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
+    and_words,
     battle_names,
     battle_sides,
     battle_winner,
@@ -64,6 +65,7 @@ from campaign.selectors import (
     FOG_ALL,
     FOG_NONE,
     FoggedLogUnreadable,
+    UnitsPage,
     applied_changes,
     campaign_battle_launched,
     campaign_battle_units,
@@ -71,10 +73,12 @@ from campaign.selectors import (
     engine_units_fought,
     fog_side,
     fogged_log,
+    lists_every_unit,
     outcome_preview,
     revert_blockers,
     revert_preview,
     reverted_changes,
+    units_page,
     units_to_fight,
 )
 from campaign.services.battles import (
@@ -131,6 +135,54 @@ def _table(data: dict[str, Any]):
         return None
 
 
+@dataclasses.dataclass(frozen=True)
+class _Offer:
+    """The units a set-up form has fields for, and those it does not offer and why."""
+
+    units: list[Unit]
+    engaged: list[tuple[Unit, str]]
+    refused: list[Unit]
+    paged: UnitsPage | None
+    left_out: list[str]
+    out_of_action: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    """A paged set-up's units out of action: a line per force, with its roster's address."""
+
+
+def _offer(campaign: Campaign, source: Any) -> _Offer:
+    """Every unit free to fight, as a row each; or, above `LIST_EVERY_UNIT` of them, the page
+    asked for (``browse_force``, ``browse_search``, ``browse_page``) with the units ``source``
+    already put on a side."""
+    if lists_every_unit(campaign=campaign):
+        fighting = units_to_fight(campaign=campaign)
+        return _Offer(
+            units=fighting.free,
+            engaged=fighting.engaged,
+            refused=fighting.out_of_action,
+            paged=None,
+            left_out=left_out(fighting.out_of_action, fighting.engaged),
+        )
+    paged = units_page(
+        campaign=campaign,
+        data=source,
+        force=source.get("browse_force", ""),
+        search=source.get("browse_search", ""),
+        page=source.get("browse_page") or source.get("browse_at") or 1,
+    )
+    held = [
+        f"Still in {battle}, whose outcome is not applied yet: {plural(n, 'unit')}."
+        for battle, n in paged.held_back
+    ]
+    out = [
+        {
+            "force": force.name,
+            "url": reverse("campaign:force", args=[campaign.pk, force.pk]),
+            "text": and_words([f"{n} {label.lower()}" for label, n in counts]),
+        }
+        for force, counts in paged.out_of_action
+    ]
+    return _Offer(paged.units, paged.engaged, paged.refused, paged, held, out)
+
+
 def _setup(request: HttpRequest, pk: int):
     """The set-up's viewer, scenarios, chosen scenario, and the units on offer and not."""
     viewer = campaign_for_viewer(request.user, pk)
@@ -139,15 +191,15 @@ def _setup(request: HttpRequest, pk: int):
     scenarios, chosen = _chosen_scenario(source.get("scenario"), viewer.campaign)
     # A unit out of action, or still in a battle whose outcome is not applied, is not offered
     # (the launch would refuse it): the page names it and says why instead.
-    return viewer, scenarios, chosen, units_to_fight(campaign=viewer.campaign)
+    return viewer, scenarios, chosen, _offer(viewer.campaign, source)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
-    viewer, scenarios, chosen, fighting = _setup(request, pk)
-    units, engaged = fighting.free, fighting.engaged
+    viewer, scenarios, chosen, offer = _setup(request, pk)
+    units, engaged = offer.units, offer.engaged
     bound = request.method == "POST"
     launched = bound and campaign_battle_launched(
         campaign=viewer.campaign, user=request.user, request_key=request.POST.get("request_key")
@@ -160,15 +212,23 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST if bound else None,
         units=units,
         engaged=engaged,
+        refused=offer.refused,
+        paged=offer.paged,
         scenario=chosen.data,
         under_way=orders_under_way(viewer.campaign, units),
         campaign=viewer.campaign,
     )
+    browsing = bound and "browse_page" in request.POST
+    if browsing:
+        # Another page of units, or a search: the form comes back with every choice in it.
+        browsed(form)
     table = _table(chosen.data)
     context = base_context(
         viewer,
         engaged=engaged,
-        left_out=left_out(fighting.out_of_action, engaged),
+        left_out=offer.left_out,
+        left_out_forces=offer.out_of_action,
+        paged=offer.paged,
         scenarios=scenarios,
         chosen=chosen,
         form=form,
@@ -176,9 +236,9 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
         deploy=deploy_map(form, table.height) if table else None,
         map_form=SavedMapForm(),
     )
-    if not bound:
+    if not bound or browsing:
         if request.htmx:
-            # A new scenario was picked: redraw the deployment table with its spots.
+            # A new scenario was picked, or another page of units: redraw the deployment table.
             return render(request, f"{SETUP}#setup-form", context)
         return render(request, SETUP, context)
     if request.POST.get("action") == "odds":
@@ -261,11 +321,13 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
     validator on the scenario with the campaign's cards printed in): each problem by the unit
     it belongs to (``units``, by pk) or for the whole set-up (``general``). Nothing is written.
     """
-    viewer, _, chosen, fighting = _setup(request, pk)
-    units = fighting.free
+    viewer, _, chosen, offer = _setup(request, pk)
+    units = offer.units
     form = BattleSetupForm(
         request.POST,
         units=units,
+        refused=offer.refused,
+        paged=offer.paged,
         scenario=chosen.data,
         under_way=orders_under_way(viewer.campaign, units),
         campaign=viewer.campaign,

@@ -19,7 +19,7 @@ PAGES = {
     "force-json": (lambda w: [w.force.pk], 10),
     "campaign-json": (lambda w: [], 10),
     "battles-json": (lambda w: [], 10),
-    "battle-setup": (lambda w: [], 10),
+    "battle-setup": (lambda w: [], 11),  # first, whether it lists every unit or pages them
     "battle-record": (lambda w: [], 10),
     "unit": (lambda w: [w.unit.pk], 12),
 }
