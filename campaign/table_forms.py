@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 
 from battles.forms import LaunchKeyField
 from battles.services import SEED_LIMIT
-from campaign.battle_forms import held_back_problems
+from campaign.battle_forms import held_back_problems, out_of_action_problems
 from campaign.forms import (
     EQUIPMENT_CHOICES,
     QUALITY_CHOICES,
@@ -33,10 +33,10 @@ from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import Status
-from campaign.selectors import units_to_fight
 from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.orders import orders_under_way
 from campaign.services.recovery import MAX_DAYS
+from campaign.units_offered import units_offered
 from units.models import UnitType
 
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
@@ -302,15 +302,20 @@ class EngagementForm(CampaignForm):
     seed = forms.IntegerField(**SEED)
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, browse: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["round_limit"].initial = self.campaign.quick_resolve_rounds
         # Only a unit that may fight has a row, as on a battle's set-up: one out of action or
-        # still in a battle whose outcome is not applied is named under the form instead.
-        fighting = units_to_fight(campaign=self.campaign)
-        self.units = fighting.free
-        self.engaged = fighting.engaged
-        self.left_out = left_out(fighting.out_of_action, fighting.engaged)
+        # still in a battle whose outcome is not applied is named under the form instead. A
+        # campaign with more units than a page lists shows a page of them (``browse``: the
+        # page asked for), the units already put on a side carried along first.
+        offered = units_offered(self.campaign, self.data if self.is_bound else browse or {})
+        self.units = offered.units
+        self.engaged = offered.engaged
+        self.refused = offered.refused
+        self.paged = offered.paged
+        self.left_out = offered.left_out
+        self.left_out_forces = offered.out_of_action
         self.rows = []
         for unit in self.units:
             side = f"side_{unit.pk}"
@@ -333,6 +338,9 @@ class EngagementForm(CampaignForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         held_back_problems(self, self.engaged)
+        out_of_action_problems(self, self.refused)
+        if self.paged and self.paged.too_many:
+            self.add_error(None, f"More than {self.paged.too_many} units were put on a side.")
         return data
 
     def sides(self) -> dict[str, list[Unit]]:

@@ -47,7 +47,6 @@ from campaign.map_numbers import MapNumbersForm
 from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
-    and_words,
     battle_names,
     battle_sides,
     battle_winner,
@@ -65,7 +64,6 @@ from campaign.selectors import (
     FOG_ALL,
     FOG_NONE,
     FoggedLogUnreadable,
-    UnitsPage,
     applied_changes,
     campaign_battle_launched,
     campaign_battle_units,
@@ -73,12 +71,10 @@ from campaign.selectors import (
     engine_units_fought,
     fog_side,
     fogged_log,
-    lists_every_unit,
     outcome_preview,
     revert_blockers,
     revert_preview,
     reverted_changes,
-    units_page,
     units_to_fight,
 )
 from campaign.services.battles import (
@@ -92,6 +88,7 @@ from campaign.services.battles import (
 )
 from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
 from campaign.services.orders import orders_under_way
+from campaign.units_offered import units_offered
 from campaign.views._common import action_done, base_context, form_action
 from units.models import UnitType
 
@@ -135,54 +132,6 @@ def _table(data: dict[str, Any]):
         return None
 
 
-@dataclasses.dataclass(frozen=True)
-class _Offer:
-    """The units a set-up form has fields for, and those it does not offer and why."""
-
-    units: list[Unit]
-    engaged: list[tuple[Unit, str]]
-    refused: list[Unit]
-    paged: UnitsPage | None
-    left_out: list[str]
-    out_of_action: list[dict[str, str]] = dataclasses.field(default_factory=list)
-    """A paged set-up's units out of action: a line per force, with its roster's address."""
-
-
-def _offer(campaign: Campaign, source: Any) -> _Offer:
-    """Every unit free to fight, as a row each; or, above `LIST_EVERY_UNIT` of them, the page
-    asked for (``browse_force``, ``browse_search``, ``browse_page``) with the units ``source``
-    already put on a side."""
-    if lists_every_unit(campaign=campaign):
-        fighting = units_to_fight(campaign=campaign)
-        return _Offer(
-            units=fighting.free,
-            engaged=fighting.engaged,
-            refused=fighting.out_of_action,
-            paged=None,
-            left_out=left_out(fighting.out_of_action, fighting.engaged),
-        )
-    paged = units_page(
-        campaign=campaign,
-        data=source,
-        force=source.get("browse_force", ""),
-        search=source.get("browse_search", ""),
-        page=source.get("browse_page") or source.get("browse_at") or 1,
-    )
-    held = [
-        f"Still in {battle}, whose outcome is not applied yet: {plural(n, 'unit')}."
-        for battle, n in paged.held_back
-    ]
-    out = [
-        {
-            "force": force.name,
-            "url": reverse("campaign:force", args=[campaign.pk, force.pk]),
-            "text": and_words([f"{n} {label.lower()}" for label, n in counts]),
-        }
-        for force, counts in paged.out_of_action
-    ]
-    return _Offer(paged.units, paged.engaged, paged.refused, paged, held, out)
-
-
 def _setup(request: HttpRequest, pk: int):
     """The set-up's viewer, scenarios, chosen scenario, and the units on offer and not."""
     viewer = campaign_for_viewer(request.user, pk)
@@ -191,7 +140,7 @@ def _setup(request: HttpRequest, pk: int):
     scenarios, chosen = _chosen_scenario(source.get("scenario"), viewer.campaign)
     # A unit out of action, or still in a battle whose outcome is not applied, is not offered
     # (the launch would refuse it): the page names it and says why instead.
-    return viewer, scenarios, chosen, _offer(viewer.campaign, source)
+    return viewer, scenarios, chosen, units_offered(viewer.campaign, source)
 
 
 @login_required

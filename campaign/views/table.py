@@ -7,6 +7,7 @@ through the services.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Collection
 from typing import Any
 from urllib.parse import urlencode
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import FULL, Viewer, campaign_for_viewer, require_manage
+from campaign.battle_forms import browsed
 from campaign.forms import add_service_errors
 from campaign.models import Character, CharacterEntry, Engagement, Order, TableRoll, Unit
 from campaign.pages import engagement_outcome, engagement_sides, roll_notice, trained_text
@@ -29,6 +31,7 @@ from campaign.rules.history import plural
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.selectors import campaign_characters, campaign_now
 from campaign.services import leader_attach, unit_train
+from campaign.services._record import made_once
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.engagements import engagement_revert, engagement_run
@@ -54,7 +57,7 @@ from campaign.table_forms import (
     TrainByForm,
     order_under_way_text,
 )
-from campaign.views._common import base_context, form_action, form_invalid
+from campaign.views._common import action_done, base_context, form_action, form_invalid
 from campaign.views.actions import reviewed, time_moved, time_review
 
 CHARACTERS = "campaign/characters.html"
@@ -322,15 +325,34 @@ def clock_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
 # -- engagements -------------------------------------------------------------------------------
 
 
-def setup_context(viewer: Viewer, form: EngagementForm | None = None) -> dict[str, Any]:
+def setup_context(
+    viewer: Viewer, form: EngagementForm | None = None, browse: Any = None
+) -> dict[str, Any]:
     campaign = viewer.campaign
     engagements = list(Engagement.objects.filter(campaign=campaign)[:20])
     sides = engagement_sides(engagements)
+    if form is None and viewer.manages:
+        form = EngagementForm(campaign=campaign, browse=browse)
     return base_context(
         viewer,
-        form=form or EngagementForm(campaign=campaign),
+        form=form,
         engagements=[(e, engagement_outcome(e, sides[e.pk])) for e in engagements],
     )
+
+
+def _fought_already(request: HttpRequest, viewer: Viewer) -> HttpResponse | None:
+    """The engagement this form's one-time key fought already, gone back to as the first
+    sending went: before the form is read, since its units may be out of action by now."""
+    try:
+        key = uuid.UUID(request.POST.get("request_key", ""))
+        record = made_once(Engagement, key, request.user, "actor")
+    except (ValueError, ValidationError):
+        return None
+    if record is None or record.campaign_id != viewer.campaign.pk:
+        return None
+    outcome = engagement_outcome(record, engagement_sides([record])[record.pk])
+    url = reverse("campaign:engagement", args=[viewer.campaign.pk, record.pk])
+    return action_done(request, url, f"{record.name[:1].upper()}{record.name[1:]}: {outcome}.")
 
 
 @login_required
@@ -338,9 +360,15 @@ def setup_context(viewer: Viewer, form: EngagementForm | None = None) -> dict[st
 def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     if request.method == "GET":
-        return render(request, SETUP, setup_context(viewer))
+        return render(request, SETUP, setup_context(viewer, browse=request.GET))
     require_manage(viewer)
+    if done := _fought_already(request, viewer):
+        # The form sent again (a double click, a resend): its units have fought by now.
+        return done
     form = EngagementForm(request.POST, campaign=viewer.campaign)
+    if "browse_page" in request.POST:
+        # Another page of units, or a search: the form comes back with every choice in it.
+        return render(request, SETUP, setup_context(viewer, browsed(form)))
 
     def run(data):
         record = engagement_run(

@@ -1,0 +1,65 @@
+"""The units a battle's or an engagement's form offers, a row each: every unit free to fight,
+or, in a campaign with more than `selectors.LIST_EVERY_UNIT` of them, a page of them by force
+and name (`selectors.units_page`) with the units the form as sent already put on a side. Those
+it does not offer it names, or in a paged form counts by force."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django.urls import reverse
+
+from campaign.models import Campaign, Unit
+from campaign.pages import and_words, left_out
+from campaign.rules.history import plural
+from campaign.selectors import UnitsPage, lists_every_unit, units_page, units_to_fight
+
+
+@dataclasses.dataclass(frozen=True)
+class UnitsOffered:
+    """The units a form has fields for, and those it does not offer and why."""
+
+    units: list[Unit]
+    engaged: list[tuple[Unit, str]]
+    refused: list[Unit]
+    """Units out of action that a paged form was sent with on a side: refused on the form."""
+    paged: UnitsPage | None
+    left_out: list[str]
+    out_of_action: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    """A paged form's units out of action: a line per force, with its roster's address."""
+
+
+def units_offered(campaign: Campaign, source: Any) -> UnitsOffered:
+    """Every unit free to fight, as a row each; or, above `LIST_EVERY_UNIT` of them, the page
+    asked for (``browse_force``, ``browse_search``, ``browse_page``) with the units ``source``
+    already put on a side."""
+    if lists_every_unit(campaign=campaign):
+        fighting = units_to_fight(campaign=campaign)
+        return UnitsOffered(
+            units=fighting.free,
+            engaged=fighting.engaged,
+            refused=[],  # a unit out of action the form was sent with is left out, as ever
+            paged=None,
+            left_out=left_out(fighting.out_of_action, fighting.engaged),
+        )
+    paged = units_page(
+        campaign=campaign,
+        data=source,
+        force=source.get("browse_force", ""),
+        search=source.get("browse_search", ""),
+        page=source.get("browse_page") or source.get("browse_at") or 1,
+    )
+    held = [
+        f"Still in {battle}, whose outcome is not applied yet: {plural(n, 'unit')}."
+        for battle, n in paged.held_back
+    ]
+    out = [
+        {
+            "force": force.name,
+            "url": reverse("campaign:force", args=[campaign.pk, force.pk]),
+            "text": and_words([f"{n} {label.lower()}" for label, n in counts]),
+        }
+        for force, counts in paged.out_of_action
+    ]
+    return UnitsOffered(paged.units, paged.engaged, paged.refused, paged, held, out)
