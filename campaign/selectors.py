@@ -948,16 +948,6 @@ def units_page(
     ]
     refused = [found[pk] for pk in wanted if pk in found and not Status(found[pk].status).fights]
     engaged = [(found[pk], in_battle[pk]) for pk in held if Status(found[pk].status).fights]
-    by_force: dict[int, list[tuple[str, int]]] = {}
-    counted = (
-        Unit.objects.filter(force__campaign=campaign)
-        .exclude(status__in=FIGHTING)
-        .values_list("force_id", "status")
-        .annotate(n=Count("pk"))
-        .order_by("force_id", "status")
-    )
-    for force_id, status, n in counted:
-        by_force.setdefault(force_id, []).append((Status(status).label, n))
     return UnitsPage(
         shown=shown,
         chosen=chosen,
@@ -970,9 +960,28 @@ def units_page(
         engaged=engaged,
         held_back=list(Counter(in_battle.values()).items()),
         refused=refused,
-        out_of_action=[(f, by_force[f.pk]) for f in forces if f.pk in by_force],
+        out_of_action=out_of_action_counts(campaign=campaign, forces=forces),
         too_many=too_many,
     )
+
+
+def out_of_action_counts(
+    *, campaign: Campaign, forces: list[Force] | None = None
+) -> list[tuple[Force, list[tuple[str, int]]]]:
+    """Each force with units out of action, by name: (status label, how many) by status."""
+    by_force: dict[int, list[tuple[str, int]]] = {}
+    counted = (
+        Unit.objects.filter(force__campaign=campaign)
+        .exclude(status__in=FIGHTING)
+        .values_list("force_id", "status")
+        .annotate(n=Count("pk"))
+        .order_by("force_id", "status")
+    )
+    for force_id, status, n in counted:
+        by_force.setdefault(force_id, []).append((Status(status).label, n))
+    if forces is None:
+        forces = list(Force.objects.filter(pk__in=by_force).order_by("name", "pk"))
+    return [(force, by_force[force.pk]) for force in forces if force.pk in by_force]
 
 
 def campaign_battle_launched(

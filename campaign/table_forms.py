@@ -7,6 +7,7 @@ where one decides it), so a page never offers a unit that cannot act.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,16 +28,17 @@ from campaign.forms import (
     revert_reason,
 )
 from campaign.models import Campaign, Force, Unit
-from campaign.pages import left_out, unit_label
+from campaign.pages import and_words, left_out, unit_label
 from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import Status
+from campaign.selectors import lists_every_unit
 from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.orders import orders_under_way
 from campaign.services.recovery import MAX_DAYS
-from campaign.units_offered import units_offered
+from campaign.units_offered import out_of_action_by_force, units_offered
 from units.models import UnitType
 
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
@@ -109,7 +111,16 @@ class _LeavesOut:
 
     @cached_property
     def left_out(self) -> list[str]:
+        if not _lists_every_unit(self.campaign) and self.offer is CHECK:
+            return []  # counted by force instead (`left_out_forces`)
         return left_out(unit for unit in _units(self.campaign) if self.offer.blocked(unit))
+
+    @cached_property
+    def left_out_forces(self) -> list[dict[str, str]]:
+        """A big campaign's units out of action, counted by force (as a paged set-up does)."""
+        if _lists_every_unit(self.campaign) or self.offer is not CHECK:
+            return []
+        return out_of_action_by_force(self.campaign)
 
 
 class _OfferedUnits:
@@ -366,7 +377,7 @@ class SkillCheckForm(_LeavesOut, CampaignForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["lead"] = _UnitField(self.campaign, CHECK, label="Unit making the check")
+        self.fields["lead"] = _check_unit_field(self.campaign, label="Unit making the check")
         self.fields["helpers"] = _helpers_field(
             self.campaign, "Units helping (Strength in numbers)"
         )
@@ -415,6 +426,90 @@ class _UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
             raise self.refusal(error.params["value"]) or error from None
 
 
+HELPERS_AT_MOST = 40
+"""Units a check's side names as helping it, when they are typed by name."""
+
+
+def _by_name(campaign: Campaign, offer: Offer, typed: str) -> Unit:
+    """The campaign's unit named ``typed`` ("Squad 7", or "Squad 7 (Red Company)" where two
+    forces have a Squad 7), if ``offer`` allows it; else a refusal in the campaign's words."""
+    typed = " ".join(typed.split())
+    units = _units(campaign)
+    found = list(units.filter(name__iexact=typed)[:6])
+    if not found and (match := re.fullmatch(r"(.+?) \((.+)\)", typed)):
+        found = list(units.filter(name__iexact=match[1], force__name__iexact=match[2])[:6])
+    if not found:
+        raise ValidationError(f"No unit of the campaign is named {typed}.", code="no_unit")
+    if len(found) > 1:
+        names = and_words([unit_label(unit) for unit in found[:5]])
+        raise ValidationError(
+            f"More than one unit is named {typed}: {names}. Name its force too, as "
+            f"“{unit_label(found[0])}”.",
+            code="ambiguous",
+        )
+    unit = found[0]
+    if why := offer.blocked(unit):
+        raise ValidationError(f"{unit_label(unit)} cannot {offer.doing}: {why}", code="not_offered")
+    return unit
+
+
+class _UnitNamed(forms.CharField):
+    """One of the units an `Offer` allows, typed by name: a big campaign's forms ask this
+    rather than list every unit (`selectors.lists_every_unit`)."""
+
+    def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
+        self.campaign, self.offer = campaign, offer
+        kwargs.setdefault("help_text", "Its name, as its force's roster gives it.")
+        super().__init__(max_length=300, **kwargs)
+
+    def clean(self, value: Any) -> Any:
+        typed = super().clean(value)
+        return _by_name(self.campaign, self.offer, typed) if typed else None
+
+
+class _UnitsNamed(forms.CharField):
+    """Several of the units an `Offer` allows, typed by name, one a line."""
+
+    def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
+        self.campaign, self.offer = campaign, offer
+        kwargs.setdefault("help_text", "Their names, one a line.")
+        super().__init__(
+            max_length=HELPERS_AT_MOST * 310,
+            widget=forms.Textarea(attrs={"rows": 3}),
+            **kwargs,
+        )
+
+    def clean(self, value: Any) -> Any:
+        lines = [line for line in (super().clean(value) or "").splitlines() if line.strip()]
+        if len(lines) > HELPERS_AT_MOST:
+            raise ValidationError(f"Name at most {HELPERS_AT_MOST} units helping.")
+        units, errors = [], []
+        for line in lines:
+            try:
+                unit = _by_name(self.campaign, self.offer, line)
+            except ValidationError as error:
+                errors.extend(error.messages)
+            else:
+                if unit not in units:
+                    units.append(unit)
+        if errors:
+            raise ValidationError(errors)
+        return units
+
+
+def _lists_every_unit(campaign: Campaign) -> bool:
+    """`selectors.lists_every_unit`, asked once for the page's forms."""
+    if (known := getattr(campaign, "_lists_every_unit", None)) is None:
+        known = campaign._lists_every_unit = lists_every_unit(campaign=campaign)
+    return known
+
+
+def _check_unit_field(campaign: Campaign, **kwargs: Any) -> forms.Field:
+    if _lists_every_unit(campaign):
+        return _UnitField(campaign, CHECK, **kwargs)
+    return _UnitNamed(campaign, CHECK, **kwargs)
+
+
 def _not_helping_itself(form: forms.Form, lead: str, helpers: str) -> None:
     """A unit ticked as helping the check it makes itself: said next to the helpers, not
     silently dropped."""
@@ -426,7 +521,9 @@ def _not_helping_itself(form: forms.Form, lead: str, helpers: str) -> None:
         )
 
 
-def _helpers_field(campaign: Campaign, label: str) -> forms.ModelMultipleChoiceField:
+def _helpers_field(campaign: Campaign, label: str) -> forms.Field:
+    if not _lists_every_unit(campaign):
+        return _UnitsNamed(campaign, CHECK, required=False, label=label)
     return _UnitsField(
         campaign, CHECK, required=False, widget=forms.CheckboxSelectMultiple, label=label
     )
@@ -440,13 +537,13 @@ class ContestForm(_LeavesOut, CampaignForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["active"] = _UnitField(self.campaign, CHECK, label="Active unit (e.g. recon)")
+        self.fields["active"] = _check_unit_field(self.campaign, label="Active unit (e.g. recon)")
         self.fields["active_helpers"] = _helpers_field(
             self.campaign, "Units helping the active unit"
         )
         self.fields["active_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
-        self.fields["resisting"] = _UnitField(
-            self.campaign, CHECK, label="Resisting unit (e.g. hidden)"
+        self.fields["resisting"] = _check_unit_field(
+            self.campaign, label="Resisting unit (e.g. hidden)"
         )
         self.fields["resisting_helpers"] = _helpers_field(
             self.campaign, "Units helping the resisting unit"

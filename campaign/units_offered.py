@@ -10,10 +10,16 @@ from typing import Any
 
 from django.urls import reverse
 
-from campaign.models import Campaign, Unit
+from campaign.models import Campaign, Force, Unit
 from campaign.pages import and_words, left_out
 from campaign.rules.history import plural
-from campaign.selectors import UnitsPage, lists_every_unit, units_page, units_to_fight
+from campaign.selectors import (
+    UnitsPage,
+    lists_every_unit,
+    out_of_action_counts,
+    units_page,
+    units_to_fight,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,12 +60,21 @@ def units_offered(campaign: Campaign, source: Any) -> UnitsOffered:
         f"Still in {battle}, whose outcome is not applied yet: {plural(n, 'unit')}."
         for battle, n in paged.held_back
     ]
-    out = [
+    out = _by_force(campaign, paged.out_of_action)
+    return UnitsOffered(paged.units, paged.engaged, paged.refused, paged, held, out)
+
+
+def _by_force(campaign: Campaign, counted: list[tuple[Force, list[tuple[str, int]]]]):
+    return [
         {
             "force": force.name,
             "url": reverse("campaign:force", args=[campaign.pk, force.pk]),
             "text": and_words([f"{n} {label.lower()}" for label, n in counts]),
         }
-        for force, counts in paged.out_of_action
+        for force, counts in counted
     ]
-    return UnitsOffered(paged.units, paged.engaged, paged.refused, paged, held, out)
+
+
+def out_of_action_by_force(campaign: Campaign) -> list[dict[str, str]]:
+    """The campaign's units out of action, a line per force with its roster's address."""
+    return _by_force(campaign, out_of_action_counts(campaign=campaign))

@@ -43,6 +43,7 @@ from campaign.services.orders import (
     replaced_when,
 )
 from campaign.table_forms import (
+    PK_MAX,
     CharacterForm,
     ClockForm,
     ContestForm,
@@ -528,10 +529,14 @@ def roll_forces(roll: TableRoll, force_of: dict[int, int]) -> set[int]:
     return {force_of[pk] for pk in pks if pk in force_of}
 
 
-def rolls_seen(viewer: Viewer, limit: int = ROLLS_SHOWN) -> list[TableRoll]:
-    """The campaign's latest rolls a viewer may read: each one rolled for a force they see in
-    full (a contest is both sides' to read)."""
+def rolls_seen(
+    viewer: Viewer, limit: int = ROLLS_SHOWN, before: int | None = None
+) -> list[TableRoll]:
+    """The campaign's latest rolls a viewer may read (``before``: rolled before that one):
+    each one rolled for a force they see in full (a contest is both sides' to read)."""
     rolls = TableRoll.objects.filter(campaign=viewer.campaign)
+    if before is not None:
+        rolls = rolls.filter(pk__lt=before)
     if viewer.manages:
         return list(rolls[:limit])
     full = viewer.forces_in_full()
@@ -549,9 +554,18 @@ def rolls_seen(viewer: Viewer, limit: int = ROLLS_SHOWN) -> list[TableRoll]:
     return seen
 
 
-def checks_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
+def checks_context(viewer: Viewer, before: Any = None, **forms: Any) -> dict[str, Any]:
+    """The rolls, ``ROLLS_SHOWN`` a page (``before``: the rolls before that one), and the
+    GM's forms."""
     campaign = viewer.campaign
-    context = base_context(viewer, rolls=rolls_seen(viewer))
+    before = int(before) if str(before or "").isdigit() and int(before) < PK_MAX else None
+    rolls = rolls_seen(viewer, ROLLS_SHOWN + 1, before)
+    context = base_context(
+        viewer,
+        rolls=rolls[:ROLLS_SHOWN],
+        earlier_rolls=rolls[ROLLS_SHOWN - 1].pk if len(rolls) > ROLLS_SHOWN else None,
+        rolls_before=before,
+    )
     if viewer.manages:
         context["skill_form"] = forms.get("skill_form") or SkillCheckForm(campaign=campaign)
         context["contest_form"] = forms.get("contest_form") or ContestForm(campaign=campaign)
@@ -565,7 +579,7 @@ def checks_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
 @require_GET
 def checks_page(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    return render(request, CHECKS, checks_context(viewer))
+    return render(request, CHECKS, checks_context(viewer, request.GET.get("before")))
 
 
 def _checks_action(request, pk, form_class, key, partial, act):

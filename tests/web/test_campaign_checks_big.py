@@ -1,0 +1,135 @@
+"""A campaign with more units ready than a page lists asks a check's units by name rather than
+listing every unit in each of its fields, counts the units out of action by force, and shows
+its rolls a page at a time: a few queries and rows whatever its size."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from campaign import selectors
+from campaign.models import TableRoll, Unit
+from tests.web.campaign_world import login
+from tests.web.paging import rows_read
+from tests.web.test_campaign_setup_paged import _fill, _unit
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def big(monkeypatch):
+    """Units asked by name once more than 10 are ready."""
+    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
+
+
+def _unit_of(force, name: str) -> Unit:
+    return Unit.objects.get(force=force, name=name)
+
+
+def _url(world, what: str = "checks") -> str:
+    return reverse(f"campaign:{what}", args=[world.campaign.pk])
+
+
+@pytest.mark.parametrize("count", [20, 200])
+def test_a_big_campaigns_checks_page_lists_no_unit_in_the_same_few_queries_and_rows(
+    client, world, big, django_assert_max_num_queries, count
+):
+    _fill(world, count)
+    Unit.objects.filter(name="Blue 03").update(status="destroyed")
+    login(client, world, "gm")
+    with django_assert_max_num_queries(16), rows_read() as rows:
+        response = client.get(_url(world))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert rows[0] < 80, rows[0]
+    assert "Red 01" not in html and "Blue 03" not in html, "no unit listed, none named"
+    assert html.count("<option") < 60, "only the skills' and cards' choices"
+    roster = reverse("campaign:force", args=[world.campaign.pk, world.enemy.pk])
+    assert f'Out of action in <a href="{roster}">Blue Battalion</a>: ' in html
+
+
+def test_a_small_campaigns_checks_still_offer_every_ready_unit(client, world):
+    _fill(world, 3)
+    html = login(client, world, "gm").get(_url(world)).content.decode()
+    assert re.search(r'<option value="\d+">Red 01 \(Red Company\)</option>', html)
+
+
+def test_a_check_by_name_rolls_for_the_units_named(client, world, big):
+    _fill(world, 20)
+    login(client, world, "gm")
+    rolled = client.post(
+        _url(world, "skill-check"),
+        {"lead": "red 05", "helpers": "Red 06\n  Red 07 (Red Company) \n", "dc": "12",
+         "seed": "3", "reason": "Scouting"},
+    )  # fmt: skip
+    assert rolled.status_code == 302, rolled.context["skill_form"].errors
+    roll = TableRoll.objects.latest("pk")
+    assert "Red 05" in roll.summary
+    assert roll.setup["units"] == [_unit(n).pk for n in ("Red 05", "Red 06", "Red 07")]
+
+
+def test_a_name_two_forces_share_asks_for_the_force_and_bad_names_write_nothing(client, world, big):
+    _fill(world, 20)
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    for force in (world.force, world.enemy):
+        Unit.objects.create(force=force, unit_type=card, name="Twin", specialties=["infantry"])
+    Unit.objects.filter(name="Blue 03").update(status="destroyed")
+    login(client, world, "gm")
+    data = {"lead": "Twin", "helpers": "Blue 03\nNobody", "dc": "12", "seed": "3"}
+    refused = client.post(_url(world, "skill-check"), data)
+    assert refused.status_code == 400
+    errors = refused.context["skill_form"].errors
+    assert errors["lead"] == [
+        "More than one unit is named Twin: Twin (Blue Battalion) and Twin (Red Company). "
+        "Name its force too, as “Twin (Blue Battalion)”."
+    ]
+    assert errors["helpers"] == [
+        "Blue 03 (Blue Battalion) cannot make a check: it is destroyed",
+        "No unit of the campaign is named Nobody.",
+    ]
+    assert not TableRoll.objects.exists()
+    data.update(lead="twin (red company)", helpers="")
+    assert client.post(_url(world, "skill-check"), data).status_code == 302
+    assert TableRoll.objects.get().setup["units"] == [_unit_of(world.force, "Twin").pk]
+
+
+def test_a_contest_by_name_and_its_helper_lines_are_bounded(client, world, big, monkeypatch):
+    _fill(world, 20)
+    login(client, world, "gm")
+    from campaign import table_forms
+
+    monkeypatch.setattr(table_forms, "HELPERS_AT_MOST", 2)
+    data = {"active": "Red 01", "active_helpers": "Red 02\nRed 03\nRed 04",
+            "resisting": "Blue 01", "resisting_helpers": "", "seed": "1"}  # fmt: skip
+    refused = client.post(_url(world, "contest"), data)
+    assert refused.status_code == 400
+    assert refused.context["contest_form"].errors["active_helpers"] == [
+        "Name at most 2 units helping."
+    ]
+    data["active_helpers"] = "Red 02"
+    assert client.post(_url(world, "contest"), data).status_code == 302
+    roll = TableRoll.objects.get()
+    assert roll.setup["active"] == [_unit("Red 01").pk, _unit("Red 02").pk]
+    assert roll.setup["resisting"] == [_unit("Blue 01").pk]
+
+
+def test_the_rolls_are_shown_a_page_at_a_time(client, world, monkeypatch):
+    from campaign.views import table
+
+    monkeypatch.setattr(table, "ROLLS_SHOWN", 3)
+    TableRoll.objects.bulk_create(
+        TableRoll(campaign=world.campaign, kind="skill_check", day=1, hour=0, seed=n, setup={},
+                  result={}, summary=f"Roll {n}")
+        for n in range(1, 8)
+    )  # fmt: skip
+    login(client, world, "gm")
+    seen, url = [], _url(world)
+    while url:
+        html = client.get(url).content.decode()
+        seen += re.findall(r"Roll (\d+)", html)
+        found = re.search(r'<a href="([^"]+)">Earlier rolls</a>', html)
+        url = found and found[1].replace("&amp;", "&")
+    assert seen == [str(n) for n in range(7, 0, -1)], "each roll once, the latest first"
+    assert "Latest rolls" in html
