@@ -491,9 +491,11 @@ def advance_preview(
     """(unit, now, after) for each unit the ``passings`` (`advance_passings`) change: the
     Casualty hits that die when a medical window closes, and R&R."""
     last: dict[int, tuple[Unit, CampaignUnitState]] = {}
-    for unit, _, passing in passings:
+    now: dict[int, CampaignUnitState] = {}
+    for unit, before, passing in passings:
+        now.setdefault(unit.pk, before)  # a unit's first passing starts from the unit as it is
         last[unit.pk] = (unit, passing.state)
-    rows = [(unit, unit.state, state) for unit, state in last.values() if state != unit.state]
+    rows = [(unit, now[unit.pk], state) for unit, state in last.values() if state != now[unit.pk]]
     return sorted(rows, key=lambda row: (row[0].force.name, row[0].pk))
 
 

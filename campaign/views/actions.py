@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from campaign import selectors
 from campaign.access import (
     Viewer,
     campaign_for_viewer,
@@ -136,6 +137,13 @@ def time_review(
     passings = advance_passings(campaign=campaign, hours=hours)
     preview = advance_preview(passings)
     span = span or f"From {clock_text(start)} to {clock_text(start + hours)}"
+    shown, paging = preview, {}
+    if len(preview) > selectors.LIST_EVERY_UNIT:
+        # Too many units change to list on one page: each force's totals, and the units a
+        # page at a time (the confirmation moves the clock for every one of them).
+        shown, paging = _review_page(request, preview)
+        on_page = {unit.pk for unit, _, _ in shown}
+        passings = [row for row in passings if row[0].pk in on_page]
     return render(
         request,
         "campaign/review.html",
@@ -146,7 +154,8 @@ def time_review(
             + ("These units change; the others stay as they are." if preview else "No unit "
                "changes."),
             lines=time_lines_ahead(passings),
-            changes=changes(preview),
+            changes=changes(shown),
+            **paging,
             confirm_url=confirm_url,
             confirm_label=confirm_label,
             hidden=[*hidden, ("reviewed_at", start)],
@@ -154,6 +163,48 @@ def time_review(
         )
         | _destroyed(preview),
     )  # fmt: skip
+
+
+REVIEW_PAGE = 100
+"""Units a page of a long review of the clock lists."""
+
+
+def _review_page(request: HttpRequest, preview: list) -> tuple[list, dict[str, Any]]:
+    """The page of a long review's units asked for (``?page=``), and each force's totals."""
+    pages = -(-len(preview) // REVIEW_PAGE)
+    number = request.GET.get("page", "1")
+    number = min(max(1, int(number)), pages) if number.isdigit() and len(number) < 6 else 1
+    totals: dict[str, dict[str, int]] = {}
+    for change in changes(preview):
+        force = totals.setdefault(
+            change.unit.force.name,
+            {"units": 0, "morale": 0, "dying": 0, "rallied": 0, "destroyed": 0},
+        )
+        before, after = change.before, change.after
+        force["units"] += 1
+        force["morale"] += max(0, before.morale_hits - after.morale_hits)
+        force["dying"] += max(0, before.casualty_hits - after.casualty_hits)
+        force["rallied"] += before.status != after.status and after.status == "ready"
+        force["destroyed"] += change.destroyed
+    query = request.GET.copy()
+
+    def link(page: int | None) -> str | None:
+        if page is None:
+            return None
+        query["page"] = str(page)
+        return f"?{query.urlencode()}"
+
+    start = (number - 1) * REVIEW_PAGE
+    return preview[start : start + REVIEW_PAGE], {
+        "force_totals": [{"force": name, **counts} for name, counts in sorted(totals.items())],
+        "review_page": {
+            "first": start + 1,
+            "last": min(start + REVIEW_PAGE, len(preview)),
+            "count": len(preview),
+            "earlier": link(number - 1 if number > 1 else None),
+            "later": link(number + 1 if number < pages else None),
+        },
+    }
 
 
 def reviewed(request: HttpRequest) -> int | None:

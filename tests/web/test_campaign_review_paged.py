@@ -1,0 +1,94 @@
+"""A review of the clock that changes more units than a page lists gives each force's totals
+and the units a page at a time; its confirmation still moves every unit on, as reviewed, and
+a stale one moves none."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from campaign import selectors
+from campaign.models import Campaign, HistoryEntry, Unit
+from campaign.views import actions
+from tests.web.campaign_world import login
+from tests.web.test_campaign_setup_paged import _fill
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def shaken(world, monkeypatch):
+    """Pages of 5 once more than 10 units change; 12 shaken units a force, each a Morale hit."""
+    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
+    monkeypatch.setattr(actions, "REVIEW_PAGE", 5)
+    _fill(world, 12)
+    filler = Unit.objects.filter(name__regex=r"^(Red|Blue) \d\d$")
+    filler.update(morale_hits=1)
+    return list(filler.values_list("pk", flat=True))
+
+
+def _url(world) -> str:
+    return reverse("campaign:advance", args=[world.campaign.pk])
+
+
+def _shown(html: str) -> list[str]:
+    return re.findall(r'<a href="/campaigns/\d+/units/\d+/">([^<]+)</a>', html)
+
+
+def test_a_long_review_gives_each_forces_totals_and_pages_through_every_unit_once(
+    client, world, shaken
+):
+    login(client, world, "gm")
+    first = client.get(_url(world), {"days": "1", "reason": "rest"})
+    html = first.content.decode()
+    assert len(first.context["changes"]) == 5
+    totals = {t["force"]: t for t in first.context["force_totals"]}
+    assert totals["Red Company"]["units"] >= 12 and totals["Blue Battalion"]["units"] >= 12
+    assert totals["Red Company"]["morale"] >= 12
+    assert "By force: every unit that changes" in html
+    count = first.context["review_page"]["count"]
+    assert f"Units 1 to 5 of the {count} that change" in html
+    seen, response = [], first
+    while True:
+        seen += [c.unit.pk for c in response.context["changes"]]
+        later = response.context["review_page"]["later"]
+        if not later:
+            break
+        assert "reason=rest" in later and "days=1" in later, "the review's own question kept"
+        response = client.get(_url(world) + later)
+    assert len(seen) == len(set(seen)) == count and set(shaken) <= set(seen)
+
+
+def test_a_long_reviews_page_draws_only_its_units_and_their_sentences(client, world, shaken):
+    """Every unit is reckoned (the confirmation moves them all), but a page draws its own."""
+    Unit.objects.filter(name="Red 07").update(status="retreated")  # rallied: said in a line
+    login(client, world, "gm")
+    told, page = [], 1
+    while page:
+        response = client.get(_url(world), {"days": "1", "page": page})
+        names = {c.unit.name for c in response.context["changes"]}
+        assert len(names) == 5 or not response.context["review_page"]["later"]
+        for line in response.context["lines"]:
+            assert any(f"{name} (" in line for name in names), line
+            told.append(line)
+        page = page + 1 if response.context["review_page"]["later"] else None
+    assert [line for line in told if "Red 07 (" in line] == [
+        "Day 2, 00:00: Red 07 (Red Company): a day of R&R; rallied; carries no hits now."
+    ], "once, on its own page"
+
+
+def test_confirming_a_long_review_moves_every_unit_on_and_a_stale_one_none(client, world, shaken):
+    login(client, world, "gm")
+    review = client.get(_url(world), {"days": "1"})
+    at = dict(review.context["hidden"])["reviewed_at"]
+    written = HistoryEntry.objects.count()
+    stale = client.post(_url(world), {"days": "1", "confirm": "yes", "reviewed_at": at + 1})
+    assert stale.status_code == 400
+    assert HistoryEntry.objects.count() == written
+    assert Unit.objects.filter(pk__in=shaken, morale_hits=1).count() == len(shaken)
+    done = client.post(_url(world), {"days": "1", "confirm": "yes", "reviewed_at": at})
+    assert done.status_code == 302
+    assert Campaign.objects.get(pk=world.campaign.pk).day == 2
+    assert not Unit.objects.filter(pk__in=shaken, morale_hits__gt=0).exists()
