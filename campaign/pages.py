@@ -535,24 +535,28 @@ class BattleSide:
 
 
 def battle_sides(
-    campaign_battle: CampaignBattle, units: dict[int, Unit], order: list[str] | None = None
+    campaign_battle: CampaignBattle,
+    units: dict[int, Unit],
+    scenario_sides: Iterable[Mapping[str, Any]] = (),
 ) -> list[BattleSide]:
-    """Each side of the battle named by its forces, in ``order`` (an engine battle's sides in
-    its scenario's order, which the report's colours follow), else as stored."""
-    ids = [s for s in order or [] if s in campaign_battle.sides]
+    """Each side of the battle named by its forces (`scenario_side_names`), in the order of
+    ``scenario_sides`` (an engine battle's scenario's, which the report's colours follow), else
+    as stored."""
+    scenario = [s for s in scenario_sides if s.get("id") in campaign_battle.sides]
+    ids = [s["id"] for s in scenario]
     ids += [s for s in campaign_battle.sides if s not in ids]
+    fought = {s: [units[pk] for pk in campaign_battle.sides[s] if pk in units] for s in ids}
+    forces = {side: list({u.force_id: u.force for u in us}.values()) for side, us in fought.items()}
+    names = scenario_side_names([*scenario, *({"id": s} for s in ids[len(scenario) :])], forces)
     sides = []
     for side in ids:
-        pks = campaign_battle.sides[side]
-        fought = [units[pk] for pk in pks if pk in units]
-        forces = list({u.force_id: u.force for u in fought}.values())
         sides.append(
             BattleSide(
                 id=side,
-                name=side_name(forces) or side,
-                players=", ".join(sorted({f.owner.get_username() for f in forces})),
-                colour=force_colour(forces[0]) if forces else "",
-                units=fought,
+                name=names[side],
+                players=", ".join(sorted({f.owner.get_username() for f in forces[side]})),
+                colour=force_colour(forces[side][0]) if forces[side] else "",
+                units=fought[side],
             )
         )
     return sides
@@ -562,6 +566,22 @@ def side_name(forces: Iterable[Force]) -> str:
     """A battle's side as its pages call it: by the forces its units come from ("Blue
     Battalion", "Red Company and Green Platoon"), each once; "" when it has none."""
     return " and ".join({f.pk: f.name for f in forces}.values())
+
+
+def scenario_side_names(
+    sides: Iterable[Mapping[str, Any]], forces: Mapping[str, Iterable[Force]]
+) -> dict[str, str]:
+    """A scenario's sides (its ``sides``) as a campaign battle's pages call them, by side id:
+    by the forces of the campaign's units on each (``forces``, by side id; `side_name`), the
+    scenario's own name for a side with none. Two sides the same forces would name keep the
+    scenario's names beside them, so that each reads as a side of its own."""
+    scenario = {side["id"]: str(side.get("name") or side["id"]) for side in sides}
+    named = {side: side_name(forces.get(side, ())) or own for side, own in scenario.items()}
+    twice = {name for name in named.values() if list(named.values()).count(name) > 1}
+    return {
+        side: f"{name} ({scenario[side]})" if name in twice and name != scenario[side] else name
+        for side, name in named.items()
+    }
 
 
 def side_force_colours(firsts: Iterable[tuple[str, str]]) -> dict[str, str]:
