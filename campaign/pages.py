@@ -40,6 +40,7 @@ from campaign.rules.history import (
     changes_text,
     hit_points_text,
     hits_text,
+    minus_signs,
     plural,
     revert_text,
     story_text,
@@ -425,10 +426,11 @@ def roll_notice(roll: TableRoll) -> tuple[str, int]:
     """What the checks page says after a roll, and at what level: a refused Requisition is a
     roll made and kept, but no unit raised, so a warning that says so, never a "Done"; any other
     roll is done whatever it rolled."""
+    summary = minus_signs(roll.summary)
     if roll.kind == TableRoll.Kind.REQUISITION and not roll.result.get("success"):
-        said = f"{roll.summary}. No unit was raised; the roll is kept with the others."
+        said = f"{summary}. No unit was raised; the roll is kept with the others."
         return said, messages.WARNING
-    return roll.summary, messages.SUCCESS
+    return summary, messages.SUCCESS
 
 
 def card_text(card: dict[str, Any] | None) -> str:
@@ -898,6 +900,8 @@ def unit_story_lines(page: StoryPage):
         after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
         tail = "; " + changes_text(entry.before, after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+        if entry.kind == HistoryEntry.Kind.SKILL_CHECK:
+            why = minus_signs(why)  # the roll's summary, kept as it was written
         battle = homes.get(entry.battle_id) if entry.battle_id else None
         lead = within = ""
         if entry.kind == HistoryEntry.Kind.REVERT:
