@@ -470,3 +470,33 @@ def test_the_set_ups_odds_are_labelled_rows_on_a_phone(
     assert scroll_width(page) <= SIZES["phone"]["width"]
     shoot(page, "setup-odds-phone", locator=page.locator(".setup-odds"))
     assert not page.errors, page.errors
+
+
+SIDE_CUT = """() => [...document.querySelectorAll('table.deploy select[name^=side_]')].filter(s => {
+  const shown = s.getBoundingClientRect().width;
+  s.style.maxWidth = 'none';
+  const whole = s.getBoundingClientRect().width;
+  s.style.maxWidth = '';
+  return shown + 0.5 < whole;
+}).map(s => s.selectedOptions[0].text)"""
+"""The set-up's side choices drawn narrower than their longest name needs (a name cut off)."""
+
+
+def test_the_set_ups_side_choices_show_the_forces_whole_names(
+    all_ready,
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """A side is called by its forces ("Blue Battalion"): its choice in each unit's row shows
+    the whole name, at desktop size and on a phone, and the page still fits the window."""
+    page = page_for("gm")
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    for size, viewport in SIZES.items():
+        at_size(page, size)
+        page.goto(f"{c}/battles/new/?scenario=crossroads")
+        assert page.locator("table.deploy select[name^=side_] >> text=Blue Battalion").count()
+        assert page.evaluate(SIDE_CUT) == [], size
+        assert scroll_width(page) <= viewport["width"]
+        shoot(page, f"setup-sides-{size}", locator=page.locator("table.deploy"))
+    assert not page.errors, page.errors
