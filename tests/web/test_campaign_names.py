@@ -4,6 +4,9 @@ campaign."""
 
 from __future__ import annotations
 
+import re
+from fractions import Fraction
+
 import pytest
 from django.urls import reverse
 
@@ -151,3 +154,18 @@ def test_a_side_is_named_by_its_forces_else_by_the_scenario_and_never_twice_alik
         "blue": "Red Company (Blue Force)",
         "red": "Red Company (Red Force)",
     }
+
+
+def test_the_luck_tables_differences_are_signed_with_a_real_minus(client, world):
+    from battles.report_context import difference_text
+
+    assert [difference_text(Fraction(n, 400)) for n in (192, -208, 0, -1)] == [
+        "+0.48",
+        "\u22120.52",
+        "0.00",
+        "0.00",
+    ]
+    page = login(client, world, "player").get(_battle(world)).text
+    cells = re.findall(r'data-label="(?:Damage|Suppressions): difference">([^<]*)<', page)
+    assert cells and not [c for c in cells if "-" in c], cells
+    assert any(c.startswith("\u2212") for c in cells), cells  # the battle has one below par
