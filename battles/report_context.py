@@ -105,6 +105,13 @@ LUCKY = Fraction(1, 5)
 """Below this chance of doing at least (or at most) as well, the dice decided: said so."""
 
 
+def difference_text(value: Fraction) -> str:
+    """A luck table's difference, to two places, signed with a real minus as every page signs
+    a number ("+0.48", "−0.52", never the hyphen "-0.52"); "0.00" when it rounds to nothing."""
+    text = f"{float(value):+.2f}"
+    return "0.00" if text in ("+0.00", "-0.00") else text.replace("-", "\u2212")
+
+
 def luck_rows(luck: list[SideLuck]) -> list[LuckRow]:
     rows = []
     for i, side in enumerate(luck):
@@ -121,10 +128,10 @@ def luck_rows(luck: list[SideLuck]) -> list[LuckRow]:
                 luck=side,
                 side_index=i,
                 expected_damage=f"{float(side.expected_damage):.2f}",
-                damage_difference=f"{float(side.damage_difference):+.2f}",
+                damage_difference=difference_text(side.damage_difference),
                 damage_at_least=_percent(side.damage_at_least),
                 expected_suppressions=f"{float(side.expected_suppressions):.2f}",
-                suppression_difference=f"{float(side.suppression_difference):+.2f}",
+                suppression_difference=difference_text(side.suppression_difference),
                 suppressions_at_least=_percent(side.suppressions_at_least),
                 verdict=verdict,
             )

@@ -22,7 +22,7 @@ from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.services import SEED_LIMIT
 from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
-from campaign.pages import force_colour, name_colour, unit_label
+from campaign.pages import force_colour, name_colour, scenario_side_names, unit_label
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import UnitsPage
@@ -177,6 +177,26 @@ class BattleSetupForm(PageForm):
                 self.fields[f"order_{unit.pk}"] = forms.ChoiceField(
                     choices=ORDER_CHOICES, initial="attack"
                 )
+        # The sides offered as the rest of the set-up names them: by the forces put on them.
+        named = self.side_labels()
+        for unit in self.units:
+            self.fields[f"side_{unit.pk}"].choices = [("", "Not fighting"), *named.items()]
+
+    def side_labels(self) -> dict[str, str]:
+        """Each of the scenario's sides, by id, as the set-up names it: by the forces of the
+        units the form puts on it now (`scenario_side_names`), as the odds beside Launch and
+        the battle's own pages name it; the scenario's name for a side with none yet."""
+        forces: dict[str, list[Force]] = {side: [] for side in self.side_names}
+        for unit in self.units:
+            side = self[f"side_{unit.pk}"].value()
+            if side in forces:
+                forces[side].append(unit.force)
+        return scenario_side_names(self.scenario.get("sides", []), forces)
+
+    def named_sides(self) -> list[tuple[str, dict[str, Any]]]:
+        """(its name as `side_labels` has it, the scenario's side) for each side, in order."""
+        named = self.side_labels()
+        return [(named[side["id"]], side) for side in self.scenario.get("sides", [])]
 
     def rows(self) -> list[dict[str, Any]]:
         """Each unit's fields, its number (the set-up map marks the unit with it) and its

@@ -83,6 +83,7 @@ def _number(value: Any) -> float | None:
 def deploy_map(form: Any, height: float) -> DeployMap:
     """The marks of a ``BattleSetupForm``'s units at the positions its table shows now."""
     side_ids = list(form.spots)
+    names = form.side_labels()
     forces: dict[int, ForceKey] = {}
     for unit in sorted(form.units, key=lambda u: u.force_id):
         if unit.force_id not in forces:
@@ -111,7 +112,12 @@ def deploy_map(form: Any, height: float) -> DeployMap:
             )
         )
     spots = tuple(
-        Spot(index, fmt(x), fmt(height - y), f"Deployment spot of {side} at {fmt(x)}, {fmt(y)}")
+        Spot(
+            index,
+            fmt(x),
+            fmt(height - y),
+            f"Deployment spot of {names.get(side, side)} at {fmt(x)}, {fmt(y)}",
+        )
         for index, side in enumerate(side_ids)
         for (x, y), _ in form.spots[side]
     )
@@ -119,19 +125,19 @@ def deploy_map(form: Any, height: float) -> DeployMap:
         tuple(marks),
         spots,
         tuple(forces.values()),
-        _zones(form.scenario, height),
+        _zones(form.scenario, height, names),
         _side_colours(form, side_ids),
     )
 
 
-def _zones(scenario: dict[str, Any], height: float) -> tuple[Zone, ...]:
+def _zones(scenario: dict[str, Any], height: float, names: dict[str, str]) -> tuple[Zone, ...]:
     zones = []
     for index, side in enumerate(scenario.get("sides", [])):
         corners = side.get("zone")
         if not isinstance(corners, list):
             continue
         points = " ".join(f"{fmt(x)},{fmt(height - y)}" for x, y in corners)
-        name = side.get("name") or side.get("id")
+        name = names.get(side.get("id")) or side.get("name") or side.get("id")
         zones.append(Zone(index, points, f"Deployment zone of {name}"))
     return tuple(zones)
 

@@ -9,7 +9,7 @@ from typing import Any
 from battles.models import OddsRun
 from battles.odds_report import OddsReport, odds_report
 from campaign.models import Campaign, CampaignBattle, Unit
-from campaign.pages import force_colour, side_force_colours, side_name
+from campaign.pages import force_colour, scenario_side_names, side_force_colours
 
 
 def engine_unit_pk(engine_id: str) -> int | None:
@@ -37,11 +37,12 @@ def campaign_odds_report(run: OddsRun, campaign: Campaign) -> OddsReport | None:
     for side in run.scenario.get("sides", []):
         fielded = [found.get(pks[u["id"]]) for u in side.get("units", [])]
         forces[side["id"]] = [unit.force for unit in fielded if unit is not None]
+    names = scenario_side_names(run.scenario.get("sides", []), forces)
     named: dict[str, Any] = {
         "sides": [
             {
                 "id": side["id"],
-                "name": side_name(forces[side["id"]]) or side.get("name", side["id"]),
+                "name": names[side["id"]],
                 "units": [
                     {"id": u["id"], "card": {"name": _name(found, pks[u["id"]], u["id"])}}
                     for u in side.get("units", [])

@@ -40,6 +40,7 @@ from campaign.rules.history import (
     changes_text,
     hit_points_text,
     hits_text,
+    minus_signs,
     plural,
     revert_text,
     story_text,
@@ -434,10 +435,11 @@ def roll_notice(roll: TableRoll) -> tuple[str, int]:
     """What the checks page says after a roll, and at what level: a refused Requisition is a
     roll made and kept, but no unit raised, so a warning that says so, never a "Done"; any other
     roll is done whatever it rolled."""
+    summary = minus_signs(roll.summary)
     if roll.kind == TableRoll.Kind.REQUISITION and not roll.result.get("success"):
-        said = f"{roll.summary}. No unit was raised; the roll is kept with the others."
+        said = f"{summary}. No unit was raised; the roll is kept with the others."
         return said, messages.WARNING
-    return roll.summary, messages.SUCCESS
+    return summary, messages.SUCCESS
 
 
 def card_text(card: dict[str, Any] | None) -> str:
@@ -544,24 +546,28 @@ class BattleSide:
 
 
 def battle_sides(
-    campaign_battle: CampaignBattle, units: dict[int, Unit], order: list[str] | None = None
+    campaign_battle: CampaignBattle,
+    units: dict[int, Unit],
+    scenario_sides: Iterable[Mapping[str, Any]] = (),
 ) -> list[BattleSide]:
-    """Each side of the battle named by its forces, in ``order`` (an engine battle's sides in
-    its scenario's order, which the report's colours follow), else as stored."""
-    ids = [s for s in order or [] if s in campaign_battle.sides]
+    """Each side of the battle named by its forces (`scenario_side_names`), in the order of
+    ``scenario_sides`` (an engine battle's scenario's, which the report's colours follow), else
+    as stored."""
+    scenario = [s for s in scenario_sides if s.get("id") in campaign_battle.sides]
+    ids = [s["id"] for s in scenario]
     ids += [s for s in campaign_battle.sides if s not in ids]
+    fought = {s: [units[pk] for pk in campaign_battle.sides[s] if pk in units] for s in ids}
+    forces = {side: list({u.force_id: u.force for u in us}.values()) for side, us in fought.items()}
+    names = scenario_side_names([*scenario, *({"id": s} for s in ids[len(scenario) :])], forces)
     sides = []
     for side in ids:
-        pks = campaign_battle.sides[side]
-        fought = [units[pk] for pk in pks if pk in units]
-        forces = list({u.force_id: u.force for u in fought}.values())
         sides.append(
             BattleSide(
                 id=side,
-                name=side_name(forces) or side,
-                players=", ".join(sorted({f.owner.get_username() for f in forces})),
-                colour=force_colour(forces[0]) if forces else "",
-                units=fought,
+                name=names[side],
+                players=", ".join(sorted({f.owner.get_username() for f in forces[side]})),
+                colour=force_colour(forces[side][0]) if forces[side] else "",
+                units=fought[side],
             )
         )
     return sides
@@ -571,6 +577,22 @@ def side_name(forces: Iterable[Force]) -> str:
     """A battle's side as its pages call it: by the forces its units come from ("Blue
     Battalion", "Red Company and Green Platoon"), each once; "" when it has none."""
     return " and ".join({f.pk: f.name for f in forces}.values())
+
+
+def scenario_side_names(
+    sides: Iterable[Mapping[str, Any]], forces: Mapping[str, Iterable[Force]]
+) -> dict[str, str]:
+    """A scenario's sides (its ``sides``) as a campaign battle's pages call them, by side id:
+    by the forces of the campaign's units on each (``forces``, by side id; `side_name`), the
+    scenario's own name for a side with none. Two sides the same forces would name keep the
+    scenario's names beside them, so that each reads as a side of its own."""
+    scenario = {side["id"]: str(side.get("name") or side["id"]) for side in sides}
+    named = {side: side_name(forces.get(side, ())) or own for side, own in scenario.items()}
+    twice = {name for name in named.values() if list(named.values()).count(name) > 1}
+    return {
+        side: f"{name} ({scenario[side]})" if name in twice and name != scenario[side] else name
+        for side, name in named.items()
+    }
 
 
 def side_force_colours(firsts: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -887,6 +909,8 @@ def unit_story_lines(page: StoryPage):
         after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
         tail = "; " + changes_text(entry.before, after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+        if entry.kind == HistoryEntry.Kind.SKILL_CHECK:
+            why = minus_signs(why)  # the roll's summary, kept as it was written
         battle = homes.get(entry.battle_id) if entry.battle_id else None
         lead = within = ""
         if entry.kind == HistoryEntry.Kind.REVERT:

@@ -8,6 +8,7 @@ can read on the roster: why, then what changed
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from campaign.rules.orders import clock_text
@@ -107,6 +108,16 @@ MINUS = "\u2212"
 def number_text(number: int) -> str:
     """A whole number as a page prints it, a negative one with a real minus: "−6"."""
     return f"{MINUS}{-number}" if number < 0 else str(number)
+
+
+HYPHEN_SIGN = re.compile(r"(?<![\w.\u2212-])-(\d+)(?![\w.])")
+"""A hyphen standing as a whole number's sign: not inside a word ("T-72") or a range ("2-3")."""
+
+
+def minus_signs(text: str) -> str:
+    """A sentence kept with hyphens for minus signs (a roll's summary: "-1 against DC 10") as
+    a page prints it, each such number by `number_text`: "−1 against DC 10"."""
+    return HYPHEN_SIGN.sub(lambda match: number_text(-int(match[1])), text)
 
 
 def hit_points_text(hit_points: int, *, alive: bool = True, most: int | None = None) -> str:

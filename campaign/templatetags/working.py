@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from campaign.rules.history import MINUS, hit_points_text, number_text
+from campaign.rules.history import MINUS, hit_points_text, minus_signs, number_text
 from units.bucs import Equipment, Quality
 
 register = template.Library()
@@ -35,6 +35,12 @@ def number(value: Any) -> str:
         return number_text(int(value))
     except (TypeError, ValueError):
         return str(value)
+
+
+@register.filter(name="minus_signs")
+def minus_signs_filter(text: Any) -> str:
+    """A roll's summary as kept ("-1 against DC 10") with real minus signs: "−1 against DC 10"."""
+    return minus_signs(str(text))
 
 
 @register.filter(name="modifier_name")

@@ -30,7 +30,7 @@ from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.jsontext import read_json
 from battles.models import Battle
 from battles.odds_report import odds_stopped
-from battles.report_context import LogUnreadable, battle_report
+from battles.report_context import LogUnreadable, battle_report, renamed_sides
 from battles.selectors import ReferenceScenario, battle_log, reference_scenarios
 from battles.table import table_named, table_view
 from campaign.access import (
@@ -122,12 +122,13 @@ def _chosen_scenario(slug: str | None, campaign: Campaign):
     return scenarios, chosen or scenarios[0]
 
 
-def _table(data: dict[str, Any]):
+def _table(data: dict[str, Any], side_names: dict[str, str]):
     """The scenario's table drawn as the battle pages draw it, without the scenario's own units
-    (the campaign's stand there instead); None if the scenario does not validate (the launch
-    then says why)."""
+    (the campaign's stand there instead), its sides called by ``side_names``; None if the
+    scenario does not validate (the launch then says why)."""
     try:
-        return dataclasses.replace(table_view(parse_scenario(data)), units=())
+        scenario = renamed_sides(parse_scenario(data), side_names)
+        return dataclasses.replace(table_view(scenario), units=())
     except ScenarioError:
         return None
 
@@ -171,7 +172,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     if browsing:
         # Another page of units, or a search: the form comes back with every choice in it.
         browsed(form)
-    table = _table(chosen.data)
+    table = _table(chosen.data, form.side_labels())
     context = base_context(
         viewer,
         engaged=engaged,
@@ -358,8 +359,7 @@ def _names(cb: CampaignBattle):
     the report's colours follow), and the names the report calls sides and units by."""
     units = campaign_battle_units(campaign_battle=cb)
     scenario = cb.battle.scenario if cb.battle is not None else {}
-    order = [s.get("id") for s in scenario.get("sides", [])]
-    sides = battle_sides(cb, units, order)
+    sides = battle_sides(cb, units, scenario.get("sides", []))
     return units, sides, battle_names(cb, units, sides)
 
 

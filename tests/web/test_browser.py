@@ -196,6 +196,10 @@ def test_it_sets_up_launches_and_replays_a_battle(page_for, live_server, worker)
     assert page.locator('[data-action="forward"]').is_disabled()
     page.keyboard.press("Home")
     assert counter(page)[0] == 1 and tank.get_attribute("transform") == deployed
+    # A marker's title counts its Hits in words: the tank "3 of 3 Hits", the gunship "1 of 1 Hit".
+    assert ": 3 of 3 Hits, Skill 4," in tank.locator("title").text_content()
+    chopper = page.locator('[data-unit="r-chopper"] title').text_content()
+    assert ": 1 of 1 Hit, Skill 4," in chopper
     page.keyboard.press("Space")
     assert page.get_attribute('[data-action="play"]', "aria-pressed") == "true"
     # Checked with Playwright's own waiting: the page's CSP forbids the eval a JS predicate needs.

@@ -20,6 +20,7 @@ from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
     page_for,
     playwright_ready,
     shoot,
+    worker,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -434,4 +435,68 @@ def test_a_units_numbers_over_the_campaign_are_labelled_rows_on_a_phone(
     at_size(page, "desktop")
     assert table.locator("thead").is_visible()
     assert table.locator("tbody th").first.inner_text().isdigit()
+    assert not page.errors, page.errors
+
+
+@pytest.fixture
+def all_ready(browser_world):  # noqa: F811
+    """Every unit of the world ready to fight, made before Playwright starts."""
+    from tests.web.test_campaign_battles import _free_all
+
+    _free_all(browser_world)
+
+
+@pytest.mark.worker
+def test_the_set_ups_odds_are_labelled_rows_on_a_phone(
+    all_ready,
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+    worker,  # noqa: F811
+):
+    """Who is favoured? beside Launch: each unit's odds are its name, then its side, the
+    chance it is removed and the interval under their names, nothing scrolled inside the box."""
+    page = at_size(page_for("gm"), "phone")
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page.goto(f"{c}/battles/new/?scenario=crossroads")
+    page.fill("input[name=odds_battles]", "10")
+    page.click("button[name=action][value=odds]")
+    page.wait_for_selector(".setup-odds .odds-count")  # the run is done, its tables drawn
+    assert page.evaluate(CUT_CELLS, ".setup-odds table") == []
+    box = page.evaluate("(() => { const b = document.querySelector('.setup-odds');"
+                        " return [b.scrollWidth, b.clientWidth]; })()")  # fmt: skip
+    assert box[0] <= box[1], "nothing scrolls inside the box"
+    assert _stack_label(page, ".setup-odds td[data-label=Removed]") == '"Removed"'
+    assert scroll_width(page) <= SIZES["phone"]["width"]
+    shoot(page, "setup-odds-phone", locator=page.locator(".setup-odds"))
+    assert not page.errors, page.errors
+
+
+SIDE_CUT = """() => [...document.querySelectorAll('table.deploy select[name^=side_]')].filter(s => {
+  const shown = s.getBoundingClientRect().width;
+  s.style.maxWidth = 'none';
+  const whole = s.getBoundingClientRect().width;
+  s.style.maxWidth = '';
+  return shown + 0.5 < whole;
+}).map(s => s.selectedOptions[0].text)"""
+"""The set-up's side choices drawn narrower than their longest name needs (a name cut off)."""
+
+
+def test_the_set_ups_side_choices_show_the_forces_whole_names(
+    all_ready,
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """A side is called by its forces ("Blue Battalion"): its choice in each unit's row shows
+    the whole name, at desktop size and on a phone, and the page still fits the window."""
+    page = page_for("gm")
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    for size, viewport in SIZES.items():
+        at_size(page, size)
+        page.goto(f"{c}/battles/new/?scenario=crossroads")
+        assert page.locator("table.deploy select[name^=side_] >> text=Blue Battalion").count()
+        assert page.evaluate(SIDE_CUT) == [], size
+        assert scroll_width(page) <= viewport["width"]
+        shoot(page, f"setup-sides-{size}", locator=page.locator("table.deploy"))
     assert not page.errors, page.errors

@@ -119,12 +119,14 @@ def test_the_set_up_map_shows_each_sides_zone_in_its_forces_colour(client, world
     html = client.get(_url("battle-setup", world), {"scenario": f"map-{saved.pk}"}).text
     near = re.search(r'<polygon class="deploy-zone side-0" points="([^"]*)"', html)
     assert near and near[1] == "0,24 24,24 24,18 0,18"  # y measured from the far edge in SVG
-    assert 'class="deploy-zone side-1"' in html and "Deployment zone of Far" in html
+    assert 'class="deploy-zone side-1"' in html
     # The first force the table puts on a side gives that side, and so its zone, its colour.
     form = client.get(_url("battle-setup", world), {"scenario": f"map-{saved.pk}"}).context["form"]
     first = {}
     for unit in form.units:
         first.setdefault(form.fields[f"side_{unit.pk}"].initial, unit.force)
+    # Each zone is named by the force on its side, as the rest of the set-up names the sides.
+    assert f"Deployment zone of {first['red'].name}" in html and "zone of Far" not in html
     style = f"--side-0: {force_colour(first['blue'])}; --side-1: {force_colour(first['red'])}"
     assert f'data-snap="0.5" style="{style}"' in html
     # Every default position is inside its side's zone.

@@ -4,12 +4,17 @@ campaign."""
 
 from __future__ import annotations
 
+import re
+from fractions import Fraction
+
 import pytest
 from django.urls import reverse
 
 from campaign.models import Force
-from campaign.pages import PALETTE, force_colour
+from campaign.pages import PALETTE, force_colour, scenario_side_names
 from tests.web.campaign_world import login
+from tests.web.test_campaign_battles import _free_all
+from tests.web.test_campaign_deploy import _zoned_map
 
 pytestmark = pytest.mark.django_db
 
@@ -100,3 +105,67 @@ def test_by_default_each_force_stands_on_the_side_named_for_its_colour(client, w
     for unit in form.units:
         expected = "red" if unit.force_id == world.force.pk else "blue"
         assert form.fields[f"side_{unit.pk}"].initial == expected, unit.name
+
+
+def test_the_set_up_names_each_side_by_the_forces_it_puts_on_it(client, world):
+    _free_all(world)
+    setup = reverse("campaign:battle-setup", args=[world.campaign.pk])
+    gm = login(client, world, "gm")
+    for scenario, scenario_names in (
+        ("crossroads", ("Blue Force", "Red Force")),
+        ("big-battle", ("Blue Army", "Red Army")),
+        (f"map-{_zoned_map(world).pk}", ("Near", "Far")),
+    ):
+        response = gm.get(setup, {"scenario": scenario})
+        page = response.text
+        # The side chosen for each unit, the map's rings, zones and spots, the list of zones
+        # and spots: each side by its forces, as the odds beside Launch and the battle name it.
+        form = response.context["form"]
+        for unit in form.units:
+            side = form.fields[f"side_{unit.pk}"].initial
+            assert f'<option value="{side}" selected>{unit.force.name}</option>' in page
+        for force in ("Blue Battalion", "Red Company"):
+            assert f"Ring: {force}" in page and f"Deployment spot of {force} at " in page
+            assert f"<li>{force}: " in page, (scenario, force)
+        for name in scenario_names:
+            assert name not in page, (scenario, name)
+        assert "Deployment spot of blue " not in page
+    assert "Deployment zone of Blue Battalion" in page  # the saved map's sides have zones
+    # A side the table puts no force on keeps the scenario's name; a mixed one names both.
+    data = {"scenario": "crossroads", "turn_limit": "4"}
+    for unit in form.units:
+        data.update({f"side_{unit.pk}": "blue", f"x_{unit.pk}": "", f"y_{unit.pk}": ""})
+    refused = gm.post(setup, data)
+    assert refused.context["form"].side_labels() == {
+        "blue": "Blue Battalion and Red Company",
+        "red": "Red Force",
+    }
+    assert '<option value="red">Red Force</option>' in refused.text
+
+
+def test_a_side_is_named_by_its_forces_else_by_the_scenario_and_never_twice_alike(world):
+    sides = [{"id": "blue", "name": "Blue Force"}, {"id": "red", "name": "Red Force"}]
+    assert scenario_side_names(sides, {"blue": [world.force]}) == {
+        "blue": "Red Company",
+        "red": "Red Force",
+    }
+    # One force split over both sides: each side keeps the scenario's name beside the force's.
+    assert scenario_side_names(sides, {"blue": [world.force], "red": [world.force]}) == {
+        "blue": "Red Company (Blue Force)",
+        "red": "Red Company (Red Force)",
+    }
+
+
+def test_the_luck_tables_differences_are_signed_with_a_real_minus(client, world):
+    from battles.report_context import difference_text
+
+    assert [difference_text(Fraction(n, 400)) for n in (192, -208, 0, -1)] == [
+        "+0.48",
+        "\u22120.52",
+        "0.00",
+        "0.00",
+    ]
+    page = login(client, world, "player").get(_battle(world)).text
+    cells = re.findall(r'data-label="(?:Damage|Suppressions): difference">([^<]*)<', page)
+    assert cells and not [c for c in cells if "-" in c], cells
+    assert any(c.startswith("\u2212") for c in cells), cells  # the battle has one below par

@@ -196,12 +196,14 @@ def test_a_fought_battles_sheet_says_how_each_unit_went_in_not_how_it_stands_now
     assert f"Red Company · fought as {Quality.of_word(went['quality']).label}, " in squad
     assert f'<p class="went-in">{escape(went["text"])}</p>' in squad
     assert "box-free" not in sheet and "box-casualty" not in sheet  # the hits now: not here
-    assert "card Hits: <span" in squad  # the battle card's own, to tick off
+    # The battle card's own, to tick off: the line's first words, so a capital.
+    assert '<p class="hit-boxes" aria-label="Hit boxes">Card Hits: <span' in squad
     assert f"day {applied.day}</span>" in sheet
     awaiting = world.table_battle
     assert awaiting.state == CampaignBattle.State.AWAITING
     sheet = client.get(_url("battle-cards", world, awaiting.pk)).text
     assert '<p class="hit-key">Hit boxes:' in sheet and "box-free" in sheet
+    assert "· card Hits: <span" in sheet  # after the hits it carries
 
 
 def test_every_page_has_a_skip_link_and_says_done_in_words(client, world):

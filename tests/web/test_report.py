@@ -73,6 +73,8 @@ def test_it_has_a_row_for_every_unit_with_its_outcome(owner_client, finished_bat
     assert html.count('<tr class="removed-') == len(finished_battle.result["units"])
     # The farmhouse's id only repeats its name: it is not shown, in the table or the log.
     assert '<th scope="row">Farmhouse</th>' in html
+    # Under a heading of their own, so that stacked on a phone they do not read as units.
+    assert html.index('<h3 id="buildings-heading">Buildings</h3>') < html.index("Farmhouse</th>")
     assert "Farmhouse (farmhouse)" not in html
 
 

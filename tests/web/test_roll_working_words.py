@@ -8,6 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from campaign.models import TableRoll
 from campaign.services import unit_create
 from campaign.services.roster import leader_attach
 from campaign.templatetags.working import modifier, signed
@@ -63,3 +64,33 @@ def test_a_unit_ticked_as_helping_its_own_check_is_told_so(client, world):
     assert response.status_code == 400
     error = re.search(r'id="id_[a-z_]+_helpers-errors">([^<]*)<', response.text)[1]
     assert error == "Squad Nine makes the check itself, so it cannot also help it: untick it here."
+
+
+def test_a_kept_roll_summary_reads_with_a_real_minus_wherever_it_is_shown(client, world):
+    card = world.unit.unit_type
+    raw = unit_create(force=world.force, unit_type=card, name="Recruits", quality="raw")
+    leader_attach(unit=raw, name="Sgt. Vale", hit_points=9, actor=world.users["gm"])
+    login(client, world, "gm")
+    c = world.campaign.pk
+    url = reverse("campaign:skill-check", args=[c])
+    # Seed 31 rolls a 1: d20 1, Raw assisting its leader −2, a total of −1.
+    done = client.post(url, {"lead": raw.pk, "dc": "10", "seed": "31"}, follow=True)
+    roll = TableRoll.objects.get(campaign=world.campaign, seed=31)
+    assert roll.result["total"] == -1
+    assert "-1 against DC 10" in roll.summary  # kept as it was written: nothing is rewritten
+    said = "Recruits: a general skill check, \u22121 against DC 10: fails"
+    pages = {
+        "notice": done.text,
+        "checks": client.get(reverse("campaign:checks", args=[c])).text,
+        "unit": client.get(reverse("campaign:unit", args=[c, raw.pk])).text,
+    }
+    for name, page in pages.items():
+        assert said in page, name
+        assert "-1 against" not in page, name
+    # A contest's totals, kept the same way, read the same way.
+    TableRoll.objects.create(
+        campaign=world.campaign, kind=TableRoll.Kind.CONTEST, day=1, hour=0, seed=5, setup={},
+        result={}, summary="Recruits (-3) against Iron Wolf (12): Iron Wolf wins",
+    )  # fmt: skip
+    checks = client.get(reverse("campaign:checks", args=[c])).text
+    assert "Recruits (\u22123) against Iron Wolf (12): Iron Wolf wins" in checks

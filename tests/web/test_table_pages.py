@@ -264,6 +264,7 @@ def test_a_refused_requisition_is_a_note_not_a_success(client, world):
     """A refused Requisition is a roll made and kept, but nothing was raised: the page says so
     as a note, never in the green "Done" box; one that raises its unit is done."""
     from campaign.models import TableRoll, Unit
+    from campaign.rules.history import minus_signs
 
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     url = reverse("campaign:requisition", args=[world.campaign.pk])
@@ -277,8 +278,8 @@ def test_a_refused_requisition_is_a_note_not_a_success(client, world):
                        r"([^<]*)</p>", refused)  # fmt: skip
     assert notice.group(1) == "notice-warning" and notice.group(2) == "Note:"
     assert notice.group(3) == (
-        f"{roll.summary.replace(chr(39), '&#x27;')}. No unit was raised; the roll is kept with "
-        "the others."
+        f"{minus_signs(roll.summary).replace(chr(39), '&#x27;')}. No unit was raised; the roll is "
+        "kept with the others."
     )
     assert "Done:" not in refused
     raised = client.post(url, {**ask, "quality": "green", "equipment": "adequate",

@@ -35,6 +35,11 @@
     if (title) { title.textContent = text; }
   }
 
+  // "1 of 1 Hit", "2 of 3 Hits": the card's Hits, counted.
+  function hitsWord(hits) {
+    return hits + (hits === 1 ? " Hit" : " Hits");
+  }
+
   function Replay(box, data) {
     this.box = box;
     this.data = data;
@@ -219,14 +224,14 @@
       if (!unseen) { node.setAttribute("transform", "translate(" + u[0] + " " + u[1] + ")"); }
       var status = unseen ? "out of sight" : u[4] !== 0 ? REMOVED[u[4]] : u[5] === 1 ? "concealed" : "in the field";
       setTitle(node, info.name + ", " + data.sides[info.side] + ", Size " + info.size + ": " +
-        u[2] + " of " + info.hits + " Hits, Skill " + u[3] + ", " + status);
+        u[2] + " of " + hitsWord(info.hits) + ", Skill " + u[3] + ", " + status);
     });
     Object.keys(state.buildings).forEach(function (id) {
       var node = self.buildingNodes[id];
       var b = state.buildings[id];
       if (!node) { return; }
       node.classList.toggle("collapsed", b[1] === 1);
-      setTitle(node, (data.building_names[id] || id) + ": " + (b[1] === 1 ? "collapsed" : b[0] + " of " + data.buildings[id] + " Hits"));
+      setTitle(node, (data.building_names[id] || id) + ": " + (b[1] === 1 ? "collapsed" : b[0] + " of " + hitsWord(data.buildings[id])));
     });
     this.drawLines(frame);
     this.title.textContent = frame.title;
