@@ -3,7 +3,8 @@
 Both list the campaign's ready units, one row of fields each (``side_<pk>`` and the rest), so
 they work as plain HTML forms; ``rows`` gives the template each unit with its bound fields. A
 unit still in a battle whose outcome is not applied has no row (``engaged``: the page names it
-and the battle instead).
+and the battle instead). A campaign with too many units to list has rows for a page of them
+and for those put on a side on other pages (``paged``: `units_offered.units_offered`).
 """
 
 from __future__ import annotations
@@ -309,17 +310,27 @@ class TableResultForm(PageForm):
         day: int,
         hour: int = 0,
         engaged: Sequence[tuple[Unit, str]] = (),
+        refused: Sequence[Unit] = (),
+        paged: UnitsPage | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.units = list(units)
         self.engaged = list(engaged)
+        self.refused = list(refused)
+        # A campaign too big to list every unit shows a page of them (``paged``), as the
+        # set-up does; the units put on a side on other pages come along (``chosen``).
+        self.paged = paged
+        self.elsewhere = {unit.pk for unit in paged.chosen} if paged else set()
         self.fields["day"].initial = day
         self.fields["day"].max_value = day
         self.fields["hour"].initial = hour
         # The sides are named after the forces when the units come from two or more (the names
         # the battle's page and the history will use); otherwise the table's roles.
-        forces = list(dict.fromkeys(unit.force.name for unit in self.units))
+        if paged:
+            forces = [force.name for force in paged.forces]
+        else:
+            forces = list(dict.fromkeys(unit.force.name for unit in self.units))
         if len(forces) >= 2:
             self.fields["side_a"].initial, self.fields["side_b"].initial = forces[:2]
         for unit in self.units:
@@ -333,11 +344,20 @@ class TableResultForm(PageForm):
                 choices=[(r.value, REMOVAL_LABELS[r]) for r in Removal],
                 initial=Removal.NONE.value,
             )
+        if paged and self.is_bound:
+            # A row the form was sent without (a page not shown then) stands as it starts.
+            self.data = self.data.copy()
+            for unit in self.units:
+                for name in ("hits_lost", "skill_lost", "removed"):
+                    field = f"{name}_{unit.pk}"
+                    if field not in self.data:
+                        self.data[field] = self.fields[field].initial
 
     def rows(self) -> list[dict[str, Any]]:
         return [
             {
                 "unit": unit,
+                "elsewhere": unit.pk in self.elsewhere,
                 "side": self[f"side_{unit.pk}"],
                 "hits_lost": self[f"hits_lost_{unit.pk}"],
                 "skill_lost": self[f"skill_lost_{unit.pk}"],
@@ -360,6 +380,9 @@ class TableResultForm(PageForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         held_back_problems(self, self.engaged)
+        out_of_action_problems(self, self.refused)
+        if self.paged and self.paged.too_many:
+            self.add_error(None, f"More than {self.paged.too_many} units were put on a side.")
         names = {"a": (data.get("side_a") or "").strip(), "b": (data.get("side_b") or "").strip()}
         if names["a"] and names["a"] == names["b"]:
             self.add_error("side_b", "the two sides need different names")

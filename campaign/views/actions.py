@@ -291,6 +291,13 @@ def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
         campaign=viewer.campaign, after_id=data["after"], upto_id=data["upto"]
     )
     rows = entries_changes(entries)
+    shown, paging = rows, {}
+    if len(rows) > selectors.LIST_EVERY_UNIT:
+        # Too many units changed to list on one page: each force's totals, and the units a
+        # page at a time, as the review before it.
+        shown, paging = _review_page(request, rows)
+        on_page = {unit.pk for unit, _, _ in shown}
+        entries = [entry for entry in entries if entry.unit_id in on_page]
     if data["hours"]:
         start, end = data["start"], data["start"] + data["hours"]
         done = orders_done(campaign=viewer.campaign, start=start, end=end)
@@ -318,7 +325,8 @@ def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
             title=title,
             lede=moved + ("What changed:" if rows else "No unit changed."),
             lines=time_lines_done(entries),
-            changes=changes(rows),
+            changes=changes(shown),
+            **paging,
             back_url=back,
             back_label=back_label,
         )

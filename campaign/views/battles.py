@@ -52,7 +52,6 @@ from campaign.pages import (
     battle_winner,
     changes,
     force_colour,
-    left_out,
     orders_going_in,
     revert_blocked_lines,
     side_colours,
@@ -75,7 +74,6 @@ from campaign.selectors import (
     revert_blockers,
     revert_preview,
     reverted_changes,
-    units_to_fight,
 )
 from campaign.services.battles import (
     campaign_battle_apply,
@@ -312,23 +310,34 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     # As on the set-up, a unit out of action or still in a battle whose outcome is not applied
-    # is not offered (the service would refuse it): the page names it and says why instead.
-    fighting = units_to_fight(campaign=viewer.campaign)
+    # is not offered (the service would refuse it): the page names it and says why instead. A
+    # campaign too big to list every unit offers a page of them, as the set-up does.
     bound = request.method == "POST"
+    offer = units_offered(viewer.campaign, request.POST if bound else request.GET)
     form = TableResultForm(
         request.POST if bound else None,
-        units=fighting.free,
-        engaged=fighting.engaged,
+        units=offer.units,
+        engaged=offer.engaged,
+        refused=offer.refused,
+        paged=offer.paged,
         day=viewer.campaign.day,
         hour=viewer.campaign.hour,
     )
     context = base_context(
         viewer,
         form=form,
-        engaged=fighting.engaged,
-        left_out=left_out(fighting.out_of_action, fighting.engaged),
+        engaged=offer.engaged,
+        left_out=offer.left_out,
+        left_out_forces=offer.out_of_action,
+        paged=offer.paged,
     )
-    if not bound:
+    browsing = bound and "browse_page" in request.POST
+    if browsing:
+        # Another page of units, or a search: the form comes back with every choice in it.
+        browsed(form)
+    if not bound or browsing:
+        if browsing and request.htmx:
+            return render(request, f"{RECORD}#record-form", context)
         return render(request, RECORD, context)
 
     def record(data):

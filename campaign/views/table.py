@@ -519,39 +519,63 @@ def engagement_revert_view(request: HttpRequest, pk: int, engagement_pk: int) ->
 # -- checks and Requisition --------------------------------------------------------------------
 
 
+def roll_units(roll: TableRoll) -> list[int]:
+    """The units a check or a contest was rolled for, by pk (a Requisition's: none)."""
+    if roll.kind == TableRoll.Kind.REQUISITION:
+        return []
+    setup = roll.setup
+    return [*setup.get("units", []), *setup.get("active", []), *setup.get("resisting", [])]
+
+
 def roll_forces(roll: TableRoll, force_of: dict[int, int]) -> set[int]:
     """The forces a check, a contest or a Requisition was rolled for (``force_of``: unit pk →
     its force's pk, for the units still there)."""
     if roll.kind == TableRoll.Kind.REQUISITION:
         return {roll.setup.get("force")}
-    setup = roll.setup
-    pks = [*setup.get("units", []), *setup.get("active", []), *setup.get("resisting", [])]
-    return {force_of[pk] for pk in pks if pk in force_of}
+    return {force_of[pk] for pk in roll_units(roll) if pk in force_of}
+
+
+ROLLS_READ = 600
+"""Rolls a page of a player's or a spectator's checks reads at most, looking for those they may
+see: past that many it shows the ones it found, and the earlier rolls are a page further on."""
 
 
 def rolls_seen(
     viewer: Viewer, limit: int = ROLLS_SHOWN, before: int | None = None
-) -> list[TableRoll]:
+) -> tuple[list[TableRoll], int | None]:
     """The campaign's latest rolls a viewer may read (``before``: rolled before that one):
-    each one rolled for a force they see in full (a contest is both sides' to read)."""
+    each one rolled for a force they see in full (a contest is both sides' to read). Read a
+    quarter of `ROLLS_READ` at a time (``limit`` at least), each batch with the forces of the
+    units it names only, `ROLLS_READ` at most; when that many were read without finding
+    ``limit``, also the last roll read (the rolls before it are still to look through), else
+    None."""
     rolls = TableRoll.objects.filter(campaign=viewer.campaign)
     if before is not None:
         rolls = rolls.filter(pk__lt=before)
     if viewer.manages:
-        return list(rolls[:limit])
+        return list(rolls[:limit]), None
     full = viewer.forces_in_full()
     if not full:
-        return []
-    force_of = dict(
-        Unit.objects.filter(force__campaign=viewer.campaign).values_list("pk", "force_id")
-    )
-    seen = []
-    for roll in rolls.iterator(chunk_size=limit):
-        if roll_forces(roll, force_of) & full:
-            seen.append(roll)
-            if len(seen) == limit:
-                break
-    return seen
+        return [], None
+    seen: list[TableRoll] = []
+    read, last, size = 0, before, max(limit, ROLLS_READ // 4)
+    while read < ROLLS_READ:
+        batch = list((rolls if last is None else rolls.filter(pk__lt=last))[:size])
+        if not batch:
+            return seen, None
+        named = {pk for roll in batch for pk in roll_units(roll)}
+        force_of = dict(
+            Unit.objects.filter(force__campaign=viewer.campaign, pk__in=named).values_list(
+                "pk", "force_id"
+            )
+        )
+        for roll in batch:
+            if roll_forces(roll, force_of) & full:
+                seen.append(roll)
+                if len(seen) == limit:
+                    return seen, None
+        read, last = read + len(batch), batch[-1].pk
+    return seen, last
 
 
 def checks_context(viewer: Viewer, before: Any = None, **forms: Any) -> dict[str, Any]:
@@ -559,11 +583,11 @@ def checks_context(viewer: Viewer, before: Any = None, **forms: Any) -> dict[str
     GM's forms."""
     campaign = viewer.campaign
     before = int(before) if str(before or "").isdigit() and int(before) < PK_MAX else None
-    rolls = rolls_seen(viewer, ROLLS_SHOWN + 1, before)
+    rolls, read_to = rolls_seen(viewer, ROLLS_SHOWN + 1, before)
     context = base_context(
         viewer,
         rolls=rolls[:ROLLS_SHOWN],
-        earlier_rolls=rolls[ROLLS_SHOWN - 1].pk if len(rolls) > ROLLS_SHOWN else None,
+        earlier_rolls=rolls[ROLLS_SHOWN - 1].pk if len(rolls) > ROLLS_SHOWN else read_to,
         rolls_before=before,
     )
     if viewer.manages:

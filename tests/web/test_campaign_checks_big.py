@@ -133,3 +133,64 @@ def test_the_rolls_are_shown_a_page_at_a_time(client, world, monkeypatch):
         url = found and found[1].replace("&amp;", "&")
     assert seen == [str(n) for n in range(7, 0, -1)], "each roll once, the latest first"
     assert "Latest rolls" in html
+
+
+def _rolls(world, names: list[str]) -> None:
+    """A check for each unit named, in order: "Roll 0", "Roll 1"..."""
+    TableRoll.objects.bulk_create(
+        TableRoll(campaign=world.campaign, kind="skill_check", day=1, hour=0, seed=n,
+                  setup={"units": [_unit(name).pk]}, result={}, summary=f"Roll {n}")
+        for n, name in enumerate(names)
+    )  # fmt: skip
+
+
+@pytest.fixture
+def fogged(world):
+    """Other players' forces seen in summary only: a player reads their own forces' rolls."""
+    world.campaign.other_forces_visible = "summary"
+    world.campaign.save(update_fields=["other_forces_visible"])
+
+
+@pytest.mark.parametrize("count", [20, 200])
+def test_a_players_rolls_are_found_in_the_same_few_queries_and_rows(
+    client, world, big, fogged, django_assert_max_num_queries, count
+):
+    _fill(world, count)
+    _rolls(world, ["Red 01", *[f"Blue {n:02}" for n in range(1, 21)], "Red 02"])
+    login(client, world, "player")
+    with django_assert_max_num_queries(14), rows_read() as rows:
+        response = client.get(_url(world))
+    html = response.content.decode()
+    assert re.findall(r"Roll (\d+)", html) == ["21", "0"], "their own rolls, the latest first"
+    assert rows[0] < 80, rows[0]
+
+
+def test_a_player_pages_through_a_long_run_of_others_rolls_to_every_one_of_theirs_once(
+    client, world, fogged, monkeypatch
+):
+    """Past ``ROLLS_READ`` rolls read, a page shows what it found and leads on to the rest."""
+    from campaign.views import table
+
+    monkeypatch.setattr(table, "ROLLS_SHOWN", 2)
+    monkeypatch.setattr(table, "ROLLS_READ", 4)
+    _fill(world, 12)
+    names = ["Red 01", "Red 02", *[f"Blue {n:02}" for n in range(1, 11)], "Red 03", "Blue 11"]
+    _rolls(world, names)
+    TableRoll.objects.create(
+        campaign=world.campaign, kind="contest", day=1, hour=0, seed=1, result={},
+        setup={"active": [_unit("Blue 12").pk], "resisting": [_unit("Red 12").pk]},
+        summary="Roll contest",
+    )  # fmt: skip
+    login(client, world, "player")
+    seen, url, pages, said = [], _url(world), [], []
+    while url:
+        html = client.get(url).content.decode()
+        said.append("No roll here is for units you can see" in html)
+        pages.append(re.findall(r"Roll (\w+)", html))
+        seen += pages[-1]
+        found = re.search(r'<a href="([^"]+)">Earlier rolls</a>', html)
+        url = found and found[1].replace("&amp;", "&")
+    assert seen == ["contest", "12", "1", "0"], "each of theirs once, the latest first"
+    assert [page == [] for page in pages] == said and any(said), (
+        "a page of others' rolls only says so and leads on"
+    )

@@ -92,3 +92,46 @@ def test_confirming_a_long_review_moves_every_unit_on_and_a_stale_one_none(clien
     assert done.status_code == 302
     assert Campaign.objects.get(pk=world.campaign.pk).day == 2
     assert not Unit.objects.filter(pk__in=shaken, morale_hits__gt=0).exists()
+
+
+def test_the_summary_after_a_long_advance_gives_each_forces_totals_and_pages_through_its_units(
+    client, world, shaken, django_assert_max_num_queries
+):
+    login(client, world, "gm")
+    review = client.get(_url(world), {"days": "1"})
+    at = dict(review.context["hidden"])["reviewed_at"]
+    done = client.post(_url(world), {"days": "1", "confirm": "yes", "reviewed_at": at})
+    with django_assert_max_num_queries(8):
+        first = client.get(done.url)
+    html = first.content.decode()
+    assert len(first.context["changes"]) == 5 and len(_shown(html)) == 5
+    assert "By force: every unit that changed" in html and "Units that changed" in html
+    count = first.context["review_page"]["count"]
+    assert f"Units 1 to 5 of the {count} that changed" in html and "confirming" not in html
+    totals = {t["force"]: t for t in first.context["force_totals"]}
+    assert totals["Red Company"]["morale"] >= 12 and totals["Blue Battalion"]["morale"] >= 12
+    seen, response = [], first
+    while True:
+        names = {c.unit.name for c in response.context["changes"]}
+        for line in response.context["lines"]:
+            assert any(f"{name} (" in line for name in names), "a page tells of its own units"
+        seen += [c.unit.pk for c in response.context["changes"]]
+        later = response.context["review_page"]["later"]
+        if not later:
+            break
+        assert "after=" in later and "upto=" in later, "the summary's own question kept"
+        response = client.get(reverse("campaign:advance-summary", args=[world.campaign.pk]) + later)
+    assert len(seen) == len(set(seen)) == count and set(shaken) <= set(seen)
+
+
+def test_the_summary_after_a_short_advance_still_lists_every_unit(client, world, monkeypatch):
+    monkeypatch.setattr(actions, "REVIEW_PAGE", 5)
+    _fill(world, 3)
+    Unit.objects.filter(name__regex=r"^(Red|Blue) \d\d$").update(morale_hits=1)
+    login(client, world, "gm")
+    review = client.get(_url(world), {"days": "1"})
+    at = dict(review.context["hidden"])["reviewed_at"]
+    done = client.post(_url(world), {"days": "1", "confirm": "yes", "reviewed_at": at})
+    summary = client.get(done.url)
+    assert "force_totals" not in summary.context and "By force" not in summary.content.decode()
+    assert len(summary.context["changes"]) >= 6
