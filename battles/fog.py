@@ -5,11 +5,17 @@ moves, its dice. It does see the moment the unit drops out of sight (the ``conce
 unit was visible just before) and the moment it reappears (``reveal``), and it always sees what
 is public: turns, initiative, removals, scores and the end. The GM, or the owner of a one-off
 battle, passes no viewer and sees everything.
+
+Nor does a reader who may not roll the battle again read its seed (`seed_withheld`): with the
+seed and the scenario every die comes back, the hidden ones too. Who may have it is a
+campaign's rule (``campaign.access.Viewer.sees_every_die``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from battles.engine import Event
 from battles.engine import events as ev
@@ -49,3 +55,26 @@ def hidden_events(
         if enemy and before and unit in concealed:
             hidden.add(i)
     return frozenset(hidden)
+
+
+@dataclass(frozen=True)
+class SeedWithheld(ev.BattleStart):
+    """A battle's header as read by someone who may not have its seed (``seed`` is None)."""
+
+
+def seed_withheld(events: Sequence[Event]) -> list[Event]:
+    """The events with the battle's seed taken out of its header."""
+    return [
+        SeedWithheld(**{**asdict(e), "seed": None}) if isinstance(e, ev.BattleStart) else e
+        for e in events
+    ]
+
+
+def seed_withheld_json(data: dict[str, Any]) -> dict[str, Any]:
+    """A log as its JSON reads (``{"events": [...]}``) with the battle's seed taken out of its
+    header: ``null``, as the log's schema writes a battle fought with given dice."""
+    events = [
+        {**e, "seed": None} if isinstance(e, dict) and e.get("kind") == "battle_start" else e
+        for e in data["events"]
+    ]
+    return {**data, "events": events}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from battles.engine import Event
 from battles.engine import events as ev
 from battles.engine.geometry import distance, nearest_point
+from battles.fog import SeedWithheld
 from battles.names import Names, capfirst
 
 
@@ -29,6 +30,8 @@ def _sentence(e: Event, names: Names) -> str:
     name = names.get
     if isinstance(e, ev.BattleStart):
         seed = "given dice" if e.seed is None else f"seed {e.seed}"
+        if isinstance(e, SeedWithheld):
+            seed = "its seed not shown"
         ruleset = e.ruleset.replace("_", " ").title()
         return f"{e.scenario} begins ({ruleset} rules, {seed}, engine {e.engine_version})."
     if isinstance(e, ev.TurnStart):

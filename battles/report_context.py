@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario
 from battles.engine.result import BattleResult
 from battles.engine.scenario import Objective, ObjectiveKind
-from battles.fog import hidden_events
+from battles.fog import hidden_events, seed_withheld
 from battles.frames import replay_frames, unseen_at_deployment
 from battles.luck import SideLuck, luck_table
 from battles.models import Battle
@@ -229,6 +229,7 @@ def battle_report(
     log_only: bool = False,
     side_names: Mapping[str, str] | None = None,
     unit_names: Mapping[str, str] | None = None,
+    seed_shown: bool = True,
 ) -> BattleReport | None:
     """The report of a finished battle, or None when it has no log yet.
 
@@ -242,7 +243,8 @@ def battle_report(
     them — a campaign battle's sides are its forces, its units "Iron Wolf" — in every part of
     the report, the map and the replay included. The log shows a page of whole turns from turn
     ``turn`` (the first, when it is none of them) of at most `LOG_PAGE_EVENTS` events. Raises
-    ``LogUnreadable`` when the stored log cannot be read back by this engine.
+    ``LogUnreadable`` when the stored log cannot be read back by this engine. Without
+    ``seed_shown`` the log's header does not give the battle's seed (`fog.seed_withheld`).
     """
     log = battle_log(battle)
     result = battle.outcome
@@ -251,6 +253,8 @@ def battle_report(
     try:
         scenario = parse_scenario(battle.scenario)
         events = log_events(log)
+        if not seed_shown:
+            events = seed_withheld(events)
     except (ScenarioError, KeyError, TypeError, ValueError) as exc:
         # An engine that changed its formats since; the stored log stays downloadable.
         raise LogUnreadable(

@@ -7,6 +7,7 @@ that a campaign, force or unit exists; a member who may see a thing but not chan
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +54,17 @@ class Viewer:
         """The pks of the campaign's forces this viewer sees in full (`sight`): whatever
         belongs to a force's units — their Orders, checks, leaders — is shown for these only."""
         return {f.pk for f in self.campaign.forces.all() if self.sight(f) == FULL}
+
+    def sees_every_die(self, forces: Iterable[int], *, fogged: bool = False) -> bool:
+        """Whether the viewer may have the seed of a fight between units of ``forces`` (their
+        pks): an engine battle's or an engagement's. With the seed and what went in, anyone can
+        roll every die of the fight again, the hidden ones too, so it is for the GMs, and for a
+        member who sees each of those forces in full (`forces_in_full`) and from whom no fog
+        of war hides any of the fight (``fogged``: they see it through one side's eyes, or see
+        its outcome only)."""
+        if self.manages:
+            return True
+        return not fogged and set(forces) <= self.forces_in_full()
 
     def character_sight(self, *, player_id: int | None, unit: Unit | None) -> str:
         """How much of a d20 character (or a leader named with its unit) the viewer sees: their

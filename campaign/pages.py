@@ -33,7 +33,13 @@ from campaign.models import (
     TableRoll,
     Unit,
 )
-from campaign.rules.bridge import BridgeError, TableResult, battle_card, card_needs
+from campaign.rules.bridge import (
+    BridgeError,
+    TableResult,
+    battle_card,
+    card_needs,
+    commander_unnamed,
+)
 from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold
 from campaign.rules.history import (
@@ -628,13 +634,16 @@ def orders_going_in(
     battle's (unit pk → how its Orders went in). Units whose Orders went in alike share a line,
     which names them in as few words as say who: all of a force's units by the force ("Every
     unit of Blue Battalion and Red Company"), the others by name ("Atlas and Tiger One (Red
-    Company)")."""
+    Company)"). A Legendary unit in command of one of them is named only if it is one of
+    ``units`` (`bridge.commander_unnamed`)."""
     units = list(units)
     in_force = Counter(u.force_id for u in units)
+    seen = {u.name for u in units}
     alike: dict[str, list[Unit]] = {}
     for unit in units:
         if (going := orders.get(str(unit.pk))) is not None:
-            alike.setdefault(going["text"], []).append(unit)
+            text = going["text"] if going.get("giver") in seen else commander_unnamed(going)
+            alike.setdefault(text, []).append(unit)
     lines = []
     for text, group in alike.items():
         by_force: dict[int, list[Unit]] = {}

@@ -15,8 +15,8 @@ from django.db import connection, transaction
 from django.db.models import Case, Count, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.fields.json import KT
 
-from battles.engine import ScenarioError, parse_scenario
-from battles.fog import hidden_events
+from battles.engine import ScenarioError, canonical_json, parse_scenario
+from battles.fog import hidden_events, seed_withheld_json
 from battles.models import BattleLog
 from battles.report import unit_sides
 from battles.selectors import log_events
@@ -784,19 +784,29 @@ def fog_side(*, campaign_battle: CampaignBattle, user: Any, manages: bool) -> st
     return FOG_ALL if mine else FOG_NONE
 
 
-def fogged_log(*, campaign_battle: CampaignBattle, log: BattleLog, side: str) -> str:
+def fogged_log(
+    *, campaign_battle: CampaignBattle, log: BattleLog, side: str, seed_shown: bool = True
+) -> str:
     """The stored log as ``side`` saw it: without the events it could not see (the whole log
-    for ``FOG_ALL``). ``FoggedLogUnreadable`` if it cannot be read back."""
-    if side == FOG_ALL:
+    for ``FOG_ALL``), and without its seed unless ``seed_shown`` (`fog.seed_withheld_json`).
+    ``FoggedLogUnreadable`` if it cannot be read back."""
+    if side == FOG_ALL and seed_shown:
         return log.events
     data = json.loads(log.events)
+    if not seed_shown:
+        try:
+            data = seed_withheld_json(data)
+        except (KeyError, TypeError) as exc:
+            raise FoggedLogUnreadable("this log cannot be read back without its seed") from exc
+    if side == FOG_ALL:
+        return canonical_json(data)
     try:
         sides = unit_sides(parse_scenario(campaign_battle.battle.scenario))
         hidden = hidden_events(log_events(log), sides, side)
     except (ScenarioError, KeyError, TypeError, ValueError):
         raise FoggedLogUnreadable("this log cannot be read back under fog of war") from None
     data["events"] = [e for i, e in enumerate(data["events"]) if i not in hidden]
-    return json.dumps(data)
+    return canonical_json(data)
 
 
 # --- battle set-up ------------------------------------------------------------------------------

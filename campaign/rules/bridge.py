@@ -11,7 +11,7 @@ test. Plain Python: no Django (the engine's rulesets are plain too).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -416,6 +416,19 @@ class BattleOrder:
 
 COMMANDED = "legendary"
 """The source of the Orders of a unit under a Legendary unit's command."""
+
+
+def commander_unnamed(going: Mapping[str, Any]) -> str:
+    """The sentence of how a unit's Orders went in (`BattleOrder.to_json`) without the name of
+    the Legendary unit commanding it, for a reader who sees that unit's force in summary only:
+    "Under the command of a Legendary unit, whose Order it takes: …"."""
+    text = going["text"]
+    if going.get("source") != COMMANDED or not going.get("giver"):
+        return text
+    giver = going["giver"]
+    text = text.replace(f"though {giver} has no Order", "though that unit has no Order")
+    head = f"Under the command of {giver} (Legendary)"
+    return text.replace(head, "Under the command of a Legendary unit")
 
 
 def battle_order(

@@ -363,6 +363,14 @@ def _fog_side(viewer: Viewer, cb: CampaignBattle) -> str:
     return fog_side(campaign_battle=cb, user=viewer.user, manages=viewer.manages)
 
 
+def _seed_shown(viewer: Viewer, cb: CampaignBattle, side: str, units=None) -> bool:
+    """Whether the reader may have the battle's seed (`Viewer.sees_every_die`): only through
+    no fog, and seeing every force that fought it in full."""
+    units = campaign_battle_units(campaign_battle=cb) if units is None else units
+    forces = {u.force_id for u in units.values()}
+    return viewer.sees_every_die(forces, fogged=side != FOG_ALL)
+
+
 def _names(cb: CampaignBattle):
     """The battle's units, its sides named by their forces (in the scenario's side order, which
     the report's colours follow), and the names the report calls sides and units by."""
@@ -381,6 +389,7 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         viewer,
         cb=cb,
         battle=cb.battle,
+        seed_shown=_seed_shown(viewer, cb, _fog_side(viewer, cb), units),
         winner=battle_winner(cb),
         sides=sides,
         side_colours=side_colours(sides),
@@ -461,6 +470,7 @@ def _report(
         log_only=log_only,
         side_names=side_names,
         unit_names=engine_unit_names(campaign_battle=cb),
+        seed_shown=_seed_shown(viewer, cb, side),
     )
     if report is not None and report.table is not None and cb.engine_units:
         # The drawn map's markers are named and coloured as the rosters name them.
@@ -541,7 +551,9 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
         # As on the page: a member whose units did not fight sees the outcome only.
         raise PermissionDenied("Under fog of war you see this battle's outcome only.")
     try:
-        content = fogged_log(campaign_battle=cb, log=log, side=side)
+        content = fogged_log(
+            campaign_battle=cb, log=log, side=side, seed_shown=_seed_shown(viewer, cb, side)
+        )
     except FoggedLogUnreadable as exc:
         raise Http404(str(exc)) from None
     response = HttpResponse(content, content_type="application/json")

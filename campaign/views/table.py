@@ -68,6 +68,9 @@ SETUP = "campaign/engagement_setup.html"
 ENGAGEMENT = "campaign/engagement.html"
 CHECKS = "campaign/checks.html"
 ROLLS_SHOWN = 30
+LEGENDARY_UNNAMED = " (commanded by a Legendary unit)"
+"""A seen unit's command on its roll by a Legendary unit of a force the reader sees in summary,
+in place of the name (`engagement_log`)."""
 
 
 # -- characters --------------------------------------------------------------------------------
@@ -390,7 +393,10 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def engagement_log(
-    record: Engagement, sides: dict[str, str], unseen: Collection[str] = ()
+    record: Engagement,
+    sides: dict[str, str],
+    unseen: Collection[str] = (),
+    leaders_named: Collection[str] = (),
 ) -> dict[str, Any]:
     """The events grouped for reading: the line-up, the surprise check, then each round. Where
     the engine names a side ("attackers"), the log names it by ``sides`` (its forces).
@@ -399,8 +405,16 @@ def engagement_log(
     of them, their names and the totals they rolled against the reader's units: not their
     quality, leader, Order or Legendary command, not the dice and modifiers of their rolls (a
     side's surprise check, drawn from all its units, whenever one of them is unseen), not why
-    they were Pinned Down, nor the hits they took, their leaders' wounds and how they broke."""
+    they were Pinned Down, nor the hits they took, their leaders' wounds and how they broke;
+    nor does a seen unit's roll name one of them as the Legendary unit commanding it. Of those
+    in ``leaders_named`` (`leaders_seen`) the line-up still names the leader: the reader's own
+    character."""
     names = {e["unit"]: e["name"] for e in record.events if e["event"] == "unit"}
+    # Names a seen unit's roll may not give for its Legendary commander (one of another force's
+    # units may share a seen unit's name, which gives nothing away).
+    unnamed = {names[k] for k in unseen if k in names} - {
+        n for k, n in names.items() if k not in unseen
+    }
     side_units: dict[str, set[str]] = {side: set() for side in SIDES}
     for e in record.events:
         if e["event"] == "unit":
@@ -410,15 +424,24 @@ def engagement_log(
         """A roll's working, or of a hidden one its total alone."""
         return {"veiled": True, "total": working["total"]} if hidden else working
 
+    def commander_unnamed(modifier: list[Any]) -> list[Any]:
+        text = modifier[0]
+        for name in unnamed:
+            text = text.replace(f" (commanded by {name}, Legendary)", LEGENDARY_UNNAMED)
+        return [text, *modifier[1:]]
+
     def rolled(working: dict[str, Any]) -> dict[str, Any]:
         # Every pairing's working names its unit; without one, it is hidden if any unit is.
         hidden = working["unit"] in unseen if "unit" in working else bool(unseen)
         veiled = shown(working, hidden)
+        if not hidden and unnamed and "modifiers" in veiled:
+            veiled = {**veiled, "modifiers": [commander_unnamed(m) for m in veiled["modifiers"]]}
         return {**veiled, "name": working.get("name", "")}
 
     def lined_up(e: dict[str, Any]) -> dict[str, Any]:
         if e["unit"] in unseen:
-            return {"name": e["name"], "unseen": True}
+            leader = e.get("leader") if e["unit"] in leaders_named else None
+            return {"name": e["name"], "unseen": True, "leader": leader}
         return {**e, "order": OrderKind(e["order"]).label if e["order"] else None}
 
     # Each side headed by its role and, where they can be named, its forces.
@@ -470,12 +493,36 @@ def unseen_units(viewer: Viewer, record: Engagement) -> set[str]:
     return {str(pk) for pk in pks} - {str(pk) for pk in seen}
 
 
+def leaders_seen(viewer: Viewer, record: Engagement, unseen: Collection[str]) -> set[str]:
+    """The keys of the ``unseen`` units whose leader in the engagement the viewer still sees
+    (`Viewer.character_sight`): their own character at the head of another force's unit."""
+    led = {e["unit"]: e["leader"] for e in record.events
+           if e["event"] == "unit" and e["unit"] in unseen and e.get("leader")}  # fmt: skip
+    if not led:
+        return set()
+    units = {str(u.pk): u for u in Unit.objects.filter(
+        pk__in=[int(k) for k in led if str(k).isdigit()]).select_related("force")}  # fmt: skip
+    players = dict(
+        Character.objects.filter(campaign=viewer.campaign, name__in=led.values()).values_list(
+            "name", "player_id"
+        )
+    )
+    return {
+        key
+        for key, name in led.items()
+        if name in players
+        and viewer.character_sight(player_id=players[name], unit=units.get(key)) == FULL
+    }
+
+
 def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict[str, Any]:
     sides = engagement_sides([record])[record.pk]
     unseen = unseen_units(viewer, record)
-    # The seed would give every die again, the hidden ones too: shown only with them all.
-    context = base_context(viewer, engagement=record, log=engagement_log(record, sides, unseen),
-                           unseen=bool(unseen),
+    pks = [pk for side in record.setup.get("sides", {}).values() for pk in side]
+    forces = Unit.objects.filter(pk__in=pks).values_list("force_id", flat=True)
+    log = engagement_log(record, sides, unseen, leaders_seen(viewer, record, unseen))
+    context = base_context(viewer, engagement=record, log=log,
+                           unseen=bool(unseen), seed_shown=viewer.sees_every_die(forces),
                            winner=sides.get(record.winner),
                            when=f"day {record.day}, {record.hour:02d}:00")  # fmt: skip
     if viewer.manages and record.state == Engagement.State.APPLIED:

@@ -77,6 +77,11 @@ def ENGAGEMENT(w: World) -> int:
     return w.engagement.pk
 
 
+def AMBUSH(w: World) -> int:
+    """The table's second engagement (`table_world`), or where there is none the first."""
+    return w.ambush.pk if hasattr(w, "ambush") else ENGAGEMENT(w)
+
+
 ROUTES = [
     Route("my campaigns", lambda w: reverse("campaign:list"), anyone=True),
     Route("rules card", lambda w: reverse("campaign:rules-card"), anyone=True),
@@ -179,6 +184,7 @@ ROUTES = [
     Route("engagements", _c("engagement-setup")),
     Route("engagement fight", _c("engagement-setup"), "post", {}, ok=400, manage=True),
     Route("engagement log", _c("engagement", ENGAGEMENT)),
+    Route("second engagement log", _c("engagement", AMBUSH)),
     Route("engagement revert", _c("engagement-revert", ENGAGEMENT), "post", {}, ok=400,
           manage=True),
     Route("checks", _c("checks")),
@@ -260,21 +266,30 @@ SECRETS = {
     "enemy": ("Hold the ford at dusk", "Scout the east bank", "Maj. Greaves", "Ghost Lancers",
               "Field dressing at the ford", "Blue Pickets's leader", "is outside its specialties",
               "Blue Pickets takes a"),
+    "vane": (", led by Capt. Vane",),
     "npc": ("Sgt. Ferris",),
     "both": ("Race to the bridge", "Skirmish in the orchard"),
-    "all": ("seed 106",),
+    "all": ("seed 106", "commanded by Old Guard"),
+    "battle": ("seed <code>12</code>", "seed 12, engine", '"seed":12'),
 }  # fmt: skip
 """What the table records about each force's units (the Orders and the GM's notes on them, its
 checks and their reasons, its Requisition, the characters at their head and their hit points
 and heals, and in the engagement between them: the leader's feats and wounds on a unit's rolls,
 an Order performed outside its specialties, the hits it took), what about neither (a GM's NPC
-leading no unit), what about both (a contest between them, the GM's reason for a quick resolve
-of one against the other) and what only whoever sees both reads (the engagement's seed, which
-would roll every hidden die again)."""
+leading no unit), what about the player's own character at the head of the GM's unit in a
+second engagement, what about both (a contest between them, the GM's reason for a quick
+resolve of one against the other), what only whoever sees both reads (the engagement's seed,
+which would roll every hidden die again, and the name of the rival's Legendary unit on the
+rolls of the player's unit it commanded in the second engagement), and that only through no
+fog of war (the engine battle's seed, on its page, in its log and in the log's download)."""
 
 
 ENGAGEMENT_SEED = 106
 """A seed under which both squads take hits in the engagement and the enemy's leader is wounded."""
+
+
+AMBUSH_SEED = 1
+"""A seed under which the Legendary unit's command shows on the player's unit's rolls."""
 
 
 def table_world(w: World) -> None:
@@ -284,7 +299,7 @@ def table_world(w: World) -> None:
     an engagement between the squads, and a quick resolve between them kept from before
     engagements, with the GM's reason."""
     from campaign.models import Character, QuickResolve
-    from campaign.services import leader_attach
+    from campaign.services import force_create, leader_attach
     from campaign.services.characters import character_create, character_heal
     from campaign.services.checks import contest_run, requisition_run, skill_check_run
     from campaign.services.orders import order_give
@@ -321,6 +336,22 @@ def table_world(w: World) -> None:
         campaign=campaign, sides={"attackers": [red], "defenders": [blue]}, surprise="defenders",
         seed=ENGAGEMENT_SEED, name="Clash at the weir", actor=gm,
     )  # fmt: skip
+    # The player's character leads the GM's Grey Lancers; the rival's Legendary Old Guard
+    # commands the player's Red Reserve, which no one leads, beside it against them.
+    host = force_create(campaign=campaign, owner=gm, name="Grey Host", actor=gm)
+    reserve, guard, lancers = (
+        unit_create(force=f, unit_type=card, name=name, quality=quality, specialties=["infantry"])
+        for f, name, quality in ((w.force, "Red Reserve", "average"),
+                                 (w.enemy, "Old Guard", "legendary"),
+                                 (host, "Grey Lancers", "average"))
+    )  # fmt: skip
+    vane = character_create(campaign=campaign, name="Capt. Vane", hit_points=30,
+                            player=w.users["player"], actor=gm)  # fmt: skip
+    leader_attach(unit=lancers, character=vane, actor=gm)
+    w.ambush = engagement_run(
+        campaign=campaign, sides={"attackers": [reserve, guard], "defenders": [lancers]},
+        seed=AMBUSH_SEED, name="Ambush at the lock", actor=gm,
+    )  # fmt: skip
     QuickResolve.objects.create(
         campaign=campaign, day=1, attacker=red, defender=blue, seed=5, round_limit=5, setup={},
         events=[{"event": "end", "rounds": 2, "winner": "attacker"}], rounds=2,
@@ -328,29 +359,41 @@ def table_world(w: World) -> None:
     )  # fmt: skip
 
 
-def seen_in_full(role: str, visibility: str) -> set[str]:
-    """Whose records a role reads: the GMs everything; under full rosters every force's; in
-    summary only a player's own force's (and what is both forces' business)."""
-    if role in MANAGERS or visibility == Campaign.Visibility.FULL:
+def seen_in_full(role: str, visibility: str, fog: bool = False) -> set[str]:
+    """Whose records a role reads: the GMs everything; under full rosters every force's (the
+    engine battle's seed only where no fog of war hides any of the battle); in summary only a
+    player's own force's (and what is both forces' business)."""
+    if role in MANAGERS:
         return set(SECRETS)
-    return {"player": {"force", "both"}, "rival": {"enemy", "both"}}.get(role, set())
+    if visibility == Campaign.Visibility.FULL:
+        return set(SECRETS) - ({"battle"} if fog else set())
+    return {"player": {"force", "both", "vane"}, "rival": {"enemy", "both"}}.get(role, set())
 
 
-@pytest.mark.parametrize("visibility", [Campaign.Visibility.FULL, Campaign.Visibility.SUMMARY])
+@pytest.mark.parametrize(
+    ("visibility", "fog"),
+    [
+        (Campaign.Visibility.FULL, False),
+        (Campaign.Visibility.SUMMARY, False),
+        (Campaign.Visibility.FULL, True),
+    ],
+)
 def test_every_page_shows_a_member_only_the_table_records_their_sight_allows(
-    client, world, visibility
+    client, world, visibility, fog
 ):
     table_world(world)
-    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible=visibility)
+    Campaign.objects.filter(pk=world.campaign.pk).update(
+        other_forces_visible=visibility, fog_of_war=fog
+    )
     readable = [r for r in ROUTES if r.method == "get" and not r.anyone]
     wrong = []
     for role in ("player", "rival", "spectator", "gm", "co_gm"):
         login(client, world, role)
-        seen = seen_in_full(role, visibility)
+        seen = seen_in_full(role, visibility, fog)
         found: set[str] = set()
         for route in readable:
             response = client.get(route.url(world), **(route.headers or {}))
-            if response.status_code != 200:
+            if response.status_code not in (200, 286):
                 continue
             text = html.unescape(response.content.decode())
             for whose, secrets in SECRETS.items():

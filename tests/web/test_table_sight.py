@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import html
+import json
 
 import pytest
 from django.urls import reverse
@@ -124,3 +125,101 @@ def test_the_gms_reason_for_an_old_quick_resolve_goes_to_whoever_sees_either_uni
     _summary(world)
     assert all(reads(role) for role in ("gm", "co_gm", "player", "rival"))
     assert not reads("spectator")
+
+
+def _battle_seen(client, world, role: str) -> tuple[str, dict]:
+    """The engine battle's page as ``role`` reads it, and its log's header as they download it."""
+    login(client, world, role)
+    args = [world.campaign.pk, world.engine_battle.pk]
+    page = html.unescape(client.get(reverse("campaign:battle", args=args)).text)
+    log = json.loads(client.get(reverse("campaign:battle-log", args=args)).content)
+    return page, log["events"][0]
+
+
+def test_an_engine_battles_seed_is_read_only_by_whoever_sees_all_of_it(client, world):
+    seed = world.engine_battle.battle.seed
+    shown = (f"seed <code>{seed}</code>", f"seed {seed}, engine")
+    # Every force in full and no fog: every member reads the whole battle, its seed too.
+    for role in ("player", "spectator", "gm"):
+        page, start = _battle_seen(client, world, role)
+        assert all(s in page for s in shown) and start["seed"] == seed, role
+    # In summary, the report is still read whole, but not the seed that would roll it again
+    # with the rival's Orders in it.
+    _summary(world)
+    for role in ("player", "rival", "spectator"):
+        page, start = _battle_seen(client, world, role)
+        assert not any(s in page for s in shown) and start["seed"] is None, role
+        assert "its seed not shown" in page and start["kind"] == "battle_start"
+    # Under fog a player sees every force in full and yet reads the battle as their side saw
+    # it: the seed would roll the dice they did not see.
+    Campaign.objects.filter(pk=world.campaign.pk).update(
+        other_forces_visible="full", fog_of_war=True
+    )
+    page, start = _battle_seen(client, world, "player")
+    assert not any(s in page for s in shown) and start["seed"] is None
+    assert "its seed not shown" in page
+    page, start = _battle_seen(client, world, "gm")
+    assert all(s in page for s in shown) and start["seed"] == seed
+
+
+def _ambush_page(client, world, role: str) -> str:
+    url = reverse("campaign:engagement", args=[world.campaign.pk, world.ambush.pk])
+    return html.unescape(login(client, world, role).get(url).text)
+
+
+def test_a_players_own_character_is_named_where_it_leads_another_forces_unit(client, world):
+    table_world(world)  # Capt. Vane, the player's, leads the GM's Grey Lancers in the ambush
+    _summary(world)
+    page = _ambush_page(client, world, "player")
+    assert "<li>Grey Lancers, led by Capt. Vane</li>" in page
+    # The unit itself stays as a force seen in summary is: no quality, Order or dice.
+    assert all("Not shown" in row for row in _rows(page, "Grey Lancers"))
+    # Nobody else who sees the GM's force in summary learns who led it.
+    for role in ("rival", "spectator"):
+        page = _ambush_page(client, world, role)
+        assert "Capt. Vane" not in page and "<li>Grey Lancers</li>" in page, role
+    assert "<li>Grey Lancers (Average), led by Capt. Vane" in _ambush_page(client, world, "gm")
+
+
+def test_a_seen_units_rolls_do_not_name_a_legendary_ally_the_reader_does_not_see(client, world):
+    table_world(world)  # the rival's Legendary Old Guard commands the player's Red Reserve
+    _summary(world)
+    page = _ambush_page(client, world, "player")
+    rows = _rows(page, "Red Reserve")
+    assert rows and all("(commanded by a Legendary unit)" in row for row in rows)
+    assert "commanded by Old Guard" not in page
+    assert "<li>Red Reserve (Average), under Legendary command</li>" in page
+    # Whoever sees the rival's force reads its name there.
+    page = _ambush_page(client, world, "gm")
+    assert "(commanded by Old Guard, Legendary)" in page
+    assert "commanded by a Legendary unit" not in page
+
+
+def test_a_battles_orders_going_in_do_not_name_a_legendary_commander_the_reader_does_not_see(
+    world,
+):
+    from campaign.pages import orders_going_in
+    from campaign.rules.bridge import COMMANDED
+
+    unit = world.unit
+    takes = {
+        "order": {"kind": "attack"},
+        "source": COMMANDED,
+        "giver": "Old Guard",
+        "text": "Under the command of Old Guard (Legendary), whose Order it takes: attacks.",
+    }
+    holds = {"order": None, "source": COMMANDED, "giver": "Old Guard",
+             "text": "Under the command of Old Guard (Legendary): under Orders, though Old Guard "
+                     "has no Order to pass on. It fights with its own judgement."}  # fmt: skip
+    [(_, text)] = orders_going_in([unit], {str(unit.pk): takes})
+    assert text == "Under the command of a Legendary unit, whose Order it takes: attacks."
+    [(_, text)] = orders_going_in([unit], {str(unit.pk): holds})
+    assert text == (
+        "Under the command of a Legendary unit: under Orders, though that unit has no Order to "
+        "pass on. It fights with its own judgement."
+    )
+    # Among the units the reader sees, the commander is named.
+    guard = world.enemy_unit
+    guard.name = "Old Guard"
+    lines = orders_going_in([unit, guard], {str(unit.pk): takes})
+    assert lines[0][1] == takes["text"]
