@@ -10,6 +10,7 @@ import pytest
 from battles.models import Battle
 from battles.services import battle_launch, battle_resolve
 from tests.web.campaign_world import world  # noqa: F401 - the campaign pages' shared fixture
+from tests.web.paging import paged  # noqa: F401 - the paged forms' small pages
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "battles" / "engine" / "scenarios"
 PASSWORD = "a-long-test-password"

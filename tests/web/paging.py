@@ -1,15 +1,43 @@
-"""Helpers for the tests of the pages that show a window of a long history: many entries
-written at once, the rows a request reads, and the links a page leads on by."""
+"""Helpers for the tests of the pages that show a window of something long: many entries or
+units written at once, the rows a request reads, and the links a page leads on by."""
 
 from __future__ import annotations
 
 import re
 from contextlib import contextmanager
 
+import pytest
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.models.sql.constants import CURSOR, MULTI, NO_RESULTS
 
+from campaign import selectors
 from campaign.models import HistoryEntry, Unit
+
+
+@pytest.fixture
+def paged(monkeypatch):
+    """Pages of 5 units once more than 10 are ready: a big campaign at a small one's cost."""
+    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
+    monkeypatch.setattr(selectors, "UNITS_A_PAGE", 5)
+
+
+def fill_forces(world, count: int) -> None:
+    """``count`` more ready units in each of the two forces, "Red 01", "Blue 01"..."""
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    Unit.objects.bulk_create(
+        Unit(force=force, unit_type=card, name=f"{prefix} {n:02}", specialties=["infantry"])
+        for force, prefix in ((world.force, "Red"), (world.enemy, "Blue"))
+        for n in range(1, count + 1)
+    )
+
+
+def unit_named(name: str) -> Unit:
+    return Unit.objects.get(name=name)
+
+
+def side_rows(html: str) -> list[int]:
+    """The units a form offers a side to, by pk, in the order it lists them."""
+    return [int(pk) for pk in re.findall(r'name="side_(\d+)"', html)]
 
 
 def add_notes(unit: Unit, days: list[int], prefix: str = "Note") -> None:

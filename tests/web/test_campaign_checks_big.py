@@ -12,8 +12,7 @@ from django.urls import reverse
 from campaign import selectors
 from campaign.models import TableRoll, Unit
 from tests.web.campaign_world import login
-from tests.web.paging import rows_read
-from tests.web.test_campaign_setup_paged import _fill, _unit
+from tests.web.paging import fill_forces, rows_read, unit_named
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +35,7 @@ def _url(world, what: str = "checks") -> str:
 def test_a_big_campaigns_checks_page_lists_no_unit_in_the_same_few_queries_and_rows(
     client, world, big, django_assert_max_num_queries, count
 ):
-    _fill(world, count)
+    fill_forces(world, count)
     Unit.objects.filter(name="Blue 03").update(status="destroyed")
     login(client, world, "gm")
     with django_assert_max_num_queries(16), rows_read() as rows:
@@ -51,13 +50,13 @@ def test_a_big_campaigns_checks_page_lists_no_unit_in_the_same_few_queries_and_r
 
 
 def test_a_small_campaigns_checks_still_offer_every_ready_unit(client, world):
-    _fill(world, 3)
+    fill_forces(world, 3)
     html = login(client, world, "gm").get(_url(world)).content.decode()
     assert re.search(r'<option value="\d+">Red 01 \(Red Company\)</option>', html)
 
 
 def test_a_check_by_name_rolls_for_the_units_named(client, world, big):
-    _fill(world, 20)
+    fill_forces(world, 20)
     login(client, world, "gm")
     rolled = client.post(
         _url(world, "skill-check"),
@@ -67,11 +66,11 @@ def test_a_check_by_name_rolls_for_the_units_named(client, world, big):
     assert rolled.status_code == 302, rolled.context["skill_form"].errors
     roll = TableRoll.objects.latest("pk")
     assert "Red 05" in roll.summary
-    assert roll.setup["units"] == [_unit(n).pk for n in ("Red 05", "Red 06", "Red 07")]
+    assert roll.setup["units"] == [unit_named(n).pk for n in ("Red 05", "Red 06", "Red 07")]
 
 
 def test_a_name_two_forces_share_asks_for_the_force_and_bad_names_write_nothing(client, world, big):
-    _fill(world, 20)
+    fill_forces(world, 20)
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     for force in (world.force, world.enemy):
         Unit.objects.create(force=force, unit_type=card, name="Twin", specialties=["infantry"])
@@ -96,7 +95,7 @@ def test_a_name_two_forces_share_asks_for_the_force_and_bad_names_write_nothing(
 
 
 def test_a_contest_by_name_and_its_helper_lines_are_bounded(client, world, big, monkeypatch):
-    _fill(world, 20)
+    fill_forces(world, 20)
     login(client, world, "gm")
     from campaign import table_forms
 
@@ -111,8 +110,8 @@ def test_a_contest_by_name_and_its_helper_lines_are_bounded(client, world, big, 
     data["active_helpers"] = "Red 02"
     assert client.post(_url(world, "contest"), data).status_code == 302
     roll = TableRoll.objects.get()
-    assert roll.setup["active"] == [_unit("Red 01").pk, _unit("Red 02").pk]
-    assert roll.setup["resisting"] == [_unit("Blue 01").pk]
+    assert roll.setup["active"] == [unit_named("Red 01").pk, unit_named("Red 02").pk]
+    assert roll.setup["resisting"] == [unit_named("Blue 01").pk]
 
 
 def test_the_rolls_are_shown_a_page_at_a_time(client, world, monkeypatch):
@@ -139,7 +138,7 @@ def _rolls(world, names: list[str]) -> None:
     """A check for each unit named, in order: "Roll 0", "Roll 1"..."""
     TableRoll.objects.bulk_create(
         TableRoll(campaign=world.campaign, kind="skill_check", day=1, hour=0, seed=n,
-                  setup={"units": [_unit(name).pk]}, result={}, summary=f"Roll {n}")
+                  setup={"units": [unit_named(name).pk]}, result={}, summary=f"Roll {n}")
         for n, name in enumerate(names)
     )  # fmt: skip
 
@@ -155,7 +154,7 @@ def fogged(world):
 def test_a_players_rolls_are_found_in_the_same_few_queries_and_rows(
     client, world, big, fogged, django_assert_max_num_queries, count
 ):
-    _fill(world, count)
+    fill_forces(world, count)
     _rolls(world, ["Red 01", *[f"Blue {n:02}" for n in range(1, 21)], "Red 02"])
     login(client, world, "player")
     with django_assert_max_num_queries(14), rows_read() as rows:
@@ -173,12 +172,12 @@ def test_a_player_pages_through_a_long_run_of_others_rolls_to_every_one_of_their
 
     monkeypatch.setattr(table, "ROLLS_SHOWN", 2)
     monkeypatch.setattr(table, "ROLLS_READ", 4)
-    _fill(world, 12)
+    fill_forces(world, 12)
     names = ["Red 01", "Red 02", *[f"Blue {n:02}" for n in range(1, 11)], "Red 03", "Blue 11"]
     _rolls(world, names)
     TableRoll.objects.create(
         campaign=world.campaign, kind="contest", day=1, hour=0, seed=1, result={},
-        setup={"active": [_unit("Blue 12").pk], "resisting": [_unit("Red 12").pk]},
+        setup={"active": [unit_named("Blue 12").pk], "resisting": [unit_named("Red 12").pk]},
         summary="Roll contest",
     )  # fmt: skip
     login(client, world, "player")

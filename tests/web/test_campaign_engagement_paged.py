@@ -4,33 +4,19 @@ units put on a side carried from page to page and every one of them in the fight
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.urls import reverse
 
 from campaign import selectors
 from campaign.models import Engagement, HistoryEntry, Unit
 from tests.web.campaign_world import login
-from tests.web.paging import rows_read
-from tests.web.test_campaign_setup_paged import _fill, _unit
+from tests.web.paging import fill_forces, rows_read, side_rows, unit_named
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def paged(monkeypatch):
-    """Pages of 5 units once more than 10 are ready."""
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
-    monkeypatch.setattr(selectors, "UNITS_A_PAGE", 5)
-
-
 def _url(world) -> str:
     return reverse("campaign:engagement-setup", args=[world.campaign.pk])
-
-
-def _rows(html: str) -> list[int]:
-    return [int(pk) for pk in re.findall(r'name="side_(\d+)"', html)]
 
 
 def _sent(response) -> dict[str, str]:
@@ -53,30 +39,30 @@ def _sent(response) -> dict[str, str]:
 def test_a_big_campaigns_engagement_form_lists_a_page_in_the_same_few_queries_and_rows(
     client, world, paged, django_assert_max_num_queries, count
 ):
-    _fill(world, count)
+    fill_forces(world, count)
     login(client, world, "gm")
     with django_assert_max_num_queries(16), rows_read() as rows:
         response = client.get(_url(world))
     assert response.status_code == 200
     html = response.content.decode()
-    assert len(_rows(html)) == 5 and "Later units" in html
+    assert len(side_rows(html)) == 5 and "Later units" in html
     assert rows[0] < 80, rows[0]
 
 
 def test_an_engagement_from_a_paged_form_fights_every_unit_put_on_a_side(client, world, paged):
-    _fill(world, 20)
+    fill_forces(world, 20)
     login(client, world, "gm")
     data = _sent(client.get(_url(world), {"browse_force": world.enemy.pk}))
-    data[f"side_{_unit('Blue 02').pk}"] = "defenders"
-    data[f"dug_in_{_unit('Blue 02').pk}"] = "on"
+    data[f"side_{unit_named('Blue 02').pk}"] = "defenders"
+    data[f"dug_in_{unit_named('Blue 02').pk}"] = "on"
     data["browse_force"] = str(world.force.pk)
     second = client.post(_url(world), {**data, "browse_page": "3"})
     assert second.status_code == 200 and second.context["form"].errors == {}
     html = second.content.decode()
-    assert _rows(html)[0] == _unit("Blue 02").pk and "Put on a side on other pages" in html
+    assert side_rows(html)[0] == unit_named("Blue 02").pk and "Put on a side on other pages" in html
     data = _sent(second)
-    assert data[f"dug_in_{_unit('Blue 02').pk}"] == "on", "its ground kept too"
-    data[f"side_{_unit('Red 11').pk}"] = "attackers"
+    assert data[f"dug_in_{unit_named('Blue 02').pk}"] == "on", "its ground kept too"
+    data[f"side_{unit_named('Red 11').pk}"] = "attackers"
     fought = client.post(_url(world), data)
     assert fought.status_code == 302, fought.context["form"].errors
     record = Engagement.objects.latest("pk")
@@ -90,13 +76,13 @@ def test_an_engagement_from_a_paged_form_fights_every_unit_put_on_a_side(client,
 
 
 def test_a_paged_engagement_with_a_unit_out_of_action_writes_nothing(client, world, paged):
-    _fill(world, 20)
+    fill_forces(world, 20)
     Unit.objects.filter(name="Blue 03").update(status="destroyed")
     login(client, world, "gm")
     data = _sent(client.get(_url(world)))
-    data.update({f"side_{_unit('Blue 03').pk}": "defenders",
-                 f"side_{_unit('Blue 01').pk}": "defenders",
-                 f"side_{_unit('Red 01').pk}": "attackers"})  # fmt: skip
+    data.update({f"side_{unit_named('Blue 03').pk}": "defenders",
+                 f"side_{unit_named('Blue 01').pk}": "defenders",
+                 f"side_{unit_named('Red 01').pk}": "attackers"})  # fmt: skip
     before = (Engagement.objects.count(), HistoryEntry.objects.count())
     refused = client.post(_url(world), data)
     assert refused.status_code == 400
@@ -106,7 +92,7 @@ def test_a_paged_engagement_with_a_unit_out_of_action_writes_nothing(client, wor
 
 def test_a_small_campaigns_engagement_form_still_lists_every_unit(client, world, monkeypatch):
     monkeypatch.setattr(selectors, "UNITS_A_PAGE", 5)
-    _fill(world, 4)
+    fill_forces(world, 4)
     response = login(client, world, "gm").get(_url(world))
     assert response.context["form"].paged is None
-    assert len(_rows(response.content.decode())) == len(response.context["form"].units) >= 8
+    assert len(side_rows(response.content.decode())) == len(response.context["form"].units) >= 8

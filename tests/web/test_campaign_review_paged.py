@@ -13,7 +13,7 @@ from campaign import selectors
 from campaign.models import Campaign, HistoryEntry, Unit
 from campaign.views import actions
 from tests.web.campaign_world import login
-from tests.web.test_campaign_setup_paged import _fill
+from tests.web.paging import fill_forces
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def shaken(world, monkeypatch):
     """Pages of 5 once more than 10 units change; 12 shaken units a force, each a Morale hit."""
     monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
     monkeypatch.setattr(actions, "REVIEW_PAGE", 5)
-    _fill(world, 12)
+    fill_forces(world, 12)
     filler = Unit.objects.filter(name__regex=r"^(Red|Blue) \d\d$")
     filler.update(morale_hits=1)
     return list(filler.values_list("pk", flat=True))
@@ -126,7 +126,7 @@ def test_the_summary_after_a_long_advance_gives_each_forces_totals_and_pages_thr
 
 def test_the_summary_after_a_short_advance_still_lists_every_unit(client, world, monkeypatch):
     monkeypatch.setattr(actions, "REVIEW_PAGE", 5)
-    _fill(world, 3)
+    fill_forces(world, 3)
     Unit.objects.filter(name__regex=r"^(Red|Blue) \d\d$").update(morale_hits=1)
     login(client, world, "gm")
     review = client.get(_url(world), {"days": "1"})

@@ -14,34 +14,13 @@ from battles.models import Battle
 from campaign import selectors
 from campaign.models import CampaignBattle, Unit
 from tests.web.campaign_world import login
-from tests.web.paging import rows_read
+from tests.web.paging import fill_forces, rows_read, unit_named
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def paged(monkeypatch):
-    """Pages of 5 units once more than 10 are ready: a big campaign at a small one's cost."""
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
-    monkeypatch.setattr(selectors, "UNITS_A_PAGE", 5)
-
-
-def _fill(world, count: int) -> None:
-    """``count`` more ready units in each of the two forces, "Red 01", "Blue 01"..."""
-    card = Unit.objects.get(pk=world.unit.pk).unit_type
-    Unit.objects.bulk_create(
-        Unit(force=force, unit_type=card, name=f"{prefix} {n:02}", specialties=["infantry"])
-        for force, prefix in ((world.force, "Red"), (world.enemy, "Blue"))
-        for n in range(1, count + 1)
-    )
-
-
 def _url(world) -> str:
     return reverse("campaign:battle-setup", args=[world.campaign.pk])
-
-
-def _unit(name: str) -> Unit:
-    return Unit.objects.get(name=name)
 
 
 def _rows(html: str) -> list[int]:
@@ -68,7 +47,7 @@ def _sent(response) -> dict[str, str]:
 def test_a_big_campaign_lists_a_page_of_units_in_the_same_few_queries_and_rows(
     client, world, paged, django_assert_max_num_queries, count
 ):
-    _fill(world, count)
+    fill_forces(world, count)
     login(client, world, "gm")
     with django_assert_max_num_queries(16), rows_read() as rows:
         response = client.get(_url(world), {"scenario": "crossroads"})
@@ -83,7 +62,7 @@ def test_a_big_campaign_lists_a_page_of_units_in_the_same_few_queries_and_rows(
 
 
 def test_a_small_campaign_still_lists_every_unit_each_on_its_forces_side(client, world):
-    _fill(world, 3)
+    fill_forces(world, 3)
     login(client, world, "gm")
     response = client.get(_url(world), {"scenario": "crossroads"})
     html = response.content.decode()
@@ -93,14 +72,14 @@ def test_a_small_campaign_still_lists_every_unit_each_on_its_forces_side(client,
 
 
 def test_moving_between_pages_and_searching_keeps_every_unit_put_on_a_side(client, world, paged):
-    _fill(world, 20)
+    fill_forces(world, 20)
     login(client, world, "gm")
     first = client.get(_url(world), {"scenario": "crossroads", "browse_force": world.enemy.pk})
     assert [Unit.objects.get(pk=pk).name for pk in _rows(first.content.decode())] == [
         "Blue 01", "Blue 02", "Blue 03", "Blue 04", "Blue 05",
     ]  # fmt: skip
     data = _sent(first)
-    pk = _unit("Blue 02").pk
+    pk = unit_named("Blue 02").pk
     data.update({f"side_{pk}": "red", f"x_{pk}": "20", f"y_{pk}": "20", f"order_{pk}": "hold"})
     second = client.post(_url(world), {**data, "browse_page": "3"})
     assert second.status_code == 200
@@ -114,7 +93,7 @@ def test_moving_between_pages_and_searching_keeps_every_unit_put_on_a_side(clien
     # A search in the other force: Blue 02 is still on its side, where it was put, on hold.
     data = _sent(second)
     data.update({"browse_force": str(world.force.pk), "browse_search": "red 1"})
-    data[f"side_{_unit('Blue 12').pk}"] = "red"
+    data[f"side_{unit_named('Blue 12').pk}"] = "red"
     third = client.post(_url(world), {**data, "browse_page": "1"})
     shown = [Unit.objects.get(pk=pk).name for pk in _rows(third.content.decode())]
     assert shown[:2] == ["Blue 02", "Blue 12"]
@@ -128,17 +107,17 @@ def test_moving_between_pages_and_searching_keeps_every_unit_put_on_a_side(clien
 def test_a_launch_from_a_paged_form_fields_every_unit_put_on_a_side_on_any_page(
     client, world, paged
 ):
-    _fill(world, 20)
+    fill_forces(world, 20)
     login(client, world, "gm")
     page = client.get(_url(world), {"scenario": "crossroads", "browse_force": world.enemy.pk})
     data = _sent(page)
-    data[f"side_{_unit('Blue 01').pk}"] = "red"
+    data[f"side_{unit_named('Blue 01').pk}"] = "red"
     data = _sent(client.post(_url(world), {**data, "browse_page": "4"}))
-    data[f"side_{_unit('Blue 17').pk}"] = "red"
+    data[f"side_{unit_named('Blue 17').pk}"] = "red"
     data["browse_force"] = str(world.force.pk)
     data = _sent(client.post(_url(world), {**data, "browse_page": "2"}))
-    data[f"side_{_unit('Red 07').pk}"] = "blue"
-    data[f"x_{_unit('Red 07').pk}"], data[f"y_{_unit('Red 07').pk}"] = "6", "3"
+    data[f"side_{unit_named('Red 07').pk}"] = "blue"
+    data[f"x_{unit_named('Red 07').pk}"], data[f"y_{unit_named('Red 07').pk}"] = "6", "3"
     checked = client.post(_url(world) + "check/", data).json()
     assert checked == {"units": {}, "general": [], "ok": True}, "the map's check reads it too"
     with mock.patch("battles.tasks.resolve_battle.delay"):
@@ -151,17 +130,18 @@ def test_a_launch_from_a_paged_form_fields_every_unit_put_on_a_side_on_any_page(
     }  # fmt: skip
     placed = {u["id"]: u["position"] for s in battle.battle.scenario["sides"] for u in s["units"]}
     engine = {pk: engine_id for engine_id, pk in battle.engine_units.items()}
-    assert placed[engine[_unit("Red 07").pk]] == [6.0, 3.0]
+    assert placed[engine[unit_named("Red 07").pk]] == [6.0, 3.0]
 
 
 def test_a_paged_launch_with_a_unit_out_of_action_or_held_back_writes_nothing(client, world, paged):
-    _fill(world, 20)
+    fill_forces(world, 20)
     Unit.objects.filter(name="Blue 03").update(status="destroyed")
     held = next(iter(world.table_battle.sides.values()))[0]
     login(client, world, "gm")
     data = _sent(client.get(_url(world), {"scenario": "crossroads"}))
-    data.update({f"side_{_unit('Blue 03').pk}": "red", f"side_{_unit('Red 01').pk}": "blue",
-                 f"side_{_unit('Blue 01').pk}": "red", f"side_{held}": "blue"})  # fmt: skip
+    sides = {"Blue 03": "red", "Red 01": "blue", "Blue 01": "red"}
+    data.update({f"side_{unit_named(name).pk}": side for name, side in sides.items()})
+    data[f"side_{held}"] = "blue"
     before = (CampaignBattle.objects.count(), Battle.objects.count())
     with mock.patch("battles.tasks.resolve_battle.delay") as queued:
         refused = client.post(_url(world), data)
@@ -172,17 +152,17 @@ def test_a_paged_launch_with_a_unit_out_of_action_or_held_back_writes_nothing(cl
     assert (CampaignBattle.objects.count(), Battle.objects.count()) == before
     queued.assert_not_called()
     # The choices come back as they were sent, to be put right.
-    assert _sent(refused)[f"side_{_unit('Blue 01').pk}"] == "red"
+    assert _sent(refused)[f"side_{unit_named('Blue 01').pk}"] == "red"
 
 
 def test_too_many_units_put_on_a_side_are_refused(client, world, paged, monkeypatch):
     monkeypatch.setattr(selectors, "CHOSEN_AT_MOST", 4)
-    _fill(world, 20)
+    fill_forces(world, 20)
     login(client, world, "gm")
     data = _sent(client.get(_url(world), {"scenario": "crossroads"}))
     for n in range(1, 8):
-        data[f"side_{_unit(f'Blue {n:02}').pk}"] = "red"
-    data[f"side_{_unit('Red 01').pk}"] = "blue"
+        data[f"side_{unit_named(f'Blue {n:02}').pk}"] = "red"
+    data[f"side_{unit_named('Red 01').pk}"] = "blue"
     refused = client.post(_url(world), data)
     assert refused.status_code == 400
     assert "More than 4 units were put on a side" in refused.content.decode()
@@ -192,7 +172,7 @@ def test_too_many_units_put_on_a_side_are_refused(client, world, paged, monkeypa
 def test_a_paged_set_up_counts_the_units_out_of_action_by_force_with_its_roster(
     client, world, paged
 ):
-    _fill(world, 20)
+    fill_forces(world, 20)
     Unit.objects.filter(name__in=["Blue 03", "Blue 04"]).update(status="destroyed")
     Unit.objects.filter(name="Blue 05").update(status="retreated")
     login(client, world, "gm")
