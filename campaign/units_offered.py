@@ -45,7 +45,9 @@ def units_offered(campaign: Campaign, source: Any) -> UnitsOffered:
         return UnitsOffered(
             units=fighting.free,
             engaged=fighting.engaged,
-            refused=[],  # a unit out of action the form was sent with is left out, as ever
+            # Out of action since the page was drawn: refused by name if the form puts it on
+            # a side (`out_of_action_problems`), as a paged form's are.
+            refused=fighting.out_of_action,
             paged=None,
             left_out=left_out(fighting.out_of_action, fighting.engaged),
         )

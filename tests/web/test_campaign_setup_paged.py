@@ -29,17 +29,15 @@ def _rows(html: str) -> list[int]:
 
 def _sent(response) -> dict[str, str]:
     """The set-up form as the browser would send it back: every field as the page shows it."""
-    form = response.context["form"]
-    data = {"scenario": "crossroads", "browse_at": str(response.context["paged"].number)}
+    form, paged = response.context["form"], response.context["paged"]
+    data = {"scenario": "crossroads", "browse_at": str(paged.number) if paged else "1"}
     for name, field in form.fields.items():
         value = form[name].value()
         if value in (None, "") and getattr(field, "choices", None):
             value = field.choices[0][0]  # a select with none selected sends its first option
         data[name] = "" if value is None else str(value)
-    data["browse_force"] = (
-        str(response.context["paged"].force.pk or "") if (response.context["paged"].force) else ""
-    )
-    data["browse_search"] = response.context["paged"].search
+    data["browse_force"] = str(paged.force.pk) if paged and paged.force else ""
+    data["browse_search"] = paged.search if paged else ""
     return data
 
 
@@ -153,6 +151,26 @@ def test_a_paged_launch_with_a_unit_out_of_action_or_held_back_writes_nothing(cl
     queued.assert_not_called()
     # The choices come back as they were sent, to be put right.
     assert _sent(refused)[f"side_{unit_named('Blue 01').pk}"] == "red"
+
+
+def test_a_small_campaigns_launch_with_a_unit_gone_out_of_action_since_writes_nothing(
+    client, world
+):
+    """Every unit is listed; one destroyed after the page was drawn is refused by name, as a
+    paged form's is, rather than the battle being fought without it."""
+    fill_forces(world, 3)
+    login(client, world, "gm")
+    data = _sent(client.get(_url(world), {"scenario": "crossroads"}))
+    sides = {"Blue 02": "red", "Red 01": "blue", "Blue 01": "red"}
+    data.update({f"side_{unit_named(name).pk}": side for name, side in sides.items()})
+    Unit.objects.filter(name="Blue 02").update(status="destroyed")
+    before = (CampaignBattle.objects.count(), Battle.objects.count())
+    with mock.patch("battles.tasks.resolve_battle.delay") as queued:
+        refused = client.post(_url(world), data)
+    assert refused.status_code == 400
+    assert "Blue 02 (Blue Battalion) cannot fight: destroyed." in refused.content.decode()
+    assert (CampaignBattle.objects.count(), Battle.objects.count()) == before
+    queued.assert_not_called()
 
 
 def test_too_many_units_put_on_a_side_are_refused(client, world, paged, monkeypatch):

@@ -66,10 +66,29 @@ def test_an_engagement_without_defenders_is_refused_and_nothing_is_written(clien
     url = reverse("campaign:engagement-setup", args=[world.campaign.pk])
     page = client.get(url)
     assert page.status_code == 200
+    ready = world.enemy_unit
+    assert ready.status == "ready"
     response = client.post(url, {"terrain": "swamp", "round_limit": "3",
-                                 f"side_{world.unit.pk}": "attackers"})  # fmt: skip
+                                 f"side_{ready.pk}": "attackers"})  # fmt: skip
     assert response.status_code == 400
     assert "The defenders need at least one unit" in response.text
+    assert not Engagement.objects.exists()
+
+
+def test_a_unit_out_of_action_put_on_a_side_is_refused_by_name_and_nothing_is_written(
+    client, world
+):
+    """A page drawn before the unit retreated still offers it: the form names it and why,
+    rather than fighting without it."""
+    login(client, world, "gm")
+    url = reverse("campaign:engagement-setup", args=[world.campaign.pk])
+    assert world.unit.status == "retreated"
+    response = client.post(url, {"terrain": "swamp", "round_limit": "3",
+                                 f"side_{world.unit.pk}": "attackers",
+                                 f"side_{world.enemy_unit.pk}": "defenders"})  # fmt: skip
+    assert response.status_code == 400
+    named = f"{world.unit.name} ({world.force.name}) cannot fight: retreated in poor order"
+    assert named in response.text
     assert not Engagement.objects.exists()
 
 
