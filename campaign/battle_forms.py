@@ -89,6 +89,19 @@ def out_of_action_problems(form: forms.Form, refused: Sequence[Unit]) -> None:
             form.add_error(None, f"{unit_label(unit)} cannot fight: {why[:1].lower()}{why[1:]}.")
 
 
+def chosen_problems(form: Any, too_many_note: str = "") -> None:
+    """What a battle's form (set-up, table result, engagement) was sent with on a side and
+    cannot field: units held back (`held_back_problems`), out of action
+    (`out_of_action_problems`), and more than a paged form reads back (``too_many_note``
+    ends that sentence)."""
+    held_back_problems(form, form.engaged)
+    out_of_action_problems(form, form.refused)
+    if form.paged and form.paged.too_many:
+        form.add_error(
+            None, f"More than {form.paged.too_many} units were put on a side{too_many_note}."
+        )
+
+
 def browsed(form: forms.Form) -> forms.Form:
     """A bound form shown again as it was sent, unchecked: the GM moved to another page of
     units or searched, and nothing is launched, so nothing is refused either."""
@@ -268,14 +281,7 @@ class BattleSetupForm(PageForm):
                     order=None if kind == NO_ORDER else {"kind": kind},
                 )
             )
-        held_back_problems(self, self.engaged)
-        out_of_action_problems(self, self.refused)
-        if self.paged and self.paged.too_many:
-            self.add_error(
-                None,
-                f"More than {self.paged.too_many} units were put on a side; "
-                f"at most {MAX_UNITS_PER_SIDE} fight on each.",
-            )
+        chosen_problems(self, f"; at most {MAX_UNITS_PER_SIDE} fight on each")
         for side_id in self.spots:
             if side_id not in used:
                 name = self.side_names.get(side_id, side_id)
@@ -379,10 +385,7 @@ class TableResultForm(PageForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        held_back_problems(self, self.engaged)
-        out_of_action_problems(self, self.refused)
-        if self.paged and self.paged.too_many:
-            self.add_error(None, f"More than {self.paged.too_many} units were put on a side.")
+        chosen_problems(self)
         names = {"a": (data.get("side_a") or "").strip(), "b": (data.get("side_b") or "").strip()}
         if names["a"] and names["a"] == names["b"]:
             self.add_error("side_b", "the two sides need different names")

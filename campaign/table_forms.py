@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 
 from battles.forms import LaunchKeyField
 from battles.services import SEED_LIMIT
-from campaign.battle_forms import held_back_problems, out_of_action_problems
+from campaign.battle_forms import chosen_problems
 from campaign.forms import (
     EQUIPMENT_CHOICES,
     QUALITY_CHOICES,
@@ -348,10 +348,7 @@ class EngagementForm(CampaignForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        held_back_problems(self, self.engaged)
-        out_of_action_problems(self, self.refused)
-        if self.paged and self.paged.too_many:
-            self.add_error(None, f"More than {self.paged.too_many} units were put on a side.")
+        chosen_problems(self)
         return data
 
     def sides(self) -> dict[str, list[Unit]]:
