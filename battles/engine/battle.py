@@ -74,9 +74,6 @@ class Battle:
         changes."""
         self.walls: dict[tuple[str, Point], Point] = {}
         """Nearest point of a building from a point (``targeting.nearest_wall``)."""
-        self.seen_walls: dict[tuple[str, Point, float], tuple[int, list[Point]]] = {}
-        """The points along a building's walls within a reach that a string from a point
-        reaches, with the terrain version they were found at (``targeting.building_aim``)."""
         self.own_infos: dict[str, tuple[int, UnitInfo]] = {}
         """Each unit's last info handed to its own side's commander, by unit id, with the unit's
         stamp it was built at (``BattleView._infos``)."""

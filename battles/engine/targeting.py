@@ -220,26 +220,14 @@ def building_aim(
     # The arc first: it is the cheaper question.
     if (not fixed or geometry.in_arc(pos, facing, tp)) and (aerial or b.sight.line_clear(pos, tp)):
         return tp
-    along = _along_walls(bld, pos, reach) if aerial else _seen_along_walls(b, bld, pos, reach)
-    for q in along:
-        if not fixed or geometry.in_arc(pos, facing, q):
+    # Nearest first, the string tried only until a point is found (and only to points in the
+    # arc): the points beyond the answer are never asked about.
+    for q in _along_walls(bld, pos, reach):
+        if (not fixed or geometry.in_arc(pos, facing, q)) and (
+            aerial or b.sight.line_clear(pos, q)
+        ):
             return q
     return None
-
-
-def _seen_along_walls(b: Battle, bld: BuildingState, pos: Point, reach: float) -> list[Point]:
-    """``_along_walls`` that a string from ``pos`` reaches: the same for every Fixed Mount
-    facing, so kept for the battle until the terrain changes (as lines are, ``Sight``)."""
-    key = (bld.id, pos, reach)
-    version = b.state.terrain_version
-    found = b.seen_walls.get(key)
-    if found is None or found[0] != version:
-        line_clear = b.sight.line_clear
-        found = b.seen_walls[key] = (
-            version,
-            [q for q in _along_walls(bld, pos, reach) if line_clear(pos, q)],
-        )
-    return found[1]
 
 
 def _along_walls(bld: BuildingState, pos: Point, reach: float) -> list[Point]:
