@@ -15,7 +15,7 @@ from ..tables import STATES, ScenarioTables, Shot
 if TYPE_CHECKING:
     from .board import Piece
 
-__all__ = ["Shot", "at_least", "best_shot", "harm", "harm_by_reach", "removal_now"]
+__all__ = ["Shot", "at_least", "best_shot", "harm", "harm_by_reach", "harm_within", "removal_now"]
 
 
 def harm(damage: float, suppress: float, hits: int, skill: int, demoralise_at: int) -> float:
@@ -66,6 +66,18 @@ def harm_by_reach(
             (r, max(h for r2, h in pairs if r2 >= r)) for r, _ in pairs
         )
     return found
+
+
+def harm_within(reaches: tuple[tuple[float, float], ...], d: float, move: float = 0.0) -> float:
+    """The best harm of ``harm_by_reach`` on a target ``d`` inches away, the attacker first
+    moving up to ``move`` (0 out of reach). The reaches run longest first and the harm never
+    falls as the range shortens: it is the last reach that still covers the distance."""
+    h = 0.0
+    for r, hr in reaches:
+        if d > r + move:
+            break
+        h = hr
+    return h
 
 
 def best_shot(tables: ScenarioTables, attacker: Piece, target: Piece) -> tuple[float, Shot] | None:

@@ -20,11 +20,12 @@ where a unit stands that choosing who acts reads.
 from __future__ import annotations
 
 import math
+from bisect import insort
 from typing import TYPE_CHECKING
 
 from .. import geometry
 from .board import SQUARES, square
-from .odds import harm_by_reach
+from .odds import harm_by_reach, harm_within
 
 if TYPE_CHECKING:
     from ..geometry import Point
@@ -123,11 +124,11 @@ def sources(board: Board, unit: Piece) -> list[Source]:
             # The shortest reach carries the most harm: it is what the source could do.
             near.append((-(weight * CANNOT_HURT_BACK) * reaches[-1][1], i, e, weight, reaches))
     if len(near) > SOURCES:
-        near.sort(key=_first_two)
+        near.sort()  # by bound, then place (unique: the pieces are never compared)
+    # The strongest weighed so far, at most SOURCES of them, strongest first (then by place).
     weighed: list[tuple[float, int, Source]] = []
-    cut = -math.inf  # the SOURCES-th strongest weighed so far, once there are that many
     for bound, i, e, weight, reaches in near:
-        if -bound < cut:
+        if len(weighed) == SOURCES and bound > weighed[-1][0]:
             break  # Sorted by bound: no enemy after this one can make the cut.
         # It fires once: friends already in its sights share the shot it will take.
         weight /= 1 + SHARED_FIRE * _exposed_to(board, e, unit, reaches[0][0])
@@ -146,19 +147,11 @@ def sources(board: Board, unit: Piece) -> list[Source]:
             facing,
             e.cover,
         )
-        weighed.append((-weight * reaches[-1][1], i, source))
-        if len(weighed) >= SOURCES and len(near) > SOURCES:
-            weighed.sort(key=_first_two)
-            del weighed[SOURCES:]
-            cut = -weighed[-1][0]
-    weighed.sort(key=_first_two)
-    out = [s for _, _, s in sorted(weighed[:SOURCES], key=_second)]
+        insort(weighed, (-weight * reaches[-1][1], i, source))
+        del weighed[SOURCES:]
+    out = [s for _, _, s in sorted(weighed, key=_second)]
     unit.sources = (board.decision, out)
     return out
-
-
-def _first_two(entry: tuple) -> tuple[float, int]:
-    return entry[0], entry[1]
 
 
 def _second(entry: tuple) -> int:
@@ -246,13 +239,7 @@ def _threat(board: Board, unit: Piece, p: Point, hidden: bool) -> float:
             continue
         if hidden and cover.isdisjoint(covers):
             continue
-        # ``reaches`` runs longest first with harm never falling as the range shortens, so the
-        # best harm within a distance is the last reach that still covers it.
-        h = 0.0
-        for r, hr in reaches:
-            if d > r:
-                break
-            h = hr
+        h = harm_within(reaches, d)
         if h > 0:
             if aerial or flies:
                 share = weight
@@ -264,10 +251,7 @@ def _threat(board: Board, unit: Piece, p: Point, hidden: bool) -> float:
                     clear = board.sees(sq, here)
                 share = weight if clear else BLOCKED_IN_RANGE * weight
         else:
-            for r, hr in reaches:
-                if d > r + move:
-                    break
-                h = hr
+            h = harm_within(reaches, d, move)
             share = (MOVE_THEN_FIRE if mobile else MOVE_NEXT_TURN) * weight
         if facing is not None and not geometry.in_arc((x, y), facing, p):
             share *= TURN_FIRST
@@ -297,7 +281,7 @@ def danger(board: Board, enemy: Piece) -> float:
         if o.info.concealed or o.sheltered:
             continue
         reaches = harm_by_reach(tables, enemy, o)
-        h = max((hr for r, hr in reaches if d <= r + enemy.move), default=0.0)
+        h = harm_within(reaches, d, enemy.move)
         worst = max(worst, o.size * h)
     enemy.danger = (key, worst)
     return worst
