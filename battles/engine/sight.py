@@ -11,12 +11,14 @@ units are never blocked and never concealed, and never inside a piece: they fly 
 
 Sight depends only on positions and on the terrain, and the terrain changes only when a building
 collapses. So every answer is cached by position (or pair of positions) until the terrain
-version moves on; units walking about only ever add entries.
+version moves on; units walking about only ever add entries. Every battle of a scenario starts
+on the same table, and most are fought on it throughout: the answers over it are kept in the
+scenario's tables, shared by its battles (``SIGHT_KEPT`` bounds them).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .cards import Keyword
 from .geometry import EPSILON, runs_along, seams
@@ -27,6 +29,21 @@ if TYPE_CHECKING:
     from .state import BattleState, UnitState
 
 _NOWHERE: frozenset[str] = frozenset()
+
+SIGHT_KEPT = 8192
+"""Answers of each kind (lines, pieces at a point, the building at a point) sight keeps for
+one table before it forgets them all, rather than grow forever: those over the opening table
+are the scenario's, and every battle of it adds the places its units wander to."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _keep(answers: dict[K, V], key: K, value: V) -> None:
+    """Keep an answer, within ``SIGHT_KEPT``."""
+    if len(answers) >= SIGHT_KEPT:
+        answers.clear()
+    answers[key] = value
 
 
 class Sight:
@@ -54,9 +71,14 @@ class Sight:
         if self._version == self.state.terrain_version:
             return
         self._version = self.state.terrain_version
-        self._lines.clear()
-        self._inside.clear()
-        self._building_at.clear()
+        tables = self.state.scenario.tables
+        if self._version == 0:
+            # Every building standing: the scenario's own table, whose answers its battles share.
+            self._lines = tables.opening_sight_lines
+            self._inside = tables.opening_pieces_at
+            self._building_at = tables.opening_building_at
+        else:
+            self._lines, self._inside, self._building_at = {}, {}, {}
         self._in_open_field.clear()
         blockers = [(t.id, t.polygon) for t in self.state.terrain if t.props.blocks_sight]
         standing = [(b.id, b.polygon) for b in self.state.buildings.values() if not b.collapsed]
@@ -76,8 +98,7 @@ class Sight:
             for i, poly in self._blockers
             for x0, y0, x1, y1 in (poly.bbox,)
         ]
-        tables = self.state.scenario.tables
-        opening = self._version == 0  # every building standing: the scenario's own table
+        opening = self._version == 0
         found = tables.opening_seams if opening else None
         if found is None:
             ids = [i for i, _ in self._blockers]
@@ -94,7 +115,7 @@ class Sight:
         found = self._inside.get(p)
         if found is None:
             found = frozenset(i for i, poly in self._blockers if poly.contains_strictly(p))
-            self._inside[p] = found or _NOWHERE
+            _keep(self._inside, p, found or _NOWHERE)
         return found
 
     def building_at(self, p: Point) -> str | None:
@@ -105,7 +126,7 @@ class Sight:
             return self._building_at[p]
         except KeyError:
             found = next((i for i, poly in self._buildings if poly.contains_strictly(p)), None)
-            self._building_at[p] = found
+            _keep(self._building_at, p, found)
             return found
 
     def line_clear(self, a: Point, b: Point) -> bool:
@@ -127,7 +148,7 @@ class Sight:
                 or self._in_one_open_field(a, b)
                 or self._measure(a, b, ina | inb)
             )
-            self._lines[key] = clear
+            _keep(self._lines, key, clear)
         return clear
 
     def _open_fields_at(self, p: Point) -> frozenset[str]:

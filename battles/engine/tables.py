@@ -4,7 +4,8 @@
 units carry them) and holds, by card number, the exact odds of ``probability`` as floats — every
 attack one card may make on another at each Skill (``Shot``) — the reach and the activation
 shapes of every unit card, the path finders of the table's passages, the units that start
-concealed, where sight-blocking pieces meet edge to edge, and the commander's lines of sight
+concealed, where sight-blocking pieces meet edge to edge, sight's answers over the opening table
+(lines, and the pieces and building holding a point), and the commander's lines of sight
 between grid squares over the opening table (the one every battle starts on; once a building
 falls, a battle reckons its own) and its answers for pairs of unit states (card, Skill, Hits). A
 ``Scenario`` owns its tables: every battle of the scenario shares them, and they go when the
@@ -160,6 +161,14 @@ class ScenarioTables:
         self.opening_joints: dict[str, tuple[tuple[Point, Point], ...]] | None = None
         """Where each piece or standing building of the opening table meets another edge to edge
         (``movement.joints``): the same in every battle of the scenario, found by its first."""
+        self.opening_sight_lines: dict[tuple[Point, Point], bool] = {}
+        """Whether a string between two points crosses no sight-blocking piece of the opening
+        table (``Sight.line_clear``): every battle of the scenario starts on that table, and most
+        are fought on it throughout. Bounded by ``sight.SIGHT_KEPT``, as the next two are."""
+        self.opening_pieces_at: dict[Point, frozenset[str]] = {}
+        """The opening table's sight-blocking pieces strictly holding a point (``Sight``)."""
+        self.opening_building_at: dict[Point, str | None] = {}
+        """The opening table's building strictly holding a point (``Sight``)."""
         self.opening_lines: dict[int, bool] = {}
         """The commander's lines between grid squares over the opening table, every building
         standing (``board.Board.sees``): every battle of the scenario starts on that table, and

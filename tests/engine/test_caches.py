@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from battles.engine import BattleView, SimpleCommander, parse_scenario, run_battle
+from battles.engine import BattleView, SimpleCommander, parse_scenario, run_battle, sight
 from battles.engine.events import Collapse
 from battles.engine.movement import path_problem, plan_path
 from battles.engine.sight import Sight
@@ -107,3 +107,37 @@ def test_a_view_hands_out_copies_of_what_it_remembers():
     enemies = view.enemies()
     enemies.append(enemies[0])
     assert [u.id for u in view.enemies()] == ["b"]
+
+
+def test_sight_over_the_opening_table_is_the_scenario_s_and_a_collapse_gives_a_battle_its_own():
+    sc = parse_scenario(scenario([unit("a", (12, 2))], [unit("b", (12, 20))], buildings=[HOUSE]))
+    first, second = Sight(BattleState.initial(sc)), Sight(BattleState.initial(sc))
+    line = ((12.0, 2.0), (12.0, 20.0))
+    assert not first.line_clear(*line)
+    assert sc.tables.opening_sight_lines == {line: False}
+    assert second.pieces_at((12.0, 10.0)) == {"h"}
+    assert sc.tables.opening_pieces_at[(12.0, 10.0)] == {"h"}
+    state = BattleState.initial(sc)
+    fallen = Sight(state)
+    state.apply(Collapse("h", ()))
+    assert fallen.line_clear(*line)
+    assert not second.line_clear(*line)
+    assert sc.tables.opening_sight_lines == {line: False}
+
+
+def test_sight_keeps_at_most_so_many_answers_and_answers_alike_past_them(monkeypatch):
+    monkeypatch.setattr(sight, "SIGHT_KEPT", 3)
+    data = scenario([unit("a", (12, 2))], [unit("b", (12, 20))], buildings=[HOUSE])
+    sc = parse_scenario(data)
+    kept = Sight(BattleState.initial(sc))
+    rng = random.Random(3)
+    for _ in range(40):
+        p = (round(rng.uniform(0, 24), 3), round(rng.uniform(0, 24), 3))
+        q = (round(rng.uniform(0, 24), 3), round(rng.uniform(0, 24), 3))
+        fresh = Sight(BattleState.initial(parse_scenario(data)))
+        assert kept.line_clear(p, q) == fresh.line_clear(p, q)
+        assert kept.pieces_at(p) == fresh.pieces_at(p)
+        assert kept.building_at(q) == fresh.building_at(q)
+        tables = sc.tables
+        assert max(map(len, (tables.opening_sight_lines, tables.opening_pieces_at))) <= 3
+        assert len(tables.opening_building_at) <= 3
