@@ -30,7 +30,7 @@ from .cards import Keyword
 from .combat import damage
 from .events import RollPurpose
 from .pathfinding import PathFinder
-from .tables import FinderKey
+from .tables import FinderKey, keep
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -165,10 +165,13 @@ def path_problem(
 ) -> tuple[str | None, float]:
     """Why ``path`` (starting where the unit stands) is not a legal move, and its cost."""
     # A planned path is checked again when the commander orders it; only the budget differs.
-    key: PathCheck = (unit.id, b.state.terrain_version, tuple(tuple(q) for q in path))
-    found = b.path_checks.get(key)
+    # Over the opening table the answers are the scenario's: its battles weigh the same moves.
+    version = b.state.terrain_version
+    checks = b.state.scenario.tables.opening_path_checks if version == 0 else b.path_checks
+    key: PathCheck = (unit.id, version, tuple(tuple(q) for q in path))
+    found = checks.get(key)
     if found is None:
-        found = b.path_checks[key] = _path_problem(b, unit, path)
+        found = keep(checks, key, _path_problem(b, unit, path))
     problem, cost = found
     if problem is None and cost > budget + 1e-6:
         return f'the path costs {cost:.3f}", more than the {budget:g}" left', cost

@@ -13,15 +13,16 @@ Sight depends only on positions and on the terrain, and the terrain changes only
 collapses. So every answer is cached by position (or pair of positions) until the terrain
 version moves on; units walking about only ever add entries. Every battle of a scenario starts
 on the same table, and most are fought on it throughout: the answers over it are kept in the
-scenario's tables, shared by its battles (``SIGHT_KEPT`` bounds them).
+scenario's tables, shared by its battles (``tables.OPENING_KEPT`` bounds them).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from .cards import Keyword
 from .geometry import EPSILON, runs_along, seams
+from .tables import keep
 from .terrain import kind_defaults
 
 if TYPE_CHECKING:
@@ -29,21 +30,6 @@ if TYPE_CHECKING:
     from .state import BattleState, UnitState
 
 _NOWHERE: frozenset[str] = frozenset()
-
-SIGHT_KEPT = 8192
-"""Answers of each kind (lines, pieces at a point, the building at a point) sight keeps for
-one table before it forgets them all, rather than grow forever: those over the opening table
-are the scenario's, and every battle of it adds the places its units wander to."""
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def _keep(answers: dict[K, V], key: K, value: V) -> None:
-    """Keep an answer, within ``SIGHT_KEPT``."""
-    if len(answers) >= SIGHT_KEPT:
-        answers.clear()
-    answers[key] = value
 
 
 class Sight:
@@ -115,7 +101,7 @@ class Sight:
         found = self._inside.get(p)
         if found is None:
             found = frozenset(i for i, poly in self._blockers if poly.contains_strictly(p))
-            _keep(self._inside, p, found or _NOWHERE)
+            keep(self._inside, p, found or _NOWHERE)
         return found
 
     def building_at(self, p: Point) -> str | None:
@@ -126,7 +112,7 @@ class Sight:
             return self._building_at[p]
         except KeyError:
             found = next((i for i, poly in self._buildings if poly.contains_strictly(p)), None)
-            _keep(self._building_at, p, found)
+            keep(self._building_at, p, found)
             return found
 
     def line_clear(self, a: Point, b: Point) -> bool:
@@ -148,7 +134,7 @@ class Sight:
                 or self._in_one_open_field(a, b)
                 or self._measure(a, b, ina | inb)
             )
-            _keep(self._lines, key, clear)
+            keep(self._lines, key, clear)
         return clear
 
     def _open_fields_at(self, p: Point) -> frozenset[str]:

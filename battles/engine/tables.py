@@ -4,8 +4,9 @@
 units carry them) and holds, by card number, the exact odds of ``probability`` as floats — every
 attack one card may make on another at each Skill (``Shot``) — the reach and the activation
 shapes of every unit card, the path finders of the table's passages, the units that start
-concealed, where sight-blocking pieces meet edge to edge, sight's answers over the opening table
-(lines, and the pieces and building holding a point), and the commander's lines of sight
+concealed, where sight-blocking pieces meet edge to edge, what battles ask over the opening table
+(sight's answers, path checks, crossing costs: ``OPENING_KEPT`` bounds them), and the
+commander's lines of sight
 between grid squares over the opening table (the one every battle starts on; once a building
 falls, a battle reckons its own) and its answers for pairs of unit states (card, Skill, Hits). A
 ``Scenario`` owns its tables: every battle of the scenario shares them, and they go when the
@@ -18,7 +19,7 @@ A piece id (units and buildings share one namespace) names one card for the whol
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from .cards import BuildingCard, UnitCard
 from .events import AttackKind
@@ -26,7 +27,9 @@ from .rulesets import Ruleset
 from .shapes import allowed_shapes
 
 if TYPE_CHECKING:
+    from .commanders.moves import CrossingKey
     from .geometry import CostJoint, CostRegion, Point, Polygon
+    from .movement import PathCheck
     from .pathfinding import PathFinder
     from .scenario import Scenario
 
@@ -61,6 +64,23 @@ ShotKey = tuple[int, int, int]
 STATES = 1 << 20
 """A pair of unit states as one number: attacker's state * STATES + target's
 (``ScenarioTables.state_number``; a scenario has far fewer states than this)."""
+
+
+OPENING_KEPT = 8192
+"""Answers of each kind over the opening table (sight's, path checks, crossing costs) the tables
+keep before they forget them all, rather than grow forever: every battle adds the places its
+units wander to and the paths they weigh."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def keep(answers: dict[K, V], key: K, value: V) -> V:
+    """Keep an answer, forgetting all those kept before once there are ``OPENING_KEPT``."""
+    if len(answers) >= OPENING_KEPT:
+        answers.clear()
+    answers[key] = value
+    return value
 
 
 class FinderKey(NamedTuple):
@@ -164,11 +184,16 @@ class ScenarioTables:
         self.opening_sight_lines: dict[tuple[Point, Point], bool] = {}
         """Whether a string between two points crosses no sight-blocking piece of the opening
         table (``Sight.line_clear``): every battle of the scenario starts on that table, and most
-        are fought on it throughout. Bounded by ``sight.SIGHT_KEPT``, as the next two are."""
+        are fought on it throughout. Bounded by ``OPENING_KEPT``, as the rest are."""
         self.opening_pieces_at: dict[Point, frozenset[str]] = {}
         """The opening table's sight-blocking pieces strictly holding a point (``Sight``)."""
         self.opening_building_at: dict[Point, str | None] = {}
         """The opening table's building strictly holding a point (``Sight``)."""
+        self.opening_path_checks: dict[PathCheck, tuple[str | None, float]] = {}
+        """``movement.path_problem``'s answers over the opening table."""
+        self.opening_crossings: dict[CrossingKey, float] = {}
+        """What crossing a path's terrain may cost over the opening table, as the commander
+        prices it (``commanders.moves.crossing_cost``)."""
         self.opening_lines: dict[int, bool] = {}
         """The commander's lines between grid squares over the opening table, every building
         standing (``board.Board.sees``): every battle of the scenario starts on that table, and

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from battles.engine import BattleView, SimpleCommander, parse_scenario, run_battle, sight
+from battles.engine import BattleView, SimpleCommander, parse_scenario, run_battle, tables
 from battles.engine.events import Collapse
 from battles.engine.movement import path_problem, plan_path
 from battles.engine.sight import Sight
@@ -126,7 +126,7 @@ def test_sight_over_the_opening_table_is_the_scenario_s_and_a_collapse_gives_a_b
 
 
 def test_sight_keeps_at_most_so_many_answers_and_answers_alike_past_them(monkeypatch):
-    monkeypatch.setattr(sight, "SIGHT_KEPT", 3)
+    monkeypatch.setattr(tables, "OPENING_KEPT", 3)
     data = scenario([unit("a", (12, 2))], [unit("b", (12, 20))], buildings=[HOUSE])
     sc = parse_scenario(data)
     kept = Sight(BattleState.initial(sc))
@@ -138,6 +138,6 @@ def test_sight_keeps_at_most_so_many_answers_and_answers_alike_past_them(monkeyp
         assert kept.line_clear(p, q) == fresh.line_clear(p, q)
         assert kept.pieces_at(p) == fresh.pieces_at(p)
         assert kept.building_at(q) == fresh.building_at(q)
-        tables = sc.tables
-        assert max(map(len, (tables.opening_sight_lines, tables.opening_pieces_at))) <= 3
-        assert len(tables.opening_building_at) <= 3
+        assert len(sc.tables.opening_sight_lines) <= 3
+        assert len(sc.tables.opening_pieces_at) <= 3
+        assert len(sc.tables.opening_building_at) <= 3

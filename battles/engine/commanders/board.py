@@ -207,7 +207,8 @@ class Board:
         """Distance from a point to a building's nearest wall."""
         # Kept while no building falls (its rubble is new terrain):
         self.crossings: dict[CrossingKey, float] = {}
-        """What crossing a path's terrain may cost (``moves.crossing_cost``)."""
+        """What crossing a path's terrain may cost (``moves.crossing_cost``): over the opening
+        table, the scenario's."""
         self.rolling: dict[bool, list[Polygon]] = {}
         """The pieces whose entry asks for a terrain roll, by Sure-Footed or not
         (``moves._rolling``)."""
@@ -298,9 +299,10 @@ class Board:
         """A building has fallen (or the battle begins): what depends on the table goes."""
         count = len(standing)
         self.buildings = standing
-        self.lines = self.tables.opening_lines if count == every else {}
+        opening = count == every
+        self.lines = self.tables.opening_lines if opening else {}
         self.inside_at = {}
-        self.crossings = {}
+        self.crossings = self.tables.opening_crossings if opening else {}
         self.rolling = {}
         self.shelters = {}
         self.cover = {}

@@ -18,6 +18,7 @@ from .. import geometry
 from ..geometry import nearest_point
 from ..paths import box, boxes_meet, first_entry
 from ..scenario import ObjectiveKind
+from ..tables import keep
 from .threat import SPAN, threat
 
 if TYPE_CHECKING:
@@ -83,8 +84,9 @@ def crossing_cost(board: Board, u: Piece, path: list[Point]) -> float:
     """Price of the terrain and Breaching rolls the path asks for, by their chance of failing."""
     if u.aerial or len(path) < 2:
         return 0.0
-    # Only the table and these few figures count: a path weighed again (the unit stood still, or
-    # another unit with the same card) is priced once a battle, while no building falls.
+    # Only the table and these few figures count: a path weighed again (the unit stood still,
+    # another unit with the same card, or another battle over the opening table) is priced
+    # once, while no building falls.
     key: CrossingKey = (
         tuple(path),
         min(u.skill, 6),
@@ -94,7 +96,7 @@ def crossing_cost(board: Board, u: Piece, path: list[Point]) -> float:
     kept = board.crossings
     found = kept.get(key)
     if found is None:
-        found = kept[key] = _crossing_cost(board, u, path)
+        found = keep(kept, key, _crossing_cost(board, u, path))
     return found
 
 
