@@ -72,8 +72,6 @@ class Battle:
         self.profiles: dict[str, dict[str, AttackProfile]] = {}
         """Each unit's attack profiles by name (``targeting.unit_profiles``): its card never
         changes."""
-        self.walls: dict[tuple[str, Point], Point] = {}
-        """Nearest point of a building from a point (``targeting.nearest_wall``)."""
         self.own_infos: dict[str, tuple[int, UnitInfo]] = {}
         """Each unit's last info handed to its own side's commander, by unit id, with the unit's
         stamp it was built at (``BattleView._infos``)."""

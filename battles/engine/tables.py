@@ -4,7 +4,8 @@
 units carry them) and holds, by card number, the exact odds of ``probability`` as floats — every
 attack one card may make on another at each Skill (``Shot``) — the reach and the activation
 shapes of every unit card, the path finders of the table's passages, the units that start
-concealed, where sight-blocking pieces meet edge to edge, what battles ask over the opening table
+concealed, where sight-blocking pieces meet edge to edge, the nearest point of a building's walls
+to a point, what battles ask over the opening table
 (sight's answers, path checks, crossing costs: ``OPENING_KEPT`` bounds them), and the
 commander's lines of sight
 between grid squares over the opening table (the one every battle starts on; once a building
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from .cards import BuildingCard, UnitCard
 from .events import AttackKind
+from .geometry import nearest_point
 from .rulesets import Ruleset
 from .shapes import allowed_shapes
 
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from .movement import PathCheck
     from .pathfinding import PathFinder
     from .scenario import Scenario
+    from .state import BuildingState
 
 Card = UnitCard | BuildingCard
 
@@ -194,6 +197,9 @@ class ScenarioTables:
         self.opening_crossings: dict[CrossingKey, float] = {}
         """What crossing a path's terrain may cost over the opening table, as the commander
         prices it (``commanders.moves.crossing_cost``)."""
+        self.walls: dict[tuple[str, Point], Point] = {}
+        """The point of a building's walls nearest to a point (``nearest_wall``): footprints
+        never move, standing or fallen. Bounded by ``OPENING_KEPT``."""
         self.opening_lines: dict[int, bool] = {}
         """The commander's lines between grid squares over the opening table, every building
         standing (``board.Board.sees``): every battle of the scenario starts on that table, and
@@ -233,6 +239,14 @@ class ScenarioTables:
         if found is None:
             found = self.states[key] = len(self.state_cards)
             self.state_cards.append(key)
+        return found
+
+    def nearest_wall(self, building: BuildingState, p: Point) -> Point:
+        """The point of the building's walls nearest to ``p`` (``geometry.nearest_point``)."""
+        key = (building.id, p)
+        found = self.walls.get(key)
+        if found is None:
+            found = keep(self.walls, key, nearest_point(building.polygon, p))
         return found
 
     def allowed_shapes(self, unit: str) -> frozenset[str]:

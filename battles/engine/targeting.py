@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from . import geometry
 from .cards import CLOSE_COMBAT, Keyword, UnitCard, Weapon
 from .events import AttackKind
-from .geometry import nearest_point
 from .state import BuildingState
 
 if TYPE_CHECKING:
@@ -96,12 +95,9 @@ def unit_profiles(b: Battle, unit: UnitState) -> dict[str, AttackProfile]:
 
 
 def nearest_wall(b: Battle, bld: BuildingState, p: Point) -> Point:
-    """The building's point nearest to ``p`` (``geometry.nearest_point``); footprints never move."""
-    key = (bld.id, p)
-    found = b.walls.get(key)
-    if found is None:
-        found = b.walls[key] = nearest_point(bld.polygon, p)
-    return found
+    """The building's point nearest to ``p`` (``geometry.nearest_point``); footprints never move,
+    so the scenario's tables keep them for all its battles."""
+    return b.state.scenario.tables.nearest_wall(bld, p)
 
 
 def attack_problem(

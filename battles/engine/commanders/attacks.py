@@ -164,12 +164,7 @@ class Reach:
         """The pairs with the buildings worth attacking, asked again only when one of them
         changed (``values.worth_attacking`` gives the same list)."""
         if self._structures is None:
-            tables = board.tables
-            self._structures = {
-                b.id
-                for b in board.buildings
-                if tables.card_shots(u.no, u.skill, tables.card_no[b.id])
-            }
+            self._structures = _structures(board, u)
         if not self._structures:
             return self._building_list
         worth = worth_attacking(board)
@@ -180,6 +175,19 @@ class Reach:
             self._version += 1
         self._worth = worth
         return self._building_list
+
+
+def _structures(board: Board, u: Piece) -> set[str]:
+    """The standing buildings (ids) something on the unit's card can attack at its Skill: the
+    same for every unit of the card, and kept while no building falls (``Board.structures``)."""
+    key = (u.no, u.skill)
+    found = board.structures.get(key)
+    if found is None:
+        tables = board.tables
+        found = board.structures[key] = {
+            b.id for b in board.buildings if tables.card_shots(u.no, u.skill, tables.card_no[b.id])
+        }
+    return found
 
 
 def reach_here(board: Board, u: Piece) -> Reach:

@@ -18,7 +18,6 @@ import math
 from typing import TYPE_CHECKING
 
 from ..cards import Keyword
-from ..geometry import nearest_point
 
 if TYPE_CHECKING:
     from ..commander import BattleView, UnitInfo
@@ -203,8 +202,6 @@ class Board:
         """Lines between grid squares on the table as it stands (``sees``)."""
         self.inside_at: dict[Point, str | None] = {}
         """The standing building holding each point asked, while no building falls."""
-        self.walls: dict[tuple[str, Point], float] = {}
-        """Distance from a point to a building's nearest wall."""
         # Kept while no building falls (its rubble is new terrain):
         self.crossings: dict[CrossingKey, float] = {}
         """What crossing a path's terrain may cost (``moves.crossing_cost``): over the opening
@@ -212,6 +209,9 @@ class Board:
         self.rolling: dict[bool, list[Polygon]] = {}
         """The pieces whose entry asks for a terrain roll, by Sure-Footed or not
         (``moves._rolling``)."""
+        self.structures: dict[tuple[int, int], set[str]] = {}
+        """The standing buildings a card can attack at a Skill, by card number and Skill
+        (``attacks._structures``)."""
         self.shelters: dict[int, list[Polygon]] = {}
         """The pieces a card may take cover in, by card number (``moves._shelters``)."""
         # Kept for the battle:
@@ -305,6 +305,7 @@ class Board:
         self.crossings = self.tables.opening_crossings if opening else {}
         self.rolling = {}
         self.shelters = {}
+        self.structures = {}
         self.cover = {}
         for p in self.pieces.values():
             p.kept = None
@@ -339,12 +340,7 @@ class Board:
 
     def distance_to_building(self, b: BuildingState, p: Point) -> float:
         """Distance from ``p`` to the building's nearest wall."""
-        walls = self.walls
-        key = (b.id, p)
-        found = walls.get(key)
-        if found is None:
-            found = walls[key] = math.dist(p, nearest_point(b.polygon, p))
-        return found
+        return math.dist(p, self.tables.nearest_wall(b, p))
 
     def hidden_at(self, u: Piece, p: Point) -> bool:
         """Inside a sight-blocking piece: concealed there unless it fires."""
