@@ -76,6 +76,7 @@ class Reach:
     __slots__ = (
         "_best",
         "_bound",
+        "_building_bound",
         "_building_list",
         "_buildings",
         "_decision",
@@ -97,6 +98,8 @@ class Reach:
         self._worth: list | None = None
         """``values.worth_attacking`` as last asked, and the building pairs it gave."""
         self._building_list: list[Pair] = []
+        self._building_bound = 0.0
+        """The most the building pairs offer (``best_offer``), found again when they change."""
         self._structures: set[str] | None = None
         """The standing buildings (ids) something on the card can attack."""
         self._version = 0
@@ -143,7 +146,8 @@ class Reach:
             if moved:
                 self._version += 1
         self._decision = decision
-        self.bound = max(self._bound, best_offer(self._building_pairs(board, u)))
+        self._refresh_buildings(board, u)
+        self.bound = max(self._bound, self._building_bound)
 
     def pairs(self, board: Board) -> list[Pair]:
         """The pairs in target order: enemies as the view lists them, then buildings."""
@@ -160,21 +164,22 @@ class Reach:
             self._best = (self._version, found)
         return found
 
-    def _building_pairs(self, board: Board, u: Piece) -> list[Pair]:
-        """The pairs with the buildings worth attacking, asked again only when one of them
-        changed (``values.worth_attacking`` gives the same list)."""
+    def _refresh_buildings(self, board: Board, u: Piece) -> None:
+        """Bring the pairs with the buildings worth attacking (and the most they offer) up to
+        this decision, asked again only when one of them changed (``values.worth_attacking``
+        gives the same list)."""
         if self._structures is None:
             self._structures = _structures(board, u)
         if not self._structures:
-            return self._building_list
+            return
         worth = worth_attacking(board)
         if self._worth != worth:
             # Some building's Hits or worth moved on: ask again (its pair is kept if not).
             wanted = [b for b, _, _ in worth if b.id in self._structures]
             self._building_list = _building_pairs(board, u, None, self._buildings, wanted)
+            self._building_bound = best_offer(self._building_list)
             self._version += 1
         self._worth = worth
-        return self._building_list
 
 
 def _structures(board: Board, u: Piece) -> set[str]:
