@@ -217,9 +217,9 @@ class Board:
         # Kept for the battle:
         self.raze_points: dict[str, float] | None = None
         """Per building, the raze points it carries for the side (``values._raze_points``)."""
-        # Kept for the turn:
         self.offers: dict[OfferKey, list[Offer]] = {}
         """Attack offers (``values.offers``)."""
+        # Kept for the turn:
         self.worths: dict[WorthKey, float] = {}
         """What bringing each building down is worth (``values.building_worth``)."""
         self.finishes: dict[FinishKey, float] = {}
@@ -246,7 +246,6 @@ class Board:
         if view.turn != self.turn:
             self.turn = view.turn
             self.in_turn = 0
-            self.offers = {}
             self.worths = {}
             self.finishes = {}
         else:

@@ -9,8 +9,8 @@ scores for removing it.
   shot that cannot suppress and seldom damages counts for a quarter.
 - **offers**: a unit's attacks on an enemy with a positive value, most valuable first, with
   their reach. They depend on where neither stands, only on what the two are (card, Skill,
-  Hits: ``Piece.state``), the enemy's danger and the turns left, so they are kept for the turn
-  by those.
+  Hits: ``Piece.state``), the enemy's danger and the turns left (up to ``DANGER_TURNS``), so
+  they are kept for the battle by those.
 - **building worth**: the raze points a building carries for the side, and what its fall does
   to those inside, times the chance of finishing it in the turns left.
 - **opportunity**: the best attack a unit could make next time from a place, on the enemies it
@@ -81,18 +81,24 @@ def attack_value(board: Board, unit: Piece, target: Piece, shot: Shot, danger: f
     return value
 
 
-OfferKey = tuple[int, float]
-"""What a unit's offers on a target are kept for, within the turn (``Board.offers``): the two
-units' states (``Piece.state``) as one number, attacker * STATES + target, and the target's
-danger (``threat.danger``)."""
+OfferKey = tuple[int, float, int]
+"""What a unit's offers on a target are kept for, within the battle (``Board.offers``): the two
+units' states (``Piece.state``) as one number, attacker * STATES + target, the target's danger
+(``threat.danger``) and the turns of it an attack spares (the turns left, up to
+``DANGER_TURNS``)."""
 
 
 def offers(board: Board, unit: Piece, target: Piece) -> list[Offer]:
     """The unit's attacks on the target with a positive value, most valuable first (ties in
     card order), wherever the two stand. They depend only on the two units' states, the
-    target's danger and the turns left: kept for the turn by those."""
+    target's danger and the turns left (``attack_value``): kept for the battle by those, so a
+    new turn asks again only where a danger moved."""
     threat = danger(board, target)
-    key: OfferKey = (unit.state * STATES + target.state, threat)
+    key: OfferKey = (
+        unit.state * STATES + target.state,
+        threat,
+        min(board.turns_left, DANGER_TURNS),
+    )
     found = board.offers.get(key)
     if found is None:
         found = []
