@@ -5,9 +5,8 @@ units carry them) and holds, by card number, the exact odds of ``probability`` a
 attack one card may make on another at each Skill (``Shot``) — the reach and the activation
 shapes of every unit card, the path finders of the table's passages, the units that start
 concealed, where sight-blocking pieces meet edge to edge, the nearest point of a building's walls
-to a point, what battles ask over the opening table
-(sight's answers, path checks, crossing costs: ``OPENING_KEPT`` bounds them), and the
-commander's lines of sight
+to a point, what battles ask again and again over the opening table (sight's answers, path
+checks, crossing costs; ``OPENING_KEPT`` bounds them), and the commander's lines of sight
 between grid squares over the opening table (the one every battle starts on; once a building
 falls, a battle reckons its own) and its answers for pairs of unit states (card, Skill, Hits). A
 ``Scenario`` owns its tables: every battle of the scenario shares them, and they go when the
@@ -70,9 +69,9 @@ STATES = 1 << 20
 
 
 OPENING_KEPT = 8192
-"""Answers of each kind over the opening table (sight's, path checks, crossing costs) the tables
-keep before they forget them all, rather than grow forever: every battle adds the places its
-units wander to and the paths they weigh."""
+"""Answers of each kind (sight's, path checks, crossing costs, nearest walls) kept with ``keep``
+before they are all forgotten, rather than grow forever: the scenario's serve all its battles,
+and every battle adds the places its units wander to and the paths they weigh."""
 
 K = TypeVar("K")
 V = TypeVar("V")
