@@ -9,8 +9,8 @@ page that includes the report also loads ``battles/replay.js`` (see ``battles/ba
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 from urllib.parse import urlencode
@@ -189,6 +189,10 @@ class BattleReport:
     luck: list[LuckRow]
     table: TableView
     frames: dict[str, Any]
+    units_left_out: str = ""
+    """Whose units the units table leaves out, and why, in a sentence ("" when none)."""
+    luck_left_out: list[str] = field(default_factory=list)
+    """The sides whose luck row the luck table leaves out with those units."""
 
     @property
     def dice_url(self) -> str:
@@ -230,6 +234,8 @@ def battle_report(
     side_names: Mapping[str, str] | None = None,
     unit_names: Mapping[str, str] | None = None,
     seed_shown: bool = True,
+    units_left_out: Collection[str] = (),
+    why_left_out: str = "",
 ) -> BattleReport | None:
     """The report of a finished battle, or None when it has no log yet.
 
@@ -245,6 +251,9 @@ def battle_report(
     ``turn`` (the first, when it is none of them) of at most `LOG_PAGE_EVENTS` events. Raises
     ``LogUnreadable`` when the stored log cannot be read back by this engine. Without
     ``seed_shown`` the log's header does not give the battle's seed (`fog.seed_withheld`).
+    ``units_left_out`` (unit ids) are units the reader may know by name only: the units table
+    gives no row of theirs, nor the luck table a row of a side they fought on (its attacks,
+    and the odds of each, would tell their cards); ``why_left_out`` says so in a sentence.
     """
     log = battle_log(battle)
     result = battle.outcome
@@ -280,7 +289,7 @@ def battle_report(
         end_reason=result.end_reason,
         turns_played=result.turns,
         sides=_sides(scenario, result, names),
-        units=_units(scenario, result, names),
+        units=[row for row in _units(scenario, result, names) if row.id not in units_left_out],
         buildings=_buildings(scenario, result, names),
         objectives=_objectives(scenario, result, names),
         log=page,
@@ -300,9 +309,16 @@ def battle_report(
         luck=[],
         table=table_view(scenario, names=names),
         frames={},
+        units_left_out=why_left_out if units_left_out else "",
     )
     if not log_only:
-        report.luck = luck_rows(luck_table(scenario, events))
+        hidden_sides = {u.side for u in scenario.units() if u.id in units_left_out}
+        report.luck = [
+            row
+            for row in luck_rows(luck_table(scenario, events))
+            if row.luck.side not in hidden_sides
+        ]
+        report.luck_left_out = [s.name for s in scenario.sides if s.id in hidden_sides]
         report.frames = replay_frames(
             scenario,
             events,

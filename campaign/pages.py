@@ -679,6 +679,22 @@ def and_words(words: list[str]) -> str:
     return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
 
 
+def units_seen_in_summary(units: Iterable[Unit], *, spectator: bool) -> str:
+    """Why a battle's tables leave out the units of forces the reader sees only in summary,
+    counted by force: "Blue Battalion's 5 units are left out: you see that force only in
+    summary." ("" when there are none)."""
+    counts = Counter(u.force.name for u in units)
+    if not counts:
+        return ""
+    whose = and_words([f"{name}'s {plural(n, 'unit')}" for name, n in counts.items()])
+    verb = "is" if sum(counts.values()) == 1 else "are"
+    if spectator:
+        why = "the GM shows spectators every force in summary only"
+    else:
+        why = f"you see {'that force' if len(counts) == 1 else 'those forces'} only in summary"
+    return f"{whose} {verb} left out: {why}."
+
+
 def battle_names(
     campaign_battle: CampaignBattle, units: dict[int, Unit], sides: list[BattleSide]
 ) -> tuple[dict[str, str], dict[str, str]]:

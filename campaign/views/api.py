@@ -15,7 +15,13 @@ from django.views.decorators.http import require_GET
 
 from campaign.access import FULL, Viewer, campaign_for_viewer, force_for_viewer, unit_for_viewer
 from campaign.models import CampaignBattle, Force, Unit
-from campaign.pages import battle_winner, force_summaries, roster_line, roster_lines
+from campaign.pages import (
+    battle_sides,
+    battle_winner,
+    force_summaries,
+    roster_line,
+    roster_lines,
+)
 from campaign.selectors import campaign_now, unit_history
 
 
@@ -104,27 +110,104 @@ def unit_json(request: HttpRequest, pk: int, unit_pk: int) -> JsonResponse:
     return JsonResponse(data)
 
 
+END_REASONS = {"turn_limit": "the turn limit", "side_eliminated": "a side was wiped out"}
+"""Why an engine battle ended, in the words of its report."""
+
+
+def _battle(cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit]) -> dict[str, Any]:
+    """A battle as its page gives it to the viewer: sides and units by their names, and what
+    the battle did to a unit only where the viewer sees its force in full (`Viewer.sight`);
+    a unit of a force seen in summary is named and no more, as on the page."""
+    result = None if cb.battle is None else cb.battle.result
+    # The sides in the engine's order, which the result keeps (the scenario is not read here).
+    order = [{"id": s["side"], "name": s["name"]} for s in (result or {}).get("sides", [])]
+    sides = battle_sides(cb, units, order)
+    names = {side.id: side.name for side in sides}
+    winner = battle_winner(cb)
+
+    def seen(pk: int) -> bool:
+        return viewer.manages or (pk in units and viewer.sight(units[pk].force) == FULL)
+
+    if cb.state in (CampaignBattle.State.FIGHTING, CampaignBattle.State.FAILED):
+        outcome = None
+    else:
+        outcome = f"{names.get(winner, winner)} won" if winner else "a draw"
+    data: dict[str, Any] = {
+        "id": cb.pk,
+        "name": cb.name,
+        "day": cb.day,
+        "state": cb.state,
+        "state_text": cb.get_state_display(),
+        "sides": [
+            {
+                "id": side.id,
+                "name": side.name,
+                "players": side.players,
+                "units": [
+                    {
+                        "id": u.pk,
+                        "name": u.name,
+                        "force": u.force.name,
+                        "seen": viewer.sight(u.force),
+                    }
+                    for u in side.units
+                ],
+            }
+            for side in sides
+        ],
+        "winner": winner,
+        "winner_name": names.get(winner) if winner else None,
+        "outcome": outcome,
+        "table_result": None,
+        "engine_result": None,
+        "battle_status": None if cb.battle is None else cb.battle.status,
+        "url": reverse("campaign:battle", args=[viewer.campaign.pk, cb.pk]),
+    }
+    if cb.table_result is not None:
+        data["table_result"] = {
+            "winner": cb.table_result["winner"],
+            "units": {
+                pk: {"name": units[int(pk)].name if int(pk) in units else None, **outcome}
+                for pk, outcome in cb.table_result["units"].items()
+                if seen(int(pk))
+            },
+        }
+    if result is not None:
+        fought = {eid: int(pk) for eid, pk in cb.engine_units.items()}
+        data["engine_result"] = {
+            **result,
+            "end_reason_text": END_REASONS.get(result["end_reason"], result["end_reason"]),
+            "sides": [{**s, "name": names.get(s["side"], s["name"])} for s in result["sides"]],
+            "units": [
+                {
+                    **u,
+                    "unit": fought.get(u["unit"]),
+                    "name": units[fought[u["unit"]]].name
+                    if fought.get(u["unit"]) in units
+                    else None,
+                    "card": u["name"],
+                }
+                for u in result["units"]
+                if viewer.manages or (u["unit"] in fought and seen(fought[u["unit"]]))
+            ],
+        }
+    return data
+
+
 @login_required
 @require_GET
 def battles_json(request: HttpRequest, pk: int) -> JsonResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    battles = CampaignBattle.objects.filter(campaign=viewer.campaign).select_related("battle")
-    return JsonResponse(
-        {
-            "battles": [
-                {
-                    "id": cb.pk,
-                    "name": cb.name,
-                    "day": cb.day,
-                    "state": cb.state,
-                    "sides": cb.sides,
-                    "winner": battle_winner(cb),
-                    "table_result": cb.table_result,
-                    "engine_result": None if cb.battle is None else cb.battle.result,
-                    "battle_status": None if cb.battle is None else cb.battle.status,
-                    "url": reverse("campaign:battle", args=[pk, cb.pk]),
-                }
-                for cb in battles.defer("battle__scenario")
-            ]
-        }
+    battles = list(
+        CampaignBattle.objects.filter(campaign=viewer.campaign)
+        .select_related("battle")
+        .defer("battle__scenario")
     )
+    fought = {pk for cb in battles for side in cb.sides.values() for pk in side}
+    units = {
+        u.pk: u
+        for u in Unit.objects.filter(pk__in=fought, force__campaign=viewer.campaign).select_related(
+            "force__owner"
+        )
+    }
+    return JsonResponse({"battles": [_battle(cb, viewer, units) for cb in battles]})

@@ -44,7 +44,7 @@ from campaign.battle_forms import REMOVAL_LABELS, BattleSetupForm, TableResultFo
 from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.map_numbers import MapNumbersForm
-from campaign.models import Campaign, CampaignBattle, Unit
+from campaign.models import Campaign, CampaignBattle, Membership, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
     battle_names,
@@ -56,6 +56,7 @@ from campaign.pages import (
     revert_blocked_lines,
     side_colours,
     unit_label,
+    units_seen_in_summary,
 )
 from campaign.rules.bridge import TableResult
 from campaign.rules.history import plural
@@ -405,6 +406,8 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
                 REMOVAL_LABELS[Removal(outcome.removed)],
             )
             for pk, outcome in table.items()
+            # Losses go with a unit's roster: the table's units of forces the reader sees.
+            if viewer.manages or (pk in units and units[pk].force_id in visible_forces)
         ],
         report=None,
         poll_seconds=POLL_SECONDS,
@@ -457,6 +460,10 @@ def _report(
     download_viewer = None if side in (FOG_ALL, FOG_NONE) else side
     as_side = (request.GET.get("as") or None) if viewer.manages else download_viewer
     side_names = (names or _names(cb)[2])[0]
+    fought = engine_units_fought(campaign_battle=cb)
+    # A unit of a force the reader sees only in summary is named, as a roster names its force,
+    # and no more: neither its card nor what the battle did to it (`Viewer.sight`).
+    in_summary = {eid: u for eid, u in fought.items() if viewer.sight(u.force) != FULL}
     report = battle_report(
         cb.battle,
         url=reverse("campaign:battle", args=[pk, cb.pk]),
@@ -471,10 +478,13 @@ def _report(
         side_names=side_names,
         unit_names=engine_unit_names(campaign_battle=cb),
         seed_shown=_seed_shown(viewer, cb, side),
+        units_left_out=set(in_summary),
+        why_left_out=units_seen_in_summary(
+            in_summary.values(), spectator=viewer.role == Membership.Role.SPECTATOR
+        ),
     )
     if report is not None and report.table is not None and cb.engine_units:
         # The drawn map's markers are named and coloured as the rosters name them.
-        fought = engine_units_fought(campaign_battle=cb)
         report.table = table_named(
             report.table,
             {eid: u.name for eid, u in fought.items()},
