@@ -395,6 +395,9 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         sides=sides,
         side_colours=side_colours(sides),
         visible_forces=visible_forces,
+        # The card sheet holds the cards of the units the reader sees in full: offered when
+        # there is one.
+        cards_offered=any(u.force_id in visible_forces for side in sides for u in side.units),
         # How each unit's Orders went in: its own side's business, like its card.
         orders=orders_going_in(
             (u for side in sides for u in side.units if u.force_id in visible_forces), cb.orders

@@ -108,3 +108,13 @@ def test_the_battles_json_names_everything_and_gives_only_the_units_the_reader_s
     everything = _battle(client, world, "gm")["engine_result"]["units"]
     assert {u["name"] for u in everything} == {"Squad 1", "Squad 2", "Iron Wolf"}
     assert {u["card"] for u in everything} == {"Rifle Squad", "Mech"}
+
+
+def test_the_card_sheet_is_offered_only_to_whoever_would_get_cards_on_it(client, world):
+    link = reverse("campaign:battle-cards", args=[world.campaign.pk, world.engine_battle.pk])
+    _set(world, sight=Campaign.Visibility.SUMMARY, fog=False)
+    assert link not in _page(client, world, "spectator")
+    for role in ("player", "rival", "gm"):
+        assert link in _page(client, world, role), role
+    _set(world, sight=Campaign.Visibility.FULL, fog=False)
+    assert link in _page(client, world, "spectator")
