@@ -14,6 +14,7 @@ from battles.engine import Scenario
 from battles.engine.scenario import ObjectiveKind
 from battles.map_labels import LABEL_SIZE, place_labels, text_box
 from battles.names import Names, scenario_names
+from campaign.rules.history import plural
 
 GRID_STEP = 6
 """Inches between the heavier grid lines (a 24" table shows a 4 × 4 grid)."""
@@ -46,7 +47,8 @@ def table_named(
         replace(
             u,
             tag=names.get(u.id, u.tag),
-            label=f"{labels[u.id]}: {u.name}, Size {u.size}, {u.hits} Hits, Skill {u.skill}"
+            label=f"{labels[u.id]}: {u.name}, Size {u.size}, {plural(u.hits, 'Hit')}, "
+            f"Skill {u.skill}"
             if u.id in labels
             else u.label,
             colour=colours.get(u.id, u.colour),
@@ -201,7 +203,7 @@ def table_view(
             "building",
             points(b.polygon),
             f"{names.buildings[b.id]} ({b.card.name}): Resistance {b.card.resistance}, "
-            f"{b.card.hits} Hits",
+            f"{plural(b.card.hits, 'Hit')}",
             fmt(b.polygon.centroid[0]),
             fmt(h - b.polygon.centroid[1]),
             names.buildings[b.id],
@@ -266,7 +268,7 @@ def table_view(
             fmt(unit_radius(u.card.size) + 0.45),
             f"{fmt(u.position[0])}, {fmt(u.position[1])}",
             f"{names.units[u.id]}, {side_names[u.side]}: {u.card.name}, Size {u.card.size}, "
-            f"{u.card.hits} Hits, Skill {u.card.skill}",
+            f"{plural(u.card.hits, 'Hit')}, Skill {u.card.skill}",
             names.units[u.id],
         )
         for u in scenario.units()
@@ -286,11 +288,12 @@ def table_view(
         crowded=len(units) > CROWDED,
         key=key,
         description=(
-            f"A {fmt(w)}″ × {fmt(h)}″ table with {len(terrain)} terrain pieces, "
-            f"{len(buildings)} buildings, {len(objectives)} objectives and "
+            f"A {fmt(w)}″ × {fmt(h)}″ table with {plural(len(terrain), 'terrain piece')}, "
+            f"{plural(len(buildings), 'building')}, {plural(len(objectives), 'objective')} and "
             # The units drawn: a unit fog hides is not counted either.
             + " against ".join(
-                f"{sum(u.side == s.id for u in units)} units of {s.name}" for s in scenario.sides
+                f"{plural(sum(u.side == s.id for u in units), 'unit')} of {s.name}"
+                for s in scenario.sides
             )
             + "."
         ),

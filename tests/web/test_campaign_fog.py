@@ -240,13 +240,15 @@ def test_the_drawn_table_speaks_the_campaigns_names_and_colours_and_keeps_the_fo
     page = client.get(_url("battle", world, world.engine_battle.pk)).text
     svg = page.split('<svg class="table-map', 1)[1].split("</svg>", 1)[0]
     titles = re.findall(r'<g class="unit side-\d" data-unit="[^"]+"[^>]*>\s*<title>([^<]+)', svg)
-    assert "Squad 1 (Red Company): Rifle Squad, Size 1, 1 Hits, Skill 3" in titles
+    assert "Squad 1 (Red Company): Rifle Squad, Size 1, 1 Hit, Skill 3" in titles
     assert "Iron Wolf (Blue Battalion): Mech, Size 4, 3 Hits, Skill 4" in titles
     assert not any("(squad-1" in t or "(iron-wolf" in t for t in titles)
     # Red Company wears red, Blue Battalion blue (campaign.pages.force_colour).
     assert 'style="fill: #b3261e"' in svg and 'style="fill: #1f5fa8"' in svg
     desc = svg.split("<desc", 1)[1].split("</desc>", 1)[0]
-    assert "units of Red Company" in desc and "units of Blue Battalion" in desc
+    # Counted in words: "1 building", "1 unit of Blue Battalion".
+    assert "2 units of Red Company against 1 unit of Blue Battalion." in desc
+    assert "1 building," in desc
     assert "Force" not in desc
     # The fogged player: what her side did not see is not drawn, named or counted.
     from battles.frames import replay_frames, unseen_at_deployment
