@@ -15,6 +15,7 @@ from typing import Any
 
 from django import forms
 from django.forms.utils import ErrorDict
+from django.utils.text import capfirst
 
 from battles.engine.events import Removal
 from battles.engine.validation import MAX_UNITS_PER_SIDE
@@ -194,7 +195,10 @@ class BattleSetupForm(PageForm):
         # The sides offered as the rest of the set-up names them: by the forces put on them.
         named = self.side_labels()
         for unit in self.units:
-            self.fields[f"side_{unit.pk}"].choices = [("", "Not fighting"), *named.items()]
+            self.fields[f"side_{unit.pk}"].choices = [
+                ("", "Not fighting"),
+                *((side, capfirst(name)) for side, name in named.items()),
+            ]
 
     def side_labels(self) -> dict[str, str]:
         """Each of the scenario's sides, by id, as the set-up names it: by the forces of the
@@ -282,10 +286,11 @@ class BattleSetupForm(PageForm):
                 )
             )
         chosen_problems(self, f"; at most {MAX_UNITS_PER_SIDE} fight on each")
+        named = self.side_labels()
         for side_id in self.spots:
             if side_id not in used:
-                name = self.side_names.get(side_id, side_id)
-                self.add_error(None, f"Put at least one unit on the side {name}.")
+                name = named.get(side_id, side_id)
+                self.add_error(None, f"No unit is on {name}: put at least one there.")
         data["deployments"] = deployments
         return data
 

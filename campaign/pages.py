@@ -585,15 +585,27 @@ def side_name(forces: Iterable[Force]) -> str:
     return " and ".join({f.pk: f.name for f in forces}.values())
 
 
+SIDE_PLACES = ("first", "second", "third", "fourth")
+
+
+def side_place(index: int) -> str:
+    """A side by its place in the scenario, for a side no force stands on: "the second side"."""
+    place = SIDE_PLACES[index] if index < len(SIDE_PLACES) else f"number {index + 1}"
+    return f"the {place} side"
+
+
 def scenario_side_names(
     sides: Iterable[Mapping[str, Any]], forces: Mapping[str, Iterable[Force]]
 ) -> dict[str, str]:
     """A scenario's sides (its ``sides``) as a campaign battle's pages call them, by side id:
-    by the forces of the campaign's units on each (``forces``, by side id; `side_name`), the
-    scenario's own name for a side with none. Two sides the same forces would name keep the
+    by the forces of the campaign's units on each (``forces``, by side id; `side_name`), and a
+    side with none by its place ("the second side"): the scenario's own name for it ("Red
+    Force") is no force's, and would read as one. Two sides the same forces would name keep the
     scenario's names beside them, so that each reads as a side of its own."""
     scenario = {side["id"]: str(side.get("name") or side["id"]) for side in sides}
-    named = {side: side_name(forces.get(side, ())) or own for side, own in scenario.items()}
+    named = {
+        side: side_name(forces.get(side, ())) or side_place(i) for i, side in enumerate(scenario)
+    }
     twice = {name for name in named.values() if list(named.values()).count(name) > 1}
     return {
         side: f"{name} ({scenario[side]})" if name in twice and name != scenario[side] else name

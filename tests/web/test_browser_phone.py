@@ -500,3 +500,34 @@ def test_the_set_ups_side_choices_show_the_forces_whole_names(
         assert scroll_width(page) <= viewport["width"]
         shoot(page, f"setup-sides-{size}", locator=page.locator("table.deploy"))
     assert not page.errors, page.errors
+
+
+TABLE_OVERFLOW = """() => { const s = document.querySelector('.deploy-table .scroll-x');
+  return s.scrollWidth - s.clientWidth; }"""
+"""How far the set-up's table reaches past its column (its Orders out of sight beyond it)."""
+
+
+def test_the_set_ups_table_keeps_its_width_when_a_side_is_named_by_two_forces(
+    all_ready,
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """Every unit put on one side: the page refuses it, that side is named by both forces and
+    the other by its place; the longer name gives way, and Orders stay within the table."""
+    page = page_for("gm")
+    at_size(page, "desktop")
+    page.goto(
+        f"{live_server.url}/campaigns/{browser_world.campaign.pk}/battles/new/?scenario=crossroads"
+    )
+    assert page.evaluate(TABLE_OVERFLOW) <= 0
+    for select in page.locator("table.deploy select[name^=side_]").all():
+        select.select_option("blue")
+    page.get_by_role("button", name="Launch the battle", exact=True).click()
+    expect(
+        page.get_by_text("No unit is on the second side: put at least one there.")
+    ).to_be_visible()
+    side = page.locator("table.deploy select[name^=side_]").first
+    expect(side.locator("option:checked")).to_have_text("Blue Battalion and Red Company")
+    assert page.evaluate(TABLE_OVERFLOW) <= 0
+    assert not page.errors, page.errors

@@ -136,8 +136,9 @@ def test_it_wants_a_unit_on_each_side(client, world):
     response = login(client, world, "gm").post(_url("battle-setup", world), data)
     assert response.status_code == 400
     # The side by the name the page gives it, not its id.
-    missing = [n for n in ("Blue Force", "Red Force") if f"on the side {n}." in response.text]
-    assert len(missing) == 1 and "&#x27;blue&#x27;" not in response.text
+    text = response.text
+    missing = [n for n in ("first", "second") if f"No unit is on the {n} side: put" in text]
+    assert len(missing) == 1 and "&#x27;blue&#x27;" not in text
 
 
 def test_it_puts_a_position_the_engine_refuses_next_to_that_unit(client, world):

@@ -131,24 +131,28 @@ def test_the_set_up_names_each_side_by_the_forces_it_puts_on_it(client, world):
             assert name not in page, (scenario, name)
         assert "Deployment spot of blue " not in page
     assert "Deployment zone of Blue Battalion" in page  # the saved map's sides have zones
-    # A side the table puts no force on keeps the scenario's name; a mixed one names both.
+    # A side the table puts no force on is called by its place, not by the scenario's name
+    # for it, which no force bears; a mixed one names both forces. The page says so in words.
     data = {"scenario": "crossroads", "turn_limit": "4"}
     for unit in form.units:
         data.update({f"side_{unit.pk}": "blue", f"x_{unit.pk}": "", f"y_{unit.pk}": ""})
     refused = gm.post(setup, data)
     assert refused.context["form"].side_labels() == {
         "blue": "Blue Battalion and Red Company",
-        "red": "Red Force",
+        "red": "the second side",
     }
-    assert '<option value="red">Red Force</option>' in refused.text
+    assert '<option value="red">The second side</option>' in refused.text
+    assert "No unit is on the second side: put at least one there." in refused.text
+    assert "Red Force" not in refused.text
 
 
-def test_a_side_is_named_by_its_forces_else_by_the_scenario_and_never_twice_alike(world):
+def test_a_side_is_named_by_its_forces_else_by_its_place_and_never_twice_alike(world):
     sides = [{"id": "blue", "name": "Blue Force"}, {"id": "red", "name": "Red Force"}]
     assert scenario_side_names(sides, {"blue": [world.force]}) == {
         "blue": "Red Company",
-        "red": "Red Force",
+        "red": "the second side",
     }
+    assert scenario_side_names(sides, {}) == {"blue": "the first side", "red": "the second side"}
     # One force split over both sides: each side keeps the scenario's name beside the force's.
     assert scenario_side_names(sides, {"blue": [world.force], "red": [world.force]}) == {
         "blue": "Red Company (Blue Force)",
