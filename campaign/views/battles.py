@@ -67,7 +67,6 @@ from campaign.selectors import (
     applied_changes,
     campaign_battle_launched,
     campaign_battle_units,
-    engine_unit_names,
     engine_units_fought,
     fog_side,
     fogged_log,
@@ -479,7 +478,7 @@ def _report(
         download_viewer=download_viewer,
         log_only=log_only,
         side_names=side_names,
-        unit_names=engine_unit_names(campaign_battle=cb),
+        unit_names={eid: u.name for eid, u in fought.items()},
         seed_shown=_seed_shown(viewer, cb, side),
         units_left_out=set(in_summary),
         why_left_out=units_seen_in_summary(
