@@ -834,8 +834,10 @@ def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
         tail = "; " + changes_text(entry.before, after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
         if (died := _DIED.search(why)) and died.start():
-            # The dead first, then the fights whose hits they were (`recovery._window_story`).
-            why = f"{died.group(1)} ({why[: died.start()]})"
+            # The dead first, then the fights whose hits they were (`recovery._window_story`),
+            # then what the dead took back beyond themselves (`window.withdrawn_text`).
+            dead, _, rest = died.group(1).partition("; ")
+            why = f"{dead} ({why[: died.start()]})" + (f"; {rest}" if rest else "")
         steps.append(TimeStep(entry.unit, f"Day {entry.day}", why, before, dict(snapshot)))
     return _time_lines(steps)
 
