@@ -85,3 +85,14 @@ def test_the_demos_first_battle_is_on_its_dashboard_and_timeline(client, demo):
     assert "No campaign battles yet." not in dashboard and "Battle of the Millrace" in dashboard
     timeline = client.get(reverse("campaign:timeline", args=[campaign.pk])).content.decode()
     assert "Battle of the Millrace: Red Company won" in timeline
+
+
+def test_an_outcomes_state_reads_in_lower_case_within_its_sentence(client, demo):
+    campaign, _ = demo
+    client.force_login(get_user_model().objects.get(username="bob"))
+    mill = campaign.battles.get(name="Battle of the Millrace")
+    page = client.get(reverse("campaign:battle", args=[campaign.pk, mill.pk])).text
+    assert 'outcome <span id="cb-state"><span class="status status-applied">applied</span>' in page
+    clash = campaign.engagements.get()
+    page = client.get(reverse("campaign:engagement", args=[campaign.pk, clash.pk])).text
+    assert '· <span class="status status-applied">applied</span></p>' in page
