@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from battles.engine import Scenario
+from battles.engine.geometry import table_size_text
 from battles.engine.scenario import ObjectiveKind
 from battles.map_labels import LABEL_SIZE, place_labels, text_box
 from battles.names import Names, scenario_names
@@ -288,7 +289,8 @@ def table_view(
         crowded=len(units) > CROWDED,
         key=key,
         description=(
-            f"A {fmt(w)}″ × {fmt(h)}″ table with {plural(len(terrain), 'terrain piece')}, "
+            f"A {table_size_text(fmt(w), fmt(h))} table with "
+            f"{plural(len(terrain), 'terrain piece')}, "
             f"{plural(len(buildings), 'building')}, {plural(len(objectives), 'objective')} and "
             # The units drawn: a unit fog hides is not counted either.
             + " against ".join(

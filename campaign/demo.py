@@ -11,17 +11,16 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from campaign.models import Campaign, Force, Unit
-from campaign.rules.bridge import UnitOutcome
 from campaign.services import (
     calendar_advance,
     campaign_create,
     force_create,
     medical_apply,
     membership_set,
-    outcome_apply,
     quick_resolve_run,
     unit_create,
 )
+from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 from units.models import Ruleset, UnitType
 from units.services import library_load
 
@@ -103,21 +102,24 @@ def _build_campaign(users: dict[str, object]) -> Campaign:
                 specialties=specialties,
                 leader=None if leader is None else {"name": leader[0], "hit_points": leader[1]},
             )
+    # The first battle is recorded as a table result, as a GM would, so it is on the
+    # campaign's pages (its battles, the timeline) as well as in its units' histories.
+    fought = {name for name, *_ in MILL_OUTCOMES}
     sides = {
-        force_name: [units[name] for name, *_ in roster] for force_name, _, roster in DEMO_FORCES
+        force_name: [units[name] for name, *_ in roster if name in fought]
+        for force_name, _, roster in DEMO_FORCES
     }
-    red = sides["Red Company"]
-    outcome_apply(
+    mill = campaign_battle_record(
         campaign=campaign,
-        outcomes={units[name].pk: UnitOutcome(h, s, r) for name, h, s, r in MILL_OUTCOMES},
-        winners=[units[name].pk for name, *_ in MILL_OUTCOMES if units[name] in red],
-        opposing_equipment={
-            **{unit.pk: "good" for unit in sides["Red Company"]},
-            **{unit.pk: "excellent" for unit in sides["Blue Battalion"]},
+        name="Battle of the Millrace",
+        sides=sides,
+        winner="Red Company",
+        outcomes={
+            units[name].pk: {"hits_lost": h, "skill_lost": s, "removed": r}
+            for name, h, s, r in MILL_OUTCOMES
         },
-        reason="Battle of the Millrace",
-        seed=1,
     )
+    campaign_battle_apply(campaign_battle=mill)
     medical_apply(force=forces["Red Company"], reason="field hospital at the mill")
     calendar_advance(campaign=campaign, days=1, reason="the front goes quiet")
     quick_resolve_run(

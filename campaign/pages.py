@@ -73,6 +73,7 @@ from campaign.selectors import (
     entries_changes,
     entries_since,
     entries_undone,
+    entry_battles,
     force_roster,
     medics_used_today,
     notable_entries,
@@ -861,8 +862,10 @@ def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
         tail = "; " + changes_text(entry.before, after)
         why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
         if (died := _DIED.search(why)) and died.start():
-            # The dead first, then the fights whose hits they were (`recovery._window_story`).
-            why = f"{died.group(1)} ({why[: died.start()]})"
+            # The dead first, then the fights whose hits they were (`recovery._window_story`),
+            # then what the dead took back beyond themselves (`window.withdrawn_text`).
+            dead, _, rest = died.group(1).partition("; ")
+            why = f"{dead} ({why[: died.start()]})" + (f"; {rest}" if rest else "")
         steps.append(TimeStep(entry.unit, f"Day {entry.day}", why, before, dict(snapshot)))
     return _time_lines(steps)
 
@@ -873,9 +876,24 @@ _DIED = re.compile(r"; (\d+ Casualty hits? not saved within 24 hours died.*)$")
 
 def entry_why(entry: HistoryEntry) -> str:
     """Why an entry happened, without the field changes its sentence ends with."""
+    # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb hands
+    # them back in its own.
     after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
     tail = "; " + changes_text(entry.before, after)
     return entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+
+
+def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
+    """An entry as every page tells it: why it happened (`entry_why`), and what it did to the
+    unit in plain words (`story_text`; "" for a sentence that ends with no field changes), the
+    bookkeeping (battles fought, the day of the last battle, the medics' 24 hours) left out.
+    ``unit`` is the unit's snapshot after the entry (its hits at least). Not for a revert,
+    which says what it gave back (`revert_text`)."""
+    why = entry_why(entry)
+    what = story_text(entry.before, entry.after, unit) if why != entry.text else ""
+    if entry.kind == HistoryEntry.Kind.SKILL_CHECK:
+        why = minus_signs(why)  # the roll's summary, kept as it was written
+    return why, what
 
 
 def revert_blocked_lines(blockers: list[tuple[Unit, list[HistoryEntry]]]) -> list[str]:
@@ -941,16 +959,10 @@ def unit_story_lines(page: StoryPage):
     now: dict[str, Any] = dict(page.was)
     for entry in page.entries:
         now.update(entry.after)  # the unit's snapshot after this entry
-        # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb
-        # hands them back in its own.
-        after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
-        tail = "; " + changes_text(entry.before, after)
-        why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
-        if entry.kind == HistoryEntry.Kind.SKILL_CHECK:
-            why = minus_signs(why)  # the roll's summary, kept as it was written
-        battle = homes.get(entry.battle_id) if entry.battle_id else None
+        battle = homes.get(entry.pk)
         lead = within = ""
         if entry.kind == HistoryEntry.Kind.REVERT:
+            why = entry_why(entry)
             what = revert_text(entry.after, now) if why != entry.text else ""
             name = names.get(battle) if battle is not None else None
             if name and f", {name}," in why:
@@ -962,7 +974,7 @@ def unit_story_lines(page: StoryPage):
                           battle=battle, reverted=entry.pk in reverted, within=within)
             )  # fmt: skip
             continue
-        what = story_text(entry.before, entry.after, now) if why != entry.text else ""
+        why, what = entry_words(entry, now)
         # A battle's entries begin with its name: that is the link.
         from_battle = entry.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
         if battle is not None and from_battle and ": " in why:
@@ -1044,9 +1056,10 @@ def _entry_event(
     carrying: dict[int, dict[str, int]],
     undone: set[int],
 ) -> Event:
-    """A history entry as a line of the timeline; ``homes`` maps engine battles to campaign
-    battles, ``names`` campaign battles to their names, ``carrying`` entries to the hits their
-    unit carried after them (`entries_carrying`), ``undone`` holds the entries reverted since."""
+    """A history entry as a line of the timeline; ``homes`` maps entries to the campaign
+    battles they came from (`entry_battles`), ``names`` campaign battles to their names,
+    ``carrying`` entries to the hits their unit carried after them (`entries_carrying`),
+    ``undone`` holds the entries reverted since."""
     before, after = entry.before, entry.after
     kind = entry.kind
     if kind == HistoryEntry.Kind.REVERT:
@@ -1056,7 +1069,7 @@ def _entry_event(
     elif "quality" in after and before.get("quality"):
         rose = Quality.of_word(after["quality"]) > Quality.of_word(before["quality"])
         kind = "promoted" if rose else "reduced"
-    home = homes.get(entry.battle_id) if entry.battle_id else None
+    home = homes.get(entry.pk)
     label = unit_label(entry.unit)
     if kind == HistoryEntry.Kind.REVERT:
         why = entry_why(entry)
@@ -1071,8 +1084,9 @@ def _entry_event(
         text = f"{label} {verb} from {_value_label(before['quality'])} to "
         text += _value_label(after["quality"])
     else:
-        what = story_text(before, after, carrying.get(entry.pk, {}))
-        text = f"{label} {what}" if what else f"{label}: {entry.text}"
+        # Told as the unit's history tells it (`unit_story_lines`).
+        why, what = without_repeats(*entry_words(entry, carrying.get(entry.pk, {})))
+        text = f"{label}: {why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
     url = (
         reverse("campaign:battle", args=[campaign_pk, home])
         if home
@@ -1146,7 +1160,6 @@ def timeline(
     battles = list(
         campaign.battles.filter(day__in=whole).select_related("battle").defer("battle__scenario")
     )
-    homes = {cb.battle_id: cb.pk for cb in battles if cb.battle_id}
     names = {cb.pk: cb.name for cb in battles}
     winners = winner_names(battles)
     events = [
@@ -1184,12 +1197,8 @@ def timeline(
     more_of_day = crowded and len(notable) > TIMELINE_LINES
     notable = notable[:TIMELINE_LINES]
     # A revert's line names the battle it undid, which may lie outside the window.
-    missing = {e.battle_id for e in notable if e.battle_id and e.battle_id not in homes}
-    rows = CampaignBattle.objects.filter(battle_id__in=missing).values_list(
-        "battle_id", "pk", "name"
-    )
-    for battle_id, pk, name in rows:
-        homes[battle_id], names[pk] = pk, name
+    homes, battle_names = entry_battles(entries=notable, known=battles)
+    names.update(battle_names)
     carrying = entries_carrying(entries=notable)
     undone = entries_undone(entries=notable)
     for entry_ in notable:
@@ -1238,12 +1247,7 @@ def since_last_visit(campaign: Campaign, force_ids: set[int], after: datetime) -
 
 def entry_events(campaign: Campaign, entries: list[HistoryEntry]) -> list[Event]:
     """History entries as timeline lines, each battle named and linked by its campaign page."""
-    battle_ids = {e.battle_id for e in entries if e.battle_id}
-    rows = CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list(
-        "battle_id", "pk", "name"
-    )
-    homes = {battle_id: pk for battle_id, pk, _ in rows}
-    names = {pk: name for _, pk, name in rows}
+    homes, names = entry_battles(entries=entries)
     carrying = entries_carrying(entries=entries)
     undone = entries_undone(entries=entries)
     return [_entry_event(entry, campaign.pk, homes, names, carrying, undone) for entry in entries]

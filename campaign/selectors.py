@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -115,7 +116,7 @@ class StoryPage:
     reverted: set[int]
     """The ids of its entries undone since."""
     homes: dict[int, int]
-    """The campaign battle of each engine battle its entries name (for links)."""
+    """The campaign battle each of its entries came from, by entry id (`entry_battles`)."""
     names: dict[int, str]
     """The names of those campaign battles."""
     was: dict[str, Any]
@@ -134,6 +135,45 @@ class StoryPage:
     def last(self) -> int:
         """The number of its last entry in the whole history."""
         return self.first + len(self.entries) - 1
+
+
+def entry_battles(
+    *, entries: list[HistoryEntry], known: Iterable[CampaignBattle] = ()
+) -> tuple[dict[int, int], dict[int, str]]:
+    """The campaign battle each of ``entries`` came from, by entry id, and those battles' names
+    by their id. An engine battle's entries name it; a table battle has no engine battle, so
+    its entries are known by its record (`CampaignBattle.applied_entries`, the latest
+    application's). ``known``: battles already read, asked for no more."""
+    homes: dict[int, int] = {}
+    names: dict[int, str] = {}
+
+    def found(rows: Iterable[tuple[int, str, int | None, list[int] | None]]) -> None:
+        for pk, name, battle_id, applied in rows:
+            wrote = set(applied or ())
+            for entry in entries:
+                engine = entry.battle_id is not None and entry.battle_id == battle_id
+                if engine or (battle_id is None and entry.pk in wrote):
+                    homes[entry.pk], names[pk] = pk, name
+
+    found((cb.pk, cb.name, cb.battle_id, cb.applied_entries) for cb in known)
+    rest = [e for e in entries if e.pk not in homes]
+    battle_ids = {e.battle_id for e in rest if e.battle_id is not None}
+    if battle_ids:
+        engine = CampaignBattle.objects.filter(battle_id__in=battle_ids)
+        found((pk, name, battle_id, None) for pk, name, battle_id in
+              engine.values_list("pk", "name", "battle_id"))  # fmt: skip
+    unlinked = [e for e in rest if e.battle_id is None and e.kind in TABLE_BATTLE_KINDS]
+    if unlinked:
+        campaigns = Unit.objects.filter(history__in=unlinked).values("force__campaign_id")
+        tables = CampaignBattle.objects.filter(
+            battle__isnull=True, campaign__in=campaigns, day__in={e.day for e in unlinked}
+        )
+        found(tables.values_list("pk", "name", "battle_id", "applied_entries"))
+    return homes, names
+
+
+TABLE_BATTLE_KINDS = (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
+"""The kinds of entry a battle's outcome writes (`outcome_apply`)."""
 
 
 def unit_story(*, unit: Unit, before: int | None = None, size: int = UNIT_STORY_PAGE) -> StoryPage:
@@ -158,12 +198,7 @@ def unit_story(*, unit: Unit, before: int | None = None, size: int = UNIT_STORY_
     first_pk = entries[0].pk if entries else 0
     counts = history.aggregate(total=Count("id"), ahead=Count("id", filter=Q(pk__lt=first_pk)))
     reverted = entries_undone(entries=entries)
-    battle_ids = {e.battle_id for e in entries if e.battle_id is not None}
-    rows = CampaignBattle.objects.filter(battle_id__in=battle_ids).values_list(
-        "battle_id", "pk", "name"
-    )
-    homes = {battle_id: pk for battle_id, pk, _ in rows}
-    names = {pk: name for _, pk, name in rows}
+    homes, names = entry_battles(entries=entries)
     was = {}
     if earlier is not None:
         was = units_state_before(before={unit.pk: first_pk}, fields=STORY_FIELDS)

@@ -35,6 +35,12 @@ EPSILON = 1e-9
 _TAU = 2.0 * math.pi
 
 
+def table_size_text(width: str, height: str) -> str:
+    """A table's size as every page and message writes it, from its width and height already
+    written as numbers: "24″ × 24″"."""
+    return f"{width}\u2033 \u00d7 {height}\u2033"
+
+
 def distance(a: Point, b: Point) -> float:
     """Centre-to-centre distance in inches."""
     return math.dist(a, b)

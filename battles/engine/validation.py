@@ -138,7 +138,9 @@ class _Checker:
             return _BAD
         if not (0 <= x <= width and 0 <= y <= height):
             return self.fail(
-                path, f"({_show(x)}, {_show(y)}) is off the {_show(width)}x{_show(height)} table"
+                path,
+                f"({_show(x)}, {_show(y)}) is off the "
+                f"{geometry.table_size_text(_show(width), _show(height))} table",
             )
         return (x, y)
 

@@ -146,19 +146,24 @@ def carries_text(morale: int, casualty: int) -> str:
 def _experience_text(before: dict[str, Any], after: dict[str, Any]) -> str:
     """The experience a change leaves, and why when it is less than before: a step up starts
     the count again from the points left over; a step down holds the points just short of the
-    next step at the new quality (a unit rises at most one step at a time)."""
+    next step at the new quality (a unit rises at most one step at a time), said so only when
+    that is where they stand (a closing window's fights counted again may leave fewer)."""
+    from campaign.rules.experience import threshold  # it reads this module's words
+
     now, was = after["experience"], before.get("experience")
     points = plural(now, "experience point")
     if was is None or now >= was:
         return f"has {points}"
     was_quality, quality = before.get("quality"), after.get("quality")
     if quality is not None and was_quality is not None:
-        if Quality.of_word(quality) > Quality.of_word(was_quality):
+        quality = Quality.of_word(quality)
+        if quality > Quality.of_word(was_quality):
             return f"starts again toward the next step with {points} ({was} before)"
-        return (
-            f"its experience is held just short of the next step at "
-            f"{Quality.of_word(quality).label}: {was} → {now}"
-        )
+        if now == (threshold(quality) or 0) - 1:
+            return (
+                f"its experience is held just short of the next step at "
+                f"{quality.label}: {was} → {now}"
+            )
     return f"has {points} ({was} before)"
 
 

@@ -30,6 +30,7 @@ from campaign.rules.experience import (
     step_ups_withdrawn,
     with_quality,
 )
+from campaign.rules.history import plural
 from campaign.rules.state import CampaignUnitState, Status, WindowFight
 from units.bucs import Quality
 
@@ -167,8 +168,9 @@ def withdrawn_text(state: CampaignUnitState) -> str:
     """What the dead take back beyond themselves, should all the unit's Casualty hits die now,
     in the history's words ("" for nothing): "the step up to Experienced from that battle is
     withdrawn: no step back up in the battle that cost it quality for good", and when fights
-    came after: "the experience of the fights since counts again from the quality the dead
-    leave"."""
+    came after: "the experience of the fights since counts again from the quality left", with
+    the steps the dead cost and those the fights won back when the quality alone would not
+    show them ("the dead cost it 1 step; …: 1 step won back")."""
     if not state.casualty_hits or state.destroyed:
         return ""
     settled = window_settled(state)
@@ -182,5 +184,18 @@ def withdrawn_text(state: CampaignUnitState) -> str:
     if parts:
         parts[0] += f": {HELD_BACK_QUALITY_LOST}"
     if settled.recounted and not settled.state.destroyed:
-        parts.append("the experience of the fights since counts again from the quality left")
+        recount = "the experience of the fights since counts again from the quality left"
+        # A step each dead hit costs, and a step each withdrawn, are what the fights since
+        # start again from: what they won back (or fell short of) is the rest of the change,
+        # which the quality alone would not show (a step lost and won back reads as none).
+        lost = state.casualty_hits + len(settled.withdrawn)
+        moved = int(settled.state.quality) - int(state.quality) + lost
+        if moved:
+            parts.append(f"the dead cost it {plural(state.casualty_hits, 'step')}")
+            recount += (
+                f": {plural(moved, 'step')} won back"
+                if moved > 0
+                else f": {plural(-moved, 'step')} up fewer"
+            )
+        parts.append(recount)
     return "; ".join(parts)

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, HistoryEntry, Membership
 from campaign.pages import entry_events, unit_label
-from campaign.selectors import latest_entry_id, notice_entries
+from campaign.selectors import entry_battles, latest_entry_id, notice_entries
 
 NOTICE_KINDS = ("destroyed", "promoted")
 """The timeline's kinds of line a notice tells of (besides each battle applied, and Casualty
@@ -99,16 +99,11 @@ def notices_after_commit(campaign: Campaign) -> None:
 def notice_lines(campaign: Campaign, entries: list) -> list[str]:
     """The sentences of one member's notice: each battle applied, then what befell each unit."""
     applied = [e for e in entries if e.kind == HistoryEntry.Kind.BATTLE]
-    # A table battle has no engine battle to point to: its entries are known by its record.
-    battle_of = {
-        entry_id: name
-        for name, ids in campaign.battles.values_list("name", "applied_entries")
-        for entry_id in ids or ()
-    }
+    homes, names = entry_battles(entries=applied)
     units: dict[str, dict[str, None]] = {}
     for entry in applied:
-        if entry.pk in battle_of:
-            units.setdefault(battle_of[entry.pk], {})[unit_label(entry.unit)] = None
+        if entry.pk in homes:
+            units.setdefault(names[homes[entry.pk]], {})[unit_label(entry.unit)] = None
     lines = [
         f"The outcome of {name} was applied to {', '.join(labels)}."
         for name, labels in units.items()

@@ -101,7 +101,10 @@ def time_pass(
     )
     start = campaign_now(campaign)
     end = start + hours
-    suffix = f" ({reason.strip()})" if reason.strip() else ""
+    said = reason.strip()
+    suffix = f" ({said})" if said else ""
+    # Right after "died", the bare reason would read as what killed them.
+    died_suffix = f" (the clock moved on: {said})" if said else ""
     passed = [(unit, passing) for unit in units for passing in time_passes(unit.state, start, end)]
     # Everything in the order it happened: by the hour, then the roster.
     passed.sort(key=lambda item: item[1].at)
@@ -109,7 +112,7 @@ def time_pass(
     for unit, passing in passed:
         day = clock_time(passing.at)[0]
         if passing.kind == CASUALTIES:
-            why, kind = casualties_died_text(unit, passing.dead, suffix), Kind.CASUALTIES
+            why, kind = casualties_died_text(unit, passing.dead, died_suffix), Kind.CASUALTIES
         else:
             why, kind = f"a day of R&R{suffix}", Kind.RECOVERY
         entry = unit_change(

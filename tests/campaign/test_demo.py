@@ -74,3 +74,17 @@ def test_the_demos_battle_outcomes_are_possible_for_their_cards():
         card = {**unit_type.card, "skill": going.skill}
         problems = outcome_problems(card, UnitOutcome(hits, skill, removed), "combined_arms")
         assert problems == [], name
+
+
+def test_the_battle_its_units_fought_is_a_recorded_battle_of_the_campaign():
+    demo_load()
+    campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
+    battle = campaign.battles.get()
+    assert battle.name == "Battle of the Millrace" and battle.state == battle.State.APPLIED
+    fought = HistoryEntry.objects.filter(
+        unit__force__campaign=campaign, kind=HistoryEntry.Kind.BATTLE
+    )
+    assert fought.exists()
+    # Every unit's entry for it is one the recorded battle wrote.
+    assert set(fought.values_list("pk", flat=True)) <= set(battle.applied_entries)
+    assert all(battle.name in entry.text for entry in fought)

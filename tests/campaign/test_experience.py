@@ -23,6 +23,7 @@ from campaign.rules.experience import (
     training_apply,
     with_quality,
 )
+from campaign.rules.history import story_text
 from campaign.rules.recovery import casualties_die, casualties_found_too_late, medical_treat
 from campaign.rules.state import Status, WindowFight
 from campaign.rules.window import withdrawn_text
@@ -284,6 +285,67 @@ def test_a_step_up_is_withdrawn_when_the_casualty_hits_of_its_battle_die():
         "the steps up to Experienced and Elite from those battles are withdrawn: "
         f"{HELD_BACK_QUALITY_LOST}"
     )
+
+
+def test_a_step_the_dead_cost_and_the_fights_since_won_back_is_told():
+    # An Average squad broken in a fight that leaves it a Casualty hit, then winning another
+    # (1 + 2 points: 3 of Average's 4). The hit dies: a step down to Inexperienced at the first
+    # fight, whose point is held there; the win's 2 points count again from Inexperienced and
+    # reach its 3: Average again, with none left. The quality alone says nothing happened.
+    first = WindowFight(quality=Q.AVERAGE, experience=0, casualty_hits=1, broken=True)
+    second = WindowFight(quality=Q.AVERAGE, experience=1, won=True)
+    wounded = unit_state(
+        experience=3, casualty_hits=1, window_from=0, window_experience=0,
+        window_fights=(first, second),
+    )  # fmt: skip
+    died, dead = casualties_die(wounded)
+    assert dead == 1 and (died.quality, died.experience) == (Q.AVERAGE, 0)
+    assert withdrawn_text(wounded) == (
+        "the dead cost it 1 step; the experience of the fights since counts again from the "
+        "quality left: 1 step won back"
+    )
+
+
+def test_the_clocks_words_tell_the_step_the_dead_cost_and_the_fights_since_won_back(
+    campaign, make_unit
+):
+    from campaign.pages import time_lines_done
+    from campaign.services.orders import clock_advance
+
+    mech = make_unit("Holt", "Mech", quality="average", specialties=("mechanized",))
+    # "A" costs one Hit of the 4-Hit Mech (seed 1: a Casualty hit), "B" is won and costs none.
+    for hour, (name, outcome, won) in enumerate(
+        [("A", UnitOutcome(1, 0), False), ("B", UnitOutcome(0, 0), True)]
+    ):
+        outcome_apply(campaign=campaign, outcomes={mech.pk: outcome}, day=1, hour=hour,
+                      winners=[mech.pk] if won else [], reason=name, seed=1)  # fmt: skip
+        clock_advance(campaign=campaign, hours=1)
+    mech.refresh_from_db()
+    assert (mech.quality, mech.experience, mech.casualty_hits) == (Q.AVERAGE, 3, 1)
+    clock_advance(campaign=campaign, hours=24)  # day 2, 02:00: the window closed
+    mech.refresh_from_db()
+    assert (mech.quality, mech.experience) == (Q.AVERAGE, 0)
+    died = list(mech.history.filter(kind=HistoryEntry.Kind.CASUALTIES))
+    [line] = time_lines_done(died)
+    # The dead and the fights whose hits they were, then what that cost and what came back.
+    assert "1 Casualty hit not saved within 24 hours died (at A; 0 Morale, 1 Casualty; at B; " in (
+        line
+    )
+    assert line.endswith(
+        "medics saved 0); the dead cost it 1 step; the experience of the fights since counts "
+        "again from the quality left: 1 step won back; carries no hits now; has 0 experience "
+        "points (3 before)."
+    )
+
+
+def test_experience_is_said_held_short_of_a_step_only_where_it_stands():
+    # Inexperienced needs 3: 2 is just short of it, 1 is not (fights counted again, say).
+    held = story_text({"quality": "average", "experience": 3},
+                      {"quality": "inexperienced", "experience": 2}, {})  # fmt: skip
+    assert "its experience is held just short of the next step at Inexperienced: 3 → 2" in held
+    fewer = story_text({"quality": "average", "experience": 2},
+                       {"quality": "inexperienced", "experience": 1}, {})  # fmt: skip
+    assert "held just short" not in fewer and "has 1 experience point (2 before)" in fewer
 
 
 @pytest.mark.parametrize(

@@ -442,7 +442,7 @@ def test_a_demolition_card_may_print_its_charges_only_as_the_text_has_them(chang
 
 def test_unit_off_the_table_is_refused():
     p = problems(scenario([unit("a", (25, 2))], [unit("b", (20, 20))]))
-    assert p == [("sides[0].units[0].position", "(25, 2) is off the 24x24 table")]
+    assert p == [("sides[0].units[0].position", "(25, 2) is off the 24″ × 24″ table")]
 
 
 def test_a_bigger_table_is_allowed():
@@ -471,7 +471,7 @@ def test_a_unit_outside_its_sides_deployment_zone_is_refused():
 def test_a_deployment_zone_is_checked_as_a_polygon_on_the_table():
     s = scenario([unit("a", (4, 2))], [unit("b", (20, 20))])
     s["sides"][0]["zone"] = [[0, 0], [30, 0], [0, 6]]
-    assert problems(s) == [("sides[0].zone[1]", "(30, 0) is off the 24x24 table")]
+    assert problems(s) == [("sides[0].zone[1]", "(30, 0) is off the 24″ × 24″ table")]
     s["sides"][0]["zone"] = [[0, 0], [6, 6], [6, 0], [0, 3]]
     assert problems(s) == [("sides[0].zone", "must be a simple polygon (edges may not cross)")]
     s["sides"][0]["zone"] = [[0, 0]] * 65

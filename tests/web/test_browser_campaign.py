@@ -156,7 +156,7 @@ def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):
     shoot(gm, "campaign-05-report-gm", full_page=True)
     # The outcome reached the rosters (the campaign applies outcomes at once by default).
     gm.goto(battle_url)
-    expect(gm.locator(".meta .status")).to_have_text(re.compile("Applied"))
+    expect(gm.locator(".meta .status")).to_have_text(re.compile("applied"))
     assert not gm.errors, gm.errors
 
     # A player reads the roster, then the battle as their side saw it.

@@ -285,13 +285,13 @@ def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # n
     expect(gm.locator("[data-panel] h3")).to_have_text("woods-1 (woods)")
     editor_drag(gm, (8, 18), (8, 26))  # the top-right corner, up past the far edge
     expect(problems(gm)).to_contain_text(
-        "woods-1 (woods), corner 3: (8, 26) is off the 24x24 table"
+        "woods-1 (woods), corner 3: (8, 26) is off the 24″ × 24″ table"
     )
     expect(gm.locator(".problem-pin")).not_to_have_count(0)
     expect(gm.locator("svg.editor-map polygon.terrain-woods.has-problem")).to_have_count(1)
     shoot_both(gm, "03-editor-refused")
     gm.click("[data-undo]")
-    expect(problems(gm)).not_to_contain_text("off the 24x24 table")
+    expect(problems(gm)).not_to_contain_text("off the 24″ × 24″ table")
     # A map pasted into the JSON field that cannot be drawn: the editor keeps the map it drew
     # and says why (the next edit in the editor writes the field again).
     gm.evaluate("""() => { const f = document.querySelector('#map-form textarea[name=scenario]');

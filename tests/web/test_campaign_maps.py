@@ -195,7 +195,7 @@ def test_without_javascript_each_problem_is_shown_at_the_piece_it_names(client, 
     )
     refused = client.post(_url("map-add", world), bad)
     assert refused.status_code == 400 and not SavedMap.objects.exists()
-    assert _errors_of(refused, "terrain_1_corners") == "(30, 14) is off the 24x24 table"
+    assert _errors_of(refused, "terrain_1_corners") == "(30, 14) is off the 24″ × 24″ table"
     assert _errors_of(refused, "objective_1_radius") == "Must be greater than 0, got -1"
     assert _errors_of(refused, "terrain_0_corners") == ""
     fixed = {**bad, "terrain_1_corners": "0,14 24,14 24,16 0,16", "objective_1_radius": "2"}

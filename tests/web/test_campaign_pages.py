@@ -30,7 +30,12 @@ def test_it_shows_the_dashboard_with_day_forces_battles_and_what_needs_attention
     assert "Red Company" in page and "Blue Battalion" in page
     assert "Skirmish at the mill" in page and "Red Company won" in page
     assert "Crossroads" in page
-    assert "outcome awaiting the GM's review" in page
+    # An outcome awaiting review is the GM's to do, never a player's or a spectator's.
+    assert "Skirmish at the mill" in page and "awaiting the GM's review" not in page
+    watching = login(client, world, "spectator").get(_url("dashboard", world)).text
+    assert "awaiting the GM's review" not in watching and "no outcome awaits review" not in (
+        watching
+    )
     assert f"{unit.name}</a> (Red Company): retreated in poor order" in page
     assert "Advance the calendar" not in page, "a player has no GM panel"
     assert "Advance the calendar" in login(client, world, "gm").get(_url("dashboard", world)).text

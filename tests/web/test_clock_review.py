@@ -133,3 +133,18 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
         "within 24 hours died (taken out at Crossroads; "
     )
     assert told[0].endswith("); rallied; fell from Inexperienced to Green; carries no hits now.")
+
+
+def test_the_gms_reason_for_moving_the_clock_never_reads_as_what_killed_the_dead(world):
+    from campaign.models import HistoryEntry
+    from campaign.services import calendar_advance
+
+    unit = _wounded(world)
+    calendar_advance(campaign=world.campaign, days=1, reason="patrols", actor=world.users["gm"])
+    died = unit.history.get(kind=HistoryEntry.Kind.CASUALTIES)
+    assert "1 Casualty hit not saved within 24 hours died (the clock moved on: patrols)" in (
+        died.text
+    )
+    # A day of R&R takes the reason as it was.
+    rested = unit.history.filter(kind=HistoryEntry.Kind.RECOVERY)
+    assert all(entry.text.startswith("a day of R&R (patrols)") for entry in rested)

@@ -1,0 +1,98 @@
+"""The demo campaign's pages in the campaign's words: each history entry told one way, on the
+dashboard as on the unit's page, and its battles, engine or table, linked where they are named."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign.demo import DEMO_CAMPAIGN, demo_load
+from campaign.models import Campaign, Unit
+from campaign.pages import since_last_visit, unit_story_lines
+from campaign.selectors import unit_story
+from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+
+pytestmark = pytest.mark.django_db
+
+NO_LOSS = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+
+
+@pytest.fixture
+def demo():
+    demo_load()
+    campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
+    units = {unit.name: unit for unit in Unit.objects.filter(force__campaign=campaign)}
+    return campaign, units
+
+
+def _ford_skirmish(campaign, units):
+    """A table battle in which Iron Wolf, already blooded, loses nothing."""
+    wolf, squad = units["Iron Wolf"], units["1st Squad"]
+    battle = campaign_battle_record(
+        campaign=campaign,
+        name="Ford skirmish",
+        sides={"Blue": [wolf], "Red": [squad]},
+        winner=None,
+        outcomes={wolf.pk: NO_LOSS, squad.pk: NO_LOSS},
+    )
+    campaign_battle_apply(campaign_battle=battle)
+    return battle
+
+
+def test_since_your_last_visit_tells_an_entry_as_the_units_history_does(demo):
+    campaign, units = demo
+    _ford_skirmish(campaign, units)
+    wolf = units["Iron Wolf"]
+    events = since_last_visit(campaign, {wolf.force_id}, timezone.now() - timedelta(hours=1))
+    fought = [e for e in events if e.kind == "battle" and "Ford skirmish" in e.text]
+    assert [e.text for e in fought] == [
+        "Iron Wolf (Blue Battalion): Ford skirmish: 0 of 2 Hits lost; in all 0 Morale, 0 Casualty"
+    ]
+    # No bookkeeping: neither the battles counted, the day of the last one nor the medics'
+    # 24 hours of a unit with no Casualty hits to save.
+    assert "→" not in fought[0].text and "medics" not in fought[0].text
+    line = next(
+        line
+        for line in unit_story_lines(unit_story(unit=wolf))
+        if line.entry.pk == wolf.history.filter(kind="battle").last().pk
+    )
+    told = f"{line.lead}: {line.why}" + (f": {line.what}" if line.what else "")
+    assert fought[0].text == f"Iron Wolf (Blue Battalion): {told}"
+
+
+def test_a_table_battle_is_linked_from_the_units_history_as_an_engine_battle_is(client, demo):
+    campaign, units = demo
+    ford = _ford_skirmish(campaign, units)
+    wolf = units["Iron Wolf"]
+    client.force_login(get_user_model().objects.get(username="bob"))
+    page = client.get(reverse("campaign:unit", args=[campaign.pk, wolf.pk])).content.decode()
+    for battle in (campaign.battles.get(name="Battle of the Millrace"), ford):
+        link = reverse("campaign:battle", args=[campaign.pk, battle.pk])
+        assert f'<a href="{link}">{battle.name}</a>' in page, battle.name
+    events = since_last_visit(campaign, {wolf.force_id}, timezone.now() - timedelta(hours=1))
+    ford_link = reverse("campaign:battle", args=[campaign.pk, ford.pk])
+    assert any(e.url == ford_link for e in events if "Ford skirmish" in e.text)
+
+
+def test_the_demos_first_battle_is_on_its_dashboard_and_timeline(client, demo):
+    campaign, _ = demo
+    client.force_login(get_user_model().objects.get(username="bob"))
+    dashboard = client.get(reverse("campaign:dashboard", args=[campaign.pk])).content.decode()
+    assert "No campaign battles yet." not in dashboard and "Battle of the Millrace" in dashboard
+    timeline = client.get(reverse("campaign:timeline", args=[campaign.pk])).content.decode()
+    assert "Battle of the Millrace: Red Company won" in timeline
+
+
+def test_an_outcomes_state_reads_in_lower_case_within_its_sentence(client, demo):
+    campaign, _ = demo
+    client.force_login(get_user_model().objects.get(username="bob"))
+    mill = campaign.battles.get(name="Battle of the Millrace")
+    page = client.get(reverse("campaign:battle", args=[campaign.pk, mill.pk])).text
+    assert 'outcome <span id="cb-state"><span class="status status-applied">applied</span>' in page
+    clash = campaign.engagements.get()
+    page = client.get(reverse("campaign:engagement", args=[campaign.pk, clash.pk])).text
+    assert '· <span class="status status-applied">applied</span></p>' in page
