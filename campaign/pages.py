@@ -1086,6 +1086,8 @@ def _entry_event(
     else:
         # Told as the unit's history tells it (`unit_story_lines`).
         why, what = without_repeats(*entry_words(entry, carrying.get(entry.pk, {})))
+        # A check's summary starts with the unit that made it: once named, not twice.
+        why = why.removeprefix(f"{entry.unit.name}: ")
         text = f"{label}: {why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
     url = (
         reverse("campaign:battle", args=[campaign_pk, home])

@@ -96,3 +96,22 @@ def test_an_outcomes_state_reads_in_lower_case_within_its_sentence(client, demo)
     clash = campaign.engagements.get()
     page = client.get(reverse("campaign:engagement", args=[campaign.pk, clash.pk])).text
     assert '· <span class="status status-applied">applied</span></p>' in page
+
+
+def test_a_check_on_the_dashboard_names_the_unit_that_made_it_once(demo):
+    from campaign.services.checks import skill_check_run
+
+    campaign, units = demo
+    wolf, squad = units["Iron Wolf"], units["Sappers"]
+    skill_check_run(campaign=campaign, units=[wolf, squad], dc=10, seed=1, reason="the ford")
+    events = since_last_visit(
+        campaign, {wolf.force_id, squad.force_id}, timezone.now() - timedelta(hours=1)
+    )
+    checks = {e.text.split(":")[0]: e.text for e in events if "check" in e.text}
+    made = checks["Iron Wolf (Blue Battalion)"]
+    assert made.startswith("Iron Wolf (Blue Battalion): A general skill check, ")
+    assert made.count("Iron Wolf") == 1
+    # A unit lending its Strength in numbers reads whose check it was.
+    assert checks["Sappers (Blue Battalion)"].startswith(
+        "Sappers (Blue Battalion): Iron Wolf: a general skill check, "
+    )
