@@ -233,7 +233,9 @@ def test_it_records_a_table_battles_result_and_checks_it_against_the_cards(clien
     refused = client.post(_url("battle-record", world), data)
     assert refused.status_code == 400
     errors = refused.context["form"].errors
-    assert "at most 1 Hit can be lost" in " ".join(errors[f"hits_lost_{red.pk}"])
+    assert errors[f"hits_lost_{red.pk}"] == [
+        f"{red.name}: at most 1 Hit can be lost, as many as its card has"
+    ]
     # Each problem shows in the column it is about, in words, not the form's field names.
     data.update({f"hits_lost_{red.pk}": "0", f"skill_lost_{red.pk}": "9"})
     errors = client.post(_url("battle-record", world), data).context["form"].errors
