@@ -88,13 +88,14 @@ def _destroyed_or_led(unit: Unit) -> str:
     return _destroyed(unit)
 
 
-# A retreated unit is out of action, so it makes no check (the service's rule); but a character
-# may still take command of it in camp, and a Strategist's rally is what it may need most.
+# A retreated unit is out of action, so it makes no check and takes no Order (the services'
+# rule); but a character may still take command of it in camp, and a Strategist's rally is what
+# it may need most.
 CHECK = Offer("make a check", _not_ready)
 JOIN = Offer("take a leader", _destroyed_or_led)
 TRAIN = Offer("train", lambda unit: training_blocked(unit.state))
 RALLY = Offer("be rallied", lambda unit: rally_blocked(unit.state))
-ORDER = Offer("be given an Order", _destroyed)
+ORDER = Offer("be given an Order", _not_ready)
 
 
 def _offered(campaign: Campaign, offer: Offer):
@@ -111,14 +112,14 @@ class _LeavesOut:
 
     @cached_property
     def left_out(self) -> list[str]:
-        if not _lists_every_unit(self.campaign) and self.offer is CHECK:
+        if not _lists_every_unit(self.campaign) and self.offer.blocked is _not_ready:
             return []  # counted by force instead (`left_out_forces`)
         return left_out(unit for unit in _units(self.campaign) if self.offer.blocked(unit))
 
     @cached_property
     def left_out_forces(self) -> list[dict[str, str]]:
         """A big campaign's units out of action, counted by force (as a paged set-up does)."""
-        if _lists_every_unit(self.campaign) or self.offer is not CHECK:
+        if _lists_every_unit(self.campaign) or self.offer.blocked is not _not_ready:
             return []
         return out_of_action_by_force(self.campaign)
 
@@ -270,7 +271,9 @@ class RallyForm(CampaignForm):
         self.fields["unit"] = _UnitField(self.campaign, RALLY, label="Rallies unit")
 
 
-class OrderForm(CampaignForm):
+class OrderForm(_LeavesOut, CampaignForm):
+    offer = ORDER
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["giver"] = _character_field(

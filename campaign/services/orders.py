@@ -133,8 +133,10 @@ def order_give(
         errors["giver"] = [f"{giver} is not of {campaign}"]
     elif not giver.alive:
         errors["giver"] = [f"{giver} is dead"]
-    if unit.status == Status.DESTROYED:
-        errors["unit"] = [f"{unit} is destroyed"]
+    if not Status(unit.status).fights:
+        # Out of action (retreated in poor order, or destroyed), as for a battle or a check.
+        label = unit.state.status.label.lower()
+        errors["unit"] = [f"{unit} cannot be given an Order: it is {label}"]
     try:
         order_kind = OrderKind(kind)
     except ValueError:
