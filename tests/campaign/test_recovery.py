@@ -617,7 +617,10 @@ def test_a_battle_entered_late_within_its_24_hours_leaves_its_casualty_hits_to_t
         outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, day=3, hour=5,
                       reason="Tomorrow")  # fmt: skip
     assert refused.value.message_dict == {
-        "hour": ["must be no later than now (day 3, 00:00), got 05:00"]
+        "hour": [
+            "The battle cannot have been fought after now (day 3, 00:00): day 3, 05:00 is still "
+            "to come."
+        ]
     }
 
 

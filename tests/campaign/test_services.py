@@ -54,7 +54,7 @@ from campaign.services.maps import saved_map_create
 from campaign.services.orders import clock_advance, order_give
 from campaign.services.recovery import calendar_advance, medical_apply
 from campaign.services.roster import EDITABLE
-from units.bucs import Equipment
+from units.bucs import Equipment, Quality
 from units.models import Ruleset
 
 Kind = HistoryEntry.Kind
@@ -446,6 +446,46 @@ def test_a_correction_that_breaks_a_unit_takes_it_out_of_the_combat_zone(make_un
         unit_edit(unit=unit, changes={"casualty_hits": 1, "window_from": 0}, reason="by hand")
     assert list(refused.value.message_dict) == ["casualty_hits"]
     assert HistoryEntry.objects.count() == before
+
+
+def test_a_correction_refuses_hits_the_unit_cannot_carry_and_writes_nothing(make_unit):
+    sappers = make_unit("Sappers", quality="inexperienced")  # 3 hits: the third breaks it
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=sappers, changes={"morale_hits": 50, "casualty_hits": 99}, reason="typo")
+    assert refused.value.message_dict == {
+        "casualty_hits": [
+            "Sappers is Inexperienced: it can carry at most 3 hits, Morale and Casualty "
+            "together (the last breaks it), and was given 149."
+        ]
+    }
+    # Lowering its quality lowers what it can carry.
+    unit_edit(unit=sappers, changes={"morale_hits": 2}, reason="shaken")
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=sappers, changes={"quality": "raw"}, reason="recruits")
+    assert list(refused.value.message_dict) == ["quality"]
+    assert "it can carry at most 1 hit," in refused.value.message_dict["quality"][0]
+    sappers.refresh_from_db()
+    assert (sappers.morale_hits, sappers.quality, sappers.history.count()) == (
+        2,
+        Quality.INEXPERIENCED,
+        2,
+    )
+
+
+def test_a_correction_whose_hits_break_a_unit_retreats_it_in_poor_order(make_unit):
+    sappers = make_unit("Sappers", quality="inexperienced")
+    unit_combat_zone_set(unit=sappers, in_combat_zone=True)
+    unit_edit(unit=sappers, changes={"morale_hits": 1, "casualty_hits": 2}, reason="ambushed")
+    sappers.refresh_from_db()
+    # As at the bridge: broken, out of action and out of the combat zone; the medics' 24 hours
+    # decide its fate.
+    assert (sappers.status, sappers.in_combat_zone) == (Status.RETREATED, False)
+    assert sappers.window_from is not None
+    # A GM who holds a broken unit ready says so by its status: the GM's word is kept.
+    rifles = make_unit("Rifles", quality="green")
+    unit_edit(unit=rifles, changes={"morale_hits": 2, "status": "ready"}, reason="rallied")
+    rifles.refresh_from_db()
+    assert (rifles.status, rifles.morale_hits) == (Status.READY, 2)
 
 
 # ---------------------------------------------------------------------------------------------
