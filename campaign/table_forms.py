@@ -36,6 +36,8 @@ from campaign.rules.experience import training_blocked
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import Status
 from campaign.selectors import lists_every_unit
+from campaign.services.characters import HIT_POINTS_MAX
+from campaign.services.checks import DC_MAX
 from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.orders import LISTED_HOURS_MAX, orders_under_way
 from campaign.services.recovery import MAX_DAYS
@@ -189,7 +191,7 @@ def _character_field(campaign: Campaign, **kwargs: Any) -> forms.ModelChoiceFiel
 
 class CharacterForm(PageForm):
     name = forms.CharField(max_length=200)
-    hit_points = WholeNumberField(counts="hit point", min_value=1, max_value=999)
+    hit_points = WholeNumberField(counts="hit point", min_value=1, max_value=HIT_POINTS_MAX)
     feats = forms.MultipleChoiceField(
         choices=FEAT_CHOICES, required=False, widget=forms.CheckboxSelectMultiple,
         label="Feats and classes",
@@ -261,7 +263,7 @@ class HealForm(CampaignForm):
         self.fields["hit_points"] = WholeNumberField(
             counts="hit point",
             min_value=1,
-            max_value=999,
+            max_value=HIT_POINTS_MAX,
             label="Hit points healed (as the d20 table worked out)",
         )
         self.fields["reason"] = forms.CharField(
@@ -389,7 +391,7 @@ class SkillCheckForm(_LeavesOut, CampaignForm):
             self.campaign, "Units helping (Strength in numbers)"
         )
         self.fields["skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
-        self.fields["dc"] = WholeNumberField(min_value=1, max_value=60, label="DC")
+        self.fields["dc"] = WholeNumberField(min_value=1, max_value=DC_MAX, label="DC")
         self.fields["seed"] = WholeNumberField(**SEED)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 

@@ -791,3 +791,41 @@ def test_a_text_input_that_is_not_text_is_refused_by_field_and_writes_nothing(
     assert refused.value.message_dict[field][0].startswith("must be text, got ")
     assert [model.objects.count() for model in written] == before
     assert Campaign.objects.values_list("day", "hour").get(pk=campaign.pk) == clock
+
+
+def test_numbers_out_of_range_are_refused_in_words(campaign, make_unit):
+    from campaign.services import units_raise
+    from campaign.services.characters import character_create, character_heal
+    from campaign.services.checks import skill_check_run
+    from campaign.services.engagements import engagement_run
+    from campaign.services.orders import clock_advance, order_give
+    from campaign.services.quick import quick_resolve_run
+
+    squad, foe = make_unit(), make_unit("Foes")
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    calls = [
+        (calendar_advance, {"campaign": campaign, "days": 0}, "days",
+         "The calendar moves on 1 to 365 days at a time, not 0."),
+        (clock_advance, {"campaign": campaign, "hours": 0}, "hours",
+         "The clock moves on 1 to 8760 hours at a time, not 0."),
+        (units_raise, {"force": squad.force, "unit_type": squad.unit_type, "name": "R",
+                       "count": 0}, "count", "1 to 20 units are raised at once, not 0."),
+        (character_create, {"campaign": campaign, "name": "Kay", "hit_points": 0}, "hit_points",
+         "A new character has 1 to 999 hit points, not 0."),
+        (character_heal, {"character": holt, "hit_points": 0}, "hit_points",
+         "A heal gives back 1 to 999 hit points, not 0."),
+        (order_give, {"giver": holt, "unit": squad, "kind": "use_skill", "listed_hours": 0},
+         "listed_hours", "A skill's time is 1 to 240 hours, not 0."),
+        (skill_check_run, {"campaign": campaign, "units": [squad], "dc": 0}, "dc",
+         "The DC is 1 to 60, not 0."),
+        (quick_resolve_run, {"campaign": campaign, "attacker": squad, "defender": foe,
+                             "round_limit": 0}, "round_limit",
+         "The round limit is 1 to 50 rounds, not 0."),
+        (engagement_run, {"campaign": campaign, "sides": {"attackers": [squad],
+                          "defenders": [foe]}, "round_limit": 0}, "round_limit",
+         "The round limit is 1 to 50 rounds, not 0."),
+    ]  # fmt: skip
+    for service, arguments, field, words in calls:
+        with pytest.raises(ValidationError) as refused:
+            service(**arguments)
+        assert refused.value.message_dict[field] == [words], service.__name__
