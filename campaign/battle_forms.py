@@ -22,15 +22,16 @@ from battles.engine.validation import MAX_UNITS_PER_SIDE
 from battles.forms import LaunchKeyField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.services import SEED_LIMIT
-from campaign.forms import PageForm
+from campaign.forms import PageForm, WholeNumberField
 from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages import force_colour, name_colour, scenario_side_names, unit_label
-from campaign.rules.orders import OrderKind
+from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import UnitsPage
 from campaign.services.battles import Deployment, campaign_battle_places, still_in_battle
 from campaign.services.deployment import Spot, deployment_spots, spot
 from campaign.services.going_in import deployment_order, led_units
+from campaign.services.outcomes import battle_day_problem, battle_hour_problem
 
 NO_ORDER = "none"
 ORDER_CHOICES = [
@@ -125,10 +126,13 @@ class BattleSetupForm(PageForm):
     """
 
     name = forms.CharField(max_length=200, required=False, help_text="Blank: the scenario's.")
-    turn_limit = forms.IntegerField(min_value=1, max_value=TURN_LIMIT_MAX, required=False)
-    seed = forms.IntegerField(min_value=0, max_value=SEED_LIMIT, required=False)
+    turn_limit = WholeNumberField(
+        counts="turn", min_value=1, max_value=TURN_LIMIT_MAX, required=False
+    )
+    seed = WholeNumberField(min_value=0, max_value=SEED_LIMIT, required=False)
     request_key = LaunchKeyField()
-    odds_battles = forms.IntegerField(
+    odds_battles = WholeNumberField(
+        counts="battle",
         min_value=10,
         max_value=ODDS_MAX_BATTLES,
         initial=200,
@@ -299,10 +303,11 @@ class TableResultForm(PageForm):
     """A battle fought at a real table: who fought on which side, the winner, each unit's losses."""
 
     name = forms.CharField(max_length=200)
-    day = forms.IntegerField(min_value=1)
+    # Their limits are the service's, said in its words (`battle_day_problem`, `clean_hour`);
+    # the page's number boxes show them too.
+    day = forms.IntegerField(widget=forms.NumberInput(attrs={"min": 1}))
     hour = forms.IntegerField(
-        min_value=0,
-        max_value=23,
+        widget=forms.NumberInput(attrs={"min": 0, "max": HOURS_PER_DAY - 1}),
         required=False,
         help_text="The hour it was fought (0–23): the medics' 24 hours run from then. Left "
         "empty: now for today, 00:00 for an earlier day.",
@@ -333,8 +338,9 @@ class TableResultForm(PageForm):
         # set-up does; the units put on a side on other pages come along (``chosen``).
         self.paged = paged
         self.elsewhere = {unit.pk for unit in paged.chosen} if paged else set()
+        self.today = day
         self.fields["day"].initial = day
-        self.fields["day"].max_value = day
+        self.fields["day"].widget.attrs["max"] = day
         self.fields["hour"].initial = hour
         # The sides are named after the forces when the units come from two or more (the names
         # the battle's page and the history will use); otherwise the table's roles.
@@ -349,8 +355,10 @@ class TableResultForm(PageForm):
                 choices=[("", "Not fighting"), ("a", "First side"), ("b", "Second side")],
                 required=False,
             )
-            self.fields[f"hits_lost_{unit.pk}"] = forms.IntegerField(min_value=0, initial=0)
-            self.fields[f"skill_lost_{unit.pk}"] = forms.IntegerField(min_value=0, initial=0)
+            self.fields[f"hits_lost_{unit.pk}"] = WholeNumberField(
+                counts="Hit", min_value=0, initial=0
+            )
+            self.fields[f"skill_lost_{unit.pk}"] = WholeNumberField(min_value=0, initial=0)
             self.fields[f"removed_{unit.pk}"] = forms.ChoiceField(
                 choices=[(r.value, REMOVAL_LABELS[r]) for r in Removal],
                 initial=Removal.NONE.value,
@@ -376,6 +384,18 @@ class TableResultForm(PageForm):
             }
             for unit in self.units
         ]
+
+    def clean_day(self) -> int:
+        day = self.cleaned_data["day"]
+        if problem := battle_day_problem(self.today, day):
+            raise forms.ValidationError(problem)
+        return day
+
+    def clean_hour(self) -> int | None:
+        hour = self.cleaned_data["hour"]
+        if hour is not None and (problem := battle_hour_problem(hour)):
+            raise forms.ValidationError(problem)
+        return hour
 
     def field_for(self, path: str) -> str | None:
         """A service error about ``outcomes.<pk>.<field>`` belongs in that unit's column of

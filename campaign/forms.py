@@ -22,6 +22,7 @@ from battles.jsontext import read_json
 from battles.services import SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
 from campaign.rules.bridge import card_needs
+from campaign.rules.history import number_text, plural
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.quick import ROUND_LIMIT_MAX
 from campaign.rules.recovery import morale_hits_healable
@@ -61,6 +62,22 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
         for problem in problems:
             # A field the form does not show: the service's own sentence names the thing.
             form.add_error(name, problem)
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number whose limits a refusal says in words, counting ``counts`` ("At least 1
+    day.", "At most 30 days."), or as bare numbers when it counts nothing ("At most 60.")."""
+
+    def __init__(self, *, counts: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+
+        def amount(limit: int) -> str:
+            return plural(limit, counts) if counts else number_text(limit)
+
+        if self.min_value is not None:
+            self.error_messages["min_value"] = f"At least {amount(self.min_value)}."
+        if self.max_value is not None:
+            self.error_messages["max_value"] = f"At most {amount(self.max_value)}."
 
 
 class PageForm(forms.Form):
@@ -170,7 +187,8 @@ class UnitAddForm(PageForm):
 
     unit_type = forms.ModelChoiceField(queryset=UnitType.objects.none(), label="Card")
     name = forms.CharField(max_length=200)
-    count = forms.IntegerField(
+    count = WholeNumberField(
+        counts="unit",
         min_value=1,
         max_value=MAX_RAISED_AT_ONCE,
         initial=1,
@@ -213,10 +231,10 @@ class UnitEditForm(PageForm):
     specialties = forms.MultipleChoiceField(
         choices=SPECIALTY_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
     )
-    morale_hits = forms.IntegerField(min_value=0, max_value=99, label="Morale hits")
-    casualty_hits = forms.IntegerField(min_value=0, max_value=99, label="Casualty hits")
+    morale_hits = WholeNumberField(counts="Morale hit", min_value=0, label="Morale hits")
+    casualty_hits = WholeNumberField(counts="Casualty hit", min_value=0, label="Casualty hits")
     status = forms.ChoiceField(choices=STATUS_CHOICES)
-    experience = forms.IntegerField(min_value=0, max_value=9999)
+    experience = WholeNumberField(counts="experience point", min_value=0, max_value=9999)
     reason = forms.CharField(max_length=300, help_text="Goes into the unit's history.")
 
     @classmethod
@@ -243,7 +261,7 @@ class UnitEditForm(PageForm):
 
 
 class AdvanceForm(PageForm):
-    days = forms.IntegerField(min_value=1, max_value=MAX_DAYS, initial=1)
+    days = WholeNumberField(counts="day", min_value=1, max_value=MAX_DAYS, initial=1)
     reason = forms.CharField(max_length=300, required=False)
 
 
@@ -303,7 +321,8 @@ class MedicalForm(PageForm):
         self.wounded = list(wounded)
         self.shaken = list(shaken)
         for unit in self.wounded:
-            self.fields[f"save_{unit.pk}"] = forms.IntegerField(
+            self.fields[f"save_{unit.pk}"] = WholeNumberField(
+                counts="Casualty hit",
                 min_value=0,
                 max_value=unit.casualty_hits,
                 required=False,
@@ -312,7 +331,8 @@ class MedicalForm(PageForm):
             )
         for unit in self.shaken:
             room = morale_hits_healable(unit.state)
-            self.fields[f"heal_{unit.pk}"] = forms.IntegerField(
+            self.fields[f"heal_{unit.pk}"] = WholeNumberField(
+                counts="Morale hit",
                 min_value=0,
                 max_value=room,
                 required=False,
@@ -366,7 +386,9 @@ class LeaderAttachForm(PageForm):
     """A d20 character takes command of the unit."""
 
     name = forms.CharField(max_length=200, label="Leader's name")
-    hit_points = forms.IntegerField(min_value=1, max_value=999, label="Hit points")
+    hit_points = WholeNumberField(
+        counts="hit point", min_value=1, max_value=999, label="Hit points"
+    )
     reason = forms.CharField(max_length=300, required=False)
 
     def field_for(self, service_field: str) -> str | None:
@@ -386,8 +408,10 @@ class QuickResolveForm(PageForm):
     attacker_surprise = forms.BooleanField(required=False, label="Attacker has surprise")
     defender_dug_in = forms.BooleanField(required=False, label="Defender dug in")
     defender_pinned_down = forms.BooleanField(required=False, label="Defender pinned down")
-    round_limit = forms.IntegerField(min_value=1, max_value=ROUND_LIMIT_MAX, required=False)
-    seed = forms.IntegerField(min_value=0, max_value=SEED_LIMIT, required=False)
+    round_limit = WholeNumberField(
+        counts="round", min_value=1, max_value=ROUND_LIMIT_MAX, required=False
+    )
+    seed = WholeNumberField(min_value=0, max_value=SEED_LIMIT, required=False)
     reason = forms.CharField(max_length=300, required=False, label="What happened")
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 

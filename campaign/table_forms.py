@@ -25,6 +25,7 @@ from campaign.forms import (
     SPECIALTY_CHOICES,
     PageForm,
     UserField,
+    WholeNumberField,
     revert_reason,
 )
 from campaign.models import Campaign, Force, Unit
@@ -35,8 +36,10 @@ from campaign.rules.experience import training_blocked
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import Status
 from campaign.selectors import lists_every_unit
+from campaign.services.characters import HIT_POINTS_MAX
+from campaign.services.checks import DC_MAX
 from campaign.services.engagements import SITUATION_FIELDS
-from campaign.services.orders import orders_under_way
+from campaign.services.orders import LISTED_HOURS_MAX, orders_under_way
 from campaign.services.recovery import MAX_DAYS
 from campaign.units_offered import out_of_action_by_force, units_offered
 from units.models import UnitType
@@ -45,6 +48,7 @@ FEAT_CHOICES = [(f.value, f.label) for f in Feat]
 ORDER_CHOICES = [(k.value, f"{k.label} ({k.row.listed_hours} h listed)") for k in OrderKind]
 SKILL_CHOICES = [("", "A general skill (every unit's)"), *SPECIALTY_CHOICES]
 SEED = {"min_value": 0, "max_value": SEED_LIMIT, "required": False}
+"""A seed field's limits (`WholeNumberField`)."""
 PK_MAX = 2**63 - 1
 """The largest key a database's big integer column holds."""
 SITUATION_LABELS = {
@@ -88,13 +92,14 @@ def _destroyed_or_led(unit: Unit) -> str:
     return _destroyed(unit)
 
 
-# A retreated unit is out of action, so it makes no check (the service's rule); but a character
-# may still take command of it in camp, and a Strategist's rally is what it may need most.
+# A retreated unit is out of action, so it makes no check and takes no Order (the services'
+# rule); but a character may still take command of it in camp, and a Strategist's rally is what
+# it may need most.
 CHECK = Offer("make a check", _not_ready)
 JOIN = Offer("take a leader", _destroyed_or_led)
 TRAIN = Offer("train", lambda unit: training_blocked(unit.state))
 RALLY = Offer("be rallied", lambda unit: rally_blocked(unit.state))
-ORDER = Offer("be given an Order", _destroyed)
+ORDER = Offer("be given an Order", _not_ready)
 
 
 def _offered(campaign: Campaign, offer: Offer):
@@ -111,14 +116,14 @@ class _LeavesOut:
 
     @cached_property
     def left_out(self) -> list[str]:
-        if not _lists_every_unit(self.campaign) and self.offer is CHECK:
+        if not _lists_every_unit(self.campaign) and self.offer.blocked is _not_ready:
             return []  # counted by force instead (`left_out_forces`)
         return left_out(unit for unit in _units(self.campaign) if self.offer.blocked(unit))
 
     @cached_property
     def left_out_forces(self) -> list[dict[str, str]]:
         """A big campaign's units out of action, counted by force (as a paged set-up does)."""
-        if _lists_every_unit(self.campaign) or self.offer is not CHECK:
+        if _lists_every_unit(self.campaign) or self.offer.blocked is not _not_ready:
             return []
         return out_of_action_by_force(self.campaign)
 
@@ -186,7 +191,7 @@ def _character_field(campaign: Campaign, **kwargs: Any) -> forms.ModelChoiceFiel
 
 class CharacterForm(PageForm):
     name = forms.CharField(max_length=200)
-    hit_points = forms.IntegerField(min_value=1, max_value=999)
+    hit_points = WholeNumberField(counts="hit point", min_value=1, max_value=HIT_POINTS_MAX)
     feats = forms.MultipleChoiceField(
         choices=FEAT_CHOICES, required=False, widget=forms.CheckboxSelectMultiple,
         label="Feats and classes",
@@ -255,8 +260,11 @@ class HealForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(self.campaign, label="Heals")
-        self.fields["hit_points"] = forms.IntegerField(
-            min_value=1, max_value=999, label="Hit points healed (as the d20 table worked out)"
+        self.fields["hit_points"] = WholeNumberField(
+            counts="hit point",
+            min_value=1,
+            max_value=HIT_POINTS_MAX,
+            label="Hit points healed (as the d20 table worked out)",
         )
         self.fields["reason"] = forms.CharField(
             max_length=300, required=False, label="How (a night's rest, Treat Injury…)"
@@ -270,7 +278,9 @@ class RallyForm(CampaignForm):
         self.fields["unit"] = _UnitField(self.campaign, RALLY, label="Rallies unit")
 
 
-class OrderForm(CampaignForm):
+class OrderForm(_LeavesOut, CampaignForm):
+    offer = ORDER
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["giver"] = _character_field(
@@ -285,8 +295,8 @@ class OrderForm(CampaignForm):
         )  # fmt: skip
         self.fields["kind"] = forms.ChoiceField(choices=ORDER_CHOICES, label="Order")
         use_skill = OrderKind.USE_SKILL
-        self.fields["listed_hours"] = forms.IntegerField(
-            min_value=1, max_value=240, required=False,
+        self.fields["listed_hours"] = WholeNumberField(
+            counts="hour", min_value=1, max_value=LISTED_HOURS_MAX, required=False,
             label=f"Hours the skill takes ({use_skill.label} only)",
             help_text=f"What the skill's own rules give, before the unit's quality shortens "
             f"it. Left empty: {use_skill.row.listed_hours} hours, as the Orders table lists. "
@@ -296,7 +306,9 @@ class OrderForm(CampaignForm):
 
 
 class ClockForm(PageForm):
-    hours = forms.IntegerField(min_value=1, max_value=MAX_DAYS * HOURS_PER_DAY, initial=1)
+    hours = WholeNumberField(
+        counts="hour", min_value=1, max_value=MAX_DAYS * HOURS_PER_DAY, initial=1
+    )
     reason = forms.CharField(max_length=300, required=False)
 
 
@@ -309,8 +321,8 @@ class EngagementForm(CampaignForm):
         choices=[("", "No one hides"), *((s, f"The {s} try to hide") for s in SIDES)],
         required=False,
     )
-    round_limit = forms.IntegerField(min_value=1, max_value=ROUND_LIMIT_MAX)
-    seed = forms.IntegerField(**SEED)
+    round_limit = WholeNumberField(counts="round", min_value=1, max_value=ROUND_LIMIT_MAX)
+    seed = WholeNumberField(**SEED)
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
     def __init__(self, *args: Any, browse: Any = None, **kwargs: Any) -> None:
@@ -379,8 +391,8 @@ class SkillCheckForm(_LeavesOut, CampaignForm):
             self.campaign, "Units helping (Strength in numbers)"
         )
         self.fields["skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
-        self.fields["dc"] = forms.IntegerField(min_value=1, max_value=60, label="DC")
-        self.fields["seed"] = forms.IntegerField(**SEED)
+        self.fields["dc"] = WholeNumberField(min_value=1, max_value=DC_MAX, label="DC")
+        self.fields["seed"] = WholeNumberField(**SEED)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
     def clean(self) -> dict[str, Any]:
@@ -546,7 +558,7 @@ class ContestForm(_LeavesOut, CampaignForm):
             self.campaign, "Units helping the resisting unit"
         )
         self.fields["resisting_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
-        self.fields["seed"] = forms.IntegerField(**SEED)
+        self.fields["seed"] = WholeNumberField(**SEED)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
     def clean(self) -> dict[str, Any]:
@@ -582,7 +594,7 @@ class RequisitionForm(CampaignForm):
         self.fields["character"] = _character_field(
             self.campaign, required=False, label="Requisitioned by"
         )
-        self.fields["bonus"] = forms.IntegerField(
+        self.fields["bonus"] = WholeNumberField(
             min_value=-40, max_value=40, initial=0, label="Their Requisition bonus"
         )
-        self.fields["seed"] = forms.IntegerField(**SEED)
+        self.fields["seed"] = WholeNumberField(**SEED)

@@ -378,8 +378,11 @@ def _as_specialty(value: Specialty | str) -> Specialty | None:
         return None
 
 
-def validate_specialties(quality: Quality, specialties: Iterable[Specialty | str]) -> list[str]:
-    """Every reason this set of specialties is not allowed for a unit of this quality.
+def validate_specialties(
+    quality: Quality, specialties: Iterable[Specialty | str], name: str = ""
+) -> list[str]:
+    """Every reason this set of specialties is not allowed for a unit of this quality (called
+    ``name`` in the sentences, when given).
 
     Accepts members or their stable names (as stored or imported); an empty list means valid.
     """
@@ -394,10 +397,11 @@ def validate_specialties(quality: Quality, specialties: Iterable[Specialty | str
             errors.append(f"duplicate specialty {specialty.label}")
         else:
             held.append(specialty)
-    if len(held) > quality.specialty_limit:
+    if len(held) > (limit := quality.specialty_limit):
+        words = f"specialt{'y' if limit == 1 else 'ies'}"
+        holds = f"at most {limit} {words}" if limit else f"no {words}"
         errors.append(
-            f"a {quality.label} unit may hold at most {quality.specialty_limit} "
-            f"specialt{'y' if quality.specialty_limit == 1 else 'ies'}, got {len(held)}"
+            f"A {quality.label} unit holds {holds}; {name or 'this one'} was given {len(held)}."
         )
     for specialty in held:
         for needed in sorted(specialty.row.requires, key=_specialty_order):

@@ -144,7 +144,9 @@ def outcome_problems(
     floor, hits, skill = rules.demoralise_at_skill, card["hits"], card["skill"]
     problems = []
     if outcome.hits_lost > hits:
-        problems.append(("hits_lost", f"at most {plural(hits, 'Hit')} can be lost: its card's"))
+        problems.append(
+            ("hits_lost", f"at most {plural(hits, 'Hit')} can be lost, as many as its card has")
+        )
     if (outcome.removed == Removal.DESTROYED) != (outcome.hits_lost == hits):
         problems.append(
             ("removed", "destroyed means every Hit lost, and every Hit lost means destroyed")

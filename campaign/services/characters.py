@@ -51,7 +51,9 @@ def character_create(
     if isinstance(hit_points, bool) or not isinstance(hit_points, int):
         errors["hit_points"] = [f"must be a whole number, got {hit_points!r}"]
     elif not 1 <= hit_points <= HIT_POINTS_MAX:
-        errors["hit_points"] = [f"a new character has 1..{HIT_POINTS_MAX} hit points"]
+        errors["hit_points"] = [
+            f"A new character has 1 to {HIT_POINTS_MAX} hit points, not {hit_points}."
+        ]
     try:
         held = ordered_feats(feats)
     except ValueError as error:
@@ -96,7 +98,9 @@ def character_heal(
     if isinstance(hit_points, bool) or not isinstance(hit_points, int):
         errors["hit_points"] = [f"must be a whole number, got {hit_points!r}"]
     elif not 1 <= hit_points <= HIT_POINTS_MAX:
-        errors["hit_points"] = [f"heal 1..{HIT_POINTS_MAX} hit points"]
+        errors["hit_points"] = [
+            f"A heal gives back 1 to {HIT_POINTS_MAX} hit points, not {hit_points}."
+        ]
     if not character.alive:
         errors["character"] = [f"{character} is dead: the dead are not healed"]
     elif character.hit_points >= character.max_hit_points:

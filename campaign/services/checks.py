@@ -142,7 +142,7 @@ def skill_check_run(
     chosen = _check_units(campaign, units, "units", errors)
     specialty = _skill(skill, "skill", errors)
     if isinstance(dc, bool) or not isinstance(dc, int) or not 1 <= dc <= DC_MAX:
-        errors["dc"] = [f"the DC must be 1..{DC_MAX}, got {dc!r}"]
+        errors["dc"] = [f"The DC is 1 to {DC_MAX}, not {dc!r}."]
     _seed(seed, errors)
     if errors:
         raise ValidationError(errors)

@@ -199,9 +199,11 @@ def engagement_run(
     if surprise not in (None, *SIDES):
         errors["surprise"] = [f"surprise is tried by attackers or defenders, not {surprise!r}"]
     if isinstance(round_limit, bool) or not isinstance(round_limit, int):
-        errors["round_limit"] = [f"must be a whole number, got {round_limit!r}"]
+        errors["round_limit"] = [f"The round limit is a whole number, not {round_limit!r}."]
     elif not 1 <= round_limit <= ROUND_LIMIT_MAX:
-        errors["round_limit"] = [f"must be 1..{ROUND_LIMIT_MAX}, got {round_limit}"]
+        errors["round_limit"] = [
+            f"The round limit is 1 to {ROUND_LIMIT_MAX} rounds, not {round_limit}."
+        ]
     if problem := seed_problem(seed):
         errors["seed"] = [problem]
     if errors:

@@ -133,8 +133,10 @@ def order_give(
         errors["giver"] = [f"{giver} is not of {campaign}"]
     elif not giver.alive:
         errors["giver"] = [f"{giver} is dead"]
-    if unit.status == Status.DESTROYED:
-        errors["unit"] = [f"{unit} is destroyed"]
+    if not Status(unit.status).fights:
+        # Out of action (retreated in poor order, or destroyed), as for a battle or a check.
+        label = unit.state.status.label.lower()
+        errors["unit"] = [f"{unit} cannot be given an Order: it is {label}"]
     try:
         order_kind = OrderKind(kind)
     except ValueError:
@@ -142,9 +144,13 @@ def order_give(
         order_kind = None
     if listed_hours is not None:
         if isinstance(listed_hours, bool) or not isinstance(listed_hours, int):
-            errors["listed_hours"] = [f"must be a whole number of hours, got {listed_hours!r}"]
+            errors["listed_hours"] = [
+                f"A skill's time is a whole number of hours, not {listed_hours!r}."
+            ]
         elif not 1 <= listed_hours <= LISTED_HOURS_MAX:
-            errors["listed_hours"] = [f"must be 1..{LISTED_HOURS_MAX} hours"]
+            errors["listed_hours"] = [
+                f"A skill's time is 1 to {LISTED_HOURS_MAX} hours, not {listed_hours}."
+            ]
         elif order_kind is not None and order_kind != OrderKind.USE_SKILL:
             errors["listed_hours"] = [f"{order_kind.label} has its listed time; only Use Skill "
                                       "takes the skill's own"]  # fmt: skip
@@ -198,7 +204,7 @@ def clock_move(
     limit = MAX_DAYS * HOURS_PER_DAY
     errors: dict[str, list[str]] = {}
     if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= limit:
-        errors["hours"] = [f"must be 1..{limit}, got {hours!r}"]
+        errors["hours"] = [f"The clock moves on 1 to {limit} hours at a time, not {hours!r}."]
     text_given(errors, "reason", reason)
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     clock_reviewed(errors, campaign, reviewed_at)

@@ -147,16 +147,36 @@ def battle_time(campaign: Campaign, day: int | None, hour: int | None) -> tuple[
     return day, hour
 
 
+def battle_day_problem(today: int, day: Any) -> str:
+    """Why ``day`` cannot be the day of a battle in a campaign on day ``today`` ("": it can)."""
+    # `type(...) is int`, not isinstance: a bool is no day.
+    if type(day) is int and 1 <= day <= today:
+        return ""
+    reached = {1: "day 1", 2: "day 1 or day 2"}.get(today, f"day 1 to day {today}")
+    given = f"day {day}" if type(day) is int else repr(day)
+    return f"The battle's day must be a day the campaign has reached: {reached}, not {given}."
+
+
+def battle_hour_problem(hour: Any) -> str:
+    """Why ``hour`` is no hour of a day ("": it is one)."""
+    if type(hour) is int and 0 <= hour < HOURS_PER_DAY:  # a bool is no hour
+        return ""
+    return f"The battle's hour must be an hour of the day, 0 to {HOURS_PER_DAY - 1}, not {hour!r}."
+
+
 def battle_time_problems(campaign: Campaign, day: Any, hour: Any) -> dict[str, list[str]]:
     """What is wrong with the (day, hour) a battle was fought: it must be a time so far."""
     errors: dict[str, list[str]] = {}
-    if isinstance(day, bool) or not isinstance(day, int) or not 1 <= day <= campaign.day:
-        errors["day"] = [f"must be a campaign day so far, 1..{campaign.day}, got {day!r}"]
-    if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour < HOURS_PER_DAY:
-        errors["hour"] = [f"must be an hour of the day, 0..{HOURS_PER_DAY - 1}, got {hour!r}"]
+    if problem := battle_day_problem(campaign.day, day):
+        errors["day"] = [problem]
+    if problem := battle_hour_problem(hour):
+        errors["hour"] = [problem]
     elif not errors and clock_hour(day, hour) > campaign_now(campaign):
         now = clock_text(campaign_now(campaign))
-        errors["hour"] = [f"must be no later than now ({now}), got {hour:02d}:00"]
+        errors["hour"] = [
+            f"The battle cannot have been fought after now ({now}): "
+            f"{clock_text(clock_hour(day, hour))} is still to come."
+        ]
     return errors
 
 

@@ -52,7 +52,7 @@ def calendar_advance(
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
-        errors["days"] = [f"must be 1..{MAX_DAYS}, got {days!r}"]
+        errors["days"] = [f"The calendar moves on 1 to {MAX_DAYS} days at a time, not {days!r}."]
     text_given(errors, "reason", reason)
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     clock_reviewed(errors, campaign, reviewed_at)

@@ -28,6 +28,7 @@ from campaign.models import (
 )
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
+from campaign.rules.history import plural
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     medical_window_closes,
@@ -320,7 +321,9 @@ def unit_create_check(
     if "name" in values and force.units.filter(name=values["name"]).exists():
         errors["name"] = [f"{force} already has a unit called {values['name']!r}"]
     if "quality" in values and "specialties" in values:
-        problems = validate_specialties(values["quality"], values["specialties"])
+        problems = validate_specialties(
+            values["quality"], values["specialties"], values.get("name", "")
+        )
         if problems:
             errors["specialties"] = problems
     try:
@@ -408,7 +411,9 @@ def units_raise(
         or not isinstance(count, int)
         or not 1 <= count <= MAX_RAISED_AT_ONCE
     ):
-        raise ValidationError({"count": [f"must be 1..{MAX_RAISED_AT_ONCE}, got {count!r}"]})
+        raise ValidationError(
+            {"count": [f"1 to {MAX_RAISED_AT_ONCE} units are raised at once, not {count!r}."]}
+        )
     names = [name] if count == 1 else [f"{str(name).strip()} {i}" for i in range(1, count + 1)]
     return [
         unit_create(
@@ -433,7 +438,8 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
     Specialties are checked against the quality's limit when they change; a unit keeps the
     specialties it holds when its quality falls. Casualty hits raised with no medical window
     open get the medics' 24 hours from now (`recovery.window_after_correction`), unless the
-    correction sets the window itself.
+    correction sets the window itself. Hits beyond what the quality carries are refused; hits
+    that take a ready unit below Raw retreat it, unless the correction sets its status.
     """
     errors: dict[str, list[str]] = {}
     text_given(errors, "reason", reason, needed="a GM correction needs its reason")
@@ -454,11 +460,19 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
     state = unit.state
     if "specialties" in values and "quality" not in errors:
         quality = values.get("quality", state.quality)
-        if problems := validate_specialties(quality, values["specialties"]):
+        name = values.get("name", unit.name)
+        if problems := validate_specialties(quality, values["specialties"], name):
             errors["specialties"] = problems
+    if not errors and (problem := _hits_problem(state, state.but(**values), changes)):
+        errors.update(problem)
     if errors:
         raise ValidationError(errors)
     now = campaign_now(unit.force.campaign)
+    if "status" not in values and _breaks(state, state.but(**values)):
+        # Hits that take a ready unit below Raw break it, as at the bridge (`damage_apply`):
+        # it retreats in poor order, and the medics' 24 hours decide its fate. A GM who holds
+        # it ready all the same says so by its status.
+        values["status"] = Status.RETREATED
     if values.get("status", Status.READY) != Status.READY and "in_combat_zone" not in values:
         # A unit marked retreated or destroyed has left the combat zone, as one broken in a
         # fight does (`bridge.damage_apply`).
@@ -469,6 +483,40 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
     if problems := state_problems(corrected, now):
         raise ValidationError({field: [problem] for field, problem in problems.items()})
     return corrected
+
+
+HIT_FIELDS = ("casualty_hits", "morale_hits", "quality")
+"""What a correction changes that moves the hits a unit can carry against those it carries."""
+
+
+def _hits_problem(
+    state: CampaignUnitState, corrected: CampaignUnitState, changes: Mapping[str, Any]
+) -> dict[str, list[str]]:
+    """Hits a correction gives the unit beyond what its quality can carry (BUCS: each hit
+    takes a step, and the one that takes it below Raw breaks it: `Quality.hits_survived`),
+    under the first of its changed fields that moves them. A correction that takes hits off is
+    never refused: a battle's blows may have left more than a correction may enter."""
+    limit = corrected.quality.hits_survived
+    field = next((name for name in HIT_FIELDS if name in changes), None)
+    if field is None or corrected.hits <= limit or not _more_to_carry(state, corrected):
+        return {}
+    return {
+        field: [
+            f"{corrected.name} is {corrected.quality.label}: it can carry at most "
+            f"{plural(limit, 'hit')}, Morale and Casualty together (the last breaks it), and "
+            f"was given {corrected.hits}."
+        ]
+    }
+
+
+def _more_to_carry(before: CampaignUnitState, after: CampaignUnitState) -> bool:
+    """Whether a correction weighs on the unit: more hits, or less quality to carry them."""
+    return after.hits > before.hits or after.quality < before.quality
+
+
+def _breaks(before: CampaignUnitState, after: CampaignUnitState) -> bool:
+    """Whether a correction takes a ready unit below Raw."""
+    return before.status == Status.READY and after.below_raw and _more_to_carry(before, after)
 
 
 @transaction.atomic

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -63,11 +64,32 @@ def form_invalid(
     """A form with errors: under htmx just the form (swapped in place), else the whole page.
 
     htmx swaps only 2xx answers by default, so the partial goes back as 200; the full page
-    says 400, which is what it is.
+    says 400, which is what it is. Either way the form's first field at fault takes the focus
+    (`focus_first_error`), so a page drawn again from its top opens on the form and its error,
+    not wherever the form sits down the page.
     """
+    for form in context.values():
+        if isinstance(form, forms.BaseForm) and form.is_bound and form.errors:
+            focus_first_error(form)
     if request.htmx:
         return render(request, f"{template}#{partial}", context)
     return render(request, template, context, status=400)
+
+
+def focus_first_error(form: forms.BaseForm) -> None:
+    """Put ``autofocus`` on the form's first field shown with an error (its first shown field,
+    when the errors are the whole form's, said just above it): the browser scrolls to it on
+    load. Each field at fault is marked invalid and described by its errors for screen
+    readers."""
+    shown = [field for field in form.visible_fields() if not field.field.disabled]
+    at_fault = [field for field in shown if field.errors]
+    for field in at_fault:
+        field.field.widget.attrs.update(
+            {"aria-invalid": "true", "aria-describedby": f"{field.auto_id}-errors"}
+        )
+    first = (at_fault or shown)[:1]
+    for field in first:
+        field.field.widget.attrs["autofocus"] = True
 
 
 def base_context(viewer: Viewer, **extra: Any) -> dict[str, Any]:

@@ -571,8 +571,9 @@ def test_a_battle_awaiting_review_applies_though_its_dead_destroyed_a_unit_since
     doomed = make_unit("Doomed", quality="green")
     steady = make_unit("Steady")
     mech = make_unit("Red Mech", "Mech", specialties=("mechanized",), into=enemy)
-    # An ambush off the table: 2 Casualty hits, the medics' 24 hours from day 1, 00:00.
-    unit_edit(unit=doomed, changes={"casualty_hits": 2}, reason="ambushed")
+    # An ambush off the table: 2 Casualty hits, the medics' 24 hours from day 1, 00:00. They
+    # break a Green unit; the GM holds it ready by name, and it fights at Ford.
+    unit_edit(unit=doomed, changes={"casualty_hits": 2, "status": "ready"}, reason="ambushed")
     taken_out = {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"}
     ford = campaign_battle_record(
         campaign=campaign, name="Ford", sides={"blue": [doomed, steady], "red": [mech]},

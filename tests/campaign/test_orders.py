@@ -129,6 +129,13 @@ def test_bad_orders_are_refused_and_nothing_is_written(campaign, make_unit, cast
     holt = character_create(campaign=campaign, name="Holt", hit_points=10)
     with pytest.raises(ValidationError, match="only Use Skill"):
         order_give(giver=holt, unit=squad, kind="attack", listed_hours=3)
+    # A unit out of action takes no Order, as it goes into no battle nor check.
+    unit_edit(unit=squad, changes={"status": "retreated"}, reason="broken", actor=cast.gm)
+    with pytest.raises(ValidationError) as error:
+        order_give(giver=holt, unit=squad, kind="attack", actor=cast.gm)
+    assert error.value.message_dict == {
+        "unit": [f"{squad.name} cannot be given an Order: it is retreated in poor order"]
+    }
     assert not Order.objects.exists()
 
 

@@ -613,11 +613,22 @@ def test_a_battle_entered_late_within_its_24_hours_leaves_its_casualty_hits_to_t
     )  # fmt: skip
     mech.refresh_from_db()
     assert (mech.casualty_hits, mech.quality, mech.window_from) == (1, Q.LEGENDARY, 34)
-    with pytest.raises(ValidationError) as refused:  # a battle cannot be fought after now
+    with pytest.raises(ValidationError) as refused:  # a battle is fought on a day reached
+        outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, day=9,
+                      reason="Next week")  # fmt: skip
+    assert refused.value.message_dict == {
+        "day": [
+            "The battle's day must be a day the campaign has reached: day 1 to day 3, not day 9."
+        ]
+    }
+    with pytest.raises(ValidationError) as refused:  # and not after now
         outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, day=3, hour=5,
                       reason="Tomorrow")  # fmt: skip
     assert refused.value.message_dict == {
-        "hour": ["must be no later than now (day 3, 00:00), got 05:00"]
+        "hour": [
+            "The battle cannot have been fought after now (day 3, 00:00): day 3, 05:00 is still "
+            "to come."
+        ]
     }
 
 

@@ -54,7 +54,7 @@ from campaign.services.maps import saved_map_create
 from campaign.services.orders import clock_advance, order_give
 from campaign.services.recovery import calendar_advance, medical_apply
 from campaign.services.roster import EDITABLE
-from units.bucs import Equipment
+from units.bucs import Equipment, Quality
 from units.models import Ruleset
 
 Kind = HistoryEntry.Kind
@@ -448,6 +448,46 @@ def test_a_correction_that_breaks_a_unit_takes_it_out_of_the_combat_zone(make_un
     assert HistoryEntry.objects.count() == before
 
 
+def test_a_correction_refuses_hits_the_unit_cannot_carry_and_writes_nothing(make_unit):
+    sappers = make_unit("Sappers", quality="inexperienced")  # 3 hits: the third breaks it
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=sappers, changes={"morale_hits": 50, "casualty_hits": 99}, reason="typo")
+    assert refused.value.message_dict == {
+        "casualty_hits": [
+            "Sappers is Inexperienced: it can carry at most 3 hits, Morale and Casualty "
+            "together (the last breaks it), and was given 149."
+        ]
+    }
+    # Lowering its quality lowers what it can carry.
+    unit_edit(unit=sappers, changes={"morale_hits": 2}, reason="shaken")
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=sappers, changes={"quality": "raw"}, reason="recruits")
+    assert list(refused.value.message_dict) == ["quality"]
+    assert "it can carry at most 1 hit," in refused.value.message_dict["quality"][0]
+    sappers.refresh_from_db()
+    assert (sappers.morale_hits, sappers.quality, sappers.history.count()) == (
+        2,
+        Quality.INEXPERIENCED,
+        2,
+    )
+
+
+def test_a_correction_whose_hits_break_a_unit_retreats_it_in_poor_order(make_unit):
+    sappers = make_unit("Sappers", quality="inexperienced")
+    unit_combat_zone_set(unit=sappers, in_combat_zone=True)
+    unit_edit(unit=sappers, changes={"morale_hits": 1, "casualty_hits": 2}, reason="ambushed")
+    sappers.refresh_from_db()
+    # As at the bridge: broken, out of action and out of the combat zone; the medics' 24 hours
+    # decide its fate.
+    assert (sappers.status, sappers.in_combat_zone) == (Status.RETREATED, False)
+    assert sappers.window_from is not None
+    # A GM who holds a broken unit ready says so by its status: the GM's word is kept.
+    rifles = make_unit("Rifles", quality="green")
+    unit_edit(unit=rifles, changes={"morale_hits": 2, "status": "ready"}, reason="rallied")
+    rifles.refresh_from_db()
+    assert (rifles.status, rifles.morale_hits) == (Status.READY, 2)
+
+
 # ---------------------------------------------------------------------------------------------
 # Who may do what
 # ---------------------------------------------------------------------------------------------
@@ -751,3 +791,41 @@ def test_a_text_input_that_is_not_text_is_refused_by_field_and_writes_nothing(
     assert refused.value.message_dict[field][0].startswith("must be text, got ")
     assert [model.objects.count() for model in written] == before
     assert Campaign.objects.values_list("day", "hour").get(pk=campaign.pk) == clock
+
+
+def test_numbers_out_of_range_are_refused_in_words(campaign, make_unit):
+    from campaign.services import units_raise
+    from campaign.services.characters import character_create, character_heal
+    from campaign.services.checks import skill_check_run
+    from campaign.services.engagements import engagement_run
+    from campaign.services.orders import clock_advance, order_give
+    from campaign.services.quick import quick_resolve_run
+
+    squad, foe = make_unit(), make_unit("Foes")
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    calls = [
+        (calendar_advance, {"campaign": campaign, "days": 0}, "days",
+         "The calendar moves on 1 to 365 days at a time, not 0."),
+        (clock_advance, {"campaign": campaign, "hours": 0}, "hours",
+         "The clock moves on 1 to 8760 hours at a time, not 0."),
+        (units_raise, {"force": squad.force, "unit_type": squad.unit_type, "name": "R",
+                       "count": 0}, "count", "1 to 20 units are raised at once, not 0."),
+        (character_create, {"campaign": campaign, "name": "Kay", "hit_points": 0}, "hit_points",
+         "A new character has 1 to 999 hit points, not 0."),
+        (character_heal, {"character": holt, "hit_points": 0}, "hit_points",
+         "A heal gives back 1 to 999 hit points, not 0."),
+        (order_give, {"giver": holt, "unit": squad, "kind": "use_skill", "listed_hours": 0},
+         "listed_hours", "A skill's time is 1 to 240 hours, not 0."),
+        (skill_check_run, {"campaign": campaign, "units": [squad], "dc": 0}, "dc",
+         "The DC is 1 to 60, not 0."),
+        (quick_resolve_run, {"campaign": campaign, "attacker": squad, "defender": foe,
+                             "round_limit": 0}, "round_limit",
+         "The round limit is 1 to 50 rounds, not 0."),
+        (engagement_run, {"campaign": campaign, "sides": {"attackers": [squad],
+                          "defenders": [foe]}, "round_limit": 0}, "round_limit",
+         "The round limit is 1 to 50 rounds, not 0."),
+    ]  # fmt: skip
+    for service, arguments, field, words in calls:
+        with pytest.raises(ValidationError) as refused:
+            service(**arguments)
+        assert refused.value.message_dict[field] == [words], service.__name__

@@ -391,10 +391,8 @@ def test_it_allows_exactly_the_quality_limit_of_specialties(quality):
     limit = quality.specialty_limit
     assert validate_specialties(quality, free[:limit]) == []
     errors = validate_specialties(quality, free[: limit + 1])
-    assert errors == [
-        f"a {quality.label} unit may hold at most {limit} "
-        f"specialt{'y' if limit == 1 else 'ies'}, got {limit + 1}"
-    ]
+    holds = f"at most {limit} specialt{'y' if limit == 1 else 'ies'}" if limit else "no specialties"
+    assert errors == [f"A {quality.label} unit holds {holds}; this one was given {limit + 1}."]
 
 
 def test_it_requires_mechanized_for_armor():
@@ -421,7 +419,7 @@ def test_it_reports_every_problem_at_once():
     assert errors == [
         "duplicate specialty Armor",
         "unknown specialty 'x'",
-        "a Green unit may hold at most 1 specialty, got 2",
+        "A Green unit holds at most 1 specialty; this one was given 2.",
         "Armor requires Mechanized",
     ]
 
@@ -429,7 +427,11 @@ def test_it_reports_every_problem_at_once():
 def test_it_lets_raw_hold_no_specialty():
     assert validate_specialties(Q.RAW, []) == []
     assert validate_specialties(Q.RAW, [S.INFANTRY]) == [
-        "a Raw unit may hold at most 0 specialties, got 1"
+        "A Raw unit holds no specialties; this one was given 1."
+    ]
+    # Named, the sentence names the unit.
+    assert validate_specialties(Q.RAW, [S.INFANTRY, S.MEDICAL, S.AVIATION], "Sappers") == [
+        "A Raw unit holds no specialties; Sappers was given 3."
     ]
 
 

@@ -249,9 +249,10 @@ def ordered(browser_world):  # noqa: F811
     holt = character_create(
         campaign=browser_world.campaign, name="Capt. Holt", hit_points=12, actor=gm
     )
-    order_give(giver=holt, unit=browser_world.unit, kind="use_skill", listed_hours=6,
+    unit = browser_world.force.units.filter(status="ready").first()  # an Order goes to one
+    order_give(giver=holt, unit=unit, kind="use_skill", listed_hours=6,
                note="dig in along the whole of the northern hedgerow", actor=gm)  # fmt: skip
-    order_give(giver=holt, unit=browser_world.unit, kind="attack", actor=gm)
+    order_give(giver=holt, unit=unit, kind="attack", actor=gm)
 
 
 def test_the_orders_table_is_labelled_rows_on_a_phone(

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign, Engagement, HistoryEntry, Unit
-from campaign.services import unit_edit
+from campaign.services import unit_create, unit_edit
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login, raise_units
 from units.bucs import Quality
@@ -105,7 +105,11 @@ def test_it_puts_a_bad_day_count_next_to_the_field(client, world):
     login(client, world, "gm")
     response = client.post(_url("advance", world), {"days": "0"})
     assert response.status_code == 400
-    assert "greater than or equal to 1" in " ".join(_field_errors(response, "days"))
+    assert _field_errors(response, "days") == ["At least 1 day."]
+    # The page opens on the field at fault (autofocus), which its errors describe.
+    field = re.search(r'<input[^>]*id="id_advance_days"[^>]*>', response.text)[0]
+    assert "autofocus" in field and 'aria-invalid="true"' in field
+    assert 'aria-describedby="id_advance_days-errors"' in field
     partial = client.post(_url("advance", world), {"days": "many"}, **HTMX)
     assert partial.status_code == 200 and 'id="advance-form"' in partial.text
     assert "<html" not in partial.text and "field-errors" in partial.text
@@ -194,6 +198,35 @@ def test_it_corrects_a_unit_with_its_reason_in_the_history(client, world):
     assert entry.kind == HistoryEntry.Kind.GM_EDIT and "misfiled roster" in entry.text
     nothing = client.post(url, {**data, "quality": "elite", "reason": "again"})
     assert nothing.status_code == 400 and "Nothing was changed." in nothing.text
+
+
+def test_a_correction_is_refused_in_the_campaigns_words_and_writes_nothing(client, world):
+    sappers = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Sappers",
+                          quality="inexperienced", specialties=["infantry"])  # fmt: skip
+    login(client, world, "gm")
+    url = _url("unit-edit", world, sappers.pk)
+    data = {"name": "Sappers", "quality": "inexperienced", "equipment": "adequate",
+            "specialties": ["infantry"], "morale_hits": "50", "casualty_hits": "99",
+            "status": "ready", "experience": "0", "reason": "table report"}  # fmt: skip
+    hits = client.post(url, data)
+    assert hits.status_code == 400
+    assert _field_errors(hits, "casualty_hits") == [
+        "Sappers is Inexperienced: it can carry at most 3 hits, Morale and Casualty together "
+        "(the last breaks it), and was given 149."
+    ]
+    data.update(morale_hits="0", casualty_hits="0", quality="raw",
+                specialties=["infantry", "medical", "aviation"])  # fmt: skip
+    specialties = client.post(url, data)
+    assert _field_errors(specialties, "specialties") == [
+        "A Raw unit holds no specialties; Sappers was given 3."
+    ]
+    negative = client.post(url, {**data, "quality": "inexperienced", "morale_hits": "-1"})
+    assert _field_errors(negative, "morale_hits") == ["At least 0 Morale hits."]
+    assert sappers.history.count() == 1  # its creation only
+    # Hits that break it retreat it in poor order, as a fight that breaks it does.
+    broken = {**data, "quality": "inexperienced", "specialties": ["infantry"], "morale_hits": "3"}
+    assert client.post(url, broken).status_code == 302
+    assert Unit.objects.get(pk=sappers.pk).status == "retreated"
 
 
 def test_it_trains_a_unit_and_says_why_it_cannot(client, world):

@@ -233,7 +233,9 @@ def test_it_records_a_table_battles_result_and_checks_it_against_the_cards(clien
     refused = client.post(_url("battle-record", world), data)
     assert refused.status_code == 400
     errors = refused.context["form"].errors
-    assert "at most 1 Hit can be lost" in " ".join(errors[f"hits_lost_{red.pk}"])
+    assert errors[f"hits_lost_{red.pk}"] == [
+        f"{red.name}: at most 1 Hit can be lost, as many as its card has"
+    ]
     # Each problem shows in the column it is about, in words, not the form's field names.
     data.update({f"hits_lost_{red.pk}": "0", f"skill_lost_{red.pk}": "9"})
     errors = client.post(_url("battle-record", world), data).context["form"].errors
@@ -241,6 +243,20 @@ def test_it_records_a_table_battles_result_and_checks_it_against_the_cards(clien
     assert "Skill can be lost" in errors[f"skill_lost_{red.pk}"][0]
     assert "skill_lost" not in errors[f"skill_lost_{red.pk}"][0]
     data[f"skill_lost_{red.pk}"] = "0"
+    # A day or an hour the campaign has not reached, or a loss below 0, is said in words.
+    errors = (
+        client.post(
+            _url("battle-record", world),
+            {**data, "day": "9", "hour": "24", f"hits_lost_{red.pk}": "-1"},
+        )
+        .context["form"]
+        .errors
+    )
+    assert errors["day"] == [
+        "The battle's day must be a day the campaign has reached: day 1, not day 9."
+    ]
+    assert errors["hour"] == ["The battle's hour must be an hour of the day, 0 to 23, not 24."]
+    assert errors[f"hits_lost_{red.pk}"] == ["At least 0 Hits."]
     response = client.post(_url("battle-record", world), data)
     assert response.status_code == 302
     recorded = CampaignBattle.objects.get(name="Hill 203")

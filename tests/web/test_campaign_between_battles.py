@@ -148,8 +148,9 @@ def wounded(world):
     for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
         _set(world, other, casualty_hits=0)
     first = _set(
-        world, world.unit, status="ready", quality="average", casualty_hits=2, last_battle_day=day
-    )
+        world, world.unit, status="ready", quality="average", morale_hits=0, casualty_hits=2,
+        last_battle_day=day,
+    )  # fmt: skip
     second = unit_create(force=world.force, unit_type=card, name="Hurt", quality="green")
     second = _set(world, second, casualty_hits=1, last_battle_day=day)
     return medics, first, second
@@ -211,9 +212,9 @@ def test_an_allocation_beyond_the_crews_or_of_nothing_is_refused_and_nothing_is_
     assert over.status_code == 400 and "The crews can heal 2 more hits today" in over.text
     too_many = client.post(url, {"how": "allocate", f"save_{second.pk}": "2"})
     assert too_many.status_code == 400
-    assert "less than or equal to 1" in " ".join(
-        too_many.context["medical_form"].errors[f"save_{second.pk}"]
-    )
+    assert too_many.context["medical_form"].errors[f"save_{second.pk}"] == [
+        "At most 1 Casualty hit."
+    ]
     nothing = client.post(url, {"how": "allocate"}, **HTMX)
     assert nothing.status_code == 200 and "Choose at least one hit to heal" in nothing.text
     assert (_fresh(first).casualty_hits, _fresh(second).casualty_hits) == (2, 1)
@@ -221,7 +222,8 @@ def test_an_allocation_beyond_the_crews_or_of_nothing_is_refused_and_nothing_is_
 
 
 def test_without_a_medical_crew_the_button_is_disabled_with_the_reason(client, world):
-    _set(world, world.unit, status="ready", casualty_hits=1, last_battle_day=world.campaign.day)
+    _set(world, world.unit, status="ready", morale_hits=0, casualty_hits=1,
+         last_battle_day=world.campaign.day)  # fmt: skip
     login(client, world, "player")
     page = client.get(_url("force", world, world.force.pk)).text
     assert "This force has no ready Medical crew." in page
@@ -234,7 +236,7 @@ def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client
     for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
         _set(world, other, casualty_hits=0)
     unit = _set(
-        world, world.unit, status="retreated", casualty_hits=2,
+        world, world.unit, status="retreated", morale_hits=0, casualty_hits=2,
         last_battle_day=world.campaign.day,
     )  # fmt: skip
     login(client, world, "gm")
@@ -269,8 +271,11 @@ def test_a_retreated_unit_is_told_when_it_really_rallies(client, world):
     # day does not rally it, whatever a page says; the calendar decides, and the pages with it.
     for other in world.force.units.exclude(pk=world.unit.pk).exclude(status="destroyed"):
         _set(world, other, status="ready", morale_hits=0, casualty_hits=0)
-    unit = _set(world, world.unit, status="retreated", quality="green", morale_hits=3,
+    unit = _set(world, world.unit, status="retreated", quality="green", morale_hits=2,
                 casualty_hits=0, in_combat_zone=False)  # fmt: skip
+    # A battle's blows may leave more hits than the quality carries, as here; a correction may
+    # not enter them (`roster._hits_problem`), so the third is the battle's.
+    Unit.objects.filter(pk=unit.pk).update(morale_hits=3)
     later = (
         "retreated in poor order: its hits keep it below Raw; it rallies after 2 days of R&amp;R"
     )
@@ -306,7 +311,7 @@ def test_the_gm_is_told_how_many_the_next_day_rallies():
 def test_the_medics_last_hour_is_said_as_such_not_as_a_deadline_past(client, world):
     # Wounded on day 1 with no hour kept: the window runs from 00:00 and is open through day 2,
     # 00:00. Before that hour the roster says until when; at it, that it is the last hour.
-    _set(world, world.unit, status="ready", casualty_hits=1, last_battle_day=1)
+    _set(world, world.unit, status="ready", morale_hits=0, casualty_hits=1, last_battle_day=1)
     unit = _set(world, world.unit, window_from=None)
     assert medical_window_closes(unit.state) == clock_hour(2, 0)
     assert medics_deadline(clock_hour(2, 0), clock_hour(1, 5)) == (

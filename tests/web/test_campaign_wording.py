@@ -352,8 +352,9 @@ def test_a_replaced_order_says_when_it_was_replaced_not_when_it_would_have_been_
 
     gm = world.users["gm"]
     holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
-    order_give(giver=holt, unit=world.unit, kind="use_skill", listed_hours=6, actor=gm)
-    attack = order_give(giver=holt, unit=world.unit, kind="attack", actor=gm)
+    unit = world.force.units.filter(status="ready").first()  # an Order goes to a ready unit
+    order_give(giver=holt, unit=unit, kind="use_skill", listed_hours=6, actor=gm)
+    attack = order_give(giver=holt, unit=unit, kind="attack", actor=gm)
     page = login(client, world, "player").get(_url("orders", world)).text
     states = re.findall(r'<span class="order-state">([^<]*)</span>', page)
     assert states == [f"Under way, done at {clock_text(attack.finishes_at)}",

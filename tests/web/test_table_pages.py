@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.models import Character, Engagement
+from campaign.models import Character, Engagement, Order
 from campaign.services import leader_attach
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login
@@ -132,6 +132,13 @@ def test_the_table_offers_only_units_that_can_do_what_is_asked(client, world):
     assert _offered(page, "join-form", "unit") == [ready, retreated]
     assert _offered(page, "train-form", "unit") == [ready]
     assert _offered(page, "rally-form", "unit") == [retreated]
+    # An Order goes to a unit in action only, as a check does; the others are named under it.
+    orders = client.get(reverse("campaign:orders", args=[world.campaign.pk])).text
+    assert _offered(orders, "order-form", "unit") == [ready]
+    left_out = orders.split('id="order-form"')[1].split("</form>")[0]
+    assert f"Retreated in poor order, out of action until R&amp;R rallies them: {retreated}" in (
+        left_out
+    )
     checks = client.get(reverse("campaign:checks", args=[world.campaign.pk])).text
     fields = [("skill-form", "lead"), ("skill-form", "helpers"), ("contest-form", "active"),
               ("contest-form", "resisting_helpers")]  # fmt: skip
@@ -182,8 +189,14 @@ def test_a_unit_no_longer_offered_is_refused_by_name_and_nothing_is_written(clie
     assert refused("contest", contest, "active") == (
         f"{destroyed.name} ({destroyed.force.name}) cannot make a check: it is destroyed"
     )
+    order = {"giver": holt.pk, "unit": retreated.pk, "kind": "attack"}
+    assert refused("order-give", order, "unit") == (
+        f"{retreated.name} ({retreated.force.name}) cannot be given an Order: "
+        "it is retreated in poor order"
+    )
     assert HistoryEntry.objects.count() == entries
     assert not Leader.objects.filter(character=holt).exists() and not TableRoll.objects.exists()
+    assert not Order.objects.exists()
 
 
 def test_a_destroyed_unit_takes_no_leader_on_its_page_nor_through_the_service(client, world):

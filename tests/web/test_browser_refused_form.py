@@ -1,0 +1,40 @@
+"""A refused form at a phone's size: the page drawn again opens on the form's error, not at
+its top. Screenshots go to test-artifacts/browser/."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser_world import at_size, browser_world  # noqa: F401 - a fixture
+from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
+    cast,
+    chromium,
+    expect,
+    page_for,
+    playwright_ready,
+    shoot,
+    worker,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_refused_form_opens_on_its_error_on_a_phone(
+    browser_world,  # noqa: F811
+    page_for,  # noqa: F811
+    live_server,
+):
+    """A form refused without htmx draws its page again from the top: the page opens on the
+    field at fault and its error, however far down the form sits (`_common.form_invalid`)."""
+    page = at_size(page_for("gm"), "phone")
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    response = page.goto(f"{c}/advance/?days=1000")
+    assert response.status == 400
+    error = page.locator("#id_advance_days-errors")
+    expect(error).to_have_text("At most 365 days.")
+    expect(error).to_be_in_viewport()
+    expect(page.locator("#id_advance_days")).to_be_focused()
+    assert page.evaluate("window.scrollY") > 0  # the form is far down the dashboard
+    shoot(page, "refused-form-phone")
+    others = [e for e in page.errors if "status of 400" not in e]  # the refusal's own
+    assert not others, others
