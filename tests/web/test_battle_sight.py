@@ -1,6 +1,7 @@
 """A battle's page and the battles' JSON under "Other players' forces: summary only": a unit of
 a force the reader sees in summary is named, and no more — neither its card nor what the battle
-did to it — with fog of war or without; the GM and whoever sees every force read it all."""
+did to it — with fog of war or without, and reads the battle's log, replay, map and download as
+under fog of war; the GM and whoever sees every force read it all."""
 
 from __future__ import annotations
 
