@@ -62,9 +62,11 @@ class Viewer:
         member who sees each of those forces in full (`forces_in_full`) and from whom no fog
         of war hides any of the fight (``fogged``: they see it through one side's eyes, or see
         its outcome only)."""
-        if self.manages:
-            return True
-        return not fogged and set(forces) <= self.forces_in_full()
+        return self.manages or (not fogged and self.sees_in_full(forces))
+
+    def sees_in_full(self, forces: Iterable[int]) -> bool:
+        """Whether the viewer sees each of ``forces`` (their pks) in full (`forces_in_full`)."""
+        return self.manages or set(forces) <= self.forces_in_full()
 
     def character_sight(self, *, player_id: int | None, unit: Unit | None) -> str:
         """How much of a d20 character (or a leader named with its unit) the viewer sees: their

@@ -793,7 +793,9 @@ def invitations_for(user: Any) -> QuerySet[Invitation]:
 # Under the campaign's fog of war a player reads a battle's report, log, replay and downloaded
 # log as their side saw it: the side their force's units fought on. A member with units on
 # neither side (a spectator, a player who sat it out) sees the outcome only; one with units on
-# both sides had eyes on both, and the GM and co-GMs always see everything.
+# both sides had eyes on both, and the GM and co-GMs always see everything. A member who sees
+# some force that fought the battle only in summary reads it so too, fog of war or not: the
+# whole log would give the cards, Skill, dice and hits of that force's units.
 
 FOG_ALL = "all"
 """A fog side meaning "sees everything" (the GM, or a player with units on both sides)."""
@@ -805,10 +807,11 @@ class FoggedLogUnreadable(Exception):
     """A stored log that cannot be read back to take out what a side did not see."""
 
 
-def fog_side(*, campaign_battle: CampaignBattle, user: Any, manages: bool) -> str:
+def fog_side(*, campaign_battle: CampaignBattle, user: Any, manages: bool, sees_all: bool) -> str:
     """The side whose eyes ``user`` sees this battle through: a side id, ``FOG_ALL`` or
-    ``FOG_NONE``. ``manages``: the user is the campaign's GM or a co-GM."""
-    if manages or not campaign_battle.campaign.fog_of_war:
+    ``FOG_NONE``. ``manages``: the user is the campaign's GM or a co-GM; ``sees_all``: the user
+    sees every force that fought it in full (`Viewer.sees_in_full`)."""
+    if manages or (sees_all and not campaign_battle.campaign.fog_of_war):
         return FOG_ALL
     sides = campaign_battle.sides
     pks = {pk for side in sides.values() for pk in side}

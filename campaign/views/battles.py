@@ -3,8 +3,9 @@ or enter a table battle's result by hand.
 
 The report itself is the battle pages' (``battles.report_context``), shown here behind the
 campaign's own permission checks and URLs: every member may read a campaign battle's report;
-only the GM and co-GMs launch, apply and revert. Under the campaign's fog of war each member
-sees what ``campaign.selectors.fog_side`` says.
+only the GM and co-GMs launch, apply and revert. Under the campaign's fog of war, or seeing
+some force that fought it only in summary, each member sees what
+``campaign.selectors.fog_side`` says.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from campaign.pages import (
     battle_sides,
     battle_winner,
     changes,
+    fog_notice,
     force_colour,
     orders_going_in,
     revert_blocked_lines,
@@ -359,8 +361,28 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _fog_side(viewer: Viewer, cb: CampaignBattle) -> str:
-    return fog_side(campaign_battle=cb, user=viewer.user, manages=viewer.manages)
+def _fog_side(viewer: Viewer, cb: CampaignBattle, units=None) -> str:
+    units = campaign_battle_units(campaign_battle=cb) if units is None else units
+    forces = {u.force_id for u in units.values()}
+    return fog_side(
+        campaign_battle=cb,
+        user=viewer.user,
+        manages=viewer.manages,
+        sees_all=viewer.sees_in_full(forces),
+    )
+
+
+def _fog_notice(viewer: Viewer, side: str, units, side_names) -> str:
+    """Why the reader sees the battle through ``side``'s eyes or its outcome only ("" when they
+    see it all)."""
+    if side == FOG_ALL:
+        return ""
+    return fog_notice(
+        side_name=None if side == FOG_NONE else side_names.get(side, side),
+        fog_of_war=viewer.campaign.fog_of_war,
+        spectator=viewer.role == Membership.Role.SPECTATOR,
+        in_summary=[u.force.name for u in units.values() if viewer.sight(u.force) != FULL],
+    )
 
 
 def _seed_shown(viewer: Viewer, cb: CampaignBattle, side: str, units=None) -> bool:
@@ -389,7 +411,7 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         viewer,
         cb=cb,
         battle=cb.battle,
-        seed_shown=_seed_shown(viewer, cb, _fog_side(viewer, cb), units),
+        seed_shown=_seed_shown(viewer, cb, _fog_side(viewer, cb, units), units),
         winner=battle_winner(cb),
         sides=sides,
         side_colours=side_colours(sides),
@@ -416,11 +438,9 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         outcome_only=False,
     )
     if cb.battle is not None and cb.battle.status == Battle.Status.DONE:
-        side = _fog_side(viewer, cb)
+        side = _fog_side(viewer, cb, units)
         context["outcome_only"] = side == FOG_NONE
-        context["fog_side"] = (
-            side_names.get(side, side) if side not in (FOG_ALL, FOG_NONE) else None
-        )
+        context["fog_notice"] = _fog_notice(viewer, side, units, side_names)
         try:
             context["report"] = _report(request, viewer, cb, side=side, names=names)
         except LogUnreadable as exc:
@@ -558,10 +578,11 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
     log = None if cb.battle is None else battle_log(cb.battle)
     if log is None:
         raise Http404("the battle has no log")
-    side = _fog_side(viewer, cb)
+    units, _, names = _names(cb)
+    side = _fog_side(viewer, cb, units)
     if side == FOG_NONE:
-        # As on the page: a member whose units did not fight sees the outcome only.
-        raise PermissionDenied("Under fog of war you see this battle's outcome only.")
+        # As on the page: a member whose units did not fight sees the outcome only, and why.
+        raise PermissionDenied(_fog_notice(viewer, side, units, names[0]))
     try:
         content = fogged_log(
             campaign_battle=cb, log=log, side=side, seed_shown=_seed_shown(viewer, cb, side)

@@ -1,19 +1,23 @@
 """A battle's page and the battles' JSON under "Other players' forces: summary only": a unit of
 a force the reader sees in summary is named, and no more — neither its card nor what the battle
-did to it — with fog of war or without; the GM and whoever sees every force read it all."""
+did to it — with fog of war or without, and reads the battle's log, replay, map and download as
+under fog of war; the GM and whoever sees every force read it all."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from campaign.models import Campaign
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
 
 OWN_ROW = 'Squad 1 <span class="small">Rifle Squad</span>'
 """The player's unit's row in the units table (Red Company's, on the scenario's blue side)."""
@@ -118,3 +122,113 @@ def test_the_card_sheet_is_offered_only_to_whoever_would_get_cards_on_it(client,
         assert link in _page(client, world, role), role
     _set(world, sight=Campaign.Visibility.FULL, fog=False)
     assert link in _page(client, world, "spectator")
+
+
+LOG = "campaign:battle-log"
+"""The battle's log download."""
+
+
+def _battle_url(world, name: str = "campaign:battle") -> str:
+    return reverse(name, args=[world.campaign.pk, world.engine_battle.pk])
+
+
+def _notice(page: str) -> str:
+    """The notice above the report saying how much of the battle the reader sees."""
+    found = re.search(r'<p class="notice notice-warning" role="note">([^<]+)</p>', page)
+    return found[1] if found else ""
+
+
+def test_under_summary_without_fog_a_player_reads_the_battle_as_their_side_saw_it(client, world):
+    """The full log, the replay, the map and the download would give the rival's unit's card,
+    Skill, dice and hits: a player who sees the rival's force in summary reads every one of
+    them as their side saw it, as fog of war would have them."""
+    from battles.engine import parse_scenario
+    from battles.frames import replay_frames, unseen_at_deployment
+    from battles.selectors import log_events
+    from tests.web.test_campaign_fog import _downloaded, _hidden, _log_count, _svg_units
+
+    _set(world, sight=Campaign.Visibility.SUMMARY, fog=False)
+    battle = world.engine_battle.battle
+    scenario = parse_scenario(battle.scenario)
+    total = len(log_events(battle.log))
+    hidden = _hidden(world, "blue")
+    frames = replay_frames(scenario, log_events(battle.log), viewer="blue", hidden=hidden)
+    unseen = unseen_at_deployment(frames)
+    # Iron Wolf, the rival's only unit, was concealed at deployment.
+    assert unseen == {e for e, pk in world.engine_battle.engine_units.items()
+                      if pk == world.enemy_unit.pk}  # fmt: skip
+    page = _page(client, world, "player")
+    assert _notice(page) == (
+        "You see Blue Battalion only in summary: you see this battle as Red Company saw it — "
+        "concealed enemy units and their dice stay hidden until revealed."
+    )
+    assert "Fog of war" not in page
+    # The log: the rival's moves and dice out of sight are no events of hers.
+    downloaded = len(_downloaded(client, world))
+    assert downloaded == total - len(hidden)
+    assert _log_count(page) == (downloaded, downloaded)
+    assert "Blue Battalion activates a unit out of sight." in page
+    # The map and its key draw no unit she could not see, so name no card or Skill of it.
+    svg = page.split('<svg class="table-map', 1)[1].split("</svg>", 1)[0]
+    assert _svg_units(page) == {u.id for u in scenario.units()} - unseen
+    assert "Iron Wolf" not in svg and "Mech, Size 4" not in svg
+    assert "Squad 1 (Red Company): Rifle Squad, Size 1, 1 Hit, Skill 3" in svg
+    # The replay's frames, from which its notes and markers are drawn, are her side's.
+    embedded = page.split('id="replay-frames"', 1)[1].split(">", 1)[1].split("</script>", 1)[0]
+    assert [f["units"] for f in json.loads(embedded)["frames"]] == [
+        f["units"] for f in json.loads(json.dumps(frames))["frames"]
+    ]
+    # The download is the log as her side saw it, without the seed.
+    stored = json.loads(battle.log.events)["events"]
+    saw = [e for i, e in enumerate(stored) if i not in hidden]
+    assert _downloaded(client, world) == [{**saw[0], "seed": None}, *saw[1:]]
+    # The htmx log filter stays so too.
+    part = login(client, world, "player").get(_battle_url(world) + "?kind=&as=", **HTMX).text
+    assert "as Red Company saw them" in part
+    # The rival reads it as Blue Battalion saw it.
+    assert _notice(_page(client, world, "rival")).startswith(
+        "You see Red Company only in summary: you see this battle as Blue Battalion saw it"
+    )
+    assert len(_downloaded(client, world)) == total - len(_hidden(world, "red"))
+    # Under full rosters the same player reads the whole battle, as the GM does under summary.
+    for sight, role in ((Campaign.Visibility.FULL, "player"), (Campaign.Visibility.SUMMARY, "gm")):
+        _set(world, sight=sight, fog=False)
+        page = _page(client, world, role)
+        assert _notice(page) == "" and _log_count(page) == (total, total), role
+        assert "Iron Wolf (Blue Battalion): Mech, Size 4" in page, role
+        assert len(_downloaded(client, world)) == total, role
+
+
+def test_under_summary_without_fog_a_member_with_no_units_in_it_reads_the_outcome_only(
+    client, world
+):
+    from campaign.services import force_create, membership_set
+    from tests.web.test_campaign_fog import _downloaded
+
+    _set(world, sight=Campaign.Visibility.SUMMARY, fog=False)
+    page = _page(client, world, "spectator")
+    said = "The GM shows spectators every force in summary: you see this battle's outcome only."
+    assert _notice(page) == said
+    assert 'class="units-layer"' not in page and 'id="replay-frames"' not in page
+    assert "activates" not in page and "Download the log" not in page
+    assert _battle_url(world, LOG) not in page
+    refused = client.get(_battle_url(world, LOG))
+    assert refused.status_code == 403 and said in html.unescape(refused.text)
+    # A player who sat it out is told the forces they see only in summary.
+    User = get_user_model()
+    third = User.objects.create_user("third")
+    membership_set(campaign=world.campaign, user=third, role="player")
+    force_create(campaign=world.campaign, owner=third, name="Green Guard")
+    world.users["third"] = third
+    page = _page(client, world, "third")
+    assert _notice(page) == (
+        "You see Blue Battalion and Red Company only in summary and had no units in this "
+        "battle: you see this battle's outcome only."
+    )
+    assert client.get(_battle_url(world, LOG)).status_code == 403
+    # Under full rosters both read and download the whole battle.
+    _set(world, sight=Campaign.Visibility.FULL, fog=False)
+    for role in ("spectator", "third"):
+        page = _page(client, world, role)
+        assert _notice(page) == "" and 'id="replay-frames"' in page, role
+        assert _downloaded(client, world), role

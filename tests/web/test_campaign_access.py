@@ -50,6 +50,9 @@ class Route:
     """``force`` or ``enemy``: a unit page of that force (hidden when shown in summary)."""
     anyone: bool = False
     """Not inside a campaign: open to every logged-in user."""
+    fought_in: bool = False
+    """Only for whoever fought in the engine battle or sees every force of it in full (its log's
+    download: anyone else reads its outcome only)."""
 
 
 def _c(name: str, *args: Callable[[World], Any]) -> Callable[[World], str]:
@@ -119,7 +122,7 @@ ROUTES = [
     Route("engine battle log filter (htmx)", lambda w: _c("battle", ENGINE)(w) + "?kind=attack",
           headers=HTMX),
     Route("battle progress (htmx)", _c("battle-progress", ENGINE), headers=HTMX, ok=286),
-    Route("battle log json", _c("battle-log", ENGINE)),
+    Route("battle log json", _c("battle-log", ENGINE), fought_in=True),
     Route("unit", _c("unit", UNIT), unit_of="force"),
     Route("unit card", _c("unit-card", UNIT), unit_of="force"),
     Route("unit json", _c("unit-json", UNIT), unit_of="force"),
@@ -209,6 +212,9 @@ def expected(route: Route, role: str, world: World, visibility: str) -> int:
         return 404
     owns = route.owner_of is not None and owner[route.owner_of] == role
     if route.manage and role not in MANAGERS and not owns:
+        return 403
+    # The player's and the rival's units fought the engine battle; the spectator's none.
+    if route.fought_in and not sees_unit and role == "spectator":
         return 403
     return route.ok
 

@@ -143,13 +143,18 @@ def test_an_engine_battles_seed_is_read_only_by_whoever_sees_all_of_it(client, w
     for role in ("player", "spectator", "gm"):
         page, start = _battle_seen(client, world, role)
         assert all(s in page for s in shown) and start["seed"] == seed, role
-    # In summary, the report is still read whole, but not the seed that would roll it again
-    # with the rival's Orders in it.
+    # In summary, each player reads the battle as their side saw it, without the seed that
+    # would roll it again with the rival's Orders in it; the spectator its outcome only.
     _summary(world)
-    for role in ("player", "rival", "spectator"):
+    for role in ("player", "rival"):
         page, start = _battle_seen(client, world, role)
         assert not any(s in page for s in shown) and start["seed"] is None, role
         assert "its seed not shown" in page and start["kind"] == "battle_start"
+    login(client, world, "spectator")
+    args = [world.campaign.pk, world.engine_battle.pk]
+    page = html.unescape(client.get(reverse("campaign:battle", args=args)).text)
+    assert not any(s in page for s in shown) and "you see this battle's outcome only" in page
+    assert client.get(reverse("campaign:battle-log", args=args)).status_code == 403
     # Under fog a player sees every force in full and yet reads the battle as their side saw
     # it: the seed would roll the dice they did not see.
     Campaign.objects.filter(pk=world.campaign.pk).update(
