@@ -112,7 +112,7 @@ def test_the_admin_refuses_a_unit_the_services_refuse(admin_client, force, cards
     )
     response = admin_client.post(reverse("admin:campaign_unit_add"), data)
     assert response.status_code == 200
-    assert b"at most 0 specialties" in response.content
+    assert "A Raw unit holds no specialties" in response.content.decode()
     assert not Unit.objects.filter(name="Crowded").exists()
 
 
