@@ -15,6 +15,7 @@ from django import forms
 from battles.odds import ODDS_DEFAULT_BATTLES, ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.selectors import reference_scenarios
 from battles.services import SEED_LIMIT, BattleInputError
+from campaign.rules.history import number_text, plural
 
 
 class LaunchKeyField(forms.UUIDField):
@@ -25,6 +26,38 @@ class LaunchKeyField(forms.UUIDField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(initial=uuid.uuid4, **kwargs)
         self.error_messages["invalid"] = "This form is damaged; reload the page and try again."
+
+
+def focus_first_error(form: forms.BaseForm) -> None:
+    """Put ``autofocus`` on the form's first field shown with an error (its first shown field,
+    when the errors are the whole form's, said just above it): the browser scrolls to it on
+    load. Each field at fault is marked invalid and described by its errors for screen
+    readers."""
+    shown = [field for field in form.visible_fields() if not field.field.disabled]
+    at_fault = [field for field in shown if field.errors]
+    for field in at_fault:
+        field.field.widget.attrs.update(
+            {"aria-invalid": "true", "aria-describedby": f"{field.auto_id}-errors"}
+        )
+    first = (at_fault or shown)[:1]
+    for field in first:
+        field.field.widget.attrs["autofocus"] = True
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number whose limits a refusal says in words, counting ``counts`` ("At least 1
+    day.", "At most 30 days."), or as bare numbers when it counts nothing ("At most 60.")."""
+
+    def __init__(self, *, counts: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+
+        def amount(limit: int) -> str:
+            return plural(limit, counts) if counts else number_text(limit)
+
+        if self.min_value is not None:
+            self.error_messages["min_value"] = f"At least {amount(self.min_value)}."
+        if self.max_value is not None:
+            self.error_messages["max_value"] = f"At most {amount(self.max_value)}."
 
 
 class LaunchForm(forms.Form):
@@ -38,7 +71,7 @@ class LaunchForm(forms.Form):
         required=False,
         help_text="Optional; the scenario's name if left empty.",
     )
-    seed = forms.IntegerField(
+    seed = WholeNumberField(
         label="Seed",
         required=False,
         min_value=0,
@@ -69,7 +102,8 @@ class LaunchForm(forms.Form):
 class BattleSetupForm(LaunchForm):
     """A one-off battle of a reference scenario."""
 
-    turn_limit = forms.IntegerField(
+    turn_limit = WholeNumberField(
+        counts="turn",
         label="Turn limit",
         required=False,
         min_value=1,
@@ -90,7 +124,8 @@ class OddsForm(LaunchForm):
         initial=f"{ODDS_PRECISIONS[0]:g}",
         help_text="It stops once every outcome's 95% interval is this narrow.",
     )
-    battles = forms.IntegerField(
+    battles = WholeNumberField(
+        counts="battle",
         label="At most",
         min_value=1,
         max_value=ODDS_MAX_BATTLES,

@@ -18,7 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
 from battles.engine import ENGINE_VERSION, ScenarioError, parse_scenario
-from battles.forms import BattleSetupForm, OddsForm
+from battles.forms import BattleSetupForm, OddsForm, focus_first_error
 from battles.models import Battle, OddsRun
 from battles.odds import odds_cancel, odds_launch
 from battles.odds_report import odds_report, odds_stopped
@@ -69,7 +69,13 @@ def _preview(slug: str | None) -> dict:
 
 
 def _setup_page(request: HttpRequest, template: str, form, slug: str | None) -> HttpResponse:
-    return render(request, template, {"form": form, **_preview(slug)})
+    """The set-up page; a form refused goes back as 400 with its first faulty field in focus."""
+    refused = form.is_bound and bool(form.errors)
+    if refused:
+        focus_first_error(form)
+    return render(
+        request, template, {"form": form, **_preview(slug)}, status=400 if refused else 200
+    )
 
 
 def _valid_setup_form(request: HttpRequest, form_class, template: str, url: str):

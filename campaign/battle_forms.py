@@ -19,10 +19,10 @@ from django.utils.text import capfirst
 
 from battles.engine.events import Removal
 from battles.engine.validation import MAX_UNITS_PER_SIDE
-from battles.forms import LaunchKeyField
+from battles.forms import LaunchKeyField, WholeNumberField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.services import SEED_LIMIT
-from campaign.forms import PageForm, WholeNumberField
+from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages import force_colour, name_colour, scenario_side_names, unit_label
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind

@@ -17,12 +17,11 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from battles.engine.validation import MAX_SCENARIO_TEXT
-from battles.forms import LaunchKeyField
+from battles.forms import LaunchKeyField, WholeNumberField
 from battles.jsontext import read_json
 from battles.services import SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
 from campaign.rules.bridge import card_needs
-from campaign.rules.history import number_text, plural
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.quick import ROUND_LIMIT_MAX
 from campaign.rules.recovery import morale_hits_healable
@@ -62,22 +61,6 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
         for problem in problems:
             # A field the form does not show: the service's own sentence names the thing.
             form.add_error(name, problem)
-
-
-class WholeNumberField(forms.IntegerField):
-    """A whole number whose limits a refusal says in words, counting ``counts`` ("At least 1
-    day.", "At most 30 days."), or as bare numbers when it counts nothing ("At most 60.")."""
-
-    def __init__(self, *, counts: str = "", **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-
-        def amount(limit: int) -> str:
-            return plural(limit, counts) if counts else number_text(limit)
-
-        if self.min_value is not None:
-            self.error_messages["min_value"] = f"At least {amount(self.min_value)}."
-        if self.max_value is not None:
-            self.error_messages["max_value"] = f"At most {amount(self.max_value)}."
 
 
 class PageForm(forms.Form):

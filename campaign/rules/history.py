@@ -98,7 +98,8 @@ def took_name(text: str) -> str:
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    """A count and its word, as a page prints them: "1 day", "3 days", "10,000 battles"."""
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
 MINUS = "\u2212"
@@ -106,8 +107,9 @@ MINUS = "\u2212"
 
 
 def number_text(number: int) -> str:
-    """A whole number as a page prints it, a negative one with a real minus: "−6"."""
-    return f"{MINUS}{-number}" if number < 0 else str(number)
+    """A whole number as a page prints it, a negative one with a real minus: "−6", a large one
+    with its thousands marked: "2,147,483,647"."""
+    return f"{MINUS}{-number:,}" if number < 0 else f"{number:,}"
 
 
 HYPHEN_SIGN = re.compile(r"(?<![\w.\u2212-])-(\d+)(?![\w.])")

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django_htmx.http import HttpResponseClientRedirect
 
+from battles.forms import focus_first_error
 from campaign.access import Viewer
 from campaign.forms import add_service_errors
 from campaign.models import Membership
@@ -74,22 +75,6 @@ def form_invalid(
     if request.htmx:
         return render(request, f"{template}#{partial}", context)
     return render(request, template, context, status=400)
-
-
-def focus_first_error(form: forms.BaseForm) -> None:
-    """Put ``autofocus`` on the form's first field shown with an error (its first shown field,
-    when the errors are the whole form's, said just above it): the browser scrolls to it on
-    load. Each field at fault is marked invalid and described by its errors for screen
-    readers."""
-    shown = [field for field in form.visible_fields() if not field.field.disabled]
-    at_fault = [field for field in shown if field.errors]
-    for field in at_fault:
-        field.field.widget.attrs.update(
-            {"aria-invalid": "true", "aria-describedby": f"{field.auto_id}-errors"}
-        )
-    first = (at_fault or shown)[:1]
-    for field in first:
-        field.field.widget.attrs["autofocus"] = True
 
 
 def base_context(viewer: Viewer, **extra: Any) -> dict[str, Any]:

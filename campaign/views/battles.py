@@ -28,6 +28,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 from battles.engine import ScenarioError, parse_scenario
 from battles.engine.events import Removal
 from battles.engine.validation import MAX_SCENARIO_TEXT
+from battles.forms import focus_first_error
 from battles.jsontext import read_json
 from battles.models import Battle
 from battles.odds_report import odds_stopped
@@ -238,6 +239,8 @@ def _ask_odds(request, viewer, chosen, form, context) -> HttpResponse:
             form.data["odds_run"] = str(run.pk)
             context.update(odds_run=run, odds=None, odds_stopped=odds_stopped(run))
             status = 200
+    if status == 400:
+        focus_first_error(form)
     if request.htmx:
         return render(request, f"{SETUP}#setup-form", context)
     return render(request, SETUP, context, status=status)
@@ -727,6 +730,7 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
                 return redirect(url)
             form.add_error(None, "Only an applied outcome can be reverted.")
     rows = revert_preview(campaign_battle=cb) if cb.state == CampaignBattle.State.APPLIED else []
+    focus_first_error(form)
     return _review(request, viewer, status=400, rows=rows, **review)
 
 
@@ -806,6 +810,7 @@ def map_add(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Map {saved.name} saved.")
             url = reverse("campaign:battle-setup", args=[pk]) + f"?scenario=map-{saved.pk}"
             return redirect(url)
+    focus_first_error(form)
     return render(request, MAP_EDITOR, _editor_context(viewer, form), status=400)
 
 
@@ -837,6 +842,7 @@ def _map_add_numbers(request: HttpRequest, viewer: Viewer) -> HttpResponse:
                 messages.success(request, f"Map {saved.name} saved.")
                 url = reverse("campaign:battle-setup", args=[viewer.campaign.pk])
                 return redirect(url + f"?scenario=map-{saved.pk}")
+    focus_first_error(numbers)
     context = _editor_context(viewer, SavedMapForm(), numbers)
     return render(request, MAP_EDITOR, context, status=400)
 

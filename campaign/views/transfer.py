@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
+from battles.forms import focus_first_error
 from campaign.access import campaign_for_viewer, force_roster_for_viewer, require_manage
 from campaign.forms import CampaignImportForm
 from campaign.pages import roster_lines
@@ -114,6 +115,8 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
     largest = megabytes(settings.IMPORT_FILE_LIMIT)
     context = {"form": form, "problems": [], "more": 0, "largest": largest}
     if not bound or not form.is_valid():
+        if bound:
+            focus_first_error(form)
         return render(request, IMPORT, context, status=400 if bound else 200)
     data = form.cleaned_data["data"]
     try:

@@ -209,6 +209,7 @@ def test_it_applies_and_reverts_an_outcome_under_review(client, world):
     assert "not waiting to be applied" in again.text
     no_reason = client.post(_url("battle-revert", world, battle.pk), {"reason": ""})
     assert no_reason.status_code == 400
+    assert 'aria-invalid="true"' in no_reason.text and no_reason.text.count("autofocus") == 1
     reverted = client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"})
     assert reverted.status_code == 302
     page = client.get(reverted["Location"])

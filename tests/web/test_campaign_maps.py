@@ -198,6 +198,9 @@ def test_without_javascript_each_problem_is_shown_at_the_piece_it_names(client, 
     assert _errors_of(refused, "terrain_1_corners") == "(30, 14) is off the 24″ × 24″ table"
     assert _errors_of(refused, "objective_1_radius") == "Must be greater than 0, got -1"
     assert _errors_of(refused, "terrain_0_corners") == ""
+    # The page opens on the first piece at fault, not at the editor's top.
+    assert re.search(r'<input[^>]*name="terrain_1_corners"[^>]*autofocus', refused.text)
+    assert refused.text.count("autofocus") == 1
     fixed = {**bad, "terrain_1_corners": "0,14 24,14 24,16 0,16", "objective_1_radius": "2"}
     zone = client.post(_url("map-add", world), fixed)
     assert _errors_of(zone, "side_0_spots") == "Spot 2: outside the deployment zone of Raiders"

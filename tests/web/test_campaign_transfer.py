@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -126,6 +127,8 @@ def test_a_file_that_is_no_export_is_refused_in_plain_words(client, world, conte
     said = says if content else "choose an export file"
     assert said[0].upper() + said[1:] in body
     assert "Expecting value: line 1 column 1 (char 0)" not in body
+    if not content:  # refused by the form: the file field takes the focus
+        assert re.search(r'<input[^>]*type="file"[^>]*autofocus', body)
     assert counts() == before
 
 

@@ -75,8 +75,8 @@ def test_a_double_submit_launches_one_run(owner_client):
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"battles": "0"}, "greater than or equal to 1"),
-        ({"battles": str(ODDS_MAX_BATTLES + 1)}, "less than or equal to 100000"),
+        ({"battles": "0"}, "At least 1 battle."),
+        ({"battles": str(ODDS_MAX_BATTLES + 1)}, "At most 100,000 battles."),
         ({"battles": ""}, "This field is required"),
         ({"battles": "many"}, "Enter a whole number"),
         ({"precision": "3"}, "Select a valid choice"),
@@ -86,8 +86,13 @@ def test_a_double_submit_launches_one_run(owner_client):
 )
 def test_bad_input_is_an_error_beside_the_field(owner_client, fields, message):
     response = _post(owner_client, **fields)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert message in response.content.decode()
+    # The page opens on the first field at fault.
+    field = next(iter(fields))
+    assert re.search(
+        rf'<(input|select)[^>]*name="{field}"[^>]*autofocus', response.content.decode()
+    )
     assert not OddsRun.objects.exists()
 
 

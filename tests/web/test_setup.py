@@ -103,7 +103,7 @@ def test_a_double_submit_launches_once(owner_client):
 
 
 def test_a_request_key_is_not_spent_by_a_form_with_errors(owner_client):
-    assert _post(owner_client, seed="-1").status_code == 200
+    assert _post(owner_client, seed="-1").status_code == 400
     assert _post(owner_client, seed="1").status_code == 302
     assert Battle.objects.count() == 1
 
@@ -111,11 +111,11 @@ def test_a_request_key_is_not_spent_by_a_form_with_errors(owner_client):
 @pytest.mark.parametrize(
     ("fields", "field", "message"),
     [
-        ({"seed": "-1"}, "seed", "greater than or equal to 0"),
-        ({"seed": str(SEED_LIMIT + 1)}, "seed", "less than or equal to"),
+        ({"seed": "-1"}, "seed", "At least 0."),
+        ({"seed": str(SEED_LIMIT + 1)}, "seed", "At most "),
         ({"seed": "twelve"}, "seed", "Enter a whole number"),
-        ({"turn_limit": "0"}, "turn_limit", "greater than or equal to 1"),
-        ({"turn_limit": "101"}, "turn_limit", "less than or equal to 100"),
+        ({"turn_limit": "0"}, "turn_limit", "At least 1 turn."),
+        ({"turn_limit": "101"}, "turn_limit", "At most 100 turns."),
         ({"scenario": "atlantis"}, "scenario", "Select a valid choice"),
         ({"scenario": ""}, "scenario", "This field is required"),
         ({"name": "x" * 201}, "name", "at most 200 characters"),
@@ -123,15 +123,20 @@ def test_a_request_key_is_not_spent_by_a_form_with_errors(owner_client):
 )
 def test_bad_input_is_shown_beside_its_field(owner_client, fields, field, message):
     response = _post(owner_client, **fields)
-    assert response.status_code == 200
-    assert message in _field_errors(response.content.decode(), field)
+    assert response.status_code == 400
+    beside = _field_errors(response.content.decode(), field)
+    assert message in beside
+    # The page opens on the field at fault, which names its error for screen readers.
+    assert "autofocus" in beside and f'aria-describedby="id_{field}-errors"' in beside
+    assert f'id="id_{field}-errors"' in beside
+    assert response.content.decode().count("autofocus") == 1
     assert not Battle.objects.exists()
 
 
 def test_a_damaged_request_key_is_an_error_not_a_launch(owner_client):
     for key in ("", "<script>", "x"):
         response = _post(owner_client, request_key=key)
-        assert response.status_code == 200
+        assert response.status_code == 400
         assert 'class="form-errors"' in response.content.decode()
     assert not Battle.objects.exists()
 
@@ -141,7 +146,7 @@ def test_errors_the_service_finds_go_beside_their_field(owner_client):
     with mock.patch("battles.views.battle_launch", side_effect=refusal):
         response = _post(owner_client, seed="13")
     html = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "is unlucky" in _field_errors(html, "seed")
     assert "sides[0].units: are missing" in html
     assert not Battle.objects.exists()
