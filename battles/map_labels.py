@@ -56,24 +56,42 @@ def place_labels(
     taken = list(taken)
     spots: dict[str, Spot] = {}
     number = 0
-    for piece, name, (left, _top, right, _bottom), (cx, cy) in pieces:
+    for piece, name, (left, top, right, bottom), (cx, cy) in pieces:
         baseline = cy + LABEL_SIZE * 0.3  # the label's middle on the piece's centre
-        tries = [baseline, baseline - LABEL_SIZE * 1.1, baseline + LABEL_SIZE * 1.1]
+        tries = _heights(baseline, top, bottom)
         fits = len(name) * GLYPH * LABEL_SIZE <= right - left + SPILL
         spot = None
         if fits:
-            spot = next((y for y in tries if not _clashes(name, cx, y, taken)), None)
+            spot = next((y for y in tries if not clashes(text_box(name, cx, y), taken)), None)
         if spot is not None:
             spots[piece] = Spot(name, cx, spot, False)
         else:
             number += 1
             text = str(number)
-            y = next((y for y in tries if not _clashes(text, cx, y, taken)), baseline)
+            y = next((y for y in tries if not clashes(text_box(text, cx, y), taken)), baseline)
             spots[piece] = Spot(text, cx, y, True)
         taken.append(text_box(spots[piece].text, cx, spots[piece].y))
     return spots
 
 
-def _clashes(text: str, x: float, y: float, taken: list[Box]) -> bool:
-    box = text_box(text, x, y)
+def clashes(box: Box, taken: list[Box]) -> bool:
+    """Whether ``box`` meets any of ``taken``."""
     return any(_meets(box, other) for other in taken)
+
+
+LINE = LABEL_SIZE * 1.1
+"""One line of labels, baseline to baseline."""
+
+
+def _heights(baseline: float, top: float, bottom: float) -> list[float]:
+    """The baselines a piece's label is tried at, best first: on the piece's centre, a line or
+    two up or down while still on the piece, along its top and bottom edges inside it, then just
+    outside it, above and below (a unit standing on a small building leaves no room on it)."""
+    inside = [
+        y
+        for y in (baseline - LINE, baseline + LINE, baseline - 2 * LINE, baseline + 2 * LINE)
+        if top + LABEL_SIZE * 0.8 <= y <= bottom - LABEL_SIZE * 0.25
+    ]
+    edges = [top + LABEL_SIZE * 0.9, bottom - LABEL_SIZE * 0.35]
+    outside = [top - LABEL_SIZE * 0.35, bottom + LABEL_SIZE * 0.9]
+    return [baseline, *inside, *(y for y in edges if top < y < bottom), *outside]

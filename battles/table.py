@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from battles.engine import Scenario
 from battles.engine.geometry import table_size_text
 from battles.engine.scenario import ObjectiveKind
-from battles.map_labels import LABEL_SIZE, place_labels, text_box
+from battles.map_labels import LABEL_SIZE, Box, clashes, place_labels, text_box
 from battles.names import Names, scenario_names
 from campaign.rules.history import plural
 
@@ -211,8 +211,32 @@ def table_view(
         )
         for b in scenario.buildings
     )
-    footprints = {b.id: b.polygon for b in scenario.buildings}
     side_names = {s.id: s.name for s in scenario.sides}
+    index = {s.id: i for i, s in enumerate(scenario.sides)}
+    units = tuple(
+        UnitMark(
+            u.id,
+            u.side,
+            index[u.side],
+            u.card.name,
+            u.card.size,
+            u.card.hits,
+            u.card.skill,
+            fmt(unit_radius(u.card.size)),
+            fmt(u.position[0]),
+            fmt(h - u.position[1]),
+            fmt(unit_radius(u.card.size) + 0.45),
+            f"{fmt(u.position[0])}, {fmt(u.position[1])}",
+            f"{names.units[u.id]}, {side_names[u.side]}: {u.card.name}, Size {u.card.size}, "
+            f"{plural(u.card.hits, 'Hit')}, Skill {u.card.skill}",
+            names.units[u.id],
+        )
+        for u in scenario.units()
+        if u.id not in unseen
+    )
+    # What the labels written later keep clear of: the markers and the names under them.
+    taken = _unit_boxes(units)
+    footprints = {b.id: b.polygon for b in scenario.buildings}
     objectives = []
     circles: list[tuple[tuple[float, float], float]] = []
     for o in scenario.objectives:
@@ -238,6 +262,10 @@ def table_view(
             circle = (o.point, o.radius)
             stacked = circles.count(circle)
             circles.append(circle)
+            label_y = _objective_label_y(
+                names.objective(o.id), o.point[0], h - o.point[1], o.radius, stacked, h, taken
+            )
+            taken.append(text_box(names.objective(o.id), o.point[0], label_y))
             objectives.append(
                 ObjectiveMark(
                     o.id,
@@ -248,33 +276,11 @@ def table_view(
                     fmt(h - o.point[1]),
                     fmt(o.radius),
                     "",
-                    fmt(_objective_label_y(h - o.point[1], o.radius, stacked, h)),
+                    fmt(label_y),
                     names.objective(o.id),
                 )
             )
-    terrain, buildings, key = _labelled(scenario, terrain, buildings, objectives)
-    index = {s.id: i for i, s in enumerate(scenario.sides)}
-    units = tuple(
-        UnitMark(
-            u.id,
-            u.side,
-            index[u.side],
-            u.card.name,
-            u.card.size,
-            u.card.hits,
-            u.card.skill,
-            fmt(unit_radius(u.card.size)),
-            fmt(u.position[0]),
-            fmt(h - u.position[1]),
-            fmt(unit_radius(u.card.size) + 0.45),
-            f"{fmt(u.position[0])}, {fmt(u.position[1])}",
-            f"{names.units[u.id]}, {side_names[u.side]}: {u.card.name}, Size {u.card.size}, "
-            f"{plural(u.card.hits, 'Hit')}, Skill {u.card.skill}",
-            names.units[u.id],
-        )
-        for u in scenario.units()
-        if u.id not in unseen
-    )
+    terrain, buildings, key = _labelled(scenario, terrain, buildings, taken)
     return TableView(
         width=w,
         height=h,
@@ -288,28 +294,45 @@ def table_view(
         sides=tuple((s.id, s.name, i) for i, s in enumerate(scenario.sides)),
         crowded=len(units) > CROWDED,
         key=key,
-        description=(
-            f"A {table_size_text(fmt(w), fmt(h))} table with "
-            f"{plural(len(terrain), 'terrain piece')}, "
-            f"{plural(len(buildings), 'building')}, {plural(len(objectives), 'objective')} and "
-            # The units drawn: a unit fog hides is not counted either.
-            + " against ".join(
-                f"{plural(sum(u.side == s.id for u in units), 'unit')} of {s.name}"
-                for s in scenario.sides
-            )
-            + "."
-        ),
+        description=_description(scenario, terrain, buildings, objectives, units),
     )
+
+
+def _description(
+    scenario: Scenario,
+    terrain: tuple[Piece, ...],
+    buildings: tuple[Piece, ...],
+    objectives: list[ObjectiveMark],
+    units: tuple[UnitMark, ...],
+) -> str:
+    """One sentence about the whole table; the units counted are those drawn (a unit fog hides
+    is not), and a table drawn with none (a campaign's set-up, before its units stand there)
+    speaks of the table alone."""
+    size = table_size_text(fmt(scenario.width), fmt(scenario.height))
+    pieces = [
+        plural(len(terrain), "terrain piece"),
+        plural(len(buildings), "building"),
+        plural(len(objectives), "objective"),
+    ]
+    if not units:
+        return f"A {size} table with {pieces[0]}, {pieces[1]} and {pieces[2]}."
+    counts = [(sum(u.side == s.id for u in units), s.name) for s in scenario.sides]
+    forces = " against ".join(
+        f"{plural(count, 'unit')} of {name}" if count else f"no unit of {name} in sight"
+        for count, name in counts
+    )
+    return f"A {size} table with {', '.join(pieces)} and {forces}."
 
 
 def _labelled(
     scenario: Scenario,
     terrain: tuple[Piece, ...],
     buildings: tuple[Piece, ...],
-    objectives: list[ObjectiveMark],
+    taken: list[Box],
 ) -> tuple[tuple[Piece, ...], tuple[Piece, ...], tuple[tuple[str, str], ...]]:
-    """The pieces with their labels placed by ``place_labels`` (buildings first: they are
-    smaller, and objectives stand on them), and the map's key."""
+    """The pieces with their labels placed by ``place_labels`` clear of what is ``taken`` (the
+    units' markers and names, the objectives' names), buildings first: they are smaller, and
+    objectives stand on them; and the map's key."""
     h = scenario.height
     polygons = {t.id: t.polygon for t in scenario.terrain}
     polygons.update({b.id: b.polygon for b in scenario.buildings})
@@ -319,9 +342,6 @@ def _labelled(
         return (x0, h - y1, x1, h - y0)
 
     pieces = (*buildings, *terrain)
-    taken = [
-        text_box(o.name, float(o.cx), float(o.label_y)) for o in objectives if o.kind == "hold"
-    ]
     spots = place_labels(
         [(p.id, p.name, bbox(p), (float(p.cx), float(p.cy))) for p in pieces], taken
     )
@@ -338,18 +358,36 @@ OBJECTIVE_LABEL_STEP = LABEL_SIZE + 0.1
 """Inches between the names of objectives that share one circle (as tall as on a phone)."""
 
 
-def _objective_label_y(y: float, radius: float, stacked: int, height: float) -> float:
-    """SVG y of a hold objective's id: above its circle, or below it when the circle reaches
-    the table's far edge, or over its centre when it spans the table; ``stacked`` earlier
-    objectives on the same circle push it further out."""
+def _objective_label_y(
+    name: str, x: float, y: float, radius: float, stacked: int, height: float, taken: list[Box]
+) -> float:
+    """SVG y of a hold objective's name: above its circle, or below it when the circle reaches
+    the table's far edge or a unit or another name stands above, or over its centre when it
+    spans the table; ``stacked`` earlier objectives on the same circle push it further out."""
     step = stacked * OBJECTIVE_LABEL_STEP
     above = y - radius - 0.2 - step
-    if above >= 0.5:
-        return above
     below = y + radius + 0.6 + step
-    if below <= height - 0.1:
-        return below
-    return y - 0.35 - step
+    on_table = [spot for spot in (above, below) if 0.5 <= spot <= height - 0.1]
+    clear = [spot for spot in on_table if not clashes(text_box(name, x, spot), taken)]
+    return (clear or on_table or [y - 0.35 - step])[0]
+
+
+UNIT_LABEL_SIZE = 0.42
+"""Height of the name under a unit's marker where it is written (``.unit-label``: on a phone
+only the active unit's is)."""
+
+
+def _unit_boxes(units: tuple[UnitMark, ...]) -> list[Box]:
+    """The room each unit's marker takes, and the name under it (on a crowded table only the
+    active unit's name is written: its markers alone are kept clear of)."""
+    named = len(units) <= CROWDED
+    boxes = []
+    for u in units:
+        x, y, r = float(u.x), float(u.y), float(u.r)
+        boxes.append((x - r, y - r, x + r, y + r))
+        if named:
+            boxes.append(text_box(u.tag or u.id, x, y + float(u.label_y), UNIT_LABEL_SIZE))
+    return boxes
 
 
 def _award_text(per_turn: int, at_end: int) -> str:

@@ -11,7 +11,6 @@ some force that fought it only in summary, each member sees what
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 from typing import Any
 
@@ -125,11 +124,12 @@ def _chosen_scenario(slug: str | None, campaign: Campaign):
 
 def _table(data: dict[str, Any], side_names: dict[str, str]):
     """The scenario's table drawn as the battle pages draw it, without the scenario's own units
-    (the campaign's stand there instead), its sides called by ``side_names``; None if the
-    scenario does not validate (the launch then says why)."""
+    (the campaign's stand there instead, and the map's names keep clear of them only), its
+    sides called by ``side_names``; None if the scenario does not validate (the launch then
+    says why)."""
     try:
         scenario = renamed_sides(parse_scenario(data), side_names)
-        return dataclasses.replace(table_view(scenario), units=())
+        return table_view(scenario, unseen=frozenset(u.id for u in scenario.units()))
     except ScenarioError:
         return None
 

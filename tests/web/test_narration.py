@@ -112,6 +112,48 @@ def test_the_maps_labels_do_not_overlap_and_a_number_stands_in_the_key(reference
     assert sorted(numbers, key=int) == [number for number, _ in table.key]
 
 
+@pytest.mark.parametrize("reference", reference_scenarios(), ids=lambda s: s.slug)
+def test_the_maps_names_keep_clear_of_the_units_markers_and_names(reference):
+    """A unit standing in a building does not hide the building's name: terrain, building and
+    objective names are written clear of every unit's marker, and of the names under the markers
+    where those are written (not on a crowded table)."""
+    table = table_view(parse_scenario(reference.data))
+    marks = []
+    for u in table.units:
+        x, y, r = float(u.x), float(u.y), float(u.r)
+        marks.append((u.id, (x - r, y - r, x + r, y + r)))
+        if not table.crowded:
+            marks.append((u.id, text_box(u.tag or u.id, x, y + float(u.label_y), 0.42)))
+    names = [(p.name, text_box(p.name, float(p.cx), float(p.cy))) for p in table.terrain]
+    names += [(p.name, text_box(p.name, float(p.cx), float(p.cy))) for p in table.buildings]
+    names += [
+        (o.name, text_box(o.name, float(o.cx), float(o.label_y)))
+        for o in table.objectives
+        if o.kind == "hold"
+    ]
+    for name, a in names:
+        for unit, b in marks:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (name, unit)
+
+
+def test_the_maps_description_counts_the_units_drawn():
+    """The map's one sentence for screen readers counts the units drawn: under fog an enemy
+    side may have none in sight; a campaign's set-up draws the table before its units stand
+    there, and the sentence speaks of the table alone."""
+    scenario = load_scenario(SCENARIOS / "factory-hold.json")
+    pieces = "A 24″ × 24″ table with 5 terrain pieces, 2 buildings"
+    assert table_view(scenario).description == (
+        f"{pieces}, 2 objectives and 4 units of Rifle Company against 2 units of Tank Platoon."
+    )
+    tanks = frozenset(u.id for u in scenario.units() if u.side == scenario.sides[1].id)
+    assert table_view(scenario, unseen=tanks).description == (
+        f"{pieces}, 2 objectives and 4 units of Rifle Company against no unit of Tank Platoon "
+        "in sight."
+    )
+    everyone = frozenset(u.id for u in scenario.units())
+    assert table_view(scenario, unseen=everyone).description == f"{pieces} and 2 objectives."
+
+
 def test_an_objective_to_raze_says_whether_it_was_razed():
     scenario = load_scenario(SCENARIOS / "landing.json")
     names = scenario_names(scenario)
