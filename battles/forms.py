@@ -60,6 +60,13 @@ class WholeNumberField(forms.IntegerField):
             self.error_messages["max_value"] = f"At most {amount(self.max_value)}."
 
 
+class SeedField(WholeNumberField):
+    """An optional seed, 0 to ``SEED_LIMIT``: the same seed fights the same battle again."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**{"min_value": 0, "max_value": SEED_LIMIT, "required": False, **kwargs})
+
+
 class LaunchForm(forms.Form):
     """What every launch asks: which scenario, an optional name and seed, and the request key."""
 
@@ -71,11 +78,8 @@ class LaunchForm(forms.Form):
         required=False,
         help_text="Optional; the scenario's name if left empty.",
     )
-    seed = WholeNumberField(
+    seed = SeedField(
         label="Seed",
-        required=False,
-        min_value=0,
-        max_value=SEED_LIMIT,
         help_text="Optional. The same seed fights the same battle again; empty picks one.",
     )
 

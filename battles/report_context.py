@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario
+from battles.engine.events import EndReason
 from battles.engine.result import BattleResult
 from battles.engine.scenario import Objective, ObjectiveKind
 from battles.fog import hidden_events, seed_withheld
@@ -149,6 +150,13 @@ def _percent(p: Fraction) -> str:
     return f"{value:.1f}%"
 
 
+END_REASON_TEXT = {
+    EndReason.TURN_LIMIT: "the turn limit",
+    EndReason.SIDE_ELIMINATED: "a side was wiped out",
+}
+"""Why a battle ended, as its report and the campaign's ``battles.json`` say it."""
+
+
 @dataclass
 class BattleReport:
     """Everything the report partials render."""
@@ -160,6 +168,8 @@ class BattleReport:
     ruleset: str
     winner: str | None
     end_reason: str
+    end_reason_text: str
+    """``end_reason`` in words (``END_REASON_TEXT``)."""
     turns_played: int
     sides: list[SideRow]
     units: list[UnitRow]
@@ -189,7 +199,7 @@ class BattleReport:
     luck: list[LuckRow]
     table: TableView
     frames: dict[str, Any]
-    units_left_out: str = ""
+    why_left_out: str = ""
     """Whose units the units table leaves out, and why, in a sentence ("" when none)."""
     luck_left_out: list[str] = field(default_factory=list)
     """The sides whose luck row the luck table leaves out with those units."""
@@ -287,6 +297,7 @@ def battle_report(
         ruleset=scenario.ruleset.title,
         winner=names.get(result.winner) if result.winner else None,
         end_reason=result.end_reason,
+        end_reason_text=END_REASON_TEXT[EndReason(result.end_reason)],
         turns_played=result.turns,
         sides=_sides(scenario, result, names),
         units=[row for row in _units(scenario, result, names) if row.id not in units_left_out],
@@ -309,7 +320,7 @@ def battle_report(
         luck=[],
         table=table_view(scenario, names=names),
         frames={},
-        units_left_out=why_left_out if units_left_out else "",
+        why_left_out=why_left_out if units_left_out else "",
     )
     if not log_only:
         hidden_sides = {u.side for u in scenario.units() if u.id in units_left_out}

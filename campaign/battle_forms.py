@@ -19,9 +19,8 @@ from django.utils.text import capfirst
 
 from battles.engine.events import Removal
 from battles.engine.validation import MAX_UNITS_PER_SIDE
-from battles.forms import LaunchKeyField, WholeNumberField
+from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
-from battles.services import SEED_LIMIT
 from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages import force_colour, name_colour, scenario_side_names, unit_label
@@ -129,7 +128,7 @@ class BattleSetupForm(PageForm):
     turn_limit = WholeNumberField(
         counts="turn", min_value=1, max_value=TURN_LIMIT_MAX, required=False
     )
-    seed = WholeNumberField(min_value=0, max_value=SEED_LIMIT, required=False)
+    seed = SeedField()
     request_key = LaunchKeyField()
     odds_battles = WholeNumberField(
         counts="battle",

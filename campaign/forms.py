@@ -17,9 +17,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from battles.engine.validation import MAX_SCENARIO_TEXT
-from battles.forms import LaunchKeyField, WholeNumberField
+from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from battles.jsontext import read_json
-from battles.services import SEED_LIMIT
 from campaign.models import Campaign, Membership, Unit
 from campaign.rules.bridge import card_needs
 from campaign.rules.orders import HOURS_PER_DAY
@@ -394,7 +393,7 @@ class QuickResolveForm(PageForm):
     round_limit = WholeNumberField(
         counts="round", min_value=1, max_value=ROUND_LIMIT_MAX, required=False
     )
-    seed = WholeNumberField(min_value=0, max_value=SEED_LIMIT, required=False)
+    seed = SeedField()
     reason = forms.CharField(max_length=300, required=False, label="What happened")
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 

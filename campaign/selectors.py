@@ -146,14 +146,20 @@ def entry_battles(
     application's). ``known``: battles already read, asked for no more."""
     homes: dict[int, int] = {}
     names: dict[int, str] = {}
+    by_battle: dict[int, list[int]] = {}
+    for entry in entries:
+        if entry.battle_id is not None:
+            by_battle.setdefault(entry.battle_id, []).append(entry.pk)
+    at_table = {entry.pk for entry in entries if entry.battle_id is None}
 
     def found(rows: Iterable[tuple[int, str, int | None, list[int] | None]]) -> None:
         for pk, name, battle_id, applied in rows:
-            wrote = set(applied or ())
-            for entry in entries:
-                engine = entry.battle_id is not None and entry.battle_id == battle_id
-                if engine or (battle_id is None and entry.pk in wrote):
-                    homes[entry.pk], names[pk] = pk, name
+            if battle_id is not None:
+                came = by_battle.get(battle_id, [])
+            else:
+                came = [entry_pk for entry_pk in applied or () if entry_pk in at_table]
+            for entry_pk in came:
+                homes[entry_pk], names[pk] = pk, name
 
     found((cb.pk, cb.name, cb.battle_id, cb.applied_entries) for cb in known)
     rest = [e for e in entries if e.pk not in homes]

@@ -16,8 +16,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from battles.forms import LaunchKeyField
-from battles.services import SEED_LIMIT
+from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from campaign.battle_forms import chosen_problems
 from campaign.forms import (
     EQUIPMENT_CHOICES,
@@ -25,7 +24,6 @@ from campaign.forms import (
     SPECIALTY_CHOICES,
     PageForm,
     UserField,
-    WholeNumberField,
     revert_reason,
 )
 from campaign.models import Campaign, Force, Unit
@@ -47,8 +45,6 @@ from units.models import UnitType
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
 ORDER_CHOICES = [(k.value, f"{k.label} ({k.row.listed_hours} h listed)") for k in OrderKind]
 SKILL_CHOICES = [("", "A general skill (every unit's)"), *SPECIALTY_CHOICES]
-SEED = {"min_value": 0, "max_value": SEED_LIMIT, "required": False}
-"""A seed field's limits (`WholeNumberField`)."""
 PK_MAX = 2**63 - 1
 """The largest key a database's big integer column holds."""
 SITUATION_LABELS = {
@@ -322,7 +318,7 @@ class EngagementForm(CampaignForm):
         required=False,
     )
     round_limit = WholeNumberField(counts="round", min_value=1, max_value=ROUND_LIMIT_MAX)
-    seed = WholeNumberField(**SEED)
+    seed = SeedField()
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
     def __init__(self, *args: Any, browse: Any = None, **kwargs: Any) -> None:
@@ -392,7 +388,7 @@ class SkillCheckForm(_LeavesOut, CampaignForm):
         )
         self.fields["skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["dc"] = WholeNumberField(min_value=1, max_value=DC_MAX, label="DC")
-        self.fields["seed"] = WholeNumberField(**SEED)
+        self.fields["seed"] = SeedField()
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
     def clean(self) -> dict[str, Any]:
@@ -558,7 +554,7 @@ class ContestForm(_LeavesOut, CampaignForm):
             self.campaign, "Units helping the resisting unit"
         )
         self.fields["resisting_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
-        self.fields["seed"] = WholeNumberField(**SEED)
+        self.fields["seed"] = SeedField()
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
     def clean(self) -> dict[str, Any]:
@@ -597,4 +593,4 @@ class RequisitionForm(CampaignForm):
         self.fields["bonus"] = WholeNumberField(
             min_value=-40, max_value=40, initial=0, label="Their Requisition bonus"
         )
-        self.fields["seed"] = WholeNumberField(**SEED)
+        self.fields["seed"] = SeedField()

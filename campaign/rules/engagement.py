@@ -52,6 +52,16 @@ from units.bucs import (
 SIDES = ("attackers", "defenders")
 ROUND_LIMIT_MAX = 50
 
+
+def round_limit_problem(round_limit: Any) -> str:
+    """Why ``round_limit`` is no engagement's (or quick resolve's) round limit ("": it is one)."""
+    if type(round_limit) is not int:  # a bool is no limit
+        return f"The round limit is a whole number, not {round_limit!r}."
+    if not 1 <= round_limit <= ROUND_LIMIT_MAX:
+        return f"The round limit is 1 to {ROUND_LIMIT_MAX} rounds, not {round_limit}."
+    return ""
+
+
 TERRAINS = ("open", "amphibious", "arctic", "jungle", "swamp")
 """The terrain a GM may state for an engagement (amphibious: a beach or other amphibious ground)."""
 ARMOR_BARRED_TERRAIN = frozenset({"amphibious", "arctic", "jungle", "swamp"})
@@ -643,8 +653,8 @@ def engagement_fight(
 ) -> EngagementResult:
     """Fight the engagement out: the result and every event, in order."""
     errors = setup_errors(sides, terrain)
-    if not 1 <= round_limit <= ROUND_LIMIT_MAX:
-        errors["round_limit"] = [f"the round limit must be 1..{ROUND_LIMIT_MAX}, got {round_limit}"]
+    if problem := round_limit_problem(round_limit):
+        errors["round_limit"] = [problem]
     if surprise is not None and surprise not in SIDES:
         errors["surprise"] = [f"surprise is tried by attackers or defenders, not {surprise!r}"]
     if errors:

@@ -23,11 +23,11 @@ from campaign.rules.bridge import REMOVAL_WORDS, damage_apply
 from campaign.rules.characters import feats_from
 from campaign.rules.dice import Dice
 from campaign.rules.engagement import (
-    ROUND_LIMIT_MAX,
     SIDES,
     Engaged,
     EngagementError,
     engagement_fight,
+    round_limit_problem,
     setup_errors,
     sides_errors,
     terrain_error,
@@ -198,12 +198,8 @@ def engagement_run(
         errors["terrain"] = [problem]
     if surprise not in (None, *SIDES):
         errors["surprise"] = [f"surprise is tried by attackers or defenders, not {surprise!r}"]
-    if isinstance(round_limit, bool) or not isinstance(round_limit, int):
-        errors["round_limit"] = [f"The round limit is a whole number, not {round_limit!r}."]
-    elif not 1 <= round_limit <= ROUND_LIMIT_MAX:
-        errors["round_limit"] = [
-            f"The round limit is 1 to {ROUND_LIMIT_MAX} rounds, not {round_limit}."
-        ]
+    if problem := round_limit_problem(round_limit):
+        errors["round_limit"] = [problem]
     if problem := seed_problem(seed):
         errors["seed"] = [problem]
     if errors:

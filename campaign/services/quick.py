@@ -17,9 +17,9 @@ from django.db import transaction
 
 from battles.services import seed_problem
 from campaign.models import Campaign, Engagement, Unit
+from campaign.rules.engagement import round_limit_problem
 from campaign.rules.quick import (
     ENGAGEMENT_SIDES,
-    ROUND_LIMIT_MAX,
     STANCE_FIELDS,
     Stance,
     situation,
@@ -115,12 +115,8 @@ def quick_resolve_run(
             surprise = surprise_side(stances["attacker"], stances["defender"])
         except ValueError as error:
             errors["defender_stance"] = [str(error)]
-    if isinstance(round_limit, bool) or not isinstance(round_limit, int):
-        errors["round_limit"] = [f"The round limit is a whole number, not {round_limit!r}."]
-    elif not 1 <= round_limit <= ROUND_LIMIT_MAX:
-        errors["round_limit"] = [
-            f"The round limit is 1 to {ROUND_LIMIT_MAX} rounds, not {round_limit}."
-        ]
+    if problem := round_limit_problem(round_limit):
+        errors["round_limit"] = [problem]
     if problem := seed_problem(seed):
         errors["seed"] = [problem]
     if errors:

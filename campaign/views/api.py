@@ -13,6 +13,8 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from battles.engine.events import EndReason
+from battles.report_context import END_REASON_TEXT
 from campaign.access import FULL, Viewer, campaign_for_viewer, force_for_viewer, unit_for_viewer
 from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import (
@@ -110,10 +112,6 @@ def unit_json(request: HttpRequest, pk: int, unit_pk: int) -> JsonResponse:
     return JsonResponse(data)
 
 
-END_REASONS = {"turn_limit": "the turn limit", "side_eliminated": "a side was wiped out"}
-"""Why an engine battle ended, in the words of its report."""
-
-
 def _battle(cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit]) -> dict[str, Any]:
     """A battle as its page gives it to the viewer: sides and units by their names, and what
     the battle did to a unit only where the viewer sees its force in full (`Viewer.sight`);
@@ -176,7 +174,7 @@ def _battle(cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit]) -> dict[
         fought = {eid: int(pk) for eid, pk in cb.engine_units.items()}
         data["engine_result"] = {
             **result,
-            "end_reason_text": END_REASONS.get(result["end_reason"], result["end_reason"]),
+            "end_reason_text": END_REASON_TEXT[EndReason(result["end_reason"])],
             "sides": [{**s, "name": names.get(s["side"], s["name"])} for s in result["sides"]],
             "units": [
                 {

@@ -48,6 +48,7 @@ from campaign.map_numbers import MapNumbersForm
 from campaign.models import Campaign, CampaignBattle, Membership, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
+    BattleSide,
     battle_names,
     battle_sides,
     battle_winner,
@@ -364,8 +365,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _fog_side(viewer: Viewer, cb: CampaignBattle, units=None) -> str:
-    units = campaign_battle_units(campaign_battle=cb) if units is None else units
+def _fog_side(viewer: Viewer, cb: CampaignBattle, units: dict[int, Unit]) -> str:
     forces = {u.force_id for u in units.values()}
     return fog_side(
         campaign_battle=cb,
@@ -375,7 +375,9 @@ def _fog_side(viewer: Viewer, cb: CampaignBattle, units=None) -> str:
     )
 
 
-def _fog_notice(viewer: Viewer, side: str, units, side_names) -> str:
+def _fog_notice(
+    viewer: Viewer, side: str, units: dict[int, Unit], side_names: dict[str, str]
+) -> str:
     """Why the reader sees the battle through ``side``'s eyes or its outcome only ("" when they
     see it all)."""
     if side == FOG_ALL:
@@ -388,15 +390,18 @@ def _fog_notice(viewer: Viewer, side: str, units, side_names) -> str:
     )
 
 
-def _seed_shown(viewer: Viewer, cb: CampaignBattle, side: str, units=None) -> bool:
+def _seed_shown(viewer: Viewer, side: str, units: dict[int, Unit]) -> bool:
     """Whether the reader may have the battle's seed (`Viewer.sees_every_die`): only through
     no fog, and seeing every force that fought it in full."""
-    units = campaign_battle_units(campaign_battle=cb) if units is None else units
     forces = {u.force_id for u in units.values()}
     return viewer.sees_every_die(forces, fogged=side != FOG_ALL)
 
 
-def _names(cb: CampaignBattle):
+Named = tuple[dict[int, Unit], list[BattleSide], tuple[dict[str, str], dict[str, str]]]
+"""A battle's units, its sides and the names its report calls them by (``_names``)."""
+
+
+def _names(cb: CampaignBattle) -> Named:
     """The battle's units, its sides named by their forces (in the scenario's side order, which
     the report's colours follow), and the names the report calls sides and units by."""
     units = campaign_battle_units(campaign_battle=cb)
@@ -406,7 +411,9 @@ def _names(cb: CampaignBattle):
 
 
 def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
-    units, sides, names = _names(cb)
+    named = _names(cb)
+    units, sides, names = named
+    side = _fog_side(viewer, cb, units)
     table = {} if cb.table_result is None else TableResult.from_dict(cb.table_result).units
     side_names = names[0]
     visible_forces = {u.force_id for u in units.values() if viewer.sight(u.force) == FULL}
@@ -414,7 +421,7 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         viewer,
         cb=cb,
         battle=cb.battle,
-        seed_shown=_seed_shown(viewer, cb, _fog_side(viewer, cb, units), units),
+        seed_shown=_seed_shown(viewer, side, units),
         winner=battle_winner(cb),
         sides=sides,
         side_colours=side_colours(sides),
@@ -441,11 +448,10 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         outcome_only=False,
     )
     if cb.battle is not None and cb.battle.status == Battle.Status.DONE:
-        side = _fog_side(viewer, cb, units)
         context["outcome_only"] = side == FOG_NONE
         context["fog_notice"] = _fog_notice(viewer, side, units, side_names)
         try:
-            context["report"] = _report(request, viewer, cb, side=side, names=names)
+            context["report"] = _report(request, viewer, cb, side=side, named=named)
         except LogUnreadable as exc:
             context["unreadable"] = str(exc)
     if cb.state == CampaignBattle.State.APPLIED:
@@ -473,8 +479,8 @@ def _report(
     cb: CampaignBattle,
     *,
     side: str,
+    named: Named,
     log_only: bool = False,
-    names: tuple[dict[str, str], dict[str, str]] | None = None,
 ):
     pk = viewer.campaign.pk
     if side == FOG_NONE:
@@ -484,7 +490,7 @@ def _report(
     # too, but for the GM, who may look through either side's eyes.
     download_viewer = None if side in (FOG_ALL, FOG_NONE) else side
     as_side = (request.GET.get("as") or None) if viewer.manages else download_viewer
-    side_names = (names or _names(cb)[2])[0]
+    units, _, (side_names, _) = named
     fought = engine_units_fought(campaign_battle=cb)
     # A unit of a force the reader sees only in summary is named, as a roster names its force,
     # and no more: neither its card nor what the battle did to it (`Viewer.sight`).
@@ -502,7 +508,7 @@ def _report(
         log_only=log_only,
         side_names=side_names,
         unit_names={eid: u.name for eid, u in fought.items()},
-        seed_shown=_seed_shown(viewer, cb, side),
+        seed_shown=_seed_shown(viewer, side, units),
         units_left_out=set(in_summary),
         why_left_out=units_seen_in_summary(
             in_summary.values(), spectator=viewer.role == Membership.Role.SPECTATOR
@@ -538,15 +544,17 @@ def battle_detail(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
     viewer = campaign_for_viewer(request.user, pk)
     cb = campaign_battle_for_viewer(viewer, battle_pk)
     done = cb.battle is not None and cb.battle.status == Battle.Status.DONE
-    side = _fog_side(viewer, cb) if done else FOG_ALL
-    if request.htmx and done and side != FOG_NONE:
+    if request.htmx and done:
         # The report's log filter: only the log is redrawn.
-        try:
-            report = _report(request, viewer, cb, side=side, log_only=True)
-        except LogUnreadable:
-            report = None
-        if report is not None:
-            return render(request, "battles/report.html#log", {"report": report})
+        named = _names(cb)
+        side = _fog_side(viewer, cb, named[0])
+        if side != FOG_NONE:
+            try:
+                report = _report(request, viewer, cb, side=side, named=named, log_only=True)
+            except LogUnreadable:
+                report = None
+            if report is not None:
+                return render(request, "battles/report.html#log", {"report": report})
     return render(request, BATTLE, _battle_context(request, viewer, cb))
 
 
@@ -588,7 +596,7 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
         raise PermissionDenied(_fog_notice(viewer, side, units, names[0]))
     try:
         content = fogged_log(
-            campaign_battle=cb, log=log, side=side, seed_shown=_seed_shown(viewer, cb, side)
+            campaign_battle=cb, log=log, side=side, seed_shown=_seed_shown(viewer, side, units)
         )
     except FoggedLogUnreadable as exc:
         raise Http404(str(exc)) from None

@@ -99,8 +99,11 @@ def test_the_battles_json_names_everything_and_gives_only_the_units_the_reader_s
     result = battle["engine_result"]
     assert {u["name"] for u in result["units"]} == {"Squad 1", "Squad 2"}
     assert {s["name"] for s in result["sides"]} == {"Red Company", "Blue Battalion"}
-    assert result["end_reason_text"] in ("the turn limit", "a side was wiped out")
-    assert battle["outcome"] in ("Red Company won", "Blue Battalion won", "a draw")
+    said = {"turn_limit": "the turn limit", "side_eliminated": "a side was wiped out"}
+    assert result["end_reason_text"] == said[result["end_reason"]]
+    winner = battle["winner_name"]
+    assert winner in ("Red Company", "Blue Battalion", None)
+    assert battle["outcome"] == (f"{winner} won" if winner else "a draw")
     assert "Blue Army" not in str(battle) and "Red Army" not in str(battle)
     # The table's battle gives the losses of the reader's own units only.
     table = _battle(client, world, "player", "Skirmish at the mill")
