@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.browser import PASSWORD
 from tests.web.campaign_world import World, build_world
-from tests.web.test_browser import PASSWORD
 
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 """The viewports every campaign page is checked at."""
@@ -14,7 +14,7 @@ SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "hei
 
 @pytest.fixture
 def browser_world(django_db_blocker) -> World:
-    """The world, built before Playwright starts (see ``cast`` in test_browser.py for why)."""
+    """The world, built before Playwright starts (see ``cast`` in tests/web/browser.py for why)."""
     world = build_world()
     for user in world.users.values():
         if user is not None:

@@ -9,6 +9,14 @@ import pytest
 
 from battles.models import Battle
 from battles.services import battle_launch, battle_resolve
+from tests.web.browser import (  # noqa: F401 - the browser tests' fixtures
+    cast,
+    chromium,
+    page_for,
+    playwright_ready,
+    worker,
+)
+from tests.web.browser_world import browser_world  # noqa: F401 - the campaign in a browser
 from tests.web.campaign_world import world  # noqa: F401 - the campaign pages' shared fixture
 from tests.web.paging import paged  # noqa: F401 - the paged forms' small pages
 

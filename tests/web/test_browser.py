@@ -3,150 +3,18 @@
 A live server and a real Celery worker (Redis when REDIS_URL is set, else the embedded broker)
 fight the battles, slowed by BATTLE_TURN_DELAY so the progress bar has something to show.
 Screenshots of the key pages go to test-artifacts/browser/ for a person to look at.
-
-Playwright's own browser download does not work everywhere, so the tests drive Debian's
-``chromium``. Where it (or Playwright) is missing they skip, saying so; with
-BRIDGEHEAD_REQUIRE_SERVICES=1, as in CI, they fail instead.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from django.conf import settings
 
-from tests.conftest import needs_service
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # the fixtures below skip (or fail) with the reason
-    expect = None
-from tests.workers import database_url, project_env, worker_process
+from tests.web.browser import TIMEOUT_MS, counter, expect, select_when_ready, shoot, wait_for_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM = os.environ.get("BRIDGEHEAD_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
-PASSWORD = "a-long-test-password"
-TIMEOUT_MS = 60_000
-USERS = ("commander", "oddsmaker", "oldschool", "owner", "stranger")
-
-
-@pytest.fixture
-def cast(django_user_model) -> None:
-    """The users the browser logs in as, made before Playwright starts: while it runs, its event
-    loop makes Django give ORM calls from this thread a connection of their own that nothing
-    closes, and the test database could not be dropped afterwards."""
-    for username in USERS:
-        django_user_model.objects.create_user(username, password=PASSWORD)
-
-
-@pytest.fixture
-def playwright_ready():
-    """Playwright and Chromium, checked before anything else is set up: a skip (a failure in CI)
-    says which is missing."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        needs_service(False, "Playwright for Python (pip install -r requirements-dev.txt)")
-    needs_service(
-        os.access(CHROMIUM, os.X_OK), f"Chromium at {CHROMIUM} (apt-get install -y chromium)"
-    )
-    return sync_playwright
-
-
-@pytest.fixture
-def chromium(playwright_ready, cast):
-    """A Chromium browser under Playwright, one per test: it is closed before the test's data is
-    flushed, for the same reason as ``cast``."""
-    with playwright_ready() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def worker(tmp_path, live_server):
-    """A real worker on this test's database, pausing a little each turn."""
-    env = project_env(
-        DATABASE_URL=database_url(settings.DATABASES["default"]), BATTLE_TURN_DELAY="0.4"
-    )
-    log = tmp_path / "worker.log"
-    with worker_process(env, log) as process:
-        yield process
-    if os.environ.get("BRIDGEHEAD_SHOW_WORKER_LOG"):
-        print(log.read_text())
-
-
-@pytest.fixture
-def page_for(chromium, live_server):
-    """page_for(username) -> a logged-in page of a new browser context; console errors kept."""
-    contexts = []
-
-    def make(username: str, *, javascript: bool = True):
-        context = chromium.new_context(
-            viewport={"width": 1280, "height": 900}, java_script_enabled=javascript
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.errors = []
-        page.on("pageerror", lambda error: page.errors.append(str(error)))
-        page.on("console", lambda message: _console_error(page, message))
-        page.goto(f"{live_server.url}/accounts/login/")
-        page.fill("#id_username", username)
-        page.fill("#id_password", PASSWORD)
-        page.click("form.stacked button[type=submit]")
-        page.wait_for_url(f"{live_server.url}/campaigns/")
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-def _console_error(page, message) -> None:
-    # (The browser's own request for /favicon.ico answers too: a 404 there is an error here.)
-    if message.type == "error":
-        page.errors.append(message.text)
-
-
-def shoot(page, name: str, *, full_page: bool = False, locator=None) -> Path:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    (locator or page).screenshot(path=str(path), **({"full_page": True} if full_page else {}))
-    return path
-
-
-def wait_for_report(page) -> None:
-    """Wait until the battle is over; a failed battle fails the test with its error."""
-    page.wait_for_selector(".report, .notice-error", timeout=TIMEOUT_MS)
-    assert page.locator(".report").count() == 1, page.inner_text("#battle-body")
-
-
-def select_when_ready(page, selector: str, value: str) -> None:
-    """Choose in a select whose change htmx or the page's script acts on: only once the page has
-    loaded, since its deferred scripts attach their listeners then, and a change made before
-    that would go unseen."""
-    page.wait_for_load_state("load")
-    page.select_option(selector, value)
-
-
-def counter(page) -> tuple[int, int]:
-    here, total = page.inner_text("[data-counter]").split(" / ")
-    return int(here), int(total)
 
 
 def test_it_sets_up_launches_and_replays_a_battle(page_for, live_server, worker):

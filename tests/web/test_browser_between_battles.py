@@ -9,21 +9,14 @@ import pytest
 from campaign.models import Unit
 from campaign.services import unit_create, unit_edit
 from campaign.services.characters import character_create
-from tests.web.browser_world import at_size, browser_world  # noqa: F401 - fixture
-from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
-    cast,
-    chromium,
-    expect,
-    page_for,
-    playwright_ready,
-    shoot,
-)
+from tests.web.browser import expect, shoot
+from tests.web.browser_world import at_size
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def ready_world(browser_world):  # noqa: F811
+def ready_world(browser_world):
     """The player's squad ready and in the combat zone; a Medical crew and two units with
     Casualty hits awaiting the medics in the same force."""
     world = browser_world
@@ -45,7 +38,7 @@ def ready_world(browser_world):  # noqa: F811
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server, size):  # noqa: F811
+def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server, size):
     world = ready_world
     base = f"{live_server.url}/campaigns/{world.campaign.pk}"
     gm = at_size(page_for("gm"), size)

@@ -1,5 +1,5 @@
 """The campaign pages in a real browser, with the launch settings, worker and log-in of
-``test_browser.py``.
+``tests/web/browser.py``.
 
 The GM starts a campaign, invites two players (who accept), raises their forces from the card
 library, turns on fog of war, launches a campaign battle, watches a real worker fight it and
@@ -15,19 +15,14 @@ import re
 
 import pytest
 
-from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or usefixtures
+from tests.web.browser import (
     PASSWORD,
     TIMEOUT_MS,
-    cast,
-    chromium,
     counter,
     expect,
-    page_for,
-    playwright_ready,
     select_when_ready,
     shoot,
     wait_for_report,
-    worker,
 )
 from units.services import library_load
 
@@ -39,7 +34,7 @@ PLAYERS = ("gm", "alice", "bob", "snoop")
 @pytest.fixture
 def campaign_cast(django_user_model) -> None:
     """The GM, two players, an outsider and the card library, all made before Playwright starts
-    (see ``cast`` in test_browser.py for why)."""
+    (see ``cast`` in tests/web/browser.py for why)."""
     for username in PLAYERS:
         django_user_model.objects.create_user(username, password=PASSWORD)
     library_load()
@@ -63,7 +58,7 @@ def _raise_units(page, cards: list[tuple[str, str]]) -> None:
         page.wait_for_selector(f"#roster >> text={name}")
 
 
-def _gm_builds_the_campaign(page, live_server, page_for) -> str:  # noqa: F811
+def _gm_builds_the_campaign(page, live_server, page_for) -> str:
     page.click("header >> text=Campaigns")
     page.fill("#create-form input[name=name]", "Operation Lantern")
     _submit(page, "#create-form")
@@ -108,7 +103,7 @@ def _gm_builds_the_campaign(page, live_server, page_for) -> str:  # noqa: F811
 
 
 @pytest.mark.usefixtures("campaign_cast", "worker")  # the cast first: see campaign_cast
-def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):  # noqa: F811
+def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):
     gm = page_for("gm")
     dashboard = _gm_builds_the_campaign(gm, live_server, page_for)
 

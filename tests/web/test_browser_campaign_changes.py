@@ -11,15 +11,8 @@ import re
 
 import pytest
 
-from tests.web.browser_world import at_size, browser_world, scroll_width  # noqa: F401
-from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
-    cast,
-    chromium,
-    expect,
-    page_for,
-    playwright_ready,
-    shoot,
-)
+from tests.web.browser import expect, shoot
+from tests.web.browser_world import at_size, scroll_width
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +30,7 @@ def _inside(page, selector: str) -> None:
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_charts_advance_and_the_last_visit(browser_world, page_for, live_server, size):  # noqa: F811
+def test_charts_advance_and_the_last_visit(browser_world, page_for, live_server, size):
     world = browser_world
     base = f"{live_server.url}/campaigns/{world.campaign.pk}"
     desktop = at_size(page_for("player"), size)
@@ -123,7 +116,7 @@ def test_charts_advance_and_the_last_visit(browser_world, page_for, live_server,
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_a_wrong_method_gets_the_sites_405_page(browser_world, page_for, live_server, size):  # noqa: F811
+def test_a_wrong_method_gets_the_sites_405_page(browser_world, page_for, live_server, size):
     page = at_size(page_for("gm"), size)
     # The log-out address takes a form (POST) only; opening it is the wrong way.
     response = page.goto(f"{live_server.url}/accounts/logout/")

@@ -10,15 +10,8 @@ import re
 
 import pytest
 
-from tests.web.browser_world import at_size, browser_world, scroll_width  # noqa: F401
-from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
-    cast,
-    chromium,
-    expect,
-    page_for,
-    playwright_ready,
-    shoot,
-)
+from tests.web.browser import expect, shoot
+from tests.web.browser_world import at_size, scroll_width
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +22,7 @@ def _fits(page, size: str) -> None:
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_the_campaign_tells_everyone_what_changed(browser_world, page_for, live_server, size):  # noqa: F811
+def test_the_campaign_tells_everyone_what_changed(browser_world, page_for, live_server, size):
     world = browser_world
     base = f"{live_server.url}/campaigns/{world.campaign.pk}"
     alice = at_size(page_for("player"), size)

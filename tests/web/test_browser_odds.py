@@ -14,14 +14,8 @@ from django.db import connection
 
 from battles.models import OddsRun
 from battles.odds import odds_chunk_run, odds_launch
+from tests.web.browser import shoot
 from tests.web.browser_world import SIZES, at_size, scroll_width
-from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
-    cast,
-    chromium,
-    page_for,
-    playwright_ready,
-    shoot,
-)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -62,7 +56,7 @@ def _fight(run: OddsRun, chunks) -> OddsRun:
 
 
 def test_the_odds_page_shows_the_odds_narrowing_then_why_they_stopped(
-    page_for,  # noqa: F811 - the fixture
+    page_for,
     live_server,
     django_user_model,
 ):

@@ -6,22 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser_world import (  # noqa: F401 - browser_world is a fixture
-    SIZES,
-    at_size,
-    browser_world,
-    scroll_width,
-    sticking_out,
-)
-from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
-    cast,
-    chromium,
-    expect,
-    page_for,
-    playwright_ready,
-    shoot,
-    worker,
-)
+from tests.web.browser import expect, shoot
+from tests.web.browser_world import SIZES, at_size, scroll_width, sticking_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -65,7 +51,7 @@ def pages(world, role: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def invited(browser_world):  # noqa: F811
+def invited(browser_world):
     """Invitations waiting on the GM's dashboard and on each role's "My campaigns" page, with
     long names, made before Playwright starts."""
     from campaign.services import campaign_create, invitation_send
@@ -84,7 +70,7 @@ def invited(browser_world):  # noqa: F811
 
 
 @pytest.mark.parametrize("role", ["gm", "player", "spectator"])
-def test_no_page_scrolls_sideways(invited, browser_world, page_for, live_server, role):  # noqa: F811
+def test_no_page_scrolls_sideways(invited, browser_world, page_for, live_server, role):
     page = page_for(role)
     wide = []
     for size, viewport in SIZES.items():
@@ -109,8 +95,8 @@ FIELDS_RIGHT = """() => Math.max(...[...document.querySelectorAll(
 
 
 def test_a_forms_row_per_unit_is_a_card_whose_fields_fit_a_phone(
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     # The battle set-up and the table result: each unit's side, position or losses and Orders
@@ -135,8 +121,8 @@ def test_a_forms_row_per_unit_is_a_card_whose_fields_fit_a_phone(
 
 
 def test_a_report_section_reached_by_its_link_is_not_under_the_sticky_links(
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
@@ -153,7 +139,7 @@ def test_a_report_section_reached_by_its_link_is_not_under_the_sticky_links(
 
 
 @pytest.fixture
-def long_roster(browser_world):  # noqa: F811
+def long_roster(browser_world):
     """The enemy force with the demo's units whose roster lines run longest (a weapon line with
     AA, a leader's name under the unit's), made before Playwright starts."""
     from campaign.demo import DEMO_FORCES
@@ -188,7 +174,7 @@ CUT_OFF = """() => [...document.querySelectorAll('.roster-wrap')].map(box => {
 
 def test_a_roster_shows_every_column_whole_on_a_desktop_and_cards_on_a_phone(
     long_roster,
-    page_for,  # noqa: F811
+    page_for,
     live_server,
 ):
     page = page_for("gm")
@@ -220,8 +206,8 @@ NOT_FITTING = """() => [...document.querySelectorAll('table.stack')]
 
 
 def test_the_reports_wide_tables_are_labelled_rows_on_a_phone(
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     """The units and luck tables neither scroll sideways nor cut a word: each row is the unit
@@ -240,7 +226,7 @@ def test_the_reports_wide_tables_are_labelled_rows_on_a_phone(
 
 
 @pytest.fixture
-def ordered(browser_world):  # noqa: F811
+def ordered(browser_world):
     """Orders on the Orders table, one with a note, made before Playwright starts."""
     from campaign.services.characters import character_create
     from campaign.services.orders import order_give
@@ -257,8 +243,8 @@ def ordered(browser_world):  # noqa: F811
 
 def test_the_orders_table_is_labelled_rows_on_a_phone(
     ordered,
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     """Each Order is the unit, then each column's figure under its name: nothing scrolls
@@ -284,8 +270,8 @@ LABEL_HEIGHTS = """() => {
 
 
 def test_the_maps_words_are_legible_on_a_phone(
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     """Names on the map are drawn at least 9 px high on a phone; of the units, only the one
@@ -319,7 +305,7 @@ def _stack_label(page, cell: str) -> str:
 
 
 @pytest.fixture
-def characters(browser_world):  # noqa: F811
+def characters(browser_world):
     """Characters with long names and a dying leader, made before Playwright starts."""
     from campaign.models import Leader
     from campaign.services.characters import character_create
@@ -338,8 +324,8 @@ def characters(browser_world):  # noqa: F811
 
 def test_the_characters_table_is_labelled_rows_on_a_phone(
     characters,
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     """Each character is its name, then each column's words under its name: the Leads column
@@ -358,8 +344,8 @@ def test_the_characters_table_is_labelled_rows_on_a_phone(
 
 
 def test_the_rules_cards_quality_ladder_fits_a_phone_whole(
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     """The ladder keeps its six columns on a phone, narrower, every one whole: Train is read,
@@ -377,7 +363,7 @@ def test_the_rules_cards_quality_ladder_fits_a_phone_whole(
 
 
 @pytest.fixture
-def one_off(browser_world):  # noqa: F811
+def one_off(browser_world):
     """A one-off battle of the GM's, fought in-process before Playwright starts, with the
     largest seed there is."""
     import json
@@ -395,8 +381,8 @@ def one_off(browser_world):  # noqa: F811
 
 def test_the_one_off_battles_list_is_labelled_rows_on_a_phone(
     one_off,
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     """Each battle is its name, then its status, result, seed and launch under their names: the
@@ -415,8 +401,8 @@ def test_the_one_off_battles_list_is_labelled_rows_on_a_phone(
 
 
 def test_a_units_numbers_over_the_campaign_are_labelled_rows_on_a_phone(
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     """The numbers behind the unit's charts: each day is "Day 3", then each figure under its
@@ -440,7 +426,7 @@ def test_a_units_numbers_over_the_campaign_are_labelled_rows_on_a_phone(
 
 
 @pytest.fixture
-def all_ready(browser_world):  # noqa: F811
+def all_ready(browser_world):
     """Every unit of the world ready to fight, made before Playwright starts."""
     from tests.web.test_campaign_battles import _free_all
 
@@ -450,10 +436,10 @@ def all_ready(browser_world):  # noqa: F811
 @pytest.mark.worker
 def test_the_set_ups_odds_are_labelled_rows_on_a_phone(
     all_ready,
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
-    worker,  # noqa: F811
+    worker,
 ):
     """Who is favoured? beside Launch: each unit's odds are its name, then its side, the
     chance it is removed and the interval under their names, nothing scrolled inside the box."""
@@ -485,8 +471,8 @@ SIDE_CUT = """() => [...document.querySelectorAll('table.deploy select[name^=sid
 
 def test_the_set_ups_side_choices_show_the_forces_whole_names(
     all_ready,
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     """A side is called by its forces ("Blue Battalion"): its choice in each unit's row shows
@@ -510,8 +496,8 @@ TABLE_OVERFLOW = """() => { const s = document.querySelector('.deploy-table .scr
 
 def test_the_set_ups_table_keeps_its_width_when_a_side_is_named_by_two_forces(
     all_ready,
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     """Every unit put on one side: the page refuses it, that side is named by both forces and

@@ -5,23 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser_world import at_size, browser_world  # noqa: F401 - a fixture
-from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name
-    cast,
-    chromium,
-    expect,
-    page_for,
-    playwright_ready,
-    shoot,
-    worker,
-)
+from tests.web.browser import expect, shoot
+from tests.web.browser_world import at_size
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_refused_form_opens_on_its_error_on_a_phone(
-    browser_world,  # noqa: F811
-    page_for,  # noqa: F811
+    browser_world,
+    page_for,
     live_server,
 ):
     """A form refused without htmx draws its page again from the top: the page opens on the

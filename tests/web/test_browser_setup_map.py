@@ -1,6 +1,6 @@
 """The table in a real browser: a GM deploys the campaign's own units by dragging them on the
 set-up map, launches, and watches the battle, with the launch settings, worker and log-in of
-``test_browser.py``. Screenshots at 1366×900 and 390×844 go to BRIDGEHEAD_SCREENSHOTS (else
+``tests/web/browser.py``. Screenshots at 1366×900 and 390×844 go to BRIDGEHEAD_SCREENSHOTS (else
 test-artifacts/browser/) for a person to look at, and no page scrolls sideways on the phone.
 """
 
@@ -14,19 +14,14 @@ import pytest
 
 from campaign.models import Campaign
 from campaign.services import campaign_create, force_create, membership_set, unit_create
-from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or usefixtures
+from tests.web.browser import (
     ARTIFACTS,
     PASSWORD,
     TIMEOUT_MS,
-    cast,
-    chromium,
     counter,
     expect,
-    page_for,
-    playwright_ready,
     select_when_ready,
     wait_for_report,
-    worker,
 )
 from units.models import UnitType
 from units.services import library_load
@@ -138,7 +133,7 @@ def typed(page, name: str) -> tuple[float, float]:
 
 
 @pytest.mark.usefixtures("lantern", "worker")
-def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live_server):  # noqa: F811
+def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live_server):
     gm = page_for("gm")
     gm.goto(f"{live_server.url}/campaigns/")
     gm.click("text=Operation Lantern")
@@ -262,7 +257,7 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
 
 
 @pytest.mark.usefixtures("lantern", "worker")
-def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # noqa: F811
+def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):
     gm = page_for("gm")
     gm.goto(f"{live_server.url}/campaigns/")
     gm.click("text=Operation Lantern")
@@ -380,7 +375,7 @@ def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):  # n
 
 
 @pytest.mark.usefixtures("lantern")
-def test_without_javascript_a_gm_gives_a_map_in_numbers(page_for, live_server):  # noqa: F811
+def test_without_javascript_a_gm_gives_a_map_in_numbers(page_for, live_server):
     gm = page_for("gm", javascript=False)
     gm.goto(f"{live_server.url}/campaigns/")
     gm.click("text=Operation Lantern")

@@ -16,14 +16,7 @@ import pytest
 from campaign.models import Character
 from campaign.services import campaign_create, force_create, membership_set, unit_create
 from campaign.services.characters import character_create
-from tests.web.test_browser import (  # noqa: F401 - fixtures, used by name or usefixtures
-    PASSWORD,
-    chromium,
-    expect,
-    page_for,
-    playwright_ready,
-    shoot,
-)
+from tests.web.browser import PASSWORD, expect, shoot
 from units.models import UnitType
 from units.services import library_load
 
@@ -33,7 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def cast(django_user_model):
     """Replaces test_browser's cast: this test's users and campaign, all made before
-    Playwright starts (see the note on ``cast`` in test_browser.py)."""
+    Playwright starts (see the note on ``cast`` in tests/web/browser.py)."""
     users = {
         n: django_user_model.objects.create_user(n, password=PASSWORD)
         for n in ("gm", "alice", "bob")
@@ -71,7 +64,7 @@ def _errors(page, form: str) -> str:
     return texts
 
 
-def test_the_table_from_characters_to_requisition(cast, page_for, live_server):  # noqa: F811
+def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     gm = page_for("gm")
     gm.click("text=Operation Anvil")
     dashboard = gm.url
