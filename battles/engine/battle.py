@@ -40,6 +40,12 @@ if TYPE_CHECKING:
     from .targeting import AttackProfile
 
 
+Planned = tuple["list[Point]", "list[Point]", "float | None"]
+"""A move checked before the activation runs: the path the unit goes along (its waypoints
+rounded to the log's thousandths), the path as asked (what the Move limits, E42), and its cost
+(None: judged when it comes, once an attack before it has had its effect)."""
+
+
 class Battle:
     """One battle in progress: state, dice, log, caches, and the commanders of both sides."""
 
@@ -187,12 +193,13 @@ class Battle:
             if not unit.active:
                 break
             if isinstance(step, MoveStep):
-                path, cost = plans.pop(0)
+                path, asked, cost = plans.pop(0)
                 path[0] = unit.position
                 if cost is None or self.state.terrain_version != table:
                     # An attack before it brought a building down: the move is judged on the
                     # table as it now stands, with the Move left.
-                    problem, cost = path_problem(self, unit, path, unit.card.move - spent)
+                    left = unit.card.move - spent
+                    problem, cost = path_problem(self, unit, path, left, asked)
                     if problem:
                         raise IllegalActionError(f"{unit.id} may not move: {problem}")
                 spent += cost
@@ -222,11 +229,9 @@ class Battle:
         if unit.active:
             self._end_activation(unit)
 
-    def _check(
-        self, side: str, action: object
-    ) -> tuple[UnitState, tuple, list[tuple[list[Point], float | None]], set[int]]:
-        """The unit, its steps, each move's path and cost (None: judged when it comes), and the
-        steps after a move already judged from where the move ends."""
+    def _check(self, side: str, action: object) -> tuple[UnitState, tuple, list[Planned], set[int]]:
+        """The unit, its steps, each move checked (``Planned``), and the steps after a move
+        already judged from where the move ends."""
         if not isinstance(action, Activate):
             raise IllegalActionError(f"a commander must return an Activate, got {action!r}")
         # Read as Any until checked: a commander may fill an Activate with anything.
@@ -256,7 +261,7 @@ class Battle:
             raise IllegalActionError(
                 f"{unit.id} may not {'-'.join(form) or 'pass'}: each unit moves or fires, not both"
             )
-        plans: list[tuple[list[Point], float | None]] = []
+        plans: list[Planned] = []
         pos, facing = unit.position, unit.facing
         budget = unit.card.move
         attacked: list[Polygon] = []  # buildings attacked earlier in the activation
@@ -264,19 +269,20 @@ class Battle:
         for i, s in enumerate(steps):
             if isinstance(s, MoveStep):
                 move: Any = s  # Its waypoints and facing are checked here.
-                path = [pos, *(_point(p) for p in move.to)]
+                asked = [pos, *(_waypoint(p) for p in move.to)]
+                path = [pos, *(geometry.rnd_point(p) for p in asked[1:])]
                 if move.facing is not None and not _finite(move.facing):
                     raise IllegalActionError(f"bad facing {move.facing!r}")
-                problem, cost = path_problem(self, unit, path, budget)
+                problem, cost = path_problem(self, unit, path, budget, asked)
                 if problem and _may_open(self, unit, path, attacked, budget):
                     # Attacks resolve at once: the building attacked first may fall and open
                     # the way. The move is judged when it comes (``perform``).
-                    plans.append((path, None))
+                    plans.append((path, asked, None))
                 elif problem:
                     raise IllegalActionError(f"{unit.id} may not move: {problem}")
                 else:
                     budget -= cost
-                    plans.append((path, cost))
+                    plans.append((path, asked, cost))
                 pos, facing = path[-1], facing_after(path, move.facing, facing)
             else:
                 # After a move: judged now from where the move ends, so that a refusal leaves
@@ -375,12 +381,14 @@ def _may_open(
     return cost <= budget + 1e-6
 
 
-def _point(p: object) -> Point:
+def _waypoint(p: object) -> Point:
+    """A waypoint as asked, checked: a pair of finite floats (rounded for the log by the
+    caller)."""
     if type(p) is tuple and len(p) == 2:
         x, y = p
         # A planned waypoint is a pair of finite floats: no more to ask of it.
         if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
-            return geometry.rnd_point(p)
+            return p
     if not isinstance(p, (tuple, list)) or len(p) != 2 or not all(_finite(c) for c in p):
         raise IllegalActionError(f"a waypoint is a pair of numbers, got {p!r}")
-    return geometry.rnd_point((float(p[0]), float(p[1])))
+    return (float(p[0]), float(p[1]))

@@ -161,9 +161,14 @@ def finder(b: Battle, p: Passage) -> PathFinder:
 
 
 def path_problem(
-    b: Battle, unit: UnitState, path: list[Point], budget: float
+    b: Battle, unit: UnitState, path: list[Point], budget: float, asked: list[Point] | None = None
 ) -> tuple[str | None, float]:
-    """Why ``path`` (starting where the unit stands) is not a legal move, and its cost."""
+    """Why ``path`` (starting where the unit stands) is not a legal move, and its cost.
+
+    ``asked``: the path as the commander gave it, before its waypoints were rounded to the
+    log's thousandths of an inch (E42). The unit goes along ``path``, but the Move limits
+    ``asked``: rounding may lengthen a path of exactly the Move left by a hair, and must not
+    refuse it. Such a move costs the Move left."""
     # A planned path is checked again when the commander orders it; only the budget differs.
     # Over the opening table the answers are the scenario's: its battles weigh the same moves.
     version = b.state.terrain_version
@@ -174,6 +179,10 @@ def path_problem(
         found = keep(checks, key, _path_problem(b, unit, path))
     problem, cost = found
     if problem is None and cost > budget + 1e-6:
+        if asked is not None and asked != path:
+            p = passage(b, unit)
+            if paths.path_cost(asked, p.cost_regions, p.cost_joints) <= budget + 1e-6:
+                return None, budget
         return f'the path costs {cost:.3f}", more than the {budget:g}" left', cost
     return problem, cost
 

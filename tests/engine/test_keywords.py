@@ -174,6 +174,20 @@ def test_fixed_mount_with_move_and_fire_may_turn_then_fire():
     assert b.state.units["a"].facing == 0
 
 
+def test_fixed_mount_with_split_movement_may_turn_fire_and_move_on():
+    # Turning is movement (E40), and Split Movement is "move, fire, move": the turn is its first
+    # move (0", E16), so the whole Move is left for the second.
+    sc = scenario(
+        [unit("a", (2, 2), facing=90, move=6, keywords=["fixed_mount", "split_movement"])],
+        [unit("b", (10, 2))],
+    )
+    b = battle(sc, [6])
+    ev = act(b, "a", MoveStep((), 0), AttackStep("b", "Gun"), MoveStep(((2, 8),)))
+    assert kinds(ev).index("move") < kinds(ev).index("attack")
+    assert [m.cost for m in of(ev, "move")] == [0, 6]
+    assert b.state.units["a"].position == (2, 8)
+
+
 # --- Breaching: see test_buildings.py ----------------------------------------------------------
 
 

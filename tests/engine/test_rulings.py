@@ -1,9 +1,10 @@
-"""Rulings E26-E34 (`docs/rules.md` §4): where the texts leave a choice open, what the engine
+"""Rulings from E26 on (`docs/rules.md` §4): where the texts leave a choice open, what the engine
 chose, played out with fixed dice."""
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from battles.engine import (
     IllegalActionError,
     MoveStep,
     ScriptedCommander,
+    geometry,
     run_battle,
 )
 from battles.engine.probability import attack_options
@@ -335,3 +337,54 @@ def test_e34_pieces_touching_only_at_a_corner_leave_the_point_open():
     assert b.sight.line_clear((0.5, 11.5), (7.5, 4.5))
     move = of(act(b, "a", MoveStep(((7.5, 4.5),))), "move")[0]
     assert move.path == ((0.5, 11.5), (7.5, 4.5))
+
+
+# --- E42: a move of exactly the Move left, at any angle ----------------------------------------
+
+
+@pytest.mark.parametrize("degrees", range(0, 91, 5))
+def test_e42_a_move_of_exactly_move_at_any_angle_is_within_move(degrees):
+    # Waypoints are kept to thousandths of an inch, and rounding one may lengthen the path by a
+    # hair: the Move limits the path as asked. Before E42, 7 of these 19 angles were refused.
+    a = math.radians(degrees)
+    to = (2 + 6 * math.cos(a), 2 + 6 * math.sin(a))
+    assert math.dist((2, 2), to) == pytest.approx(6, abs=1e-12)
+    b = battle(scenario([unit("a", (2, 2), move=6)], [unit("b", (20, 20))]))
+    move = of(act(b, "a", MoveStep((to,))), "move")[0]
+    assert move.cost <= 6
+    assert b.state.units["a"].position == geometry.rnd_point(to)
+
+
+def test_e42_split_movement_may_spend_exactly_its_move_in_two_slanting_moves():
+    a = math.radians(10)
+    half = (3 * math.cos(a), 3 * math.sin(a))
+    first = (2 + half[0], 2 + half[1])
+    second = (first[0] + half[0], first[1] + half[1])
+    sc = scenario([unit("a", (2, 2), move=6, keywords=["split_movement"])], [unit("b", (12, 2))])
+    b = battle(sc, [6, 6, 1])
+    ev = act(b, "a", MoveStep((first,)), AttackStep("b", "Gun"), MoveStep((second,)))
+    assert sum(m.cost for m in of(ev, "move")) <= 6
+    assert b.state.units["a"].position == geometry.rnd_point(second)
+
+
+def test_e42_a_move_over_move_as_asked_is_refused_however_it_rounds():
+    # A hundredth over, slanting: still refused. And many waypoints gain nothing, for the
+    # path as asked is what counts: a straight line of 60 waypoints of exactly 6" passes,
+    # one a hundredth longer does not.
+    a = math.radians(10)
+    b = battle(scenario([unit("a", (2, 2), move=6)], [unit("b", (20, 20))]))
+    over = (2 + 6.01 * math.cos(a), 2 + 6.01 * math.sin(a))
+    with pytest.raises(IllegalActionError, match="more than the 6"):
+        act(b, "a", MoveStep((over,)))
+    for length, legal in ((6.0, True), (6.01, False)):
+        b = battle(scenario([unit("a", (2, 2), move=6)], [unit("b", (20, 20))]))
+        steps = tuple(
+            (2 + length * k / 60 * math.cos(a), 2 + length * k / 60 * math.sin(a))
+            for k in range(1, 61)
+        )
+        if legal:
+            act(b, "a", MoveStep(steps))
+            assert math.dist((2, 2), b.state.units["a"].position) <= 6 + 1e-3
+        else:
+            with pytest.raises(IllegalActionError, match="more than the 6"):
+                act(b, "a", MoveStep(steps))
