@@ -47,6 +47,19 @@ ORDER_CHOICES = [(k.value, f"{k.label} ({k.row.listed_hours} h listed)") for k i
 SKILL_CHOICES = [("", "A general skill (every unit's)"), *SPECIALTY_CHOICES]
 PK_MAX = 2**63 - 1
 """The largest key a database's big integer column holds."""
+
+
+def key_named(value: Any) -> int | None:
+    """The database key a submitted value names, or None when it can name none: not a whole
+    number written in digits, or beyond what the key column holds (SQLite raises on such a
+    number rather than find no row)."""
+    text = str(value)
+    if not text.isdigit() or len(text) > 19:
+        return None
+    key = int(text)
+    return key if key <= PK_MAX else None
+
+
 SITUATION_LABELS = {
     "dug_in": "dug in",
     "several_directions": "fire from several directions",
@@ -130,9 +143,10 @@ class _OfferedUnits:
     field's error, rather than as a choice that is not there."""
 
     def refusal(self, value: Any) -> ValidationError | None:
-        if not str(value).isdigit() or int(value) > PK_MAX:
+        key = key_named(value)
+        if key is None:
             return None
-        unit = _units(self.campaign).filter(pk=value).first()
+        unit = _units(self.campaign).filter(pk=key).first()
         if unit is None:
             return None
         why = self.offer.blocked(unit) or "it is not offered here"
@@ -405,8 +419,9 @@ class SkillCheckForm(_LeavesOut, CampaignForm):
 
 
 class _UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
-    """Several of the units an `Offer` allows. A key too large for the database is refused as
-    a choice that is not there, before the database sees it (SQLite raises on such a number).
+    """Several of the units an `Offer` allows. A value that names no key the database could
+    hold (too large, negative, not digits: ``key_named``) is refused as a choice that is not
+    there, before the database sees it (SQLite raises on a number out of its range).
 
     Only a choice of several needs this: Django answers an exact lookup (a `ModelChoiceField`,
     ``filter(pk=…)``) on an out-of-range number with no row, but sends an ``__in`` list to the
@@ -418,7 +433,7 @@ class _UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
 
     def _check_values(self, value):
         for key in value:
-            if str(key).isdigit() and int(key) > PK_MAX:
+            if key_named(key) is None:
                 raise ValidationError(
                     self.error_messages["invalid_choice"], code="invalid_choice",
                     params={"value": key},

@@ -43,7 +43,6 @@ from campaign.services.orders import (
     replaced_when,
 )
 from campaign.table_forms import (
-    PK_MAX,
     CharacterForm,
     ClockForm,
     ContestForm,
@@ -56,6 +55,7 @@ from campaign.table_forms import (
     RevertEngagementForm,
     SkillCheckForm,
     TrainByForm,
+    key_named,
     order_under_way_text,
 )
 from campaign.views._common import action_done, base_context, form_action, form_invalid
@@ -629,7 +629,7 @@ def checks_context(viewer: Viewer, before: Any = None, **forms: Any) -> dict[str
     """The rolls, ``ROLLS_SHOWN`` a page (``before``: the rolls before that one), and the
     GM's forms."""
     campaign = viewer.campaign
-    before = int(before) if str(before or "").isdigit() and int(before) < PK_MAX else None
+    before = key_named(before or "")
     rolls, read_to = rolls_seen(viewer, ROLLS_SHOWN + 1, before)
     context = base_context(
         viewer,

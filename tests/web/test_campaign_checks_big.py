@@ -69,6 +69,22 @@ def test_a_check_by_name_rolls_for_the_units_named(client, world, big):
     assert roll.setup["units"] == [unit_named(n).pk for n in ("Red 05", "Red 06", "Red 07")]
 
 
+@pytest.mark.parametrize("key", [str(2**63), str(-(2**63) - 1), "-1", "+5", "1e3", "x"])
+def test_a_helper_key_no_unit_could_have_is_refused_in_words_and_writes_nothing(client, world, key):
+    # Listed helpers are sent by their keys; a key out of the database's range must be refused
+    # before the database sees it (SQLite raised OverflowError on -2**63 - 1: a 500).
+    fill_forces(world, 3)
+    login(client, world, "gm")
+    lead = str(unit_named("Red 01").pk)
+    data = {"lead": lead, "helpers": [key], "dc": "12", "seed": "3", "reason": "Scouting"}
+    refused = client.post(_url(world, "skill-check"), data)
+    assert refused.status_code == 400
+    assert refused.context["skill_form"].errors["helpers"] == [
+        f"Select a valid choice. {key} is not one of the available choices."
+    ]
+    assert not TableRoll.objects.exists()
+
+
 def test_a_name_two_forces_share_asks_for_the_force_and_bad_names_write_nothing(client, world, big):
     fill_forces(world, 20)
     card = Unit.objects.get(pk=world.unit.pk).unit_type
