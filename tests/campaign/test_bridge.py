@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from battles.engine.events import Removal
@@ -9,6 +11,7 @@ from campaign.rules.bridge import (
     BridgeError,
     UnitOutcome,
     blow_hits,
+    going_in,
     leader_wounds,
     outcome_damage,
     skill_restored_after,
@@ -192,6 +195,34 @@ def test_it_makes_each_point_of_skill_lost_a_quality_step_lost_for_good_under_co
     state, damage = come_out(unit_state(), skill=2, restored=False)
     assert state.quality == Q.GREEN and state.skill_lost == 2
     assert damage.quality_lost == 2
+
+
+MECH = {**RIFLES, "name": "Mech", "skill": 4}
+
+
+@pytest.mark.parametrize(
+    ("quality", "before", "healed"),
+    [(Q.AVERAGE, 4, 3), (Q.EXPERIENCED, 5, 4), (Q.ELITE, 5, 5), (Q.INEXPERIENCED, 3, 3)],
+)
+def test_what_never_returns_under_combined_arms_is_the_step_whatever_the_card_prints(
+    quality, before, healed
+):
+    # One point of Skill lost costs a step for good. The card prints Skill by the step's
+    # modifier ÷ 4: where the step below shifts it as much (Elite and Experienced +1,
+    # Inexperienced and Green −1), the card prints the same Skill once R&R has healed the
+    # Morale hit; the unit is a step weaker all the same (docs/campaign.md §1.2, item 3).
+    def skill(state):
+        effective = effective_quality(state.quality, state.morale_hits, state.casualty_hits)
+        return going_in(MECH, effective=effective).skill
+
+    start = unit_state(quality=quality)
+    assert skill(start) == before
+    state, _ = come_out(start, skill=1, restored=False)
+    assert state.quality == quality.lowered() and state.morale_hits == 1
+    assert skill(state) < before
+    state = rest_day(dataclasses.replace(state, in_combat_zone=False))
+    assert state.morale_hits == 0 and state.quality == quality.lowered()
+    assert skill(state) == healed
 
 
 def test_it_loses_skill_for_good_only_as_far_as_raw():
