@@ -53,9 +53,15 @@ def pages(world, role: str) -> dict[str, str]:
 @pytest.fixture
 def invited(browser_world):
     """Invitations waiting on the GM's dashboard and on each role's "My campaigns" page, with
-    long names, made before Playwright starts."""
+    long names, made before Playwright starts; and long names in the campaign itself: a unit
+    whose name fills the battle log's unit filter, a force whose name has no space to break at."""
+    from campaign.models import Force, Unit
     from campaign.services import campaign_create, invitation_send
 
+    Unit.objects.filter(pk=browser_world.unit.pk).update(
+        name="Second Battalion Heavy Weapons Company, Mortar Section Two"
+    )
+    Force.objects.filter(pk=browser_world.enemy.pk).update(name="1" + "0" * 20)
     gm = browser_world.users["gm"]
     other = campaign_create(
         name="Operation Extraordinarily Long Name For A Small Phone", gm=gm, ruleset="combined_arms"
