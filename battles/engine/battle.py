@@ -40,6 +40,10 @@ if TYPE_CHECKING:
     from .targeting import AttackProfile
 
 
+MAX_WAYPOINTS = 1000
+"""Waypoints of one move, at most: far more than any path around the most terrain a scenario may
+hold needs, and a bound on what one activation may cost to check and to log."""
+
 Planned = tuple["list[Point]", "list[Point]", "float | None"]
 """A move checked before the activation runs: the path the unit goes along (its waypoints
 rounded to the log's thousandths), the path as asked (what the Move limits, E42), and its cost
@@ -250,6 +254,10 @@ class Battle:
             step: Any = s  # Its fields are checked here, not trusted to match their types.
             if isinstance(s, MoveStep):
                 ok = isinstance(step.to, (tuple, list))
+                if ok and len(step.to) > MAX_WAYPOINTS:
+                    raise IllegalActionError(
+                        f"a move has at most {MAX_WAYPOINTS:,} waypoints, got {len(step.to):,}"
+                    )
             elif isinstance(s, AttackStep):
                 ok = isinstance(step.target, str) and isinstance(step.weapon, str)
             else:

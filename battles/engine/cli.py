@@ -151,5 +151,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ScenarioError as exc:
         print(exc, file=sys.stderr)
         return 2
-    sys.stdout.write(out if not args.json else out + "\n")
+    try:
+        sys.stdout.write(out if not args.json else out + "\n")
+        sys.stdout.flush()
+    except OSError as exc:  # a full disk, a closed pipe: say so rather than a traceback
+        print(f"cannot write the account: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     return 0

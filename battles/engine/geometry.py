@@ -599,3 +599,9 @@ def rnd(x: float) -> float:
 
 def rnd_point(p: Point) -> Point:
     return (rnd(p[0]), rnd(p[1]))
+
+
+def rnd_facing(degrees: float) -> float:
+    """A direction as the log keeps it: rounded like every number of the log, in [0, 360) (a
+    tiny negative angle, or one a hair under 360, comes to 0)."""
+    return rnd(degrees % 360.0) % 360.0

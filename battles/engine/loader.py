@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
+from . import geometry
 from .cards import Keyword
 from .errors import ScenarioError
 from .geometry import insides_meet
@@ -47,12 +50,32 @@ _QUALITIES = [q.value for q in Quality]
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Read and validate a scenario file; malformed JSON is a ``ScenarioError`` too."""
+    """Read and validate a scenario file; malformed JSON is a ``ScenarioError`` too. Only a
+    regular file is read (not a pipe or a device, which may never end), and no more of it than
+    ``MAX_SCENARIO_TEXT`` characters of UTF-8 could take."""
+    if not isinstance(path, (str, Path)):
+        raise ScenarioError([("", f"a scenario file is named by a path, got {_short(path)}")])
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        # Asked before opening: opening a pipe waits for a writer.
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ScenarioError([("", f"cannot read {path}: not a regular file")])
+        with Path(path).open("rb") as f:
+            raw = f.read(4 * MAX_SCENARIO_TEXT + 1)
+        text = raw.decode("utf-8")
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name; UnicodeDecodeError
         raise ScenarioError([("", f"cannot read {path}: {exc}")]) from exc
     return parse_scenario_json(text)
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every key is given once: a key given twice would otherwise keep its
+    last value without a word (``"turn_limit": 500, "turn_limit": 6``)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {_short(key)} is given twice in one object")
+        seen.add(key)
+    return dict(pairs)
 
 
 def parse_scenario_json(text: str | bytes) -> Scenario:
@@ -68,7 +91,7 @@ def parse_scenario_json(text: str | bytes) -> Scenario:
             [("", f"must be at most {MAX_SCENARIO_TEXT} characters of JSON, got {len(text)}")]
         )
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_once_each)
     except (ValueError, RecursionError) as exc:
         raise ScenarioError([("", f"malformed JSON: {exc}")]) from exc
     return parse_scenario(data)
@@ -230,7 +253,7 @@ def _parse_unit(
                 order = Order(OrderKind(kind), obj)
     if _BAD in (uid, side, pos, facing) or card is None:
         return None  # Already failed; a bad side id fails its side.
-    return UnitSetup(uid, side, card, pos, facing % 360.0, order, quality)
+    return UnitSetup(uid, side, card, pos, geometry.rnd_facing(facing), order, quality)
 
 
 def _parse_objectives(c: _Checker, data: Any, w: float, h: float) -> list[Objective]:

@@ -323,7 +323,7 @@ def facing_after(path: list[Point], named: float | None, facing: float) -> float
     if named is None:
         legs = zip(path[-2::-1], path[:0:-1], strict=True)  # the last leg first
         named = next((geometry.bearing(a, c) for a, c in legs if a != c), None)
-    return facing if named is None else geometry.rnd(named % 360.0) % 360.0
+    return facing if named is None else geometry.rnd_facing(named)
 
 
 def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float, str, Polygon]]:

@@ -155,14 +155,18 @@ def run_battle(
     A scenario dict is validated first (``ScenarioError`` on bad input). ``commanders`` maps
     side id to policy; missing sides get a fresh ``DefaultCommander`` (the tests' baseline,
     ``SimpleCommander``, and ``ScriptedCommander`` for fixed decisions are there to be passed
-    in). A key that is no side of the scenario, or a policy without ``choose``, is a
-    ``ValueError`` before anything is fought. ``on_turn`` is told each turn's number as it
-    begins, for progress reports; it cannot change the battle.
+    in). A key that is no side of the scenario, a policy without ``choose`` (or a policy's
+    class rather than one of it), or a seed that is no whole number, is a ``ValueError`` before
+    anything is fought. ``on_turn`` is told each turn's number as it begins, for progress
+    reports; it cannot change the battle.
     """
     if not isinstance(scenario, Scenario):
         scenario = parse_scenario(scenario)
     if (seed is None) == (dice is None):
         raise ValueError("give exactly one of seed and dice")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        # The log keeps the seed as a whole number, and the battle must be fought again from it.
+        raise ValueError(f"a seed is a whole number, got {type(seed).__name__} {seed!r:.40}")
     chosen: dict[str, Commander] = {s.id: DefaultCommander() for s in scenario.sides}
     chosen.update(_commanders(scenario, commanders or {}))
     if dice is None:
@@ -186,6 +190,9 @@ def _commanders(scenario: Scenario, given: Mapping[str, Commander]) -> dict[str,
     for key in unchecked:
         if key not in sides:
             problems.append(f"{key!r} is no side of the scenario")
+        elif isinstance(unchecked[key], type):
+            name = unchecked[key].__name__
+            problems.append(f"{key!r} is the class {name}, not a commander: pass {name}()")
         elif not callable(getattr(unchecked[key], "choose", None)):
             got = type(unchecked[key]).__name__
             problems.append(f"{key!r} is not a commander (it has no choose(view) method): {got}")

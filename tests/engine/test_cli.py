@@ -72,3 +72,17 @@ def test_the_account_shows_every_die_a_collapse_roll_passed_included():
     text = format_account(BattleResult.from_state(b.state), b.log)
     assert "    rin rolls collapse 2 vs 3 (success)\n" in text
     assert "rin2 takes 1 damage, 1 Hits left [collapse 6 vs 3 (failure)]" in text
+
+
+def test_main_says_what_went_wrong_with_a_name_too_long_or_a_full_disk(capsys):
+    # A name the system cannot look up as a file is looked for among the bundled names.
+    assert main(["a" * 5000, "--seed", "1"]) == 2
+    assert "no bundled scenario 'aaaa" in capsys.readouterr().err
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "battles.engine", "crossroads", "--seed", "1"],
+            stdout=full, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2],
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("cannot write the account: No space left on device")
+    assert "Traceback" not in done.stderr

@@ -163,3 +163,16 @@ def test_a_scripted_commander_plays_its_activations_in_order_then_passes():
     assert left.remaining == tuple(script)
     with pytest.raises(TypeError, match=r"plays Activates, got tuple at \[1\]"):
         ScriptedCommander([Activate("a1"), ("a1",)])
+
+
+def test_a_commanders_class_or_a_seed_that_is_no_whole_number_is_refused_before_a_die():
+    # A class has a choose too, but it would fail mid-battle, dice rolled; a seed of "1", 1.5,
+    # True or NaN would be written into the log as no whole number (NaN fights a new battle
+    # each time).
+    sc = scenario([unit("a", (2, 2))], [unit("b", (20, 20))])
+    with pytest.raises(ValueError, match=r"'red' is the class SimpleCommander, not a commander"):
+        run_battle(sc, seed=1, commanders={"red": SimpleCommander})  # type: ignore[dict-item]
+    for seed in ("1", 1.5, True, float("nan"), b"x", [1]):
+        with pytest.raises(ValueError, match="a seed is a whole number"):
+            run_battle(sc, seed=seed)  # type: ignore[arg-type]
+    assert run_battle(sc, seed=2**70).seed == 2**70

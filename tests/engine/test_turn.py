@@ -187,3 +187,14 @@ def test_a_battle_stopped_by_a_refusal_or_by_dice_run_out_keeps_its_events():
     assert kinds(events)[-3:] == ["activation", "reveal", "roll"]  # the hit; no penetration die
     # The stopped battle replays like any other, up to where it stopped.
     assert replay(parse_scenario(sc), events).units["a"].revealed_until == 2
+
+
+def test_a_move_of_more_waypoints_than_any_path_needs_is_refused():
+    # A million copies of one waypoint took seconds to check and a megabyte to log.
+    b = battle(scenario([unit("a", (2, 2))], [unit("b", (8, 2))]))
+    logged = len(b.log)
+    with pytest.raises(IllegalActionError, match="at most 1,000 waypoints, got 1,001"):
+        b.perform("blue", Activate("a", (MoveStep(((2, 2),) * 1001),)))
+    assert not b.state.units["a"].activated and len(b.log) == logged
+    b.perform("blue", Activate("a", (MoveStep(((2, 3),) * 1000),)))
+    assert b.state.units["a"].position == (2, 3)

@@ -961,3 +961,44 @@ def test_a_card_s_long_list_of_weapons_is_refused_on_its_count_before_any_name_i
         ("weapons", f"at most 12 weapons on a card, got {n + 1}")
     ]
     assert _Counted.compared == 0
+
+
+def test_a_key_given_twice_in_one_object_is_refused():
+    # The last value would win without a word: "turn_limit": 500 then 6 played 6 turns.
+    text = json.dumps(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
+    twice = text.replace('"turn_limit": ', '"turn_limit": 500, "turn_limit": ', 1)
+    with pytest.raises(ScenarioError) as exc:
+        parse_scenario_json(twice)
+    assert exc.value.problems == [
+        ("", 'malformed JSON: the key "turn_limit" is given twice in one object')
+    ]
+
+
+def test_load_scenario_reads_only_a_regular_file_and_no_more_than_its_limit(tmp_path):
+    # A pipe or a device may never end: refused before a byte is read. A file far over the
+    # limit is read no further than the limit allows, and refused by its length.
+    import os
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/zero", tmp_path):
+        with pytest.raises(ScenarioError, match="cannot read"):
+            load_scenario(path)
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (4 * 200_000 + 100))
+    with pytest.raises(
+        ScenarioError, match=r"must be at most 200000 characters of JSON, got 800001"
+    ):
+        load_scenario(big)
+    with pytest.raises(ScenarioError, match="embedded null byte"):
+        load_scenario(str(tmp_path / "a\x00b.json"))
+    with pytest.raises(ScenarioError, match="named by a path, got null"):
+        load_scenario(None)  # type: ignore[arg-type]
+
+
+def test_a_scenario_facing_a_hair_under_zero_or_360_is_facing_0():
+    # -1e-20 % 360 is exactly 360.0, outside the log's [0, 360): facings are kept as the log
+    # keeps every direction (``geometry.rnd_facing``).
+    for facing in (-1e-20, 359.99999):
+        sc = parse_scenario(scenario([unit("a", (2, 2), facing=facing)], [unit("b", (20, 20))]))
+        assert sc.sides[0].units[0].facing == 0.0

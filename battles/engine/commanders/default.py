@@ -357,7 +357,7 @@ class DefaultCommander:
                 v = attack_value(board, u, e, s, danger(board, e))
                 if best is not None and v <= best[0]:
                     continue
-                bearing = round(geometry.bearing(u.position, e.position), 3) % 360.0
+                bearing = geometry.rnd_facing(geometry.bearing(u.position, e.position))
                 if geometry.in_arc(u.position, u.info.facing, e.position):
                     continue  # Already faces it; nothing to gain by turning.
                 if board.view.attack_problem(u.id, e.id, s.weapon, None, bearing) is None:
@@ -378,7 +378,7 @@ class DefaultCommander:
         toward = best[1] if best is not None else goal.point
         if geometry.distance(p, toward) < 1e-6:
             return u.info.facing
-        return round(geometry.bearing(p, toward), 3) % 360.0
+        return geometry.rnd_facing(geometry.bearing(p, toward))
 
     def _moves(
         self,

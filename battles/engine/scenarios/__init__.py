@@ -33,11 +33,11 @@ def bundled_names() -> list[str]:
 
 def reference_path(name: str) -> Path:
     """The file of a bundled scenario; ``ScenarioError`` naming the choices if there is none."""
-    path = HERE / f"{name}.json"
-    if "/" in name or "\\" in name or not path.is_file():
-        choices = ", ".join(bundled_names())
-        raise ScenarioError([("", f"no bundled scenario {name!r} (choose from {choices})")])
-    return path
+    names = bundled_names()
+    if name not in names:
+        shown = repr(name) if len(name) <= 60 else repr(name[:60]) + "…"
+        raise ScenarioError([("", f"no bundled scenario {shown} (choose from {', '.join(names)})")])
+    return HERE / f"{name}.json"
 
 
 def load_reference(name: str) -> Scenario:
@@ -48,6 +48,15 @@ def load_reference(name: str) -> Scenario:
 def resolve(name_or_path: str | Path) -> Scenario:
     """A scenario from a file path, or else from a bundled name (``simulate`` takes either)."""
     path = Path(name_or_path)
-    if path.suffix == ".json" or path.is_file():
+    if path.suffix == ".json" or _is_file(path):
         return load_scenario(path)
     return load_reference(str(name_or_path))
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` names a file; a name the system cannot even look up (too long, say) is
+    none, and is then looked for among the bundled names."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
