@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 
 from battles.engine.validation import MAX_SCENARIO_TEXT
@@ -58,8 +58,10 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
                     name = candidate
                     break
         for problem in problems:
-            # A field the form does not show: the service's own sentence names the thing.
-            form.add_error(name, problem)
+            # A field the form does not show: the service's own sentence names the thing. Said
+            # once: a unit's several entries may each refuse for the same reason.
+            if problem not in form.errors.get(name or NON_FIELD_ERRORS, ()):
+                form.add_error(name, problem)
 
 
 class PageForm(forms.Form):

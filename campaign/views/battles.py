@@ -689,7 +689,7 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
     require_manage(viewer)
     url = reverse("campaign:battle", args=[pk, cb.pk])
     if cb.state != CampaignBattle.State.APPLIED and request.method == "GET":
-        messages.error(request, "Only an applied outcome can be reverted.")
+        messages.error(request, _not_applied(cb))
         return redirect(url)
     form = RevertForm(request.POST if request.method == "POST" else None)
     review = {
@@ -703,7 +703,10 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
         "form": form,
         "reverting": True,
     }
-    blocked = revert_blocked_lines(revert_blockers(campaign_battle=cb))
+    applied = cb.state == CampaignBattle.State.APPLIED
+    # A revert sent again finds the outcome undone already: that is the answer, not the
+    # units it changed, which the first revert changed again.
+    blocked = revert_blocked_lines(revert_blockers(campaign_battle=cb)) if applied else []
     if blocked:
         # Nothing to confirm: Revert would refuse it (a unit changed since the outcome).
         return _review(
@@ -736,10 +739,21 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
                     request, f"{cb.name}'s outcome is undone; it may be applied again."
                 )
                 return redirect(url)
-            form.add_error(None, "Only an applied outcome can be reverted.")
-    rows = revert_preview(campaign_battle=cb) if cb.state == CampaignBattle.State.APPLIED else []
+            form.add_error(None, _not_applied(cb))
+    elif not applied:
+        form.add_error(None, _not_applied(cb))
+    rows = revert_preview(campaign_battle=cb) if applied else []
     focus_first_error(form)
     return _review(request, viewer, status=400, rows=rows, **review)
+
+
+def _not_applied(cb: CampaignBattle) -> str:
+    """Why a revert finds nothing to undo: the outcome was undone already (a revert sent twice),
+    or was never applied."""
+    cb.refresh_from_db(fields=["state"])
+    if cb.state == CampaignBattle.State.REVERTED:
+        return f"{cb.name}'s outcome is undone already; it may be applied again."
+    return "Only an applied outcome can be reverted."
 
 
 PALETTE = (

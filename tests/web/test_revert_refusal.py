@@ -86,3 +86,44 @@ def test_a_revert_says_its_reason_is_required_and_refuses_a_blank_one_in_words(c
     assert said in refused.text
     record.refresh_from_db()
     assert record.state == Engagement.State.APPLIED
+
+
+def test_a_revert_sent_twice_says_it_is_undone_already_and_changes_nothing_more(client, world):
+    # The first revert changed the units again: the second must not blame them (it said "units
+    # it changed have changed again since … has been corrected since").
+    login(client, world, "gm")
+    battle = world.table_battle
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    first = client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"})
+    assert first.status_code == 302
+    entries = HistoryEntry.objects.count()
+    again = client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"})
+    assert again.status_code == 400
+    assert f"{battle.name}&#x27;s outcome is undone already; it may be applied again." in again.text
+    assert "cannot be reverted as the units stand now" not in again.text
+    assert HistoryEntry.objects.count() == entries
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.REVERTED
+
+
+def test_a_revert_refused_for_a_unit_with_several_entries_says_so_once(client, world):
+    # Each of a unit's entries that touched what changed since refuses the revert; the page
+    # said so once per entry ("Squad 1 has changed since: undo that first" twice).
+    gm = world.users["gm"]
+    login(client, world, "gm")
+    for unit in Unit.objects.filter(force__campaign=world.campaign):
+        unit_edit(unit=unit, changes={"status": "ready"}, reason="fresh", actor=gm)
+    ours = Unit.objects.filter(force=world.force).first()
+    theirs = Unit.objects.filter(force=world.enemy).first()
+    record = engagement_run(campaign=world.campaign, seed=1, actor=gm,
+                            sides={"attackers": [ours], "defenders": [theirs]})  # fmt: skip
+    entries = HistoryEntry.objects.filter(pk__in=record.applied_entries, unit=ours)
+    # One entry counts the battle, another the experience: a correction of both since.
+    assert {"battles_fought", "experience"} <= {f for e in entries for f in e.after}
+    unit = Unit.objects.get(pk=ours.pk)
+    changes = {"battles_fought": unit.battles_fought + 1, "experience": unit.experience + 1}
+    unit_edit(unit=unit, changes=changes, reason="drill", actor=gm)
+    assert entries.count() > 1
+    refused = client.post(_url("engagement-revert", world, record.pk), {"reason": "wrong dice"})
+    assert refused.status_code == 400
+    assert refused.text.count(f"{unit} has changed since: undo that first") == 1
