@@ -31,6 +31,7 @@ from campaign.rules.state import (
     Status,
     quality_name,
 )
+from campaign.rules.values import MAX_HITS
 from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
 from campaign.services.roster import MAX_RAISED_AT_ONCE
@@ -215,8 +216,12 @@ class UnitEditForm(PageForm):
     specialties = forms.MultipleChoiceField(
         choices=SPECIALTY_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
     )
-    morale_hits = WholeNumberField(counts="Morale hit", min_value=0, label="Morale hits")
-    casualty_hits = WholeNumberField(counts="Casualty hit", min_value=0, label="Casualty hits")
+    morale_hits = WholeNumberField(
+        counts="Morale hit", min_value=0, max_value=MAX_HITS, label="Morale hits"
+    )
+    casualty_hits = WholeNumberField(
+        counts="Casualty hit", min_value=0, max_value=MAX_HITS, label="Casualty hits"
+    )
     status = forms.ChoiceField(choices=STATUS_CHOICES)
     experience = WholeNumberField(counts="experience point", min_value=0, max_value=9999)
     reason = forms.CharField(max_length=300, help_text="Goes into the unit's history.")

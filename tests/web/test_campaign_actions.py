@@ -200,6 +200,23 @@ def test_it_corrects_a_unit_with_its_reason_in_the_history(client, world):
     assert nothing.status_code == 400 and "Nothing was changed." in nothing.text
 
 
+@pytest.mark.parametrize("field", ["morale_hits", "casualty_hits"])
+def test_a_correction_of_more_hits_than_any_unit_carries_is_refused_in_words(client, world, field):
+    # It read "Must be 0..99, got 100", beside fields that say "At least 0 Morale hits.".
+    login(client, world, "gm")
+    unit = Unit.objects.get(pk=world.unit.pk)
+    data = {"name": unit.name, "quality": unit.quality, "equipment": unit.equipment,
+            "specialties": unit.specialties, "morale_hits": unit.morale_hits,
+            "casualty_hits": unit.casualty_hits, "status": unit.status,
+            "experience": unit.experience, "reason": "typo"}  # fmt: skip
+    for too_many in ("100", str(10**20)):
+        refused = client.post(_url("unit-edit", world, unit.pk), {**data, field: too_many})
+        assert refused.status_code == 400
+        noun = "Morale hits" if field == "morale_hits" else "Casualty hits"
+        assert _field_errors(refused, field) == [f"At most 99 {noun}."]
+    assert Unit.objects.get(pk=unit.pk).state == unit.state
+
+
 def test_a_correction_is_refused_in_the_campaigns_words_and_writes_nothing(client, world):
     sappers = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Sappers",
                           quality="inexperienced", specialties=["infantry"])  # fmt: skip
