@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -10,12 +11,15 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from battles.forms import focus_first_error
 from campaign.access import Viewer
 from campaign.forms import add_service_errors
-from campaign.models import Membership
+from campaign.models import Engagement, Membership
+from campaign.pages import engagement_outcome, engagement_sides
+from campaign.services._record import made_once
 
 
 def form_action(
@@ -86,3 +90,19 @@ def role_phrase(role: str) -> str:
     if role == Membership.Role.CO_GM:
         return "a co-GM"
     return f"a {Membership.Role(role).label.lower()}"
+
+
+def fought_already(request: HttpRequest, viewer: Viewer) -> HttpResponse | None:
+    """The engagement this form's one-time key fought already (an engagement's set-up, a quick
+    resolve), gone back to as the first sending went: before the form is read, since its units
+    may be out of action by now."""
+    try:
+        key = uuid.UUID(request.POST.get("request_key", ""))
+        record = made_once(Engagement, key, request.user, "actor")
+    except (ValueError, ValidationError):
+        return None
+    if record is None or record.campaign_id != viewer.campaign.pk:
+        return None
+    outcome = engagement_outcome(record, engagement_sides([record])[record.pk])
+    url = reverse("campaign:engagement", args=[viewer.campaign.pk, record.pk])
+    return action_done(request, url, f"{record.name[:1].upper()}{record.name[1:]}: {outcome}.")

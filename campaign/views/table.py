@@ -7,7 +7,6 @@ through the services.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Collection
 from typing import Any
 from urllib.parse import urlencode
@@ -31,7 +30,6 @@ from campaign.rules.history import plural
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.selectors import campaign_characters, campaign_now
 from campaign.services import leader_attach, unit_train
-from campaign.services._record import made_once
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.engagements import engagement_revert, engagement_run
@@ -58,7 +56,12 @@ from campaign.table_forms import (
     key_named,
     order_under_way_text,
 )
-from campaign.views._common import action_done, base_context, form_action, form_invalid
+from campaign.views._common import (
+    base_context,
+    form_action,
+    form_invalid,
+    fought_already,
+)
 from campaign.views.actions import reviewed, time_moved, time_review
 
 CHARACTERS = "campaign/characters.html"
@@ -344,21 +347,6 @@ def setup_context(
     )
 
 
-def _fought_already(request: HttpRequest, viewer: Viewer) -> HttpResponse | None:
-    """The engagement this form's one-time key fought already, gone back to as the first
-    sending went: before the form is read, since its units may be out of action by now."""
-    try:
-        key = uuid.UUID(request.POST.get("request_key", ""))
-        record = made_once(Engagement, key, request.user, "actor")
-    except (ValueError, ValidationError):
-        return None
-    if record is None or record.campaign_id != viewer.campaign.pk:
-        return None
-    outcome = engagement_outcome(record, engagement_sides([record])[record.pk])
-    url = reverse("campaign:engagement", args=[viewer.campaign.pk, record.pk])
-    return action_done(request, url, f"{record.name[:1].upper()}{record.name[1:]}: {outcome}.")
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
@@ -366,7 +354,7 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "GET":
         return render(request, SETUP, setup_context(viewer, browse=request.GET))
     require_manage(viewer)
-    if done := _fought_already(request, viewer):
+    if done := fought_already(request, viewer):
         # The form sent again (a double click, a resend): its units have fought by now.
         return done
     form = EngagementForm(request.POST, campaign=viewer.campaign)

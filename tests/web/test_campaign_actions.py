@@ -316,6 +316,12 @@ def test_a_quick_resolve_sent_twice_fights_once(client, world):
     again = client.post(_url("quick-resolve", world), data)
     assert again.status_code == 302 and again["Location"] == first["Location"]
     assert (Engagement.objects.count(), HistoryEntry.objects.count()) == (engagements, entries)
+    # Sent again once a unit it named is out of action (it lost, say): still the first's
+    # engagement, not "Select a valid choice" beside the unit no longer offered.
+    Unit.objects.filter(pk=defender.pk).update(status="retreated", in_combat_zone=False)
+    late = client.post(_url("quick-resolve", world), data)
+    assert late.status_code == 302 and late["Location"] == first["Location"]
+    assert (Engagement.objects.count(), HistoryEntry.objects.count()) == (engagements, entries)
     damaged = client.post(_url("quick-resolve", world), {**data, "request_key": "not-a-key"})
     assert damaged.status_code == 400
     assert "This form is damaged; reload the page and try again." in damaged.text
