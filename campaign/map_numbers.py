@@ -17,7 +17,14 @@ from typing import Any
 
 from django import forms
 
-from battles.engine.validation import MAX_BUILDINGS, MAX_CORNERS, MAX_OBJECTIVES, MAX_TERRAIN
+from battles.engine.validation import (
+    MAX_BUILDINGS,
+    MAX_CORNERS,
+    MAX_OBJECTIVES,
+    MAX_POINTS,
+    MAX_TERRAIN,
+)
+from battles.forms import WholeNumberField
 
 BLANK_ROWS = {"terrain": 2, "building": 1, "objective": 1}
 """Empty fieldsets after the pieces a map has, to add pieces without JavaScript (save, and the
@@ -162,12 +169,13 @@ class MapNumbersForm(forms.Form):
                 "side": forms.ChoiceField(choices=side_choices, required=False,
                                           initial=held[0] if held else self.side_ids[0],
                                           label="Held by"),
-                "per_turn": forms.IntegerField(min_value=0, required=False,
-                                               initial=piece.get("points_per_turn", 1),
-                                               label="Points a turn"),
-                "at_end": forms.IntegerField(min_value=0, required=False,
-                                             initial=piece.get("points_at_end", 3),
-                                             label="Points at the end"),
+                "per_turn": WholeNumberField(counts="point", min_value=0, max_value=MAX_POINTS,
+                                             required=False,
+                                             initial=piece.get("points_per_turn", 1),
+                                             label="Points a turn"),
+                "at_end": WholeNumberField(counts="point", min_value=0, max_value=MAX_POINTS,
+                                           required=False, initial=piece.get("points_at_end", 3),
+                                           label="Points at the end"),
             }  # fmt: skip
             for key, field in fields.items():
                 self.fields[f"objective_{i}_{key}"] = field
@@ -211,6 +219,31 @@ class MapNumbersForm(forms.Form):
     def _count(self, kind: str) -> int:
         return self.fields[f"{kind}_rows"].initial
 
+    def clean(self) -> dict[str, Any]:
+        """A piece half given is refused on the field it lacks, in words, before the engine
+        would name it by its path ("must be a non-empty string", "must be a number, got
+        null"): a terrain piece's kind, a building's card, an objective's other coordinate.
+        A piece left wholly blank is none."""
+        data = super().clean()
+        for i in range(self.rows["terrain"]):
+            kind, corners = f"terrain_{i}_kind", f"terrain_{i}_corners"
+            if data.get(corners) and not data.get(kind) and kind not in self.errors:
+                self.add_error(kind, "Choose its kind, or clear its corners to remove it.")
+        for i in range(self.rows["building"]):
+            card, corners = f"building_{i}_card", f"building_{i}_corners"
+            if data.get(corners) and not data.get(card) and card not in self.errors:
+                self.add_error(card, "Choose its building, or clear its corners to remove it.")
+        for i in range(self.rows["objective"]):
+            x, y = f"objective_{i}_x", f"objective_{i}_y"
+            if x in self.errors or y in self.errors:
+                continue
+            if (data.get(x) is None) != (data.get(y) is None):
+                lacking = x if data.get(x) is None else y
+                other = "y" if lacking == x else "x"
+                self.add_error(lacking, f"Give it as well as {other}, or clear both to remove "
+                                        "the objective.")  # fmt: skip
+        return data
+
     # --- what the template draws -------------------------------------------------------------
 
     def pieces(self) -> list[tuple[str, str, list[Any]]]:
@@ -240,6 +273,7 @@ class MapNumbersForm(forms.Form):
         each piece came from, for ``pin``."""
         data = self.cleaned_data
         self.placed = {"terrain": [], "building": [], "objective": []}
+        self._ids: dict[str, list[str]] = {"terrain": [], "building": []}
         terrain, buildings, objectives = [], [], []
         for i in range(self.rows["terrain"]):
             kind, corners = data.get(f"terrain_{i}_kind"), data.get(f"terrain_{i}_corners")
@@ -247,6 +281,7 @@ class MapNumbersForm(forms.Form):
                 terrain.append({"id": f"{kind or 'terrain'}-{i + 1}", "kind": kind or "",
                                 "polygon": corners or []})  # fmt: skip
                 self.placed["terrain"].append(i)
+                self._ids["terrain"].append(terrain[-1]["id"])
         for i in range(self.rows["building"]):
             pick, corners = data.get(f"building_{i}_card"), data.get(f"building_{i}_corners")
             if pick or corners:
@@ -256,6 +291,7 @@ class MapNumbersForm(forms.Form):
                 buildings.append({"id": f"{slug}-{i + 1}", "card": card,
                                   "polygon": corners or []})  # fmt: skip
                 self.placed["building"].append(i)
+                self._ids["building"].append(buildings[-1]["id"])
         for i in range(self.rows["objective"]):
             x, y = data.get(f"objective_{i}_x"), data.get(f"objective_{i}_y")
             if x is None and y is None:
@@ -293,8 +329,16 @@ class MapNumbersForm(forms.Form):
 
     def pin(self, path: str, reason: str) -> None:
         """An engine problem (``path``, ``reason``) on the field of the piece it names (which
-        spot, for a side's spots); the map as a whole's at the top of the form."""
+        spot, for a side's spots); the map as a whole's at the top of the form. A piece the
+        reason names by the id this form gave it is named as the page names it ("Terrain 2",
+        not 'water-2')."""
+        for kind, legend in (("terrain", "Terrain"), ("building", "Building")):
+            for n, row in enumerate(self.placed.get(kind, [])):
+                piece_id = self._ids[kind][n]
+                reason = reason.replace(f"'{piece_id}'", f"({legend} {row + 1})")
         field = self._field_of(path)
+        if field is not None and field.endswith("_radius") and "greater than 0" in reason:
+            reason = "A radius is more than 0 inches."  # the engine's: "must be greater than 0"
         if field is None:
             self.add_error(None, f"{path}: {reason}" if path else reason)
         else:

@@ -196,7 +196,7 @@ def test_without_javascript_each_problem_is_shown_at_the_piece_it_names(client, 
     refused = client.post(_url("map-add", world), bad)
     assert refused.status_code == 400 and not SavedMap.objects.exists()
     assert _errors_of(refused, "terrain_1_corners") == "(30, 14) is off the 24″ × 24″ table"
-    assert _errors_of(refused, "objective_1_radius") == "Must be greater than 0, got -1"
+    assert _errors_of(refused, "objective_1_radius") == "A radius is more than 0 inches."
     assert _errors_of(refused, "terrain_0_corners") == ""
     # The page opens on the first piece at fault, not at the editor's top.
     assert re.search(r'<input[^>]*name="terrain_1_corners"[^>]*autofocus', refused.text)
@@ -208,6 +208,35 @@ def test_without_javascript_each_problem_is_shown_at_the_piece_it_names(client, 
     typo = client.post(_url("map-add", world), {**fixed, "side_0_zone": "0,0 24,0 24"})
     assert _errors_of(typo, "side_0_zone") == "Point 3 (&#x27;24&#x27;) is not x,y in inches"
     assert not SavedMap.objects.exists()
+
+
+def test_without_javascript_a_piece_half_given_is_refused_in_words_on_what_it_lacks(client, world):
+    # Each read like code: "Must be a non-empty string, got a string", "Must be a number, got
+    # null", "Must be 0..9999, got 100000", "Required Required Required", and a spot in a lake
+    # named the lake by the id this form made for it ('water-3').
+    login(client, world, "gm")
+    bad = _numbers(
+        terrain_2_kind="", terrain_2_corners="20,20 22,20 22,22",
+        building_0_card="", building_0_corners="14,8 17,8 17,11 14,11",
+        objective_1_y="", objective_0_per_turn=str(10**20),
+    )  # fmt: skip
+    bad.update(terrain_rows="3", building_rows="1")
+    refused = client.post(_url("map-add", world), bad)
+    assert refused.status_code == 400 and not SavedMap.objects.exists()
+    said = {
+        "terrain_2_kind": "Choose its kind, or clear its corners to remove it.",
+        "building_0_card": "Choose its building, or clear its corners to remove it.",
+        "objective_1_y": "Give it as well as x, or clear both to remove the objective.",
+        "objective_0_per_turn": "At most 9,999 points.",
+    }
+    for field, words in said.items():
+        assert _errors_of(refused, field) == words.replace("'", "&#x27;"), field
+    lake = _numbers(terrain_2_kind="water", terrain_2_corners="3,1 9,1 9,3 3,3",
+                    terrain_rows="3")  # fmt: skip
+    wet = client.post(_url("map-add", world), lake)
+    assert _errors_of(wet, "side_0_spots").startswith("Spot 1: deployed inside impassable water")
+    assert "(Terrain 3)" in _errors_of(wet, "side_0_spots")
+    assert "water-3" not in wet.text.split('id="numbers-form"')[1]
 
 
 def test_corners_are_read_as_x_y_pairs():
