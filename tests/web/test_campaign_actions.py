@@ -327,6 +327,23 @@ def test_a_quick_resolve_sent_twice_fights_once(client, world):
     assert "This form is damaged; reload the page and try again." in damaged.text
 
 
+def test_an_engagement_side_not_offered_is_refused_in_words_beside_its_unit(client, world):
+    # The select was marked invalid and pointed at its error, which was never drawn.
+    attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
+    login(client, world, "gm")
+    form = client.get(_url("engagement-setup", world)).context["form"]
+    name = form[f"side_{attacker.pk}"].html_name
+    data = {"terrain": "open", "round_limit": "2", "seed": "5", name: "BOGUS",
+            form[f"side_{defender.pk}"].html_name: "defenders"}  # fmt: skip
+    refused = client.post(_url("engagement-setup", world), data)
+    assert refused.status_code == 400
+    error_id = f"{form[f'side_{attacker.pk}'].auto_id}-errors"
+    assert f'aria-describedby="{error_id}"' in refused.text
+    shown = re.search(rf'<span class="field-errors" id="{error_id}">([^<]+)</span>', refused.text)
+    assert shown and "BOGUS is not one of the available choices" in shown[1]
+    assert not Engagement.objects.exists()
+
+
 def test_an_engagement_sent_twice_is_fought_once(client, world):
     attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
     login(client, world, "gm")
