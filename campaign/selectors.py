@@ -21,6 +21,7 @@ from battles.fog import hidden_events, seed_withheld_json
 from battles.models import BattleLog
 from battles.report import unit_sides
 from battles.selectors import log_events
+from campaign.keys import key_named
 from campaign.models import (
     Campaign,
     CampaignBattle,
@@ -956,8 +957,8 @@ def chosen_pks(data: Any) -> list[int]:
     """The units a set-up form's data puts on a side (``side_<pk>`` not blank), in order."""
     found = []
     for key in data or ():
-        if key.startswith("side_") and key[5:].isdigit() and data.get(key):
-            found.append(int(key[5:]))
+        if key.startswith("side_") and (pk := key_named(key[5:])) is not None and data.get(key):
+            found.append(pk)
     return found
 
 

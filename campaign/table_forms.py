@@ -26,6 +26,7 @@ from campaign.forms import (
     UserField,
     revert_reason,
 )
+from campaign.keys import key_named
 from campaign.models import Campaign, Force, Unit
 from campaign.pages import and_words, left_out, unit_label
 from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
@@ -45,21 +46,6 @@ from units.models import UnitType
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
 ORDER_CHOICES = [(k.value, f"{k.label} ({k.row.listed_hours} h listed)") for k in OrderKind]
 SKILL_CHOICES = [("", "A general skill (every unit's)"), *SPECIALTY_CHOICES]
-PK_MAX = 2**63 - 1
-"""The largest key a database's big integer column holds."""
-
-
-def key_named(value: Any) -> int | None:
-    """The database key a submitted value names, or None when it can name none: not a whole
-    number written in digits, or beyond what the key column holds (SQLite raises on such a
-    number rather than find no row)."""
-    text = str(value)
-    if not text.isdigit() or len(text) > 19:
-        return None
-    key = int(text)
-    return key if key <= PK_MAX else None
-
-
 SITUATION_LABELS = {
     "dug_in": "dug in",
     "several_directions": "fire from several directions",

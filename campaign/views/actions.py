@@ -48,6 +48,7 @@ from campaign.forms import (
     UnitEditForm,
     add_service_errors,
 )
+from campaign.keys import key_named
 from campaign.pages import (
     changes,
     medics_today,
@@ -174,7 +175,7 @@ def _review_page(request: HttpRequest, preview: list) -> tuple[list, dict[str, A
     """The page of a long review's units asked for (``?page=``), and each force's totals."""
     pages = -(-len(preview) // REVIEW_PAGE)
     number = request.GET.get("page", "1")
-    number = min(max(1, int(number)), pages) if number.isdigit() and len(number) < 6 else 1
+    number = min(max(1, int(number)), pages) if key_named(number) and len(number) < 6 else 1
     totals: dict[str, dict[str, int]] = {}
     for change in changes(preview):
         force = totals.setdefault(

@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaign.access import FULL, Viewer, campaign_for_viewer, require_manage
 from campaign.battle_forms import browsed
 from campaign.forms import add_service_errors
+from campaign.keys import key_named
 from campaign.models import Character, CharacterEntry, Engagement, Order, TableRoll, Unit
 from campaign.pages import engagement_outcome, engagement_sides, roll_notice, trained_text
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
@@ -53,7 +54,6 @@ from campaign.table_forms import (
     RevertEngagementForm,
     SkillCheckForm,
     TrainByForm,
-    key_named,
     order_under_way_text,
 )
 from campaign.views._common import (

@@ -591,3 +591,17 @@ def test_an_advance_that_changes_no_unit_still_sums_up(client, world):
     assert response["Location"].endswith("?days=1&to=2&after=0&upto=0")
     summary = client.get(response["Location"])
     assert summary.status_code == 200 and "No unit changed." in summary.text
+
+
+@pytest.mark.parametrize("key", ["side_²", "side_" + "9" * 30])
+def test_a_side_field_named_for_no_unit_could_have_is_ignored_not_a_crash(client, world, key):
+    # Such a key was read as a unit's key: int("²") raised, and 30 nines overflowed SQLite.
+    attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
+    login(client, world, "gm")
+    form = client.get(_url("engagement-setup", world)).context["form"]
+    data = {"terrain": "open", "round_limit": "2", "seed": "5", key: "attackers",
+            form[f"side_{attacker.pk}"].html_name: "attackers",
+            form[f"side_{defender.pk}"].html_name: "defenders"}  # fmt: skip
+    answer = client.post(_url("engagement-setup", world), data)
+    assert answer.status_code == 302, answer.status_code  # fought by the units it names
+    assert Engagement.objects.count() == 1

@@ -69,7 +69,7 @@ def test_a_check_by_name_rolls_for_the_units_named(client, world, big):
     assert roll.setup["units"] == [unit_named(n).pk for n in ("Red 05", "Red 06", "Red 07")]
 
 
-@pytest.mark.parametrize("key", [str(2**63), str(-(2**63) - 1), "-1", "+5", "1e3", "x"])
+@pytest.mark.parametrize("key", [str(2**63), str(-(2**63) - 1), "-1", "+5", "1e3", "x", "²"])
 def test_a_helper_key_no_unit_could_have_is_refused_in_words_and_writes_nothing(client, world, key):
     # Listed helpers are sent by their keys; a key out of the database's range must be refused
     # before the database sees it (SQLite raised OverflowError on -2**63 - 1: a 500).

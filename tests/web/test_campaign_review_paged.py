@@ -135,3 +135,12 @@ def test_the_summary_after_a_short_advance_still_lists_every_unit(client, world,
     summary = client.get(done.url)
     assert "force_totals" not in summary.context and "By force" not in summary.content.decode()
     assert len(summary.context["changes"]) >= 6
+
+
+@pytest.mark.parametrize("page", ["²", "٣", "-1", "x", "9" * 30])
+def test_a_page_number_no_page_could_have_opens_the_first(client, world, shaken, page):
+    # "²" is a digit to str.isdigit and none to int(): it was a 500.
+    login(client, world, "gm")
+    first = client.get(_url(world), {"days": "1", "reason": "rest", "page": page})
+    assert first.status_code == 200
+    assert f"Units 1 to 5 of the {first.context['review_page']['count']}" in first.text
