@@ -57,6 +57,19 @@ def _asks_for_the_reason_as_required(page: str) -> bool:
     return re.search(field + r"[^>]* required[ >]", page) is not None
 
 
+def _engagement(world) -> tuple[Engagement, Unit]:
+    """An engagement fought and applied, every unit of the campaign ready first: the record
+    and the unit on our side."""
+    gm = world.users["gm"]
+    for unit in Unit.objects.filter(force__campaign=world.campaign):
+        unit_edit(unit=unit, changes={"status": "ready"}, reason="fresh", actor=gm)
+    ours = Unit.objects.filter(force=world.force).first()
+    theirs = Unit.objects.filter(force=world.enemy).first()
+    record = engagement_run(campaign=world.campaign, seed=1, actor=gm,
+                            sides={"attackers": [ours], "defenders": [theirs]})  # fmt: skip
+    return record, ours
+
+
 def test_a_revert_says_its_reason_is_required_and_refuses_a_blank_one_in_words(client, world):
     login(client, world, "gm")
     battle = world.table_battle
@@ -73,13 +86,7 @@ def test_a_revert_says_its_reason_is_required_and_refuses_a_blank_one_in_words(c
     battle.refresh_from_db()
     assert battle.state == CampaignBattle.State.APPLIED
     # An engagement's revert, the same.
-    gm = world.users["gm"]
-    for unit in Unit.objects.filter(force__campaign=world.campaign):
-        unit_edit(unit=unit, changes={"status": "ready"}, reason="fresh", actor=gm)
-    ours = Unit.objects.filter(force=world.force).first()
-    theirs = Unit.objects.filter(force=world.enemy).first()
-    record = engagement_run(campaign=world.campaign, seed=1, actor=gm,
-                            sides={"attackers": [ours], "defenders": [theirs]})  # fmt: skip
+    record, _ = _engagement(world)
     url = _url("engagement", world, record.pk)
     assert _asks_for_the_reason_as_required(client.get(url).text)
     refused = client.post(_url("engagement-revert", world, record.pk), {"reason": " "})
@@ -111,12 +118,7 @@ def test_a_revert_refused_for_a_unit_with_several_entries_says_so_once(client, w
     # said so once per entry ("Squad 1 has changed since: undo that first" twice).
     gm = world.users["gm"]
     login(client, world, "gm")
-    for unit in Unit.objects.filter(force__campaign=world.campaign):
-        unit_edit(unit=unit, changes={"status": "ready"}, reason="fresh", actor=gm)
-    ours = Unit.objects.filter(force=world.force).first()
-    theirs = Unit.objects.filter(force=world.enemy).first()
-    record = engagement_run(campaign=world.campaign, seed=1, actor=gm,
-                            sides={"attackers": [ours], "defenders": [theirs]})  # fmt: skip
+    record, ours = _engagement(world)
     entries = HistoryEntry.objects.filter(pk__in=record.applied_entries, unit=ours)
     # One entry counts the battle, another the experience: a correction of both since.
     assert {"battles_fought", "experience"} <= {f for e in entries for f in e.after}
