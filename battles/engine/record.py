@@ -144,7 +144,7 @@ def canonical_json(data: Any) -> str:
 
 def run_battle(
     scenario: Scenario | Mapping[str, Any],
-    seed: int | None = None,
+    seed: Any = None,  # a whole number or None: checked below, in words, compiled or not
     *,
     dice: Dice | None = None,
     commanders: Mapping[str, Commander] | None = None,
