@@ -185,6 +185,8 @@ class MapNumbersForm(forms.Form):
             "objective": self._count("objective"),
         }
         self.placed: dict[str, list[int]] = {}
+        self.named: dict[str, str] = {}
+        """The page's name for each piece ("Terrain 3"), by the id ``scenario`` made for it."""
 
     def _side_name(self, i: int, sides: list[dict[str, Any]]) -> str:
         name = self.data.get(f"side_{i}_name") if self.is_bound else None
@@ -273,7 +275,7 @@ class MapNumbersForm(forms.Form):
         each piece came from, for ``pin``."""
         data = self.cleaned_data
         self.placed = {"terrain": [], "building": [], "objective": []}
-        self._ids: dict[str, list[str]] = {"terrain": [], "building": []}
+        self.named = {}
         terrain, buildings, objectives = [], [], []
         for i in range(self.rows["terrain"]):
             kind, corners = data.get(f"terrain_{i}_kind"), data.get(f"terrain_{i}_corners")
@@ -281,7 +283,7 @@ class MapNumbersForm(forms.Form):
                 terrain.append({"id": f"{kind or 'terrain'}-{i + 1}", "kind": kind or "",
                                 "polygon": corners or []})  # fmt: skip
                 self.placed["terrain"].append(i)
-                self._ids["terrain"].append(terrain[-1]["id"])
+                self.named[terrain[-1]["id"]] = f"Terrain {i + 1}"
         for i in range(self.rows["building"]):
             pick, corners = data.get(f"building_{i}_card"), data.get(f"building_{i}_corners")
             if pick or corners:
@@ -291,7 +293,7 @@ class MapNumbersForm(forms.Form):
                 buildings.append({"id": f"{slug}-{i + 1}", "card": card,
                                   "polygon": corners or []})  # fmt: skip
                 self.placed["building"].append(i)
-                self._ids["building"].append(buildings[-1]["id"])
+                self.named[buildings[-1]["id"]] = f"Building {i + 1}"
         for i in range(self.rows["objective"]):
             x, y = data.get(f"objective_{i}_x"), data.get(f"objective_{i}_y")
             if x is None and y is None:
@@ -332,10 +334,8 @@ class MapNumbersForm(forms.Form):
         spot, for a side's spots); the map as a whole's at the top of the form. A piece the
         reason names by the id this form gave it is named as the page names it ("Terrain 2",
         not 'water-2')."""
-        for kind, legend in (("terrain", "Terrain"), ("building", "Building")):
-            for n, row in enumerate(self.placed.get(kind, [])):
-                piece_id = self._ids[kind][n]
-                reason = reason.replace(f"'{piece_id}'", f"({legend} {row + 1})")
+        for piece_id, name in self.named.items():
+            reason = reason.replace(f"'{piece_id}'", f"({name})")
         field = self._field_of(path)
         if field is not None and field.endswith("_radius") and "greater than 0" in reason:
             reason = "A radius is more than 0 inches."  # the engine's: "must be greater than 0"

@@ -175,7 +175,8 @@ def _review_page(request: HttpRequest, preview: list) -> tuple[list, dict[str, A
     """The page of a long review's units asked for (``?page=``), and each force's totals."""
     pages = -(-len(preview) // REVIEW_PAGE)
     number = request.GET.get("page", "1")
-    number = min(max(1, int(number)), pages) if key_named(number) and len(number) < 6 else 1
+    asked = key_named(number) if len(number) < 6 else None
+    number = min(asked or 1, pages)
     totals: dict[str, dict[str, int]] = {}
     for change in changes(preview):
         force = totals.setdefault(
