@@ -102,7 +102,7 @@ def replay_frames(
         if i not in hidden:
             if isinstance(e, ev.Activation):
                 active = e.unit
-                title = f"Turn {turn} · {names.get(e.side)}: {names.units[e.unit]}"
+                title = f"Turn {turn} · {names.side(e.side)}: {names.units[e.unit]}"
             elif isinstance(e, ev.End):
                 active, title = None, "The end"
             if isinstance(e, ev.Move):
@@ -113,7 +113,7 @@ def replay_frames(
                 notes.append(describe(e, names))
         elif isinstance(e, ev.Activation):
             active = None
-            title = f"Turn {turn} · {names.get(e.side)}: a unit out of sight"
+            title = f"Turn {turn} · {names.side(e.side)}: a unit out of sight"
         if i not in frame_end:
             continue
         if turns is not None and turn and not turns[0] <= turn <= turns[1]:

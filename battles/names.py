@@ -56,8 +56,9 @@ class Names:
         return self.get(key)
 
     def get(self, key: str | None, default: str | None = None) -> str:
-        """The name of a unit, building, terrain piece or side by its id (the id made
-        readable when it names none of these)."""
+        """The name of a unit or building by its id (the id made readable when it names none of
+        these). A unit may share its id with a side or a terrain piece: name those by their kind,
+        `side` and `piece`."""
         if key is None:
             return default or "—"
         if key in self.units:
@@ -66,6 +67,14 @@ class Names:
             if key in table:
                 return table[key]
         return default if default is not None else readable(key)
+
+    def side(self, side_id: str) -> str:
+        """A side by its id."""
+        return self.sides.get(side_id) or readable(side_id)
+
+    def piece(self, piece_id: str) -> str:
+        """A building or terrain piece by its id (their ids are unique among each other)."""
+        return self.buildings.get(piece_id) or self.terrain.get(piece_id) or readable(piece_id)
 
     def full(self, unit: str) -> str:
         """A unit with its side, for a list of both sides' units: "Iron Wolf (Blue Battalion)"."""
@@ -99,7 +108,7 @@ class Names:
         if near:
             gap, piece = min(near)
             if gap <= NEAR:
-                return f"by {self.get(piece)}"
+                return f"by {self.piece(piece)}"
         return ""
 
 

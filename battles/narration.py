@@ -37,7 +37,7 @@ def _sentence(e: Event, names: Names) -> str:
     if isinstance(e, ev.TurnStart):
         return f"Turn {e.turn} begins."
     if isinstance(e, ev.Initiative):
-        return f"{name(e.first)} wins the initiative and acts first."
+        return f"{names.side(e.first)} wins the initiative and acts first."
     if isinstance(e, ev.Activation):
         return f"{name(e.unit)} acts."
     if isinstance(e, ev.Move):
@@ -67,9 +67,9 @@ def _sentence(e: Event, names: Names) -> str:
         return f"{name(e.unit)} is out of sight."
     if isinstance(e, ev.Score):
         why = _score_reason(e.reason, names)
-        return f"{name(e.side)} scores {e.points} for {why}: {e.total} in all."
+        return f"{names.side(e.side)} scores {e.points} for {why}: {e.total} in all."
     if isinstance(e, ev.End):
-        result = f"{name(e.winner)} wins" if e.winner else "a draw"
+        result = f"{names.side(e.winner)} wins" if e.winner else "a draw"
         why = "at the turn limit" if e.reason == ev.EndReason.TURN_LIMIT else "— a side is gone"
         return f"The battle ends in turn {e.turn} {why}: {result}."
     return e.KIND
@@ -98,7 +98,7 @@ def _halted_at(point: tuple[float, float], names: Names) -> tuple[str, str]:
     if not close:
         return "", "roll"
     _, piece, roll = min(close)
-    return names.get(piece), roll
+    return names.piece(piece), roll
 
 
 def _attack_text(e: ev.Attack, names: Names) -> str:
@@ -140,7 +140,7 @@ _PURPOSE = {
 
 def describe_roll(r: ev.Roll, names: Names) -> str:
     """One die: who rolled it, why, what it came to and against what."""
-    who = names.get(r.who)
+    who = names.side(r.who) if r.purpose == "initiative" else names.get(r.who)
     purpose = _PURPOSE.get(r.purpose, r.purpose)
     if r.purpose in ("penetration", "armour"):
         what = "Power" if r.purpose == "penetration" else "Resistance"

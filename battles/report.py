@@ -169,7 +169,7 @@ def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] =
             pending.clear()  # the dice of a hidden event are hidden with it
             if isinstance(e, ev.Activation):
                 # The enemy's turn to act is no secret; which unit acted is.
-                text = f"{names.get(e.side)} activates a unit out of sight."
+                text = f"{names.side(e.side)} activates a unit out of sight."
                 entries.append(Entry(i, "activation", text, veiled=True))
             continue
         entry = Entry(i, e.KIND, describe(e, names), units=involved(e))
@@ -202,7 +202,7 @@ def log_turns(
             turns.append(Turn(e.turn, f"Turn {e.turn}", opening=[entry]))
         elif isinstance(e, ev.Activation):
             who = "a unit out of sight" if entry.veiled else names.units[e.unit]
-            title = f"{names.get(e.side)}: {who}"
+            title = f"{names.side(e.side)}: {who}"
             unit = "" if entry.veiled else e.unit
             group = ActivationGroup(unit, e.side, side_index.get(e.side, 0), title, [entry])
             turn.activations.append(group)

@@ -295,7 +295,7 @@ def battle_report(
         url=url,
         download_url=download_url,
         ruleset=scenario.ruleset.title,
-        winner=names.get(result.winner) if result.winner else None,
+        winner=names.side(result.winner) if result.winner else None,
         end_reason=result.end_reason,
         end_reason_text=END_REASON_TEXT[EndReason(result.end_reason)],
         turns_played=result.turns,

@@ -12,7 +12,7 @@ from battles.engine import load_scenario, parse_scenario, run_battle
 from battles.frames import replay_frames
 from battles.map_labels import text_box
 from battles.names import building_name, readable, scenario_names
-from battles.narration import describe
+from battles.narration import describe, describe_roll
 from battles.report import log_turns
 from battles.report_context import _objectives
 from battles.selectors import reference_scenarios
@@ -167,3 +167,32 @@ def test_an_objective_to_raze_says_whether_it_was_razed():
         if razed:
             return
     pytest.fail("no seed razed the radar station")
+
+
+def test_a_piece_is_named_by_its_kind_where_a_unit_shares_its_id():
+    """A unit's id may be a side's or a terrain piece's (ids are unique among units and buildings,
+    and among terrain and buildings): the story names the side, or the wood, not the unit."""
+    data = crafted_scenario()
+    data["sides"][0]["units"][0]["id"] = "red"  # blue's unit, called as red's side
+    data["sides"][1]["units"][0]["id"] = "wood"  # red's unit, called as the wood
+    data["terrain"][0]["hazard"] = True
+    data["sides"][0]["name"], data["sides"][1]["name"] = "Lancers", "Raiders"
+    names = scenario_names(parse_scenario(data))
+    assert names["red"] == "Trooper 1" and names["wood"] == "Trooper 2"
+    assert describe(ev.Initiative(1, "red"), names) == "Raiders wins the initiative and acts first."
+    assert describe(ev.Score("red", 1, "removed:red", 1), names) == (
+        "Raiders scores 1 for removing Trooper 1: 1 in all."
+    )
+    assert describe(ev.End("turn_limit", 2, "red"), names) == (
+        "The battle ends in turn 2 at the turn limit: Raiders wins."
+    )
+    stopped = ev.Move("wood", ((10.0, 19.0), (10.0, 18.2)), 0.8, 270.0, True)
+    assert describe(stopped, names) == (
+        "Trooper 2 moves 0.8″ and is stopped at the edge of wood by a failed terrain roll."
+    )
+    beside = ev.Move("red", ((4.0, 4.0), (7.5, 16.0)), 12.5, 0.0, False)
+    assert describe(beside, names) == "Trooper 1 moves 12.5″ by wood."
+    initiative = ev.Roll("red", "initiative", 5, 0, 2, "win")
+    assert describe_roll(initiative, names) == "Raiders, initiative: 5 against 2 — win"
+    turns = log_turns([ev.TurnStart(1), ev.Activation("wood", "red", 1)], parse_scenario(data))
+    assert turns[-1].activations[0].title == "Raiders: Trooper 2"
