@@ -317,6 +317,7 @@ class TableResultForm(PageForm):
         choices=[("a", "First side"), ("b", "Second side"), ("", "Neither (a draw)")],
         required=False,
     )
+    request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
     def __init__(
         self,

@@ -490,6 +490,14 @@ class CampaignBattle(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )  # fmt: skip
+    request_key = models.UUIDField(
+        null=True,
+        blank=True,
+        unique=True,
+        editable=False,
+        help_text="The one-time key of the form that recorded a table result: the form sent "
+        "twice records it once (a launch keeps its key on its battle).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

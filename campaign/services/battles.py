@@ -40,6 +40,7 @@ from campaign.rules.state import Status, quality_name
 from campaign.selectors import campaign_battle_launched, campaign_now, engaged_units
 from campaign.services._record import (
     forces_on_both_sides,
+    made_once,
     require_manager,
     text_given,
     units_stored,
@@ -304,6 +305,7 @@ def campaign_battle_record(
     outcomes: Mapping[int, Mapping[str, Any]],
     day: int | None = None,
     hour: int | None = None,
+    request_key: uuid.UUID | None = None,
     actor: Any = None,
 ) -> CampaignBattle:
     """A battle fought at a real table: the GM's result, checked, then handled like any other.
@@ -312,9 +314,13 @@ def campaign_battle_record(
     ``outcomes`` maps each unit's pk to its ``hits_lost``, ``skill_lost`` and ``removed``;
     ``day`` and ``hour`` say when it was fought (by default now; a past day without its hour,
     00:00 of it): the medics' 24 hours run from then. Everything is checked before anything is
-    written; a refusal is a ``ValidationError`` by field.
+    written; a refusal is a ``ValidationError`` by field. A repeated request with the same
+    ``request_key`` (the form sent twice) returns the battle the first one recorded.
     """
     require_manager(campaign, actor)
+    recorded = partial(made_once, CampaignBattle, request_key, actor, "created_by")
+    if existing := recorded():
+        return existing
     campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
     errors: dict[str, list[str]] = {}
     name = text_given(errors, "name", name, needed="give the battle a name")
@@ -336,6 +342,8 @@ def campaign_battle_record(
     given = _table_sides(sides, errors)
     # Each unit as stored, locked until the result holds it: never the caller's copy.
     stored = units_stored([unit.pk for _, unit in given], lock=True)
+    if existing := recorded():
+        return existing  # the same form, sent at the same moment, recorded it while we waited
     fielded = {pk: unit for pk, unit in stored.items() if unit.force.campaign_id == campaign.pk}
     result: dict[int, UnitOutcome] = {}
     engaged = engaged_units(campaign=campaign)
@@ -376,6 +384,7 @@ def campaign_battle_record(
         orders={str(unit.pk): going[unit.pk].orders.to_json() for _, unit in given},
         state=CampaignBattle.State.AWAITING,
         created_by=actor,
+        request_key=request_key,
     )
     if campaign.apply_mode == Campaign.ApplyMode.AUTO:
         campaign_battle_apply(campaign_battle=campaign_battle)

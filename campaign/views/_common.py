@@ -19,7 +19,7 @@ from campaign.access import Viewer
 from campaign.forms import add_service_errors
 from campaign.models import Engagement, Membership
 from campaign.pages import engagement_outcome, engagement_sides
-from campaign.services._record import made_once
+from campaign.services._record import Made, made_once
 
 
 def form_action(
@@ -92,16 +92,27 @@ def role_phrase(role: str) -> str:
     return f"a {Membership.Role(role).label.lower()}"
 
 
-def fought_already(request: HttpRequest, viewer: Viewer) -> HttpResponse | None:
-    """The engagement this form's one-time key fought already (an engagement's set-up, a quick
-    resolve), gone back to as the first sending went: before the form is read, since its units
-    may be out of action by now."""
+def sent_already(
+    request: HttpRequest, viewer: Viewer, model: type[Made], owner: str
+) -> Made | None:
+    """The row of this campaign this form's one-time key made already (the form sent twice),
+    read before the form is: its units may be out of action by now, and the form would refuse
+    them rather than find what the first sending made."""
     try:
         key = uuid.UUID(request.POST.get("request_key", ""))
-        record = made_once(Engagement, key, request.user, "actor")
+        record = made_once(model, key, request.user, owner)
     except (ValueError, ValidationError):
         return None
-    if record is None or record.campaign_id != viewer.campaign.pk:
+    if record is None or getattr(record, "campaign_id", None) != viewer.campaign.pk:
+        return None
+    return record
+
+
+def fought_already(request: HttpRequest, viewer: Viewer) -> HttpResponse | None:
+    """The engagement this form's one-time key fought already (an engagement's set-up, a quick
+    resolve), gone back to as the first sending went."""
+    record = sent_already(request, viewer, Engagement, "actor")
+    if record is None:
         return None
     outcome = engagement_outcome(record, engagement_sides([record])[record.pk])
     url = reverse("campaign:engagement", args=[viewer.campaign.pk, record.pk])

@@ -90,7 +90,7 @@ from campaign.services.battles import (
 from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
 from campaign.services.orders import orders_under_way
 from campaign.units_offered import units_offered
-from campaign.views._common import action_done, base_context, form_action
+from campaign.views._common import action_done, base_context, form_action, sent_already
 from units.models import UnitType
 
 POLL_SECONDS = 1
@@ -315,10 +315,13 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     """A battle fought at a real table: the GM enters who fought and what each unit lost."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
+    bound = request.method == "POST"
+    if bound and (done := sent_already(request, viewer, CampaignBattle, "created_by")):
+        url = reverse("campaign:battle", args=[pk, done.pk])
+        return action_done(request, url, f"{done.name} recorded.")
     # As on the set-up, a unit out of action or still in a battle whose outcome is not applied
     # is not offered (the service would refuse it): the page names it and says why instead. A
     # campaign too big to list every unit offers a page of them, as the set-up does.
-    bound = request.method == "POST"
     offer = units_offered(viewer.campaign, request.POST if bound else request.GET)
     form = TableResultForm(
         request.POST if bound else None,
@@ -355,6 +358,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
             outcomes=data["outcomes"],
             day=data["day"],
             hour=data["hour"],
+            request_key=data["request_key"],
             actor=request.user,
         )
         url = reverse("campaign:battle", args=[pk, campaign_battle.pk])

@@ -795,3 +795,33 @@ def test_a_table_unit_under_an_order_outside_its_specialties_is_judged_raw_with_
     assert (marines.morale_hits, grunts.morale_hits) == (1, 0)
     entry = HistoryEntry.objects.get(kind="battle", unit=grunts)
     assert entry.details["opposing_equipment"] == "poor"
+
+
+def test_the_same_table_result_sent_twice_is_recorded_and_applied_once(campaign, squads, cast):
+    """A double click, or the form sent again from the browser's history: the second finds the
+    battle the first recorded, and the units carry its outcome once."""
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.AUTO)
+    (veteran, _), (mech,) = squads["blue"], squads["red"]
+    key = uuid.uuid4()
+    record = {
+        "campaign": campaign,
+        "name": "Hill 203",
+        "sides": {"blue": [veteran], "red": [mech]},
+        "winner": "blue",
+        "outcomes": {
+            veteran.pk: {"hits_lost": 0, "skill_lost": 0, "removed": "none"},
+            mech.pk: {"hits_lost": 0, "skill_lost": 0, "removed": "none"},
+        },
+        "request_key": key,
+        "actor": cast.gm,
+    }
+    first = campaign_battle_record(**record)
+    again = campaign_battle_record(**record)
+    assert again == first and first.applications == again.applications == 1
+    assert CampaignBattle.objects.filter(name="Hill 203").count() == 1
+    assert HistoryEntry.objects.filter(kind="battle", unit=veteran).count() == 1
+    veteran.refresh_from_db()
+    assert veteran.battles_fought == 1
+    # A new form (a new key) is a new battle.
+    campaign_battle_record(**{**record, "request_key": uuid.uuid4()})
+    assert CampaignBattle.objects.filter(name="Hill 203").count() == 2

@@ -258,8 +258,13 @@ def test_it_records_a_table_battles_result_and_checks_it_against_the_cards(clien
     ]
     assert errors["hour"] == ["The battle's hour must be an hour of the day, 0 to 23, not 24."]
     assert errors[f"hits_lost_{red.pk}"] == ["At least 0 Hits."]
+    # The page's form carries a one-time key: sent twice, it records the battle once.
+    assert 'name="request_key"' in client.get(_url("battle-record", world)).text
+    data["request_key"] = str(uuid.uuid4())
     response = client.post(_url("battle-record", world), data)
-    assert response.status_code == 302
+    assert response.status_code == 302, response.context["form"].errors
+    again = client.post(_url("battle-record", world), data)
+    assert again.status_code == 302 and again["Location"] == response["Location"]
     recorded = CampaignBattle.objects.get(name="Hill 203")
     assert recorded.table_result["winner"] == "Blue"
     assert recorded.state == CampaignBattle.State.AWAITING, "the campaign is in review mode"
