@@ -32,7 +32,7 @@ from .victory import score_end, score_turn
 if TYPE_CHECKING:
     from .commander import Commander, UnitInfo
     from .dice import Dice
-    from .geometry import Point, Polygon
+    from .geometry import Point
     from .movement import Passage, PassageKey, PathCheck, PlanAsked
     from .pathfinding import PathFinder
     from .scenario import Scenario
@@ -169,6 +169,10 @@ class Battle:
                     break
             self._activate(current)
             if not in_battle(a) or not in_battle(b):
+                # A side is gone. If nobody is left to act, the turn was complete, and scores
+                # its points per turn as any completed turn does (E19).
+                if not ready.get(a) and not ready.get(b):
+                    score_turn(self)
                 return False
             current, other = other, current
         score_turn(self)
@@ -272,7 +276,7 @@ class Battle:
         plans: list[Planned] = []
         pos, facing = unit.position, unit.facing
         budget = unit.card.move
-        attacked: list[Polygon] = []  # buildings attacked earlier in the activation
+        attacked: list[str] = []  # buildings attacked earlier in the activation
         judged: set[int] = set()
         for i, s in enumerate(steps):
             if isinstance(s, MoveStep):
@@ -294,15 +298,17 @@ class Battle:
                 pos, facing = path[-1], facing_after(path, move.facing, facing)
             else:
                 # After a move: judged now from where the move ends, so that a refusal leaves
-                # nothing done. The move changes nothing else an attack asks about, but for a
-                # concealed target it may spot: that attack is judged when it comes.
-                if i and (isinstance(s, RevealStep) or not self._concealed(s.target)):
-                    problem = self._after_move_problem(unit, s, pos, facing)
+                # nothing done. The move changes nothing else an attack asks about, but a
+                # concealed target it may spot: that is judged again when the attack comes.
+                if i:
+                    hidden = isinstance(s, AttackStep) and self._concealed(s.target)
+                    problem = self._after_move_problem(unit, s, pos, facing, hidden)
                     if problem:
                         raise IllegalActionError(f"{unit.id}: {problem}")
-                    judged.add(i)
+                    if not hidden:
+                        judged.add(i)
                 if isinstance(s, AttackStep) and s.target in self.state.buildings:
-                    attacked.append(self.state.buildings[s.target].polygon)
+                    attacked.append(s.target)
         if steps and not isinstance(steps[0], MoveStep):
             first = steps[0]
             at, legal = self._legal
@@ -321,12 +327,18 @@ class Battle:
         return found is not None and found.concealed
 
     def _after_move_problem(
-        self, unit: UnitState, step: AttackStep | RevealStep, pos: Point, facing: float
+        self,
+        unit: UnitState,
+        step: AttackStep | RevealStep,
+        pos: Point,
+        facing: float,
+        spotted: bool = False,
     ) -> str | None:
-        """Why the attack or reveal may not be made from where a move ends, facing ``facing``."""
+        """Why the attack or reveal may not be made from where a move ends, facing ``facing``
+        (``spotted``: asked as if the move will have spotted its concealed target)."""
         if isinstance(step, RevealStep):
             return sensor_problem(self, unit, step.target, pos)
-        return attack_problem(self, unit, step.target, step.weapon, pos, facing)
+        return attack_problem(self, unit, step.target, step.weapon, pos, facing, spotted)
 
     def _spot_after_move(self, unit: UnitState) -> None:
         """Concealed units in the open with a clear line to an enemy are seen."""
@@ -369,22 +381,28 @@ def _finite(x: object) -> bool:
 
 
 def _may_open(
-    b: Battle, unit: UnitState, path: list[Point], attacked: list[Polygon], budget: float
+    b: Battle, unit: UnitState, path: list[Point], attacked: list[str], budget: float
 ) -> bool:
     """Whether a move refused now might be legal once a building attacked before it falls: it
-    is refused for more than its cost, runs into one of those buildings, and is within the Move
-    left at the cheapest the fall could make it."""
+    is refused for more than its cost, runs into one of those buildings that has no more Hits
+    than the attacks on it (each does 1 damage at most), and is within the Move left at the
+    cheapest the fall could make it."""
     if path_problem(b, unit, path, math.inf)[0] is None:
         return False  # Only its cost is against it, and rubble makes no move cheaper.
+    buildings = b.state.buildings
+    attacked = [i for i in set(attacked) if buildings[i].hits <= attacked.count(i)]
+    if not attacked:
+        return False
+    walls = [buildings[i].polygon for i in attacked]
     legs = list(pairwise(path))
-    if not any(poly.crossed_by(p, q) for poly in attacked for p, q in legs):
+    if not any(poly.crossed_by(p, q) for poly in walls for p, q in legs):
         return False
     # Rubble is dearer than open ground but for water rubble under an Amphibious unit: at most
     # that much saved where the path runs through the buildings attacked.
     p = passage(b, unit)
     cost = paths.path_cost(path, p.cost_regions, p.cost_joints)
     if unit.card.has(Keyword.AMPHIBIOUS):
-        inside = sum(poly.length_inside(p, q) for poly in attacked for p, q in legs)
+        inside = sum(poly.length_inside(p, q) for poly in walls for p, q in legs)
         cost -= (1.0 - WATER_RATE) * inside
     return cost <= budget + 1e-6
 

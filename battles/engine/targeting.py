@@ -107,10 +107,13 @@ def attack_problem(
     weapon: str,
     origin: Point | None = None,
     facing: float | None = None,
+    spotted: bool = False,
 ) -> str | None:
     """Why ``attacker`` may not attack ``target_id`` with ``weapon``, or None.
 
-    ``origin`` and ``facing`` ask the question for where the unit would stand and face.
+    ``origin`` and ``facing`` ask the question for where the unit would stand and face;
+    ``spotted`` asks it as if the target, concealed now, had been spotted by then (by a move
+    before the attack): everything but its concealment.
     """
     if not attacker.active:
         return "the attacker has been removed"
@@ -155,7 +158,7 @@ def attack_problem(
     if prof.kind is AttackKind.RAM and (walls := _rams_out_of(b, attacker, target, pos)):
         return f"{attacker.id} is inside {walls}: a ram's blow back could not strike it (E32)"
     same_piece = b.sight.in_one_piece(attacker, target, pos)
-    if target.concealed and not same_piece:
+    if target.concealed and not same_piece and not spotted:
         return f"{target_id} is concealed"
     if not b.sight.sees(attacker, target, pos):
         return f"no line of sight to {target_id}"

@@ -529,3 +529,19 @@ def test_a_flier_over_a_wood_does_not_lift_the_concealment_of_the_units_in_it():
     from battles.engine.commander import BattleView
 
     assert [e.id for e in BattleView(b, "blue").enemies()] == []
+
+
+def test_a_move_through_a_house_the_shot_before_it_cannot_bring_down_is_refused_at_once():
+    # The house has 3 Hits and an attack does 1 damage at most: no fall can open the way this
+    # activation, so the tank's fire-and-move is refused before a die is rolled (E23).
+    house = building("h", square(4, 3, 8, 7), resistance=0, hits=3, rubble={"kind": "open"})
+    tank = unit("t", (1, 5), size=4, move=10, weapons=CANNON, keywords=["move_and_fire"])
+    b = battle(scenario([tank], [unit("r", (22, 22))], buildings=[house]), [6, 1])
+    logged = len(b.log)
+    with pytest.raises(IllegalActionError, match="may not move"):
+        act(b, "t", AttackStep("h", "Cannon"), MoveStep(((10, 5),)))
+    assert len(b.log) == logged and b.state.buildings["h"].hits == 3
+    # At its last Hit the shot may bring it down: the move waits on the shot, as before.
+    b.state.buildings["h"].hits = 1
+    ev = act(b, "t", AttackStep("h", "Cannon"), MoveStep(((10, 5),)))
+    assert kinds(ev).index("collapse") < kinds(ev).index("move")

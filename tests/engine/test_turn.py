@@ -19,7 +19,7 @@ from battles.engine.battle import Battle
 from battles.engine.dice import Dice
 from battles.engine.loader import parse_scenario
 
-from .helpers import act, battle, kinds, of, scenario, unit
+from .helpers import act, battle, kinds, of, piece, scenario, square, unit
 
 
 def _turn(sc, faces):
@@ -147,6 +147,24 @@ def test_an_attack_that_no_end_of_the_move_allows_is_refused_before_the_move():
     assert len(b.log) == n and a.position == (2, 2) and not a.activated
     ev = act(b, "a", MoveStep(((7, 2),)), AttackStep("b", "Gun"))
     assert kinds(ev)[:2] == ["activation", "move"] and of(ev, "attack")
+
+
+def test_an_attack_after_a_move_on_a_concealed_target_is_refused_at_once_for_all_but_concealment():
+    # The target hides in a wood 20" away; the gun reaches 12". The move could spot it, but no
+    # end of the move brings it into range: refused before the move's terrain roll (E23).
+    hazard = piece("rough", "hazard", square(2.5, 0, 3.5, 4))
+    wood = piece("w", "woods", square(18, 18, 22, 22), blocks_movement=False)
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["move_and_fire"])],
+        [unit("r", (20, 20))],
+        terrain=[hazard, wood],
+    )
+    b = battle(sc, [1, 1])
+    b.state.units["r"].concealed = True
+    logged = len(b.log)
+    with pytest.raises(IllegalActionError, match="out of range"):
+        b.perform("blue", Activate("a", (MoveStep(((4, 2),)), AttackStep("r", "Gun"))))
+    assert len(b.log) == logged and b.state.units["a"].position == (2, 2)
 
 
 def test_an_illegal_commander_action_aborts_the_battle():

@@ -206,12 +206,44 @@ def test_a_battle_ended_early_scores_at_end_points_but_not_the_unfinished_turn()
             "points_at_end": 2,
         }
     ]
-    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), hits=1)], objectives=objs)
+    # Blue's second unit is still to act when its first removes red's only unit: the turn is
+    # unfinished.
+    blue = [unit("a", (2, 2)), unit("a2", (2, 4))]
+    sc = scenario(blue, [unit("b", (8, 2), hits=1)], objectives=objs)
     actions = [Activate("a", (AttackStep("b", "Gun"),))]
     rec = run_battle(
         sc,
         dice=Dice.fixed([6, 1, 1, 6, 1]),
         commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
     )
+    assert [e.KIND for e in rec.events].count("activation") == 1
     reasons = [(e.reason, e.points) for e in rec.events if e.KIND == "score"]
     assert reasons == [("removed:b", 2), ("objective:hill", 2)]
+
+
+def test_a_battle_ended_by_the_turns_last_activation_scores_that_completed_turn():
+    """Red acts first (it passes); blue's unit is the last of the turn to act and removes red's
+    last unit. Nobody was left to act: the turn was complete, and scores its points per turn
+    before the battle's end points (E19)."""
+    objs = [
+        {
+            "id": "hill",
+            "point": [2, 2],
+            "radius": 3,
+            "sides": ["blue"],
+            "points_per_turn": 1,
+            "points_at_end": 2,
+        }
+    ]
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), hits=1)], objectives=objs)
+    actions = [Activate("a", (AttackStep("b", "Gun"),))]
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([1, 6, 1, 6, 1]),  # red wins the initiative; blue hits and damages
+        commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
+    )
+    kinds = [e.KIND for e in rec.events if e.KIND in ("initiative", "activation", "end")]
+    assert kinds == ["initiative", "activation", "activation", "end"]
+    reasons = [(e.reason, e.points) for e in rec.events if e.KIND == "score"]
+    assert reasons == [("removed:b", 2), ("objective:hill", 1), ("objective:hill", 2)]
+    assert rec.result.side("blue").score == 5 and rec.result.end_reason == "side_eliminated"

@@ -192,9 +192,11 @@ class Referee(Moves, Attacks):
             for u in self.units.values():
                 if u.active and not u.activated:
                     self.bad("turn", f"{u.id} did not activate in turn {self.turn}")
-        # Per-turn points for each side holding an objective at the end of the turn.
+        # Per-turn points for each side holding an objective at the end of the turn: a turn a
+        # side's removal ended is complete, and scores them, once nobody is left to act (E19).
+        left_to_act = any(u.active and not u.activated for u in self.units.values())
         want = []
-        if not eliminated:
+        if not eliminated or not left_to_act:
             for g in self.table.goals:
                 if g.per_turn:
                     want += [(s, g.per_turn, f"objective:{g.id}") for s in self.holders(g)]
