@@ -30,10 +30,11 @@ from campaign.keys import key_named
 from campaign.models import Campaign, Force, Unit
 from campaign.pages import and_words, left_out, unit_label
 from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
+from campaign.rules.checks import REQUISITION_BASE_DC
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
-from campaign.rules.state import Status
+from campaign.rules.state import Status, quality_name
 from campaign.selectors import lists_every_unit
 from campaign.services.characters import HIT_POINTS_MAX
 from campaign.services.checks import DC_MAX
@@ -46,6 +47,8 @@ from units.models import UnitType
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
 ORDER_CHOICES = [(k.value, f"{k.label} ({k.row.listed_hours} h listed)") for k in OrderKind]
 SKILL_CHOICES = [("", "A general skill (every unit's)"), *SPECIALTY_CHOICES]
+REQUISITIONED = {quality_name(q) for q in REQUISITION_BASE_DC}
+"""The qualities a Requisition roll may raise, by the names the form sends."""
 SITUATION_LABELS = {
     "dug_in": "dug in",
     "several_directions": "fire from several directions",
@@ -583,7 +586,12 @@ class RequisitionForm(CampaignForm):
             label="Card",
         )
         self.fields["name"] = forms.CharField(max_length=200)
-        self.fields["quality"] = forms.ChoiceField(choices=QUALITY_CHOICES, initial="average")
+        # Elite and Legendary come only from combat: the form offers what a roll may raise.
+        self.fields["quality"] = forms.ChoiceField(
+            choices=[(name, label) for name, label in QUALITY_CHOICES if name in REQUISITIONED],
+            initial="average",
+            help_text="Raw to Experienced: Elite and Legendary come only from combat.",
+        )
         self.fields["equipment"] = forms.ChoiceField(choices=EQUIPMENT_CHOICES, initial="adequate")
         self.fields["specialties"] = forms.MultipleChoiceField(
             choices=SPECIALTY_CHOICES, required=False, widget=forms.CheckboxSelectMultiple

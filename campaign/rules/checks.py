@@ -31,10 +31,9 @@ REQUISITION_BASE_DC: dict[Quality, int] = {
     Quality.INEXPERIENCED: 14,
     Quality.AVERAGE: 16,
     Quality.EXPERIENCED: 18,
-    Quality.ELITE: 22,
-    Quality.LEGENDARY: 26,
 }
-"""The Requisition DC of a unit of each quality with Adequate equipment (chosen)."""
+"""The Requisition DC of a unit of each quality with Adequate equipment (chosen). Elite and
+Legendary have none: "Elite and Legendary come only from combat"."""
 CONTEST_SIDES = ("active", "resisting")
 
 
@@ -174,6 +173,16 @@ def contest(
     }
     won = rolls["active"]["total"] > rolls["resisting"]["total"]
     return {**rolls, "winner": "active" if won else "resisting"}
+
+
+def requisition_quality_problem(quality: Quality) -> str:
+    """Why no unit of this quality can be requisitioned ("" when one can)."""
+    if Quality(quality) in REQUISITION_BASE_DC:
+        return ""
+    return (
+        f"no {Quality(quality).label} unit can be requisitioned: Elite and Legendary come only "
+        f"from combat (requisition raises Raw to Experienced)"
+    )
 
 
 def requisition_dc(quality: Quality, equipment: Equipment) -> int:

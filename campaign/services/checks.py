@@ -17,7 +17,14 @@ from django.db import transaction
 from battles.services import SEED_LIMIT, seed_problem
 from campaign.models import Campaign, Character, Force, HistoryEntry, TableRoll, Unit
 from campaign.rules.characters import feats_from
-from campaign.rules.checks import CheckError, CheckUnit, contest, requisition_check, skill_check
+from campaign.rules.checks import (
+    CheckError,
+    CheckUnit,
+    contest,
+    requisition_check,
+    requisition_quality_problem,
+    skill_check,
+)
 from campaign.rules.command import Commandable, command_of, legendary_command
 from campaign.rules.dice import Dice
 from campaign.rules.state import Status
@@ -251,6 +258,8 @@ def requisition_run(
     except ValidationError as error:
         errors.update(error.message_dict)
         state = None
+    if state is not None and (problem := requisition_quality_problem(state.quality)):
+        errors["quality"] = [problem]
     if character is not None and character.campaign_id != campaign.pk:
         errors["character"] = [f"{character} cannot requisition for {campaign}"]
     elif character is not None and not character.alive:

@@ -117,7 +117,7 @@ def test_a_contest_is_two_checks_and_a_tie_goes_to_the_resisting_side():
 
 
 def test_it_chose_the_requisition_dcs_and_adds_the_equipment_modifier():
-    assert [REQUISITION_BASE_DC[q] for q in Q] == [10, 12, 14, 16, 18, 22, 26]
+    assert list(REQUISITION_BASE_DC.values()) == [10, 12, 14, 16, 18]  # Raw to Experienced
     assert requisition_dc(Q.AVERAGE, Equipment.EXCELLENT) == 20
     assert requisition_dc(Q.AVERAGE, Equipment.POOR) == 12
     assert requisition_check(3, Q.AVERAGE, Equipment.ADEQUATE, dice(13))["success"] is True
@@ -217,6 +217,21 @@ def test_a_unit_raised_by_gm_fiat_says_so(make_unit):
 
 
 @pytest.mark.django_db
+def test_elite_and_legendary_come_only_from_combat_never_from_requisition(force, cards):
+    """BUCS: "Elite and Legendary come only from combat": no roll raises such a unit, however
+    high; nothing is rolled or raised, and the GM is told why."""
+    for quality in ("elite", "legendary"):
+        with pytest.raises(ValidationError) as refused:
+            requisition_run(force=force, unit_type=cards["Rifle Squad"], name="Aces",
+                            quality=quality, bonus=40, seed=1)  # fmt: skip
+        (said,) = refused.value.message_dict["quality"]
+        assert "Elite and Legendary come only from combat" in said
+    assert not TableRoll.objects.exists() and not Unit.objects.exists()
+    raised = requisition_run(force=force, unit_type=cards["Rifle Squad"], name="Veterans",
+                             quality="experienced", bonus=40, seed=1)  # fmt: skip
+    assert raised.result["success"] and Unit.objects.get().quality == Q.EXPERIENCED
+
+
 def test_a_bad_requisition_names_every_field_and_raises_nothing(force, cards):
     with pytest.raises(ValidationError) as error:
         requisition_run(force=force, unit_type=cards["Rifle Squad"], name="", quality="superb",

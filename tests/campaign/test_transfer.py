@@ -568,7 +568,7 @@ def table_records(at_the_table, make_unit, enemy, cards, cast):
     force = Force.objects.get(campaign=campaign, name="Red Company")
     requisition_run(force=force, unit_type=cards["Medium Tank"], name="Dozer",
                     specialties=["mechanized"], character=holt, bonus=40, seed=1)  # fmt: skip
-    requisition_run(force=force, unit_type=cards["Mech"], name="Atlas", quality="elite",
+    requisition_run(force=force, unit_type=cards["Mech"], name="Atlas", quality="experienced",
                     character=holt, bonus=-40, seed=2)  # fmt: skip
     campaign.refresh_from_db()
     return campaign

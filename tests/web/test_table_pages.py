@@ -301,7 +301,7 @@ def test_a_refused_requisition_is_a_note_not_a_success(client, world):
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     url = reverse("campaign:requisition", args=[world.campaign.pk])
     login(client, world, "gm")
-    ask = {"force": world.force.pk, "unit_type": card.pk, "quality": "legendary",
+    ask = {"force": world.force.pk, "unit_type": card.pk, "quality": "experienced",
            "equipment": "excellent", "specialties": ["infantry"], "seed": "1"}  # fmt: skip
     refused = client.post(url, {**ask, "name": "Heroes", "bonus": "-40"}, follow=True).text
     roll = TableRoll.objects.get(kind=TableRoll.Kind.REQUISITION)
