@@ -405,6 +405,15 @@ def unit_history_explains(*, unit: Unit) -> bool:
     return unit_history_replay(unit=unit) == unit_snapshot(unit=unit)
 
 
+def units_joined(*, units: Iterable[Unit]) -> dict[int, int]:
+    """The campaign day each unit joined it (its first "created" entry), by pk."""
+    joined: dict[int, int] = {}
+    entries = HistoryEntry.objects.filter(unit__in=list(units), kind=HistoryEntry.Kind.CREATED)
+    for pk, day in entries.order_by("id").values_list("unit_id", "day"):
+        joined.setdefault(pk, day)
+    return joined
+
+
 def engaged_units(*, campaign: Campaign) -> dict[int, str]:
     """Units in a battle whose outcome is not applied yet (being fought, or awaiting the GM's
     review), each with that battle's name: until it is, the unit's card for another battle

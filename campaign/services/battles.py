@@ -37,7 +37,7 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.orders import clock_hour
 from campaign.rules.state import Status, quality_name
-from campaign.selectors import campaign_battle_launched, campaign_now, engaged_units
+from campaign.selectors import campaign_battle_launched, campaign_now, engaged_units, units_joined
 from campaign.services._record import (
     forces_on_both_sides,
     made_once,
@@ -50,6 +50,7 @@ from campaign.services.going_in import GoingInto, units_going_in
 from campaign.services.outcomes import (
     battle_time,
     battle_time_problems,
+    joined_later,
     opposing_equipment_by_side,
     outcome_apply,
     outcome_revert,
@@ -348,9 +349,12 @@ def campaign_battle_record(
     result: dict[int, UnitOutcome] = {}
     engaged = engaged_units(campaign=campaign)
     going = _table_going_in(campaign, given, fielded, engaged, day, hour, errors)
+    joined = units_joined(units=fielded.values())
     for side, unit in given:
         if unit.pk not in fielded:
             errors.setdefault(f"sides.{side}", []).append(f"{unit} is not a unit of {campaign}")
+        elif problem := joined_later(fielded[unit.pk], joined, day):
+            errors.setdefault(f"sides.{side}", []).append(problem)
         elif unit.pk in engaged:
             # Its card would be the one from before that battle, and an outcome there that takes
             # it out of the field would leave this one never to be applied.

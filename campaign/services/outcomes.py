@@ -34,7 +34,7 @@ from campaign.rules.recovery import (
     state_problems,
 )
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, snapshot_replay
-from campaign.selectors import campaign_now
+from campaign.selectors import campaign_now, units_joined
 from campaign.services._record import (
     SAME_CHARACTER,
     SameCharacter,
@@ -180,6 +180,15 @@ def battle_time_problems(campaign: Campaign, day: Any, hour: Any) -> dict[str, l
     return errors
 
 
+def joined_later(unit: Unit, joined: Mapping[int, int], day: Any) -> str:
+    """Why ``unit`` cannot have fought on ``day`` ("" when it can): it joined the campaign on a
+    later day (``joined``: `selectors.units_joined`)."""
+    came = joined.get(unit.pk)
+    if came is None or not isinstance(day, int) or day >= came:
+        return ""
+    return f"{unit} joined the campaign on day {came}: it cannot have fought on day {day}"
+
+
 def _validated_units(
     campaign: Campaign,
     outcomes: Mapping[int, UnitOutcome],
@@ -220,7 +229,11 @@ def _validated_units(
             errors.setdefault(f"outcomes.{pk}", []).append("must be a UnitOutcome")
     fought_with: dict[int, dict[str, Any]] = {}
     printed = _cards_at(campaign, units, cards, day, hour, timed=not {"day", "hour"} & set(errors))
+    joined = units_joined(units=units)
     for unit in units:
+        if problem := joined_later(unit, joined, day):
+            errors.setdefault(f"outcomes.{unit.pk}", []).append(problem)
+            continue
         if fought_ready and unit.status == Status.DESTROYED:
             fought_with[unit.pk] = (cards or {}).get(unit.pk) or unit.unit_type.card
             continue

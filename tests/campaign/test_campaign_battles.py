@@ -13,12 +13,13 @@ from django.core.exceptions import ValidationError
 from battles.models import Battle
 from battles.services import battle_resolve
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
-from campaign.rules.bridge import battle_card
+from campaign.rules.bridge import UnitOutcome, battle_card
 from campaign.selectors import outcome_preview
 from campaign.services import (
     campaign_create,
     campaign_update,
     force_create,
+    outcome_apply,
     unit_create,
     unit_edit,
 )
@@ -760,6 +761,54 @@ def test_a_table_result_for_an_earlier_hour_goes_by_the_orders_under_way_then(
     # At 01:00 it was under the Order: Skill 4, and 3 Skill lost brought it down to 1.
     assert battle.orders[str(aces.pk)]["source"] == "character"
     assert campaign_battle_cards(battle)[aces.pk]["skill"] == 4
+
+
+def test_a_table_result_entered_late_is_judged_on_the_unit_as_it_stands_when_entered(
+    campaign, make_unit, enemy, cast
+):
+    # Chosen: outcomes reach a unit in the order they are entered. The Aces were shelled at
+    # 04:00 (2 Morale hits, two steps off); a fight of 01:00 entered after it is judged on the
+    # card they print now, with the Orders of 01:00 (none).
+    aces = make_unit("Aces", quality="experienced")
+    foe = make_unit("Foe", into=enemy)
+    fresh = battle_card(aces, under_orders=False)["skill"]
+    clock_advance(campaign=campaign, hours=5)
+    unit_edit(unit=aces, changes={"morale_hits": 2}, reason="shelled at 04:00")
+    aces.refresh_from_db()
+    shaken = battle_card(aces, under_orders=False)["skill"]
+    assert shaken < fresh
+    held = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    battle = campaign_battle_record(
+        campaign=campaign, name="Dawn", sides={"blue": [aces], "red": [foe]}, winner=None,
+        outcomes={aces.pk: held, foe.pk: held}, day=1, hour=1, actor=cast.gm,
+    )  # fmt: skip
+    assert campaign_battle_cards(battle)[aces.pk]["skill"] == shaken
+
+
+def test_a_battle_before_a_unit_joined_the_campaign_is_refused_by_its_name(
+    campaign, make_unit, enemy, cast
+):
+    foe = make_unit("Foe", into=enemy)
+    calendar_advance(campaign=campaign, days=3)
+    campaign.refresh_from_db()
+    recruits = make_unit("Recruits")  # joined on day 4
+    held = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    record = {
+        "campaign": campaign, "name": "Ford", "sides": {"blue": [recruits], "red": [foe]},
+        "winner": None, "outcomes": {recruits.pk: held, foe.pk: held}, "actor": cast.gm,
+    }  # fmt: skip
+    said = "Recruits joined the campaign on day 4: it cannot have fought on day 1"
+    with pytest.raises(ValidationError) as refused:
+        campaign_battle_record(**record, day=1)
+    assert refused.value.message_dict == {"sides.blue": [said]}
+    with pytest.raises(ValidationError) as refused:
+        outcome_apply(
+            campaign=campaign, outcomes={recruits.pk: UnitOutcome(0, 0)}, reason="Ford", day=1
+        )
+    assert refused.value.message_dict == {f"outcomes.{recruits.pk}": [said]}
+    assert not CampaignBattle.objects.exists() and recruits.history.count() == 1
+    # The day it joined, it may have fought.
+    assert campaign_battle_record(**record, day=4).day == 4
 
 
 def test_a_table_unit_under_an_order_outside_its_specialties_is_judged_raw_with_poor_kit(
