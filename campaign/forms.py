@@ -295,7 +295,9 @@ class MedicalForm(PageForm):
     """The medics of a force: the default triage (Casualty hits first, then Morale hits, the
     highest quality first) with one click, or hits typed unit by unit: one ``save_<pk>`` field
     per unit whose Casualty hits await the medics, one ``heal_<pk>`` per unit with Morale hits
-    they may heal."""
+    they may heal. Sent twice, it sends the medics once."""
+
+    request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
     reason = forms.CharField(max_length=300, required=False)
 

@@ -682,3 +682,19 @@ class TableRoll(models.Model):
 
     def __str__(self) -> str:
         return self.summary
+
+
+class FormSent(models.Model):
+    """An action a page's form did, by the form's one-time key: the same form sent again (a
+    double click, a page re-sent from the browser's history, a phone retrying) goes back where
+    the first sending went and says what it said, doing nothing twice (`views.form_action`)."""
+
+    request_key = models.UUIDField(unique=True, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    url = models.CharField(max_length=2000)
+    message = models.TextField()
+    level = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.message

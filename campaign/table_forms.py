@@ -213,7 +213,10 @@ class CharacterForm(PageForm):
 
 
 class CampaignForm(PageForm):
-    """A form whose choices are the campaign's units and characters."""
+    """A form whose choices are the campaign's units and characters; sent twice, it acts once
+    (its one-time key, `views.form_action`)."""
+
+    request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         self.campaign = campaign

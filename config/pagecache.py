@@ -9,13 +9,17 @@ entry ages out (``PAGE_CACHE_SECONDS``).
 
 Each entry belongs to one user (their name and role show on the page), and is kept with a
 placeholder where the CSRF token goes, which is filled in on every fetch with the token of the
-request's own CSRF cookie. A request with messages waiting is drawn afresh, so they show once.
+request's own CSRF cookie; so is each form's one-time key, filled with a fresh key per form and
+fetch (a key two fetches shared would make the second page's action the first's). A request
+with messages waiting is drawn afresh, so they show once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import re
+import uuid
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -32,6 +36,10 @@ T = TypeVar("T")
 
 CSRF_PLACEHOLDER = "csrf-token-placeholder-0d5c1f"
 """Stands in for the CSRF token in a kept page (a token is letters and digits only)."""
+
+ONCE_KEY = re.compile(rb'name="request_key" value="[0-9a-f-]{36}"')
+"""A form's one-time key as the page carries it (`battles.forms.LaunchKeyField`)."""
+ONCE_PLACEHOLDER = b'name="request_key" value="once-key-placeholder"'
 
 
 def row_key(row: models.Model, *, skip: Iterable[str] = ()) -> tuple:
@@ -58,7 +66,7 @@ def cached_page(
         response = draw({"csrf_token": CSRF_PLACEHOLDER})
         if response.status_code != 200 or response.streaming:
             return _fill(response, request)
-        body = response.content
+        body = ONCE_KEY.sub(ONCE_PLACEHOLDER, response.content)
         _set(key, body, seconds)
     return _fill(HttpResponse(body), request)
 
@@ -107,5 +115,10 @@ def _key(request: HttpRequest, parts: tuple[Any, ...]) -> str:
 
 def _fill(response: HttpResponse, request: HttpRequest) -> HttpResponse:
     token = get_token(request)  # also makes sure the CSRF cookie goes out with the page
-    response.content = response.content.replace(CSRF_PLACEHOLDER.encode(), token.encode())
+    body = response.content.replace(CSRF_PLACEHOLDER.encode(), token.encode())
+    response.content = re.sub(re.escape(ONCE_PLACEHOLDER), _fresh_key, body)
     return response
+
+
+def _fresh_key(_: re.Match[bytes]) -> bytes:
+    return f'name="request_key" value="{uuid.uuid4()}"'.encode()

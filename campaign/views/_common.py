@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from battles.forms import focus_first_error
 from campaign.access import Viewer
 from campaign.forms import add_service_errors
-from campaign.models import Engagement, Membership
+from campaign.models import Engagement, FormSent, Membership
 from campaign.pages import engagement_outcome, engagement_sides
 from campaign.services._record import Made, made_once
 
@@ -36,15 +37,48 @@ def form_action(
     that is no success, the level to say it at: ``messages.WARNING``). A service's
     ``ValidationError`` lands next to the field it names; a form with errors is shown again in
     ``page#partial`` (``context`` draws the rest of the page around it).
+
+    A form with a one-time ``request_key`` acts once: sent again, it goes back where the first
+    sending went and says what it said (`FormSent`, written in the action's own transaction).
     """
-    if form.is_valid():
+    key = _form_key(request, form)
+    if key is not None and (sent := FormSent.objects.filter(request_key=key).first()):
+        if sent.user_id == request.user.pk:
+            return action_done(request, sent.url, sent.message, sent.level)
+        form.is_valid()
+        form.add_error("request_key", "This form is damaged; reload the page and try again.")
+    elif form.is_valid():
         try:
-            url, message, *level = act(form.cleaned_data)
+            with transaction.atomic():
+                url, message, *level = act(form.cleaned_data)
+                level = level or [messages.SUCCESS]
+                if key is not None:
+                    FormSent.objects.create(
+                        request_key=key, user=request.user, url=url, message=message,
+                        level=level[0],
+                    )  # fmt: skip
         except ValidationError as error:
             add_service_errors(form, error)
+        except IntegrityError:
+            # The same form, sent at the same moment, acted first: its action stands, and
+            # this one's was undone with its transaction.
+            sent = FormSent.objects.filter(request_key=key, user=request.user).first()
+            if sent is None:
+                raise
+            return action_done(request, sent.url, sent.message, sent.level)
         else:
             return action_done(request, url, message, *level)
     return form_invalid(request, page, partial, context())
+
+
+def _form_key(request: HttpRequest, form: Any) -> uuid.UUID | None:
+    """The form's one-time key as sent, if the form has one and it is a key."""
+    if "request_key" not in getattr(form, "fields", {}):
+        return None
+    try:
+        return uuid.UUID(request.POST.get("request_key", ""))
+    except ValueError:
+        return None
 
 
 def action_done(

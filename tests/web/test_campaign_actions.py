@@ -605,3 +605,18 @@ def test_a_side_field_named_for_no_unit_could_have_is_ignored_not_a_crash(client
     answer = client.post(_url("engagement-setup", world), data)
     assert answer.status_code == 302, answer.status_code  # fought by the units it names
     assert Engagement.objects.count() == 1
+
+
+def test_a_units_training_sent_twice_trains_it_one_step(client, world):
+    unit = _ready(world, world.unit)
+    kane = character_create(campaign=world.campaign, name="Sgt. Kane", hit_points=10,
+                            feats=["special_forces"])  # fmt: skip
+    login(client, world, "gm")
+    page = client.get(_url("unit", world, unit.pk)).text
+    key = re.search(r'id="train-form".*?name="request_key" value="([^"]+)"', page, re.S)[1]
+    data = {"character": kane.pk, "request_key": key}
+    first = client.post(_url("unit-train", world, unit.pk), data)
+    again = client.post(_url("unit-train", world, unit.pk), data)
+    assert first.status_code == again.status_code == 302
+    assert Unit.objects.get(pk=unit.pk).quality == unit.quality + 1
+    assert HistoryEntry.objects.filter(unit=unit, kind="training").count() == 1

@@ -4,6 +4,8 @@ service's reason or a 403 where it must be."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
@@ -327,3 +329,19 @@ def test_the_medics_last_hour_is_said_as_such_not_as_a_deadline_past(client, wor
     assert "awaiting the medics: the medics&#x27; last hour" in page
     dashboard = client.get(_url("dashboard", world)).text
     assert "awaiting the medics in their last hour; unsaved, they die when the clock" in dashboard
+
+
+def test_the_medics_sent_twice_save_what_was_chosen_once(client, world, wounded):
+    """The force page's medics form sent again (a double click, a phone retrying) saves no more
+    than was chosen: the second sending goes back where the first went."""
+    _, first, second = wounded
+    login(client, world, "gm")
+    page = client.get(_url("force", world, world.force.pk)).text
+    key = re.search(r'name="request_key" value="([^"]+)"', page)[1]
+    url = _url("medical", world, world.force.pk)
+    data = {"how": "allocate", f"save_{first.pk}": "1", "request_key": key}
+    response = client.post(url, data)
+    again = client.post(url, data)
+    assert response.status_code == again.status_code == 302
+    assert again["Location"] == response["Location"]
+    assert _fresh(first).casualty_hits == 1 and _fresh(second).casualty_hits == 1

@@ -29,7 +29,7 @@ from campaign.services.battles import campaign_battle_apply, campaign_battle_rev
 from campaign.services.characters import character_create
 from config.pagecache import CSRF_PLACEHOLDER
 from tests.web.campaign_world import login
-from tests.web.pages import without_csrf
+from tests.web.pages import without_tokens
 from units.models import UnitType
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def served_and_fresh(client, world, role: str, url: str, **headers) -> tuple[str
     with override_settings(PAGE_CACHE_SECONDS=0):
         fresh = client.get(url, **headers)
     assert served.status_code == fresh.status_code == 200
-    return without_csrf(served.text), without_csrf(fresh.text)
+    return without_tokens(served.text), without_tokens(fresh.text)
 
 
 def assert_every_viewer_sees_it_fresh(client, world, *queries: str) -> None:
@@ -65,7 +65,7 @@ def test_a_roster_is_drawn_once_then_served_as_drawn(client, world, django_asser
     assert first.context is not None, "the first fetch draws the page"
     again = client.get(roster_url(world))
     assert again.context is None, "the second is served as it was drawn"
-    assert without_csrf(again.text) == without_csrf(first.text)
+    assert without_tokens(again.text) == without_tokens(first.text)
     assert CSRF_PLACEHOLDER not in again.text
     # session, user, campaign, the player's membership, force, the roster's version
     with django_assert_num_queries(6):
@@ -171,6 +171,19 @@ def test_the_csrf_token_of_a_kept_page_is_the_viewers_own_and_works(client, worl
     assert answer.status_code == 403, "another user's token is refused"
 
 
+def test_a_kept_page_carries_fresh_one_time_keys_on_every_fetch(client, world):
+    """Two fetches of a kept page must not share a form's one-time key: the second page's
+    action would be taken for the first's, sent again, and do nothing."""
+    login(client, world, "gm")
+    client.get(roster_url(world))
+    keys = []
+    for _ in range(2):
+        page = client.get(roster_url(world))
+        assert page.context is None, "served as kept"
+        keys.append(re.findall(r'name="request_key" value="([0-9a-f-]{36})"', page.text))
+    assert keys[0] and len(set(keys[0] + keys[1])) == 2 * len(keys[0])
+
+
 def test_a_message_waiting_shows_once_and_is_not_kept(client, world):
     login(client, world, "gm")
     client.get(roster_url(world))  # kept, without a message
@@ -193,7 +206,7 @@ def test_a_finished_report_is_kept_and_a_running_battle_never_is(client):
     report = client.get(url)
     assert "Queued: waiting" not in report.text and report.context is not None
     again = client.get(url)
-    assert again.context is None and without_csrf(again.text) == without_csrf(report.text)
+    assert again.context is None and without_tokens(again.text) == without_tokens(report.text)
     filtered = client.get(url + "?kind=attack")
     assert filtered.context is not None and filtered.text != report.text
 
@@ -225,7 +238,7 @@ def test_pages_are_kept_in_redis_when_redis_is_configured(client, world, redis_u
         login(client, world, "player")  # a new session: only Redis can have kept the page
         again = client.get(roster_url(world))
         assert again.context is None
-        assert without_csrf(again.text) == without_csrf(first.text)
+        assert without_tokens(again.text) == without_tokens(first.text)
 
 
 def _promote(leader: Leader) -> None:

@@ -317,3 +317,59 @@ def test_a_refused_requisition_is_a_note_not_a_success(client, world):
     raised = client.post(url, {**ask, "quality": "green", "equipment": "adequate",
                                "name": "Levy", "bonus": "40"}, follow=True).text  # fmt: skip
     assert '<p class="notice notice-success"><strong class="notice-word">Done:</strong>' in raised
+
+
+def test_each_table_form_sent_twice_acts_once(client, world):
+    """A double click, the page re-sent from the browser's history, a phone retrying: the form's
+    one-time key makes the second sending go back where the first went, saying what it said,
+    with nothing done twice — no second step of training, no second heal, no dice rolled again,
+    no second Order. A new page (a new key) acts again."""
+    import uuid
+
+    from campaign.models import Character, CharacterEntry, HistoryEntry, TableRoll, Unit
+    from campaign.services import unit_edit
+    from units.bucs import Quality
+
+    _, _, ready = _table_units(world)
+    gm = world.users["gm"]
+    unit_edit(unit=ready, changes={"quality": "green"}, reason="fresh", actor=gm)
+    kane = character_create(campaign=world.campaign, name="Sgt. Kane", hit_points=10,
+                            feats=["special_forces"], actor=gm)  # fmt: skip
+    hurt = character_create(campaign=world.campaign, name="Hurt", hit_points=12, actor=gm)
+    Character.objects.filter(pk=hurt.pk).update(hit_points=3)
+    login(client, world, "gm")
+    for page in ("characters", "checks", "orders"):
+        shown = client.get(reverse(f"campaign:{page}", args=[world.campaign.pk])).text
+        assert 'name="request_key"' in shown, page
+    sendings = {
+        "character-train": {"character": kane.pk, "unit": ready.pk},
+        "character-heal": {"character": hurt.pk, "hit_points": "4", "reason": "rest"},
+        "skill-check": {"lead": ready.pk, "dc": "12", "seed": ""},
+        "requisition": {"force": world.force.pk, "unit_type": ready.unit_type.pk,
+                        "name": "Levy", "quality": "green", "equipment": "adequate",
+                        "specialties": ["infantry"], "bonus": "-40", "seed": ""},
+        "order-give": {"giver": kane.pk, "unit": ready.pk, "kind": "attack"},
+    }  # fmt: skip
+    for name, data in sendings.items():
+        url = reverse(f"campaign:{name}", args=[world.campaign.pk])
+        data = {**data, "request_key": str(uuid.uuid4())}
+        counts = [m.objects.count() for m in (HistoryEntry, CharacterEntry, TableRoll, Order)]
+        first = client.post(url, data, follow=True)
+        after = [m.objects.count() for m in (HistoryEntry, CharacterEntry, TableRoll, Order)]
+        again = client.post(url, data, follow=True)
+        assert first.redirect_chain == again.redirect_chain, name
+        said = [str(m) for m in again.context["messages"]]
+        assert said == [str(m) for m in first.context["messages"]] and said, name
+        assert after != counts, name  # the first did something…
+        assert [m.objects.count() for m in (HistoryEntry, CharacterEntry, TableRoll, Order)] == (
+            after
+        ), name  # …and the second nothing more
+    assert Unit.objects.get(pk=ready.pk).quality == Quality.INEXPERIENCED  # Green, one step up
+    assert Character.objects.get(pk=hurt.pk).hit_points == 7  # one heal of 4
+    assert TableRoll.objects.filter(kind="requisition").count() == 1
+    # Another GM's sending of the key finds nothing of theirs: refused, nothing written.
+    login(client, world, "co_gm")
+    order = {**sendings["order-give"], "request_key": data["request_key"]}
+    stolen = client.post(reverse("campaign:order-give", args=[world.campaign.pk]), order)
+    assert stolen.status_code == 400 and "This form is damaged" in stolen.text
+    assert Order.objects.count() == after[3]
