@@ -380,7 +380,10 @@ class EngagementForm(CampaignForm):
 
 
 class RevertEngagementForm(PageForm):
+    """Sent twice, it reverts once and says so again (its one-time key)."""
+
     reason = revert_reason()
+    request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
 
 class SkillCheckForm(_LeavesOut, CampaignForm):

@@ -113,6 +113,25 @@ def test_a_revert_sent_twice_says_it_is_undone_already_and_changes_nothing_more(
     assert battle.state == CampaignBattle.State.REVERTED
 
 
+def test_an_engagements_revert_sent_twice_reverts_once_and_says_so_again(client, world):
+    # The revert form is drawn only for an applied engagement: the second sending could not show
+    # a refusal on it. Its one-time key takes it where the first went, saying what it said.
+    login(client, world, "gm")
+    record, _ = _engagement(world)
+    page = client.get(_url("engagement", world, record.pk)).text
+    key = re.search(r'id="revert-form".*?name="request_key" value="([^"]+)"', page, re.S)[1]
+    data = {"reason": "wrong dice", "request_key": key}
+    first = client.post(_url("engagement-revert", world, record.pk), data, follow=True)
+    entries = HistoryEntry.objects.count()
+    again = client.post(_url("engagement-revert", world, record.pk), data, follow=True)
+    assert again.redirect_chain == first.redirect_chain
+    said = [str(m) for m in again.context["messages"]]
+    assert said and said == [str(m) for m in first.context["messages"]]
+    assert HistoryEntry.objects.count() == entries
+    record.refresh_from_db()
+    assert record.state == Engagement.State.REVERTED
+
+
 def test_a_revert_refused_for_a_unit_with_several_entries_says_so_once(client, world):
     # Each of a unit's entries that touched what changed since refuses the revert; the page
     # said so once per entry ("Squad 1 has changed since: undo that first" twice).
