@@ -388,3 +388,25 @@ def test_e42_a_move_over_move_as_asked_is_refused_however_it_rounds():
         else:
             with pytest.raises(IllegalActionError, match="more than the 6"):
                 act(b, "a", MoveStep(steps))
+
+
+def test_e43_a_building_in_a_wood_is_attacked_through_the_wood_that_holds_it():
+    # A cabin deep in a wood, 4" of wood between it and the shooter outside. The wood holds the
+    # wall aimed at, so it does not block (as for a unit in it), and a building is never
+    # concealed: the cabin is attacked. A trooper beside its wall in the same wood is concealed.
+    wood = piece("wood", "woods", square(6, 0, 20, 10), blocks_movement=False)
+    cabin = building("cabin", square(12, 4, 14, 6), resistance=2, hits=2)
+    gun = [{"name": "Gun", "power": 4, "range": 12}]
+    sc = scenario([unit("b", (2, 5), weapons=gun)], [unit("r", (12, 9), hits=5)],
+                  terrain=[wood], buildings=[cabin])  # fmt: skip
+    b = battle(sc, [6, 1])
+    assert b.state.units["r"].concealed
+    with pytest.raises(IllegalActionError, match="r is concealed"):
+        act(b, "b", AttackStep("r", "Gun"))
+    (shot,) = of(act(b, "b", AttackStep("cabin", "Gun")), "attack")
+    assert shot.target == "cabin" and shot.distance == 10.0 and shot.outcome == "damage"
+    # A second wood between, holding neither the shooter nor the wall, blocks as any does.
+    screen = piece("screen", "woods", square(3, 0, 4, 10), blocks_movement=False)
+    sc["terrain"].append(screen)
+    with pytest.raises(IllegalActionError, match="no line of sight to cabin"):
+        act(battle(sc, [6, 1]), "b", AttackStep("cabin", "Gun"))
