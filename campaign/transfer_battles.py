@@ -6,7 +6,6 @@ be this battle's and replay to its result. Errors are named by path, as in `camp
 from __future__ import annotations
 
 import hashlib
-import json
 from itertools import islice
 from typing import Any
 
@@ -316,6 +315,5 @@ def check_log(c: Checker, path: str, engine: dict[str, Any], scenario: Scenario)
         c.error(f"{path}.log", f"the engine here ({ENGINE_VERSION}) cannot replay it "
                                f"({type(error).__name__}: {error})")  # fmt: skip
         return
-    # Through JSON, as the result is stored: tuples become lists, enums their words.
-    if json.loads(json.dumps(ended.to_dict())) != engine["result"]:
+    if ended.to_dict() != engine["result"]:
         c.error(f"{path}.result", "is not what the battle's log comes to")

@@ -54,11 +54,15 @@ class AttackOutcome(StrEnum):
 
 
 class Removal(StrEnum):
-    """How a unit left the battle."""
+    """How a unit left the battle; false for a unit that did not (``if final.removed:`` reads
+    as it says), though it is the word ``none``."""
 
     NONE = "none"
     DESTROYED = "destroyed"
     DEMORALISED = "demoralised"
+
+    def __bool__(self) -> bool:
+        return self is not Removal.NONE
 
 
 class RevealCause(StrEnum):

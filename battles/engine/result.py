@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from enum import Enum
 from typing import Any
 
 from .events import Removal
@@ -103,7 +104,8 @@ class BattleResult:
         return cls(state.winner, state.end_reason, state.turn, sides, units, buildings)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """As the site stores it: JSON's own types (lists, words), equal to what it reads back."""
+        return _plain(asdict(self))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BattleResult:
@@ -158,3 +160,14 @@ class BattleResult:
                 return b
         ids = [b.building for b in self.buildings]
         raise KeyError(f"no building {building_id!r} in the result: its buildings are {ids}")
+
+
+def _plain(value: Any) -> Any:
+    """``value`` in JSON's own types: tuples as lists, enums as their words."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
+    return value

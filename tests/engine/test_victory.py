@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from battles.engine import Activate, AttackStep, MoveStep, ScriptedCommander, run_battle
+from battles.engine import (
+    Activate,
+    AttackStep,
+    BattleResult,
+    MoveStep,
+    ScriptedCommander,
+    run_battle,
+)
 from battles.engine.dice import Dice
+from battles.engine.events import Removal
 
 from .helpers import act, battle, building, of, piece, scenario, square, unit
 
@@ -188,6 +198,25 @@ def test_the_record_tells_each_unit_and_building_as_the_battle_left_it():
     h = rec.final_building("h")
     assert (h.hits, h.collapsed, h.side, h.card.rubble.kind) == (0, True, None, "rubble")
     assert rec.result.building("h").collapsed
+    # `removed` is the word, and false for a unit still in the field: `if removed` reads true.
+    assert not a.removed and not rec.result.unit("a").removed
+    assert Removal.DESTROYED and Removal.DEMORALISED
+
+
+def test_the_result_as_a_dict_is_json_as_stored():
+    """`to_dict` is what the site stores: JSON's own types, equal to the JSON read back."""
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), hits=1)])
+    actions = [Activate("a", (AttackStep("b", "Gun"),))]
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([6, 1, 1, 6, 1]),
+        commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
+    )
+    data = rec.result.to_dict()
+    assert data == json.loads(json.dumps(data))
+    assert type(data["sides"]) is list and type(data["units"][0]["removed"]) is str
+    assert [u["removed"] for u in data["units"]] == ["none", "destroyed"]
+    assert BattleResult.from_dict(data) == rec.result
     for lookup in (rec.final_unit, rec.final_building, rec.result.unit, rec.result.building):
         with pytest.raises(KeyError, match=r"no .* 'x' in the"):
             lookup("x")
