@@ -42,7 +42,7 @@ def form_action(
     sending went and says what it said (`FormSent`, written in the action's own transaction).
     """
     key = _form_key(request, form)
-    if key is not None and (sent := FormSent.objects.filter(request_key=key).first()):
+    if key is not None and (sent := form_sent(key)):
         if sent.user_id == request.user.pk:
             return action_done(request, sent.url, sent.message, sent.level)
         form.is_valid()
@@ -62,13 +62,18 @@ def form_action(
         except IntegrityError:
             # The same form, sent at the same moment, acted first: its action stands, and
             # this one's was undone with its transaction.
-            sent = FormSent.objects.filter(request_key=key, user=request.user).first()
-            if sent is None:
+            sent = form_sent(key)
+            if sent is None or sent.user_id != request.user.pk:
                 raise
             return action_done(request, sent.url, sent.message, sent.level)
         else:
             return action_done(request, url, message, *level)
     return form_invalid(request, page, partial, context())
+
+
+def form_sent(key: uuid.UUID) -> FormSent | None:
+    """What the form with this one-time key did already, if it did."""
+    return FormSent.objects.filter(request_key=key).first()
 
 
 def _form_key(request: HttpRequest, form: Any) -> uuid.UUID | None:

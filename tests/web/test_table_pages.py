@@ -373,3 +373,36 @@ def test_each_table_form_sent_twice_acts_once(client, world):
     stolen = client.post(reverse("campaign:order-give", args=[world.campaign.pk]), order)
     assert stolen.status_code == 400 and "This form is damaged" in stolen.text
     assert Order.objects.count() == after[3]
+
+
+def test_a_form_sent_twice_at_the_same_moment_acts_once(client, world, monkeypatch):
+    """Both sendings find nothing done yet; the second's key meets the first's as it is written,
+    and the second's action is undone with its transaction: one heal, and the second goes
+    where the first went."""
+    import uuid
+
+    import campaign.views._common as common
+    from campaign.models import Character, CharacterEntry
+
+    gm = world.users["gm"]
+    hurt = character_create(campaign=world.campaign, name="Hurt", hit_points=12, actor=gm)
+    Character.objects.filter(pk=hurt.pk).update(hit_points=3)
+    login(client, world, "gm")
+    url = reverse("campaign:character-heal", args=[world.campaign.pk])
+    data = {"character": hurt.pk, "hit_points": "4", "reason": "rest",
+            "request_key": str(uuid.uuid4())}  # fmt: skip
+    first = client.post(url, data)
+    looked = []
+    real = common.form_sent
+
+    def missed_once(key):  # the second sending looks before the first has written its key
+        looked.append(key)
+        return None if len(looked) == 1 else real(key)
+
+    monkeypatch.setattr(common, "form_sent", missed_once)
+    again = client.post(url, data)
+    assert len(looked) == 2, "it looked again after its key met the first's"
+    assert first.status_code == again.status_code == 302
+    assert again["Location"] == first["Location"]
+    assert Character.objects.get(pk=hurt.pk).hit_points == 7
+    assert CharacterEntry.objects.filter(character=hurt).count() == 1  # one heal
