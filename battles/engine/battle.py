@@ -390,10 +390,10 @@ def _may_open(
     if path_problem(b, unit, path, math.inf)[0] is None:
         return False  # Only its cost is against it, and rubble makes no move cheaper.
     buildings = b.state.buildings
-    attacked = [i for i in set(attacked) if buildings[i].hits <= attacked.count(i)]
-    if not attacked:
+    falling = [i for i in dict.fromkeys(attacked) if buildings[i].hits <= attacked.count(i)]
+    if not falling:
         return False
-    walls = [buildings[i].polygon for i in attacked]
+    walls = [buildings[i].polygon for i in falling]
     legs = list(pairwise(path))
     if not any(poly.crossed_by(p, q) for poly in walls for p, q in legs):
         return False
