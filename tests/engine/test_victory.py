@@ -224,21 +224,22 @@ def test_the_result_as_a_dict_is_json_as_stored():
         rec.result.side("x")
 
 
+HILL = {
+    "id": "hill",
+    "point": [2, 2],
+    "radius": 3,
+    "sides": ["blue"],
+    "points_per_turn": 1,
+    "points_at_end": 2,
+}
+"""Blue's hill: 1 point a turn, 2 at the end."""
+
+
 def test_a_battle_ended_early_scores_at_end_points_but_not_the_unfinished_turn():
-    objs = [
-        {
-            "id": "hill",
-            "point": [2, 2],
-            "radius": 3,
-            "sides": ["blue"],
-            "points_per_turn": 1,
-            "points_at_end": 2,
-        }
-    ]
     # Blue's second unit is still to act when its first removes red's only unit: the turn is
     # unfinished.
     blue = [unit("a", (2, 2)), unit("a2", (2, 4))]
-    sc = scenario(blue, [unit("b", (8, 2), hits=1)], objectives=objs)
+    sc = scenario(blue, [unit("b", (8, 2), hits=1)], objectives=[HILL])
     actions = [Activate("a", (AttackStep("b", "Gun"),))]
     rec = run_battle(
         sc,
@@ -254,17 +255,7 @@ def test_a_battle_ended_by_the_turns_last_activation_scores_that_completed_turn(
     """Red acts first (it passes); blue's unit is the last of the turn to act and removes red's
     last unit. Nobody was left to act: the turn was complete, and scores its points per turn
     before the battle's end points (E19)."""
-    objs = [
-        {
-            "id": "hill",
-            "point": [2, 2],
-            "radius": 3,
-            "sides": ["blue"],
-            "points_per_turn": 1,
-            "points_at_end": 2,
-        }
-    ]
-    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), hits=1)], objectives=objs)
+    sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), hits=1)], objectives=[HILL])
     actions = [Activate("a", (AttackStep("b", "Gun"),))]
     rec = run_battle(
         sc,
