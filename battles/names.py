@@ -63,9 +63,8 @@ class Names:
             return default or "—"
         if key in self.units:
             return self.full(key) if key in self.ambiguous else self.units[key]
-        for table in (self.buildings, self.terrain, self.sides):
-            if key in table:
-                return table[key]
+        if key in self.buildings:
+            return self.buildings[key]
         return default if default is not None else readable(key)
 
     def side(self, side_id: str) -> str:
