@@ -599,6 +599,29 @@ def test_a_battle_entered_more_than_24_hours_late_finds_its_medical_window_close
     assert entries[1].text.startswith("at Late report; 1 Casualty hit found too late died")
 
 
+def test_a_battle_entered_late_rests_its_morale_hits_from_when_it_is_entered(campaign, make_unit):
+    # Chosen: the days since it was fought rested the unit as it then stood. The same battle
+    # entered on time and entered two days late leaves the same Morale hits at once, and the
+    # late one's heal from the next midnight, a day of R&R each.
+    on_time = make_unit("On Time", "Mech", quality="legendary", specialties=("mechanized",))
+    late = make_unit("Late", "Mech", quality="legendary", specialties=("mechanized",))
+    fight = {"reason": "Ford", "seed": 0}
+    outcome_apply(campaign=campaign, outcomes={on_time.pk: UnitOutcome(2, 0)}, **fight)
+    on_time.refresh_from_db()
+    taken = on_time.morale_hits
+    assert taken >= 2
+    calendar_advance(campaign=campaign, days=2)
+    campaign.refresh_from_db()
+    outcome_apply(campaign=campaign, outcomes={late.pk: UnitOutcome(2, 0)}, day=1, **fight)
+    on_time.refresh_from_db()
+    late.refresh_from_db()
+    assert on_time.morale_hits == taken - 2  # two days of R&R
+    assert late.morale_hits == taken  # none yet
+    calendar_advance(campaign=campaign, days=1)
+    late.refresh_from_db()
+    assert late.morale_hits == taken - 1
+
+
 def test_a_battle_entered_late_within_its_24_hours_leaves_its_casualty_hits_to_the_medics(
     campaign, make_unit
 ):
