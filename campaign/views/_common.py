@@ -12,15 +12,12 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from battles.forms import focus_first_error
 from campaign.access import Viewer
 from campaign.forms import add_service_errors
-from campaign.models import Engagement, FormSent, Membership
-from campaign.pages import engagement_outcome, engagement_sides
-from campaign.services._record import Made, made_once
+from campaign.models import FormSent, Membership
 
 
 def form_action(
@@ -39,7 +36,8 @@ def form_action(
     ``page#partial`` (``context`` draws the rest of the page around it).
 
     A form with a one-time ``request_key`` acts once: sent again, it goes back where the first
-    sending went and says what it said (`FormSent`, written in the action's own transaction).
+    sending went and says what it said (`FormSent`, written in the action's own transaction),
+    before the form is read — the units it named may be out of action by now.
     """
     key = _form_key(request, form)
     if key is not None and (sent := form_sent(key)):
@@ -129,30 +127,3 @@ def role_phrase(role: str) -> str:
     if role == Membership.Role.CO_GM:
         return "a co-GM"
     return f"a {Membership.Role(role).label.lower()}"
-
-
-def sent_already(
-    request: HttpRequest, viewer: Viewer, model: type[Made], owner: str
-) -> Made | None:
-    """The row of this campaign this form's one-time key made already (the form sent twice),
-    read before the form is: its units may be out of action by now, and the form would refuse
-    them rather than find what the first sending made."""
-    try:
-        key = uuid.UUID(request.POST.get("request_key", ""))
-        record = made_once(model, key, request.user, owner)
-    except (ValueError, ValidationError):
-        return None
-    if record is None or getattr(record, "campaign_id", None) != viewer.campaign.pk:
-        return None
-    return record
-
-
-def fought_already(request: HttpRequest, viewer: Viewer) -> HttpResponse | None:
-    """The engagement this form's one-time key fought already (an engagement's set-up, a quick
-    resolve), gone back to as the first sending went."""
-    record = sent_already(request, viewer, Engagement, "actor")
-    if record is None:
-        return None
-    outcome = engagement_outcome(record, engagement_sides([record])[record.pk])
-    url = reverse("campaign:engagement", args=[viewer.campaign.pk, record.pk])
-    return action_done(request, url, f"{record.name[:1].upper()}{record.name[1:]}: {outcome}.")

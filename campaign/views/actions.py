@@ -97,7 +97,6 @@ from campaign.views._common import (
     base_context,
     form_action,
     form_invalid,
-    fought_already,
     role_phrase,
 )
 from campaign.views.pages import (
@@ -346,8 +345,6 @@ def _destroyed(rows) -> dict[str, list[str]]:
 def quick_resolve_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    if done := fought_already(request, viewer):
-        return done
     form = QuickResolveForm(request.POST, campaign=viewer.campaign)
 
     def resolve(data):

@@ -68,7 +68,6 @@ from campaign.selectors import (
     FOG_NONE,
     FoggedLogUnreadable,
     applied_changes,
-    campaign_battle_launched,
     campaign_battle_units,
     engine_units_fought,
     fog_side,
@@ -90,7 +89,7 @@ from campaign.services.battles import (
 from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
 from campaign.services.orders import orders_under_way
 from campaign.units_offered import units_offered
-from campaign.views._common import action_done, base_context, form_action, sent_already
+from campaign.views._common import action_done, base_context, form_action
 from units.models import UnitType
 
 POLL_SECONDS = 1
@@ -153,13 +152,6 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     viewer, scenarios, chosen, offer = _setup(request, pk)
     units, engaged = offer.units, offer.engaged
     bound = request.method == "POST"
-    launched = bound and campaign_battle_launched(
-        campaign=viewer.campaign, user=request.user, request_key=request.POST.get("request_key")
-    )
-    if launched:
-        # The form sent again (a double click, a resend): its units are in battle by now.
-        url = reverse("campaign:battle", args=[pk, launched.pk])
-        return action_done(request, url, f"{launched.name} launched.")
     form = BattleSetupForm(
         request.POST if bound else None,
         units=units,
@@ -316,9 +308,6 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     bound = request.method == "POST"
-    if bound and (done := sent_already(request, viewer, CampaignBattle, "created_by")):
-        url = reverse("campaign:battle", args=[pk, done.pk])
-        return action_done(request, url, f"{done.name} recorded.")
     # As on the set-up, a unit out of action or still in a battle whose outcome is not applied
     # is not offered (the service would refuse it): the page names it and says why instead. A
     # campaign too big to list every unit offers a page of them, as the set-up does.

@@ -60,7 +60,6 @@ from campaign.views._common import (
     base_context,
     form_action,
     form_invalid,
-    fought_already,
 )
 from campaign.views.actions import reviewed, time_moved, time_review
 
@@ -354,9 +353,6 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "GET":
         return render(request, SETUP, setup_context(viewer, browse=request.GET))
     require_manage(viewer)
-    if done := fought_already(request, viewer):
-        # The form sent again (a double click, a resend): its units have fought by now.
-        return done
     form = EngagementForm(request.POST, campaign=viewer.campaign)
     if "browse_page" in request.POST:
         # Another page of units, or a search: the form comes back with every choice in it.
