@@ -307,10 +307,10 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
     """A battle fought at a real table: the GM enters who fought and what each unit lost."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    bound = request.method == "POST"
     # As on the set-up, a unit out of action or still in a battle whose outcome is not applied
     # is not offered (the service would refuse it): the page names it and says why instead. A
     # campaign too big to list every unit offers a page of them, as the set-up does.
+    bound = request.method == "POST"
     offer = units_offered(viewer.campaign, request.POST if bound else request.GET)
     form = TableResultForm(
         request.POST if bound else None,

@@ -56,11 +56,7 @@ from campaign.table_forms import (
     TrainByForm,
     order_under_way_text,
 )
-from campaign.views._common import (
-    base_context,
-    form_action,
-    form_invalid,
-)
+from campaign.views._common import base_context, form_action, form_invalid
 from campaign.views.actions import reviewed, time_moved, time_review
 
 CHARACTERS = "campaign/characters.html"
