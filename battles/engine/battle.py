@@ -21,7 +21,14 @@ from .commander import BattleView
 from .dice import discard
 from .errors import DiceExhaustedError, IllegalActionError
 from .events import EndReason, RevealCause
-from .movement import WATER_RATE, execute_move, facing_after, passage, path_problem
+from .movement import (
+    WATER_RATE,
+    execute_move,
+    facing_after,
+    passage,
+    path_problem,
+    problem_once_gone,
+)
 from .shapes import shape
 from .sight import Sight
 from .state import BattleState
@@ -385,18 +392,24 @@ def _may_open(
 ) -> bool:
     """Whether a move refused now might be legal once a building attacked before it falls: it
     is refused for more than its cost, runs into one of those buildings that has no more Hits
-    than the attacks on it (each does 1 damage at most), and is within the Move left at the
-    cheapest the fall could make it."""
+    than the attacks on it (each does 1 damage at most), would be refused for nothing else
+    with them gone (rubble never blocks movement), and is within the Move left at the cheapest
+    the fall could make it."""
     if path_problem(b, unit, path, math.inf)[0] is None:
         return False  # Only its cost is against it, and rubble makes no move cheaper.
     buildings = b.state.buildings
-    falling = [i for i in dict.fromkeys(attacked) if buildings[i].hits <= attacked.count(i)]
+    legs = list(pairwise(path))
+    falling = [
+        i
+        for i in dict.fromkeys(attacked)
+        if buildings[i].hits <= attacked.count(i)
+        and any(buildings[i].polygon.crossed_by(p, q) for p, q in legs)
+    ]
     if not falling:
         return False
+    if problem_once_gone(b, unit, path, frozenset(falling)):
+        return False  # A wood it may not enter, say: no fall opens that.
     walls = [buildings[i].polygon for i in falling]
-    legs = list(pairwise(path))
-    if not any(poly.crossed_by(p, q) for poly in walls for p, q in legs):
-        return False
     # Rubble is dearer than open ground but for water rubble under an Amphibious unit: at most
     # that much saved where the path runs through the buildings attacked.
     p = passage(b, unit)

@@ -187,31 +187,46 @@ def path_problem(
     return problem, cost
 
 
-def _path_problem(b: Battle, unit: UnitState, path: list[Point]) -> tuple[str | None, float]:
+def _path_problem(
+    b: Battle, unit: UnitState, path: list[Point], gone: frozenset[str] = frozenset()
+) -> tuple[str | None, float]:
+    """Why ``path`` is not a legal move, whatever its cost, and its cost; ``gone``: obstacles
+    (by id) to leave out, as a building about to fall (``battle._may_open``)."""
     w, h = b.state.scenario.width, b.state.scenario.height
     for x, y in path:
         if not (math.isfinite(x) and math.isfinite(y)) or not (0 <= x <= w and 0 <= y <= h):
             return f"({x}, {y}) is off the table", 0.0
     p = passage(b, unit)
+    kept = [pid not in gone for pid in p.key[0]]  # the key names the obstacles, in order
     # The graze is for the whole path, not each leg: waypoints a hair apart must not add up to a
     # walk through the piece.
     inside = [0.0] * len(p.obstacles)
     for a, c in pairwise(path):
         for i, poly in enumerate(p.obstacles):
-            if poly.crossed_by(a, c):
+            if kept[i] and poly.crossed_by(a, c):
                 inside[i] += poly.length_inside(a, c)
                 if inside[i] > GRAZE:
                     return f"the path crosses terrain {unit.id} may not enter", 0.0
         # A joint with another piece is inside the obstacle too (E34).
         for i, d, e in p.joints:
-            span = geometry.along_span(a, c, d, e)
+            span = geometry.along_span(a, c, d, e) if kept[i] else None
             if span is not None:
                 inside[i] += (span[1] - span[0]) * math.dist(a, c)
                 if inside[i] > GRAZE:
                     return f"the path crosses terrain {unit.id} may not enter", 0.0
-    if any(poly.contains_strictly(path[-1]) for poly in p.obstacles):
+    if any(
+        k and poly.contains_strictly(path[-1]) for k, poly in zip(kept, p.obstacles, strict=True)
+    ):
         return f"the path ends inside terrain {unit.id} may not enter", 0.0
     return None, paths.path_cost(path, p.cost_regions, p.cost_joints)
+
+
+def problem_once_gone(
+    b: Battle, unit: UnitState, path: list[Point], gone: frozenset[str]
+) -> str | None:
+    """Why ``path`` would still be no legal move, its cost aside, were the obstacles ``gone``
+    (by id) not there: what a building's fall cannot open."""
+    return _path_problem(b, unit, path, gone)[0]
 
 
 PLANS_KEPT = 4096

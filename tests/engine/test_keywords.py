@@ -545,3 +545,21 @@ def test_a_move_through_a_house_the_shot_before_it_cannot_bring_down_is_refused_
     b.state.buildings["h"].hits = 1
     ev = act(b, "t", AttackStep("h", "Cannon"), MoveStep(((10, 5),)))
     assert kinds(ev).index("collapse") < kinds(ev).index("move")
+
+
+def test_a_move_through_a_house_that_may_fall_and_on_into_a_wood_is_refused_at_once():
+    # The house is at its last Hit and may fall to the shot, but the move runs on into a wood
+    # the tank may not enter: no fall opens that, so the fire-and-move is refused before a die
+    # is rolled (E23).
+    house = building("h", square(4, 3, 8, 7), resistance=0, hits=1, rubble={"kind": "open"})
+    tank = unit("t", (1, 5), size=4, move=12, weapons=CANNON, keywords=["move_and_fire"])
+    wood = piece("w", "woods", square(10, 3, 11, 7))
+    b = battle(scenario([tank], [unit("r", (22, 22))], buildings=[house], terrain=[wood]), [6, 1])
+    logged = len(b.log)
+    with pytest.raises(IllegalActionError, match="crosses terrain t may not enter"):
+        act(b, "t", AttackStep("h", "Cannon"), MoveStep(((12, 5),)))
+    assert len(b.log) == logged and b.state.buildings["h"].hits == 1
+    # With nothing else in the way, the move waits on the shot, as before.
+    b = battle(scenario([tank], [unit("r", (22, 22))], buildings=[house]), [6, 1])
+    ev = act(b, "t", AttackStep("h", "Cannon"), MoveStep(((12, 5),)))
+    assert kinds(ev).index("collapse") < kinds(ev).index("move")
