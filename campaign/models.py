@@ -594,7 +594,8 @@ class Order(models.Model):
     """An Order a character gives a unit: it takes hours on the campaign clock.
 
     It is done once the clock reaches ``finishes_at`` (hours since day 1, 00:00); an Order is
-    replaced (``replaced``) by the next Order given to the same unit before it is done.
+    replaced (``replaced``) by the next Order given to the same unit before it is done, or
+    called off by the GM (``called_off_at``) once it makes no sense any more.
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
@@ -606,6 +607,9 @@ class Order(models.Model):
     given_at = models.PositiveIntegerField(help_text="Clock hour it was given.")
     finishes_at = models.PositiveIntegerField(help_text="Clock hour it is done.")
     replaced = models.BooleanField(default=False)
+    called_off_at = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Clock hour the GM called it off as senseless."
+    )
     note = models.CharField(max_length=300, blank=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

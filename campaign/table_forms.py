@@ -27,7 +27,7 @@ from campaign.forms import (
     revert_reason,
 )
 from campaign.keys import key_named
-from campaign.models import Campaign, Force, Unit
+from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages import and_words, left_out, unit_label
 from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
 from campaign.rules.checks import REQUISITION_BASE_DC
@@ -305,6 +305,19 @@ class OrderForm(_LeavesOut, CampaignForm):
             f"Leave it empty for other Orders: their time is the table's.",
         )  # fmt: skip
         self.fields["note"] = forms.CharField(max_length=300, required=False)
+
+
+class CallOffForm(CampaignForm):
+    """Calls off one Order under way, which the GM judges makes no sense any more: one such
+    form for each Order under way on the page, its ids numbered by the Order."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["order"] = forms.ModelChoiceField(
+            queryset=Order.objects.filter(campaign=self.campaign),
+            widget=forms.HiddenInput,
+            error_messages={"invalid_choice": "That Order is not one of this campaign's."},
+        )
 
 
 class ClockForm(PageForm):

@@ -60,7 +60,10 @@ ENTRY_KEYS = ("day", "kind", "text", "before", "after", "details", "reverts", "c
 CHARACTER_KEYS = ("name", "player", "hit_points", "max_hit_points", "alive", "feats", "leads",
                   "entries")  # fmt: skip
 CHARACTER_ENTRY_KEYS = ("day", "hour", "text", "before", "after", "created_at")
-ORDER_VALUES = ("kind", "listed_hours", "hours", "given_at", "finishes_at", "replaced", "note")
+ORDER_VALUES = ("kind", "listed_hours", "hours", "given_at", "finishes_at", "replaced",
+                "called_off_at", "note")  # fmt: skip
+NEWER_ORDER_VALUES = ("called_off_at",)
+"""Order fields an export written before they existed leaves out: the import reads None."""
 ORDER_KEYS = ("giver", "force", "unit", *ORDER_VALUES)
 ENGAGEMENT_VALUES = ("name", "day", "hour", "seed", "round_limit", "rounds", "winner", "state")
 ENGAGEMENT_KEYS = (*ENGAGEMENT_VALUES, "setup", "events", "applied_entries", "created_at")
@@ -1018,9 +1021,20 @@ def check_orders(
             c.error(f"{at}.finishes_at", "before the Order was given")
         if not isinstance(order["replaced"], bool):
             c.error(f"{at}.replaced", "must be true or false")
+        off = order["called_off_at"]
+        if off is not None and given is not None and done is not None:
+            # Called off while under way, as the site calls one off.
+            off = _whole(c, f"{at}.called_off_at", off, given, max(given, done - 1))
+            if off is not None and order["replaced"] is True:
+                c.error(f"{at}.called_off_at", "an Order is replaced or called off, not both")
         if not isinstance(order["note"], str) or len(order["note"]) > 300:
             c.error(f"{at}.note", "must be text of at most 300 characters")
 
+    if isinstance(data, list):
+        newer = dict.fromkeys(NEWER_ORDER_VALUES)
+        data = [
+            newer | o if isinstance(o, dict) and o.keys().isdisjoint(newer) else o for o in data
+        ]
     return c.records(path, data, ORDER_KEYS, one)
 
 

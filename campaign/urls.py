@@ -77,6 +77,7 @@ urlpatterns = [
     path(C + "characters/heal/", table.character_heal_view, name="character-heal"),
     path(C + "orders/", table.orders_page, name="orders"),
     path(C + "orders/new/", table.order_give_view, name="order-give"),
+    path(C + "orders/call-off/", table.order_call_off_view, name="order-call-off"),
     path(C + "clock/", table.clock_advance_view, name="clock-advance"),
     path(C + "engagements/new/", table.engagement_setup, name="engagement-setup"),
     path(C + "engagements/<int:engagement_pk>/", table.engagement_detail, name="engagement"),

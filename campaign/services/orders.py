@@ -1,7 +1,8 @@
-"""Writes for Orders and the campaign clock: give an Order, move the clock on by hours.
+"""Writes for Orders and the campaign clock: give an Order, call one off, move the clock on.
 
 An Order is done when the clock reaches its time; nothing has to happen then, so a clock moved
-by days (`calendar_advance`) finishes Orders as surely as one moved by hours.
+by days (`calendar_advance`) finishes Orders as surely as one moved by hours. It lasts until
+done, replaced (another Order to its unit) or senseless: the GM judges that, and calls it off.
 """
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass
 
 LISTED_HOURS_MAX = 240
-DONE, UNDER_WAY, REPLACED = "done", "under way", "replaced"
+DONE, UNDER_WAY, REPLACED, CALLED_OFF = "done", "under way", "replaced", "called off"
 
 
 def order_status(order: Order, now: int) -> str:
     if order.replaced:
         return REPLACED
+    if order.called_off_at is not None and now >= order.called_off_at:
+        return CALLED_OFF
     return DONE if now >= order.finishes_at else UNDER_WAY
 
 
@@ -53,11 +56,13 @@ def replaced_when(orders: Iterable[Order]) -> dict[int, int]:
 
 def order_state_text(order: Order, now: int, replaced_at: int | None = None) -> str:
     """An Order's state at clock hour ``now``, and when: "Done at day 2, 03:00", "Under way,
-    done at day 4, 09:00", or "Replaced at day 2, 00:00" (``replaced_at``, `replaced_when`)
-    for one never done."""
+    done at day 4, 09:00", or, for one never done, "Replaced at day 2, 00:00" (``replaced_at``,
+    `replaced_when`) or "Called off at day 2, 05:00"."""
     status = order_status(order, now)
     if status == REPLACED:
         return "Replaced" if replaced_at is None else f"Replaced at {clock_text(replaced_at)}"
+    if status == CALLED_OFF:
+        return f"Called off at {clock_text(order.called_off_at)}"
     if status == DONE:
         return f"Done at {clock_text(order.finishes_at)}"
     return f"Under way, done at {clock_text(order.finishes_at)}"
@@ -75,15 +80,17 @@ def orders_under_way(
     campaign: Campaign, units: list[Unit], at: int | None = None
 ) -> dict[int, Order]:
     """unit pk → its Order under way at clock hour ``at`` (by default now), with its giver:
-    given by then, not yet done, and not replaced by then (`replaced_when`: when the next Order
-    to its unit was given). So a battle entered for an earlier hour finds the Orders of that
-    hour; one replaced at no known hour (an import's) is under way at none."""
+    given by then, not yet done, and neither replaced (`replaced_when`: when the next Order to
+    its unit was given) nor called off by then. So a battle entered for an earlier hour finds
+    the Orders of that hour; one replaced at no known hour (an import's) is under way at none."""
     at = campaign_now(campaign) if at is None else at
     orders = list(Order.objects.filter(unit__in=units).select_related("giver"))
     replaced_at = replaced_when(orders)
     latest: dict[int, Order] = {}
     for order in sorted(orders, key=lambda o: (o.given_at, o.pk)):
         if order.replaced and replaced_at.get(order.pk, order.given_at) <= at:
+            continue
+        if order.called_off_at is not None and order.called_off_at <= at:
             continue
         if order.given_at <= at < order.finishes_at:
             latest[order.unit_id] = order
@@ -163,7 +170,9 @@ def order_give(
     saved = feat_sum(feats_from(giver.feats), "order_hours_saved")
     hours = order_hours(listed, quality, hours_saved=saved)
     now = campaign_now(campaign)
-    Order.objects.filter(unit=unit, replaced=False, finishes_at__gt=now).update(replaced=True)
+    Order.objects.filter(
+        unit=unit, replaced=False, called_off_at__isnull=True, finishes_at__gt=now
+    ).update(replaced=True)
     return Order.objects.create(
         campaign=campaign,
         giver=giver,
@@ -176,6 +185,32 @@ def order_give(
         note=note,
         actor=actor,
     )
+
+
+@transaction.atomic
+def order_call_off(*, order: Order, actor: Any = None) -> Order:
+    """The GM calls off an Order under way that makes no sense any more ("An Order lasts until
+    done, replaced, or senseless"): from now it is no Order of its unit's, in a battle, a check
+    or an engagement. Refused for one done, replaced or called off already."""
+    order = (
+        Order.objects.select_for_update(of=("self",))
+        .select_related("unit", "giver")
+        .filter(pk=order.pk)
+        .first()
+    )
+    if order is None:
+        raise ValidationError({"order": ["That Order is gone."]})
+    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=order.campaign_id)
+    require_manager(campaign, actor)
+    now = campaign_now(campaign)
+    status = order_status(order, now)
+    if status != UNDER_WAY:
+        what = f"The Order to {OrderKind(order.kind).label} given to {order.unit.name}"
+        refused = f"{what} is {status} already: only an Order under way is called off."
+        raise ValidationError({"order": [refused]})
+    order.called_off_at = now
+    order.save(update_fields=["called_off_at"])
+    return order
 
 
 @transaction.atomic
@@ -218,6 +253,10 @@ def clock_move(
 def orders_done(*, campaign: Campaign, start: int, end: int) -> list[Order]:
     """The Orders of the campaign done after clock hour ``start``, up to ``end``."""
     done = Order.objects.filter(
-        campaign=campaign, replaced=False, finishes_at__gt=start, finishes_at__lte=end
+        campaign=campaign,
+        replaced=False,
+        called_off_at__isnull=True,
+        finishes_at__gt=start,
+        finishes_at__lte=end,
     )
     return list(done.select_related("unit", "giver"))

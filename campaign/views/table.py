@@ -35,13 +35,17 @@ from campaign.services.characters import character_create, character_heal, chara
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.engagements import engagement_revert, engagement_run
 from campaign.services.orders import (
+    UNDER_WAY,
     clock_move,
+    order_call_off,
     order_give,
     order_state_text,
+    order_status,
     orders_under_way,
     replaced_when,
 )
 from campaign.table_forms import (
+    CallOffForm,
     CharacterForm,
     ClockForm,
     ContestForm,
@@ -233,12 +237,15 @@ def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     listed = list(given.select_related("unit", "giver")[:100])
     # An Order that replaced one of these was given after it, so it is among them too.
     replaced = replaced_when(listed)
+    failed = forms.get("call_off_form")
     orders = [
         (order, OrderKind(order.kind).label, clock_text(order.given_at),
-         order_state_text(order, now, replaced.get(order.pk)))
+         order_state_text(order, now, replaced.get(order.pk)),
+         _call_off_form(campaign, order) if viewer.manages
+         and order_status(order, now) == UNDER_WAY else None)
         for order in listed
     ]  # fmt: skip
-    context = base_context(viewer, now=clock_text(now), orders=orders)
+    context = base_context(viewer, now=clock_text(now), orders=orders, call_off_form=failed)
     if viewer.manages:
         context["order_form"] = forms.get("order_form") or OrderForm(campaign=campaign)
         context["clock_form"] = forms.get("clock_form") or ClockForm()
@@ -279,6 +286,34 @@ def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
     return form_action(
         request, form, give, page=ORDERS, partial="order-form",
         context=lambda: orders_context(viewer, order_form=form),
+    )  # fmt: skip
+
+
+def _call_off_form(campaign: Any, order: Order) -> CallOffForm:
+    return CallOffForm(
+        campaign=campaign, initial={"order": order.pk}, auto_id=f"id_call_off_{order.pk}_%s"
+    )
+
+
+@login_required
+@require_POST
+def order_call_off_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM calls off an Order under way: it makes no sense any more."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = CallOffForm(request.POST, campaign=viewer.campaign)
+
+    def call_off(data):
+        order = order_call_off(order=data["order"], actor=request.user)
+        message = (
+            f"The Order to {OrderKind(order.kind).label} that {order.giver.name} gave "
+            f"{order.unit.name} is called off at {clock_text(order.called_off_at)}."
+        )
+        return reverse("campaign:orders", args=[pk]), message
+
+    return form_action(
+        request, form, call_off, page=ORDERS, partial="orders-list",
+        context=lambda: orders_context(viewer, call_off_form=form),
     )  # fmt: skip
 
 

@@ -29,7 +29,7 @@ from campaign.services.battles import (
     campaign_battle_scenario,
 )
 from campaign.services.characters import character_create
-from campaign.services.orders import clock_advance, order_give
+from campaign.services.orders import clock_advance, order_call_off, order_give
 from tests.campaign.helpers import dice
 from tests.campaign.test_bridge import RIFLES
 from units.bucs import Equipment, Quality, Specialty
@@ -255,6 +255,26 @@ def test_a_characters_order_under_way_goes_into_the_battle_and_a_done_one_does_n
     assert placed[veterans.pk]["quality"] == "elite"
     assert "order" not in placed[recruits.pk]  # the set-up gave it none
     assert orders[str(recruits.pk)]["source"] == "none"
+
+
+@pytest.mark.django_db
+def test_an_order_called_off_goes_into_no_battle(campaign, make_unit, enemy):
+    base = json.loads(CROSSROADS.read_text())
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=12)
+    veterans = make_unit("Veterans", quality="elite")
+    mech = make_unit("Red Mech", "Mech", specialties=("mechanized",), into=enemy)
+    order = order_give(giver=holt, unit=veterans, kind="use_skill", listed_hours=8)
+    deployments = [
+        Deployment(unit=veterans, side="blue", position=(10, 2), order={"kind": "advance"}),
+        Deployment(unit=mech, side="red", position=(20, 20), order={"kind": "hold"}),
+    ]
+    scenario, _, engine_units, orders = campaign_battle_scenario(campaign, base, deployments, None)
+    assert _placed(scenario, engine_units)[veterans.pk]["order"] == {"kind": "hold"}  # Use Skill
+    # The GM judges it senseless: the set-up's standing Order stands again.
+    order_call_off(order=order)
+    scenario, _, engine_units, orders = campaign_battle_scenario(campaign, base, deployments, None)
+    assert _placed(scenario, engine_units)[veterans.pk]["order"] == {"kind": "advance"}
+    assert orders[str(veterans.pk)]["source"] == "set-up"
 
 
 def _placed(scenario, engine_units):

@@ -4,7 +4,7 @@ done, and a clock that keeps the calendar's days (R&R) working."""
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaign.models import Order
 from campaign.rules.orders import (
@@ -18,12 +18,14 @@ from campaign.rules.orders import (
 from campaign.services import calendar_advance, unit_edit
 from campaign.services.characters import character_create
 from campaign.services.orders import (
+    CALLED_OFF,
     DONE,
     REPLACED,
     UNDER_WAY,
     campaign_now,
     clock_advance,
     clock_move,
+    order_call_off,
     order_give,
     order_state_text,
     order_status,
@@ -203,3 +205,52 @@ def test_the_order_under_way_at_an_earlier_hour_is_found_though_replaced_or_done
     at = {hour: orders_under_way(campaign, [squad], at=hour).get(squad.pk) for hour in range(5)}
     assert at == {0: first, 1: first, 2: second, 3: None, 4: None}
     assert orders_under_way(campaign, [squad]) == {}  # now
+
+
+@pytest.mark.django_db
+def test_an_order_that_makes_no_sense_any_more_is_called_off_by_the_gm(campaign, make_unit, cast):
+    """ "An Order lasts until done, replaced, or senseless": the GM judges it senseless and calls
+    it off. From then it is no Order of its unit's; before then it was under way."""
+    squad = make_unit()
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=8)  # until 06:00
+    clock_advance(campaign=campaign, hours=2)
+    with pytest.raises(PermissionDenied):
+        order_call_off(order=order, actor=cast.player)
+    order.refresh_from_db()
+    assert order.called_off_at is None
+    order_call_off(order=order, actor=cast.gm)
+    order.refresh_from_db()
+    campaign.refresh_from_db()
+    assert order.called_off_at == 2 and not order.replaced
+    assert order_status(order, 2) == CALLED_OFF and order_status(order, 1) == UNDER_WAY
+    assert order_state_text(order, 2) == "Called off at day 1, 02:00"
+    at = {hour: orders_under_way(campaign, [squad], at=hour).get(squad.pk) for hour in range(4)}
+    assert at == {0: order, 1: order, 2: None, 3: None}
+    # Never done, and no later Order replaces it.
+    assert clock_advance(campaign=campaign, hours=6) == []
+    later = order_give(giver=holt, unit=squad, kind="attack")
+    order.refresh_from_db()
+    assert not order.replaced and order_status(order, campaign_now(campaign)) == CALLED_OFF
+    assert order_status(later, campaign_now(campaign)) == UNDER_WAY
+
+
+@pytest.mark.django_db
+def test_only_an_order_under_way_is_called_off(campaign, make_unit):
+    squad, scouts = make_unit(), make_unit("Scouts")
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    first = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=8)
+    order_give(giver=holt, unit=squad, kind="attack")  # replaces the first
+    scouting = order_give(giver=holt, unit=scouts, kind="attack")  # done at 01:00
+    clock_advance(campaign=campaign, hours=1)
+    refusals = {}
+    for order in (first, scouting):
+        with pytest.raises(ValidationError) as refused:
+            order_call_off(order=order)
+        refusals[order.pk] = refused.value.message_dict
+    tail = "already: only an Order under way is called off."
+    assert refusals == {
+        first.pk: {"order": [f"The Order to Use Skill given to 1st Squad is replaced {tail}"]},
+        scouting.pk: {"order": [f"The Order to Attack given to Scouts is done {tail}"]},
+    }
+    assert not Order.objects.filter(called_off_at__isnull=False).exists()

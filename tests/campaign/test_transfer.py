@@ -483,8 +483,13 @@ def at_the_table(campaign, make_unit, cast):
 
 
 def test_the_d20_side_survives_export_and_import_exactly(at_the_table, cast):
+    from campaign.models import Order
+    from campaign.services.orders import order_call_off
+
+    order_call_off(order=Order.objects.get(campaign=at_the_table, giver__name="Capt. Holt"))
     exported = json.loads(export_text(campaign_export(campaign=at_the_table)))
     assert exported["campaign"]["hour"] == 5
+    assert [o["called_off_at"] for o in exported["orders"]] == [None, 5]
     holt = next(c for c in exported["characters"] if c["name"] == "Capt. Holt")
     assert holt["leads"] == {"force": "Red Company", "unit": "1st Squad"}
     assert (holt["player"], holt["hit_points"], holt["max_hit_points"]) == ("player", 17, 20)
@@ -512,6 +517,7 @@ D20_BAD_FIELDS = [
     (("characters", 1, "player"), "outsider", "characters[1].player"),
     (("orders", 0, "giver"), "Nobody", "orders[0].giver"),
     (("orders", 1, "kind"), "dance", "orders[1].kind"),
+    (("orders", 1, "called_off_at"), 3, "orders[1].called_off_at"),  # before it was given
     (("campaign", "hour"), 24, "campaign.hour"),
 ]  # fmt: skip
 
@@ -534,6 +540,18 @@ def test_a_d20_import_with_one_bad_field_writes_nothing_and_names_it(
         campaign_import(data=data)
     assert named in refused.value.message_dict
     assert (*counts(), Character.objects.count(), Order.objects.count()) == before
+
+
+def test_an_export_from_before_orders_were_called_off_imports_with_none_called_off(at_the_table):
+    from campaign.models import Order
+
+    data = copy.deepcopy(campaign_export(campaign=at_the_table))
+    for order in data["orders"]:
+        del order["called_off_at"]
+    data["campaign"]["name"] = "Op. Test, restored"
+    imported = campaign_import(data=data)
+    orders = Order.objects.filter(campaign=imported)
+    assert orders.count() == 2 and not orders.filter(called_off_at__isnull=False).exists()
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from campaign import urls as campaign_urls
 from campaign.battle_forms import BattleSetupForm, TableResultForm
 from campaign.models import Unit
 from campaign.services.characters import character_create
+from campaign.services.orders import LISTED_HOURS_MAX, order_give
 from tests.fuzz.conftest import FUZZ
 from tests.fuzz.inputs import GARBAGE, JSON, base_value, form_data, near_valid
 from tests.web.campaign_world import World, login
@@ -39,6 +40,7 @@ TABLE_FORMS = {
     "character-rally": table_forms.RallyForm,
     "character-heal": table_forms.HealForm,
     "order-give": table_forms.OrderForm,
+    "order-call-off": table_forms.CallOffForm,
     "clock-advance": table_forms.ClockForm,
     "engagement-setup": table_forms.EngagementForm,
     "engagement-revert": table_forms.RevertEngagementForm,
@@ -96,6 +98,10 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         if name == "engagement-setup":
             overrides = {f"side_{world.unit.pk}": "attackers",
                          f"side_{world.enemy_unit.pk}": "defenders"}  # fmt: skip
+        if name == "order-call-off" and not campaign.orders.exists():
+            # An Order under way to call off (the form chooses among the campaign's Orders).
+            order_give(giver=campaign.characters.first(), unit=units[0], kind="use_skill",
+                       listed_hours=LISTED_HOURS_MAX)  # fmt: skip
     elif name == "unit-add":
         form = campaign_forms.UnitAddForm(campaign=campaign)
     elif name == "battle-setup":

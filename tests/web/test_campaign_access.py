@@ -183,6 +183,7 @@ ROUTES = [
     Route("character heal", _c("character-heal"), "post", {}, ok=400, manage=True),
     Route("orders", _c("orders")),
     Route("order give", _c("order-give"), "post", {}, ok=400, manage=True),
+    Route("order call off", _c("order-call-off"), "post", {}, ok=400, manage=True),
     Route("clock", _c("clock-advance"), "post", {"hours": "0"}, ok=400, manage=True),
     Route("engagements", _c("engagement-setup")),
     Route("engagement fight", _c("engagement-setup"), "post", {}, ok=400, manage=True),

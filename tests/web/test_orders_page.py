@@ -72,3 +72,55 @@ def test_a_second_order_says_before_and_after_that_it_replaces_the_one_under_way
     )
     assert f"Lt. Ash ordered {other.name} to Attack: " in response.text
     assert "is replaced" not in response.text
+
+
+def test_the_gm_calls_off_an_order_under_way_once_and_players_see_it_called_off(client, world):
+    """An Order lasts until done, replaced, or senseless: each Order under way has a Call off
+    button for the GM; the Order is then called off, said in words, on the GM's page and the
+    player's. Sent twice, it is called off once; a done Order, or a tampered one, is refused
+    with the reason beside the list."""
+    import uuid
+
+    from campaign.models import Order
+
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    unit = unit_create(
+        force=world.force, unit_type=card, name="1st Squad", specialties=["infantry"]
+    )
+    order = order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, actor=gm)
+    url = reverse("campaign:order-call-off", args=[world.campaign.pk])
+    page = login(client, world, "gm").get(_orders(world)).text
+    row = page.split(f'<th scope="row">{unit.name}</th>', 1)[1].split("</tr>", 1)[0]
+    assert f'action="{url}"' in row and f'name="order" value="{order.pk}"' in row
+    assert "Call off</button>" in row and 'name="request_key"' in row
+    player = login(client, world, "player").get(_orders(world)).text
+    assert "1st Squad" in player and url not in player  # the player sees it, no button
+
+    login(client, world, "gm")
+    data = {"order": order.pk, "request_key": str(uuid.uuid4())}
+    first = client.post(url, data, follow=True)
+    said = "The Order to Use Skill that Lt. Ash gave 1st Squad is called off at day 1, 00:00."
+    assert [str(m) for m in first.context["messages"]] == [said]
+    again = client.post(url, data, follow=True)
+    assert [str(m) for m in again.context["messages"]] == [said]  # said again, done once
+    order.refresh_from_db()
+    assert order.called_off_at == 0
+    row = first.text.split(f'<th scope="row">{unit.name}</th>', 1)[1].split("</tr>", 1)[0]
+    assert "Called off at day 1, 00:00" in row and "Call off</button>" not in row
+    player = login(client, world, "player").get(_orders(world)).text
+    assert "Called off at day 1, 00:00" in player
+
+    # Called off already (another page's button), or not this campaign's: refused, in words.
+    login(client, world, "gm")
+    refused = client.post(url, {"order": order.pk, "request_key": str(uuid.uuid4())})
+    assert refused.status_code == 400
+    assert (
+        "The Order to Use Skill given to 1st Squad is called off already: only an Order under "
+        "way is called off."
+    ) in refused.text
+    tampered = client.post(url, {"order": "999999", "request_key": str(uuid.uuid4())})
+    assert tampered.status_code == 400
+    assert "That Order is not one of this campaign&#x27;s." in tampered.text
+    assert Order.objects.filter(called_off_at__isnull=False).count() == 1
