@@ -45,6 +45,10 @@ MAX_INCHES = 1000
 """Ceiling on Move and Range; a 24" table needs nothing near it."""
 INCH_DECIMALS = 3
 """Move and Range may be written to thousandths of an inch, no finer."""
+MAX_NAME = 100
+"""Characters of any name on a card (the card's, a weapon's, what a building becomes) and of a
+terrain type's: the library stores a card's name in a column this wide (`UnitType.name`), well
+within the text a battle takes (the engine's `MAX_TEXT`)."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,8 @@ def check_name(field: str, name: Any, *, kind: str) -> None:
         raise CardError(field, f"must be text, got {name!r}")
     if not name:
         raise CardError(field, "must not be empty")
+    if len(name) > MAX_NAME:
+        raise CardError(field, f"must be at most {MAX_NAME} characters, got {len(name)}")
     if not name.isprintable():
         raise CardError(field, f"must be one line of printable text, got {name!r}")
     if name != name.strip():

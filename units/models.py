@@ -10,6 +10,7 @@ from django.db import models
 
 from battles.engine.rulesets import RULESETS
 from units.bucs import Specialty
+from units.carddata import MAX_NAME
 from units.cardtext import CardError, is_building, render_card, validate_card
 from units.terrain import TerrainError, validate_terrain
 
@@ -62,7 +63,7 @@ class UnitType(Versioned):
         BUILDING = "building", "Building"
         TERRAIN = "terrain", "Terrain"
 
-    name = models.CharField(max_length=100)
+    name = models.CharField(max_length=MAX_NAME)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.UNIT)
     ruleset = models.CharField(
         max_length=16,

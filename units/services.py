@@ -20,7 +20,14 @@ from django.db import transaction
 
 from units.bucs import Specialty
 from units.cardfile import specialty_named, split_specialty_line
-from units.cardtext import CardError, CardTextError, is_building, parse_card, validate_card
+from units.cardtext import (
+    CardError,
+    CardTextError,
+    check_name,
+    is_building,
+    parse_card,
+    validate_card,
+)
 from units.models import Ruleset, UnitType
 from units.terrain import TerrainError, validate_terrain
 
@@ -33,7 +40,7 @@ class LibraryProblem:
     """One thing wrong with one library file."""
 
     path: str
-    """The file, relative to the library folder."""
+    """The file, relative to the library folder (the folder itself as given, if it is none)."""
     line: int | None
     field: str
     message: str
@@ -92,6 +99,13 @@ def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry
     entries: list[LibraryEntry] = []
     for path in sorted(root.rglob("*.card")):
         relative = path.relative_to(root).as_posix()
+        try:
+            # Its path is stored as the card's source, and the database keeps only UTF-8 text.
+            relative.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = relative.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            problems.append(LibraryProblem(shown, None, "file", "its name is not UTF-8"))
+            continue
         folder = path.parent.relative_to(root).as_posix()
         if folder not in Ruleset.values:
             problems.append(
@@ -100,12 +114,12 @@ def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry
                 )
             )
             continue
-        try:
-            text, specialty_line = split_specialty_line(path.read_text(encoding="utf-8"))
-            card = parse_card(text)
-        except UnicodeDecodeError:
-            problems.append(LibraryProblem(relative, None, "card", "not UTF-8 text"))
+        whole = _read_text(path, relative, "card", problems)
+        if whole is None:
             continue
+        try:
+            text, specialty_line = split_specialty_line(whole)
+            card = parse_card(text)
         except CardTextError as error:
             problems.append(LibraryProblem(relative, error.line, error.field, error.message))
             continue
@@ -115,7 +129,7 @@ def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry
             # (rulings.md, "Two rulesets, one engine").
             validate_card(card, folder)
         except CardError as error:
-            line = _line_of(path, r"^\s*keywords\s*:")
+            line = _line_of(whole, r"^\s*keywords\s*:")
             problems.append(LibraryProblem(relative, line, error.field, error.message))
             continue
         kind = UnitType.Kind.BUILDING if is_building(card) else UnitType.Kind.UNIT
@@ -158,10 +172,23 @@ def _card_specialty(
     return specialty.value
 
 
-def _line_of(path: Path, pattern: str) -> int | None:
-    """The first line of a file matching `pattern` (case-insensitive), to point at it."""
+def _read_text(path: Path, relative: str, field: str, problems: list[LibraryProblem]) -> str | None:
+    """A library file's text, or None with the problem said: a folder, a broken link or an
+    unreadable file is one more problem of the library, not a crash."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        problems.append(LibraryProblem(relative, None, field, "not UTF-8 text"))
+    except OSError as error:
+        reason = error.strerror or str(error)
+        problems.append(LibraryProblem(relative, None, field, f"cannot read it: {reason}"))
+    return None
+
+
+def _line_of(text: str, pattern: str) -> int | None:
+    """The first line of a file's text matching `pattern` (case-insensitive), to point at it."""
     regex = re.compile(pattern, re.IGNORECASE)
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if regex.search(line):
             return number
     return None
@@ -198,18 +225,34 @@ def _read_terrain(root: Path, problems: list[LibraryProblem]) -> list[LibraryEnt
     path = root / TERRAIN_FILE
     if not path.exists():
         return []
+    text = _read_text(path, TERRAIN_FILE, "terrain", problems)
+    if text is None:
+        return []
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         problems.append(LibraryProblem(TERRAIN_FILE, error.lineno, "json", error.msg))
+        return []
+    except RecursionError:
+        problems.append(LibraryProblem(TERRAIN_FILE, None, "json", "nested too deep to read"))
+        return []
+    except ValueError:
+        # Python reads no integer of more than 4,300 digits (its int_max_str_digits).
+        problems.append(LibraryProblem(TERRAIN_FILE, None, "json", "a number too long to read"))
         return []
     if not isinstance(data, dict):
         problems.append(LibraryProblem(TERRAIN_FILE, 1, "terrain", "must map names to terrain"))
         return []
-    lines = _key_lines(path.read_text(encoding="utf-8"))
+    lines = _key_lines(text)
     entries = []
     for name, props in data.items():
         line = lines.get(name)
+        try:
+            # The name is stored as a card's is (`UnitType.name`).
+            check_name("name", name, kind="terrain")
+        except CardError as error:
+            problems.append(LibraryProblem(TERRAIN_FILE, line, error.field, error.message))
+            continue
         try:
             validate_terrain(props)
         except TerrainError as error:
@@ -222,6 +265,9 @@ def _read_terrain(root: Path, problems: list[LibraryProblem]) -> list[LibraryEnt
 
 def library_read(*, root: Path = LIBRARY_DIR) -> list[LibraryEntry]:
     """Every card and terrain type in the library, checked; `LibraryError` lists all problems."""
+    if not root.is_dir():
+        # Else a mistyped folder would read as an empty library, and load as one.
+        raise LibraryError([LibraryProblem(str(root), None, "folder", "no such folder")])
     problems: list[LibraryProblem] = []
     entries = _read_cards(root, problems) + _read_terrain(root, problems)
     seen: dict[tuple[str, str], str] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -187,6 +188,89 @@ def test_a_broken_terrain_file_is_named_with_its_line(library):
         library_read(root=library)
     (problem,) = refused.value.problems
     assert (problem.path, problem.line, problem.field) == ("terrain.json", 4, "json")
+
+
+def test_a_name_too_long_to_store_stops_the_load_naming_its_field(library):
+    (library / "combined_arms" / "rifle_squad.card").write_text(
+        RIFLES.replace("Rifle Squad", "S" * 101)
+    )
+    (library / "combined_arms" / "tank.card").write_text(
+        RIFLES.replace("Rifle Squad", "Tank").replace("Rifles", "R" * 201)
+    )
+    (library / "combined_arms" / "house.card").write_text(
+        f"House (building)\nResistance 3 · Hits 4\nBecomes: {'r' * 101}\n"
+    )
+    (library / "terrain.json").write_text(json.dumps({"w" * 101: TERRAIN["woods"]}, indent=2))
+    with pytest.raises(LibraryError) as refused:
+        library_load(root=library)
+    assert [str(p) for p in refused.value.problems] == [
+        'combined_arms/house.card, line 3, field "rubble": must be at most 100 characters, got 101',
+        'combined_arms/rifle_squad.card, line 1, field "name": '
+        "must be at most 100 characters, got 101",
+        'combined_arms/tank.card, line 3, field "weapon": must be at most 100 characters, got 201',
+        'terrain.json, line 2, field "name": must be at most 100 characters, got 101',
+    ]
+    assert not UnitType.objects.exists()
+
+
+def test_a_broken_library_folder_is_named_file_by_file_and_loads_nothing(library):
+    library_load(root=library)
+    rows = list(UnitType.objects.values())
+    (library / "combined_arms" / "rifle_squad.card").write_text(
+        RIFLES.replace("Skill 3", "Skill 4")
+    )
+    (library / "combined_arms" / "folder.card").mkdir()
+    (library / "combined_arms" / "gone.card").symlink_to(library / "nowhere")
+    (library / "combined_arms" / os.fsdecode(b"m\xfcller.card")).write_text(RIFLES)
+    (library / "one_year_war" / "suit.card").write_bytes(b"Line Suit \xb7 Mk II\n")
+    (library / "terrain.json").write_bytes(b'{"w\xf6ods": {}}')
+    with pytest.raises(LibraryError) as refused:
+        library_load(root=library)
+    assert [str(p) for p in refused.value.problems] == [
+        'combined_arms/folder.card, field "card": cannot read it: Is a directory',
+        'combined_arms/gone.card, field "card": cannot read it: No such file or directory',
+        'combined_arms/m\\xfcller.card, field "file": its name is not UTF-8',
+        'one_year_war/suit.card, field "card": not UTF-8 text',
+        'terrain.json, field "terrain": not UTF-8 text',
+    ]
+    assert list(UnitType.objects.values()) == rows
+
+
+@pytest.mark.parametrize(
+    ("terrain", "problem"),
+    [
+        (None, 'terrain.json, field "terrain": cannot read it: Is a directory'),
+        ("[" * 100_000, 'terrain.json, field "json": nested too deep to read'),
+        ('{"woods": 1' + "0" * 5000 + "}", 'terrain.json, field "json": a number too long to read'),
+        ("[]", 'terrain.json, line 1, field "terrain": must map names to terrain'),
+        (
+            '{"woods": []}',
+            'terrain.json, line 1, field "woods.terrain": must be a mapping, got list',
+        ),
+    ],
+)
+def test_a_broken_terrain_file_is_a_problem_not_a_crash(library, terrain, problem):
+    (library / "terrain.json").unlink()
+    if terrain is None:
+        (library / "terrain.json").mkdir()
+    else:
+        (library / "terrain.json").write_text(terrain)
+    with pytest.raises(LibraryError) as refused:
+        library_load(root=library)
+    assert [str(p) for p in refused.value.problems] == [problem]
+    assert not UnitType.objects.exists()
+
+
+def test_a_missing_library_folder_is_a_problem_not_an_empty_library(library):
+    library_load(root=library)
+    rows = list(UnitType.objects.values())
+    for root in (library / "nowhere", library / "terrain.json"):
+        with pytest.raises(LibraryError) as refused:
+            library_load(root=root)
+        assert [str(p) for p in refused.value.problems] == [
+            f'{root}, field "folder": no such folder'
+        ]
+    assert list(UnitType.objects.values()) == rows
 
 
 def test_the_command_loads_and_reports(library, capsys):
