@@ -28,7 +28,7 @@ from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import UnitsPage
 from campaign.services.battles import Deployment, campaign_battle_places, still_in_battle
-from campaign.services.deployment import Spot, deployment_spots, spot
+from campaign.services.deployment import Spot, deployment_spots, off_table, spot
 from campaign.services.going_in import deployment_order, led_units
 from campaign.services.outcomes import battle_day_problem, battle_hour_problem
 
@@ -189,8 +189,12 @@ class BattleSetupForm(PageForm):
                 required=False,
                 initial=force_sides.get(unit.force_id, ""),
             )
-            self.fields[f"x_{unit.pk}"] = forms.FloatField(required=False, initial=x)
-            self.fields[f"y_{unit.pk}"] = forms.FloatField(required=False, initial=y)
+            for name, value in (("x", x), ("y", y)):
+                self.fields[f"{name}_{unit.pk}"] = forms.FloatField(
+                    required=False,
+                    initial=value,
+                    error_messages={"invalid": f"{unit.name}'s {name} must be a number of inches"},
+                )
             if unit.pk not in self.under_way:
                 self.fields[f"order_{unit.pk}"] = forms.ChoiceField(
                     choices=ORDER_CHOICES, initial="attack"
@@ -245,7 +249,8 @@ class BattleSetupForm(PageForm):
 
     def field_for(self, path: str) -> str | None:
         """Where a service error belongs: ``deployments[i]`` by that unit's side, and the
-        engine's ``sides[i].units[j].position`` by the x of the j-th unit put on side i."""
+        engine's ``sides[i].units[j].position`` by the x of the j-th unit put on side i (by
+        its y when only its y is off the table)."""
         fielded = getattr(self, "fielded", [])
         match = re.match(r"deployments\[(\d+)\]", path)
         if match and int(match[1]) < len(fielded):
@@ -256,7 +261,11 @@ class BattleSetupForm(PageForm):
             side = side_ids[int(match[1])]
             on_side = [u for u in fielded if self.cleaned_data.get(f"side_{u.pk}") == side]
             if int(match[2]) < len(on_side):
-                return f"x_{on_side[int(match[2])].pk}"
+                unit = on_side[int(match[2])]
+                at = (self.cleaned_data.get(f"x_{unit.pk}"), self.cleaned_data.get(f"y_{unit.pk}"))
+                if [name for name, _ in off_table(self.scenario, at)] == ["y"]:
+                    return f"y_{unit.pk}"
+                return f"x_{unit.pk}"
         return None
 
     def clean(self) -> dict[str, Any]:
@@ -272,7 +281,15 @@ class BattleSetupForm(PageForm):
             facing = _facing(self.spots.get(side, []), (x, y), used.get(side, 0))
             used[side] = used.get(side, 0) + 1
             if (x is None) != (y is None):
-                self.add_error(f"x_{unit.pk}", "give both x and y, or neither for the next spot")
+                # A coordinate typed as no number says so beside itself; one left blank is
+                # asked for beside its own box.
+                given, missing = ("an x", "y") if y is None else ("a y", "x")
+                if not self.has_error(f"{missing}_{unit.pk}"):
+                    self.add_error(
+                        f"{missing}_{unit.pk}",
+                        f"{unit.name} has {given} but no {missing}: give both, or neither for "
+                        "the next spot",
+                    )
                 continue
             # No position: the launch puts it on its side's next spot it may stand on.
             position = (x, y) if x is not None else None

@@ -137,6 +137,24 @@ def _refused(problems: Sequence[tuple[str, str]]) -> set[tuple[int, int]]:
     }
 
 
+def off_table(
+    scenario: Mapping[str, Any], position: Sequence[Any] | None
+) -> list[tuple[str, float]]:
+    """The coordinates of ``position`` that lie off the scenario's table, each with the table's
+    length that way: ``[("y", 24.0)]`` for (3, 30) on a 24″ × 24″ table (24″ a side unless the
+    scenario says otherwise, as the engine reads it)."""
+    table = scenario.get("table") or {}
+    try:
+        lengths = (float(table.get("width", 24)), float(table.get("height", 24)))
+        return [
+            (name, length)
+            for name, value, length in zip("xy", position or (), lengths, strict=True)
+            if not 0 <= float(value) <= length
+        ]
+    except (TypeError, ValueError):
+        return []
+
+
 def deployment_words(
     scenario: Mapping[str, Any], problems: Sequence[tuple[str, str]], names: Mapping[str, str]
 ) -> dict[str, list[str]]:
@@ -186,5 +204,10 @@ def _place_words(
     if found := _ZONE.match(reason):
         return f"{name} at {at} is outside the deployment zone of {found['side']}"
     if found := _OFF_TABLE.match(reason):
-        return f"{name} at {at} is off the {found['table']} table"
+        # The set-up takes x and y in boxes of their own: say which of them is off.
+        ways = " and ".join(
+            f"its {c} must be 0 to {fmt(length)}"
+            for c, length in off_table(scenario, unit.get("position"))
+        )
+        return f"{name} at {at} is off the {found['table']} table" + (f": {ways}" if ways else "")
     return f"{name} at {at}: {reason}"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from unittest import mock
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils.html import escape
 
 from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.selectors import engaged_units
@@ -148,6 +150,40 @@ def test_it_puts_a_position_the_engine_refuses_next_to_that_unit(client, world):
     response = login(client, world, "gm").post(_url("battle-setup", world), data)
     assert response.status_code == 400
     assert response.context["form"].errors.get(f"x_{blue.pk}")
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "field", "words"),
+    [
+        ("3", "30", "y", "{name} at (3, 30) is off the 24″ × 24″ table: its y must be 0 to 24"),
+        ("3", "", "y", "{name} has an x but no y: give both, or neither for the next spot"),
+        ("3", "north", "y", "{name}'s y must be a number of inches"),
+        ("", "3", "x", "{name} has a y but no x: give both, or neither for the next spot"),
+        ("north", "3", "x", "{name}'s x must be a number of inches"),
+        (
+            "30",
+            "30",
+            "x",
+            "{name} at (30, 30) is off the 24″ × 24″ table: its x must be 0 to 24 and its y "
+            "must be 0 to 24",
+        ),
+    ],
+)
+def test_a_set_up_says_a_bad_coordinate_beside_its_own_box_naming_the_unit(
+    client, world, x, y, field, words
+):
+    units = _free_all(world)
+    blue = next(u for u in units if u.force_id == world.force.pk)
+    data = _setup_data(units, world, **{f"x_{blue.pk}": x, f"y_{blue.pk}": y})
+    response = login(client, world, "gm").post(_url("battle-setup", world), data)
+    assert response.status_code == 400
+    sentence = words.format(name=blue.name)
+    assert response.context["form"].errors == {f"{field}_{blue.pk}": [sentence]}
+    row = re.search(rf'<tr data-deploy-row="{blue.pk}">.*?</tr>', response.text, re.S)[0]
+    shown = re.findall(
+        r'<td data-label="([xy]) \(in\)">.*?class="field-errors"[^>]*>(.*?)</span>', row
+    )
+    assert shown == [(field, escape(sentence))], "once, beside its own box"
 
 
 def test_a_set_up_with_a_force_on_both_sides_says_so_at_its_unit_and_launches_nothing(

@@ -65,7 +65,9 @@ def test_the_check_refuses_a_spot_with_the_engines_reason_at_that_unit(client, w
         client, world, _setup_data(units, world, **{f"x_{blue.pk}": "30", f"y_{blue.pk}": "3"})
     )
     assert off["ok"] is False
-    assert off["units"] == {str(blue.pk): [f"{blue.name} at (30, 3) is off the 24″ × 24″ table"]}
+    assert off["units"] == {
+        str(blue.pk): [f"{blue.name} at (30, 3) is off the 24″ × 24″ table: its x must be 0 to 24"]
+    }
     # Crossroads' wood blocks movement (8..12 × 14..18): no rifle squad of this card enters it.
     wood = _check(
         client, world, _setup_data(units, world, **{f"x_{blue.pk}": "10", f"y_{blue.pk}": "16"})
@@ -82,7 +84,7 @@ def test_the_check_refuses_a_spot_with_the_engines_reason_at_that_unit(client, w
         f"Size 1 to 2, and {mech.name} is Size 4"
     ]
     typed = _check(client, world, _setup_data(units, world, **{f"x_{blue.pk}": "east"}))
-    assert typed["units"][str(blue.pk)] == ["Enter a number."]
+    assert typed["units"][str(blue.pk)] == [f"{blue.name}'s x must be a number of inches"]
     assert CampaignBattle.objects.count() == 2  # the world's two: a check launches nothing
 
 

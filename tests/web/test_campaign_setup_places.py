@@ -166,5 +166,7 @@ def test_a_building_refusal_names_the_building_and_the_sizes_it_admits():
     scenario["sides"][1]["units"][0]["position"] = [30, 2]
     problems = deployment_place(scenario, deployment_spots(base))
     assert deployment_words(scenario, problems, {"red-0": "Tiger One"}) == {
-        "sides[1].units[0].position": ["Tiger One at (30, 2) is off the 24″ × 24″ table"]
+        "sides[1].units[0].position": [
+            "Tiger One at (30, 2) is off the 24″ × 24″ table: its x must be 0 to 24"
+        ]
     }

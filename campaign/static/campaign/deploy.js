@@ -198,7 +198,7 @@
         var at = self.position(pk);
         var said = reasons.join("; ");
         if (reasons.length) {
-          // The engine's refusals name the unit already; the form's own ("Enter a number.") do not.
+          // The engine's refusals and the x and y boxes' own name the unit already; others may not.
           self.say(said.indexOf(label) === 0 ? said : label + ": " + said);
         } else if (at && self.sideIndex(pk) >= 0) {
           self.say(label + " at " + text(at.x) + ", " + text(at.y) + ".");
