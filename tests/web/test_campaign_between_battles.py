@@ -85,6 +85,20 @@ def test_a_destroyed_unit_is_not_moved_and_the_page_offers_no_move(client, world
     assert bad.status_code == 400
 
 
+def test_a_tampered_move_is_refused_once_above_the_form(client, world):
+    unit = _set(world, world.unit, status="ready", in_combat_zone=True)
+    login(client, world, "gm")
+    url = _url("unit-zone", world, unit.pk)
+    sentence = escape("Select a valid choice. maybe is not one of the available choices.")
+    for headers in ({}, HTMX):
+        refused = client.post(url, {"in_combat_zone": "maybe"}, **headers)
+        form = re.search(r'<form id="zone-form".*?</form>', refused.text, re.S)[0]
+        assert re.findall(r'<div class="form-errors" role="alert">(.*?)</div>', form) == [
+            f"<p>{sentence}</p>"
+        ]
+    assert _fresh(unit).in_combat_zone is True
+
+
 def test_a_retreated_unit_is_not_offered_the_combat_zone_and_is_refused_it_by_name(client, world):
     unit = _set(world, world.unit, status="retreated", in_combat_zone=False, morale_hits=0)
     login(client, world, "player")
@@ -98,6 +112,9 @@ def test_a_retreated_unit_is_not_offered_the_combat_zone_and_is_refused_it_by_na
     entries = HistoryEntry.objects.count()
     refused = client.post(_url("unit-zone", world, unit.pk), {"in_combat_zone": "yes"})
     assert refused.status_code == 400 and why in refused.text
+    assert re.findall(r'<div class="form-errors" role="alert">(.*?)</div>', refused.text) == [
+        f"<p>{why}</p>"
+    ], "said once"
     assert _fresh(unit).in_combat_zone is False and HistoryEntry.objects.count() == entries
     calendar_advance(campaign=world.campaign, actor=world.users["gm"])  # R&R: it rallies
     page = client.get(_url("unit", world, unit.pk)).text
