@@ -271,7 +271,11 @@ def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):
     expect(gm.locator("#map-form button[type=submit]")).to_have_text("Save the map", **shown)
     # An empty table: the engine says what it lacks, at the sides.
     expect(problems(gm)).to_contain_text("before the map can be used")
-    expect(problems(gm)).to_contain_text("objectives")
+    expect(problems(gm)).to_contain_text(
+        "Objectives: give at least one side an objective: without one, neither side has a "
+        "reason to move"
+    )
+    expect(problems(gm)).not_to_contain_text("objectives:")
 
     # Woods from the palette, dragged to the left; one corner dragged off the table is
     # refused with the reason at that corner, and Undo puts it back.

@@ -17,6 +17,16 @@
   var MARGIN = 1.2;
   var CHECK_MS = 250;
   var UNDO_LIMIT = 100;
+  // A problem about the map's table, turn limit or a whole list of pieces (not one piece) is
+  // named as the editor's own fields and groups name it, not by the document's key.
+  var PLACES = {
+    "table.width": "Table width", "table.height": "Table height", turn_limit: "Turn limit",
+    terrain: "Terrain", buildings: "Buildings", objectives: "Objectives"
+  };
+
+  function placeWords(path) {
+    return (Object.prototype.hasOwnProperty.call(PLACES, path) ? PLACES[path] : path) || "the map";
+  }
 
   function el(name, attributes, parent) {
     var node = document.createElementNS(SVG, name);
@@ -564,7 +574,7 @@
     var list = document.createElement("ol");
     this.problems.forEach(function (p) {
       var li = document.createElement("li");
-      var where = p.piece && self.piece(p.piece) ? self.label(p.piece) : (p.path || "the map");
+      var where = p.piece && self.piece(p.piece) ? self.label(p.piece) : placeWords(p.path);
       if (p.piece && p.piece.kind === "side" && self.state.sides && self.state.sides[p.piece.index]) {
         var side = self.state.sides[p.piece.index];
         where = "Side " + (p.piece.index + 1) + " (" + (side.name || side.id) + ")";
