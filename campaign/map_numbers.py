@@ -22,10 +22,16 @@ from battles.engine.validation import (
     MAX_CORNERS,
     MAX_OBJECTIVES,
     MAX_POINTS,
+    MAX_TABLE,
     MAX_TERRAIN,
 )
 from battles.forms import WholeNumberField
 
+TABLE_SIDES = {
+    "min_value": "A table is at least 6 inches a side.",
+    "max_value": f"A table is at most {MAX_TABLE:g} inches a side (an eight-foot table).",
+}
+"""What the numbers form says of a table too small or too big for a battle."""
 BLANK_ROWS = {"terrain": 2, "building": 1, "objective": 1}
 """Empty fieldsets after the pieces a map has, to add pieces without JavaScript (save, and the
 page offers new blank ones)."""
@@ -90,8 +96,16 @@ class MapNumbersForm(forms.Form):
 
     numbers = forms.CharField(widget=forms.HiddenInput, initial="1")
     name = forms.CharField(max_length=200)
-    table_width = forms.FloatField(min_value=6, max_value=200, initial=24, label="Width (in)")
-    table_height = forms.FloatField(min_value=6, max_value=200, initial=24, label="Height (in)")
+    table_width = forms.FloatField(
+        min_value=6, max_value=MAX_TABLE, initial=24, label="Width (in)", error_messages=TABLE_SIDES
+    )
+    table_height = forms.FloatField(
+        min_value=6,
+        max_value=MAX_TABLE,
+        initial=24,
+        label="Height (in)",
+        error_messages=TABLE_SIDES,
+    )
     turn_limit = forms.IntegerField(min_value=1, max_value=100, initial=6)
 
     def __init__(

@@ -43,6 +43,8 @@ from .validation import (
     parse_unit_card,
 )
 
+TABLE_SIDE = 24.0
+"""Inches on either side of the table when the scenario gives no size (or a bad one)."""
 _TOP_REQ = {"ruleset", "turn_limit", "sides", "objectives"}
 _TOP_OPT = {"name", "table", "terrain", "buildings", "description"}
 _ORDERS = {o.value for o in OrderKind}
@@ -116,14 +118,14 @@ def parse_scenario(data: Any) -> Scenario:
             ruleset = RULESETS[d["ruleset"]]
         else:
             c.fail("ruleset", f"must be one of {sorted(RULESETS)}, got {_short(d['ruleset'])}")
-    width = height = 24.0
+    width = height = TABLE_SIDE
     if "table" in d:
         t = c.obj(d["table"], "table", set(), {"width", "height"})
         if t is not None:
-            width = c.positive(t.get("width", 24), "table.width")
-            height = c.positive(t.get("height", 24), "table.height")
+            width = c.positive(t.get("width", TABLE_SIDE), "table.width")
+            height = c.positive(t.get("height", TABLE_SIDE), "table.height")
             if width is _BAD or height is _BAD:
-                width = height = 24.0
+                width = height = TABLE_SIDE
     turn_limit = c.int_(d["turn_limit"], "turn_limit", 1, 100) if "turn_limit" in d else _BAD
     if ruleset is None:
         # Card keywords depend on the ruleset; without one, further checks would only mislead.

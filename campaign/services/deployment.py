@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from battles.engine import ScenarioError, parse_scenario
+from battles.engine.loader import TABLE_SIDE
 from battles.table import fmt
 
 Spot = tuple[list[float], float]
@@ -68,7 +69,7 @@ def deployment_place(
     """
     sides = scenario.get("sides", [])
     table = scenario.get("table") or {}
-    middle = (table.get("width", 24) / 2, table.get("height", 24) / 2)
+    middle = (table.get("width", TABLE_SIDE) / 2, table.get("height", TABLE_SIDE) / 2)
     placing: list[tuple[int, int]] = []
     standing: dict[int, set[int]] = {}
     candidates: dict[int, list[Spot]] = {}
@@ -141,11 +142,11 @@ def off_table(
     scenario: Mapping[str, Any], position: Sequence[Any] | None
 ) -> list[tuple[str, float]]:
     """The coordinates of ``position`` that lie off the scenario's table, each with the table's
-    length that way: ``[("y", 24.0)]`` for (3, 30) on a 24″ × 24″ table (24″ a side unless the
-    scenario says otherwise, as the engine reads it)."""
+    length that way: ``[("y", 24.0)]`` for (3, 30) on a 24″ × 24″ table (``TABLE_SIDE`` unless
+    the scenario says otherwise, as the engine reads it)."""
     table = scenario.get("table") or {}
     try:
-        lengths = (float(table.get("width", 24)), float(table.get("height", 24)))
+        lengths = (float(table.get("width", TABLE_SIDE)), float(table.get("height", TABLE_SIDE)))
         return [
             (name, length)
             for name, value, length in zip("xy", position or (), lengths, strict=True)

@@ -26,7 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from battles.engine import ScenarioError, parse_scenario
 from battles.engine.events import Removal
-from battles.engine.validation import MAX_SCENARIO_TEXT
+from battles.engine.validation import MAX_SCENARIO_TEXT, MAX_TABLE
 from battles.forms import focus_first_error
 from battles.jsontext import read_json
 from battles.models import Battle
@@ -796,6 +796,7 @@ def _editor_context(
             "snap": SNAP,
         },
         library_buildings=buildings,
+        max_table=MAX_TABLE,
     )
 
 

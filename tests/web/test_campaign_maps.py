@@ -259,3 +259,16 @@ def test_an_empty_map_is_checked_in_the_editors_words(client, world):
     )
     assert "neither side has a reason to move" in reasons["objectives"]
     assert not any(r.split()[-1] == "unit" or "correctly refuse" in r for r in reasons.values())
+
+
+def test_the_table_is_sized_within_the_engines_limit_in_both_editors(client, world):
+    """An eight-foot table at most (the engine's ``MAX_TABLE``): the drawn editor's boxes stop
+    there, and the numbers form refuses more beside the box, not as the engine's path."""
+    login(client, world, "gm")
+    page = client.get(_url("map-add", world)).text
+    assert 'max="96.0" step="0.5" data-table="width"' in page
+    assert 'max="96.0" step="0.5" data-table="height"' in page
+    refused = client.post(_url("map-add", world), _numbers(table_width="120"))
+    assert refused.status_code == 400 and not SavedMap.objects.exists()
+    said = "A table is at most 96 inches a side (an eight-foot table)."
+    assert _errors_of(refused, "table_width") == said
