@@ -141,9 +141,18 @@ def check_name(field: str, name: Any, *, kind: str) -> None:
         raise CardError(field, f"a weapon's name cannot start like a labelled line: {name!r}")
 
 
-def check_terrain(field: str, kind: Any) -> None:
+def terrain_kind_problem(kind: Any) -> str | None:
+    """What is wrong with a terrain kind, as a card's Enters line or `terrain.json` names it."""
     if not isinstance(kind, str) or not _TERRAIN_RE.fullmatch(kind):
-        raise CardError(field, f"a terrain kind is lower-case words, got {kind!r}")
+        return f"a terrain kind is lower-case words, got {kind!r}"
+    if len(kind) > MAX_NAME:
+        return f"a terrain kind is at most {MAX_NAME} characters, got {len(kind)}"
+    return None
+
+
+def check_terrain(field: str, kind: Any) -> None:
+    if problem := terrain_kind_problem(kind):
+        raise CardError(field, problem)
 
 
 def check_sizes(prefix: str, low: Any, high: Any, *, optional: bool) -> None:

@@ -33,6 +33,8 @@ from units.terrain import TerrainError, validate_terrain
 
 LIBRARY_DIR = Path(__file__).resolve().parent / "library"
 TERRAIN_FILE = "terrain.json"
+SOURCE_LENGTH = UnitType._meta.get_field("source").max_length
+"""Characters of a library file's path the card keeps as its source."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,14 @@ def _read_cards(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry
         except UnicodeEncodeError:
             shown = relative.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             problems.append(LibraryProblem(shown, None, "file", "its name is not UTF-8"))
+            continue
+        if len(relative) > SOURCE_LENGTH:
+            # Its path is kept as the card's source, in a column only so wide.
+            problems.append(
+                LibraryProblem(
+                    relative, None, "file", f"its path is longer than {SOURCE_LENGTH} characters"
+                )
+            )
             continue
         folder = path.parent.relative_to(root).as_posix()
         if folder not in Ruleset.values:

@@ -11,15 +11,13 @@ Python, no Django.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from battles.engine.terrain import TerrainProps, movement_refusal
-from units.carddata import FieldError
+from units.carddata import FieldError, terrain_kind_problem
 
 TERRAIN_FLAGS = ("blocks_movement", "blocks_sight", "hazard", "wall", "water")
 TERRAIN_FIELDS = ("kind", *TERRAIN_FLAGS, "why")
-_KIND_RE = re.compile(r"[a-z]+(?:[ -][a-z]+)*")
 
 
 class TerrainError(FieldError):
@@ -34,8 +32,8 @@ def validate_terrain(props: Any) -> None:
         if key not in TERRAIN_FIELDS:
             raise TerrainError(key, "unknown field")
     kind = props.get("kind")
-    if not isinstance(kind, str) or not _KIND_RE.fullmatch(kind):
-        raise TerrainError("kind", f"a terrain kind is lower-case words, got {kind!r}")
+    if problem := terrain_kind_problem(kind):
+        raise TerrainError("kind", problem)
     for flag in TERRAIN_FLAGS:
         if not isinstance(props.get(flag), bool):
             raise TerrainError(flag, f"must be true or false, got {props.get(flag)!r}")

@@ -213,6 +213,30 @@ def test_a_name_too_long_to_store_stops_the_load_naming_its_field(library):
     assert not UnitType.objects.exists()
 
 
+def test_a_terrain_kind_or_a_path_too_long_to_store_stops_the_load(library):
+    # A kind over the names' limit, in a card's Enters line and in terrain.json, and a file
+    # whose path is wider than the column that keeps it as the card's source.
+    woods = {**TERRAIN["woods"], "kind": "w" * 101}
+    (library / "terrain.json").write_text(json.dumps({"woods": woods}, indent=2))
+    (library / "combined_arms" / "rifle_squad.card").write_text(
+        RIFLES.replace("Rifles —", f"Enters: {'w' * 101}\nRifles —")
+    )
+    deep = library / "combined_arms" / ("d" * 100) / ("e" * 100)
+    deep.mkdir(parents=True)
+    (deep / "tank.card").write_text(RIFLES)
+    with pytest.raises(LibraryError) as refused:
+        library_load(root=library)
+    path = f"combined_arms/{'d' * 100}/{'e' * 100}/tank.card"
+    assert [str(p) for p in refused.value.problems] == [
+        f'{path}, field "file": its path is longer than 200 characters',
+        'combined_arms/rifle_squad.card, line 3, field "enters": '
+        "a terrain kind is at most 100 characters, got 101",
+        'terrain.json, line 2, field "woods.kind": a terrain kind is at most 100 characters, '
+        "got 101",
+    ]
+    assert not UnitType.objects.exists()
+
+
 def test_a_broken_library_folder_is_named_file_by_file_and_loads_nothing(library):
     library_load(root=library)
     rows = list(UnitType.objects.values())
