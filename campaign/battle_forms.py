@@ -141,6 +141,9 @@ class BattleSetupForm(PageForm):
         f"and stops sooner once every outcome is known within \u00b1{ODDS_PRECISIONS[0]:g} points.",
     )
     odds_run = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    odds_key = LaunchKeyField(required=False)
+    """"Who is favoured?" asked twice (a double click) is one odds run; each answer comes back
+    with a new key, so the next question, after a unit moved, is a new run."""
 
     def __init__(
         self,

@@ -656,9 +656,11 @@ def campaign_battle_odds(
     turn_limit: int | None = None,
     battles: int = ODDS_DEFAULT_BATTLES,
     actor: Any = None,
+    request_key: uuid.UUID | None = None,
 ) -> OddsRun:
     """An odds run on exactly the battle this set-up would launch: the same cards printed from
-    the rosters, positions, Orders and turn limit (only the seeds differ, battle by battle)."""
+    the rosters, positions, Orders and turn limit (only the seeds differ, battle by battle).
+    A ``request_key`` the actor has asked with already is that run."""
     require_manager(campaign, actor)
     campaign = Campaign.objects.get(pk=campaign.pk)  # its clock as stored, not as last seen
     scenario, *_ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
@@ -668,6 +670,7 @@ def campaign_battle_odds(
             battles=battles,
             name=f"{scenario.get('name') or 'Battle'} ({campaign}, day {campaign.day})",
             created_by=actor,
+            request_key=request_key,
         )
 
 

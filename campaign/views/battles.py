@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -223,6 +224,7 @@ def _ask_odds(request, viewer, chosen, form, context) -> HttpResponse:
                 turn_limit=data["turn_limit"],
                 battles=data["odds_battles"] or form.fields["odds_battles"].initial,
                 actor=request.user,
+                request_key=data["odds_key"],
             )
         except ValidationError as error:
             add_service_errors(form, error)
@@ -230,6 +232,7 @@ def _ask_odds(request, viewer, chosen, form, context) -> HttpResponse:
             # The form goes back as it was, carrying the run to keep with the launch.
             form.data = form.data.copy()
             form.data["odds_run"] = str(run.pk)
+            form.data["odds_key"] = str(uuid.uuid4())  # the next question is a new run
             context.update(odds_run=run, odds=None, odds_stopped=odds_stopped(run))
             status = 200
     if status == 400:

@@ -4,6 +4,7 @@ names beside Launch and kept with the battle when the very same set-up is launch
 from __future__ import annotations
 
 import re
+import uuid
 from unittest import mock
 
 import pytest
@@ -95,3 +96,21 @@ def test_odds_asked_before_a_unit_moved_are_not_kept(client, world):
     with mock.patch("battles.tasks.resolve_battle.delay"):
         assert client.post(_url("battle-setup", world), moved).status_code == 302
     assert CampaignBattle.objects.latest("id").odds is None
+
+
+def test_who_is_favoured_asked_twice_at_once_is_one_run_and_asked_again_a_new_one(client, world):
+    """A double click on "Who is favoured?" sends the same question twice: one run, and both
+    answers show it. The answer comes back with a new key: asked again, it is a new run."""
+    units = _free_all(world)
+    login(client, world, "gm")
+    data = _setup_data(units, world, odds_battles="10", odds_key=str(uuid.uuid4()))
+    first, run = _ask(client, world, data)
+    with mock.patch("battles.odds.odds_enqueue") as queued:
+        again = client.post(_url("battle-setup", world), {**data, "action": "odds"})
+    assert again.status_code == 200 and not queued.called
+    assert OddsRun.objects.count() == 1
+    assert f'name="odds_run" value="{run.pk}"' in again.content.decode()
+    answer = re.search(r'name="odds_key" value="([^"]+)"', first.content.decode())[1]
+    assert answer != data["odds_key"]
+    _, later = _ask(client, world, {**data, "odds_key": answer})
+    assert later.pk != run.pk and OddsRun.objects.count() == 2
