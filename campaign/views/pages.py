@@ -72,6 +72,7 @@ from campaign.pages import (
     winner_names,
 )
 from campaign.rules.experience import training_blocked
+from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.recovery import zone_problem
 from campaign.rules.state import Status
 from campaign.selectors import (
@@ -84,6 +85,7 @@ from campaign.selectors import (
 )
 from campaign.services.battles import campaign_battle_cards
 from campaign.services.notices import member_visit, member_visit_record
+from campaign.services.orders import orders_under_way
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
@@ -284,7 +286,9 @@ def unit_context(
 ) -> dict[str, Any]:
     """The unit page: its state, card and charts, and a page of its history, the latest
     entries or those before entry ``before``."""
-    line = roster_line(unit, campaign_now(viewer.campaign))
+    now = campaign_now(viewer.campaign)
+    line = roster_line(unit, now)
+    order = orders_under_way(viewer.campaign, [unit], at=now).get(unit.pk)
     story = unit_story(unit=unit, before=before)
     if before is not None and not story.entries:
         story = unit_story(unit=unit)  # nothing there: the latest entries
@@ -298,6 +302,13 @@ def unit_context(
         story=unit_story_lines(story),
         story_page=story,
         unit_charts=unit_charts(history, viewer.campaign.day),
+        order=order,
+        order_words=None
+        if order is None
+        else (
+            f"{OrderKind(order.kind).label}, given by {order.giver.name}: under way until "
+            f"{clock_text(order.finishes_at)}"
+        ),
     )
     if "zone_form" in forms:
         context["zone_form"] = forms["zone_form"]

@@ -124,3 +124,28 @@ def test_the_gm_calls_off_an_order_under_way_once_and_players_see_it_called_off(
     assert tampered.status_code == 400
     assert "That Order is not one of this campaign&#x27;s." in tampered.text
     assert Order.objects.filter(called_off_at__isnull=False).count() == 1
+
+
+def test_a_units_page_says_the_order_it_is_under(client, world):
+    """A player checking a squad sees the Order it is under, who gave it and until when; none
+    once it is called off (or done)."""
+    from campaign.services.orders import order_call_off
+
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    unit = unit_create(
+        force=world.force, unit_type=card, name="1st Squad", specialties=["infantry"]
+    )
+    url = reverse("campaign:unit", args=[world.campaign.pk, unit.pk])
+
+    def said(role):
+        page = login(client, world, role).get(url).text
+        return re.search(r'<dd id="unit-order">(.*?) · <a href="([^"]+)">Orders</a></dd>', page)
+
+    assert said("player")[1] == "none under way" and said("player")[2] == _orders(world)
+    order = order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, note="the ford")
+    shown = "Use Skill, given by Lt. Ash: under way until day 1, 11:00 (the ford)"
+    assert said("player")[1] == shown and said("gm")[1] == shown
+    order_call_off(order=order)
+    assert said("player")[1] == "none under way"
