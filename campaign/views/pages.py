@@ -44,7 +44,7 @@ from campaign.forms import (
     UnitAddForm,
     UnitEditForm,
 )
-from campaign.models import CampaignBattle, Force, Unit
+from campaign.models import CampaignBattle, Force, Order, Unit
 from campaign.pages import (
     RosterLine,
     card_text,
@@ -281,6 +281,16 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     return cached_page(request, drawn_from, draw)
 
 
+def _order_words(order: Order) -> str:
+    """The Order a unit is under, as its page says it: "Use Skill (scout the ford), given by
+    Capt. Holt: under way until day 2, 11:00"."""
+    note = f" ({order.note})" if order.note else ""
+    return (
+        f"{OrderKind(order.kind).label}{note}, given by {order.giver.name}: under way until "
+        f"{clock_text(order.finishes_at)}"
+    )
+
+
 def unit_context(
     viewer: Viewer, unit: Unit, before: int | None = None, **forms: Any
 ) -> dict[str, Any]:
@@ -303,12 +313,7 @@ def unit_context(
         story_page=story,
         unit_charts=unit_charts(history, viewer.campaign.day),
         order=order,
-        order_words=None
-        if order is None
-        else (
-            f"{OrderKind(order.kind).label}, given by {order.giver.name}: under way until "
-            f"{clock_text(order.finishes_at)}"
-        ),
+        order_words=None if order is None else _order_words(order),
     )
     if "zone_form" in forms:
         context["zone_form"] = forms["zone_form"]

@@ -145,7 +145,7 @@ def test_a_units_page_says_the_order_it_is_under(client, world):
 
     assert said("player")[1] == "none under way" and said("player")[2] == _orders(world)
     order = order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, note="the ford")
-    shown = "Use Skill, given by Lt. Ash: under way until day 1, 11:00 (the ford)"
+    shown = "Use Skill (the ford), given by Lt. Ash: under way until day 1, 11:00"
     assert said("player")[1] == shown and said("gm")[1] == shown
     order_call_off(order=order)
     assert said("player")[1] == "none under way"
