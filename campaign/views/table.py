@@ -23,7 +23,15 @@ from campaign.access import FULL, Viewer, campaign_for_viewer, require_manage
 from campaign.battle_forms import browsed
 from campaign.forms import add_service_errors
 from campaign.keys import key_named
-from campaign.models import Character, CharacterEntry, Engagement, Order, TableRoll, Unit
+from campaign.models import (
+    Campaign,
+    Character,
+    CharacterEntry,
+    Engagement,
+    Order,
+    TableRoll,
+    Unit,
+)
 from campaign.pages import engagement_outcome, engagement_sides, roll_notice, trained_text
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
@@ -237,7 +245,6 @@ def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     listed = list(given.select_related("unit", "giver")[:100])
     # An Order that replaced one of these was given after it, so it is among them too.
     replaced = replaced_when(listed)
-    failed = forms.get("call_off_form")
     orders = [
         (order, OrderKind(order.kind).label, clock_text(order.given_at),
          order_state_text(order, now, replaced.get(order.pk)),
@@ -245,7 +252,9 @@ def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
          and order_status(order, now) == UNDER_WAY else None)
         for order in listed
     ]  # fmt: skip
-    context = base_context(viewer, now=clock_text(now), orders=orders, call_off_form=failed)
+    context = base_context(
+        viewer, now=clock_text(now), orders=orders, call_off_form=forms.get("call_off_form")
+    )
     if viewer.manages:
         context["order_form"] = forms.get("order_form") or OrderForm(campaign=campaign)
         context["clock_form"] = forms.get("clock_form") or ClockForm()
@@ -289,7 +298,7 @@ def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
     )  # fmt: skip
 
 
-def _call_off_form(campaign: Any, order: Order) -> CallOffForm:
+def _call_off_form(campaign: Campaign, order: Order) -> CallOffForm:
     return CallOffForm(
         campaign=campaign, initial={"order": order.pk}, auto_id=f"id_call_off_{order.pk}_%s"
     )
