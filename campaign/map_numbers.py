@@ -27,8 +27,10 @@ from battles.engine.validation import (
 )
 from battles.forms import WholeNumberField
 
+MIN_TABLE = 6
+"""Inches on either side of the smallest table the editors draw: room for two deployment zones."""
 TABLE_SIDES = {
-    "min_value": "A table is at least 6 inches a side.",
+    "min_value": f"A table is at least {MIN_TABLE} inches a side.",
     "max_value": f"A table is at most {MAX_TABLE:g} inches a side (an eight-foot table).",
 }
 """What the numbers form says of a table too small or too big for a battle."""
@@ -97,10 +99,14 @@ class MapNumbersForm(forms.Form):
     numbers = forms.CharField(widget=forms.HiddenInput, initial="1")
     name = forms.CharField(max_length=200)
     table_width = forms.FloatField(
-        min_value=6, max_value=MAX_TABLE, initial=24, label="Width (in)", error_messages=TABLE_SIDES
+        min_value=MIN_TABLE,
+        max_value=MAX_TABLE,
+        initial=24,
+        label="Width (in)",
+        error_messages=TABLE_SIDES,
     )
     table_height = forms.FloatField(
-        min_value=6,
+        min_value=MIN_TABLE,
         max_value=MAX_TABLE,
         initial=24,
         label="Height (in)",

@@ -45,7 +45,7 @@ from campaign.access import (
 from campaign.battle_forms import REMOVAL_LABELS, BattleSetupForm, TableResultForm, browsed
 from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
-from campaign.map_numbers import MapNumbersForm
+from campaign.map_numbers import MIN_TABLE, MapNumbersForm
 from campaign.models import Campaign, CampaignBattle, Membership, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
@@ -799,7 +799,7 @@ def _editor_context(
             "snap": SNAP,
         },
         library_buildings=buildings,
-        max_table=MAX_TABLE,
+        table_sides=(MIN_TABLE, MAX_TABLE),
     )
 
 

@@ -266,8 +266,8 @@ def test_the_table_is_sized_within_the_engines_limit_in_both_editors(client, wor
     there, and the numbers form refuses more beside the box, not as the engine's path."""
     login(client, world, "gm")
     page = client.get(_url("map-add", world)).text
-    assert 'max="96.0" step="0.5" data-table="width"' in page
-    assert 'max="96.0" step="0.5" data-table="height"' in page
+    assert 'min="6" max="96.0" step="0.5" data-table="width"' in page
+    assert 'min="6" max="96.0" step="0.5" data-table="height"' in page
     refused = client.post(_url("map-add", world), _numbers(table_width="120"))
     assert refused.status_code == 400 and not SavedMap.objects.exists()
     said = "A table is at most 96 inches a side (an eight-foot table)."
