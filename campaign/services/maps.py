@@ -56,9 +56,20 @@ def problem_piece(path: str) -> dict[str, Any] | None:
     return None
 
 
+MAP_WORDS = {
+    "a side needs at least one unit": "give the side a deployment spot: its units deploy on "
+    "its spots",
+    "give at least one side an objective: without one, both players correctly refuse to move": (
+        "give at least one side an objective: without one, neither side has a reason to move"
+    ),
+}
+"""The engine's words for a scenario, as the map editors say them of a map: a scenario's units
+are the map's deployment spots."""
+
+
 def map_problems(*, campaign: Campaign, scenario: Any) -> list[dict[str, Any]]:
     """What the engine refuses in a map, as the campaign would fight it (under its ruleset):
-    each problem's path, reason and the piece it names."""
+    each problem's path, reason (in the map's words, `MAP_WORDS`) and the piece it names."""
     if not isinstance(scenario, dict):
         return [{"path": "", "reason": "must be a scenario document (an object)", "piece": None}]
     unstorable = unstorable_paths(scenario)
@@ -68,7 +79,7 @@ def map_problems(*, campaign: Campaign, scenario: Any) -> list[dict[str, Any]]:
         parse_scenario({**scenario, "ruleset": campaign.ruleset})
     except ScenarioError as exc:
         return [
-            {"path": path, "reason": reason, "piece": problem_piece(path)}
+            {"path": path, "reason": MAP_WORDS.get(reason, reason), "piece": problem_piece(path)}
             for path, reason in exc.problems
         ]
     return []

@@ -883,21 +883,4 @@ def map_check(request: HttpRequest, pk: int) -> JsonResponse:
     except ValueError as error:
         return JsonResponse({"problems": [{"path": "", "reason": str(error), "piece": None}]})
     problems = map_problems(campaign=viewer.campaign, scenario=scenario)
-    return JsonResponse(
-        {"problems": [{**p, "reason": _editor_words(p["reason"])} for p in problems]}
-    )
-
-
-EDITOR_WORDS = {
-    "a side needs at least one unit": "give the side a deployment spot: its units deploy on "
-    "its spots",
-    "give at least one side an objective: without one, both players correctly refuse to move": (
-        "give at least one side an objective: without one, neither side has a reason to move"
-    ),
-}
-"""The engine's words for a map, as the map editor says them: a scenario's units are the
-editor's deployment spots."""
-
-
-def _editor_words(reason: str) -> str:
-    return EDITOR_WORDS.get(reason, reason)
+    return JsonResponse({"problems": problems})

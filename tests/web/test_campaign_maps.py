@@ -259,6 +259,15 @@ def test_an_empty_map_is_checked_in_the_editors_words(client, world):
     )
     assert "neither side has a reason to move" in reasons["objectives"]
     assert not any(r.split()[-1] == "unit" or "correctly refuse" in r for r in reasons.values())
+    # Saved as JSON, or drawn in numbers without JavaScript: the same words.
+    pasted = client.post(_url("map-add", world), {"name": "Empty", "scenario": json.dumps(empty)})
+    assert pasted.status_code == 400 and "neither side has a reason to move" in pasted.text
+    numbers = client.post(_url("map-add", world), _numbers(objective_rows="0", **{
+        f"objective_{i}_{k}": "" for i in (0, 1)
+        for k in ("id", "x", "y", "radius", "side", "per_turn", "at_end")}))  # fmt: skip
+    assert numbers.status_code == 400 and "neither side has a reason to move" in numbers.text
+    for page in (pasted, numbers):
+        assert "correctly refuse" not in page.text
 
 
 def test_the_table_is_sized_within_the_engines_limit_in_both_editors(client, world):
