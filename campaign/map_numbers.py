@@ -17,6 +17,7 @@ from typing import Any
 
 from django import forms
 
+from battles.engine.loader import TABLE_SIDE
 from battles.engine.validation import (
     MAX_BUILDINGS,
     MAX_CORNERS,
@@ -29,6 +30,8 @@ from battles.forms import WholeNumberField
 
 MIN_TABLE = 6
 """Inches on either side of the smallest table the editors draw: room for two deployment zones."""
+SIDE_SHOWN = f"{TABLE_SIDE:g}"
+"""A table's side when the map gives none, as the form shows it ("24", not "24.0")."""
 TABLE_SIDES = {
     "min_value": f"A table is at least {MIN_TABLE} inches a side.",
     "max_value": f"A table is at most {MAX_TABLE:g} inches a side (an eight-foot table).",
@@ -101,14 +104,14 @@ class MapNumbersForm(forms.Form):
     table_width = forms.FloatField(
         min_value=MIN_TABLE,
         max_value=MAX_TABLE,
-        initial=24,
+        initial=SIDE_SHOWN,
         label="Width (in)",
         error_messages=TABLE_SIDES,
     )
     table_height = forms.FloatField(
         min_value=MIN_TABLE,
         max_value=MAX_TABLE,
-        initial=24,
+        initial=SIDE_SHOWN,
         label="Height (in)",
         error_messages=TABLE_SIDES,
     )
@@ -133,8 +136,8 @@ class MapNumbersForm(forms.Form):
         self.cards = {str(b.pk): b for b in buildings}
         table = scenario.get("table") if isinstance(scenario.get("table"), dict) else {}
         self.fields["name"].initial = scenario.get("name", "")
-        self.fields["table_width"].initial = table.get("width", 24)
-        self.fields["table_height"].initial = table.get("height", 24)
+        self.fields["table_width"].initial = table.get("width", SIDE_SHOWN)
+        self.fields["table_height"].initial = table.get("height", SIDE_SHOWN)
         self.fields["turn_limit"].initial = scenario.get("turn_limit", 6)
         sides = [s for s in scenario.get("sides", []) if isinstance(s, dict)][:2]
         self.side_ids = [str(s.get("id") or SIDES[i][0]) for i, s in enumerate(sides)]

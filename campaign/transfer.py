@@ -39,7 +39,7 @@ from campaign.models import (
 from campaign.pages import card_text
 from campaign.rules.characters import ordered_feats
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
-from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_hour
+from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_hour, clock_text
 from campaign.rules.recovery import state_problems
 from campaign.rules.state import LATER_FIELDS, SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
 from campaign.rules.values import MAX_UNITS_PER_FORCE, NAME_LENGTH, leader_value, parse_field
@@ -1002,9 +1002,16 @@ def check_characters(
 
 
 def check_orders(
-    c: Checker, path: str, data: Any, *, characters: set[str], units: set[tuple[str, str]]
+    c: Checker,
+    path: str,
+    data: Any,
+    *,
+    characters: set[str],
+    units: set[tuple[str, str]],
+    now: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The Orders characters gave: giver by name, unit by force and unit name, on the clock."""
+    """The Orders characters gave: giver by name, unit by force and unit name, on the clock
+    (``now``, the export's clock hour, when it is one)."""
 
     def one(at: str, order: dict[str, Any]) -> None:
         if _names(c, at, order, ("giver",)) and order["giver"] not in characters:
@@ -1027,6 +1034,9 @@ def check_orders(
             off = _whole(c, f"{at}.called_off_at", off, given, max(given, done - 1))
             if off is not None and order["replaced"] is True:
                 c.error(f"{at}.called_off_at", "an Order is replaced or called off, not both")
+            elif off is not None and now is not None and off > now:
+                # Called off when the clock got there, never ahead of it.
+                c.error(f"{at}.called_off_at", f"after the campaign's clock, {clock_text(now)}")
         if not isinstance(order["note"], str) or len(order["note"]) > 300:
             c.error(f"{at}.note", "must be text of at most 300 characters")
 

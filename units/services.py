@@ -233,8 +233,8 @@ def _key_lines(text: str) -> dict[str, int]:
 
 def _read_terrain(root: Path, problems: list[LibraryProblem]) -> list[LibraryEntry]:
     path = root / TERRAIN_FILE
-    if not path.exists():
-        return []
+    if not path.exists() and not path.is_symlink():
+        return []  # No terrain file: no terrain types (a broken link is one, and unreadable).
     text = _read_text(path, TERRAIN_FILE, "terrain", problems)
     if text is None:
         return []

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 
 from campaign.models import Campaign, Character, HistoryEntry, Order, Unit
 from campaign.rules.bridge import CharacterOrder
@@ -69,7 +70,8 @@ def order_state_text(order: Order, now: int, replaced_at: int | None = None) -> 
 
 
 def current_orders(campaign: Campaign, units: list[Unit]) -> dict[int, Order]:
-    """unit pk → its latest Order that was not replaced (done or under way)."""
+    """unit pk → its latest Order that was not replaced (done, under way or called off: ask
+    `order_status`)."""
     latest: dict[int, Order] = {}
     for order in Order.objects.filter(unit__in=units, replaced=False).order_by("given_at", "pk"):
         latest[order.unit_id] = order
@@ -170,8 +172,9 @@ def order_give(
     saved = feat_sum(feats_from(giver.feats), "order_hours_saved")
     hours = order_hours(listed, quality, hours_saved=saved)
     now = campaign_now(campaign)
-    Order.objects.filter(
-        unit=unit, replaced=False, called_off_at__isnull=True, finishes_at__gt=now
+    # What `order_status` finds under way now: not replaced, not yet done nor called off.
+    Order.objects.filter(unit=unit, replaced=False, finishes_at__gt=now).filter(
+        Q(called_off_at__isnull=True) | Q(called_off_at__gt=now)
     ).update(replaced=True)
     return Order.objects.create(
         campaign=campaign,
@@ -192,6 +195,10 @@ def order_call_off(*, order: Order, actor: Any = None) -> Order:
     """The GM calls off an Order under way that makes no sense any more ("An Order lasts until
     done, replaced, or senseless"): from now it is no Order of its unit's, in a battle, a check
     or an engagement. Refused for one done, replaced or called off already."""
+    # The campaign first, then the Order, as `order_give` takes them: the two never wait on
+    # each other the other way round.
+    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=order.campaign_id)
+    require_manager(campaign, actor)
     order = (
         Order.objects.select_for_update(of=("self",))
         .select_related("unit", "giver")
@@ -200,8 +207,6 @@ def order_call_off(*, order: Order, actor: Any = None) -> Order:
     )
     if order is None:
         raise ValidationError({"order": ["That Order is gone."]})
-    campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=order.campaign_id)
-    require_manager(campaign, actor)
     now = campaign_now(campaign)
     status = order_status(order, now)
     if status != UNDER_WAY:

@@ -36,7 +36,7 @@ from campaign.models import (
     TableRoll,
     Unit,
 )
-from campaign.rules.orders import HOURS_PER_DAY
+from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.values import MAX_PENDING_INVITATIONS
 from campaign.selectors import campaigns_for_user
 from campaign.services._record import (
@@ -393,10 +393,12 @@ def campaign_import(
     characters = check_characters(
         c, "characters", data.get("characters", []), day=day, players=playing, forces=forces
     )
+    clock_ok = type(hour) is int and 0 <= hour < HOURS_PER_DAY  # its day is checked above
     orders = check_orders(
         c, "orders", data.get("orders", []),
         characters={character["name"] for character in characters},
         units={(f["name"], u["state"].name) for f in forces for u in f["units"]},
+        now=clock_hour(day, hour) if clock_ok else None,
     )  # fmt: skip
     engagements: list[dict[str, Any]] = []
     rolls: list[dict[str, Any]] = []

@@ -27,6 +27,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from battles.engine import ScenarioError, parse_scenario
 from battles.engine.events import Removal
+from battles.engine.loader import TABLE_SIDE
 from battles.engine.validation import MAX_SCENARIO_TEXT, MAX_TABLE
 from battles.forms import focus_first_error
 from battles.jsontext import read_json
@@ -797,6 +798,7 @@ def _editor_context(
             "buildings": [{"id": b.pk, "name": b.name, "card": b.card} for b in buildings],
             "spot_card": SPOT_CARD,
             "snap": SNAP,
+            "table_side": TABLE_SIDE,
         },
         library_buildings=buildings,
         table_sides=(MIN_TABLE, MAX_TABLE),

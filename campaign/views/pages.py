@@ -72,7 +72,6 @@ from campaign.pages import (
     winner_names,
 )
 from campaign.rules.experience import training_blocked
-from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.recovery import zone_problem
 from campaign.rules.state import Status
 from campaign.selectors import (
@@ -86,7 +85,7 @@ from campaign.selectors import (
 from campaign.services.battles import campaign_battle_cards
 from campaign.services.notices import member_visit, member_visit_record
 from campaign.services.orders import orders_under_way
-from campaign.table_forms import UnitTrainForm
+from campaign.table_forms import UnitTrainForm, order_under_way_text
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
 from units.bucs import Equipment, Quality
@@ -282,13 +281,10 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
 
 
 def _order_words(order: Order) -> str:
-    """The Order a unit is under, as its page says it: "Use Skill (scout the ford), given by
-    Capt. Holt: under way until day 2, 11:00"."""
-    note = f" ({order.note})" if order.note else ""
-    return (
-        f"{OrderKind(order.kind).label}{note}, given by {order.giver.name}: under way until "
-        f"{clock_text(order.finishes_at)}"
-    )
+    """The Order a unit is under, as its page says it: "Order to Use Skill, under way until
+    day 2, 11:00, given by Capt. Holt: scout the ford"."""
+    note = f": {order.note}" if order.note else ""
+    return f"{order_under_way_text(order)}, given by {order.giver.name}{note}"
 
 
 def unit_context(

@@ -20,8 +20,8 @@ from campaign.rules.checks import (
 from campaign.rules.command import Command
 from campaign.services import leader_attach, outcome_apply
 from campaign.services.characters import character_create
-from campaign.services.checks import contest_run, requisition_run, skill_check_run
-from campaign.services.orders import order_give
+from campaign.services.checks import check_units, contest_run, requisition_run, skill_check_run
+from campaign.services.orders import order_call_off, order_give
 from tests.campaign.helpers import dice
 from units.bucs import Equipment, Quality, Specialty
 
@@ -272,3 +272,18 @@ def test_a_contest_side_of_several_units_gets_strength_in_numbers_from_their_sha
     assert "Strength in numbers" not in " ".join(dict(roll.result["resisting"]["modifiers"]))
     assert roll.summary.startswith("Scouts (helped by Rangers, Medics) (")
     assert roll.setup["active"] == [scouts.pk, rangers.pk, medics.pk]
+
+
+@pytest.mark.django_db
+def test_a_unit_whose_order_is_called_off_checks_without_orders(campaign, make_unit):
+    medics = make_unit("Medics", specialties=("medical",))
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    order = order_give(giver=holt, unit=medics, kind="use_skill")
+    (under,) = check_units(campaign, [medics])
+    assert under.command == Command.UNDER_ORDERS
+    order_call_off(order=order)
+    (called_off,) = check_units(campaign, [medics])
+    assert called_off.command == Command.WITHOUT_ORDERS
+    # Outside its specialties it is Raw, and Raw makes no check without an Order.
+    with pytest.raises(ValidationError, match="makes no check without an Order"):
+        skill_check_run(campaign=campaign, units=[medics], skill="infantry", dc=10, seed=1)

@@ -7,12 +7,13 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
+from campaign.rules.orders import OrderKind
 from campaign.selectors import unit_history_explains
 from campaign.services import campaign_update, leader_attach
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 from campaign.services.characters import character_create
 from campaign.services.engagements import engaged_units, engagement_revert, engagement_run
-from campaign.services.orders import clock_advance, order_give
+from campaign.services.orders import clock_advance, order_call_off, order_give
 
 pytestmark = pytest.mark.django_db
 
@@ -124,6 +125,29 @@ def test_a_finished_beachhead_counts_as_dug_in_on_amphibious_ground(campaign, ma
                             round_limit=1)  # fmt: skip
     mods = dict(map(tuple, first_roll(record, str(marines.pk))["modifiers"]))
     assert mods["Establish Beachhead: dug in"] == 2 and mods["Amphibious in its terrain"] == 2
+
+
+def test_an_order_called_off_is_no_order_in_an_engagement(campaign, make_unit, enemy):
+    # An Attack called off leaves the unit without Orders; a Beachhead called off before it was
+    # done is no beachhead once its time has passed.
+    marines = make_unit("Marines", specialties=("infantry", "amphibious"))
+    rifles = make_unit("Rifles")
+    holt = character_create(campaign=campaign, name="Holt", hit_points=12)
+    beachhead = order_give(giver=holt, unit=marines, kind="establish_beachhead")
+    attack = order_give(giver=holt, unit=rifles, kind="attack")
+    units = {"attackers": [marines, rifles], "defenders": [make_unit("Foe", into=enemy)]}
+
+    def engaged():
+        found = engaged_units(campaign, units, {}, "amphibious")["attackers"]
+        return [(u.order, u.beachhead) for u in found]
+
+    assert engaged() == [(OrderKind.ESTABLISH_BEACHHEAD, False), (OrderKind.ATTACK, False)]
+    order_call_off(order=beachhead)
+    order_call_off(order=attack)
+    assert engaged() == [(None, False), (None, False)]
+    clock_advance(campaign=campaign, hours=2)
+    campaign.refresh_from_db()
+    assert engaged() == [(None, False), (None, False)]  # a called-off Beachhead is never done
 
 
 def test_an_engagement_reverts_like_a_battle(campaign, armies):

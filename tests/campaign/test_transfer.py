@@ -518,6 +518,7 @@ D20_BAD_FIELDS = [
     (("orders", 0, "giver"), "Nobody", "orders[0].giver"),
     (("orders", 1, "kind"), "dance", "orders[1].kind"),
     (("orders", 1, "called_off_at"), 3, "orders[1].called_off_at"),  # before it was given
+    (("orders", 1, "called_off_at"), 10, "orders[1].called_off_at"),  # after the clock, 05:00
     (("campaign", "hour"), 24, "campaign.hour"),
 ]  # fmt: skip
 

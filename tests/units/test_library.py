@@ -264,6 +264,7 @@ def test_a_broken_library_folder_is_named_file_by_file_and_loads_nothing(library
     ("terrain", "problem"),
     [
         (None, 'terrain.json, field "terrain": cannot read it: Is a directory'),
+        ("link", 'terrain.json, field "terrain": cannot read it: No such file or directory'),
         ("[" * 100_000, 'terrain.json, field "json": nested too deep to read'),
         ('{"woods": 1' + "0" * 5000 + "}", 'terrain.json, field "json": a number too long to read'),
         ("[]", 'terrain.json, line 1, field "terrain": must map names to terrain'),
@@ -277,6 +278,8 @@ def test_a_broken_terrain_file_is_a_problem_not_a_crash(library, terrain, proble
     (library / "terrain.json").unlink()
     if terrain is None:
         (library / "terrain.json").mkdir()
+    elif terrain == "link":
+        (library / "terrain.json").symlink_to(library / "nowhere.json")
     else:
         (library / "terrain.json").write_text(terrain)
     with pytest.raises(LibraryError) as refused:

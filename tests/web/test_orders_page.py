@@ -129,7 +129,7 @@ def test_the_gm_calls_off_an_order_under_way_once_and_players_see_it_called_off(
 def test_a_units_page_says_the_order_it_is_under(client, world):
     """A player checking a squad sees the Order it is under, who gave it and until when; none
     once it is called off (or done)."""
-    from campaign.services.orders import order_call_off
+    from campaign.services.orders import clock_advance, order_call_off
 
     gm = world.users["gm"]
     ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
@@ -145,7 +145,12 @@ def test_a_units_page_says_the_order_it_is_under(client, world):
 
     assert said("player")[1] == "none under way" and said("player")[2] == _orders(world)
     order = order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, note="the ford")
-    shown = "Use Skill (the ford), given by Lt. Ash: under way until day 1, 11:00"
+    shown = "Order to Use Skill, under way until day 1, 11:00, given by Lt. Ash: the ford"
     assert said("player")[1] == shown and said("gm")[1] == shown
     order_call_off(order=order)
+    assert said("player")[1] == "none under way"
+    # Done, as well as called off: none under way.
+    order_give(giver=ash, unit=unit, kind="attack")
+    assert said("player")[1].startswith("Order to Attack, under way until day 1, 01:00")
+    clock_advance(campaign=world.campaign, hours=1)
     assert said("player")[1] == "none under way"

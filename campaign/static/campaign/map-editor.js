@@ -37,9 +37,9 @@
 
   function num(value) { return String(Math.round(value * 1000) / 1000); }
 
-  function blank(ruleset) {
+  function blank(ruleset, side) {
     return {
-      ruleset: ruleset, table: { width: 24, height: 24 }, turn_limit: 6,
+      ruleset: ruleset, table: { width: side, height: side }, turn_limit: 6,
       terrain: [], buildings: [], objectives: [],
       sides: [{ id: "attackers", name: "Attackers", units: [] },
               { id: "defenders", name: "Defenders", units: [] }]
@@ -91,10 +91,10 @@
     if (why) {
       // The JSON field holds a map the editor cannot draw (as sent back with its problems):
       // the field keeps it; the editor draws the last map it could, or a blank one.
-      this.state = this.lastGood() || blank(data.ruleset);
+      this.state = this.lastGood() || blank(data.ruleset, data.table_side);
       this.keepField = true;
     } else {
-      this.state = start || blank(data.ruleset);
+      this.state = start || blank(data.ruleset, data.table_side);
     }
     this.bind();
     this.changed(false);
