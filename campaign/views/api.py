@@ -24,7 +24,9 @@ from campaign.pages import (
     roster_line,
     roster_lines,
 )
+from campaign.rules.orders import OrderKind, clock_text
 from campaign.selectors import campaign_now, unit_history
+from campaign.services.orders import orders_under_way
 
 
 def _unit(unit: Unit, viewer: Viewer) -> dict[str, Any]:
@@ -98,6 +100,19 @@ def unit_json(request: HttpRequest, pk: int, unit_pk: int) -> JsonResponse:
     unit = unit_for_viewer(viewer, unit_pk)
     data = _unit(unit, viewer)
     data["force"] = unit.force.name
+    # The Order it is under, as its page says it (campaign terms, not ids).
+    order = orders_under_way(viewer.campaign, [unit]).get(unit.pk)
+    data["order"] = (
+        None
+        if order is None
+        else {
+            "kind": order.kind,
+            "label": OrderKind(order.kind).label,
+            "given_by": order.giver.name,
+            "note": order.note,
+            "until": clock_text(order.finishes_at),
+        }
+    )
     data["history"] = [
         {
             "day": entry.day,

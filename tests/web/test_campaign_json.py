@@ -41,6 +41,26 @@ def test_it_gives_a_unit_with_its_history(client, world):
     assert data["name"] == world.unit.name and data["force"] == "Red Company"
     assert data["history"][0]["kind"] == "created" and data["history"][0]["day"] == 1
     assert any(entry["battle"] == world.engine_battle.battle_id for entry in data["history"])
+    assert data["order"] is None
+
+
+def test_a_units_json_gives_the_order_it_is_under_in_the_campaigns_words(client, world):
+    from campaign.services import unit_create
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_call_off, order_give
+    from units.models import UnitType
+
+    card = UnitType.objects.get(name="Rifle Squad")
+    unit = unit_create(
+        force=world.force, unit_type=card, name="1st Squad", specialties=["infantry"]
+    )
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9)
+    order = order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, note="ford")
+    data = _get(login(client, world, "player"), "unit-json", world, unit.pk)
+    assert data["order"] == {"kind": "use_skill", "label": "Use Skill", "given_by": "Lt. Ash",
+                             "note": "ford", "until": "day 1, 11:00"}  # fmt: skip
+    order_call_off(order=order)
+    assert _get(client, "unit-json", world, unit.pk)["order"] is None
 
 
 def test_it_lists_the_battles_with_their_results(client, world):
