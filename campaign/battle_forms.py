@@ -24,6 +24,7 @@ from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages import force_colour, name_colour, scenario_side_names, unit_label
+from campaign.rules.bridge import LEFT_THE_TABLE
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import UnitsPage
@@ -42,11 +43,10 @@ ORDER_CHOICES = [
 ]
 TURN_LIMIT_MAX = 50
 REMOVAL_LABELS = {
-    Removal.NONE: "Still in the field",
-    Removal.DESTROYED: "Destroyed",
-    Removal.DEMORALISED: "Demoralised",
+    r: f"{LEFT_THE_TABLE[r]} ({r.value} on the table)" if r else LEFT_THE_TABLE[r] for r in Removal
 }
-"""How a unit left a table battle, as the result form offers it."""
+"""How a unit left a table battle, as the result form offers it and the report says it: "Taken
+out (destroyed on the table)", in the rule text's word too."""
 
 
 def default_sides(forces: Sequence[Force], sides: Sequence[tuple[str, str]]) -> dict[int, str]:

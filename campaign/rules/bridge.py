@@ -44,6 +44,13 @@ from units.bucs import (
 
 REMOVAL_WORDS = {Removal.DEMORALISED: "retreated in poor order", Removal.DESTROYED: "destroyed"}
 """How the campaign says a unit left a battle (one that did not leave has no words)."""
+LEFT_THE_TABLE = {
+    Removal.NONE: "Still in the field",
+    Removal.DESTROYED: "Taken out",
+    Removal.DEMORALISED: "Broken",
+}
+"""How a unit left a Team Bravo table, in the campaign's words: taken out or broken there is not
+yet what it costs the unit (the bridge makes that BUCS damage), so not "destroyed"."""
 
 LEADER_DEATH_MORALE_HITS = 2
 """Morale hits a unit takes at once when its leader dies."""

@@ -16,6 +16,7 @@ from django.db import transaction
 from battles.engine.events import Removal
 from campaign.models import Campaign, Character, HistoryEntry, Leader, Unit
 from campaign.rules.bridge import (
+    LEFT_THE_TABLE,
     Damage,
     UnitOutcome,
     outcome_damage,
@@ -99,9 +100,9 @@ def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
 def _battle_sentence(
     reason: str, outcome: UnitOutcome, damage: Damage, state: CampaignUnitState, card_hits: int
 ) -> str:
-    head = {Removal.DESTROYED: f"Taken out at {reason}", Removal.DEMORALISED: f"Broken at {reason}"}
+    head = f"{LEFT_THE_TABLE[outcome.removed]} at {reason}" if outcome.removed else reason
     lost = f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"
-    parts = [f"{head.get(outcome.removed, reason)}: {lost}"]
+    parts = [f"{head}: {lost}"]
     if outcome.hits_lost:
         parts.append(
             f"{_blows_text(damage.blow_dice, card_hits)}: "

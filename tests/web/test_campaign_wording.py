@@ -72,6 +72,9 @@ def test_a_table_result_says_how_each_unit_left_in_words(client, world):
         raise_units(force, world.unit.unit_type, 1, "Fresh")
     form = client.get(_url("battle-record", world)).text
     assert '<option value="none" selected>Still in the field</option>' in form
+    # Taken out or broken on the table, not "Destroyed": the bridge says what it costs the unit.
+    assert '<option value="destroyed">Taken out (destroyed on the table)</option>' in form
+    assert '<option value="demoralised">Broken (demoralised on the table)</option>' in form
     # The sides are named after the forces, not "attackers" and "defenders".
     sides = re.findall(r'name="side_[ab]"[^>]*value="([^"]*)"', form)
     assert sides == [world.enemy.name, world.force.name], sides
