@@ -28,11 +28,18 @@ from campaign.models import (
     Character,
     CharacterEntry,
     Engagement,
+    Leader,
     Order,
     TableRoll,
     Unit,
 )
-from campaign.pages import engagement_outcome, engagement_sides, roll_notice, trained_text
+from campaign.pages import (
+    and_words,
+    engagement_outcome,
+    engagement_sides,
+    roll_notice,
+    trained_text,
+)
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import plural
@@ -259,6 +266,15 @@ def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
         context["order_form"] = forms.get("order_form") or OrderForm(campaign=campaign)
         context["clock_form"] = forms.get("clock_form") or ClockForm()
         context["no_givers"] = not campaign.characters.filter(alive=True).exists()
+        # Leaders named on a unit's page alone are no characters: say so, or the Characters
+        # page, which lists them, seems to contradict the notice.
+        named = Leader.objects.filter(
+            unit__force__campaign=campaign, character__isnull=True, alive=True
+        ).order_by("name")
+        names = [leader.name for leader in named]
+        if names:
+            leads = "leads a unit" if len(names) == 1 else "lead units"
+            context["named_leaders"] = f"{and_words(names)} {leads} by name only, as no character"
     return context
 
 

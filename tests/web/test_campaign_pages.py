@@ -53,6 +53,10 @@ def test_it_prints_each_units_next_battle_card_on_the_roster(client, world, djan
     assert lines[world.unit.pk].card["skill"] == 4, "Experienced: printed Skill 3 + 1"
     assert "Skill 4 · Move 5 · Resistance 1 · Hits 1 · Size 1" in response.text
     assert "Infantry" in response.text
+    # The card is the one it takes in under an Order, and the roster says so.
+    assert "for the next battle, under an Order (without one, a unit fights by the " in (
+        response.text
+    )
 
 
 def test_it_sorts_the_roster_by_a_query_parameter_and_swaps_only_the_table_under_htmx(

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.services import unit_create
+from campaign.services import leader_attach, unit_create
 from campaign.services.characters import character_create
 from campaign.services.orders import order_give
 from tests.web.campaign_world import login
@@ -29,6 +29,11 @@ def test_without_a_living_character_the_form_says_who_gives_an_order_and_where_t
     notice = page.split('id="no-givers"', 1)[1].split("</p>", 1)[0]
     assert "Only a living character of the campaign gives an Order, and it has none" in notice
     assert f'href="{characters}#character-form"' in notice
+    # A leader named on a unit's page alone is listed on the Characters page, but is none.
+    leader_attach(unit=world.force.units.filter(status="ready").first(), name="Sgt. Vance",
+                  hit_points=9)  # fmt: skip
+    notice = client.get(_orders(world)).text.split('id="no-givers"', 1)[1].split("</p>", 1)[0]
+    assert "(Sgt. Vance leads a unit by name only, as no character)" in notice
     # Once there is one, the form just says who gives an Order.
     character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=world.users["gm"])
     page = client.get(_orders(world)).text
