@@ -96,25 +96,24 @@ class PointsField(forms.CharField):
             raise forms.ValidationError(str(error)) from None
 
 
+def _table_side(label: str) -> forms.FloatField:
+    """A side of the table, in inches, within what the engine takes."""
+    return forms.FloatField(
+        min_value=MIN_TABLE,
+        max_value=MAX_TABLE,
+        initial=SIDE_SHOWN,
+        label=label,
+        error_messages=TABLE_SIDES,
+    )
+
+
 class MapNumbersForm(forms.Form):
     """A map as numbers; ``scenario`` (a document, or None for a new map) fills it."""
 
     numbers = forms.CharField(widget=forms.HiddenInput, initial="1")
     name = forms.CharField(max_length=200)
-    table_width = forms.FloatField(
-        min_value=MIN_TABLE,
-        max_value=MAX_TABLE,
-        initial=SIDE_SHOWN,
-        label="Width (in)",
-        error_messages=TABLE_SIDES,
-    )
-    table_height = forms.FloatField(
-        min_value=MIN_TABLE,
-        max_value=MAX_TABLE,
-        initial=SIDE_SHOWN,
-        label="Height (in)",
-        error_messages=TABLE_SIDES,
-    )
+    table_width = _table_side("Width (in)")
+    table_height = _table_side("Height (in)")
     turn_limit = forms.IntegerField(min_value=1, max_value=100, initial=6)
 
     def __init__(

@@ -156,9 +156,8 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=attention,
         medics_due=[a for a in attention if a.medics],
-        medics_forces=forces_with_medics({a.unit.force_id for a in attention if a.medics})
-        if viewer.manages
-        else set(),
+        # The GM sends them in; a player is told when their force has none to send.
+        medics_forces=forces_with_medics({a.unit.force_id for a in attention if a.medics}),
         rallying=rallying,
         rallying_text=rallying_text(rallying) if rallying else "",
         rallying_later=[a for a in rallying if a.rally_days != 1],

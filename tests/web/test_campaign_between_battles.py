@@ -362,3 +362,26 @@ def test_the_medics_sent_twice_save_what_was_chosen_once(client, world, wounded)
     assert response.status_code == again.status_code == 302
     assert again["Location"] == response["Location"]
     assert _fresh(first).casualty_hits == 1 and _fresh(second).casualty_hits == 1
+
+
+def test_a_player_is_told_when_their_force_has_no_medics_for_hits_awaiting_them(client, world):
+    """The GM's list says a force has no Medical crew to send in; a player whose unit's
+    Casualty hits await the medics is told so too, beside the unit, until the force has one."""
+    for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
+        _set(world, other, casualty_hits=0)
+    for crew in world.force.units.filter(status="ready"):
+        if "medical" in crew.specialties:
+            _set(world, crew, status="retreated")  # no ready Medical crew
+    _set(world, world.unit, status="ready", quality="average", morale_hits=0, casualty_hits=2,
+         last_battle_day=world.campaign.day)  # fmt: skip
+
+    def attention():
+        page = login(client, world, "player").get(_url("dashboard", world)).text
+        return page.split("Needs attention")[1].split("</ul>")[0]
+
+    said = "Red Company has no ready Medical crew to send in: ask your GM"
+    line = attention().split(f"{world.unit.name}</a> (Red Company): ")[1].split("</li>")[0]
+    assert "awaiting the medics" in line and line.endswith(said)
+    unit_create(force=world.force, unit_type=_fresh(world.unit).unit_type, name="Doc Crew",
+                specialties=["medical"])  # fmt: skip
+    assert said not in attention()
