@@ -1041,10 +1041,8 @@ def check_orders(
             c.error(f"{at}.note", "must be text of at most 300 characters")
 
     if isinstance(data, list):
-        newer = dict.fromkeys(NEWER_ORDER_VALUES)
-        data = [
-            newer | o if isinstance(o, dict) and o.keys().isdisjoint(newer) else o for o in data
-        ]
+        newer = dict.fromkeys(NEWER_ORDER_VALUES)  # what an older export leaves out: None
+        data = [newer | o if isinstance(o, dict) else o for o in data]
     return c.records(path, data, ORDER_KEYS, one)
 
 

@@ -33,10 +33,15 @@ LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED, CALLED_OFF = "done", "under way", "replaced", "called off"
 
 
+def called_off_by(order: Order, hour: int) -> bool:
+    """Whether the GM had called the Order off by clock hour ``hour``."""
+    return order.called_off_at is not None and order.called_off_at <= hour
+
+
 def order_status(order: Order, now: int) -> str:
     if order.replaced:
         return REPLACED
-    if order.called_off_at is not None and now >= order.called_off_at:
+    if called_off_by(order, now):
         return CALLED_OFF
     return DONE if now >= order.finishes_at else UNDER_WAY
 
@@ -92,7 +97,7 @@ def orders_under_way(
     for order in sorted(orders, key=lambda o: (o.given_at, o.pk)):
         if order.replaced and replaced_at.get(order.pk, order.given_at) <= at:
             continue
-        if order.called_off_at is not None and order.called_off_at <= at:
+        if called_off_by(order, at):
             continue
         if order.given_at <= at < order.finishes_at:
             latest[order.unit_id] = order

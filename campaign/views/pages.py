@@ -307,7 +307,6 @@ def unit_context(
         story=unit_story_lines(story),
         story_page=story,
         unit_charts=unit_charts(history, viewer.campaign.day),
-        order=order,
         order_words=None if order is None else _order_words(order),
     )
     if "zone_form" in forms:

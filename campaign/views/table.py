@@ -266,15 +266,8 @@ def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
         context["order_form"] = forms.get("order_form") or OrderForm(campaign=campaign)
         context["clock_form"] = forms.get("clock_form") or ClockForm()
         context["no_givers"] = not campaign.characters.filter(alive=True).exists()
-        # Leaders named on a unit's page alone are no characters: say so, or the Characters
-        # page, which lists them, seems to contradict the notice.
-        named = Leader.objects.filter(
-            unit__force__campaign=campaign, character__isnull=True, alive=True
-        ).order_by("name")
-        names = [leader.name for leader in named]
-        if names:
-            leads = "leads a unit" if len(names) == 1 else "lead units"
-            context["named_leaders"] = f"{and_words(names)} {leads} by name only, as no character"
+        if context["no_givers"]:
+            context["named_leaders"] = _named_leaders(campaign)
     return context
 
 
@@ -312,6 +305,21 @@ def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
         request, form, give, page=ORDERS, partial="order-form",
         context=lambda: orders_context(viewer, order_form=form),
     )  # fmt: skip
+
+
+def _named_leaders(campaign: Campaign) -> str:
+    """Leaders named on a unit's page alone, who are no characters: said where the Orders page
+    says the campaign has none, or the Characters page, which lists them, seems to contradict
+    it ("Sgt. Vance leads a unit by name only, as no character")."""
+    names = list(
+        Leader.objects.filter(unit__force__campaign=campaign, character__isnull=True, alive=True)
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
+    if not names:
+        return ""
+    leads = "leads a unit" if len(names) == 1 else "lead units"
+    return f"{and_words(names)} {leads} by name only, as no character"
 
 
 def _call_off_form(campaign: Campaign, order: Order) -> CallOffForm:
