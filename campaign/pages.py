@@ -19,6 +19,7 @@ from django.db.models import Count, Q, Sum
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.text import capfirst
 
 from battles.charts import line_chart
 from campaign.charts import UNIT_SERIES, force_strength_series, unit_series
@@ -263,6 +264,7 @@ def force_summaries(campaign: Campaign) -> list[ForceSummary]:
 class Attention:
     unit: Unit
     reason: str
+    """Why, in sentences: "1 Casualty hit awaits the medics. Unsaved, it dies after …"."""
     medics: bool = False
     """Its Casualty hits await the medics (they die when its medical window closes)."""
     rally_days: int | None = None
@@ -294,7 +296,8 @@ def rallying_text(rallying: list[Attention]) -> str:
     if next_day == len(rallying):
         return f"{said}: the next day of R&R rallies {'it' if next_day == 1 else 'them'}."
     if next_day == 0:
-        return f"{said}; the next day of R&R rallies none of them:"
+        none = "does not rally it" if len(rallying) == 1 else "rallies none of them"
+        return f"{said}; the next day of R&R {none}:"
     return f"{said}; the next day of R&R rallies {next_day} of them, not these:"
 
 
@@ -383,28 +386,77 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
         # A unit may have retreated with Casualty hits still to save: the medics come first,
         # since those hits die 24 hours after the battle and a retreat rallies by itself.
         medics = medical_window_open(unit.state, now)
-        reasons = []
+        reasons = []  # each a sentence
         if medics:
             hits = plural(unit.casualty_hits, "Casualty hit")
+            one = unit.casualty_hits == 1
+            await_, die = ("awaits", "it dies") if one else ("await", "they die")
             closes = medical_window_closes(unit.state) or 0
             reasons.append(
-                f"{hits} awaiting the medics; unsaved, they die after {clock_text(closes)}"
+                f"{hits} {await_} the medics. Unsaved, {die} after {clock_text(closes)}."
                 if closes > now
-                else f"{hits} awaiting the medics in their last hour; unsaved, they die when "
-                "the clock moves on"
+                else f"{hits} {await_} the medics in their last hour. Unsaved, {die} when the "
+                "clock moves on."
             )
         rally_days, rally = None, ""
         if unit.status == Status.RETREATED:
             rally_days = days_to_rally(unit.state, now)
             rally = rally_when(unit.state, now, rally_days)
-            reasons.append(f"retreated in poor order: {rally}")
+            reasons.append(f"Retreated in poor order: {rally}.")
         if reasons:
-            found.append(Attention(unit, "; ".join(reasons), medics, rally_days, rally))
+            found.append(Attention(unit, " ".join(reasons), medics, rally_days, rally))
     return found
 
 
 def recent_battles(campaign: Campaign, limit: int = 10) -> list[CampaignBattle]:
     return list(campaign.battles.select_related("battle").defer("battle__scenario")[:limit])
+
+
+@dataclass(frozen=True)
+class Fight:
+    """A battle or an engagement as the dashboard lists them, together."""
+
+    name: str
+    day: int
+    url: str
+    outcome: str
+    """How it went: "Red Company won", "Blue Battalion won after 4 rounds", "being fought"."""
+    state: str
+    """Its state's value (the badge's colour) and, below, its words."""
+    state_label: str
+    engagement: bool
+    table: bool
+    """A battle fought at a real table, its result entered by the GM."""
+
+
+def recent_fights(
+    campaign: Campaign, battles: list[CampaignBattle], limit: int = 10
+) -> list[Fight]:
+    """The campaign's latest battles (``battles``, newest first, `recent_battles`) and
+    engagements together, newest first: by day, then by when they were fought or entered."""
+    engagements = list(
+        campaign.engagements.only("pk", "name", "day", "winner", "state", "rounds", "setup",
+                                  "created_at").order_by("-day", "-created_at", "-id")[:limit]
+    )  # fmt: skip
+    winners = winner_names(battles)
+    sides = engagement_sides(engagements)
+    found = [
+        (cb.day, cb.created_at, Fight(
+            cb.name, cb.day, reverse("campaign:battle", args=[campaign.pk, cb.pk]),
+            "being fought" if cb.state == CampaignBattle.State.FIGHTING
+            else "—" if cb.state == CampaignBattle.State.FAILED
+            else f"{winners[cb.pk]} won" if winners[cb.pk] else "a draw",
+            cb.state, cb.get_state_display(), engagement=False, table=bool(cb.table_result)))
+        for cb in battles
+    ] + [
+        (e.day, e.created_at, Fight(
+            e.name, e.day, reverse("campaign:engagement", args=[campaign.pk, e.pk]),
+            engagement_outcome(e, sides[e.pk]), e.state, e.get_state_display(),
+            engagement=True, table=False))
+        for e in engagements
+    ]  # fmt: skip
+    found.sort(key=lambda f: (f[0], f[1]), reverse=True)
+    return [fight for _, _, fight in found[:limit]]
 
 
 def recent_quick_resolves(campaign: Campaign, limit: int = 5) -> list[QuickResolve]:
@@ -1210,7 +1262,7 @@ def timeline(
     for record in engagements:
         events.append(
             Event(record.day, "engagement",
-                  f"{record.name}: {engagement_outcome(record, sides[record.pk])} "
+                  f"{capfirst(record.name)}: {engagement_outcome(record, sides[record.pk])} "
                   f"({record.get_state_display().lower()})",
                   reverse("campaign:engagement", args=[campaign.pk, record.pk]))
         )  # fmt: skip
@@ -1270,11 +1322,18 @@ def timeline(
     )
 
 
-def since_last_visit(campaign: Campaign, force_ids: set[int], after: datetime) -> list[Event]:
-    """What changed for the units of ``force_ids`` since ``after`` (the member's last visit)."""
-    return entry_events(
-        campaign, entries_since(campaign=campaign, force_ids=force_ids, after=after)
-    )
+FIRST_VISIT_LINES = 10
+"""Lines a member's first visit shows of what lately befell their units."""
+
+
+def since_last_visit(
+    campaign: Campaign, force_ids: set[int], after: datetime | None
+) -> list[Event]:
+    """What changed for the units of ``force_ids`` since ``after`` (the member's last visit),
+    or, on their first (None), the latest `FIRST_VISIT_LINES` things that befell them."""
+    limit = {} if after is not None else {"limit": FIRST_VISIT_LINES}
+    entries = entries_since(campaign=campaign, force_ids=force_ids, after=after, **limit)
+    return entry_events(campaign, entries)
 
 
 def entry_events(campaign: Campaign, entries: list[HistoryEntry]) -> list[Event]:

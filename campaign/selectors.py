@@ -734,13 +734,15 @@ def timeline_entries_on(days: list[int], below: tuple[int, int] | None) -> Q:
     return on
 
 
-def entries_since(*, campaign: Campaign, force_ids: set[int], after: datetime, limit: int = 20):
-    """What happened to the units of ``force_ids`` after the moment ``after``."""
-    return list(
-        HistoryEntry.objects.filter(unit__force_id__in=force_ids, created_at__gt=after)
-        .select_related("unit__force")
-        .order_by("-id")[:limit]
-    )
+def entries_since(
+    *, campaign: Campaign, force_ids: set[int], after: datetime | None, limit: int = 20
+):
+    """What happened to the units of ``force_ids`` after the moment ``after`` (None: the
+    latest of all that happened to them), newest first."""
+    entries = HistoryEntry.objects.filter(unit__force_id__in=force_ids)
+    if after is not None:
+        entries = entries.filter(created_at__gt=after)
+    return list(entries.select_related("unit__force").order_by("-id")[:limit])
 
 
 def advance_entries(*, campaign: Campaign, after_id: int, upto_id: int) -> list[HistoryEntry]:

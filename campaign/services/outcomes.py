@@ -25,7 +25,7 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
-from campaign.rules.history import hits_text, plural, took_name, undone_text
+from campaign.rules.history import hits_text, plural, took_name, took_text, undone_text
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     casualties_die,
@@ -100,9 +100,10 @@ def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
 def _battle_sentence(
     reason: str, outcome: UnitOutcome, damage: Damage, state: CampaignUnitState, card_hits: int
 ) -> str:
+    """What a battle did to a unit, said first ("Ford: took 1 Morale, 0 Casualty hits"), then
+    the working that made it: the Hits lost, the dice, what Armor or the leader took."""
     head = f"{LEFT_THE_TABLE[outcome.removed]} at {reason}" if outcome.removed else reason
-    lost = f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"
-    parts = [f"{head}: {lost}"]
+    parts = [f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"]
     if outcome.hits_lost:
         parts.append(
             f"{_blows_text(damage.blow_dice, card_hits)}: "
@@ -126,8 +127,7 @@ def _battle_sentence(
         parts.append("the leader died: 2 Morale hits at once")
     if damage.quality_lost:
         parts.append(f"Skill lost to suppression costs {plural(damage.quality_lost, 'step')}")
-    parts.append(f"in all {hits_text(damage.morale_hits, damage.casualty_hits)}")
-    return "; ".join(parts)
+    return f"{took_text(head, damage.morale_hits, damage.casualty_hits)} — {'; '.join(parts)}"
 
 
 def _equipment_for(

@@ -8,7 +8,6 @@ without JavaScript.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -61,6 +60,7 @@ from campaign.pages import (
     quick_resolve_reason,
     rallying_text,
     recent_battles,
+    recent_fights,
     recent_quick_resolves,
     roster_line,
     roster_lines,
@@ -69,7 +69,6 @@ from campaign.pages import (
     unit_charts,
     unit_story_lines,
     units_needing_attention,
-    winner_names,
 )
 from campaign.rules.experience import training_blocked
 from campaign.rules.recovery import zone_problem
@@ -83,7 +82,7 @@ from campaign.selectors import (
     unit_story,
 )
 from campaign.services.battles import campaign_battle_cards
-from campaign.services.notices import member_visit, member_visit_record
+from campaign.services.notices import Visit, member_visit, member_visit_record
 from campaign.services.orders import orders_under_way
 from campaign.table_forms import UnitTrainForm, order_under_way_text
 from campaign.views._common import base_context
@@ -138,21 +137,21 @@ def _own_forces(viewer: Viewer, summaries: list) -> set[int]:
     return {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
 
 
-def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any) -> dict[str, Any]:
-    """The dashboard; ``seen`` is when the member was last here (None: they have not been here
-    yet, so nothing is "new")."""
+def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) -> dict[str, Any]:
+    """The dashboard; ``visit`` is the member opening it (`member_visit`), whose last visit
+    says what is new to them (on their first, the latest that befell their units). None: a
+    form drawn again with its errors, which tells nothing new."""
     campaign = viewer.campaign
     summaries = force_summaries(campaign)
     full = {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
     own = _own_forces(viewer, summaries)
     battles = recent_battles(campaign)
-    winners = winner_names(battles)
     attention = units_needing_attention(campaign, own)
     rallying = [a for a in attention if a.unit.status == Status.RETREATED]
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
-        battles=[(b, winners[b.pk]) for b in battles],
+        fights=recent_fights(campaign, battles),
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=attention,
         medics_due=[a for a in attention if a.medics],
@@ -162,7 +161,8 @@ def dashboard_context(viewer: Viewer, seen: datetime | None = None, **forms: Any
         rallying_text=rallying_text(rallying) if rallying else "",
         rallying_later=[a for a in rallying if a.rally_days != 1],
         # What changed is told of the units the member calls theirs; with none, nothing is.
-        since=None if seen is None or not own else since_last_visit(campaign, own, seen),
+        since=since_last_visit(campaign, own, visit.last) if own and visit else None,
+        first_visit=visit is not None and visit.last is None,
         sees_units=bool(own),
         # The GM's reason goes to whoever sees either unit's force in full.
         quick_resolves=[
@@ -204,7 +204,7 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     # "Since your last visit" counts from when this member last opened it, on any device.
     visit = member_visit(campaign=viewer.campaign, user=request.user)
-    context = dashboard_context(viewer, seen=visit.last)
+    context = dashboard_context(viewer, visit)
     member_visit_record(
         campaign=viewer.campaign, user=request.user, visit=visit, news=bool(context["since"])
     )

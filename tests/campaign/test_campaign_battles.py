@@ -434,7 +434,7 @@ def test_a_suppressed_units_next_card_prints_its_skill_restored_only_under_one_y
             assert (ours.quality, ours.morale_hits) == (2, 1)  # Inexperienced, its last one
     if ruleset == Ruleset.ONE_YEAR_WAR:
         assert "1 Skill lost to suppression, restored for the next battle (One Year War)" in said
-        assert "; in all 0 Morale, 0 Casualty" in said
+        assert "took 0 Morale, 0 Casualty hits — " in said
     else:
         assert "1 Skill lost to suppression: 1 Morale" in said
 

@@ -84,16 +84,17 @@ def test_it_applies_a_battle_to_every_unit_with_an_entry_each(campaign, make_uni
     assert all(e.battle == battle and e.day == 1 for e in entries)
     blue_entry = next(e for e in battle_entries if e.unit_id == blue.pk)
     damage = blue_entry.details["damage"]
-    assert blue_entry.text.startswith("Factory Hold: 2 of 4 Hits lost; ")
-    assert f"in all {damage['morale_hits']} Morale, {damage['casualty_hits']} Casualty" in (
-        blue_entry.text
-    )
+    # What the battle did comes first, then the working.
+    took = f"took {damage['morale_hits']} Morale, {damage['casualty_hits']} Casualty hits"
+    assert blue_entry.text.startswith(f"Factory Hold: {took} — 2 of 4 Hits lost; ")
     assert len(damage["blow_dice"]) == 2 and len(damage["split_dice"]) == sum(damage["split"])
     assert blue_entry.after.get("casualty_hits", 0) == damage["casualty_hits"]
     assert blue_entry.details["outcome"] == {"hits_lost": 2, "skill_lost": 0, "removed": "none"}
     # A unit that came through untouched still has the battle in its history.
     red_entry = next(e for e in battle_entries if e.unit_id == red.pk)
-    assert red_entry.text.startswith("Factory Hold: 0 of 1 Hit lost; ")
+    assert red_entry.text.startswith(
+        "Factory Hold: took 0 Morale, 0 Casualty hits — 0 of 1 Hit lost"
+    )
     assert red_entry.details["won"] is True
 
 

@@ -34,8 +34,8 @@ def test_charts_advance_and_the_last_visit(browser_world, page_for, live_server,
     world = browser_world
     base = f"{live_server.url}/campaigns/{world.campaign.pk}"
     desktop = at_size(page_for("player"), size)
-    desktop.goto(f"{base}/")  # her first visit, on one device
-    expect(desktop.locator("#since-h")).to_have_count(0)
+    desktop.goto(f"{base}/")  # her first visit, on one device: the latest of her units
+    expect(desktop.locator("#since-h")).to_have_text("Lately")
 
     # The GM: the strength chart, then Advance, confirmed, answered by its own summary page.
     gm = at_size(page_for("gm"), size)

@@ -27,7 +27,8 @@ def test_the_campaign_tells_everyone_what_changed(browser_world, page_for, live_
     base = f"{live_server.url}/campaigns/{world.campaign.pk}"
     alice = at_size(page_for("player"), size)
     alice.goto(f"{base}/")  # her first visit: from here on, changes are "since your last visit"
-    expect(alice.locator("#since-h")).to_have_count(0)
+    expect(alice.locator("#since-h")).to_have_text("Lately")
+    expect(alice.locator(".since")).to_contain_text("Your first visit")
 
     gm = at_size(page_for("gm"), size)
     gm.goto(f"{base}/")

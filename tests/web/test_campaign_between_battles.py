@@ -280,8 +280,8 @@ def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client
     now = campaign_now(world.campaign)
     rally = escape(rally_when(unit.state, now, days_to_rally(unit.state, now)))
     assert (
-        f"({world.force.name}): 2 Casualty hits awaiting the medics; unsaved, they die after "
-        f"day 2, 00:00; retreated in poor order: {rally}"
+        f"({world.force.name}): 2 Casualty hits await the medics. Unsaved, they die after "
+        f"day 2, 00:00. Retreated in poor order: {rally}."
     ) in page
 
 
@@ -296,7 +296,7 @@ def test_a_retreated_unit_is_told_when_it_really_rallies(client, world):
     # not enter them (`roster._hits_problem`), so the third is the battle's.
     Unit.objects.filter(pk=unit.pk).update(morale_hits=3)
     later = (
-        "retreated in poor order: its hits keep it below Raw; it rallies after 2 days of R&amp;R"
+        "Retreated in poor order: its hits keep it below Raw; it rallies after 2 days of R&amp;R."
     )
     assert later in login(client, world, "player").get(_url("dashboard", world)).text
     cockpit = login(client, world, "gm").get(_url("dashboard", world))
@@ -323,7 +323,10 @@ def test_the_gm_is_told_how_many_the_next_day_rallies():
         "3 units retreated in poor order; the next day of R&R rallies 1 of them, not these:"
     )
     assert rallying_text([retreated(2)]) == (
-        "1 unit retreated in poor order; the next day of R&R rallies none of them:"
+        "1 unit retreated in poor order; the next day of R&R does not rally it:"
+    )
+    assert rallying_text([retreated(2), retreated(None)]) == (
+        "2 units retreated in poor order; the next day of R&R rallies none of them:"
     )
 
 
@@ -345,7 +348,7 @@ def test_the_medics_last_hour_is_said_as_such_not_as_a_deadline_past(client, wor
     page = client.get(_url("unit", world, unit.pk)).text
     assert "awaiting the medics: the medics&#x27; last hour" in page
     dashboard = client.get(_url("dashboard", world)).text
-    assert "awaiting the medics in their last hour; unsaved, they die when the clock" in dashboard
+    assert "await the medics in their last hour. Unsaved, they die when the clock" in dashboard
 
 
 def test_the_medics_sent_twice_save_what_was_chosen_once(client, world, wounded):
@@ -379,9 +382,9 @@ def test_a_player_is_told_when_their_force_has_no_medics_for_hits_awaiting_them(
         page = login(client, world, "player").get(_url("dashboard", world)).text
         return page.split("Needs attention")[1].split("</ul>")[0]
 
-    said = "Red Company has no ready Medical crew to send in: ask your GM"
+    said = "Red Company has no ready Medical crew to send in: ask your GM."
     line = attention().split(f"{world.unit.name}</a> (Red Company): ")[1].split("</li>")[0]
-    assert "awaiting the medics" in line and line.endswith(said)
+    assert "await the medics" in line and line.endswith(said)
     unit_create(force=world.force, unit_type=_fresh(world.unit).unit_type, name="Doc Crew",
                 specialties=["medical"])  # fmt: skip
     assert said not in attention()

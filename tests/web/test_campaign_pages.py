@@ -36,7 +36,7 @@ def test_it_shows_the_dashboard_with_day_forces_battles_and_what_needs_attention
     assert "awaiting the GM's review" not in watching and "no outcome awaits review" not in (
         watching
     )
-    assert f"{unit.name}</a> (Red Company): retreated in poor order" in page
+    assert f"{unit.name}</a> (Red Company): Retreated in poor order" in page
     assert "Advance the calendar" not in page, "a player has no GM panel"
     assert "Advance the calendar" in login(client, world, "gm").get(_url("dashboard", world)).text
 

@@ -13,7 +13,8 @@ from tests.web.paging import add_notes, rows_read
 pytestmark = pytest.mark.django_db
 
 PAGES = {
-    "dashboard": (lambda w: [], 17),  # the GM's tools list the invitations waiting
+    # The GM's tools list the invitations waiting; a first visit, the latest entries.
+    "dashboard": (lambda w: [], 22),
     "timeline": (lambda w: [], 14),  # its window: the days with something, their lines counted
     "force": (lambda w: [w.force.pk], 12),
     "force-json": (lambda w: [w.force.pk], 10),

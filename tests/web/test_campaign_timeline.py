@@ -118,7 +118,7 @@ def test_the_timeline_lists_each_engagement_with_a_link_to_its_log(client, world
                                round_limit=2, reason="patrol at the well", actor=gm)  # fmt: skip
     page = login(client, world, "player").get(_url("timeline", world)).text
     log = _url("engagement", world, record.pk)
-    assert f'<a href="{log}">patrol at the well: ' in page
+    assert f'<a href="{log}">Patrol at the well: ' in page  # a line begins with a capital
     assert f"after {record.rounds} rounds (applied)</a>" in page
 
 
@@ -148,7 +148,7 @@ def test_a_players_needs_attention_lists_only_their_own_units(client, world):
     rival = login(client, world, "rival").get(_url("dashboard", world)).text
     # (Casualty hits awaiting the medics, if the world's battle left any, come first.)
     line = rival.split("Iron Wolf</a> (Blue Battalion): ")[1].split("</li>")[0]
-    assert "retreated in poor order" in line
+    assert "Retreated in poor order" in line
 
 
 def test_the_gm_dashboard_leads_with_what_needs_doing(client, world):

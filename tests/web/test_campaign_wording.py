@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
+from django.utils.text import capfirst
 
 from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import Change, orders_going_in
@@ -207,7 +208,7 @@ def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, 
         assert engine_words not in page
     timeline = client.get(_url("timeline", world)).text
     rounds = f"{engagement.rounds} round{'s' if engagement.rounds != 1 else ''}"
-    assert f"{engagement.name}: {won} won after {rounds} (applied)" in timeline
+    assert f"{capfirst(engagement.name)}: {won} won after {rounds} (applied)" in timeline
     assert "attackers won" not in timeline and "defenders won" not in timeline
     # An engagement fought before surprise was the hiders' alone gave the watch its Momentum,
     # and its events do not say whose it was: its log still says what that fight did.

@@ -63,7 +63,7 @@ def test_the_dashboard_says_when_each_units_medical_window_closes(client, world)
     login(client, world, "gm")
     page = client.get(_url("dashboard", world)).text
     assert "they die 24 hours after their battle" not in page
-    said = f"{unit.name}</a>: 1 Casualty hit awaiting the medics; unsaved, they die after day 2"
+    said = f"{unit.name}</a>: 1 Casualty hit awaits the medics. Unsaved, it dies after day 2"
     assert said in page
 
 

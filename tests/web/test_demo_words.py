@@ -3,16 +3,18 @@ dashboard as on the unit's page, and its battles, engine or table, linked where 
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 
 from campaign.demo import DEMO_CAMPAIGN, demo_load
 from campaign.models import Campaign, Unit
-from campaign.pages import since_last_visit, unit_story_lines
+from campaign.pages import FIRST_VISIT_LINES, since_last_visit, unit_story_lines
 from campaign.selectors import unit_story
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 
@@ -50,7 +52,8 @@ def test_since_your_last_visit_tells_an_entry_as_the_units_history_does(demo):
     events = since_last_visit(campaign, {wolf.force_id}, timezone.now() - timedelta(hours=1))
     fought = [e for e in events if e.kind == "battle" and "Ford skirmish" in e.text]
     assert [e.text for e in fought] == [
-        "Iron Wolf (Blue Battalion): Ford skirmish: 0 of 2 Hits lost; in all 0 Morale, 0 Casualty"
+        "Iron Wolf (Blue Battalion): Ford skirmish: took 0 Morale, 0 Casualty hits — 0 of 2 Hits "
+        "lost"
     ]
     # No bookkeeping: neither the battles counted, the day of the last one nor the medics'
     # 24 hours of a unit with no Casualty hits to save.
@@ -115,3 +118,50 @@ def test_a_check_on_the_dashboard_names_the_unit_that_made_it_once(demo):
     assert checks["Sappers (Blue Battalion)"].startswith(
         "Sappers (Blue Battalion): Iron Wolf: a general skill check, "
     )
+
+
+def test_the_dashboard_lists_engagements_with_battles_newest_first(client, demo):
+    campaign, _ = demo
+    client.force_login(get_user_model().objects.get(username="alice"))
+    page = client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
+    table = page[page.index('<table class="fights">') :]
+    table = table[: table.index("</table>")]
+    clash, mill = campaign.engagements.get(), campaign.battles.get(name="Battle of the Millrace")
+    clash_at = table.index(reverse("campaign:engagement", args=[campaign.pk, clash.pk]))
+    mill_at = table.index(reverse("campaign:battle", args=[campaign.pk, mill.pk]))
+    assert clash_at < mill_at  # the engagement of day 2 before the battle of day 1
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", table))
+    # Its name begins the row: with a capital, as the engagements page has it.
+    assert f"{capfirst(clash.name)} (engagement) 2 Blue Battalion won after 4 rounds " in words
+    assert "Battle of the Millrace (battle at the table) 1 Red Company won Applied" in words
+
+
+def test_a_members_first_visit_tells_the_latest_that_befell_their_units(client, demo):
+    campaign, _ = demo
+    client.force_login(get_user_model().objects.get(username="bob"))
+    url = reverse("campaign:dashboard", args=[campaign.pk])
+    first = client.get(url).text
+    since = first[first.index('<section class="since"') :]
+    since = since[: since.index("</section>")]
+    assert '<h2 id="since-h">Lately</h2>' in since and "Your first visit" in since
+    lines = re.findall(r'<li class="event[^"]*">.*?</li>', since)
+    assert 0 < len(lines) <= FIRST_VISIT_LINES
+    # His units only, newest first: the engagement of day 2 leads.
+    assert all("(Blue Battalion)" in line for line in lines)
+    assert "Red Company)" not in since
+    newest = re.sub(r"<[^>]+>", "", lines[0])
+    assert "Day 2: Scout Car (Blue Battalion): Patrol clash at the ford" in newest
+    # From then on, what changed since he last looked: nothing yet.
+    again = client.get(url).text
+    assert '<h2 id="since-h">Since your last visit</h2>' in again
+    assert "Nothing has changed for your units since you last looked." in again
+    assert "Your first visit" not in again
+
+
+def test_a_form_drawn_again_on_the_dashboard_tells_nothing_as_new(client, demo):
+    campaign, _ = demo
+    client.force_login(get_user_model().objects.get(username="gm"))
+    page = client.post(reverse("campaign:settings", args=[campaign.pk]), {}).text
+    assert 'id="settings-form"' in page and "has-errors" in page
+    # Neither "Lately" nor "Since your last visit": this is no visit.
+    assert 'id="since-h"' not in page
