@@ -15,12 +15,15 @@ from campaign.services import (
     calendar_advance,
     campaign_create,
     force_create,
+    leader_attach,
     medical_apply,
     membership_set,
     quick_resolve_run,
     unit_create,
 )
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+from campaign.services.characters import character_create
+from campaign.services.orders import order_give
 from units.models import Ruleset, UnitType
 from units.services import library_load
 
@@ -52,6 +55,18 @@ DEMO_FORCES = (
         ("Scout Car", "Recon Vehicle", "inexperienced", "adequate", ["mechanized"], None),
     ]),
 )  # fmt: skip
+
+DEMO_CHARACTER = (
+    "Lt. Ada Reyes",
+    14,
+    ["leadership", "squad_tactics"],
+    "alice",
+    "1st Squad",
+    "attack",
+    "retake the ford",
+)
+"""Alice's character: (name, hit points, feats, player, the unit she leads, the Order she gives
+it on day 2, its note)."""
 
 # The first battle, fought on day 1: (unit name, hits lost, Skill lost, removed).
 # Each is possible on the card the unit fought with (`bridge.outcome_problems`): a mech has 2
@@ -129,8 +144,15 @@ def _build_campaign(users: dict[str, object]) -> Campaign:
         defender_stance={"dug_in": True},
         round_limit=5,
         seed=7,
-        reason="patrol clash at the ford",
+        reason="Patrol clash at the ford",
     )
+    # A player's character leads a unit and gives it an Order, as the d20 table would.
+    name, hit_points, feats, player, led, order, note = DEMO_CHARACTER
+    character = character_create(
+        campaign=campaign, name=name, hit_points=hit_points, feats=feats, player=users[player]
+    )
+    leader_attach(unit=units[led], character=character, reason="takes the squad to the ford")
+    order_give(giver=character, unit=Unit.objects.get(pk=units[led].pk), kind=order, note=note)
     return campaign
 
 

@@ -10,6 +10,7 @@ from django.test import RequestFactory
 from campaign.demo import DEMO_CAMPAIGN, demo_load
 from campaign.models import Campaign, HistoryEntry, Unit
 from campaign.selectors import unit_history_explains
+from campaign.services.orders import orders_under_way
 from units.models import UnitType
 
 pytestmark = pytest.mark.django_db
@@ -34,9 +35,16 @@ def test_it_builds_a_campaign_of_two_forces_carrying_hits_and_history():
     units = Unit.objects.filter(force__campaign=campaign)
     assert any(u.morale_hits or u.casualty_hits for u in units)
     assert HistoryEntry.objects.filter(kind=HistoryEntry.Kind.BATTLE).exists()
-    assert campaign.engagements.filter(name="patrol clash at the ford").count() == 1
+    assert campaign.engagements.filter(name="Patrol clash at the ford").count() == 1
     for unit in units:
         assert unit_history_explains(unit=unit), unit.name
+    # Alice's character leads 1st Squad and has given it an Order, under way on day 2.
+    ada = campaign.characters.get()
+    assert (ada.name, ada.player.username) == ("Lt. Ada Reyes", "alice")
+    squad = units.get(name="1st Squad")
+    assert squad.leader.character == ada
+    order = orders_under_way(campaign, [squad])[squad.pk]
+    assert order.giver == ada and order.kind == "attack" and order.note == "retake the ford"
 
 
 def test_it_is_idempotent():
