@@ -144,6 +144,8 @@ def test_a_members_first_visit_tells_the_latest_that_befell_their_units(client, 
     since = first[first.index('<section class="since"') :]
     since = since[: since.index("</section>")]
     assert '<h2 id="since-h">Lately</h2>' in since and "Your first visit" in since
+    # What needs doing about his units comes before the news.
+    assert first.index("<h2>Needs attention</h2>") < first.index('<section class="since"')
     lines = re.findall(r'<li class="event[^"]*">.*?</li>', since)
     assert 0 < len(lines) <= FIRST_VISIT_LINES
     # His units only, newest first: the engagement of day 2 leads.
