@@ -51,6 +51,7 @@ from campaign.rules.history import (
     plural,
     revert_text,
     story_text,
+    took_name,
 )
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
@@ -1160,6 +1161,8 @@ def _entry_event(
     elif kind == "destroyed":
         # The one thing that matters, said first; the rest is on the unit's page.
         at = f" at {names[home]}" if home in names else ""
+        if entry.kind in (HistoryEntry.Kind.ENGAGEMENT, HistoryEntry.Kind.QUICK_RESOLVE):
+            at = f" at {took_name(entry.text)}"  # the fight its entry opens with
         text = f"{label} was destroyed{at}"
     elif kind in ("promoted", "reduced"):
         verb = "rose" if kind == "promoted" else "fell"

@@ -167,3 +167,10 @@ def test_a_form_drawn_again_on_the_dashboard_tells_nothing_as_new(client, demo):
     assert 'id="settings-form"' in page and "has-errors" in page
     # Neither "Lately" nor "Since your last visit": this is no visit.
     assert 'id="since-h"' not in page
+
+
+def test_a_unit_destroyed_in_an_engagement_is_said_to_be_destroyed_there(client, demo):
+    campaign, _ = demo
+    client.force_login(get_user_model().objects.get(username="alice"))
+    timeline = client.get(reverse("campaign:timeline", args=[campaign.pk])).text
+    assert "2nd Squad (Red Company) was destroyed at Patrol clash at the ford" in timeline
