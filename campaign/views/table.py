@@ -249,7 +249,7 @@ def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     if not viewer.manages:
         # An Order is its unit's business: shown to those who see the unit's force in full.
         given = given.filter(unit__force__in=viewer.forces_in_full())
-    listed = list(given.select_related("unit", "giver")[:100])
+    listed = list(given.select_related("unit__force", "giver")[:100])
     # An Order that replaced one of these was given after it, so it is among them too.
     replaced = replaced_when(listed)
     orders = [

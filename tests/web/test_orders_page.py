@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.services import leader_attach, unit_create
+from campaign.services import leader_attach, unit_create, unit_edit
 from campaign.services.characters import character_create
 from campaign.services.orders import order_give
 from tests.web.campaign_world import login
@@ -97,7 +97,7 @@ def test_the_gm_calls_off_an_order_under_way_once_and_players_see_it_called_off(
     order = order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, actor=gm)
     url = reverse("campaign:order-call-off", args=[world.campaign.pk])
     page = login(client, world, "gm").get(_orders(world)).text
-    row = page.split(f'<th scope="row">{unit.name}</th>', 1)[1].split("</tr>", 1)[0]
+    row = page.split(f'<th scope="row">{unit.name} ', 1)[1].split("</tr>", 1)[0]
     assert f'action="{url}"' in row and f'name="order" value="{order.pk}"' in row
     assert "Call off</button>" in row and 'name="request_key"' in row
     player = login(client, world, "player").get(_orders(world)).text
@@ -112,7 +112,7 @@ def test_the_gm_calls_off_an_order_under_way_once_and_players_see_it_called_off(
     assert [str(m) for m in again.context["messages"]] == [said]  # said again, done once
     order.refresh_from_db()
     assert order.called_off_at == 0
-    row = first.text.split(f'<th scope="row">{unit.name}</th>', 1)[1].split("</tr>", 1)[0]
+    row = first.text.split(f'<th scope="row">{unit.name} ', 1)[1].split("</tr>", 1)[0]
     assert "Called off at day 1, 00:00" in row and "Call off</button>" not in row
     player = login(client, world, "player").get(_orders(world)).text
     assert "Called off at day 1, 00:00" in player
@@ -159,3 +159,25 @@ def test_a_units_page_says_the_order_it_is_under(client, world):
     assert said("player")[1].startswith("Order to Attack, under way until day 1, 01:00")
     clock_advance(campaign=world.campaign, hours=1)
     assert said("player")[1] == "none under way"
+
+
+def test_the_orders_list_names_each_units_force_and_a_unit_out_of_action(client, world):
+    """Two forces may each have a 1st Squad: the list says whose; and a unit destroyed or
+    retreated since its Order was given is said to be, beside its name."""
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    ours = unit_create(
+        force=world.force, unit_type=card, name="1st Squad", specialties=["infantry"]
+    )
+    theirs = unit_create(
+        force=world.enemy_unit.force, unit_type=card, name="1st Squad", specialties=["infantry"]
+    )
+    for unit in (ours, theirs):
+        order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, actor=gm)
+    unit_edit(unit=theirs, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    page = login(client, world, "gm").get(_orders(world)).text
+    rows = [row.split("</th>", 1)[0] for row in page.split('<th scope="row">')[1:]]
+    heads = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", row)).strip() for row in rows]
+    force, enemy = world.force.name, world.enemy_unit.force.name
+    assert sorted(heads) == sorted([f"1st Squad ({force})", f"1st Squad ({enemy}) Destroyed"])
