@@ -1334,8 +1334,12 @@ def since_last_visit(
 ) -> list[Event]:
     """What changed for the units of ``force_ids`` since ``after`` (the member's last visit),
     or, on their first (None), the latest `FIRST_VISIT_LINES` things that befell them."""
-    limit = {} if after is not None else {"limit": FIRST_VISIT_LINES}
-    entries = entries_since(campaign=campaign, force_ids=force_ids, after=after, **limit)
+    if after is None:
+        entries = entries_since(
+            campaign=campaign, force_ids=force_ids, after=None, limit=FIRST_VISIT_LINES
+        )
+    else:
+        entries = entries_since(campaign=campaign, force_ids=force_ids, after=after)
     return entry_events(campaign, entries)
 
 
