@@ -406,3 +406,19 @@ def test_a_form_sent_twice_at_the_same_moment_acts_once(client, world, monkeypat
     assert again["Location"] == first["Location"]
     assert Character.objects.get(pk=hurt.pk).hit_points == 7
     assert CharacterEntry.objects.filter(character=hurt).count() == 1  # one heal
+
+
+def test_a_character_who_fell_leading_a_unit_is_said_to_have_fallen_there(client, world):
+    from campaign.models import Character
+
+    gm = world.users["gm"]
+    rook = character_create(campaign=world.campaign, name="Sgt. Rook", hit_points=9, actor=gm)
+    leader_attach(unit=world.enemy_unit, character=rook, actor=gm)
+    # Killed in the unit's fight (3d6 per Casualty hit the unit suffered): dead at its head.
+    Character.objects.filter(pk=rook.pk).update(alive=False, hit_points=-12)
+    page = login(client, world, "player").get(
+        reverse("campaign:characters", args=[world.campaign.pk])
+    )
+    row = page.text.split("Sgt. Rook", 1)[1].split("</tr>", 1)[0]
+    words = re.sub(r"<[^>]+>|\s+", " ", row)
+    assert f"{world.enemy_unit.name} (fell leading it)" in re.sub(r"\s+", " ", words)
