@@ -109,6 +109,8 @@ class RosterLine:
     needs_medics: bool
     now: int = 0
     """The clock hour it was read at (`campaign_now`)."""
+    order: str = ""
+    """The Order it is under, in words (`order_words`), or ""."""
 
     @property
     def medics_until(self) -> str:

@@ -234,6 +234,15 @@ def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any
     sight = viewer.sight(force)
     sort = clean_sort(sort)
     lines = roster_lines(force, sort=sort) if sight == FULL else []
+    if lines:
+        # A player checking a squad sees the Order it is under, as on the unit's page.
+        orders = orders_under_way(viewer.campaign, [line.unit for line in lines])
+        lines = [
+            replace(line, order=_order_words(order))
+            if (order := orders.get(line.unit.pk))
+            else line
+            for line in lines
+        ]
     context = base_context(
         viewer,
         force=force,

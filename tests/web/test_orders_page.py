@@ -181,3 +181,30 @@ def test_the_orders_list_names_each_units_force_and_a_unit_out_of_action(client,
     heads = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", row)).strip() for row in rows]
     force, enemy = world.force.name, world.enemy_unit.force.name
     assert sorted(heads) == sorted([f"1st Squad ({force})", f"1st Squad ({enemy}) Destroyed"])
+
+
+def test_the_roster_says_the_order_each_unit_is_under(client, world):
+    """The roster prints its cards under an Order: it says which units are under one, who gave
+    it and until when, as each unit's page does; none once it is done."""
+    from campaign.services.orders import clock_advance
+
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    unit = unit_create(
+        force=world.force, unit_type=card, name="1st Squad", specialties=["infantry"]
+    )
+    roster = reverse("campaign:force", args=[world.campaign.pk, world.force.pk])
+
+    def row(role):
+        page = login(client, world, role).get(roster).text
+        return page.split(f">{unit.name}</a>", 1)[1].split("</th>", 1)[0]
+
+    assert "Order to" not in row("player")
+    order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, note="the ford")
+    shown = "Order to Use Skill, under way until day 1, 11:00, given by Lt. Ash: the ford"
+    assert f"<br>{shown}</span>" in row("player") and shown in row("gm")
+    others = login(client, world, "player").get(roster).text.split(f">{unit.name}</a>", 1)
+    assert "Order to" not in others[0].split("<tbody>", 1)[1]  # the units listed before it
+    clock_advance(campaign=world.campaign, hours=11)
+    assert "Order to" not in row("player")

@@ -27,6 +27,7 @@ from campaign.services import (
 )
 from campaign.services.battles import campaign_battle_apply, campaign_battle_revert
 from campaign.services.characters import character_create
+from campaign.services.orders import order_call_off, order_give
 from config.pagecache import CSRF_PLACEHOLDER
 from tests.web.campaign_world import login
 from tests.web.pages import without_tokens
@@ -79,8 +80,13 @@ def test_every_change_to_what_a_roster_shows_shows_at_once(client, world):
     reyes = character_create(campaign=world.campaign, name="Sgt. Reyes", hit_points=10,
                              feats=["strategist"], actor=gm)  # fmt: skip
     assert_every_viewer_sees_it_fresh(client, world, "", "?sort=-quality")
+    given = []
     changes = {
         "training": lambda: unit_train(unit=squad, character=reyes, actor=gm),
+        "an Order given": lambda: given.append(
+            order_give(giver=reyes, unit=squad, kind="attack", actor=gm)
+        ),
+        "the Order called off": lambda: order_call_off(order=given[0], actor=gm),
         "a GM's correction": lambda: unit_edit(
             unit=squad, changes={"morale_hits": 2}, reason="shelled", actor=gm
         ),
