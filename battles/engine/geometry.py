@@ -61,7 +61,13 @@ def bearing(origin: Point, target: Point) -> float:
     return 0.0 if degrees >= 360.0 else degrees
 
 
-def in_arc(origin: Point, facing_degrees: float, target: Point, half_angle: float = 45.0) -> bool:
+FRONT_ARC = 45.0
+"""A Fixed Mount's front arc reaches this many degrees either side of its facing."""
+
+
+def in_arc(
+    origin: Point, facing_degrees: float, target: Point, half_angle: float = FRONT_ARC
+) -> bool:
     """True if target lies within ±half_angle of facing, arc edges included (within EPSILON°).
 
     A target at the origin itself is in arc: it is in base contact, whichever way the unit faces.

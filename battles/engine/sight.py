@@ -94,6 +94,12 @@ class Sight:
                 tables.opening_seams = found
         self._seams = found
 
+    def outlines(self) -> list[Polygon]:
+        """The sight-blocking pieces as they stand: terrain, and the buildings standing."""
+        if self._version != self.state.terrain_version:
+            self._refresh()
+        return [poly for _, poly in self._blockers]
+
     def pieces_at(self, p: Point) -> frozenset[str]:
         """Ids of the sight-blocking pieces (terrain, standing buildings) strictly holding ``p``."""
         if self._version != self.state.terrain_version:

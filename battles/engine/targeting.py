@@ -18,7 +18,7 @@ from .state import BuildingState
 
 if TYPE_CHECKING:
     from .battle import Battle
-    from .geometry import Point
+    from .geometry import Point, Polygon
     from .rulesets import Ruleset
     from .state import UnitState
 
@@ -31,9 +31,10 @@ STRUCTURE_POWER = 3
 SENSOR_RANGE = 6.0
 """A Sensor reveals a concealed unit within this distance."""
 
-AIM_STEP = 0.25
-"""Spacing, in inches, of the points along a building's walls a string is tried to when its
-nearest wall is hidden or outside a Fixed Mount's arc (``building_aim``)."""
+BESIDE = 0.001
+"""How far beside the edge of a stretch of wall a string is tried to, in inches (the log's
+precision): where the nearest wall is hidden, the nearest part seen lies at such an edge
+(``building_aim``), found however narrow the gap it is seen through."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,8 +210,8 @@ def building_aim(
 
     "Model's eye view — use a string": to any part of its walls. The tape goes to the nearest
     wall (E2), and the string too when that wall is seen (and, for a Fixed Mount, in its front
-    arc); otherwise to the nearest point along the walls, tried every ``AIM_STEP``, within
-    ``reach`` that is. ``arc=False`` asks of sight alone.
+    arc); otherwise to the nearest point of the walls within ``reach`` that is
+    (``_along_walls``, to ``BESIDE``). ``arc=False`` asks of sight alone.
     """
     facing = attacker.facing if facing is None else facing
     fixed = arc and Keyword.FIXED_MOUNT in attacker.card.keywords
@@ -221,7 +222,8 @@ def building_aim(
         return tp
     # Nearest first, the string tried only until a point is found (and only to points in the
     # arc): the points beyond the answer are never asked about.
-    for q in _along_walls(bld, pos, reach):
+    arc_edges = (facing - geometry.FRONT_ARC, facing + geometry.FRONT_ARC) if fixed else ()
+    for q in _along_walls(bld, pos, reach, b.sight.outlines(), arc_edges):
         if (not fixed or geometry.in_arc(pos, facing, q)) and (
             aerial or b.sight.line_clear(pos, q)
         ):
@@ -229,10 +231,24 @@ def building_aim(
     return None
 
 
-def _along_walls(bld: BuildingState, pos: Point, reach: float) -> list[Point]:
-    """Points every ``AIM_STEP`` along the walls within ``reach`` of ``pos``, corners included,
+def _along_walls(
+    bld: BuildingState,
+    pos: Point,
+    reach: float,
+    outlines: list[Polygon],
+    arc_edges: tuple[float, ...] = (),
+) -> list[Point]:
+    """The points of the walls within ``reach`` of ``pos`` that the nearest part seen of them
+    (in a Fixed Mount's arc, whose edges are the bearings ``arc_edges``) must be one of,
     nearest first (the earlier wall and point on a tie). A wall seen from behind is skipped: a
-    string to it crosses the building itself."""
+    string to it crosses the building itself.
+
+    Along a wall, what is seen changes only where a string from ``pos`` grazes a corner of a
+    sight-blocking piece (``outlines``), where a piece's edge crosses the wall, where the arc
+    ends and where ``reach`` does. So the nearest point seen of a wall is one of its corners,
+    the foot of the perpendicular from ``pos``, or within ``BESIDE`` of one of those edges, on
+    either side.
+    """
     limit = reach + 1e-9
     px, py = pos
     pts = bld.polygon.points
@@ -242,14 +258,73 @@ def _along_walls(bld: BuildingState, pos: Point, reach: float) -> list[Point]:
     for i, ((ax, ay), (bx, by)) in enumerate(ring):
         if ((bx - ax) * (py - ay) - (by - ay) * (px - ax)) * turning > 0:
             continue  # ``pos`` lies on the inner side of this wall's line.
-        n = max(1, math.ceil(math.hypot(bx - ax, by - ay) / AIM_STEP))
-        for k in range(n + 1):  # both corners: either may be where the wall is last seen
-            q = (ax + (bx - ax) * k / n, ay + (by - ay) * k / n)
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy)
+        foot = ((px - ax) * dx + (py - ay) * dy) / (length * length)
+        tries = {0.0, 1.0, min(1.0, max(0.0, foot))}
+        beside = BESIDE / length
+        for t in _wall_edges((ax, ay), (bx, by), pos, reach, outlines, arc_edges):
+            tries.update(u for u in (t - beside, t + beside) if 0.0 <= u <= 1.0)
+        for t in tries:
+            q = (ax + dx * t, ay + dy * t)
             d = geometry.distance(pos, q)
             if d <= limit:
-                along.append((d, i, k, q))
+                along.append((d, i, t, q))
     along.sort()
     return [q for _, _, _, q in along]
+
+
+def _wall_edges(
+    a: Point,
+    b: Point,
+    pos: Point,
+    reach: float,
+    outlines: list[Polygon],
+    arc_edges: tuple[float, ...],
+) -> list[float]:
+    """Where, along the wall from ``a`` (0) to ``b`` (1), what ``pos`` sees of it may change:
+    a string from ``pos`` past a corner of a piece meets it, a piece's edge crosses it, an edge
+    of the arc (a bearing of ``arc_edges``) meets it, or ``reach`` ends on it. Pieces clear of
+    the triangle ``pos``-``a``-``b`` change nothing."""
+    (ax, ay), (bx, by), (px, py) = a, b, pos
+    dx, dy = bx - ax, by - ay
+    found = []
+    rays = [(math.cos(math.radians(d)), math.sin(math.radians(d)), 0.0) for d in arc_edges]
+    x0, x1 = min(ax, bx, px), max(ax, bx, px)
+    y0, y1 = min(ay, by, py), max(ay, by, py)
+    for poly in outlines:
+        bx0, by0, bx1, by1 = poly.bbox
+        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+            continue
+        ring = poly.points
+        for (cx, cy), (ex, ey) in zip(ring, ring[1:] + ring[:1], strict=True):
+            # The string past the corner c, if c lies between pos and the wall.
+            rays.append((cx - px, cy - py, 1.0))
+            # The piece's edge c-e across the wall: a + t (b - a) = c + u (e - c).
+            fx, fy = ex - cx, ey - cy
+            den = dx * fy - dy * fx
+            if abs(den) > 1e-12:
+                t = ((cx - ax) * fy - (cy - ay) * fx) / den
+                u = ((cx - ax) * dy - (cy - ay) * dx) / den
+                if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
+                    found.append(t)
+    for rx, ry, beyond in rays:
+        # pos + s (rx, ry) = a + t (b - a), the wall at s >= beyond.
+        den = rx * dy - ry * dx
+        if abs(den) > 1e-12:
+            t = ((ax - px) * ry - (ay - py) * rx) / den
+            s = ((ax - px) * dy - (ay - py) * dx) / den
+            if 0.0 <= t <= 1.0 and s >= beyond:
+                found.append(t)
+    # Where reach ends: |a + t (b - a) - pos| = reach.
+    qa = dx * dx + dy * dy
+    qb = 2 * (dx * (ax - px) + dy * (ay - py))
+    qc = (ax - px) ** 2 + (ay - py) ** 2 - reach * reach
+    root = qb * qb - 4 * qa * qc
+    if root >= 0:
+        ends = ((-qb - math.sqrt(root)) / (2 * qa), (-qb + math.sqrt(root)) / (2 * qa))
+        found.extend(t for t in ends if 0.0 <= t <= 1.0)
+    return found
 
 
 def _arc_problem(attacker: UnitState, pos: Point, tp: Point, facing: float | None) -> str | None:

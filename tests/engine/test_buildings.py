@@ -89,14 +89,16 @@ def test_distance_to_a_building_is_to_its_nearest_wall():
 
 def test_a_building_partly_behind_a_wood_is_attacked_where_a_string_reaches_its_walls():
     # The wood hides the nearest wall (8" off), not the whole house: "model's eye view — use a
-    # string" finds the nearest part of the walls in sight, 8.189" off, and the shot goes there.
+    # string" finds the nearest part of the walls in sight, and the shot goes there. The wood's
+    # shadow on the wall x = 10 runs from y 0.4 to 3.6 (the strings past its corners (6, 1.2)
+    # and (6, 2.8)): its edge, a thousandth of an inch beyond, is 8.159" off.
     house = building("h", square(10, 0, 20, 10), resistance=0, hits=3)
     wood = piece("w", "woods", square(6, 1.2, 7, 2.8))
     sc = scenario([unit("a", (2, 2))], [unit("b", (22, 22))], terrain=[wood], buildings=[house])
     b = battle(sc, [6, 1])
     assert not b.sight.line_clear((2, 2), (10, 2))
     ev = act(b, "a", AttackStep("h", "Gun"))
-    assert [(e.target, e.distance, e.outcome) for e in of(ev, "attack")] == [("h", 8.189, "damage")]
+    assert [(e.target, e.distance, e.outcome) for e in of(ev, "attack")] == [("h", 8.159, "damage")]
     # Behind a wood as wide as the house, no string reaches it.
     wall = piece("w", "woods", square(6, 0, 7, 11))
     sc = scenario([unit("a", (2, 2))], [unit("b", (22, 22))], terrain=[wall], buildings=[house])
@@ -106,12 +108,13 @@ def test_a_building_partly_behind_a_wood_is_attacked_where_a_string_reaches_its_
 
 def test_a_fixed_mount_fires_at_the_part_of_a_building_in_front_of_it():
     # Facing 60°, its nearest wall point (6, 2) lies 60° off: but the wall runs on into its
-    # front arc, and the nearest point of it there, (6, 3.25), is 4.191" off.
+    # front arc, and the nearest point of it there, where the arc's edge at 15° meets it,
+    # (6, 2 + 4 tan 15°), is 4.141" off.
     house = building("h", square(6, 0, 24, 14), resistance=0, hits=3)
     tank = unit("a", (2, 2), facing=60, keywords=["fixed_mount"])
     b = battle(scenario([tank], [unit("b", (1, 23))], buildings=[house]), [6, 1])
     ev = act(b, "a", AttackStep("h", "Gun"))
-    assert [(e.distance, e.outcome) for e in of(ev, "attack")] == [(4.191, "damage")]
+    assert [(e.distance, e.outcome) for e in of(ev, "attack")] == [(4.141, "damage")]
     # Facing away, no part of the house is in front of it.
     away = unit("a", (2, 2), facing=180, keywords=["fixed_mount"])
     b = battle(scenario([away], [unit("b", (1, 23))], buildings=[house]))
@@ -288,3 +291,28 @@ def test_a_breaching_unit_stopped_by_a_hazard_at_the_wall_pays_nothing_for_the_b
     ev = act(b, "a", MoveStep(((12, 2),)))
     assert [r.purpose for r in of(ev, "roll")] == ["terrain", "breaching"]
     assert b.state.units["a"].position == (12, 2) and b.state.units["a"].hits == 2
+
+
+def test_a_building_seen_through_a_gap_narrower_than_any_step_is_attacked_through_it():
+    # Two woods leave a slit 0.03" wide between y 5.01 and 5.04 at x 6: a string through it
+    # reaches the house's wall x = 10 between y 8.02 and 8.06 (E2: "out of sight only when no
+    # part of its walls in Range is in it"), however narrow the part seen.
+    house = building("h", square(10, 0, 14, 10), resistance=0, hits=3)
+    low = piece("w1", "woods", square(6, 0, 6.01, 5.01))
+    high = piece("w2", "woods", square(6, 5.04, 6.01, 11))
+    sc = scenario([unit("a", (2, 2))], [unit("b", (22, 22))], terrain=[low, high],
+                  buildings=[house])  # fmt: skip
+    b = battle(sc, [6, 1])
+    assert b.sight.line_clear((2, 2), (10, 8.04)) and not b.sight.line_clear((2, 2), (10, 8.25))
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    # The nearest point seen: a thousandth of an inch past the edge at (10, 8.02), the string
+    # past the wood's corner (6, 5.01): sqrt(8² + 6.021²) = 10.013".
+    assert [(e.target, e.distance, e.outcome) for e in of(ev, "attack")] == [
+        ("h", 10.013, "damage")
+    ]
+    # Closed, no string reaches it.
+    shut = piece("w2", "woods", square(6, 5.01, 6.01, 11))
+    sc = scenario([unit("a", (2, 2))], [unit("b", (22, 22))], terrain=[low, shut],
+                  buildings=[house])  # fmt: skip
+    with pytest.raises(IllegalActionError, match="no line of sight to h"):
+        act(battle(sc), "a", AttackStep("h", "Gun"))

@@ -288,7 +288,7 @@ def test_planted_a_shot_at_a_building_no_string_reaches_is_caught():
     scn, events = _log(gap, [6, 1], ("blue", Activate("a", (AttackStep("h", "Gun"),))))
     assert not _broken(scn, events)
     at = next(i for i, e in enumerate(events) if e["kind"] == "attack")
-    assert events[at]["distance"] == 8.189  # past the wood, not at the nearest wall (8")
+    assert events[at]["distance"] == 8.159  # past the wood, not at the nearest wall (8")
     # Logged at the nearest wall, which the wood hides: no part of the house 8" off is seen.
     faulty = copy.deepcopy(events)
     faulty[at]["distance"] = 8.0
