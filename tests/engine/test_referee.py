@@ -297,6 +297,17 @@ def test_planted_a_shot_at_a_building_no_string_reaches_is_caught():
     wall = copy.deepcopy(gap)
     wall["terrain"] = [piece("w", "woods", square(6, 0, 7, 11))]
     assert ("cover", at) in _rules(parse_scenario(wall), events)
+    # Through a slit 0.03" wide between two woods, a string reaches the wall (E2): the referee,
+    # trying the walls every 0.002", finds the part seen the log measured to.
+    slit = copy.deepcopy(gap)
+    slit["terrain"] = [piece("w1", "woods", square(6, 0, 6.01, 5.01)),
+                       piece("w2", "woods", square(6, 5.04, 6.01, 11))]  # fmt: skip
+    scn, events = _log(slit, [6, 1], ("blue", Activate("a", (AttackStep("h", "Gun"),))))
+    at = next(i for i, e in enumerate(events) if e["kind"] == "attack")
+    assert events[at]["distance"] == 10.013 and not _broken(scn, events)
+    faulty = copy.deepcopy(events)
+    faulty[at]["distance"] = 8.0  # at the nearest wall, hidden
+    assert ("cover", at) in _rules(scn, faulty)
 
 
 def test_planted_a_flier_ramming_under_combined_arms_is_caught():

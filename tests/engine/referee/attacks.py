@@ -232,7 +232,7 @@ class Attacks(Picture):
             if logged > reach + 0.0015:
                 self.bad("range", f'{b.id} attacked {logged}" away, {e["weapon"]} reaches {reach}')
             ends = [
-                q for q in plane.along(b.ring, 0.05) if abs(plane.dist(u.pos, q) - logged) <= 0.15
+                q for q in plane.along(b.ring, 0.002) if abs(plane.dist(u.pos, q) - logged) <= 0.01
             ]
             if not any(self.aimable(u, q) is not False for q in ends):
                 self.bad("cover", f'{u.id} attacks {b.id}: no part of it {logged}" away is seen')
