@@ -261,8 +261,9 @@ def _along_walls(
         dx, dy = bx - ax, by - ay
         length = math.hypot(dx, dy)
         foot = ((px - ax) * dx + (py - ay) * dy) / (length * length)
-        tries = {0.0, 1.0, min(1.0, max(0.0, foot))}
         beside = BESIDE / length
+        # A corner itself may be hidden where the wall beside it is not.
+        tries = {0.0, beside, 1.0 - beside, 1.0, min(1.0, max(0.0, foot))}
         for t in _wall_edges((ax, ay), (bx, by), pos, reach, outlines, arc_edges):
             tries.update(u for u in (t - beside, t + beside) if 0.0 <= u <= 1.0)
         for t in tries:
