@@ -443,23 +443,30 @@ def recent_fights(
     )  # fmt: skip
     winners = winner_names(battles)
     sides = engagement_sides(engagements)
-    found = [
-        (cb.day, cb.created_at, Fight(
-            cb.name, cb.day, reverse("campaign:battle", args=[campaign.pk, cb.pk]),
-            "being fought" if cb.state == CampaignBattle.State.FIGHTING
-            else "—" if cb.state == CampaignBattle.State.FAILED
-            else f"{winners[cb.pk]} won" if winners[cb.pk] else "a draw",
-            cb.state, cb.get_state_display(), engagement=False, table=bool(cb.table_result)))
-        for cb in battles
-    ] + [
-        (e.day, e.created_at, Fight(
-            e.name, e.day, reverse("campaign:engagement", args=[campaign.pk, e.pk]),
-            engagement_outcome(e, sides[e.pk]), e.state, e.get_state_display(),
-            engagement=True, table=False))
-        for e in engagements
-    ]  # fmt: skip
-    found.sort(key=lambda f: (f[0], f[1]), reverse=True)
-    return [fight for _, _, fight in found[:limit]]
+    found = []
+    for cb in battles:
+        url = reverse("campaign:battle", args=[campaign.pk, cb.pk])
+        outcome = _battle_outcome(cb, winners[cb.pk])
+        fight = Fight(cb.name, cb.day, url, outcome, cb.state, cb.get_state_display(),
+                      engagement=False, table=bool(cb.table_result))  # fmt: skip
+        found.append(((cb.day, cb.created_at), fight))
+    for e in engagements:
+        url = reverse("campaign:engagement", args=[campaign.pk, e.pk])
+        outcome = engagement_outcome(e, sides[e.pk])
+        fight = Fight(e.name, e.day, url, outcome, e.state, e.get_state_display(),
+                      engagement=True, table=False)  # fmt: skip
+        found.append(((e.day, e.created_at), fight))
+    found.sort(key=lambda when_fight: when_fight[0], reverse=True)
+    return [fight for _, fight in found[:limit]]
+
+
+def _battle_outcome(cb: CampaignBattle, winner: str | None) -> str:
+    """How a battle went, as the dashboard lists it: "Red Company won", "a draw"."""
+    if cb.state == CampaignBattle.State.FIGHTING:
+        return "being fought"
+    if cb.state == CampaignBattle.State.FAILED:
+        return "—"
+    return f"{winner} won" if winner else "a draw"
 
 
 def recent_quick_resolves(campaign: Campaign, limit: int = 5) -> list[QuickResolve]:
