@@ -204,7 +204,11 @@ def test_the_roster_says_the_order_each_unit_is_under(client, world):
     order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, note="the ford")
     shown = "Order to Use Skill, under way until day 1, 11:00, given by Lt. Ash: the ford"
     assert f"<br>{shown}</span>" in row("player") and shown in row("gm")
-    others = login(client, world, "player").get(roster).text.split(f">{unit.name}</a>", 1)
-    assert "Order to" not in others[0].split("<tbody>", 1)[1]  # the units listed before it
+    # Only its own row says it: the force's other units are under no Order.
+    page = login(client, world, "player").get(roster).text
+    tbody = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    rows = [row for row in tbody.split("<tr")[1:] if f">{unit.name}</a>" not in row]
+    assert any(world.unit.name in row for row in rows)
+    assert not any("Order to" in row for row in rows)
     clock_advance(campaign=world.campaign, hours=11)
     assert "Order to" not in row("player")
