@@ -1167,16 +1167,16 @@ def _entry_event(
         why = entry_why(entry)
         what = revert_text(after, carrying.get(entry.pk, {}))
         text = f"{label}: {why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
-    elif kind == "destroyed":
-        # The one thing that matters, said first; the rest is on the unit's page.
-        at = f" at {names[home]}" if home in names else ""
-        if entry.kind in (HistoryEntry.Kind.ENGAGEMENT, HistoryEntry.Kind.QUICK_RESOLVE):
-            at = f" at {took_name(entry.text)}"  # the fight its entry opens with
-        text = f"{label} was destroyed{at}"
-    elif kind in ("promoted", "reduced"):
-        verb = "rose" if kind == "promoted" else "fell"
-        text = f"{label} {verb} from {_value_label(before['quality'])} to "
-        text += _value_label(after["quality"])
+    elif kind in ("destroyed", "promoted", "reduced"):
+        # The one thing that matters, said first, and why in a few words; the rest is on the
+        # unit's page.
+        if kind == "destroyed":
+            text = f"{label} was destroyed"
+        else:
+            verb = "rose" if kind == "promoted" else "fell"
+            text = f"{label} {verb} from {_value_label(before['quality'])} to "
+            text += _value_label(after["quality"])
+        text += _step_why(entry, names.get(home) if home else None, destroyed=kind == "destroyed")
     else:
         # Told as the unit's history tells it (`unit_story_lines`).
         why, what = without_repeats(*entry_words(entry, carrying.get(entry.pk, {})))
@@ -1189,6 +1189,21 @@ def _entry_event(
         else reverse("campaign:unit", args=[campaign_pk, entry.unit_id])
     )
     return Event(entry.day, kind, text, url, undone=entry.pk in undone)
+
+
+def _step_why(entry: HistoryEntry, battle: str | None, destroyed: bool) -> str:
+    """Why a unit was destroyed or rose or fell a step, as the end of its timeline line: the
+    fight that did it (" at Battle of the Millrace"), the medical window closing, or, for a
+    step, the entry's own reason (" (trained by Sgt. Kane)", " (GM correction: citation)")."""
+    if entry.kind in (HistoryEntry.Kind.ENGAGEMENT, HistoryEntry.Kind.QUICK_RESOLVE):
+        battle = took_name(entry.text)  # the fight its entry opens with
+    at = f" at {battle}" if battle else ""
+    if entry.kind == HistoryEntry.Kind.CASUALTIES:
+        return f"{at}, when the medical window closed"
+    if at or destroyed:
+        return at
+    why = entry_why(entry)
+    return f" ({why})" if why else ""
 
 
 TIMELINE_DAYS = 14

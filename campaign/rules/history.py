@@ -87,8 +87,9 @@ TOOK = ": took "
 
 
 def took_text(name: str, morale: int, casualty: int) -> str:
-    """How an engagement's entry opens: "Mill ford: took 1 Morale, 1 Casualty hits"."""
-    return f"{name}{TOOK}{hits_text(morale, casualty)} hits"
+    """How a fight's entry opens: "Mill ford: took 2 Morale, 0 Casualty hits", "…: took 0
+    Morale, 1 Casualty hit" (the word agrees with the count beside it)."""
+    return f"{name}{TOOK}{hits_text(morale, casualty)} {'hit' if casualty == 1 else 'hits'}"
 
 
 def took_name(text: str) -> str:

@@ -109,9 +109,7 @@ def notice_lines(campaign: Campaign, entries: list) -> list[str]:
         for name, labels in units.items()
     ]
     for entry, event in zip(entries, entry_events(campaign, entries), strict=True):
-        if entry.kind == HistoryEntry.Kind.CASUALTIES:
-            lines.append(f"Day {event.day}: {event.text}, when the medical window closed.")
-        elif event.kind in NOTICE_KINDS:
+        if entry.kind == HistoryEntry.Kind.CASUALTIES or event.kind in NOTICE_KINDS:
             lines.append(f"Day {event.day}: {event.text}.")
     return lines
 

@@ -172,7 +172,7 @@ def _window_story(unit: Unit) -> str:
 def _fight_story(entry: HistoryEntry) -> str:
     """One fight of a closing window, in the campaign's words: "taken out at Second Crossing; 4
     Morale, 3 Casualty". A battle is named by its reason, an engagement or a quick resolve by
-    the name its own entry opens with ("Mill ford: took 1 Morale, 1 Casualty hits; …"), which
+    the name its own entry opens with ("Mill ford: took 1 Morale, 2 Casualty hits; …"), which
     travels with the entry wherever its record stays behind."""
     damage = entry.details.get("damage", {})
     if entry.kind == Kind.BATTLE:

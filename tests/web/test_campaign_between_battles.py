@@ -369,7 +369,8 @@ def test_the_medics_sent_twice_save_what_was_chosen_once(client, world, wounded)
 
 def test_a_player_is_told_when_their_force_has_no_medics_for_hits_awaiting_them(client, world):
     """The GM's list says a force has no Medical crew to send in; a player whose unit's
-    Casualty hits await the medics is told so too, beside the unit, until the force has one."""
+    Casualty hits await the medics is told so too, beside the unit, until the force has one (a
+    spectator too, without being sent to the GM)."""
     for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
         _set(world, other, casualty_hits=0)
     for crew in world.force.units.filter(status="ready"):
@@ -385,6 +386,12 @@ def test_a_player_is_told_when_their_force_has_no_medics_for_hits_awaiting_them(
     said = "Red Company has no ready Medical crew to send in: ask your GM."
     line = attention().split(f"{world.unit.name}</a> (Red Company): ")[1].split("</li>")[0]
     assert "await the medics" in line and line.endswith(said)
+    # A spectator is told the same of the force, but has no GM's help to ask for.
+    page = login(client, world, "spectator").get(_url("dashboard", world)).text
+    seen = page.split("Needs attention")[1].split("</ul>")[0]
+    line = seen.split(f"{world.unit.name}</a> (Red Company): ")[1].split("</li>")[0]
+    assert line.endswith("Red Company has no ready Medical crew to send in.")
+    assert "ask your GM" not in page
     unit_create(force=world.force, unit_type=_fresh(world.unit).unit_type, name="Doc Crew",
                 specialties=["medical"])  # fmt: skip
     assert said not in attention()

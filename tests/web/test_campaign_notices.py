@@ -120,7 +120,8 @@ def test_a_promotion_is_told(world):
               actor=world.users["gm"])  # fmt: skip
     campaign_notices_send(campaign_id=world.campaign.pk)
     (body,) = _mails_to("player")
-    assert "Squad 1 (Red Company) rose from" in body and "to Elite." in body
+    assert "Squad 1 (Red Company) rose from" in body
+    assert "to Elite (GM correction: citation)." in body  # and why
 
 
 def test_the_send_is_queued_only_after_commit(

@@ -31,11 +31,14 @@ def test_the_timeline_tells_each_day_with_links(client, world):
     battle = _url("battle", world, world.engine_battle.pk)
     assert f'<a href="{battle}">Crossroads: Blue Battalion won (applied)</a>' in page
     assert "Skirmish at the mill: Red Company won (awaiting review)" in page
-    # Taken out at Crossroads is not dead: the unit fell a step (the bridge, second edition).
+    # Taken out at Crossroads is not dead: the unit fell a step (the bridge, second edition),
+    # and the line says where.
     assert (
-        f'<a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced</a>' in page
+        f'<a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced at '
+        "Crossroads</a>" in page
     )
-    assert "Iron Wolf (Blue Battalion) was destroyed" in page
+    # Destroyed by the GM's hand: no fight to name, and no reason made up.
+    assert "Iron Wolf (Blue Battalion) was destroyed</a>" in page
     assert 'class="event event-destroyed"' in page and ">Destroyed</span>" in page
     # A history entry's kind by its label, never its stored name.
     assert 'class="event event-gm_edit"' in page and ">GM edit</span>" in page
@@ -70,7 +73,8 @@ def test_a_revert_reads_as_a_sentence_naming_what_it_undid(client, world):
     # unit's page; the revert's own line stands.
     assert (
         '<li class="event event-reduced reverted"><span class="event-kind">Reduced</span> '
-        f'<del><a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced</a>'
+        f'<del><a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced at '
+        "Crossroads</a>"
         '</del> <span class="small">(undone since)</span></li>' in page
     )
     assert 'class="event event-revert reverted"' not in page
@@ -104,6 +108,29 @@ def test_since_your_last_visit_strikes_through_what_was_undone_since(client, wor
         'destroyed</a></del> <span class="small">(undone since)</span>' in since
     )
     assert since.count("(undone since)") == 1  # the revert's own line stands
+
+
+def test_a_step_won_or_lost_says_why(client, world):
+    """A unit that rose or fell a step says why on the timeline and the dashboard: the fight
+    that did it, the medical window closing on its Casualty hits, or the entry's own reason."""
+    from campaign.services import calendar_advance
+    from campaign.services.orders import clock_advance
+
+    gm = world.users["gm"]
+    unit_edit(unit=world.enemy_unit, changes={"quality": "elite"}, reason="a citation",
+              actor=gm)  # fmt: skip
+    ours = Unit.objects.get(pk=world.unit.pk)
+    unit_edit(unit=ours, changes={"status": "ready", "quality": "average", "casualty_hits": 1,
+                                  "morale_hits": 0, "last_battle_day": world.campaign.day},
+              reason="wounded", actor=gm)  # fmt: skip
+    calendar_advance(campaign=world.campaign, days=1, actor=gm)
+    clock_advance(campaign=world.campaign, hours=1, actor=gm)  # the window closes: the hit dies
+    page = login(client, world, "gm").get(_url("timeline", world)).text
+    assert "(Blue Battalion) rose from Average to Elite (GM correction: a citation)</a>" in page
+    assert (
+        "Squad 1 (Red Company) fell from Average to Inexperienced, when the medical window "
+        "closed</a>" in page
+    )
 
 
 def test_the_timeline_lists_each_engagement_with_a_link_to_its_log(client, world):

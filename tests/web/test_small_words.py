@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from campaign.rules.history import took_name, took_text
 from campaign.services.characters import character_create
 from campaign.services.roster import leader_attach
 from tests.web.campaign_world import login
@@ -90,3 +91,11 @@ def test_a_page_not_found_offers_a_way_to_log_out(client, world):
 def test_the_phone_header_keeps_the_username():
     css = Path(__file__).resolve().parents[2] / "campaign/static/bridgehead/bridgehead.css"
     assert ".site-header nav > span { display: none; }" not in css.read_text()
+
+
+def test_a_fights_entry_says_hit_beside_one_casualty_hit():
+    assert took_text("Mill ford", 0, 1) == "Mill ford: took 0 Morale, 1 Casualty hit"
+    assert took_text("Mill ford", 1, 0) == "Mill ford: took 1 Morale, 0 Casualty hits"
+    assert took_text("Mill ford", 2, 3) == "Mill ford: took 2 Morale, 3 Casualty hits"
+    # The fight's name is read back from the entry whatever the count.
+    assert took_name(took_text("Mill ford", 0, 1) + " — 1 of 2 Hits lost") == "Mill ford"
