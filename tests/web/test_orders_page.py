@@ -212,3 +212,16 @@ def test_the_roster_says_the_order_each_unit_is_under(client, world):
     assert not any("Order to" in row for row in rows)
     clock_advance(campaign=world.campaign, hours=11)
     assert "Order to" not in row("player")
+
+
+def test_the_list_says_the_hours_an_order_takes_beside_the_hours_listed(client, world):
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    unit = unit_create(force=world.force, unit_type=card, name="1st Squad",
+                       specialties=["infantry"])  # fmt: skip
+    order = order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, actor=gm)
+    page = login(client, world, "gm").get(_orders(world)).text
+    # An Average unit takes its listed time less half its quality step (3 // 2 = 1 hour).
+    assert order.hours == 11
+    assert '<span>11 <span class="small">(12 listed)</span></span>' in page
