@@ -845,7 +845,8 @@ class Change:
         return ""
 
     def cells(self) -> list[tuple[str, str, str, bool]]:
-        """(what, before, after, changed) for hits, quality, status, experience and leader."""
+        """(what, before, after, changed) for hits, quality, status, Skill lost for good (what
+        a step lost to suppression comes from, under Combined Arms), experience and leader."""
         b, a = self.before, self.after
         return [
             (
@@ -856,6 +857,7 @@ class Change:
             ),
             ("Quality", b.quality.label, a.quality.label, b.quality != a.quality),
             ("Status", b.status.label, a.status.label, b.status != a.status),
+            ("Skill lost", str(b.skill_lost), str(a.skill_lost), b.skill_lost != a.skill_lost),
             ("Experience", str(b.experience), str(a.experience), b.experience != a.experience),
             ("Leader", _leader(b), _leader(a), b.leader != a.leader),
         ]

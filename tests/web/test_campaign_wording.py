@@ -34,6 +34,22 @@ def test_a_dead_leader_is_dead_not_minus_23_hit_points(world):
     assert leader["Leader"] == ("Capt. Mara Holt, 8 hit points", "Capt. Mara Holt, dead")
 
 
+def test_a_step_lost_to_suppression_shows_the_skill_lost_beside_it(client, world):
+    """Under Combined Arms a point of Skill lost to suppression is a step lost for good: the
+    review says so beside the quality it took, where a unit with no hits fell a step unexplained."""
+    before = CampaignUnitState(name="Tiger One", quality=Quality.EXPERIENCED)
+    after = before.but(quality=Quality.AVERAGE, skill_lost=1)
+    cells = {what: (b, a, changed) for what, b, a, changed in
+             Change(world.unit, before, after).cells()}  # fmt: skip
+    assert cells["Skill lost"] == ("0", "1", True)
+    assert cells["Quality"] == ("Experienced", "Average", True)
+    assert cells["Hits"][2] is False
+    page = login(client, world, "player").get(_url("battle", world, world.engine_battle.pk)).text
+    table = page.split('<table class="changes">', 1)[1].split("</table>", 1)[0]
+    assert '<th scope="col">Skill lost</th>' in table
+    assert table.count('data-label="Skill lost"') == table.count('<tr class="change-')
+
+
 def test_orders_that_went_in_alike_are_said_once(client, world):
     red, blue = Force(pk=1, name="Red Company"), Force(pk=2, name="Blue Battalion")
     a, b, c, d, e = (Unit(pk=pk, name=name, force=force) for pk, name, force in
