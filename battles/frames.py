@@ -7,8 +7,8 @@ sentences that say what happened. Coordinates are SVG coordinates (y flipped, as
 ``battles.table``).
 
 Unit state in a frame is ``[x, y, hits, skill, removed, concealed]``: ``removed`` is 0 (in
-play), 1 (destroyed) or 2 (demoralised); ``x`` and ``y`` are null while a viewer under fog of
-war cannot see the unit.
+play), 1 (destroyed) or 2 (demoralised), said in the reader's words by the replay's ``left``;
+``x`` and ``y`` are null while a viewer under fog of war cannot see the unit.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ def replay_frames(
     viewer: str | None = None,
     hidden: Collection[int] = (),
     unit_names: Mapping[str, str] | None = None,
+    left: Mapping[ev.Removal, str] | None = None,
     turns: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """The replay as plain data for ``json_script``: the units' fixed facts, then the frames
@@ -66,9 +67,10 @@ def replay_frames(
     ``viewer`` and ``hidden`` (from ``battles.fog``) apply fog of war: enemy units concealed at
     the end of a frame have no position, and hidden events draw nothing and say nothing.
     Captions and the words under the markers name every piece as ``battles.names`` does
-    (``unit_names``: the units' own names, a campaign's), never by engine ids.
+    (``unit_names``: the units' own names, a campaign's; ``left``: its words for how a unit
+    left the battle), never by engine ids.
     """
-    names = scenario_names(scenario, unit_names)
+    names = scenario_names(scenario, unit_names, left)
     h = scenario.height
     side_index = {s.id: i for i, s in enumerate(scenario.sides)}
     units = {
@@ -141,6 +143,7 @@ def replay_frames(
         "sides": [s.name for s in scenario.sides],
         "buildings": {b.id: b.card.hits for b in scenario.buildings},
         "building_names": {b.id: names.buildings[b.id] for b in scenario.buildings},
+        "left": [names.left[removal] for removal in ev.Removal],
         "frames": frames,
     }
 

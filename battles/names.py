@@ -17,8 +17,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from battles.engine import Scenario
+from battles.engine.events import Removal
 from battles.engine.geometry import distance, nearest_point
 from battles.engine.scenario import Objective, ObjectiveKind
+
+LEFT = {
+    Removal.NONE: "in the field",
+    Removal.DESTROYED: "destroyed",
+    Removal.DEMORALISED: "demoralised",
+}
+"""How a unit left a battle, in the rule texts' words. A campaign says it in its own (its
+"taken out" and "broken" are not yet what the battle costs the unit): `scenario_names`."""
 
 NEAR = 1.5
 """Inches within which a unit is said to be "by" a piece of terrain or a building."""
@@ -51,6 +60,8 @@ class Names:
     """Each unit's side id."""
     ambiguous: frozenset[str]
     """Units whose own name another unit shares: they are named with their side."""
+    left: Mapping[Removal, str]
+    """How a unit left the battle, in the reader's words (`LEFT`, or a campaign's)."""
 
     def __getitem__(self, key: str) -> str:
         return self.get(key)
@@ -111,9 +122,14 @@ class Names:
         return ""
 
 
-def scenario_names(scenario: Scenario, unit_names: Mapping[str, str] | None = None) -> Names:
+def scenario_names(
+    scenario: Scenario,
+    unit_names: Mapping[str, str] | None = None,
+    left: Mapping[Removal, str] | None = None,
+) -> Names:
     """The names of ``scenario``'s pieces; ``unit_names`` (by unit id) are the units' own
-    names where their owners gave them some (a campaign's "Iron Wolf")."""
+    names where their owners gave them some (a campaign's "Iron Wolf"), ``left`` the words for
+    how a unit left the battle where they are not the rule texts' (a campaign's "taken out")."""
     given = {k: v for k, v in (unit_names or {}).items() if v}
     units = numbered([(u.id, u.card.name) for u in scenario.units()])
     units.update({k: v for k, v in given.items() if k in units})
@@ -135,6 +151,7 @@ def scenario_names(scenario: Scenario, unit_names: Mapping[str, str] | None = No
         sides={s.id: s.name for s in scenario.sides},
         side_of={u.id: u.side for u in scenario.units()},
         ambiguous=frozenset(u for u, name in units.items() if shared[name] > 1),
+        left={**LEFT, **(left or {})},
     )
 
 

@@ -51,8 +51,9 @@ def _sentence(e: Event, names: Names) -> str:
     if isinstance(e, ev.Suppress):
         return f"{name(e.unit)} is suppressed by {name(e.by)}, down to Skill {e.skill}."
     if isinstance(e, ev.Remove):
-        how = "is destroyed" if e.how == ev.Removal.DESTROYED else "is demoralised and withdraws"
-        return f"{name(e.unit)} {how}."
+        how = names.left[ev.Removal(e.how)]
+        withdraws = "" if e.how == ev.Removal.DESTROYED else " and withdraws"
+        return f"{name(e.unit)} is {how}{withdraws}."
     if isinstance(e, ev.Collapse):
         inside = ", ".join(name(u) for u in e.occupants)
         return f"{name(e.building)} collapses into rubble" + (f" on {inside}." if inside else ".")

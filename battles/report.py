@@ -190,9 +190,11 @@ def log_turns(
     scenario: Scenario,
     hidden: Collection[int] = (),
     unit_names: Mapping[str, str] | None = None,
+    left: Mapping[ev.Removal, str] | None = None,
 ) -> list[Turn]:
-    """The log as turns of activations: what the full-log view renders."""
-    names = scenario_names(scenario, unit_names)
+    """The log as turns of activations: what the full-log view renders (``unit_names`` and
+    ``left`` as `scenario_names` takes them)."""
+    names = scenario_names(scenario, unit_names, left)
     side_index = {s.id: i for i, s in enumerate(scenario.sides)}
     turns = [Turn(0, "Deployment")]
     for entry in log_entries(events, names, hidden):

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario
-from battles.engine.events import EndReason
+from battles.engine.events import EndReason, Removal
 from battles.engine.result import BattleResult
 from battles.engine.scenario import Objective, ObjectiveKind
 from battles.fog import hidden_events, seed_withheld
@@ -75,6 +75,8 @@ class UnitRow:
     damage_dealt: int
     card: str
     """The card's name (``name`` is the unit's own, where it has one)."""
+    left: str
+    """How it left the battle, in the reader's words (`Names.left`): "destroyed", "taken out"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +203,8 @@ class BattleReport:
     frames: dict[str, Any]
     why_left_out: str = ""
     """Whose units the units table leaves out, and why, in a sentence ("" when none)."""
+    removed_words: str = "destroyed or demoralised"
+    """How a unit may leave the battle, for the replay's key (`Names.left`)."""
     luck_left_out: list[str] = field(default_factory=list)
     """The sides whose luck row the luck table leaves out with those units."""
 
@@ -243,6 +247,7 @@ def battle_report(
     log_only: bool = False,
     side_names: Mapping[str, str] | None = None,
     unit_names: Mapping[str, str] | None = None,
+    left: Mapping[Removal, str] | None = None,
     seed_shown: bool = True,
     units_left_out: Collection[str] = (),
     why_left_out: str = "",
@@ -257,8 +262,10 @@ def battle_report(
     the luck table and the replay, for the htmx partial that redraws the log alone.
     ``side_names`` and ``unit_names`` (by id) name the sides and units as their players know
     them — a campaign battle's sides are its forces, its units "Iron Wolf" — in every part of
-    the report, the map and the replay included. The log shows a page of whole turns from turn
-    ``turn`` (the first, when it is none of them) of at most `LOG_PAGE_EVENTS` events. Raises
+    the report, the map and the replay included; ``left`` says how a unit left the battle in
+    the reader's words likewise (a campaign's "taken out", `names.scenario_names`). The log
+    shows a page of whole turns from turn ``turn`` (the first, when it is none of them) of at
+    most `LOG_PAGE_EVENTS` events. Raises
     ``LogUnreadable`` when the stored log cannot be read back by this engine. Without
     ``seed_shown`` the log's header does not give the battle's seed (`fog.seed_withheld`).
     ``units_left_out`` (unit ids) are units the reader may know by name only: the units table
@@ -286,10 +293,10 @@ def battle_report(
     unit_sides = sides_of_units(scenario)
     hidden = hidden_events(events, unit_sides, chosen.viewer)
     download_hidden = hidden_events(events, unit_sides, download_viewer)
-    turns = log_turns(events, scenario, hidden, unit_names)
+    turns = log_turns(events, scenario, hidden, unit_names, left)
     shown = filter_turns(turns, unit=chosen.unit, kind=chosen.kind)
     page, earlier, later = log_page(shown, turn)
-    names = scenario_names(scenario, unit_names)
+    names = scenario_names(scenario, unit_names, left)
     report = BattleReport(
         battle=battle,
         url=url,
@@ -321,6 +328,7 @@ def battle_report(
         table=table_view(scenario, names=names),
         frames={},
         why_left_out=why_left_out if units_left_out else "",
+        removed_words=f"{names.left[Removal.DESTROYED]} or {names.left[Removal.DEMORALISED]}",
     )
     if not log_only:
         hidden_sides = {u.side for u in scenario.units() if u.id in units_left_out}
@@ -336,6 +344,7 @@ def battle_report(
             viewer=chosen.viewer,
             hidden=hidden,
             unit_names=unit_names,
+            left=left,
             turns=(page[0].number, page[-1].number) if page and len(page) < len(shown) else None,
         )
         # The drawn table shows deployment as the replay's first frame does, fog included.
@@ -433,6 +442,7 @@ def _units(scenario: Scenario, result: BattleResult, names: Names) -> list[UnitR
                 r.shots,
                 r.damage_dealt,
                 u.card.name,
+                names.left[Removal(r.removed)],
             )
         )
     return rows

@@ -35,6 +35,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.bridge import (
+    LEFT_THE_TABLE,
     BridgeError,
     TableResult,
     battle_card,
@@ -798,6 +799,11 @@ def fog_notice(
         f"{why}: you see this battle as {side_name} saw it — concealed enemy units and their "
         "dice stay hidden until revealed."
     )
+
+
+LEFT_WORDS = {removal: words.lower() for removal, words in LEFT_THE_TABLE.items()}
+"""How a unit left a campaign battle, as its report, its story and its replay say it: "Iron
+Wolf is taken out", "Sappers is broken and withdraws" (`battles.names.scenario_names`)."""
 
 
 def battle_names(

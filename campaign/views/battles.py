@@ -50,6 +50,7 @@ from campaign.map_numbers import MIN_TABLE, MapNumbersForm
 from campaign.models import Campaign, CampaignBattle, Membership, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
+    LEFT_WORDS,
     BattleSide,
     battle_names,
     battle_sides,
@@ -505,6 +506,7 @@ def _report(
         log_only=log_only,
         side_names=side_names,
         unit_names={eid: u.name for eid, u in fought.items()},
+        left=LEFT_WORDS,
         seed_shown=_seed_shown(viewer, side, units),
         units_left_out=set(in_summary),
         why_left_out=units_seen_in_summary(

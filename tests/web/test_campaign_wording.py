@@ -50,6 +50,18 @@ def test_a_step_lost_to_suppression_shows_the_skill_lost_beside_it(client, world
     assert table.count('data-label="Skill lost"') == table.count('<tr class="change-')
 
 
+def test_a_campaign_battles_report_says_taken_out_where_the_rules_say_destroyed(client, world):
+    """On the table a unit is taken out or broken; whether it is destroyed is the bridge's to
+    say, and the roster says it. The story, the units table and the replay's key say so."""
+    page = login(client, world, "player").get(_url("battle", world, world.engine_battle.pk)).text
+    assert "Squad 1 is taken out." in page or "Squad 1 (Red Company) is taken out." in page
+    assert " is destroyed." not in page and "is demoralised" not in page
+    assert '<td data-label="Outcome">taken out</td>' in page
+    assert '<td data-label="Outcome">destroyed</td>' not in page
+    assert "Faded: removed (taken out or broken)" in page
+    assert '"left": ["still in the field", "taken out", "broken"]' in page  # the replay's
+
+
 def test_orders_that_went_in_alike_are_said_once(client, world):
     red, blue = Force(pk=1, name="Red Company"), Force(pk=2, name="Blue Battalion")
     a, b, c, d, e = (Unit(pk=pk, name=name, force=force) for pk, name, force in

@@ -196,3 +196,25 @@ def test_a_piece_is_named_by_its_kind_where_a_unit_shares_its_id():
     assert describe_roll(initiative, names) == "Raiders, initiative: 5 against 2 — win"
     turns = log_turns([ev.TurnStart(1), ev.Activation("wood", "red", 1)], parse_scenario(data))
     assert turns[-1].activations[0].title == "Raiders: Trooper 2"
+
+
+def test_a_unit_leaving_the_battle_is_told_in_the_rule_texts_words_or_a_campaigns():
+    """The rule texts' "destroyed" and "demoralised" in a battle of its own; in a campaign's, its
+    "taken out" and "broken" (not yet what the battle costs the unit), in the story, the units
+    table's words and the replay's alike."""
+    from campaign.pages import LEFT_WORDS
+
+    scenario = parse_scenario(crafted_scenario())
+    gone = ev.Remove("b1", ev.Removal.DESTROYED)
+    broken = ev.Remove("r1", ev.Removal.DEMORALISED)
+    names = scenario_names(scenario)
+    assert describe(gone, names) == "Trooper 1 is destroyed."
+    assert describe(broken, names) == "Trooper 2 is demoralised and withdraws."
+    ours = scenario_names(scenario, {"b1": "Iron Wolf"}, LEFT_WORDS)
+    assert describe(gone, ours) == "Iron Wolf is taken out."
+    assert describe(broken, ours) == "Trooper 2 is broken and withdraws."
+    events = run_battle(scenario, 3).events
+    assert replay_frames(scenario, events)["left"] == ["in the field", "destroyed", "demoralised"]
+    assert replay_frames(scenario, events, left=LEFT_WORDS)["left"] == [
+        "still in the field", "taken out", "broken"
+    ]  # fmt: skip

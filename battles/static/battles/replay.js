@@ -12,7 +12,6 @@
 
   var SVG = "http://www.w3.org/2000/svg";
   var PLAY_MS = 900;
-  var REMOVED = ["", "destroyed", "demoralised"];
 
   function expand(data) {
     var units = {};
@@ -222,7 +221,7 @@
       node.classList.toggle("concealed", u[5] === 1);
       node.classList.toggle("active", frame.active === id);
       if (!unseen) { node.setAttribute("transform", "translate(" + u[0] + " " + u[1] + ")"); }
-      var status = unseen ? "out of sight" : u[4] !== 0 ? REMOVED[u[4]] : u[5] === 1 ? "concealed" : "in the field";
+      var status = unseen ? "out of sight" : u[4] !== 0 ? data.left[u[4]] : u[5] === 1 ? "concealed" : "in the field";
       setTitle(node, info.name + ", " + data.sides[info.side] + ", Size " + info.size + ": " +
         u[2] + " of " + hitsWord(info.hits) + ", Skill " + u[3] + ", " + status);
     });
