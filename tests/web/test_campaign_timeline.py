@@ -133,6 +133,40 @@ def test_a_step_won_or_lost_says_why(client, world):
     )
 
 
+def test_a_table_battle_applied_again_names_itself_on_its_latest_step_only(client, world):
+    """A table battle's earlier application, reverted, is no longer known as the battle's: its
+    line says the step and no more (not the entry's whole working); the latest says where."""
+    from campaign.models import CampaignBattle
+    from campaign.services.battles import (
+        campaign_battle_apply,
+        campaign_battle_record,
+        campaign_battle_revert,
+    )
+    from tests.web.campaign_world import raise_units
+
+    gm = world.users["gm"]
+    ours = raise_units(world.force, world.unit.unit_type, 1, "Pickets")[0]
+    theirs = raise_units(world.enemy, world.unit.unit_type, 1, "Watch")[0]
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Ambush at the well",
+        sides={"attackers": [ours], "defenders": [theirs]}, winner="attackers",
+        outcomes={ours.pk: {"hits_lost": 0, "skill_lost": 1, "removed": "demoralised"},
+                  theirs.pk: {"hits_lost": 0, "skill_lost": 0}},
+        actor=gm,
+    )  # fmt: skip
+    battle = CampaignBattle.objects.get(pk=battle.pk)
+    if battle.state != CampaignBattle.State.APPLIED:
+        campaign_battle_apply(campaign_battle=battle, actor=gm)
+    campaign_battle_revert(campaign_battle=CampaignBattle.objects.get(pk=battle.pk),
+                           reason="wrong table", actor=gm)  # fmt: skip
+    campaign_battle_apply(campaign_battle=CampaignBattle.objects.get(pk=battle.pk), actor=gm)
+    page = login(client, world, "gm").get(_url("timeline", world)).text
+    fell = "Pickets 1 (Red Company) fell from Average to Inexperienced"
+    assert page.count(fell) == 2
+    assert f"{fell} at Ambush at the well</a>" in page  # the latest application
+    assert f'<del><a href="{_url("unit", world, ours.pk)}">{fell}</a></del>' in page
+
+
 def test_the_timeline_lists_each_engagement_with_a_link_to_its_log(client, world):
     from campaign.services import quick_resolve_run
 
