@@ -203,8 +203,9 @@ class BattleReport:
     frames: dict[str, Any]
     why_left_out: str = ""
     """Whose units the units table leaves out, and why, in a sentence ("" when none)."""
-    removed_words: str = "destroyed or demoralised"
-    """How a unit may leave the battle, for the replay's key (`Names.left`)."""
+    removed_words: str = ""
+    """How a unit may leave the battle, for the replay's key: "destroyed or demoralised", a
+    campaign's "taken out or broken" (`Names.left`)."""
     luck_left_out: list[str] = field(default_factory=list)
     """The sides whose luck row the luck table leaves out with those units."""
 
@@ -265,8 +266,8 @@ def battle_report(
     the report, the map and the replay included; ``left`` says how a unit left the battle in
     the reader's words likewise (a campaign's "taken out", `names.scenario_names`). The log
     shows a page of whole turns from turn ``turn`` (the first, when it is none of them) of at
-    most `LOG_PAGE_EVENTS` events. Raises
-    ``LogUnreadable`` when the stored log cannot be read back by this engine. Without
+    most `LOG_PAGE_EVENTS` events. Raises ``LogUnreadable`` when the stored log cannot be read
+    back by this engine. Without
     ``seed_shown`` the log's header does not give the battle's seed (`fog.seed_withheld`).
     ``units_left_out`` (unit ids) are units the reader may know by name only: the units table
     gives no row of theirs, nor the luck table a row of a side they fought on (its attacks,

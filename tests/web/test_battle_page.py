@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -115,3 +116,16 @@ def test_a_log_this_engine_cannot_read_is_said_not_a_500(owner_client, finished_
         reverse("battles:detail", args=[finished_battle.pk]) + "?kind=attack", **HTMX
     )
     assert htmx.status_code == 200
+
+
+def test_a_battle_of_its_own_says_how_units_left_it_in_the_rule_texts_words(
+    owner_client, finished_battle
+):
+    page = owner_client.get(reverse("battles:detail", args=[finished_battle.pk])).text
+    assert "Faded: removed (destroyed or demoralised)" in page
+    assert '"left": ["in the field", "destroyed", "demoralised"]' in page
+    outcomes = re.findall(r'<td data-label="Outcome">([^<]*)</td>', page)
+    assert "destroyed" in outcomes  # seed 1 takes a unit off the table
+    units_and_buildings = {"in the field", "destroyed", "demoralised", "standing", "collapsed"}
+    assert set(outcomes) <= units_and_buildings
+    assert "taken out" not in page and "broken" not in page
