@@ -297,18 +297,10 @@ def _wall_edges(
         bx0, by0, bx1, by1 = poly.bbox
         if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
             continue
-        ring = poly.points
-        for (cx, cy), (ex, ey) in zip(ring, ring[1:] + ring[:1], strict=True):
-            # The string past the corner c, if c lies between pos and the wall.
-            rays.append((cx - px, cy - py, 1.0))
-            # The piece's edge c-e across the wall: a + t (b - a) = c + u (e - c).
-            fx, fy = ex - cx, ey - cy
-            den = dx * fy - dy * fx
-            if abs(den) > 1e-12:
-                t = ((cx - ax) * fy - (cy - ay) * fx) / den
-                u = ((cx - ax) * dy - (cy - ay) * dx) / den
-                if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
-                    found.append(t)
+        # The string past each corner c, if c lies between pos and the wall.
+        rays.extend((cx - px, cy - py, 1.0) for cx, cy in poly.points)
+        # The piece's edges across the wall (and the wall's ends, spare).
+        found.extend(poly._events(a, b))
     for rx, ry, beyond in rays:
         # pos + s (rx, ry) = a + t (b - a), the wall at s >= beyond.
         den = rx * dy - ry * dx
