@@ -481,6 +481,12 @@ class CampaignBattle(models.Model):
     applied_entries = models.JSONField(
         default=list, blank=True, help_text="History entries written by the latest application."
     )
+    earlier_entries = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="A table battle's history entries written by its applications since reverted, "
+        "oldest first (an engine battle's entries name their battle).",
+    )
     applied_at = models.DateTimeField(null=True, blank=True)
     odds = models.ForeignKey(
         "battles.OddsRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",

@@ -1209,8 +1209,8 @@ def _step_why(entry: HistoryEntry, battle: str | None, destroyed: bool) -> str:
     if entry.kind == HistoryEntry.Kind.CASUALTIES:
         return f"{at}, when the medical window closed"
     if at or destroyed or entry.kind == HistoryEntry.Kind.BATTLE:
-        # A battle's entry whose battle is not known (a table battle's earlier application,
-        # reverted) tells its whole working: too much for the line, which links to the unit.
+        # A battle's entry whose battle is not known (a table battle's application reverted
+        # before its record kept them all) tells its whole working: too much for the line.
         return at
     why = entry_why(entry)
     return f" ({why})" if why else ""

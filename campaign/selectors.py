@@ -145,7 +145,8 @@ def entry_battles(
     """The campaign battle each of ``entries`` came from, by entry id, and those battles' names
     by their id. An engine battle's entries name it; a table battle has no engine battle, so
     its entries are known by its record (`CampaignBattle.applied_entries`, the latest
-    application's). ``known``: battles already read, asked for no more."""
+    application's, and `earlier_entries`, those reverted since). ``known``: battles already
+    read, asked for no more."""
     homes: dict[int, int] = {}
     names: dict[int, str] = {}
     by_battle: dict[int, list[int]] = {}
@@ -155,15 +156,15 @@ def entry_battles(
     at_table = {entry.pk for entry in entries if entry.battle_id is None}
 
     def found(rows: Iterable[tuple[int, str, int | None, list[int] | None]]) -> None:
-        for pk, name, battle_id, applied in rows:
+        for pk, name, battle_id, its_entries in rows:
             if battle_id is not None:
                 came = by_battle.get(battle_id, [])
             else:
-                came = [entry_pk for entry_pk in applied or () if entry_pk in at_table]
+                came = [entry_pk for entry_pk in its_entries or () if entry_pk in at_table]
             for entry_pk in came:
                 homes[entry_pk], names[pk] = pk, name
 
-    found((cb.pk, cb.name, cb.battle_id, cb.applied_entries) for cb in known)
+    found((cb.pk, cb.name, cb.battle_id, cb.applied_entries + cb.earlier_entries) for cb in known)
     rest = [e for e in entries if e.pk not in homes]
     battle_ids = {e.battle_id for e in rest if e.battle_id is not None}
     if battle_ids:
@@ -176,7 +177,12 @@ def entry_battles(
         tables = CampaignBattle.objects.filter(
             battle__isnull=True, campaign__in=campaigns, day__in={e.day for e in unlinked}
         )
-        found(tables.values_list("pk", "name", "battle_id", "applied_entries"))
+        found(
+            (pk, name, battle_id, applied + earlier)
+            for pk, name, battle_id, applied, earlier in tables.values_list(
+                "pk", "name", "battle_id", "applied_entries", "earlier_entries"
+            )
+        )
     return homes, names
 
 

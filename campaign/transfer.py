@@ -339,7 +339,12 @@ def _battle_export(
         "orders": {keys.unit(pk): going for pk, going in record.orders.items()},
         "table_result": table,
         "applied_entries": [keys.entries[pk] for pk in record.applied_entries],
-        "entries": entries.get(record.battle_id, []),
+        # A table battle's entries name no battle: its record lists them, every application's.
+        "entries": (
+            [keys.entries[pk] for pk in record.earlier_entries + record.applied_entries]
+            if record.battle_id is None
+            else entries.get(record.battle_id, [])
+        ),
         "applied_at": _moment(record.applied_at),
         "created_at": record.created_at.isoformat(),
         "engine": None if record.battle is None else _engine_export(record.battle),

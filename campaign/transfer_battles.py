@@ -162,9 +162,8 @@ def _check_table_battle(c: Checker, at: str, record: dict[str, Any], fought: set
     if record["state"] in CampaignBattle.State.values and record["state"] not in OUTCOME_STATES:
         c.error(f"{at}.state", "a battle fought at a real table has its result: it is "
                                f"{', '.join(OUTCOME_STATES)}")  # fmt: skip
-    for listed in ("engine_units", "entries"):
-        if record[listed]:
-            c.error(f"{at}.{listed}", "only a battle the engine fought has them")
+    if record["engine_units"]:
+        c.error(f"{at}.engine_units", "only a battle the engine fought has them")
     result = record["table_result"]
     if not c.mapping(f"{at}.table_result", result, ("winner", "units")):
         return

@@ -244,6 +244,10 @@ def _write_battles(
         table = data["table_result"]
         if table is not None:
             table = {**table, "units": {str(pk(key)): won for key, won in table["units"].items()}}
+        applied = data["applied_entries"]
+        # A table battle's entries name no battle: its record lists those of its applications
+        # since reverted too (an engine battle's are linked to it below).
+        earlier = [] if battle is not None else [k for k in data["entries"] if k not in applied]
         record = CampaignBattle.objects.create(
             campaign=campaign,
             battle=battle,
@@ -252,7 +256,8 @@ def _write_battles(
             engine_units={eid: pk(key) for eid, key in data["engine_units"].items()},
             orders={str(pk(key)): going for key, going in data["orders"].items()},
             table_result=table,
-            applied_entries=[entries[key].pk for key in data["applied_entries"]],
+            applied_entries=[entries[key].pk for key in applied],
+            earlier_entries=[entries[key].pk for key in earlier],
             applied_at=_moment(data["applied_at"]),
         )
         CampaignBattle.objects.filter(pk=record.pk).update(created_at=_moment(data["created_at"]))

@@ -16,6 +16,7 @@ from django.urls import reverse
 from battles.models import Battle, BattleLog
 from battles.services import battle_resolve
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
+from campaign.selectors import entry_battles
 from campaign.services import campaign_import, campaign_update
 from campaign.services.battles import (
     Deployment,
@@ -145,6 +146,40 @@ def test_the_battles_survive_export_and_import_exactly(fought):
     assert [e.text for e in campaign_battle_apply(campaign_battle=mill_now)] == [
         e.text for e in there
     ]
+
+
+def test_a_table_battle_applied_again_keeps_every_applications_entries_across_an_import(
+    fought, cast
+):
+    """A table battle's entries name no battle: its record lists them, and the export's
+    ``entries`` carries every application's, so on the new site the earlier application's,
+    reverted, are still the battle's. An export that lists none (older ones) imports too."""
+    mill = fought.battles.get(name="Skirmish at the mill")
+    first = [e.pk for e in campaign_battle_apply(campaign_battle=mill, actor=cast.gm)]
+    campaign_battle_revert(campaign_battle=mill, reason="wrong table", actor=cast.gm)
+    latest = [e.pk for e in campaign_battle_apply(campaign_battle=mill, actor=cast.gm)]
+    mill.refresh_from_db()
+    assert (mill.earlier_entries, mill.applied_entries) == (first, latest)
+
+    exported = json.loads(export_text(campaign_export(campaign=fought)))
+    listed = exported["battles"][2]
+    assert len(listed["entries"]) == len(first) + len(latest)
+    assert listed["entries"][len(first) :] == listed["applied_entries"]
+    imported = _restored(exported)
+    again = json.loads(export_text(campaign_export(campaign=imported)))
+    again["campaign"]["name"] = exported["campaign"]["name"]
+    assert again == exported
+    mill_now = imported.battles.get(name="Skirmish at the mill")
+    assert len(mill_now.earlier_entries) == len(first)
+    entries = list(HistoryEntry.objects.filter(pk__in=mill_now.earlier_entries))
+    homes, names = entry_battles(entries=entries)
+    assert set(homes.values()) == {mill_now.pk} and len(homes) == len(first)
+    assert names == {mill_now.pk: "Skirmish at the mill"}
+
+    older = copy.deepcopy(exported)
+    older["battles"][2]["entries"] = []
+    older_mill = _restored(older).battles.get(name="Skirmish at the mill")
+    assert older_mill.earlier_entries == [] and len(older_mill.applied_entries) == len(latest)
 
 
 def test_the_imported_battles_pages_show_it_in_the_campaigns_names(fought, client):

@@ -133,9 +133,11 @@ def test_a_step_won_or_lost_says_why(client, world):
     )
 
 
-def test_a_table_battle_applied_again_names_itself_on_its_latest_step_only(client, world):
-    """A table battle's earlier application, reverted, is no longer known as the battle's: its
-    line says the step and no more (not the entry's whole working); the latest says where."""
+def test_a_table_battle_applied_again_keeps_its_earlier_step_as_its_own(client, world):
+    """A table battle's entries name no battle: its record keeps those of every application, so
+    the step its earlier application wrote, reverted, still links to the battle and says where,
+    struck through. A record from before it kept them all knows only its latest application's:
+    the earlier line then says the step and no more (not the entry's whole working)."""
     from campaign.models import CampaignBattle
     from campaign.services.battles import (
         campaign_battle_apply,
@@ -160,10 +162,16 @@ def test_a_table_battle_applied_again_names_itself_on_its_latest_step_only(clien
     campaign_battle_revert(campaign_battle=CampaignBattle.objects.get(pk=battle.pk),
                            reason="wrong table", actor=gm)  # fmt: skip
     campaign_battle_apply(campaign_battle=CampaignBattle.objects.get(pk=battle.pk), actor=gm)
-    page = login(client, world, "gm").get(_url("timeline", world)).text
     fell = "Pickets 1 (Red Company) fell from Average to Inexperienced"
+    there = _url("battle", world, battle.pk)
+    page = login(client, world, "gm").get(_url("timeline", world)).text
     assert page.count(fell) == 2
-    assert f"{fell} at Ambush at the well</a>" in page  # the latest application
+    assert f'<a href="{there}">{fell} at Ambush at the well</a>' in page  # the latest
+    assert f'<del><a href="{there}">{fell} at Ambush at the well</a></del>' in page
+
+    CampaignBattle.objects.filter(pk=battle.pk).update(earlier_entries=[])
+    page = client.get(_url("timeline", world)).text
+    assert f'<a href="{there}">{fell} at Ambush at the well</a>' in page
     assert f'<del><a href="{_url("unit", world, ours.pk)}">{fell}</a></del>' in page
 
 
