@@ -133,6 +133,37 @@ class InvitationForm(PageForm):
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
 
 
+class NewAccountForm(PageForm):
+    """An account made to join a campaign by an invitation's link."""
+
+    # The autocomplete words let a phone's password manager offer and keep the new password.
+    username = forms.CharField(
+        max_length=150,
+        help_text="What you log in with, and how the campaign names you.",
+        widget=forms.TextInput(attrs={"autocomplete": "username"}),
+    )
+    email = forms.EmailField(
+        required=False,
+        label="E-mail address (optional)",
+        help_text="For the campaign's notices, if the GM sends them.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+    password_again = forms.CharField(
+        strip=False,
+        label="Password, again",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("password") and data.get("password_again") != data["password"]:
+            self.add_error("password_again", "This is not the password above: type it again.")
+        return data
+
+
 class MemberForm(PageForm):
     """Change a member's part in the campaign (only someone in it already)."""
 

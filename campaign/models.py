@@ -6,6 +6,7 @@ The models hold state and cheap database constraints only. Every change to a uni
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -147,12 +148,19 @@ class Membership(models.Model):
             raise ValidationError({"role": f"{self.user} owns a force: a spectator cannot"})
 
 
+def new_link_key() -> str:
+    """The secret in an invitation's link: unguessable, and fit for an address."""
+    return secrets.token_urlsafe(32)
+
+
 class Invitation(models.Model):
     """A GM's invitation to a campaign, pending until the invitee accepts or declines it.
 
     It names the invitee as the GM typed the name (a username, or an e-mail address in lower
     case), not as an account: whether such an account exists is never told to the GM, so an
-    invitation to a name nobody has looks, and is kept, just like any other.
+    invitation to a name nobody has looks, and is kept, just like any other. Its link (with
+    ``link_key``) is what the GM sends someone with no account yet: whoever opens it may join
+    by it, making an account there (`services.roster.invitation_join`).
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
@@ -163,6 +171,10 @@ class Invitation(models.Model):
     invited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    link_key = models.CharField(
+        max_length=64, unique=True, default=new_link_key, editable=False,
+        help_text="The secret in the invitation's link: whoever opens the link may join by it.",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
     forces = models.ManyToManyField(
         "Force",

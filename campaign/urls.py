@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from campaign.views import actions, api, battles, pages, table, transfer
+from campaign.views import actions, api, battles, join, pages, table, transfer
 
 app_name = "campaign"
 
@@ -37,6 +37,7 @@ urlpatterns = [
         {"answer": "decline"},
         name="invitation-decline",
     ),
+    path("join/<str:link_key>/", join.join_view, name="join"),
     path(C + "notices/", actions.notices_set_view, name="notices"),
     path(C + "forces/new/", actions.force_create_view, name="force-create"),
     path(C + "advance/", actions.calendar_advance_view, name="advance"),

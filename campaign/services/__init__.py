@@ -15,11 +15,13 @@ from campaign.services.outcomes import (
 from campaign.services.quick import quick_resolve_run
 from campaign.services.recovery import calendar_advance, medical_apply
 from campaign.services.roster import (
+    account_join,
     campaign_create,
     campaign_update,
     force_create,
     invitation_accept,
     invitation_decline,
+    invitation_join,
     invitation_send,
     invitation_withdraw,
     leader_attach,
@@ -35,6 +37,7 @@ from campaign.services.roster import (
 from campaign.services.transfer import campaign_import, force_import
 
 __all__ = [
+    "account_join",
     "best_equipment",
     "calendar_advance",
     "campaign_create",
@@ -44,6 +47,7 @@ __all__ = [
     "force_import",
     "invitation_accept",
     "invitation_decline",
+    "invitation_join",
     "invitation_send",
     "invitation_withdraw",
     "leader_attach",

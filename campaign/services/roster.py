@@ -11,8 +11,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from campaign.models import (
     CAMPAIGN_SETTINGS,
@@ -216,7 +217,92 @@ def invitation_accept(*, invitation_pk: int, user: Any) -> Membership:
     Joining as a player or co-GM, they take over what an import held for them (the
     invitation's forces the GM still holds, its characters nobody plays yet). Answered
     already: `InvitationAnswered`, changing nothing."""
-    invitation = _invitation_of(user, invitation_pk)
+    return _joined(_invitation_of(user, invitation_pk), user)
+
+
+def _by_link(link_key: str) -> Invitation:
+    """The invitation whose link carries ``link_key``, locked; used up, withdrawn or never
+    made: not found."""
+    invitation = (
+        Invitation.objects.select_for_update()
+        .filter(link_key=link_key)
+        .select_related("campaign")
+        .first()
+        if link_key
+        else None
+    )
+    if invitation is None:
+        raise ObjectDoesNotExist("no such invitation")
+    return invitation
+
+
+@transaction.atomic
+def invitation_join(*, link_key: str, user: Any) -> Membership:
+    """Whoever opens an invitation's link joins by it, as the account they are logged in with
+    (the GM sent the link to them), as `invitation_accept` joins its invitee. The campaign's GM
+    or one of its members is refused, nothing changed: the link is someone else's to use, and
+    what an import held for them is theirs."""
+    invitation = _by_link(link_key)
+    if refusal := join_refusal(invitation.campaign, user):
+        raise ValidationError(refusal)
+    return _joined(invitation, user)
+
+
+def join_refusal(campaign: Campaign, user: Any) -> str:
+    """Why ``user`` may not join ``campaign`` by an invitation's link, or "": they are its GM,
+    or in it already (the link is someone else's to use)."""
+    if user.pk == campaign.gm_id:
+        return f"You are the GM of {campaign.name}: this link is for the one you invited."
+    if Membership.objects.filter(campaign=campaign, user=user).exists():
+        return f"You are in {campaign.name} already: this invitation is for someone else."
+    return ""
+
+
+TAKEN = "Someone has this username already: choose another."
+
+
+@transaction.atomic
+def account_join(
+    *, link_key: str, username: str, password: str, email: str = ""
+) -> tuple[Any, Membership]:
+    """Someone with no account opens an invitation's link: an account is made with this
+    username, e-mail address (optional) and password, and joins by the invitation, in one
+    transaction. A username or an e-mail address another account has (in any case), or a
+    password the site's validators refuse: a `ValidationError` naming each field, nothing
+    written."""
+    invitation = _by_link(link_key)
+    model = get_user_model()
+    name_field = model.USERNAME_FIELD
+    user = model(**{name_field: username.strip(), "email": email.strip().lower()})
+    errors: dict[str, list[str]] = {}
+    try:
+        user.full_clean(exclude=["password"])
+    except ValidationError as error:
+        errors.update(error.message_dict)
+    if (
+        user.get_username()
+        and model.objects.filter(**{f"{name_field}__iexact": user.get_username()}).exists()
+    ):
+        errors[name_field] = [TAKEN]
+    if user.email and model.objects.filter(email__iexact=user.email).exists():
+        errors["email"] = ["An account has this e-mail address: log in with it to join."]
+    try:
+        validate_password(password, user)
+    except ValidationError as error:
+        errors["password"] = error.messages
+    if errors:
+        raise ValidationError(errors)
+    user.set_password(password)
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:  # the same username, made at the same moment by another link
+        raise ValidationError({name_field: [TAKEN]}) from None
+    return user, _joined(invitation, user)
+
+
+def _joined(invitation: Invitation, user: Any) -> Membership:
+    """The user joins by the invitation, which is used up."""
     campaign = invitation.campaign
     membership = Membership.objects.filter(campaign=campaign, user=user).first()
     if membership is None:

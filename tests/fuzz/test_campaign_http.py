@@ -1,9 +1,11 @@
 """Every campaign URL through the test client: random, garbage and mutated form values, posted
-as the GM and as a player, with and without htmx. No 500, and a refused POST writes nothing."""
+as the GM and as a player (an invitation's link also logged out), with and without htmx. No
+500, and a refused POST writes nothing."""
 
 from __future__ import annotations
 
 import json
+import string
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from campaign import table_forms
 from campaign import urls as campaign_urls
 from campaign.battle_forms import BattleSetupForm, TableResultForm
 from campaign.models import Unit
+from campaign.services import invitation_send
 from campaign.services.characters import character_create
 from campaign.services.orders import LISTED_HOURS_MAX, order_give
 from tests.fuzz.conftest import FUZZ
@@ -75,6 +78,11 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
         form = campaign_forms.SettingsForm.for_campaign(campaign)
     elif name == "force-create":
         form = campaign_forms.ForceForm(campaign=campaign)
+    elif name == "join":
+        form = campaign_forms.NewAccountForm()
+        password = "river-crossing-42"
+        overrides = {"username": "newcomer", "email": "", "password": password,
+                     "password_again": password}  # fmt: skip
     elif name == "member-set":
         form = campaign_forms.MemberForm(campaign=campaign)
         overrides = {"username": "player"}
@@ -153,7 +161,18 @@ def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
         "engagement_pk": guess,
         "run_pk": guess,
         "invitation_pk": guess,
+        "link_key": _mostly(st.sampled_from(_link_keys(world)), st.text(URL_SAFE, min_size=1)),
     }
+
+
+URL_SAFE = string.ascii_letters + string.digits + "-_"
+
+
+def _link_keys(world: World) -> list[str]:
+    """The link keys of invitations waiting in the world's campaign (one made if none waits)."""
+    if not world.campaign.invitations.exists():
+        invitation_send(campaign=world.campaign, invitee="newcomer", role="player")
+    return list(world.campaign.invitations.values_list("link_key", flat=True))
 
 
 def _url(data, world: World, name: str) -> str:
@@ -205,7 +224,9 @@ POST_HALVES = (POST_NAMES[0::2], POST_NAMES[1::2])
 @given(data=st.data())
 def test_post_garbage_to_every_campaign_action(probe, client, world, data, half):
     name = data.draw(st.sampled_from(POST_HALVES[half]), label="name")
-    role = data.draw(st.sampled_from(["gm", "gm", "player"]), label="role")
+    # An invitation's link is for someone with no account: it is fuzzed logged out too.
+    roles = ["gm", "player", "anonymous"] if name == "join" else ["gm", "gm", "player"]
+    role = data.draw(st.sampled_from(roles), label="role")
     htmx = data.draw(st.booleans(), label="htmx")
     form, base, extra = _form_for(name, world)
     post = data.draw(_mostly(near_valid(form, base), form_data(form, extra)), label="post")

@@ -12,8 +12,9 @@ from tests.web.browser_world import SIZES, at_size, scroll_width, sticking_out
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def pages(world, role: str) -> dict[str, str]:
-    """Every page ``role`` may open in the world, by a short name."""
+def pages(world, role: str, join_key: str) -> dict[str, str]:
+    """Every page ``role`` may open in the world, by a short name (``join_key``: a waiting
+    invitation's link, which anyone may open)."""
     c = f"/campaigns/{world.campaign.pk}"
     found = {
         "home": "/",
@@ -36,6 +37,7 @@ def pages(world, role: str) -> dict[str, str]:
         "characters": f"{c}/characters/",
         "orders": f"{c}/orders/",
         "checks": f"{c}/checks/",
+        "join": f"/campaigns/join/{join_key}/",
     }
     if role == "gm":
         found["battle-setup"] = f"{c}/battles/new/"
@@ -54,7 +56,8 @@ def pages(world, role: str) -> dict[str, str]:
 def invited(browser_world):
     """Invitations waiting on the GM's dashboard and on each role's "My campaigns" page, with
     long names, made before Playwright starts; and long names in the campaign itself: a unit
-    whose name fills the battle log's unit filter, a force whose name has no space to break at."""
+    whose name fills the battle log's unit filter, a force whose name has no space to break at.
+    Gives the link key of the invitation to the long address."""
     from campaign.models import Force, Unit
     from campaign.services import campaign_create, invitation_send
 
@@ -68,11 +71,9 @@ def invited(browser_world):
     )
     for role in ("player", "spectator"):
         invitation_send(campaign=other, invitee=browser_world.users[role].username, role="player")
-    invitation_send(
-        campaign=browser_world.campaign,
-        invitee="a.very.long.address.for.a.new.player@example.org",
-        role="spectator",
-    )
+    invitee = "a.very.long.address.for.a.new.player@example.org"
+    invitation_send(campaign=browser_world.campaign, invitee=invitee, role="spectator")
+    return browser_world.campaign.invitations.get(invitee=invitee).link_key
 
 
 @pytest.mark.parametrize("role", ["gm", "player", "spectator"])
@@ -81,7 +82,7 @@ def test_no_page_scrolls_sideways(invited, browser_world, page_for, live_server,
     wide = []
     for size, viewport in SIZES.items():
         at_size(page, size)
-        for name, path in pages(browser_world, role).items():
+        for name, path in pages(browser_world, role, invited).items():
             response = page.goto(f"{live_server.url}{path}")
             assert response.status == 200, (role, name, response.status)
             width = scroll_width(page)

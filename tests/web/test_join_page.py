@@ -1,0 +1,118 @@
+"""The page an invitation's link opens: a newcomer makes an account there and is in, logged in;
+someone logged in joins with a button; a link used or withdrawn leads nowhere. The GM (and a
+co-GM) finds each waiting invitation's link on the dashboard; no one else does."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from campaign.models import Invitation, Membership
+from campaign.services import invitation_send
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "river-crossing-42"
+
+
+def _invite(world, invitee="dave@example.com", role="player") -> Invitation:
+    invitation_send(campaign=world.campaign, invitee=invitee, role=role, actor=world.users["gm"])
+    return world.campaign.invitations.get(invitee=invitee)
+
+
+def _join_url(invitation) -> str:
+    return reverse("campaign:join", args=[invitation.link_key])
+
+
+def test_the_gm_and_a_co_gm_find_each_invitations_link_on_the_dashboard(client, world):
+    invitation = _invite(world)
+    dashboard = reverse("campaign:dashboard", args=[world.campaign.pk])
+    link = f'value="http://testserver{_join_url(invitation)}"'
+    for role in ("gm", "co_gm"):
+        page = login(client, world, role).get(dashboard).content.decode()
+        assert link in page, role
+        assert f'aria-label="Copy the link of the invitation to {invitation.invitee}"' in page
+    for role in ("player", "spectator"):
+        page = login(client, world, role).get(dashboard).content.decode()
+        assert invitation.link_key not in page, role
+
+
+def test_a_newcomer_makes_an_account_on_the_links_page_and_is_in_logged_in(client, world):
+    invitation = _invite(world, role="spectator")
+    page = client.get(_join_url(invitation))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "gm invites you to Op. Pages, a Combined Arms campaign, as a spectator." in text
+    assert 'value="dave@example.com"' in text  # the address it was sent to, filled in
+    assert f'href="/accounts/login/?next={_join_url(invitation)}"' in text  # or log in
+
+    answer = client.post(
+        _join_url(invitation),
+        {"username": "dave", "email": "dave@example.com", "password": PASSWORD,
+         "password_again": PASSWORD},
+        follow=True,
+    )  # fmt: skip
+    dave = get_user_model().objects.get(username="dave")
+    assert answer.redirect_chain[0][0] == reverse("campaign:dashboard", args=[world.campaign.pk])
+    assert answer.context["user"] == dave  # logged in
+    assert "You are in Op. Pages as a spectator." in answer.content.decode()
+    assert Membership.objects.get(campaign=world.campaign, user=dave).role == "spectator"
+    gone = client.get(_join_url(invitation))
+    assert gone.status_code == 404
+    assert "Its link has been used, or the GM withdrew it." in gone.content.decode()
+
+
+def test_a_refused_account_is_shown_again_with_its_errors_and_nothing_written(client, world):
+    invitation = _invite(world)
+    users = get_user_model().objects.count()
+    answer = client.post(
+        _join_url(invitation),
+        {"username": "Player", "email": "", "password": PASSWORD, "password_again": "other"},
+    )
+    assert answer.status_code == 400
+    errors = answer.context["form"].errors
+    assert errors["password_again"] == ["This is not the password above: type it again."]
+    answer = client.post(
+        _join_url(invitation),
+        {"username": "Player", "email": "", "password": PASSWORD, "password_again": PASSWORD},
+    )
+    assert answer.status_code == 400
+    assert answer.context["form"].errors["username"] == [
+        "Someone has this username already: choose another."
+    ]
+    assert get_user_model().objects.count() == users
+    assert Invitation.objects.filter(pk=invitation.pk).exists()
+    assert "_auth_user_id" not in client.session
+
+
+def test_someone_logged_in_joins_with_one_button_and_a_member_is_refused(client, world):
+    invitation = _invite(world, "someone@example.com")
+    login(client, world, "player")
+    page = client.get(_join_url(invitation)).content.decode()
+    said = "You are in Op. Pages already: this invitation is for someone else."
+    assert said in page and "Join as player" not in page  # said before any button
+    refused = client.post(_join_url(invitation))
+    assert refused.status_code == 400
+    assert said in refused.content.decode()
+    assert Invitation.objects.filter(pk=invitation.pk).exists()
+
+    outsider = world.users["outsider"]
+    login(client, world, "outsider")
+    page = client.get(_join_url(invitation)).content.decode()
+    assert "Join as outsider" in page and 'id="join-form"' not in page
+    answer = client.post(_join_url(invitation))
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("campaign:dashboard", args=[world.campaign.pk])
+    assert Membership.objects.get(campaign=world.campaign, user=outsider).role == "player"
+
+
+def test_a_withdrawn_or_made_up_link_is_a_404_that_says_so(client, world):
+    invitation = _invite(world)
+    invitation.delete()
+    for key in (invitation.link_key, "made-up"):
+        for method in (client.get, client.post):
+            answer = method(reverse("campaign:join", args=[key]))
+            assert answer.status_code == 404
+            assert "This invitation is not waiting" in answer.content.decode()
+    assert not get_user_model().objects.filter(username="dave").exists()
