@@ -258,7 +258,7 @@ def join_refusal(campaign: Campaign, user: Any) -> str:
     return ""
 
 
-TAKEN = "Someone has this username already: choose another."
+TAKEN = "Someone has this username already: choose another, or log in if it is yours."
 
 
 @transaction.atomic

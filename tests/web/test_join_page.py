@@ -79,7 +79,7 @@ def test_a_refused_account_is_shown_again_with_its_errors_and_nothing_written(cl
     )
     assert answer.status_code == 400
     assert answer.context["form"].errors["username"] == [
-        "Someone has this username already: choose another."
+        "Someone has this username already: choose another, or log in if it is yours."
     ]
     assert get_user_model().objects.count() == users
     assert Invitation.objects.filter(pk=invitation.pk).exists()
