@@ -145,7 +145,7 @@ class NewAccountForm(PageForm):
     email = forms.EmailField(
         required=False,
         label="E-mail address (optional)",
-        help_text="For the campaign's notices, if the GM sends them.",
+        help_text="For e-mails about your units, if you ask for them on the campaign's page.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password = forms.CharField(
