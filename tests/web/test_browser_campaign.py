@@ -76,7 +76,8 @@ def _gm_builds_the_campaign(page, live_server, page_for) -> str:
         player.wait_for_selector("text=You are in Operation Lantern as a player.")
         player.context.close()
     page.goto(dashboard)
-    assert page.locator("#invitations li").all_inner_texts() == ["nobody, as a player Withdraw"]
+    waiting = page.locator("#invitations li").all_inner_texts()
+    assert [text.splitlines()[0] for text in waiting] == ["nobody, as a player Withdraw"]
     page.click("#invitations button:has-text('Withdraw')")
     page.wait_for_selector("text=The invitation to nobody is withdrawn.")
     for owner, force, cards in (
