@@ -529,6 +529,12 @@ class CampaignBattle(models.Model):
     def __str__(self) -> str:
         return f"{self.name} (day {self.day})"
 
+    @property
+    def table_entries(self) -> list[int]:
+        """The history entries a table battle wrote, every application's, oldest first (an
+        engine battle's entries name their battle instead)."""
+        return [*self.earlier_entries, *self.applied_entries]
+
 
 class SavedMap(models.Model):
     """A GM's own map for the campaign's battles: table, terrain, buildings, objectives and the

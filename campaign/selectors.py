@@ -144,9 +144,8 @@ def entry_battles(
 ) -> tuple[dict[int, int], dict[int, str]]:
     """The campaign battle each of ``entries`` came from, by entry id, and those battles' names
     by their id. An engine battle's entries name it; a table battle has no engine battle, so
-    its entries are known by its record (`CampaignBattle.applied_entries`, the latest
-    application's, and `earlier_entries`, those reverted since). ``known``: battles already
-    read, asked for no more."""
+    its entries are known by its record (`CampaignBattle.table_entries`, every application's).
+    ``known``: battles already read, asked for no more."""
     homes: dict[int, int] = {}
     names: dict[int, str] = {}
     by_battle: dict[int, list[int]] = {}
@@ -155,34 +154,28 @@ def entry_battles(
             by_battle.setdefault(entry.battle_id, []).append(entry.pk)
     at_table = {entry.pk for entry in entries if entry.battle_id is None}
 
-    def found(rows: Iterable[tuple[int, str, int | None, list[int] | None]]) -> None:
-        for pk, name, battle_id, its_entries in rows:
-            if battle_id is not None:
-                came = by_battle.get(battle_id, [])
+    def found(battles: Iterable[CampaignBattle]) -> None:
+        for cb in battles:
+            if cb.battle_id is not None:
+                came = by_battle.get(cb.battle_id, [])
             else:
-                came = [entry_pk for entry_pk in its_entries or () if entry_pk in at_table]
+                came = [entry_pk for entry_pk in cb.table_entries if entry_pk in at_table]
             for entry_pk in came:
-                homes[entry_pk], names[pk] = pk, name
+                homes[entry_pk], names[cb.pk] = cb.pk, cb.name
 
-    found((cb.pk, cb.name, cb.battle_id, cb.applied_entries + cb.earlier_entries) for cb in known)
+    found(known)
     rest = [e for e in entries if e.pk not in homes]
     battle_ids = {e.battle_id for e in rest if e.battle_id is not None}
     if battle_ids:
         engine = CampaignBattle.objects.filter(battle_id__in=battle_ids)
-        found((pk, name, battle_id, None) for pk, name, battle_id in
-              engine.values_list("pk", "name", "battle_id"))  # fmt: skip
+        found(engine.only("pk", "name", "battle_id"))
     unlinked = [e for e in rest if e.battle_id is None and e.kind in TABLE_BATTLE_KINDS]
     if unlinked:
         campaigns = Unit.objects.filter(history__in=unlinked).values("force__campaign_id")
         tables = CampaignBattle.objects.filter(
             battle__isnull=True, campaign__in=campaigns, day__in={e.day for e in unlinked}
         )
-        found(
-            (pk, name, battle_id, applied + earlier)
-            for pk, name, battle_id, applied, earlier in tables.values_list(
-                "pk", "name", "battle_id", "applied_entries", "earlier_entries"
-            )
-        )
+        found(tables.only("pk", "name", "battle_id", "applied_entries", "earlier_entries"))
     return homes, names
 
 

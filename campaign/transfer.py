@@ -341,7 +341,7 @@ def _battle_export(
         "applied_entries": [keys.entries[pk] for pk in record.applied_entries],
         # A table battle's entries name no battle: its record lists them, every application's.
         "entries": (
-            [keys.entries[pk] for pk in record.earlier_entries + record.applied_entries]
+            [keys.entries[pk] for pk in record.table_entries]
             if record.battle_id is None
             else entries.get(record.battle_id, [])
         ),

@@ -520,11 +520,9 @@ def campaign_battle_apply(
             return None
         campaign_battle.refresh_from_db()
         entries = outcome_apply(**campaign_battle_outcome(campaign_battle), actor=actor)
-        earlier = campaign_battle.earlier_entries
-        if campaign_battle.battle_id is None:
-            # A table battle's entries name no battle: its record keeps those of every
-            # application, the reverted ones too, so they stay known as its.
-            earlier = [*earlier, *campaign_battle.applied_entries]
+        # A table battle's entries name no battle: its record keeps those of every
+        # application, the reverted ones too, so they stay known as its.
+        earlier = campaign_battle.table_entries if campaign_battle.battle_id is None else []
         CampaignBattle.objects.filter(pk=campaign_battle.pk).update(
             applied_entries=[entry.pk for entry in entries], earlier_entries=earlier
         )

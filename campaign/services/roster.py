@@ -228,8 +228,6 @@ def _by_link(link_key: str) -> Invitation:
         .filter(link_key=link_key)
         .select_related("campaign")
         .first()
-        if link_key
-        else None
     )
     if invitation is None:
         raise ObjectDoesNotExist("no such invitation")
