@@ -560,9 +560,9 @@ class Damage:
     split: tuple[int, int] = (0, 0)
     """(Morale, Casualty) as the blows' hits split, before anything was ignored."""
     shock: int = 0
-    """Skill lost to suppression. Under Combined Arms each point is a Morale hit (and a quality
-    step lost for good); under One Year War all of it is restored (`skill_restored`), with no
-    Morale hit (`shock_kept`)."""
+    """Skill lost to suppression, each point a Morale hit in both rulesets. Under Combined Arms
+    each point is also a quality step lost for good (`skill_lost_for_good`); under One Year War
+    the Skill is restored (`skill_restored`): no step is lost."""
     blow_dice: tuple[int, ...] = ()
     """The d6 rolled for each Team Bravo Hit lost (each blow is the die ÷ the card's Hits,
     rounded up, in BUCS hits)."""
@@ -580,9 +580,9 @@ class Damage:
     removed: Removal = Removal.NONE
 
     @property
-    def shock_kept(self) -> int:
-        """Skill lost to suppression and not restored: each point a Morale hit and a quality
-        step lost for good (Combined Arms); none under One Year War."""
+    def skill_lost_for_good(self) -> int:
+        """Skill lost to suppression and not restored: each point a quality step lost for good
+        (Combined Arms); none under One Year War."""
         return self.shock - self.skill_restored
 
     def to_json(self) -> dict[str, Any]:
@@ -701,7 +701,7 @@ def damage_apply(
         quality=fought.quality,
         experience=fought.experience,
         casualty_hits=casualty_hits,
-        skill_lost=damage.shock_kept,
+        skill_lost=damage.skill_lost_for_good,
         won=won,
         broken=status == Status.RETREATED,
     )
@@ -735,15 +735,15 @@ def outcome_damage(
 
     Each Team Bravo Hit lost is a blow of d6 ÷ the card's Hits (rounded up) BUCS hits, and each
     of those is Casualty on a d6 of 4+, else Morale: half and half on average, with no count
-    rounded, so no fate depends on a count coming out odd or even. Skill lost to suppression
-    (shock) is restored for the next battle and leaves nothing behind (One Year War,
-    ``skill_restored``: the ruleset's `skill_restored_after`), or each point of it is a Morale
-    hit and a quality step lost for good (Combined Arms). Armor ignores its first two Casualty
-    hits; Excellent equipment its first Morale hit (from blows, or shock not restored) against
-    a less well equipped enemy; the leader takes 3d6 per Casualty hit. Taken out is not dead:
-    the unit retreats, and its fate waits for the medics. ``equipment``: the kit it fought with
-    (`fought_kit`), when not its own. ``won``: its side won (kept with the fight in its medical
-    window, `damage_apply`).
+    rounded, so no fate depends on a count coming out odd or even. Each point of Skill lost to
+    suppression (shock) is a Morale hit, which R&R heals; under Combined Arms it is also a
+    quality step lost for good ("lost Skill never returns"), while One Year War restores it for
+    the next battle (``skill_restored``: the ruleset's `skill_restored_after`), so no step is
+    lost. Armor ignores its first two Casualty hits; Excellent equipment its first Morale hit
+    against a less well equipped enemy; the leader takes 3d6 per Casualty hit. Taken out is not
+    dead: the unit retreats, and its fate waits for the medics. ``equipment``: the kit it fought
+    with (`fought_kit`), when not its own. ``won``: its side won (kept with the fight in its
+    medical window, `damage_apply`).
     """
     if state.status != Status.READY:
         raise BridgeError(f"{state.name} is {state.status.label}: it could not have fought")
@@ -773,7 +773,7 @@ def outcome_damage(
         quality_lost=quality_lost,
         skill_restored=restored,
     )
-    morale += working.shock_kept
+    morale += working.shock
     kit = state.equipment if equipment is None else equipment
     excellent = 1 if morale and ignores_first_morale_hit(kit, opposing_equipment) else 0
     return damage_apply(

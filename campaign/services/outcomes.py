@@ -109,13 +109,9 @@ def _battle_sentence(
             f"{_blows_text(damage.blow_dice, card_hits)}: "
             f"{plural(sum(damage.split), 'BUCS hit')} ({hits_text(*damage.split)})"
         )
-    if damage.skill_restored:
-        parts.append(
-            f"{damage.skill_restored} Skill lost to suppression, restored for the next battle "
-            "(One Year War)"
-        )
-    elif damage.shock:
-        parts.append(f"{damage.shock} Skill lost to suppression: {damage.shock_kept} Morale")
+    if damage.shock:
+        restored = ", no step lost (One Year War)" if damage.skill_restored else ""
+        parts.append(f"{damage.shock} Skill lost to suppression: {damage.shock} Morale{restored}")
     if damage.armor_ignored:
         parts.append(f"Armor ignored {plural(damage.armor_ignored, 'Casualty hit')}")
     if damage.excellent_ignored:

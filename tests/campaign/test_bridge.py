@@ -45,6 +45,7 @@ RIFLES = {
     "keywords": [],
     "enters": [],
 }
+MECH = {**RIFLES, "name": "Mech", "skill": 4}
 ARMOR = (Specialty.MECHANIZED, Specialty.ARMOR)
 
 
@@ -152,42 +153,49 @@ def test_it_ignores_no_morale_hit_otherwise(own, enemy):
 
 
 # ---------------------------------------------------------------------------------------------
-# Coming out: suppression is shock (Combined Arms), or restored (One Year War)
+# Coming out: suppression is shock in both rulesets; a step lost for good only under Combined Arms
 # ---------------------------------------------------------------------------------------------
 
 
-def test_each_point_of_skill_lost_to_suppression_is_a_morale_hit_under_combined_arms():
-    state, damage = come_out(unit_state(quality=Q.LEGENDARY), skill=2, restored=False)
+@pytest.mark.parametrize("restored", [False, True], ids=["combined_arms", "one_year_war"])
+def test_each_point_of_skill_lost_to_suppression_is_a_morale_hit_in_both_rulesets(restored):
+    state, damage = come_out(unit_state(quality=Q.LEGENDARY), skill=2, restored=restored)
     assert damage.shock == 2 and state.morale_hits == 2 and state.casualty_hits == 0
+    assert damage.morale_hits == 2
 
 
 def test_it_restores_skill_lost_to_suppression_under_one_year_war():
     assert skill_restored_after("one_year_war") is True
     state, damage = come_out(unit_state(), skill=2, restored=True)
     assert state.quality == Q.AVERAGE and state.skill_lost == 0
-    assert damage.skill_restored == 2
+    assert damage.skill_restored == 2 and damage.skill_lost_for_good == 0
+    assert damage.quality_lost == 0
 
 
-def test_skill_restored_under_one_year_war_leaves_no_morale_hit():
-    # "Restore Skill for the next scenario if the unit survives": nothing of the suppression
-    # stays with the unit, so its next card prints as though it had not been suppressed.
-    state, damage = come_out(unit_state(), skill=2, restored=True)
-    assert damage.shock == 2 and damage.skill_restored == 2 and damage.shock_kept == 0
-    assert (state.morale_hits, state.casualty_hits) == (0, 0) and damage.morale_hits == 0
-    assert state.quality == Q.AVERAGE and state.skill_lost == 0
-    assert effective_quality(state.quality, state.morale_hits, state.casualty_hits) == Q.AVERAGE
-    assert state.status == Status.READY and state.in_combat_zone
+def test_under_one_year_war_the_shock_heals_and_the_card_prints_as_before():
+    # "Restore Skill for the next scenario if the unit survives": no step is lost. The shock is
+    # Morale hits, which R&R heals (the last out of the combat zone); healed, the unit's card
+    # prints exactly as it did before the battle.
+    def skill(state):
+        effective = effective_quality(state.quality, state.morale_hits, state.casualty_hits)
+        return going_in(MECH, effective=effective).skill
+
+    start = unit_state()
+    state, _ = come_out(start, skill=2, restored=True)
+    assert state.morale_hits == 2 and state.status == Status.READY and state.in_combat_zone
+    assert skill(state) < skill(start)
+    state = rest_day(rest_day(dataclasses.replace(state, in_combat_zone=False)))
+    assert (state.quality, state.morale_hits, state.skill_lost) == (Q.AVERAGE, 0, 0)
+    assert skill(state) == skill(start)
 
 
-def test_under_one_year_war_excellent_equipment_ignores_only_a_morale_hit_from_blows():
+def test_under_one_year_war_excellent_equipment_ignores_the_first_morale_hit_of_the_shock():
     excellent = unit_state(quality=Q.LEGENDARY, equipment=Equipment.EXCELLENT)
-    # Suppressed only: no Morale hit to ignore.
-    _, damage = come_out(excellent, skill=2, restored=True, enemy="good")
-    assert (damage.excellent_ignored, damage.morale_hits) == (0, 0)
-    # Suppressed, and taken out by a blow of 2 BUCS hits, both Morale: the first is ignored.
-    state, damage = come_out(excellent, hits=1, skill=2, removed="destroyed", restored=True,
-                             enemy="good", rolls=(2, 1, 1))  # fmt: skip
-    assert (damage.excellent_ignored, state.morale_hits) == (1, 1)
+    state, damage = come_out(excellent, skill=2, restored=True, enemy="good")
+    assert (damage.excellent_ignored, damage.morale_hits, state.morale_hits) == (1, 1, 1)
+    # Against kit as good as its own it ignores nothing.
+    state, damage = come_out(excellent, skill=2, restored=True, enemy="excellent")
+    assert (damage.excellent_ignored, state.morale_hits) == (0, 2)
 
 
 def test_it_makes_each_point_of_skill_lost_a_quality_step_lost_for_good_under_combined_arms():
@@ -195,9 +203,6 @@ def test_it_makes_each_point_of_skill_lost_a_quality_step_lost_for_good_under_co
     state, damage = come_out(unit_state(), skill=2, restored=False)
     assert state.quality == Q.GREEN and state.skill_lost == 2
     assert damage.quality_lost == 2
-
-
-MECH = {**RIFLES, "name": "Mech", "skill": 4}
 
 
 @pytest.mark.parametrize(
@@ -254,13 +259,14 @@ def test_it_retreats_a_demoralised_unit_in_poor_order_keeping_its_hits():
     assert not state.in_combat_zone  # it ran: out of the combat zone
 
 
-def test_under_one_year_war_a_demoralised_unit_retreats_and_rallies_by_a_day_of_rr():
-    # Its Skill is restored, with no Morale hit; being broken is its status, as under
-    # Combined Arms: out of action until a day of R&R rallies it.
+def test_under_one_year_war_a_demoralised_unit_retreats_with_its_shock_and_rallies_by_rr():
+    # Its Skill is restored, no step lost; the shock of being broken is Morale hits, and it is
+    # out of action, as under Combined Arms, until a day of R&R rallies it.
     state, _ = come_out(unit_state(), skill=2, removed="demoralised", restored=True)
     assert state.status == Status.RETREATED and not state.in_combat_zone
-    assert (state.quality, state.morale_hits, state.casualty_hits) == (Q.AVERAGE, 0, 0)
-    assert rest_day(state).status == Status.READY
+    assert (state.quality, state.morale_hits, state.casualty_hits) == (Q.AVERAGE, 2, 0)
+    rested = rest_day(state)
+    assert rested.status == Status.READY and rested.morale_hits == 1
 
 
 def test_it_retreats_a_unit_left_on_the_table_whose_hits_take_it_below_raw():

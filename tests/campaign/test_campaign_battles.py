@@ -20,6 +20,7 @@ from campaign.services import (
     campaign_update,
     force_create,
     outcome_apply,
+    unit_combat_zone_set,
     unit_create,
     unit_edit,
 )
@@ -393,13 +394,14 @@ def test_a_table_result_at_the_demoralisation_skill_is_demoralised_in_one_year_w
     ],
     ids=["one_year_war", "combined_arms"],
 )
-def test_a_suppressed_units_next_card_prints_its_skill_restored_only_under_one_year_war(
+def test_a_suppressed_units_card_prints_its_skill_again_once_rested_only_under_one_year_war(
     cast, cards, ruleset, card, specialty
 ):
-    # An Average unit, suppressed once in a battle it lost. One Year War: "Restore Skill for
-    # the next scenario if the unit survives", so its next card prints the Skill it printed
-    # before, days later in the combat zone too. Combined Arms: "lost Skill never returns": a
-    # quality step for good and a Morale hit, and its next card prints lower.
+    # An Average unit, suppressed once in a battle it lost. In both rulesets the shock is a
+    # Morale hit: in the combat zone the unit keeps its last, and its card prints lower. One
+    # Year War: "Restore Skill for the next scenario if the unit survives": no step is lost, so
+    # withdrawn and rested its card prints the Skill it printed before. Combined Arms: "lost
+    # Skill never returns": a quality step for good, and its card prints lower still.
     campaign = campaign_create(name="Loum", gm=cast.gm, ruleset=ruleset, apply_mode="auto")
     ours, theirs = (
         unit_create(
@@ -421,22 +423,27 @@ def test_a_suppressed_units_next_card_prints_its_skill_restored_only_under_one_y
     )  # fmt: skip
     assert fought.state == CampaignBattle.State.APPLIED
     said = HistoryEntry.objects.get(unit=ours, kind=HistoryEntry.Kind.BATTLE).text
+    restored = ruleset == Ruleset.ONE_YEAR_WAR
+    kept = 3 if restored else 2  # Average, or Inexperienced for good
     for days in (0, 3):  # just after the battle; after three days of R&R in the combat zone
         if days:
             calendar_advance(campaign=campaign, days=days)
         ours.refresh_from_db()
         assert ours.status == "ready" and ours.in_combat_zone
-        if ruleset == Ruleset.ONE_YEAR_WAR:
-            assert battle_card(ours)["skill"] == before
-            assert (ours.quality, ours.morale_hits) == (3, 0)  # Average, no Morale hit
-        else:
-            assert battle_card(ours)["skill"] < before
-            assert (ours.quality, ours.morale_hits) == (2, 1)  # Inexperienced, its last one
-    if ruleset == Ruleset.ONE_YEAR_WAR:
-        assert "1 Skill lost to suppression, restored for the next battle (One Year War)" in said
-        assert "took 0 Morale, 0 Casualty hits — " in said
+        assert (ours.quality, ours.morale_hits) == (kept, 1)  # its last Morale hit
+        assert battle_card(ours)["skill"] < before
+    unit_combat_zone_set(unit=ours, in_combat_zone=False)
+    calendar_advance(campaign=campaign, days=1)
+    ours.refresh_from_db()
+    assert (ours.quality, ours.morale_hits) == (kept, 0)
+    if restored:
+        assert battle_card(ours)["skill"] == before
+        assert "1 Skill lost to suppression: 1 Morale, no step lost (One Year War)" in said
+        assert "took 1 Morale, 0 Casualty hits — " in said
     else:
+        assert battle_card(ours)["skill"] < before
         assert "1 Skill lost to suppression: 1 Morale" in said
+        assert "Skill lost to suppression costs 1 step" in said
 
 
 def test_a_table_result_refuses_a_unit_of_another_campaign_and_writes_nothing(

@@ -67,8 +67,8 @@ def test_in_the_lab_a_force_with_medics_keeps_more_quality_than_without(runs, ru
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_in_the_lab_shock_shows_as_morale_hits_that_rr_heals(runs, ruleset):
-    # Under One Year War the Morale hits are the blows' (and the leaders'): the Skill lost to
-    # suppression is restored and leaves none.
+    # In both rulesets the Morale hits are the blows', the leaders' and the shock's (each point
+    # of Skill lost to suppression).
     report = runs[ruleset, True]
     assert sum(t.morale_hits for t in report.by_quality.values()) > 0
     out = [t for t in report.by_quality.values() if t.out_of_action]

@@ -203,37 +203,39 @@ def test_no_fate_depends_on_whether_a_count_of_hits_lost_is_odd_or_even(card_hit
 # ---------------------------------------------------------------------------------------------
 
 
-def test_shock_shows_as_morale_hits_that_rr_heals_the_last_only_out_of_the_combat_zone():
-    # Combined Arms: each point of Skill lost to suppression is a Morale hit.
-    ((_, after),) = outcomes_of(unit_state(quality=Q.LEGENDARY), UnitOutcome(0, 2), 1)
+@pytest.mark.parametrize("restored", [False, True], ids=["combined_arms", "one_year_war"])
+def test_shock_shows_as_morale_hits_that_rr_heals_the_last_only_out_of_the_combat_zone(restored):
+    # In both rulesets each point of Skill lost to suppression is a Morale hit.
+    ((_, after),) = outcomes_of(unit_state(quality=Q.LEGENDARY), UnitOutcome(0, 2), 1,
+                                restored=restored)  # fmt: skip
     assert after.morale_hits == 2 and after.in_combat_zone
     assert rest_day(rest_day(after)).morale_hits == 1  # under stress: the last one stays
     assert rest_day(rest_day(after.but(in_combat_zone=False))).morale_hits == 0
-    # The Skill lost never returns, however long the rest.
-    assert rest_day(rest_day(after)).quality == Q.EXPERIENCED
+    # Combined Arms: the Skill lost never returns, however long the rest. One Year War
+    # restores it: no step is lost.
+    assert rest_day(rest_day(after)).quality == (Q.LEGENDARY if restored else Q.EXPERIENCED)
 
 
-@pytest.mark.parametrize("removed", ["none", "demoralised"])
-def test_skill_restored_under_one_year_war_leaves_no_shock_and_being_broken_rallies(removed):
-    # One Year War restores the Skill for the next scenario: no Morale hit, no step lost. A unit
-    # broken (demoralised) retreats in poor order all the same, and a day of R&R rallies it.
-    ((_, after),) = outcomes_of(unit_state(quality=Q.LEGENDARY), UnitOutcome(0, 2, removed), 1,
-                                restored=True)  # fmt: skip
-    assert (after.quality, after.morale_hits, after.casualty_hits) == (Q.LEGENDARY, 0, 0)
-    broken = removed == "demoralised"
-    assert after.status == (Status.RETREATED if broken else Status.READY)
-    assert after.in_combat_zone is not broken
-    assert rest_day(after).status == Status.READY
+@pytest.mark.parametrize("restored", [False, True], ids=["combined_arms", "one_year_war"])
+def test_being_broken_shows_as_morale_hits_and_a_day_of_rr_rallies(restored):
+    # A unit demoralised on the table lost its Skill to suppression: Morale hits, and it retreats
+    # in poor order until a day of R&R rallies it.
+    ((_, after),) = outcomes_of(unit_state(quality=Q.LEGENDARY),
+                                UnitOutcome(0, 2, "demoralised"), 1, restored=restored)  # fmt: skip
+    assert after.morale_hits == 2 and after.casualty_hits == 0
+    assert after.status == Status.RETREATED and not after.in_combat_zone
+    rallied = rest_day(after)
+    assert rallied.status == Status.READY and rallied.morale_hits == 1
 
 
 @pytest.mark.parametrize("restored", [True, False], ids=["one_year_war", "combined_arms"])
-def test_morale_hits_from_blows_are_the_same_in_both_rulesets(restored):
-    # Hits lost become Morale and Casualty hits alike under either ruleset; only suppression
-    # differs. One Hit of a 2-Hit card, suppressed by 1 as well: every die path enumerated.
+def test_morale_hits_are_the_same_in_both_rulesets(restored):
+    # Hits lost and Skill lost to suppression become Morale and Casualty hits alike under either
+    # ruleset; only the quality step the suppression costs differs. One Hit of a 2-Hit card,
+    # suppressed by 1 as well: every die path enumerated.
     state = unit_state(quality=Q.LEGENDARY)
     outcome = UnitOutcome(1, 1)
     results = outcomes_of(state, outcome, 2, restored=restored)
-    shock = 0 if restored else 1
     blows = outcomes_of(state, UnitOutcome(1, 0), 2)
     morale = sum(c * after.morale_hits for c, after in results)
-    assert morale == sum(c * after.morale_hits for c, after in blows) + shock > 0
+    assert morale == sum(c * after.morale_hits for c, after in blows) + 1  # the shock's one
