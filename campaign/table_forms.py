@@ -57,12 +57,13 @@ SITUATION_LABELS = {
 }
 
 
-def _units(campaign: Campaign):
-    return (
-        Unit.objects.filter(force__campaign=campaign)
-        .select_related("force", "leader")
-        .order_by("force__name", "name")
-    )
+def _units(campaign: Campaign, owner: Any = None):
+    """The campaign's units; with ``owner``, those of the forces that user owns (a player's
+    form offers, refuses by name and leaves out only their own)."""
+    units = Unit.objects.filter(force__campaign=campaign)
+    if owner is not None:
+        units = units.filter(force__owner=owner)
+    return units.select_related("force", "leader").order_by("force__name", "name")
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,8 @@ RALLY = Offer("be rallied", lambda unit: rally_blocked(unit.state))
 ORDER = Offer("be given an Order", _not_ready)
 
 
-def _offered(campaign: Campaign, offer: Offer):
-    units = _units(campaign)
+def _offered(campaign: Campaign, offer: Offer, owner: Any = None):
+    units = _units(campaign, owner)
     return units.filter(pk__in=[unit.pk for unit in units if not offer.blocked(unit)])
 
 
@@ -111,17 +112,28 @@ class _LeavesOut:
 
     offer: Offer
     campaign: Campaign
+    owner: Any = None
+    """A player's form: only the units of their own forces (`_units`)."""
+
+    def _by_force(self) -> bool:
+        # A big campaign's units out of action are counted by force; a player's own are few.
+        return (
+            self.owner is None
+            and not _lists_every_unit(self.campaign)
+            and self.offer.blocked is _not_ready
+        )
 
     @cached_property
     def left_out(self) -> list[str]:
-        if not _lists_every_unit(self.campaign) and self.offer.blocked is _not_ready:
+        if self._by_force():
             return []  # counted by force instead (`left_out_forces`)
-        return left_out(unit for unit in _units(self.campaign) if self.offer.blocked(unit))
+        units = _units(self.campaign, self.owner)
+        return left_out(unit for unit in units if self.offer.blocked(unit))
 
     @cached_property
     def left_out_forces(self) -> list[dict[str, str]]:
         """A big campaign's units out of action, counted by force (as a paged set-up does)."""
-        if _lists_every_unit(self.campaign) or self.offer.blocked is not _not_ready:
+        if not self._by_force():
             return []
         return out_of_action_by_force(self.campaign)
 
@@ -135,7 +147,7 @@ class _OfferedUnits:
         key = key_named(value)
         if key is None:
             return None
-        unit = _units(self.campaign).filter(pk=key).first()
+        unit = _units(self.campaign, self.owner).filter(pk=key).first()
         if unit is None:
             return None
         why = self.offer.blocked(unit) or "it is not offered here"
@@ -147,11 +159,11 @@ class _OfferedUnits:
 
 
 class _UnitField(_OfferedUnits, forms.ModelChoiceField):
-    """One of the units an `Offer` allows."""
+    """One of the units an `Offer` allows (of ``owner``'s forces, when given)."""
 
-    def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
-        self.campaign, self.offer = campaign, offer
-        super().__init__(queryset=_offered(campaign, offer), **kwargs)
+    def __init__(self, campaign: Campaign, offer: Offer, owner: Any = None, **kwargs: Any) -> None:
+        self.campaign, self.offer, self.owner = campaign, offer, owner
+        super().__init__(queryset=_offered(campaign, offer, owner), **kwargs)
 
     def to_python(self, value: Any) -> Any:
         try:
@@ -180,12 +192,15 @@ class _OrderedUnitField(_UnitField):
         return label if order is None else f"{label}: its {order_under_way_text(order)}"
 
 
-def _character_field(campaign: Campaign, **kwargs: Any) -> forms.ModelChoiceField:
+def _character_field(
+    campaign: Campaign, player: Any = None, **kwargs: Any
+) -> forms.ModelChoiceField:
     # A dead character leads, trains, heals, rallies, orders and requisitions no more (the
-    # services refuse one): the forms offer the living only.
-    return forms.ModelChoiceField(
-        queryset=campaign.characters.filter(alive=True).order_by("name"), **kwargs
-    )
+    # services refuse one): the forms offer the living only; a player's, their own.
+    living = campaign.characters.filter(alive=True)
+    if player is not None:
+        living = living.filter(player=player)
+    return forms.ModelChoiceField(queryset=living.order_by("name"), **kwargs)
 
 
 class CharacterForm(PageForm):
@@ -281,19 +296,24 @@ class RallyForm(CampaignForm):
 
 
 class OrderForm(_LeavesOut, CampaignForm):
+    """The GM's, every living character to every unit; a player's (``player``), their own
+    living characters to the units of their own forces (`services.orders.player_gives`)."""
+
     offer = ORDER
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, player: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.owner = player
         self.fields["giver"] = _character_field(
-            self.campaign, label="Given by",
-            help_text="A living character of the campaign gives an Order (the Characters page "
+            self.campaign, player, label="Given by",
+            help_text="Your living characters give your units Orders." if player else
+            "A living character of the campaign gives an Order (the Characters page "
             "creates them).",
         )  # fmt: skip
         self.fields["unit"] = _OrderedUnitField(
-            self.campaign, ORDER, label="To unit",
+            self.campaign, ORDER, owner=player, label="To unit",
             help_text="A unit under an Order is named with it: a new Order replaces the one "
-            "under way.",
+            "under way" + (", if one of your characters gave it." if player else "."),
         )  # fmt: skip
         self.fields["kind"] = forms.ChoiceField(choices=ORDER_CHOICES, label="Order")
         use_skill = OrderKind.USE_SKILL
@@ -436,7 +456,7 @@ class _UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
     database as it is."""
 
     def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
-        self.campaign, self.offer = campaign, offer
+        self.campaign, self.offer, self.owner = campaign, offer, None
         super().__init__(queryset=_offered(campaign, offer), **kwargs)
 
     def _check_values(self, value):

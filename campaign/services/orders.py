@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 
-from campaign.models import Campaign, Character, HistoryEntry, Order, Unit
+from campaign.models import Campaign, Character, HistoryEntry, Membership, Order, Unit
 from campaign.rules.bridge import CharacterOrder
 from campaign.rules.characters import feat_sum, feats_from
 from campaign.rules.orders import (
@@ -25,7 +25,7 @@ from campaign.rules.orders import (
     order_quality,
 )
 from campaign.rules.state import Status
-from campaign.selectors import campaign_now
+from campaign.selectors import campaign_can_manage, campaign_now, campaign_role
 from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass
 
@@ -125,6 +125,10 @@ def order_give(
 
     Its time is the listed time less half the unit's (effective) quality step, at least 1 hour;
     outside its specialties the unit performs as Raw, so it takes the full listed time.
+
+    The GM and co-GMs give any Order. A player gives Orders with a character of their own, to
+    the units of their own forces (`player_gives`), and replaces only an Order one of their
+    characters gave: one from the GM's characters stands until the GM replaces it.
     """
     unit = (
         Unit.objects.select_for_update(of=("self",))
@@ -132,7 +136,7 @@ def order_give(
         .get(pk=unit.pk)
     )
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=unit.force.campaign_id)
-    require_manager(campaign, actor)
+    player = player_gives(campaign, actor, unit)
     errors: dict[str, list[str]] = {}
     note = text_given(errors, "note", note)
     # The giver as stored, locked: one killed at a unit's head since gives no Order.
@@ -147,6 +151,14 @@ def order_give(
         errors["giver"] = [f"{giver} is not of {campaign}"]
     elif not giver.alive:
         errors["giver"] = [f"{giver} is dead"]
+    elif player and giver.player_id != actor.pk:
+        errors["giver"] = [f"{giver} is not your character: you give Orders with your own"]
+    standing = _under_way(unit, campaign_now(campaign)).first() if player else None
+    if standing is not None and standing.giver.player_id != actor.pk:
+        errors["unit"] = [
+            f"{unit} is under an Order to {OrderKind(standing.kind).label} from "
+            f"{standing.giver}: only the GM may replace it"
+        ]
     if not Status(unit.status).fights:
         # Out of action (retreated in poor order, or destroyed), as for a battle or a check.
         label = unit.state.status.label.lower()
@@ -177,10 +189,7 @@ def order_give(
     saved = feat_sum(feats_from(giver.feats), "order_hours_saved")
     hours = order_hours(listed, quality, hours_saved=saved)
     now = campaign_now(campaign)
-    # What `order_status` finds under way now: not replaced, not yet done nor called off.
-    Order.objects.filter(unit=unit, replaced=False, finishes_at__gt=now).filter(
-        Q(called_off_at__isnull=True) | Q(called_off_at__gt=now)
-    ).update(replaced=True)
+    _under_way(unit, now).update(replaced=True)
     return Order.objects.create(
         campaign=campaign,
         giver=giver,
@@ -192,6 +201,29 @@ def order_give(
         finishes_at=now + hours,
         note=note,
         actor=actor,
+    )
+
+
+def player_gives(campaign: Campaign, actor: Any, unit: Unit) -> bool:
+    """Whether ``actor`` gives an Order to ``unit`` as a player (True) or runs the campaign
+    (False: the GM, a co-GM, or no actor, a trusted caller). Anyone else is refused: a
+    spectator, or a player for a unit of a force not theirs."""
+    if actor is None or campaign_can_manage(campaign=campaign, user=actor):
+        return False
+    if campaign_role(campaign=campaign, user=actor) != Membership.Role.PLAYER:
+        raise PermissionDenied(f"only the GM, a co-GM or a player gives Orders in {campaign}")
+    if unit.force.owner_id != actor.pk:
+        raise PermissionDenied("a player gives Orders to the units of their own forces only")
+    return True
+
+
+def _under_way(unit: Unit, now: int):
+    """The unit's Order under way now, as `order_status` finds it: not replaced, not yet done
+    nor called off (a query: at most one row)."""
+    return (
+        Order.objects.filter(unit=unit, replaced=False, finishes_at__gt=now)
+        .filter(Q(called_off_at__isnull=True) | Q(called_off_at__gt=now))
+        .select_related("giver")
     )
 
 

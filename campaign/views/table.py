@@ -1,8 +1,9 @@
 """The table's pages: characters, Orders and the clock, engagements and their logs, checks.
 
-Every member of the campaign reads them; only the GM and co-GMs act. The views guard in the
-order of `campaign.views.actions` (login, lookup, the right to act, the form) and do the work
-through the services.
+Every member of the campaign reads them; the GM and co-GMs act, and a player gives their own
+units Orders with their own characters. The views guard in the order of
+`campaign.views.actions` (login, lookup, the right to act, the form) and do the work through
+the services.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from campaign.models import (
     CharacterEntry,
     Engagement,
     Leader,
+    Membership,
     Order,
     TableRoll,
     Unit,
@@ -268,7 +270,22 @@ def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
         context["no_givers"] = not campaign.characters.filter(alive=True).exists()
         if context["no_givers"]:
             context["named_leaders"] = _named_leaders(campaign)
+    elif _gives_as_player(viewer):
+        context["order_form"] = forms.get("order_form") or OrderForm(
+            campaign=campaign, player=viewer.user
+        )
+        context["no_givers"] = not campaign.characters.filter(
+            alive=True, player=viewer.user
+        ).exists()
     return context
+
+
+def _gives_as_player(viewer: Viewer) -> bool:
+    """A player with a force of their own gives its units Orders with their own characters
+    (`services.orders.player_gives`, which decides)."""
+    return viewer.role == Membership.Role.PLAYER and any(
+        viewer.owns(force) for force in viewer.campaign.forces.all()
+    )
 
 
 @login_required
@@ -282,8 +299,10 @@ def orders_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    require_manage(viewer)
-    form = OrderForm(request.POST, campaign=viewer.campaign)
+    if not _gives_as_player(viewer):
+        require_manage(viewer)
+    player = None if viewer.manages else request.user
+    form = OrderForm(request.POST, campaign=viewer.campaign, player=player)
 
     def give(data):
         unit = data["unit"]

@@ -254,3 +254,70 @@ def test_only_an_order_under_way_is_called_off(campaign, make_unit):
         scouting.pk: {"order": [f"The Order to Attack given to Scouts is done {tail}"]},
     }
     assert not Order.objects.filter(called_off_at__isnull=False).exists()
+
+
+# -- a player's Orders -------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_player_gives_their_own_units_orders_with_their_own_character(
+    campaign, make_unit, enemy, cast
+):
+    squad = make_unit()  # Red Company, the player's
+    holt = character_create(campaign=campaign, name="Lt. Holt", hit_points=10, player=cast.player)
+    order = order_give(giver=holt, unit=squad, kind="attack", actor=cast.player)
+    assert (order.giver, order.unit, order.actor) == (holt, squad, cast.player)
+    assert order_status(order, campaign_now(campaign)) == UNDER_WAY
+    # Their own character's Order they replace, as the GM would.
+    again = order_give(giver=holt, unit=squad, kind="use_skill", actor=cast.player)
+    order.refresh_from_db()
+    assert order_status(order, 0) == REPLACED and order_status(again, 0) == UNDER_WAY
+
+
+@pytest.mark.django_db
+def test_a_player_gives_no_order_to_another_players_unit_nor_as_the_spectator(
+    campaign, make_unit, enemy, cast
+):
+    from campaign.services import membership_set
+
+    theirs = make_unit("Blue 1", into=enemy)  # the rival's
+    holt = character_create(campaign=campaign, name="Lt. Holt", hit_points=10, player=cast.player)
+    with pytest.raises(PermissionDenied, match="units of their own forces only"):
+        order_give(giver=holt, unit=theirs, kind="attack", actor=cast.player)
+    membership_set(campaign=campaign, user=cast.outsider, role="spectator")
+    with pytest.raises(PermissionDenied, match="only the GM, a co-GM or a player"):
+        order_give(giver=holt, unit=theirs, kind="attack", actor=cast.outsider)
+    assert not Order.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_player_gives_orders_only_with_a_character_of_their_own(campaign, make_unit, enemy, cast):
+    squad = make_unit()
+    for name, player in (("Sgt. Ferris", None), ("Maj. Greaves", cast.rival)):
+        someone = character_create(campaign=campaign, name=name, hit_points=10, player=player)
+        with pytest.raises(ValidationError) as error:
+            order_give(giver=someone, unit=squad, kind="attack", actor=cast.player)
+        assert error.value.message_dict == {
+            "giver": [f"{name} is not your character: you give Orders with your own"]
+        }
+    assert not Order.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_players_order_does_not_replace_one_the_gm_gave(campaign, make_unit, cast):
+    squad = make_unit()
+    ferris = character_create(campaign=campaign, name="Sgt. Ferris", hit_points=10)
+    holt = character_create(campaign=campaign, name="Lt. Holt", hit_points=10, player=cast.player)
+    standing = order_give(giver=ferris, unit=squad, kind="use_skill", actor=cast.gm)
+    with pytest.raises(ValidationError) as error:
+        order_give(giver=holt, unit=squad, kind="attack", actor=cast.player)
+    assert error.value.message_dict == {
+        "unit": ["1st Squad is under an Order to Use Skill from Sgt. Ferris: only the GM may "
+                 "replace it"]
+    }  # fmt: skip
+    standing.refresh_from_db()
+    assert order_status(standing, 0) == UNDER_WAY and Order.objects.count() == 1
+    # Once it is done, the unit is the player's to order again.
+    clock_advance(campaign=campaign, hours=standing.hours)
+    order_give(giver=holt, unit=squad, kind="attack", actor=cast.player)
+    assert Order.objects.count() == 2

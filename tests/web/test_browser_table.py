@@ -266,3 +266,47 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     shoot(gm, "table-06-quick-resolve", full_page=True)
     assert not gm.errors, gm.errors
     assert not alice.errors, alice.errors
+
+
+@pytest.fixture
+def holt(cast):
+    """Alice's character, made before Playwright starts."""
+    return character_create(
+        campaign=cast,
+        name="Capt. Holt",
+        hit_points=14,
+        player=cast.forces.get(name="Lantern Company").owner,
+    )
+
+
+def test_a_player_gives_their_own_unit_an_order(cast, holt, page_for, live_server):
+    # Alice gives an Order with her own character to a unit of her own force; Bob, who has no
+    # character, is told who makes one. Neither may move the clock.
+    alice = page_for("alice")
+    alice.click("text=Operation Anvil")
+    alice.click(".table-links >> text=Orders and the clock")
+    expect(alice.locator("#give-h")).to_have_text("Your Orders")
+    givers = alice.locator("#order-form select[name=giver] option").all_inner_texts()
+    assert givers[1:] == ["Capt. Holt"]
+    units = alice.locator("#order-form select[name=unit] option").all_inner_texts()
+    assert units[1:] == [f"{n} (Lantern Company)" for n in ("1st Squad", "2nd Squad", "Medics")]
+    alice.select_option("#order-form select[name=giver]", label="Capt. Holt")
+    alice.select_option("#order-form select[name=unit]", label="1st Squad (Lantern Company)")
+    alice.select_option("#order-form select[name=kind]", "attack")
+    alice.fill("#order-form input[name=listed_hours]", "5")
+    _submit(alice, "#order-form")
+    alice.wait_for_selector("#order-form .field-errors")
+    assert "only Use Skill takes the skill's own" in _errors(alice, "#order-form")
+    assert alice.locator("#orders tbody tr").all_inner_texts() == ["No Orders given yet."]
+    alice.fill("#order-form input[name=listed_hours]", "")
+    _submit(alice, "#order-form")
+    alice.wait_for_selector("text=Capt. Holt ordered 1st Squad to Attack")
+    expect(alice.locator("#orders tr:has-text('1st Squad') .order-state")).to_contain_text(
+        "Under way"
+    )
+    assert alice.locator("#clock-form").count() == 0
+    shoot(alice, "table-02b-player-orders", full_page=True)
+    bob = page_for("bob")
+    bob.goto(alice.url)
+    expect(bob.locator("#no-givers")).to_contain_text("you have no living character")
+    assert bob.locator("#clock-form").count() == 0

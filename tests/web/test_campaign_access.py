@@ -2,8 +2,9 @@
 
 Anonymous users are sent to log in; outsiders get 404 for everything in the campaign (they
 cannot learn it exists); members read; only the GM and co-GMs act (403 for the rest); a force's
-owner directs its medics; a unit of a force shown only in summary is a 404 to other players
-and spectators. The walk runs under both settings of ``other_forces_visible``.
+owner directs its medics, and a player gives their own units Orders; a unit of a force shown
+only in summary is a 404 to other players and spectators. The walk runs under both settings of
+``other_forces_visible``.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ class Route:
     """Only the GM and co-GMs."""
     owner_of: str | None = None
     """``force`` or ``enemy``: the owner of that force may use it too (the medics)."""
+    players: bool = False
+    """A player with a force of their own may use it too (Orders to their own units)."""
     unit_of: str | None = None
     """``force`` or ``enemy``: a unit page of that force (hidden when shown in summary)."""
     anyone: bool = False
@@ -189,7 +192,7 @@ ROUTES = [
     Route("character rally", _c("character-rally"), "post", {}, ok=400, manage=True),
     Route("character heal", _c("character-heal"), "post", {}, ok=400, manage=True),
     Route("orders", _c("orders")),
-    Route("order give", _c("order-give"), "post", {}, ok=400, manage=True),
+    Route("order give", _c("order-give"), "post", {}, ok=400, manage=True, players=True),
     Route("order call off", _c("order-call-off"), "post", {}, ok=400, manage=True),
     Route("clock", _c("clock-advance"), "post", {"hours": "0"}, ok=400, manage=True),
     Route("engagements", _c("engagement-setup")),
@@ -221,7 +224,8 @@ def expected(route: Route, role: str, world: World, visibility: str) -> int:
     if route.unit_of and not sees_unit and owner[route.unit_of] != role:
         return 404
     owns = route.owner_of is not None and owner[route.owner_of] == role
-    if route.manage and role not in MANAGERS and not owns:
+    plays = route.players and role in owner.values()
+    if route.manage and role not in MANAGERS and not owns and not plays:
         return 403
     # The player's and the rival's units fought the engine battle; the spectator's none.
     if route.fought_in and not sees_unit and role == "spectator":

@@ -8,6 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from campaign.models import Order
 from campaign.services import leader_attach, unit_create, unit_edit
 from campaign.services.characters import character_create
 from campaign.services.orders import order_give
@@ -225,3 +226,72 @@ def test_the_list_says_the_hours_an_order_takes_beside_the_hours_listed(client, 
     # An Average unit takes its listed time less half its quality step (3 // 2 = 1 hour).
     assert order.hours == 11
     assert '<span>11 <span class="small">(12 listed)</span></span>' in page
+
+
+def _options(page: str, field: str) -> list[str]:
+    """The labels a field of the page's Order form offers (its empty choice left out)."""
+    form = page.split('id="order-form"', 1)[1].split("</form>", 1)[0]
+    select = form.split(f'name="{field}"', 1)[1].split("</select>", 1)[0]
+    return [label for value, label in re.findall(r'<option value="(\d+)"[^>]*>([^<]*)<', select)]
+
+
+def test_a_player_gives_their_own_units_orders_with_their_own_characters(client, world):
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9,
+                           player=world.users["player"], actor=gm)  # fmt: skip
+    character_create(campaign=world.campaign, name="Maj. Greaves", hit_points=9,
+                     player=world.users["rival"], actor=gm)  # fmt: skip
+    character_create(campaign=world.campaign, name="Sgt. Rook", hit_points=9, actor=gm)
+    broken = world.enemy.units.first()
+    unit_edit(unit=broken, changes={"status": "retreated"}, reason="broken", actor=gm)
+    gm_page = login(client, world, "gm").get(_orders(world)).text
+    assert f"{broken.name} (Blue Battalion)" in gm_page.split('id="order-form"', 1)[1]
+    page = login(client, world, "player").get(_orders(world)).text
+    assert 'id="give-h">Your Orders<' in page and 'id="clock-form"' not in page
+    assert _options(page, "giver") == ["Lt. Ash"]
+    ready = world.force.units.filter(status="ready").order_by("name")
+    assert _options(page, "unit") == [f"{u.name} (Red Company)" for u in ready]
+    assert "Your living characters give your units Orders." in page
+    # Its units out of action are left out, said by name; the rival's are not named at all.
+    left_out = page.split('id="order-form"', 1)[1].split("</form>", 1)[0].split("Not offered")[1]
+    assert "Squad 1 (Red Company)" in left_out and broken.name not in left_out
+    unit = ready.first()
+    response = client.post(
+        reverse("campaign:order-give", args=[world.campaign.pk]),
+        {"giver": ash.pk, "unit": unit.pk, "kind": "attack"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert f"Lt. Ash ordered {unit.name} to Attack: " in response.text
+    order = Order.objects.get()
+    assert (order.giver, order.unit, order.actor) == (ash, unit, world.users["player"])
+
+
+def test_a_player_is_refused_another_players_unit_or_character_and_nothing_is_written(
+    client, world
+):
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9,
+                           player=world.users["player"], actor=gm)  # fmt: skip
+    greaves = character_create(campaign=world.campaign, name="Maj. Greaves", hit_points=9,
+                               player=world.users["rival"], actor=gm)  # fmt: skip
+    login(client, world, "player")
+    url = reverse("campaign:order-give", args=[world.campaign.pk])
+    for giver, unit in ((ash, world.enemy_unit), (greaves, world.unit)):
+        response = client.post(url, {"giver": giver.pk, "unit": unit.pk, "kind": "attack"})
+        assert response.status_code == 400
+        # Not offered, and not named: the rival's unit is none of the player's business.
+        assert world.enemy_unit.name not in response.text.split('id="order-form"', 1)[1]
+    assert "Select a valid choice" in response.text
+    assert not Order.objects.exists()
+
+
+def test_a_player_with_no_character_is_told_who_makes_one(client, world):
+    page = login(client, world, "player").get(_orders(world)).text
+    notice = page.split('id="no-givers"', 1)[1].split("</p>", 1)[0]
+    assert "Your characters give your units Orders, and you have no living character" in notice
+    assert "the GM creates characters, each with the player who plays it" in notice
+    assert 'id="order-form"' not in page  # nothing to choose from: no form
+    # A spectator owns no force: no form at all.
+    page = login(client, world, "spectator").get(_orders(world)).text
+    assert 'id="order-form"' not in page and 'id="give-h"' not in page
