@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from campaign.models import Campaign, CampaignBattle, Force, Unit
+from campaign.models import Campaign, CampaignBattle, Force, Membership, Unit
 from campaign.selectors import MANAGING_ROLES, campaign_role
 
 FULL = "full"
@@ -81,6 +81,11 @@ class Viewer:
     def may_direct(self, force: Force) -> bool:
         """A force's owner directs its medics; the GM and co-GMs may direct any force's."""
         return self.manages or self.owns(force)
+
+    def gives_orders_to(self, force: Force) -> bool:
+        """The GM and co-GMs give any force's units Orders; a player their own forces' units,
+        with their own characters (`services.orders.player_gives`, which decides)."""
+        return self.manages or (self.role == Membership.Role.PLAYER and self.owns(force))
 
 
 def campaign_for_viewer(user: Any, pk: int) -> Viewer:

@@ -295,6 +295,16 @@ def _order_words(order: Order) -> str:
     return f"{order_under_way_text(order)}, given by {order.giver.name}{note}"
 
 
+def _gives_order(viewer: Viewer, unit: Unit) -> bool:
+    """Whether the unit page leads the viewer to give the unit an Order: it can take one, and
+    the viewer may give it one (a player, with a living character of their own)."""
+    if not (Status(unit.status).fights and viewer.gives_orders_to(unit.force)):
+        return False
+    return (
+        viewer.manages or viewer.campaign.characters.filter(alive=True, player=viewer.user).exists()
+    )
+
+
 def unit_context(
     viewer: Viewer, unit: Unit, before: int | None = None, **forms: Any
 ) -> dict[str, Any]:
@@ -317,6 +327,7 @@ def unit_context(
         story_page=story,
         unit_charts=unit_charts(history, viewer.campaign.day),
         order_words=None if order is None else _order_words(order),
+        gives_order=_gives_order(viewer, unit),
     )
     if "zone_form" in forms:
         context["zone_form"] = forms["zone_form"]

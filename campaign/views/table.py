@@ -30,7 +30,6 @@ from campaign.models import (
     CharacterEntry,
     Engagement,
     Leader,
-    Membership,
     Order,
     TableRoll,
     Unit,
@@ -244,8 +243,11 @@ def character_rally_view(request: HttpRequest, pk: int) -> HttpResponse:
 # -- Orders and the clock ----------------------------------------------------------------------
 
 
-def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
+def orders_context(viewer: Viewer, unit: int | None = None, **forms: Any) -> dict[str, Any]:
+    """The Orders page; ``unit``: the unit its Order form starts on (a unit page's "Give it an
+    Order"), if offered there."""
     campaign = viewer.campaign
+    initial = {} if unit is None else {"unit": unit}
     now = campaign_now(campaign)
     given = Order.objects.filter(campaign=campaign)
     if not viewer.manages:
@@ -265,14 +267,16 @@ def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
         viewer, now=clock_text(now), orders=orders, call_off_form=forms.get("call_off_form")
     )
     if viewer.manages:
-        context["order_form"] = forms.get("order_form") or OrderForm(campaign=campaign)
+        context["order_form"] = forms.get("order_form") or OrderForm(
+            campaign=campaign, initial=initial
+        )
         context["clock_form"] = forms.get("clock_form") or ClockForm()
         context["no_givers"] = not campaign.characters.filter(alive=True).exists()
         if context["no_givers"]:
             context["named_leaders"] = _named_leaders(campaign)
     elif _gives_as_player(viewer):
         context["order_form"] = forms.get("order_form") or OrderForm(
-            campaign=campaign, player=viewer.user
+            campaign=campaign, player=viewer.user, initial=initial
         )
         context["no_givers"] = not campaign.characters.filter(
             alive=True, player=viewer.user
@@ -281,10 +285,9 @@ def orders_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
 
 
 def _gives_as_player(viewer: Viewer) -> bool:
-    """A player with a force of their own gives its units Orders with their own characters
-    (`services.orders.player_gives`, which decides)."""
-    return viewer.role == Membership.Role.PLAYER and any(
-        viewer.owns(force) for force in viewer.campaign.forces.all()
+    """A player with a force of their own, whose units they give Orders."""
+    return not viewer.manages and any(
+        viewer.gives_orders_to(force) for force in viewer.campaign.forces.all()
     )
 
 
@@ -292,7 +295,7 @@ def _gives_as_player(viewer: Viewer) -> bool:
 @require_GET
 def orders_page(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    return render(request, ORDERS, orders_context(viewer))
+    return render(request, ORDERS, orders_context(viewer, key_named(request.GET.get("unit"))))
 
 
 @login_required

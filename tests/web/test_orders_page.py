@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.models import Order
+from campaign.models import Character, Order
 from campaign.services import leader_attach, unit_create, unit_edit
 from campaign.services.characters import character_create
 from campaign.services.orders import order_give
@@ -147,7 +147,10 @@ def test_a_units_page_says_the_order_it_is_under(client, world):
 
     def said(role):
         page = login(client, world, role).get(url).text
-        return re.search(r'<dd id="unit-order">(.*?) · <a href="([^"]+)">Orders</a></dd>', page)
+        return re.search(
+            r'<dd id="unit-order">(.*?) · <a href="([^"]+)">(?:Orders|Give it an Order)</a></dd>',
+            page,
+        )
 
     assert said("player")[1] == "none under way" and said("player")[2] == _orders(world)
     order = order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, note="the ford")
@@ -295,3 +298,34 @@ def test_a_player_with_no_character_is_told_who_makes_one(client, world):
     # A spectator owns no force: no form at all.
     page = login(client, world, "spectator").get(_orders(world)).text
     assert 'id="order-form"' not in page and 'id="give-h"' not in page
+
+
+def test_a_units_page_leads_whoever_may_order_it_to_the_form_with_the_unit_chosen(client, world):
+    campaign = world.campaign
+    ready = world.force.units.filter(status="ready").first()
+    orders = reverse("campaign:orders", args=[campaign.pk])
+    gm = world.users["gm"]
+    for role in ("player", "rival"):
+        character_create(campaign=campaign, name=f"Lt. {role}", hit_points=9,
+                         player=world.users[role], actor=gm)  # fmt: skip
+    give = f"{orders}?unit={ready.pk}#order-form"
+
+    def link(role: str, unit) -> str:
+        page = login(client, world, role).get(reverse("campaign:unit", args=[campaign.pk, unit.pk]))
+        return page.text.split('id="unit-order"', 1)[1].split("</dd>", 1)[0]
+
+    for role in ("gm", "player"):
+        assert f'href="{give}">Give it an Order</a>' in link(role, ready), role
+    # Not the rival's to order, nor a unit out of action: the Orders page, to read.
+    assert f'href="{orders}">Orders</a>' in link("rival", ready)
+    assert f'href="{orders}">Orders</a>' in link("player", world.unit)  # retreated
+    # The form starts on the unit; an address naming no unit it offers starts on none.
+    page = login(client, world, "player").get(f"{orders}?unit={ready.pk}").text
+    assert re.search(rf'<option value="{ready.pk}" selected>', page)
+    for junk in ("abc", str(world.enemy_unit.pk), "9" * 30):
+        page = client.get(f"{orders}?unit={junk}")
+        unit_field = page.text.split('name="unit"')[1].split("</select>")[0]
+        assert page.status_code == 200 and not re.search(r'value="\d+" selected>', unit_field)
+    # A player with no living character of their own is not led to a form they cannot use.
+    Character.objects.filter(player=world.users["player"]).update(alive=False)
+    assert f'href="{orders}">Orders</a>' in link("player", ready)
