@@ -316,6 +316,8 @@ class OrderForm(_LeavesOut, CampaignForm):
             "under way" + (", if one of your characters gave it." if player else "."),
         )  # fmt: skip
         self.fields["kind"] = forms.ChoiceField(choices=ORDER_CHOICES, label="Order")
+        if not self.is_bound and "giver" not in self.initial:
+            self.initial["giver"] = self._likely_giver()
         use_skill = OrderKind.USE_SKILL
         self.fields["listed_hours"] = WholeNumberField(
             counts="hour", min_value=1, max_value=LISTED_HOURS_MAX, required=False,
@@ -325,6 +327,16 @@ class OrderForm(_LeavesOut, CampaignForm):
             f"Leave it empty for other Orders: their time is the table's.",
         )  # fmt: skip
         self.fields["note"] = forms.CharField(max_length=300, required=False)
+
+    def _likely_giver(self) -> int | None:
+        """Who the form starts on: the character leading the unit it starts on, or the only
+        character it offers (a player's one character), if any."""
+        givers = self.fields["giver"].queryset.values_list("pk", flat=True)
+        unit = self.initial.get("unit")
+        if unit is not None and (leading := givers.filter(leading__unit=unit).first()):
+            return leading
+        offered = list(givers[:2])
+        return offered[0] if len(offered) == 1 else None
 
 
 class CallOffForm(CampaignForm):

@@ -322,6 +322,8 @@ def test_a_units_page_leads_whoever_may_order_it_to_the_form_with_the_unit_chose
     # The form starts on the unit; an address naming no unit it offers starts on none.
     page = login(client, world, "player").get(f"{orders}?unit={ready.pk}").text
     assert re.search(rf'<option value="{ready.pk}" selected>', page)
+    assert _options(page, "giver") == ["Lt. player"]  # theirs, and so chosen already
+    assert re.search(r'<option value="\d+" selected>Lt. player</option>', page)
     for junk in ("abc", str(world.enemy_unit.pk), "9" * 30):
         page = client.get(f"{orders}?unit={junk}")
         unit_field = page.text.split('name="unit"')[1].split("</select>")[0]
@@ -329,3 +331,19 @@ def test_a_units_page_leads_whoever_may_order_it_to_the_form_with_the_unit_chose
     # A player with no living character of their own is not led to a form they cannot use.
     Character.objects.filter(player=world.users["player"]).update(alive=False)
     assert f'href="{orders}">Orders</a>' in link("player", ready)
+
+
+def test_the_form_starts_on_the_character_leading_the_unit_it_starts_on(client, world):
+    gm = world.users["gm"]
+    ready = world.force.units.filter(status="ready").first()
+    _, rook = (
+        character_create(campaign=world.campaign, name=name, hit_points=9, actor=gm)
+        for name in ("Lt. Ash", "Sgt. Rook")
+    )
+    leader_attach(unit=ready, character=rook, actor=gm)
+    login(client, world, "gm")
+    page = client.get(f"{_orders(world)}?unit={ready.pk}").text
+    assert re.search(rf'<option value="{rook.pk}" selected>Sgt. Rook</option>', page)
+    # Two characters and no unit chosen: the GM chooses.
+    page = client.get(_orders(world)).text
+    assert not re.search(r'<option value="\d+" selected>(Lt. Ash|Sgt. Rook)</option>', page)
