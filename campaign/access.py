@@ -14,8 +14,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from campaign.models import Campaign, CampaignBattle, Force, Membership, Unit
-from campaign.selectors import MANAGING_ROLES, campaign_role
+from campaign.models import Campaign, CampaignBattle, Force, Unit
+from campaign.selectors import MANAGING_ROLES, campaign_role, may_give_orders
 
 FULL = "full"
 SUMMARY = "summary"
@@ -83,9 +83,8 @@ class Viewer:
         return self.manages or self.owns(force)
 
     def gives_orders_to(self, force: Force) -> bool:
-        """The GM and co-GMs give any force's units Orders; a player their own forces' units,
-        with their own characters (`services.orders.player_gives`, which decides)."""
-        return self.manages or (self.role == Membership.Role.PLAYER and self.owns(force))
+        """Whether the viewer may give the force's units Orders (`selectors.may_give_orders`)."""
+        return may_give_orders(role=self.role, owns=self.owns(force))
 
 
 def campaign_for_viewer(user: Any, pk: int) -> Viewer:

@@ -64,6 +64,12 @@ def campaign_role(*, campaign: Campaign, user: Any) -> str | None:
     return role
 
 
+def may_give_orders(*, role: str | None, owns: bool) -> bool:
+    """The GM and co-GMs give any unit an Order; a player the units of a force they own (with
+    their own characters, `services.orders.order_give`); nobody else."""
+    return role in MANAGING_ROLES or (role == Membership.Role.PLAYER and owns)
+
+
 def campaign_can_manage(*, campaign: Campaign, user: Any) -> bool:
     """The GM and co-GMs run the campaign: calendar, battles, corrections."""
     return campaign_role(campaign=campaign, user=user) in MANAGING_ROLES

@@ -143,6 +143,9 @@ class _OfferedUnits:
     (destroyed since the page was drawn, say) is refused by its name and the reason, as the
     field's error, rather than as a choice that is not there."""
 
+    owner: Any = None
+    """Offered from the forces of this user only (`_units`), when given."""
+
     def refusal(self, value: Any) -> ValidationError | None:
         key = key_named(value)
         if key is None:
@@ -468,7 +471,7 @@ class _UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
     database as it is."""
 
     def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
-        self.campaign, self.offer, self.owner = campaign, offer, None
+        self.campaign, self.offer = campaign, offer
         super().__init__(queryset=_offered(campaign, offer), **kwargs)
 
     def _check_values(self, value):

@@ -25,7 +25,7 @@ from campaign.rules.orders import (
     order_quality,
 )
 from campaign.rules.state import Status
-from campaign.selectors import campaign_can_manage, campaign_now, campaign_role
+from campaign.selectors import MANAGING_ROLES, campaign_now, campaign_role, may_give_orders
 from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass
 
@@ -206,15 +206,16 @@ def order_give(
 
 def player_gives(campaign: Campaign, actor: Any, unit: Unit) -> bool:
     """Whether ``actor`` gives an Order to ``unit`` as a player (True) or runs the campaign
-    (False: the GM, a co-GM, or no actor, a trusted caller). Anyone else is refused: a
-    spectator, or a player for a unit of a force not theirs."""
-    if actor is None or campaign_can_manage(campaign=campaign, user=actor):
+    (False: the GM, a co-GM, or no actor, a trusted caller). Anyone else is refused
+    (`selectors.may_give_orders`): a spectator, or a player for a unit of a force not theirs."""
+    if actor is None:
         return False
-    if campaign_role(campaign=campaign, user=actor) != Membership.Role.PLAYER:
+    role = campaign_role(campaign=campaign, user=actor)
+    if not may_give_orders(role=role, owns=unit.force.owner_id == actor.pk):
+        if role == Membership.Role.PLAYER:
+            raise PermissionDenied("a player gives Orders to the units of their own forces only")
         raise PermissionDenied(f"only the GM, a co-GM or a player gives Orders in {campaign}")
-    if unit.force.owner_id != actor.pk:
-        raise PermissionDenied("a player gives Orders to the units of their own forces only")
-    return True
+    return role not in MANAGING_ROLES
 
 
 def _under_way(unit: Unit, now: int):
