@@ -158,7 +158,10 @@ def test_the_rules_link_opens_a_players_rules_card_in_plain_words(client, world)
     for words in ("Fights as", "Morale hits", "Casualty hits", "Orders", "Seeds", "Legendary"):
         assert words in card, words
     # Suppression, by ruleset, as the bridge takes it (docs/campaign.md, the bridge's "Shock").
-    assert "Under One Year War it is restored for the next battle" in card
+    assert "Each point of Skill a unit lost in a battle is a Morale hit" in card
+    assert "Under One Year War it is restored for the next battle: no step is lost" in card
+    # Who gives Orders (docs/campaign.md, §6.6).
+    assert "a player gives their own units Orders with their own characters" in card
     # The ladder comes from the rules' own table: Legendary sustains seven hits, Raw one.
     assert '<th scope="row">Legendary</th><td class="num">+2</td><td class="num">7</td>' in card
     assert '<th scope="row">Raw</th><td class="num">\u22122</td><td class="num">1</td>' in card
