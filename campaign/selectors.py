@@ -70,6 +70,12 @@ def may_give_orders(*, role: str | None, owns: bool) -> bool:
     return role in MANAGING_ROLES or (role == Membership.Role.PLAYER and owns)
 
 
+def may_call_off(*, role: str | None, owns: bool, gave: bool) -> bool:
+    """The GM and co-GMs call off any Order under way; a player one a character of theirs
+    (``gave``) gave a unit of a force they own."""
+    return role in MANAGING_ROLES or (may_give_orders(role=role, owns=owns) and gave)
+
+
 def campaign_can_manage(*, campaign: Campaign, user: Any) -> bool:
     """The GM and co-GMs run the campaign: calendar, battles, corrections."""
     return campaign_role(campaign=campaign, user=user) in MANAGING_ROLES

@@ -25,7 +25,13 @@ from campaign.rules.orders import (
     order_quality,
 )
 from campaign.rules.state import Status
-from campaign.selectors import MANAGING_ROLES, campaign_now, campaign_role, may_give_orders
+from campaign.selectors import (
+    MANAGING_ROLES,
+    campaign_now,
+    campaign_role,
+    may_call_off,
+    may_give_orders,
+)
 from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass
 
@@ -232,19 +238,27 @@ def _under_way(unit: Unit, now: int):
 def order_call_off(*, order: Order, actor: Any = None) -> Order:
     """The GM calls off an Order under way that makes no sense any more ("An Order lasts until
     done, replaced, or senseless"): from now it is no Order of its unit's, in a battle, a check
-    or an engagement. Refused for one done, replaced or called off already."""
+    or an engagement. Refused for one done, replaced or called off already. A player calls off
+    an Order their own character gave their own unit (`selectors.may_call_off`)."""
     # The campaign first, then the Order, as `order_give` takes them: the two never wait on
     # each other the other way round.
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=order.campaign_id)
-    require_manager(campaign, actor)
     order = (
         Order.objects.select_for_update(of=("self",))
-        .select_related("unit", "giver")
+        .select_related("unit__force", "giver")
         .filter(pk=order.pk)
         .first()
     )
     if order is None:
         raise ValidationError({"order": ["That Order is gone."]})
+    if actor is not None and not may_call_off(
+        role=campaign_role(campaign=campaign, user=actor),
+        owns=order.unit.force.owner_id == actor.pk,
+        gave=order.giver.player_id == actor.pk,
+    ):
+        raise PermissionDenied(
+            f"only the GM, or the player whose character gave it, calls off an Order in {campaign}"
+        )
     now = campaign_now(campaign)
     status = order_status(order, now)
     if status != UNDER_WAY:

@@ -259,7 +259,7 @@ def orders_context(viewer: Viewer, unit: int | None = None, **forms: Any) -> dic
     orders = [
         (order, OrderKind(order.kind).label, clock_text(order.given_at),
          order_state_text(order, now, replaced.get(order.pk)),
-         _call_off_form(campaign, order) if viewer.manages
+         _call_off_form(campaign, order) if viewer.calls_off(order)
          and order_status(order, now) == UNDER_WAY else None)
         for order in listed
     ]  # fmt: skip
@@ -353,9 +353,11 @@ def _call_off_form(campaign: Campaign, order: Order) -> CallOffForm:
 @login_required
 @require_POST
 def order_call_off_view(request: HttpRequest, pk: int) -> HttpResponse:
-    """The GM calls off an Order under way: it makes no sense any more."""
+    """The GM calls off an Order under way: it makes no sense any more (a player, one their
+    own character gave; `services.orders.order_call_off` decides)."""
     viewer = campaign_for_viewer(request.user, pk)
-    require_manage(viewer)
+    if not _gives_as_player(viewer):
+        require_manage(viewer)
     form = CallOffForm(request.POST, campaign=viewer.campaign)
 
     def call_off(data):

@@ -321,3 +321,25 @@ def test_a_players_order_does_not_replace_one_the_gm_gave(campaign, make_unit, c
     clock_advance(campaign=campaign, hours=standing.hours)
     order_give(giver=holt, unit=squad, kind="attack", actor=cast.player)
     assert Order.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_player_calls_off_an_order_their_own_character_gave_and_no_other(
+    campaign, make_unit, enemy, cast
+):
+    squad, scouts = make_unit(), make_unit("Scouts")
+    theirs = make_unit("Blue 1", into=enemy)
+    holt = character_create(campaign=campaign, name="Lt. Holt", hit_points=10, player=cast.player)
+    ferris = character_create(campaign=campaign, name="Sgt. Ferris", hit_points=10)
+    greaves = character_create(campaign=campaign, name="Maj. Greaves", hit_points=10,
+                               player=cast.rival)  # fmt: skip
+    own = order_give(giver=holt, unit=squad, kind="use_skill", actor=cast.player)
+    gms = order_give(giver=ferris, unit=scouts, kind="use_skill", actor=cast.gm)
+    rivals = order_give(giver=greaves, unit=theirs, kind="use_skill", actor=cast.rival)
+    for order in (gms, rivals):
+        with pytest.raises(PermissionDenied, match="the player whose character gave it"):
+            order_call_off(order=order, actor=cast.player)
+    assert order_call_off(order=own, actor=cast.player).called_off_at == 0
+    for order in (own, gms, rivals):
+        order.refresh_from_db()
+    assert [order_status(o, 0) for o in (own, gms, rivals)] == [CALLED_OFF, UNDER_WAY, UNDER_WAY]

@@ -280,8 +280,8 @@ def holt(cast):
 
 
 def test_a_player_gives_their_own_unit_an_order(cast, holt, page_for, live_server):
-    # Alice gives an Order with her own character to a unit of her own force; Bob, who has no
-    # character, is told who makes one. Neither may move the clock.
+    # Alice gives an Order with her own character to a unit of her own force, and calls it off;
+    # Bob, who has no character, is told who makes one. Neither may move the clock.
     alice = page_for("alice")
     alice.click("text=Operation Anvil")
     alice.click(".table-links >> text=Orders and the clock")
@@ -306,6 +306,12 @@ def test_a_player_gives_their_own_unit_an_order(cast, holt, page_for, live_serve
     )
     assert alice.locator("#clock-form").count() == 0
     shoot(alice, "table-02b-player-orders", full_page=True)
+    # Her character's Order, hers to call off.
+    alice.click("#orders tr:has-text('1st Squad') button:has-text('Call off')")
+    alice.wait_for_selector("text=that Capt. Holt gave 1st Squad is called off at day 1, 00:00.")
+    expect(alice.locator("#orders tr:has-text('1st Squad') .order-state")).to_have_text(
+        "Called off at day 1, 00:00"
+    )
     bob = page_for("bob")
     bob.goto(alice.url)
     expect(bob.locator("#no-givers")).to_contain_text("you have no living character")

@@ -48,7 +48,7 @@ class Route:
     owner_of: str | None = None
     """``force`` or ``enemy``: the owner of that force may use it too (the medics)."""
     players: bool = False
-    """A player with a force of their own may use it too (Orders to their own units)."""
+    """A player with a force of their own may use it too (their own units' Orders)."""
     unit_of: str | None = None
     """``force`` or ``enemy``: a unit page of that force (hidden when shown in summary)."""
     anyone: bool = False
@@ -193,7 +193,7 @@ ROUTES = [
     Route("character heal", _c("character-heal"), "post", {}, ok=400, manage=True),
     Route("orders", _c("orders")),
     Route("order give", _c("order-give"), "post", {}, ok=400, manage=True, players=True),
-    Route("order call off", _c("order-call-off"), "post", {}, ok=400, manage=True),
+    Route("order call off", _c("order-call-off"), "post", {}, ok=400, manage=True, players=True),
     Route("clock", _c("clock-advance"), "post", {"hours": "0"}, ok=400, manage=True),
     Route("engagements", _c("engagement-setup")),
     Route("engagement fight", _c("engagement-setup"), "post", {}, ok=400, manage=True),

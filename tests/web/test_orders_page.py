@@ -347,3 +347,35 @@ def test_the_form_starts_on_the_character_leading_the_unit_it_starts_on(client, 
     # Two characters and no unit chosen: the GM chooses.
     page = client.get(_orders(world)).text
     assert not re.search(r'<option value="\d+" selected>(Lt. Ash|Sgt. Rook)</option>', page)
+
+
+def test_a_player_calls_off_an_order_their_character_gave_not_the_gms(client, world):
+    import uuid
+
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9,
+                           player=world.users["player"], actor=gm)  # fmt: skip
+    rook = character_create(campaign=world.campaign, name="Sgt. Rook", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    first, second = (
+        unit_create(force=world.force, unit_type=card, name=name, specialties=["infantry"])
+        for name in ("1st Squad", "2nd Squad")
+    )
+    own = order_give(giver=ash, unit=first, kind="use_skill", actor=world.users["player"])
+    gms = order_give(giver=rook, unit=second, kind="use_skill", actor=gm)
+    url = reverse("campaign:order-call-off", args=[world.campaign.pk])
+    page = login(client, world, "player").get(_orders(world)).text
+
+    def row(unit):
+        return page.split(f'<th scope="row">{unit.name} ', 1)[1].split("</tr>", 1)[0]
+
+    assert f'name="order" value="{own.pk}"' in row(first) and "Call off</button>" in row(first)
+    assert "Call off</button>" not in row(second)
+    done = client.post(url, {"order": own.pk, "request_key": str(uuid.uuid4())}, follow=True)
+    said = "The Order to Use Skill that Lt. Ash gave 1st Squad is called off at day 1, 00:00."
+    assert [str(m) for m in done.context["messages"]] == [said]
+    # The GM's Order, sent by hand: refused, and it stands.
+    refused = client.post(url, {"order": gms.pk, "request_key": str(uuid.uuid4())})
+    assert refused.status_code == 403
+    gms.refresh_from_db()
+    assert gms.called_off_at is None
