@@ -260,9 +260,7 @@ def test_only_an_order_under_way_is_called_off(campaign, make_unit):
 
 
 @pytest.mark.django_db
-def test_a_player_gives_their_own_units_orders_with_their_own_character(
-    campaign, make_unit, enemy, cast
-):
+def test_a_player_gives_their_own_units_orders_with_their_own_character(campaign, make_unit, cast):
     squad = make_unit()  # Red Company, the player's
     holt = character_create(campaign=campaign, name="Lt. Holt", hit_points=10, player=cast.player)
     order = order_give(giver=holt, unit=squad, kind="attack", actor=cast.player)
@@ -291,7 +289,7 @@ def test_a_player_gives_no_order_to_another_players_unit_nor_as_the_spectator(
 
 
 @pytest.mark.django_db
-def test_a_player_gives_orders_only_with_a_character_of_their_own(campaign, make_unit, enemy, cast):
+def test_a_player_gives_orders_only_with_a_character_of_their_own(campaign, make_unit, cast):
     squad = make_unit()
     for name, player in (("Sgt. Ferris", None), ("Maj. Greaves", cast.rival)):
         someone = character_create(campaign=campaign, name=name, hit_points=10, player=player)
