@@ -143,6 +143,7 @@ def order_give(
     )
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=unit.force.campaign_id)
     player = player_gives(campaign, actor, unit)
+    now = campaign_now(campaign)
     errors: dict[str, list[str]] = {}
     note = text_given(errors, "note", note)
     # The giver as stored, locked: one killed at a unit's head since gives no Order.
@@ -159,7 +160,7 @@ def order_give(
         errors["giver"] = [f"{giver} is dead"]
     elif player and giver.player_id != actor.pk:
         errors["giver"] = [f"{giver} is not your character: you give Orders with your own"]
-    standing = _under_way(unit, campaign_now(campaign)).first() if player else None
+    standing = _under_way(unit, now).first() if player else None
     if standing is not None and standing.giver.player_id != actor.pk:
         errors["unit"] = [
             f"{unit} is under an Order to {OrderKind(standing.kind).label} from "
@@ -194,7 +195,6 @@ def order_give(
     quality = order_quality(order_kind, state.effective_quality, state.specialties)
     saved = feat_sum(feats_from(giver.feats), "order_hours_saved")
     hours = order_hours(listed, quality, hours_saved=saved)
-    now = campaign_now(campaign)
     _under_way(unit, now).update(replaced=True)
     return Order.objects.create(
         campaign=campaign,
