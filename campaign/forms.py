@@ -145,7 +145,8 @@ class NewAccountForm(PageForm):
     email = forms.EmailField(
         required=False,
         label="E-mail address (optional)",
-        help_text="For e-mails about your units, if you ask for them on the campaign's page.",
+        help_text="For e-mails about your units, if you ask for them on the campaign's page: "
+        "a link to confirm it is mailed there.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password = forms.CharField(
@@ -298,6 +299,16 @@ class NoticesForm(PageForm):
         required=False,
         label="Email me when my units are destroyed, lose Casualty hits to the medical window, "
         "are promoted, or a battle of theirs is applied",
+    )
+
+
+class EmailAskForm(PageForm):
+    """An e-mail address for one's own account: a link to confirm it is mailed there."""
+
+    address = forms.EmailField(
+        label="New e-mail address",
+        help_text="A link to confirm it is mailed there; it is yours once you open the link.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
 

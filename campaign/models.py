@@ -149,7 +149,8 @@ class Membership(models.Model):
 
 
 def new_link_key() -> str:
-    """The secret in an invitation's link: unguessable, and fit for an address."""
+    """The secret in a link (an invitation's, an e-mail confirmation's): unguessable, and fit
+    for an address."""
     return secrets.token_urlsafe(32)
 
 
@@ -726,3 +727,27 @@ class FormSent(models.Model):
 
     def __str__(self) -> str:
         return self.message
+
+
+class EmailChange(models.Model):
+    """Someone asking for an e-mail address on their account: it becomes theirs only once they
+    open the link mailed to it (``key``) and confirm, so an address is never used, nor counted
+    as taken, on someone's word alone (`services.accounts`)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_changes"
+    )
+    address = models.EmailField()
+    key = models.CharField(
+        max_length=64, unique=True, default=new_link_key, editable=False,
+        help_text="The secret in the link mailed to the address.",
+    )  # fmt: skip
+    asked_at = models.DateTimeField(default=timezone.now)
+    mailed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-asked_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.address} for {self.user}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from campaign.services import battles, notices
+from campaign.services import accounts, battles, notices
 
 
 @shared_task(acks_late=True)
@@ -23,3 +23,9 @@ def settle_campaign_battles() -> list[int]:
 def campaign_notices_send(campaign_id: int) -> int:
     """Mail the campaign's opted-in members what befell their units (campaign.services.notices)."""
     return notices.campaign_notices_send(campaign_id=campaign_id)
+
+
+@shared_task(acks_late=True)
+def email_confirm_send(change_id: int, link: str) -> bool:
+    """Mail the link that confirms an address asked for (campaign.services.accounts)."""
+    return accounts.email_confirm_mail(change_id=change_id, link=link)

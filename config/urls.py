@@ -11,6 +11,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.http import require_safe
 
+from campaign.views import account
 from campaign.views import pages as campaign_pages
 from config.health import healthz
 
@@ -29,6 +30,10 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/log-out/", logout_confirm, name="logout-confirm"),
+    path("accounts/", account.account_page, name="account"),
+    path("accounts/email/", account.email_ask_view, name="account-email-ask"),
+    path("accounts/email/remove/", account.email_remove_view, name="account-email-remove"),
+    path("accounts/email/<str:key>/", account.email_confirm_view, name="account-email-confirm"),
     path(
         "accounts/password_change/",
         auth_views.PasswordChangeView.as_view(),

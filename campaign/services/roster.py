@@ -54,6 +54,7 @@ from campaign.services._record import (
     unit_change,
     units_stored,
 )
+from campaign.services.accounts import Link, email_ask_unchecked, email_taken
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
@@ -261,13 +262,16 @@ TAKEN = "Someone has this username already: choose another, or log in if it is y
 
 @transaction.atomic
 def account_join(
-    *, link_key: str, username: str, password: str, email: str = ""
+    *, link_key: str, username: str, password: str, email: str = "", link: Link | None = None
 ) -> tuple[Any, Membership]:
     """Someone with no account opens an invitation's link: an account is made with this
-    username, e-mail address (optional) and password, and joins by the invitation, in one
-    transaction. A username or an e-mail address another account has (in any case), or a
-    password the site's validators refuse: a `ValidationError` naming each field, nothing
-    written."""
+    username and password, and joins by the invitation, in one transaction. An e-mail address
+    given is asked for (`accounts`): ``link`` makes its confirmation link, mailed to it once
+    the account is made, and it is the account's once confirmed. A username or an e-mail
+    address another account has (in any case), or a password the site's validators refuse: a
+    `ValidationError` naming each field, nothing written."""
+    if email.strip() and link is None:
+        raise ValueError("an e-mail address is asked for with its confirmation link")
     invitation = _by_link(link_key)
     model = get_user_model()
     name_field = model.USERNAME_FIELD
@@ -282,7 +286,7 @@ def account_join(
         and model.objects.filter(**{f"{name_field}__iexact": user.get_username()}).exists()
     ):
         errors[name_field] = [TAKEN]
-    if user.email and model.objects.filter(email__iexact=user.email).exists():
+    if user.email and email_taken(user.email, user):
         errors["email"] = ["An account has this e-mail address: log in with it to join."]
     try:
         validate_password(password, user)
@@ -291,11 +295,14 @@ def account_join(
     if errors:
         raise ValidationError(errors)
     user.set_password(password)
+    address, user.email = user.email, ""  # the account's only once confirmed
     try:
         with transaction.atomic():
             user.save()
     except IntegrityError:  # the same username, made at the same moment by another link
         raise ValidationError({name_field: [TAKEN]}) from None
+    if address:
+        email_ask_unchecked(user, address, link)
     return user, _joined(invitation, user)
 
 

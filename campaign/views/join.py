@@ -20,8 +20,10 @@ from django.views.decorators.http import require_http_methods
 from campaign.forms import NewAccountForm, add_service_errors
 from campaign.models import Invitation, Membership
 from campaign.services import account_join, invitation_join
+from campaign.services.accounts import email_normal
 from campaign.services.roster import join_refusal
 from campaign.views._common import role_phrase
+from campaign.views.account import email_link
 
 LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 """The backend a new account is logged in with: its password was just set, not checked."""
@@ -71,6 +73,7 @@ def _join_new_account(request: HttpRequest, invitation: Invitation) -> HttpRespo
                 username=data["username"],
                 password=data["password"],
                 email=data["email"],
+                link=email_link(request),
             )
         except ObjectDoesNotExist:
             return _gone(request)
@@ -78,6 +81,12 @@ def _join_new_account(request: HttpRequest, invitation: Invitation) -> HttpRespo
             add_service_errors(form, error)
         else:
             login(request, user, backend=LOGIN_BACKEND)
+            if data["email"]:
+                messages.info(
+                    request,
+                    f"A link to confirm {email_normal(data['email'])} was mailed to it: your "
+                    "notices go there once you open it.",
+                )
             return _welcome(request, membership)
     return _page(request, invitation, form=form)
 

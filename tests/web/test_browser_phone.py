@@ -38,6 +38,7 @@ def pages(world, role: str, join_key: str) -> dict[str, str]:
         "orders": f"{c}/orders/",
         "checks": f"{c}/checks/",
         "join": f"/campaigns/join/{join_key}/",
+        "account": "/accounts/",
     }
     if role == "gm":
         found["battle-setup"] = f"{c}/battles/new/"

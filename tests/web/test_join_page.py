@@ -57,6 +57,9 @@ def test_a_newcomer_makes_an_account_on_the_links_page_and_is_in_logged_in(clien
     assert answer.redirect_chain[0][0] == reverse("campaign:dashboard", args=[world.campaign.pk])
     assert answer.context["user"] == dave  # logged in
     assert "You are in Op. Pages as a spectator." in answer.content.decode()
+    # The address is asked for, not taken on the newcomer's word.
+    assert "A link to confirm dave@example.com was mailed to it" in answer.content.decode()
+    assert dave.email == "" and dave.email_changes.get().address == "dave@example.com"
     assert Membership.objects.get(campaign=world.campaign, user=dave).role == "spectator"
     gone = client.get(_join_url(invitation))
     assert gone.status_code == 404

@@ -143,7 +143,7 @@ def test_a_kept_page_is_never_served_to_another_user(client, world):
     assert "Add a unit from the library" in gm_page
     for role in ("player", "co_gm", "spectator", "rival"):
         page = login(client, world, role).get(roster_url(world)).text
-        assert f"<span>{role}</span>" in page
+        assert f'title="Your account">{role}</a>' in page
         assert ("Add a unit from the library" in page) == (role == "co_gm")
 
 

@@ -1,0 +1,112 @@
+"""A person's own account: their e-mail address, asked for and confirmed by a mailed link.
+
+The link opens a page with one button (a GET changes nothing: mail programs open links to
+look at them); confirming takes being logged in as the account that asked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaign.forms import EmailAskForm
+from campaign.models import Membership
+from campaign.rules.history import plural
+from campaign.services.accounts import (
+    CONFIRM_DAYS,
+    Link,
+    email_ask,
+    email_check,
+    email_confirm,
+    email_pending,
+    email_remove,
+)
+from campaign.views._common import action_done, form_action
+
+ACCOUNT = "campaign/account.html"
+CONFIRM = "campaign/email_confirm.html"
+
+
+def account_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
+    user = request.user
+    return {
+        "email": user.email,
+        "pending": email_pending(user),
+        "confirm_days": CONFIRM_DAYS,
+        "ask_form": forms.get("ask_form") or EmailAskForm(),
+        "notices_in": list(
+            Membership.objects.filter(user=user, email_notices=True)
+            .select_related("campaign")
+            .order_by("campaign__name")
+        ),
+    }
+
+
+@login_required
+@require_GET
+def account_page(request: HttpRequest) -> HttpResponse:
+    return render(request, ACCOUNT, account_context(request))
+
+
+@login_required
+@require_POST
+def email_ask_view(request: HttpRequest) -> HttpResponse:
+    form = EmailAskForm(request.POST)
+
+    def act(data: dict[str, Any]) -> tuple[str, str]:
+        change = email_ask(user=request.user, address=data["address"], link=email_link(request))
+        return reverse("account"), (
+            f"A link to confirm {change.address} was mailed to it: open it within "
+            f"{CONFIRM_DAYS} days."
+        )
+
+    return form_action(
+        request,
+        form,
+        act,
+        page=ACCOUNT,
+        partial="email-form",
+        context=lambda: account_context(request, ask_form=form),
+    )
+
+
+def email_link(request: HttpRequest) -> Link:
+    """The confirmation page's address in full, for the mail (the host the site was asked by,
+    which ``ALLOWED_HOSTS`` vouches for)."""
+    return lambda key: request.build_absolute_uri(reverse("account-email-confirm", args=[key]))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def email_confirm_view(request: HttpRequest, key: str) -> HttpResponse:
+    try:
+        if request.method == "POST":
+            change = email_confirm(user=request.user, key=key)
+            return action_done(
+                request, reverse("account"), f"{change.address} is your e-mail address now."
+            )
+        change = email_check(user=request.user, key=key)
+    except ValidationError as error:
+        context = {"refusal": " ".join(error.messages)}
+        return render(request, CONFIRM, context, status=400 if request.method == "POST" else 200)
+    return render(request, CONFIRM, {"change": change, "done": change.confirmed_at is not None})
+
+
+@login_required
+@require_POST
+def email_remove_view(request: HttpRequest) -> HttpResponse:
+    try:
+        stopped = email_remove(user=request.user)
+    except ValidationError as error:
+        return action_done(request, reverse("account"), " ".join(error.messages), messages.WARNING)
+    said = "Your e-mail address is removed"
+    if stopped:
+        said += f"; notices are off in the {plural(stopped, 'campaign')} that sent them"
+    return action_done(request, reverse("account"), said + ".")

@@ -1,0 +1,145 @@
+"""The account page: a member adds their own e-mail address, confirms it from the mailed link
+(opening the link changes nothing; its button does), and removes it; the dashboard's notices
+panel leads there."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.test import override_settings
+from django.urls import reverse
+
+from campaign import tasks
+from campaign.models import EmailChange, Membership
+from campaign.services.accounts import email_confirm_mail
+from tests.web.campaign_world import login
+
+pytestmark = [pytest.mark.django_db]
+
+ACCOUNT = reverse("account")
+
+
+@pytest.fixture
+def worker(monkeypatch):
+    """Stands for the worker: each confirmation mail queued is sent at once, to locmem."""
+
+    def send(change_id: int, link: str) -> None:
+        email_confirm_mail(change_id=change_id, link=link)
+
+    monkeypatch.setattr(tasks.email_confirm_send, "delay", send)
+    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+        yield
+
+
+def _link_in(body: str) -> str:
+    (link,) = re.findall(r"http://testserver(/accounts/email/[^/\s]+/)", body)
+    return link
+
+
+def test_a_player_adds_an_address_and_confirms_it_from_the_mail(
+    client, world, worker, django_capture_on_commit_callbacks
+):
+    player = world.users["player"]
+    dashboard = reverse("campaign:dashboard", args=[world.campaign.pk])
+    page = login(client, world, "player").get(dashboard).content.decode()
+    assert f'<a href="{ACCOUNT}">Add one to your account</a>' in page
+    assert f'<a href="{ACCOUNT}" title="Your account">player</a>' in page  # the header
+    page = client.get(ACCOUNT).content.decode()
+    assert "Your account has no e-mail address yet" in page and "Remove" not in page
+
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(
+            reverse("account-email-ask"), {"address": "Player@Example.org"}, follow=True
+        )
+    text = answer.content.decode()
+    assert "A link to confirm player@example.org was mailed to it: open it within 3 days." in text
+    assert "A link to confirm <strong>player@example.org</strong> was mailed to it on" in text
+    (sent,) = mail.outbox
+    assert sent.to == ["player@example.org"]
+    link = _link_in(sent.body)
+
+    # Opening the link (a mail program may, to look at it) changes nothing.
+    shown = client.get(link).content.decode()
+    assert "Make <strong>player@example.org</strong> the e-mail address of your account" in shown
+    player.refresh_from_db()
+    assert player.email == ""
+    answer = client.post(link, follow=True)
+    assert answer.redirect_chain[-1][0] == ACCOUNT
+    assert "player@example.org is your e-mail address now." in answer.content.decode()
+    player.refresh_from_db()
+    assert player.email == "player@example.org"
+    # The dashboard now offers the notices, sent to that address.
+    page = client.get(dashboard).content.decode()
+    assert "Sent to player@example.org" in page
+    assert "is your e-mail address already" in client.get(link).content.decode()
+
+
+def test_a_link_opened_by_another_account_or_logged_out_confirms_nothing(
+    client, world, worker, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        login(client, world, "player").post(reverse("account-email-ask"), {"address": "p@x.org"})
+    link = _link_in(mail.outbox[0].body)
+    answer = login(client, world, "anonymous").get(link)
+    assert answer.status_code == 302 and answer["Location"].startswith(reverse("login"))
+    refused = login(client, world, "rival").post(link)
+    assert refused.status_code == 400
+    text = refused.content.decode()
+    assert (
+        "This link was sent for the account player: log in as that account to confirm it." in text
+    )
+    assert "Confirm</button>" not in text
+    for role in ("player", "rival"):
+        world.users[role].refresh_from_db()
+        assert world.users[role].email == ""
+
+
+def test_a_refused_address_is_shown_under_its_field_and_nothing_is_mailed(client, world, worker):
+    world.users["rival"].email = "rival@example.org"
+    world.users["rival"].save()
+    answer = login(client, world, "player").post(
+        reverse("account-email-ask"), {"address": "rival@example.org"}
+    )
+    assert answer.status_code == 400
+    assert answer.context["ask_form"].errors == {
+        "address": ["Another account has this e-mail address."]
+    }
+    assert mail.outbox == [] and not EmailChange.objects.exists()
+
+
+def test_removing_the_address_turns_the_notices_off(client, world):
+    player = world.users["player"]
+    player.email = "player@example.org"
+    player.save()
+    Membership.objects.filter(user=player).update(email_notices=True)
+    page = login(client, world, "player").get(ACCOUNT).content.decode()
+    assert "You get notices of your units from" in page and "Op. Pages</a>" in page
+    answer = client.post(reverse("account-email-remove"), follow=True)
+    text = answer.content.decode()
+    assert (
+        "Your e-mail address is removed; notices are off in the 1 campaign that sent them." in text
+    )
+    assert "You get no notices." in text
+    player.refresh_from_db()
+    assert player.email == "" and not Membership.objects.filter(email_notices=True).exists()
+
+
+@pytest.mark.parametrize(
+    ("method", "name", "args"),
+    [
+        ("get", "account", []),
+        ("post", "account-email-ask", []),
+        ("post", "account-email-remove", []),
+        ("get", "account-email-confirm", ["some-key"]),
+        ("post", "account-email-confirm", ["some-key"]),
+    ],
+)
+def test_the_account_pages_ask_to_log_in_first(client, world, method, name, args):
+    url = reverse(name, args=args)
+    data = {"address": "a@b.org"} if method == "post" else {}
+    answer = getattr(login(client, world, "anonymous"), method)(url, data)
+    assert answer.status_code == 302
+    assert answer["Location"] == f"{reverse('login')}?next={url}"
+    assert not EmailChange.objects.exists()
