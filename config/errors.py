@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve
 
 # What to do instead, by what the address takes (HEAD and OPTIONS go without saying): said as
 # someone using the site meets it, by its pages, forms and buttons, never by HTTP's methods.
@@ -37,6 +38,23 @@ def what_to_do(allow: str) -> str:
     return WHAT_TO_DO.get(frozenset(methods - {"HEAD", "OPTIONS"}), ELSE)
 
 
+def page_above(path: str) -> str | None:
+    """The nearest address above ``path`` that the site answers: for a form's address, the
+    page the form is on ("/campaigns/1/orders/new/" → "/campaigns/1/orders/"). A form-only
+    address is opened as a page mostly after logging in again, when the site brings its user
+    back to the form they sent; the page above is where they can send it again."""
+    parts = path.rstrip("/").split("/")
+    while len(parts) > 1:
+        parts.pop()
+        above = "/".join(parts) + "/"
+        try:
+            resolve(above)
+        except Resolver404:
+            continue
+        return above
+    return None
+
+
 class MethodNotAllowedPageMiddleware:
     """Gives an empty 405 answer the site's error page; its status and Allow header stay."""
 
@@ -47,9 +65,11 @@ class MethodNotAllowedPageMiddleware:
         response = self.get_response(request)
         if response.status_code != 405 or response.streaming or response.content:
             return response
+        allow = response.get("Allow", "")
+        opened = request.method == "GET" and "GET" not in allow
         response.content = render_to_string(
             "405.html",
-            {"what_to_do": what_to_do(response.get("Allow", ""))},
+            {"what_to_do": what_to_do(allow), "page": page_above(request.path) if opened else None},
             request=request,
         )
         response["Content-Type"] = "text/html; charset=utf-8"

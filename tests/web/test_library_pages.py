@@ -3,6 +3,7 @@ answer an htmx request gets once its session has expired."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -314,6 +315,43 @@ def test_a_405_is_the_sites_error_page_saying_what_the_address_takes(client, wor
     # Words a user knows: pages, forms and buttons, never HTTP's methods.
     for word in ("GET", "POST", "PUT", "request"):
         assert word not in response.text.split("<main")[1], word
+
+
+def test_a_form_only_address_opened_as_a_page_leads_to_the_page_of_its_form(client, world):
+    """As after logging in again, when the site brings its user back to the form they sent:
+    the 405 page links the page above, where the form is, for every form-only address of a
+    campaign (two of them sit under another form's address: one more step)."""
+    from tests.web.test_campaign_access import ROUTES
+
+    login(client, world, "gm")
+    order = reverse("campaign:order-give", args=[world.campaign.pk])
+    response = client.get(order)
+    assert response.status_code == 405
+    orders = reverse("campaign:orders", args=[world.campaign.pk])
+    assert f'<a class="button primary" href="{orders}">Open the page it belongs to</a>' in (
+        response.text
+    )
+    steps = {}
+    for route in ROUTES:
+        url = route.url(world)
+        if route.method != "post" or client.get(url).status_code != 405:
+            continue
+        for step in (1, 2):
+            found = re.search(r'<a class="button primary" href="([^"]+)">Open the page it belongs '
+                              r"to</a>", client.get(url).text)  # fmt: skip
+            assert found, url
+            url = found[1]
+            if client.get(url).status_code == 200:
+                steps[route.label] = step
+                break
+    assert len(steps) >= 30 and set(steps.values()) == {1, 2}
+    assert [label for label, step in steps.items() if step == 2] == [
+        "withdraw an invitation",
+        "detach a leader",
+    ]
+    # A wrong method that is no page opened (a form sent to a page's address) gets no button.
+    response = client.put(reverse("campaign:advance", args=[world.campaign.pk]))
+    assert "Open the page it belongs to" not in response.text
 
 
 def test_what_to_do_instead_in_words():
