@@ -619,8 +619,9 @@ class Order(models.Model):
     """An Order a character gives a unit: it takes hours on the campaign clock.
 
     It is done once the clock reaches ``finishes_at`` (hours since day 1, 00:00); an Order is
-    replaced (``replaced``) by the next Order given to the same unit before it is done, or
-    called off by the GM (``called_off_at``) once it makes no sense any more.
+    replaced (``replaced``) by the next Order given to the same unit before it is done, called
+    off by the GM (``called_off_at``) once it makes no sense any more, or ended with its unit
+    (``ended_at``) when the unit is destroyed before it is done.
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
@@ -634,6 +635,12 @@ class Order(models.Model):
     replaced = models.BooleanField(default=False)
     called_off_at = models.PositiveIntegerField(
         null=True, blank=True, help_text="Clock hour the GM called it off as senseless."
+    )
+    ended_at = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Clock hour its unit was destroyed, the Order under way: it ended with the "
+        "unit (and goes on, should the destruction be undone).",
     )
     note = models.CharField(max_length=300, blank=True)
     actor = models.ForeignKey(

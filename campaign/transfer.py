@@ -61,8 +61,8 @@ CHARACTER_KEYS = ("name", "player", "hit_points", "max_hit_points", "alive", "fe
                   "entries")  # fmt: skip
 CHARACTER_ENTRY_KEYS = ("day", "hour", "text", "before", "after", "created_at")
 ORDER_VALUES = ("kind", "listed_hours", "hours", "given_at", "finishes_at", "replaced",
-                "called_off_at", "note")  # fmt: skip
-NEWER_ORDER_VALUES = ("called_off_at",)
+                "called_off_at", "ended_at", "note")  # fmt: skip
+NEWER_ORDER_VALUES = ("called_off_at", "ended_at")
 """Order fields an export written before they existed leaves out: the import reads None."""
 ORDER_KEYS = ("giver", "force", "unit", *ORDER_VALUES)
 ENGAGEMENT_VALUES = ("name", "day", "hour", "seed", "round_limit", "rounds", "winner", "state")
@@ -1013,10 +1013,11 @@ def check_orders(
     *,
     characters: set[str],
     units: set[tuple[str, str]],
+    destroyed: set[tuple[str, str]] = frozenset(),
     now: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The Orders characters gave: giver by name, unit by force and unit name, on the clock
-    (``now``, the export's clock hour, when it is one)."""
+    """The Orders characters gave: giver by name, unit by force and unit name (``destroyed``:
+    those destroyed), on the clock (``now``, the export's clock hour, when it is one)."""
 
     def one(at: str, order: dict[str, Any]) -> None:
         if _names(c, at, order, ("giver",)) and order["giver"] not in characters:
@@ -1042,6 +1043,17 @@ def check_orders(
             elif off is not None and now is not None and off > now:
                 # Called off when the clock got there, never ahead of it.
                 c.error(f"{at}.called_off_at", f"after the campaign's clock, {clock_text(now)}")
+        ended = order["ended_at"]
+        if ended is not None and given is not None and done is not None:
+            # Ended while under way, when its unit was destroyed, as the site ends one.
+            ended = _whole(c, f"{at}.ended_at", ended, given, max(given, done - 1))
+            if ended is not None and (order["replaced"] is True or off is not None):
+                c.error(f"{at}.ended_at", "an Order is replaced, called off or ended, only one")
+            elif ended is not None and now is not None and ended > now:
+                c.error(f"{at}.ended_at", f"after the campaign's clock, {clock_text(now)}")
+            elif ended is not None and (order["force"], order["unit"]) not in destroyed:
+                c.error(f"{at}.ended_at", f"ended with its unit, but {order['unit']!r} is not "
+                        "destroyed")  # fmt: skip
         if not isinstance(order["note"], str) or len(order["note"]) > 300:
             c.error(f"{at}.note", "must be text of at most 300 characters")
 

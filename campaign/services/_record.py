@@ -151,7 +151,12 @@ def unit_change(
         before, after = {}, state.to_json()
     if not after and not always:
         return None
+    was = unit.status
     unit_state_save(unit, state, character=character)
+    if state.status != was:
+        from campaign.services.orders import orders_follow_unit  # the orders import this module
+
+        orders_follow_unit(unit, was, state.status)
     return HistoryEntry.objects.create(
         unit=unit,
         day=day,

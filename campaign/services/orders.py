@@ -2,7 +2,8 @@
 
 An Order is done when the clock reaches its time; nothing has to happen then, so a clock moved
 by days (`calendar_advance`) finishes Orders as surely as one moved by hours. It lasts until
-done, replaced (another Order to its unit) or senseless: the GM judges that, and calls it off.
+done, replaced (another Order to its unit) or senseless: the GM judges that, and calls it off,
+except for a unit destroyed, whose Order under way ends with it (`orders_follow_unit`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass
 
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED, CALLED_OFF = "done", "under way", "replaced", "called off"
+ENDED = "ended with its unit"
 
 
 def called_off_by(order: Order, hour: int) -> bool:
@@ -44,11 +46,18 @@ def called_off_by(order: Order, hour: int) -> bool:
     return order.called_off_at is not None and order.called_off_at <= hour
 
 
+def ended_by(order: Order, hour: int) -> bool:
+    """Whether the Order had ended with its unit, destroyed, by clock hour ``hour``."""
+    return order.ended_at is not None and order.ended_at <= hour
+
+
 def order_status(order: Order, now: int) -> str:
     if order.replaced:
         return REPLACED
     if called_off_by(order, now):
         return CALLED_OFF
+    if ended_by(order, now):
+        return ENDED
     return DONE if now >= order.finishes_at else UNDER_WAY
 
 
@@ -69,20 +78,23 @@ def replaced_when(orders: Iterable[Order]) -> dict[int, int]:
 def order_state_text(order: Order, now: int, replaced_at: int | None = None) -> str:
     """An Order's state at clock hour ``now``, and when: "Done at day 2, 03:00", "Under way,
     done at day 4, 09:00", or, for one never done, "Replaced at day 2, 00:00" (``replaced_at``,
-    `replaced_when`) or "Called off at day 2, 05:00"."""
+    `replaced_when`), "Called off at day 2, 05:00" or "Ended at day 2, 07:00: 2nd Squad was
+    destroyed"."""
     status = order_status(order, now)
     if status == REPLACED:
         return "Replaced" if replaced_at is None else f"Replaced at {clock_text(replaced_at)}"
     if status == CALLED_OFF:
         return f"Called off at {clock_text(order.called_off_at)}"
+    if status == ENDED:
+        return f"Ended at {clock_text(order.ended_at)}: {order.unit.name} was destroyed"
     if status == DONE:
         return f"Done at {clock_text(order.finishes_at)}"
     return f"Under way, done at {clock_text(order.finishes_at)}"
 
 
 def current_orders(campaign: Campaign, units: list[Unit]) -> dict[int, Order]:
-    """unit pk → its latest Order that was not replaced (done, under way or called off: ask
-    `order_status`)."""
+    """unit pk → its latest Order that was not replaced (done, under way, called off or ended
+    with its unit: ask `order_status`)."""
     latest: dict[int, Order] = {}
     for order in Order.objects.filter(unit__in=units, replaced=False).order_by("given_at", "pk"):
         latest[order.unit_id] = order
@@ -94,8 +106,9 @@ def orders_under_way(
 ) -> dict[int, Order]:
     """unit pk → its Order under way at clock hour ``at`` (by default now), with its giver:
     given by then, not yet done, and neither replaced (`replaced_when`: when the next Order to
-    its unit was given) nor called off by then. So a battle entered for an earlier hour finds
-    the Orders of that hour; one replaced at no known hour (an import's) is under way at none."""
+    its unit was given), called off nor ended with its unit by then. So a battle entered for an
+    earlier hour finds the Orders of that hour; one replaced at no known hour (an import's) is
+    under way at none."""
     at = campaign_now(campaign) if at is None else at
     orders = list(Order.objects.filter(unit__in=units).select_related("giver"))
     replaced_at = replaced_when(orders)
@@ -103,7 +116,7 @@ def orders_under_way(
     for order in sorted(orders, key=lambda o: (o.given_at, o.pk)):
         if order.replaced and replaced_at.get(order.pk, order.given_at) <= at:
             continue
-        if called_off_by(order, at):
+        if called_off_by(order, at) or ended_by(order, at):
             continue
         if order.given_at <= at < order.finishes_at:
             latest[order.unit_id] = order
@@ -225,13 +238,26 @@ def player_gives(campaign: Campaign, actor: Any, unit: Unit) -> bool:
 
 
 def _under_way(unit: Unit, now: int):
-    """The unit's Order under way now, as `order_status` finds it: not replaced, not yet done
-    nor called off (a query: at most one row)."""
+    """The unit's Order under way now, as `order_status` finds it: not replaced, not yet done,
+    called off nor ended (a query: at most one row)."""
     return (
         Order.objects.filter(unit=unit, replaced=False, finishes_at__gt=now)
         .filter(Q(called_off_at__isnull=True) | Q(called_off_at__gt=now))
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=now))
         .select_related("giver")
     )
+
+
+def orders_follow_unit(unit: Unit, was: str, now: str) -> None:
+    """A unit's status changed from ``was`` to ``now`` (`_record.unit_change`): destroyed, its
+    Order under way ends with it at this hour of the clock ("An Order lasts until done,
+    replaced, or senseless": nobody is left to carry it out); no longer destroyed (the
+    destruction undone, or corrected), the Orders that ended with it go on."""
+    if now == Status.DESTROYED and was != Status.DESTROYED:
+        hour = campaign_now(unit.force.campaign)
+        _under_way(unit, hour).update(ended_at=hour)
+    elif was == Status.DESTROYED and now != Status.DESTROYED:
+        Order.objects.filter(unit=unit, ended_at__isnull=False).update(ended_at=None)
 
 
 @transaction.atomic
@@ -313,6 +339,7 @@ def orders_done(*, campaign: Campaign, start: int, end: int) -> list[Order]:
         campaign=campaign,
         replaced=False,
         called_off_at__isnull=True,
+        ended_at__isnull=True,
         finishes_at__gt=start,
         finishes_at__lte=end,
     )

@@ -37,6 +37,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
+from campaign.rules.state import Status
 from campaign.rules.values import MAX_PENDING_INVITATIONS
 from campaign.selectors import campaigns_for_user
 from campaign.services._record import (
@@ -403,6 +404,8 @@ def campaign_import(
         c, "orders", data.get("orders", []),
         characters={character["name"] for character in characters},
         units={(f["name"], u["state"].name) for f in forces for u in f["units"]},
+        destroyed={(f["name"], u["state"].name) for f in forces for u in f["units"]
+                   if u["state"].status == Status.DESTROYED},
         now=clock_hour(day, hour) if clock_ok else None,
     )  # fmt: skip
     engagements: list[dict[str, Any]] = []

@@ -15,11 +15,12 @@ from campaign.rules.orders import (
     order_hours,
     order_quality,
 )
-from campaign.services import calendar_advance, unit_edit
+from campaign.services import calendar_advance, outcome_revert, unit_edit
 from campaign.services.characters import character_create
 from campaign.services.orders import (
     CALLED_OFF,
     DONE,
+    ENDED,
     REPLACED,
     UNDER_WAY,
     campaign_now,
@@ -254,6 +255,44 @@ def test_only_an_order_under_way_is_called_off(campaign, make_unit):
         scouting.pk: {"order": [f"The Order to Attack given to Scouts is done {tail}"]},
     }
     assert not Order.objects.filter(called_off_at__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_an_order_ends_with_its_unit_destroyed_and_goes_on_if_that_is_undone(
+    campaign, make_unit, cast
+):
+    """A destroyed unit's Order is senseless by itself: nobody is left to carry it out. It
+    ends at the hour the unit is destroyed, is never done after, and goes on if the
+    destruction is undone; an Order done before the unit was destroyed stays done."""
+    squad, scouts = make_unit(), make_unit("Scouts")
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=8)  # until 06:00
+    scouting = order_give(giver=holt, unit=scouts, kind="attack")  # done at 01:00
+    clock_advance(campaign=campaign, hours=2)
+    shelled = unit_edit(unit=squad, changes={"status": "destroyed"}, reason="shelled",
+                        actor=cast.gm)  # fmt: skip
+    unit_edit(unit=scouts, changes={"status": "destroyed"}, reason="ambushed", actor=cast.gm)
+    order.refresh_from_db()
+    scouting.refresh_from_db()
+    assert (order.ended_at, scouting.ended_at) == (2, None)
+    assert order_status(order, 2) == ENDED and order_status(order, 1) == UNDER_WAY
+    assert order_state_text(order, 2) == "Ended at day 1, 02:00: 1st Squad was destroyed"
+    assert order_status(scouting, 2) == DONE
+    at = {hour: orders_under_way(campaign, [squad], at=hour).get(squad.pk) for hour in range(4)}
+    assert at == {0: order, 1: order, 2: None, 3: None}
+    with pytest.raises(ValidationError, match="is ended with its unit already"):
+        order_call_off(order=order)
+    # The GM undoes the destruction: the Order goes on, and is done when its time comes.
+    outcome_revert(entries=[shelled], reason="the wrong squad", actor=cast.gm)
+    order.refresh_from_db()
+    assert order.ended_at is None and order_status(order, 2) == UNDER_WAY
+    assert orders_under_way(campaign, [squad]) == {squad.pk: order}
+    # Destroyed again, its time passes and it is not told as done.
+    unit_edit(unit=squad, changes={"status": "destroyed"}, reason="shelled", actor=cast.gm)
+    assert clock_advance(campaign=campaign, hours=6) == []
+    order.refresh_from_db()
+    campaign.refresh_from_db()
+    assert order_status(order, campaign_now(campaign)) == ENDED
 
 
 # -- a player's Orders -------------------------------------------------------------------------

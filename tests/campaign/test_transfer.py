@@ -24,6 +24,7 @@ from campaign.services import (
     membership_set,
     outcome_apply,
     outcome_revert,
+    unit_edit,
 )
 from campaign.services.maps import saved_map_create
 from campaign.transfer import campaign_export, export_text, force_export
@@ -312,7 +313,6 @@ def test_an_export_from_before_units_kept_their_medical_window_hour_imports_with
 
 
 def test_the_fights_a_medical_window_keeps_survive_export_and_import(campaign, make_unit):
-    from campaign.services import unit_edit
     from campaign.services.orders import clock_advance
 
     unit = make_unit("Atlas", "Mech", quality="inexperienced", specialties=("mechanized",))
@@ -519,6 +519,7 @@ D20_BAD_FIELDS = [
     (("orders", 1, "kind"), "dance", "orders[1].kind"),
     (("orders", 1, "called_off_at"), 3, "orders[1].called_off_at"),  # before it was given
     (("orders", 1, "called_off_at"), 10, "orders[1].called_off_at"),  # after the clock, 05:00
+    (("orders", 1, "ended_at"), 5, "orders[1].ended_at"),  # its unit, 1st Squad, stands
     (("campaign", "hour"), 24, "campaign.hour"),
 ]  # fmt: skip
 
@@ -548,11 +549,32 @@ def test_an_export_from_before_orders_were_called_off_imports_with_none_called_o
 
     data = copy.deepcopy(campaign_export(campaign=at_the_table))
     for order in data["orders"]:
-        del order["called_off_at"]
+        del order["called_off_at"], order["ended_at"]
     data["campaign"]["name"] = "Op. Test, restored"
     imported = campaign_import(data=data)
     orders = Order.objects.filter(campaign=imported)
     assert orders.count() == 2 and not orders.filter(called_off_at__isnull=False).exists()
+    assert not orders.filter(ended_at__isnull=False).exists()
+
+
+def test_an_order_ended_with_its_unit_survives_export_and_import(at_the_table, cast):
+    from campaign.models import Order
+
+    squad = Unit.objects.get(force__campaign=at_the_table, name="1st Squad")
+    unit_edit(unit=squad, changes={"status": "destroyed"}, reason="shelled", actor=cast.gm)
+    exported = json.loads(export_text(campaign_export(campaign=at_the_table)))
+    assert [o["ended_at"] for o in exported["orders"]] == [None, 5]
+    for hour, named in ((4, "orders[1].ended_at"), (6, "orders[1].ended_at")):
+        bad = copy.deepcopy(exported)
+        bad["orders"][1]["ended_at"] = hour  # before it was given; after the clock
+        with pytest.raises(ValidationError) as refused:
+            campaign_import(data=bad)
+        assert named in refused.value.message_dict
+    exported["campaign"]["name"] = "Op. Test, restored"
+    imported = campaign_import(data=exported)
+    accept_every_invitation(imported)
+    assert export_text(campaign_export(campaign=imported)) == export_text(exported)
+    assert Order.objects.get(campaign=imported, ended_at__isnull=False).unit.name == "1st Squad"
 
 
 @pytest.fixture

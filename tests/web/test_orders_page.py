@@ -167,7 +167,8 @@ def test_a_units_page_says_the_order_it_is_under(client, world):
 
 def test_the_orders_list_names_each_units_force_and_a_unit_out_of_action(client, world):
     """Two forces may each have a 1st Squad: the list says whose; and a unit destroyed or
-    retreated since its Order was given is said to be, beside its name."""
+    retreated since its Order was given is said to be, beside its name (a destroyed unit's
+    Order ended with it)."""
     gm = world.users["gm"]
     ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
     card = UnitType.objects.get(name="Rifle Squad")
@@ -181,10 +182,19 @@ def test_the_orders_list_names_each_units_force_and_a_unit_out_of_action(client,
         order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, actor=gm)
     unit_edit(unit=theirs, changes={"status": "destroyed"}, reason="shelled", actor=gm)
     page = login(client, world, "gm").get(_orders(world)).text
-    rows = [row.split("</th>", 1)[0] for row in page.split('<th scope="row">')[1:]]
-    heads = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", row)).strip() for row in rows]
+    rows = [row.split("</tr>", 1)[0] for row in page.split('<th scope="row">')[1:]]
+    heads = [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", row.split("</th>", 1)[0])).strip()
+        for row in rows
+    ]
     force, enemy = world.force.name, world.enemy_unit.force.name
     assert sorted(heads) == sorted([f"1st Squad ({force})", f"1st Squad ({enemy}) Destroyed"])
+    # The destroyed unit's Order ended with it: said so, and no button calls it off.
+    states = dict(zip(heads, rows, strict=True))
+    ended = states[f"1st Squad ({enemy}) Destroyed"]
+    assert "Ended at day 1, 00:00: 1st Squad was destroyed" in ended and "Call off" not in ended
+    going = states[f"1st Squad ({force})"]
+    assert "Under way, done at day 1, 11:00" in going and "Call off" in going
 
 
 def test_the_roster_says_the_order_each_unit_is_under(client, world):
