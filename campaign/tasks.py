@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from campaign.services import accounts, battles, notices
+from campaign.services import accounts, battles, housekeeping, notices
 
 
 @shared_task(acks_late=True)
@@ -29,3 +29,9 @@ def campaign_notices_send(campaign_id: int) -> int:
 def email_confirm_send(change_id: int, link: str) -> bool:
     """Mail the link that confirms an address asked for (campaign.services.accounts)."""
     return accounts.email_confirm_mail(change_id=change_id, link=link)
+
+
+@shared_task
+def delete_stale_records() -> dict[str, int]:
+    """Delete the records no page needs any more (run hourly by Celery beat)."""
+    return housekeeping.stale_records_delete()

@@ -348,4 +348,5 @@ CELERY_BEAT_SCHEDULE = {
         "task": "campaign.tasks.settle_campaign_battles",
         "schedule": 30.0,
     },
+    "delete-stale-records": {"task": "campaign.tasks.delete_stale_records", "schedule": 3600.0},
 }
