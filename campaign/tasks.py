@@ -26,9 +26,9 @@ def campaign_notices_send(campaign_id: int) -> int:
 
 
 @shared_task(acks_late=True)
-def email_confirm_send(change_id: int, link: str) -> bool:
+def email_confirm_send(change_id: int, site: str) -> bool:
     """Mail the link that confirms an address asked for (campaign.services.accounts)."""
-    return accounts.email_confirm_mail(change_id=change_id, link=link)
+    return accounts.email_confirm_mail(change_id=change_id, site=site)
 
 
 @shared_task

@@ -10,7 +10,6 @@ have notices sent to it, nor keep its owner from using it. Asking is bounded
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -21,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import EmailChange, Membership
@@ -31,9 +31,12 @@ CONFIRM_DAYS = 3
 ASKS_PER_DAY = 5
 """Confirmation mails one account may ask for in any 24 hours."""
 
-Link = Callable[[str], str]
-"""The address of the confirmation page for a key, in full (the page builds it: a mail needs
-the site's own host name)."""
+
+def confirm_link(site: str, key: str) -> str:
+    """The confirmation page of an ask, in full: ``site`` is the address the site was opened
+    at ("https://bridgehead.example"), which only a request knows. The key itself travels only
+    in the mail, never through the task queue or its logs."""
+    return site.rstrip("/") + reverse("account-email-confirm", args=[key])
 
 
 def email_normal(address: str) -> str:
@@ -57,7 +60,7 @@ def email_pending(user: Any) -> EmailChange | None:
 
 
 @transaction.atomic
-def email_ask(*, user: Any, address: str, link: Link) -> EmailChange:
+def email_ask(*, user: Any, address: str, site: str) -> EmailChange:
     """The account asks for ``address``: a link to confirm it is mailed there once this
     transaction commits. Refused, writing nothing, for an address that is not one, that is the
     account's already or another account's, or once ``ASKS_PER_DAY`` mails went in a day."""
@@ -81,10 +84,10 @@ def email_ask(*, user: Any, address: str, link: Link) -> EmailChange:
         ]
     if errors:
         raise ValidationError(errors)
-    return email_ask_unchecked(user, address, link)
+    return email_ask_unchecked(user, address, site)
 
 
-def email_ask_unchecked(user: Any, address: str, link: Link) -> EmailChange:
+def email_ask_unchecked(user: Any, address: str, site: str) -> EmailChange:
     """Record the ask, its checks done by the caller, and mail its link after commit; asks
     whose links no longer work go."""
     expired = timezone.now() - timedelta(days=CONFIRM_DAYS)
@@ -92,11 +95,11 @@ def email_ask_unchecked(user: Any, address: str, link: Link) -> EmailChange:
     change = EmailChange.objects.create(user=user, address=address)
     from campaign.tasks import email_confirm_send  # the tasks import the services
 
-    transaction.on_commit(partial(email_confirm_send.delay, change.pk, link(change.key)))
+    transaction.on_commit(partial(email_confirm_send.delay, change.pk, site))
     return change
 
 
-def email_confirm_mail(*, change_id: int, link: str) -> bool:
+def email_confirm_mail(*, change_id: int, site: str) -> bool:
     """Mail the confirmation link of an ask; whether it went (not for an ask gone, confirmed,
     or mailed already: a task run twice sends it once)."""
     with transaction.atomic():
@@ -114,7 +117,7 @@ def email_confirm_mail(*, change_id: int, link: str) -> bool:
         # it unmarked again, as the transaction rolls back.
         send_mail(
             subject="Bridgehead: confirm your e-mail address",
-            message=_mail_text(change, link),
+            message=_mail_text(change, confirm_link(site, change.key)),
             from_email=settings.DEFAULT_FROM_EMAIL,
             recipient_list=[change.address],
         )

@@ -54,7 +54,7 @@ from campaign.services._record import (
     unit_change,
     units_stored,
 )
-from campaign.services.accounts import Link, email_ask_unchecked, email_taken
+from campaign.services.accounts import email_ask_unchecked, email_taken
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
@@ -262,15 +262,16 @@ TAKEN = "Someone has this username already: choose another, or log in if it is y
 
 @transaction.atomic
 def account_join(
-    *, link_key: str, username: str, password: str, email: str = "", link: Link | None = None
+    *, link_key: str, username: str, password: str, email: str = "", site: str = ""
 ) -> tuple[Any, Membership]:
     """Someone with no account opens an invitation's link: an account is made with this
     username and password, and joins by the invitation, in one transaction. An e-mail address
-    given is asked for (`accounts`): ``link`` makes its confirmation link, mailed to it once
-    the account is made, and it is the account's once confirmed. A username or an e-mail
-    address another account has (in any case), or a password the site's validators refuse: a
-    `ValidationError` naming each field, nothing written."""
-    if email.strip() and link is None:
+    given is asked for (`accounts`): ``site``, the address the site was opened at, begins its
+    confirmation link, mailed to it once the account is made; it is the account's once
+    confirmed. A username or an e-mail address another account has (in any case), or a
+    password the site's validators refuse: a `ValidationError` naming each field, nothing
+    written."""
+    if email.strip() and not site:
         raise ValueError("an e-mail address is asked for with its confirmation link")
     invitation = _by_link(link_key)
     model = get_user_model()
@@ -302,7 +303,7 @@ def account_join(
     except IntegrityError:  # the same username, made at the same moment by another link
         raise ValidationError({name_field: [TAKEN]}) from None
     if address:
-        email_ask_unchecked(user, address, link)
+        email_ask_unchecked(user, address, site)
     return user, _joined(invitation, user)
 
 

@@ -21,7 +21,6 @@ from campaign.models import Membership
 from campaign.rules.history import plural
 from campaign.services.accounts import (
     CONFIRM_DAYS,
-    Link,
     email_ask,
     email_check,
     email_confirm,
@@ -61,7 +60,7 @@ def email_ask_view(request: HttpRequest) -> HttpResponse:
     form = EmailAskForm(request.POST)
 
     def act(data: dict[str, Any]) -> tuple[str, str]:
-        change = email_ask(user=request.user, address=data["address"], link=email_link(request))
+        change = email_ask(user=request.user, address=data["address"], site=site(request))
         return reverse("account"), (
             f"A link to confirm {change.address} was mailed to it: open it within "
             f"{CONFIRM_DAYS} days."
@@ -77,10 +76,10 @@ def email_ask_view(request: HttpRequest) -> HttpResponse:
     )
 
 
-def email_link(request: HttpRequest) -> Link:
-    """The confirmation page's address in full, for the mail (the host the site was asked by,
-    which ``ALLOWED_HOSTS`` vouches for)."""
-    return lambda key: request.build_absolute_uri(reverse("account-email-confirm", args=[key]))
+def site(request: HttpRequest) -> str:
+    """The address the site was opened at, for the links a mail carries (the host is one
+    ``ALLOWED_HOSTS`` vouches for)."""
+    return request.build_absolute_uri("/")
 
 
 @login_required

@@ -60,8 +60,8 @@ def test_someone_with_no_account_makes_one_and_joins_in_the_role_given(campaign,
 )
 def test_a_refused_account_names_the_field_and_writes_nothing(campaign, cast, fields, refused):
     invitation = _invite(campaign, cast)
-    # `link`: how the confirmation link of an address given is made (here, the key alone).
-    given = {"username": "dave", "password": PASSWORD, "email": "", "link": str, **fields}
+    # `site`: where the confirmation link of an address given begins.
+    given = {"username": "dave", "password": PASSWORD, "email": "", "site": "http://x", **fields}
     users = get_user_model().objects.count()
     with pytest.raises(ValidationError) as error:
         account_join(link_key=invitation.link_key, **given)
@@ -76,7 +76,7 @@ def test_an_email_address_another_account_has_is_refused_with_a_way_in(campaign,
     invitation = _invite(campaign, cast)
     with pytest.raises(ValidationError) as error:
         account_join(link_key=invitation.link_key, username="dave", password=PASSWORD,
-                     email="DAVE@example.com", link=str)  # fmt: skip
+                     email="DAVE@example.com", site="http://x")  # fmt: skip
     assert error.value.message_dict["email"] == [
         "An account has this e-mail address: log in with it to join."
     ]

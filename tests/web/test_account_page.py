@@ -25,8 +25,8 @@ ACCOUNT = reverse("account")
 def worker(monkeypatch):
     """Stands for the worker: each confirmation mail queued is sent at once, to locmem."""
 
-    def send(change_id: int, link: str) -> None:
-        email_confirm_mail(change_id=change_id, link=link)
+    def send(change_id: int, site: str) -> None:
+        email_confirm_mail(change_id=change_id, site=site)
 
     monkeypatch.setattr(tasks.email_confirm_send, "delay", send)
     with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
