@@ -28,6 +28,9 @@ from campaign.models import EmailChange, Membership
 CONFIRM_DAYS = 3
 """How long a confirmation link works."""
 
+MAX_ADDRESS = EmailChange._meta.get_field("address").max_length
+"""The longest address kept (the standard's 254 characters)."""
+
 ASKS_PER_DAY = 5
 """Confirmation mails one account may ask for in any 24 hours."""
 
@@ -69,8 +72,12 @@ def email_ask(*, user: Any, address: str, site: str) -> EmailChange:
     errors: dict[str, list[str]] = {}
     try:
         validate_email(address)
+        if len(address) > MAX_ADDRESS:
+            raise ValidationError("too long")
     except ValidationError:
-        errors["address"] = ["Enter an e-mail address, as name@example.org."]
+        errors["address"] = [
+            f"Enter an e-mail address of at most {MAX_ADDRESS} characters, as name@example.org."
+        ]
     else:
         if address == email_normal(user.email):
             errors["address"] = [f"{address} is your e-mail address already."]

@@ -90,7 +90,14 @@ def test_an_address_asked_for_is_mailed_a_link_and_is_the_accounts_once_confirme
 @pytest.mark.parametrize(
     ("address", "refused"),
     [
-        ("not an address", "Enter an e-mail address, as name@example.org."),
+        (
+            "not an address",
+            "Enter an e-mail address of at most 254 characters, as name@example.org.",
+        ),
+        (
+            "a" * 64 + "@" + ".".join(["b" * 60] * 3) + ".example.org",  # valid, but 259 long
+            "Enter an e-mail address of at most 254 characters, as name@example.org.",
+        ),
         ("PLAYER@example.org", "player@example.org is your e-mail address already."),
         ("rival@example.org", "Another account has this e-mail address."),
     ],
