@@ -53,28 +53,29 @@ urlpatterns = [
     path("favicon.ico", require_safe(lambda request: HttpResponseRedirect(static(FAVICON)))),
 ]
 
+# Resetting a password by mail, only where mail is configured (EMAIL_HOST): without it the
+# page would say a mail was sent when none could be.
+PASSWORD_RESET_URLS = [
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password_reset/done/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+]
 if settings.PASSWORD_RESET_ENABLED:
-    # Resetting a password by mail, only where mail is configured (EMAIL_HOST): without it the
-    # page would say a mail was sent when none could be.
-    urlpatterns += [
-        path(
-            "accounts/password_reset/",
-            auth_views.PasswordResetView.as_view(),
-            name="password_reset",
-        ),
-        path(
-            "accounts/password_reset/done/",
-            auth_views.PasswordResetDoneView.as_view(),
-            name="password_reset_done",
-        ),
-        path(
-            "accounts/reset/<uidb64>/<token>/",
-            auth_views.PasswordResetConfirmView.as_view(),
-            name="password_reset_confirm",
-        ),
-        path(
-            "accounts/reset/done/",
-            auth_views.PasswordResetCompleteView.as_view(),
-            name="password_reset_complete",
-        ),
-    ]
+    urlpatterns += PASSWORD_RESET_URLS

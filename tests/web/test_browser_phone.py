@@ -39,6 +39,7 @@ def pages(world, role: str, join_key: str) -> dict[str, str]:
         "checks": f"{c}/checks/",
         "join": f"/campaigns/join/{join_key}/",
         "account": "/accounts/",
+        "password-change": "/accounts/password_change/",
     }
     if role == "gm":
         found["battle-setup"] = f"{c}/battles/new/"
