@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
+from django.utils.http import url_has_allowed_host_and_scheme
 
 # What to do instead, by what the address takes (HEAD and OPTIONS go without saying): said as
 # someone using the site meets it, by its pages, forms and buttons, never by HTTP's methods.
@@ -74,3 +77,34 @@ class MethodNotAllowedPageMiddleware:
         )
         response["Content-Type"] = "text/html; charset=utf-8"
         return response
+
+
+STALE = (
+    "This form had gone stale: its page was open while you logged in or out, in this browser "
+    "or another tab, or your browser refused this site's cookies. Nothing was done."
+)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """The site's page for a form whose security token no longer matches the session
+    (``CSRF_FAILURE_VIEW``): said in words, with the way back to the form's page. Under htmx
+    the page is loaded afresh (``HX-Refresh``, which htmx follows whatever the status) and
+    says so, as a fragment would have nowhere to go."""
+    if getattr(request, "htmx", False):
+        messages.warning(request, f"{STALE} The page is loaded afresh: send the form again.")
+        response = HttpResponse(status=403)
+        response["HX-Refresh"] = "true"
+        return response
+    return render(request, "403_csrf.html", {"stale": STALE, "back": _form_page(request)},
+                  status=403)  # fmt: skip
+
+
+def _form_page(request: HttpRequest) -> str | None:
+    """The page the form was sent from, if the browser said and it is this site's; else the
+    page above the address it was sent to."""
+    referer = request.headers.get("Referer", "")
+    if referer and url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return referer
+    return page_above(request.path)

@@ -156,6 +156,8 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaign:list"
 """Logging in lands on your campaigns: what every GM and player comes for."""
 LOGOUT_REDIRECT_URL = "/"
+# A form whose security token has gone stale gets the site's page, not Django's.
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

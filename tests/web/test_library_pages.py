@@ -354,6 +354,37 @@ def test_a_form_only_address_opened_as_a_page_leads_to_the_page_of_its_form(clie
     assert "Open the page it belongs to" not in response.text
 
 
+def test_a_stale_form_gets_the_sites_page_with_the_way_back_and_does_nothing(world):
+    """A form sent from a page opened before its user logged in or out elsewhere: its token no
+    longer matches. Django's own page would speak of CSRF cookies; the site's says what
+    happened in words and leads back to the form's page; under htmx the page reloads."""
+    from django.test import Client
+
+    from campaign.models import Order
+
+    client = login(Client(enforce_csrf_checks=True), world, "gm")
+    orders = reverse("campaign:orders", args=[world.campaign.pk])
+    give = reverse("campaign:order-give", args=[world.campaign.pk])
+    response = client.post(give, {"kind": "attack"}, HTTP_REFERER=f"http://testserver{orders}")
+    assert response.status_code == 403
+    text = response.text
+    assert "Send the form again" in text and "This form had gone stale" in text
+    assert (
+        f'<a class="button primary" href="http://testserver{orders}">Open its page again</a>'
+        in text
+    )
+    assert "bridgehead.css" in text and "CSRF" not in text.split("<main", 1)[1]  # in words
+    assert 'title="Your account">gm</a>' in text  # still logged in, and told so
+    # A page of another site is no way back: the page above the form's address is.
+    response = client.post(give, {}, HTTP_REFERER="https://elsewhere.example/")
+    assert f'href="{orders}">Open its page again</a>' in response.text
+    # Under htmx the page is loaded afresh, and says why.
+    response = client.post(give, {}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 403 and response["HX-Refresh"] == "true"
+    assert "This form had gone stale" in client.get(orders).text
+    assert not Order.objects.exists()
+
+
 def test_what_to_do_instead_in_words():
     from config.errors import what_to_do
 
