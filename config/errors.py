@@ -1,8 +1,11 @@
-"""The site's own page for a 405: Django answers a wrong method with an empty response.
+"""The site's own pages for a wrong method (405) and a stale form (403), where Django has none.
 
 ``require_POST``, ``require_GET`` and class-based views answer a method they do not take with a
 bare ``HttpResponseNotAllowed``: a blank page. Django has no ``handler405``, so this middleware
-fills such an answer with the site's error page, which says in words what to do instead.
+fills such an answer with the site's error page, which says in words what to do instead. A form
+whose security token has gone stale gets Django's page about CSRF cookies unless
+``CSRF_FAILURE_VIEW`` names another: ``csrf_failure`` says it in words. Both lead back to the
+page the form is on.
 """
 
 from __future__ import annotations
