@@ -138,6 +138,7 @@ def unit_change(
     snapshot: bool = False,
     text: str | None = None,
     character: int | SameCharacter | None = SAME_CHARACTER,
+    hour: int | None = None,
 ) -> HistoryEntry | None:
     """Save the unit at `state` and record the change; None when nothing changed.
 
@@ -145,6 +146,8 @@ def unit_change(
     still belongs in its history). `snapshot` records the whole state, not the difference: a
     unit's first entry, from which a replay of its history starts. `text` replaces the sentence.
     `character`: the campaign character its leader row is linked to (`unit_state_save`).
+    `hour`: the clock hour it happens, when not now (the clock passing: a medical window
+    closing within the hours it moves on).
     """
     before, after = snapshot_diff(unit.state.to_json(), state.to_json())
     if snapshot:
@@ -156,7 +159,7 @@ def unit_change(
     if state.status != was:
         from campaign.services.orders import orders_follow_unit  # the orders import this module
 
-        orders_follow_unit(unit, was, state.status)
+        orders_follow_unit(unit, was, state.status, hour)
     return HistoryEntry.objects.create(
         unit=unit,
         day=day,

@@ -248,13 +248,13 @@ def _under_way(unit: Unit, now: int):
     )
 
 
-def orders_follow_unit(unit: Unit, was: str, now: str) -> None:
-    """A unit's status changed from ``was`` to ``now`` (`_record.unit_change`): destroyed, its
-    Order under way ends with it at this hour of the clock ("An Order lasts until done,
-    replaced, or senseless": nobody is left to carry it out); no longer destroyed (the
-    destruction undone, or corrected), the Orders that ended with it go on."""
+def orders_follow_unit(unit: Unit, was: str, now: str, hour: int | None = None) -> None:
+    """A unit's status changed from ``was`` to ``now`` (`_record.unit_change`) at clock hour
+    ``hour`` (by default now): destroyed, its Order under way then ends with it ("An Order
+    lasts until done, replaced, or senseless": nobody is left to carry it out); no longer
+    destroyed (the destruction undone, or corrected), the Orders that ended with it go on."""
     if now == Status.DESTROYED and was != Status.DESTROYED:
-        hour = campaign_now(unit.force.campaign)
+        hour = campaign_now(unit.force.campaign) if hour is None else hour
         _under_way(unit, hour).update(ended_at=hour)
     elif was == Status.DESTROYED and now != Status.DESTROYED:
         Order.objects.filter(unit=unit, ended_at__isnull=False).update(ended_at=None)

@@ -116,8 +116,9 @@ def time_pass(
         else:
             why, kind = f"a day of R&R{suffix}", Kind.RECOVERY
         entry = unit_change(
-            unit=unit, state=passing.state, kind=kind, why=why, day=day, actor=actor
-        )
+            unit=unit, state=passing.state, kind=kind, why=why, day=day, actor=actor,
+            hour=passing.at,
+        )  # fmt: skip
         if entry is not None:
             entries.append(entry)
     campaign.day, campaign.hour = clock_time(end)

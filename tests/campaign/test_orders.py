@@ -295,6 +295,26 @@ def test_an_order_ends_with_its_unit_destroyed_and_goes_on_if_that_is_undone(
     assert order_status(order, campaign_now(campaign)) == ENDED
 
 
+@pytest.mark.django_db
+def test_a_unit_destroyed_as_the_clock_passes_ends_its_order_at_that_hour(campaign, make_unit):
+    """Casualty hits the medics did not save die when the window closes, within the hours the
+    clock moves on: an Order done before that hour was done; one under way then ends then."""
+    early, late = make_unit("Early"), make_unit("Late")
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    clock_advance(campaign=campaign, hours=20)
+    done = order_give(giver=holt, unit=early, kind="use_skill", listed_hours=3)  # until 22:00
+    ended = order_give(giver=holt, unit=late, kind="use_skill", listed_hours=30)  # day 3, 01:00
+    for unit in (early, late):  # broken by four Casualty hits, which die at day 2, 20:00
+        unit_edit(unit=unit, changes={"casualty_hits": 4}, reason="shelled")
+    assert clock_advance(campaign=campaign, hours=30) == [done]
+    for order in (done, ended):
+        order.refresh_from_db()
+        assert order.unit.status == "destroyed"
+    assert (done.ended_at, ended.ended_at) == (None, 44)
+    assert order_state_text(done, 50) == "Done at day 1, 22:00"
+    assert order_state_text(ended, 50) == "Ended at day 2, 20:00: Late was destroyed"
+
+
 # -- a player's Orders -------------------------------------------------------------------------
 
 
