@@ -251,11 +251,18 @@ def _under_way(unit: Unit, now: int):
 def orders_follow_unit(unit: Unit, was: str, now: str, hour: int | None = None) -> None:
     """A unit's status changed from ``was`` to ``now`` (`_record.unit_change`) at clock hour
     ``hour`` (by default now): destroyed, its Order under way then ends with it ("An Order
-    lasts until done, replaced, or senseless": nobody is left to carry it out); no longer
-    destroyed (the destruction undone, or corrected), the Orders that ended with it go on."""
+    lasts until done, replaced, or senseless": nobody is left to carry it out), and so does one
+    given it since (a battle entered late: the unit was gone already), as it was given; no
+    longer destroyed (the destruction undone, or corrected), the Orders that ended with it go
+    on. An Order replaced or called off since stays so: the GM's word stands."""
     if now == Status.DESTROYED and was != Status.DESTROYED:
         hour = campaign_now(unit.force.campaign) if hour is None else hour
-        _under_way(unit, hour).update(ended_at=hour)
+        going = Order.objects.filter(
+            unit=unit, replaced=False, called_off_at__isnull=True, finishes_at__gt=hour
+        )
+        for order in going.filter(ended_at__isnull=True):
+            order.ended_at = max(hour, order.given_at)
+            order.save(update_fields=["ended_at"])
     elif was == Status.DESTROYED and now != Status.DESTROYED:
         Order.objects.filter(unit=unit, ended_at__isnull=False).update(ended_at=None)
 

@@ -28,6 +28,7 @@ from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import hits_text, plural, took_name, took_text, undone_text
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
+    MEDICAL_WINDOW_HOURS,
     casualties_die,
     casualties_found_too_late,
     found_too_late,
@@ -335,6 +336,9 @@ class OutcomeStep:
     note: str = ""
     """What the GM's review says of the unit beside the table ("" for nothing): a unit
     destroyed since the battle was fought takes nothing from it."""
+    at: int | None = None
+    """The clock hour it happened, when not the battle's: its Casualty hits found too late died
+    as their 24 hours ran out."""
 
 
 def destroyed_since_text(unit: Unit, battle: str) -> str:
@@ -442,7 +446,8 @@ def outcome_steps(
             )
             fate = battle_fate_text(reason.strip(), outcome.removed)
             why = f"{fate}; {plural(dead, 'Casualty hit')} found too late died"
-            steps.append(OutcomeStep(unit, state, Kind.CASUALTIES, why))
+            closed = clock_hour(day, hour) + MEDICAL_WINDOW_HOURS
+            steps.append(OutcomeStep(unit, state, Kind.CASUALTIES, why, at=closed))
         state, earned = experience_earn(
             state,
             won=won,
@@ -509,7 +514,7 @@ def outcome_apply(
         kits=kits,
         fought_ready=fought_ready,
     )
-    day, _ = battle_time(campaign, day, hour)
+    day, hour = battle_time(campaign, day, hour)
     entries: list[HistoryEntry] = []
     for step in steps:
         entry = unit_change(
@@ -522,6 +527,7 @@ def outcome_apply(
             actor=actor,
             details=step.details,
             always=step.always,
+            hour=clock_hour(day, hour) if step.at is None else step.at,
         )
         if entry is not None:
             entries.append(entry)
@@ -691,6 +697,7 @@ def _casualties_given_back_die(
             why=casualties_died_text(unit, dead, suffix),
             day=clock_time(closes)[0],
             actor=actor,
+            hour=closes,
         )
         assert entry is not None
         died.append(entry)

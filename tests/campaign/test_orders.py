@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaign.models import Order
+from campaign.rules.bridge import UnitOutcome
 from campaign.rules.orders import (
     ORDER_TABLE,
     OrderKind,
@@ -15,7 +16,7 @@ from campaign.rules.orders import (
     order_hours,
     order_quality,
 )
-from campaign.services import calendar_advance, outcome_revert, unit_edit
+from campaign.services import calendar_advance, outcome_apply, outcome_revert, unit_edit
 from campaign.services.characters import character_create
 from campaign.services.orders import (
     CALLED_OFF,
@@ -313,6 +314,32 @@ def test_a_unit_destroyed_as_the_clock_passes_ends_its_order_at_that_hour(campai
     assert (done.ended_at, ended.ended_at) == (None, 44)
     assert order_state_text(done, 50) == "Done at day 1, 22:00"
     assert order_state_text(ended, 50) == "Ended at day 2, 20:00: Late was destroyed"
+
+
+@pytest.mark.django_db
+def test_a_battle_entered_late_ends_the_orders_of_the_unit_it_destroyed_at_that_hour(
+    campaign, make_unit
+):
+    """Fought on day 1 at 12:00 and entered on day 3: the unit's Casualty hits, found too late,
+    died as their 24 hours ran out (day 2, 12:00), and its Order under way then ended then,
+    though the clock had told it done since; one given it later, when it was gone already,
+    ended as it was given."""
+    doomed = make_unit("Doomed", quality="green")
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    clock_advance(campaign=campaign, hours=30)
+    then = order_give(giver=holt, unit=doomed, kind="use_skill", listed_hours=11)  # until 41
+    clock_advance(campaign=campaign, hours=20)
+    later = order_give(giver=holt, unit=doomed, kind="use_skill", listed_hours=11)  # 50 to 61
+    clock_advance(campaign=campaign, hours=8)  # day 3, 10:00
+    outcome_apply(campaign=campaign, outcomes={doomed.pk: UnitOutcome(1, 0, "destroyed")},
+                  day=1, hour=12, reason="Old Ford", seed=2)  # fmt: skip
+    doomed.refresh_from_db()
+    assert doomed.status == "destroyed"  # seed 2: two Casualty hits, a Green unit's end
+    then.refresh_from_db()
+    later.refresh_from_db()
+    assert (then.ended_at, later.ended_at) == (36, 50)
+    assert order_state_text(then, 58) == "Ended at day 2, 12:00: Doomed was destroyed"
+    assert order_state_text(later, 58) == "Ended at day 3, 02:00: Doomed was destroyed"
 
 
 # -- a player's Orders -------------------------------------------------------------------------
