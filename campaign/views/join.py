@@ -81,13 +81,14 @@ def _join_new_account(request: HttpRequest, invitation: Invitation) -> HttpRespo
             add_service_errors(form, error)
         else:
             login(request, user, backend=LOGIN_BACKEND)
+            welcome = _welcome(request, membership)
             if data["email"]:
                 messages.info(
                     request,
                     f"A link to confirm {email_normal(data['email'])} was mailed to it: your "
                     "notices go there once you open it.",
                 )
-            return _welcome(request, membership)
+            return welcome
     return _page(request, invitation, form=form)
 
 
