@@ -1013,7 +1013,7 @@ def check_orders(
     *,
     characters: set[str],
     units: set[tuple[str, str]],
-    destroyed: set[tuple[str, str]] = frozenset(),
+    destroyed: set[tuple[str, str]],
     now: int | None = None,
 ) -> list[dict[str, Any]]:
     """The Orders characters gave: giver by name, unit by force and unit name (``destroyed``:

@@ -258,9 +258,13 @@ def orders_follow_unit(unit: Unit, was: str, now: str, hour: int | None = None) 
     if now == Status.DESTROYED and was != Status.DESTROYED:
         hour = campaign_now(unit.force.campaign) if hour is None else hour
         going = Order.objects.filter(
-            unit=unit, replaced=False, called_off_at__isnull=True, finishes_at__gt=hour
+            unit=unit,
+            replaced=False,
+            called_off_at__isnull=True,
+            ended_at__isnull=True,
+            finishes_at__gt=hour,
         )
-        for order in going.filter(ended_at__isnull=True):
+        for order in going:
             order.ended_at = max(hour, order.given_at)
             order.save(update_fields=["ended_at"])
     elif was == Status.DESTROYED and now != Status.DESTROYED:

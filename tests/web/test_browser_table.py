@@ -54,6 +54,22 @@ def _submit(page, form: str) -> None:
     page.click(f"{form} button[type=submit]")
 
 
+def _attack_refused_then_given(page, giver: str, unit: str, nothing_yet: str = "") -> None:
+    """On the Orders page: an Attack with a skill's own hours is refused beside its field
+    (with ``nothing_yet``, the list still says so), then sent again without them."""
+    page.select_option("#order-form select[name=giver]", label=giver)
+    page.select_option("#order-form select[name=unit]", label=unit)
+    page.select_option("#order-form select[name=kind]", "attack")
+    page.fill("#order-form input[name=listed_hours]", "5")
+    _submit(page, "#order-form")
+    page.wait_for_selector("#order-form .field-errors")
+    assert "only Use Skill takes the skill's own" in _errors(page, "#order-form")
+    if nothing_yet:
+        assert page.locator("#orders tbody tr").all_inner_texts() == [nothing_yet]
+    page.fill("#order-form input[name=listed_hours]", "")
+    _submit(page, "#order-form")
+
+
 def _errors(page, form: str) -> str:
     """The form's errors, after a refusal: the page came back as a 400, which the browser notes
     in its console (and nothing else may be there)."""
@@ -120,15 +136,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
 
     # Orders and the clock: a bad Order is refused, a good one finishes on the clock.
     gm.click(".meta >> text=Orders and the clock")
-    gm.select_option("#order-form select[name=giver]", label="Capt. Holt")
-    gm.select_option("#order-form select[name=unit]", label="2nd Squad (Lantern Company)")
-    gm.select_option("#order-form select[name=kind]", "attack")
-    gm.fill("#order-form input[name=listed_hours]", "5")
-    _submit(gm, "#order-form")
-    gm.wait_for_selector("#order-form .field-errors")
-    assert "only Use Skill takes the skill's own" in _errors(gm, "#order-form")
-    gm.fill("#order-form input[name=listed_hours]", "")
-    _submit(gm, "#order-form")
+    _attack_refused_then_given(gm, "Capt. Holt", "2nd Squad (Lantern Company)")
     gm.wait_for_selector("text=Capt. Holt ordered 2nd Squad to Attack: 1 h, done at day 1, 01:00.")
     assert gm.locator("#orders tbody tr").count() == 1
     expect(gm.locator("#orders .order-state")).to_have_text("Under way, done at day 1, 01:00")
@@ -290,16 +298,9 @@ def test_a_player_gives_their_own_unit_an_order(cast, holt, page_for, live_serve
     assert givers[1:] == ["Capt. Holt"]
     units = alice.locator("#order-form select[name=unit] option").all_inner_texts()
     assert units[1:] == [f"{n} (Lantern Company)" for n in ("1st Squad", "2nd Squad", "Medics")]
-    alice.select_option("#order-form select[name=giver]", label="Capt. Holt")
-    alice.select_option("#order-form select[name=unit]", label="1st Squad (Lantern Company)")
-    alice.select_option("#order-form select[name=kind]", "attack")
-    alice.fill("#order-form input[name=listed_hours]", "5")
-    _submit(alice, "#order-form")
-    alice.wait_for_selector("#order-form .field-errors")
-    assert "only Use Skill takes the skill's own" in _errors(alice, "#order-form")
-    assert alice.locator("#orders tbody tr").all_inner_texts() == ["No Orders given yet."]
-    alice.fill("#order-form input[name=listed_hours]", "")
-    _submit(alice, "#order-form")
+    _attack_refused_then_given(
+        alice, "Capt. Holt", "1st Squad (Lantern Company)", nothing_yet="No Orders given yet."
+    )
     alice.wait_for_selector("text=Capt. Holt ordered 1st Squad to Attack")
     expect(alice.locator("#orders tr:has-text('1st Squad') .order-state")).to_contain_text(
         "Under way"
