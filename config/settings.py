@@ -16,6 +16,7 @@ from kombu import Queue
 
 from config.env import broker_url, database_config, env
 from config.security import FORM_ROOM
+from config.site import site_url_problem
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env.str("BRIDGEHEAD_VAR_DIR", default=str(BASE_DIR / "var"))).resolve()
@@ -219,6 +220,11 @@ EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="bridgehead@localhost")
 PASSWORD_RESET_ENABLED = bool(EMAIL_HOST)
+# Where users open the site, for the links mails carry (config/site.py): a task sending a
+# campaign's notices knows no request to read it from.
+SITE_URL = env.str("SITE_URL", default="").strip().rstrip("/")
+if SITE_URL and (_problem := site_url_problem(SITE_URL)):
+    raise ImproperlyConfigured(f"SITE_URL {SITE_URL!r} is not the site's address: {_problem}")
 # Campaign notices go through the same machinery: to EMAIL_HOST when it is set, else printed on
 # the worker's console (development); EMAIL_BACKEND overrides either.
 EMAIL_BACKEND = env.str(

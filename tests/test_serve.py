@@ -61,6 +61,16 @@ def _kill(pids: set[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
+def _environ(pid: int) -> dict[str, str] | None:
+    """A running process's environment, read from /proc (None if it has ended)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            pairs = f.read().decode(errors="replace").split("\0")
+    except OSError:
+        return None
+    return dict(pair.partition("=")[::2] for pair in pairs if "=" in pair)
+
+
 def _healthy(port: int) -> bool:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
@@ -71,7 +81,9 @@ def _healthy(port: int) -> bool:
 
 def _serve(tmp_path, port: int, *flags: str) -> subprocess.Popen:
     # The embedded default: SQLite and the filesystem broker, in a folder of the test's own.
-    env = project_env(BRIDGEHEAD_VAR_DIR=str(tmp_path), DATABASE_URL=None, REDIS_URL=None)
+    env = project_env(
+        BRIDGEHEAD_VAR_DIR=str(tmp_path), DATABASE_URL=None, REDIS_URL=None, SITE_URL=None
+    )
     log = (tmp_path / "serve.log").open("w")
     with log:
         return subprocess.Popen(
@@ -135,6 +147,9 @@ def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path)
             assert r.read().startswith(b"<svg")
         started = _descendants(serve.pid)
         assert len(started) >= 2  # the worker and the web server at least
+        # Every process it started knows the address it serves at, for the worker's mails.
+        environs = [_environ(pid) for pid in started]
+        assert {e.get("SITE_URL") for e in environs if e} == {f"http://127.0.0.1:{port}"}
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(timeout=30) == 0
         wait_for(lambda: not _alive(started), timeout=30, what="the worker and web to stop")

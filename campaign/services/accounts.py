@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import EmailChange, Membership
+from config.site import full_link
 
 CONFIRM_DAYS = 3
 """How long a confirmation link works."""
@@ -36,10 +37,9 @@ ASKS_PER_DAY = 5
 
 
 def confirm_link(site: str, key: str) -> str:
-    """The confirmation page of an ask, in full: ``site`` is the address the site was opened
-    at ("https://bridgehead.example"), which only a request knows. The key itself travels only
-    in the mail, never through the task queue or its logs."""
-    return site.rstrip("/") + reverse("account-email-confirm", args=[key])
+    """The confirmation page of an ask, in full at ``site`` (``config.site.site_address``). The
+    key itself travels only in the mail, never through the task queue or its logs."""
+    return full_link(site, reverse("account-email-confirm", args=[key]))
 
 
 def email_normal(address: str) -> str:

@@ -23,11 +23,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import Campaign, HistoryEntry, Membership
 from campaign.pages import entry_events, unit_label
 from campaign.selectors import entry_battles, latest_entry_id, notice_entries
+from config.site import full_link, site_address
 
 NOTICE_KINDS = ("destroyed", "promoted")
 """The timeline's kinds of line a notice tells of (besides each battle applied, and Casualty
@@ -96,22 +98,38 @@ def notices_after_commit(campaign: Campaign) -> None:
     transaction.on_commit(partial(campaign_notices_send.delay, campaign.pk))
 
 
-def notice_lines(campaign: Campaign, entries: list) -> list[str]:
-    """The sentences of one member's notice: each battle applied, then what befell each unit."""
+def notice_lines(campaign: Campaign, entries: list, site: str = "") -> list[str]:
+    """The sentences of one member's notice: each battle applied (with a link to its report,
+    given the ``site``'s address), then what befell each unit."""
     applied = [e for e in entries if e.kind == HistoryEntry.Kind.BATTLE]
     homes, names = entry_battles(entries=applied)
-    units: dict[str, dict[str, None]] = {}
+    units: dict[int, dict[str, None]] = {}
     for entry in applied:
         if entry.pk in homes:
-            units.setdefault(names[homes[entry.pk]], {})[unit_label(entry.unit)] = None
-    lines = [
-        f"The outcome of {name} was applied to {', '.join(labels)}."
-        for name, labels in units.items()
-    ]
+            units.setdefault(homes[entry.pk], {})[unit_label(entry.unit)] = None
+    lines = []
+    for battle, labels in units.items():
+        lines.append(f"The outcome of {names[battle]} was applied to {', '.join(labels)}.")
+        if link := full_link(site, reverse("campaign:battle", args=[campaign.pk, battle])):
+            lines.append(f"  Its report: {link}")
     for entry, event in zip(entries, entry_events(campaign, entries), strict=True):
         if entry.kind == HistoryEntry.Kind.CASUALTIES or event.kind in NOTICE_KINDS:
             lines.append(f"Day {event.day}: {event.text}.")
     return lines
+
+
+def _pages_lines(campaign: Campaign, forces: dict[int, str], site: str) -> list[str]:
+    """Where the member reads more: their forces' rosters and the campaign's dashboard (none
+    without the site's address)."""
+    if not site:
+        return []
+    pk = campaign.pk
+    lines = [
+        f"{name}'s roster: {full_link(site, reverse('campaign:force', args=[pk, force]))}"
+        for force, name in forces.items()
+    ]
+    lines.append(f"The campaign: {full_link(site, reverse('campaign:dashboard', args=[pk]))}")
+    return ["", *lines]
 
 
 def campaign_notices_send(*, campaign_id: int) -> int:
@@ -134,19 +152,21 @@ def _member_notice_send(campaign: Campaign, membership_pk: int) -> int:
     # The row stays locked while the mail goes: two tasks at once cannot both send it.
     membership = Membership.objects.select_for_update().select_related("user").get(pk=membership_pk)
     user = membership.user
-    forces = set(campaign.forces.filter(owner=user).values_list("pk", flat=True))
+    forces = dict(campaign.forces.filter(owner=user).order_by("pk").values_list("pk", "name"))
     if not membership.email_notices or not user.email or not forces:
         return 0
-    entries = notice_entries(force_ids=forces, after_id=membership.notified_upto)
+    entries = notice_entries(force_ids=set(forces), after_id=membership.notified_upto)
     if not entries:
         return 0
-    lines = notice_lines(campaign, entries)
+    site = site_address()
+    lines = notice_lines(campaign, entries, site)
     membership.notified_upto = entries[-1].pk
     membership.save(update_fields=["notified_upto"])
     if not lines:
         return 0
     body = "\n".join(
-        [f"News of your units in {campaign.name}:", "", *lines, "",
+        [f"News of your units in {campaign.name}:", "", *lines,
+         *_pages_lines(campaign, forces, site), "",
          "You get these notices because you asked for them on the campaign's dashboard; turn "
          "them off there."]
     )  # fmt: skip

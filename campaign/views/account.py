@@ -28,6 +28,7 @@ from campaign.services.accounts import (
     email_remove,
 )
 from campaign.views._common import action_done, form_action
+from config.site import site_address
 
 ACCOUNT = "campaign/account.html"
 CONFIRM = "campaign/email_confirm.html"
@@ -60,7 +61,7 @@ def email_ask_view(request: HttpRequest) -> HttpResponse:
     form = EmailAskForm(request.POST)
 
     def act(data: dict[str, Any]) -> tuple[str, str]:
-        change = email_ask(user=request.user, address=data["address"], site=site(request))
+        change = email_ask(user=request.user, address=data["address"], site=site_address(request))
         return reverse("account"), (
             f"A link to confirm {change.address} was mailed to it: open it within "
             f"{CONFIRM_DAYS} days."
@@ -74,12 +75,6 @@ def email_ask_view(request: HttpRequest) -> HttpResponse:
         partial="email-form",
         context=lambda: account_context(request, ask_form=form),
     )
-
-
-def site(request: HttpRequest) -> str:
-    """The address the site was opened at, for the links a mail carries (the host is one
-    ``ALLOWED_HOSTS`` vouches for)."""
-    return request.build_absolute_uri("/")
 
 
 @login_required

@@ -23,7 +23,7 @@ from campaign.services import account_join, invitation_join
 from campaign.services.accounts import email_normal
 from campaign.services.roster import join_refusal
 from campaign.views._common import role_phrase
-from campaign.views.account import site
+from config.site import site_address
 
 LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 """The backend a new account is logged in with: its password was just set, not checked."""
@@ -73,7 +73,7 @@ def _join_new_account(request: HttpRequest, invitation: Invitation) -> HttpRespo
                 username=data["username"],
                 password=data["password"],
                 email=data["email"],
-                site=site(request),
+                site=site_address(request),
             )
         except ObjectDoesNotExist:
             return _gone(request)

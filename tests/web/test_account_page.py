@@ -76,6 +76,21 @@ def test_a_player_adds_an_address_and_confirms_it_from_the_mail(
     assert "is your e-mail address already" in client.get(link).content.decode()
 
 
+@override_settings(SITE_URL="https://bridgehead.example.org")
+def test_the_mailed_link_is_at_the_sites_address_when_one_is_set(
+    client, world, worker, django_capture_on_commit_callbacks
+):
+    # Behind a proxy the request may come to an inner host name: the setting is what users
+    # open.
+    login(client, world, "player")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("account-email-ask"), {"address": "player@example.org"})
+    (sent,) = mail.outbox
+    (link,) = re.findall(r"https://bridgehead\.example\.org(/accounts/email/[^/\s]+/)", sent.body)
+    assert "testserver" not in sent.body
+    assert "Make <strong>player@example.org</strong>" in client.get(link).content.decode()
+
+
 def test_a_link_opened_by_another_account_or_logged_out_confirms_nothing(
     client, world, worker, django_capture_on_commit_callbacks
 ):

@@ -212,3 +212,36 @@ def test_a_visit_that_shows_nothing_new_writes_nothing(client, world):
     seen = Campaign.objects.get(pk=world.campaign.pk).gm_last_visit_at
     client.get(url)
     assert Campaign.objects.get(pk=world.campaign.pk).gm_last_visit_at == seen
+
+
+@override_settings(SITE_URL="https://bridgehead.example.org")
+def test_with_the_sites_address_a_notice_links_the_report_the_roster_and_the_campaign(
+    client, world
+):
+    _opt_in(world, "player")
+    campaign_battle_apply(campaign_battle=world.table_battle, actor=world.users["gm"])
+    campaign_notices_send(campaign_id=world.campaign.pk)
+    (body,) = _mails_to("player")
+    pk = world.campaign.pk
+    report = reverse("campaign:battle", args=[pk, world.table_battle.pk])
+    roster = reverse("campaign:force", args=[pk, world.force.pk])
+    lines = body.splitlines()
+    applied = next(i for i, line in enumerate(lines) if line.startswith("The outcome of"))
+    assert lines[applied + 1] == f"  Its report: https://bridgehead.example.org{report}"
+    assert f"Red Company's roster: https://bridgehead.example.org{roster}" in lines
+    dashboard = reverse("campaign:dashboard", args=[pk])
+    assert f"The campaign: https://bridgehead.example.org{dashboard}" in lines
+    # Each link is a page its reader may open; no other force's.
+    login(client, world, "player")
+    for path in (report, roster, dashboard):
+        assert client.get(path).status_code == 200
+    assert "Blue Battalion" not in body
+
+
+def test_without_the_sites_address_a_notice_from_a_task_carries_no_link(world):
+    _opt_in(world, "player")
+    campaign_battle_apply(campaign_battle=world.table_battle, actor=world.users["gm"])
+    campaign_notices_send(campaign_id=world.campaign.pk)
+    (body,) = _mails_to("player")
+    assert "The outcome of Skirmish at the mill was applied to" in body
+    assert "http" not in body and "roster" not in body

@@ -51,6 +51,8 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, _interrupt)
         signal.signal(signal.SIGINT, _interrupt)
         processes: dict[str, subprocess.Popen] = {}
+        if not os.environ.get("SITE_URL") and (url := site_url(addrport)):
+            os.environ["SITE_URL"] = url  # the worker's mails link to where the site is served
         try:
             processes["worker"] = subprocess.Popen(
                 worker_command(
@@ -88,6 +90,17 @@ class Command(BaseCommand):
             pass
         finally:
             _stop(processes.values())
+
+
+def site_url(addrport: str) -> str:
+    """The address ``runserver`` serves ``addrport`` at ("8000" is 127.0.0.1's port), for the
+    links of the worker's mails; "" when it listens on every interface (0.0.0.0, ::), which
+    names no address a reader could open."""
+    host, _, port = addrport.rpartition(":")
+    host = host or "127.0.0.1"
+    if host in ("0", "0.0.0.0", "::", "[::]"):
+        return ""
+    return f"http://{host}:{port}"
 
 
 def _stop(processes, timeout: float = 15) -> None:
