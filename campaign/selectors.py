@@ -650,8 +650,10 @@ def reverted_changes(
 def entries_changes(
     entries: list[HistoryEntry],
 ) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
-    """(unit, before, after) per unit from history entries written together (in order)."""
+    """(unit, before, after) per unit from history entries written together (in order): each
+    unit as it was just before them and just after, whatever befell it since."""
     found: dict[int, tuple[Unit, dict[str, Any], dict[str, Any]]] = {}
+    last: dict[int, int] = {}
     for entry in entries:
         unit = entry.unit
         if unit.pk not in found:
@@ -660,9 +662,11 @@ def entries_changes(
         for field, value in entry.before.items():
             before.setdefault(field, value)
         after.update(entry.after)
+        last[unit.pk] = max(entry.pk, last.get(unit.pk, 0))
+    since = _undone_since(last)
     rows = []
     for unit, before, after in found.values():
-        end = unit.state.to_json()
+        end = {**unit.state.to_json(), **since.get(unit.pk, {})}
         rows.append(
             (
                 unit,
@@ -671,6 +675,23 @@ def entries_changes(
             )
         )
     return sorted(rows, key=lambda r: (r[0].force.name, r[0].name))
+
+
+def _undone_since(last: dict[int, int]) -> dict[int, dict[str, Any]]:
+    """Per unit, the fields the entries after its entry ``last[unit]`` changed, as they were
+    before them: laid over the unit as it is now, the unit just after that entry."""
+    if not last:
+        return {}
+    later = (
+        HistoryEntry.objects.filter(unit_id__in=list(last), pk__gt=min(last.values()))
+        .order_by("-pk")
+        .values_list("unit_id", "pk", "before")
+    )
+    undone: dict[int, dict[str, Any]] = {}
+    for unit_id, pk, before in later:
+        if pk > last[unit_id]:
+            undone.setdefault(unit_id, {}).update(before)  # newest first: the oldest wins
+    return undone
 
 
 def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 0):

@@ -6,6 +6,8 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import HistoryEntry
+from campaign.selectors import applied_changes
+from campaign.services import leader_attach, unit_edit
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -35,3 +37,32 @@ def test_a_player_is_told_the_gm_reviews_an_outcome_first(client, world):
     page = login(client, world, "player").get(_url("battle", world, world.table_battle.pk)).text
     assert "The GM reviews the outcome before it reaches the units" in page
     assert "Review and apply the outcome" not in page
+
+
+def _changes_table(page: str) -> str:
+    start = page.index('<table class="changes">')
+    return page[start : page.index("</table>", start)]
+
+
+@pytest.mark.parametrize("later", ["destroyed", "promoted", "led"])
+def test_what_an_outcome_changed_stays_as_it_was_whatever_befalls_the_units_after(
+    client, world, later
+):
+    # The summary tells each unit as the outcome left it: a unit destroyed, promoted or given
+    # a leader since is not shown so in the battle's summary.
+    battle = world.engine_battle
+    url = _url("battle", world, battle.pk)
+    first = _changes_table(login(client, world, "player").get(url).text)
+    entry = HistoryEntry.objects.filter(pk__in=battle.applied_entries).select_related("unit")[0]
+    unit, gm = entry.unit, world.users["gm"]
+    if later == "destroyed":
+        unit_edit(unit=unit, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    elif later == "promoted":
+        unit_edit(unit=unit, changes={"quality": "legendary"}, reason="citation", actor=gm)
+    else:
+        leader_attach(unit=unit, name="Sgt. Later", hit_points=9, actor=gm)
+    assert unit.history.order_by("-pk")[0].pk > max(battle.applied_entries)
+    assert _changes_table(client.get(url).text) == first
+    summary = {u.pk: after for u, _, after in applied_changes(campaign_battle=battle)}
+    unit.refresh_from_db()
+    assert summary[unit.pk] != unit.state  # what it is now is not what the outcome left

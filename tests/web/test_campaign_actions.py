@@ -620,3 +620,23 @@ def test_a_units_training_sent_twice_trains_it_one_step(client, world):
     assert first.status_code == again.status_code == 302
     assert Unit.objects.get(pk=unit.pk).quality == unit.quality + 1
     assert HistoryEntry.objects.filter(unit=unit, kind="training").count() == 1
+
+
+def test_an_advances_summary_opened_later_tells_the_units_as_it_left_them(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"status": "ready", "morale_hits": 2}, reason="shaken",
+              actor=gm)  # fmt: skip
+    login(client, world, "gm")
+    response = client.post(
+        _url("advance", world), {"days": "2", "reason": "rest", "confirm": "yes", "reviewed_at": 0}
+    )
+    table = _changes_table(client.get(response["Location"]).text)
+    assert f">{world.unit.name}</a>" in table and "Ready" in table
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    assert _changes_table(client.get(response["Location"]).text) == table
+    assert "Destroyed" not in table
+
+
+def _changes_table(page: str) -> str:
+    start = page.index('<table class="changes">')
+    return page[start : page.index("</table>", start)]
