@@ -79,6 +79,15 @@ def test_the_campaign_tells_everyone_what_changed(browser_world, page_for, live_
     expect(since).to_contain_text("Since your last visit")
     expect(since).to_contain_text("(Red Company)")
     assert "Blue Battalion)" not in since.inner_text()
+    # Each line's day is read at a glance: never broken over two lines beside a long sentence.
+    days = since.locator(".event-day")
+    assert days.count() >= 1
+    for i in range(days.count()):
+        day = days.nth(i)
+        line = alice.evaluate(
+            "e => parseFloat(getComputedStyle(e).lineHeight)", day.element_handle()
+        )
+        assert day.bounding_box()["height"] < 1.5 * line, day.inner_text()
     _fits(alice, size)
     shoot(alice, f"story-06-since-{size}", full_page=True)
     alice.goto(f"{base}/units/{world.unit.pk}/")
