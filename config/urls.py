@@ -58,7 +58,7 @@ urlpatterns = [
 PASSWORD_RESET_URLS = [
     path(
         "accounts/password_reset/",
-        auth_views.PasswordResetView.as_view(),
+        account.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

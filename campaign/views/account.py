@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -104,3 +105,12 @@ def email_remove_view(request: HttpRequest) -> HttpResponse:
     if stopped:
         said += f"; notices are off in the {plural(stopped, 'campaign')} that sent them"
     return action_done(request, reverse("account"), said + ".")
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, its mail's link at the site's address (``config.site``) as every mail of the
+    site: ``SITE_URL`` where it is set, not the host the request came to."""
+
+    def form_valid(self, form):
+        self.extra_email_context = {"site": site_address(self.request)}
+        return super().form_valid(form)

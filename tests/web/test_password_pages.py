@@ -78,3 +78,20 @@ def test_where_mail_is_configured_a_forgotten_password_is_reset_by_a_mailed_link
     assert player.check_password(NEW)
     used = client.get(link, follow=True).text
     assert "This link has been used, or is too old" in used
+
+
+@override_settings(
+    ROOT_URLCONF="tests.web.reset_urls",
+    EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+    SITE_URL="https://bridgehead.example.org",
+)
+def test_the_reset_link_is_at_the_sites_address_when_one_is_set(client, world):
+    player = world.users["player"]
+    player.email = "player@example.org"
+    player.set_password("forgotten-17")
+    player.save()
+    client.post(reverse("password_reset"), {"email": "player@example.org"})
+    (sent,) = mail.outbox
+    link = re.search(r"https://bridgehead\.example\.org(/accounts/reset/\S+/)", sent.body)[1]
+    assert "testserver" not in sent.body
+    assert "Choose a new password" in client.get(link, follow=True).text
