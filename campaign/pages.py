@@ -178,13 +178,15 @@ def clean_sort(value: str) -> str:
 
 
 def roster_lines(force: Force, *, sort: str = "name") -> list[RosterLine]:
-    """The force's units as roster lines, sorted by a column of ``SORTS``."""
+    """The force's units as roster lines, sorted by a column of ``SORTS``; the destroyed, gone
+    for good, after every unit still on its books, whatever the sort."""
     now = campaign_now(force.campaign)
     lines = [roster_line(unit, now) for unit in force_roster(force=force)]
     sort = clean_sort(sort)
     key = SORTS[sort.lstrip("-")]
     # Ties keep roster order, so a sorted roster reads the same on every load.
-    return sorted(lines, key=lambda line: (key(line), line.unit.pk), reverse=sort.startswith("-"))
+    lines.sort(key=lambda line: (key(line), line.unit.pk), reverse=sort.startswith("-"))
+    return sorted(lines, key=lambda line: line.unit.status == Status.DESTROYED)
 
 
 @dataclass(frozen=True)

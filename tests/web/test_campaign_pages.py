@@ -79,6 +79,25 @@ def test_it_sorts_the_roster_by_a_query_parameter_and_swaps_only_the_table_under
     assert 'aria-sort="descending"' in partial.text
 
 
+def test_the_destroyed_come_after_every_unit_still_on_the_books_whatever_the_sort(
+    client, world, settings
+):
+    # On a phone the roster is read top down: the units a player can still field come first.
+    settings.PAGE_CACHE_SECONDS = 0
+    first = min(world.force.units.all(), key=lambda u: u.name.lower())
+    unit_edit(unit=first, changes={"status": "destroyed"}, reason="shelled",
+              actor=world.users["gm"])  # fmt: skip
+    login(client, world, "player")
+    url = _url("force", world, world.force.pk)
+    for sort in ("name", "-name", "status", "-status", "quality", "-experience"):
+        lines = client.get(url, {"sort": sort}).context["lines"]
+        gone = [line.unit.status == "destroyed" for line in lines]
+        assert gone == sorted(gone) and gone[-1], sort  # the living, then the destroyed
+    names = [line.unit.name for line in client.get(url).context["lines"]]
+    living = sorted((u.name for u in world.force.units.exclude(pk=first.pk)), key=str.lower)
+    assert names == [*living, first.name]
+
+
 def test_it_shows_another_players_force_only_in_summary_when_the_gm_says_so(client, world):
     Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
     page = login(client, world, "rival").get(_url("force", world, world.force.pk)).text
