@@ -2,8 +2,8 @@
 
 A page's request knows the address it came to; a Celery task does not. ``SITE_URL`` names it
 for both: set, every mail links there; unset, a mail sent while answering a request (an e-mail
-address to confirm) links to the address that request came to, and a mail a task sends on its
-own (a campaign's notices) carries no link.
+address to confirm, a password to reset) links to the address that request came to, and a mail
+a task sends on its own (a campaign's notices) carries no link.
 """
 
 from __future__ import annotations
