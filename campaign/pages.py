@@ -1186,7 +1186,7 @@ def _entry_event(
             verb = "rose" if kind == "promoted" else "fell"
             text = f"{label} {verb} from {_value_label(before['quality'])} to "
             text += _value_label(after["quality"])
-        text += _step_why(entry, names.get(home) if home else None, destroyed=kind == "destroyed")
+        text += _step_why(entry, names.get(home) if home else None)
     else:
         # Told as the unit's history tells it (`unit_story_lines`).
         why, what = without_repeats(*entry_words(entry, carrying.get(entry.pk, {})))
@@ -1201,16 +1201,16 @@ def _entry_event(
     return Event(entry.day, kind, text, url, undone=entry.pk in undone)
 
 
-def _step_why(entry: HistoryEntry, battle: str | None, destroyed: bool) -> str:
+def _step_why(entry: HistoryEntry, battle: str | None) -> str:
     """Why a unit was destroyed or rose or fell a step, as the end of its timeline line: the
-    fight that did it (" at Battle of the Millrace"), the medical window closing, or, for a
-    step, the entry's own reason (" (trained by Sgt. Kane)", " (GM correction: citation)")."""
+    fight that did it (" at Battle of the Millrace"), the medical window closing, or the
+    entry's own reason (" (trained by Sgt. Kane)", " (GM correction: shelled at the ford)")."""
     if entry.kind in (HistoryEntry.Kind.ENGAGEMENT, HistoryEntry.Kind.QUICK_RESOLVE):
         battle = took_name(entry.text)  # the fight its entry opens with
     at = f" at {battle}" if battle else ""
     if entry.kind == HistoryEntry.Kind.CASUALTIES:
         return f"{at}, when the medical window closed"
-    if at or destroyed or entry.kind == HistoryEntry.Kind.BATTLE:
+    if at or entry.kind == HistoryEntry.Kind.BATTLE:
         # A battle's entry whose battle is not known (a table battle's application reverted
         # before its record kept them all) tells its whole working: too much for the line.
         return at

@@ -51,7 +51,7 @@ def test_an_opted_in_player_is_told_of_her_own_units_only(world):
     assert campaign_notices_send(campaign_id=world.campaign.pk) == 1
     (body,) = _mails_to("player")
     assert mail.outbox[0].subject == "Op. Pages: news of your units"
-    assert "Day 1: Squad 1 (Red Company) was destroyed." in body
+    assert "Day 1: Squad 1 (Red Company) was destroyed (GM correction: shelled)." in body
     assert "Iron Wolf" not in body and "Blue Battalion" not in body
     # The rival did not opt in: nothing for her.
     assert _mails_to("rival") == []

@@ -37,8 +37,8 @@ def test_the_timeline_tells_each_day_with_links(client, world):
         f'<a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced at '
         "Crossroads</a>" in page
     )
-    # Destroyed by the GM's hand: no fight to name, and no reason made up.
-    assert "Iron Wolf (Blue Battalion) was destroyed</a>" in page
+    # Destroyed by the GM's hand: no fight to name; the GM's own reason, as for a step.
+    assert "Iron Wolf (Blue Battalion) was destroyed (GM correction: mine field)</a>" in page
     assert 'class="event event-destroyed"' in page and ">Destroyed</span>" in page
     # A history entry's kind by its label, never its stored name.
     assert 'class="event event-gm_edit"' in page and ">GM edit</span>" in page
@@ -105,7 +105,8 @@ def test_since_your_last_visit_strikes_through_what_was_undone_since(client, wor
     since = client.get(_url("dashboard", world)).text.split("Since your last visit")[1]
     assert (
         '<del><a href="' + _url("unit", world, ours.pk) + '">Squad 1 (Red Company) was '
-        'destroyed</a></del> <span class="small">(undone since)</span>' in since
+        'destroyed (GM correction: shelled)</a></del> <span class="small">(undone since)</span>'
+        in since
     )
     assert since.count("(undone since)") == 1  # the revert's own line stands
 
