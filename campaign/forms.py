@@ -298,7 +298,7 @@ class NoticesForm(PageForm):
     email_notices = forms.BooleanField(
         required=False,
         label="Email me when my units are destroyed, lose Casualty hits to the medical window, "
-        "are promoted, or a battle of theirs is applied",
+        "rise or fall a step, or a battle of theirs is applied (and what it left them)",
     )
 
 

@@ -4,12 +4,12 @@ A member's "since your last visit" counts from the moment they last opened the d
 on their membership (the GM's on the campaign), so it holds across browsers and devices.
 
 Email notices tell a member who opted in what befell *their own* units — destroyed, Casualty
-hits that died when the medical window closed, promoted, a battle's outcome applied — in the
-campaign's words. A service that writes such changes calls ``notices_after_commit``; once its
-transaction commits, a Celery task mails every opted-in member what is new since the last
-entry their notices told of (``Membership.notified_upto``), so a repeated or late task sends
-nothing twice and misses nothing. Only a member's own units are named: nothing about a force
-their side could not see.
+hits that died when the medical window closed, risen or fallen a step, a battle's outcome
+applied and what it left each of them — in the campaign's words. A service that writes such
+changes calls ``notices_after_commit``; once its transaction commits, a Celery task mails every
+opted-in member what is new since the last entry their notices told of
+(``Membership.notified_upto``), so a repeated or late task sends nothing twice and misses
+nothing. Only a member's own units are named: nothing about a force their side could not see.
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import Campaign, HistoryEntry, Membership
-from campaign.pages import entry_events, unit_label
-from campaign.selectors import entry_battles, latest_entry_id, notice_entries
+from campaign.pages import entry_events, entry_words, unit_label
+from campaign.selectors import entries_carrying, entry_battles, latest_entry_id, notice_entries
 from config.site import full_link, site_address
 
-NOTICE_KINDS = ("destroyed", "promoted")
+NOTICE_KINDS = ("destroyed", "promoted", "reduced")
 """The timeline's kinds of line a notice tells of (besides each battle applied, and Casualty
 hits lost when a medical window closed)."""
 
@@ -99,20 +99,28 @@ def notices_after_commit(campaign: Campaign) -> None:
 
 
 def notice_lines(campaign: Campaign, entries: list, site: str = "") -> list[str]:
-    """The sentences of one member's notice: each battle applied (with a link to its report,
-    given the ``site``'s address), then what befell each unit."""
+    """The sentences of one member's notice: each battle applied, what it left each of the
+    member's units in it ("Atlas (Red Company): retreated in poor order; fell from Average to
+    Inexperienced; …") and, given the ``site``'s address, a link to its report; then what else
+    befell each unit."""
     applied = [e for e in entries if e.kind == HistoryEntry.Kind.BATTLE]
     homes, names = entry_battles(entries=applied)
-    units: dict[int, dict[str, None]] = {}
+    carrying = entries_carrying(entries=applied)
+    battles: dict[int, dict[str, list[str]]] = {}
     for entry in applied:
         if entry.pk in homes:
-            units.setdefault(homes[entry.pk], {})[unit_label(entry.unit)] = None
+            told = battles.setdefault(homes[entry.pk], {}).setdefault(unit_label(entry.unit), [])
+            if what := entry_words(entry, carrying.get(entry.pk, {}))[1]:
+                told.append(what)
     lines = []
-    for battle, labels in units.items():
-        lines.append(f"The outcome of {names[battle]} was applied to {', '.join(labels)}.")
+    for battle, units in battles.items():
+        lines.append(f"The outcome of {names[battle]} was applied to {', '.join(units)}.")
+        lines += [f"  {label}: {'; '.join(told)}." for label, told in units.items() if told]
         if link := full_link(site, reverse("campaign:battle", args=[campaign.pk, battle])):
             lines.append(f"  Its report: {link}")
     for entry, event in zip(entries, entry_events(campaign, entries), strict=True):
+        if entry.pk in homes:
+            continue  # told under its battle
         if entry.kind == HistoryEntry.Kind.CASUALTIES or event.kind in NOTICE_KINDS:
             lines.append(f"Day {event.day}: {event.text}.")
     return lines

@@ -14,10 +14,10 @@ from django.urls import reverse
 from campaign import tasks
 from campaign.models import Campaign, Membership, Unit
 from campaign.services import calendar_advance, unit_edit
-from campaign.services.battles import campaign_battle_apply
+from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 from campaign.services.notices import campaign_notices_send, notices_set
 from campaign.services.orders import clock_advance
-from tests.web.campaign_world import login
+from tests.web.campaign_world import login, raise_units
 
 pytestmark = [
     pytest.mark.django_db,
@@ -91,6 +91,39 @@ def test_a_battle_applied_names_the_battle_and_only_the_members_units(world):
         in (rival)
     )
     assert "Blue Battalion" not in player and "Red Company" not in rival
+
+
+def test_a_battle_applied_tells_what_it_left_each_of_the_members_units_once(world):
+    _opt_in(world, "player")
+    gm = world.users["gm"]
+    shaken, spared = raise_units(world.force, world.unit.unit_type, 2, "Picket")
+    enemy = raise_units(world.enemy, world.unit.unit_type, 1, "Raider")
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Night at the weir", winner="defenders",
+        sides={"attackers": [shaken, spared], "defenders": enemy},
+        outcomes={shaken.pk: {"hits_lost": 0, "skill_lost": 1, "removed": "demoralised"},
+                  spared.pk: {"hits_lost": 0, "skill_lost": 0},
+                  enemy[0].pk: {"hits_lost": 0, "skill_lost": 0}},
+        actor=gm,
+    )  # fmt: skip
+    campaign_battle_apply(campaign_battle=battle, actor=gm)
+    campaign_notices_send(campaign_id=world.campaign.pk)
+    (body,) = _mails_to("player")
+    lines = body.splitlines()
+    applied = lines.index(
+        "The outcome of Night at the weir was applied to Picket 1 (Red Company), "
+        "Picket 2 (Red Company)."
+    )
+    # Broken on the table, a point of Skill lost for good: under Combined Arms, a quality step.
+    assert lines[applied + 1] == (
+        "  Picket 1 (Red Company): retreated in poor order; fell from Average to Inexperienced; "
+        "now carries 1 Morale hit and 0 Casualty hits; lost 1 point of Skill to suppression for "
+        "good."
+    )
+    assert lines[applied + 2] == "  Picket 2 (Red Company): is in the combat zone."
+    # Told under its battle, not again as a day's news.
+    assert body.count("fell from Average to Inexperienced") == 1
+    assert "Raider" not in body
 
 
 def test_casualty_hits_that_die_with_the_medical_window_are_told(world):
@@ -226,8 +259,10 @@ def test_with_the_sites_address_a_notice_links_the_report_the_roster_and_the_cam
     report = reverse("campaign:battle", args=[pk, world.table_battle.pk])
     roster = reverse("campaign:force", args=[pk, world.force.pk])
     lines = body.splitlines()
+    assert f"  Its report: https://bridgehead.example.org{report}" in lines
     applied = next(i for i, line in enumerate(lines) if line.startswith("The outcome of"))
-    assert lines[applied + 1] == f"  Its report: https://bridgehead.example.org{report}"
+    told = lines.index(f"  Its report: https://bridgehead.example.org{report}")
+    assert all(line.startswith("  ") for line in lines[applied + 1 : told])  # under its battle
     assert f"Red Company's roster: https://bridgehead.example.org{roster}" in lines
     dashboard = reverse("campaign:dashboard", args=[pk])
     assert f"The campaign: https://bridgehead.example.org{dashboard}" in lines
@@ -245,3 +280,16 @@ def test_without_the_sites_address_a_notice_from_a_task_carries_no_link(world):
     (body,) = _mails_to("player")
     assert "The outcome of Skirmish at the mill was applied to" in body
     assert "http" not in body and "roster" not in body
+
+
+def test_a_step_lost_outside_a_battle_is_told(world):
+    _opt_in(world, "player")
+    (fresh,) = raise_units(world.force, world.unit.unit_type, 1, "Picket")
+    unit_edit(unit=fresh, changes={"quality": "raw"}, reason="lost its sergeants",
+              actor=world.users["gm"])  # fmt: skip
+    campaign_notices_send(campaign_id=world.campaign.pk)
+    (body,) = _mails_to("player")
+    assert (
+        "Day 1: Picket 1 (Red Company) fell from Average to Raw (GM correction: lost its "
+        "sergeants)." in body
+    )
