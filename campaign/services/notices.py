@@ -31,6 +31,9 @@ from campaign.pages import entry_events, entry_words, unit_label
 from campaign.selectors import entries_carrying, entry_battles, latest_entry_id, notice_entries
 from config.site import full_link, site_address
 
+UNHARMED = "came through without a hit"
+"""What a battle left a unit it changed nothing of but its bookkeeping (battles fought, the day)."""
+
 NOTICE_KINDS = ("destroyed", "promoted", "reduced")
 """The timeline's kinds of line a notice tells of (besides each battle applied, and Casualty
 hits lost when a medical window closed)."""
@@ -103,7 +106,10 @@ def notice_lines(campaign: Campaign, entries: list, site: str = "") -> list[str]
     member's units in it ("Atlas (Red Company): retreated in poor order; fell from Average to
     Inexperienced; …") and, given the ``site``'s address, a link to its report; then what else
     befell each unit."""
-    applied = [e for e in entries if e.kind == HistoryEntry.Kind.BATTLE]
+    # A battle's own entries: its outcome, and the experience it brought (a step won with it).
+    applied = [
+        e for e in entries if e.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
+    ]
     homes, names = entry_battles(entries=applied)
     carrying = entries_carrying(entries=applied)
     battles: dict[int, dict[str, list[str]]] = {}
@@ -115,7 +121,7 @@ def notice_lines(campaign: Campaign, entries: list, site: str = "") -> list[str]
     lines = []
     for battle, units in battles.items():
         lines.append(f"The outcome of {names[battle]} was applied to {', '.join(units)}.")
-        lines += [f"  {label}: {'; '.join(told)}." for label, told in units.items() if told]
+        lines += [f"  {label}: {'; '.join(told) or UNHARMED}." for label, told in units.items()]
         if link := full_link(site, reverse("campaign:battle", args=[campaign.pk, battle])):
             lines.append(f"  Its report: {link}")
     for entry, event in zip(entries, entry_events(campaign, entries), strict=True):

@@ -98,6 +98,7 @@ def test_a_battle_applied_tells_what_it_left_each_of_the_members_units_once(worl
     gm = world.users["gm"]
     shaken, spared = raise_units(world.force, world.unit.unit_type, 2, "Picket")
     enemy = raise_units(world.enemy, world.unit.unit_type, 1, "Raider")
+    unit_edit(unit=spared, changes={"in_combat_zone": True}, reason="on the line", actor=gm)
     battle = campaign_battle_record(
         campaign=world.campaign, name="Night at the weir", winner="defenders",
         sides={"attackers": [shaken, spared], "defenders": enemy},
@@ -120,7 +121,8 @@ def test_a_battle_applied_tells_what_it_left_each_of_the_members_units_once(worl
         "now carries 1 Morale hit and 0 Casualty hits; lost 1 point of Skill to suppression for "
         "good."
     )
-    assert lines[applied + 2] == "  Picket 2 (Red Company): is in the combat zone."
+    # Nothing but its bookkeeping changed: it took no hit (it was in the combat zone already).
+    assert lines[applied + 2] == "  Picket 2 (Red Company): came through without a hit."
     # Told under its battle, not again as a day's news.
     assert body.count("fell from Average to Inexperienced") == 1
     assert "Raider" not in body
@@ -293,3 +295,27 @@ def test_a_step_lost_outside_a_battle_is_told(world):
         "Day 1: Picket 1 (Red Company) fell from Average to Raw (GM correction: lost its "
         "sergeants)." in body
     )
+
+
+def test_a_step_won_in_a_battle_is_told_under_it_once(world):
+    _opt_in(world, "player")
+    gm = world.users["gm"]
+    (veteran,) = raise_units(world.force, world.unit.unit_type, 1, "Veteran")
+    (enemy,) = raise_units(world.enemy, world.unit.unit_type, 1, "Raider")
+    unit_edit(unit=veteran, changes={"experience": 3}, reason="records found", actor=gm)
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Dawn at the weir", winner="attackers",
+        sides={"attackers": [veteran], "defenders": [enemy]},
+        outcomes={veteran.pk: {"hits_lost": 0, "skill_lost": 0},
+                  enemy.pk: {"hits_lost": 0, "skill_lost": 0}},
+        actor=gm,
+    )  # fmt: skip
+    campaign_battle_apply(campaign_battle=battle, actor=gm)
+    campaign_notices_send(campaign_id=world.campaign.pk)
+    (body,) = _mails_to("player")
+    # Average needs 4 points for its next step; a battle won brings 2: 3 + 2 is a step and 1 over.
+    assert (
+        "  Veteran 1 (Red Company): is in the combat zone; rose from Average to Experienced; "
+        "starts again toward the next step with 1 experience point (3 before)."
+    ) in body.splitlines()
+    assert body.count("rose from") == 1 and "Day 1:" not in body
