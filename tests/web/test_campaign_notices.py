@@ -149,14 +149,25 @@ def test_casualty_hits_that_die_with_the_medical_window_are_told(world):
     )
 
 
-def test_a_promotion_is_told(world):
+@pytest.mark.parametrize(
+    ("quality", "reason", "told"),
+    [
+        ("elite", "citation", "rose from Average to Elite (GM correction: citation)."),
+        (
+            "raw",
+            "lost its sergeants",
+            "fell from Average to Raw (GM correction: lost its sergeants).",
+        ),
+    ],
+    ids=["won", "lost"],
+)
+def test_a_step_won_or_lost_is_told_with_why(world, quality, reason, told):
     _opt_in(world, "player")
-    unit_edit(unit=world.unit, changes={"quality": "elite"}, reason="citation",
-              actor=world.users["gm"])  # fmt: skip
+    (fresh,) = raise_units(world.force, world.unit.unit_type, 1, "Picket")
+    unit_edit(unit=fresh, changes={"quality": quality}, reason=reason, actor=world.users["gm"])
     campaign_notices_send(campaign_id=world.campaign.pk)
     (body,) = _mails_to("player")
-    assert "Squad 1 (Red Company) rose from" in body
-    assert "to Elite (GM correction: citation)." in body  # and why
+    assert f"Day 1: Picket 1 (Red Company) {told}" in body
 
 
 def test_the_send_is_queued_only_after_commit(
@@ -282,19 +293,6 @@ def test_without_the_sites_address_a_notice_from_a_task_carries_no_link(world):
     (body,) = _mails_to("player")
     assert "The outcome of Skirmish at the mill was applied to" in body
     assert "http" not in body and "roster" not in body
-
-
-def test_a_step_lost_outside_a_battle_is_told(world):
-    _opt_in(world, "player")
-    (fresh,) = raise_units(world.force, world.unit.unit_type, 1, "Picket")
-    unit_edit(unit=fresh, changes={"quality": "raw"}, reason="lost its sergeants",
-              actor=world.users["gm"])  # fmt: skip
-    campaign_notices_send(campaign_id=world.campaign.pk)
-    (body,) = _mails_to("player")
-    assert (
-        "Day 1: Picket 1 (Red Company) fell from Average to Raw (GM correction: lost its "
-        "sergeants)." in body
-    )
 
 
 def test_a_step_won_in_a_battle_is_told_under_it_once(world):

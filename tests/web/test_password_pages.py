@@ -47,15 +47,25 @@ def test_without_mail_the_login_page_offers_no_reset(client, world):
     assert "Forgotten your password?" not in page
 
 
-@override_settings(
-    ROOT_URLCONF="tests.web.reset_urls",
-    EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
-)
-def test_where_mail_is_configured_a_forgotten_password_is_reset_by_a_mailed_link(client, world):
+def _forgetful_player(world):
+    """The player, with an address and a password they have forgotten."""
     player = world.users["player"]
     player.email = "player@example.org"
     player.set_password("forgotten-17")
     player.save()
+    return player
+
+
+RESET = override_settings(
+    ROOT_URLCONF="tests.web.reset_urls",
+    EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+)
+"""Mail configured: the reset pages routed, the mail kept in memory."""
+
+
+@RESET
+def test_where_mail_is_configured_a_forgotten_password_is_reset_by_a_mailed_link(client, world):
+    player = _forgetful_player(world)
     page = client.get(reverse("login")).text
     assert f'<a href="{reverse("password_reset")}">Forgotten your password?</a>' in page
     _own_look(client.get(reverse("password_reset")).text)
@@ -80,16 +90,10 @@ def test_where_mail_is_configured_a_forgotten_password_is_reset_by_a_mailed_link
     assert "This link has been used, or is too old" in used
 
 
-@override_settings(
-    ROOT_URLCONF="tests.web.reset_urls",
-    EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
-    SITE_URL="https://bridgehead.example.org",
-)
+@RESET
+@override_settings(SITE_URL="https://bridgehead.example.org")
 def test_the_reset_link_is_at_the_sites_address_when_one_is_set(client, world):
-    player = world.users["player"]
-    player.email = "player@example.org"
-    player.set_password("forgotten-17")
-    player.save()
+    _forgetful_player(world)
     client.post(reverse("password_reset"), {"email": "player@example.org"})
     (sent,) = mail.outbox
     link = re.search(r"https://bridgehead\.example\.org(/accounts/reset/\S+/)", sent.body)[1]
