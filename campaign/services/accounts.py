@@ -10,7 +10,7 @@ have notices sent to it, nor keep its owner from using it. Asking is bounded
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -97,8 +97,7 @@ def email_ask(*, user: Any, address: str, site: str) -> EmailChange:
 def email_ask_unchecked(user: Any, address: str, site: str) -> EmailChange:
     """Record the ask, its checks done by the caller, and mail its link after commit; asks
     whose links no longer work go."""
-    expired = timezone.now() - timedelta(days=CONFIRM_DAYS)
-    EmailChange.objects.filter(user=user, asked_at__lt=expired).delete()
+    EmailChange.objects.filter(user=user, asked_at__lt=expired_before()).delete()
     change = EmailChange.objects.create(user=user, address=address)
     from campaign.tasks import email_confirm_send  # the tasks import the services
 
@@ -148,8 +147,13 @@ def _mail_text(change: EmailChange, link: str) -> str:
     )
 
 
+def expired_before(now: datetime | None = None) -> datetime:
+    """Asks made before this moment have links that no longer work (``CONFIRM_DAYS``)."""
+    return (timezone.now() if now is None else now) - timedelta(days=CONFIRM_DAYS)
+
+
 def _expired(change: EmailChange) -> bool:
-    return change.asked_at < timezone.now() - timedelta(days=CONFIRM_DAYS)
+    return change.asked_at < expired_before()
 
 
 def email_check(*, user: Any, key: str) -> EmailChange:

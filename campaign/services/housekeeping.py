@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from campaign.models import EmailChange, FormSent
-from campaign.services.accounts import CONFIRM_DAYS
+from campaign.services.accounts import expired_before
 
 FORM_KEY_DAYS = 30
 """How long a form's one-time key is kept: sent again within that, it does nothing twice."""
@@ -21,8 +21,8 @@ FORM_KEY_DAYS = 30
 
 def stale_records_delete(*, now: datetime | None = None) -> dict[str, int]:
     """Delete the one-time form keys older than ``FORM_KEY_DAYS`` and the e-mail asks older than
-    ``CONFIRM_DAYS``; how many of each went."""
+    ``accounts.CONFIRM_DAYS``; how many of each went."""
     now = timezone.now() if now is None else now
     forms, _ = FormSent.objects.filter(created_at__lt=now - timedelta(days=FORM_KEY_DAYS)).delete()
-    asks, _ = EmailChange.objects.filter(asked_at__lt=now - timedelta(days=CONFIRM_DAYS)).delete()
+    asks, _ = EmailChange.objects.filter(asked_at__lt=expired_before(now)).delete()
     return {"form keys": forms, "e-mail asks": asks}

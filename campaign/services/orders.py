@@ -13,7 +13,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Greatest
 
 from campaign.models import Campaign, Character, HistoryEntry, Membership, Order, Unit
 from campaign.rules.bridge import CharacterOrder
@@ -39,6 +40,8 @@ from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED, CALLED_OFF = "done", "under way", "replaced", "called off"
 ENDED = "ended with its unit"
+STANDING = Q(replaced=False, called_off_at__isnull=True, ended_at__isnull=True)
+"""Orders neither replaced, called off nor ended with their unit, at any hour."""
 
 
 def called_off_by(order: Order, hour: int) -> bool:
@@ -257,16 +260,9 @@ def orders_follow_unit(unit: Unit, was: str, now: str, hour: int | None = None) 
     on. An Order replaced or called off since stays so: the GM's word stands."""
     if now == Status.DESTROYED and was != Status.DESTROYED:
         hour = campaign_now(unit.force.campaign) if hour is None else hour
-        going = Order.objects.filter(
-            unit=unit,
-            replaced=False,
-            called_off_at__isnull=True,
-            ended_at__isnull=True,
-            finishes_at__gt=hour,
+        Order.objects.filter(STANDING, unit=unit, finishes_at__gt=hour).update(
+            ended_at=Greatest(Value(hour), F("given_at"))
         )
-        for order in going:
-            order.ended_at = max(hour, order.given_at)
-            order.save(update_fields=["ended_at"])
     elif was == Status.DESTROYED and now != Status.DESTROYED:
         Order.objects.filter(unit=unit, ended_at__isnull=False).update(ended_at=None)
 
@@ -347,11 +343,6 @@ def clock_move(
 def orders_done(*, campaign: Campaign, start: int, end: int) -> list[Order]:
     """The Orders of the campaign done after clock hour ``start``, up to ``end``."""
     done = Order.objects.filter(
-        campaign=campaign,
-        replaced=False,
-        called_off_at__isnull=True,
-        ended_at__isnull=True,
-        finishes_at__gt=start,
-        finishes_at__lte=end,
+        STANDING, campaign=campaign, finishes_at__gt=start, finishes_at__lte=end
     )
     return list(done.select_related("unit", "giver"))
