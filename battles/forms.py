@@ -31,14 +31,10 @@ class LaunchKeyField(forms.UUIDField):
 def focus_first_error(form: forms.BaseForm) -> None:
     """Put ``autofocus`` on the form's first field shown with an error (its first shown field,
     when the errors are the whole form's, said just above it): the browser scrolls to it on
-    load. Each field at fault is marked invalid and described by its errors for screen
-    readers."""
+    load. (Django marks each field at fault ``aria-invalid`` and describes it by its help and
+    its errors, ``<id>_helptext`` and ``<id>_error``: the ids the field templates give them.)"""
     shown = [field for field in form.visible_fields() if not field.field.disabled]
     at_fault = [field for field in shown if field.errors]
-    for field in at_fault:
-        field.field.widget.attrs.update(
-            {"aria-invalid": "true", "aria-describedby": f"{field.auto_id}-errors"}
-        )
     first = (at_fault or shown)[:1]
     for field in first:
         field.field.widget.attrs["autofocus"] = True

@@ -44,7 +44,7 @@ def test_a_player_adds_and_confirms_their_address_on_a_phone(
     assert scroll_width(phone) <= SIZES["phone"]["width"]
     phone.fill("#id_email_ask_address", taken)
     phone.get_by_role("button", name="Mail me the link").click()
-    expect(phone.locator("#id_email_ask_address-errors")).to_have_text(
+    expect(phone.locator("#id_email_ask_address_error")).to_have_text(
         "Another account has this e-mail address."
     )
     phone.fill("#id_email_ask_address", "Player@Example.org")

@@ -47,7 +47,7 @@ def test_a_newcomer_joins_on_a_phone_by_the_link_the_gm_copied(
         for field in ("#id_new_account_password", "#id_new_account_password_again"):
             phone.fill(field, "short")
         phone.click("#join-form button[type=submit]")
-        expect(phone.locator("#id_new_account_password-errors")).to_contain_text("too short")
+        expect(phone.locator("#id_new_account_password_error")).to_contain_text("too short")
         shoot(phone, "join-phone-refused", full_page=True)
         for field in ("#id_new_account_password", "#id_new_account_password_again"):
             phone.fill(field, "river-crossing-42")

@@ -22,7 +22,7 @@ def test_a_refused_form_opens_on_its_error_on_a_phone(
     c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
     response = page.goto(f"{c}/advance/?days=1000")
     assert response.status == 400
-    error = page.locator("#id_advance_days-errors")
+    error = page.locator("#id_advance_days_error")
     expect(error).to_have_text("At most 365 days.")
     expect(error).to_be_in_viewport()
     expect(page.locator("#id_advance_days")).to_be_focused()

@@ -109,7 +109,7 @@ def test_it_puts_a_bad_day_count_next_to_the_field(client, world):
     # The page opens on the field at fault (autofocus), which its errors describe.
     field = re.search(r'<input[^>]*id="id_advance_days"[^>]*>', response.text)[0]
     assert "autofocus" in field and 'aria-invalid="true"' in field
-    assert 'aria-describedby="id_advance_days-errors"' in field
+    assert 'aria-describedby="id_advance_days_error"' in field
     partial = client.post(_url("advance", world), {"days": "many"}, **HTMX)
     assert partial.status_code == 200 and 'id="advance-form"' in partial.text
     assert "<html" not in partial.text and "field-errors" in partial.text
@@ -337,7 +337,7 @@ def test_an_engagement_side_not_offered_is_refused_in_words_beside_its_unit(clie
             form[f"side_{defender.pk}"].html_name: "defenders"}  # fmt: skip
     refused = client.post(_url("engagement-setup", world), data)
     assert refused.status_code == 400
-    error_id = f"{form[f'side_{attacker.pk}'].auto_id}-errors"
+    error_id = f"{form[f'side_{attacker.pk}'].auto_id}_error"
     assert f'aria-describedby="{error_id}"' in refused.text
     shown = re.search(rf'<span class="field-errors" id="{error_id}">([^<]+)</span>', refused.text)
     assert shown and "BOGUS is not one of the available choices" in shown[1]

@@ -161,7 +161,7 @@ def _numbers(**extra) -> dict[str, str]:
 
 
 def _errors_of(response, field: str) -> str:
-    match = re.search(rf'id="id_{field}-errors">([^<]*)<', response.text)
+    match = re.search(rf'id="id_{field}_error">([^<]*)<', response.text)
     return match[1] if match else ""
 
 

@@ -62,7 +62,7 @@ def test_a_unit_ticked_as_helping_its_own_check_is_told_so(client, world):
     url = reverse("campaign:skill-check", args=[world.campaign.pk])
     response = client.post(url, {"lead": squad.pk, "helpers": [squad.pk], "dc": "10"})
     assert response.status_code == 400
-    error = re.search(r'id="id_[a-z_]+_helpers-errors">([^<]*)<', response.text)[1]
+    error = re.search(r'id="id_[a-z_]+_helpers_error">([^<]*)<', response.text)[1]
     assert error == "Squad Nine makes the check itself, so it cannot also help it: untick it here."
 
 

@@ -126,9 +126,13 @@ def test_bad_input_is_shown_beside_its_field(owner_client, fields, field, messag
     assert response.status_code == 400
     beside = _field_errors(response.content.decode(), field)
     assert message in beside
-    # The page opens on the field at fault, which names its error for screen readers.
-    assert "autofocus" in beside and f'aria-describedby="id_{field}-errors"' in beside
-    assert f'id="id_{field}-errors"' in beside
+    # The page opens on the field at fault, which names its error (and its help, where it has
+    # any) for screen readers.
+    assert "autofocus" in beside and 'aria-invalid="true"' in beside
+    described = re.search(r'aria-describedby="([^"]*)"', beside)[1].split()
+    assert f"id_{field}_error" in described and f'id="id_{field}_error"' in beside
+    for said in described:
+        assert f'id="{said}"' in beside
     assert response.content.decode().count("autofocus") == 1
     assert not Battle.objects.exists()
 

@@ -17,7 +17,7 @@ def test_a_bad_map_lists_each_problem_on_its_own_line(client, world):
     url = reverse("campaign:map-add", args=[world.campaign.pk])
     response = client.post(url, {"name": "Junk", "scenario": '{"table": {"width": -5}}'})
     assert response.status_code == 400
-    errors = re.search(r'id="id_saved_map_scenario-errors">(.*?)</span>', response.text, re.S)[1]
+    errors = re.search(r'id="id_saved_map_scenario_error">(.*?)</span>', response.text, re.S)[1]
     lines = errors.split("<br>")
     assert len(lines) >= 3, errors
     assert all(line.strip() for line in lines)

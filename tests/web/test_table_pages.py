@@ -164,7 +164,7 @@ def test_a_unit_no_longer_offered_is_refused_by_name_and_nothing_is_written(clie
     def refused(name, data, field):
         response = client.post(reverse(f"campaign:{name}", args=[world.campaign.pk]), data)
         assert response.status_code == 400, name
-        return re.search(rf'id="id_[a-z_]+_{field}-errors">([^<]*)<', response.text)[1]
+        return re.search(rf'id="id_[a-z_]+_{field}_error">([^<]*)<', response.text)[1]
 
     join = {"character": holt.pk, "unit": destroyed.pk}
     assert refused("character-join", join, "unit") == (
@@ -249,7 +249,7 @@ def test_a_refused_engagement_or_contest_shows_its_reason_next_to_the_field_at_f
     def refused(name, data, field):
         response = client.post(reverse(f"campaign:{name}", args=[world.campaign.pk]), data)
         assert response.status_code == 400, name
-        return re.search(rf'id="id_[a-z_]+_{field}-errors">([^<]*)<', response.text)[1]
+        return re.search(rf'id="id_[a-z_]+_{field}_error">([^<]*)<', response.text)[1]
 
     engagement = {"terrain": "swamp", "round_limit": "3", f"side_{tank.pk}": "attackers",
                   f"side_{foes.pk}": "defenders"}  # fmt: skip

@@ -1,0 +1,277 @@
+"""Every page can be read without seeing it.
+
+A player with a screen reader hears a control by its name, a link by its words, a picture by
+its text: a field with no label is read as "edit text", a button with only an icon as
+"button", and a page without its language is read in the reader's own. Every page of the
+access walks is fetched as the GM and as a player, and as the owner of a one-off battle, and
+checked for what a reader needs:
+
+- the page says its language (``<html lang>``) and has one main heading (``<h1>``);
+- every field (input, select, textarea) has a name: a ``<label>`` around it or naming its id,
+  ``aria-label`` or ``aria-labelledby``;
+- every button and every link has words (its text, or ``aria-label``, or an image's alt);
+- every image has alt text (empty for a picture that only decorates), and every drawing
+  (``<svg>``) is either named (``role="img"``, or ``"application"`` for the map editor's, with
+  ``aria-label`` or a ``<title>``) or hidden from readers (``aria-hidden="true"``) because the
+  page says the same in words;
+- whatever names or describes a field (``aria-labelledby``, ``aria-describedby``: its help, its
+  errors) is on the page.
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from unittest import mock
+
+import pytest
+from django.test import override_settings
+from django.urls import reverse
+
+from battles.odds import odds_launch
+from tests.web.campaign_world import login
+from tests.web.test_access import PAGES, _object_urls
+from tests.web.test_campaign_access import ROUTES
+from tests.web.test_library_pages import _pages as library_pages
+from units.models import UnitType
+from units.services import library_load
+
+pytestmark = pytest.mark.django_db
+
+FIELDS = {"input", "select", "textarea"}
+UNNAMED_INPUTS = {"hidden"}
+"""Inputs a reader never meets."""
+VALUE_NAMED = {"submit", "button", "reset"}
+"""Inputs named by their ``value``."""
+VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
+
+
+class _Reader(HTMLParser):
+    """Walks a page keeping what a screen reader would need, and lists what it lacks."""
+
+    def __init__(self, whole: bool) -> None:
+        super().__init__(convert_charrefs=True)
+        self.whole = whole
+        self.lang = False
+        self.h1 = 0
+        self.stack: list[tuple[str, dict[str, str]]] = []
+        self.fields: list[tuple[str, dict[str, str], bool]] = []
+        """Each field: its tag, its attributes, whether a label holds it."""
+        self.label_for: set[str] = set()
+        self.ids: set[str] = set()
+        self.named: list[tuple[str, dict[str, str], list[str]]] = []
+        """Open buttons and links, with the words found inside so far."""
+        self.problems: list[str] = []
+        self.described: list[tuple[str, dict[str, str]]] = []
+        """Elements named or described by others, by id."""
+        self.svg: list[tuple[dict[str, str], bool]] = []
+
+    # The open elements that collect words: buttons, links, an svg's title.
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: (v or "") for k, v in attrs}
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "html" and a.get("lang"):
+            self.lang = True
+        if tag == "h1":
+            self.h1 += 1
+        if a.get("aria-describedby") or a.get("aria-labelledby"):
+            self.described.append((tag, a))
+        if tag == "label" and a.get("for"):
+            self.label_for.add(a["for"])
+        if tag in FIELDS:
+            kind = a.get("type", "text").lower() if tag == "input" else tag
+            if kind in VALUE_NAMED:
+                if not (a.get("value", "x" if kind != "button" else "").strip() or _aria(a)):
+                    self.problems.append(f"a {kind} input with no words: {_show(tag, a)}")
+            elif kind not in UNNAMED_INPUTS:
+                held = any(t == "label" for t, _ in self.stack)
+                self.fields.append((tag, a, held))
+        if tag == "img":
+            if "alt" not in a:
+                self.problems.append(f"an image with no alt text: {_show(tag, a)}")
+            for _, _, words in self.named:
+                words.append(a.get("alt", ""))
+        if tag == "svg":
+            hidden = a.get("aria-hidden") == "true" or any(
+                o.get("aria-hidden") == "true" for _, o in self.stack
+            )
+            self.svg.append((a, hidden))
+        if tag == "title" and self.svg:
+            self.named.append(("svg-title", a, []))
+        if tag == "button" or (tag == "a" and "href" in a):
+            self.named.append((tag, a, []))
+        if tag not in VOID:
+            self.stack.append((tag, a))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.handle_endtag(tag)
+
+    def handle_data(self, data: str) -> None:
+        for _, _, words in self.named:
+            words.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            open_tag, _ = self.stack.pop()
+            if open_tag == tag:
+                break
+        if tag in ("button", "a", "title") and self.named:
+            kind, a, words = self.named.pop()
+            text = " ".join("".join(words).split())
+            if kind == "svg-title":
+                if self.svg and text:
+                    self.svg[-1] = (self.svg[-1][0] | {"aria-label": text}, self.svg[-1][1])
+            elif not text and not _aria(a) and not a.get("title"):
+                self.problems.append(
+                    f"a {'link' if kind == 'a' else 'button'} with no words: {_show(kind, a)}"
+                )
+            for _, _, outer in self.named:
+                outer.append(" " + text + " ")
+        if tag == "svg" and self.svg:
+            a, hidden = self.svg.pop()
+            if not hidden and not (a.get("role") in ("img", "application") and _aria(a)):
+                self.problems.append(f"a drawing neither named nor hidden: {_show('svg', a)}")
+
+    def close(self) -> None:
+        super().close()
+        if self.whole and not self.lang:
+            self.problems.append("no <html lang>")
+        if self.whole and self.h1 != 1:
+            self.problems.append(f"{self.h1} main headings (<h1>), not one")
+        for tag, a, held in self.fields:
+            named = held or _aria(a) or (a.get("id") in self.label_for)
+            if not named:
+                self.problems.append(f"a field with no name: {_show(tag, a)}")
+        for tag, a in self.described:
+            for attribute in ("aria-labelledby", "aria-describedby"):
+                missing = [i for i in a.get(attribute, "").split() if i not in self.ids]
+                if missing:
+                    self.problems.append(
+                        f"{attribute} {', '.join(missing)}, not on the page: {_show(tag, a)}"
+                    )
+
+
+def _aria(a: dict[str, str]) -> bool:
+    return bool(a.get("aria-label", "").strip() or a.get("aria-labelledby", "").strip())
+
+
+def _show(tag: str, a: dict[str, str]) -> str:
+    keep = {k: v for k, v in a.items() if k in ("id", "name", "type", "class", "href")}
+    return f"<{tag} " + " ".join(f'{k}="{v}"' for k, v in keep.items()) + ">"
+
+
+def test_the_reader_finds_what_a_page_lacks():
+    bare = (
+        '<html><body><input name="a"><a href="/x"></a><button><svg></svg></button>'
+        '<img src="x"><select aria-describedby="gone"></select></body></html>'
+    )
+    assert what_a_reader_misses(bare) == [
+        'a link with no words: <a href="/x">',
+        "a drawing neither named nor hidden: <svg >",
+        "a button with no words: <button >",
+        "an image with no alt text: <img >",
+        "no <html lang>",
+        "0 main headings (<h1>), not one",
+        'a field with no name: <input name="a">',
+        "a field with no name: <select >",
+        "aria-describedby gone, not on the page: <select >",
+    ]
+    named = (
+        '<html lang="en"><body><h1>Page</h1><label>A <input name="a"></label>'
+        '<label for="b">B</label><select id="b" aria-describedby="b_helptext"></select>'
+        '<span id="b_helptext">Help</span><a href="/x"><img alt="Home"></a>'
+        '<button aria-label="Close"><svg aria-hidden="true"></svg></button>'
+        '<svg role="img" aria-labelledby="t"><title id="t">Chart</title></svg>'
+        '<input type="submit"><input type="hidden" name="key"></body></html>'
+    )
+    assert what_a_reader_misses(named) == []
+    assert what_a_reader_misses('<p><input name="a"></p>', whole=False) == [
+        'a field with no name: <input name="a">'
+    ]
+
+
+def what_a_reader_misses(html: str, whole: bool = True) -> list[str]:
+    """What a screen reader would miss on a page (``whole``) or a part of one swapped in."""
+    reader = _Reader(whole)
+    reader.feed(html)
+    reader.close()
+    return reader.problems
+
+
+def _html(response, ok: int = 200) -> bool:
+    return response.status_code == ok and response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("role", ["gm", "player"])
+def test_every_campaign_page_can_be_read_without_seeing_it(client, world, role):
+    login(client, world, role)
+    looked, wrong = 0, []
+    for route in ROUTES:
+        # A form sent with bad input comes back with its errors beside its fields.
+        ask = client.get if route.method == "get" else client.post
+        response = ask(route.url(world), route.data or {}, **(route.headers or {}))
+        if not _html(response, route.ok):
+            continue
+        looked += 1
+        whole = not route.headers
+        for problem in what_a_reader_misses(response.content.decode(), whole):
+            wrong.append(f"{route.label}: {problem}")
+    assert looked > 20
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_battle_page_can_be_read_without_seeing_it(client, owner, scenario, finished_battle):
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=4, seed=1, created_by=owner)
+    client.force_login(owner)
+    urls = [(reverse(name), {}) for name in PAGES] + _object_urls(finished_battle, run)
+    wrong = []
+    for url, headers in urls:
+        response = client.get(url, **headers)
+        if _html(response):
+            missed = what_a_reader_misses(response.content.decode(), whole=not headers)
+            wrong += [f"{url}: {p}" for p in missed]
+    assert not wrong, "\n".join(wrong)
+
+
+@override_settings(ROOT_URLCONF="tests.web.reset_urls")
+def test_the_sign_in_account_and_library_pages_can_be_read_without_seeing_it(client, world):
+    library_load()
+    wrong = []
+
+    def check(url: str, data: dict | None = None, ok: int = 200) -> None:
+        response = client.post(url, data) if data is not None else client.get(url)
+        assert _html(response, ok), url
+        wrong.extend(f"{url}: {p}" for p in what_a_reader_misses(response.content.decode()))
+
+    check(reverse("login"))
+    check(reverse("login"), {"username": "player", "password": "wrong"})
+    check(reverse("password_reset"))
+    login(client, world, "player")
+    for url in [
+        reverse("home"),
+        reverse("account"),
+        reverse("password_change"),
+        reverse("logout-confirm"),
+        *library_pages(list(UnitType.objects.all())),
+    ]:
+        check(url)
+    check(reverse("password_change"), {"old_password": "wrong"})
+    check(reverse("account-email-ask"), {"address": "not an address"}, ok=400)
+    assert not wrong, "\n".join(wrong)
