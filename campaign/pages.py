@@ -45,6 +45,7 @@ from campaign.rules.bridge import (
 from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold
 from campaign.rules.history import (
+    and_words,
     changes_text,
     hit_points_text,
     hits_text,
@@ -750,11 +751,6 @@ def left_out(out_of_action: Iterable[Unit], engaged: Iterable[tuple[Unit, str]] 
         why = f"Still in {battle}, whose outcome is not applied yet"
         reasons.setdefault(why, []).append(unit_label(unit))
     return [f"{why}: {and_words(names)}." for why, names in reasons.items() if why]
-
-
-def and_words(words: list[str]) -> str:
-    """Words joined for a sentence: "A", "A and B", "A, B and C"."""
-    return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
 
 
 def units_seen_in_summary(units: Iterable[Unit], *, spectator: bool) -> str:

@@ -28,11 +28,12 @@ from campaign.forms import (
 )
 from campaign.keys import key_named
 from campaign.models import Campaign, Force, Order, Unit
-from campaign.pages import and_words, left_out, unit_label
+from campaign.pages import left_out, unit_label
 from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
 from campaign.rules.checks import REQUISITION_BASE_DC
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
+from campaign.rules.history import and_words
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import Status, quality_name
 from campaign.selectors import lists_every_unit

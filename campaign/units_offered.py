@@ -11,8 +11,8 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.models import Campaign, Force, Unit
-from campaign.pages import and_words, left_out
-from campaign.rules.history import plural
+from campaign.pages import left_out
+from campaign.rules.history import and_words, plural
 from campaign.selectors import (
     UnitsPage,
     lists_every_unit,

@@ -103,6 +103,11 @@ def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
+def and_words(words: list[str]) -> str:
+    """Words joined for a sentence: "A", "A and B", "A, B and C"."""
+    return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+
+
 MINUS = "\u2212"
 """The minus sign a page prints: "−6", never the hyphen "-6"."""
 

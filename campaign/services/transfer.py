@@ -36,6 +36,7 @@ from campaign.models import (
     TableRoll,
     Unit,
 )
+from campaign.rules.history import and_words
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.state import Status
 from campaign.rules.values import MAX_PENDING_INVITATIONS
@@ -542,11 +543,6 @@ def campaign_import(
     return campaign
 
 
-def _listed(names: list[str]) -> str:
-    """Names in a sentence: "a", "a and b", "a, b and c"."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 ROLE_WORDS = {
     Membership.Role.CO_GM: ("a co-GM", "co-GMs"),
     Membership.Role.PLAYER: ("a player", "players"),
@@ -560,13 +556,13 @@ def _by_role(named: list[tuple[str, str]]) -> str:
     for role, (one, many) in ROLE_WORDS.items():
         names = [name for name, theirs in named if theirs == role]
         if names:
-            groups.append(f"{_listed(names)} as {one if len(names) == 1 else many}")
+            groups.append(f"{and_words(names)} as {one if len(names) == 1 else many}")
     return ", ".join(groups)
 
 
 def _things(kind: str, names: list[str]) -> str:
     """ "their force A", "their characters B and C"."""
-    return f"their {kind}{'s' if len(names) > 1 else ''} {_listed(names)}"
+    return f"their {kind}{'s' if len(names) > 1 else ''} {and_words(names)}"
 
 
 def campaign_import_summary(*, campaign: Campaign, data: Any, you: bool = True) -> str:
@@ -614,7 +610,7 @@ def campaign_import_summary(*, campaign: Campaign, data: Any, you: bool = True) 
     if left:
         said.append(
             f"Not invited, since at most {MAX_PENDING_INVITATIONS} invitations wait at once: "
-            f"{_listed(left)}; invite them from the dashboard once some have answered."
+            f"{and_words(left)}; invite them from the dashboard once some have answered."
         )
     return " ".join(said)
 

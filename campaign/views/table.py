@@ -35,7 +35,6 @@ from campaign.models import (
     Unit,
 )
 from campaign.pages import (
-    and_words,
     engagement_outcome,
     engagement_sides,
     roll_notice,
@@ -43,7 +42,7 @@ from campaign.pages import (
 )
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
-from campaign.rules.history import plural
+from campaign.rules.history import and_words, plural
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.selectors import campaign_characters, campaign_now
 from campaign.services import leader_attach, unit_train
