@@ -494,6 +494,13 @@ class RevertForm(PageForm):
     reason = revert_reason()
 
 
+class CampaignDeleteForm(PageForm):
+    """The campaign's name, typed to show the GM means this one."""
+
+    name = forms.CharField(max_length=200, label="The campaign's name")
+    request_key = LaunchKeyField(required=False)  # the page's form always carries one
+
+
 class CampaignImportForm(PageForm):
     """A campaign export, as a file or pasted; ``data`` is what it holds (checked whole by
     ``campaign_import`` afterwards)."""

@@ -18,6 +18,7 @@ urlpatterns = [
     path(C, pages.campaign_dashboard, name="dashboard"),
     path(C + "timeline/", pages.campaign_timeline, name="timeline"),
     path(C + "settings/", actions.settings_view, name="settings"),
+    path(C + "delete/", actions.campaign_delete_view, name="delete"),
     path(C + "members/", actions.member_set_view, name="member-set"),
     path(C + "invitations/", actions.invitation_send_view, name="invite"),
     path(

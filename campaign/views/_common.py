@@ -39,7 +39,7 @@ def form_action(
     sending went and says what it said (`FormSent`, written in the action's own transaction),
     before the form is read — the units it named may be out of action by now.
     """
-    key = _form_key(request, form)
+    key = form_key(request, form)
     if key is not None and (sent := form_sent(key)):
         if sent.user_id == request.user.pk:
             return action_done(request, sent.url, sent.message, sent.level)
@@ -74,7 +74,7 @@ def form_sent(key: uuid.UUID) -> FormSent | None:
     return FormSent.objects.filter(request_key=key).first()
 
 
-def _form_key(request: HttpRequest, form: Any) -> uuid.UUID | None:
+def form_key(request: HttpRequest, form: Any) -> uuid.UUID | None:
     """The form's one-time key as sent, if the form has one and it is a key."""
     if "request_key" not in getattr(form, "fields", {}):
         return None

@@ -32,6 +32,7 @@ from campaign.access import (
 from campaign.forms import (
     AdvanceForm,
     AdvanceSummaryForm,
+    CampaignDeleteForm,
     CampaignForm,
     CombatZoneForm,
     ForceForm,
@@ -59,9 +60,10 @@ from campaign.pages import (
     unit_joins_text,
     unit_label,
 )
-from campaign.rules.history import plural
+from campaign.rules.history import and_words, plural
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.selectors import (
+    GM,
     advance_entries,
     advance_passings,
     advance_preview,
@@ -87,6 +89,11 @@ from campaign.services import (
     unit_train,
     units_raise,
 )
+from campaign.services.deletion import (
+    campaign_contents,
+    campaign_delete,
+    campaign_deletion_refusal,
+)
 from campaign.services.notices import notices_set
 from campaign.services.orders import orders_done
 from campaign.services.recovery import medics_text
@@ -97,6 +104,8 @@ from campaign.views._common import (
     base_context,
     form_action,
     form_invalid,
+    form_key,
+    form_sent,
     role_phrase,
 )
 from campaign.views.pages import (
@@ -107,6 +116,7 @@ from campaign.views.pages import (
 )
 
 DASHBOARD = "campaign/dashboard.html"
+DELETE = "campaign/delete.html"
 FORCE = "campaign/force.html"
 UNIT = "campaign/unit.html"
 
@@ -526,6 +536,50 @@ def campaign_create_view(request: HttpRequest) -> HttpResponse:
         page="campaign/list.html",
         partial="create-form",
         context=lambda: campaign_list_context(request, create_form=form),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what deleting the campaign takes with it, and its name to type. POST: delete it,
+    then back to the campaigns list, saying so. The GM's alone (403 for everyone else)."""
+    form = CampaignDeleteForm(request.POST if request.method == "POST" else None)
+    # Sent again once done (a double click, the browser's history): the campaign is gone, and
+    # the answer is what the first sending said.
+    key = form_key(request, form)
+    if key is not None and (sent := form_sent(key)) and sent.user_id == request.user.pk:
+        return action_done(request, sent.url, sent.message, sent.level)
+    viewer = campaign_for_viewer(request.user, pk)
+    if viewer.role != GM:
+        raise PermissionDenied("only the campaign's GM may delete it")
+    if request.method == "GET":
+        return render(request, DELETE, delete_context(viewer, form))
+
+    def delete(data):
+        name = campaign_delete(campaign=viewer.campaign, actor=request.user, name=data["name"])
+        return reverse("campaign:list"), f"{name} is deleted, with everything in it."
+
+    return form_action(
+        request,
+        form,
+        delete,
+        page=DELETE,
+        partial="delete-form",
+        context=lambda: delete_context(viewer, form),
+    )
+
+
+def delete_context(viewer: Viewer, form: CampaignDeleteForm) -> dict[str, Any]:
+    campaign = viewer.campaign
+    form.fields["name"].help_text = f"Type {campaign.name} to show it is the one you mean."
+    members = campaign.memberships.select_related("user").order_by("user__username")
+    return base_context(
+        viewer,
+        form=form,
+        contents=campaign_contents(campaign),
+        members=and_words([m.user.username for m in members]) if members else "",
+        fighting=campaign_deletion_refusal(campaign),
     )
 
 

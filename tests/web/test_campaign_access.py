@@ -2,9 +2,9 @@
 
 Anonymous users are sent to log in; outsiders get 404 for everything in the campaign (they
 cannot learn it exists); members read; only the GM and co-GMs act (403 for the rest); a force's
-owner directs its medics, and a player gives their own units Orders; a unit of a force shown
-only in summary is a 404 to other players and spectators. The walk runs under both settings of
-``other_forces_visible``.
+owner directs its medics, and a player gives their own units Orders; only the GM, not a co-GM,
+deletes the campaign; a unit of a force shown only in summary is a 404 to other players and
+spectators. The walk runs under both settings of ``other_forces_visible``.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class Route:
     """The answer for someone allowed (a POST here carries bad input: 400, or 200 under htmx)."""
     manage: bool = False
     """Only the GM and co-GMs."""
+    gm_only: bool = False
+    """Only the campaign's own GM, not a co-GM: deleting it."""
     owner_of: str | None = None
     """``force`` or ``enemy``: the owner of that force may use it too (the medics)."""
     players: bool = False
@@ -115,6 +117,8 @@ ROUTES = [
     Route("raise a force", _c("force-create"), "post", {}, ok=400, manage=True),
     Route("settings", _c("settings"), "post", {"apply_mode": "never"}, ok=400, manage=True),
     Route("settings (htmx)", _c("settings"), "post", {}, HTMX, manage=True),
+    Route("delete review", _c("delete"), gm_only=True),
+    Route("delete, misnamed", _c("delete"), "post", {"name": "Another"}, ok=400, gm_only=True),
     Route("dashboard", _c("dashboard")),
     Route("timeline", _c("timeline")),
     Route("own force", _c("force", FORCE)),
@@ -226,6 +230,8 @@ def expected(route: Route, role: str, world: World, visibility: str) -> int:
     owns = route.owner_of is not None and owner[route.owner_of] == role
     plays = route.players and role in owner.values()
     if route.manage and role not in MANAGERS and not owns and not plays:
+        return 403
+    if route.gm_only and role != "gm":
         return 403
     # The player's and the rival's units fought the engine battle; the spectator's none.
     if route.fought_in and not sees_unit and role == "spectator":
