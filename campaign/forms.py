@@ -19,7 +19,7 @@ from django.db.models import Q
 from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from battles.jsontext import read_json
-from campaign.models import Campaign, Membership, Unit
+from campaign.models import Campaign, Force, Membership, Unit
 from campaign.rules.bridge import card_needs
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.quick import ROUND_LIMIT_MAX
@@ -170,6 +170,7 @@ class MemberForm(PageForm):
 
     username = forms.CharField(max_length=150, label="Member (username)")
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
+    NOT_THE_GM = "The GM's role does not change here: {username} is this campaign's GM."
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -179,13 +180,36 @@ class MemberForm(PageForm):
         username = self.cleaned_data["username"]
         if username == self.campaign.gm.get_username():
             # Everyone sees who the GM is: saying so tells no one which usernames there are.
-            raise ValidationError(
-                f"The GM's role does not change here: {username} is this campaign's GM."
-            )
+            raise ValidationError(self.NOT_THE_GM.format(username=username))
         membership = self.campaign.memberships.filter(user__username=username).first()
         if membership is None:
             raise ValidationError(f"no member of this campaign is called {username!r}")
         return membership.user
+
+
+class MemberRemoveForm(MemberForm):
+    """Take a member out of the campaign (only someone in it already)."""
+
+    role = None
+    NOT_THE_GM = "{username} is this campaign's GM: the GM is not removed from it."
+
+
+class LeaveForm(PageForm):
+    """A member leaving the campaign: nothing to fill in but the one-time key."""
+
+    request_key = LaunchKeyField(required=False)  # the page's form always carries one
+
+
+class ForceEditForm(PageForm):
+    """A force's name and its player (or the GM, or a co-GM): renamed, or given to another."""
+
+    name = forms.CharField(max_length=200)
+    owner = UserField(max_length=150, label="Player (username)")
+
+    def __init__(self, *args: Any, force: Force, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"name": force.name, "owner": force.owner.get_username()})
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].campaign = force.campaign
 
 
 class ForceForm(PageForm):

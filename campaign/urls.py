@@ -20,6 +20,8 @@ urlpatterns = [
     path(C + "settings/", actions.settings_view, name="settings"),
     path(C + "delete/", actions.campaign_delete_view, name="delete"),
     path(C + "members/", actions.member_set_view, name="member-set"),
+    path(C + "members/remove/", actions.member_remove_view, name="member-remove"),
+    path(C + "leave/", actions.campaign_leave_view, name="leave"),
     path(C + "invitations/", actions.invitation_send_view, name="invite"),
     path(
         C + "invitations/<int:invitation_pk>/withdraw/",
@@ -46,6 +48,7 @@ urlpatterns = [
     path(C + "quick-resolve/", actions.quick_resolve_view, name="quick-resolve"),
     path(C + "forces/<int:force_pk>/", pages.force_detail, name="force"),
     path(C + "forces/<int:force_pk>/cards/", pages.force_cards, name="force-cards"),
+    path(C + "forces/<int:force_pk>/edit/", actions.force_edit_view, name="force-edit"),
     path(C + "forces/<int:force_pk>/units/add/", actions.unit_add_view, name="unit-add"),
     path(C + "forces/<int:force_pk>/medical/", actions.medical_view, name="medical"),
     path(C + "units/<int:unit_pk>/", pages.unit_detail, name="unit"),

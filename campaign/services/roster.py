@@ -29,7 +29,7 @@ from campaign.models import (
 )
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
-from campaign.rules.history import plural
+from campaign.rules.history import and_words, plural
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     medical_window_closes,
@@ -98,6 +98,21 @@ def campaign_update(*, campaign: Campaign, actor: Any = None, **settings: Any) -
     _full_clean(campaign)
     campaign.save()
     return campaign
+
+
+def still_playing(campaign: Campaign, user: Any, *, leaving: bool = False) -> str:
+    """Why ``user`` must stay one who plays, in a sentence ("" when they play no force), said
+    to the GM ("alice plays Red Company: give it to another player on its page first.") or to
+    the member ``leaving`` ("You play Red Company: the GM gives it to another player first.")."""
+    played = campaign.forces.filter(owner=user).order_by("name")
+    names = list(played.values_list("name", flat=True))
+    if not names:
+        return ""
+    forces, one = and_words(names), len(names) == 1
+    if leaving:
+        return f"You play {forces}: the GM gives {'it' if one else 'them'} to another player first."
+    them = "it to another player on its page" if one else "them to other players on their pages"
+    return f"{user} plays {forces}: give {them} first."
 
 
 @transaction.atomic
@@ -343,11 +358,27 @@ def invitation_withdraw(*, campaign: Campaign, invitation_pk: int, actor: Any = 
 
 
 @transaction.atomic
-def membership_remove(*, campaign: Campaign, user: Any, actor: Any = None) -> None:
-    require_manager(campaign, actor)
-    if campaign.forces.filter(owner=user).exists():
-        raise ValidationError({"user": f"{user} owns a force in {campaign}: hand it over first"})
-    Membership.objects.filter(campaign=campaign, user=user).delete()
+def membership_remove(*, campaign: Campaign, user: Any, actor: Any = None) -> list[str]:
+    """Take the user out of the campaign: the GM or a co-GM removing a member, or a member
+    leaving (``actor`` is ``user``). Refused while they play a force (it goes to another
+    player first, on its page), and for the GM, whose campaign it is. The characters they
+    played stay in the story as the GM's to play (NPCs): their names are returned."""
+    leaving = actor is not None and actor.pk == user.pk
+    if actor is not None and not leaving:
+        require_manager(campaign, actor)
+    if user.pk == campaign.gm_id:
+        runs = f"You run {campaign}" if leaving else f"{user} runs {campaign}"
+        raise ValidationError({"user": f"{runs}: its GM stays in it (or deletes it)."})
+    if playing := still_playing(campaign, user, leaving=leaving):
+        raise ValidationError({"user": playing})
+    membership = Membership.objects.filter(campaign=campaign, user=user).first()
+    if membership is None:
+        raise ValidationError({"user": f"{user} is not a member of {campaign}"})
+    played = campaign.characters.filter(player=user)
+    names = list(played.order_by("name").values_list("name", flat=True))
+    played.update(player=None)
+    membership.delete()
+    return names
 
 
 @transaction.atomic
@@ -355,19 +386,38 @@ def force_create(*, campaign: Campaign, owner: Any, name: str, actor: Any = None
     """A force for a player (or the GM, or a co-GM) of the campaign."""
     require_manager(campaign, actor)
     force = Force(campaign=campaign, owner=owner, name=name)
-    # The name's clash is said on the name, in the campaign's words (the database still refuses
-    # a second force of the same name should two be raised at once).
+    _force_check(force)
+    force.save()
+    return force
+
+
+@transaction.atomic
+def force_edit(*, force: Force, name: str, owner: Any, actor: Any = None) -> Force:
+    """Rename the force, or give it to another player (or the GM, or a co-GM): a player who
+    leaves the group hands their force on. Its units, their history and Orders stay as they
+    are; from now on its new player directs its medics and reads it as theirs."""
+    force = locked(force, "campaign")
+    require_manager(force.campaign, actor)
+    force.name, force.owner = name, owner
+    _force_check(force)
+    force.save()
+    return force
+
+
+def _force_check(force: Force) -> None:
+    """A force as it is about to be saved: its name free in the campaign (said in the
+    campaign's words; the database still refuses a second force of the same name should two be
+    saved at once), its player one who plays, every field as the model wants it."""
     errors: dict[str, list[str]] = {}
-    if name and campaign.forces.filter(name=name).exists():
-        errors["name"] = [f"{campaign} has a force called {name!r} already"]
+    others = force.campaign.forces.exclude(pk=force.pk)
+    if force.name and others.filter(name=force.name).exists():
+        errors["name"] = [f"{force.campaign} has a force called {force.name!r} already"]
     try:
         force.full_clean(validate_constraints=False)
     except ValidationError as error:
         errors = {**error.message_dict, **errors}
     if errors:
         raise ValidationError(errors)
-    force.save()
-    return force
 
 
 def _unit_type_errors(campaign: Campaign, unit_type: UnitType) -> list[str]:

@@ -35,12 +35,15 @@ from campaign.forms import (
     CampaignDeleteForm,
     CampaignForm,
     CombatZoneForm,
+    ForceEditForm,
     ForceForm,
     InvitationForm,
     LeaderAttachForm,
     LeaderDetachForm,
+    LeaveForm,
     MedicalForm,
     MemberForm,
+    MemberRemoveForm,
     NoticesForm,
     QuickResolveForm,
     ReviewedForm,
@@ -75,6 +78,7 @@ from campaign.services import (
     campaign_create,
     campaign_update,
     force_create,
+    force_edit,
     invitation_accept,
     invitation_decline,
     invitation_send,
@@ -82,6 +86,7 @@ from campaign.services import (
     leader_attach,
     leader_detach,
     medical_apply,
+    membership_remove,
     membership_set,
     quick_resolve_run,
     unit_combat_zone_set,
@@ -746,6 +751,98 @@ def member_set_view(request: HttpRequest, pk: int) -> HttpResponse:
         page=DASHBOARD,
         partial="member-form",
         context=lambda: dashboard_context(viewer, member_form=form),
+    )
+
+
+@login_required
+@require_POST
+def member_remove_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM or a co-GM takes a member out of the campaign."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = MemberRemoveForm(request.POST, campaign=viewer.campaign)
+
+    def remove(data):
+        user = data["username"]
+        npcs = membership_remove(campaign=viewer.campaign, user=user, actor=request.user)
+        said = f"{user.get_username()} is no longer in the campaign."
+        return reverse("campaign:dashboard", args=[pk]), said + _npcs_now(npcs)
+
+    return form_action(
+        request,
+        form,
+        remove,
+        page=DASHBOARD,
+        partial="member-remove-form",
+        context=lambda: dashboard_context(viewer, member_remove_form=form),
+    )
+
+
+@login_required
+@require_POST
+def campaign_leave_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """A member (not the GM) leaves the campaign, and is back at their campaigns list."""
+    form = LeaveForm(request.POST)
+    key = form_key(request, form)
+    if key is not None and (sent := form_sent(key)) and sent.user_id == request.user.pk:
+        return action_done(request, sent.url, sent.message, sent.level)  # they are out already
+    viewer = campaign_for_viewer(request.user, pk)
+
+    def leave(data):
+        try:
+            npcs = membership_remove(
+                campaign=viewer.campaign, user=request.user, actor=request.user
+            )
+        except ValidationError as refusal:
+            # A form of one button: the refusal is said at the top of the dashboard, where the
+            # page opens, not beside a button far down it.
+            return reverse("campaign:dashboard", args=[pk]), refusal.messages[0], messages.ERROR
+        said = f"You have left {viewer.campaign.name}."
+        return reverse("campaign:list"), said + _npcs_now(npcs)
+
+    return form_action(
+        request,
+        form,
+        leave,
+        page=DASHBOARD,
+        partial="leave-form",
+        context=lambda: dashboard_context(viewer, leave_form=form),
+    )
+
+
+def _npcs_now(names: list[str]) -> str:
+    """What became of the characters a member played, once they are out: the GM's to play."""
+    if not names:
+        return ""
+    return f" {and_words(names)} {'is an NPC' if len(names) == 1 else 'are NPCs'} now."
+
+
+@login_required
+@require_POST
+def force_edit_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
+    """The GM or a co-GM renames a force or gives it to another player."""
+    viewer = campaign_for_viewer(request.user, pk)
+    force = force_for_viewer(viewer, force_pk)
+    require_manage(viewer)
+    form = ForceEditForm(request.POST, force=force)
+    was = (force.name, force.owner)
+
+    def edit(data):
+        edited = force_edit(force=force, name=data["name"], owner=data["owner"], actor=request.user)
+        said = []
+        if edited.name != was[0]:
+            said.append(f"{was[0]} is called {edited.name} now.")
+        if edited.owner != was[1]:
+            said.append(f"{edited.name} is {edited.owner.get_username()}'s force now.")
+        return reverse("campaign:force", args=[pk, force.pk]), " ".join(said) or "Nothing changed."
+
+    return form_action(
+        request,
+        form,
+        edit,
+        page=FORCE,
+        partial="force-edit-form",
+        context=lambda: force_context(viewer, force, force_edit_form=form),
     )
 
 

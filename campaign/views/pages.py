@@ -31,12 +31,15 @@ from campaign.forms import (
     AdvanceForm,
     CampaignForm,
     CombatZoneForm,
+    ForceEditForm,
     ForceForm,
     InvitationForm,
     LeaderAttachForm,
     LeaderDetachForm,
+    LeaveForm,
     MedicalForm,
     MemberForm,
+    MemberRemoveForm,
     NoticesForm,
     QuickResolveForm,
     SettingsForm,
@@ -74,6 +77,7 @@ from campaign.rules.experience import training_blocked
 from campaign.rules.recovery import zone_problem
 from campaign.rules.state import Status
 from campaign.selectors import (
+    GM,
     campaign_now,
     force_roster,
     invitations_for,
@@ -84,6 +88,7 @@ from campaign.selectors import (
 from campaign.services.battles import campaign_battle_cards
 from campaign.services.notices import Visit, member_visit, member_visit_record
 from campaign.services.orders import orders_under_way
+from campaign.services.roster import still_playing
 from campaign.table_forms import UnitTrainForm, order_under_way_text
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
@@ -185,11 +190,18 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         context["notices_form"] = forms.get("notices_form") or NoticesForm(
             initial={"email_notices": membership.email_notices}
         )
+    if viewer.role != GM:
+        # Any member but the GM may leave, once the forces they play are given to others.
+        context["leave_form"] = forms.get("leave_form") or LeaveForm()
+        context["leave_refusal"] = still_playing(campaign, viewer.user, leaving=True)
     if viewer.manages:
         context["advance_form"] = forms.get("advance_form") or AdvanceForm()
         context["quick_form"] = forms.get("quick_form") or QuickResolveForm(campaign=campaign)
         context["invitation_form"] = forms.get("invitation_form") or InvitationForm()
         context["member_form"] = forms.get("member_form") or MemberForm(campaign=campaign)
+        context["member_remove_form"] = forms.get("member_remove_form") or MemberRemoveForm(
+            campaign=campaign
+        )
         context["invitations"] = campaign.invitations.prefetch_related(
             "forces", "characters"
         ).order_by("invitee")
@@ -255,6 +267,7 @@ def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any
     )
     if viewer.manages:
         context["add_form"] = forms.get("add_form") or UnitAddForm(campaign=viewer.campaign)
+        context["force_edit_form"] = forms.get("force_edit_form") or ForceEditForm(force=force)
     if viewer.may_direct(force):
         medics = medics_today(force, lines)
         context["medics"] = medics

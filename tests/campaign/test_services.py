@@ -630,7 +630,7 @@ def test_forces_belong_to_players_of_the_campaign(campaign, cast):
 
 
 def test_a_member_with_a_force_stays_until_it_is_handed_over(campaign, force, cast):
-    with pytest.raises(ValidationError, match="hand it over"):
+    with pytest.raises(ValidationError, match="give it to another player on its page first"):
         membership_remove(campaign=campaign, user=cast.player)
     with pytest.raises(ValidationError, match="spectator cannot"):
         membership_set(campaign=campaign, user=cast.player, role="spectator")

@@ -18,6 +18,7 @@ from campaign.models import Force, Leader
 from campaign.services import (
     calendar_advance,
     campaign_update,
+    force_edit,
     leader_attach,
     membership_set,
     quick_resolve_run,
@@ -107,6 +108,9 @@ def test_every_change_to_what_a_roster_shows_shows_at_once(client, world):
             campaign=world.campaign, user=world.users["co_gm"], role="player", actor=gm
         ),
         "the player renamed": lambda: _rename(world.users["player"], "player-2"),
+        "the force given to the rival": lambda: force_edit(
+            force=world.force, name="Red Co.", owner=world.users["rival"], actor=gm
+        ),
     }
     for change, make in changes.items():
         make()

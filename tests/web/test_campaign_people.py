@@ -1,0 +1,142 @@
+"""A group changes over a campaign: a force is renamed or given to another player, a member is
+removed by the GM, or leaves (campaign/services/roster.py: ``force_edit``,
+``membership_remove``)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Character, Force, HistoryEntry, Membership
+from campaign.services.characters import character_create
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(name: str, world, *args) -> str:
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def _errors(response, field: str) -> str:
+    return re.search(rf'id="id_[a-z_]+_{field}_error">([^<]*)<', response.text)[1]
+
+
+def _message(response) -> str:
+    """What the page says at its top (``_messages.html``), tags stripped."""
+    said = re.search(r'<div class="messages" role="status">(.*?)</div>', response.text, re.S)
+    return re.sub(r"<[^>]+>", "", said[1]) if said else ""
+
+
+def test_the_gm_gives_a_force_to_another_player_who_directs_it_from_then_on(client, world):
+    force, history = world.force, HistoryEntry.objects.filter(unit__force=world.force).count()
+    login(client, world, "gm")
+    page = client.get(_url("force", world, force.pk)).text
+    assert 'value="Red Company"' in page and 'value="player"' in page  # as it stands
+    done = client.post(
+        _url("force-edit", world, force.pk), {"name": "Red Company", "owner": "rival"}, follow=True
+    )
+    assert "Red Company is rival&#x27;s force now." in done.text
+    assert "rival&#x27;s force" in done.text
+    assert Force.objects.get(pk=force.pk).owner == world.users["rival"]
+    # Its units and their history are as they were; its new player directs its medics.
+    assert HistoryEntry.objects.filter(unit__force=force).count() == history
+    login(client, world, "rival")
+    assert 'id="medical-form"' in client.get(_url("force", world, force.pk)).text
+    login(client, world, "player")
+    assert 'id="medical-form"' not in client.get(_url("force", world, force.pk)).text
+
+
+def test_a_force_is_renamed_and_the_page_says_its_old_name(client, world):
+    login(client, world, "co_gm")
+    done = client.post(
+        _url("force-edit", world, world.force.pk),
+        {"name": "Reyes' Raiders", "owner": "player"},
+        follow=True,
+    )
+    assert "Red Company is called Reyes&#x27; Raiders now." in done.text
+    assert "<h1>" in done.text and "Reyes&#x27; Raiders</h1>" in done.text
+
+
+@pytest.mark.parametrize(
+    ("sent", "field", "error"),
+    [
+        ({"owner": "spectator"}, "owner", "spectator is not a player of Op. Pages"),
+        ({"owner": "outsider"}, "owner", "No one in this campaign is called &#x27;outsider&#x27;"),
+        ({"name": "Blue Battalion"}, "name", "has a force called &#x27;Blue Battalion&#x27;"),
+        ({"name": ""}, "name", "This field is required."),
+    ],
+)
+def test_a_force_goes_only_to_one_who_plays_under_a_name_of_its_own(client, world, sent, field,
+                                                                   error):  # fmt: skip
+    login(client, world, "gm")
+    data = {"name": "Red Company", "owner": "player"} | sent
+    refused = client.post(_url("force-edit", world, world.force.pk), data)
+    assert refused.status_code == 400
+    assert error in _errors(refused, field)
+    force = Force.objects.get(pk=world.force.pk)
+    assert (force.name, force.owner) == ("Red Company", world.users["player"])
+
+
+def test_a_removed_member_no_longer_sees_the_campaign_and_their_character_is_an_npc(client, world):
+    rowan = character_create(campaign=world.campaign, name="Lt. Rowan", hit_points=12,
+                             player=world.users["player"])  # fmt: skip
+    login(client, world, "gm")
+    refused = client.post(_url("member-remove", world), {"username": "player"})
+    assert refused.status_code == 400
+    assert "player plays Red Company: give it to another player on its page first." in refused.text
+    client.post(_url("force-edit", world, world.force.pk), {"name": "Red Company", "owner": "gm"})
+    done = client.post(_url("member-remove", world), {"username": "player"}, follow=True)
+    assert "player is no longer in the campaign. Lt. Rowan is an NPC now." in done.text
+    assert Character.objects.get(pk=rowan.pk).player is None
+    assert not Membership.objects.filter(campaign=world.campaign, user__username="player").exists()
+    login(client, world, "player")
+    assert client.get(_url("dashboard", world)).status_code == 404
+
+
+def test_the_gm_is_not_removed_from_their_campaign(client, world):
+    login(client, world, "co_gm")
+    refused = client.post(_url("member-remove", world), {"username": "gm"})
+    assert refused.status_code == 400
+    assert _errors(refused, "username") == (
+        "gm is this campaign&#x27;s GM: the GM is not removed from it."
+    )
+
+
+def test_a_member_leaves_and_is_back_at_their_campaigns(client, world):
+    login(client, world, "spectator")
+    dashboard = client.get(_url("dashboard", world)).text
+    assert "Leave Op. Pages</button>" in dashboard
+    sent = {"request_key": str(uuid.uuid4())}
+    done = client.post(_url("leave", world), sent, follow=True)
+    assert done.redirect_chain == [(reverse("campaign:list"), 302)]
+    assert "You have left Op. Pages." in done.text
+    assert client.get(_url("dashboard", world)).status_code == 404
+    # Sent again (a double click): the same answer, not a 404.
+    again = client.post(_url("leave", world), sent, follow=True)
+    assert "You have left Op. Pages." in again.text
+
+
+def test_a_player_with_a_force_is_told_the_gm_gives_it_on_first(client, world):
+    login(client, world, "player")
+    dashboard = client.get(_url("dashboard", world)).text
+    assert (
+        '<p class="disabled-reason" id="leave-why">Not now: You play Red Company: the GM gives '
+        "it to another player first.</p>" in dashboard
+    )
+    assert '<button type="submit" disabled aria-describedby="leave-why">' in dashboard
+    # Sent anyway (a page from before the force was theirs), it is refused at the top.
+    refused = client.post(_url("leave", world), {"request_key": str(uuid.uuid4())}, follow=True)
+    assert refused.redirect_chain == [(_url("dashboard", world), 302)]
+    assert "You play Red Company: the GM gives it to another player first." in _message(refused)
+    assert Membership.objects.filter(campaign=world.campaign, user__username="player").exists()
+
+
+def test_the_gm_is_offered_no_way_out_but_deleting(client, world):
+    login(client, world, "gm")
+    assert "Leave Op. Pages" not in client.get(_url("dashboard", world)).text
+    refused = client.post(_url("leave", world), {"request_key": str(uuid.uuid4())}, follow=True)
+    assert "You run Op. Pages: its GM stays in it (or deletes it)." in _message(refused)
