@@ -85,8 +85,10 @@ class CampaignForm(PageForm):
 
 
 class SettingsForm(PageForm):
-    """The GM's campaign settings: how outcomes reach the rosters and what players see."""
+    """The GM's campaign settings: its name, how outcomes reach the rosters and what players
+    see."""
 
+    name = forms.CharField(max_length=200, label="The campaign's name")
     apply_mode = forms.ChoiceField(choices=Campaign.ApplyMode.choices, label="Battle outcomes")
     other_forces_visible = forms.ChoiceField(
         choices=Campaign.Visibility.choices, label="Other players' forces"
@@ -101,6 +103,7 @@ class SettingsForm(PageForm):
     def for_campaign(cls, campaign: Campaign) -> SettingsForm:
         return cls(
             initial={
+                "name": campaign.name,
                 "apply_mode": campaign.apply_mode,
                 "other_forces_visible": campaign.other_forces_visible,
                 "fog_of_war": campaign.fog_of_war,

@@ -596,8 +596,10 @@ def settings_view(request: HttpRequest, pk: int) -> HttpResponse:
     form = SettingsForm(request.POST)
 
     def save(data):
-        campaign_update(campaign=viewer.campaign, actor=request.user, **data)
-        return reverse("campaign:dashboard", args=[pk]), "Settings saved."
+        was = viewer.campaign.name
+        campaign = campaign_update(campaign=viewer.campaign, actor=request.user, **data)
+        renamed = f" {was} is called {campaign.name} now." if campaign.name != was else ""
+        return reverse("campaign:dashboard", args=[pk]), "Settings saved." + renamed
 
     return form_action(
         request,

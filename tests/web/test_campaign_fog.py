@@ -48,7 +48,12 @@ def test_it_is_off_by_default_and_the_gm_turns_it_on(client, world):
     assert 'name="fog_of_war"' in page.text
     response = client.post(
         _url("settings", world),
-        {"apply_mode": "auto", "other_forces_visible": "summary", "fog_of_war": "on"},
+        {
+            "name": "Op. Pages",
+            "apply_mode": "auto",
+            "other_forces_visible": "summary",
+            "fog_of_war": "on",
+        },
     )
     assert response.status_code == 302
     campaign = Campaign.objects.get(pk=world.campaign.pk)
@@ -62,7 +67,7 @@ def test_it_saves_settings_under_htmx_and_says_what_is_wrong(client, world):
     login(client, world, "co_gm")
     response = client.post(
         _url("settings", world),
-        {"apply_mode": "review", "other_forces_visible": "full"},
+        {"name": "Op. Pages", "apply_mode": "review", "other_forces_visible": "full"},
         **HTMX,
     )
     assert response.status_code == 200

@@ -1,6 +1,6 @@
-"""A group changes over a campaign: a force is renamed or given to another player, a member is
-removed by the GM, or leaves (campaign/services/roster.py: ``force_edit``,
-``membership_remove``)."""
+"""Things change over a long campaign: it is renamed, a force is renamed or given to another
+player, a member is removed by the GM, or leaves (campaign/services/roster.py:
+``campaign_update``, ``force_edit``, ``membership_remove``)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,21 @@ def _message(response) -> str:
     """What the page says at its top (``_messages.html``), tags stripped."""
     said = re.search(r'<div class="messages" role="status">(.*?)</div>', response.text, re.S)
     return re.sub(r"<[^>]+>", "", said[1]) if said else ""
+
+
+def test_the_gm_renames_the_campaign_in_its_settings(client, world):
+    login(client, world, "gm")
+    page = client.get(_url("dashboard", world)).text
+    assert 'name="name" value="Op. Pages"' in page
+    sent = {"name": "Operation Pages", "apply_mode": "review", "other_forces_visible": "full"}
+    done = client.post(_url("settings", world), sent, follow=True)
+    assert _message(done).strip() == (
+        "Done: Settings saved. Op. Pages is called Operation Pages now."
+    )
+    assert "<h1>Operation Pages</h1>" in done.text
+    refused = client.post(_url("settings", world), sent | {"name": " "})
+    assert refused.status_code == 400
+    assert _errors(refused, "name") == "This field is required."
 
 
 def test_the_gm_gives_a_force_to_another_player_who_directs_it_from_then_on(client, world):
