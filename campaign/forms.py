@@ -197,8 +197,9 @@ class MemberRemoveForm(MemberForm):
     NOT_THE_GM = "{username} is this campaign's GM: the GM is not removed from it."
 
 
-class LeaveForm(PageForm):
-    """A member leaving the campaign: nothing to fill in but the one-time key."""
+class ButtonForm(PageForm):
+    """A form of one button (leaving the campaign, striking a unit off): nothing to fill in but
+    its one-time key, so that sent twice it acts once."""
 
     request_key = LaunchKeyField(required=False)  # the page's form always carries one
 

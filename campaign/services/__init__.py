@@ -32,6 +32,7 @@ from campaign.services.roster import (
     unit_combat_zone_set,
     unit_create,
     unit_edit,
+    unit_remove,
     unit_train,
     units_raise,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "unit_combat_zone_set",
     "unit_create",
     "unit_edit",
+    "unit_remove",
     "unit_train",
     "units_raise",
 ]

@@ -25,6 +25,7 @@ from campaign.models import (
     InvitationAnswer,
     Leader,
     Membership,
+    TableRoll,
     Unit,
 )
 from campaign.rules.characters import can_train, feats_from
@@ -44,7 +45,7 @@ from campaign.rules.values import (
     leader_value,
     parse_field,
 )
-from campaign.selectors import campaign_now, force_can_edit, invitee_keys
+from campaign.selectors import campaign_now, engaged_units, force_can_edit, invitee_keys
 from campaign.services._record import (
     campaign_made,
     campaign_save_once,
@@ -418,6 +419,40 @@ def _force_check(force: Force) -> None:
         errors = {**error.message_dict, **errors}
     if errors:
         raise ValidationError(errors)
+
+
+STRUCK_OFF_KINDS = (HistoryEntry.Kind.CREATED, HistoryEntry.Kind.GM_EDIT)
+"""A unit whose history holds nothing but these was raised and, at most, corrected: it has
+done nothing in the story, and may be struck off the roster as raised by mistake."""
+
+
+def unit_remove_refusal(unit: Unit) -> str:
+    """Why the unit stays on the books, in a sentence ("" when it may be struck off): one that
+    has done anything in the story (fought, been in a battle, an engagement or a check, been
+    healed, trained, led or given an Order) stays, and is marked destroyed instead."""
+    campaign = unit.force.campaign
+    did = unit.history.exclude(kind__in=STRUCK_OFF_KINDS).exists() or unit.orders.exists()
+    # A unit won by a Requisition check is that check's result, and the record names it.
+    won = campaign.table_rolls.filter(kind=TableRoll.Kind.REQUISITION, result__unit=unit.pk)
+    if did or won.exists() or unit.pk in engaged_units(campaign=campaign):
+        return (
+            f"{unit.name} has a part in the story already: it stays on the books (a correction "
+            "can mark it destroyed)."
+        )
+    return ""
+
+
+@transaction.atomic
+def unit_remove(*, unit: Unit, actor: Any = None) -> str:
+    """Strike off the roster a unit raised by mistake (a wrong card, a name typed twice), with
+    its history of being raised: only while it has done nothing in the story
+    (`unit_remove_refusal`). Its name, for the page that says so."""
+    unit = locked(unit, "force__campaign")
+    require_manager(unit.force.campaign, actor)
+    if refusal := unit_remove_refusal(unit):
+        raise ValidationError(refusal)
+    unit.delete()
+    return unit.name
 
 
 def _unit_type_errors(campaign: Campaign, unit_type: UnitType) -> list[str]:

@@ -32,6 +32,7 @@ from campaign.access import (
 from campaign.forms import (
     AdvanceForm,
     AdvanceSummaryForm,
+    ButtonForm,
     CampaignDeleteForm,
     CampaignForm,
     CombatZoneForm,
@@ -40,7 +41,6 @@ from campaign.forms import (
     InvitationForm,
     LeaderAttachForm,
     LeaderDetachForm,
-    LeaveForm,
     MedicalForm,
     MemberForm,
     MemberRemoveForm,
@@ -91,6 +91,7 @@ from campaign.services import (
     quick_resolve_run,
     unit_combat_zone_set,
     unit_edit,
+    unit_remove,
     unit_train,
     units_raise,
 )
@@ -493,6 +494,36 @@ def unit_edit_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def unit_remove_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
+    """Strike off the roster a unit raised by mistake; back to its force, saying so."""
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    require_manage(viewer)
+    form = ButtonForm(request.POST)
+
+    def strike(data):
+        try:
+            name = unit_remove(unit=unit, actor=request.user)
+        except ValidationError as refusal:
+            # Sent from a page drawn before the unit's first part in the story: said at the
+            # top of its page, which no longer offers the button.
+            url = reverse("campaign:unit", args=[pk, unit.pk])
+            return url, refusal.messages[0], messages.ERROR
+        url = reverse("campaign:force", args=[pk, unit.force_id])
+        return url, f"{name} is struck off {unit.force.name}'s roster, as raised by mistake."
+
+    return form_action(
+        request,
+        form,
+        strike,
+        page=UNIT,
+        partial="remove-form",
+        context=lambda: unit_context(viewer, unit, remove_form=form),
+    )
+
+
+@login_required
+@require_POST
 def unit_train_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     unit = unit_for_viewer(viewer, unit_pk)
@@ -784,7 +815,7 @@ def member_remove_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def campaign_leave_view(request: HttpRequest, pk: int) -> HttpResponse:
     """A member (not the GM) leaves the campaign, and is back at their campaigns list."""
-    form = LeaveForm(request.POST)
+    form = ButtonForm(request.POST)
     key = form_key(request, form)
     if key is not None and (sent := form_sent(key)) and sent.user_id == request.user.pk:
         return action_done(request, sent.url, sent.message, sent.level)  # they are out already

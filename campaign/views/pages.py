@@ -29,6 +29,7 @@ from campaign.access import (
 from campaign.charts import UNIT_SERIES
 from campaign.forms import (
     AdvanceForm,
+    ButtonForm,
     CampaignForm,
     CombatZoneForm,
     ForceEditForm,
@@ -36,7 +37,6 @@ from campaign.forms import (
     InvitationForm,
     LeaderAttachForm,
     LeaderDetachForm,
-    LeaveForm,
     MedicalForm,
     MemberForm,
     MemberRemoveForm,
@@ -88,7 +88,7 @@ from campaign.selectors import (
 from campaign.services.battles import campaign_battle_cards
 from campaign.services.notices import Visit, member_visit, member_visit_record
 from campaign.services.orders import orders_under_way
-from campaign.services.roster import still_playing
+from campaign.services.roster import still_playing, unit_remove_refusal
 from campaign.table_forms import UnitTrainForm, order_under_way_text
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
@@ -192,7 +192,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         )
     if viewer.role != GM:
         # Any member but the GM may leave, once the forces they play are given to others.
-        context["leave_form"] = forms.get("leave_form") or LeaveForm()
+        context["leave_form"] = forms.get("leave_form") or ButtonForm()
         context["leave_refusal"] = still_playing(campaign, viewer.user, leaving=True)
     if viewer.manages:
         context["advance_form"] = forms.get("advance_form") or AdvanceForm()
@@ -354,6 +354,8 @@ def unit_context(
             initial=UnitEditForm.initial_for(unit)
         )
         context["train_form"] = forms.get("train_form") or UnitTrainForm(campaign=viewer.campaign)
+        context["remove_form"] = forms.get("remove_form") or ButtonForm()
+        context["remove_refusal"] = unit_remove_refusal(unit)
         context["train_blocked"] = training_blocked(unit.state)
         leader = getattr(unit, "leader", None)
         if leader is not None:

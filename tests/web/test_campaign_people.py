@@ -10,8 +10,11 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaign.models import Character, Force, HistoryEntry, Membership
+from campaign.models import CampaignBattle, Character, Force, HistoryEntry, Membership, Unit
+from campaign.services import unit_create, unit_edit
 from campaign.services.characters import character_create
+from campaign.services.checks import requisition_run
+from campaign.services.orders import order_give
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -155,3 +158,76 @@ def test_the_gm_is_offered_no_way_out_but_deleting(client, world):
     assert "Leave Op. Pages" not in client.get(_url("dashboard", world)).text
     refused = client.post(_url("leave", world), {"request_key": str(uuid.uuid4())}, follow=True)
     assert "You run Op. Pages: its GM stays in it (or deletes it)." in _message(refused)
+
+
+# --- a unit raised by mistake -----------------------------------------------------------------
+
+
+def _fresh(world, name="Typo Squad"):
+    return unit_create(force=world.force, unit_type=world.unit.unit_type, name=name,
+                       specialties=["infantry"])  # fmt: skip
+
+
+def test_a_unit_raised_by_mistake_is_struck_off_its_roster(client, world):
+    typo = _fresh(world)
+    unit_edit(unit=typo, changes={"name": "Typo Squad 2"}, reason="a typo",
+              actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    page = client.get(_url("unit", world, typo.pk)).text
+    assert "<h2>Raised by mistake?</h2>" in page
+    done = client.post(
+        _url("unit-remove", world, typo.pk), {"request_key": str(uuid.uuid4())}, follow=True
+    )
+    assert done.redirect_chain == [(_url("force", world, world.force.pk), 302)]
+    assert _message(done).strip() == (
+        "Done: Typo Squad 2 is struck off Red Company&#x27;s roster, as raised by mistake."
+    )
+    assert not Unit.objects.filter(pk=typo.pk).exists()
+    assert not HistoryEntry.objects.filter(unit_id=typo.pk).exists()
+    assert client.get(_url("unit", world, typo.pk)).status_code == 404
+
+
+def _ordered(world):
+    unit = _fresh(world)
+    rowan = character_create(campaign=world.campaign, name="Lt. Rowan", hit_points=12)
+    order_give(giver=rowan, unit=unit, kind="attack", actor=world.users["gm"])
+    return unit
+
+
+def _engaged(world):
+    unit = _fresh(world)
+    CampaignBattle.objects.filter(pk=world.table_battle.pk).update(
+        state=CampaignBattle.State.AWAITING, sides={"attackers": [unit.pk], "defenders": []}
+    )
+    return unit
+
+
+def _requisitioned(world):
+    roll = requisition_run(force=world.force, unit_type=world.unit.unit_type, name="Won Squad",
+                           specialties=["infantry"], bonus=30, seed=1)  # fmt: skip
+    return Unit.objects.get(pk=roll.result["unit"])
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        pytest.param(lambda world: world.unit, id="fought"),
+        pytest.param(_ordered, id="given an Order"),
+        pytest.param(_engaged, id="in a battle not applied yet"),
+        pytest.param(_requisitioned, id="won by a Requisition"),
+    ],
+)
+def test_a_unit_with_a_part_in_the_story_stays_on_the_books(client, world, made):
+    unit = made(world)
+    login(client, world, "gm")
+    assert "Raised by mistake?" not in client.get(_url("unit", world, unit.pk)).text
+    # Sent from a page drawn before its part: refused at the top of its page.
+    refused = client.post(
+        _url("unit-remove", world, unit.pk), {"request_key": str(uuid.uuid4())}, follow=True
+    )
+    assert refused.redirect_chain == [(_url("unit", world, unit.pk), 302)]
+    assert _message(refused).strip() == (
+        f"Not done: {unit.name} has a part in the story already: it stays on the books (a "
+        "correction can mark it destroyed)."
+    )
+    assert Unit.objects.filter(pk=unit.pk).exists()
