@@ -39,7 +39,7 @@ def form_action(
     sending went and says what it said (`FormSent`, written in the action's own transaction),
     before the form is read — the units it named may be out of action by now.
     """
-    key = form_key(request, form)
+    key = _form_key(request, form)
     if key is not None and (sent := form_sent(key)):
         if sent.user_id == request.user.pk:
             return action_done(request, sent.url, sent.message, sent.level)
@@ -69,12 +69,23 @@ def form_action(
     return form_invalid(request, page, partial, context())
 
 
+def sent_already(request: HttpRequest, form: Any) -> HttpResponse | None:
+    """The answer to a one-time form its sender sent again once it was done (a double click,
+    the browser's history): what the first sending said. For an action that takes away the
+    page it was sent from (a campaign deleted, or left), asked before the campaign is looked
+    up, which would be a 404 by then."""
+    key = _form_key(request, form)
+    if key is not None and (sent := form_sent(key)) and sent.user_id == request.user.pk:
+        return action_done(request, sent.url, sent.message, sent.level)
+    return None
+
+
 def form_sent(key: uuid.UUID) -> FormSent | None:
     """What the form with this one-time key did already, if it did."""
     return FormSent.objects.filter(request_key=key).first()
 
 
-def form_key(request: HttpRequest, form: Any) -> uuid.UUID | None:
+def _form_key(request: HttpRequest, form: Any) -> uuid.UUID | None:
     """The form's one-time key as sent, if the form has one and it is a key."""
     if "request_key" not in getattr(form, "fields", {}):
         return None

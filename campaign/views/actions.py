@@ -110,9 +110,8 @@ from campaign.views._common import (
     base_context,
     form_action,
     form_invalid,
-    form_key,
-    form_sent,
     role_phrase,
+    sent_already,
 )
 from campaign.views.pages import (
     campaign_list_context,
@@ -581,11 +580,8 @@ def campaign_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: what deleting the campaign takes with it, and its name to type. POST: delete it,
     then back to the campaigns list, saying so. The GM's alone (403 for everyone else)."""
     form = CampaignDeleteForm(request.POST if request.method == "POST" else None)
-    # Sent again once done (a double click, the browser's history): the campaign is gone, and
-    # the answer is what the first sending said.
-    key = form_key(request, form)
-    if key is not None and (sent := form_sent(key)) and sent.user_id == request.user.pk:
-        return action_done(request, sent.url, sent.message, sent.level)
+    if done := sent_already(request, form):
+        return done
     viewer = campaign_for_viewer(request.user, pk)
     if viewer.role != GM:
         raise PermissionDenied("only the campaign's GM may delete it")
@@ -816,9 +812,8 @@ def member_remove_view(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_leave_view(request: HttpRequest, pk: int) -> HttpResponse:
     """A member (not the GM) leaves the campaign, and is back at their campaigns list."""
     form = ButtonForm(request.POST)
-    key = form_key(request, form)
-    if key is not None and (sent := form_sent(key)) and sent.user_id == request.user.pk:
-        return action_done(request, sent.url, sent.message, sent.level)  # they are out already
+    if done := sent_already(request, form):
+        return done
     viewer = campaign_for_viewer(request.user, pk)
 
     def leave(data):
