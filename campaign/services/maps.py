@@ -116,3 +116,12 @@ def saved_map_create(*, campaign: Campaign, name: str, text: str, actor: Any = N
         return SavedMap.objects.create(
             campaign=campaign, name=name, scenario=scenario, created_by=actor
         )
+
+
+@transaction.atomic
+def saved_map_remove(*, saved_map: SavedMap, actor: Any = None) -> str:
+    """No longer offer the map at the set-up: the battles fought on it keep their own copy of
+    its table (each battle holds its whole scenario). Its name, for the page that says so."""
+    require_manager(saved_map.campaign, actor)
+    saved_map.delete()
+    return saved_map.name

@@ -89,7 +89,7 @@ from campaign.services.battles import (
     campaign_battle_record,
     campaign_battle_revert,
 )
-from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create
+from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create, saved_map_remove
 from campaign.services.orders import orders_under_way
 from campaign.units_offered import units_offered
 from campaign.views._common import action_done, base_context, form_action
@@ -835,6 +835,22 @@ def map_add(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(url)
     focus_first_error(form)
     return render(request, MAP_EDITOR, _editor_context(viewer, form), status=400)
+
+
+@login_required
+@require_POST
+def map_remove(request: HttpRequest, pk: int, map_pk: int) -> HttpResponse:
+    """Take a saved map off the set-up page's list; back there, saying so."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    saved = viewer.campaign.maps.filter(pk=map_pk).first()
+    url = reverse("campaign:battle-setup", args=[pk])
+    if saved is None:
+        # Removed already (a double click, a second tab): what the page shows is so.
+        return action_done(request, url, "That map is removed already.", messages.INFO)
+    name = saved_map_remove(saved_map=saved, actor=request.user)
+    said = f"Map {name} removed; the battles fought on it keep their table."
+    return action_done(request, url, said)
 
 
 def _map_add_numbers(request: HttpRequest, viewer: Viewer) -> HttpResponse:

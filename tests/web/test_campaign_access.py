@@ -154,6 +154,8 @@ ROUTES = [
           headers=HTMX, manage=True),
     Route("table result form", _c("battle-record"), manage=True),
     Route("save a map", _c("map-add"), "post", {"name": ""}, ok=400, manage=True),
+    # A map removed already (none has this id): the set-up page, saying so.
+    Route("remove a saved map", _c("map-remove", lambda w: 999999), "post", ok=302, manage=True),
     Route("advance", _c("advance"), "post", {"days": "0"}, ok=400, manage=True),
     Route("advance review", lambda w: _c("advance")(w) + "?days=1", manage=True),
     Route("advance summary", lambda w: _c("advance-summary")(w) + "?days=1&to=2&after=0&upto=0",

@@ -474,6 +474,37 @@ def test_a_gm_saves_a_map_and_sets_up_a_battle_on_it(client, world):
     assert cb.battle.scenario["ruleset"] == world.campaign.ruleset
 
 
+def test_a_saved_map_removed_is_no_longer_offered_and_its_battles_keep_their_table(client, world):
+    from campaign.models import SavedMap
+    from campaign.services.maps import saved_map_create
+
+    scenario = dict(json.loads(CROSSROADS.read_text()), name="Mill Road")
+    kept = saved_map_create(campaign=world.campaign, name="Mill Road", text=json.dumps(scenario))
+    login(client, world, "gm")
+    units = _free_all(world)
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        client.post(
+            _url("battle-setup", world), _setup_data(units, world, scenario=f"map-{kept.pk}")
+        )
+    fought = CampaignBattle.objects.latest("pk")
+    setup = client.get(_url("battle-setup", world)).text
+    remove = _url("map-remove", world, kept.pk)
+    assert f'action="{remove}"' in setup and 'aria-label="Remove the map Mill Road"' in setup
+    done = client.post(remove, follow=True)
+    assert done.redirect_chain == [(_url("battle-setup", world), 302)]
+    assert "Map Mill Road removed; the battles fought on it keep their table." in done.text
+    assert not SavedMap.objects.exists()
+    assert "Mill Road (saved map)" not in done.text
+    fought.battle.refresh_from_db()
+    assert fought.battle.scenario["name"] == "Mill Road"
+    assert client.get(_url("battle", world, fought.pk)).status_code == 200
+    again = client.post(remove, follow=True)
+    assert "That map is removed already." in again.text
+    login(client, world, "player")
+    kept2 = saved_map_create(campaign=world.campaign, name="Hill", text=json.dumps(scenario))
+    assert client.post(_url("map-remove", world, kept2.pk)).status_code == 403
+
+
 def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, world):
     from campaign.services.characters import character_create
     from campaign.services.orders import order_give
