@@ -42,18 +42,15 @@ def campaign_contents(campaign: Campaign) -> str:
     """What deleting the campaign takes with it, in words: "its 2 forces (10 units), 3
     characters, 4 battles (and their logs), 1 engagement and 2 saved maps"; "" for a campaign
     with nothing in it yet."""
-    forces, units = campaign.forces.count(), Unit.objects.filter(force__campaign=campaign).count()
+    units = Unit.objects.filter(force__campaign=campaign).count()
     battles = campaign.battles.count()
-    logs = campaign.battles.exclude(battle=None).exists()
+    logs = "its log" if battles == 1 else "their logs"
+    logged = campaign.battles.exclude(battle=None).exists()
     words = []
     for count, word, more in (
-        (forces, "force", f" ({plural(units, 'unit')})" if units else ""),
+        (campaign.forces.count(), "force", f" ({plural(units, 'unit')})" if units else ""),
         (campaign.characters.count(), "character", ""),
-        (
-            battles,
-            "battle",
-            f" (and {'its log' if battles == 1 else 'their logs'})" if logs else "",
-        ),
+        (battles, "battle", f" (and {logs})" if logged else ""),
         (campaign.engagements.count(), "engagement", ""),
         (campaign.table_rolls.count(), "roll", ""),
         (campaign.maps.count(), "saved map", ""),
@@ -69,7 +66,8 @@ def campaign_delete(*, campaign: Campaign, actor: Any, name: Any) -> str:
 
     ``name``: the campaign's name as the GM typed it, to show they mean this one (refused
     beside the field otherwise, as is a deletion while any of its battles is queued or being
-    fought). ``actor`` must be the campaign's GM (or run the site).
+    fought). ``actor`` must be its GM (`campaign_role`: a superuser with no part in it counts
+    as one).
     """
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if campaign_role(campaign=campaign, user=actor) != GM:
