@@ -10,15 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 from html.parser import HTMLParser
-from unittest import mock
 
 import pytest
-from django.urls import reverse
 
-from battles.odds import odds_launch
-from tests.web.campaign_world import login
-from tests.web.test_access import PAGES, _object_urls
-from tests.web.test_campaign_access import ROUTES
+from tests.web.walks import battle_pages, campaign_pages
 
 pytestmark = pytest.mark.django_db
 
@@ -45,35 +40,15 @@ def test_the_parser_finds_a_repeated_id():
     assert repeated_ids('<p id="a"></p><p id="b"></p>') == []
 
 
-def _html(response) -> bool:
-    return response.status_code == 200 and response["Content-Type"].startswith("text/html")
-
-
 @pytest.mark.parametrize("role", ["gm", "player"])
 def test_no_campaign_page_repeats_an_id(client, world, role):
-    login(client, world, role)
-    looked, wrong = 0, []
-    for route in ROUTES:
-        if route.method != "get":
-            continue
-        response = client.get(route.url(world), **(route.headers or {}))
-        if not _html(response):
-            continue
-        looked += 1
-        if repeated := repeated_ids(response.content.decode()):
-            wrong.append(f"{route.label}: {', '.join(repeated)}")
-    assert looked > 20  # the walk reached the pages, not only refusals
+    pages = list(campaign_pages(client, world, role))
+    assert len(pages) > 20  # the walk reached the pages, not only refusals
+    wrong = [f"{label}: {', '.join(r)}" for label, html, _ in pages if (r := repeated_ids(html))]
     assert not wrong, "\n".join(wrong)
 
 
 def test_no_battle_page_repeats_an_id(client, owner, scenario, finished_battle):
-    with mock.patch("battles.odds.odds_enqueue"):
-        run = odds_launch(scenario=scenario, battles=4, seed=1, created_by=owner)
-    client.force_login(owner)
-    urls = [(reverse(name), {}) for name in PAGES] + _object_urls(finished_battle, run)
-    wrong = []
-    for url, headers in urls:
-        response = client.get(url, **headers)
-        if _html(response) and (repeated := repeated_ids(response.content.decode())):
-            wrong.append(f"{url}: {', '.join(repeated)}")
+    pages = battle_pages(client, owner, scenario, finished_battle)
+    wrong = [f"{url}: {', '.join(r)}" for url, html, _ in pages if (r := repeated_ids(html))]
     assert not wrong, "\n".join(wrong)

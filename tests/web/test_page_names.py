@@ -21,17 +21,14 @@ checked for what a reader needs:
 from __future__ import annotations
 
 from html.parser import HTMLParser
-from unittest import mock
 
 import pytest
 from django.test import override_settings
 from django.urls import reverse
 
-from battles.odds import odds_launch
 from tests.web.campaign_world import login
-from tests.web.test_access import PAGES, _object_urls
-from tests.web.test_campaign_access import ROUTES
 from tests.web.test_library_pages import _pages as library_pages
+from tests.web.walks import battle_pages, campaign_pages, is_page
 from units.models import UnitType
 from units.services import library_load
 
@@ -214,39 +211,18 @@ def what_a_reader_misses(html: str, whole: bool = True) -> list[str]:
     return reader.problems
 
 
-def _html(response, ok: int = 200) -> bool:
-    return response.status_code == ok and response["Content-Type"].startswith("text/html")
-
-
 @pytest.mark.parametrize("role", ["gm", "player"])
 def test_every_campaign_page_can_be_read_without_seeing_it(client, world, role):
-    login(client, world, role)
-    looked, wrong = 0, []
-    for route in ROUTES:
-        # A form sent with bad input comes back with its errors beside its fields.
-        ask = client.get if route.method == "get" else client.post
-        response = ask(route.url(world), route.data or {}, **(route.headers or {}))
-        if not _html(response, route.ok):
-            continue
-        looked += 1
-        whole = not route.headers
-        for problem in what_a_reader_misses(response.content.decode(), whole):
-            wrong.append(f"{route.label}: {problem}")
-    assert looked > 20
+    pages = list(campaign_pages(client, world, role, sent=True))
+    assert len(pages) > 20
+    wrong = [f"{label}: {p}" for label, html, whole in pages
+             for p in what_a_reader_misses(html, whole)]  # fmt: skip
     assert not wrong, "\n".join(wrong)
 
 
 def test_every_battle_page_can_be_read_without_seeing_it(client, owner, scenario, finished_battle):
-    with mock.patch("battles.odds.odds_enqueue"):
-        run = odds_launch(scenario=scenario, battles=4, seed=1, created_by=owner)
-    client.force_login(owner)
-    urls = [(reverse(name), {}) for name in PAGES] + _object_urls(finished_battle, run)
-    wrong = []
-    for url, headers in urls:
-        response = client.get(url, **headers)
-        if _html(response):
-            missed = what_a_reader_misses(response.content.decode(), whole=not headers)
-            wrong += [f"{url}: {p}" for p in missed]
+    pages = battle_pages(client, owner, scenario, finished_battle)
+    wrong = [f"{url}: {p}" for url, html, whole in pages for p in what_a_reader_misses(html, whole)]
     assert not wrong, "\n".join(wrong)
 
 
@@ -257,7 +233,7 @@ def test_the_sign_in_account_and_library_pages_can_be_read_without_seeing_it(cli
 
     def check(url: str, data: dict | None = None, ok: int = 200) -> None:
         response = client.post(url, data) if data is not None else client.get(url)
-        assert _html(response, ok), url
+        assert is_page(response, ok), url
         wrong.extend(f"{url}: {p}" for p in what_a_reader_misses(response.content.decode()))
 
     check(reverse("login"))
