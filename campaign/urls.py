@@ -20,7 +20,7 @@ urlpatterns = [
     path(C + "settings/", actions.settings_view, name="settings"),
     path(C + "delete/", actions.campaign_delete_view, name="delete"),
     path(C + "members/", actions.member_set_view, name="member-set"),
-    path(C + "members/remove/", actions.member_remove_view, name="member-remove"),
+    path(C + "remove-member/", actions.member_remove_view, name="member-remove"),
     path(C + "leave/", actions.campaign_leave_view, name="leave"),
     path(C + "invitations/", actions.invitation_send_view, name="invite"),
     path(

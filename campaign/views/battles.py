@@ -47,7 +47,7 @@ from campaign.battle_forms import REMOVAL_LABELS, BattleSetupForm, TableResultFo
 from campaign.deploy import SNAP, deploy_map
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.map_numbers import MIN_TABLE, MapNumbersForm
-from campaign.models import Campaign, CampaignBattle, Membership, Unit
+from campaign.models import Campaign, CampaignBattle, Membership, SavedMap, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
     LEFT_WORDS,
@@ -103,7 +103,7 @@ REVIEW = "campaign/review.html"
 MAP_EDITOR = "campaign/map_form.html"
 
 
-def _chosen_scenario(slug: str | None, campaign: Campaign):
+def _chosen_scenario(slug: str | None, campaign: Campaign, maps: list[SavedMap]):
     # Only scenarios written for the campaign's ruleset: their terrain and objectives were laid
     # out for that kind of force (a landing for amphibious suits strands tanks in the sea).
     # Then the campaign's own saved maps (checked under its ruleset when saved).
@@ -117,7 +117,7 @@ def _chosen_scenario(slug: str | None, campaign: Campaign):
             turn_limit=m.scenario.get("turn_limit"),
             data=m.scenario,
         )
-        for m in campaign.maps.all()
+        for m in maps
     ]
     if not scenarios:
         raise Http404("no reference scenarios are installed for this ruleset")
@@ -138,21 +138,23 @@ def _table(data: dict[str, Any], side_names: dict[str, str]):
 
 
 def _setup(request: HttpRequest, pk: int):
-    """The set-up's viewer, scenarios, chosen scenario, and the units on offer and not."""
+    """The set-up's viewer, scenarios, chosen scenario, the units on offer and not, and the
+    campaign's saved maps (among the scenarios, and listed to be removed)."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     source = request.POST if request.method == "POST" else request.GET
-    scenarios, chosen = _chosen_scenario(source.get("scenario"), viewer.campaign)
+    maps = list(viewer.campaign.maps.all())
+    scenarios, chosen = _chosen_scenario(source.get("scenario"), viewer.campaign, maps)
     # A unit out of action, or still in a battle whose outcome is not applied, is not offered
     # (the launch would refuse it): the page names it and says why instead.
-    return viewer, scenarios, chosen, units_offered(viewer.campaign, source)
+    return viewer, scenarios, chosen, units_offered(viewer.campaign, source), maps
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
-    viewer, scenarios, chosen, offer = _setup(request, pk)
+    viewer, scenarios, chosen, offer, maps = _setup(request, pk)
     units, engaged = offer.units, offer.engaged
     bound = request.method == "POST"
     form = BattleSetupForm(
@@ -182,6 +184,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
         table=table,
         deploy=deploy_map(form, table.height) if table else None,
         map_form=SavedMapForm(),
+        saved_maps=maps,
     )
     if not bound or browsing:
         if request.htmx:
@@ -272,7 +275,7 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
     validator on the scenario with the campaign's cards printed in): each problem by the unit
     it belongs to (``units``, by pk) or for the whole set-up (``general``). Nothing is written.
     """
-    viewer, _, chosen, offer = _setup(request, pk)
+    viewer, _, chosen, offer, _ = _setup(request, pk)
     units = offer.units
     form = BattleSetupForm(
         request.POST,

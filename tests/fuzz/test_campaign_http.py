@@ -34,7 +34,6 @@ CROSSROADS = json.loads(
     (Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json").read_text()
 )
 NAMES = [p.name for p in campaign_urls.urlpatterns]
-ARGUMENTS = {"pk", "force_pk", "unit_pk", "battle_pk", "engagement_pk", "run_pk"}
 TABLE_FORMS = {
     "character-create": table_forms.CharacterForm,
     "character-join": table_forms.JoinForm,
@@ -160,6 +159,7 @@ def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
         ),
         "engagement_pk": guess,
         "run_pk": guess,
+        "map_pk": guess,
         "invitation_pk": guess,
         "link_key": _mostly(st.sampled_from(_link_keys(world)), st.text(URL_SAFE, min_size=1)),
     }
