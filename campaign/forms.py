@@ -204,6 +204,21 @@ class ButtonForm(PageForm):
     request_key = LaunchKeyField(required=False)  # the page's form always carries one
 
 
+class UnitMoveForm(PageForm):
+    """Another force of the campaign for a unit, and why."""
+
+    force = forms.ModelChoiceField(queryset=Force.objects.none(), label="To the force")
+    reason = forms.CharField(max_length=300, help_text="Goes into the unit's history.")
+
+    def __init__(self, *args: Any, unit: Unit, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        others = unit.force.campaign.forces.exclude(pk=unit.force_id).select_related("owner")
+        self.fields["force"].queryset = others.order_by("name")
+        self.fields["force"].label_from_instance = lambda force: (
+            f"{force.name} ({force.owner.get_username()})"
+        )
+
+
 class ForceEditForm(PageForm):
     """A force's name and its player (or the GM, or a co-GM): renamed, or given to another."""
 

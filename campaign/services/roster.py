@@ -723,6 +723,44 @@ def unit_edit(
 
 
 @transaction.atomic
+def unit_move(*, unit: Unit, force: Force, reason: str, actor: Any = None) -> HistoryEntry | None:
+    """Move the unit to another force of the campaign (a squad detached to another company, a
+    unit handed to another player), with the GM's reason in its history. It keeps its state,
+    its leader and its Orders; from then on it is on the other force's roster, its medics'
+    work and its player's. Refused while it is in a battle not yet applied (the outcome is
+    the force's it fought for)."""
+    unit = locked(unit, "force__campaign")
+    campaign = unit.force.campaign
+    require_manager(campaign, actor)
+    errors: dict[str, list[str]] = {}
+    reason = text_given(errors, "reason", reason, needed="a move needs its reason")
+    if force.campaign_id != campaign.pk:
+        errors.setdefault("force", []).append(f"{force} is not a force of {campaign}")
+    elif force.pk == unit.force_id:
+        errors.setdefault("force", []).append(f"{unit.name} is in {force} already")
+    if battle := engaged_units(campaign=campaign).get(unit.pk):
+        errors.setdefault("force", []).append(
+            f"{unit.name} is still in {battle}, whose outcome is not applied yet"
+        )
+    if errors:
+        raise ValidationError(errors)
+    was = unit.force.name
+    unit.force = force
+    notices_after_commit(campaign)
+    moved = f"Moved from {was} to {force.name} (GM: {reason})"
+    return unit_change(
+        unit=unit,
+        state=unit.state,
+        kind=Kind.GM_EDIT,
+        why=moved,
+        text=moved,  # its state is as it was: the move is the whole sentence
+        day=campaign.day,
+        actor=actor,
+        always=True,
+    )
+
+
+@transaction.atomic
 def leader_attach(
     *,
     unit: Unit,

@@ -50,6 +50,7 @@ from campaign.forms import (
     SettingsForm,
     UnitAddForm,
     UnitEditForm,
+    UnitMoveForm,
     add_service_errors,
 )
 from campaign.keys import key_named
@@ -91,6 +92,7 @@ from campaign.services import (
     quick_resolve_run,
     unit_combat_zone_set,
     unit_edit,
+    unit_move,
     unit_remove,
     unit_train,
     units_raise,
@@ -488,6 +490,30 @@ def unit_edit_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
         page=UNIT,
         partial="edit-form",
         context=lambda: unit_context(viewer, unit, edit_form=form),
+    )
+
+
+@login_required
+@require_POST
+def unit_move_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
+    """The GM or a co-GM moves a unit to another force; back to its page, saying so."""
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    require_manage(viewer)
+    form = UnitMoveForm(request.POST, unit=unit)
+
+    def move(data):
+        unit_move(unit=unit, force=data["force"], reason=data["reason"], actor=request.user)
+        said = f"{unit.name} is in {data['force'].name} now."
+        return reverse("campaign:unit", args=[pk, unit.pk]), said
+
+    return form_action(
+        request,
+        form,
+        move,
+        page=UNIT,
+        partial="move-form",
+        context=lambda: unit_context(viewer, unit, move_form=form),
     )
 
 

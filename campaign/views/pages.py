@@ -45,6 +45,7 @@ from campaign.forms import (
     SettingsForm,
     UnitAddForm,
     UnitEditForm,
+    UnitMoveForm,
 )
 from campaign.models import CampaignBattle, Force, Order, Unit
 from campaign.pages import (
@@ -354,6 +355,8 @@ def unit_context(
             initial=UnitEditForm.initial_for(unit)
         )
         context["train_form"] = forms.get("train_form") or UnitTrainForm(campaign=viewer.campaign)
+        if unit.force.campaign.forces.exclude(pk=unit.force_id).exists():
+            context["move_form"] = forms.get("move_form") or UnitMoveForm(unit=unit)
         context["remove_form"] = forms.get("remove_form") or ButtonForm()
         context["remove_refusal"] = unit_remove_refusal(unit)
         context["train_blocked"] = training_blocked(unit.state)

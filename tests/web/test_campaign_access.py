@@ -166,6 +166,7 @@ ROUTES = [
     Route("quick resolve", _c("quick-resolve"), "post", {}, ok=400, manage=True),
     Route("unit add", _c("unit-add", FORCE), "post", {"name": ""}, ok=400, manage=True),
     Route("unit edit", _c("unit-edit", UNIT), "post", {}, ok=400, manage=True, unit_of="force"),
+    Route("unit moved", _c("unit-move", UNIT), "post", {}, ok=400, manage=True, unit_of="force"),
     Route("unit struck off, damaged", _c("unit-remove", UNIT), "post",
           {"request_key": "damaged"}, ok=400, manage=True, unit_of="force"),
     Route("enemy unit edit", _c("unit-edit", ENEMY_UNIT), "post", {}, ok=400, manage=True,

@@ -194,11 +194,16 @@ def _ordered(world):
     return unit
 
 
-def _engaged(world):
-    unit = _fresh(world)
+def _engaged_in_table_battle(world, unit):
+    """The unit in the world's table battle, its outcome awaiting the GM's review."""
     CampaignBattle.objects.filter(pk=world.table_battle.pk).update(
         state=CampaignBattle.State.AWAITING, sides={"attackers": [unit.pk], "defenders": []}
     )
+
+
+def _engaged(world):
+    unit = _fresh(world)
+    _engaged_in_table_battle(world, unit)
     return unit
 
 
@@ -231,3 +236,53 @@ def test_a_unit_with_a_part_in_the_story_stays_on_the_books(client, world, made)
         "correction can mark it destroyed)."
     )
     assert Unit.objects.filter(pk=unit.pk).exists()
+
+
+# --- a unit moved to another force ------------------------------------------------------------
+
+
+def test_a_unit_moves_to_another_force_with_the_reason_in_its_history(client, world):
+    squad = _fresh(world, "Detached Squad")
+    login(client, world, "gm")
+    page = client.get(_url("unit", world, squad.pk)).text
+    assert "<h2>Move to another force</h2>" in page
+    assert f'<option value="{world.enemy.pk}">Blue Battalion (rival)</option>' in page
+    sent = {"force": world.enemy.pk, "reason": "detached to the ford"}
+    done = client.post(_url("unit-move", world, squad.pk), sent, follow=True)
+    assert _message(done).strip() == "Done: Detached Squad is in Blue Battalion now."
+    assert Unit.objects.get(pk=squad.pk).force == world.enemy
+    entry = HistoryEntry.objects.filter(unit=squad).latest("pk")
+    assert entry.text == "Moved from Red Company to Blue Battalion (GM: detached to the ford)"
+    assert (entry.before, entry.after) == ({}, {})  # its state is as it was
+    assert "Moved from Red Company to Blue Battalion (GM: detached to the ford)" in done.text
+    enemy_roster = client.get(_url("force", world, world.enemy.pk)).text
+    assert "Detached Squad" in enemy_roster
+    assert "Detached Squad" not in client.get(_url("force", world, world.force.pk)).text
+    told = "Detached Squad (Blue Battalion): Moved from Red Company to Blue Battalion (GM: "
+    assert told in client.get(_url("timeline", world)).text
+    # Its new force's player reads it as theirs now, and is told of the move.
+    login(client, world, "rival")
+    assert client.get(_url("unit", world, squad.pk)).status_code == 200
+    assert told in client.get(_url("dashboard", world)).text
+
+
+@pytest.mark.parametrize(
+    ("sent", "field", "error"),
+    [
+        ({"reason": ""}, "reason", "This field is required."),
+        ({"force": 999999}, "force", "Select a valid choice."),
+        ({"engaged": True}, "force", "is still in Skirmish at the mill, whose outcome is not"),
+    ],
+)
+def test_a_unit_moves_only_to_another_force_of_the_campaign_for_a_reason(
+    client, world, sent, field, error
+):
+    squad = _fresh(world)
+    if sent.pop("engaged", False):
+        _engaged_in_table_battle(world, squad)
+    login(client, world, "gm")
+    data = {"force": world.enemy.pk, "reason": "detached"} | sent
+    refused = client.post(_url("unit-move", world, squad.pk), data)
+    assert refused.status_code == 400
+    assert error in _errors(refused, field)
+    assert Unit.objects.get(pk=squad.pk).force == world.force

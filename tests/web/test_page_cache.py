@@ -24,6 +24,7 @@ from campaign.services import (
     quick_resolve_run,
     unit_create,
     unit_edit,
+    unit_move,
     unit_train,
 )
 from campaign.services.battles import campaign_battle_apply, campaign_battle_revert
@@ -108,6 +109,9 @@ def test_every_change_to_what_a_roster_shows_shows_at_once(client, world):
             campaign=world.campaign, user=world.users["co_gm"], role="player", actor=gm
         ),
         "the player renamed": lambda: _rename(world.users["player"], "player-2"),
+        "a unit moved to the other force": lambda: unit_move(
+            unit=squad, force=world.enemy, reason="detached", actor=gm
+        ),
         "the force given to the rival": lambda: force_edit(
             force=world.force, name="Red Co.", owner=world.users["rival"], actor=gm
         ),
