@@ -214,6 +214,9 @@ class UnitMoveForm(PageForm):
         super().__init__(*args, **kwargs)
         others = unit.force.campaign.forces.exclude(pk=unit.force_id).select_related("owner")
         self.fields["force"].queryset = others.order_by("name")
+        if len(others) == 1:  # the one other force, chosen already
+            self.fields["force"].empty_label = None
+            self.fields["force"].initial = others[0].pk
         self.fields["force"].label_from_instance = lambda force: (
             f"{force.name} ({force.owner.get_username()})"
         )

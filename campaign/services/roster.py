@@ -728,7 +728,8 @@ def unit_move(*, unit: Unit, force: Force, reason: str, actor: Any = None) -> Hi
     unit handed to another player), with the GM's reason in its history. It keeps its state,
     its leader and its Orders; from then on it is on the other force's roster, its medics'
     work and its player's. Refused while it is in a battle not yet applied (the outcome is
-    the force's it fought for)."""
+    the force's it fought for), and for a destroyed unit, which stays with the force it fell
+    in."""
     unit = locked(unit, "force__campaign")
     campaign = unit.force.campaign
     require_manager(campaign, actor)
@@ -738,7 +739,11 @@ def unit_move(*, unit: Unit, force: Force, reason: str, actor: Any = None) -> Hi
         errors.setdefault("force", []).append(f"{force} is not a force of {campaign}")
     elif force.pk == unit.force_id:
         errors.setdefault("force", []).append(f"{unit.name} is in {force} already")
-    if battle := engaged_units(campaign=campaign).get(unit.pk):
+    if unit.state.destroyed:
+        errors.setdefault("force", []).append(
+            f"{unit.name} was destroyed: it stays with the force it fell in"
+        )
+    elif battle := engaged_units(campaign=campaign).get(unit.pk):
         errors.setdefault("force", []).append(
             f"{unit.name} is still in {battle}, whose outcome is not applied yet"
         )

@@ -355,7 +355,9 @@ def unit_context(
             initial=UnitEditForm.initial_for(unit)
         )
         context["train_form"] = forms.get("train_form") or UnitTrainForm(campaign=viewer.campaign)
-        if unit.force.campaign.forces.exclude(pk=unit.force_id).exists():
+        # A destroyed unit is offered no move (sent from an older page, it is told why).
+        others = unit.force.campaign.forces.exclude(pk=unit.force_id)
+        if "move_form" in forms or (not unit.state.destroyed and others.exists()):
             context["move_form"] = forms.get("move_form") or UnitMoveForm(unit=unit)
         context["remove_form"] = forms.get("remove_form") or ButtonForm()
         context["remove_refusal"] = unit_remove_refusal(unit)

@@ -246,7 +246,8 @@ def test_a_unit_moves_to_another_force_with_the_reason_in_its_history(client, wo
     login(client, world, "gm")
     page = client.get(_url("unit", world, squad.pk)).text
     assert "<h2>Move to another force</h2>" in page
-    assert f'<option value="{world.enemy.pk}">Blue Battalion (rival)</option>' in page
+    # The one other force is chosen already.
+    assert f'<option value="{world.enemy.pk}" selected>Blue Battalion (rival)</option>' in page
     sent = {"force": world.enemy.pk, "reason": "detached to the ford"}
     done = client.post(_url("unit-move", world, squad.pk), sent, follow=True)
     assert _message(done).strip() == "Done: Detached Squad is in Blue Battalion now."
@@ -272,6 +273,7 @@ def test_a_unit_moves_to_another_force_with_the_reason_in_its_history(client, wo
         ({"reason": ""}, "reason", "This field is required."),
         ({"force": 999999}, "force", "Select a valid choice."),
         ({"engaged": True}, "force", "is still in Skirmish at the mill, whose outcome is not"),
+        ({"destroyed": True}, "force", "was destroyed: it stays with the force it fell in"),
     ],
 )
 def test_a_unit_moves_only_to_another_force_of_the_campaign_for_a_reason(
@@ -280,6 +282,12 @@ def test_a_unit_moves_only_to_another_force_of_the_campaign_for_a_reason(
     squad = _fresh(world)
     if sent.pop("engaged", False):
         _engaged_in_table_battle(world, squad)
+    if sent.pop("destroyed", False):
+        unit_edit(unit=squad, changes={"status": "destroyed"}, reason="shelled",
+                  actor=world.users["gm"])  # fmt: skip
+        assert "Move to another force" not in (
+            login(client, world, "gm").get(_url("unit", world, squad.pk)).text
+        )
     login(client, world, "gm")
     data = {"force": world.enemy.pk, "reason": "detached"} | sent
     refused = client.post(_url("unit-move", world, squad.pk), data)
