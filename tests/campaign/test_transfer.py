@@ -25,6 +25,7 @@ from campaign.services import (
     outcome_apply,
     outcome_revert,
     unit_edit,
+    unit_move,
 )
 from campaign.services.maps import saved_map_create
 from campaign.transfer import campaign_export, export_text, force_export
@@ -77,6 +78,21 @@ def test_a_campaign_survives_export_and_import_exactly(played):
         assert unit_history_explains(unit=unit)
     reverted = HistoryEntry.objects.filter(unit__force__campaign=imported, kind="revert").get()
     assert reverted.reverts.kind == "experience"
+
+
+def test_a_unit_moved_to_another_force_survives_export_and_import(played, force, enemy):
+    atlas = Unit.objects.get(force__campaign=played, name="Atlas")
+    unit_move(unit=atlas, force=enemy, reason="detached to the ford")
+    exported = json.loads(json.dumps(campaign_export(campaign=played)))
+    exported["campaign"]["name"] = "Op. Test, moved"
+    imported = campaign_import(data=exported)
+    accept_every_invitation(imported)
+    assert campaign_export(campaign=imported) == exported
+    moved = Unit.objects.get(force__campaign=imported, name="Atlas")
+    assert moved.force.name == enemy.name
+    said = f"Moved from {force.name} to {enemy.name} (GM: detached to the ford)"
+    assert moved.history.latest("pk").text == said
+    assert unit_history_explains(unit=moved)
 
 
 def test_the_export_names_users_and_cards_not_database_ids(played):
