@@ -212,14 +212,18 @@ class UnitMoveForm(PageForm):
 
     def __init__(self, *args: Any, unit: Unit, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        others = unit.force.campaign.forces.exclude(pk=unit.force_id).select_related("owner")
-        self.fields["force"].queryset = others.order_by("name")
+        field = self.fields["force"]
+        field.queryset = unit.force.campaign.forces.exclude(pk=unit.force_id)
+        # Drawn from one read of the forces, each with its player; the queryset only checks
+        # the one sent.
+        others = list(field.queryset.select_related("owner").order_by("name"))
+        self.offers = bool(others)
+        choices = [(f.pk, f"{f.name} ({f.owner.get_username()})") for f in others]
         if len(others) == 1:  # the one other force, chosen already
-            self.fields["force"].empty_label = None
-            self.fields["force"].initial = others[0].pk
-        self.fields["force"].label_from_instance = lambda force: (
-            f"{force.name} ({force.owner.get_username()})"
-        )
+            field.initial = others[0].pk
+        else:
+            choices.insert(0, ("", field.empty_label))
+        field.widget.choices = choices
 
 
 class ForceEditForm(PageForm):

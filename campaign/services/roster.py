@@ -431,10 +431,15 @@ def unit_remove_refusal(unit: Unit) -> str:
     has done anything in the story (fought, been in a battle, an engagement or a check, been
     healed, trained, led or given an Order) stays, and is marked destroyed instead."""
     campaign = unit.force.campaign
-    did = unit.history.exclude(kind__in=STRUCK_OFF_KINDS).exists() or unit.orders.exists()
     # A unit won by a Requisition check is that check's result, and the record names it.
     won = campaign.table_rolls.filter(kind=TableRoll.Kind.REQUISITION, result__unit=unit.pk)
-    if did or won.exists() or unit.pk in engaged_units(campaign=campaign):
+    # Asked one at a time: most units have fought, and the first question settles it.
+    if (
+        unit.history.exclude(kind__in=STRUCK_OFF_KINDS).exists()
+        or unit.orders.exists()
+        or won.exists()
+        or unit.pk in engaged_units(campaign=campaign)
+    ):
         return (
             f"{unit.name} has a part in the story already: it stays on the books (a correction "
             "can mark it destroyed)."

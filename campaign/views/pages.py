@@ -355,10 +355,13 @@ def unit_context(
             initial=UnitEditForm.initial_for(unit)
         )
         context["train_form"] = forms.get("train_form") or UnitTrainForm(campaign=viewer.campaign)
-        # A destroyed unit is offered no move (sent from an older page, it is told why).
-        others = unit.force.campaign.forces.exclude(pk=unit.force_id)
-        if "move_form" in forms or (not unit.state.destroyed and others.exists()):
-            context["move_form"] = forms.get("move_form") or UnitMoveForm(unit=unit)
+        # A destroyed unit is offered no move (sent from an older page, it is told why), nor
+        # a unit of the campaign's only force.
+        move_form = forms.get("move_form") or (
+            None if unit.state.destroyed else UnitMoveForm(unit=unit)
+        )
+        if move_form is not None and (move_form.is_bound or move_form.offers):
+            context["move_form"] = move_form
         context["remove_form"] = forms.get("remove_form") or ButtonForm()
         context["remove_refusal"] = unit_remove_refusal(unit)
         context["train_blocked"] = training_blocked(unit.state)

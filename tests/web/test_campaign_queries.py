@@ -22,7 +22,8 @@ PAGES = {
     "battles-json": (lambda w: [], 10),
     "battle-setup": (lambda w: [], 11),  # first, whether it lists every unit or pages them
     "battle-record": (lambda w: [], 10),
-    "unit": (lambda w: [w.unit.pk], 12),
+    # The GM's tools: the forces it may move to, whether it may be struck off.
+    "unit": (lambda w: [w.unit.pk], 14),
 }
 """Page → (its URL arguments, the most queries it may make)."""
 
