@@ -111,6 +111,12 @@ def action_done(
     return redirect(url)
 
 
+def said_on_top(url: str, refusal: ValidationError) -> tuple[str, str, int]:
+    """A one-button form's refusal, as ``form_action``'s ``act`` returns it: said at the top of
+    the page it goes back to, where that page opens, not beside a button far down it."""
+    return url, refusal.messages[0], messages.ERROR
+
+
 def form_invalid(
     request: HttpRequest, template: str, partial: str, context: dict[str, Any]
 ) -> HttpResponse:

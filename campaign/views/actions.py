@@ -113,6 +113,7 @@ from campaign.views._common import (
     form_action,
     form_invalid,
     role_phrase,
+    said_on_top,
     sent_already,
 )
 from campaign.views.pages import (
@@ -530,10 +531,9 @@ def unit_remove_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpRespons
         try:
             name = unit_remove(unit=unit, actor=request.user)
         except ValidationError as refusal:
-            # Sent from a page drawn before the unit's first part in the story: said at the
-            # top of its page, which no longer offers the button.
-            url = reverse("campaign:unit", args=[pk, unit.pk])
-            return url, refusal.messages[0], messages.ERROR
+            # Sent from a page drawn before the unit's first part in the story, which its page
+            # no longer offers.
+            return said_on_top(reverse("campaign:unit", args=[pk, unit.pk]), refusal)
         url = reverse("campaign:force", args=[pk, unit.force_id])
         return url, f"{name} is struck off {unit.force.name}'s roster, as raised by mistake."
 
@@ -848,9 +848,7 @@ def campaign_leave_view(request: HttpRequest, pk: int) -> HttpResponse:
                 campaign=viewer.campaign, user=request.user, actor=request.user
             )
         except ValidationError as refusal:
-            # A form of one button: the refusal is said at the top of the dashboard, where the
-            # page opens, not beside a button far down it.
-            return reverse("campaign:dashboard", args=[pk]), refusal.messages[0], messages.ERROR
+            return said_on_top(reverse("campaign:dashboard", args=[pk]), refusal)
         said = f"You have left {viewer.campaign.name}."
         return reverse("campaign:list"), said + _npcs_now(npcs)
 
@@ -879,14 +877,14 @@ def force_edit_view(request: HttpRequest, pk: int, force_pk: int) -> HttpRespons
     force = force_for_viewer(viewer, force_pk)
     require_manage(viewer)
     form = ForceEditForm(request.POST, force=force)
-    was = (force.name, force.owner)
+    old_name, old_owner = force.name, force.owner_id
 
     def edit(data):
         edited = force_edit(force=force, name=data["name"], owner=data["owner"], actor=request.user)
         said = []
-        if edited.name != was[0]:
-            said.append(f"{was[0]} is called {edited.name} now.")
-        if edited.owner != was[1]:
+        if edited.name != old_name:
+            said.append(f"{old_name} is called {edited.name} now.")
+        if edited.owner_id != old_owner:
             said.append(f"{edited.name} is {edited.owner.get_username()}'s force now.")
         return reverse("campaign:force", args=[pk, force.pk]), " ".join(said) or "Nothing changed."
 
