@@ -21,6 +21,7 @@ from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from battles.jsontext import read_json
 from campaign.models import Campaign, Force, Membership, Unit
 from campaign.rules.bridge import card_needs
+from campaign.rules.history import and_words
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.quick import ROUND_LIMIT_MAX
 from campaign.rules.recovery import morale_hits_healable
@@ -34,7 +35,7 @@ from campaign.rules.state import (
 from campaign.rules.values import MAX_HITS
 from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
-from campaign.services.roster import MAX_RAISED_AT_ONCE
+from campaign.services.roster import HAND_OVER_STAYS, MAX_RAISED_AT_ONCE
 from config.security import megabytes
 from units.bucs import Equipment, Quality, Specialty, with_requirements
 from units.models import UnitType
@@ -549,6 +550,44 @@ class CampaignDeleteForm(PageForm):
 
     name = forms.CharField(max_length=200, label="The campaign's name")
     request_key = LaunchKeyField(required=False)  # the page's form always carries one
+
+
+class HandOverForm(PageForm):
+    """The member who is to run the campaign, what its GM stays as, and whether the forces the
+    GM plays go with it (`services.roster.campaign_hand_over`)."""
+
+    to = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(), label="Who runs it from now on"
+    )
+    stay_as = forms.ChoiceField(
+        choices=[(r.value, r.label) for r in HAND_OVER_STAYS],
+        initial=Membership.Role.CO_GM,
+        label="You stay in it as",
+        help_text="To leave it altogether, stay as a spectator and leave from the campaign's page.",
+    )
+    with_forces = forms.BooleanField(required=False, label="Give them the forces you play too")
+    request_key = LaunchKeyField(required=False)  # the page's form always carries one
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        members = campaign.memberships.select_related("user").order_by("user__username")
+        field = self.fields["to"]
+        field.queryset = get_user_model().objects.filter(memberships__campaign=campaign)
+        # Drawn from one read of the members, each with their part; the queryset only checks
+        # the one sent.
+        people = [(m.user.pk, f"{m.user.get_username()} ({m.get_role_display()})") for m in members]
+        self.offers = bool(people)
+        field.widget.choices = [("", field.empty_label), *people]
+        played = campaign.forces.filter(owner_id=campaign.gm_id).exclude(held_for__isnull=False)
+        names = list(played.order_by("name").values_list("name", flat=True))
+        if names:
+            self.fields[
+                "with_forces"
+            ].help_text = (
+                f"{and_words(names)}, and the characters you play. Otherwise they stay yours."
+            )
+        else:
+            del self.fields["with_forces"]
 
 
 class CampaignImportForm(PageForm):

@@ -19,6 +19,7 @@ urlpatterns = [
     path(C + "timeline/", pages.campaign_timeline, name="timeline"),
     path(C + "settings/", actions.settings_view, name="settings"),
     path(C + "delete/", actions.campaign_delete_view, name="delete"),
+    path(C + "hand-over/", actions.campaign_hand_over_view, name="hand-over"),
     path(C + "members/", actions.member_set_view, name="member-set"),
     path(C + "remove-member/", actions.member_remove_view, name="member-remove"),
     path(C + "leave/", actions.campaign_leave_view, name="leave"),

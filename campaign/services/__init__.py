@@ -17,6 +17,7 @@ from campaign.services.recovery import calendar_advance, medical_apply
 from campaign.services.roster import (
     account_join,
     campaign_create,
+    campaign_hand_over,
     campaign_update,
     force_create,
     force_edit,
@@ -44,6 +45,7 @@ __all__ = [
     "best_equipment",
     "calendar_advance",
     "campaign_create",
+    "campaign_hand_over",
     "campaign_import",
     "campaign_update",
     "force_create",

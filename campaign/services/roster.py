@@ -45,7 +45,14 @@ from campaign.rules.values import (
     leader_value,
     parse_field,
 )
-from campaign.selectors import campaign_now, engaged_units, force_can_edit, invitee_keys
+from campaign.selectors import (
+    GM,
+    campaign_now,
+    campaign_role,
+    engaged_units,
+    force_can_edit,
+    invitee_keys,
+)
 from campaign.services._record import (
     campaign_made,
     campaign_save_once,
@@ -369,7 +376,9 @@ def membership_remove(*, campaign: Campaign, user: Any, actor: Any = None) -> li
         require_manager(campaign, actor)
     if user.pk == campaign.gm_id:
         runs = f"You run {campaign}" if leaving else f"{user} runs {campaign}"
-        raise ValidationError({"user": f"{runs}: its GM stays in it (or deletes it)."})
+        raise ValidationError(
+            {"user": f"{runs}: its GM hands it to another GM first, or deletes it."}
+        )
     if playing := still_playing(campaign, user, leaving=leaving):
         raise ValidationError({"user": playing})
     membership = Membership.objects.filter(campaign=campaign, user=user).first()
@@ -379,6 +388,61 @@ def membership_remove(*, campaign: Campaign, user: Any, actor: Any = None) -> li
     names = list(played.order_by("name").values_list("name", flat=True))
     played.update(player=None)
     membership.delete()
+    return names
+
+
+HAND_OVER_STAYS = (Membership.Role.CO_GM, Membership.Role.PLAYER, Membership.Role.SPECTATOR)
+"""What a GM who hands the campaign on may stay in it as (leaving is a step of its own)."""
+
+
+@transaction.atomic
+def campaign_hand_over(
+    *, campaign: Campaign, to: Any, stay_as: str, with_forces: bool, actor: Any = None
+) -> list[str]:
+    """The GM hands the campaign to ``to``, one of its members, and stays in it as ``stay_as``
+    (`HAND_OVER_STAYS`): over many evenings the one who runs it may change. The new GM takes
+    the forces held for people invited and not yet joined (the GM holds them), and the NPCs
+    (characters nobody plays), which are the GM's; ``with_forces``, also the forces and
+    characters the old GM plays themselves (an opposing force the GM ran), else those stay
+    theirs. The new GM's own forces and characters stay theirs. Only the GM hands it on (not
+    a co-GM: it is not theirs to give). The names of the forces that changed hands, for the
+    page that says so."""
+    campaign = (
+        Campaign.objects.select_for_update(of=("self",)).select_related("gm").get(pk=campaign.pk)
+    )
+    if actor is not None and campaign_role(campaign=campaign, user=actor) != GM:
+        raise PermissionDenied(f"only the GM of {campaign} may hand it on")
+    old = campaign.gm
+    errors: dict[str, list[str]] = {}
+    taking = Membership.objects.filter(campaign=campaign, user=to).first() if to else None
+    if to is None or to.pk == old.pk:
+        errors["to"] = ["Choose another member of the campaign to run it."]
+    elif taking is None:
+        errors["to"] = [f"{to} is not a member of {campaign}: invite them first."]
+    if stay_as not in HAND_OVER_STAYS:
+        errors["stay_as"] = [f"not a role: {stay_as!r}"]
+    held = Force.objects.filter(held_for__campaign=campaign, owner=old).distinct()
+    mine = campaign.forces.filter(owner=old).exclude(pk__in=held.values("pk"))
+    if stay_as == Membership.Role.SPECTATOR and not with_forces and mine.exists():
+        names = and_words(list(mine.order_by("name").values_list("name", flat=True)))
+        errors["stay_as"] = [
+            f"You play {names}: a spectator plays no force. Stay as a player or co-GM, or "
+            "hand your forces on too."
+        ]
+    if errors:
+        raise ValidationError(errors)
+    moving = campaign.forces.filter(pk__in=held.values("pk"))
+    if with_forces:
+        moving = campaign.forces.filter(owner=old)
+        campaign.characters.filter(player=old).update(player=to)
+    names = list(moving.order_by("name").values_list("name", flat=True))
+    moving.update(owner=to)
+    # The visits each counted from go with them: "since your last visit" stays true for both.
+    came_last, campaign.gm_last_visit_at = campaign.gm_last_visit_at, taking.last_visit_at
+    taking.delete()
+    campaign.gm = to
+    campaign.save(update_fields=["gm", "gm_last_visit_at"])
+    Membership.objects.create(campaign=campaign, user=old, role=stay_as, last_visit_at=came_last)
     return names
 
 

@@ -38,6 +38,7 @@ from campaign.forms import (
     CombatZoneForm,
     ForceEditForm,
     ForceForm,
+    HandOverForm,
     InvitationForm,
     LeaderAttachForm,
     LeaderDetachForm,
@@ -77,6 +78,7 @@ from campaign.selectors import (
 from campaign.services import (
     calendar_advance,
     campaign_create,
+    campaign_hand_over,
     campaign_update,
     force_create,
     force_edit,
@@ -125,6 +127,7 @@ from campaign.views.pages import (
 
 DASHBOARD = "campaign/dashboard.html"
 DELETE = "campaign/delete.html"
+HAND_OVER = "campaign/hand_over.html"
 FORCE = "campaign/force.html"
 UNIT = "campaign/unit.html"
 
@@ -638,6 +641,43 @@ def delete_context(viewer: Viewer, form: CampaignDeleteForm) -> dict[str, Any]:
         contents=campaign_contents(campaign),
         members=and_words([m.user.username for m in members]) if members else "",
         fighting=campaign_deletion_refusal(campaign),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_hand_over_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: whom the campaign may go to, and what its GM stays as. POST: hand it on, then back
+    to the dashboard (the one who sent it sees it as they now are), saying so. The GM's alone
+    (403 for everyone else)."""
+    posted = request.method == "POST"
+    # Sent again once done, it is no longer the sender's to hand on: what the first one said.
+    if posted and (done := sent_already(request, ButtonForm(request.POST))):
+        return done
+    viewer = campaign_for_viewer(request.user, pk)
+    if viewer.role != GM:
+        raise PermissionDenied("only the campaign's GM may hand it on")
+    form = HandOverForm(request.POST if posted else None, campaign=viewer.campaign)
+    if not posted:
+        return render(request, HAND_OVER, base_context(viewer, form=form))
+
+    def hand_over(data):
+        to, stay_as = data["to"], data["stay_as"]
+        went = campaign_hand_over(
+            campaign=viewer.campaign, to=to, stay_as=stay_as,
+            with_forces=data.get("with_forces", False), actor=request.user,
+        )  # fmt: skip
+        forces = f" {and_words(went)} went with it." if went else ""
+        message = f"{to} runs {viewer.campaign} now; you stay in it as {role_phrase(stay_as)}."
+        return reverse("campaign:dashboard", args=[pk]), message + forces
+
+    return form_action(
+        request,
+        form,
+        hand_over,
+        page=HAND_OVER,
+        partial="hand-over-form",
+        context=lambda: base_context(viewer, form=form),
     )
 
 

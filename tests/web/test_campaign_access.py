@@ -46,7 +46,7 @@ class Route:
     manage: bool = False
     """Only the GM and co-GMs."""
     gm_only: bool = False
-    """Only the campaign's own GM, not a co-GM: deleting it."""
+    """Only the campaign's own GM, not a co-GM: deleting it, handing it on."""
     owner_of: str | None = None
     """``force`` or ``enemy``: the owner of that force may use it too (the medics)."""
     players: bool = False
@@ -125,6 +125,9 @@ ROUTES = [
           manage=True),
     Route("delete review", _c("delete"), gm_only=True),
     Route("delete, misnamed", _c("delete"), "post", {"name": "Another"}, ok=400, gm_only=True),
+    Route("hand over review", _c("hand-over"), gm_only=True),
+    Route("hand over, to no one", _c("hand-over"), "post", {"stay_as": "co_gm"}, ok=400,
+          gm_only=True),
     Route("dashboard", _c("dashboard")),
     Route("timeline", _c("timeline")),
     Route("own force", _c("force", FORCE)),

@@ -154,11 +154,18 @@ def test_a_player_with_a_force_is_told_the_gm_gives_it_on_first(client, world):
     assert Membership.objects.filter(campaign=world.campaign, user__username="player").exists()
 
 
-def test_the_gm_is_offered_no_way_out_but_deleting(client, world):
+def test_the_gm_leaves_only_by_handing_the_campaign_on_or_deleting_it(client, world):
     login(client, world, "gm")
-    assert "Leave Op. Pages" not in client.get(_url("dashboard", world)).text
+    dashboard = client.get(_url("dashboard", world)).text
+    assert "Leave Op. Pages" not in dashboard
+    hand_over = reverse("campaign:hand-over", args=[world.campaign.pk])
+    assert (
+        f'You run Op. Pages: to leave it, first <a href="{hand_over}">hand it to another GM</a>.'
+    ) in dashboard
     refused = client.post(_url("leave", world), {"request_key": str(uuid.uuid4())}, follow=True)
-    assert "You run Op. Pages: its GM stays in it (or deletes it)." in _message(refused)
+    assert "You run Op. Pages: its GM hands it to another GM first, or deletes it." in _message(
+        refused
+    )
 
 
 # --- a unit raised by mistake -----------------------------------------------------------------

@@ -17,6 +17,7 @@ from battles.services import battle_launch, battle_resolve
 from campaign.models import Force, Leader
 from campaign.services import (
     calendar_advance,
+    campaign_hand_over,
     campaign_update,
     force_edit,
     leader_attach,
@@ -114,6 +115,13 @@ def test_every_change_to_what_a_roster_shows_shows_at_once(client, world):
         ),
         "the force given to the rival": lambda: force_edit(
             force=world.force, name="Red Co.", owner=world.users["rival"], actor=gm
+        ),
+        "the campaign handed to the co-GM": lambda: campaign_hand_over(
+            campaign=world.campaign,
+            to=world.users["co_gm"],
+            stay_as="co_gm",
+            with_forces=False,
+            actor=gm,
         ),
     }
     for change, make in changes.items():
