@@ -14,7 +14,16 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 
-from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, QuickResolve, Unit
+from campaign.models import (
+    Campaign,
+    Force,
+    GroupChange,
+    HistoryEntry,
+    Leader,
+    Membership,
+    QuickResolve,
+    Unit,
+)
 from campaign.rules.values import parse_field
 from campaign.services import calendar_advance, unit_create, unit_edit
 from campaign.services.roster import EDITABLE, unit_create_check, unit_edit_check
@@ -232,6 +241,17 @@ class HistoryEntryAdmin(ReadOnlyAdmin):
     list_filter = ("kind", "unit__force__campaign", "unit__force")
     search_fields = ("text", "unit__name")
     list_select_related = ("unit", "battle", "actor")
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(GroupChange)
+class GroupChangeAdmin(ReadOnlyAdmin):
+    list_display = ("id", "day", "campaign", "kind", "text", "actor", "created_at")
+    list_filter = ("kind", "campaign")
+    search_fields = ("text",)
+    list_select_related = ("campaign", "actor")
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False

@@ -148,6 +148,19 @@ class Membership(models.Model):
             raise ValidationError({"role": f"{self.user} owns a force: a spectator cannot"})
 
 
+ROLE_WORDS = {
+    Membership.Role.CO_GM: ("a co-GM", "co-GMs"),
+    Membership.Role.PLAYER: ("a player", "players"),
+    Membership.Role.SPECTATOR: ("a spectator", "spectators"),
+}
+"""A member's part as a sentence says it, of one and of many."""
+
+
+def role_phrase(role: str) -> str:
+    """A member's part as a sentence says it: "a player", "a co-GM", "a spectator"."""
+    return ROLE_WORDS[Membership.Role(role)][0]
+
+
 def new_link_key() -> str:
     """The secret in a link (an invitation's, an e-mail confirmation's): unguessable, and fit
     for an address."""
@@ -448,6 +461,37 @@ class HistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"Day {self.day}, {self.unit}: {self.text}"
+
+
+class GroupChange(models.Model):
+    """A change to the campaign's people or forces, kept in its story: the campaign renamed or
+    handed to another GM, someone joining, taking another part or leaving, a force raised,
+    renamed or given to another player. Said in a sentence with the names of the moment, for
+    everyone in the campaign (who is in it, and the forces' names, are everyone's to see)."""
+
+    class Kind(models.TextChoices):
+        RENAMED = "renamed", "Renamed"
+        JOINED = "joined", "Joined"
+        PART = "part", "New part"
+        LEFT = "left", "Left"
+        FORCE = "force", "Force"
+        NEW_GM = "new_gm", "New GM"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="group_changes")
+    day = models.PositiveIntegerField(help_text="The campaign day it happened.")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    text = models.TextField(help_text="What happened, in a sentence anyone in it can read.")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["campaign", "day"])]
+
+    def __str__(self) -> str:
+        return f"Day {self.day}, {self.campaign}: {self.text}"
 
 
 class CampaignBattle(models.Model):

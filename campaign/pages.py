@@ -28,6 +28,7 @@ from campaign.models import (
     CampaignBattle,
     Engagement,
     Force,
+    GroupChange,
     HistoryEntry,
     Membership,
     QuickResolve,
@@ -1115,7 +1116,8 @@ class Event:
 
     day: int
     kind: str
-    """battle, engagement, destroyed, promoted, reduced, or a history entry's kind."""
+    """battle, engagement, destroyed, promoted, reduced, a history entry's kind or a change to
+    the group's (`GroupChange.Kind`)."""
     text: str
     url: str
     """Where its line links to; "" for none (a page the reader may not open)."""
@@ -1129,6 +1131,8 @@ class Event:
             return EVENT_LABELS[self.kind]
         if self.kind in HistoryEntry.Kind.values:
             return HistoryEntry.Kind(self.kind).label
+        if self.kind in GroupChange.Kind.values:
+            return GroupChange.Kind(self.kind).label
         return self.kind.replace("_", " ").capitalize()
 
 
@@ -1311,6 +1315,8 @@ def timeline(
                   f"{quick_resolve_outcome(qr)}",
                   reverse("campaign:unit", args=[campaign.pk, seen[0].pk]) if seen else "")
         )  # fmt: skip
+    for change in campaign.group_changes.filter(day__in=whole).order_by("id"):
+        events.append(Event(change.day, change.kind, change.text, ""))
     notable = notable_entries(campaign=campaign, force_ids=force_ids)
     notable = list(notable.filter(timeline_entries_on(whole, below))[: TIMELINE_LINES + 1])
     more_of_day = crowded and len(notable) > TIMELINE_LINES

@@ -712,6 +712,18 @@ def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 
     )
 
 
+def timeline_records(campaign: Campaign) -> tuple[QuerySet, ...]:
+    """The campaign's records each of which is a line of the timeline on its day, besides the
+    units' notable entries: its battles, engagements and quick resolves, and the changes to its
+    people and forces. A day split over pages shows them on its first."""
+    return (
+        campaign.battles.all(),
+        campaign.engagements.all(),
+        campaign.quick_resolves.all(),
+        campaign.group_changes.all(),
+    )
+
+
 def timeline_days(
     *,
     campaign: Campaign,
@@ -724,12 +736,7 @@ def timeline_days(
     engagement, a quick resolve, a notable entry of the units of ``force_ids``): the latest
     up to day ``upto``, newest first, or the earliest after day ``above``, oldest first.
     The database finds them; ``limit`` rows at most come back."""  # fmt: skip
-    sources = [
-        campaign.battles.all(),
-        campaign.engagements.all(),
-        campaign.quick_resolves.all(),
-        notable_entries(campaign=campaign, force_ids=force_ids),
-    ]
+    sources = [*timeline_records(campaign), notable_entries(campaign=campaign, force_ids=force_ids)]
     days = []
     for source in sources:
         if upto is not None:
@@ -752,7 +759,7 @@ def timeline_day_counts(
     notable = notable.filter(timeline_entries_on(fight_days, below))
     counted = [
         source.filter(day__in=fight_days).order_by().values("day").annotate(n=Count("id"))
-        for source in (campaign.battles, campaign.engagements, campaign.quick_resolves)
+        for source in timeline_records(campaign)
     ]
     counted.append(notable.order_by().values("day").annotate(n=Count("id")))
     counts: dict[int, int] = {}

@@ -30,6 +30,7 @@ from campaign.models import (
     CampaignBattle,
     Engagement,
     Force,
+    GroupChange,
     HistoryEntry,
     Leader,
     Membership,
@@ -384,6 +385,10 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             {"name": saved.name, "scenario": saved.scenario}
             for saved in campaign.maps.order_by("name")
         ],
+        "group_changes": [
+            {"day": g.day, "kind": g.kind, "text": g.text, "created_at": g.created_at.isoformat()}
+            for g in campaign.group_changes.order_by("id")
+        ],
         "characters": _characters_export(campaign),
         "orders": _orders_export(campaign),
         "engagements": [_engagement_export(record, keys) for record in engagements],
@@ -616,7 +621,14 @@ def import_counts(data: dict[str, Any]) -> dict[str, int]:
         "battles": len(_count(data, "battles")),
         "other records": sum(
             len(_count(data, key))
-            for key in ("engagements", "table_rolls", "characters", "orders", "maps")
+            for key in (
+                "engagements",
+                "table_rolls",
+                "characters",
+                "orders",
+                "maps",
+                "group_changes",
+            )
         ),
     }
 
@@ -876,6 +888,35 @@ def check_maps(c: Checker, path: str, maps: Any, *, ruleset: str) -> list[dict[s
                 c.error(f"{at}.scenario.{where}".rstrip("."), reason)
             continue
         found.append({"name": name, "scenario": scenario})
+    return found
+
+
+GROUP_CHANGE_KEYS = ("day", "kind", "text", "created_at")
+GROUP_CHANGE_TEXT = 2000
+"""The longest sentence an imported change to the campaign's people may be."""
+
+
+def check_group_changes(c: Checker, path: str, data: Any, *, day: int) -> list[dict[str, Any]]:
+    """The changes to the campaign's people and forces its story keeps (`GroupChange`), each
+    a sentence of its kind on a day of the campaign."""
+    if not isinstance(data, list):
+        c.error(path, "must be a list")
+        return []
+    found = []
+    for index, change in enumerate(data):
+        at = f"{path}[{index}]"
+        if not c.mapping(at, change, GROUP_CHANGE_KEYS):
+            continue
+        ok = _whole(c, f"{at}.day", change["day"], 1, day) is not None
+        if not isinstance(change["kind"], str) or change["kind"] not in GroupChange.Kind.values:
+            c.error(f"{at}.kind", f"must be one of {', '.join(GroupChange.Kind.values)}")
+            ok = False
+        ok = _text(c, f"{at}.text", change["text"], GROUP_CHANGE_TEXT, empty=False) and ok
+        if problem := created_at_problem(change["created_at"]):
+            c.error(f"{at}.created_at", problem)
+            ok = False
+        if ok:
+            found.append(change)
     return found
 
 

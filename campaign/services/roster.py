@@ -20,6 +20,7 @@ from campaign.models import (
     Campaign,
     Character,
     Force,
+    GroupChange,
     HistoryEntry,
     Invitation,
     InvitationAnswer,
@@ -27,6 +28,7 @@ from campaign.models import (
     Membership,
     TableRoll,
     Unit,
+    role_phrase,
 )
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
@@ -56,6 +58,7 @@ from campaign.selectors import (
 from campaign.services._record import (
     campaign_made,
     campaign_save_once,
+    group_told,
     locked,
     require_manager,
     text_given,
@@ -68,6 +71,7 @@ from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
 
 Kind = HistoryEntry.Kind
+Told = GroupChange.Kind
 SETTINGS = ("name", *CAMPAIGN_SETTINGS)
 
 
@@ -101,10 +105,15 @@ def campaign_update(*, campaign: Campaign, actor: Any = None, **settings: Any) -
     unknown = set(settings) - set(SETTINGS)
     if unknown:
         raise ValidationError({field: "not a campaign setting" for field in sorted(unknown)})
+    was = Campaign.objects.select_for_update().values_list("name", flat=True).get(pk=campaign.pk)
     for field, value in settings.items():
         setattr(campaign, field, value)
     _full_clean(campaign)
-    campaign.save()
+    # Only what was changed is written: the rest (its calendar, above all) stays as stored,
+    # whatever the caller's copy, read before an Advance, may say.
+    campaign.save(update_fields=list(settings))
+    if campaign.name != was:
+        group_told(campaign, Told.RENAMED, f"{was} was renamed {campaign.name}.", actor)
     return campaign
 
 
@@ -128,10 +137,15 @@ def membership_set(*, campaign: Campaign, user: Any, role: str, actor: Any = Non
     """Make the user a co-GM, player or spectator of the campaign (or change their role)."""
     require_manager(campaign, actor)
     membership = Membership.objects.filter(campaign=campaign, user=user).first()
+    was = membership.role if membership else None
     membership = membership or Membership(campaign=campaign, user=user)
     membership.role = role
     _full_clean(membership)
     membership.save()
+    if was is None:
+        group_told(campaign, Told.JOINED, f"{user} joined as {role_phrase(role)}.", actor)
+    elif was != role:
+        group_told(campaign, Told.PART, f"{user} became {role_phrase(role)}.", actor)
     return membership
 
 
@@ -334,13 +348,21 @@ def _joined(invitation: Invitation, user: Any) -> Membership:
     """The user joins by the invitation, which is used up."""
     campaign = invitation.campaign
     membership = Membership.objects.filter(campaign=campaign, user=user).first()
-    if membership is None:
+    joined = membership is None
+    if joined:
         membership = Membership(campaign=campaign, user=user, role=invitation.role)
         _full_clean(membership)
         membership.save()
+    taken: list[str] = []
     if membership.role != Membership.Role.SPECTATOR:
-        invitation.forces.filter(owner_id=campaign.gm_id).update(owner=user)
+        held = invitation.forces.filter(owner_id=campaign.gm_id)
+        taken = list(held.order_by("name").values_list("name", flat=True))
+        held.update(owner=user)
         invitation.characters.filter(player__isnull=True).update(player=user)
+    if joined:
+        taking = f", taking {and_words(taken)}" if taken else ""
+        text = f"{user} joined as {role_phrase(membership.role)}{taking}."
+        group_told(campaign, Told.JOINED, text, user)
     _answered(invitation, user, accepted=True)
     return membership
 
@@ -388,6 +410,10 @@ def membership_remove(*, campaign: Campaign, user: Any, actor: Any = None) -> li
     names = list(played.order_by("name").values_list("name", flat=True))
     played.update(player=None)
     membership.delete()
+    text = f"{user} left the campaign" if leaving else f"{user} was removed from the campaign"
+    if names:
+        text += f"; {and_words(names)} became {'an NPC' if len(names) == 1 else 'NPCs'}"
+    group_told(campaign, Told.LEFT, text + ".", actor)
     return names
 
 
@@ -443,6 +469,9 @@ def campaign_hand_over(
     campaign.gm = to
     campaign.save(update_fields=["gm", "gm_last_visit_at"])
     Membership.objects.create(campaign=campaign, user=old, role=stay_as, last_visit_at=came_last)
+    went = f" {and_words(names)} went with it." if names else ""
+    text = f"{old} handed the campaign to {to}, staying in it as {role_phrase(stay_as)}."
+    group_told(campaign, Told.NEW_GM, text + went, actor)
     return names
 
 
@@ -453,6 +482,7 @@ def force_create(*, campaign: Campaign, owner: Any, name: str, actor: Any = None
     force = Force(campaign=campaign, owner=owner, name=name)
     _force_check(force)
     force.save()
+    group_told(campaign, Told.FORCE, f"{force} was raised for {owner}.", actor)
     return force
 
 
@@ -461,11 +491,19 @@ def force_edit(*, force: Force, name: str, owner: Any, actor: Any = None) -> For
     """Rename the force, or give it to another player (or the GM, or a co-GM): a player who
     leaves the group hands their force on. Its units, their history and Orders stay as they
     are; from now on its new player directs its medics and reads it as theirs."""
-    force = locked(force, "campaign")
+    force = locked(force, "campaign", "owner")
     require_manager(force.campaign, actor)
+    was, had = force.name, force.owner
     force.name, force.owner = name, owner
     _force_check(force)
     force.save()
+    renamed = f"renamed {force.name}" if force.name != was else ""
+    if force.owner_id != had.pk:
+        text = f"{was} went from {had} to {force.owner}" + (f", {renamed}" if renamed else "")
+    else:
+        text = f"{was} was {renamed}" if renamed else ""
+    if text:
+        group_told(force.campaign, Told.FORCE, text + ".", actor)
     return force
 
 

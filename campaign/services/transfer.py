@@ -22,12 +22,14 @@ from battles.engine import parse_scenario
 from battles.jsontext import read_json
 from battles.models import Battle, BattleLog
 from campaign.models import (
+    ROLE_WORDS,
     Campaign,
     CampaignBattle,
     Character,
     CharacterEntry,
     Engagement,
     Force,
+    GroupChange,
     HistoryEntry,
     Invitation,
     Membership,
@@ -72,6 +74,7 @@ from campaign.transfer import (
     check_counts,
     check_engagements,
     check_force,
+    check_group_changes,
     check_header,
     check_maps,
     check_members,
@@ -345,8 +348,9 @@ def campaign_import(
         return existing
     c = Checker()
     table = ("engagements", "table_rolls")
-    top = ("campaign", "forces", "maps", "characters", "orders", *table, "battles")
-    later = ("maps", "characters", "orders", *table, "battles")  # not in older exports
+    top = ("campaign", "forces", "maps", "group_changes", "characters", "orders", *table, "battles")
+    # Not in older exports:
+    later = ("maps", "group_changes", "characters", "orders", *table, "battles")
     if not check_header(c, data, CAMPAIGN_FORMAT, top, later) or not check_counts(c, data):
         raise ValidationError(c.errors)
     info = data["campaign"]
@@ -394,6 +398,7 @@ def campaign_import(
     maps = (
         check_maps(c, "maps", data.get("maps", []), ruleset=info["ruleset"]) if ruleset_ok else []
     )
+    told = check_group_changes(c, "group_changes", data.get("group_changes", []), day=day)
     hour = info.get("hour", 0)
     if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour < HOURS_PER_DAY:
         c.error("campaign.hour", f"must be a whole hour, 0..{HOURS_PER_DAY - 1}, got {hour!r}")
@@ -538,16 +543,16 @@ def campaign_import(
     )
     for saved in maps:
         SavedMap.objects.create(campaign=campaign, created_by=gm, **saved)
+    GroupChange.objects.bulk_create(
+        GroupChange(
+            campaign=campaign, day=g["day"], kind=g["kind"], text=g["text"],
+            created_at=datetime.fromisoformat(g["created_at"]),
+        )
+        for g in told
+    )  # fmt: skip
     _write_records(campaign, engagements, rolls, by_key, entry_keys, written, made_forces)
     _write_battles(campaign, battles, by_key, entry_keys)
     return campaign
-
-
-ROLE_WORDS = {
-    Membership.Role.CO_GM: ("a co-GM", "co-GMs"),
-    Membership.Role.PLAYER: ("a player", "players"),
-    Membership.Role.SPECTATOR: ("a spectator", "spectators"),
-}
 
 
 def _by_role(named: list[tuple[str, str]]) -> str:

@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from battles.forms import focus_first_error
 from campaign.access import Viewer
 from campaign.forms import add_service_errors
-from campaign.models import FormSent, Membership
+from campaign.models import FormSent
 
 
 def form_action(
@@ -137,10 +137,3 @@ def form_invalid(
 
 def base_context(viewer: Viewer, **extra: Any) -> dict[str, Any]:
     return {"viewer": viewer, "campaign": viewer.campaign, **extra}
-
-
-def role_phrase(role: str) -> str:
-    """A member's part as a sentence says it: "a player", "a co-GM", "a spectator"."""
-    if role == Membership.Role.CO_GM:
-        return "a co-GM"
-    return f"a {Membership.Role(role).label.lower()}"

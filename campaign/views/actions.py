@@ -55,6 +55,7 @@ from campaign.forms import (
     add_service_errors,
 )
 from campaign.keys import key_named
+from campaign.models import role_phrase
 from campaign.pages import (
     changes,
     medics_today,
@@ -114,7 +115,6 @@ from campaign.views._common import (
     base_context,
     form_action,
     form_invalid,
-    role_phrase,
     said_on_top,
     sent_already,
 )

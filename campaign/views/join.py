@@ -18,11 +18,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from campaign.forms import NewAccountForm, add_service_errors
-from campaign.models import Invitation, Membership
+from campaign.models import Invitation, Membership, role_phrase
 from campaign.services import account_join, invitation_join
 from campaign.services.accounts import email_normal
 from campaign.services.roster import join_refusal
-from campaign.views._common import role_phrase
 from config.site import site_address
 
 LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"

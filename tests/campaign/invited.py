@@ -5,13 +5,25 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from campaign.models import Campaign
+from campaign.models import Campaign, GroupChange
 from campaign.services import invitation_accept
 
 
 def accept_every_invitation(campaign: Campaign) -> None:
-    """Each invitee of ``campaign`` (an account by that username) accepts their invitation."""
+    """Each invitee of ``campaign`` (an account by that username) accepts their invitation.
+
+    Their joining happens here, on this site, and the campaign's story tells it, a line each
+    (checked here); those lines are then set aside, so that the export that follows is
+    compared with the story the imported file carried."""
     users = get_user_model().objects
+    told = set(campaign.group_changes.values_list("pk", flat=True))
+    invitees = []
     for invitation in list(campaign.invitations.order_by("pk")):
         user = users.get(username=invitation.invitee)
         invitation_accept(invitation_pk=invitation.pk, user=user)
+        invitees.append(invitation.invitee)
+    joined = campaign.group_changes.exclude(pk__in=told).order_by("pk")
+    assert [(g.kind, g.text.split(" joined as ")[0]) for g in joined] == [
+        (GroupChange.Kind.JOINED, name) for name in invitees
+    ]
+    joined.delete()

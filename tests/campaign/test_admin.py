@@ -12,7 +12,16 @@ from campaign.rules.bridge import UnitOutcome
 from campaign.rules.state import Status
 from campaign.services import outcome_apply, quick_resolve_run
 
-MODELS = ("campaign", "membership", "force", "unit", "leader", "historyentry", "quickresolve")
+MODELS = (
+    "campaign",
+    "membership",
+    "force",
+    "unit",
+    "leader",
+    "historyentry",
+    "quickresolve",
+    "groupchange",
+)
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from campaign.services import (
     campaign_create,
     campaign_import,
     campaign_update,
+    force_edit,
     force_import,
     membership_set,
     outcome_apply,
@@ -118,6 +119,10 @@ BAD_FIELDS = [
     (("forces", 0, "owner"), "outsider", "forces[0].owner"),
     (("campaign", "ruleset"), "chess", "campaign.ruleset"),
     (("campaign", "members", 0, "role"), "king", "campaign.members[0].role"),
+    (("group_changes", 0, "kind"), "coup", "group_changes[0].kind"),
+    (("group_changes", 0, "day"), 3, "group_changes[0].day"),
+    (("group_changes", 0, "text"), " ", "group_changes[0].text"),
+    (("group_changes", 0, "created_at"), "yesterday", "group_changes[0].created_at"),
     (("forces", 0, "units", 0, "history", 1, "kind"), "x", "forces[0].units[0].history[1].kind"),
     (("forces", 0, "units", 0, "specialties"), ["armor"], "forces[0].units[0].specialties"),
 ]
@@ -362,6 +367,29 @@ def test_the_fights_a_medical_window_keeps_survive_export_and_import(campaign, m
     (unit,) = Unit.objects.filter(force__campaign=older)
     assert unit.window_fights == [] and unit.casualty_hits == 1
     assert unit_history_explains(unit=unit)
+
+
+def test_the_campaigns_story_of_its_people_survives_export_and_import(played, force, cast):
+    force_edit(force=force, name="Red Company", owner=cast.rival, actor=cast.gm)
+    campaign_update(campaign=played, name="Op. Test, renamed", actor=cast.gm)
+    exported = json.loads(json.dumps(campaign_export(campaign=played)))
+    assert [(g["day"], g["kind"], g["text"]) for g in exported["group_changes"]] == [
+        (1, "joined", "player joined as a player."),
+        (1, "joined", "rival joined as a player."),
+        (1, "force", "Red Company was raised for player."),
+        (1, "force", "Blue Battalion was raised for rival."),
+        (2, "joined", "outsider joined as a spectator."),
+        (2, "force", "Red Company went from player to rival."),
+        (2, "renamed", "Op. Test was renamed Op. Test, renamed."),
+    ]
+    exported["campaign"]["name"] = "Op. Test, restored"
+    imported = campaign_import(data=exported)
+    accept_every_invitation(imported)
+    assert campaign_export(campaign=imported)["group_changes"] == exported["group_changes"]
+    # A file from before the story kept them imports with none.
+    del exported["group_changes"]
+    exported["campaign"]["name"] = "Op. Test, older"
+    assert not campaign_import(data=exported).group_changes.exists()
 
 
 def test_the_saved_maps_survive_export_and_import(played, cast):

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.django_db
 PAGES = {
     # The GM's tools list the invitations waiting; a first visit, the latest entries.
     "dashboard": (lambda w: [], 22),
-    "timeline": (lambda w: [], 14),  # its window: the days with something, their lines counted
+    # its window: the days with something, their lines counted, and the group's changes in it
+    "timeline": (lambda w: [], 15),
     "force": (lambda w: [w.force.pk], 12),
     "force-json": (lambda w: [w.force.pk], 10),
     "campaign-json": (lambda w: [], 10),
