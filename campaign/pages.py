@@ -1315,8 +1315,6 @@ def timeline(
                   f"{quick_resolve_outcome(qr)}",
                   reverse("campaign:unit", args=[campaign.pk, seen[0].pk]) if seen else "")
         )  # fmt: skip
-    for change in campaign.group_changes.filter(day__in=whole).order_by("id"):
-        events.append(Event(change.day, change.kind, change.text, ""))
     notable = notable_entries(campaign=campaign, force_ids=force_ids)
     notable = list(notable.filter(timeline_entries_on(whole, below))[: TIMELINE_LINES + 1])
     more_of_day = crowded and len(notable) > TIMELINE_LINES
@@ -1328,6 +1326,9 @@ def timeline(
     undone = entries_undone(entries=notable)
     for entry_ in notable:
         events.append(_entry_event(entry_, campaign.pk, homes, names, carrying, undone))
+    # The group's changes close their day, after the fights and what they did to the units.
+    for change in campaign.group_changes.filter(day__in=whole).order_by("id"):
+        events.append(Event(change.day, change.kind, change.text, ""))
     days: dict[int, list[Event]] = {}
     for event in events:
         days.setdefault(event.day, []).append(event)

@@ -26,6 +26,7 @@ from campaign.models import (
     Campaign,
     CampaignBattle,
     Force,
+    GroupChange,
     HistoryEntry,
     Invitation,
     Leader,
@@ -786,6 +787,17 @@ def entries_since(
     if after is not None:
         entries = entries.filter(created_at__gt=after)
     return list(entries.select_related("unit__force").order_by("-id")[:limit])
+
+
+GROUP_SINCE_LINES = 20
+"""The most changes to the group a visit is told of (the timeline keeps them all)."""
+
+
+def group_changes_since(*, campaign: Campaign, after: datetime) -> list[GroupChange]:
+    """The changes to the campaign's people and forces after the moment ``after`` (a member's
+    last visit), newest first, at most `GROUP_SINCE_LINES`."""
+    changes = campaign.group_changes.filter(created_at__gt=after).order_by("-id")
+    return list(changes[:GROUP_SINCE_LINES])
 
 
 def advance_entries(*, campaign: Campaign, after_id: int, upto_id: int) -> list[HistoryEntry]:

@@ -81,6 +81,7 @@ from campaign.selectors import (
     GM,
     campaign_now,
     force_roster,
+    group_changes_since,
     invitations_for,
     roster_version,
     unit_chart_entries,
@@ -169,6 +170,11 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         # What changed is told of the units the member calls theirs; with none, nothing is.
         since=since_last_visit(campaign, own, visit.last) if own and visit else None,
         first_visit=visit is not None and visit.last is None,
+        # Who came, went or took another part, and forces raised or given on, since the last
+        # visit: everyone's to see (the first visit has the timeline for what came before).
+        group_since=group_changes_since(campaign=campaign, after=visit.last)
+        if visit and visit.last
+        else [],
         sees_units=bool(own),
         # The GM's reason goes to whoever sees either unit's force in full.
         quick_resolves=[
@@ -219,7 +225,10 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     visit = member_visit(campaign=viewer.campaign, user=request.user)
     context = dashboard_context(viewer, visit)
     member_visit_record(
-        campaign=viewer.campaign, user=request.user, visit=visit, news=bool(context["since"])
+        campaign=viewer.campaign,
+        user=request.user,
+        visit=visit,
+        news=bool(context["since"] or context["group_since"]),
     )
     return render(request, "campaign/dashboard.html", context)
 

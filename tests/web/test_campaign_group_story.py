@@ -135,3 +135,23 @@ def test_everyone_in_the_campaign_reads_the_groups_changes_on_the_timeline(clien
     assert '<li class="event event-force"><span class="event-kind">Force</span> Blue Battalion' in (
         day
     )
+
+
+def test_a_returning_member_is_told_what_changed_in_the_group_since_their_last_visit(client, world):
+    login(client, world, "spectator")
+    url = reverse("campaign:dashboard", args=[world.campaign.pk])
+    first = client.get(url).text  # the first visit: the timeline has what came before
+    assert "In the group since your last visit" not in first
+    gm = world.users["gm"]
+    force_edit(force=world.enemy, name="Blue Battalion", owner=world.users["co_gm"], actor=gm)
+    membership_set(campaign=world.campaign, user=world.users["rival"], role="spectator", actor=gm)
+    back = client.get(url).text
+    section = re.search(r'<h2 id="group-since-h">In the group since your last visit</h2>(.*?)'
+                        r"</section>", back, re.S)[1]  # fmt: skip
+    lines = [re.sub(r"<[^>]+>", "", li).strip() for li in re.findall(r"<li .*?</li>", section)]
+    assert lines == [
+        "New part Day 1: rival became a spectator.",
+        "Force Day 1: Blue Battalion went from rival to co_gm.",
+    ]
+    # Told once: the visit that told it counts as one, and the next finds nothing new.
+    assert "In the group since your last visit" not in client.get(url).text
