@@ -71,6 +71,7 @@ urlpatterns = [
     path(C + "battles/record/", battles.battle_record, name="battle-record"),
     path(C + "maps/new/", battles.map_add, name="map-add"),
     path(C + "maps/check/", battles.map_check, name="map-check"),
+    path(C + "maps/<int:map_pk>/edit/", battles.map_edit, name="map-edit"),
     path(C + "maps/<int:map_pk>/remove/", battles.map_remove, name="map-remove"),
     path(C + "battles/<int:battle_pk>/", battles.battle_detail, name="battle"),
     path(C + "battles/<int:battle_pk>/cards/", pages.battle_cards, name="battle-cards"),

@@ -1,7 +1,8 @@
 """Saved maps: a GM's own scenario documents, checked by the engine before they are kept.
 
 The map editor asks ``map_problems`` as the GM draws (the engine's own validator, each problem
-with the piece it names); ``saved_map_create`` keeps a map only when there are none.
+with the piece it names); ``saved_map_create`` keeps a map only when there are none, and
+``saved_map_edit`` changes one the same way.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from django.db import transaction
 from battles.engine import ScenarioError, parse_scenario
 from battles.services import BattleInputError, scenario_from_text
 from campaign.models import Campaign, SavedMap
-from campaign.services._record import require_manager, text_given
+from campaign.services._record import locked, require_manager, text_given
 from campaign.transfer import unstorable_paths
 
 SPOT_CARD = {
@@ -92,9 +93,37 @@ def saved_map_create(*, campaign: Campaign, name: str, text: str, actor: Any = N
     units it deploys as the spots the set-up page offers.
     """
     require_manager(campaign, actor)
+    name, scenario = _map_checked(campaign, name, text)
+    with transaction.atomic():
+        return SavedMap.objects.create(
+            campaign=campaign, name=name, scenario=scenario, created_by=actor
+        )
+
+
+@transaction.atomic
+def saved_map_edit(*, saved_map: SavedMap, name: str, text: str, actor: Any = None) -> SavedMap:
+    """Change a saved map in place (its name, its table), checked as a new one is
+    (`saved_map_create`). The battles fought on it keep the table they were fought on (each
+    battle holds its whole scenario); the battles set up from now on take the map as it is."""
+    saved_map = locked(saved_map, "campaign")
+    require_manager(saved_map.campaign, actor)
+    saved_map.name, saved_map.scenario = _map_checked(
+        saved_map.campaign, name, text, other_than=saved_map
+    )
+    saved_map.save(update_fields=["name", "scenario"])
+    return saved_map
+
+
+def _map_checked(
+    campaign: Campaign, name: Any, text: Any, *, other_than: SavedMap | None = None
+) -> tuple[str, dict[str, Any]]:
+    """A map's name and scenario document as they are kept (under the campaign's ruleset),
+    or a ``ValidationError`` naming the field: a name no other map of the campaign has, a
+    document the engine fights."""
     errors: dict[str, list[str]] = {}
     name = text_given(errors, "name", name, needed="give the map a name")
-    if name and campaign.maps.filter(name=name).exists():
+    others = campaign.maps.exclude(pk=other_than.pk) if other_than else campaign.maps.all()
+    if name and others.filter(name=name).exists():
         errors["name"] = [f"the campaign already has a map called {name!r}"]
     scenario: Any = None
     try:
@@ -112,10 +141,7 @@ def saved_map_create(*, campaign: Campaign, name: str, text: str, actor: Any = N
     if errors:
         raise ValidationError(errors)
     scenario["ruleset"] = campaign.ruleset
-    with transaction.atomic():
-        return SavedMap.objects.create(
-            campaign=campaign, name=name, scenario=scenario, created_by=actor
-        )
+    return name, scenario
 
 
 @transaction.atomic

@@ -89,7 +89,13 @@ from campaign.services.battles import (
     campaign_battle_record,
     campaign_battle_revert,
 )
-from campaign.services.maps import SPOT_CARD, map_problems, saved_map_create, saved_map_remove
+from campaign.services.maps import (
+    SPOT_CARD,
+    map_problems,
+    saved_map_create,
+    saved_map_edit,
+    saved_map_remove,
+)
 from campaign.services.orders import orders_under_way
 from campaign.units_offered import units_offered
 from campaign.views._common import action_done, base_context, form_action
@@ -777,10 +783,12 @@ def _library_buildings(viewer: Viewer):
     ).order_by("name")
 
 
-def _numbers_form(viewer: Viewer, data: Any = None) -> MapNumbersForm:
+def _numbers_form(
+    viewer: Viewer, data: Any = None, saved: SavedMap | None = None
+) -> MapNumbersForm:
     return MapNumbersForm(
         data,
-        scenario=None,
+        scenario=saved.scenario if saved else None,
         palette=PALETTE,
         buildings=list(_library_buildings(viewer)),
         ruleset=viewer.campaign.ruleset,
@@ -789,13 +797,23 @@ def _numbers_form(viewer: Viewer, data: Any = None) -> MapNumbersForm:
 
 
 def _editor_context(
-    viewer: Viewer, form: SavedMapForm, numbers: MapNumbersForm | None = None
+    viewer: Viewer,
+    form: SavedMapForm,
+    numbers: MapNumbersForm | None = None,
+    saved: SavedMap | None = None,
 ) -> dict[str, Any]:
+    """The map editor's page: for a new map, or for ``saved`` (its forms filled with it, and
+    sent to its own address)."""
     buildings = _library_buildings(viewer)
+    pk = viewer.campaign.pk
     return base_context(
         viewer,
         map_form=form,
-        numbers_form=numbers or _numbers_form(viewer),
+        numbers_form=numbers or _numbers_form(viewer, saved=saved),
+        editing=saved,
+        form_url=reverse("campaign:map-edit", args=[pk, saved.pk])
+        if saved
+        else reverse("campaign:map-add", args=[pk]),
         palette=PALETTE,
         editor_data={
             "ruleset": viewer.campaign.ruleset,
@@ -817,27 +835,57 @@ def map_add(request: HttpRequest, pk: int) -> HttpResponse:
     scenarios."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
+    return _map_editor(request, viewer, None)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def map_edit(request: HttpRequest, pk: int, map_pk: int) -> HttpResponse:
+    """The map editor on a saved map, and keeping it changed in place."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    saved = viewer.campaign.maps.filter(pk=map_pk).first()
+    if saved is None:
+        raise Http404("no such map in this campaign")
+    return _map_editor(request, viewer, saved)
+
+
+def _map_editor(request: HttpRequest, viewer: Viewer, saved: SavedMap | None) -> HttpResponse:
+    """The map editor for a new map (``saved`` None) or a saved one: drawn, as numbers or as
+    a pasted document, and kept."""
     if request.method == "GET":
-        return render(request, MAP_EDITOR, _editor_context(viewer, SavedMapForm()))
+        return render(request, MAP_EDITOR, _editor_context(viewer, _map_form(saved), saved=saved))
     if "numbers" in request.POST:
-        return _map_add_numbers(request, viewer)
+        return _map_numbers(request, viewer, saved)
     form = SavedMapForm(request.POST)
     if form.is_valid():
         try:
-            saved = saved_map_create(
-                campaign=viewer.campaign,
-                name=form.cleaned_data["name"],
-                text=form.cleaned_data["scenario"],
-                actor=request.user,
-            )
+            kept = _map_keep(request, viewer, saved, form.cleaned_data)
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(request, f"Map {saved.name} saved.")
-            url = reverse("campaign:battle-setup", args=[pk]) + f"?scenario=map-{saved.pk}"
-            return redirect(url)
+            return kept
     focus_first_error(form)
-    return render(request, MAP_EDITOR, _editor_context(viewer, form), status=400)
+    context = _editor_context(viewer, form, saved=saved)
+    return render(request, MAP_EDITOR, context, status=400)
+
+
+def _map_keep(
+    request: HttpRequest, viewer: Viewer, saved: SavedMap | None, data: dict[str, Any]
+) -> HttpResponse:
+    """Keep the map (a new one, or ``saved`` changed), then back to the set-up page with it
+    chosen, saying so."""
+    if saved is None:
+        kept = saved_map_create(campaign=viewer.campaign, name=data["name"],
+                                text=data["scenario"], actor=request.user)  # fmt: skip
+        messages.success(request, f"Map {kept.name} saved.")
+    else:
+        kept = saved_map_edit(saved_map=saved, name=data["name"], text=data["scenario"],
+                              actor=request.user)  # fmt: skip
+        messages.success(request, f"Map {kept.name} saved; the battles fought on it before "
+                                  "keep the table they were fought on.")  # fmt: skip
+    url = reverse("campaign:battle-setup", args=[viewer.campaign.pk])
+    return redirect(url + f"?scenario=map-{kept.pk}")
 
 
 @login_required
@@ -856,37 +904,36 @@ def map_remove(request: HttpRequest, pk: int, map_pk: int) -> HttpResponse:
     return action_done(request, url, said)
 
 
-def _map_add_numbers(request: HttpRequest, viewer: Viewer) -> HttpResponse:
+def _map_numbers(request: HttpRequest, viewer: Viewer, saved: SavedMap | None) -> HttpResponse:
     """The map as numbers (the editor without JavaScript): checked by the engine, each problem
     on the field of the piece it names, and kept as the drawn editor's map would be."""
     numbers = _numbers_form(viewer, request.POST)
     if "more" in request.POST:
         more = numbers.with_more_rows()
-        return render(request, MAP_EDITOR, _editor_context(viewer, SavedMapForm(), more))
+        context = _editor_context(viewer, _map_form(saved), more, saved=saved)
+        return render(request, MAP_EDITOR, context)
     if numbers.is_valid():
         scenario = numbers.scenario()
         problems = map_problems(campaign=viewer.campaign, scenario=scenario)
         for problem in problems:
             numbers.pin(problem["path"], problem["reason"])
         if not problems:
+            data = {"name": numbers.cleaned_data["name"], "scenario": json.dumps(scenario)}
             try:
-                saved = saved_map_create(
-                    campaign=viewer.campaign,
-                    name=numbers.cleaned_data["name"],
-                    text=json.dumps(scenario),
-                    actor=request.user,
-                )
+                return _map_keep(request, viewer, saved, data)
             except ValidationError as error:
                 for field, reasons in error.message_dict.items():
                     for reason in reasons:
                         numbers.add_error("name" if field == "name" else None, reason)
-            else:
-                messages.success(request, f"Map {saved.name} saved.")
-                url = reverse("campaign:battle-setup", args=[viewer.campaign.pk])
-                return redirect(url + f"?scenario=map-{saved.pk}")
     focus_first_error(numbers)
-    context = _editor_context(viewer, SavedMapForm(), numbers)
+    context = _editor_context(viewer, _map_form(saved), numbers, saved=saved)
     return render(request, MAP_EDITOR, context, status=400)
+
+
+def _map_form(saved: SavedMap | None) -> SavedMapForm:
+    """The pasted document's form, unsent: empty for a new map, holding a saved one's."""
+    initial = {"name": saved.name, "scenario": json.dumps(saved.scenario)} if saved else {}
+    return SavedMapForm(initial=initial)
 
 
 @login_required

@@ -22,7 +22,8 @@ from campaign import urls as campaign_urls
 from campaign.models import Campaign
 from campaign.services import unit_create
 from campaign.services.engagements import engagement_run
-from tests.web.campaign_world import ROLES, World, login
+from campaign.services.maps import saved_map_create
+from tests.web.campaign_world import CROSSROADS, ROLES, World, login
 from units.models import UnitType
 
 pytestmark = pytest.mark.django_db
@@ -86,6 +87,15 @@ def ENGAGEMENT(w: World) -> int:
         sides = {"attackers": [red], "defenders": [blue]}
         w.engagement = engagement_run(campaign=w.campaign, sides=sides, seed=1)
     return w.engagement.pk
+
+
+def SAVED_MAP(w: World) -> int:
+    """A saved map of the world's campaign (the Crossroads table), kept on first use."""
+    if not hasattr(w, "saved_map"):
+        w.saved_map = saved_map_create(
+            campaign=w.campaign, name="Walk map", text=CROSSROADS.read_text()
+        )
+    return w.saved_map.pk
 
 
 def AMBUSH(w: World) -> int:
@@ -157,6 +167,9 @@ ROUTES = [
           headers=HTMX, manage=True),
     Route("table result form", _c("battle-record"), manage=True),
     Route("save a map", _c("map-add"), "post", {"name": ""}, ok=400, manage=True),
+    Route("map editor on a saved map", _c("map-edit", SAVED_MAP), manage=True),
+    Route("edit a saved map, nameless", _c("map-edit", SAVED_MAP), "post", {"name": ""}, ok=400,
+          manage=True),
     # A map removed already (none has this id): the set-up page, saying so.
     Route("remove a saved map", _c("map-remove", lambda w: 999999), "post", ok=302, manage=True),
     Route("advance", _c("advance"), "post", {"days": "0"}, ok=400, manage=True),
