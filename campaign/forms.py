@@ -7,7 +7,7 @@ Forms only parse what was typed; the services decide what is allowed and say so 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django import forms
@@ -112,10 +112,43 @@ class SettingsForm(PageForm):
         )
 
 
-class UserField(forms.CharField):
-    """One of the campaign's people (its GM or a member) by username. Anyone else is refused
-    in the same words whether or not an account by that name exists, so the form tells no one
-    which usernames there are; the form sets ``campaign``."""
+PLAYING_ROLES = (Membership.Role.PLAYER, Membership.Role.CO_GM)
+"""The members who may play a force or a character, besides the GM."""
+
+
+def people_choices(
+    campaign: Campaign, members: Iterable[Membership] | None = None, *, who_play: bool
+) -> list[tuple[str, str]]:
+    """The campaign's people as a list offers them, by username with their part ("alice
+    (Player)"), by name: ``who_play``, its GM and the members who may play a force (a force's
+    player); else its members (whose part changes, or who are removed). ``members``: the
+    campaign's memberships with their users, when the page has read them already."""
+    if members is None:
+        members = campaign.memberships.select_related("user")
+    people = [
+        (m.user.get_username(), m.get_role_display())
+        for m in members
+        if not who_play or m.role in PLAYING_ROLES
+    ]
+    if who_play:
+        people.append((campaign.gm.get_username(), "GM"))
+    return [("", "---------"), *((name, f"{name} ({part})") for name, part in sorted(people))]
+
+
+class ListedName(forms.CharField):
+    """A username chosen from a list of the campaign's people (the form sets its choices,
+    `people_choices`); what is sent is read as text, and the form says who it may be."""
+
+    widget = forms.Select
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        return {}  # a list has no typed length to limit (what is sent still is)
+
+
+class UserField(ListedName):
+    """One of the campaign's people (its GM or a member) by username. Anyone else sent is
+    refused in the same words whether or not an account by that name exists, so the form
+    tells no one which usernames there are; the form sets ``campaign``."""
 
     campaign: Campaign | None = None
 
@@ -172,13 +205,20 @@ class NewAccountForm(PageForm):
 class MemberForm(PageForm):
     """Change a member's part in the campaign (only someone in it already)."""
 
-    username = forms.CharField(max_length=150, label="Member (username)")
+    username = ListedName(max_length=150, label="Member")
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
     NOT_THE_GM = "The GM's role does not change here: {username} is this campaign's GM."
 
-    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        campaign: Campaign,
+        members: Iterable[Membership] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        self.fields["username"].widget.choices = people_choices(campaign, members, who_play=False)
 
     def clean_username(self) -> Any:
         username = self.cleaned_data["username"]
@@ -231,23 +271,31 @@ class ForceEditForm(PageForm):
     """A force's name and its player (or the GM, or a co-GM): renamed, or given to another."""
 
     name = forms.CharField(max_length=200)
-    owner = UserField(max_length=150, label="Player (username)")
+    owner = UserField(max_length=150, label="Player")
 
     def __init__(self, *args: Any, force: Force, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"name": force.name, "owner": force.owner.get_username()})
         super().__init__(*args, **kwargs)
         self.fields["owner"].campaign = force.campaign
+        self.fields["owner"].widget.choices = people_choices(force.campaign, who_play=True)
 
 
 class ForceForm(PageForm):
     """A new force for a player (or the GM)."""
 
-    owner = UserField(max_length=150, label="Player (username)")
+    owner = UserField(max_length=150, label="Player")
     name = forms.CharField(max_length=200)
 
-    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        campaign: Campaign,
+        members: Iterable[Membership] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["owner"].campaign = campaign
+        self.fields["owner"].widget.choices = people_choices(campaign, members, who_play=True)
 
 
 class UnitAddForm(PageForm):

@@ -22,8 +22,10 @@ from campaign.forms import (
     EQUIPMENT_CHOICES,
     QUALITY_CHOICES,
     SPECIALTY_CHOICES,
+    ListedName,
     PageForm,
     UserField,
+    people_choices,
     revert_reason,
 )
 from campaign.keys import key_named
@@ -214,13 +216,13 @@ class CharacterForm(PageForm):
         choices=FEAT_CHOICES, required=False, widget=forms.CheckboxSelectMultiple,
         label="Feats and classes",
     )  # fmt: skip
-    player = forms.CharField(
-        max_length=150, required=False, label="Played by (username; blank for an NPC)"
-    )
+    player = ListedName(max_length=150, required=False, label="Played by")
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        _, *people = people_choices(campaign, who_play=True)
+        self.fields["player"].widget.choices = [("", "Nobody: an NPC"), *people]
 
     def clean_player(self) -> Any:
         username = self.cleaned_data.get("player", "").strip()

@@ -155,6 +155,8 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     battles = recent_battles(campaign)
     attention = units_needing_attention(campaign, own)
     rallying = [a for a in attention if a.unit.status == Status.RETREATED]
+    # Read once: the People list, and the GM's forms that choose among them.
+    members = list(campaign.memberships.select_related("user").order_by("role", "user__username"))
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
@@ -184,7 +186,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         strength=force_strength_chart(campaign, [s for s in summaries if s.force.pk in full])
         if full
         else None,
-        members=campaign.memberships.select_related("user").order_by("role", "user__username"),
+        members=members,
     )
     membership = (
         campaign.memberships.filter(user=viewer.user).select_related("user").first()
@@ -205,14 +207,18 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         context["advance_form"] = forms.get("advance_form") or AdvanceForm()
         context["quick_form"] = forms.get("quick_form") or QuickResolveForm(campaign=campaign)
         context["invitation_form"] = forms.get("invitation_form") or InvitationForm()
-        context["member_form"] = forms.get("member_form") or MemberForm(campaign=campaign)
+        context["member_form"] = forms.get("member_form") or MemberForm(
+            campaign=campaign, members=members
+        )
         context["member_remove_form"] = forms.get("member_remove_form") or MemberRemoveForm(
-            campaign=campaign
+            campaign=campaign, members=members
         )
         context["invitations"] = campaign.invitations.prefetch_related(
             "forces", "characters"
         ).order_by("invitee")
-        context["force_form"] = forms.get("force_form") or ForceForm(campaign=campaign)
+        context["force_form"] = forms.get("force_form") or ForceForm(
+            campaign=campaign, members=members
+        )
         context["settings_form"] = forms.get("settings_form") or SettingsForm.for_campaign(campaign)
     return context
 

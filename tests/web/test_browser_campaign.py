@@ -86,7 +86,7 @@ def _gm_builds_the_campaign(page, live_server, page_for) -> str:
     ):
         page.goto(dashboard)
         _open_tool(page, "#force-form")
-        page.fill("#force-form input[name=owner]", owner)
+        page.select_option("#force-form select[name=owner]", owner)
         page.fill("#force-form input[name=name]", force)
         _submit(page, "#force-form")
         page.wait_for_url(re.compile(r"/forces/\d+/$"))

@@ -92,7 +92,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
         gm.fill("#character-form input[name=hit_points]", "14")
         gm.check("#character-form input[value=leadership]")
         gm.check("#character-form input[value=strategist]")
-        gm.fill("#character-form input[name=player]", "alice")
+        gm.select_option("#character-form select[name=player]", "alice")
         _submit(gm, "#character-form")
         if attempt == 0:
             gm.wait_for_selector("text=Capt. Holt is a character of the campaign.")

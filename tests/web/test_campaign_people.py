@@ -302,3 +302,29 @@ def test_a_unit_moves_only_to_another_force_of_the_campaign_for_a_reason(
     assert refused.status_code == 400
     assert error in _errors(refused, field)
     assert Unit.objects.get(pk=squad.pk).force == world.force
+
+
+def _offered(page: str, form: str, field: str) -> list[str]:
+    """The names a form's list offers, as the page draws them."""
+    body = re.search(rf'<form id="{form}".*?</form>', page, re.S)[0]
+    chosen = re.search(rf'<select name="{field}".*?</select>', body, re.S)[0]
+    return re.findall(r'<option value="[^"]+"(?: selected)?>([^<]+)</option>', chosen)
+
+
+def test_the_gms_forms_offer_the_campaigns_people_by_name_and_part(client, world):
+    login(client, world, "gm")
+    dashboard = client.get(_url("dashboard", world)).text
+    # A force goes to one who plays: the GM, a co-GM or a player, never a spectator.
+    players = ["co_gm (Co-GM)", "gm (GM)", "player (Player)", "rival (Player)"]
+    assert _offered(dashboard, "force-form", "owner") == players
+    # A part changes, or a member is removed: any member, never the GM.
+    members = ["co_gm (Co-GM)", "player (Player)", "rival (Player)", "spectator (Spectator)"]
+    assert _offered(dashboard, "member-form", "username") == members
+    assert _offered(dashboard, "member-remove-form", "username") == members
+    force = client.get(_url("force", world, world.force.pk)).text
+    assert _offered(force, "force-edit-form", "owner") == players
+    assert '<option value="player" selected>player (Player)</option>' in force
+    # A character is played by one who plays, or by nobody: an NPC, the GM's.
+    characters = client.get(_url("characters", world)).text
+    assert _offered(characters, "character-form", "player") == players
+    assert '<option value="" selected>Nobody: an NPC</option>' in characters

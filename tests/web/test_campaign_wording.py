@@ -148,7 +148,7 @@ def test_a_revert_gives_quality_back_and_undoes_a_promotion_rather_than_promotin
 
 
 def test_a_role_reads_as_a_sentence_says_it(client, world):
-    from campaign.views._common import role_phrase
+    from campaign.models import role_phrase
 
     assert [role_phrase(r) for r in ("co_gm", "player", "spectator")] == [
         "a co-GM",
