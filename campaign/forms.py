@@ -33,6 +33,7 @@ from campaign.rules.state import (
     quality_name,
 )
 from campaign.rules.values import MAX_HITS
+from campaign.selectors import forces_the_gm_plays
 from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
 from campaign.services.roster import HAND_OVER_STAYS, MAX_RAISED_AT_ONCE
@@ -626,7 +627,7 @@ class HandOverForm(PageForm):
         people = [(m.user.pk, f"{m.user.get_username()} ({m.get_role_display()})") for m in members]
         self.offers = bool(people)
         field.widget.choices = [("", field.empty_label), *people]
-        played = campaign.forces.filter(owner_id=campaign.gm_id).exclude(held_for__isnull=False)
+        played = forces_the_gm_plays(campaign)
         names = list(played.order_by("name").values_list("name", flat=True))
         if names:
             self.fields[

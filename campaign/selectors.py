@@ -65,6 +65,12 @@ def campaign_role(*, campaign: Campaign, user: Any) -> str | None:
     return role
 
 
+def forces_the_gm_plays(campaign: Campaign) -> QuerySet[Force]:
+    """The forces the campaign's GM plays themselves (an opposing force, say): theirs and held
+    for no one invited (an import's forces for an invitee wait with the GM until they join)."""
+    return campaign.forces.filter(owner_id=campaign.gm_id, held_for__isnull=True)
+
+
 def may_give_orders(*, role: str | None, owns: bool) -> bool:
     """The GM and co-GMs give any unit an Order; a player the units of a force they own (with
     their own characters, `services.orders.order_give`); nobody else."""

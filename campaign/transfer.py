@@ -899,25 +899,16 @@ GROUP_CHANGE_TEXT = 2000
 def check_group_changes(c: Checker, path: str, data: Any, *, day: int) -> list[dict[str, Any]]:
     """The changes to the campaign's people and forces its story keeps (`GroupChange`), each
     a sentence of its kind on a day of the campaign."""
-    if not isinstance(data, list):
-        c.error(path, "must be a list")
-        return []
-    found = []
-    for index, change in enumerate(data):
-        at = f"{path}[{index}]"
-        if not c.mapping(at, change, GROUP_CHANGE_KEYS):
-            continue
-        ok = _whole(c, f"{at}.day", change["day"], 1, day) is not None
+
+    def one(at: str, change: dict[str, Any]) -> None:
+        _whole(c, f"{at}.day", change["day"], 1, day)
         if not isinstance(change["kind"], str) or change["kind"] not in GroupChange.Kind.values:
             c.error(f"{at}.kind", f"must be one of {', '.join(GroupChange.Kind.values)}")
-            ok = False
-        ok = _text(c, f"{at}.text", change["text"], GROUP_CHANGE_TEXT, empty=False) and ok
+        _text(c, f"{at}.text", change["text"], GROUP_CHANGE_TEXT, empty=False)
         if problem := created_at_problem(change["created_at"]):
             c.error(f"{at}.created_at", problem)
-            ok = False
-        if ok:
-            found.append(change)
-    return found
+
+    return c.records(path, data, GROUP_CHANGE_KEYS, one)
 
 
 USERNAME_LONGEST = 150

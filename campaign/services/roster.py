@@ -53,6 +53,7 @@ from campaign.selectors import (
     campaign_role,
     engaged_units,
     force_can_edit,
+    forces_the_gm_plays,
     invitee_keys,
 )
 from campaign.services._record import (
@@ -447,20 +448,20 @@ def campaign_hand_over(
         errors["to"] = [f"{to} is not a member of {campaign}: invite them first."]
     if stay_as not in HAND_OVER_STAYS:
         errors["stay_as"] = [f"not a role: {stay_as!r}"]
-    held = Force.objects.filter(held_for__campaign=campaign, owner=old).distinct()
-    mine = campaign.forces.filter(owner=old).exclude(pk__in=held.values("pk"))
-    if stay_as == Membership.Role.SPECTATOR and not with_forces and mine.exists():
-        names = and_words(list(mine.order_by("name").values_list("name", flat=True)))
+    played = forces_the_gm_plays(campaign)
+    if stay_as == Membership.Role.SPECTATOR and not with_forces and played.exists():
+        names = and_words(list(played.order_by("name").values_list("name", flat=True)))
         errors["stay_as"] = [
             f"You play {names}: a spectator plays no force. Stay as a player or co-GM, or "
             "hand your forces on too."
         ]
     if errors:
         raise ValidationError(errors)
-    moving = campaign.forces.filter(pk__in=held.values("pk"))
+    moving = campaign.forces.filter(owner=old)
     if with_forces:
-        moving = campaign.forces.filter(owner=old)
         campaign.characters.filter(player=old).update(player=to)
+    else:  # only the forces held for people invited
+        moving = moving.exclude(pk__in=played.values("pk"))
     names = list(moving.order_by("name").values_list("name", flat=True))
     moving.update(owner=to)
     # The visits each counted from go with them: "since your last visit" stays true for both.
@@ -497,13 +498,14 @@ def force_edit(*, force: Force, name: str, owner: Any, actor: Any = None) -> For
     force.name, force.owner = name, owner
     _force_check(force)
     force.save()
-    renamed = f"renamed {force.name}" if force.name != was else ""
-    if force.owner_id != had.pk:
-        text = f"{was} went from {had} to {force.owner}" + (f", {renamed}" if renamed else "")
-    else:
-        text = f"{was} was {renamed}" if renamed else ""
-    if text:
-        group_told(force.campaign, Told.FORCE, text + ".", actor)
+    given, renamed = force.owner_id != had.pk, force.name != was
+    went = f"{was} went from {had} to {force.owner}"
+    if given and renamed:
+        group_told(force.campaign, Told.FORCE, f"{went}, renamed {force.name}.", actor)
+    elif given:
+        group_told(force.campaign, Told.FORCE, f"{went}.", actor)
+    elif renamed:
+        group_told(force.campaign, Told.FORCE, f"{was} was renamed {force.name}.", actor)
     return force
 
 

@@ -860,11 +860,9 @@ def _map_editor(request: HttpRequest, viewer: Viewer, saved: SavedMap | None) ->
     form = SavedMapForm(request.POST)
     if form.is_valid():
         try:
-            kept = _map_keep(request, viewer, saved, form.cleaned_data)
+            return _map_keep(request, viewer, saved, form.cleaned_data)
         except ValidationError as error:
             add_service_errors(form, error)
-        else:
-            return kept
     focus_first_error(form)
     context = _editor_context(viewer, form, saved=saved)
     return render(request, MAP_EDITOR, context, status=400)
