@@ -46,6 +46,7 @@ from campaign.forms import (
     UnitAddForm,
     UnitEditForm,
     UnitMoveForm,
+    people_choices,
 )
 from campaign.models import CampaignBattle, Force, Order, Unit
 from campaign.pages import (
@@ -305,6 +306,8 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
         row_key(force),
         force.owner.get_username(),
         roster_version(force),
+        # The GMs' form offers the campaign's people by name and part.
+        people_choices(viewer.campaign, who_play=True) if viewer.manages else None,
     )
 
     def draw(extra: dict[str, Any]) -> HttpResponse:
