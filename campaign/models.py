@@ -464,13 +464,15 @@ class HistoryEntry(models.Model):
 
 
 class GroupChange(models.Model):
-    """A change to the campaign's people or forces, kept in its story: the campaign renamed or
-    handed to another GM, someone joining, taking another part or leaving, a force raised,
-    renamed or given to another player. Said in a sentence with the names of the moment, for
-    everyone in the campaign (who is in it, and the forces' names, are everyone's to see)."""
+    """A change to the campaign's people or forces, kept in its story: the campaign renamed,
+    handed to another GM or its settings for the players changed, someone joining, taking
+    another part or leaving, a force raised, renamed or given to another player. Said in a
+    sentence with the names of the moment, for everyone in the campaign (who is in it, and the
+    forces' names, are everyone's to see)."""
 
     class Kind(models.TextChoices):
         RENAMED = "renamed", "Renamed"
+        SETTINGS = "settings", "Settings"
         JOINED = "joined", "Joined"
         PART = "part", "New part"
         LEFT = "left", "Left"

@@ -99,6 +99,24 @@ def campaign_create(
     return campaign_save_once(campaign)
 
 
+SETTING_WORDS = {
+    ("apply_mode", Campaign.ApplyMode.AUTO): "A battle's outcome reaches the rosters at once.",
+    ("apply_mode", Campaign.ApplyMode.REVIEW): (
+        "The GM reviews each battle's outcome before it reaches the rosters."
+    ),
+    ("other_forces_visible", Campaign.Visibility.FULL): (
+        "Players see the other players' forces in full."
+    ),
+    ("other_forces_visible", Campaign.Visibility.SUMMARY): (
+        "Players see the other players' forces by name and unit count only."
+    ),
+    ("fog_of_war", True): "Fog of war is on: players read a battle as their side saw it.",
+    ("fog_of_war", False): "Fog of war is off: players read each battle whole.",
+}
+"""The settings that change what the players see or wait for, as the campaign's story tells
+them changed (the quick resolve's starting rounds are the GM's own tool, and not told)."""
+
+
 @transaction.atomic
 def campaign_update(*, campaign: Campaign, actor: Any = None, **settings: Any) -> Campaign:
     """Change the campaign's name or bridge settings (its ruleset and calendar have services)."""
@@ -106,15 +124,18 @@ def campaign_update(*, campaign: Campaign, actor: Any = None, **settings: Any) -
     unknown = set(settings) - set(SETTINGS)
     if unknown:
         raise ValidationError({field: "not a campaign setting" for field in sorted(unknown)})
-    was = Campaign.objects.select_for_update().values_list("name", flat=True).get(pk=campaign.pk)
+    stored = Campaign.objects.select_for_update().get(pk=campaign.pk)
     for field, value in settings.items():
         setattr(campaign, field, value)
     _full_clean(campaign)
     # Only what was changed is written: the rest (its calendar, above all) stays as stored,
     # whatever the caller's copy, read before an Advance, may say.
     campaign.save(update_fields=list(settings))
-    if campaign.name != was:
-        group_told(campaign, Told.RENAMED, f"{was} was renamed {campaign.name}.", actor)
+    if campaign.name != stored.name:
+        group_told(campaign, Told.RENAMED, f"{stored.name} was renamed {campaign.name}.", actor)
+    for (field, value), words in SETTING_WORDS.items():
+        if getattr(campaign, field) == value != getattr(stored, field):
+            group_told(campaign, Told.SETTINGS, words, actor)
     return campaign
 
 

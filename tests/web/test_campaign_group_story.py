@@ -99,7 +99,7 @@ def test_one_who_joins_by_an_invitation_is_told_with_what_was_held_for_them(worl
 def test_what_changes_nothing_or_is_refused_tells_nothing(world):
     c, gm = world.campaign, world.users["gm"]
     since = _last(world)
-    campaign_update(campaign=c, name="Op. Pages", apply_mode="auto", actor=gm)
+    campaign_update(campaign=c, name="Op. Pages", apply_mode="review", actor=gm)  # as it was
     force_edit(force=world.force, name="Red Company", owner=world.users["player"], actor=gm)
     membership_set(campaign=c, user=world.users["rival"], role="player", actor=gm)
     with pytest.raises(ValidationError):  # plays a force
@@ -109,6 +109,24 @@ def test_what_changes_nothing_or_is_refused_tells_nothing(world):
     with pytest.raises(ValidationError):  # a spectator plays no force
         force_create(campaign=c, owner=world.users["spectator"], name="Ghosts", actor=gm)
     assert _told(world, since) == []
+
+
+def test_the_settings_that_change_what_players_see_are_told_when_they_change(world):
+    c, gm = world.campaign, world.users["gm"]
+    since = _last(world)
+    campaign_update(campaign=c, fog_of_war=True, other_forces_visible="summary", actor=gm)
+    campaign_update(campaign=c, apply_mode="auto", fog_of_war=True, actor=gm)  # fog as it was
+    campaign_update(campaign=c, fog_of_war=False, other_forces_visible="full",
+                    apply_mode="review", actor=gm)  # fmt: skip
+    assert [text for _, kind, text in _told(world, since) if kind == "settings"] == [
+        "Players see the other players' forces by name and unit count only.",
+        "Fog of war is on: players read a battle as their side saw it.",
+        "A battle's outcome reaches the rosters at once.",
+        "The GM reviews each battle's outcome before it reaches the rosters.",
+        "Players see the other players' forces in full.",
+        "Fog of war is off: players read each battle whole.",
+    ]
+    assert len(_told(world, since)) == 6
 
 
 def test_settings_saved_from_a_copy_read_before_an_advance_leave_the_calendar_as_it_is(world):
