@@ -17,11 +17,11 @@ from django.db.models import Count
 from campaign.models import (
     Campaign,
     Force,
-    GroupChange,
     HistoryEntry,
     Leader,
     Membership,
     QuickResolve,
+    StoryEntry,
     Unit,
 )
 from campaign.rules.values import parse_field
@@ -246,8 +246,8 @@ class HistoryEntryAdmin(ReadOnlyAdmin):
         return False
 
 
-@admin.register(GroupChange)
-class GroupChangeAdmin(ReadOnlyAdmin):
+@admin.register(StoryEntry)
+class StoryEntryAdmin(ReadOnlyAdmin):
     list_display = ("id", "day", "campaign", "kind", "text", "actor", "created_at")
     list_filter = ("kind", "campaign")
     search_fields = ("text",)

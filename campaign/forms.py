@@ -19,7 +19,7 @@ from django.db.models import Q
 from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from battles.jsontext import read_json
-from campaign.models import Campaign, Force, Membership, Unit
+from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
 from campaign.rules.bridge import card_needs
 from campaign.rules.history import and_words
 from campaign.rules.orders import HOURS_PER_DAY
@@ -598,6 +598,19 @@ class CampaignDeleteForm(PageForm):
     """The campaign's name, typed to show the GM means this one."""
 
     name = forms.CharField(max_length=200, label="The campaign's name")
+    request_key = LaunchKeyField(required=False)  # the page's form always carries one
+
+
+class StoryNoteForm(PageForm):
+    """A GM's note for the campaign's story (`services.story.story_note_add`)."""
+
+    text = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=STORY_TEXT,
+        label="A note for the story",
+        help_text="What the evening left that no unit's history says. Everyone in the campaign "
+        "reads it on the timeline, on today's date.",
+    )
     request_key = LaunchKeyField(required=False)  # the page's form always carries one
 
 

@@ -463,12 +463,17 @@ class HistoryEntry(models.Model):
         return f"Day {self.day}, {self.unit}: {self.text}"
 
 
-class GroupChange(models.Model):
-    """A change to the campaign's people or forces, kept in its story: the campaign renamed,
-    handed to another GM or its settings for the players changed, someone joining, taking
-    another part or leaving, a force raised, renamed or given to another player. Said in a
-    sentence with the names of the moment, for everyone in the campaign (who is in it, and the
-    forces' names, are everyone's to see)."""
+STORY_TEXT = 2000
+"""The longest line of the campaign's story (a GM's note, or one imported)."""
+
+
+class StoryEntry(models.Model):
+    """A line of the campaign's own story, besides what befell its units: a change to its
+    people or forces (the campaign renamed, handed to another GM or its settings for the
+    players changed, someone joining, taking another part or leaving, a force raised, renamed
+    or given to another player), said with the names of the moment; or a note its GM wrote
+    ("The bridge at Elm Ford is down."). For everyone in the campaign: who is in it, the
+    forces' names and the GM's notes are everyone's to read."""
 
     class Kind(models.TextChoices):
         RENAMED = "renamed", "Renamed"
@@ -478,8 +483,9 @@ class GroupChange(models.Model):
         LEFT = "left", "Left"
         FORCE = "force", "Force"
         NEW_GM = "new_gm", "New GM"
+        NOTE = "note", "GM's note"
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="group_changes")
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="story")
     day = models.PositiveIntegerField(help_text="The campaign day it happened.")
     kind = models.CharField(max_length=16, choices=Kind.choices)
     text = models.TextField(help_text="What happened, in a sentence anyone in it can read.")

@@ -28,10 +28,10 @@ from campaign.models import (
     CampaignBattle,
     Engagement,
     Force,
-    GroupChange,
     HistoryEntry,
     Membership,
     QuickResolve,
+    StoryEntry,
     TableRoll,
     Unit,
 )
@@ -1117,12 +1117,14 @@ class Event:
     day: int
     kind: str
     """battle, engagement, destroyed, promoted, reduced, a history entry's kind or a change to
-    the group's (`GroupChange.Kind`)."""
+    the group's (`StoryEntry.Kind`)."""
     text: str
     url: str
     """Where its line links to; "" for none (a page the reader may not open)."""
     undone: bool = False
     """A history entry reverted since: its line stays, struck through, as on the unit's page."""
+    note: int | None = None
+    """A GM's note (`StoryEntry`): its id, for the GMs to take it out of the story."""
 
     @property
     def label(self) -> str:
@@ -1131,8 +1133,8 @@ class Event:
             return EVENT_LABELS[self.kind]
         if self.kind in HistoryEntry.Kind.values:
             return HistoryEntry.Kind(self.kind).label
-        if self.kind in GroupChange.Kind.values:
-            return GroupChange.Kind(self.kind).label
+        if self.kind in StoryEntry.Kind.values:
+            return StoryEntry.Kind(self.kind).label
         return self.kind.replace("_", " ").capitalize()
 
 
@@ -1326,9 +1328,11 @@ def timeline(
     undone = entries_undone(entries=notable)
     for entry_ in notable:
         events.append(_entry_event(entry_, campaign.pk, homes, names, carrying, undone))
-    # The group's changes close their day, after the fights and what they did to the units.
-    for change in campaign.group_changes.filter(day__in=whole).order_by("id"):
-        events.append(Event(change.day, change.kind, change.text, ""))
+    # The campaign's own story (its people's changes, the GM's notes) closes the day, after the
+    # fights and what they did to the units.
+    for line in campaign.story.filter(day__in=whole).order_by("id"):
+        note = line.pk if line.kind == StoryEntry.Kind.NOTE else None
+        events.append(Event(line.day, line.kind, line.text, "", note=note))
     days: dict[int, list[Event]] = {}
     for event in events:
         days.setdefault(event.day, []).append(event)

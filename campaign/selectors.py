@@ -26,12 +26,12 @@ from campaign.models import (
     Campaign,
     CampaignBattle,
     Force,
-    GroupChange,
     HistoryEntry,
     Invitation,
     Leader,
     Membership,
     Order,
+    StoryEntry,
     Unit,
 )
 from campaign.rules.history import HITS_FIELDS
@@ -727,7 +727,7 @@ def timeline_records(campaign: Campaign) -> tuple[QuerySet, ...]:
         campaign.battles.all(),
         campaign.engagements.all(),
         campaign.quick_resolves.all(),
-        campaign.group_changes.all(),
+        campaign.story.all(),
     )
 
 
@@ -795,15 +795,15 @@ def entries_since(
     return list(entries.select_related("unit__force").order_by("-id")[:limit])
 
 
-GROUP_SINCE_LINES = 20
+STORY_SINCE_LINES = 20
 """The most changes to the group a visit is told of (the timeline keeps them all)."""
 
 
-def group_changes_since(*, campaign: Campaign, after: datetime) -> list[GroupChange]:
+def story_since(*, campaign: Campaign, after: datetime) -> list[StoryEntry]:
     """The changes to the campaign's people and forces after the moment ``after`` (a member's
-    last visit), newest first, at most `GROUP_SINCE_LINES`."""
-    changes = campaign.group_changes.filter(created_at__gt=after).order_by("-id")
-    return list(changes[:GROUP_SINCE_LINES])
+    last visit), newest first, at most `STORY_SINCE_LINES`."""
+    changes = campaign.story.filter(created_at__gt=after).order_by("-id")
+    return list(changes[:STORY_SINCE_LINES])
 
 
 def advance_entries(*, campaign: Campaign, after_id: int, upto_id: int) -> list[HistoryEntry]:

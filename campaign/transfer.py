@@ -26,14 +26,15 @@ from battles.models import Battle
 from battles.selectors import battle_log
 from campaign.models import (
     CAMPAIGN_SETTINGS,
+    STORY_TEXT,
     Campaign,
     CampaignBattle,
     Engagement,
     Force,
-    GroupChange,
     HistoryEntry,
     Leader,
     Membership,
+    StoryEntry,
     TableRoll,
     Unit,
 )
@@ -385,9 +386,9 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             {"name": saved.name, "scenario": saved.scenario}
             for saved in campaign.maps.order_by("name")
         ],
-        "group_changes": [
+        "story": [
             {"day": g.day, "kind": g.kind, "text": g.text, "created_at": g.created_at.isoformat()}
-            for g in campaign.group_changes.order_by("id")
+            for g in campaign.story.order_by("id")
         ],
         "characters": _characters_export(campaign),
         "orders": _orders_export(campaign),
@@ -627,7 +628,7 @@ def import_counts(data: dict[str, Any]) -> dict[str, int]:
                 "characters",
                 "orders",
                 "maps",
-                "group_changes",
+                "story",
             )
         ),
     }
@@ -891,24 +892,22 @@ def check_maps(c: Checker, path: str, maps: Any, *, ruleset: str) -> list[dict[s
     return found
 
 
-GROUP_CHANGE_KEYS = ("day", "kind", "text", "created_at")
-GROUP_CHANGE_TEXT = 2000
-"""The longest sentence an imported change to the campaign's people may be."""
+STORY_KEYS = ("day", "kind", "text", "created_at")
 
 
-def check_group_changes(c: Checker, path: str, data: Any, *, day: int) -> list[dict[str, Any]]:
-    """The changes to the campaign's people and forces its story keeps (`GroupChange`), each
+def check_story(c: Checker, path: str, data: Any, *, day: int) -> list[dict[str, Any]]:
+    """The changes to the campaign's people and forces its story keeps (`StoryEntry`), each
     a sentence of its kind on a day of the campaign."""
 
     def one(at: str, change: dict[str, Any]) -> None:
         _whole(c, f"{at}.day", change["day"], 1, day)
-        if not isinstance(change["kind"], str) or change["kind"] not in GroupChange.Kind.values:
-            c.error(f"{at}.kind", f"must be one of {', '.join(GroupChange.Kind.values)}")
-        _text(c, f"{at}.text", change["text"], GROUP_CHANGE_TEXT, empty=False)
+        if not isinstance(change["kind"], str) or change["kind"] not in StoryEntry.Kind.values:
+            c.error(f"{at}.kind", f"must be one of {', '.join(StoryEntry.Kind.values)}")
+        _text(c, f"{at}.text", change["text"], STORY_TEXT, empty=False)
         if problem := created_at_problem(change["created_at"]):
             c.error(f"{at}.created_at", problem)
 
-    return c.records(path, data, GROUP_CHANGE_KEYS, one)
+    return c.records(path, data, STORY_KEYS, one)
 
 
 USERNAME_LONGEST = 150

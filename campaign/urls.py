@@ -17,6 +17,12 @@ urlpatterns = [
     path("import/", transfer.campaign_import_view, name="import"),
     path(C, pages.campaign_dashboard, name="dashboard"),
     path(C + "timeline/", pages.campaign_timeline, name="timeline"),
+    path(C + "timeline/notes/", actions.story_note_view, name="story-note"),
+    path(
+        C + "timeline/notes/<int:note_pk>/remove/",
+        actions.story_note_remove_view,
+        name="story-note-remove",
+    ),
     path(C + "settings/", actions.settings_view, name="settings"),
     path(C + "delete/", actions.campaign_delete_view, name="delete"),
     path(C + "hand-over/", actions.campaign_hand_over_view, name="hand-over"),

@@ -12,7 +12,7 @@ from django.db.models import Model
 
 from battles import queue
 from battles.refusals import BattleInputError
-from campaign.models import Campaign, GroupChange, HistoryEntry, Leader, Unit
+from campaign.models import Campaign, HistoryEntry, Leader, StoryEntry, Unit
 from campaign.rules.history import sentence
 from campaign.rules.state import CampaignUnitState, snapshot_diff
 from campaign.selectors import campaign_can_manage
@@ -24,12 +24,12 @@ def require_manager(campaign: Campaign, actor: Any) -> None:
         raise PermissionDenied(f"only the GM or a co-GM of {campaign} may do this")
 
 
-def group_told(campaign: Campaign, kind: str, text: str, actor: Any = None) -> None:
-    """Keep a change to the campaign's people or forces in its story (`GroupChange`), on the
+def story_told(campaign: Campaign, kind: str, text: str, actor: Any = None) -> StoryEntry:
+    """Keep a change to the campaign's people or forces in its story (`StoryEntry`), on the
     campaign's day as stored now (the caller's copy may be from before the calendar moved), in
     the words of the moment."""
     day = Campaign.objects.filter(pk=campaign.pk).values_list("day", flat=True).get()
-    GroupChange.objects.create(campaign=campaign, day=day, kind=kind, text=text, actor=actor)
+    return StoryEntry.objects.create(campaign=campaign, day=day, kind=kind, text=text, actor=actor)
 
 
 def text_given(errors: dict[str, list[str]], field: str, value: Any, *, needed: str = "") -> str:

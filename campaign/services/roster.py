@@ -20,12 +20,12 @@ from campaign.models import (
     Campaign,
     Character,
     Force,
-    GroupChange,
     HistoryEntry,
     Invitation,
     InvitationAnswer,
     Leader,
     Membership,
+    StoryEntry,
     TableRoll,
     Unit,
     role_phrase,
@@ -59,9 +59,9 @@ from campaign.selectors import (
 from campaign.services._record import (
     campaign_made,
     campaign_save_once,
-    group_told,
     locked,
     require_manager,
+    story_told,
     text_given,
     unit_change,
     units_stored,
@@ -72,7 +72,7 @@ from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
 
 Kind = HistoryEntry.Kind
-Told = GroupChange.Kind
+Told = StoryEntry.Kind
 SETTINGS = ("name", *CAMPAIGN_SETTINGS)
 
 
@@ -132,10 +132,10 @@ def campaign_update(*, campaign: Campaign, actor: Any = None, **settings: Any) -
     # whatever the caller's copy, read before an Advance, may say.
     campaign.save(update_fields=list(settings))
     if campaign.name != stored.name:
-        group_told(campaign, Told.RENAMED, f"{stored.name} was renamed {campaign.name}.", actor)
+        story_told(campaign, Told.RENAMED, f"{stored.name} was renamed {campaign.name}.", actor)
     for (field, value), words in SETTING_WORDS.items():
         if getattr(campaign, field) == value != getattr(stored, field):
-            group_told(campaign, Told.SETTINGS, words, actor)
+            story_told(campaign, Told.SETTINGS, words, actor)
     return campaign
 
 
@@ -165,9 +165,9 @@ def membership_set(*, campaign: Campaign, user: Any, role: str, actor: Any = Non
     _full_clean(membership)
     membership.save()
     if was is None:
-        group_told(campaign, Told.JOINED, f"{user} joined as {role_phrase(role)}.", actor)
+        story_told(campaign, Told.JOINED, f"{user} joined as {role_phrase(role)}.", actor)
     elif was != role:
-        group_told(campaign, Told.PART, f"{user} became {role_phrase(role)}.", actor)
+        story_told(campaign, Told.PART, f"{user} became {role_phrase(role)}.", actor)
     return membership
 
 
@@ -384,7 +384,7 @@ def _joined(invitation: Invitation, user: Any) -> Membership:
     if joined:
         taking = f", taking {and_words(taken)}" if taken else ""
         text = f"{user} joined as {role_phrase(membership.role)}{taking}."
-        group_told(campaign, Told.JOINED, text, user)
+        story_told(campaign, Told.JOINED, text, user)
     _answered(invitation, user, accepted=True)
     return membership
 
@@ -435,7 +435,7 @@ def membership_remove(*, campaign: Campaign, user: Any, actor: Any = None) -> li
     text = f"{user} left the campaign" if leaving else f"{user} was removed from the campaign"
     if names:
         text += f"; {and_words(names)} became {'an NPC' if len(names) == 1 else 'NPCs'}"
-    group_told(campaign, Told.LEFT, text + ".", actor)
+    story_told(campaign, Told.LEFT, text + ".", actor)
     return names
 
 
@@ -493,7 +493,7 @@ def campaign_hand_over(
     Membership.objects.create(campaign=campaign, user=old, role=stay_as, last_visit_at=came_last)
     went = f" {and_words(names)} went with it." if names else ""
     text = f"{old} handed the campaign to {to}, staying in it as {role_phrase(stay_as)}."
-    group_told(campaign, Told.NEW_GM, text + went, actor)
+    story_told(campaign, Told.NEW_GM, text + went, actor)
     return names
 
 
@@ -504,7 +504,7 @@ def force_create(*, campaign: Campaign, owner: Any, name: str, actor: Any = None
     force = Force(campaign=campaign, owner=owner, name=name)
     _force_check(force)
     force.save()
-    group_told(campaign, Told.FORCE, f"{force} was raised for {owner}.", actor)
+    story_told(campaign, Told.FORCE, f"{force} was raised for {owner}.", actor)
     return force
 
 
@@ -522,11 +522,11 @@ def force_edit(*, force: Force, name: str, owner: Any, actor: Any = None) -> For
     given, renamed = force.owner_id != had.pk, force.name != was
     went = f"{was} went from {had} to {force.owner}"
     if given and renamed:
-        group_told(force.campaign, Told.FORCE, f"{went}, renamed {force.name}.", actor)
+        story_told(force.campaign, Told.FORCE, f"{went}, renamed {force.name}.", actor)
     elif given:
-        group_told(force.campaign, Told.FORCE, f"{went}.", actor)
+        story_told(force.campaign, Told.FORCE, f"{went}.", actor)
     elif renamed:
-        group_told(force.campaign, Told.FORCE, f"{was} was renamed {force.name}.", actor)
+        story_told(force.campaign, Told.FORCE, f"{was} was renamed {force.name}.", actor)
     return force
 
 

@@ -29,12 +29,12 @@ from campaign.models import (
     CharacterEntry,
     Engagement,
     Force,
-    GroupChange,
     HistoryEntry,
     Invitation,
     Membership,
     Order,
     SavedMap,
+    StoryEntry,
     TableRoll,
     Unit,
 )
@@ -74,7 +74,6 @@ from campaign.transfer import (
     check_counts,
     check_engagements,
     check_force,
-    check_group_changes,
     check_header,
     check_maps,
     check_members,
@@ -82,6 +81,7 @@ from campaign.transfer import (
     check_record_links,
     check_ruleset,
     check_settings,
+    check_story,
     check_table_rolls,
     refs_translate,
 )
@@ -348,9 +348,9 @@ def campaign_import(
         return existing
     c = Checker()
     table = ("engagements", "table_rolls")
-    top = ("campaign", "forces", "maps", "group_changes", "characters", "orders", *table, "battles")
+    top = ("campaign", "forces", "maps", "story", "characters", "orders", *table, "battles")
     # Not in older exports:
-    later = ("maps", "group_changes", "characters", "orders", *table, "battles")
+    later = ("maps", "story", "characters", "orders", *table, "battles")
     if not check_header(c, data, CAMPAIGN_FORMAT, top, later) or not check_counts(c, data):
         raise ValidationError(c.errors)
     info = data["campaign"]
@@ -398,7 +398,7 @@ def campaign_import(
     maps = (
         check_maps(c, "maps", data.get("maps", []), ruleset=info["ruleset"]) if ruleset_ok else []
     )
-    told = check_group_changes(c, "group_changes", data.get("group_changes", []), day=day)
+    told = check_story(c, "story", data.get("story", []), day=day)
     hour = info.get("hour", 0)
     if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour < HOURS_PER_DAY:
         c.error("campaign.hour", f"must be a whole hour, 0..{HOURS_PER_DAY - 1}, got {hour!r}")
@@ -543,8 +543,8 @@ def campaign_import(
     )
     for saved in maps:
         SavedMap.objects.create(campaign=campaign, created_by=gm, **saved)
-    GroupChange.objects.bulk_create(
-        GroupChange(
+    StoryEntry.objects.bulk_create(
+        StoryEntry(
             campaign=campaign, day=g["day"], kind=g["kind"], text=g["text"],
             created_at=datetime.fromisoformat(g["created_at"]),
         )

@@ -49,6 +49,7 @@ from campaign.forms import (
     QuickResolveForm,
     ReviewedForm,
     SettingsForm,
+    StoryNoteForm,
     UnitAddForm,
     UnitEditForm,
     UnitMoveForm,
@@ -109,6 +110,7 @@ from campaign.services.notices import notices_set
 from campaign.services.orders import orders_done
 from campaign.services.recovery import medics_text
 from campaign.services.roster import INVITED, InvitationAnswered, invitee_key
+from campaign.services.story import story_note_add, story_note_remove
 from campaign.table_forms import UnitTrainForm
 from campaign.views._common import (
     action_done,
@@ -122,12 +124,14 @@ from campaign.views.pages import (
     campaign_list_context,
     dashboard_context,
     force_context,
+    timeline_context,
     unit_context,
 )
 
 DASHBOARD = "campaign/dashboard.html"
 DELETE = "campaign/delete.html"
 HAND_OVER = "campaign/hand_over.html"
+TIMELINE = "campaign/timeline.html"
 FORCE = "campaign/force.html"
 UNIT = "campaign/unit.html"
 
@@ -679,6 +683,44 @@ def campaign_hand_over_view(request: HttpRequest, pk: int) -> HttpResponse:
         partial="hand-over-form",
         context=lambda: base_context(viewer, form=form),
     )
+
+
+@login_required
+@require_POST
+def story_note_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM (or a co-GM) writes a note in the campaign's story; back to the timeline."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = StoryNoteForm(request.POST)
+
+    def write(data):
+        note = story_note_add(campaign=viewer.campaign, text=data["text"], actor=request.user)
+        url = reverse("campaign:timeline", args=[pk])
+        return url, f"The note is in the story, on day {note.day}."
+
+    return form_action(
+        request,
+        form,
+        write,
+        page=TIMELINE,
+        partial="note-form",
+        context=lambda: timeline_context(viewer, note_form=form),
+    )
+
+
+@login_required
+@require_POST
+def story_note_remove_view(request: HttpRequest, pk: int, note_pk: int) -> HttpResponse:
+    """Take a GM's note out of the story; back to the timeline, saying so."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    url = reverse("campaign:timeline", args=[pk])
+    try:
+        text = story_note_remove(campaign=viewer.campaign, note_pk=note_pk, actor=request.user)
+    except ObjectDoesNotExist:
+        # Taken out already (a double click, a second tab): what the page shows is so.
+        return action_done(request, url, "That note is out of the story already.", messages.INFO)
+    return action_done(request, url, f"The note \u201c{text:.60}\u201d is out of the story.")
 
 
 @login_required

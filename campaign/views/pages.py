@@ -7,6 +7,7 @@ without JavaScript.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -43,6 +44,7 @@ from campaign.forms import (
     NoticesForm,
     QuickResolveForm,
     SettingsForm,
+    StoryNoteForm,
     UnitAddForm,
     UnitEditForm,
     UnitMoveForm,
@@ -82,9 +84,9 @@ from campaign.selectors import (
     GM,
     campaign_now,
     force_roster,
-    group_changes_since,
     invitations_for,
     roster_version,
+    story_since,
     unit_chart_entries,
     unit_story,
 )
@@ -175,7 +177,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         first_visit=visit is not None and visit.last is None,
         # Who came, went or took another part, and forces raised or given on, since the last
         # visit: everyone's to see (the first visit has the timeline for what came before).
-        group_since=group_changes_since(campaign=campaign, after=visit.last)
+        story_since_visit=story_since(campaign=campaign, after=visit.last)
         if visit and visit.last
         else [],
         sees_units=bool(own),
@@ -235,7 +237,7 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         campaign=viewer.campaign,
         user=request.user,
         visit=visit,
-        news=bool(context["since"] or context["group_since"]),
+        news=bool(context["since"] or context["story_since_visit"]),
     )
     return render(request, "campaign/dashboard.html", context)
 
@@ -243,20 +245,29 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def campaign_timeline(request: HttpRequest, pk: int) -> HttpResponse:
-    """The campaign day by day: battles, engagements, deaths, promotions, GM corrections."""
+    """The campaign day by day: battles, engagements, deaths, promotions, GM corrections, the
+    changes to its people and the GM's notes."""
     viewer = campaign_for_viewer(request.user, pk)
+    return render(request, "campaign/timeline.html", timeline_context(viewer, request.GET))
+
+
+def timeline_context(
+    viewer: Viewer, query: Mapping[str, str] | None = None, **forms: Any
+) -> dict[str, Any]:
+    """The timeline's window that ``query`` asks for (``before``, or ``day`` and ``entry``;
+    the latest when none), and for the GMs the form that writes a note in it."""
+    query = query or {}
     forces = viewer.forces_in_full()
-    before = clean_cursor(request.GET.get("before"))
-    day, entry = clean_cursor(request.GET.get("day")), clean_cursor(request.GET.get("entry"))
+    before = clean_cursor(query.get("before"))
+    day, entry = clean_cursor(query.get("day")), clean_cursor(query.get("entry"))
     split = (day, entry) if day is not None and entry is not None else None
     page = timeline(viewer.campaign, forces, before, split)
     if not page.days and (before is not None or split is not None):
         page = timeline(viewer.campaign, forces)  # nothing there: the first window
-    return render(
-        request,
-        "campaign/timeline.html",
-        base_context(viewer, days=page.days, page=page),
-    )
+    context = base_context(viewer, days=page.days, page=page)
+    if viewer.manages:
+        context["note_form"] = forms.get("note_form") or StoryNoteForm()
+    return context
 
 
 def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from campaign.models import Campaign, GroupChange
+from campaign.models import Campaign, StoryEntry
 from campaign.services import invitation_accept
 
 
@@ -16,14 +16,14 @@ def accept_every_invitation(campaign: Campaign) -> None:
     (checked here); those lines are then set aside, so that the export that follows is
     compared with the story the imported file carried."""
     users = get_user_model().objects
-    told = set(campaign.group_changes.values_list("pk", flat=True))
+    told = set(campaign.story.values_list("pk", flat=True))
     invitees = []
     for invitation in list(campaign.invitations.order_by("pk")):
         user = users.get(username=invitation.invitee)
         invitation_accept(invitation_pk=invitation.pk, user=user)
         invitees.append(invitation.invitee)
-    joined = campaign.group_changes.exclude(pk__in=told).order_by("pk")
+    joined = campaign.story.exclude(pk__in=told).order_by("pk")
     assert [(g.kind, g.text.split(" joined as ")[0]) for g in joined] == [
-        (GroupChange.Kind.JOINED, name) for name in invitees
+        (StoryEntry.Kind.JOINED, name) for name in invitees
     ]
     joined.delete()

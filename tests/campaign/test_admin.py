@@ -20,7 +20,7 @@ MODELS = (
     "leader",
     "historyentry",
     "quickresolve",
-    "groupchange",
+    "storyentry",
 )
 
 

@@ -119,10 +119,10 @@ BAD_FIELDS = [
     (("forces", 0, "owner"), "outsider", "forces[0].owner"),
     (("campaign", "ruleset"), "chess", "campaign.ruleset"),
     (("campaign", "members", 0, "role"), "king", "campaign.members[0].role"),
-    (("group_changes", 0, "kind"), "coup", "group_changes[0].kind"),
-    (("group_changes", 0, "day"), 3, "group_changes[0].day"),
-    (("group_changes", 0, "text"), " ", "group_changes[0].text"),
-    (("group_changes", 0, "created_at"), "yesterday", "group_changes[0].created_at"),
+    (("story", 0, "kind"), "coup", "story[0].kind"),
+    (("story", 0, "day"), 3, "story[0].day"),
+    (("story", 0, "text"), " ", "story[0].text"),
+    (("story", 0, "created_at"), "yesterday", "story[0].created_at"),
     (("forces", 0, "units", 0, "history", 1, "kind"), "x", "forces[0].units[0].history[1].kind"),
     (("forces", 0, "units", 0, "specialties"), ["armor"], "forces[0].units[0].specialties"),
 ]
@@ -373,7 +373,7 @@ def test_the_campaigns_story_of_its_people_survives_export_and_import(played, fo
     force_edit(force=force, name="Red Company", owner=cast.rival, actor=cast.gm)
     campaign_update(campaign=played, name="Op. Test, renamed", actor=cast.gm)
     exported = json.loads(json.dumps(campaign_export(campaign=played)))
-    assert [(g["day"], g["kind"], g["text"]) for g in exported["group_changes"]] == [
+    assert [(g["day"], g["kind"], g["text"]) for g in exported["story"]] == [
         (1, "joined", "player joined as a player."),
         (1, "joined", "rival joined as a player."),
         (1, "force", "Red Company was raised for player."),
@@ -385,11 +385,11 @@ def test_the_campaigns_story_of_its_people_survives_export_and_import(played, fo
     exported["campaign"]["name"] = "Op. Test, restored"
     imported = campaign_import(data=exported)
     accept_every_invitation(imported)
-    assert campaign_export(campaign=imported)["group_changes"] == exported["group_changes"]
+    assert campaign_export(campaign=imported)["story"] == exported["story"]
     # A file from before the story kept them imports with none.
-    del exported["group_changes"]
+    del exported["story"]
     exported["campaign"]["name"] = "Op. Test, older"
-    assert not campaign_import(data=exported).group_changes.exists()
+    assert not campaign_import(data=exported).story.exists()
 
 
 def test_the_saved_maps_survive_export_and_import(played, cast):

@@ -140,6 +140,11 @@ ROUTES = [
           gm_only=True),
     Route("dashboard", _c("dashboard")),
     Route("timeline", _c("timeline")),
+    Route("write a note, empty", _c("story-note"), "post", {"text": ""}, ok=400, manage=True),
+    Route("write a note (htmx)", _c("story-note"), "post", {}, HTMX, manage=True),
+    # A note taken out already (none has this id): the timeline, saying so.
+    Route("remove a note", _c("story-note-remove", lambda w: 999999), "post", ok=302,
+          manage=True),
     Route("own force", _c("force", FORCE)),
     Route("enemy force", _c("force", ENEMY)),
     Route("own force's cards", _c("force-cards", FORCE), unit_of="force"),

@@ -1,4 +1,4 @@
-"""The campaign's story keeps the changes to its people and forces (``GroupChange``): renamed,
+"""The campaign's story keeps the changes to its people and forces (``StoryEntry``): renamed,
 someone joining, taking another part, leaving or removed, a force raised, renamed or given to
 another player, the campaign handed to another GM. Each a sentence with the names of the
 moment, on the campaign's day, read on the timeline by everyone in the campaign."""
@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from campaign.models import Campaign, GroupChange, Invitation
+from campaign.models import Campaign, Invitation, StoryEntry
 from campaign.services import (
     calendar_advance,
     campaign_hand_over,
@@ -32,12 +32,12 @@ pytestmark = pytest.mark.django_db
 
 def _told(world, since: int) -> list[tuple[int, str, str]]:
     """The changes told after change ``since`` (its pk): day, kind, sentence."""
-    changes = GroupChange.objects.filter(campaign=world.campaign, pk__gt=since).order_by("pk")
+    changes = StoryEntry.objects.filter(campaign=world.campaign, pk__gt=since).order_by("pk")
     return list(changes.values_list("day", "kind", "text"))
 
 
 def _last(world) -> int:
-    return GroupChange.objects.filter(campaign=world.campaign).order_by("pk").last().pk
+    return StoryEntry.objects.filter(campaign=world.campaign).order_by("pk").last().pk
 
 
 def test_the_world_was_built_by_changes_each_told(world):
@@ -78,7 +78,7 @@ def test_each_change_to_the_group_is_told_in_the_words_of_its_moment(world):
         (3, "new_gm", "gm handed the campaign to co_gm, staying in it as a player. Militia went "
                       "with it."),
     ]  # fmt: skip
-    assert GroupChange.objects.get(pk=since + 1).actor == gm
+    assert StoryEntry.objects.get(pk=since + 1).actor == gm
 
 
 def test_one_who_joins_by_an_invitation_is_told_with_what_was_held_for_them(world):
@@ -93,7 +93,7 @@ def test_one_who_joins_by_an_invitation_is_told_with_what_was_held_for_them(worl
     assert _told(world, since) == [
         (1, "joined", "newcomer joined as a player, taking Green Platoon.")
     ]
-    assert GroupChange.objects.get(pk=since + 1).actor == newcomer
+    assert StoryEntry.objects.get(pk=since + 1).actor == newcomer
 
 
 def test_what_changes_nothing_or_is_refused_tells_nothing(world):
@@ -159,12 +159,12 @@ def test_a_returning_member_is_told_what_changed_in_the_group_since_their_last_v
     login(client, world, "spectator")
     url = reverse("campaign:dashboard", args=[world.campaign.pk])
     first = client.get(url).text  # the first visit: the timeline has what came before
-    assert "In the group since your last visit" not in first
+    assert "In the campaign since your last visit" not in first
     gm = world.users["gm"]
     force_edit(force=world.enemy, name="Blue Battalion", owner=world.users["co_gm"], actor=gm)
     membership_set(campaign=world.campaign, user=world.users["rival"], role="spectator", actor=gm)
     back = client.get(url).text
-    section = re.search(r'<h2 id="group-since-h">In the group since your last visit</h2>(.*?)'
+    section = re.search(r'<h2 id="story-since-h">In the campaign since your last visit</h2>(.*?)'
                         r"</section>", back, re.S)[1]  # fmt: skip
     lines = [re.sub(r"<[^>]+>", "", li).strip() for li in re.findall(r"<li .*?</li>", section)]
     assert lines == [
@@ -172,4 +172,4 @@ def test_a_returning_member_is_told_what_changed_in_the_group_since_their_last_v
         "Force Day 1: Blue Battalion went from rival to co_gm.",
     ]
     # Told once: the visit that told it counts as one, and the next finds nothing new.
-    assert "In the group since your last visit" not in client.get(url).text
+    assert "In the campaign since your last visit" not in client.get(url).text
