@@ -17,7 +17,7 @@ urlpatterns = [
     path("import/", transfer.campaign_import_view, name="import"),
     path(C, pages.campaign_dashboard, name="dashboard"),
     path(C + "timeline/", pages.campaign_timeline, name="timeline"),
-    path(C + "timeline/notes/", actions.story_note_view, name="story-note"),
+    path(C + "timeline/note/", actions.story_note_view, name="story-note"),
     path(
         C + "timeline/notes/<int:note_pk>/remove/",
         actions.story_note_remove_view,

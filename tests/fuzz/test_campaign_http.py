@@ -160,6 +160,7 @@ def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
         "engagement_pk": guess,
         "run_pk": guess,
         "map_pk": guess,
+        "note_pk": guess,
         "invitation_pk": guess,
         "link_key": _mostly(st.sampled_from(_link_keys(world)), st.text(URL_SAFE, min_size=1)),
     }
