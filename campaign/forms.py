@@ -136,6 +136,16 @@ def people_choices(
     return [("", "---------"), *((name, f"{name} ({part})") for name, part in sorted(people))]
 
 
+def member_named(campaign: Campaign, username: str) -> Any:
+    """The member (not the GM) of the campaign called ``username``; anyone else is refused in
+    the same words whether or not an account by that name exists."""
+    membership = campaign.memberships.select_related("user").filter(user__username=username)
+    found = membership.first()
+    if found is None:
+        raise ValidationError(f"no member of this campaign is called {username!r}")
+    return found.user
+
+
 class ListedName(forms.CharField):
     """A username chosen from a list of the campaign's people (the form sets its choices,
     `people_choices`); what is sent is read as text, and the form says who it may be."""
@@ -226,10 +236,7 @@ class MemberForm(PageForm):
         if username == self.campaign.gm.get_username():
             # Everyone sees who the GM is: saying so tells no one which usernames there are.
             raise ValidationError(self.NOT_THE_GM.format(username=username))
-        membership = self.campaign.memberships.filter(user__username=username).first()
-        if membership is None:
-            raise ValidationError(f"no member of this campaign is called {username!r}")
-        return membership.user
+        return member_named(self.campaign, username)
 
 
 class MemberRemoveForm(MemberForm):
@@ -274,11 +281,18 @@ class ForceEditForm(PageForm):
     name = forms.CharField(max_length=200)
     owner = UserField(max_length=150, label="Player")
 
-    def __init__(self, *args: Any, force: Force, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        force: Force,
+        members: Iterable[Membership] | None = None,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("initial", {"name": force.name, "owner": force.owner.get_username()})
         super().__init__(*args, **kwargs)
         self.fields["owner"].campaign = force.campaign
-        self.fields["owner"].widget.choices = people_choices(force.campaign, who_play=True)
+        choices = people_choices(force.campaign, members, who_play=True)
+        self.fields["owner"].widget.choices = choices
 
 
 class ForceForm(PageForm):
@@ -618,9 +632,7 @@ class HandOverForm(PageForm):
     """The member who is to run the campaign, what its GM stays as, and whether the forces the
     GM plays go with it (`services.roster.campaign_hand_over`)."""
 
-    to = forms.ModelChoiceField(
-        queryset=get_user_model().objects.none(), label="Who runs it from now on"
-    )
+    to = ListedName(max_length=150, label="Who runs it from now on")
     stay_as = forms.ChoiceField(
         choices=[(r.value, r.label) for r in HAND_OVER_STAYS],
         initial=Membership.Role.CO_GM,
@@ -632,24 +644,21 @@ class HandOverForm(PageForm):
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        members = campaign.memberships.select_related("user").order_by("user__username")
-        field = self.fields["to"]
-        field.queryset = get_user_model().objects.filter(memberships__campaign=campaign)
-        # Drawn from one read of the members, each with their part; the queryset only checks
-        # the one sent.
-        people = [(m.user.pk, f"{m.user.get_username()} ({m.get_role_display()})") for m in members]
-        self.offers = bool(people)
-        field.widget.choices = [("", field.empty_label), *people]
+        self.campaign = campaign
+        people = people_choices(campaign, who_play=False)
+        self.offers = len(people) > 1  # a member besides the empty choice
+        self.fields["to"].widget.choices = people
         played = forces_the_gm_plays(campaign)
         names = list(played.order_by("name").values_list("name", flat=True))
+        forces = self.fields["with_forces"]
         if names:
-            self.fields[
-                "with_forces"
-            ].help_text = (
-                f"{and_words(names)}, and the characters you play. Otherwise they stay yours."
-            )
+            played_too = f"{and_words(names)}, and the characters you play."
+            forces.help_text = f"{played_too} Otherwise they stay yours."
         else:
             del self.fields["with_forces"]
+
+    def clean_to(self) -> Any:
+        return member_named(self.campaign, self.cleaned_data["to"])
 
 
 class CampaignImportForm(PageForm):

@@ -1116,8 +1116,8 @@ class Event:
 
     day: int
     kind: str
-    """battle, engagement, destroyed, promoted, reduced, a history entry's kind or a change to
-    the group's (`StoryEntry.Kind`)."""
+    """battle, engagement, destroyed, promoted, reduced, a history entry's kind or a story
+    line's (`StoryEntry.Kind`)."""
     text: str
     url: str
     """Where its line links to; "" for none (a page the reader may not open)."""

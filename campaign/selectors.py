@@ -721,8 +721,8 @@ def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 
 
 def timeline_records(campaign: Campaign) -> tuple[QuerySet, ...]:
     """The campaign's records each of which is a line of the timeline on its day, besides the
-    units' notable entries: its battles, engagements and quick resolves, and the changes to its
-    people and forces. A day split over pages shows them on its first."""
+    units' notable entries: its battles, engagements and quick resolves, and its own story
+    (`StoryEntry`). A day split over pages shows them on its first."""
     return (
         campaign.battles.all(),
         campaign.engagements.all(),
@@ -796,14 +796,14 @@ def entries_since(
 
 
 STORY_SINCE_LINES = 20
-"""The most changes to the group a visit is told of (the timeline keeps them all)."""
+"""The most lines of the campaign's story a visit is told of (the timeline keeps them all)."""
 
 
 def story_since(*, campaign: Campaign, after: datetime) -> list[StoryEntry]:
-    """The changes to the campaign's people and forces after the moment ``after`` (a member's
-    last visit), newest first, at most `STORY_SINCE_LINES`."""
-    changes = campaign.story.filter(created_at__gt=after).order_by("-id")
-    return list(changes[:STORY_SINCE_LINES])
+    """The lines of the campaign's own story (its people's changes, the GM's notes) after the
+    moment ``after`` (a member's last visit), newest first, at most `STORY_SINCE_LINES`."""
+    lines = campaign.story.filter(created_at__gt=after).order_by("-id")
+    return list(lines[:STORY_SINCE_LINES])
 
 
 def advance_entries(*, campaign: Campaign, after_id: int, upto_id: int) -> list[HistoryEntry]:

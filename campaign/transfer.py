@@ -387,8 +387,8 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             for saved in campaign.maps.order_by("name")
         ],
         "story": [
-            {"day": g.day, "kind": g.kind, "text": g.text, "created_at": g.created_at.isoformat()}
-            for g in campaign.story.order_by("id")
+            {"day": s.day, "kind": s.kind, "text": s.text, "created_at": s.created_at.isoformat()}
+            for s in campaign.story.order_by("id")
         ],
         "characters": _characters_export(campaign),
         "orders": _orders_export(campaign),
@@ -896,15 +896,15 @@ STORY_KEYS = ("day", "kind", "text", "created_at")
 
 
 def check_story(c: Checker, path: str, data: Any, *, day: int) -> list[dict[str, Any]]:
-    """The changes to the campaign's people and forces its story keeps (`StoryEntry`), each
-    a sentence of its kind on a day of the campaign."""
+    """The lines of the campaign's own story (`StoryEntry`: its people's changes, the GM's
+    notes), each a sentence of its kind on a day of the campaign."""
 
-    def one(at: str, change: dict[str, Any]) -> None:
-        _whole(c, f"{at}.day", change["day"], 1, day)
-        if not isinstance(change["kind"], str) or change["kind"] not in StoryEntry.Kind.values:
+    def one(at: str, line: dict[str, Any]) -> None:
+        _whole(c, f"{at}.day", line["day"], 1, day)
+        if not isinstance(line["kind"], str) or line["kind"] not in StoryEntry.Kind.values:
             c.error(f"{at}.kind", f"must be one of {', '.join(StoryEntry.Kind.values)}")
-        _text(c, f"{at}.text", change["text"], STORY_TEXT, empty=False)
-        if problem := created_at_problem(change["created_at"]):
+        _text(c, f"{at}.text", line["text"], STORY_TEXT, empty=False)
+        if problem := created_at_problem(line["created_at"]):
             c.error(f"{at}.created_at", problem)
 
     return c.records(path, data, STORY_KEYS, one)

@@ -25,9 +25,9 @@ def require_manager(campaign: Campaign, actor: Any) -> None:
 
 
 def story_told(campaign: Campaign, kind: str, text: str, actor: Any = None) -> StoryEntry:
-    """Keep a change to the campaign's people or forces in its story (`StoryEntry`), on the
-    campaign's day as stored now (the caller's copy may be from before the calendar moved), in
-    the words of the moment."""
+    """Write a line of the campaign's own story (`StoryEntry`: a change to its people or
+    forces, a GM's note), on the campaign's day as stored now (the caller's copy may be from
+    before the calendar moved), in the words of the moment."""
     day = Campaign.objects.filter(pk=campaign.pk).values_list("day", flat=True).get()
     return StoryEntry.objects.create(campaign=campaign, day=day, kind=kind, text=text, actor=actor)
 

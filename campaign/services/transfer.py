@@ -545,10 +545,10 @@ def campaign_import(
         SavedMap.objects.create(campaign=campaign, created_by=gm, **saved)
     StoryEntry.objects.bulk_create(
         StoryEntry(
-            campaign=campaign, day=g["day"], kind=g["kind"], text=g["text"],
-            created_at=datetime.fromisoformat(g["created_at"]),
+            campaign=campaign, day=line["day"], kind=line["kind"], text=line["text"],
+            created_at=datetime.fromisoformat(line["created_at"]),
         )
-        for g in told
+        for line in told
     )  # fmt: skip
     _write_records(campaign, engagements, rolls, by_key, entry_keys, written, made_forces)
     _write_battles(campaign, battles, by_key, entry_keys)

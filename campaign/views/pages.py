@@ -50,7 +50,7 @@ from campaign.forms import (
     UnitMoveForm,
     people_choices,
 )
-from campaign.models import CampaignBattle, Force, Order, Unit
+from campaign.models import CampaignBattle, Force, Membership, Order, Unit
 from campaign.pages import (
     RosterLine,
     card_text,
@@ -270,7 +270,15 @@ def timeline_context(
     return context
 
 
-def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any) -> dict[str, Any]:
+def force_context(
+    viewer: Viewer,
+    force: Force,
+    sort: str = "name",
+    members: list[Membership] | None = None,
+    **forms: Any,
+) -> dict[str, Any]:
+    """The force page; ``members``: the campaign's memberships with their users, when the
+    page has read them already."""
     sight = viewer.sight(force)
     sort = clean_sort(sort)
     lines = roster_lines(force, sort=sort) if sight == FULL else []
@@ -295,7 +303,9 @@ def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any
     )
     if viewer.manages:
         context["add_form"] = forms.get("add_form") or UnitAddForm(campaign=viewer.campaign)
-        context["force_edit_form"] = forms.get("force_edit_form") or ForceEditForm(force=force)
+        context["force_edit_form"] = forms.get("force_edit_form") or ForceEditForm(
+            force=force, members=members
+        )
     if viewer.may_direct(force):
         medics = medics_today(force, lines)
         context["medics"] = medics
@@ -311,6 +321,8 @@ def force_context(viewer: Viewer, force: Force, sort: str = "name", **forms: Any
 def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     force = force_for_viewer(viewer, force_pk)
+    # Read once, for the GMs: the page's key and its form both name the campaign's people.
+    members = list(viewer.campaign.memberships.select_related("user")) if viewer.manages else None
     drawn_from = (
         row_key(viewer.campaign),
         viewer.role,
@@ -318,11 +330,12 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
         force.owner.get_username(),
         roster_version(force),
         # The GMs' form offers the campaign's people by name and part.
-        people_choices(viewer.campaign, who_play=True) if viewer.manages else None,
+        people_choices(viewer.campaign, members, who_play=True) if members is not None else None,
     )
 
     def draw(extra: dict[str, Any]) -> HttpResponse:
-        context = force_context(viewer, force, request.GET.get("sort", "name")) | extra
+        sort = request.GET.get("sort", "name")
+        context = force_context(viewer, force, sort, members=members) | extra
         if request.htmx:
             # A sort link: only the roster table is redrawn.
             return render(request, "campaign/force.html#roster", context)

@@ -199,13 +199,14 @@ def test_the_gm_hands_the_campaign_on_from_its_settings(client, world):
     page = client.get(url).text
     assert "<h1>Hand Op. Pages to another GM</h1>" in page
     # Its members by name and part, the GM not among them; the GM's own forces named.
-    offered = re.findall(r'<option value="\d+">([^<]+)</option>', page)
+    listed = re.search(r'<select name="to".*?</select>', page, re.S)[0]
+    offered = re.findall(r'<option value="[^"]+">([^<]+)</option>', listed)
     assert offered == [
         "co_gm (Co-GM)", "player (Player)", "rival (Player)", "spectator (Spectator)"
     ]  # fmt: skip
     assert "Militia, and the characters you play. Otherwise they stay yours." in page
     key = re.search(r'name="request_key" value="([^"]+)"', page)[1]
-    sent = {"to": world.users["co_gm"].pk, "stay_as": "co_gm", "with_forces": "on",
+    sent = {"to": "co_gm", "stay_as": "co_gm", "with_forces": "on",
             "request_key": key}  # fmt: skip
     done = client.post(url, sent, follow=True)
     assert done.redirect_chain[-1][0] == _url("dashboard", world)
@@ -229,7 +230,7 @@ def test_a_hand_over_refused_says_why_beside_the_field(client, world):
     _gm_plays(world)
     login(client, world, "gm")
     url = _url("hand-over", world)
-    refused = client.post(url, {"to": world.users["co_gm"].pk, "stay_as": "spectator",
+    refused = client.post(url, {"to": "co_gm", "stay_as": "spectator",
                                 "request_key": str(uuid.uuid4())})  # fmt: skip
     assert refused.status_code == 400
     error = re.search(r'id="id_hand_over_stay_as_error">(.*?)</', refused.text, re.S)[1]
