@@ -1180,8 +1180,9 @@ def _entry_event(
         what = revert_text(after, carrying.get(entry.pk, {}))
         text = f"{label}: {why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
     elif kind in ("destroyed", "promoted", "reduced"):
-        # The one thing that matters, said first, and why in a few words; the rest is on the
-        # unit's page.
+        # The one thing that matters, said first, and why in a few words; then what else it did
+        # to the unit (the hits it carries, its leader's fate), without the working, which is on
+        # the unit's page.
         if kind == "destroyed":
             text = f"{label} was destroyed"
         else:
@@ -1189,6 +1190,13 @@ def _entry_event(
             text = f"{label} {verb} from {_value_label(before['quality'])} to "
             text += _value_label(after["quality"])
         text += _step_why(entry, names.get(home) if home else None)
+        rest = [
+            part
+            for part in story_text(before, after, carrying.get(entry.pk, {})).split("; ")
+            if part and not part.startswith(HEADLINES)
+        ]
+        if rest:
+            text += ": " + "; ".join(rest)
     else:
         # Told as the unit's history tells it (`unit_story_lines`).
         why, what = without_repeats(*entry_words(entry, carrying.get(entry.pk, {})))
@@ -1201,6 +1209,10 @@ def _entry_event(
         else reverse("campaign:unit", args=[campaign_pk, entry.unit_id])
     )
     return Event(entry.day, kind, text, url, undone=entry.pk in undone)
+
+
+HEADLINES = ("was destroyed", "rose from", "fell from")
+"""How `story_text` says what a timeline line about a step or a loss says first."""
 
 
 def _step_why(entry: HistoryEntry, battle: str | None) -> str:

@@ -198,13 +198,14 @@ def story_text(before: dict[str, Any], after: dict[str, Any], unit: dict[str, An
         parts.append(f"{verb} from {was.label} to {now.label}")
     elif "quality" in after:
         parts.append(f"is {_value('quality', after['quality'])}")
-    # A destroyed unit carries nothing worth a word.
+    # A destroyed unit carries nothing, and stands nowhere, worth a word.
+    gone = after.get("status", unit.get("status")) == Status.DESTROYED
     hits_changed = any(field in after for field in HITS_FIELDS)
-    if hits_changed and after.get("status", unit.get("status")) != Status.DESTROYED:
+    if hits_changed and not gone:
         parts.append(carries_text(unit.get("morale_hits") or 0, unit.get("casualty_hits") or 0))
     if "experience" in after:
         parts.append(_experience_text(before, after))
-    if "in_combat_zone" in after:
+    if "in_combat_zone" in after and not gone:
         parts.append(
             "is in the combat zone" if after["in_combat_zone"] else "is out of the combat zone"
         )

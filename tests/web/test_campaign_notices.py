@@ -145,7 +145,7 @@ def test_casualty_hits_that_die_with_the_medical_window_are_told(world):
     (body,) = _mails_to("player")
     assert (
         "Day 2: Squad 1 (Red Company) fell from Average to Inexperienced, when the medical "
-        "window closed." in body
+        "window closed: now carries 2 Morale hits and 0 Casualty hits." in body
     )
 
 

@@ -32,10 +32,11 @@ def test_the_timeline_tells_each_day_with_links(client, world):
     assert f'<a href="{battle}">Crossroads: Blue Battalion won (applied)</a>' in page
     assert "Skirmish at the mill: Red Company won (awaiting review)" in page
     # Taken out at Crossroads is not dead: the unit fell a step (the bridge, second edition),
-    # and the line says where.
+    # and the line says where, then what else the battle left it with (not its working).
     assert (
         f'<a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced at '
-        "Crossroads</a>" in page
+        "Crossroads: retreated in poor order; now carries 3 Morale hits and 2 Casualty hits; "
+        "lost 1 point of Skill to suppression for good</a>" in page
     )
     # Destroyed by the GM's hand: no fight to name; the GM's own reason, as for a step.
     assert "Iron Wolf (Blue Battalion) was destroyed (GM correction: mine field)</a>" in page
@@ -74,7 +75,8 @@ def test_a_revert_reads_as_a_sentence_naming_what_it_undid(client, world):
     assert (
         '<li class="event event-reduced reverted"><span class="event-kind">Reduced</span> '
         f'<del><a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced at '
-        "Crossroads</a>"
+        "Crossroads: retreated in poor order; now carries 3 Morale hits and 2 Casualty hits; "
+        "lost 1 point of Skill to suppression for good</a>"
         '</del> <span class="small">(undone since)</span></li>' in page
     )
     assert 'class="event event-revert reverted"' not in page
@@ -130,8 +132,35 @@ def test_a_step_won_or_lost_says_why(client, world):
     assert "(Blue Battalion) rose from Average to Elite (GM correction: a citation)</a>" in page
     assert (
         "Squad 1 (Red Company) fell from Average to Inexperienced, when the medical window "
-        "closed</a>" in page
+        "closed: carries no hits now</a>" in page
     )
+
+
+def test_a_step_lost_in_a_battle_tells_what_else_it_did_and_a_leaders_death(client, world):
+    """A line whose headline is a step lost still says what else befell the unit, its leader's
+    death above all, on the timeline and in "since your last visit": a player reading either
+    learns that the captain died, not only from the unit's page."""
+    from campaign.models import HistoryEntry
+
+    login(client, world, "player").get(_url("dashboard", world))  # the last visit
+    captain = {"name": "Capt. Mara Holt", "hit_points": 3, "alive": True}
+    HistoryEntry.objects.create(
+        unit=world.unit, day=world.campaign.day, kind=HistoryEntry.Kind.BATTLE,
+        text="Taken out at the ford: took 4 Morale, 4 Casualty hits",
+        before={"quality": "average", "morale_hits": 0, "casualty_hits": 0, "status": "ready",
+                "in_combat_zone": True, "leader": captain},
+        after={"quality": "inexperienced", "morale_hits": 4, "casualty_hits": 4,
+               "status": "retreated", "in_combat_zone": False,
+               "leader": {**captain, "hit_points": -34, "alive": False}},
+    )  # fmt: skip
+    line = (
+        "Squad 1 (Red Company) fell from Average to Inexperienced: "
+        "retreated in poor order; now carries 4 Morale hits and 4 Casualty hits; is out of the "
+        "combat zone; Capt. Mara Holt was killed</a>"
+    )
+    since = client.get(_url("dashboard", world)).text.split("Since your last visit")[1]
+    assert line in since
+    assert line in client.get(_url("timeline", world)).text
 
 
 def test_a_table_battle_applied_again_keeps_its_earlier_step_as_its_own(client, world):
@@ -164,16 +193,20 @@ def test_a_table_battle_applied_again_keeps_its_earlier_step_as_its_own(client, 
                            reason="wrong table", actor=gm)  # fmt: skip
     campaign_battle_apply(campaign_battle=CampaignBattle.objects.get(pk=battle.pk), actor=gm)
     fell = "Pickets 1 (Red Company) fell from Average to Inexperienced"
+    rest = (
+        ": retreated in poor order; now carries 1 Morale hit and 0 Casualty hits; lost 1 point "
+        "of Skill to suppression for good"
+    )
     there = _url("battle", world, battle.pk)
     page = login(client, world, "gm").get(_url("timeline", world)).text
     assert page.count(fell) == 2
-    assert f'<a href="{there}">{fell} at Ambush at the well</a>' in page  # the latest
-    assert f'<del><a href="{there}">{fell} at Ambush at the well</a></del>' in page
+    assert f'<a href="{there}">{fell} at Ambush at the well{rest}</a>' in page  # the latest
+    assert f'<del><a href="{there}">{fell} at Ambush at the well{rest}</a></del>' in page
 
     CampaignBattle.objects.filter(pk=battle.pk).update(earlier_entries=[])
     page = client.get(_url("timeline", world)).text
-    assert f'<a href="{there}">{fell} at Ambush at the well</a>' in page
-    assert f'<del><a href="{_url("unit", world, ours.pk)}">{fell}</a></del>' in page
+    assert f'<a href="{there}">{fell} at Ambush at the well{rest}</a>' in page
+    assert f'<del><a href="{_url("unit", world, ours.pk)}">{fell}{rest}</a></del>' in page
 
 
 def test_the_timeline_lists_each_engagement_with_a_link_to_its_log(client, world):
