@@ -15,6 +15,8 @@ from fractions import Fraction
 from typing import Any
 from urllib.parse import urlencode
 
+from django.utils.text import capfirst
+
 from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario
 from battles.engine.events import EndReason, Removal
 from battles.engine.result import BattleResult
@@ -466,7 +468,8 @@ def _buildings(scenario: Scenario, result: BattleResult, names: Names) -> list[d
 
 
 def _objectives(scenario: Scenario, result: BattleResult, names: Names) -> list[str]:
-    """One sentence per objective: what it asks of whom, and how it stood at the end."""
+    """One sentence per objective: what it asks of whom, and how it stood at the end. The
+    objective's own name leads, as a campaign may name it by a deed ("take the factory")."""
     held = {o: s.side for s in result.sides for o in s.objectives_held}
     collapsed = {b.building for b in result.buildings if b.collapsed}
     lines = []
@@ -476,10 +479,10 @@ def _objectives(scenario: Scenario, result: BattleResult, names: Names) -> list[
         if o.kind is ObjectiveKind.RAZE:
             razed = o.building in collapsed or o.id in held
             at_end = "razed" if razed else "still standing at the end"
-            lines.append(f"{for_sides} to raze {name}: {at_end}.")
+            lines.append(f"{capfirst(name)} ({for_sides} to raze): {at_end}.")
         else:
             at_end = f"held by {names.sides[held[o.id]]}" if o.id in held else "held by nobody"
-            lines.append(f"{for_sides} to hold {name}: {at_end} at the end.")
+            lines.append(f"{capfirst(name)} ({for_sides} to hold): {at_end} at the end.")
     return lines
 
 

@@ -65,6 +65,11 @@ class _QualityRules(IntEnum):
         return self.row.label
 
     @property
+    def article(self) -> str:
+        """The article a sentence puts before the label: "a Green unit", "an Elite unit"."""
+        return "an" if self.label[0] in "AEIOU" else "a"
+
+    @property
     def alone_under_orders(self) -> int:
         return self.row.alone_under_orders
 
@@ -131,7 +136,7 @@ class _QualityRules(IntEnum):
         """The quality after one successful course of training."""
         if not self.can_be_trained:
             raise ValueError(
-                f"training cannot raise a {self.label} unit: it reaches only "
+                f"training cannot raise {self.article} {self.label} unit: it reaches only "
                 "Inexperienced, Average or Experienced; Elite and Legendary come only from battle"
             )
         return Quality(self + 1)
@@ -401,7 +406,8 @@ def validate_specialties(
         words = f"specialt{'y' if limit == 1 else 'ies'}"
         holds = f"at most {limit} {words}" if limit else f"no {words}"
         errors.append(
-            f"A {quality.label} unit holds {holds}; {name or 'this one'} was given {len(held)}."
+            f"{quality.article.capitalize()} {quality.label} unit holds {holds}; "
+            f"{name or 'this one'} was given {len(held)}."
         )
     for specialty in held:
         for needed in sorted(specialty.row.requires, key=_specialty_order):

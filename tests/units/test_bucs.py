@@ -392,7 +392,9 @@ def test_it_allows_exactly_the_quality_limit_of_specialties(quality):
     assert validate_specialties(quality, free[:limit]) == []
     errors = validate_specialties(quality, free[: limit + 1])
     holds = f"at most {limit} specialt{'y' if limit == 1 else 'ies'}" if limit else "no specialties"
-    assert errors == [f"A {quality.label} unit holds {holds}; this one was given {limit + 1}."]
+    a = {"Inexperienced": "An", "Average": "An", "Experienced": "An", "Elite": "An"}
+    said = f"{a.get(quality.label, 'A')} {quality.label} unit"
+    assert errors == [f"{said} holds {holds}; this one was given {limit + 1}."]
 
 
 def test_it_requires_mechanized_for_armor():
@@ -433,6 +435,12 @@ def test_it_lets_raw_hold_no_specialty():
     assert validate_specialties(Q.RAW, [S.INFANTRY, S.MEDICAL, S.AVIATION], "Sappers") == [
         "A Raw unit holds no specialties; Sappers was given 3."
     ]
+    # "an" before a vowel, in this sentence and the training's.
+    assert validate_specialties(Q.EXPERIENCED, [S.INFANTRY, S.MEDICAL, S.AVIATION], "Recruits") == [
+        "An Experienced unit holds at most 2 specialties; Recruits was given 3."
+    ]
+    with pytest.raises(ValueError, match="^training cannot raise an Experienced unit: "):
+        Q.EXPERIENCED.trained()
 
 
 @pytest.mark.parametrize("quality", list(Quality))

@@ -55,7 +55,7 @@ def test_it_names_the_winner_the_score_and_the_objectives(owner_client, finished
         assert re.search(rf"{side['name']}.*?</th><td class=\"num\">{side['score']}</td>", html)
     held = [side["name"] for side in result["sides"] if "crossroads" in side["objectives_held"]]
     holder = held[0] if held else "nobody"
-    assert f"Blue Force to hold crossroads: held by {holder} at the end." in html
+    assert f"Crossroads (Blue Force to hold): held by {holder} at the end." in html
 
 
 def test_a_draw_and_a_win_read_differently(owner_client, owner):
