@@ -42,13 +42,15 @@ def _unit(unit: Unit, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def _force_summary(force: Force, units: int, ready: int, viewer: Viewer) -> dict[str, Any]:
+def _force_summary(force: Force, units: int, ready: int | None, viewer: Viewer) -> dict[str, Any]:
+    """A force as the dashboard lists it: how many of its units are ready is part of its
+    roster, so ``null`` for a force the viewer sees only in summary."""
     return {
         "id": force.pk,
         "name": force.name,
         "owner": force.owner.get_username(),
         "units": units,
-        "ready": ready,
+        "ready": ready if viewer.sight(force) == FULL else None,
         "visible": viewer.sight(force),
         "url": reverse("campaign:force-json", args=[viewer.campaign.pk, force.pk]),
     }
@@ -83,8 +85,7 @@ def force_json(request: HttpRequest, pk: int, force_pk: int) -> JsonResponse:
     viewer = campaign_for_viewer(request.user, pk)
     force = force_for_viewer(viewer, force_pk)
     if viewer.sight(force) != FULL:
-        ready = force.units.filter(status="ready").count()
-        return JsonResponse(_force_summary(force, force.units.count(), ready, viewer))
+        return JsonResponse(_force_summary(force, force.units.count(), None, viewer))
     lines = roster_lines(force)
     data = _force_summary(
         force, len(lines), sum(line.unit.status == "ready" for line in lines), viewer

@@ -163,6 +163,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
+        forces_in_summary=len(full) < len(summaries),
         fights=recent_fights(campaign, battles),
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=attention,

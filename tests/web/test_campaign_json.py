@@ -21,6 +21,8 @@ def test_it_describes_the_campaign_and_the_viewers_role(client, world):
     data = _get(login(client, world, "spectator"), "campaign-json", world)
     assert data["name"] == "Op. Pages" and data["day"] == 1 and data["your_role"] == "spectator"
     assert {f["name"] for f in data["forces"]} == {"Red Company", "Blue Battalion"}
+    ready = world.force.units.filter(status="ready").count()
+    assert {f["name"]: f["ready"] for f in data["forces"]}["Red Company"] == ready
 
 
 def test_it_gives_a_full_roster_with_battle_cards_or_a_summary(client, world):
@@ -33,6 +35,10 @@ def test_it_gives_a_full_roster_with_battle_cards_or_a_summary(client, world):
     Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
     summary = _get(client, "force-json", world, world.force.pk)
     assert "roster" not in summary and summary["units"] == world.force.units.count()
+    assert summary["ready"] is None, "how many are ready is part of the roster"
+    listed = {f["name"]: f for f in _get(client, "campaign-json", world)["forces"]}
+    assert listed["Red Company"]["ready"] is None
+    assert listed["Blue Battalion"]["ready"] == world.enemy.units.filter(status="ready").count()
     assert "roster" in _get(client, "force-json", world, world.enemy.pk), "its own force in full"
 
 

@@ -72,3 +72,33 @@ def test_the_timeline_links_a_quick_resolve_only_to_a_unit_the_reader_may_open(c
     assert f"</span> {line}: " in page and "/units/" not in page
     page = login(client, world, "gm").get(_url("timeline", world)).text
     assert f'<a href="{enemy_page}">{line}' in page
+
+
+def _forces_row(page: str, force: str) -> list[str]:
+    """The cells of the dashboard's Forces row of ``force``, as their text."""
+    import re
+
+    table = page.split('id="forces-h"', 1)[1].split("</table>", 1)[0]
+    row = next(r for r in table.split("<tr>") if f">{force}</a>" in r)
+    return [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.split(r"</t[hd]>", row)][:4]
+
+
+def test_the_forces_table_gives_no_ready_count_of_a_force_seen_in_summary(client, world):
+    _summary(world)
+    units = world.enemy.units.count()
+    ready = world.enemy.units.filter(status="ready").count()
+    assert ready > 0
+    for role, told in (("player", "other players"), ("spectator", "spectators")):
+        page = login(client, world, role).get(_url("dashboard", world)).text
+        assert _forces_row(page, "Blue Battalion")[2:] == [str(units), "—not shown"]
+        assert (
+            "“—” for a force you see only in summary: the GM shows "
+            f"{told} its name and unit count, not how many are ready." in page
+        )
+    own = world.force.units.filter(status="ready").count()
+    page = login(client, world, "player").get(_url("dashboard", world)).text
+    assert _forces_row(page, "Red Company")[3] == str(own)
+    # The GM sees every force in full: the count, and no word of a summary.
+    page = login(client, world, "gm").get(_url("dashboard", world)).text
+    assert _forces_row(page, "Blue Battalion")[2:] == [str(units), str(ready)]
+    assert "“—”" not in page
