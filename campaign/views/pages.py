@@ -170,6 +170,8 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         medics_due=[a for a in attention if a.medics],
         # The GM sends them in; a player is told when their force has none to send.
         medics_forces=forces_with_medics({a.unit.force_id for a in attention if a.medics}),
+        # A player's line leads to their force's medics form, as the GM's list does.
+        directs_medics={s.force.pk for s in summaries if viewer.may_direct(s.force)},
         rallying=rallying,
         rallying_text=rallying_text(rallying) if rallying else "",
         rallying_later=[a for a in rallying if a.rally_days != 1],
@@ -385,6 +387,10 @@ def unit_context(
         unit_charts=unit_charts(history, viewer.campaign.day),
         order_words=None if order is None else _order_words(order),
         gives_order=_gives_order(viewer, unit),
+        # Whoever directs the force's medics is led to its form, when it has a crew to send.
+        sends_medics=line.needs_medics
+        and viewer.may_direct(unit.force)
+        and bool(forces_with_medics({unit.force_id})),
     )
     if "zone_form" in forms:
         context["zone_form"] = forms["zone_form"]

@@ -395,3 +395,26 @@ def test_a_player_is_told_when_their_force_has_no_medics_for_hits_awaiting_them(
     unit_create(force=world.force, unit_type=_fresh(world.unit).unit_type, name="Doc Crew",
                 specialties=["medical"])  # fmt: skip
     assert said not in attention()
+
+
+def test_hits_awaiting_the_medics_lead_whoever_directs_them_to_the_medics_form(
+    client, world, wounded
+):
+    """The player's "Needs attention" line and the unit's page lead to the force page's medics
+    form; a spectator, who directs no medics, is told the same words with no link."""
+    _, first, _ = wounded
+    form = f'<a href="{_url("force", world, world.force.pk)}#medical-form">Send in the medics</a>'
+
+    def attention(role):
+        page = login(client, world, role).get(_url("dashboard", world)).text
+        block = page.split("Needs attention")[1].split("</ul>")[0]
+        return block.split(f"{first.name}</a> (Red Company): ")[1].split("</li>")[0]
+
+    line = attention("player")
+    assert "await the medics" in line and line.endswith(form)
+    unit_page = client.get(_url("unit", world, first.pk)).text
+    assert "— awaiting the medics: the medics have until " in unit_page and form in unit_page
+    assert 'id="medical-form"' in client.get(_url("force", world, world.force.pk)).text
+    assert "await the medics" in attention("spectator") and form not in attention("spectator")
+    assert form not in client.get(_url("unit", world, first.pk)).text
+    assert form in login(client, world, "gm").get(_url("unit", world, first.pk)).text
