@@ -160,9 +160,12 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     rallying = [a for a in attention if a.unit.status == Status.RETREATED]
     # Read once: the People list, and the GM's forms that choose among them.
     members = list(campaign.memberships.select_related("user").order_by("role", "user__username"))
+    plays = any(viewer.owns(s.force) for s in summaries)
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
+        # A player who has just joined plays nothing until the GM raises or gives them a force.
+        no_force_yet=viewer.role == Membership.Role.PLAYER and not plays,
         forces_in_summary=len(full) < len(summaries),
         fights=recent_fights(campaign, battles),
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
@@ -196,7 +199,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     )
     membership = (
         campaign.memberships.filter(user=viewer.user).select_related("user").first()
-        if any(viewer.owns(s.force) for s in summaries)
+        if plays
         else None
     )
     if membership is not None:

@@ -119,3 +119,20 @@ def test_a_withdrawn_or_made_up_link_is_a_404_that_says_so(client, world):
             assert answer.status_code == 404
             assert "This invitation is not waiting" in answer.content.decode()
     assert not get_user_model().objects.filter(username="dave").exists()
+
+
+def test_a_player_who_joins_with_no_force_is_told_the_gm_gives_them_one(client, world):
+    from campaign.services import force_create
+
+    invitation = _invite(world, "someone@example.com")
+    login(client, world, "outsider")
+    answer = client.post(_join_url(invitation), follow=True).content.decode()
+    said = "You have no force in Op. Pages yet: the GM raises one for you, or gives you one."
+    assert "You are in Op. Pages as a player." in answer and said in answer
+    # Nobody else is told so: a player with a force, a spectator, the GMs.
+    dashboard = reverse("campaign:dashboard", args=[world.campaign.pk])
+    for role in ("player", "spectator", "gm", "co_gm"):
+        assert said not in login(client, world, role).get(dashboard).content.decode(), role
+    force_create(campaign=world.campaign, owner=world.users["outsider"], name="Green Troop")
+    page = login(client, world, "outsider").get(dashboard).content.decode()
+    assert said not in page and 'Green Troop</a> <span class="badge">yours</span>' in page
