@@ -58,10 +58,12 @@ def pages(world, role: str, join_key: str) -> dict[str, str]:
 def invited(browser_world):
     """Invitations waiting on the GM's dashboard and on each role's "My campaigns" page, with
     long names, made before Playwright starts; and long names in the campaign itself: a unit
-    whose name fills the battle log's unit filter, a force whose name has no space to break at.
-    Gives the link key of the invitation to the long address."""
-    from campaign.models import Force, Unit
+    whose name fills the battle log's unit filter, a force and the campaign whose names have no
+    space to break at. Gives the link key of the invitation to the long address."""
+    from campaign.models import Campaign, Force, Unit
     from campaign.services import campaign_create, invitation_send
+
+    Campaign.objects.filter(pk=browser_world.campaign.pk).update(name="Opération" + "X" * 90)
 
     Unit.objects.filter(pk=browser_world.unit.pk).update(
         name="Second Battalion Heavy Weapons Company, Mortar Section Two"
