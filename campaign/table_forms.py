@@ -48,7 +48,11 @@ from campaign.units_offered import out_of_action_by_force, units_offered
 from units.models import UnitType
 
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
-ORDER_CHOICES = [(k.value, f"{k.label} ({k.row.listed_hours} h listed)") for k in OrderKind]
+ORDER_CHOICES = [
+    (k.value, f"{k.label} ({k.row.listed_hours} h listed"
+     + (f"; needs {k.row.specialty.label})" if k.row.specialty else ")"))
+    for k in OrderKind
+]  # fmt: skip
 SKILL_CHOICES = [("", "A general skill (every unit's)"), *SPECIALTY_CHOICES]
 REQUISITIONED = {quality_name(q) for q in REQUISITION_BASE_DC}
 """The qualities a Requisition roll may raise, by the names the form sends."""
@@ -321,7 +325,11 @@ class OrderForm(_LeavesOut, CampaignForm):
             help_text="A unit under an Order is named with it: a new Order replaces the one "
             "under way" + (", if one of your characters gave it." if player else "."),
         )  # fmt: skip
-        self.fields["kind"] = forms.ChoiceField(choices=ORDER_CHOICES, label="Order")
+        self.fields["kind"] = forms.ChoiceField(
+            choices=ORDER_CHOICES, label="Order",
+            help_text="An Order that needs a specialty the unit lacks falls outside its "
+            "specialties: it performs as Raw, with Poor kit.",
+        )  # fmt: skip
         if not self.is_bound and "giver" not in self.initial:
             self.initial["giver"] = self._likely_giver()
         use_skill = OrderKind.USE_SKILL

@@ -20,7 +20,13 @@ from battles.engine.rulesets import RULESETS
 from campaign.rules.command import Commandable, legendary_command
 from campaign.rules.experience import with_quality
 from campaign.rules.history import plural
-from campaign.rules.orders import OrderKind, clock_hour, clock_text, order_kit, within_specialties
+from campaign.rules.orders import (
+    OrderKind,
+    clock_hour,
+    clock_text,
+    order_kit,
+    outside_specialties_text,
+)
 from campaign.rules.recovery import window_after_battle
 from campaign.rules.state import (
     LEADER_DEATH_HIT_POINTS,
@@ -470,9 +476,9 @@ def battle_order(
             )
             return BattleOrder(None, effective, equipment, notes=tuple(notes), **base)
         kit = order_kit(kind, effective, equipment, tuple(specialties))
-        if not within_specialties(kind, tuple(specialties)):
-            poor = f", with {kit.equipment.label} kit" if kit.equipment != equipment else ""
-            notes.append(f"{kind.label} is outside its specialties: it performs as Raw{poor}.")
+        outside = outside_specialties_text(kind, equipment, tuple(specialties))
+        if outside:
+            notes.append(outside)
         elif kit.quality == Quality.RAW:
             notes.append("It is Raw: the character at its head repeats the Order every round.")
         notes.append(f"The Order is under way until {clock_text(character_order.finishes_at)}.")

@@ -73,6 +73,20 @@ def order_kit(
     return fielded(quality, equipment, specialties, order_needs(kind))
 
 
+def outside_specialties_text(
+    kind: OrderKind, equipment: Equipment, specialties: tuple[Specialty, ...]
+) -> str:
+    """An Order outside the unit's specialties, in a sentence: "Establish Beachhead is outside
+    its specialties: it performs as Raw, with Poor kit." (its kit named only where it changes:
+    Poor kit is Poor already); "" for an Order within them."""
+    kind = OrderKind(kind)
+    if within_specialties(kind, tuple(specialties)):
+        return ""
+    kit = order_kit(kind, Quality.RAW, equipment, tuple(specialties))
+    poor = f", with {kit.equipment.label} kit" if kit.equipment != equipment else ""
+    return f"{kind.label} is outside its specialties: it performs as Raw{poor}."
+
+
 def order_quality(kind: OrderKind, quality: Quality, specialties: tuple[Specialty, ...]) -> Quality:
     """The quality a unit performs the Order at: outside its specialties, as Raw."""
     return quality_for_order(quality, within_specialties=within_specialties(kind, specialties))

@@ -43,7 +43,8 @@ from campaign.pages import (
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import and_words, plural
-from campaign.rules.orders import OrderKind, clock_text
+from campaign.rules.orders import OrderKind, clock_text, outside_specialties_text
+from campaign.rules.state import ordered_specialties
 from campaign.selectors import campaign_characters, campaign_now
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
@@ -77,6 +78,7 @@ from campaign.table_forms import (
 )
 from campaign.views._common import base_context, form_action, form_invalid
 from campaign.views.actions import reviewed, time_moved, time_review
+from units.bucs import Equipment
 
 CHARACTERS = "campaign/characters.html"
 CHARACTER_ENTRIES_SHOWN = 20
@@ -320,6 +322,12 @@ def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
         if replacing is not None:
             message += f"; its {order_under_way_text(replacing)}, is replaced"
         message += "."
+        # The GM or player learns here, not at the battle, that the unit is pressed into it.
+        outside = outside_specialties_text(
+            order.kind, Equipment(order.unit.equipment), ordered_specialties(order.unit.specialties)
+        )
+        if outside:
+            message += f" {outside}"
         return reverse("campaign:orders", args=[pk]), message
 
     return form_action(

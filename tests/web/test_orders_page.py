@@ -389,3 +389,39 @@ def test_a_player_calls_off_an_order_their_character_gave_not_the_gms(client, wo
     assert refused.status_code == 403
     gms.refresh_from_db()
     assert gms.called_off_at is None
+
+
+def test_an_order_outside_the_units_specialties_says_on_giving_it_performs_as_raw_poor_kit(
+    client, world
+):
+    """The confirmation says what the battle set-up says of the Order: outside the unit's
+    specialties it performs as Raw, with Poor kit; an Order within them says nothing of it."""
+    gm = world.users["gm"]
+    rosa = character_create(campaign=world.campaign, name="Sgt. Rosa Diaz", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    rangers = unit_create(
+        force=world.force, unit_type=card, name="Rangers 1", specialties=["infantry"]
+    )
+    login(client, world, "gm")
+    # The form says beforehand which Order needs a specialty, and what lacking it does.
+    form = re.sub(r"\s+", " ", client.get(_orders(world)).text.split('id="order-form"', 1)[1])
+    assert ">Establish Beachhead (1 h listed; needs Amphibious)</option>" in form
+    assert ">Attack (2 h listed)</option>" in form
+    assert (
+        "An Order that needs a specialty the unit lacks falls outside its specialties: it performs "
+        "as Raw, with Poor kit." in form
+    )
+    give = reverse("campaign:order-give", args=[world.campaign.pk])
+    response = client.post(
+        give, {"giver": rosa.pk, "unit": rangers.pk, "kind": "establish_beachhead"}, follow=True
+    )
+    said = re.sub(r"\s+", " ", response.text)
+    assert "Sgt. Rosa Diaz ordered Rangers 1 to Establish Beachhead: " in said
+    assert (
+        "Establish Beachhead is outside its specialties: it performs as Raw, with Poor kit." in said
+    )
+    response = client.post(give, {"giver": rosa.pk, "unit": rangers.pk, "kind": "attack"},
+                           follow=True)  # fmt: skip
+    said = re.sub(r"\s+", " ", response.text)
+    assert "Sgt. Rosa Diaz ordered Rangers 1 to Attack: " in said
+    assert "Attack is outside its specialties" not in said
