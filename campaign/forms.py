@@ -30,6 +30,7 @@ from campaign.rules.state import (
     UNIT_FIELDS,
     CampaignUnitState,
     Status,
+    ordered_specialties,
     quality_name,
 )
 from campaign.rules.values import MAX_HITS
@@ -313,6 +314,12 @@ class ForceForm(PageForm):
         self.fields["owner"].widget.choices = people_choices(campaign, members, who_play=True)
 
 
+def card_label(card: UnitType) -> str:
+    """A library card as the add-unit form offers it: "Rifle Squad (needs Infantry)"."""
+    needed = " and ".join(s.label for s in ordered_specialties(card_needs(card)))
+    return f"{card.name} (needs {needed})" if needed else card.name
+
+
 class UnitAddForm(PageForm):
     """Raise a unit from a card of the library."""
 
@@ -334,7 +341,7 @@ class UnitAddForm(PageForm):
         choices=SPECIALTY_CHOICES,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Left empty: the specialty its card needs, if the card names one. Outside "
+        help_text="Left empty: the specialty its card needs, named beside the card. Outside "
         "its specialties a unit fights as Raw, with Poor kit.",
     )
 
@@ -343,6 +350,8 @@ class UnitAddForm(PageForm):
         self.fields["unit_type"].queryset = UnitType.objects.filter(
             ruleset=campaign.ruleset, kind=UnitType.Kind.UNIT
         ).order_by("name")
+        # Each card names the specialty it needs where it is chosen, with or without scripts.
+        self.fields["unit_type"].label_from_instance = card_label
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -87,7 +87,7 @@ from campaign.selectors import (
     timeline_entries_on,
 )
 from config.pagecache import kept_value
-from units.bucs import Quality
+from units.bucs import Equipment, Quality, Specialty, fielded
 from units.cardtext import CardError, render_card, weapon_items
 
 SORTS = {
@@ -131,6 +131,17 @@ class RosterLine:
     def specialties(self) -> str:
         """The unit's specialties by their names in the rules, in the table's order."""
         return ", ".join(s.label for s in ordered_specialties(self.unit.specialties))
+
+    @property
+    def lacks_card(self) -> str:
+        """Its card needs a specialty it lacks, and so it fights as Raw with Poor kit, in a
+        sentence (`card_lacks_text`); "" when its specialties cover its card, or it is
+        destroyed and fights no more."""
+        unit = self.unit
+        needed = card_needs(unit.unit_type)
+        specialties = ordered_specialties(unit.specialties)
+        kit = fielded(Quality(unit.quality), Equipment(unit.equipment), specialties, needed)
+        return "" if kit.covered or unit.status == Status.DESTROYED else card_lacks_text(needed)
 
     @property
     def pips(self) -> list[str]:
@@ -374,11 +385,19 @@ def unit_joins_text(units: list[Unit], force: Force) -> str:
     its = "its" if len(units) == 1 else "their"
     if needed <= held:
         return f"{text}, with the {names} specialty {its} card needs."
-    lacks = "which it lacks" if len(units) == 1 else "which they lack"
-    fights = "it fights" if len(units) == 1 else "they fight"
+    return f"{text}. {card_lacks_text(needed, one=len(units) == 1)}"
+
+
+def card_lacks_text(needed: Collection[Specialty], *, one: bool = True) -> str:
+    """A unit (``one``) or units whose specialties do not cover their card, in a sentence: on
+    that card they fight as Raw, with Poor kit (`units.bucs.fielded`)."""
+    names = " and ".join(s.label for s in ordered_specialties(needed))
+    its, lacks, fights = (
+        ("Its", "it lacks", "it fights") if one else ("Their", "they lack", "they fight")
+    )
     return (
-        f"{text}. {its.capitalize()} card needs the {names} specialty, {lacks}: on that card "
-        f"{fights} as Raw, with Poor kit."
+        f"{its} card needs the {names} specialty, which {lacks}: on that card {fights} as Raw, "
+        "with Poor kit."
     )
 
 

@@ -52,7 +52,10 @@ def _open_tool(page, form: str) -> None:
 
 def _raise_units(page, cards: list[tuple[str, str]]) -> None:
     for card, name in cards:
-        page.select_option("#add-form select[name=unit_type]", label=card)
+        # Each card is offered with the specialty it needs: "Rifle Squad (needs Infantry)".
+        offered = page.locator("#add-form select[name=unit_type] option")
+        label = offered.filter(has_text=re.compile(rf"^{re.escape(card)}( \(|$)")).inner_text()
+        page.select_option("#add-form select[name=unit_type]", label=label)
         page.fill("#add-form input[name=name]", name)
         _submit(page, "#add-form")
         page.wait_for_selector(f"#roster >> text={name}")

@@ -153,6 +153,44 @@ def test_a_unit_raised_with_no_specialty_ticked_takes_the_one_its_card_needs(cli
     )
 
 
+def test_a_unit_lacking_its_cards_specialty_is_told_so_on_its_roster_line_page_and_cards(
+    client, world
+):
+    """The add form names beside each card the specialty it needs; a unit raised without it
+    says so lastingly, in the words its raising did: on the roster, its page, its printable
+    card and the force's print sheet. A unit that holds it says nothing of it."""
+    from units.models import UnitType
+
+    card = UnitType.objects.get(name="Rifle Squad")
+    card.specialty = "infantry"
+    card.save()
+    login(client, world, "gm")
+    force_page = _url("force", world, world.force.pk)
+    form = client.get(force_page).text.split('id="add-form"', 1)[1].split("</form>", 1)[0]
+    assert f'<option value="{card.pk}">Rifle Squad (needs Infantry)</option>' in form
+    assert re.search(r'<option value="\d+">Mech</option>', form)  # a card that needs none
+    data = {"unit_type": card.pk, "name": "Doc Squad", "quality": "average",
+            "equipment": "adequate", "specialties": ["medical"]}  # fmt: skip
+    # The one-time message says it once (`unit_joins_text`); the pages say it from then on.
+    client.post(_url("unit-add", world, world.force.pk), data, follow=True)
+    unit = Unit.objects.get(name="Doc Squad")
+    lacks = (
+        "Its card needs the Infantry specialty, which it lacks: on that card it fights as Raw, "
+        "with Poor kit."
+    )
+    pages = {
+        "roster": force_page,
+        "unit page": _url("unit", world, unit.pk),
+        "card": _url("unit-card", world, unit.pk),
+        "print sheet": _url("force-cards", world, world.force.pk),
+    }
+    for where, url in pages.items():
+        text = re.sub(r"\s+", " ", client.get(url).text)
+        assert text.count(lacks) == 1, where
+    # The squads of the world hold Infantry: their pages say nothing of it.
+    assert lacks not in client.get(_url("unit", world, world.unit.pk)).text
+
+
 def test_several_units_are_raised_alike_at_once_each_named_with_its_number(client, world):
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     login(client, world, "gm")
