@@ -511,14 +511,24 @@ class MedicalForm(PageForm):
 
     def allocation(self) -> tuple[dict[int, int], dict[int, int]]:
         """(Casualty hits to save, Morale hits to heal) as the GM or owner chose them, unit by
-        unit (units left at 0 are not treated); refused when nothing at all was chosen."""
+        unit (units left at 0 are not treated); refused when nothing at all was chosen.
+
+        A form drawn before the clock moved on may ask for hits of a unit it no longer offers
+        (its Casualty hits died, the unit is gone): those go to the medics as asked, whose
+        refusal says why, rather than being dropped unread."""
 
         def chosen(prefix: str, units: list[Unit]) -> dict[int, int]:
-            return {
+            picked = {
                 unit.pk: self.cleaned_data[f"{prefix}_{unit.pk}"]
                 for unit in units
                 if self.cleaned_data.get(f"{prefix}_{unit.pk}")
             }
+            for name, value in self.data.items():
+                pk = re.fullmatch(rf"{prefix}_(\d+)", name)
+                hits = str(value).strip()
+                if pk and name not in self.fields and hits.isdigit() and int(hits) > 0:
+                    picked[int(pk[1])] = int(hits)
+            return picked
 
         saved, healed = chosen("save", self.wounded), chosen("heal", self.shaken)
         if not saved and not healed:

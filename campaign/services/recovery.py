@@ -219,6 +219,7 @@ def medical_apply(
     left = capacity - medics_used_today(force=force, day=day)
     wounded = {unit.pk: unit.state for unit in units if medical_window_open(unit.state, now)}
     shaken = {unit.pk: unit.state for unit in units if morale_hits_healable(unit.state)}
+    by_pk = {unit.pk: unit for unit in units}
     errors: dict[str, list[str]] = {}
     reason = text_given(errors, "reason", reason)
     if capacity == 0:
@@ -226,8 +227,14 @@ def medical_apply(
     if allocation is None and morale is None:
         plan = medical_plan(wounded, max(0, left), shaken)
     else:
-        saved = _chosen(errors, "allocation", allocation, wounded, _casualty_room)
-        healed = _chosen(errors, "morale", morale, shaken, _morale_room)
+        saved = _chosen(
+            errors, "allocation", allocation, wounded, _casualty_room,
+            lambda pk: _not_awaiting(by_pk.get(pk)),
+        )  # fmt: skip
+        healed = _chosen(
+            errors, "morale", morale, shaken, _morale_room,
+            lambda pk: _no_morale_to_heal(by_pk.get(pk)),
+        )  # fmt: skip
         plan = [
             Treatment(pk, saved.get(pk, 0), healed.get(pk, 0))
             for pk in dict.fromkeys([*saved, *healed])
@@ -239,7 +246,6 @@ def medical_apply(
     if errors:
         raise ValidationError(errors)
 
-    by_pk = {unit.pk: unit for unit in units}
     entries: list[HistoryEntry] = []
     for treatment in plan:
         unit = by_pk[treatment.unit]
@@ -282,29 +288,56 @@ def _morale_room(state: Any) -> tuple[int, str]:
     return room, why
 
 
+NOT_AWAITING = "no Casualty hits awaiting the medics (within 24 hours)"
+NO_MORALE_TO_HEAL = "no Morale hits the medics may heal"
+
+
+def _not_awaiting(unit: Unit | None) -> str:
+    """Why the medics may not save Casualty hits of `unit` (one of the force's, or None), in
+    words: a form drawn before the clock moved on still offers the hits that died since."""
+    if unit is None:
+        return NOT_AWAITING
+    last = history_standing().filter(unit=unit).order_by("-pk").first()
+    if last is not None and last.kind == Kind.CASUALTIES:
+        why = f"the Casualty hits of {unit.name} died when their 24 hours ran out"
+    else:
+        why = f"{unit.name} has {NOT_AWAITING}"
+    return _gone(unit, why)
+
+
+def _no_morale_to_heal(unit: Unit | None) -> str:
+    if unit is None:
+        return NO_MORALE_TO_HEAL
+    return _gone(unit, f"{unit.name} has {NO_MORALE_TO_HEAL}")
+
+
+def _gone(unit: Unit, why: str) -> str:
+    if unit.status == Status.DESTROYED:
+        return f"{why}; {unit.name} is destroyed"
+    return why
+
+
 def _chosen(
     errors: dict[str, list[str]],
     name: str,
     chosen: Any,
     units: Mapping[int, Any],
     room: Any,
+    nothing: Any,
 ) -> dict[int, int]:
     """The hits chosen unit by unit (``allocation`` or ``morale``), checked: every problem goes
-    into `errors` under ``name.<pk>``."""
+    into `errors` under ``name.<pk>``; ``nothing(pk)`` says why a unit not among `units` has
+    no such hits."""
     if chosen is None:
         return {}
     if not isinstance(chosen, Mapping):
         errors[name] = ["must map units to hits"]
         return {}
-    nothing = {
-        "allocation": "no Casualty hits awaiting the medics (within 24 hours)",
-        "morale": "no Morale hits the medics may heal",
-    }[name]
     checked: dict[int, int] = {}
     for pk, hits in chosen.items():
         field = f"{name}.{pk}"
         if pk not in units:
-            errors[field] = [nothing]
+            errors[field] = [nothing(pk)]
         elif isinstance(hits, bool) or not isinstance(hits, int) or hits < 1:
             errors[field] = [f"must be a whole number of hits, 1 or more, got {hits!r}"]
         elif hits > room(units[pk])[0]:

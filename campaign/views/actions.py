@@ -472,7 +472,12 @@ def medical_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
         send_medics,
         page=FORCE,
         partial="medical-form",
-        context=lambda: force_context(viewer, force, medical_form=form),
+        # The refused form is swapped in alone: the roster beside it goes with it, drawn as
+        # the units are now (the clock may have moved on since the page was drawn).
+        context=lambda: {
+            **force_context(viewer, force, medical_form=form),
+            "roster_again": bool(request.htmx),
+        },
     )
 
 

@@ -418,3 +418,34 @@ def test_hits_awaiting_the_medics_lead_whoever_directs_them_to_the_medics_form(
     assert "await the medics" in attention("spectator") and form not in attention("spectator")
     assert form not in client.get(_url("unit", world, first.pk)).text
     assert form in login(client, world, "gm").get(_url("unit", world, first.pk)).text
+
+
+def test_a_medics_form_drawn_before_the_hits_died_is_refused_with_why(client, world, wounded):
+    """The page was drawn while the hits awaited the medics; the clock moved on in another tab
+    and they died. The form sent late saves nothing, says why by the unit's name, and the page
+    drawn with the refusal shows the roster as it is now."""
+    _, first, second = wounded
+    login(client, world, "gm")
+    before = client.get(_url("force", world, world.force.pk)).text
+    assert "Hurt: Casualty hits to save (of 1)" in before and "the medics have until" in before
+    calendar_advance(campaign=world.campaign, days=2, actor=world.users["gm"])
+    dead = [_fresh(first), _fresh(second)]
+    assert [unit.casualty_hits for unit in dead] == [0, 0]
+    url = _url("medical", world, world.force.pk)
+    data = {"how": "allocate", f"save_{first.pk}": "1", f"save_{second.pk}": "1"}
+    response = client.post(url, data, **HTMX)
+    assert response.status_code == 200
+    page = response.text
+    assert "Choose at least one hit to heal" not in page
+    for unit in dead:
+        said = escape(f"Casualty hits of {unit.name} died when their 24 hours ran out")
+        assert said in page
+    assert "Casualty hits to save" not in page
+    # The roster comes along, as the units are now: no hits await the medics there.
+    roster = page.split('id="roster"')[1]
+    assert 'hx-swap-oob="true"' in roster.split(">")[0] and "the medics have until" not in roster
+    assert not HistoryEntry.objects.filter(kind=HistoryEntry.Kind.MEDICAL).exists()
+    # Without htmx the whole page is drawn again, with the same reason.
+    full = client.post(url, data)
+    assert full.status_code == 400
+    assert escape(f"Casualty hits of {first.name} died when their 24 hours ran out") in full.text
