@@ -1014,21 +1014,34 @@ def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     return why, what
 
 
-def revert_blocked_lines(blockers: list[tuple[Unit, list[HistoryEntry]]]) -> list[str]:
+def revert_blocked_lines(
+    blockers: list[tuple[Unit, list[HistoryEntry]]], undo: Mapping[int, str]
+) -> list[str]:
     """Why a battle's outcome cannot be reverted, once per unit, in words: what changed it
-    since (`selectors.revert_blockers`)."""
+    since (`selectors.revert_blockers`), and what the GM can do about it. ``undo``: what undoes
+    each entry that can be undone (`selectors.undone_by_revert`); the rest, the medics' work
+    among them, have no undo, so the unit is corrected instead."""
     lines = []
     for unit, later in blockers:
+        name = f"{unit.name} ({unit.force.name})"
+        if not later:
+            lines.append(f"{name} has been corrected since; correct it back first.")
+            continue
         since = "; ".join(
             f"{HistoryEntry.Kind(e.kind).label} on day {e.day} ({entry_why(e)})" for e in later
         )
-        lines.append(
-            f"{unit.name} ({unit.force.name}) has changed since: {since}. Undo "
-            f"{'that' if len(later) == 1 else 'those, newest first,'} or correct the unit, then "
-            "revert this battle."
-            if later
-            else f"{unit.name} ({unit.force.name}) has been corrected since; correct it back first."
-        )
+        kept = [e for e in later if e.pk not in undo]
+        if not kept:
+            reverts = list(dict.fromkeys(undo[e.pk] for e in reversed(later)))
+            what = and_words(reverts) + (", newest first," if len(reverts) > 1 else "")
+            todo = f"{what[:1].upper()}{what[1:]} or correct the unit"
+        elif len(kept) == len(later):
+            todo = f"{'That' if len(later) == 1 else 'Those'} cannot be undone: correct the unit"
+        else:
+            kinds = list(dict.fromkeys(HistoryEntry.Kind(e.kind).label for e in kept))
+            noun = "entry" if len(kept) == 1 else "entries"
+            todo = f"The {and_words(kinds)} {noun} cannot be undone: correct the unit"
+        lines.append(f"{name} has changed since: {since}. {todo}, then revert this battle.")
     return lines
 
 

@@ -25,6 +25,7 @@ from campaign.keys import key_named
 from campaign.models import (
     Campaign,
     CampaignBattle,
+    Engagement,
     Force,
     HistoryEntry,
     Invitation,
@@ -626,6 +627,28 @@ def revert_blockers(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, list
         touching = [e for e in later if fields & set(e.after)]
         found.append((unit, touching or later))
     return sorted(found, key=lambda item: (item[0].force.name, item[0].name))
+
+
+def undone_by_revert(*, campaign: Campaign, entries: list[HistoryEntry]) -> dict[int, str]:
+    """Which of ``entries`` the site can undo, by entry id, each with what undoes it in words
+    ("Revert Ford Assault"): the entries of a battle's applied outcome or of an applied
+    engagement, which their own Revert undoes. No other entry has an undo (the medics' work,
+    the clock's, a correction): the unit is corrected instead."""
+    wanted = {entry.pk for entry in entries}
+    if not wanted:
+        return {}
+    fights = [
+        *CampaignBattle.objects.filter(campaign=campaign, state=CampaignBattle.State.APPLIED)
+        .only("name", "applied_entries"),
+        *Engagement.objects.filter(campaign=campaign, state=Engagement.State.APPLIED)
+        .only("name", "applied_entries"),
+    ]  # fmt: skip
+    return {
+        pk: f"revert {fight.name}"
+        for fight in fights
+        for pk in fight.applied_entries
+        if pk in wanted
+    }
 
 
 def applied_changes(

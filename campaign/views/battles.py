@@ -79,6 +79,7 @@ from campaign.selectors import (
     revert_blockers,
     revert_preview,
     reverted_changes,
+    undone_by_revert,
 )
 from campaign.services.battles import (
     campaign_battle_apply,
@@ -714,7 +715,11 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
     applied = cb.state == CampaignBattle.State.APPLIED
     # A revert sent again finds the outcome undone already: that is the answer, not the
     # units it changed, which the first revert changed again.
-    blocked = revert_blocked_lines(revert_blockers(campaign_battle=cb)) if applied else []
+    blockers = revert_blockers(campaign_battle=cb) if applied else []
+    undo = undone_by_revert(
+        campaign=cb.campaign, entries=[entry for _, later in blockers for entry in later]
+    )
+    blocked = revert_blocked_lines(blockers, undo)
     if blocked:
         # Nothing to confirm: Revert would refuse it (a unit changed since the outcome).
         return _review(

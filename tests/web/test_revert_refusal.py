@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from campaign.models import CampaignBattle, Engagement, HistoryEntry, Unit
 from campaign.rules.history import FIELD_LABELS
-from campaign.services import unit_edit
+from campaign.services import medical_apply, unit_create, unit_edit
+from campaign.services.battles import campaign_battle_record
 from campaign.services.engagements import engagement_run
 from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.templatetags.sentences import as_sentence
@@ -148,3 +149,48 @@ def test_a_revert_refused_for_a_unit_with_several_entries_says_so_once(client, w
     refused = client.post(_url("engagement-revert", world, record.pk), {"reason": "wrong dice"})
     assert refused.status_code == 400
     assert refused.text.count(f"{unit} has changed since: undo that first") == 1
+
+
+def test_a_revert_blocked_by_the_medics_says_to_correct_the_unit_not_to_undo_them(client, world):
+    """The medics' work has no undo on the site: the refusal does not offer one, but says to
+    correct the unit."""
+    gm = world.users["gm"]
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    ours = unit_create(force=world.force, unit_type=card, name="MG Nest")
+    theirs = unit_create(force=world.enemy, unit_type=card, name="Lucky")
+    unit_create(force=world.force, unit_type=card, name="Doc Crew", specialties=["medical"])
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Last stand", winner="defenders", actor=gm,
+        sides={"attackers": [ours], "defenders": [theirs]},
+        outcomes={ours.pk: {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"},
+                  theirs.pk: {"hits_lost": 0, "skill_lost": 0}},
+    )  # fmt: skip
+    login(client, world, "gm")
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    # Taken out, out of the combat zone, with a hit or more: the medics save a Casualty hit
+    # of it if the battle dealt one, else heal a Morale hit.
+    hurt = Unit.objects.get(pk=ours.pk)
+    chosen = {"allocation": {ours.pk: 1}} if hurt.casualty_hits else {"morale": {ours.pk: 1}}
+    (medical,) = medical_apply(force=world.force, actor=gm, **chosen)
+    text = client.get(_url("battle-revert", world, battle.pk)).text
+    said = f"MG Nest (Red Company) has changed since: Medical on day {medical.day} (Medical crews"
+    assert said in text
+    assert "That cannot be undone: correct the unit, then revert this battle." in text
+    assert "Undo" not in text
+
+
+def test_a_revert_blocked_by_an_engagement_says_to_revert_the_engagement(client, world):
+    login(client, world, "gm")
+    battle = world.table_battle
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    battle.refresh_from_db()
+    sides = {
+        side: [e.unit for e in HistoryEntry.objects.filter(pk__in=battle.applied_entries,
+                                                          kind="battle", unit__force=force)]
+        for side, force in (("attackers", world.force), ("defenders", world.enemy))
+    }  # fmt: skip
+    record = engagement_run(campaign=world.campaign, seed=1, actor=world.users["gm"], sides=sides)
+    text = client.get(_url("battle-revert", world, battle.pk)).text
+    assert "has changed since: Engagement on day" in text
+    assert f"Revert {record.name} or correct the unit, then revert this battle." in text
+    assert "cannot be undone" not in text
