@@ -47,13 +47,13 @@ from campaign.rules.engagement import SIDES
 from campaign.rules.experience import threshold
 from campaign.rules.history import (
     and_words,
-    changes_text,
     hit_points_text,
     hits_text,
     minus_signs,
     plural,
     revert_text,
     story_text,
+    told_why,
     took_name,
 )
 from campaign.rules.orders import clock_text
@@ -976,9 +976,7 @@ def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
         snapshot = snapshots[entry.unit_id]
         before = dict(snapshot)
         snapshot.update(entry.after)
-        after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
-        tail = "; " + changes_text(entry.before, after)
-        why = entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+        why = told_why(entry.text, entry.before, entry.after)
         if (died := _DIED.search(why)) and died.start():
             # The dead first, then the fights whose hits they were (`recovery._window_story`),
             # then what the dead took back beyond themselves (`window.withdrawn_text`).
@@ -994,11 +992,7 @@ _DIED = re.compile(r"; (\d+ Casualty hits? not saved within 24 hours died.*)$")
 
 def entry_why(entry: HistoryEntry) -> str:
     """Why an entry happened, without the field changes its sentence ends with."""
-    # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb hands
-    # them back in its own.
-    after = {k: entry.after[k] for k in SNAPSHOT_FIELDS if k in entry.after}
-    tail = "; " + changes_text(entry.before, after)
-    return entry.text[: -len(tail)] if entry.text.endswith(tail) else entry.text
+    return told_why(entry.text, entry.before, entry.after)
 
 
 def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from campaign.rules.orders import clock_text
-from campaign.rules.state import STATUS_LABELS, Status, hit_point_state
+from campaign.rules.state import SNAPSHOT_FIELDS, STATUS_LABELS, Status, hit_point_state
 from units.bucs import Equipment, Quality, Specialty
 
 FIELD_LABELS = {
@@ -90,6 +90,15 @@ def took_text(name: str, morale: int, casualty: int) -> str:
     """How a fight's entry opens: "Mill ford: took 2 Morale, 0 Casualty hits", "…: took 0
     Morale, 1 Casualty hit" (the word agrees with the count beside it)."""
     return f"{name}{TOOK}{hits_text(morale, casualty)} {'hit' if casualty == 1 else 'hits'}"
+
+
+def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Why an entry happened: its sentence ``text`` without the field changes it ends with."""
+    # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb hands
+    # them back in its own.
+    after = {k: after[k] for k in SNAPSHOT_FIELDS if k in after}
+    tail = "; " + changes_text(before, after)
+    return text[: -len(tail)] if text.endswith(tail) else text
 
 
 def took_name(text: str) -> str:

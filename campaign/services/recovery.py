@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Unit
-from campaign.rules.history import hits_text, plural, took_name
+from campaign.rules.history import hits_text, plural, told_why, took_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -32,6 +32,7 @@ from campaign.selectors import (
 from campaign.services._record import require_manager, text_given, unit_change
 from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
+from campaign.services.roster import AWAIT_UNTIL
 
 Kind = HistoryEntry.Kind
 MAX_DAYS = 365
@@ -147,27 +148,46 @@ battles, engagements (quick resolves among them), and quick resolves from before
 
 def _window_story(unit: Unit) -> str:
     """What the closing window settles, for the history: "taken out at Second Crossing; 4
-    Morale, 3 Casualty; medics saved 2" (the fights since it was last without Casualty hits
-    awaiting the medics, battles, engagements and quick resolves alike, each with the hits it
-    dealt, and what the medics saved of them). Entries reverted since, and the reverts, are left
-    out: a reverted fight was not fought, a reverted save never made. So is a battle entered
-    after its own 24 hours: its Casualty hits died as it was entered (the entry that says so
-    follows its own), not in this window."""
+    Morale, 3 Casualty; medics saved 2" (what dealt its Casualty hits and what came between,
+    since they began to await the medics: each fight, battles, engagements and quick resolves
+    alike, with the hits it dealt, and each GM's correction that added some, by its reason;
+    then what the medics saved of them). The window opened with its first Casualty hits: fights
+    before that are no part of it. Entries reverted since, and the reverts, are left out: a
+    reverted fight was not fought, a reverted save never made. So is a battle entered after its
+    own 24 hours: its Casualty hits died as it was entered (the entry that says so follows its
+    own), not in this window."""
     since: list[HistoryEntry] = []
     for entry in history_standing().filter(unit=unit).order_by("-pk"):
-        if entry.after.get("casualty_hits", 1) == 0 or entry.kind == Kind.CREATED:
+        hits = entry.after.get("casualty_hits")
+        if hits == 0 or entry.kind == Kind.CREATED:
             break  # the unit had no Casualty hits awaiting the medics before this
         since.insert(0, entry)
-    fights: list[str] = []
+        if hits and not entry.before.get("casualty_hits"):
+            break  # its first Casualty hits: the window opened here
+    told: list[str] = []
     for entry in since:
         if entry.kind in FIGHTS:
-            fights.append(_fight_story(entry))
-        elif entry.kind == Kind.CASUALTIES and fights:
-            fights.pop()  # found too late: that battle's hits are not this window's
-    if not fights:
+            told.append(_fight_story(entry))
+        elif entry.kind == Kind.CASUALTIES and told:
+            told.pop()  # found too late: that battle's hits are not this window's
+        elif entry.kind == Kind.GM_EDIT and _added(entry, "casualty_hits"):
+            told.append(_correction_story(entry))
+    if not told:
         return ""
     saved = sum(entry.details.get("saved", 0) for entry in since if entry.kind == Kind.MEDICAL)
-    return "; ".join(fights) + f"; medics saved {saved}"
+    return "; ".join(told) + f"; medics saved {saved}"
+
+
+def _added(entry: HistoryEntry, field: str) -> int:
+    """How many hits of ``field`` the entry added (0 when it took some away)."""
+    return max(0, entry.after.get(field, 0) - entry.before.get(field, 0))
+
+
+def _correction_story(entry: HistoryEntry) -> str:
+    """A GM's correction that added Casualty hits to a closing window, by its reason, with the
+    hits it added: "GM correction: shelled at the ford; 0 Morale, 2 Casualty"."""
+    why = told_why(entry.text, entry.before, entry.after).split(AWAIT_UNTIL)[0]
+    return f"{why}; {hits_text(_added(entry, 'morale_hits'), _added(entry, 'casualty_hits'))}"
 
 
 def _fight_story(entry: HistoryEntry) -> str:

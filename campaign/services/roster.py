@@ -826,6 +826,10 @@ def _breaks(before: CampaignUnitState, after: CampaignUnitState) -> bool:
     return before.status == Status.READY and after.below_raw and _more_to_carry(before, after)
 
 
+AWAIT_UNTIL = "; its Casualty hits await the medics until "
+"""What a correction that adds Casualty hits says after its reason, before the hour."""
+
+
 @transaction.atomic
 def unit_edit(
     *, unit: Unit, changes: Mapping[str, Any], reason: str, actor: Any = None
@@ -840,7 +844,7 @@ def unit_edit(
     why = f"GM correction: {reason.strip()}"
     closes = medical_window_closes(state)
     if state.casualty_hits > before.casualty_hits and closes is not None:
-        why += f"; its Casualty hits await the medics until {clock_text(closes)}"
+        why += f"{AWAIT_UNTIL}{clock_text(closes)}"
     notices_after_commit(campaign)
     return unit_change(
         unit=unit,

@@ -347,7 +347,7 @@ def test_medical_work_reverted_since_does_not_use_up_the_days_capacity(campaign,
 
 
 def test_a_closing_window_counts_no_save_reverted_since(wounded, campaign, force):
-    mech, _ = wounded  # 2 Casualty hits from Hill 12, day 1, 00:00; the crew saves 2 a day
+    mech, _ = wounded  # 2 Casualty hits counted after Hill 12, day 1, 00:00; the crew saves 2 a day
     outcome_revert(entries=medical_apply(force=force, allocation={mech.pk: 1}), reason="mistake")
     medical_apply(force=force, allocation={mech.pk: 1})
     clock_advance(campaign=campaign, hours=25)
@@ -355,8 +355,8 @@ def test_a_closing_window_counts_no_save_reverted_since(wounded, campaign, force
     assert (mech.quality, mech.casualty_hits) == (Q.ELITE, 0)
     died = mech.history.get(kind=HistoryEntry.Kind.CASUALTIES)
     assert died.text.startswith(
-        "at Hill 12; 0 Morale, 0 Casualty; medics saved 1; 1 Casualty hit not saved within 24 "
-        "hours died"
+        "GM correction: Hill 12 count; 2 Morale, 2 Casualty; medics saved 1; 1 Casualty hit not "
+        "saved within 24 hours died"
     )
 
 
@@ -468,6 +468,26 @@ def test_a_closing_window_names_the_engagement_that_dealt_its_casualty_hits(
     )
 
 
+def test_a_closing_window_names_the_correction_that_dealt_its_hits_and_no_fight_before_it(
+    campaign, make_unit
+):
+    # Tiger One fights twice with no Casualty hits; then a GM's correction gives it 2, which
+    # open its window; a fight in that window deals none. When the window closes its entry names
+    # the correction by its reason and the fight in the window, and not the fights before it.
+    tiger = make_unit("Tiger One", quality="experienced", specialties=("infantry",))
+    for fight in ("Battle of the Millrace", "Ford Assault"):
+        outcome_apply(campaign=campaign, outcomes={tiger.pk: UnitOutcome(0, 0)}, reason=fight)
+    unit_edit(unit=tiger, changes={"casualty_hits": 2}, reason="shelled at the ford")
+    outcome_apply(campaign=campaign, outcomes={tiger.pk: UnitOutcome(0, 0)}, reason="Night raid")
+    calendar_advance(campaign=campaign, days=2)
+    died = Unit.objects.get(pk=tiger.pk).history.get(kind=HistoryEntry.Kind.CASUALTIES)
+    assert died.text.startswith(
+        "GM correction: shelled at the ford; 0 Morale, 2 Casualty; at Night raid; 0 Morale, "
+        "0 Casualty; medics saved 0; 2 Casualty hits not saved within 24 hours died; "
+    )
+    assert "Millrace" not in died.text and "Ford Assault" not in died.text
+
+
 def test_the_medics_refuse_more_than_their_capacity_and_write_nothing(wounded, force, make_unit):
     mech, _ = wounded
     before = HistoryEntry.objects.count()
@@ -504,8 +524,8 @@ def test_advancing_the_calendar_rests_then_closes_the_window_after_its_24th_hour
     died = mech.history.get(kind=HistoryEntry.Kind.CASUALTIES)
     assert died.day == 2
     assert died.text.startswith(
-        "at Hill 12; 0 Morale, 0 Casualty; medics saved 0; 2 Casualty hits not saved within 24 "
-        "hours died; quality Legendary → Experienced, Casualty hits 2 → 0"
+        "GM correction: Hill 12 count; 2 Morale, 2 Casualty; medics saved 0; 2 Casualty hits not "
+        "saved within 24 hours died; quality Legendary → Experienced, Casualty hits 2 → 0"
     )
 
 
