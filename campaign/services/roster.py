@@ -937,6 +937,10 @@ def leader_attach(
         if ruins is not None and not ruins.state.destroyed:
             raise ValidationError({"character": f"{character} leads another unit already"})
         name, hit_points = character.name, character.hit_points
+    else:
+        name = (name or "").strip()
+        if problem := _leader_name_taken(unit, name):
+            raise ValidationError({"leader": problem})
     if hit_points is None:
         raise ValidationError({"hit_points": "a leader needs hit points"})
     try:
@@ -964,6 +968,28 @@ def leader_attach(
         character=None if character is None else character.pk,
     )
     return unit.leader
+
+
+def _leader_name_taken(unit: Unit, name: str) -> str | None:
+    """Why a leader named with ``unit`` may not take ``name``, if it may not: one of the
+    campaign's characters has it (that character joins the unit as itself, so one person never
+    stands twice on the Characters page, nor leads two units), or a leader named with another
+    unit has it."""
+    campaign = unit.force.campaign
+    if campaign.characters.filter(name=name).exists():
+        return (
+            f"{campaign} has a character called {name!r} already: to put them at the head of "
+            f"{unit}, have them join it on the Characters page"
+        )
+    other = (
+        Leader.objects.filter(unit__force__campaign=campaign, character=None, name=name)
+        .exclude(unit=unit)
+        .select_related("unit")
+        .first()
+    )
+    if other is not None:
+        return f"{name} is the name of {other.unit}'s leader already: give this leader another"
+    return None
 
 
 def _survivor_leaves(ruins: Unit, character: Character, to_lead: Unit, actor: Any) -> None:

@@ -141,6 +141,46 @@ def test_the_gm_attaches_and_detaches_a_leader(client, world):
     assert nobody.status_code == 400 and "has no leader" in nobody.text
 
 
+def test_a_leader_named_on_a_units_page_is_no_character_the_campaign_has_already(client, world):
+    from campaign.models import Character, Leader
+    from campaign.services import leader_attach
+    from campaign.services.characters import character_create
+
+    gm = world.users["gm"]
+    kane = character_create(
+        campaign=world.campaign, name="Sgt. Kane", hit_points=14, player=world.users["player"]
+    )
+    leader_attach(unit=world.unit, character=kane, actor=gm)
+    second = world.force.units.exclude(pk=world.unit.pk).first()
+    leader_attach(unit=second, name="Sgt. Vance", hit_points=9, actor=gm)
+    recruits = unit_create(
+        force=world.force, unit_type=world.unit.unit_type, name="Recruits", specialties=["infantry"]
+    )
+    entries = HistoryEntry.objects.count()
+    login(client, world, "gm")
+    url = _url("leader-attach", world, recruits.pk)
+    for name, said in (
+        (
+            "Sgt. Kane",
+            "Op. Pages has a character called &#x27;Sgt. Kane&#x27; already: to put them at the "
+            "head of Recruits, have them join it on the Characters page",
+        ),
+        (
+            "Sgt. Vance",
+            f"Sgt. Vance is the name of {second.name}&#x27;s leader already: give this leader "
+            "another",
+        ),
+    ):
+        refused = client.post(url, {"name": name, "hit_points": "18"})
+        assert refused.status_code == 400
+        beside = re.search(r'id="id_[a-z_]+_name_error">([^<]*)<', refused.text)[1]
+        assert beside == said
+    assert HistoryEntry.objects.count() == entries
+    assert not Leader.objects.filter(unit=recruits).exists()
+    assert Character.objects.filter(name="Sgt. Kane").count() == 1
+    assert Leader.objects.filter(name="Sgt. Kane").count() == 1
+
+
 def test_only_the_gm_appoints_leaders(client, world):
     for role in ("player", "spectator"):
         login(client, world, role)
