@@ -25,6 +25,7 @@ from campaign.keys import key_named
 from campaign.models import (
     Campaign,
     CampaignBattle,
+    Character,
     Engagement,
     Force,
     HistoryEntry,
@@ -76,6 +77,24 @@ def may_give_orders(*, role: str | None, owns: bool) -> bool:
     """The GM and co-GMs give any unit an Order; a player the units of a force they own (with
     their own characters, `services.orders.order_give`); nobody else."""
     return role in MANAGING_ROLES or (role == Membership.Role.PLAYER and owns)
+
+
+def command_refused(*, character: Character, unit: Unit, does: str) -> str | None:
+    """Why ``character`` may not give ``unit`` an Order or train it (``does``: "order",
+    "train"), if it may not. A player's character acts for its player's side: the units of
+    the forces its player owns, as the player's own Orders form offers them, and the unit it
+    leads, wherever the GM put it at the head; so it never works for another player's side. An
+    NPC is the GM's, who gives any unit an Order: an NPC officer's Order to a player's unit
+    stands until the GM replaces it (`services.orders.order_give`)."""
+    player = character.player
+    if player is None or unit.force.owner_id == player.pk:
+        return None
+    if Leader.objects.filter(unit=unit, character=character).exists():
+        return None
+    return (
+        f"{character} is {player}'s character: they {does} the units of {player}'s forces and "
+        f"the unit they lead, not {unit} of {unit.force}"
+    )
 
 
 def may_call_off(*, role: str | None, owns: bool, gave: bool) -> bool:

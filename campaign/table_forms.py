@@ -318,7 +318,8 @@ class OrderForm(_LeavesOut, CampaignForm):
             self.campaign, player, label="Given by",
             help_text="Your living characters give your units Orders." if player else
             "A living character of the campaign gives an Order (the Characters page "
-            "creates them).",
+            "creates them): a player's character to the units of its player's forces and the "
+            "unit it leads, an NPC to any unit.",
         )  # fmt: skip
         self.fields["unit"] = _OrderedUnitField(
             self.campaign, ORDER, owner=player, label="To unit",

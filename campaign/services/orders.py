@@ -31,6 +31,7 @@ from campaign.selectors import (
     MANAGING_ROLES,
     campaign_now,
     campaign_role,
+    command_refused,
     may_call_off,
     may_give_orders,
 )
@@ -148,7 +149,8 @@ def order_give(
     Its time is the listed time less half the unit's (effective) quality step, at least 1 hour;
     outside its specialties the unit performs as Raw, so it takes the full listed time.
 
-    The GM and co-GMs give any Order. A player gives Orders with a character of their own, to
+    The GM and co-GMs give any Order, but never with a player's character to another player's
+    unit (`selectors.command_refused`). A player gives Orders with a character of their own, to
     the units of their own forces (`player_gives`), and replaces only an Order one of their
     characters gave: one from the GM's characters stands until the GM replaces it.
     """
@@ -176,6 +178,8 @@ def order_give(
         errors["giver"] = [f"{giver} is dead"]
     elif player and giver.player_id != actor.pk:
         errors["giver"] = [f"{giver} is not your character: you give Orders with your own"]
+    elif refused := command_refused(character=giver, unit=unit, does="order"):
+        errors["giver"] = [refused]
     standing = _under_way(unit, now).first() if player else None
     if standing is not None and standing.giver.player_id != actor.pk:
         errors["unit"] = [

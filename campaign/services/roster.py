@@ -51,6 +51,7 @@ from campaign.selectors import (
     GM,
     campaign_now,
     campaign_role,
+    command_refused,
     engaged_units,
     force_can_edit,
     forces_the_gm_plays,
@@ -1076,6 +1077,8 @@ def unit_train(
         raise ValidationError(
             {"character": f"{character} is neither Special Forces nor a Strategist"}
         )
+    if refused := command_refused(character=character, unit=unit, does="train"):
+        raise ValidationError({"character": refused})
     trainer = character.name
     try:
         trained = training_apply(unit.state)

@@ -214,6 +214,26 @@ def test_training_is_given_by_a_special_forces_or_strategist_character(campaign,
     assert "trained by Lt. Vey" in entry.text
 
 
+def test_a_players_character_trains_no_other_players_unit(campaign, make_unit, enemy, cast):
+    medics = make_unit("Medics", into=enemy, quality="green")  # the rival's
+    kane = character_create(campaign=campaign, name="Sgt. Kane", hit_points=10,
+                            feats=["special_forces"], player=cast.player)  # fmt: skip
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as error:
+        unit_train(unit=medics, character=kane, actor=cast.gm)
+    assert error.value.message_dict == {
+        "character": ["Sgt. Kane is player's character: they train the units of player's "
+                      "forces and the unit they lead, not Medics of Blue Battalion"]
+    }  # fmt: skip
+    medics.refresh_from_db()
+    assert medics.quality == 1 and HistoryEntry.objects.count() == entries
+    # The player's own units, and an NPC any unit, as before.
+    assert unit_train(unit=make_unit(quality="green"), character=kane).kind == "training"
+    vey = character_create(campaign=campaign, name="Lt. Vey", hit_points=10,
+                           feats=["special_forces"])  # fmt: skip
+    assert unit_train(unit=medics, character=vey).kind == "training"
+
+
 def test_the_rally_service_heals_one_morale_hit_a_day(campaign, make_unit):
     from campaign.services import unit_edit
 

@@ -388,6 +388,33 @@ def test_a_player_gives_orders_only_with_a_character_of_their_own(campaign, make
 
 
 @pytest.mark.django_db
+def test_a_players_character_orders_no_other_players_unit_not_even_for_the_gm(
+    campaign, make_unit, enemy, cast
+):
+    from campaign.services import leader_attach
+
+    tiger = make_unit("Tiger One")  # the player's
+    sappers = make_unit("Sappers", into=enemy)  # the rival's
+    kane = character_create(campaign=campaign, name="Sgt. Kane", hit_points=10, player=cast.player)
+    leader_attach(unit=tiger, character=kane, actor=cast.gm)
+    with pytest.raises(ValidationError) as error:
+        order_give(giver=kane, unit=sappers, kind="use_skill", actor=cast.gm)
+    assert error.value.message_dict == {
+        "giver": ["Sgt. Kane is player's character: they order the units of player's forces "
+                  "and the unit they lead, not Sappers of Blue Battalion"]
+    }  # fmt: skip
+    assert not Order.objects.exists()
+    # Their own side's units, an NPC's Order to anyone's, and the unit the GM put them at the
+    # head of are given as before.
+    assert order_give(giver=kane, unit=tiger, kind="attack", actor=cast.gm).unit == tiger
+    ferris = character_create(campaign=campaign, name="Sgt. Ferris", hit_points=10)
+    assert order_give(giver=ferris, unit=sappers, kind="attack", actor=cast.gm).unit == sappers
+    rook = character_create(campaign=campaign, name="Cpl. Rook", hit_points=10, player=cast.player)
+    leader_attach(unit=sappers, character=rook, actor=cast.gm)
+    assert order_give(giver=rook, unit=sappers, kind="use_skill", actor=cast.gm).giver == rook
+
+
+@pytest.mark.django_db
 def test_a_players_order_does_not_replace_one_the_gm_gave(campaign, make_unit, cast):
     squad = make_unit()
     ferris = character_create(campaign=campaign, name="Sgt. Ferris", hit_points=10)

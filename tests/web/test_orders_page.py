@@ -299,6 +299,29 @@ def test_a_player_is_refused_another_players_unit_or_character_and_nothing_is_wr
     assert not Order.objects.exists()
 
 
+def test_the_gm_is_refused_one_players_character_ordering_another_players_unit(client, world):
+    gm = world.users["gm"]
+    kane = character_create(campaign=world.campaign, name="Sgt. Kane", hit_points=9,
+                            player=world.users["player"], actor=gm)  # fmt: skip
+    card = UnitType.objects.get(name="Rifle Squad")
+    sappers = unit_create(force=world.enemy, unit_type=card, name="Sappers",
+                          specialties=["infantry"])  # fmt: skip
+    login(client, world, "gm")
+    page = client.get(_orders(world)).text
+    assert "a player&#x27;s character to the units of its player&#x27;s forces" in page
+    response = client.post(
+        reverse("campaign:order-give", args=[world.campaign.pk]),
+        {"giver": kane.pk, "unit": sappers.pk, "kind": "use_skill"},
+    )
+    assert response.status_code == 400
+    beside = re.search(r'id="id_[a-z_]*giver_error">([^<]*)<', response.text)[1]
+    assert beside == (
+        "Sgt. Kane is player&#x27;s character: they order the units of player&#x27;s forces "
+        "and the unit they lead, not Sappers of Blue Battalion"
+    )
+    assert not Order.objects.exists()
+
+
 def test_a_player_with_no_character_is_told_who_makes_one(client, world):
     page = login(client, world, "player").get(_orders(world)).text
     notice = page.split('id="no-givers"', 1)[1].split("</p>", 1)[0]
