@@ -314,6 +314,8 @@ class _Fight:
                         "leader": None if unit.leader is None else unit.leader.name,
                         "order": None if unit.setup.order is None else unit.setup.order.value,
                         "commanded_by": self.commanded_by(unit),
+                        # A leader killed before the fight is named as dead, not as leading.
+                        **({} if unit.leader is None or unit.led else {"leader_dead": True}),
                     }
                 )
             for unit in self.units[side]:

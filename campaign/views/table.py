@@ -519,8 +519,10 @@ def engagement_log(
 
     def lined_up(e: dict[str, Any]) -> dict[str, Any]:
         if e["unit"] in unseen:
-            leader = e.get("leader") if e["unit"] in leaders_named else None
-            return {"name": e["name"], "unseen": True, "leader": leader}
+            if e["unit"] not in leaders_named:
+                return {"name": e["name"], "unseen": True, "leader": None}
+            return {"name": e["name"], "unseen": True, "leader": e.get("leader"),
+                    "leader_dead": e.get("leader_dead", False)}  # fmt: skip
         return {**e, "order": OrderKind(e["order"]).label if e["order"] else None}
 
     # Each side headed by its role and, where they can be named, its forces.

@@ -200,6 +200,32 @@ def _fresh_engagement(world, **options):
     return engagement_run(campaign=world.campaign, sides=sides, actor=world.users["gm"], **options)
 
 
+def test_a_dead_leader_is_said_to_be_dead_not_to_lead_in_an_engagement_and_the_roster(
+    client, world
+):
+    from campaign.models import Character, Leader
+    from campaign.services import leader_attach
+    from campaign.services.characters import character_create
+
+    gm = world.users["gm"]
+    reyes = character_create(campaign=world.campaign, name="Lt. Ada Reyes", hit_points=9,
+                             player=world.users["player"], actor=gm)  # fmt: skip
+    leader_attach(unit=world.unit, character=reyes, actor=gm)
+    # She fell in yesterday's battle: the unit keeps her at its head, dead, as the bridge does.
+    Leader.objects.filter(character=reyes).update(hit_points=-12, alive=False)
+    Character.objects.filter(pk=reyes.pk).update(hit_points=-12, alive=False)
+    engagement = _fresh_engagement(world, seed=3)
+    login(client, world, "gm")
+    page = client.get(_url("engagement", world, engagement.pk)).text
+    assert re.search(
+        rf"<li>{world.unit.name} \([A-Za-z]+\), its leader Lt\. Ada Reyes is dead", page
+    )
+    assert "led by Lt. Ada Reyes" not in page
+    roster = client.get(_url("force", world, world.force.pk)).text
+    assert "its leader Lt. Ada Reyes is dead" in roster
+    assert "led by Lt. Ada Reyes" not in roster
+
+
 def test_the_engagements_list_names_the_winners_force_and_counts_rounds_in_words(client, world):
     one = _fresh_engagement(world, seed=3, round_limit=1, name="the first clash")
     forces = {"attackers": world.force.name, "defenders": world.enemy.name}
