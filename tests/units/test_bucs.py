@@ -439,7 +439,7 @@ def test_it_lets_raw_hold_no_specialty():
     assert validate_specialties(Q.EXPERIENCED, [S.INFANTRY, S.MEDICAL, S.AVIATION], "Recruits") == [
         "An Experienced unit holds at most 2 specialties; Recruits was given 3."
     ]
-    with pytest.raises(ValueError, match="^training cannot raise an Experienced unit: "):
+    with pytest.raises(ValueError, match=r"^training cannot raise an Experienced unit: "):
         Q.EXPERIENCED.trained()
 
 

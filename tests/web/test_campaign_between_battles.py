@@ -42,6 +42,12 @@ def test_the_gm_withdraws_a_unit_and_sends_it_back(client, world):
     url = _url("unit-zone", world, unit.pk)
     page = client.get(_url("unit", world, unit.pk)).text
     assert "Withdraw to the rear" in page and "withdraw it first" in page
+    # A day in the zone heals Morale hits (rulings: R&R), never the last: said so, not as "no R&R".
+    assert (
+        f"{unit.name} is in the combat zone, under stress: each day there heals a Morale hit but "
+        "never its last, and it cannot train. Withdrawn to the rear, its days of R&amp;R heal the "
+        "last one too, and it can train." in page
+    )
     response = client.post(url, {"in_combat_zone": "no", "reason": "to the rear for a refit"})
     assert response.status_code == 302
     assert _fresh(unit).in_combat_zone is False
@@ -50,6 +56,8 @@ def test_the_gm_withdraws_a_unit_and_sends_it_back(client, world):
     # Out of the zone the unit may train: the button is no longer disabled.
     page = client.get(_url("unit", world, unit.pk)).text
     assert "Send into the combat zone" in page and "withdraw it first" not in page
+    # Training moves no clock: the form says so, as the GM rules its time.
+    assert "the campaign's clock does not move for it (move it on the dashboard)" in page
     assert client.post(url, {"in_combat_zone": "yes"}, **HTMX)["HX-Redirect"]
     assert _fresh(unit).in_combat_zone is True
 

@@ -38,7 +38,13 @@ def test_it_shows_the_dashboard_with_day_forces_battles_and_what_needs_attention
     )
     assert f"{unit.name}</a> (Red Company): Retreated in poor order" in page
     assert "Advance the calendar" not in page, "a player has no GM panel"
-    assert "Advance the calendar" in login(client, world, "gm").get(_url("dashboard", world)).text
+    page = login(client, world, "gm").get(_url("dashboard", world)).text
+    assert "Advance the calendar" in page
+    # When the dead die, as `recovery.time_passes` has it: past the 24 hours, not at midnight.
+    assert (
+        "Each midnight is a day of R&amp;R. Casualty hits the medics have not saved die once the "
+        "clock is past the 24 hours after their fight." in page
+    )
 
 
 def test_it_prints_each_units_next_battle_card_on_the_roster(client, world, django_user_model):
@@ -178,7 +184,10 @@ def test_the_rules_link_opens_a_players_rules_card_in_plain_words(client, world)
         assert words in card, words
     # Suppression, by ruleset, as the bridge takes it (docs/campaign.md, the bridge's "Shock").
     assert "Each point of Skill a unit lost in a battle is a Morale hit" in card
-    assert "Under One Year War it is restored for the next battle: no step is lost" in card
+    assert (
+        "Under One Year War the Skill itself is restored after the battle and no step is lost: "
+        "only the Morale hits remain, which lower the card until rest heals them" in card
+    )
     # Who gives Orders (docs/campaign.md, §6.6).
     assert "a player gives their own units Orders with their own characters" in card
     # The ladder comes from the rules' own table: Legendary sustains seven hits, Raw one.
