@@ -51,6 +51,7 @@ from campaign.selectors import (
     GM,
     campaign_now,
     campaign_role,
+    campaigns_for_user,
     command_refused,
     engaged_units,
     force_can_edit,
@@ -97,7 +98,20 @@ def campaign_create(
         raise ValidationError({field: "not a campaign setting" for field in sorted(unknown)})
     campaign = Campaign(name=name, gm=gm, ruleset=ruleset, request_key=request_key, **settings)
     _full_clean(campaign, exclude=["request_key"])  # its clash is the same request's
+    _name_free(campaign, gm)
     return campaign_save_once(campaign)
+
+
+def _name_free(campaign: Campaign, gm: Any) -> None:
+    """Refuse a name another campaign on the GM's "My campaigns" has: the list would show two
+    alike, told apart by their day alone (an import adds the day it was imported instead,
+    `transfer.import_name`)."""
+    others = campaigns_for_user(user=gm).exclude(pk=campaign.pk)
+    if others.filter(name=campaign.name).exists():
+        raise ValidationError(
+            {"name": f"Your campaigns have one called {campaign.name!r} already: give this "
+                     "one another name."}
+        )  # fmt: skip
 
 
 SETTING_WORDS = {
@@ -129,6 +143,8 @@ def campaign_update(*, campaign: Campaign, actor: Any = None, **settings: Any) -
     for field, value in settings.items():
         setattr(campaign, field, value)
     _full_clean(campaign)
+    if campaign.name != stored.name:
+        _name_free(campaign, campaign.gm)
     # Only what was changed is written: the rest (its calendar, above all) stays as stored,
     # whatever the caller's copy, read before an Advance, may say.
     campaign.save(update_fields=list(settings))

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaign.models import Campaign, Engagement, HistoryEntry, Unit
-from campaign.services import unit_create, unit_edit
+from campaign.services import campaign_create, campaign_update, unit_create, unit_edit
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login, raise_units
 from units.bucs import Quality
@@ -616,6 +617,28 @@ def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client,
     assert twice.status_code == 400
     assert _field_errors(twice, "name") == ["Op. New has a force called 'Green Guards' already"]
     assert "already exists" not in twice.text and campaign.forces.count() == 1
+
+
+def test_a_campaign_is_refused_the_name_of_one_on_its_gms_list_and_no_one_elses(client, world):
+    """ "My campaigns" would list two alike, told apart by their day: a new campaign, or one
+    renamed, is refused a name the GM's list has (one they run or play in), beside the field,
+    and nothing is made; anyone else may take that name."""
+    name = world.campaign.name
+    login(client, world, "player")  # plays in it
+    twice = client.post(reverse("campaign:create"), {"name": name, "ruleset": "combined_arms"})
+    assert twice.status_code == 400
+    said = f"Your campaigns have one called {name!r} already: give this one another name."
+    assert _field_errors(twice, "name") == [said]
+    assert Campaign.objects.filter(name=name).count() == 1
+    login(client, world, "outsider")  # in no campaign of that name
+    data = {"name": name, "ruleset": "combined_arms"}
+    assert client.post(reverse("campaign:create"), data).status_code == 302
+    outsider = world.users["outsider"]
+    again = campaign_create(name="Op. Other", gm=outsider, ruleset="combined_arms")
+    with pytest.raises(ValidationError) as refused:
+        campaign_update(campaign=again, name=name, actor=outsider)
+    assert refused.value.message_dict == {"name": [said]}
+    assert Campaign.objects.get(pk=again.pk).name == "Op. Other"
 
 
 def test_an_advance_that_changes_no_unit_still_sums_up(client, world):
