@@ -105,6 +105,26 @@ FIELDS_RIGHT = """() => Math.max(...[...document.querySelectorAll(
   .map(e => e.getBoundingClientRect().right))"""
 
 
+TAPS = """() => [...document.querySelectorAll(
+  '.site-header a, .site-header button, .breadcrumbs a')]
+  .map(e => [e.textContent.trim(), e.getBoundingClientRect().height])"""
+
+
+def test_the_top_bar_and_the_breadcrumbs_are_big_enough_to_tap_on_a_phone(
+    browser_world, page_for, live_server
+):
+    """Every link of the top bar and the breadcrumbs, and the log-out button, is at least 24 px
+    tall on a phone (WCAG 2.5.8's least target), though its words stay small."""
+    page = at_size(page_for("player"), "phone")
+    page.goto(
+        f"{live_server.url}/campaigns/{browser_world.campaign.pk}/forces/{browser_world.force.pk}/"
+    )
+    targets = page.evaluate(TAPS)
+    assert len(targets) >= 10 and "Log out" in [name for name, _ in targets], targets
+    small = [(name, height) for name, height in targets if height < 24]
+    assert not small, small
+
+
 def test_a_forms_row_per_unit_is_a_card_whose_fields_fit_a_phone(
     browser_world,
     page_for,
