@@ -86,12 +86,13 @@ def worker(tmp_path, live_server):
 
 @pytest.fixture
 def page_for(chromium, live_server):
-    """page_for(username) -> a logged-in page of a new browser context; console errors kept."""
+    """page_for(username) -> a logged-in page of a new browser context; console errors kept
+    (``touch=True``: a touch screen, for ``tap()``)."""
     contexts = []
 
-    def make(username: str, *, javascript: bool = True):
+    def make(username: str, *, javascript: bool = True, touch: bool = False):
         context = chromium.new_context(
-            viewport={"width": 1280, "height": 900}, java_script_enabled=javascript
+            viewport={"width": 1280, "height": 900}, java_script_enabled=javascript, has_touch=touch
         )
         contexts.append(context)
         page = context.new_page()

@@ -320,6 +320,54 @@ def test_the_maps_words_are_legible_on_a_phone(
     assert not page.errors, page.errors
 
 
+UNIT_IDS = """() => Object.fromEntries(Object.entries(
+  JSON.parse(document.getElementById("replay-frames").textContent).units
+).map(([id, info]) => [info.name, id]))"""
+"""The replay's units' ids, by their names."""
+
+
+def test_a_tapped_unit_is_named_in_words_beside_the_replay_on_a_phone(
+    browser_world,
+    page_for,
+    live_server,
+):
+    """The number in a circle is the unit's Size, and a phone has no hover: tapping a unit's
+    circle writes its name, side and state (its hover tooltip's words) under the controls, kept
+    up to date as the replay steps; Enter or Space on a focused circle does the same, and
+    choosing the named unit again lets it go."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("gm", touch=True), "phone")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    selected = page.locator("[data-replay] [data-selected]")
+    expect(selected).to_have_text("Tap or click a unit's circle to name it.")
+    ids = page.evaluate(UNIT_IDS)
+    squad = page.locator(f'[data-replay] [data-unit="{ids[browser_world.unit.name]}"]')
+    wolf = page.locator(f'[data-replay] [data-unit="{ids[browser_world.enemy_unit.name]}"]')
+
+    squad.locator("circle").tap()
+    said = f"Selected: {browser_world.unit.name}, {browser_world.force.name}, Size "
+    expect(selected).to_contain_text(said)
+    expect(selected).to_have_text("Selected: " + squad.locator("title").text_content())
+    expect(squad.locator(".unit-label")).to_be_visible()  # named on the map too
+    shoot(page, "replay-selected-phone")
+
+    # Stepping on keeps it named, in the words of the frame shown.
+    page.click("button[data-action=last]")
+    expect(selected).to_contain_text(said)
+    expect(selected).to_have_text("Selected: " + squad.locator("title").text_content())
+
+    # By keyboard: Space on a focused circle names it, and does not play the replay.
+    wolf.focus()
+    page.keyboard.press("Space")
+    expect(selected).to_contain_text(
+        f"Selected: {browser_world.enemy_unit.name}, {browser_world.enemy.name}, Size "
+    )
+    expect(page.locator("button[data-action=play]")).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("Enter")
+    expect(selected).to_have_text("Tap or click a unit's circle to name it.")
+    assert not page.errors, page.errors
+
+
 CUT_CELLS = """(sel) => [...document.querySelectorAll(sel)].flatMap(t => {
   const right = Math.min(t.getBoundingClientRect().right, innerWidth);
   const cut = [...t.querySelectorAll('td, th')]

@@ -54,10 +54,14 @@
     this.counter = box.querySelector("[data-counter]");
     this.seek = box.querySelector('[data-action="seek"]');
     this.playButton = box.querySelector('[data-action="play"]');
+    this.selectedLine = box.querySelector("[data-selected]");
+    this.hint = this.selectedLine ? this.selectedLine.textContent : "";
+    this.selected = null;
     this.unitNodes = {};
     var self = this;
     box.querySelectorAll("[data-unit]").forEach(function (node) {
       self.unitNodes[node.getAttribute("data-unit")] = node;
+      selectable(node);
     });
     this.buildingNodes = {};
     box.querySelectorAll("[data-building]").forEach(function (node) {
@@ -73,7 +77,16 @@
     box.querySelector("[data-controls]").hidden = false;
     var jumps = box.querySelector("[data-jumps]");
     if (jumps) { jumps.hidden = false; }
+    if (this.selectedLine) { this.selectedLine.hidden = false; }
     this.show(0);
+  }
+
+  // A unit's circle names it when tapped, clicked or chosen with Enter or Space: the size drawn
+  // in it does not tell two units apart, and a phone has no hover to show its <title>.
+  function selectable(node) {
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-pressed", "false");
   }
 
   // The first frame of each turn (turn 0: the deployment), in order.
@@ -128,7 +141,21 @@
         if (self.timer) { self.pause(); self.toggle(); } // on at the new speed
       });
     }
+    this.svg.addEventListener("click", function (event) {
+      var node = event.target.closest && event.target.closest("[data-unit]");
+      if (node) { self.select(node.getAttribute("data-unit")); }
+    });
     this.box.addEventListener("keydown", function (event) {
+      var unit = event.target.closest && event.target.closest("[data-unit]");
+      if (unit && (event.key === "Enter" || event.key === " " || event.key === "Spacebar")) {
+        event.preventDefault();
+        self.select(unit.getAttribute("data-unit"));
+        return;
+      }
+      if (event.key === "Escape" && self.selected) {
+        self.select(self.selected);
+        return;
+      }
       var onSlider = event.target === self.seek;
       var onButton = event.target.tagName === "BUTTON";
       var action = null;
@@ -164,6 +191,32 @@
     }
   };
 
+  // Choosing the selected unit again lets it go.
+  Replay.prototype.select = function (id) {
+    var before = this.selected && this.unitNodes[this.selected];
+    if (before) {
+      before.classList.remove("selected");
+      before.setAttribute("aria-pressed", "false");
+    }
+    this.selected = this.selected === id ? null : id;
+    var node = this.selected && this.unitNodes[this.selected];
+    if (node) {
+      node.classList.add("selected");
+      node.setAttribute("aria-pressed", "true");
+    }
+    this.describeSelected();
+    this.declutter();
+  };
+
+  // The selected unit in the words of its hover tooltip, as of the frame shown.
+  Replay.prototype.describeSelected = function () {
+    var line = this.selectedLine;
+    if (!line) { return; }
+    var node = this.selected && this.unitNodes[this.selected];
+    var title = node && node.querySelector("title");
+    line.textContent = title ? "Selected: " + title.textContent : this.hint;
+  };
+
   Replay.prototype.toggle = function () {
     if (this.timer) { this.pause(); return; }
     var self = this;
@@ -197,6 +250,7 @@
     var label = svgElement("text", { "class": "unit-label", y: info.r + 0.45 });
     label.textContent = info.tag || id;
     node.appendChild(label);
+    selectable(node);
     layer.appendChild(node);
     this.unitNodes[id] = node;
     return node;
@@ -232,6 +286,7 @@
       node.classList.toggle("collapsed", b[1] === 1);
       setTitle(node, (data.building_names[id] || id) + ": " + (b[1] === 1 ? "collapsed" : b[0] + " of " + hitsWord(data.buildings[id])));
     });
+    this.describeSelected();
     this.drawLines(frame);
     this.title.textContent = frame.title;
     this.scores.textContent = data.sides.map(function (name, i) {
