@@ -844,6 +844,9 @@ class Change:
     unit: Unit
     before: CampaignUnitState
     after: CampaignUnitState
+    lines: tuple[str, ...] = ()
+    """What it did to the unit, a sentence per history entry, as the unit's history tells it
+    (`entry_line`); none for a table of field values alone."""
 
     @property
     def destroyed(self) -> bool:
@@ -897,8 +900,24 @@ def _leader(state: CampaignUnitState) -> str:
     return f"{leader.name}, {hit_points_text(leader.hit_points)}"
 
 
-def changes(rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]) -> list[Change]:
-    return [Change(unit, before, after) for unit, before, after in rows]
+def changes(
+    rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]],
+    entries: Iterable[HistoryEntry] = (),
+) -> list[Change]:
+    """The rows as changes, each told by the history ``entries`` (in order) of its unit that
+    made it: those an outcome wrote, or those Apply will write (`outcome_review`)."""
+    told: dict[int, list[HistoryEntry]] = {}
+    for entry in entries:
+        told.setdefault(entry.unit_id, []).append(entry)
+    found = []
+    for unit, before, after in rows:
+        now = before.to_json()
+        lines = []
+        for entry in told.get(unit.pk, ()):
+            now.update(entry.after)  # the unit's snapshot after this entry
+            lines.append(entry_line(entry, now))
+        found.append(Change(unit, before, after, tuple(lines)))
+    return found
 
 
 @dataclass(frozen=True)
@@ -1006,6 +1025,17 @@ def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     if entry.kind == HistoryEntry.Kind.SKILL_CHECK:
         why = minus_signs(why)  # the roll's summary, kept as it was written
     return why, what
+
+
+def entry_line(entry: HistoryEntry, unit: dict[str, Any]) -> str:
+    """An entry in one sentence, as the unit's history tells it: why, then what it did
+    (`entry_words`), or for a revert what it gave back (`revert_text`). ``unit``: the unit's
+    snapshot after the entry."""
+    if entry.kind == HistoryEntry.Kind.REVERT:
+        why, what = entry_why(entry), revert_text(entry.after, unit)
+    else:
+        why, what = without_repeats(*entry_words(entry, unit))
+    return f"{why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
 
 
 def revert_blocked_lines(

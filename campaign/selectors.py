@@ -36,10 +36,16 @@ from campaign.models import (
     StoryEntry,
     Unit,
 )
-from campaign.rules.history import HITS_FIELDS
+from campaign.rules.history import HITS_FIELDS, sentence
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import Passing, time_passes
-from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, snapshot_replay
+from campaign.rules.state import (
+    SNAPSHOT_FIELDS,
+    CampaignUnitState,
+    Status,
+    snapshot_diff,
+    snapshot_replay,
+)
 from units.models import UnitType
 
 GM = "gm"
@@ -545,6 +551,18 @@ def outcome_preview(
     who reads here why. The notes: what the table alone does not say, a sentence each (a unit
     destroyed since the battle takes nothing from it, `outcomes.destroyed_since_text`)."""
     # Reads kept beside the writes that use them (imported here: the services import this).
+    rows, refusal, notes, _ = outcome_review(campaign_battle=campaign_battle)
+    return rows, refusal, notes
+
+
+def outcome_review(
+    *, campaign_battle: CampaignBattle
+) -> tuple[
+    list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[str], list[str],
+    list[HistoryEntry],
+]:  # fmt: skip
+    """`outcome_preview`, and the history entries Apply will write, unsaved and in order: what
+    the review tells each unit in the words of its history."""
     from campaign.services.battles import campaign_battle_outcome
     from campaign.services.outcomes import outcome_steps
 
@@ -553,13 +571,27 @@ def outcome_preview(
         with transaction.atomic():
             steps = outcome_steps(**campaign_battle_outcome(campaign_battle))
     except ValidationError as refused:
-        return [], refused.messages, []
+        return [], refused.messages, [], []
     preview: dict[int, tuple[Unit, CampaignUnitState, CampaignUnitState]] = {}
+    entries = []
     for step in steps:
+        was = preview[step.unit.pk][2] if step.unit.pk in preview else step.unit.state
         now = preview[step.unit.pk][1] if step.unit.pk in preview else step.unit.state
         preview[step.unit.pk] = (step.unit, now, step.state)
+        # As `unit_change` will write it: the fields the step changes, and its sentence.
+        before, after = snapshot_diff(was.to_json(), step.state.to_json())
+        if after or step.always:
+            entries.append(
+                HistoryEntry(
+                    unit=step.unit,
+                    kind=step.kind,
+                    text=sentence(step.why, before, after),
+                    before=before,
+                    after=after,
+                )
+            )
     rows = sorted(preview.values(), key=lambda row: (row[0].force.name, row[0].name))
-    return rows, [], [step.note for step in steps if step.note]
+    return rows, [], [step.note for step in steps if step.note], entries
 
 
 def advance_passings(
@@ -675,25 +707,20 @@ def applied_changes(
 ) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
     """(unit, before, after) for each unit the latest application of the outcome changed,
     from its history entries: the summary after Apply."""
-    entries = list(
-        HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
-        .select_related("unit__force", "unit__leader")
-        .order_by("pk")
-    )
-    return entries_changes(entries)
+    return entries_changes(outcome_entries(campaign_battle=campaign_battle))
 
 
-def reverted_changes(
-    *, campaign_battle: CampaignBattle
-) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
-    """(unit, before, after) for each unit the latest revert of the outcome gave back, from the
-    entries that undid the applied ones: the summary after Revert."""
-    entries = list(
+def outcome_entries(
+    *, campaign_battle: CampaignBattle, reverted: bool = False
+) -> list[HistoryEntry]:
+    """The history entries the latest application of the outcome wrote, in order; or, with
+    ``reverted``, the entries that undid them."""
+    found = (
         HistoryEntry.objects.filter(reverts__pk__in=campaign_battle.applied_entries)
-        .select_related("unit__force", "unit__leader")
-        .order_by("pk")
+        if reverted
+        else HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
     )
-    return entries_changes(entries)
+    return list(found.select_related("unit__force", "unit__leader").order_by("pk"))
 
 
 def entries_changes(

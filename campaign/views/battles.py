@@ -70,15 +70,15 @@ from campaign.selectors import (
     FOG_ALL,
     FOG_NONE,
     FoggedLogUnreadable,
-    applied_changes,
     campaign_battle_units,
     engine_units_fought,
+    entries_changes,
     fog_side,
     fogged_log,
-    outcome_preview,
+    outcome_entries,
+    outcome_review,
     revert_blockers,
     revert_preview,
-    reverted_changes,
     undone_by_revert,
 )
 from campaign.services.battles import (
@@ -462,11 +462,13 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
             context["report"] = _report(request, viewer, cb, side=side, named=named)
         except LogUnreadable as exc:
             context["unreadable"] = str(exc)
-    if cb.state == CampaignBattle.State.APPLIED:
-        context["changes"] = changes(applied_changes(campaign_battle=cb))
-    elif cb.state == CampaignBattle.State.REVERTED and cb.applied_entries:
-        context["changes"] = changes(reverted_changes(campaign_battle=cb))
-        context["changes_reverted"] = True
+    reverted = cb.state == CampaignBattle.State.REVERTED and bool(cb.applied_entries)
+    if cb.state == CampaignBattle.State.APPLIED or reverted:
+        # Told unit by unit in the words of their histories, from the entries written.
+        entries = outcome_entries(campaign_battle=cb, reverted=reverted)
+        context["changes"] = changes(entries_changes(entries), entries)
+        if reverted:
+            context["changes_reverted"] = True
     if not viewer.manages and "changes" in context:
         # What the outcome did is in each unit's history: a member reads it for the forces
         # they see in full, as on the rosters.
@@ -615,8 +617,9 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
 
 
 def _review(request, viewer: Viewer, *, status: int = 200, **context: Any) -> HttpResponse:
-    """A review of what a GM's click will change (or a summary of what it changed)."""
-    rows = changes(context.pop("rows"))
+    """A review of what a GM's click will change (or a summary of what it changed); ``entries``,
+    the history entries that tell it (`pages.changes`)."""
+    rows = changes(context.pop("rows"), context.pop("entries", ()))
     destroyed = [unit_label(c.unit) for c in rows if c.destroyed]
     return render(
         request,
@@ -640,7 +643,7 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
         if not waiting:
             messages.error(request, "This outcome is not waiting to be applied.")
             return redirect(url)
-        rows, refusal, notes = outcome_preview(campaign_battle=cb)
+        rows, refusal, notes, entries = outcome_review(campaign_battle=cb)
         if refusal:
             # Nothing to confirm: Apply would refuse it (a unit changed since it fought).
             return _review(
@@ -665,6 +668,7 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
             "applying writes exactly what is shown here.",
             lines=[f"{line}." for line in notes],
             rows=rows,
+            entries=entries,
             confirm_url=reverse("campaign:battle-apply", args=[pk, cb.pk]),
             confirm_label="Apply these changes",
             back_url=url,

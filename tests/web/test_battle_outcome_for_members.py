@@ -27,7 +27,7 @@ def test_members_see_what_an_applied_outcome_changed(client, world, role):
     assert changed
     page = login(client, world, role).get(_url("battle", world, battle.pk)).text
     assert "What it did to the units" in page and "What it changed:" in page
-    assert '<table class="changes">' in page
+    assert '<table class="changes told">' in page
     for name in changed:
         assert f">{name}</a>" in page, name
     assert "Review and revert the outcome" not in page
@@ -40,7 +40,7 @@ def test_a_player_is_told_the_gm_reviews_an_outcome_first(client, world):
 
 
 def _changes_table(page: str) -> str:
-    start = page.index('<table class="changes">')
+    start = page.index('<table class="changes told">')
     return page[start : page.index("</table>", start)]
 
 

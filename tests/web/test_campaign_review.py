@@ -150,3 +150,54 @@ def test_players_see_no_review(client, world):
     login(client, world, "player")
     assert client.get(_url("battle-apply", world, battle.pk)).status_code == 403
     assert client.get(_url("advance", world), {"days": "1"}).status_code == 403
+
+
+def _suppressed_battle(world):
+    """A table battle in which an Average squad 3 points toward the next step loses a point of
+    Skill to suppression: under Combined Arms a step lost for good, to Inexperienced, which
+    holds its experience just short of Inexperienced's next step (3 points)."""
+    gm = world.users["gm"]
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    ours = unit_create(force=world.force, unit_type=card, name="Shaken", quality="average",
+                       specialties=["infantry"])  # fmt: skip
+    unit_edit(unit=ours, changes={"experience": 3}, reason="records", actor=gm)
+    theirs = unit_create(force=world.enemy, unit_type=card, name="Steady", specialties=["infantry"])
+    battle = campaign_battle_record(
+        campaign=world.campaign,
+        name="Pinned down",
+        sides={"attackers": [ours], "defenders": [theirs]},
+        winner="defenders",
+        outcomes={
+            ours.pk: {"hits_lost": 0, "skill_lost": 1, "removed": "demoralised"},
+            theirs.pk: {"hits_lost": 0, "skill_lost": 0},
+        },
+        actor=gm,
+    )
+    return battle, ours
+
+
+def test_the_apply_review_and_the_battle_page_tell_each_unit_as_its_history_does(client, world):
+    """Sentences, not field diffs: why the experience fell and that the Skill is lost for good,
+    in the words the unit's history then uses."""
+    battle, ours = _suppressed_battle(world)
+    login(client, world, "gm")
+    told = (
+        "Broken at Pinned down: took 1 Morale, 0 Casualty hits — 0 of 1 Hit lost; 1 Skill lost "
+        "to suppression: 1 Morale; Skill lost to suppression costs 1 step: retreated in poor "
+        "order; fell from Average to Inexperienced; now carries 1 Morale hit and 0 Casualty "
+        "hits; its experience is held just short of the next step at Inexperienced: 3 → 2; lost "
+        "1 point of Skill to suppression for good."
+    )
+    review = client.get(_url("battle-apply", world, battle.pk)).text
+    table = review[review.index('<table class="changes told">') :]
+    assert f"<p>{told}</p>" in table
+    # The columns show the unit after it; the sentence, not a field diff, says what changed.
+    assert '<td data-label="Experience" class="changed"><strong>2</strong></td>' in table
+    assert "3 → <strong>2</strong>" not in table and "0 → <strong>1</strong>" not in table
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    for role in ("gm", "player"):
+        page = login(client, world, role).get(_url("battle", world, battle.pk)).text
+        assert f"<p>{told}</p>" in page, role
+    # The same words as the unit's own history, where the battle's name is the link.
+    history = client.get(_url("unit", world, ours.pk)).text
+    assert told.removeprefix("Broken at Pinned down: ").removesuffix(".") in history

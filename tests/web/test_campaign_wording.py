@@ -45,7 +45,7 @@ def test_a_step_lost_to_suppression_shows_the_skill_lost_beside_it(client, world
     assert cells["Quality"] == ("Experienced", "Average", True)
     assert cells["Hits"][2] is False
     page = login(client, world, "player").get(_url("battle", world, world.engine_battle.pk)).text
-    table = page.split('<table class="changes">', 1)[1].split("</table>", 1)[0]
+    table = page.split('<table class="changes told">', 1)[1].split("</table>", 1)[0]
     assert '<th scope="col">Skill lost</th>' in table
     assert table.count('data-label="Skill lost"') == table.count('<tr class="change-')
 

@@ -43,14 +43,14 @@ def test_a_battle_page_says_what_it_leaves_out_without_saying_no_unit_changed(cl
     units = len({e.unit_id for e in changed})
     assert units > 1
     page = login(client, world, "spectator").get(_url("battle", world, battle.pk)).text
-    assert "No unit changes." not in page and '<table class="changes">' not in page
+    assert "No unit changes." not in page and '<table class="changes told">' not in page
     assert (
         f"What it did to its {units} units is not shown: the GM shows spectators every force "
         "in summary only." in page
     )
     # A player sees their own units' changes, and is told how many of the others' are left out.
     page = login(client, world, "player").get(_url("battle", world, battle.pk)).text
-    assert '<table class="changes">' in page and "What it changed:" in page
+    assert '<table class="changes told">' in page and "What it changed:" in page
     assert "of forces you see only in summary" in page and "left out" in page
 
 
