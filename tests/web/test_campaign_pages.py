@@ -205,6 +205,26 @@ def test_the_roster_and_unit_page_explain_bucs_in_place(client, world):
     assert 'class="pips" role="img"' in roster and "of the" in roster
 
 
+def test_the_roster_keys_its_hit_boxes_in_words_once(client, world):
+    """The boxes beside each status are told in words under the roster, once, not only to a
+    screen reader; the rules card says the same words."""
+    roster = login(client, world, "player").get(_url("force", world, world.force.pk)).text
+    key = (
+        '<p class="hit-key">Hit boxes beside each status: <span class="pips" aria-hidden="true">'
+        '<span class="pip pip-morale"></span></span> a Morale hit, <span class="pips" '
+        'aria-hidden="true"><span class="pip pip-casualty"></span></span> a Casualty hit, '
+        '<span class="pips" aria-hidden="true"><span class="pip pip-free"></span></span> a hit '
+        "the unit can still take.</p>"
+    )
+    assert roster.count(key) == 1
+    assert roster.index("</table>") < roster.index(key)  # under the roster
+    card = client.get(reverse("campaign:rules-card")).text
+    assert (
+        key.removeprefix('<p class="hit-key">Hit boxes beside each status: ').removesuffix("</p>")
+        in card
+    )
+
+
 def test_a_force_and_a_battle_print_every_card_on_one_sheet(client, world):
     login(client, world, "player")
     sheet = client.get(_url("force-cards", world, world.force.pk))
