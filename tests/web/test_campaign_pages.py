@@ -152,6 +152,19 @@ def test_it_prints_the_card_in_the_rule_texts_layout(client, world):
     assert "campaign/card.css" in page and "@media print" not in page, "print CSS is a file"
 
 
+def test_the_card_says_experience_as_the_unit_page_does(client, world):
+    unit_edit(unit=world.unit, changes={"quality": "average", "experience": 2}, reason="records",
+              actor=world.users["gm"])  # fmt: skip
+    login(client, world, "player")
+    battles = Unit.objects.get(pk=world.unit.pk).battles_fought
+    said = f"2 of 4 for the next step ({battles} battle{'s' if battles != 1 else ''})"
+    card = client.get(_url("unit-card", world, world.unit.pk)).text
+    assert f'<th scope="row">Experience</th><td>{said}</td>' in card
+    assert (
+        f"<dt>Experience</dt><dd>{said}</dd>" in client.get(_url("unit", world, world.unit.pk)).text
+    )
+
+
 def test_it_shows_a_card_out_of_action_as_such(client, world):
     unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="gone",
               actor=world.users["gm"])  # fmt: skip
