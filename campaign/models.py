@@ -471,9 +471,10 @@ class StoryEntry(models.Model):
     """A line of the campaign's own story, besides what befell its units: a change to its
     people or forces (the campaign renamed, handed to another GM or its settings for the
     players changed, someone joining, taking another part or leaving, a force raised, renamed
-    or given to another player), said with the names of the moment; or a note its GM wrote
-    ("The bridge at Elm Ford is down."). For everyone in the campaign: who is in it, the
-    forces' names and the GM's notes are everyone's to read."""
+    or given to another player), said with the names of the moment; the calendar moving on
+    (and the clock, when the GM said why); or a note its GM wrote ("The bridge at Elm Ford is
+    down."). For everyone in the campaign: who is in it, the forces' names and the GM's notes
+    are everyone's to read."""
 
     class Kind(models.TextChoices):
         RENAMED = "renamed", "Renamed"
@@ -484,6 +485,7 @@ class StoryEntry(models.Model):
         FORCE = "force", "Force"
         NEW_GM = "new_gm", "New GM"
         NOTE = "note", "GM's note"
+        CALENDAR = "calendar", "Calendar"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="story")
     day = models.PositiveIntegerField(help_text="The campaign day it happened.")

@@ -1325,8 +1325,9 @@ def timeline(
     before: int | None = None,
     split: tuple[int, int] | None = None,
 ) -> TimelinePage:
-    """The campaign day by day, newest first: its battles and engagements, and what befell the
-    units of ``force_ids`` (deaths, promotions, GM corrections...), each with a link. One
+    """The campaign day by day, the latest first: on each, its battles, its engagements, then
+    what befell the units of ``force_ids`` (deaths, promotions, GM corrections...), each newest
+    first and with a link, then the campaign's own story in the order it happened. One
     window of it: the latest `TIMELINE_DAYS` days with something on them before day
     ``before`` (all, when None), or, with ``split`` (a day, an entry id), that day from its
     entries older than that entry on (the rest of a day split over pages), and the days before

@@ -19,6 +19,7 @@ from django.db.models.functions import Greatest
 from campaign.models import Campaign, Character, HistoryEntry, Membership, Order, Unit
 from campaign.rules.bridge import CharacterOrder
 from campaign.rules.characters import feat_sum, feats_from
+from campaign.rules.history import plural
 from campaign.rules.orders import (
     HOURS_PER_DAY,
     OrderKind,
@@ -36,7 +37,7 @@ from campaign.selectors import (
     may_give_orders,
 )
 from campaign.services._record import require_manager, text_given
-from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass
+from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass, time_told
 
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED, CALLED_OFF = "done", "under way", "replaced", "called off"
@@ -326,7 +327,8 @@ def clock_move(
 ) -> tuple[list[Order], list[HistoryEntry]]:
     """Move the clock on by hours, with what the time does to every unit as `time_pass` runs
     it (a medical window closing 24 hours after the battle that opened it, a day of R&R at
-    each midnight). The Orders done meanwhile, and the history entries the time wrote.
+    each midnight), and, when the GM says why, a line in the campaign's story (`time_told`).
+    The Orders done meanwhile, and the history entries the time wrote.
     Confirmed from a review, ``reviewed_at`` is the clock hour the review was drawn at: refused
     when the clock has moved since (`clock_reviewed`)."""
     require_manager(campaign, actor)
@@ -341,6 +343,11 @@ def clock_move(
         raise ValidationError(errors)
     before = campaign_now(campaign)
     entries = time_pass(campaign=campaign, hours=hours, reason=reason, actor=actor)
+    if reason.strip():
+        # An hour or two for the Orders to finish is the table's bookkeeping; the story tells
+        # a move of the clock only when the GM says why, as it tells every calendar day.
+        moved = f"The clock moved on {plural(hours, 'hour')} to {clock_text(before + hours)}"
+        time_told(campaign, moved, reason, actor)
     return orders_done(campaign=campaign, start=before, end=before + hours), entries
 
 

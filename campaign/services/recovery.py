@@ -8,7 +8,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from campaign.models import Campaign, Force, HistoryEntry, Unit
+from campaign.models import Campaign, Force, HistoryEntry, StoryEntry, Unit
 from campaign.rules.history import hits_text, plural, told_why, took_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
@@ -29,10 +29,11 @@ from campaign.selectors import (
     history_standing,
     medics_used_today,
 )
-from campaign.services._record import require_manager, text_given, unit_change
+from campaign.services._record import require_manager, story_told, text_given, unit_change
 from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
 from campaign.services.roster import AWAIT_UNTIL
+from campaign.templatetags.sentences import full_stop
 
 Kind = HistoryEntry.Kind
 MAX_DAYS = 365
@@ -48,8 +49,9 @@ def calendar_advance(
     reviewed_at: int | None = None,
 ) -> list[HistoryEntry]:
     """Move the calendar on by whole days (the clock keeps its hour), with what the time does
-    to every unit (`time_pass`). Confirmed from a review, ``reviewed_at`` is the clock hour the
-    review was drawn at: refused when the clock has moved since (`clock_reviewed`)."""
+    to every unit (`time_pass`), and a line in the campaign's story on the day it arrives at
+    (`time_told`). Confirmed from a review, ``reviewed_at`` is the clock hour the review was
+    drawn at: refused when the clock has moved since (`clock_reviewed`)."""
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
@@ -59,7 +61,20 @@ def calendar_advance(
     clock_reviewed(errors, campaign, reviewed_at)
     if errors:
         raise ValidationError(errors)
-    return time_pass(campaign=campaign, hours=days * HOURS_PER_DAY, reason=reason, actor=actor)
+    entries = time_pass(campaign=campaign, hours=days * HOURS_PER_DAY, reason=reason, actor=actor)
+    # ``campaign`` is the row as locked before the time passed; the clock keeps its hour.
+    moved = f"The calendar moved on {plural(days, 'day')} to day {campaign.day + days}"
+    time_told(campaign, moved, reason, actor)
+    return entries
+
+
+def time_told(campaign: Campaign, moved: str, reason: str, actor: Any) -> StoryEntry:
+    """The campaign's story says the time moved (``moved``: "The calendar moved on 2 days to
+    day 4"), with the GM's reason after a colon, on the day it arrived at: the units' histories
+    tell what the time did to each, the story that it passed, and why."""
+    said = reason.strip()
+    text = full_stop(f"{moved}: {said}" if said else moved)
+    return story_told(campaign, StoryEntry.Kind.CALENDAR, text, actor)
 
 
 def clock_reviewed(errors: dict[str, list[str]], campaign: Campaign, reviewed_at: Any) -> None:

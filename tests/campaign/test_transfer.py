@@ -372,15 +372,19 @@ def test_the_fights_a_medical_window_keeps_survive_export_and_import(campaign, m
 def test_the_campaigns_story_of_its_people_survives_export_and_import(played, force, cast):
     force_edit(force=force, name="Red Company", owner=cast.rival, actor=cast.gm)
     campaign_update(campaign=played, name="Op. Test, renamed", actor=cast.gm)
+    calendar_advance(campaign=played, days=2, reason="Night falls over the Bridge 7", actor=cast.gm)
+    played.refresh_from_db()
     exported = json.loads(json.dumps(campaign_export(campaign=played)))
     assert [(g["day"], g["kind"], g["text"]) for g in exported["story"]] == [
         (1, "joined", "player joined as a player."),
         (1, "joined", "rival joined as a player."),
         (1, "force", "Red Company was raised for player."),
         (1, "force", "Blue Battalion was raised for rival."),
+        (2, "calendar", "The calendar moved on 1 day to day 2."),
         (2, "joined", "outsider joined as a spectator."),
         (2, "force", "Red Company went from player to rival."),
         (2, "renamed", "Op. Test was renamed Op. Test, renamed."),
+        (4, "calendar", "The calendar moved on 2 days to day 4: Night falls over the Bridge 7."),
     ]
     exported["campaign"]["name"] = "Op. Test, restored"
     imported = campaign_import(data=exported)

@@ -67,6 +67,7 @@ def test_each_change_to_the_group_is_told_in_the_words_of_its_moment(world):
     force_create(campaign=c, owner=gm, name="Militia", actor=gm)
     campaign_hand_over(campaign=c, to=users["co_gm"], stay_as="player", with_forces=True, actor=gm)
     assert _told(world, since) == [
+        (3, "calendar", "The calendar moved on 2 days to day 3."),
         (3, "renamed", "Op. Pages was renamed Operation Pages."),
         (3, "force", "Red Company was renamed Reyes' Raiders."),
         (3, "force", "Blue Battalion went from rival to co_gm."),

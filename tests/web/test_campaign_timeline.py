@@ -313,3 +313,51 @@ def test_a_bad_window_of_the_timeline_shows_its_first(client, world, query):
     page = client.get(_url("timeline", world) + query)
     assert page.status_code == 200 and "Day 1 of 1." in page.text
     assert "Crossroads: Blue Battalion won" in page.text
+
+
+def _day_lines(page, day):
+    """The lines of a day on the timeline, as read: label, then text."""
+    section = re.search(rf'<h2 id="day-{day}">Day {day}</h2>(.*?)</section>', page, re.S)
+    if section is None:
+        return []
+    return [re.sub(r"<[^>]+>", "", li).strip() for li in re.findall(r"<li .*?</li>", section[1])]
+
+
+def test_the_timeline_says_how_each_day_runs(client, world):
+    page = login(client, world, "player").get(_url("timeline", world)).text
+    assert (
+        "The latest day comes first. Each day tells its battles, its engagements, then what "
+        "befell the units (deaths, promotions, GM corrections), each newest first; then the "
+        "changes in the group, the calendar moving on and the GM's notes, in the order they "
+        "happened." in page
+    )
+    assert "newest first." not in page  # not the whole day: its story runs in order
+    lines = _day_lines(page, 1)
+    fight = lines.index("Battle Crossroads: Blue Battalion won (applied)")
+    befell = next(i for i, line in enumerate(lines) if "fell from Average" in line)
+    joined = lines.index("Joined player joined as a player.")
+    assert fight < befell < joined < lines.index("Joined rival joined as a player.")
+
+
+def test_each_advance_of_the_calendar_is_told_on_the_day_it_arrives_at(client, world):
+    login(client, world, "gm")
+    night = {"days": "2", "reason": "Night falls over the Bridge 7", "confirm": "yes"}
+    assert client.post(_url("advance", world), {**night, "reviewed_at": "0"}).status_code == 302
+    # The same review confirmed again moves nothing and tells nothing.
+    assert client.post(_url("advance", world), {**night, "reviewed_at": "0"}).status_code == 400
+    quiet = {"days": "1", "confirm": "yes", "reviewed_at": "48"}
+    assert client.post(_url("advance", world), quiet).status_code == 302
+    # An hour or two of the clock is told only when the GM says why.
+    clock = {"hours": "2", "confirm": "yes", "reviewed_at": "72"}
+    assert client.post(_url("clock-advance", world), clock).status_code == 302
+    dusk = {**clock, "hours": "3", "reason": "Dusk at the ford", "reviewed_at": "74"}
+    assert client.post(_url("clock-advance", world), dusk).status_code == 302
+    page = client.get(_url("timeline", world)).text
+    assert _day_lines(page, 3) == [
+        "Calendar The calendar moved on 2 days to day 3: Night falls over the Bridge 7."
+    ]
+    assert _day_lines(page, 4) == [
+        "Calendar The calendar moved on 1 day to day 4.",
+        "Calendar The clock moved on 3 hours to day 4, 05:00: Dusk at the ford.",
+    ]
+    assert "Today is day 4." in page and "Days 1 to 4 of 4." in page
