@@ -34,6 +34,7 @@ from battles.selectors import (
 )
 from battles.services import BattleInputError, battle_cancel, battle_launch
 from battles.table import table_view
+from campaign.pages import campaign_battles_of
 from campaign.selectors import campaign_battle_ids, campaign_battle_of, campaign_role
 from config.pagecache import cached_page, row_key
 
@@ -43,12 +44,17 @@ POLL_SECONDS = 1
 @login_required
 @require_GET
 def battle_list(request: HttpRequest) -> HttpResponse:
-    # A campaign battle is listed in its campaign, not here among the one-off battles.
+    # A campaign battle is listed with its campaign and opens on the campaign's page, never
+    # among the one-off battles, whose page it does not have.
     one_off = battles_of(request.user, exclude=campaign_battle_ids())
     return render(
         request,
         "battles/list.html",
-        {"battles": one_off, "odds_runs": odds_runs_of(request.user)},
+        {
+            "campaign_battles": campaign_battles_of(request.user),
+            "battles": one_off,
+            "odds_runs": odds_runs_of(request.user),
+        },
     )
 
 

@@ -469,11 +469,7 @@ def recent_fights(
     sides = engagement_sides(engagements)
     found = []
     for cb in battles:
-        url = reverse("campaign:battle", args=[campaign.pk, cb.pk])
-        outcome = _battle_outcome(cb, winners[cb.pk])
-        fight = Fight(cb.name, cb.day, url, outcome, cb.state, cb.get_state_display(),
-                      engagement=False, table=bool(cb.table_result))  # fmt: skip
-        found.append(((cb.day, cb.created_at), fight))
+        found.append(((cb.day, cb.created_at), _battle_fight(cb, winners[cb.pk])))
     for e in engagements:
         url = reverse("campaign:engagement", args=[campaign.pk, e.pk])
         outcome = engagement_outcome(e, sides[e.pk])
@@ -482,6 +478,28 @@ def recent_fights(
         found.append(((e.day, e.created_at), fight))
     found.sort(key=lambda when_fight: when_fight[0], reverse=True)
     return [fight for _, fight in found[:limit]]
+
+
+def _battle_fight(cb: CampaignBattle, winner: str | None) -> Fight:
+    """A battle as the dashboard lists it; ``winner`` as `winner_names` names it."""
+    url = reverse("campaign:battle", args=[cb.campaign_id, cb.pk])
+    return Fight(cb.name, cb.day, url, _battle_outcome(cb, winner), cb.state,
+                 cb.get_state_display(), engagement=False, table=bool(cb.table_result))  # fmt: skip
+
+
+def campaign_battles_of(user: Any, limit: int = 50) -> list[tuple[Campaign, Fight]]:
+    """The latest battles of every campaign ``user`` runs or belongs to (`campaigns_for_user`),
+    newest first, each with its campaign, as its campaign's dashboard lists it: every member
+    may open a campaign's battles and read their outcomes (fog of war hides only what a side
+    did not see, on the battle's page). A few queries whatever the number of campaigns."""
+    battles = list(
+        CampaignBattle.objects.filter(campaign__in=campaigns_for_user(user=user).values("pk"))
+        .select_related("campaign", "battle")
+        .defer("battle__scenario")
+        .order_by("-created_at", "-id")[:limit]
+    )
+    winners = winner_names(battles)
+    return [(cb.campaign, _battle_fight(cb, winners[cb.pk])) for cb in battles]
 
 
 def _battle_outcome(cb: CampaignBattle, winner: str | None) -> str:

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(tra
 
 def test_it_sets_up_launches_and_replays_a_battle(page_for, live_server, worker):
     page = page_for("commander")
-    page.click("text=New battle")
+    page.click("header >> text=One-off battle")
     select_when_ready(page, "#id_scenario", "landing")
     page.wait_for_selector("#preview-heading:has-text('Beach Landing')")  # htmx redraw
     page.select_option("#id_scenario", "crossroads")
@@ -106,7 +106,7 @@ def test_it_sets_up_launches_and_replays_a_battle(page_for, live_server, worker)
 
 def test_it_runs_the_odds_for_a_scenario(page_for, worker):
     page = page_for("oddsmaker")
-    page.click("text=Odds")
+    page.click("header >> text=One-off odds")
     select_when_ready(page, "#id_scenario", "crossroads")
     page.fill("#id_battles", "60")
     page.fill("#id_seed", "100")

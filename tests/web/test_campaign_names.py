@@ -8,13 +8,17 @@ import re
 from fractions import Fraction
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from campaign.models import Force
+from campaign.models import Force, Unit
 from campaign.pages import PALETTE, force_colour, scenario_side_names
-from tests.web.campaign_world import login
+from campaign.services import campaign_create, force_create
+from campaign.services.battles import campaign_battle_record
+from tests.web.campaign_world import login, raise_units
 from tests.web.test_campaign_battles import _free_all
 from tests.web.test_campaign_deploy import _zoned_map
+from units.models import Ruleset
 
 pytestmark = pytest.mark.django_db
 
@@ -59,9 +63,65 @@ def test_a_campaign_battle_has_one_home_inside_its_campaign(client, world):
         assert response.status_code == 302, role
         assert response["Location"] == _battle(world)
     assert login(client, world, "outsider").get(one_off).status_code == 404
-    # The GM launched it, but it is not listed among their one-off battles.
+    # The GM launched it, but it is listed with its campaign, leading to its campaign's page,
+    # and not among their one-off battles.
     listing = login(client, world, "gm").get(reverse("battles:list")).text
-    assert one_off not in listing and "Crossroads" not in listing
+    assert f'href="{one_off}"' not in listing
+    assert listing.count("Crossroads") == 1 and _battle(world) in listing
+
+
+def _elsewhere(world):
+    """Another GM's campaign, none of the world's members in it, with a battle at the table."""
+    User = get_user_model()
+    gm = User.objects.create_user("elsewhere")
+    campaign = campaign_create(name="Op. Elsewhere", gm=gm, ruleset=Ruleset.COMBINED_ARMS)
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    ours = raise_units(force_create(campaign=campaign, owner=gm, name="Green Guard"), card, 1)
+    theirs = raise_units(force_create(campaign=campaign, owner=gm, name="Grey Host"), card, 1)
+    return campaign_battle_record(
+        campaign=campaign,
+        name="Ambush at the ford",
+        sides={"attackers": ours, "defenders": theirs},
+        winner="defenders",
+        outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (*ours, *theirs)},
+        actor=gm,
+    )
+
+
+def test_the_battles_page_lists_the_battles_of_ones_campaigns_leading_to_their_pages(client, world):
+    elsewhere = _elsewhere(world)
+    elsewhere_url = reverse("campaign:battle", args=[elsewhere.campaign_id, elsewhere.pk])
+    table = reverse("campaign:battle", args=[world.campaign.pk, world.table_battle.pk])
+    for role in ("gm", "co_gm", "player", "rival", "spectator"):
+        page = login(client, world, role).get(reverse("battles:list")).text
+        listed = page.split('id="campaign-battles-heading"')[1].split("</section>")[0]
+        # Each by its name, its campaign, its day and how it went, opening its campaign's page.
+        assert f'<a href="{table}">Skirmish at the mill</a>' in listed, role
+        assert f'<a href="{_battle(world)}">Crossroads</a>' in listed, role
+        assert "Op. Pages" in listed and "Red Company won" in listed, role
+        # Never a battle of a campaign they are not in.
+        assert "Ambush at the ford" not in page and elsewhere_url not in page, role
+        assert "Op. Elsewhere" not in page, role
+    # The other campaign's GM finds theirs, and none of the world's.
+    client.force_login(elsewhere.campaign.gm)
+    page = client.get(reverse("battles:list")).text
+    assert f'<a href="{elsewhere_url}">Ambush at the ford</a>' in page
+    assert "Grey Host won" in page and "Skirmish at the mill" not in page
+    # An outsider has no campaign battles, and is told so.
+    page = login(client, world, "outsider").get(reverse("battles:list")).text
+    assert "No campaign battles yet." in page and "Crossroads" not in page
+
+
+def test_the_top_bar_says_its_battle_and_odds_links_are_one_offs(client, world):
+    page = login(client, world, "gm").get(reverse("campaign:list")).text
+    nav = page.split("<header")[1].split("</header>")[0]
+    assert f'<a href="{reverse("battles:setup")}">One-off battle</a>' in nav
+    assert f'<a href="{reverse("battles:odds-setup")}">One-off odds</a>' in nav
+    assert "New battle" not in nav and ">Odds<" not in nav
+    # The set-up page says it is outside any campaign, and where a campaign's battle is set up.
+    setup = client.get(reverse("battles:setup")).text
+    assert "fought outside any campaign" in setup and '"Set up a battle"' in setup
+    assert f'href="{reverse("campaign:list")}"' in setup.split("</header>")[1]
 
 
 def test_the_dashboard_says_which_force_won(client, world):

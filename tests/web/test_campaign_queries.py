@@ -7,8 +7,11 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import HistoryEntry, Unit
+from campaign.services import campaign_create, force_create
+from campaign.services.battles import campaign_battle_record
 from tests.web.campaign_world import login, raise_units
 from tests.web.paging import add_notes, rows_read
+from units.models import Ruleset
 
 pytestmark = pytest.mark.django_db
 
@@ -67,3 +70,30 @@ def test_it_bounds_the_queries_and_rows_whatever_the_length_of_the_history(
         assert client.get(url).status_code == 200
     # The page's lines and the few rows beside them, never the whole history.
     assert rows[0] < 400, rows[0]
+
+
+@pytest.mark.parametrize("campaigns", [1, 4])
+def test_the_battles_page_lists_ones_campaigns_battles_in_the_same_few_queries(
+    client, world, django_assert_max_num_queries, campaigns
+):
+    """The top bar's Battles page lists the battles of every campaign a member is in: a few
+    queries whether they are in one campaign or several, with battles in each."""
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    gm = world.users["gm"]
+    for n in range(1, campaigns):
+        campaign = campaign_create(name=f"Op. {n}", gm=gm, ruleset=Ruleset.COMBINED_ARMS)
+        red = raise_units(force_create(campaign=campaign, owner=gm, name="Red Guard"), card, 2)
+        blue = raise_units(force_create(campaign=campaign, owner=gm, name="Blue Host"), card, 2)
+        for attacker, defender in zip(red, blue, strict=True):
+            campaign_battle_record(
+                campaign=campaign,
+                name=f"Fight of {attacker.name}",
+                sides={"attackers": [attacker], "defenders": [defender]},
+                winner="attackers",
+                outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (attacker, defender)},
+                actor=gm,
+            )
+    login(client, world, "gm")
+    with django_assert_max_num_queries(8):
+        page = client.get(reverse("battles:list")).text
+    assert page.count("Red Guard won") == 2 * (campaigns - 1)
