@@ -675,7 +675,8 @@ class Order(models.Model):
     It is done once the clock reaches ``finishes_at`` (hours since day 1, 00:00); an Order is
     replaced (``replaced``) by the next Order given to the same unit before it is done, called
     off by the GM (``called_off_at``) once it makes no sense any more, or ended with its unit
-    (``ended_at``) when the unit is destroyed before it is done.
+    (``ended_at``, ``ended_as``) when the unit retreats in poor order or is destroyed before it
+    is done.
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
@@ -693,8 +694,13 @@ class Order(models.Model):
     ended_at = models.PositiveIntegerField(
         null=True,
         blank=True,
-        help_text="Clock hour its unit was destroyed, the Order under way: it ended with the "
-        "unit (and goes on, should the destruction be undone).",
+        help_text="Clock hour its unit was taken out of action, the Order under way: it ended "
+        "with the unit (and goes on, should that be undone).",
+    )
+    ended_as = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text="The status that ended it with its unit: retreated or destroyed.",
     )
     note = models.CharField(max_length=300, blank=True)
     actor = models.ForeignKey(

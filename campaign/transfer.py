@@ -43,7 +43,13 @@ from campaign.rules.characters import ordered_feats
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_hour, clock_text
 from campaign.rules.recovery import state_problems
-from campaign.rules.state import LATER_FIELDS, SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
+from campaign.rules.state import (
+    LATER_FIELDS,
+    SNAPSHOT_FIELDS,
+    CampaignUnitState,
+    Status,
+    snapshot_replay,
+)
 from campaign.rules.values import MAX_UNITS_PER_FORCE, NAME_LENGTH, leader_value, parse_field
 from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
@@ -63,8 +69,8 @@ CHARACTER_KEYS = ("name", "player", "hit_points", "max_hit_points", "alive", "fe
                   "entries")  # fmt: skip
 CHARACTER_ENTRY_KEYS = ("day", "hour", "text", "before", "after", "created_at")
 ORDER_VALUES = ("kind", "listed_hours", "hours", "given_at", "finishes_at", "replaced",
-                "called_off_at", "ended_at", "note")  # fmt: skip
-NEWER_ORDER_VALUES = ("called_off_at", "ended_at")
+                "called_off_at", "ended_at", "ended_as", "note")  # fmt: skip
+NEWER_ORDER_VALUES = ("called_off_at", "ended_at", "ended_as")
 """Order fields an export written before they existed leaves out: the import reads None."""
 ORDER_KEYS = ("giver", "force", "unit", *ORDER_VALUES)
 ENGAGEMENT_VALUES = ("name", "day", "hour", "seed", "round_limit", "rounds", "winner", "state")
@@ -1037,6 +1043,16 @@ def check_characters(
     return found
 
 
+ENDED_AS = (Status.RETREATED, Status.DESTROYED)
+"""The statuses that end an Order with its unit (`services.orders.orders_follow_unit`)."""
+
+
+def _ended_as(order: dict[str, Any]) -> dict[str, str]:
+    """What ended an Order, for an export written before it was kept: then only a unit
+    destroyed ended one."""
+    return {"ended_as": Status.DESTROYED if order.get("ended_at") is not None else ""}
+
+
 def check_orders(
     c: Checker,
     path: str,
@@ -1076,21 +1092,30 @@ def check_orders(
                 c.error(f"{at}.called_off_at", f"after the campaign's clock, {clock_text(now)}")
         ended = order["ended_at"]
         if ended is not None and given is not None and done is not None:
-            # Ended while under way, when its unit was destroyed, as the site ends one.
+            # Ended while under way, when its unit retreated in poor order or was destroyed, as
+            # the site ends one.
             ended = _whole(c, f"{at}.ended_at", ended, given, max(given, done - 1))
             if ended is not None and (order["replaced"] is True or off is not None):
                 c.error(f"{at}.ended_at", "an Order is replaced, called off or ended, only one")
             elif ended is not None and now is not None and ended > now:
                 c.error(f"{at}.ended_at", f"after the campaign's clock, {clock_text(now)}")
-            elif ended is not None and (order["force"], order["unit"]) not in destroyed:
-                c.error(f"{at}.ended_at", f"ended with its unit, but {order['unit']!r} is not "
-                        "destroyed")  # fmt: skip
+            elif ended is not None:
+                # Not said (an older export, or left blank): only a unit destroyed ended one.
+                order["ended_as"] = order["ended_as"] or Status.DESTROYED
+                if order["ended_as"] not in ENDED_AS:
+                    c.error(f"{at}.ended_as", f"one of {', '.join(ENDED_AS)}, for an Order ended")
+                elif order["ended_as"] == Status.DESTROYED and (
+                    order["force"], order["unit"]) not in destroyed:  # fmt: skip
+                    c.error(f"{at}.ended_at", f"ended with its unit, but {order['unit']!r} is "
+                            "not destroyed")  # fmt: skip
+        elif ended is None and order["ended_as"] != "":
+            c.error(f"{at}.ended_as", "only for an Order ended with its unit")
         if not isinstance(order["note"], str) or len(order["note"]) > 300:
             c.error(f"{at}.note", "must be text of at most 300 characters")
 
     if isinstance(data, list):
         newer = dict.fromkeys(NEWER_ORDER_VALUES)  # what an older export leaves out: None
-        data = [newer | o if isinstance(o, dict) else o for o in data]
+        data = [newer | _ended_as(o) | o if isinstance(o, dict) else o for o in data]
     return c.records(path, data, ORDER_KEYS, one)
 
 

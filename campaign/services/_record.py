@@ -167,7 +167,7 @@ def unit_change(
     if state.status != was:
         from campaign.services.orders import orders_follow_unit  # the orders import this module
 
-        orders_follow_unit(unit, was, state.status, hour)
+        orders_follow_unit(unit, was, state.status, hour, undone=reverts is not None)
     return HistoryEntry.objects.create(
         unit=unit,
         day=day,

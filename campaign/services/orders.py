@@ -3,7 +3,8 @@
 An Order is done when the clock reaches its time; nothing has to happen then, so a clock moved
 by days (`calendar_advance`) finishes Orders as surely as one moved by hours. It lasts until
 done, replaced (another Order to its unit) or senseless: the GM judges that, and calls it off,
-except for a unit destroyed, whose Order under way ends with it (`orders_follow_unit`).
+except for a unit taken out of action (retreated in poor order, or destroyed), whose Order
+under way ends with it (`orders_follow_unit`).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def called_off_by(order: Order, hour: int) -> bool:
 
 
 def ended_by(order: Order, hour: int) -> bool:
-    """Whether the Order had ended with its unit, destroyed, by clock hour ``hour``."""
+    """Whether the Order had ended with its unit, taken out of action, by clock hour ``hour``."""
     return order.ended_at is not None and order.ended_at <= hour
 
 
@@ -83,25 +84,33 @@ def replaced_when(orders: Iterable[Order]) -> dict[int, int]:
 def order_state_text(order: Order, now: int, replaced_at: int | None = None) -> str:
     """An Order's state at clock hour ``now``, and when: "Done at day 2, 03:00", "Under way,
     done at day 4, 09:00", or, for one never done, "Replaced at day 2, 00:00" (``replaced_at``,
-    `replaced_when`), "Called off at day 2, 05:00" or "Ended at day 2, 07:00: 2nd Squad was
-    destroyed"."""
+    `replaced_when`), "Called off at day 2, 05:00" or "Ended at day 2, 07:00: 2nd Squad
+    retreated in poor order" (`ended_text`)."""
     status = order_status(order, now)
     if status == REPLACED:
         return "Replaced" if replaced_at is None else f"Replaced at {clock_text(replaced_at)}"
     if status == CALLED_OFF:
         return f"Called off at {clock_text(order.called_off_at)}"
     if status == ENDED:
-        return f"Ended at {clock_text(order.ended_at)}: {order.unit.name} was destroyed"
+        return "E" + ended_text(order)[1:]
     if status == DONE:
         return f"Done at {clock_text(order.finishes_at)}"
     return f"Under way, done at {clock_text(order.finishes_at)}"
+
+
+def ended_text(order: Order) -> str:
+    """An Order ended with its unit, and why, within a sentence: "ended at day 2, 01:00: 1st
+    Squad retreated in poor order" or "…: 1st Squad was destroyed"."""
+    why = "was destroyed" if order.ended_as == Status.DESTROYED else "retreated in poor order"
+    return f"ended at {clock_text(order.ended_at)}: {order.unit.name} {why}"
 
 
 def current_orders(campaign: Campaign, units: list[Unit]) -> dict[int, Order]:
     """unit pk → its latest Order that was not replaced (done, under way, called off or ended
     with its unit: ask `order_status`)."""
     latest: dict[int, Order] = {}
-    for order in Order.objects.filter(unit__in=units, replaced=False).order_by("given_at", "pk"):
+    given = Order.objects.filter(unit__in=units, replaced=False).select_related("unit", "giver")
+    for order in given.order_by("given_at", "pk"):
         latest[order.unit_id] = order
     return latest
 
@@ -256,20 +265,28 @@ def _under_way(unit: Unit, now: int):
     )
 
 
-def orders_follow_unit(unit: Unit, was: str, now: str, hour: int | None = None) -> None:
+def orders_follow_unit(
+    unit: Unit, was: str, now: str, hour: int | None = None, *, undone: bool = False
+) -> None:
     """A unit's status changed from ``was`` to ``now`` (`_record.unit_change`) at clock hour
-    ``hour`` (by default now): destroyed, its Order under way then ends with it ("An Order
-    lasts until done, replaced, or senseless": nobody is left to carry it out), and so does one
-    given it since (a battle entered late: the unit was gone already), as it was given; no
-    longer destroyed (the destruction undone, or corrected), the Orders that ended with it go
-    on. An Order replaced or called off since stays so: the GM's word stands."""
-    if now == Status.DESTROYED and was != Status.DESTROYED:
+    ``hour`` (by default now). Taken out of action — retreated in poor order, or destroyed —
+    its Order under way then ends with it ("An Order lasts until done, replaced, or
+    senseless": a broken unit, out of action until it rallies, carries out no Order, and a
+    destroyed one leaves nobody to), and so does one given it since (a battle entered late:
+    the unit was out of action already), as it was given. Rallied, its Order stays ended: the
+    GM gives it a new one. The destruction undone or corrected, or the retreat undone (a
+    revert, ``undone``), the Orders that ended with it go on, unless it is still out of action
+    (destroyed corrected to retreated: they ended as it retreated). An Order replaced or called
+    off since stays so: the GM's word stands."""
+    if not Status(now).fights:
         hour = campaign_now(unit.force.campaign) if hour is None else hour
         Order.objects.filter(STANDING, unit=unit, finishes_at__gt=hour).update(
-            ended_at=Greatest(Value(hour), F("given_at"))
+            ended_at=Greatest(Value(hour), F("given_at")), ended_as=now
         )
-    elif was == Status.DESTROYED and now != Status.DESTROYED:
-        Order.objects.filter(unit=unit, ended_at__isnull=False).update(ended_at=None)
+        if was == Status.DESTROYED:
+            Order.objects.filter(unit=unit, ended_as=Status.DESTROYED).update(ended_as=now)
+    elif was == Status.DESTROYED or (was == Status.RETREATED and undone):
+        Order.objects.filter(unit=unit, ended_at__isnull=False).update(ended_at=None, ended_as="")
 
 
 @transaction.atomic

@@ -78,6 +78,7 @@ from campaign.pages import (
     units_needing_attention,
 )
 from campaign.rules.experience import training_blocked
+from campaign.rules.orders import OrderKind
 from campaign.rules.recovery import zone_problem
 from campaign.rules.state import Status
 from campaign.selectors import (
@@ -92,7 +93,13 @@ from campaign.selectors import (
 )
 from campaign.services.battles import campaign_battle_cards
 from campaign.services.notices import Visit, member_visit, member_visit_record
-from campaign.services.orders import orders_under_way
+from campaign.services.orders import (
+    ENDED,
+    current_orders,
+    ended_text,
+    order_status,
+    orders_under_way,
+)
 from campaign.services.roster import still_playing, unit_remove_refusal
 from campaign.table_forms import UnitTrainForm, order_under_way_text
 from campaign.views._common import base_context
@@ -290,11 +297,9 @@ def force_context(
     lines = roster_lines(force, sort=sort) if sight == FULL else []
     if lines:
         # A player checking a squad sees the Order it is under, as on the unit's page.
-        orders = orders_under_way(viewer.campaign, [line.unit for line in lines])
+        orders = units_order_words(viewer.campaign, [line.unit for line in lines])
         lines = [
-            replace(line, order=_order_words(order))
-            if (order := orders.get(line.unit.pk))
-            else line
+            replace(line, order=words) if (words := orders.get(line.unit.pk)) else line
             for line in lines
         ]
     context = base_context(
@@ -350,6 +355,20 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     return cached_page(request, drawn_from, draw)
 
 
+def units_order_words(campaign: Any, units: list[Unit]) -> dict[int, str]:
+    """unit pk → the Order it is under (`_order_words`), or, for a unit out of action, the one
+    that ended with it: "Order to Attack, ended at day 2, 01:00: 1st Squad retreated in poor
+    order, given by Lt. Ada Reyes"."""
+    now = campaign_now(campaign)
+    words = {pk: _order_words(o) for pk, o in orders_under_way(campaign, units, at=now).items()}
+    out = [unit for unit in units if not Status(unit.status).fights]
+    for pk, order in current_orders(campaign, out).items() if out else ():
+        if order_status(order, now) == ENDED:
+            label = OrderKind(order.kind).label
+            words[pk] = f"Order to {label}, {ended_text(order)}, given by {order.giver.name}"
+    return words
+
+
 def _order_words(order: Order) -> str:
     """The Order a unit is under, as its page says it: "Order to Use Skill, under way until
     day 2, 11:00, given by Capt. Holt: scout the ford"."""
@@ -374,7 +393,6 @@ def unit_context(
     entries or those before entry ``before``."""
     now = campaign_now(viewer.campaign)
     line = roster_line(unit, now)
-    order = orders_under_way(viewer.campaign, [unit], at=now).get(unit.pk)
     story = unit_story(unit=unit, before=before)
     if before is not None and not story.entries:
         story = unit_story(unit=unit)  # nothing there: the latest entries
@@ -388,7 +406,7 @@ def unit_context(
         story=unit_story_lines(story),
         story_page=story,
         unit_charts=unit_charts(history, viewer.campaign.day),
-        order_words=None if order is None else _order_words(order),
+        order_words=units_order_words(viewer.campaign, [unit]).get(unit.pk),
         gives_order=_gives_order(viewer, unit),
         # Whoever directs the force's medics is led to its form, when it has a crew to send.
         sends_medics=line.needs_medics

@@ -358,13 +358,16 @@ def _call_off_form(campaign: Campaign, order: Order) -> CallOffForm:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def order_call_off_view(request: HttpRequest, pk: int) -> HttpResponse:
-    """The GM calls off an Order under way: it makes no sense any more (a player, one their
-    own character gave; `services.orders.order_call_off` decides)."""
+    """GET: the Orders page asking to confirm calling off one Order under way, as deleting a
+    campaign asks first. POST: the GM calls off an Order under way: it makes no sense any more
+    (a player, one their own character gave; `services.orders.order_call_off` decides)."""
     viewer = campaign_for_viewer(request.user, pk)
     if not _gives_as_player(viewer):
         require_manage(viewer)
+    if request.method == "GET":
+        return _call_off_confirm(request, viewer)
     form = CallOffForm(request.POST, campaign=viewer.campaign)
 
     def call_off(data):
@@ -379,6 +382,21 @@ def order_call_off_view(request: HttpRequest, pk: int) -> HttpResponse:
         request, form, call_off, page=ORDERS, partial="orders-list",
         context=lambda: orders_context(viewer, call_off_form=form),
     )  # fmt: skip
+
+
+def _call_off_confirm(request: HttpRequest, viewer: Viewer) -> HttpResponse:
+    """The Orders page with the question above its list; for an Order the viewer may not call
+    off, or no longer under way, the page as it is."""
+    campaign = viewer.campaign
+    asked = CallOffForm(request.GET, campaign=campaign)
+    order = asked.cleaned_data["order"] if asked.is_valid() else None
+    if order is None or not (
+        viewer.calls_off(order) and order_status(order, campaign_now(campaign)) == UNDER_WAY
+    ):
+        return redirect("campaign:orders", campaign.pk)
+    confirm = {"order": order, "label": OrderKind(order.kind).label,
+               "form": _call_off_form(campaign, order)}  # fmt: skip
+    return render(request, ORDERS, orders_context(viewer) | {"confirm_call_off": confirm})
 
 
 @login_required

@@ -297,23 +297,24 @@ def test_an_order_ends_with_its_unit_destroyed_and_goes_on_if_that_is_undone(
 
 
 @pytest.mark.django_db
-def test_a_unit_destroyed_as_the_clock_passes_ends_its_order_at_that_hour(campaign, make_unit):
-    """Casualty hits the medics did not save die when the window closes, within the hours the
-    clock moves on: an Order done before that hour was done; one under way then ends then."""
+def test_a_unit_broken_by_its_hits_ends_its_order_then_not_when_they_die(campaign, make_unit):
+    """Casualty hits that break a unit take it out of action at once (retreated in poor
+    order): its Order under way ends then, is never done, and stays ended when the hits the
+    medics did not save die with the unit as the clock moves on."""
     early, late = make_unit("Early"), make_unit("Late")
     holt = character_create(campaign=campaign, name="Holt", hit_points=10)
     clock_advance(campaign=campaign, hours=20)
-    done = order_give(giver=holt, unit=early, kind="use_skill", listed_hours=3)  # until 22:00
-    ended = order_give(giver=holt, unit=late, kind="use_skill", listed_hours=30)  # day 3, 01:00
+    early_order = order_give(giver=holt, unit=early, kind="use_skill", listed_hours=3)  # 22:00
+    late_order = order_give(giver=holt, unit=late, kind="use_skill", listed_hours=30)
     for unit in (early, late):  # broken by four Casualty hits, which die at day 2, 20:00
         unit_edit(unit=unit, changes={"casualty_hits": 4}, reason="shelled")
-    assert clock_advance(campaign=campaign, hours=30) == [done]
-    for order in (done, ended):
+    assert clock_advance(campaign=campaign, hours=30) == []
+    for order in (early_order, late_order):
         order.refresh_from_db()
-        assert order.unit.status == "destroyed"
-    assert (done.ended_at, ended.ended_at) == (None, 44)
-    assert order_state_text(done, 50) == "Done at day 1, 22:00"
-    assert order_state_text(ended, 50) == "Ended at day 2, 20:00: Late was destroyed"
+        assert order.unit.status == "destroyed" and order.ended_at == 20
+    assert (
+        order_state_text(early_order, 50) == "Ended at day 1, 20:00: Early retreated in poor order"
+    )
 
 
 @pytest.mark.django_db
@@ -337,9 +338,10 @@ def test_a_battle_entered_late_ends_the_orders_of_the_unit_it_destroyed_at_that_
     assert doomed.status == "destroyed"  # seed 2: two Casualty hits, a Green unit's end
     then.refresh_from_db()
     later.refresh_from_db()
-    assert (then.ended_at, later.ended_at) == (36, 50)
-    assert order_state_text(then, 58) == "Ended at day 2, 12:00: Doomed was destroyed"
-    assert order_state_text(later, 58) == "Ended at day 3, 02:00: Doomed was destroyed"
+    # Out of action since the battle, before either was given: each ended as it was given.
+    assert (then.ended_at, later.ended_at) == (30, 50)
+    assert order_state_text(then, 58) == "Ended at day 2, 06:00: Doomed retreated in poor order"
+    assert order_state_text(later, 58) == "Ended at day 3, 02:00: Doomed retreated in poor order"
 
 
 # -- a player's Orders -------------------------------------------------------------------------
@@ -454,3 +456,37 @@ def test_a_player_calls_off_an_order_their_own_character_gave_and_no_other(
     for order in (own, gms, rivals):
         order.refresh_from_db()
     assert [order_status(o, 0) for o in (own, gms, rivals)] == [CALLED_OFF, UNDER_WAY, UNDER_WAY]
+
+
+@pytest.mark.django_db
+def test_an_order_ends_as_its_unit_retreats_in_poor_order_stays_ended_when_it_rallies(
+    campaign, make_unit, cast
+):
+    """A unit retreated in poor order is out of action until it rallies: its Order under way is
+    senseless and ends then, said why. Rallied, the unit carries it out no more (the GM gives a
+    new one); the retreat undone, the Order goes on."""
+    squad = make_unit()
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=40)  # day 2, 14:00
+    clock_advance(campaign=campaign, hours=1)
+    campaign.refresh_from_db()
+    routed = unit_edit(unit=squad, changes={"status": "retreated"}, reason="routed",
+                       actor=cast.gm)  # fmt: skip
+    order.refresh_from_db()
+    assert (order.ended_at, order.ended_as) == (1, "retreated")
+    assert order_status(order, 1) == ENDED and orders_under_way(campaign, [squad]) == {}
+    said = "Ended at day 1, 01:00: 1st Squad retreated in poor order"
+    assert order_state_text(order, 1) == said
+    # The retreat undone: the Order goes on.
+    outcome_revert(entries=[routed], reason="the wrong squad", actor=cast.gm)
+    order.refresh_from_db()
+    assert order.ended_at is None and orders_under_way(campaign, [squad]) == {squad.pk: order}
+    # Retreated again, then rallied by a day of R&R: the Order stays ended.
+    unit_edit(unit=squad, changes={"status": "retreated"}, reason="routed", actor=cast.gm)
+    calendar_advance(campaign=campaign, days=1)
+    squad.refresh_from_db()
+    order.refresh_from_db()
+    campaign.refresh_from_db()
+    assert squad.status == "ready" and order.ended_at == 1
+    assert order_state_text(order, campaign_now(campaign)) == said
+    assert orders_under_way(campaign, [squad]) == {}

@@ -99,10 +99,19 @@ def test_the_gm_calls_off_an_order_under_way_once_and_players_see_it_called_off(
     url = reverse("campaign:order-call-off", args=[world.campaign.pk])
     page = login(client, world, "gm").get(_orders(world)).text
     row = page.split(f'<th scope="row">{unit.name} ', 1)[1].split("</tr>", 1)[0]
-    assert f'action="{url}"' in row and f'name="order" value="{order.pk}"' in row
-    assert "Call off</button>" in row and 'name="request_key"' in row
+    # One tap only asks: the button leads to the question, which posts the form.
+    assert f'href="{url}?order={order.pk}"' in row and "Call off…</a>" in row
+    assert "<form" not in row
+    asked = client.get(url, {"order": order.pk}).text
+    question = asked.split('id="call-off-confirm"', 1)[1].split("</form>", 1)[0]
+    assert f'action="{url}"' in question and f'name="order" value="{order.pk}"' in question
+    assert "Call off the Order to Use Skill that Lt. Ash gave 1st Squad?" in question
+    assert 'name="request_key"' in question and "Call it off</button>" in question
+    order.refresh_from_db()
+    assert order.called_off_at is None  # asking calls nothing off
     player = login(client, world, "player").get(_orders(world)).text
     assert "1st Squad" in player and url not in player  # the player sees it, no button
+    assert "call-off-confirm" not in client.get(url, {"order": order.pk}, follow=True).text
 
     login(client, world, "gm")
     data = {"order": order.pk, "request_key": str(uuid.uuid4())}
@@ -114,7 +123,7 @@ def test_the_gm_calls_off_an_order_under_way_once_and_players_see_it_called_off(
     order.refresh_from_db()
     assert order.called_off_at == 0
     row = first.text.split(f'<th scope="row">{unit.name} ', 1)[1].split("</tr>", 1)[0]
-    assert "Called off at day 1, 00:00" in row and "Call off</button>" not in row
+    assert "Called off at day 1, 00:00" in row and "Call off…" not in row
     player = login(client, world, "player").get(_orders(world)).text
     assert "Called off at day 1, 00:00" in player
 
@@ -402,8 +411,8 @@ def test_a_player_calls_off_an_order_their_character_gave_not_the_gms(client, wo
     def row(unit):
         return page.split(f'<th scope="row">{unit.name} ', 1)[1].split("</tr>", 1)[0]
 
-    assert f'name="order" value="{own.pk}"' in row(first) and "Call off</button>" in row(first)
-    assert "Call off</button>" not in row(second)
+    assert f'?order={own.pk}"' in row(first) and "Call off…</a>" in row(first)
+    assert "Call off…" not in row(second)
     done = client.post(url, {"order": own.pk, "request_key": str(uuid.uuid4())}, follow=True)
     said = "The Order to Use Skill that Lt. Ash gave 1st Squad is called off at day 1, 00:00."
     assert [str(m) for m in done.context["messages"]] == [said]
@@ -448,3 +457,42 @@ def test_an_order_outside_the_units_specialties_says_on_giving_it_performs_as_ra
     said = re.sub(r"\s+", " ", response.text)
     assert "Sgt. Rosa Diaz ordered Rangers 1 to Attack: " in said
     assert "Attack is outside its specialties" not in said
+
+
+def test_an_order_ended_with_its_unit_retreated_is_told_on_the_roster_unit_page_and_orders_page(
+    client, world
+):
+    """A unit retreated in poor order carries out no Order: the roster, the unit's page and the
+    Orders page say its Order ended, and why, not that it is under way. An Order whose giver
+    has died since stands, given to the unit; the Orders page says its giver was killed."""
+    gm = world.users["gm"]
+    reyes = character_create(campaign=world.campaign, name="Lt. Ada Reyes", hit_points=9,
+                             actor=gm)  # fmt: skip
+    card = UnitType.objects.get(name="Rifle Squad")
+    squad = unit_create(force=world.force, unit_type=card, name="1st Squad",
+                        specialties=["infantry"])  # fmt: skip
+    scouts = unit_create(force=world.force, unit_type=card, name="Scouts",
+                         specialties=["infantry"])  # fmt: skip
+    order = order_give(giver=reyes, unit=squad, kind="attack", actor=gm)
+    standing = order_give(giver=reyes, unit=scouts, kind="use_skill", listed_hours=8, actor=gm)
+    unit_edit(unit=squad, changes={"status": "retreated"}, reason="routed", actor=gm)
+    Character.objects.filter(pk=reyes.pk).update(hit_points=-12, alive=False)
+
+    ended = "Order to Attack, ended at day 1, 00:00: 1st Squad retreated in poor order"
+    login(client, world, "player")
+    roster = client.get(reverse("campaign:force", args=[world.campaign.pk, world.force.pk])).text
+    unit_page = client.get(reverse("campaign:unit", args=[world.campaign.pk, squad.pk])).text
+    for page in (roster, unit_page):
+        assert (
+            f"{ended}, given by Lt. Ada Reyes" in page
+            and "under way until day 1, 01:00" not in page
+        )
+    orders = client.get(_orders(world)).text
+    row = orders.split('<th scope="row">1st Squad ', 1)[1].split("</tr>", 1)[0]
+    assert "Ended at day 1, 00:00: 1st Squad retreated in poor order" in row
+    assert "Lt. Ada Reyes, since killed" in row
+    row = orders.split('<th scope="row">Scouts ', 1)[1].split("</tr>", 1)[0]
+    assert "Under way, done at day 1, 07:00" in row and "Lt. Ada Reyes, since killed" in row
+    order.refresh_from_db()
+    standing.refresh_from_db()
+    assert (order.ended_at, order.ended_as, standing.ended_at) == (0, "retreated", None)
