@@ -107,6 +107,8 @@ def _name_free(campaign: Campaign, gm: Any) -> None:
     alike, told apart by their day alone (an import adds the day it was imported instead,
     `transfer.import_name`)."""
     others = campaigns_for_user(user=gm).exclude(pk=campaign.pk)
+    if campaign.request_key is not None:
+        others = others.exclude(request_key=campaign.request_key)  # the same request, resent
     if others.filter(name=campaign.name).exists():
         raise ValidationError(
             {"name": f"Your campaigns have one called {campaign.name!r} already: give this "

@@ -12,7 +12,7 @@ def ended_so_far_as_destroyed(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0028_story'),
+        ('campaign', '0029_story_calendar'),
     ]
 
     operations = [
