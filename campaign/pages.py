@@ -43,7 +43,8 @@ from campaign.rules.bridge import (
     card_needs,
     commander_unnamed,
 )
-from campaign.rules.engagement import SIDES
+from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column, command_of
+from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
 from campaign.rules.experience import threshold
 from campaign.rules.history import (
     and_words,
@@ -87,7 +88,7 @@ from campaign.selectors import (
     timeline_entries_on,
 )
 from config.pagecache import kept_value
-from units.bucs import Equipment, Quality, Specialty, fielded
+from units.bucs import Equipment, Quality, Specialty, fielded, specials
 from units.cardtext import CardError, render_card, weapon_items
 
 SORTS = {
@@ -156,6 +157,66 @@ class RosterLine:
     def next_step(self) -> int | None:
         """Experience points its quality needs for the next step (None at Legendary)."""
         return threshold(self.unit.quality)
+
+
+@dataclass(frozen=True)
+class TableColumn:
+    """One column of the quality table for a unit, as its card prints it."""
+
+    command: Command
+    modifier: int
+    cannot_act_alone: bool
+    """Raw or Green without Orders: it rolls with the table's worst value."""
+    now: bool
+    """The column it rolls with as it stands: led, under an Order, or neither."""
+
+    @property
+    def label(self) -> str:
+        return COMMAND_LABELS[self.command]
+
+
+@dataclass(frozen=True)
+class AtTheTable:
+    """A unit's BUCS numbers for a GM's unit-against-unit rolls, as it stands now: the quality
+    and kit it fights with in unit combat (its hits taken off; Raw with Poor kit without a
+    combat specialty, `engagement.COMBAT_SPECIALTIES`), each column of the quality table for
+    it, the Order it is under and the specials its specialties and kit give."""
+
+    quality: Quality
+    equipment: Equipment
+    covered: bool
+    columns: list[TableColumn]
+    order: str
+    """The Order under way, in words (`views.pages._order_words`), or ""."""
+    specials: list[str]
+
+    @property
+    def uncovered(self) -> str:
+        return "" if self.covered else UNCOVERED
+
+
+def at_the_table(unit: Unit, order: str) -> AtTheTable:
+    """The unit's "BUCS at the table" block; ``order``: its Order under way in words, or ""."""
+    held = ordered_specialties(unit.specialties)
+    kit = fielded(unit.effective_quality, Equipment(unit.equipment), held, COMBAT_SPECIALTIES)
+    leader = getattr(unit, "leader", None)
+    led = leader is not None and leader.alive
+    now = command_of(Commandable(str(unit.pk), led, bool(order), kit.quality))
+    columns = []
+    for command in (Command.UNDER_ORDERS, Command.WITHOUT_ORDERS, Command.ASSISTING):
+        alone = command != Command.WITHOUT_ORDERS or kit.quality.can_act_alone
+        modifier, _ = column(kit.quality, command)
+        columns.append(TableColumn(command, modifier, not alone, command == now))
+    # A terrain's bonus is its specialty's, whatever the kit; the kit's own specials and a
+    # vehicle's mobility go by the kit it fights with.
+    return AtTheTable(
+        quality=kit.quality,
+        equipment=kit.equipment,
+        covered=kit.covered,
+        columns=columns,
+        order=order,
+        specials=specials(held, kit.equipment),
+    )
 
 
 def trained_text(trainer: str, unit: str, entry: HistoryEntry) -> str:

@@ -441,6 +441,44 @@ def mobility(
     return max((Specialty(s).row.mobility for s in specialties), default=Mobility.FOOT)
 
 
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
+
+
+def specials(specialties: Iterable[Specialty], equipment: Equipment) -> list[str]:
+    """What a unit's specialties and kit do in unit-against-unit combat, a phrase each, read
+    from the tables: the mobility it has (none on Poor or Barely Adequate kit), the Casualty
+    hits Armor ignores, a terrain's bonus, Excellent kit's ignored Morale hit. Pass the kit it
+    fights with (`fielded`): a unit counting as Poor has none of its own kit's specials."""
+    held = sorted(set(specialties), key=_specialty_order)
+    phrases: list[str] = []
+    step = mobility(held, equipment)
+    if step > Mobility.FOOT:
+        phrases.append(
+            f"{step.name.capitalize()}: mobility step {int(step)}, Mobile +{MOBILE_PER_STEP} "
+            "a step over its enemy"
+        )
+    elif mobility(held) > Mobility.FOOT:
+        phrases.append(f"{equipment.label} equipment: its vehicles lose their mobility")
+    for specialty in held:
+        row = specialty.row
+        if ignored := row.ignores_casualty_hits:
+            phrases.append(
+                f"{row.label}: ignores the first {_COUNT_WORDS[ignored]} Casualty hits of each "
+                "battle"
+            )
+        if row.terrain:
+            phrases.append(
+                f"{row.label}: +{row.terrain_modifier} in {row.terrain} terrain, with double "
+                "Momentum there"
+            )
+    if equipment.row.ignores_first_morale_hit:
+        phrases.append(
+            f"{equipment.label} equipment: ignores the first Morale hit against a less well "
+            "equipped unit"
+        )
+    return phrases
+
+
 @dataclass(frozen=True)
 class Fielded:
     """The quality and kit a unit fights with on a task, and whether its specialties cover it."""

@@ -82,6 +82,9 @@ ARMOR_IGNORES = Specialty.ARMOR.row.ignores_casualty_hits
 COMBAT_SPECIALTIES = frozenset({Specialty.INFANTRY, Specialty.MECHANIZED, Specialty.ARMOR})
 """A unit holding one of these fights at its quality; any other fights as Raw with Poor kit."""
 
+UNCOVERED = "no Infantry (or vehicle) specialty: fights as Raw, with Poor kit"
+"""Why a unit without a `COMBAT_SPECIALTIES` specialty fights as Raw with Poor kit."""
+
 
 def hit_kind(index: int) -> str:
     """``morale`` or ``casualty``: the kind of a unit's hit by its place among its round's hits.
@@ -387,7 +390,7 @@ class _Fight:
         kit = fielded(unit.quality, unit.state.equipment, unit.specialties, COMBAT_SPECIALTIES)
         quality, equipment = kit.quality, kit.equipment
         if not kit.covered:
-            notes.append(["no Infantry (or vehicle) specialty: fights as Raw, with Poor kit", 0])
+            notes.append([UNCOVERED, 0])
             return quality, equipment, notes
         order = unit.setup.order
         if order is not None and not within_specialties(order, unit.specialties):

@@ -52,7 +52,9 @@ from campaign.forms import (
 )
 from campaign.models import CampaignBattle, Force, Membership, Order, Unit
 from campaign.pages import (
+    AtTheTable,
     RosterLine,
+    at_the_table,
     card_text,
     clean_cursor,
     clean_sort,
@@ -376,6 +378,13 @@ def _order_words(order: Order) -> str:
     return f"{order_under_way_text(order)}, given by {order.giver.name}{note}"
 
 
+def _at_the_table(unit: Unit, under_way: dict[int, Order]) -> AtTheTable:
+    """The unit's "BUCS at the table" block, with its Order from ``under_way``
+    (`orders_under_way`), if any."""
+    order = under_way.get(unit.pk)
+    return at_the_table(unit, "" if order is None else _order_words(order))
+
+
 def _gives_order(viewer: Viewer, unit: Unit) -> bool:
     """Whether the unit page leads the viewer to give the unit an Order: it can take one, and
     the viewer may give it one (a player, with a living character of their own)."""
@@ -461,7 +470,9 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     """The unit's battle card laid out as the rule text prints it, for the table."""
     viewer = campaign_for_viewer(request.user, pk)
     unit = unit_for_viewer(viewer, unit_pk)
-    line = roster_line(unit, campaign_now(viewer.campaign))
+    now = campaign_now(viewer.campaign)
+    line = roster_line(unit, now)
+    under_way = orders_under_way(viewer.campaign, [unit], at=now)
     return render(
         request,
         "campaign/card.html",
@@ -469,6 +480,7 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
             viewer,
             unit=unit,
             line=line,
+            table=_at_the_table(unit, under_way),
             card_text=card_text(line.card),
             library_text=card_text(unit.unit_type.card),
         ),
@@ -492,6 +504,8 @@ class SheetCard:
     went_in: dict[str, Any] | None = None
     """How the unit's Orders went into the battle the sheet is for (`BattleOrder.to_json`):
     a battle's sheet says how the unit fought, not how it stands now."""
+    table: AtTheTable | None = None
+    """Its BUCS numbers as it stands now (`at_the_table`), on a force's sheet."""
 
     @property
     def unit(self) -> Unit:
@@ -525,7 +539,11 @@ def _sheet(
     now = campaign_now(viewer.campaign)
     lines = [roster_line(unit, now) for unit in units]
     if battle is None:
-        sheet = [SheetCard(line, card_text(line.card)) for line in lines]
+        orders = orders_under_way(viewer.campaign, units, at=now)
+        sheet = [
+            SheetCard(line, card_text(line.card), table=_at_the_table(line.unit, orders))
+            for line in lines
+        ]
     else:
         cards = campaign_battle_cards(battle)
         lines = [replace(line, card=cards.get(line.unit.pk)) for line in lines]

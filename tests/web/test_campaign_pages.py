@@ -356,3 +356,66 @@ def test_a_bad_page_of_a_units_history_shows_its_latest(client, world, query):
     login(client, world, "player")
     page = client.get(_url("unit", world, world.unit.pk) + query)
     assert page.status_code == 200 and "Raised in Red Company" in page.text
+
+
+def test_a_card_and_a_force_sheet_print_bucs_at_the_table_as_the_unit_stands(client, world):
+    """For unit-against-unit rolls: the quality table's columns for the quality it fights at
+    now (the one it rolls with in bold), its kit's modifier, its Order and giver, and the
+    specials of its specialties and kit, signed with a real minus."""
+    from campaign.services import unit_create
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_give
+
+    gm = world.users["gm"]
+    rifles, mech = world.unit.unit_type, world.enemy_unit.unit_type
+    raised = {
+        name: unit_create(force=world.force, unit_type=card, name=name, **kit)
+        for name, card, kit in (
+            ("Pathfinders", rifles, {"quality": "experienced", "equipment": "good",
+                                     "specialties": ["infantry"]}),
+            ("Recruits", rifles, {"quality": "green", "specialties": ["infantry"]}),
+            ("Panzers", mech, {"quality": "average", "specialties": ["mechanized", "armor"]}),
+            ("Guards", rifles, {"quality": "average", "equipment": "excellent",
+                                "specialties": ["infantry"]}),
+        )
+    }  # fmt: skip
+    # One Morale hit: the Experienced Pathfinders fight as Average.
+    unit_edit(unit=raised["Pathfinders"], changes={"morale_hits": 1}, reason="shelled", actor=gm)
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
+    order_give(giver=holt, unit=raised["Pathfinders"], kind="attack", note="Take the ridge",
+               actor=gm)  # fmt: skip
+    minus = "\u2212"
+    expected = {
+        "Pathfinders": [
+            "Fights as Average, with Good kit (+2).",
+            "Quality: <strong>under Orders 0, now</strong> · without Orders "
+            f"{minus}2 · assisting its leader +3",
+            "Order to Attack, under way until",
+            ", given by Capt. Holt: Take the ridge",
+        ],
+        "Recruits": [
+            "Fights as Green, with Adequate kit (0).",
+            f"Quality: under Orders {minus}4 · <strong>without Orders {minus}6 (cannot act "
+            "alone), now</strong> · assisting its leader +1",
+            "No Order under way.",
+        ],
+        "Panzers": [
+            "<li>Armor: ignores the first two Casualty hits of each battle</li>",
+            "<li>Armor: mobility step 2, Mobile +2 a step over its enemy</li>",
+        ],
+        "Guards": [
+            "Fights as Average, with Excellent kit (+4).",
+            "<li>Excellent equipment: ignores the first Morale hit against a less well "
+            "equipped unit</li>",
+        ],
+    }
+    login(client, world, "gm")
+    sheet = client.get(_url("force-cards", world, world.force.pk)).text
+    for name, words in expected.items():
+        card = client.get(_url("unit-card", world, raised[name].pk)).text
+        on_sheet = next(a for a in sheet.split("<article")[1:] if f"<h2>{name}</h2>" in a)
+        for page, at in ((card, "<h2>BUCS at the table</h2>"), (on_sheet, "<h3>")):
+            block = page[page.index(at) : page.index("</section>")]
+            for said in words:
+                assert said in block, (name, said)
+            assert ("No Order under way." in block) == (name != "Pathfinders"), name
