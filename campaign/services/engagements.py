@@ -8,9 +8,12 @@ units through `damage_apply` and `unit_change`, like a battle's, and reverts lik
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -26,6 +29,7 @@ from campaign.rules.engagement import (
     SIDES,
     Engaged,
     EngagementError,
+    EngagementResult,
     engagement_fight,
     round_limit_problem,
     setup_errors,
@@ -35,7 +39,7 @@ from campaign.rules.engagement import (
 from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import took_text
 from campaign.rules.orders import OrderKind
-from campaign.rules.state import Status
+from campaign.rules.state import CampaignUnitState, Status
 from campaign.selectors import campaign_now
 from campaign.selectors import engaged_units as units_in_battle
 from campaign.services._record import (
@@ -117,26 +121,49 @@ def engaged_units(
     return sides
 
 
-@transaction.atomic
-def engagement_run(
+@dataclass(frozen=True)
+class _Fought:
+    """An engagement fought and not yet written: what Apply writes and a review shows."""
+
+    campaign: Campaign
+    units: dict[str, list[Unit]]
+    situations: dict[int, dict[str, bool]]
+    terrain: str
+    surprise: str | None
+    round_limit: int
+    seed: int
+    title: str
+    result: EngagementResult
+
+
+@dataclass(frozen=True)
+class _Taken:
+    """What the engagement does to one unit: its hits (``hit``, the entry's ``why`` and
+    ``details``), then the experience it earns (``after``)."""
+
+    side: str
+    unit: Unit
+    hit: CampaignUnitState
+    why: str
+    details: dict[str, Any]
+    after: CampaignUnitState
+    earned: Any
+
+
+def _fight(
     *,
     campaign: Campaign,
     sides: Mapping[str, Sequence[Unit]],
-    situations: Mapping[int, Mapping[str, bool]] | None = None,
-    terrain: str = "open",
-    surprise: str | None = None,
-    round_limit: int | None = None,
-    seed: int | None = None,
-    name: str = "",
-    request_key: uuid.UUID | None = None,
-    actor: Any = None,
-) -> Engagement:
-    """Fight the engagement and apply it to every unit in it, in one transaction. A repeated
-    request with the same ``request_key`` returns the engagement the first one fought."""
-    require_manager(campaign, actor)
-    requested = partial(made_once, Engagement, request_key, actor, "actor")
-    if existing := requested():
-        return existing
+    situations: Mapping[int, Mapping[str, bool]] | None,
+    terrain: str,
+    surprise: str | None,
+    round_limit: int | None,
+    seed: int | None,
+    name: str,
+    requested: Callable[[], Engagement | None],
+) -> _Fought | Engagement:
+    """Validate the set-up, lock its units and fight it (the engagement ``requested`` finds,
+    if the same request was fought meanwhile). Writes nothing."""
     campaign = Campaign.objects.get(pk=campaign.pk)  # the clock as it stands now
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
     # An unknown key or an empty side first: a unit under a key that is no side would be left
@@ -220,70 +247,205 @@ def engagement_run(
     title = name or "engagement, {} against {}".format(
         ", ".join(u.name for u in units["attackers"]), ", ".join(u.name for u in units["defenders"])
     )
-    record = Engagement.objects.create(
-        campaign=campaign,
-        name=title[:200],
-        day=campaign.day,
-        hour=campaign.hour,
-        seed=seed,
-        round_limit=round_limit,
-        setup={
-            "sides": {side: [u.pk for u in units[side]] for side in SIDES},
-            "situations": {str(pk): value for pk, value in parsed.items()},
-            "terrain": terrain,
-            "surprise": surprise,
-        },
-        events=result.events,
-        rounds=result.rounds,
-        winner=result.winner or "",
-        actor=actor,
-        request_key=request_key,
-    )
-    entries: list[int] = []
+    return _Fought(
+        campaign=campaign, units=units, situations=parsed, terrain=terrain, surprise=surprise,
+        round_limit=round_limit, seed=seed, title=title[:200], result=result,
+    )  # fmt: skip
+
+
+def _taken(fought: _Fought) -> list[_Taken]:
+    """What the engagement does to each of its units, side by side, as Apply writes it."""
+    campaign, result = fought.campaign, fought.result
+    taken: list[_Taken] = []
     for side in SIDES:
-        for unit in units[side]:
-            taken = result.damage[str(unit.pk)]
+        for unit in fought.units[side]:
+            hits = result.damage[str(unit.pk)]
             state, damage = damage_apply(
                 unit.state.but(leader=None),
-                morale_hits=taken.morale_hits,
-                casualty_hits=taken.casualty_hits,
-                removed=taken.removed,
+                morale_hits=hits.morale_hits,
+                casualty_hits=hits.casualty_hits,
+                removed=hits.removed,
                 day=campaign.day,
                 hour=campaign.hour,
                 d6=_no_dice,
                 won=result.winner == side,
             )
-            state = state.but(leader=taken.leader)
-            why = took_text(title, taken.morale_hits, taken.casualty_hits)
-            if taken.leader_died:
-                why += f"; {taken.leader.name} died: 2 Morale hits at once"
-            if taken.removed != "none":
-                why += "; " + REMOVAL_WORDS[taken.removed]
+            state = state.but(leader=hits.leader)
+            why = took_text(fought.title, hits.morale_hits, hits.casualty_hits)
+            if hits.leader_died:
+                why += f"; {hits.leader.name} died: 2 Morale hits at once"
+            if hits.removed != "none":
+                why += "; " + REMOVAL_WORDS[hits.removed]
             details = {
-                "engagement": record.pk,
-                "seed": seed,
+                "seed": fought.seed,
                 "damage": {
                     **damage.to_json(),
-                    "armor_ignored": taken.armor_ignored,
-                    "excellent_ignored": taken.excellent_ignored,
-                    "leader_rolls": list(taken.leader_rolls),
-                    "leader_died": taken.leader_died,
+                    "armor_ignored": hits.armor_ignored,
+                    "excellent_ignored": hits.excellent_ignored,
+                    "leader_rolls": list(hits.leader_rolls),
+                    "leader_died": hits.leader_died,
                 },
             }
+            after, earned = experience_earn(state, won=result.winner == side)
+            taken.append(_Taken(side, unit, state, why, details, after, earned))
+    return taken
+
+
+def _engagement_row(fought: _Fought) -> dict[str, Any]:
+    """The `Engagement` row's fields, as the engagement's page reads them."""
+    return {
+        "campaign": fought.campaign,
+        "name": fought.title,
+        "day": fought.campaign.day,
+        "hour": fought.campaign.hour,
+        "seed": fought.seed,
+        "round_limit": fought.round_limit,
+        "setup": {
+            "sides": {side: [u.pk for u in fought.units[side]] for side in SIDES},
+            "situations": {str(pk): value for pk, value in fought.situations.items()},
+            "terrain": fought.terrain,
+            "surprise": fought.surprise,
+        },
+        "events": fought.result.events,
+        "rounds": fought.result.rounds,
+        "winner": fought.result.winner or "",
+    }
+
+
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _reviewed(fought: _Fought, taken: list[_Taken]) -> str:
+    """What a review read and showed, in short: each unit as it stood ("pk:digest"), then the
+    whole outcome (the clock, every event, what each unit takes and earns). Apply, given it,
+    fights again from the same seed and writes only if both are still the same."""
+    units = [f"{t.unit.pk}:{_digest(t.unit.state.to_json())}" for t in taken]
+    shown = {
+        "engagement": _engagement_row(fought) | {"campaign": fought.campaign.pk},
+        "taken": [[t.why, t.details, t.hit.to_json(), t.after.to_json()] for t in taken],
+    }
+    return " ".join([*units, _digest(shown)])
+
+
+def _review_problems(reviewed: Any, fought: _Fought, taken: list[_Taken]) -> list[str]:
+    """Why the outcome reviewed (``reviewed``, `_reviewed`) is no longer what Apply would
+    write, in sentences; none when it still is."""
+    now = _reviewed(fought, taken)
+    if reviewed == now:
+        return []
+    seen, standing = (
+        dict(part.split(":", 1) for part in str(token).split() if ":" in part)
+        for token in (reviewed, now)
+    )
+    changed = [
+        f"{t.unit} has changed since you reviewed this engagement: review it again."
+        for t in taken
+        if seen.get(str(t.unit.pk), standing[str(t.unit.pk)]) != standing[str(t.unit.pk)]
+    ]
+    return changed or [
+        "This engagement would no longer be fought as you reviewed it (the clock, an Order or a "
+        "leader has changed since): review it again."
+    ]
+
+
+@dataclass(frozen=True)
+class EngagementPreview:
+    """An engagement as Apply would write it, written nowhere: ``engagement`` is an unsaved
+    row (its page's log reads it), ``rows`` each unit's (unit, now, after), ``reviewed`` what
+    the Apply confirming it sends back (`engagement_run`)."""
+
+    engagement: Engagement
+    rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]
+    reviewed: str
+
+
+def engagement_preview(
+    *,
+    campaign: Campaign,
+    sides: Mapping[str, Sequence[Unit]],
+    situations: Mapping[int, Mapping[str, bool]] | None = None,
+    terrain: str = "open",
+    surprise: str | None = None,
+    round_limit: int | None = None,
+    seed: int | None = None,
+    name: str = "",
+    actor: Any = None,
+) -> EngagementPreview:
+    """The engagement `engagement_run` would fight and apply, from the same set-up and seed (a
+    fresh seed unless one is given: the preview's seed is then the one to apply), writing
+    nothing. Bad input is refused as `engagement_run` refuses it."""
+    require_manager(campaign, actor)
+    # Apply's own reads lock the units; here the lock lasts only for the reading.
+    with transaction.atomic():
+        fought = _fight(
+            campaign=campaign, sides=sides, situations=situations, terrain=terrain,
+            surprise=surprise, round_limit=round_limit, seed=seed, name=name,
+            requested=lambda: None,
+        )  # fmt: skip
+    assert isinstance(fought, _Fought)
+    taken = _taken(fought)
+    return EngagementPreview(
+        engagement=Engagement(**_engagement_row(fought)),
+        rows=[(t.unit, t.unit.state, t.after) for t in taken],
+        reviewed=_reviewed(fought, taken),
+    )
+
+
+@transaction.atomic
+def engagement_run(
+    *,
+    campaign: Campaign,
+    sides: Mapping[str, Sequence[Unit]],
+    situations: Mapping[int, Mapping[str, bool]] | None = None,
+    terrain: str = "open",
+    surprise: str | None = None,
+    round_limit: int | None = None,
+    seed: int | None = None,
+    name: str = "",
+    request_key: uuid.UUID | None = None,
+    actor: Any = None,
+    reviewed: str | None = None,
+) -> Engagement:
+    """Fight the engagement and apply it to every unit in it, in one transaction. A repeated
+    request with the same ``request_key`` returns the engagement the first one fought.
+
+    Confirmed from a review (`engagement_preview`), ``reviewed`` is what it showed: refused,
+    writing nothing, unless the same seed still gives exactly that outcome (a unit changed
+    since, the clock moved, an Order or a leader changed: review it again)."""
+    require_manager(campaign, actor)
+    requested = partial(made_once, Engagement, request_key, actor, "actor")
+    if existing := requested():
+        return existing
+    fought = _fight(
+        campaign=campaign, sides=sides, situations=situations, terrain=terrain,
+        surprise=surprise, round_limit=round_limit, seed=seed, name=name, requested=requested,
+    )  # fmt: skip
+    if isinstance(fought, Engagement):
+        return fought
+    taken = _taken(fought)
+    if reviewed is not None and (problems := _review_problems(reviewed, fought, taken)):
+        raise ValidationError({"reviewed": problems})
+    campaign = fought.campaign
+    record = Engagement.objects.create(
+        **_engagement_row(fought), actor=actor, request_key=request_key
+    )
+    entries: list[int] = []
+    for t in taken:
+        entry = unit_change(
+            unit=t.unit, state=t.hit, kind=Kind.ENGAGEMENT, why=t.why, day=campaign.day,
+            details={"engagement": record.pk, **t.details}, actor=actor, always=True,
+        )  # fmt: skip
+        entries.append(entry.pk)
+        if t.earned.points:
             entry = unit_change(
-                unit=unit, state=state, kind=Kind.ENGAGEMENT, why=why, day=campaign.day,
-                details=details, actor=actor, always=True,
+                unit=t.unit, state=t.after, kind=Kind.EXPERIENCE,
+                why=earned_text(fought.title, t.earned), day=campaign.day,
+                details={"points": t.earned.points, "engagement": record.pk}, actor=actor,
             )  # fmt: skip
-            entries.append(entry.pk)
-            state, earned = experience_earn(state, won=result.winner == side)
-            if earned.points:
-                entry = unit_change(
-                    unit=unit, state=state, kind=Kind.EXPERIENCE,
-                    why=earned_text(title, earned), day=campaign.day,
-                    details={"points": earned.points, "engagement": record.pk}, actor=actor,
-                )  # fmt: skip
-                if entry is not None:
-                    entries.append(entry.pk)
+            if entry is not None:
+                entries.append(entry.pk)
     record.applied_entries = entries
     record.save(update_fields=["applied_entries"])
     notices_after_commit(campaign)

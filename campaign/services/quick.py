@@ -34,7 +34,11 @@ from campaign.services._record import (
     text_given,
 )
 from campaign.services.battles import still_in_battle
-from campaign.services.engagements import engagement_run
+from campaign.services.engagements import (
+    EngagementPreview,
+    engagement_preview,
+    engagement_run,
+)
 
 
 def _stance(value: Stance | Mapping[str, Any] | None) -> Stance:
@@ -53,29 +57,18 @@ def _stance(value: Stance | Mapping[str, Any] | None) -> Stance:
     return stance
 
 
-@transaction.atomic
-def quick_resolve_run(
+def _quick_engagement(
     *,
     campaign: Campaign,
     attacker: Unit,
     defender: Unit,
-    attacker_stance: Stance | Mapping[str, Any] | None = None,
-    defender_stance: Stance | Mapping[str, Any] | None = None,
-    round_limit: int | None = None,
-    seed: int | None = None,
-    reason: str = "",
-    request_key: uuid.UUID | None = None,
-    actor: Any = None,
-) -> Engagement:
-    """Resolve attacker against defender as a one-against-one engagement, and apply it.
-
-    Seeded (a fresh seed unless one is given) and logged round by round; both units then carry
-    the engagement like a battle: hits, the leader's wounds, the medical window, experience.
-    A repeated request with the same ``request_key`` returns the engagement the first fought.
-    """
-    require_manager(campaign, actor)
-    if (requested := made_once(Engagement, request_key, actor, "actor")) is not None:
-        return requested
+    attacker_stance: Stance | Mapping[str, Any] | None,
+    defender_stance: Stance | Mapping[str, Any] | None,
+    round_limit: int | None,
+    seed: int | None,
+    reason: str,
+) -> dict[str, Any]:
+    """The quick resolve, validated, as the engagement it is (`engagement_run`'s arguments)."""
     campaign = Campaign.objects.get(pk=campaign.pk)  # its settings as stored
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
     errors: dict[str, list[str]] = {}
@@ -123,14 +116,76 @@ def quick_resolve_run(
         raise ValidationError(errors)
 
     name = reason or "quick resolve, {} against {}".format(*fighters.values())
+    return {
+        "campaign": campaign,
+        "sides": {ENGAGEMENT_SIDES[side]: [unit] for side, unit in fighters.items()},
+        "situations": {fighters[side].pk: situation(stances[side]) for side in fighters},
+        "surprise": surprise,
+        "round_limit": round_limit,
+        "seed": seed,
+        "name": name,
+    }
+
+
+def quick_resolve_preview(
+    *,
+    campaign: Campaign,
+    attacker: Unit,
+    defender: Unit,
+    attacker_stance: Stance | Mapping[str, Any] | None = None,
+    defender_stance: Stance | Mapping[str, Any] | None = None,
+    round_limit: int | None = None,
+    seed: int | None = None,
+    reason: str = "",
+    actor: Any = None,
+) -> EngagementPreview:
+    """The quick resolve as `quick_resolve_run` would fight and apply it, writing nothing: the
+    review a campaign whose GM reviews each outcome first shows before Apply. Its seed (a
+    fresh one unless one is given) is the one Apply is to use."""
+    require_manager(campaign, actor)
+    return engagement_preview(
+        **_quick_engagement(
+            campaign=campaign, attacker=attacker, defender=defender,
+            attacker_stance=attacker_stance, defender_stance=defender_stance,
+            round_limit=round_limit, seed=seed, reason=reason,
+        ),
+        actor=actor,
+    )  # fmt: skip
+
+
+@transaction.atomic
+def quick_resolve_run(
+    *,
+    campaign: Campaign,
+    attacker: Unit,
+    defender: Unit,
+    attacker_stance: Stance | Mapping[str, Any] | None = None,
+    defender_stance: Stance | Mapping[str, Any] | None = None,
+    round_limit: int | None = None,
+    seed: int | None = None,
+    reason: str = "",
+    request_key: uuid.UUID | None = None,
+    actor: Any = None,
+    reviewed: str | None = None,
+) -> Engagement:
+    """Resolve attacker against defender as a one-against-one engagement, and apply it.
+
+    Seeded (a fresh seed unless one is given) and logged round by round; both units then carry
+    the engagement like a battle: hits, the leader's wounds, the medical window, experience.
+    A repeated request with the same ``request_key`` returns the engagement the first fought.
+    Confirmed from its review (`quick_resolve_preview`), ``reviewed`` is what the review
+    showed: refused, writing nothing, unless Apply would write exactly that (`engagement_run`).
+    """
+    require_manager(campaign, actor)
+    if (requested := made_once(Engagement, request_key, actor, "actor")) is not None:
+        return requested
     return engagement_run(
-        campaign=campaign,
-        sides={ENGAGEMENT_SIDES[side]: [unit] for side, unit in fighters.items()},
-        situations={fighters[side].pk: situation(stances[side]) for side in fighters},
-        surprise=surprise,
-        round_limit=round_limit,
-        seed=seed,
-        name=name,
+        **_quick_engagement(
+            campaign=campaign, attacker=attacker, defender=defender,
+            attacker_stance=attacker_stance, defender_stance=defender_stance,
+            round_limit=round_limit, seed=seed, reason=reason,
+        ),
         request_key=request_key,
         actor=actor,
-    )
+        reviewed=reviewed,
+    )  # fmt: skip

@@ -56,9 +56,10 @@ from campaign.forms import (
     add_service_errors,
 )
 from campaign.keys import key_named
-from campaign.models import role_phrase
+from campaign.models import Campaign, role_phrase
 from campaign.pages import (
     changes,
+    engagement_sides,
     medics_today,
     roster_lines,
     time_lines_ahead,
@@ -108,6 +109,7 @@ from campaign.services.deletion import (
 )
 from campaign.services.notices import notices_set
 from campaign.services.orders import orders_done
+from campaign.services.quick import quick_resolve_preview
 from campaign.services.recovery import medics_text
 from campaign.services.roster import INVITED, InvitationAnswered, invitee_key
 from campaign.services.story import story_note_add, story_note_remove
@@ -365,33 +367,116 @@ def _destroyed(rows) -> dict[str, list[str]]:
     return {"destroyed": [unit_label(c.unit) for c in changes(rows) if c.destroyed]}
 
 
+def _quick_outcome(record, attacker, defender) -> str:
+    """What a quick resolve came to, by its units' names ("Rangers 1 won after 3 rounds")."""
+    winner = {"attackers": attacker.name, "defenders": defender.name}.get(record.winner)
+    outcome = f"{winner} won" if winner else "no winner (the round limit)"
+    return f"{outcome} after {plural(record.rounds, 'round')}"
+
+
+def _quick_arguments(campaign: Campaign, form: QuickResolveForm) -> dict[str, Any]:
+    data = form.cleaned_data
+    attacker_stance, defender_stance = form.stances()
+    return {
+        "campaign": campaign,
+        "attacker": data["attacker"],
+        "defender": data["defender"],
+        "attacker_stance": attacker_stance,
+        "defender_stance": defender_stance,
+        "round_limit": data["round_limit"],
+        "seed": data["seed"],
+        "reason": data["reason"],
+    }
+
+
+def _quick_preview(request: HttpRequest, viewer: Viewer, form: QuickResolveForm):
+    """The quick resolve as Apply will write it (`quick_resolve_preview`, which writes
+    nothing), or, refused, the dashboard's form again with the refusal beside its field."""
+    if form.is_valid():
+        try:
+            return quick_resolve_preview(
+                **_quick_arguments(viewer.campaign, form), actor=request.user
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+    return form_invalid(
+        request, DASHBOARD, "quick-form", dashboard_context(viewer, quick_form=form)
+    )
+
+
+def _quick_review(request: HttpRequest, viewer: Viewer, form: QuickResolveForm) -> HttpResponse:
+    """The review of a quick resolve: its rounds as the engagement's page gives them and what it
+    does to each unit. Apply sends the form back with the preview's seed and what it showed
+    (``reviewed``)."""
+    from campaign.views.table import engagement_log  # table's views import this module
+
+    preview = _quick_preview(request, viewer, form)
+    if isinstance(preview, HttpResponse):
+        return preview
+    pk = viewer.campaign.pk
+    record, data = preview.engagement, form.cleaned_data
+    sides = engagement_sides([record])[record.pk]
+    kept = [(name, value) for name, value in request.GET.items()
+            if name not in ("seed", "reviewed", "confirm")]  # fmt: skip
+    return render(
+        request,
+        "campaign/review.html",
+        base_context(
+            viewer,
+            title="Apply the outcome?",
+            lede=f"{record.name[:1].upper()}{record.name[1:]}: "
+            f"{_quick_outcome(record, data['attacker'], data['defender'])}. Applying writes "
+            "these changes into each unit's history.",
+            note=f"These are the engagement's own dice (seed {record.seed}): applying writes "
+            "exactly what is shown here.",
+            changes=changes(preview.rows),
+            log=engagement_log(record, sides, set(), set()),
+            confirm_url=reverse("campaign:quick-resolve", args=[pk]),
+            confirm_label="Apply",
+            hidden=[*kept, ("seed", record.seed), ("reviewed", preview.reviewed)],
+            back_url=reverse("campaign:dashboard", args=[pk]),
+        )
+        | _destroyed(preview.rows),
+    )
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def quick_resolve_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """POST: fight the quick resolve and apply it. Where the GM reviews each outcome first, the
+    POST goes to its review instead (GET, writing nothing), whose Apply (the POST confirmed,
+    with what the review showed) writes exactly that, or is refused if a unit changed since."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    form = QuickResolveForm(request.POST, campaign=viewer.campaign)
+    form = QuickResolveForm(
+        request.GET if request.method == "GET" else request.POST, campaign=viewer.campaign
+    )
+    review_first = viewer.campaign.apply_mode == Campaign.ApplyMode.REVIEW
+    confirmed = request.POST.get("confirm") == "yes" and request.POST.get("reviewed")
+    if request.method == "GET":
+        return _quick_review(request, viewer, form)
+    if review_first and not confirmed:
+        # Refused here beside its field, as when applied at once; else to the review, its seed
+        # drawn now so that the review, reloaded, shows the same dice.
+        preview = _quick_preview(request, viewer, form)
+        if isinstance(preview, HttpResponse):
+            return preview
+        query = request.POST.copy()
+        query.pop("csrfmiddlewaretoken", None)
+        query["seed"] = str(preview.engagement.seed)
+        review = f"{reverse('campaign:quick-resolve', args=[pk])}?{query.urlencode()}"
+        return HttpResponseClientRedirect(review) if request.htmx else redirect(review)
 
     def resolve(data):
-        attacker_stance, defender_stance = form.stances()
         record = quick_resolve_run(
-            campaign=viewer.campaign,
-            attacker=data["attacker"],
-            defender=data["defender"],
-            attacker_stance=attacker_stance,
-            defender_stance=defender_stance,
-            round_limit=data["round_limit"],
-            seed=data["seed"],
-            reason=data["reason"],
+            **_quick_arguments(viewer.campaign, form),
             request_key=data["request_key"],
             actor=request.user,
+            reviewed=request.POST.get("reviewed") if review_first else None,
         )
         # Its round-by-round log is the engagement's page, like any engagement's.
-        names = {"attackers": data["attacker"].name, "defenders": data["defender"].name}
-        winner = names.get(record.winner)
-        outcome = f"{winner} won" if winner else "no winner (the round limit)"
-        message = f"Quick resolve: {outcome} after {plural(record.rounds, 'round')}."
-        return reverse("campaign:engagement", args=[pk, record.pk]), message
+        outcome = _quick_outcome(record, data["attacker"], data["defender"])
+        return reverse("campaign:engagement", args=[pk, record.pk]), f"Quick resolve: {outcome}."
 
     return form_action(
         request,

@@ -4,14 +4,17 @@ rules and log as `campaign.rules.engagement`); and its service."""
 from __future__ import annotations
 
 import pytest
+from django.apps import apps
 from django.core.exceptions import ValidationError
 
-from campaign.models import Campaign, CampaignBattle, Engagement, HistoryEntry
+from campaign.models import Campaign, CampaignBattle, Engagement, HistoryEntry, Unit
 from campaign.rules.engagement import Engaged, EngagementError, engagement_fight
 from campaign.rules.quick import Stance, quick_resolve
 from campaign.rules.state import Status
-from campaign.services import campaign_update, quick_resolve_run
+from campaign.services import campaign_update, quick_resolve_run, unit_edit
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+from campaign.services.quick import quick_resolve_preview
+from campaign.services.recovery import time_pass
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
 
@@ -301,3 +304,51 @@ def test_the_service_refuses_a_reason_that_is_not_text(campaign, pair):
         quick_resolve_run(campaign=campaign, attacker=red, defender=blue, reason=None)
     assert refused.value.message_dict == {"reason": ["must be text, got None"]}
     assert not Engagement.objects.exists()
+
+
+def _rows():
+    """How many rows each table holds: a preview writes none of them."""
+    return {model._meta.label: model.objects.count() for model in apps.get_models()}
+
+
+def test_a_reviewed_quick_resolve_applies_what_its_preview_showed(campaign, pair):
+    red, blue = pair
+    before = _rows()
+    preview = quick_resolve_preview(campaign=campaign, attacker=red, defender=blue,
+                                    defender_stance={"dug_in": True}, round_limit=4)  # fmt: skip
+    assert _rows() == before  # a pure read: not a row written
+    shown = preview.engagement
+    assert shown.pk is None and shown.seed is not None and shown.events[-1]["event"] == "end"
+    record = quick_resolve_run(campaign=campaign, attacker=red, defender=blue,
+                               defender_stance={"dug_in": True}, round_limit=4, seed=shown.seed,
+                               reviewed=preview.reviewed)  # fmt: skip
+    # The same dice: the same rounds, hits and winner, and each unit left as the preview said.
+    assert (record.events, record.rounds, record.winner) == (
+        shown.events,
+        shown.rounds,
+        shown.winner,
+    )
+    for unit, _, after in preview.rows:
+        assert Unit.objects.get(pk=unit.pk).state == after
+
+
+def test_a_reviewed_quick_resolve_is_refused_once_a_unit_or_the_clock_moved(campaign, pair):
+    red, blue = pair
+    preview = quick_resolve_preview(campaign=campaign, attacker=red, defender=blue)
+    apply = dict(campaign=campaign, attacker=red, defender=blue, seed=preview.engagement.seed,
+                 reviewed=preview.reviewed)  # fmt: skip
+    unit_edit(unit=blue, changes={"morale_hits": 1}, reason="shelled")
+    rows = _rows()
+    with pytest.raises(ValidationError) as refused:
+        quick_resolve_run(**apply)
+    assert refused.value.message_dict == {
+        "reviewed": ["Blue Rifles has changed since you reviewed this engagement: review it again."]
+    }
+    assert _rows() == rows  # nothing written
+    unit_edit(unit=blue, changes={"morale_hits": 0}, reason="rested")
+    time_pass(campaign=campaign, hours=1)  # the units as they were, the clock an hour on
+    rows = _rows()
+    with pytest.raises(ValidationError) as refused:
+        quick_resolve_run(**apply)
+    assert "would no longer be fought as you reviewed it" in refused.value.messages[0]
+    assert _rows() == rows

@@ -4,8 +4,10 @@ service's complaint next to its field, and never answers 500."""
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
+from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
@@ -27,6 +29,11 @@ def _ready(world, unit):
     unit_edit(unit=unit, changes={"status": "ready", "morale_hits": 0, "casualty_hits": 0},
               reason="fresh", actor=world.users["gm"])  # fmt: skip
     return Unit.objects.get(pk=unit.pk)
+
+
+def _applied_at_once(world):
+    """The campaign applies each outcome at once (the world's GM reviews them first)."""
+    campaign_update(campaign=world.campaign, apply_mode="auto", actor=world.users["gm"])
 
 
 FORMS = (
@@ -313,6 +320,7 @@ def test_it_trains_a_unit_and_says_why_it_cannot(client, world):
 
 def test_it_quick_resolves_an_engagement(client, world):
     attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
+    _applied_at_once(world)
     login(client, world, "gm")
     url = _url("quick-resolve", world)
     data = {"attacker": attacker.pk, "defender": defender.pk, "defender_dug_in": "on",
@@ -344,6 +352,7 @@ def test_a_quick_resolve_sent_twice_fights_once(client, world):
     """A double click sends the form's one request key twice: the second finds the engagement
     the first fought and goes to it, writing nothing (before, both fought and both applied)."""
     attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
+    _applied_at_once(world)
     login(client, world, "gm")
     form = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
     key = re.search(r'name="request_key" value="([^"]+)"', form).group(1)
@@ -701,3 +710,76 @@ def test_an_advances_summary_opened_later_tells_the_units_as_it_left_them(client
 def _changes_table(page: str) -> str:
     start = page.index('<table class="changes">')
     return page[start : page.index("</table>", start)]
+
+
+def _rows():
+    """How many rows each table holds: a review writes none of them."""
+    return {model._meta.label: model.objects.count() for model in apps.get_models()}
+
+
+def _log(page):
+    """The rounds as a page gives them, word for word."""
+    return re.search(r'<div id="log">.*?</div>\n', page, re.S)[0]
+
+
+def _quick_review(client, world):
+    """Resolve on the dashboard of a campaign whose GM reviews each outcome first: the review
+    it leads to, and the Apply form's fields."""
+    attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
+    login(client, world, "gm")
+    data = {"attacker": attacker.pk, "defender": defender.pk, "defender_dug_in": "on",
+            "round_limit": "4", "reason": "patrol", "request_key": str(uuid.uuid4())}  # fmt: skip
+    rows = _rows()
+    sent = client.post(_url("quick-resolve", world), data, **HTMX)
+    review_url = sent["HX-Redirect"]
+    assert sent.status_code == 200 and review_url.startswith(_url("quick-resolve", world) + "?")
+    assert "seed=" in review_url  # drawn now: the review, reloaded, shows the same dice
+    review = client.get(review_url)
+    assert _rows() == rows  # nothing written: no engagement, no history, no form key
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', review.text))
+    return review, fields
+
+
+def test_a_quick_resolve_the_gm_reviews_first_shows_its_outcome_and_writes_nothing(client, world):
+    assert world.campaign.apply_mode == Campaign.ApplyMode.REVIEW
+    review, fields = _quick_review(client, world)
+    assert review.status_code == 200 and "Apply the outcome?" in review.text
+    assert "Patrol: " in review.text and "Applying writes these changes" in review.text
+    assert "Round 1" in _log(review.text) and "Dug In" in _log(review.text)
+    assert ">Apply</button>" in review.text and ">Cancel</a>" in review.text
+    assert fields["confirm"] == "yes" and fields["reviewed"] and fields["seed"]
+    # Without JavaScript too: the plain post goes to the same review.
+    plain = client.post(
+        _url("quick-resolve", world),
+        {k: v for k, v in fields.items() if k not in ("confirm", "reviewed")},
+    )
+    assert plain.status_code == 302 and f"seed={fields['seed']}" in plain["Location"]
+    assert not Engagement.objects.exists()
+
+
+def test_apply_writes_the_quick_resolve_its_review_showed(client, world):
+    review, fields = _quick_review(client, world)
+    applied = client.post(_url("quick-resolve", world), fields)
+    record = Engagement.objects.get()
+    assert applied.status_code == 302
+    assert applied["Location"] == _url("engagement", world, record.pk)
+    assert str(record.seed) == fields["seed"]
+    # The same rounds and hits, in the same words, and each unit left as the review said.
+    assert _log(client.get(applied["Location"]).text) == _log(review.text)
+    for change in review.context["changes"]:
+        assert Unit.objects.get(pk=change.unit.pk).state == change.after
+    again = client.post(_url("quick-resolve", world), fields)  # a double click: once
+    assert again["Location"] == applied["Location"] and Engagement.objects.count() == 1
+
+
+def test_apply_is_refused_when_a_unit_changed_since_the_review(client, world):
+    _, fields = _quick_review(client, world)
+    unit_edit(unit=world.enemy_unit, changes={"morale_hits": 1}, reason="shelled",
+              actor=world.users["gm"])  # fmt: skip
+    rows = _rows()
+    refused = client.post(_url("quick-resolve", world), fields)
+    assert refused.status_code == 400
+    assert _field_errors(refused, "__all__") == [
+        f"{world.enemy_unit.name} has changed since you reviewed this engagement: review it again."
+    ]
+    assert _rows() == rows
