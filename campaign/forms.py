@@ -20,12 +20,13 @@ from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from battles.jsontext import read_json
 from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
-from campaign.rules.bridge import card_needs
-from campaign.rules.history import and_words
+from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, card_needs
+from campaign.rules.history import and_words, hit_points_text, number_text
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.quick import ROUND_LIMIT_MAX
 from campaign.rules.recovery import morale_hits_healable
 from campaign.rules.state import (
+    LEADER_DEATH_HIT_POINTS,
     STATUS_LABELS,
     UNIT_FIELDS,
     CampaignUnitState,
@@ -34,10 +35,11 @@ from campaign.rules.state import (
     quality_name,
 )
 from campaign.rules.values import MAX_HITS
-from campaign.selectors import forces_the_gm_plays
+from campaign.selectors import forces_the_gm_plays, leader_most_hit_points
+from campaign.services.characters import HIT_POINTS_MAX
 from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
-from campaign.services.roster import HAND_OVER_STAYS, MAX_RAISED_AT_ONCE
+from campaign.services.roster import HAND_OVER_STAYS, LEADER_HIT_POINTS, MAX_RAISED_AT_ONCE
 from config.security import megabytes
 from units.bucs import Equipment, Quality, Specialty, with_requirements
 from units.models import UnitType
@@ -381,13 +383,41 @@ class UnitEditForm(PageForm):
     experience = WholeNumberField(counts="experience point", min_value=0, max_value=9999)
     reason = forms.CharField(max_length=300, help_text="Goes into the unit's history.")
 
+    def __init__(self, *args: Any, unit: Unit | None = None, **kwargs: Any) -> None:
+        """``unit``: the unit corrected, its fields as they stand the form's first values; a
+        unit with a living leader is asked its leader's hit points too."""
+        if unit is not None:
+            kwargs.setdefault("initial", self.initial_for(unit))
+        super().__init__(*args, **kwargs)
+        leader = None if unit is None else getattr(unit, "leader", None)
+        if leader is None or not leader.alive:
+            return
+        most = leader_most_hit_points(leader)
+        reason = self.fields.pop("reason")
+        self.fields[LEADER_HIT_POINTS] = WholeNumberField(
+            counts="hit point",
+            min_value=-HIT_POINTS_MAX,
+            max_value=HIT_POINTS_MAX if most is None else most,
+            label=f"{leader.name}'s hit points "
+            f"(now {hit_points_text(leader.hit_points, most=most)})",
+            help_text="Casualty hits added here do not wound the leader: set their hit points "
+            f"too. At {number_text(LEADER_DEATH_HIT_POINTS)} or below {leader.name} dies, "
+            f"and {unit.name} takes {LEADER_DEATH_MORALE_HITS} Morale hits at once.",
+        )
+        self.fields["reason"] = reason
+
     @classmethod
     def initial_for(cls, unit: Unit) -> dict[str, Any]:
         """The unit's recorded fields this form corrects, as its snapshot holds them (quality by
-        name). A subset of `UNIT_FIELDS` on purpose: the combat zone has its own form, and the
-        rest (Skill lost, battles fought, last battle day) only battles move, or the admin."""
+        name), and its living leader's hit points. A subset of `UNIT_FIELDS` on purpose: the
+        combat zone has its own form, and the rest (Skill lost, battles fought, last battle
+        day) only battles move, or the admin."""
         snapshot = CampaignUnitState.from_row(unit, leader=None).to_json()
-        return {name: snapshot[name] for name in UNIT_FIELDS if name in cls.base_fields}
+        initial = {name: snapshot[name] for name in UNIT_FIELDS if name in cls.base_fields}
+        leader = getattr(unit, "leader", None)
+        if leader is not None and leader.alive:
+            initial[LEADER_HIT_POINTS] = leader.hit_points
+        return initial
 
     def changes(self, unit: Unit) -> dict[str, Any]:
         """Only the fields the GM changed, so the history names just those."""

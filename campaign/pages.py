@@ -1100,7 +1100,8 @@ def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     ``unit`` is the unit's snapshot after the entry (its hits at least). Not for a revert,
     which says what it gave back (`revert_text`)."""
     why = entry_why(entry)
-    what = story_text(entry.before, entry.after, unit) if why != entry.text else ""
+    most = entry.details.get("leader_most_hit_points")
+    what = story_text(entry.before, entry.after, unit, most) if why != entry.text else ""
     if entry.kind == HistoryEntry.Kind.SKILL_CHECK:
         why = minus_signs(why)  # the roll's summary, kept as it was written
     return why, what

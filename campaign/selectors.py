@@ -400,6 +400,12 @@ class CharacterLine:
     characters."""
 
 
+def leader_most_hit_points(leader: Leader) -> int | None:
+    """The most hit points a leader may have: its character's full hit points; None for a
+    leader named with its unit (never recorded)."""
+    return None if leader.character_id is None else leader.character.max_hit_points
+
+
 def campaign_characters(*, campaign: Campaign) -> list[CharacterLine]:
     """Every character of the campaign by name: its own characters, each with the unit it leads,
     and the leaders named with a unit without being one of them (a leader is a d20

@@ -60,6 +60,9 @@ yet what it costs the unit (the bridge makes that BUCS damage), so not "destroye
 
 LEADER_DEATH_MORALE_HITS = 2
 """Morale hits a unit takes at once when its leader dies."""
+
+LEADER_DIED = f"the leader died: {LEADER_DEATH_MORALE_HITS} Morale hits at once"
+"""What a history entry says of a leader's death and what it cost the unit."""
 LEADER_DICE_PER_CASUALTY_HIT = 3
 """A leader takes 3d6 damage per Casualty hit its unit suffers."""
 

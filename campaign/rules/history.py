@@ -184,12 +184,18 @@ def _experience_text(before: dict[str, Any], after: dict[str, Any]) -> str:
     return f"has {points} ({was} before)"
 
 
-def story_text(before: dict[str, Any], after: dict[str, Any], unit: dict[str, Any]) -> str:
+def story_text(
+    before: dict[str, Any],
+    after: dict[str, Any],
+    unit: dict[str, Any],
+    leader_most: int | None = None,
+) -> str:
     """What a change did to the unit, in plain words: "fell from Average to Green; now carries
     1 Morale hit and 2 Casualty hits; is in the combat zone". ``unit`` is the unit's snapshot
     after the entry (its hits at least): an entry holds only the fields it changed, so the hits
     it leaves alone are read there, never taken for 0. Bookkeeping (battles fought, the day of
-    the last battle) is left out: the sentence already says a battle was fought."""
+    the last battle) is left out: the sentence already says a battle was fought. ``leader_most``:
+    the most hit points its leader may have, when the entry kept them ("9 of 18 hit points")."""
     parts = []
     if "status" in after:
         was, now = Status(before.get("status", "ready")), Status(after["status"])
@@ -228,7 +234,8 @@ def story_text(before: dict[str, Any], after: dict[str, Any], unit: dict[str, An
         elif not now["alive"]:
             parts.append(f"{now['name']} was killed")
         else:
-            parts.append(f"{now['name']} is at {hit_points_text(now['hit_points'])}")
+            hit_points = hit_points_text(now["hit_points"], most=leader_most)
+            parts.append(f"{now['name']} is at {hit_points}")
     if after.get("skill_lost"):
         lost = after["skill_lost"] - (before.get("skill_lost") or 0)
         if lost > 0:

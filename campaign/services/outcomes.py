@@ -16,6 +16,7 @@ from django.db import transaction
 from battles.engine.events import Removal
 from campaign.models import Campaign, Character, HistoryEntry, Leader, Unit
 from campaign.rules.bridge import (
+    LEADER_DIED,
     LEFT_THE_TABLE,
     Damage,
     UnitOutcome,
@@ -121,7 +122,7 @@ def _battle_sentence(
         rolls = "+".join(str(r) for r in damage.leader_rolls)
         parts.append(f"{state.leader.name} took {sum(damage.leader_rolls)} damage ({rolls})")
     if damage.leader_died:
-        parts.append("the leader died: 2 Morale hits at once")
+        parts.append(LEADER_DIED)
     if damage.quality_lost:
         parts.append(f"Skill lost to suppression costs {plural(damage.quality_lost, 'step')}")
     return f"{took_text(head, damage.morale_hits, damage.casualty_hits)} — {'; '.join(parts)}"

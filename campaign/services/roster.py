@@ -30,9 +30,10 @@ from campaign.models import (
     Unit,
     role_phrase,
 )
+from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, LEADER_DIED
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
-from campaign.rules.history import and_words, plural
+from campaign.rules.history import and_words, number_text, plural
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     medical_window_closes,
@@ -40,7 +41,13 @@ from campaign.rules.recovery import (
     window_after_correction,
     zone_problem,
 )
-from campaign.rules.state import UNIT_FIELDS, CampaignUnitState, LeaderState, Status
+from campaign.rules.state import (
+    LEADER_DEATH_HIT_POINTS,
+    UNIT_FIELDS,
+    CampaignUnitState,
+    LeaderState,
+    Status,
+)
 from campaign.rules.values import (
     MAX_PENDING_INVITATIONS,
     MAX_UNITS_PER_FORCE,
@@ -57,6 +64,7 @@ from campaign.selectors import (
     force_can_edit,
     forces_the_gm_plays,
     invitee_keys,
+    leader_most_hit_points,
 )
 from campaign.services._record import (
     campaign_made,
@@ -69,6 +77,7 @@ from campaign.services._record import (
     units_stored,
 )
 from campaign.services.accounts import email_ask_unchecked, email_taken
+from campaign.services.characters import HIT_POINTS_MAX
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
@@ -773,6 +782,12 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
         errors["changes"] = ["must map each field to correct to its new value"]
         changes = {}
     values: dict[str, Any] = {}
+    if LEADER_HIT_POINTS in changes:
+        try:
+            values["leader"] = _leader_corrected(unit, changes[LEADER_HIT_POINTS])
+        except ValueError as error:
+            errors[LEADER_HIT_POINTS] = [str(error)]
+        changes = {k: v for k, v in changes.items() if k != LEADER_HIT_POINTS}
     for field, value in changes.items():
         if field not in EDITABLE:
             errors[field] = ["not a field a GM edit may change (leaders have their own services)"]
@@ -791,6 +806,19 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
             errors["specialties"] = problems
     if not errors and (problem := _hits_problem(state, state.but(**values), changes)):
         errors.update(problem)
+    if (leader := values.get("leader")) is not None and not leader.alive:
+        # The leader's death costs the unit its Morale hits at once, as in a fight
+        # (`bridge.damage_apply`), on top of the Morale hits the correction sets.
+        values["morale_hits"] = (
+            values.get("morale_hits", state.morale_hits) + LEADER_DEATH_MORALE_HITS
+        )
+        too_many = _hits_problem(state, state.but(**values), {"morale_hits": None})
+        if not errors and too_many:
+            errors[LEADER_HIT_POINTS] = [
+                f"{leader.name}'s death would cost {unit.name} "
+                f"{plural(LEADER_DEATH_MORALE_HITS, 'Morale hit')} at once: "
+                + too_many["morale_hits"][0]
+            ]
     if errors:
         raise ValidationError(errors)
     now = campaign_now(unit.force.campaign)
@@ -809,6 +837,27 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
     if problems := state_problems(corrected, now):
         raise ValidationError({field: [problem] for field, problem in problems.items()})
     return corrected
+
+
+LEADER_HIT_POINTS = "leader_hit_points"
+"""The change that sets the hit points of the unit's living leader in a correction."""
+
+
+def _leader_corrected(unit: Unit, hit_points: Any) -> LeaderState:
+    """The unit's living leader at ``hit_points``: a whole number, never above the most it may
+    have (its character's full hit points); at the d20 death threshold or below, dead."""
+    leader = getattr(unit, "leader", None)
+    if leader is None or not leader.alive:
+        raise ValueError(f"{unit.name} has no living leader whose hit points could be set")
+    if isinstance(hit_points, bool) or not isinstance(hit_points, int):
+        raise ValueError(f"A leader's hit points are a whole number, not {hit_points!r}.")
+    most = leader_most_hit_points(leader)
+    if hit_points > (HIT_POINTS_MAX if most is None else most):
+        full = "" if most is None else f", {leader.name}'s full hit points"
+        raise ValueError(f"At most {HIT_POINTS_MAX if most is None else most}{full}.")
+    if hit_points < -HIT_POINTS_MAX:
+        raise ValueError(f"At least {number_text(-HIT_POINTS_MAX)}.")
+    return LeaderState(leader.name, hit_points, alive=hit_points > LEADER_DEATH_HIT_POINTS)
 
 
 HIT_FIELDS = ("casualty_hits", "morale_hits", "quality")
@@ -864,6 +913,12 @@ def unit_edit(
     closes = medical_window_closes(state)
     if state.casualty_hits > before.casualty_hits and closes is not None:
         why += f"{AWAIT_UNTIL}{clock_text(closes)}"
+    details: dict[str, Any] = {}
+    if state.leader != before.leader and state.leader is not None:
+        if not state.leader.alive:
+            why += f"; {LEADER_DIED}"
+        elif (most := leader_most_hit_points(unit.leader)) is not None:
+            details["leader_most_hit_points"] = most  # for the history's words: "9 of 18"
     notices_after_commit(campaign)
     return unit_change(
         unit=unit,
@@ -871,6 +926,7 @@ def unit_edit(
         kind=Kind.GM_EDIT,
         why=why,
         day=campaign.day,
+        details=details,
         actor=actor,
     )
 

@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 
 from campaign.rules.history import MINUS, hit_points_text, minus_signs, number_text
+from campaign.selectors import leader_most_hit_points
 from units.bucs import Equipment, Quality
 
 register = template.Library()
@@ -76,7 +77,7 @@ def hit_points(who: Any) -> str:
     known (a leader's, from its character), else "9 hit points"; "−6 hit points, dying"."""
     most = getattr(who, "max_hit_points", None)
     if most is None and getattr(who, "character_id", None) is not None:
-        most = who.character.max_hit_points
+        most = leader_most_hit_points(who)
     return hit_points_text(who.hit_points, alive=getattr(who, "alive", True), most=most)
 
 

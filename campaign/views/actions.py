@@ -572,7 +572,7 @@ def unit_edit_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     unit = unit_for_viewer(viewer, unit_pk)
     require_manage(viewer)
-    form = UnitEditForm(request.POST, initial=UnitEditForm.initial_for(unit))
+    form = UnitEditForm(request.POST, unit=unit)
 
     def correct(data):
         changes = form.changes(unit)

@@ -430,9 +430,7 @@ def unit_context(
         # A retreated unit is not offered the combat zone (services.unit_combat_zone_set too).
         context["zone_blocked"] = zone_problem(unit.state.but(in_combat_zone=going))
     if viewer.manages:
-        context["edit_form"] = forms.get("edit_form") or UnitEditForm(
-            initial=UnitEditForm.initial_for(unit)
-        )
+        context["edit_form"] = forms.get("edit_form") or UnitEditForm(unit=unit)
         context["train_form"] = forms.get("train_form") or UnitTrainForm(campaign=viewer.campaign)
         # A destroyed unit is offered no move (sent from an older page, it is told why), nor
         # a unit of the campaign's only force.

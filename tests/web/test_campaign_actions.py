@@ -12,7 +12,13 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaign.models import Campaign, Engagement, HistoryEntry, Unit
-from campaign.services import campaign_create, campaign_update, unit_create, unit_edit
+from campaign.services import (
+    campaign_create,
+    campaign_update,
+    leader_attach,
+    unit_create,
+    unit_edit,
+)
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login, raise_units
 from units.bucs import Quality
@@ -783,3 +789,99 @@ def test_apply_is_refused_when_a_unit_changed_since_the_review(client, world):
         f"{world.enemy_unit.name} has changed since you reviewed this engagement: review it again."
     ]
     assert _rows() == rows
+
+
+def _led_unit(world, unit_name, **leader):
+    """A fresh Average unit of the world's force, with ``leader`` (`leader_attach`'s)."""
+    unit = unit_create(force=world.force, unit_type=world.unit.unit_type, name=unit_name,
+                       quality="average", specialties=["infantry"])  # fmt: skip
+    leader_attach(unit=unit, actor=world.users["gm"], **leader)
+    return Unit.objects.get(pk=unit.pk)
+
+
+def _correction(unit, **changed):
+    data = {"name": unit.name, "quality": "average", "equipment": unit.equipment,
+            "specialties": unit.specialties, "morale_hits": unit.morale_hits,
+            "casualty_hits": unit.casualty_hits, "status": unit.status,
+            "experience": unit.experience, "leader_hit_points": unit.leader.hit_points,
+            "reason": "shelled at the ford"}  # fmt: skip
+    return {**data, **changed}
+
+
+def test_a_correction_sets_the_leaders_hit_points_in_the_same_entry(client, world):
+    kane = character_create(campaign=world.campaign, name="Sgt. Kane", hit_points=18,
+                            actor=world.users["gm"])  # fmt: skip
+    tiger = _led_unit(world, "Tiger One", character=kane)
+    login(client, world, "gm")
+    page = client.get(_url("unit", world, tiger.pk)).text
+    assert "Sgt. Kane&#x27;s hit points (now 18 of 18 hit points)" in page
+    assert "Casualty hits added here do not wound the leader: set their hit points too." in page
+    entries = tiger.history.count()
+    url = _url("unit-edit", world, tiger.pk)
+    done = client.post(url, _correction(tiger, casualty_hits="2", leader_hit_points="9"))
+    assert done.status_code == 302
+    assert tiger.history.count() == entries + 1  # the hits and the leader, one entry
+    entry = tiger.history.last()
+    assert entry.after["casualty_hits"] == 2 and entry.after["leader"]["hit_points"] == 9
+    assert Unit.objects.get(pk=tiger.pk).leader.hit_points == 9
+    kane.refresh_from_db()
+    assert (kane.hit_points, kane.alive) == (9, True)
+    history = client.get(_url("unit", world, tiger.pk)).text
+    assert "GM correction: shelled at the ford" in history
+    assert "Sgt. Kane is at 9 of 18 hit points" in history
+
+
+def test_a_bad_value_for_the_leaders_hit_points_is_refused_with_nothing_changed(client, world):
+    kane = character_create(campaign=world.campaign, name="Sgt. Kane", hit_points=18,
+                            actor=world.users["gm"])  # fmt: skip
+    tiger = _led_unit(world, "Tiger One", character=kane)
+    login(client, world, "gm")
+    url = _url("unit-edit", world, tiger.pk)
+    entries = tiger.history.count()
+    above = client.post(url, _correction(tiger, casualty_hits="1", leader_hit_points="19"))
+    assert above.status_code == 400
+    assert _field_errors(above, "leader_hit_points") == ["At most 18 hit points."]
+    half = client.post(url, _correction(tiger, casualty_hits="1", leader_hit_points="4.5"))
+    assert _field_errors(half, "leader_hit_points") == ["Enter a whole number."]
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=tiger, changes={"casualty_hits": 1, "leader_hit_points": 19},
+                  reason="typo", actor=world.users["gm"])  # fmt: skip
+    assert refused.value.message_dict["leader_hit_points"] == [
+        "At most 18, Sgt. Kane's full hit points."
+    ]
+    after = Unit.objects.get(pk=tiger.pk)
+    assert after.state == tiger.state and tiger.history.count() == entries
+    kane.refresh_from_db()
+    assert kane.hit_points == 18
+
+
+def test_a_correction_that_kills_the_leader_costs_the_unit_2_morale_hits_at_once(client, world):
+    atlas = _led_unit(world, "Atlas", name="Capt. Mara Holt", hit_points=3)
+    login(client, world, "gm")
+    page = client.get(_url("unit", world, atlas.pk)).text
+    assert "Capt. Mara Holt&#x27;s hit points (now 3 hit points)" in page
+    url = _url("unit-edit", world, atlas.pk)
+    # Average carries 4 hits: 3 Morale hits and the death's 2 would be 5.
+    entries = atlas.history.count()
+    too_many = client.post(url, _correction(atlas, morale_hits="3", leader_hit_points="-10"))
+    assert _field_errors(too_many, "leader_hit_points") == [
+        "Capt. Mara Holt's death would cost Atlas 2 Morale hits at once: Atlas is Average: it "
+        "can carry at most 4 hits, Morale and Casualty together (the last breaks it), and was "
+        "given 5."
+    ]
+    assert atlas.history.count() == entries
+    assert client.post(url, _correction(atlas, leader_hit_points="-10")).status_code == 302
+    after = Unit.objects.get(pk=atlas.pk)
+    assert (after.leader.hit_points, after.leader.alive, after.morale_hits) == (-10, False, 2)
+    entry = after.history.last()
+    assert "the leader died: 2 Morale hits at once" in entry.text
+    assert "Capt. Mara Holt was killed" in client.get(_url("unit", world, atlas.pk)).text
+    # A dead leader's hit points are no more corrected: the form asks them no more.
+    assert "leader_hit_points" not in client.get(_url("unit", world, atlas.pk)).text
+
+
+def test_the_characters_page_says_where_a_named_leaders_hit_points_are_set(client, world):
+    _led_unit(world, "Atlas", name="Capt. Mara Holt", hit_points=3)
+    login(client, world, "gm")
+    page = client.get(_url("characters", world)).text
+    assert "its hit points are set by the GM's “Correct this unit” on the unit's page" in page
