@@ -86,12 +86,12 @@ def may_give_orders(*, role: str | None, owns: bool) -> bool:
 
 
 def command_refused(*, character: Character, unit: Unit, does: str) -> str | None:
-    """Why ``character`` may not give ``unit`` an Order or train it (``does``: "order",
-    "train"), if it may not. A player's character acts for its player's side: the units of
-    the forces its player owns, as the player's own Orders form offers them, and the unit it
-    leads, wherever the GM put it at the head; so it never works for another player's side. An
-    NPC is the GM's, who gives any unit an Order: an NPC officer's Order to a player's unit
-    stands until the GM replaces it (`services.orders.order_give`)."""
+    """Why ``character`` may not give ``unit`` an Order, train it or rally it (``does``:
+    "order", "train", "rally"), if it may not. A player's character acts for its player's
+    side: the units of the forces its player owns, as the player's own Orders form offers them,
+    and the unit it leads, wherever the GM put it at the head; so it never works for another
+    player's side. An NPC is the GM's, who gives any unit an Order: an NPC officer's Order to a
+    player's unit stands until the GM replaces it (`services.orders.order_give`)."""
     player = character.player
     if player is None or unit.force.owner_id == player.pk:
         return None

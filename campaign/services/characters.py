@@ -23,7 +23,7 @@ from campaign.models import (
 )
 from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
-from campaign.selectors import history_standing
+from campaign.selectors import command_refused, history_standing
 from campaign.services._record import locked, require_manager, text_given, unit_change
 
 Kind = HistoryEntry.Kind
@@ -161,6 +161,8 @@ def character_rally(
         errors["character"] = [f"{character} is dead"]
     elif not can_rally(feats_from(character.feats)):
         errors["character"] = [f"{character} is not a Strategist"]
+    elif refused := command_refused(character=character, unit=unit, does="rally"):
+        errors["character"] = [refused]
     # A rally reverted since was never made (`history_standing`), like the medics' reverted work.
     rallied_today = (
         history_standing()

@@ -234,6 +234,28 @@ def test_a_players_character_trains_no_other_players_unit(campaign, make_unit, e
     assert unit_train(unit=medics, character=vey).kind == "training"
 
 
+def test_a_players_strategist_rallies_no_other_players_unit(campaign, make_unit, enemy, cast):
+    from campaign.services import unit_edit
+
+    theirs = make_unit("Pickets", into=enemy)  # the rival's
+    unit_edit(unit=theirs, changes={"morale_hits": 2}, reason="shaken")
+    sage = character_create(campaign=campaign, name="Col. Sage", hit_points=10,
+                            feats=["strategist"], player=cast.player)  # fmt: skip
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as error:
+        character_rally(character=sage, unit=theirs, actor=cast.gm)
+    assert error.value.message_dict == {
+        "character": ["Col. Sage is player's character: they rally the units of player's "
+                      "forces and the unit they lead, not Pickets of Blue Battalion"]
+    }  # fmt: skip
+    theirs.refresh_from_db()
+    assert theirs.morale_hits == 2 and HistoryEntry.objects.count() == entries
+    # An NPC Strategist rallies any unit, as the GM's.
+    vey = character_create(campaign=campaign, name="Gen. Vey", hit_points=10,
+                           feats=["strategist"])  # fmt: skip
+    assert character_rally(character=vey, unit=theirs).kind == HistoryEntry.Kind.RECOVERY
+
+
 def test_the_rally_service_heals_one_morale_hit_a_day(campaign, make_unit):
     from campaign.services import unit_edit
 
