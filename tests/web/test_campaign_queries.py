@@ -26,8 +26,9 @@ PAGES = {
     "battles-json": (lambda w: [], 10),
     "battle-setup": (lambda w: [], 11),  # first, whether it lists every unit or pages them
     "battle-record": (lambda w: [], 10),
-    # The GM's tools: the forces it may move to, whether it may be struck off.
-    "unit": (lambda w: [w.unit.pk], 14),
+    # The GM's tools: the forces it may move to, whether it may be struck off; for a unit out
+    # of action, the Order that ended with it.
+    "unit": (lambda w: [w.unit.pk], 15),
 }
 """Page → (its URL arguments, the most queries it may make)."""
 
