@@ -11,6 +11,10 @@ from tests.web.campaign_world import World, build_world
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 """The viewports every campaign page is checked at."""
 
+UNITS_SINCE = "section[aria-labelledby=since-h]"
+"""The dashboard's news of the member's own units since their last visit (the campaign's own
+story since then is the section beside it)."""
+
 
 @pytest.fixture
 def browser_world(django_db_blocker) -> World:

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tests.web.browser import expect, shoot
-from tests.web.browser_world import at_size, scroll_width
+from tests.web.browser_world import UNITS_SINCE, at_size, scroll_width
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,15 +63,15 @@ def test_charts_advance_and_the_last_visit(browser_world, page_for, live_server,
     # The player on another device (a browser of its own): what changed since her last visit.
     phone = at_size(page_for("player"), size)
     phone.goto(f"{base}/")
-    expect(phone.locator(".since")).to_contain_text("Since your last visit")
-    expect(phone.locator(".since")).to_contain_text("(Red Company)")
+    expect(phone.locator(UNITS_SINCE)).to_contain_text("Since your last visit")
+    expect(phone.locator(UNITS_SINCE)).to_contain_text("(Red Company)")
     # Her email notices: her account has no address, and the page says so.
     expect(phone.locator("#notices-form")).to_contain_text("Your account has no email address")
     _fits(phone, size)
     shoot(phone, f"changes-03-player-since-{size}", full_page=True)
     # Back on the first device, the change has been seen there too.
     desktop.goto(f"{base}/")
-    expect(desktop.locator(".since")).to_contain_text("Nothing has changed for your units")
+    expect(desktop.locator(UNITS_SINCE)).to_contain_text("Nothing has changed for your units")
 
     # Her unit's charts: its quality by name, then experience and hits; the numbers in a table.
     phone.goto(f"{base}/units/{world.unit.pk}/")

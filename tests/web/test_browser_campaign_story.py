@@ -11,7 +11,7 @@ import re
 import pytest
 
 from tests.web.browser import expect, shoot
-from tests.web.browser_world import at_size, scroll_width
+from tests.web.browser_world import UNITS_SINCE, at_size, scroll_width
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,7 +28,7 @@ def test_the_campaign_tells_everyone_what_changed(browser_world, page_for, live_
     alice = at_size(page_for("player"), size)
     alice.goto(f"{base}/")  # her first visit: from here on, changes are "since your last visit"
     expect(alice.locator("#since-h")).to_have_text("Lately")
-    expect(alice.locator(".since")).to_contain_text("Your first visit")
+    expect(alice.locator(UNITS_SINCE)).to_contain_text("Your first visit")
 
     gm = at_size(page_for("gm"), size)
     gm.goto(f"{base}/")
@@ -75,10 +75,14 @@ def test_the_campaign_tells_everyone_what_changed(browser_world, page_for, live_
 
     # The player comes back: what changed for her units, her unit's story, the timeline.
     alice.goto(f"{base}/")
-    since = alice.locator(".since")
+    since = alice.locator(UNITS_SINCE)
     expect(since).to_contain_text("Since your last visit")
     expect(since).to_contain_text("(Red Company)")
     assert "Blue Battalion)" not in since.inner_text()
+    # Beside it, the campaign's own story since then: the calendar moved on.
+    expect(alice.locator("section[aria-labelledby=story-since-h]")).to_contain_text(
+        "The calendar moved on 1 day to day 2."
+    )
     # Each line's day is read at a glance: never broken over two lines beside a long sentence.
     days = since.locator(".event-day")
     assert days.count() >= 1
