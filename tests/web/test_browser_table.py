@@ -228,19 +228,20 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     # The Order under way goes into the Team Bravo battle: the set-up says what it becomes.
     gm.goto(dashboard)
     gm.click(".table-links >> text=Orders and the clock")
-    gm.select_option("#order-form select[name=giver]", label="Capt. Holt")
+    # An NPC of the GM's: alice's Capt. Holt orders no unit of bob's.
+    gm.select_option("#order-form select[name=giver]", label="Sgt. Rook")
     gm.select_option("#order-form select[name=unit]", label="Ghost Squad (Night Battalion)")
     gm.select_option("#order-form select[name=kind]", "use_skill")
     gm.fill("#order-form input[name=listed_hours]", "8")
     _submit(gm, "#order-form")
-    gm.wait_for_selector("text=Capt. Holt ordered Ghost Squad to Use Skill")
+    gm.wait_for_selector("text=Sgt. Rook ordered Ghost Squad to Use Skill")
     gm.goto(dashboard)
     gm.click("text=Set up a battle")
     ghost = gm.locator("#setup-form tr:has-text('Ghost Squad')")
     expect(ghost.locator(".character-order")).to_have_text(
-        "Use Skill, Ordered by Capt. Holt: holds. The Order is under way until day 1, 07:00."
+        "Use Skill, Ordered by Sgt. Rook: holds. The Order is under way until day 1, 08:00."
     )
-    expect(ghost.locator(".character-order-kind")).to_have_text("Use Skill (Capt. Holt)")
+    expect(ghost.locator(".character-order-kind")).to_have_text("Use Skill (Sgt. Rook)")
     assert ghost.locator("select[name^=order_]").count() == 0
     squad = gm.locator("#setup-form tr:has-text('2nd Squad')")  # its Attack is done
     expect(squad.locator("select[name^=order_] option")).to_contain_text(["No Order"])
@@ -308,7 +309,9 @@ def test_a_player_gives_their_own_unit_an_order(cast, holt, page_for, live_serve
     assert alice.locator("#clock-form").count() == 0
     shoot(alice, "table-02b-player-orders", full_page=True)
     # Her character's Order, hers to call off.
-    alice.click("#orders tr:has-text('1st Squad') button:has-text('Call off')")
+    # Asked first, on the page; then called off.
+    alice.click("#orders tr:has-text('1st Squad') a:has-text('Call off')")
+    alice.click("button:has-text('Call it off')")
     alice.wait_for_selector("text=that Capt. Holt gave 1st Squad is called off at day 1, 00:00.")
     expect(alice.locator("#orders tr:has-text('1st Squad') .order-state")).to_have_text(
         "Called off at day 1, 00:00"
