@@ -107,6 +107,7 @@ from campaign.services.deletion import (
     campaign_delete,
     campaign_deletion_refusal,
 )
+from campaign.services.engagements import EngagementPreview
 from campaign.services.notices import notices_set
 from campaign.services.orders import orders_done
 from campaign.services.quick import quick_resolve_preview
@@ -404,40 +405,73 @@ def _quick_preview(request: HttpRequest, viewer: Viewer, form: QuickResolveForm)
     )
 
 
-def _quick_review(request: HttpRequest, viewer: Viewer, form: QuickResolveForm) -> HttpResponse:
-    """The review of a quick resolve: its rounds as the engagement's page gives them and what it
-    does to each unit. Apply sends the form back with the preview's seed and what it showed
-    (``reviewed``)."""
+def engagement_review(
+    request: HttpRequest,
+    viewer: Viewer,
+    preview: EngagementPreview,
+    *,
+    outcome: str,
+    confirm_url: str,
+    back_url: str,
+    marks: tuple[str, ...] = (),
+) -> HttpResponse:
+    """The review of an engagement before Apply (a quick resolve's or the engagement set-up's):
+    its rounds as the engagement's page gives them and what it does to each unit. Apply sends
+    the set-up back as the review's address carried it (but ``marks``, the address's own), with
+    the preview's seed and what it showed (``reviewed``)."""
     from campaign.views.table import engagement_log  # table's views import this module
 
-    preview = _quick_preview(request, viewer, form)
-    if isinstance(preview, HttpResponse):
-        return preview
-    pk = viewer.campaign.pk
-    record, data = preview.engagement, form.cleaned_data
+    record = preview.engagement
     sides = engagement_sides([record])[record.pk]
     kept = [(name, value) for name, value in request.GET.items()
-            if name not in ("seed", "reviewed", "confirm")]  # fmt: skip
+            if name not in ("seed", "reviewed", "confirm", *marks)]  # fmt: skip
     return render(
         request,
         "campaign/review.html",
         base_context(
             viewer,
             title="Apply the outcome?",
-            lede=f"{record.name[:1].upper()}{record.name[1:]}: "
-            f"{_quick_outcome(record, data['attacker'], data['defender'])}. Applying writes "
+            lede=f"{record.name[:1].upper()}{record.name[1:]}: {outcome}. Applying writes "
             "these changes into each unit's history.",
             note=f"These are the engagement's own dice (seed {record.seed}): applying writes "
             "exactly what is shown here.",
             changes=changes(preview.rows),
             log=engagement_log(record, sides, set(), set()),
-            confirm_url=reverse("campaign:quick-resolve", args=[pk]),
+            confirm_url=confirm_url,
             confirm_label="Apply",
             hidden=[*kept, ("seed", record.seed), ("reviewed", preview.reviewed)],
-            back_url=reverse("campaign:dashboard", args=[pk]),
+            back_url=back_url,
         )
         | _destroyed(preview.rows),
     )
+
+
+def to_engagement_review(
+    request: HttpRequest, address: str, preview: EngagementPreview, **marks: str
+) -> HttpResponse:
+    """To the review of the engagement just sent (a GET, writing nothing): the form's fields in
+    its address, with ``marks``, and the seed drawn now, so that the review, reloaded, shows the
+    same dice."""
+    query = request.POST.copy()
+    query.pop("csrfmiddlewaretoken", None)
+    query["seed"] = str(preview.engagement.seed)
+    for name, value in marks.items():
+        query[name] = value
+    review = f"{address}?{query.urlencode()}"
+    return HttpResponseClientRedirect(review) if request.htmx else redirect(review)
+
+
+def _quick_review(request: HttpRequest, viewer: Viewer, form: QuickResolveForm) -> HttpResponse:
+    preview = _quick_preview(request, viewer, form)
+    if isinstance(preview, HttpResponse):
+        return preview
+    pk, data = viewer.campaign.pk, form.cleaned_data
+    return engagement_review(
+        request, viewer, preview,
+        outcome=_quick_outcome(preview.engagement, data["attacker"], data["defender"]),
+        confirm_url=reverse("campaign:quick-resolve", args=[pk]),
+        back_url=reverse("campaign:dashboard", args=[pk]),
+    )  # fmt: skip
 
 
 @login_required
@@ -461,11 +495,7 @@ def quick_resolve_view(request: HttpRequest, pk: int) -> HttpResponse:
         preview = _quick_preview(request, viewer, form)
         if isinstance(preview, HttpResponse):
             return preview
-        query = request.POST.copy()
-        query.pop("csrfmiddlewaretoken", None)
-        query["seed"] = str(preview.engagement.seed)
-        review = f"{reverse('campaign:quick-resolve', args=[pk])}?{query.urlencode()}"
-        return HttpResponseClientRedirect(review) if request.htmx else redirect(review)
+        return to_engagement_review(request, reverse("campaign:quick-resolve", args=[pk]), preview)
 
     def resolve(data):
         record = quick_resolve_run(

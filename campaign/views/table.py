@@ -49,7 +49,11 @@ from campaign.selectors import campaign_characters, campaign_now
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
-from campaign.services.engagements import engagement_revert, engagement_run
+from campaign.services.engagements import (
+    engagement_preview,
+    engagement_revert,
+    engagement_run,
+)
 from campaign.services.orders import (
     UNDER_WAY,
     clock_move,
@@ -77,7 +81,13 @@ from campaign.table_forms import (
     order_under_way_text,
 )
 from campaign.views._common import base_context, form_action, form_invalid
-from campaign.views.actions import reviewed, time_moved, time_review
+from campaign.views.actions import (
+    engagement_review,
+    reviewed,
+    time_moved,
+    time_review,
+    to_engagement_review,
+)
 from units.bucs import Equipment
 
 CHARACTERS = "campaign/characters.html"
@@ -459,24 +469,71 @@ def setup_context(
     )
 
 
+def _setup_arguments(viewer: Viewer, form: EngagementForm) -> dict[str, Any]:
+    data = form.cleaned_data
+    return {
+        "campaign": viewer.campaign,
+        "sides": form.sides(),
+        "situations": form.situations(),
+        "terrain": data["terrain"],
+        "surprise": data["surprise"] or None,
+        "round_limit": data["round_limit"],
+        "seed": data["seed"],
+        "name": data["name"],
+    }
+
+
+def _setup_preview(request: HttpRequest, viewer: Viewer, form: EngagementForm):
+    """The engagement as Apply will write it (`engagement_preview`, which writes nothing), or,
+    refused, the set-up again with the refusal beside its field."""
+    if form.is_valid():
+        try:
+            return engagement_preview(**_setup_arguments(viewer, form), actor=request.user)
+        except ValidationError as error:
+            add_service_errors(form, error)
+    return form_invalid(request, SETUP, "engagement-form", setup_context(viewer, form))
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
+    """POST: fight the engagement and apply it. Where the GM reviews each outcome first, the
+    POST goes to its review instead (a GET marked ``review``, writing nothing), whose Apply (the
+    POST confirmed, with what the review showed) writes exactly that, or is refused if a unit
+    changed since."""
     viewer = campaign_for_viewer(request.user, pk)
-    if request.method == "GET":
+    reviewing = request.method == "GET" and request.GET.get("review") == "yes"
+    if request.method == "GET" and not reviewing:
         return render(request, SETUP, setup_context(viewer, browse=request.GET))
     require_manage(viewer)
-    form = EngagementForm(request.POST, campaign=viewer.campaign)
+    form = EngagementForm(request.GET if reviewing else request.POST, campaign=viewer.campaign)
+    here = reverse("campaign:engagement-setup", args=[pk])
+    if reviewing:
+        preview = _setup_preview(request, viewer, form)
+        if isinstance(preview, HttpResponse):
+            return preview
+        record = preview.engagement
+        return engagement_review(
+            request, viewer, preview,
+            outcome=engagement_outcome(record, engagement_sides([record])[record.pk]),
+            confirm_url=here, back_url=here, marks=("review",),
+        )  # fmt: skip
     if "browse_page" in request.POST:
         # Another page of units, or a search: the form comes back with every choice in it.
         return render(request, SETUP, setup_context(viewer, browsed(form)))
+    review_first = viewer.campaign.apply_mode == Campaign.ApplyMode.REVIEW
+    confirmed = request.POST.get("confirm") == "yes" and request.POST.get("reviewed")
+    if review_first and not confirmed:
+        # Refused here beside its field, as when applied at once; else to the review.
+        preview = _setup_preview(request, viewer, form)
+        if isinstance(preview, HttpResponse):
+            return preview
+        return to_engagement_review(request, here, preview, review="yes")
 
     def run(data):
         record = engagement_run(
-            campaign=viewer.campaign, sides=form.sides(), situations=form.situations(),
-            terrain=data["terrain"], surprise=data["surprise"] or None,
-            round_limit=data["round_limit"], seed=data["seed"], name=data["name"],
-            request_key=data["request_key"], actor=request.user,
+            **_setup_arguments(viewer, form), request_key=data["request_key"],
+            actor=request.user, reviewed=request.POST.get("reviewed") if review_first else None,
         )  # fmt: skip
         outcome = engagement_outcome(record, engagement_sides([record])[record.pk])
         title = record.name[:1].upper() + record.name[1:]

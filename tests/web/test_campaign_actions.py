@@ -399,6 +399,7 @@ def test_an_engagement_side_not_offered_is_refused_in_words_beside_its_unit(clie
 
 
 def test_an_engagement_sent_twice_is_fought_once(client, world):
+    _applied_at_once(world)
     attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
     login(client, world, "gm")
     page = client.get(_url("engagement-setup", world)).text
@@ -409,6 +410,8 @@ def test_an_engagement_sent_twice_is_fought_once(client, world):
             form[f"side_{defender.pk}"].html_name: "defenders"}  # fmt: skip
     first = client.post(_url("engagement-setup", world), data)
     assert first.status_code == 302, first.text
+    # Applied at once: fought and written, and on to its page.
+    assert first["Location"] == _url("engagement", world, Engagement.objects.get().pk)
     engagements, entries = Engagement.objects.count(), HistoryEntry.objects.count()
     again = client.post(_url("engagement-setup", world), data)
     assert again.status_code == 302 and again["Location"] == first["Location"]
@@ -672,6 +675,7 @@ def test_an_advance_that_changes_no_unit_still_sums_up(client, world):
 @pytest.mark.parametrize("key", ["side_²", "side_" + "9" * 30])
 def test_a_side_field_named_for_no_unit_could_have_is_ignored_not_a_crash(client, world, key):
     # Such a key was read as a unit's key: int("²") raised, and 30 nines overflowed SQLite.
+    _applied_at_once(world)
     attacker, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
     login(client, world, "gm")
     form = client.get(_url("engagement-setup", world)).context["form"]
@@ -784,6 +788,81 @@ def test_apply_is_refused_when_a_unit_changed_since_the_review(client, world):
               actor=world.users["gm"])  # fmt: skip
     rows = _rows()
     refused = client.post(_url("quick-resolve", world), fields)
+    assert refused.status_code == 400
+    assert _field_errors(refused, "__all__") == [
+        f"{world.enemy_unit.name} has changed since you reviewed this engagement: review it again."
+    ]
+    assert _rows() == rows
+
+
+def _setup_review(client, world):
+    """Fight on the engagement set-up of a campaign whose GM reviews each outcome first, two
+    units against one, one of them Dug In: the review it leads to, and the Apply form's fields."""
+    first, defender = _ready(world, world.unit), _ready(world, world.enemy_unit)
+    second = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Second Squad",
+                         quality="average", specialties=["infantry"])  # fmt: skip
+    login(client, world, "gm")
+    form = client.get(_url("engagement-setup", world)).context["form"]
+    data = {"terrain": "jungle", "round_limit": "4", "name": "the mill ford",
+            "request_key": str(uuid.uuid4()),
+            form[f"side_{first.pk}"].html_name: "attackers",
+            form[f"side_{second.pk}"].html_name: "attackers",
+            form[f"side_{defender.pk}"].html_name: "defenders",
+            form[f"dug_in_{defender.pk}"].html_name: "on"}  # fmt: skip
+    rows = _rows()
+    sent = client.post(_url("engagement-setup", world), data, **HTMX)
+    review_url = sent["HX-Redirect"]
+    assert sent.status_code == 200 and review_url.startswith(_url("engagement-setup", world) + "?")
+    assert "seed=" in review_url  # drawn now: the review, reloaded, shows the same dice
+    review = client.get(review_url)
+    assert _rows() == rows  # nothing written: no engagement, no history, no form key
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', review.text))
+    return review, fields, data
+
+
+def test_an_engagement_the_gm_reviews_first_shows_its_outcome_and_writes_nothing(client, world):
+    assert world.campaign.apply_mode == Campaign.ApplyMode.REVIEW
+    review, fields, data = _setup_review(client, world)
+    assert review.status_code == 200 and "Apply the outcome?" in review.text
+    assert "The mill ford: " in review.text and "Applying writes these changes" in review.text
+    log = _log(review.text)
+    assert "Round 1" in log and "Dug In" in log and "Second Squad" in log
+    assert ">Apply</button>" in review.text and ">Cancel</a>" in review.text
+    assert fields["confirm"] == "yes" and fields["reviewed"] and fields["seed"]
+    # The set-up goes through the review whole: every side, situation and the ground.
+    assert {name: fields[name] for name in data} == data and "review" not in fields
+    # Without JavaScript too: the plain post goes to the same review.
+    plain = client.post(
+        _url("engagement-setup", world),
+        {k: v for k, v in fields.items() if k not in ("confirm", "reviewed")},
+    )
+    assert plain.status_code == 302 and f"seed={fields['seed']}" in plain["Location"]
+    assert "Apply the outcome?" in client.get(plain["Location"]).text
+    assert not Engagement.objects.exists()
+
+
+def test_apply_writes_the_engagement_its_review_showed(client, world):
+    review, fields, _ = _setup_review(client, world)
+    applied = client.post(_url("engagement-setup", world), fields)
+    record = Engagement.objects.get()
+    assert applied.status_code == 302
+    assert applied["Location"] == _url("engagement", world, record.pk)
+    assert str(record.seed) == fields["seed"] and record.setup["terrain"] == "jungle"
+    # The same rounds and hits, in the same words, and each unit left as the review said.
+    assert _log(client.get(applied["Location"]).text) == _log(review.text)
+    assert len(review.context["changes"]) == 3
+    for change in review.context["changes"]:
+        assert Unit.objects.get(pk=change.unit.pk).state == change.after
+    again = client.post(_url("engagement-setup", world), fields)  # a double click: once
+    assert again["Location"] == applied["Location"] and Engagement.objects.count() == 1
+
+
+def test_an_engagements_apply_is_refused_when_a_unit_changed_since_the_review(client, world):
+    _, fields, _ = _setup_review(client, world)
+    unit_edit(unit=world.enemy_unit, changes={"morale_hits": 1}, reason="shelled",
+              actor=world.users["gm"])  # fmt: skip
+    rows = _rows()
+    refused = client.post(_url("engagement-setup", world), fields)
     assert refused.status_code == 400
     assert _field_errors(refused, "__all__") == [
         f"{world.enemy_unit.name} has changed since you reviewed this engagement: review it again."

@@ -4,6 +4,8 @@ units put on a side carried from page to page and every one of them in the fight
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -63,6 +65,13 @@ def test_an_engagement_from_a_paged_form_fights_every_unit_put_on_a_side(client,
     data = _sent(second)
     assert data[f"dug_in_{unit_named('Blue 02').pk}"] == "on", "its ground kept too"
     data[f"side_{unit_named('Red 11').pk}"] = "attackers"
+    # The GM reviews each outcome first: the review carries every unit put on a side, whatever
+    # page it was put there from, and its Apply fights them all.
+    review = client.post(_url(world), data)
+    assert review.status_code == 302, review.context["form"].errors
+    review = client.get(review["Location"])
+    assert "Apply the outcome?" in review.text and not Engagement.objects.exists()
+    data = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', review.text))
     fought = client.post(_url(world), data)
     assert fought.status_code == 302, fought.context["form"].errors
     record = Engagement.objects.latest("pk")

@@ -293,7 +293,10 @@ def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, 
 
 def test_the_gm_is_told_which_force_won_the_engagement_just_fought(client, world):
     from campaign.models import Engagement
+    from campaign.services import campaign_update
 
+    # Applied at once, so that the engagement page says what was just fought.
+    campaign_update(campaign=world.campaign, apply_mode="auto", actor=world.users["gm"])
     attacker, defender = _fresh_units(world)
     data = {"terrain": "open", "round_limit": "5", "seed": "3", f"side_{attacker.pk}": "attackers",
             f"side_{defender.pk}": "defenders"}  # fmt: skip
