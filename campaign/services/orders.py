@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
+from django.utils.text import capfirst
 
 from campaign.models import Campaign, Character, HistoryEntry, Membership, Order, Unit
 from campaign.rules.bridge import CharacterOrder
@@ -92,7 +93,7 @@ def order_state_text(order: Order, now: int, replaced_at: int | None = None) -> 
     if status == CALLED_OFF:
         return f"Called off at {clock_text(order.called_off_at)}"
     if status == ENDED:
-        return "E" + ended_text(order)[1:]
+        return capfirst(ended_text(order))
     if status == DONE:
         return f"Done at {clock_text(order.finishes_at)}"
     return f"Under way, done at {clock_text(order.finishes_at)}"
