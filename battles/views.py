@@ -35,10 +35,18 @@ from battles.selectors import (
 from battles.services import BattleInputError, battle_cancel, battle_launch
 from battles.table import table_view
 from campaign.pages import campaign_battles_of
-from campaign.selectors import campaign_battle_ids, campaign_battle_of, campaign_role
+from campaign.selectors import (
+    campaign_battle_ids,
+    campaign_battle_of,
+    campaign_role,
+    campaigns_managed_by,
+)
 from config.pagecache import cached_page, row_key
 
 POLL_SECONDS = 1
+
+RUNS_LISTED = 5
+"""The campaigns the Battles page offers to set up a battle in, by name; past these, the list."""
 
 
 @login_required
@@ -47,11 +55,14 @@ def battle_list(request: HttpRequest) -> HttpResponse:
     # A campaign battle is listed with its campaign and opens on the campaign's page, never
     # among the one-off battles, whose page it does not have.
     one_off = battles_of(request.user, exclude=campaign_battle_ids())
+    runs = list(campaigns_managed_by(user=request.user).order_by("name")[: RUNS_LISTED + 1])
     return render(
         request,
         "battles/list.html",
         {
             "campaign_battles": campaign_battles_of(request.user),
+            "runs": runs[:RUNS_LISTED],
+            "more_runs": len(runs) > RUNS_LISTED,
             "battles": one_off,
             "odds_runs": odds_runs_of(request.user),
         },

@@ -121,6 +121,18 @@ def campaigns_for_user(*, user: Any) -> QuerySet[Campaign]:
     return Campaign.objects.filter(Q(gm=user) | Q(memberships__user=user)).distinct()
 
 
+def campaigns_managed_by(*, user: Any) -> QuerySet[Campaign]:
+    """Every campaign the user runs, as its GM or a co-GM (`campaign_can_manage`): those whose
+    battles they set up. A superuser runs those they have no other part in."""
+    if user is None or not user.is_authenticated:
+        return Campaign.objects.none()
+    if user.is_superuser and user.is_active:
+        playing = Membership.objects.filter(user=user).exclude(role=Membership.Role.CO_GM)
+        return Campaign.objects.exclude(pk__in=playing.values("campaign"))
+    co_gm = Q(memberships__user=user, memberships__role=Membership.Role.CO_GM)
+    return Campaign.objects.filter(Q(gm=user) | co_gm).distinct()
+
+
 def force_can_edit(*, force: Force, user: Any) -> bool:
     """A force's owner looks after it; the GM and co-GMs may touch any force."""
     if user is not None and user.is_authenticated and force.owner_id == user.pk:

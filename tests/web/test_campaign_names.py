@@ -233,3 +233,15 @@ def test_the_luck_tables_differences_are_signed_with_a_real_minus(client, world)
     cells = re.findall(r'data-label="(?:Damage|Suppressions): difference">([^<]*)<', page)
     assert cells and not [c for c in cells if "-" in c], cells
     assert any(c.startswith("\u2212") for c in cells), cells  # the battle has one below par
+
+
+def test_the_battles_page_offers_a_campaign_battle_only_to_those_who_set_them_up(client, world):
+    setup = reverse("campaign:battle-setup", args=[world.campaign.pk])
+    for role in ("gm", "co_gm"):
+        page = login(client, world, role).get(reverse("battles:list")).text
+        assert f'Set up a battle in <a href="{setup}">Op. Pages</a>.' in page, role
+    for role in ("player", "rival", "spectator", "outsider"):
+        page = login(client, world, role).get(reverse("battles:list")).text
+        # Not a link to a page that would refuse them: who sets battles up, and where they land.
+        assert setup not in page and "Set up a battle" not in page, role
+        assert "A campaign's GM sets up its battles; each is listed here once launched." in page
