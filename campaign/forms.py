@@ -343,8 +343,9 @@ class UnitAddForm(PageForm):
         choices=SPECIALTY_CHOICES,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Left empty: the specialty its card needs, named beside the card. Outside "
-        "its specialties a unit fights as Raw, with Poor kit.",
+        help_text="Left empty: the specialty its card needs, named beside the card, if its "
+        "quality may hold it (a Raw unit holds none). Outside its specialties a unit fights as "
+        "Raw, with Poor kit.",
     )
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
@@ -360,7 +361,13 @@ class UnitAddForm(PageForm):
         data["count"] = data.get("count") or 1  # left empty: one
         card = data.get("unit_type")
         if card is not None and not data.get("specialties"):
-            data["specialties"] = [s.value for s in with_requirements(card_needs(card))]
+            needed = with_requirements(card_needs(card))
+            # Only as many as its quality may hold: a Raw unit holds none, a Green one no Armor
+            # (it brings Mechanized), so left empty it is raised without, and told it fights
+            # as Raw with Poor kit on that card, rather than refused for what nobody ticked.
+            quality = data.get("quality")
+            if quality and len(needed) <= Quality.of_word(quality).specialty_limit:
+                data["specialties"] = [s.value for s in needed]
         return data
 
 

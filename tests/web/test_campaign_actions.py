@@ -167,6 +167,25 @@ def test_a_unit_raised_with_no_specialty_ticked_takes_the_one_its_card_needs(cli
     )
 
 
+def test_a_raw_unit_raised_with_no_specialty_ticked_is_raised_without_the_one_its_card_needs(
+    client, world
+):
+    """A Raw unit holds no specialty, so left empty it is raised with none (and told it fights
+    as Raw with Poor kit on its card), not refused for a specialty nobody ticked."""
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    card.specialty = "infantry"
+    card.save()
+    login(client, world, "gm")
+    data = {"unit_type": card.pk, "name": "Levies", "quality": "raw", "equipment": "adequate"}
+    response = client.post(_url("unit-add", world, world.force.pk), data, follow=True)
+    assert "was given" not in response.text
+    assert Unit.objects.get(force=world.force, name="Levies").specialties == []
+    assert (
+        "Levies joins Red Company. Its card needs the Infantry specialty, which it lacks: on "
+        "that card it fights as Raw, with Poor kit." in response.text
+    )
+
+
 def test_a_unit_lacking_its_cards_specialty_is_told_so_on_its_roster_line_page_and_cards(
     client, world
 ):
