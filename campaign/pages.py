@@ -277,6 +277,18 @@ class MedicsToday:
     combat zone), in roster order."""
 
     @property
+    def no_crew(self) -> str:
+        """What a force without a ready Medical crew lacks, and how it gets one ("" when it has
+        one): said before any battle too, since after it the 24 hours are short."""
+        if self.capacity:
+            return ""
+        return (
+            "A Medical crew is a unit holding the Medical specialty; ready, it saves hits each "
+            "day, more the better its quality and kit. The GM raises one with Medical ticked, "
+            "or gives a unit the specialty (Correct this unit, on its page)."
+        )
+
+    @property
     def unavailable(self) -> str:
         """Why the medics cannot be sent in now ("" when they can)."""
         if not self.wounded and not self.shaken:

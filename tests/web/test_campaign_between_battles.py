@@ -297,6 +297,23 @@ def test_without_a_medical_crew_the_button_is_disabled_with_the_reason(client, w
     assert 'disabled aria-describedby="medics-why"' in page
 
 
+def test_a_force_without_a_medical_crew_is_told_how_to_get_one_before_any_hits(client, world):
+    """Before a battle, not in the 24 hours after it: the medics' box of a force with no ready
+    Medical crew says what one is and how the GM gets one; once it has one, it says no more."""
+    for unit in world.force.units.all():
+        _set(world, unit, status="ready", morale_hits=0, casualty_hits=0)
+    login(client, world, "gm")
+    url = _url("force", world, world.force.pk)
+    box = client.get(url).text.split('id="medical-form"')[1].split("</form>")[0]
+    assert "No unit has Casualty or Morale hits the medics may heal." in box
+    crew = "A Medical crew is a unit holding the Medical specialty; ready, it saves hits each day"
+    assert crew in box and "The GM raises one with Medical ticked" in box
+    unit_create(force=world.force, unit_type=world.unit.unit_type, name="Doc Crew",
+                specialties=["medical"])  # fmt: skip
+    box = client.get(url).text.split('id="medical-form"')[1].split("</form>")[0]
+    assert crew not in box and "The Medical crews can save" in box
+
+
 def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client, world):
     # Retreated, with Casualty hits the medics may still save: the rally can wait, the hits
     # cannot (unsaved, they die 24 hours after the battle, here fought on day 1 at 00:00).
