@@ -170,6 +170,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     # Read once: the People list, and the GM's forms that choose among them.
     members = list(campaign.memberships.select_related("user").order_by("role", "user__username"))
     plays = any(viewer.owns(s.force) for s in summaries)
+    owners = {s.force.owner_id for s in summaries}
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
@@ -184,6 +185,11 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         medics_forces=forces_with_medics({a.unit.force_id for a in attention if a.medics}),
         # A player's line leads to their force's medics form, as the GM's list does.
         directs_medics={s.force.pk for s in summaries if viewer.may_direct(s.force)},
+        # Still to do before these can fight: a player with no force, a force with no units.
+        forceless=[
+            m for m in members if m.role == Membership.Role.PLAYER and m.user_id not in owners
+        ],
+        unitless=[s for s in summaries if not s.units],
         rallying=rallying,
         rallying_text=rallying_text(rallying) if rallying else "",
         rallying_later=[a for a in rallying if a.rally_days != 1],

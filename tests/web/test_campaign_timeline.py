@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from campaign.models import Unit
 from campaign.pages import TIMELINE_LINES
-from campaign.services import campaign_create, unit_edit
+from campaign.services import campaign_create, force_create, membership_set, unit_edit
 from tests.web.campaign_world import login
 from tests.web.paging import add_notes, link
 
@@ -267,6 +267,23 @@ def test_an_empty_campaign_gets_first_steps(client, world):
     empty = campaign_create(name="Op. Blank", gm=world.users["gm"], ruleset="combined_arms")
     page = login(client, world, "gm").get(reverse("campaign:dashboard", args=[empty.pk])).text
     assert 'class="first-steps"' in page and "Raise a force" in page
+
+
+def test_a_player_with_no_force_and_a_force_with_no_units_are_what_needs_doing(client, world):
+    """Once a first force is raised, the first steps give way to the list: it names the player
+    still without a force and the force still without units, not "Nothing waits on you"."""
+    empty = campaign_create(name="Op. Blank", gm=world.users["gm"], ruleset="combined_arms")
+    for name in ("player", "rival"):
+        membership_set(campaign=empty, user=world.users[name], role="player")
+    force = force_create(campaign=empty, owner=world.users["player"], name="Green Troop")
+    page = login(client, world, "gm").get(reverse("campaign:dashboard", args=[empty.pk])).text
+    todo = re.sub(r"\s+", " ", page.split('id="todo-h"')[1].split("</section>")[0])
+    assert "Nothing waits on you" not in todo
+    assert "<strong>rival</strong> plays no force yet" in todo and "player</strong>" not in todo
+    add = reverse("campaign:force", args=[empty.pk, force.pk]) + "#add-form"
+    assert (
+        f'<strong>Green Troop</strong> has no units yet: <a href="{add}">add its units</a>' in todo
+    )
 
 
 def _pages(client, url: str, words: str) -> list[str]:
