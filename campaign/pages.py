@@ -1264,8 +1264,8 @@ class Event:
 
     day: int
     kind: str
-    """battle, engagement, destroyed, promoted, reduced, a history entry's kind or a story
-    line's (`StoryEntry.Kind`)."""
+    """battle, engagement, destroyed, promoted, reduced, killed (a leader), a history entry's
+    kind or a story line's (`StoryEntry.Kind`)."""
     text: str
     url: str
     """Where its line links to; "" for none (a page the reader may not open)."""
@@ -1292,12 +1292,19 @@ EVENT_LABELS = {
     "destroyed": "Destroyed",
     "promoted": "Promoted",
     "reduced": "Reduced",
+    "killed": "Leader killed",
 }
 """The timeline's own kinds of line, besides the history's."""
 
 
 def _value_label(quality: str) -> str:
     return Quality.of_word(quality).label
+
+
+def leader_killed(entry: HistoryEntry) -> bool:
+    """The entry is the one in which the unit's leader died (`selectors.notable_entries`)."""
+    was, now = entry.before.get("leader"), entry.after.get("leader")
+    return bool(was and now and was.get("alive") and not now.get("alive"))
 
 
 def _entry_event(
@@ -1321,12 +1328,18 @@ def _entry_event(
     elif "quality" in after and before.get("quality"):
         rose = Quality.of_word(after["quality"]) > Quality.of_word(before["quality"])
         kind = "promoted" if rose else "reduced"
+    elif leader_killed(entry):
+        kind = "killed"
     home = homes.get(entry.pk)
     label = unit_label(entry.unit)
     if kind == HistoryEntry.Kind.REVERT:
         why = entry_why(entry)
         what = revert_text(after, carrying.get(entry.pk, {}))
         text = f"{label}: {why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
+    elif kind == "killed":
+        # The leader's death alone: what else the fight did to the unit is on its page.
+        text = f"{after['leader']['name']}, leading {label}, was killed"
+        text += _step_why(entry, names.get(home) if home else None)
     elif kind in ("destroyed", "promoted", "reduced"):
         # The one thing that matters, said first, and why in a few words; then what else it did
         # to the unit (the hits it carries, its leader's fate), without the working, which is on

@@ -789,12 +789,13 @@ def _undone_since(last: dict[int, int]) -> dict[int, dict[str, Any]]:
 
 
 def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 0):
-    """History entries of the campaign worth a line on its timeline: deaths, promotions and
-    losses of quality for good, training, GM corrections and reverts (units of ``force_ids``
-    only, newer than ``after_id``)."""
+    """History entries of the campaign worth a line on its timeline: deaths (a unit's, or its
+    leader's), promotions and losses of quality for good, training, GM corrections and reverts
+    (units of ``force_ids`` only, newer than ``after_id``)."""
     Kind = HistoryEntry.Kind
     notable = (
         Q(after__status="destroyed")
+        | Q(before__leader__alive=True, after__leader__alive=False)
         | Q(after__has_key="quality")
         | Q(kind__in=[Kind.GM_EDIT, Kind.TRAINING, Kind.REVERT, Kind.CASUALTIES])
     )

@@ -163,6 +163,27 @@ def test_a_step_lost_in_a_battle_tells_what_else_it_did_and_a_leaders_death(clie
     assert line in client.get(_url("timeline", world)).text
 
 
+def test_a_leaders_death_in_a_battle_is_a_line_of_the_timeline(client, world):
+    """A leader killed in a battle that took no step off the unit still makes the story, on
+    the timeline and in "since your last visit", where the battle's other hits do not."""
+    from campaign.models import HistoryEntry
+
+    login(client, world, "player").get(_url("dashboard", world))  # the last visit
+    captain = {"name": "Capt. Mara Holt", "hit_points": 3, "alive": True}
+    HistoryEntry.objects.create(
+        unit=world.unit, day=world.campaign.day, kind=HistoryEntry.Kind.BATTLE,
+        battle=world.engine_battle.battle,
+        text=f"Taken out at {world.engine_battle.name}: took 2 Morale, 1 Casualty hit",
+        before={"morale_hits": 0, "casualty_hits": 0, "status": "ready", "leader": captain},
+        after={"morale_hits": 2, "casualty_hits": 1, "status": "retreated",
+               "leader": {**captain, "hit_points": -8, "alive": False}},
+    )  # fmt: skip
+    battle = world.engine_battle.name
+    line = f"Capt. Mara Holt, leading Squad 1 (Red Company), was killed at {battle}</a>"
+    assert line in client.get(_url("timeline", world)).text
+    assert line in client.get(_url("dashboard", world)).text.split("Since your last visit")[1]
+
+
 def test_a_table_battle_applied_again_keeps_its_earlier_step_as_its_own(client, world):
     """A table battle's entries name no battle: its record keeps those of every application, so
     the step its earlier application wrote, reverted, still links to the battle and says where,
