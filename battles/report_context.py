@@ -307,7 +307,7 @@ def battle_report(
         ruleset=scenario.ruleset.title,
         winner=names.side(result.winner) if result.winner else None,
         end_reason=result.end_reason,
-        end_reason_text=END_REASON_TEXT[EndReason(result.end_reason)],
+        end_reason_text=_end_reason_text(scenario, result, names),
         turns_played=result.turns,
         sides=_sides(scenario, result, names),
         units=[row for row in _units(scenario, result, names) if row.id not in units_left_out],
@@ -423,6 +423,21 @@ def renamed_sides(scenario: Scenario, side_names: Mapping[str, str]) -> Scenario
     luck table, the map's key and the replay all read a side's name from the scenario."""
     sides = tuple(replace(s, name=side_names.get(s.id) or s.name) for s in scenario.sides)
     return replace(scenario, sides=sides)
+
+
+def _end_reason_text(scenario: Scenario, result: BattleResult, names: Names) -> str:
+    """Why the battle ended, naming the side wiped out ("Red Company was wiped out"): a draw
+    or a win by points after it would leave the reader to guess whose side it was."""
+    reason = EndReason(result.end_reason)
+    removed = {u.unit for u in result.units if u.removed}
+    gone = [
+        names.sides[side.id]
+        for side in scenario.sides
+        if side.units and all(u.id in removed for u in side.units)
+    ]
+    if reason != EndReason.SIDE_ELIMINATED or not gone:
+        return END_REASON_TEXT[reason]
+    return f"{' and '.join(gone)} {'was' if len(gone) == 1 else 'were'} wiped out"
 
 
 def _units(scenario: Scenario, result: BattleResult, names: Names) -> list[UnitRow]:

@@ -117,6 +117,15 @@ def test_the_battles_json_names_everything_and_gives_only_the_units_the_reader_s
     assert {u["card"] for u in everything} == {"Rifle Squad", "Mech"}
 
 
+def test_the_outcome_names_the_side_that_was_wiped_out(client, world):
+    """The world's engine battle ended with Red Company's squads all destroyed: the verdict
+    names it, so a draw or a win on points after it leaves nobody guessing whose side it was."""
+    _set(world, sight=Campaign.Visibility.FULL, fog=False)
+    verdict = re.sub(r"\s+", " ", _page(client, world, "player").split('class="verdict">')[1])
+    verdict = verdict.split("</p>")[0]
+    assert "(Red Company was wiped out)." in verdict and "a side was wiped out" not in verdict
+
+
 def test_the_card_sheet_is_offered_only_to_whoever_would_get_cards_on_it(client, world):
     link = reverse("campaign:battle-cards", args=[world.campaign.pk, world.engine_battle.pk])
     _set(world, sight=Campaign.Visibility.SUMMARY, fog=False)
