@@ -296,7 +296,7 @@ class MedicsToday:
         if self.capacity == 0:
             return "This force has no ready Medical crew."
         if self.left <= 0:
-            return "The Medical crews have saved all they can today."
+            return MEDICS_SPENT
         return ""
 
 
@@ -313,12 +313,28 @@ def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
     )
 
 
-def forces_with_medics(force_ids: set[int]) -> set[int]:
-    """The forces among ``force_ids`` with a ready Medical crew to send in today."""
+def medics_left(force_ids: set[int]) -> dict[int, int]:
+    """The forces among ``force_ids`` with a ready Medical crew, and the hits their crews may
+    still save today (0 once they have saved all they can)."""
     if not force_ids:
-        return set()
+        return {}
     ready = Unit.objects.filter(force_id__in=force_ids, status=Status.READY)
-    return {u.force_id for u in ready.select_related("leader") if medical_capacity(u.state)}
+    capacity: dict[int, int] = {}
+    forces: dict[int, Force] = {}
+    for unit in ready.select_related("leader", "force__campaign"):
+        if hits := medical_capacity(unit.state):
+            capacity[unit.force_id] = capacity.get(unit.force_id, 0) + hits
+            forces[unit.force_id] = unit.force
+    return {pk: max(0, hits - medics_used_today(force=forces[pk])) for pk, hits in capacity.items()}
+
+
+def forces_with_medics(force_ids: set[int]) -> set[int]:
+    """The forces among ``force_ids`` whose ready Medical crews may still save hits today: a
+    link to send them in leads somewhere they can be sent."""
+    return {pk for pk, left in medics_left(force_ids).items() if left}
+
+
+MEDICS_SPENT = "The Medical crews have saved all they can today."
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ from campaign.forms import (
 )
 from campaign.models import CampaignBattle, Force, Membership, Order, Unit
 from campaign.pages import (
+    MEDICS_SPENT,
     AtTheTable,
     RosterLine,
     at_the_table,
@@ -62,6 +63,7 @@ from campaign.pages import (
     force_strength_chart,
     force_summaries,
     forces_with_medics,
+    medics_left,
     medics_today,
     my_campaigns,
     quality_ladder,
@@ -171,6 +173,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     members = list(campaign.memberships.select_related("user").order_by("role", "user__username"))
     plays = any(viewer.owns(s.force) for s in summaries)
     owners = {s.force.owner_id for s in summaries}
+    medics = medics_left({a.unit.force_id for a in attention if a.medics})
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
@@ -182,7 +185,10 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         attention=attention,
         medics_due=[a for a in attention if a.medics],
         # The GM sends them in; a player is told when their force has none to send.
-        medics_forces=forces_with_medics({a.unit.force_id for a in attention if a.medics}),
+        medics_forces={pk for pk, left in medics.items() if left},
+        # A force whose crews have saved all they can today is told so, not sent to its form.
+        medics_spent={pk for pk, left in medics.items() if not left},
+        medics_spent_text=MEDICS_SPENT,
         # A player's line leads to their force's medics form, as the GM's list does.
         directs_medics={s.force.pk for s in summaries if viewer.may_direct(s.force)},
         # Still to do before these can fight: a player with no force, a force with no units.

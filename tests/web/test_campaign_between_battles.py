@@ -485,6 +485,26 @@ def test_hits_awaiting_the_medics_lead_whoever_directs_them_to_the_medics_form(
     assert form in login(client, world, "gm").get(_url("unit", world, first.pk)).text
 
 
+def test_once_the_crews_have_saved_all_they_can_today_no_link_sends_them_in(client, world, wounded):
+    """The crews' 2 hits for today are spent while a Casualty hit still awaits them: the
+    player's line, the GM's list and the unit's page say so instead of leading to a form that
+    can send nobody."""
+    _, first, second = wounded
+    login(client, world, "gm")
+    saved = {"how": "allocate", f"save_{first.pk}": "1", f"save_{second.pk}": "1"}
+    assert client.post(_url("medical", world, world.force.pk), saved).status_code == 302
+    form = f'<a href="{_url("force", world, world.force.pk)}#medical-form">Send in the medics</a>'
+    spent = "The Medical crews have saved all they can today."
+    todo = client.get(_url("dashboard", world)).text.split('id="todo-h"')[1]
+    todo = todo.split(f"<strong>{world.force.name}</strong>: ")[1].split("</li>")[0]
+    assert spent in todo and "Send in the medics" not in todo and "no ready Medical" not in todo
+    page = login(client, world, "player").get(_url("dashboard", world)).text
+    line = page.split("Needs attention")[1].split(f"{first.name}</a> (Red Company): ")[1]
+    line = line.split("</li>")[0]
+    assert "awaits the medics" in line and line.endswith(spent) and form not in line
+    assert form not in client.get(_url("unit", world, first.pk)).text
+
+
 def test_a_medics_form_drawn_before_the_hits_died_is_refused_with_why(client, world, wounded):
     """The page was drawn while the hits awaited the medics; the clock moved on in another tab
     and they died. The form sent late saves nothing, says why by the unit's name, and the page
