@@ -85,7 +85,13 @@ class CampaignForm(PageForm):
     """A new campaign; the one who creates it is its GM."""
 
     name = forms.CharField(max_length=200)
-    ruleset = forms.ChoiceField(choices=Campaign._meta.get_field("ruleset").choices)
+    ruleset = forms.ChoiceField(
+        choices=Campaign._meta.get_field("ruleset").choices,
+        # Chosen once: no form changes it later, so the GM is told before choosing.
+        help_text="The Team Bravo rules its battles are fought under, and their card library: "
+        "it stays for the whole campaign. Under Combined Arms Skill lost to suppression costs a "
+        "quality step for good; under One Year War it comes back (the Rules page says more).",
+    )
     request_key = LaunchKeyField(required=False)  # the page's form always carries one
 
 

@@ -130,6 +130,16 @@ def test_it_puts_a_bad_day_count_next_to_the_field(client, world):
     assert Campaign.objects.get(pk=world.campaign.pk).day == 1
 
 
+def test_the_ruleset_is_explained_where_a_campaign_is_started(client, world):
+    """No form changes a campaign's ruleset later: the GM reads what it decides before
+    choosing it, beside the field."""
+    login(client, world, "gm")
+    form = client.get(reverse("campaign:list")).text.split('id="create-form"')[1]
+    field = form.split('ruleset_helptext">')[1].split("</span>")[0]
+    assert "it stays for the whole campaign" in field
+    assert "under One Year War it comes back" in field
+
+
 def test_it_raises_a_unit_from_the_library(client, world):
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     login(client, world, "gm")
