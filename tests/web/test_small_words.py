@@ -3,6 +3,7 @@ a page not found, the username on the phone."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,14 @@ def test_a_page_not_found_offers_a_way_to_log_out(client, world):
 def test_the_phone_header_keeps_the_username():
     css = Path(__file__).resolve().parents[2] / "campaign/static/bridgehead/bridgehead.css"
     assert ".site-header nav > span { display: none; }" not in css.read_text()
+
+
+def test_a_roster_column_heading_wraps_between_words_never_inside_one():
+    """Sort links in the roster's head are not broken anywhere, as the linked names in its
+    rows are ("Sk ill", "Experien ce" at 1280 pixels): they keep whole words."""
+    css = Path(__file__).resolve().parents[2] / "campaign/static/campaign/campaign.css"
+    rules = re.findall(r"\.roster thead a \{([^}]*)\}", css.read_text())
+    assert any("overflow-wrap: normal" in rule for rule in rules)
 
 
 def test_a_fights_entry_says_hit_beside_one_casualty_hit():
