@@ -1145,7 +1145,8 @@ def units_page(
     except (TypeError, ValueError):
         number = 1
     start = (number - 1) * UNITS_A_PAGE
-    related = ("force", "unit_type", "leader")
+    # The leader's character too: its hit points are said out of its full ones.
+    related = ("force", "unit_type", "leader__character")
     shown = list(
         free.select_related(*related).order_by("force__name", "name", "pk")[
             start : start + UNITS_A_PAGE

@@ -92,6 +92,24 @@ def test_it_launches_a_battle_once_however_often_the_form_is_sent(client, world)
     assert progress.status_code == 200, "still polling while the battle waits"
 
 
+def test_the_set_up_names_each_units_leader_and_the_hit_points_it_goes_in_with(client, world):
+    """A leader takes 3d6 for each Casualty hit its unit suffers: the GM putting units on sides
+    reads who leads each, and how few hit points a wounded one has left."""
+    from campaign.services.characters import character_create
+    from campaign.services.roster import leader_attach
+
+    unit = _free_all(world)[0]
+    kane = character_create(campaign=world.campaign, name="Sgt. Kane", hit_points=18,
+                            actor=world.users["gm"])  # fmt: skip
+    leader_attach(unit=unit, character=kane, actor=world.users["gm"])
+    unit_edit(unit=Unit.objects.get(pk=unit.pk), changes={"leader_hit_points": 2},
+              reason="wounded at the ford", actor=world.users["gm"])  # fmt: skip
+    page = login(client, world, "gm").get(_url("battle-setup", world), {"scenario": "crossroads"})
+    row = page.text.split(f'data-deploy-row="{unit.pk}"')[1].split("</th>")[0]
+    assert "led by Sgt. Kane (2 of 18 hit points)" in row
+    assert "A leader, named under its unit with the hit points it has left, takes 3d6" in page.text
+
+
 def test_a_unit_in_a_battle_not_yet_applied_is_not_sent_into_another(client, world):
     free = _free_all(world)
     waiting = world.table_battle  # a table result awaiting the GM's review
