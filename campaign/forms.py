@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 
@@ -466,6 +467,24 @@ class NoticesForm(PageForm):
         label="Email me when my units are destroyed, lose Casualty hits to the medical window, "
         "rise or fall a step, or a battle of theirs is applied (and what it left them)",
     )
+
+
+LOGIN_ERRORS_ID = "login-errors"
+"""The id of the box around the login page's refusal, which its fields point to."""
+
+
+class LoginForm(AuthenticationForm):
+    """Logging in. A wrong name or password belongs to neither field alone, so Django says it
+    above the form; here it also describes both fields, marked invalid, so a screen reader
+    that lands in the username field (the page's autofocus) hears why it is back there."""
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if self.non_field_errors():
+            for field in self.fields.values():
+                field.widget.attrs.update(
+                    {"aria-invalid": "true", "aria-describedby": LOGIN_ERRORS_ID}
+                )
 
 
 class EmailAskForm(PageForm):

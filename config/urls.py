@@ -11,6 +11,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.http import require_safe
 
+from campaign.forms import LOGIN_ERRORS_ID, LoginForm
 from campaign.views import account
 from campaign.views import pages as campaign_pages
 from config.health import healthz
@@ -27,7 +28,13 @@ def logout_confirm(request):
 
 urlpatterns = [
     path("", campaign_pages.home, name="home"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(
+            authentication_form=LoginForm, extra_context={"errors_id": LOGIN_ERRORS_ID}
+        ),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/log-out/", logout_confirm, name="logout-confirm"),
     path("accounts/", account.account_page, name="account"),

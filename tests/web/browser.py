@@ -103,7 +103,7 @@ def page_for(chromium, live_server):
         page.goto(f"{live_server.url}/accounts/login/")
         page.fill("#id_username", username)
         page.fill("#id_password", PASSWORD)
-        page.click("form.stacked button[type=submit]")
+        page.click("#login-form button[type=submit]")
         page.wait_for_url(f"{live_server.url}/campaigns/")
         return page
 

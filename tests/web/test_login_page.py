@@ -1,0 +1,46 @@
+"""The login page as a screen reader hears it: a refused login is said where the reader is.
+
+The page puts the keyboard in the username field; a wrong name or password belongs to neither
+field alone, so the refusal is an alert above the form and describes both fields, which are
+marked invalid: a reader landing in the field hears why the login was refused.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-test-password"
+
+
+@pytest.fixture
+def player(django_user_model):
+    return django_user_model.objects.create_user("player", password=PASSWORD)
+
+
+def _field(page: str, name: str) -> str:
+    return re.search(rf'<input[^>]*name="{name}"[^>]*>', page).group(0)
+
+
+def test_it_says_a_refused_login_in_the_fields_a_reader_is_in(client, player):
+    page = client.post(reverse("login"), {"username": "player", "password": "wrong"}).text
+    alert = re.search(r'<div id="(?P<id>[^"]+)">\s*<div class="form-errors" role="alert">', page)
+    assert alert, "the refusal is an alert, in a box the fields can point to"
+    assert "Please enter a correct username and password" in page[alert.end() :]
+    for name in ("username", "password"):
+        field = _field(page, name)
+        assert 'aria-invalid="true"' in field
+        assert f'aria-describedby="{alert["id"]}"' in field
+    assert "autofocus" in _field(page, "username")
+
+
+def test_it_marks_nothing_before_a_login_is_tried(client, player):
+    page = client.get(reverse("login")).text
+    assert 'role="alert"' not in page
+    for name in ("username", "password"):
+        assert "aria-invalid" not in _field(page, name)
+        assert "aria-describedby" not in _field(page, name)
