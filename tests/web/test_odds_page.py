@@ -253,5 +253,5 @@ def test_the_odds_page_and_the_campaign_box_say_the_verdict_alike(owner_client, 
     templates = Path(settings.BASE_DIR) / "templates"
     for page in ("battles/odds.html", "campaign/_setup_odds.html"):
         text = (templates / page).read_text()
-        assert '{% include "battles/_odds_verdict.html" with verdict=odds.verdict %}' in text
+        assert '{% include "battles/_odds_verdict.html" with verdict=odds.verdict ' in text
         assert "favoured</strong>" not in text, page
