@@ -20,6 +20,7 @@ checked for what a reader needs:
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -250,4 +251,22 @@ def test_the_sign_in_account_and_library_pages_can_be_read_without_seeing_it(cli
         check(url)
     check(reverse("password_change"), {"old_password": "wrong"})
     check(reverse("account-email-ask"), {"address": "not an address"}, ok=400)
+    assert not wrong, "\n".join(wrong)
+
+
+OUTSIDE_A_CAMPAIGN = {"my campaigns", "rules card", "join by a made-up link", "import a campaign"}
+"""Pages of the campaign walk that belong to no one campaign."""
+
+
+@pytest.mark.parametrize("role", ["gm", "player"])
+def test_every_campaign_page_is_titled_with_the_campaign(client, world, role):
+    """A player with several campaigns' pages open tells the tabs apart, and a reader hears
+    where a page is, by its title: the page's own name, and its campaign's."""
+    wrong = []
+    for label, html, whole in campaign_pages(client, world, role):
+        title = re.search(r"<title>([^<]*)</title>", html)
+        if not whole or label in OUTSIDE_A_CAMPAIGN or "Not found" in title[1]:
+            continue
+        if world.campaign.name not in title[1]:
+            wrong.append(f"{label}: {title[1]}")
     assert not wrong, "\n".join(wrong)
