@@ -112,3 +112,14 @@ def test_who_is_favoured_on_the_set_up_says_its_progress_then_its_verdict(client
     done = client.get(_url("battle-odds", world, run.pk), **HTMX)
     assert done.status_code == 286
     assert _news(done.text)[0].startswith(("Neither side", "Red Company", "Blue Battalion"))
+
+
+@pytest.mark.parametrize("page", ["battles:setup", "battles:odds-setup"])
+def test_picking_another_scenario_says_its_name_not_the_whole_table(owner_client, page):
+    url = reverse(page)
+    whole = owner_client.get(url).text
+    _region_before(whole, "table-preview")
+    preview = owner_client.get(url, {"scenario": "landing"}, **HTMX).text.lstrip()
+    opening = preview[: preview.index(">")]
+    assert opening.startswith('<section id="table-preview"') and "aria-live" not in opening
+    assert _news(preview) == ["Beach Landing"]

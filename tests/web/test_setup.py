@@ -45,7 +45,7 @@ def test_it_offers_the_reference_scenarios_with_a_table_preview(owner_client):
 
 def test_it_previews_the_scenario_asked_for(owner_client):
     page = owner_client.get(URL + "?scenario=crossroads").content.decode()
-    assert '<h2 id="preview-heading">Crossroads</h2>' in page
+    assert '<h2 id="preview-heading" data-announce>Crossroads</h2>' in page
     # Terrain, the building, deployment by side and Size, and the objective with its radius.
     for piece in ("wood", "ridge", "brook", "lane wall"):
         assert f"<title>{piece}: " in page
