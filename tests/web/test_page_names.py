@@ -270,3 +270,24 @@ def test_every_campaign_page_is_titled_with_the_campaign(client, world, role):
         if world.campaign.name not in title[1]:
             wrong.append(f"{label}: {title[1]}")
     assert not wrong, "\n".join(wrong)
+
+
+def _skipped_headings(html: str) -> list[str]:
+    """Headings that come more than one level below the one before them (an h1 then an h3):
+    a reader moving by headings finds a part of the page with no name above it."""
+    skipped, before = [], 0
+    for level, words in re.findall(r"<h([1-6])\b[^>]*>(.*?)</h\1>", html, re.S):
+        if before and int(level) > before + 1:
+            skipped.append(f"h{level} {' '.join(re.sub('<[^>]+>', ' ', words).split())}")
+        before = int(level)
+    return skipped
+
+
+@pytest.mark.parametrize("role", ["gm", "player"])
+def test_no_campaign_page_skips_a_heading_level(client, world, role):
+    wrong = [
+        f"{label}: {skipped}"
+        for label, html, whole in campaign_pages(client, world, role, sent=True)
+        if whole and (skipped := _skipped_headings(html))
+    ]
+    assert not wrong, "\n".join(wrong)
