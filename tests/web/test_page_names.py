@@ -11,7 +11,8 @@ checked for what a reader needs:
   ``aria-label`` or ``aria-labelledby``;
 - every button and every link has words (its text, or ``aria-label``, or an image's alt);
 - every image has alt text (empty for a picture that only decorates), and every drawing
-  (``<svg>``) is either named (``role="img"``, or ``"application"`` for the map editor's, with
+  (``<svg>``) is either named (``role="img"``; ``"group"`` for a map whose units are controls,
+  since an image's parts are not read; ``"application"`` for the map editor's; with
   ``aria-label`` or a ``<title>``) or hidden from readers (``aria-hidden="true"``) because the
   page says the same in words;
 - whatever names or describes a field (``aria-labelledby``, ``aria-describedby``: its help, its
@@ -143,7 +144,7 @@ class _Reader(HTMLParser):
                 outer.append(" " + text + " ")
         if tag == "svg" and self.svg:
             a, hidden = self.svg.pop()
-            if not hidden and not (a.get("role") in ("img", "application") and _aria(a)):
+            if not hidden and not (a.get("role") in ("img", "group", "application") and _aria(a)):
                 self.problems.append(f"a drawing neither named nor hidden: {_show('svg', a)}")
 
     def close(self) -> None:
