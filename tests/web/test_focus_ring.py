@@ -34,3 +34,14 @@ def test_the_gold_ring_marks_every_kind_of_control():
     ringed = {s for _, s, declared in _sheets() if declared.get("outline") == f"3px solid {GOLD}"}
     for control in ("a", "button", "input", "select", "textarea", "summary", "[tabindex]"):
         assert f"{control}:focus-visible" in ringed, control
+
+
+def test_the_keyboard_never_lands_under_the_reports_sticky_links():
+    """The battle report's links (Outcome, Replay, Log…) stay at the top of the screen; going
+    back up the report with Shift+Tab, the browser scrolls each control just into view, which
+    was under them. The page keeps their height clear at the top whenever it scrolls."""
+    rules = _sheets()
+    sticky = [d for _, s, d in rules if s == ".report-nav" and d.get("position") == "sticky"]
+    assert sticky, "the report's links stay at the top"
+    clear = [d for _, s, d in rules if s == ":root:has(.report-nav)"]
+    assert clear and clear[0].get("scroll-padding-top") == "4.5rem"
