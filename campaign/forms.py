@@ -519,10 +519,11 @@ class AdvanceSummaryForm(PageForm):
 
 
 class MedicalForm(PageForm):
-    """The medics of a force: the default triage (Casualty hits first, then Morale hits, the
-    highest quality first) with one click, or hits typed unit by unit: one ``save_<pk>`` field
-    per unit whose Casualty hits await the medics, one ``heal_<pk>`` per unit with Morale hits
-    they may heal. Sent twice, it sends the medics once."""
+    """The medics of a force: the default triage (`recovery.medical_plan`: whole units first,
+    then Casualty hits, then Morale hits, the highest quality first) with one click, or hits
+    typed unit by unit: one ``save_<pk>`` field per unit whose Casualty hits await the medics,
+    one ``heal_<pk>`` per unit with Morale hits they may heal. Sent twice, it sends the medics
+    once."""
 
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 

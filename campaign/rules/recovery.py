@@ -348,6 +348,19 @@ class Treatment:
         return self.hits + self.morale_hits
 
 
+def hits_to_survive(state: CampaignUnitState) -> int:
+    """The fewest of its Casualty hits the medics must save for the unit to outlive their 24
+    hours (`casualties_die`): 0 when the dead would not destroy it (or nothing is left to)."""
+    return next(
+        (
+            hits
+            for hits in range(state.casualty_hits + 1)
+            if not casualties_die(medical_treat(state, hits))[0].destroyed
+        ),
+        0,
+    )
+
+
 def medical_plan(
     wounded: Mapping[int, CampaignUnitState],
     capacity: int,
@@ -358,20 +371,31 @@ def medical_plan(
     Casualty hits die when their 24 hours are over, Morale hits only wait for rest, so the
     crews save Casualty hits (of `wounded`, the units whose window is open) before they heal any
     Morale hit (of `shaken`), and never a unit's last Morale hit while it is still in the combat
-    zone (only R&R heals that one). Within each, the best units first, then the roster order:
-    quality is what a Casualty hit destroys for good and what a Morale hit takes off the unit's
-    fighting, and it is slowest to earn back at the top of the ladder.
+    zone (only R&R heals that one). First of all they keep whole units: a unit whose dead would
+    destroy it utterly has saved the fewest hits that keep it on the ladder (`hits_to_survive`),
+    those needing fewest first, so the most units live — a whole unit is worth more than a step
+    of another. Then, within each kind, the best units first, then the roster order: quality is
+    what a Casualty hit destroys for good and what a Morale hit takes off the unit's fighting,
+    and it is slowest to earn back at the top of the ladder.
     """
     saved: dict[int, int] = {}
     healed: dict[int, int] = {}
+    needs = {key: hits_to_survive(state) for key, state in wounded.items()}
+    for key in sorted(
+        (key for key, hits in needs.items() if hits),
+        key=lambda key: (needs[key], -int(wounded[key].quality), key),
+    ):
+        if needs[key] <= capacity:
+            saved[key] = needs[key]
+            capacity -= needs[key]
     for units, count, treated in (
         (wounded, lambda state: state.casualty_hits, saved),
         (shaken or {}, morale_hits_healable, healed),
     ):
         for key in sorted(units, key=lambda key: (-int(units[key].quality), key)):
-            hits = min(capacity, count(units[key]))
+            hits = min(capacity, count(units[key]) - treated.get(key, 0))
             if hits > 0:
-                treated[key] = hits
+                treated[key] = treated.get(key, 0) + hits
                 capacity -= hits
     return [
         Treatment(key, saved.get(key, 0), healed.get(key, 0))

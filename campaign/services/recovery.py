@@ -237,7 +237,7 @@ def medical_apply(
     Morale hits alike: what they healed earlier today counts against it. `allocation` maps unit
     pks to Casualty hits to save, `morale` to Morale hits to heal (never a unit's last while it
     is still in the combat zone); with neither, the crews' triage (`recovery.medical_plan`):
-    Casualty hits first, then Morale hits, the highest quality first.
+    whole units first, then Casualty hits, then Morale hits, the highest quality first.
     """
     if actor is not None and not force_can_edit(force=force, user=actor):
         raise PermissionDenied(f"only {force.owner} or the GM may direct the medics of {force}")

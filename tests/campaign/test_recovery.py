@@ -19,6 +19,7 @@ from campaign.rules.recovery import (
     casualties_die,
     casualties_found_too_late,
     days_to_rally,
+    hits_to_survive,
     medical_capacity,
     medical_plan,
     medical_treat,
@@ -221,6 +222,27 @@ def test_the_medics_save_the_highest_quality_first():
     }
     plan = medical_plan(wounded, 3)
     assert [(t.unit, t.hits) for t in plan] == [(2, 2), (3, 1)]
+
+
+def test_the_medics_keep_a_unit_its_dead_would_destroy_before_a_better_units_step():
+    wounded = {
+        1: unit_state(quality=Q.ELITE, casualty_hits=2),
+        # Green with 2 dead: one step to Raw, the next below the ladder, destroyed utterly.
+        2: unit_state(quality=Q.GREEN, casualty_hits=2),
+        # Raw with 3 dead: 3 to save, more than the day has once unit 2 is kept.
+        3: unit_state(quality=Q.RAW, casualty_hits=3),
+    }
+    assert [hits_to_survive(wounded[key]) for key in (1, 2, 3)] == [0, 1, 3]
+    # One hit keeps unit 2 on the ladder; the rest by quality, Elite first.
+    plan = medical_plan(wounded, 3)
+    assert [(t.unit, t.hits) for t in plan] == [(2, 1), (1, 2)]
+    assert casualties_die(medical_treat(wounded[2], 1))[0].quality == Q.RAW
+    # The fewest needed first, so the most units live: with 4, Raw's 3 as well, and the
+    # Elite's 2 wait; with 6, everyone's.
+    plan = medical_plan(wounded, 4)
+    assert [(t.unit, t.hits) for t in plan] == [(2, 1), (3, 3)]
+    plan = medical_plan(wounded, 6)
+    assert [(t.unit, t.hits) for t in plan] == [(2, 1), (3, 3), (1, 2)]
 
 
 # ---------------------------------------------------------------------------------------------
