@@ -288,6 +288,15 @@ def test_an_empty_campaign_gets_first_steps(client, world):
     empty = campaign_create(name="Op. Blank", gm=world.users["gm"], ruleset="combined_arms")
     page = login(client, world, "gm").get(reverse("campaign:dashboard", args=[empty.pk])).text
     assert 'class="first-steps"' in page and "Raise a force" in page
+    assert "Invite your players below" in page
+    # Once players have joined, the first step says who, rather than asking again.
+    for name in ("player", "rival"):
+        membership_set(campaign=empty, user=world.users[name], role="player")
+    page = client.get(reverse("campaign:dashboard", args=[empty.pk])).text
+    steps = page.split('class="first-steps"')[1].split("</ol>")[0]
+    names = [world.users[name].get_username() for name in ("player", "rival")]
+    assert f"Your players have joined: <strong>{sorted(names)[0]}</strong>" in steps
+    assert all(name in steps for name in names) and "Invite your players below" not in steps
 
 
 def test_a_player_with_no_force_and_a_force_with_no_units_are_what_needs_doing(client, world):
