@@ -6,6 +6,7 @@ Forms only parse what was typed; the services decide what is allowed and say so 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -378,8 +379,26 @@ class UnitAddForm(PageForm):
         return data
 
 
+class AsDrawnField(forms.CharField):
+    """A thing's fields as its form showed them, carried back hidden (JSON), so what the form
+    sends can be told apart from what changed elsewhere since it was opened (a battle applied,
+    the medics, another tab). A form drawn again with errors carries the thing as it stands
+    then (its initial, never the stale value sent), so that form, sent again, is measured
+    against what it shows."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, strip=False, **kwargs)
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        return initial
+
+
 class UnitEditForm(PageForm):
-    """A GM's correction: the fields as they should be, and why."""
+    """A GM's correction: the fields as they should be, and why. Only what the GM changed on
+    the form is written: the rest of the unit stays as it stands, though it changed since the
+    form was opened (`changes`)."""
 
     name = forms.CharField(max_length=200)
     quality = forms.ChoiceField(choices=QUALITY_CHOICES)
@@ -396,12 +415,14 @@ class UnitEditForm(PageForm):
     status = forms.ChoiceField(choices=STATUS_CHOICES)
     experience = WholeNumberField(counts="experience point", min_value=0, max_value=9999)
     reason = forms.CharField(max_length=300, help_text="Goes into the unit's history.")
+    drawn = AsDrawnField()
 
     def __init__(self, *args: Any, unit: Unit | None = None, **kwargs: Any) -> None:
         """``unit``: the unit corrected, its fields as they stand the form's first values; a
         unit with a living leader is asked its leader's hit points too."""
         if unit is not None:
-            kwargs.setdefault("initial", self.initial_for(unit))
+            shown = self.initial_for(unit)
+            kwargs.setdefault("initial", {**shown, "drawn": json.dumps(shown)})
         super().__init__(*args, **kwargs)
         leader = None if unit is None else getattr(unit, "leader", None)
         if leader is None or not leader.alive:
@@ -434,18 +455,59 @@ class UnitEditForm(PageForm):
         return initial
 
     def changes(self, unit: Unit) -> dict[str, Any]:
-        """Only the fields the GM changed, so the history names just those."""
+        """Only the fields the GM changed on the form, so the history names just those, and a
+        form opened before a battle's damage was written does not undo it. A field the GM
+        changed that also changed since the form was opened is refused beside it, saying what
+        it is now; the form drawn again shows the unit as it is now, so it may be sent again."""
         before = self.initial_for(unit)
+        shown = self._as_drawn(before)
         data = self.cleaned_data
-        changed = {}
+        changed, refused = {}, {}
         for field, old in before.items():
-            new = data[field]
-            if field == "specialties":
-                if sorted(new) != sorted(old):
-                    changed[field] = new
-            elif new != old:
+            new, was = data[field], shown[field]
+            if self._same(field, new, was) or self._same(field, new, old):
+                continue  # left as the form showed it, or as it stands already
+            if not self._same(field, was, old):
+                refused[field] = (
+                    f"Since this form was opened, this has become {self._shown(field, old)}: "
+                    f"save again to make it {self._shown(field, new)} all the same."
+                )
+            else:
                 changed[field] = new
+        if refused:
+            raise ValidationError(refused)
         return changed
+
+    def _as_drawn(self, now: dict[str, Any]) -> dict[str, Any]:
+        """The unit's fields as the form showed them, from ``drawn``; a field the form did not
+        carry back (or carried in a shape of no such field) as it stands ``now``."""
+        try:
+            drawn = json.loads(self.cleaned_data.get("drawn") or "{}")
+        except ValueError:
+            drawn = {}
+        if not isinstance(drawn, dict):
+            drawn = {}
+        shown = dict(now)
+        for field, value in now.items():
+            carried = drawn.get(field, value)
+            if type(carried) is type(value) and (
+                not isinstance(value, list) or all(isinstance(v, str) for v in carried)
+            ):
+                shown[field] = carried
+        return shown
+
+    @staticmethod
+    def _same(field: str, one: Any, other: Any) -> bool:
+        if field == "specialties":
+            return sorted(one) == sorted(other)
+        return one == other
+
+    def _shown(self, field: str, value: Any) -> str:
+        """A field's value in the form's own words: a choice by its label."""
+        labels = dict(getattr(self.fields[field], "choices", ()))
+        if field == "specialties":
+            return and_words([str(labels.get(v, v)) for v in value]) or "none"
+        return str(labels.get(value, value)) if isinstance(value, str) else str(value)
 
 
 class AdvanceForm(PageForm):

@@ -3,6 +3,7 @@ service's complaint next to its field, and never answers 500."""
 
 from __future__ import annotations
 
+import html
 import re
 import uuid
 
@@ -279,6 +280,43 @@ def test_it_corrects_a_unit_with_its_reason_in_the_history(client, world):
     assert entry.kind == HistoryEntry.Kind.GM_EDIT and "misfiled roster" in entry.text
     nothing = client.post(url, {**data, "quality": "elite", "reason": "again"})
     assert nothing.status_code == 400 and "Nothing was changed." in nothing.text
+
+
+def _as_drawn(page):
+    """The correction form's hidden record of the unit as the page showed it, if it has one."""
+    found = re.search(r'name="drawn" value="([^"]*)"', page.text)
+    return html.unescape(found.group(1)) if found else ""
+
+
+def test_a_correction_from_a_form_opened_before_the_unit_changed_undoes_nothing(client, world):
+    # A rename sent from a page opened before a battle's hits were written took them away.
+    login(client, world, "gm")
+    unit = _ready(world, world.unit)
+    url = _url("unit-edit", world, unit.pk)
+    form = {"name": unit.name, "quality": "average", "equipment": unit.equipment,
+            "specialties": unit.specialties, "morale_hits": "0", "casualty_hits": "0",
+            "status": unit.status, "experience": unit.experience,
+            "drawn": _as_drawn(client.get(_url("unit", world, unit.pk)))}  # fmt: skip
+    # Another tab (a battle, the medics, a co-GM) gives it hits while the form stays open.
+    unit_edit(unit=unit, changes={"quality": "average", "morale_hits": 1, "casualty_hits": 1},
+              reason="shelled", actor=world.users["gm"])  # fmt: skip
+    renamed = client.post(url, {**form, "name": "Red Lions", "reason": "spelling"})
+    assert renamed.status_code == 302
+    after = Unit.objects.get(pk=unit.pk)
+    assert (after.name, after.morale_hits, after.casualty_hits) == ("Red Lions", 1, 1)
+    assert "hits" not in after.history.last().text
+    # A field changed on both sides is refused beside it, writing nothing, and the form drawn
+    # again carries the unit as it stands, so sending it again sets what the GM asked.
+    entries = after.history.count()
+    clash = client.post(url, {**form, "name": "Red Lions", "morale_hits": "2", "reason": "typo"})
+    assert clash.status_code == 400
+    assert _field_errors(clash, "morale_hits") == [
+        "Since this form was opened, this has become 1: save again to make it 2 all the same."
+    ]
+    assert Unit.objects.get(pk=unit.pk).morale_hits == 1 and after.history.count() == entries
+    again = {**form, "name": "Red Lions", "morale_hits": "2", "reason": "typo"}
+    assert client.post(url, {**again, "drawn": _as_drawn(clash)}).status_code == 302
+    assert Unit.objects.get(pk=unit.pk).morale_hits == 2
 
 
 @pytest.mark.parametrize("field", ["morale_hits", "casualty_hits"])
