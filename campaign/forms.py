@@ -273,10 +273,15 @@ class UnitMoveForm(PageForm):
     def __init__(self, *args: Any, unit: Unit, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["force"]
-        field.queryset = unit.force.campaign.forces.exclude(pk=unit.force_id)
-        # Drawn from one read of the forces, each with its player; the queryset only checks
-        # the one sent.
-        others = list(field.queryset.select_related("owner").order_by("name"))
+        # Any force of the campaign is taken, the unit's own too: a move sent twice (or from a
+        # page opened before another tab moved it) is refused by `unit_move` in words ("… is
+        # in Red Company already"), not as a choice the list does not hold.
+        field.queryset = unit.force.campaign.forces.all()
+        # Drawn from one read of the other forces, each with its player; the queryset only
+        # checks the one sent.
+        others = list(
+            field.queryset.exclude(pk=unit.force_id).select_related("owner").order_by("name")
+        )
         self.offers = bool(others)
         choices = [(f.pk, f"{f.name} ({f.owner.get_username()})") for f in others]
         if len(others) == 1:  # the one other force, chosen already

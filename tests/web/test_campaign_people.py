@@ -304,6 +304,23 @@ def test_a_unit_moves_only_to_another_force_of_the_campaign_for_a_reason(
     assert Unit.objects.get(pk=squad.pk).force == world.force
 
 
+def test_a_move_sent_twice_says_the_unit_is_in_that_force_already(client, world):
+    # The second sending (a double click, another tab) read "Select a valid choice. That
+    # choice is not one of the available choices.", beside a list that no longer held it.
+    squad = _fresh(world, "Detached Squad")
+    login(client, world, "gm")
+    sent = {"force": world.enemy.pk, "reason": "detached to the ford"}
+    assert client.post(_url("unit-move", world, squad.pk), sent).status_code == 302
+    entries = HistoryEntry.objects.filter(unit=squad).count()
+    again = client.post(_url("unit-move", world, squad.pk), sent)
+    assert again.status_code == 400
+    assert _errors(again, "force") == "Detached Squad is in Blue Battalion already"
+    assert HistoryEntry.objects.filter(unit=squad).count() == entries
+    assert Unit.objects.get(pk=squad.pk).force == world.enemy
+    # The list still offers only the other forces.
+    assert _offered(again.text, "move-form", "force") == ["Red Company (player)"]
+
+
 def _offered(page: str, form: str, field: str) -> list[str]:
     """The names a form's list offers, as the page draws them."""
     body = re.search(rf'<form id="{form}".*?</form>', page, re.S)[0]
