@@ -19,20 +19,18 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 
 from battles.engine.validation import MAX_SCENARIO_TEXT
-from battles.forms import LaunchKeyField, SeedField, WholeNumberField
+from battles.forms import LaunchKeyField, WholeNumberField
 from battles.jsontext import read_json
 from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, card_needs
 from campaign.rules.history import and_words, hit_points_text, number_text
 from campaign.rules.orders import HOURS_PER_DAY
-from campaign.rules.quick import ROUND_LIMIT_MAX
 from campaign.rules.recovery import morale_hits_healable
 from campaign.rules.state import (
     LEADER_DEATH_HIT_POINTS,
     STATUS_LABELS,
     UNIT_FIELDS,
     CampaignUnitState,
-    Status,
     ordered_specialties,
     quality_name,
 )
@@ -693,44 +691,6 @@ class LeaderAttachForm(PageForm):
 
 class LeaderDetachForm(PageForm):
     reason = forms.CharField(max_length=300, required=False, label="Why the leader leaves")
-
-
-class QuickResolveForm(PageForm):
-    """An engagement between two units, fought out BUCS unit against unit."""
-
-    attacker = forms.ModelChoiceField(queryset=Unit.objects.none())
-    defender = forms.ModelChoiceField(queryset=Unit.objects.none())
-    attacker_dug_in = forms.BooleanField(required=False, label="Attacker dug in")
-    attacker_surprise = forms.BooleanField(required=False, label="Attacker has surprise")
-    defender_dug_in = forms.BooleanField(required=False, label="Defender dug in")
-    defender_pinned_down = forms.BooleanField(required=False, label="Defender pinned down")
-    round_limit = WholeNumberField(
-        counts="round", min_value=1, max_value=ROUND_LIMIT_MAX, required=False
-    )
-    seed = SeedField()
-    reason = forms.CharField(max_length=300, required=False, label="What happened")
-    request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
-
-    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # Only a ready unit fights, as on the engagement page: a retreated or destroyed one is
-        # not offered (and one that is no longer ready when the form comes back is refused).
-        units = (
-            Unit.objects.filter(force__campaign=campaign, status=Status.READY)
-            .select_related("force")
-            .order_by("force__name", "name")
-        )
-        for field in ("attacker", "defender"):
-            self.fields[field].queryset = units
-            self.fields[field].label_from_instance = lambda u: f"{u.name} ({u.force.name})"
-        self.fields["round_limit"].initial = campaign.quick_resolve_rounds
-
-    def stances(self) -> tuple[dict[str, bool], dict[str, bool]]:
-        data = self.cleaned_data
-        return (
-            {"dug_in": data["attacker_dug_in"], "surprise": data["attacker_surprise"]},
-            {"dug_in": data["defender_dug_in"], "pinned_down": data["defender_pinned_down"]},
-        )
 
 
 class SavedMapForm(PageForm):

@@ -106,6 +106,7 @@ JOIN = Offer("take a leader", _destroyed_or_led)
 TRAIN = Offer("train", lambda unit: training_blocked(unit.state))
 RALLY = Offer("be rallied", lambda unit: rally_blocked(unit.state))
 ORDER = Offer("be given an Order", _not_ready)
+FIGHT = Offer("fight", _not_ready)
 
 
 def _offered(campaign: Campaign, offer: Offer, owner: Any = None):
@@ -372,6 +373,39 @@ class ClockForm(PageForm):
         counts="hour", min_value=1, max_value=MAX_DAYS * HOURS_PER_DAY, initial=1
     )
     reason = forms.CharField(max_length=300, required=False)
+
+
+class QuickResolveForm(PageForm):
+    """An engagement between two units, fought out BUCS unit against unit."""
+
+    attacker = forms.ModelChoiceField(queryset=Unit.objects.none())  # offered in __init__
+    defender = forms.ModelChoiceField(queryset=Unit.objects.none())
+    attacker_dug_in = forms.BooleanField(required=False, label="Attacker dug in")
+    attacker_surprise = forms.BooleanField(required=False, label="Attacker has surprise")
+    defender_dug_in = forms.BooleanField(required=False, label="Defender dug in")
+    defender_pinned_down = forms.BooleanField(required=False, label="Defender pinned down")
+    round_limit = WholeNumberField(
+        counts="round", min_value=1, max_value=ROUND_LIMIT_MAX, required=False
+    )
+    seed = SeedField()
+    reason = forms.CharField(max_length=300, required=False, label="What happened")
+    request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Only a ready unit fights, as on the engagement page: a retreated or destroyed one is
+        # not offered, and one that is no longer ready when the form comes back (destroyed in
+        # another tab since the dashboard was drawn) is refused by its name and why (`FIGHT`).
+        for field in ("attacker", "defender"):
+            self.fields[field] = _UnitField(campaign, FIGHT, label=field.capitalize())
+        self.fields["round_limit"].initial = campaign.quick_resolve_rounds
+
+    def stances(self) -> tuple[dict[str, bool], dict[str, bool]]:
+        data = self.cleaned_data
+        return (
+            {"dug_in": data["attacker_dug_in"], "surprise": data["attacker_surprise"]},
+            {"dug_in": data["defender_dug_in"], "pinned_down": data["defender_pinned_down"]},
+        )
 
 
 class EngagementForm(CampaignForm):

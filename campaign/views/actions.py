@@ -46,7 +46,6 @@ from campaign.forms import (
     MemberForm,
     MemberRemoveForm,
     NoticesForm,
-    QuickResolveForm,
     ReviewedForm,
     SettingsForm,
     StoryNoteForm,
@@ -114,7 +113,7 @@ from campaign.services.quick import quick_resolve_preview
 from campaign.services.recovery import medics_text
 from campaign.services.roster import INVITED, InvitationAnswered, invitee_key
 from campaign.services.story import story_note_add, story_note_remove
-from campaign.table_forms import UnitTrainForm
+from campaign.table_forms import QuickResolveForm, UnitTrainForm
 from campaign.views._common import (
     action_done,
     base_context,

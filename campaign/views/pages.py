@@ -42,7 +42,6 @@ from campaign.forms import (
     MemberForm,
     MemberRemoveForm,
     NoticesForm,
-    QuickResolveForm,
     SettingsForm,
     StoryNoteForm,
     UnitAddForm,
@@ -105,7 +104,7 @@ from campaign.services.orders import (
     orders_under_way,
 )
 from campaign.services.roster import still_playing, unit_remove_refusal
-from campaign.table_forms import UnitTrainForm, order_under_way_text
+from campaign.table_forms import QuickResolveForm, UnitTrainForm, order_under_way_text
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
 from units.bucs import Equipment, Quality

@@ -90,7 +90,7 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
             initial=campaign_forms.UnitEditForm.initial_for(world.unit)
         )
     elif name == "quick-resolve":
-        form = campaign_forms.QuickResolveForm(campaign=campaign)
+        form = table_forms.QuickResolveForm(campaign=campaign)
         attackers = [u for u in units if u.force_id == world.force.pk] or [world.unit]
         defenders = [u for u in units if u.force_id == world.enemy.pk] or [world.enemy_unit]
         overrides = {"attacker": str(attackers[0].pk), "defender": str(defenders[0].pk)}

@@ -512,7 +512,12 @@ def test_a_quick_resolve_offers_only_ready_units_and_refuses_one_no_longer_ready
     engagements = Engagement.objects.count()
     data = {"attacker": world.unit.pk, "defender": ready.pk, "round_limit": "3"}
     refused = client.post(_url("quick-resolve", world), data)
-    assert refused.status_code == 400 and _field_errors(refused, "attacker")
+    # Retreated since the dashboard was drawn (another tab): said by its name and why, not as
+    # "Select a valid choice".
+    assert refused.status_code == 400
+    assert _field_errors(refused, "attacker") == [
+        f"{world.unit.name} ({world.force.name}) cannot fight: it is retreated in poor order"
+    ]
     assert Engagement.objects.count() == engagements
 
 
