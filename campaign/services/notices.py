@@ -184,8 +184,11 @@ def _member_notice_send(campaign: Campaign, membership_pk: int) -> int:
          "You get these notices because you asked for them on the campaign's dashboard; turn "
          "them off there."]
     )  # fmt: skip
+    # A subject is one line: a name that holds a line break (typed or imported so) would
+    # have the mail refused (a header may not hold one), and every notice after it.
+    one_line = " ".join(campaign.name.split())
     send_mail(
-        subject=f"{campaign.name}: news of your units",
+        subject=f"{one_line}: news of your units",
         message=body,
         from_email=settings.DEFAULT_FROM_EMAIL,
         recipient_list=[user.email],

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from campaign import tasks
 from campaign.models import Campaign, Membership, Unit
-from campaign.services import calendar_advance, unit_edit
+from campaign.services import calendar_advance, campaign_update, unit_edit
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 from campaign.services.notices import campaign_notices_send, notices_set
 from campaign.services.orders import clock_advance
@@ -58,6 +58,18 @@ def test_an_opted_in_player_is_told_of_her_own_units_only(world):
     # Sent once: a second run (a retried task) finds nothing new.
     assert campaign_notices_send(campaign_id=world.campaign.pk) == 0
     assert len(mail.outbox) == 1
+
+
+def test_a_campaign_whose_name_holds_a_line_break_is_still_mailed_on_one_line(world):
+    # A name posted with a line break was kept, and every notice of the campaign then failed:
+    # a mail's subject may not hold one.
+    _opt_in(world, "player")
+    gm = world.users["gm"]
+    campaign_update(campaign=world.campaign, name="Op.\r\nPages", actor=gm)
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    assert campaign_notices_send(campaign_id=world.campaign.pk) == 1
+    assert [m.subject for m in mail.outbox] == ["Op. Pages: news of your units"]
+    assert "was destroyed (GM correction: shelled)" in _mails_to("player")[0]
 
 
 def test_opting_in_counts_from_now_and_opting_out_stops_the_mail(world):
