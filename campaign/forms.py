@@ -289,11 +289,99 @@ class UnitMoveForm(PageForm):
         field.widget.choices = choices
 
 
-class ForceEditForm(PageForm):
-    """A force's name and its player (or the GM, or a co-GM): renamed, or given to another."""
+class AsDrawnField(forms.CharField):
+    """A thing's fields as its form showed them, carried back hidden (JSON), so what the form
+    sends can be told apart from what changed elsewhere since it was opened (a battle applied,
+    the medics, another tab). A form drawn again with errors carries the thing as it stands
+    then (its initial, never the stale value sent), so that form, sent again, is measured
+    against what it shows."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, strip=False, **kwargs)
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        return initial
+
+
+class ChangedOnTheForm:
+    """A form that corrects a thing's fields (a unit's, a force's): it carries the thing as it
+    showed it (``drawn``, an `AsDrawnField`), so that only what its sender changed on it is
+    written, and what changed elsewhere since it was opened (a battle applied, the medics,
+    another tab) is not undone by a form that still shows it as it was."""
+
+    drawn: AsDrawnField
+    cleaned_data: dict[str, Any]
+    fields: dict[str, forms.Field]
+
+    @staticmethod
+    def drawn_initial(now: dict[str, Any]) -> dict[str, Any]:
+        """The form's first values: the thing's fields ``now``, and ``drawn`` recording them."""
+        return {**now, "drawn": json.dumps(now)}
+
+    def changed_on_the_form(self, now: dict[str, Any]) -> dict[str, Any]:
+        """The fields changed on the form (their cleaned values), of those ``now`` holds (the
+        thing as it stands). A field left as the form showed it stays as it stands now; one
+        changed on the form that also changed since it was opened is refused beside it, saying
+        what it is now (the form drawn again shows the thing as it is now, so it may be sent
+        again)."""
+        shown = self._as_drawn(now)
+        changed, refused = {}, {}
+        for field, old in now.items():
+            sent = self.cleaned_data[field]
+            new, was = self.comparable(field, sent), shown[field]
+            if new == was or new == self.comparable(field, old):
+                continue  # left as the form showed it, or as it stands already
+            if was != self.comparable(field, old):
+                refused[field] = (
+                    f"Since this form was opened, this has become {self.shown(field, old)}: "
+                    f"save again to make it {self.shown(field, new)} all the same."
+                )
+            else:
+                changed[field] = sent
+        if refused:
+            raise ValidationError(refused)
+        return changed
+
+    def comparable(self, field: str, value: Any) -> Any:
+        """A field's value as two are compared (a field sent, as stored, as drawn)."""
+        return value
+
+    def shown(self, field: str, value: Any) -> str:
+        """A field's value in the form's own words: a choice by its label."""
+        box = self.fields[field]
+        labels = dict(getattr(box, "choices", None) or getattr(box.widget, "choices", ()))
+        return str(labels.get(value, value)) if isinstance(value, str) else str(value)
+
+    def _as_drawn(self, now: dict[str, Any]) -> dict[str, Any]:
+        """The fields as the form showed them, from ``drawn``; a field it did not carry back
+        (or carried in a shape of no such field) as it stands ``now``."""
+        try:
+            drawn = json.loads(self.cleaned_data.get("drawn") or "{}")
+        except ValueError:
+            drawn = {}
+        if not isinstance(drawn, dict):
+            drawn = {}
+        shown = {}
+        for field, value in now.items():
+            carried = drawn.get(field, value)
+            if type(carried) is not type(value) or (
+                isinstance(value, list) and not all(isinstance(v, str) for v in carried)
+            ):
+                carried = value
+            shown[field] = self.comparable(field, carried)
+        return shown
+
+
+class ForceEditForm(ChangedOnTheForm, PageForm):
+    """A force's name and its player (or the GM, or a co-GM): renamed, or given to another.
+    Only what was changed on the form is written (`ChangedOnTheForm`): a rename sent from a
+    page opened before the force was given to another player does not give it back."""
 
     name = forms.CharField(max_length=200)
     owner = UserField(max_length=150, label="Player")
+    drawn = AsDrawnField()
 
     def __init__(
         self,
@@ -302,11 +390,23 @@ class ForceEditForm(PageForm):
         members: Iterable[Membership] | None = None,
         **kwargs: Any,
     ) -> None:
-        kwargs.setdefault("initial", {"name": force.name, "owner": force.owner.get_username()})
+        self.force = force
+        kwargs.setdefault("initial", self.drawn_initial(self.as_stands()))
         super().__init__(*args, **kwargs)
         self.fields["owner"].campaign = force.campaign
         choices = people_choices(force.campaign, members, who_play=True)
         self.fields["owner"].widget.choices = choices
+
+    def as_stands(self) -> dict[str, Any]:
+        return {"name": self.force.name, "owner": self.force.owner.get_username()}
+
+    def changes(self) -> dict[str, Any]:
+        """The name and the player as they are to be: changed on the form, or as they stand."""
+        changed = self.changed_on_the_form(self.as_stands())
+        return {"name": self.force.name, "owner": self.force.owner} | changed
+
+    def comparable(self, field: str, value: Any) -> Any:
+        return value.get_username() if field == "owner" and not isinstance(value, str) else value
 
 
 class ForceForm(PageForm):
@@ -382,26 +482,9 @@ class UnitAddForm(PageForm):
         return data
 
 
-class AsDrawnField(forms.CharField):
-    """A thing's fields as its form showed them, carried back hidden (JSON), so what the form
-    sends can be told apart from what changed elsewhere since it was opened (a battle applied,
-    the medics, another tab). A form drawn again with errors carries the thing as it stands
-    then (its initial, never the stale value sent), so that form, sent again, is measured
-    against what it shows."""
-
-    widget = forms.HiddenInput
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(required=False, strip=False, **kwargs)
-
-    def bound_data(self, data: Any, initial: Any) -> Any:
-        return initial
-
-
-class UnitEditForm(PageForm):
+class UnitEditForm(ChangedOnTheForm, PageForm):
     """A GM's correction: the fields as they should be, and why. Only what the GM changed on
-    the form is written: the rest of the unit stays as it stands, though it changed since the
-    form was opened (`changes`)."""
+    the form is written (`ChangedOnTheForm`)."""
 
     name = forms.CharField(max_length=200)
     quality = forms.ChoiceField(choices=QUALITY_CHOICES)
@@ -424,8 +507,7 @@ class UnitEditForm(PageForm):
         """``unit``: the unit corrected, its fields as they stand the form's first values; a
         unit with a living leader is asked its leader's hit points too."""
         if unit is not None:
-            shown = self.initial_for(unit)
-            kwargs.setdefault("initial", {**shown, "drawn": json.dumps(shown)})
+            kwargs.setdefault("initial", self.drawn_initial(self.initial_for(unit)))
         super().__init__(*args, **kwargs)
         leader = None if unit is None else getattr(unit, "leader", None)
         if leader is None or not leader.alive:
@@ -458,59 +540,19 @@ class UnitEditForm(PageForm):
         return initial
 
     def changes(self, unit: Unit) -> dict[str, Any]:
-        """Only the fields the GM changed on the form, so the history names just those, and a
-        form opened before a battle's damage was written does not undo it. A field the GM
-        changed that also changed since the form was opened is refused beside it, saying what
-        it is now; the form drawn again shows the unit as it is now, so it may be sent again."""
-        before = self.initial_for(unit)
-        shown = self._as_drawn(before)
-        data = self.cleaned_data
-        changed, refused = {}, {}
-        for field, old in before.items():
-            new, was = data[field], shown[field]
-            if self._same(field, new, was) or self._same(field, new, old):
-                continue  # left as the form showed it, or as it stands already
-            if not self._same(field, was, old):
-                refused[field] = (
-                    f"Since this form was opened, this has become {self._shown(field, old)}: "
-                    f"save again to make it {self._shown(field, new)} all the same."
-                )
-            else:
-                changed[field] = new
-        if refused:
-            raise ValidationError(refused)
-        return changed
+        """Only the fields the GM changed on the form (`changed_on_the_form`), so the history
+        names just those, and a form opened before a battle's damage was written does not
+        undo it."""
+        return self.changed_on_the_form(self.initial_for(unit))
 
-    def _as_drawn(self, now: dict[str, Any]) -> dict[str, Any]:
-        """The unit's fields as the form showed them, from ``drawn``; a field the form did not
-        carry back (or carried in a shape of no such field) as it stands ``now``."""
-        try:
-            drawn = json.loads(self.cleaned_data.get("drawn") or "{}")
-        except ValueError:
-            drawn = {}
-        if not isinstance(drawn, dict):
-            drawn = {}
-        shown = dict(now)
-        for field, value in now.items():
-            carried = drawn.get(field, value)
-            if type(carried) is type(value) and (
-                not isinstance(value, list) or all(isinstance(v, str) for v in carried)
-            ):
-                shown[field] = carried
-        return shown
+    def comparable(self, field: str, value: Any) -> Any:
+        return sorted(value) if field == "specialties" and isinstance(value, list) else value
 
-    @staticmethod
-    def _same(field: str, one: Any, other: Any) -> bool:
+    def shown(self, field: str, value: Any) -> str:
         if field == "specialties":
-            return sorted(one) == sorted(other)
-        return one == other
-
-    def _shown(self, field: str, value: Any) -> str:
-        """A field's value in the form's own words: a choice by its label."""
-        labels = dict(getattr(self.fields[field], "choices", ()))
-        if field == "specialties":
+            labels = dict(SPECIALTY_CHOICES)
             return and_words([str(labels.get(v, v)) for v in value]) or "none"
-        return str(labels.get(value, value)) if isinstance(value, str) else str(value)
+        return super().shown(field, value)
 
 
 class AdvanceForm(PageForm):

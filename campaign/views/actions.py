@@ -1081,7 +1081,7 @@ def force_edit_view(request: HttpRequest, pk: int, force_pk: int) -> HttpRespons
     old_name, old_owner = force.name, force.owner_id
 
     def edit(data):
-        edited = force_edit(force=force, name=data["name"], owner=data["owner"], actor=request.user)
+        edited = force_edit(force=force, **form.changes(), actor=request.user)
         said = []
         if edited.name != old_name:
             said.append(f"{old_name} is called {edited.name} now.")

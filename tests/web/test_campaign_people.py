@@ -5,6 +5,7 @@ as raised by mistake (campaign/services/roster.py: ``campaign_update``, ``force_
 
 from __future__ import annotations
 
+import html
 import re
 import uuid
 
@@ -78,6 +79,35 @@ def test_a_force_is_renamed_and_the_page_says_its_old_name(client, world):
     )
     assert "Red Company is called Reyes&#x27; Raiders now." in done.text
     assert "<h1>" in done.text and "Reyes&#x27; Raiders</h1>" in done.text
+
+
+def _as_drawn(page: str) -> str:
+    """A correction form's hidden record of what the page showed, if it has one."""
+    found = re.search(r'name="drawn" value="([^"]*)"', page)
+    return html.unescape(found[1]) if found else ""
+
+
+def test_a_rename_sent_from_a_page_opened_before_the_force_was_given_away_keeps_its_player(
+    client, world
+):
+    # The rename gave the force back to the player the old page showed.
+    login(client, world, "gm")
+    drawn = _as_drawn(client.get(_url("force", world, world.force.pk)).text)
+    url = _url("force-edit", world, world.force.pk)
+    # Another tab (a co-GM) gives it to the rival meanwhile.
+    assert client.post(url, {"name": "Red Company", "owner": "rival"}).status_code == 302
+    renamed = client.post(url, {"name": "Reyes' Raiders", "owner": "player", "drawn": drawn})
+    assert renamed.status_code == 302
+    force = Force.objects.get(pk=world.force.pk)
+    assert (force.name, force.owner) == ("Reyes' Raiders", world.users["rival"])
+    # Given to someone else on both sides: refused beside the field, nothing written.
+    clash = client.post(url, {"name": "Reyes' Raiders", "owner": "gm", "drawn": drawn})
+    assert clash.status_code == 400
+    assert _errors(clash, "owner") == (
+        "Since this form was opened, this has become rival (Player): save again to make it "
+        "gm (GM) all the same."
+    )
+    assert Force.objects.get(pk=world.force.pk).owner == world.users["rival"]
 
 
 @pytest.mark.parametrize(
