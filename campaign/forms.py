@@ -95,9 +95,95 @@ class CampaignForm(PageForm):
     request_key = LaunchKeyField(required=False)  # the page's form always carries one
 
 
-class SettingsForm(PageForm):
+class AsDrawnField(forms.CharField):
+    """A thing's fields as its form showed them, carried back hidden (JSON), so what the form
+    sends can be told apart from what changed elsewhere since it was opened (a battle applied,
+    the medics, another tab). A form drawn again with errors carries the thing as it stands
+    then (its initial, never the stale value sent), so that form, sent again, is measured
+    against what it shows."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, strip=False, **kwargs)
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        return initial
+
+
+class ChangedOnTheForm:
+    """A form that corrects a thing's fields (a unit's, a force's): it carries the thing as it
+    showed it (``drawn``, an `AsDrawnField`), so that only what its sender changed on it is
+    written, and what changed elsewhere since it was opened (a battle applied, the medics,
+    another tab) is not undone by a form that still shows it as it was."""
+
+    drawn: AsDrawnField
+    cleaned_data: dict[str, Any]
+    fields: dict[str, forms.Field]
+
+    @staticmethod
+    def drawn_initial(now: dict[str, Any]) -> dict[str, Any]:
+        """The form's first values: the thing's fields ``now``, and ``drawn`` recording them."""
+        return {**now, "drawn": json.dumps(now)}
+
+    def changed_on_the_form(self, now: dict[str, Any]) -> dict[str, Any]:
+        """The fields changed on the form (their cleaned values), of those ``now`` holds (the
+        thing as it stands). A field left as the form showed it stays as it stands now; one
+        changed on the form that also changed since it was opened is refused beside it, saying
+        what it is now (the form drawn again shows the thing as it is now, so it may be sent
+        again)."""
+        shown = self._as_drawn(now)
+        changed, refused = {}, {}
+        for field, old in now.items():
+            sent = self.cleaned_data[field]
+            new, was = self.comparable(field, sent), shown[field]
+            if new == was or new == self.comparable(field, old):
+                continue  # left as the form showed it, or as it stands already
+            if was != self.comparable(field, old):
+                refused[field] = (
+                    f"Since this form was opened, this has become {self.shown(field, old)}: "
+                    f"save again to make it {self.shown(field, new)} all the same."
+                )
+            else:
+                changed[field] = sent
+        if refused:
+            raise ValidationError(refused)
+        return changed
+
+    def comparable(self, field: str, value: Any) -> Any:
+        """A field's value as two are compared (a field sent, as stored, as drawn)."""
+        return value
+
+    def shown(self, field: str, value: Any) -> str:
+        """A field's value in the form's own words: a choice by its label."""
+        box = self.fields[field]
+        labels = dict(getattr(box, "choices", None) or getattr(box.widget, "choices", ()))
+        return str(labels.get(value, value)) if isinstance(value, str) else str(value)
+
+    def _as_drawn(self, now: dict[str, Any]) -> dict[str, Any]:
+        """The fields as the form showed them, from ``drawn``; a field it did not carry back
+        (or carried in a shape of no such field) as it stands ``now``."""
+        try:
+            drawn = json.loads(self.cleaned_data.get("drawn") or "{}")
+        except ValueError:
+            drawn = {}
+        if not isinstance(drawn, dict):
+            drawn = {}
+        shown = {}
+        for field, value in now.items():
+            carried = drawn.get(field, value)
+            if type(carried) is not type(value) or (
+                isinstance(value, list) and not all(isinstance(v, str) for v in carried)
+            ):
+                carried = value
+            shown[field] = self.comparable(field, carried)
+        return shown
+
+
+class SettingsForm(ChangedOnTheForm, PageForm):
     """The GM's campaign settings: its name, how outcomes reach the rosters and what players
-    see."""
+    see. Only what was changed on the form is written (`ChangedOnTheForm`): a rename sent from
+    a page opened before a co-GM turned fog of war on leaves it on."""
 
     name = forms.CharField(max_length=200, label="The campaign's name")
     apply_mode = forms.ChoiceField(choices=Campaign.ApplyMode.choices, label="Battle outcomes")
@@ -109,17 +195,29 @@ class SettingsForm(PageForm):
         label="Fog of war",
         help_text="Players read a battle's log and replay as their side saw it.",
     )
+    drawn = AsDrawnField()
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        self.campaign = campaign
+        kwargs.setdefault("initial", self.drawn_initial(self.as_stands()))
+        super().__init__(*args, **kwargs)
 
     @classmethod
     def for_campaign(cls, campaign: Campaign) -> SettingsForm:
-        return cls(
-            initial={
-                "name": campaign.name,
-                "apply_mode": campaign.apply_mode,
-                "other_forces_visible": campaign.other_forces_visible,
-                "fog_of_war": campaign.fog_of_war,
-            }
-        )
+        return cls(campaign=campaign)
+
+    def as_stands(self) -> dict[str, Any]:
+        return {field: getattr(self.campaign, field) for field in type(self).base_fields
+                if field != "drawn"}  # fmt: skip
+
+    def changes(self) -> dict[str, Any]:
+        """The settings changed on the form, for `campaign_update`."""
+        return self.changed_on_the_form(self.as_stands())
+
+    def shown(self, field: str, value: Any) -> str:
+        if field == "fog_of_war":
+            return "on" if value else "off"
+        return super().shown(field, value)
 
 
 PLAYING_ROLES = (Membership.Role.PLAYER, Membership.Role.CO_GM)
@@ -287,91 +385,6 @@ class UnitMoveForm(PageForm):
         else:
             choices.insert(0, ("", field.empty_label))
         field.widget.choices = choices
-
-
-class AsDrawnField(forms.CharField):
-    """A thing's fields as its form showed them, carried back hidden (JSON), so what the form
-    sends can be told apart from what changed elsewhere since it was opened (a battle applied,
-    the medics, another tab). A form drawn again with errors carries the thing as it stands
-    then (its initial, never the stale value sent), so that form, sent again, is measured
-    against what it shows."""
-
-    widget = forms.HiddenInput
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(required=False, strip=False, **kwargs)
-
-    def bound_data(self, data: Any, initial: Any) -> Any:
-        return initial
-
-
-class ChangedOnTheForm:
-    """A form that corrects a thing's fields (a unit's, a force's): it carries the thing as it
-    showed it (``drawn``, an `AsDrawnField`), so that only what its sender changed on it is
-    written, and what changed elsewhere since it was opened (a battle applied, the medics,
-    another tab) is not undone by a form that still shows it as it was."""
-
-    drawn: AsDrawnField
-    cleaned_data: dict[str, Any]
-    fields: dict[str, forms.Field]
-
-    @staticmethod
-    def drawn_initial(now: dict[str, Any]) -> dict[str, Any]:
-        """The form's first values: the thing's fields ``now``, and ``drawn`` recording them."""
-        return {**now, "drawn": json.dumps(now)}
-
-    def changed_on_the_form(self, now: dict[str, Any]) -> dict[str, Any]:
-        """The fields changed on the form (their cleaned values), of those ``now`` holds (the
-        thing as it stands). A field left as the form showed it stays as it stands now; one
-        changed on the form that also changed since it was opened is refused beside it, saying
-        what it is now (the form drawn again shows the thing as it is now, so it may be sent
-        again)."""
-        shown = self._as_drawn(now)
-        changed, refused = {}, {}
-        for field, old in now.items():
-            sent = self.cleaned_data[field]
-            new, was = self.comparable(field, sent), shown[field]
-            if new == was or new == self.comparable(field, old):
-                continue  # left as the form showed it, or as it stands already
-            if was != self.comparable(field, old):
-                refused[field] = (
-                    f"Since this form was opened, this has become {self.shown(field, old)}: "
-                    f"save again to make it {self.shown(field, new)} all the same."
-                )
-            else:
-                changed[field] = sent
-        if refused:
-            raise ValidationError(refused)
-        return changed
-
-    def comparable(self, field: str, value: Any) -> Any:
-        """A field's value as two are compared (a field sent, as stored, as drawn)."""
-        return value
-
-    def shown(self, field: str, value: Any) -> str:
-        """A field's value in the form's own words: a choice by its label."""
-        box = self.fields[field]
-        labels = dict(getattr(box, "choices", None) or getattr(box.widget, "choices", ()))
-        return str(labels.get(value, value)) if isinstance(value, str) else str(value)
-
-    def _as_drawn(self, now: dict[str, Any]) -> dict[str, Any]:
-        """The fields as the form showed them, from ``drawn``; a field it did not carry back
-        (or carried in a shape of no such field) as it stands ``now``."""
-        try:
-            drawn = json.loads(self.cleaned_data.get("drawn") or "{}")
-        except ValueError:
-            drawn = {}
-        if not isinstance(drawn, dict):
-            drawn = {}
-        shown = {}
-        for field, value in now.items():
-            carried = drawn.get(field, value)
-            if type(carried) is not type(value) or (
-                isinstance(value, list) and not all(isinstance(v, str) for v in carried)
-            ):
-                carried = value
-            shown[field] = self.comparable(field, carried)
-        return shown
 
 
 class ForceEditForm(ChangedOnTheForm, PageForm):

@@ -847,11 +847,11 @@ def story_note_remove_view(request: HttpRequest, pk: int, note_pk: int) -> HttpR
 def settings_view(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
-    form = SettingsForm(request.POST)
+    form = SettingsForm(request.POST, campaign=viewer.campaign)
 
     def save(data):
         was = viewer.campaign.name
-        campaign = campaign_update(campaign=viewer.campaign, actor=request.user, **data)
+        campaign = campaign_update(campaign=viewer.campaign, actor=request.user, **form.changes())
         renamed = f" {was} is called {campaign.name} now." if campaign.name != was else ""
         return reverse("campaign:dashboard", args=[pk]), "Settings saved." + renamed
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 
@@ -10,3 +11,10 @@ def without_tokens(html: str) -> str:
     one-time keys (each fetch carries fresh ones)."""
     tokens = r'(X-CSRFToken": "|name="csrfmiddlewaretoken" value="|name="request_key" value=")'
     return re.sub(tokens + r'[^"]+', r"\1", html)
+
+
+def as_drawn(page: str) -> str:
+    """What a correction form's page showed of the thing it corrects, as the form carries it
+    back hidden (``drawn``, `forms.ChangedOnTheForm`); empty if the form carries none."""
+    found = re.search(r'name="drawn" value="([^"]*)"', page)
+    return html.unescape(found[1]) if found else ""

@@ -3,7 +3,6 @@ service's complaint next to its field, and never answers 500."""
 
 from __future__ import annotations
 
-import html
 import re
 import uuid
 
@@ -22,6 +21,7 @@ from campaign.services import (
 )
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login, raise_units
+from tests.web.pages import as_drawn
 from units.bucs import Quality
 
 pytestmark = pytest.mark.django_db
@@ -282,12 +282,6 @@ def test_it_corrects_a_unit_with_its_reason_in_the_history(client, world):
     assert nothing.status_code == 400 and "Nothing was changed." in nothing.text
 
 
-def _as_drawn(page):
-    """The correction form's hidden record of the unit as the page showed it, if it has one."""
-    found = re.search(r'name="drawn" value="([^"]*)"', page.text)
-    return html.unescape(found.group(1)) if found else ""
-
-
 def test_a_correction_from_a_form_opened_before_the_unit_changed_undoes_nothing(client, world):
     # A rename sent from a page opened before a battle's hits were written took them away.
     login(client, world, "gm")
@@ -296,7 +290,7 @@ def test_a_correction_from_a_form_opened_before_the_unit_changed_undoes_nothing(
     form = {"name": unit.name, "quality": "average", "equipment": unit.equipment,
             "specialties": unit.specialties, "morale_hits": "0", "casualty_hits": "0",
             "status": unit.status, "experience": unit.experience,
-            "drawn": _as_drawn(client.get(_url("unit", world, unit.pk)))}  # fmt: skip
+            "drawn": as_drawn(client.get(_url("unit", world, unit.pk)).text)}  # fmt: skip
     # Another tab (a battle, the medics, a co-GM) gives it hits while the form stays open.
     unit_edit(unit=unit, changes={"quality": "average", "morale_hits": 1, "casualty_hits": 1},
               reason="shelled", actor=world.users["gm"])  # fmt: skip
@@ -315,7 +309,7 @@ def test_a_correction_from_a_form_opened_before_the_unit_changed_undoes_nothing(
     ]
     assert Unit.objects.get(pk=unit.pk).morale_hits == 1 and after.history.count() == entries
     again = {**form, "name": "Red Lions", "morale_hits": "2", "reason": "typo"}
-    assert client.post(url, {**again, "drawn": _as_drawn(clash)}).status_code == 302
+    assert client.post(url, {**again, "drawn": as_drawn(clash.text)}).status_code == 302
     assert Unit.objects.get(pk=unit.pk).morale_hits == 2
 
 

@@ -15,7 +15,9 @@ from battles.fog import hidden_events
 from battles.report import unit_sides
 from battles.selectors import log_events
 from campaign.models import Campaign
+from campaign.services import campaign_update
 from tests.web.campaign_world import login
+from tests.web.pages import as_drawn
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -77,6 +79,29 @@ def test_it_saves_settings_under_htmx_and_says_what_is_wrong(client, world):
     assert bad.status_code == 200
     assert 'id="settings-form"' in bad.text
     assert "field-errors" in bad.text
+
+
+def test_a_rename_from_a_dashboard_opened_before_fog_was_turned_on_leaves_it_on(client, world):
+    # Sent from a dashboard drawn before a co-GM turned fog of war on, a rename turned it off.
+    login(client, world, "gm")
+    page = client.get(_url("dashboard", world)).text
+    drawn = as_drawn(page)
+    shown = {"name": "Op. Pages", "apply_mode": "review", "other_forces_visible": "full"}
+    campaign_update(campaign=world.campaign, fog_of_war=True, actor=world.users["co_gm"])
+    renamed = client.post(_url("settings", world), {**shown, "name": "Op. Ford", "drawn": drawn})
+    assert renamed.status_code == 302
+    campaign = Campaign.objects.get(pk=world.campaign.pk)
+    assert (campaign.name, campaign.fog_of_war) == ("Op. Ford", True)
+    # Renamed on both sides: refused beside the name, nothing written.
+    clash = client.post(_url("settings", world), {**shown, "name": "Op. Mill", "drawn": drawn,
+                                                  "other_forces_visible": "summary"})  # fmt: skip
+    assert clash.status_code == 400
+    assert clash.context["settings_form"].errors["name"] == [
+        "Since this form was opened, this has become Op. Ford: save again to make it Op. Mill "
+        "all the same."
+    ]
+    campaign = Campaign.objects.get(pk=world.campaign.pk)
+    assert (campaign.name, campaign.other_forces_visible) == ("Op. Ford", "full")
 
 
 def test_a_player_may_not_change_the_settings(client, world):

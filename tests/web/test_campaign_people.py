@@ -5,7 +5,6 @@ as raised by mistake (campaign/services/roster.py: ``campaign_update``, ``force_
 
 from __future__ import annotations
 
-import html
 import re
 import uuid
 
@@ -18,6 +17,7 @@ from campaign.services.characters import character_create
 from campaign.services.checks import requisition_run
 from campaign.services.orders import order_give
 from tests.web.campaign_world import login
+from tests.web.pages import as_drawn
 
 pytestmark = pytest.mark.django_db
 
@@ -81,18 +81,12 @@ def test_a_force_is_renamed_and_the_page_says_its_old_name(client, world):
     assert "<h1>" in done.text and "Reyes&#x27; Raiders</h1>" in done.text
 
 
-def _as_drawn(page: str) -> str:
-    """A correction form's hidden record of what the page showed, if it has one."""
-    found = re.search(r'name="drawn" value="([^"]*)"', page)
-    return html.unescape(found[1]) if found else ""
-
-
 def test_a_rename_sent_from_a_page_opened_before_the_force_was_given_away_keeps_its_player(
     client, world
 ):
     # The rename gave the force back to the player the old page showed.
     login(client, world, "gm")
-    drawn = _as_drawn(client.get(_url("force", world, world.force.pk)).text)
+    drawn = as_drawn(client.get(_url("force", world, world.force.pk)).text)
     url = _url("force-edit", world, world.force.pk)
     # Another tab (a co-GM) gives it to the rival meanwhile.
     assert client.post(url, {"name": "Red Company", "owner": "rival"}).status_code == 302
