@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from battles.engine import ScenarioError, parse_scenario
 from battles.services import BattleInputError, scenario_from_text
@@ -94,10 +94,15 @@ def saved_map_create(*, campaign: Campaign, name: str, text: str, actor: Any = N
     """
     require_manager(campaign, actor)
     name, scenario = _map_checked(campaign, name, text)
-    with transaction.atomic():
-        return SavedMap.objects.create(
-            campaign=campaign, name=name, scenario=scenario, created_by=actor
-        )
+    try:
+        with transaction.atomic():
+            return SavedMap.objects.create(
+                campaign=campaign, name=name, scenario=scenario, created_by=actor
+            )
+    except IntegrityError:
+        # The same map saved twice at the same moment (a double click on Save): the first
+        # keeps it, and this one finds its name taken, as if sent after it.
+        raise ValidationError({"name": [_name_taken(name)]}) from None
 
 
 @transaction.atomic
@@ -114,6 +119,10 @@ def saved_map_edit(*, saved_map: SavedMap, name: str, text: str, actor: Any = No
     return saved_map
 
 
+def _name_taken(name: str) -> str:
+    return f"the campaign already has a map called {name!r}"
+
+
 def _map_checked(
     campaign: Campaign, name: Any, text: Any, *, other_than: SavedMap | None = None
 ) -> tuple[str, dict[str, Any]]:
@@ -124,7 +133,7 @@ def _map_checked(
     name = text_given(errors, "name", name, needed="give the map a name")
     others = campaign.maps.exclude(pk=other_than.pk) if other_than else campaign.maps.all()
     if name and others.filter(name=name).exists():
-        errors["name"] = [f"the campaign already has a map called {name!r}"]
+        errors["name"] = [_name_taken(name)]
     scenario: Any = None
     try:
         scenario = scenario_from_text(text)

@@ -492,6 +492,30 @@ def test_a_gm_saves_a_map_and_sets_up_a_battle_on_it(client, world):
     assert cb.battle.scenario["ruleset"] == world.campaign.ruleset
 
 
+def test_a_map_saved_twice_at_once_is_kept_once_and_the_second_told_why(client, world):
+    # The second of two Saves sent together (a double click) answered 500: both checked the
+    # name free, then the second insert broke the table's one-name rule.
+    from campaign.models import SavedMap
+    from campaign.services import maps
+
+    checked = maps._map_checked
+
+    def first_saves_meanwhile(campaign, name, text, **kwargs):
+        kept = checked(campaign, name, text, **kwargs)
+        SavedMap.objects.create(campaign=campaign, name=name, scenario=kept[1])
+        return kept
+
+    login(client, world, "gm")
+    scenario = json.dumps(json.loads(CROSSROADS.read_text()))
+    with mock.patch.object(maps, "_map_checked", first_saves_meanwhile):
+        second = client.post(_url("map-add", world), {"name": "Mill Road", "scenario": scenario})
+    assert second.status_code == 400
+    assert second.context["map_form"].errors["name"] == [
+        "the campaign already has a map called 'Mill Road'"
+    ]
+    assert SavedMap.objects.filter(campaign=world.campaign).count() == 1
+
+
 def test_a_saved_map_removed_is_no_longer_offered_and_its_battles_keep_their_table(client, world):
     from campaign.models import SavedMap
     from campaign.services.maps import saved_map_create
