@@ -19,6 +19,11 @@ from campaign.access import Viewer
 from campaign.forms import add_service_errors
 from campaign.models import FormSent
 
+CLASHED = (
+    "Something saved at that very moment clashed with this, so nothing of it was written. "
+    "Send it again: if it still cannot be done, the form will say why."
+)
+
 
 def form_action(
     request: HttpRequest,
@@ -58,12 +63,15 @@ def form_action(
         except ValidationError as error:
             add_service_errors(form, error)
         except IntegrityError:
-            # The same form, sent at the same moment, acted first: its action stands, and
-            # this one's was undone with its transaction.
+            # Something saved at the same moment clashed with this action, which was undone
+            # with its transaction. The same form sent twice: its first sending stands.
             sent = form_sent(key)
-            if sent is None or sent.user_id != request.user.pk:
-                raise
-            return action_done(request, sent.url, sent.message, sent.level)
+            if sent is not None and sent.user_id == request.user.pk:
+                return action_done(request, sent.url, sent.message, sent.level)
+            # Another request (another tab, another person) took the name, say, between this
+            # one's checks and its write: nothing of it was written, and sent again the
+            # service's checks see what is there now and say why by name.
+            form.add_error(None, CLASHED)
         else:
             return action_done(request, url, message, *level)
     return form_invalid(request, page, partial, context())

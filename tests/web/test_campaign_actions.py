@@ -703,6 +703,32 @@ def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client,
     assert "already exists" not in twice.text and campaign.forces.count() == 1
 
 
+def test_a_name_taken_at_the_same_moment_is_a_clear_refusal_with_nothing_written(
+    client, world, monkeypatch
+):
+    """Two requests raising a force of one name at once both pass the name check; the database
+    refuses the second's write. That one is told so beside its form, nothing of it written,
+    and sent again it is refused on its name, in the campaign's words."""
+    from campaign.services import roster
+    from campaign.views._common import CLASHED
+
+    campaign = world.campaign
+    forces = reverse("campaign:force-create", args=[campaign.pk])
+    login(client, world, "gm")
+    assert client.post(forces, {"owner": "player", "name": "Green Guards"}).status_code == 302
+    stories = campaign.story.count()
+    checked = roster._force_check
+    monkeypatch.setattr(roster, "_force_check", lambda force: None)  # checked before the other
+    clashed = client.post(forces, {"owner": "rival", "name": "Green Guards"})
+    assert clashed.status_code == 400
+    assert CLASHED.split(",")[0] in clashed.text and 'role="alert"' in clashed.text
+    assert campaign.forces.filter(name="Green Guards").get().owner == world.users["player"]
+    assert campaign.story.count() == stories
+    monkeypatch.setattr(roster, "_force_check", checked)
+    again = client.post(forces, {"owner": "rival", "name": "Green Guards"})
+    assert _field_errors(again, "name") == [f"{campaign} has a force called 'Green Guards' already"]
+
+
 def test_a_campaign_is_refused_the_name_of_one_on_its_gms_list_and_no_one_elses(client, world):
     """ "My campaigns" would list two alike, told apart by their day: a new campaign, or one
     renamed, is refused a name the GM's list has (one they run or play in), beside the field,
