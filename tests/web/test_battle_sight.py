@@ -121,8 +121,8 @@ def test_the_outcome_names_the_side_that_was_wiped_out(client, world):
     """The world's engine battle ended with Red Company's squads all destroyed: the verdict
     names it, so a draw or a win on points after it leaves nobody guessing whose side it was."""
     _set(world, sight=Campaign.Visibility.FULL, fog=False)
-    verdict = re.sub(r"\s+", " ", _page(client, world, "player").split('class="verdict">')[1])
-    verdict = verdict.split("</p>")[0]
+    verdict = re.sub(r"\s+", " ", _page(client, world, "player").split('class="verdict"')[1])
+    verdict = verdict.split(">", 1)[1].split("</p>")[0]
     assert "(Red Company was wiped out)." in verdict and "a side was wiped out" not in verdict
 
 
