@@ -215,25 +215,27 @@ class _CheckingSources:
 
 
 def _all_weighed_sources(board: Board, u) -> list:
-    """Every enemy weighed in full, then the ``SOURCES`` strongest kept in the enemies' order."""
+    """Every enemy that could reach a place within the unit's move, the ``SOURCES`` that could
+    take the most off it kept in the enemies' order, then weighed in full."""
     pool = [(e, 1.0) for e in board.foes] + [(e, threat.LOST_SIGHT) for e in board.lost]
-    span = threat.SPAN * u.move
-    weighed = []
+    near = []
     for i, (e, weight) in enumerate(pool):
         d = math.dist(u.position, e.position)
         reaches = harm_by_reach(board.tables, e, u)
-        if not reaches or d > reaches[0][0] + e.move + span:
+        if not reaches or d > reaches[0][0] + e.move + u.stride:
             continue
         if e.info.activated and weight == 1.0:
             weight *= threat.ALREADY_ACTIVATED
+        near.append((-weight * reaches[-1][1], i, e, weight, reaches))
+    strongest = sorted(near, key=lambda w: (w[0], w[1]))[: threat.SOURCES]
+    out = []
+    for _, _, e, weight, reaches in sorted(strongest, key=lambda w: w[1]):
         weight /= 1 + threat.SHARED_FIRE * threat._exposed_to(board, e, u, reaches[0][0])
         weight *= threat.FAIR_FIGHT if threat.can_hurt(board, u, e) else threat.CANNOT_HURT_BACK
         x, y = e.position
         facing = e.info.facing if e.fixed else None
-        source = (x, y, e.square, weight, reaches, e.move, e.mobile, e.aerial, facing, e.cover)
-        weighed.append((-weight * reaches[-1][1], i, source))
-    strongest = sorted(weighed, key=lambda w: (w[0], w[1]))[: threat.SOURCES]
-    return [s for _, _, s in sorted(strongest, key=lambda w: w[1])]
+        out.append((x, y, e.square, weight, reaches, e.move, e.mobile, e.aerial, facing, e.cover))
+    return out
 
 
 def _around(u) -> list[tuple[float, float]]:

@@ -18,6 +18,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..cards import Keyword
+from ..movement import WATER_RATE
 
 if TYPE_CHECKING:
     from ..commander import BattleView, UnitInfo
@@ -92,6 +93,7 @@ class Piece:
         "split",
         "square",
         "state",
+        "stride",
         "sure",
         "targets",
     )
@@ -118,6 +120,9 @@ class Piece:
         self.sure = Keyword.SURE_FOOTED in keywords
         self.breaching = Keyword.BREACHING in keywords
         self.amphibious = Keyword.AMPHIBIOUS in keywords
+        self.stride = self.move / WATER_RATE if self.amphibious else self.move
+        """The farthest one activation can take it: Move (an Amphibious unit's is doubled
+        through water). Every place the commander weighs for it lies within this."""
         self.order: OrderKind | None = None
         """Own units: the order it acts on (``goals.order_kind``), once asked."""
         self.seen = 0

@@ -4,9 +4,10 @@ Each decision first picks *which* unit activates, then *what* it does.
 
 Which unit (activation order):
 1. a unit with a telling attack now (expected value at least ``SHOOT_FIRST`` points) — the best
-   such, before the target can move off or shoot first. Each unit's best attack comes from its
-   ``attacks.Reach``, kept across the turn's decisions; units are tried by the bound on their
-   attack, best first, so only those that could still win are checked against the rules;
+   such, give or take ``CLOSE_ENOUGH``, before the target can move off or shoot first. Each
+   unit's best attack comes from its ``attacks.Reach``, kept across the turn's decisions; units
+   are tried by the bound on their attack, best first, and only those whose bound beats the
+   attack found by more than ``CLOSE_ENOUGH`` are checked against the rules;
 2. otherwise the unit with the most at stake — the enemy guns that reach it where it stands
    plus how hard its order presses (an Advance running out of turns; kept for the turn while
    the unit stands, as the goal behind it moves little);
@@ -41,7 +42,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .. import geometry
 from ..actions import Activate, AttackStep, MoveStep, RevealStep
-from ..movement import WATER_RATE
 from ..scenario import ObjectiveKind, OrderKind
 from .attacks import Attack, Reach, best_offer, bounded_attack, pairs_from, reach_here
 from .board import Board
@@ -59,6 +59,11 @@ if TYPE_CHECKING:
 
 SHOOT_FIRST = 0.3
 """An attack worth this many points makes its unit activate before any mover."""
+
+CLOSE_ENOUGH = 0.25
+"""An attack found is taken over the units whose bound beats it by less than this share: a bound
+takes every shot as legal, and checking each such unit against the rules costs more than the
+little it could add."""
 
 NEXT_SHOT = 0.5
 """Weight of the best attack a position offers next time (Attack orders: ``ATTACKER_SHOT``)."""
@@ -191,18 +196,17 @@ class DefaultCommander:
     def _telling_attack(
         self, board: Board, ready: list[Piece], reaches: list[Reach], bounds: list[float]
     ) -> tuple[Piece, Attack] | None:
-        """The unit with the most valuable legal attack worth ``SHOOT_FIRST``, the earlier on a
-        tie, or None. Units are tried by their bound, best first, and the legality checks stop
-        once no bound left can beat the attack found."""
+        """A unit with a legal attack worth ``SHOOT_FIRST``, or None: the most valuable of those
+        checked (the earlier on a tie), within ``CLOSE_ENOUGH`` of the best any could make.
+        Units are tried by their bound, best first, and the legality checks stop once no bound
+        left beats the attack found by more than ``CLOSE_ENOUGH``."""
         order = sorted(
             (i for i, b in enumerate(bounds) if b >= SHOOT_FIRST), key=lambda i: -bounds[i]
         )
         best: tuple[Attack, int] | None = None
         for i in order:
-            if best is not None and (
-                bounds[i] < best[0].value or (bounds[i] == best[0].value and i > best[1])
-            ):
-                break  # Sorted by bound, then place: no unit after this one can win.
+            if best is not None and bounds[i] < best[0].value * (1.0 + CLOSE_ENOUGH):
+                break  # Sorted by bound: no unit after this one could add enough.
             attack = reaches[i].best(board, ready[i])
             if attack is None or attack.value < SHOOT_FIRST:
                 continue
@@ -271,7 +275,7 @@ class DefaultCommander:
             # A move ends within Move of where the unit stands (twice that for an Amphibious
             # unit, moving doubled through water): if nowhere there could beat the plan taken
             # so far, no path need be found. A hair over, for the rounding of each distance.
-            reach = (u.move / WATER_RATE if u.amphibious else u.move) + 1e-9
+            reach = u.stride + 1e-9
             if u.mobile or self._most_gained(board, u, here, goal, reach) > chosen:
                 plans.extend(self._moves(board, u, goal, attack, floor, chosen))
         return _taken(plans).activation

@@ -1,25 +1,24 @@
 """Where a unit might move: the candidate paths the default commander weighs, and their risks.
 
-Toward the order's goal (in full, and stopping short: where the target comes into range, else
-half way), round to the least threatened firing point at weapon reach, and, for a unit under
-fire where it stands, into the nearest sight-blocking piece it may enter and (under heavier
-fire) straight back out of reach. Every path comes from the view's own planner (or is a prefix
-of one, checked by the view), so the engine accepts it. Terrain and Breaching rolls on the way
-are priced by their chance of failing.
+Toward the order's goal (in full, and stopping short where the target comes into range) and, for
+a unit under fire where it stands, into the nearest sight-blocking piece it may enter and (under
+heavier fire, with nothing in reach to shoot back at) straight back out of reach: every place
+weighed lies within a move of the unit (``Piece.stride``). Every path comes from the view's own
+planner (or is a prefix of one, checked by the view), so the engine accepts it. Terrain and
+Breaching rolls on the way are priced by their chance of failing.
 """
 
 from __future__ import annotations
 
-import math
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..geometry import nearest_point
 from ..paths import box, boxes_meet, first_entry
-from ..scenario import ObjectiveKind
 from ..tables import keep
-from .threat import SPAN, threat
+from .attacks import reach_here
+from .threat import threat
 
 if TYPE_CHECKING:
     from ..geometry import Point
@@ -32,32 +31,22 @@ HAZARD = 0.4
 UNDER_FIRE = 0.1
 """Share of its Size a unit must stand to lose where it is before it weighs taking cover."""
 
-RING = 8
-"""Firing positions weighed around a goal (every 45 degrees)."""
-
 
 def candidate_paths(board: Board, u: Piece, goal: Goal) -> list[list[Point]]:
-    """Moves worth weighing: toward the goal (in full, and stopping short: where the target comes
-    into range, else half way), round to a firing point, and under fire into cover and away."""
+    """Moves worth weighing: toward the goal (in full, and stopping where the target comes into
+    range), and under fire into cover and, with nothing to shoot back at, away."""
     view = board.view
     out: list[list[Point]] = []
     full = view.plan_path(u.id, goal.point)
     if full is not None and len(full) >= 2:
         out.append(full)
         length = geometry.path_length(full)
-        # Half way, or where the target comes into range rather than driving into its lap.
-        stop = length / 2.0
-        if goal.target is not None:
-            stop = _prefix_within(full, goal.point, goal.radius) or stop
-        if 0.3 < stop < length - 0.3:
+        # Where the target comes into range, rather than driving into its lap.
+        stop = _prefix_within(full, goal.point, goal.radius) if goal.target is not None else None
+        if stop is not None and 0.3 < stop < length - 0.3:
             prefix = _prefix(full, stop)
             if view.path_cost(u.id, prefix) is not None:
                 out.append(prefix)
-    spot = _firing_spot(board, u, goal)
-    if spot is not None:
-        path = view.plan_path(u.id, spot)
-        if path is not None and len(path) >= 2:
-            out.append(path)
     # Cover and retreat are for a unit under fire; one out of harm's way makes for its goal.
     here = threat(board, u, u.position, u.info.concealed)
     cover = _cover_spot(board, u, goal) if here > UNDER_FIRE * u.size else None
@@ -65,7 +54,9 @@ def candidate_paths(board: Board, u: Piece, goal: Goal) -> list[list[Point]]:
         path = view.plan_path(u.id, cover)
         if path is not None and len(path) >= 2 and board.hidden_at(u, path[-1]):
             out.append(path)
-    if here > 0.25 * u.size:
+    if here > 0.25 * u.size and reach_here(board, u).bound <= 0:
+        # Under heavy fire with nothing in reach to answer it: getting out of reach may pay. (A
+        # unit that can answer fights or takes cover; the move away was seldom its best.)
         away = retreat_point(board, u.position, u.move, board.table)
         if away is not None:
             path = view.plan_path(u.id, away)
@@ -146,36 +137,6 @@ def retreat_point(board: Board, p: Point, reach: float, table: tuple[float, floa
     x = min(max(p[0] + dx / norm * reach, 0.2), table[0] - 0.2)
     y = min(max(p[1] + dy / norm * reach, 0.2), table[1] - 0.2)
     return (x, y)
-
-
-def _firing_spot(board: Board, u: Piece, goal: Goal) -> Point | None:
-    """The least threatened point at weapon reach from the goal that still sees it.
-
-    The goal's own path comes straight in; this comes round, out of the arcs and lines of what
-    can hurt the unit (a Fixed Mount that must turn first, a wood in the way).
-    """
-    if goal.radius < 2.0 or (not board.foes and not board.lost):
-        return None
-    obj = goal.objective
-    if goal.target is None and (obj is None or obj.kind is not ObjectiveKind.RAZE):
-        return None  # Ground is taken by standing on it, not by shooting at it.
-    gx, gy = goal.point
-    width, height = board.table
-    reach = goal.radius * 0.95
-    best: tuple[float, Point] | None = None
-    for k in range(RING):
-        angle = 2.0 * math.pi * k / RING
-        spot = (round(gx + math.cos(angle) * reach, 3), round(gy + math.sin(angle) * reach, 3))
-        if not (0.2 <= spot[0] <= width - 0.2 and 0.2 <= spot[1] <= height - 0.2):
-            continue
-        if geometry.distance(u.position, spot) > SPAN * u.move:
-            continue  # Too far round to matter this turn or the next.
-        if not u.aerial and not board.view.line_clear(spot, goal.point):
-            continue
-        score = threat(board, u, spot, False) + 0.05 * geometry.distance(u.position, spot)
-        if best is None or score < best[0]:
-            best = (score, spot)
-    return None if best is None else best[1]
 
 
 def _cover_spot(board: Board, u: Piece, goal: Goal) -> Point | None:

@@ -20,7 +20,6 @@ where a unit stands that choosing who acts reads.
 from __future__ import annotations
 
 import math
-from bisect import insort
 from typing import TYPE_CHECKING
 
 from .. import geometry
@@ -55,10 +54,7 @@ SHARED_FIRE = 1.0
 LOST_SIGHT = 0.6
 """Weight of an enemy out of sight, as last seen (it may have moved, or been removed)."""
 
-SPAN = 2.5
-"""Moves from where it stands to the farthest place a unit weighs (``moves._firing_spot``)."""
-
-SOURCES = 8
+SOURCES = 6
 """Most threat sources weighed for one unit: the strongest (``sources``)."""
 
 TURN_FIRST = 0.4
@@ -93,19 +89,17 @@ def sources(board: Board, unit: Piece) -> list[Source]:
     from sight count, where last seen, for less. Worked out once a decision.
 
     Only the ``SOURCES`` that could take the most off the unit count (weight times their best
-    harm), in the enemies' order, and only those that could reach a place the unit might stand
-    (the farthest place weighed, a firing point, lies within ``SPAN`` moves). Past a handful of
-    guns the unit's survival is spent, and the threat sum is asked at every place weighed: the
-    weakest add little and cost as much as the strongest. The enemies are weighed by the most
-    they could take off (before shared fire and a fair fight lower it), best first, and the
-    weighing stops once that cannot make the cut.
+    harm, before shared fire and a fair fight lower it), in the enemies' order, and only those
+    that could reach a place the unit might stand (every place weighed lies within a move,
+    ``Piece.stride``). Past a handful of guns the unit's survival is spent, and the threat sum
+    is asked at every place weighed: the weakest add little and cost as much as the strongest.
     """
     kept = unit.sources
     if kept is not None and kept[0] == board.decision:
         return kept[1]
     tables = board.tables
     ux, uy = unit.position
-    span = SPAN * unit.move
+    span = unit.stride
     near = []
     i = 0
     for pool, full in ((board.foes, 1.0), (board.lost, LOST_SIGHT)):
@@ -122,14 +116,13 @@ def sources(board: Board, unit: Piece) -> list[Source]:
             if full == 1.0 and e.info.activated:
                 weight = ALREADY_ACTIVATED
             # The shortest reach carries the most harm: it is what the source could do.
-            near.append((-(weight * CANNOT_HURT_BACK) * reaches[-1][1], i, e, weight, reaches))
+            near.append((-weight * reaches[-1][1], i, e, weight, reaches))
     if len(near) > SOURCES:
-        near.sort()  # by bound, then place (unique: the pieces are never compared)
-    # The strongest weighed so far, at most SOURCES of them, strongest first (then by place).
-    weighed: list[tuple[float, int, Source]] = []
-    for bound, i, e, weight, reaches in near:
-        if len(weighed) == SOURCES and bound > weighed[-1][0]:
-            break  # Sorted by bound: no enemy after this one can make the cut.
+        near.sort()  # by what it could take off, then place (the pieces are never compared)
+        del near[SOURCES:]
+        near.sort(key=_second)
+    out = []
+    for _, _, e, weight, reaches in near:
         # It fires once: friends already in its sights share the shot it will take.
         weight /= 1 + SHARED_FIRE * _exposed_to(board, e, unit, reaches[0][0])
         weight *= FAIR_FIGHT if can_hurt(board, unit, e) else CANNOT_HURT_BACK
@@ -147,9 +140,7 @@ def sources(board: Board, unit: Piece) -> list[Source]:
             facing,
             e.cover,
         )
-        insort(weighed, (-weight * reaches[-1][1], i, source))
-        del weighed[SOURCES:]
-    out = [s for _, _, s in sorted(weighed, key=_second)]
+        out.append(source)
     unit.sources = (board.decision, out)
     return out
 
