@@ -81,6 +81,7 @@ from campaign.selectors import (
     entries_undone,
     entry_battles,
     force_roster,
+    medics_used_on_the_day,
     medics_used_today,
     notable_entries,
     timeline_day_counts,
@@ -315,17 +316,16 @@ def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
 
 def medics_left(force_ids: set[int]) -> dict[int, int]:
     """The forces among ``force_ids`` with a ready Medical crew, and the hits their crews may
-    still save today (0 once they have saved all they can)."""
+    still save today (0 once they have saved all they can). Two queries, whatever the forces."""
     if not force_ids:
         return {}
     ready = Unit.objects.filter(force_id__in=force_ids, status=Status.READY)
     capacity: dict[int, int] = {}
-    forces: dict[int, Force] = {}
-    for unit in ready.select_related("leader", "force__campaign"):
+    for unit in ready.select_related("leader"):
         if hits := medical_capacity(unit.state):
             capacity[unit.force_id] = capacity.get(unit.force_id, 0) + hits
-            forces[unit.force_id] = unit.force
-    return {pk: max(0, hits - medics_used_today(force=forces[pk])) for pk, hits in capacity.items()}
+    used = medics_used_on_the_day(capacity) if capacity else {}
+    return {pk: max(0, hits - used.get(pk, 0)) for pk, hits in capacity.items()}
 
 
 def forces_with_medics(force_ids: set[int]) -> set[int]:

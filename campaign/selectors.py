@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 import uuid
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Case, Count, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.fields.json import KT
 
 from battles.engine import ScenarioError, canonical_json, parse_scenario
@@ -507,10 +507,26 @@ def medics_used_today(*, force: Force, day: int | None = None) -> int:
         unit__force=force,
         day=force.campaign.day if day is None else day,
     )
-    return sum(
-        entry.details.get("saved", 0) + entry.details.get("morale_saved", 0)
-        for entry in worked.only("details")
+    return sum(_healed(details) for details in worked.values_list("details", flat=True))
+
+
+def medics_used_on_the_day(force_ids: Collection[int]) -> dict[int, int]:
+    """`medics_used_today` of each force among ``force_ids`` that healed any today (each on its
+    campaign's day), in one query."""
+    worked = history_standing().filter(
+        kind=HistoryEntry.Kind.MEDICAL,
+        unit__force_id__in=force_ids,
+        day=F("unit__force__campaign__day"),
     )
+    used: dict[int, int] = {}
+    for force_id, details in worked.values_list("unit__force_id", "details"):
+        used[force_id] = used.get(force_id, 0) + _healed(details)
+    return used
+
+
+def _healed(details: dict[str, Any]) -> int:
+    """Hits one medical entry healed: Casualty hits saved and Morale hits healed."""
+    return details.get("saved", 0) + details.get("morale_saved", 0)
 
 
 def campaign_battle_units(*, campaign_battle: CampaignBattle) -> dict[int, Unit]:

@@ -111,6 +111,10 @@ FIGHT = Offer("fight", _not_ready)
 
 def _offered(campaign: Campaign, offer: Offer, owner: Any = None):
     units = _units(campaign, owner)
+    if offer.blocked is _not_ready:
+        # Whether a unit fights is its status, a column: asked in the query that draws the
+        # choices, not of every unit beforehand.
+        return units.filter(status__in=[status for status in Status if status.fights])
     return units.filter(pk__in=[unit.pk for unit in units if not offer.blocked(unit)])
 
 
