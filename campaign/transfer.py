@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db.models import Prefetch
 
 from battles.engine import (
     ScenarioError,
@@ -144,7 +145,7 @@ def unit_export(
     names: dict[int, str] | None = None,
     records: dict[str, dict[int, int]] | None = None,
 ) -> dict[str, Any]:
-    entries = list(unit.history.order_by("id"))
+    entries = _history(unit)
     index_of = {entry.pk: index for index, entry in enumerate(entries)}
     names = _character_names(unit.force.campaign) if names is None else names
     return {
@@ -159,7 +160,19 @@ def _character_names(campaign: Campaign) -> dict[int, str]:
 
 
 def _force_units(force: Force) -> list[Unit]:
-    return list(force.units.select_related("unit_type", "leader", "force__campaign").order_by("id"))
+    # Each unit's history is read with the roster: exporting a campaign costs the same few
+    # queries whether its forces hold 5 units or 50.
+    return list(
+        force.units.select_related("unit_type", "leader", "force__campaign")
+        .prefetch_related(Prefetch("history", queryset=HistoryEntry.objects.order_by("id")))
+        .order_by("id")
+    )
+
+
+def _history(unit: Unit) -> list[HistoryEntry]:
+    """The unit's history in the order it was made, read with its roster if `_force_units`
+    read it."""
+    return sorted(unit.history.all(), key=lambda entry: entry.pk)
 
 
 def _force_data(force: Force, records: dict[str, dict[int, int]] | None = None) -> dict[str, Any]:
@@ -238,9 +251,8 @@ class Keys:
             for j, unit in enumerate(_force_units(force)):
                 key = f"forces[{i}].units[{j}]"
                 self.units[unit.pk] = key
-                history = unit.history.order_by("id").values_list("pk", flat=True)
-                for k, pk in enumerate(history):
-                    self.entries[pk] = f"{key}.history[{k}]"
+                for k, entry in enumerate(_history(unit)):
+                    self.entries[entry.pk] = f"{key}.history[{k}]"
 
     def unit(self, pk: Any) -> Any:
         """The key of a unit named by pk (an int, or its text in a log); None stays None."""
