@@ -92,8 +92,19 @@ from config.pagecache import kept_value
 from units.bucs import Equipment, Quality, Specialty, fielded, specials
 from units.cardtext import CardError, render_card, weapon_items
 
+
+def name_order(name: str) -> tuple[tuple[int, str | int], ...]:
+    """A name's place in a list read by people: its numbers by their value, so "Squad 2" comes
+    before "Squad 10" and "2nd Squad" before "10th Squad"; letters whatever their case."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part)
+        for part in re.split(r"(\d+)", name.casefold())
+        if part
+    )
+
+
 SORTS = {
-    "name": lambda line: line.unit.name.lower(),
+    "name": lambda line: name_order(line.unit.name),
     "type": lambda line: line.unit.unit_type.name.lower(),
     "quality": lambda line: line.unit.quality,
     "skill": lambda line: line.card["skill"] if line.card else -1,

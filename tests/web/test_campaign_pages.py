@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaign.models import Campaign, Unit
-from campaign.services import unit_edit
+from campaign.services import unit_create, unit_edit
 from tests.web.campaign_world import login
 from tests.web.paging import add_notes, link
 from units.bucs import Quality
@@ -83,6 +83,21 @@ def test_it_sorts_the_roster_by_a_query_parameter_and_swaps_only_the_table_under
     assert "<table" in partial.text and "<html" not in partial.text
     assert "HX-Request" in partial["Vary"]
     assert 'aria-sort="descending"' in partial.text
+
+
+def test_a_roster_of_numbered_squads_reads_in_their_numbers_order(client, world, settings):
+    # Thirty squads numbered in order: Squad 2 comes after Squad 1, not after Squad 19.
+    settings.PAGE_CACHE_SECONDS = 0
+    for n in range(3, 13):  # Squads 1 and 2 are there already
+        unit_create(force=world.force, unit_type=world.unit.unit_type, name=f"Squad {n}")
+    login(client, world, "player")
+    url = _url("force", world, world.force.pk)
+    numbers = [f"Squad {n}" for n in range(1, 13)]
+    for sort, expected in (("name", numbers), ("-name", numbers[::-1])):
+        lines = client.get(url, {"sort": sort}).context["lines"]
+        assert [ln.unit.name for ln in lines if ln.unit.name.startswith("Squad ")] == expected, sort
+    page = client.get(url).text
+    assert page.index(">Squad 9<") < page.index(">Squad 10<")
 
 
 def test_the_destroyed_come_after_every_unit_still_on_the_books_whatever_the_sort(
