@@ -1205,6 +1205,8 @@ class StoryLine:
     within: str = ""
     """When the link is a name inside the reason (a revert naming the battle it undid): the
     reason's words after it; ``why`` holds those before."""
+    engagement: int | None = None
+    """The engagement it comes from, for a link (its name is ``lead``)."""
 
 
 def without_repeats(why: str, what: str) -> tuple[str, str]:
@@ -1249,9 +1251,10 @@ def unit_story_lines(page: StoryPage):
             )  # fmt: skip
             continue
         why, what = entry_words(entry, now)
-        # A battle's entries begin with its name: that is the link.
+        # A battle's entries begin with its name, and so do an engagement's: that is the link.
         from_battle = entry.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
-        if battle is not None and from_battle and ": " in why:
+        engagement = page.engagements.get(entry.pk)
+        if ((battle is not None and from_battle) or engagement is not None) and ": " in why:
             lead, _, why = why.partition(": ")
         why, what = without_repeats(why, what)
         lines.append(
@@ -1262,6 +1265,7 @@ def unit_story_lines(page: StoryPage):
                 what=what,
                 battle=battle,
                 reverted=entry.pk in reverted,
+                engagement=engagement,
             )
         )
     return lines

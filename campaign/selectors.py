@@ -189,6 +189,8 @@ class StoryPage:
     later: int | None
     """The ``before`` of the page of entries after these: 0 for the latest page, None if this
     is the latest."""
+    engagements: dict[int, int]
+    """The engagement each of its entries came from, by entry id (`entry_engagements`)."""
 
     @property
     def last(self) -> int:
@@ -263,6 +265,7 @@ def unit_story(*, unit: Unit, before: int | None = None, size: int = UNIT_STORY_
     counts = history.aggregate(total=Count("id"), ahead=Count("id", filter=Q(pk__lt=first_pk)))
     reverted = entries_undone(entries=entries)
     homes, names = entry_battles(entries=entries)
+    engagements = entry_engagements(unit=unit, entries=entries)
     was = {}
     if earlier is not None:
         was = units_state_before(before={unit.pk: first_pk}, fields=STORY_FIELDS)
@@ -277,7 +280,28 @@ def unit_story(*, unit: Unit, before: int | None = None, size: int = UNIT_STORY_
         total=counts["total"],
         earlier=earlier,
         later=later,
+        engagements=engagements,
     )
+
+
+def entry_engagements(*, unit: Unit, entries: list[HistoryEntry]) -> dict[int, int]:
+    """The engagement of the unit's campaign each of ``entries`` came from, by entry id: its
+    entries name it in their working. A force brought in from another campaign left the link
+    behind, and one that names no engagement of this campaign leads nowhere."""
+    named = {
+        entry.pk: fight
+        for entry in entries
+        if entry.kind in (HistoryEntry.Kind.ENGAGEMENT, HistoryEntry.Kind.EXPERIENCE)
+        and isinstance(fight := entry.details.get("engagement"), int)
+    }
+    if not named:
+        return {}
+    held = set(
+        Engagement.objects.filter(
+            pk__in=set(named.values()), campaign__forces__pk=unit.force_id
+        ).values_list("pk", flat=True)
+    )
+    return {pk: fight for pk, fight in named.items() if fight in held}
 
 
 def unit_chart_entries(*, unit: Unit, fields: tuple[str, ...]) -> list[tuple[int, dict]]:

@@ -141,6 +141,27 @@ def test_it_tells_a_units_history_as_a_story(client, world):
     assert "in the combat zone no → yes" not in page and "last battle on day" not in page
 
 
+def test_a_units_history_links_each_engagement_it_fought_to_its_page(client, world):
+    from campaign.services.engagements import engagement_run
+
+    card = world.unit.unit_type
+    red, blue = (
+        unit_create(force=force, unit_type=card, name=name, specialties=["infantry"])
+        for force, name in ((world.force, "Kane's Squad"), (world.enemy, "Pickets"))
+    )
+    engagement = engagement_run(
+        campaign=world.campaign,
+        sides={"attackers": [red], "defenders": [blue]},
+        name="Patrol at the ford",
+        seed=1,
+        actor=world.users["gm"],
+    )
+    page = login(client, world, "spectator").get(_url("unit", world, red.pk)).text
+    fight = _url("engagement", world, engagement.pk)
+    assert f'<strong>Day 1:</strong> <a href="{fight}">Patrol at the ford</a>: ' in page
+    assert "Patrol at the ford: " not in page  # every mention of it is the link
+
+
 def test_a_reverted_entry_is_struck_through(client, world):
     from campaign.services.battles import campaign_battle_revert
 
