@@ -122,14 +122,19 @@ def _write_force(
     force_data: dict[str, Any],
     characters: dict[str, int] | None = None,
     records: dict[str, list[int]] | None = None,
+    later: list[list[HistoryEntry]] | None = None,
+    reverting: list[tuple[HistoryEntry, HistoryEntry]] | None = None,
 ) -> tuple[Force, list[tuple[Unit, list[HistoryEntry]]]]:
     """Write a checked force and give back its units with their entries, in order;
     ``characters`` (name → new pk) and ``records`` (list → new pks) number what its history
-    names (an export names them: ids do not travel). The entries are written in batches
-    (`WRITE_BATCH`), then each that reverts another is pointed at it."""
+    names (an export names them: ids do not travel). The entries are written (`_entries_write`)
+    unless ``later`` and ``reverting`` are given, which collect them, each unit's history a
+    list, and the entries that revert another, to be written with every other force's."""
     characters = characters or {}
     made: list[tuple[Unit, list[HistoryEntry]]] = []
-    reverting: list[tuple[HistoryEntry, HistoryEntry]] = []
+    now = later is None
+    later = [] if later is None else later
+    reverting = [] if reverting is None else reverting
     force = Force.objects.create(campaign=campaign, owner=owner, name=force_data["name"])
     for checked in force_data["units"]:
         state = checked["state"]
@@ -162,15 +167,33 @@ def _write_force(
             if entry.get("reverts") is not None:
                 reverting.append((written[-1], written[entry["reverts"]]))
         made.append((unit, written))
-    HistoryEntry.objects.bulk_create(
-        [entry for _, written in made for entry in written], batch_size=WRITE_BATCH
-    )
+        later.append(written)
+    if now:
+        _entries_write(later, reverting)
+    return force, made
+
+
+def _entries_write(
+    histories: list[list[HistoryEntry]], reverting: list[tuple[HistoryEntry, HistoryEntry]]
+) -> None:
+    """Write the units' histories in batches (`WRITE_BATCH`) in the order their entries were
+    made, whatever their unit or force, then point each that reverts another at it: the
+    timeline and "since your last visit" tell a day's entries by the order they were written,
+    so a copy's days read as the campaign's did. Each unit's own entries keep their order."""
+    placed = []
+    for history in histories:
+        latest = None
+        for entry in history:
+            # An entry goes after those before it in its unit's history, whatever its time says.
+            latest = entry.created_at if latest is None else max(latest, entry.created_at)
+            placed.append((latest, len(placed), entry))
+    placed.sort(key=lambda item: item[:2])
+    HistoryEntry.objects.bulk_create([entry for *_, entry in placed], batch_size=WRITE_BATCH)
     for entry, reverted in reverting:
         entry.reverts = reverted
     HistoryEntry.objects.bulk_update(
         [entry for entry, _ in reverting], ["reverts"], batch_size=WRITE_BATCH
     )
-    return force, made
 
 
 def _write_records(
@@ -497,9 +520,13 @@ def campaign_import(
     by_key: dict[str, Unit] = {}
     entry_keys: dict[str, HistoryEntry] = {}
     made_forces: dict[str, Force] = {}
+    histories: list[list[HistoryEntry]] = []
+    reverting: list[tuple[HistoryEntry, HistoryEntry]] = []
     for i, force in enumerate(forces):
         owner = users.get(force["owner"], gm)  # held by the GM until its owner accepts
-        made, written_units = _write_force(campaign, owner, force, pks, records)
+        made, written_units = _write_force(
+            campaign, owner, force, pks, records, histories, reverting
+        )
         if force["owner"] in held:
             held[force["owner"]].forces.add(made)
         made_forces[made.name] = made
@@ -508,6 +535,7 @@ def campaign_import(
             by_key[f"forces[{i}].units[{j}]"] = unit
             for k, entry in enumerate(entries):
                 entry_keys[f"forces[{i}].units[{j}].history[{k}]"] = entry
+    _entries_write(histories, reverting)
     for character in characters:
         if character["leads"] is not None:
             leader = units[character["leads"]["force"], character["leads"]["unit"]].leader

@@ -89,6 +89,32 @@ def test_export_then_import_through_the_site_gives_the_same_file(client, world):
     assert _download(client, world) == exported
 
 
+def test_an_imported_campaign_tells_each_day_in_the_order_it_happened(client, world):
+    # The timeline tells a day's entries newest first, across every force: the copy's lines
+    # come in the order the campaign's did, not force by force.
+    def told(campaign):
+        entries = HistoryEntry.objects.filter(unit__force__campaign=campaign).order_by("-id")
+        return [
+            (e.unit.force.name, e.unit.name, e.text) for e in entries.select_related("unit__force")
+        ]
+
+    login(client, world, "gm")
+    data = json.loads(_download(client, world))
+    data["campaign"]["name"] = "Second copy"
+    original = told(world.campaign)
+    assert len({force for force, _, _ in original[:3]}) > 1  # the forces' lines interleave
+    assert _upload(client, json.dumps(data).encode()).status_code == 302
+    copy = Campaign.objects.get(name="Second copy")
+    assert told(copy) == original
+
+    def timeline_units(campaign):
+        page = client.get(reverse("campaign:timeline", args=[campaign.pk])).text
+        return re.findall(r"([\w ]+) \((?:Red Company|Blue Battalion)\)", page)
+
+    lines = timeline_units(world.campaign)
+    assert lines and timeline_units(copy) == lines
+
+
 def test_a_malformed_import_writes_nothing_and_names_each_field(client, world):
     login(client, world, "gm")
     data = json.loads(_download(client, world))
