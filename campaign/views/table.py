@@ -598,7 +598,14 @@ def engagement_log(
                 return {"name": e["name"], "unseen": True, "leader": None}
             return {"name": e["name"], "unseen": True, "leader": e.get("leader"),
                     "leader_dead": e.get("leader_dead", False)}  # fmt: skip
-        return {**e, "order": OrderKind(e["order"]).label if e["order"] else None}
+        # A unit the reader sees in full leads to its page, as on a battle's page.
+        unit_url = (
+            reverse("campaign:unit", args=[record.campaign_id, int(e["unit"])])
+            if str(e["unit"]).isdigit()
+            else None
+        )
+        return {**e, "order": OrderKind(e["order"]).label if e["order"] else None,
+                "url": unit_url}  # fmt: skip
 
     # Each side headed by its role and, where they can be named, its forces.
     lineup = [{"heading": side.capitalize() + ("" if sides[side] == f"the {side}"

@@ -162,6 +162,31 @@ def test_a_units_history_links_each_engagement_it_fought_to_its_page(client, wor
     assert "Patrol at the ford: " not in page  # every mention of it is the link
 
 
+def test_an_engagements_page_links_each_unit_its_reader_sees_in_full(client, world):
+    from campaign.services.engagements import engagement_run
+
+    card = world.unit.unit_type
+    red, blue = (
+        unit_create(force=force, unit_type=card, name=name, specialties=["infantry"])
+        for force, name in ((world.force, "Kane's Squad"), (world.enemy, "Pickets"))
+    )
+    engagement = engagement_run(
+        campaign=world.campaign,
+        sides={"attackers": [red], "defenders": [blue]},
+        seed=1,
+        actor=world.users["gm"],
+    )
+    url = _url("engagement", world, engagement.pk)
+    page = login(client, world, "spectator").get(url).text
+    for unit in (red, blue):
+        assert f'<li><a href="{_url("unit", world, unit.pk)}">{escape(unit.name)}</a>' in page
+    # Where the GM shows other players only a summary, the rival's unit is named, not opened.
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
+    page = login(client, world, "player").get(url).text
+    assert f'<li><a href="{_url("unit", world, red.pk)}">' in page
+    assert _url("unit", world, blue.pk) not in page and "<li>Pickets" in page
+
+
 def test_a_reverted_entry_is_struck_through(client, world):
     from campaign.services.battles import campaign_battle_revert
 

@@ -218,7 +218,9 @@ def test_a_dead_leader_is_said_to_be_dead_not_to_lead_in_an_engagement_and_the_r
     login(client, world, "gm")
     page = client.get(_url("engagement", world, engagement.pk)).text
     assert re.search(
-        rf"<li>{world.unit.name} \([A-Za-z]+\), its leader Lt\. Ada Reyes is dead", page
+        rf"<li><a href=\"[^\"]+\">{world.unit.name}</a> \([A-Za-z]+\), its leader Lt\. Ada Reyes "
+        "is dead",
+        page,
     )
     assert "led by Lt. Ada Reyes" not in page
     roster = client.get(_url("force", world, world.force.pk)).text

@@ -67,7 +67,7 @@ def test_an_engagement_shows_of_a_unit_seen_in_summary_its_name_and_totals_only(
     _summary(world)
     page = _engagement_page(client, world, "player")
     # Their own squad whole: its quality and leader, every die and modifier, the hits it took.
-    assert "<li>Red Scouts (" in page and "led by Lt. Rowan" in page
+    assert "Red Scouts</a> (" in page and "led by Lt. Rowan" in page
     red = _rows(page, "Red Scouts")
     assert red and all("Not shown" not in row and "feats (Squad/Squadron Tactics)" in row
                        for row in red)  # fmt: skip
@@ -183,7 +183,7 @@ def test_a_players_own_character_is_named_where_it_leads_another_forces_unit(cli
     for role in ("rival", "spectator"):
         page = _ambush_page(client, world, role)
         assert "Capt. Vane" not in page and "<li>Grey Lancers</li>" in page, role
-    assert "<li>Grey Lancers (Average), led by Capt. Vane" in _ambush_page(client, world, "gm")
+    assert "Grey Lancers</a> (Average), led by Capt. Vane" in _ambush_page(client, world, "gm")
 
 
 def test_a_seen_units_rolls_do_not_name_a_legendary_ally_the_reader_does_not_see(client, world):
@@ -193,7 +193,7 @@ def test_a_seen_units_rolls_do_not_name_a_legendary_ally_the_reader_does_not_see
     rows = _rows(page, "Red Reserve")
     assert rows and all("(commanded by a Legendary unit)" in row for row in rows)
     assert "commanded by Old Guard" not in page
-    assert "<li>Red Reserve (Average), under Legendary command</li>" in page
+    assert "Red Reserve</a> (Average), under Legendary command</li>" in page
     # Whoever sees the rival's force reads its name there.
     page = _ambush_page(client, world, "gm")
     assert "(commanded by Old Guard, Legendary)" in page
