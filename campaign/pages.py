@@ -536,7 +536,15 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
 
 
 def recent_battles(campaign: Campaign, limit: int = 10) -> list[CampaignBattle]:
-    return list(campaign.battles.select_related("battle").defer("battle__scenario")[:limit])
+    """The campaign's latest ``limit`` battles, newest first, then any older one whose outcome
+    still awaits the GM's review: the dashboard lists the latest, and every one awaiting review
+    is the GM's to do however many were fought since. One query."""
+    latest = campaign.battles.values("pk")[:limit]
+    return list(
+        campaign.battles.filter(Q(pk__in=latest) | Q(state=CampaignBattle.State.AWAITING))
+        .select_related("battle")
+        .defer("battle__scenario")
+    )
 
 
 @dataclass(frozen=True)

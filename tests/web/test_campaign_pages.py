@@ -340,6 +340,30 @@ def test_a_fought_battles_sheet_says_how_each_unit_went_in_not_how_it_stands_now
     assert "· card Hits: <span" in sheet  # after the hits it carries
 
 
+def test_a_battle_awaiting_review_stays_on_the_gms_list_behind_ten_newer_ones(client, world):
+    # The mill's outcome still awaits the GM when ten more battles have been fought since: it
+    # is still the GM's to do, as the campaigns list counts it, if no longer among the latest.
+    from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+
+    gm = world.users["gm"]
+    unit, enemy = (Unit.objects.get(pk=u.pk) for u in (world.unit, world.enemy_unit))
+    fresh = {"status": "ready", "morale_hits": 0, "casualty_hits": 0}
+    for one in (unit, enemy):
+        unit_edit(unit=one, changes=fresh, reason="rallied", actor=gm)
+    for n in range(10):
+        sides = {"Red": [Unit.objects.get(pk=unit.pk)], "Blue": [Unit.objects.get(pk=enemy.pk)]}
+        none = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+        later = campaign_battle_record(
+            campaign=world.campaign, name=f"Patrol {n}", sides=sides, winner=None,
+            outcomes={unit.pk: none, enemy.pk: none}, actor=gm,
+        )  # fmt: skip
+        campaign_battle_apply(campaign_battle=later, actor=gm)
+    page = login(client, world, "gm").get(_url("dashboard", world)).text
+    assert "<strong>Skirmish at the mill</strong>: its outcome awaits your review." in page
+    assert "Nothing waits on you" not in page
+    assert "1 battle awaiting your review" in client.get(reverse("campaign:list")).text
+
+
 def test_every_page_has_a_skip_link_and_says_done_in_words(client, world):
     login(client, world, "gm")
     page = client.get(_url("dashboard", world)).text
