@@ -47,6 +47,8 @@ POLL_SECONDS = 1
 
 RUNS_LISTED = 5
 """The campaigns the Battles page offers to set up a battle in, by name; past these, the list."""
+CAMPAIGN_BATTLES_LISTED = 50
+"""The latest campaign battles the Battles page lists; past these, each campaign's timeline."""
 
 
 @login_required
@@ -56,11 +58,14 @@ def battle_list(request: HttpRequest) -> HttpResponse:
     # among the one-off battles, whose page it does not have.
     one_off = battles_of(request.user, exclude=campaign_battle_ids())
     runs = list(campaigns_managed_by(user=request.user).order_by("name")[: RUNS_LISTED + 1])
+    fights = campaign_battles_of(request.user, limit=CAMPAIGN_BATTLES_LISTED + 1)
     return render(
         request,
         "battles/list.html",
         {
-            "campaign_battles": campaign_battles_of(request.user),
+            "campaign_battles": fights[:CAMPAIGN_BATTLES_LISTED],
+            # Older battles are not lost: the page says where they are.
+            "more_campaign_battles": len(fights) > CAMPAIGN_BATTLES_LISTED,
             "runs": runs[:RUNS_LISTED],
             "more_runs": len(runs) > RUNS_LISTED,
             "battles": one_off,

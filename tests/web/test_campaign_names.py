@@ -112,6 +112,24 @@ def test_the_battles_page_lists_the_battles_of_ones_campaigns_leading_to_their_p
     assert "No campaign battles yet." in page and "Crossroads" not in page
 
 
+def test_the_battles_page_lists_the_latest_and_says_where_the_older_ones_are(
+    client, world, monkeypatch
+):
+    from battles import views
+
+    page = login(client, world, "gm").get(reverse("battles:list")).text
+    assert "Skirmish at the mill" in page and "Crossroads" in page
+    assert "on its timeline" not in page  # every one of them is here
+    monkeypatch.setattr(views, "CAMPAIGN_BATTLES_LISTED", 1)
+    page = client.get(reverse("battles:list")).text
+    listed = page.split('id="campaign-battles-heading"')[1].split("</section>")[0]
+    assert "Skirmish at the mill" in listed and "Crossroads" not in listed  # the latest
+    assert (
+        "These are the latest 1. Every battle of a campaign is on its timeline, day by day, "
+        "linked from its page." in listed
+    )
+
+
 def test_the_top_bar_says_its_battle_and_odds_links_are_one_offs(client, world):
     page = login(client, world, "gm").get(reverse("campaign:list")).text
     nav = page.split("<header")[1].split("</header>")[0]
