@@ -97,7 +97,7 @@ def name_order(name: str) -> tuple[tuple[int, str | int], ...]:
     """A name's place in a list read by people: its numbers by their value, so "Squad 2" comes
     before "Squad 10" and "2nd Squad" before "10th Squad"; letters whatever their case."""
     return tuple(
-        (0, int(part)) if part.isdigit() else (1, part)
+        (0, int(part)) if part.isdecimal() else (1, part)
         for part in re.split(r"(\d+)", name.casefold())
         if part
     )

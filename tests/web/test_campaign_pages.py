@@ -100,6 +100,14 @@ def test_a_roster_of_numbered_squads_reads_in_their_numbers_order(client, world,
     assert page.index(">Squad 9<") < page.index(">Squad 10<")
 
 
+def test_a_name_with_digits_of_any_script_sorts_without_failing():
+    from campaign.pages import name_order
+
+    # "²" is a digit to str.isdigit but no number to int(); Arabic-Indic digits are numbers.
+    names = ["Squad ²", "Squad 10", "Squad ٣", "Squad 2"]
+    assert sorted(names, key=name_order) == ["Squad 2", "Squad ٣", "Squad 10", "Squad ²"]
+
+
 def test_the_destroyed_come_after_every_unit_still_on_the_books_whatever_the_sort(
     client, world, settings
 ):
