@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.models import Campaign, Leader, Unit
+from campaign.models import Campaign, Leader, Status, Unit
 from campaign.rules.bridge import (
     BattleOrder,
     GoingIn,
@@ -102,3 +102,13 @@ def unit_going_into(unit: Unit, ordered: BattleOrder) -> GoingInto:
         equipment=ordered.equipment,
     )
     return GoingInto(ordered, going, card_for(unit.unit_type.card, going))
+
+
+def table_cards(campaign: Campaign, units: Sequence[Unit], *, at: int) -> dict[int, dict[str, Any]]:
+    """unit pk → the card each ready unit of ``units`` takes into a battle fought at a real
+    table at clock hour ``at``, as the table result form judges it (`battles._table_going_in`):
+    no set-up gives a standing Order there, so a unit without a character's Order under way
+    fights with the without-Orders column. ``units`` go in together on one side (a force's,
+    on its print sheet), so a Legendary unit among them commands as it would there."""
+    ready = [unit for unit in units if unit.status == Status.READY]
+    return {pk: going.card for pk, going in units_going_in(campaign, {"": ready}, at=at).items()}

@@ -95,6 +95,7 @@ from campaign.selectors import (
     unit_story,
 )
 from campaign.services.battles import campaign_battle_cards
+from campaign.services.going_in import table_cards
 from campaign.services.notices import Visit, member_visit, member_visit_record
 from campaign.services.orders import (
     ENDED,
@@ -480,7 +481,12 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     unit = unit_for_viewer(viewer, unit_pk)
     now = campaign_now(viewer.campaign)
+    # Printed for a battle at a real table, beside the force's other ready units, as the
+    # table result form will judge it (`table_cards`): the roster's card assumes the set-up's
+    # standing Order, which a table battle never gives.
+    force_units = list(force_roster(force=unit.force))
     line = roster_line(unit, now)
+    line = replace(line, card=table_cards(viewer.campaign, force_units, at=now).get(unit.pk))
     under_way = orders_under_way(viewer.campaign, [unit], at=now)
     return render(
         request,
@@ -548,6 +554,9 @@ def _sheet(
     now = campaign_now(viewer.campaign)
     lines = [roster_line(unit, now) for unit in units]
     if battle is None:
+        # As on a unit's printable card: the cards a battle at a real table judges them by.
+        cards = table_cards(viewer.campaign, units, at=now)
+        lines = [replace(line, card=cards.get(line.unit.pk)) for line in lines]
         orders = orders_under_way(viewer.campaign, units, at=now)
         sheet = [
             SheetCard(line, card_text(line.card), table=_at_the_table(line.unit, orders))
@@ -570,6 +579,7 @@ def _sheet(
             title=title,
             back_url=back_url,
             hits_now=unsettled,
+            table_skill=battle is None,
             day=battle.day if battle is not None else None,
         ),
     )

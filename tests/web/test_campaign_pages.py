@@ -384,7 +384,8 @@ def test_every_page_has_a_skip_link_and_says_done_in_words(client, world):
 
 def test_a_table_battles_sheet_prints_the_cards_its_units_orders_gave_them(client, world):
     # An Average rifle squad with no Order fights with the without-Orders column, −2: its
-    # card's Skill 3 is printed at 2 for the battle, though its next card (under Orders) is 3.
+    # card's Skill 3 is printed at 2 for the battle, though its next card on the roster (under
+    # the set-up's standing Order) is 3.
     from campaign.services import unit_create
     from campaign.services.battles import campaign_battle_record
 
@@ -408,8 +409,9 @@ def test_a_table_battles_sheet_prints_the_cards_its_units_orders_gave_them(clien
 
     sheet = client.get(_url("battle-cards", world, battle.pk)).text
     assert (skill_on(sheet, "Lookouts"), skill_on(sheet, "Pickets")) == (2, 2)
-    roster = client.get(_url("force-cards", world, world.force.pk)).text
-    assert skill_on(roster, "Lookouts") == 3
+    roster = client.get(_url("force", world, world.force.pk))
+    lines = {line.unit.name: line for line in roster.context["lines"]}
+    assert lines["Lookouts"].card["skill"] == 3
 
 
 def test_a_long_history_shows_its_latest_entries_and_pages_through_each_once(client, world):
@@ -512,3 +514,47 @@ def test_a_card_and_a_force_sheet_print_bucs_at_the_table_as_the_unit_stands(cli
             for said in words:
                 assert said in block, (name, said)
             assert ("No Order under way." in block) == (name != "Pathfinders"), name
+
+
+def test_a_printed_card_and_force_sheet_give_the_skill_a_table_result_is_judged_by(client, world):
+    """A table battle has no set-up to give a standing Order, so a unit without a character's
+    Order under way fights with the without-Orders column: its printable card and its force's
+    print sheet print that Skill, the one the table result form checks the Skill lost against,
+    and the under-Orders Skill once it has an Order."""
+    from django.core.exceptions import ValidationError
+
+    from campaign.services import unit_create
+    from campaign.services.battles import campaign_battle_record
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_give
+
+    gm = world.users["gm"]
+    rifles = world.unit.unit_type  # printed Skill 3
+    pickets = unit_create(force=world.force, unit_type=rifles, name="Pickets",
+                          quality="average", specialties=["infantry"])  # fmt: skip
+    raiders = unit_create(force=world.enemy, unit_type=rifles, name="Raiders",
+                          quality="average", specialties=["infantry"])  # fmt: skip
+    login(client, world, "gm")
+
+    def printed() -> tuple[str, str]:
+        card = client.get(_url("unit-card", world, pickets.pk)).text
+        sheet = client.get(_url("force-cards", world, world.force.pk)).text
+        on_sheet = next(a for a in sheet.split("<article")[1:] if "<h2>Pickets</h2>" in a)
+        assert "Skill as a battle at the table takes it: under Orders with an Order" in card
+        assert "Skill as a battle at the table takes it: under Orders with an Order" in sheet
+        return card, on_sheet
+
+    # Average without Orders: −2, a shift of −1: Skill 2, as the table result judges it.
+    for page in printed():
+        assert "Skill 2 · Move 5" in page
+    with pytest.raises(ValidationError, match="its card's Skill 2 down to 1"):
+        campaign_battle_record(
+            campaign=world.campaign, name="Night raid", sides={"a": [pickets], "b": [raiders]},
+            winner="a", outcomes={pickets.pk: {"hits_lost": 0, "skill_lost": 2},
+                                  raiders.pk: {"hits_lost": 0, "skill_lost": 0}},
+            actor=gm,
+        )  # fmt: skip
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
+    order_give(giver=holt, unit=pickets, kind="attack", actor=gm)
+    for page in printed():
+        assert "Skill 3 · Move 5" in page
