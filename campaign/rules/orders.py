@@ -99,6 +99,22 @@ def order_hours(listed_hours: int, quality: Quality, *, hours_saved: int = 0) ->
     return max(MIN_ORDER_HOURS, listed_hours - int(quality) // 2 - hours_saved)
 
 
+def order_hours_working(
+    listed_hours: int, quality: Quality, *, hours_saved: int = 0, saved_by: str = ""
+) -> str:
+    """How `order_hours` reckons an Order's hours, in words a GM checks against the book:
+    "6 listed, less 1 for Average, half its step 3 rounded down, less 1 for a Strategist
+    giving it". ``saved_by`` names who saves ``hours_saved`` ("a Strategist")."""
+    parts = [f"{listed_hours} listed"]
+    if half := int(quality) // 2:
+        parts.append(f"less {half} for {quality.label}, half its step {int(quality)} rounded down")
+    if hours_saved:
+        parts.append(f"less {hours_saved} for {saved_by or 'its giver'} giving it")
+    if listed_hours - half - hours_saved < MIN_ORDER_HOURS:
+        parts.append(f"at least {MIN_ORDER_HOURS}")
+    return ", ".join(parts)
+
+
 def clock_hour(day: int, hour: int) -> int:
     """Hours since the campaign's first midnight: day 1, 00:00 is 0."""
     return (day - 1) * HOURS_PER_DAY + hour

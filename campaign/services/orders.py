@@ -20,13 +20,14 @@ from django.utils.text import capfirst
 
 from campaign.models import Campaign, Character, HistoryEntry, Membership, Order, Unit
 from campaign.rules.bridge import CharacterOrder
-from campaign.rules.characters import feat_sum, feats_from
+from campaign.rules.characters import Feat, feat_sum, feats_from, ordered_feats
 from campaign.rules.history import plural
 from campaign.rules.orders import (
     HOURS_PER_DAY,
     OrderKind,
     clock_text,
     order_hours,
+    order_hours_working,
     order_quality,
 )
 from campaign.rules.state import Status
@@ -40,6 +41,7 @@ from campaign.selectors import (
 )
 from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass, time_told
+from units.bucs import Quality
 
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED, CALLED_OFF = "done", "under way", "replaced", "called off"
@@ -221,10 +223,8 @@ def order_give(
     if errors:
         raise ValidationError(errors)
     assert order_kind is not None and giver is not None
-    state = unit.state
     listed = order_kind.row.listed_hours if listed_hours is None else listed_hours
-    quality = order_quality(order_kind, state.effective_quality, state.specialties)
-    saved = feat_sum(feats_from(giver.feats), "order_hours_saved")
+    quality, saved, _ = _order_reckoning(order_kind, unit, giver)
     hours = order_hours(listed, quality, hours_saved=saved)
     _under_way(unit, now).update(replaced=True)
     return Order.objects.create(
@@ -239,6 +239,23 @@ def order_give(
         note=note,
         actor=actor,
     )
+
+
+def _order_reckoning(kind: OrderKind, unit: Unit, giver: Character) -> tuple[Quality, int, str]:
+    """What an Order's hours are reckoned from: the quality the unit performs it at, the hours
+    its giver's feats save, and the feats that save them, in words ("a Strategist")."""
+    state = unit.state
+    quality = order_quality(kind, state.effective_quality, state.specialties)
+    feats = feats_from(giver.feats)
+    saving = [Feat(f).row.label for f in ordered_feats(feats) if Feat(f).row.order_hours_saved]
+    return quality, feat_sum(feats, "order_hours_saved"), " and ".join(f"a {n}" for n in saving)
+
+
+def order_working(order: Order) -> str:
+    """How a newly given Order's hours were reckoned (`rules.orders.order_hours_working`), by
+    the unit and giver as `order_give` read them: read at once, before either changes."""
+    quality, saved, saved_by = _order_reckoning(OrderKind(order.kind), order.unit, order.giver)
+    return order_hours_working(order.listed_hours, quality, hours_saved=saved, saved_by=saved_by)
 
 
 def player_gives(campaign: Campaign, actor: Any, unit: Unit) -> bool:

@@ -61,6 +61,7 @@ from campaign.services.orders import (
     order_give,
     order_state_text,
     order_status,
+    order_working,
     orders_under_way,
     replaced_when,
 )
@@ -327,7 +328,7 @@ def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
         )  # fmt: skip
         message = (
             f"{order.giver.name} ordered {order.unit.name} to {OrderKind(order.kind).label}: "
-            f"{order.hours} h, done at {clock_text(order.finishes_at)}"
+            f"{order.hours} h ({order_working(order)}), done at {clock_text(order.finishes_at)}"
         )
         if replacing is not None:
             message += f"; its {order_under_way_text(replacing)}, is replaced"

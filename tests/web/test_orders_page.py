@@ -496,3 +496,38 @@ def test_an_order_ended_with_its_unit_retreated_is_told_on_the_roster_unit_page_
     order.refresh_from_db()
     standing.refresh_from_db()
     assert (order.ended_at, order.ended_as, standing.ended_at) == (0, "retreated", None)
+
+
+def test_an_orders_hours_are_given_with_their_working_a_strategists_hour_included(client, world):
+    """The hours an Order takes are checked against the book: the listed time, less half the
+    unit's quality step rounded down, less the hour a Strategist's Order saves, at least 1.
+    The page says every part, and giving one says how its hours were reckoned."""
+    gm = world.users["gm"]
+    varga = character_create(campaign=world.campaign, name="Col. Varga", hit_points=9,
+                             feats=["strategist"], actor=gm)  # fmt: skip
+    card = UnitType.objects.get(name="Rifle Squad")
+    unit = unit_create(force=world.force, unit_type=card, name="Lookouts", quality="average",
+                       specialties=["infantry"])  # fmt: skip
+    page = re.sub(r"\s+", " ", login(client, world, "gm").get(_orders(world)).text)
+    assert (
+        "An Order takes its listed time less half the unit's quality step (rounded down), "
+        "and an hour less when a Strategist gives it, at least 1 hour" in page
+    )
+    response = client.post(
+        reverse("campaign:order-give", args=[world.campaign.pk]),
+        {"giver": varga.pk, "unit": unit.pk, "kind": "use_skill", "listed_hours": 6},
+        follow=True,
+    )
+    said = re.sub(r"\s+", " ", response.text)
+    # 6 listed − 1 (Average is step 3: half, rounded down, is 1) − 1 (a Strategist's Order) = 4.
+    assert (
+        "Col. Varga ordered Lookouts to Use Skill: 4 h (6 listed, less 1 for Average, half its "
+        "step 3 rounded down, less 1 for a Strategist giving it), done at" in said
+    )
+    # Where the floor of an hour is what counts, the working says so.
+    from campaign.rules.orders import order_hours_working
+    from units.bucs import Quality
+
+    assert order_hours_working(2, Quality.LEGENDARY) == (
+        "2 listed, less 3 for Legendary, half its step 6 rounded down, at least 1"
+    )
