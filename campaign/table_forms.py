@@ -19,8 +19,6 @@ from django.core.exceptions import ValidationError
 from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from campaign.battle_forms import chosen_problems
 from campaign.forms import (
-    EQUIPMENT_CHOICES,
-    QUALITY_CHOICES,
     SPECIALTY_CHOICES,
     ListedName,
     PageForm,
@@ -44,7 +42,9 @@ from campaign.services.checks import DC_MAX
 from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.orders import LISTED_HOURS_MAX, orders_under_way
 from campaign.services.recovery import MAX_DAYS
+from campaign.templatetags.working import signed
 from campaign.units_offered import out_of_action_by_force, units_offered
+from units.bucs import Equipment
 from units.models import UnitType
 
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
@@ -54,8 +54,6 @@ ORDER_CHOICES = [
     for k in OrderKind
 ]  # fmt: skip
 SKILL_CHOICES = [("", "A general skill (every unit's)"), *SPECIALTY_CHOICES]
-REQUISITIONED = {quality_name(q) for q in REQUISITION_BASE_DC}
-"""The qualities a Requisition roll may raise, by the names the form sends."""
 SITUATION_LABELS = {
     "dug_in": "dug in",
     "several_directions": "fire from several directions",
@@ -692,11 +690,18 @@ class RequisitionForm(CampaignForm):
         self.fields["name"] = forms.CharField(max_length=200)
         # Elite and Legendary come only from combat: the form offers what a roll may raise.
         self.fields["quality"] = forms.ChoiceField(
-            choices=[(name, label) for name, label in QUALITY_CHOICES if name in REQUISITIONED],
+            # Each with its DC, and each kit with what it adds to it, so the GM sees the DC
+            # before the roll (`rules.checks.requisition_dc`).
+            choices=[
+                (quality_name(q), f"{q.label} (DC {dc})") for q, dc in REQUISITION_BASE_DC.items()
+            ],
             initial="average",
             help_text="Raw to Experienced: Elite and Legendary come only from combat.",
         )
-        self.fields["equipment"] = forms.ChoiceField(choices=EQUIPMENT_CHOICES, initial="adequate")
+        self.fields["equipment"] = forms.ChoiceField(
+            choices=[(e.value, f"{e.label} ({signed(e.modifier)} to the DC)") for e in Equipment],
+            initial="adequate",
+        )
         self.fields["specialties"] = forms.MultipleChoiceField(
             choices=SPECIALTY_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
         )

@@ -10,7 +10,7 @@ docs/bucs-choices.md ("Checks and Requisition"). Plain Python: no Django.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,6 +188,24 @@ def requisition_quality_problem(quality: Quality) -> str:
 def requisition_dc(quality: Quality, equipment: Equipment) -> int:
     """The DC rises with quality (the project's base DCs) and equipment (the copy's modifier)."""
     return REQUISITION_BASE_DC[Quality(quality)] + Equipment(equipment).modifier
+
+
+def requisition_dc_text(quality: Quality, equipment: Equipment) -> str:
+    """How the DC is made, in words kept with a roll: "DC 20 (Experienced 18, Good equipment
+    +2)" (a negative modifier with a hyphen, as a kept summary has it)."""
+    quality, equipment = Quality(quality), Equipment(equipment)
+    base = REQUISITION_BASE_DC[quality]
+    return (
+        f"DC {requisition_dc(quality, equipment)} ({quality.label} {base}, "
+        f"{equipment.label} equipment {equipment.modifier:+d})"
+    )
+
+
+def requisition_roll_text(result: Mapping[str, Any]) -> str:
+    """The roll against its DC's parts: "d20 11 + 5 = 16" ("d20 11 -2 = 9" with a negative
+    bonus, which a page prints with a real minus)."""
+    bonus = result["bonus"]
+    return f"d20 {result['d20']} {'+ ' if bonus >= 0 else ''}{bonus} = {result['total']}"
 
 
 def requisition_check(

@@ -22,7 +22,9 @@ from campaign.rules.checks import (
     CheckUnit,
     contest,
     requisition_check,
+    requisition_dc_text,
     requisition_quality_problem,
+    requisition_roll_text,
     skill_check,
 )
 from campaign.rules.command import Commandable, command_of, legendary_command
@@ -276,7 +278,8 @@ def requisition_run(
     verdict = "raised" if result["success"] else "refused"
     summary = (
         f"Requisition by {who} for {state.quality.label} {unit_type} {state.name!r} "
-        f"({state.equipment.label}): {result['total']} against DC {result['dc']}, {verdict}"
+        f"({state.equipment.label}): {requisition_roll_text(result)} against "
+        f"{requisition_dc_text(state.quality, state.equipment)}, {verdict}"
     )
     roll = TableRoll.objects.create(
         campaign=campaign, kind=TableRoll.Kind.REQUISITION, day=campaign.day,

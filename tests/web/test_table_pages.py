@@ -422,3 +422,26 @@ def test_a_character_who_fell_leading_a_unit_is_said_to_have_fallen_there(client
     row = page.text.split("Sgt. Rook", 1)[1].split("</tr>", 1)[0]
     words = re.sub(r"<[^>]+>|\s+", " ", row)
     assert f"{world.enemy_unit.name} (fell leading it)" in re.sub(r"\s+", " ", words)
+
+
+def test_a_requisitions_dc_and_roll_are_told_before_and_after_with_their_parts(client, world):
+    """A GM checks a Requisition against the book: the form gives each quality's DC and each
+    kit's modifier to it before the roll, and the roll kept says the die, the bonus and how
+    the DC was made (Experienced 18, Good kit +2: DC 20)."""
+    from campaign.models import TableRoll, Unit
+    from campaign.rules.dice import Dice
+
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    c = world.campaign.pk
+    login(client, world, "gm")
+    form = client.get(reverse("campaign:checks", args=[c])).text.split('id="requisition-form"')[1]
+    assert ">Experienced (DC 18)</option>" in form and ">Raw (DC 10)</option>" in form
+    assert ">Good (+2 to the DC)</option>" in form and ">Poor (\u22124 to the DC)</option>" in form
+    ask = {"force": world.force.pk, "unit_type": card.pk, "name": "Heroes", "bonus": "5",
+           "quality": "experienced", "equipment": "good", "specialties": ["infantry"],
+           "seed": "11"}  # fmt: skip
+    page = client.post(reverse("campaign:requisition", args=[c]), ask, follow=True).text
+    die = Dice(11).d20()
+    roll = TableRoll.objects.get(kind=TableRoll.Kind.REQUISITION)
+    said = f"d20 {die} + 5 = {die + 5} against DC 20 (Experienced 18, Good equipment +2)"
+    assert said in roll.summary and said in page
