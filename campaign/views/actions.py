@@ -55,7 +55,7 @@ from campaign.forms import (
     add_service_errors,
 )
 from campaign.keys import key_named
-from campaign.models import Campaign, role_phrase
+from campaign.models import Campaign, Order, role_phrase
 from campaign.pages import (
     changes,
     engagement_sides,
@@ -145,6 +145,29 @@ TIME_PASSES = (
 )
 
 
+def orders_done_words(done: list[Order], *, ahead: bool = False) -> str:
+    """The Orders a move of the clock sees done, in a sentence: after it ("Orders done: …"),
+    or in its review, before (``ahead``: "Orders done by then: …")."""
+    if not done:
+        return "No Order is done by then. " if ahead else "No Order was done. "
+    listed = "; ".join(
+        f"{o.unit.name} ({OrderKind(o.kind).label}, for {o.giver.name})" for o in done
+    )
+    return f"Orders done{' by then' if ahead else ''}: {listed}. "
+
+
+def orders_ahead(campaign: Any, passings: list[Any], start: int, end: int) -> list[Order]:
+    """The Orders the clock's moving on from ``start`` to ``end`` will see done: those under
+    way that finish by then, but for a unit the hours take out of action first (its Order
+    ends with it, `ended_by`), as ``passings`` (`advance_passings`) foretell."""
+    out: dict[int, int] = {}
+    for unit, _, passing in passings:
+        if not passing.state.status.fights:
+            out.setdefault(unit.pk, passing.at)
+    done = orders_done(campaign=campaign, start=start, end=end)
+    return [o for o in done if out.get(o.unit_id, o.finishes_at + 1) > o.finishes_at]
+
+
 def time_review(
     request: HttpRequest,
     viewer: Viewer,
@@ -156,15 +179,21 @@ def time_review(
     hidden: list[tuple[str, Any]],
     back_url: str,
     span: str = "",
+    tells_orders: bool = False,
 ) -> HttpResponse:
     """The review before the clock moves on (the calendar's Advance and the Orders page's
-    clock alike): what each unit will go through, hour by hour, and the table of changes. Its
-    confirmation carries the clock hour it was drawn at (`reviewed`)."""
+    clock alike): what each unit will go through, hour by hour, and the table of changes; for
+    the clock (``tells_orders``), the Orders done by then, as its summary tells them after.
+    Its confirmation carries the clock hour it was drawn at (`reviewed`)."""
     campaign = viewer.campaign
     start = campaign_now(campaign)
     passings = advance_passings(campaign=campaign, hours=hours)
     preview = advance_preview(passings)
     span = span or f"From {clock_text(start)} to {clock_text(start + hours)}"
+    orders_said = ""
+    if tells_orders:
+        ahead = orders_ahead(campaign, passings, start, start + hours)
+        orders_said = " " + orders_done_words(ahead, ahead=True).strip()
     shown, paging = preview, {}
     if len(preview) > selectors.LIST_EVERY_UNIT:
         # Too many units change to list on one page: each force's totals, and the units a
@@ -180,7 +209,7 @@ def time_review(
             title=title,
             lede=f"{span}: {TIME_PASSES} "
             + ("These units change; the others stay as they are." if preview else "No unit "
-               "changes."),
+               "changes.") + orders_said,
             lines=time_lines_ahead(passings),
             changes=changes(shown),
             **paging,
@@ -332,15 +361,7 @@ def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
         done = orders_done(campaign=viewer.campaign, start=start, end=end)
         title = f"It is now {clock_text(end)}"
         moved = f"The clock moved on {plural(data['hours'], 'hour')}, to {clock_text(end)}. "
-        moved += (
-            "Orders done: "
-            + "; ".join(
-                f"{o.unit.name} ({OrderKind(o.kind).label}, for {o.giver.name})" for o in done
-            )
-            + ". "
-            if done
-            else "No Order was done. "
-        )
+        moved += orders_done_words(done)
         back, back_label = reverse("campaign:orders", args=[pk]), "Back to Orders and the clock"
     else:
         title = f"It is now day {data['to']}"

@@ -531,3 +531,21 @@ def test_an_orders_hours_are_given_with_their_working_a_strategists_hour_include
     assert order_hours_working(2, Quality.LEGENDARY) == (
         "2 listed, less 3 for Legendary, half its step 6 rounded down, at least 1"
     )
+
+
+def test_the_clocks_review_says_which_orders_the_hours_will_see_done(client, world):
+    """Before the clock moves, its review says which Orders will be done by then, as its
+    summary says after: the GM learns what the hours do before they pass."""
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    unit = unit_create(force=world.force, unit_type=card, name="Lookouts", quality="average",
+                       specialties=["infantry"])  # fmt: skip
+    order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=5, actor=gm)  # 4 h
+    url = reverse("campaign:clock-advance", args=[world.campaign.pk])
+    login(client, world, "gm")
+    short = re.sub(r"\s+", " ", client.get(url, {"hours": 3}).text)
+    assert "No Order is done by then." in short and "Orders done by then" not in short
+    review = re.sub(r"\s+", " ", client.get(url, {"hours": 4}).text)
+    assert "Orders done by then: Lookouts (Use Skill, for Lt. Ash)." in review
+    assert not Order.objects.get().replaced  # a review moves nothing
