@@ -584,3 +584,31 @@ def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, wor
     rival = client.get(response["Location"]).text
     assert said not in rival, "rosters hidden: a side does not read the other side's Orders"
     assert "Iron Wolf (Blue Battalion)</strong>: No Order" in rival
+
+
+def test_two_refusals_of_one_units_column_on_a_table_result_read_as_two_lines(client, world):
+    """A unit entered with every Hit lost and its Skill brought down to demoralisation, but
+    "still in the field", is refused twice in its "Left the battle" column: each refusal on its
+    own line, not run together into one sentence."""
+    units = _ready_all(world)
+    red = next(u for u in units if u.force_id == world.force.pk)
+    blue = next(u for u in units if u.force_id == world.enemy.pk)
+    login(client, world, "gm")
+    data = {"name": "Hill 205", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": "b",
+            f"side_{red.pk}": "a", f"hits_lost_{red.pk}": "1", f"skill_lost_{red.pk}": "0",
+            f"removed_{red.pk}": "none", f"side_{blue.pk}": "b", f"hits_lost_{blue.pk}": "0",
+            f"skill_lost_{blue.pk}": "0", f"removed_{blue.pk}": "none"}  # fmt: skip
+    for other in units:
+        if other not in (red, blue):
+            data.update({f"hits_lost_{other.pk}": "0", f"skill_lost_{other.pk}": "0",
+                         f"removed_{other.pk}": "none"})  # fmt: skip
+    # The most Skill it can lose, which leaves it demoralised: read off the refusal of one more.
+    data[f"skill_lost_{red.pk}"] = "9"
+    said = client.post(_url("battle-record", world), data).context["form"].errors
+    most = int(re.search(r"at most (\d+) Skill", said[f"skill_lost_{red.pk}"][0])[1])
+    data[f"skill_lost_{red.pk}"] = str(most)
+    refused = client.post(_url("battle-record", world), data)
+    errors = refused.context["form"].errors[f"removed_{red.pk}"]
+    assert len(errors) == 2, errors
+    span = re.search(rf'removed_{red.pk}_error">(.*?)</span>', refused.text, re.S)[1]
+    assert "<br>" in span and span.count("<br>") == 1, span
