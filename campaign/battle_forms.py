@@ -348,10 +348,14 @@ class TableResultForm(PageForm):
         engaged: Sequence[tuple[Unit, str]] = (),
         refused: Sequence[Unit] = (),
         paged: UnitsPage | None = None,
+        cards: Mapping[int, dict[str, Any]] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.units = list(units)
+        # Each unit's card as printed now (`going_in.table_cards`): its row says the Skill and
+        # Hits the GM counts what it lost from.
+        self.cards = dict(cards or {})
         self.engaged = list(engaged)
         self.refused = list(refused)
         # A campaign too big to list every unit shows a page of them (``paged``), as the
@@ -396,6 +400,7 @@ class TableResultForm(PageForm):
         return [
             {
                 "unit": unit,
+                "card": self.cards.get(unit.pk),
                 "elsewhere": unit.pk in self.elsewhere,
                 "side": self[f"side_{unit.pk}"],
                 "hits_lost": self[f"hits_lost_{unit.pk}"],

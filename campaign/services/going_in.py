@@ -108,7 +108,10 @@ def table_cards(campaign: Campaign, units: Sequence[Unit], *, at: int) -> dict[i
     """unit pk → the card each ready unit of ``units`` takes into a battle fought at a real
     table at clock hour ``at``, as the table result form judges it (`battles._table_going_in`):
     no set-up gives a standing Order there, so a unit without a character's Order under way
-    fights with the without-Orders column. ``units`` go in together on one side (a force's,
-    on its print sheet), so a Legendary unit among them commands as it would there."""
-    ready = [unit for unit in units if unit.status == Status.READY]
-    return {pk: going.card for pk, going in units_going_in(campaign, {"": ready}, at=at).items()}
+    fights with the without-Orders column. Each force's units go in together on one side, so
+    a Legendary unit among them commands as it would there."""
+    sides: dict[int, list[Unit]] = {}
+    for unit in units:
+        if unit.status == Status.READY:
+            sides.setdefault(unit.force_id, []).append(unit)
+    return {pk: going.card for pk, going in units_going_in(campaign, sides, at=at).items()}

@@ -71,6 +71,7 @@ from campaign.selectors import (
     FOG_NONE,
     FoggedLogUnreadable,
     campaign_battle_units,
+    campaign_now,
     engine_units_fought,
     entries_changes,
     fog_side,
@@ -90,6 +91,7 @@ from campaign.services.battles import (
     campaign_battle_record,
     campaign_battle_revert,
 )
+from campaign.services.going_in import table_cards
 from campaign.services.maps import (
     SPOT_CARD,
     map_problems,
@@ -335,6 +337,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
         paged=offer.paged,
         day=viewer.campaign.day,
         hour=viewer.campaign.hour,
+        cards=table_cards(viewer.campaign, offer.units, at=campaign_now(viewer.campaign)),
     )
     context = base_context(
         viewer,

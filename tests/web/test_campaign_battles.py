@@ -612,3 +612,18 @@ def test_two_refusals_of_one_units_column_on_a_table_result_read_as_two_lines(cl
     assert len(errors) == 2, errors
     span = re.search(rf'removed_{red.pk}_error">(.*?)</span>', refused.text, re.S)[1]
     assert "<br>" in span and span.count("<br>") == 1, span
+
+
+def test_a_table_results_form_gives_each_units_card_skill_and_hits_as_printed_now(client, world):
+    """The GM enters Hits and Skill "as the cards it fought with count them": each unit's row
+    gives the Skill and Hits of the card printed for it now, as its printable card has them
+    and as the result is judged (an Average rifle squad without an Order: Skill 2)."""
+    from campaign.services import unit_create
+
+    pickets = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Pickets",
+                          quality="average", specialties=["infantry"])  # fmt: skip
+    page = login(client, world, "gm").get(_url("battle-record", world)).text
+    row = re.search(r"<th scope=\"row\">Pickets<br>(.*?)</th>", page, re.S)[1]
+    assert "card now: Skill 2, Hits 1" in row
+    card = client.get(_url("unit-card", world, pickets.pk)).text
+    assert "Skill 2 · Move 5 · Resistance 1 · Hits 1" in card
