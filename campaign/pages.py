@@ -89,7 +89,7 @@ from campaign.selectors import (
     timeline_entries_on,
 )
 from config.pagecache import kept_value
-from units.bucs import Equipment, Quality, Specialty, fielded, specials
+from units.bucs import Equipment, Quality, Specialty, fielded, skill_shift, specials
 from units.cardtext import CardError, render_card, weapon_items
 
 
@@ -1290,6 +1290,12 @@ class LadderStep:
     @property
     def trainable(self) -> bool:
         return self.quality.can_be_trained
+
+    @property
+    def skill_shift_alone(self) -> int:
+        """The Skill shift of a unit going in without an Order, Adequate kit (`going_in`):
+        Raw and Green, who cannot act alone, at the table's worst value."""
+        return skill_shift(self.quality.alone(under_orders=False))
 
 
 def quality_ladder() -> list[LadderStep]:

@@ -273,8 +273,14 @@ def test_the_rules_link_opens_a_players_rules_card_in_plain_words(client, world)
     # Who gives Orders (docs/campaign.md, §6.6).
     assert "a player gives their own units Orders with their own characters" in card
     # The ladder comes from the rules' own table: Legendary sustains seven hits, Raw one.
-    assert '<th scope="row">Legendary</th><td class="num">+2</td><td class="num">7</td>' in card
-    assert '<th scope="row">Raw</th><td class="num">\u22122</td><td class="num">1</td>' in card
+    assert (
+        '<th scope="row">Legendary</th><td class="num">+2</td><td class="num">+2</td>'
+        '<td class="num">7</td>' in card
+    )
+    assert (
+        '<th scope="row">Raw</th><td class="num">\u22122</td><td class="num">\u22122</td>'
+        '<td class="num">1</td>' in card
+    )
     assert reverse("library:document", args=["rules"]) in card  # for developers, a link
 
 
@@ -558,3 +564,31 @@ def test_a_printed_card_and_force_sheet_give_the_skill_a_table_result_is_judged_
     order_give(giver=holt, unit=pickets, kind="attack", actor=gm)
     for page in printed():
         assert "Skill 3 · Move 5" in page
+
+
+def test_the_rules_card_gives_the_skill_with_and_without_an_order_and_how_a_retreat_can_end(
+    client, world
+):
+    """The bridge shifts a card's Skill by the quality's modifier under Orders when the unit
+    goes in with one, without Orders when not (Average 0 or −1, Green −1 or −2): the rules card
+    gives both columns. A unit retreated in poor order rallies by R&R, unless the Casualty hits
+    that die when the medics' 24 hours are over are more than its steps: the card says both."""
+    card = login(client, world, "player").get(reverse("campaign:rules-card")).text
+    minus = "\u2212"
+    rows = {
+        "Raw": (f"{minus}2", f"{minus}2", "1"),
+        "Green": (f"{minus}1", f"{minus}2", "2"),
+        "Average": ("0", f"{minus}1", "4"),
+        "Experienced": ("+1", "0", "5"),
+        "Legendary": ("+2", "+2", "7"),
+    }
+    for quality, (ordered, alone, hits) in rows.items():
+        assert (
+            f'<th scope="row">{quality}</th><td class="num">{ordered}</td>'
+            f'<td class="num">{alone}</td><td class="num">{hits}</td>' in card
+        ), quality
+    assert (
+        "Out of action until a day of R&amp;R rallies it, once its Morale hits no longer take it "
+        "below Raw. Each Casualty hit the medics have not saved when their 24 hours are over "
+        "dies and takes a step for good; more of them than it has steps destroy it." in card
+    )
