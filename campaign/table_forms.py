@@ -37,7 +37,7 @@ from campaign.rules.history import and_words
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import Status, quality_name
 from campaign.selectors import lists_every_unit
-from campaign.services.characters import HIT_POINTS_MAX
+from campaign.services.characters import HIT_POINTS_MAX, rallied_today
 from campaign.services.checks import DC_MAX
 from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.orders import LISTED_HOURS_MAX, orders_under_way
@@ -305,7 +305,15 @@ class RallyForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _characters_who(self.campaign, can_rally, label="Strategist")
-        self.fields["unit"] = _UnitField(self.campaign, RALLY, label="Rallies unit")
+        # Once a day for each unit: one rallied today is not offered, as the service refuses it.
+        rallied = rallied_today(self.campaign)
+        offer = Offer(
+            RALLY.doing,
+            lambda unit: (
+                "it was rallied today already" if unit.pk in rallied else RALLY.blocked(unit)
+            ),
+        )
+        self.fields["unit"] = _UnitField(self.campaign, offer, label="Rallies unit")
 
 
 class OrderForm(_LeavesOut, CampaignForm):

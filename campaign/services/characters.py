@@ -139,6 +139,18 @@ def character_heal(
 
 
 @transaction.atomic
+def rallied_today(campaign: Campaign) -> set[int]:
+    """The pks of the units a Strategist rallied on the campaign's day: once a day for each.
+    A rally reverted since was never made (`history_standing`), like the medics' reverted work."""
+    rallies = history_standing().filter(
+        unit__force__campaign=campaign,
+        kind=Kind.RECOVERY,
+        day=campaign.day,
+        details__has_key="rallied_by",
+    )
+    return set(rallies.values_list("unit_id", flat=True))
+
+
 def character_rally(
     *, character: Character, unit: Unit, reason: str = "", actor: Any = None
 ) -> HistoryEntry:
@@ -163,13 +175,7 @@ def character_rally(
         errors["character"] = [f"{character} is not a Strategist"]
     elif refused := command_refused(character=character, unit=unit, does="rally"):
         errors["character"] = [refused]
-    # A rally reverted since was never made (`history_standing`), like the medics' reverted work.
-    rallied_today = (
-        history_standing()
-        .filter(unit=unit, kind=Kind.RECOVERY, day=campaign.day, details__has_key="rallied_by")
-        .exists()
-    )
-    if rallied_today:
+    if unit.pk in rallied_today(campaign):
         errors["unit"] = [f"{unit} was rallied today already"]
     try:
         state = rally(unit.state)

@@ -445,3 +445,27 @@ def test_a_requisitions_dc_and_roll_are_told_before_and_after_with_their_parts(c
     roll = TableRoll.objects.get(kind=TableRoll.Kind.REQUISITION)
     said = f"d20 {die} + 5 = {die + 5} against DC 20 (Experienced 18, Good equipment +2)"
     assert said in roll.summary and said in page
+
+
+def test_the_rally_form_leaves_out_a_unit_rallied_today_and_says_why(client, world):
+    """A Strategist rallies a unit once a day: once rallied, the unit is not offered again that
+    day (it would be refused: a page drawn before says why), and the next day it is."""
+    from campaign.services.characters import character_create, character_rally
+
+    _, retreated, _ = _table_units(world)
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12,
+                            feats=["strategist"], actor=world.users["gm"])  # fmt: skip
+    label = f"{retreated.name} ({retreated.force.name})"
+    url = reverse("campaign:characters", args=[world.campaign.pk])
+    login(client, world, "gm")
+    assert _offered(client.get(url).text, "rally-form", "unit") == [label]
+    character_rally(character=holt, unit=retreated, actor=world.users["gm"])
+    assert _offered(client.get(url).text, "rally-form", "unit") == []
+    # Sent from a page drawn before the rally, it is refused by name, and says why.
+    rally = reverse("campaign:character-rally", args=[world.campaign.pk])
+    refused = client.post(rally, {"character": holt.pk, "unit": retreated.pk})
+    assert refused.status_code == 400
+    assert f"{label} cannot be rallied: it was rallied today already" in refused.text
+    world.campaign.day += 1
+    world.campaign.save(update_fields=["day"])
+    assert _offered(client.get(url).text, "rally-form", "unit") == [label]
