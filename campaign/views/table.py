@@ -41,8 +41,14 @@ from campaign.pages import (
     trained_text,
 )
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
-from campaign.rules.engagement import SIDES
-from campaign.rules.history import and_words, plural
+from campaign.rules.engagement import (
+    DRIVEN_BACK,
+    DRIVEN_BACK_MARGIN,
+    LANDING_WINS_TO_END_PIN,
+    PINNED_BY_NUMBERS,
+    SIDES,
+)
+from campaign.rules.history import and_words, number_text, plural
 from campaign.rules.orders import OrderKind, clock_text, outside_specialties_text
 from campaign.rules.state import ordered_specialties
 from campaign.selectors import campaign_characters, campaign_now
@@ -66,6 +72,7 @@ from campaign.services.orders import (
     replaced_when,
 )
 from campaign.table_forms import (
+    SITUATION_LABELS,
     CallOffForm,
     CharacterForm,
     ClockForm,
@@ -89,7 +96,17 @@ from campaign.views.actions import (
     time_review,
     to_engagement_review,
 )
-from units.bucs import Equipment
+from units.bucs import (
+    DUG_IN,
+    HIT_MARGIN,
+    MOBILE_PER_STEP,
+    MOMENTUM_PER_ROUND,
+    OUTNUMBERED_TABLE,
+    PINNED_DOWN_OPPONENT,
+    SURPRISE_MOMENTUM,
+    Equipment,
+    Specialty,
+)
 
 CHARACTERS = "campaign/characters.html"
 CHARACTER_ENTRIES_SHOWN = 20
@@ -456,6 +473,42 @@ def clock_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
 # -- engagements -------------------------------------------------------------------------------
 
 
+def engagement_rules() -> tuple[list[str], list[tuple[str, str]]]:
+    """What an engagement's rounds and each of its set-up's choices do, in words, from the
+    rules' own numbers (`rules.engagement`, `units.bucs`, docs/bucs-choices.md "Engagements"):
+    the round's sentences, and each situation by its label on the form."""
+    outnumbered = ", ".join(
+        f"{number_text(value)} at {ratio.numerator} to {ratio.denominator}"
+        + (" (and Pinned Down)" if ratio == PINNED_BY_NUMBERS else "")
+        for ratio, value in OUTNUMBERED_TABLE
+    )
+    terrain = Specialty.AMPHIBIOUS.row.terrain_modifier
+    rounds = [
+        "Each round every unit rolls d20 + its modifiers against the enemy it is paired with: "
+        f"the higher deals 1 hit per full {HIT_MARGIN} points of margin, half rounded up Morale "
+        f"hits, the rest Casualty hits; a loser by {DRIVEN_BACK_MARGIN} or more is Driven Back "
+        f"({number_text(DRIVEN_BACK)} next round).",
+        f"Momentum: +{MOMENTUM_PER_ROUND} for each round in a row a unit won, lost when it "
+        f"loses one. Outnumbered: {outnumbered}. Mobile: +{MOBILE_PER_STEP} a step of "
+        "mobility over its enemy (foot, Mechanized, Armor).",
+        f"Terrain — Amphibious, Arctic: +{terrain} and double Momentum for a unit with that "
+        "specialty against one without; Armor enters Amphibious, Arctic, Jungle or Swamp ground "
+        "only if it is Amphibious too. Surprise (Hide against Spot): the side that hides unseen "
+        f"starts with +{SURPRISE_MOMENTUM} Momentum.",
+    ]
+    pinned = f"Pinned Down (its enemy +{PINNED_DOWN_OPPONENT})"
+    situations = [
+        (SITUATION_LABELS["dug_in"], f"+{DUG_IN} on its rolls; no Momentum nor Driven Back, "
+         "for it or against it; Pinned Down only from several directions."),
+        (SITUATION_LABELS["several_directions"],
+         f"{pinned} for the whole engagement, dug in or not."),
+        (SITUATION_LABELS["cramped"], f"{pinned} until it wins a pairing."),
+        (SITUATION_LABELS["landing"], f"{pinned} until it has won {LANDING_WINS_TO_END_PIN} "
+         "pairings; an Amphibious unit lands unpinned."),
+    ]  # fmt: skip
+    return rounds, situations
+
+
 def setup_context(
     viewer: Viewer, form: EngagementForm | None = None, browse: Any = None
 ) -> dict[str, Any]:
@@ -464,10 +517,13 @@ def setup_context(
     sides = engagement_sides(engagements)
     if form is None and viewer.manages:
         form = EngagementForm(campaign=campaign, browse=browse)
+    rounds, situations = engagement_rules()
     return base_context(
         viewer,
         form=form,
         engagements=[(e, engagement_outcome(e, sides[e.pk])) for e in engagements],
+        rules_rounds=rounds,
+        rules_situations=situations,
     )
 
 

@@ -469,3 +469,32 @@ def test_the_rally_form_leaves_out_a_unit_rallied_today_and_says_why(client, wor
     world.campaign.day += 1
     world.campaign.save(update_fields=["day"])
     assert _offered(client.get(url).text, "rally-form", "unit") == [label]
+
+
+def test_the_engagement_form_says_what_each_round_and_situation_does_before_the_fight(
+    client, world
+):
+    """Before a GM fights an engagement, its form says the rule each choice brings: the opposed
+    roll and its hits, Driven Back, Momentum, each situation, the terrain and surprise, with
+    the numbers the project chose (docs/bucs-choices.md, "Engagements")."""
+    page = login(client, world, "gm").get(
+        reverse("campaign:engagement-setup", args=[world.campaign.pk])
+    )
+    said = re.sub(r"\s+", " ", page.text.split('id="engagement-form"')[1].split("</form>")[0])
+    for words in (
+        "Each round every unit rolls d20 + its modifiers against the enemy it is paired with: "
+        "the higher deals 1 hit per full 5 points of margin",
+        "a loser by 10 or more is Driven Back (\u22122 next round)",
+        "Momentum: +1 for each round in a row a unit won",
+        "Outnumbered: \u22121 at 3 to 2, \u22122 at 2 to 1, \u22124 at 3 to 1 (and Pinned Down), "
+        "\u22126 at 4 to 1",
+        "<dt>dug in</dt><dd>+2 on its rolls; no Momentum nor Driven Back, for it or against it;",
+        "<dt>fire from several directions</dt><dd>Pinned Down (its enemy +2) for the whole "
+        "engagement, dug in or not.",
+        "<dt>cramped quarters</dt><dd>Pinned Down (its enemy +2) until it wins a pairing.",
+        "<dt>landing</dt><dd>Pinned Down (its enemy +2) until it has won 2 pairings; an "
+        "Amphibious unit lands unpinned.",
+        "Amphibious, Arctic: +2 and double Momentum for a unit with that specialty",
+        "the side that hides unseen starts with +2 Momentum",
+    ):
+        assert words in said, words
