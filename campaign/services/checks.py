@@ -292,8 +292,8 @@ def requisition_run(
         unit = unit_create(
             force=force, unit_type=unit_type, name=state.name, quality=state.quality,
             equipment=state.equipment, specialties=state.specialties, actor=actor,
-            reason=f"raised in {force} by Requisition ({who}: d20 {result['d20']} + "
-            f"{bonus} = {result['total']} against DC {result['dc']})",
+            reason=f"raised in {force} by Requisition ({who}: {requisition_roll_text(result)} "
+            f"against {requisition_dc_text(state.quality, state.equipment)})",
             details={"raised_by": "requisition", "table_roll": roll.pk, "seed": seed, **result},
         )  # fmt: skip
         roll.result = {**result, "unit": unit.pk}

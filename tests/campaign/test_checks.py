@@ -287,3 +287,21 @@ def test_a_unit_whose_order_is_called_off_checks_without_orders(campaign, make_u
     # Outside its specialties it is Raw, and Raw makes no check without an Order.
     with pytest.raises(ValidationError, match="makes no check without an Order"):
         skill_check_run(campaign=campaign, units=[medics], skill="infantry", dc=10, seed=1)
+
+
+@pytest.mark.django_db
+def test_a_unit_raised_with_a_negative_bonus_says_its_roll_as_the_kept_roll_does(
+    force, cards, campaign
+):
+    """The unit's history tells its Requisition roll in the words the kept roll uses: the die,
+    the bonus with its own sign (never "+ -2"), and how the DC was made."""
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    # Seed 2 rolls a 20: 20 − 2 = 18 against DC 12 (Green 12, Adequate +0): raised.
+    roll = requisition_run(force=force, unit_type=cards["Rifle Squad"], name="Levy",
+                           quality="green", specialties=["infantry"], character=holt,
+                           bonus=-2, seed=2)  # fmt: skip
+    said = "d20 20 -2 = 18 against DC 12 (Green 12, Adequate equipment +0)"
+    assert said in roll.summary
+    created = Unit.objects.get(pk=roll.result["unit"]).history.first()
+    assert f"by Requisition (Holt: {said})" in created.text
+    assert "+ -2" not in created.text
