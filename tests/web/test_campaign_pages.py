@@ -274,11 +274,10 @@ def test_the_rules_link_opens_a_players_rules_card_in_plain_words(client, world)
     assert "a player gives their own units Orders with their own characters" in card
     # The ladder comes from the rules' own table: Legendary sustains seven hits, Raw one.
     assert (
-        '<th scope="row">Legendary</th><td class="num">+2</td><td class="num">+2</td>'
-        '<td class="num">7</td>' in card
+        '<th scope="row">Legendary</th><td class="num">+2 / +2</td><td class="num">7</td>' in card
     )
     assert (
-        '<th scope="row">Raw</th><td class="num">\u22122</td><td class="num">\u22122</td>'
+        '<th scope="row">Raw</th><td class="num">\u22122 / \u22122</td>'
         '<td class="num">1</td>' in card
     )
     assert reverse("library:document", args=["rules"]) in card  # for developers, a link
@@ -584,8 +583,8 @@ def test_the_rules_card_gives_the_skill_with_and_without_an_order_and_how_a_retr
     }
     for quality, (ordered, alone, hits) in rows.items():
         assert (
-            f'<th scope="row">{quality}</th><td class="num">{ordered}</td>'
-            f'<td class="num">{alone}</td><td class="num">{hits}</td>' in card
+            f'<th scope="row">{quality}</th><td class="num">{ordered} / {alone}</td>'
+            f'<td class="num">{hits}</td>' in card
         ), quality
     assert (
         "Out of action until a day of R&amp;R rallies it, once its Morale hits no longer take it "
