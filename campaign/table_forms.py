@@ -8,7 +8,7 @@ where one decides it), so a page never offers a unit that cannot act.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -28,7 +28,7 @@ from campaign.forms import (
 )
 from campaign.keys import key_named
 from campaign.models import Campaign, Force, Order, Unit
-from campaign.pages import left_out, unit_label
+from campaign.pages import left_out, name_order, unit_label
 from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
 from campaign.rules.checks import REQUISITION_BASE_DC
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
@@ -148,11 +148,26 @@ class _LeavesOut:
         return out_of_action_by_force(self.campaign)
 
 
-class _OfferedUnits:
-    """A choice among the units an `Offer` allows. A unit of the campaign it does not offer
-    (destroyed since the page was drawn, say) is refused by its name and the reason, as the
-    field's error, rather than as a choice that is not there."""
+class _InNameOrder(forms.models.ModelChoiceIterator):
+    """The units by force, then name, as people read them (`pages.name_order`): "Squad 2"
+    before "Squad 10", as the roster lists them."""
 
+    def __iter__(self) -> Iterator[Any]:
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        units = sorted(
+            self.queryset, key=lambda unit: (name_order(unit.force.name), name_order(unit.name))
+        )
+        for unit in units:
+            yield self.choice(unit)
+
+
+class _OfferedUnits:
+    """A choice among the units an `Offer` allows, in name order (`_InNameOrder`). A unit of
+    the campaign it does not offer (destroyed since the page was drawn, say) is refused by its
+    name and the reason, as the field's error, rather than as a choice that is not there."""
+
+    iterator = _InNameOrder
     owner: Any = None
     """Offered from the forces of this user only (`_units`), when given."""
 

@@ -549,3 +549,21 @@ def test_the_clocks_review_says_which_orders_the_hours_will_see_done(client, wor
     review = re.sub(r"\s+", " ", client.get(url, {"hours": 4}).text)
     assert "Orders done by then: Lookouts (Use Skill, for Lt. Ash)." in review
     assert not Order.objects.get().replaced  # a review moves nothing
+
+
+def test_the_units_to_choose_from_are_in_their_numbers_order(client, world):
+    """Numbered squads are offered as the roster lists them: Squad 9 before Squad 10, each
+    force's together."""
+    card = UnitType.objects.get(name="Rifle Squad")
+    for n in range(3, 12):  # Squads 1 and 2 are there already (out of action, not offered)
+        unit_create(force=world.force, unit_type=card, name=f"Squad {n}", specialties=["infantry"])
+    form = login(client, world, "gm").get(_orders(world)).context["order_form"]
+    labels = [label for value, label in form.fields["unit"].choices if value]
+    squads = [label for label in labels if label.startswith("Squad ")]
+    numbers = [int(label.split()[1]) for label in squads]
+    assert numbers == sorted(numbers) and set(range(3, 12)) <= set(numbers)
+    assert labels.index(f"Squad 9 ({world.force.name})") < labels.index(
+        f"Squad 10 ({world.force.name})"
+    )
+    forces = [label.rsplit(" (", 1)[1] for label in labels]
+    assert forces == sorted(forces, key=lambda name: name.casefold())
