@@ -282,7 +282,17 @@ def _characters_who(campaign: Campaign, may: Any, **kwargs: Any) -> forms.ModelC
     )
 
 
+TRAINING_HELP = (
+    "A course of training by a Special Forces or Strategist character: one quality step up, to "
+    "Experienced at most, for a ready unit out of the combat zone. The course takes the time "
+    "your table rules: the campaign's clock does not move for it (move it on the dashboard)."
+)
+"""What training does, said above each training form."""
+
+
 class TrainByForm(CampaignForm):
+    help = TRAINING_HELP
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _characters_who(self.campaign, can_train, label="Trainer")
@@ -292,6 +302,8 @@ class TrainByForm(CampaignForm):
 class UnitTrainForm(CampaignForm):
     """Training from the unit's page: the trainer is one of the campaign's living Special
     Forces or Strategist characters."""
+
+    help = TRAINING_HELP
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

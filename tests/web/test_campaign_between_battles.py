@@ -16,6 +16,7 @@ from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import days_to_rally, medical_window_closes
 from campaign.selectors import campaign_now
 from campaign.services import calendar_advance, unit_create, unit_edit
+from campaign.table_forms import TRAINING_HELP
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +58,12 @@ def test_the_gm_withdraws_a_unit_and_sends_it_back(client, world):
     page = client.get(_url("unit", world, unit.pk)).text
     assert "Send into the combat zone" in page and "withdraw it first" not in page
     # Training moves no clock: the form says so, as the GM rules its time.
-    assert "the campaign's clock does not move for it (move it on the dashboard)" in page
+    assert "the campaign's clock does not move for it (move it on the dashboard)" in TRAINING_HELP
+    assert escape(TRAINING_HELP) in page
+    # The Characters page's training form says the same, before a unit is chosen.
+    characters = client.get(_url("characters", world)).text
+    form = characters.split('id="train-form"')[1].split("</form>")[0]
+    assert escape(TRAINING_HELP) in form
     assert client.post(url, {"in_combat_zone": "yes"}, **HTMX)["HX-Redirect"]
     assert _fresh(unit).in_combat_zone is True
 
