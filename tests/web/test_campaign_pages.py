@@ -149,21 +149,28 @@ def test_it_tells_a_units_history_as_a_story(client, world):
     assert "in the combat zone no → yes" not in page and "last battle on day" not in page
 
 
-def test_a_units_history_links_each_engagement_it_fought_to_its_page(client, world):
+def _patrol(world, name=""):
+    """Kane's Squad (Red Company) against Pickets (Blue Battalion), fought as an engagement:
+    (engagement, red, blue)."""
     from campaign.services.engagements import engagement_run
 
     card = world.unit.unit_type
     red, blue = (
-        unit_create(force=force, unit_type=card, name=name, specialties=["infantry"])
-        for force, name in ((world.force, "Kane's Squad"), (world.enemy, "Pickets"))
+        unit_create(force=force, unit_type=card, name=called, specialties=["infantry"])
+        for force, called in ((world.force, "Kane's Squad"), (world.enemy, "Pickets"))
     )
     engagement = engagement_run(
         campaign=world.campaign,
         sides={"attackers": [red], "defenders": [blue]},
-        name="Patrol at the ford",
+        name=name,
         seed=1,
         actor=world.users["gm"],
     )
+    return engagement, red, blue
+
+
+def test_a_units_history_links_each_engagement_it_fought_to_its_page(client, world):
+    engagement, red, _ = _patrol(world, "Patrol at the ford")
     page = login(client, world, "spectator").get(_url("unit", world, red.pk)).text
     fight = _url("engagement", world, engagement.pk)
     assert f'<strong>Day 1:</strong> <a href="{fight}">Patrol at the ford</a>: ' in page
@@ -171,19 +178,7 @@ def test_a_units_history_links_each_engagement_it_fought_to_its_page(client, wor
 
 
 def test_an_engagements_page_links_each_unit_its_reader_sees_in_full(client, world):
-    from campaign.services.engagements import engagement_run
-
-    card = world.unit.unit_type
-    red, blue = (
-        unit_create(force=force, unit_type=card, name=name, specialties=["infantry"])
-        for force, name in ((world.force, "Kane's Squad"), (world.enemy, "Pickets"))
-    )
-    engagement = engagement_run(
-        campaign=world.campaign,
-        sides={"attackers": [red], "defenders": [blue]},
-        seed=1,
-        actor=world.users["gm"],
-    )
+    engagement, red, blue = _patrol(world)
     url = _url("engagement", world, engagement.pk)
     page = login(client, world, "spectator").get(url).text
     for unit in (red, blue):

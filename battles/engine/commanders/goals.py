@@ -19,7 +19,6 @@ enemy scores is worth denying. Choosing who acts reads how hard a unit's order p
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -302,9 +301,11 @@ def _ground(board: Board, u: Piece) -> list[tuple[Point, float, float]]:
         worth = (o.points_per_turn * min(turns, 2) + o.points_at_end / turns) * PRESENCE
         if side not in o.sides:
             worth *= DENY
-        point, radius = o.point, o.radius
-        others = [math.dist(f.position, point) <= radius for f in board.own].count(True)
-        others -= math.dist(u.position, point) <= radius  # The unit itself is among its own.
+        others = sum(
+            1
+            for f in board.own
+            if f.id != u.id and geometry.distance(f.position, o.point) <= o.radius
+        )
         out.append((o.point, o.radius, worth / (1 + others)))
     u.ground = (board.decision, out)
     return out
