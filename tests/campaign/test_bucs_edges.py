@@ -7,6 +7,7 @@ import pytest
 
 from campaign.models import Unit
 from campaign.rules.bridge import UnitOutcome, outcome_damage
+from campaign.rules.experience import experience_earn, threshold
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import CASUALTIES, REST, casualties_die, rest_day, time_passes
 from campaign.rules.state import LeaderState, Status
@@ -167,3 +168,19 @@ def test_an_orders_hours_are_reckoned_from_the_quality_its_hits_leave(campaign, 
     shaken.refresh_from_db()
     assert order_give(giver=holt, unit=fresh, kind="use_skill", listed_hours=8).hours == 6
     assert order_give(giver=holt, unit=shaken, kind="use_skill", listed_hours=8).hours == 7
+
+
+# ---------------------------------------------------------------------------------------------
+# Experience: "thresholds raise quality one step" (the project's table, docs/campaign.md §1.5)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("quality", [q for q in Q if q != Q.LEGENDARY])
+def test_the_point_that_reaches_the_threshold_is_a_step_and_one_short_is_none(quality):
+    needed = threshold(quality)
+    if needed > 1:
+        short, earned = experience_earn(unit_state(quality=quality, experience=needed - 2),
+                                        won=False)  # fmt: skip
+        assert (short.quality, short.experience, earned.raised) == (quality, needed - 1, False)
+    at, earned = experience_earn(unit_state(quality=quality, experience=needed - 1), won=False)
+    assert (at.quality, at.experience, earned.raised) == (quality.raised(), 0, True)
