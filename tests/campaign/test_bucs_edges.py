@@ -4,14 +4,15 @@ exactly at a threshold, the medics' 24th hour, the bottom and the top of the lad
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 
-from campaign.models import Unit
+from campaign.models import Character, Unit
 from campaign.rules.bridge import UnitOutcome, outcome_damage
 from campaign.rules.experience import experience_earn, threshold
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import CASUALTIES, REST, casualties_die, rest_day, time_passes
 from campaign.rules.state import LeaderState, Status
-from campaign.services import outcome_apply
+from campaign.services import outcome_apply, unit_train
 from campaign.services.characters import character_create
 from campaign.services.orders import clock_advance, order_give
 from tests.campaign.helpers import dice, unit_state
@@ -184,3 +185,28 @@ def test_the_point_that_reaches_the_threshold_is_a_step_and_one_short_is_none(qu
         assert (short.quality, short.experience, earned.raised) == (quality, needed - 1, False)
     at, earned = experience_earn(unit_state(quality=quality, experience=needed - 1), won=False)
     assert (at.quality, at.experience, earned.raised) == (quality.raised(), 0, True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Training: "by Special Forces or Strategist characters"
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_strategist_trains_as_special_forces_do_and_a_dead_trainer_trains_nobody(
+    campaign, make_unit
+):
+    sage = character_create(campaign=campaign, name="Col. Sage", hit_points=10,
+                            feats=["strategist"])  # fmt: skip
+    squad = make_unit(quality="inexperienced")
+    entry = unit_train(unit=squad, character=sage)
+    squad.refresh_from_db()
+    assert squad.quality == Q.AVERAGE and entry.text == (
+        "trained by Col. Sage; quality Inexperienced → Average"
+    )
+    Character.objects.filter(pk=sage.pk).update(alive=False)
+    sage.refresh_from_db()
+    with pytest.raises(ValidationError):
+        unit_train(unit=squad, character=sage)
+    squad.refresh_from_db()
+    assert squad.quality == Q.AVERAGE
