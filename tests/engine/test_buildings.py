@@ -237,6 +237,25 @@ def test_breaching_skill_roll_failed_takes_one_hit_and_goes_in():
     assert b.state.units["a"].position == (12, 2)
 
 
+@pytest.mark.parametrize("skill", [2, 5])
+def test_breaching_roll_passes_on_skill_and_costs_a_hit_one_over(skill):
+    # "Skill roll or take 1 Hit": a roll equal to the unit's Skill goes in unharmed, one over
+    # goes in with a Hit.
+    sc = _sc(
+        [unit("a", (8, 2), size=4, skill=skill, keywords=["breaching"])], [unit("b", (20, 20))]
+    )
+    for face, outcome, hits in ((skill, "success", 2), (skill + 1, "failure", 1)):
+        b = battle(sc, [face])
+        roll = of(act(b, "a", MoveStep(((12, 2),))), "roll")[0]
+        assert (roll.purpose, roll.value, roll.against, roll.outcome) == (
+            "breaching",
+            face,
+            skill,
+            outcome,
+        )
+        assert b.state.units["a"].position == (12, 2) and b.state.units["a"].hits == hits
+
+
 def test_a_breach_that_destroys_the_unit_stops_it_at_the_wall():
     sc = _sc([unit("a", (8, 2), size=4, hits=1, keywords=["breaching"])], [unit("b", (20, 20))])
     b = battle(sc, [6])

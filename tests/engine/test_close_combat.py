@@ -9,12 +9,18 @@ from battles.engine import CLOSE_COMBAT, AttackStep, IllegalActionError
 from .helpers import act, battle, building, of, scenario, square, unit
 
 
-def test_close_combat_is_range_1():
-    sc = scenario([unit("a", (2, 2), melee=4)], [unit("b", (3.5, 2))])
-    with pytest.raises(IllegalActionError, match="out of range"):
-        act(battle(sc), "a", AttackStep("b", CLOSE_COMBAT))
-    sc = scenario([unit("a", (2, 2), melee=4)], [unit("b", (3, 2))])
-    act(battle(sc, [6]), "a", AttackStep("b", CLOSE_COMBAT))
+@pytest.mark.parametrize(("at", "beyond"), [((3, 2), (3.002, 2)), ((2.6, 2.8), (2.601, 2.802))])
+def test_close_combat_is_range_1(at, beyond):
+    # Exactly 1" away, straight or slanting (0.6" by 0.8"), is contact, for Melee and a ram
+    # alike; a hair further is out of range.
+    for kw, first in (({"melee": 4}, "melee"), ({"size": 3}, "ram")):
+        sc = scenario([unit("a", (2, 2), **kw)], [unit("b", beyond)])
+        with pytest.raises(IllegalActionError, match="out of range"):
+            act(battle(sc), "a", AttackStep("b", CLOSE_COMBAT))
+        sc = scenario([unit("a", (2, 2), **kw)], [unit("b", at)])
+        ev = act(battle(sc, [6, 1, 1, 6]), "a", AttackStep("b", CLOSE_COMBAT))
+        attack = of(ev, "attack")[0]
+        assert (attack.attack, attack.target, attack.distance) == (first, "b", 1)
 
 
 def test_close_combat_is_ordered_by_close_combat_whatever_the_log_calls_it():
@@ -80,6 +86,28 @@ def test_ramming_is_resolved_in_both_directions():
     back = of(ev, "attack")[1]
     assert (back.attacker, back.target, back.power, back.outcome) == ("b", "a", 2, "damage")
     assert b.state.units["a"].hits == 1 and b.state.units["b"].hits == 1
+
+
+def test_a_rammed_unit_rams_back_with_its_size_even_when_it_prints_a_melee_value():
+    # The contact is resolved as Ramming, "Power = Size, resolved in both directions": b's
+    # Melee 5 is not its blow back, its Size 2 is, and the blow back has no Skill roll either.
+    sc = scenario([unit("a", (2, 2), size=3)], [unit("b", (2.5, 2), size=2, melee=5, skill=2)])
+    ev = act(battle(sc, [6, 1, 1, 6]), "a", AttackStep("b", CLOSE_COMBAT))
+    assert [(x.attacker, x.attack, x.power) for x in of(ev, "attack")] == [
+        ("a", "ram", 3),
+        ("b", "ram_back", 2),
+    ]
+    assert [r.purpose for r in of(ev, "roll")] == ["penetration", "armour"] * 2
+
+
+def test_melee_is_one_way_no_blow_back():
+    # Only Ramming is "resolved in both directions": Melee against a unit with no Melee value
+    # of its own is one attack, and the target does not ram back.
+    sc = scenario([unit("a", (2, 2), melee=5)], [unit("b", (2.5, 2), size=4)])
+    b = battle(sc, [1, 1, 6])
+    ev = act(b, "a", AttackStep("b", CLOSE_COMBAT))
+    assert [(x.attacker, x.attack) for x in of(ev, "attack")] == [("a", "melee")]
+    assert b.state.units["a"].hits == 2 and b.state.units["a"].skill == 4
 
 
 def test_the_rammed_unit_strikes_back_even_if_destroyed():

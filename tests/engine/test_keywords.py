@@ -380,6 +380,29 @@ def test_demolition_charges_are_buildings_only_and_range_1():
         act(b, "a", AttackStep("h", "Charges"))
 
 
+def test_demolition_charges_reach_exactly_1_inch_to_the_wall():
+    # Range 1, measured to the nearest wall: 1" away the charge is placed, a hair more is not.
+    for x, ok in ((9, True), (8.998, False)):
+        sc = scenario(
+            [unit("a", (x, 2), keywords=["demolition"])],
+            [unit("b", (20, 20))],
+            buildings=[building("h", square(10, 0, 14, 4), hits=5)],
+        )
+        b = battle(sc, [6, 1])
+        if not ok:
+            with pytest.raises(IllegalActionError, match="out of range"):
+                act(b, "a", AttackStep("h", "Charges"))
+            continue
+        attack = of(act(b, "a", AttackStep("h", "Charges")), "attack")[0]
+        assert (attack.weapon, attack.power, attack.distance, attack.outcome) == (
+            "Charges",
+            4,
+            1,
+            "damage",
+        )
+        assert b.state.buildings["h"].hits == 4
+
+
 # --- Sensor (One Year War) ---------------------------------------------------------------------
 
 
@@ -432,6 +455,66 @@ def test_sensor_reach_is_6_inches():
 def test_sensor_is_instead_of_firing_not_as_well():
     with pytest.raises(IllegalActionError):
         act(battle(_sensor_sc(6)), "a", RevealStep("b"), AttackStep("b", "Gun"))
+
+
+def test_the_sensor_reveals_one_unit_and_only_a_concealed_one():
+    # "reveal one concealed unit": two in the wood, one reveal; a unit already seen is no
+    # Sensor's business, and the refusal leaves the activation unspent.
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["sensor"])],
+        [unit("b", (7, 2), enters=["woods"]), unit("c", (7, 3), enters=["woods"])],
+        terrain=[piece("w", "woods", square(6, 0, 8, 4))],
+        ruleset="one_year_war",
+    )
+    b = battle(sc)
+    assert b.state.units["b"].concealed and b.state.units["c"].concealed
+    with pytest.raises(IllegalActionError):
+        act(b, "a", RevealStep("b"), RevealStep("c"))
+    assert not of(b.log, "activation")
+    ev = act(b, "a", RevealStep("b"))
+    assert [r.unit for r in of(ev, "reveal")] == ["b"]
+    assert not b.state.units["b"].concealed and b.state.units["c"].concealed
+    b.emit(TurnStart(2))
+    with pytest.raises(IllegalActionError, match="not concealed"):
+        act(b, "a", RevealStep("b"))
+
+
+def test_a_sensor_reveal_takes_the_place_of_firing_in_the_activation():
+    # "Instead of firing" (E44): the reveal stands where the unit's fire would. Alone it may
+    # move or reveal; with Move and Fire it may move and reveal, either way round; with Split
+    # Movement move, reveal, move on the one Move; never reveal and fire as well.
+    def sc(*keywords):
+        return scenario(
+            [unit("a", (2, 2), move=6, keywords=["sensor", *keywords])],
+            [unit("b", (7, 2), enters=["woods"])],
+            terrain=[piece("w", "woods", square(6, 0, 8, 4))],
+            ruleset="one_year_war",
+        )
+
+    with pytest.raises(IllegalActionError, match="moves or fires, not both"):
+        act(battle(sc()), "a", MoveStep(((3, 2),)), RevealStep("b"))
+    for steps in (
+        (MoveStep(((3, 2),)), RevealStep("b")),
+        (RevealStep("b"), MoveStep(((3, 2),))),
+    ):
+        ev = act(battle(sc("move_and_fire")), "a", *steps)
+        assert [e.KIND for e in ev if e.KIND in ("move", "reveal")] == [
+            "move" if isinstance(step, MoveStep) else "reveal" for step in steps
+        ]
+    with pytest.raises(IllegalActionError, match="moves or fires, not both"):
+        act(battle(sc("move_and_fire")), "a", RevealStep("b"), AttackStep("b", "Gun"))
+    b = battle(sc("split_movement"))
+    ev = act(b, "a", MoveStep(((3, 2),)), RevealStep("b"), MoveStep(((3, 7),)))
+    assert [m.cost for m in of(ev, "move")] == [1, 5] and b.state.units["a"].position == (3, 7)
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("b", "sensor")]
+    with pytest.raises(IllegalActionError, match='more than the 5" left'):
+        act(
+            battle(sc("split_movement")),
+            "a",
+            MoveStep(((3, 2),)),
+            RevealStep("b"),
+            MoveStep(((3, 8),)),
+        )
 
 
 def test_without_sensor_no_reveal():

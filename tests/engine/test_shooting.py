@@ -72,9 +72,35 @@ def test_out_of_range_cannot_be_attacked():
         act(battle(sc), "a", AttackStep("b", "Gun"))
 
 
-def test_range_is_measured_centre_to_centre_and_within_is_inclusive():
-    sc = scenario([unit("a", (2, 2))], [unit("b", (14, 2))])
-    act(battle(sc, [6]), "a", AttackStep("b", "Gun"))
+@pytest.mark.parametrize("at", [(14, 2), (9.2, 11.6)])
+def test_range_is_measured_centre_to_centre_and_within_is_inclusive(at):
+    # The Gun's Range is 12: a target exactly 12" away, straight or slanting (7.2" by 9.6"),
+    # is attacked; two thousandths of an inch further on the same line it is out of range.
+    sc = scenario([unit("a", (2, 2))], [unit("b", at)])
+    shot = of(act(battle(sc, [6]), "a", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.target, shot.distance, shot.outcome) == ("b", 12, "miss")
+    dx, dy = (at[0] - 2) / 12, (at[1] - 2) / 12
+    beyond = (round(at[0] + dx * 0.002, 3), round(at[1] + dy * 0.002, 3))
+    sc = scenario([unit("a", (2, 2))], [unit("b", beyond)])
+    with pytest.raises(IllegalActionError, match="out of range"):
+        act(battle(sc), "a", AttackStep("b", "Gun"))
+
+
+@pytest.mark.parametrize("ruleset", ["combined_arms", "one_year_war"])
+@pytest.mark.parametrize("skill", [2, 3, 4, 5])
+def test_skill_roll_hits_on_skill_or_under_and_misses_one_over(skill, ruleset):
+    # "Roll 1d6 — equal to or under Skill is a hit", for every printed Skill, in both rulesets.
+    sc = scenario([unit("a", (2, 2), skill=skill)], [unit("b", (8, 2))], ruleset=ruleset)
+    for face, outcome in ((1, "success"), (skill, "success"), (skill + 1, "failure")):
+        ev = act(battle(sc, [face, 1, 6]), "a", AttackStep("b", "Gun"))
+        roll = of(ev, "roll")[0]
+        assert (roll.purpose, roll.value, roll.against, roll.outcome) == (
+            "to_hit",
+            face,
+            skill,
+            outcome,
+        )
+        assert of(ev, "attack")[0].outcome == ("no_damage" if outcome == "success" else "miss")
 
 
 def test_own_side_and_removed_units_cannot_be_attacked():

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from battles.engine import Activate, AttackStep, ScriptedCommander
+import pytest
+
+from battles.engine import CLOSE_COMBAT, Activate, AttackStep, ScriptedCommander
 from battles.engine.battle import Battle
 from battles.engine.dice import Dice
 from battles.engine.loader import parse_scenario
@@ -131,3 +133,39 @@ def test_skill_never_drops_below_zero():
     suppress(b, target, "a")
     suppress(b, target, "a")
     assert target.skill == 0 and not target.active
+
+
+def test_under_one_year_war_a_unit_at_skill_1_fights_on_and_hits_only_on_a_1():
+    # Suppressed from 2 to 1, b is not demoralised under One Year War (that is Skill 0): it
+    # shoots back, and "equal to or under Skill" is a 1 and nothing else.
+    for face, outcome in ((1, "success"), (2, "failure")):
+        sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), skill=2)], ruleset="one_year_war")
+        b = battle(sc, [1, 1, 6, face, 1, 6])
+        act(b, "a", AttackStep("b", "Gun"))
+        assert b.state.units["b"].skill == 1 and b.state.units["b"].active
+        roll = of(act(b, "b", AttackStep("a", "Gun")), "roll")[0]
+        assert (roll.who, roll.value, roll.against, roll.outcome) == ("b", face, 1, outcome)
+
+
+@pytest.mark.parametrize(("ruleset", "removed"), [("combined_arms", True), ("one_year_war", False)])
+def test_a_ram_back_that_fails_to_damage_suppresses_the_rammer(ruleset, removed):
+    # The blow back is a ram too: b's Size 2 against a's Resistance 2 fails to penetrate, and
+    # Power (Size) 2 is at least Resistance 2, so a loses a Skill, 2 to 1: demoralised under
+    # Combined Arms (red scores a's Size), still fighting under One Year War.
+    sc = scenario(
+        [unit("a", (2, 2), skill=2, size=3, resistance=2)],
+        [unit("b", (2.5, 2), size=2, resistance=5)],
+        ruleset=ruleset,
+    )
+    b = battle(sc, [1, 6, 1, 6])
+    ev = act(b, "a", AttackStep("b", CLOSE_COMBAT))
+    assert [(x.attack, x.outcome) for x in of(ev, "attack")] == [
+        ("ram", "no_damage"),
+        ("ram_back", "no_damage"),
+    ]
+    assert "to_hit" not in [r.purpose for r in of(ev, "roll")]
+    assert [(s.unit, s.by, s.skill) for s in of(ev, "suppress")] == [("a", "b", 1)]
+    assert [(r.unit, r.how) for r in of(ev, "remove")] == (
+        [("a", "demoralised")] if removed else []
+    )
+    assert [(s.side, s.points) for s in of(ev, "score")] == ([("red", 3)] if removed else [])

@@ -69,6 +69,19 @@ def test_an_objective_is_not_held_while_the_enemy_is_within_it():
     assert rec.result.side("blue").score == 0 and rec.result.winner is None
 
 
+def test_an_objective_is_held_and_contested_from_exactly_its_radius():
+    # "Within R" is at most R: blue 3" from the point holds it (radius 3); red exactly 3" away on
+    # the other side denies it; red 3.002" away does not.
+    for red_at, held in (((15.002, 12), True), ((15, 12), False)):
+        sc = scenario([unit("a", (9, 12))], [unit("b", red_at)], objectives=_obj(points_per_turn=2))
+        rec = run_battle(
+            sc,
+            dice=Dice.fixed([6, 1, 6, 1, 6, 1]),
+            commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()},
+        )
+        assert rec.result.side("blue").score == (6 if held else 0), red_at
+
+
 def test_an_objective_only_scores_for_its_sides():
     sc = scenario([unit("a", (2, 2))], [unit("b", (12, 12))], objectives=_obj(points_at_end=5))
     rec = run_battle(
