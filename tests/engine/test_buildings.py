@@ -74,10 +74,13 @@ def test_occupants_may_attack_out():
     assert of(ev, "attack")[0].outcome == "damage"
 
 
-def test_buildings_do_not_dodge_no_skill_roll():
-    b = battle(_sc([unit("a", (4, 2), skill=2)], [unit("b", (20, 20))]), [6, 1])
-    ev = act(b, "a", AttackStep("h", "Gun"))
+@pytest.mark.parametrize(("x", "weapon", "kw"), [(4, "Gun", {}), (9.5, CLOSE_COMBAT, {"melee": 4})])
+def test_buildings_do_not_dodge_no_skill_roll(x, weapon, kw):
+    # Shooting and Melee alike: a 6 would miss against Skill 2, but no Skill roll is made.
+    b = battle(_sc([unit("a", (x, 2), skill=2, **kw)], [unit("b", (20, 20))]), [6, 1])
+    ev = act(b, "a", AttackStep("h", weapon))
     assert [r.purpose for r in of(ev, "roll")] == ["penetration", "armour"]
+    assert of(ev, "attack")[0].outcome == "damage"
     assert b.state.buildings["h"].hits == 1
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from battles.engine import (
+    CLOSE_COMBAT,
     Activate,
     AttackStep,
     DiceExhaustedError,
@@ -19,7 +20,7 @@ from battles.engine.battle import Battle
 from battles.engine.dice import Dice
 from battles.engine.loader import parse_scenario
 
-from .helpers import act, battle, kinds, of, piece, scenario, square, unit
+from .helpers import act, battle, building, kinds, of, piece, scenario, square, unit
 
 
 def _turn(sc, faces):
@@ -216,3 +217,45 @@ def test_a_move_of_more_waypoints_than_any_path_needs_is_refused():
     assert not b.state.units["a"].activated and len(b.log) == logged
     b.perform("blue", Activate("a", (MoveStep(((2, 3),) * 1000),)))
     assert b.state.units["a"].position == (2, 3)
+
+
+@pytest.mark.parametrize("how", ["demoralised by the blow back", "destroyed by the blow back"])
+def test_a_unit_removed_by_its_own_ram_does_nothing_more_in_its_activation(how):
+    # Removed "at once": a rammer with Move and Fire that the blow back demoralises (Skill 2 to
+    # 1, Combined Arms) or destroys is gone, and the move it asked for after the ram never comes.
+    demoralised = how.startswith("demoralised")
+    a = unit(
+        "a",
+        (2, 2),
+        skill=2 if demoralised else 4,
+        hits=2 if demoralised else 1,
+        size=3,
+        resistance=2 if demoralised else 0,
+        keywords=["move_and_fire"],
+    )
+    sc = scenario([a], [unit("b", (2.5, 2), size=2, resistance=5)])
+    b = battle(sc, [1, 6, 1, 6] if demoralised else [1, 6, 6, 1])
+    ev = act(b, "a", AttackStep("b", CLOSE_COMBAT), MoveStep(((2, 5),)))
+    assert [(r.unit, r.how) for r in of(ev, "remove")] == [
+        ("a", "demoralised" if demoralised else "destroyed")
+    ]
+    assert not of(ev, "move") and b.state.units["a"].position == (2, 2)
+
+
+def test_a_unit_removed_by_its_breaching_roll_does_nothing_more_in_its_activation():
+    # The failed Breaching roll's Hit removes it at the wall; the shot it meant to take from
+    # inside is never fired. With a Hit to spare, it goes in and fires.
+    def sc(hits):
+        return scenario(
+            [unit("a", (8, 2), size=4, hits=hits, keywords=["breaching", "move_and_fire"])],
+            [unit("b", (16, 2))],
+            buildings=[building("h", square(10, 0, 14, 4))],
+        )
+
+    b = battle(sc(1), [6])
+    ev = act(b, "a", MoveStep(((12, 2),)), AttackStep("b", "Gun"))
+    assert [(r.unit, r.how) for r in of(ev, "remove")] == [("a", "destroyed")]
+    assert not of(ev, "attack") and b.state.units["a"].position == (10, 2)
+    b = battle(sc(2), [6, 6])
+    ev = act(b, "a", MoveStep(((12, 2),)), AttackStep("b", "Gun"))
+    assert [(x.attacker, x.target) for x in of(ev, "attack")] == [("a", "b")]
