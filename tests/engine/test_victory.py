@@ -7,6 +7,7 @@ import json
 import pytest
 
 from battles.engine import (
+    CLOSE_COMBAT,
     Activate,
     AttackStep,
     BattleResult,
@@ -280,3 +281,32 @@ def test_a_battle_ended_by_the_turns_last_activation_scores_that_completed_turn(
     reasons = [(e.reason, e.points) for e in rec.events if e.KIND == "score"]
     assert reasons == [("removed:b", 2), ("objective:hill", 1), ("objective:hill", 2)]
     assert rec.result.side("blue").score == 5 and rec.result.end_reason == "side_eliminated"
+
+
+def test_a_ram_that_removes_both_sides_last_units_ends_the_battle_on_the_scores():
+    # Rams land together (E8): a and b destroy each other, the last unit of each side. The
+    # battle ends there, each side scores the other's Size, and the scores decide: blue's hill
+    # (end points) is held by nobody, so 3 against 3 is a draw; against a Size 2 rammer, red
+    # takes 3 and gives 2, and wins.
+    for red_size, winner, scores in ((3, None, (3, 3)), (2, "red", (2, 3))):
+        sc = scenario(
+            [unit("a", (2, 2), hits=1, size=3, resistance=0)],
+            [unit("b", (2.5, 2), hits=1, size=red_size, resistance=0)],
+            objectives=[HILL | {"point": [20, 20]}],
+            turn_limit=3,
+        )
+        rec = run_battle(
+            sc,
+            dice=Dice.fixed([6, 1, 6, 1, 6, 1]),  # blue first; both rams damage
+            commanders={
+                "blue": ScriptedCommander([Activate("a", (AttackStep("b", CLOSE_COMBAT),))]),
+                "red": ScriptedCommander(),
+            },
+        )
+        assert [(e.unit, e.how) for e in rec.events if e.KIND == "remove"] == [
+            ("b", "destroyed"),
+            ("a", "destroyed"),
+        ]
+        assert (rec.result.end_reason, rec.result.turns) == ("side_eliminated", 1)
+        assert (rec.result.side("blue").score, rec.result.side("red").score) == scores
+        assert rec.result.winner == winner
