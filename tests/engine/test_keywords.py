@@ -447,6 +447,26 @@ def test_sensor_reveal_lasts_until_the_end_of_the_revealed_units_next_activation
     assert b.state.units["b"].concealed
 
 
+def test_a_sensor_reveal_of_a_unit_that_has_already_acted_lasts_into_the_next_turn():
+    # b has had its activation this turn: its next one is next turn's, and the reveal lasts
+    # through it. A friend of the Sensor may shoot b next turn, before b acts; after, b hides.
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["sensor"]), unit("c", (2, 3))],
+        [unit("b", (8, 2), enters=["woods"], hits=5)],
+        terrain=[piece("w", "woods", square(7, 0, 9, 4))],
+        ruleset="one_year_war",
+    )
+    b = battle(sc, [6])
+    act(b, "b")
+    ev = act(b, "a", RevealStep("b"))
+    assert [(r.unit, r.cause, r.until) for r in of(ev, "reveal")] == [("b", "sensor", 2)]
+    b.emit(TurnStart(2))
+    shot = of(act(b, "c", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.attacker, shot.target, shot.outcome) == ("c", "b", "miss")
+    act(b, "b")
+    assert b.state.units["b"].concealed
+
+
 def test_sensor_reach_is_6_inches():
     with pytest.raises(IllegalActionError, match="within 6"):
         act(battle(_sensor_sc(6.5)), "a", RevealStep("b"))

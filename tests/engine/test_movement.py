@@ -148,16 +148,21 @@ def test_a_unit_stopped_at_a_slanting_edge_stands_outside_the_piece():
     assert [e.purpose for e in of(ev, "roll")] == [RollPurpose.TERRAIN]
 
 
-def test_a_failed_terrain_roll_spends_the_activation_and_forbids_attacks():
+@pytest.mark.parametrize("keyword", ["move_and_fire", "split_movement"])
+def test_a_failed_terrain_roll_spends_the_activation_and_forbids_attacks(keyword):
+    # With Split Movement, the fire and the second move it planned are dropped alike.
     sc = scenario(
-        [unit("a", (2, 2), keywords=["move_and_fire"])],
+        [unit("a", (2, 2), keywords=[keyword])],
         [unit("b", (9, 2))],
         terrain=[piece("river", "river", square(4, 0, 5, 10))],
     )
     b = battle(sc, [6])
-    ev = act(b, "a", MoveStep(((6, 2),)), AttackStep("b", "Gun"))
+    steps = [MoveStep(((6, 2),)), AttackStep("b", "Gun")]
+    if keyword == "split_movement":
+        steps.append(MoveStep(((6, 3),)))
+    ev = act(b, "a", *steps)
     assert kinds(ev) == ["activation", "roll", "move"]
-    assert b.state.units["a"].activated
+    assert b.state.units["a"].position == (3.99, 2) and b.state.units["a"].activated
 
 
 def test_leaving_a_hazard_needs_no_roll():
