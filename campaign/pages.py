@@ -354,6 +354,9 @@ class ForceSummary:
     units: int
     ready: int
     version: int
+    destroyed: int = 0
+    """Of its ``units``, those destroyed: still on its roster and in its story, no longer
+    fighting."""
     """The sum of its units' version tokens (``units.models.Versioned``): it changes with any
     saved change to a unit, which is also when a unit's history gains an entry."""
 
@@ -362,21 +365,31 @@ class ForceSummary:
         return force_colour(self.force)
 
 
+def units_count_text(units: int, destroyed: int) -> str:
+    """How many units a force has, destroyed ones said apart: they stay on its roster but no
+    longer fight ("5 units (1 destroyed)", "2 units, all destroyed")."""
+    text = plural(units, "unit")
+    if destroyed and destroyed == units:
+        return text + (", destroyed" if units == 1 else ", all destroyed")
+    return text + (f" ({destroyed} destroyed)" if destroyed else "")
+
+
 def force_summaries(campaign: Campaign) -> list[ForceSummary]:
     """Each force with its unit counts: what a player may always see of another force."""
     counts = {
-        row["force_id"]: (row["units"], row["ready"], row["version"])
+        row["force_id"]: (row["units"], row["ready"], row["version"], row["destroyed"])
         for row in Unit.objects.filter(force__campaign=campaign)
         .values("force_id")
         .annotate(
             units=Count("id"),
             ready=Count("id", filter=Q(status=Status.READY)),
             version=Sum("version"),
+            destroyed=Count("id", filter=Q(status=Status.DESTROYED)),
         )
         .order_by()
     }
     forces = campaign.forces.select_related("owner").order_by("name")
-    return [ForceSummary(f, *counts.get(f.pk, (0, 0, 0))) for f in forces]
+    return [ForceSummary(f, *counts.get(f.pk, (0, 0, 0, 0))) for f in forces]
 
 
 @dataclass(frozen=True)

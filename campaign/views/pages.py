@@ -78,6 +78,7 @@ from campaign.pages import (
     timeline,
     unit_charts,
     unit_story_lines,
+    units_count_text,
     units_needing_attention,
 )
 from campaign.rules.experience import training_blocked
@@ -325,6 +326,9 @@ def force_context(
         columns=ROSTER_COLUMNS,
         lines=lines,
         unit_count=force.units.count() if sight != FULL else None,
+        unit_count_text=units_count_text(
+            len(lines), sum(line.unit.status == Status.DESTROYED for line in lines)
+        ),
     )
     if viewer.manages:
         context["add_form"] = forms.get("add_form") or UnitAddForm(campaign=viewer.campaign)
