@@ -601,6 +601,63 @@ def recent_fights(
     return [fight for _, fight in found[:limit]]
 
 
+ENGAGEMENTS_A_PAGE = 25
+"""Engagements one page of the campaign's list of them shows."""
+
+
+@dataclass(frozen=True)
+class EngagementLine:
+    record: Engagement
+    sides: str
+    """Who fought whom: "Red Company against Blue Battalion"."""
+    outcome: str
+    """As `engagement_outcome` says it: "Red Company won after 2 rounds"."""
+
+
+@dataclass(frozen=True)
+class EngagementsPage:
+    """A page of the campaign's engagements, the latest first, as its list shows them."""
+
+    lines: list[EngagementLine]
+    number: int
+    pages: int
+    count: int
+
+    @property
+    def shown(self) -> str:
+        """Which of them the page shows, in words: "Engagements 26 to 50 of 112"."""
+        if self.count <= ENGAGEMENTS_A_PAGE:
+            return plural(self.count, "engagement")
+        first = (self.number - 1) * ENGAGEMENTS_A_PAGE + 1
+        return f"Engagements {first} to {first + len(self.lines) - 1} of {self.count}"
+
+
+def engagements_page(campaign: Campaign, number: int | None = None) -> EngagementsPage:
+    """Page ``number`` of the campaign's engagements (the first when None, the last when past
+    it), the latest first as the dashboard orders them: by day, then by when they were fought.
+    Three queries whatever the count: how many, the page, the forces of their sides."""
+    records = campaign.engagements.order_by("-day", "-created_at", "-id")
+    count = records.count()
+    pages = max(1, -(-count // ENGAGEMENTS_A_PAGE))
+    number = min(max(1, number or 1), pages)
+    start = (number - 1) * ENGAGEMENTS_A_PAGE
+    shown = list(
+        records.only(
+            "pk", "campaign", "name", "day", "winner", "state", "rounds", "setup", "created_at"
+        )[start : start + ENGAGEMENTS_A_PAGE]
+    )
+    sides = engagement_sides(shown)
+    lines = [
+        EngagementLine(
+            e,
+            f"{sides[e.pk]['attackers']} against {sides[e.pk]['defenders']}",
+            engagement_outcome(e, sides[e.pk]),
+        )
+        for e in shown
+    ]
+    return EngagementsPage(lines, number, pages, count)
+
+
 def _battle_fight(cb: CampaignBattle, winner: str | None) -> Fight:
     """A battle as the dashboard lists it; ``winner`` as `winner_names` names it."""
     url = reverse("campaign:battle", args=[cb.campaign_id, cb.pk])

@@ -95,6 +95,7 @@ urlpatterns = [
     path(C + "orders/new/", table.order_give_view, name="order-give"),
     path(C + "orders/call-off/", table.order_call_off_view, name="order-call-off"),
     path(C + "clock/", table.clock_advance_view, name="clock-advance"),
+    path(C + "engagements/", table.engagements_list, name="engagements"),
     path(C + "engagements/new/", table.engagement_setup, name="engagement-setup"),
     path(C + "engagements/<int:engagement_pk>/", table.engagement_detail, name="engagement"),
     path(

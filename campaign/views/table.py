@@ -35,8 +35,10 @@ from campaign.models import (
     Unit,
 )
 from campaign.pages import (
+    clean_cursor,
     engagement_outcome,
     engagement_sides,
+    engagements_page,
     roll_notice,
     trained_text,
 )
@@ -113,6 +115,7 @@ CHARACTER_ENTRIES_SHOWN = 20
 ORDERS = "campaign/orders.html"
 SETUP = "campaign/engagement_setup.html"
 ENGAGEMENT = "campaign/engagement.html"
+ENGAGEMENTS = "campaign/engagements.html"
 CHECKS = "campaign/checks.html"
 ROLLS_SHOWN = 30
 LEGENDARY_UNNAMED = " (commanded by a Legendary unit)"
@@ -749,6 +752,16 @@ def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict
     if viewer.manages and record.state == Engagement.State.APPLIED:
         context["revert_form"] = forms.get("revert_form") or RevertEngagementForm()
     return context
+
+
+@login_required
+@require_GET
+def engagements_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every engagement the campaign has fought, the latest first, a page at a time
+    (``?page=2``): each member may read an engagement's sides and outcome, as on its page."""
+    viewer = campaign_for_viewer(request.user, pk)
+    page = engagements_page(viewer.campaign, clean_cursor(request.GET.get("page")))
+    return render(request, ENGAGEMENTS, base_context(viewer, page=page))
 
 
 def _engagement_for(viewer: Viewer, engagement_pk: int) -> Engagement:
