@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.db.models import Count, Q, Sum
@@ -273,6 +274,114 @@ def roster_lines(force: Force, *, sort: str = "name") -> list[RosterLine]:
     # Ties keep roster order, so a sorted roster reads the same on every load.
     lines.sort(key=lambda line: (key(line), line.unit.pk), reverse=sort.startswith("-"))
     return sorted(lines, key=lambda line: line.unit.status == Status.DESTROYED)
+
+
+FOUND_A_PAGE = 50
+"""Units one page of a unit search lists."""
+SEARCH_LONGEST = 100
+"""The longest name a unit search looks for (a unit's name is at most 200 characters)."""
+
+
+@dataclass(frozen=True)
+class UnitSearch:
+    """The units a member looks for across the campaign, among the forces they see in full:
+    one page of those found, by force, then by name as a roster orders them."""
+
+    forces: list[Force]
+    """The forces searched: those the viewer sees in full, in name order."""
+    unsearched: list[str]
+    """The names of the others, which the viewer sees in summary only."""
+    search: str
+    force: Force | None
+    """The one force looked in, or None for every force searched."""
+    status: str
+    """A unit status (`Status`) the units found have, or "" for any."""
+    found: list[Unit]
+    number: int
+    pages: int
+    count: int
+
+    @property
+    def asked(self) -> bool:
+        return bool(self.search or self.force or self.status)
+
+    @property
+    def shown(self) -> str:
+        """What was found, in words: "3 units whose name or leader contains “plat”, in Red
+        Company, destroyed"; the page, when there are several."""
+        what = plural(self.count, "unit") if self.count else "No unit"
+        if self.search:
+            what += f" whose name or leader’s contains “{self.search}”"
+        if self.force is not None:
+            what += f", in {self.force.name}"
+        if self.status:
+            what += f", {Status(self.status).label.lower()}"
+        if self.pages > 1:
+            first = (self.number - 1) * FOUND_A_PAGE + 1
+            what += f": units {first} to {first + len(self.found) - 1}, page {self.number} of "
+            what += f"{self.pages}"
+        return what
+
+    @property
+    def previous_query(self) -> str:
+        return self.query(self.number - 1)
+
+    @property
+    def next_query(self) -> str:
+        return self.query(self.number + 1)
+
+    def query(self, number: int) -> str:
+        """The address's query for page ``number`` of the same search."""
+        asked = {"q": self.search, "force": self.force.pk if self.force else "",
+                 "status": self.status, "page": number if number > 1 else ""}  # fmt: skip
+        return "?" + urlencode({key: value for key, value in asked.items() if value})
+
+
+def unit_search(
+    campaign: Campaign,
+    force_ids: Collection[int],
+    *,
+    search: str = "",
+    force: str = "",
+    status: str = "",
+    page: int | None = None,
+) -> UnitSearch:
+    """The units of ``force_ids`` (the forces the viewer sees in full) whose name or leader's
+    name contains ``search``, in ``force`` (one of them, by pk; else every one) and of
+    ``status`` (else any): a page of them. A force the viewer may not see in full is never
+    searched, nor named back: asked for, it is every force. Three queries whatever the
+    campaign's size: its forces, the names of the units found, the page's units."""
+    every = list(campaign.forces.order_by("name", "pk"))
+    forces = [f for f in every if f.pk in force_ids]
+    chosen = next((f for f in forces if str(f.pk) == force), None)
+    search = search.strip()[:SEARCH_LONGEST]
+    status = status if status in {s.value for s in Status} else ""
+    units = Unit.objects.filter(force__in=[chosen] if chosen else forces)
+    if search:
+        units = units.filter(Q(name__icontains=search) | Q(leader__name__icontains=search))
+    if status:
+        units = units.filter(status=status)
+    names = {f.pk: f.name for f in forces}
+    # By force, then as a roster reads its names ("Squad 9" before "Squad 10"): sorted here,
+    # from the names alone, and only the page's units read whole.
+    order = sorted(
+        units.values_list("pk", "name", "force_id"),
+        key=lambda row: (name_order(names[row[2]]), row[2], name_order(row[1]), row[0]),
+    )
+    count = len(order)
+    pages = max(1, -(-count // FOUND_A_PAGE))
+    number = min(max(1, page or 1), pages)
+    start = (number - 1) * FOUND_A_PAGE
+    pks = [row[0] for row in order[start : start + FOUND_A_PAGE]]
+    read = Unit.objects.select_related("unit_type", "leader").in_bulk(pks) if pks else {}
+    by_pk = {f.pk: f for f in forces}
+    found = []
+    for pk in pks:
+        unit = read[pk]
+        unit.force = by_pk[unit.force_id]
+        found.append(unit)
+    unsearched = [f.name for f in every if f.pk not in force_ids]
+    return UnitSearch(forces, unsearched, search, chosen, status, found, number, pages, count)
 
 
 @dataclass(frozen=True)

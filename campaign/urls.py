@@ -58,6 +58,7 @@ urlpatterns = [
     path(C + "forces/<int:force_pk>/edit/", actions.force_edit_view, name="force-edit"),
     path(C + "forces/<int:force_pk>/units/add/", actions.unit_add_view, name="unit-add"),
     path(C + "forces/<int:force_pk>/medical/", actions.medical_view, name="medical"),
+    path(C + "units/", pages.unit_find, name="units"),
     path(C + "units/<int:unit_pk>/", pages.unit_detail, name="unit"),
     path(C + "units/<int:unit_pk>/card/", pages.unit_card, name="unit-card"),
     path(C + "units/<int:unit_pk>/edit/", actions.unit_edit_view, name="unit-edit"),

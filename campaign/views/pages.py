@@ -77,6 +77,7 @@ from campaign.pages import (
     since_last_visit,
     timeline,
     unit_charts,
+    unit_search,
     unit_story_lines,
     units_count_text,
     units_needing_attention,
@@ -181,6 +182,8 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         # A player who has just joined plays nothing until the GM raises or gives them a force.
         no_force_yet=viewer.role == Membership.Role.PLAYER and not plays,
         forces_in_summary=len(full) < len(summaries),
+        # A member finds a unit among the forces they see in full (`unit_find`).
+        finds_units=any(s.units for s in summaries if s.force.pk in full),
         fights=recent_fights(campaign, battles),
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=attention,
@@ -476,6 +479,29 @@ def unit_detail(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     unit = unit_for_viewer(viewer, unit_pk)
     before = clean_cursor(request.GET.get("before"))
     return render(request, "campaign/unit.html", unit_context(viewer, unit, before))
+
+
+@login_required
+@require_GET
+def unit_find(request: HttpRequest, pk: int) -> HttpResponse:
+    """Find a unit across the campaign by its name or its leader's, a force, a status: a plain
+    GET form, so a search is an address to keep. Only the forces the viewer sees in full are
+    searched: what the campaign shows of the others (their name and unit count) is not theirs
+    to search."""
+    viewer = campaign_for_viewer(request.user, pk)
+    query = request.GET
+    found = unit_search(
+        viewer.campaign,
+        viewer.forces_in_full(),
+        search=query.get("q", ""),
+        force=query.get("force", ""),
+        status=query.get("status", ""),
+        page=clean_cursor(query.get("page")),
+    )
+    statuses = [(status.value, status.label) for status in Status]
+    return render(
+        request, "campaign/units.html", base_context(viewer, found=found, statuses=statuses)
+    )
 
 
 @login_required

@@ -232,6 +232,8 @@ ROUTES = [
     Route("order call off", _c("order-call-off"), "post", {}, ok=400, manage=True, players=True),
     Route("clock", _c("clock-advance"), "post", {"hours": "0"}, ok=400, manage=True),
     Route("engagements", _c("engagement-setup")),
+    Route("every engagement", _c("engagements")),
+    Route("find a unit", lambda w: _c("units")(w) + "?q=iron"),
     Route("engagement fight", _c("engagement-setup"), "post", {}, ok=400, manage=True),
     Route("engagement log", _c("engagement", ENGAGEMENT)),
     Route("second engagement log", _c("engagement", AMBUSH)),

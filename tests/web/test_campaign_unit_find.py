@@ -1,0 +1,108 @@
+"""Find a unit across the campaign: a plain GET form whose address is the search, over the
+forces the member sees in full only, a page at a time, in the same few queries however many
+units the campaign has."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign.models import Campaign, Leader, Unit
+from campaign.pages import FOUND_A_PAGE
+from tests.web.campaign_world import login
+from tests.web.paging import fill_forces
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(world, query: str = "") -> str:
+    return reverse("campaign:units", args=[world.campaign.pk]) + query
+
+
+def _names(page: str) -> list[str]:
+    return re.findall(r'<a href="/campaigns/\d+/units/\d+/">([^<]+)</a>', page)
+
+
+def test_a_gm_finds_a_unit_by_name_or_leader_in_any_force(client, world):
+    fill_forces(world, 12)
+    Leader.objects.create(unit=Unit.objects.get(name="Blue 07"), name="Sgt. Kane", hit_points=10)
+    login(client, world, "gm")
+    page = client.get(_url(world, "?q=red+1")).text
+    assert _names(page) == ["Red 10", "Red 11", "Red 12"]
+    assert "3 units whose name or leader’s contains “red 1”." in page
+    assert 'value="red 1"' in page  # the form shows the search it made
+    page = client.get(_url(world, "?q=kane")).text
+    assert _names(page) == ["Blue 07"] and "led by Sgt. Kane" in page
+    # Squad 9 before Squad 10, each force under its name.
+    page = client.get(_url(world, f"?force={world.force.pk}")).text
+    names = _names(page)
+    assert names[:3] == ["Red 01", "Red 02", "Red 03"] and "Blue 01" not in names
+    assert names.index("Red 09") < names.index("Red 10")
+
+
+def test_a_search_by_status_and_the_page_it_is_on_are_kept_in_the_address(client, world):
+    fill_forces(world, FOUND_A_PAGE)
+    Unit.objects.filter(name__in=["Red 03", "Blue 04"]).update(status="destroyed")
+    login(client, world, "gm")
+    page = client.get(_url(world, "?status=destroyed")).text
+    assert {"Red 03", "Blue 04"} <= set(_names(page))
+    assert "Red 02" not in _names(page) and ", destroyed." in page
+    first = client.get(_url(world, "?q=e")).text
+    count = Unit.objects.filter(name__icontains="e").count()
+    pages = -(-count // FOUND_A_PAGE)
+    assert pages > 1 and len(_names(first)) == FOUND_A_PAGE
+    assert (
+        f"{count} units whose name or leader’s contains “e”: units 1 to {FOUND_A_PAGE}, "
+        f"page 1 of {pages}." in first
+    )
+    assert '<a href="?q=e&amp;page=2">Later units</a>' in first
+    last = client.get(_url(world, f"?q=e&page={pages}")).text
+    assert len(_names(last)) == count - (pages - 1) * FOUND_A_PAGE
+    assert f'<a href="?q=e&amp;page={pages - 1}">Earlier units</a>' in last
+    assert "Later units" not in last
+
+
+def test_a_player_finds_only_units_of_forces_they_see_in_full(client, world):
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
+    login(client, world, "player")
+    page = client.get(_url(world)).text
+    assert world.unit.name in _names(page) and "Iron Wolf" not in page
+    assert "Not searched: Blue Battalion. The GM shows other players only that force's" in page
+    # Asking for the hidden force by its id finds nothing of it, nor names it as searched.
+    page = client.get(_url(world, f"?force={world.enemy.pk}&q=iron")).text
+    assert "Iron Wolf" not in page and "No unit whose name or leader’s contains “iron”." in page
+    # Under full rosters every force is searched.
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="full")
+    assert "Iron Wolf" in _names(client.get(_url(world, "?q=iron")).text)
+
+
+def test_a_spectator_under_summary_has_nothing_to_search_and_is_told_why(client, world):
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
+    login(client, world, "spectator")
+    page = client.get(_url(world, "?q=squad")).text
+    assert _names(page) == [] and 'name="q"' not in page
+    assert "The GM shows spectators every force in summary only" in page
+    dashboard = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
+    assert "Find a unit" not in dashboard
+
+
+def test_the_dashboard_offers_the_search_and_an_outsider_gets_nothing(client, world):
+    login(client, world, "player")
+    dashboard = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
+    assert f'action="{_url(world)}" role="search"' in dashboard
+    assert login(client, world, "outsider").get(_url(world, "?q=iron")).status_code == 404
+
+
+def test_it_reads_the_same_few_queries_whatever_the_campaigns_size(client, world):
+    login(client, world, "gm")
+    costs = []
+    for more in (0, 64):
+        fill_forces(world, more)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(_url(world, "?q=e")).status_code == 200
+        costs.append(len(queries))
+    assert costs[0] == costs[1] <= 10
