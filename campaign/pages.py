@@ -72,6 +72,7 @@ from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ord
 from campaign.rules.window import withdrawn_text
 from campaign.selectors import (
     StoryPage,
+    TimelineFocus,
     campaign_now,
     campaign_role,
     campaign_units,
@@ -88,6 +89,8 @@ from campaign.selectors import (
     timeline_day_counts,
     timeline_days,
     timeline_entries_on,
+    timeline_focus,
+    timeline_records,
 )
 from config.pagecache import kept_value
 from units.bucs import Equipment, Quality, Specialty, fielded, skill_shift, specials
@@ -692,8 +695,10 @@ def recent_fights(
     """The campaign's latest battles (``battles``, newest first, `recent_battles`) and
     engagements together, newest first: by day, then by when they were fought or entered."""
     engagements = list(
-        campaign.engagements.only("pk", "name", "day", "winner", "state", "rounds", "setup",
-                                  "created_at").order_by("-day", "-created_at", "-id")[:limit]
+        # Its campaign too: left out, the related manager reads it once a row.
+        campaign.engagements.only("pk", "campaign", "name", "day", "winner", "state", "rounds",
+                                  "setup", "created_at").order_by("-day", "-created_at",
+                                                                  "-id")[:limit]
     )  # fmt: skip
     winners = winner_names(battles)
     sides = engagement_sides(engagements)
@@ -1653,6 +1658,7 @@ def timeline(
     force_ids: set[int],
     before: int | None = None,
     split: tuple[int, int] | None = None,
+    focus: TimelineFocus | None = None,
 ) -> TimelinePage:
     """The campaign day by day, the latest first: on each, its battles, its engagements, then
     what befell the units of ``force_ids`` (deaths, promotions, GM corrections...), each newest
@@ -1660,13 +1666,14 @@ def timeline(
     window of it: the latest `TIMELINE_DAYS` days with something on them before day
     ``before`` (all, when None), or, with ``split`` (a day, an entry id), that day from its
     entries older than that entry on (the rest of a day split over pages), and the days before
-    it. Every query reads that window only."""
+    it; of a ``focus`` (`timeline_focus`), only its units' fights and what befell them. Every
+    query reads that window only."""
     below = split
     upto = split[0] if split else (before - 1 if before is not None else None)
     found = timeline_days(campaign=campaign, force_ids=force_ids, upto=upto,
-                          limit=TIMELINE_DAYS + 1)  # fmt: skip
+                          limit=TIMELINE_DAYS + 1, focus=focus)  # fmt: skip
     counts = timeline_day_counts(campaign=campaign, force_ids=force_ids,
-                                 days=found[:TIMELINE_DAYS], below=below)  # fmt: skip
+                                 days=found[:TIMELINE_DAYS], below=below, focus=focus)  # fmt: skip
     chosen: list[int] = []
     lines = 0
     for day in found[:TIMELINE_DAYS]:
@@ -1680,9 +1687,8 @@ def timeline(
     if below is not None and below[0] not in chosen:
         below = None
     whole = [day for day in chosen if below is None or day != below[0]]
-    battles = list(
-        campaign.battles.filter(day__in=whole).select_related("battle").defer("battle__scenario")
-    )
+    fought, engaged, quick, story = timeline_records(campaign, focus)
+    battles = list(fought.filter(day__in=whole).select_related("battle").defer("battle__scenario"))
     names = {cb.pk: cb.name for cb in battles}
     winners = winner_names(battles)
     events = [
@@ -1693,8 +1699,9 @@ def timeline(
         for cb in battles
     ]  # fmt: skip
     engagements = list(
-        campaign.engagements.filter(day__in=whole).only(
-            "pk", "name", "day", "winner", "state", "rounds", "setup"
+        # Its campaign too: left out, the related manager reads it once a row.
+        engaged.filter(day__in=whole).only(
+            "pk", "campaign", "name", "day", "winner", "state", "rounds", "setup"
         )
     )
     sides = engagement_sides(engagements)
@@ -1705,7 +1712,7 @@ def timeline(
                   f"({record.get_state_display().lower()})",
                   reverse("campaign:engagement", args=[campaign.pk, record.pk]))
         )  # fmt: skip
-    quick = campaign.quick_resolves.filter(day__in=whole)
+    quick = quick.filter(day__in=whole)
     for qr in quick.select_related("attacker__force", "defender__force"):
         # Its link is to a unit of the two whose page the reader may open, if either.
         seen = [u for u in (qr.attacker, qr.defender) if u.force_id in force_ids]
@@ -1715,7 +1722,7 @@ def timeline(
                   f"{quick_resolve_outcome(qr)}",
                   reverse("campaign:unit", args=[campaign.pk, seen[0].pk]) if seen else "")
         )  # fmt: skip
-    notable = notable_entries(campaign=campaign, force_ids=force_ids)
+    notable = notable_entries(campaign=campaign, force_ids=force_ids, focus=focus)
     notable = list(notable.filter(timeline_entries_on(whole, below))[: TIMELINE_LINES + 1])
     more_of_day = crowded and len(notable) > TIMELINE_LINES
     notable = notable[:TIMELINE_LINES]
@@ -1728,7 +1735,7 @@ def timeline(
         events.append(_entry_event(entry_, campaign.pk, homes, names, carrying, undone))
     # The campaign's own story (its people's changes, the GM's notes) closes the day, after the
     # fights and what they did to the units.
-    for line in campaign.story.filter(day__in=whole).order_by("id"):
+    for line in story.filter(day__in=whole).order_by("id"):
         note = line.pk if line.kind == StoryEntry.Kind.NOTE else None
         events.append(Event(line.day, line.kind, line.text, "", note=note))
     days: dict[int, list[Event]] = {}
@@ -1746,7 +1753,7 @@ def timeline(
         # The window after this one: the next days with something, oldest first (a split
         # day from its newest entries, alone if it is crowded).
         newer = timeline_days(campaign=campaign, force_ids=force_ids, above=chosen[0],
-                              limit=TIMELINE_DAYS + 1)  # fmt: skip
+                              limit=TIMELINE_DAYS + 1, focus=focus)  # fmt: skip
         if below is not None:
             later = f"?before={below[0] + 1}" if newer else ""
         elif newer:
@@ -1764,6 +1771,83 @@ def timeline(
         earlier_label=earlier_label,
         later=later,
     )
+
+
+@dataclass(frozen=True)
+class TimelineChoice:
+    """Whose story the timeline may be narrowed to: a force seen in full and its units."""
+
+    force: Force
+    units: list[tuple[int, str]]
+    """Its units, (pk, name), in roster name order."""
+
+    @property
+    def value(self) -> str:
+        return f"force-{self.force.pk}"
+
+    @property
+    def options(self) -> list[tuple[str, str]]:
+        """Its units as the timeline's choice offers them: ("unit-12", "2nd Platoon")."""
+        return [(f"unit-{pk}", name) for pk, name in self.units]
+
+
+@dataclass(frozen=True)
+class TimelineFollow:
+    """The timeline narrowed to one force or one unit (``?focus=force-3``, ``?focus=unit-12``),
+    and how the page says so."""
+
+    value: str
+    """The address's ``focus``: "force-3" or "unit-12"; "" for the whole campaign."""
+    focus: TimelineFocus | None
+    shown: str
+    """Whose story it shows, in words: "the story of 2nd Platoon (Red Company) only"."""
+    refused: bool = False
+    """A focus was asked for that the reader may not follow (or that is not there): the whole
+    campaign is shown, and the page says so without saying which."""
+
+    @property
+    def query(self) -> str:
+        """What every link of the narrowed timeline carries: "&focus=unit-12"."""
+        return f"&focus={self.value}" if self.value else ""
+
+
+def timeline_choices(campaign: Campaign, force_ids: set[int]) -> list[TimelineChoice]:
+    """The forces of ``force_ids`` (those the reader sees in full) that have units, and their
+    units, to narrow the timeline to: one query whatever their number."""
+    units = Unit.objects.filter(force_id__in=force_ids, force__campaign=campaign)
+    forces: dict[int, Force] = {}
+    names: dict[int, list[tuple[int, str]]] = {}
+    for unit in units.select_related("force").only("pk", "name", "force__name"):
+        forces.setdefault(unit.force_id, unit.force)
+        names.setdefault(unit.force_id, []).append((unit.pk, unit.name))
+    order = sorted(forces.values(), key=lambda f: (name_order(f.name), f.pk))
+    return [
+        TimelineChoice(force, sorted(names[force.pk], key=lambda u: name_order(u[1])))
+        for force in order
+    ]
+
+
+def timeline_follow(
+    campaign: Campaign, choices: list[TimelineChoice], asked: str | None
+) -> TimelineFollow:
+    """The force or unit the address asks the timeline to follow, if it is one of ``choices``
+    (`timeline_choices`: what the reader sees in full); anything else, the whole campaign."""
+    whole = TimelineFollow("", None, "")
+    if not asked:
+        return whole
+    kind, _, pk = asked.partition("-")
+    number = clean_cursor(pk)
+    for choice in choices:
+        if kind == "force" and number == choice.force.pk:
+            units = [pk for pk, _ in choice.units]
+            focus = timeline_focus(campaign=campaign, units=units)
+            return TimelineFollow(asked, focus, f"the story of {choice.force.name} only")
+        for unit_pk, name in choice.units:
+            if kind == "unit" and number == unit_pk:
+                focus = timeline_focus(campaign=campaign, units=[unit_pk])
+                shown = f"the story of {name} ({choice.force.name}) only"
+                return TimelineFollow(asked, focus, shown)
+    return TimelineFollow("", None, "", refused=True)
 
 
 FIRST_VISIT_LINES = 10

@@ -828,10 +828,49 @@ def _undone_since(last: dict[int, int]) -> dict[int, dict[str, Any]]:
     return undone
 
 
-def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 0):
+@dataclass(frozen=True)
+class TimelineFocus:
+    """One force's or one unit's part of the campaign's timeline: the fights its units were in
+    and what befell them; the campaign's own story (its people, its calendar, the GM's notes)
+    is no unit's."""
+
+    units: frozenset[int]
+    """The pks of the units it follows: the unit, or each unit of the force."""
+    battles: frozenset[int]
+    """The pks of the campaign battles one of them fought in (`timeline_focus`)."""
+    engagements: frozenset[int]
+
+
+def timeline_focus(*, campaign: Campaign, units: Collection[int]) -> TimelineFocus:
+    """The timeline of ``units`` (pks): the battles and engagements any of them was put on a
+    side of, found from each one's sides (two queries of one short row a fight: which units
+    fought is kept in the fight's set-up, not in a table of its own)."""
+    units = frozenset(units)
+
+    def fought(sides: Any) -> bool:
+        return isinstance(sides, dict) and any(
+            units.intersection(pks) for pks in sides.values() if isinstance(pks, list)
+        )
+
+    battles = campaign.battles.order_by().values_list("pk", "sides")
+    engagements = campaign.engagements.order_by().values_list("pk", "setup__sides")
+    return TimelineFocus(
+        units=units,
+        battles=frozenset(pk for pk, sides in battles if fought(sides)),
+        engagements=frozenset(pk for pk, sides in engagements if fought(sides)),
+    )
+
+
+def notable_entries(
+    *,
+    campaign: Campaign,
+    force_ids: set[int],
+    after_id: int = 0,
+    focus: TimelineFocus | None = None,
+):
     """History entries of the campaign worth a line on its timeline: deaths (a unit's, or its
     leader's), promotions and losses of quality for good, training, GM corrections and reverts
-    (units of ``force_ids`` only, newer than ``after_id``)."""
+    (units of ``force_ids`` only, newer than ``after_id``; of the ``focus``'s units only)."""
     Kind = HistoryEntry.Kind
     notable = (
         Q(after__status="destroyed")
@@ -839,23 +878,32 @@ def notable_entries(*, campaign: Campaign, force_ids: set[int], after_id: int = 
         | Q(after__has_key="quality")
         | Q(kind__in=[Kind.GM_EDIT, Kind.TRAINING, Kind.REVERT, Kind.CASUALTIES])
     )
-    return (
-        HistoryEntry.objects.filter(notable, unit__force_id__in=force_ids, pk__gt=after_id)
-        .exclude(kind=Kind.CREATED)
-        .select_related("unit__force")
-        .order_by("-id")
-    )
+    entries = HistoryEntry.objects.filter(notable, unit__force_id__in=force_ids, pk__gt=after_id)
+    if focus is not None:
+        entries = entries.filter(unit_id__in=focus.units)
+    return entries.exclude(kind=Kind.CREATED).select_related("unit__force").order_by("-id")
 
 
-def timeline_records(campaign: Campaign) -> tuple[QuerySet, ...]:
+def timeline_records(
+    campaign: Campaign, focus: TimelineFocus | None = None
+) -> tuple[QuerySet, ...]:
     """The campaign's records each of which is a line of the timeline on its day, besides the
     units' notable entries: its battles, engagements and quick resolves, and its own story
-    (`StoryEntry`). A day split over pages shows them on its first."""
+    (`StoryEntry`); of a ``focus``, the fights of its units and no story. A day split over
+    pages shows them on its first."""
+    if focus is None:
+        return (
+            campaign.battles.all(),
+            campaign.engagements.all(),
+            campaign.quick_resolves.all(),
+            campaign.story.all(),
+        )
+    units = list(focus.units)
     return (
-        campaign.battles.all(),
-        campaign.engagements.all(),
-        campaign.quick_resolves.all(),
-        campaign.story.all(),
+        campaign.battles.filter(pk__in=list(focus.battles)),
+        campaign.engagements.filter(pk__in=list(focus.engagements)),
+        campaign.quick_resolves.filter(Q(attacker_id__in=units) | Q(defender_id__in=units)),
+        campaign.story.none(),
     )
 
 
@@ -866,12 +914,16 @@ def timeline_days(
     upto: int | None = None,
     above: int | None = None,
     limit: int,
+    focus: TimelineFocus | None = None,
 ) -> list[int]:
     """Up to ``limit`` campaign days on which the timeline has something (a battle, an
     engagement, a quick resolve, a notable entry of the units of ``force_ids``): the latest
     up to day ``upto``, newest first, or the earliest after day ``above``, oldest first.
     The database finds them; ``limit`` rows at most come back."""  # fmt: skip
-    sources = [*timeline_records(campaign), notable_entries(campaign=campaign, force_ids=force_ids)]
+    sources = [
+        *timeline_records(campaign, focus),
+        notable_entries(campaign=campaign, force_ids=force_ids, focus=focus),
+    ]
     days = []
     for source in sources:
         if upto is not None:
@@ -884,17 +936,22 @@ def timeline_days(
 
 
 def timeline_day_counts(
-    *, campaign: Campaign, force_ids: set[int], days: list[int], below: tuple[int, int] | None
+    *,
+    campaign: Campaign,
+    force_ids: set[int],
+    days: list[int],
+    below: tuple[int, int] | None,
+    focus: TimelineFocus | None = None,
 ) -> dict[int, int]:
     """How many lines the timeline has on each of ``days``, counted in the database; on day
     ``below[0]``, only its notable entries older than entry ``below[1]`` (the rest of a day
     split over pages: its fights were on the page before)."""
     fight_days = [day for day in days if below is None or day != below[0]]
-    notable = notable_entries(campaign=campaign, force_ids=force_ids)
+    notable = notable_entries(campaign=campaign, force_ids=force_ids, focus=focus)
     notable = notable.filter(timeline_entries_on(fight_days, below))
     counted = [
         source.filter(day__in=fight_days).order_by().values("day").annotate(n=Count("id"))
-        for source in timeline_records(campaign)
+        for source in timeline_records(campaign, focus)
     ]
     counted.append(notable.order_by().values("day").annotate(n=Count("id")))
     counts: dict[int, int] = {}

@@ -76,6 +76,8 @@ from campaign.pages import (
     roster_lines,
     since_last_visit,
     timeline,
+    timeline_choices,
+    timeline_follow,
     unit_charts,
     unit_search,
     unit_story_lines,
@@ -292,10 +294,20 @@ def timeline_context(
     before = clean_cursor(query.get("before"))
     day, entry = clean_cursor(query.get("day")), clean_cursor(query.get("entry"))
     split = (day, entry) if day is not None and entry is not None else None
-    page = timeline(viewer.campaign, forces, before, split)
+    # Narrowed to a force or a unit the reader sees in full (`timeline_follow`), or the whole.
+    choices = timeline_choices(viewer.campaign, forces)
+    follow = timeline_follow(viewer.campaign, choices, query.get("focus"))
+    page = timeline(viewer.campaign, forces, before, split, follow.focus)
     if not page.days and (before is not None or split is not None):
-        page = timeline(viewer.campaign, forces)  # nothing there: the first window
-    context = base_context(viewer, days=page.days, page=page)
+        page = timeline(viewer.campaign, forces, focus=follow.focus)  # nothing there: the first
+    if follow.value:
+        # Its pages stay narrowed: each link carries the focus.
+        page = replace(
+            page,
+            earlier=page.earlier and page.earlier + follow.query,
+            later=None if page.later is None else "?" + (page.later[1:] + follow.query).lstrip("&"),
+        )
+    context = base_context(viewer, days=page.days, page=page, choices=choices, follow=follow)
     if viewer.manages:
         context["note_form"] = forms.get("note_form") or StoryNoteForm()
     return context

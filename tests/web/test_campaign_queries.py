@@ -18,8 +18,9 @@ pytestmark = pytest.mark.django_db
 PAGES = {
     # The GM's tools list the invitations waiting; a first visit, the latest entries.
     "dashboard": (lambda w: [], 22),
-    # its window: the days with something, their lines counted, and the group's changes in it
-    "timeline": (lambda w: [], 15),
+    # its window: the days with something, their lines counted, and the group's changes in it;
+    # the forces and units it may be narrowed to
+    "timeline": (lambda w: [], 16),
     "force": (lambda w: [w.force.pk], 12),
     "force-json": (lambda w: [w.force.pk], 10),
     "campaign-json": (lambda w: [], 10),

@@ -1,0 +1,145 @@
+"""The timeline narrowed to one force or one unit: its fights and what befell its units, told
+in words on the page, paged as the whole timeline is, and only for what the reader sees in
+full."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign.models import Campaign, Engagement, StoryEntry, Unit
+from tests.web.campaign_world import login, raise_units
+from tests.web.paging import add_notes, link
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(world, query: str = "") -> str:
+    return reverse("campaign:timeline", args=[world.campaign.pk]) + query
+
+
+def _engage(world, name: str, day: int, attackers: list[Unit], defenders: list[Unit]) -> None:
+    sides = {"attackers": [u.pk for u in attackers], "defenders": [u.pk for u in defenders]}
+    Engagement.objects.create(
+        campaign=world.campaign, name=name, day=day, hour=0, seed=1, round_limit=3,
+        setup={"sides": sides}, events=[], rounds=2, winner="attackers",
+    )  # fmt: skip
+
+
+def _setting(world, day: int = 3) -> tuple[Unit, Unit]:
+    """Day ``day``: an engagement of Squad 1 against Iron Wolf, another of Reserve 1 (a third
+    unit of Red Company) against Iron Wolf, a GM's note and a note on Squad 1's history."""
+    world.campaign.day = day
+    world.campaign.save(update_fields=["day"])
+    reserve = raise_units(world.force, world.unit.unit_type, 1, "Rearguard")[0]
+    _engage(world, "the ford", day, [world.unit], [world.enemy_unit])
+    _engage(world, "the orchard", day, [reserve], [world.enemy_unit])
+    StoryEntry.objects.create(campaign=world.campaign, day=day, kind="note", text="Rain.")
+    add_notes(world.unit, [day], prefix="Squad note")
+    return world.unit, reserve
+
+
+def test_a_unit_followed_shows_its_fights_and_what_befell_it_only(client, world):
+    squad, _ = _setting(world)
+    login(client, world, "gm")
+    page = client.get(_url(world, f"?focus=unit-{squad.pk}")).text
+    assert (
+        f"Showing the story of {squad.name} (Red Company) only: the battles and engagements it "
+        "fought and what befell it, without the group's changes and the GM's notes." in page
+    )
+    assert f'<a href="{_url(world)}">Show the whole campaign</a>' in page
+    assert "The ford: Red Company won after 2 rounds" in page
+    assert "Squad note 0" in page
+    assert "The orchard" not in page and "Rain." not in page
+    assert "Crossroads: Blue Battalion won" in page  # day 1: it fought there
+    # The choice says what it shows.
+    assert f'<option value="unit-{squad.pk}" selected>{squad.name}</option>' in page
+    # Its unit page leads here.
+    unit_page = client.get(reverse("campaign:unit", args=[world.campaign.pk, squad.pk])).text
+    assert f'href="{_url(world, f"?focus=unit-{squad.pk}")}"' in unit_page
+
+
+def test_a_force_followed_shows_every_fight_of_its_units_and_not_the_groups_story(client, world):
+    _setting(world)
+    login(client, world, "player")
+    page = client.get(_url(world, f"?focus=force-{world.force.pk}")).text
+    assert "Showing the story of Red Company only: the battles and engagements its units " in page
+    assert "The ford:" in page and "The orchard:" in page and "Rain." not in page
+    whole = client.get(_url(world)).text
+    assert "Rain." in whole and 'id="timeline-focus"' not in whole
+    force_page = client.get(reverse("campaign:force", args=[world.campaign.pk, world.force.pk]))
+    assert f'href="{_url(world, f"?focus=force-{world.force.pk}")}"' in force_page.text
+
+
+def test_a_member_may_follow_only_what_they_see_in_full(client, world):
+    _setting(world)
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
+    login(client, world, "player")
+    page = client.get(_url(world)).text
+    assert f'value="force-{world.force.pk}"' in page
+    assert f'value="force-{world.enemy.pk}"' not in page
+    assert world.enemy_unit.name not in re.findall(r"<option[^>]*>([^<]+)</option>", page)
+    # Asked for anyway, the enemy's force or unit is refused as one that is not there is.
+    for asked in (f"force-{world.enemy.pk}", f"unit-{world.enemy_unit.pk}", "unit-999999"):
+        page = client.get(_url(world, f"?focus={asked}")).text
+        assert (
+            "That force or unit is not one whose story you can follow here, so this is the "
+            "whole campaign." in page
+        )
+        assert "Showing the story of" not in page and "Rain." in page
+    # A spectator who sees every force in summary is offered nothing to follow.
+    page = login(client, world, "spectator").get(_url(world)).text
+    assert 'name="focus"' not in page
+
+
+def test_a_followed_timeline_pages_through_its_days_and_keeps_its_focus(client, world):
+    world.campaign.day = 40
+    world.campaign.save(update_fields=["day"])
+    add_notes(world.unit, list(range(2, 41)), prefix="Own")
+    add_notes(world.enemy_unit, list(range(2, 41)), prefix="Other")
+    login(client, world, "gm")
+    focus = f"focus=unit-{world.unit.pk}"
+    first = client.get(_url(world, "?" + focus)).text
+    earlier = link(first, "Earlier days")
+    assert earlier is not None and earlier.endswith("&" + focus)
+    second = client.get(earlier).text
+    assert "Showing the story of Squad 1 (Red Company) only" in second
+    assert "Own " in second and "Other " not in second
+    later = link(second, "Later days")
+    assert later is not None and later.endswith("?" + focus)
+    assert client.get(later).text.count(": Own ") == first.count(": Own ")
+
+
+def test_a_followed_timeline_reads_the_same_few_queries_however_big_the_campaign(client, world):
+    login(client, world, "gm")
+    costs = []
+    card = world.unit.unit_type
+    for prefix, more in (("Extra", 1), ("More", 90)):
+        # One engagement, then 40 more, and 90 more units.
+        for n, unit in enumerate(raise_units(world.force, card, more, prefix)[:40]):
+            _engage(world, f"clash {prefix} {n}", 1, [unit], [world.enemy_unit])
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(_url(world, f"?focus=force-{world.force.pk}")).text
+        assert "Showing the story of Red Company only" in page
+        costs.append(len(queries))
+    assert costs[0] == costs[1]
+
+
+@pytest.mark.parametrize("page", ["timeline", "dashboard"])
+def test_the_whole_timeline_and_the_dashboard_read_no_query_an_engagement(client, world, page):
+    login(client, world, "gm")
+    url = reverse(f"campaign:{page}", args=[world.campaign.pk])
+    costs = []
+    for count in (1, 11):
+        Engagement.objects.all().delete()
+        for n in range(count):
+            _engage(world, f"clash {n}", 1, [world.unit], [world.enemy_unit])
+        client.get(url)  # the first visit's own reads are not counted
+        with CaptureQueriesContext(connection) as queries:
+            assert "clash" in client.get(url).text.lower()
+        costs.append(len(queries))
+    assert costs[0] == costs[1]
