@@ -310,19 +310,21 @@ class UnitSearch:
 
     @property
     def shown(self) -> str:
-        """What was found, in words: "3 units whose name or leader contains “plat”, in Red
-        Company, destroyed"; the page, when there are several."""
+        """What was found, in words: "3 units with “plat” in their name or their leader's, in
+        Red Company, destroyed"; then the page, when there are several (". Page 2 of 3: units
+        51 to 100")."""
         what = plural(self.count, "unit") if self.count else "No unit"
         if self.search:
-            what += f" whose name or leader’s contains “{self.search}”"
+            whose = "their" if self.count > 1 else "its"
+            what += f" with “{self.search}” in {whose} name or {whose} leader’s"
         if self.force is not None:
             what += f", in {self.force.name}"
         if self.status:
             what += f", {Status(self.status).label.lower()}"
         if self.pages > 1:
             first = (self.number - 1) * FOUND_A_PAGE + 1
-            what += f": units {first} to {first + len(self.found) - 1}, page {self.number} of "
-            what += f"{self.pages}"
+            what += f". Page {self.number} of {self.pages}: units {first} to "
+            what += f"{first + len(self.found) - 1}"
         return what
 
     @property

@@ -39,13 +39,13 @@ def test_every_engagement_is_listed_page_by_page_the_latest_first(client, world)
         first
     )
     assert (
-        f">Clash {count}</a> — day {count}: Red Company against Blue Battalion; Red Company won "
-        "after 2 rounds</li>" in first
+        f'>Clash {count}</a><br><span class="small">Day {count} · Red Company against Blue '
+        "Battalion · Red Company won after 2 rounds</span></li>" in first
     )
     assert f">Clash {count - ENGAGEMENTS_A_PAGE}<" not in first
     assert '<a href="?page=2">Earlier engagements</a>' in first and "Later engagements" not in first
     last = client.get(_url(world, "?page=3")).text
-    assert ">Clash 1</a> — day 1:" in last and ">Clash 4<" not in last
+    assert ">Clash 1</a><br>" in last and ">Clash 4<" not in last
     assert '<a href="?page=2">Later engagements</a>' in last and "Earlier engagements" not in last
     # A page past the last, or no page at all, is still a page of the list.
     assert ">Clash 1<" in client.get(_url(world, "?page=99")).text

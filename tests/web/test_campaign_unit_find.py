@@ -33,7 +33,7 @@ def test_a_gm_finds_a_unit_by_name_or_leader_in_any_force(client, world):
     login(client, world, "gm")
     page = client.get(_url(world, "?q=red+1")).text
     assert _names(page) == ["Red 10", "Red 11", "Red 12"]
-    assert "3 units whose name or leader’s contains “red 1”." in page
+    assert "3 units with “red 1” in their name or their leader’s." in page
     assert 'value="red 1"' in page  # the form shows the search it made
     page = client.get(_url(world, "?q=kane")).text
     assert _names(page) == ["Blue 07"] and "led by Sgt. Kane" in page
@@ -56,8 +56,8 @@ def test_a_search_by_status_and_the_page_it_is_on_are_kept_in_the_address(client
     pages = -(-count // FOUND_A_PAGE)
     assert pages > 1 and len(_names(first)) == FOUND_A_PAGE
     assert (
-        f"{count} units whose name or leader’s contains “e”: units 1 to {FOUND_A_PAGE}, "
-        f"page 1 of {pages}." in first
+        f"{count} units with “e” in their name or their leader’s. Page 1 of {pages}: units 1 "
+        f"to {FOUND_A_PAGE}." in first
     )
     assert '<a href="?q=e&amp;page=2">Later units</a>' in first
     last = client.get(_url(world, f"?q=e&page={pages}")).text
@@ -74,7 +74,7 @@ def test_a_player_finds_only_units_of_forces_they_see_in_full(client, world):
     assert "Not searched: Blue Battalion. The GM shows other players only that force's" in page
     # Asking for the hidden force by its id finds nothing of it, nor names it as searched.
     page = client.get(_url(world, f"?force={world.enemy.pk}&q=iron")).text
-    assert "Iron Wolf" not in page and "No unit whose name or leader’s contains “iron”." in page
+    assert "Iron Wolf" not in page and "No unit with “iron” in its name or its leader’s." in page
     # Under full rosters every force is searched.
     Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="full")
     assert "Iron Wolf" in _names(client.get(_url(world, "?q=iron")).text)
@@ -94,6 +94,9 @@ def test_the_dashboard_offers_the_search_and_an_outsider_gets_nothing(client, wo
     login(client, world, "player")
     dashboard = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
     assert f'action="{_url(world)}" role="search"' in dashboard
+    # A force's roster searches that force.
+    force = client.get(reverse("campaign:force", args=[world.campaign.pk, world.force.pk])).text
+    assert f'<input type="hidden" name="force" value="{world.force.pk}">' in force
     assert login(client, world, "outsider").get(_url(world, "?q=iron")).status_code == 404
 
 
