@@ -1808,6 +1808,11 @@ class TimelineFollow:
     campaign is shown, and the page says so without saying which."""
 
     @property
+    def of_force(self) -> bool:
+        """It follows a whole force (its units are "they"), not one unit ("it")."""
+        return self.value.startswith("force-")
+
+    @property
     def query(self) -> str:
         """What every link of the narrowed timeline carries: "&focus=unit-12"."""
         return f"&focus={self.value}" if self.value else ""
