@@ -1071,18 +1071,38 @@ def orders_going_in(
     return lines
 
 
-def left_out(out_of_action: Iterable[Unit], engaged: Iterable[tuple[Unit, str]] = ()) -> list[str]:
+def left_out(
+    out_of_action: Iterable[Unit] = (),
+    engaged: Iterable[tuple[Unit, str]] = (),
+    blocked: Iterable[tuple[Unit, str]] = (),
+) -> list[str]:
     """Why the campaign's units a form does not offer are left out of it: a sentence per
     reason, naming the units ("Destroyed: Tiger One (Red Company)."). A unit out of action
     says why by its status (`Status.out_of_action`); one held back while a battle's outcome is
-    not applied (``engaged``: the unit and the battle's name) names the battle."""
-    reasons: dict[str, list[str]] = {}
+    not applied (``engaged``: the unit and the battle's name) names the battle; one a form's
+    rule keeps out (``blocked``: the unit and why, "Led by Sgt Holt already") says that. More
+    than `LEFT_OUT_NAMED` units alike are counted by force rather than named."""
+    reasons: dict[str, list[Unit]] = {}
     for unit in sorted(out_of_action, key=lambda u: list(Status).index(Status(u.status))):
-        reasons.setdefault(Status(unit.status).out_of_action, []).append(unit_label(unit))
+        reasons.setdefault(Status(unit.status).out_of_action, []).append(unit)
     for unit, battle in engaged:
         why = f"Still in {battle}, whose outcome is not applied yet"
-        reasons.setdefault(why, []).append(unit_label(unit))
-    return [f"{why}: {and_words(names)}." for why, names in reasons.items() if why]
+        reasons.setdefault(why, []).append(unit)
+    for unit, why in blocked:
+        reasons.setdefault(why, []).append(unit)
+    return [f"{why}: {_units_named(units)}." for why, units in reasons.items() if why]
+
+
+LEFT_OUT_NAMED = 12
+"""Units alike a form's list of those it leaves out names; more are counted by force."""
+
+
+def _units_named(units: list[Unit]) -> str:
+    if len(units) <= LEFT_OUT_NAMED:
+        return and_words([unit_label(unit) for unit in units])
+    by_force = Counter(unit.force.name for unit in units)
+    counts = and_words([f"{n} of {force}" for force, n in by_force.items()])
+    return f"{plural(len(units), 'unit')} ({counts})"
 
 
 def units_seen_in_summary(units: Iterable[Unit], *, spectator: bool) -> str:

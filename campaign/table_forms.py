@@ -79,6 +79,10 @@ class Offer:
 
     doing: str
     blocked: Callable[[Unit], str]
+    left_out_as: Callable[[Unit], str] | None = None
+    """Why a unit ``blocked`` keeps out is not offered, said under the form before the names
+    of the units alike ("Led by Sgt Holt already"); without it, the unit's status says why
+    (`Status.out_of_action`)."""
 
 
 def _not_ready(unit: Unit) -> str:
@@ -96,13 +100,39 @@ def _destroyed_or_led(unit: Unit) -> str:
     return _destroyed(unit)
 
 
+def _not_leadable(unit: Unit) -> str:
+    if unit.status == Status.DESTROYED:
+        return Status.DESTROYED.out_of_action
+    return f"Led by {unit.leader.name} already"
+
+
+def _not_trainable(unit: Unit) -> str:
+    # The cases of `training_apply`, which `training_blocked` asked.
+    state = unit.state
+    if not state.status.fights:
+        return state.status.out_of_action
+    if state.in_combat_zone:
+        return "In the combat zone, where no unit trains"
+    return f"{state.quality.label}: training raises a unit to Experienced at most"
+
+
+def _not_rallied(unit: Unit) -> str:
+    # The cases of `rules.characters.rally`, which `rally_blocked` asked.
+    state = unit.state
+    if state.status == Status.DESTROYED:
+        return Status.DESTROYED.out_of_action
+    if state.morale_hits == 0:
+        return "No Morale hits to rally (Casualty hits are the medics' work)"
+    return "In the combat zone with one Morale hit, which only R&R heals"
+
+
 # A retreated unit is out of action, so it makes no check and takes no Order (the services'
 # rule); but a character may still take command of it in camp, and a Strategist's rally is what
 # it may need most.
 CHECK = Offer("make a check", _not_ready)
-JOIN = Offer("take a leader", _destroyed_or_led)
-TRAIN = Offer("train", lambda unit: training_blocked(unit.state))
-RALLY = Offer("be rallied", lambda unit: rally_blocked(unit.state))
+JOIN = Offer("take a leader", _destroyed_or_led, _not_leadable)
+TRAIN = Offer("train", lambda unit: training_blocked(unit.state), _not_trainable)
+RALLY = Offer("be rallied", lambda unit: rally_blocked(unit.state), _not_rallied)
 ORDER = Offer("be given an Order", _not_ready)
 FIGHT = Offer("fight", _not_ready)
 
@@ -137,8 +167,10 @@ class _LeavesOut:
     def left_out(self) -> list[str]:
         if self._by_force():
             return []  # counted by force instead (`left_out_forces`)
-        units = _units(self.campaign, self.owner)
-        return left_out(unit for unit in units if self.offer.blocked(unit))
+        units = [u for u in _units(self.campaign, self.owner) if self.offer.blocked(u)]
+        if self.offer.left_out_as is None:
+            return left_out(units)
+        return left_out(blocked=[(unit, self.offer.left_out_as(unit)) for unit in units])
 
     @cached_property
     def left_out_forces(self) -> list[dict[str, str]]:
@@ -266,7 +298,9 @@ class CampaignForm(PageForm):
         super().__init__(*args, **kwargs)
 
 
-class JoinForm(CampaignForm):
+class JoinForm(_LeavesOut, CampaignForm):
+    offer = JOIN
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(self.campaign)
@@ -290,8 +324,9 @@ TRAINING_HELP = (
 """What training does, said above each training form."""
 
 
-class TrainByForm(CampaignForm):
+class TrainByForm(_LeavesOut, CampaignForm):
     help = TRAINING_HELP
+    offer = TRAIN
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -328,19 +363,20 @@ class HealForm(CampaignForm):
         )
 
 
-class RallyForm(CampaignForm):
+class RallyForm(_LeavesOut, CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _characters_who(self.campaign, can_rally, label="Strategist")
         # Once a day for each unit: one rallied today is not offered, as the service refuses it.
         rallied = rallied_today(self.campaign)
-        offer = Offer(
+        self.offer = Offer(
             RALLY.doing,
             lambda unit: (
                 "it was rallied today already" if unit.pk in rallied else RALLY.blocked(unit)
             ),
+            lambda unit: "Rallied today already" if unit.pk in rallied else _not_rallied(unit),
         )
-        self.fields["unit"] = _UnitField(self.campaign, offer, label="Rallies unit")
+        self.fields["unit"] = _UnitField(self.campaign, self.offer, label="Rallies unit")
 
 
 class OrderForm(_LeavesOut, CampaignForm):

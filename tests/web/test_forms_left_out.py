@@ -7,14 +7,25 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.urls import reverse
 
 from campaign.models import Unit
+from campaign.rules.history import and_words
 from campaign.selectors import engaged_units
 from campaign.services import unit_edit
 from tests.web.campaign_world import login, raise_units
 from tests.web.test_campaign_battles import _ready_all, _url
 
 pytestmark = pytest.mark.django_db
+
+
+def reverse_characters(world) -> str:
+    return reverse("campaign:characters", args=[world.campaign.pk])
+
+
+def reverse_action(world, name: str) -> str:
+    return reverse(f"campaign:{name}", args=[world.campaign.pk])
+
 
 RETREATED = "Retreated in poor order, out of action until R&R rallies them: "
 
@@ -96,3 +107,43 @@ def test_the_skill_check_and_contest_forms_name_every_unit_left_out(client, worl
     # The Requisition raises a unit: it leaves no unit out, and says nothing.
     requisition = html[html.index('id="requisition-form"') :]
     assert "left-out" not in requisition[: requisition.index("</form>")]
+
+
+def test_the_join_training_and_rally_forms_name_every_unit_left_out_and_why(client, world):
+    """The Characters page's forms offer only the units that may take a leader, train or be
+    rallied; each names those it leaves out, a sentence per reason, so a GM looking for one
+    learns why it is not there."""
+    from campaign.services.characters import character_create, character_rally
+    from tests.web.test_table_pages import _table_units
+
+    destroyed, retreated, ready = _table_units(world)
+    gm = world.users["gm"]
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12,
+                            feats=["strategist"], actor=gm)  # fmt: skip
+    login(client, world, "gm")
+    url = reverse_characters(world)
+    client.post(reverse_action(world, "character-join"), {"character": holt.pk, "unit": ready.pk})
+    unit_edit(unit=ready, changes={"in_combat_zone": True, "morale_hits": 1}, reason="sent in",
+              actor=gm)  # fmt: skip
+    html = client.get(url).content.decode()
+    label = {u.pk: f"{u.name} ({u.force.name})" for u in (destroyed, retreated, ready)}
+    reserves = Unit.objects.filter(force__campaign=world.campaign, status="destroyed")
+    dead = and_words(
+        [f"{u.name} ({u.force.name})" for u in reserves.order_by("force__name", "name")]
+    )
+    assert sorted(_left_out(html, "join-form")) == [
+        f"Destroyed: {dead}.",
+        f"Led by Capt. Holt already: {label[ready.pk]}.",
+    ]
+    assert sorted(_left_out(html, "train-form")) == [
+        f"Destroyed: {dead}.",
+        f"In the combat zone, where no unit trains: {label[ready.pk]}.",
+        f"{RETREATED}{label[retreated.pk]}.".replace("&", "&amp;"),
+    ]
+    assert sorted(_left_out(html, "rally-form")) == [
+        f"Destroyed: {dead}.",
+        f"In the combat zone with one Morale hit, which only R&amp;R heals: {label[ready.pk]}.",
+    ]
+    character_rally(character=holt, unit=retreated, actor=gm)
+    html = client.get(url).content.decode()
+    assert f"Rallied today already: {label[retreated.pk]}." in _left_out(html, "rally-form")

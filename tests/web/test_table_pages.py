@@ -144,7 +144,9 @@ def test_the_table_offers_only_units_that_can_do_what_is_asked(client, world):
               ("contest-form", "resisting_helpers")]  # fmt: skip
     for form, field in fields:
         assert _offered(checks, form, field) == [ready], (form, field)
-    assert destroyed not in page
+    # The Characters page names it only among the units its forms leave out, and why.
+    assert destroyed not in re.sub(r'<div class="left-out small">.*?</div>', "", page, flags=re.S)
+    assert f"{destroyed}.</li>" in page
     # The checks name it only under their forms, among the units they leave out and why.
     said = re.sub(r'<div class="left-out small">.*?</div>', "", checks, flags=re.S)
     assert destroyed not in said and destroyed in checks
