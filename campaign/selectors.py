@@ -1155,8 +1155,12 @@ FIGHTING = [status.value for status in Status if status.fights]
 def lists_every_unit(*, campaign: Campaign) -> bool:
     """Whether a battle's forms list every unit ready to fight (held back or not), a row each:
     up to `LIST_EVERY_UNIT` of them; else a page at a time (`units_page`)."""
-    ready = Unit.objects.filter(force__campaign=campaign, status__in=FIGHTING)
-    return ready.count() <= LIST_EVERY_UNIT
+    return ready_count(campaign=campaign) <= LIST_EVERY_UNIT
+
+
+def ready_count(*, campaign: Campaign) -> int:
+    """How many of the campaign's units are ready to fight (held back or not)."""
+    return Unit.objects.filter(force__campaign=campaign, status__in=FIGHTING).count()
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from battles.forms import LaunchKeyField, SeedField, WholeNumberField
+from campaign import selectors
 from campaign.battle_forms import chosen_problems
 from campaign.forms import (
     SPECIALTY_CHOICES,
@@ -36,7 +37,7 @@ from campaign.rules.experience import training_blocked
 from campaign.rules.history import and_words
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import Status, quality_name
-from campaign.selectors import lists_every_unit
+from campaign.selectors import ready_count
 from campaign.services.characters import HIT_POINTS_MAX, rallied_today
 from campaign.services.checks import DC_MAX
 from campaign.services.engagements import SITUATION_FIELDS
@@ -180,6 +181,10 @@ class _LeavesOut:
         return out_of_action_by_force(self.campaign)
 
 
+def _in_name_order(unit: Unit) -> tuple[Any, ...]:
+    return name_order(unit.force.name), name_order(unit.name)
+
+
 class _InNameOrder(forms.models.ModelChoiceIterator):
     """The units by force, then name, as people read them (`pages.name_order`): "Squad 2"
     before "Squad 10", as the roster lists them."""
@@ -187,9 +192,7 @@ class _InNameOrder(forms.models.ModelChoiceIterator):
     def __iter__(self) -> Iterator[Any]:
         if self.field.empty_label is not None:
             yield ("", self.field.empty_label)
-        units = sorted(
-            self.queryset, key=lambda unit: (name_order(unit.force.name), name_order(unit.name))
-        )
+        units = sorted(self.queryset, key=_in_name_order)
         for unit in units:
             yield self.choice(unit)
 
@@ -679,16 +682,49 @@ class _UnitsNamed(forms.CharField):
         return units
 
 
-def _lists_every_unit(campaign: Campaign) -> bool:
-    """`selectors.lists_every_unit`, asked once for the page's forms."""
-    if (known := getattr(campaign, "_lists_every_unit", None)) is None:
-        known = campaign._lists_every_unit = lists_every_unit(campaign=campaign)
+CHECK_LISTS_AT_MOST = 20
+"""Ready units a check's fields list, a choice or a box each. With more, its units are typed
+by name, the ready ones suggested once for every field (`check_units_suggested`): the three
+sides of the Checks page's forms would otherwise draw a choice and a box for every unit three
+times over (with 128 units, some 800 of them, seconds to draw)."""
+
+
+def _ready_count(campaign: Campaign) -> int:
+    """`selectors.ready_count`, asked once for the page's forms."""
+    if (known := getattr(campaign, "_ready_count", None)) is None:
+        known = campaign._ready_count = ready_count(campaign=campaign)
     return known
 
 
+def _lists_every_unit(campaign: Campaign) -> bool:
+    """`selectors.lists_every_unit`, asked once for the page's forms."""
+    return _ready_count(campaign) <= selectors.LIST_EVERY_UNIT
+
+
+def _check_lists_units(campaign: Campaign) -> bool:
+    return _ready_count(campaign) <= CHECK_LISTS_AT_MOST
+
+
+CHECK_UNITS_LIST = "check-units"
+"""The id of the list of ready units' names a check's unit fields suggest."""
+
+
+def check_units_suggested(campaign: Campaign) -> list[str]:
+    """The ready units' names a check's typed unit fields suggest, as pages name them, by
+    force and name; none when the fields list them, or when there are more than a battle's
+    form lists (`selectors.LIST_EVERY_UNIT`)."""
+    if _check_lists_units(campaign) or not _lists_every_unit(campaign):
+        return []
+    ready = _offered(campaign, CHECK)
+    return [unit_label(u) for u in sorted(ready, key=_in_name_order)]
+
+
 def _check_unit_field(campaign: Campaign, **kwargs: Any) -> forms.Field:
-    if _lists_every_unit(campaign):
+    if _check_lists_units(campaign):
         return _UnitField(campaign, CHECK, **kwargs)
+    if _lists_every_unit(campaign):
+        kwargs["widget"] = forms.TextInput(attrs={"list": CHECK_UNITS_LIST, "autocomplete": "off"})
+        kwargs["help_text"] = "Its name: start typing and the ready units are suggested."
     return _UnitNamed(campaign, CHECK, **kwargs)
 
 
@@ -704,7 +740,7 @@ def _not_helping_itself(form: forms.Form, lead: str, helpers: str) -> None:
 
 
 def _helpers_field(campaign: Campaign, label: str) -> forms.Field:
-    if not _lists_every_unit(campaign):
+    if not _check_lists_units(campaign):
         return _UnitsNamed(campaign, CHECK, required=False, label=label)
     return _UnitsField(
         campaign, CHECK, required=False, widget=forms.CheckboxSelectMultiple, label=label

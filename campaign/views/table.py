@@ -74,6 +74,7 @@ from campaign.services.orders import (
     replaced_when,
 )
 from campaign.table_forms import (
+    CHECK_UNITS_LIST,
     SITUATION_LABELS,
     CallOffForm,
     CharacterForm,
@@ -88,6 +89,7 @@ from campaign.table_forms import (
     RevertEngagementForm,
     SkillCheckForm,
     TrainByForm,
+    check_units_suggested,
     order_under_way_text,
 )
 from campaign.views._common import base_context, form_action, form_invalid
@@ -877,6 +879,8 @@ def checks_context(viewer: Viewer, before: Any = None, **forms: Any) -> dict[str
         context["requisition_form"] = forms.get("requisition_form") or RequisitionForm(
             campaign=campaign
         )
+        context["check_units"] = check_units_suggested(campaign)
+        context["check_units_list"] = CHECK_UNITS_LIST
     return context
 
 

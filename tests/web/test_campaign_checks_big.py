@@ -209,3 +209,27 @@ def test_a_player_pages_through_a_long_run_of_others_rolls_to_every_one_of_their
     assert [page == [] for page in pages] == said and any(said), (
         "a page of others' rolls only says so and leads on"
     )
+
+
+def test_a_campaign_of_128_units_checks_page_suggests_each_unit_once_rather_than_six_times(
+    client, world
+):
+    """Above `CHECK_LISTS_AT_MOST` ready units a check's units are typed by name: every ready
+    unit is suggested once, in one list all three sides share, rather than as a choice and a box
+    in each side's fields (some 800 of them, the page seconds to draw)."""
+    fill_forces(world, 64)
+    Unit.objects.filter(name="Blue 03").update(status="destroyed")
+    html = login(client, world, "gm").get(_url(world)).content.decode()
+    ready = Unit.objects.filter(force__campaign=world.campaign, status="ready")
+    assert ready.count() > 128
+    suggested = re.search(r'<datalist id="check-units">(.*?)</datalist>', html, re.S)[1]
+    named = re.findall(r'<option value="([^"]*)">', suggested)
+    assert sorted(named) == sorted(f"{u.name} ({u.force.name})" for u in ready)
+    assert named.index("Red 09 (Red Company)") + 1 == named.index("Red 10 (Red Company)")
+    assert html.count("<option") < len(named) + 60, "only the skills' and cards' choices besides"
+    assert 'type="checkbox"' not in html.split('id="skill-form"')[1].split('id="requisition')[0]
+    for field in ("lead", "active", "resisting"):
+        assert re.search(rf'<input type="text" name="{field}" list="check-units"', html), field
+    # The unit destroyed is not suggested: it is named among those left out, and why.
+    assert "Blue 03 (Blue Battalion)" not in named
+    assert "Destroyed: Blue 03 (Blue Battalion)" in html
