@@ -151,6 +151,26 @@ def test_a_forms_row_per_unit_is_a_card_whose_fields_fit_a_phone(
     assert not page.errors, page.errors
 
 
+def test_a_forms_row_per_unit_fits_a_tablet_still_drawn_as_a_table(
+    browser_world, page_for, live_server
+):
+    # At 820 px the rows are still a table, wider than a phone's cards: the table result's
+    # "Left the battle" choice ("Taken out (destroyed on the table)") took 851 px.
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = page_for("gm")
+    page.set_viewport_size({"width": 820, "height": 1000})
+    for name, path in (
+        ("setup", "/battles/new/?scenario=crossroads"),
+        ("record", "/battles/record/"),
+    ):
+        page.goto(c + path)
+        assert page.locator("table.unit-rows thead").is_visible(), name
+        assert scroll_width(page) <= 820, (name, sticking_out(page))
+        assert page.evaluate(FIELDS_RIGHT) <= 820, name
+        shoot(page, f"unit-rows-{name}-820", full_page=True)
+    assert not page.errors, page.errors
+
+
 def test_a_report_section_reached_by_its_link_is_not_under_the_sticky_links(
     browser_world,
     page_for,
