@@ -49,6 +49,14 @@ REMOVAL_LABELS = {
 out (destroyed on the table)", in the rule text's word too."""
 
 
+def not_a_choice(unit: Unit, what: str) -> dict[str, str]:
+    """A unit row's choice sent with a value its list does not hold (a page drawn for another
+    scenario, a tampered form), refused naming the unit and what the list holds: "Atlas (Red
+    Company): “zz” is not a side of this battle." rather than "Select a valid choice"."""
+    label = unit_label(unit).replace("%", "%%")  # the message is %-formatted with the value
+    return {"invalid_choice": f"{label}: “%(value)s” is not {what}; choose one from its list."}
+
+
 def default_sides(forces: Sequence[Force], sides: Sequence[tuple[str, str]]) -> dict[int, str]:
     """Each force's side before the GM chooses, by force id: the side whose name says the
     force's colour (Blue Battalion fights as "Blue Force", not as "Red Force"), else the side
@@ -191,6 +199,7 @@ class BattleSetupForm(PageForm):
                 choices=[("", "Not fighting"), *sides],
                 required=False,
                 initial=force_sides.get(unit.force_id, ""),
+                error_messages=not_a_choice(unit, "a side of this scenario"),
             )
             for name, value in (("x", x), ("y", y)):
                 self.fields[f"{name}_{unit.pk}"] = forms.FloatField(
@@ -200,7 +209,9 @@ class BattleSetupForm(PageForm):
                 )
             if unit.pk not in self.under_way:
                 self.fields[f"order_{unit.pk}"] = forms.ChoiceField(
-                    choices=ORDER_CHOICES, initial="attack"
+                    choices=ORDER_CHOICES,
+                    initial="attack",
+                    error_messages=not_a_choice(unit, "an Order a unit takes into battle"),
                 )
         # The sides offered as the rest of the set-up names them: by the forces put on them.
         named = self.side_labels()
@@ -378,6 +389,7 @@ class TableResultForm(PageForm):
             self.fields[f"side_{unit.pk}"] = forms.ChoiceField(
                 choices=[("", "Not fighting"), ("a", "First side"), ("b", "Second side")],
                 required=False,
+                error_messages=not_a_choice(unit, "a side of this battle"),
             )
             self.fields[f"hits_lost_{unit.pk}"] = WholeNumberField(
                 counts="Hit", min_value=0, initial=0
@@ -386,6 +398,7 @@ class TableResultForm(PageForm):
             self.fields[f"removed_{unit.pk}"] = forms.ChoiceField(
                 choices=[(r.value, REMOVAL_LABELS[r]) for r in Removal],
                 initial=Removal.NONE.value,
+                error_messages=not_a_choice(unit, "a way a unit leaves the table"),
             )
         if paged and self.is_bound:
             # A row the form was sent without (a page not shown then) stands as it starts.

@@ -363,7 +363,13 @@ class ButtonForm(PageForm):
 class UnitMoveForm(PageForm):
     """Another force of the campaign for a unit, and why."""
 
-    force = forms.ModelChoiceField(queryset=Force.objects.none(), label="To the force")
+    force = forms.ModelChoiceField(
+        queryset=Force.objects.none(),
+        label="To the force",
+        error_messages={
+            "invalid_choice": "No force of this campaign has that number: choose one from the list."
+        },
+    )
     reason = forms.CharField(max_length=300, help_text="Goes into the unit's history.")
 
     def __init__(self, *args: Any, unit: Unit, **kwargs: Any) -> None:
@@ -727,6 +733,10 @@ class CombatZoneForm(PageForm):
         choices=[("yes", "Send into the combat zone"), ("no", "Withdraw to the rear")],
         coerce=lambda value: value == "yes",
         widget=forms.HiddenInput,
+        error_messages={
+            "invalid_choice": "“%(value)s” is neither into the combat zone nor out "
+            "of it: send the unit in or withdraw it with the button."
+        },
     )
     reason = forms.CharField(max_length=300, required=False)
 

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 
 from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from campaign import selectors
-from campaign.battle_forms import chosen_problems
+from campaign.battle_forms import chosen_problems, not_a_choice
 from campaign.forms import (
     SPECIALTY_CHOICES,
     ListedName,
@@ -203,6 +203,9 @@ class _OfferedUnits:
     name and the reason, as the field's error, rather than as a choice that is not there."""
 
     iterator = _InNameOrder
+    default_error_messages = {
+        "invalid_choice": "“%(value)s” names no unit of this campaign: choose one from the list."
+    }
     owner: Any = None
     """Offered from the forces of this user only (`_units`), when given."""
 
@@ -255,15 +258,48 @@ class _OrderedUnitField(_UnitField):
         return label if order is None else f"{label}: its {order_under_way_text(order)}"
 
 
-def _character_field(
-    campaign: Campaign, player: Any = None, **kwargs: Any
-) -> forms.ModelChoiceField:
+class _CharacterField(forms.ModelChoiceField):
+    """One of the campaign's characters a form offers. One of its characters the form does not
+    offer (dead since the page was drawn, say) is refused by name and why (``why_not``, the
+    sentence), in the services' words, rather than as a choice that is not there."""
+
+    def __init__(self, campaign: Campaign, offered: Any, why_not: Callable[[Any], str],
+                 **kwargs: Any) -> None:  # fmt: skip
+        self.campaign, self.why_not = campaign, why_not
+        super().__init__(queryset=offered.order_by("name"), **kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        try:
+            return super().to_python(value)
+        except ValidationError as error:
+            key = key_named(value)
+            found = None if key is None else self.campaign.characters.filter(pk=key).first()
+            if found is None:
+                raise
+            why = self.why_not(found) or f"{found.name} is not offered here"
+            raise ValidationError(why, code="not_offered") from error
+
+
+def _dead_or_not_theirs(player: Any) -> Callable[[Any], str]:
+    def why_not(character: Any) -> str:
+        if player is not None and character.player_id != player.pk:
+            # Another player's character is not named: it is none of this player's business.
+            return NOT_YOURS
+        return f"{character.name} is dead" if not character.alive else ""
+
+    return why_not
+
+
+NOT_YOURS = "That character is not one of yours: your characters are in the list."
+
+
+def _character_field(campaign: Campaign, player: Any = None, **kwargs: Any) -> _CharacterField:
     # A dead character leads, trains, heals, rallies, orders and requisitions no more (the
     # services refuse one): the forms offer the living only; a player's, their own.
     living = campaign.characters.filter(alive=True)
     if player is not None:
         living = living.filter(player=player)
-    return forms.ModelChoiceField(queryset=living.order_by("name"), **kwargs)
+    return _CharacterField(campaign, living, _dead_or_not_theirs(player), **kwargs)
 
 
 class CharacterForm(PageForm):
@@ -310,14 +346,23 @@ class JoinForm(_LeavesOut, CampaignForm):
         self.fields["unit"] = _UnitField(self.campaign, JOIN, label="Joins unit")
 
 
-def _characters_who(campaign: Campaign, may: Any, **kwargs: Any) -> forms.ModelChoiceField:
+def _characters_who(
+    campaign: Campaign, may: Callable[[Any], bool], cannot: str, **kwargs: Any
+) -> _CharacterField:
     """The living characters whose feats let them do it (``may``: `can_train`, `can_rally`):
-    the others are not offered, as a unit field offers only the units its `Offer` allows."""
+    the others are not offered, as a unit field offers only the units its `Offer` allows; one
+    sent all the same is refused as dead, or as ``cannot`` ("is not a Strategist")."""
     able = [c.pk for c in campaign.characters.filter(alive=True) if may(feats_from(c.feats))]
-    return forms.ModelChoiceField(
-        queryset=campaign.characters.filter(pk__in=able).order_by("name"), **kwargs
-    )
 
+    def why_not(character: Any) -> str:
+        return f"{character.name} {'is dead' if not character.alive else cannot}"
+
+    offered = campaign.characters.filter(pk__in=able)
+    return _CharacterField(campaign, offered, why_not, **kwargs)
+
+
+TRAINER_NOT = "is neither Special Forces nor a Strategist, so trains no unit"
+RALLIER_NOT = "is not a Strategist, so rallies no unit"
 
 TRAINING_HELP = (
     "A course of training by a Special Forces or Strategist character: one quality step up, to "
@@ -333,7 +378,9 @@ class TrainByForm(_LeavesOut, CampaignForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _characters_who(self.campaign, can_train, label="Trainer")
+        self.fields["character"] = _characters_who(
+            self.campaign, can_train, TRAINER_NOT, label="Trainer"
+        )
         self.fields["unit"] = _UnitField(self.campaign, TRAIN, label="Trains unit")
 
 
@@ -346,7 +393,7 @@ class UnitTrainForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _characters_who(
-            self.campaign, can_train, label="Trainer", empty_label=None
+            self.campaign, can_train, TRAINER_NOT, label="Trainer", empty_label=None
         )
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
@@ -369,7 +416,9 @@ class HealForm(CampaignForm):
 class RallyForm(_LeavesOut, CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _characters_who(self.campaign, can_rally, label="Strategist")
+        self.fields["character"] = _characters_who(
+            self.campaign, can_rally, RALLIER_NOT, label="Strategist"
+        )
         # Once a day for each unit: one rallied today is not offered, as the service refuses it.
         rallied = rallied_today(self.campaign)
         self.offer = Offer(
@@ -405,6 +454,8 @@ class OrderForm(_LeavesOut, CampaignForm):
         )  # fmt: skip
         self.fields["kind"] = forms.ChoiceField(
             choices=ORDER_CHOICES, label="Order",
+            error_messages={"invalid_choice": "“%(value)s” is not one of the Orders table's "
+                            "Orders; choose one from the list."},
             help_text="An Order that needs a specialty the unit lacks falls outside its "
             "specialties: it performs as Raw, with Poor kit.",
         )  # fmt: skip
@@ -518,6 +569,7 @@ class EngagementForm(CampaignForm):
                 choices=[("", "Not fighting"), *((s, s.capitalize()) for s in SIDES)],
                 required=False,
                 label=f"{unit.name} ({unit.force.name})",
+                error_messages=not_a_choice(unit, "a side of an engagement"),
             )  # fmt: skip
             flags = []
             for flag in SITUATION_FIELDS:

@@ -232,7 +232,10 @@ def test_a_set_up_refused_at_a_units_orders_says_why_beside_them(client, world):
     assert response.status_code == 400
     errors = response.context["form"].errors
     assert list(errors) == [f"order_{units[0].pk}"]
-    assert "charge is not one of the available choices" in response.text
+    unit = units[0]
+    assert (
+        f"{unit.name} ({unit.force.name}): “charge” is not an Order a unit takes into battle"
+    ) in response.text
 
 
 def test_it_shows_the_engine_report_to_every_member(client, world):

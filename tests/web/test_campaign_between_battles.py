@@ -103,7 +103,10 @@ def test_a_tampered_move_is_refused_once_above_the_form(client, world):
     unit = _set(world, world.unit, status="ready", in_combat_zone=True)
     login(client, world, "gm")
     url = _url("unit-zone", world, unit.pk)
-    sentence = escape("Select a valid choice. maybe is not one of the available choices.")
+    sentence = escape(
+        "“maybe” is neither into the combat zone nor out of it: send the unit in or withdraw it "
+        "with the button."
+    )
     for headers in ({}, HTMX):
         refused = client.post(url, {"in_combat_zone": "maybe"}, **headers)
         form = re.search(r'<form id="zone-form".*?</form>', refused.text, re.S)[0]

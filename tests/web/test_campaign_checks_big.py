@@ -80,7 +80,7 @@ def test_a_helper_key_no_unit_could_have_is_refused_in_words_and_writes_nothing(
     refused = client.post(_url(world, "skill-check"), data)
     assert refused.status_code == 400
     assert refused.context["skill_form"].errors["helpers"] == [
-        f"Select a valid choice. {key} is not one of the available choices."
+        f"“{key}” names no unit of this campaign: choose one from the list."
     ]
     assert not TableRoll.objects.exists()
 

@@ -303,7 +303,7 @@ def test_a_unit_moves_to_another_force_with_the_reason_in_its_history(client, wo
     ("sent", "field", "error"),
     [
         ({"reason": ""}, "reason", "This field is required."),
-        ({"force": 999999}, "force", "Select a valid choice."),
+        ({"force": 999999}, "force", "No force of this campaign has that number"),
         ({"engaged": True}, "force", "is still in Skirmish at the mill, whose outcome is not"),
         ({"destroyed": True}, "force", "was destroyed: it stays with the force it fell in"),
     ],

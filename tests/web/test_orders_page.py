@@ -304,7 +304,9 @@ def test_a_player_is_refused_another_players_unit_or_character_and_nothing_is_wr
         assert response.status_code == 400
         # Not offered, and not named: the rival's unit is none of the player's business.
         assert world.enemy_unit.name not in response.text.split('id="order-form"', 1)[1]
-    assert "Select a valid choice" in response.text
+    # Nor the rival's character: refused without its name.
+    assert "That character is not one of yours" in response.text
+    assert "Greaves" not in response.text.split('id="order-form"', 1)[1]
     assert not Order.objects.exists()
 
 
