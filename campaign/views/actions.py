@@ -122,6 +122,7 @@ from campaign.views._common import (
     said_on_top,
     sent_already,
 )
+from campaign.views.join import invitation_gone
 from campaign.views.pages import (
     campaign_list_context,
     dashboard_context,
@@ -992,7 +993,7 @@ def invitation_answer_view(request: HttpRequest, invitation_pk: int, answer: str
             url = reverse("campaign:list")
             message = f"You declined the invitation to {campaign.name}."
     except ObjectDoesNotExist:
-        raise Http404("no such invitation for you") from None
+        return invitation_gone(request)  # withdrawn while the page was open, or not theirs
     except InvitationAnswered as answered:
         messages.info(request, " ".join(answered.messages))
         url = (

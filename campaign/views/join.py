@@ -37,7 +37,7 @@ def join_view(request: HttpRequest, link_key: str) -> HttpResponse:
         .first()
     )
     if invitation is None:
-        return _gone(request)
+        return invitation_gone(request)
     if request.user.is_authenticated:
         return _join_logged_in(request, invitation)
     return _join_new_account(request, invitation)
@@ -50,7 +50,7 @@ def _join_logged_in(request: HttpRequest, invitation: Invitation) -> HttpRespons
         try:
             membership = invitation_join(link_key=invitation.link_key, user=request.user)
         except ObjectDoesNotExist:
-            return _gone(request)  # used or withdrawn while the page was open
+            return invitation_gone(request)  # used or withdrawn while the page was open
         except ValidationError as error:
             refusal = " ".join(error.messages)
         else:
@@ -75,7 +75,7 @@ def _join_new_account(request: HttpRequest, invitation: Invitation) -> HttpRespo
                 site=site_address(request),
             )
         except ObjectDoesNotExist:
-            return _gone(request)
+            return invitation_gone(request)
         except ValidationError as error:
             add_service_errors(form, error)
         else:
@@ -103,7 +103,9 @@ def _page(
     return TemplateResponse(request, "campaign/join.html", context, status=status)
 
 
-def _gone(request: HttpRequest) -> HttpResponse:
+def invitation_gone(request: HttpRequest) -> HttpResponse:
+    """An invitation not waiting (used, or withdrawn while its page was open): a page that says
+    so and what to do (ask the GM), not a bare "not found"; anyone else's reads the same."""
     return TemplateResponse(request, "campaign/join_gone.html", status=404)
 
 

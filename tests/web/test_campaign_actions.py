@@ -455,7 +455,8 @@ def test_an_engagement_side_not_offered_is_refused_in_words_beside_its_unit(clie
     error_id = f"{form[f'side_{attacker.pk}'].auto_id}_error"
     assert f'aria-describedby="{error_id}"' in refused.text
     shown = re.search(rf'<span class="field-errors" id="{error_id}">([^<]+)</span>', refused.text)
-    assert shown and "BOGUS is not one of the available choices" in shown[1]
+    assert shown and "“BOGUS” is not a side of an engagement" in shown[1]
+    assert f"{attacker.name} ({attacker.force.name})" in shown[1]
     assert not Engagement.objects.exists()
 
 
@@ -1056,3 +1057,28 @@ def test_the_characters_page_says_where_a_named_leaders_hit_points_are_set(clien
     login(client, world, "gm")
     page = client.get(_url("characters", world)).text
     assert "its hit points are set by the GM's “Correct this unit” on the unit's page" in page
+
+
+def test_an_invitation_withdrawn_while_its_page_was_open_says_so_and_what_to_do(client, world):
+    """Accept (or Decline) pressed on a campaigns page drawn before the GM withdrew the
+    invitation: a page that says it is not waiting and to ask the GM, not a bare "not found";
+    nothing joined."""
+    campaign = world.campaign
+    login(client, world, "gm")
+    client.post(reverse("campaign:invite", args=[campaign.pk]),
+                {"invitee": "outsider", "role": "player"})  # fmt: skip
+    invitation = campaign.invitations.get(invitee="outsider")
+    login(client, world, "outsider")
+    assert "invites you as a player" in client.get(reverse("campaign:list")).text
+    login(client, world, "gm")
+    client.post(reverse("campaign:invitation-withdraw", args=[campaign.pk, invitation.pk]))
+    assert not campaign.invitations.exists()
+    login(client, world, "outsider")
+    for answer in ("accept", "decline"):
+        page = client.post(reverse(f"campaign:invitation-{answer}", args=[invitation.pk]))
+        assert page.status_code == 404
+        text = page.content.decode()
+        assert "This invitation is not waiting" in text
+        assert "the GM withdrew it" in text and "ask the GM for a new invitation" in text
+        assert f'href="{reverse("campaign:list")}"' in text
+    assert not campaign.memberships.filter(user=world.users["outsider"]).exists()

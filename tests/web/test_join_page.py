@@ -63,7 +63,7 @@ def test_a_newcomer_makes_an_account_on_the_links_page_and_is_in_logged_in(clien
     assert Membership.objects.get(campaign=world.campaign, user=dave).role == "spectator"
     gone = client.get(_join_url(invitation))
     assert gone.status_code == 404
-    assert "Its link has been used, or the GM withdrew it." in gone.content.decode()
+    assert "It has been used, or the GM withdrew it." in gone.content.decode()
 
 
 def test_a_refused_account_is_shown_again_with_its_errors_and_nothing_written(client, world):
