@@ -366,6 +366,7 @@ class UnitMoveForm(PageForm):
     force = forms.ModelChoiceField(
         queryset=Force.objects.none(),
         label="To the force",
+        empty_label="Choose a force",
         error_messages={
             "invalid_choice": "No force of this campaign has that number: choose one from the list."
         },

@@ -104,7 +104,8 @@ def _destroyed_or_led(unit: Unit) -> str:
 def _not_leadable(unit: Unit) -> str:
     if unit.status == Status.DESTROYED:
         return Status.DESTROYED.out_of_action
-    return f"Led by {unit.leader.name} already"
+    # One sentence for them all: the list of characters beside the form says who leads each.
+    return "Led by a living character already"
 
 
 def _not_trainable(unit: Unit) -> str:
@@ -229,6 +230,7 @@ class _UnitField(_OfferedUnits, forms.ModelChoiceField):
 
     def __init__(self, campaign: Campaign, offer: Offer, owner: Any = None, **kwargs: Any) -> None:
         self.campaign, self.offer, self.owner = campaign, offer, owner
+        kwargs.setdefault("empty_label", "Choose a unit")
         super().__init__(queryset=_offered(campaign, offer, owner), **kwargs)
 
     def to_python(self, value: Any) -> Any:
@@ -266,6 +268,7 @@ class _CharacterField(forms.ModelChoiceField):
     def __init__(self, campaign: Campaign, offered: Any, why_not: Callable[[Any], str],
                  **kwargs: Any) -> None:  # fmt: skip
         self.campaign, self.why_not = campaign, why_not
+        kwargs.setdefault("empty_label", "Choose a character")
         super().__init__(queryset=offered.order_by("name"), **kwargs)
 
     def to_python(self, value: Any) -> Any:
@@ -838,13 +841,15 @@ class RequisitionForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["force"] = forms.ModelChoiceField(
-            queryset=Force.objects.filter(campaign=self.campaign).order_by("name")
+            queryset=Force.objects.filter(campaign=self.campaign).order_by("name"),
+            empty_label="Choose a force",
         )
         self.fields["unit_type"] = forms.ModelChoiceField(
             queryset=UnitType.objects.filter(
                 ruleset=self.campaign.ruleset, kind=UnitType.Kind.UNIT
             ).order_by("name"),
             label="Card",
+            empty_label="Choose a card",
         )
         self.fields["name"] = forms.CharField(max_length=200)
         # Elite and Legendary come only from combat: the form offers what a roll may raise.

@@ -133,7 +133,7 @@ def test_the_join_training_and_rally_forms_name_every_unit_left_out_and_why(clie
     )
     assert sorted(_left_out(html, "join-form")) == [
         f"Destroyed: {dead}.",
-        f"Led by Capt. Holt already: {label[ready.pk]}.",
+        f"Led by a living character already: {label[ready.pk]}.",
     ]
     assert sorted(_left_out(html, "train-form")) == [
         f"Destroyed: {dead}.",
@@ -144,6 +144,12 @@ def test_the_join_training_and_rally_forms_name_every_unit_left_out_and_why(clie
         f"Destroyed: {dead}.",
         f"In the combat zone with one Morale hit, which only R&amp;R heals: {label[ready.pk]}.",
     ]
+    # Each choice starts on what to choose, not on a row of dashes.
+    assert "---------" not in html
+    for form, field, words in (("join-form", "unit", "Choose a unit"),
+                               ("rally-form", "character", "Choose a character")):  # fmt: skip
+        box = html[html.index(f'id="{form}"') :]
+        assert re.search(rf'<select name="{field}"[^>]*>\s*<option value="" selected>{words}<', box)
     character_rally(character=holt, unit=retreated, actor=gm)
     html = client.get(url).content.decode()
     assert f"Rallied today already: {label[retreated.pk]}." in _left_out(html, "rally-form")
