@@ -505,8 +505,10 @@ class ClockForm(PageForm):
     reason = forms.CharField(max_length=300, required=False)
 
 
-class QuickResolveForm(PageForm):
+class QuickResolveForm(_LeavesOut, PageForm):
     """An engagement between two units, fought out BUCS unit against unit."""
+
+    offer = FIGHT
 
     attacker = forms.ModelChoiceField(queryset=Unit.objects.none())  # offered in __init__
     defender = forms.ModelChoiceField(queryset=Unit.objects.none())
@@ -523,6 +525,7 @@ class QuickResolveForm(PageForm):
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.campaign = campaign
         # Only a ready unit fights, as on the engagement page: a retreated or destroyed one is
         # not offered, and one that is no longer ready when the form comes back (destroyed in
         # another tab since the dashboard was drawn) is refused by its name and why (`FIGHT`).

@@ -153,3 +153,10 @@ def test_the_join_training_and_rally_forms_name_every_unit_left_out_and_why(clie
     character_rally(character=holt, unit=retreated, actor=gm)
     html = client.get(url).content.decode()
     assert f"Rallied today already: {label[retreated.pk]}." in _left_out(html, "rally-form")
+
+
+def test_the_quick_resolve_form_names_every_unit_left_out_and_why(client, world, out):
+    html = login(client, world, "gm").get(reverse_action(world, "dashboard")).content.decode()
+    assert _left_out(html, "quick-form") == [
+        line.replace("&", "&amp;") for line in _expected(out)[:2]
+    ]
