@@ -171,6 +171,26 @@ def test_a_forms_row_per_unit_fits_a_tablet_still_drawn_as_a_table(
     assert not page.errors, page.errors
 
 
+def test_an_engagements_situation_boxes_sit_beside_their_words(
+    browser_world, page_for, live_server
+):
+    # A tick box was drawn 5rem wide, as a number box is, its words far off to its right.
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = page_for("gm")
+    for size in SIZES:
+        at_size(page, size)
+        page.goto(c + "/engagements/new/")
+        gaps = page.evaluate(
+            """() => [...document.querySelectorAll('.situation label.check')].map(label => {
+              const box = label.querySelector('input').getBoundingClientRect();
+              return [box.width, label.getBoundingClientRect().left - box.left];
+            })"""
+        )
+        assert gaps, size
+        assert all(width < 30 and abs(offset) < 2 for width, offset in gaps), (size, gaps[:3])
+    assert not page.errors, page.errors
+
+
 def test_a_report_section_reached_by_its_link_is_not_under_the_sticky_links(
     browser_world,
     page_for,
