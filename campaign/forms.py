@@ -240,7 +240,8 @@ def people_choices(
     ]
     if who_play:
         people.append((campaign.gm.get_username(), "GM"))
-    return [("", "---------"), *((name, f"{name} ({part})") for name, part in sorted(people))]
+    first = "Choose a player" if who_play else "Choose a member"
+    return [("", first), *((name, f"{name} ({part})") for name, part in sorted(people))]
 
 
 def member_named(campaign: Campaign, username: str) -> Any:
@@ -456,7 +457,9 @@ def card_label(card: UnitType) -> str:
 class UnitAddForm(PageForm):
     """Raise a unit from a card of the library."""
 
-    unit_type = forms.ModelChoiceField(queryset=UnitType.objects.none(), label="Card")
+    unit_type = forms.ModelChoiceField(
+        queryset=UnitType.objects.none(), label="Card", empty_label="Choose a card"
+    )
     name = forms.CharField(max_length=200)
     count = WholeNumberField(
         counts="unit",

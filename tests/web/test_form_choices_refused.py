@@ -71,3 +71,17 @@ def test_a_unit_rows_choice_its_list_does_not_hold_names_the_unit(client, world)
     assert said == (
         f"{label}: “vanished” is not a way a unit leaves the table; choose one from its list."
     )
+
+
+def test_no_gm_form_between_battles_starts_a_choice_on_a_row_of_dashes(client, world):
+    # Each choice says what to choose ("Choose a card"), as the GM reads it in a hurry.
+    login(client, world, "gm")
+    character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12,
+                     feats=["strategist"], actor=world.users["gm"])  # fmt: skip
+    pages = ["dashboard", "characters", "orders", "checks", "engagement-setup"]
+    urls = [_url(name, world) for name in pages]
+    urls += [_url("force", world, world.force.pk), _url("unit", world, world.unit.pk)]
+    for url in urls:
+        html = client.get(url).text
+        assert "<select" in html, url
+        assert "---------" not in html, url
