@@ -160,3 +160,22 @@ def test_the_quick_resolve_form_names_every_unit_left_out_and_why(client, world,
     assert _left_out(html, "quick-form") == [
         line.replace("&", "&amp;") for line in _expected(out)[:2]
     ]
+
+
+def test_many_units_left_out_alike_are_counted_by_force_not_named(client, world):
+    from tests.web.paging import fill_forces
+
+    fill_forces(world, 8)
+    Unit.objects.filter(force__campaign=world.campaign).update(morale_hits=0)
+    html = login(client, world, "gm").get(reverse_characters(world)).content.decode()
+    counts = {
+        force.name: Unit.objects.filter(force=force).exclude(status="destroyed").count()
+        for force in (world.enemy, world.force)
+    }
+    said = [line for line in _left_out(html, "rally-form") if line.startswith("No Morale")]
+    assert said == [
+        "No Morale hits to rally (Casualty hits are the medics&#x27; work): "
+        f"{sum(counts.values())} units ({counts[world.enemy.name]} of {world.enemy.name} and "
+        f"{counts[world.force.name]} of {world.force.name})."
+    ]
+    assert "Red 01" not in said[0]
