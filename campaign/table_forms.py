@@ -82,7 +82,7 @@ class Offer:
     blocked: Callable[[Unit], str]
     left_out_as: Callable[[Unit], str] | None = None
     """Why a unit ``blocked`` keeps out is not offered, said under the form before the names
-    of the units alike ("Led by Sgt Holt already"); without it, the unit's status says why
+    of the units alike ("Led by a living character already"); without it, the unit's status says why
     (`Status.out_of_action`)."""
 
 
