@@ -14,11 +14,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from campaign.rules.history import out_cold_text
 from campaign.rules.state import (
     STATUS_LABELS,
     CampaignUnitState,
     LeaderState,
     Status,
+    can_act,
 )
 from units.bucs import Equipment, Quality
 from units.models import Ruleset, UnitType, Versioned, new_version
@@ -379,6 +381,19 @@ class Leader(models.Model):
 
     def _touch_unit(self) -> None:
         Unit.objects.filter(pk=self.unit_id).update(version=new_version())
+
+    @property
+    def leads(self) -> bool:
+        """Whether it leads its unit now: neither dying nor dead (`state.can_act`)."""
+        return can_act(self.hit_points, alive=self.alive)
+
+    @property
+    def leads_nobody(self) -> str:
+        """Why a living leader leads its unit not, in words ("Sgt Vance is dying (−3 hp) and
+        leads nobody until healed"), or "" (leading, or dead: pages say the dead apart)."""
+        if not self.alive or self.leads:
+            return ""
+        return out_cold_text(self.name, self.hit_points)
 
 
 class QuickResolve(models.Model):

@@ -216,7 +216,7 @@ def at_the_table(unit: Unit, order: str) -> AtTheTable:
     held = ordered_specialties(unit.specialties)
     kit = fielded(unit.effective_quality, Equipment(unit.equipment), held, COMBAT_SPECIALTIES)
     leader = getattr(unit, "leader", None)
-    led = leader is not None and leader.alive
+    led = leader is not None and leader.leads
     now = command_of(Commandable(str(unit.pk), led, bool(order), kit.quality))
     columns = []
     for command in (Command.UNDER_ORDERS, Command.WITHOUT_ORDERS, Command.ASSISTING):

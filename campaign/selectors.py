@@ -36,13 +36,14 @@ from campaign.models import (
     StoryEntry,
     Unit,
 )
-from campaign.rules.history import HITS_FIELDS, sentence
+from campaign.rules.history import HITS_FIELDS, out_cold_text, sentence
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import Passing, time_passes
 from campaign.rules.state import (
     SNAPSHOT_FIELDS,
     CampaignUnitState,
     Status,
+    can_act,
     snapshot_diff,
     snapshot_replay,
 )
@@ -85,13 +86,20 @@ def may_give_orders(*, role: str | None, owns: bool) -> bool:
     return role in MANAGING_ROLES or (role == Membership.Role.PLAYER and owns)
 
 
+OUT_COLD_DOES = {"order": "gives no Orders", "train": "trains nobody", "rally": "rallies nobody"}
+"""What a dying character does not do, by `command_refused`'s ``does``."""
+
+
 def command_refused(*, character: Character, unit: Unit, does: str) -> str | None:
     """Why ``character`` may not give ``unit`` an Order, train it or rally it (``does``:
     "order", "train", "rally"), if it may not. A player's character acts for its player's
     side: the units of the forces its player owns, as the player's own Orders form offers them,
     and the unit it leads, wherever the GM put it at the head; so it never works for another
     player's side. An NPC is the GM's, who gives any unit an Order: an NPC officer's Order to a
-    player's unit stands until the GM replaces it (`services.orders.order_give`)."""
+    player's unit stands until the GM replaces it (`services.orders.order_give`). A dying
+    character does none of it until healed (`state.can_act`)."""
+    if character.alive and not can_act(character.hit_points):
+        return out_cold_text(character.name, character.hit_points, OUT_COLD_DOES[does])
     player = character.player
     if player is None or unit.force.owner_id == player.pk:
         return None
@@ -434,6 +442,12 @@ class CharacterLine:
     named_on_unit: bool = False
     """A leader named with its unit (when raised, or on its page), not one of the campaign's
     characters."""
+
+    @property
+    def dying(self) -> bool:
+        """Alive but out cold (`state.can_act`): it leads, orders, trains, rallies and
+        requisitions nothing until healed."""
+        return self.alive and not can_act(self.hit_points)
 
 
 def leader_most_hit_points(leader: Leader) -> int | None:

@@ -167,7 +167,7 @@ class _Unit:
 
     @property
     def led(self) -> bool:
-        return self.leader is not None and self.leader.alive
+        return self.leader is not None and self.leader.leads
 
     @property
     def specialties(self) -> tuple[Specialty, ...]:
@@ -317,12 +317,22 @@ class _Fight:
                         "leader": None if unit.leader is None else unit.leader.name,
                         "order": None if unit.setup.order is None else unit.setup.order.value,
                         "commanded_by": self.commanded_by(unit),
-                        # A leader killed before the fight is named as dead, not as leading.
-                        **({} if unit.leader is None or unit.led else {"leader_dead": True}),
+                        # A leader killed or knocked out before the fight is named as such,
+                        # not as leading.
+                        **self.leader_out(unit),
                     }
                 )
             for unit in self.units[side]:
                 unit.doorway_pinned = unit.setup.cramped
+
+    @staticmethod
+    def leader_out(unit: _Unit) -> dict[str, Any]:
+        """Why the leader at its head leads it not: dead, or dying at so many hit points."""
+        if unit.leader is None or unit.led:
+            return {}
+        if not unit.leader.alive:
+            return {"leader_dead": True}
+        return {"leader_dying": unit.leader.hit_points}
 
     def surprise(self, hiding: str | None) -> None:
         """Hide against Spot, each a general skill check; a side that hides unseen starts at +2.
@@ -558,7 +568,8 @@ class _Fight:
             self.breaks(loser, Removal.DEMORALISED)  # broken by its leader's death
 
     def wound_leader(self, unit: _Unit) -> None:
-        if not unit.led:
+        # A dying leader is still with its unit and is wounded with it; the dead are not.
+        if unit.leader is None or not unit.leader.alive:
             return
         unit.leader, rolls, died = leader_wounds(unit.leader, 1, self.d6)
         unit.leader_rolls.extend(rolls)

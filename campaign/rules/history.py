@@ -147,6 +147,12 @@ def hit_points_text(hit_points: int, *, alive: bool = True, most: int | None = N
     return f"{said}, {state}" if state else said
 
 
+def out_cold_text(name: str, hit_points: int, does: str = "leads nobody") -> str:
+    """Why a dying character (`state.can_act`) plays no part, in the table's words: "Sgt Vance
+    is dying (−3 hp) and leads nobody until healed"; ``does`` says which part."""
+    return f"{name} is dying ({number_text(hit_points)} hp) and {does} until healed"
+
+
 HITS_FIELDS = ("morale_hits", "casualty_hits")
 """What a unit carries: an entry that changes one of them keeps only that one, so what it
 carries after the entry is the unit's snapshot there (`snapshot_replay` up to it)."""

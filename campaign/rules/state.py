@@ -69,6 +69,15 @@ def hit_point_state(hit_points: int, *, alive: bool = True) -> str:
     return "disabled" if hit_points == 0 else ""
 
 
+def can_act(hit_points: int, *, alive: bool = True) -> bool:
+    """Whether a character acts at all: leads its unit, gives or repeats an Order, trains,
+    rallies or requisitions. d20 Modern: at 0 hit points a character is disabled but still acts;
+    from −1 it is unconscious and dying, and does nothing until healed above 0; dead, never
+    again. BUCS is silent on a leader knocked out: this is the d20 reading, one rule for every
+    place a leader's part is counted (docs/campaign.md, "A dying leader leads nobody")."""
+    return hit_point_state(hit_points, alive=alive) in ("", "disabled")
+
+
 def quality_name(quality: Quality) -> str:
     """The stable lower-case name used in data ("average")."""
     return Quality(quality).word
@@ -96,6 +105,11 @@ class LeaderState:
     hit_points: int
     """Current hit points; may fall below zero (dead at −10)."""
     alive: bool = True
+
+    @property
+    def leads(self) -> bool:
+        """Whether it leads its unit now (`can_act`): neither dying nor dead."""
+        return can_act(self.hit_points, alive=self.alive)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "hit_points": self.hit_points, "alive": self.alive}

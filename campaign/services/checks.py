@@ -29,7 +29,8 @@ from campaign.rules.checks import (
 )
 from campaign.rules.command import Commandable, command_of, legendary_command
 from campaign.rules.dice import Dice
-from campaign.rules.state import Status
+from campaign.rules.history import out_cold_text
+from campaign.rules.state import Status, can_act
 from campaign.selectors import campaign_now
 from campaign.services._record import locked, require_manager, text_given, unit_change
 from campaign.services.going_in import led_units
@@ -266,6 +267,10 @@ def requisition_run(
         errors["character"] = [f"{character} cannot requisition for {campaign}"]
     elif character is not None and not character.alive:
         errors["character"] = [f"{character} is dead: the dead requisition nothing"]
+    elif character is not None and not can_act(character.hit_points):
+        errors["character"] = [
+            out_cold_text(character.name, character.hit_points, "requisitions nothing")
+        ]
     if isinstance(bonus, bool) or not isinstance(bonus, int) or abs(bonus) > BONUS_LIMIT:
         errors["bonus"] = [f"the bonus must be a whole number within ±{BONUS_LIMIT}"]
     _seed(seed, errors)

@@ -24,7 +24,7 @@ from campaign.rules.bridge import (
     unit_effective_quality,
     unit_going_in,
 )
-from campaign.rules.state import ordered_specialties
+from campaign.rules.state import can_act, ordered_specialties
 from campaign.services.orders import character_order, orders_under_way
 from units.bucs import Equipment
 
@@ -39,8 +39,10 @@ class GoingInto:
 
 
 def led_units(units: Sequence[Unit]) -> set[int]:
-    """The pks of those units a living character leads, as stored now."""
-    return set(Leader.objects.filter(unit__in=units, alive=True).values_list("unit_id", flat=True))
+    """The pks of those units a character leads, as stored now: one neither dying nor dead
+    (`state.can_act`; a dying leader leads nobody until healed)."""
+    rows = Leader.objects.filter(unit__in=units, alive=True).values_list("unit_id", "hit_points")
+    return {unit for unit, hit_points in rows if can_act(hit_points)}
 
 
 def deployment_order(

@@ -50,7 +50,7 @@ from campaign.rules.engagement import (
     PINNED_BY_NUMBERS,
     SIDES,
 )
-from campaign.rules.history import and_words, number_text, plural
+from campaign.rules.history import and_words, number_text, out_cold_text, plural
 from campaign.rules.orders import OrderKind, clock_text, outside_specialties_text
 from campaign.rules.state import ordered_specialties
 from campaign.selectors import campaign_characters, campaign_now
@@ -656,11 +656,13 @@ def engagement_log(
         return {**veiled, "name": working.get("name", "")}
 
     def lined_up(e: dict[str, Any]) -> dict[str, Any]:
+        # A leader knocked out before the fight is said as the unit page says it.
+        out = "" if "leader_dying" not in e else out_cold_text(e["leader"], e["leader_dying"])
         if e["unit"] in unseen:
             if e["unit"] not in leaders_named:
                 return {"name": e["name"], "unseen": True, "leader": None}
             return {"name": e["name"], "unseen": True, "leader": e.get("leader"),
-                    "leader_dead": e.get("leader_dead", False)}  # fmt: skip
+                    "leader_dead": e.get("leader_dead", False), "leader_out": out}  # fmt: skip
         # A unit the reader sees in full leads to its page, as on a battle's page.
         unit_url = (
             reverse("campaign:unit", args=[record.campaign_id, int(e["unit"])])
@@ -668,7 +670,7 @@ def engagement_log(
             else None
         )
         return {**e, "order": OrderKind(e["order"]).label if e["order"] else None,
-                "url": unit_url}  # fmt: skip
+                "url": unit_url, "leader_out": out}  # fmt: skip
 
     # Each side headed by its role and, where they can be named, its forces.
     lineup = [{"heading": side.capitalize() + ("" if sides[side] == f"the {side}"

@@ -633,3 +633,30 @@ def test_the_campaigns_dice_draw_seeds_for_other_rollers_like_dice():
     # The same draw as a die's: random.Random(7).random() scaled to the seed range.
     assert seeds[0] == int(random.Random(7).random() * SEED_FACES)
     assert one.rolled[0] == ("seed", seeds[0])
+
+
+def test_a_dying_leader_leads_nobody_until_healed_but_a_disabled_one_still_leads():
+    # d20 Modern: from −1 hit points a character is unconscious and dying; at 0 disabled,
+    # still acting. The dying leader's unit fights as if nobody led it: no assisting column,
+    # no feats, and the line-up says why.
+    feats = frozenset({Feat.LEADERSHIP})
+    dying = unit("A", leader=LeaderState("Vance", -3), leader_feats=feats)
+    result = fight([dying], [unit("B")], [10, 10])
+    (pairing,) = pairings(result)
+    assert mods(pairing["attackers"]) == {
+        "quality: Average, alone without Orders": -2, "equipment: Adequate": 0
+    }  # fmt: skip
+    lined_up = next(e for e in result.events if e["event"] == "unit" and e["unit"] == "A")
+    assert lined_up["leader_dying"] == -3 and "leader_dead" not in lined_up
+    disabled = unit("A", leader=LeaderState("Vance", 0), leader_feats=feats)
+    (pairing,) = pairings(fight([disabled], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"])["quality: Average, assisting its leader (Vance)"] == 3
+    assert mods(pairing["attackers"])["leader's feats (Leadership)"] == 1
+
+
+def test_a_dying_leader_is_still_wounded_with_its_unit_and_its_death_costs_2_morale_hits():
+    dying = unit("A", leader=LeaderState("Vance", -3))
+    result = fight([dying], [unit("B")], [1, 16], [6, 6, 6], rounds=5)
+    taken = result.damage["A"]
+    assert taken.leader_rolls == (6, 6, 6)
+    assert taken.leader == LeaderState("Vance", -21, alive=False) and taken.leader_died

@@ -1,0 +1,47 @@
+"""A dying leader's pages: each says, in a sentence, that the leader leads nobody until
+healed, where it would otherwise say the unit is led (`state.can_act`)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Leader
+from campaign.services.characters import character_create
+from campaign.services.engagements import engagement_run
+from campaign.services.roster import leader_attach
+from tests.web.campaign_world import login, raise_units
+
+pytestmark = pytest.mark.django_db
+
+SAID = "Sgt Vance is dying (\u22123 hp) and leads nobody until healed"
+
+
+def test_every_page_of_a_dying_leaders_unit_says_it_leads_nobody_until_healed(client, world):
+    gm = world.users["gm"]
+    (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Vance's")
+    vance = character_create(campaign=world.campaign, name="Sgt Vance", hit_points=12, actor=gm)
+    leader_attach(unit=squad, character=vance, actor=gm)
+    leader = Leader.objects.get(unit=squad)
+    leader.hit_points = -3
+    leader.save()
+    login(client, world, "gm")
+    pk, unit_pk, force_pk = world.campaign.pk, squad.pk, world.force.pk
+    unit_page = client.get(reverse("campaign:unit", args=[pk, unit_pk])).text
+    assert SAID in unit_page
+    assert f"Sgt Vance leads {squad.name}" not in unit_page
+    card = client.get(reverse("campaign:unit-card", args=[pk, unit_pk])).text
+    assert "(\u22123 of 12 hit points, dying): leads nobody until healed" in card
+    for page in ("force", "force-cards"):
+        text = client.get(reverse(f"campaign:{page}", args=[pk, force_pk])).text
+        assert SAID in text, page
+        assert "led by Sgt Vance" not in text, page
+    characters = client.get(reverse("campaign:characters", args=[pk])).text
+    assert "(dying: leads nobody until healed)" in characters
+    record = engagement_run(
+        campaign=world.campaign,
+        sides={"attackers": [squad], "defenders": [world.enemy_unit]},
+        seed=3, round_limit=1, actor=gm,
+    )  # fmt: skip
+    log = client.get(reverse("campaign:engagement", args=[pk, record.pk])).text
+    assert SAID in log and "led by Sgt Vance" not in log
