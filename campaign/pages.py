@@ -847,6 +847,19 @@ def roll_notice(roll: TableRoll) -> tuple[str, int]:
     return summary, messages.SUCCESS
 
 
+def card_changes(printed: dict[str, Any] | None, other: dict[str, Any] | None) -> str:
+    """What ``other`` card changes from the ``printed`` one, in the card's words: "Skill 4, not
+    3"; "" when they agree (or either is missing)."""
+    if printed is None or other is None:
+        return ""
+    changed = [
+        f"{key.capitalize()} {other[key]}, not {printed.get(key)}"
+        for key in other
+        if other[key] != printed.get(key) and isinstance(other[key], int | str)
+    ]
+    return "; ".join(changed)
+
+
 def card_text(card: dict[str, Any] | None) -> str:
     """The card in the rule text's layout, or "" when it cannot be printed."""
     if card is None:

@@ -55,6 +55,7 @@ from campaign.pages import (
     AtTheTable,
     RosterLine,
     at_the_table,
+    card_changes,
     card_text,
     clean_cursor,
     clean_sort,
@@ -437,12 +438,21 @@ def unit_context(
     if before is not None and not story.entries:
         story = unit_story(unit=unit)  # nothing there: the latest entries
     history = unit_chart_entries(unit=unit, fields=UNIT_SERIES)
+    # The card shown is the one its printable card prints, as a battle at a real table judges
+    # it; a battle fought by the engine gives it the set-up's standing Order, which may raise
+    # its Skill: that card is shown beside it only where it differs.
+    engine_card = line.card
+    if engine_card is not None:
+        force_units = list(force_roster(force=unit.force))
+        line = replace(line, card=table_cards(viewer.campaign, force_units, at=now).get(unit.pk))
     context = base_context(
         viewer,
         unit=unit,
         force=unit.force,
         line=line,
         card_text=card_text(line.card),
+        engine_card_text="" if engine_card == line.card else card_text(engine_card),
+        engine_card_changes=card_changes(line.card, engine_card),
         story=unit_story_lines(story),
         story_page=story,
         unit_charts=unit_charts(history, viewer.campaign.day),

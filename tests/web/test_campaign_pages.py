@@ -586,3 +586,27 @@ def test_the_rules_card_gives_the_skill_with_and_without_an_order_and_how_a_retr
         "below Raw. Each Casualty hit the medics have not saved when their 24 hours are over "
         "dies and takes a step for good; more of them than it has steps destroy it." in card
     )
+
+
+def test_the_unit_page_shows_the_printed_card_and_the_engines_where_they_differ(client, world):
+    """The unit page's card for the next battle is the one its printable card prints (no
+    standing Order at a table); where a battle fought by the engine, whose set-up gives a
+    standing Order, would give it another card, that one is beside it with what changes."""
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_give
+
+    gm = world.users["gm"]
+    pickets = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Pickets",
+                          quality="average", specialties=["infantry"])  # fmt: skip
+    login(client, world, "player")
+    page = client.get(_url("unit", world, pickets.pk)).text
+    shown, engine = page.split('id="card-engine"')
+    assert "The card its" in shown and "prints, for a battle at a real table" in shown
+    assert "Skill 2 · Move 5" in shown and "Skill 3 · Move 5" not in shown
+    assert "In a battle fought by the engine: Skill 3, not 2</summary>" in engine
+    assert "Skill 3 · Move 5" in engine
+    # With an Order under way the two agree: one card, no second one.
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
+    order_give(giver=holt, unit=pickets, kind="attack", actor=gm)
+    page = client.get(_url("unit", world, pickets.pk)).text
+    assert "Skill 3 · Move 5" in page and 'id="card-engine"' not in page

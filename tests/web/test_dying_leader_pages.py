@@ -19,7 +19,7 @@ SAID = "Sgt Vance is dying (\u22123 hp) and leads nobody until healed"
 
 def test_every_page_of_a_dying_leaders_unit_says_it_leads_nobody_until_healed(client, world):
     gm = world.users["gm"]
-    (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Vance's")
+    (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Fireteam")
     vance = character_create(campaign=world.campaign, name="Sgt Vance", hit_points=12, actor=gm)
     leader_attach(unit=squad, character=vance, actor=gm)
     leader = Leader.objects.get(unit=squad)
@@ -28,7 +28,10 @@ def test_every_page_of_a_dying_leaders_unit_says_it_leads_nobody_until_healed(cl
     login(client, world, "gm")
     pk, unit_pk, force_pk = world.campaign.pk, squad.pk, world.force.pk
     unit_page = client.get(reverse("campaign:unit", args=[pk, unit_pk])).text
-    assert SAID in unit_page
+    assert (
+        "Sgt Vance, \u22123 of 12 hit points, dying: <strong>leads nobody until healed</strong>, "
+        f"and {squad.name} fights as if nobody led it"
+    ) in unit_page
     assert f"Sgt Vance leads {squad.name}" not in unit_page
     card = client.get(reverse("campaign:unit-card", args=[pk, unit_pk])).text
     assert "(\u22123 of 12 hit points, dying): leads nobody until healed" in card
