@@ -241,7 +241,8 @@ def story_text(
             parts.append(f"{now['name']} was killed")
         else:
             hit_points = hit_points_text(now["hit_points"], most=leader_most)
-            parts.append(f"{now['name']} is at {hit_points}")
+            moved = _moved_from(was.get("hit_points"), now["hit_points"])
+            parts.append(f"{now['name']} is at {hit_points}{moved}")
     if after.get("skill_lost"):
         lost = after["skill_lost"] - (before.get("skill_lost") or 0)
         if lost > 0:
@@ -251,6 +252,14 @@ def story_text(
             was = _value(field, before.get(field))
             parts.append(f"{FIELD_LABELS[field]} {was} → {_value(field, after[field])}")
     return "; ".join(parts)
+
+
+def _moved_from(was: int | None, now: int) -> str:
+    """Where a leader's hit points came from, for the reader who has no full hit points to
+    measure them by (a leader named with its unit): ", up from 3", ", down from 9"."""
+    if was is None or was == now:
+        return ""
+    return f", {'up' if now > was else 'down'} from {number_text(was)}"
 
 
 UNDONE = {

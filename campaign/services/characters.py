@@ -22,6 +22,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
+from campaign.rules.history import number_text
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.selectors import command_refused, history_standing
 from campaign.services._record import locked, require_manager, text_given, unit_change
@@ -112,7 +113,8 @@ def character_heal(
     before = character.hit_points
     after = min(character.max_hit_points, before + hit_points)
     why = reason or "healed"
-    text = f"{character.name} {why}: hit points {before} → {after} of {character.max_hit_points}"
+    said = f"{number_text(before)} → {number_text(after)}"
+    text = f"{character.name} {why}: hit points {said} of {character.max_hit_points}"
     leader = Leader.objects.filter(character=character).select_related("unit").first()
     if leader is not None:
         unit = Unit.objects.select_for_update(of=("self",)).get(pk=leader.unit_id)
@@ -123,7 +125,12 @@ def character_heal(
             kind=Kind.LEADER,
             why=f"{character.name} {why}",
             day=campaign.day,
-            details={"character": character.pk, "healed": after - before},
+            # The history says the heal against the character's full hit points: "8 of 14".
+            details={
+                "character": character.pk,
+                "healed": after - before,
+                "leader_most_hit_points": character.max_hit_points,
+            },
             actor=actor,
         )  # its leader row carries the hit points to the character
     Character.objects.filter(pk=character.pk).update(hit_points=after)

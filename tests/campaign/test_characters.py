@@ -340,3 +340,36 @@ def test_a_character_who_leads_no_unit_is_healed_in_its_own_record(campaign):
     ash.refresh_from_db()
     assert ash.hit_points == 2 and ash.alive
     assert list(ash.entries.all()) == [entry] and entry.after == {"hit_points": 2}
+
+
+def test_a_leaders_heal_reads_in_its_units_history_against_full_hit_points_and_whence(
+    campaign, make_unit
+):
+    """A character's heal says, in its unit's history, the hit points it reached out of its
+    full ones and where it came from; a leader named with its unit, whose full hit points are
+    never recorded, is told where its hit points came from instead."""
+    from campaign.models import CharacterEntry
+    from campaign.pages import entry_line
+    from campaign.services.characters import character_heal
+    from campaign.services.roster import unit_edit
+
+    vance = character_create(campaign=campaign, name="Sgt Vance", hit_points=14)
+    squad = make_unit("Squad 1")
+    leader_attach(unit=squad, character=vance)
+    leader = Leader.objects.get(unit=squad)
+    leader.hit_points = -3
+    leader.save()
+    entry = character_heal(character=vance, hit_points=2, reason="is stabilised by the medic")
+    assert entry.text == "Sgt Vance is stabilised by the medic: hit points −3 → −1 of 14"
+    assert CharacterEntry.objects.get(pk=entry.pk).text == entry.text
+    healed = squad.history.last()
+    assert entry_line(healed, healed.after) == (
+        "Sgt Vance is stabilised by the medic: Sgt Vance is at −1 of 14 hit points, dying, "
+        "up from −3"
+    )
+    named = make_unit("Squad 2")
+    leader_attach(unit=named, name="Capt. Holt", hit_points=3)
+    corrected = unit_edit(unit=named, changes={"leader_hit_points": 9}, reason="patched up")
+    assert entry_line(corrected, corrected.after) == (
+        "GM correction: patched up: Capt. Holt is at 9 hit points, up from 3"
+    )
