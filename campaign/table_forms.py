@@ -34,9 +34,9 @@ from campaign.rules.characters import Feat, can_rally, can_train, feats_from, ra
 from campaign.rules.checks import REQUISITION_BASE_DC
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
-from campaign.rules.history import and_words
+from campaign.rules.history import and_words, number_text
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
-from campaign.rules.state import Status, quality_name
+from campaign.rules.state import Status, can_act, quality_name
 from campaign.selectors import ready_count
 from campaign.services.characters import HIT_POINTS_MAX, rallied_today
 from campaign.services.checks import DC_MAX
@@ -270,6 +270,13 @@ class _CharacterField(forms.ModelChoiceField):
         self.campaign, self.why_not = campaign, why_not
         kwargs.setdefault("empty_label", "Choose a character")
         super().__init__(queryset=offered.order_by("name"), **kwargs)
+
+    def label_from_instance(self, obj: Any) -> str:
+        # A dying character is offered (it may be healed) but leads, orders, trains, rallies
+        # and requisitions nothing until then (`state.can_act`; the services refuse it).
+        if obj.alive and not can_act(obj.hit_points):
+            return f"{obj.name} (dying, {number_text(obj.hit_points)} hp)"
+        return obj.name
 
     def to_python(self, value: Any) -> Any:
         try:

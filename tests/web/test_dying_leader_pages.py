@@ -48,3 +48,26 @@ def test_every_page_of_a_dying_leaders_unit_says_it_leads_nobody_until_healed(cl
     )  # fmt: skip
     log = client.get(reverse("campaign:engagement", args=[pk, record.pk])).text
     assert SAID in log and "led by Sgt Vance" not in log
+
+
+def test_the_forms_name_a_dying_character_as_such_and_an_order_it_gives_is_refused_so(
+    client, world
+):
+    gm = world.users["gm"]
+    vance = character_create(campaign=world.campaign, name="Sgt Vance", hit_points=12, actor=gm)
+    (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Fireteam")
+    leader_attach(unit=squad, character=vance, actor=gm)
+    leader = Leader.objects.get(unit=squad)
+    leader.hit_points = -3
+    leader.save()
+    login(client, world, "gm")
+    pk = world.campaign.pk
+    for page in ("orders", "characters"):
+        text = client.get(reverse(f"campaign:{page}", args=[pk])).text
+        assert ">Sgt Vance (dying, \u22123 hp)</option>" in text, page
+    refused = client.post(
+        reverse("campaign:order-give", args=[pk]),
+        {"giver": vance.pk, "unit": squad.pk, "kind": "attack"},
+    )
+    assert "Sgt Vance is dying (\u22123 hp) and gives no Orders until healed" in refused.text
+    assert not squad.orders.exists()
