@@ -610,3 +610,16 @@ def test_the_unit_page_shows_the_printed_card_and_the_engines_where_they_differ(
     order_give(giver=holt, unit=pickets, kind="attack", actor=gm)
     page = client.get(_url("unit", world, pickets.pk)).text
     assert "Skill 3 · Move 5" in page and 'id="card-engine"' not in page
+
+
+def test_the_roster_says_its_cards_are_the_engines_and_where_the_printed_ones_differ(client, world):
+    """The force page's roster gives each unit's card under the set-up's standing Order, as a
+    battle fought by the engine does; it says so, and that the printed cards are a table's."""
+    login(client, world, "player")
+    page = client.get(_url("force", world, world.force.pk)).text
+    assert "cards as they will be printed for the next battle" not in page
+    assert (
+        "Skill and next card as a battle fought by the engine gives them, under the set-up's "
+        "standing Order. At a real table a unit with no Order under way fights without Orders: "
+        "its printable card and the print sheet show that card."
+    ) in page
