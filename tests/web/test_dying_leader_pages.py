@@ -39,6 +39,10 @@ def test_every_page_of_a_dying_leaders_unit_says_it_leads_nobody_until_healed(cl
         text = client.get(reverse(f"campaign:{page}", args=[pk, force_pk])).text
         assert SAID in text, page
         assert "led by Sgt Vance" not in text, page
+    setup = client.get(reverse("campaign:battle-setup", args=[pk]), {"scenario": "crossroads"})
+    assert SAID in setup.text and "led by Sgt Vance" not in setup.text
+    rules = client.get(reverse("campaign:rules-card")).text
+    assert "Below 0 hit points a leader is dying: until healed it leads nobody" in rules
     characters = client.get(reverse("campaign:characters", args=[pk])).text
     assert "(dying: leads nobody until healed)" in characters
     record = engagement_run(
