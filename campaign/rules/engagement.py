@@ -439,7 +439,7 @@ class _Fight:
         if lapsed and source == column(quality, Command.WITHOUT_ORDERS)[1]:
             source = (
                 f"{quality.label}, its Order not repeated (its giver leads no unit on its side, "
-                "or is dead), so without Orders it cannot act alone"
+                "or is dying or dead), so without Orders it cannot act alone"
             )
         if commander and not unit.led and not ordered:
             legend = self.by_key(commander)

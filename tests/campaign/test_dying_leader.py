@@ -97,3 +97,22 @@ def test_a_dying_character_gives_no_order_trains_rallies_and_requisitions_nothin
         )  # fmt: skip
     assert refused.value.message_dict["character"] == [f"{dying} requisitions nothing until healed"]
     assert not other.orders.exists() and other.history.count() == 1
+
+
+def test_a_dying_giver_no_longer_repeats_a_raw_units_order(campaign, make_unit, enemy):
+    vance = character_create(campaign=campaign, name="Sgt Vance", hit_points=20)
+    raw = make_unit("Raw", quality="raw", specialties=())
+    vet = make_unit("Vet")
+    leader_attach(unit=vet, character=vance)
+    order_give(giver=vance, unit=raw, kind="attack")
+    foes = [make_unit(f"Blue {i}", into=enemy, quality="green") for i in (1, 2)]
+    knocked_out(vet)
+    record = engagement_run(campaign=campaign, sides={"attackers": [raw, vet], "defenders": foes},
+                            seed=0, round_limit=2)  # fmt: skip
+    (pairing,) = (p for p in record.events if p["event"] == "pairing" and p["round"] == 2
+                  and p["attackers"]["unit"] == str(raw.pk))  # fmt: skip
+    quality = next(n for n, _ in pairing["attackers"]["modifiers"] if n.startswith("quality"))
+    assert quality == (
+        "quality: Raw, its Order not repeated (its giver leads no unit on its side, or is dying "
+        "or dead), so without Orders it cannot act alone"
+    )

@@ -111,8 +111,8 @@ def test_green_acts_alone_only_after_an_order_and_raw_needs_it_repeated_every_ro
     assert one == "quality: Raw, alone under Orders"
     # Under an Order its giver did not repeat: the row says so.
     assert two == (
-        "quality: Raw, its Order not repeated (its giver leads no unit on its side, or is dead), "
-        "so without Orders it cannot act alone"
+        "quality: Raw, its Order not repeated (its giver leads no unit on its side, or is dying "
+        "or dead), so without Orders it cannot act alone"
     )
     repeated = unit("A", quality=Q.RAW, order=OrderKind.ATTACK, order_repeated=True)
     result = fight([repeated], [unit("B")], [10, 6, 10, 6], rounds=2)

@@ -104,8 +104,8 @@ def test_a_raw_units_order_is_repeated_only_by_a_living_giver_on_its_side(
     lead.hit_points, lead.alive = -12, False
     lead.save()
     assert raw_in_round_two() == (
-        "quality: Raw, its Order not repeated (its giver leads no unit on its side, or is dead), "
-        "so without Orders it cannot act alone"
+        "quality: Raw, its Order not repeated (its giver leads no unit on its side, or is dying "
+        "or dead), so without Orders it cannot act alone"
     )
     units = {"attackers": [Unit.objects.get(pk=raw.pk), Unit.objects.get(pk=vet.pk)],
              "defenders": foes}  # fmt: skip
