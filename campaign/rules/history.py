@@ -235,7 +235,7 @@ def story_text(
         if now is None:
             parts.append(f"{was['name']} no longer leads it" if was else "has no leader")
         elif was is None or was.get("name") != now["name"]:
-            hit_points = hit_points_text(now["hit_points"], alive=now["alive"])
+            hit_points = hit_points_text(now["hit_points"], alive=now["alive"], most=leader_most)
             parts.append(f"{now['name']} takes command ({hit_points})")
         elif not now["alive"]:
             parts.append(f"{now['name']} was killed")

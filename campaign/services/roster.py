@@ -1026,7 +1026,10 @@ def leader_attach(
         raise ValidationError({"hit_points": "a leader takes command on their feet: 1 or more"})
     if ruins is not None:
         _survivor_leaves(ruins, character, unit, actor)
-    details = {} if character is None else {"character": character.pk}
+    details: dict[str, Any] = {}
+    if character is not None:
+        # for the history's words: "takes command (14 of 14 hit points)"
+        details = {"character": character.pk, "leader_most_hit_points": character.max_hit_points}
     fallen = getattr(unit, "leader", None)
     if fallen is not None and fallen.character_id is not None:
         details["replaced"] = fallen.character_id

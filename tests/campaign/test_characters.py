@@ -55,7 +55,8 @@ def test_a_character_joins_a_unit_through_the_one_leader_service(campaign, make_
     leader = leader_attach(unit=squad, character=holt)
     assert (leader.name, leader.hit_points, leader.character) == ("Capt. Holt", 14, holt)
     entry = squad.history.last()
-    assert entry.kind == "leader" and entry.details == {"character": holt.pk}
+    assert entry.kind == "leader"
+    assert entry.details == {"character": holt.pk, "leader_most_hit_points": 14}
     with pytest.raises(ValidationError, match="leads another unit already"):
         leader_attach(unit=make_unit("2nd Squad"), character=holt)
     leader_detach(unit=squad)
@@ -184,7 +185,11 @@ def test_a_new_leader_in_place_of_a_dead_character_leaves_the_dead_dead_and_reve
     )
     for new, row, details in (
         ({"name": "Sgt. New", "hit_points": 12}, ("Sgt. New", 12, True, None), {}),
-        ({"character": second}, ("Lt. Second", 15, True, second.pk), {"character": second.pk}),
+        (
+            {"character": second},
+            ("Lt. Second", 15, True, second.pk),
+            {"character": second.pk, "leader_most_hit_points": 15},
+        ),
     ):
         leader_attach(unit=mech, **new)
         entry = mech.history.last()
@@ -356,6 +361,8 @@ def test_a_leaders_heal_reads_in_its_units_history_against_full_hit_points_and_w
     vance = character_create(campaign=campaign, name="Sgt Vance", hit_points=14)
     squad = make_unit("Squad 1")
     leader_attach(unit=squad, character=vance)
+    joined = squad.history.last()
+    assert entry_line(joined, joined.after) == "Sgt Vance takes command (14 of 14 hit points)"
     leader = Leader.objects.get(unit=squad)
     leader.hit_points = -3
     leader.save()
