@@ -60,7 +60,7 @@ def test_it_prints_each_units_next_battle_card_on_the_roster(client, world, djan
     assert "Skill 4 · Move 5 · Resistance 1 · Hits 1 · Size 1" in response.text
     assert "Infantry" in response.text
     # The card is the one it takes in under an Order, and the roster says so.
-    assert "for the next battle, under an Order (without one, a unit fights by the " in (
+    assert "as a battle fought by the engine gives them, under the set-up's standing Order" in (
         response.text
     )
 
