@@ -518,6 +518,8 @@ class Attention:
     (`recovery.days_to_rally`)."""
     rally: str = ""
     """When it rallies, in words, if it retreated (`rally_when`)."""
+    leader_down: str = ""
+    """Why its leader leads it not, if it is dying (`Leader.leads_nobody`): a heal is due."""
 
 
 def rally_when(state: CampaignUnitState, now: int, days: int | None) -> str:
@@ -629,13 +631,15 @@ def card_lacks_text(needed: Collection[Specialty], *, one: bool = True) -> str:
 
 
 def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Attention]:
-    """Retreated units and units whose Casualty hits await the medics (forces the viewer sees
-    in full only)."""
+    """Retreated units, units whose Casualty hits await the medics and units whose leader is
+    dying (forces the viewer sees in full only)."""
     found = []
     now = campaign_now(campaign)
     # Only the units that may need attention are read (a campaign may hold thousands);
     # ``medical_window_open`` still decides (Casualty hits never outlast their 24 hours).
-    maybe = Q(status=Status.RETREATED) | Q(casualty_hits__gt=0)
+    # A leader below 0 hit points may be dying (`Leader.leads_nobody` decides): a heal is due.
+    knocked_out = Q(leader__alive=True, leader__hit_points__lt=0)
+    maybe = Q(status=Status.RETREATED) | Q(casualty_hits__gt=0) | knocked_out
     for unit in campaign_units(campaign=campaign).filter(maybe, force_id__in=visible):
         # A unit may have retreated with Casualty hits still to save: the medics come first,
         # since those hits die 24 hours after the battle and a retreat rallies by itself.
@@ -657,8 +661,12 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
             rally_days = days_to_rally(unit.state, now)
             rally = rally_when(unit.state, now, rally_days)
             reasons.append(f"Retreated in poor order: {rally}.")
+        leader = getattr(unit, "leader", None)
+        down = "" if leader is None or unit.state.destroyed else leader.leads_nobody
+        if down:
+            reasons.append(f"{down}.")
         if reasons:
-            found.append(Attention(unit, " ".join(reasons), medics, rally_days, rally))
+            found.append(Attention(unit, " ".join(reasons), medics, rally_days, rally, down))
     return found
 
 

@@ -191,6 +191,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=attention,
         medics_due=[a for a in attention if a.medics],
+        leaders_down=[a for a in attention if a.leader_down],
         # The GM sends them in; a player is told when their force has none to send.
         medics_forces={pk for pk, left in medics.items() if left},
         # A force whose crews have saved all they can today is told so, not sent to its form.

@@ -43,6 +43,13 @@ def test_every_page_of_a_dying_leaders_unit_says_it_leads_nobody_until_healed(cl
     assert SAID in setup.text and "led by Sgt Vance" not in setup.text
     rules = client.get(reverse("campaign:rules-card")).text
     assert "Below 0 hit points a leader is dying: until healed it leads nobody" in rules
+    dashboard = client.get(reverse("campaign:dashboard", args=[pk])).text
+    assert f"{squad.name}</a> ({world.force.name}): {SAID}. " in dashboard
+    assert "Heal on the Characters page</a>" in dashboard
+    login(client, world, "player")  # the unit's player, under "Needs attention"
+    dashboard = client.get(reverse("campaign:dashboard", args=[pk])).text
+    assert f"{squad.name}</a> ({world.force.name}): {SAID}." in dashboard
+    login(client, world, "gm")
     characters = client.get(reverse("campaign:characters", args=[pk])).text
     assert "(dying: leads nobody until healed)" in characters
     record = engagement_run(
