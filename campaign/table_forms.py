@@ -193,8 +193,7 @@ class _InNameOrder(forms.models.ModelChoiceIterator):
     def __iter__(self) -> Iterator[Any]:
         if self.field.empty_label is not None:
             yield ("", self.field.empty_label)
-        units = sorted(self.queryset, key=_in_name_order)
-        for unit in units:
+        for unit in self.field.in_name_order(self.queryset):
             yield self.choice(unit)
 
 
@@ -209,6 +208,18 @@ class _OfferedUnits:
     }
     owner: Any = None
     """Offered from the forces of this user only (`_units`), when given."""
+    same_as: _OfferedUnits | None = None
+    """Another field of the form offering the very same units (the quick resolve's attacker,
+    for its defender): this one's list is drawn from that one's read, not a read of its own."""
+    _drawn: list[Unit] | None = None
+
+    def in_name_order(self, queryset: Any) -> list[Unit]:
+        """The units offered, as listed; read once however many times the form draws them."""
+        if self.same_as is not None:
+            return self.same_as.in_name_order(self.same_as.queryset)
+        if self._drawn is None:
+            self._drawn = sorted(queryset, key=_in_name_order)
+        return self._drawn
 
     def refusal(self, value: Any) -> ValidationError | None:
         key = key_named(value)
@@ -538,6 +549,8 @@ class QuickResolveForm(_LeavesOut, PageForm):
         # another tab since the dashboard was drawn) is refused by its name and why (`FIGHT`).
         for field in ("attacker", "defender"):
             self.fields[field] = _UnitField(campaign, FIGHT, label=field.capitalize())
+        # Both lists offer the same ready units: one read draws the two.
+        self.fields["defender"].same_as = self.fields["attacker"]
         self.fields["round_limit"].initial = campaign.quick_resolve_rounds
 
     def stances(self) -> tuple[dict[str, bool], dict[str, bool]]:

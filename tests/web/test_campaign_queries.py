@@ -3,12 +3,17 @@ campaign's history holds 20 entries or 2,000."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import HistoryEntry, Unit
 from campaign.services import campaign_create, force_create
 from campaign.services.battles import campaign_battle_record
+from campaign.table_forms import QuickResolveForm
 from tests.web.campaign_world import login, raise_units
 from tests.web.paging import add_notes, rows_read
 from units.models import Ruleset
@@ -18,7 +23,7 @@ pytestmark = pytest.mark.django_db
 PAGES = {
     # The GM's tools list the invitations waiting; a first visit, the latest entries; the quick
     # resolve names the units it leaves out (how many are ready, then those out of action).
-    "dashboard": (lambda w: [], 24),
+    "dashboard": (lambda w: [], 23),
     # its window: the days with something, their lines counted, and the group's changes in it;
     # the forces and units it may be narrowed to
     "timeline": (lambda w: [], 16),
@@ -102,3 +107,20 @@ def test_the_battles_page_lists_ones_campaigns_battles_in_the_same_few_queries(
     with django_assert_max_num_queries(8):
         page = client.get(reverse("battles:list")).text
     assert page.count("Red Guard won") == 2 * (campaigns - 1)
+
+
+@pytest.mark.parametrize("units", [5, 50])
+def test_the_quick_resolve_form_offers_attacker_and_defender_from_one_read_of_the_units(
+    world, units
+):
+    """The dashboard's quick resolve lists every ready unit twice, for the attacker and the
+    defender: one read of the units draws both lists, however many there are."""
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    raise_units(world.force, card, units, prefix="Filler")
+    form = QuickResolveForm(campaign=world.campaign)
+    with CaptureQueriesContext(connection) as queries:
+        attacker, defender = str(form["attacker"]), str(form["defender"])
+    assert len(queries) == 1
+    options = [re.findall(r"<option[^>]*>[^<]*</option>", html) for html in (attacker, defender)]
+    ready = Unit.objects.filter(force__campaign=world.campaign, status="ready").count()
+    assert options[0] == options[1] and len(options[0]) == ready + 1  # and the empty choice
