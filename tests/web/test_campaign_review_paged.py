@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import selectors
@@ -144,3 +146,42 @@ def test_a_page_number_no_page_could_have_opens_the_first(client, world, shaken,
     first = client.get(_url(world), {"days": "1", "reason": "rest", "page": page})
     assert first.status_code == 200
     assert f"Units 1 to 5 of the {first.context['review_page']['count']}" in first.text
+
+
+@pytest.mark.parametrize("page", ["advance", "clock-advance"])
+def test_a_review_of_the_clock_costs_the_same_queries_for_six_units_or_a_hundred_and_thirty(
+    client, world, page
+):
+    """Every unit the hours change is reckoned, from one read of the units: a review costs as
+    many queries for a big campaign twenty evenings in as for a small one, and reads none of
+    the units' histories."""
+    url = reverse(f"campaign:{page}", args=[world.campaign.pk])
+    asked = {"days": "1"} if page == "advance" else {"hours": "30"}
+    login(client, world, "gm")
+
+    def counted() -> tuple[int, int, str]:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url, asked)
+        assert response.status_code == 200
+        histories = [q for q in queries.captured_queries if "campaign_historyentry" in q["sql"]]
+        return len(queries), len(histories), response.context["lede"]
+
+    fill_forces(world, 2)
+    shaken = Unit.objects.filter(name__regex=r"^(Red|Blue) \d\d$")
+    shaken.update(morale_hits=1)
+    small, small_histories, _ = counted()
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    Unit.objects.bulk_create(
+        Unit(force=force, unit_type=card, name=f"{prefix} {n:02}", specialties=["infantry"],
+             morale_hits=1)
+        for force, prefix in ((world.force, "Red"), (world.enemy, "Blue"))
+        for n in range(3, 66)
+    )  # fmt: skip
+    HistoryEntry.objects.bulk_create(
+        HistoryEntry(unit=unit, day=1, kind=HistoryEntry.Kind.GM_EDIT, text=f"Note {n}",
+                     before={}, after={})
+        for unit in shaken for n in range(5)
+    )  # fmt: skip
+    large, large_histories, lede = counted()
+    assert shaken.count() == 130 and "These units change" in lede
+    assert large == small and large_histories == small_histories == 0
