@@ -248,6 +248,7 @@ def battle_report(
     viewer_choice: bool = False,
     download_viewer: str | None = None,
     log_only: bool = False,
+    outcome_only: bool = False,
     side_names: Mapping[str, str] | None = None,
     unit_names: Mapping[str, str] | None = None,
     left: Mapping[Removal, str] | None = None,
@@ -263,6 +264,9 @@ def battle_report(
     whatever side the page is seen as); the report counts the events it holds by the same
     fog (``hidden_events``) that takes them out of it. ``log_only`` skips
     the luck table and the replay, for the htmx partial that redraws the log alone.
+    ``outcome_only`` (a reader who may see the outcome and the units only) reads no event of
+    the log: the outcome and the units come from the stored result, and the report's log
+    parts stay empty.
     ``side_names`` and ``unit_names`` (by id) name the sides and units as their players know
     them — a campaign battle's sides are its forces, its units "Iron Wolf" — in every part of
     the report, the map and the replay included; ``left`` says how a unit left the battle in
@@ -281,7 +285,7 @@ def battle_report(
         return None
     try:
         scenario = parse_scenario(battle.scenario)
-        events = log_events(log)
+        events = [] if outcome_only else log_events(log)
         if not seed_shown:
             events = seed_withheld(events)
     except (ScenarioError, KeyError, TypeError, ValueError) as exc:
@@ -333,7 +337,7 @@ def battle_report(
         why_left_out=why_left_out if units_left_out else "",
         removed_words=f"{names.left[Removal.DESTROYED]} or {names.left[Removal.DEMORALISED]}",
     )
-    if not log_only:
+    if not (log_only or outcome_only):
         hidden_sides = {u.side for u in scenario.units() if u.id in units_left_out}
         report.luck = [
             row

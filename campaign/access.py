@@ -140,9 +140,12 @@ def unit_for_viewer(viewer: Viewer, pk: int) -> Unit:
 
 
 def campaign_battle_for_viewer(viewer: Viewer, pk: int) -> CampaignBattle:
-    """A battle of the viewer's campaign; every member may read its outcome and report."""
+    """A battle of the viewer's campaign; every member may read its outcome and report. Its
+    log's row comes along without the events (a big battle's run to megabytes): read when a
+    page draws the log, never for the outcome, the cards, an Apply or a Revert."""
     found = (
         CampaignBattle.objects.select_related("battle__log")
+        .defer("battle__log__events")
         .filter(pk=pk, campaign=viewer.campaign)
         .first()
     )

@@ -496,9 +496,8 @@ def _report(
     log_only: bool = False,
 ):
     pk = viewer.campaign.pk
-    if side == FOG_NONE:
-        # The outcome only: no log or replay to draw.
-        log_only = True
+    # The outcome only: no log or replay to draw, nor a log to read.
+    outcome_only = side == FOG_NONE
     # The download (``battle_log_json``) is the log as the reader's fog side saw it; the page
     # too, but for the GM, who may look through either side's eyes.
     download_viewer = None if side in (FOG_ALL, FOG_NONE) else side
@@ -519,6 +518,7 @@ def _report(
         viewer_choice=viewer.manages,
         download_viewer=download_viewer,
         log_only=log_only,
+        outcome_only=outcome_only,
         side_names=side_names,
         unit_names={eid: u.name for eid, u in fought.items()},
         left=LEFT_WORDS,

@@ -8,6 +8,8 @@ import json
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.engine import parse_scenario
@@ -347,3 +349,35 @@ def test_under_fog_a_player_is_told_one_count_of_the_events_their_side_saw(clien
     page = login(client, world, "gm").get(battle_url).text
     total = len(log_events(world.engine_battle.battle.log))
     assert _log_count(page) == (total, total) and "the log also marks" not in page
+
+
+def _log_read(client, url: str) -> tuple[str, bool]:
+    """The page at ``url``, and whether drawing it read the events of a battle's log."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    events = '"battles_battlelog"."events"'
+    return response.text, any(events in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_battles_log_is_read_only_for_a_page_that_draws_it(client, world):
+    """A big battle's log runs to megabytes: the outcome a member who did not fight reads, the
+    battle's cards and the GM's review of a Revert are drawn without it; the GM's report and a
+    fighting player's, which draw the log and the replay, read it."""
+    _fog(world)
+    battle = _url("battle", world, world.engine_battle.pk)
+    login(client, world, "spectator")
+    page, read = _log_read(client, battle)
+    assert "you see its outcome only" in page and not read
+    winner = world.engine_battle.battle.outcome.winner
+    assert "wins</strong>" in page if winner else "A draw" in page
+    assert page.count('<tr class="removed-') == len(world.engine_battle.engine_units)
+    login(client, world, "gm")
+    for url in (_url("battle-cards", world, world.engine_battle.pk),
+                _url("battle-revert", world, world.engine_battle.pk)):  # fmt: skip
+        assert not _log_read(client, url)[1], url
+    page, read = _log_read(client, battle)
+    assert read and 'id="replay-frames"' in page
+    login(client, world, "rival")
+    page, read = _log_read(client, battle)
+    assert read and "as Blue Battalion saw it" in page
