@@ -228,6 +228,27 @@ def test_a_dead_leader_is_said_to_be_dead_not_to_lead_in_an_engagement_and_the_r
     assert "led by Lt. Ada Reyes" not in roster
 
 
+def test_a_units_page_and_card_say_its_fallen_leader_is_dead_not_minus_22_hit_points(client, world):
+    from campaign.models import Character, Leader
+    from campaign.services import leader_attach
+    from campaign.services.characters import character_create
+
+    gm = world.users["gm"]
+    holt = character_create(campaign=world.campaign, name="Capt. Mara Holt", hit_points=18,
+                            player=world.users["player"], actor=gm)  # fmt: skip
+    leader_attach(unit=world.unit, character=holt, actor=gm)
+    # She fell in the last battle: 25 damage left her at -22, and the unit keeps her, dead.
+    Leader.objects.filter(character=holt).update(hit_points=-22, alive=False)
+    Character.objects.filter(pk=holt.pk).update(hit_points=-22, alive=False)
+    login(client, world, "player")
+    page = client.get(_url("unit", world, world.unit.pk)).text
+    assert "<dt>Leader</dt><dd>Capt. Mara Holt, dead</dd>" in page
+    card = client.get(_url("unit-card", world, world.unit.pk)).text
+    assert "<td>Capt. Mara Holt (dead)</td>" in card
+    for text in (page, card):
+        assert "22 hit points" not in text
+
+
 def test_the_engagements_list_names_the_winners_force_and_counts_rounds_in_words(client, world):
     one = _fresh_engagement(world, seed=3, round_limit=1, name="the first clash")
     forces = {"attackers": world.force.name, "defenders": world.enemy.name}
