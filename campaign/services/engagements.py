@@ -443,6 +443,7 @@ def engagement_run(
                 unit=t.unit, state=t.after, kind=Kind.EXPERIENCE,
                 why=earned_text(fought.title, t.earned), day=campaign.day,
                 details={"points": t.earned.points, "engagement": record.pk}, actor=actor,
+                always=True,  # points held short of a step it stood at are still told
             )  # fmt: skip
             if entry is not None:
                 entries.append(entry.pk)

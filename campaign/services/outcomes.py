@@ -455,8 +455,11 @@ def outcome_steps(
             quality_lost=damage.quality_lost > 0 or dead > 0,
         )
         if earned.points:
+            # Always told: points held just short of a step the unit already stood at change
+            # nothing, yet its player should read that it learnt and why it did not rise.
             why = earned_text(reason.strip(), earned)
-            steps.append(OutcomeStep(unit, state, Kind.EXPERIENCE, why, {"points": earned.points}))
+            details = {"points": earned.points}
+            steps.append(OutcomeStep(unit, state, Kind.EXPERIENCE, why, details, always=True))
     return steps
 
 

@@ -186,7 +186,8 @@ def test_experience_never_gives_back_quality_lost_for_good_in_the_same_battle(ca
     outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(0, 1)}, reason="Ford")
     unit.refresh_from_db()
     assert unit.quality == Q.RAW
-    assert not unit.history.filter(kind=HistoryEntry.Kind.EXPERIENCE, text__contains="step up")
+    gains = unit.history.filter(kind=HistoryEntry.Kind.EXPERIENCE)
+    assert not gains.filter(text__contains="experience, a step up")
     # It survived and learns (a point), but Raw needs only 1: held at 0 for this battle. A
     # rallied Raw unit's next battle promotes it as any Raw unit's: Green again.
     assert unit.experience == 0
@@ -229,10 +230,17 @@ def test_a_broken_survivor_has_its_points_in_history_and_no_step_up(campaign, ma
     for unit in (fresh, seasoned):
         unit.refresh_from_db()
         assert (unit.status, unit.experience) == (Status.RETREATED, 1)
-    (gain,) = [e for e in entries if e.kind == HistoryEntry.Kind.EXPERIENCE]
-    assert gain.unit == fresh and gain.text == (
+    gains = {e.unit: e for e in entries if e.kind == HistoryEntry.Kind.EXPERIENCE}
+    assert gains[fresh].text == (
         "Mill: 2 points of experience, held just short of the next step: no step up while it "
         "is broken (retreated in poor order); experience 0 → 1"
+    )
+    # The seasoned squad stood just short already: its points change nothing, and its
+    # history still says it learnt and why it did not rise.
+    assert gains[seasoned].after == {}
+    assert gains[seasoned].text.startswith(
+        "Mill: 2 points of experience, held just short of the next step: no step up while it "
+        "is broken (retreated in poor order)"
     )
 
 
