@@ -20,7 +20,7 @@ from battles.engine import Event, Scenario, replay_states
 from battles.engine import events as ev
 from battles.engine.geometry import nearest_point
 from battles.names import scenario_names
-from battles.narration import describe
+from battles.narration import describe, describe_idle, idle_activations
 from battles.table import unit_radius
 
 _REMOVED = {removal: code for code, removal in enumerate(ev.Removal)}
@@ -94,6 +94,7 @@ def replay_frames(
     title = "Deployment"
     turn = 0
     active: str | None = None
+    idle = idle_activations(events)
 
     def point(p) -> list[float]:
         return [_r(p[0]), _r(h - p[1])]
@@ -105,6 +106,8 @@ def replay_frames(
             if isinstance(e, ev.Activation):
                 active = e.unit
                 title = f"Turn {turn} · {names.side(e.side)}: {names.units[e.unit]}"
+                if i in idle:
+                    notes.append(describe_idle(e, names))
             elif isinstance(e, ev.End):
                 active, title = None, "The end"
             if isinstance(e, ev.Move):

@@ -9,6 +9,8 @@ not already say which unit it is. Every die stays in the log, attached to its ev
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from battles.engine import Event
 from battles.engine import events as ev
 from battles.engine.geometry import distance, nearest_point
@@ -24,6 +26,30 @@ def inches(x: float) -> str:
 def describe(e: Event, names: Names) -> str:
     """One sentence for one (non-roll) event."""
     return capfirst(_sentence(e, names))
+
+
+def idle_activations(events: Sequence[Event]) -> frozenset[int]:
+    """Indexes of the activations in which the unit neither moved nor attacked: the log's
+    bare "Atlas acts." and a replay frame with nothing under it left the reader asking what
+    it did. Read from the whole log, so fog of war never turns a hidden move into a halt."""
+    idle: set[int] = set()
+    current: tuple[int, str] | None = None
+    for i, e in enumerate(events):
+        if isinstance(e, ev.Activation | ev.TurnStart | ev.End):
+            if current is not None:
+                idle.add(current[0])
+            current = (i, e.unit) if isinstance(e, ev.Activation) else None
+        elif isinstance(e, ev.Move | ev.Attack) and current is not None:
+            actor = e.unit if isinstance(e, ev.Move) else e.attacker
+            current = None if actor == current[1] else current
+    if current is not None:
+        idle.add(current[0])
+    return frozenset(idle)
+
+
+def describe_idle(e: ev.Activation, names: Names) -> str:
+    """An activation in which the unit neither moved nor fired (`idle_activations`)."""
+    return f"{names.get(e.unit)} acts: it stays where it is and does not fire."
 
 
 def _sentence(e: Event, names: Names) -> str:

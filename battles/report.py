@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from battles.engine import Event, Scenario
 from battles.engine import events as ev
 from battles.names import Names, scenario_names
-from battles.narration import describe, describe_roll
+from battles.narration import describe, describe_idle, describe_roll, idle_activations
 
 EVENT_KINDS: dict[str, str] = {
     "battle_start": "Battle start",
@@ -144,6 +144,7 @@ def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] =
     entries: list[Entry] = []
     pending: list[tuple[int, ev.Roll]] = []
     collapse: Entry | None = None
+    idle = idle_activations(events)
 
     def die(i: int, r: ev.Roll) -> Die:
         return Die(i, r.who, r.purpose, r.value, describe_roll(r, names), r.outcome)
@@ -172,7 +173,8 @@ def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] =
                 text = f"{names.side(e.side)} activates a unit out of sight."
                 entries.append(Entry(i, "activation", text, veiled=True))
             continue
-        entry = Entry(i, e.KIND, describe(e, names), units=involved(e))
+        text = describe_idle(e, names) if i in idle else describe(e, names)
+        entry = Entry(i, e.KIND, text, units=involved(e))
         if e.KIND in _ROLLS_BEFORE:
             entry.dice = [die(j, r) for j, r in pending]
             entry.units = entry.units | {r.who for _, r in pending}

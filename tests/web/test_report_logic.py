@@ -125,6 +125,30 @@ def test_fog_of_war_hides_the_concealed_enemy_on_the_map(crafted):
     assert full[0]["units"]["r1"][:2] == [10.0, 8.0] and full[2]["paths"]
 
 
+def test_a_unit_that_neither_moves_nor_fires_is_said_to_stay_where_it_is(crafted):
+    """An activation with no move and no shot read "Trooper 1 acts." and nothing more, and its
+    replay frame named the unit with nothing under it: both now say it stayed and held fire."""
+    scenario, events = crafted
+    # Blue's second activation (26) without its shot: it does nothing.
+    idle = [*events[:27], *events[32:]]
+    stays = "Trooper 1 acts: it stays where it is and does not fire."
+    turns = log_turns(idle, scenario)
+    texts = [[x.text for x in a.entries] for a in turns[2].activations]
+    assert texts[1] == [stays]
+    assert [a.entries[0].text for a in turns[1].activations] == [
+        "Trooper 1 acts.",
+        "Trooper 2 acts.",
+    ]
+    frames = replay_frames(scenario, idle)["frames"]
+    assert frames[-2]["title"] == "Turn 2 · Blue: Trooper 1" and frames[-2]["notes"][0] == stays
+    assert not any(stays in n for f in frames[:-2] for n in f["notes"])
+    # Under fog of war red's move out of sight (14) is hidden; red did move, so it is no halt.
+    hidden = hidden_events(idle, unit_sides(scenario), "blue")
+    story = [n for f in replay_frames(scenario, idle, viewer="blue", hidden=hidden)["frames"]
+             for n in f["notes"]]  # fmt: skip
+    assert "Trooper 2 acts: it stays where it is and does not fire." not in story
+
+
 def test_luck_is_exact_against_the_hand_worked_figures(crafted):
     scenario, events = crafted
     blue, red = luck_table(scenario, events)
