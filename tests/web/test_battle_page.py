@@ -129,3 +129,15 @@ def test_a_battle_of_its_own_says_how_units_left_it_in_the_rule_texts_words(
     units_and_buildings = {"in the field", "destroyed", "demoralised", "standing", "collapsed"}
     assert set(outcomes) <= units_and_buildings
     assert "taken out" not in page and "broken" not in page
+
+
+def test_the_units_table_gives_skill_lost_of_the_skill_it_began_with_as_hits_lost_of_its_hits(
+    owner_client, finished_battle
+):
+    """ "1 (Skill 4)" read as a unit left at Skill 4; "1 of 4" reads as "Hits lost: 1 of 2" does."""
+    page = owner_client.get(reverse("battles:detail", args=[finished_battle.pk])).text
+    cells = re.findall(r'<td class="num" data-label="Skill lost">([^<]*)</td>', page)
+    lost = [u.skill_lost for u in finished_battle.outcome.units]
+    assert cells and all(re.fullmatch(r"\d+ of [1-9]\d*", cell) for cell in cells)
+    assert sorted(int(cell.split(" of ")[0]) for cell in cells) == sorted(lost)
+    assert "(Skill " not in page
