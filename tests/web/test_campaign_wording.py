@@ -281,6 +281,9 @@ def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, 
     captions = [c.split("</caption>")[0] for c in page.split('<caption class="small">')[1:]]
     assert captions and all(not c.startswith("the ") for c in captions), captions
     assert any(c.startswith(f"{won} won by ") for c in captions), captions
+    # A round won by too little to hurt says so, not "0 hits".
+    assert not any(c.endswith(": 0 hits") for c in captions), captions
+    assert all(re.search(r": (no hits|[1-9]\d* hits?)(; Driven Back)?$|a tie", c) for c in captions)
     for engine_words in ("the attackers", "the defenders"):
         assert engine_words not in page
     timeline = client.get(_url("timeline", world)).text
