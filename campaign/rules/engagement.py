@@ -548,10 +548,9 @@ class _Fight:
         if kind == "morale" and excellent and loser.excellent_ignored == 0:
             loser.excellent_ignored = 1
             ignored = "excellent"
-        self.events.append(
-            {"event": "hit", "round": self.round, "unit": loser.key, "kind": kind,
-             "ignored": ignored}
-        )  # fmt: skip
+        event = {"event": "hit", "round": self.round, "unit": loser.key, "kind": kind,
+                 "ignored": ignored}  # fmt: skip
+        self.events.append(event)
         if ignored:
             return
         if kind == "morale":
@@ -559,6 +558,10 @@ class _Fight:
         else:
             loser.casualty_hits += 1
         broken = loser.hits > int(loser.state.quality)
+        if not broken:
+            # Each hit costs a step for the rest of the fight: the log says what it fights as,
+            # where the next round's rolls would otherwise show a lower quality unexplained.
+            event["fights_as"] = loser.quality.label
         if kind == "casualty":
             # 3d6 for every Casualty hit the unit suffers, the one that destroys it included.
             self.wound_leader(loser)
@@ -580,10 +583,11 @@ class _Fight:
         if died:
             unit.leader_died = True
             unit.morale_hits += LEADER_DEATH_MORALE_HITS
-            self.events.append(
-                {"event": "leader_died", "round": self.round, "unit": unit.key,
-                 "morale_hits": LEADER_DEATH_MORALE_HITS}
-            )  # fmt: skip
+            died_event = {"event": "leader_died", "round": self.round, "unit": unit.key,
+                          "morale_hits": LEADER_DEATH_MORALE_HITS}  # fmt: skip
+            if unit.hits <= int(unit.state.quality):
+                died_event["fights_as"] = unit.quality.label
+            self.events.append(died_event)
 
     def breaks(self, unit: _Unit, removed: Removal) -> None:
         unit.removed = removed

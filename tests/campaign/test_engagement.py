@@ -660,3 +660,26 @@ def test_a_dying_leader_is_still_wounded_with_its_unit_and_its_death_costs_2_mor
     taken = result.damage["A"]
     assert taken.leader_rolls == (6, 6, 6)
     assert taken.leader == LeaderState("Vance", -21, alive=False) and taken.leader_died
+
+
+def test_a_hit_that_does_not_break_a_unit_says_what_it_fights_as_from_then_on():
+    """The next round's roll shows the unit a step lower; the hit that cost the step says so."""
+    result = fight([unit("A")], [unit("B")], [5, 11, 10, 10], rounds=2)
+    (hit,) = [e for e in result.events if e["event"] == "hit"]
+    assert (hit["unit"], hit["kind"], hit["fights_as"]) == ("A", "morale", "Inexperienced")
+    second = pairings(result, 2)[0]["attackers"]
+    assert any(name.startswith("quality: Inexperienced") for name in mods(second))
+    # A hit that breaks the unit says nothing of the kind: the unit is out of the fight.
+    shaken = unit("A", morale_hits=3)  # Average (step 3) with 3 hits: Raw, one hit from breaking
+    (last,) = [e for e in fight([shaken], [unit("B")], [5, 11]).events if e["event"] == "hit"]
+    assert "fights_as" not in last
+
+
+def test_a_leaders_death_that_does_not_break_the_unit_says_what_it_fights_as():
+    led = unit("A", quality=Q.LEGENDARY, leader=LeaderState("Holt", 5))
+    result = fight([led], [unit("B")], [1, 20], [6, 6, 6])
+    died = next(e for e in result.events if e["event"] == "leader_died")
+    taken = result.damage["A"]
+    assert taken.removed == "none"
+    hits = taken.morale_hits + taken.casualty_hits
+    assert died["fights_as"] == Q.LEGENDARY.lowered(hits).label

@@ -249,6 +249,20 @@ def test_a_units_page_and_card_say_its_fallen_leader_is_dead_not_minus_22_hit_po
         assert "22 hit points" not in text
 
 
+def test_an_engagements_hit_says_what_the_unit_fights_as_from_then_on(client, world):
+    """Round 3 showed the Scout Car "Green" where round 2 had it "Inexperienced", and nothing
+    said why: the Morale hit between them now says what it fights as from then on."""
+    engagement = _fresh_engagement(world, seed=3)
+    names = {str(u.pk): u.name for u in Unit.objects.filter(force__campaign=world.campaign)}
+    stepped = [e for e in engagement.events if e["event"] == "hit" and e.get("fights_as")]
+    assert stepped, "seed 3 lands a hit that does not break its unit"
+    page = login(client, world, "player").get(_url("engagement", world, engagement.pk)).text
+    for hit in stepped:
+        kind = hit["kind"].capitalize()
+        name, fights_as = names[hit["unit"]], hit["fights_as"]
+        assert f"{name} takes a {kind} hit: it now fights as {fights_as}</p>" in page
+
+
 def test_the_engagements_list_names_the_winners_force_and_counts_rounds_in_words(client, world):
     one = _fresh_engagement(world, seed=3, round_limit=1, name="the first clash")
     forces = {"attackers": world.force.name, "defenders": world.enemy.name}
