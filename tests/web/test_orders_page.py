@@ -569,3 +569,20 @@ def test_the_units_to_choose_from_are_in_their_numbers_order(client, world):
     )
     forces = [label.rsplit(" (", 1)[1] for label in labels]
     assert forces == sorted(forces, key=lambda name: name.casefold())
+
+
+def test_a_list_with_nothing_chosen_yet_says_choose_not_dashes(client, world):
+    """The player's "To unit" list opened on "---------", Django's blank: it says what to
+    choose ("Choose a unit")."""
+    gm = world.users["gm"]
+    character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9,
+                     player=world.users["player"], actor=gm)  # fmt: skip
+    character_create(campaign=world.campaign, name="Sgt. Rook", hit_points=9,
+                     player=world.users["player"], actor=gm)  # fmt: skip
+    page = login(client, world, "player").get(_orders(world)).text
+    form = page.split('id="order-form"', 1)[1].split("</form>", 1)[0]
+    for name in ("giver", "unit"):
+        select = form.split(f'name="{name}"', 1)[1].split("</select>", 1)[0]
+        assert re.search(r'<option value=""[^>]*>Choose a [a-z]+</option>', select), select
+    for path in (_orders(world), reverse("campaign:characters", args=[world.campaign.pk])):
+        assert "---------" not in client.get(path).text
