@@ -594,7 +594,7 @@ class ReviewedForm(forms.Form):
 class NoticesForm(PageForm):
     email_notices = forms.BooleanField(
         required=False,
-        label="Email me when my units are destroyed, lose Casualty hits to the medical window, "
+        label="E-mail me when my units are destroyed, lose Casualty hits to the medical window, "
         "rise or fall a step, or a battle of theirs is applied (and what it left them)",
     )
 

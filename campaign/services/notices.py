@@ -84,7 +84,7 @@ def notices_set(*, campaign: Campaign, user: Any, on: bool) -> Membership:
         raise ValidationError("Only a member of the campaign gets its notices.")
     if on and not user.email:
         raise ValidationError(
-            {"email_notices": "Your account has no email address to send notices to."}
+            {"email_notices": "Your account has no e-mail address to send notices to."}
         )
     if on and not membership.email_notices:
         membership.notified_upto = latest_entry_id(campaign=campaign)

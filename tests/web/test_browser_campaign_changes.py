@@ -66,7 +66,7 @@ def test_charts_advance_and_the_last_visit(browser_world, page_for, live_server,
     expect(phone.locator(UNITS_SINCE)).to_contain_text("Since your last visit")
     expect(phone.locator(UNITS_SINCE)).to_contain_text("(Red Company)")
     # Her email notices: her account has no address, and the page says so.
-    expect(phone.locator("#notices-form")).to_contain_text("Your account has no email address")
+    expect(phone.locator("#notices-form")).to_contain_text("Your account has no e-mail address")
     _fits(phone, size)
     shoot(phone, f"changes-03-player-since-{size}", full_page=True)
     # Back on the first device, the change has been seen there too.

@@ -204,7 +204,7 @@ def test_the_send_is_queued_only_after_commit(
 
 
 def test_notices_need_a_membership_and_an_email_address(world):
-    with pytest.raises(ValidationError, match="no email address"):
+    with pytest.raises(ValidationError, match="no e-mail address"):
         notices_set(campaign=world.campaign, user=world.users["player"], on=True)
     with pytest.raises(ValidationError, match="Only a member"):
         notices_set(campaign=world.campaign, user=world.users["outsider"], on=True)
@@ -213,7 +213,7 @@ def test_notices_need_a_membership_and_an_email_address(world):
 def test_a_member_opts_in_on_the_dashboard(client, world):
     url = reverse("campaign:dashboard", args=[world.campaign.pk])
     page = login(client, world, "player").get(url).text
-    assert "Your account has no email address" in page
+    assert "Your account has no e-mail address" in page
     player = world.users["player"]
     player.email = "player@example.org"
     player.save()
