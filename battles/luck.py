@@ -39,6 +39,8 @@ class SideLuck:
     damage_at_most: Fraction
     """Chance of dealing at most ``damage``: small means unlucky dice."""
     suppressions_at_least: Fraction
+    suppressions_at_most: Fraction
+    """Chance of causing at most ``suppressions``: small means unlucky dice."""
 
     @property
     def damage_difference(self) -> Fraction:
@@ -109,6 +111,7 @@ def luck_table(scenario: Scenario, events: Sequence[Event]) -> list[SideLuck]:
                 damage_at_least=at_least([o.damage for o in mine], damage),
                 damage_at_most=1 - at_least([o.damage for o in mine], damage + 1),
                 suppressions_at_least=at_least([o.suppress for o in mine], suppressions),
+                suppressions_at_most=1 - at_least([o.suppress for o in mine], suppressions + 1),
             )
         )
     return rows

@@ -104,6 +104,7 @@ class LuckRow:
     suppression_difference: str
     suppressions_at_least: str
     verdict: str
+    """The sentence saying how its dice went, naming the side (`luck_verdict`)."""
 
 
 LUCKY = Fraction(1, 5)
@@ -117,17 +118,65 @@ def difference_text(value: Fraction) -> str:
     return "0.00" if text in ("+0.00", "-0.00") else text.replace("-", "\u2212")
 
 
+def _lean(at_least: Fraction, at_most: Fraction) -> int:
+    """+1 when the dice gave more than chance would likely give, -1 when less, 0 within it."""
+    if at_least < LUCKY:
+        return 1
+    if at_most < LUCKY:
+        return -1
+    return 0
+
+
+def luck_verdict(side: SideLuck) -> str:
+    """What a side's dice did, in a sentence naming it ("Blue Battalion had lucky …"), judged
+    for damage and for suppressions apart, as the table beside it shows them: a side whose
+    damage came out high and whose suppressions low is not called lucky without saying so."""
+    if side.attacks == 0:
+        return f"{side.name} made no attacks."
+    # (the rolls' name, what they gave, more of it, less of it, chance of as much, of as little)
+    kinds = [
+        (
+            "damage",
+            "damage",
+            "more damage",
+            "less damage",
+            side.damage_at_least,
+            side.damage_at_most,
+        )
+    ]
+    if side.expected_suppressions or side.suppressions:
+        # Attacks that could never suppress (on buildings, or too weak) say nothing about it.
+        kinds.append(
+            (
+                "suppression",
+                "suppressions",
+                "more suppressions",
+                "fewer suppressions",
+                side.suppressions_at_least,
+                side.suppressions_at_most,
+            )
+        )
+    leans = [(_lean(at_least, at_most), *words) for *words, at_least, at_most in kinds]
+    if all(lean == 0 for lean, *_ in leans):
+        return f"{side.name}'s dice came out about as expected."
+    if len({lean for lean, *_ in leans}) == 1:
+        lucky = leans[0][0] > 0
+        what = " and ".join(more if lucky else less for _, _, _, more, less in leans)
+        return f"{side.name} had {'lucky' if lucky else 'unlucky'} dice: {what} than expected."
+    said = f"{side.name} had " + " but ".join(
+        f"{'lucky' if lean > 0 else 'unlucky'} {rolls} rolls ({more if lean > 0 else less} "
+        "than expected)"
+        for lean, rolls, _, more, less in leans
+        if lean
+    )
+    steady = [gave for lean, _, gave, *_ in leans if not lean]
+    return f"{said}; its {steady[0]} came out about as expected." if steady else f"{said}."
+
+
 def luck_rows(luck: list[SideLuck]) -> list[LuckRow]:
     rows = []
     for i, side in enumerate(luck):
-        if side.attacks == 0:
-            verdict = "made no attacks"
-        elif side.damage_at_least < LUCKY:
-            verdict = "had lucky dice"
-        elif side.damage_at_most < LUCKY:
-            verdict = "had unlucky dice"
-        else:
-            verdict = "did about as well as its attacks promised"
+        verdict = luck_verdict(side)
         rows.append(
             LuckRow(
                 luck=side,

@@ -41,7 +41,8 @@ def _section(page: str, heading: str) -> str:
 
 
 def _luck_sides(page: str) -> list[str]:
-    return re.findall(r"<li>(Red Company|Blue Battalion) [a-z ]+\.</li>", page)
+    """The sides the luck summary speaks of, one sentence each."""
+    return re.findall(r"<li>(Red Company|Blue Battalion)(?: |'s )[^<]+\.</li>", page)
 
 
 @pytest.mark.parametrize("fog", [False, True])

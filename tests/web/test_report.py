@@ -146,6 +146,12 @@ def test_the_luck_table_is_there(owner_client, finished_battle):
     html = _get(owner_client, finished_battle)
     assert '<h2 id="luck-heading">Luck</h2>' in html
     assert html.count("chance of as much or more") == 2
+    # Crossroads, seed 1: neither side's damage nor suppressions stray beyond chance.
+    verdicts = re.search(r'<ul class="luck-verdicts">(.*?)</ul>', html, re.S).group(1)
+    assert re.findall(r"<li>(.*?)</li>", verdicts) == [
+        "Blue Force&#x27;s dice came out about as expected.",
+        "Red Force&#x27;s dice came out about as expected.",
+    ]
 
 
 def test_the_replay_gets_its_frames_through_json_script(owner_client, finished_battle):

@@ -13,7 +13,7 @@ from battles.charts import score_histogram
 from battles.engine import load_scenario, parse_scenario, run_battle
 from battles.fog import hidden_events
 from battles.frames import replay_frames
-from battles.luck import at_least, attack_odds, luck_table
+from battles.luck import SideLuck, at_least, attack_odds, luck_table
 from battles.names import scenario_names
 from battles.odds_report import odds_report
 from battles.report import (
@@ -23,6 +23,7 @@ from battles.report import (
     log_turns,
     unit_sides,
 )
+from battles.report_context import luck_verdict
 from battles.selectors import reference_scenarios
 from battles.table import table_view
 from battles.tally import OddsSummary
@@ -166,6 +167,72 @@ def test_luck_is_exact_against_the_hand_worked_figures(crafted):
     assert red.expected_suppressions == F(4, 6) * F(21, 36) == F(7, 18)
     assert red.damage_at_least == 1 and red.damage_at_most == F(13, 18)
     assert red.suppressions_at_least == F(7, 18)
+
+
+def _dice(name, damage_chances, dealt, suppress_chances, caused):
+    """A side's luck from fixed dice: each attack's chances, and what the dice gave."""
+    return SideLuck(
+        side=name.lower(),
+        name=name,
+        attacks=len(damage_chances),
+        damage=dealt,
+        expected_damage=sum(damage_chances, F(0)),
+        suppressions=caused,
+        expected_suppressions=sum(suppress_chances, F(0)),
+        damage_at_least=at_least(damage_chances, dealt),
+        damage_at_most=1 - at_least(damage_chances, dealt + 1),
+        suppressions_at_least=at_least(suppress_chances, caused),
+        suppressions_at_most=1 - at_least(suppress_chances, caused + 1),
+    )
+
+
+def test_the_luck_summary_judges_damage_and_suppressions_apart():
+    """A side whose damage came out high but whose suppressions came out low was said to have
+    "had lucky dice", beside a table showing its suppressions below what was expected. Each
+    kind of roll is now judged against its own odds, and within chance it says so."""
+    # Ten attacks, each 1/2 to damage and 1/4 to suppress: 5 and 2.5 expected.
+    hits, holds = [F(1, 2)] * 10, [F(1, 4)] * 10
+    # 9 damage has a 1.1% chance; no suppression at all 5.6%.
+    mixed = _dice("Blue Battalion", hits, 9, holds, 0)
+    assert luck_verdict(mixed) == (
+        "Blue Battalion had lucky damage rolls (more damage than expected) but unlucky "
+        "suppression rolls (fewer suppressions than expected)."
+    )
+    # 9 damage and 2 suppressions (a little under 2.5, well within chance).
+    assert luck_verdict(_dice("Blue Battalion", hits, 9, holds, 2)) == (
+        "Blue Battalion had lucky damage rolls (more damage than expected); its suppressions "
+        "came out about as expected."
+    )
+    assert luck_verdict(_dice("Red Company", hits, 5, holds, 3)) == (
+        "Red Company's dice came out about as expected."
+    )
+    assert luck_verdict(_dice("Red Company", hits, 5, holds, 6)) == (
+        "Red Company had lucky suppression rolls (more suppressions than expected); its damage "
+        "came out about as expected."
+    )
+    assert luck_verdict(_dice("Red Company", hits, 1, holds, 0)) == (
+        "Red Company had unlucky dice: less damage and fewer suppressions than expected."
+    )
+    assert luck_verdict(_dice("Red Company", hits, 9, holds, 6)) == (
+        "Red Company had lucky dice: more damage and more suppressions than expected."
+    )
+    # Attacks that could never suppress (a building's walls) say nothing of suppression.
+    assert luck_verdict(_dice("Red Company", hits, 9, [F(0)] * 10, 0)) == (
+        "Red Company had lucky dice: more damage than expected."
+    )
+    assert luck_verdict(_dice("Red Company", [], 0, [], 0)) == "Red Company made no attacks."
+
+
+def test_the_luck_summary_matches_the_crafted_battles_table(crafted):
+    scenario, events = crafted
+    blue, red = luck_table(scenario, events)
+    # Blue: 1 damage of 0.71 expected, 1 suppression of 0.21 (a 21% chance of as many): within
+    # chance. Red: no damage of 0.28, 1 suppression of 0.39: within chance too.
+    assert blue.suppressions_at_most == 1 and red.suppressions_at_most == 1
+    assert [luck_verdict(s) for s in (blue, red)] == [
+        f"{blue.name}'s dice came out about as expected.",
+        f"{red.name}'s dice came out about as expected.",
+    ]
 
 
 def test_luck_follows_the_attackers_skill_through_the_battle(crafted):
