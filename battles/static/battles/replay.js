@@ -145,6 +145,9 @@
       var node = event.target.closest && event.target.closest("[data-unit]");
       if (node) { self.select(node.getAttribute("data-unit")); }
     });
+    // A unit reached with Tab shows its name (on a phone too): place it clear of the rest.
+    this.svg.addEventListener("focusin", function () { self.declutter(); });
+    this.svg.addEventListener("focusout", function () { self.declutter(); });
     this.box.addEventListener("keydown", function (event) {
       var unit = event.target.closest && event.target.closest("[data-unit]");
       if (unit && (event.key === "Enter" || event.key === " " || event.key === "Spacebar")) {
@@ -313,46 +316,101 @@
     this.declutter();
   };
 
-  // Unit names that would overlap move: each visible label tries below its marker, then
-  // above, right and left, and keeps the first place no earlier label has taken.
-  Replay.prototype.declutter = function () {
+  // Where a unit's name goes, and which place names it must fade: the pure part of
+  // declutter(), in the map's inches. Each label tries its spots in turn (below its marker,
+  // above, right, left, then a line further out) and keeps the first that meets no marker, no
+  // name placed before it and no place name; failing that, the first clear of markers and
+  // names, and the place names it then covers are faded. A place name a marker stands on is
+  // faded too (not by a faint marker, a unit already out of the battle): the unit is what the
+  // frame is about, and the place keeps its name in its tooltip and in the map's key.
+  // labels: [{marker: its marker's index, spots: [rect...]}]; markers, places: [rect...].
+  function placeUnitLabels(labels, markers, places) {
+    function meets(a, b) { return a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2; }
+    function clear(rect, others) { return others.every(function (o) { return !meets(rect, o); }); }
     var placed = [];
+    var chosen = labels.map(function (label, n) {
+      var others = markers.filter(function (m, i) { return i !== label.marker; });
+      var spots = label.spots;
+      var pick = -1;
+      for (var i = 0; i < spots.length && pick < 0; i++) {
+        if (clear(spots[i], others) && clear(spots[i], placed) && clear(spots[i], places)) { pick = i; }
+      }
+      for (var j = 0; j < spots.length && pick < 0; j++) {
+        if (clear(spots[j], others) && clear(spots[j], placed)) { pick = j; }
+      }
+      if (pick < 0) { pick = 0; }
+      placed.push(spots[pick]);
+      return pick;
+    });
+    var standing = markers.filter(function (m) { return !m.faint; });
+    var faded = places.map(function (place) { return !clear(place, placed) || !clear(place, standing); });
+    return { spots: chosen, faded: faded };
+  }
+
+  // Unit names that would overlap each other, a marker or a place name move (placeUnitLabels);
+  // the acting unit's and the picked one's are placed first, as they are the ones shown on a
+  // phone. Only names drawn count: on a phone the others are not.
+  Replay.prototype.declutter = function () {
     var self = this;
+    var box = function (node) {
+      var b;
+      try { b = node.getBBox(); } catch (e) { return null; }
+      return b.width ? { x1: b.x, y1: b.y, x2: b.x + b.width, y2: b.y + b.height } : null;
+    };
+    var shown = [];
     Object.keys(this.unitNodes).forEach(function (id) {
       var node = self.unitNodes[id];
-      var label = node.querySelector(".unit-label");
-      if (!label || node.classList.contains("unseen")) { return; }
+      if (node.classList.contains("unseen")) { return; }
+      var at = (node.getAttribute("transform") || "").match(/translate\(([-\d.e]+)[ ,]+([-\d.e]+)\)/);
+      if (!at) { return; }
+      shown.push({ node: node, x: parseFloat(at[1]), y: parseFloat(at[2]) });
+    });
+    var first = function (u) { return u.node.classList.contains("active") || u.node.classList.contains("selected") ? 0 : 1; };
+    shown.sort(function (a, b) { return first(a) - first(b); });
+    var markers = shown.map(function (u) {
+      var r = parseFloat(u.node.querySelector("circle").getAttribute("r"));
+      return { x1: u.x - r, y1: u.y - r, x2: u.x + r, y2: u.y + r, faint: u.node.classList.contains("removed") };
+    });
+    var labels = [];
+    var spotsOf = [];
+    shown.forEach(function (u, i) {
+      var label = u.node.querySelector(".unit-label");
+      if (!label) { return; }
       var home = label.getAttribute("data-home-y");
       if (home === null) { home = label.getAttribute("y") || "0"; label.setAttribute("data-home-y", home); }
       var below = parseFloat(home);
-      var at = (node.getAttribute("transform") || "").match(/translate\(([-\d.e]+)[ ,]+([-\d.e]+)\)/);
-      if (!at) { return; }
-      var x = parseFloat(at[1]), y = parseFloat(at[2]);
       label.setAttribute("x", "0");
       label.setAttribute("y", String(below));
       label.style.textAnchor = "middle";
-      var box;
-      try { box = label.getBBox(); } catch (e) { return; }
-      var w = box.width, h = box.height;
+      var b = box(label);
+      if (!b) { return; }
+      var w = b.x2 - b.x1, h = b.y2 - b.y1;
       var r = below - 0.45;
       var spots = [
-        [0, below, "middle"], [0, -r - 0.15, "middle"], [r + 0.15, 0.15, "start"],
-        [-r - 0.15, 0.15, "end"], [0, below + h, "middle"], [0, -r - 0.15 - h, "middle"]
+        [0, below, "middle"], [0, -r - 0.15, "middle"], [r + 0.15, 0.15 + h * 0.3, "start"],
+        [-r - 0.15, 0.15 + h * 0.3, "end"], [0, below + h, "middle"], [0, -r - 0.15 - h, "middle"]
       ];
-      function rect(spot) {
-        var left = spot[2] === "middle" ? spot[0] - w / 2 : spot[2] === "start" ? spot[0] : spot[0] - w;
-        return { x1: x + left, x2: x + left + w, y1: y + spot[1] - h * 0.8, y2: y + spot[1] + h * 0.2 };
-      }
-      function free(a) {
-        return placed.every(function (b) { return a.x2 <= b.x1 || b.x2 <= a.x1 || a.y2 <= b.y1 || b.y2 <= a.y1; });
-      }
-      var chosen = spots[0];
-      for (var i = 0; i < spots.length; i++) { if (free(rect(spots[i]))) { chosen = spots[i]; break; } }
-      label.setAttribute("x", String(chosen[0]));
-      label.setAttribute("y", String(chosen[1]));
-      label.style.textAnchor = chosen[2];
-      placed.push(rect(chosen));
+      spotsOf.push({ label: label, spots: spots });
+      labels.push({
+        marker: i,
+        spots: spots.map(function (spot) {
+          var left = spot[2] === "middle" ? spot[0] - w / 2 : spot[2] === "start" ? spot[0] : spot[0] - w;
+          return { x1: u.x + left, x2: u.x + left + w, y1: u.y + spot[1] - h * 0.8, y2: u.y + spot[1] + h * 0.2 };
+        })
+      });
     });
+    var names = Array.prototype.slice.call(this.svg.querySelectorAll(".terrain-label, .objective-label"));
+    names.forEach(function (name) { name.classList.remove("covered"); });
+    var boxes = names.map(box);
+    var drawn = names.filter(function (name, i) { return boxes[i]; });
+    var result = placeUnitLabels(labels, markers, boxes.filter(Boolean));
+    spotsOf.forEach(function (item, i) {
+      var spot = item.spots[result.spots[i]];
+      item.label.setAttribute("x", String(spot[0]));
+      item.label.setAttribute("y", String(spot[1]));
+      item.label.style.textAnchor = spot[2];
+    });
+    drawn.forEach(function (name, i) { name.classList.toggle("covered", result.faded[i]); });
   };
 
   Replay.prototype.drawLines = function (frame) {
@@ -392,6 +450,11 @@
     });
   }
 
+  if (typeof document === "undefined") {
+    // Loaded outside a browser (the tests run the placement with fixed boxes): nothing to start.
+    module.exports = { placeUnitLabels: placeUnitLabels };
+    return;
+  }
   document.addEventListener("DOMContentLoaded", function () { start(document); });
   document.addEventListener("htmx:load", function (event) { start(event.target); });
 }());
