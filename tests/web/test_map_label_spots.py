@@ -13,9 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import needs_service
+
 REPLAY_JS = Path(__file__).resolve().parents[2] / "battles/static/battles/replay.js"
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node to run the script")
+
+@pytest.fixture(autouse=True)
+def _node() -> None:
+    # Skipped on a machine without Node; in CI (BRIDGEHEAD_REQUIRE_SERVICES=1) a failure.
+    needs_service(shutil.which("node") is not None, "Node (to run the replay's script)")
 
 
 def _place(labels, markers, places):
