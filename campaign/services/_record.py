@@ -12,10 +12,11 @@ from django.db.models import Model
 
 from battles import queue
 from battles.refusals import BattleInputError
-from campaign.models import Campaign, HistoryEntry, Leader, StoryEntry, Unit
+from campaign.models import Campaign, Character, HistoryEntry, Leader, StoryEntry, Unit
 from campaign.rules.history import sentence
 from campaign.rules.state import CampaignUnitState, snapshot_diff
 from campaign.selectors import campaign_can_manage
+from units.models import new_version
 
 
 def require_manager(campaign: Campaign, actor: Any) -> None:
@@ -168,7 +169,7 @@ def unit_change(
         from campaign.services.orders import orders_follow_unit  # the orders import this module
 
         orders_follow_unit(unit, was, state.status, hour, undone=reverts is not None)
-    return HistoryEntry.objects.create(
+    entry = HistoryEntry(
         unit=unit,
         day=day,
         kind=kind,
@@ -181,6 +182,105 @@ def unit_change(
         actor=actor,
         reverts=reverts,
     )
+    entry.save(force_insert=True)
+    return entry
+
+
+class UnitChanges:
+    """Many units' changes written together (the clock passing over a whole campaign): each
+    `change` is judged, worded and ordered as `unit_change` would, and `write` stores them all
+    in a few queries however many units changed, inside the caller's transaction.
+
+    Until `write`, the units (and leader rows) carry their new state in memory only, and the
+    entries wait unsaved in order: nothing may read them from the database meanwhile, but
+    `entries_write` first (`unit_change` is what a change to a leader's presence takes).
+    Every unit written gets a fresh ``version`` as `Unit.save` gives it, and every leader row
+    its campaign character's wounds as `Leader.save` hands them on.
+    """
+
+    def __init__(self) -> None:
+        self.units: dict[int, Unit] = {}
+        self.fields: set[str] = set()
+        self.entries: list[HistoryEntry] = []
+
+    def change(
+        self,
+        *,
+        unit: Unit,
+        state: CampaignUnitState,
+        kind: str,
+        why: str,
+        day: int,
+        actor: Any = None,
+        hour: int | None = None,
+    ) -> HistoryEntry | None:
+        """`unit_change` of the unit to ``state``, kept to `write`; None when nothing changed."""
+        leader = getattr(unit, "leader", None)
+        if (leader is None) != (state.leader is None):
+            # A leader row made or removed: the one-row way, after what came before it.
+            self.entries_write()
+            entry = unit_change(
+                unit=unit, state=state, kind=kind, why=why, day=day, actor=actor, hour=hour
+            )
+            if entry is not None:
+                self._written(unit, entry.after)
+            return entry
+        before, after = snapshot_diff(unit.state.to_json(), state.to_json())
+        if not after:
+            return None
+        was = unit.status
+        for name, value in state.row_values().items():
+            setattr(unit, name, value)
+        if leader is not None and state.leader is not None:
+            leader.name = state.leader.name
+            leader.hit_points = state.leader.hit_points
+            leader.alive = state.leader.alive
+        self._written(unit, after)
+        if state.status != was:
+            from campaign.services.orders import orders_follow_unit  # the orders import this
+
+            orders_follow_unit(unit, was, state.status, hour)
+        entry = HistoryEntry(
+            unit=unit, day=day, kind=kind, text=sentence(why, before, after), before=before,
+            after=after, details={}, actor=actor,
+        )  # fmt: skip
+        self.entries.append(entry)
+        return entry
+
+    def _written(self, unit: Unit, after: Mapping[str, Any]) -> None:
+        self.units[unit.pk] = unit
+        self.fields.update(name for name in after if name != "leader")
+
+    def pending(self, unit: Unit) -> bool:
+        """Whether an entry of ``unit``'s waits unsaved (`entries_write` before reading its
+        history)."""
+        return any(entry.unit_id == unit.pk for entry in self.entries)
+
+    def entries_write(self) -> None:
+        """Save the entries waiting, in the order they were made (their ids keep it)."""
+        HistoryEntry.objects.bulk_create(self.entries)
+        self.entries = []
+
+    def write(self) -> None:
+        """Store every unit changed, its leader row and that leader's character, and the
+        entries: what `unit_change` stores one row at a time."""
+        units = list(self.units.values())
+        for unit in units:
+            unit.version = new_version()
+        if units:
+            Unit.objects.bulk_update(units, sorted({*self.fields, "version"}))
+        leaders = [u.leader for u in units if getattr(u, "leader", None) is not None]
+        if leaders:
+            Leader.objects.bulk_update(leaders, ["name", "hit_points", "alive"])
+        characters = [
+            Character(pk=leader.character_id, hit_points=leader.hit_points, alive=leader.alive)
+            for leader in leaders
+            if leader.character_id is not None
+        ]
+        if characters:
+            Character.objects.bulk_update(characters, ["hit_points", "alive"])
+        self.entries_write()
+        self.units, self.fields = {}, set()
 
 
 Made = TypeVar("Made", bound=Model)

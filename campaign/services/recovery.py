@@ -29,7 +29,13 @@ from campaign.selectors import (
     history_standing,
     medics_used_today,
 )
-from campaign.services._record import require_manager, story_told, text_given, unit_change
+from campaign.services._record import (
+    UnitChanges,
+    require_manager,
+    story_told,
+    text_given,
+    unit_change,
+)
 from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
 from campaign.services.roster import AWAIT_UNTIL
@@ -125,18 +131,23 @@ def time_pass(
     # Everything in the order it happened: by the hour, then the roster.
     passed.sort(key=lambda item: item[1].at)
     entries: list[HistoryEntry] = []
+    # Written together, in a few queries however big the campaign (`UnitChanges`).
+    changes = UnitChanges()
     for unit, passing in passed:
         day = clock_time(passing.at)[0]
         if passing.kind == CASUALTIES:
+            if changes.pending(unit):
+                changes.entries_write()  # the closing window's story reads its history
             why, kind = casualties_died_text(unit, passing.dead, died_suffix), Kind.CASUALTIES
         else:
             why, kind = f"a day of R&R{suffix}", Kind.RECOVERY
-        entry = unit_change(
+        entry = changes.change(
             unit=unit, state=passing.state, kind=kind, why=why, day=day, actor=actor,
             hour=passing.at,
         )  # fmt: skip
         if entry is not None:
             entries.append(entry)
+    changes.write()
     campaign.day, campaign.hour = clock_time(end)
     campaign.save(update_fields=["day", "hour"])
     if entries:
