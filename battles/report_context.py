@@ -9,6 +9,7 @@ page that includes the report also loads ``battles/replay.js`` (see ``battles/ba
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -475,7 +476,12 @@ def renamed_sides(scenario: Scenario, side_names: Mapping[str, str]) -> Scenario
     """The scenario with its sides called by ``side_names`` (the rest keep their names): the
     luck table, the map's key and the replay all read a side's name from the scenario."""
     sides = tuple(replace(s, name=side_names.get(s.id) or s.name) for s in scenario.sides)
-    return replace(scenario, sides=sides)
+    # Not `replace(scenario, ...)`: that builds the scenario's tables again (`Scenario.tables`),
+    # the costliest part of a big battle's page. They number its cards, and say what the cards
+    # may do to each other, whatever the sides are called: the renamed scenario shares them.
+    renamed = copy.copy(scenario)
+    object.__setattr__(renamed, "sides", sides)
+    return renamed
 
 
 def _end_reason_text(scenario: Scenario, result: BattleResult, names: Names) -> str:

@@ -11,6 +11,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from battles.engine import scenario as engine_scenario
+from battles.engine.tables import ScenarioTables
 from campaign.models import Force, Unit
 from campaign.pages import PALETTE, force_colour, scenario_side_names
 from campaign.services import campaign_create, force_create
@@ -263,3 +265,26 @@ def test_the_battles_page_offers_a_campaign_battle_only_to_those_who_set_them_up
         # Not a link to a page that would refuse them: who sets battles up, and where they land.
         assert setup not in page and "Set up a battle" not in page, role
         assert "A campaign's GM sets up its battles; each is listed here once launched." in page
+
+
+def test_naming_the_sides_builds_the_scenarios_tables_once_per_report(
+    client, world, monkeypatch, settings
+):
+    """The report calls the sides by their forces without working out the scenario's cards a
+    second time (`Scenario.tables`: a third of a 40-a-side battle's outcome page)."""
+    settings.PAGE_CACHE_SECONDS = 0  # every visit draws its page
+    built: list[str] = []
+
+    class Counted(ScenarioTables):
+        def __init__(self, scenario):
+            built.append(scenario.sides[0].name)
+            super().__init__(scenario)
+
+    monkeypatch.setattr(engine_scenario, "ScenarioTables", Counted)
+    login(client, world, "gm")
+    for _ in range(2):
+        built.clear()
+        report = client.get(_battle(world)).context["report"]
+        assert [s.name for s in report.sides] == ["Red Company", "Blue Battalion"]
+        assert report.frames["sides"] == ["Red Company", "Blue Battalion"]
+        assert len(built) == 1
