@@ -64,6 +64,8 @@ def battle_list(request: HttpRequest) -> HttpResponse:
         "battles/list.html",
         {
             "campaign_battles": fights[:CAMPAIGN_BATTLES_LISTED],
+            # Each campaign listed leads to its every battle, page by page.
+            "battle_campaigns": list(dict.fromkeys(c for c, _ in fights[:CAMPAIGN_BATTLES_LISTED])),
             # Older battles are not lost: the page says where they are.
             "more_campaign_battles": len(fights) > CAMPAIGN_BATTLES_LISTED,
             "runs": runs[:RUNS_LISTED],

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -697,6 +697,14 @@ class Fight:
     engagement: bool
     table: bool
     """A battle fought at a real table, its result entered by the GM."""
+    sides: str = ""
+    """Who fought whom, by their forces: "Red Company against Blue Battalion"."""
+
+
+ENGAGEMENT_READ = ("pk", "campaign", "name", "day", "winner", "state", "rounds", "setup",
+                   "created_at")  # fmt: skip
+"""What a list of engagements reads of each: its campaign too, else the related manager reads
+it once a row."""
 
 
 def recent_fights(
@@ -705,88 +713,96 @@ def recent_fights(
     """The campaign's latest battles (``battles``, newest first, `recent_battles`) and
     engagements together, newest first: by day, then by when they were fought or entered."""
     engagements = list(
-        # Its campaign too: left out, the related manager reads it once a row.
-        campaign.engagements.only("pk", "campaign", "name", "day", "winner", "state", "rounds",
-                                  "setup", "created_at").order_by("-day", "-created_at",
-                                                                  "-id")[:limit]
-    )  # fmt: skip
-    winners = winner_names(battles)
+        campaign.engagements.only(*ENGAGEMENT_READ).order_by("-day", "-created_at", "-id")[:limit]
+    )
+    named = battles_side_names(battles)
     sides = engagement_sides(engagements)
     found = []
     for cb in battles:
-        found.append(((cb.day, cb.created_at), _battle_fight(cb, winners[cb.pk])))
+        found.append(((cb.day, cb.created_at), _battle_fight(cb, named[cb.pk])))
     for e in engagements:
-        url = reverse("campaign:engagement", args=[campaign.pk, e.pk])
-        outcome = engagement_outcome(e, sides[e.pk])
-        fight = Fight(e.name, e.day, url, outcome, e.state, e.get_state_display(),
-                      engagement=True, table=False)  # fmt: skip
-        found.append(((e.day, e.created_at), fight))
+        found.append(((e.day, e.created_at), _engagement_fight(e, sides[e.pk])))
     found.sort(key=lambda when_fight: when_fight[0], reverse=True)
     return [fight for _, fight in found[:limit]]
 
 
-ENGAGEMENTS_A_PAGE = 25
-"""Engagements one page of the campaign's list of them shows."""
+FIGHTS_A_PAGE = 25
+"""Battles, or engagements, one page of the campaign's list of them shows."""
 
 
 @dataclass(frozen=True)
-class EngagementLine:
-    record: Engagement
-    sides: str
-    """Who fought whom: "Red Company against Blue Battalion"."""
-    outcome: str
-    """As `engagement_outcome` says it: "Red Company won after 2 rounds"."""
+class FightsPage:
+    """A page of the campaign's battles, or of its engagements, the latest first, as their
+    lists show them: one shape for both lists."""
 
-
-@dataclass(frozen=True)
-class EngagementsPage:
-    """A page of the campaign's engagements, the latest first, as its list shows them."""
-
-    lines: list[EngagementLine]
+    lines: list[Fight]
     number: int
     pages: int
     count: int
+    noun: str
+    """What the list holds: "battle" or "engagement"."""
 
     @property
     def shown(self) -> str:
         """Which of them the page shows, in words: "Engagements 26 to 50 of 112"."""
-        if self.count <= ENGAGEMENTS_A_PAGE:
-            return plural(self.count, "engagement")
-        first = (self.number - 1) * ENGAGEMENTS_A_PAGE + 1
-        return f"Engagements {first} to {first + len(self.lines) - 1} of {self.count}"
+        if self.count <= FIGHTS_A_PAGE:
+            return plural(self.count, self.noun)
+        first = (self.number - 1) * FIGHTS_A_PAGE + 1
+        return f"{self.noun.capitalize()}s {first} to {first + len(self.lines) - 1} of {self.count}"
 
 
-def engagements_page(campaign: Campaign, number: int | None = None) -> EngagementsPage:
-    """Page ``number`` of the campaign's engagements (the first when None, the last when past
-    it), the latest first as the dashboard orders them: by day, then by when they were fought.
-    Three queries whatever the count: how many, the page, the forces of their sides."""
-    records = campaign.engagements.order_by("-day", "-created_at", "-id")
+def _page_of(records: QuerySet, number: int | None) -> tuple[list[Any], int, int, int]:
+    """Page ``number`` of ``records`` (the first when None, the last when past it): its
+    records, its number, how many pages and how many records. Two queries."""
     count = records.count()
-    pages = max(1, -(-count // ENGAGEMENTS_A_PAGE))
+    pages = max(1, -(-count // FIGHTS_A_PAGE))
     number = min(max(1, number or 1), pages)
-    start = (number - 1) * ENGAGEMENTS_A_PAGE
-    shown = list(
-        records.only(
-            "pk", "campaign", "name", "day", "winner", "state", "rounds", "setup", "created_at"
-        )[start : start + ENGAGEMENTS_A_PAGE]
-    )
+    start = (number - 1) * FIGHTS_A_PAGE
+    return list(records[start : start + FIGHTS_A_PAGE]), number, pages, count
+
+
+def engagements_page(campaign: Campaign, number: int | None = None) -> FightsPage:
+    """Page ``number`` of the campaign's engagements (`_page_of`), the latest first as the
+    dashboard orders them: by day, then by when they were fought. Three queries whatever the
+    count: how many, the page, the forces of their sides."""
+    records = campaign.engagements.order_by("-day", "-created_at", "-id").only(*ENGAGEMENT_READ)
+    shown, number, pages, count = _page_of(records, number)
     sides = engagement_sides(shown)
-    lines = [
-        EngagementLine(
-            e,
-            f"{sides[e.pk]['attackers']} against {sides[e.pk]['defenders']}",
-            engagement_outcome(e, sides[e.pk]),
-        )
-        for e in shown
-    ]
-    return EngagementsPage(lines, number, pages, count)
+    lines = [_engagement_fight(e, sides[e.pk]) for e in shown]
+    return FightsPage(lines, number, pages, count, "engagement")
 
 
-def _battle_fight(cb: CampaignBattle, winner: str | None) -> Fight:
-    """A battle as the dashboard lists it; ``winner`` as `winner_names` names it."""
+def battles_page(campaign: Campaign, number: int | None = None) -> FightsPage:
+    """Page ``number`` of the campaign's battles, the engine's and those at the table
+    (`_page_of`), the latest first as the dashboard orders them: by day, then by when they
+    were fought or entered. Every member reads them, as the dashboard's latest. Three queries
+    whatever the count: how many, the page with its engine battles, the forces of their
+    sides."""
+    records = campaign.battles.order_by("-day", "-created_at", "-id")
+    shown, number, pages, count = _page_of(
+        records.select_related("battle").defer("battle__scenario"), number
+    )
+    sides = battles_side_names(shown)
+    lines = [_battle_fight(cb, sides[cb.pk]) for cb in shown]
+    return FightsPage(lines, number, pages, count, "battle")
+
+
+def _engagement_fight(e: Engagement, sides: Mapping[str, str]) -> Fight:
+    """An engagement as its lists show it; ``sides`` as `engagement_sides` names them."""
+    url = reverse("campaign:engagement", args=[e.campaign_id, e.pk])
+    return Fight(e.name, e.day, url, engagement_outcome(e, sides), e.state,
+                 e.get_state_display(), engagement=True, table=False,
+                 sides=" against ".join(sides[side] for side in SIDES))  # fmt: skip
+
+
+def _battle_fight(cb: CampaignBattle, sides: Mapping[str, str]) -> Fight:
+    """A battle as its lists show it; ``sides`` as `battles_side_names` names them."""
     url = reverse("campaign:battle", args=[cb.campaign_id, cb.pk])
-    return Fight(cb.name, cb.day, url, _battle_outcome(cb, winner), cb.state,
-                 cb.get_state_display(), engagement=False, table=bool(cb.table_result))  # fmt: skip
+    won = battle_winner(cb)
+    outcome = _battle_outcome(cb, sides.get(won) if won else None)
+    return Fight(cb.name, cb.day, url, outcome, cb.state, cb.get_state_display(),
+                 engagement=False, table=bool(cb.table_result),
+                 sides=" against ".join(sides.values()))  # fmt: skip
 
 
 def campaign_battles_of(user: Any, limit: int = 50) -> list[tuple[Campaign, Fight]]:
@@ -800,8 +816,8 @@ def campaign_battles_of(user: Any, limit: int = 50) -> list[tuple[Campaign, Figh
         .defer("battle__scenario")
         .order_by("-created_at", "-id")[:limit]
     )
-    winners = winner_names(battles)
-    return [(cb.campaign, _battle_fight(cb, winners[cb.pk])) for cb in battles]
+    sides = battles_side_names(battles)
+    return [(cb.campaign, _battle_fight(cb, sides[cb.pk])) for cb in battles]
 
 
 def _battle_outcome(cb: CampaignBattle, winner: str | None) -> str:
@@ -906,15 +922,21 @@ def side_force_names(
     }
 
 
-def winner_names(battles: list[CampaignBattle]) -> dict[int, str | None]:
-    """Each battle's winner as players call it: the forces on the winning side ("Blue
-    Battalion"), by campaign battle pk; None for a draw or a battle still being fought. One
+def battles_side_names(battles: list[CampaignBattle]) -> dict[int, dict[str, str]]:
+    """Each battle's sides as players call them, by campaign battle pk: the forces on each
+    ("Blue Battalion"), or the side's own id when none of its units is left to name. One
     query for all the battles."""
-    winners = {cb.pk: battle_winner(cb) for cb in battles}
-    named = side_force_names(
-        (cb.pk, {side: cb.sides.get(side, [])}) for cb in battles if (side := winners[cb.pk])
-    )
-    return {pk: (named[pk][side] or side) if side else None for pk, side in winners.items()}
+    named = side_force_names((cb.pk, cb.sides) for cb in battles)
+    return {pk: {side: name or side for side, name in by_side.items()}
+            for pk, by_side in named.items()}  # fmt: skip
+
+
+def winner_names(battles: list[CampaignBattle]) -> dict[int, str | None]:
+    """Each battle's winner as players call it (`battles_side_names`), by campaign battle pk:
+    None for a draw or a battle still being fought. One query for all the battles."""
+    sides = battles_side_names(battles)
+    return {cb.pk: sides[cb.pk].get(won, won) if (won := battle_winner(cb)) else None
+            for cb in battles}  # fmt: skip
 
 
 def engagement_sides(engagements: Iterable[Engagement]) -> dict[int, dict[str, str]]:

@@ -72,6 +72,7 @@ urlpatterns = [
         actions.leader_detach_view,
         name="leader-detach",
     ),
+    path(C + "battles/", table.battles_list, name="battles"),
     path(C + "battles/new/", battles.battle_setup, name="battle-setup"),
     path(C + "battles/new/check/", battles.battle_setup_check, name="battle-setup-check"),
     path(C + "battles/odds/<int:run_pk>/", battles.battle_odds, name="battle-odds"),

@@ -35,6 +35,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.pages import (
+    battles_page,
     clean_cursor,
     engagement_outcome,
     engagement_sides,
@@ -118,6 +119,7 @@ ORDERS = "campaign/orders.html"
 SETUP = "campaign/engagement_setup.html"
 ENGAGEMENT = "campaign/engagement.html"
 ENGAGEMENTS = "campaign/engagements.html"
+BATTLES = "campaign/battles.html"
 CHECKS = "campaign/checks.html"
 ROLLS_SHOWN = 30
 LEGENDARY_UNNAMED = " (commanded by a Legendary unit)"
@@ -766,6 +768,17 @@ def engagements_list(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     page = engagements_page(viewer.campaign, clean_cursor(request.GET.get("page")))
     return render(request, ENGAGEMENTS, base_context(viewer, page=page))
+
+
+@login_required
+@require_GET
+def battles_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every battle of the campaign, the engine's and those at the table, the latest first, a
+    page at a time (``?page=2``): each member may read a battle's sides and outcome, as on the
+    dashboard (fog of war hides only what a side did not see, on the battle's page)."""
+    viewer = campaign_for_viewer(request.user, pk)
+    page = battles_page(viewer.campaign, clean_cursor(request.GET.get("page")))
+    return render(request, BATTLES, base_context(viewer, page=page))
 
 
 def _engagement_for(viewer: Viewer, engagement_pk: int) -> Engagement:

@@ -1,0 +1,89 @@
+"""The campaign's list of every battle, the engine's and those at the table: a page at a time,
+linked from where its battles appear, each with its day, sides, outcome and state, in the same
+few queries however many there are."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign.models import CampaignBattle
+from campaign.pages import FIGHTS_A_PAGE
+from tests.web.campaign_world import login
+from tests.web.crafted import crafted_battle
+
+pytestmark = pytest.mark.django_db
+
+
+def _fight(world, count: int, engine: int = 1) -> None:
+    """``count`` battles on days 1 to ``count``: the first ``engine`` of them fought by the
+    engine (blue won), the rest at the table (red won, awaiting review); the world's own
+    battles are gone."""
+    CampaignBattle.objects.filter(campaign=world.campaign).delete()
+    sides = {"blue": [world.unit.pk], "red": [world.enemy_unit.pk]}
+    outcome = {"hits_lost": 0, "skill_lost": 0}
+    table = {"winner": "red", "units": {str(world.unit.pk): outcome}}
+    CampaignBattle.objects.bulk_create(
+        CampaignBattle(
+            campaign=world.campaign, name=f"Fight {n}", day=n, sides=sides,
+            battle=crafted_battle(world.users["gm"]) if n <= engine else None,
+            table_result=None if n <= engine else table,
+            state=CampaignBattle.State.APPLIED if n <= engine else CampaignBattle.State.AWAITING,
+        )
+        for n in range(1, count + 1)
+    )  # fmt: skip
+
+
+def _url(world, query: str = "") -> str:
+    return reverse("campaign:battles", args=[world.campaign.pk]) + query
+
+
+def test_every_battle_is_listed_page_by_page_the_latest_first(client, world):
+    count = FIGHTS_A_PAGE * 2 + 3
+    _fight(world, count)
+    login(client, world, "spectator")
+    first = client.get(_url(world)).text
+    assert f"Battles 1 to {FIGHTS_A_PAGE} of {count}, the latest first: page 1 of 3." in first
+    assert (
+        f'>Fight {count}</a> <span class="small">(battle at the table)</span> <span '
+        'class="status status-awaiting">Awaiting review</span><br><span class="small">Day '
+        f"{count} · Red Company against Blue Battalion · Blue Battalion won</span></li>" in first
+    )
+    assert f">Fight {count - FIGHTS_A_PAGE}<" not in first
+    assert '<a href="?page=2">Earlier battles</a>' in first and "Later battles" not in first
+    last = client.get(_url(world, "?page=3")).text
+    # The engine's battle, its winner named by its force as the dashboard names it.
+    assert (
+        '>Fight 1</a> <span class="status status-applied">Applied</span><br><span class="small">'
+        "Day 1 · Red Company against Blue Battalion · Red Company won</span></li>" in last
+    )
+    assert ">Fight 4<" not in last
+    assert '<a href="?page=2">Later battles</a>' in last and "Earlier battles" not in last
+    assert ">Fight 1<" in client.get(_url(world, "?page=99")).text
+
+
+def test_the_battles_list_reads_the_same_few_queries_however_many_battles(client, world):
+    login(client, world, "player")
+    costs = []
+    for count in (1, FIGHTS_A_PAGE * 4):
+        _fight(world, count, engine=count)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(_url(world)).status_code == 200
+        costs.append(len(queries))
+    assert costs[0] == costs[1] <= 8
+
+
+def test_the_dashboard_and_the_battles_page_lead_to_the_list(client, world):
+    _fight(world, 1)
+    login(client, world, "player")
+    link = f'<a href="{_url(world)}">'
+    assert link in client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
+    assert (
+        f"{link}{world.campaign.name}</a>, page by page" in client.get(reverse("battles:list")).text
+    )
+
+
+def test_an_outsider_reads_no_battles_list(client, world):
+    assert login(client, world, "outsider").get(_url(world)).status_code == 404
