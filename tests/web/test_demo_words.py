@@ -124,7 +124,7 @@ def test_the_dashboard_lists_engagements_with_battles_newest_first(client, demo)
     campaign, _ = demo
     client.force_login(get_user_model().objects.get(username="alice"))
     page = client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
-    table = page[page.index('<table class="fights">') :]
+    table = page[page.index('<table class="fights stack">') :]
     table = table[: table.index("</table>")]
     clash, mill = campaign.engagements.get(), campaign.battles.get(name="Battle of the Millrace")
     clash_at = table.index(reverse("campaign:engagement", args=[campaign.pk, clash.pk]))
@@ -134,6 +134,25 @@ def test_the_dashboard_lists_engagements_with_battles_newest_first(client, demo)
     # Its name begins the row: with a capital, as the engagements page has it.
     assert f"{capfirst(clash.name)} (engagement) 2 Blue Battalion won after 4 rounds " in words
     assert "Battle of the Millrace (battle at the table) 1 Red Company won Applied" in words
+
+
+def test_the_dashboards_recent_fights_stack_on_a_phone_each_cell_named(client, demo):
+    """At a phone's width each row of "Recent battles and engagements" is a block of its own,
+    each cell named (table.stack), as the Battles page lists them: not four squeezed columns
+    whose Outcome wraps a word a line."""
+    campaign, _ = demo
+    client.force_login(get_user_model().objects.get(username="alice"))
+    page = client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
+    table = page[page.index('<table class="fights stack">') :]
+    table = table[: table.index("</table>")]
+    cells = re.findall(r"<td[^>]*>", table)
+    assert len(cells) == 3 * campaign.battles.count() + 3 * campaign.engagements.count()
+    assert [re.search(r'data-label="([^"]+)"', cell)[1] for cell in cells[:3]] == [
+        "Day",
+        "Outcome",
+        "State",
+    ]
+    assert all("data-label=" in cell for cell in cells)
 
 
 def test_a_members_first_visit_tells_the_latest_that_befell_their_units(client, demo):
