@@ -58,6 +58,9 @@ class CheckUnit:
     specialties: tuple[Specialty, ...]
     command: Command
     leader_feats: frozenset[Feat] = frozenset()
+    leader_out: str = ""
+    """Why its leader adds nothing, if dying (`history.out_cold_text`: "Sgt Vance is dying
+    (−3 hp) and leads nobody until healed"): said in the working, where feats would stand."""
 
 
 def has_skill(unit: CheckUnit, skill: Specialty | None) -> bool:
@@ -115,6 +118,9 @@ def check_modifiers(unit: CheckUnit, skill: Specialty | None) -> list[list[Any]]
         if bonus:
             feats = ", ".join(f.label for f in sorted(unit.leader_feats))
             modifiers.append([f"leader's feats ({feats})", bonus])
+    elif unit.leader_out:
+        # Said, so a GM who counted on the leader's feats sees why they added nothing.
+        modifiers.append([f"no leader's feats: {unit.leader_out}", 0])
     return modifiers
 
 

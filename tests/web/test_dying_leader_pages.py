@@ -82,3 +82,29 @@ def test_the_forms_name_a_dying_character_as_such_and_an_order_it_gives_is_refus
     )
     assert "Sgt Vance is dying (\u22123 hp) and gives no Orders until healed" in refused.text
     assert not squad.orders.exists()
+
+
+def test_a_check_by_a_unit_whose_leader_is_dying_says_the_leader_adds_no_feats(client, world):
+    """The Checks page counts "its leader's feats" into a check: a dying leader adds none, and
+    the roll's working says why, in the words the other pages use; led and well, the same
+    leader's feats count."""
+    from campaign.services.checks import skill_check_run
+
+    gm = world.users["gm"]
+    vance = character_create(campaign=world.campaign, name="Sgt Vance", hit_points=12,
+                             feats=["leadership"], actor=gm)  # fmt: skip
+    (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Fireteam")
+    leader_attach(unit=squad, character=vance, actor=gm)
+    checks = reverse("campaign:checks", args=[world.campaign.pk])
+    skill_check_run(campaign=world.campaign, units=[squad], dc=10, seed=1, actor=gm)
+    page = login(client, world, "gm").get(checks).text
+    assert "leader&#x27;s feats (Leadership): +1" in page and "no leader&#x27;s feats" not in page
+    leader = Leader.objects.get(unit=squad)
+    leader.hit_points = -3
+    leader.save()
+    skill_check_run(campaign=world.campaign, units=[squad], dc=10, seed=2, actor=gm)
+    page = client.get(checks).text
+    assert f"Adequate equipment: 0; no leader&#x27;s feats: {SAID}: 0 = " in page
+    assert "+ its leader's feats (none from a dying leader, who leads nobody until healed)" in (
+        page
+    )
