@@ -25,6 +25,7 @@ from campaign.pages import (
     roster_lines,
 )
 from campaign.rules.orders import OrderKind, clock_text
+from campaign.rules.state import Status
 from campaign.selectors import campaign_now, unit_history
 from campaign.services.orders import orders_under_way
 
@@ -42,15 +43,21 @@ def _unit(unit: Unit, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def _force_summary(force: Force, units: int, ready: int | None, viewer: Viewer) -> dict[str, Any]:
-    """A force as the dashboard lists it: how many of its units are ready is part of its
-    roster, so ``null`` for a force the viewer sees only in summary."""
+def _force_summary(
+    force: Force, units: int, ready: int | None, destroyed: int | None, viewer: Viewer
+) -> dict[str, Any]:
+    """A force as the dashboard lists it: ``units`` counts every unit on its roster, the
+    destroyed too, and ``destroyed`` says how many of them are. How many are ready, and how
+    many destroyed, is part of its roster, so ``null`` for a force the viewer sees only in
+    summary (its losses untold, as on its page)."""
+    full = viewer.sight(force) == FULL
     return {
         "id": force.pk,
         "name": force.name,
         "owner": force.owner.get_username(),
         "units": units,
-        "ready": ready if viewer.sight(force) == FULL else None,
+        "ready": ready if full else None,
+        "destroyed": destroyed if full else None,
         "visible": viewer.sight(force),
         "url": reverse("campaign:force-json", args=[viewer.campaign.pk, force.pk]),
     }
@@ -72,7 +79,8 @@ def campaign_json(request: HttpRequest, pk: int) -> JsonResponse:
             "apply_mode": campaign.apply_mode,
             "other_forces_visible": campaign.other_forces_visible,
             "forces": [
-                _force_summary(s.force, s.units, s.ready, viewer) for s in force_summaries(campaign)
+                _force_summary(s.force, s.units, s.ready, s.destroyed, viewer)
+                for s in force_summaries(campaign)
             ],
             "battles_url": reverse("campaign:battles-json", args=[pk]),
         }
@@ -85,10 +93,15 @@ def force_json(request: HttpRequest, pk: int, force_pk: int) -> JsonResponse:
     viewer = campaign_for_viewer(request.user, pk)
     force = force_for_viewer(viewer, force_pk)
     if viewer.sight(force) != FULL:
-        return JsonResponse(_force_summary(force, force.units.count(), None, viewer))
+        return JsonResponse(_force_summary(force, force.units.count(), None, None, viewer))
     lines = roster_lines(force)
+    statuses = [line.unit.status for line in lines]
     data = _force_summary(
-        force, len(lines), sum(line.unit.status == "ready" for line in lines), viewer
+        force,
+        len(lines),
+        statuses.count(Status.READY),
+        statuses.count(Status.DESTROYED),
+        viewer,
     )
     data["roster"] = [_unit(line.unit, viewer) for line in lines]
     return JsonResponse(data)

@@ -42,6 +42,27 @@ def test_it_gives_a_full_roster_with_battle_cards_or_a_summary(client, world):
     assert "roster" in _get(client, "force-json", world, world.enemy.pk), "its own force in full"
 
 
+def test_it_counts_a_forces_destroyed_units_apart_and_only_where_its_roster_is_seen(client, world):
+    """``units`` counts every unit on the roster, the destroyed too (they stay on it);
+    ``destroyed`` says how many of them are, for a force seen in full, and is ``null`` for one
+    seen in summary, whose losses are untold, as on its page."""
+    from campaign.models import Unit
+
+    Unit.objects.filter(pk=world.unit.pk).update(status="destroyed")
+    units = world.force.units.count()
+    login(client, world, "rival")
+    listed = {f["name"]: f for f in _get(client, "campaign-json", world)["forces"]}
+    assert listed["Red Company"]["units"] == units and listed["Red Company"]["destroyed"] == 1
+    assert listed["Blue Battalion"]["destroyed"] == 0
+    full = _get(client, "force-json", world, world.force.pk)
+    assert full["units"] == units == len(full["roster"]) and full["destroyed"] == 1
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
+    summary = _get(client, "force-json", world, world.force.pk)
+    assert summary["units"] == units and summary["destroyed"] is None
+    listed = {f["name"]: f for f in _get(client, "campaign-json", world)["forces"]}
+    assert listed["Red Company"]["destroyed"] is None and listed["Blue Battalion"]["destroyed"] == 0
+
+
 def test_it_gives_a_unit_with_its_history(client, world):
     data = _get(login(client, world, "player"), "unit-json", world, world.unit.pk)
     assert data["name"] == world.unit.name and data["force"] == "Red Company"
