@@ -187,7 +187,7 @@ def character_rally(
     try:
         state = rally(unit.state)
     except RallyError as error:
-        errors.setdefault("unit", []).append(str(error))
+        errors.setdefault("unit", []).append(f"{unit.name} cannot be rallied: {error}")
     if errors:
         raise ValidationError(errors)
     why = f"rallied by {character.name} (Strategist)"

@@ -31,10 +31,13 @@ def test_it_chose_what_each_feat_does_in_unit_contests():
 def test_a_strategist_heals_morale_hits_never_casualty_hits_nor_the_last_under_stress():
     assert rally(unit_state(morale_hits=2, casualty_hits=1)).morale_hits == 1
     assert rally(unit_state(morale_hits=2, casualty_hits=1)).casualty_hits == 1
-    with pytest.raises(RallyError, match="Casualty hits are the medics'"):
+    # Said of the unit as "it": whoever shows it has named the unit already.
+    with pytest.raises(RallyError) as refused:
         rally(unit_state(casualty_hits=1))
-    with pytest.raises(RallyError, match="only with R&R"):
+    assert str(refused.value) == "it has no Morale hits; Casualty hits are the medics' work"
+    with pytest.raises(RallyError) as refused:
         rally(unit_state(morale_hits=1, in_combat_zone=True))
+    assert str(refused.value) == "it is in the combat zone: its last Morale hit heals only with R&R"
     assert rally(unit_state(morale_hits=2, in_combat_zone=True)).morale_hits == 1
 
 
@@ -298,6 +301,22 @@ def test_a_rally_reverted_since_was_never_made_and_leaves_the_days_rally(campaig
     assert refused.value.message_dict == {"unit": [f"{squad.name} was rallied today already"]}
     squad.refresh_from_db()
     assert squad.morale_hits == 2 and HistoryEntry.objects.count() == before
+
+
+def test_a_rally_the_rule_refuses_names_the_unit_once(campaign, make_unit):
+    """The service names the unit and the rule says why of it: "Squad cannot be rallied: it has
+    no Morale hits; …", not the unit's name twice."""
+    squad = make_unit()
+    sun = character_create(campaign=campaign, name="Gen. Sun", hit_points=10,
+                           feats=["strategist"])  # fmt: skip
+    with pytest.raises(ValidationError) as refused:
+        character_rally(character=sun, unit=squad)
+    assert refused.value.message_dict == {
+        "unit": [
+            f"{squad.name} cannot be rallied: it has no Morale hits; Casualty hits are the "
+            "medics' work"
+        ]
+    }
 
 
 def test_the_gm_heals_a_character_by_an_amount_never_above_full_and_never_the_dead(

@@ -179,7 +179,7 @@ def test_a_unit_no_longer_offered_is_refused_by_name_and_nothing_is_written(clie
     )
     rally = {"character": holt.pk, "unit": ready.pk}
     assert refused("character-rally", rally, "unit") == (
-        f"{ready.name} ({ready.force.name}) cannot be rallied: {ready.name} has no Morale hits; "
+        f"{ready.name} ({ready.force.name}) cannot be rallied: it has no Morale hits; "
         "Casualty hits are the medics&#x27; work"
     )
     check = {"lead": ready.pk, "helpers": [retreated.pk], "dc": "10"}
