@@ -233,6 +233,7 @@ ROUTES = [
     Route("clock", _c("clock-advance"), "post", {"hours": "0"}, ok=400, manage=True),
     Route("engagements", _c("engagement-setup")),
     Route("every engagement", _c("engagements")),
+    Route("every battle", _c("battles")),
     Route("find a unit", lambda w: _c("units")(w) + "?q=iron"),
     Route("engagement fight", _c("engagement-setup"), "post", {}, ok=400, manage=True),
     Route("engagement log", _c("engagement", ENGAGEMENT)),

@@ -121,14 +121,15 @@ def test_the_battles_page_lists_the_latest_and_says_where_the_older_ones_are(
 
     page = login(client, world, "gm").get(reverse("battles:list")).text
     assert "Skirmish at the mill" in page and "Crossroads" in page
-    assert "on its timeline" not in page  # every one of them is here
+    assert "These are the latest" not in page  # every one of them is here
     monkeypatch.setattr(views, "CAMPAIGN_BATTLES_LISTED", 1)
     page = client.get(reverse("battles:list")).text
     listed = page.split('id="campaign-battles-heading"')[1].split("</section>")[0]
     assert "Skirmish at the mill" in listed and "Crossroads" not in listed  # the latest
+    every = reverse("campaign:battles", args=[world.campaign.pk])
     assert (
-        "These are the latest 1. Every battle of a campaign is on its timeline, day by day, "
-        "linked from its page." in listed
+        "These are the latest 1. Every battle of a campaign is on its list of battles, page by "
+        f'page, linked from its page: <a href="{every}">{world.campaign.name}</a>.' in listed
     )
 
 
