@@ -924,10 +924,11 @@ def side_force_names(
 
 def battles_side_names(battles: list[CampaignBattle]) -> dict[int, dict[str, str]]:
     """Each battle's sides as players call them, by campaign battle pk: the forces on each
-    ("Blue Battalion"), or the side's own id when none of its units is left to name. One
-    query for all the battles."""
+    ("Blue Battalion"), or the side's own id when none of its units is left to name, in the
+    order of the sides' ids (the database may hand a battle's sides back in its own order:
+    PostgreSQL's jsonb sorts keys by length). One query for all the battles."""
     named = side_force_names((cb.pk, cb.sides) for cb in battles)
-    return {pk: {side: name or side for side, name in by_side.items()}
+    return {pk: {side: name or side for side, name in sorted(by_side.items())}
             for pk, by_side in named.items()}  # fmt: skip
 
 
