@@ -86,9 +86,17 @@ TOOK = ": took "
 """Between a fight's name and the hits it dealt, in an engagement's (or quick resolve's) entry."""
 
 
-def took_text(name: str, morale: int, casualty: int) -> str:
+UNHURT = ": came through unhurt"
+"""After a fight's name, in the entry of a unit the fight did nothing to (`took_text`)."""
+
+
+def took_text(name: str, morale: int, casualty: int, *, unhurt: bool = False) -> str:
     """How a fight's entry opens: "Mill ford: took 2 Morale, 0 Casualty hits", "…: took 0
-    Morale, 1 Casualty hit" (the word agrees with the count beside it)."""
+    Morale, 1 Casualty hit" (the word agrees with the count beside it); "…: took no hits" when
+    none reached the unit (Armor or Excellent equipment stopped them, say); "Mill ford: came
+    through unhurt" when the caller says the fight did nothing at all to the unit (``unhurt``)."""
+    if not (morale or casualty):
+        return f"{name}{UNHURT}" if unhurt else f"{name}{TOOK}no hits"
     return f"{name}{TOOK}{hits_text(morale, casualty)} {'hit' if casualty == 1 else 'hits'}"
 
 
@@ -104,7 +112,10 @@ def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
 def took_name(text: str) -> str:
     """The fight an engagement's (or quick resolve's) entry names: its sentence up to
     `took_text`'s words, so the name travels with the entry wherever its record stays behind."""
-    return text.rsplit(TOOK, 1)[0]
+    for words in (TOOK, UNHURT):
+        if words in text:
+            return text.rsplit(words, 1)[0]
+    return text
 
 
 def plural(count: int, word: str) -> str:

@@ -271,7 +271,9 @@ def _taken(fought: _Fought) -> list[_Taken]:
                 won=result.winner == side,
             )
             state = state.but(leader=hits.leader)
-            why = took_text(fought.title, hits.morale_hits, hits.casualty_hits)
+            # Unhurt: no hits, its leader unwounded, still in the field.
+            unhurt = not (hits.leader_rolls or hits.leader_died) and hits.removed == "none"
+            why = took_text(fought.title, hits.morale_hits, hits.casualty_hits, unhurt=unhurt)
             if hits.leader_died:
                 why += f"; {hits.leader.name} died: 2 Morale hits at once"
             if hits.removed != "none":

@@ -103,7 +103,8 @@ def _battle_sentence(
     reason: str, outcome: UnitOutcome, damage: Damage, state: CampaignUnitState, card_hits: int
 ) -> str:
     """What a battle did to a unit, said first ("Ford: took 1 Morale, 0 Casualty hits"), then
-    the working that made it: the Hits lost, the dice, what Armor or the leader took."""
+    the working that made it: the Hits lost, the dice, what Armor or the leader took. A unit the
+    battle did nothing to "came through unhurt", with no working to show."""
     head = f"{LEFT_THE_TABLE[outcome.removed]} at {reason}" if outcome.removed else reason
     parts = [f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"]
     if outcome.hits_lost:
@@ -125,7 +126,13 @@ def _battle_sentence(
         parts.append(LEADER_DIED)
     if damage.quality_lost:
         parts.append(f"Skill lost to suppression costs {plural(damage.quality_lost, 'step')}")
-    return f"{took_text(head, damage.morale_hits, damage.casualty_hits)} — {'; '.join(parts)}"
+    # No Hit lost and nothing else to tell: the whole working would be "0 of 2 Hits lost".
+    unhurt = (
+        not (outcome.removed or outcome.hits_lost or damage.morale_hits or damage.casualty_hits)
+        and len(parts) == 1
+    )
+    took = took_text(head, damage.morale_hits, damage.casualty_hits, unhurt=unhurt)
+    return took if unhurt else f"{took} — {'; '.join(parts)}"
 
 
 def _equipment_for(

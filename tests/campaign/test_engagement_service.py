@@ -46,6 +46,19 @@ def test_it_fights_many_against_many_and_applies_it_through_history(campaign, ar
         assert entry.details["engagement"] == record.pk and entry.text.startswith("Mill ford")
 
 
+def test_a_unit_an_engagement_did_nothing_to_came_through_it_unhurt(campaign, make_unit, enemy):
+    red, blue = make_unit("Red 1"), make_unit("Blue 1", into=enemy, quality="elite")
+    record = engagement_run(campaign=campaign, sides={"attackers": [red], "defenders": [blue]},
+                            seed=0, round_limit=1, name="Mill ford")  # fmt: skip
+    entry = blue.history.get(kind="engagement")
+    assert entry.details["damage"]["morale_hits"] == entry.details["damage"]["casualty_hits"] == 0
+    assert entry.text.startswith("Mill ford: came through unhurt; ") and "took" not in entry.text
+    # The fight is still named by its entry, as a revert says.
+    engagement_revert(engagement=record, reason="again")
+    undone = [e.text for e in blue.history.filter(kind="revert")]
+    assert any("the engagement of day 1, Mill ford, is undone" in text for text in undone)
+
+
 def test_the_same_inputs_give_the_same_engagement(campaign, armies):
     reds, blues = armies
     runs = []

@@ -90,11 +90,10 @@ def test_it_applies_a_battle_to_every_unit_with_an_entry_each(campaign, make_uni
     assert len(damage["blow_dice"]) == 2 and len(damage["split_dice"]) == sum(damage["split"])
     assert blue_entry.after.get("casualty_hits", 0) == damage["casualty_hits"]
     assert blue_entry.details["outcome"] == {"hits_lost": 2, "skill_lost": 0, "removed": "none"}
-    # A unit that came through untouched still has the battle in its history.
+    # A unit that came through untouched still has the battle in its history, said plainly.
     red_entry = next(e for e in battle_entries if e.unit_id == red.pk)
-    assert red_entry.text.startswith(
-        "Factory Hold: took 0 Morale, 0 Casualty hits — 0 of 1 Hit lost"
-    )
+    assert red_entry.text.startswith("Factory Hold: came through unhurt; ")
+    assert "took" not in red_entry.text and "0 of 1 Hit lost" not in red_entry.text
     assert red_entry.details["won"] is True
 
 

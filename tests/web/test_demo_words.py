@@ -52,8 +52,7 @@ def test_since_your_last_visit_tells_an_entry_as_the_units_history_does(demo):
     events = since_last_visit(campaign, {wolf.force_id}, timezone.now() - timedelta(hours=1))
     fought = [e for e in events if e.kind == "battle" and "Ford skirmish" in e.text]
     assert [e.text for e in fought] == [
-        "Iron Wolf (Blue Battalion): Ford skirmish: took 0 Morale, 0 Casualty hits — 0 of 2 Hits "
-        "lost"
+        "Iron Wolf (Blue Battalion): Ford skirmish: came through unhurt"
     ]
     # No bookkeeping: neither the battles counted, the day of the last one nor the medics'
     # 24 hours of a unit with no Casualty hits to save.

@@ -108,3 +108,18 @@ def test_a_fights_entry_says_hit_beside_one_casualty_hit():
     assert took_text("Mill ford", 2, 3) == "Mill ford: took 2 Morale, 3 Casualty hits"
     # The fight's name is read back from the entry whatever the count.
     assert took_name(took_text("Mill ford", 0, 1) + " — 1 of 2 Hits lost") == "Mill ford"
+
+
+def test_a_fights_entry_says_a_unit_it_did_nothing_to_came_through_unhurt():
+    assert took_text("Mill ford", 0, 0, unhurt=True) == "Mill ford: came through unhurt"
+    # Hits struck but none reached the unit (Armor, say): no "took 0 Morale, 0 Casualty hits".
+    assert took_text("Mill ford", 0, 0) == "Mill ford: took no hits"
+    # A count is never hidden behind "unhurt".
+    assert took_text("Mill ford", 1, 0, unhurt=True) == "Mill ford: took 1 Morale, 0 Casualty hits"
+    # The fight's name is read back from either wording, and from an entry of the old wording.
+    for text in (
+        "Mill ford: came through unhurt",
+        "Mill ford: took no hits; retreated in poor order",
+        "Mill ford: took 0 Morale, 0 Casualty hits",
+    ):
+        assert took_name(text) == "Mill ford"
