@@ -49,7 +49,7 @@ from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
 from campaign.rules.experience import threshold
 from campaign.rules.history import (
     and_words,
-    hit_points_text,
+    hit_points_shown,
     hits_text,
     minus_signs,
     plural,
@@ -1270,10 +1270,7 @@ def _leader(state: CampaignUnitState) -> str:
     leader = state.leader
     if leader is None:
         return "—"
-    # A dead leader's hit points below zero mean nothing to the table.
-    if not leader.alive:
-        return f"{leader.name}, dead"
-    return f"{leader.name}, {hit_points_text(leader.hit_points)}"
+    return f"{leader.name}, {hit_points_shown(leader.hit_points, alive=leader.alive)}"
 
 
 def changes(

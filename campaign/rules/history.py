@@ -158,6 +158,15 @@ def hit_points_text(hit_points: int, *, alive: bool = True, most: int | None = N
     return f"{said}, {state}" if state else said
 
 
+def hit_points_shown(hit_points: int, *, alive: bool = True, most: int | None = None) -> str:
+    """A character's hit points as a page shows them beside its name: `hit_points_text` while
+    it lives ("−6 hit points, dying"), "dead" once dead, whose hit points mean nothing to the
+    table. A history sentence and a roll's working keep the number (`hit_points_text`)."""
+    if hit_point_state(hit_points, alive=alive) == "dead":
+        return "dead"
+    return hit_points_text(hit_points, alive=alive, most=most)
+
+
 def out_cold_text(name: str, hit_points: int, does: str = "leads nobody") -> str:
     """Why a dying character (`state.can_act`) plays no part, in the table's words: "Sgt Vance
     is dying (−3 hp) and leads nobody until healed"; ``does`` says which part."""

@@ -7,7 +7,13 @@ from typing import Any
 
 from django import template
 
-from campaign.rules.history import MINUS, hit_points_text, minus_signs, number_text
+from campaign.rules.history import (
+    MINUS,
+    hit_points_shown,
+    hit_points_text,
+    minus_signs,
+    number_text,
+)
 from campaign.selectors import leader_most_hit_points
 from units.bucs import Equipment, Quality
 
@@ -74,11 +80,12 @@ def modifier(pair: Any) -> str:
 def hit_points(who: Any) -> str:
     """A character's or a leader's hit points in the one form the pages use, with where they
     leave it (`history.hit_points_text`): "9 of 12 hit points" when the most it may have is
-    known (a leader's, from its character), else "9 hit points"; "−6 hit points, dying"."""
+    known (a leader's, from its character), else "9 hit points"; "−6 hit points, dying";
+    "dead" for the dead (`history.hit_points_shown`)."""
     most = getattr(who, "max_hit_points", None)
     if most is None and getattr(who, "character_id", None) is not None:
         most = leader_most_hit_points(who)
-    return hit_points_text(who.hit_points, alive=getattr(who, "alive", True), most=most)
+    return hit_points_shown(who.hit_points, alive=getattr(who, "alive", True), most=most)
 
 
 @register.filter

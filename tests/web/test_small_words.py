@@ -40,6 +40,28 @@ def test_a_leaders_hit_points_read_as_a_characters_do(client, world):
     assert "12 of 12 hit points" in characters
 
 
+def test_a_dead_character_reads_dead_not_its_hit_points_on_every_page(client, world):
+    """The dead's hit points mean nothing to the table: the Characters page says "dead", as the
+    unit's page and its printable card say of a fallen leader; the living keep their number."""
+    from campaign.models import Character, Leader
+
+    gm = world.users["gm"]
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
+    character_create(campaign=world.campaign, name="Pvt. Bloggs", hit_points=8, actor=gm)
+    leader_attach(unit=world.unit, character=holt, actor=gm)
+    Character.objects.filter(pk=holt.pk).update(hit_points=-22, alive=False)
+    Leader.objects.filter(unit=world.unit).update(hit_points=-22, alive=False)
+    login(client, world, "gm")
+    characters = client.get(reverse("campaign:characters", args=[world.campaign.pk])).text
+    cells = re.findall(r'data-label="Hit points">([^<]*)</td>', characters)
+    assert sorted(cells) == ["8 of 8 hit points", "dead"]
+    assert "22 hit points" not in characters
+    unit = client.get(reverse("campaign:unit", args=[world.campaign.pk, world.unit.pk])).text
+    card = client.get(reverse("campaign:unit-card", args=[world.campaign.pk, world.unit.pk])).text
+    assert "Capt. Holt, dead" in unit and "Capt. Holt (dead)" in card
+    assert "22 hit points" not in unit + card
+
+
 def test_a_wounded_leader_reads_as_d20_modern_says_with_a_real_minus(client, world):
     """At 0 hit points a leader is disabled, below it dying, at −10 dead: each page that shows
     a leader's hit points says which, and prints a negative number with a minus sign."""
