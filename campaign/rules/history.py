@@ -3,7 +3,8 @@
 A history entry keeps the changed fields of a unit snapshot
 (`campaign.rules.state.CampaignUnitState.to_json`) before and after, and a sentence a player
 can read on the roster: why, then what changed
-("took 2 hits at Factory Hold (1 Morale, 1 Casualty); Morale hits 0 → 1, ..."). Plain Python.
+("Factory Hold: took 1 Morale, 1 Casualty hit — …: now carries 1 Morale hit and 1
+Casualty hit"). Plain Python.
 """
 
 from __future__ import annotations
