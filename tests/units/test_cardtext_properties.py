@@ -119,7 +119,24 @@ def test_it_writes_one_canonical_form(card):
     text = render_card(card)
     assert render_card(parse_card(text)) == text
     assert not text.endswith("\n")
-    assert ".0 " not in text and not text.endswith(".0")
+    # Whole inches are written whole ("Range 12", never "Range 12.0"). Names may hold ".0"
+    # themselves: the numbers are judged on the same card with plain names.
+    plain = render_card(_named_plainly(card))
+    assert ".0 " not in plain and not plain.endswith(".0")
+
+
+def _named_plainly(card: dict) -> dict:
+    """The card with its names (and a building's rubble) made plain letters: its numbers as
+    they were. The Demolition keyword's Charges keep their name."""
+    plain = {**card, "name": "Card"}
+    if "rubble" in card:
+        plain["rubble"] = "Rubble"
+    if "weapons" in card:
+        plain["weapons"] = [
+            w if w == CHARGES else {**w, "name": f"Weapon {chr(ord('A') + i)}"}
+            for i, w in enumerate(card["weapons"])
+        ]
+    return plain
 
 
 # Fragments of real card text, so random lines get deep into the parser.
