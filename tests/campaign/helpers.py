@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from campaign.rules.bridge import UnitOutcome, outcome_damage
 from campaign.rules.state import CampaignUnitState
-from units.bucs import Quality, Specialty
+from units.bucs import Equipment, Quality, Specialty
 
 
 def unit_state(**changes: Any) -> CampaignUnitState:
@@ -27,3 +28,27 @@ def dice(*rolls: int) -> Callable[[], int]:
         return queue.pop(0)
 
     return roll
+
+
+def come_out(
+    state=None,
+    *,
+    hits=0,
+    skill=0,
+    removed="none",
+    restored=False,
+    enemy="adequate",
+    rolls=(),
+    card_hits=1,
+):
+    """The outcome through the bridge; `rolls` are the d6s in the order the bridge rolls them:
+    a blow die per Hit lost, a split die per BUCS hit (4+ Casualty), then the leader's 3d6s."""
+    return outcome_damage(
+        state or unit_state(),
+        UnitOutcome(hits, skill, removed),
+        card_hits=card_hits,
+        skill_restored=restored,
+        opposing_equipment=Equipment(enemy),
+        day=1,
+        d6=dice(*rolls),
+    )

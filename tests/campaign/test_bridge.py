@@ -13,12 +13,11 @@ from campaign.rules.bridge import (
     blow_hits,
     going_in,
     leader_wounds,
-    outcome_damage,
     skill_restored_after,
 )
 from campaign.rules.recovery import rest_day
 from campaign.rules.state import LeaderState, Status
-from tests.campaign.helpers import dice, unit_state
+from tests.campaign.helpers import come_out, dice, unit_state
 from units.bucs import Equipment, Quality, Specialty, effective_quality
 
 Q = Quality
@@ -47,30 +46,6 @@ RIFLES = {
 }
 MECH = {**RIFLES, "name": "Mech", "skill": 4}
 ARMOR = (Specialty.MECHANIZED, Specialty.ARMOR)
-
-
-def come_out(
-    state=None,
-    *,
-    hits=0,
-    skill=0,
-    removed="none",
-    restored=False,
-    enemy="adequate",
-    rolls=(),
-    card_hits=1,
-):
-    """The outcome through the bridge; `rolls` are the d6s in the order the bridge rolls them:
-    a blow die per Hit lost, a split die per BUCS hit (4+ Casualty), then the leader's 3d6s."""
-    return outcome_damage(
-        state or unit_state(),
-        UnitOutcome(hits, skill, removed),
-        card_hits=card_hits,
-        skill_restored=restored,
-        opposing_equipment=Equipment(enemy),
-        day=1,
-        d6=dice(*rolls),
-    )
 
 
 # ---------------------------------------------------------------------------------------------

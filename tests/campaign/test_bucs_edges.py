@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign.models import Character, Unit
-from campaign.rules.bridge import UnitOutcome, outcome_damage
+from campaign.rules.bridge import UnitOutcome
 from campaign.rules.experience import experience_earn, threshold
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import CASUALTIES, REST, casualties_die, rest_day, time_passes
@@ -15,23 +15,10 @@ from campaign.rules.state import LeaderState, Status
 from campaign.services import outcome_apply, unit_train
 from campaign.services.characters import character_create
 from campaign.services.orders import clock_advance, order_give
-from tests.campaign.helpers import dice, unit_state
+from tests.campaign.helpers import come_out, unit_state
 from units.bucs import Equipment, Quality, Specialty
 
 Q = Quality
-
-
-def come_out(state, *, hits=0, skill=0, removed="none", restored=False, enemy="adequate",
-             rolls=(), card_hits=1):  # fmt: skip
-    return outcome_damage(
-        state,
-        UnitOutcome(hits, skill, removed),
-        card_hits=card_hits,
-        skill_restored=restored,
-        opposing_equipment=Equipment(enemy),
-        day=1,
-        d6=dice(*rolls),
-    )
 
 
 # ---------------------------------------------------------------------------------------------
