@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign.models import Character, Unit
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.bridge import UnitOutcome, unit_going_in
 from campaign.rules.experience import experience_earn, threshold
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import CASUALTIES, REST, casualties_die, rest_day, time_passes
@@ -126,6 +126,30 @@ def test_the_leader_takes_no_damage_for_the_casualty_hits_armor_ignores():
     # Two Casualty hits, both ignored: the unit suffers none, nor does its leader.
     state, damage = come_out(tank, hits=1, removed="destroyed", rolls=(2, 6, 6))
     assert damage.leader_rolls == () and state.leader.hit_points == 8
+
+
+def test_armor_ignores_its_two_casualty_hits_on_a_card_that_needs_no_armor(
+    campaign, make_unit, cards
+):
+    # "Armor ignores the first two Casualty hits": the specialty is the unit's, so a tank crew
+    # fielded on a rifle squad's card (which it lacks Infantry for: it fights as Raw with Poor
+    # kit) still ignores them. Seed 2 turns its one Hit lost into 2 Morale, 4 Casualty hits.
+    cards["Rifle Squad"].specialty = Specialty.INFANTRY.value
+    cards["Rifle Squad"].save()
+    crew = make_unit("Tank Crew", quality="legendary", specialties=("mechanized", "armor"))
+    going = unit_going_in(crew)
+    assert (going.quality, going.equipment, going.covered) == (Q.RAW, Equipment.POOR, False)
+    (entry, *_) = outcome_apply(
+        campaign=campaign,
+        outcomes={crew.pk: UnitOutcome(1, 0, "destroyed")},
+        reason="Ridge",
+        seed=2,
+    )
+    assert entry.details["damage"]["split"] == [2, 4]
+    assert entry.details["damage"]["armor_ignored"] == 2
+    crew.refresh_from_db()
+    assert (crew.morale_hits, crew.casualty_hits) == (2, 2)
+    assert "Armor ignored 2 Casualty hits" in entry.text
 
 
 def test_excellent_kit_ignores_no_morale_hit_of_its_leaders_death():
