@@ -457,41 +457,51 @@ def battle_order(
     standing: dict[str, Any] | None,
     character_order: CharacterOrder | None,
     led: bool,
+    needed: Any = (),
 ) -> BattleOrder:
     """The BUCS rules on Orders, at the bridge (docs/bucs-choices.md, "Orders at the bridge").
 
     A character's Order under way is the unit's Order in the battle, in place of the set-up's
-    standing Order (`ENGINE_ORDER`). A Raw unit needs its Order repeated every round: only a
-    character at its head repeats it, so a Raw unit nobody leads goes in without Orders. An
-    Order outside the unit's specialties is performed as Raw with Poor kit (`order_kit`, the
-    rule `units.bucs.fielded` every engagement uses). The set-up's standing Order is
-    the table commander's, given every turn. Without any Order the unit fights with the
-    without-Orders column, and Raw and Green hold in place (they act alone only after one).
+    standing Order (`ENGINE_ORDER`). An Order outside the unit's specialties is performed as
+    Raw with Poor kit (`order_kit`, the rule `units.bucs.fielded` every engagement uses). A
+    unit that performs its Order as Raw (Raw itself, outside its specialties, or on a card it
+    lacks the specialty for: ``needed``) needs it repeated every round: only a character at
+    its head repeats it, so such a unit nobody leads goes in without Orders, as Raw, as an
+    engagement's lapses after its first round. The set-up's standing Order is the table
+    commander's, given every turn. Without any Order the unit fights with the without-Orders
+    column, and a unit that fights as Raw or Green holds in place (they act alone only after
+    one).
     """
     notes: list[str] = []
+    specialties = tuple(specialties)
     if character_order is not None:
         kind = character_order.kind
         base = {"source": "character", "kind": kind.value, "giver": character_order.giver}
-        if effective == Quality.RAW and not led:
-            notes.append(
-                "It is Raw and no character leads it to repeat the Order every round, so it "
-                "goes in without Orders and holds in place."
-            )
-            return BattleOrder(None, effective, equipment, notes=tuple(notes), **base)
-        kit = order_kit(kind, effective, equipment, tuple(specialties))
-        outside = outside_specialties_text(kind, equipment, tuple(specialties))
+        kit = order_kit(kind, effective, equipment, specialties)
+        outside = outside_specialties_text(kind, equipment, specialties)
         if outside:
             notes.append(outside)
-        elif kit.quality == Quality.RAW:
-            notes.append("It is Raw: the character at its head repeats the Order every round.")
+        if fielded(kit.quality, kit.equipment, specialties, needed).quality == Quality.RAW:
+            if effective == Quality.RAW:
+                raw = "It is Raw"
+            else:
+                raw = "It performs it as Raw" if outside else "It fights as Raw on its card"
+            if not led:
+                notes.append(
+                    f"{raw} and no character leads it to repeat the Order every round, so it "
+                    "goes in without Orders and holds in place."
+                )
+                return BattleOrder(None, kit.quality, kit.equipment, notes=tuple(notes), **base)
+            notes.append(f"{raw}: the character at its head repeats the Order every round.")
         notes.append(f"The Order is under way until {clock_text(character_order.finishes_at)}.")
         order = {"kind": ENGINE_ORDER[kind]}
         return BattleOrder(order, kit.quality, kit.equipment, notes=tuple(notes), **base)
     if standing is not None:
         return BattleOrder(dict(standing), effective, equipment, "set-up")
-    if not effective.can_act_alone:
+    fights = fielded(effective, equipment, specialties, needed).quality
+    if not fights.can_act_alone:
         notes.append(
-            f"{quality_name(effective).capitalize()} units act alone only after an Order: "
+            f"{quality_name(fights).capitalize()} units act alone only after an Order: "
             "it holds in place."
         )
     else:

@@ -20,6 +20,7 @@ from campaign.rules.bridge import (
     SideUnit,
     battle_order,
     card_for,
+    card_needs,
     legendary_orders,
     unit_effective_quality,
     unit_going_in,
@@ -56,6 +57,7 @@ def deployment_order(
         standing=standing,
         character_order=character_order(under_way.get(unit.pk)),
         led=led,
+        needed=card_needs(unit.unit_type),
     )
 
 

@@ -63,6 +63,7 @@ from campaign.services.engagements import (
     engagement_revert,
     engagement_run,
 )
+from campaign.services.going_in import deployment_order, led_units
 from campaign.services.orders import (
     UNDER_WAY,
     clock_move,
@@ -363,6 +364,11 @@ def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
         if outside:
             message += f" {outside}"
+        # And that nobody is at its head to repeat it, where the unit performs it as Raw.
+        unit = order.unit
+        going = deployment_order(unit, None, {unit.pk: order}, led=unit.pk in led_units([unit]))
+        if going.order is None:
+            message += f" {going.notes[-1]}"
         return reverse("campaign:orders", args=[pk]), message
 
     return form_action(

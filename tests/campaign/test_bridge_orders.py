@@ -117,11 +117,14 @@ def test_an_order_outside_its_specialties_is_performed_as_raw_in_the_battle():
         specialties=INFANTRY,
         standing=None,
         character_order=beachhead,
-        led=False,
+        led=True,
     )
     assert outside.quality == Q.RAW and outside.order == {"kind": "advance"}
     assert outside.equipment == Equipment.POOR
     assert "Establish Beachhead is outside its specialties: it performs as Raw, with Poor kit." in (
+        outside.text
+    )
+    assert "It performs it as Raw: the character at its head repeats the Order every round." in (
         outside.text
     )
     assert _skill(outside) == 2  # Raw under Orders −6, Poor −4: a shift of −3 from 3, clamped
@@ -134,6 +137,62 @@ def test_an_order_outside_its_specialties_is_performed_as_raw_in_the_battle():
         led=False,
     )
     assert attack.quality == Q.ELITE and _skill(attack) == 4  # Elite under Orders: +4, +1
+
+
+def test_a_unit_performing_its_order_as_raw_needs_it_repeated_every_round_as_a_raw_unit_does():
+    # "Raw units need an Order repeated every round"; "a unit doing an Order outside its
+    # specialties performs as Raw"; "units without the Infantry specialty fight as Raw". As an
+    # engagement's lapses after its first round, an Order such a unit performs as Raw, with no
+    # character at its head to repeat it, does not go into the battle: it holds in place.
+    beachhead = battle_order(
+        equipment=ADEQUATE,
+        effective=Q.ELITE,
+        specialties=INFANTRY,
+        standing={"kind": "attack"},
+        character_order=_order(OrderKind.ESTABLISH_BEACHHEAD),
+        led=False,
+    )
+    assert beachhead.order is None and not beachhead.under_orders
+    assert (beachhead.quality, beachhead.equipment) == (Q.RAW, Equipment.POOR)
+    assert beachhead.text.endswith(
+        "It performs it as Raw and no character leads it to repeat the Order every round, so it "
+        "goes in without Orders and holds in place."
+    )
+    assert _skill(beachhead) == 2  # Raw cannot act alone: the table's worst, clamped to 2
+    # A Mechanized unit on a card that needs Infantry fights as Raw there: likewise.
+    on_foot = battle_order(
+        equipment=ADEQUATE,
+        effective=Q.ELITE,
+        specialties=(Specialty.MECHANIZED,),
+        standing=None,
+        character_order=_order(OrderKind.ATTACK),
+        led=False,
+        needed={Specialty.INFANTRY},
+    )
+    assert on_foot.order is None
+    assert "It fights as Raw on its card and no character leads it to repeat" in on_foot.text
+    # Led, the character at its head repeats it, and the Order goes in.
+    led = battle_order(
+        equipment=ADEQUATE,
+        effective=Q.ELITE,
+        specialties=(Specialty.MECHANIZED,),
+        standing=None,
+        character_order=_order(OrderKind.ATTACK),
+        led=True,
+        needed={Specialty.INFANTRY},
+    )
+    assert led.order == {"kind": "attack"} and led.quality == Q.ELITE
+    # Without any Order, a unit that fights as Raw on its card holds in place, as Raw does.
+    alone = battle_order(
+        equipment=ADEQUATE,
+        effective=Q.ELITE,
+        specialties=(Specialty.MECHANIZED,),
+        standing=None,
+        character_order=None,
+        led=False,
+        needed={Specialty.INFANTRY},
+    )
+    assert alone.text.endswith("Raw units act alone only after an Order: it holds in place.")
 
 
 def test_an_order_outside_its_specialties_is_performed_with_poor_kit_as_a_skill_check_is():
@@ -225,6 +284,7 @@ def test_a_characters_order_under_way_goes_into_the_battle_and_a_done_one_does_n
     order_give(giver=holt, unit=recruits, kind="attack")
     order_give(giver=holt, unit=veterans, kind="establish_beachhead")  # 1 h; Infantry only
     leader_attach(unit=recruits, name="Sgt. Vance", hit_points=9)
+    leader_attach(unit=veterans, name="Lt. Ward", hit_points=10)  # to repeat it: as Raw
 
     deployments = [
         Deployment(unit=recruits, side="blue", position=(6, 3), order=None),

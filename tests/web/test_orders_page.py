@@ -459,6 +459,37 @@ def test_an_order_outside_the_units_specialties_says_on_giving_it_performs_as_ra
     said = re.sub(r"\s+", " ", response.text)
     assert "Sgt. Rosa Diaz ordered Rangers 1 to Attack: " in said
     assert "Attack is outside its specialties" not in said
+    assert "repeat" not in said  # within its specialties, Average: it needs no repeating
+
+
+def test_an_order_a_unit_performs_as_raw_with_nobody_at_its_head_says_it_goes_into_battle_without(
+    client, world
+):
+    """Performing it as Raw, the unit needs the Order repeated every round: the confirmation
+    says so where no character leads it, as the battle set-up will; led, it says who repeats."""
+    gm = world.users["gm"]
+    rosa = character_create(campaign=world.campaign, name="Sgt. Rosa Diaz", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    rangers = unit_create(
+        force=world.force, unit_type=card, name="Rangers 1", specialties=["infantry"]
+    )
+    login(client, world, "gm")
+    give = reverse("campaign:order-give", args=[world.campaign.pk])
+    response = client.post(
+        give, {"giver": rosa.pk, "unit": rangers.pk, "kind": "establish_beachhead"}, follow=True
+    )
+    said = re.sub(r"\s+", " ", response.text)
+    assert (
+        "It performs it as Raw and no character leads it to repeat the Order every round, so it "
+        "goes in without Orders and holds in place." in said
+    )
+    leader_attach(unit=rangers, character=rosa)
+    response = client.post(
+        give, {"giver": rosa.pk, "unit": rangers.pk, "kind": "establish_beachhead"}, follow=True
+    )
+    said = re.sub(r"\s+", " ", response.text)
+    assert "Establish Beachhead is outside its specialties: it performs as Raw" in said
+    assert "no character leads it" not in said
 
 
 def test_an_order_ended_with_its_unit_retreated_is_told_on_the_roster_unit_page_and_orders_page(
