@@ -184,6 +184,20 @@ def test_most_battles_in_which_a_unit_loses_a_hit_leave_it_casualty_hits(card_hi
     assert chance > Fraction(1, 2)
 
 
+@pytest.mark.parametrize(("card_hits", "chance"), [(1, Fraction(17, 64)), (2, Fraction(1, 24)),
+                                                  (3, 0)])  # fmt: skip
+def test_armor_ignoring_its_first_two_casualty_hits_comes_before_the_casualty_loop(
+    card_hits, chance
+):
+    # "Armor ignores the first two Casualty hits" is the copy's own rule, so an Armor unit
+    # carries Casualty hits to the medics only when a battle deals it three or more: on a 1-Hit
+    # card a blow of d6 with a d6 each for Casualty, 17 in 64; on a 3-Hit card, never.
+    tank = unit_state(quality=Q.LEGENDARY, specialties=(Specialty.MECHANIZED, Specialty.ARMOR))
+    removed = "destroyed" if card_hits == 1 else "none"
+    results = outcomes_of(tank, UnitOutcome(1, 0, removed), card_hits)
+    assert sum(c for c, after in results if after.casualty_hits) == chance
+
+
 @pytest.mark.parametrize("card_hits", [2, 3, 6])
 def test_no_fate_depends_on_whether_a_count_of_hits_lost_is_odd_or_even(card_hits):
     # Expected Casualty hits grow in equal steps with each Hit lost: losing one Hit is half
