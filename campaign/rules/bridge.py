@@ -489,7 +489,7 @@ def battle_order(
             if not led:
                 notes.append(
                     f"{raw} and no character leads it to repeat the Order every round, so it "
-                    "goes in without Orders and holds in place."
+                    "goes into battle without Orders and holds in place."
                 )
                 return BattleOrder(None, kit.quality, kit.equipment, notes=tuple(notes), **base)
             notes.append(f"{raw}: the character at its head repeats the Order every round.")

@@ -156,7 +156,7 @@ def test_a_unit_performing_its_order_as_raw_needs_it_repeated_every_round_as_a_r
     assert (beachhead.quality, beachhead.equipment) == (Q.RAW, Equipment.POOR)
     assert beachhead.text.endswith(
         "It performs it as Raw and no character leads it to repeat the Order every round, so it "
-        "goes in without Orders and holds in place."
+        "goes into battle without Orders and holds in place."
     )
     assert _skill(beachhead) == 2  # Raw cannot act alone: the table's worst, clamped to 2
     # A Mechanized unit on a card that needs Infantry fights as Raw there: likewise.

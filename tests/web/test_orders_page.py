@@ -459,7 +459,7 @@ def test_an_order_outside_the_units_specialties_says_on_giving_it_performs_as_ra
     said = re.sub(r"\s+", " ", response.text)
     assert "Sgt. Rosa Diaz ordered Rangers 1 to Attack: " in said
     assert "Attack is outside its specialties" not in said
-    assert "repeat" not in said  # within its specialties, Average: it needs no repeating
+    assert "no character leads it" not in said  # within its specialties, Average: no repeating
 
 
 def test_an_order_a_unit_performs_as_raw_with_nobody_at_its_head_says_it_goes_into_battle_without(
@@ -481,7 +481,7 @@ def test_an_order_a_unit_performs_as_raw_with_nobody_at_its_head_says_it_goes_in
     said = re.sub(r"\s+", " ", response.text)
     assert (
         "It performs it as Raw and no character leads it to repeat the Order every round, so it "
-        "goes in without Orders and holds in place." in said
+        "goes into battle without Orders and holds in place." in said
     )
     leader_attach(unit=rangers, character=rosa)
     response = client.post(
