@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -131,6 +131,14 @@ class RosterLine:
     """The clock hour it was read at (`campaign_now`)."""
     order: str = ""
     """The Order it is under, in words (`order_words`), or ""."""
+    engine_card: dict[str, Any] | None = None
+    """Where ``card`` is the printed one (`printed_lines`): the card a battle fought by the
+    engine gives it, under the set-up's standing Order."""
+
+    @property
+    def engine_changes(self) -> str:
+        """What the engine's card changes from the printed one ("Skill 3, not 2"), or ""."""
+        return card_changes(self.card, self.engine_card)
 
     @property
     def medics_until(self) -> str:
@@ -260,6 +268,14 @@ def roster_line(unit: Unit, now: int) -> RosterLine:
         card = None
     needs_medics = medical_window_open(unit.state, now)
     return RosterLine(unit=unit, card=card, needs_medics=needs_medics, now=now)
+
+
+def printed_lines(lines: list[RosterLine], cards: Mapping[int, dict[str, Any]]) -> list[RosterLine]:
+    """``lines`` with the card a battle at a real table prints for each (``cards``,
+    `going_in.table_cards`, with no standing Order), as the unit page, its printable card and
+    the print sheet show it; the card each line had, the engine's, kept as its
+    ``engine_card``."""
+    return [replace(line, card=cards.get(line.unit.pk), engine_card=line.card) for line in lines]
 
 
 def clean_sort(value: str) -> str:

@@ -440,7 +440,14 @@ ROSTER_COLUMNS = (
     "leader",
     "leader hit points",
     "battle card",
+    "engine skill",
+    "engine card changes",
 )
+"""A roster's CSV columns. Its "battle card" is the card printed for a battle at a real table,
+as the unit's page and printable card show it; where a battle fought by the engine (under the
+set-up's standing Order) gives another, "engine skill" is that card's Skill and "engine card
+changes" says what changes ("Skill 3, not 2"), else both are blank. New columns go last, so a
+script that reads the old ones by position still reads them."""
 
 
 def csv_cell(value: Any) -> Any:
@@ -452,7 +459,8 @@ def csv_cell(value: Any) -> Any:
 
 
 def roster_rows(lines: list[Any]) -> list[list[Any]]:
-    """A force's roster lines (``campaign.pages.roster_lines``) as CSV rows, header first."""
+    """A force's roster lines with their printed cards (``campaign.pages.printed_lines``) as
+    CSV rows, header first."""
     rows: list[list[Any]] = [list(ROSTER_COLUMNS)]
     for line in lines:
         unit = line.unit
@@ -477,6 +485,8 @@ def roster_rows(lines: list[Any]) -> list[list[Any]]:
                 "" if leader is None else csv_cell(leader.name),
                 "" if leader is None else leader.hit_points,
                 csv_cell(" / ".join(card_text(line.card).splitlines())) if line.card else "",
+                line.engine_card["skill"] if line.engine_changes else "",
+                line.engine_changes,
             ]
         )
     return rows

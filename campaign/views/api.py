@@ -18,20 +18,35 @@ from battles.report_context import END_REASON_TEXT
 from campaign.access import FULL, Viewer, campaign_for_viewer, force_for_viewer, unit_for_viewer
 from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import (
+    RosterLine,
     battle_sides,
     battle_winner,
     force_summaries,
+    printed_lines,
     roster_line,
     roster_lines,
 )
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.state import Status
-from campaign.selectors import campaign_now, unit_history
+from campaign.selectors import campaign_now, force_roster, unit_history
+from campaign.services.going_in import table_cards
 from campaign.services.orders import orders_under_way
 
 
-def _unit(unit: Unit, viewer: Viewer) -> dict[str, Any]:
-    line = roster_line(unit, campaign_now(viewer.campaign))
+def _printed(viewer: Viewer, lines: list[RosterLine], units: list[Unit]) -> list[RosterLine]:
+    """The lines with their printed cards, the engine's beside them (`pages.printed_lines`),
+    among ``units``, their force's, for Legendary command, as on a unit's page."""
+    now = campaign_now(viewer.campaign)
+    return printed_lines(lines, table_cards(viewer.campaign, units, at=now))
+
+
+def _unit(line: RosterLine, viewer: Viewer) -> dict[str, Any]:
+    """A unit as its page gives it: ``battle_card`` is the card printed for a battle at a real
+    table; where a battle fought by the engine, under the set-up's standing Order, gives it
+    another, ``engine_battle_card`` is that one and ``engine_card_changes`` says what changes
+    ("Skill 3, not 2"); else they are null and ""."""
+    unit = line.unit
+    changes = line.engine_changes
     return {
         "id": unit.pk,
         "url": reverse("campaign:unit-json", args=[viewer.campaign.pk, unit.pk]),
@@ -39,6 +54,8 @@ def _unit(unit: Unit, viewer: Viewer) -> dict[str, Any]:
         **unit.state.to_json(),
         "effective_quality": unit.effective_quality.label,
         "battle_card": line.card,
+        "engine_battle_card": line.engine_card if changes else None,
+        "engine_card_changes": changes,
         "needs_medics": line.needs_medics,
     }
 
@@ -103,7 +120,9 @@ def force_json(request: HttpRequest, pk: int, force_pk: int) -> JsonResponse:
         statuses.count(Status.DESTROYED),
         viewer,
     )
-    data["roster"] = [_unit(line.unit, viewer) for line in lines]
+    data["roster"] = [
+        _unit(line, viewer) for line in _printed(viewer, lines, [line.unit for line in lines])
+    ]
     return JsonResponse(data)
 
 
@@ -112,7 +131,9 @@ def force_json(request: HttpRequest, pk: int, force_pk: int) -> JsonResponse:
 def unit_json(request: HttpRequest, pk: int, unit_pk: int) -> JsonResponse:
     viewer = campaign_for_viewer(request.user, pk)
     unit = unit_for_viewer(viewer, unit_pk)
-    data = _unit(unit, viewer)
+    line = roster_line(unit, campaign_now(viewer.campaign))
+    (line,) = _printed(viewer, [line], list(force_roster(force=unit.force)))
+    data = _unit(line, viewer)
     data["force"] = unit.force.name
     # The Order it is under, as its page says it (campaign terms, not ids).
     order = orders_under_way(viewer.campaign, [unit]).get(unit.pk)

@@ -55,7 +55,6 @@ from campaign.pages import (
     AtTheTable,
     RosterLine,
     at_the_table,
-    card_changes,
     card_text,
     clean_cursor,
     clean_sort,
@@ -66,6 +65,7 @@ from campaign.pages import (
     medics_left,
     medics_today,
     my_campaigns,
+    printed_lines,
     quality_ladder,
     quick_resolve_outcome,
     quick_resolve_reason,
@@ -442,18 +442,18 @@ def unit_context(
     # The card shown is the one its printable card prints, as a battle at a real table judges
     # it; a battle fought by the engine gives it the set-up's standing Order, which may raise
     # its Skill: that card is shown beside it only where it differs.
-    engine_card = line.card
-    if engine_card is not None:
+    if line.card is not None:
         force_units = list(force_roster(force=unit.force))
-        line = replace(line, card=table_cards(viewer.campaign, force_units, at=now).get(unit.pk))
+        cards = table_cards(viewer.campaign, force_units, at=now)
+        (line,) = printed_lines([line], cards)
     context = base_context(
         viewer,
         unit=unit,
         force=unit.force,
         line=line,
         card_text=card_text(line.card),
-        engine_card_text="" if engine_card == line.card else card_text(engine_card),
-        engine_card_changes=card_changes(line.card, engine_card),
+        engine_card_text=card_text(line.engine_card) if line.engine_changes else "",
+        engine_card_changes=line.engine_changes,
         story=unit_story_lines(story),
         story_page=story,
         unit_charts=unit_charts(history, viewer.campaign.day),
@@ -538,8 +538,8 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     # table result form will judge it (`table_cards`): the roster's card assumes the set-up's
     # standing Order, which a table battle never gives.
     force_units = list(force_roster(force=unit.force))
-    line = roster_line(unit, now)
-    line = replace(line, card=table_cards(viewer.campaign, force_units, at=now).get(unit.pk))
+    cards = table_cards(viewer.campaign, force_units, at=now)
+    (line,) = printed_lines([roster_line(unit, now)], cards)
     under_way = orders_under_way(viewer.campaign, [unit], at=now)
     return render(
         request,
@@ -608,8 +608,7 @@ def _sheet(
     lines = [roster_line(unit, now) for unit in units]
     if battle is None:
         # As on a unit's printable card: the cards a battle at a real table judges them by.
-        cards = table_cards(viewer.campaign, units, at=now)
-        lines = [replace(line, card=cards.get(line.unit.pk)) for line in lines]
+        lines = printed_lines(lines, table_cards(viewer.campaign, units, at=now))
         orders = orders_under_way(viewer.campaign, units, at=now)
         sheet = [
             SheetCard(line, card_text(line.card), table=_at_the_table(line.unit, orders))

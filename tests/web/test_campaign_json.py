@@ -101,3 +101,31 @@ def test_it_lists_the_battles_with_their_results(client, world):
         "red",
         None,
     )
+
+
+def test_the_roster_and_a_unit_give_the_printed_card_and_the_engines_where_they_differ(
+    client, world
+):
+    """As on the unit page: ``battle_card`` is the card printed for a battle at a real table;
+    the engine's, under the set-up's standing Order, is given apart only where it differs."""
+    from campaign.services import unit_create
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_give
+
+    gm = world.users["gm"]
+    pickets = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Pickets",
+                          quality="average", specialties=["infantry"])  # fmt: skip
+    login(client, world, "player")
+    roster = _get(client, "force-json", world, world.force.pk)["roster"]
+    listed = next(u for u in roster if u["name"] == "Pickets")
+    unit = _get(client, "unit-json", world, pickets.pk)
+    for data in (listed, unit):
+        assert data["battle_card"]["skill"] == 2
+        assert data["engine_battle_card"]["skill"] == 3
+        assert data["engine_card_changes"] == "Skill 3, not 2"
+    # With an Order under way the two agree: one card, nothing beside it.
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
+    order_give(giver=holt, unit=pickets, kind="attack", actor=gm)
+    unit = _get(client, "unit-json", world, pickets.pk)
+    assert unit["battle_card"]["skill"] == 3
+    assert unit["engine_battle_card"] is None and unit["engine_card_changes"] == ""

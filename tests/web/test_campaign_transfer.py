@@ -356,3 +356,19 @@ def test_the_commands_carry_a_campaign_into_an_empty_database_and_back(tmp_path,
 @pytest.fixture
 def cast_of_two(django_user_model):
     return django_user_model.objects.create_user("gm"), django_user_model.objects.create_user("p")
+
+
+def test_a_rosters_csv_gives_the_printed_card_and_the_engines_skill_where_it_differs(client, world):
+    """The CSV's "battle card" is the card the unit's page and printable card print; where a
+    battle fought by the engine gives it another Skill, its own columns say so."""
+    from campaign.services import unit_create
+
+    unit_create(force=world.force, unit_type=world.unit.unit_type, name="Pickets",
+                quality="average", specialties=["infantry"])  # fmt: skip
+    url = reverse("campaign:force-csv", args=[world.campaign.pk, world.force.pk])
+    response = login(client, world, "player").get(url)
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    pickets = next(row for row in rows if row["name"] == "Pickets")
+    assert "Skill 2 · Move 5" in pickets["battle card"]
+    assert pickets["engine skill"] == "3"
+    assert pickets["engine card changes"] == "Skill 3, not 2"
