@@ -34,7 +34,7 @@ from battles.selectors import (
 )
 from battles.services import BattleInputError, battle_cancel, battle_launch
 from battles.table import table_view
-from campaign.pages import campaign_battles_of
+from campaign.pages import campaign_battles_of, campaigns_with_battles
 from campaign.selectors import (
     campaign_battle_ids,
     campaign_battle_of,
@@ -59,15 +59,20 @@ def battle_list(request: HttpRequest) -> HttpResponse:
     one_off = battles_of(request.user, exclude=campaign_battle_ids())
     runs = list(campaigns_managed_by(user=request.user).order_by("name")[: RUNS_LISTED + 1])
     fights = campaign_battles_of(request.user, limit=CAMPAIGN_BATTLES_LISTED + 1)
+    more = len(fights) > CAMPAIGN_BATTLES_LISTED
+    fights = fights[:CAMPAIGN_BATTLES_LISTED]
     return render(
         request,
         "battles/list.html",
         {
-            "campaign_battles": fights[:CAMPAIGN_BATTLES_LISTED],
-            # Each campaign listed leads to its every battle, page by page.
-            "battle_campaigns": list(dict.fromkeys(c for c, _ in fights[:CAMPAIGN_BATTLES_LISTED])),
+            "campaign_battles": fights,
+            # Each campaign leads to its every battle, page by page: past the latest listed,
+            # every campaign with a battle, those whose battles are all older too.
+            "battle_campaigns": campaigns_with_battles(request.user)
+            if more
+            else list(dict.fromkeys(c for c, _ in fights)),
             # Older battles are not lost: the page says where they are.
-            "more_campaign_battles": len(fights) > CAMPAIGN_BATTLES_LISTED,
+            "more_campaign_battles": more,
             "runs": runs[:RUNS_LISTED],
             "more_runs": len(runs) > RUNS_LISTED,
             "battles": one_off,

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -834,6 +834,18 @@ def campaign_battles_of(user: Any, limit: int = 50) -> list[tuple[Campaign, Figh
     )
     sides = battles_side_names(battles)
     return [(cb.campaign, _battle_fight(cb, sides[cb.pk])) for cb in battles]
+
+
+def campaigns_with_battles(user: Any) -> list[Campaign]:
+    """Every campaign ``user`` runs or belongs to (`campaigns_for_user`) that has a battle, by
+    name: where the Battles page leads past the latest it lists (`campaign_battles_of`), so a
+    campaign whose battles are all older is reached too. One query."""
+    fought = CampaignBattle.objects.filter(campaign=OuterRef("pk"))
+    return list(
+        Campaign.objects.filter(pk__in=campaigns_for_user(user=user).values("pk"))
+        .filter(Exists(fought))
+        .order_by("name", "pk")
+    )
 
 
 def _battle_outcome(cb: CampaignBattle, winner: str | None) -> str:

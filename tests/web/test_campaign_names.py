@@ -133,6 +133,36 @@ def test_the_battles_page_lists_the_latest_and_says_where_the_older_ones_are(
     )
 
 
+def test_past_the_latest_the_battles_page_leads_to_a_campaign_whose_battles_are_all_older(
+    client, world, monkeypatch
+):
+    """A campaign none of whose battles is among the latest listed is still linked, to its
+    every battle, as is each campaign listed."""
+    from datetime import timedelta
+
+    from battles import views
+    from campaign.models import CampaignBattle
+    from campaign.services import membership_set
+
+    elsewhere = _elsewhere(world)
+    membership_set(campaign=elsewhere.campaign, user=world.users["player"], role="player")
+    oldest = CampaignBattle.objects.order_by("created_at").first().created_at
+    CampaignBattle.objects.filter(pk=elsewhere.pk).update(created_at=oldest - timedelta(days=1))
+    monkeypatch.setattr(views, "CAMPAIGN_BATTLES_LISTED", 1)
+    page = login(client, world, "player").get(reverse("battles:list")).text
+    listed = page.split('id="campaign-battles-heading"')[1].split("</section>")[0]
+    assert "Ambush at the ford" not in listed  # older than the one listed
+    ours = reverse("campaign:battles", args=[world.campaign.pk])
+    theirs = reverse("campaign:battles", args=[elsewhere.campaign_id])
+    assert (
+        "Every battle of a campaign is on its list of battles, page by page, linked from its "
+        f'page: <a href="{theirs}">Op. Elsewhere</a>, <a href="{ours}">Op. Pages</a>.'
+    ) in listed
+    # A campaign the reader is not in is never linked.
+    page = login(client, world, "rival").get(reverse("battles:list")).text
+    assert theirs not in page and ours in page
+
+
 def test_the_top_bar_says_its_battle_and_odds_links_are_one_offs(client, world):
     page = login(client, world, "gm").get(reverse("campaign:list")).text
     nav = page.split("<header")[1].split("</header>")[0]

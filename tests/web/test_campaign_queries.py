@@ -83,11 +83,16 @@ def test_it_bounds_the_queries_and_rows_whatever_the_length_of_the_history(
 
 
 @pytest.mark.parametrize("campaigns", [1, 4])
+@pytest.mark.parametrize("listed", [50, 1])
 def test_the_battles_page_lists_ones_campaigns_battles_in_the_same_few_queries(
-    client, world, django_assert_max_num_queries, campaigns
+    client, world, django_assert_max_num_queries, campaigns, listed, monkeypatch
 ):
     """The top bar's Battles page lists the battles of every campaign a member is in: a few
-    queries whether they are in one campaign or several, with battles in each."""
+    queries whether they are in one campaign or several, with battles in each, and whether
+    or not it lists them all (past the latest, it links every campaign with a battle)."""
+    from battles import views
+
+    monkeypatch.setattr(views, "CAMPAIGN_BATTLES_LISTED", listed)
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     gm = world.users["gm"]
     for n in range(1, campaigns):
@@ -106,7 +111,7 @@ def test_the_battles_page_lists_ones_campaigns_battles_in_the_same_few_queries(
     login(client, world, "gm")
     with django_assert_max_num_queries(8):
         page = client.get(reverse("battles:list")).text
-    assert page.count("Red Guard won") == 2 * (campaigns - 1)
+    assert page.count("Red Guard won") == min(listed, 2 * (campaigns - 1))
 
 
 @pytest.mark.parametrize("units", [5, 50])
