@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, reduce
+from operator import or_
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 
 from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from campaign import selectors
@@ -696,11 +698,22 @@ HELPERS_AT_MOST = 40
 def _by_name(campaign: Campaign, offer: Offer, typed: str) -> Unit:
     """The campaign's unit named ``typed`` ("Squad 7", or "Squad 7 (Red Company)" where two
     forces have a Squad 7), if ``offer`` allows it; else a refusal in the campaign's words."""
-    typed = " ".join(typed.split())
     units = _units(campaign)
-    found = list(units.filter(name__iexact=typed)[:6])
-    if not found and (match := re.fullmatch(r"(.+?) \((.+)\)", typed)):
-        found = list(units.filter(name__iexact=match[1], force__name__iexact=match[2])[:6])
+    # As typed (a name may hold two spaces running), or with its spaces tidied.
+    said = dict.fromkeys((typed.strip(), " ".join(typed.split())))
+    # A unit's label, as the suggestions give it, first: "Recon (North) (Red Company)" is
+    # Recon (North) of Red Company, "Recon (North)" Recon of North if a force is so called.
+    # Either name may hold brackets, so every way to split it is tried, in one query.
+    labels = [
+        Q(name__iexact=text[: split.start()], force__name__iexact=text[split.end() : -1])
+        for text in said
+        if text.endswith(")")
+        for split in re.finditer(r" \(", text)
+    ]
+    found = list(units.filter(reduce(or_, labels))[:6]) if labels else []
+    if not found:
+        found = list(units.filter(reduce(or_, (Q(name__iexact=text) for text in said)))[:6])
+    typed = " ".join(typed.split())
     if not found:
         raise ValidationError(f"No unit of the campaign is named {typed}.", code="no_unit")
     if len(found) > 1:

@@ -110,6 +110,43 @@ def test_a_name_two_forces_share_asks_for_the_force_and_bad_names_write_nothing(
     assert TableRoll.objects.get().setup["units"] == [_unit_of(world.force, "Twin").pk]
 
 
+def test_a_check_by_name_finds_units_and_forces_whose_names_hold_brackets(client, world, big):
+    """Any name a unit may have is found, brackets and all, typed alone or as the suggestions
+    label it, "Recon (North) (Red Company)"; a label is read first, so "Recon (North)" is
+    Recon of a force called North, and Red Company's Recon (North) is named by its label."""
+    from campaign.services import force_create
+
+    fill_forces(world, 20)
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    north = force_create(campaign=world.campaign, owner=world.users["gm"], name="North")
+    east = force_create(campaign=world.campaign, owner=world.users["gm"], name="Scouts (East)")
+    made = {
+        (force.name, name): Unit.objects.create(
+            force=force, unit_type=card, name=name, specialties=["infantry"]
+        ).pk
+        for force, name in (
+            (world.force, "Recon (North)"),
+            (north, "Recon"),
+            (east, "Pathfinders (A)"),
+            (world.force, "Recon  South"),
+            (world.enemy, "Lone (Wolf)"),
+        )
+    }
+    login(client, world, "gm")
+    data = {"lead": "Recon (North) (Red Company)", "dc": "12", "seed": "3",
+            "helpers": "recon (north)\nPathfinders (A) (Scouts (East))\nRecon  South\n"
+                       "Lone (Wolf)"}  # fmt: skip
+    rolled = client.post(_url(world, "skill-check"), data)
+    assert rolled.status_code == 302, rolled.context["skill_form"].errors
+    assert TableRoll.objects.get().setup["units"] == [
+        made[("Red Company", "Recon (North)")],
+        made[("North", "Recon")],
+        made[("Scouts (East)", "Pathfinders (A)")],
+        made[("Red Company", "Recon  South")],
+        made[("Blue Battalion", "Lone (Wolf)")],
+    ]
+
+
 def test_a_contest_by_name_and_its_helper_lines_are_bounded(client, world, big, monkeypatch):
     fill_forces(world, 20)
     login(client, world, "gm")
