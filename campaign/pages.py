@@ -378,16 +378,23 @@ def unit_search(
     search = search.strip()[:SEARCH_LONGEST]
     status = status if status in {s.value for s in Status} else ""
     units = Unit.objects.filter(force__in=[chosen] if chosen else forces)
-    if search:
-        units = units.filter(Q(name__icontains=search) | Q(leader__name__icontains=search))
     if status:
         units = units.filter(status=status)
     names = {f.pk: f.name for f in forces}
+    rows = units.values_list("pk", "name", "force_id", "leader__name")
+    if search:
+        # Matched here, not by the database: SQLite's LIKE ignores the case of A to Z only
+        # ("émile" would miss "Émile"), and casefold reads every letter alike on any backend.
+        wanted = search.casefold()
+        rows = [
+            (pk, name, force_id, leader)
+            for pk, name, force_id, leader in rows
+            if wanted in name.casefold() or wanted in (leader or "").casefold()
+        ]
     # By force, then as a roster reads its names ("Squad 9" before "Squad 10"): sorted here,
     # from the names alone, and only the page's units read whole.
     order = sorted(
-        units.values_list("pk", "name", "force_id"),
-        key=lambda row: (name_order(names[row[2]]), row[2], name_order(row[1]), row[0]),
+        rows, key=lambda row: (name_order(names[row[2]]), row[2], name_order(row[1]), row[0])
     )
     count = len(order)
     pages = max(1, -(-count // FOUND_A_PAGE))

@@ -44,6 +44,21 @@ def test_a_gm_finds_a_unit_by_name_or_leader_in_any_force(client, world):
     assert names.index("Red 09") < names.index("Red 10")
 
 
+def test_a_search_ignores_the_case_of_every_letter_not_only_a_to_z(client, world):
+    """SQLite's LIKE ignores the case of A to Z only: "émile" must still find "Émile", on
+    either backend, by the unit's name or its leader's."""
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    emile = Unit.objects.create(force=world.force, unit_type=card, name="Émile Squad",
+                                specialties=["infantry"])  # fmt: skip
+    strasse = Unit.objects.create(force=world.enemy, unit_type=card, name="Wache",
+                                  specialties=["infantry"])  # fmt: skip
+    Leader.objects.create(unit=strasse, name="Oberst Çelik", hit_points=10)
+    login(client, world, "gm")
+    assert _names(client.get(_url(world, "?q=émile")).text) == [emile.name]
+    assert _names(client.get(_url(world, "?q=ÉMILE+sq")).text) == [emile.name]
+    assert _names(client.get(_url(world, "?q=çelik")).text) == ["Wache"]
+
+
 def test_a_search_by_status_and_the_page_it_is_on_are_kept_in_the_address(client, world):
     fill_forces(world, FOUND_A_PAGE)
     Unit.objects.filter(name__in=["Red 03", "Blue 04"]).update(status="destroyed")
