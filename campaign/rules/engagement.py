@@ -30,6 +30,7 @@ from campaign.rules.command import (
     command_of,
     legendary_command,
 )
+from campaign.rules.history import out_cold_text
 from campaign.rules.orders import OrderKind, order_kit, within_specialties
 from campaign.rules.state import CampaignUnitState, LeaderState
 from units.bucs import (
@@ -381,6 +382,8 @@ class _Fight:
         notes on the quality and kit it fights with, then the check's own modifiers."""
         quality, equipment, notes = self.fights_at(unit)
         command, _ = self.command(unit)
+        # A dying leader adds no feats: the working says why, as the line-up does.
+        dying = self.leader_out(unit).get("leader_dying")
         checking = CheckUnit(
             key=unit.key,
             name=unit.name,
@@ -389,6 +392,7 @@ class _Fight:
             specialties=unit.specialties,
             command=command,
             leader_feats=unit.setup.leader_feats,
+            leader_out="" if dying is None else out_cold_text(unit.leader.name, dying),
         )
         return notes + check_modifiers(checking, None)
 

@@ -654,6 +654,26 @@ def test_a_dying_leader_leads_nobody_until_healed_but_a_disabled_one_still_leads
     assert mods(pairing["attackers"])["leader's feats (Leadership)"] == 1
 
 
+def test_a_dying_leaders_unit_says_in_its_hide_or_spot_working_that_the_leader_leads_nobody():
+    """The surprise check of a unit whose leader is dying says why its leader's feats add
+    nothing, in the line-up's words (`history.out_cold_text`); a leader at 0 still adds them."""
+    feats = frozenset({Feat.LEADERSHIP})
+    dying = unit("A", leader=LeaderState("Vance", -3), leader_feats=feats)
+    for side, role in (("attackers", "hide"), ("defenders", "spot")):
+        result = fight([dying], [unit("B")], [10, 10, 10, 10], surprise=side)
+        check = next(e for e in result.events if e["event"] == "surprise")[role]
+        assert check["modifiers"] == [
+            ["quality: Average, alone without Orders", -2], ["equipment: Adequate", 0],
+            ["no leader's feats: Vance is dying (\u22123 hp) and leads nobody until healed", 0],
+        ], role  # fmt: skip
+        assert check["total"] == 8, role
+    disabled = unit("A", leader=LeaderState("Vance", 0), leader_feats=feats)
+    result = fight([disabled], [unit("B")], [10, 10, 10, 10], surprise="attackers")
+    hide = next(e for e in result.events if e["event"] == "surprise")["hide"]
+    assert ["leader's feats (Leadership)", 1] in hide["modifiers"]
+    assert not any("leads nobody" in name for name, _ in hide["modifiers"])
+
+
 def test_a_dying_leader_is_still_wounded_with_its_unit_and_its_death_costs_2_morale_hits():
     dying = unit("A", leader=LeaderState("Vance", -3))
     result = fight([dying], [unit("B")], [1, 16], [6, 6, 6], rounds=5)

@@ -108,3 +108,24 @@ def test_a_check_by_a_unit_whose_leader_is_dying_says_the_leader_adds_no_feats(c
     assert "+ its leader's feats (none from a dying leader, who leads nobody until healed)" in (
         page
     )
+
+
+def test_an_engagements_hide_or_spot_working_says_a_dying_leader_leads_nobody(client, world):
+    """The engagement's surprise check, rolled by a unit whose leader is dying, says in its
+    working why the leader adds nothing, as its line-up does."""
+    gm = world.users["gm"]
+    vance = character_create(campaign=world.campaign, name="Sgt Vance", hit_points=12,
+                             feats=["leadership"], actor=gm)  # fmt: skip
+    (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Fireteam")
+    leader_attach(unit=squad, character=vance, actor=gm)
+    Leader.objects.filter(unit=squad).update(hit_points=-3)
+    record = engagement_run(
+        campaign=world.campaign,
+        sides={"attackers": [squad], "defenders": [world.enemy_unit]},
+        surprise="attackers", seed=3, round_limit=1, actor=gm,
+    )  # fmt: skip
+    page = login(client, world, "gm").get(
+        reverse("campaign:engagement", args=[world.campaign.pk, record.pk])
+    )
+    surprise = page.text.split('<p id="surprise">', 1)[1].split("</p>", 1)[0]
+    assert "Hide d20 " in surprise and f"; no leader&#x27;s feats: {SAID}: 0 = " in surprise
