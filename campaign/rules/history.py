@@ -38,8 +38,9 @@ FIELD_LABELS = {
 }
 
 
-def _value(field: str, value: Any) -> str:
-    """A snapshot value as a player reads it."""
+def _value(field: str, value: Any, *, dead_hit_points: bool = False) -> str:
+    """A snapshot value as a player reads it; a dead leader "dead" (`hit_points_shown`), or with
+    the hit points it died with where ``dead_hit_points`` asks (`changes_text`)."""
     if value is None:
         return "none"
     if field == "quality":
@@ -57,16 +58,22 @@ def _value(field: str, value: Any) -> str:
     if field == "window_fights":
         return str(len(value))
     if field == "leader":
-        hit_points = hit_points_text(value["hit_points"], alive=value["alive"])
-        return f"{value['name']} ({hit_points})"
+        said = hit_points_text if dead_hit_points else hit_points_shown
+        return f"{value['name']} ({said(value['hit_points'], alive=value['alive'])})"
     return str(value)
 
 
-def changes_text(before: dict[str, Any], after: dict[str, Any]) -> str:
-    """'quality Average → Green, Morale hits 0 → 1' for the fields in `after`."""
+def changes_text(
+    before: dict[str, Any], after: dict[str, Any], *, dead_hit_points: bool = False
+) -> str:
+    """'quality Average → Green, Morale hits 0 → 1' for the fields in `after`; a leader killed
+    'leader Capt. Hero (3 hit points) → Capt. Hero (dead)'. ``dead_hit_points``: a dead leader
+    with the hit points it died with ("−13 hit points, dead"), as sentences saved before said
+    it, so `told_why` still finds their changes."""
     parts = [
-        f"{FIELD_LABELS.get(field, field)} {_value(field, before.get(field))} → "
-        f"{_value(field, value)}"
+        f"{FIELD_LABELS.get(field, field)} "
+        f"{_value(field, before.get(field), dead_hit_points=dead_hit_points)} → "
+        f"{_value(field, value, dead_hit_points=dead_hit_points)}"
         for field, value in after.items()
         # A fight kept in the window earning its points is the experience's own change.
         if field != "window_fights" or len(before.get(field) or ()) != len(value)
@@ -106,8 +113,12 @@ def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb hands
     # them back in its own.
     after = {k: after[k] for k in SNAPSHOT_FIELDS if k in after}
-    tail = "; " + changes_text(before, after)
-    return text[: -len(tail)] if text.endswith(tail) else text
+    # A sentence saved before a dead leader read "dead" kept its hit points.
+    for dead_hit_points in (False, True):
+        tail = "; " + changes_text(before, after, dead_hit_points=dead_hit_points)
+        if text.endswith(tail):
+            return text[: -len(tail)]
+    return text
 
 
 def took_name(text: str) -> str:
@@ -162,7 +173,8 @@ def hit_points_text(hit_points: int, *, alive: bool = True, most: int | None = N
 def hit_points_shown(hit_points: int, *, alive: bool = True, most: int | None = None) -> str:
     """A character's hit points as a page shows them beside its name: `hit_points_text` while
     it lives ("−6 hit points, dying"), "dead" once dead, whose hit points mean nothing to the
-    table. A history sentence and a roll's working keep the number (`hit_points_text`)."""
+    table; so do a history sentence ("Capt. Hero (dead)") and a roll's working, whose dice
+    say how it came to die."""
     if hit_point_state(hit_points, alive=alive) == "dead":
         return "dead"
     return hit_points_text(hit_points, alive=alive, most=most)

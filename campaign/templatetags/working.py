@@ -10,7 +10,6 @@ from django import template
 from campaign.rules.history import (
     MINUS,
     hit_points_shown,
-    hit_points_text,
     minus_signs,
     number_text,
 )
@@ -90,5 +89,6 @@ def hit_points(who: Any) -> str:
 
 @register.filter
 def hit_points_left(hit_points: Any, died: Any = False) -> str:
-    """Hit points a roll left a leader on, as `hit_points` says them: "−6 hit points, dying"."""
-    return hit_points_text(int(hit_points), alive=not died)
+    """Hit points a roll left a leader on, as `hit_points` says them: "−6 hit points, dying";
+    "dead" for one it killed (its dice beside it say how)."""
+    return hit_points_shown(int(hit_points), alive=not died)

@@ -200,10 +200,8 @@ def test_a_new_leader_in_place_of_a_dead_character_leaves_the_dead_dead_and_reve
         assert people() == ([row], fallen[1])
         assert entry.details == {**details, "replaced": hero.pk}
         # The unit's history keeps who led it and fell.
-        assert (
-            f"leader Capt. Hero (\u221213 hit points, dead) → {row[0]} ({row[1]} hit points)"
-            in (entry.text)
-        )
+        assert f"leader Capt. Hero (dead) → {row[0]} ({row[1]} hit points)" in entry.text
+        assert "13 hit points" not in entry.text
         outcome_revert(entries=[entry], reason="the GM takes it back")
         assert people() == fallen  # the dead back at its head, the new leader as it was
         assert unit_history_explains(unit=Unit.objects.get(pk=mech.pk))

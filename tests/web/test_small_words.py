@@ -145,3 +145,26 @@ def test_a_fights_entry_says_a_unit_it_did_nothing_to_came_through_unhurt():
         "Mill ford: took 0 Morale, 0 Casualty hits",
     ):
         assert took_name(text) == "Mill ford"
+
+
+def test_a_dead_leader_is_said_dead_in_a_history_sentence_and_older_sentences_still_read():
+    """A history sentence says a killed leader "dead", not the hit points it died with, as the
+    pages beside a name do; a sentence saved when it kept them ("−13 hit points, dead") is still
+    read back to its reason. A roll's working keeps its dice and says "dead" after them."""
+    from campaign.rules.history import changes_text, revert_text, sentence, told_why
+    from campaign.templatetags.working import hit_points_left
+
+    before = {"leader": {"name": "Capt. Hero", "hit_points": 3, "alive": True}}
+    after = {"leader": {"name": "Capt. Hero", "hit_points": -13, "alive": False}}
+    assert changes_text(before, after) == (
+        "leader Capt. Hero (3 hit points) \u2192 Capt. Hero (dead)"
+    )
+    assert revert_text(after, {}) == "back to led by Capt. Hero (dead)"
+    assert told_why(sentence("Ford", before, after), before, after) == "Ford"
+    saved = "Ford; leader Capt. Hero (3 hit points) \u2192 Capt. Hero (\u221213 hit points, dead)"
+    assert told_why(saved, before, after) == "Ford"
+    # The dying keep their number: it says how far from death they lie.
+    dying = {"leader": {"name": "Capt. Hero", "hit_points": -6, "alive": True}}
+    assert changes_text(before, dying).endswith("(\u22126 hit points, dying)")
+    assert hit_points_left(-13, True) == "dead"
+    assert hit_points_left(-6, False) == "\u22126 hit points, dying"
