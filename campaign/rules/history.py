@@ -108,17 +108,30 @@ def took_text(name: str, morale: int, casualty: int, *, unhurt: bool = False) ->
     return f"{name}{TOOK}{hits_text(morale, casualty)} {'hit' if casualty == 1 else 'hits'}"
 
 
+WAS_UNHURT = re.compile(
+    rf"(?P<name>.+){re.escape(TOOK + hits_text(0, 0))} hits(?: — 0 of \d+ Hits? lost)?"
+)
+"""How an entry saved before `UNHURT` said a fight did nothing to the unit, the whole of its
+reason: "Mill ford: took 0 Morale, 0 Casualty hits", a battle's with "— 0 of 2 Hits lost"."""
+
+
 def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
-    """Why an entry happened: its sentence ``text`` without the field changes it ends with."""
+    """Why an entry happened: its sentence ``text`` without the field changes it ends with, a
+    fight that did nothing to the unit in today's words (`WAS_UNHURT`)."""
     # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb hands
     # them back in its own.
     after = {k: after[k] for k in SNAPSHOT_FIELDS if k in after}
+    why = text
     # A sentence saved before a dead leader read "dead" kept its hit points.
     for dead_hit_points in (False, True):
         tail = "; " + changes_text(before, after, dead_hit_points=dead_hit_points)
         if text.endswith(tail):
-            return text[: -len(tail)]
-    return text
+            why = text[: -len(tail)]
+            break
+    # A fight that did nothing to the unit, saved in the old words, reads as one now does.
+    if was_unhurt := WAS_UNHURT.fullmatch(why):
+        return took_text(was_unhurt["name"], 0, 0, unhurt=True)
+    return why
 
 
 def took_name(text: str) -> str:

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, StoryEntry, Unit
-from campaign.rules.history import hits_text, plural, told_why, took_name
+from campaign.rules.history import UNHURT, hits_text, plural, told_why, took_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -220,7 +220,11 @@ def _fight_story(entry: HistoryEntry) -> str:
     """One fight of a closing window, in the campaign's words: "taken out at Second Crossing; 4
     Morale, 3 Casualty". A battle is named by its reason, an engagement or a quick resolve by
     the name its own entry opens with ("Mill ford: took 1 Morale, 2 Casualty hits; …"), which
-    travels with the entry wherever its record stays behind."""
+    travels with the entry wherever its record stays behind. One that did nothing to the unit
+    is said as its entry says it (`history.took_text`): "Night raid: came through unhurt"."""
+    why = told_why(entry.text, entry.before, entry.after)
+    if why.endswith(UNHURT):
+        return why  # a fight that did nothing to it, as its own entry says: "Night raid: came …"
     damage = entry.details.get("damage", {})
     if entry.kind == Kind.BATTLE:
         name = entry.details.get("reason", "the battle")

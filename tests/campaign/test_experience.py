@@ -336,9 +336,10 @@ def test_the_clocks_words_tell_the_step_the_dead_cost_and_the_fights_since_won_b
     died = list(mech.history.filter(kind=HistoryEntry.Kind.CASUALTIES))
     [line] = time_lines_done(died)
     # The dead and the fights whose hits they were, then what that cost and what came back.
-    assert "1 Casualty hit not saved within 24 hours died (at A; 0 Morale, 1 Casualty; at B; " in (
-        line
-    )
+    assert (
+        "1 Casualty hit not saved within 24 hours died (at A; 0 Morale, 1 Casualty; B: came "
+        "through unhurt; medics saved 0)"
+    ) in line
     assert line.endswith(
         "medics saved 0); the dead cost it 1 step; the experience of the fights since counts "
         "again from the quality left: 1 step won back; carries no hits now; has 0 experience "

@@ -485,7 +485,7 @@ def test_a_closing_window_names_the_engagement_that_dealt_its_casualty_hits(
     calendar_advance(campaign=campaign, days=2)
     died = Unit.objects.get(pk=atlas.pk).history.get(kind=HistoryEntry.Kind.CASUALTIES)
     assert died.text.startswith(
-        "at Mill ambush; 1 Morale, 1 Casualty; at Second Crossing; 0 Morale, 0 Casualty; "
+        "at Mill ambush; 1 Morale, 1 Casualty; Second Crossing: came through unhurt; "
         "medics saved 0; 1 Casualty hit not saved within 24 hours died; quality Legendary → Elite"
     )
 
@@ -504,8 +504,8 @@ def test_a_closing_window_names_the_correction_that_dealt_its_hits_and_no_fight_
     calendar_advance(campaign=campaign, days=2)
     died = Unit.objects.get(pk=tiger.pk).history.get(kind=HistoryEntry.Kind.CASUALTIES)
     assert died.text.startswith(
-        "GM correction: shelled at the ford; 0 Morale, 2 Casualty; at Night raid; 0 Morale, "
-        "0 Casualty; medics saved 0; 2 Casualty hits not saved within 24 hours died; "
+        "GM correction: shelled at the ford; 0 Morale, 2 Casualty; Night raid: came through "
+        "unhurt; medics saved 0; 2 Casualty hits not saved within 24 hours died; "
     )
     assert "Millrace" not in died.text and "Ford Assault" not in died.text
 

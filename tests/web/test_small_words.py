@@ -12,7 +12,7 @@ from django.urls import reverse
 from campaign.rules.history import took_name, took_text
 from campaign.services.characters import character_create
 from campaign.services.roster import leader_attach
-from tests.web.campaign_world import login
+from tests.web.campaign_world import login, raise_units
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +168,35 @@ def test_a_dead_leader_is_said_dead_in_a_history_sentence_and_older_sentences_st
     assert changes_text(before, dying).endswith("(\u22126 hit points, dying)")
     assert hit_points_left(-13, True) == "dead"
     assert hit_points_left(-6, False) == "\u22126 hit points, dying"
+
+
+def test_a_fight_saved_in_the_old_words_for_a_unit_it_did_nothing_to_reads_unhurt(client, world):
+    """An entry saved before "came through unhurt" ("took 0 Morale, 0 Casualty hits — 0 of 2
+    Hits lost") reads on the pages as one written now does, its fight still named by it."""
+    from campaign.models import HistoryEntry
+    from campaign.rules.bridge import UnitOutcome
+    from campaign.rules.history import UNHURT, told_why
+    from campaign.services import outcome_apply
+
+    assert told_why("Mill ford: took 0 Morale, 0 Casualty hits", {}, {}) == (
+        "Mill ford: came through unhurt"
+    )
+    # Hits that did something, or a unit that left the table, are no "unhurt".
+    for kept in (
+        "Mill ford: took 0 Morale, 0 Casualty hits; destroyed",
+        "Mill ford: took 0 Morale, 0 Casualty hits — 1 of 2 Hits lost; Armor ignored 1 "
+        "Casualty hit",
+    ):
+        assert told_why(kept, {}, {}) == kept
+    (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Fireteam")
+    outcome_apply(campaign=world.campaign, outcomes={squad.pk: UnitOutcome(0, 0)},
+                  reason="Old ford")  # fmt: skip
+    entry = squad.history.get(kind=HistoryEntry.Kind.BATTLE)
+    assert entry.text.startswith(f"Old ford{UNHURT}; ")
+    old = entry.text.replace(UNHURT, ": took 0 Morale, 0 Casualty hits — 0 of 2 Hits lost", 1)
+    HistoryEntry.objects.filter(pk=entry.pk).update(text=old)
+    assert took_name(old) == "Old ford"
+    login(client, world, "gm")
+    unit = client.get(reverse("campaign:unit", args=[world.campaign.pk, squad.pk])).text
+    assert "Old ford: came through unhurt: is in the combat zone." in re.sub(r"\s+", " ", unit)
+    assert "0 Morale, 0 Casualty hits" not in unit and "Hits lost" not in unit
