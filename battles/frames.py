@@ -8,7 +8,9 @@ sentences that say what happened. Coordinates are SVG coordinates (y flipped, as
 
 Unit state in a frame is ``[x, y, hits, skill, removed, concealed]``: ``removed`` is 0 (in
 play), 1 (destroyed) or 2 (demoralised), said in the reader's words by the replay's ``left``;
-``x`` and ``y`` are null while a viewer under fog of war cannot see the unit.
+``x``, ``y``, ``hits`` and ``skill`` are null while a viewer under fog of war cannot see the
+unit: its state then is its side's secret, and so are the card facts (``size``, ``hits``) of a
+unit the viewer never sees.
 """
 
 from __future__ import annotations
@@ -141,6 +143,10 @@ def replay_frames(
         )
         last_units, last_buildings = snapshot, snapshot_b
         fire, paths, notes = [], [], []
+    seen = {uid for f in frames for uid, at in f["units"].items() if at[0] is not None}
+    for uid in units.keys() - seen:
+        # Never placed for this viewer: its card is as hidden as the unit.
+        units[uid].update(size=None, hits=None, r=None)
     return {
         "units": units,
         "sides": [s.name for s in scenario.sides],
@@ -155,8 +161,11 @@ def _units(state, viewer: str | None, point) -> dict[str, list]:
     out = {}
     for u in state.units.values():
         unseen = viewer is not None and u.side != viewer and u.concealed and u.active
-        x, y = (None, None) if unseen else point(u.position)
-        out[u.id] = [x, y, u.hits, u.skill, _REMOVED[u.removed], int(u.concealed)]
+        if unseen:
+            # Nothing of it: its hits and Skill going down out of sight are its side's secret.
+            out[u.id] = [None, None, None, None, _REMOVED[u.removed], 1]
+        else:
+            out[u.id] = [*point(u.position), u.hits, u.skill, _REMOVED[u.removed], int(u.concealed)]
     return out
 
 

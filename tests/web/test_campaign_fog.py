@@ -251,6 +251,27 @@ def test_every_surface_shows_a_fogged_player_only_what_their_side_saw(client, wo
     assert _svg_units(client.get(_url("battle", world, world.engine_battle.pk)).text) == everyone
 
 
+def test_the_replay_data_gives_nothing_of_a_unit_while_the_reader_cannot_see_it(client, world):
+    """Out of sight a unit has no place in the replay's data, nor hits, nor Skill (what they
+    come to there is its side's secret); and a unit the reader never sees has no card there."""
+    _fog(world)
+    login(client, world, "player")
+    page = client.get(_url("battle", world, world.engine_battle.pk)).text
+    embedded = page.split('id="replay-frames"', 1)[1].split(">", 1)[1].split("</script>", 1)[0]
+    frames = json.loads(embedded)
+    out_of_sight = [at for f in frames["frames"] for at in f["units"].values() if at[0] is None]
+    assert out_of_sight, "red has a unit out of blue's sight in this battle"
+    assert all(at[:4] == [None, None, None, None] for at in out_of_sight)
+    seen = {uid for f in frames["frames"] for uid, at in f["units"].items() if at[0] is not None}
+    for uid, facts in frames["units"].items():
+        card = (facts["size"], facts["hits"], facts["r"])
+        assert (None in card) is (uid not in seen), uid
+    # The GM's replay has every unit's state all along.
+    login(client, world, "gm")
+    page = client.get(_url("battle", world, world.engine_battle.pk)).text
+    assert '"units": {"' in page and "null, null" not in page
+
+
 def test_under_fog_a_spectator_gets_the_outcome_only_on_the_page_and_the_download(client, world):
     _fog(world)
     login(client, world, "spectator")

@@ -278,9 +278,10 @@
       node.classList.toggle("concealed", u[5] === 1);
       node.classList.toggle("active", frame.active === id);
       if (!unseen) { node.setAttribute("transform", "translate(" + u[0] + " " + u[1] + ")"); }
-      var status = unseen ? "out of sight" : u[4] !== 0 ? data.left[u[4]] : u[5] === 1 ? "concealed" : "in the field";
+      // Out of sight its hits and Skill are not in the data (fog of war): it is said so only.
+      var status = u[4] !== 0 ? data.left[u[4]] : u[5] === 1 ? "concealed" : "in the field";
       setTitle(node, info.name + ", " + data.sides[info.side] + ", Size " + info.size + ": " +
-        u[2] + " of " + hitsWord(info.hits) + ", Skill " + u[3] + ", " + status);
+        (unseen ? "out of sight" : u[2] + " of " + hitsWord(info.hits) + ", Skill " + u[3] + ", " + status));
     });
     Object.keys(state.buildings).forEach(function (id) {
       var node = self.buildingNodes[id];
