@@ -875,11 +875,35 @@ def rolls_seen(
         )
         for roll in batch:
             if roll_forces(roll, force_of) & full:
+                # Which of its units the reader sees in full: `rolls_shown` shows only theirs.
+                roll.units_in_full = {pk for pk in roll_units(roll) if force_of.get(pk) in full}
                 seen.append(roll)
                 if len(seen) == limit:
                     return seen, None
         read, last = read + len(batch), batch[-1].pk
     return seen, last
+
+
+def rolls_shown(viewer: Viewer, rolls: list[TableRoll]) -> bool:
+    """Give each roll what the reader reads of it: ``workings``, each side's working with
+    whether its dice and modifiers are shown — only for a unit whose force the reader sees in
+    full (`Viewer.sight`: a contest's other side, a check's unit of another force, is named
+    with its total only, as on an engagement's page) — and ``seed_shown``, only to whoever sees
+    every unit of it (`Viewer.sees_every_die`: the seed rolls every die again). True when some
+    roll hides something."""
+    everything = viewer.others_sight == FULL
+    hid = False
+    for roll in rolls:
+        r = roll.result
+        sides = (
+            [r] if r.get("modifiers") else [r["active"], r["resisting"]] if r.get("active") else []
+        )
+        # (A unit no longer on any roster is nobody's to read of, under summary.)
+        seen = set(roll_units(roll)) if everything else roll.units_in_full
+        roll.workings = [(w, int(w.get("unit", 0)) in seen) for w in sides]
+        roll.seed_shown = set(roll_units(roll)) <= seen
+        hid = hid or not roll.seed_shown or not all(shown for _, shown in roll.workings)
+    return hid
 
 
 def checks_context(viewer: Viewer, before: Any = None, **forms: Any) -> dict[str, Any]:
@@ -888,9 +912,11 @@ def checks_context(viewer: Viewer, before: Any = None, **forms: Any) -> dict[str
     campaign = viewer.campaign
     before = key_named(before or "")
     rolls, read_to = rolls_seen(viewer, ROLLS_SHOWN + 1, before)
+    shown = rolls[:ROLLS_SHOWN]
     context = base_context(
         viewer,
-        rolls=rolls[:ROLLS_SHOWN],
+        rolls=shown,
+        rolls_veiled=rolls_shown(viewer, shown),
         earlier_rolls=rolls[ROLLS_SHOWN - 1].pk if len(rolls) > ROLLS_SHOWN else read_to,
         rolls_before=before,
     )

@@ -228,3 +228,58 @@ def test_a_battles_orders_going_in_do_not_name_a_legendary_commander_the_reader_
     guard.name = "Old Guard"
     lines = orders_going_in([unit, guard], {str(unit.pk): takes})
     assert lines[0][1] == takes["text"]
+
+
+def _rolls(client, world, role: str) -> str:
+    url = reverse("campaign:checks", args=[world.campaign.pk])
+    return html.unescape(login(client, world, role).get(url).text)
+
+
+def test_a_roll_shows_of_a_unit_seen_in_summary_its_name_and_total_only(client, world):
+    """A contest between the two forces, and a check one force's unit makes with the other's
+    help: each reader reads the die and modifiers of the units they see in full only, and the
+    seed, which would roll the other's die again, not at all."""
+    from campaign.models import TableRoll
+    from campaign.services import unit_create
+    from campaign.services.checks import skill_check_run
+    from units.models import UnitType
+
+    table_world(world)
+    _summary(world)
+    card = UnitType.objects.get(name="Rifle Squad")
+    waders = [
+        unit_create(force=f, unit_type=card, name=name, specialties=["infantry"])
+        for f, name in ((world.enemy, "Blue Waders"), (world.force, "Red Waders"))
+    ]
+    skill_check_run(campaign=world.campaign, units=waders, dc=10, seed=77,
+                    reason="Ford the weir together", actor=world.users["gm"])  # fmt: skip
+    contest = TableRoll.objects.get(kind="contest").result
+    check = TableRoll.objects.get(seed=77).result
+    working = {
+        "red": f"Red Scouts: d20 {contest['active']['d20']};",
+        "blue": f"Blue Pickets: d20 {contest['resisting']['d20']};",
+        "check": f"Blue Waders: d20 {check['d20']};",
+    }
+    for role, own, other in (("player", "red", "blue"), ("rival", "blue", "red")):
+        page = _rolls(client, world, role)
+        assert working[own] in page, role
+        assert working[other] not in page, role
+        other_name = "Blue Pickets" if other == "blue" else "Red Scouts"
+        total = contest["resisting" if other == "blue" else "active"]["total"]
+        assert f"{other_name}: {total} (its die and modifiers not shown)" in page, role
+        assert "(seed 3)" not in page, role
+        assert "A unit of a force you see only in summary is named" in page, role
+    # The check was Blue Waders's, Red Waders helping: the player reads it, its working not.
+    page = _rolls(client, world, "player")
+    assert "Ford the weir together" in page and working["check"] not in page
+    assert "(seed 77)" not in page
+    # The rival sees both units of the rival's own scouting check: its seed too.
+    assert "(seed 2)" in _rolls(client, world, "rival")
+    # The GM, and anyone under full rosters, reads every die and seed.
+    page = _rolls(client, world, "gm")
+    assert all(w in page for w in working.values()) and "(seed 3)" in page
+    assert "(seed 77)" in page and "not shown" not in page
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="full")
+    page = _rolls(client, world, "player")
+    assert all(w in page for w in working.values()) and "(seed 3)" in page
+    assert "A unit of a force you see only in summary" not in page
