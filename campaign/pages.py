@@ -1503,7 +1503,8 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     """An entry's reason and what it did, neither saying the other again: a part of ``what``
     the reason already says is left out ("retreated in poor order: retreated in poor order"),
     and a reason ``what`` says more fully gives way to it ("Cpl. Nox takes command: Cpl. Nox
-    takes command (8 hit points)" is "Cpl. Nox takes command (8 hit points)")."""
+    takes command (8 hit points)" is "Cpl. Nox takes command (8 hit points)"); "was destroyed"
+    after a reason ending "; destroyed" is left out too."""
     said = why.strip().lower()
     parts = [part for part in what.split("; ") if part] if what else []
     for index, part in enumerate(parts):
@@ -1512,7 +1513,13 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
             del parts[index]
             said = part.lower()
             break
-    kept = [part for part in parts if part.lower() not in said]
+    # An engagement's reason ends "…; destroyed", which "was destroyed" says again.
+    clauses = said.split("; ")
+    kept = [
+        part
+        for part in parts
+        if part.lower() not in said and part.lower().removeprefix("was ") not in clauses
+    ]
     return why, "; ".join(kept)
 
 
