@@ -21,6 +21,7 @@ from campaign.pages import (
     RosterLine,
     battle_sides,
     battle_winner,
+    entry_line,
     force_summaries,
     printed_lines,
     roster_line,
@@ -148,17 +149,22 @@ def unit_json(request: HttpRequest, pk: int, unit_pk: int) -> JsonResponse:
             "until": clock_text(order.finishes_at),
         }
     )
-    data["history"] = [
-        {
-            "day": entry.day,
-            "kind": entry.kind,
-            "text": entry.text,
-            "before": entry.before,
-            "after": entry.after,
-            "battle": entry.battle_id,
-        }
-        for entry in unit_history(unit=unit)
-    ]
+    # Each entry's text as the unit's page tells it (`entry_line`), not as it was stored with
+    # its field changes ("last battle on day none → 2"): those are in `before` and `after`.
+    now: dict[str, Any] = {}
+    data["history"] = []
+    for entry in unit_history(unit=unit):
+        now.update(entry.after)  # the unit's snapshot after this entry
+        data["history"].append(
+            {
+                "day": entry.day,
+                "kind": entry.kind,
+                "text": entry_line(entry, now),
+                "before": entry.before,
+                "after": entry.after,
+                "battle": entry.battle_id,
+            }
+        )
     return JsonResponse(data)
 
 

@@ -71,6 +71,27 @@ def test_it_gives_a_unit_with_its_history(client, world):
     assert data["order"] is None
 
 
+def test_a_units_history_in_its_json_reads_as_on_its_page(client, world):
+    """Each entry's text is the sentence the unit's page tells, not the one stored with its
+    field changes ("battles fought 0 → 1, last battle on day none → 1"), which its ``before``
+    and ``after`` give as data."""
+    import re
+
+    from campaign.pages import entry_line
+    from campaign.selectors import unit_history
+
+    data = _get(login(client, world, "player"), "unit-json", world, world.unit.pk)
+    fought = [e for e in data["history"] if e["battle"] == world.engine_battle.battle_id]
+    assert fought and fought[0]["after"]["battles_fought"] == 1
+    for entry in data["history"]:
+        assert not re.search(r"battles fought|last battle on day|none →", entry["text"]), entry
+    # As the page says it: its first entry is the same sentence the unit's history begins with.
+    first = unit_history(unit=world.unit).first()
+    assert data["history"][0]["text"] == entry_line(first, first.after)
+    page = client.get(reverse("campaign:unit", args=[world.campaign.pk, world.unit.pk])).text
+    assert data["history"][0]["text"] in page
+
+
 def test_a_units_json_gives_the_order_it_is_under_in_the_campaigns_words(client, world):
     from campaign.services import unit_create
     from campaign.services.characters import character_create
