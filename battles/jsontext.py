@@ -32,14 +32,28 @@ def read_json(text: str | bytes, what: str = "the file") -> Any:
     except json.JSONDecodeError as error:
         if not text.strip():
             raise ValueError(f"{what} is empty") from None
+        if _cut_short(text, error):
+            raise ValueError(
+                f"{what} is cut short: it stops at line {text.rstrip().count(chr(10)) + 1} "
+                "before its JSON is closed (copy or download it again, whole)"
+            ) from None
+        # Some of json's reasons end in "at" ("Unterminated string starting at"), the place
+        # they mean being the line and column said after them.
+        reason = error.msg.lower().removesuffix(" at")
         raise ValueError(
-            f"{what} is not JSON: {error.msg.lower()} at line {error.lineno}, column {error.colno}"
+            f"{what} is not JSON: {reason} at line {error.lineno}, column {error.colno}"
         ) from None
     except RecursionError:
         raise ValueError(f"{what} is nested far too deep to read") from None
     except ValueError:
         # Python reads no integer of more than 4,300 digits (its int_max_str_digits).
         raise ValueError(f"{what} holds a number far too long to read") from None
+
+
+def _cut_short(text: str, error: json.JSONDecodeError) -> bool:
+    """Whether ``text`` is JSON that stops before its end (a file half downloaded, a paste cut
+    off): json wanted more where the text ends, or a string runs on to the end unclosed."""
+    return error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string")
 
 
 class _NotJsonNumber(ValueError):

@@ -846,7 +846,9 @@ class CampaignImportForm(PageForm):
     MAX_BYTES = settings.IMPORT_FILE_LIMIT
 
     request_key = LaunchKeyField(required=False)  # the page's form always carries one
-    file = forms.FileField(required=False, label="Export file")
+    # An empty file is the file's own problem, said once by `read_json` ("the file is empty"),
+    # not the field's "submitted file is empty" beside "choose an export file".
+    file = forms.FileField(required=False, label="Export file", allow_empty_file=True)
     text = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),

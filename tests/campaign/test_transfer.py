@@ -488,7 +488,7 @@ def test_the_earliest_time_that_reads_back_is_imported_and_read(played, client):
     ("text", "message"),
     [
         ("", "the file is empty"),
-        ("{", "the file is not JSON: expecting property name enclosed in double quotes at line 1"),
+        ("{1", "the file is not JSON: expecting property name enclosed in double quotes at line 1"),
         ('{"a": NaN}', "NaN is not a number JSON allows"),
         (b"\xff\xfe", "the file is not UTF-8 text"),
     ],

@@ -54,7 +54,7 @@ def test_the_check_pins_each_problem_to_its_piece(client, world):
     by_path = {p["path"]: p for p in _check(client, world, scenario)}
     assert by_path["terrain[1].polygon[2]"]["piece"] == {"kind": "terrain", "index": 1, "corner": 2}
     assert by_path["objectives[0].radius"]["piece"] == {"kind": "objective", "index": 0}
-    not_json = client.post(_url("map-check", world), "{", content_type="application/json")
+    not_json = client.post(_url("map-check", world), "{oops}", content_type="application/json")
     assert not_json.json()["problems"][0]["reason"].startswith("the file is not JSON")
 
 

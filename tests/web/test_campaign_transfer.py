@@ -54,6 +54,28 @@ def _upload(client, content: bytes):
     return client.post(reverse("campaign:import"), {"file": upload})
 
 
+def test_an_empty_file_is_said_to_be_empty_and_nothing_else(client, world):
+    login(client, world, "gm")
+    before = counts()
+    response = _upload(client, b"")
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "The file is empty" in body
+    # The GM chose a file: nothing tells them to choose one, nor says it twice.
+    assert "hoose an export file" not in body and "submitted file is empty" not in body
+    assert counts() == before
+
+
+def test_a_file_cut_short_is_said_to_be_and_nothing_is_written(client, world):
+    login(client, world, "gm")
+    before = counts()
+    whole = client.get(reverse("campaign:export", args=[world.campaign.pk])).content
+    response = _upload(client, whole[: len(whole) // 2])
+    assert response.status_code == 400
+    assert "The file is cut short: it stops at line" in response.content.decode()
+    assert counts() == before
+
+
 def test_only_the_gm_and_co_gms_download_the_whole_campaign(client, world):
     for role, status in (("gm", 200), ("co_gm", 200), ("player", 403), ("outsider", 404)):
         url = reverse("campaign:export", args=[world.campaign.pk])
@@ -331,7 +353,7 @@ def test_the_commands_carry_a_campaign_into_an_empty_database_and_back(tmp_path,
     refused = _manage(env, "campaign_import", str(first))
     assert refused.returncode != 0 and b"no user 'gm' on this site" in refused.stderr
     broken = _manage(env, "campaign_import", "-", "--create-users", stdin=b'{"format": 1')
-    assert broken.returncode != 0 and b"the file is not JSON" in broken.stderr
+    assert broken.returncode != 0 and b"the file is cut short" in broken.stderr
     # A backup restored as it was: its members members again, with their forces.
     ran = _manage(env, "campaign_import", str(first), "--create-users", "--keep-members")
     assert ran.returncode == 0, ran.stderr.decode()
