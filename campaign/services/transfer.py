@@ -90,9 +90,12 @@ from units.models import UnitType
 
 
 def _day(c: Checker, path: str, value: Any) -> int:
+    """The campaign's day; a bad one is the one problem named, and everything dated in the
+    file is then read against the latest day there could be, so no entry is refused for
+    coming after a day the file never gave."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= LARGEST_DAY:
-        c.error(path, f"must be a whole number, 1..{LARGEST_DAY}, got {value!r}")
-        return 1
+        c.error(path, f"must be the campaign's day, a whole number from 1, got {value!r}")
+        return LARGEST_DAY
     return value
 
 

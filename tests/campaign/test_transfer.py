@@ -165,6 +165,20 @@ def test_an_import_reports_every_bad_field_at_once(played):
     }
 
 
+@pytest.mark.parametrize("day", [0, -3, "2", 2.5])
+def test_a_bad_campaign_day_is_the_one_problem_named(played, day):
+    # Everything dated in the file is read against no day at all rather than day 1: the
+    # campaign's own day is what is wrong, not every later entry, unit, story and Order.
+    data = campaign_export(campaign=played)
+    assert played.day > 1
+    data["campaign"]["day"] = day
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert refused.value.message_dict == {
+        "campaign.day": [f"must be the campaign's day, a whole number from 1, got {day!r}"]
+    }
+
+
 @pytest.mark.parametrize(
     "data", [None, [], {"format": "bridgehead.force", "version": 1}, {"format": "x", "version": 9}]
 )
