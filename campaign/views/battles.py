@@ -950,17 +950,26 @@ def _map_form(saved: SavedMap | None) -> SavedMapForm:
 @require_POST
 def map_check(request: HttpRequest, pk: int) -> JsonResponse:
     """The map editor's live check: the engine's validator on the map as drawn so far, each
-    problem with the piece it names. Nothing is written."""
+    problem with the piece it names. Nothing is written.
+
+    A map document, however wrong, is answered 200 with its problems: that is the check
+    working. A body that is no map document at all (too long, not JSON, not an object) is a
+    bad request, 400, its one problem saying why, as the editor never sends one."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     # The map is held to a pasted scenario's limit, counted before the text is read.
     text = request.body.decode("utf-8", "replace")
     if len(text) > MAX_SCENARIO_TEXT:
         reason = f"must be at most {MAX_SCENARIO_TEXT} characters of JSON, got {len(text)}"
-        return JsonResponse({"problems": [{"path": "", "reason": reason, "piece": None}]})
+        return _map_unread(reason)
     try:
         scenario = read_json(request.body)
     except ValueError as error:
-        return JsonResponse({"problems": [{"path": "", "reason": str(error), "piece": None}]})
+        return _map_unread(str(error))
     problems = map_problems(campaign=viewer.campaign, scenario=scenario)
-    return JsonResponse({"problems": problems})
+    return JsonResponse({"problems": problems}, status=200 if isinstance(scenario, dict) else 400)
+
+
+def _map_unread(reason: str) -> JsonResponse:
+    """The live check's answer to a body it cannot read as a map: 400, and why."""
+    return JsonResponse({"problems": [{"path": "", "reason": reason, "piece": None}]}, status=400)

@@ -215,7 +215,7 @@ ROUTES = [
     Route("enemy roster csv", _c("force-csv", ENEMY), unit_of="enemy"),
     Route("set-up check", _c("battle-setup-check"), "post", {"scenario": "crossroads"},
           manage=True),
-    Route("map editor check", _c("map-check"), "post", {}, manage=True),
+    Route("map editor check", _c("map-check"), "post", {}, ok=400, manage=True),
     Route("set-up odds (no such run)",
           lambda w: reverse("campaign:battle-odds", args=[w.campaign.pk, 999_999]), ok=404,
           manage=True),

@@ -21,12 +21,33 @@ from units.models import Ruleset, UnitType
 pytestmark = pytest.mark.django_db
 
 
-def _check(client, world, document):
+def _check(client, world, document, status=200):
     response = client.post(
         _url("map-check", world), json.dumps(document), content_type="application/json"
     )
-    assert response.status_code == 200
+    assert response.status_code == status
     return response.json()["problems"]
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ("{oops}", "the file is not JSON: expecting property name"),
+        ("", "the file is empty"),
+        ("[1, 2]", "must be a scenario document (an object)"),
+        ('"a map"', "must be a scenario document (an object)"),
+        ("[" * 2000 + "]" * 2000, "the file is nested far too deep to read"),
+    ],
+)
+def test_a_hand_made_check_that_is_no_map_is_a_bad_request(client, world, body, reason):
+    # The editor sends its map as an object: a body that is none is answered 400, saying why;
+    # a map document with problems is the check working, and answered 200.
+    login(client, world, "gm")
+    response = client.post(_url("map-check", world), body, content_type="application/json")
+    assert response.status_code == 400
+    (problem,) = response.json()["problems"]
+    assert problem["reason"].startswith(reason) and problem["path"] == ""
+    assert _check(client, world, {})  # an empty map: problems, answered 200
 
 
 def test_the_editor_page_is_the_gms(client, world):
@@ -65,7 +86,7 @@ def test_the_live_check_holds_the_map_to_a_pasted_scenario_s_length(client, worl
     scenario["objectives"][0]["sides"] = [f"s{i}" for i in range(30_000)]
     text = json.dumps(scenario)
     assert MAX_SCENARIO_TEXT < len(text) < 1_000_000
-    (refused,) = _check(client, world, json.loads(text))
+    (refused,) = _check(client, world, json.loads(text), status=400)
     assert refused == {
         "path": "",
         "reason": f"must be at most {MAX_SCENARIO_TEXT} characters of JSON, got {len(text)}",
@@ -114,7 +135,7 @@ def test_saving_refuses_what_is_not_json_in_plain_words_and_keeps_a_drawn_map(cl
         # On the page a sentence on its own, with a capital; the map's check says it as is.
         assert refused.status_code == 400 and reason.replace("the", "The", 1) in refused.text
         deep = client.post(_url("map-check", world), text, content_type="application/json")
-        assert deep.status_code == 200 and deep.json()["problems"][0]["reason"] == (
+        assert deep.status_code == 400 and deep.json()["problems"][0]["reason"] == (
             reason.replace("the scenario", "the file")
         )
     spot_a = {"id": "a-1", "position": [2, 2], "card": SPOT_CARD}
