@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.forms.utils import ErrorDict
 
 from battles.engine.loader import TABLE_SIDE
 from battles.engine.validation import (
@@ -216,11 +217,13 @@ class MapNumbersForm(forms.Form):
         return f"Side {i + 1} ({name})"
 
     def with_more_rows(self) -> MapNumbersForm:
-        """The same posted form with another blank piece of each kind (nothing is saved)."""
+        """The same posted form with another blank piece of each kind (nothing is saved), its
+        fields shown as written and judged not at all: asking for rows is not sending the map,
+        which may be half written (no name yet); Save judges it."""
         data = self.data.copy()
         for kind, blank in BLANK_ROWS.items():
             data[f"{kind}_rows"] = str(self.rows[kind] + blank)
-        return MapNumbersForm(
+        more = MapNumbersForm(
             data,
             scenario=None,
             palette=self.palette,
@@ -228,6 +231,8 @@ class MapNumbersForm(forms.Form):
             ruleset=self.ruleset,
             spot_card=self.spot_card,
         )
+        more._errors = ErrorDict()  # a form with its errors known, and none: it is not cleaned
+        return more
 
     def _rows(self, kind: str, pieces: Any) -> list[dict[str, Any]]:
         """The map's pieces of this kind, then blank rows; a posted form keeps its own count."""

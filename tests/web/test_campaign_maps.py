@@ -207,6 +207,21 @@ def test_without_javascript_a_map_is_drawn_in_numbers_and_saved(client, world):
     assert saved["Location"].endswith(f"?scenario=map-{SavedMap.objects.get().pk}")
 
 
+def test_more_pieces_on_a_map_half_written_asks_nothing_of_it_yet(client, world):
+    # "More pieces" before the map has a name or a table: the browser lets it through (the
+    # button does not validate), and the page only adds rows; nothing is judged or saved.
+    login(client, world, "gm")
+    page = client.get(_url("map-add", world))
+    (button,) = re.findall(r'<button[^>]*name="more"[^>]*>', page.text)
+    assert "formnovalidate" in button
+    half = _numbers(name="", table_width="", terrain_0_corners="2,8 6,8")
+    more = client.post(_url("map-add", world), {**half, "more": "1"})
+    assert more.status_code == 200 and 'name="terrain_3_kind"' in more.text
+    assert 'value="2,8 6,8"' in more.text and not SavedMap.objects.exists()
+    assert "This field is required" not in more.text and "field-errors" not in more.text
+    assert _errors_of(more, "name") == ""
+
+
 def test_without_javascript_each_problem_is_shown_at_the_piece_it_names(client, world):
     login(client, world, "gm")
     bad = _numbers(
