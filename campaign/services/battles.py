@@ -28,6 +28,7 @@ from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
+from campaign.pages import scenario_side_names
 from campaign.rules.bridge import (
     TableResult,
     UnitOutcome,
@@ -180,7 +181,11 @@ def campaign_battle_scenario(
         names = {
             engine_id: printed.units[pk].name for engine_id, pk in printed.engine_units.items()
         }
-        raise ValidationError(deployment_words(printed.scenario, printed.problems, names))
+        forces = {
+            side: [printed.units[pk].force for pk in pks] for side, pks in printed.sides.items()
+        }
+        sides = scenario_side_names(printed.scenario.get("sides", []), forces)
+        raise ValidationError(deployment_words(printed.scenario, printed.problems, names, sides))
     return printed.scenario, printed.sides, printed.engine_units, printed.orders
 
 

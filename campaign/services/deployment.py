@@ -157,22 +157,31 @@ def off_table(
 
 
 def deployment_words(
-    scenario: Mapping[str, Any], problems: Sequence[tuple[str, str]], names: Mapping[str, str]
+    scenario: Mapping[str, Any],
+    problems: Sequence[tuple[str, str]],
+    names: Mapping[str, str],
+    sides: Mapping[str, str] | None = None,
 ) -> dict[str, list[str]]:
     """The engine's problems by path, a refused place said in the campaign's words: the unit
-    by ``names`` (engine id → its name), the ground by what it is ("Scout Car cannot stand in
-    the woods at (17, 6.5): it may not enter woods")."""
+    by ``names`` (engine id → its name), a side by ``sides`` (side id → the set-up's name for
+    it, its forces'), the ground by what it is ("Scout Car cannot stand in the woods at (17,
+    6.5): it may not enter woods")."""
     worded: dict[str, list[str]] = {}
     for path, reason in problems:
         found = _PLACE.match(path or "")
         if found:
-            reason = _place_words(scenario, int(found[1]), int(found[2]), reason, names)
+            reason = _place_words(scenario, int(found[1]), int(found[2]), reason, names, sides)
         worded.setdefault(path or "scenario", []).append(reason)
     return worded
 
 
 def _place_words(
-    scenario: Mapping[str, Any], s: int, u: int, reason: str, names: Mapping[str, str]
+    scenario: Mapping[str, Any],
+    s: int,
+    u: int,
+    reason: str,
+    names: Mapping[str, str],
+    sides: Mapping[str, str] | None = None,
 ) -> str:
     unit = scenario["sides"][s]["units"][u]
     name = names.get(unit.get("id"), unit.get("id"))
@@ -203,7 +212,9 @@ def _place_words(
             )
         return f"{name} cannot stand in the {what} at {at}: {why}"
     if found := _ZONE.match(reason):
-        return f"{name} at {at} is outside the deployment zone of {found['side']}"
+        # The unit's own side's zone, which the engine names by the scenario's name for it.
+        side = (sides or {}).get(scenario["sides"][s].get("id"), found["side"])
+        return f"{name} at {at} is outside the deployment zone of {side}"
     if found := _OFF_TABLE.match(reason):
         # The set-up takes x and y in boxes of their own: say which of them is off.
         ways = " and ".join(

@@ -151,14 +151,17 @@ def test_a_unit_dragged_outside_its_zone_is_refused_with_the_reason_inside_it_is
     assert at("12.5", "5.5") == {"units": {}, "general": [], "ok": True}
     assert at("12", "6")["ok"] is True  # the zone's edge is in it
     outside = at("12", "9")
+    # The zone by the force on its side, as the map's key names it; not the map's "Near".
+    near = world.force.name
     assert outside["units"] == {
-        str(blue.pk): [f"{blue.name} at (12, 9) is outside the deployment zone of Near"]
+        str(blue.pk): [f"{blue.name} at (12, 9) is outside the deployment zone of {near}"]
     }
     assert at("2", "2")["units"][str(blue.pk)] == [
         f"{blue.name} cannot stand in the water at (2, 2): it may not enter water"
     ]
     launch = _setup_data(units, world, **base, **{f"x_{blue.pk}": "12", f"y_{blue.pk}": "9"})
     refused = client.post(_url("battle-setup", world), launch)
-    assert refused.status_code == 400 and "outside the deployment zone of Near" in refused.text
+    assert refused.status_code == 400 and f"outside the deployment zone of {near}" in refused.text
+    assert "zone of Near" not in refused.text
     assert CampaignBattle.objects.count() == 2  # nothing launched
     assert json.dumps(saved.scenario["sides"][0]["zone"]) == "[[0, 0], [24, 0], [24, 6], [0, 6]]"
