@@ -110,6 +110,10 @@ RECORD = "campaign/battle_record.html"
 BATTLE = "campaign/battle.html"
 REVIEW = "campaign/review.html"
 MAP_EDITOR = "campaign/map_form.html"
+SCENARIO_GONE = (
+    "The scenario this set-up was for is no longer offered (a map removed since the page was "
+    "drawn): nothing was launched. Set the battle up again on a scenario from the list."
+)
 
 
 def _chosen_scenario(slug: str | None, campaign: Campaign, maps: list[SavedMap]):
@@ -166,6 +170,10 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     viewer, scenarios, chosen, offer, maps = _setup(request, pk)
     units, engaged = offer.units, offer.engaged
     bound = request.method == "POST"
+    # A set-up sent for a scenario no longer offered (its map removed in another tab, or no
+    # scenario named) is fought on no other: the page comes back set up afresh, saying so.
+    gone = bound and request.POST.get("scenario") != chosen.slug
+    bound = bound and not gone
     form = BattleSetupForm(
         request.POST if bound else None,
         units=units,
@@ -194,7 +202,12 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
         deploy=deploy_map(form, table.height) if table else None,
         map_form=SavedMapForm(),
         saved_maps=maps,
+        scenario_gone=SCENARIO_GONE if gone else "",
     )
+    if gone:
+        if request.htmx:  # htmx swaps only a 2xx answer
+            return render(request, f"{SETUP}#setup-form", context)
+        return render(request, SETUP, context, status=400)
     if not bound or browsing:
         if request.htmx:
             # A new scenario was picked, or another page of units: redraw the deployment table.

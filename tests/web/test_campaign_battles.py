@@ -550,6 +550,31 @@ def test_a_saved_map_removed_is_no_longer_offered_and_its_battles_keep_their_tab
     assert client.post(_url("map-remove", world, kept2.pk)).status_code == 403
 
 
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_launch_on_a_map_removed_since_launches_nothing_on_another(client, world, htmx):
+    # The set-up open in one tab on a map, the map removed in another: Launch there fights
+    # nowhere else (Big Battle, first in the list, has the map's sides, blue and red).
+    from campaign.services.maps import saved_map_create, saved_map_remove
+
+    scenario = dict(json.loads(CROSSROADS.read_text()), name="Mill Road")
+    kept = saved_map_create(campaign=world.campaign, name="Mill Road", text=json.dumps(scenario))
+    login(client, world, "gm")
+    units = _free_all(world)
+    data = _setup_data(units, world, scenario=f"map-{kept.pk}")
+    saved_map_remove(saved_map=kept, actor=world.users["gm"])
+    before = CampaignBattle.objects.count()
+    headers = {"HX-Request": "true"} if htmx else {}
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        refused = client.post(_url("battle-setup", world), data, headers=headers)
+    assert CampaignBattle.objects.count() == before
+    assert refused.status_code == (200 if htmx else 400)  # htmx swaps only a 2xx answer
+    assert (
+        "The scenario this set-up was for is no longer offered (a map removed since the page "
+        "was drawn): nothing was launched. Set the battle up again on a scenario from the list."
+    ) in refused.text
+    assert "is not a side of this scenario" not in refused.text
+
+
 def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, world):
     from campaign.services.characters import character_create
     from campaign.services.orders import order_give
