@@ -155,6 +155,16 @@ def test_a_malformed_import_writes_nothing_and_names_each_field(client, world):
     assert "forces[1].units[0].history[0].created_at" in problems
 
 
+def test_what_is_wrong_with_an_import_is_said_under_the_heading(client, world):
+    # On a phone the page's help fills the screen: the problems come before it, not below.
+    login(client, world, "gm")
+    data = json.loads(_download(client, world))
+    data["forces"][0]["units"][0]["quality"] = "veteran"
+    body = _upload(client, json.dumps(data).encode()).content.decode()
+    heading, problems = body.index("<h1>Import a campaign</h1>"), body.index('id="import-problems"')
+    assert heading < problems < body.index('class="lede"')
+
+
 @pytest.mark.parametrize(
     ("content", "says"),
     [
