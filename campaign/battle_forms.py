@@ -27,6 +27,7 @@ from campaign.pages import force_colour, name_colour, scenario_side_names, unit_
 from campaign.rules.bridge import LEFT_THE_TABLE
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.rules.state import Status
+from campaign.rules.values import TURN_LIMIT_MAX
 from campaign.selectors import UnitsPage
 from campaign.services.battles import Deployment, campaign_battle_places, still_in_battle
 from campaign.services.deployment import Spot, deployment_spots, off_table, spot
@@ -41,7 +42,6 @@ ORDER_CHOICES = [
     ("screen", "Screen"),
     (NO_ORDER, "No Order"),
 ]
-TURN_LIMIT_MAX = 50
 REMOVAL_LABELS = {
     r: f"{LEFT_THE_TABLE[r]} ({r.value} on the table)" if r else LEFT_THE_TABLE[r] for r in Removal
 }

@@ -28,6 +28,7 @@ from battles.engine.validation import (
     MAX_TERRAIN,
 )
 from battles.forms import WholeNumberField
+from campaign.rules.values import TURN_LIMIT_MAX
 
 MIN_TABLE = 6
 """Inches on either side of the smallest table the editors draw: room for two deployment zones."""
@@ -115,7 +116,7 @@ class MapNumbersForm(forms.Form):
     name = forms.CharField(max_length=200)
     table_width = _table_side("Width (in)")
     table_height = _table_side("Height (in)")
-    turn_limit = forms.IntegerField(min_value=1, max_value=100, initial=6)
+    turn_limit = forms.IntegerField(min_value=1, max_value=TURN_LIMIT_MAX, initial=6)
 
     def __init__(
         self,

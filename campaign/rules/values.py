@@ -27,6 +27,10 @@ NAME_LENGTH = 200
 MAX_UNITS_PER_FORCE = 100
 """Units one force may hold: two and a half times the most a side may field in one battle
 (``battles.engine.validation.MAX_UNITS_PER_SIDE``), so reserves and the wounded fit."""
+TURN_LIMIT_MAX = 50
+"""The most turns a campaign battle is set up for (the engine fights up to 100): the set-up
+takes no more, and the map editor keeps no map with more, so a map is offered with a turn
+limit its Launch takes."""
 MAX_PENDING_INVITATIONS = 50
 """Invitations one campaign may have waiting: more than a gaming group has members, and a cap
 because an invitation to a name nobody has is kept like any other."""

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from battles.engine import ScenarioError, parse_scenario
 from battles.services import BattleInputError, scenario_from_text
 from campaign.models import Campaign, SavedMap
+from campaign.rules.values import TURN_LIMIT_MAX
 from campaign.services._record import locked, require_manager, text_given
 from campaign.transfer import unstorable_paths
 
@@ -76,14 +77,23 @@ def map_problems(*, campaign: Campaign, scenario: Any) -> list[dict[str, Any]]:
     unstorable = unstorable_paths(scenario)
     if unstorable:
         return [{"path": p, "reason": r, "piece": problem_piece(p)} for p, r in unstorable]
+    problems = []
     try:
         parse_scenario({**scenario, "ruleset": campaign.ruleset})
     except ScenarioError as exc:
-        return [
+        problems = [
             {"path": path, "reason": MAP_WORDS.get(reason, reason), "piece": problem_piece(path)}
             for path, reason in exc.problems
         ]
-    return []
+    limit = scenario.get("turn_limit")
+    said = any(problem["path"] == "turn_limit" for problem in problems)
+    if type(limit) is int and limit > TURN_LIMIT_MAX and not said:
+        reason = (
+            f"must be at most {TURN_LIMIT_MAX}, the most a campaign battle's set-up takes, "
+            f"got {limit}"
+        )
+        problems.append({"path": "turn_limit", "reason": reason, "piece": None})
+    return problems
 
 
 def saved_map_create(*, campaign: Campaign, name: str, text: str, actor: Any = None) -> SavedMap:

@@ -66,6 +66,7 @@ from campaign.pages import (
 )
 from campaign.rules.bridge import TableResult
 from campaign.rules.history import plural
+from campaign.rules.values import TURN_LIMIT_MAX
 from campaign.selectors import (
     FOG_ALL,
     FOG_NONE,
@@ -850,6 +851,7 @@ def _editor_context(
         },
         library_buildings=buildings,
         table_sides=(MIN_TABLE, MAX_TABLE),
+        turn_limit_max=TURN_LIMIT_MAX,
     )
 
 

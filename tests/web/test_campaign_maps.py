@@ -12,6 +12,7 @@ import pytest
 from battles.engine.validation import MAX_SCENARIO_TEXT
 from campaign.map_numbers import parse_points
 from campaign.models import SavedMap
+from campaign.rules.values import TURN_LIMIT_MAX
 from campaign.services.maps import SPOT_CARD, problem_piece
 from tests.web.campaign_world import CROSSROADS, login
 from tests.web.test_campaign_battles import _url
@@ -92,6 +93,27 @@ def test_the_live_check_holds_the_map_to_a_pasted_scenario_s_length(client, worl
         "reason": f"must be at most {MAX_SCENARIO_TEXT} characters of JSON, got {len(text)}",
         "piece": None,
     }
+
+
+def test_a_maps_turn_limit_is_one_the_set_up_launches(client, world):
+    # The engine fights up to 100 turns; the set-up takes at most TURN_LIMIT_MAX. A map the
+    # editor kept with more would be offered with a turn limit its Launch refuses.
+    login(client, world, "gm")
+    scenario = json.loads(CROSSROADS.read_text())
+    scenario["turn_limit"] = TURN_LIMIT_MAX + 1
+    (problem,) = _check(client, world, scenario)
+    assert problem == {
+        "path": "turn_limit",
+        "reason": f"must be at most {TURN_LIMIT_MAX}, the most a campaign battle's set-up "
+        f"takes, got {TURN_LIMIT_MAX + 1}",
+        "piece": None,
+    }
+    saved = client.post(_url("map-add", world), {"name": "Long", "scenario": json.dumps(scenario)})
+    assert saved.status_code == 400 and not SavedMap.objects.exists()
+    scenario["turn_limit"] = TURN_LIMIT_MAX
+    assert _check(client, world, scenario) == []
+    editor = client.get(_url("map-add", world)).text
+    assert f'max="{TURN_LIMIT_MAX}" step="1" data-turn-limit' in editor
 
 
 def test_a_zone_and_a_spot_outside_it_are_pinned_to_the_zone_and_the_spot(client, world):
