@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+from unittest import mock
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -74,6 +75,28 @@ def test_a_file_cut_short_is_said_to_be_and_nothing_is_written(client, world):
     assert response.status_code == 400
     assert "The file is cut short: it stops at line" in response.content.decode()
     assert counts() == before
+
+
+def test_a_backup_that_cannot_be_written_says_so_and_leaves_the_old_one_whole(world, tmp_path):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match=r"cannot write .*missing/backup.json: No such file"):
+        call_command(
+            "campaign_export", str(world.campaign.pk), output=tmp_path / "missing" / "backup.json"
+        )
+    # Written over last night's backup and failing before its end (a full disk): last night's
+    # is still there, whole, and no half-written file is left beside it.
+    backup = tmp_path / "backup.json"
+    backup.write_text("last night's backup")
+    with (
+        mock.patch("os.replace", side_effect=OSError(28, "No space left on device")),
+        pytest.raises(CommandError, match="No space left on device"),
+    ):
+        call_command("campaign_export", str(world.campaign.pk), output=backup)
+    assert backup.read_text() == "last night's backup"
+    assert [p.name for p in tmp_path.iterdir()] == ["backup.json"]
+    call_command("campaign_export", str(world.campaign.pk), output=backup)
+    assert json.loads(backup.read_text())["campaign"]["name"] == world.campaign.name
 
 
 def test_only_the_gm_and_co_gms_download_the_whole_campaign(client, world):

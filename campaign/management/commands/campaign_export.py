@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -28,8 +30,30 @@ class Command(BaseCommand):
         text = export_text(campaign_export(campaign=campaign))
         if options["output"] is None:
             self.stdout.write(text, ending="")
-        else:
-            options["output"].write_text(text, encoding="utf-8")
-            self.stderr.write(
-                f"{campaign.name} (day {campaign.day}) written to {options['output']}"
-            )
+            return
+        path = options["output"]
+        try:
+            _write_whole(path, text)
+        except OSError as error:
+            raise CommandError(f"cannot write {path}: {error.strerror}") from None
+        self.stderr.write(f"{campaign.name} (day {campaign.day}) written to {path}")
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a backup written over the last one and
+    failing before its end (a full disk) leaves the last one as it was, and nothing beside it."""
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", delete=False
+    ) as part:
+        try:
+            part.write(text)
+            part.flush()
+            os.fsync(part.fileno())
+        except OSError:
+            os.unlink(part.name)
+            raise
+    try:
+        os.replace(part.name, path)
+    except OSError:
+        os.unlink(part.name)
+        raise
