@@ -299,6 +299,9 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
     it belongs to (``units``, by pk) or for the whole set-up (``general``). Nothing is written.
     """
     viewer, _, chosen, offer, _ = _setup(request, pk)
+    if request.POST.get("scenario") != chosen.slug:
+        # Checked on another scenario, every unit would be refused for that one's reasons.
+        return JsonResponse({"units": {}, "general": [SCENARIO_GONE], "ok": False}, status=400)
     units = offer.units
     form = BattleSetupForm(
         request.POST,

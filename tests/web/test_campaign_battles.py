@@ -16,6 +16,7 @@ from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.selectors import engaged_units
 from campaign.services import unit_edit
 from campaign.services.battles import Deployment, campaign_battle_apply, campaign_battle_launch
+from campaign.views.battles import SCENARIO_GONE
 from tests.web.campaign_world import CROSSROADS, login, raise_units
 
 pytestmark = pytest.mark.django_db
@@ -573,6 +574,10 @@ def test_a_launch_on_a_map_removed_since_launches_nothing_on_another(client, wor
         "was drawn): nothing was launched. Set the battle up again on a scenario from the list."
     ) in refused.text
     assert "is not a side of this scenario" not in refused.text
+    # The set-up's live check says the same, not the other scenario's refusals of each unit.
+    check = client.post(_url("battle-setup-check", world), data)
+    assert check.status_code == 400
+    assert check.json() == {"units": {}, "general": [SCENARIO_GONE], "ok": False}
 
 
 def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, world):
