@@ -206,8 +206,11 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
         scenario_gone=SCENARIO_GONE if gone else "",
     )
     if gone:
-        if request.htmx:  # htmx swaps only a 2xx answer
-            return render(request, f"{SETUP}#setup-form", context)
+        if request.htmx:
+            # The whole page again, not the form alone: the scenario list above the form still
+            # offers the map removed.
+            messages.error(request, SCENARIO_GONE)
+            return HttpResponseClientRedirect(reverse("campaign:battle-setup", args=[pk]))
         return render(request, SETUP, context, status=400)
     if not bound or browsing:
         if request.htmx:
