@@ -63,6 +63,20 @@ LEADER_DEATH_MORALE_HITS = 2
 
 LEADER_DIED = f"the leader died: {LEADER_DEATH_MORALE_HITS} Morale hits at once"
 """What a history entry says of a leader's death and what it cost the unit."""
+
+
+def kit_stopped_text(armor_ignored: int, excellent_ignored: int) -> list[str]:
+    """The hits a unit's Armor or Excellent equipment stopped in a fight, in the words of its
+    entry's working: "Armor ignored 2 Casualty hits", "Excellent equipment ignored the first
+    Morale hit". A battle's entry and an engagement's say them alike."""
+    parts = []
+    if armor_ignored:
+        parts.append(f"Armor ignored {plural(armor_ignored, 'Casualty hit')}")
+    if excellent_ignored:
+        parts.append("Excellent equipment ignored the first Morale hit")
+    return parts
+
+
 LEADER_DICE_PER_CASUALTY_HIT = 3
 """A leader takes 3d6 damage per Casualty hit its unit suffers."""
 

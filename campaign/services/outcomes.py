@@ -20,6 +20,7 @@ from campaign.rules.bridge import (
     LEFT_THE_TABLE,
     Damage,
     UnitOutcome,
+    kit_stopped_text,
     outcome_damage,
     outcome_problems,
     skill_restored_after,
@@ -115,10 +116,7 @@ def _battle_sentence(
     if damage.shock:
         restored = ", no step lost (One Year War)" if damage.skill_restored else ""
         parts.append(f"{damage.shock} Skill lost to suppression: {damage.shock} Morale{restored}")
-    if damage.armor_ignored:
-        parts.append(f"Armor ignored {plural(damage.armor_ignored, 'Casualty hit')}")
-    if damage.excellent_ignored:
-        parts.append("Excellent equipment ignored the first Morale hit")
+    parts += kit_stopped_text(damage.armor_ignored, damage.excellent_ignored)
     if damage.leader_rolls and state.leader is not None:
         rolls = "+".join(str(r) for r in damage.leader_rolls)
         parts.append(f"{state.leader.name} took {sum(damage.leader_rolls)} damage ({rolls})")

@@ -59,6 +59,25 @@ def test_a_unit_an_engagement_did_nothing_to_came_through_it_unhurt(campaign, ma
     assert any("the engagement of day 1, Mill ford, is undone" in text for text in undone)
 
 
+def test_a_unit_whose_kit_stopped_every_hit_of_an_engagement_took_no_hits(
+    campaign, make_unit, enemy
+):
+    """As a battle says it: hits struck but stopped by Excellent equipment (or Armor) are no
+    "came through unhurt"; the entry says it took none, and why."""
+    red = make_unit("Red 1", equipment="excellent")
+    blue = make_unit("Blue 1", into=enemy)
+    engagement_run(campaign=campaign, sides={"attackers": [red], "defenders": [blue]},
+                   seed=14, round_limit=1, name="Mill ford")  # fmt: skip
+    entry = red.history.get(kind="engagement")
+    damage = entry.details["damage"]
+    assert damage["morale_hits"] == damage["casualty_hits"] == 0 and damage["excellent_ignored"]
+    assert entry.text.startswith(
+        "Mill ford: took no hits — Excellent equipment ignored the first Morale hit; "
+    )
+    red.refresh_from_db()
+    assert unit_history_explains(unit=red)
+
+
 def test_the_same_inputs_give_the_same_engagement(campaign, armies):
     reds, blues = armies
     runs = []
