@@ -48,8 +48,6 @@ from units.bucs import (
     skill_shift,
 )
 
-REMOVAL_WORDS = {Removal.DEMORALISED: "retreated in poor order", Removal.DESTROYED: "destroyed"}
-"""How the campaign says a unit left a battle (one that did not leave has no words)."""
 LEFT_THE_TABLE = {
     Removal.NONE: "Still in the field",
     Removal.DESTROYED: "Taken out",

@@ -22,7 +22,7 @@ from django.db import transaction
 
 from battles.services import SEED_LIMIT, seed_problem
 from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
-from campaign.rules.bridge import REMOVAL_WORDS, damage_apply, kit_stopped_text
+from campaign.rules.bridge import LEADER_DIED, damage_apply, kit_stopped_text
 from campaign.rules.characters import feats_from
 from campaign.rules.dice import Dice
 from campaign.rules.engagement import (
@@ -271,20 +271,18 @@ def _taken(fought: _Fought) -> list[_Taken]:
                 won=result.winner == side,
             )
             state = state.but(leader=hits.leader)
-            # What its kit stopped is said as a battle's working says it: a unit whose hits all
-            # stopped there "took no hits", not "came through unhurt".
-            stopped = kit_stopped_text(hits.armor_ignored, hits.excellent_ignored)
-            # Unhurt: no hits, none stopped, its leader unwounded, still in the field.
-            unhurt = not (stopped or hits.leader_rolls or hits.leader_died) and (
-                hits.removed == "none"
-            )
-            why = took_text(fought.title, hits.morale_hits, hits.casualty_hits, unhurt=unhurt)
-            if stopped:
-                why += f" — {'; '.join(stopped)}"
+            # The working, as a battle's says it: what its kit stopped (a unit whose hits all
+            # stopped there "took no hits", not "came through unhurt"), and what its leader's
+            # death cost. How the unit ended, and who was killed, the story of the entry says
+            # (`history.story_text`): said here too, a page would read them twice.
+            working = kit_stopped_text(hits.armor_ignored, hits.excellent_ignored)
             if hits.leader_died:
-                why += f"; {hits.leader.name} died: 2 Morale hits at once"
-            if hits.removed != "none":
-                why += "; " + REMOVAL_WORDS[hits.removed]
+                working.append(LEADER_DIED)
+            # Unhurt: no hits, none stopped, its leader unwounded, still in the field.
+            unhurt = not (working or hits.leader_rolls) and hits.removed == "none"
+            why = took_text(fought.title, hits.morale_hits, hits.casualty_hits, unhurt=unhurt)
+            if working:
+                why += f" — {'; '.join(working)}"
             details = {
                 "seed": fought.seed,
                 "damage": {

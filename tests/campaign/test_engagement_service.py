@@ -78,6 +78,29 @@ def test_a_unit_whose_kit_stopped_every_hit_of_an_engagement_took_no_hits(
     assert unit_history_explains(unit=red)
 
 
+def test_an_engagement_says_a_leaders_death_and_the_units_end_once_each(campaign, make_unit, enemy):
+    """The leader's death is the bridge's one sentence, as a battle's and a correction's say it,
+    and the line a page reads says each thing once: the unit's end and the leader's name are
+    the story's words, not the reason's again ("destroyed: was destroyed")."""
+    from campaign.pages import entry_line
+
+    red = make_unit("Squad 1", quality="green",
+                    leader={"name": "Capt. Mara Holt", "hit_points": 1})  # fmt: skip
+    blue = make_unit("Blue 1", into=enemy, quality="elite")
+    engagement_run(campaign=campaign, sides={"attackers": [red], "defenders": [blue]},
+                   seed=4, round_limit=3, name="Mill ford")  # fmt: skip
+    entry = red.history.get(kind="engagement")
+    assert entry.details["damage"]["leader_died"] and entry.details["damage"]["removed"] == (
+        "destroyed"
+    )
+    red.refresh_from_db()
+    assert entry_line(entry, red.state.to_json()) == (
+        "Mill ford: took 3 Morale, 1 Casualty hit — the leader died: 2 Morale hits at once: "
+        "was destroyed; Capt. Mara Holt was killed"
+    )
+    assert unit_history_explains(unit=red)
+
+
 def test_the_same_inputs_give_the_same_engagement(campaign, armies):
     reds, blues = armies
     runs = []
