@@ -50,7 +50,7 @@ from campaign.rules.experience import threshold
 from campaign.rules.history import (
     and_words,
     hit_points_shown,
-    hits_text,
+    hits_held_text,
     minus_signs,
     plural,
     revert_text,
@@ -1289,8 +1289,8 @@ class Change:
         return [
             (
                 "Hits",
-                hits_text(b.morale_hits, b.casualty_hits),
-                hits_text(a.morale_hits, a.casualty_hits),
+                hits_held_text(b.morale_hits, b.casualty_hits),
+                hits_held_text(a.morale_hits, a.casualty_hits),
                 b.hits != a.hits or b.casualty_hits != a.casualty_hits,
             ),
             ("Quality", b.quality.label, a.quality.label, b.quality != a.quality),

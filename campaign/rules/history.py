@@ -90,6 +90,12 @@ def hits_text(morale: int, casualty: int) -> str:
     return f"{morale} Morale, {casualty} Casualty"
 
 
+def hits_held_text(morale: int, casualty: int) -> str:
+    """What a unit carries, in a table's Hits column: "1 Morale, 0 Casualty"; "none" for a unit
+    carrying nothing, as its page says "carries no hits now" (`carries_text`)."""
+    return hits_text(morale, casualty) if morale or casualty else "none"
+
+
 TOOK = ": took "
 """Between a fight's name and the hits it dealt, in an engagement's (or quick resolve's) entry."""
 

@@ -34,6 +34,18 @@ def test_a_dead_leader_is_dead_not_minus_23_hit_points(world):
     assert leader["Leader"] == ("Capt. Mara Holt, 8 hit points", "Capt. Mara Holt, dead")
 
 
+def test_a_reviews_hits_column_says_none_for_a_unit_carrying_no_hits(world):
+    """The review tables' Hits column (the Apply and Revert reviews of battles and engagements,
+    the clock's review: all are `Change.cells`) says a unit that carries nothing as the pages
+    say it elsewhere, "none", not "0 Morale, 0 Casualty"."""
+    before = CampaignUnitState(name="Atlas", quality=Quality.AVERAGE)
+    after = before.but(morale_hits=1)
+    cells = {what: (b, a) for what, b, a, _ in Change(world.unit, before, after).cells()}
+    assert cells["Hits"] == ("none", "1 Morale, 0 Casualty")
+    healed = {what: (b, a) for what, b, a, _ in Change(world.unit, after, before).cells()}
+    assert healed["Hits"] == ("1 Morale, 0 Casualty", "none")
+
+
 def test_a_step_lost_to_suppression_shows_the_skill_lost_beside_it(client, world):
     """Under Combined Arms a point of Skill lost to suppression is a step lost for good: the
     review says so beside the quality it took, where a unit with no hits fell a step unexplained."""
