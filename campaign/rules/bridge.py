@@ -717,7 +717,7 @@ def damage_apply(
         battles_fought=state.battles_fought + 1,
         # A battle entered late, fought before the unit's last one, leaves that one the last.
         last_battle_day=day if state.last_battle_day is None else max(state.last_battle_day, day),
-        window_from=window_after_battle(state, clock_hour(day, hour)),
+        window_from=window_after_battle(state, clock_hour(day, hour), casualty_hits),
         window_quality_lost=(state.window_quality_lost if awaiting else 0) + damage.quality_lost,
         window_quality_gained=state.window_quality_gained if awaiting else 0,
         window_experience=window_experience,

@@ -568,8 +568,8 @@ def outcome_revert(
     window they were in: if that window has closed since, they die as the clock would have had
     them die, in the same transaction, with the closing window's entry (`casualties_die`), for
     a unit never carries old Casualty hits. A revert that would give them back in another
-    window (a fight or a correction since opened a new one) is refused: undo that first. So is
-    one that would leave a unit where no run of the rules could (`state_problems`).
+    window (a fight since, or a correction that opened a new one) is refused: undo that first.
+    So is one that would leave a unit where no run of the rules could (`state_problems`).
     """
     chosen = sorted({entry.pk: entry for entry in entries}.values(), key=lambda e: e.pk)
     chosen.reverse()
@@ -610,8 +610,8 @@ def outcome_revert(
         if snapshot.get("casualty_hits", 0) > hits and _window_moved(entry, snapshot):
             errors.setdefault(field, []).append(
                 f"{units[entry.unit_id]}'s Casualty hits would come back in another medical "
-                "window than theirs (a fight or a correction since opened a new one): undo that "
-                "first"
+                "window than theirs (a fight since, or a correction that opened a new one): undo "
+                "that first"
             )
         if problem := _relink_problem(entry, snapshot, units[entry.unit_id]):
             errors.setdefault(field, []).append(problem)
@@ -648,13 +648,16 @@ def outcome_revert(
 def _window_moved(entry: HistoryEntry, snapshot: Mapping[str, Any]) -> bool:
     """Whether the unit's medical window, once ``entry`` is undone (``snapshot``), is no longer
     the one it had just before the entry: Casualty hits it gives back would come back in
-    another window than theirs."""
+    another window than theirs. A fight since is one too, though it opened none (it left no
+    Casualty hits, `recovery.window_after_battle`): fought without them, it is not among the
+    window's fights, whose experience its closing counts again (`window.window_settled`)."""
     then = snapshot_replay(
         HistoryEntry.objects.filter(unit_id=entry.unit_id, pk__lt=entry.pk)
         .order_by("pk")
         .values_list("after", flat=True)
     )
-    return any(then.get(name) != snapshot.get(name) for name in ("window_from", "window_fights"))
+    window = ("window_from", "window_fights", "battles_fought")
+    return any(then.get(name) != snapshot.get(name) for name in window)
 
 
 def _windows_closed_since(

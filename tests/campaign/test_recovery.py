@@ -29,7 +29,7 @@ from campaign.rules.recovery import (
     time_passes,
 )
 from campaign.rules.state import Status
-from campaign.selectors import medics_used_today
+from campaign.selectors import medics_used_today, unit_history_explains
 from campaign.services import (
     calendar_advance,
     medical_apply,
@@ -38,6 +38,7 @@ from campaign.services import (
     quick_resolve_run,
     unit_edit,
 )
+from campaign.services.engagements import engagement_run
 from campaign.services.orders import clock_advance
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
@@ -108,7 +109,7 @@ def test_a_battle_recorded_without_its_hour_opens_the_window_at_midnight():
 def test_a_unit_that_fights_again_keeps_the_window_of_its_casualty_hits_awaiting_the_medics():
     # Day 1, 10:00: one Casualty hit. Day 2, 08:00, before the medics came: one more. Both die
     # after day 2, 10:00 (the unit keeps one count, and none outlasts its own 24 hours);
-    # a unit with none awaiting opens a new window at each battle.
+    # a unit with none awaiting opens a new window at the next battle that wounds it.
     first, _ = damage_apply(unit_state(), morale_hits=0, casualty_hits=1, removed=Removal.NONE,
                             day=1, hour=10, d6=dice())  # fmt: skip
     assert first.window_from == clock_hour(1, 10)
@@ -116,9 +117,40 @@ def test_a_unit_that_fights_again_keeps_the_window_of_its_casualty_hits_awaiting
                              day=2, hour=8, d6=dice())  # fmt: skip
     assert (second.casualty_hits, second.last_battle_day) == (2, 2)
     assert medical_window_closes(second) == clock_hour(2, 10)
-    healed, _ = damage_apply(first.but(casualty_hits=0), morale_hits=1, casualty_hits=0,
+    healed, _ = damage_apply(first.but(casualty_hits=0), morale_hits=0, casualty_hits=1,
                              removed=Removal.NONE, day=2, hour=8, d6=dice())  # fmt: skip
     assert healed.window_from == clock_hour(2, 8)
+
+
+def test_a_fight_that_leaves_no_casualty_hits_awaiting_opens_no_medical_window(
+    campaign, make_unit, enemy
+):
+    """The medics' 24 hours are for Casualty hits: a fight that deals none, to a unit with none
+    awaiting, opens no window (its entry does not say "the medics' 24 hours from none → day 1,
+    00:00"). Nothing is lost by it: hits of a later fight open their own 24 hours, and only
+    hits awaiting the medics keep a window open for the next fight's to join."""
+    unhurt, _ = damage_apply(unit_state(), morale_hits=0, casualty_hits=0, removed=Removal.NONE,
+                             day=1, hour=10, d6=dice())  # fmt: skip
+    shaken, _ = damage_apply(unit_state(), morale_hits=2, casualty_hits=0, removed=Removal.NONE,
+                             day=1, hour=10, d6=dice())  # fmt: skip
+    assert unhurt.window_from is None and shaken.window_from is None
+    wounded, _ = damage_apply(shaken, morale_hits=0, casualty_hits=1, removed=Removal.NONE,
+                              day=1, hour=20, d6=dice())  # fmt: skip
+    assert medical_window_closes(wounded) == clock_hour(2, 20)
+    # Through the services: a battle and an engagement, each leaving the unit no Casualty hits.
+    squad = make_unit("Squad")
+    outcome_apply(campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 0)}, reason="Ford")
+    entry = squad.history.get(kind=HistoryEntry.Kind.BATTLE)
+    assert "the medics' 24 hours" not in entry.text and "window_from" not in entry.after
+    blue = make_unit("Blue 1", into=enemy, quality="elite")
+    engagement_run(campaign=campaign, sides={"attackers": [make_unit("Red 1")],
+                   "defenders": [blue]}, seed=0, round_limit=1, name="Mill ford")  # fmt: skip
+    entry = blue.history.get(kind=HistoryEntry.Kind.ENGAGEMENT)
+    assert entry.text.startswith("Mill ford: came through unhurt; ")
+    assert "the medics' 24 hours" not in entry.text and "window_from" not in entry.after
+    for unit in (squad, blue):
+        unit.refresh_from_db()
+        assert unit.window_from is None and unit_history_explains(unit=unit)
 
 
 def test_time_passing_rests_at_each_midnight_and_closes_the_window_after_its_24th_hour():
@@ -432,7 +464,7 @@ def test_a_save_undone_within_its_window_gives_back_hits_for_the_medics(campaign
 def test_a_revert_that_would_give_hits_back_in_another_window_is_refused(campaign, make_unit):
     mech, save = _saved_at_ford(campaign, make_unit)
     clock_advance(campaign=campaign, hours=10)
-    # Another fight, with no Casualty hits awaiting the medics: the unit's window is its own.
+    # Another fight, with no Casualty hits awaiting the medics: it was fought without them.
     outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Mill")
     written = HistoryEntry.objects.count()
     with pytest.raises(ValidationError) as refused:
@@ -440,10 +472,27 @@ def test_a_revert_that_would_give_hits_back_in_another_window_is_refused(campaig
     assert refused.value.message_dict == {
         f"entries.{save.pk}": [
             "Atlas's Casualty hits would come back in another medical window than theirs (a "
-            "fight or a correction since opened a new one): undo that first"
+            "fight since, or a correction that opened a new one): undo that first"
         ]
     }
     assert HistoryEntry.objects.count() == written
+
+
+def test_a_revert_that_would_give_back_hits_a_fight_since_never_met_is_refused(campaign, make_unit):
+    """All the hits a correction entered saved, the unit fought again unhurt: that fight opened
+    no window, yet it was fought without them, and a window given them back would leave it out
+    of their fights. Undo the fight first, as after one that opened a window."""
+    make_unit("Aid Post", quality="elite", specialties=("infantry", "medical"))
+    mech = make_unit("Atlas", "Mech", specialties=("mechanized",))
+    unit_edit(unit=mech, changes={"casualty_hits": 1}, reason="ambushed off-table")
+    (save,) = medical_apply(force=mech.force)
+    clock_advance(campaign=campaign, hours=2)
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Mill")
+    mech.refresh_from_db()
+    assert (mech.casualty_hits, mech.window_from) == (0, 0)
+    with pytest.raises(ValidationError) as refused:
+        outcome_revert(entries=[save], reason="the medics never came")
+    assert "would come back in another medical window" in str(refused.value)
 
 
 def test_a_revert_that_would_leave_a_unit_where_no_rule_could_is_refused(campaign, make_unit):

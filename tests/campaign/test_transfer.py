@@ -329,6 +329,11 @@ def test_an_export_from_before_fog_of_war_imports_with_it_off(played):
 def test_an_export_from_before_units_kept_their_medical_window_hour_imports_without_it(played):
     # Such a unit, and every entry of its history, lacks `window_from`: it imports empty (the
     # window then runs from 00:00 of the unit's last battle day) and its history still explains.
+    # A window opens only on Casualty hits: one a correction entered, dead since, left one.
+    blue = Unit.objects.get(force__campaign=played, name="Blue Rifles")
+    unit_edit(unit=blue, changes={"casualty_hits": 1}, reason="ambushed off-table")
+    calendar_advance(campaign=played, days=2)
+    played.refresh_from_db()
     exported = campaign_export(campaign=played)
     units = [unit for force in exported["forces"] for unit in force["units"]]
     assert any(unit["window_from"] is not None for unit in units)
