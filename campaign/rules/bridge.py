@@ -710,6 +710,16 @@ def damage_apply(
     leader, rolls, died = leader_wounds(state.leader, casualty_hits, d6)
     if died:
         morale_hits += LEADER_DEATH_MORALE_HITS
+    # A fight that leaves no Casualty hits awaiting the medics opens no window: they are what
+    # the medics' 24 hours are for. The window's bookkeeping stays as it was, never read
+    # (`recovery.medical_window_closes`), until Casualty hits open the next window afresh.
+    opens = awaiting or casualty_hits > 0
+    window = {
+        "window_from": window_after_battle(state, clock_hour(day, hour)),
+        "window_quality_lost": (state.window_quality_lost if awaiting else 0) + damage.quality_lost,
+        "window_quality_gained": state.window_quality_gained if awaiting else 0,
+        "window_experience": window_experience,
+    }
     state = state.but(
         morale_hits=state.morale_hits + morale_hits,
         casualty_hits=state.casualty_hits + casualty_hits,
@@ -717,10 +727,7 @@ def damage_apply(
         battles_fought=state.battles_fought + 1,
         # A battle entered late, fought before the unit's last one, leaves that one the last.
         last_battle_day=day if state.last_battle_day is None else max(state.last_battle_day, day),
-        window_from=window_after_battle(state, clock_hour(day, hour), casualty_hits),
-        window_quality_lost=(state.window_quality_lost if awaiting else 0) + damage.quality_lost,
-        window_quality_gained=state.window_quality_gained if awaiting else 0,
-        window_experience=window_experience,
+        **(window if opens else {}),
     )
     if removed == Removal.DESTROYED and not taken_out_retreats:
         status = Status.DESTROYED
@@ -736,7 +743,7 @@ def damage_apply(
         won=won,
         broken=status == Status.RETREATED,
     )
-    fights = (*state.window_fights, kept) if awaiting else (kept,) if casualty_hits else ()
+    fights = (*state.window_fights, kept) if awaiting else (kept,) if opens else state.window_fights
     state = state.but(status=status, in_combat_zone=status == Status.READY, window_fights=fights)
     damage = replace(
         damage,

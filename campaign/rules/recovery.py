@@ -81,22 +81,20 @@ def medical_window_open(state: CampaignUnitState, now: int) -> bool:
     return state.status != Status.DESTROYED and closes is not None and now <= closes
 
 
-def window_after_battle(state: CampaignUnitState, at: int, casualty_hits: int) -> int | None:
-    """The unit's `window_from` after a battle at clock hour `at` that dealt it
-    `casualty_hits`: the battle's hour, unless Casualty hits of another battle still await the
-    medics. Then the window keeps running from that battle, for them and the new ones alike (a
-    unit keeps one count of Casualty hits, and none may outlast its own 24 hours: a unit
-    fighting every day would otherwise keep its dead alive). A battle fought before the window
-    opened, entered late, moves it no earlier: that would kill the other battle's hits before
-    their 24 hours are up. Its own hits die at once if its own 24 hours are over
-    (`found_too_late`, `casualties_found_too_late`); else they join the open window, as hits a
-    GM's correction adds do. A battle that leaves no Casualty hits awaiting opens no window:
-    the medics' 24 hours are theirs, and a window with none in it is never read (a later
-    battle's hits open their own, `medical_window_closes`), so `window_from` stays as it was."""
+def window_after_battle(state: CampaignUnitState, at: int) -> int:
+    """The unit's `window_from` after a battle at clock hour `at`: the battle's hour, unless
+    Casualty hits of another battle still await the medics. Then the window keeps running from
+    that battle, for them and the new ones alike (a unit keeps one count of Casualty hits, and
+    none may outlast its own 24 hours: a unit fighting every day would otherwise keep its dead
+    alive). A battle fought before the window opened, entered late, moves it no earlier: that
+    would kill the other battle's hits before their 24 hours are up. Its own hits die at once
+    if its own 24 hours are over (`found_too_late`, `casualties_found_too_late`); else they
+    join the open window, as hits a GM's correction adds do. Asked only of a battle that leaves
+    Casualty hits awaiting the medics: one that leaves none opens no window
+    (`bridge.damage_apply`), for a window with none in it would never be read (a later
+    battle's hits open their own, `medical_window_closes`)."""
     since = window_opens(state) if state.casualty_hits else None
-    if since is None:
-        return at if casualty_hits else state.window_from
-    return since
+    return at if since is None else since
 
 
 def found_too_late(at: int, now: int) -> bool:

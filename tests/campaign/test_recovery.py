@@ -137,6 +137,15 @@ def test_a_fight_that_leaves_no_casualty_hits_awaiting_opens_no_medical_window(
     wounded, _ = damage_apply(shaken, morale_hits=0, casualty_hits=1, removed=Removal.NONE,
                               day=1, hour=20, d6=dice())  # fmt: skip
     assert medical_window_closes(wounded) == clock_hour(2, 20)
+    # Nor does it touch what a window its hits left (all saved since) kept: only the next
+    # Casualty hits open a window, afresh.
+    saved = wounded.but(casualty_hits=0)
+    again, _ = damage_apply(saved, morale_hits=1, casualty_hits=0, removed=Removal.NONE,
+                            day=1, hour=22, d6=dice())  # fmt: skip
+    window = ("window_from", "window_quality_lost", "window_quality_gained",
+              "window_experience", "window_fights")  # fmt: skip
+    assert [getattr(again, f) for f in window] == [getattr(saved, f) for f in window]
+    assert saved.window_fights and saved.window_experience is not None
     # Through the services: a battle and an engagement, each leaving the unit no Casualty hits.
     squad = make_unit("Squad")
     outcome_apply(campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 0)}, reason="Ford")
