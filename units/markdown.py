@@ -67,9 +67,13 @@ def render(source: str) -> Document:
     tokens = md.parse(source)
     headings: list[Heading] = []
     seen: dict[str, int] = {}
+    above = ""
+    """The id of the last heading: a table is named by the heading it stands under."""
     for index, token in enumerate(tokens):
         if token.type == "inline":
             _unlink_unsafe(token)
+        if token.type == "table_open" and above:
+            token.attrSet("aria-labelledby", above)
         if token.type != "heading_open":
             continue
         text = "".join(child.content for child in tokens[index + 1].children or [] if child.content)
@@ -79,6 +83,7 @@ def render(source: str) -> Document:
         if count:
             anchor = f"{anchor}-{count}"
         token.attrSet("id", anchor)
+        above = anchor
         headings.append(Heading(int(token.tag[1]), text, anchor))
     html = md.renderer.render(tokens, md.options, {})
     title = next((h.text for h in headings if h.level == 1), "")

@@ -123,7 +123,7 @@ def test_the_dashboard_lists_engagements_with_battles_newest_first(client, demo)
     campaign, _ = demo
     client.force_login(get_user_model().objects.get(username="alice"))
     page = client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
-    table = page[page.index('<table class="fights stack">') :]
+    table = page[page.index('<table class="fights stack"') :]
     table = table[: table.index("</table>")]
     clash, mill = campaign.engagements.get(), campaign.battles.get(name="Battle of the Millrace")
     clash_at = table.index(reverse("campaign:engagement", args=[campaign.pk, clash.pk]))
@@ -142,7 +142,7 @@ def test_the_dashboards_recent_fights_stack_on_a_phone_each_cell_named(client, d
     campaign, _ = demo
     client.force_login(get_user_model().objects.get(username="alice"))
     page = client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
-    table = page[page.index('<table class="fights stack">') :]
+    table = page[page.index('<table class="fights stack"') :]
     table = table[: table.index("</table>")]
     cells = re.findall(r"<td[^>]*>", table)
     assert len(cells) == 3 * campaign.battles.count() + 3 * campaign.engagements.count()

@@ -121,7 +121,7 @@ def test_an_empty_library_says_so_in_words_not_a_command(client, django_user_mod
 def test_it_renders_the_rules_documents(client, cards, django_user_model):
     client.force_login(django_user_model.objects.create_user("reader"))
     rules = client.get(reverse("library:document", args=["rules"])).text
-    assert "<h1" in rules and "<table>" in rules
+    assert "<h1" in rules and "<table aria-labelledby=" in rules
     assert 'id="4-rulings-added-by-the-engine"' in rules
     assert 'href="#4-rulings-added-by-the-engine"' in rules
     campaign = client.get(reverse("library:document", args=["campaign"])).text
@@ -188,7 +188,7 @@ def test_markdown_renders_both_documents_without_raw_tags():
     for name in ("rules.md", "campaign.md"):
         html = render((DOCS / name).read_text()).html
         assert "<script" not in html
-        assert html.count("<table>") == html.count("</table>")
+        assert html.count("<table ") == html.count("</table>") > 0
 
 
 # --- 400, 404, 403, 500, favicon, expired sessions ----------------------------------------------

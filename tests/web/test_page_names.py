@@ -77,6 +77,9 @@ class _Reader(HTMLParser):
         self.described: list[tuple[str, dict[str, str]]] = []
         """Elements named or described by others, by id."""
         self.svg: list[tuple[dict[str, str], bool]] = []
+        self.main = 0
+        self.tables: list[tuple[dict[str, str], bool]] = []
+        """Open tables, each with whether a caption names it."""
 
     # The open elements that collect words: buttons, links, an svg's title.
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -87,6 +90,14 @@ class _Reader(HTMLParser):
             self.lang = True
         if tag == "h1":
             self.h1 += 1
+        if tag == "main" or a.get("role") == "main":
+            self.main += 1
+        if tag == "nav" and not _aria(a):
+            self.problems.append(f"a navigation with no name: {_show(tag, a)}")
+        if tag == "table":
+            self.tables.append((a, False))
+        if tag == "caption" and self.tables:
+            self.tables[-1] = (self.tables[-1][0], True)
         if a.get("aria-describedby") or a.get("aria-labelledby"):
             self.described.append((tag, a))
         if tag == "label" and a.get("for"):
@@ -142,6 +153,10 @@ class _Reader(HTMLParser):
                 )
             for _, _, outer in self.named:
                 outer.append(" " + text + " ")
+        if tag == "table" and self.tables:
+            a, captioned = self.tables.pop()
+            if not (captioned or _aria(a)):
+                self.problems.append(f"a table with no name: {_show('table', a)}")
         if tag == "svg" and self.svg:
             a, hidden = self.svg.pop()
             if not hidden and not (a.get("role") in ("img", "group", "application") and _aria(a)):
@@ -153,6 +168,8 @@ class _Reader(HTMLParser):
             self.problems.append("no <html lang>")
         if self.whole and self.h1 != 1:
             self.problems.append(f"{self.h1} main headings (<h1>), not one")
+        if self.whole and self.main != 1:
+            self.problems.append(f"{self.main} main regions (<main>), not one")
         for tag, a, held in self.fields:
             named = held or _aria(a) or (a.get("id") in self.label_for)
             if not named:
@@ -178,26 +195,32 @@ def _show(tag: str, a: dict[str, str]) -> str:
 def test_the_reader_finds_what_a_page_lacks():
     bare = (
         '<html><body><input name="a"><a href="/x"></a><button><svg></svg></button>'
-        '<img src="x"><select aria-describedby="gone"></select></body></html>'
+        '<img src="x"><select aria-describedby="gone"></select>'
+        "<nav><table><tr><td>1</td></tr></table></nav></body></html>"
     )
     assert what_a_reader_misses(bare) == [
         'a link with no words: <a href="/x">',
         "a drawing neither named nor hidden: <svg >",
         "a button with no words: <button >",
         "an image with no alt text: <img >",
+        "a navigation with no name: <nav >",
+        "a table with no name: <table >",
         "no <html lang>",
         "0 main headings (<h1>), not one",
+        "0 main regions (<main>), not one",
         'a field with no name: <input name="a">',
         "a field with no name: <select >",
         "aria-describedby gone, not on the page: <select >",
     ]
     named = (
-        '<html lang="en"><body><h1>Page</h1><label>A <input name="a"></label>'
+        '<html lang="en"><body><main><h1>Page</h1><label>A <input name="a"></label>'
         '<label for="b">B</label><select id="b" aria-describedby="b_helptext"></select>'
         '<span id="b_helptext">Help</span><a href="/x"><img alt="Home"></a>'
         '<button aria-label="Close"><svg aria-hidden="true"></svg></button>'
         '<svg role="img" aria-labelledby="t"><title id="t">Chart</title></svg>'
-        '<input type="submit"><input type="hidden" name="key"></body></html>'
+        '<input type="submit"><input type="hidden" name="key">'
+        '<nav aria-label="Site"></nav><table><caption>Units</caption></table>'
+        '<h2 id="h">Fights</h2><table aria-labelledby="h"></table></main></body></html>'
     )
     assert what_a_reader_misses(named) == []
     assert what_a_reader_misses('<p><input name="a"></p>', whole=False) == [
