@@ -323,6 +323,27 @@ def test_a_force_and_a_battle_print_every_card_on_one_sheet(client, world):
     assert _url("force-cards", world, world.force.pk) in roster
 
 
+def test_a_print_sheets_hit_boxes_are_read_in_words(client, world):
+    """A screen reader says nothing of an empty box: each card's boxes are a picture named by
+    the hits they show, as the roster's are, and the battle card's own by how many there are
+    to tick off (a label on the paragraph around them was never read)."""
+    unit = Unit.objects.get(pk=world.unit.pk)
+    assert unit.morale_hits == 3 and unit.casualty_hits == 2  # the world's hurt squad
+    login(client, world, "player")
+    sheet = client.get(_url("force-cards", world, world.force.pk)).text
+    cards = sheet.split("<article")[1:]
+    squad = next(a for a in cards if f"<h2>{unit.name}</h2>" in a)
+    boxes = max(Quality(unit.quality).hits_survived, 5)
+    hits = f"3 Morale and 2 Casualty hits of the {boxes} it sustains"
+    assert f'Hits: <span role="img" aria-label="{hits}"><span class="box box-morale">' in squad
+    fit = next(a for a in cards if "card Hits:" in a)
+    card_hits = re.search(r'card Hits: <span role="img" aria-label="(\d+) to tick off">', fit)
+    assert card_hits and fit.count('<span class="box"></span>') == int(card_hits[1]) > 0
+    assert 'aria-label="Hit boxes"' not in sheet
+    roster = client.get(_url("force", world, world.force.pk)).text
+    assert f'aria-label="{hits}"' in roster
+
+
 def test_a_fought_battles_sheet_says_how_each_unit_went_in_not_how_it_stands_now(client, world):
     """Once its outcome is applied, a battle's sheet prints each card as its unit fought with
     it, with the quality and kit it fought at and its Orders going in, and no longer the hits
@@ -339,7 +360,7 @@ def test_a_fought_battles_sheet_says_how_each_unit_went_in_not_how_it_stands_now
     assert f'<p class="went-in">{escape(went["text"])}</p>' in squad
     assert "box-free" not in sheet and "box-casualty" not in sheet  # the hits now: not here
     # The battle card's own, to tick off: the line's first words, so a capital.
-    assert '<p class="hit-boxes" aria-label="Hit boxes">Card Hits: <span' in squad
+    assert '<p class="hit-boxes">Card Hits: <span role="img" aria-label="' in squad
     assert f"day {applied.day}</span>" in sheet
     awaiting = world.table_battle
     assert awaiting.state == CampaignBattle.State.AWAITING
