@@ -315,3 +315,25 @@ def test_no_campaign_page_skips_a_heading_level(client, world, role):
         if whole and (skipped := _skipped_headings(html))
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def _headings(html: str) -> list[str]:
+    return [
+        f"h{level} {' '.join(re.sub('<[^>]+>', ' ', words).split())}"
+        for level, words in re.findall(r"<h([1-6])\b[^>]*>(.*?)</h\1>", html, re.S)
+    ]
+
+
+def test_a_form_of_its_own_is_not_heard_as_part_of_the_section_above_it(client, world):
+    """A reader moving by headings takes an h3 for a part of the h2 before it: the engagement
+    page's revert form was a part of its last round ("Round 4 › Revert this engagement"), and
+    the Engagements page's form to fight one a part of the list of those fought lately. Each
+    is a section of the page (h2), as the GM's forms on the other table pages stand under the
+    GM's panel (h2 GM)."""
+    pages = {label: html for label, html, _ in campaign_pages(client, world, "gm")}
+    log = _headings(pages["engagement log"])
+    assert "h2 Revert this engagement" in log and "h3 Revert this engagement" not in log
+    setup = _headings(pages["engagements"])
+    assert setup.index("h2 Fight an engagement") > setup.index("h2 Fought lately")
+    orders = _headings(pages["orders"])
+    assert orders.index("h3 Give an Order") == orders.index("h2 GM") + 1
