@@ -337,3 +337,19 @@ def test_a_form_of_its_own_is_not_heard_as_part_of_the_section_above_it(client, 
     assert setup.index("h2 Fight an engagement") > setup.index("h2 Fought lately")
     orders = _headings(pages["orders"])
     assert orders.index("h3 Give an Order") == orders.index("h2 GM") + 1
+
+
+@pytest.mark.parametrize("role", ["gm", "player"])
+def test_the_table_pages_links_mark_the_page_the_reader_is_on(client, world, role):
+    """Characters · Orders and the clock · Engagements · Checks and Requisition: a screen
+    reader hears "current page" on the one that is open (and the eye sees it in bold)."""
+    pages = {label: html for label, html, _ in campaign_pages(client, world, role)}
+    for label, words in [
+        ("characters", "Characters"),
+        ("orders", "Orders and the clock"),
+        ("engagements", "Engagements"),
+        ("checks", "Checks and Requisition"),
+    ]:
+        current = re.findall(r'<a href="[^"]*" aria-current="page">([^<]*)</a>', pages[label])
+        assert current == [words], label
+    assert "aria-current" not in pages["engagement log"]
