@@ -353,3 +353,21 @@ def test_the_table_pages_links_mark_the_page_the_reader_is_on(client, world, rol
         current = re.findall(r'<a href="[^"]*" aria-current="page">([^<]*)</a>', pages[label])
         assert current == [words], label
     assert "aria-current" not in pages["engagement log"]
+
+
+def test_each_situation_box_of_an_engagement_names_its_unit(client, world):
+    """The GM tabbing through the Engagements page's table heard "dug in, check box" once a
+    row, never whose: each box is named with its unit, as the battle set-up's fields are
+    ("Side of Squad 1")."""
+    html = next(h for label, h, _ in campaign_pages(client, world, "gm") if label == "engagements")
+    rows = re.findall(r'<tr><th scope="row"><label for="[^"]+">([^<]+)</label>.*?</tr>', html, re.S)
+    assert rows  # the world's one unit ready to fight: the rest are out of action or busy
+    cells = re.findall(r'<td class="situation">(.*?)</td>', html, re.S)
+    assert len(cells) == len(rows)
+    for cell in cells:
+        names = [" ".join(re.sub("<[^>]+>", " ", n).split()) for n in re.findall(
+            r'<label class="check">(.*?)</label>', cell, re.S)]  # fmt: skip
+        assert names and all(re.fullmatch(r"[^:]+: [a-z ]+", n) for n in names), names
+    assert "Iron Wolf: dug in" in html.replace('<span class="visually-hidden">', "").replace(
+        "</span>", ""
+    )
