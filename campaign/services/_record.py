@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
@@ -315,3 +317,33 @@ def campaign_save_once(campaign: Campaign) -> Campaign:
             raise
         return existing
     return campaign
+
+
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def review_token(units: Iterable[tuple[Any, CampaignUnitState]], shown: Any) -> str:
+    """What a review read and showed, in short: each unit as it stood ("pk:digest"), then the
+    whole of what it showed (``shown``, plain data). The confirmation sends it back, and the
+    action writes only if the review it would draw now is the same (`review_changed`)."""
+    stood = [f"{unit.pk}:{_digest(state.to_json())}" for unit, state in units]
+    return " ".join([*stood, _digest(shown)])
+
+
+def review_changed(reviewed: Any, now: str, units: Iterable[Any], what: str) -> list[str]:
+    """Why the review sent back (``reviewed``, `review_token`) is no longer what the action
+    would write (``now``): each of ``units`` that changed since, by name, in sentences; an
+    empty list when nothing did. A change that names no unit is left to the caller."""
+    if reviewed == now:
+        return []
+    seen, standing = (
+        dict(part.split(":", 1) for part in str(token).split() if ":" in part)
+        for token in (reviewed, now)
+    )
+    return [
+        f"{unit} has changed since you reviewed this {what}: review it again."
+        for unit in units
+        if seen.get(str(unit.pk), standing[str(unit.pk)]) != standing[str(unit.pk)]
+    ]

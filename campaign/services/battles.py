@@ -38,11 +38,19 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.orders import clock_hour
 from campaign.rules.state import Status, quality_name
-from campaign.selectors import campaign_battle_launched, campaign_now, engaged_units, units_joined
+from campaign.selectors import (
+    campaign_battle_launched,
+    campaign_now,
+    engaged_units,
+    outcome_review,
+    units_joined,
+)
 from campaign.services._record import (
     forces_on_both_sides,
     made_once,
     require_manager,
+    review_changed,
+    review_token,
     text_given,
     units_stored,
 )
@@ -507,10 +515,35 @@ def campaign_battles_settle_all() -> list[int]:
     return [campaign_battle_settle(battle_id=battle_id).pk for battle_id in finished]
 
 
+def outcome_reviewed(rows: Sequence[tuple[Unit, Any, Any]], entries: Sequence[HistoryEntry]) -> str:
+    """What an outcome's review (`selectors.outcome_review`: its ``rows`` and ``entries``)
+    showed, in short (`review_token`): each unit as it stood, then what each would become and
+    every sentence its history would get. Its Apply sends it back (`campaign_battle_apply`)."""
+    shown = [[unit.pk, after.to_json()] for unit, _, after in rows]
+    shown += [[entry.unit_id, entry.kind, entry.text] for entry in entries]
+    return review_token([(unit, now) for unit, now, _ in rows], shown)
+
+
+def _review_problems(campaign_battle: CampaignBattle, reviewed: Any) -> list[str]:
+    """Why Apply would no longer write what the review sent back (``reviewed``) showed: a unit
+    changed since (corrected, healed, or fought again in another tab). A refusal of the outcome
+    itself is left to `outcome_apply`, which says it."""
+    rows, refusal, _, entries = outcome_review(campaign_battle=campaign_battle)
+    now = outcome_reviewed(rows, entries)
+    if refusal or reviewed == now:
+        return []
+    return review_changed(reviewed, now, [unit for unit, _, _ in rows], "outcome") or [
+        "This outcome would no longer be applied as you reviewed it: review it again."
+    ]
+
+
 def campaign_battle_apply(
-    *, campaign_battle: CampaignBattle, actor: Any = None
+    *, campaign_battle: CampaignBattle, actor: Any = None, reviewed: str | None = None
 ) -> list[HistoryEntry] | None:
-    """Apply the outcome to the persistent units; None if it is not waiting to be applied."""
+    """Apply the outcome to the persistent units; None if it is not waiting to be applied.
+
+    Confirmed from a review, ``reviewed`` is what it showed (`outcome_reviewed`): refused,
+    writing nothing, if Apply would now write anything else."""
     require_manager(campaign_battle.campaign, actor)
     with transaction.atomic():
         claimed = CampaignBattle.objects.filter(
@@ -524,6 +557,9 @@ def campaign_battle_apply(
         if not claimed:
             return None
         campaign_battle.refresh_from_db()
+        # Read under the units' locks, which hold to the end: nothing changes in between.
+        if reviewed is not None and (problems := _review_problems(campaign_battle, reviewed)):
+            raise ValidationError({"reviewed": problems})
         entries = outcome_apply(**campaign_battle_outcome(campaign_battle), actor=actor)
         # A table battle's entries name no battle: its record keeps those of every
         # application, the reverted ones too, so they stay known as its.

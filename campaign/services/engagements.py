@@ -8,8 +8,6 @@ units through `damage_apply` and `unit_change`, like a battle's, and reverts lik
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -46,6 +44,8 @@ from campaign.services._record import (
     forces_on_both_sides,
     made_once,
     require_manager,
+    review_changed,
+    review_token,
     text_given,
     unit_change,
 )
@@ -319,21 +319,15 @@ def _engagement_row(fought: _Fought) -> dict[str, Any]:
     }
 
 
-def _digest(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
 def _reviewed(fought: _Fought, taken: list[_Taken]) -> str:
-    """What a review read and showed, in short: each unit as it stood ("pk:digest"), then the
-    whole outcome (the clock, every event, what each unit takes and earns). Apply, given it,
-    fights again from the same seed and writes only if both are still the same."""
-    units = [f"{t.unit.pk}:{_digest(t.unit.state.to_json())}" for t in taken]
+    """What a review read and showed (`review_token`): each unit as it stood, then the whole
+    outcome (the clock, every event, what each unit takes and earns). Apply, given it, fights
+    again from the same seed and writes only if both are still the same."""
     shown = {
         "engagement": _engagement_row(fought) | {"campaign": fought.campaign.pk},
         "taken": [[t.why, t.details, t.hit.to_json(), t.after.to_json()] for t in taken],
     }
-    return " ".join([*units, _digest(shown)])
+    return review_token([(t.unit, t.unit.state) for t in taken], shown)
 
 
 def _review_problems(reviewed: Any, fought: _Fought, taken: list[_Taken]) -> list[str]:
@@ -342,16 +336,7 @@ def _review_problems(reviewed: Any, fought: _Fought, taken: list[_Taken]) -> lis
     now = _reviewed(fought, taken)
     if reviewed == now:
         return []
-    seen, standing = (
-        dict(part.split(":", 1) for part in str(token).split() if ":" in part)
-        for token in (reviewed, now)
-    )
-    changed = [
-        f"{t.unit} has changed since you reviewed this engagement: review it again."
-        for t in taken
-        if seen.get(str(t.unit.pk), standing[str(t.unit.pk)]) != standing[str(t.unit.pk)]
-    ]
-    return changed or [
+    return review_changed(reviewed, now, [t.unit for t in taken], "engagement") or [
         "This engagement would no longer be fought as you reviewed it (the clock, an Order or a "
         "leader has changed since): review it again."
     ]

@@ -91,6 +91,7 @@ from campaign.services.battles import (
     campaign_battle_odds_keep,
     campaign_battle_record,
     campaign_battle_revert,
+    outcome_reviewed,
 )
 from campaign.services.going_in import table_cards
 from campaign.services.maps import (
@@ -661,6 +662,7 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
     cb = campaign_battle_for_viewer(viewer, battle_pk)
     require_manage(viewer)
     url = reverse("campaign:battle", args=[pk, cb.pk])
+    here = reverse("campaign:battle-apply", args=[pk, cb.pk])
     waiting = cb.state in (CampaignBattle.State.AWAITING, CampaignBattle.State.REVERTED)
     if request.method == "GET" or request.POST.get("confirm") != "yes":
         if not waiting:
@@ -692,13 +694,20 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
             lines=[f"{line}." for line in notes],
             rows=rows,
             entries=entries,
-            confirm_url=reverse("campaign:battle-apply", args=[pk, cb.pk]),
+            confirm_url=here,
             confirm_label="Apply these changes",
+            hidden=[("reviewed", outcome_reviewed(rows, entries))],
             back_url=url,
         )
     try:
-        entries = campaign_battle_apply(campaign_battle=cb, actor=request.user)
+        entries = campaign_battle_apply(
+            campaign_battle=cb, actor=request.user, reviewed=request.POST.get("reviewed")
+        )
     except ValidationError as error:
+        if stale := getattr(error, "error_dict", {}).get("reviewed"):
+            # Drawn before a unit changed: the review again, as the units stand now.
+            messages.error(request, " ".join(m for e in stale for m in e.messages))
+            return action_done_error(request, here)
         messages.error(request, "The outcome could not be applied: " + "; ".join(error.messages))
         return action_done_error(request, url)
     if entries is None:

@@ -3,6 +3,8 @@ the same table is the summary. A review writes nothing, and it shows what the cl
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -103,6 +105,33 @@ def test_the_apply_review_names_a_unit_destroyed_since_and_apply_then_gives_it_n
     battle.refresh_from_db()
     assert battle.state == CampaignBattle.State.APPLIED
     assert HistoryEntry.objects.get(unit=ours, kind="battle").after == {}
+
+
+def test_an_apply_confirmed_from_a_review_drawn_before_a_unit_changed_writes_nothing(client, world):
+    # The review promises "applying writes exactly what is shown here": a unit corrected in
+    # another tab since the review was drawn would take something else, so the stale page's
+    # Apply is refused by the unit's name and the review is drawn again with the units now.
+    battle, _, theirs = _doomed_battle(world)
+    login(client, world, "gm")
+    review = client.get(_url("battle-apply", world, battle.pk))
+    reviewed = re.search(r'name="reviewed" value="([^"]*)"', review.text)[1]
+    unit_edit(unit=theirs, changes={"morale_hits": 1}, reason="shelled", actor=world.users["gm"])
+    written = HistoryEntry.objects.count()
+    url = _url("battle-apply", world, battle.pk)
+    response = client.post(url, {"confirm": "yes", "reviewed": reviewed})
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.AWAITING
+    assert HistoryEntry.objects.count() == written
+    assert response.status_code == 302 and response["Location"] == url
+    again = client.get(url)
+    said = "Lucky has changed since you reviewed this outcome: review it again."
+    assert said in again.text
+    assert _rows(again)[theirs.pk].after.morale_hits == 1  # drawn as the unit stands now
+    # Confirmed from the review drawn now, it applies what that one showed.
+    fresh = re.search(r'name="reviewed" value="([^"]*)"', again.text)[1]
+    client.post(url, {"confirm": "yes", "reviewed": fresh})
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.APPLIED
 
 
 def test_the_advance_review_names_who_dies_and_advancing_does_just_that(client, world):
