@@ -12,6 +12,7 @@ from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.services import unit_create, unit_edit
 from campaign.services.battles import campaign_battle_record
 from tests.web.campaign_world import login
+from tests.web.test_dark_mode import STATIC, _rules
 
 pytestmark = pytest.mark.django_db
 
@@ -230,3 +231,20 @@ def test_the_apply_review_and_the_battle_page_tell_each_unit_as_its_history_does
     # The same words as the unit's own history, where the battle's name is the link.
     history = client.get(_url("unit", world, ours.pk)).text
     assert told.removeprefix("Broken at Pinned down: ").removesuffix(".") in history
+
+
+TABLET_UPRIGHT = 820  # px: a tablet held upright at the table
+
+
+def test_the_changes_table_is_one_card_a_unit_on_a_tablet_held_upright():
+    # Its eight columns, the history's sentences among them, are some 960 px wide: at 820 px
+    # the page scrolled sideways and a unit's Experience and Leader fell off the screen.
+    sheet = (STATIC / "campaign" / "campaign.css").read_text()
+    cards = [
+        media
+        for media, selector, declared in _rules(sheet)
+        if selector == ".changes thead" and declared.get("display") == "none"
+    ]
+    assert cards, "the review table turns into cards on a narrow screen"
+    width = re.search(r"max-width:\s*([\d.]+)rem", cards[0])
+    assert width and float(width[1]) * 16 >= TABLET_UPRIGHT
