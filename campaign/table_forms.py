@@ -370,12 +370,16 @@ class JoinForm(_LeavesOut, CampaignForm):
 
 
 def _characters_who(
-    campaign: Campaign, may: Callable[[Any], bool], cannot: str, **kwargs: Any
+    campaign: Campaign, may: Callable[[Any], bool], cannot: str, nobody: str = "", **kwargs: Any
 ) -> _CharacterField:
     """The living characters whose feats let them do it (``may``: `can_train`, `can_rally`):
     the others are not offered, as a unit field offers only the units its `Offer` allows; one
-    sent all the same is refused as dead, or as ``cannot`` ("is not a Strategist")."""
+    sent all the same is refused as dead, or as ``cannot`` ("is not a Strategist"). With none
+    to offer, the field says why beneath its empty list (``nobody``; the unit page's training
+    form says it instead of the list)."""
     able = [c.pk for c in campaign.characters.filter(alive=True) if may(feats_from(c.feats))]
+    if not able:
+        kwargs["help_text"] = nobody
 
     def why_not(character: Any) -> str:
         return f"{character.name} {'is dead' if not character.alive else cannot}"
@@ -386,6 +390,14 @@ def _characters_who(
 
 TRAINER_NOT = "is neither Special Forces nor a Strategist, so trains no unit"
 RALLIER_NOT = "is not a Strategist, so rallies no unit"
+NOBODY_TRAINS = (
+    "Training is given by a Special Forces or Strategist character of the campaign, and it has "
+    "none alive: create one under New character."
+)
+NOBODY_RALLIES = (
+    "A rally is given by a Strategist character of the campaign, and it has none alive: create "
+    "one under New character."
+)
 
 TRAINING_HELP = (
     "A course of training by a Special Forces or Strategist character: one quality step up, to "
@@ -402,7 +414,7 @@ class TrainByForm(_LeavesOut, CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _characters_who(
-            self.campaign, can_train, TRAINER_NOT, label="Trainer"
+            self.campaign, can_train, TRAINER_NOT, NOBODY_TRAINS, label="Trainer"
         )
         self.fields["unit"] = _UnitField(self.campaign, TRAIN, label="Trains unit")
 
@@ -440,7 +452,7 @@ class RallyForm(_LeavesOut, CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _characters_who(
-            self.campaign, can_rally, RALLIER_NOT, label="Strategist"
+            self.campaign, can_rally, RALLIER_NOT, NOBODY_RALLIES, label="Strategist"
         )
         # Once a day for each unit: one rallied today is not offered, as the service refuses it.
         rallied = rallied_today(self.campaign)

@@ -85,3 +85,21 @@ def test_no_gm_form_between_battles_starts_a_choice_on_a_row_of_dashes(client, w
         html = client.get(url).text
         assert "<select" in html, url
         assert "---------" not in html, url
+
+
+def test_a_trainer_or_strategist_list_with_nobody_in_it_says_why(client, world):
+    # An empty list of trainers, or of Strategists, said nothing: the GM at the table opened it,
+    # found no one, and had to guess that nobody of the campaign holds the class.
+    gm = world.users["gm"]
+    character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, feats=[],
+                     actor=gm)  # fmt: skip
+    login(client, world, "gm")
+    page = client.get(_url("characters", world)).text
+    trains = "Training is given by a Special Forces or Strategist character of the campaign, and"
+    rallies = "A rally is given by a Strategist character of the campaign, and it has none alive"
+    assert trains in page and rallies in page
+    # Once one is, the list holds them and says no more.
+    character_create(campaign=world.campaign, name="Maj. Vance", hit_points=12,
+                     feats=["strategist"], actor=gm)  # fmt: skip
+    page = client.get(_url("characters", world)).text
+    assert trains not in page and rallies not in page
