@@ -28,6 +28,19 @@ class LaunchKeyField(forms.UUIDField):
         self.error_messages["invalid"] = "This form is damaged; reload the page and try again."
 
 
+class OneTimeBoundField(forms.BoundField):
+    """A field as a form draws it: of a one-time form (one with a `LaunchKeyField`), marked
+    ``autocomplete="off"``. Sent, such a form's page goes elsewhere, and Back draws it anew
+    (the POST to its address took the browser's copy), with a new key: the browser, filling it
+    with what was typed into the one already sent, had the same thing done twice."""
+
+    def build_widget_attrs(self, attrs: Any, widget: Any = None) -> Any:
+        attrs = super().build_widget_attrs(attrs, widget)
+        if any(isinstance(field, LaunchKeyField) for field in self.form.fields.values()):
+            attrs.setdefault("autocomplete", "off")
+        return attrs
+
+
 def focus_first_error(form: forms.BaseForm) -> None:
     """Put ``autofocus`` on the form's first field shown with an error (its first shown field,
     when the errors are the whole form's, said just above it): the browser scrolls to it on
@@ -65,6 +78,8 @@ class SeedField(WholeNumberField):
 
 class LaunchForm(forms.Form):
     """What every launch asks: which scenario, an optional name and seed, and the request key."""
+
+    bound_field_class = OneTimeBoundField
 
     request_key = LaunchKeyField()
     scenario = forms.ChoiceField(label="Scenario")

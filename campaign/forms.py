@@ -19,7 +19,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 
 from battles.engine.validation import MAX_SCENARIO_TEXT
-from battles.forms import LaunchKeyField, WholeNumberField
+from battles.forms import LaunchKeyField, OneTimeBoundField, WholeNumberField
 from battles.jsontext import read_json
 from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, card_needs
@@ -74,6 +74,8 @@ class PageForm(forms.Form):
     """A form that may share its page with others. Its fields' ids carry the form's name
     (``id_leader_attach_name``, not ``id_name``), so no two elements of a page share an id and
     each label, error and script finds its own field."""
+
+    bound_field_class = OneTimeBoundField  # a one-time form is not filled again by Back
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         words = re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__.removesuffix("Form"))

@@ -500,3 +500,22 @@ def test_the_engagement_form_says_what_each_round_and_situation_does_before_the_
         "the side that hides unseen starts with +2 Momentum",
     ):
         assert words in said, words
+
+
+def test_a_one_time_form_drawn_anew_by_back_is_not_filled_with_what_was_sent(client, world):
+    """Sent, a one-time form's page goes elsewhere; Back draws it anew (its own URL's copy in
+    the browser's cache went with the POST to it), with a new key, and the browser fills it with
+    what was typed into the one already sent: Record again recorded the battle twice. Its fields
+    are marked ``autocomplete="off"``, which keeps the browser from filling them again."""
+    login(client, world, "gm")
+    pages = ["battle-record", "characters", "checks", "orders", "engagement-setup"]
+    for page in pages:
+        shown = client.get(reverse(f"campaign:{page}", args=[world.campaign.pk])).text
+        forms = re.findall(r"<form\b.*?</form>", shown, flags=re.S)
+        one_time = [form for form in forms if 'name="request_key"' in form]
+        assert one_time, page
+        for form in one_time:
+            for control in re.findall(r"<(?:input|select|textarea)\b[^>]*>", form):
+                if 'type="hidden"' in control or 'type="submit"' in control:
+                    continue
+                assert 'autocomplete="off"' in control, (page, control)
