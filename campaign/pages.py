@@ -1448,12 +1448,12 @@ def entry_line(entry: HistoryEntry, unit: dict[str, Any]) -> str:
 
 
 def revert_blocked_lines(
-    blockers: list[tuple[Unit, list[HistoryEntry]]], undo: Mapping[int, str]
+    blockers: list[tuple[Unit, list[HistoryEntry]]], undo: Mapping[int, str], fight: str = "battle"
 ) -> list[str]:
-    """Why a battle's outcome cannot be reverted, once per unit, in words: what changed it
-    since (`selectors.revert_blockers`), and what the GM can do about it. ``undo``: what undoes
-    each entry that can be undone (`selectors.undone_by_revert`); the rest, the medics' work
-    among them, have no undo, so the unit is corrected instead."""
+    """Why a battle's outcome (or an engagement's, ``fight``) cannot be reverted, once per
+    unit, in words: what changed it since (`selectors.revert_blockers`), and what the GM can do
+    about it. ``undo``: what undoes each entry that can be undone (`selectors.undone_by_revert`);
+    the rest, the medics' work among them, have no undo, so the unit is corrected instead."""
     lines = []
     for unit, later in blockers:
         name = f"{unit.name} ({unit.force.name})"
@@ -1474,7 +1474,7 @@ def revert_blocked_lines(
             kinds = list(dict.fromkeys(HistoryEntry.Kind(e.kind).label for e in kept))
             noun = "entry" if len(kept) == 1 else "entries"
             todo = f"The {and_words(kinds)} {noun} cannot be undone: correct the unit"
-        lines.append(f"{name} has changed since: {since}. {todo}, then revert this battle.")
+        lines.append(f"{name} has changed since: {since}. {todo}, then revert this {fight}.")
     return lines
 
 

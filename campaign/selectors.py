@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -717,12 +717,13 @@ def revert_preview(
     ]
 
 
-def revert_blockers(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, list[HistoryEntry]]]:
-    """The units a Revert of the applied outcome would refuse (`outcome_revert`: a field its
-    entries wrote has changed since), each with the entries that still stand and changed it
-    after the battle, oldest first: what the GM must undo first."""
+def revert_blockers(*, applied_entries: Sequence[int]) -> list[tuple[Unit, list[HistoryEntry]]]:
+    """The units a Revert of an applied outcome (a battle's or an engagement's, its
+    ``applied_entries``) would refuse (`outcome_revert`: a field its entries wrote has changed
+    since), each with the entries that still stand and changed it after the fight, oldest
+    first: what the GM must undo first."""
     entries = list(
-        HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
+        HistoryEntry.objects.filter(pk__in=applied_entries)
         .select_related("unit__force", "unit__leader")
         .order_by("-pk")
     )
@@ -744,7 +745,7 @@ def revert_blockers(*, campaign_battle: CampaignBattle) -> list[tuple[Unit, list
         later = list(
             history_standing()
             .filter(unit=unit, pk__gt=first)
-            .exclude(pk__in=campaign_battle.applied_entries)
+            .exclude(pk__in=applied_entries)
             .order_by("pk")
         )
         touching = [e for e in later if fields & set(e.after)]

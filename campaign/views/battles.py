@@ -751,7 +751,7 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
     applied = cb.state == CampaignBattle.State.APPLIED
     # A revert sent again finds the outcome undone already: that is the answer, not the
     # units it changed, which the first revert changed again.
-    blockers = revert_blockers(campaign_battle=cb) if applied else []
+    blockers = revert_blockers(applied_entries=cb.applied_entries) if applied else []
     undo = undone_by_revert(
         campaign=cb.campaign, entries=[entry for _, later in blockers for entry in later]
     )

@@ -40,6 +40,7 @@ from campaign.pages import (
     engagement_outcome,
     engagement_sides,
     engagements_page,
+    revert_blocked_lines,
     roll_notice,
     trained_text,
 )
@@ -54,7 +55,12 @@ from campaign.rules.engagement import (
 from campaign.rules.history import and_words, number_text, out_cold_text, plural
 from campaign.rules.orders import OrderKind, clock_text, outside_specialties_text
 from campaign.rules.state import ordered_specialties
-from campaign.selectors import campaign_characters, campaign_now
+from campaign.selectors import (
+    campaign_characters,
+    campaign_now,
+    revert_blockers,
+    undone_by_revert,
+)
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
@@ -762,8 +768,23 @@ def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict
                            winner=sides.get(record.winner),
                            when=f"day {record.day}, {record.hour:02d}:00")  # fmt: skip
     if viewer.manages and record.state == Engagement.State.APPLIED:
-        context["revert_form"] = forms.get("revert_form") or RevertEngagementForm()
+        if forms.get("revert_form"):
+            context["revert_form"] = forms["revert_form"]  # sent, and refused: it says why
+        elif blocked := revert_blocked(record):
+            context["revert_blocked"] = blocked  # nothing to offer: Revert would refuse it
+        else:
+            context["revert_form"] = RevertEngagementForm()
     return context
+
+
+def revert_blocked(record: Engagement) -> list[str]:
+    """Why the applied engagement cannot be reverted as its units stand now, a sentence per
+    unit naming what changed it since and what to do (as a battle's revert says it,
+    `pages.revert_blocked_lines`); none when it can be."""
+    blockers = revert_blockers(applied_entries=record.applied_entries)
+    later = [entry for _, entries in blockers for entry in entries]
+    undo = undone_by_revert(campaign=record.campaign, entries=later)
+    return revert_blocked_lines(blockers, undo, "engagement")
 
 
 @login_required
@@ -811,6 +832,8 @@ def engagement_revert_view(request: HttpRequest, pk: int, engagement_pk: int) ->
     form = RevertEngagementForm(request.POST)
 
     def revert(data):
+        if record.state == Engagement.State.APPLIED and (blocked := revert_blocked(record)):
+            raise ValidationError(blocked)  # what changed since, by name: not "undo that first"
         engagement_revert(engagement=record, reason=data["reason"], actor=request.user)
         return reverse("campaign:engagement", args=[pk, record.pk]), "Engagement reverted."
 

@@ -148,7 +148,27 @@ def test_a_revert_refused_for_a_unit_with_several_entries_says_so_once(client, w
     assert entries.count() > 1
     refused = client.post(_url("engagement-revert", world, record.pk), {"reason": "wrong dice"})
     assert refused.status_code == 400
-    assert refused.text.count(f"{unit} has changed since: undo that first") == 1
+    said = f"{unit.name} ({unit.force.name}) has changed since: GM edit on day"
+    assert refused.text.count(said) == 1 and "drill" in refused.text
+
+
+def test_an_engagement_that_cannot_be_reverted_says_what_changed_since_up_front(client, world):
+    # "Iron Wolf has changed since: undo that first" did not say what changed, nor how to put it
+    # right: the GM at the table had to go through the unit's history to find out. The page
+    # says it as a battle's does, before any button, and offers no Revert to be refused.
+    gm = world.users["gm"]
+    login(client, world, "gm")
+    record, ours = _engagement(world)
+    unit = Unit.objects.get(pk=ours.pk)
+    unit_edit(unit=unit, changes={"experience": unit.experience + 1}, reason="drill", actor=gm)
+    page = client.get(_url("engagement", world, record.pk)).text
+    said = (
+        f"{unit.name} ({unit.force.name}) has changed since: GM edit on day {world.campaign.day} "
+        "(GM correction: drill). That cannot be undone: correct the unit, then revert this "
+        "engagement."
+    )
+    assert said in page
+    assert 'action="' + _url("engagement-revert", world, record.pk) + '"' not in page
 
 
 def test_a_revert_blocked_by_the_medics_says_to_correct_the_unit_not_to_undo_them(client, world):
