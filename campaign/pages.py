@@ -559,6 +559,17 @@ def rally_when(state: CampaignUnitState, now: int, days: int | None) -> str:
     return "R&R alone will not rally it"
 
 
+def rallied_text(strategist: str, unit: str, state: CampaignUnitState, now: int) -> str:
+    """What a Strategist's rally did, in words, ``state`` the unit's after it: a Morale hit
+    healed, and, of a unit retreated in poor order, that it still is and when R&R rallies it
+    (`rally_when`): the rally itself brings no unit back into action."""
+    said = f"{strategist} rallied {unit}: one Morale hit healed"
+    if state.status != Status.RETREATED:
+        return f"{said}."
+    when = rally_when(state, now, days_to_rally(state, now))
+    return f"{said}; {unit} is still retreated in poor order: {when}."
+
+
 def rallying_text(rallying: list[Attention]) -> str:
     """The GM's line for the retreated units: how many the next day of R&R rallies (the others
     are listed under it, each with its `rally_when`)."""

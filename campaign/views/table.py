@@ -40,6 +40,7 @@ from campaign.pages import (
     engagement_outcome,
     engagement_sides,
     engagements_page,
+    rallied_text,
     revert_blocked_lines,
     roll_notice,
     trained_text,
@@ -278,7 +279,9 @@ def character_heal_view(request: HttpRequest, pk: int) -> HttpResponse:
 def character_rally_view(request: HttpRequest, pk: int) -> HttpResponse:
     def act(viewer, data):
         character_rally(character=data["character"], unit=data["unit"], actor=request.user)
-        return f"{data['character'].name} rallied {data['unit'].name}: one Morale hit healed."
+        state = Unit.objects.get(pk=data["unit"].pk).state
+        now = campaign_now(viewer.campaign)
+        return rallied_text(data["character"].name, data["unit"].name, state, now)
 
     return _characters_action(request, pk, RallyForm, "rally_form", "rally-form", act)
 

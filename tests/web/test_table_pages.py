@@ -519,3 +519,25 @@ def test_a_one_time_form_drawn_anew_by_back_is_not_filled_with_what_was_sent(cli
                 if 'type="hidden"' in control or 'type="submit"' in control:
                     continue
                 assert 'autocomplete="off"' in control, (page, control)
+
+
+def test_a_rally_that_leaves_a_unit_retreated_says_so_and_when_it_rallies(client, world):
+    """A Strategist's rally heals a Morale hit; it does not bring a unit retreated in poor
+    order back into action. "Rallied Squad 2: one Morale hit healed" read as if it did: the GM
+    at the table sent it back to fight. The answer says it is still out of action, and when
+    R&R rallies it, as the dashboard does."""
+    from campaign.services.characters import character_create
+
+    _, retreated, _ = _table_units(world)
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12,
+                            feats=["strategist"], actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    rally = reverse("campaign:character-rally", args=[world.campaign.pk])
+    done = client.post(rally, {"character": holt.pk, "unit": retreated.pk}, follow=True)
+    said = [str(m) for m in done.context["messages"]]
+    assert len(said) == 1
+    assert said[0].startswith(
+        "Capt. Holt rallied Squad 2: one Morale hit healed; Squad 2 is still retreated in poor "
+        "order: "
+    )
+    assert "R&R" in said[0] and said[0].endswith(".")
