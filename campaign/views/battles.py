@@ -102,6 +102,7 @@ from campaign.services.maps import (
     saved_map_remove,
 )
 from campaign.services.orders import orders_under_way
+from campaign.transfer import FORMAT_KINDS
 from campaign.units_offered import units_offered
 from campaign.views._common import action_done, base_context, form_action
 from units.models import UnitType
@@ -863,6 +864,8 @@ def _editor_context(
             "spot_card": SPOT_CARD,
             "snap": SNAP,
             "table_side": TABLE_SIDE,
+            # A site export chosen as a map file is told for what it is (map-editor.js).
+            "exports": FORMAT_KINDS,
         },
         library_buildings=buildings,
         table_sides=(MIN_TABLE, MAX_TABLE),

@@ -4,6 +4,7 @@ it under its new name. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -41,3 +42,37 @@ def test_the_gm_opens_a_saved_map_in_the_editor_and_saves_it_renamed(
     expect(gm.locator(".messages")).to_contain_text("Map Dusk Road saved")
     expect(gm.get_by_role("link", name="Edit the map Dusk Road")).to_be_visible()
     assert not gm.errors, gm.errors
+
+
+def test_a_file_that_is_no_map_is_told_for_what_it_is_until_the_map_changes(
+    mill_road, page_for, live_server
+):
+    """A campaign export chosen as a map file was called a map without a table; a file cut
+    short showed the browser's own parse message; and either stayed on screen after the map
+    was edited since."""
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{mill_road.campaign.pk}/battles/new/")
+    gm.get_by_role("link", name="Edit the map Mill Road").click()
+    status = gm.locator("[data-editor-status]")
+    chooser = gm.locator("[data-import]")
+    export = json.dumps({"format": "bridgehead.campaign", "version": 1, "campaign": {}})
+    chooser.set_input_files(_file("op-test.bridgehead-campaign.json", export))
+    expect(status).to_have_text(
+        "That file is a Bridgehead campaign export, not a map: import it on the campaign import "
+        'page (My campaigns, "Import a campaign from an export file"). The editor keeps the map '
+        "it had."
+    )
+    text = CROSSROADS.read_text()
+    chooser.set_input_files(_file("half.json", text[: len(text) // 2]))
+    expect(status).to_have_text(re.compile(r"^That file is cut short: it stops at line \d+ "))
+    expect(gm.locator("svg.editor-map polygon.terrain")).to_have_count(4)
+    # The table made wider: what was said of the file is no longer about the map on screen.
+    width = gm.locator("[data-table=width]")
+    width.fill("30")
+    width.press("Tab")
+    expect(status).to_have_text("")
+    assert not gm.errors, gm.errors
+
+
+def _file(name: str, text: str) -> dict:
+    return {"name": name, "mimeType": "application/json", "buffer": text.encode()}

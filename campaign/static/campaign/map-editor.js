@@ -61,6 +61,44 @@
     return "";
   }
 
+  // What a file chosen with "Import JSON" holds: {map} when it is a map the editor can draw,
+  // else {why}, a sentence saying why not in the words the campaign import uses for a file
+  // (battles/jsontext.py): empty, cut short, not JSON, or one of the site's exports, which is
+  // no map (`exports`: each export's "format" and what it is of, campaign.transfer.FORMAT_KINDS).
+  function mapFileRead(text, exports) {
+    if (!String(text).trim()) { return { why: "That file is empty." }; }
+    var data;
+    try { data = JSON.parse(text); } catch (e) {
+      var cut = cutShortAt(text);
+      if (cut) {
+        return { why: "That file is cut short: it stops at line " + cut + " before its JSON is closed (copy or download it again, whole)." };
+      }
+      return { why: "That file is not JSON, so it holds no map (a map file is what Export JSON saves)." };
+    }
+    var kind = data && typeof data === "object" && typeof data.format === "string" &&
+      Object.prototype.hasOwnProperty.call(exports || {}, data.format) ? exports[data.format] : "";
+    if (kind === "campaign") {
+      return { why: "That file is a Bridgehead campaign export, not a map: import it on the campaign import page (My campaigns, \"Import a campaign from an export file\")." };
+    }
+    if (kind) { return { why: "That file is a Bridgehead " + kind + " export, not a map." }; }
+    var why = undrawable(data);
+    if (why) { return { why: "That file cannot be drawn (" + why + ")." }; }
+    return { map: data };
+  }
+
+  // The line a JSON text stops on when it stops before its end (a download or a copy cut off:
+  // a string or a bracket still open at the end), else 0.
+  function cutShortAt(text) {
+    var open = 0, inString = false, escaped = false;
+    for (var i = 0; i < text.length; i++) {
+      var ch = text[i];
+      if (inString) {
+        if (escaped) { escaped = false; } else if (ch === "\\") { escaped = true; } else if (ch === "\"") { inString = false; }
+      } else if (ch === "\"") { inString = true; } else if (ch === "{" || ch === "[") { open++; } else if (ch === "}" || ch === "]") { open--; }
+    }
+    return inString || open > 0 ? text.replace(/\s+$/, "").split("\n").length : 0;
+  }
+
   function centroid(points) {
     var x = 0, y = 0;
     points.forEach(function (p) { x += p[0]; y += p[1]; });
@@ -270,6 +308,9 @@
   // --- drawing ---------------------------------------------------------------------------
 
   Editor.prototype.changed = function (check) {
+    // What the status line said was about the map before this change: gone with it (a change
+    // that has something to say says it after this).
+    this.say("");
     var text = JSON.stringify(this.state, null, 1);
     if (!this.keepField) { this.field.value = text; }
     if (!undrawable(this.state)) {
@@ -718,13 +759,11 @@
       var file = event.target.files[0];
       if (!file) { return; }
       file.text().then(function (text) {
-        var data;
-        try { data = JSON.parse(text); } catch (e) { self.say("That file is not JSON: " + e.message); return; }
-        var why = undrawable(data);
-        if (why) { self.say("That file cannot be drawn (" + why + "); the editor keeps the map it had."); return; }
+        var read = mapFileRead(text, self.data.exports);
+        if (read.why) { self.say(read.why + " The editor keeps the map it had."); return; }
         self.remember();
         self.keepField = false;
-        self.state = data;
+        self.state = read.map;
         self.selected = null;
         self.changed(true);
         self.say("Imported " + file.name + ".");
@@ -758,5 +797,10 @@
     });
   }
 
+  if (typeof document === "undefined") {
+    // Loaded outside a browser (the tests read files with it): nothing to start.
+    module.exports = { mapFileRead: mapFileRead };
+    return;
+  }
   document.addEventListener("DOMContentLoaded", start);
 })();
