@@ -38,7 +38,7 @@ from campaign.models import (
     TableRoll,
     Unit,
 )
-from campaign.rules.history import and_words
+from campaign.rules.history import and_words, plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.state import Status
 from campaign.rules.values import MAX_PENDING_INVITATIONS
@@ -601,9 +601,32 @@ def _things(kind: str, names: list[str]) -> str:
     return f"their {kind}{'s' if len(names) > 1 else ''} {and_words(names)}"
 
 
+def _came_across(campaign: Campaign) -> list[str]:
+    """What the import wrote, counted in the campaign's words, leaving out what it has none of:
+    "2 forces", "14 units", "3 characters", "2 maps", "5 engagements", "4 battles"."""
+    # Counted one by one: counted in one query, the joins would multiply every row by every other.
+    counts = {
+        "force": campaign.forces.count(),
+        "unit": Unit.objects.filter(force__campaign=campaign).count(),
+        "character": campaign.characters.count(),
+        "map": campaign.maps.count(),
+        "engagement": campaign.engagements.count(),
+        "battle": campaign.battles.count(),
+    }
+    return [plural(count, word) for word, count in counts.items() if count]
+
+
+def _people(named: list[tuple[str, str]], what: str) -> str:
+    """People counted by role, "2 players and 1 spectator invited"."""
+    counts = [(role, sum(theirs == role for _, theirs in named)) for role in ROLE_WORDS]
+    said = [plural(count, ROLE_WORDS[role][1].removesuffix("s")) for role, count in counts if count]
+    return f"{and_words(said)} {what}" if said else ""
+
+
 def campaign_import_summary(*, campaign: Campaign, data: Any, you: bool = True) -> str:
-    """What an import did, in sentences, for its success message: the campaign's name (and why
-    it differs from the export's), who was invited in which role and what the GM holds for
+    """What an import did, in sentences, for its success message: what came across, counted
+    ("Imported Op. Test: 2 forces, 14 units, 1 map; 2 players invited."), why the campaign's
+    name differs from the export's, who was invited in which role and what the GM holds for
     them, who was not invited (past the cap). ``you``: said to the GM, else naming them.
 
     Whether an account exists is not said, as "Invite a player" never says it: an invitation
@@ -611,23 +634,24 @@ def campaign_import_summary(*, campaign: Campaign, data: Any, you: bool = True) 
     gm = campaign.gm.get_username()
     has, hold = ("you have", "you hold") if you else (f"{gm} has", f"{gm} holds")
     named = data["campaign"]["name"]
-    said = [f"{named} imported, on day {campaign.day}."]
-    if campaign.name != named:
-        said = [
-            f"{named} imported, on day {campaign.day}, as {campaign.name}: {has} a campaign "
-            f"called {named} already."
-        ]
     members = list(campaign.memberships.select_related("user").order_by("user__username"))
-    if members:
-        joined = [(m.user.get_username(), m.role) for m in members]
-        said.append(f"Members as in the file: {_by_role(joined)}.")
+    joined = [(m.user.get_username(), m.role) for m in members]
     invitations = list(
         campaign.invitations.prefetch_related("forces", "characters").order_by("created_at", "pk")
     )
+    invited = [(invitation.invitee, invitation.role) for invitation in invitations]
+    people = [_people(joined, "made members"), _people(invited, "invited")]
+    came = ", ".join(_came_across(campaign))
+    told = "; ".join(filter(None, [came, *people]))
+    said = [f"Imported {campaign.name}{': ' + told if told else ''}."]
+    if campaign.name != named:
+        said.append(f"Its name tells it apart from {named}, which {has} already.")
+    members = list(campaign.memberships.select_related("user").order_by("user__username"))
+    if members:
+        said.append(f"Members as in the file: {_by_role(joined)}.")
     if invitations:
-        invited = [(invitation.invitee, invitation.role) for invitation in invitations]
         said.append(
-            f"Invited, each in their role in the file: {_by_role(invited)}. If an account by "
+            f"Each is invited in their role in the file: {_by_role(invited)}. If an account by "
             "that name exists, it has been invited; no one joins until they accept."
         )
     for invitation in invitations:

@@ -29,6 +29,7 @@ from campaign.services import (
     unit_move,
 )
 from campaign.services.maps import saved_map_create
+from campaign.services.transfer import campaign_import_summary
 from campaign.transfer import campaign_export, export_text, force_export
 from tests.campaign.invited import accept_every_invitation
 
@@ -425,6 +426,9 @@ def test_the_saved_maps_survive_export_and_import(played, cast):
     exported["campaign"]["name"] = "With maps"
     imported = campaign_import(data=exported)
     assert campaign_export(campaign=imported)["maps"] == exported["maps"]
+    # The success message counts what came across, the map among it.
+    said = campaign_import_summary(campaign=imported, data=exported)
+    assert said.startswith("Imported With maps: 2 forces, 2 units, 1 map; ")
 
 
 def test_an_import_refuses_a_map_the_engine_refuses_naming_the_piece(played):

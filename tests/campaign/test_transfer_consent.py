@@ -152,8 +152,9 @@ def test_the_summary_says_who_was_invited_and_what_the_gm_holds(exported, strang
     data = _spam(exported)
     spam = campaign_import(data=data, gm=stranger)
     assert campaign_import_summary(campaign=spam, data=data) == (
-        "Stranger's Spam Campaign imported, on day 1. "
-        "Invited, each in their role in the file: player and rival as players, outsider as a "
+        "Imported Stranger's Spam Campaign: 2 forces, 2 units, 2 characters; 2 players and 1 "
+        "spectator invited. "
+        "Each is invited in their role in the file: player and rival as players, outsider as a "
         "spectator. If an account by that name exists, it has been invited; no one joins until "
         "they accept. "
         "Until player accepts, you hold their force Red Company and their character Capt. Holt. "
@@ -187,8 +188,9 @@ def test_a_name_the_importer_has_already_is_told_apart(exported, cast):
     )
     said = campaign_import_summary(campaign=first, data=exported)
     assert said.startswith(
-        f"Op. Test imported, on day 1, as Op. Test (imported {today}): you have a campaign "
-        "called Op. Test already."
+        f"Imported Op. Test (imported {today}): 2 forces, 2 units, 2 characters; 2 players and 1 "
+        f"spectator invited. Its name tells it apart from Op. Test, which you have "
+        "already."
     )
     # A campaign of that name they are a member of counts too; someone else's does not.
     campaign_create(name="Op. Elsewhere", gm=cast.rival, ruleset="combined_arms")

@@ -282,7 +282,8 @@ def test_a_stranger_who_edits_the_files_gm_puts_no_one_in_their_campaign(
     assert set(spam.forces.values_list("owner__username", flat=True)) == {"stranger"}
     said = client.get(response["Location"]).content.decode()
     assert (
-        "Spam Campaign imported, on day 1. Invited, each in their role in the file: co_gm as a "
+        "Imported Spam Campaign: 2 forces, 5 units, 2 battles; 1 co-GM, 2 players and 1 "
+        "spectator invited. Each is invited in their role in the file: co_gm as a "
         "co-GM, player and rival as players, spectator as a spectator. If an account by that "
         "name exists, it has been invited; no one joins until they accept. Until player "
         "accepts, you hold their force Red Company. Until rival accepts, you hold their force "
@@ -317,8 +318,9 @@ def test_an_import_of_a_campaign_you_have_gets_a_name_of_its_own(client, world):
     assert copy.name == f"Op. Pages (imported {today})"
     said = client.get(response["Location"]).content.decode()
     assert (
-        f"Op. Pages imported, on day {copy.day}, as Op. Pages (imported {today}): you have a "
-        "campaign called Op. Pages already."
+        f"Imported Op. Pages (imported {today}): 2 forces, 5 units, 2 battles; 1 co-GM, 2 "
+        "players and 1 spectator invited. Its name tells it apart from Op. Pages, which you "
+        "have already."
     ) in said
     names = [
         line.campaign.name for line in client.get(reverse("campaign:list")).context["campaigns"]
@@ -400,8 +402,9 @@ def test_the_commands_carry_a_campaign_into_an_empty_database_and_back(tmp_path,
     ran = _manage(env, "campaign_import", str(first))
     assert ran.returncode == 0, ran.stderr.decode()
     told = ran.stderr.decode()
-    assert "as Op. Backup (imported " in told and "gm has a campaign called Op. Backup" in told
-    assert "Invited, each in their role in the file: p as a player." in told
+    assert "Imported Op. Backup (imported " in told
+    assert "Its name tells it apart from Op. Backup, which gm has already." in told
+    assert "Each is invited in their role in the file: p as a player." in told
     assert "Until p accepts, gm holds their force Lantern Company." in told
     exported = json.loads(first.read_text())
     assert [e["name"] for e in exported["engagements"]] == ["Mill ford"]
