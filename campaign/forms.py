@@ -37,6 +37,7 @@ from campaign.rules.state import (
 from campaign.rules.values import MAX_HITS
 from campaign.selectors import forces_the_gm_plays, leader_most_hit_points
 from campaign.services.characters import HIT_POINTS_MAX
+from campaign.services.maps import MAP_NAME_NEEDED
 from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
 from campaign.services.roster import HAND_OVER_STAYS, LEADER_HIT_POINTS, MAX_RAISED_AT_ONCE
@@ -764,8 +765,21 @@ class LeaderDetachForm(PageForm):
     reason = forms.CharField(max_length=300, required=False, label="Why the leader leaves")
 
 
+def map_name() -> forms.CharField:
+    """A map's name, as the map editor and its numbers form take it: a blank or a long one is
+    refused in the map's words, not the field's ("This field is required.")."""
+    return forms.CharField(
+        max_length=200,
+        error_messages={
+            "required": MAP_NAME_NEEDED,
+            "max_length": "a map's name takes at most %(limit_value)d characters; this one has "
+            "%(show_value)d",
+        },
+    )
+
+
 class SavedMapForm(PageForm):
-    name = forms.CharField(max_length=200)
+    name = map_name()
     scenario = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
         max_length=MAX_SCENARIO_TEXT,

@@ -28,6 +28,7 @@ from battles.engine.validation import (
     MAX_TERRAIN,
 )
 from battles.forms import WholeNumberField
+from campaign.forms import map_name
 from campaign.rules.values import TURN_LIMIT_MAX
 
 MIN_TABLE = 6
@@ -113,7 +114,7 @@ class MapNumbersForm(forms.Form):
     """A map as numbers; ``scenario`` (a document, or None for a new map) fills it."""
 
     numbers = forms.CharField(widget=forms.HiddenInput, initial="1")
-    name = forms.CharField(max_length=200)
+    name = map_name()
     table_width = _table_side("Width (in)")
     table_height = _table_side("Height (in)")
     turn_limit = forms.IntegerField(min_value=1, max_value=TURN_LIMIT_MAX, initial=6)

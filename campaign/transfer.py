@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -42,6 +43,7 @@ from campaign.models import (
 from campaign.pages import card_text
 from campaign.rules.characters import ordered_feats
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
+from campaign.rules.history import FIELD_LABELS
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_hour, clock_text
 from campaign.rules.recovery import state_problems
 from campaign.rules.state import (
@@ -51,7 +53,14 @@ from campaign.rules.state import (
     Status,
     snapshot_replay,
 )
-from campaign.rules.values import MAX_UNITS_PER_FORCE, NAME_LENGTH, leader_value, parse_field
+from campaign.rules.values import (
+    MAX_UNITS_PER_FORCE,
+    NAME_LENGTH,
+    leader_value,
+    parse_field,
+    value_shown,
+    whole_number,
+)
 from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
 
@@ -585,6 +594,53 @@ def unstorable_paths(data: Any, path: str = "") -> list[tuple[str, str]]:
     return found
 
 
+PATH_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _named(path: str, data: Any) -> str:
+    """The names along ``path`` in ``data`` ("forces[1].units[0].quality" → "Blue Battalion ›
+    Scout Car"): each thing in a list that has a name, so a problem reads by what it is about,
+    not only by its place in the file."""
+    names: list[str] = []
+    here = data
+    for key, index in PATH_STEP.findall(path):
+        if index:
+            if not isinstance(here, list) or int(index) >= len(here):
+                break
+            here = here[int(index)]
+            name = here.get("name") if isinstance(here, dict) else None
+            if isinstance(name, str) and name.strip():
+                names.append(name.strip())
+        elif isinstance(here, dict) and key in here:
+            here = here[key]
+        else:
+            break
+    return " › ".join(names)
+
+
+def import_problems(error: ValidationError, data: Any) -> list[dict[str, str]]:
+    """Each problem with where it is in the file (``path``, and the names along it); one about
+    the whole file (that it is no export of ours at all) has no path: it is a sentence."""
+    if not hasattr(error, "error_dict"):
+        return [{"problem": problem} for problem in error.messages]
+    return [
+        {"problem": problem}
+        if path == NON_FIELD_ERRORS
+        else {"path": path, "named": _named(path, data), "problem": problem}
+        for path, problems in error.message_dict.items()
+        for problem in problems
+    ]
+
+
+def import_problem_text(problem: dict[str, str]) -> str:
+    """One of `import_problems` as a line of text (the command line's; the import page marks the
+    same parts up): "forces[0].units[1].experience (Red Company › 1st Squad): …"."""
+    if "path" not in problem:
+        return problem["problem"]
+    named = f" ({problem['named']})" if problem["named"] else ""
+    return f"{problem['path']}{named}: {problem['problem']}"
+
+
 FORMAT_KINDS = {CAMPAIGN_FORMAT: "campaign", FORCE_FORMAT: "force"}
 """What each of our exports is of, by its ``format``."""
 
@@ -742,9 +798,10 @@ def check_unit(
     if unit_type is None:
         c.error(f"{path}.unit_type", f"no unit card {data['unit_type']!r} in the library")
     values: dict[str, Any] = {}
+    named = data["name"].strip() if isinstance(data["name"], str) else ""
     for field in SNAPSHOT_FIELDS:
         value = data[field] if field in data else LATER_FIELDS[field]
-        values[field] = check_value(c, f"{path}.{field}", field, value)
+        values[field] = check_value(c, f"{path}.{field}", field, value, whose=named)
     if isinstance(values["specialties"], tuple):
         # The quality limit is not checked: a unit keeps its specialties when quality falls.
         for problem in validate_specialties(Quality.LEGENDARY, values["specialties"]):
@@ -781,13 +838,20 @@ def check_unit(
     return {"unit_type": unit_type, "state": state, "history": entries}
 
 
-def check_value(c: Checker, path: str, field: str, value: Any) -> Any:
+def check_value(c: Checker, path: str, field: str, value: Any, *, whose: str = "") -> Any:
+    """A unit's recorded field read (`parse_field`), or None with the problem said at ``path``:
+    of ``whose`` field, by the unit's name and the field's words where the unit has a name
+    ("1st Squad's experience must be a whole number from 0 to 1,000,000, not −5")."""
     try:
         if field == "leader":
             return None if value is None else leader_value(value)
         return parse_field(field, value)
     except ValueError as error:
-        c.error(path, str(error))
+        said = str(error)
+        if whose:
+            label = FIELD_LABELS.get(field, field.replace("_", " "))
+            said = f"{whose}'s {label}{' ' if said.startswith('must ') else ': '}{said}"
+        c.error(path, said)
         return None
 
 
@@ -900,11 +964,9 @@ def check_maps(c: Checker, path: str, maps: Any, *, ruleset: str) -> list[dict[s
         if not c.mapping(at, saved, MAP_KEYS):
             continue
         name = saved["name"]
-        if not isinstance(name, str) or not name.strip() or len(name) > 200:
-            c.error(f"{at}.name", "must be a name of 1..200 characters")
-        elif name in names:
-            c.error(f"{at}.name", "two maps share this name")
-        else:
+        if _named_thing(c, f"{at}.name", name, f"Saved map {index + 1}"):
+            if name in names:
+                c.error(f"{at}.name", "two maps share this name")
             names.add(name)
         scenario = saved["scenario"]
         if not isinstance(scenario, dict):
@@ -975,10 +1037,11 @@ def check_members(
 
 
 def _whole(c: Checker, path: str, value: Any, low: int, high: int) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        c.error(path, f"must be a whole number, {low}..{high}, got {value!r}")
+    try:
+        return whole_number(value, low, high)
+    except ValueError as error:
+        c.error(path, str(error))
         return None
-    return value
 
 
 def check_characters(
@@ -1004,11 +1067,9 @@ def check_characters(
             continue
         before = len(c.errors)
         name = character["name"]
-        if not isinstance(name, str) or not name.strip() or len(name) > 200:
-            c.error(f"{at}.name", "must be a name of 1..200 characters")
-        elif name in names:
-            c.error(f"{at}.name", "two characters share this name")
-        else:
+        if _named_thing(c, f"{at}.name", name, f"Character {index + 1}"):
+            if name in names:
+                c.error(f"{at}.name", "two characters share this name")
             names.add(name)
         player = character["player"]
         if (
@@ -1181,6 +1242,21 @@ def _text(c: Checker, path: str, value: Any, longest: int, *, empty: bool = True
         c.error(path, f"must be text of {0 if empty else 1}..{longest} characters")
         return False
     return True
+
+
+def _named_thing(c: Checker, path: str, name: Any, what: str) -> bool:
+    """Whether ``name`` is a name of 1 to `NAME_LENGTH` characters; if not, ``c`` says so at
+    ``path``, of ``what`` ("Saved map 2": a thing without a name is told by its place)."""
+    if not isinstance(name, str):
+        said = f"{what}'s name must be text, not {value_shown(name)}"
+    elif not name.strip():
+        said = f"{what} has no name: give it one of 1 to {NAME_LENGTH} characters"
+    elif len(name) > NAME_LENGTH:
+        said = f"{what}'s name is {len(name):,} characters long; a name takes at most {NAME_LENGTH}"
+    else:
+        return True
+    c.error(path, said)
+    return False
 
 
 def _names(c: Checker, path: str, record: dict[str, Any], keys: tuple[str, ...]) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from campaign.rules.history import MINUS, number_text
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.state import (
     LEADER_DEATH_HIT_POINTS,
@@ -36,11 +37,34 @@ MAX_PENDING_INVITATIONS = 50
 because an invitation to a name nobody has is kept like any other."""
 
 
-def _whole(value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"must be a whole number, got {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"must be {low}..{high}, got {value}")
+def value_shown(value: Any) -> str:
+    """A value from loose input (a form, a file's JSON) as a sentence says what it was given:
+    a number as a page prints it ("−5", "1,000,000"), text in quotes, a list or an object by
+    what it is (their contents could be anything, and long)."""
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        # Measured in bits: Python writes out no integer of more than 4,300 digits.
+        return number_text(value) if value.bit_length() <= 100 else "a number far too long"
+    if isinstance(value, float):
+        return f"{value:g}".replace("-", MINUS)
+    if isinstance(value, str):
+        return f'the text "{value}"' if len(value) <= 40 else "a long text"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "a list" if isinstance(value, list | tuple) else type(value).__name__
+
+
+def whole_number(value: Any, low: int, high: int) -> int:
+    """``value`` as a whole number from ``low`` to ``high``, or `ValueError` saying what is
+    allowed and what it was: "must be a whole number from 0 to 1,000,000, not −5"."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(
+            f"must be a whole number from {number_text(low)} to {number_text(high)}, "
+            f"not {value_shown(value)}"
+        )
     return value
 
 
@@ -55,7 +79,7 @@ def _name(value: Any) -> str:
 def _quality(value: Any) -> Quality:
     if isinstance(value, str):
         return quality_from_name(value)
-    return Quality(_whole(value, int(Quality.RAW), int(Quality.LEGENDARY)))
+    return Quality(whole_number(value, int(Quality.RAW), int(Quality.LEGENDARY)))
 
 
 def _equipment(value: Any) -> Equipment:
@@ -116,10 +140,10 @@ def _window_fights(value: Any) -> tuple[WindowFight, ...]:
             fights.append(
                 WindowFight(
                     quality=_quality(fight["quality"]),
-                    experience=_whole(fight["experience"], 0, MAX_COUNT),
-                    casualty_hits=_whole(fight["casualty_hits"], 0, MAX_HITS),
-                    skill_lost=_whole(fight["skill_lost"], 0, MAX_HITS),
-                    found_too_late=_whole(fight["found_too_late"], 0, MAX_HITS),
+                    experience=whole_number(fight["experience"], 0, MAX_COUNT),
+                    casualty_hits=whole_number(fight["casualty_hits"], 0, MAX_HITS),
+                    skill_lost=whole_number(fight["skill_lost"], 0, MAX_HITS),
+                    found_too_late=whole_number(fight["found_too_late"], 0, MAX_HITS),
                     won=_flag(fight["won"]),
                     broken=_flag(fight["broken"]),
                 )
@@ -130,12 +154,12 @@ def _window_fights(value: Any) -> tuple[WindowFight, ...]:
 
 
 def _day(value: Any) -> int | None:
-    return None if value is None else _whole(value, 1, MAX_COUNT)
+    return None if value is None else whole_number(value, 1, MAX_COUNT)
 
 
 def _clock(value: Any) -> int | None:
     """A clock reading: hours since day 1, 00:00."""
-    return None if value is None else _whole(value, 0, MAX_COUNT * HOURS_PER_DAY)
+    return None if value is None else whole_number(value, 0, MAX_COUNT * HOURS_PER_DAY)
 
 
 READERS = {
@@ -143,18 +167,18 @@ READERS = {
     "quality": _quality,
     "equipment": _equipment,
     "specialties": _specialties,
-    "morale_hits": lambda v: _whole(v, 0, MAX_HITS),
-    "casualty_hits": lambda v: _whole(v, 0, MAX_HITS),
-    "skill_lost": lambda v: _whole(v, 0, MAX_HITS),
+    "morale_hits": lambda v: whole_number(v, 0, MAX_HITS),
+    "casualty_hits": lambda v: whole_number(v, 0, MAX_HITS),
+    "skill_lost": lambda v: whole_number(v, 0, MAX_HITS),
     "status": _status,
-    "experience": lambda v: _whole(v, 0, MAX_COUNT),
-    "battles_fought": lambda v: _whole(v, 0, MAX_COUNT),
+    "experience": lambda v: whole_number(v, 0, MAX_COUNT),
+    "battles_fought": lambda v: whole_number(v, 0, MAX_COUNT),
     "in_combat_zone": _flag,
     "last_battle_day": _day,
     "window_from": _clock,
-    "window_quality_lost": lambda v: _whole(v, 0, MAX_HITS),
-    "window_quality_gained": lambda v: _whole(v, 0, MAX_HITS),
-    "window_experience": lambda v: None if v is None else _whole(v, 0, MAX_COUNT),
+    "window_quality_lost": lambda v: whole_number(v, 0, MAX_HITS),
+    "window_quality_gained": lambda v: whole_number(v, 0, MAX_HITS),
+    "window_experience": lambda v: None if v is None else whole_number(v, 0, MAX_COUNT),
     "window_fights": _window_fights,
 }
 
@@ -176,7 +200,7 @@ def leader_value(data: LeaderState | Mapping[str, Any]) -> LeaderState:
     if "name" not in data or "hit_points" not in data:
         raise ValueError("a leader needs a name and hit_points")
     name = _name(data["name"])
-    hit_points = _whole(data["hit_points"], -MAX_COUNT, MAX_COUNT)
+    hit_points = whole_number(data["hit_points"], -MAX_COUNT, MAX_COUNT)
     alive = _flag(data.get("alive", True))
     if alive and hit_points <= LEADER_DEATH_HIT_POINTS:
         raise ValueError(

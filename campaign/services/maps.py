@@ -129,6 +129,10 @@ def saved_map_edit(*, saved_map: SavedMap, name: str, text: str, actor: Any = No
     return saved_map
 
 
+MAP_NAME_NEEDED = "give the map a name"
+"""Said of a map sent without a name, by the service and by the forms that send one."""
+
+
 def _name_taken(name: str) -> str:
     return f"the campaign already has a map called {name!r}"
 
@@ -140,7 +144,7 @@ def _map_checked(
     or a ``ValidationError`` naming the field: a name no other map of the campaign has, a
     document the engine fights."""
     errors: dict[str, list[str]] = {}
-    name = text_given(errors, "name", name, needed="give the map a name")
+    name = text_given(errors, "name", name, needed=MAP_NAME_NEEDED)
     others = campaign.maps.exclude(pk=other_than.pk) if other_than else campaign.maps.all()
     if name and others.filter(name=name).exists():
         errors["name"] = [_name_taken(name)]

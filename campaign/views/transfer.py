@@ -11,13 +11,11 @@ a campaign they never joined. Keeping the file's GM is for whoever runs the site
 from __future__ import annotations
 
 import csv
-import re
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -32,7 +30,7 @@ from campaign.selectors import campaign_now
 from campaign.services import campaign_import
 from campaign.services.going_in import table_cards
 from campaign.services.transfer import campaign_import_summary
-from campaign.transfer import campaign_export, export_text, roster_rows
+from campaign.transfer import campaign_export, export_text, import_problems, roster_rows
 from config.security import megabytes
 
 IMPORT = "campaign/import.html"
@@ -74,44 +72,6 @@ def force_csv(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     return response
 
 
-PATH_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
-
-def _named(path: str, data: Any) -> str:
-    """The names along ``path`` in ``data`` ("forces[1].units[0].quality" → "Blue Battalion ›
-    Scout Car"): each thing in a list that has a name, so a problem reads by what it is about,
-    not only by its place in the file."""
-    names: list[str] = []
-    here = data
-    for key, index in PATH_STEP.findall(path):
-        if index:
-            if not isinstance(here, list) or int(index) >= len(here):
-                break
-            here = here[int(index)]
-            name = here.get("name") if isinstance(here, dict) else None
-            if isinstance(name, str) and name.strip():
-                names.append(name.strip())
-        elif isinstance(here, dict) and key in here:
-            here = here[key]
-        else:
-            break
-    return " › ".join(names)
-
-
-def _problems(error: ValidationError, data: Any) -> list[dict[str, str]]:
-    """Each problem with where it is in the file (``path``, and the names along it); one about
-    the whole file (that it is no export of ours at all) has no path: it is a sentence."""
-    if not hasattr(error, "error_dict"):
-        return [{"problem": problem} for problem in error.messages]
-    return [
-        {"problem": problem}
-        if path == NON_FIELD_ERRORS
-        else {"path": path, "named": _named(path, data), "problem": problem}
-        for path, problems in error.message_dict.items()
-        for problem in problems
-    ]
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_import_view(request: HttpRequest) -> HttpResponse:
@@ -131,7 +91,7 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
             data=data, gm=request.user, request_key=form.cleaned_data["request_key"]
         )
     except ValidationError as error:
-        problems = _problems(error, data)
+        problems = import_problems(error, data)
     else:
         messages.success(request, campaign_import_summary(campaign=campaign, data=data))
         return redirect(reverse("campaign:dashboard", args=[campaign.pk]))

@@ -827,3 +827,20 @@ def test_an_export_from_before_the_tables_records_imports_without_their_links(ta
         "details", flat=True
     )
     assert {d.get("engagement") for d in details} == {None}
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [(-5, "−5"), (1_000_001, "1,000,001"), ("5", 'the text "5"'), (None, "empty (null)"),
+     (2.5, "2.5"), (True, "true"), ([3], "a list")],
+)  # fmt: skip
+def test_a_units_number_refused_says_what_it_was_and_what_is_allowed(played, value, shown):
+    data = campaign_export(campaign=played)
+    data["campaign"]["name"] = "Hand-edited"
+    unit = data["forces"][0]["units"][0]
+    unit["experience"] = value
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert refused.value.message_dict["forces[0].units[0].experience"] == [
+        f"{unit['name']}'s experience must be a whole number from 0 to 1,000,000, not {shown}"
+    ]

@@ -339,3 +339,19 @@ def test_the_table_is_sized_within_the_engines_limit_in_both_editors(client, wor
     assert refused.status_code == 400 and not SavedMap.objects.exists()
     said = "A table is at most 96 inches a side (an eight-foot table)."
     assert _errors_of(refused, "table_width") == said
+
+
+def test_a_map_sent_without_a_name_is_asked_for_one_in_the_maps_words(client, world):
+    """Both of the editor's forms said Django's "This field is required." of a blank name."""
+    login(client, world, "gm")
+    pasted = client.post(_url("map-add", world), {"name": "", "scenario": CROSSROADS.read_text()})
+    numbers = client.post(_url("map-add", world), _numbers(name=""))
+    long = client.post(_url("map-add", world), _numbers(name="M" * 201))
+    assert (pasted.status_code, numbers.status_code, long.status_code) == (400, 400, 400)
+    assert _errors_of(pasted, "saved_map_name") == "Give the map a name"
+    assert _errors_of(numbers, "name") == "Give the map a name"
+    assert _errors_of(long, "name") == (
+        "A map&#x27;s name takes at most 200 characters; this one has 201"
+    )
+    assert "This field is required" not in pasted.text + numbers.text
+    assert not SavedMap.objects.exists()

@@ -4,6 +4,7 @@ page, ``manage.py campaign_export`` / ``campaign_import``, a force's roster as C
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
@@ -13,7 +14,7 @@ from unittest import mock
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
@@ -176,6 +177,35 @@ def test_a_malformed_import_writes_nothing_and_names_each_field(client, world):
     force, unit = data["forces"][0]["name"], data["forces"][0]["units"][0]["name"]
     assert f"<code>forces[0].units[0].quality</code> ({force} › {unit}): " in problems
     assert "forces[1].units[0].history[0].created_at" in problems
+
+
+def test_an_import_refusal_says_the_value_and_what_is_allowed_by_the_things_name(
+    client, world, tmp_path
+):
+    """ "must be 0..1000000, got -5" and a blank map name's "must be a name of 1..200
+    characters" said neither the thing nor the value in words; the command line named only the
+    path ("forces[0].units[0]…"), where the page names the things along it."""
+    login(client, world, "gm")
+    data = json.loads(_download(client, world))
+    data["campaign"]["name"] = "Second copy"
+    data["forces"][0]["units"][0]["experience"] = -5
+    data["maps"] = [{"name": " ", "scenario": json.loads(CROSSROADS.read_text())}]
+    force, unit = data["forces"][0]["name"], data["forces"][0]["units"][0]["name"]
+    experience = f"{unit}'s experience must be a whole number from 0 to 1,000,000, not −5"
+    no_name = "Saved map 1 has no name: give it one of 1 to 200 characters"
+    before = counts()
+    body = _upload(client, json.dumps(data).encode()).content.decode()
+    at = f"<code>forces[0].units[0].experience</code> ({force} › {unit}): "
+    assert at + html.escape(experience) in body
+    assert f"<code>maps[0].name</code>: {no_name}" in body
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CommandError) as refused:
+        call_command("campaign_import", str(path))
+    told = str(refused.value).splitlines()
+    assert f"  forces[0].units[0].experience ({force} › {unit}): {experience}" in told
+    assert f"  maps[0].name: {no_name}" in told
+    assert counts() == before
 
 
 def test_what_is_wrong_with_an_import_is_said_under_the_heading(client, world):

@@ -19,6 +19,7 @@ from django.db import transaction
 from battles.jsontext import read_json
 from campaign.services import campaign_import
 from campaign.services.transfer import campaign_import_summary
+from campaign.transfer import import_problem_text, import_problems
 
 
 def named_users(data: Any) -> set[str]:
@@ -77,11 +78,8 @@ class Command(BaseCommand):
                         raise CommandError(f"no user {options['gm']!r} on this site")
                 campaign = campaign_import(data=data, gm=gm, keep_members=options["keep_members"])
         except ValidationError as error:
-            lines = [
-                f"  {where}: {problem}"
-                for where, problems in error.message_dict.items()
-                for problem in problems
-            ]
+            # Each problem by its path and the names along it, as the import page says it.
+            lines = [f"  {import_problem_text(p)}" for p in import_problems(error, data)]
             raise CommandError("nothing imported:\n" + "\n".join(lines)) from None
         if made:
             self.stderr.write(f"users made (no password yet): {', '.join(made)}")
