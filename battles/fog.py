@@ -7,8 +7,9 @@ is public: turns, initiative, removals, scores and the end. The GM, or the owner
 battle, passes no viewer and sees everything.
 
 Nor does a reader who may not roll the battle again read its seed (`seed_withheld`): with the
-seed and the scenario every die comes back, the hidden ones too. Who may have it is a
-campaign's rule (``campaign.access.Viewer.sees_every_die``).
+seed and the scenario every die comes back, the hidden ones too. Nor its scenario's digest: a
+hash of the whole set-up, hidden deployments included, against which a guessed set-up can be
+checked. Who may have them is a campaign's rule (``campaign.access.Viewer.sees_every_die``).
 """
 
 from __future__ import annotations
@@ -57,24 +58,31 @@ def hidden_events(
     return frozenset(hidden)
 
 
+WITHHELD = {"seed": None, "digest": None}
+"""What a battle's header gives a reader who may not roll the battle again: neither its seed
+nor its scenario's digest."""
+
+
 @dataclass(frozen=True)
 class SeedWithheld(ev.BattleStart):
-    """A battle's header as read by someone who may not have its seed (``seed`` is None)."""
+    """A battle's header as read by someone who may not have its seed (`WITHHELD`: ``seed``
+    and ``digest`` are None)."""
 
 
 def seed_withheld(events: Sequence[Event]) -> list[Event]:
-    """The events with the battle's seed taken out of its header."""
+    """The events with the battle's seed and scenario digest taken out of its header."""
     return [
-        SeedWithheld(**{**asdict(e), "seed": None}) if isinstance(e, ev.BattleStart) else e
+        SeedWithheld(**{**asdict(e), **WITHHELD}) if isinstance(e, ev.BattleStart) else e
         for e in events
     ]
 
 
 def seed_withheld_json(data: dict[str, Any]) -> dict[str, Any]:
-    """A log as its JSON reads (``{"events": [...]}``) with the battle's seed taken out of its
-    header: ``null``, as the log's schema writes a battle fought with given dice."""
+    """A log as its JSON reads (``{"events": [...]}``) with the battle's seed and scenario
+    digest taken out of its header (`WITHHELD`): ``null``, as the log's schema writes them
+    for such a reader."""
     events = [
-        {**e, "seed": None} if isinstance(e, dict) and e.get("kind") == "battle_start" else e
+        {**e, **WITHHELD} if isinstance(e, dict) and e.get("kind") == "battle_start" else e
         for e in data["events"]
     ]
     return {**data, "events": events}

@@ -296,6 +296,13 @@ def check_log(c: Checker, path: str, engine: dict[str, Any], scenario: Scenario)
         return
     # The log's first event names the battle it is of: this one, fought from this scenario.
     start = data["events"][0]
+    if start["digest"] is None:
+        # A log as a reader who may not see the whole battle downloads it (`fog.WITHHELD`):
+        # fogged, it names no scenario and cannot be replayed.
+        c.error(f"{path}.log.events[0].digest",
+                "is withheld, as in a log downloaded by a reader who may not see the whole "
+                "battle: import the GM's export of the campaign, whose logs are whole")  # fmt: skip
+        return
     own = {"engine_version": engine["engine_version"], "ruleset": scenario.ruleset.name,
            "seed": engine["seed"]}  # fmt: skip
     wrong = [key for key, value in own.items() if start[key] != value]

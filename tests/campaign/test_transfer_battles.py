@@ -13,6 +13,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from battles.fog import seed_withheld_json
 from battles.models import Battle, BattleLog
 from battles.services import battle_resolve
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
@@ -256,6 +257,8 @@ TAMPERED = [
      "battles[0].engine.log", "cannot replay it"),
     (_set("battles", 0, "engine", "seed", 13), "battles[0].engine.log.events[0].seed",
      "must be the battle's seed, 13"),
+    (_tamper_log(lambda log: log.update(seed_withheld_json(log))),
+     "battles[0].engine.log.events[0].digest", "import the GM's export of the campaign"),
     (_set("battles", 0, "engine", "scenario", "name", "Elsewhere"),
      "battles[0].engine.log.events[0].digest", "the scenario, or the log, was changed"),
     (_set("battles", 0, "engine", "status", "lost"), "battles[0].engine.status", "must be done"),

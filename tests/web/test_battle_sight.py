@@ -191,10 +191,11 @@ def test_under_summary_without_fog_a_player_reads_the_battle_as_their_side_saw_i
     assert [f["units"] for f in json.loads(embedded)["frames"]] == [
         f["units"] for f in json.loads(json.dumps(frames))["frames"]
     ]
-    # The download is the log as her side saw it, without the seed.
+    # The download is the log as her side saw it, without the seed or the
+    # scenario's digest.
     stored = json.loads(battle.log.events)["events"]
     saw = [e for i, e in enumerate(stored) if i not in hidden]
-    assert _downloaded(client, world) == [{**saw[0], "seed": None}, *saw[1:]]
+    assert _downloaded(client, world) == [{**saw[0], "seed": None, "digest": None}, *saw[1:]]
     # The htmx log filter stays so too.
     part = login(client, world, "player").get(_battle_url(world) + "?kind=&as=", **HTMX).text
     assert "as Red Company saw them" in part

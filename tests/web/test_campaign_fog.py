@@ -237,10 +237,10 @@ def test_every_surface_shows_a_fogged_player_only_what_their_side_saw(client, wo
     ]
     assert embedded["units"].keys() == expected["units"].keys()
     # The download holds exactly the events blue saw, without the seed that would give the
-    # hidden ones again.
+    # hidden ones again, nor the digest of the set-up that holds red's hidden deployment.
     stored = json.loads(battle.log.events)["events"]
     saw = [e for i, e in enumerate(stored) if i not in hidden]
-    saw[0] = {**saw[0], "seed": None}
+    saw[0] = {**saw[0], "seed": None, "digest": None}
     assert _downloaded(client, world) == saw
     # The htmx log partial counts the same events as the fogged log's turns.
     part = client.get(_url("battle", world, world.engine_battle.pk) + "?kind=", **HTMX).text

@@ -9,6 +9,7 @@ import json
 import pytest
 from django.urls import reverse
 
+from battles.engine import parse_scenario
 from campaign.models import Campaign
 from campaign.services import leader_attach
 from campaign.services.characters import character_create
@@ -150,6 +151,9 @@ def test_an_engine_battles_seed_is_read_only_by_whoever_sees_all_of_it(client, w
         page, start = _battle_seen(client, world, role)
         assert not any(s in page for s in shown) and start["seed"] is None, role
         assert "its seed not shown" in page and start["kind"] == "battle_start"
+        # Nor the scenario's digest: a hash of the whole set-up, the rival's hidden
+        # deployment included, against which a guessed set-up could be checked.
+        assert start["digest"] is None, role
     login(client, world, "spectator")
     args = [world.campaign.pk, world.engine_battle.pk]
     page = html.unescape(client.get(reverse("campaign:battle", args=args)).text)
@@ -162,9 +166,10 @@ def test_an_engine_battles_seed_is_read_only_by_whoever_sees_all_of_it(client, w
     )
     page, start = _battle_seen(client, world, "player")
     assert not any(s in page for s in shown) and start["seed"] is None
-    assert "its seed not shown" in page
+    assert "its seed not shown" in page and start["digest"] is None
     page, start = _battle_seen(client, world, "gm")
     assert all(s in page for s in shown) and start["seed"] == seed
+    assert start["digest"] == parse_scenario(world.engine_battle.battle.scenario).digest
 
 
 def _ambush_page(client, world, role: str) -> str:
