@@ -974,8 +974,14 @@ def battles_side_names(battles: list[CampaignBattle]) -> dict[int, dict[str, str
     order of the sides' ids (the database may hand a battle's sides back in its own order:
     PostgreSQL's jsonb sorts keys by length). One query for all the battles."""
     named = side_force_names((cb.pk, cb.sides) for cb in battles)
-    return {pk: {side: name or side for side, name in sorted(by_side.items())}
+    return {pk: {side: by_side[side] or side for side in side_order(by_side)}
             for pk, by_side in named.items()}  # fmt: skip
+
+
+def side_order(sides: Iterable[str]) -> list[str]:
+    """A battle's side ids in the order its pages list them when no scenario orders them: by
+    id. Not as stored: PostgreSQL's jsonb hands keys back shortest first, SQLite as written."""
+    return sorted(sides)
 
 
 def winner_names(battles: list[CampaignBattle]) -> dict[int, str | None]:
@@ -1047,10 +1053,10 @@ def battle_sides(
 ) -> list[BattleSide]:
     """Each side of the battle named by its forces (`scenario_side_names`), in the order of
     ``scenario_sides`` (an engine battle's scenario's, which the report's colours follow), else
-    as stored."""
+    (a battle at the table) in the order the battles list gives them (`side_order`)."""
     scenario = [s for s in scenario_sides if s.get("id") in campaign_battle.sides]
     ids = [s["id"] for s in scenario]
-    ids += [s for s in campaign_battle.sides if s not in ids]
+    ids += side_order(s for s in campaign_battle.sides if s not in ids)
     fought = {s: [units[pk] for pk in campaign_battle.sides[s] if pk in units] for s in ids}
     forces = {side: list({u.force_id: u.force for u in us}.values()) for side, us in fought.items()}
     names = scenario_side_names([*scenario, *({"id": s} for s in ids[len(scenario) :])], forces)

@@ -87,3 +87,22 @@ def test_the_dashboard_and_the_battles_page_lead_to_the_list(client, world):
 
 def test_an_outsider_reads_no_battles_list(client, world):
     assert login(client, world, "outsider").get(_url(world)).status_code == 404
+
+
+def test_a_table_battles_sides_come_in_one_order_on_its_page_and_in_the_list(client, world):
+    # Stored "van" first; PostgreSQL's jsonb hands the shorter key back first too. The list and
+    # the battle's page both give them by id: the rearguard (Blue Battalion) first.
+    CampaignBattle.objects.filter(campaign=world.campaign).delete()
+    outcome = {"hits_lost": 0, "skill_lost": 0}
+    cb = CampaignBattle.objects.create(
+        campaign=world.campaign, name="Fight at the ford", day=1,
+        sides={"van": [world.unit.pk], "rearguard": [world.enemy_unit.pk]},
+        table_result={"winner": "van", "units": {str(world.unit.pk): outcome}},
+        state=CampaignBattle.State.AWAITING,
+    )  # fmt: skip
+    login(client, world, "player")
+    listed = client.get(_url(world)).text
+    assert "Day 1 · Blue Battalion against Red Company · Red Company won" in listed
+    page = client.get(reverse("campaign:battle", args=[world.campaign.pk, cb.pk])).text
+    sides = page.split('<ul class="battle-sides">', 1)[1].split("</ul>", 1)[0]
+    assert sides.index("<strong>Blue Battalion</strong>") < sides.index("<strong>Red Company")
