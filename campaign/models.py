@@ -443,6 +443,7 @@ class HistoryEntry(models.Model):
         LEADER = "leader", "Leader"
         ENGAGEMENT = "engagement", "Engagement"
         SKILL_CHECK = "skill_check", "Skill check"
+        CONTEST = "contest", "Contest"
         GM_EDIT = "gm_edit", "GM edit"
         REVERT = "revert", "Revert"
 

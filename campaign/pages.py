@@ -1448,7 +1448,7 @@ def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     why = entry_why(entry)
     most = entry.details.get("leader_most_hit_points")
     what = story_text(entry.before, entry.after, unit, most) if why != entry.text else ""
-    if entry.kind == HistoryEntry.Kind.SKILL_CHECK:
+    if entry.kind in (HistoryEntry.Kind.SKILL_CHECK, HistoryEntry.Kind.CONTEST):
         why = minus_signs(why)  # the roll's summary, kept as it was written
     return why, what
 

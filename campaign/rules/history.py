@@ -322,6 +322,7 @@ UNDONE = {
     "deployment": "the deployment",
     "leader": "the change of leader",
     "skill_check": "the skill check",
+    "contest": "the contest",
     "gm_edit": "the GM's correction",
 }
 """How a revert names an entry it undoes that came from no fight, by the entry's kind."""

@@ -125,10 +125,27 @@ def _fresh_seed(seed: int | None) -> int:
     return random.SystemRandom().randrange(SEED_LIMIT) if seed is None else seed
 
 
+ROLL_ENTRY_KINDS = {
+    TableRoll.Kind.SKILL_CHECK: Kind.SKILL_CHECK,
+    TableRoll.Kind.CONTEST: Kind.CONTEST,
+}
+"""The history entry a roll at the table leaves in each unit's history that made it, by the
+roll's kind (a Requisition's raised unit enters history as raised: `unit_create`)."""
+
+
+def contest_entries_renamed(rolls: Iterable[int]) -> int:
+    """Call a contest's entries contests: a contest's entries were once written as skill checks
+    (an older site's export carries them so). ``rolls``: table roll pks; how many it renamed."""
+    contests = TableRoll.objects.filter(pk__in=list(rolls), kind=TableRoll.Kind.CONTEST)
+    return HistoryEntry.objects.filter(
+        kind=Kind.SKILL_CHECK, details__table_roll__in=list(contests.values_list("pk", flat=True))
+    ).update(kind=Kind.CONTEST)
+
+
 def _record_for_units(units: Iterable[Unit], roll: TableRoll, why: str, actor: Any) -> None:
     for unit in units:
         unit_change(
-            unit=unit, state=unit.state, kind=Kind.SKILL_CHECK, why=why,
+            unit=unit, state=unit.state, kind=ROLL_ENTRY_KINDS[TableRoll.Kind(roll.kind)], why=why,
             day=roll.day, details={"table_roll": roll.pk, "seed": roll.seed}, actor=actor,
             always=True,
         )  # fmt: skip

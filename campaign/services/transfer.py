@@ -51,6 +51,7 @@ from campaign.services._record import (
     unit_state_save,
 )
 from campaign.services.battles import NOTIFY_TASK
+from campaign.services.checks import contest_entries_renamed
 from campaign.services.roster import invitation_send, invitee_key
 from campaign.transfer import (
     BATTLE_VALUES,
@@ -582,6 +583,8 @@ def campaign_import(
         for line in told
     )  # fmt: skip
     _write_records(campaign, engagements, rolls, by_key, entry_keys, written, made_forces)
+    if records is not None:
+        contest_entries_renamed(records["table_rolls"])  # an older export's contests
     _write_battles(campaign, battles, by_key, entry_keys)
     return campaign
 

@@ -764,6 +764,31 @@ def test_the_tables_records_survive_export_and_import_exactly(table_records):
     assert Engagement.objects.filter(campaign=imported).count() == 2
 
 
+def test_a_contests_entries_are_contests_even_from_an_export_that_called_them_skill_checks(
+    table_records,
+):
+    exported = json.loads(export_text(campaign_export(campaign=table_records)))
+    entries = [e for f in exported["forces"] for u in f["units"] for e in u["history"]]
+    by_roll = {
+        e["details"]["table_roll"]: e["kind"] for e in entries if "table_roll" in e["details"]
+    }
+    assert (by_roll[0], by_roll[1]) == ("skill_check", "contest")
+    # An older site wrote a contest's entries as skill checks: they come in as contests.
+    for entry in entries:
+        if entry["kind"] == "contest":
+            entry["kind"] = "skill_check"
+    exported["campaign"]["name"] = "Op. Test, from before"
+    imported = campaign_import(data=exported)
+    kinds = {e.details["table_roll"]: e.kind
+             for e in HistoryEntry.objects.filter(unit__force__campaign=imported,
+                                                  details__has_key="table_roll")}  # fmt: skip
+    rolls = {r.pk: r.kind for r in imported.table_rolls.all()}
+    assert {rolls[pk]: kind for pk, kind in kinds.items() if rolls[pk] != "requisition"} == {
+        "skill_check": "skill_check",
+        "contest": "contest",
+    }
+
+
 def test_a_force_export_leaves_the_tables_links_behind(table_records, cast):
     force = Force.objects.get(campaign=table_records, name="Red Company")
     data = force_export(force=force)

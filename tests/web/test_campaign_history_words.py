@@ -109,3 +109,36 @@ def test_the_words_read_the_hits_an_entry_leaves_alone_from_the_unit():
     assert story_text({"status": "ready", "casualty_hits": 5},
                       {"status": "destroyed", "casualty_hits": 0},
                       {"morale_hits": 0, "casualty_hits": 0}) == "was destroyed"  # fmt: skip
+
+
+def test_a_contest_is_called_a_contest_since_your_last_visit_old_entries_too(client, world):
+    import importlib
+
+    from django.apps import apps
+
+    from campaign.models import HistoryEntry
+    from campaign.services.checks import contest_run, skill_check_run
+
+    gm = world.users["gm"]
+    scouts, pickets = (
+        unit_create(force=force, unit_type=world.unit.unit_type, name=name, quality="elite")
+        for force, name in ((world.force, "Scouts"), (world.enemy_unit.force, "Pickets"))
+    )
+    skill_check_run(campaign=world.campaign, units=[scouts], dc=10, seed=1, actor=gm)
+    contest_run(campaign=world.campaign, active=[scouts], resisting=[pickets],
+                seed=3, reason="find the camp", actor=gm)  # fmt: skip
+    page = (
+        login(client, world, "player")
+        .get(reverse("campaign:dashboard", args=[world.campaign.pk]))
+        .text
+    )
+    kinds = re.findall(r'<span class="event-kind">([^<]*)</span>', page)
+    assert kinds.count("Contest") == 1 and kinds.count("Skill check") == 1, kinds
+    # A contest's entries written before, as skill checks, are read as contests once migrated.
+    contests = HistoryEntry.objects.filter(kind="contest")
+    assert contests.count() == 2
+    contests.update(kind="skill_check")
+    migration = importlib.import_module("campaign.migrations.0031_history_contest")
+    migration.contests_so_far(apps, None)
+    assert HistoryEntry.objects.filter(kind="contest").count() == 2
+    assert HistoryEntry.objects.filter(kind="skill_check").count() == 1
