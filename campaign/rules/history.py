@@ -140,6 +140,16 @@ def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     return why
 
 
+def took_words(why: str) -> str:
+    """What a fight's entry (its reason, `told_why`) says the fight did to the unit, without the
+    fight's name or the working: "came through unhurt", "took no hits" (Armor or Excellent
+    equipment stopped them), "took 1 Morale, 0 Casualty hits"; "" for another entry."""
+    name = took_name(why)
+    if name == why:
+        return ""
+    return why[len(name) + len(": ") :].split(" — ", 1)[0]
+
+
 def took_name(text: str) -> str:
     """The fight an engagement's (or quick resolve's) entry names: its sentence up to
     `took_text`'s words, so the name travels with the entry wherever its record stays behind."""

@@ -28,11 +28,12 @@ from django.utils import timezone
 
 from campaign.models import Campaign, HistoryEntry, Membership
 from campaign.pages import entry_events, entry_words, unit_label
+from campaign.rules.history import UNHURT, took_words
 from campaign.selectors import entries_carrying, entry_battles, latest_entry_id, notice_entries
 from config.site import full_link, site_address
 
-UNHARMED = "came through without a hit"
-"""What a battle left a unit it changed nothing of but its bookkeeping (battles fought, the day)."""
+UNHURT_WORDS = UNHURT.removeprefix(": ")
+"""A unit a battle did nothing to, as its history says it ("came through unhurt")."""
 
 NOTICE_KINDS = ("destroyed", "promoted", "reduced")
 """The timeline's kinds of line a notice tells of (besides each battle applied, and Casualty
@@ -113,15 +114,25 @@ def notice_lines(campaign: Campaign, entries: list, site: str = "") -> list[str]
     homes, names = entry_battles(entries=applied)
     carrying = entries_carrying(entries=applied)
     battles: dict[int, dict[str, list[str]]] = {}
+    # A unit the battle changed nothing of but its bookkeeping: as its history says it, "came
+    # through unhurt", or "took no hits" when Armor or Excellent equipment stopped them.
+    quiet: dict[tuple[int, str], str] = {}
     for entry in applied:
         if entry.pk in homes:
-            told = battles.setdefault(homes[entry.pk], {}).setdefault(unit_label(entry.unit), [])
-            if what := entry_words(entry, carrying.get(entry.pk, {}))[1]:
+            label = unit_label(entry.unit)
+            told = battles.setdefault(homes[entry.pk], {}).setdefault(label, [])
+            why, what = entry_words(entry, carrying.get(entry.pk, {}))
+            if what:
                 told.append(what)
+            elif words := took_words(why):
+                quiet[homes[entry.pk], label] = words
     lines = []
     for battle, units in battles.items():
         lines.append(f"The outcome of {names[battle]} was applied to {', '.join(units)}.")
-        lines += [f"  {label}: {'; '.join(told) or UNHARMED}." for label, told in units.items()]
+        lines += [
+            f"  {label}: {'; '.join(told) or quiet.get((battle, label), UNHURT_WORDS)}."
+            for label, told in units.items()
+        ]
         if link := full_link(site, reverse("campaign:battle", args=[campaign.pk, battle])):
             lines.append(f"  Its report: {link}")
     for entry, event in zip(entries, entry_events(campaign, entries), strict=True):

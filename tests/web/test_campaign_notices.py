@@ -13,11 +13,15 @@ from django.urls import reverse
 
 from campaign import tasks
 from campaign.models import Campaign, Membership, Unit
-from campaign.services import calendar_advance, campaign_update, unit_edit
+from campaign.pages import unit_story_lines
+from campaign.selectors import unit_story
+from campaign.services import calendar_advance, campaign_update, unit_create, unit_edit
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 from campaign.services.notices import campaign_notices_send, notices_set
 from campaign.services.orders import clock_advance
 from tests.web.campaign_world import login, raise_units
+from units.cardtext import parse_card
+from units.models import Ruleset, UnitType
 
 pytestmark = [
     pytest.mark.django_db,
@@ -133,8 +137,9 @@ def test_a_battle_applied_tells_what_it_left_each_of_the_members_units_once(worl
         "now carries 1 Morale hit and 0 Casualty hits; lost 1 point of Skill to suppression for "
         "good."
     )
-    # Nothing but its bookkeeping changed: it took no hit (it was in the combat zone already).
-    assert lines[applied + 2] == "  Picket 2 (Red Company): came through without a hit."
+    # Nothing but its bookkeeping changed (it was in the combat zone already): in its history's
+    # words, it came through unhurt.
+    assert lines[applied + 2] == "  Picket 2 (Red Company): came through unhurt."
     # Told under its battle, not again as a day's news.
     assert body.count("fell from Average to Inexperienced") == 1
     assert "Raider" not in body
@@ -329,3 +334,32 @@ def test_a_step_won_in_a_battle_is_told_under_it_once(world):
         "starts again toward the next step with 1 experience point (3 before)."
     ) in body.splitlines()
     assert body.count("rose from") == 1 and "Day 1:" not in body
+
+
+def test_a_unit_whose_kit_stopped_every_hit_is_told_it_took_no_hits_as_its_history_says(world):
+    # Hits 6: a Hit lost is one BUCS hit, which Armor (Casualty) or Excellent kit (the first
+    # Morale hit) stops, whichever it comes out as.
+    card = UnitType.objects.create(
+        name="Bunker", ruleset=Ruleset.COMBINED_ARMS, kind=UnitType.Kind.UNIT,
+        card=parse_card("Bunker\nSkill 3 · Move 1 · Resistance 6 · Hits 6 · Size 4\n"
+                        "Cannon — Power 4, Range 12"),
+    )  # fmt: skip
+    gm = world.users["gm"]
+    bunker = unit_create(force=world.force, unit_type=card, name="Bunker 1",
+                         specialties=["mechanized", "armor"], equipment="excellent")  # fmt: skip
+    unit_edit(unit=bunker, changes={"in_combat_zone": True}, reason="on the line", actor=gm)
+    (raider,) = raise_units(world.enemy, world.unit.unit_type, 1, "Raider")
+    _opt_in(world, "player")
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Shelling at the weir", winner=None,
+        sides={"attackers": [bunker], "defenders": [raider]},
+        outcomes={bunker.pk: {"hits_lost": 1, "skill_lost": 0},
+                  raider.pk: {"hits_lost": 0, "skill_lost": 0}},
+        actor=gm,
+    )  # fmt: skip
+    campaign_battle_apply(campaign_battle=battle, actor=gm)
+    said = [line.why for line in unit_story_lines(unit_story(unit=bunker))]
+    assert any(why.startswith("took no hits — ") for why in said), said
+    campaign_notices_send(campaign_id=world.campaign.pk)
+    (body,) = _mails_to("player")
+    assert "  Bunker 1 (Red Company): took no hits." in body.splitlines()
