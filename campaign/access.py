@@ -126,15 +126,24 @@ def force_roster_for_viewer(viewer: Viewer, pk: int) -> Force:
     return force
 
 
+class UnitInSummary(Http404):
+    """A unit of the campaign whose force the viewer sees in summary only: a 404 like any other
+    to every caller but the unit's own page, which tells a member why (`views.pages.unit_detail`)
+    and nothing of the unit."""
+
+
 def unit_for_viewer(viewer: Viewer, pk: int) -> Unit:
-    """A unit the viewer may see in full, else 404 (a summary shows no units)."""
+    """A unit the viewer may see in full, else 404 (a summary shows no units; `UnitInSummary`
+    for one of a force the viewer sees in summary)."""
     unit = (
         Unit.objects.select_related("force__owner", "unit_type", "leader")
         .filter(pk=pk, force__campaign=viewer.campaign)
         .first()
     )
-    if unit is None or viewer.sight(unit.force) != FULL:
+    if unit is None:
         raise Http404("no such unit")
+    if viewer.sight(unit.force) != FULL:
+        raise UnitInSummary("no such unit")
     unit.force.campaign = viewer.campaign
     return unit
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -20,6 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from campaign.access import (
     FULL,
+    UnitInSummary,
     Viewer,
     campaign_battle_for_viewer,
     campaign_for_viewer,
@@ -84,6 +86,7 @@ from campaign.pages import (
     unit_story_lines,
     units_count_text,
     units_needing_attention,
+    units_seen_in_summary,
 )
 from campaign.rules.experience import training_blocked
 from campaign.rules.orders import OrderKind
@@ -499,7 +502,12 @@ def unit_context(
 @require_GET
 def unit_detail(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    unit = unit_for_viewer(viewer, unit_pk)
+    try:
+        unit = unit_for_viewer(viewer, unit_pk)
+    except UnitInSummary:
+        # A member's old link to a unit of a force they now see in summary: why, not "ask its
+        # GM to add you" — and nothing of the unit, not even its force's name.
+        return render(request, "campaign/unit_in_summary.html", base_context(viewer), status=403)
     before = clean_cursor(request.GET.get("before"))
     return render(request, "campaign/unit.html", unit_context(viewer, unit, before))
 
@@ -599,11 +607,13 @@ def _sheet(
     title: str,
     back_url: str,
     battle: CampaignBattle | None = None,
+    left_out: str = "",
 ) -> HttpResponse:
     """The units' cards on a print sheet: as their roster lines print them for the next
     battle, or, for a ``battle``, those it printed (a unit not in it has none), with how each
     went in; the hits they carry now only while the battle's outcome is not applied (until
-    then they are the hits they went in with)."""
+    then they are the hits they went in with). ``left_out``: why some units have no card here
+    (`pages.units_seen_in_summary`)."""
     now = campaign_now(viewer.campaign)
     lines = [roster_line(unit, now) for unit in units]
     if battle is None:
@@ -633,6 +643,7 @@ def _sheet(
             hits_now=unsettled,
             table_skill=battle is None,
             day=battle.day if battle is not None else None,
+            left_out=left_out,
         ),
     )
 
@@ -657,14 +668,21 @@ def battle_cards(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     cb = campaign_battle_for_viewer(viewer, battle_pk)
     pks = [pk for side in cb.sides.values() for pk in side]
-    units = [
-        u
-        for u in Unit.objects.filter(pk__in=pks)
+    fought = list(
+        Unit.objects.filter(pk__in=pks)
         .select_related("force__owner", "unit_type", "leader")
         .order_by("force__name", "name")
-        if viewer.sight(u.force) == FULL
-    ]
+    )
+    units = [u for u in fought if viewer.sight(u.force) == FULL]
+    # The units of forces the reader sees in summary have no card here, and the sheet says so;
+    # a sheet that would hold none is refused with the reason, as the log's download is.
+    left_out = units_seen_in_summary(
+        [u for u in fought if viewer.sight(u.force) != FULL],
+        spectator=viewer.role == Membership.Role.SPECTATOR,
+    )
+    if left_out and not units:
+        raise PermissionDenied(f"This battle's cards are not yours to print. {left_out}")
     back = reverse("campaign:battle", args=[pk, cb.pk])
     # The cards the battle printed (or, at a table, the bridge printed from the Orders under
     # way at its hour), not those of the next battle.
-    return _sheet(request, viewer, units, cb.name, back, battle=cb)
+    return _sheet(request, viewer, units, cb.name, back, battle=cb, left_out=left_out)

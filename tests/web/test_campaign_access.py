@@ -59,9 +59,12 @@ class Route:
     public: bool = False
     """Open to everyone, logged in or not: an invitation's link, made to be opened by someone
     with no account yet."""
+    says_summary: bool = False
+    """The unit's own page: a member who sees its force in summary is told so (403), where every
+    other page of the unit does not exist for them (404)."""
     fought_in: bool = False
     """Only for whoever fought in the engine battle or sees every force of it in full (its log's
-    download: anyone else reads its outcome only)."""
+    download and its card sheet: anyone else reads its outcome only)."""
 
 
 def _c(name: str, *args: Callable[[World], Any]) -> Callable[[World], str]:
@@ -149,7 +152,7 @@ ROUTES = [
     Route("enemy force", _c("force", ENEMY)),
     Route("own force's cards", _c("force-cards", FORCE), unit_of="force"),
     Route("enemy force's cards", _c("force-cards", ENEMY), unit_of="enemy"),
-    Route("battle's cards", _c("battle-cards", ENGINE)),
+    Route("battle's cards", _c("battle-cards", ENGINE), fought_in=True),
     Route("roster sorted (htmx)", lambda w: _c("force", FORCE)(w) + "?sort=-quality", headers=HTMX),
     Route("campaign json", _c("campaign-json")),
     Route("battles json", _c("battles-json")),
@@ -161,10 +164,10 @@ ROUTES = [
           headers=HTMX),
     Route("battle progress (htmx)", _c("battle-progress", ENGINE), headers=HTMX, ok=286),
     Route("battle log json", _c("battle-log", ENGINE), fought_in=True),
-    Route("unit", _c("unit", UNIT), unit_of="force"),
+    Route("unit", _c("unit", UNIT), unit_of="force", says_summary=True),
     Route("unit card", _c("unit-card", UNIT), unit_of="force"),
     Route("unit json", _c("unit-json", UNIT), unit_of="force"),
-    Route("enemy unit", _c("unit", ENEMY_UNIT), unit_of="enemy"),
+    Route("enemy unit", _c("unit", ENEMY_UNIT), unit_of="enemy", says_summary=True),
     Route("enemy unit card", _c("unit-card", ENEMY_UNIT), unit_of="enemy"),
     Route("enemy unit json", _c("unit-json", ENEMY_UNIT), unit_of="enemy"),
     Route("battle set-up", _c("battle-setup"), manage=True),
@@ -261,7 +264,7 @@ def expected(route: Route, role: str, world: World, visibility: str) -> int:
     # A unit of a force shown in summary does not exist for anyone but its owner and the GMs.
     sees_unit = role in MANAGERS or visibility == Campaign.Visibility.FULL
     if route.unit_of and not sees_unit and owner[route.unit_of] != role:
-        return 404
+        return 403 if route.says_summary else 404
     owns = route.owner_of is not None and owner[route.owner_of] == role
     plays = route.players and role in owner.values()
     if route.manage and role not in MANAGERS and not owns and not plays:

@@ -41,7 +41,7 @@ def test_a_players_own_character_leading_a_unit_they_see_in_summary_is_still_the
     assert world.enemy_unit.name in row
     unit_url = reverse("campaign:unit", args=[world.campaign.pk, world.enemy_unit.pk])
     assert unit_url not in page
-    assert client.get(unit_url).status_code == 404
+    assert client.get(unit_url).status_code == 403  # its page says why, and no more
     assert "Only your own characters and those leading your units are shown here" in page
     # The rival sees who leads their own unit, with its link.
     page = login(client, world, "rival").get(url).text
@@ -288,3 +288,38 @@ def test_a_roll_shows_of_a_unit_seen_in_summary_its_name_and_total_only(client, 
     page = _rolls(client, world, "player")
     assert all(w in page for w in working.values()) and "(seed 3)" in page
     assert "A unit of a force you see only in summary" not in page
+
+
+def test_a_members_old_link_to_a_unit_now_seen_in_summary_says_why_and_nothing_of_it(client, world):
+    url = reverse("campaign:unit", args=[world.campaign.pk, world.enemy_unit.pk])
+    assert login(client, world, "player").get(url).status_code == 200
+    _summary(world)
+    for role in ("player", "spectator"):
+        response = login(client, world, role).get(url)
+        page = html.unescape(response.text)
+        assert response.status_code == 403, role
+        assert "This unit's force is shown to you in summary only" in page, role
+        assert reverse("campaign:dashboard", args=[world.campaign.pk]) in page
+        assert "ask its GM to add you" not in page
+        # Nothing the summary does not show: not the unit's name, nor its force's.
+        assert world.enemy_unit.name not in page and world.enemy.name not in page, role
+    # Another campaign's unit, or none, is still not found.
+    missing = reverse("campaign:unit", args=[world.campaign.pk, 999999])
+    assert client.get(missing).status_code == 404
+
+
+def test_a_battles_card_sheet_says_whose_cards_it_leaves_out_and_refuses_a_sheet_of_none(
+    client, world
+):
+    _summary(world)
+    url = reverse("campaign:battle-cards", args=[world.campaign.pk, world.table_battle.pk])
+    response = login(client, world, "spectator").get(url)
+    page = html.unescape(response.text)
+    assert response.status_code == 403 and "No units." not in page
+    assert "This battle's cards are not yours to print" in page
+    assert "the GM shows spectators every force in summary only" in page
+    # A player prints their own units' cards, told why the rival's are not there.
+    page = html.unescape(login(client, world, "player").get(url).text)
+    assert page.count('<article class="unit-card">') == 1
+    assert "<p>Red Company · " in page and "<p>Blue Battalion · " not in page
+    assert "Blue Battalion's 1 unit is left out: you see that force only in summary." in page
