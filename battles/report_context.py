@@ -459,7 +459,10 @@ def _sides(scenario: Scenario, result: BattleResult, names: Names) -> list[SideR
                 s.name,
                 i,
                 result.side(s.id).score,
-                tuple(_objective_won(by_id[o], names) if o in by_id else o for o in held),
+                tuple(
+                    _objective_won(by_id[o], names) if o in by_id else capfirst(names.objective(o))
+                    for o in held
+                ),
                 result.winner == s.id,
             )
         )
@@ -467,8 +470,9 @@ def _sides(scenario: Scenario, result: BattleResult, names: Names) -> list[SideR
 
 
 def _objective_won(objective: Objective, names: Names) -> str:
-    """An objective a side held at the end, as the score table lists it."""
-    name = names.objective(objective.id)
+    """An objective a side held at the end, as the score table lists it: by its name as the
+    objectives' lines under the table give it ("Crossroads", not the id "crossroads")."""
+    name = capfirst(names.objective(objective.id))
     return f"{name} (razed)" if objective.kind is ObjectiveKind.RAZE else name
 
 

@@ -245,3 +245,17 @@ def test_the_report_of_a_big_battle_takes_as_few_queries_as_a_small_one(
         assert without_tokens(again) == without_tokens(html)
     with django_assert_max_num_queries(5):
         _get(owner_client, big, "unit=b-tank-3", **HTMX)
+
+
+def test_the_score_table_names_an_objective_as_the_lines_under_it_do(owner_client, owner):
+    # The crafted scenario's objective is "corner": the line under the table names it
+    # "Corner (Blue to hold)", and the score table as it, not by its id in lower case.
+    battle = crafted_battle(owner)
+    result = copy.deepcopy(battle.result)
+    for side in result["sides"]:
+        side["objectives_held"] = ["corner"] if side["side"] == "blue" else []
+    type(battle).objects.filter(pk=battle.pk).update(result=result)
+    html = _get(owner_client, battle)
+    assert '<td class="num">1</td><td>Corner</td></tr>' in html
+    assert "<td>corner</td>" not in html
+    assert re.search(r"Corner \([^)]* to hold\): held by Blue at the end", html)
