@@ -109,6 +109,21 @@ class Line:
     colour: str
     dots: tuple[tuple[float, float, str], ...]
     """Each point (x, y, what it says, for its ``<title>``)."""
+    over: str = ""
+    """Where it lies on an earlier line every day, which it would hide, the key says so ("0
+    every day, as Morale hits": `lies_over`); its dots are drawn smaller, inside the other's."""
+    dot_r: int = 3
+
+
+def lies_over(points: list[tuple[int, int]], earlier: list[str]) -> str:
+    """What the key says of a line drawn on top of the lines ``earlier`` (their names), which
+    have its ``points`` every day: "0 every day, as Morale hits", else "the same as Morale hits
+    every day"."""
+    names = " and ".join(earlier)
+    values = {v for _, v in points}
+    if len(values) == 1:
+        return f"{values.pop()} every day, as {names}"
+    return f"the same as {names} every day"
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +179,12 @@ def line_chart(
     def y(value: int) -> float:
         return round(LINE_TOP + plot_h - plot_h * value / top, 2)
 
+    # A line with the same points as one drawn before it hides that one (a unit's Morale and
+    # Casualty hits, both 0 all along): the key says so, and its dots sit inside the other's.
+    under = [
+        [earlier for earlier, _, seen in series[:i] if seen == points and points]
+        for i, (_, _, points) in enumerate(series)
+    ]
     lines = tuple(
         Line(
             name=name,
@@ -171,6 +192,8 @@ def line_chart(
             css=f"series-{i}",
             colour=colour,
             dots=tuple((x(d), y(v), f"{name}, day {d}: {v}") for d, v in points),
+            over=lies_over(points, under[i]) if under[i] else "",
+            dot_r=2 if under[i] else 3,
         )
         for i, (name, colour, points) in enumerate(series)
     )

@@ -106,3 +106,24 @@ def test_the_strength_chart_is_kept_between_visits_and_redrawn_when_a_unit_chang
     world.force.name = "Crimson Company"
     world.force.save()
     assert "Crimson Company" in _lines(client.get(url).text, "strength-chart")
+
+
+def test_a_line_lying_on_another_every_day_is_told_apart_in_the_key(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"experience": 3, "morale_hits": 0, "casualty_hits": 0},
+              reason="drill", actor=gm)  # fmt: skip
+    calendar_advance(campaign=world.campaign, days=1, actor=gm)
+    page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
+    lines = _lines(page, "counts-chart")
+    # Morale and Casualty hits, both 0 every day: drawn one over the other, the key says so.
+    assert lines["Morale hits"] == lines["Casualty hits"]
+    key = page.split('aria-labelledby="counts-chart-title', 1)[1].split("</figcaption>", 1)[0]
+    key = key.split('<ul class="chart-key">', 1)[1]
+    assert (
+        'Casualty hits <span class="small">(0 every day, as Morale hits: one line over '
+        "the other)</span>" in key
+    )
+    assert "Morale hits</li>" in key and "Experience</li>" in key
+    # Its dots sit inside the other's, which stay in sight around them.
+    svg = page.split('data-series="Casualty hits">', 1)[1].split("</g>", 1)[0]
+    assert 'r="2"' in svg and 'r="3"' not in svg
