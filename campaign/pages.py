@@ -43,6 +43,7 @@ from campaign.rules.bridge import (
     battle_card,
     card_needs,
     commander_unnamed,
+    went_in_text,
 )
 from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column, command_of
 from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
@@ -1138,7 +1139,8 @@ def orders_going_in(
 ) -> list[tuple[str, str]]:
     """(who, how their Orders went in) for a campaign battle's page, a line per way in:
     ``units`` are the battle's units the reader sees, in side order, and ``orders`` the
-    battle's (unit pk → how its Orders went in). Units whose Orders went in alike share a line,
+    battle's (unit pk → how its Orders went in), read as a record of the launch
+    (`bridge.went_in_text`). Units whose Orders went in alike share a line,
     which names them in as few words as say who: all of a force's units by the force ("Every
     unit of Blue Battalion and Red Company"), the others by name ("Atlas and Tiger One (Red
     Company)"). A Legendary unit in command of one of them is named only if it is one of
@@ -1150,6 +1152,7 @@ def orders_going_in(
     for unit in units:
         if (going := orders.get(str(unit.pk))) is not None:
             text = going["text"] if going.get("giver") in seen else commander_unnamed(going)
+            text = went_in_text(text)
             alike.setdefault(text, []).append(unit)
     lines = []
     for text, group in alike.items():

@@ -11,6 +11,7 @@ test. Plain Python: no Django (the engine's rulesets are plain too).
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -444,6 +445,27 @@ class BattleOrder:
         }
 
 
+UNDER_WAY = "The Order is under way until {until}."
+"""When a character's Order under way for a unit is done, as the set-up says it going in (and as
+a launched battle keeps it, `BattleOrder.to_json`)."""
+
+UNDER_WAY_WENT_IN = "When the battle began, the Order was under way until {until}."
+"""`UNDER_WAY` as a battle's page reads it afterwards: a record of how the unit went in, not a
+claim that the Order still runs (it may have ended long since)."""
+
+_UNDER_WAY_SAID = re.compile(
+    r"(?P<until>.+?)".join(re.escape(part) for part in UNDER_WAY.split("{until}"))
+)
+
+
+def went_in_text(text: str) -> str:
+    """The sentence of how a unit's Orders went in (`BattleOrder.text`, kept at launch) as it
+    reads after the launch: its Order under way (`UNDER_WAY`) as a record of the moment the
+    battle began (`UNDER_WAY_WENT_IN`). Battles keep the sentence said at launch, so the old
+    ones read the same way."""
+    return _UNDER_WAY_SAID.sub(lambda m: UNDER_WAY_WENT_IN.format(until=m["until"]), text)
+
+
 COMMANDED = "legendary"
 """The source of the Orders of a unit under a Legendary unit's command."""
 
@@ -505,7 +527,7 @@ def battle_order(
                 )
                 return BattleOrder(None, kit.quality, kit.equipment, notes=tuple(notes), **base)
             notes.append(f"{raw}: the character at its head repeats the Order every round.")
-        notes.append(f"The Order is under way until {clock_text(character_order.finishes_at)}.")
+        notes.append(UNDER_WAY.format(until=clock_text(character_order.finishes_at)))
         order = {"kind": ENGINE_ORDER[kind]}
         return BattleOrder(order, kit.quality, kit.equipment, notes=tuple(notes), **base)
     if standing is not None:

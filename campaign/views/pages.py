@@ -88,6 +88,7 @@ from campaign.pages import (
     units_needing_attention,
     units_seen_in_summary,
 )
+from campaign.rules.bridge import went_in_text
 from campaign.rules.experience import training_blocked
 from campaign.rules.orders import OrderKind
 from campaign.rules.recovery import zone_problem
@@ -586,6 +587,11 @@ class SheetCard:
     @property
     def unit(self) -> Unit:
         return self.line.unit
+
+    @property
+    def went_in_text(self) -> str:
+        """How it went in, as a record of the battle's launch (`bridge.went_in_text`)."""
+        return "" if self.went_in is None else went_in_text(self.went_in["text"])
 
     @property
     def fought_as(self) -> str:

@@ -613,7 +613,10 @@ def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, wor
     assert placed[ordered.pk]["order"] == {"kind": "hold"}
     assert "order" not in placed[others[-1].pk]  # "No Order"
     page = client.get(response["Location"]).text
+    # The battle's page is a record of the launch: the Order may have ended since.
+    said = "Holt: holds. When the battle began, the Order was under way until day"
     assert "Orders going in" in page and said in page
+    assert "The Order is under way" not in page
     rival = login(client, world, "rival").get(response["Location"]).text
     assert said in rival  # this campaign shows every roster to every member
     Campaign.objects.filter(pk=world.campaign.pk).update(
@@ -622,6 +625,26 @@ def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, wor
     rival = client.get(response["Location"]).text
     assert said not in rival, "rosters hidden: a side does not read the other side's Orders"
     assert "Iron Wolf (Blue Battalion)</strong>: No Order" in rival
+
+
+def test_a_battle_fought_long_ago_says_its_orders_were_under_way_when_it_began(client, world):
+    """A battle keeps how each unit's Orders went in as the set-up said it at launch ("The
+    Order is under way until day 2, 01:00."); its page and its card sheet read it afterwards as
+    a record of that moment, not as an Order still under way."""
+    cb = world.engine_battle
+    unit = str(world.unit.pk)
+    kept = "Use Skill, Ordered by Capt. Holt: holds. The Order is under way until day 2, 01:00."
+    cb.orders = {**cb.orders, unit: {**cb.orders[unit], "text": kept}}
+    cb.save(update_fields=["orders"])
+    login(client, world, "gm")
+    record = (
+        "Use Skill, Ordered by Capt. Holt: holds. When the battle began, the Order was under "
+        "way until day 2, 01:00."
+    )
+    for page in (_url("battle", world, cb.pk), _url("battle-cards", world, cb.pk)):
+        text = client.get(page).text
+        assert record in text, page
+        assert "is under way" not in text, page
 
 
 def test_two_refusals_of_one_units_column_on_a_table_result_read_as_two_lines(client, world):
