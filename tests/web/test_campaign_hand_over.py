@@ -36,7 +36,7 @@ def _url(name: str, world) -> str:
 
 def _message(response) -> str:
     """What the page says at its top (``_messages.html``), tags stripped."""
-    said = re.search(r'<div class="messages" role="status">(.*?)</div>', response.text, re.S)
+    said = re.search(r'<div class="messages"[^>]*>(.*?)</div>', response.text, re.S)
     return re.sub(r"<[^>]+>", "", said[1]).strip() if said else ""
 
 

@@ -32,7 +32,7 @@ def _errors(response, field: str) -> str:
 
 def _message(response) -> str:
     """What the page says at its top (``_messages.html``), tags stripped."""
-    said = re.search(r'<div class="messages" role="status">(.*?)</div>', response.text, re.S)
+    said = re.search(r'<div class="messages"[^>]*>(.*?)</div>', response.text, re.S)
     return re.sub(r"<[^>]+>", "", said[1]) if said else ""
 
 
