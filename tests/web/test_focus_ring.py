@@ -41,7 +41,17 @@ def test_the_keyboard_never_lands_under_the_reports_sticky_links():
     back up the report with Shift+Tab, the browser scrolls each control just into view, which
     was under them. The page keeps their height clear at the top whenever it scrolls."""
     rules = _sheets()
-    sticky = [d for _, s, d in rules if s == ".report-nav" and d.get("position") == "sticky"]
+    sticky = [m for m, s, d in rules if s == ".report-nav" and d.get("position") == "sticky"]
     assert sticky, "the report's links stay at the top"
-    clear = [d for _, s, d in rules if s == ":root:has(.report-nav)"]
-    assert clear and clear[0].get("scroll-padding-top") == "4.5rem"
+    clear = [(m, d) for m, s, d in rules if s == ":root:has(.report-nav)"]
+    assert [m for m, _ in clear] == sticky, "the space is kept clear where they stay, only"
+    assert clear[0][1].get("scroll-padding-top") == "4.5rem"
+
+
+def test_the_reports_links_stay_at_the_top_only_where_there_is_room_for_them():
+    """On a phone in large text (200%) the report's links wrap to five lines, 172px, more than
+    the 4.5rem (144px) kept clear below them, and hid the control the keyboard had reached:
+    they stay at the top only on a screen wider than a phone and not as short as one held
+    sideways, where they take two lines at most."""
+    (media,) = [m for m, s, d in _sheets() if s == ".report-nav" and d.get("position") == "sticky"]
+    assert media and "min-width: 40.01rem" in media and "min-height: 35rem" in media
