@@ -212,8 +212,11 @@ def contest_run(
     reason = text_given(errors, "reason", reason)
     one = _check_units(campaign, active, "active", errors)
     other = _check_units(campaign, resisting, "resisting", errors)
-    if {u.pk for u in one} & {u.pk for u in other}:
-        errors.setdefault("resisting", []).append("a unit cannot contest against itself")
+    for unit in (u for u in one if u.pk in {o.pk for o in other}):
+        # Named, as a quick resolve names a unit on both sides, so the GM sees which to change.
+        errors.setdefault("resisting", []).append(
+            f"{unit.name} is on both sides: a unit cannot contest against itself"
+        )
     skills = (_skill(active_skill, "active_skill", errors),
               _skill(resisting_skill, "resisting_skill", errors))  # fmt: skip
     _seed(seed, errors)

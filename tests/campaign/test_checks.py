@@ -161,8 +161,11 @@ def test_bad_checks_are_refused_and_nothing_is_written(campaign, make_unit, enem
         contest_run(campaign=campaign, active=[squad],
                     resisting=[make_unit("Cubs", into=enemy, quality="green")])  # fmt: skip
     assert list(error.value.message_dict) == ["resisting"]
-    with pytest.raises(ValidationError, match="against itself"):
+    with pytest.raises(ValidationError) as error:
         contest_run(campaign=campaign, active=[squad], resisting=[squad])
+    assert error.value.message_dict == {
+        "resisting": [f"{squad.name} is on both sides: a unit cannot contest against itself"]
+    }
     assert not TableRoll.objects.exists()
     roll = contest_run(campaign=campaign, active=[squad], resisting=[make_unit("C", into=enemy)],
                        seed=1)  # fmt: skip
