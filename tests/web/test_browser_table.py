@@ -71,8 +71,10 @@ def _attack_refused_then_given(page, giver: str, unit: str, nothing_yet: str = "
 
 
 def _errors(page, form: str) -> str:
-    """The form's errors, after a refusal: the page came back as a 400, which the browser notes
-    in its console (and nothing else may be there)."""
+    """The form's errors, after a refusal: the form swapped in place under htmx (waited for
+    here), or without it the page came back as a 400, which the browser notes in its console
+    (and nothing else may be there)."""
+    page.locator(f"{form} .form-errors, {form} .field-errors").first.wait_for()
     texts = " ".join(page.locator(f"{form} .form-errors, {form} .field-errors").all_inner_texts())
     note = "Failed to load resource: the server responded with a status of 400 (Bad Request)"
     assert all(error == note for error in page.errors), page.errors
