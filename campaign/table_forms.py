@@ -41,7 +41,7 @@ from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import Status, can_act, quality_name
 from campaign.selectors import ready_count
 from campaign.services.characters import HIT_POINTS_MAX, rallied_today
-from campaign.services.checks import DC_MAX
+from campaign.services.checks import DC_MAX, units_not_alone
 from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.orders import LISTED_HOURS_MAX, orders_under_way
 from campaign.services.recovery import MAX_DAYS
@@ -648,7 +648,32 @@ class RevertEngagementForm(PageForm):
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
 
-class SkillCheckForm(_LeavesOut, CampaignForm):
+CANNOT_ALONE_UNNAMED = (
+    "Not named in a campaign this big: a Green or Raw unit with no Order, no leader and no "
+    "Legendary unit commanding it, and any unit with no Order on a skill outside its "
+    "specialties (where it performs as Raw). The roll names each one it refuses."
+)
+
+
+class _SaysWhoCannotAlone:
+    """A check's form that says under it which of the units it offers cannot make a check on
+    their own as they stand, and why (`services.checks.units_not_alone`), so the GM sees it
+    before the roll refuses them, whether the units are listed or typed by name."""
+
+    campaign: Campaign
+
+    @cached_property
+    def cannot_alone(self) -> list[str]:
+        if not _lists_every_unit(self.campaign):
+            # A page that names no unit reads none of their Orders and leaders either.
+            return [CANNOT_ALONE_UNNAMED]
+        # Read once for the page's forms, as `_ready_count` is.
+        if (known := getattr(self.campaign, "_cannot_alone", None)) is None:
+            known = self.campaign._cannot_alone = left_out(blocked=units_not_alone(self.campaign))
+        return known
+
+
+class SkillCheckForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
     offer = CHECK
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -850,7 +875,7 @@ def _helpers_field(campaign: Campaign, label: str) -> forms.Field:
     )
 
 
-class ContestForm(_LeavesOut, CampaignForm):
+class ContestForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
     """Each side is a unit and the units helping it: Strength in numbers comes from those that
     share the side's skill, as in a skill check."""
 

@@ -20,6 +20,7 @@ from campaign.rules.characters import feats_from
 from campaign.rules.checks import (
     CheckError,
     CheckUnit,
+    check_errors,
     contest,
     requisition_check,
     requisition_dc_text,
@@ -119,6 +120,36 @@ def check_units(campaign: Campaign, units: list[Unit]) -> list[CheckUnit]:
             )
         )
     return made
+
+
+def units_not_alone(campaign: Campaign) -> list[tuple[Unit, str]]:
+    """The campaign's units able to make a check (`Status.fights`) that the rule refuses on
+    their own as they stand now, each with why, for the page to say before the roll: asked of
+    the rule itself (`rules.checks.check_errors`), on a general skill (a Green or Raw unit with
+    no Order, no leader and no Legendary unit commanding it makes none) and on a skill outside
+    its specialties (where every unit so placed performs as Raw, and makes none either)."""
+    units = list(
+        Unit.objects.filter(force__campaign=campaign, status__in=[s for s in Status if s.fights])
+        .select_related("force", "leader__character")
+        .order_by("force__name", "name")
+    )
+    refused = []
+    for unit, checked in zip(units, check_units(campaign, units), strict=True):
+        outside = [s for s in Specialty if s not in checked.specialties]
+        if check_errors([checked], None):
+            why = (
+                f"{checked.quality.label} with no Order, so they cannot act alone and make no "
+                "check until given one"
+            )
+        elif outside and check_errors([checked], outside[0]):
+            why = (
+                "With no Order, outside their specialties they perform as Raw and make no check "
+                "(a general skill or one of their own specialties they may)"
+            )
+        else:
+            continue
+        refused.append((unit, why))
+    return refused
 
 
 def _fresh_seed(seed: int | None) -> int:

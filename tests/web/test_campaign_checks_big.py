@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from campaign import selectors
 from campaign.models import TableRoll, Unit
+from campaign.table_forms import CANNOT_ALONE_UNNAMED
 from tests.web.campaign_world import login
 from tests.web.paging import fill_forces, rows_read, unit_named
 
@@ -47,6 +48,9 @@ def test_a_big_campaigns_checks_page_lists_no_unit_in_the_same_few_queries_and_r
     assert html.count("<option") < 60, "only the skills' and cards' choices"
     roster = reverse("campaign:force", args=[world.campaign.pk, world.enemy.pk])
     assert f'Out of action in <a href="{roster}">Blue Battalion</a>: ' in html
+    # Neither listed nor judged one by one: who cannot check alone is said in words, under the
+    # skill check and the contest.
+    assert html.count(CANNOT_ALONE_UNNAMED) == 2
 
 
 def test_a_small_campaigns_checks_still_offer_every_ready_unit(client, world):

@@ -49,3 +49,55 @@ def test_every_table_form_is_sent_by_htmx_so_a_refusal_stays_at_the_pages_addres
     assert refused.text.lstrip().startswith('<form id="contest-form"')
     assert f"{unit.name} is on both sides" in refused.text
     assert not TableRoll.objects.exists()
+
+
+def _alone(page: str, form_id: str) -> list[str]:
+    """The lines under a check's form naming the units it offers that cannot check alone."""
+    found = re.search(rf'id="{form_id}-alone"><p>[^<]*</p><ul>(.*?)</ul>', page, re.S)
+    return re.findall(r"<li>(.*?)</li>", found.group(1)) if found else []
+
+
+def test_the_check_forms_say_before_the_roll_which_units_cannot_check_alone(client, world):
+    """A GM chose Scout Car, Green with no Order, and learnt only on Roll that it cannot act
+    alone. Under the skill check and the contest the page says which ready units cannot check
+    on their own and why — Green or Raw with no Order, or (any unit with no Order) outside its
+    specialties — by the rule's own test; a unit led or under an Order is not named. With more
+    than 20 ready units, typed by name, it says the same."""
+    from campaign.services import leader_attach, unit_create
+    from campaign.services.checks import skill_check_run
+    from tests.web.campaign_world import raise_units
+    from tests.web.test_table_pages import _table_units
+
+    gm = world.users["gm"]
+    _, _, wolf = _table_units(world)
+    card = wolf.unit_type
+    scout = unit_create(force=world.enemy, unit_type=card, name="Scout Car", quality="green",
+                        specialties=["mechanized"])  # fmt: skip
+    led = unit_create(force=world.force, unit_type=card, name="Led", quality="green")
+    leader_attach(unit=led, name="Sgt. Vance", hit_points=10, actor=gm)
+    login(client, world, "gm")
+    url = reverse("campaign:checks", args=[world.campaign.pk])
+    green = (
+        "Green with no Order, so they cannot act alone and make no check until given one: "
+        f"Scout Car ({world.enemy.name})."
+    )
+    outside = (
+        "With no Order, outside their specialties they perform as Raw and make no check (a "
+        f"general skill or one of their own specialties they may): Iron Wolf ({world.enemy.name})."
+    )
+    html = client.get(url).text
+    for form in ("skill-form", "contest-form"):
+        assert sorted(_alone(html, form)) == sorted([green, outside]), form
+    assert "-alone" not in _form(html, "requisition-form")
+    # The roll refuses what the page said, in the rule's words.
+    with pytest.raises(Exception, match="Scout Car is Green: it cannot act alone"):
+        skill_check_run(campaign=world.campaign, units=[scout], dc=10, actor=gm)
+    # A big campaign's check asks its units by name: the page says the same under its forms.
+    raise_units(world.force, card, 20, "Line")
+    html = client.get(url).text
+    assert 'name="lead" ' in html and '<select name="lead"' not in html
+    lines = _alone(html, "skill-form")
+    assert green in lines and len(lines) == 2
+    assert lines[1 - lines.index(green)].endswith(
+        f"21 units (1 of {world.enemy.name} and 20 of {world.force.name})."
+    )
