@@ -907,13 +907,23 @@ def engagement_outcome(record: Engagement, sides: Mapping[str, str]) -> str:
     return f"{won} won after {rounds}" if won else f"no winner after {rounds}"
 
 
+def requisition_refused(roll: TableRoll) -> bool:
+    """A Requisition rolled and failed: no unit raised."""
+    return roll.kind == TableRoll.Kind.REQUISITION and not roll.result.get("success")
+
+
 def roll_notice(roll: TableRoll) -> tuple[str, int]:
     """What the checks page says after a roll, and at what level: a refused Requisition is a
     roll made and kept, but no unit raised, so a warning that says so, never a "Done"; any other
-    roll is done whatever it rolled."""
+    roll is done whatever it rolled. The rules set no limit on asking again, so a refused one says
+    that the form keeps what was asked (`views.table.checks_page`), and what asks for less."""
     summary = minus_signs(roll.summary)
-    if roll.kind == TableRoll.Kind.REQUISITION and not roll.result.get("success"):
-        said = f"{summary}. No unit was raised; the roll is kept with the others."
+    if requisition_refused(roll):
+        said = (
+            f"{summary}. No unit was raised; the roll is kept with the others. The form keeps "
+            "what was asked: roll again, or ask for less (a lower quality or poorer equipment "
+            "lowers the DC)."
+        )
         return said, messages.WARNING
     return summary, messages.SUCCESS
 

@@ -38,7 +38,7 @@ from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
 from campaign.rules.history import and_words, number_text
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
-from campaign.rules.state import Status, can_act, quality_name
+from campaign.rules.state import CampaignUnitState, Status, can_act, quality_name
 from campaign.selectors import ready_count
 from campaign.services.characters import HIT_POINTS_MAX, rallied_today
 from campaign.services.checks import DC_MAX, units_not_alone
@@ -949,3 +949,20 @@ class RequisitionForm(CampaignForm):
             min_value=-40, max_value=40, initial=0, label="Their Requisition bonus"
         )
         self.fields["seed"] = SeedField()
+
+
+def requisition_asked(setup: dict[str, Any]) -> dict[str, Any]:
+    """A kept Requisition's asking (its roll's ``setup``) as the form's fields hold it: its
+    force, card, name, quality, equipment, specialties, character and bonus; not its seed,
+    which would roll the same die again."""
+    unit = CampaignUnitState.from_json(setup["unit"])
+    return {
+        "force": setup["force"],
+        "unit_type": setup["unit_type"],
+        "name": unit.name,
+        "quality": quality_name(unit.quality),
+        "equipment": Equipment(unit.equipment).value,
+        "specialties": [s.value for s in unit.specialties],
+        "character": setup.get("character"),
+        "bonus": setup.get("bonus", 0),
+    }

@@ -41,6 +41,7 @@ from campaign.pages import (
     engagement_sides,
     engagements_page,
     rallied_text,
+    requisition_refused,
     revert_blocked_lines,
     roll_notice,
     trained_text,
@@ -100,6 +101,7 @@ from campaign.table_forms import (
     TrainByForm,
     check_units_suggested,
     order_under_way_text,
+    requisition_asked,
 )
 from campaign.views._common import base_context, form_action, form_invalid
 from campaign.views.actions import (
@@ -932,9 +934,12 @@ def rolls_shown(viewer: Viewer, rolls: list[TableRoll]) -> bool:
     return hid
 
 
-def checks_context(viewer: Viewer, before: Any = None, **forms: Any) -> dict[str, Any]:
+def checks_context(
+    viewer: Viewer, before: Any = None, again: Any = None, **forms: Any
+) -> dict[str, Any]:
     """The rolls, ``ROLLS_SHOWN`` a page (``before``: the rolls before that one), and the
-    GM's forms."""
+    GM's forms; ``again``: a refused Requisition, whose asking the Requisition form is filled
+    with, so the GM may roll again or ask for less without typing it all anew."""
     campaign = viewer.campaign
     before = key_named(before or "")
     rolls, read_to = rolls_seen(viewer, ROLLS_SHOWN + 1, before)
@@ -950,18 +955,29 @@ def checks_context(viewer: Viewer, before: Any = None, **forms: Any) -> dict[str
         context["skill_form"] = forms.get("skill_form") or SkillCheckForm(campaign=campaign)
         context["contest_form"] = forms.get("contest_form") or ContestForm(campaign=campaign)
         context["requisition_form"] = forms.get("requisition_form") or RequisitionForm(
-            campaign=campaign
+            campaign=campaign, initial=_asked_again(campaign, again)
         )
         context["check_units"] = check_units_suggested(campaign)
         context["check_units_list"] = CHECK_UNITS_LIST
     return context
 
 
+def _asked_again(campaign: Campaign, again: Any) -> dict[str, Any] | None:
+    """What the refused Requisition ``again`` (its roll's key) asked, as the form's initial
+    values; None for anything else (a roll that raised its unit, another campaign's)."""
+    key = key_named(again or "")
+    roll = None if key is None else TableRoll.objects.filter(pk=key, campaign=campaign).first()
+    if roll is None or not requisition_refused(roll):
+        return None
+    return requisition_asked(roll.setup)
+
+
 @login_required
 @require_GET
 def checks_page(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    return render(request, CHECKS, checks_context(viewer, request.GET.get("before")))
+    context = checks_context(viewer, request.GET.get("before"), request.GET.get("again"))
+    return render(request, CHECKS, context)
 
 
 def _checks_action(request, pk, form_class, key, partial, act):
@@ -971,7 +987,11 @@ def _checks_action(request, pk, form_class, key, partial, act):
 
     def done(data):
         roll = act(viewer, form, data)
-        return reverse("campaign:checks", args=[pk]), *roll_notice(roll)
+        url = reverse("campaign:checks", args=[pk])
+        if requisition_refused(roll):
+            # Back to its form filled with what was asked (`checks_context`'s ``again``).
+            url += f"?again={roll.pk}#requisition-form"
+        return url, *roll_notice(roll)
 
     return form_action(
         request, form, done, page=CHECKS, partial=partial,

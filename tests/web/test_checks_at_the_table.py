@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.models import TableRoll
+from campaign.models import TableRoll, Unit
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +49,61 @@ def test_every_table_form_is_sent_by_htmx_so_a_refusal_stays_at_the_pages_addres
     assert refused.text.lstrip().startswith('<form id="contest-form"')
     assert f"{unit.name} is on both sides" in refused.text
     assert not TableRoll.objects.exists()
+
+
+def _requisition(world) -> dict[str, object]:
+    from campaign.services.characters import character_create
+
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12,
+                            actor=world.users["gm"])  # fmt: skip
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    return {"force": world.force.pk, "unit_type": card.pk, "name": "Heroes",
+            "quality": "experienced", "equipment": "good", "specialties": ["infantry", "medical"],
+            "character": holt.pk, "bonus": "-40", "seed": "1"}  # fmt: skip
+
+
+def _filled(form: str) -> dict[str, object]:
+    """What a Requisition form holds: each field's value, the boxes ticked."""
+
+    def chosen(name):
+        select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', form, re.S).group(1)
+        found = re.search(r'<option value="([^"]*)"[^>]*selected', select)
+        return found and found.group(1)
+
+    def typed(name):
+        found = re.search(rf'<input type="[a-z]+" name="{name}" (?:value="([^"]*)")?', form)
+        return found and found.group(1)
+
+    ticked = re.findall(r'name="specialties" value="(\w+)"[^>]*checked', form)
+    return {"force": chosen("force"), "unit_type": chosen("unit_type"), "name": typed("name"),
+            "quality": chosen("quality"), "equipment": chosen("equipment"),
+            "specialties": ticked, "character": chosen("character"), "bonus": typed("bonus"),
+            "seed": typed("seed")}  # fmt: skip
+
+
+def test_a_requisition_refused_keeps_what_was_asked(client, world):
+    """A GM re-entered nine fields after a refused Requisition. Refused for bad input, the form
+    comes back as it was sent, the fault beside its field; rolled and failed, the page goes back
+    to the form filled with what was asked (a new seed only: the old one would roll the same
+    die) and says so, and that a lower quality or poorer kit lowers the DC."""
+    ask = _requisition(world)
+    login(client, world, "gm")
+    url = reverse("campaign:requisition", args=[world.campaign.pk])
+    wanted = {k: str(v) if not isinstance(v, list) else v for k, v in ask.items()}
+    bad = client.post(url, {**ask, "name": ""})
+    assert bad.status_code == 400 and not TableRoll.objects.exists()
+    assert _filled(_form(bad.text, "requisition-form")) == {**wanted, "name": None}
+    page = client.post(url, ask, follow=True)
+    roll = TableRoll.objects.get()
+    assert not roll.result["success"]
+    assert page.redirect_chain[-1][0].endswith(f"/checks/?again={roll.pk}#requisition-form")
+    assert _filled(_form(page.text, "requisition-form")) == {**wanted, "seed": None}
+    assert "The form keeps what was asked: roll again, or ask for less" in page.text
+    # The kept asking is the GM's, for that campaign's refused roll only: anything else, and
+    # the form is empty as ever.
+    for again in (str(roll.pk + 1), "x", ""):
+        html = client.get(reverse("campaign:checks", args=[world.campaign.pk]), {"again": again})
+        assert _filled(_form(html.text, "requisition-form"))["name"] is None, again
 
 
 def _alone(page: str, form_id: str) -> list[str]:

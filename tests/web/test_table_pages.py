@@ -313,7 +313,8 @@ def test_a_refused_requisition_is_a_note_not_a_success(client, world):
     assert notice.group(1) == "notice-warning" and notice.group(2) == "Note:"
     assert notice.group(3) == (
         f"{minus_signs(roll.summary).replace(chr(39), '&#x27;')}. No unit was raised; the roll is "
-        "kept with the others."
+        "kept with the others. The form keeps what was asked: roll again, or ask for less (a "
+        "lower quality or poorer equipment lowers the DC)."
     )
     assert "Done:" not in refused
     raised = client.post(url, {**ask, "quality": "green", "equipment": "adequate",
