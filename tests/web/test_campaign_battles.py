@@ -688,3 +688,26 @@ def test_a_table_results_form_gives_each_units_card_skill_and_hits_as_printed_no
     assert "card now: Skill 2, Hits 1" in row
     card = client.get(_url("unit-card", world, pickets.pk)).text
     assert "Skill 2 · Move 5 · Resistance 1 · Hits 1" in card
+
+
+def test_a_table_results_rows_are_cards_on_a_tablet_held_upright(client, world):
+    """At 820 px the table result's choices were cut to "Not fightin…" and "Taken out
+    (destroye…": as a table, the unit's name, two numbers and two choices need some 52rem.
+    Its rows are cards up to a tablet held upright, as the review's are, each choice as wide
+    as its longest words (the screenshots: test-artifacts/browser/ at 820 and 390 px)."""
+    from tests.web.test_campaign_review import TABLET_UPRIGHT
+    from tests.web.test_dark_mode import STATIC, _rules
+
+    page = login(client, world, "gm").get(
+        reverse("campaign:battle-record", args=[world.campaign.pk])
+    )
+    assert re.search(r'<table class="[^"]*\brecord-rows\b', page.text)
+    sheet = (STATIC / "campaign" / "campaign.css").read_text()
+    cards = [
+        media
+        for media, selector, declared in _rules(sheet)
+        if selector == "table.record-rows thead" and declared.get("display") == "none"
+    ]
+    assert cards, "the table result's rows turn into cards on a narrow screen"
+    width = re.search(r"max-width:\s*([\d.]+)rem", cards[0])
+    assert width and float(width[1]) * 16 >= TABLET_UPRIGHT
