@@ -56,4 +56,4 @@ def test_a_superuser_who_plays_sees_other_forces_as_a_player_does(
     client.force_login(admin)
     assert client.get(url).status_code == 200  # running the site: every roster in full
     membership_set(campaign=campaign, user=admin, role="player")
-    assert client.get(url).status_code == 404  # playing: the rival's roster is a summary
+    assert client.get(url).status_code == 403  # playing: the rival's roster is a summary
