@@ -359,13 +359,15 @@ def clock_move(
     reason: str = "",
     actor: Any = None,
     reviewed_at: int | None = None,
+    reviewed: str | None = None,
 ) -> tuple[list[Order], list[HistoryEntry]]:
     """Move the clock on by hours, with what the time does to every unit as `time_pass` runs
     it (a medical window closing 24 hours after the battle that opened it, a day of R&R at
     each midnight), and, when the GM says why, a line in the campaign's story (`time_told`).
     The Orders done meanwhile, and the history entries the time wrote.
     Confirmed from a review, ``reviewed_at`` is the clock hour the review was drawn at: refused
-    when the clock has moved since (`clock_reviewed`)."""
+    when the clock has moved since (`clock_reviewed`); ``reviewed`` is what it showed
+    (`recovery.time_reviewed`): refused, by name, when a unit changed since."""
     require_manager(campaign, actor)
     limit = MAX_DAYS * HOURS_PER_DAY
     errors: dict[str, list[str]] = {}
@@ -377,7 +379,9 @@ def clock_move(
     if errors:
         raise ValidationError(errors)
     before = campaign_now(campaign)
-    entries = time_pass(campaign=campaign, hours=hours, reason=reason, actor=actor)
+    entries = time_pass(
+        campaign=campaign, hours=hours, reason=reason, actor=actor, reviewed=reviewed
+    )
     if reason.strip():
         # An hour or two for the Orders to finish is the table's bookkeeping; the story tells
         # a move of the clock only when the GM says why, as it tells every calendar day.

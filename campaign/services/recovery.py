@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -13,6 +13,7 @@ from campaign.rules.history import UNHURT, hits_text, plural, told_why, took_nam
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
+    Passing,
     Treatment,
     medical_capacity,
     medical_plan,
@@ -21,7 +22,7 @@ from campaign.rules.recovery import (
     morale_hits_healable,
     time_passes,
 )
-from campaign.rules.state import Status
+from campaign.rules.state import CampaignUnitState, Status
 from campaign.rules.window import withdrawn_text
 from campaign.selectors import (
     campaign_now,
@@ -32,6 +33,8 @@ from campaign.selectors import (
 from campaign.services._record import (
     UnitChanges,
     require_manager,
+    review_changed,
+    review_token,
     story_told,
     text_given,
     unit_change,
@@ -53,11 +56,13 @@ def calendar_advance(
     reason: str = "",
     actor: Any = None,
     reviewed_at: int | None = None,
+    reviewed: str | None = None,
 ) -> list[HistoryEntry]:
     """Move the calendar on by whole days (the clock keeps its hour), with what the time does
     to every unit (`time_pass`), and a line in the campaign's story on the day it arrives at
     (`time_told`). Confirmed from a review, ``reviewed_at`` is the clock hour the review was
-    drawn at: refused when the clock has moved since (`clock_reviewed`)."""
+    drawn at: refused when the clock has moved since (`clock_reviewed`); ``reviewed`` is what
+    it showed (`time_reviewed`): refused when a unit changed since."""
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
@@ -67,7 +72,10 @@ def calendar_advance(
     clock_reviewed(errors, campaign, reviewed_at)
     if errors:
         raise ValidationError(errors)
-    entries = time_pass(campaign=campaign, hours=days * HOURS_PER_DAY, reason=reason, actor=actor)
+    entries = time_pass(
+        campaign=campaign, hours=days * HOURS_PER_DAY, reason=reason, actor=actor,
+        reviewed=reviewed,
+    )  # fmt: skip
     # ``campaign`` is the row as locked before the time passed; the clock keeps its hour.
     moved = f"The calendar moved on {plural(days, 'day')} to day {campaign.day + days}"
     time_told(campaign, moved, reason, actor)
@@ -101,12 +109,34 @@ def clock_reviewed(errors: dict[str, list[str]], campaign: Campaign, reviewed_at
         ]
 
 
+def time_reviewed(passings: Iterable[tuple[Unit, CampaignUnitState, Passing]]) -> str:
+    """What a review of the clock moving on (its ``passings``, `selectors.advance_passings`)
+    showed, in short (`review_token`): each unit the hours change as it stood (the ``before``
+    of its first passing), then everything they do to it. Its confirmation sends it back
+    (`time_pass`), so a unit healed by the medics, corrected, fought or given an Order since is
+    refused by name, not silently written."""
+    stood: dict[int, tuple[Unit, CampaignUnitState]] = {}
+    shown: dict[int, list[Any]] = {}
+    for unit, before, passing in passings:
+        stood.setdefault(unit.pk, (unit, before))
+        shown.setdefault(unit.pk, []).append([passing.at, passing.kind, passing.state.to_json()])
+    # By the unit, so the review and the confirmation agree whatever order they read them in.
+    return review_token([stood[pk] for pk in sorted(stood)], sorted(shown.items()))
+
+
 @transaction.atomic
 def time_pass(
-    *, campaign: Campaign, hours: int, reason: str = "", actor: Any = None
+    *,
+    campaign: Campaign,
+    hours: int,
+    reason: str = "",
+    actor: Any = None,
+    reviewed: str | None = None,
 ) -> list[HistoryEntry]:
     """Move the campaign clock on by `hours` (checked by the caller, inside its transaction),
-    with what the time does to every unit, in order (`recovery.time_passes`).
+    with what the time does to every unit, in order (`recovery.time_passes`). Confirmed from a
+    review, ``reviewed`` is what it showed (`time_reviewed`): refused under ``reviewed``,
+    writing nothing, naming each unit that changed since.
 
     A medical window closes 24 hours after the battle that dealt its Casualty hits: the hits
     the medics did not save die. Each midnight passed is a day of R&R: one Morale hit heals (a
@@ -128,6 +158,18 @@ def time_pass(
     # Right after "died", the bare reason would read as what killed them.
     died_suffix = f" (the clock moved on: {said})" if said else ""
     passed = [(unit, passing) for unit in units for passing in time_passes(unit.state, start, end)]
+    if reviewed is not None:
+        # Read under the units' locks, which hold to the end: nothing changes in between.
+        # Nothing is written yet: each unit's state is where its first passing starts from.
+        now = time_reviewed([(unit, unit.state, passing) for unit, passing in passed])
+        if reviewed != now:
+            changed = {unit.pk: unit for unit, _ in passed}.values()
+            raise ValidationError(
+                {
+                    "reviewed": review_changed(reviewed, now, changed, "passing of time")
+                    or ["The time would no longer pass as you reviewed it: review it again."]
+                }
+            )
     # Everything in the order it happened: by the hour, then the roster.
     passed.sort(key=lambda item: item[1].at)
     entries: list[HistoryEntry] = []

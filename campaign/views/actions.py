@@ -110,7 +110,7 @@ from campaign.services.engagements import EngagementPreview
 from campaign.services.notices import notices_set
 from campaign.services.orders import orders_done
 from campaign.services.quick import quick_resolve_preview
-from campaign.services.recovery import medics_text
+from campaign.services.recovery import medics_text, time_reviewed
 from campaign.services.roster import INVITED, InvitationAnswered, invitee_key
 from campaign.services.story import story_note_add, story_note_remove
 from campaign.table_forms import QuickResolveForm, UnitTrainForm
@@ -185,10 +185,12 @@ def time_review(
     """The review before the clock moves on (the calendar's Advance and the Orders page's
     clock alike): what each unit will go through, hour by hour, and the table of changes; for
     the clock (``tells_orders``), the Orders done by then, as its summary tells them after.
-    Its confirmation carries the clock hour it was drawn at (`reviewed`)."""
+    Its confirmation carries the clock hour it was drawn at (`reviewed`) and what it showed
+    (`time_reviewed`): a unit changed since is refused by name (`time_refused`)."""
     campaign = viewer.campaign
     start = campaign_now(campaign)
     passings = advance_passings(campaign=campaign, hours=hours)
+    showed = time_reviewed(passings)  # every unit's, a long review's other pages too
     preview = advance_preview(passings)
     span = span or f"From {clock_text(start)} to {clock_text(start + hours)}"
     orders_said = ""
@@ -216,7 +218,7 @@ def time_review(
             **paging,
             confirm_url=confirm_url,
             confirm_label=confirm_label,
-            hidden=[*hidden, ("reviewed_at", start)],
+            hidden=[*hidden, ("reviewed_at", start), ("reviewed", showed)],
             back_url=back_url,
         )
         | _destroyed(preview),
@@ -275,6 +277,17 @@ def reviewed(request: HttpRequest) -> int | None:
     return form.cleaned_data["reviewed_at"]
 
 
+def time_refused(request: HttpRequest, error: ValidationError, review: str) -> HttpResponse | None:
+    """A confirmation refused because a unit changed since its review (`recovery.time_pass`):
+    back to the review (``review``), drawn again as the units stand now, saying which. None
+    for any other refusal, which the caller's form says."""
+    stale = getattr(error, "error_dict", {}).get("reviewed")
+    if not stale:
+        return None
+    messages.error(request, " ".join(m for e in stale for m in e.messages))
+    return HttpResponseClientRedirect(review) if request.htmx else redirect(review)
+
+
 def time_moved(request: HttpRequest, pk: int, entries: list, query: dict[str, Any]) -> HttpResponse:
     """Post, then redirect: the summary page reads what the time wrote back from the history
     (``query`` says how far it went)."""
@@ -315,17 +328,17 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
             span=f"From day {campaign.day} to day {campaign.day + days}",
         )
     reviewed_at = reviewed(request)
+    review = f"{url}?{urlencode({'days': days, 'reason': reason})}"
     if reviewed_at is None:
-        query = urlencode({"days": days, "reason": reason})
-        if request.htmx:
-            return HttpResponseClientRedirect(f"{url}?{query}")
-        return redirect(f"{url}?{query}")
+        return HttpResponseClientRedirect(review) if request.htmx else redirect(review)
     try:
         entries = calendar_advance(
             campaign=campaign, days=days, reason=reason, actor=request.user,
-            reviewed_at=reviewed_at,
+            reviewed_at=reviewed_at, reviewed=request.POST.get("reviewed"),
         )  # fmt: skip
     except ValidationError as error:
+        if again := time_refused(request, error, review):
+            return again
         add_service_errors(form, error)
         return form_invalid(
             request, DASHBOARD, "advance-form", dashboard_context(viewer, advance_form=form)

@@ -108,6 +108,7 @@ from campaign.views.actions import (
     engagement_review,
     reviewed,
     time_moved,
+    time_refused,
     time_review,
     to_engagement_review,
 )
@@ -480,15 +481,17 @@ def clock_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
             tells_orders=True,
         )
     reviewed_at = reviewed(request)
+    review = f"{url}?{urlencode({'hours': hours, 'reason': reason})}"
     if reviewed_at is None:
-        query = f"{url}?{urlencode({'hours': hours, 'reason': reason})}"
-        return HttpResponseClientRedirect(query) if request.htmx else redirect(query)
+        return HttpResponseClientRedirect(review) if request.htmx else redirect(review)
     try:
         _, entries = clock_move(
             campaign=campaign, hours=hours, reason=reason, actor=request.user,
-            reviewed_at=reviewed_at,
+            reviewed_at=reviewed_at, reviewed=request.POST.get("reviewed"),
         )  # fmt: skip
     except ValidationError as error:
+        if again := time_refused(request, error, review):
+            return again
         add_service_errors(form, error)
         return form_invalid(request, ORDERS, "clock-form", orders_context(viewer, clock_form=form))
     return time_moved(request, pk, entries, {"hours": hours, "start": start})

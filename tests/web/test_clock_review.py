@@ -148,3 +148,58 @@ def test_the_gms_reason_for_moving_the_clock_never_reads_as_what_killed_the_dead
     # A day of R&R takes the reason as it was.
     rested = unit.history.filter(kind=HistoryEntry.Kind.RECOVERY)
     assert all(entry.text.startswith("a day of R&R (patrols)") for entry in rested)
+
+
+def _showed(review):
+    """What a review of the clock showed, as its confirmation sends it back."""
+    return dict(review.context["hidden"])["reviewed"]
+
+
+def test_a_unit_changed_since_the_clock_was_reviewed_is_refused_by_name(client, world):
+    """The review showed 1 Casualty hit dying; the GM corrected the unit to 2 meanwhile. The
+    confirmation would kill 2: refused by the unit's name, writing nothing, and the review
+    drawn again as the unit stands now. The same confirmation of an unchanged review moves on."""
+    unit = _wounded(world)
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "3"})
+    confirm = {"hours": "3", "confirm": "yes", "reviewed_at": "23", "reviewed": _showed(review)}
+    unit_edit(unit=unit, changes={"casualty_hits": 2}, reason="miscounted",
+              actor=world.users["gm"])  # fmt: skip
+    entries = unit.history.count()
+    refused = client.post(_url("clock-advance", world), confirm)
+    assert refused.status_code == 302 and refused["Location"].endswith(
+        _url("clock-advance", world) + "?hours=3&reason="
+    )
+    campaign = Campaign.objects.get(pk=world.campaign.pk)
+    assert (campaign.day, campaign.hour) == (1, 23)  # the clock did not move
+    assert unit.history.count() == entries
+    assert Unit.objects.get(pk=unit.pk).casualty_hits == 2
+    again = client.get(refused["Location"])
+    assert (
+        f"{unit.name} has changed since you reviewed this passing of time: review it again."
+        in again.text
+    )
+    assert "2 Casualty hits not saved within 24 hours die" in again.text
+    done = client.post(_url("clock-advance", world), {**confirm, "reviewed": _showed(again)})
+    assert done.status_code == 302 and done["Location"].startswith(_url("advance-summary", world))
+    assert Unit.objects.get(pk=unit.pk).casualty_hits == 0
+
+
+def test_a_unit_changed_since_the_calendar_was_reviewed_is_refused_by_name(client, world):
+    unit = _wounded(world)
+    login(client, world, "gm")
+    review = client.get(_url("advance", world), {"days": "1"})
+    confirm = {"days": "1", "confirm": "yes", "reviewed_at": "23", "reviewed": _showed(review)}
+    unit_edit(unit=unit, changes={"morale_hits": 2}, reason="shaken", actor=world.users["gm"])
+    refused = client.post(_url("advance", world), confirm)
+    assert refused.status_code == 302 and "days=1" in refused["Location"]
+    assert Campaign.objects.get(pk=world.campaign.pk).day == 1  # the calendar did not move
+    assert Unit.objects.get(pk=unit.pk).casualty_hits == 1
+    again = client.get(refused["Location"])
+    assert (
+        f"{unit.name} has changed since you reviewed this passing of time: review it again."
+        in again.text
+    )
+    done = client.post(_url("advance", world), {**confirm, "reviewed": _showed(again)})
+    assert done.status_code == 302 and done["Location"].startswith(_url("advance-summary", world))
+    assert Campaign.objects.get(pk=world.campaign.pk).day == 2
