@@ -87,11 +87,13 @@ from campaign.selectors import (
     medics_used_on_the_day,
     medics_used_today,
     notable_entries,
+    revert_blockers,
     timeline_day_counts,
     timeline_days,
     timeline_entries_on,
     timeline_focus,
     timeline_records,
+    undone_by_revert,
 )
 from config.pagecache import kept_value
 from units.bucs import Equipment, Quality, Specialty, fielded, skill_shift, specials
@@ -1475,6 +1477,15 @@ def entry_line(entry: HistoryEntry, unit: dict[str, Any]) -> str:
     else:
         why, what = without_repeats(*entry_words(entry, unit))
     return f"{why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
+
+
+def revert_blocked(campaign: Campaign, applied_entries: Any, fight: str = "battle") -> list[str]:
+    """Why a battle's (or an engagement's, ``fight``) applied outcome cannot be reverted as its
+    units stand now, a sentence per unit (`revert_blocked_lines`); none when it can be."""
+    blockers = revert_blockers(applied_entries=applied_entries)
+    later = [entry for _, entries in blockers for entry in entries]
+    undo = undone_by_revert(campaign=campaign, entries=later)
+    return revert_blocked_lines(blockers, undo, fight)
 
 
 def revert_blocked_lines(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.models import Campaign, Leader, Status, Unit
+from campaign.pages import RosterLine, printed_lines, roster_line
 from campaign.rules.bridge import (
     BattleOrder,
     GoingIn,
@@ -26,6 +27,7 @@ from campaign.rules.bridge import (
     unit_going_in,
 )
 from campaign.rules.state import can_act, ordered_specialties
+from campaign.selectors import force_roster
 from campaign.services.orders import character_order, orders_under_way
 from units.bucs import Equipment
 
@@ -119,3 +121,17 @@ def table_cards(campaign: Campaign, units: Sequence[Unit], *, at: int) -> dict[i
         if unit.status == Status.READY:
             sides.setdefault(unit.force_id, []).append(unit)
     return {pk: going.card for pk, going in units_going_in(campaign, sides, at=at).items()}
+
+
+def printed_line(campaign: Campaign, unit: Unit, now: int) -> RosterLine:
+    """The unit's roster line at clock hour ``now`` with the card its printable card prints,
+    as a battle at a real table judges it (`table_cards`, beside its force's other units, for
+    Legendary command), the engine's kept beside it (`pages.printed_lines`). A unit out of
+    action has no card: its force is not read."""
+    line = roster_line(unit, now)
+    if line.card is None:
+        return line
+    (line,) = printed_lines(
+        [line], table_cards(campaign, list(force_roster(force=unit.force)), at=now)
+    )
+    return line

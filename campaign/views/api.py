@@ -24,13 +24,12 @@ from campaign.pages import (
     entry_line,
     force_summaries,
     printed_lines,
-    roster_line,
     roster_lines,
 )
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.state import Status
-from campaign.selectors import campaign_now, force_roster, unit_history
-from campaign.services.going_in import table_cards
+from campaign.selectors import campaign_now, unit_history
+from campaign.services.going_in import printed_line, table_cards
 from campaign.services.orders import orders_under_way
 
 
@@ -132,9 +131,7 @@ def force_json(request: HttpRequest, pk: int, force_pk: int) -> JsonResponse:
 def unit_json(request: HttpRequest, pk: int, unit_pk: int) -> JsonResponse:
     viewer = campaign_for_viewer(request.user, pk)
     unit = unit_for_viewer(viewer, unit_pk)
-    line = roster_line(unit, campaign_now(viewer.campaign))
-    (line,) = _printed(viewer, [line], list(force_roster(force=unit.force)))
-    data = _unit(line, viewer)
+    data = _unit(printed_line(viewer.campaign, unit, campaign_now(viewer.campaign)), viewer)
     data["force"] = unit.force.name
     # The Order it is under, as its page says it (campaign terms, not ids).
     order = orders_under_way(viewer.campaign, [unit]).get(unit.pk)

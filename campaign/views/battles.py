@@ -59,7 +59,7 @@ from campaign.pages import (
     fog_notice,
     force_colour,
     orders_going_in,
-    revert_blocked_lines,
+    revert_blocked,
     side_colours,
     unit_label,
     units_seen_in_summary,
@@ -79,9 +79,7 @@ from campaign.selectors import (
     fogged_log,
     outcome_entries,
     outcome_review,
-    revert_blockers,
     revert_preview,
-    undone_by_revert,
 )
 from campaign.services.battles import (
     campaign_battle_apply,
@@ -752,11 +750,7 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
     applied = cb.state == CampaignBattle.State.APPLIED
     # A revert sent again finds the outcome undone already: that is the answer, not the
     # units it changed, which the first revert changed again.
-    blockers = revert_blockers(applied_entries=cb.applied_entries) if applied else []
-    undo = undone_by_revert(
-        campaign=cb.campaign, entries=[entry for _, later in blockers for entry in later]
-    )
-    blocked = revert_blocked_lines(blockers, undo)
+    blocked = revert_blocked(cb.campaign, cb.applied_entries) if applied else []
     if blocked:
         # Nothing to confirm: Revert would refuse it (a unit changed since the outcome).
         return _review(

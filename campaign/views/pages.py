@@ -104,7 +104,7 @@ from campaign.selectors import (
     unit_story,
 )
 from campaign.services.battles import campaign_battle_cards
-from campaign.services.going_in import table_cards
+from campaign.services.going_in import printed_line, table_cards
 from campaign.services.notices import Visit, member_visit, member_visit_record
 from campaign.services.orders import (
     ENDED,
@@ -438,18 +438,14 @@ def unit_context(
     """The unit page: its state, card and charts, and a page of its history, the latest
     entries or those before entry ``before``."""
     now = campaign_now(viewer.campaign)
-    line = roster_line(unit, now)
+    # The card shown is the one its printable card prints, as a battle at a real table judges
+    # it; a battle fought by the engine gives it the set-up's standing Order, which may raise
+    # its Skill: that card is shown beside it only where it differs.
+    line = printed_line(viewer.campaign, unit, now)
     story = unit_story(unit=unit, before=before)
     if before is not None and not story.entries:
         story = unit_story(unit=unit)  # nothing there: the latest entries
     history = unit_chart_entries(unit=unit, fields=UNIT_SERIES)
-    # The card shown is the one its printable card prints, as a battle at a real table judges
-    # it; a battle fought by the engine gives it the set-up's standing Order, which may raise
-    # its Skill: that card is shown beside it only where it differs.
-    if line.card is not None:
-        force_units = list(force_roster(force=unit.force))
-        cards = table_cards(viewer.campaign, force_units, at=now)
-        (line,) = printed_lines([line], cards)
     context = base_context(
         viewer,
         unit=unit,
@@ -546,9 +542,7 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     # Printed for a battle at a real table, beside the force's other ready units, as the
     # table result form will judge it (`table_cards`): the roster's card assumes the set-up's
     # standing Order, which a table battle never gives.
-    force_units = list(force_roster(force=unit.force))
-    cards = table_cards(viewer.campaign, force_units, at=now)
-    (line,) = printed_lines([roster_line(unit, now)], cards)
+    line = printed_line(viewer.campaign, unit, now)
     under_way = orders_under_way(viewer.campaign, [unit], at=now)
     return render(
         request,

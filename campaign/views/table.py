@@ -42,7 +42,7 @@ from campaign.pages import (
     engagements_page,
     rallied_text,
     requisition_refused,
-    revert_blocked_lines,
+    revert_blocked,
     roll_notice,
     trained_text,
 )
@@ -60,8 +60,6 @@ from campaign.rules.state import ordered_specialties
 from campaign.selectors import (
     campaign_characters,
     campaign_now,
-    revert_blockers,
-    undone_by_revert,
 )
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
@@ -778,21 +776,11 @@ def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict
     if viewer.manages and record.state == Engagement.State.APPLIED:
         if forms.get("revert_form"):
             context["revert_form"] = forms["revert_form"]  # sent, and refused: it says why
-        elif blocked := revert_blocked(record):
+        elif blocked := revert_blocked(record.campaign, record.applied_entries, "engagement"):
             context["revert_blocked"] = blocked  # nothing to offer: Revert would refuse it
         else:
             context["revert_form"] = RevertEngagementForm()
     return context
-
-
-def revert_blocked(record: Engagement) -> list[str]:
-    """Why the applied engagement cannot be reverted as its units stand now, a sentence per
-    unit naming what changed it since and what to do (as a battle's revert says it,
-    `pages.revert_blocked_lines`); none when it can be."""
-    blockers = revert_blockers(applied_entries=record.applied_entries)
-    later = [entry for _, entries in blockers for entry in entries]
-    undo = undone_by_revert(campaign=record.campaign, entries=later)
-    return revert_blocked_lines(blockers, undo, "engagement")
 
 
 @login_required
@@ -840,7 +828,9 @@ def engagement_revert_view(request: HttpRequest, pk: int, engagement_pk: int) ->
     form = RevertEngagementForm(request.POST)
 
     def revert(data):
-        if record.state == Engagement.State.APPLIED and (blocked := revert_blocked(record)):
+        if record.state == Engagement.State.APPLIED and (
+            blocked := revert_blocked(record.campaign, record.applied_entries, "engagement")
+        ):
             raise ValidationError(blocked)  # what changed since, by name: not "undo that first"
         engagement_revert(engagement=record, reason=data["reason"], actor=request.user)
         return reverse("campaign:engagement", args=[pk, record.pk]), "Engagement reverted."
