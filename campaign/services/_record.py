@@ -332,18 +332,21 @@ def review_token(units: Iterable[tuple[Any, CampaignUnitState]], shown: Any) -> 
     return " ".join([*stood, _digest(shown)])
 
 
-def review_changed(reviewed: Any, now: str, units: Iterable[Any], what: str) -> list[str]:
+def review_changed(
+    reviewed: Any, now: str, units: Iterable[Any], what: str, otherwise: str
+) -> list[str]:
     """Why the review sent back (``reviewed``, `review_token`) is no longer what the action
-    would write (``now``): each of ``units`` that changed since, by name, in sentences; an
-    empty list when nothing did. A change that names no unit is left to the caller."""
+    would write (``now``): each of ``units`` that changed since, by name, in sentences, or
+    ``otherwise`` for a change that names no unit; an empty list when nothing changed."""
     if reviewed == now:
         return []
     seen, standing = (
         dict(part.split(":", 1) for part in str(token).split() if ":" in part)
         for token in (reviewed, now)
     )
-    return [
+    named = [
         f"{unit} has changed since you reviewed this {what}: review it again."
         for unit in units
         if seen.get(str(unit.pk), standing[str(unit.pk)]) != standing[str(unit.pk)]
     ]
+    return named or [otherwise]

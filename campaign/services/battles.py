@@ -529,12 +529,12 @@ def _review_problems(campaign_battle: CampaignBattle, reviewed: Any) -> list[str
     changed since (corrected, healed, or fought again in another tab). A refusal of the outcome
     itself is left to `outcome_apply`, which says it."""
     rows, refusal, _, entries = outcome_review(campaign_battle=campaign_battle)
-    now = outcome_reviewed(rows, entries)
-    if refusal or reviewed == now:
+    if refusal:
         return []
-    return review_changed(reviewed, now, [unit for unit, _, _ in rows], "outcome") or [
-        "This outcome would no longer be applied as you reviewed it: review it again."
-    ]
+    return review_changed(
+        reviewed, outcome_reviewed(rows, entries), [unit for unit, _, _ in rows], "outcome",
+        "This outcome would no longer be applied as you reviewed it: review it again.",
+    )  # fmt: skip
 
 
 def campaign_battle_apply(

@@ -333,13 +333,11 @@ def _reviewed(fought: _Fought, taken: list[_Taken]) -> str:
 def _review_problems(reviewed: Any, fought: _Fought, taken: list[_Taken]) -> list[str]:
     """Why the outcome reviewed (``reviewed``, `_reviewed`) is no longer what Apply would
     write, in sentences; none when it still is."""
-    now = _reviewed(fought, taken)
-    if reviewed == now:
-        return []
-    return review_changed(reviewed, now, [t.unit for t in taken], "engagement") or [
+    return review_changed(
+        reviewed, _reviewed(fought, taken), [t.unit for t in taken], "engagement",
         "This engagement would no longer be fought as you reviewed it (the clock, an Order or a "
-        "leader has changed since): review it again."
-    ]
+        "leader has changed since): review it again.",
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -162,14 +162,12 @@ def time_pass(
         # Read under the units' locks, which hold to the end: nothing changes in between.
         # Nothing is written yet: each unit's state is where its first passing starts from.
         now = time_reviewed([(unit, unit.state, passing) for unit, passing in passed])
-        if reviewed != now:
-            changed = {unit.pk: unit for unit, _ in passed}.values()
-            raise ValidationError(
-                {
-                    "reviewed": review_changed(reviewed, now, changed, "passing of time")
-                    or ["The time would no longer pass as you reviewed it: review it again."]
-                }
-            )
+        changed = {unit.pk: unit for unit, _ in passed}.values()
+        if problems := review_changed(
+            reviewed, now, changed, "passing of time",
+            "The time would no longer pass as you reviewed it: review it again.",
+        ):  # fmt: skip
+            raise ValidationError({"reviewed": problems})
     # Everything in the order it happened: by the hour, then the roster.
     passed.sort(key=lambda item: item[1].at)
     entries: list[HistoryEntry] = []
