@@ -53,6 +53,9 @@ def test_a_file_that_is_no_map_is_told_for_what_it_is_until_the_map_changes(
     gm = page_for("gm")
     gm.goto(f"{live_server.url}/campaigns/{mill_road.campaign.pk}/battles/new/")
     gm.get_by_role("link", name="Edit the map Mill Road").click()
+    # The file chooser sits in the editor, which its script shows once it listens: choosing a
+    # file before then (as a script can, hidden or not) would go unheard.
+    expect(gm.locator("[data-map-editor]")).to_be_visible()
     status = gm.locator("[data-editor-status]")
     chooser = gm.locator("[data-import]")
     export = json.dumps({"format": "bridgehead.campaign", "version": 1, "campaign": {}})
