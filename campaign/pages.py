@@ -287,10 +287,14 @@ def clean_sort(value: str) -> str:
 
 
 def roster_lines(force: Force, *, sort: str = "name") -> list[RosterLine]:
-    """The force's units as roster lines, sorted by a column of ``SORTS``; the destroyed, gone
-    for good, after every unit still on its books, whatever the sort."""
+    """The force's units as roster lines, sorted by a column of ``SORTS`` (`sorted_lines`)."""
     now = campaign_now(force.campaign)
-    lines = [roster_line(unit, now) for unit in force_roster(force=force)]
+    return sorted_lines([roster_line(unit, now) for unit in force_roster(force=force)], sort)
+
+
+def sorted_lines(lines: list[RosterLine], sort: str) -> list[RosterLine]:
+    """Roster lines sorted by a column of ``SORTS``, by the cards they carry; the destroyed,
+    gone for good, after every unit still on its books, whatever the sort."""
     sort = clean_sort(sort)
     key = SORTS[sort.lstrip("-")]
     # Ties keep roster order, so a sorted roster reads the same on every load.

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.models import Campaign, Leader, Status, Unit
-from campaign.pages import RosterLine, printed_lines, roster_line
+from campaign.models import Campaign, Force, Leader, Status, Unit
+from campaign.pages import RosterLine, printed_lines, roster_line, sorted_lines
 from campaign.rules.bridge import (
     BattleOrder,
     GoingIn,
@@ -27,7 +27,7 @@ from campaign.rules.bridge import (
     unit_going_in,
 )
 from campaign.rules.state import can_act, ordered_specialties
-from campaign.selectors import force_roster
+from campaign.selectors import campaign_now, force_roster
 from campaign.services.orders import character_order, orders_under_way
 from units.bucs import Equipment
 
@@ -135,3 +135,13 @@ def printed_line(campaign: Campaign, unit: Unit, now: int) -> RosterLine:
         [line], table_cards(campaign, list(force_roster(force=unit.force)), at=now)
     )
     return line
+
+
+def printed_roster(force: Force, *, sort: str = "name") -> list[RosterLine]:
+    """The force's roster lines with the cards their printable cards print, the engine's beside
+    them (`printed_lines`), as each unit's page shows them; sorted by a column of
+    ``pages.SORTS`` (`sorted_lines`), its Skill the printed one."""
+    now = campaign_now(force.campaign)
+    lines = [roster_line(unit, now) for unit in force_roster(force=force)]
+    cards = table_cards(force.campaign, [line.unit for line in lines], at=now)
+    return sorted_lines(printed_lines(lines, cards), sort)

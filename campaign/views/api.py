@@ -23,21 +23,12 @@ from campaign.pages import (
     battle_winner,
     entry_line,
     force_summaries,
-    printed_lines,
-    roster_lines,
 )
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.state import Status
 from campaign.selectors import campaign_now, unit_history
-from campaign.services.going_in import printed_line, table_cards
+from campaign.services.going_in import printed_line, printed_roster
 from campaign.services.orders import orders_under_way
-
-
-def _printed(viewer: Viewer, lines: list[RosterLine], units: list[Unit]) -> list[RosterLine]:
-    """The lines with their printed cards, the engine's beside them (`pages.printed_lines`),
-    among ``units``, their force's, for Legendary command, as on a unit's page."""
-    now = campaign_now(viewer.campaign)
-    return printed_lines(lines, table_cards(viewer.campaign, units, at=now))
 
 
 def _unit(line: RosterLine, viewer: Viewer) -> dict[str, Any]:
@@ -111,7 +102,8 @@ def force_json(request: HttpRequest, pk: int, force_pk: int) -> JsonResponse:
     force = force_for_viewer(viewer, force_pk)
     if viewer.sight(force) != FULL:
         return JsonResponse(_force_summary(force, force.units.count(), None, None, viewer))
-    lines = roster_lines(force)
+    # The cards a real table prints, as on each unit's page; the engine's differences beside.
+    lines = printed_roster(force)
     statuses = [line.unit.status for line in lines]
     data = _force_summary(
         force,
@@ -120,9 +112,7 @@ def force_json(request: HttpRequest, pk: int, force_pk: int) -> JsonResponse:
         statuses.count(Status.DESTROYED),
         viewer,
     )
-    data["roster"] = [
-        _unit(line, viewer) for line in _printed(viewer, lines, [line.unit for line in lines])
-    ]
+    data["roster"] = [_unit(line, viewer) for line in lines]
     return JsonResponse(data)
 
 

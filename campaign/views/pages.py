@@ -76,7 +76,6 @@ from campaign.pages import (
     recent_fights,
     recent_quick_resolves,
     roster_line,
-    roster_lines,
     since_last_visit,
     timeline,
     timeline_choices,
@@ -104,7 +103,7 @@ from campaign.selectors import (
     unit_story,
 )
 from campaign.services.battles import campaign_battle_cards
-from campaign.services.going_in import printed_line, table_cards
+from campaign.services.going_in import printed_line, printed_roster, table_cards
 from campaign.services.notices import Visit, member_visit, member_visit_record
 from campaign.services.orders import (
     ENDED,
@@ -330,7 +329,9 @@ def force_context(
     page has read them already."""
     sight = viewer.sight(force)
     sort = clean_sort(sort)
-    lines = roster_lines(force, sort=sort) if sight == FULL else []
+    # The cards its units' printable cards print, as on each unit's page: the engine's, where
+    # it differs, is said beside each (`RosterLine.engine_changes`).
+    lines = printed_roster(force, sort=sort) if sight == FULL else []
     if lines:
         # A player checking a squad sees the Order it is under, as on the unit's page.
         orders = units_order_words(viewer.campaign, [line.unit for line in lines])
@@ -540,7 +541,7 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     unit = unit_for_viewer(viewer, unit_pk)
     now = campaign_now(viewer.campaign)
     # Printed for a battle at a real table, beside the force's other ready units, as the
-    # table result form will judge it (`table_cards`): the roster's card assumes the set-up's
+    # table result form will judge it (`table_cards`): the engine's card assumes the set-up's
     # standing Order, which a table battle never gives.
     line = printed_line(viewer.campaign, unit, now)
     under_way = orders_under_way(viewer.campaign, [unit], at=now)

@@ -25,10 +25,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from battles.forms import focus_first_error
 from campaign.access import campaign_for_viewer, force_roster_for_viewer, require_manage
 from campaign.forms import CampaignImportForm
-from campaign.pages import printed_lines, roster_lines
-from campaign.selectors import campaign_now
 from campaign.services import campaign_import
-from campaign.services.going_in import table_cards
+from campaign.services.going_in import printed_roster
 from campaign.services.transfer import campaign_import_summary
 from campaign.transfer import campaign_export, export_text, import_problems, roster_rows
 from config.security import megabytes
@@ -63,12 +61,8 @@ def force_csv(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
     force = force_roster_for_viewer(viewer, force_pk)
     response = _attachment("", "text/csv; charset=utf-8", f"{slugify(force.name) or 'force'}.csv")
-    lines = roster_lines(force)
     # The cards a real table prints, as on each unit's page; the engine's differences beside.
-    cards = table_cards(
-        viewer.campaign, [line.unit for line in lines], at=campaign_now(force.campaign)
-    )
-    csv.writer(response).writerows(roster_rows(printed_lines(lines, cards)))
+    csv.writer(response).writerows(roster_rows(printed_roster(force)))
     return response
 
 

@@ -56,13 +56,13 @@ def test_it_prints_each_units_next_battle_card_on_the_roster(client, world, djan
     )
     response = login(client, world, "player").get(_url("force", world, world.force.pk))
     lines = {line.unit.pk: line for line in response.context["lines"]}
-    assert lines[world.unit.pk].card["skill"] == 4, "Experienced: printed Skill 3 + 1"
-    assert "Skill 4 · Move 5 · Resistance 1 · Hits 1 · Size 1" in response.text
+    # The card a real table prints, without Orders: Experienced, the card's Skill 3 + 0; a
+    # battle fought by the engine gives it the standing Order's column, + 1, and says so.
+    assert lines[world.unit.pk].card["skill"] == 3
+    assert lines[world.unit.pk].engine_card["skill"] == 4
+    assert "Skill 3 · Move 5 · Resistance 1 · Hits 1 · Size 1" in response.text
+    assert "In a battle fought by the engine: Skill 4, not 3" in response.text
     assert "Infantry" in response.text
-    # The card is the one it takes in under an Order, and the roster says so.
-    assert "as a battle fought by the engine gives them, under the set-up's standing Order" in (
-        response.text
-    )
 
 
 def test_it_sorts_the_roster_by_a_query_parameter_and_swaps_only_the_table_under_htmx(
@@ -405,8 +405,8 @@ def test_every_page_has_a_skip_link_and_says_done_in_words(client, world):
 
 def test_a_table_battles_sheet_prints_the_cards_its_units_orders_gave_them(client, world):
     # An Average rifle squad with no Order fights with the without-Orders column, −2: its
-    # card's Skill 3 is printed at 2 for the battle, though its next card on the roster (under
-    # the set-up's standing Order) is 3.
+    # card's Skill 3 is printed at 2 for the battle, as its roster prints it now; a battle
+    # fought by the engine (under the set-up's standing Order) would give it 3.
     from campaign.services import unit_create
     from campaign.services.battles import campaign_battle_record
 
@@ -432,7 +432,7 @@ def test_a_table_battles_sheet_prints_the_cards_its_units_orders_gave_them(clien
     assert (skill_on(sheet, "Lookouts"), skill_on(sheet, "Pickets")) == (2, 2)
     roster = client.get(_url("force", world, world.force.pk))
     lines = {line.unit.name: line for line in roster.context["lines"]}
-    assert lines["Lookouts"].card["skill"] == 3
+    assert (lines["Lookouts"].card["skill"], lines["Lookouts"].engine_card["skill"]) == (2, 3)
 
 
 def test_a_long_history_shows_its_latest_entries_and_pages_through_each_once(client, world):
@@ -633,14 +633,42 @@ def test_the_unit_page_shows_the_printed_card_and_the_engines_where_they_differ(
     assert "Skill 3 · Move 5" in page and 'id="card-engine"' not in page
 
 
-def test_the_roster_says_its_cards_are_the_engines_and_where_the_printed_ones_differ(client, world):
-    """The force page's roster gives each unit's card under the set-up's standing Order, as a
-    battle fought by the engine does; it says so, and that the printed cards are a table's."""
+def test_the_roster_shows_the_printed_cards_and_says_where_the_engines_differ(client, world):
+    """The force page's roster gives each unit the card its printable card prints, as its
+    page does (no standing Order at a table); where a battle fought by the engine would give
+    it another card, its row says what changes, in the unit page's words. Sorted by Skill,
+    it goes by the printed Skill."""
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_give
+
+    gm = world.users["gm"]
+    pickets = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Pickets",
+                          quality="average", specialties=["infantry"])  # fmt: skip
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
+    order_give(giver=holt, unit=pickets, kind="attack", actor=gm)
+    # Raised after the Pickets: by the engine's card, Skill 3 both, it would follow them.
+    sentries = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Sentries",
+                           quality="average", specialties=["infantry"])  # fmt: skip
     login(client, world, "player")
     page = client.get(_url("force", world, world.force.pk)).text
-    assert "cards as they will be printed for the next battle" not in page
     assert (
-        "Skill and next card as a battle fought by the engine gives them, under the set-up's "
-        "standing Order. At a real table a unit with no Order under way fights without Orders: "
-        "its printable card and the print sheet show that card."
+        "Roster — each unit's card as its printable card prints it. Skill as a battle at the "
+        "table takes it: under Orders with an Order under way, else without Orders"
     ) in page
+    assert "as a battle fought by the engine gives them" not in page
+
+    def row(name):
+        return page.split(f">{name}</a>", 1)[1].split("</tr>", 1)[0]
+
+    assert '<td class="num" data-label="Skill">2</td>' in row(sentries.name)
+    assert "Skill 2 · Move 5" in row(sentries.name) and "Skill 3 · Move 5" not in row(sentries.name)
+    assert '<br><span class="small">In a battle fought by the engine: Skill 3, not 2</span>' in row(
+        sentries.name
+    )
+    # Under an Order the two agree: one card, nothing said beside it.
+    assert '<td class="num" data-label="Skill">3</td>' in row(pickets.name)
+    assert "Skill 3 · Move 5" in row(pickets.name)
+    assert "In a battle fought by the engine" not in row(pickets.name)
+    for sort, first, then in (("skill", sentries, pickets), ("-skill", pickets, sentries)):
+        page = client.get(_url("force", world, world.force.pk) + f"?sort={sort}").text
+        assert page.index(f">{first.name}</a>") < page.index(f">{then.name}</a>"), sort
