@@ -80,6 +80,16 @@ def forces_the_gm_plays(campaign: Campaign) -> QuerySet[Force]:
     return campaign.forces.filter(owner_id=campaign.gm_id, held_for__isnull=True)
 
 
+def invitation_holds(invitation: Invitation) -> tuple[QuerySet[Force], QuerySet[Character]]:
+    """What accepting ``invitation`` in a player's or a co-GM's role hands over: the forces it
+    holds that the GM still holds, and the characters it holds that nobody plays yet (a force
+    the GM gave someone since, or a character given a player, is no longer waiting for them)."""
+    return (
+        invitation.forces.filter(owner_id=invitation.campaign.gm_id),
+        invitation.characters.filter(player__isnull=True),
+    )
+
+
 def may_give_orders(*, role: str | None, owns: bool) -> bool:
     """The GM and co-GMs give any unit an Order; a player the units of a force they own (with
     their own characters, `services.orders.order_give`); nobody else."""
@@ -1047,6 +1057,13 @@ def latest_entry_id(*, campaign: Campaign) -> int:
         .first()
     )
     return last or 0
+
+
+def invitee_key(text: str) -> str:
+    """An invitee as stored: a username as typed (usernames are case-sensitive), an e-mail
+    address in lower case."""
+    text = text.strip()
+    return text.lower() if "@" in text else text
 
 
 def invitee_keys(user: Any) -> list[str]:

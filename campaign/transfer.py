@@ -34,6 +34,7 @@ from campaign.models import (
     Engagement,
     Force,
     HistoryEntry,
+    Invitation,
     Leader,
     Membership,
     StoryEntry,
@@ -54,6 +55,7 @@ from campaign.rules.state import (
     snapshot_replay,
 )
 from campaign.rules.values import (
+    MAX_PENDING_INVITATIONS,
     MAX_UNITS_PER_FORCE,
     NAME_LENGTH,
     leader_value,
@@ -61,6 +63,7 @@ from campaign.rules.values import (
     value_shown,
     whole_number,
 )
+from campaign.selectors import invitation_holds, invitee_key
 from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
 
@@ -83,6 +86,9 @@ ORDER_VALUES = ("kind", "listed_hours", "hours", "given_at", "finishes_at", "rep
 NEWER_ORDER_VALUES = ("called_off_at", "ended_at", "ended_as")
 """Order fields an export written before they existed leaves out: the import reads None."""
 ORDER_KEYS = ("giver", "force", "unit", *ORDER_VALUES)
+INVITATION_KEYS = ("invitee", "role", "forces", "characters")
+"""An invitation waiting in an export: to whom (as the GM typed it), in which role, and what
+accepting it hands over, by name. Its link's secret (``link_key``) is not among them."""
 ENGAGEMENT_VALUES = ("name", "day", "hour", "seed", "round_limit", "rounds", "winner", "state")
 ENGAGEMENT_KEYS = (*ENGAGEMENT_VALUES, "setup", "events", "applied_entries", "created_at")
 TABLE_ROLL_VALUES = ("kind", "day", "hour", "seed", "summary")
@@ -238,6 +244,24 @@ def _orders_export(campaign: Campaign) -> list[dict[str, Any]]:
     ]
 
 
+def _invitations_export(campaign: Campaign) -> list[dict[str, Any]]:
+    """The invitations waiting for an answer, each with what accepting it hands over
+    (`invitation_holds`). Its link stays behind: a file is no key to the campaign, and the
+    import gives each invitation a link of its own."""
+    found = []
+    for invitation in campaign.invitations.order_by("invitee"):
+        forces, characters = invitation_holds(invitation)
+        found.append(
+            {
+                "invitee": invitation.invitee,
+                "role": invitation.role,
+                "forces": sorted(forces.values_list("name", flat=True)),
+                "characters": sorted(characters.values_list("name", flat=True)),
+            }
+        )
+    return found
+
+
 def force_export(*, force: Force) -> dict[str, Any]:
     """One force, its units and their history."""
     return {
@@ -381,9 +405,10 @@ def _battle_export(
 
 
 def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
-    """The whole campaign: settings, members, forces, units and their history, saved maps, the
-    d20 side (characters, Orders), the table's records (engagements, checks, Requisition) and
-    the battles (a battle still being fought too: the import refuses it by name)."""
+    """The whole campaign: settings, members and the invitations waiting, forces, units and
+    their history, saved maps, the d20 side (characters, Orders), the table's records
+    (engagements, checks, Requisition) and the battles (a battle still being fought too: the
+    import refuses it by name)."""
     members = campaign.memberships.select_related("user").order_by("user__username")
     forces = list(campaign.forces.order_by("name"))
     keys = Keys(forces)
@@ -407,6 +432,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             "gm": campaign.gm.get_username(),
             **{field: getattr(campaign, field) for field in SETTINGS},
             "members": [{"user": m.user.get_username(), "role": m.role} for m in members],
+            "invitations": _invitations_export(campaign),
         },
         "forces": [_force_data(force, records) for force in forces],
         "maps": [
@@ -608,7 +634,8 @@ def _named(path: str, data: Any) -> str:
             if not isinstance(here, list) or int(index) >= len(here):
                 break
             here = here[int(index)]
-            name = here.get("name") if isinstance(here, dict) else None
+            # A thing in a list is told by its name; an invitation, by whom it invites.
+            name = here.get("name", here.get("invitee")) if isinstance(here, dict) else None
             if isinstance(name, str) and name.strip():
                 names.append(name.strip())
         elif isinstance(here, dict) and key in here:
@@ -1034,6 +1061,85 @@ def check_members(
         if user is not None or not look_up:
             found[name] = (user, member["role"])
     return found
+
+
+INVITEE_LONGEST = Invitation._meta.get_field("invitee").max_length
+
+
+def _held(
+    c: Checker, path: str, listed: Any, what: str, waiting: dict[str, str], taken: set[str]
+) -> None:
+    """The names of the forces or characters (``what``) an invitation holds, each one of the
+    export's that may wait for an invitee (``waiting``: by name, "" or why it may not) and held
+    for no other (``taken``, the names held so far)."""
+    if not isinstance(listed, list):
+        c.error(path, f"must be a list of {what} names")
+        return
+    for number, name in enumerate(listed):
+        at = f"{path}[{number}]"
+        if not _text(c, at, name, NAME_LENGTH, empty=False):
+            continue
+        if name not in waiting:
+            c.error(at, f"no {what} {name!r} in the export")
+        elif waiting[name]:
+            c.error(at, f"{name!r} {waiting[name]}")
+        elif name in taken:
+            c.error(at, f"{name!r} is listed twice: a {what} waits for one invitee")
+        taken.add(name)
+
+
+def check_invitations(
+    c: Checker,
+    path: str,
+    data: Any,
+    *,
+    gm_name: str,
+    named: set[str],
+    forces: list[dict[str, Any]],
+    characters: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """The invitations waiting in the export, as the site keeps them: each to someone the file
+    does not name already (``named``: its GM and members) and invited once, in a role, holding
+    forces the file's GM (``gm_name``) holds and characters nobody plays, each for one of them.
+    No more wait than a campaign keeps (`MAX_PENDING_INVITATIONS`)."""
+    if isinstance(data, list) and len(data) > MAX_PENDING_INVITATIONS:
+        c.error(path, f"holds {len(data):,} invitations; at most {MAX_PENDING_INVITATIONS} wait "
+                "at once")  # fmt: skip
+        return []
+    gm_forces = {
+        force["name"]: ""
+        if force["owner"] == gm_name
+        else f"is {force['owner']}'s force: only a force the GM holds waits for an invitee"
+        for force in forces
+    }
+    unplayed = {
+        character["name"]: ""
+        if character["player"] is None
+        else f"is played by {character['player']}: only a character nobody plays waits for an "
+        "invitee"
+        for character in characters
+    }
+    invitees: set[str] = set()
+    taken: dict[str, set[str]] = {"force": set(), "character": set()}
+
+    def one(at: str, invitation: dict[str, Any]) -> None:
+        invitee = invitation["invitee"]
+        if _text(c, f"{at}.invitee", invitee, INVITEE_LONGEST, empty=False):
+            key = invitee_key(invitee)
+            if key in named:
+                c.error(f"{at}.invitee", f"{invitee!r} is the campaign's GM or a member in the "
+                        "file already: only someone not in it is invited")  # fmt: skip
+            elif key in invitees:
+                c.error(f"{at}.invitee", f"{invitee!r} is invited twice")
+            invitees.add(key)
+        if invitation["role"] not in Membership.Role.values:
+            c.error(f"{at}.role", f"must be one of {', '.join(Membership.Role.values)}, got "
+                    f"{value_shown(invitation['role'])}")  # fmt: skip
+        _held(c, f"{at}.forces", invitation["forces"], "force", gm_forces, taken["force"])
+        _held(c, f"{at}.characters", invitation["characters"], "character", unplayed,
+              taken["character"])  # fmt: skip
+
+    return c.records(path, data, INVITATION_KEYS, one)
 
 
 def _whole(c: Checker, path: str, value: Any, low: int, high: int) -> int | None:

@@ -63,6 +63,8 @@ from campaign.selectors import (
     engaged_units,
     force_can_edit,
     forces_the_gm_plays,
+    invitation_holds,
+    invitee_key,
     invitee_keys,
     leader_most_hit_points,
 )
@@ -202,13 +204,6 @@ def membership_set(*, campaign: Campaign, user: Any, role: str, actor: Any = Non
 INVITED = "If an account by that name exists, it has been invited."
 """The one answer to every invitation sent: the same whether or not the account exists, or is
 in the campaign already, so the form tells no one which usernames there are."""
-
-
-def invitee_key(text: str) -> str:
-    """An invitee as stored: a username as typed (usernames are case-sensitive), an e-mail
-    address in lower case."""
-    text = text.strip()
-    return text.lower() if "@" in text else text
 
 
 def _account(invitee: str) -> Any:
@@ -405,10 +400,10 @@ def _joined(invitation: Invitation, user: Any) -> Membership:
         membership.save()
     taken: list[str] = []
     if membership.role != Membership.Role.SPECTATOR:
-        held = invitation.forces.filter(owner_id=campaign.gm_id)
+        held, unplayed = invitation_holds(invitation)
         taken = list(held.order_by("name").values_list("name", flat=True))
         held.update(owner=user)
-        invitation.characters.filter(player__isnull=True).update(player=user)
+        unplayed.update(player=user)
     if joined:
         taking = f", taking {and_words(taken)}" if taken else ""
         text = f"{user} joined as {role_phrase(membership.role)}{taking}."

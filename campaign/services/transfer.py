@@ -42,7 +42,7 @@ from campaign.rules.history import and_words, plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.state import Status
 from campaign.rules.values import MAX_PENDING_INVITATIONS
-from campaign.selectors import campaigns_for_user
+from campaign.selectors import campaigns_for_user, invitee_key
 from campaign.services._record import (
     campaign_made,
     campaign_save_once,
@@ -52,7 +52,7 @@ from campaign.services._record import (
 )
 from campaign.services.battles import NOTIFY_TASK
 from campaign.services.checks import contest_entries_renamed
-from campaign.services.roster import invitation_send, invitee_key
+from campaign.services.roster import invitation_send
 from campaign.transfer import (
     BATTLE_VALUES,
     CAMPAIGN_FORMAT,
@@ -76,6 +76,7 @@ from campaign.transfer import (
     check_engagements,
     check_force,
     check_header,
+    check_invitations,
     check_maps,
     check_members,
     check_orders,
@@ -366,6 +367,9 @@ def campaign_import(
     characters the export gave its invitee; until they accept, the GM holds those forces and
     nobody plays those characters. ``keep_members`` makes them members at once instead, as the
     export had them (a backup restored by whoever runs the site: each needs an account here).
+    The invitations waiting in the export are sent again either way, each with a new link and
+    holding what it held there (`check_invitations`); one to whoever imports is dropped, as
+    they run the campaign now.
     A name the GM has a campaign of already is told apart (`import_name`).
 
     A repeated request with the same ``request_key`` (the import form's) is the campaign the
@@ -381,8 +385,9 @@ def campaign_import(
     if not check_header(c, data, CAMPAIGN_FORMAT, top, later) or not check_counts(c, data):
         raise ValidationError(c.errors)
     info = data["campaign"]
-    keys = ("name", "ruleset", "day", "hour", "gm", *SETTINGS, "members")
-    if not c.mapping("campaign", info, keys, optional=(*NEWER_SETTINGS, "hour")):
+    keys = ("name", "ruleset", "day", "hour", "gm", *SETTINGS, "members", "invitations")
+    later_keys = (*NEWER_SETTINGS, "hour", "invitations")  # not in older exports
+    if not c.mapping("campaign", info, keys, optional=later_keys):
         raise ValidationError(c.errors)
     if _text(c, "campaign.name", info["name"], NAME_LENGTH, empty=False):
         try:
@@ -432,6 +437,10 @@ def campaign_import(
     characters = check_characters(
         c, "characters", data.get("characters", []), day=day, players=playing, forces=forces
     )
+    invitations = check_invitations(
+        c, "campaign.invitations", info.get("invitations", []), gm_name=named_gm,
+        named={named_gm, *members}, forces=forces, characters=characters,
+    )  # fmt: skip
     clock_ok = type(hour) is int and 0 <= hour < HOURS_PER_DAY  # its day is checked above
     orders = check_orders(
         c, "orders", data.get("orders", []),
@@ -485,6 +494,17 @@ def campaign_import(
             invitation = _invite(campaign, name, role, gm)
             if invitation is not None:
                 held[name] = invitation
+    # The file's invitations are sent again, each with a new link, holding what they held there:
+    # their forces held by whoever runs the campaign now, their characters unplayed.
+    forces_for: dict[str, str] = {}
+    characters_for: dict[str, str] = {}
+    for waiting in invitations:
+        name = invitee_key(waiting["invitee"])
+        forces_for |= dict.fromkeys(waiting["forces"], name)
+        characters_for |= dict.fromkeys(waiting["characters"], name)
+        invitation = None if name == gm_name else _invite(campaign, name, waiting["role"], gm)
+        if invitation is not None:
+            held[name] = invitation
     written = {
         character["name"]: Character.objects.create(
             campaign=campaign,
@@ -498,8 +518,9 @@ def campaign_import(
         for character in characters
     }
     for character in characters:
-        if character["player"] in held:
-            held[character["player"]].characters.add(written[character["name"]])
+        holder = held.get(characters_for.get(character["name"], character["player"]))
+        if holder is not None:
+            holder.characters.add(written[character["name"]])
     pks = {name: character.pk for name, character in written.items()}
     # The table's records first, empty, so the history can point at them; filled in below.
     records = None
@@ -527,12 +548,15 @@ def campaign_import(
     histories: list[list[HistoryEntry]] = []
     reverting: list[tuple[HistoryEntry, HistoryEntry]] = []
     for i, force in enumerate(forces):
-        owner = users.get(force["owner"], gm)  # held by the GM until its owner accepts
+        waits_for = forces_for.get(force["name"])
+        # Held by the GM until its owner, or the invitee it waits for, accepts.
+        owner = gm if waits_for else users.get(force["owner"], gm)
         made, written_units = _write_force(
             campaign, owner, force, pks, records, histories, reverting
         )
-        if force["owner"] in held:
-            held[force["owner"]].forces.add(made)
+        holder = held.get(waits_for or force["owner"])
+        if holder is not None:
+            holder.forces.add(made)
         made_forces[made.name] = made
         for j, (unit, entries) in enumerate(written_units):
             units[made.name, unit.name] = unit
@@ -669,6 +693,7 @@ def campaign_import_summary(*, campaign: Campaign, data: Any, you: bool = True) 
         info = data["campaign"]
         keys = {invitation.invitee for invitation in invitations}
         people = [info["gm"], *(member["user"] for member in info["members"])]
+        people += [waiting["invitee"] for waiting in info.get("invitations", [])]
         left = [name for name in people if name != gm and invitee_key(name) not in keys]
     if left:
         said.append(

@@ -76,6 +76,7 @@ from campaign.selectors import (
     advance_preview,
     campaign_now,
     entries_changes,
+    invitee_key,
 )
 from campaign.services import (
     calendar_advance,
@@ -111,7 +112,7 @@ from campaign.services.notices import notices_set
 from campaign.services.orders import orders_done
 from campaign.services.quick import quick_resolve_preview
 from campaign.services.recovery import medics_text, time_reviewed
-from campaign.services.roster import INVITED, InvitationAnswered, invitee_key
+from campaign.services.roster import INVITED, InvitationAnswered
 from campaign.services.story import story_note_add, story_note_remove
 from campaign.table_forms import QuickResolveForm, UnitTrainForm
 from campaign.views._common import (

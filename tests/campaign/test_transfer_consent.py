@@ -26,7 +26,7 @@ from campaign.services import (
 )
 from campaign.services.characters import character_create
 from campaign.services.transfer import campaign_import_summary
-from campaign.transfer import campaign_export, export_text
+from campaign.transfer import campaign_export, export_text, import_problems
 from tests.campaign.invited import accept_every_invitation
 
 
@@ -244,3 +244,129 @@ def test_a_member_name_no_account_could_have_is_refused_by_its_path(exported, st
         "campaign.members[1].user",
     }
     assert not Campaign.objects.filter(gm=stranger).exists()
+
+
+def _waiting(exported: dict, stranger) -> dict:
+    """The stranger's copy of the file, exported before anyone accepted: its people are the
+    invitations waiting, and a name with no account waits among them as the GM typed it."""
+    spam = campaign_import(data=_spam(exported), gm=stranger)
+    invitation_send(campaign=spam, invitee="Zed@Example.com", role="spectator", actor=stranger)
+    data = json.loads(export_text(campaign_export(campaign=spam)))
+    Campaign.objects.filter(pk=spam.pk).delete()
+    return data
+
+
+def test_the_invitations_waiting_survive_export_and_import(exported, stranger, cast):
+    """Moved twice, or backed up right after an import: no one the GM invited is lost."""
+    data = _waiting(exported, stranger)
+    assert data["campaign"]["members"] == []
+    assert data["campaign"]["invitations"] == [
+        {"invitee": "outsider", "role": "spectator", "forces": [], "characters": []},
+        {"invitee": "player", "role": "player", "forces": ["Red Company"],
+         "characters": ["Capt. Holt"]},
+        {"invitee": "rival", "role": "player", "forces": ["Blue Battalion"], "characters": []},
+        {"invitee": "zed@example.com", "role": "spectator", "forces": [], "characters": []},
+    ]  # fmt: skip
+    assert "link_key" not in export_text(data)
+    again = campaign_import(data=data, gm=stranger)
+    assert json.loads(export_text(campaign_export(campaign=again))) == data
+    assert _held(again, "player") == (["Red Company"], ["Capt. Holt"])
+    # Each with a link of its own: the old site's links open nothing here.
+    assert not again.invitations.filter(link_key__in=Invitation.objects.exclude(campaign=again)
+                                        .values("link_key")).exists()  # fmt: skip
+    invitation_accept(invitation_pk=again.invitations.get(invitee="player").pk, user=cast.player)
+    assert again.forces.get(name="Red Company").owner == cast.player
+    # Imported by someone else, what waits for an invitee is not the file's GM's to take over.
+    moved = campaign_import(data=data, gm=cast.gm)
+    assert _invited(moved) == {
+        "outsider": "spectator", "player": "player", "rival": "player", "stranger": "co_gm",
+        "zed@example.com": "spectator",
+    }  # fmt: skip
+    assert _held(moved, "stranger") == ([], [])
+    assert _held(moved, "rival") == (["Blue Battalion"], [])
+    assert set(moved.forces.values_list("owner__username", flat=True)) == {"gm"}
+    # Restored as a backup, they are still invitations: none of them had joined.
+    Campaign.objects.filter(pk=again.pk).delete()
+    restored = campaign_import(data=data, keep_members=True)
+    assert json.loads(export_text(campaign_export(campaign=restored))) == data
+
+
+def test_a_bad_invitation_in_the_file_is_refused_by_its_invitee_and_nothing_is_written(
+    exported, stranger
+):
+    data = _spam(exported)
+    data["campaign"]["invitations"] = [
+        {"invitee": "player", "role": "player", "forces": [], "characters": []},
+        {"invitee": "zed", "role": "king", "forces": ["Red Company", "Green Horde"],
+         "characters": ["Capt. Holt"]},
+        {"invitee": "amy", "role": "player", "forces": [], "characters": ["Lt. Vey", "Lt. Vey"],
+         "link_key": "a secret"},
+        {"invitee": "ZED", "role": "spectator", "forces": {"name": "x"}, "characters": []},
+        {"invitee": "zed", "role": "spectator", "forces": [], "characters": []},
+    ]  # fmt: skip
+    before = (Campaign.objects.count(), Invitation.objects.count(), Force.objects.count())
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data, gm=stranger)
+    problems = {(p["path"], p["named"]): p["problem"] for p in import_problems(refused.value, data)}
+    assert problems == {
+        ("campaign.invitations[0].invitee", "player"): "'player' is the campaign's GM or a member "
+        "in the file already: only someone not in it is invited",
+        ("campaign.invitations[1].role", "zed"): 'must be one of co_gm, player, spectator, got '
+        'the text "king"',
+        ("campaign.invitations[1].forces[0]", "zed"): "'Red Company' is player's force: only a "
+        "force the GM holds waits for an invitee",
+        ("campaign.invitations[1].forces[1]", "zed"): "no force 'Green Horde' in the export",
+        ("campaign.invitations[1].characters[0]", "zed"): "'Capt. Holt' is played by player: "
+        "only a character nobody plays waits for an invitee",
+        ("campaign.invitations[2].link_key", "amy"): "unknown field",
+        ("campaign.invitations[3].forces", "ZED"): "must be a list of force names",
+        ("campaign.invitations[4].invitee", "zed"): "'zed' is invited twice",
+    }  # fmt: skip
+    del data["campaign"]["invitations"][:2], data["campaign"]["invitations"][0]["link_key"]
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data, gm=stranger)
+    assert refused.value.message_dict["campaign.invitations[0].characters[1]"] == [
+        "'Lt. Vey' is listed twice: a character waits for one invitee"
+    ]
+    data["campaign"]["invitations"] = [
+        {"invitee": f"fan{n:02}", "role": "spectator", "forces": [], "characters": []}
+        for n in range(MAX_PENDING_INVITATIONS + 1)
+    ]
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data, gm=stranger)
+    assert refused.value.message_dict["campaign.invitations"] == [
+        f"holds {MAX_PENDING_INVITATIONS + 1} invitations; at most {MAX_PENDING_INVITATIONS} "
+        "wait at once"
+    ]
+    assert (Campaign.objects.count(), Invitation.objects.count(), Force.objects.count()) == before
+
+
+def test_an_export_from_before_invitations_were_carried_imports_as_before(exported, stranger):
+    data = _waiting(exported, stranger)
+    del data["campaign"]["invitations"]
+    copy_of = campaign_import(data=data, gm=stranger)
+    # Its members alone are invited: the invitations it did not carry are not there to send.
+    assert not copy_of.invitations.exists()
+    assert set(copy_of.forces.values_list("owner__username", flat=True)) == {"stranger"}
+    older = _spam(exported)
+    del older["campaign"]["invitations"]
+    spam = campaign_import(data=older, gm=stranger)
+    assert _invited(spam) == {"outsider": "spectator", "player": "player", "rival": "player"}
+    assert _held(spam, "player") == (["Red Company"], ["Capt. Holt"])
+
+
+def test_past_the_cap_the_files_invitations_not_sent_are_named_too(exported, stranger):
+    data = _spam(exported)
+    extra = [f"fan{n:02}" for n in range(MAX_PENDING_INVITATIONS - 3)]
+    data["campaign"]["members"] += [{"user": name, "role": "spectator"} for name in extra]
+    data["campaign"]["invitations"] = [
+        {"invitee": name, "role": "player", "forces": [], "characters": []}
+        for name in ("amy", "ben")
+    ]
+    spam = campaign_import(data=data, gm=stranger)
+    assert spam.invitations.count() == MAX_PENDING_INVITATIONS
+    said = campaign_import_summary(campaign=spam, data=data)
+    assert said.endswith(
+        f"Not invited, since at most {MAX_PENDING_INVITATIONS} invitations wait at once: amy "
+        "and ben; invite them from the dashboard once some have answered."
+    )

@@ -14,9 +14,9 @@ from campaign.transfer import campaign_export, export_text
 
 class Command(BaseCommand):
     help = (
-        "Write a campaign's full export (settings, members, forces, units with their history, "
-        "saved maps, characters and Orders, engagements and checks, battles with their logs) as "
-        "JSON, the file the dashboard's export link gives."
+        "Write a campaign's full export (settings, members and the invitations waiting, forces, "
+        "units with their history, saved maps, characters and Orders, engagements and checks, "
+        "battles with their logs) as JSON, the file the dashboard's export link gives."
     )
 
     def add_arguments(self, parser):

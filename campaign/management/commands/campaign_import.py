@@ -2,7 +2,8 @@
 
 All or nothing: on any problem nothing is written and each is named by its path in the file.
 The export's GM runs it (or ``--gm``); everyone else it names is invited, as on the import page,
-unless ``--keep-members`` restores them as members (a backup, restored by whoever runs the site).
+unless ``--keep-members`` restores them as members (a backup, restored by whoever runs the site);
+the invitations waiting in the file are sent again either way, each with a new link.
 """
 
 from __future__ import annotations
