@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -717,9 +717,20 @@ def recent_battles(campaign: Campaign, limit: int = 10) -> list[CampaignBattle]:
     is the GM's to do however many were fought since. One query."""
     latest = campaign.battles.values("pk")[:limit]
     return list(
-        campaign.battles.filter(Q(pk__in=latest) | Q(state=CampaignBattle.State.AWAITING))
-        .select_related("battle")
+        battles_listed(
+            campaign.battles.filter(Q(pk__in=latest) | Q(state=CampaignBattle.State.AWAITING))
+        )
+    )
+
+
+def battles_listed(battles: QuerySet[CampaignBattle]) -> QuerySet[CampaignBattle]:
+    """``battles`` as a list of them reads each: with its engine battle but not the scenario it
+    was fought from (a snapshot of every unit's card), save the id of the side the scenario
+    lists first (``first_side``), which orders the battle's sides (`side_order`)."""
+    return (
+        battles.select_related("battle")
         .defer("battle__scenario")
+        .annotate(first_side=F("battle__scenario__sides__0__id"))
     )
 
 
@@ -820,9 +831,7 @@ def battles_page(campaign: Campaign, number: int | None = None) -> FightsPage:
     whatever the count: how many, the page with its engine battles, the forces of their
     sides."""
     records = campaign.battles.order_by("-day", "-created_at", "-id")
-    shown, number, pages, count = _page_of(
-        records.select_related("battle").defer("battle__scenario"), number
-    )
+    shown, number, pages, count = _page_of(battles_listed(records), number)
     sides = battles_side_names(shown)
     lines = [_battle_fight(cb, sides[cb.pk]) for cb in shown]
     return FightsPage(lines, number, pages, count, "battle")
@@ -852,9 +861,10 @@ def campaign_battles_of(user: Any, limit: int = 50) -> list[tuple[Campaign, Figh
     may open a campaign's battles and read their outcomes (fog of war hides only what a side
     did not see, on the battle's page). A few queries whatever the number of campaigns."""
     battles = list(
-        CampaignBattle.objects.filter(campaign__in=campaigns_for_user(user=user).values("pk"))
-        .select_related("campaign", "battle")
-        .defer("battle__scenario")
+        battles_listed(
+            CampaignBattle.objects.filter(campaign__in=campaigns_for_user(user=user).values("pk"))
+        )
+        .select_related("campaign")
         .order_by("-created_at", "-id")[:limit]
     )
     sides = battles_side_names(battles)
@@ -988,17 +998,21 @@ def side_force_names(
 def battles_side_names(battles: list[CampaignBattle]) -> dict[int, dict[str, str]]:
     """Each battle's sides as players call them, by campaign battle pk: the forces on each
     ("Blue Battalion"), or the side's own id when none of its units is left to name, in the
-    order of the sides' ids (the database may hand a battle's sides back in its own order:
-    PostgreSQL's jsonb sorts keys by length). One query for all the battles."""
+    order its page gives them (`side_order`; ``battles`` as `battles_listed` reads them). One
+    query for all the battles."""
     named = side_force_names((cb.pk, cb.sides) for cb in battles)
-    return {pk: {side: by_side[side] or side for side in side_order(by_side)}
+    first = {cb.pk: cb.first_side for cb in battles}
+    return {pk: {side: by_side[side] or side for side in side_order(by_side, first[pk])}
             for pk, by_side in named.items()}  # fmt: skip
 
 
-def side_order(sides: Iterable[str]) -> list[str]:
-    """A battle's side ids in the order its pages list them when no scenario orders them: by
-    id. Not as stored: PostgreSQL's jsonb hands keys back shortest first, SQLite as written."""
-    return sorted(sides)
+def side_order(sides: Iterable[str], first: str | None = None) -> list[str]:
+    """A battle's side ids in the order its page and every list of battles give them: the side
+    its scenario lists first (``first``, an engine battle's; the report's colours follow the
+    scenario's order, and a scenario has two sides), then the rest by id; a battle at the
+    table's all by id. Not as stored: PostgreSQL's jsonb hands keys back shortest first,
+    SQLite as written."""
+    return sorted(sides, key=lambda side: (side != first, side))
 
 
 def winner_names(battles: list[CampaignBattle]) -> dict[int, str | None]:
@@ -1068,15 +1082,14 @@ def battle_sides(
     units: dict[int, Unit],
     scenario_sides: Iterable[Mapping[str, Any]] = (),
 ) -> list[BattleSide]:
-    """Each side of the battle named by its forces (`scenario_side_names`), in the order of
-    ``scenario_sides`` (an engine battle's scenario's, which the report's colours follow), else
-    (a battle at the table) in the order the battles list gives them (`side_order`)."""
-    scenario = [s for s in scenario_sides if s.get("id") in campaign_battle.sides]
-    ids = [s["id"] for s in scenario]
-    ids += side_order(s for s in campaign_battle.sides if s not in ids)
+    """Each side of the battle named by its forces (`scenario_side_names`), in the order every
+    list of battles gives them (`side_order`): ``scenario_sides`` are an engine battle's
+    scenario's, in its order."""
+    scenario = {s.get("id"): s for s in scenario_sides}
+    ids = side_order(campaign_battle.sides, next(iter(scenario), None))
     fought = {s: [units[pk] for pk in campaign_battle.sides[s] if pk in units] for s in ids}
     forces = {side: list({u.force_id: u.force for u in us}.values()) for side, us in fought.items()}
-    names = scenario_side_names([*scenario, *({"id": s} for s in ids[len(scenario) :])], forces)
+    names = scenario_side_names([scenario.get(s, {"id": s}) for s in ids], forces)
     sides = []
     for side in ids:
         sides.append(
@@ -1838,7 +1851,7 @@ def timeline(
         below = None
     whole = [day for day in chosen if below is None or day != below[0]]
     fought, engaged, quick, story = timeline_records(campaign, focus)
-    battles = list(fought.filter(day__in=whole).select_related("battle").defer("battle__scenario"))
+    battles = list(battles_listed(fought.filter(day__in=whole)))
     names = {cb.pk: cb.name for cb in battles}
     winners = winner_names(battles)
     events = [

@@ -21,6 +21,7 @@ from campaign.pages import (
     RosterLine,
     battle_sides,
     battle_winner,
+    battles_listed,
     entry_line,
     force_summaries,
 )
@@ -160,8 +161,10 @@ def _battle(cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit]) -> dict[
     the battle did to a unit only where the viewer sees its force in full (`Viewer.sight`);
     a unit of a force seen in summary is named and no more, as on the page."""
     result = None if cb.battle is None else cb.battle.result
-    # The sides in the engine's order, which the result keeps (the scenario is not read here).
+    # The sides in the engine's order, which the result keeps (the scenario is not read here),
+    # or while it is fought, from the side its scenario lists first (`battles_listed`).
     order = [{"id": s["side"], "name": s["name"]} for s in (result or {}).get("sides", [])]
+    order = order or [{"id": cb.first_side}]
     sides = battle_sides(cb, units, order)
     names = {side.id: side.name for side in sides}
     winner = battle_winner(cb)
@@ -239,11 +242,7 @@ def _battle(cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit]) -> dict[
 @require_GET
 def battles_json(request: HttpRequest, pk: int) -> JsonResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    battles = list(
-        CampaignBattle.objects.filter(campaign=viewer.campaign)
-        .select_related("battle")
-        .defer("battle__scenario")
-    )
+    battles = list(battles_listed(CampaignBattle.objects.filter(campaign=viewer.campaign)))
     fought = {pk for cb in battles for side in cb.sides.values() for pk in side}
     units = {
         u.pk: u

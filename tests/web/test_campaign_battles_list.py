@@ -9,10 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from battles.models import Battle
 from campaign.models import CampaignBattle
 from campaign.pages import FIGHTS_A_PAGE
 from tests.web.campaign_world import login
-from tests.web.crafted import crafted_battle
+from tests.web.crafted import crafted_battle, crafted_scenario
 
 pytestmark = pytest.mark.django_db
 
@@ -106,3 +107,33 @@ def test_a_table_battles_sides_come_in_one_order_on_its_page_and_in_the_list(cli
     page = client.get(reverse("campaign:battle", args=[world.campaign.pk, cb.pk])).text
     sides = page.split('<ul class="battle-sides">', 1)[1].split("</ul>", 1)[0]
     assert sides.index("<strong>Blue Battalion</strong>") < sides.index("<strong>Red Company")
+
+
+def test_an_engine_battles_sides_come_in_its_scenarios_order_on_its_page_and_in_every_list(
+    client, world
+):
+    # The scenario lists the van first; by id the rearguard would come first. The battle's page
+    # follows the scenario, as its report's colours do, and so do the lists.
+    CampaignBattle.objects.filter(campaign=world.campaign).delete()
+    scenario = crafted_scenario()
+    scenario["sides"][0]["id"], scenario["sides"][1]["id"] = "van", "rearguard"
+    battle = crafted_battle(world.users["gm"])
+    Battle.objects.filter(pk=battle.pk).update(
+        scenario=scenario, status=Battle.Status.RUNNING, result=None
+    )
+    cb = CampaignBattle.objects.create(
+        campaign=world.campaign, name="Fight at the ford", day=1, battle=battle,
+        sides={"van": [world.unit.pk], "rearguard": [world.enemy_unit.pk]},
+        state=CampaignBattle.State.FIGHTING,
+    )  # fmt: skip
+    login(client, world, "player")
+    page = client.get(reverse("campaign:battle", args=[world.campaign.pk, cb.pk])).text
+    sides = page.split('<ul class="battle-sides">', 1)[1].split("</ul>", 1)[0]
+    assert sides.index("<strong>Red Company</strong>") < sides.index("<strong>Blue Battalion")
+    in_order = "Red Company against Blue Battalion"
+    assert f"Day 1 · {in_order} · Being fought" in client.get(_url(world)).text
+    listed = client.get(reverse("campaign:battles-json", args=[world.campaign.pk])).json()
+    assert [side["name"] for side in listed["battles"][0]["sides"]] == [
+        "Red Company",
+        "Blue Battalion",
+    ]
