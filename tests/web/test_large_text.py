@@ -64,3 +64,16 @@ def test_a_long_word_in_large_text_breaks_rather_than_run_off_a_phones_screen():
     assert any(d.get("overflow-wrap") == "anywhere" for d in phone)
     facts = [d["grid-template-columns"] for m, s, d in rules if s == ".facts" and m is None]
     assert facts == ["auto minmax(0, 1fr)"]
+
+
+def test_a_stacked_tables_column_name_is_never_broken_inside_a_word():
+    """At twice the text size on a phone, the dashboard's "Outcome" beside a fight's outcome
+    broke as "Outco/me": the column's name shrank to give the cell's words room, as far as
+    breaking anywhere let it. It breaks between its words only, and the cell's words go under
+    it when the two cannot share a line whole."""
+    rules = [rule for sheet in SHEETS for rule in _rules((STATIC / sheet).read_text())]
+    phone = [(s, d) for m, s, d in rules if m and "max-width: 40rem" in m]
+    label = [d for s, d in phone if s == "table.stack td::before"]
+    assert label and all(d.get("overflow-wrap") == "normal" for d in label)
+    cell = [d for s, d in phone if s == "table.stack td" and d.get("display") == "flex"]
+    assert cell and all(d.get("flex-wrap") == "wrap" for d in cell)
