@@ -13,7 +13,19 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Case, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.fields.json import KT
 
 from battles.engine import ScenarioError, canonical_json, parse_scenario
@@ -80,13 +92,29 @@ def forces_the_gm_plays(campaign: Campaign) -> QuerySet[Force]:
     return campaign.forces.filter(owner_id=campaign.gm_id, held_for__isnull=True)
 
 
+def _still_held(gm_id: int) -> tuple[Q, Q]:
+    """What of an invitation's forces and characters still waits for its invitee: a force
+    the GM still holds, a character nobody plays yet (a force the GM gave someone since, or a
+    character given a player, no longer waits for them)."""
+    return Q(owner_id=gm_id), Q(player__isnull=True)
+
+
 def invitation_holds(invitation: Invitation) -> tuple[QuerySet[Force], QuerySet[Character]]:
-    """What accepting ``invitation`` in a player's or a co-GM's role hands over: the forces it
-    holds that the GM still holds, and the characters it holds that nobody plays yet (a force
-    the GM gave someone since, or a character given a player, is no longer waiting for them)."""
-    return (
-        invitation.forces.filter(owner_id=invitation.campaign.gm_id),
-        invitation.characters.filter(player__isnull=True),
+    """What accepting ``invitation`` in a player's or a co-GM's role hands over (`_still_held`)."""
+    forces, characters = _still_held(invitation.campaign.gm_id)
+    return invitation.forces.filter(forces), invitation.characters.filter(characters)
+
+
+def invitations_holding(campaign: Campaign) -> list[Invitation]:
+    """The campaign's invitations waiting, by invitee, each with what accepting it hands over
+    (`invitation_holds`) read for all at once: its ``held`` forces and ``unplayed``
+    characters."""
+    forces, characters = _still_held(campaign.gm_id)
+    return list(
+        campaign.invitations.order_by("invitee").prefetch_related(
+            Prefetch("forces", Force.objects.filter(forces), to_attr="held"),
+            Prefetch("characters", Character.objects.filter(characters), to_attr="unplayed"),
+        )
     )
 
 

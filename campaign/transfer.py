@@ -63,7 +63,7 @@ from campaign.rules.values import (
     value_shown,
     whole_number,
 )
-from campaign.selectors import invitation_holds, invitee_key
+from campaign.selectors import invitations_holding, invitee_key
 from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
 
@@ -246,20 +246,17 @@ def _orders_export(campaign: Campaign) -> list[dict[str, Any]]:
 
 def _invitations_export(campaign: Campaign) -> list[dict[str, Any]]:
     """The invitations waiting for an answer, each with what accepting it hands over
-    (`invitation_holds`). Its link stays behind: a file is no key to the campaign, and the
+    (`invitations_holding`). Its link stays behind: a file is no key to the campaign, and the
     import gives each invitation a link of its own."""
-    found = []
-    for invitation in campaign.invitations.order_by("invitee"):
-        forces, characters = invitation_holds(invitation)
-        found.append(
-            {
-                "invitee": invitation.invitee,
-                "role": invitation.role,
-                "forces": sorted(forces.values_list("name", flat=True)),
-                "characters": sorted(characters.values_list("name", flat=True)),
-            }
-        )
-    return found
+    return [
+        {
+            "invitee": invitation.invitee,
+            "role": invitation.role,
+            "forces": sorted(force.name for force in invitation.held),
+            "characters": sorted(character.name for character in invitation.unplayed),
+        }
+        for invitation in invitations_holding(campaign)
+    ]
 
 
 def force_export(*, force: Force) -> dict[str, Any]:

@@ -26,7 +26,12 @@ from campaign.services import (
 )
 from campaign.services.characters import character_create
 from campaign.services.transfer import campaign_import_summary
-from campaign.transfer import campaign_export, export_text, import_problems
+from campaign.transfer import (
+    _invitations_export,
+    campaign_export,
+    export_text,
+    import_problems,
+)
 from tests.campaign.invited import accept_every_invitation
 
 
@@ -256,7 +261,9 @@ def _waiting(exported: dict, stranger) -> dict:
     return data
 
 
-def test_the_invitations_waiting_survive_export_and_import(exported, stranger, cast):
+def test_the_invitations_waiting_survive_export_and_import(
+    exported, stranger, cast, django_assert_num_queries
+):
     """Moved twice, or backed up right after an import: no one the GM invited is lost."""
     data = _waiting(exported, stranger)
     assert data["campaign"]["members"] == []
@@ -269,6 +276,9 @@ def test_the_invitations_waiting_survive_export_and_import(exported, stranger, c
     ]  # fmt: skip
     assert "link_key" not in export_text(data)
     again = campaign_import(data=data, gm=stranger)
+    # The invitations, then their forces and their characters, each read once for all four.
+    with django_assert_num_queries(3):
+        assert _invitations_export(again) == data["campaign"]["invitations"]
     assert json.loads(export_text(campaign_export(campaign=again))) == data
     assert _held(again, "player") == (["Red Company"], ["Capt. Holt"])
     # Each with a link of its own: the old site's links open nothing here.

@@ -31,8 +31,9 @@ PAGES = {
     "force-json": (lambda w: [w.force.pk], 10),
     "campaign-json": (lambda w: [], 10),
     "battles-json": (lambda w: [], 10),
-    # the whole campaign: every unit with its history, the table's records, the battles' logs
-    "export": (lambda w: [], 27),
+    # the whole campaign: every unit with its history, the table's records, the battles' logs,
+    # the invitations waiting
+    "export": (lambda w: [], 28),
     "battle-setup": (lambda w: [], 11),  # first, whether it lists every unit or pages them
     "battle-record": (lambda w: [], 10),
     # The GM's tools: the forces it may move to, whether it may be struck off; for a unit out
