@@ -92,30 +92,39 @@ def forces_the_gm_plays(campaign: Campaign) -> QuerySet[Force]:
     return campaign.forces.filter(owner_id=campaign.gm_id, held_for__isnull=True)
 
 
-def _still_held(gm_id: int) -> tuple[Q, Q]:
+def _still_held() -> tuple[Q, Q]:
     """What of an invitation's forces and characters still waits for its invitee: a force
-    the GM still holds, a character nobody plays yet (a force the GM gave someone since, or a
-    character given a player, no longer waits for them)."""
-    return Q(owner_id=gm_id), Q(player__isnull=True)
+    its campaign's GM still holds, a character nobody plays yet (a force the GM gave someone
+    since, or a character given a player, no longer waits for them)."""
+    return Q(owner_id=F("campaign__gm_id")), Q(player__isnull=True)
 
 
 def invitation_holds(invitation: Invitation) -> tuple[QuerySet[Force], QuerySet[Character]]:
     """What accepting ``invitation`` in a player's or a co-GM's role hands over (`_still_held`)."""
-    forces, characters = _still_held(invitation.campaign.gm_id)
+    forces, characters = _still_held()
     return invitation.forces.filter(forces), invitation.characters.filter(characters)
+
+
+def with_holdings(invitations: QuerySet[Invitation]) -> QuerySet[Invitation]:
+    """``invitations``, each with what accepting it hands over (`invitation_holds`) read for
+    all at once, by name: its ``held`` forces and ``unplayed`` characters. What a page says an
+    invitation brings is read so, never from all it was given: the GM may have given a force,
+    or a character a player, since."""
+    forces, characters = _still_held()
+    return invitations.prefetch_related(
+        Prefetch("forces", Force.objects.filter(forces).order_by("name"), to_attr="held"),
+        Prefetch(
+            "characters",
+            Character.objects.filter(characters).order_by("name"),
+            to_attr="unplayed",
+        ),
+    )
 
 
 def invitations_holding(campaign: Campaign) -> list[Invitation]:
     """The campaign's invitations waiting, by invitee, each with what accepting it hands over
-    (`invitation_holds`) read for all at once: its ``held`` forces and ``unplayed``
-    characters."""
-    forces, characters = _still_held(campaign.gm_id)
-    return list(
-        campaign.invitations.order_by("invitee").prefetch_related(
-            Prefetch("forces", Force.objects.filter(forces), to_attr="held"),
-            Prefetch("characters", Character.objects.filter(characters), to_attr="unplayed"),
-        )
-    )
+    (`with_holdings`)."""
+    return list(with_holdings(campaign.invitations.order_by("invitee")))
 
 
 def may_give_orders(*, role: str | None, owns: bool) -> bool:

@@ -42,7 +42,7 @@ from campaign.rules.history import and_words, plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.state import Status
 from campaign.rules.values import MAX_PENDING_INVITATIONS
-from campaign.selectors import campaigns_for_user, invitee_key
+from campaign.selectors import campaigns_for_user, invitee_key, with_holdings
 from campaign.services._record import (
     campaign_made,
     campaign_save_once,
@@ -663,9 +663,7 @@ def campaign_import_summary(*, campaign: Campaign, data: Any, you: bool = True) 
     named = data["campaign"]["name"]
     members = list(campaign.memberships.select_related("user").order_by("user__username"))
     joined = [(m.user.get_username(), m.role) for m in members]
-    invitations = list(
-        campaign.invitations.prefetch_related("forces", "characters").order_by("created_at", "pk")
-    )
+    invitations = list(with_holdings(campaign.invitations.order_by("created_at", "pk")))
     invited = [(invitation.invitee, invitation.role) for invitation in invitations]
     people = [_people(joined, "made members"), _people(invited, "invited")]
     came = ", ".join(_came_across(campaign))
@@ -682,8 +680,8 @@ def campaign_import_summary(*, campaign: Campaign, data: Any, you: bool = True) 
             "that name exists, it has been invited; no one joins until they accept."
         )
     for invitation in invitations:
-        forces = sorted(force.name for force in invitation.forces.all())
-        characters = sorted(character.name for character in invitation.characters.all())
+        forces = sorted(force.name for force in invitation.held)
+        characters = sorted(character.name for character in invitation.unplayed)
         parts = [_things("force", forces)] if forces else []
         parts += [_things("character", characters)] if characters else []
         if parts:

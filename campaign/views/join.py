@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from campaign.forms import NewAccountForm, add_service_errors
 from campaign.models import Invitation, Membership, role_phrase
+from campaign.selectors import with_holdings
 from campaign.services import account_join, invitation_join
 from campaign.services.accounts import email_normal
 from campaign.services.roster import join_refusal
@@ -30,12 +31,9 @@ LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 @require_http_methods(["GET", "POST"])
 def join_view(request: HttpRequest, link_key: str) -> HttpResponse:
-    invitation = (
-        Invitation.objects.filter(link_key=link_key)
-        .select_related("campaign__gm")
-        .prefetch_related("forces", "characters")
-        .first()
-    )
+    invitation = with_holdings(
+        Invitation.objects.filter(link_key=link_key).select_related("campaign__gm")
+    ).first()
     if invitation is None:
         return invitation_gone(request)
     if request.user.is_authenticated:

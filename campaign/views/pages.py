@@ -97,10 +97,12 @@ from campaign.selectors import (
     campaign_now,
     force_roster,
     invitations_for,
+    invitations_holding,
     roster_version,
     story_since,
     unit_chart_entries,
     unit_story,
+    with_holdings,
 )
 from campaign.services.battles import campaign_battle_cards
 from campaign.services.going_in import printed_line, printed_roster, table_cards
@@ -133,7 +135,7 @@ def campaign_list_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
     return {
         "campaigns": my_campaigns(request.user),
         "create_form": forms.get("create_form") or CampaignForm(),
-        "invitations": invitations_for(request.user).prefetch_related("forces", "characters"),
+        "invitations": with_holdings(invitations_for(request.user)),
     }
 
 
@@ -254,9 +256,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         context["member_remove_form"] = forms.get("member_remove_form") or MemberRemoveForm(
             campaign=campaign, members=members
         )
-        context["invitations"] = campaign.invitations.prefetch_related(
-            "forces", "characters"
-        ).order_by("invitee")
+        context["invitations"] = invitations_holding(campaign)
         context["force_form"] = forms.get("force_form") or ForceForm(
             campaign=campaign, members=members
         )

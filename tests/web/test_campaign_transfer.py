@@ -15,6 +15,8 @@ from unittest import mock
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -24,10 +26,13 @@ from campaign.services import (
     campaign_create,
     campaign_update,
     force_create,
+    force_edit,
+    invitation_send,
     membership_set,
     outcome_apply,
     unit_create,
 )
+from campaign.services.characters import character_create
 from campaign.services.maps import saved_map_create
 from campaign.transfer import force_export
 from tests.campaign.invited import accept_every_invitation
@@ -337,6 +342,50 @@ def test_a_stranger_who_edits_the_files_gm_puts_no_one_in_their_campaign(
     login(client, world, "rival").post(reverse("campaign:invitation-decline", args=[invitation.pk]))
     assert spam.forces.get(name="Blue Battalion").owner == stranger
     assert not spam.memberships.filter(user=world.users["rival"]).exists()
+
+
+def test_an_invitation_brings_only_what_accepting_it_hands_over(client, world, django_user_model):
+    """A force an invitation held that the GM has given someone since, or a character given a
+    player, no longer waits for its invitee: the dashboard, "My campaigns" and the link's page
+    leave it out, as accepting does (`selectors.invitation_holds`), reading what every
+    invitation brings in the same few queries however many wait."""
+    campaign, gm = world.campaign, world.users["gm"]
+    zed = django_user_model.objects.create_user("zed")
+
+    def invite(into: Campaign, forces: list[str], characters: list[str]):
+        """An invitation to zed holding what an import would have held for them."""
+        invitation_send(campaign=into, invitee="zed", role="player", actor=into.gm)
+        invitation = into.invitations.get(invitee="zed")
+        invitation.forces.add(
+            *(force_create(campaign=into, owner=into.gm, name=name) for name in forces)
+        )
+        invitation.characters.add(
+            *(character_create(campaign=into, name=name, hit_points=9) for name in characters)
+        )
+        return invitation
+
+    invitation = invite(campaign, ["Green Horde", "Grey Guard"], ["Capt. Holt", "Lt. Vey"])
+    grey = campaign.forces.get(name="Grey Guard")
+    force_edit(force=grey, name=grey.name, owner=world.users["rival"], actor=gm)
+    campaign.characters.filter(name="Capt. Holt").update(player=world.users["player"])
+    brings = "the force Green Horde and the character Lt. Vey"
+    dashboard = login(client, world, "gm").get(reverse("campaign:dashboard", args=[campaign.pk]))
+    assert f"zed, as a player, who takes over {brings} on joining" in dashboard.text
+    client.force_login(zed)
+    joining = client.get(reverse("campaign:join", args=[invitation.link_key]))
+    assert f"When you join, you take over {brings}." in joining.text
+    with CaptureQueriesContext(connection) as one:
+        mine = client.get(reverse("campaign:list"))
+    assert f"invites you as a player. When you join, you take over {brings}." in mine.text
+    other = campaign_create(name="Op. Other", gm=gm, ruleset=campaign.ruleset)
+    invite(other, ["Black Watch"], ["Sgt. Ames"])
+    with CaptureQueriesContext(connection) as two:
+        mine = client.get(reverse("campaign:list"))
+    assert "you take over the force Black Watch and the character Sgt. Ames." in mine.text
+    assert len(two.captured_queries) == len(one.captured_queries)
+    client.post(reverse("campaign:invitation-accept", args=[invitation.pk]))
+    assert list(zed.forces.values_list("name", flat=True)) == ["Green Horde"]
+    assert list(zed.characters.values_list("name", flat=True)) == ["Lt. Vey"]
 
 
 def test_an_import_of_a_campaign_you_have_gets_a_name_of_its_own(client, world):
