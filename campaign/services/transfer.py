@@ -42,7 +42,7 @@ from campaign.rules.history import and_words, plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.state import Status
 from campaign.rules.values import MAX_PENDING_INVITATIONS
-from campaign.selectors import campaigns_for_user, invitee_key, with_holdings
+from campaign.selectors import campaigns_for_user, invitee_key, invitee_keys, with_holdings
 from campaign.services._record import (
     campaign_made,
     campaign_save_once,
@@ -368,8 +368,9 @@ def campaign_import(
     nobody plays those characters. ``keep_members`` makes them members at once instead, as the
     export had them (a backup restored by whoever runs the site: each needs an account here).
     The invitations waiting in the export are sent again either way, each with a new link and
-    holding what it held there (`check_invitations`); one to whoever imports is dropped, as
-    they run the campaign now.
+    holding what it held there (`check_invitations`); one to whoever imports (by any name it may
+    carry: `invitee_keys`) is dropped, as they run the campaign now, and the characters it held
+    are theirs to play.
     A name the GM has a campaign of already is told apart (`import_name`).
 
     A repeated request with the same ``request_key`` (the import form's) is the campaign the
@@ -495,21 +496,35 @@ def campaign_import(
             if invitation is not None:
                 held[name] = invitation
     # The file's invitations are sent again, each with a new link, holding what they held there:
-    # their forces held by whoever runs the campaign now, their characters unplayed.
+    # their forces held by whoever runs the campaign now, their characters unplayed. One to
+    # whoever imports, by any name it may carry (their username, their e-mail), is dropped, as
+    # they run the campaign now; what it held is theirs at once, as accepting it would have
+    # handed it over: its forces they hold anyway, its characters they play. Those characters
+    # were the invitee's to play, not the GM's NPCs: their own, they stay with them should they
+    # hand the campaign on (`campaign_hand_over` gives the new GM the NPCs).
+    importer = set(invitee_keys(gm))
     forces_for: dict[str, str] = {}
     characters_for: dict[str, str] = {}
     for waiting in invitations:
         name = invitee_key(waiting["invitee"])
         forces_for |= dict.fromkeys(waiting["forces"], name)
         characters_for |= dict.fromkeys(waiting["characters"], name)
-        invitation = None if name == gm_name else _invite(campaign, name, waiting["role"], gm)
+        invitation = None if name in importer else _invite(campaign, name, waiting["role"], gm)
         if invitation is not None:
             held[name] = invitation
+
+    def player(character: dict[str, Any]) -> Any:
+        """Who plays ``character``: whoever imports, if a dropped invitation to them held it;
+        else whoever plays it in the file (nobody, for one another invitation holds)."""
+        if characters_for.get(character["name"]) in importer:
+            return gm
+        return users.get(character["player"]) if character["player"] else None
+
     written = {
         character["name"]: Character.objects.create(
             campaign=campaign,
             name=character["name"],
-            player=users.get(character["player"]) if character["player"] else None,
+            player=player(character),
             hit_points=character["hit_points"],
             max_hit_points=character["max_hit_points"],
             alive=character["alive"],
@@ -692,7 +707,8 @@ def campaign_import_summary(*, campaign: Campaign, data: Any, you: bool = True) 
         keys = {invitation.invitee for invitation in invitations}
         people = [info["gm"], *(member["user"] for member in info["members"])]
         people += [waiting["invitee"] for waiting in info.get("invitations", [])]
-        left = [name for name in people if name != gm and invitee_key(name) not in keys]
+        keys |= set(invitee_keys(campaign.gm))  # one to the GM is dropped, not left out
+        left = [name for name in people if invitee_key(name) not in keys]
     if left:
         said.append(
             f"Not invited, since at most {MAX_PENDING_INVITATIONS} invitations wait at once: "

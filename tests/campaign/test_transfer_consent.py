@@ -301,6 +301,46 @@ def test_the_invitations_waiting_survive_export_and_import(
     assert json.loads(export_text(campaign_export(campaign=restored))) == data
 
 
+def test_an_invitation_to_whoever_imports_is_dropped_and_what_it_held_is_theirs(
+    exported, stranger, cast
+):
+    """Sent to their username or to their e-mail address, it is theirs: they run the campaign
+    now, holding its forces, and play the characters it held, as accepting would have had it."""
+    data = _waiting(exported, stranger)
+    cast.player.email = "Player@Example.com"
+    cast.player.save()
+    by_email = copy.deepcopy(data)
+    by_email["campaign"]["invitations"][1]["invitee"] = "player@example.com"
+    for file in (data, by_email):
+        mine = campaign_import(data=file, gm=cast.player)
+        assert _invited(mine) == {
+            "outsider": "spectator", "rival": "player", "stranger": "co_gm",
+            "zed@example.com": "spectator",
+        }  # fmt: skip
+        assert mine.forces.get(name="Red Company").owner == cast.player
+        assert list(mine.characters.filter(player=cast.player).values_list("name", flat=True)) == [
+            "Capt. Holt"
+        ]
+        assert not mine.characters.get(name="Capt. Holt").held_for.exists()
+
+
+def test_past_the_cap_an_invitation_to_whoever_imports_is_not_named_as_left_out(exported, stranger):
+    data = _spam(exported)
+    stranger.email = "stranger@example.com"
+    stranger.save()
+    extra = [f"fan{n:02}" for n in range(MAX_PENDING_INVITATIONS - 3)]
+    data["campaign"]["members"] += [{"user": name, "role": "spectator"} for name in extra]
+    data["campaign"]["invitations"] = [
+        {"invitee": name, "role": "player", "forces": [], "characters": []}
+        for name in ("Stranger@Example.com", "amy")
+    ]
+    spam = campaign_import(data=data, gm=stranger)
+    assert not spam.invitations.filter(invitee="stranger@example.com").exists()
+    said = campaign_import_summary(campaign=spam, data=data)
+    assert said.endswith(f"at most {MAX_PENDING_INVITATIONS} invitations wait at once: amy; "
+                         "invite them from the dashboard once some have answered.")  # fmt: skip
+
+
 def test_a_bad_invitation_in_the_file_is_refused_by_its_invitee_and_nothing_is_written(
     exported, stranger
 ):
