@@ -4,16 +4,34 @@
 // the message takes the keyboard's focus instead: a screen reader reads it, and Tab goes on
 // from it. A page opened at one of its parts (an action's "see below": #review) stays there;
 // the browser moves the focus away as it goes to that part, so the message takes it after,
-// once the page has loaded.
+// once the page has loaded, without scrolling up to it. Tab then goes on from that part, where
+// the reader is, not from the top of the page where the message sits: as Tab is pressed, the
+// part takes the focus back (for that moment only, should no key reach it otherwise), and the
+// browser moves it on from there.
 document.addEventListener("DOMContentLoaded", () => {
   const said = document.querySelector(".messages[tabindex]");
   if (!said) return;
-  const part = location.hash.slice(1);
-  if (!part || !document.getElementById(decodeURIComponent(part))) {
+  const id = location.hash.slice(1);
+  const part = id && document.getElementById(decodeURIComponent(id));
+  if (!part) {
     said.focus();
     return;
   }
-  const focus = () => said.focus({ preventScroll: true });
+  const goOn = (event) => {
+    if (event.key !== "Tab") return;
+    if (!part.hasAttribute("tabindex")) {
+      part.setAttribute("tabindex", "-1");
+      part.addEventListener("blur", () => part.removeAttribute("tabindex"), { once: true });
+    }
+    part.focus({ preventScroll: true });
+  };
+  const focus = () => {
+    said.focus({ preventScroll: true });
+    said.addEventListener("keydown", goOn);
+    said.addEventListener("blur", () => said.removeEventListener("keydown", goOn), {
+      once: true,
+    });
+  };
   if (document.readyState === "complete") focus();
   else window.addEventListener("load", focus, { once: true });
 });
