@@ -729,6 +729,35 @@ def advance_passings(
     return sorted(found, key=lambda item: item[2].at)
 
 
+STANDING = Q(replaced=False, called_off_at__isnull=True, ended_at__isnull=True)
+"""Orders neither replaced, called off nor ended with their unit, at any hour."""
+
+
+def orders_done(*, campaign: Campaign, start: int, end: int) -> list[Order]:
+    """The Orders of the campaign done after clock hour ``start``, up to ``end``."""
+    done = Order.objects.filter(
+        STANDING, campaign=campaign, finishes_at__gt=start, finishes_at__lte=end
+    )
+    return list(done.select_related("unit", "giver"))
+
+
+def orders_ahead(
+    campaign: Campaign,
+    passings: Iterable[tuple[Unit, CampaignUnitState, Passing]],
+    start: int,
+    end: int,
+) -> list[Order]:
+    """The Orders the clock's moving on from ``start`` to ``end`` will see done: those under
+    way that finish by then, but for a unit the hours take out of action first (its Order
+    ends with it, `ended_by`), as ``passings`` (`advance_passings`) foretell."""
+    out: dict[int, int] = {}
+    for unit, _, passing in sorted(passings, key=lambda row: row[2].at):
+        if not passing.state.status.fights:
+            out.setdefault(unit.pk, passing.at)
+    done = orders_done(campaign=campaign, start=start, end=end)
+    return [o for o in done if out.get(o.unit_id, o.finishes_at + 1) > o.finishes_at]
+
+
 def advance_preview(
     passings: list[tuple[Unit, CampaignUnitState, Passing]],
 ) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:

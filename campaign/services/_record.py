@@ -16,6 +16,7 @@ from battles import queue
 from battles.refusals import BattleInputError
 from campaign.models import Campaign, Character, HistoryEntry, Leader, StoryEntry, Unit
 from campaign.rules.history import sentence
+from campaign.rules.orders import OrderKind
 from campaign.rules.state import CampaignUnitState, snapshot_diff
 from campaign.selectors import campaign_can_manage
 from units.models import new_version
@@ -324,29 +325,68 @@ def _digest(value: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def review_token(units: Iterable[tuple[Any, CampaignUnitState]], shown: Any) -> str:
-    """What a review read and showed, in short: each unit as it stood ("pk:digest"), then the
-    whole of what it showed (``shown``, plain data). The confirmation sends it back, and the
-    action writes only if the review it would draw now is the same (`review_changed`)."""
+ORDER_PART = "order"
+"""How a review's token marks an Order it showed done, by its unit ("order12:digest")."""
+
+
+def review_token(
+    units: Iterable[tuple[Any, CampaignUnitState]], shown: Any, orders: Iterable[Any] = ()
+) -> str:
+    """What a review read and showed, in short: each unit as it stood ("pk:digest"), each
+    Order it showed done, by its unit ("order<unit pk>:digest", ``orders``), then the whole of
+    what it showed (``shown``, plain data). The confirmation sends it back, and the action
+    writes only if the review it would draw now is the same (`review_changed`)."""
     stood = [f"{unit.pk}:{_digest(state.to_json())}" for unit, state in units]
-    return " ".join([*stood, _digest(shown)])
+    ending = [
+        f"{ORDER_PART}{o.unit_id}:{_digest([o.pk, o.kind, o.giver_id, o.finishes_at])}"
+        for o in sorted(orders, key=lambda o: (o.unit_id, o.pk))
+    ]
+    return " ".join([*stood, *ending, _digest(shown)])
 
 
 def review_changed(
-    reviewed: Any, now: str, units: Iterable[Any], what: str, otherwise: str
+    reviewed: Any,
+    now: str,
+    units: Iterable[Any],
+    what: str,
+    otherwise: str,
+    orders: Iterable[Any] = (),
 ) -> list[str]:
     """Why the review sent back (``reviewed``, `review_token`) is no longer what the action
-    would write (``now``): each of ``units`` that changed since, by name, in sentences, or
-    ``otherwise`` for a change that names no unit; an empty list when nothing changed."""
+    would write (``now``): each of ``units`` that changed since, by name, in sentences, and
+    each whose Order done (``orders``, as the action sees them now) is not the one the review
+    showed, or ``otherwise`` for a change that names neither; an empty list when nothing
+    changed."""
     if reviewed == now:
         return []
     seen, standing = (
         dict(part.split(":", 1) for part in str(token).split() if ":" in part)
         for token in (reviewed, now)
     )
+    units = list(units)
     named = [
         f"{unit} has changed since you reviewed this {what}: review it again."
         for unit in units
-        if seen.get(str(unit.pk), standing[str(unit.pk)]) != standing[str(unit.pk)]
+        if seen.get(str(unit.pk), standing.get(str(unit.pk))) != standing.get(str(unit.pk))
     ]
+    ending = {order.unit_id: order for order in orders}
+    for unit in units:
+        key = f"{ORDER_PART}{unit.pk}"
+        if seen.get(key) != standing.get(key):
+            named.append(order_changed_text(unit, ending.get(unit.pk), what))
     return named or [otherwise]
+
+
+def order_changed_text(unit: Any, order: Any, what: str) -> str:
+    """The Order of ``unit`` done by then (``order``, None for none) that a review of ``what``
+    did not show, in a sentence, as its list of Orders done names one."""
+    if order is None:
+        return (
+            f"The Order your review of this {what} showed {unit} finishing is no longer under "
+            "way: review it again."
+        )
+    label = OrderKind(order.kind).label
+    return (
+        f"An Order your review of this {what} did not show would be done by then: "
+        f"{unit} ({label}, for {order.giver.name}). Review it again."
+    )

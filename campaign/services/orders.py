@@ -33,11 +33,13 @@ from campaign.rules.orders import (
 from campaign.rules.state import Status
 from campaign.selectors import (
     MANAGING_ROLES,
+    STANDING,
     campaign_now,
     campaign_role,
     command_refused,
     may_call_off,
     may_give_orders,
+    orders_done,
 )
 from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass, time_told
@@ -46,8 +48,6 @@ from units.bucs import Quality
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED, CALLED_OFF = "done", "under way", "replaced", "called off"
 ENDED = "ended with its unit"
-STANDING = Q(replaced=False, called_off_at__isnull=True, ended_at__isnull=True)
-"""Orders neither replaced, called off nor ended with their unit, at any hour."""
 
 
 def called_off_by(order: Order, hour: int) -> bool:
@@ -367,7 +367,9 @@ def clock_move(
     The Orders done meanwhile, and the history entries the time wrote.
     Confirmed from a review, ``reviewed_at`` is the clock hour the review was drawn at: refused
     when the clock has moved since (`clock_reviewed`); ``reviewed`` is what it showed
-    (`recovery.time_reviewed`): refused, by name, when a unit changed since."""
+    (`recovery.time_reviewed`, with the Orders done by then, as its review tells them):
+    refused, by name, when a unit changed since, or an Order given or called off since
+    changes which are done."""
     require_manager(campaign, actor)
     limit = MAX_DAYS * HOURS_PER_DAY
     errors: dict[str, list[str]] = {}
@@ -380,19 +382,12 @@ def clock_move(
         raise ValidationError(errors)
     before = campaign_now(campaign)
     entries = time_pass(
-        campaign=campaign, hours=hours, reason=reason, actor=actor, reviewed=reviewed
-    )
+        campaign=campaign, hours=hours, reason=reason, actor=actor, reviewed=reviewed,
+        tells_orders=True,
+    )  # fmt: skip
     if reason.strip():
         # An hour or two for the Orders to finish is the table's bookkeeping; the story tells
         # a move of the clock only when the GM says why, as it tells every calendar day.
         moved = f"The clock moved on {plural(hours, 'hour')} to {clock_text(before + hours)}"
         time_told(campaign, moved, reason, actor)
     return orders_done(campaign=campaign, start=before, end=before + hours), entries
-
-
-def orders_done(*, campaign: Campaign, start: int, end: int) -> list[Order]:
-    """The Orders of the campaign done after clock hour ``start``, up to ``end``."""
-    done = Order.objects.filter(
-        STANDING, campaign=campaign, finishes_at__gt=start, finishes_at__lte=end
-    )
-    return list(done.select_related("unit", "giver"))

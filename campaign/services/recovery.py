@@ -8,7 +8,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from campaign.models import Campaign, Force, HistoryEntry, StoryEntry, Unit
+from campaign.models import Campaign, Force, HistoryEntry, Order, StoryEntry, Unit
 from campaign.rules.history import UNHURT, hits_text, plural, told_why, took_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
@@ -29,6 +29,7 @@ from campaign.selectors import (
     force_can_edit,
     history_standing,
     medics_used_today,
+    orders_ahead,
 )
 from campaign.services._record import (
     UnitChanges,
@@ -109,19 +110,24 @@ def clock_reviewed(errors: dict[str, list[str]], campaign: Campaign, reviewed_at
         ]
 
 
-def time_reviewed(passings: Iterable[tuple[Unit, CampaignUnitState, Passing]]) -> str:
+def time_reviewed(
+    passings: Iterable[tuple[Unit, CampaignUnitState, Passing]], ahead: Iterable[Order] = ()
+) -> str:
     """What a review of the clock moving on (its ``passings``, `selectors.advance_passings`)
     showed, in short (`review_token`): each unit the hours change as it stood (the ``before``
-    of its first passing), then everything they do to it. Its confirmation sends it back
-    (`time_pass`), so a unit healed by the medics, corrected, fought or given an Order since is
-    refused by name, not silently written."""
+    of its first passing), the Orders it said would be done by then (``ahead``,
+    `selectors.orders_ahead`: the clock's review tells them, the calendar's does not), then
+    everything the hours do to each unit. Its confirmation sends it back (`time_pass`), so a
+    unit healed by the medics, corrected, fought or given an Order since is refused by name,
+    and so is an Order given or called off since that the hours would see done, or no longer
+    see done: the time passes as reviewed, or not at all."""
     stood: dict[int, tuple[Unit, CampaignUnitState]] = {}
     shown: dict[int, list[Any]] = {}
     for unit, before, passing in passings:
         stood.setdefault(unit.pk, (unit, before))
         shown.setdefault(unit.pk, []).append([passing.at, passing.kind, passing.state.to_json()])
     # By the unit, so the review and the confirmation agree whatever order they read them in.
-    return review_token([stood[pk] for pk in sorted(stood)], sorted(shown.items()))
+    return review_token([stood[pk] for pk in sorted(stood)], sorted(shown.items()), ahead)
 
 
 @transaction.atomic
@@ -132,11 +138,13 @@ def time_pass(
     reason: str = "",
     actor: Any = None,
     reviewed: str | None = None,
+    tells_orders: bool = False,
 ) -> list[HistoryEntry]:
     """Move the campaign clock on by `hours` (checked by the caller, inside its transaction),
     with what the time does to every unit, in order (`recovery.time_passes`). Confirmed from a
-    review, ``reviewed`` is what it showed (`time_reviewed`): refused under ``reviewed``,
-    writing nothing, naming each unit that changed since.
+    review, ``reviewed`` is what it showed (`time_reviewed`, with the Orders done by then for a
+    review that ``tells_orders``): refused under ``reviewed``, writing nothing, naming each
+    unit that changed since, and each Order done by then that it did not show.
 
     A medical window closes 24 hours after the battle that dealt its Casualty hits: the hits
     the medics did not save die. Each midnight passed is a day of R&R: one Morale hit heals (a
@@ -161,11 +169,12 @@ def time_pass(
     if reviewed is not None:
         # Read under the units' locks, which hold to the end: nothing changes in between.
         # Nothing is written yet: each unit's state is where its first passing starts from.
-        now = time_reviewed([(unit, unit.state, passing) for unit, passing in passed])
-        changed = {unit.pk: unit for unit, _ in passed}.values()
+        # The campaign's lock, taken first, holds off an Order given or called off meanwhile.
+        passings = [(unit, unit.state, passing) for unit, passing in passed]
+        ahead = orders_ahead(campaign, passings, start, end) if tells_orders else []
         if problems := review_changed(
-            reviewed, now, changed, "passing of time",
-            "The time would no longer pass as you reviewed it: review it again.",
+            reviewed, time_reviewed(passings, ahead), units, "passing of time",
+            "The time would no longer pass as you reviewed it: review it again.", ahead,
         ):  # fmt: skip
             raise ValidationError({"reviewed": problems})
     # Everything in the order it happened: by the hour, then the roster.

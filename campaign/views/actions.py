@@ -77,6 +77,8 @@ from campaign.selectors import (
     campaign_now,
     entries_changes,
     invitee_key,
+    orders_ahead,
+    orders_done,
 )
 from campaign.services import (
     calendar_advance,
@@ -109,7 +111,6 @@ from campaign.services.deletion import (
 )
 from campaign.services.engagements import EngagementPreview
 from campaign.services.notices import notices_set
-from campaign.services.orders import orders_done
 from campaign.services.quick import quick_resolve_preview
 from campaign.services.recovery import medics_text, time_reviewed
 from campaign.services.roster import INVITED, InvitationAnswered
@@ -158,18 +159,6 @@ def orders_done_words(done: list[Order], *, ahead: bool = False) -> str:
     return f"Orders done{' by then' if ahead else ''}: {listed}. "
 
 
-def orders_ahead(campaign: Any, passings: list[Any], start: int, end: int) -> list[Order]:
-    """The Orders the clock's moving on from ``start`` to ``end`` will see done: those under
-    way that finish by then, but for a unit the hours take out of action first (its Order
-    ends with it, `ended_by`), as ``passings`` (`advance_passings`) foretell."""
-    out: dict[int, int] = {}
-    for unit, _, passing in passings:
-        if not passing.state.status.fights:
-            out.setdefault(unit.pk, passing.at)
-    done = orders_done(campaign=campaign, start=start, end=end)
-    return [o for o in done if out.get(o.unit_id, o.finishes_at + 1) > o.finishes_at]
-
-
 def time_review(
     request: HttpRequest,
     viewer: Viewer,
@@ -187,17 +176,17 @@ def time_review(
     clock alike): what each unit will go through, hour by hour, and the table of changes; for
     the clock (``tells_orders``), the Orders done by then, as its summary tells them after.
     Its confirmation carries the clock hour it was drawn at (`reviewed`) and what it showed
-    (`time_reviewed`): a unit changed since is refused by name (`time_refused`)."""
+    (`time_reviewed`, the Orders done by then too where it tells them): a unit changed since,
+    or an Order given or called off since that changes them, is refused by name
+    (`time_refused`)."""
     campaign = viewer.campaign
     start = campaign_now(campaign)
     passings = advance_passings(campaign=campaign, hours=hours)
-    showed = time_reviewed(passings)  # every unit's, a long review's other pages too
+    ahead = orders_ahead(campaign, passings, start, start + hours) if tells_orders else []
+    showed = time_reviewed(passings, ahead)  # every unit's, a long review's other pages too
     preview = advance_preview(passings)
     span = span or f"From {clock_text(start)} to {clock_text(start + hours)}"
-    orders_said = ""
-    if tells_orders:
-        ahead = orders_ahead(campaign, passings, start, start + hours)
-        orders_said = " " + orders_done_words(ahead, ahead=True).strip()
+    orders_said = " " + orders_done_words(ahead, ahead=True).strip() if tells_orders else ""
     shown, paging = preview, {}
     if len(preview) > selectors.LIST_EVERY_UNIT:
         # Too many units change to list on one page: each force's totals, and the units a

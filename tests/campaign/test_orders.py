@@ -16,6 +16,7 @@ from campaign.rules.orders import (
     order_hours,
     order_quality,
 )
+from campaign.selectors import advance_passings, orders_ahead
 from campaign.services import calendar_advance, outcome_apply, outcome_revert, unit_edit
 from campaign.services.characters import character_create
 from campaign.services.orders import (
@@ -34,6 +35,7 @@ from campaign.services.orders import (
     orders_under_way,
     replaced_when,
 )
+from campaign.services.recovery import time_reviewed
 from units.bucs import Quality, Specialty
 
 Q = Quality
@@ -191,6 +193,60 @@ def test_a_review_confirmed_twice_moves_the_clock_once(campaign, make_unit):
     calendar_advance(campaign=campaign, days=1, reviewed_at=campaign_now(campaign))
     campaign.refresh_from_db()
     assert (campaign.day, campaign.hour) == (3, 3)
+
+
+def _clock_review(campaign, hours):
+    """What the clock's review of the next ``hours`` sends back (`views.actions.time_review`)."""
+    campaign.refresh_from_db()
+    passings = advance_passings(campaign=campaign, hours=hours)
+    start = campaign_now(campaign)
+    return time_reviewed(passings, orders_ahead(campaign, passings, start, start + hours))
+
+
+@pytest.mark.django_db
+def test_an_order_given_or_called_off_since_the_clocks_review_is_refused_by_name(
+    campaign, make_unit
+):
+    """The review of the clock says which Orders the hours will see done. An Order given since
+    that would be done by then, or one the review showed that is called off since, changes no
+    unit, yet the confirmation would see other Orders done than the GM saw: refused, naming the
+    Order, writing nothing; drawn again, the review moves the clock."""
+    squad = make_unit()
+    start = campaign_now(campaign)
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    reviewed = _clock_review(campaign, 4)
+    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=5)  # 4 h
+    with pytest.raises(ValidationError) as refused:
+        clock_move(campaign=campaign, hours=4, reviewed_at=start, reviewed=reviewed)
+    assert refused.value.message_dict == {
+        "reviewed": [
+            "An Order your review of this passing of time did not show would be done by then: "
+            "1st Squad (Use Skill, for Holt). Review it again."
+        ]
+    }
+    campaign.refresh_from_db()
+    assert (
+        campaign_now(campaign) == start and order_status(order, start) == UNDER_WAY
+    )  # nothing moved
+
+    reviewed = _clock_review(campaign, 4)
+    order_call_off(order=order)
+    with pytest.raises(ValidationError) as refused:
+        clock_move(campaign=campaign, hours=4, reviewed_at=start, reviewed=reviewed)
+    assert refused.value.message_dict == {
+        "reviewed": [
+            "The Order your review of this passing of time showed 1st Squad finishing is no "
+            "longer under way: review it again."
+        ]
+    }
+    campaign.refresh_from_db()
+    assert campaign_now(campaign) == start
+
+    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=5)
+    done, _ = clock_move(
+        campaign=campaign, hours=4, reviewed_at=start, reviewed=_clock_review(campaign, 4)
+    )
+    assert done == [order]
 
 
 @pytest.mark.django_db

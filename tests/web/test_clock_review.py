@@ -3,12 +3,18 @@ names every unit the hours changed."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign, Unit
-from campaign.services import unit_edit
+from campaign.selectors import campaign_now
+from campaign.services import unit_create, unit_edit
+from campaign.services.characters import character_create
+from campaign.services.orders import order_give
 from tests.web.campaign_world import login
+from units.models import UnitType
 
 pytestmark = pytest.mark.django_db
 
@@ -203,3 +209,34 @@ def test_a_unit_changed_since_the_calendar_was_reviewed_is_refused_by_name(clien
     done = client.post(_url("advance", world), {**confirm, "reviewed": _showed(again)})
     assert done.status_code == 302 and done["Location"].startswith(_url("advance-summary", world))
     assert Campaign.objects.get(pk=world.campaign.pk).day == 2
+
+
+def test_an_order_given_since_the_clock_was_reviewed_is_refused_by_name(client, world):
+    """The review said no Order is done by then; an Order given meanwhile would be. It changes
+    no unit, yet the confirmation would see it done: refused, naming it, moving nothing, and
+    the review drawn again says it will be done."""
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    unit = unit_create(force=world.force, unit_type=card, name="Lookouts", quality="average",
+                       specialties=["infantry"])  # fmt: skip
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "4"})
+    assert "No Order is done by then." in review.text
+    start = campaign_now(world.campaign)
+    confirm = {"hours": "4", "confirm": "yes", "reviewed_at": start, "reviewed": _showed(review)}
+    order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=5, actor=gm)  # 4 h
+    refused = client.post(_url("clock-advance", world), confirm)
+    assert refused.status_code == 302 and "hours=4" in refused["Location"]
+    assert campaign_now(Campaign.objects.get(pk=world.campaign.pk)) == start  # did not move
+    again = re.sub(r"\s+", " ", client.get(refused["Location"]).text)
+    assert (
+        "An Order your review of this passing of time did not show would be done by then: "
+        "Lookouts (Use Skill, for Lt. Ash). Review it again." in again
+    )
+    assert "Orders done by then: Lookouts (Use Skill, for Lt. Ash)." in again
+    redrawn = client.get(refused["Location"])
+    done = client.post(_url("clock-advance", world), {**confirm, "reviewed": _showed(redrawn)})
+    assert done.status_code == 302 and done["Location"].startswith(_url("advance-summary", world))
+    summary = re.sub(r"\s+", " ", client.get(done["Location"]).text)
+    assert "Orders done: Lookouts (Use Skill, for Lt. Ash)." in summary
