@@ -1,4 +1,5 @@
-"""What the map editor says of a file chosen with "Import JSON" that is no map it can draw.
+"""What the map editor says of a file chosen with "Import JSON", or of text typed into its JSON
+field, that is no map it can draw.
 
 The reading is ``mapFileRead`` in ``campaign/static/campaign/map-editor.js``; these run it under
 Node, with the site's exports as the editor page gives them (``campaign.transfer.FORMAT_KINDS``).
@@ -27,15 +28,16 @@ def _node() -> None:
     needs_service(shutil.which("node") is not None, "Node (to run the map editor's script)")
 
 
-def _read(text: str) -> dict:
+def _read(text: str, what: str | None = None) -> dict:
+    """``mapFileRead`` of ``text``: a file's (by default) or ``what``'s ("The JSON field")."""
     script = (
         f"const m = require({json.dumps(str(EDITOR_JS))});"
-        "const [t, e] = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-        "process.stdout.write(JSON.stringify(m.mapFileRead(t, e)));"
+        "const [t, e, w] = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "process.stdout.write(JSON.stringify(m.mapFileRead(t, e, w || undefined)));"
     )
     done = subprocess.run(
         ["node", "-e", script],
-        input=json.dumps([text, FORMAT_KINDS]),
+        input=json.dumps([text, FORMAT_KINDS, what]),
         capture_output=True,
         text=True,
         check=True,
@@ -69,10 +71,36 @@ def test_a_file_cut_short_is_told_so_in_the_campaign_imports_words():
 def test_an_empty_file_or_one_that_is_no_json_is_told_in_plain_words():
     assert _read("  \n") == {"why": "That file is empty."}
     assert _read("table: 24 x 24") == {
-        "why": "That file is not JSON, so it holds no map (a map file is what Export JSON saves)."
+        "why": "That file is not JSON at line 1, column 1, so it holds no map (a map file is "
+        "what Export JSON saves)."
     }
     assert _read("[1, 2]") == {"why": "That file cannot be drawn (it is not a scenario document)."}
 
 
 def test_a_map_file_is_read_as_the_map():
     assert _read(CROSSROADS.read_text()) == {"map": json.loads(CROSSROADS.read_text())}
+
+
+def test_the_json_field_is_told_where_it_stops_being_json_in_the_same_words():
+    """Text typed into the JSON field that is not JSON was told in the browser's own message
+    ("Unexpected token } in JSON at position 42", worded by each browser its own way): it is
+    read as an imported file is, and told where it stops being JSON, as the server tells it."""
+    typed = '{"name": "Mill",\n "table": {"width": 24,, "height": 24}}'
+    said = _read(typed, "The JSON field")["why"]
+    assert said == (
+        "The JSON field is not JSON at line 2, column 24, so it holds no map (a map file is "
+        "what Export JSON saves)."
+    )
+    with pytest.raises(ValueError) as server:
+        read_json(typed, "the scenario")
+    assert "at line 2, column 24" in str(server.value)
+    assert _read('{"name": "Mill",\n "table": {', "The JSON field")["why"] == (
+        "The JSON field is cut short: it stops at line 2 before its JSON is closed (copy or "
+        "download it again, whole)."
+    )
+    assert _read("", "The JSON field") == {"why": "The JSON field is empty."}
+    assert _read("[1, 2]", "The JSON field") == {
+        "why": "The JSON field cannot be drawn (it is not a scenario document)."
+    }
+    for bad in ["{} x", "[1, 2,]", '{"a": tru}', '{"a": "\\q"}', "01", "{'a': 1}"]:
+        assert _read(bad)["why"].startswith("That file is not JSON at line 1, column ")

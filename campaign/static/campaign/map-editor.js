@@ -61,29 +61,94 @@
     return "";
   }
 
-  // What a file chosen with "Import JSON" holds: {map} when it is a map the editor can draw,
-  // else {why}, a sentence saying why not in the words the campaign import uses for a file
-  // (battles/jsontext.py): empty, cut short, not JSON, or one of the site's exports, which is
-  // no map (`exports`: each export's "format" and what it is of, campaign.transfer.FORMAT_KINDS).
-  function mapFileRead(text, exports) {
-    if (!String(text).trim()) { return { why: "That file is empty." }; }
+  // What a file chosen with "Import JSON", or the text in the JSON field (`what`: "The JSON
+  // field"), holds: {map} when it is a map the editor can draw, else {why}, a sentence saying
+  // why not in the words the campaign import uses for a file (battles/jsontext.py): empty, cut
+  // short, not JSON (where it stops being JSON: the browser's own message differs from one
+  // browser to the next), or one of the site's exports, which is no map (`exports`: each
+  // export's "format" and what it is of, campaign.transfer.FORMAT_KINDS).
+  function mapFileRead(text, exports, what) {
+    what = what || "That file";
+    if (!String(text).trim()) { return { why: what + " is empty." }; }
     var data;
     try { data = JSON.parse(text); } catch (e) {
       var cut = cutShortAt(text);
       if (cut) {
-        return { why: "That file is cut short: it stops at line " + cut + " before its JSON is closed (copy or download it again, whole)." };
+        return { why: what + " is cut short: it stops at line " + cut + " before its JSON is closed (copy or download it again, whole)." };
       }
-      return { why: "That file is not JSON, so it holds no map (a map file is what Export JSON saves)." };
+      var at = notJsonAt(text);
+      var where = at ? " at line " + at.line + ", column " + at.column : "";
+      return { why: what + " is not JSON" + where + ", so it holds no map (a map file is what Export JSON saves)." };
     }
     var kind = data && typeof data === "object" && typeof data.format === "string" &&
       Object.prototype.hasOwnProperty.call(exports || {}, data.format) ? exports[data.format] : "";
     if (kind === "campaign") {
-      return { why: "That file is a Bridgehead campaign export, not a map: import it on the campaign import page (My campaigns, \"Import a campaign from an export file\")." };
+      return { why: what + " is a Bridgehead campaign export, not a map: import it on the campaign import page (My campaigns, \"Import a campaign from an export file\")." };
     }
-    if (kind) { return { why: "That file is a Bridgehead " + kind + " export, not a map." }; }
+    if (kind) { return { why: what + " is a Bridgehead " + kind + " export, not a map." }; }
     var why = undrawable(data);
-    if (why) { return { why: "That file cannot be drawn (" + why + ")." }; }
+    if (why) { return { why: what + " cannot be drawn (" + why + ")." }; }
     return { map: data };
+  }
+
+  // Where a text stops being JSON: {line, column} (from 1, as the server's reading names them,
+  // battles/jsontext.py) of the first character JSON cannot read there, else null.
+  function notJsonAt(text) {
+    var i = 0;
+    var scalar = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+    var escape = /["\\/bfnrt]|u[0-9a-fA-F]{4}/y;
+    function space() { while (i < text.length && " \t\n\r".indexOf(text[i]) >= 0) { i++; } }
+    function string() {
+      for (i++; i < text.length; i++) {
+        var ch = text[i];
+        if (ch === "\"") { i++; return true; }
+        if (ch < " ") { return false; }
+        if (ch === "\\") {
+          escape.lastIndex = i + 1;
+          var code = escape.exec(text);
+          if (!code) { return false; }
+          i += code[0].length;
+        }
+      }
+      return false;
+    }
+    function items(close, item) {
+      i++; space();
+      if (text[i] === close) { i++; return true; }
+      for (;;) {
+        space();
+        if (!item()) { return false; }
+        space();
+        if (text[i] === close) { i++; return true; }
+        if (text[i] !== ",") { return false; }
+        i++;
+      }
+    }
+    function member() {
+      if (text[i] !== "\"" || !string()) { return false; }
+      space();
+      if (text[i] !== ":") { return false; }
+      i++;
+      return value();
+    }
+    function value() {
+      space();
+      if (text[i] === "{") { return items("}", member); }
+      if (text[i] === "[") { return items("]", value); }
+      if (text[i] === "\"") { return string(); }
+      scalar.lastIndex = i;
+      var word = scalar.exec(text);
+      if (!word) { return false; }
+      i += word[0].length;
+      return true;
+    }
+    try {
+      if (value()) { space(); if (i >= text.length) { return null; } }
+    } catch (e) {
+      return null; // nested too deep to follow: no place to name
+    }
+    var before = text.slice(0, i).split("\n");
+    return { line: before.length, column: before[before.length - 1].length + 1 };
   }
 
   // The line a JSON text stops on when it stops before its end (a download or a copy cut off:
@@ -770,18 +835,10 @@
       });
     });
     this.field.addEventListener("change", function () {
-      var data;
-      try { data = JSON.parse(self.field.value); } catch (e) {
-        self.say("The JSON field is not JSON (" + e.message + "); the editor keeps the last map it could draw.");
-        return;
-      }
-      var why = undrawable(data);
-      if (why) {
-        self.say("The map in the JSON field cannot be drawn (" + why + "); the editor keeps the last map it could draw.");
-        return;
-      }
+      var read = mapFileRead(self.field.value, self.data.exports, "The JSON field");
+      if (read.why) { self.say(read.why + " The editor keeps the last map it could draw."); return; }
       self.keepField = false;
-      self.remember(); self.state = data; self.changed(true);
+      self.remember(); self.state = read.map; self.changed(true);
     });
   };
 
