@@ -631,21 +631,22 @@ class EmailAskForm(PageForm):
 
 
 class AdvanceSummaryForm(PageForm):
-    """The summary of an Advance: how far it went, and the history entries it wrote."""
+    """The summary of an Advance or a move of the clock: how far it went, from when, and the
+    history entries it wrote."""
 
     days = forms.IntegerField(min_value=1, max_value=MAX_DAYS, required=False)
     to = forms.IntegerField(min_value=1, required=False)
     hours = forms.IntegerField(min_value=1, max_value=MAX_DAYS * HOURS_PER_DAY, required=False)
-    start = forms.IntegerField(min_value=0, required=False)
-    """The clock hour a move of the clock (``hours``) went from; an Advance names ``days`` and
-    the day it went ``to``."""
+    start = forms.IntegerField(min_value=0)
+    """The clock hour the time moved on from: a move of the clock names its ``hours``, an
+    Advance its ``days`` and the day it went ``to``; the Orders done meanwhile are told."""
     after = forms.IntegerField(min_value=0)
     upto = forms.IntegerField(min_value=0)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         calendar = data.get("days") is not None and data.get("to") is not None
-        clock = data.get("hours") is not None and data.get("start") is not None
+        clock = data.get("hours") is not None
         if calendar == clock:
             raise forms.ValidationError("Name either the days and the day, or the hours.")
         return data

@@ -382,9 +382,8 @@ def clock_move(
         raise ValidationError(errors)
     before = campaign_now(campaign)
     entries = time_pass(
-        campaign=campaign, hours=hours, reason=reason, actor=actor, reviewed=reviewed,
-        tells_orders=True,
-    )  # fmt: skip
+        campaign=campaign, hours=hours, reason=reason, actor=actor, reviewed=reviewed
+    )
     if reason.strip():
         # An hour or two for the Orders to finish is the table's bookkeeping; the story tells
         # a move of the clock only when the GM says why, as it tells every calendar day.

@@ -63,7 +63,8 @@ def calendar_advance(
     to every unit (`time_pass`), and a line in the campaign's story on the day it arrives at
     (`time_told`). Confirmed from a review, ``reviewed_at`` is the clock hour the review was
     drawn at: refused when the clock has moved since (`clock_reviewed`); ``reviewed`` is what
-    it showed (`time_reviewed`): refused when a unit changed since."""
+    it showed (`time_reviewed`, with the Orders the days see done): refused, by name, when a
+    unit changed since, or an Order given or called off since changes which are done."""
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
@@ -111,12 +112,12 @@ def clock_reviewed(errors: dict[str, list[str]], campaign: Campaign, reviewed_at
 
 
 def time_reviewed(
-    passings: Iterable[tuple[Unit, CampaignUnitState, Passing]], ahead: Iterable[Order] = ()
+    passings: Iterable[tuple[Unit, CampaignUnitState, Passing]], ahead: Iterable[Order]
 ) -> str:
     """What a review of the clock moving on (its ``passings``, `selectors.advance_passings`)
     showed, in short (`review_token`): each unit the hours change as it stood (the ``before``
     of its first passing), the Orders it said would be done by then (``ahead``,
-    `selectors.orders_ahead`: the clock's review tells them, the calendar's does not), then
+    `selectors.orders_ahead`: the clock's review and the calendar's alike tell them), then
     everything the hours do to each unit. Its confirmation sends it back (`time_pass`), so a
     unit healed by the medics, corrected, fought or given an Order since is refused by name,
     and so is an Order given or called off since that the hours would see done, or no longer
@@ -138,13 +139,12 @@ def time_pass(
     reason: str = "",
     actor: Any = None,
     reviewed: str | None = None,
-    tells_orders: bool = False,
 ) -> list[HistoryEntry]:
     """Move the campaign clock on by `hours` (checked by the caller, inside its transaction),
     with what the time does to every unit, in order (`recovery.time_passes`). Confirmed from a
-    review, ``reviewed`` is what it showed (`time_reviewed`, with the Orders done by then for a
-    review that ``tells_orders``): refused under ``reviewed``, writing nothing, naming each
-    unit that changed since, and each Order done by then that it did not show.
+    review, ``reviewed`` is what it showed (`time_reviewed`, with the Orders done by then):
+    refused under ``reviewed``, writing nothing, naming each unit that changed since, and each
+    Order done by then that it did not show.
 
     A medical window closes 24 hours after the battle that dealt its Casualty hits: the hits
     the medics did not save die. Each midnight passed is a day of R&R: one Morale hit heals (a
@@ -171,7 +171,7 @@ def time_pass(
         # Nothing is written yet: each unit's state is where its first passing starts from.
         # The campaign's lock, taken first, holds off an Order given or called off meanwhile.
         passings = [(unit, unit.state, passing) for unit, passing in passed]
-        ahead = orders_ahead(campaign, passings, start, end) if tells_orders else []
+        ahead = orders_ahead(campaign, passings, start, end)
         if problems := review_changed(
             reviewed, time_reviewed(passings, ahead), units, "passing of time",
             "The time would no longer pass as you reviewed it: review it again.", ahead,

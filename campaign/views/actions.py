@@ -149,8 +149,8 @@ TIME_PASSES = (
 
 
 def orders_done_words(done: list[Order], *, ahead: bool = False) -> str:
-    """The Orders a move of the clock sees done, in a sentence: after it ("Orders done: …"),
-    or in its review, before (``ahead``: "Orders done by then: …")."""
+    """The Orders a move of the clock or the calendar sees done, in a sentence: after it
+    ("Orders done: …"), or in its review, before (``ahead``: "Orders done by then: …")."""
     if not done:
         return "No Order is done by then. " if ahead else "No Order was done. "
     listed = "; ".join(
@@ -170,23 +170,20 @@ def time_review(
     hidden: list[tuple[str, Any]],
     back_url: str,
     span: str = "",
-    tells_orders: bool = False,
 ) -> HttpResponse:
     """The review before the clock moves on (the calendar's Advance and the Orders page's
-    clock alike): what each unit will go through, hour by hour, and the table of changes; for
-    the clock (``tells_orders``), the Orders done by then, as its summary tells them after.
-    Its confirmation carries the clock hour it was drawn at (`reviewed`) and what it showed
-    (`time_reviewed`, the Orders done by then too where it tells them): a unit changed since,
-    or an Order given or called off since that changes them, is refused by name
-    (`time_refused`)."""
+    clock alike): what each unit will go through, hour by hour, the table of changes, and the
+    Orders done by then, as its summary tells them after. Its confirmation carries the clock
+    hour it was drawn at (`reviewed`) and what it showed (`time_reviewed`, the Orders done by
+    then too): a unit changed since, or an Order given or called off since that changes them,
+    is refused by name (`time_refused`)."""
     campaign = viewer.campaign
     start = campaign_now(campaign)
     passings = advance_passings(campaign=campaign, hours=hours)
-    ahead = orders_ahead(campaign, passings, start, start + hours) if tells_orders else []
+    ahead = orders_ahead(campaign, passings, start, start + hours)
     showed = time_reviewed(passings, ahead)  # every unit's, a long review's other pages too
     preview = advance_preview(passings)
     span = span or f"From {clock_text(start)} to {clock_text(start + hours)}"
-    orders_said = " " + orders_done_words(ahead, ahead=True).strip() if tells_orders else ""
     shown, paging = preview, {}
     if len(preview) > selectors.LIST_EVERY_UNIT:
         # Too many units change to list on one page: each force's totals, and the units a
@@ -202,7 +199,7 @@ def time_review(
             title=title,
             lede=f"{span}: {TIME_PASSES} "
             + ("These units change; the others stay as they are." if preview else "No unit "
-               "changes.") + orders_said,
+               "changes.") + " " + orders_done_words(ahead, ahead=True).strip(),
             lines=time_lines_ahead(passings),
             changes=changes(shown),
             **paging,
@@ -305,6 +302,7 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
     days, reason = form.cleaned_data["days"], form.cleaned_data["reason"]
     campaign = viewer.campaign
+    start = campaign_now(campaign)
     if request.method == "GET":
         return time_review(
             request,
@@ -334,7 +332,7 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
             request, DASHBOARD, "advance-form", dashboard_context(viewer, advance_form=form)
         )
     campaign.refresh_from_db(fields=["day"])
-    return time_moved(request, pk, entries, {"days": days, "to": campaign.day})
+    return time_moved(request, pk, entries, {"days": days, "to": campaign.day, "start": start})
 
 
 @login_required
@@ -342,7 +340,8 @@ def calendar_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
 def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
     """What an Advance or a move of the clock changed: the same table as its review, from the
     history it wrote (the entries after ``after`` up to ``upto``, which its redirect names), and
-    the Orders done meanwhile (for the clock: ``start``, the clock hour it moved on from)."""
+    the Orders done meanwhile (from ``start``, the clock hour it moved on from), as its review
+    told them ahead."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     form = AdvanceSummaryForm(request.GET)
@@ -360,17 +359,18 @@ def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
         shown, paging = _review_page(request, rows)
         on_page = {unit.pk for unit, _, _ in shown}
         entries = [entry for entry in entries if entry.unit_id in on_page]
+    start = data["start"]
     if data["hours"]:
-        start, end = data["start"], data["start"] + data["hours"]
-        done = orders_done(campaign=viewer.campaign, start=start, end=end)
+        end = start + data["hours"]
         title = f"It is now {clock_text(end)}"
         moved = f"The clock moved on {plural(data['hours'], 'hour')}, to {clock_text(end)}. "
-        moved += orders_done_words(done)
         back, back_label = reverse("campaign:orders", args=[pk]), "Back to Orders and the clock"
     else:
+        end = start + data["days"] * HOURS_PER_DAY
         title = f"It is now day {data['to']}"
         moved = f"The calendar moved on {plural(data['days'], 'day')}, to day {data['to']}. "
         back, back_label = reverse("campaign:dashboard", args=[pk]), "Back to the dashboard"
+    moved += orders_done_words(orders_done(campaign=viewer.campaign, start=start, end=end))
     return render(
         request,
         "campaign/review.html",

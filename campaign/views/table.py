@@ -476,7 +476,6 @@ def clock_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
             confirm_label=f"Move on to {clock_text(start + hours)}",
             hidden=[("hours", hours), ("reason", reason)],
             back_url=reverse("campaign:orders", args=[pk]),
-            tells_orders=True,
         )
     reviewed_at = reviewed(request)
     review = f"{url}?{urlencode({'hours': hours, 'reason': reason})}"

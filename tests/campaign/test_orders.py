@@ -195,8 +195,9 @@ def test_a_review_confirmed_twice_moves_the_clock_once(campaign, make_unit):
     assert (campaign.day, campaign.hour) == (3, 3)
 
 
-def _clock_review(campaign, hours):
-    """What the clock's review of the next ``hours`` sends back (`views.actions.time_review`)."""
+def _time_review(campaign, hours):
+    """What the review of the next ``hours`` sends back, the clock's or the calendar's alike
+    (`views.actions.time_review`)."""
     campaign.refresh_from_db()
     passings = advance_passings(campaign=campaign, hours=hours)
     start = campaign_now(campaign)
@@ -214,7 +215,7 @@ def test_an_order_given_or_called_off_since_the_clocks_review_is_refused_by_name
     squad = make_unit()
     start = campaign_now(campaign)
     holt = character_create(campaign=campaign, name="Holt", hit_points=10)
-    reviewed = _clock_review(campaign, 4)
+    reviewed = _time_review(campaign, 4)
     order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=5)  # 4 h
     with pytest.raises(ValidationError) as refused:
         clock_move(campaign=campaign, hours=4, reviewed_at=start, reviewed=reviewed)
@@ -229,7 +230,7 @@ def test_an_order_given_or_called_off_since_the_clocks_review_is_refused_by_name
         campaign_now(campaign) == start and order_status(order, start) == UNDER_WAY
     )  # nothing moved
 
-    reviewed = _clock_review(campaign, 4)
+    reviewed = _time_review(campaign, 4)
     order_call_off(order=order)
     with pytest.raises(ValidationError) as refused:
         clock_move(campaign=campaign, hours=4, reviewed_at=start, reviewed=reviewed)
@@ -244,9 +245,55 @@ def test_an_order_given_or_called_off_since_the_clocks_review_is_refused_by_name
 
     order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=5)
     done, _ = clock_move(
-        campaign=campaign, hours=4, reviewed_at=start, reviewed=_clock_review(campaign, 4)
+        campaign=campaign, hours=4, reviewed_at=start, reviewed=_time_review(campaign, 4)
     )
     assert done == [order]
+
+
+@pytest.mark.django_db
+def test_an_order_given_or_called_off_since_the_calendars_review_is_refused_by_name(
+    campaign, make_unit
+):
+    """A day on the calendar finishes Orders as the hours on the clock do, and its review says
+    which: an Order given since that the day would see done, or one it showed that is called
+    off since, is refused by name as the clock's is, writing nothing; reviewed again, the day
+    passes and sees it done."""
+    squad = make_unit()
+    start = campaign_now(campaign)
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    reviewed = _time_review(campaign, 24)
+    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=5)  # 4 h
+    with pytest.raises(ValidationError) as refused:
+        calendar_advance(campaign=campaign, days=1, reviewed_at=start, reviewed=reviewed)
+    assert refused.value.message_dict == {
+        "reviewed": [
+            "An Order your review of this passing of time did not show would be done by then: "
+            "1st Squad (Use Skill, for Holt). Review it again."
+        ]
+    }
+    campaign.refresh_from_db()
+    assert campaign_now(campaign) == start and order_status(order, start) == UNDER_WAY
+
+    reviewed = _time_review(campaign, 24)
+    order_call_off(order=order)
+    with pytest.raises(ValidationError) as refused:
+        calendar_advance(campaign=campaign, days=1, reviewed_at=start, reviewed=reviewed)
+    assert refused.value.message_dict == {
+        "reviewed": [
+            "The Order your review of this passing of time showed 1st Squad finishing is no "
+            "longer under way: review it again."
+        ]
+    }
+    campaign.refresh_from_db()
+    assert campaign_now(campaign) == start
+
+    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=5)
+    calendar_advance(
+        campaign=campaign, days=1, reviewed_at=start, reviewed=_time_review(campaign, 24)
+    )
+    campaign.refresh_from_db()
+    assert campaign_now(campaign) == start + 24
+    assert order_status(order, campaign_now(campaign)) == DONE
 
 
 @pytest.mark.django_db

@@ -48,7 +48,7 @@ def pages(world, role: str, join_key: str) -> dict[str, str]:
         found["revert-review"] = f"{c}/battles/{world.engine_battle.pk}/revert/"
         found["advance-review"] = f"{c}/advance/?days=2"
         found["map-editor"] = f"{c}/maps/new/"
-        found["advance-summary"] = f"{c}/advance/done/?days=2&to=3&after=0&upto=999999"
+        found["advance-summary"] = f"{c}/advance/done/?days=2&to=3&start=0&after=0&upto=999999"
         found["one-off-setup"] = "/battles/new/?scenario=landing"
         found["odds-setup"] = "/battles/odds/new/?scenario=big-battle"
     return found

@@ -760,7 +760,7 @@ def test_an_advance_that_changes_no_unit_still_sums_up(client, world):
     response = client.post(
         _url("advance", world), {"days": "1", "confirm": "yes", "reviewed_at": 0}
     )
-    assert response["Location"].endswith("?days=1&to=2&after=0&upto=0")
+    assert response["Location"].endswith("?days=1&to=2&start=0&after=0&upto=0")
     summary = client.get(response["Location"])
     assert summary.status_code == 200 and "No unit changed." in summary.text
 
