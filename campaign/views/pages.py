@@ -347,6 +347,8 @@ def force_context(
         sort=sort,
         columns=ROSTER_COLUMNS,
         lines=lines,
+        # The caption says what the engine's line is, where some unit has one.
+        engine_differs=any(line.engine_changes for line in lines),
         unit_count=force.units.count() if sight != FULL else None,
         unit_count_text=units_count_text(
             len(lines), sum(line.unit.status == Status.DESTROYED for line in lines)

@@ -672,3 +672,36 @@ def test_the_roster_shows_the_printed_cards_and_says_where_the_engines_differ(cl
     for sort, first, then in (("skill", sentries, pickets), ("-skill", pickets, sentries)):
         page = client.get(_url("force", world, world.force.pk) + f"?sort={sort}").text
         assert page.index(f">{first.name}</a>") < page.index(f">{then.name}</a>"), sort
+
+
+def test_the_roster_says_when_the_engines_card_applies_and_says_it_after_the_printed_one(
+    client, world
+):
+    """A player reading the roster between sessions met "In a battle fought by the engine:
+    Skill 3, not 2" with nothing saying what the engine is, set between the printed card's
+    numbers and its weapons, so the weapons read as the engine's. The caption says that a
+    battle set up here is the one the engine fights, and the line comes after the whole
+    printed card; a roster whose cards all agree says nothing of it."""
+    from campaign.services.characters import character_create
+    from campaign.services.orders import order_give
+
+    sentries = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Sentries",
+                           quality="average", specialties=["infantry"])  # fmt: skip
+    login(client, world, "player")
+    page = client.get(_url("force", world, world.force.pk)).text
+    caption = page.split("<caption>", 1)[1].split("</caption>", 1)[0]
+    assert (
+        "A battle set up here is fought by the engine: where that changes a unit's card, its "
+        "row says how, after the card." in caption
+    )
+    row = page.split(f">{sentries.name}</a>", 1)[1].split("</tr>", 1)[0]
+    card = row.split('data-label="Next card">', 1)[1]
+    assert card.index("Rifles:") < card.index("In a battle fought by the engine: Skill 3, not 2")
+    # Each under an Order, every card agrees with the engine's: nothing to explain.
+    gm = world.users["gm"]
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
+    for unit in Unit.objects.filter(force=world.force, status="ready"):
+        order_give(giver=holt, unit=unit, kind="attack", actor=gm)
+    page = client.get(_url("force", world, world.force.pk)).text
+    assert "In a battle fought by the engine" not in page
+    assert "is fought by the engine" not in page
