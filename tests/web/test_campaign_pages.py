@@ -652,7 +652,8 @@ def test_the_roster_shows_the_printed_cards_and_says_where_the_engines_differ(cl
     login(client, world, "player")
     page = client.get(_url("force", world, world.force.pk)).text
     assert (
-        "Roster — each unit's card as its printable card prints it. Skill as a battle at the "
+        'Roster<span class="caption-note"> — each unit\'s card as its printable card prints it. '
+        "Skill as a battle at the "
         "table takes it: under Orders with an Order under way, else without Orders"
     ) in page
     assert "as a battle fought by the engine gives them" not in page
@@ -705,3 +706,26 @@ def test_the_roster_says_when_the_engines_card_applies_and_says_it_after_the_pri
     page = client.get(_url("force", world, world.force.pk)).text
     assert "In a battle fought by the engine" not in page
     assert "is fought by the engine" not in page
+
+
+def test_the_rosters_caption_is_a_title_in_bold_and_its_explanation_in_the_pages_weight(
+    client, world
+):
+    """The roster's caption, a table's bold title, carried the whole of how its cards read
+    Skill: on a phone six lines of bold before the first unit. "Roster" keeps the bold; what
+    follows is read at the page's own weight."""
+    from tests.web.test_dark_mode import STATIC, _rules
+
+    page = login(client, world, "player").get(_url("force", world, world.force.pk)).text
+    caption = page.split("<caption>", 1)[1].split("</caption>", 1)[0]
+    assert caption.startswith(
+        'Roster<span class="caption-note"> — each unit\'s card as its printable card prints it. '
+        "Skill as a battle at the table takes it:"
+    )
+    assert caption.endswith("</span>")
+    weights = {
+        selector: declared["font-weight"]
+        for _, selector, declared in _rules((STATIC / "campaign/campaign.css").read_text())
+        if "font-weight" in declared
+    }
+    assert weights.get(".roster caption .caption-note") == "400"
