@@ -260,7 +260,7 @@ def medics_deadline(closes: int, now: int) -> str:
     the medics still may, for that hour only."""
     if closes > now:
         return f"the medics have until {clock_text(closes)}"
-    return "the medics' last hour: the window closes when the clock moves on"
+    return "the medics' last hour: unsaved, they die when the clock moves on"
 
 
 def roster_line(unit: Unit, now: int) -> RosterLine:

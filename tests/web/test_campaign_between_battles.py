@@ -417,12 +417,31 @@ def test_the_medics_last_hour_is_said_as_such_not_as_a_deadline_past(client, wor
     world.campaign.save()
     login(client, world, "player")
     roster = client.get(_url("force", world, world.force.pk)).text
-    assert "the medics&#x27; last hour: the window closes when the clock moves on" in roster
+    assert "the medics&#x27; last hour: unsaved, they die when the clock moves on" in roster
     assert "until day 2, 00:00" not in roster
     page = client.get(_url("unit", world, unit.pk)).text
-    assert "awaiting the medics: the medics&#x27; last hour" in page
+    assert "— the medics&#x27; last hour" in page
     dashboard = client.get(_url("dashboard", world)).text
     assert "await the medics in their last hour. Unsaved, they die when the clock" in dashboard
+
+
+def test_a_units_page_says_the_medics_time_once_in_the_dashboards_words(client, world):
+    """A unit's page read "1 — awaiting the medics: the medics' last hour: the window closes
+    when the clock moves on": clause on clause, the medics named twice, and a "window" no
+    other page speaks of. It says the medics' time once, as the dashboard words the last hour;
+    the roster's line says the same."""
+    _set(world, world.unit, status="ready", morale_hits=0, casualty_hits=1, last_battle_day=1)
+    unit = _set(world, world.unit, window_from=None)
+    login(client, world, "player")
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert "<dd>1 — the medics have until day 2, 00:00" in page
+    world.campaign.day, world.campaign.hour = 2, 0
+    world.campaign.save()
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert "<dd>1 — the medics&#x27; last hour: unsaved, they die when the clock moves on" in page
+    assert "awaiting the medics:" not in page and "window" not in page
+    roster = client.get(_url("force", world, world.force.pk)).text
+    assert "the medics&#x27; last hour: unsaved, they die when the clock moves on" in roster
 
 
 def test_the_medics_sent_twice_save_what_was_chosen_once(client, world, wounded):
@@ -487,7 +506,7 @@ def test_hits_awaiting_the_medics_lead_whoever_directs_them_to_the_medics_form(
     line = attention("player")
     assert "await the medics" in line and line.endswith(form)
     unit_page = client.get(_url("unit", world, first.pk)).text
-    assert "— awaiting the medics: the medics have until " in unit_page and form in unit_page
+    assert "— the medics have until " in unit_page and form in unit_page
     assert 'id="medical-form"' in client.get(_url("force", world, world.force.pk)).text
     assert "await the medics" in attention("spectator") and form not in attention("spectator")
     assert form not in client.get(_url("unit", world, first.pk)).text
