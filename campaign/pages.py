@@ -97,7 +97,7 @@ from campaign.selectors import (
 )
 from config.pagecache import kept_value
 from units.bucs import Equipment, Quality, Specialty, fielded, skill_shift, specials
-from units.cardtext import CardError, render_card, weapon_items
+from units.cardtext import CardError, card_notes, render_card, weapon_items
 
 
 def name_order(name: str) -> tuple[tuple[int, str | int], ...]:
@@ -154,6 +154,12 @@ class RosterLine:
         """Each weapon of its next card: its name, then what the card prints of it, its
         restrictions included (`cardtext.weapon_items`)."""
         return [(w["name"], weapon_items(w)) for w in self.card["weapons"]] if self.card else []
+
+    @property
+    def notes(self) -> list[str]:
+        """What its next card prints after its weapons: its Melee, Keywords and the terrain it
+        enters (`cardtext.card_notes`)."""
+        return card_notes(self.card) if self.card else []
 
     @property
     def specialties(self) -> str:

@@ -136,6 +136,19 @@ def _render_weapon(weapon: dict[str, Any]) -> str:
     return f"{weapon['name']} — {', '.join(weapon_items(weapon))}"
 
 
+def card_notes(card: dict[str, Any]) -> list[str]:
+    """The lines a unit's card prints after its weapons: "Melee 6", "Keywords: Breaching",
+    "Enters: woods", each only where the card has it."""
+    lines = []
+    if card["melee"] is not None:
+        lines.append(f"Melee {card['melee']}")
+    if card["keywords"]:
+        lines.append("Keywords: " + ", ".join(KEYWORD_LABELS[k] for k in card["keywords"]))
+    if card["enters"]:
+        lines.append("Enters: " + ", ".join(card["enters"]))
+    return lines
+
+
 def render_card(card: dict[str, Any]) -> str:
     """The card's canonical text (no trailing newline); raises `CardError` on an invalid card."""
     validate_card(card)
@@ -153,12 +166,7 @@ def render_card(card: dict[str, Any]) -> str:
     stats = " · ".join(f"{_STAT_LABELS[stat]} {format_number(card[stat])}" for stat in UNIT_STATS)
     lines = [card["name"], stats]
     lines.extend(_render_weapon(weapon) for weapon in card["weapons"])
-    if card["melee"] is not None:
-        lines.append(f"Melee {card['melee']}")
-    if card["keywords"]:
-        lines.append("Keywords: " + ", ".join(KEYWORD_LABELS[k] for k in card["keywords"]))
-    if card["enters"]:
-        lines.append("Enters: " + ", ".join(card["enters"]))
+    lines.extend(card_notes(card))
     return "\n".join(lines)
 
 

@@ -729,3 +729,33 @@ def test_the_rosters_caption_is_a_title_in_bold_and_its_explanation_in_the_pages
         if "font-weight" in declared
     }
     assert weights.get(".roster caption .caption-note") == "400"
+
+
+def test_the_roster_prints_a_cards_melee_keywords_and_terrain_as_its_printable_card_does(
+    client, world
+):
+    """The roster says each unit's card is the one its printable card prints, but it left out
+    the card's Melee, Keywords and the terrain it enters: a Mech with Melee 6 read on the
+    roster as having none. They follow its weapons, in the printable card's words."""
+    from units.cardtext import parse_card
+    from units.models import Ruleset, UnitType
+
+    text = (
+        "Breacher\nSkill 3 · Move 4 · Resistance 5 · Hits 2 · Size 4\n"
+        "Autocannon — Power 5, Range 18\nMelee 6\nKeywords: Breaching\nEnters: woods"
+    )
+    breacher = UnitType.objects.create(
+        name="Breacher", ruleset=Ruleset.COMBINED_ARMS, kind=UnitType.Kind.UNIT,
+        card=parse_card(text),
+    )  # fmt: skip
+    unit = unit_create(force=world.force, unit_type=breacher, name="Ram", quality="average",
+                       specialties=["mechanized"])  # fmt: skip
+    login(client, world, "player")
+    card = client.get(_url("unit", world, unit.pk) + "card/").text
+    assert "Melee 6" in card and "Keywords: Breaching" in card and "Enters: woods" in card
+    page = client.get(_url("force", world, world.force.pk)).text
+    row = page.split(">Ram</a>", 1)[1].split("</tr>", 1)[0]
+    stats = row.split('data-label="Next card">', 1)[1]
+    assert "Autocannon:" in stats
+    assert "<br>Melee 6<br>Keywords: Breaching<br>Enters: woods" in stats
+    assert stats.index("Autocannon:") < stats.index("Melee 6")
