@@ -204,21 +204,31 @@ def _time_review(campaign, hours):
     return time_reviewed(passings, orders_ahead(campaign, passings, start, start + hours))
 
 
+def _move_clock(campaign, reviewed_at, reviewed):
+    return clock_move(campaign=campaign, hours=4, reviewed_at=reviewed_at, reviewed=reviewed)
+
+
+def _move_calendar(campaign, reviewed_at, reviewed):
+    return calendar_advance(campaign=campaign, days=1, reviewed_at=reviewed_at, reviewed=reviewed)
+
+
 @pytest.mark.django_db
-def test_an_order_given_or_called_off_since_the_clocks_review_is_refused_by_name(
-    campaign, make_unit
+@pytest.mark.parametrize(("move", "hours"), [(_move_clock, 4), (_move_calendar, 24)])
+def test_an_order_given_or_called_off_since_the_review_of_time_is_refused_by_name(
+    campaign, make_unit, move, hours
 ):
-    """The review of the clock says which Orders the hours will see done. An Order given since
-    that would be done by then, or one the review showed that is called off since, changes no
-    unit, yet the confirmation would see other Orders done than the GM saw: refused, naming the
-    Order, writing nothing; drawn again, the review moves the clock."""
+    """The review of the clock, or of a day on the calendar, says which Orders the time will
+    see done. An Order given since that would be done by then, or one the review showed that
+    is called off since, changes no unit, yet the confirmation would see other Orders done than
+    the GM saw: refused, naming the Order, writing nothing; drawn again, the review moves the
+    time and sees the Order done."""
     squad = make_unit()
     start = campaign_now(campaign)
     holt = character_create(campaign=campaign, name="Holt", hit_points=10)
-    reviewed = _time_review(campaign, 4)
+    reviewed = _time_review(campaign, hours)
     order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=5)  # 4 h
     with pytest.raises(ValidationError) as refused:
-        clock_move(campaign=campaign, hours=4, reviewed_at=start, reviewed=reviewed)
+        move(campaign, start, reviewed)
     assert refused.value.message_dict == {
         "reviewed": [
             "An Order your review of this passing of time did not show would be done by then: "
@@ -230,10 +240,10 @@ def test_an_order_given_or_called_off_since_the_clocks_review_is_refused_by_name
         campaign_now(campaign) == start and order_status(order, start) == UNDER_WAY
     )  # nothing moved
 
-    reviewed = _time_review(campaign, 4)
+    reviewed = _time_review(campaign, hours)
     order_call_off(order=order)
     with pytest.raises(ValidationError) as refused:
-        clock_move(campaign=campaign, hours=4, reviewed_at=start, reviewed=reviewed)
+        move(campaign, start, reviewed)
     assert refused.value.message_dict == {
         "reviewed": [
             "The Order your review of this passing of time showed 1st Squad finishing is no "
@@ -244,55 +254,9 @@ def test_an_order_given_or_called_off_since_the_clocks_review_is_refused_by_name
     assert campaign_now(campaign) == start
 
     order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=5)
-    done, _ = clock_move(
-        campaign=campaign, hours=4, reviewed_at=start, reviewed=_time_review(campaign, 4)
-    )
-    assert done == [order]
-
-
-@pytest.mark.django_db
-def test_an_order_given_or_called_off_since_the_calendars_review_is_refused_by_name(
-    campaign, make_unit
-):
-    """A day on the calendar finishes Orders as the hours on the clock do, and its review says
-    which: an Order given since that the day would see done, or one it showed that is called
-    off since, is refused by name as the clock's is, writing nothing; reviewed again, the day
-    passes and sees it done."""
-    squad = make_unit()
-    start = campaign_now(campaign)
-    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
-    reviewed = _time_review(campaign, 24)
-    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=5)  # 4 h
-    with pytest.raises(ValidationError) as refused:
-        calendar_advance(campaign=campaign, days=1, reviewed_at=start, reviewed=reviewed)
-    assert refused.value.message_dict == {
-        "reviewed": [
-            "An Order your review of this passing of time did not show would be done by then: "
-            "1st Squad (Use Skill, for Holt). Review it again."
-        ]
-    }
+    move(campaign, start, _time_review(campaign, hours))
     campaign.refresh_from_db()
-    assert campaign_now(campaign) == start and order_status(order, start) == UNDER_WAY
-
-    reviewed = _time_review(campaign, 24)
-    order_call_off(order=order)
-    with pytest.raises(ValidationError) as refused:
-        calendar_advance(campaign=campaign, days=1, reviewed_at=start, reviewed=reviewed)
-    assert refused.value.message_dict == {
-        "reviewed": [
-            "The Order your review of this passing of time showed 1st Squad finishing is no "
-            "longer under way: review it again."
-        ]
-    }
-    campaign.refresh_from_db()
-    assert campaign_now(campaign) == start
-
-    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=5)
-    calendar_advance(
-        campaign=campaign, days=1, reviewed_at=start, reviewed=_time_review(campaign, 24)
-    )
-    campaign.refresh_from_db()
-    assert campaign_now(campaign) == start + 24
+    assert campaign_now(campaign) == start + hours
     assert order_status(order, campaign_now(campaign)) == DONE
 
 

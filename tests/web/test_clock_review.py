@@ -211,54 +211,34 @@ def test_a_unit_changed_since_the_calendar_was_reviewed_is_refused_by_name(clien
     assert Campaign.objects.get(pk=world.campaign.pk).day == 2
 
 
-def test_an_order_given_since_the_clock_was_reviewed_is_refused_by_name(client, world):
-    """The review said no Order is done by then; an Order given meanwhile would be. It changes
-    no unit, yet the confirmation would see it done: refused, naming it, moving nothing, and
-    the review drawn again says it will be done."""
+@pytest.mark.parametrize(
+    ("route", "moved", "told"),
+    [
+        ("clock-advance", {"hours": "4"}, "The clock moved on 4 hours"),
+        ("advance", {"days": "1"}, "The calendar moved on 1 day, to day 2."),
+    ],
+)
+def test_an_order_given_since_the_time_was_reviewed_is_refused_by_name(
+    client, world, route, moved, told
+):
+    """The review of the clock, or of a day on the calendar, said no Order is done by then; an
+    Order given meanwhile would be. It changes no unit, yet the confirmation would see it done:
+    refused, naming it, moving nothing; the review drawn again says it will be done, and the
+    summary that it was."""
     gm = world.users["gm"]
     ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
     card = UnitType.objects.get(name="Rifle Squad")
     unit = unit_create(force=world.force, unit_type=card, name="Lookouts", quality="average",
                        specialties=["infantry"])  # fmt: skip
     login(client, world, "gm")
-    review = client.get(_url("clock-advance", world), {"hours": "4"})
-    assert "No Order is done by then." in review.text
-    start = campaign_now(world.campaign)
-    confirm = {"hours": "4", "confirm": "yes", "reviewed_at": start, "reviewed": _showed(review)}
-    order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=5, actor=gm)  # 4 h
-    refused = client.post(_url("clock-advance", world), confirm)
-    assert refused.status_code == 302 and "hours=4" in refused["Location"]
-    assert campaign_now(Campaign.objects.get(pk=world.campaign.pk)) == start  # did not move
-    again = re.sub(r"\s+", " ", client.get(refused["Location"]).text)
-    assert (
-        "An Order your review of this passing of time did not show would be done by then: "
-        "Lookouts (Use Skill, for Lt. Ash). Review it again." in again
-    )
-    assert "Orders done by then: Lookouts (Use Skill, for Lt. Ash)." in again
-    redrawn = client.get(refused["Location"])
-    done = client.post(_url("clock-advance", world), {**confirm, "reviewed": _showed(redrawn)})
-    assert done.status_code == 302 and done["Location"].startswith(_url("advance-summary", world))
-    summary = re.sub(r"\s+", " ", client.get(done["Location"]).text)
-    assert "Orders done: Lookouts (Use Skill, for Lt. Ash)." in summary
-
-
-def test_the_calendars_review_tells_and_guards_the_orders_the_days_see_done(client, world):
-    """A day on the calendar finishes Orders as hours on the clock do: its review says which,
-    in the clock's words; an Order given since that the day would see done is refused by name,
-    moving nothing; the review drawn again says it will be done, and the summary that it was."""
-    gm = world.users["gm"]
-    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
-    card = UnitType.objects.get(name="Rifle Squad")
-    unit = unit_create(force=world.force, unit_type=card, name="Lookouts", quality="average",
-                       specialties=["infantry"])  # fmt: skip
-    login(client, world, "gm")
-    review = client.get(_url("advance", world), {"days": "1"})
+    review = client.get(_url(route, world), moved)
     assert "No Order is done by then." in re.sub(r"\s+", " ", review.text)
     start = campaign_now(world.campaign)
-    confirm = {"days": "1", "confirm": "yes", "reviewed_at": start, "reviewed": _showed(review)}
+    confirm = {**moved, "confirm": "yes", "reviewed_at": start, "reviewed": _showed(review)}
     order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=5, actor=gm)  # 4 h
-    refused = client.post(_url("advance", world), confirm)
-    assert refused.status_code == 302 and "days=1" in refused["Location"]
+    refused = client.post(_url(route, world), confirm)
+    ((field, value),) = moved.items()
+    assert refused.status_code == 302 and f"{field}={value}" in refused["Location"]
     assert campaign_now(Campaign.objects.get(pk=world.campaign.pk)) == start  # did not move
     again = re.sub(r"\s+", " ", client.get(refused["Location"]).text)
     assert (
@@ -267,10 +247,8 @@ def test_the_calendars_review_tells_and_guards_the_orders_the_days_see_done(clie
     )
     assert "Orders done by then: Lookouts (Use Skill, for Lt. Ash)." in again
     redrawn = client.get(refused["Location"])
-    done = client.post(_url("advance", world), {**confirm, "reviewed": _showed(redrawn)})
+    done = client.post(_url(route, world), {**confirm, "reviewed": _showed(redrawn)})
     assert done.status_code == 302 and done["Location"].startswith(_url("advance-summary", world))
     summary = re.sub(r"\s+", " ", client.get(done["Location"]).text)
-    assert (
-        "The calendar moved on 1 day, to day 2. Orders done: Lookouts (Use Skill, for Lt. Ash)."
-        in (summary)
-    )
+    assert told in summary
+    assert "Orders done: Lookouts (Use Skill, for Lt. Ash)." in summary
