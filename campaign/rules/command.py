@@ -21,8 +21,10 @@ class Command(StrEnum):
     WITHOUT_ORDERS = "without_orders"
 
 
+# The quality table's columns by their names in BUCS: a card lists all three, so the assisting
+# column is named for what it is (assisting a character), led or not.
 COMMAND_LABELS = {
-    Command.ASSISTING: "assisting its leader",
+    Command.ASSISTING: "assisting a character",
     Command.UNDER_ORDERS: "under Orders",
     Command.WITHOUT_ORDERS: "without Orders",
 }

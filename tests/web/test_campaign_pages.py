@@ -505,14 +505,14 @@ def test_a_card_and_a_force_sheet_print_bucs_at_the_table_as_the_unit_stands(cli
         "Pathfinders": [
             "Fights as Average, with Good kit (+2).",
             "Quality: <strong>under Orders 0, now</strong> · without Orders "
-            f"{minus}2 · assisting its leader +3",
+            f"{minus}2 · assisting a character +3",
             "Order to Attack, under way until",
             ", given by Capt. Holt: Take the ridge",
         ],
         "Recruits": [
             "Fights as Green, with Adequate kit (0).",
             f"Quality: under Orders {minus}4 · <strong>without Orders {minus}6 (cannot act "
-            "alone), now</strong> · assisting its leader +1",
+            "alone), now</strong> · assisting a character +1",
             "No Order under way.",
         ],
         "Panzers": [
@@ -759,3 +759,14 @@ def test_the_roster_prints_a_cards_melee_keywords_and_terrain_as_its_printable_c
     assert "Autocannon:" in stats
     assert "<br>Melee 6<br>Keywords: Breaching<br>Enters: woods" in stats
     assert stats.index("Autocannon:") < stats.index("Melee 6")
+
+
+def test_a_unit_without_a_leader_is_never_said_to_assist_its_leader(client, world):
+    """The printable card of a unit nobody leads (the demo's Aid Post) listed "assisting its
+    leader +3" among its quality columns. The column is the one BUCS gives a unit assisting a
+    character, and its card names it so."""
+    login(client, world, "player")
+    card = client.get(_url("unit-card", world, world.unit.pk)).text
+    block = card[card.index("<h2>BUCS at the table</h2>") : card.index("</section>")]
+    assert "its leader" not in block
+    assert " · assisting a character " in block
