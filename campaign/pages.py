@@ -97,7 +97,14 @@ from campaign.selectors import (
 )
 from config.pagecache import kept_value
 from units.bucs import Equipment, Quality, Specialty, fielded, skill_shift, specials
-from units.cardtext import CardError, card_notes, render_card, weapon_items
+from units.cardtext import (
+    CardError,
+    card_notes,
+    render_card,
+    stat_items,
+    weapon_head,
+    weapon_items,
+)
 
 
 def name_order(name: str) -> tuple[tuple[int, str | int], ...]:
@@ -150,10 +157,18 @@ class RosterLine:
         return "" if closes is None else medics_deadline(closes, self.now)
 
     @property
+    def stats(self) -> list[str]:
+        """Its next card's stat line, item by item (`cardtext.stat_items`)."""
+        return stat_items(self.card) if self.card else []
+
+    @property
     def weapons(self) -> list[tuple[str, list[str]]]:
-        """Each weapon of its next card: its name, then what the card prints of it, its
-        restrictions included (`cardtext.weapon_items`)."""
-        return [(w["name"], weapon_items(w)) for w in self.card["weapons"]] if self.card else []
+        """Each weapon of its next card as the card prints it: its name and dash
+        (`cardtext.weapon_head`), then its items, restrictions included
+        (`cardtext.weapon_items`)."""
+        if not self.card:
+            return []
+        return [(weapon_head(w), weapon_items(w)) for w in self.card["weapons"]]
 
     @property
     def notes(self) -> list[str]:

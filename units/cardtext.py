@@ -132,8 +132,18 @@ def weapon_items(weapon: dict[str, Any]) -> list[str]:
     return items
 
 
+def weapon_head(weapon: dict[str, Any]) -> str:
+    """What a card prints of a weapon before its items: its name and the dash, "Rifles —"."""
+    return f"{weapon['name']} —"
+
+
 def _render_weapon(weapon: dict[str, Any]) -> str:
-    return f"{weapon['name']} — {', '.join(weapon_items(weapon))}"
+    return f"{weapon_head(weapon)} {', '.join(weapon_items(weapon))}"
+
+
+def stat_items(card: dict[str, Any]) -> list[str]:
+    """A unit card's stat line, item by item: "Skill 4", "Move 5", ... "Size 1"."""
+    return [f"{_STAT_LABELS[stat]} {format_number(card[stat])}" for stat in UNIT_STATS]
 
 
 def card_notes(card: dict[str, Any]) -> list[str]:
@@ -163,8 +173,7 @@ def render_card(card: dict[str, Any]) -> str:
         lines.append(f"Becomes: {card['rubble']}")
         return "\n".join(lines)
 
-    stats = " · ".join(f"{_STAT_LABELS[stat]} {format_number(card[stat])}" for stat in UNIT_STATS)
-    lines = [card["name"], stats]
+    lines = [card["name"], " · ".join(stat_items(card))]
     lines.extend(_render_weapon(weapon) for weapon in card["weapons"])
     lines.extend(card_notes(card))
     return "\n".join(lines)

@@ -17,7 +17,9 @@ from units.cardtext import (
     is_charges,
     parse_card,
     render_card,
+    stat_items,
     validate_card,
+    weapon_head,
     weapon_items,
 )
 
@@ -95,6 +97,17 @@ def test_it_parses_the_rifle_squad():
 
 def test_it_renders_the_rifle_squad():
     assert render_card(RIFLE_SQUAD) == RIFLE_SQUAD_TEXT
+
+
+def test_a_page_prints_a_cards_stat_line_and_weapon_lines_in_the_cards_own_pieces():
+    """A page that lays a card out in pieces (the roster keeps each one whole) prints them
+    from these, so its words and punctuation are the printed card's."""
+    lines = RIFLE_SQUAD_TEXT.splitlines()
+    assert stat_items(RIFLE_SQUAD) == ["Skill 4", "Move 5", "Resistance 1", "Hits 3", "Size 1"]
+    assert " · ".join(stat_items(RIFLE_SQUAD)) == lines[1]
+    for weapon, line in zip(RIFLE_SQUAD["weapons"], lines[2:], strict=False):
+        assert f"{weapon_head(weapon)} {', '.join(weapon_items(weapon))}" == line
+    assert weapon_head(RIFLE_SQUAD["weapons"][0]) == "Rifles —"
 
 
 def test_it_parses_the_house():

@@ -258,14 +258,14 @@ def test_a_roster_shows_every_column_whole_on_a_desktop_and_cards_on_a_phone(
             assert page.evaluate(CUT_OFF) == [{"scrolls": 0, "cut": []}], (width, force.name)
             shoot(page, f"roster-{width}-{force.pk}", full_page=True)
         scout = page.locator("#roster tr:has-text('Scout Car') td.card-stats")
-        assert "Heavy Machine Gun: Power 3, Range 12, AA" in scout.inner_text()
+        assert "Heavy Machine Gun — Power 3, Range 12, AA" in scout.inner_text()
     page = at_size(page, "phone")
     page.goto(f"{c}/forces/{long_roster.enemy.pk}/")
     assert page.locator("#roster thead").is_hidden(), "one card per unit: no column heads"
     label = page.evaluate(
         "getComputedStyle(document.querySelector('#roster td.card-stats'), '::before').content"
     )
-    assert label == '"Next card"'
+    assert label == '"Card for the next battle"'
     assert page.evaluate(CUT_OFF) == [{"scrolls": 0, "cut": []}]
     assert scroll_width(page) <= SIZES["phone"]["width"]
     shoot(page, "roster-phone", full_page=True)

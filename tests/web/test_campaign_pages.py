@@ -18,6 +18,11 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
+def _words(html: str) -> str:
+    """A page's words without its tags (the roster keeps each item of a card in a span)."""
+    return re.sub(r"<[^>]+>", "", html)
+
+
 def _url(name, world, *args):
     return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
 
@@ -60,7 +65,7 @@ def test_it_prints_each_units_next_battle_card_on_the_roster(client, world, djan
     # battle fought by the engine gives it the standing Order's column, + 1, and says so.
     assert lines[world.unit.pk].card["skill"] == 3
     assert lines[world.unit.pk].engine_card["skill"] == 4
-    assert "Skill 3 · Move 5 · Resistance 1 · Hits 1 · Size 1" in response.text
+    assert "Skill 3 · Move 5 · Resistance 1 · Hits 1 · Size 1" in _words(response.text)
     assert "In a battle fought by the engine: Skill 4, not 3" in response.text
     assert "Infantry" in response.text
 
@@ -661,14 +666,18 @@ def test_the_roster_shows_the_printed_cards_and_says_where_the_engines_differ(cl
     def row(name):
         return page.split(f">{name}</a>", 1)[1].split("</tr>", 1)[0]
 
+    def words(name):
+        return _words(row(name))
+
     assert '<td class="num" data-label="Skill">2</td>' in row(sentries.name)
-    assert "Skill 2 · Move 5" in row(sentries.name) and "Skill 3 · Move 5" not in row(sentries.name)
+    assert "Skill 2 · Move 5" in words(sentries.name)
+    assert "Skill 3 · Move 5" not in words(sentries.name)
     assert '<br><span class="small">In a battle fought by the engine: Skill 3, not 2</span>' in row(
         sentries.name
     )
     # Under an Order the two agree: one card, nothing said beside it.
     assert '<td class="num" data-label="Skill">3</td>' in row(pickets.name)
-    assert "Skill 3 · Move 5" in row(pickets.name)
+    assert "Skill 3 · Move 5" in words(pickets.name)
     assert "In a battle fought by the engine" not in row(pickets.name)
     for sort, first, then in (("skill", sentries, pickets), ("-skill", pickets, sentries)):
         page = client.get(_url("force", world, world.force.pk) + f"?sort={sort}").text
@@ -696,8 +705,8 @@ def test_the_roster_says_when_the_engines_card_applies_and_says_it_after_the_pri
         "row says how, after the card." in caption
     )
     row = page.split(f">{sentries.name}</a>", 1)[1].split("</tr>", 1)[0]
-    card = row.split('data-label="Next card">', 1)[1]
-    assert card.index("Rifles:") < card.index("In a battle fought by the engine: Skill 3, not 2")
+    card = row.split('data-label="Card for the next battle">', 1)[1]
+    assert card.index("Rifles —") < card.index("In a battle fought by the engine: Skill 3, not 2")
     # Each under an Order, every card agrees with the engine's: nothing to explain.
     gm = world.users["gm"]
     holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
@@ -755,10 +764,39 @@ def test_the_roster_prints_a_cards_melee_keywords_and_terrain_as_its_printable_c
     assert "Melee 6" in card and "Keywords: Breaching" in card and "Enters: woods" in card
     page = client.get(_url("force", world, world.force.pk)).text
     row = page.split(">Ram</a>", 1)[1].split("</tr>", 1)[0]
-    stats = row.split('data-label="Next card">', 1)[1]
-    assert "Autocannon:" in stats
+    stats = row.split('data-label="Card for the next battle">', 1)[1]
+    assert "Autocannon —" in stats
     assert "<br>Melee 6<br>Keywords: Breaching<br>Enters: woods" in stats
-    assert stats.index("Autocannon:") < stats.index("Melee 6")
+    assert stats.index("Autocannon —") < stats.index("Melee 6")
+
+
+def test_the_rosters_card_reads_as_the_printable_card_and_breaks_only_between_its_items(
+    client, world
+):
+    """At 1280 px the roster's card broke its stat line anywhere ("· Hits 2 · Size 4" began a
+    line), printed "Rifles: Power 2" where the printable card prints "Rifles — Power 2", and on
+    a phone its cell was labelled "Next card" under a column headed "Card for the next
+    battle". Its lines are the printable card's, each stat kept whole with the dot after it,
+    and its label is the column's."""
+    sentries = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Sentries",
+                           quality="average", specialties=["infantry"])  # fmt: skip
+    login(client, world, "player")
+    page = client.get(_url("force", world, world.force.pk)).text
+    printed = client.get(_url("unit-card", world, sentries.pk)).text
+    card_text = printed.split('<pre class="card-text">', 1)[1].split("</pre>", 1)[0]
+    assert '<th scope="col">Card for the next battle</th>' in page
+    assert "Next card" not in page
+    row = page.split(">Sentries</a>", 1)[1].split("</tr>", 1)[0]
+    cell = row.split('<td class="card-stats" data-label="Card for the next battle">', 1)[1]
+    cell = cell.split("</td>", 1)[0].split('<br><span class="small">In a battle', 1)[0]
+    stat_line = cell.split("<br>", 1)[0]
+    stats = card_text.splitlines()[1].split(" · ")
+    assert [s.split()[0] for s in stats] == ["Skill", "Move", "Resistance", "Hits", "Size"]
+    kept_whole = re.findall(r'<span class="nowrap">([^<]*)</span>', stat_line)
+    assert kept_whole == [f"{item} ·" for item in stats[:-1]] + stats[-1:]
+    read = [_words(line) for line in cell.split("<br>")]
+    assert read == card_text.splitlines()[1:], (read, card_text)
+    assert "Rifles — Power 2, Range 12" in read
 
 
 def test_a_unit_without_a_leader_is_never_said_to_assist_its_leader(client, world):
@@ -770,3 +808,31 @@ def test_a_unit_without_a_leader_is_never_said_to_assist_its_leader(client, worl
     block = card[card.index("<h2>BUCS at the table</h2>") : card.index("</section>")]
     assert "its leader" not in block
     assert " · assisting a character " in block
+
+
+def test_a_cards_lines_have_room_on_the_roster_the_unit_page_and_under_the_header():
+    """At 1280 px the roster's card column was too narrow for its stat line and its weapons'
+    "Power 5, Range 18"; at 820 px a unit's page kept two columns and broke its card's stat
+    line at "· Size 1", and the header's "Log out" fell alone under the other links. The
+    roster's card column has room for its stat line on two lines on any desktop, and on one
+    where the page stops growing; the unit page's first column fits the stat line in the
+    card's monospace (about 28rem) and the columns stack below a desktop's width, as the
+    roster does; the header's links keep together, under the site's name when they must."""
+    from tests.web.test_dark_mode import STATIC, _rules
+
+    campaign = list(_rules((STATIC / "campaign/campaign.css").read_text()))
+    card_column = {
+        m: d["min-width"]
+        for m, s, d in campaign
+        if s == ".roster td.card-stats" and "min-width" in d
+    }
+    assert card_column["@media (min-width: 60.01rem)"] == "16rem"
+    assert card_column["@media (min-width: 78rem)"] == "21rem"
+    layout = {m: d["grid-template-columns"] for m, s, d in campaign if s == ".unit-layout"}
+    assert layout[None] == "minmax(16rem, 29rem) minmax(0, 1fr)"
+    assert layout["@media (max-width: 60rem)"] == "1fr"
+    site = list(_rules((STATIC / "bridgehead/bridgehead.css").read_text()))
+    header = {s: d for m, s, d in site if m is None and s.startswith(".site-header")}
+    assert header[".site-header"]["flex-wrap"] == "wrap"
+    assert header[".site-header nav"]["display"] == "flex"
+    assert header[".site-header nav"]["flex-wrap"] == "wrap"
