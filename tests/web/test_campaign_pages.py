@@ -799,6 +799,23 @@ def test_the_rosters_card_reads_as_the_printable_card_and_breaks_only_between_it
     assert "Rifles — Power 2, Range 12" in read
 
 
+def test_each_roster_cell_on_a_phone_is_labelled_as_its_column_is_headed(client, world):
+    """On a phone a roster row stacks its cells, each under a label; the Quality cell's said
+    "Quality" under a column headed "Quality, equipment, specialties" (its equipment and
+    specialties read as the quality's). Every cell's label is its column's heading."""
+    login(client, world, "player")
+    page = client.get(_url("force", world, world.force.pk)).text
+    table = page.split('<table class="roster">', 1)[1].split("</table>", 1)[0]
+    head, body = table.split("</thead>", 1)
+    headings = [
+        " ".join(_words(h).split()).rstrip(" ▲▼")
+        for h in re.findall(r'<th scope="col"[^>]*>(.*?)</th>', head, re.S)
+    ]
+    first_row = body.split("</tr>", 1)[0]
+    labels = re.findall(r'<td [^>]*data-label="([^"]*)"', first_row)
+    assert labels == headings[1:], (labels, headings)
+
+
 def test_a_unit_without_a_leader_is_never_said_to_assist_its_leader(client, world):
     """The printable card of a unit nobody leads (the demo's Aid Post) listed "assisting its
     leader +3" among its quality columns. The column is the one BUCS gives a unit assisting a
