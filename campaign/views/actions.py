@@ -142,9 +142,9 @@ UNIT = "campaign/unit.html"
 
 
 TIME_PASSES = (
-    "each midnight is a day of R&R, and the Casualty hits the medics did not save die when the "
-    "unit's medics' 24 hours are over (they run from the battle that dealt its first hits still "
-    "awaiting them; later hits join that window)."
+    "each midnight is a day of R&R, and the Casualty hits the medics have not saved die when "
+    "the medics' 24 hours are over: a unit's run from the battle that dealt the first of its "
+    "hits still awaiting them, and hits of later battles die with those."
 )
 
 

@@ -178,7 +178,9 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     own = _own_forces(viewer, summaries)
     battles = recent_battles(campaign)
     attention = units_needing_attention(campaign, own)
-    rallying = [a for a in attention if a.unit.status == Status.RETREATED]
+    # A retreated unit whose Casualty hits await the medics is listed with them, its retreat
+    # told in its line: the medics come first, and a unit is listed once.
+    rallying = [a for a in attention if a.unit.status == Status.RETREATED and not a.medics]
     # Read once: the People list, and the GM's forms that choose among them.
     members = list(campaign.memberships.select_related("user").order_by("role", "user__username"))
     plays = any(viewer.owns(s.force) for s in summaries)

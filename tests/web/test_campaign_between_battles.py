@@ -324,8 +324,10 @@ def test_a_force_without_a_medical_crew_is_told_how_to_get_one_before_any_hits(c
 
 
 def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client, world):
-    # Retreated, with Casualty hits the medics may still save: the rally can wait, the hits
-    # cannot (unsaved, they die 24 hours after the battle, here fought on day 1 at 00:00).
+    """Retreated, with Casualty hits the medics may still save: the rally can wait, the hits
+    cannot (unsaved, they die 24 hours after the battle, here fought on day 1 at 00:00). The
+    GM's list names it once, under its force's medics with its retreat in its line, not again
+    under the units rallying; and the medics' line speaks of no "window"."""
     for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
         _set(world, other, casualty_hits=0)
     unit = _set(
@@ -337,10 +339,14 @@ def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client
     # (The GM sees every force; the world's battle may have left the enemy's hits too.)
     own = [a.unit.pk for a in cockpit["medics_due"] if a.unit.force_id == world.force.pk]
     assert own == [unit.pk]
-    assert unit.pk in [a.unit.pk for a in cockpit["rallying"]]
+    assert unit.pk not in [a.unit.pk for a in cockpit["rallying"]]
     page = client.get(_url("dashboard", world)).text
     todo = page.split(f"<strong>{world.force.name}</strong>: ")[1].split("</li>")[0]
-    assert todo.startswith("1 unit with Casualty hits awaiting the medics")
+    assert todo.startswith("1 unit with Casualty hits awaiting the medics. <")
+    assert "Retreated in poor order: " in todo
+    needs_doing = page.split('id="todo-h"')[1].split("</section>")[0]
+    assert needs_doing.count(f">{unit.name}</a>") == 1
+    assert "window" not in needs_doing and "retreated in poor order;" not in needs_doing
     # The force has no Medical crew: no button that cannot work, but the reason.
     assert "no ready Medical crew" in todo and "Send in the medics" not in todo
     unit_create(force=world.force, unit_type=unit.unit_type, name="Doc Crew",
