@@ -58,6 +58,7 @@ from campaign.rules.history import (
     story_text,
     told_why,
     took_name,
+    without_working,
 )
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
@@ -1514,7 +1515,21 @@ def entry_line(entry: HistoryEntry, unit: dict[str, Any]) -> str:
         why, what = entry_why(entry), revert_text(entry.after, unit)
     else:
         why, what = without_repeats(*entry_words(entry, unit))
+    return history_sentence(why, what)
+
+
+def history_sentence(why: str, what: str) -> str:
+    """An entry's reason and what it did as the unit's history says them: one sentence, its
+    first letter a capital ("A day of R&R: rallied; carries no hits now")."""
     return f"{why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
+
+
+def unit_event(label: str, sentence: str) -> str:
+    """A line of the timeline (or the dashboard, or a notice) about one unit: the unit, then
+    its history's sentence as it stands on its own ("Sappers (Blue Battalion) — A day of R&R:
+    rallied"). A dash, not a colon: the sentence keeps its capital, and a reason that starts
+    with a name keeps its own."""
+    return f"{label} — {sentence}"
 
 
 def revert_blocked(campaign: Campaign, applied_entries: Any, fight: str = "battle") -> list[str]:
@@ -1748,7 +1763,7 @@ def _entry_event(
     if kind == HistoryEntry.Kind.REVERT:
         why = entry_why(entry)
         what = revert_text(after, carrying.get(entry.pk, {}))
-        text = f"{label}: {why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
+        text = unit_event(label, history_sentence(why, what))
     elif kind == "killed":
         # The leader's death alone: what else the fight did to the unit is on its page.
         text = f"{after['leader']['name']}, leading {label}, was killed"
@@ -1772,11 +1787,12 @@ def _entry_event(
         if rest:
             text += ": " + "; ".join(rest)
     else:
-        # Told as the unit's history tells it (`unit_story_lines`).
+        # Told as the unit's history tells it (`unit_story_lines`), a fight's working left
+        # for its page: a line here says what happened.
         why, what = without_repeats(*entry_words(entry, carrying.get(entry.pk, {})))
         # A check's summary starts with the unit that made it: once named, not twice.
-        why = why.removeprefix(f"{entry.unit.name}: ")
-        text = f"{label}: {why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
+        why = without_working(why).removeprefix(f"{entry.unit.name}: ")
+        text = unit_event(label, history_sentence(why, what))
     url = (
         reverse("campaign:battle", args=[campaign_pk, home])
         if home

@@ -150,6 +150,14 @@ def took_words(why: str) -> str:
     return why[len(name) + len(": ") :].split(" — ", 1)[0]
 
 
+def without_working(why: str) -> str:
+    """A fight's entry reason (`told_why`) as a summary tells it: the fight's name and what it
+    did to the unit, without the working that follows (`took_words`): "Battle of the Millrace:
+    took 0 Morale, 1 Casualty hit". Another entry's reason as it is."""
+    words = took_words(why)
+    return f"{took_name(why)}: {words}" if words else why
+
+
 def took_name(text: str) -> str:
     """The fight an engagement's (or quick resolve's) entry names: its sentence up to
     `took_text`'s words, so the name travels with the entry wherever its record stays behind."""

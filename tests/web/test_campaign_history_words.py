@@ -95,7 +95,7 @@ def test_since_your_last_visit_says_the_hits_carried_then(world, wounded):
         carried[entry.day, entry.kind] = (replayed["morale_hits"], replayed["casualty_hits"])
     assert all(_said(e.text) in carried.values() for e in ours)
     # The day of R&R says the Casualty hits it leaves alone, and why it came.
-    assert any(_said(e.text)[1] > 0 and ": A day of R&R: " in e.text for e in ours)
+    assert any(_said(e.text)[1] > 0 and " — A day of R&R: " in e.text for e in ours)
 
 
 def test_the_words_read_the_hits_an_entry_leaves_alone_from_the_unit():

@@ -291,7 +291,7 @@ def test_a_unit_moves_to_another_force_with_the_reason_in_its_history(client, wo
     enemy_roster = client.get(_url("force", world, world.enemy.pk)).text
     assert "Detached Squad" in enemy_roster
     assert "Detached Squad" not in client.get(_url("force", world, world.force.pk)).text
-    told = "Detached Squad (Blue Battalion): Moved from Red Company to Blue Battalion (GM: "
+    told = "Detached Squad (Blue Battalion) — Moved from Red Company to Blue Battalion (GM: "
     assert told in client.get(_url("timeline", world)).text
     # Its new force's player reads it as theirs now, and is told of the move.
     login(client, world, "rival")

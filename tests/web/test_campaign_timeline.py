@@ -57,12 +57,12 @@ def test_a_revert_reads_as_a_sentence_naming_what_it_undid(client, world):
     page = login(client, world, "gm").get(_url("timeline", world)).text
     battle = _url("battle", world, world.engine_battle.pk)
     assert (
-        f'<a href="{battle}">Squad 1 (Red Company): Wrong deployment: the battle of day 1, '
+        f'<a href="{battle}">Squad 1 (Red Company) — Wrong deployment: the battle of day 1, '
         "Crossroads, is undone: back to Average, ready, no hits, 0 battles fought, no Skill "
         "lost</a>" in page
     )
     assert (
-        "Squad 1 (Red Company): Wrong deployment: the experience from the battle of day 1, "
+        "Squad 1 (Red Company) — Wrong deployment: the experience from the battle of day 1, "
         "Crossroads, is undone: back to 0 experience points</a>" in page
     )
     assert 'class="event event-revert"' in page and ">Revert</span>" in page
@@ -89,7 +89,7 @@ def test_a_revert_reads_as_a_sentence_naming_what_it_undid(client, world):
     engagement_revert(engagement=engagement, reason="a rehearsal", actor=gm)
     page = client.get(_url("timeline", world)).text
     assert (
-        "Squad 1 (Red Company): A rehearsal: the engagement of day 1, Squad 1 against Iron "
+        "Squad 1 (Red Company) — A rehearsal: the engagement of day 1, Squad 1 against Iron "
         "Wolf, is undone: back to " in page
     )
 
@@ -343,7 +343,7 @@ def test_the_timeline_shows_a_window_of_days_and_pages_through_every_line_once(c
     assert "Days 17 to 30 of 44." in pages[2]  # the rest of day 30, and 13 days before it
     assert "Days 1 to 2 of 44." in pages[-1] and "Crossroads: Blue Battalion won" in pages[-1]
     assert link(pages[-1], "Earlier days") is None
-    notes = [int(n) for page in pages for n in re.findall(r": Note (\d+)</a>", page)]
+    notes = [int(n) for page in pages for n in re.findall(r" — Note (\d+)</a>", page)]
     assert sorted(notes) == list(range(len(days)))
     # Newest first throughout.
     assert notes == sorted(notes, reverse=True)

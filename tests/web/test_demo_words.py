@@ -52,7 +52,7 @@ def test_since_your_last_visit_tells_an_entry_as_the_units_history_does(demo):
     events = since_last_visit(campaign, {wolf.force_id}, timezone.now() - timedelta(hours=1))
     fought = [e for e in events if e.kind == "battle" and "Ford skirmish" in e.text]
     assert [e.text for e in fought] == [
-        "Iron Wolf (Blue Battalion): Ford skirmish: came through unhurt"
+        "Iron Wolf (Blue Battalion) — Ford skirmish: came through unhurt"
     ]
     # No bookkeeping: neither the battles counted, the day of the last one nor the medics'
     # 24 hours of a unit with no Casualty hits to save.
@@ -63,7 +63,7 @@ def test_since_your_last_visit_tells_an_entry_as_the_units_history_does(demo):
         if line.entry.pk == wolf.history.filter(kind="battle").last().pk
     )
     told = f"{line.lead}: {line.why}" + (f": {line.what}" if line.what else "")
-    assert fought[0].text == f"Iron Wolf (Blue Battalion): {told}"
+    assert fought[0].text == f"Iron Wolf (Blue Battalion) — {told}"
 
 
 def test_a_table_battle_is_linked_from_the_units_history_as_an_engine_battle_is(client, demo):
@@ -109,13 +109,13 @@ def test_a_check_on_the_dashboard_names_the_unit_that_made_it_once(demo):
     events = since_last_visit(
         campaign, {wolf.force_id, squad.force_id}, timezone.now() - timedelta(hours=1)
     )
-    checks = {e.text.split(":")[0]: e.text for e in events if "check" in e.text}
+    checks = {e.text.split(" — ")[0]: e.text for e in events if "check" in e.text}
     made = checks["Iron Wolf (Blue Battalion)"]
-    assert made.startswith("Iron Wolf (Blue Battalion): A general skill check, ")
+    assert made.startswith("Iron Wolf (Blue Battalion) — A general skill check, ")
     assert made.count("Iron Wolf") == 1
     # A unit lending its Strength in numbers reads whose check it was.
     assert checks["Sappers (Blue Battalion)"].startswith(
-        "Sappers (Blue Battalion): Iron Wolf: a general skill check, "
+        "Sappers (Blue Battalion) — Iron Wolf: a general skill check, "
     )
 
 
@@ -170,7 +170,7 @@ def test_a_members_first_visit_tells_the_latest_that_befell_their_units(client, 
     assert all("(Blue Battalion)" in line for line in lines)
     assert "Red Company)" not in since
     newest = re.sub(r"<[^>]+>", "", lines[0])
-    assert "Day 2: Scout Car (Blue Battalion): Patrol clash at the ford" in newest
+    assert "Day 2: Scout Car (Blue Battalion) — Patrol clash at the ford" in newest
     # From then on, what changed since he last looked: nothing yet.
     again = client.get(url).text
     assert '<h2 id="since-h">Since your last visit</h2>' in again
@@ -192,3 +192,22 @@ def test_a_unit_destroyed_in_an_engagement_is_said_to_be_destroyed_there(client,
     client.force_login(get_user_model().objects.get(username="alice"))
     timeline = client.get(reverse("campaign:timeline", args=[campaign.pk])).text
     assert "2nd Squad (Red Company) was destroyed at Patrol clash at the ford" in timeline
+
+
+def test_lately_tells_each_unit_then_its_sentence_and_a_fight_without_its_working(client, demo):
+    """Lately read "Sappers (Blue Battalion): A day of R&R" and "1st Squad: Takes the squad…",
+    a capital after a colon, and a battle's line carried its whole working ("a d6 for the Hit
+    lost rolled 1, divided by the card's 2 Hits, …"). Each line is the unit, a dash, then its
+    history's sentence as it stands on its own; a fight's says what it did, its working left
+    to the unit's page."""
+    campaign, units = demo
+    client.force_login(get_user_model().objects.get(username="alice"))
+    page = client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
+    since = page[page.index('<section class="since"') :]
+    since = re.sub(r"<[^>]+>", "", since[: since.index("</section>")])
+    assert "Atlas (Red Company) — Battle of the Millrace: took 0 Morale, 1 Casualty hit: " in since
+    assert "1st Squad (Red Company) — Takes the squad to the ford: " in since
+    assert not re.search(r"\): [A-Z]", since)
+    assert "a d6 for the Hit lost" not in since and "rounded up" not in since
+    atlas = client.get(reverse("campaign:unit", args=[campaign.pk, units["Atlas"].pk])).text
+    assert "a d6 for the Hit lost rolled 1" in atlas
