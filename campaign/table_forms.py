@@ -33,12 +33,18 @@ from campaign.keys import key_named
 from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages import left_out, name_order, unit_label
 from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
-from campaign.rules.checks import REQUISITION_BASE_DC
+from campaign.rules.checks import REQUISITION_BASE_DC, requisition_quality_problem
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
 from campaign.rules.history import and_words, number_text
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
-from campaign.rules.state import CampaignUnitState, Status, can_act, quality_name
+from campaign.rules.state import (
+    CampaignUnitState,
+    Status,
+    can_act,
+    quality_from_name,
+    quality_name,
+)
 from campaign.selectors import ready_count
 from campaign.services.characters import HIT_POINTS_MAX, rallied_today
 from campaign.services.checks import DC_MAX, units_not_alone
@@ -910,6 +916,21 @@ class ContestForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
         return [lead, *(u for u in self.cleaned_data[f"{name}_helpers"] if u.pk != lead.pk)]
 
 
+class RequisitionQualityField(forms.ChoiceField):
+    """The qualities a Requisition may raise; an Elite or Legendary one sent all the same is
+    refused with the rule's reason (`rules.checks.requisition_quality_problem`), not as an
+    unknown choice."""
+
+    def validate(self, value: Any) -> None:
+        try:
+            problem = requisition_quality_problem(quality_from_name(value))
+        except ValueError:
+            problem = ""
+        if problem:
+            raise ValidationError(f"{problem[:1].upper()}{problem[1:]}.", code="invalid_choice")
+        super().validate(value)
+
+
 class RequisitionForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -926,7 +947,7 @@ class RequisitionForm(CampaignForm):
         )
         self.fields["name"] = forms.CharField(max_length=200)
         # Elite and Legendary come only from combat: the form offers what a roll may raise.
-        self.fields["quality"] = forms.ChoiceField(
+        self.fields["quality"] = RequisitionQualityField(
             # Each with its DC, and each kit with what it adds to it, so the GM sees the DC
             # before the roll (`rules.checks.requisition_dc`).
             choices=[

@@ -450,6 +450,27 @@ def test_a_requisitions_dc_and_roll_are_told_before_and_after_with_their_parts(c
     assert said in roll.summary and said in page
 
 
+def test_an_elite_requisition_sent_all_the_same_is_refused_with_the_rules_reason(client, world):
+    """The form offers Raw to Experienced; an Elite or Legendary quality sent all the same (a
+    page of an older form, a hand-made request) is refused beside the quality with the rule's
+    reason, not as an unknown choice, and nothing is rolled or raised."""
+    from campaign.models import TableRoll, Unit
+
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    units = Unit.objects.count()
+    url = reverse("campaign:requisition", args=[world.campaign.pk])
+    login(client, world, "gm")
+    for quality in ("elite", "legendary"):
+        ask = {"force": world.force.pk, "unit_type": card.pk, "name": "Aces", "bonus": "40",
+               "quality": quality, "equipment": "adequate", "seed": "1"}  # fmt: skip
+        refused = client.post(url, ask)
+        assert refused.status_code == 400
+        said = refused.text.split('id="id_requisition_quality_error"')[1].split("</span>")[0]
+        assert "Elite and Legendary come only from combat" in said
+        assert "not one of the available choices" not in refused.text
+    assert not TableRoll.objects.exists() and Unit.objects.count() == units
+
+
 def test_the_rally_form_leaves_out_a_unit_rallied_today_and_says_why(client, world):
     """A Strategist rallies a unit once a day: once rallied, the unit is not offered again that
     day (it would be refused: a page drawn before says why), and the next day it is."""
