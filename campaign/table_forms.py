@@ -449,8 +449,14 @@ class HealForm(CampaignForm):
             max_value=HIT_POINTS_MAX,
             label="Hit points healed (as the d20 table worked out)",
         )
+        # The heal's record reads the words after the character's name ("Capt. Holt rests a
+        # night: hit points 3 → 8 of 14", `services.characters.character_heal`), so the
+        # example is a verb, not a noun ("Capt. Holt a night's rest" is no sentence).
         self.fields["reason"] = forms.CharField(
-            max_length=300, required=False, label="How (a night's rest, Treat Injury…)"
+            max_length=300,
+            required=False,
+            label="How, read after their name (rests a night, is treated by the medic…)",
+            help_text="Kept as “Capt. Holt rests a night: hit points 3 → 8 of 14.”",
         )
 
 

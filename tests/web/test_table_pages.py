@@ -411,6 +411,27 @@ def test_a_form_sent_twice_at_the_same_moment_acts_once(client, world, monkeypat
     assert CharacterEntry.objects.filter(character=hurt).count() == 1  # one heal
 
 
+def test_the_heal_forms_how_asks_for_words_that_read_after_the_name(client, world):
+    """The heal's record puts what the GM wrote straight after the character's name, so the
+    form's example is a verb ("rests a night"), never a noun that makes the record no sentence
+    ("Hurt a night's rest: ..."), and the words given read so in the record."""
+    from campaign.models import Character, CharacterEntry
+
+    gm = world.users["gm"]
+    hurt = character_create(campaign=world.campaign, name="Hurt", hit_points=12, actor=gm)
+    Character.objects.filter(pk=hurt.pk).update(hit_points=3)
+    login(client, world, "gm")
+    page = client.get(reverse("campaign:characters", args=[world.campaign.pk])).text
+    form = page.split('id="heal-form"')[1].split("</form>")[0]
+    assert "a night&#x27;s rest" not in form and "a night's rest" not in form
+    assert "How, read after their name (rests a night, is treated by the medic…)" in form
+    url = reverse("campaign:character-heal", args=[world.campaign.pk])
+    client.post(url, {"character": hurt.pk, "hit_points": "4", "reason": "rests a night"})
+    assert CharacterEntry.objects.get(character=hurt).text == (
+        "Hurt rests a night: hit points 3 → 7 of 12"
+    )
+
+
 def test_a_character_who_fell_leading_a_unit_is_said_to_have_fallen_there(client, world):
     from campaign.models import Character
 
