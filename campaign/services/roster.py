@@ -1005,7 +1005,14 @@ def leader_attach(
         held = Leader.objects.filter(character=character).values_list("unit_id", flat=True)
         ruins = next(iter(units_stored(held, lock=True).values()), None)
         if ruins is not None and not ruins.state.destroyed:
-            raise ValidationError({"character": f"{character} leads another unit already"})
+            # Named, with the way out: the GM may not know which unit, nor where to free them.
+            raise ValidationError(
+                {
+                    "character": f"{character} leads {ruins.name} ({ruins.force.name}) already: "
+                    f"a character leads one unit at a time; detach them on {ruins.name}'s "
+                    "page first"
+                }
+            )
         name, hit_points = character.name, character.hit_points
     else:
         name = (name or "").strip()

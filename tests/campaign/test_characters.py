@@ -60,8 +60,12 @@ def test_a_character_joins_a_unit_through_the_one_leader_service(campaign, make_
     entry = squad.history.last()
     assert entry.kind == "leader"
     assert entry.details == {"character": holt.pk, "leader_most_hit_points": 14}
-    with pytest.raises(ValidationError, match="leads another unit already"):
+    with pytest.raises(ValidationError) as refused:
         leader_attach(unit=make_unit("2nd Squad"), character=holt)
+    assert refused.value.message_dict["character"] == [
+        f"Capt. Holt leads {squad.name} ({squad.force.name}) already: a character leads one "
+        f"unit at a time; detach them on {squad.name}'s page first"
+    ]
     leader_detach(unit=squad)
     assert not Leader.objects.exists()
     # The existing call still works: a leader who is no campaign character.
