@@ -315,6 +315,9 @@ class _Fight:
                         "unit": unit.key,
                         "name": unit.name,
                         "quality": unit.quality.label,
+                        # Its own quality too when its hits lower what it fights at, so the
+                        # line-up reads as its page does ("Elite, fights as Experienced").
+                        **self.own_quality(unit),
                         "leader": None if unit.leader is None else unit.leader.name,
                         "order": None if unit.setup.order is None else unit.setup.order.value,
                         "commanded_by": self.commanded_by(unit),
@@ -325,6 +328,12 @@ class _Fight:
                 )
             for unit in self.units[side]:
                 unit.doorway_pinned = unit.setup.cramped
+
+    @staticmethod
+    def own_quality(unit: _Unit) -> dict[str, Any]:
+        """The unit's own quality, when the hits it carries in make it fight lower."""
+        own = Quality(unit.state.quality)
+        return {} if own == unit.quality else {"own_quality": own.label}
 
     @staticmethod
     def leader_out(unit: _Unit) -> dict[str, Any]:

@@ -195,6 +195,27 @@ def test_an_engagements_page_links_each_unit_its_reader_sees_in_full(client, wor
     assert _url("unit", world, blue.pk) not in page and "<li>Pickets" in page
 
 
+def test_an_engagements_line_up_gives_a_shaken_units_own_quality_and_what_it_fights_as(
+    client, world
+):
+    """An Elite unit that goes in with a Morale hit fights as Experienced: the line-up says
+    both, as its page does, so the GM reading "+4" in its rolls sees why it is not +4 Elite's."""
+    from campaign.services.engagements import engagement_run
+
+    card = world.unit.unit_type
+    gm = world.users["gm"]
+    veterans = unit_create(force=world.force, unit_type=card, name="Veterans",
+                           quality="elite", specialties=["infantry"])  # fmt: skip
+    unit_edit(unit=veterans, changes={"morale_hits": 1}, reason="shaken", actor=gm)
+    pickets = unit_create(force=world.enemy, unit_type=card, name="Pickets",
+                          specialties=["infantry"])  # fmt: skip
+    sides = {"attackers": [veterans], "defenders": [pickets]}
+    engagement = engagement_run(campaign=world.campaign, sides=sides, seed=1, actor=gm)
+    page = login(client, world, "gm").get(_url("engagement", world, engagement.pk)).text
+    assert "Veterans</a> (Elite, fights as Experienced)" in page
+    assert "Pickets</a> (Average)," in page or "Pickets</a> (Average)<" in page
+
+
 def test_a_reverted_entry_is_struck_through(client, world):
     from campaign.services.battles import campaign_battle_revert
 
