@@ -22,7 +22,7 @@ from battles.engine import Event, Scenario, replay_states
 from battles.engine import events as ev
 from battles.engine.geometry import nearest_point
 from battles.names import scenario_names
-from battles.narration import describe, describe_idle, idle_activations
+from battles.narration import describe, describe_idle, end_scores, idle_activations
 from battles.table import unit_radius
 
 _REMOVED = {removal: code for code, removal in enumerate(ev.Removal)}
@@ -97,6 +97,7 @@ def replay_frames(
     turn = 0
     active: str | None = None
     idle = idle_activations(events)
+    at_end = end_scores(events, names)
 
     def point(p) -> list[float]:
         return [_r(p[0]), _r(h - p[1])]
@@ -117,7 +118,7 @@ def replay_frames(
             elif isinstance(e, ev.Attack):
                 fire.append(_fire_line(e, state, point))
             if e.KIND in _NOTABLE:
-                notes.append(describe(e, names))
+                notes.append(describe(e, names, at_end=i in at_end))
         elif isinstance(e, ev.Activation):
             active = None
             title = f"Turn {turn} · {names.side(e.side)}: a unit out of sight"

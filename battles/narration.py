@@ -23,9 +23,32 @@ def inches(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".") + "″"
 
 
-def describe(e: Event, names: Names) -> str:
-    """One sentence for one (non-roll) event."""
+def describe(e: Event, names: Names, *, at_end: bool = False) -> str:
+    """One sentence for one (non-roll) event; ``at_end``: a score the battle's end gave
+    (`end_scores`)."""
+    if at_end and isinstance(e, ev.Score):
+        why = _score_reason(e.reason, names)
+        return f"{names.side(e.side)} scores {e.points} at the end for {why}: {e.total} in all."
     return capfirst(_sentence(e, names))
+
+
+def end_scores(events: Sequence[Event], names: Names) -> frozenset[int]:
+    """Indexes of the points objectives gave at the battle's end (their points at end). The
+    engine logs them just as the last turn's points per turn, right after them, so the story
+    read "scores 1 for holding ford", then "scores 3 for holding ford": in the run of scores
+    that closes the log, the last award of each objective with points at end to each side is
+    the end's. Read from the whole log, as `idle_activations` is."""
+    at_end = {f"objective:{o.id}" for o in names.scenario.objectives if o.points_at_end}
+    found: dict[tuple[str, str], int] = {}
+    if not events or not isinstance(events[-1], ev.End):
+        return frozenset()  # a battle still being fought has had no end to score
+    i = len(events) - 2
+    while i >= 0 and isinstance(events[i], ev.Score):
+        score = events[i]
+        if score.reason in at_end:
+            found.setdefault((score.side, score.reason), i)
+        i -= 1
+    return frozenset(found.values())
 
 
 def idle_activations(events: Sequence[Event]) -> frozenset[int]:

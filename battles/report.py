@@ -15,7 +15,13 @@ from dataclasses import dataclass, field, replace
 from battles.engine import Event, Scenario
 from battles.engine import events as ev
 from battles.names import Names, scenario_names
-from battles.narration import describe, describe_idle, describe_roll, idle_activations
+from battles.narration import (
+    describe,
+    describe_idle,
+    describe_roll,
+    end_scores,
+    idle_activations,
+)
 
 EVENT_KINDS: dict[str, str] = {
     "battle_start": "Battle start",
@@ -145,6 +151,7 @@ def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] =
     pending: list[tuple[int, ev.Roll]] = []
     collapse: Entry | None = None
     idle = idle_activations(events)
+    at_end = end_scores(events, names)
 
     def die(i: int, r: ev.Roll) -> Die:
         return Die(i, r.who, r.purpose, r.value, describe_roll(r, names), r.outcome)
@@ -173,7 +180,7 @@ def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] =
                 text = f"{names.side(e.side)} activates a unit out of sight."
                 entries.append(Entry(i, "activation", text, veiled=True))
             continue
-        text = describe_idle(e, names) if i in idle else describe(e, names)
+        text = describe_idle(e, names) if i in idle else describe(e, names, at_end=i in at_end)
         entry = Entry(i, e.KIND, text, units=involved(e))
         if e.KIND in _ROLLS_BEFORE:
             entry.dice = [die(j, r) for j, r in pending]

@@ -218,3 +218,30 @@ def test_a_unit_leaving_the_battle_is_told_in_the_rule_texts_words_or_a_campaign
     assert replay_frames(scenario, events, left=LEFT_WORDS)["left"] == [
         "still in the field", "taken out", "broken"
     ]  # fmt: skip
+
+
+def test_the_points_an_objective_gives_at_the_end_are_told_apart_from_the_last_turns():
+    """The ford scores 1 each turn and 3 at the end: the last turn's two awards read "scores 1
+    for holding ford" and "scores 3 for holding ford", as if the ford were held twice in one
+    turn. The end's now says so, in the log and on the replay alike; a crossing scores only per
+    turn."""
+    scenario = load_scenario(SCENARIOS / "big-battle.json")
+    events = run_battle(scenario, 1).events
+    scores = [e for e in events[-4:-1] if isinstance(e, ev.Score)]
+    assert [(e.reason, e.points) for e in scores] == [
+        ("objective:ford", 1),
+        ("objective:west-crossing", 1),
+        ("objective:ford", 3),
+    ]
+    ford, crossing = (scenario_names(scenario).side(e.side) for e in scores[:2])
+    told = [
+        f"{ford} scores 1 for holding ford: {scores[0].total} in all.",
+        f"{crossing} scores 1 for holding west crossing: {scores[1].total} in all.",
+        f"{ford} scores 3 at the end for holding ford: {scores[2].total} in all.",
+    ]
+    log = [x.text for t in log_turns(events, scenario) for x in t.closing]
+    assert log[-4:-1] == told
+    assert sum("at the end" in text for text in log) == 1
+    frames = replay_frames(scenario, events)["frames"]
+    assert frames[-2]["notes"][-3:] == told
+    assert sum("at the end" in n for f in frames for n in f["notes"]) == 1
