@@ -130,25 +130,21 @@ def _move_text(e: ev.Move, names: Names) -> str:
     if not e.halted:
         where = names.where(end)
         return f"{unit} moves {inches(e.cost)}" + (f" {where}." if where else ".")
-    edge, roll = _halted_at(end, names)
+    edge = _halted_at(end, names)
     at = f"at the edge of {edge}" if edge else "at the edge"
     if e.cost == 0:
-        return f"{unit} fails its {roll} and stays where it is, {at}."
-    return f"{unit} moves {inches(e.cost)} and is stopped {at} by a failed {roll}."
+        return f"{unit} fails its terrain roll and stays where it is, {at}."
+    return f"{unit} moves {inches(e.cost)} and is stopped {at} by a failed terrain roll."
 
 
-def _halted_at(point: tuple[float, float], names: Names) -> tuple[str, str]:
-    """(the piece a unit halted beside, the roll it failed): the nearest hazard (a terrain
-    roll) or building (a Breaching roll)."""
-    scenario = names.scenario
-    pieces = [(t.id, t.polygon, "terrain roll") for t in scenario.terrain if t.props.hazard]
-    pieces += [(b.id, b.polygon, "Breaching roll") for b in scenario.buildings]
-    near = [(distance(nearest_point(p, point), point), piece, roll) for piece, p, roll in pieces]
+def _halted_at(point: tuple[float, float], names: Names) -> str:
+    """The hazard a unit halted at: only a failed terrain roll stops a move (a failed Breaching
+    roll costs a Hit and the unit goes on into the building), so the nearest hazard, never the
+    building whose wall it may stand against; "" if none is near."""
+    pieces = [t for t in names.scenario.terrain if t.props.hazard]
+    near = [(distance(nearest_point(t.polygon, point), point), t.id) for t in pieces]
     close = [row for row in near if row[0] <= 0.5]
-    if not close:
-        return "", "roll"
-    _, piece, roll = min(close)
-    return names.piece(piece), roll
+    return names.piece(min(close)[1]) if close else ""
 
 
 def _attack_text(e: ev.Attack, names: Names) -> str:

@@ -58,10 +58,6 @@ def test_a_move_says_where_it_ends_in_words_never_in_coordinates():
     assert describe(beside, names) == "Trooper 1 moves 9.4″ by farm."
     open_ground = ev.Move("b1", ((4.0, 4.0), (4.0, 10.0)), 6.0, 90.0, False)
     assert describe(open_ground, names) == "Trooper 1 moves 6″."
-    stuck = ev.Move("b1", ((13.7, 5.0), (13.7, 5.0)), 0.0, 0.0, True)
-    assert describe(stuck, names) == (
-        "Trooper 1 fails its Breaching roll and stays where it is, at the edge of farm."
-    )
 
 
 @pytest.mark.parametrize("slug", ["big-battle", "landing", "factory-hold"])
@@ -245,3 +241,29 @@ def test_the_points_an_objective_gives_at_the_end_are_told_apart_from_the_last_t
     frames = replay_frames(scenario, events)["frames"]
     assert frames[-2]["notes"][-3:] == told
     assert sum("at the end" in n for f in frames for n in f["notes"]) == 1
+
+
+def test_a_halted_move_is_told_as_the_failed_terrain_roll_that_stopped_it():
+    """Only a failed terrain roll stops a move (a failed Breaching roll costs a Hit and the unit
+    goes on): a unit stopped at south wall B, where the wall meets the chapel, was said to be
+    stopped "at the edge of chapel by a failed Breaching roll" over a die that read "terrain
+    roll". A building beside a stop is never named as what stopped it."""
+    scenario = load_scenario(SCENARIOS / "big-battle.json")
+    names = scenario_names(scenario)
+    unit = scenario.sides[0].units[0].id
+    at_wall = (16.746, 9.491)  # 0.009″ short of south wall B, against the chapel
+    stopped = ev.Move(unit, ((14.0, 4.0), at_wall), 6.139, 0.0, True)
+    assert describe(stopped, names) == (
+        f"{names[unit]} moves 6.1″ and is stopped at the edge of south wall B by a failed"
+        " terrain roll."
+    )
+    stuck = ev.Move(unit, (at_wall, at_wall), 0.0, 0.0, True)
+    assert describe(stuck, names) == (
+        f"{names[unit]} fails its terrain roll and stays where it is, at the edge of south wall B."
+    )
+    farm = scenario_names(parse_scenario(crafted_scenario()))  # a building and no hazard
+    beside = ev.Move("b1", ((13.7, 5.0), (13.7, 5.0)), 0.0, 0.0, True)
+    assert (
+        describe(beside, farm)
+        == "Trooper 1 fails its terrain roll and stays where it is, at the edge."
+    )
