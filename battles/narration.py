@@ -95,7 +95,7 @@ def _sentence(e: Event, names: Names) -> str:
         return _attack_text(e, names)
     if isinstance(e, ev.Damage):
         cause = f" from {name(e.by)}" if e.by else " (a failed Breaching or collapse roll)"
-        left = "nothing left" if e.hits == 0 else f"{e.hits} Hit{'s' if e.hits != 1 else ''} left"
+        left = f"{e.hits or 'no'} Hit{'' if e.hits == 1 else 's'} left"
         return f"{name(e.unit)} takes 1 damage{cause}: {left}."
     if isinstance(e, ev.Suppress):
         return f"{name(e.unit)} is suppressed by {name(e.by)}, down to Skill {e.skill}."

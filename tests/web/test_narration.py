@@ -267,3 +267,16 @@ def test_a_halted_move_is_told_as_the_failed_terrain_roll_that_stopped_it():
         describe(beside, farm)
         == "Trooper 1 fails its terrain roll and stays where it is, at the edge."
     )
+
+
+def test_damage_says_how_many_hits_are_left_even_when_none_are():
+    """The last Hit taken read "Tiger One takes 1 damage from Old Faithful: nothing left.", as
+    if the shot had left nothing of the unit or of something else; it counts Hits as the others
+    do."""
+    names = scenario_names(parse_scenario(crafted_scenario()))
+    told = [describe(ev.Damage("r1", "b1", hits), names) for hits in (2, 1, 0)]
+    assert told == [
+        "Trooper 2 takes 1 damage from Trooper 1: 2 Hits left.",
+        "Trooper 2 takes 1 damage from Trooper 1: 1 Hit left.",
+        "Trooper 2 takes 1 damage from Trooper 1: no Hits left.",
+    ]
