@@ -407,6 +407,30 @@ def test_a_tapped_unit_is_named_in_words_beside_the_replay_on_a_phone(
     assert not page.errors, page.errors
 
 
+REPLAY_CONTROLS = """() => [...document.querySelectorAll(
+  '[data-replay] [data-controls] :is(button, input, select),'
+  + ' [data-replay] [data-jumps] :is(button, input, select)')]
+  .map(e => [e.getAttribute('aria-label') || e.textContent.trim() || e.dataset.action,
+             Math.round(e.getBoundingClientRect().height)])"""
+
+
+def test_every_control_of_the_replay_is_big_enough_to_tap_on_a_phone(
+    browser_world, page_for, live_server
+):
+    """The replay's buttons, its frame slider and its choices of turn and speed are each at
+    least 24 px tall on a phone (WCAG 2.5.8's least target, as the top bar's links): the frame
+    slider was 16 px, a thin line for a thumb to find."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("spectator", touch=True), "phone")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    expect(page.locator("[data-replay] [data-controls]")).to_be_visible()
+    controls = page.evaluate(REPLAY_CONTROLS)
+    assert len(controls) >= 10 and "seek" in [name for name, _ in controls], controls
+    small = [(name, height) for name, height in controls if height < 24]
+    assert not small, small
+    assert not page.errors, page.errors
+
+
 CUT_CELLS = """(sel) => [...document.querySelectorAll(sel)].flatMap(t => {
   const right = Math.min(t.getBoundingClientRect().right, innerWidth);
   const cut = [...t.querySelectorAll('td, th')]
