@@ -23,7 +23,7 @@ from battles.forms import LaunchKeyField, OneTimeBoundField, WholeNumberField
 from battles.jsontext import read_json
 from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, card_needs
-from campaign.rules.history import and_words, hit_points_text, number_text
+from campaign.rules.history import and_words, hit_points_text, number_text, quoted
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.recovery import morale_hits_healable
 from campaign.rules.state import (
@@ -253,7 +253,7 @@ def member_named(campaign: Campaign, username: str) -> Any:
     membership = campaign.memberships.select_related("user").filter(user__username=username)
     found = membership.first()
     if found is None:
-        raise ValidationError(f"no member of this campaign is called {username!r}")
+        raise ValidationError(f"no member of this campaign is called {quoted(username)}")
     return found.user
 
 
@@ -281,7 +281,7 @@ class UserField(ListedName):
             people = Q(pk=self.campaign.gm_id) | Q(memberships__campaign=self.campaign)
             user = get_user_model().objects.filter(people, username=username).first()
         if user is None:
-            raise ValidationError(f"no one in this campaign is called {username!r}")
+            raise ValidationError(f"no one in this campaign is called {quoted(username)}")
         return user
 
 

@@ -36,7 +36,7 @@ from campaign.rules.characters import Feat, can_rally, can_train, feats_from, ra
 from campaign.rules.checks import REQUISITION_BASE_DC, requisition_quality_problem
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
-from campaign.rules.history import and_words, number_text
+from campaign.rules.history import and_words, number_text, quoted
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import (
     CampaignUnitState,
@@ -764,12 +764,12 @@ def _by_name(campaign: Campaign, offer: Offer, typed: str) -> Unit:
         found = list(units.filter(reduce(or_, (Q(name__iexact=text) for text in said)))[:6])
     typed = " ".join(typed.split())
     if not found:
-        raise ValidationError(f"No unit of the campaign is named {typed}.", code="no_unit")
+        raise ValidationError(f"No unit of the campaign is named {quoted(typed)}.", code="no_unit")
     if len(found) > 1:
         names = and_words([unit_label(unit) for unit in found[:5]])
         raise ValidationError(
-            f"More than one unit is named {typed}: {names}. Name its force too, as "
-            f"“{unit_label(found[0])}”.",
+            f"More than one unit is named {quoted(typed)}: {names}. Name its force too, as "
+            f"{quoted(unit_label(found[0]))}.",
             code="ambiguous",
         )
     unit = found[0]

@@ -22,7 +22,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
-from campaign.rules.history import number_text
+from campaign.rules.history import number_text, quoted
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.selectors import command_refused, history_standing
 from campaign.services._record import locked, require_manager, text_given, unit_change
@@ -48,7 +48,7 @@ def character_create(
     if not name:
         errors["name"] = ["a character needs a name"]
     elif campaign.characters.filter(name=name).exists():
-        errors["name"] = [f"{campaign} has a character called {name!r} already"]
+        errors["name"] = [f"{campaign} has a character called {quoted(name)} already"]
     if isinstance(hit_points, bool) or not isinstance(hit_points, int):
         errors["hit_points"] = [f"must be a whole number, got {hit_points!r}"]
     elif not 1 <= hit_points <= HIT_POINTS_MAX:

@@ -30,7 +30,7 @@ from campaign.rules.checks import (
 )
 from campaign.rules.command import Commandable, command_of, legendary_command
 from campaign.rules.dice import Dice
-from campaign.rules.history import out_cold_text
+from campaign.rules.history import out_cold_text, quoted
 from campaign.rules.state import Status, can_act
 from campaign.selectors import campaign_now
 from campaign.services._record import locked, require_manager, text_given, unit_change
@@ -334,7 +334,7 @@ def requisition_run(
     who = character.name if character is not None else "the force"
     verdict = "raised" if result["success"] else "refused"
     summary = (
-        f"Requisition by {who} for {state.quality.label} {unit_type} {state.name!r} "
+        f"Requisition by {who} for {state.quality.label} {unit_type} {quoted(state.name)} "
         f"({state.equipment.label}): {requisition_roll_text(result)} against "
         f"{requisition_dc_text(state.quality, state.equipment)}, {verdict}"
     )

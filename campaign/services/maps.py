@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from battles.engine import ScenarioError, parse_scenario
 from battles.services import BattleInputError, scenario_from_text
 from campaign.models import Campaign, SavedMap
+from campaign.rules.history import quoted
 from campaign.rules.values import TURN_LIMIT_MAX
 from campaign.services._record import locked, require_manager, text_given
 from campaign.transfer import unstorable_paths
@@ -134,7 +135,7 @@ MAP_NAME_NEEDED = "give the map a name"
 
 
 def _name_taken(name: str) -> str:
-    return f"the campaign already has a map called {name!r}"
+    return f"the campaign already has a map called {quoted(name)}"
 
 
 def _map_checked(

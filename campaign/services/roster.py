@@ -33,7 +33,7 @@ from campaign.models import (
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, LEADER_DIED
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
-from campaign.rules.history import and_words, number_text, plural
+from campaign.rules.history import and_words, number_text, plural, quoted
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     medical_window_closes,
@@ -122,7 +122,7 @@ def _name_free(campaign: Campaign, gm: Any) -> None:
         others = others.exclude(request_key=campaign.request_key)  # the same request, resent
     if others.filter(name=campaign.name).exists():
         raise ValidationError(
-            {"name": f"Your campaigns have one called {campaign.name!r} already: give this "
+            {"name": f"Your campaigns have one called {quoted(campaign.name)} already: give this "
                      "one another name."}
         )  # fmt: skip
 
@@ -560,7 +560,7 @@ def _force_check(force: Force) -> None:
     errors: dict[str, list[str]] = {}
     others = force.campaign.forces.exclude(pk=force.pk)
     if force.name and others.filter(name=force.name).exists():
-        errors["name"] = [f"{force.campaign} has a force called {force.name!r} already"]
+        errors["name"] = [f"{force.campaign} has a force called {quoted(force.name)} already"]
     try:
         force.full_clean(validate_constraints=False)
     except ValidationError as error:
@@ -649,7 +649,7 @@ def unit_create_check(
     if unit_type_errors := _unit_type_errors(force.campaign, unit_type):
         errors["unit_type"] = unit_type_errors
     if "name" in values and force.units.filter(name=values["name"]).exists():
-        errors["name"] = [f"{force} already has a unit called {values['name']!r}"]
+        errors["name"] = [f"{force} already has a unit called {quoted(values['name'])}"]
     if "quality" in values and "specialties" in values:
         problems = validate_specialties(
             values["quality"], values["specialties"], values.get("name", "")
@@ -792,7 +792,7 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
         except ValueError as error:
             errors[field] = [str(error)]
     if "name" in values and unit.force.units.exclude(pk=unit.pk).filter(name=values["name"]):
-        errors["name"] = [f"{unit.force} already has a unit called {values['name']!r}"]
+        errors["name"] = [f"{unit.force} already has a unit called {quoted(values['name'])}"]
     state = unit.state
     if "specialties" in values and "quality" not in errors:
         quality = values.get("quality", state.quality)
@@ -1058,7 +1058,7 @@ def _leader_name_taken(unit: Unit, name: str) -> str | None:
     campaign = unit.force.campaign
     if campaign.characters.filter(name=name).exists():
         return (
-            f"{campaign} has a character called {name!r} already: to put them at the head of "
+            f"{campaign} has a character called {quoted(name)} already: to put them at the head of "
             f"{unit}, have them join it on the Characters page"
         )
     other = (
@@ -1068,7 +1068,9 @@ def _leader_name_taken(unit: Unit, name: str) -> str | None:
         .first()
     )
     if other is not None:
-        return f"{name} is the name of {other.unit}'s leader already: give this leader another"
+        return (
+            f"{quoted(name)} is the name of {other.unit}'s leader already: give this leader another"
+        )
     return None
 
 

@@ -98,7 +98,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
         _submit(gm, "#character-form")
         if attempt == 0:
             gm.wait_for_selector("text=Capt. Holt is a character of the campaign.")
-    assert "has a character called 'Capt. Holt' already" in _errors(gm, "#character-form")
+    assert "has a character called “Capt. Holt” already" in _errors(gm, "#character-form")
     gm.goto(gm.url.split("characters")[0] + "characters/")
     assert gm.locator("#characters tbody tr").count() == 2
     gm.select_option("#join-form select[name=character]", label="Capt. Holt")
@@ -220,10 +220,10 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     gm.fill("#requisition-form input[name=bonus]", "20")
     _submit(gm, "#requisition-form")
     gm.wait_for_selector("#requisition-form .field-errors")
-    assert "already has a unit called '1st Squad'" in _errors(gm, "#requisition-form")
+    assert "already has a unit called “1st Squad”" in _errors(gm, "#requisition-form")
     gm.fill("#requisition-form input[name=name]", "Levy")
     _submit(gm, "#requisition-form")
-    gm.wait_for_selector("#rolls >> text=Requisition by the force for Green Rifle Squad 'Levy'")
+    gm.wait_for_selector("#rolls >> text=Requisition by the force for Green Rifle Squad “Levy”")
     expect(gm.locator("#rolls li").first).to_contain_text("raised")
     shoot(gm, "table-04-checks", full_page=True)
     gm.goto(dashboard)

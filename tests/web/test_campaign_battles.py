@@ -515,7 +515,7 @@ def test_a_map_saved_twice_at_once_is_kept_once_and_the_second_told_why(client, 
         second = client.post(_url("map-add", world), {"name": "Mill Road", "scenario": scenario})
     assert second.status_code == 400
     assert second.context["map_form"].errors["name"] == [
-        "the campaign already has a map called 'Mill Road'"
+        "the campaign already has a map called “Mill Road”"
     ]
     assert SavedMap.objects.filter(campaign=world.campaign).count() == 1
 

@@ -179,12 +179,12 @@ def test_a_leader_named_on_a_units_page_is_no_character_the_campaign_has_already
     for name, said in (
         (
             "Sgt. Kane",
-            "Op. Pages has a character called &#x27;Sgt. Kane&#x27; already: to put them at the "
+            "Op. Pages has a character called “Sgt. Kane” already: to put them at the "
             "head of Recruits, have them join it on the Characters page",
         ),
         (
             "Sgt. Vance",
-            f"Sgt. Vance is the name of {second.name}&#x27;s leader already: give this leader "
+            f"“Sgt. Vance” is the name of {second.name}&#x27;s leader already: give this leader "
             "another",
         ),
     ):

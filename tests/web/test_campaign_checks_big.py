@@ -101,12 +101,12 @@ def test_a_name_two_forces_share_asks_for_the_force_and_bad_names_write_nothing(
     assert refused.status_code == 400
     errors = refused.context["skill_form"].errors
     assert errors["lead"] == [
-        "More than one unit is named Twin: Twin (Blue Battalion) and Twin (Red Company). "
+        "More than one unit is named “Twin”: Twin (Blue Battalion) and Twin (Red Company). "
         "Name its force too, as “Twin (Blue Battalion)”."
     ]
     assert errors["helpers"] == [
         "Blue 03 (Blue Battalion) cannot make a check: it is destroyed",
-        "No unit of the campaign is named Nobody.",
+        "No unit of the campaign is named “Nobody”.",
     ]
     assert not TableRoll.objects.exists()
     data.update(lead="twin (red company)", helpers="")

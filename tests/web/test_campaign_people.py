@@ -108,8 +108,8 @@ def test_a_rename_sent_from_a_page_opened_before_the_force_was_given_away_keeps_
     ("sent", "field", "error"),
     [
         ({"owner": "spectator"}, "owner", "spectator is not a player of Op. Pages"),
-        ({"owner": "outsider"}, "owner", "No one in this campaign is called &#x27;outsider&#x27;"),
-        ({"name": "Blue Battalion"}, "name", "has a force called &#x27;Blue Battalion&#x27;"),
+        ({"owner": "outsider"}, "owner", "No one in this campaign is called “outsider”"),
+        ({"name": "Blue Battalion"}, "name", "has a force called “Blue Battalion”"),
         ({"name": ""}, "name", "This field is required."),
     ],
 )

@@ -5,6 +5,7 @@ where many units share it."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -493,10 +494,28 @@ def test_the_dashboards_refusals_read_as_sentences(client, world):
     url = reverse("campaign:force-create", args=[world.campaign.pk])
     response = client.post(url, {"owner": "nobody", "name": "Ghosts"})
     assert response.status_code == 400
-    assert "No one in this campaign is called &#x27;nobody&#x27;" in response.text
+    assert "No one in this campaign is called “nobody”" in response.text
     engagement = client.post(
         reverse("campaign:engagement-setup", args=[world.campaign.pk]),
         {"terrain": "open", "round_limit": "3"},
     )
     errors = engagement.text.split('class="form-errors"')[1].split("</div>")[0]
     assert re.search(r"<p>[A-Z]", errors) and not re.search(r"<p>[a-z]", errors)
+
+
+def test_a_refusal_quotes_a_name_one_way_whether_or_not_it_holds_an_apostrophe(client, world):
+    """A refusal repeats the name it was given in curly quotes, “…”, the same for a name with an
+    apostrophe and one without: never one in single quotes and the other in double."""
+    login(client, world, "gm")
+    forces = _url("force-create", world)
+    characters = _url("character-create", world)
+    for name in ("Green Guards", "Holt's Raiders"):
+        assert client.post(forces, {"owner": "player", "name": name}).status_code == 302
+        again = client.post(forces, {"owner": "player", "name": name})
+        assert again.status_code == 400
+        assert f"has a force called “{name}” already" in unescape(again.text)
+    for name in ("Lt. Ash", "Capt. O'Hara"):
+        assert client.post(characters, {"name": name, "hit_points": "9"}).status_code == 302
+        again = client.post(characters, {"name": name, "hit_points": "9"})
+        assert again.status_code == 400
+        assert f"has a character called “{name}” already" in unescape(again.text)

@@ -30,7 +30,7 @@ def test_the_gm_creates_an_npc_and_a_players_character(client, world):
     for name in ("nobody", "outsider"):
         response = client.post(url, {"name": "Ghost", "hit_points": "5", "player": name})
         assert response.status_code == 400
-        assert f"No one in this campaign is called &#x27;{name}&#x27;" in response.text
+        assert f"No one in this campaign is called “{name}”" in response.text
     page = login(client, world, "player").get(
         reverse("campaign:characters", args=[world.campaign.pk])
     )
