@@ -25,6 +25,7 @@ from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages import force_colour, name_colour, scenario_side_names, unit_label
 from campaign.rules.bridge import LEFT_THE_TABLE
+from campaign.rules.history import possessive
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.rules.state import Status
 from campaign.rules.values import TURN_LIMIT_MAX
@@ -205,7 +206,9 @@ class BattleSetupForm(PageForm):
                 self.fields[f"{name}_{unit.pk}"] = forms.FloatField(
                     required=False,
                     initial=value,
-                    error_messages={"invalid": f"{unit.name}'s {name} must be a number of inches"},
+                    error_messages={
+                        "invalid": f"{possessive(unit.name)} {name} must be a number of inches"
+                    },
                 )
             if unit.pk not in self.under_way:
                 self.fields[f"order_{unit.pk}"] = forms.ChoiceField(

@@ -23,7 +23,7 @@ from battles.forms import LaunchKeyField, OneTimeBoundField, WholeNumberField
 from battles.jsontext import read_json
 from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, card_needs
-from campaign.rules.history import and_words, hit_points_text, number_text, quoted
+from campaign.rules.history import and_words, hit_points_text, number_text, possessive, quoted
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.recovery import morale_hits_healable
 from campaign.rules.state import (
@@ -544,7 +544,7 @@ class UnitEditForm(ChangedOnTheForm, PageForm):
             counts="hit point",
             min_value=-HIT_POINTS_MAX,
             max_value=HIT_POINTS_MAX if most is None else most,
-            label=f"{leader.name}'s hit points "
+            label=f"{possessive(leader.name)} hit points "
             f"(now {hit_points_text(leader.hit_points, most=most)})",
             help_text="Casualty hits added here do not wound the leader: set their hit points "
             f"too. At {number_text(LEADER_DEATH_HIT_POINTS)} or below {leader.name} dies, "

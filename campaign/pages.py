@@ -50,10 +50,12 @@ from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
 from campaign.rules.experience import threshold
 from campaign.rules.history import (
     and_words,
+    experience_has_text,
     hit_points_shown,
     hits_held_text,
     minus_signs,
     plural,
+    possessive,
     revert_text,
     story_text,
     told_why,
@@ -1262,7 +1264,7 @@ def units_seen_in_summary(units: Iterable[Unit], *, spectator: bool) -> str:
     counts = Counter(u.force.name for u in units)
     if not counts:
         return ""
-    whose = and_words([f"{name}'s {plural(n, 'unit')}" for name, n in counts.items()])
+    whose = and_words([f"{possessive(name)} {plural(n, 'unit')}" for name, n in counts.items()])
     verb = "is" if sum(counts.values()) == 1 else "are"
     if spectator:
         why = "the GM shows spectators every force in summary only"
@@ -1502,6 +1504,10 @@ def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     why = entry_why(entry)
     most = entry.details.get("leader_most_hit_points")
     what = story_text(entry.before, entry.after, unit, most) if why != entry.text else ""
+    if entry.kind == HistoryEntry.Kind.EXPERIENCE and not what and "experience" in unit:
+        # Points held just short of a step it stood at already change nothing: what it has is
+        # said all the same, as of points that change it.
+        what = experience_has_text(unit["experience"])
     if entry.kind in (HistoryEntry.Kind.SKILL_CHECK, HistoryEntry.Kind.CONTEST):
         why = minus_signs(why)  # the roll's summary, kept as it was written
     return why, what
@@ -1554,8 +1560,9 @@ def revert_blocked_lines(
         if not later:
             lines.append(f"{name} has been corrected since; correct it back first.")
             continue
+        # A dash, not brackets: a reason may hold brackets of its own ("a day of R&R (a day)").
         since = "; ".join(
-            f"{HistoryEntry.Kind(e.kind).label} on day {e.day} ({entry_why(e)})" for e in later
+            f"{HistoryEntry.Kind(e.kind).label} on day {e.day} — {entry_why(e)}" for e in later
         )
         kept = [e for e in later if e.pk not in undo]
         if not kept:

@@ -48,7 +48,7 @@ from campaign.models import (
     StoryEntry,
     Unit,
 )
-from campaign.rules.history import HITS_FIELDS, out_cold_text, sentence
+from campaign.rules.history import HITS_FIELDS, out_cold_text, possessive, sentence
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import Passing, time_passes
 from campaign.rules.state import (
@@ -153,7 +153,8 @@ def command_refused(*, character: Character, unit: Unit, does: str) -> str | Non
     if Leader.objects.filter(unit=unit, character=character).exists():
         return None
     return (
-        f"{character} is {player}'s character: they {does} the units of {player}'s forces and "
+        f"{character} is {possessive(str(player))} character: they {does} the units of "
+        f"{possessive(str(player))} forces and "
         f"the unit they lead, not {unit} of {unit.force}"
     )
 

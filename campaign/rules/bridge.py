@@ -20,7 +20,7 @@ from battles.engine.events import Removal
 from battles.engine.rulesets import RULESETS
 from campaign.rules.command import Commandable, legendary_command
 from campaign.rules.experience import with_quality
-from campaign.rules.history import plural
+from campaign.rules.history import plural, possessive
 from campaign.rules.orders import (
     OrderKind,
     clock_hour,
@@ -417,19 +417,18 @@ class BattleOrder:
             does = "goes in without an Order"
         else:
             does = ENGINE_ORDER_LABEL[self.order["kind"]]
+        commander = f"{self.giver} (Legendary)"
         if self.source == "character":
-            head = f"{OrderKind(self.kind).label}, Ordered by {self.giver}: {does}."
+            kind = OrderKind(self.kind).label
+            head = GOING_IN["character"].format(kind=kind, giver=self.giver, does=does)
         elif self.source == "set-up":
-            head = f"The set-up's standing Order: {does}."
+            head = GOING_IN["set-up"].format(does=does)
         elif self.source == COMMANDED and self.order is not None:
-            head = f"Under the command of {self.giver} (Legendary), whose Order it takes: {does}."
+            head = GOING_IN["commanded"].format(commander=commander, does=does)
         elif self.source == COMMANDED:
-            head = (
-                f"Under the command of {self.giver} (Legendary): under Orders, though "
-                f"{self.giver} has no Order to pass on."
-            )
+            head = GOING_IN["commanded, no Order"].format(commander=commander, whose=self.giver)
         else:
-            head = "No Order: it goes in without one."
+            head = GOING_IN["none"]
         return " ".join((head, *self.notes))
 
     def to_json(self) -> dict[str, Any]:
@@ -444,6 +443,40 @@ class BattleOrder:
             "text": self.text,
         }
 
+
+GOING_IN = {
+    "character": "{kind}, Ordered by {giver}: {does}.",
+    "set-up": "The set-up's standing Order: {does}.",
+    "commanded": "Under the command of {commander}, whose Order it takes: {does}.",
+    "commanded, no Order": (
+        "Under the command of {commander}: under Orders, though {whose} has no Order to pass on."
+    ),
+    "none": "No Order: it goes in without one.",
+}
+"""How a unit's Orders go in, as the set-up says it (`BattleOrder.text`, the notes after it),
+by where they come from. A launched battle keeps the sentence said."""
+
+WENT_IN = {
+    "character": "went in to {verb}, under {givers} Order to {kind}.",
+    "character, no Order": "went in without an Order, despite {givers} Order to {kind}.",
+    "set-up": "went in to {verb}, under the set-up's standing Order.",
+    "commanded": "went in to {verb}, under the command of {commander} and its Order.",
+    "commanded, no Order": (
+        "went in under the command of {commander}, under Orders, though {whose} had no Order "
+        "to pass on."
+    ),
+    "none": "went in without an Order.",
+}
+"""`GOING_IN` as a battle's page reads it afterwards, after the units it names: "1st Squad (Red
+Company) went in to attack, under the set-up's standing Order." (`went_in_text`)."""
+
+_GOING_IN_SAID = {
+    source: re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(said)))
+    for source, said in GOING_IN.items()
+}
+
+_ORDER_VERB = {label: kind for kind, label in ENGINE_ORDER_LABEL.items()}
+"""An engine Order as `GOING_IN` says the unit does it ("attacks"), as an infinitive ("attack")."""
 
 UNDER_WAY = "The Order is under way until {until}."
 """When a character's Order under way for a unit is done, as the set-up says it going in (and as
@@ -460,10 +493,22 @@ _UNDER_WAY_SAID = re.compile(
 
 def went_in_text(text: str) -> str:
     """The sentence of how a unit's Orders went in (`BattleOrder.text`, kept at launch) as it
-    reads after the launch: its Order under way (`UNDER_WAY`) as a record of the moment the
-    battle began (`UNDER_WAY_WENT_IN`). Battles keep the sentence said at launch, so the old
-    ones read the same way."""
-    return _UNDER_WAY_SAID.sub(lambda m: UNDER_WAY_WENT_IN.format(until=m["until"]), text)
+    reads after the launch, after the units it is said of: its head (`GOING_IN`) as they went
+    in (`WENT_IN`), "went in to attack, under the set-up's standing Order.", and its Order under
+    way (`UNDER_WAY`) as a record of the moment the battle began (`UNDER_WAY_WENT_IN`). Battles
+    keep the sentence said at launch, so the old ones read the same way."""
+    text = _UNDER_WAY_SAID.sub(lambda m: UNDER_WAY_WENT_IN.format(until=m["until"]), text)
+    for source, said in _GOING_IN_SAID.items():
+        if (head := said.match(text)) is None:
+            continue
+        words = head.groupdict()
+        verb = _ORDER_VERB.get(words.get("does", ""))
+        if "giver" in words:
+            words["givers"] = possessive(words["giver"])
+        if "does" in words and verb is None:
+            source += ", no Order"  # a character's Order it could not carry into the battle
+        return WENT_IN[source].format(**words, verb=verb) + text[head.end() :]
+    return f"went in: {text}"
 
 
 COMMANDED = "legendary"

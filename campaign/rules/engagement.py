@@ -30,7 +30,7 @@ from campaign.rules.command import (
     command_of,
     legendary_command,
 )
-from campaign.rules.history import out_cold_text
+from campaign.rules.history import out_cold_text, possessive
 from campaign.rules.orders import OrderKind, order_kit, within_specialties
 from campaign.rules.state import CampaignUnitState, LeaderState
 from units.bucs import (
@@ -368,7 +368,9 @@ class _Fight:
             if bonus:
                 by = next(u for u in led if feat_sum(u.setup.leader_feats, "surprise") == bonus)
                 feats = ", ".join(f.label for f in sorted(by.setup.leader_feats) if f.row.surprise)
-                modifiers.append([f"{feats} ({by.name}'s leader), once for the side", bonus])
+                modifiers.append(
+                    [f"{feats} ({possessive(by.name)} leader), once for the side", bonus]
+                )
             die = self.d20()
             checks[side] = {
                 "unit": chosen.key,

@@ -172,6 +172,12 @@ def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
+def possessive(name: str) -> str:
+    """A name's possessive, as a page writes it: "Iron Wolf's", and of a name ending in s the
+    apostrophe alone: "Sappers'"."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
 def and_words(words: list[str]) -> str:
     """Words joined for a sentence: "A", "A and B", "A, B and C"."""
     return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
@@ -243,6 +249,12 @@ def carries_text(morale: int, casualty: int) -> str:
     return f"now carries {plural(morale, 'Morale hit')} and {plural(casualty, 'Casualty hit')}"
 
 
+def experience_has_text(points: int) -> str:
+    """The experience a unit has after an entry, as its history says it: "has 3 experience
+    points"."""
+    return f"has {plural(points, 'experience point')}"
+
+
 def _experience_text(before: dict[str, Any], after: dict[str, Any]) -> str:
     """The experience a change leaves, and why when it is less than before: a step up starts
     the count again from the points left over; a step down holds the points just short of the
@@ -253,7 +265,7 @@ def _experience_text(before: dict[str, Any], after: dict[str, Any]) -> str:
     now, was = after["experience"], before.get("experience")
     points = plural(now, "experience point")
     if was is None or now >= was:
-        return f"has {points}"
+        return experience_has_text(now)
     was_quality, quality = before.get("quality"), after.get("quality")
     if quality is not None and was_quality is not None:
         quality = Quality.of_word(quality)
@@ -261,10 +273,10 @@ def _experience_text(before: dict[str, Any], after: dict[str, Any]) -> str:
             return f"starts again toward the next step with {points} ({was} before)"
         if now == (threshold(quality) or 0) - 1:
             return (
-                f"its experience is held just short of the next step at "
-                f"{quality.label}: {was} → {now}"
+                f"{experience_has_text(now)} ({was} before), held just short of the next step "
+                f"at {quality.label}"
             )
-    return f"has {points} ({was} before)"
+    return f"{experience_has_text(now)} ({was} before)"
 
 
 def story_text(
@@ -355,13 +367,19 @@ UNDONE = {
 FIGHT_KINDS = ("battle", "engagement", "quick_resolve")
 
 
-def undone_text(kind: str, day: int, fight: str = "", name: str = "") -> str:
+def undone_text(
+    kind: str, day: int, fight: str = "", name: str = "", kept: int | None = None
+) -> str:
     """What a revert undoes, in words, by the undone entry's kind and day, and the fight it came
     from (``fight``, "battle" or "engagement", and its ``name``): "the battle of day 4, Second
     Ford, is undone", "the experience from the engagement of day 2, Mill ford, is undone", "the
     Casualty hits lost after the battle of day 4, Second Ford, are given back", "the GM's
     correction of day 3 is undone". An engagement named by its units ("engagement, Squad 1
-    against Iron Wolf") is named by them alone."""
+    against Iron Wolf") is named by them alone. ``kept``: the experience a unit keeps when the
+    experience undone had changed nothing (points held just short of a step it stood at
+    already), which the revert then has nothing to give back to say: "…, is undone: still 3
+    experience points"."""
+    still = "" if kept is None else f": still {plural(kept, 'experience point')}"
     for default in ("engagement, ", "quick resolve, "):
         if name.lower().startswith(default):
             name = name[len(default) :]
@@ -370,14 +388,14 @@ def undone_text(kind: str, day: int, fight: str = "", name: str = "") -> str:
         if kind in FIGHT_KINDS:
             return f"{words} is undone"
         if kind == "experience":
-            return f"the experience from {words} is undone"
+            return f"the experience from {words} is undone{still}"
         if kind == "casualties":
             return f"the Casualty hits lost after {words} are given back"
         return f"what {words} did is undone"
     if kind == "casualties":
         return f"the Casualty hits that died on day {day} are given back"
     what = UNDONE.get(kind, f"the {kind.replace('_', ' ')}")
-    return f"{what} of day {day} is undone"
+    return f"{what} of day {day} is undone" + (still if kind == "experience" else "")
 
 
 REVERT_ORDER = (

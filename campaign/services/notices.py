@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, HistoryEntry, Membership
 from campaign.pages import entry_events, entry_words, unit_label
-from campaign.rules.history import UNHURT, took_words
+from campaign.rules.history import UNHURT, possessive, took_words
 from campaign.selectors import entries_carrying, entry_battles, latest_entry_id, notice_entries
 from config.site import full_link, site_address
 
@@ -150,7 +150,7 @@ def _pages_lines(campaign: Campaign, forces: dict[int, str], site: str) -> list[
         return []
     pk = campaign.pk
     lines = [
-        f"{name}'s roster: {full_link(site, reverse('campaign:force', args=[pk, force]))}"
+        f"{possessive(name)} roster: {full_link(site, reverse('campaign:force', args=[pk, force]))}"
         for force, name in forces.items()
     ]
     lines.append(f"The campaign: {full_link(site, reverse('campaign:dashboard', args=[pk]))}")

@@ -27,7 +27,7 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
-from campaign.rules.history import hits_text, plural, took_name, took_text, undone_text
+from campaign.rules.history import hits_text, plural, possessive, took_name, took_text, undone_text
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     MEDICAL_WINDOW_HOURS,
@@ -609,7 +609,8 @@ def outcome_revert(
         snapshot.update(entry.before)
         if snapshot.get("casualty_hits", 0) > hits and _window_moved(entry, snapshot):
             errors.setdefault(field, []).append(
-                f"{units[entry.unit_id]}'s Casualty hits would come back in another medical "
+                f"{possessive(str(units[entry.unit_id]))} Casualty hits would come back in "
+                "another medical "
                 "window than theirs (a fight since, or a correction that opened a new one): undo "
                 "that first"
             )
@@ -630,7 +631,7 @@ def outcome_revert(
             unit=unit,
             state=state,
             kind=Kind.REVERT,
-            why=f"{reason.strip()}: {_undone(entry, fight)}",
+            why=f"{reason.strip()}: {_undone(entry, fight, state)}",
             day=unit.force.campaign.day,
             battle=entry.battle,
             actor=actor,
@@ -727,10 +728,13 @@ def _fight_of(entry: HistoryEntry) -> tuple[str, str] | None:
     return None
 
 
-def _undone(entry: HistoryEntry, fight: tuple[str, str] | None) -> str:
-    """What reverting ``entry`` undoes, in words (`undone_text`), the fight it came from named."""
+def _undone(entry: HistoryEntry, fight: tuple[str, str] | None, state: CampaignUnitState) -> str:
+    """What reverting ``entry`` undoes, in words (`undone_text`), the fight it came from named;
+    of experience that changed nothing, the experience the unit (``state``, after the revert)
+    keeps, as a revert that gives points back says them."""
     noun, name = fight or _fight_of(entry) or ("", "")
-    return undone_text(entry.kind, entry.day, noun, name)
+    kept = state.experience if "experience" not in entry.after else None
+    return undone_text(entry.kind, entry.day, noun, name, kept)
 
 
 def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | SameCharacter | None:

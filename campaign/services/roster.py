@@ -33,7 +33,7 @@ from campaign.models import (
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, LEADER_DIED
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
-from campaign.rules.history import and_words, number_text, plural, quoted
+from campaign.rules.history import and_words, number_text, plural, possessive, quoted
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     medical_window_closes,
@@ -810,7 +810,7 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
         too_many = _hits_problem(state, state.but(**values), {"morale_hits": None})
         if not errors and too_many:
             errors[LEADER_HIT_POINTS] = [
-                f"{leader.name}'s death would cost {unit.name} "
+                f"{possessive(leader.name)} death would cost {unit.name} "
                 f"{plural(LEADER_DEATH_MORALE_HITS, 'Morale hit')} at once: "
                 + too_many["morale_hits"][0]
             ]
@@ -848,7 +848,7 @@ def _leader_corrected(unit: Unit, hit_points: Any) -> LeaderState:
         raise ValueError(f"A leader's hit points are a whole number, not {hit_points!r}.")
     most = leader_most_hit_points(leader)
     if hit_points > (HIT_POINTS_MAX if most is None else most):
-        full = "" if most is None else f", {leader.name}'s full hit points"
+        full = "" if most is None else f", {possessive(leader.name)} full hit points"
         raise ValueError(f"At most {HIT_POINTS_MAX if most is None else most}{full}.")
     if hit_points < -HIT_POINTS_MAX:
         raise ValueError(f"At least {number_text(-HIT_POINTS_MAX)}.")
@@ -1009,7 +1009,8 @@ def leader_attach(
             raise ValidationError(
                 {
                     "character": f"{character} leads {ruins.name} ({ruins.force.name}) already: "
-                    f"a character leads one unit at a time; detach them on {ruins.name}'s "
+                    "a character leads one unit at a time; detach them on "
+                    f"{possessive(ruins.name)} "
                     "page first"
                 }
             )
@@ -1069,7 +1070,8 @@ def _leader_name_taken(unit: Unit, name: str) -> str | None:
     )
     if other is not None:
         return (
-            f"{quoted(name)} is the name of {other.unit}'s leader already: give this leader another"
+            f"{quoted(name)} is the name of {possessive(str(other.unit))} leader already: "
+            "give this leader another"
         )
     return None
 

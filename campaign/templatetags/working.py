@@ -12,6 +12,7 @@ from campaign.rules.history import (
     hit_points_shown,
     minus_signs,
     number_text,
+    possessive,
 )
 from campaign.selectors import leader_most_hit_points
 from units.bucs import Equipment, Quality
@@ -20,6 +21,9 @@ register = template.Library()
 
 QUALITY_WORDS = {q.label for q in Quality}
 EQUIPMENT_WORDS = {e.label for e in Equipment}
+
+
+register.filter("possessive", possessive)
 
 
 @register.filter

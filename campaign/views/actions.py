@@ -67,7 +67,7 @@ from campaign.pages import (
     unit_joins_text,
     unit_label,
 )
-from campaign.rules.history import and_words, plural
+from campaign.rules.history import and_words, plural, possessive
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.selectors import (
     GM,
@@ -686,7 +686,10 @@ def unit_remove_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpRespons
             # no longer offers.
             return said_on_top(reverse("campaign:unit", args=[pk, unit.pk]), refusal)
         url = reverse("campaign:force", args=[pk, unit.force_id])
-        return url, f"{name} is struck off {unit.force.name}'s roster, as raised by mistake."
+        return (
+            url,
+            f"{name} is struck off {possessive(unit.force.name)} roster, as raised by mistake.",
+        )
 
     return form_action(
         request,
@@ -1111,7 +1114,7 @@ def force_edit_view(request: HttpRequest, pk: int, force_pk: int) -> HttpRespons
         if edited.name != old_name:
             said.append(f"{old_name} is called {edited.name} now.")
         if edited.owner_id != old_owner:
-            said.append(f"{edited.name} is {edited.owner.get_username()}'s force now.")
+            said.append(f"{edited.name} is {possessive(edited.owner.get_username())} force now.")
         return reverse("campaign:force", args=[pk, force.pk]), " ".join(said) or "Nothing changed."
 
     return form_action(

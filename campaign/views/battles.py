@@ -65,7 +65,7 @@ from campaign.pages import (
     units_seen_in_summary,
 )
 from campaign.rules.bridge import TableResult
-from campaign.rules.history import plural
+from campaign.rules.history import plural, possessive
 from campaign.rules.values import TURN_LIMIT_MAX
 from campaign.selectors import (
     FOG_ALL,
@@ -675,7 +675,8 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
                 viewer,
                 cb=cb,
                 title="The outcome cannot be applied",
-                lede=f"{cb.name}'s outcome awaits your review, but it cannot be applied as the "
+                lede=f"{possessive(cb.name)} outcome awaits your review, but it cannot be applied "
+                "as the "
                 "units stand now: correct them (or revert what changed them), then apply it.",
                 refusal=refusal,
                 rows=rows,
@@ -687,7 +688,8 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
             viewer,
             cb=cb,
             title="Apply the outcome?",
-            lede=f"Applying {cb.name}'s outcome writes these changes into each unit's history.",
+            lede=f"Applying {possessive(cb.name)} outcome writes these changes into each unit's "
+            "history.",
             note="These are the battle's own dice, a leader's 3d6 per Casualty hit among them: "
             "applying writes exactly what is shown here.",
             lines=[f"{line}." for line in notes],
@@ -759,7 +761,7 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
             status=200 if request.method == "GET" else 400,
             cb=cb,
             title="The outcome cannot be reverted",
-            lede=f"{cb.name}'s outcome cannot be reverted as the units stand now: "
+            lede=f"{possessive(cb.name)} outcome cannot be reverted as the units stand now: "
             + ("a unit it changed has" if len(blocked) == 1 else "units it changed have")
             + " changed again since.",
             refusal=blocked,
@@ -780,7 +782,7 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
             if reverted is not None:
                 # Post, then redirect: the battle's page shows what the revert gave back.
                 messages.success(
-                    request, f"{cb.name}'s outcome is undone; it may be applied again."
+                    request, f"{possessive(cb.name)} outcome is undone; it may be applied again."
                 )
                 return redirect(url)
             form.add_error(None, _not_applied(cb))
@@ -796,7 +798,7 @@ def _not_applied(cb: CampaignBattle) -> str:
     or was never applied."""
     cb.refresh_from_db(fields=["state"])
     if cb.state == CampaignBattle.State.REVERTED:
-        return f"{cb.name}'s outcome is undone already; it may be applied again."
+        return f"{possessive(cb.name)} outcome is undone already; it may be applied again."
     return "Only an applied outcome can be reverted."
 
 

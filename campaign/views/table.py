@@ -711,20 +711,44 @@ def engagement_log(
                     "winner_name": sides[surprise["winner"]],
                     "momentum_name": sides[momentum] if momentum else None}  # fmt: skip
     rounds: list[dict[str, Any]] = []
+    # The pairing whose hits are landing, and how many have: a unit broken by the first of them
+    # is out, and the rest never land (docs/bucs-choices.md, "The damage split is each unit's,
+    # per round").
+    pairing: dict[str, Any] = {}
+    landed = 0
     for event in record.events:
         kind = event["event"]
+        if kind == "hit":
+            landed += 1
+        left = pairing.get("hits", 0) - landed
+        if kind == "broken" and left > 0 and event["unit"] not in unseen:
+            pairing["never_landed"] = never_landed_text(names[event["unit"]], landed, left)
         if kind == "round":
             pinned = [(names[k], "" if k in unseen else ", ".join(v))
                       for k, v in event["pinned"].items()]  # fmt: skip
             rounds.append({"number": event["round"], "pinned": pinned, "lines": []})
         elif kind == "pairing":
-            rounds[-1]["lines"].append({**event,
-                                        "rolls": [rolled(event[side]) for side in SIDES],
-                                        "winner_name": sides.get(event.get("winner"))})  # fmt: skip
+            pairing, landed = {**event,
+                               "rolls": [rolled(event[side]) for side in SIDES],
+                               "winner_name": sides.get(event.get("winner"))}, 0  # fmt: skip
+            rounds[-1]["lines"].append(pairing)
         elif kind in ("hit", "leader", "leader_died", "broken") and event["unit"] not in unseen:
             rounds[-1]["lines"].append({**event, "unit_name": names.get(event.get("unit")),
                                         "winner_name": sides.get(event.get("winner"))})  # fmt: skip
     return {"lineup": lineup, "surprise": surprise, "rounds": rounds}
+
+
+def never_landed_text(name: str, landed: int, left: int) -> str:
+    """A pairing's hits that never landed, its loser broken by those before them: "the first
+    broke Iron Wolf, so the second never landed"."""
+    first = "the first" if landed == 1 else f"the first {landed}"
+    if landed + left == 2:
+        rest = "the second never landed"
+    elif left == 1:
+        rest = "the last never landed"
+    else:
+        rest = f"the other {left} never landed"
+    return f"{first} broke {name}, so {rest}"
 
 
 def unseen_units(viewer: Viewer, record: Engagement) -> set[str]:

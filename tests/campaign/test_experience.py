@@ -9,6 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign.models import HistoryEntry
+from campaign.pages import entry_line
 from campaign.rules.bridge import UnitOutcome
 from campaign.rules.experience import (
     EXPERIENCE_TABLE,
@@ -29,6 +30,7 @@ from campaign.rules.state import Status, WindowFight
 from campaign.rules.window import withdrawn_text
 from campaign.services import calendar_advance, outcome_apply, unit_edit, unit_train
 from campaign.services.characters import character_create
+from campaign.services.outcomes import outcome_revert
 from tests.campaign.helpers import unit_state
 from units.bucs import Quality
 
@@ -242,6 +244,19 @@ def test_a_broken_survivor_has_its_points_in_history_and_no_step_up(campaign, ma
         "Mill: 2 points of experience, held just short of the next step: no step up while it "
         "is broken (retreated in poor order)"
     )
+    # Each says what the unit has after, whether the points changed it or not.
+    for unit in (fresh, seasoned):
+        line = entry_line(gains[unit], unit.state.to_json())
+        assert line.endswith("(retreated in poor order): has 1 experience point"), line
+    # Reverted, each says what the unit has after too: given back, or kept where it stood.
+    reverted = outcome_revert(entries=[gains[fresh], gains[seasoned]], reason="wrong report")
+    said = {e.unit: entry_line(e, e.unit.state.to_json()) for e in reverted}
+    assert said[fresh] == (
+        "Wrong report: the experience of day 1 is undone: back to 0 experience points"
+    ), said[fresh]
+    assert said[seasoned] == (
+        "Wrong report: the experience of day 1 is undone: still 1 experience point"
+    ), said[seasoned]
 
 
 def test_a_unit_reduced_by_dead_casualty_hits_then_gains_experience_normally(campaign, make_unit):
@@ -351,7 +366,9 @@ def test_experience_is_said_held_short_of_a_step_only_where_it_stands():
     # Inexperienced needs 3: 2 is just short of it, 1 is not (fights counted again, say).
     held = story_text({"quality": "average", "experience": 3},
                       {"quality": "inexperienced", "experience": 2}, {})  # fmt: skip
-    assert "its experience is held just short of the next step at Inexperienced: 3 → 2" in held
+    assert held.endswith(
+        "has 2 experience points (3 before), held just short of the next step at Inexperienced"
+    )
     fewer = story_text({"quality": "average", "experience": 2},
                        {"quality": "inexperienced", "experience": 1}, {})  # fmt: skip
     assert "held just short" not in fewer and "has 1 experience point (2 before)" in fewer

@@ -480,7 +480,7 @@ def test_a_revert_that_would_give_hits_back_in_another_window_is_refused(campaig
         outcome_revert(entries=[save], reason="the medics never came")
     assert refused.value.message_dict == {
         f"entries.{save.pk}": [
-            "Atlas's Casualty hits would come back in another medical window than theirs (a "
+            "Atlas' Casualty hits would come back in another medical window than theirs (a "
             "fight since, or a correction that opened a new one): undo that first"
         ]
     }

@@ -328,7 +328,7 @@ SECRETS = {
     "force": ("Dig in by the mill", "Patrol the west road", "Lt. Rowan", "of 13 hit points",
               "feats (Squad/Squadron Tactics", "Red Scouts takes a"),
     "enemy": ("Hold the ford at dusk", "Scout the east bank", "Maj. Greaves", "Ghost Lancers",
-              "Field dressing at the ford", "Blue Pickets's leader", "is outside its specialties",
+              "Field dressing at the ford", "Blue Pickets' leader", "is outside its specialties",
               "Blue Pickets takes a"),
     "vane": (", led by Capt. Vane",),
     "npc": ("Sgt. Ferris",),

@@ -614,7 +614,10 @@ def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, wor
     assert "order" not in placed[others[-1].pk]  # "No Order"
     page = client.get(response["Location"]).text
     # The battle's page is a record of the launch: the Order may have ended since.
-    said = "Holt: holds. When the battle began, the Order was under way until day"
+    said = (
+        "went in to hold, under Capt. Holt&#x27;s Order to Use Skill. When the battle began, the "
+        "Order was under way until day"
+    )
     assert "Orders going in" in page and said in page
     assert "The Order is under way" not in page
     rival = login(client, world, "rival").get(response["Location"]).text
@@ -624,7 +627,7 @@ def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, wor
     )
     rival = client.get(response["Location"]).text
     assert said not in rival, "rosters hidden: a side does not read the other side's Orders"
-    assert "Iron Wolf (Blue Battalion)</strong>: No Order" in rival
+    assert "Iron Wolf (Blue Battalion)</strong> went in without an Order." in rival
 
 
 def test_a_battle_fought_long_ago_says_its_orders_were_under_way_when_it_began(client, world):
@@ -638,8 +641,8 @@ def test_a_battle_fought_long_ago_says_its_orders_were_under_way_when_it_began(c
     cb.save(update_fields=["orders"])
     login(client, world, "gm")
     record = (
-        "Use Skill, Ordered by Capt. Holt: holds. When the battle began, the Order was under "
-        "way until day 2, 01:00."
+        "ent in to hold, under Capt. Holt&#x27;s Order to Use Skill. When the battle began, the "
+        "Order was under way until day 2, 01:00."
     )
     for page in (_url("battle", world, cb.pk), _url("battle-cards", world, cb.pk)):
         text = client.get(page).text

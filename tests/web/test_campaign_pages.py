@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaign.models import Campaign, Unit
+from campaign.rules.bridge import went_in_text
 from campaign.services import unit_create, unit_edit
 from tests.web.campaign_world import login
 from tests.web.paging import add_notes, link
@@ -383,7 +384,8 @@ def test_a_fought_battles_sheet_says_how_each_unit_went_in_not_how_it_stands_now
     squad = next(a for a in sheet.split("<article")[1:] if "<h2>Squad 1</h2>" in a)
     went = applied.orders[str(world.unit.pk)]
     assert f"Red Company · fought as {Quality.of_word(went['quality']).label}, " in squad
-    assert f'<p class="went-in">{escape(went["text"])}</p>' in squad
+    said = went_in_text(went["text"])
+    assert f'<p class="went-in">{escape(said[:1].upper() + said[1:])}</p>' in squad
     assert "box-free" not in sheet and "box-casualty" not in sheet  # the hits now: not here
     # The battle card's own, to tick off: the line's first words, so a capital.
     assert '<p class="hit-boxes">Card Hits: <span role="img" aria-label="' in squad

@@ -215,8 +215,8 @@ def test_the_apply_review_and_the_battle_page_tell_each_unit_as_its_history_does
         "Broken at Pinned down: took 1 Morale, 0 Casualty hits — 0 of 1 Hit lost; 1 Skill lost "
         "to suppression: 1 Morale; Skill lost to suppression costs 1 step: retreated in poor "
         "order; fell from Average to Inexperienced; now carries 1 Morale hit and 0 Casualty "
-        "hits; its experience is held just short of the next step at Inexperienced: 3 → 2; lost "
-        "1 point of Skill to suppression for good."
+        "hits; has 2 experience points (3 before), held just short of the next step at "
+        "Inexperienced; lost 1 point of Skill to suppression for good."
     )
     review = client.get(_url("battle-apply", world, battle.pk)).text
     table = review[review.index('<table class="changes told">') :]

@@ -80,21 +80,25 @@ def test_orders_that_went_in_alike_are_said_once(client, world):
     a, b, c, d, e = (Unit(pk=pk, name=name, force=force) for pk, name, force in
                      [(1, "Atlas", red), (2, "Aid Post", red), (3, "Iron Wolf", blue),
                       (4, "Blue Rifles", blue), (5, "Tiger One", red)])  # fmt: skip
-    attack, hold = {"text": "Attacks."}, {"text": "Holds."}
+    attack = {"text": "The set-up's standing Order: attacks."}
+    hold = {"text": "The set-up's standing Order: holds."}
     orders = {"1": attack, "2": attack, "3": attack, "4": attack, "5": attack}
     # Every unit alike: one short line, the forces named once each.
     assert orders_going_in([a, b, c, d, e], orders) == [
-        ("Every unit of Red Company and Blue Battalion", "Attacks.")
+        ("Every unit of Red Company and Blue Battalion", ATTACKED)
     ]
     # Some of a force's units otherwise: those by name, with their force.
     orders |= {"2": hold, "5": hold}
     assert orders_going_in([a, b, c, d, e], orders) == [
-        ("Every unit of Blue Battalion; Atlas (Red Company)", "Attacks."),
-        ("Aid Post and Tiger One (Red Company)", "Holds."),
+        ("Every unit of Blue Battalion; Atlas (Red Company)", ATTACKED),
+        (
+            "Aid Post and Tiger One (Red Company)",
+            "went in to hold, under the set-up's standing Order.",
+        ),
     ]
     # A unit alone in its force is named; a unit the reader does not see is left out.
     assert orders_going_in([a, c], orders) == [
-        ("Atlas (Red Company); Iron Wolf (Blue Battalion)", "Attacks.")
+        ("Atlas (Red Company); Iron Wolf (Blue Battalion)", ATTACKED)
     ]
     cb = world.engine_battle
     page = login(client, world, "gm").get(_url("battle", world, cb.pk)).text
@@ -103,6 +107,11 @@ def test_orders_that_went_in_alike_are_said_once(client, world):
     said = page.split('class="battle-orders"')[1].split("</ul>")[0]
     assert said.count("<li>") == len(set(texts))
     assert "Every unit of" in said
+    # One sentence after the units it names: no capital after a colon, no second colon.
+    assert "</strong> went in to " in said and "</strong>: " not in said
+
+
+ATTACKED = "went in to attack, under the set-up's standing Order."
 
 
 def test_a_table_result_says_how_each_unit_left_in_words(client, world):
@@ -310,7 +319,12 @@ def test_an_engagement_says_which_force_won_each_round_and_the_surprise(client, 
     assert any(c.startswith(f"{won} won by ") for c in captions), captions
     # A round won by too little to hurt says so, not "0 hits".
     assert not any(c.endswith(": 0 hits") for c in captions), captions
-    assert all(re.search(r": (no hits|[1-9]\d* hits?)(; Driven Back)?$|a tie", c) for c in captions)
+    assert all(
+        re.search(
+            r": (no hits|[1-9]\d* hits?)(; the first .* never landed)?(; Driven Back)?$|a tie", c
+        )
+        for c in captions
+    )
     for engine_words in ("the attackers", "the defenders"):
         assert engine_words not in page
     timeline = client.get(_url("timeline", world)).text

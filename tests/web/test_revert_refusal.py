@@ -164,7 +164,7 @@ def test_an_engagement_that_cannot_be_reverted_says_what_changed_since_up_front(
     page = client.get(_url("engagement", world, record.pk)).text
     said = (
         f"{unit.name} ({unit.force.name}) has changed since: GM edit on day {world.campaign.day} "
-        "(GM correction: drill). That cannot be undone: correct the unit, then revert this "
+        "— GM correction: drill. That cannot be undone: correct the unit, then revert this "
         "engagement."
     )
     assert said in page
@@ -193,7 +193,7 @@ def test_a_revert_blocked_by_the_medics_says_to_correct_the_unit_not_to_undo_the
     chosen = {"allocation": {ours.pk: 1}} if hurt.casualty_hits else {"morale": {ours.pk: 1}}
     (medical,) = medical_apply(force=world.force, actor=gm, **chosen)
     text = client.get(_url("battle-revert", world, battle.pk)).text
-    said = f"MG Nest (Red Company) has changed since: Medical on day {medical.day} (Medical crews"
+    said = f"MG Nest (Red Company) has changed since: Medical on day {medical.day} — Medical crews"
     assert said in text
     assert "That cannot be undone: correct the unit, then revert this battle." in text
     assert "Undo" not in text
@@ -214,3 +214,19 @@ def test_a_revert_blocked_by_an_engagement_says_to_revert_the_engagement(client,
     assert "has changed since: Engagement on day" in text
     assert f"Revert {record.name} or correct the unit, then revert this battle." in text
     assert "cannot be undone" not in text
+
+
+def test_a_revert_refusal_names_what_changed_since_without_brackets_in_brackets():
+    """What changed a unit since is told after a dash: its reason may hold brackets of its own
+    ("a day of R&R (a day)"), which a bracket around it would nest."""
+    from types import SimpleNamespace
+
+    from campaign.pages import revert_blocked_lines
+
+    unit = SimpleNamespace(name="Sappers", force=SimpleNamespace(name="Blue Battalion"))
+    rest = HistoryEntry(pk=7, kind="recovery", day=3, text="a day of R&R (a day)", after={})
+    (line,) = revert_blocked_lines([(unit, [rest])], {}, "engagement")
+    assert line == (
+        "Sappers (Blue Battalion) has changed since: R&R on day 3 — a day of R&R (a day). That "
+        "cannot be undone: correct the unit, then revert this engagement."
+    )

@@ -46,8 +46,8 @@ def test_experience_that_falls_says_why():
         {"quality": "average", "experience": 2}, {"quality": "green", "experience": 1}, {}
     )
     assert fell == (
-        "fell from Average to Green; its experience is held just short of the next step at "
-        "Green: 2 → 1"
+        "fell from Average to Green; has 1 experience point (2 before), held just short of the "
+        "next step at Green"
     )
     rose = story_text(
         {"quality": "green", "experience": 2}, {"quality": "inexperienced", "experience": 0}, {}

@@ -79,7 +79,7 @@ def test_an_engagement_shows_of_a_unit_seen_in_summary_its_name_and_totals_only(
     blue = _rows(page, "Blue Pickets")
     assert blue and all('<td class="small">Not shown</td>' in row for row in blue)
     for hidden in ("Maj. Greaves", "Establish Beachhead", "outside its specialties",
-                   "Blue Pickets's leader", "Blue Pickets takes a", "Blue Pickets is destroyed",
+                   "Blue Pickets' leader", "Blue Pickets takes a", "Blue Pickets is destroyed",
                    "Blue Pickets retreats", "Special Forces", "seed 106"):  # fmt: skip
         assert hidden not in page, hidden
     # The rival hid: their Hide check (drawn from their side) by its total, the watch whole.
@@ -88,7 +88,7 @@ def test_an_engagement_shows_of_a_unit_seen_in_summary_its_name_and_totals_only(
     assert "A unit of a force you see only in summary is named, with the totals it rolled" in page
     # The rival reads it the other way round; the GM reads everything.
     page = _engagement_page(client, world, "rival")
-    assert "Blue Pickets's leader" in page and "Lt. Rowan" not in page
+    assert "Blue Pickets' leader" in page and "Lt. Rowan" not in page
     assert all("Not shown" in row for row in _rows(page, "Red Scouts"))
     page = _engagement_page(client, world, "gm")
     assert "seed 106" in page and "Lt. Rowan" in page and "Maj. Greaves" in page
@@ -222,17 +222,20 @@ def test_a_battles_orders_going_in_do_not_name_a_legendary_commander_the_reader_
              "text": "Under the command of Old Guard (Legendary): under Orders, though Old Guard "
                      "has no Order to pass on. It fights with its own judgement."}  # fmt: skip
     [(_, text)] = orders_going_in([unit], {str(unit.pk): takes})
-    assert text == "Under the command of a Legendary unit, whose Order it takes: attacks."
+    assert text == "went in to attack, under the command of a Legendary unit and its Order."
     [(_, text)] = orders_going_in([unit], {str(unit.pk): holds})
     assert text == (
-        "Under the command of a Legendary unit: under Orders, though that unit has no Order to "
-        "pass on. It fights with its own judgement."
+        "went in under the command of a Legendary unit, under Orders, though that unit had no "
+        "Order to pass on. It fights with its own judgement."
     )
     # Among the units the reader sees, the commander is named.
     guard = world.enemy_unit
     guard.name = "Old Guard"
     lines = orders_going_in([unit, guard], {str(unit.pk): takes})
-    assert lines[0][1] == takes["text"]
+    assert (
+        lines[0][1]
+        == "went in to attack, under the command of Old Guard (Legendary) and its Order."
+    )
 
 
 def _rolls(client, world, role: str) -> str:

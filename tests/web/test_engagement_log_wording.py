@@ -1,0 +1,78 @@
+"""How an engagement's log tells a pairing's hits and a leader's wounds, in sentences."""
+
+from html import unescape
+from types import SimpleNamespace
+
+from django.template.loader import render_to_string
+
+from campaign.views.table import engagement_log
+
+SIDES = {"attackers": "Red Company", "defenders": "Blue Battalion"}
+
+
+def _unit(side, key, name):
+    return {"event": "unit", "side": side, "unit": key, "name": name, "quality": "Average",
+            "leader": "Sgt Holt", "order": None, "commanded_by": None}  # fmt: skip
+
+
+def _roll(key, name, total):
+    return {"unit": key, "name": name, "d20": total, "modifiers": [], "total": total}
+
+
+def _log(*events):
+    record = SimpleNamespace(
+        campaign_id=1,
+        events=[_unit("attackers", "a", "Iron Wolf"), _unit("defenders", "d", "Sappers"),
+                {"event": "round", "round": 1, "pinned": {}}, *events],
+    )  # fmt: skip
+    html = render_to_string("campaign/_engagement_log.html", {"log": engagement_log(record, SIDES)})
+    return unescape(" ".join(html.split()))
+
+
+def _pairing(hits):
+    return {"event": "pairing", "round": 1, "attackers": _roll("a", "Iron Wolf", 20),
+            "defenders": _roll("d", "Sappers", 5), "margin": 15, "winner": "attackers",
+            "hits": hits, "driven_back": None}  # fmt: skip
+
+
+def _hit(kind="morale"):
+    return {"event": "hit", "round": 1, "unit": "d", "kind": kind, "ignored": None}
+
+
+def test_a_name_ending_in_s_takes_the_apostrophe_alone():
+    from campaign.rules.history import possessive
+
+    assert possessive("Sappers") == "Sappers'"
+    assert possessive("Iron Wolf") == "Iron Wolf's"
+    text = _log(
+        _pairing(1),
+        _hit("casualty"),
+        {"event": "leader", "round": 1, "unit": "d", "rolls": [3, 4, 5], "hit_points": 0,
+         "died": True},
+        {"event": "leader_died", "round": 1, "unit": "d", "morale_hits": 2},
+    )  # fmt: skip
+    assert "Sappers' leader takes 3d6: 3, 4, 5" in text
+    assert "Sappers' leader is dead" in text
+    assert "Sappers's" not in text
+
+
+def test_hits_a_broken_unit_never_took_are_said_not_to_have_landed():
+    """The damage split is each unit's, per round: a unit broken is out, so a pairing's hits
+    after the one that broke it never land, and the log says so rather than drop them."""
+    text = _log(
+        _pairing(2), _hit(), {"event": "broken", "round": 1, "unit": "d", "removed": "retreated"}
+    )
+    assert "2 hits; the first broke Sappers, so the second never landed" in text
+    assert "Sappers retreats in poor order." in text
+    text = _log(
+        _pairing(4),
+        _hit(),
+        _hit("casualty"),
+        {"event": "broken", "round": 1, "unit": "d", "removed": "destroyed"},
+    )
+    assert "4 hits; the first 2 broke Sappers, so the other 2 never landed" in text
+    # Every hit landed: nothing to say.
+    text = _log(
+        _pairing(1), _hit(), {"event": "broken", "round": 1, "unit": "d", "removed": "retreated"}
+    )
+    assert "never landed" not in text
