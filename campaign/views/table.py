@@ -8,6 +8,7 @@ the services.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
 from typing import Any
 from urllib.parse import urlencode
@@ -711,38 +712,50 @@ def engagement_log(
                     "winner_name": sides[surprise["winner"]],
                     "momentum_name": sides[momentum] if momentum else None}  # fmt: skip
     rounds: list[dict[str, Any]] = []
-    # The pairing whose hits are landing, and how many have: a unit broken by the first of them
-    # is out, and the rest never land (docs/bucs-choices.md, "The damage split is each unit's,
-    # per round").
+    # The pairing whose hits are being dealt, how many have been and the kit that ignored any:
+    # a unit broken by the first of them is out, and the rest never land (docs/bucs-choices.md,
+    # "The damage split is each unit's, per round").
     pairing: dict[str, Any] = {}
-    landed = 0
+    dealt, ignored = 0, Counter[str]()
     for event in record.events:
         kind = event["event"]
         if kind == "hit":
-            landed += 1
-        left = pairing.get("hits", 0) - landed
+            dealt += 1
+            if event.get("ignored"):
+                ignored[IGNORED_BY[event["ignored"]]] += 1
+        left = pairing.get("hits", 0) - dealt
         if kind == "broken" and left > 0 and event["unit"] not in unseen:
-            pairing["never_landed"] = never_landed_text(names[event["unit"]], landed, left)
+            pairing["never_landed"] = never_landed_text(names[event["unit"]], dealt, left, ignored)
         if kind == "round":
             pinned = [(names[k], "" if k in unseen else ", ".join(v))
                       for k, v in event["pinned"].items()]  # fmt: skip
             rounds.append({"number": event["round"], "pinned": pinned, "lines": []})
         elif kind == "pairing":
-            pairing, landed = {**event,
-                               "rolls": [rolled(event[side]) for side in SIDES],
-                               "winner_name": sides.get(event.get("winner"))}, 0  # fmt: skip
+            pairing = {**event,
+                       "rolls": [rolled(event[side]) for side in SIDES],
+                       "winner_name": sides.get(event.get("winner"))}  # fmt: skip
+            dealt, ignored = 0, Counter()
             rounds[-1]["lines"].append(pairing)
         elif kind in ("hit", "leader", "leader_died", "broken") and event["unit"] not in unseen:
             rounds[-1]["lines"].append({**event, "unit_name": names.get(event.get("unit")),
+                                        "ignored_by": IGNORED_BY.get(event.get("ignored")),
                                         "winner_name": sides.get(event.get("winner"))})  # fmt: skip
     return {"lineup": lineup, "surprise": surprise, "rounds": rounds}
 
 
-def never_landed_text(name: str, landed: int, left: int) -> str:
-    """A pairing's hits that never landed, its loser broken by those before them: "the first
-    broke Iron Wolf, so the second never landed"."""
-    first = "the first" if landed == 1 else f"the first {landed}"
-    if landed + left == 2:
+IGNORED_BY = {"armor": "Armor", "excellent": "Excellent equipment"}
+"""The kit that ignored a hit, by the engagement event's ``ignored``, as the log names it."""
+
+
+def never_landed_text(name: str, dealt: int, left: int, ignored: Counter[str]) -> str:
+    """A pairing's hits that never landed, its loser broken by those dealt before them, any its
+    kit ignored among those said so: "the first broke Iron Wolf, so the second never landed",
+    "the first 3 (Armor ignored one) broke Sappers, so the last never landed"."""
+    first = "the first" if dealt == 1 else f"the first {dealt}"
+    if ignored:
+        (kit, count), *more = [(k, "one" if n == 1 else str(n)) for k, n in ignored.items()]
+        first += f" ({', '.join([f'{kit} ignored {count}', *(f'{k} {n}' for k, n in more)])})"
+    if dealt + left == 2:
         rest = "the second never landed"
     elif left == 1:
         rest = "the last never landed"

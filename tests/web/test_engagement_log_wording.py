@@ -76,3 +76,29 @@ def test_hits_a_broken_unit_never_took_are_said_not_to_have_landed():
         _pairing(1), _hit(), {"event": "broken", "round": 1, "unit": "d", "removed": "retreated"}
     )
     assert "never landed" not in text
+
+
+def test_a_hit_kit_ignored_before_the_break_is_said_to_have_been_ignored():
+    """A hit Armor or Excellent equipment ignores still takes its turn among a pairing's hits:
+    the hits before the break count it, and say it was ignored rather than that it broke."""
+
+    def ignored(kind, by):
+        return {**_hit(kind), "ignored": by}
+
+    broken = {"event": "broken", "round": 1, "unit": "d", "removed": "retreated"}
+    text = _log(_pairing(4), _hit(), ignored("casualty", "armor"), _hit(), broken)
+    assert "4 hits; the first 3 (Armor ignored one) broke Sappers, so the last never landed" in text
+    assert "Sappers takes a Casualty hit — ignored (Armor)" in text
+    text = _log(
+        _pairing(5),
+        ignored("morale", "excellent"),
+        ignored("casualty", "armor"),
+        _hit(),
+        _hit("casualty"),
+        {**broken, "removed": "destroyed"},
+    )
+    assert (
+        "5 hits; the first 4 (Excellent equipment ignored one, Armor one) broke Sappers, "
+        "so the last never landed"
+    ) in text
+    assert "Sappers takes a Morale hit — ignored (Excellent equipment)" in text
