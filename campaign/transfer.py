@@ -44,7 +44,7 @@ from campaign.models import (
 from campaign.pages import card_text
 from campaign.rules.characters import ordered_feats
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
-from campaign.rules.history import FIELD_LABELS
+from campaign.rules.history import FIELD_LABELS, possessive
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_hour, clock_text
 from campaign.rules.recovery import state_problems
 from campaign.rules.state import (
@@ -874,7 +874,7 @@ def check_value(c: Checker, path: str, field: str, value: Any, *, whose: str = "
         said = str(error)
         if whose:
             label = FIELD_LABELS.get(field, field.replace("_", " "))
-            said = f"{whose}'s {label}{' ' if said.startswith('must ') else ': '}{said}"
+            said = f"{possessive(whose)} {label}{' ' if said.startswith('must ') else ': '}{said}"
         c.error(path, said)
         return None
 
@@ -1106,7 +1106,8 @@ def check_invitations(
     gm_forces = {
         force["name"]: ""
         if force["owner"] == gm_name
-        else f"is {force['owner']}'s force: only a force the GM holds waits for an invitee"
+        else f"is {possessive(force['owner'])} force: only a force the GM holds waits for an "
+        "invitee"
         for force in forces
     }
     unplayed = {

@@ -13,6 +13,7 @@ from django.urls import reverse
 from battles.jsontext import read_json
 from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
 from campaign.rules.bridge import UnitOutcome
+from campaign.rules.history import possessive
 from campaign.rules.orders import clock_hour
 from campaign.selectors import unit_history_explains
 from campaign.services import (
@@ -867,5 +868,18 @@ def test_a_units_number_refused_says_what_it_was_and_what_is_allowed(played, val
     with pytest.raises(ValidationError) as refused:
         campaign_import(data=data)
     assert refused.value.message_dict["forces[0].units[0].experience"] == [
-        f"{unit['name']}'s experience must be a whole number from 0 to 1,000,000, not {shown}"
+        f"{possessive(unit['name'])} experience must be a whole number from 0 to 1,000,000, "
+        f"not {shown}"
+    ]
+
+
+def test_a_refusal_names_a_unit_ending_in_s_with_the_apostrophe_alone(played):
+    data = campaign_export(campaign=played)
+    data["campaign"]["name"] = "Hand-edited"
+    unit = data["forces"][0]["units"][0]
+    unit["name"], unit["experience"] = "Sappers", -5
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert refused.value.message_dict["forces[0].units[0].experience"] == [
+        "Sappers' experience must be a whole number from 0 to 1,000,000, not −5"
     ]
