@@ -874,7 +874,9 @@ def check_value(c: Checker, path: str, field: str, value: Any, *, whose: str = "
         said = str(error)
         if whose:
             label = FIELD_LABELS.get(field, field.replace("_", " "))
-            said = f"{possessive(whose)} {label}{' ' if said.startswith('must ') else ': '}{said}"
+            said = (
+                f"{possessive(str(whose))} {label}{' ' if said.startswith('must ') else ': '}{said}"
+            )
         c.error(path, said)
         return None
 
@@ -1106,7 +1108,7 @@ def check_invitations(
     gm_forces = {
         force["name"]: ""
         if force["owner"] == gm_name
-        else f"is {possessive(force['owner'])} force: only a force the GM holds waits for an "
+        else f"is {possessive(str(force['owner']))} force: only a force the GM holds waits for an "
         "invitee"
         for force in forces
     }
