@@ -8,41 +8,25 @@ Node, with the site's exports as the editor page gives them (``campaign.transfer
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from battles.jsontext import read_json
 from campaign.transfer import FORMAT_KINDS
-from tests.conftest import needs_service
+from tests.web.node import ROOT, needs_node, node_call
 
-EDITOR_JS = Path(__file__).resolve().parents[2] / "campaign/static/campaign/map-editor.js"
-CROSSROADS = Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json"
+EDITOR_JS = ROOT / "campaign/static/campaign/map-editor.js"
+CROSSROADS = ROOT / "battles/engine/scenarios/crossroads.json"
 
 
 @pytest.fixture(autouse=True)
 def _node() -> None:
-    # Skipped on a machine without Node; in CI (BRIDGEHEAD_REQUIRE_SERVICES=1) a failure.
-    needs_service(shutil.which("node") is not None, "Node (to run the map editor's script)")
+    needs_node("the map editor's script")
 
 
 def _read(text: str, what: str | None = None) -> dict:
     """``mapFileRead`` of ``text``: a file's (by default) or ``what``'s ("The JSON field")."""
-    script = (
-        f"const m = require({json.dumps(str(EDITOR_JS))});"
-        "const [t, e, w] = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-        "process.stdout.write(JSON.stringify(m.mapFileRead(t, e, w || undefined)));"
-    )
-    done = subprocess.run(
-        ["node", "-e", script],
-        input=json.dumps([text, FORMAT_KINDS, what]),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout)
+    return node_call(EDITOR_JS, "mapFileRead", text, FORMAT_KINDS, *([what] if what else []))
 
 
 def test_a_campaign_export_is_told_for_what_it_is_and_where_it_goes():

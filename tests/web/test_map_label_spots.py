@@ -6,38 +6,20 @@ Node with fixed boxes (in the map's inches, y down), as the replay gives it meas
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
-from tests.conftest import needs_service
+from tests.web.node import ROOT, needs_node, node_call
 
-REPLAY_JS = Path(__file__).resolve().parents[2] / "battles/static/battles/replay.js"
+REPLAY_JS = ROOT / "battles/static/battles/replay.js"
 
 
 @pytest.fixture(autouse=True)
 def _node() -> None:
-    # Skipped on a machine without Node; in CI (BRIDGEHEAD_REQUIRE_SERVICES=1) a failure.
-    needs_service(shutil.which("node") is not None, "Node (to run the replay's script)")
+    needs_node("the replay's script")
 
 
 def _place(labels, markers, places):
-    script = (
-        f"const m = require({json.dumps(str(REPLAY_JS))});"
-        "const [l, k, p] = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-        "process.stdout.write(JSON.stringify(m.placeUnitLabels(l, k, p)));"
-    )
-    done = subprocess.run(
-        ["node", "-e", script],
-        input=json.dumps([labels, markers, places]),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout)
+    return node_call(REPLAY_JS, "placeUnitLabels", labels, markers, places)
 
 
 def _box(x1, y1, x2, y2, **more):
