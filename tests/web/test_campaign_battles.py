@@ -698,19 +698,12 @@ def test_a_table_results_rows_are_cards_on_a_tablet_held_upright(client, world):
     (destroye…": as a table, the unit's name, two numbers and two choices need some 52rem.
     Its rows are cards up to a tablet held upright, as the review's are, each choice as wide
     as its longest words (the screenshots: test-artifacts/browser/ at 820 and 390 px)."""
-    from tests.web.test_campaign_review import TABLET_UPRIGHT
-    from tests.web.test_dark_mode import STATIC, _rules
+    from tests.web.test_campaign_review import TABLET_UPRIGHT, cards_up_to_px
 
     page = login(client, world, "gm").get(
         reverse("campaign:battle-record", args=[world.campaign.pk])
     )
     assert re.search(r'<table class="[^"]*\brecord-rows\b', page.text)
-    sheet = (STATIC / "campaign" / "campaign.css").read_text()
-    cards = [
-        media
-        for media, selector, declared in _rules(sheet)
-        if selector == "table.record-rows thead" and declared.get("display") == "none"
-    ]
-    assert cards, "the table result's rows turn into cards on a narrow screen"
-    width = re.search(r"max-width:\s*([\d.]+)rem", cards[0])
-    assert width and float(width[1]) * 16 >= TABLET_UPRIGHT
+    widest = cards_up_to_px("table.record-rows")
+    assert widest is not None, "the table result's rows turn into cards on a narrow screen"
+    assert widest >= TABLET_UPRIGHT
