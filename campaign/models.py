@@ -371,7 +371,7 @@ class Leader(models.Model):
         if self.character_id is not None:
             # The character is the one at the head of the unit: its wounds are the leader's.
             Character.objects.filter(pk=self.character_id).update(
-                hit_points=self.hit_points, alive=self.alive
+                hit_points=self.hit_points, alive=self.alive, version=new_version()
             )
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
@@ -630,8 +630,10 @@ class SavedMap(models.Model):
         return self.name
 
 
-class Character(models.Model):
-    """A player character or a named NPC of the campaign: what BUCS reads of a d20 character."""
+class Character(Versioned):
+    """A player character or a named NPC of the campaign: what BUCS reads of a d20 character.
+
+    Its ``version`` keys the pages that name it (a roster names the giver of each Order)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="characters")
     name = models.CharField(max_length=200)
@@ -685,7 +687,7 @@ class CharacterEntry(models.Model):
         return f"Day {self.day}, {self.character}: {self.text}"
 
 
-class Order(models.Model):
+class Order(Versioned):
     """An Order a character gives a unit: it takes hours on the campaign clock.
 
     It is done once the clock reaches ``finishes_at`` (hours since day 1, 00:00); an Order is

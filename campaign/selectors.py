@@ -635,23 +635,26 @@ def roster_version(force: Force) -> tuple:
     """What the force's roster page is drawn from beyond the campaign and force rows: the sums
     of the version tokens of its units (a leader's change moves its unit's), of their cards,
     and of the library cards of the campaign's ruleset (a GM's add-unit form offers them); and
-    its units' Orders, given and called off (an Order is never otherwise changed).
+    of its units' Orders with their givers (each Order's line names the character who gave it).
 
     Every save gives a row a new random token (``units.models.Versioned``), so the sums change
-    with any saved change, a unit or card added or removed, or a card reloaded. One fixed SQL
-    statement: the roster is the page read most, and the ORM takes longer to build this
-    aggregate than the database takes to answer it.
+    with any saved change, a unit, card or Order added or removed, a card reloaded or a
+    character renamed. One fixed SQL statement: the roster is the page read most, and the ORM
+    takes longer to build this aggregate than the database takes to answer it.
     """
     with connection.cursor() as cursor:
-        cursor.execute(_ROSTER_VERSION_SQL, [force.campaign.ruleset, force.pk, force.pk])
+        cursor.execute(_ROSTER_VERSION_SQL, [force.campaign.ruleset, force.pk, force.pk, force.pk])
         return tuple(cursor.fetchone())
 
 
 _ROSTER_VERSION_SQL = f"""
     SELECT COUNT(u.id), SUM(u.version), SUM(t.version),
            (SELECT SUM(version) FROM {UnitType._meta.db_table} WHERE ruleset = %s),
-           (SELECT COUNT(o.id) + COUNT(o.called_off_at) FROM {Order._meta.db_table} o
-            JOIN {Unit._meta.db_table} ou ON ou.id = o.unit_id WHERE ou.force_id = %s)
+           (SELECT SUM(o.version) FROM {Order._meta.db_table} o
+            JOIN {Unit._meta.db_table} ou ON ou.id = o.unit_id WHERE ou.force_id = %s),
+           (SELECT SUM(version) FROM {Character._meta.db_table} WHERE id IN (
+               SELECT o.giver_id FROM {Order._meta.db_table} o
+               JOIN {Unit._meta.db_table} ou ON ou.id = o.unit_id WHERE ou.force_id = %s))
     FROM {Unit._meta.db_table} u JOIN {UnitType._meta.db_table} t ON t.id = u.unit_type_id
     WHERE u.force_id = %s
 """

@@ -281,7 +281,8 @@ class UnitChanges:
             if leader.character_id is not None
         ]
         if characters:
-            Character.objects.bulk_update(characters, ["hit_points", "alive"])
+            # Each built with a fresh version token (`Versioned`).
+            Character.objects.bulk_update(characters, ["hit_points", "alive", "version"])
         self.entries_write()
         self.units, self.fields = {}, set()
 

@@ -26,6 +26,7 @@ from campaign.rules.history import number_text, quoted
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.selectors import command_refused, history_standing
 from campaign.services._record import locked, require_manager, text_given, unit_change
+from units.models import new_version
 
 Kind = HistoryEntry.Kind
 HIT_POINTS_MAX = 999
@@ -133,7 +134,7 @@ def character_heal(
             },
             actor=actor,
         )  # its leader row carries the hit points to the character
-    Character.objects.filter(pk=character.pk).update(hit_points=after)
+    Character.objects.filter(pk=character.pk).update(hit_points=after, version=new_version())
     return CharacterEntry.objects.create(
         character=character,
         day=campaign.day,

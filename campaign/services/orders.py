@@ -44,6 +44,7 @@ from campaign.selectors import (
 from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass, time_told
 from units.bucs import Quality
+from units.models import new_version
 
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED, CALLED_OFF = "done", "under way", "replaced", "called off"
@@ -226,7 +227,7 @@ def order_give(
     listed = order_kind.row.listed_hours if listed_hours is None else listed_hours
     quality, saved, _ = _order_reckoning(order_kind, unit, giver)
     hours = order_hours(listed, quality, hours_saved=saved)
-    _under_way(unit, now).update(replaced=True)
+    _under_way(unit, now).update(replaced=True, version=new_version())
     return Order.objects.create(
         campaign=campaign,
         giver=giver,
@@ -299,12 +300,16 @@ def orders_follow_unit(
     if not Status(now).fights:
         hour = campaign_now(unit.force.campaign) if hour is None else hour
         Order.objects.filter(STANDING, unit=unit, finishes_at__gt=hour).update(
-            ended_at=Greatest(Value(hour), F("given_at")), ended_as=now
+            ended_at=Greatest(Value(hour), F("given_at")), ended_as=now, version=new_version()
         )
         if was == Status.DESTROYED:
-            Order.objects.filter(unit=unit, ended_as=Status.DESTROYED).update(ended_as=now)
+            Order.objects.filter(unit=unit, ended_as=Status.DESTROYED).update(
+                ended_as=now, version=new_version()
+            )
     elif was == Status.DESTROYED or (was == Status.RETREATED and undone):
-        Order.objects.filter(unit=unit, ended_at__isnull=False).update(ended_at=None, ended_as="")
+        Order.objects.filter(unit=unit, ended_at__isnull=False).update(
+            ended_at=None, ended_as="", version=new_version()
+        )
 
 
 @transaction.atomic

@@ -82,7 +82,7 @@ from campaign.services.accounts import email_ask_unchecked, email_taken
 from campaign.services.characters import HIT_POINTS_MAX
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
-from units.models import UnitType
+from units.models import UnitType, new_version
 
 Kind = HistoryEntry.Kind
 Told = StoryEntry.Kind
@@ -403,7 +403,7 @@ def _joined(invitation: Invitation, user: Any) -> Membership:
         held, unplayed = invitation_holds(invitation)
         taken = list(held.order_by("name").values_list("name", flat=True))
         held.update(owner=user)
-        unplayed.update(player=user)
+        unplayed.update(player=user, version=new_version())
     if joined:
         taking = f", taking {and_words(taken)}" if taken else ""
         text = f"{user} joined as {role_phrase(membership.role)}{taking}."
@@ -453,7 +453,7 @@ def membership_remove(*, campaign: Campaign, user: Any, actor: Any = None) -> li
         raise ValidationError({"user": f"{user} is not a member of {campaign}"})
     played = campaign.characters.filter(player=user)
     names = list(played.order_by("name").values_list("name", flat=True))
-    played.update(player=None)
+    played.update(player=None, version=new_version())
     membership.delete()
     text = f"{user} left the campaign" if leaving else f"{user} was removed from the campaign"
     if names:
@@ -503,7 +503,7 @@ def campaign_hand_over(
         raise ValidationError(errors)
     moving = campaign.forces.filter(owner=old)
     if with_forces:
-        campaign.characters.filter(player=old).update(player=to)
+        campaign.characters.filter(player=old).update(player=to, version=new_version())
     else:  # only the forces held for people invited
         moving = moving.exclude(pk__in=played.values("pk"))
     names = list(moving.order_by("name").values_list("name", flat=True))

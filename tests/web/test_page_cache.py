@@ -14,7 +14,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from battles.services import battle_launch, battle_resolve
-from campaign.models import Force, Leader
+from campaign.models import Character, Force, Leader, Order
 from campaign.services import (
     calendar_advance,
     campaign_hand_over,
@@ -132,6 +132,39 @@ def test_every_change_to_what_a_roster_shows_shows_at_once(client, world):
             assert_every_viewer_sees_it_fresh(client, world, "", "?sort=-quality")
         except AssertionError as failure:
             raise AssertionError(f"after {change}: {failure}") from failure
+
+
+def _under_orders(world) -> tuple[Character, Order]:
+    """A fresh unit of the player's under an Order of Sgt. Reyes."""
+    squad = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Fresh Squad")
+    reyes = character_create(campaign=world.campaign, name="Sgt. Reyes", hit_points=10,
+                             feats=["strategist"], actor=world.users["gm"])  # fmt: skip
+    order = order_give(giver=reyes, unit=squad, kind="attack", note="take the ford",
+                       actor=world.users["gm"])  # fmt: skip
+    return reyes, order
+
+
+def test_a_character_renamed_by_a_plain_save_shows_on_the_roster_at_once(client, world, settings):
+    """As the admin or a shell would rename them: the roster names the giver of each Order."""
+    settings.PAGE_CACHE_SECONDS = 60
+    reyes, _ = _under_orders(world)
+    login(client, world, "player")
+    assert "given by Sgt. Reyes" in client.get(roster_url(world)).text
+    reyes.name = "Lt. Reyes"
+    reyes.save()
+    page = client.get(roster_url(world)).text
+    assert "given by Lt. Reyes" in page and "Sgt. Reyes" not in page
+
+
+def test_an_order_changed_by_a_plain_save_shows_on_the_roster_at_once(client, world, settings):
+    settings.PAGE_CACHE_SECONDS = 60
+    _, order = _under_orders(world)
+    login(client, world, "player")
+    assert "take the ford" in client.get(roster_url(world)).text
+    order.note = "hold the bridge"
+    order.save()
+    page = client.get(roster_url(world)).text
+    assert "hold the bridge" in page and "take the ford" not in page
 
 
 def test_a_battle_outcome_applied_and_reverted_shows_at_once(client, world):
