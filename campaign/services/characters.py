@@ -116,6 +116,11 @@ def character_heal(
     why = reason or "healed"
     said = f"{number_text(before)} → {number_text(after)}"
     text = f"{character.name} {why}: hit points {said} of {character.max_hit_points}"
+    if before + hit_points > after:
+        # A heal stops at full: the GM is told what was lost, not left to count it.
+        lacked = after - before
+        lost = hit_points - lacked
+        text += f" (full: it lacked {lacked}, so {lost} of the {hit_points} healed were lost)"
     leader = Leader.objects.filter(character=character).select_related("unit").first()
     if leader is not None:
         unit = Unit.objects.select_for_update(of=("self",)).get(pk=leader.unit_id)

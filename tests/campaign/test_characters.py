@@ -339,9 +339,14 @@ def test_the_gm_heals_a_character_by_an_amount_never_above_full_and_never_the_de
     assert entry.text == "Capt. Holt rests a night: hit points 3 → 8 of 14"
     unit_entry = squad.history.last()
     assert unit_entry.kind == "leader" and unit_entry.details["healed"] == 5
-    character_heal(character=holt, hit_points=20)
+    entry = character_heal(character=holt, hit_points=20)
     holt.refresh_from_db()
     assert holt.hit_points == 14, "never above full hit points"
+    # What went past full is said, not silently dropped.
+    assert entry.text == (
+        "Capt. Holt healed: hit points 8 → 14 of 14"
+        " (full: it lacked 6, so 14 of the 20 healed were lost)"
+    )
     before = (CharacterEntry.objects.count(), HistoryEntry.objects.count())
     with pytest.raises(ValidationError, match="at full hit points already"):
         character_heal(character=holt, hit_points=1)
