@@ -74,9 +74,12 @@ def units_stored(pks: Iterable[Any], *, lock: bool) -> dict[int, Unit]:
 Side = TypeVar("Side")
 
 
-def forces_on_both_sides(sides: Mapping[Side, Iterable[Unit]]) -> list[tuple[Side, Unit, str]]:
+def forces_on_both_sides(
+    sides: Mapping[Side, Iterable[Unit]], does: str = "fight"
+) -> list[tuple[Side, Unit, str]]:
     """A force with units on both sides of a fight, refused: a force cannot fight itself. One
-    rule for an engagement, a quick resolve, a battle fought by the engine and a table's result.
+    rule for an engagement, a quick resolve, a battle fought by the engine, a table's result
+    and a contest (``does``: what the sentence says a force cannot do to itself).
 
     For each such force, (the later side it is on, in the mapping's order; its first unit
     there; the sentence naming the force), for the caller to put at that side's field. Empty
@@ -88,7 +91,7 @@ def forces_on_both_sides(sides: Mapping[Side, Iterable[Unit]]) -> list[tuple[Sid
         for unit in units:
             on = first.setdefault(unit.force_id, side)
             if on != side and unit.force_id not in {u.force_id for _, u, _ in found}:
-                why = f"{unit.force.name} is on both sides: a force cannot fight itself"
+                why = f"{unit.force.name} is on both sides: a force cannot {does} itself"
                 found.append((side, unit, why))
     return found
 

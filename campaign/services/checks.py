@@ -33,7 +33,13 @@ from campaign.rules.dice import Dice
 from campaign.rules.history import out_cold_text, quoted
 from campaign.rules.state import Status, can_act
 from campaign.selectors import campaign_now
-from campaign.services._record import locked, require_manager, text_given, unit_change
+from campaign.services._record import (
+    forces_on_both_sides,
+    locked,
+    require_manager,
+    text_given,
+    unit_change,
+)
 from campaign.services.going_in import led_units
 from campaign.services.orders import UNDER_WAY, current_orders, order_status
 from campaign.services.roster import unit_create, unit_create_check
@@ -243,11 +249,16 @@ def contest_run(
     reason = text_given(errors, "reason", reason)
     one = _check_units(campaign, active, "active", errors)
     other = _check_units(campaign, resisting, "resisting", errors)
-    for unit in (u for u in one if u.pk in {o.pk for o in other}):
+    both = [u for u in one if u.pk in {o.pk for o in other}]
+    for unit in both:
         # Named, as a quick resolve names a unit on both sides, so the GM sees which to change.
         errors.setdefault("resisting", []).append(
             f"{unit.name} is on both sides: a unit cannot contest against itself"
         )
+    if not both:
+        # The sides are opponents: a force's units are all on one of them, as in a fight.
+        for _, _, why in forces_on_both_sides({"active": one, "resisting": other}, "contest"):
+            errors.setdefault("resisting", []).append(why)
     skills = (_skill(active_skill, "active_skill", errors),
               _skill(resisting_skill, "resisting_skill", errors))  # fmt: skip
     _seed(seed, errors)

@@ -166,6 +166,12 @@ def test_bad_checks_are_refused_and_nothing_is_written(campaign, make_unit, enem
     assert error.value.message_dict == {
         "resisting": [f"{squad.name} is on both sides: a unit cannot contest against itself"]
     }
+    # Two units of one force are not opponents: the GM is told which force and why.
+    with pytest.raises(ValidationError) as error:
+        contest_run(campaign=campaign, active=[squad], resisting=[make_unit("Mates")])
+    assert error.value.message_dict == {
+        "resisting": [f"{squad.force.name} is on both sides: a force cannot contest itself"]
+    }
     assert not TableRoll.objects.exists()
     roll = contest_run(campaign=campaign, active=[squad], resisting=[make_unit("C", into=enemy)],
                        seed=1)  # fmt: skip
