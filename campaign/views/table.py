@@ -520,13 +520,16 @@ def engagement_rules() -> tuple[list[str], list[tuple[str, str]]]:
         "specialty against one without; Armor enters Amphibious, Arctic, Jungle or Swamp ground "
         "only if it is Amphibious too. Surprise (Hide against Spot): the side that hides unseen "
         f"starts with +{SURPRISE_MOMENTUM} Momentum.",
+        # Who the situations below never pin (rules.engagement's pinned_causes).
+        "Never Pinned Down: an Armor unit facing no enemy Armor, by anything, except in cramped "
+        "quarters; by numbers, a unit faster than every enemy, except in cramped quarters.",
     ]
     pinned = f"Pinned Down (its enemy +{PINNED_DOWN_OPPONENT})"
     situations = [
         (SITUATION_LABELS["dug_in"], f"+{DUG_IN} on its rolls; no Momentum nor Driven Back, "
          "for it or against it; Pinned Down only from several directions."),
         (SITUATION_LABELS["several_directions"],
-         f"{pinned} for the whole engagement, dug in or not."),
+         f"{pinned} for the whole engagement, dug in or not (Armor facing no Armor is not)."),
         (SITUATION_LABELS["cramped"], f"{pinned} until it wins a pairing."),
         (SITUATION_LABELS["landing"], f"{pinned} until it has won {LANDING_WINS_TO_END_PIN} "
          "pairings; an Amphibious unit lands unpinned."),

@@ -535,7 +535,10 @@ def test_the_engagement_form_says_what_each_round_and_situation_does_before_the_
         "\u22126 at 4 to 1",
         "<dt>dug in</dt><dd>+2 on its rolls; no Momentum nor Driven Back, for it or against it;",
         "<dt>fire from several directions</dt><dd>Pinned Down (its enemy +2) for the whole "
-        "engagement, dug in or not.",
+        "engagement, dug in or not (Armor facing no Armor is not).",
+        # Who is never pinned, so a GM ticking a box for an Armor unit knows it does nothing.
+        "Never Pinned Down: an Armor unit facing no enemy Armor, by anything, except in cramped "
+        "quarters; by numbers, a unit faster than every enemy, except in cramped quarters.",
         "<dt>cramped quarters</dt><dd>Pinned Down (its enemy +2) until it wins a pairing.",
         "<dt>landing</dt><dd>Pinned Down (its enemy +2) until it has won 2 pairings; an "
         "Amphibious unit lands unpinned.",
