@@ -720,6 +720,8 @@ def engagement_log(
     # "The damage split is each unit's, per round").
     pairing: dict[str, Any] = {}
     dealt, ignored = 0, Counter[str]()
+    # A leader's wounds and death are told by the leader's name, as the line-up names it.
+    leaders = {e["unit"]: e.get("leader") for e in record.events if e["event"] == "unit"}
     for event in record.events:
         kind = event["event"]
         if kind == "hit":
@@ -741,6 +743,7 @@ def engagement_log(
             rounds[-1]["lines"].append(pairing)
         elif kind in ("hit", "leader", "leader_died", "broken") and event["unit"] not in unseen:
             rounds[-1]["lines"].append({**event, "unit_name": names.get(event.get("unit")),
+                                        "leader_name": leaders.get(event.get("unit")),
                                         "ignored_by": IGNORED_BY.get(event.get("ignored")),
                                         "winner_name": sides.get(event.get("winner"))})  # fmt: skip
     return {"lineup": lineup, "surprise": surprise, "rounds": rounds}

@@ -10,19 +10,19 @@ from campaign.views.table import engagement_log
 SIDES = {"attackers": "Red Company", "defenders": "Blue Battalion"}
 
 
-def _unit(side, key, name):
+def _unit(side, key, name, leader="Sgt Holt"):
     return {"event": "unit", "side": side, "unit": key, "name": name, "quality": "Average",
-            "leader": "Sgt Holt", "order": None, "commanded_by": None}  # fmt: skip
+            "leader": leader, "order": None, "commanded_by": None}  # fmt: skip
 
 
 def _roll(key, name, total):
     return {"unit": key, "name": name, "d20": total, "modifiers": [], "total": total}
 
 
-def _log(*events):
+def _log(*events, leader="Sgt Holt"):
     record = SimpleNamespace(
         campaign_id=1,
-        events=[_unit("attackers", "a", "Iron Wolf"), _unit("defenders", "d", "Sappers"),
+        events=[_unit("attackers", "a", "Iron Wolf"), _unit("defenders", "d", "Sappers", leader),
                 {"event": "round", "round": 1, "pinned": {}}, *events],
     )  # fmt: skip
     html = render_to_string("campaign/_engagement_log.html", {"log": engagement_log(record, SIDES)})
@@ -50,10 +50,25 @@ def test_a_name_ending_in_s_takes_the_apostrophe_alone():
         {"event": "leader", "round": 1, "unit": "d", "rolls": [3, 4, 5], "hit_points": 0,
          "died": True},
         {"event": "leader_died", "round": 1, "unit": "d", "morale_hits": 2},
+        leader=None,  # a log that kept no leader's name says whose leader it was
     )  # fmt: skip
     assert "Sappers' leader takes 3d6: 3, 4, 5" in text
     assert "Sappers' leader is dead" in text
     assert "Sappers's" not in text
+
+
+def test_a_leaders_wounds_and_death_name_the_leader_and_the_unit_it_leads():
+    """The GM reads whose hit points the dice took, by the character's name, as the line-up
+    names it, not "Sappers' leader"."""
+    text = _log(
+        _pairing(1),
+        _hit("casualty"),
+        {"event": "leader", "round": 1, "unit": "d", "rolls": [3, 4, 5], "hit_points": 0,
+         "died": True},
+        {"event": "leader_died", "round": 1, "unit": "d", "morale_hits": 2},
+    )  # fmt: skip
+    assert "Sgt Holt, leading Sappers, takes 3d6: 3, 4, 5 → dead" in text
+    assert "Sgt Holt, leading Sappers, is dead: 2 Morale hits at once" in text
 
 
 def test_hits_a_broken_unit_never_took_are_said_not_to_have_landed():

@@ -97,7 +97,7 @@ def test_an_engagement_shows_of_a_unit_seen_in_summary_its_name_and_totals_only(
     page = _engagement_page(client, world, "spectator")
     rows = _rows(page, "Red Scouts") + _rows(page, "Blue Pickets")
     assert rows and all("Not shown" in row for row in rows)
-    assert "takes a" not in page and "led by" not in page and "leader takes" not in page
+    assert "takes a" not in page and "led by" not in page and "takes 3d6" not in page
     assert "The GM shows spectators every force in summary only: each unit is named" in page
     outcome = f"{world.engagement.name}: Red Company won after"
     timeline = login(client, world, "spectator").get(
