@@ -340,8 +340,16 @@ def medical_apply(
         ]
         if not errors and not plan:
             errors["allocation"] = ["choose at least one hit to heal"]
-        if not errors and sum(t.total for t in plan) > left:
-            errors["allocation"] = [f"the crews can heal {max(0, left)} more hits today"]
+        chosen = sum(t.total for t in plan)
+        if not errors and chosen > left:
+            # Says how far over the choice is, so the GM knows what to take off.
+            errors["allocation"] = [
+                f"the crews can heal {left} more hits today, and {chosen} are chosen: "
+                f"choose {chosen - left} fewer"
+                if left > 0
+                else "the crews can heal 0 more hits today: their day's work is done, "
+                "and they heal again tomorrow"
+            ]
     if errors:
         raise ValidationError(errors)
 

@@ -360,7 +360,7 @@ def test_the_medics_heal_morale_hits_with_what_capacity_is_left(shaken, force):
     ]  # fmt: skip
     assert [(e.details["saved"], e.details["morale_saved"]) for e in entries] == [(2, 1), (0, 1)]
     # All 4 of the day are used, Casualty and Morale alike.
-    with pytest.raises(ValidationError, match="can heal 0 more hits today"):
+    with pytest.raises(ValidationError, match="can heal 0 more hits today: their day's work is"):
         medical_apply(force=force, morale={squad.pk: 1})
 
 

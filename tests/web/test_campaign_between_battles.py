@@ -285,7 +285,9 @@ def test_an_allocation_beyond_the_crews_or_of_nothing_is_refused_and_nothing_is_
     login(client, world, "gm")
     url = _url("medical", world, world.force.pk)
     over = client.post(url, {"how": "allocate", f"save_{first.pk}": "2", f"save_{second.pk}": "1"})
-    assert over.status_code == 400 and "The crews can heal 2 more hits today" in over.text
+    assert over.status_code == 400
+    # How far over the choice is, and what to do about it.
+    assert "The crews can heal 2 more hits today, and 3 are chosen: choose 1 fewer" in over.text
     too_many = client.post(url, {"how": "allocate", f"save_{second.pk}": "2"})
     assert too_many.status_code == 400
     assert too_many.context["medical_form"].errors[f"save_{second.pk}"] == [
