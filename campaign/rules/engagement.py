@@ -76,6 +76,10 @@ PINNED_BY_NUMBERS = Fraction(3)
 """Enemy units per own unit at which a side is Pinned Down by numbers (chosen)."""
 LANDING_WINS_TO_END_PIN = 2
 """Pairings a landing unit without Amphibious must win before it is no longer Pinned Down."""
+CAUSE_SEVERAL = "fire from several directions"
+CAUSE_CRAMPED = "cramped quarters (doorway, elevator, narrow street)"
+CAUSE_LANDING = "landing from landing craft"
+"""The situations the GM states that pin a unit, as a round's "Pinned Down" line names them."""
 TERRAIN_MOMENTUM_FACTOR = 2
 """Momentum counts double for a terrain specialist in its terrain against a unit without it."""
 
@@ -324,6 +328,7 @@ class _Fight:
                         # A leader killed or knocked out before the fight is named as such,
                         # not as leading.
                         **self.leader_out(unit),
+                        **self.unpinned(unit),
                     }
                 )
             for unit in self.units[side]:
@@ -466,14 +471,46 @@ class _Fight:
     def by_key(self, key: str) -> _Unit:
         return next(u for side in SIDES for u in self.units[side] if u.key == key)
 
+    def unpinned(self, unit: _Unit) -> dict[str, Any]:
+        """The situations the GM stated for a unit that cannot pin it as the fight starts, each
+        with why (as `pinned_causes` spares it), so the line-up says what a ticked box did not
+        do: "fire from several directions — Armor facing no enemy Armor"."""
+        stated = [
+            cause
+            for cause, said in (
+                (CAUSE_SEVERAL, unit.setup.several_directions),
+                (CAUSE_CRAMPED, unit.setup.cramped),
+                (CAUSE_LANDING, unit.setup.landing),
+            )
+            if said
+        ]
+        enemies = self.alive(self.other(unit.side))
+        armor_free = (
+            Specialty.ARMOR in unit.specialties
+            and all(Specialty.ARMOR not in e.specialties for e in enemies)
+            and not unit.setup.cramped
+        )
+        spared = []
+        for cause in stated:
+            if armor_free:
+                why = "Armor facing no enemy Armor"
+            elif cause == CAUSE_LANDING and Specialty.AMPHIBIOUS in unit.specialties:
+                why = "Amphibious, it lands unpinned"
+            elif unit.dug_in and cause != CAUSE_SEVERAL:
+                why = "dug in: only fire from several directions pins it"
+            else:
+                continue
+            spared.append(f"{cause} — {why}")
+        return {"unpinned": spared} if spared else {}
+
     def pinned_causes(self, unit: _Unit) -> list[str]:
         enemies = self.alive(self.other(unit.side))
         cramped = unit.setup.cramped
         causes = []
         if unit.setup.several_directions:
-            causes.append("fire from several directions")
+            causes.append(CAUSE_SEVERAL)
         if unit.doorway_pinned:
-            causes.append("cramped quarters (doorway, elevator, narrow street)")
+            causes.append(CAUSE_CRAMPED)
         ratio = Fraction(len(enemies), max(1, len(self.alive(unit.side))))
         speed = mobility(unit.specialties, self.kit(unit))
         faster = all(speed > mobility(e.specialties, self.kit(e)) for e in enemies)
@@ -482,12 +519,12 @@ class _Fight:
         # Amphibious units are trained to come ashore: only the others land Pinned Down.
         amphibious = Specialty.AMPHIBIOUS in unit.specialties
         if unit.setup.landing and not amphibious and unit.landing_wins < LANDING_WINS_TO_END_PIN:
-            causes.append("landing from landing craft")
+            causes.append(CAUSE_LANDING)
         no_armor_against = all(Specialty.ARMOR not in e.specialties for e in enemies)
         if Specialty.ARMOR in unit.specialties and no_armor_against and not cramped:
             return []  # Armor is never Pinned Down by Infantry or Mechanized out in the open
         if unit.dug_in:
-            return [c for c in causes if c == "fire from several directions"]
+            return [c for c in causes if c == CAUSE_SEVERAL]
         return causes
 
     def roll(self, unit: _Unit, enemy: _Unit, pinned: dict[str, list[str]]) -> dict[str, Any]:

@@ -344,6 +344,34 @@ def test_armor_is_never_pinned_by_infantry_or_mechanized_except_in_cramped_quart
                         [10, 10]), 1) == {"B": ["fire from several directions"]}  # fmt: skip
 
 
+def lined_up(result, key):
+    return next(e for e in result.events if e["event"] == "unit" and e["unit"] == key)
+
+
+def test_the_line_up_says_which_stated_situation_cannot_pin_a_unit_and_why():
+    """A box the GM ticked that pins nobody is said, not silently dropped: the line-up names
+    the situation and why it spares the unit."""
+    tank = unit("B", specialties=TANK, several_directions=True, landing=True)
+    result = fight([unit("A")], [tank], [10, 10])
+    assert lined_up(result, "B")["unpinned"] == [
+        "fire from several directions — Armor facing no enemy Armor",
+        "landing from landing craft — Armor facing no enemy Armor",
+    ]
+    marines = unit("A", specialties=(S.INFANTRY, S.AMPHIBIOUS), landing=True)
+    assert lined_up(fight([marines], [unit("B")], [10, 10]), "A")["unpinned"] == [
+        "landing from landing craft — Amphibious, it lands unpinned"
+    ]
+    dug = unit("A", dug_in=True, cramped=True, several_directions=True)
+    assert lined_up(fight([dug], [unit("B")], [10, 10]), "A")["unpinned"] == [
+        "cramped quarters (doorway, elevator, narrow street) "
+        "— dug in: only fire from several directions pins it"
+    ]
+    # What pins it, and a unit with nothing stated, have nothing to say.
+    pinned_tank = unit("B", specialties=TANK, several_directions=True, cramped=True)
+    assert "unpinned" not in lined_up(fight([unit("A")], [pinned_tank], [10, 10]), "B")
+    assert "unpinned" not in lined_up(fight([unit("A")], [unit("B")], [10, 10]), "B")
+
+
 def test_a_landing_unit_is_pinned_until_it_has_won_two_rounds():
     result = fight([unit("A", landing=True)], [unit("B")], [15, 10, 15, 10, 10, 10], rounds=3)
     assert pinned(result, 1) == pinned(result, 2) == {"A": ["landing from landing craft"]}

@@ -117,3 +117,23 @@ def test_a_hit_kit_ignored_before_the_break_is_said_to_have_been_ignored():
         "so the last never landed"
     ) in text
     assert "Sappers takes a Morale hit — ignored (Excellent equipment)" in text
+
+
+def test_the_line_up_says_a_stated_situation_that_pins_nobody_and_why():
+    """The GM who ticked "fire from several directions" for an Armor unit reads, beside it,
+    that it did not pin it and why (`rules.engagement`'s ``unpinned``)."""
+    record = SimpleNamespace(
+        campaign_id=1,
+        events=[
+            _unit("attackers", "a", "Iron Wolf"),
+            {**_unit("defenders", "d", "Sappers"),
+             "unpinned": ["fire from several directions — Armor facing no enemy Armor"]},
+        ],
+    )  # fmt: skip
+    html = render_to_string("campaign/_engagement_log.html", {"log": engagement_log(record, SIDES)})
+    text = unescape(" ".join(html.split()))
+    assert (
+        "Sappers (Average), led by Sgt Holt; not Pinned Down by fire from several directions "
+        "— Armor facing no enemy Armor" in text
+    )
+    assert text.count("not Pinned Down") == 1
