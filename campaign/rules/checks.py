@@ -58,6 +58,8 @@ class CheckUnit:
     specialties: tuple[Specialty, ...]
     command: Command
     leader_feats: frozenset[Feat] = frozenset()
+    leader: str = ""
+    """Its leader's name, said with the assisting column as an engagement's rolls say it."""
     leader_out: str = ""
     """Why its leader adds nothing, if dying (`history.out_cold_text`: "Sgt Vance is dying
     (−3 hp) and leads nobody until healed"): said in the working, where feats would stand."""
@@ -109,6 +111,8 @@ def check_modifiers(unit: CheckUnit, skill: Specialty | None) -> list[list[Any]]
     quality = performs_as(unit, skill)
     equipment = equipment_for_task(unit.equipment, within_specialties=within)
     value, source = column(quality, unit.command)
+    if unit.command == Command.ASSISTING and unit.leader:
+        source += f" ({unit.leader})"  # whose unit it is, as an engagement's rolls say
     modifiers: list[list[Any]] = [[f"quality: {source}", value]]
     if not within:
         modifiers.append([f"outside its specialties: as Raw, kit counts {equipment.label}", 0])

@@ -408,6 +408,7 @@ class _Fight:
             specialties=unit.specialties,
             command=command,
             leader_feats=unit.setup.leader_feats,
+            leader="" if unit.leader is None else unit.leader.name,
             leader_out="" if dying is None else out_cold_text(unit.leader.name, dying),
         )
         return notes + check_modifiers(checking, None)

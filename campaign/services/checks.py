@@ -122,6 +122,7 @@ def check_units(campaign: Campaign, units: list[Unit]) -> list[CheckUnit]:
                 specialties=unit.state.specialties,
                 command=command_of(commandable, commanded.get(commandable.key)),
                 leader_feats=feats,
+                leader="" if leader is None else leader.name,
                 leader_out="" if leader is None else leader.leads_nobody,
             )
         )

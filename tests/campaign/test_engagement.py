@@ -469,7 +469,7 @@ def test_hide_and_spot_are_general_skill_checks_counting_kit_and_the_leaders_ski
     led = unit("A", leader=leader, leader_feats=frozenset({Feat.LEADERSHIP}))
     result = fight([led], [unit("B")], [10, 10, 10, 10], surprise="attackers")
     assert check(result, "hide")["modifiers"] == [
-        ["quality: Average, assisting its leader", 3], ["equipment: Adequate", 0],
+        ["quality: Average, assisting its leader (Cpt)", 3], ["equipment: Adequate", 0],
         ["leader's feats (Leadership)", 1],
     ]  # fmt: skip
     assert check(result, "hide")["total"] == 14

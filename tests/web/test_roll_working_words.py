@@ -50,7 +50,11 @@ def test_the_checks_page_shows_the_working_in_words(client, world):
     response = client.post(url, {"lead": raw.pk, "dc": "10", "seed": "7"}, follow=True)
     assert response.status_code == 200
     print(re.findall(r"roll-working.*?</span>|notice[^>]*>[^<]*", response.text))
-    assert "Raw quality, assisting its leader: \u22122; Adequate equipment: 0 =" in response.text
+    # The leader is named, as an engagement's rolls name it.
+    assert (
+        "Raw quality, assisting its leader (Sgt. Vale): \u22122; Adequate equipment: 0 ="
+        in response.text
+    )
     assert "quality: Raw" not in response.text
 
 
