@@ -121,12 +121,13 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     gm.fill("#heal-form input[name=hit_points]", "9")
     gm.fill("#heal-form input[name=reason]", "rests a night")
     _submit(gm, "#heal-form")
-    gm.wait_for_selector("text=Sgt. Rook rests a night: hit points 4 → 10 of 10.")
+    lost = " (full: it lacked 6, so 3 of the 9 healed were lost)"
+    gm.wait_for_selector(f"text=Sgt. Rook rests a night: hit points 4 → 10 of 10{lost}.")
     expect(gm.locator("#characters tr:has-text('Sgt. Rook') td.num")).to_have_text(
         "10 of 10 hit points"
     )
     expect(gm.locator("#character-entries li")).to_have_text(
-        "Day 1, 00:00: Sgt. Rook rests a night: hit points 4 → 10 of 10."
+        f"Day 1, 00:00: Sgt. Rook rests a night: hit points 4 → 10 of 10{lost}."
     )
     shoot(gm, "table-01-characters", full_page=True)
 
