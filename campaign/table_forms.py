@@ -17,6 +17,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.utils.functional import lazy
 
 from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from campaign import selectors
@@ -244,13 +245,32 @@ class _OfferedUnits:
         return unit_label(obj)
 
 
+NO_UNITS = (
+    "The campaign has no units yet: raise a force on the campaign's page, then add its units "
+    "from the card library on the force's page."
+)
+
+
 class _UnitField(_OfferedUnits, forms.ModelChoiceField):
-    """One of the units an `Offer` allows (of ``owner``'s forces, when given)."""
+    """One of the units an `Offer` allows (of ``owner``'s forces, when given). In a campaign
+    with no unit at all, the field says why its list is empty and how to fill it."""
 
     def __init__(self, campaign: Campaign, offer: Offer, owner: Any = None, **kwargs: Any) -> None:
         self.campaign, self.offer, self.owner = campaign, offer, owner
         kwargs.setdefault("empty_label", "Choose a unit")
+        if owner is None and not kwargs.get("help_text"):
+            # Read as the field is drawn, from the list it draws: no query while it offers any.
+            kwargs["help_text"] = lazy(self._none_to_offer, str)()
         super().__init__(queryset=_offered(campaign, offer, owner), **kwargs)
+
+    def _none_to_offer(self) -> str:
+        """Why the list is empty when the campaign has no unit at all; the
+        units it has but does not offer are said under the form (`_LeavesOut`)."""
+        if self.same_as is not None:
+            return ""  # said once, under the field whose list this one repeats
+        if self.in_name_order(self.queryset) or _units(self.campaign).exists():
+            return ""
+        return NO_UNITS
 
     def to_python(self, value: Any) -> Any:
         try:
@@ -322,12 +342,20 @@ def _dead_or_not_theirs(player: Any) -> Callable[[Any], str]:
 NOT_YOURS = "That character is not one of yours: your characters are in the list."
 
 
-def _character_field(campaign: Campaign, player: Any = None, **kwargs: Any) -> _CharacterField:
+NO_CHARACTERS = "The campaign has no living character yet: create one under New character."
+
+
+def _character_field(
+    campaign: Campaign, player: Any = None, nobody: str = "", **kwargs: Any
+) -> _CharacterField:
     # A dead character leads, trains, heals, rallies, orders and requisitions no more (the
-    # services refuse one): the forms offer the living only; a player's, their own.
+    # services refuse one): the forms offer the living only; a player's, their own. With none
+    # to offer, the field says why beneath its empty list (``nobody``).
     living = campaign.characters.filter(alive=True)
     if player is not None:
         living = living.filter(player=player)
+    if nobody and not living.exists():
+        kwargs["help_text"] = nobody
     return _CharacterField(campaign, living, _dead_or_not_theirs(player), **kwargs)
 
 
@@ -371,7 +399,7 @@ class JoinForm(_LeavesOut, CampaignForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _character_field(self.campaign)
+        self.fields["character"] = _character_field(self.campaign, nobody=NO_CHARACTERS)
         self.fields["unit"] = _UnitField(self.campaign, JOIN, label="Joins unit")
 
 
@@ -442,7 +470,9 @@ class UnitTrainForm(CampaignForm):
 class HealForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _character_field(self.campaign, label="Heals")
+        self.fields["character"] = _character_field(
+            self.campaign, nobody=NO_CHARACTERS, label="Heals"
+        )
         self.fields["hit_points"] = WholeNumberField(
             counts="hit point",
             min_value=1,

@@ -1,0 +1,63 @@
+"""A GM's new campaign, before it has forces, units or characters: each page's empty list says
+what it will hold and how to fill it, rather than offering nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils.html import escape
+
+from campaign import table_forms
+from campaign.services import campaign_create
+from tests.web.campaign_world import login, world  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+NO_UNITS = escape(table_forms.NO_UNITS)
+NO_CHARACTERS = escape(table_forms.NO_CHARACTERS)
+
+
+@pytest.fixture
+def blank(world):  # noqa: F811
+    return campaign_create(name="Op. Blank", gm=world.users["gm"], ruleset="combined_arms")
+
+
+def _page(client, world, campaign, page: str) -> str:  # noqa: F811
+    return login(client, world, "gm").get(reverse(f"campaign:{page}", args=[campaign.pk])).text
+
+
+def _form(page: str, form_id: str) -> str:
+    return page.split(f'id="{form_id}"')[1].split("</form>")[0]
+
+
+def test_the_quick_resolve_of_a_campaign_with_no_units_says_how_to_raise_them(
+    client,
+    world,  # noqa: F811
+    blank,
+):
+    quick = _form(_page(client, world, blank, "dashboard"), "quick-form")
+    # Said once, under the attacker: the defender's list is the same.
+    assert quick.count(NO_UNITS) == 1
+    assert quick.index(NO_UNITS) < quick.index("Defender")
+    assert NO_UNITS not in _page(client, world, world.campaign, "dashboard")
+
+
+def test_the_characters_page_of_a_new_campaign_says_why_its_lists_are_empty(
+    client,
+    world,  # noqa: F811
+    blank,
+):
+    page = _page(client, world, blank, "characters")
+    join, heal = _form(page, "join-form"), _form(page, "heal-form")
+    assert NO_CHARACTERS in join and NO_UNITS in join
+    assert NO_CHARACTERS in heal
+    full = _page(client, world, world.campaign, "characters")
+    assert NO_UNITS not in full
+
+
+def test_a_skill_check_in_a_campaign_with_no_units_says_how_to_raise_them(
+    client,
+    world,  # noqa: F811
+    blank,
+):
+    assert NO_UNITS in _form(_page(client, world, blank, "checks"), "skill-form")
