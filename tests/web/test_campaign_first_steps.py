@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaign import table_forms
-from campaign.services import campaign_create
+from campaign.services import campaign_create, force_create, membership_set
 from tests.web.campaign_world import login, world  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -61,3 +61,15 @@ def test_a_skill_check_in_a_campaign_with_no_units_says_how_to_raise_them(
     blank,
 ):
     assert NO_UNITS in _form(_page(client, world, blank, "checks"), "skill-form")
+
+
+def test_an_empty_roster_says_who_adds_its_units_and_where(client, world, blank):  # noqa: F811
+    membership_set(campaign=blank, user=world.users["player"], role="player")
+    force = force_create(campaign=blank, owner=world.users["player"], name="Green Guard")
+    url = reverse("campaign:force", args=[blank.pk, force.pk])
+    page = login(client, world, "gm").get(url).text
+    roster = page.split("<tbody>")[1].split("</tbody>")[0]
+    assert 'No units yet: add them from the card library (<a href="#add-form">' in roster
+    assert 'id="add-form"' in page
+    page = login(client, world, "player").get(url).text
+    assert "No units yet: the GM adds them." in page
