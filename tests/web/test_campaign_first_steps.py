@@ -73,3 +73,10 @@ def test_an_empty_roster_says_who_adds_its_units_and_where(client, world, blank)
     assert 'id="add-form"' in page
     page = login(client, world, "player").get(url).text
     assert "No units yet: the GM adds them." in page
+
+
+def test_finding_a_unit_in_a_campaign_with_no_forces_says_so(client, world, blank):  # noqa: F811
+    page = _page(client, world, blank, "units")
+    assert "Op. Blank has no force yet, so no unit to find: raise one on the campaign" in page
+    # Not that the GM hides the forces: there are none.
+    assert "in summary only" not in page
