@@ -53,7 +53,7 @@ from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.orders import LISTED_HOURS_MAX, orders_under_way
 from campaign.services.recovery import MAX_DAYS
 from campaign.templatetags.working import signed
-from campaign.units_offered import out_of_action_by_force, units_offered
+from campaign.units_offered import NO_UNITS, out_of_action_by_force, units_offered
 from units.bucs import Equipment
 from units.models import UnitType
 
@@ -243,12 +243,6 @@ class _OfferedUnits:
 
     def label_from_instance(self, obj: Unit) -> str:
         return unit_label(obj)
-
-
-NO_UNITS = (
-    "The campaign has no units yet: raise a force on the campaign's page, then add its units "
-    "from the card library on the force's page."
-)
 
 
 class _UnitField(_OfferedUnits, forms.ModelChoiceField):
@@ -644,6 +638,7 @@ class EngagementForm(CampaignForm):
         self.paged = offered.paged
         self.left_out = offered.left_out
         self.left_out_forces = offered.out_of_action
+        self.no_units = offered.no_units
         self.rows = []
         for unit in self.units:
             side = f"side_{unit.pk}"

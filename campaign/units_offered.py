@@ -21,6 +21,12 @@ from campaign.selectors import (
     units_to_fight,
 )
 
+NO_UNITS = (
+    "The campaign has no units yet: raise a force on the campaign's page, then add its units "
+    "from the card library on the force's page."
+)
+"""Said where a form lists the campaign's units and it has none at all."""
+
 
 @dataclasses.dataclass(frozen=True)
 class UnitsOffered:
@@ -34,6 +40,16 @@ class UnitsOffered:
     left_out: list[str]
     out_of_action: list[dict[str, str]] = dataclasses.field(default_factory=list)
     """A paged form's units out of action: a line per force, with its roster's address."""
+
+    @property
+    def no_units(self) -> str:
+        """`NO_UNITS` when the campaign has no unit at all (a paged form lists a campaign with
+        more units than a page holds), else nothing."""
+        return (
+            NO_UNITS
+            if self.paged is None and not (self.units or self.engaged or self.refused)
+            else ""
+        )
 
 
 def units_offered(campaign: Campaign, source: Any) -> UnitsOffered:

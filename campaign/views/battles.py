@@ -195,6 +195,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
         engaged=engaged,
         left_out=offer.left_out,
         left_out_forces=offer.out_of_action,
+        no_units=offer.no_units,
         paged=offer.paged,
         scenarios=scenarios,
         chosen=chosen,
@@ -365,6 +366,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
         engaged=offer.engaged,
         left_out=offer.left_out,
         left_out_forces=offer.out_of_action,
+        no_units=offer.no_units,
         paged=offer.paged,
     )
     browsing = bound and "browse_page" in request.POST

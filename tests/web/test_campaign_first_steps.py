@@ -7,13 +7,13 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from campaign import table_forms
+from campaign import table_forms, units_offered
 from campaign.services import campaign_create, force_create, membership_set
 from tests.web.campaign_world import login, world  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
-NO_UNITS = escape(table_forms.NO_UNITS)
+NO_UNITS = escape(units_offered.NO_UNITS)
 NO_CHARACTERS = escape(table_forms.NO_CHARACTERS)
 
 
@@ -80,3 +80,15 @@ def test_finding_a_unit_in_a_campaign_with_no_forces_says_so(client, world, blan
     assert "Op. Blank has no force yet, so no unit to find: raise one on the campaign" in page
     # Not that the GM hides the forces: there are none.
     assert "in summary only" not in page
+
+
+@pytest.mark.parametrize("page", ["battle-setup", "battle-record", "engagement-setup"])
+def test_a_fight_set_up_in_a_campaign_with_no_units_says_how_to_raise_them(
+    client,
+    world,  # noqa: F811
+    blank,
+    page,
+):
+    rows = _page(client, world, blank, page).split("<tbody>")[1].split("</tbody>")[0]
+    assert NO_UNITS in rows
+    assert NO_UNITS not in _page(client, world, world.campaign, page)
