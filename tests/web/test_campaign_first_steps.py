@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaign import table_forms, units_offered
-from campaign.services import campaign_create, force_create, membership_set
+from campaign.services import campaign_create, force_create, invitation_send, membership_set
 from tests.web.campaign_world import login, world  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -92,3 +92,20 @@ def test_a_fight_set_up_in_a_campaign_with_no_units_says_how_to_raise_them(
     rows = _page(client, world, blank, page).split("<tbody>")[1].split("</tbody>")[0]
     assert NO_UNITS in rows
     assert NO_UNITS not in _page(client, world, world.campaign, page)
+
+
+def test_the_first_steps_name_whom_the_gm_invited_and_where_their_links_are(
+    client,
+    world,  # noqa: F811
+    blank,
+):
+    for name in ("rosa", "tomas@example.com"):
+        invitation_send(campaign=blank, invitee=name, role="player", actor=world.users["gm"])
+    page = _page(client, world, blank, "dashboard")
+    steps = page.split('class="first-steps"')[1].split("</ol>")[0]
+    assert (
+        "Invited, not joined yet: <strong>rosa</strong>, <strong>tomas@example.com</strong>."
+        in steps
+    )
+    assert '<a href="#invitations">copy it below</a>' in steps and 'id="invitations"' in page
+    assert "Invite your players below" not in steps
