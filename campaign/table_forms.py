@@ -336,6 +336,7 @@ def _dead_or_not_theirs(player: Any) -> Callable[[Any], str]:
 NOT_YOURS = "That character is not one of yours: your characters are in the list."
 
 
+NO_FORCES = "The campaign has no force yet: raise one on the campaign's page."
 NO_CHARACTERS = "The campaign has no living character yet: create one under New character."
 
 
@@ -965,9 +966,11 @@ class RequisitionQualityField(forms.ChoiceField):
 class RequisitionForm(CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        forces = Force.objects.filter(campaign=self.campaign).order_by("name")
         self.fields["force"] = forms.ModelChoiceField(
-            queryset=Force.objects.filter(campaign=self.campaign).order_by("name"),
+            queryset=forces,
             empty_label="Choose a force",
+            help_text="" if forces.exists() else NO_FORCES,
         )
         self.fields["unit_type"] = forms.ModelChoiceField(
             queryset=UnitType.objects.filter(

@@ -109,3 +109,13 @@ def test_the_first_steps_name_whom_the_gm_invited_and_where_their_links_are(
     )
     assert '<a href="#invitations">copy it below</a>' in steps and 'id="invitations"' in page
     assert "Invite your players below" not in steps
+
+
+def test_a_requisition_in_a_campaign_with_no_forces_says_how_to_raise_one(
+    client,
+    world,  # noqa: F811
+    blank,
+):
+    no_forces = escape(table_forms.NO_FORCES)
+    assert no_forces in _form(_page(client, world, blank, "checks"), "requisition-form")
+    assert no_forces not in _page(client, world, world.campaign, "checks")
