@@ -119,3 +119,15 @@ def test_a_requisition_in_a_campaign_with_no_forces_says_how_to_raise_one(
     no_forces = escape(table_forms.NO_FORCES)
     assert no_forces in _form(_page(client, world, blank, "checks"), "requisition-form")
     assert no_forces not in _page(client, world, world.campaign, "checks")
+
+
+def test_a_new_campaign_opens_the_gms_tools_for_its_first_steps_not_the_quick_resolve(
+    client,
+    world,  # noqa: F811
+    blank,
+):
+    page = _page(client, world, blank, "dashboard")
+    assert '<details class="tool" id="invitation-form-tool" open>' in page
+    assert '<details class="tool" id="force-form-tool" open>' in page
+    # With no unit to fight, the quick resolve waits closed.
+    assert '<details class="tool" id="quick-form-tool">' in page
