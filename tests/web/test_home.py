@@ -26,6 +26,12 @@ def test_anyone_reads_what_bridgehead_is_for_the_gm_the_battles_and_the_players(
     assert "Your campaigns" not in page
 
 
+def test_anyone_reads_how_a_would_be_gm_gets_an_account(client):
+    page = client.get(reverse("home")).text
+    assert "There is no open sign-up: to run a campaign of your own, ask the site" in page
+    assert "anyone with an account may start a campaign." in page
+
+
 FRESH = {"status": "ready", "morale_hits": 0, "casualty_hits": 0}
 
 
