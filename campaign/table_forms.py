@@ -258,8 +258,8 @@ class _UnitField(_OfferedUnits, forms.ModelChoiceField):
         super().__init__(queryset=_offered(campaign, offer, owner), **kwargs)
 
     def _none_to_offer(self) -> str:
-        """Why the list is empty when the campaign has no unit at all; the
-        units it has but does not offer are said under the form (`_LeavesOut`)."""
+        """Why the list is empty when the campaign has no unit at all; the units it has but
+        does not offer are said under the form (`_LeavesOut`)."""
         if self.same_as is not None:
             return ""  # said once, under the field whose list this one repeats
         if self.in_name_order(self.queryset) or _units(self.campaign).exists():

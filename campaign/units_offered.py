@@ -43,8 +43,8 @@ class UnitsOffered:
 
     @property
     def no_units(self) -> str:
-        """`NO_UNITS` when the campaign has no unit at all (a paged form lists a campaign with
-        more units than a page holds), else nothing."""
+        """`NO_UNITS` when the campaign has no unit at all, else nothing (a paged form is for
+        a campaign with more units than a page lists)."""
         return (
             NO_UNITS
             if self.paged is None and not (self.units or self.engaged or self.refused)
