@@ -52,6 +52,14 @@ HELD_BACK_BROKEN = "no step up while it is broken (retreated in poor order)"
 HELD_BACK_QUALITY_LOST = "no step back up in the battle that cost it quality for good"
 """Why a survivor's points stop just short of its next step, in the history's words."""
 
+HELD_SHORT = "held just short of the next step"
+"""What a survivor's points do when something holds it back (`HELD_BACK_BROKEN`)."""
+
+BECAUSE = ", for there is "
+"""Between what was held back and why (`HELD_BACK_BROKEN`), in one sentence: "held just short
+of the next step, for there is no step up while it is broken". A colon there would stand
+beside the one after the fight's name and the one before what the entry did to the unit."""
+
 
 @dataclass(frozen=True)
 class Earned:
@@ -130,12 +138,14 @@ def step_ups_withdrawn(state: CampaignUnitState) -> CampaignUnitState:
 
 
 def earned_text(occasion: str, earned: Earned) -> str:
-    """The experience entry's reason: "Ford: 2 points of experience, a step up"."""
+    """The experience entry's reason: "Ford: 2 points of experience, a step up", "Ford: 2
+    points of experience, held just short of the next step, for there is no step up while it is
+    broken (retreated in poor order)"."""
     gain = f"{occasion}: {plural(earned.points, 'point')} of experience"
     if earned.raised:
         return f"{gain}, a step up"
     if earned.held_back:
-        return f"{gain}, held just short of the next step: {earned.held_back}"
+        return f"{gain}, {HELD_SHORT}{BECAUSE}{earned.held_back}"
     return gain
 
 

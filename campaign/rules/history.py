@@ -121,9 +121,21 @@ WAS_UNHURT = re.compile(
 reason: "Mill ford: took 0 Morale, 0 Casualty hits", a battle's with "— 0 of 2 Hits lost"."""
 
 
+WAS_HELD = re.compile(
+    r"(?P<held>held just short of the next step|from th(?:at battle is|ose battles are) withdrawn)"
+    r": (?=no step)"
+)
+"""How an entry saved before `experience.BECAUSE` said why a step was held back or withdrawn:
+after a colon ("held just short of the next step: no step up while it is broken"), beside the
+colon after the fight's name."""
+
+
 def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     """Why an entry happened: its sentence ``text`` without the field changes it ends with, a
-    fight that did nothing to the unit in today's words (`WAS_UNHURT`)."""
+    fight that did nothing to the unit (`WAS_UNHURT`) and a step held back (`WAS_HELD`) in
+    today's words."""
+    from campaign.rules.experience import BECAUSE  # it reads this module's words
+
     # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb hands
     # them back in its own.
     after = {k: after[k] for k in SNAPSHOT_FIELDS if k in after}
@@ -137,7 +149,7 @@ def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     # A fight that did nothing to the unit, saved in the old words, reads as one now does.
     if was_unhurt := WAS_UNHURT.fullmatch(why):
         return took_text(was_unhurt["name"], 0, 0, unhurt=True)
-    return why
+    return WAS_HELD.sub(lambda held: held["held"] + BECAUSE, why)
 
 
 def took_words(why: str) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campaign.rules.experience import (
+    BECAUSE,
     HELD_BACK_BROKEN,
     HELD_BACK_QUALITY_LOST,
     Earned,
@@ -167,10 +168,10 @@ def _gained(quality: Quality, steps: int) -> list[Quality]:
 def withdrawn_text(state: CampaignUnitState) -> str:
     """What the dead take back beyond themselves, should all the unit's Casualty hits die now,
     in the history's words ("" for nothing): "the step up to Experienced from that battle is
-    withdrawn: no step back up in the battle that cost it quality for good", and when fights
-    came after: "the experience of the fights since counts again from the quality left", with
-    the steps the dead cost and those the fights won back when the quality alone would not
-    show them ("the dead cost it 1 step; …: 1 step won back")."""
+    withdrawn, for there is no step back up in the battle that cost it quality for good", and
+    when fights came after: "the experience of the fights since counts again from the quality
+    left", with the steps the dead cost and those the fights won back when the quality alone
+    would not show them ("the dead cost it 1 step; …: 1 step won back")."""
     if not state.casualty_hits or state.destroyed:
         return ""
     settled = window_settled(state)
@@ -182,7 +183,7 @@ def withdrawn_text(state: CampaignUnitState) -> str:
         steps = ", ".join(labels[:-1]) + f" and {labels[-1]}"
         parts.append(f"the steps up to {steps} from those battles are withdrawn")
     if parts:
-        parts[0] += f": {HELD_BACK_QUALITY_LOST}"
+        parts[0] += f"{BECAUSE}{HELD_BACK_QUALITY_LOST}"
     if settled.recounted and not settled.state.destroyed:
         recount = "the experience of the fights since counts again from the quality left"
         # A step each dead hit costs, and a step each withdrawn, are what the fights since

@@ -24,7 +24,7 @@ from campaign.rules.experience import (
     training_apply,
     with_quality,
 )
-from campaign.rules.history import story_text
+from campaign.rules.history import changes_text, story_text, told_why
 from campaign.rules.recovery import casualties_die, casualties_found_too_late, medical_treat
 from campaign.rules.state import Status, WindowFight
 from campaign.rules.window import withdrawn_text
@@ -73,7 +73,7 @@ def test_a_unit_that_lost_quality_for_good_earns_but_is_held_just_below_its_next
     )
     assert earned.held_back == HELD_BACK_QUALITY_LOST
     assert earned_text("Ford", earned) == (
-        "Ford: 2 points of experience, held just short of the next step: "
+        "Ford: 2 points of experience, held just short of the next step, for there is "
         "no step back up in the battle that cost it quality for good"
     )
     # Short of the threshold, its points count in full.
@@ -234,15 +234,15 @@ def test_a_broken_survivor_has_its_points_in_history_and_no_step_up(campaign, ma
         assert (unit.status, unit.experience) == (Status.RETREATED, 1)
     gains = {e.unit: e for e in entries if e.kind == HistoryEntry.Kind.EXPERIENCE}
     assert gains[fresh].text == (
-        "Mill: 2 points of experience, held just short of the next step: no step up while it "
-        "is broken (retreated in poor order); experience 0 → 1"
+        "Mill: 2 points of experience, held just short of the next step, for there is no step "
+        "up while it is broken (retreated in poor order); experience 0 → 1"
     )
     # The seasoned squad stood just short already: its points change nothing, and its
     # history still says it learnt and why it did not rise.
     assert gains[seasoned].after == {}
     assert gains[seasoned].text.startswith(
-        "Mill: 2 points of experience, held just short of the next step: no step up while it "
-        "is broken (retreated in poor order)"
+        "Mill: 2 points of experience, held just short of the next step, for there is no step "
+        "up while it is broken (retreated in poor order)"
     )
     # Each says what the unit has after, whether the points changed it or not.
     for unit in (fresh, seasoned):
@@ -257,6 +257,33 @@ def test_a_broken_survivor_has_its_points_in_history_and_no_step_up(campaign, ma
     assert said[seasoned] == (
         "Wrong report: the experience of day 1 is undone: still 1 experience point"
     ), said[seasoned]
+
+
+def test_it_tells_a_step_held_back_saved_in_the_old_words_with_one_colon(campaign, make_unit):
+    # An entry saved when a colon stood before why the step was held back reads as one
+    # written now: the fight's name and what it did to the unit are the only colons.
+    squad = make_unit("1st Squad", quality="green")
+    [entry] = outcome_apply(
+        campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 0)}, reason="Mill"
+    )[-1:]
+    entry.text = (
+        "Mill: 2 points of experience, held just short of the next step: no step up while it "
+        "is broken (retreated in poor order); " + changes_text(entry.before, entry.after)
+    )
+    entry.save()
+    line = entry_line(entry, {"experience": 1})
+    assert line == (
+        "Mill: 2 points of experience, held just short of the next step, for there is no step "
+        "up while it is broken (retreated in poor order): has 1 experience point"
+    ), line
+    assert told_why(
+        "Ford; the step up to Experienced from that battle is withdrawn: no step back up in the "
+        "battle that cost it quality for good",
+        {},
+        {},
+    ).endswith(
+        "is withdrawn, for there is no step back up in the battle that cost it quality for good"
+    )
 
 
 def test_a_unit_reduced_by_dead_casualty_hits_then_gains_experience_normally(campaign, make_unit):
@@ -291,7 +318,8 @@ def test_a_step_up_is_withdrawn_when_the_casualty_hits_of_its_battle_die():
     assert earned.raised
     assert (promoted.quality, promoted.experience) == (Q.EXPERIENCED, 1)
     assert withdrawn_text(promoted) == (
-        f"the step up to Experienced from that battle is withdrawn: {HELD_BACK_QUALITY_LOST}"
+        "the step up to Experienced from that battle is withdrawn, for there is "
+        f"{HELD_BACK_QUALITY_LOST}"
     )
     # The medics save neither: the step up goes first, then the dead reduce the unit, to where
     # the same hits found too late at once leave it (the cap), experience included.
@@ -305,7 +333,7 @@ def test_a_step_up_is_withdrawn_when_the_casualty_hits_of_its_battle_die():
     assert medical_treat(promoted, 2).quality == Q.EXPERIENCED
     before_kept = promoted.but(quality=Q.ELITE, window_quality_gained=2, window_fights=())
     assert withdrawn_text(before_kept) == (
-        "the steps up to Experienced and Elite from those battles are withdrawn: "
+        "the steps up to Experienced and Elite from those battles are withdrawn, for there is "
         f"{HELD_BACK_QUALITY_LOST}"
     )
 
