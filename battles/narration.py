@@ -82,7 +82,9 @@ def _sentence(e: Event, names: Names) -> str:
         if isinstance(e, SeedWithheld):
             seed = "its seed not shown"
         ruleset = e.ruleset.replace("_", " ").title()
-        return f"{e.scenario} begins ({ruleset} rules, {seed}, engine {e.engine_version})."
+        # The engine's version is for whoever checks the log (its download line says it), not
+        # for the story's reader.
+        return f"{e.scenario} begins ({ruleset} rules, {seed})."
     if isinstance(e, ev.TurnStart):
         return f"Turn {e.turn} begins."
     if isinstance(e, ev.Initiative):

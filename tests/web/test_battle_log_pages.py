@@ -120,3 +120,11 @@ def test_the_campaign_battle_page_pages_its_log_too(client, monkeypatch):
         assert link(page, "Later turns")
         assert len(_turns(page)) < len(_turns(whole))
     assert "Download the log (JSON)" in page
+
+
+def test_the_engines_version_stands_beside_the_logs_download(owner_client, finished_battle):
+    """Not in the story's opening line: beside the log it wrote, for whoever checks it."""
+    page = _get(owner_client, finished_battle)
+    version = finished_battle.engine_version
+    assert f"events · written by engine {version}" in " ".join(page.split())
+    assert f"engine {version})." not in page

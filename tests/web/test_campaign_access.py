@@ -334,7 +334,7 @@ SECRETS = {
     "npc": ("Sgt. Ferris",),
     "both": ("Race to the bridge", "Skirmish in the orchard"),
     "all": ("seed 106", "commanded by Old Guard"),
-    "battle": ("seed <code>12</code>", "seed 12, engine", '"seed":12'),
+    "battle": ("seed <code>12</code>", "rules, seed 12)", '"seed":12'),
 }  # fmt: skip
 """What the table records about each force's units (the Orders and the GM's notes on them, its
 checks and their reasons, its Requisition, the characters at their head and their hit points

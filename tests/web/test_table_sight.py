@@ -139,7 +139,7 @@ def _battle_seen(client, world, role: str) -> tuple[str, dict]:
 
 def test_an_engine_battles_seed_is_read_only_by_whoever_sees_all_of_it(client, world):
     seed = world.engine_battle.battle.seed
-    shown = (f"seed <code>{seed}</code>", f"seed {seed}, engine")
+    shown = (f"seed <code>{seed}</code>", f"rules, seed {seed})")
     # Every force in full and no fog: every member reads the whole battle, its seed too.
     for role in ("player", "spectator", "gm"):
         page, start = _battle_seen(client, world, role)
