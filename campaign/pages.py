@@ -60,6 +60,7 @@ from campaign.rules.history import (
     story_text,
     told_why,
     took_name,
+    undone_text,
     without_working,
 )
 from campaign.rules.orders import clock_text
@@ -1491,8 +1492,37 @@ _DIED = re.compile(r"; (\d+ Casualty hits? not saved within 24 hours died.*)$")
 
 
 def entry_why(entry: HistoryEntry) -> str:
-    """Why an entry happened, without the field changes its sentence ends with."""
-    return told_why(entry.text, entry.before, entry.after)
+    """Why an entry happened, without the field changes its sentence ends with; a revert saved
+    in the words of its first days ("wrong report: undoes day 1, Battle") in today's
+    (`undone_text`: "wrong report: the battle of day 1 is undone")."""
+    why = told_why(entry.text, entry.before, entry.after)
+    if entry.kind == HistoryEntry.Kind.REVERT and (old := UNDOES.fullmatch(why)):
+        kind = KIND_OF_LABEL.get(old["label"])
+        if kind is not None:
+            return f"{old['reason']}: {undone_text(kind, int(old['day']))}"
+    return why
+
+
+UNDOES = re.compile(r"(?P<reason>.*): undoes day (?P<day>\d+), (?P<label>[^;:]+)", re.DOTALL)
+"""How a revert named what it undid before it said it in words: the entry's day and kind."""
+
+KIND_OF_LABEL = {label: kind for kind, label in HistoryEntry.Kind.choices}
+
+
+def revert_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
+    """A revert as every page tells it: what it undid (`entry_why`) and what it gave back
+    (`revert_text`; ``unit``: the unit's snapshot after it). One that gave nothing back (the
+    experience undone had changed nothing, saved before such a revert said what the unit
+    keeps) says so, not a sentence that stops at "is undone"."""
+    why = entry_why(entry)
+    what = revert_text(entry.after, unit) if why != entry.text else ""
+    if not what and not entry.after and why.endswith(" is undone"):
+        what = NOTHING_GIVEN_BACK
+    return why, what
+
+
+NOTHING_GIVEN_BACK = "nothing to give back"
+"""What a revert of an entry that changed nothing gave back (`revert_words`)."""
 
 
 def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
@@ -1518,7 +1548,7 @@ def entry_line(entry: HistoryEntry, unit: dict[str, Any]) -> str:
     (`entry_words`), or for a revert what it gave back (`revert_text`). ``unit``: the unit's
     snapshot after the entry."""
     if entry.kind == HistoryEntry.Kind.REVERT:
-        why, what = entry_why(entry), revert_text(entry.after, unit)
+        why, what = revert_words(entry, unit)
     else:
         why, what = without_repeats(*entry_words(entry, unit))
     return history_sentence(why, what)
@@ -1636,8 +1666,7 @@ def unit_story_lines(page: StoryPage):
         battle = homes.get(entry.pk)
         lead = within = ""
         if entry.kind == HistoryEntry.Kind.REVERT:
-            why = entry_why(entry)
-            what = revert_text(entry.after, now) if why != entry.text else ""
+            why, what = revert_words(entry, now)
             name = names.get(battle) if battle is not None else None
             if name and f", {name}," in why:
                 # The revert names the battle it undid: the name is the link.
@@ -1768,9 +1797,7 @@ def _entry_event(
     home = homes.get(entry.pk)
     label = unit_label(entry.unit)
     if kind == HistoryEntry.Kind.REVERT:
-        why = entry_why(entry)
-        what = revert_text(after, carrying.get(entry.pk, {}))
-        text = unit_event(label, history_sentence(why, what))
+        text = unit_event(label, history_sentence(*revert_words(entry, carrying.get(entry.pk, {}))))
     elif kind == "killed":
         # The leader's death alone: what else the fight did to the unit is on its page.
         text = f"{after['leader']['name']}, leading {label}, was killed"

@@ -142,3 +142,49 @@ def test_a_contest_is_called_a_contest_since_your_last_visit_old_entries_too(cli
     migration.contests_so_far(apps, None)
     assert HistoryEntry.objects.filter(kind="contest").count() == 2
     assert HistoryEntry.objects.filter(kind="skill_check").count() == 1
+
+
+def test_a_revert_saved_in_older_words_reads_as_one_written_now(client, world):
+    """A revert from the first days named what it undid by day and kind ("undoes day 1,
+    Battle"), and one of experience that had changed nothing stopped at "is undone": on the
+    unit's page, the timeline and the dashboard each reads as a sentence in today's words."""
+    from campaign.models import HistoryEntry
+    from campaign.rules.history import changes_text
+    from campaign.services.outcomes import outcome_revert
+
+    gm = world.users["gm"]
+    unit = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Holdouts",
+                       quality="green", specialties=["infantry"])  # fmt: skip
+    unit.experience = 1  # held just short of Green's step already
+    unit.save()
+    # Taken out on the winning side: it retreats in poor order, its points held where they stand.
+    entries = outcome_apply(campaign=world.campaign, winners=[unit.pk], reason="Hill 12",
+                            outcomes={unit.pk: UnitOutcome(1, 0, "destroyed")}, seed=1,
+                            actor=gm)  # fmt: skip
+    reverted = outcome_revert(entries=entries, reason="wrong report", actor=gm)
+    for revert in reverted:
+        undone = HistoryEntry.objects.get(pk=revert.reverts_id)
+        if undone.kind == HistoryEntry.Kind.EXPERIENCE and not undone.after:
+            revert.text = (
+                "wrong report: the experience from the battle of day 1, Hill 12, is undone; "
+                "no change"
+            )
+        else:
+            label = HistoryEntry.Kind(undone.kind).label
+            revert.text = f"wrong report: undoes day 1, {label}; "
+            revert.text += changes_text(revert.before, revert.after)
+        revert.save()
+    kinds = {HistoryEntry.objects.get(pk=r.reverts_id).kind for r in reverted}
+    assert kinds == {"battle", "experience"}, kinds  # both old forms are read
+    args = [world.campaign.pk]
+    pages = [
+        login(client, world, "player").get(reverse("campaign:unit", args=[*args, unit.pk])).text,
+        client.get(reverse("campaign:timeline", args=args)).text,
+        client.get(reverse("campaign:dashboard", args=args)).text,
+    ]
+    for page in pages:
+        text = " ".join(re.sub(r"<[^>]+>", "", page).split())
+        assert "undoes day" not in text
+        assert "is undone (" not in text and not re.search(r"is undone[.;]?\s*(\(|$|<)", text)
+        assert "the battle of day 1 is undone: back to" in text
+        assert "Hill 12, is undone: nothing to give back" in text
