@@ -37,7 +37,7 @@ from campaign.rules.characters import Feat, can_rally, can_train, feats_from, ra
 from campaign.rules.checks import REQUISITION_BASE_DC, requisition_quality_problem
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.experience import training_blocked
-from campaign.rules.history import and_words, number_text, quoted
+from campaign.rules.history import and_words, number_text
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import (
     CampaignUnitState,
@@ -56,6 +56,7 @@ from campaign.templatetags.working import signed
 from campaign.units_offered import NO_UNITS, out_of_action_by_force, units_offered
 from units.bucs import Equipment
 from units.models import UnitType
+from units.words import quoted
 
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
 ORDER_CHOICES = [

@@ -16,6 +16,7 @@ from enum import Enum, IntEnum
 from fractions import Fraction
 
 from battles.engine.scenario import Quality as Ladder
+from units.words import given
 
 # ---------------------------------------------------------------------------------------------
 # Quality: the experience ladder
@@ -397,7 +398,7 @@ def validate_specialties(
     for value in specialties:
         specialty = _as_specialty(value)
         if specialty is None:
-            errors.append(f"unknown specialty {value!r}")
+            errors.append(f"unknown specialty {given(value)}")
         elif specialty in held:
             errors.append(f"duplicate specialty {specialty.label}")
         else:

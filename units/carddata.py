@@ -22,6 +22,7 @@ from battles.engine.cards import CHARGES as ENGINE_CHARGES
 from battles.engine.cards import Keyword
 from battles.engine.rulesets import RULESETS
 from battles.engine.validation import card_problems
+from units.words import given
 
 KEYWORDS: tuple[str, ...] = tuple(k.value for k in Keyword)
 """Every keyword (the engine's `Keyword`), in the canonical order cards list them."""
@@ -102,11 +103,11 @@ class CardError(FieldError):
 def check_number(field: str, value: Any) -> None:
     bounds = BOUNDS[field]
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise CardError(field, f"must be a number, got {value!r}")
+        raise CardError(field, f"must be a number, got {given(value)}")
     if bounds.whole and not isinstance(value, int):
         raise CardError(field, f"must be a whole number, got {format_number(value)}")
     if not math.isfinite(value):
-        raise CardError(field, f"must be a finite number, got {value!r}")
+        raise CardError(field, f"must be a finite number, got {given(value)}")
     low_ok = value > bounds.low if bounds.low_open else value >= bounds.low
     if not low_ok or value > bounds.high:
         low = format_number(bounds.low)
@@ -126,25 +127,25 @@ _TERRAIN_RE = re.compile(r"[a-z]+(?:[ -][a-z]+)*")
 
 def check_name(field: str, name: Any, *, kind: str) -> None:
     if not isinstance(name, str):
-        raise CardError(field, f"must be text, got {name!r}")
+        raise CardError(field, f"must be text, got {given(name)}")
     if not name:
         raise CardError(field, "must not be empty")
     if len(name) > MAX_NAME:
         raise CardError(field, f"must be at most {MAX_NAME} characters, got {len(name)}")
     if not name.isprintable():
-        raise CardError(field, f"must be one line of printable text, got {name!r}")
+        raise CardError(field, f"must be one line of printable text, got {given(name)}")
     if name != name.strip():
-        raise CardError(field, f"must not start or end with spaces, got {name!r}")
+        raise CardError(field, f"must not start or end with spaces, got {given(name)}")
     if kind == "unit" and BUILDING_MARK_RE.match(name):
         raise CardError(field, 'a unit\'s name cannot end in "(building)", which marks a building')
     if kind == "weapon" and LABEL_RE.match(name):
-        raise CardError(field, f"a weapon's name cannot start like a labelled line: {name!r}")
+        raise CardError(field, f"a weapon's name cannot start like a labelled line: {given(name)}")
 
 
 def terrain_kind_problem(kind: Any) -> str | None:
     """What is wrong with a terrain kind, as a card's Enters line or `terrain.json` names it."""
     if not isinstance(kind, str) or not _TERRAIN_RE.fullmatch(kind):
-        return f"a terrain kind is lower-case words, got {kind!r}"
+        return f"a terrain kind is lower-case words, got {given(kind)}"
     if len(kind) > MAX_NAME:
         return f"a terrain kind is at most {MAX_NAME} characters, got {len(kind)}"
     return None
@@ -256,7 +257,7 @@ def _validate_unit(card: Any) -> None:
         _check_keys(prefix, weapon, WEAPON_FIELDS)
         _validate_weapon(prefix, weapon)
         if weapon["name"].casefold() in seen:
-            raise CardError(f"{prefix}name", f"duplicate weapon {weapon['name']!r}")
+            raise CardError(f"{prefix}name", f"duplicate weapon {given(weapon['name'])}")
         seen.add(weapon["name"].casefold())
 
     keywords = card["keywords"]
@@ -264,7 +265,7 @@ def _validate_unit(card: Any) -> None:
         raise CardError("keywords", "must be a list")
     for keyword in keywords:
         if keyword not in KEYWORDS:
-            raise CardError("keywords", f"unknown keyword {keyword!r}")
+            raise CardError("keywords", f"unknown keyword {given(keyword)}")
     if len(set(keywords)) != len(keywords):
         raise CardError("keywords", "a keyword is listed twice")
     if keywords != sorted(keywords, key=KEYWORDS.index):
@@ -292,7 +293,7 @@ def _validate_weapon(prefix: str, weapon: dict[str, Any]) -> None:
     _check_number_at(f"{prefix}range", "range", weapon["range"])
     for flag in ("aa", "buildings_only"):
         if not isinstance(weapon[flag], bool):
-            raise CardError(f"{prefix}{flag}", f"must be true or false, got {weapon[flag]!r}")
+            raise CardError(f"{prefix}{flag}", f"must be true or false, got {given(weapon[flag])}")
     check_sizes(prefix, weapon["min_size"], weapon["max_size"], optional=True)
     if weapon["uses"] is not None:
         _check_number_at(f"{prefix}uses", "uses", weapon["uses"])

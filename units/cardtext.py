@@ -59,6 +59,7 @@ from units.carddata import (
     is_charges,
     validate_card,
 )
+from units.words import given
 
 __all__ = [
     "BUILDING_FIELDS",
@@ -219,10 +220,10 @@ def _read_number(field: str, text: str) -> int | float:
     if not text:
         raise CardError(field, "missing its value")
     if not match:
-        raise CardError(field, f"expected a number, got {text!r}")
+        raise CardError(field, f"expected a number, got {given(text)}")
     rest = text[match.end() :].strip()
     if rest and not (BOUNDS[field].unit and _INCH_MARK_RE.match(rest)):
-        raise CardError(field, f"unexpected text after the value: {rest!r}")
+        raise CardError(field, f"unexpected text after the value: {given(rest)}")
     token = match.group()
     if len(token) > _MAX_NUMBER_CHARS:
         raise CardError(field, f"number too long: {token}")
@@ -242,7 +243,7 @@ def _read_sizes(spec: str) -> tuple[int | None, int | None]:
             low, high = build(numbers[0], numbers[-1])
             check_sizes("", low, high, optional=True)
             return low, high
-    raise CardError("min_size", f"expected {_SIZE_FORMS}, got {spec!r}")
+    raise CardError("min_size", f"expected {_SIZE_FORMS}, got {given(spec)}")
 
 
 def _read_uses(count: str) -> int:
@@ -252,7 +253,7 @@ def _read_uses(count: str) -> int:
     elif count.isascii() and count.isdigit() and len(count) <= _MAX_NUMBER_CHARS:
         uses = int(count)
     else:
-        raise CardError("uses", f"expected a number of uses, got {count!r}")
+        raise CardError("uses", f"expected a number of uses, got {given(count)}")
     check_number("uses", uses)
     return uses
 
@@ -278,7 +279,7 @@ def _parse_weapon(text: str) -> dict[str, Any]:
 
     def once(field: str, label: str) -> None:
         if field in seen:
-            raise CardError(field, f"duplicate {label!r}")
+            raise CardError(field, f"duplicate {given(label)}")
         seen.add(field)
 
     for item in _split_items(rest):
@@ -303,7 +304,7 @@ def _parse_weapon(text: str) -> dict[str, Any]:
             once("uses", "uses")
             weapon["uses"] = _read_uses(uses.group(1) or uses.group(2))
         else:
-            raise CardError("restriction", f"unknown restriction {item!r}")
+            raise CardError("restriction", f"unknown restriction {given(item)}")
     for required in ("power", "range"):
         if weapon[required] is None:
             raise CardError(required, f'missing; a weapon line reads "{name} — Power N, Range N"')
@@ -319,9 +320,9 @@ def _read_stats(text: str, allowed: tuple[str, ...], form: str) -> dict[str, int
         if label not in allowed:
             if label in _STAT_LABELS:
                 raise CardError(label, f"a building has no {_STAT_LABELS[label]}")
-            raise CardError("stats", f'unknown stat {item!r}; the stat line reads "{form}"')
+            raise CardError("stats", f'unknown stat {given(item)}; the stat line reads "{form}"')
         if label in stats:
-            raise CardError(label, f"duplicate {_STAT_LABELS[label]!r}")
+            raise CardError(label, f"duplicate {given(_STAT_LABELS[label])}")
         stats[label] = _read_number(label, value)
     for required in allowed:
         if required != "melee" and required not in stats:
@@ -406,14 +407,14 @@ def _parse_unit(lines: _Lines) -> dict[str, Any]:
         elif _WEAPON_SEPARATOR_RE.search(text):
             weapon = _at(number, _parse_weapon, text)
             if any(w["name"].casefold() == weapon["name"].casefold() for w in card["weapons"]):
-                raise CardTextError(number, "weapon", f"duplicate weapon {weapon['name']!r}")
+                raise CardTextError(number, "weapon", f"duplicate weapon {given(weapon['name'])}")
             card["weapons"].append(weapon)
             weapon_lines.append(number)
         else:
             raise CardTextError(
                 number,
                 "card",
-                f"unrecognised line {text!r}; expected a weapon (Name — Power N, Range N), "
+                f"unrecognised line {given(text)}; expected a weapon (Name — Power N, Range N), "
                 '"Melee N", "Keywords: ..." or "Enters: ..."',
             )
 
@@ -450,9 +451,9 @@ def _read_keywords(text: str) -> list[str]:
     for item in _split_items(text):
         keyword = _KEYWORD_LOOKUP.get(_squash(item))
         if keyword is None:
-            raise CardError("keywords", f"unknown keyword {item!r}")
+            raise CardError("keywords", f"unknown keyword {given(item)}")
         if keyword in keywords:
-            raise CardError("keywords", f"duplicate keyword {KEYWORD_LABELS[keyword]!r}")
+            raise CardError("keywords", f"duplicate keyword {given(KEYWORD_LABELS[keyword])}")
         keywords.append(keyword)
     return sorted(keywords, key=KEYWORDS.index)
 
@@ -463,7 +464,7 @@ def _read_enters(text: str) -> list[str]:
         kind = " ".join(item.lower().split())
         check_terrain("enters", kind)
         if kind in enters:
-            raise CardError("enters", f"duplicate terrain kind {kind!r}")
+            raise CardError("enters", f"duplicate terrain kind {given(kind)}")
         enters.append(kind)
     return enters
 
@@ -487,7 +488,7 @@ def _parse_building(name: str, lines: _Lines) -> dict[str, Any]:
             raise CardTextError(
                 number,
                 "card",
-                f'unrecognised line {text!r}; expected "Admits: Size N–N" or "Becomes: ..."',
+                f'unrecognised line {given(text)}; expected "Admits: Size N–N" or "Becomes: ..."',
             )
         field = {"admits": "admits", "becomes": "rubble"}.get(label.group(1).lower())
         if field is None:

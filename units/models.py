@@ -13,6 +13,7 @@ from units.bucs import Specialty
 from units.carddata import MAX_NAME
 from units.cardtext import CardError, is_building, render_card, validate_card
 from units.terrain import TerrainError, validate_terrain
+from units.words import given
 
 Ruleset = models.TextChoices(
     "Ruleset", [(r.name.upper(), (r.name, r.label)) for r in RULESETS.values()]
@@ -130,5 +131,5 @@ def card_errors(kind: str, name: str, card: Any, ruleset: str = "") -> dict[str,
     if kind == UnitType.Kind.BUILDING and not is_building(card):
         return {"kind": ["this is a unit card, not a building"]}
     if kind != UnitType.Kind.TERRAIN and card.get("name") != name:
-        return {"name": [f"must be the card's own name, {card.get('name')!r}"]}
+        return {"name": [f"must be the card's own name, {given(card.get('name'))}"]}
     return {}

@@ -30,6 +30,7 @@ from units.cardtext import (
 )
 from units.models import Ruleset, UnitType
 from units.terrain import TerrainError, validate_terrain
+from units.words import given
 
 LIBRARY_DIR = Path(__file__).resolve().parent / "library"
 TERRAIN_FILE = "terrain.json"
@@ -175,7 +176,10 @@ def _card_specialty(
         names = ", ".join(s.label for s in Specialty)
         problems.append(
             LibraryProblem(
-                relative, line[0], "specialty", f"unknown specialty {line[1]!r}; one of {names}"
+                relative,
+                line[0],
+                "specialty",
+                f"unknown specialty {given(line[1])}; one of {names}",
             )
         )
         return ""
@@ -286,7 +290,10 @@ def library_read(*, root: Path = LIBRARY_DIR) -> list[LibraryEntry]:
         if key in seen:
             problems.append(
                 LibraryProblem(
-                    entry.source, 1, "name", f"{entry.name!r} is already the name in {seen[key]}"
+                    entry.source,
+                    1,
+                    "name",
+                    f"{given(entry.name)} is already the name in {seen[key]}",
                 )
             )
         seen.setdefault(key, entry.source)

@@ -195,13 +195,6 @@ def and_words(words: list[str]) -> str:
     return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
 
 
-def quoted(name: str) -> str:
-    """A name a sentence repeats as someone gave it, marked off from the words around it in
-    curly quotes whatever it holds: “1st Squad”, “Holt's Raiders” (never ``repr``, which
-    quotes the one in single quotes and the other in double)."""
-    return f"“{name}”"
-
-
 MINUS = "\u2212"
 """The minus sign a page prints: "−6", never the hyphen "-6"."""
 

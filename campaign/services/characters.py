@@ -22,11 +22,12 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
-from campaign.rules.history import number_text, quoted
+from campaign.rules.history import number_text
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.selectors import command_refused, history_standing
 from campaign.services._record import locked, require_manager, text_given, unit_change
 from units.models import new_version
+from units.words import quoted
 
 Kind = HistoryEntry.Kind
 HIT_POINTS_MAX = 999

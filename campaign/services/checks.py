@@ -30,7 +30,7 @@ from campaign.rules.checks import (
 )
 from campaign.rules.command import Commandable, command_of, legendary_command
 from campaign.rules.dice import Dice
-from campaign.rules.history import out_cold_text, quoted
+from campaign.rules.history import out_cold_text
 from campaign.rules.state import Status, can_act
 from campaign.selectors import campaign_now
 from campaign.services._record import (
@@ -45,6 +45,7 @@ from campaign.services.orders import UNDER_WAY, current_orders, order_status
 from campaign.services.roster import unit_create, unit_create_check
 from units.bucs import Specialty
 from units.models import UnitType
+from units.words import quoted
 
 Kind = HistoryEntry.Kind
 DC_MAX = 60

@@ -16,10 +16,10 @@ from django.db import IntegrityError, transaction
 from battles.engine import ScenarioError, parse_scenario
 from battles.services import BattleInputError, scenario_from_text
 from campaign.models import Campaign, SavedMap
-from campaign.rules.history import quoted
 from campaign.rules.values import TURN_LIMIT_MAX
 from campaign.services._record import locked, require_manager, text_given
 from campaign.transfer import unstorable_paths
+from units.words import quoted
 
 SPOT_CARD = {
     "name": "Deployment spot",

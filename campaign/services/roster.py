@@ -33,7 +33,7 @@ from campaign.models import (
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, LEADER_DIED
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
-from campaign.rules.history import and_words, number_text, plural, possessive, quoted
+from campaign.rules.history import and_words, number_text, plural, possessive
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     medical_window_closes,
@@ -83,6 +83,7 @@ from campaign.services.characters import HIT_POINTS_MAX
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType, new_version
+from units.words import quoted
 
 Kind = HistoryEntry.Kind
 Told = StoryEntry.Kind

@@ -412,7 +412,7 @@ def test_it_refuses_duplicate_specialties():
 def test_it_accepts_stable_names_and_refuses_unknown_ones():
     assert validate_specialties(Q.AVERAGE, ["infantry", "medical"]) == []
     assert validate_specialties(Q.AVERAGE, ["infantry", "cavalry"]) == [
-        "unknown specialty 'cavalry'"
+        "unknown specialty “cavalry”"
     ]
 
 
@@ -420,7 +420,7 @@ def test_it_reports_every_problem_at_once():
     errors = validate_specialties(Q.GREEN, [S.ARMOR, S.ARMOR, S.INFANTRY, "x"])
     assert errors == [
         "duplicate specialty Armor",
-        "unknown specialty 'x'",
+        "unknown specialty “x”",
         "A Green unit holds at most 1 specialty; this one was given 2.",
         "Armor requires Mechanized",
     ]

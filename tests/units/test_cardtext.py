@@ -488,7 +488,7 @@ TEXT_ERRORS = [
     ("Scouts\nSkill 4 · Move 5 · Resistance 1 · Hits 0 · Size 1", 2, "hits", "1..99, got 0"),
     ("Scouts\nSkill 4 · Move 5 · Resistance 1 · Hits 3 · Size 0", 2, "size", "1..5, got 0"),
     ("Scouts\nSkill 4 · Move 5 · Resistance 1 · Hits 3 · Size 6", 2, "size", "1..5, got 6"),
-    ("Scouts\nSkill 4 · Move 5 · Resistance 1 · Hits 3 · Size 1 xyz", 2, "size", "'xyz'"),
+    ("Scouts\nSkill 4 · Move 5 · Resistance 1 · Hits 3 · Size 1 xyz", 2, "size", "“xyz”"),
     ('Scouts\nSkill 4 · Move 5 · Resistance 1 · Hits 3" · Size 1', 2, "hits", "after the value"),
     ("Scouts\nSkill 4 · Move 5 · Resistance 1 · Hits 3", 2, "size", "missing"),
     ("Scouts\nMove 5 · Resistance 1 · Hits 3 · Size 1", 2, "skill", "missing"),
@@ -498,20 +498,20 @@ TEXT_ERRORS = [
         "skill",
         "duplicate",
     ),
-    (f"Scouts\n{STATS} · Armour 3", 2, "stats", "unknown stat 'Armour 3'"),
-    (f"Scouts\n{STATS} · 3", 2, "stats", "unknown stat '3'"),
+    (f"Scouts\n{STATS} · Armour 3", 2, "stats", "unknown stat “Armour 3”"),
+    (f"Scouts\n{STATS} · 3", 2, "stats", "unknown stat “3”"),
     (f"Scouts\nRifles — Power 2, Range 12\n{STATS}", 2, "stats", "unknown stat"),
     (f"Scouts\n{STATS} · Skill 4", 2, "skill", "duplicate"),
     (f"Scouts\n{STATS}\nSkill 4", 3, "card", "unrecognised line"),
-    (f"Scouts\n{STATS}\nhello there", 3, "card", "unrecognised line 'hello there'"),
-    (f"Scouts\n{STATS}\nRifles — Power 2, Range 12\nEnters: woods\n???", 5, "card", "'???'"),
+    (f"Scouts\n{STATS}\nhello there", 3, "card", "unrecognised line “hello there”"),
+    (f"Scouts\n{STATS}\nRifles — Power 2, Range 12\nEnters: woods\n???", 5, "card", "“???”"),
     (f"Scouts\n{STATS}\nRifles — Range 12", 3, "power", "missing"),
     (f"Scouts\n{STATS}\nRifles — Power 2", 3, "range", "missing"),
     (f"Scouts\n{STATS}\nRifles — Power -1, Range 12", 3, "power", "0..99, got -1"),
     (f"Scouts\n{STATS}\nRifles — Power 2, Range 0", 3, "range", "more than 0"),
     (f"Scouts\n{STATS}\nRifles — Power 2, Range -3", 3, "range", "more than 0"),
     (f"Scouts\n{STATS}\nRifles — Power 2.5, Range 3", 3, "power", "whole number"),
-    (f"Scouts\n{STATS}\nRifles — Power 2x, Range 3", 3, "power", "'x'"),
+    (f"Scouts\n{STATS}\nRifles — Power 2x, Range 3", 3, "power", "“x”"),
     (f"Scouts\n{STATS}\nRifles — Power 2, Power 3, Range 3", 3, "power", "duplicate"),
     (f"Scouts\n{STATS}\nRifles — Power 2, Range 3, Range 4", 3, "range", "duplicate"),
     (f"Scouts\n{STATS}\nRifles — Power 2, Range 3, AA, aa", 3, "aa", "duplicate"),
@@ -533,7 +533,7 @@ TEXT_ERRORS = [
     (f"Scouts\n{STATS}\nRifles — Power 2, Range 3, Size 1–6 only", 3, "max_size", "1..5, got 6"),
     (f"Scouts\n{STATS}\nRifles — Power 2, Range 3, Size big only", 3, "min_size", "expected"),
     (f"Scouts\n{STATS}\nRifles — Power 2, Range 3, zero uses", 3, "uses", "1..99, got 0"),
-    (f"Scouts\n{STATS}\nRifles — Power 2, Range 3, many uses", 3, "uses", "'many'"),
+    (f"Scouts\n{STATS}\nRifles — Power 2, Range 3, many uses", 3, "uses", "“many”"),
     (f"Scouts\n{STATS}\nRifles — Power 2, Range 3, 100 uses", 3, "uses", "got 100"),
     (f"Scouts\n{STATS}\nRifles — Power 2, Range 3, armour piercing", 3, "restriction", "armour"),
     (f"Scouts\n{STATS}\n— Power 2, Range 3", 3, "weapon", "missing the weapon's name"),
@@ -542,14 +542,14 @@ TEXT_ERRORS = [
     (f"Scouts\n{STATS} · Melee 2\nMelee 3", 3, "melee", "duplicate"),
     (f"Scouts\n{STATS}\nMelee", 3, "melee", "missing its value"),
     (f"Scouts\n{STATS}\nMelee -1", 3, "melee", "0..99"),
-    (f"Scouts\n{STATS}\nMelee 2 fists", 3, "melee", "'fists'"),
+    (f"Scouts\n{STATS}\nMelee 2 fists", 3, "melee", "“fists”"),
     (f'Scouts\n{STATS}\nMelee 2"', 3, "melee", "after the value"),
-    (f"Scouts\n{STATS}\nKeywords: Flying", 3, "keywords", "unknown keyword 'Flying'"),
-    (f"Scouts\n{STATS}\nKeywords: Aerial, Hover Tank", 3, "keywords", "'Hover Tank'"),
-    (f"Scouts\n{STATS}\nKeywords: Aerial, aerial", 3, "keywords", "duplicate keyword 'Aerial'"),
+    (f"Scouts\n{STATS}\nKeywords: Flying", 3, "keywords", "unknown keyword “Flying”"),
+    (f"Scouts\n{STATS}\nKeywords: Aerial, Hover Tank", 3, "keywords", "“Hover Tank”"),
+    (f"Scouts\n{STATS}\nKeywords: Aerial, aerial", 3, "keywords", "duplicate keyword “Aerial”"),
     (f"Scouts\n{STATS}\nKeywords: Aerial\nKeywords: Sensor", 4, "keywords", "duplicate"),
     (f"Scouts\n{STATS}\nEnters: woods\nEnters: water", 4, "enters", "duplicate"),
-    (f"Scouts\n{STATS}\nEnters: woods, Woods", 3, "enters", "duplicate terrain kind 'woods'"),
+    (f"Scouts\n{STATS}\nEnters: woods, Woods", 3, "enters", "duplicate terrain kind “woods”"),
     (f"Scouts\n{STATS}\nEnters: woods, 3rd floor", 3, "enters", "lower-case words"),
     (f"Scouts\n{STATS}\nEnters: forêt", 3, "enters", "lower-case words"),
     (f"Scouts\n{STATS}\nAdmits: Size 1–2", 3, "admits", "building"),
@@ -579,7 +579,7 @@ TEXT_ERRORS = [
     ("House (building)\nResistance 3 · Hits 4\nBecomes: " + "r" * 101, 3, "rubble", "at most 100"),
     ("House (building)\nResistance 3 · Hits 4\nKeywords: Aerial", 3, "keywords", 'no "Keywords:"'),
     ("House (building)\nResistance 3 · Hits 4\nEnters: woods", 3, "enters", 'no "Enters:"'),
-    ("House (building)\nResistance 3 · Hits 4\nBecomes: rubble\nRoof", 4, "card", "'Roof'"),
+    ("House (building)\nResistance 3 · Hits 4\nBecomes: rubble\nRoof", 4, "card", "“Roof”"),
 ]
 
 
@@ -725,3 +725,24 @@ def test_a_weapons_items_are_what_its_card_line_prints_restrictions_included():
     assert weapon_items(rocket) == ["Power 5", "Range 8", "Size 2–5 only", "two uses"]
     charges = {"name": "Charges", "power": 4, "range": 1, "buildings_only": True, "uses": 2}
     assert weapon_items(charges) == ["Power 4", "Range 1", "buildings only", "two uses"]
+
+
+def test_a_refusal_repeats_what_was_given_as_a_card_file_writes_it_never_as_python_does():
+    """A name in curly quotes, whichever quotes it holds, a line break in it marked; a value
+    from a card file in the file's words ("true", "nothing"), not Python's ("True", "None")."""
+    from units.carddata import CardError, check_name, check_number
+
+    def refusal(check, *args, **kwargs) -> str:
+        with pytest.raises(CardError) as refused:
+            check(*args, **kwargs)
+        return refused.value.message
+
+    assert refusal(check_number, "skill", True) == "must be a number, got true"
+    assert refusal(check_number, "skill", None) == "must be a number, got nothing"
+    assert refusal(check_name, "name", ["Scouts"], kind="unit") == 'must be text, got ["Scouts"]'
+    assert refusal(check_name, "name", "Holt's\nRaiders", kind="unit") == (
+        "must be one line of printable text, got “Holt's\ufffdRaiders”"
+    )
+    assert refusal(check_name, "name", ' "Raiders"', kind="unit") == (
+        'must not start or end with spaces, got “ "Raiders"”'
+    )
