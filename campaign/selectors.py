@@ -436,7 +436,36 @@ def entries_carrying(*, entries: list[HistoryEntry]) -> dict[int, dict[str, int]
     """What each unit carried after each of ``entries`` (by entry id): its Morale and Casualty
     hits then, since an entry keeps only the fields it changed. Only the units whose entries
     change hits are read, and only their hits: what each carried before its first of
-    ``entries`` (a row a unit), then its entries from its first of ``entries`` to its last."""
+    ``entries`` (a row a unit), then its entries from its first of ``entries`` to its last.
+    An entry of experience that changed nothing (points held just short of a step it stood at
+    already) carries the experience the unit holds (`entries_experience_held`)."""
+    found = _entries_hits(entries)
+    for pk, points in entries_experience_held(entries=entries).items():
+        found[pk] = {**found.get(pk, {}), "experience": points}
+    return found
+
+
+def entries_experience_held(*, entries: list[HistoryEntry]) -> dict[int, int]:
+    """The experience each entry of experience among ``entries`` that changed nothing leaves
+    the unit holding, by entry id: the last its history set before it. One query, and none
+    when there is no such entry."""
+    still = [e.pk for e in entries if e.kind == HistoryEntry.Kind.EXPERIENCE and not e.after]
+    if not still:
+        return {}
+    last = (
+        HistoryEntry.objects.filter(
+            unit=OuterRef("unit"), pk__lt=OuterRef("pk"), after__has_key="experience"
+        )
+        .order_by("-id")
+        .annotate(value=KT("after__experience"))
+        .values("value")[:1]
+    )
+    rows = HistoryEntry.objects.filter(pk__in=still).annotate(held=Subquery(last))
+    return {pk: int(held or 0) for pk, held in rows.values_list("pk", "held")}
+
+
+def _entries_hits(entries: list[HistoryEntry]) -> dict[int, dict[str, int]]:
+    """The hits of `entries_carrying`."""
     units = {e.unit_id for e in entries if any(f in e.after for f in HITS_FIELDS)}
     if not units:
         return {}

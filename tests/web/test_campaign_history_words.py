@@ -15,7 +15,7 @@ from campaign.pages import since_last_visit, unit_story_lines
 from campaign.rules.bridge import UnitOutcome
 from campaign.rules.history import story_text
 from campaign.selectors import unit_story
-from campaign.services import calendar_advance, outcome_apply, unit_create
+from campaign.services import calendar_advance, outcome_apply, unit_create, unit_edit
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -188,3 +188,25 @@ def test_a_revert_saved_in_older_words_reads_as_one_written_now(client, world):
         assert "is undone (" not in text and not re.search(r"is undone[.;]?\s*(\(|$|<)", text)
         assert "the battle of day 1 is undone: back to" in text
         assert "Hill 12, is undone: nothing to give back" in text
+
+
+def test_an_experience_line_that_changed_nothing_says_what_the_unit_has_on_the_dashboard(world):
+    """Points held just short of a step the unit stood at already change nothing: the
+    dashboard's line ends with what it has, as its own history's does."""
+    from campaign.models import HistoryEntry
+    from campaign.pages import entry_line
+
+    unit = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Holdouts",
+                       quality="green", specialties=["infantry"])  # fmt: skip
+    # Held just short of Green's step already, as its history says.
+    unit_edit(unit=unit, changes={"experience": 1}, reason="found its feet")
+    outcome_apply(campaign=world.campaign, winners=[unit.pk], reason="Hill 12",
+                  outcomes={unit.pk: UnitOutcome(1, 0, "destroyed")}, seed=1,
+                  actor=world.users["gm"])  # fmt: skip
+    gain = unit.history.get(kind=HistoryEntry.Kind.EXPERIENCE)
+    assert gain.after == {}
+    unit.refresh_from_db()
+    assert entry_line(gain, unit.state.to_json()).endswith(": has 1 experience point")
+    lines = since_last_visit(world.campaign, {world.force.pk}, None)
+    [said] = [e.text for e in lines if e.kind == "experience" and "Holdouts" in e.text]
+    assert said.endswith("(retreated in poor order): has 1 experience point"), said
