@@ -66,6 +66,7 @@ from campaign.rules.values import (
 from campaign.selectors import invitations_holding, invitee_key
 from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
+from units.words import given
 
 CAMPAIGN_FORMAT = "bridgehead.campaign"
 FORCE_FORMAT = "bridgehead.force"
@@ -585,7 +586,7 @@ class Checker:
             return None
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            self.error(path, f"no user {username!r} on this site")
+            self.error(path, f"no user {given(username)} on this site")
         return user
 
 
@@ -605,7 +606,7 @@ def unstorable_paths(data: Any, path: str = "") -> list[tuple[str, str]]:
         problem = _unstorable(data)
         return [(path or "data", problem)] if problem else []
     if isinstance(data, float) and not math.isfinite(data):
-        return [(path or "data", f"must be a finite number, got {data!r}")]
+        return [(path or "data", f"must be a finite number, got {value_shown(data)}")]
     if isinstance(data, dict):
         for key, value in data.items():
             at = f"{path}.{key}".lstrip(".") if isinstance(key, str) else path
@@ -694,7 +695,7 @@ def check_header(
     if unstorable or not c.mapping("", data, ("format", "version", *keys), optional):
         return False
     if data["version"] != VERSION:
-        c.error("version", f"this site reads version {VERSION}, got {data['version']!r}")
+        c.error("version", f"this site reads version {VERSION}, got {value_shown(data['version'])}")
         return False
     return True
 
@@ -756,7 +757,7 @@ def check_counts(c: Checker, data: dict[str, Any]) -> bool:
 
 def check_ruleset(c: Checker, path: str, value: Any) -> bool:
     if value not in Ruleset.values:
-        c.error(path, f"must be one of {', '.join(Ruleset.values)}, got {value!r}")
+        c.error(path, f"must be one of {', '.join(Ruleset.values)}, got {value_shown(value)}")
         return False
     return True
 
@@ -785,7 +786,9 @@ def check_force(
         c.error(f"{path}.name", str(error))
         name_ok = False
     if not isinstance(data["owner"], str) or data["owner"] not in owners:
-        c.error(f"{path}.owner", f"{data['owner']!r} is not the GM or a player of the campaign")
+        c.error(
+            f"{path}.owner", f"{given(data['owner'])} is not the GM or a player of the campaign"
+        )
     if not isinstance(data["units"], list):
         c.error(f"{path}.units", "must be a list")
         return None
@@ -820,7 +823,7 @@ def check_unit(
         kind=UnitType.Kind.UNIT, ruleset=ruleset, name=data["unit_type"]
     ).first()
     if unit_type is None:
-        c.error(f"{path}.unit_type", f"no unit card {data['unit_type']!r} in the library")
+        c.error(f"{path}.unit_type", f"no unit card {given(data['unit_type'])} in the library")
     values: dict[str, Any] = {}
     named = data["name"].strip() if isinstance(data["name"], str) else ""
     for field in SNAPSHOT_FIELDS:
@@ -855,8 +858,8 @@ def check_unit(
             if replayed.get(field) != state.to_json()[field]:
                 c.error(
                     f"{path}.history",
-                    f"does not explain {field}: it arrives at {replayed.get(field)!r}, "
-                    f"the unit has {state.to_json()[field]!r}",
+                    f"does not explain {field}: it arrives at {given(replayed.get(field))}, "
+                    f"the unit has {given(state.to_json()[field])}",
                 )
                 return None
     return {"unit_type": unit_type, "state": state, "history": entries}
@@ -896,7 +899,7 @@ def check_history(c: Checker, path: str, history: Any, *, day: int | None) -> li
         if not c.mapping(at, entry, ENTRY_KEYS, optional=("details", "reverts", "created_at")):
             continue
         if not isinstance(entry["kind"], str) or entry["kind"] not in ENTRY_KINDS:
-            c.error(f"{at}.kind", f"unknown kind {entry['kind']!r}")
+            c.error(f"{at}.kind", f"unknown kind {given(entry['kind'])}")
         if index == 0 and entry["kind"] != HistoryEntry.Kind.CREATED:
             c.error(f"{at}.kind", "a unit's history starts with its created entry")
         day_ok = isinstance(entry["day"], int) and not isinstance(entry["day"], bool)
@@ -935,13 +938,14 @@ def created_at_problem(value: Any) -> str | None:
     try:
         moment = datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        return f"must be an ISO date and time, got {value!r}"
+        return f"must be an ISO date and time, got {value_shown(value)}"
     if moment.utcoffset() is None:
-        return f"must give its offset from UTC (as in 2026-05-01T19:30:00+00:00), got {value!r}"
+        example = "2026-05-01T19:30:00+00:00"
+        return f"must give its offset from UTC (as in {example}), got {value_shown(value)}"
     try:
         moment.astimezone(UTC)
     except OverflowError:
-        return f"must lie within the years 1..9999 in UTC, got {value!r}"
+        return f"must lie within the years 1..9999 in UTC, got {value_shown(value)}"
     return None
 
 
@@ -963,7 +967,7 @@ def check_settings(c: Checker, path: str, data: dict[str, Any]) -> dict[str, Any
         value = data.get(name, field.default) if name in NEWER_SETTINGS else data[name]
         kind = SETTING_TYPES[name]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            c.error(f"{path}.{name}", f"must be {kind.__name__}, got {value!r}")
+            c.error(f"{path}.{name}", f"must be {kind.__name__}, got {value_shown(value)}")
             continue
         try:
             settings[name] = field.clean(value, None)
@@ -1079,11 +1083,11 @@ def _held(
         if not _text(c, at, name, NAME_LENGTH, empty=False):
             continue
         if name not in waiting:
-            c.error(at, f"no {what} {name!r} in the export")
+            c.error(at, f"no {what} {given(name)} in the export")
         elif waiting[name]:
-            c.error(at, f"{name!r} {waiting[name]}")
+            c.error(at, f"{given(name)} {waiting[name]}")
         elif name in taken:
-            c.error(at, f"{name!r} is listed twice: a {what} waits for one invitee")
+            c.error(at, f"{given(name)} is listed twice: a {what} waits for one invitee")
         taken.add(name)
 
 
@@ -1127,10 +1131,10 @@ def check_invitations(
         if _text(c, f"{at}.invitee", invitee, INVITEE_LONGEST, empty=False):
             key = invitee_key(invitee)
             if key in named:
-                c.error(f"{at}.invitee", f"{invitee!r} is the campaign's GM or a member in the "
-                        "file already: only someone not in it is invited")  # fmt: skip
+                c.error(f"{at}.invitee", f"{given(invitee)} is the campaign's GM or a member "
+                        "in the file already: only someone not in it is invited")  # fmt: skip
             elif key in invitees:
-                c.error(f"{at}.invitee", f"{invitee!r} is invited twice")
+                c.error(f"{at}.invitee", f"{given(invitee)} is invited twice")
             invitees.add(key)
         if invitation["role"] not in Membership.Role.values:
             c.error(f"{at}.role", f"must be one of {', '.join(Membership.Role.values)}, got "
@@ -1183,7 +1187,7 @@ def check_characters(
             and _text(c, f"{at}.player", player, USERNAME_LONGEST, empty=False)
             and player not in players
         ):
-            c.error(f"{at}.player", f"{player!r} is not the GM or a player of the campaign")
+            c.error(f"{at}.player", f"{given(player)} is not the GM or a player of the campaign")
         full = _whole(c, f"{at}.max_hit_points", character["max_hit_points"], 1, 999)
         now = _whole(c, f"{at}.hit_points", character["hit_points"], -999, 999)
         if full is not None and now is not None and now > full:
@@ -1202,8 +1206,8 @@ def check_characters(
         ):
             key = (leads["force"], leads["unit"])
             if key not in led:
-                c.error(f"{at}.leads", f"no unit {leads['unit']!r} with a leader in force "
-                                       f"{leads['force']!r}")  # fmt: skip
+                c.error(f"{at}.leads", f"no unit {given(leads['unit'])} with a leader in force "
+                                       f"{given(leads['force'])}")  # fmt: skip
             elif key in taken:
                 c.error(f"{at}.leads", "another character leads this unit")
             elif (led[key].hit_points, led[key].alive) != (now, character["alive"]):
@@ -1257,33 +1261,35 @@ def check_orders(
 
     def one(at: str, order: dict[str, Any]) -> None:
         if _names(c, at, order, ("giver",)) and order["giver"] not in characters:
-            c.error(f"{at}.giver", f"no character {order['giver']!r} in the export")
+            c.error(f"{at}.giver", f"no character {given(order['giver'])} in the export")
         if _names(c, at, order, ("force", "unit")) and (order["force"], order["unit"]) not in units:
-            c.error(f"{at}.unit", f"no unit {order['unit']!r} in force {order['force']!r}")
+            c.error(
+                f"{at}.unit", f"no unit {given(order['unit'])} in force {given(order['force'])}"
+            )
         if order["kind"] not in [k.value for k in OrderKind]:
-            c.error(f"{at}.kind", f"unknown Order {order['kind']!r}")
+            c.error(f"{at}.kind", f"unknown Order {given(order['kind'])}")
         for key in ("listed_hours", "hours"):
             _whole(c, f"{at}.{key}", order[key], 1, 32767)
-        given = _whole(c, f"{at}.given_at", order["given_at"], 0, LARGEST_DAY)
+        given_at = _whole(c, f"{at}.given_at", order["given_at"], 0, LARGEST_DAY)
         done = _whole(c, f"{at}.finishes_at", order["finishes_at"], 0, LARGEST_DAY)
-        if given is not None and done is not None and done < given:
+        if given_at is not None and done is not None and done < given_at:
             c.error(f"{at}.finishes_at", "before the Order was given")
         if not isinstance(order["replaced"], bool):
             c.error(f"{at}.replaced", "must be true or false")
         off = order["called_off_at"]
-        if off is not None and given is not None and done is not None:
+        if off is not None and given_at is not None and done is not None:
             # Called off while under way, as the site calls one off.
-            off = _whole(c, f"{at}.called_off_at", off, given, max(given, done - 1))
+            off = _whole(c, f"{at}.called_off_at", off, given_at, max(given_at, done - 1))
             if off is not None and order["replaced"] is True:
                 c.error(f"{at}.called_off_at", "an Order is replaced or called off, not both")
             elif off is not None and now is not None and off > now:
                 # Called off when the clock got there, never ahead of it.
                 c.error(f"{at}.called_off_at", f"after the campaign's clock, {clock_text(now)}")
         ended = order["ended_at"]
-        if ended is not None and given is not None and done is not None:
+        if ended is not None and given_at is not None and done is not None:
             # Ended while under way, when its unit retreated in poor order or was destroyed, as
             # the site ends one.
-            ended = _whole(c, f"{at}.ended_at", ended, given, max(given, done - 1))
+            ended = _whole(c, f"{at}.ended_at", ended, given_at, max(given_at, done - 1))
             if ended is not None and (order["replaced"] is True or off is not None):
                 c.error(f"{at}.ended_at", "an Order is replaced, called off or ended, only one")
             elif ended is not None and now is not None and ended > now:
@@ -1295,7 +1301,7 @@ def check_orders(
                     c.error(f"{at}.ended_as", f"one of {', '.join(ENDED_AS)}, for an Order ended")
                 elif order["ended_as"] == Status.DESTROYED and (
                     order["force"], order["unit"]) not in destroyed:  # fmt: skip
-                    c.error(f"{at}.ended_at", f"ended with its unit, but {order['unit']!r} is "
+                    c.error(f"{at}.ended_at", f"ended with its unit, but {given(order['unit'])} is "
                             "not destroyed")  # fmt: skip
         elif ended is None and order["ended_as"] != "":
             c.error(f"{at}.ended_as", "only for an Order ended with its unit")
@@ -1330,14 +1336,14 @@ class KeyCheck:
             if (key is not None or not null) and (
                 not isinstance(key, str) or key not in self.units
             ):
-                c.error(path, f"{key!r} is not a unit of the export (forces[i].units[j])")
+                c.error(path, f"{given(key)} is not a unit of the export (forces[i].units[j])")
             return key
 
         return known
 
     def entry(self, c: Checker, path: str, key: Any) -> None:
         if not isinstance(key, str) or key not in self.entries:
-            c.error(path, f"{key!r} is not a history entry of the export")
+            c.error(path, f"{given(key)} is not a history entry of the export")
 
 
 def _text(c: Checker, path: str, value: Any, longest: int, *, empty: bool = True) -> bool:
@@ -1472,16 +1478,16 @@ def check_table_rolls(
             return
         if roll["kind"] == TableRoll.Kind.REQUISITION:
             if _names(c, f"{at}.setup", setup, ("force",)) and setup["force"] not in forces:
-                c.error(f"{at}.setup.force", f"no force {setup['force']!r} in the export")
+                c.error(f"{at}.setup.force", f"no force {given(setup['force'])} in the export")
             if not isinstance(setup["unit_type"], str) or setup["unit_type"] not in cards:
-                c.error(f"{at}.setup.unit_type", f"no unit card {setup['unit_type']!r} in the "
+                c.error(f"{at}.setup.unit_type", f"no unit card {given(setup['unit_type'])} in the "
                                                  "library")  # fmt: skip
             if (
                 setup["character"] is not None
                 and _names(c, f"{at}.setup", setup, ("character",))
                 and setup["character"] not in characters
             ):
-                c.error(f"{at}.setup.character", f"no character {setup['character']!r} in the "
+                c.error(f"{at}.setup.character", f"no character {given(setup['character'])} in the "
                                                  "export")  # fmt: skip
             # The unit asked for, as its state was written (`CampaignUnitState.to_json`).
             if not isinstance(setup["unit"], dict):

@@ -38,6 +38,7 @@ from campaign.transfer import (
     created_at_problem,
 )
 from units.bucs import Equipment, Quality
+from units.words import given, value_shown
 
 OUTCOME_STATES = (
     CampaignBattle.State.AWAITING,
@@ -139,7 +140,7 @@ def _by_unit(c: Checker, path: str, data: Any, fought: set[str]) -> dict[str, An
         return {}
     for key in data:
         if key not in fought:
-            c.error(path, f"{key!r} is not a unit on the battle's sides")
+            c.error(path, f"{given(key)} is not a unit on the battle's sides")
     return data
 
 
@@ -154,7 +155,9 @@ def _check_going_in(c: Checker, path: str, going: Any) -> None:
         try:
             read(going.get(field))
         except (TypeError, ValueError):
-            c.error(f"{path}.{field}", f"must be a {field} word, got {going.get(field)!r}")
+            c.error(
+                f"{path}.{field}", f"must be a {field} word, got {value_shown(going.get(field))}"
+            )
 
 
 def _check_table_battle(c: Checker, at: str, record: dict[str, Any], fought: set[str]) -> None:
@@ -209,9 +212,11 @@ def _check_engine_battle(
         return
     for engine_id, key in engine_units.items():
         if engine_id not in unit_ids:
-            c.error(f"{at}.engine_units", f"{engine_id!r} is not a unit of the battle's scenario")
+            c.error(
+                f"{at}.engine_units", f"{given(engine_id)} is not a unit of the battle's scenario"
+            )
         if not isinstance(key, str) or key not in fought:
-            c.error(f"{at}.engine_units", f"{engine_id}: {key!r} is not a unit on its sides")
+            c.error(f"{at}.engine_units", f"{engine_id}: {given(key)} is not a unit on its sides")
     missing = fought - {key for key in engine_units.values() if isinstance(key, str)}
     if missing:
         c.error(f"{at}.engine_units", f"names no engine unit for {', '.join(sorted(missing))}")
@@ -308,7 +313,7 @@ def check_log(c: Checker, path: str, engine: dict[str, Any], scenario: Scenario)
     wrong = [key for key, value in own.items() if start[key] != value]
     for key in wrong:
         c.error(f"{path}.log.events[0].{key}",
-                f"must be the battle's {key.replace('_', ' ')}, {own[key]!r}")  # fmt: skip
+                f"must be the battle's {key.replace('_', ' ')}, {given(own[key])}")  # fmt: skip
     if start["digest"] != scenario.digest:
         c.error(f"{path}.log.events[0].digest", "is not the digest of the battle's scenario: the "
                                                 "scenario, or the log, was changed")  # fmt: skip

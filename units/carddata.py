@@ -22,7 +22,7 @@ from battles.engine.cards import CHARGES as ENGINE_CHARGES
 from battles.engine.cards import Keyword
 from battles.engine.rulesets import RULESETS
 from battles.engine.validation import card_problems
-from units.words import given
+from units.words import given, value_shown
 
 KEYWORDS: tuple[str, ...] = tuple(k.value for k in Keyword)
 """Every keyword (the engine's `Keyword`), in the canonical order cards list them."""
@@ -103,11 +103,11 @@ class CardError(FieldError):
 def check_number(field: str, value: Any) -> None:
     bounds = BOUNDS[field]
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise CardError(field, f"must be a number, got {given(value)}")
+        raise CardError(field, f"must be a number, got {value_shown(value)}")
     if bounds.whole and not isinstance(value, int):
         raise CardError(field, f"must be a whole number, got {format_number(value)}")
     if not math.isfinite(value):
-        raise CardError(field, f"must be a finite number, got {given(value)}")
+        raise CardError(field, f"must be a finite number, got {value_shown(value)}")
     low_ok = value > bounds.low if bounds.low_open else value >= bounds.low
     if not low_ok or value > bounds.high:
         low = format_number(bounds.low)
@@ -127,7 +127,7 @@ _TERRAIN_RE = re.compile(r"[a-z]+(?:[ -][a-z]+)*")
 
 def check_name(field: str, name: Any, *, kind: str) -> None:
     if not isinstance(name, str):
-        raise CardError(field, f"must be text, got {given(name)}")
+        raise CardError(field, f"must be text, got {value_shown(name)}")
     if not name:
         raise CardError(field, "must not be empty")
     if len(name) > MAX_NAME:
@@ -145,7 +145,7 @@ def check_name(field: str, name: Any, *, kind: str) -> None:
 def terrain_kind_problem(kind: Any) -> str | None:
     """What is wrong with a terrain kind, as a card's Enters line or `terrain.json` names it."""
     if not isinstance(kind, str) or not _TERRAIN_RE.fullmatch(kind):
-        return f"a terrain kind is lower-case words, got {given(kind)}"
+        return f"a terrain kind is lower-case words, got {value_shown(kind)}"
     if len(kind) > MAX_NAME:
         return f"a terrain kind is at most {MAX_NAME} characters, got {len(kind)}"
     return None
@@ -293,7 +293,9 @@ def _validate_weapon(prefix: str, weapon: dict[str, Any]) -> None:
     _check_number_at(f"{prefix}range", "range", weapon["range"])
     for flag in ("aa", "buildings_only"):
         if not isinstance(weapon[flag], bool):
-            raise CardError(f"{prefix}{flag}", f"must be true or false, got {given(weapon[flag])}")
+            raise CardError(
+                f"{prefix}{flag}", f"must be true or false, got {value_shown(weapon[flag])}"
+            )
     check_sizes(prefix, weapon["min_size"], weapon["max_size"], optional=True)
     if weapon["uses"] is not None:
         _check_number_at(f"{prefix}uses", "uses", weapon["uses"])

@@ -15,7 +15,7 @@ from typing import Any
 
 from battles.engine.terrain import TerrainProps, movement_refusal
 from units.carddata import FieldError, terrain_kind_problem
-from units.words import given
+from units.words import value_shown
 
 TERRAIN_FLAGS = ("blocks_movement", "blocks_sight", "hazard", "wall", "water")
 TERRAIN_FIELDS = ("kind", *TERRAIN_FLAGS, "why")
@@ -37,7 +37,7 @@ def validate_terrain(props: Any) -> None:
         raise TerrainError("kind", problem)
     for flag in TERRAIN_FLAGS:
         if not isinstance(props.get(flag), bool):
-            raise TerrainError(flag, f"must be true or false, got {given(props.get(flag))}")
+            raise TerrainError(flag, f"must be true or false, got {value_shown(props.get(flag))}")
     if props["wall"] and not props["hazard"]:
         raise TerrainError("wall", "a wall is a hazard: set hazard to true as well")
     # The engine's rule, as a scenario's terrain has it: rubble never blocks movement (E38).
@@ -46,7 +46,7 @@ def validate_terrain(props: Any) -> None:
         raise TerrainError("blocks_movement", refusal)
     why = props.get("why", "")
     if not isinstance(why, str):
-        raise TerrainError("why", f"must be text, got {given(why)}")
+        raise TerrainError("why", f"must be text, got {value_shown(why)}")
 
 
 def terrain_text(props: dict[str, Any]) -> str:

@@ -1,9 +1,10 @@
-"""How the library's sentences repeat what someone gave: a name in curly quotes, a value from a
-card file as the file wrote it. Plain Python, read by the campaign's pages too."""
+"""How a sentence repeats what someone gave, and prints a number: a name in curly quotes, a
+value from a form or a file by what it is, a negative number with a real minus. Plain Python,
+read by the units library and the campaign alike."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -14,15 +15,37 @@ def quoted(name: str) -> str:
     return f"“{name}”"
 
 
-def given(value: Any) -> str:
-    """What someone gave where a refusal repeats it: text in curly quotes (`quoted`), a
-    character that cannot be printed (a tab, a line break) as "�"; anything else as a card
-    file writes it ("true", "nothing", "[1, 2]"), never as Python writes it ("True", "None")."""
-    if isinstance(value, str):
-        return quoted("".join(c if c.isprintable() else "\ufffd" for c in value))
+MINUS = "\u2212"
+"""The minus sign a page prints: "−6", never the hyphen "-6"."""
+
+
+def number_text(number: int) -> str:
+    """A whole number as a page prints it, a negative one with a real minus: "−6", a large one
+    with its thousands marked: "2,147,483,647"."""
+    return f"{MINUS}{-number:,}" if number < 0 else f"{number:,}"
+
+
+def value_shown(value: Any) -> str:
+    """A value from loose input (a form, a file's JSON) as a sentence says what it was given:
+    a number as a page prints it ("−5", "1,000,000"), text in quotes, a list or an object by
+    what it is (their contents could be anything, and long)."""
     if value is None:
-        return "nothing"
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return quoted(str(value))
+        return "empty (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        # Measured in bits: Python writes out no integer of more than 4,300 digits.
+        return number_text(value) if value.bit_length() <= 100 else "a number far too long"
+    if isinstance(value, float):
+        return f"{value:g}".replace("-", MINUS)
+    if isinstance(value, str):
+        return f'the text "{value}"' if len(value) <= 40 else "a long text"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "a list" if isinstance(value, list | tuple) else type(value).__name__
+
+
+def given(value: Any) -> str:
+    """A name someone gave, where a refusal repeats it: text in curly quotes (`quoted`); what
+    is no text at all by what it is (`value_shown`: "a list", "empty (null)")."""
+    return quoted(value) if isinstance(value, str) else value_shown(value)

@@ -15,6 +15,7 @@ from typing import Any
 from campaign.rules.orders import clock_text
 from campaign.rules.state import SNAPSHOT_FIELDS, STATUS_LABELS, Status, hit_point_state
 from units.bucs import Equipment, Quality, Specialty
+from units.words import number_text
 
 FIELD_LABELS = {
     "name": "name",
@@ -193,16 +194,6 @@ def possessive(name: str) -> str:
 def and_words(words: list[str]) -> str:
     """Words joined for a sentence: "A", "A and B", "A, B and C"."""
     return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
-
-
-MINUS = "\u2212"
-"""The minus sign a page prints: "−6", never the hyphen "-6"."""
-
-
-def number_text(number: int) -> str:
-    """A whole number as a page prints it, a negative one with a real minus: "−6", a large one
-    with its thousands marked: "2,147,483,647"."""
-    return f"{MINUS}{-number:,}" if number < 0 else f"{number:,}"
 
 
 HYPHEN_SIGN = re.compile(r"(?<![\w.\u2212-])-(\d+)(?![\w.])")

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from campaign.rules.history import MINUS, number_text
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.state import (
     LEADER_DEATH_HIT_POINTS,
@@ -20,6 +19,7 @@ from campaign.rules.state import (
     quality_from_name,
 )
 from units.bucs import Equipment, Quality, Specialty
+from units.words import number_text, value_shown
 
 MAX_HITS = 99
 """Far more hits than a Legendary unit survives, so any real value fits."""
@@ -35,26 +35,6 @@ limit its Launch takes."""
 MAX_PENDING_INVITATIONS = 50
 """Invitations one campaign may have waiting: more than a gaming group has members, and a cap
 because an invitation to a name nobody has is kept like any other."""
-
-
-def value_shown(value: Any) -> str:
-    """A value from loose input (a form, a file's JSON) as a sentence says what it was given:
-    a number as a page prints it ("−5", "1,000,000"), text in quotes, a list or an object by
-    what it is (their contents could be anything, and long)."""
-    if value is None:
-        return "empty (null)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        # Measured in bits: Python writes out no integer of more than 4,300 digits.
-        return number_text(value) if value.bit_length() <= 100 else "a number far too long"
-    if isinstance(value, float):
-        return f"{value:g}".replace("-", MINUS)
-    if isinstance(value, str):
-        return f'the text "{value}"' if len(value) <= 40 else "a long text"
-    if isinstance(value, Mapping):
-        return "an object"
-    return "a list" if isinstance(value, list | tuple) else type(value).__name__
 
 
 def whole_number(value: Any, low: int, high: int) -> int:

@@ -89,6 +89,7 @@ from campaign.transfer import (
 )
 from campaign.transfer_battles import check_battles
 from units.models import UnitType
+from units.words import given, value_shown
 
 
 def _day(c: Checker, path: str, value: Any) -> int:
@@ -96,7 +97,9 @@ def _day(c: Checker, path: str, value: Any) -> int:
     file is then read against the latest day there could be, so no entry is refused for
     coming after a day the file never gave."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= LARGEST_DAY:
-        c.error(path, f"must be the campaign's day, a whole number from 1, got {value!r}")
+        c.error(
+            path, f"must be the campaign's day, a whole number from 1, got {value_shown(value)}"
+        )
         return LARGEST_DAY
     return value
 
@@ -434,7 +437,10 @@ def campaign_import(
     told = check_story(c, "story", data.get("story", []), day=day)
     hour = info.get("hour", 0)
     if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour < HOURS_PER_DAY:
-        c.error("campaign.hour", f"must be a whole hour, 0..{HOURS_PER_DAY - 1}, got {hour!r}")
+        c.error(
+            "campaign.hour",
+            f"must be a whole hour, 0..{HOURS_PER_DAY - 1}, got {value_shown(hour)}",
+        )
     characters = check_characters(
         c, "characters", data.get("characters", []), day=day, players=playing, forces=forces
     )
@@ -729,7 +735,9 @@ def force_import(*, campaign: Campaign, data: Any, owner: Any = None, actor: Any
     if not check_header(c, data, FORCE_FORMAT, ("ruleset", "force")):
         raise ValidationError(c.errors)
     if data["ruleset"] != campaign.ruleset:
-        c.error("ruleset", f"the force plays {data['ruleset']!r}; the campaign, {campaign.ruleset}")
+        c.error(
+            "ruleset", f"the force plays {given(data['ruleset'])}; the campaign, {campaign.ruleset}"
+        )
         raise ValidationError(c.errors)
     playing = {campaign.gm.get_username()} | set(
         campaign.memberships.exclude(role=Membership.Role.SPECTATOR).values_list(

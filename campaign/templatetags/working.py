@@ -8,7 +8,6 @@ from typing import Any
 from django import template
 
 from campaign.rules.history import (
-    MINUS,
     hit_points_shown,
     minus_signs,
     number_text,
@@ -16,6 +15,7 @@ from campaign.rules.history import (
 )
 from campaign.selectors import leader_most_hit_points
 from units.bucs import Equipment, Quality
+from units.words import MINUS
 
 register = template.Library()
 

@@ -33,6 +33,7 @@ from campaign.services.maps import saved_map_create
 from campaign.services.transfer import campaign_import_summary
 from campaign.transfer import campaign_export, export_text, force_export
 from tests.campaign.invited import accept_every_invitation
+from units.words import value_shown
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "battles" / "engine" / "scenarios"
 
@@ -177,7 +178,9 @@ def test_a_bad_campaign_day_is_the_one_problem_named(played, day):
     with pytest.raises(ValidationError) as refused:
         campaign_import(data=data)
     assert refused.value.message_dict == {
-        "campaign.day": [f"must be the campaign's day, a whole number from 1, got {day!r}"]
+        "campaign.day": [
+            f"must be the campaign's day, a whole number from 1, got {value_shown(day)}"
+        ]
     }
 
 

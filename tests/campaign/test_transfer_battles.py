@@ -282,7 +282,7 @@ TAMPERED = [
      "one of the battle's sides"),
     (_set("battles", 0, "day", 99), "battles[0].day", "must be a whole number"),
     (lambda d: next(iter(d["battles"][0]["orders"].values())).update(quality="heroic"),
-     "battles[0].orders.{order}.quality", "must be a quality word, got 'heroic'"),
+     "battles[0].orders.{order}.quality", 'must be a quality word, got the text "heroic"'),
 ]  # fmt: skip
 
 

@@ -225,7 +225,7 @@ def test_keep_members_restores_a_backup_as_it_was(exported, campaign):
     before = (Campaign.objects.count(), Force.objects.count(), Character.objects.count())
     with pytest.raises(ValidationError) as refused:
         campaign_import(data=data, keep_members=True)
-    assert refused.value.message_dict["campaign.members[3].user"] == ["no user 'zed' on this site"]
+    assert refused.value.message_dict["campaign.members[3].user"] == ["no user “zed” on this site"]
     assert (Campaign.objects.count(), Force.objects.count(), Character.objects.count()) == before
 
 
@@ -359,24 +359,24 @@ def test_a_bad_invitation_in_the_file_is_refused_by_its_invitee_and_nothing_is_w
         campaign_import(data=data, gm=stranger)
     problems = {(p["path"], p["named"]): p["problem"] for p in import_problems(refused.value, data)}
     assert problems == {
-        ("campaign.invitations[0].invitee", "player"): "'player' is the campaign's GM or a member "
+        ("campaign.invitations[0].invitee", "player"): "“player” is the campaign's GM or a member "
         "in the file already: only someone not in it is invited",
         ("campaign.invitations[1].role", "zed"): 'must be one of co_gm, player, spectator, got '
         'the text "king"',
-        ("campaign.invitations[1].forces[0]", "zed"): "'Red Company' is player's force: only a "
+        ("campaign.invitations[1].forces[0]", "zed"): "“Red Company” is player's force: only a "
         "force the GM holds waits for an invitee",
-        ("campaign.invitations[1].forces[1]", "zed"): "no force 'Green Horde' in the export",
-        ("campaign.invitations[1].characters[0]", "zed"): "'Capt. Holt' is played by player: "
+        ("campaign.invitations[1].forces[1]", "zed"): "no force “Green Horde” in the export",
+        ("campaign.invitations[1].characters[0]", "zed"): "“Capt. Holt” is played by player: "
         "only a character nobody plays waits for an invitee",
         ("campaign.invitations[2].link_key", "amy"): "unknown field",
         ("campaign.invitations[3].forces", "ZED"): "must be a list of force names",
-        ("campaign.invitations[4].invitee", "zed"): "'zed' is invited twice",
+        ("campaign.invitations[4].invitee", "zed"): "“zed” is invited twice",
     }  # fmt: skip
     del data["campaign"]["invitations"][:2], data["campaign"]["invitations"][0]["link_key"]
     with pytest.raises(ValidationError) as refused:
         campaign_import(data=data, gm=stranger)
     assert refused.value.message_dict["campaign.invitations[0].characters[1]"] == [
-        "'Lt. Vey' is listed twice: a character waits for one invitee"
+        "“Lt. Vey” is listed twice: a character waits for one invitee"
     ]
     data["campaign"]["invitations"] = [
         {"invitee": f"fan{n:02}", "role": "spectator", "forces": [], "characters": []}

@@ -728,8 +728,9 @@ def test_a_weapons_items_are_what_its_card_line_prints_restrictions_included():
 
 
 def test_a_refusal_repeats_what_was_given_as_a_card_file_writes_it_never_as_python_does():
-    """A name in curly quotes, whichever quotes it holds, a line break in it marked; a value
-    from a card file in the file's words ("true", "nothing"), not Python's ("True", "None")."""
+    """A name in curly quotes, whichever quotes it holds; a value from a card file by what it
+    is in the file ("true", "empty (null)", "a list"), not as Python writes it ("True",
+    "None", "['Scouts']")."""
     from units.carddata import CardError, check_name, check_number
 
     def refusal(check, *args, **kwargs) -> str:
@@ -738,10 +739,10 @@ def test_a_refusal_repeats_what_was_given_as_a_card_file_writes_it_never_as_pyth
         return refused.value.message
 
     assert refusal(check_number, "skill", True) == "must be a number, got true"
-    assert refusal(check_number, "skill", None) == "must be a number, got nothing"
-    assert refusal(check_name, "name", ["Scouts"], kind="unit") == 'must be text, got ["Scouts"]'
+    assert refusal(check_number, "skill", None) == "must be a number, got empty (null)"
+    assert refusal(check_name, "name", ["Scouts"], kind="unit") == "must be text, got a list"
     assert refusal(check_name, "name", "Holt's\nRaiders", kind="unit") == (
-        "must be one line of printable text, got “Holt's\ufffdRaiders”"
+        "must be one line of printable text, got “Holt's\nRaiders”"
     )
     assert refusal(check_name, "name", ' "Raiders"', kind="unit") == (
         'must not start or end with spaces, got “ "Raiders"”'

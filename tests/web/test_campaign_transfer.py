@@ -465,7 +465,7 @@ def test_the_commands_carry_a_campaign_into_an_empty_database_and_back(tmp_path,
         ran = _manage(env, *args)
         assert ran.returncode == 0, ran.stderr.decode()
     refused = _manage(env, "campaign_import", str(first))
-    assert refused.returncode != 0 and b"no user 'gm' on this site" in refused.stderr
+    assert refused.returncode != 0 and "no user “gm” on this site".encode() in refused.stderr
     broken = _manage(env, "campaign_import", "-", "--create-users", stdin=b'{"format": 1')
     assert broken.returncode != 0 and b"the file is cut short" in broken.stderr
     # A backup restored as it was: its members members again, with their forces.
