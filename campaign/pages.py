@@ -1683,6 +1683,9 @@ def unit_story_lines(page: StoryPage):
         engagement = page.engagements.get(entry.pk)
         if ((battle is not None and from_battle) or engagement is not None) and ": " in why:
             lead, _, why = why.partition(": ")
+            # The name opens the line: an engagement named by its units ("engagement, Squad 1
+            # against Iron Wolf") starts with a capital there, as its line on the timeline does.
+            lead = lead[:1].upper() + lead[1:]
         why, what = without_repeats(why, what)
         lines.append(
             StoryLine(

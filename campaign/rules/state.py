@@ -36,6 +36,11 @@ class Status(StrEnum):
         ready one does; the others are out of action (`out_of_action` says why)."""
         return self is Status.READY
 
+    def cannot_fight(self, name: str) -> str:
+        """Why a unit of this status is refused a fight, in a sentence's middle: "Sappers is
+        retreated in poor order: it cannot fight"."""
+        return f"{name} is {self.label.lower()}: it cannot fight"
+
     @property
     def out_of_action(self) -> str:
         """Why a unit of this status fights nothing and makes no check, said before the names

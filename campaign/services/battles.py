@@ -261,7 +261,7 @@ def _printed(
             errors.setdefault(path, []).append(f"{deployment.unit} is not in {campaign}")
             continue
         if unit.status != Status.READY:
-            errors.setdefault(path, []).append(f"{unit} is {unit.status}: it cannot fight")
+            errors.setdefault(path, []).append(Status(unit.status).cannot_fight(str(unit)))
             continue
         if unit.pk in engaged:
             errors.setdefault(path, []).append(still_in_battle(unit, engaged[unit.pk]))

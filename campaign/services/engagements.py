@@ -204,8 +204,8 @@ def _fight(
             if unit.pk not in found:
                 errors.setdefault(side, []).append(f"{unit} is not a unit of {campaign}")
             elif found[unit.pk].status != Status.READY:
-                status = found[unit.pk].state.status.label
-                errors.setdefault(side, []).append(f"{unit} is {status}: it cannot fight")
+                status = found[unit.pk].state.status
+                errors.setdefault(side, []).append(status.cannot_fight(str(unit)))
             elif unit.pk in in_battle:
                 errors.setdefault(side, []).append(still_in_battle(unit, in_battle[unit.pk]))
             else:

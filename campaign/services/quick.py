@@ -85,7 +85,7 @@ def _quick_engagement(
         if unit.pk not in units:
             errors[side] = [f"{unit} is not a unit of {campaign}"]
         elif units[unit.pk].status != Status.READY:
-            errors[side] = [f"{unit} is {units[unit.pk].state.status.label}: it cannot fight"]
+            errors[side] = [units[unit.pk].state.status.cannot_fight(str(unit))]
         elif unit.pk in in_battle:
             errors[side] = [still_in_battle(unit, in_battle[unit.pk])]
         else:

@@ -121,12 +121,12 @@ def test_a_launch_judges_and_prints_each_unit_as_stored_not_as_the_callers_copy(
     unit_edit(unit=Unit.objects.get(pk=shaken.pk), changes={"status": "retreated"}, reason="ran")
     stale = {"blue": [hero, shaken], "red": [mech]}
     assert campaign_battle_check(campaign=campaign, base=base, deployments=_deployments(stale)) == {
-        "deployments[1]": ["Shaken Squad is retreated: it cannot fight"]
+        "deployments[1]": ["Shaken Squad is retreated in poor order: it cannot fight"]
     }
     with pytest.raises(ValidationError) as caught:
         _launch(campaign, base, stale)
     assert caught.value.message_dict == {
-        "deployments[1]": ["Shaken Squad is retreated: it cannot fight"]
+        "deployments[1]": ["Shaken Squad is retreated in poor order: it cannot fight"]
     }
     assert not Battle.objects.exists() and not CampaignBattle.objects.exists()
     launched = _launch(campaign, base, {"blue": [hero], "red": [mech]})

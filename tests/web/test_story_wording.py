@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaign.pages import without_repeats
@@ -53,3 +54,33 @@ def test_experience_that_falls_says_why():
         {"quality": "green", "experience": 2}, {"quality": "inexperienced", "experience": 0}, {}
     )
     assert "starts again toward the next step with 0 experience points (2 before)" in rose
+
+
+def test_an_engagement_named_by_its_units_opens_its_line_with_a_capital(client, world):
+    """An engagement the GM did not name is named by its units ("engagement, Squad 1 against
+    Iron Wolf"): on the unit's page that name opens the line, so it starts with a capital."""
+    from campaign.services import unit_create
+    from campaign.services.engagements import engagement_run
+
+    card = world.unit.unit_type
+    pickets, raiders = (
+        unit_create(force=force, unit_type=card, name=name, specialties=["infantry"])
+        for force, name in ((world.force, "Pickets"), (world.enemy_unit.force, "Raiders"))
+    )
+    engagement_run(campaign=world.campaign, sides={"attackers": [pickets],
+                   "defenders": [raiders]}, seed=1, round_limit=1,
+                   actor=world.users["gm"])  # fmt: skip
+    page = login(client, world, "player").get(
+        reverse("campaign:unit", args=[world.campaign.pk, pickets.pk])
+    )
+    text = page.content.decode()
+    assert ">Engagement, Pickets against Raiders</a>:" in text
+    assert ">engagement, Pickets" not in text
+
+    # A unit out of action is refused in the sentence's own words, not its status's label.
+    with pytest.raises(ValidationError) as refused:
+        engagement_run(campaign=world.campaign, sides={"attackers": [world.unit],
+                       "defenders": [raiders]}, seed=1, actor=world.users["gm"])  # fmt: skip
+    assert refused.value.message_dict["attackers"] == [
+        "Squad 1 is retreated in poor order: it cannot fight"
+    ]
