@@ -53,6 +53,12 @@ ORDER_TABLE: dict[OrderKind, OrderRow] = {
 }
 
 
+def order_done_text(unit: object, kind: str, giver: str) -> str:
+    """An Order done, named for a list of them: "Aid Post (Use Skill, given by Lt. Ada
+    Reyes)" (the unit, the Order, the character who gave it)."""
+    return f"{unit} ({OrderKind(kind).label}, given by {giver})"
+
+
 def within_specialties(kind: OrderKind, specialties: tuple[Specialty, ...]) -> bool:
     """A common Order is within every unit's specialties; a specialty Order needs its specialty."""
     needs = order_needs(kind)

@@ -16,7 +16,7 @@ from battles import queue
 from battles.refusals import BattleInputError
 from campaign.models import Campaign, Character, HistoryEntry, Leader, StoryEntry, Unit
 from campaign.rules.history import sentence
-from campaign.rules.orders import OrderKind
+from campaign.rules.orders import order_done_text
 from campaign.rules.state import CampaignUnitState, snapshot_diff
 from campaign.selectors import campaign_can_manage
 from units.models import new_version
@@ -389,8 +389,7 @@ def order_changed_text(unit: Any, order: Any, what: str) -> str:
             f"The Order your review of this {what} showed {unit} finishing is no longer under "
             "way: review it again."
         )
-    label = OrderKind(order.kind).label
     return (
         f"An Order your review of this {what} did not show would be done by then: "
-        f"{unit} ({label}, for {order.giver.name}). Review it again."
+        f"{order_done_text(unit, order.kind, order.giver.name)}. Review it again."
     )

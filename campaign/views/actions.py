@@ -68,7 +68,7 @@ from campaign.pages import (
     unit_label,
 )
 from campaign.rules.history import and_words, plural, possessive
-from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
+from campaign.rules.orders import HOURS_PER_DAY, clock_text, order_done_text
 from campaign.selectors import (
     GM,
     advance_entries,
@@ -153,9 +153,7 @@ def orders_done_words(done: list[Order], *, ahead: bool = False) -> str:
     ("Orders done: …"), or in its review, before (``ahead``: "Orders done by then: …")."""
     if not done:
         return "No Order is done by then. " if ahead else "No Order was done. "
-    listed = "; ".join(
-        f"{o.unit.name} ({OrderKind(o.kind).label}, for {o.giver.name})" for o in done
-    )
+    listed = "; ".join(order_done_text(o.unit.name, o.kind, o.giver.name) for o in done)
     return f"Orders done{' by then' if ahead else ''}: {listed}. "
 
 

@@ -232,7 +232,7 @@ def test_an_order_given_or_called_off_since_the_review_of_time_is_refused_by_nam
     assert refused.value.message_dict == {
         "reviewed": [
             "An Order your review of this passing of time did not show would be done by then: "
-            "1st Squad (Use Skill, for Holt). Review it again."
+            "1st Squad (Use Skill, given by Holt). Review it again."
         ]
     }
     campaign.refresh_from_db()

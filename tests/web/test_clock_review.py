@@ -246,12 +246,12 @@ def test_an_order_given_since_the_time_was_reviewed_is_refused_by_name(
     again = re.sub(r"\s+", " ", client.get(refused["Location"]).text)
     assert (
         "An Order your review of this passing of time did not show would be done by then: "
-        "Lookouts (Use Skill, for Lt. Ash). Review it again." in again
+        "Lookouts (Use Skill, given by Lt. Ash). Review it again." in again
     )
-    assert "Orders done by then: Lookouts (Use Skill, for Lt. Ash)." in again
+    assert "Orders done by then: Lookouts (Use Skill, given by Lt. Ash)." in again
     redrawn = client.get(refused["Location"])
     done = client.post(_url(route, world), {**confirm, "reviewed": _showed(redrawn)})
     assert done.status_code == 302 and done["Location"].startswith(_url("advance-summary", world))
     summary = re.sub(r"\s+", " ", client.get(done["Location"]).text)
     assert told in summary
-    assert "Orders done: Lookouts (Use Skill, for Lt. Ash)." in summary
+    assert "Orders done: Lookouts (Use Skill, given by Lt. Ash)." in summary

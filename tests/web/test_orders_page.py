@@ -580,7 +580,7 @@ def test_the_clocks_review_says_which_orders_the_hours_will_see_done(client, wor
     short = re.sub(r"\s+", " ", client.get(url, {"hours": 3}).text)
     assert "No Order is done by then." in short and "Orders done by then" not in short
     review = re.sub(r"\s+", " ", client.get(url, {"hours": 4}).text)
-    assert "Orders done by then: Lookouts (Use Skill, for Lt. Ash)." in review
+    assert "Orders done by then: Lookouts (Use Skill, given by Lt. Ash)." in review
     assert not Order.objects.get().replaced  # a review moves nothing
 
 
