@@ -260,7 +260,7 @@ def contest_run(
     if not both:
         # The sides are opponents: a force's units are all on one of them, as in a fight.
         for _, _, why in forces_on_both_sides({"active": one, "resisting": other}, "contest"):
-            errors.setdefault("resisting", []).append(why)
+            errors.setdefault("resisting", []).append(f"{why}; choose a unit of another force")
     skills = (_skill(active_skill, "active_skill", errors),
               _skill(resisting_skill, "resisting_skill", errors))  # fmt: skip
     _seed(seed, errors)

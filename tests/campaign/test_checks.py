@@ -170,7 +170,10 @@ def test_bad_checks_are_refused_and_nothing_is_written(campaign, make_unit, enem
     with pytest.raises(ValidationError) as error:
         contest_run(campaign=campaign, active=[squad], resisting=[make_unit("Mates")])
     assert error.value.message_dict == {
-        "resisting": [f"{squad.force.name} is on both sides: a force cannot contest itself"]
+        "resisting": [
+            f"{squad.force.name} is on both sides: a force cannot contest itself; "
+            "choose a unit of another force"
+        ]
     }
     assert not TableRoll.objects.exists()
     roll = contest_run(campaign=campaign, active=[squad], resisting=[make_unit("C", into=enemy)],
