@@ -348,7 +348,7 @@ def requisition_run(
     verdict = "raised" if result["success"] else "refused"
     summary = (
         f"Requisition by {who} for {state.quality.label} {unit_type} {quoted(state.name)} "
-        f"({state.equipment.label}): {requisition_roll_text(result)} against "
+        f"({state.equipment.label} equipment): {requisition_roll_text(result)} against "
         f"{requisition_dc_text(state.quality, state.equipment)}, {verdict}"
     )
     roll = TableRoll.objects.create(

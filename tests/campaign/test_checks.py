@@ -197,6 +197,9 @@ def test_a_unit_raised_by_requisition_enters_history_with_its_roll(force, cards,
     assert created.details["raised_by"] == "requisition"
     assert created.details["d20"] + 5 == created.details["total"] >= created.details["dc"] == 16
     assert "by Requisition (Holt: d20" in created.text
+    # The summary says what is Poor or Good, as the roster names equipment.
+    assert "Average Rifle Squad “R" in rolls[True].summary
+    assert "(Adequate equipment): d20" in rolls[True].summary
     assert "unit" not in rolls[False].result
     assert not Unit.objects.filter(name=rolls[False].setup["unit"]["name"]).exists()
 
