@@ -594,8 +594,9 @@ def rally_when(state: CampaignUnitState, now: int, days: int | None) -> str:
 def rallied_text(strategist: str, unit: str, state: CampaignUnitState, now: int) -> str:
     """What a Strategist's rally did, in words, ``state`` the unit's after it: a Morale hit
     healed, and, of a unit retreated in poor order, that it still is and when R&R rallies it
-    (`rally_when`): the rally itself brings no unit back into action."""
-    said = f"{strategist} rallied {unit}: one Morale hit healed"
+    (`rally_when`): the rally itself brings no unit back into action. The Strategist's part is
+    said in the copy's verb ("heal"), so "rallies" names only the unit's return to action."""
+    said = f"{strategist} healed one Morale hit of {unit}"
     if state.status != Status.RETREATED:
         return f"{said}."
     when = rally_when(state, now, days_to_rally(state, now))

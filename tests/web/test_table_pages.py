@@ -583,7 +583,8 @@ def test_a_rally_that_leaves_a_unit_retreated_says_so_and_when_it_rallies(client
     said = [str(m) for m in done.context["messages"]]
     assert len(said) == 1
     assert said[0].startswith(
-        "Capt. Holt rallied Squad 2: one Morale hit healed; Squad 2 is still retreated in poor "
-        "order: "
+        "Capt. Holt healed one Morale hit of Squad 2; Squad 2 is still retreated in poor order: "
     )
     assert "R&R" in said[0] and said[0].endswith(".")
+    # "Rallied" names one thing only, the unit's return to action (which this was not).
+    assert "rallied" not in said[0]
