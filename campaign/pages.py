@@ -288,6 +288,31 @@ def medics_deadline(closes: int, now: int) -> str:
     return "the medics' last hour: unsaved, they die when the clock moves on"
 
 
+def dies_when(closes: int, now: int) -> str:
+    """When Casualty hits the medics leave unsaved die, at clock hour ``now``, their window
+    closing at ``closes`` (`medical_window_closes`): "after day 3, 14:00", or, in the medics'
+    last hour, "when the clock moves on"."""
+    return f"after {clock_text(closes)}" if closes > now else "when the clock moves on"
+
+
+def left_unsaved_text(lines: list[RosterLine]) -> str:
+    """The Casualty hits still awaiting the medics once they have done their work, unit by
+    unit, and when they die: "Left unsaved: 1 Casualty hit of Hurt, which dies after day 2,
+    00:00." ("" when they saved every one)."""
+    left = []
+    for line in lines:
+        closes = medical_window_closes(line.unit.state) if line.needs_medics else None
+        if closes is None:
+            continue
+        hits = line.unit.casualty_hits
+        die = "dies" if hits == 1 else "die"
+        left.append(
+            f"{plural(hits, 'Casualty hit')} of {line.unit.name}, which {die} "
+            f"{dies_when(closes, line.now)}"
+        )
+    return f"Left unsaved: {'; '.join(left)}." if left else ""
+
+
 def roster_line(unit: Unit, now: int) -> RosterLine:
     """The unit's roster line at clock hour ``now`` (`campaign_now`)."""
     try:
@@ -717,11 +742,9 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
             one = unit.casualty_hits == 1
             await_, die = ("awaits", "it dies") if one else ("await", "they die")
             closes = medical_window_closes(unit.state) or 0
+            last = "" if closes > now else " in their last hour"
             reasons.append(
-                f"{hits} {await_} the medics. Unsaved, {die} after {clock_text(closes)}."
-                if closes > now
-                else f"{hits} {await_} the medics in their last hour. Unsaved, {die} when the "
-                "clock moves on."
+                f"{hits} {await_} the medics{last}. Unsaved, {die} {dies_when(closes, now)}."
             )
         rally_days, rally = None, ""
         if unit.status == Status.RETREATED:

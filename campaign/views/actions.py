@@ -59,6 +59,7 @@ from campaign.models import Campaign, Order, role_phrase
 from campaign.pages import (
     changes,
     engagement_sides,
+    left_unsaved_text,
     medics_today,
     roster_lines,
     time_lines_ahead,
@@ -601,7 +602,9 @@ def medical_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
             f"{entry.unit.name}"
             for entry in entries
         )
-        return url, f"The medics saved {saved}."
+        # What they could not save, and when it dies, read from the units as they are now.
+        left = left_unsaved_text(roster_lines(force))
+        return url, f"The medics saved {saved}. {left}".strip()
 
     return form_action(
         request,

@@ -12,7 +12,7 @@ from django.utils.html import escape
 
 from campaign.models import HistoryEntry, Unit
 from campaign.pages import Attention, medics_deadline, rally_when, rallying_text
-from campaign.rules.orders import clock_hour
+from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.recovery import days_to_rally, medical_window_closes
 from campaign.selectors import campaign_now
 from campaign.services import calendar_advance, unit_create, unit_edit
@@ -276,6 +276,32 @@ def test_the_default_triage_stays_one_click(client, world, wounded):
     login(client, world, "player")
     assert client.post(_url("medical", world, world.force.pk), {"how": "triage"}).status_code == 302
     assert _fresh(first).casualty_hits == 0 and _fresh(second).casualty_hits == 1
+
+
+def test_the_medics_say_which_casualty_hits_they_left_unsaved_and_when_those_die(
+    client, world, wounded
+):
+    """The triage saves the Average unit's 2 hits and leaves the Green one's: the answer names
+    the hit left, and when it dies, not only what was saved."""
+    _, _, second = wounded
+    login(client, world, "player")
+    response = client.post(_url("medical", world, world.force.pk), {"how": "triage"})
+    closes = clock_text(medical_window_closes(_fresh(second).state))
+    page = client.get(response["Location"]).text
+    assert (
+        "The medics saved 2 Casualty hits of Squad 1. Left unsaved: 1 Casualty hit of Hurt, "
+        f"which dies after {closes}." in page
+    )
+
+
+def test_the_medics_who_save_every_hit_say_nothing_is_left(client, world, wounded):
+    _, _, second = wounded
+    _set(world, second, casualty_hits=0)
+    login(client, world, "player")
+    response = client.post(_url("medical", world, world.force.pk), {"how": "triage"})
+    page = client.get(response["Location"]).text
+    assert "The medics saved 2 Casualty hits of Squad 1." in page
+    assert "Left unsaved" not in page
 
 
 def test_an_allocation_beyond_the_crews_or_of_nothing_is_refused_and_nothing_is_saved(
