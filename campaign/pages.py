@@ -1455,24 +1455,56 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
     told step came: "Day 3, 00:00: Tiger One (Red Company): a day of R&R, then 1 Casualty hit
     not saved within 24 hours dies; rallied; fell from Average to Inexperienced; ...". Each
     step's reason, in order (its time when it differs from the first's), then what they did to
-    the unit together. The clock's review and its summary alike (`time_lines_ahead`,
-    `time_lines_done`)."""
-    told: dict[int, list[TimeStep]] = {}
+    the unit together, true as of the last told step. Steps after it that only heal Morale hits
+    follow, with what the unit carries at the end, so the sentence ends where the table of
+    changes does: "...; now carries 3 Morale hits and 0 Casualty hits; then on each of day 4,
+    00:00 and day 5, 00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits". The
+    clock's review and its summary alike (`time_lines_ahead`, `time_lines_done`)."""
+    by_unit: dict[int, list[TimeStep]] = {}
+    told: list[int] = []  # the units worth a sentence, in the order their first told step came
     for step in steps:
-        if step.told:
-            told.setdefault(step.unit.pk, []).append(step)
+        if not (step.told or "morale_hits" in step.changed()[1]):
+            continue  # a day of R&R that found nothing to heal
+        by_unit.setdefault(step.unit.pk, []).append(step)
+        if step.told and step.unit.pk not in told:
+            told.append(step.unit.pk)
     lines = []
-    for unit_steps in told.values():
-        first, last = unit_steps[0], unit_steps[-1]
-        why = first.why
-        for step in unit_steps[1:]:
-            at = "" if step.when == first.when else f"on {step.when[:1].lower()}{step.when[1:]}, "
-            why += f", then {at}{step.why}"
+    for pk in told:
+        unit_steps = by_unit[pk]
+        marks = [i for i, step in enumerate(unit_steps) if step.told]
+        done, after = unit_steps[marks[0] : marks[-1] + 1], unit_steps[marks[-1] + 1 :]
+        first, last = done[0], done[-1]
+        why = first.why + _then(done[1:], first.when)
         was, now = TimeStep(first.unit, "", "", first.before, last.after).changed()
-        what = story_text(was, now, last.after)
-        unit = first.unit
-        lines.append(f"{first.when}: {unit.name} ({unit.force.name}): {why}; {what}.")
+        line = f"{first.when}: {first.unit.name} ({first.unit.force.name}): {why}; "
+        line += story_text(was, now, last.after)
+        if after:
+            # The R&R after the last told step heals on: said, so the line ends as the table.
+            was, now = TimeStep(first.unit, "", "", last.after, after[-1].after).changed()
+            line += f";{_then(after, first.when)[1:]}: {story_text(was, now, after[-1].after)}"
+        lines.append(f"{line}.")
     return lines
+
+
+def _then(steps: list[TimeStep], first_when: str) -> str:
+    """The steps after a unit's first, in order, each with its time when it differs from the
+    first's: ", then on day 4, 00:00, a day of R&R"; a run of steps with one reason is said once,
+    with each time: ", then on each of day 4, 00:00 and day 5, 00:00, a day of R&R"."""
+    said = ""
+    runs: list[list[TimeStep]] = []
+    for step in steps:
+        if runs and runs[-1][-1].why == step.why:
+            runs[-1].append(step)
+        else:
+            runs.append([step])
+    for run in runs:
+        whens = [f"{step.when[:1].lower()}{step.when[1:]}" for step in run]
+        if len(run) > 1:
+            at = f"on each of {and_words(whens)}, "
+        else:
+            at = "" if run[0].when == first_when else f"on {whens[0]}, "
+        said += f", then {at}{run[0].why}"
+    return said
 
 
 def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -> list[str]:

@@ -144,6 +144,37 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
     assert told[0].endswith("); rallied; fell from Inexperienced to Green; carries no hits now.")
 
 
+def test_a_units_line_ends_where_the_table_of_changes_does(client, world):
+    """A unit that rallies on day 3 and heals on for two more days: the line says what it
+    carries as it rallies, then the days of R&R after and what it carries at the end, as the
+    table does; never "now carries 3 Morale hits" beside a table that ends at 1."""
+    unit_edit(
+        unit=world.unit,
+        changes={"status": "retreated", "quality": "average", "morale_hits": 5,
+                 "casualty_hits": 0, "in_combat_zone": False},
+        reason="set up", actor=world.users["gm"],
+    )  # fmt: skip
+    login(client, world, "gm")
+    review = client.get(_url("advance", world), {"days": "4"})
+    [change] = [c for c in review.context["changes"] if c.unit.pk == world.unit.pk]
+    assert (change.before.morale_hits, change.after.morale_hits) == (5, 1)
+    told = [line for line in review.context["lines"] if f"{world.unit.name} (" in line]
+    assert told == [
+        f"Day 3, 00:00: {world.unit.name} ({world.unit.force.name}): a day of R&R; rallied; now "
+        "carries 3 Morale hits and 0 Casualty hits; then on each of day 4, 00:00 and day 5, "
+        "00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits."
+    ]
+    hidden = dict(review.context["hidden"])
+    done = client.post(_url("advance", world), {"days": "4", "confirm": "yes", **hidden})
+    summary = client.get(done["Location"])
+    told = [line for line in summary.context["lines"] if f"{world.unit.name} (" in line]
+    assert told == [
+        f"Day 3: {world.unit.name} ({world.unit.force.name}): a day of R&R; rallied; now carries "
+        "3 Morale hits and 0 Casualty hits; then on each of day 4 and day 5, a day of R&R: now "
+        "carries 1 Morale hit and 0 Casualty hits."
+    ]
+
+
 def test_the_gms_reason_for_moving_the_clock_never_reads_as_what_killed_the_dead(world):
     from campaign.models import HistoryEntry
     from campaign.services import calendar_advance
