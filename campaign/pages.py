@@ -161,6 +161,15 @@ class RosterLine:
         return "" if closes is None else medics_deadline(closes, self.now)
 
     @property
+    def rally(self) -> str:
+        """When it rallies, in words, if it retreated in poor order (`rally_when`), else "":
+        until then it fights in no battle."""
+        state = self.unit.state
+        if state.status != Status.RETREATED:
+            return ""
+        return rally_when(state, self.now, days_to_rally(state, self.now))
+
+    @property
     def stats(self) -> list[str]:
         """Its next card's stat line, item by item (`cardtext.stat_items`)."""
         return stat_items(self.card) if self.card else []

@@ -420,6 +420,22 @@ def test_a_retreated_unit_is_told_when_it_really_rallies(client, world):
     assert _fresh(unit).status == "ready"
 
 
+def test_a_players_unit_page_and_roster_say_when_a_retreated_unit_fights_again(client, world):
+    # "Cannot fight" alone left a player to find, on the dashboard, when it would fight again.
+    unit = _set(world, world.unit, status="retreated", quality="green", morale_hits=2,
+                casualty_hits=0, in_combat_zone=False)  # fmt: skip
+    Unit.objects.filter(pk=unit.pk).update(morale_hits=3)  # as a battle may leave it
+    login(client, world, "player")
+    when = "its hits keep it below Raw; it rallies after 2 days of R&amp;R"
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert f"{unit.name} cannot go into battle while retreated in poor order: {when}." in page
+    roster = client.get(_url("force", world, world.force.pk)).text
+    assert f"cannot fight: {when}</span>" in roster
+    calendar_advance(campaign=world.campaign, days=1, actor=world.users["gm"])
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert "retreated in poor order: rallies after the next day of R&amp;R." in page
+
+
 def test_the_gm_is_told_how_many_the_next_day_rallies():
     def retreated(days):
         return Attention(unit=None, reason="", rally_days=days)
