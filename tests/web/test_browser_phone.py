@@ -125,6 +125,33 @@ def test_the_top_bar_and_the_breadcrumbs_are_big_enough_to_tap_on_a_phone(
     assert not small, small
 
 
+ROW_TAPS = """() => [...document.querySelectorAll('.table-links a, .report-nav a')]
+  .map(e => [e.textContent.trim(), e.getBoundingClientRect().height])"""
+
+
+def test_the_table_pages_links_and_a_reports_section_links_are_big_enough_to_tap_on_a_phone(
+    browser_world, page_for, live_server
+):
+    """The rows of links a player taps on every visit, wrapped to two or three lines on a
+    phone: the dashboard's and the table pages' (Characters, Orders and the clock, …) and a
+    battle report's sections (Outcome, Replay, …), each at least 24 px tall, as the top bar's.
+    They were 16 and 22 px, a line above another line of links."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("player"), "phone")
+    for path, least in (
+        ("/", 4),
+        ("/orders/", 4),
+        ("/characters/", 4),
+        (f"/battles/{browser_world.engine_battle.pk}/", 6),
+    ):
+        page.goto(c + path)
+        targets = page.evaluate(ROW_TAPS)
+        assert len(targets) >= least, (path, targets)
+        small = [(name, height) for name, height in targets if height < 24]
+        assert not small, (path, small)
+    assert not page.errors, page.errors
+
+
 def test_a_forms_row_per_unit_is_a_card_whose_fields_fit_a_phone(
     browser_world,
     page_for,
