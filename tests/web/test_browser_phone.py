@@ -323,6 +323,25 @@ def test_the_reports_wide_tables_are_labelled_rows_on_a_phone(
     assert not page.errors, page.errors
 
 
+def test_a_reports_luck_table_does_not_widen_the_page_on_a_tablet(
+    browser_world, page_for, live_server
+):
+    """Between a phone's width and a desktop's the luck table is still a table, 904 px wide at
+    the least: it scrolls within its own box, and the page does not scroll sideways (at 820 px
+    the page was 923 px wide, the suppression columns cut off at the window's edge)."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = page_for("player")
+    for width in (700, 820, 900):
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+        assert page.locator("table.luck thead").is_visible(), width
+        assert scroll_width(page) <= width, (width, sticking_out(page))
+        luck = page.locator("table.luck").bounding_box()
+        assert luck["x"] + luck["width"] <= width, (width, luck)
+        shoot(page, f"report-luck-{width}", full_page=True)
+    assert not page.errors, page.errors
+
+
 @pytest.fixture
 def ordered(browser_world):
     """Orders on the Orders table, one with a note, made before Playwright starts."""
