@@ -401,15 +401,15 @@ def force_detail(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
 
 def units_order_words(campaign: Any, units: list[Unit]) -> dict[int, str]:
     """unit pk → the Order it is under (`_order_words`), or, for a unit out of action, the one
-    that ended with it: "Order to Attack, ended at day 2, 01:00: 1st Squad retreated in poor
-    order, given by Lt. Ada Reyes"."""
+    that ended with it, its giver named before why it ended: "Order to Attack, given by
+    Lt. Ada Reyes, ended at day 2, 01:00: 1st Squad retreated in poor order"."""
     now = campaign_now(campaign)
     words = {pk: _order_words(o) for pk, o in orders_under_way(campaign, units, at=now).items()}
     out = [unit for unit in units if not Status(unit.status).fights]
     for pk, order in current_orders(campaign, out).items() if out else ():
         if order_status(order, now) == ENDED:
             label = OrderKind(order.kind).label
-            words[pk] = f"Order to {label}, {ended_text(order)}, given by {order.giver.name}"
+            words[pk] = f"Order to {label}, given by {order.giver.name}, {ended_text(order)}"
     return words
 
 

@@ -511,15 +511,17 @@ def test_an_order_ended_with_its_unit_retreated_is_told_on_the_roster_unit_page_
     unit_edit(unit=squad, changes={"status": "retreated"}, reason="routed", actor=gm)
     Character.objects.filter(pk=reyes.pk).update(hit_points=-12, alive=False)
 
-    ended = "Order to Attack, ended at day 1, 00:00: 1st Squad retreated in poor order"
+    # The giver comes before why it ended: "…: 1st Squad retreated in poor order, given by
+    # Lt. Ada Reyes" read as if she had ordered the retreat.
+    ended = (
+        "Order to Attack, given by Lt. Ada Reyes, ended at day 1, 00:00: 1st Squad retreated in "
+        "poor order"
+    )
     login(client, world, "player")
     roster = client.get(reverse("campaign:force", args=[world.campaign.pk, world.force.pk])).text
     unit_page = client.get(reverse("campaign:unit", args=[world.campaign.pk, squad.pk])).text
     for page in (roster, unit_page):
-        assert (
-            f"{ended}, given by Lt. Ada Reyes" in page
-            and "under way until day 1, 01:00" not in page
-        )
+        assert ended in page and "under way until day 1, 01:00" not in page
     orders = client.get(_orders(world)).text
     row = orders.split('<th scope="row">1st Squad ', 1)[1].split("</tr>", 1)[0]
     assert "Ended at day 1, 00:00: 1st Squad retreated in poor order" in row
