@@ -343,6 +343,37 @@ def test_a_reports_luck_table_does_not_widen_the_page_on_a_tablet(
 
 
 @pytest.fixture
+def long_words(browser_world):
+    """Forces named with long words, as a unit's row names its force: "Sappers (Reconnaissance
+    Battalion)", made before Playwright starts."""
+    from campaign.models import Force
+
+    Force.objects.filter(pk=browser_world.force.pk).update(name="Reconnaissance Battalion")
+    Force.objects.filter(pk=browser_world.enemy.pk).update(name="Mechanised Battalion")
+    return browser_world
+
+
+def test_a_table_battles_losses_are_labelled_rows_on_a_360_px_phone(
+    long_words, page_for, live_server
+):
+    """The losses a battle at the table was entered with: each unit, then its figures under
+    their column's name, nothing cut. As a table it needed 340 px of 336 in the demo, "(demoralised
+    on the table)" cut at the edge."""
+    browser_world = long_words
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = page_for("player")
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(f"{c}/battles/{browser_world.table_battle.pk}/")
+    losses = "table.stack:has(caption:text('Losses as entered'))"
+    assert page.locator(losses).count() == 1
+    assert page.evaluate(CUT_CELLS, "main table") == []
+    assert _stack_label(page, f"{losses} td[data-label='Left the battle']") == '"Left the battle"'
+    assert scroll_width(page) <= 360
+    shoot(page, "table-battle-losses-360", full_page=True)
+    assert not page.errors, page.errors
+
+
+@pytest.fixture
 def ordered(browser_world):
     """Orders on the Orders table, one with a note, made before Playwright starts."""
     from campaign.services.characters import character_create

@@ -117,7 +117,7 @@ ATTACKED = "went in to attack, under the set-up's standing Order."
 def test_a_table_result_says_how_each_unit_left_in_words(client, world):
     page = login(client, world, "gm").get(_url("battle", world, world.table_battle.pk)).text
     losses = page.split("Losses as entered")[1].split("</table>")[0]
-    assert "<td>Still in the field</td>" in losses and "<td>none</td>" not in losses
+    assert ">Still in the field</td>" in losses and ">none</td>" not in losses
     # A fresh unit in each force: the units of the battle still under review are not offered.
     for force in (world.force, world.enemy):
         raise_units(force, world.unit.unit_type, 1, "Fresh")
