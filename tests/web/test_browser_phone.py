@@ -125,7 +125,8 @@ def test_the_top_bar_and_the_breadcrumbs_are_big_enough_to_tap_on_a_phone(
     assert not small, small
 
 
-ROW_TAPS = """() => [...document.querySelectorAll('.table-links a, .report-nav a')]
+ROW_TAPS = """() => [...document.querySelectorAll(
+  '.table-links a, .report-nav a, .roster th[scope=row] a')]
   .map(e => [e.textContent.trim(), e.getBoundingClientRect().height])"""
 
 
@@ -133,9 +134,10 @@ def test_the_table_pages_links_and_a_reports_section_links_are_big_enough_to_tap
     browser_world, page_for, live_server
 ):
     """The rows of links a player taps on every visit, wrapped to two or three lines on a
-    phone: the dashboard's and the table pages' (Characters, Orders and the clock, …) and a
-    battle report's sections (Outcome, Replay, …), each at least 24 px tall, as the top bar's.
-    They were 16 and 22 px, a line above another line of links."""
+    phone: the dashboard's and the table pages' (Characters, Orders and the clock, …), a
+    battle report's sections (Outcome, Replay, …) and, on a roster, each unit's name and its
+    card's link under it, each at least 24 px tall, as the top bar's. They were 16 to 22 px,
+    a line above another line of links."""
     c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
     page = at_size(page_for("player"), "phone")
     for path, least in (
@@ -143,6 +145,7 @@ def test_the_table_pages_links_and_a_reports_section_links_are_big_enough_to_tap
         ("/orders/", 4),
         ("/characters/", 4),
         (f"/battles/{browser_world.engine_battle.pk}/", 6),
+        (f"/forces/{browser_world.force.pk}/", 2),
     ):
         page.goto(c + path)
         targets = page.evaluate(ROW_TAPS)
