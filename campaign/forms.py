@@ -23,7 +23,7 @@ from battles.forms import LaunchKeyField, OneTimeBoundField, WholeNumberField
 from battles.jsontext import read_json
 from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, card_needs
-from campaign.rules.history import and_words, hit_points_text, number_text, possessive
+from campaign.rules.history import hit_points_text, number_text, possessive
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.recovery import morale_hits_healable
 from campaign.rules.state import (
@@ -44,7 +44,7 @@ from campaign.services.roster import HAND_OVER_STAYS, LEADER_HIT_POINTS, MAX_RAI
 from config.security import megabytes
 from units.bucs import Equipment, Quality, Specialty, with_requirements
 from units.models import UnitType
-from units.words import quoted
+from units.words import and_words, quoted
 
 QUALITY_CHOICES = [(quality_name(q), q.label) for q in Quality]
 EQUIPMENT_CHOICES = [(e.value, e.label) for e in Equipment]

@@ -30,6 +30,7 @@ from battles.engine.validation import (
 from battles.forms import WholeNumberField
 from campaign.forms import map_name
 from campaign.rules.values import TURN_LIMIT_MAX
+from units.words import quoted
 
 MIN_TABLE = 6
 """Inches on either side of the smallest table the editors draw: room for two deployment zones."""
@@ -58,7 +59,7 @@ def parse_points(text: str) -> list[list[float]]:
                 raise ValueError
             points.append([_number(x), _number(y)])
         except ValueError:
-            raise ValueError(f"point {n + 1} ({pair!r}) is not x,y in inches") from None
+            raise ValueError(f"point {n + 1} ({quoted(pair)}) is not x,y in inches") from None
         if len(points) > MAX_CORNERS:
             raise ValueError(f"at most {MAX_CORNERS} points")
     return points

@@ -49,7 +49,6 @@ from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column,
 from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
 from campaign.rules.experience import threshold
 from campaign.rules.history import (
-    and_words,
     experience_has_text,
     hit_points_shown,
     hits_held_text,
@@ -109,6 +108,7 @@ from units.cardtext import (
     weapon_head,
     weapon_items,
 )
+from units.words import and_words
 
 
 def name_order(name: str) -> tuple[tuple[int, str | int], ...]:

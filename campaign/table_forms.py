@@ -35,9 +35,9 @@ from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages import left_out, name_order, unit_label
 from campaign.rules.characters import Feat, can_rally, can_train, feats_from, rally_blocked
 from campaign.rules.checks import REQUISITION_BASE_DC, requisition_quality_problem
-from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
+from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS, terrain_label
 from campaign.rules.experience import training_blocked
-from campaign.rules.history import and_words, number_text
+from campaign.rules.history import number_text
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import (
     CampaignUnitState,
@@ -56,7 +56,7 @@ from campaign.templatetags.working import signed
 from campaign.units_offered import NO_UNITS, out_of_action_by_force, units_offered
 from units.bucs import Equipment
 from units.models import UnitType
-from units.words import quoted
+from units.words import and_words, quoted
 
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
 ORDER_CHOICES = [
@@ -617,7 +617,7 @@ class EngagementForm(CampaignForm):
     """Who fights on which side, and the situation the GM states."""
 
     name = forms.CharField(max_length=200, required=False, label="What happened")
-    terrain = forms.ChoiceField(choices=[(t, t.capitalize()) for t in TERRAINS])
+    terrain = forms.ChoiceField(choices=[(t, terrain_label(t)) for t in TERRAINS])
     surprise = forms.ChoiceField(
         choices=[("", "No one hides"), *((s, f"The {s} try to hide") for s in SIDES)],
         required=False,

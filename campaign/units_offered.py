@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from campaign.models import Campaign, Force, Unit
 from campaign.pages import left_out
-from campaign.rules.history import and_words, plural
+from campaign.rules.history import plural
 from campaign.selectors import (
     UnitsPage,
     lists_every_unit,
@@ -20,6 +20,7 @@ from campaign.selectors import (
     units_page,
     units_to_fight,
 )
+from units.words import and_words
 
 NO_UNITS = (
     "The campaign has no units yet: raise a force on the campaign's page, then add its units "

@@ -25,6 +25,17 @@ def number_text(number: int) -> str:
     return f"{MINUS}{-number:,}" if number < 0 else f"{number:,}"
 
 
+def and_words(words: list[str]) -> str:
+    """Words joined for a sentence: "A", "A and B", "A, B and C"."""
+    return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+
+
+def or_words(words: list[str]) -> str:
+    """Choices joined for a sentence, as a refusal lists what it takes: "A", "A or B",
+    "A, B or C"."""
+    return " or ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+
+
 def value_shown(value: Any) -> str:
     """A value from loose input (a form, a file's JSON) as a sentence says what it was given:
     a number as a page prints it ("−5", "1,000,000"), text in quotes, a list or an object by

@@ -48,6 +48,7 @@ from units.bucs import (
     shifted_skill,
     skill_shift,
 )
+from units.words import or_words, value_shown
 
 LEFT_THE_TABLE = {
     Removal.NONE: "Still in the field",
@@ -102,12 +103,14 @@ class UnitOutcome:
         for name in ("hits_lost", "skill_lost"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise BridgeError(f"{name} must be a whole number, 0 or more, got {value!r}")
+                raise BridgeError(
+                    f"{name} must be a whole number, 0 or more, got {value_shown(value)}"
+                )
         try:
             object.__setattr__(self, "removed", Removal(self.removed))
         except ValueError:
             raise BridgeError(
-                f"removed must be one of {', '.join(Removal)}, got {self.removed!r}"
+                f"removed must be {or_words(list(Removal))}, got {value_shown(self.removed)}"
             ) from None
 
     def __repr__(self) -> str:

@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from campaign.rules.recovery import morale_hits_healable
 from campaign.rules.state import CampaignUnitState
+from units.words import given, or_words
 
 
 class Feat(StrEnum):
@@ -69,8 +70,8 @@ def feats_from(values: Iterable[Feat | str]) -> frozenset[Feat]:
         try:
             feats.add(Feat(value))
         except ValueError:
-            names = ", ".join(f.value for f in Feat)
-            raise ValueError(f"unknown feat {value!r}; one of {names}") from None
+            names = or_words([f.label for f in Feat])
+            raise ValueError(f"unknown feat {given(value)}; one of {names}") from None
     return frozenset(feats)
 
 

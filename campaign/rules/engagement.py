@@ -49,6 +49,7 @@ from units.bucs import (
     outnumbered_modifier,
     starting_momentum,
 )
+from units.words import given, or_words, value_shown
 
 SIDES = ("attackers", "defenders")
 ROUND_LIMIT_MAX = 50
@@ -57,7 +58,7 @@ ROUND_LIMIT_MAX = 50
 def round_limit_problem(round_limit: Any) -> str:
     """Why ``round_limit`` is no engagement's (or quick resolve's) round limit ("": it is one)."""
     if type(round_limit) is not int:  # a bool is no limit
-        return f"The round limit is a whole number, not {round_limit!r}."
+        return f"The round limit is a whole number, not {value_shown(round_limit)}."
     if not 1 <= round_limit <= ROUND_LIMIT_MAX:
         return f"The round limit is 1 to {ROUND_LIMIT_MAX} rounds, not {round_limit}."
     return ""
@@ -65,6 +66,13 @@ def round_limit_problem(round_limit: Any) -> str:
 
 TERRAINS = ("open", "amphibious", "arctic", "jungle", "swamp")
 """The terrain a GM may state for an engagement (amphibious: a beach or other amphibious ground)."""
+
+
+def terrain_label(terrain: str) -> str:
+    """A terrain's name on the pages: "Open", "Swamp"."""
+    return terrain.capitalize()
+
+
 ARMOR_BARRED_TERRAIN = frozenset({"amphibious", "arctic", "jungle", "swamp"})
 """Where Armor cannot go unless it is also Amphibious."""
 
@@ -228,7 +236,8 @@ def terrain_error(terrain: str) -> str | None:
     """Why ``terrain`` is not one an engagement is fought on, or None."""
     if terrain in TERRAINS:
         return None
-    return f"unknown terrain {terrain!r}; one of {', '.join(TERRAINS)}"
+    names = or_words([terrain_label(t) for t in TERRAINS])
+    return f"unknown terrain {given(terrain)}; one of {names}"
 
 
 def setup_errors(sides: Mapping[str, Sequence[Engaged]], terrain: str) -> dict[str, list[str]]:
@@ -729,7 +738,7 @@ def engagement_fight(
     if problem := round_limit_problem(round_limit):
         errors["round_limit"] = [problem]
     if surprise is not None and surprise not in SIDES:
-        errors["surprise"] = [f"surprise is tried by attackers or defenders, not {surprise!r}"]
+        errors["surprise"] = [f"surprise is tried by attackers or defenders, not {given(surprise)}"]
     if errors:
         raise EngagementError(errors)
     fight = _Fight(sides, terrain, d20, d6)

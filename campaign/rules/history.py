@@ -191,11 +191,6 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
 
 
-def and_words(words: list[str]) -> str:
-    """Words joined for a sentence: "A", "A and B", "A, B and C"."""
-    return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
-
-
 HYPHEN_SIGN = re.compile(r"(?<![\w.\u2212-])-(\d+)(?![\w.])")
 """A hyphen standing as a whole number's sign: not inside a word ("T-72") or a range ("2-3")."""
 

@@ -15,6 +15,7 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from units.bucs import Equipment, Quality, Specialty, effective_quality
+from units.words import given, or_words
 
 
 class Status(StrEnum):
@@ -92,8 +93,8 @@ def quality_from_name(name: str) -> Quality:
     try:
         return Quality.of_word(name.lower())
     except (ValueError, AttributeError):
-        names = ", ".join(quality_name(q) for q in Quality)
-        raise ValueError(f"unknown quality {name!r}; one of {names}") from None
+        names = or_words([q.label for q in Quality])
+        raise ValueError(f"unknown quality {given(name)}; one of {names}") from None
 
 
 def ordered_specialties(specialties: Any) -> tuple[Specialty, ...]:

@@ -19,7 +19,7 @@ from campaign.rules.state import (
     quality_from_name,
 )
 from units.bucs import Equipment, Quality, Specialty
-from units.words import number_text, value_shown
+from units.words import given, number_text, or_words, value_shown
 
 MAX_HITS = 99
 """Far more hits than a Legendary unit survives, so any real value fits."""
@@ -66,8 +66,8 @@ def _equipment(value: Any) -> Equipment:
     try:
         return Equipment(value)
     except ValueError:
-        names = ", ".join(e.value for e in Equipment)
-        raise ValueError(f"unknown equipment {value!r}; one of {names}") from None
+        names = or_words([e.label for e in Equipment])
+        raise ValueError(f"unknown equipment {given(value)}; one of {names}") from None
 
 
 def _specialties(value: Any) -> tuple[Specialty, ...]:
@@ -78,8 +78,8 @@ def _specialties(value: Any) -> tuple[Specialty, ...]:
         try:
             Specialty(item)
         except ValueError:
-            names = ", ".join(s.value for s in Specialty)
-            raise ValueError(f"unknown specialty {item!r}; one of {names}") from None
+            names = or_words([s.label for s in Specialty])
+            raise ValueError(f"unknown specialty {given(item)}; one of {names}") from None
     specialties = ordered_specialties(items)
     if len(specialties) != len(items):
         raise ValueError("a specialty is listed twice")
@@ -90,12 +90,13 @@ def _status(value: Any) -> Status:
     try:
         return Status(value)
     except ValueError:
-        raise ValueError(f"unknown status {value!r}; one of ready, retreated, destroyed") from None
+        names = or_words([s.label for s in Status])
+        raise ValueError(f"unknown status {given(value)}; one of {names}") from None
 
 
 def _flag(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"must be true or false, got {value!r}")
+        raise ValueError(f"must be true or false, got {value_shown(value)}")
     return value
 
 
@@ -176,7 +177,7 @@ def leader_value(data: LeaderState | Mapping[str, Any]) -> LeaderState:
         raise ValueError("a leader is a mapping with name and hit_points")
     unknown = set(data) - {"name", "hit_points", "alive"}
     if unknown:
-        raise ValueError(f"unknown leader field {sorted(unknown)[0]!r}")
+        raise ValueError(f"unknown leader field {given(sorted(unknown)[0])}")
     if "name" not in data or "hit_points" not in data:
         raise ValueError("a leader needs a name and hit_points")
     name = _name(data["name"])

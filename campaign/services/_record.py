@@ -20,6 +20,7 @@ from campaign.rules.orders import order_done_text
 from campaign.rules.state import CampaignUnitState, snapshot_diff
 from campaign.selectors import campaign_can_manage
 from units.models import new_version
+from units.words import value_shown
 
 
 def require_manager(campaign: Campaign, actor: Any) -> None:
@@ -41,7 +42,7 @@ def text_given(errors: dict[str, list[str]], field: str, value: Any, *, needed: 
     under ``field`` in ``errors`` and read as empty; so is empty text when ``needed`` (the words
     saying what to give) is."""
     if not isinstance(value, str):
-        errors.setdefault(field, []).append(f"must be text, got {value!r}")
+        errors.setdefault(field, []).append(f"must be text, got {value_shown(value)}")
         return ""
     if needed and not value.strip():
         errors.setdefault(field, []).append(needed)

@@ -64,6 +64,7 @@ from campaign.services.outcomes import (
     outcome_apply,
     outcome_revert,
 )
+from units.words import given, value_shown
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 
@@ -267,7 +268,7 @@ def _printed(
             errors.setdefault(path, []).append(still_in_battle(unit, engaged[unit.pk]))
             continue
         if deployment.side not in sides:
-            errors.setdefault(path, []).append(f"no side {deployment.side!r} in the scenario")
+            errors.setdefault(path, []).append(f"no side {given(deployment.side)} in the scenario")
             continue
         # Readable in the log and on the replay, unique by the pk.
         engine_id = f"{slugify(unit.name) or 'unit'}-{unit.pk}"
@@ -425,7 +426,7 @@ def _table_sides(sides: Mapping[Any, Any], errors: dict[str, list[str]]) -> list
             errors.setdefault(path, []).append("put at least one unit on each side")
         for unit in units:
             if not isinstance(unit, Unit):
-                errors.setdefault(path, []).append(f"not a unit: {unit!r}")
+                errors.setdefault(path, []).append(f"not a unit: {value_shown(unit)}")
             elif unit.pk in seen:
                 errors.setdefault(path, []).append(f"{unit} is on both sides")
             else:

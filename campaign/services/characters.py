@@ -27,7 +27,7 @@ from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.selectors import command_refused, history_standing
 from campaign.services._record import locked, require_manager, text_given, unit_change
 from units.models import new_version
-from units.words import quoted
+from units.words import quoted, value_shown
 
 Kind = HistoryEntry.Kind
 HIT_POINTS_MAX = 999
@@ -52,7 +52,7 @@ def character_create(
     elif campaign.characters.filter(name=name).exists():
         errors["name"] = [f"{campaign} has a character called {quoted(name)} already"]
     if isinstance(hit_points, bool) or not isinstance(hit_points, int):
-        errors["hit_points"] = [f"must be a whole number, got {hit_points!r}"]
+        errors["hit_points"] = [f"must be a whole number, got {value_shown(hit_points)}"]
     elif not 1 <= hit_points <= HIT_POINTS_MAX:
         errors["hit_points"] = [
             f"A new character has 1 to {HIT_POINTS_MAX} hit points, not {hit_points}."
@@ -99,7 +99,7 @@ def character_heal(
     errors: dict[str, list[str]] = {}
     reason = text_given(errors, "reason", reason)
     if isinstance(hit_points, bool) or not isinstance(hit_points, int):
-        errors["hit_points"] = [f"must be a whole number, got {hit_points!r}"]
+        errors["hit_points"] = [f"must be a whole number, got {value_shown(hit_points)}"]
     elif not 1 <= hit_points <= HIT_POINTS_MAX:
         errors["hit_points"] = [
             f"A heal gives back 1 to {HIT_POINTS_MAX} hit points, not {hit_points}."

@@ -45,7 +45,7 @@ from campaign.services.orders import UNDER_WAY, current_orders, order_status
 from campaign.services.roster import unit_create, unit_create_check
 from units.bucs import Specialty
 from units.models import UnitType
-from units.words import quoted
+from units.words import given, quoted, value_shown
 
 Kind = HistoryEntry.Kind
 DC_MAX = 60
@@ -63,7 +63,9 @@ def _skill(value: str | None, field: str, errors: dict[str, list[str]]) -> Speci
     try:
         return Specialty(value)
     except ValueError:
-        errors[field] = [f"unknown skill {value!r}: a specialty's, or none for a general skill"]
+        errors[field] = [
+            f"unknown skill {given(value)}: a specialty's, or none for a general skill"
+        ]
         return None
 
 
@@ -209,7 +211,7 @@ def skill_check_run(
     chosen = _check_units(campaign, units, "units", errors)
     specialty = _skill(skill, "skill", errors)
     if isinstance(dc, bool) or not isinstance(dc, int) or not 1 <= dc <= DC_MAX:
-        errors["dc"] = [f"The DC is 1 to {DC_MAX}, not {dc!r}."]
+        errors["dc"] = [f"The DC is 1 to {DC_MAX}, not {value_shown(dc)}."]
     _seed(seed, errors)
     if errors:
         raise ValidationError(errors)

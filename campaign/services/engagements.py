@@ -54,6 +54,7 @@ from campaign.services.going_in import led_units
 from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, current_orders, order_status
 from campaign.services.outcomes import outcome_revert
+from units.words import given, value_shown
 
 Kind = HistoryEntry.Kind
 SITUATION_FIELDS = ("dug_in", "several_directions", "cramped", "landing")
@@ -68,7 +69,7 @@ def _situation(value: Any) -> dict[str, bool]:
         raise ValueError("a unit's situation is a mapping of flags")
     unknown = set(value) - set(SITUATION_FIELDS)
     if unknown:
-        raise ValueError(f"unknown situation {sorted(unknown)[0]!r}")
+        raise ValueError(f"unknown situation {given(sorted(unknown)[0])}")
     for flag, set_to in value.items():
         if not isinstance(set_to, bool):
             raise ValueError(f"{flag} must be true or false")
@@ -176,15 +177,15 @@ def _fight(
     name = text_given(errors, "name", name)
     wanted: dict[str, list[Unit]] = {side: [] for side in SIDES}
     for side in SIDES:
-        given = sides.get(side, ())
-        if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
+        listed = sides.get(side, ())
+        if isinstance(listed, str | bytes | Mapping) or not isinstance(listed, Iterable):
             errors.setdefault(side, []).append(f"must list the {side}' units")
             continue
-        for unit in given:
+        for unit in listed:
             if isinstance(unit, Unit):
                 wanted[side].append(unit)
             else:
-                errors.setdefault(side, []).append(f"not a unit: {unit!r}")
+                errors.setdefault(side, []).append(f"not a unit: {value_shown(unit)}")
     pks = [u.pk for side in SIDES for u in wanted[side]]
     found = {
         unit.pk: unit
@@ -224,7 +225,7 @@ def _fight(
     if problem := terrain_error(terrain):
         errors["terrain"] = [problem]
     if surprise not in (None, *SIDES):
-        errors["surprise"] = [f"surprise is tried by attackers or defenders, not {surprise!r}"]
+        errors["surprise"] = [f"surprise is tried by attackers or defenders, not {given(surprise)}"]
     if problem := round_limit_problem(round_limit):
         errors["round_limit"] = [problem]
     if problem := seed_problem(seed):

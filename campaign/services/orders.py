@@ -45,6 +45,7 @@ from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass, time_told
 from units.bucs import Quality
 from units.models import new_version
+from units.words import given, or_words, value_shown
 
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED, CALLED_OFF = "done", "under way", "replaced", "called off"
@@ -207,12 +208,14 @@ def order_give(
     try:
         order_kind = OrderKind(kind)
     except ValueError:
-        errors["kind"] = [f"unknown Order {kind!r}; one of {', '.join(k.value for k in OrderKind)}"]
+        errors["kind"] = [
+            f"no Order {given(kind)}; one of {or_words([k.label for k in OrderKind])}"
+        ]
         order_kind = None
     if listed_hours is not None:
         if isinstance(listed_hours, bool) or not isinstance(listed_hours, int):
             errors["listed_hours"] = [
-                f"A skill's time is a whole number of hours, not {listed_hours!r}."
+                f"A skill's time is a whole number of hours, not {value_shown(listed_hours)}."
             ]
         elif not 1 <= listed_hours <= LISTED_HOURS_MAX:
             errors["listed_hours"] = [
@@ -379,7 +382,9 @@ def clock_move(
     limit = MAX_DAYS * HOURS_PER_DAY
     errors: dict[str, list[str]] = {}
     if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= limit:
-        errors["hours"] = [f"The clock moves on 1 to {limit} hours at a time, not {hours!r}."]
+        errors["hours"] = [
+            f"The clock moves on 1 to {limit} hours at a time, not {value_shown(hours)}."
+        ]
     text_given(errors, "reason", reason)
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     clock_reviewed(errors, campaign, reviewed_at)

@@ -27,7 +27,14 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
-from campaign.rules.history import hits_text, plural, possessive, took_name, took_text, undone_text
+from campaign.rules.history import (
+    hits_text,
+    plural,
+    possessive,
+    took_name,
+    took_text,
+    undone_text,
+)
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     MEDICAL_WINDOW_HOURS,
@@ -48,6 +55,7 @@ from campaign.services._record import (
 )
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment
+from units.words import given, or_words, value_shown
 
 if TYPE_CHECKING:
     from campaign.services.going_in import GoingInto
@@ -157,15 +165,18 @@ def battle_day_problem(today: int, day: Any) -> str:
     if type(day) is int and 1 <= day <= today:
         return ""
     reached = {1: "day 1", 2: "day 1 or day 2"}.get(today, f"day 1 to day {today}")
-    given = f"day {day}" if type(day) is int else repr(day)
-    return f"The battle's day must be a day the campaign has reached: {reached}, not {given}."
+    shown = f"day {day}" if type(day) is int else value_shown(day)
+    return f"The battle's day must be a day the campaign has reached: {reached}, not {shown}."
 
 
 def battle_hour_problem(hour: Any) -> str:
     """Why ``hour`` is no hour of a day ("": it is one)."""
     if type(hour) is int and 0 <= hour < HOURS_PER_DAY:  # a bool is no hour
         return ""
-    return f"The battle's hour must be an hour of the day, 0 to {HOURS_PER_DAY - 1}, not {hour!r}."
+    return (
+        f"The battle's hour must be an hour of the day, 0 to {HOURS_PER_DAY - 1}, "
+        f"not {value_shown(hour)}."
+    )
 
 
 def battle_time_problems(campaign: Campaign, day: Any, hour: Any) -> dict[str, list[str]]:
@@ -316,7 +327,7 @@ def _checked_kits(
         errors["kits"] = ["must map units to the equipment rating each fought with"]
         return {}
     checked: dict[int, Equipment] = {}
-    ratings = ", ".join(e.value for e in Equipment)
+    ratings = or_words([e.label for e in Equipment])
     for pk, kit in kits.items():
         if pk not in outcomes:
             errors.setdefault(f"kits.{pk}", []).append(f"unit {pk} has no outcome")
@@ -324,7 +335,7 @@ def _checked_kits(
             checked[pk] = Equipment(kit)
         except ValueError:
             errors.setdefault(f"kits.{pk}", []).append(
-                f"not an equipment rating: {kit!r}; one of {ratings}"
+                f"not an equipment rating: {given(kit)}; one of {ratings}"
             )
     return checked
 

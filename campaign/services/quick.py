@@ -39,6 +39,7 @@ from campaign.services.engagements import (
     engagement_preview,
     engagement_run,
 )
+from units.words import given
 
 
 def _stance(value: Stance | Mapping[str, Any] | None) -> Stance:
@@ -49,7 +50,7 @@ def _stance(value: Stance | Mapping[str, Any] | None) -> Stance:
     else:
         unknown = set(value) - set(STANCE_FIELDS)
         if unknown:
-            raise ValueError(f"unknown stance field {sorted(unknown)[0]!r}")
+            raise ValueError(f"unknown stance field {given(sorted(unknown)[0])}")
         stance = Stance(**value)
     for flag in STANCE_FIELDS:
         if not isinstance(getattr(stance, flag), bool):

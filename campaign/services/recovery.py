@@ -44,6 +44,7 @@ from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
 from campaign.services.roster import AWAIT_UNTIL
 from campaign.templatetags.sentences import full_stop
+from units.words import value_shown
 
 Kind = HistoryEntry.Kind
 MAX_DAYS = 365
@@ -68,7 +69,9 @@ def calendar_advance(
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
-        errors["days"] = [f"The calendar moves on 1 to {MAX_DAYS} days at a time, not {days!r}."]
+        errors["days"] = [
+            f"The calendar moves on 1 to {MAX_DAYS} days at a time, not {value_shown(days)}."
+        ]
     text_given(errors, "reason", reason)
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=campaign.pk)
     clock_reviewed(errors, campaign, reviewed_at)
@@ -103,7 +106,7 @@ def clock_reviewed(errors: dict[str, list[str]], campaign: Campaign, reviewed_at
         return
     now = campaign_now(campaign)
     if isinstance(reviewed_at, bool) or not isinstance(reviewed_at, int):
-        errors["reviewed_at"] = [f"must be a clock hour, got {reviewed_at!r}"]
+        errors["reviewed_at"] = [f"must be a clock hour, got {value_shown(reviewed_at)}"]
     elif reviewed_at != now:
         errors["reviewed_at"] = [
             f"The clock has moved since you reviewed this (it is now {clock_text(now)}): "
@@ -446,7 +449,7 @@ def _chosen(
         if pk not in units:
             errors[field] = [nothing(pk)]
         elif isinstance(hits, bool) or not isinstance(hits, int) or hits < 1:
-            errors[field] = [f"must be a whole number of hits, 1 or more, got {hits!r}"]
+            errors[field] = [f"must be a whole number of hits, 1 or more, got {value_shown(hits)}"]
         elif hits > room(units[pk])[0]:
             errors[field] = [room(units[pk])[1]]
         else:

@@ -33,7 +33,7 @@ from campaign.models import (
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, LEADER_DIED
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
-from campaign.rules.history import and_words, number_text, plural, possessive
+from campaign.rules.history import number_text, plural, possessive
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     medical_window_closes,
@@ -83,7 +83,7 @@ from campaign.services.characters import HIT_POINTS_MAX
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType, new_version
-from units.words import quoted
+from units.words import and_words, given, or_words, quoted, value_shown
 
 Kind = HistoryEntry.Kind
 Told = StoryEntry.Kind
@@ -228,7 +228,7 @@ def invitation_send(*, campaign: Campaign, invitee: str, role: str, actor: Any =
     if not key or "\x00" in key or len(key) > Invitation._meta.get_field("invitee").max_length:
         errors["invitee"] = "give a username or an e-mail address (at most 254 characters)"
     if role not in Membership.Role.values:
-        errors["role"] = f"not a role: {role!r}"
+        errors["role"] = role_refusal(role, Membership.Role)
     if errors:
         raise ValidationError(errors)
     Campaign.objects.select_for_update().filter(pk=campaign.pk).first()  # one count at a time
@@ -467,6 +467,12 @@ HAND_OVER_STAYS = (Membership.Role.CO_GM, Membership.Role.PLAYER, Membership.Rol
 """What a GM who hands the campaign on may stay in it as (leaving is a step of its own)."""
 
 
+def role_refusal(role: Any, roles: Iterable[Membership.Role]) -> str:
+    """Why ``role`` is no role here, with the roles that are, by their names on the pages:
+    "not a role: “boss”; one of Co-GM, Player or Spectator"."""
+    return f"not a role: {given(role)}; one of {or_words([r.label for r in roles])}"
+
+
 @transaction.atomic
 def campaign_hand_over(
     *, campaign: Campaign, to: Any, stay_as: str, with_forces: bool, actor: Any = None
@@ -492,7 +498,7 @@ def campaign_hand_over(
     elif taking is None:
         errors["to"] = [f"{to} is not a member of {campaign}: invite them first."]
     if stay_as not in HAND_OVER_STAYS:
-        errors["stay_as"] = [f"not a role: {stay_as!r}"]
+        errors["stay_as"] = [role_refusal(stay_as, HAND_OVER_STAYS)]
     played = forces_the_gm_plays(campaign)
     if stay_as == Membership.Role.SPECTATOR and not with_forces and played.exists():
         names = and_words(list(played.order_by("name").values_list("name", flat=True)))
@@ -743,7 +749,11 @@ def units_raise(
         or not 1 <= count <= MAX_RAISED_AT_ONCE
     ):
         raise ValidationError(
-            {"count": [f"1 to {MAX_RAISED_AT_ONCE} units are raised at once, not {count!r}."]}
+            {
+                "count": [
+                    f"1 to {MAX_RAISED_AT_ONCE} units are raised at once, not {value_shown(count)}."
+                ]
+            }
         )
     names = [name] if count == 1 else [f"{str(name).strip()} {i}" for i in range(1, count + 1)]
     return [
@@ -846,7 +856,9 @@ def _leader_corrected(unit: Unit, hit_points: Any) -> LeaderState:
     if leader is None or not leader.alive:
         raise ValueError(f"{unit.name} has no living leader whose hit points could be set")
     if isinstance(hit_points, bool) or not isinstance(hit_points, int):
-        raise ValueError(f"A leader's hit points are a whole number, not {hit_points!r}.")
+        raise ValueError(
+            f"A leader's hit points are a whole number, not {value_shown(hit_points)}."
+        )
     most = leader_most_hit_points(leader)
     if hit_points > (HIT_POINTS_MAX if most is None else most):
         full = "" if most is None else f", {possessive(leader.name)} full hit points"

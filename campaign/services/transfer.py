@@ -38,7 +38,7 @@ from campaign.models import (
     TableRoll,
     Unit,
 )
-from campaign.rules.history import and_words, plural
+from campaign.rules.history import plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.state import Status
 from campaign.rules.values import MAX_PENDING_INVITATIONS
@@ -89,7 +89,7 @@ from campaign.transfer import (
 )
 from campaign.transfer_battles import check_battles
 from units.models import UnitType
-from units.words import given, value_shown
+from units.words import and_words, given, value_shown
 
 
 def _day(c: Checker, path: str, value: Any) -> int:

@@ -68,7 +68,7 @@ from campaign.pages import (
     unit_joins_text,
     unit_label,
 )
-from campaign.rules.history import and_words, plural, possessive
+from campaign.rules.history import plural, possessive
 from campaign.rules.orders import HOURS_PER_DAY, clock_text, order_done_text
 from campaign.selectors import (
     GM,
@@ -133,6 +133,7 @@ from campaign.views.pages import (
     timeline_context,
     unit_context,
 )
+from units.words import and_words
 
 DASHBOARD = "campaign/dashboard.html"
 DELETE = "campaign/delete.html"

@@ -55,7 +55,7 @@ from campaign.rules.engagement import (
     PINNED_BY_NUMBERS,
     SIDES,
 )
-from campaign.rules.history import and_words, number_text, out_cold_text, plural
+from campaign.rules.history import number_text, out_cold_text, plural
 from campaign.rules.orders import OrderKind, clock_text, outside_specialties_text
 from campaign.rules.state import ordered_specialties
 from campaign.selectors import (
@@ -122,6 +122,7 @@ from units.bucs import (
     Equipment,
     Specialty,
 )
+from units.words import and_words
 
 CHARACTERS = "campaign/characters.html"
 CHARACTER_ENTRIES_SHOWN = 20

@@ -133,3 +133,22 @@ def test_the_calendar_advances_from_the_admin(admin_client, campaign):
     assert response.status_code == 302
     campaign.refresh_from_db()
     assert campaign.day == 2
+
+
+def test_the_admins_unit_form_refuses_a_bad_value_in_the_campaigns_words(admin_client, busy):
+    """A value the recorded field cannot hold is repeated as given, in curly quotes, and what it
+    may be is listed by the names the pages show, never as Python writes them."""
+    fight = {"quality": "superb", "experience": 0, "casualty_hits": 0, "skill_lost": 0,
+             "found_too_late": 0, "won": True, "broken": False}  # fmt: skip
+    url = reverse("admin:campaign_unit_change", args=[busy.pk])
+    sent = form_data(busy, window_fights=json.dumps([fight]), reason="from the log")
+    response = admin_client.post(url, sent)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert (
+        "fight 1: unknown quality “superb”; one of Raw, Green, Inexperienced, Average, "
+        "Experienced, Elite or Legendary"
+    ) in page
+    assert "&#x27;superb&#x27;" not in page
+    busy.refresh_from_db()
+    assert busy.window_fights == []

@@ -509,7 +509,7 @@ def test_a_set_up_that_cannot_be_fought_is_refused_by_the_field_at_fault():
         "reserve": ["not a side of an engagement: the sides are attackers and defenders"]
     }
     assert setup_errors({"attackers": [a], "defenders": [b, a]}, "moon") == {
-        "terrain": ["unknown terrain 'moon'; one of open, amphibious, arctic, jungle, swamp"],
+        "terrain": ["unknown terrain “moon”; one of Open, Amphibious, Arctic, Jungle or Swamp"],
         "defenders": ["A is listed already: a unit can fight on one side only"],
     }
     with pytest.raises(EngagementError) as error:

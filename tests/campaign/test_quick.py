@@ -302,7 +302,7 @@ def test_the_service_refuses_a_reason_that_is_not_text(campaign, pair):
     red, blue = pair
     with pytest.raises(ValidationError) as refused:
         quick_resolve_run(campaign=campaign, attacker=red, defender=blue, reason=None)
-    assert refused.value.message_dict == {"reason": ["must be text, got None"]}
+    assert refused.value.message_dict == {"reason": ["must be text, got empty (null)"]}
     assert not Engagement.objects.exists()
 
 

@@ -169,7 +169,9 @@ def test_a_gm_who_keeps_their_forces_does_not_stay_as_a_spectator(world):
             "your forces on too."
         ]
     }
-    assert _refused(world, stay_as="gm") == {"stay_as": ["not a role: 'gm'"]}
+    assert _refused(world, stay_as="gm") == {
+        "stay_as": ["not a role: “gm”; one of Co-GM, Player or Spectator"]
+    }
 
 
 def test_the_new_gm_runs_the_campaign_and_the_old_one_does_not(client, world):

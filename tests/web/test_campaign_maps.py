@@ -264,7 +264,7 @@ def test_without_javascript_each_problem_is_shown_at_the_piece_it_names(client, 
     assert _errors_of(zone, "side_0_spots") == "Spot 2: outside the deployment zone of Raiders"
     assert 'id="map-side-0"' in zone.text and "numbers-piece piece-errors" in zone.text
     typo = client.post(_url("map-add", world), {**fixed, "side_0_zone": "0,0 24,0 24"})
-    assert _errors_of(typo, "side_0_zone") == "Point 3 (&#x27;24&#x27;) is not x,y in inches"
+    assert _errors_of(typo, "side_0_zone") == "Point 3 (“24”) is not x,y in inches"
     assert not SavedMap.objects.exists()
 
 

@@ -10,11 +10,11 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Unit
-from campaign.rules.history import and_words
 from campaign.selectors import engaged_units
 from campaign.services import unit_edit
 from tests.web.campaign_world import login, raise_units
 from tests.web.test_campaign_battles import _ready_all, _url
+from units.words import and_words
 
 pytestmark = pytest.mark.django_db
 

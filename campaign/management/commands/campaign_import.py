@@ -21,6 +21,7 @@ from battles.jsontext import read_json
 from campaign.services import campaign_import
 from campaign.services.transfer import campaign_import_summary
 from campaign.transfer import import_problem_text, import_problems
+from units.words import given
 
 
 def named_users(data: Any) -> set[str]:
@@ -76,7 +77,7 @@ class Command(BaseCommand):
                 if options["gm"]:
                     gm = User.objects.filter(username=options["gm"]).first()
                     if gm is None:
-                        raise CommandError(f"no user {options['gm']!r} on this site")
+                        raise CommandError(f"no user {given(options['gm'])} on this site")
                 campaign = campaign_import(data=data, gm=gm, keep_members=options["keep_members"])
         except ValidationError as error:
             # Each problem by its path and the names along it, as the import page says it.

@@ -1,0 +1,66 @@
+"""A campaign refusal repeats what it was given as a sentence says it (a name in curly quotes, a
+value by what it is) and lists what is allowed by the names the pages show, never as Python
+writes them or by the code words the data keeps."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from campaign.rules.engagement import terrain_error
+from campaign.rules.values import leader_value, parse_field
+from campaign.services.characters import character_create
+from campaign.services.orders import order_give
+from campaign.services.roster import campaign_hand_over
+
+
+@pytest.mark.django_db
+def test_an_order_of_no_kind_is_refused_by_the_orders_names(campaign, make_unit):
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=10)
+    squad = make_unit("1st Squad")
+    with pytest.raises(ValidationError) as refused:
+        order_give(giver=holt, unit=squad, kind="defend", listed_hours=True)
+    assert refused.value.message_dict == {
+        "kind": ["no Order “defend”; one of Attack, Use Skill or Establish Beachhead"],
+        "listed_hours": ["A skill's time is a whole number of hours, not true."],
+    }
+
+
+@pytest.mark.django_db
+def test_a_gm_may_not_stay_in_a_campaign_handed_on_as_no_role(campaign, cast):
+    with pytest.raises(ValidationError) as refused:
+        campaign_hand_over(campaign=campaign, to=cast.gm, stay_as=["gm"], with_forces=False,
+                           actor=cast.gm)  # fmt: skip
+    assert refused.value.message_dict["stay_as"] == [
+        "not a role: a list; one of Co-GM, Player or Spectator"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("equipment", "shiny",
+         "unknown equipment “shiny”; one of Poor, Barely Adequate, Adequate, Good or Excellent"),
+        ("equipment", 3, "unknown equipment 3; one of Poor,"),
+        ("specialties", ["cavalry"], "unknown specialty “cavalry”; one of Infantry, Mechanized,"),
+        ("status", "resting",
+         "unknown status “resting”; one of Ready, Retreated in poor order or Destroyed"),
+        ("quality", "superb", "unknown quality “superb”; one of Raw, Green,"),
+        ("in_combat_zone", "yes", 'must be true or false, got the text "yes"'),
+        ("in_combat_zone", None, "must be true or false, got empty (null)"),
+    ],
+)  # fmt: skip
+def test_a_recorded_fields_refusal_repeats_the_value_and_lists_the_pages_names(field, value, says):
+    with pytest.raises(ValueError) as refused:
+        parse_field(field, value)
+    assert str(refused.value).startswith(says)
+    assert "'" not in str(refused.value)
+
+
+def test_a_leader_and_a_terrain_refused_are_said_in_the_campaigns_words():
+    with pytest.raises(ValueError) as refused:
+        leader_value({"name": "Holt", "hit_points": 9, "rank": "Capt."})
+    assert str(refused.value) == "unknown leader field “rank”"
+    assert terrain_error("moon") == (
+        "unknown terrain “moon”; one of Open, Amphibious, Arctic, Jungle or Swamp"
+    )
