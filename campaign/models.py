@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from campaign.rules.history import out_cold_text
+from campaign.rules.history import applications_text, out_cold_text
 from campaign.rules.state import (
     STATUS_LABELS,
     CampaignUnitState,
@@ -605,6 +605,11 @@ class CampaignBattle(models.Model):
         """The history entries a table battle wrote, every application's, oldest first (an
         engine battle's entries name their battle instead)."""
         return [*self.earlier_entries, *self.applied_entries]
+
+    @property
+    def applications_text(self) -> str:
+        """How often its outcome was applied and reverted, for its state line ("" for once)."""
+        return applications_text(self.applications, applied=self.state == self.State.APPLIED)
 
 
 class SavedMap(models.Model):

@@ -73,10 +73,12 @@ def check_battles(
         _whole(c, f"{at}.day", record["day"], 1, day)
         _whole(c, f"{at}.hour", record["hour"], 0, HOURS_PER_DAY - 1)
         # How often it was applied: a count in the same kind of column as a day.
-        _whole(c, f"{at}.applications", record["applications"], 0, LARGEST_DAY)
+        applications = _whole(c, f"{at}.applications", record["applications"], 0, LARGEST_DAY)
         _moments(c, at, record, ("created_at",), ("applied_at",))
         if record["state"] not in CampaignBattle.State.values:
             c.error(f"{at}.state", f"must be one of {', '.join(CampaignBattle.State.values)}")
+        elif applications is not None:
+            _check_applications(c, at, record["state"], applications)
         fought = _battle_sides(c, f"{at}.sides", record["sides"], keys)
         for listed in ("applied_entries", "entries"):
             if not isinstance(record[listed], list):
@@ -183,6 +185,20 @@ def _check_table_battle(c: Checker, at: str, record: dict[str, Any], fought: set
             UnitOutcome.from_dict(outcome)
         except BridgeError as error:
             c.error(f"{units}.{key}", str(error))
+
+
+APPLIED_STATES = (CampaignBattle.State.APPLIED, CampaignBattle.State.REVERTED)
+"""The states of a campaign battle whose outcome was applied (a reverted one was applied first)."""
+
+
+def _check_applications(c: Checker, at: str, state: str, applications: int) -> None:
+    """An outcome applied or reverted was applied once at least, any other never: the battle's
+    state line says from the count how often it was applied and reverted."""
+    label = CampaignBattle.State(state).label.lower()
+    if state in APPLIED_STATES and applications < 1:
+        c.error(f"{at}.applications", f"the battle is {label}: it was applied once at least")
+    elif state not in APPLIED_STATES and applications:
+        c.error(f"{at}.applications", f"the battle is {label}: its outcome was never applied")
 
 
 def _check_engine_battle(

@@ -25,6 +25,11 @@ def number_text(number: int) -> str:
     return f"{MINUS}{-number:,}" if number < 0 else f"{number:,}"
 
 
+def times(count: int) -> str:
+    """How often something happened, as a sentence says it: "once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(count, f"{number_text(count)} times")
+
+
 def and_words(words: list[str]) -> str:
     """Words joined for a sentence: "A", "A and B", "A, B and C"."""
     return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))

@@ -15,7 +15,7 @@ from typing import Any
 from campaign.rules.orders import clock_text
 from campaign.rules.state import SNAPSHOT_FIELDS, STATUS_LABELS, Status, hit_point_state
 from units.bucs import Equipment, Quality, Specialty
-from units.words import number_text
+from units.words import number_text, times
 
 FIELD_LABELS = {
     "name": "name",
@@ -178,6 +178,21 @@ def took_name(text: str) -> str:
         if words in text:
             return text.rsplit(words, 1)[0]
     return text
+
+
+def applications_text(applications: int, *, applied: bool) -> str:
+    """How often a battle's outcome was applied and reverted, for its state line; "" when it
+    was applied once at most. An outcome is applied only when it waits or was reverted, and
+    reverted only when applied, so an applied one was reverted once less than it was applied,
+    a reverted one as often: "applied again after a revert", "applied 3 times, reverted twice",
+    "applied twice, reverted each time"."""
+    if applications < 2:
+        return ""
+    if not applied:
+        return f"applied {times(applications)}, reverted each time"
+    if applications == 2:
+        return "applied again after a revert"
+    return f"applied {times(applications)}, reverted {times(applications - 1)}"
 
 
 def plural(count: int, word: str) -> str:

@@ -281,6 +281,11 @@ TAMPERED = [
     (_set("battles", 2, "table_result", "winner", "blue"), "battles[2].table_result.winner",
      "one of the battle's sides"),
     (_set("battles", 0, "day", 99), "battles[0].day", "must be a whole number"),
+    # The state line says from the count how often an outcome was applied and reverted.
+    (_set("battles", 0, "applications", 0), "battles[0].applications",
+     "the battle is applied: it was applied once at least"),
+    (_set("battles", 2, "applications", 1), "battles[2].applications",
+     "the battle is awaiting review: its outcome was never applied"),
     (lambda d: next(iter(d["battles"][0]["orders"].values())).update(quality="heroic"),
      "battles[0].orders.{order}.quality", 'must be a quality word, got the text "heroic"'),
 ]  # fmt: skip

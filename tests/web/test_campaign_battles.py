@@ -707,3 +707,29 @@ def test_a_table_results_rows_are_cards_on_a_tablet_held_upright(client, world):
     widest = cards_up_to_px("table.record-rows")
     assert widest is not None, "the table result's rows turn into cards on a narrow screen"
     assert widest >= TABLET_UPRIGHT
+
+
+def test_a_battles_state_line_says_how_often_it_was_applied_and_reverted(client, world):
+    """Applied only when waiting or reverted, and reverted only when applied: the state line
+    says from the count of applications how often the outcome was reverted between."""
+    from campaign.services.battles import campaign_battle_revert
+
+    cb, gm = world.table_battle, world.users["gm"]
+    login(client, world, "gm")
+
+    def state_line() -> str:
+        page = client.get(_url("battle", world, cb.pk)).text
+        assert 'id="cb-state"' in page, page[:3000]
+        line = re.search(r'<span id="cb-state"><span[^>]*>(.*?)</span>(.*?)</span>', page)
+        return line.group(1) + line.group(2)
+
+    campaign_battle_apply(campaign_battle=cb, actor=gm)
+    assert state_line() == "applied"
+    campaign_battle_revert(campaign_battle=cb, reason="miscounted", actor=gm)
+    assert state_line() == "reverted"
+    campaign_battle_apply(campaign_battle=cb, actor=gm)
+    assert state_line() == "applied (applied again after a revert)"
+    campaign_battle_revert(campaign_battle=cb, reason="miscounted again", actor=gm)
+    assert state_line() == "reverted (applied twice, reverted each time)"
+    campaign_battle_apply(campaign_battle=cb, actor=gm)
+    assert state_line() == "applied (applied 3 times, reverted twice)"
