@@ -1599,6 +1599,10 @@ def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     why = entry_why(entry)
     most = entry.details.get("leader_most_hit_points")
     what = story_text(entry.before, entry.after, unit, most) if why != entry.text else ""
+    if what and (lost := entry.details.get("lost")):
+        # A leader's heal past full: what was lost, as its character's record says it.
+        given = entry.details.get("healed", 0) + lost
+        what += f" (full: {lost} of the {given} healed were lost)"
     if entry.kind == HistoryEntry.Kind.EXPERIENCE and not what and "experience" in unit:
         # Points held just short of a step it stood at already change nothing: what it has is
         # said all the same, as of points that change it.
@@ -1700,7 +1704,8 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     the reason already says is left out ("retreated in poor order: retreated in poor order"),
     and a reason ``what`` says more fully gives way to it ("Cpl. Nox takes command: Cpl. Nox
     takes command (8 hit points)" is "Cpl. Nox takes command (8 hit points)"); "was destroyed"
-    after a reason ending "; destroyed" is left out too."""
+    after a reason ending "; destroyed" is left out too; and a leader the reason names is not
+    named again (`_named_once`)."""
     said = why.strip().lower()
     parts = [part for part in what.split("; ") if part] if what else []
     for index, part in enumerate(parts):
@@ -1712,11 +1717,18 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     # An engagement's reason ends "…; destroyed", which "was destroyed" says again.
     clauses = said.split("; ")
     kept = [
-        part
+        _named_once(why, part)
         for part in parts
         if part.lower() not in said and part.lower().removeprefix("was ") not in clauses
     ]
     return why, "; ".join(kept)
+
+
+def _named_once(why: str, part: str) -> str:
+    """A leader's hit points, not naming the leader a reason named already: "Sgt Vance healed:
+    now at 14 of 14 hit points", never "Sgt Vance healed: Sgt Vance is at 14 of 14…"."""
+    name, at, rest = part.partition(" is at ")
+    return f"now at {rest}" if at and name and why.startswith(f"{name} ") else part
 
 
 def unit_story_lines(page: StoryPage):

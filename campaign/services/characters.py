@@ -117,10 +117,9 @@ def character_heal(
     why = reason or "healed"
     said = f"{number_text(before)} → {number_text(after)}"
     text = f"{character.name} {why}: hit points {said} of {character.max_hit_points}"
-    if before + hit_points > after:
+    lacked, lost = after - before, before + hit_points - after
+    if lost:
         # A heal stops at full: the GM is told what was lost, not left to count it.
-        lacked = after - before
-        lost = hit_points - lacked
         text += f" (full: it lacked {lacked}, so {lost} of the {hit_points} healed were lost)"
     leader = Leader.objects.filter(character=character).select_related("unit").first()
     if leader is not None:
@@ -132,11 +131,13 @@ def character_heal(
             kind=Kind.LEADER,
             why=f"{character.name} {why}",
             day=campaign.day,
-            # The history says the heal against the character's full hit points: "8 of 14".
+            # The history says the heal against the character's full hit points: "8 of 14",
+            # and what went past them: "(full: 14 of the 20 healed were lost)".
             details={
                 "character": character.pk,
-                "healed": after - before,
+                "healed": lacked,
                 "leader_most_hit_points": character.max_hit_points,
+                **({"lost": lost} if lost else {}),
             },
             actor=actor,
         )  # its leader row carries the hit points to the character

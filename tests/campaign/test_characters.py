@@ -325,6 +325,7 @@ def test_the_gm_heals_a_character_by_an_amount_never_above_full_and_never_the_de
     campaign, make_unit
 ):
     from campaign.models import CharacterEntry
+    from campaign.pages import entry_line
     from campaign.services.characters import character_heal
 
     holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
@@ -346,6 +347,12 @@ def test_the_gm_heals_a_character_by_an_amount_never_above_full_and_never_the_de
     assert entry.text == (
         "Capt. Holt healed: hit points 8 → 14 of 14"
         " (full: it lacked 6, so 14 of the 20 healed were lost)"
+    )
+    # Its unit's history names the leader once, and says what went past full as well.
+    full = squad.history.last()
+    assert entry_line(full, full.after) == (
+        "Capt. Holt healed: now at 14 of 14 hit points, up from 8"
+        " (full: 14 of the 20 healed were lost)"
     )
     before = (CharacterEntry.objects.count(), HistoryEntry.objects.count())
     with pytest.raises(ValidationError, match="at full hit points already"):
@@ -397,8 +404,7 @@ def test_a_leaders_heal_reads_in_its_units_history_against_full_hit_points_and_w
     assert CharacterEntry.objects.get(pk=entry.pk).text == entry.text
     healed = squad.history.last()
     assert entry_line(healed, healed.after) == (
-        "Sgt Vance is stabilised by the medic: Sgt Vance is at −1 of 14 hit points, dying, "
-        "up from −3"
+        "Sgt Vance is stabilised by the medic: now at −1 of 14 hit points, dying, up from −3"
     )
     named = make_unit("Squad 2")
     leader_attach(unit=named, name="Capt. Holt", hit_points=3)
