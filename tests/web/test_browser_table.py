@@ -151,7 +151,9 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     # The calendar's review first: what the hour does to the units, then the summary.
     gm.click("text=Move on to day 1, 01:00")
     expect(gm.locator("h1")).to_have_text("It is now day 1, 01:00")
-    expect(gm.locator(".lede")).to_contain_text("Orders done: 2nd Squad (Attack, given by Capt. Holt).")
+    expect(gm.locator(".lede")).to_contain_text(
+        "Orders done: 2nd Squad (Attack, given by Capt. Holt)."
+    )
     gm.click("text=Back to Orders and the clock")
     expect(gm.locator("#orders .order-state")).to_have_text("Done at day 1, 01:00")
     expect(gm.locator("#clock")).to_have_text("day 1, 01:00")
