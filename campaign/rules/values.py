@@ -7,6 +7,7 @@ message fit to put beside the field's name. Plain Python: no Django.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import Enum
 from typing import Any
 
 from campaign.rules.orders import HOURS_PER_DAY
@@ -19,7 +20,7 @@ from campaign.rules.state import (
     quality_from_name,
 )
 from units.bucs import Equipment, Quality, Specialty
-from units.words import given, number_text, or_words, value_shown
+from units.words import given, number_text, or_words, quoted, value_shown
 
 MAX_HITS = 99
 """Far more hits than a Legendary unit survives, so any real value fits."""
@@ -62,11 +63,18 @@ def _quality(value: Any) -> Quality:
     return Quality(whole_number(value, int(Quality.RAW), int(Quality.LEGENDARY)))
 
 
+def _file_words(choices: type[Enum]) -> str:
+    """What a field takes, listed as a campaign file and a recorded value write it ("poor",
+    "barely_adequate"): the one who reads this refusal is writing those words, not the
+    pages' names."""
+    return or_words([quoted(c.value) for c in choices])
+
+
 def _equipment(value: Any) -> Equipment:
     try:
         return Equipment(value)
     except ValueError:
-        names = or_words([e.label for e in Equipment])
+        names = _file_words(Equipment)
         raise ValueError(f"unknown equipment {given(value)}; one of {names}") from None
 
 
@@ -78,7 +86,7 @@ def _specialties(value: Any) -> tuple[Specialty, ...]:
         try:
             Specialty(item)
         except ValueError:
-            names = or_words([s.label for s in Specialty])
+            names = _file_words(Specialty)
             raise ValueError(f"unknown specialty {given(item)}; one of {names}") from None
     specialties = ordered_specialties(items)
     if len(specialties) != len(items):
@@ -90,7 +98,7 @@ def _status(value: Any) -> Status:
     try:
         return Status(value)
     except ValueError:
-        names = or_words([s.label for s in Status])
+        names = _file_words(Status)
         raise ValueError(f"unknown status {given(value)}; one of {names}") from None
 
 

@@ -4,6 +4,8 @@ writes them or by the code words the data keeps."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -40,21 +42,36 @@ def test_a_gm_may_not_stay_in_a_campaign_handed_on_as_no_role(campaign, cast):
     ("field", "value", "says"),
     [
         ("equipment", "shiny",
-         "unknown equipment “shiny”; one of Poor, Barely Adequate, Adequate, Good or Excellent"),
-        ("equipment", 3, "unknown equipment 3; one of Poor,"),
-        ("specialties", ["cavalry"], "unknown specialty “cavalry”; one of Infantry, Mechanized,"),
+         "unknown equipment “shiny”; one of “poor”, “barely_adequate”, “adequate”, “good” or "
+         "“excellent”"),
+        ("equipment", 3, "unknown equipment 3; one of “poor”,"),
+        ("specialties", ["cavalry"],
+         "unknown specialty “cavalry”; one of “infantry”, “mechanized”,"),
         ("status", "resting",
-         "unknown status “resting”; one of Ready, Retreated in poor order or Destroyed"),
+         "unknown status “resting”; one of “ready”, “retreated” or “destroyed”"),
         ("quality", "superb", "unknown quality “superb”; one of Raw, Green,"),
         ("in_combat_zone", "yes", 'must be true or false, got the text "yes"'),
         ("in_combat_zone", None, "must be true or false, got empty (null)"),
     ],
 )  # fmt: skip
-def test_a_recorded_fields_refusal_repeats_the_value_and_lists_the_pages_names(field, value, says):
+def test_a_recorded_fields_refusal_repeats_the_value_and_lists_what_it_takes(field, value, says):
     with pytest.raises(ValueError) as refused:
         parse_field(field, value)
     assert str(refused.value).startswith(says)
     assert "'" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("field", "bad"), [("equipment", "shiny"), ("specialties", ["cavalry"]), ("status", "resting")]
+)
+def test_every_word_a_recorded_fields_refusal_lists_is_taken(field, bad):
+    """A campaign file's author writes what the refusal lists, so each listed word reads."""
+    with pytest.raises(ValueError) as refused:
+        parse_field(field, bad)
+    listed = re.findall("“([^”]+)”", str(refused.value).split("; one of ", 1)[1])
+    assert len(listed) >= 3
+    for word in listed:
+        parse_field(field, [word] if field == "specialties" else word)
 
 
 def test_a_leader_and_a_terrain_refused_are_said_in_the_campaigns_words():
