@@ -487,6 +487,97 @@ def test_a_tapped_unit_is_named_in_words_beside_the_replay_on_a_phone(
     assert not page.errors, page.errors
 
 
+NARROW_PHONE = {"width": 360, "height": 780}
+"""The narrowest phone a battle's replay is tapped on."""
+
+CENTRES = """() => Object.fromEntries([...document.querySelectorAll('[data-replay] [data-unit]')]
+  .map(g => { const b = g.querySelector('circle').getBoundingClientRect();
+              return [g.dataset.unit, [b.x + b.width / 2, b.y + b.height / 2, b.width / 2]]; }))"""
+"""Each unit's circle as drawn, by its id: its centre and radius in CSS px of the window."""
+
+ON_A_UNIT = """([x, y]) => !!document.elementFromPoint(x, y).closest('[data-unit]')"""
+"""Whether a point of the window is on a unit's drawing (its circle, number or name)."""
+
+
+def _replay_at_360(browser_world, page_for, live_server):
+    """The engine battle's replay on a 360 px touch screen, the map in view; gives the page,
+    the line naming the selected unit and the units' ids by name."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = page_for("gm", touch=True)
+    page.set_viewport_size(NARROW_PHONE)
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    page.locator("[data-replay] svg.table-map").scroll_into_view_if_needed()
+    return page, page.locator("[data-replay] [data-selected]"), page.evaluate(UNIT_IDS)
+
+
+def test_a_tap_beside_a_small_units_circle_names_it_on_a_phone(
+    browser_world,
+    page_for,
+    live_server,
+):
+    """A Size 1 unit's circle is about 10 px across at 360 px, smaller than a fingertip: a tap
+    within 12 px of its centre (a 24 px target, as the site's other taps) names it, though it
+    misses the circle; a tap farther off names nothing, as a tap on the empty map."""
+    page, selected, ids = _replay_at_360(browser_world, page_for, live_server)
+    squad = ids[browser_world.unit.name]
+    x, y, r = page.evaluate(CENTRES)[squad]
+    assert 4 <= r <= 6, r  # a Size 1 circle, about 10 px across
+
+    far = [x - 16, y]
+    assert not page.evaluate(ON_A_UNIT, far)
+    page.touchscreen.tap(*far)
+    expect(selected).to_have_text("Tap or click a unit's circle to name it.")
+
+    # 9 px from its centre, off the circle. Chromium moves a tap onto a button near it before it
+    # clicks; Safari does not, nor does a pen or a mouse: a click beside it names it too.
+    left, right = [x - 9, y], [x + 9, y]
+    assert not page.evaluate(ON_A_UNIT, left) and not page.evaluate(ON_A_UNIT, right)
+    page.mouse.click(*right)
+    expect(selected).to_contain_text(f"Selected: {browser_world.unit.name}, ")
+    page.touchscreen.tap(*left)  # chosen again: let go
+    expect(selected).to_have_text("Tap or click a unit's circle to name it.")
+    page.touchscreen.tap(*left)
+    expect(selected).to_contain_text(f"Selected: {browser_world.unit.name}, ")
+    expect(page.locator(f'[data-unit="{squad}"]')).to_have_attribute("aria-pressed", "true")
+    shoot(page, "replay-tap-beside-360")
+    assert not page.errors, page.errors
+
+
+def test_a_tap_between_two_close_units_names_the_nearer_on_a_phone(
+    browser_world,
+    page_for,
+    live_server,
+):
+    """Late in the battle the enemy's Size 4 unit stands about 7 px from a Size 1 squad's
+    circle at 360 px, so a tap in the gap reaches both: the unit whose circle is nearer the tap
+    is named, never the other."""
+    page, selected, ids = _replay_at_360(browser_world, page_for, live_server)
+    squad_name = "Squad 2"
+    squad, wolf = ids[squad_name], ids[browser_world.enemy_unit.name]
+    page.locator("[data-replay] [data-action=seek]").fill("7")  # the two close
+    sx, sy, sr = page.evaluate(CENTRES)[squad]
+    wx, wy, wr = page.evaluate(CENTRES)[wolf]
+    apart = ((wx - sx) ** 2 + (wy - sy) ** 2) ** 0.5
+    gap = apart - sr - wr
+    assert gap > 0 and apart < 24, (apart, gap)  # both within reach of a tap between them
+
+    def at(from_squad: float) -> list[float]:
+        """The point on the line from the squad's centre to the wolf's, so far from it."""
+        return [sx + (wx - sx) * from_squad / apart, sy + (wy - sy) * from_squad / apart]
+
+    nearer_squad, nearer_wolf = at(sr + gap * 0.3), at(sr + gap * 0.7)
+    assert not page.evaluate(ON_A_UNIT, nearer_squad)
+    assert not page.evaluate(ON_A_UNIT, nearer_wolf)
+
+    page.touchscreen.tap(*nearer_squad)
+    expect(selected).to_contain_text(f"Selected: {squad_name}, ")
+    page.touchscreen.tap(*nearer_wolf)
+    expect(selected).to_contain_text(f"Selected: {browser_world.enemy_unit.name}, ")
+    expect(page.locator(f'[data-unit="{squad}"]')).to_have_attribute("aria-pressed", "false")
+    shoot(page, "replay-tap-between-360")
+    assert not page.errors, page.errors
+
+
 REPLAY_CONTROLS = """() => [...document.querySelectorAll(
   '[data-replay] [data-controls] :is(button, input, select),'
   + ' [data-replay] [data-jumps] :is(button, input, select)')]

@@ -12,6 +12,9 @@
 
   var SVG = "http://www.w3.org/2000/svg";
   var PLAY_MS = 900;
+  // How far from a unit's centre a tap still reaches it, in CSS px: half the 24 px the site's
+  // other tap targets are at least.
+  var TAP_REACH_PX = 12;
 
   function expand(data) {
     var units = {};
@@ -89,6 +92,24 @@
     node.setAttribute("aria-pressed", "false");
   }
 
+  // Which unit a tap at `tap` was meant for: of the units whose circle the tap is on or whose
+  // centre is within `reach` of it, the one whose drawn circle is nearest the tap (the one
+  // drawn last, on top, if two are as near); null if none. A Size 1 circle is smaller than a
+  // fingertip, so each circle is reached from at least `reach` round its centre, but never
+  // over a nearer unit. tap: {x, y}; units: [{id, x, y, r}], drawn in order; all in the
+  // map's inches.
+  function nearestUnit(tap, units, reach) {
+    var best = null;
+    var bestGap = Infinity;
+    units.forEach(function (unit) {
+      var centre = Math.sqrt((tap.x - unit.x) * (tap.x - unit.x) + (tap.y - unit.y) * (tap.y - unit.y));
+      if (centre > Math.max(unit.r, reach)) { return; }
+      var gap = Math.max(0, centre - unit.r);
+      if (gap <= bestGap) { best = unit.id; bestGap = gap; }
+    });
+    return best;
+  }
+
   // The first frame of each turn (turn 0: the deployment), in order.
   function turnStarts(states) {
     var starts = [];
@@ -141,9 +162,22 @@
         if (self.timer) { self.pause(); self.toggle(); } // on at the new speed
       });
     }
+    // One handler for the whole map: a tap on or beside a unit's circle names the unit it was
+    // meant for (tappedUnit), and a tap on a unit's name far from any circle names that unit.
+    // A phone's browser may move a tap onto a nearby button before it clicks, not always the
+    // nearest: where the finger lifted says which unit it was meant for.
+    var lifted = null;
+    this.svg.addEventListener("pointerup", function (event) {
+      lifted = { x: event.clientX, y: event.clientY };
+    });
     this.svg.addEventListener("click", function (event) {
-      var node = event.target.closest && event.target.closest("[data-unit]");
-      if (node) { self.select(node.getAttribute("data-unit")); }
+      var at = lifted || { x: event.clientX, y: event.clientY };
+      lifted = null;
+      var id = self.tappedUnit(at.x, at.y);
+      var under = !id && document.elementFromPoint(at.x, at.y);
+      var node = under && under.closest && under.closest("[data-unit]");
+      if (node) { id = node.getAttribute("data-unit"); }
+      if (id) { self.select(id); }
     });
     // A unit reached with Tab shows its name (on a phone too): place it clear of the rest.
     this.svg.addEventListener("focusin", function () { self.declutter(); });
@@ -192,6 +226,26 @@
       n = Math.max(0, Math.min(this.turnStarts.length - 1, n));
       this.show(this.turnStarts[n].index);
     }
+  };
+
+  // The unit drawn nearest a tap at (clientX, clientY) that the tap reaches (nearestUnit), as
+  // the frame shown draws them; null if none does. A unit out of sight is not drawn, so not
+  // reached.
+  Replay.prototype.tappedUnit = function (clientX, clientY) {
+    var matrix = this.svg.getScreenCTM();
+    if (!matrix) { return null; }
+    var at = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+    var scale = Math.sqrt(Math.abs(matrix.a * matrix.d - matrix.b * matrix.c)); // CSS px an inch
+    var state = this.states[this.index];
+    var data = this.data;
+    var drawn = [];
+    Object.keys(this.unitNodes).forEach(function (id) { // in the order drawn
+      var u = state.units[id];
+      var info = data.units[id];
+      if (!u || u[0] === null || !info || !info.r) { return; }
+      drawn.push({ id: id, x: u[0], y: u[1], r: info.r });
+    });
+    return nearestUnit({ x: at.x, y: at.y }, drawn, TAP_REACH_PX / scale);
   };
 
   // Choosing the selected unit again lets it go.
@@ -452,8 +506,9 @@
   }
 
   if (typeof document === "undefined") {
-    // Loaded outside a browser (the tests run the placement with fixed boxes): nothing to start.
-    module.exports = { placeUnitLabels: placeUnitLabels };
+    // Loaded outside a browser (the tests run the placement and the tap's choice with fixed
+    // boxes and circles): nothing to start.
+    module.exports = { placeUnitLabels: placeUnitLabels, nearestUnit: nearestUnit };
     return;
   }
   document.addEventListener("DOMContentLoaded", function () { start(document); });
