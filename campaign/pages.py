@@ -490,12 +490,14 @@ class MedicsToday:
     shaken: list[Unit]
     """Units with Morale hits the medics may heal (not a unit's last while it is still in the
     combat zone), in roster order."""
+    idle: str = ""
+    """Which of its Medical crews cannot work, why and till when (`crews_idle_text`), or ""."""
 
     @property
     def no_crew(self) -> str:
         """What a force without a ready Medical crew lacks, and how it gets one ("" when it has
         one): said before any battle too, since after it the 24 hours are short."""
-        if self.capacity:
+        if self.capacity or self.idle:  # a crew it has but cannot work: `unavailable` says why
             return ""
         return (
             "A Medical crew is a unit holding the Medical specialty; ready, it saves hits each "
@@ -509,7 +511,7 @@ class MedicsToday:
         if not self.wounded and not self.shaken:
             return "No unit has Casualty or Morale hits the medics may heal."
         if self.capacity == 0:
-            return "This force has no ready Medical crew."
+            return self.idle or "This force has no ready Medical crew."
         if self.left <= 0:
             return MEDICS_SPENT
         return ""
@@ -523,9 +525,41 @@ def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
     shaken = sorted(
         (line.unit for line in lines if morale_hits_healable(line.unit.state)), key=lambda u: u.pk
     )
+    # Its crews idle, and why, only when none works: read at the roster's clock hour.
+    idle = "" if capacity or not lines else crews_idle_text([ln.unit for ln in lines], lines[0].now)
     return MedicsToday(
-        capacity=capacity, left=max(0, capacity - used), wounded=wounded, shaken=shaken
+        capacity=capacity, left=max(0, capacity - used), wounded=wounded, shaken=shaken, idle=idle
     )
+
+
+def crew_idle_text(unit: Unit, now: int) -> str:
+    """Why a Medical crew saves no hits today, and when it can again, in a clause: "Aid Post is
+    retreated in poor order, and works again when it rallies: rallies after the next day of R&R"
+    (`rally_when`); "" when it can work."""
+    state = unit.state
+    if Specialty.MEDICAL not in state.specialties or medical_capacity(state):
+        return ""
+    if state.status == Status.RETREATED:
+        when = rally_when(state, now, days_to_rally(state, now))
+        return (
+            f"{unit.name} is {state.status.label.lower()}, and works again when it rallies: {when}"
+        )
+    if state.status == Status.DESTROYED:
+        return f"{unit.name} is destroyed, and works no more"
+    return (
+        f"{unit.name} saves no hits as {state.effective_quality.label} with "
+        f"{state.equipment.label} kit, and works once its quality or kit is better"
+    )
+
+
+def crews_idle_text(units: Iterable[Unit], now: int) -> str:
+    """Why a force's Medical crews save no hits today, crew by crew (`crew_idle_text`), in
+    sentences; "" when it has none, or one can work."""
+    said = [text for unit in units if (text := crew_idle_text(unit, now))]
+    if not said:
+        return ""
+    crews = "Its Medical crew cannot" if len(said) == 1 else "Its Medical crews cannot"
+    return f"{crews} work today: {'; '.join(said)}."
 
 
 def medics_left(force_ids: set[int]) -> dict[int, int]:

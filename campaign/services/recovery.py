@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Order, StoryEntry, Unit
+from campaign.pages import crews_idle_text
 from campaign.rules.history import UNHURT, hits_text, plural, told_why, took_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
@@ -325,7 +326,8 @@ def medical_apply(
     errors: dict[str, list[str]] = {}
     reason = text_given(errors, "reason", reason)
     if capacity == 0:
-        errors["force"] = [f"{force} has no ready Medical crew"]
+        # Its crews that cannot work, and why, else that it has none.
+        errors["force"] = [crews_idle_text(units, now) or f"{force} has no ready Medical crew"]
     if allocation is None and morale is None:
         plan = medical_plan(wounded, max(0, left), shaken)
     else:

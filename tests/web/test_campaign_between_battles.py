@@ -612,3 +612,31 @@ def test_a_medics_form_drawn_before_the_hits_died_is_refused_with_why(client, wo
     full = client.post(url, data)
     assert full.status_code == 400
     assert escape(f"Casualty hits of {first.name} died when their 24 hours ran out") in full.text
+
+
+def test_a_force_whose_medical_crew_is_out_of_action_is_told_which_and_till_when(client, world):
+    """A force with a Medical crew that cannot work is not told it has none: the medics' box
+    names the crew, why it cannot work and, retreated, when it rallies (`rally_when`); the
+    medics refused are told the same."""
+    _set(world, world.unit, status="ready", morale_hits=0, casualty_hits=1,
+         last_battle_day=world.campaign.day)  # fmt: skip
+    crew = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Aid Post",
+                       specialties=["medical"])  # fmt: skip
+    crew = _set(world, crew, status="retreated", morale_hits=1)
+    login(client, world, "gm")
+    url = _url("force", world, world.force.pk)
+    box = client.get(url).text.split('id="medical-form"')[1].split("</form>")[0]
+    now = campaign_now(world.campaign)
+    when = rally_when(crew.state, now, days_to_rally(crew.state, now))
+    said = (
+        "Its Medical crew cannot work today: Aid Post is retreated in poor order, and works "
+        f"again when it rallies: {when}."
+    )
+    assert escape(said) in box and "no ready Medical crew" not in box
+    assert 'disabled aria-describedby="medics-why"' in box
+    assert "The GM raises one with Medical ticked" not in box
+    refused = client.post(_url("medical", world, world.force.pk), {"how": "triage"}, **HTMX)
+    assert escape(said) in refused.text
+    _set(world, crew, status="destroyed")
+    box = client.get(url).text.split('id="medical-form"')[1].split("</form>")[0]
+    assert "Its Medical crew cannot work today: Aid Post is destroyed, and works no more." in box
