@@ -75,6 +75,18 @@ def units_stored(pks: Iterable[Any], *, lock: bool) -> dict[int, Unit]:
 Side = TypeVar("Side")
 
 
+ANOTHER_FORCE = "choose a unit of another force"
+"""The next step after a refusal of one side against itself, unit or force: the other side is
+a unit of another force."""
+
+
+def unit_on_both_sides(unit: Unit, does: str = "fight") -> str:
+    """A unit put on both sides of a fight, refused by name, and what to do: "Scouts is on both
+    sides: a unit cannot fight itself; choose a unit of another force" (``does`` as for
+    `forces_on_both_sides`). Said before its force's rule: the unit is what fights itself."""
+    return f"{unit.name} is on both sides: a unit cannot {does} itself; {ANOTHER_FORCE}"
+
+
 def forces_on_both_sides(
     sides: Mapping[Side, Iterable[Unit]], does: str = "fight"
 ) -> list[tuple[Side, Unit, str]]:

@@ -34,11 +34,13 @@ from campaign.rules.history import out_cold_text
 from campaign.rules.state import Status, can_act
 from campaign.selectors import campaign_now
 from campaign.services._record import (
+    ANOTHER_FORCE,
     forces_on_both_sides,
     locked,
     require_manager,
     text_given,
     unit_change,
+    unit_on_both_sides,
 )
 from campaign.services.going_in import led_units
 from campaign.services.orders import UNDER_WAY, current_orders, order_status
@@ -256,13 +258,11 @@ def contest_run(
     both = [u for u in one if u.pk in {o.pk for o in other}]
     for unit in both:
         # Named, as a quick resolve names a unit on both sides, so the GM sees which to change.
-        errors.setdefault("resisting", []).append(
-            f"{unit.name} is on both sides: a unit cannot contest against itself"
-        )
+        errors.setdefault("resisting", []).append(unit_on_both_sides(unit, "contest"))
     if not both:
         # The sides are opponents: a force's units are all on one of them, as in a fight.
         for _, _, why in forces_on_both_sides({"active": one, "resisting": other}, "contest"):
-            errors.setdefault("resisting", []).append(f"{why}; choose a unit of another force")
+            errors.setdefault("resisting", []).append(f"{why}; {ANOTHER_FORCE}")
     skills = (_skill(active_skill, "active_skill", errors),
               _skill(resisting_skill, "resisting_skill", errors))  # fmt: skip
     _seed(seed, errors)

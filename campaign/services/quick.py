@@ -32,6 +32,7 @@ from campaign.services._record import (
     made_once,
     require_manager,
     text_given,
+    unit_on_both_sides,
 )
 from campaign.services.battles import still_in_battle
 from campaign.services.engagements import (
@@ -93,7 +94,7 @@ def _quick_engagement(
             fighters[side] = units[unit.pk]
     if attacker.pk == defender.pk:
         # Said before the force's rule: the unit, not its force, is what fights itself here.
-        errors["defender"] = [f"{defender} is on both sides: a unit cannot fight itself"]
+        errors["defender"] = [unit_on_both_sides(defender)]
     else:
         for side, _, why in forces_on_both_sides({s: [unit] for s, unit in fighters.items()}):
             errors[side] = [why]

@@ -164,7 +164,10 @@ def test_bad_checks_are_refused_and_nothing_is_written(campaign, make_unit, enem
     with pytest.raises(ValidationError) as error:
         contest_run(campaign=campaign, active=[squad], resisting=[squad])
     assert error.value.message_dict == {
-        "resisting": [f"{squad.name} is on both sides: a unit cannot contest against itself"]
+        "resisting": [
+            f"{squad.name} is on both sides: a unit cannot contest itself; "
+            "choose a unit of another force"
+        ]
     }
     # Two units of one force are not opponents: the GM is told which force and why.
     with pytest.raises(ValidationError) as error:

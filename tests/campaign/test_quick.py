@@ -272,7 +272,10 @@ def test_the_service_refuses_a_unit_against_itself_as_a_unit_not_its_force(campa
     with pytest.raises(ValidationError) as refused:
         quick_resolve_run(campaign=campaign, attacker=red, defender=red)
     assert refused.value.message_dict == {
-        "defender": [f"{red.name} is on both sides: a unit cannot fight itself"]
+        "defender": [
+            f"{red.name} is on both sides: a unit cannot fight itself; "
+            "choose a unit of another force"
+        ]
     }
     assert not Engagement.objects.exists() and HistoryEntry.objects.count() == entries
 

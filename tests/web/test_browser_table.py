@@ -202,7 +202,9 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     gm.select_option("#contest-form select[name=resisting]", label="Ghost Squad (Night Battalion)")
     _submit(gm, "#contest-form")
     gm.wait_for_selector("#contest-form .field-errors")
-    said = "Ghost Squad is on both sides: a unit cannot contest against itself"
+    said = (
+        "Ghost Squad is on both sides: a unit cannot contest itself; choose a unit of another force"
+    )
     assert said in _errors(gm, "#contest-form")
     assert gm.locator("#rolls li").count() == 1
     gm.select_option("#contest-form select[name=active]", label="1st Squad (Lantern Company)")

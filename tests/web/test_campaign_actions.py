@@ -488,7 +488,7 @@ def test_a_quick_resolve_of_a_unit_against_itself_says_a_unit_cannot_fight_itsel
                            "defender": unit.pk, "round_limit": "3", "reason": ""})  # fmt: skip
     assert response.status_code == 400
     assert _field_errors(response, "defender") == [
-        f"{unit.name} is on both sides: a unit cannot fight itself"
+        f"{unit.name} is on both sides: a unit cannot fight itself; choose a unit of another force"
     ]
     assert "a force cannot fight itself" not in response.text
     assert Engagement.objects.count() == engagements
