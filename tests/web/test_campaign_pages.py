@@ -876,3 +876,14 @@ def test_a_cards_lines_have_room_on_the_roster_the_unit_page_and_under_the_heade
     assert header[".site-header"]["flex-wrap"] == "wrap"
     assert header[".site-header nav"]["display"] == "flex"
     assert header[".site-header nav"]["flex-wrap"] == "wrap"
+
+
+def test_a_stacked_tables_caption_is_as_wide_as_its_rows_on_a_phone():
+    """On a phone a wide table (``table.stack``) is a block of rows: its caption is a block too,
+    not a table's caption shrunk to its longest word ("Losses / as / entered")."""
+    from tests.web.test_dark_mode import STATIC, _rules
+
+    site = list(_rules((STATIC / "bridgehead/bridgehead.css").read_text()))
+    phone = {s: d for m, s, d in site if m == "@media (max-width: 40rem)"}
+    assert phone["main table.stack"]["display"] == "block"
+    assert phone["table.stack caption"]["display"] == "block"
