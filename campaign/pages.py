@@ -534,15 +534,16 @@ def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
 
 def crew_idle_text(unit: Unit, now: int) -> str:
     """Why a Medical crew saves no hits today, and when it can again, in a clause: "Aid Post is
-    retreated in poor order, and works again when it rallies: rallies after the next day of R&R"
-    (`rally_when`); "" when it can work."""
+    retreated in poor order, and works again once it has rallied (rallies after the next day of
+    R&R)" (`rally_when`); "" when it can work."""
     state = unit.state
     if Specialty.MEDICAL not in state.specialties or medical_capacity(state):
         return ""
     if state.status == Status.RETREATED:
         when = rally_when(state, now, days_to_rally(state, now))
         return (
-            f"{unit.name} is {state.status.label.lower()}, and works again when it rallies: {when}"
+            f"{unit.name} is {state.status.label.lower()}, and works again once it has rallied "
+            f"({when})"
         )
     if state.status == Status.DESTROYED:
         return f"{unit.name} is destroyed, and works no more"

@@ -630,7 +630,7 @@ def test_a_force_whose_medical_crew_is_out_of_action_is_told_which_and_till_when
     when = rally_when(crew.state, now, days_to_rally(crew.state, now))
     said = (
         "Its Medical crew cannot work today: Aid Post is retreated in poor order, and works "
-        f"again when it rallies: {when}."
+        f"again once it has rallied ({when})."
     )
     assert escape(said) in box and "no ready Medical crew" not in box
     assert 'disabled aria-describedby="medics-why"' in box
@@ -640,3 +640,8 @@ def test_a_force_whose_medical_crew_is_out_of_action_is_told_which_and_till_when
     _set(world, crew, status="destroyed")
     box = client.get(url).text.split('id="medical-form"')[1].split("</form>")[0]
     assert "Its Medical crew cannot work today: Aid Post is destroyed, and works no more." in box
+    # Ready, but too raw and ill-kitted to save a hit: said so, not that it is missing.
+    _set(world, crew, status="ready", quality="raw", equipment="poor", morale_hits=0)
+    box = client.get(url).text.split('id="medical-form"')[1].split("</form>")[0]
+    said = "Aid Post saves no hits as Raw with Poor kit, and works once its quality or kit is "
+    assert said + "better." in box
