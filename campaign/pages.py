@@ -553,14 +553,29 @@ def crew_idle_text(unit: Unit, now: int) -> str:
     )
 
 
-def crews_idle_text(units: Iterable[Unit], now: int) -> str:
+def crews_idle_text(units: Iterable[Unit], now: int, whose: str = "Its") -> str:
     """Why a force's Medical crews save no hits today, crew by crew (`crew_idle_text`), in
-    sentences; "" when it has none, or one can work."""
+    sentences, ``whose`` the force's ("Its", or "Red Company's" where the force is not named
+    just before); "" when it has none, or one can work."""
     said = [text for unit in units if (text := crew_idle_text(unit, now))]
     if not said:
         return ""
-    crews = "Its Medical crew cannot" if len(said) == 1 else "Its Medical crews cannot"
-    return f"{crews} work today: {'; '.join(said)}."
+    crews = "Medical crew cannot" if len(said) == 1 else "Medical crews cannot"
+    return f"{whose} {crews} work today: {'; '.join(said)}."
+
+
+def forces_crews_idle(forces: Iterable[Force], now: int) -> dict[int, str]:
+    """`crews_idle_text` of each of ``forces`` whose Medical crews cannot work today, by its pk,
+    each named (one query, whatever the forces)."""
+    by_pk = {force.pk: force for force in forces}
+    units: dict[int, list[Unit]] = {}
+    for unit in Unit.objects.filter(force_id__in=by_pk).select_related("leader").order_by("pk"):
+        units.setdefault(unit.force_id, []).append(unit)
+    said = {
+        pk: crews_idle_text(units.get(pk, []), now, possessive(force.name))
+        for pk, force in by_pk.items()
+    }
+    return {pk: text for pk, text in said.items() if text}
 
 
 def medics_left(force_ids: set[int]) -> dict[int, int]:
@@ -644,6 +659,9 @@ class Attention:
     """When it rallies, in words, if it retreated (`rally_when`)."""
     leader_down: str = ""
     """Why its leader leads it not, if it is dying (`Leader.leads_nobody`): a heal is due."""
+    crews_idle: str = ""
+    """Why its force's Medical crews cannot save its hits today, if they cannot
+    (`forces_crews_idle`)."""
 
 
 def rally_when(state: CampaignUnitState, now: int, days: int | None) -> str:

@@ -63,6 +63,7 @@ from campaign.pages import (
     force_colour,
     force_strength_chart,
     force_summaries,
+    forces_crews_idle,
     forces_with_medics,
     medics_left,
     medics_today,
@@ -186,6 +187,12 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     plays = any(viewer.owns(s.force) for s in summaries)
     owners = {s.force.owner_id for s in summaries}
     medics = medics_left({a.unit.force_id for a in attention if a.medics})
+    # A force whose Medical crews are out of action is told which, why and till when.
+    crewless = {a.unit.force_id: a.unit.force for a in attention if a.medics}
+    idle = forces_crews_idle(
+        [f for pk, f in crewless.items() if pk not in medics], campaign_now(campaign)
+    )
+    attention = [replace(a, crews_idle=idle.get(a.unit.force_id, "")) for a in attention]
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],

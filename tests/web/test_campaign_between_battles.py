@@ -645,3 +645,31 @@ def test_a_force_whose_medical_crew_is_out_of_action_is_told_which_and_till_when
     box = client.get(url).text.split('id="medical-form"')[1].split("</form>")[0]
     said = "Aid Post saves no hits as Raw with Poor kit, and works once its quality or kit is "
     assert said + "better." in box
+
+
+def test_the_dashboard_names_a_forces_medical_crew_out_of_action_and_till_when(client, world):
+    """Hits awaiting the medics of a force whose Medical crew has retreated: the GM's list and
+    the player's say which crew, why and when it rallies, not that the force has none."""
+    for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
+        _set(world, other, casualty_hits=0)
+    for crew in world.force.units.filter(status="ready"):
+        if "medical" in crew.specialties:
+            _set(world, crew, status="destroyed")
+    _set(world, world.unit, status="ready", quality="average", morale_hits=0, casualty_hits=2,
+         last_battle_day=world.campaign.day)  # fmt: skip
+    crew = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Aid Post",
+                       specialties=["medical"])  # fmt: skip
+    crew = _set(world, crew, status="retreated", morale_hits=1)
+    now = campaign_now(world.campaign)
+    when = rally_when(crew.state, now, days_to_rally(crew.state, now))
+    idle = f"Aid Post is retreated in poor order, and works again once it has rallied ({when})"
+    page = login(client, world, "gm").get(_url("dashboard", world)).text
+    todo = page.split(f"<strong>{world.force.name}</strong>: ")[1].split("</li>")[0]
+    assert escape(f"Its Medical crew cannot work today: {idle}") not in todo
+    assert escape(f"Red Company's Medical crew cannot work today: {idle}") in todo
+    assert "no ready Medical crew" not in todo
+    page = login(client, world, "player").get(_url("dashboard", world)).text
+    line = page.split("Needs attention")[1].split(f"{world.unit.name}</a> (Red Company): ")[1]
+    line = line.split("</li>")[0]
+    assert line.endswith(escape(f" Red Company's Medical crew cannot work today: {idle}."))
+    assert "no ready Medical crew" not in line
