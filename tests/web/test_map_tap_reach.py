@@ -1,6 +1,6 @@
-"""Which unit a tap on the replay's map names: ``nearestUnit`` in
-``battles/static/battles/replay.js``, run under Node with fixed circles (in the map's inches, as
-the replay gives it the frame shown and its reach of 12 CSS px in inches)."""
+"""Which unit a tap on a map names: ``nearestUnit`` in ``battles/static/battles/map-tap.js``
+(shared by the replay and the set-up's deployment map), run under Node with fixed circles (in
+the map's inches, as the replay gives it the frame shown and its reach of 12 CSS px in inches)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ import pytest
 
 from tests.web.node import ROOT, needs_node, node_call
 
-REPLAY_JS = ROOT / "battles/static/battles/replay.js"
+MAP_TAP_JS = ROOT / "battles/static/battles/map-tap.js"
 
 
 @pytest.fixture(autouse=True)
 def _node() -> None:
-    needs_node("the replay's script")
+    needs_node("the maps' tap script")
 
 
 def _tapped(x, y, units, reach=1.0):
-    return node_call(REPLAY_JS, "nearestUnit", {"x": x, "y": y}, units, reach)
+    return node_call(MAP_TAP_JS, "nearestUnit", {"x": x, "y": y}, units, reach)
 
 
 def _unit(id_, x, y, r=0.4):

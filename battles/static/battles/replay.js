@@ -12,9 +12,6 @@
 
   var SVG = "http://www.w3.org/2000/svg";
   var PLAY_MS = 900;
-  // How far from a unit's centre a tap still reaches it, in CSS px: half the 24 px the site's
-  // other tap targets are at least.
-  var TAP_REACH_PX = 12;
 
   function expand(data) {
     var units = {};
@@ -90,24 +87,6 @@
     node.setAttribute("tabindex", "0");
     node.setAttribute("role", "button");
     node.setAttribute("aria-pressed", "false");
-  }
-
-  // Which unit a tap at `tap` was meant for: of the units whose circle the tap is on or whose
-  // centre is within `reach` of it, the one whose drawn circle is nearest the tap (the one
-  // drawn last, on top, if two are as near); null if none. A Size 1 circle is smaller than a
-  // fingertip, so each circle is reached from at least `reach` round its centre, but never
-  // over a nearer unit. tap: {x, y}; units: [{id, x, y, r}], drawn in order; all in the
-  // map's inches.
-  function nearestUnit(tap, units, reach) {
-    var best = null;
-    var bestGap = Infinity;
-    units.forEach(function (unit) {
-      var centre = Math.sqrt((tap.x - unit.x) * (tap.x - unit.x) + (tap.y - unit.y) * (tap.y - unit.y));
-      if (centre > Math.max(unit.r, reach)) { return; }
-      var gap = Math.max(0, centre - unit.r);
-      if (gap <= bestGap) { best = unit.id; bestGap = gap; }
-    });
-    return best;
   }
 
   // The first frame of each turn (turn 0: the deployment), in order.
@@ -228,14 +207,14 @@
     }
   };
 
-  // The unit drawn nearest a tap at (clientX, clientY) that the tap reaches (nearestUnit), as
+  // The unit drawn nearest a tap at (clientX, clientY) that the tap reaches (mapTap.nearestUnit
+  // in map-tap.js, 12 CSS px round a unit's centre or anywhere on its circle), as
   // the frame shown draws them; null if none does. A unit out of sight is not drawn, so not
   // reached.
   Replay.prototype.tappedUnit = function (clientX, clientY) {
     var matrix = this.svg.getScreenCTM();
     if (!matrix) { return null; }
     var at = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
-    var scale = Math.sqrt(Math.abs(matrix.a * matrix.d - matrix.b * matrix.c)); // CSS px an inch
     var state = this.states[this.index];
     var data = this.data;
     var drawn = [];
@@ -245,7 +224,7 @@
       if (!u || u[0] === null || !info || !info.r) { return; }
       drawn.push({ id: id, x: u[0], y: u[1], r: info.r });
     });
-    return nearestUnit({ x: at.x, y: at.y }, drawn, TAP_REACH_PX / scale);
+    return mapTap.nearestUnit({ x: at.x, y: at.y }, drawn, mapTap.reachIn(this.svg));
   };
 
   // Choosing the selected unit again lets it go.
@@ -506,9 +485,8 @@
   }
 
   if (typeof document === "undefined") {
-    // Loaded outside a browser (the tests run the placement and the tap's choice with fixed
-    // boxes and circles): nothing to start.
-    module.exports = { placeUnitLabels: placeUnitLabels, nearestUnit: nearestUnit };
+    // Loaded outside a browser (the tests run the placement with fixed boxes): nothing to start.
+    module.exports = { placeUnitLabels: placeUnitLabels };
     return;
   }
   document.addEventListener("DOMContentLoaded", function () { start(document); });

@@ -1,6 +1,7 @@
 /*
  * Deployment on the set-up map: the campaign's units (drawn by the server from the form's
- * table, templates/campaign/_deploy_layer.html) are dragged, or moved with the arrow keys, in
+ * table, templates/campaign/_deploy_layer.html) are picked by a press on or beside them (the
+ * replay's choice, battles/map-tap.js, loaded first) and dragged, or moved with the arrow keys, in
  * half-inch steps, and snap onto a deployment spot of their side when dropped near one. The
  * numeric table follows the map and the map follows the table. Every move is checked by the
  * server with the engine's own validator (the set-up's check URL); a position it refuses
@@ -30,6 +31,7 @@
     this.url = form.getAttribute("data-deploy-check");
     this.serial = 0;
     var self = this;
+    this.bindMap();
     this.box.querySelectorAll("[data-deploy-unit]").forEach(function (mark) {
       self.bindMark(mark, mark.getAttribute("data-deploy-unit"));
     });
@@ -109,37 +111,74 @@
     return best || { x: round(at.x, this.snap), y: round(at.y, this.snap) };
   };
 
+  // The placed unit a press at the event's point was meant for (mapTap.nearestUnit, map-tap.js:
+  // on its circle, or within 12 CSS px of its centre, the nearest), or null.
+  Deployment.prototype.pressedUnit = function (event) {
+    var self = this;
+    var at = this.tableAt(event);
+    var placed = [];
+    this.box.querySelectorAll("[data-deploy-unit]").forEach(function (mark) { // in the order drawn
+      var pk = mark.getAttribute("data-deploy-unit");
+      var where = self.position(pk);
+      var body = mark.querySelector("circle");
+      if (!where || self.sideIndex(pk) < 0 || !body) { return; }
+      placed.push({ id: pk, x: where.x, y: where.y, r: parseFloat(body.getAttribute("r")) || 0 });
+    });
+    return mapTap.nearestUnit(at, placed, mapTap.reachIn(this.svg));
+  };
+
+  // A press on or beside a unit picks it (it takes the focus, for the arrow keys); dragging then
+  // moves it as far as the pointer moves, and a press without a drag leaves it where it is.
+  Deployment.prototype.bindMap = function () {
+    var self = this;
+    var held = null; // {pk, mark, from: the unit's position, grabbed: the press in inches, x, y}
+    this.svg.addEventListener("pointerdown", function (event) {
+      var pk = self.pressedUnit(event);
+      if (pk === null) { return; }
+      var mark = self.mark(pk);
+      held = { pk: pk, mark: mark, from: self.position(pk), grabbed: self.tableAt(event),
+               x: event.clientX, y: event.clientY };
+      mark.setPointerCapture(event.pointerId);
+      mark.classList.add("dragging");
+      mark.focus({ preventScroll: true });
+      event.preventDefault();
+    });
+    function moved(event) {
+      var now = self.tableAt(event);
+      return self.snapped(held.pk, { x: held.from.x + now.x - held.grabbed.x,
+                                     y: held.from.y + now.y - held.grabbed.y });
+    }
+    function still(event) {
+      return Math.abs(event.clientX - held.x) < 1 && Math.abs(event.clientY - held.y) < 1;
+    }
+    this.box.addEventListener("pointermove", function (event) {
+      if (held === null || still(event)) { return; }
+      self.draw(held.pk, moved(event));
+    });
+    this.box.addEventListener("pointerup", function (event) {
+      if (held === null) { return; }
+      var was = held;
+      var to = still(event) ? null : moved(event);
+      held = null;
+      was.mark.classList.remove("dragging");
+      if (to === null) { self.draw(was.pk, was.from); return; }
+      self.place(was.pk, to);
+      self.check(was.pk, was.from);
+    });
+    this.box.addEventListener("pointercancel", function () {
+      if (held === null) { return; }
+      held.mark.classList.remove("dragging");
+      self.draw(held.pk, held.from);
+      held = null;
+    });
+  };
+
   Deployment.prototype.bindMark = function (mark, pk) {
     var self = this;
-    var start = null;
     // Only now can the mark be moved: it becomes a control, and says how to move it.
     mark.setAttribute("tabindex", "0");
     mark.setAttribute("role", "button");
     mark.setAttribute("aria-label", mark.getAttribute("aria-label") + ": drag, or use the arrow keys, to move it");
-    mark.addEventListener("pointerdown", function (event) {
-      if (self.sideIndex(pk) < 0) { return; }
-      start = self.position(pk);
-      mark.setPointerCapture(event.pointerId);
-      mark.classList.add("dragging");
-      event.preventDefault();
-    });
-    mark.addEventListener("pointermove", function (event) {
-      if (start === null) { return; }
-      self.draw(pk, self.snapped(pk, self.tableAt(event)));
-      mark.classList.add("dragging");
-    });
-    function drop(event) {
-      if (start === null) { return; }
-      var from = start;
-      start = null;
-      mark.classList.remove("dragging");
-      self.place(pk, self.snapped(pk, self.tableAt(event)));
-      self.check(pk, from);
-    }
-    mark.addEventListener("pointerup", drop);
-    mark.addEventListener("pointercancel", function () {
-      if (start !== null) { self.draw(pk, start); start = null; }
-    });
     mark.addEventListener("keydown", function (event) {
       var steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
       var step = steps[event.key];
