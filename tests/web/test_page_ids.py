@@ -2,7 +2,8 @@
 
 An id names one element: a label's ``for``, a skip link, an ``aria-describedby``, htmx's
 ``hx-target`` and the site's own script each find the first element of that id and miss the
-rest. Every page of the access walks is fetched as the GM and as a player, and as the owner of
+rest. Every page of the access walks is fetched as each member of a campaign and logged out,
+with its forms sent with bad input too (their errors beside their fields), and as the owner of
 a one-off battle.
 """
 
@@ -40,10 +41,13 @@ def test_the_parser_finds_a_repeated_id():
     assert repeated_ids('<p id="a"></p><p id="b"></p>') == []
 
 
-@pytest.mark.parametrize("role", ["gm", "player"])
-def test_no_campaign_page_repeats_an_id(client, world, role):
-    pages = list(campaign_pages(client, world, role))
-    assert len(pages) > 20  # the walk reached the pages, not only refusals
+@pytest.mark.parametrize(
+    ("role", "least"),
+    [("gm", 20), ("co_gm", 20), ("player", 20), ("spectator", 20), ("anonymous", 1)],
+)
+def test_no_campaign_page_repeats_an_id(client, world, role, least):
+    pages = list(campaign_pages(client, world, role, sent=True))
+    assert len(pages) > least  # the walk reached the pages, not only refusals
     wrong = [f"{label}: {', '.join(r)}" for label, html, _ in pages if (r := repeated_ids(html))]
     assert not wrong, "\n".join(wrong)
 
