@@ -3,8 +3,9 @@
 A player with a screen reader hears a control by its name, a link by its words, a picture by
 its text: a field with no label is read as "edit text", a button with only an icon as
 "button", and a page without its language is read in the reader's own. Every page of the
-access walks is fetched as the GM and as a player, and as the owner of a one-off battle, and
-checked for what a reader needs:
+access walks is fetched as the GM, a co-GM, a player, a spectator and someone logged out, and
+as the owner of a one-off battle, with its forms sent with bad input too, and checked for what
+a reader needs:
 
 - the page says its language (``<html lang>``) and has one main heading (``<h1>``);
 - every field (input, select, textarea) has a name: a ``<label>`` around it or naming its id,
@@ -301,7 +302,13 @@ def test_every_campaign_page_can_be_read_without_seeing_it(client, world, role, 
 
 
 def test_every_battle_page_can_be_read_without_seeing_it(client, owner, scenario, finished_battle):
-    pages = battle_pages(client, owner, scenario, finished_battle)
+    pages = list(battle_pages(client, owner, scenario, finished_battle))
+    for name in ("battles:setup", "battles:odds-setup"):  # sent with bad input
+        url = reverse(name)
+        bad = {"scenario": "crossroads", "seed": "x", "turn_limit": "x", "battles": "x"}
+        response = client.post(url, bad | {"precision": "x", "request_key": "k"})
+        assert is_page(response, 400) and "field-errors" in response.text, url
+        pages.append((url, response.text, True))
     wrong = [f"{url}: {p}" for url, html, whole in pages for p in what_a_reader_misses(html, whole)]
     assert not wrong, "\n".join(wrong)
 
