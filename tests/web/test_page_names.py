@@ -10,7 +10,8 @@ a reader needs:
 - the page says its language (``<html lang>``) and has one main heading (``<h1>``);
 - every field (input, select, textarea) has a name: a ``<label>`` around it or naming its id,
   ``aria-label`` or ``aria-labelledby``;
-- every button and every link has words (its text, or ``aria-label``, or an image's alt);
+- every button and every link has words (its text, or ``aria-label``, or an image's alt; not
+  words hidden from readers, ``aria-hidden``);
 - every image has alt text (empty for a picture that only decorates), and every drawing
   (``<svg>``) is either named (``role="img"``; ``"group"`` for a map whose units are controls,
   since an image's parts are not read; ``"application"`` for the map editor's; with
@@ -143,7 +144,7 @@ class _Reader(HTMLParser):
             if "alt" not in a:
                 self.problems.append(f"an image with no alt text: {_show(tag, a)}")
             for _, _, words in self.named:
-                words.append(a.get("alt", ""))
+                words.append("" if self._unheard() else a.get("alt", ""))
         if tag == "svg":
             hidden = a.get("aria-hidden") == "true" or any(
                 o.get("aria-hidden") == "true" for _, o in self.stack
@@ -162,8 +163,15 @@ class _Reader(HTMLParser):
             self.handle_endtag(tag)
 
     def handle_data(self, data: str) -> None:
+        if self._unheard():
+            return
         for _, _, words in self.named:
             words.append(data)
+
+    def _unheard(self) -> bool:
+        """Whether what is read here is hidden from readers (``aria-hidden``): its words name
+        nothing."""
+        return any(a.get("aria-hidden") == "true" for _, a in self.stack)
 
     def handle_endtag(self, tag: str) -> None:
         while self.stack:
@@ -235,6 +243,7 @@ def _show(tag: str, a: dict[str, str]) -> str:
 def test_the_reader_finds_what_a_page_lacks():
     bare = (
         '<html><body><input name="a"><a href="/x"></a><button><svg></svg></button>'
+        '<a href="/y"><span aria-hidden="true">×</span></a>'
         '<img src="x"><select aria-describedby="gone"></select>'
         "<nav><table><tr><td>1</td></tr></table></nav><h2>A</h2><h4>B</h4>"
         '<input id="n" aria-invalid="true"><label for="n">N</label>'
@@ -245,6 +254,7 @@ def test_the_reader_finds_what_a_page_lacks():
         'a link with no words: <a href="/x">',
         "a drawing neither named nor hidden: <svg >",
         "a button with no words: <button >",
+        'a link with no words: <a href="/y">',
         "an image with no alt text: <img >",
         "a navigation with no name: <nav >",
         "a table with no name: <table >",
