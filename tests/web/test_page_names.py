@@ -17,7 +17,8 @@ a reader needs:
   since an image's parts are not read; ``"application"`` for the map editor's; with
   ``aria-label`` or a ``<title>``) or hidden from readers (``aria-hidden="true"``) because the
   page says the same in words;
-- whatever names, describes or is controlled by an element (``aria-labelledby``,
+- a label's field and a link's place on the page (``href="#…"``) are on the page, and
+  whatever names, describes or is controlled by an element (``aria-labelledby``,
   ``aria-describedby``: a field's help, its errors; ``aria-controls``) is on the page;
 - headings never skip a level (an h2 then an h4): a reader moving by headings finds a part of
   the page with no name above it;
@@ -97,6 +98,8 @@ class _Reader(HTMLParser):
         self.errors: list[tuple[dict[str, str], bool]] = []
         """Each error beside a field: its attributes, whether a label holds it."""
         self.described_by: set[str] = set()
+        self.anchors: set[str] = set()
+        """The ids the page's links lead to on the page itself."""
 
     # The open elements that collect words: buttons, links, an svg's title.
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -152,6 +155,8 @@ class _Reader(HTMLParser):
             self.svg.append((a, hidden))
         if tag == "title" and self.svg:
             self.named.append(("svg-title", a, []))
+        if tag == "a" and a.get("href", "").startswith("#") and len(a["href"]) > 1:
+            self.anchors.add(a["href"][1:])
         if tag == "button" or (tag == "a" and "href" in a):
             self.named.append((tag, a, []))
         if tag not in VOID:
@@ -218,6 +223,10 @@ class _Reader(HTMLParser):
             tied = a.get("id") in self.described_by or held
             if not tied and a.get("role") != "alert":
                 self.problems.append(f"an error tied to no field: {_show('span', a)}")
+        for target in sorted(self.label_for - self.ids):
+            self.problems.append(f"a label for {target}, not on the page")
+        for target in sorted(self.anchors - self.ids):
+            self.problems.append(f"a link to #{target}, not on the page")
         for tag, a in self.described:
             if a.get("aria-invalid") == "true" and not a.get("aria-describedby"):
                 self.problems.append(
@@ -244,6 +253,7 @@ def test_the_reader_finds_what_a_page_lacks():
     bare = (
         '<html><body><input name="a"><a href="/x"></a><button><svg></svg></button>'
         '<a href="/y"><span aria-hidden="true">×</span></a>'
+        '<a href="#away">Away</a><label for="off">Off</label>'
         '<img src="x"><select aria-describedby="gone"></select>'
         "<nav><table><tr><td>1</td></tr></table></nav><h2>A</h2><h4>B</h4>"
         '<input id="n" aria-invalid="true"><label for="n">N</label>'
@@ -266,6 +276,8 @@ def test_the_reader_finds_what_a_page_lacks():
         'a field with no name: <input name="a">',
         "a field with no name: <select >",
         'an error tied to no field: <span class="field-errors" id="n_error">',
+        "a label for off, not on the page",
+        "a link to #away, not on the page",
         "aria-describedby gone, not on the page: <select >",
         'a field at fault not described by its errors: <input id="n">',
         "aria-controls away, not on the page: <button >",
