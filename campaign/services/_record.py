@@ -20,7 +20,7 @@ from campaign.rules.orders import order_done_text
 from campaign.rules.state import CampaignUnitState, snapshot_diff
 from campaign.selectors import campaign_can_manage
 from units.models import new_version
-from units.words import value_shown
+from units.words import quoted, value_shown
 
 
 def require_manager(campaign: Campaign, actor: Any) -> None:
@@ -47,6 +47,17 @@ def text_given(errors: dict[str, list[str]], field: str, value: Any, *, needed: 
     if needed and not value.strip():
         errors.setdefault(field, []).append(needed)
     return value.strip()
+
+
+ANOTHER_NAME = "choose another name"
+"""The next step after a name refused because something of its kind has it already."""
+
+
+def name_taken(holder: str, kind: str, name: str, *, has: str = "has") -> str:
+    """A name refused because ``holder`` has something of its kind by that name already, and
+    what to do: "Red Company already has a unit called “Rifles 1”; choose another name". One
+    wording for every such clash: a unit's, a force's, a character's, a map's, a campaign's."""
+    return f"{holder} already {has} {kind} called {quoted(name)}; {ANOTHER_NAME}"
 
 
 Row = TypeVar("Row", bound=Model)
@@ -90,7 +101,8 @@ def unit_on_both_sides(unit: Unit, does: str = "fight") -> str:
 def forces_on_both_sides(
     sides: Mapping[Side, Iterable[Unit]], does: str = "fight"
 ) -> list[tuple[Side, Unit, str]]:
-    """A force with units on both sides of a fight, refused: a force cannot fight itself. One
+    """A force with units on both sides of a fight, refused: a force cannot fight itself, and
+    what to do (`ANOTHER_FORCE`). One
     rule for an engagement, a quick resolve, a battle fought by the engine, a table's result
     and a contest (``does``: what the sentence says a force cannot do to itself).
 
@@ -104,7 +116,10 @@ def forces_on_both_sides(
         for unit in units:
             on = first.setdefault(unit.force_id, side)
             if on != side and unit.force_id not in {u.force_id for _, u, _ in found}:
-                why = f"{unit.force.name} is on both sides: a force cannot {does} itself"
+                why = (
+                    f"{unit.force.name} is on both sides: a force cannot {does} itself; "
+                    f"{ANOTHER_FORCE}"
+                )
                 found.append((side, unit, why))
     return found
 

@@ -25,9 +25,15 @@ from campaign.rules.characters import RallyError, can_rally, feats_from, ordered
 from campaign.rules.history import number_text
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.selectors import command_refused, history_standing
-from campaign.services._record import locked, require_manager, text_given, unit_change
+from campaign.services._record import (
+    locked,
+    name_taken,
+    require_manager,
+    text_given,
+    unit_change,
+)
 from units.models import new_version
-from units.words import quoted, value_shown
+from units.words import value_shown
 
 Kind = HistoryEntry.Kind
 HIT_POINTS_MAX = 999
@@ -50,7 +56,7 @@ def character_create(
     if not name:
         errors["name"] = ["a character needs a name"]
     elif campaign.characters.filter(name=name).exists():
-        errors["name"] = [f"{campaign} has a character called {quoted(name)} already"]
+        errors["name"] = [name_taken(str(campaign), "a character", name)]
     if isinstance(hit_points, bool) or not isinstance(hit_points, int):
         errors["hit_points"] = [f"must be a whole number, got {value_shown(hit_points)}"]
     elif not 1 <= hit_points <= HIT_POINTS_MAX:

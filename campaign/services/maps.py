@@ -17,9 +17,8 @@ from battles.engine import ScenarioError, parse_scenario
 from battles.services import BattleInputError, scenario_from_text
 from campaign.models import Campaign, SavedMap
 from campaign.rules.values import TURN_LIMIT_MAX
-from campaign.services._record import locked, require_manager, text_given
+from campaign.services._record import locked, name_taken, require_manager, text_given
 from campaign.transfer import unstorable_paths
-from units.words import quoted
 
 SPOT_CARD = {
     "name": "Deployment spot",
@@ -135,7 +134,7 @@ MAP_NAME_NEEDED = "give the map a name"
 
 
 def _name_taken(name: str) -> str:
-    return f"the campaign already has a map called {quoted(name)}"
+    return name_taken("the campaign", "a map", name)
 
 
 def _map_checked(

@@ -72,6 +72,7 @@ from campaign.services._record import (
     campaign_made,
     campaign_save_once,
     locked,
+    name_taken,
     require_manager,
     story_told,
     text_given,
@@ -123,9 +124,8 @@ def _name_free(campaign: Campaign, gm: Any) -> None:
         others = others.exclude(request_key=campaign.request_key)  # the same request, resent
     if others.filter(name=campaign.name).exists():
         raise ValidationError(
-            {"name": f"Your campaigns have one called {quoted(campaign.name)} already: give this "
-                     "one another name."}
-        )  # fmt: skip
+            {"name": name_taken("Your campaigns", "one", campaign.name, has="have")}
+        )
 
 
 SETTING_WORDS = {
@@ -567,7 +567,7 @@ def _force_check(force: Force) -> None:
     errors: dict[str, list[str]] = {}
     others = force.campaign.forces.exclude(pk=force.pk)
     if force.name and others.filter(name=force.name).exists():
-        errors["name"] = [f"{force.campaign} has a force called {quoted(force.name)} already"]
+        errors["name"] = [name_taken(str(force.campaign), "a force", force.name)]
     try:
         force.full_clean(validate_constraints=False)
     except ValidationError as error:
@@ -656,7 +656,7 @@ def unit_create_check(
     if unit_type_errors := _unit_type_errors(force.campaign, unit_type):
         errors["unit_type"] = unit_type_errors
     if "name" in values and force.units.filter(name=values["name"]).exists():
-        errors["name"] = [f"{force} already has a unit called {quoted(values['name'])}"]
+        errors["name"] = [name_taken(str(force), "a unit", values["name"])]
     if "quality" in values and "specialties" in values:
         problems = validate_specialties(
             values["quality"], values["specialties"], values.get("name", "")
@@ -803,7 +803,7 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
         except ValueError as error:
             errors[field] = [str(error)]
     if "name" in values and unit.force.units.exclude(pk=unit.pk).filter(name=values["name"]):
-        errors["name"] = [f"{unit.force} already has a unit called {quoted(values['name'])}"]
+        errors["name"] = [name_taken(str(unit.force), "a unit", values["name"])]
     state = unit.state
     if "specialties" in values and "quality" not in errors:
         quality = values.get("quality", state.quality)

@@ -470,7 +470,12 @@ def test_a_launch_with_a_force_on_both_sides_is_refused_and_nothing_is_written(
     # Red Company fights as Blue Force and sends a unit to Red Force too: refused at that unit.
     turncoat = make_unit("Turncoat")
     deployments = [*_deployments(squads), Deployment(unit=turncoat, side="red", position=None)]
-    refusal = {"deployments[3]": ["Red Company is on both sides: a force cannot fight itself"]}
+    refusal = {
+        "deployments[3]": [
+            "Red Company is on both sides: a force cannot fight itself; "
+            "choose a unit of another force"
+        ]
+    }
     with pytest.raises(ValidationError) as caught, mock.patch("battles.tasks.resolve_battle.delay"):
         campaign_battle_launch(campaign=campaign, base=base, deployments=deployments, seed=12)
     assert caught.value.message_dict == refusal
@@ -489,7 +494,10 @@ def test_a_table_result_refuses_a_force_on_both_sides_and_writes_nothing(
             winner=None, outcomes={unit.pk: ok for unit in [*blue, *red]},
         )  # fmt: skip
     assert caught.value.message_dict == {
-        "sides.red": ["Red Company is on both sides: a force cannot fight itself"]
+        "sides.red": [
+            "Red Company is on both sides: a force cannot fight itself; "
+            "choose a unit of another force"
+        ]
     }
     assert not CampaignBattle.objects.exists()
     assert not HistoryEntry.objects.filter(kind="battle").exists()

@@ -259,7 +259,10 @@ def test_a_force_on_both_sides_is_refused_naming_it_and_nothing_is_written(
             campaign=campaign, sides={"attackers": reds, "defenders": [*blues, turncoat]}, seed=1
         )
     assert refused.value.message_dict == {
-        "defenders": ["Red Company is on both sides: a force cannot fight itself"]
+        "defenders": [
+            "Red Company is on both sides: a force cannot fight itself; "
+            "choose a unit of another force"
+        ]
     }
     assert not Engagement.objects.exists() and HistoryEntry.objects.count() == entries
 

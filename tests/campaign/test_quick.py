@@ -257,7 +257,10 @@ def test_the_service_refuses_two_units_of_one_force_or_one_out_of_action(campaig
     with pytest.raises(ValidationError) as refused:
         quick_resolve_run(campaign=campaign, attacker=red, defender=other)
     assert refused.value.message_dict == {
-        "defender": ["Red Company is on both sides: a force cannot fight itself"]
+        "defender": [
+            "Red Company is on both sides: a force cannot fight itself; "
+            "choose a unit of another force"
+        ]
     }
     assert not Engagement.objects.exists() and HistoryEntry.objects.count() == entries
     other.status = Status.RETREATED

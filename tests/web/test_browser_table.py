@@ -98,7 +98,9 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
         _submit(gm, "#character-form")
         if attempt == 0:
             gm.wait_for_selector("text=Capt. Holt is a character of the campaign.")
-    assert "has a character called “Capt. Holt” already" in _errors(gm, "#character-form")
+    assert "already has a character called “Capt. Holt”; choose another name" in _errors(
+        gm, "#character-form"
+    )
     gm.goto(gm.url.split("characters")[0] + "characters/")
     assert gm.locator("#characters tbody tr").count() == 2
     gm.select_option("#join-form select[name=character]", label="Capt. Holt")
@@ -225,7 +227,9 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     gm.fill("#requisition-form input[name=bonus]", "20")
     _submit(gm, "#requisition-form")
     gm.wait_for_selector("#requisition-form .field-errors")
-    assert "already has a unit called “1st Squad”" in _errors(gm, "#requisition-form")
+    assert "already has a unit called “1st Squad”; choose another name" in _errors(
+        gm, "#requisition-form"
+    )
     gm.fill("#requisition-form input[name=name]", "Levy")
     _submit(gm, "#requisition-form")
     gm.wait_for_selector("#rolls >> text=Requisition by the force for Green Rifle Squad “Levy”")
@@ -270,8 +274,9 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     gm.select_option("#quick-form select[name=defender]", label="Medics (Lantern Company)")
     _submit(gm, "#quick-form")
     gm.wait_for_selector("#quick-form .field-errors")
-    assert "Lantern Company is on both sides: a force cannot fight itself" in _errors(
-        gm, "#quick-form"
+    assert (
+        "Lantern Company is on both sides: a force cannot fight itself; "
+        "choose a unit of another force" in _errors(gm, "#quick-form")
     )
     gm.select_option("#quick-form select[name=defender]", label="Ghost Squad (Night Battalion)")
     gm.check("#quick-form input[name=defender_dug_in]")

@@ -248,7 +248,9 @@ def test_several_units_are_raised_alike_at_once_each_named_with_its_number(clien
     # All or none: one name taken refuses them all, at the name, and writes nothing.
     again = client.post(_url("unit-add", world, world.force.pk), {**data, "count": "4"})
     assert again.status_code == 400
-    assert "already has a unit called “Rifles 1”" in " ".join(_field_errors(again, "name"))
+    assert "already has a unit called “Rifles 1”; choose another name" in " ".join(
+        _field_errors(again, "name")
+    )
     assert Unit.objects.filter(force=world.force, name__startswith="Rifles").count() == 3
     too_many = client.post(_url("unit-add", world, world.force.pk), {**data, "count": "21"})
     assert too_many.status_code == 400 and _field_errors(too_many, "count")
@@ -411,7 +413,7 @@ def test_it_quick_resolves_an_engagement(client, world):
     same_force = client.post(url, {**data, "defender": comrade.pk})
     assert same_force.status_code == 400
     assert _field_errors(same_force, "defender") == [
-        "Red Company is on both sides: a force cannot fight itself"
+        "Red Company is on both sides: a force cannot fight itself; choose a unit of another force"
     ]
 
 
@@ -700,7 +702,9 @@ def test_it_starts_a_campaign_with_its_gm_then_adds_a_player_and_a_force(client,
     # A second force of that name is refused on its name, in the campaign's words.
     twice = client.post(forces, {"owner": "player", "name": "Green Guards"})
     assert twice.status_code == 400
-    assert _field_errors(twice, "name") == ["Op. New has a force called “Green Guards” already"]
+    assert _field_errors(twice, "name") == [
+        "Op. New already has a force called “Green Guards”; choose another name"
+    ]
     assert "already exists" not in twice.text and campaign.forces.count() == 1
 
 
@@ -727,7 +731,9 @@ def test_a_name_taken_at_the_same_moment_is_a_clear_refusal_with_nothing_written
     assert campaign.story.count() == stories
     monkeypatch.setattr(roster, "_force_check", checked)
     again = client.post(forces, {"owner": "rival", "name": "Green Guards"})
-    assert _field_errors(again, "name") == [f"{campaign} has a force called “Green Guards” already"]
+    assert _field_errors(again, "name") == [
+        f"{campaign} already has a force called “Green Guards”; choose another name"
+    ]
 
 
 def test_a_campaign_is_refused_the_name_of_one_on_its_gms_list_and_no_one_elses(client, world):
@@ -738,7 +744,7 @@ def test_a_campaign_is_refused_the_name_of_one_on_its_gms_list_and_no_one_elses(
     login(client, world, "player")  # plays in it
     twice = client.post(reverse("campaign:create"), {"name": name, "ruleset": "combined_arms"})
     assert twice.status_code == 400
-    said = f"Your campaigns have one called “{name}” already: give this one another name."
+    said = f"Your campaigns already have one called “{name}”; choose another name"
     assert _field_errors(twice, "name") == [said]
     assert Campaign.objects.filter(name=name).count() == 1
     login(client, world, "outsider")  # in no campaign of that name

@@ -212,7 +212,9 @@ def test_a_set_up_with_a_force_on_both_sides_says_so_at_its_unit_and_launches_no
     units = _free_all(world)
     # Red Company fights as Blue Force, and its Turncoat is put on Red Force too.
     data = _setup_data(units, world, **{f"side_{turncoat.pk}": "red"})
-    sentence = "Red Company is on both sides: a force cannot fight itself"
+    sentence = (
+        "Red Company is on both sides: a force cannot fight itself; choose a unit of another force"
+    )
     battles = CampaignBattle.objects.count()
     login(client, world, "gm")
     with mock.patch("battles.tasks.resolve_battle.delay"):
@@ -340,7 +342,9 @@ def test_a_table_result_with_a_force_on_both_sides_says_so_at_the_second_side(cl
                      f"skill_lost_{unit.pk}": "0", f"removed_{unit.pk}": "none"})  # fmt: skip
     battles = CampaignBattle.objects.count()
     response = client.post(_url("battle-record", world), data)
-    sentence = "Red Company is on both sides: a force cannot fight itself"
+    sentence = (
+        "Red Company is on both sides: a force cannot fight itself; choose a unit of another force"
+    )
     assert response.status_code == 400
     assert response.context["form"].errors == {"side_b": [sentence]}
     assert sentence in response.text
@@ -515,7 +519,7 @@ def test_a_map_saved_twice_at_once_is_kept_once_and_the_second_told_why(client, 
         second = client.post(_url("map-add", world), {"name": "Mill Road", "scenario": scenario})
     assert second.status_code == 400
     assert second.context["map_form"].errors["name"] == [
-        "the campaign already has a map called “Mill Road”"
+        "the campaign already has a map called “Mill Road”; choose another name"
     ]
     assert SavedMap.objects.filter(campaign=world.campaign).count() == 1
 

@@ -84,7 +84,10 @@ def test_an_edit_is_refused_as_a_new_map_would_be_and_changes_nothing(client, wo
     edit = _url("map-edit", world, kept.pk)
     taken = client.post(edit, {"name": "Hill", "scenario": json.dumps(kept.scenario)})
     assert taken.status_code == 400
-    assert _errors_of(taken, "saved_map_name") == "The campaign already has a map called “Hill”"
+    assert (
+        _errors_of(taken, "saved_map_name")
+        == "The campaign already has a map called “Hill”; choose another name"
+    )
     broken = client.post(edit, {"name": "Mill Road", "scenario": "{oops"})
     assert broken.status_code == 400 and "<h1>Edit the map Mill Road</h1>" in broken.text
     offside = dict(kept.scenario, table={"width": 4, "height": 4})
@@ -92,7 +95,9 @@ def test_an_edit_is_refused_as_a_new_map_would_be_and_changes_nothing(client, wo
     assert refused.status_code == 400 and "off the" in html.unescape(refused.text)
     numbers = client.post(edit, _numbers(name="Hill"))
     assert numbers.status_code == 400
-    assert "The campaign already has a map called “Hill”" in html.unescape(numbers.text)
+    assert "The campaign already has a map called “Hill”; choose another name" in html.unescape(
+        numbers.text
+    )
     assert {m.pk: (m.name, m.scenario) for m in SavedMap.objects.all()} == {
         kept.pk: ("Mill Road", kept.scenario), other.pk: ("Hill", other.scenario)
     }  # fmt: skip

@@ -109,7 +109,11 @@ def test_a_rename_sent_from_a_page_opened_before_the_force_was_given_away_keeps_
     [
         ({"owner": "spectator"}, "owner", "spectator is not a player of Op. Pages"),
         ({"owner": "outsider"}, "owner", "No one in this campaign is called “outsider”"),
-        ({"name": "Blue Battalion"}, "name", "has a force called “Blue Battalion”"),
+        (
+            {"name": "Blue Battalion"},
+            "name",
+            "already has a force called “Blue Battalion”; choose another name",
+        ),
         ({"name": ""}, "name", "This field is required."),
     ],
 )

@@ -527,9 +527,11 @@ def test_a_refusal_quotes_a_name_one_way_whether_or_not_it_holds_an_apostrophe(c
         assert client.post(forces, {"owner": "player", "name": name}).status_code == 302
         again = client.post(forces, {"owner": "player", "name": name})
         assert again.status_code == 400
-        assert f"has a force called “{name}” already" in unescape(again.text)
+        assert f"already has a force called “{name}”; choose another name" in unescape(again.text)
     for name in ("Lt. Ash", "Capt. O'Hara"):
         assert client.post(characters, {"name": name, "hit_points": "9"}).status_code == 302
         again = client.post(characters, {"name": name, "hit_points": "9"})
         assert again.status_code == 400
-        assert f"has a character called “{name}” already" in unescape(again.text)
+        assert f"already has a character called “{name}”; choose another name" in unescape(
+            again.text
+        )
