@@ -43,6 +43,7 @@ from campaign.rules.bridge import (
     battle_card,
     card_needs,
     commander_unnamed,
+    death_told,
     went_in_text,
 )
 from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column, command_of
@@ -1539,7 +1540,7 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
         why = first.why + _then(done[1:], first.when)
         was, now = TimeStep(first.unit, "", "", first.before, last.after).changed()
         line = f"{first.when}: {first.unit.name} ({first.unit.force.name}): {why}; "
-        line += story_text(was, now, last.after)
+        line += story_text(was, now, last.after, death_told=death_told(why))
         if after:
             # The R&R after the last told step heals on: said, so the line ends as the table.
             was, now = TimeStep(first.unit, "", "", last.after, after[-1].after).changed()
@@ -1651,7 +1652,12 @@ def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     which says what it gave back (`revert_text`)."""
     why = entry_why(entry)
     most = entry.details.get("leader_most_hit_points")
-    what = story_text(entry.before, entry.after, unit, most) if why != entry.text else ""
+    told = death_told(why)
+    what = (
+        story_text(entry.before, entry.after, unit, most, death_told=told)
+        if why != entry.text
+        else ""
+    )
     if what and (lost := entry.details.get("lost")):
         # A leader's heal past full: what was lost, as its character's record says it.
         given = entry.details.get("healed", 0) + lost

@@ -290,13 +290,17 @@ def story_text(
     after: dict[str, Any],
     unit: dict[str, Any],
     leader_most: int | None = None,
+    *,
+    death_told: bool = False,
 ) -> str:
     """What a change did to the unit, in plain words: "fell from Average to Green; now carries
     1 Morale hit and 2 Casualty hits; is in the combat zone". ``unit`` is the unit's snapshot
     after the entry (its hits at least): an entry holds only the fields it changed, so the hits
     it leaves alone are read there, never taken for 0. Bookkeeping (battles fought, the day of
     the last battle) is left out: the sentence already says a battle was fought. ``leader_most``:
-    the most hit points its leader may have, when the entry kept them ("9 of 18 hit points")."""
+    the most hit points its leader may have, when the entry kept them ("9 of 18 hit points").
+    ``death_told``: the entry's reason says its leader died already ("Capt. Mara Holt died: 2
+    Morale hits at once", `bridge.death_told`), so the story says it no more."""
     parts = []
     if "status" in after:
         was, now = Status(before.get("status", "ready")), Status(after["status"])
@@ -333,7 +337,8 @@ def story_text(
             hit_points = hit_points_text(now["hit_points"], alive=now["alive"], most=leader_most)
             parts.append(f"{now['name']} takes command ({hit_points})")
         elif not now["alive"]:
-            parts.append(f"{now['name']} was killed")
+            if not death_told:
+                parts.append(f"{now['name']} was killed")
         else:
             hit_points = hit_points_text(now["hit_points"], most=leader_most)
             moved = _moved_from(was.get("hit_points"), now["hit_points"])

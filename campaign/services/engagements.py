@@ -20,7 +20,7 @@ from django.db import transaction
 
 from battles.services import SEED_LIMIT, seed_problem
 from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
-from campaign.rules.bridge import LEADER_DIED, damage_apply, kit_stopped_text
+from campaign.rules.bridge import damage_apply, kit_stopped_text, leader_died_text
 from campaign.rules.characters import feats_from
 from campaign.rules.dice import Dice
 from campaign.rules.engagement import (
@@ -274,11 +274,12 @@ def _taken(fought: _Fought) -> list[_Taken]:
             state = state.but(leader=hits.leader)
             # The working, as a battle's says it: what its kit stopped (a unit whose hits all
             # stopped there "took no hits", not "came through unhurt"), and what its leader's
-            # death cost. How the unit ended, and who was killed, the story of the entry says
-            # (`history.story_text`): said here too, a page would read them twice.
+            # death cost, naming who died. How the unit ended the story of the entry says
+            # (`history.story_text`, which leaves the death told here out): said here too, a page
+            # would read it twice.
             working = kit_stopped_text(hits.armor_ignored, hits.excellent_ignored)
             if hits.leader_died:
-                working.append(LEADER_DIED)
+                working.append(leader_died_text(hits.leader.name if hits.leader else "the leader"))
             # Unhurt: no hits, none stopped, its leader unwounded, still in the field.
             unhurt = not (working or hits.leader_rolls) and hits.removed == "none"
             why = took_text(fought.title, hits.morale_hits, hits.casualty_hits, unhurt=unhurt)

@@ -21,6 +21,7 @@ from campaign.rules.bridge import (
     Damage,
     UnitOutcome,
     kit_stopped_text,
+    leader_died_text,
     outcome_damage,
     outcome_problems,
     skill_restored_after,
@@ -126,10 +127,12 @@ def _battle_sentence(
         parts.append(f"{damage.shock} Skill lost to suppression: {damage.shock} Morale{restored}")
     parts += kit_stopped_text(damage.armor_ignored, damage.excellent_ignored)
     if damage.leader_rolls and state.leader is not None:
+        # The leader's wounds and, when they killed, the death and its cost, in one clause.
         rolls = "+".join(str(r) for r in damage.leader_rolls)
-        parts.append(f"{state.leader.name} took {sum(damage.leader_rolls)} damage ({rolls})")
-    if damage.leader_died:
-        parts.append(LEADER_DIED)
+        took = f"{state.leader.name} took {sum(damage.leader_rolls)} damage ({rolls})"
+        parts.append(f"{took} and {LEADER_DIED}" if damage.leader_died else took)
+    elif damage.leader_died:
+        parts.append(leader_died_text(state.leader.name if state.leader else "the leader"))
     if damage.quality_lost:
         parts.append(f"Skill lost to suppression costs {plural(damage.quality_lost, 'step')}")
     # No Hit lost and nothing else to tell: the whole working would be "0 of 2 Hits lost".

@@ -30,7 +30,7 @@ from campaign.models import (
     Unit,
     role_phrase,
 )
-from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, LEADER_DIED
+from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, leader_died_text
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
 from campaign.rules.history import number_text, plural, possessive
@@ -924,7 +924,7 @@ def unit_edit(
     details: dict[str, Any] = {}
     if state.leader != before.leader and state.leader is not None:
         if not state.leader.alive:
-            why += f"; {LEADER_DIED}"
+            why += f"; {leader_died_text(state.leader.name)}"
         elif (most := leader_most_hit_points(unit.leader)) is not None:
             details["leader_most_hit_points"] = most  # for the history's words: "9 of 18"
     notices_after_commit(campaign)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from pathlib import Path
 from unittest import mock
@@ -889,3 +890,30 @@ def test_the_same_table_result_sent_twice_is_recorded_and_applied_once(campaign,
     # A new form (a new key) is a new battle.
     campaign_battle_record(**{**record, "request_key": uuid.uuid4()})
     assert CampaignBattle.objects.filter(name="Hill 203").count() == 2
+
+
+def test_a_table_results_entry_tells_a_leaders_death_once_with_its_morale_hits(
+    campaign, squads, make_unit
+):
+    """A leader killed at the table: the working names the wounds, the death and its 2 Morale
+    hits in one clause, and the story says the death no more (before, "…; the leader died: 2
+    Morale hits at once; …; Lt. Ada Reyes was killed")."""
+    from campaign.pages import entry_words
+
+    led = make_unit("Reyes's Squad", leader={"name": "Lt. Ada Reyes", "hit_points": 1})
+    enemy = squads["red"]
+    outcomes = {u.pk: {"hits_lost": 0, "skill_lost": 0, "removed": "none"} for u in enemy}
+    outcomes[led.pk] = {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"}
+    campaign_battle_record(
+        campaign=campaign, name="Barn Skirmish", sides={"blue": [led], "red": enemy},
+        winner="red", outcomes=outcomes,
+    )  # fmt: skip
+    led.refresh_from_db()
+    entry = led.history.get(kind="battle")
+    why, what = entry_words(entry, led.state.to_json())
+    wounds = re.search(
+        r"; Lt\. Ada Reyes took \d+ damage \([\d+]+\) and died: 2 Morale hits at once$", why
+    )
+    assert wounds, why
+    assert "the leader died" not in why and "killed" not in what and "Reyes" not in what
+    assert led.morale_hits == entry.after["morale_hits"] and led.morale_hits >= 2

@@ -1052,8 +1052,10 @@ def test_a_correction_that_kills_the_leader_costs_the_unit_2_morale_hits_at_once
     after = Unit.objects.get(pk=atlas.pk)
     assert (after.leader.hit_points, after.leader.alive, after.morale_hits) == (-10, False, 2)
     entry = after.history.last()
-    assert "the leader died: 2 Morale hits at once" in entry.text
-    assert "Capt. Mara Holt was killed" in client.get(_url("unit", world, atlas.pk)).text
+    assert "Capt. Mara Holt died: 2 Morale hits at once" in entry.text
+    page = client.get(_url("unit", world, atlas.pk)).text
+    assert "Capt. Mara Holt died: 2 Morale hits at once" in page
+    assert "Capt. Mara Holt was killed" not in page
     # A dead leader's hit points are no more corrected: the form asks them no more.
     assert "leader_hit_points" not in client.get(_url("unit", world, atlas.pk)).text
 
