@@ -23,7 +23,13 @@ from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
-from campaign.pages import force_colour, name_colour, scenario_side_names, unit_label
+from campaign.pages import (
+    force_colour,
+    name_colour,
+    scenario_side_names,
+    table_side_name,
+    unit_label,
+)
 from campaign.rules.bridge import LEFT_THE_TABLE
 from campaign.rules.history import possessive
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
@@ -393,6 +399,8 @@ class TableResultForm(PageForm):
                 choices=[("", "Not fighting"), ("a", "First side"), ("b", "Second side")],
                 required=False,
                 error_messages=not_a_choice(unit, "a side of this battle"),
+                # For the page's script, naming a side by the one force on it.
+                widget=forms.Select(attrs={"data-force": unit.force.name}),
             )
             self.fields[f"hits_lost_{unit.pk}"] = WholeNumberField(
                 counts="Hit", min_value=0, initial=0
@@ -403,6 +411,7 @@ class TableResultForm(PageForm):
                 initial=Removal.NONE.value,
                 error_messages=not_a_choice(unit, "a way a unit leaves the table"),
             )
+        self._name_sides()
         if paged and self.is_bound:
             # A row the form was sent without (a page not shown then) stands as it starts.
             self.data = self.data.copy()
@@ -411,6 +420,29 @@ class TableResultForm(PageForm):
                     field = f"{name}_{unit.pk}"
                     if field not in self.data:
                         self.data[field] = self.fields[field].initial
+
+    SIDES = ("a", "b")
+
+    def _name_sides(self) -> None:
+        """The choices of a unit's side and of the winner, naming each side as the GM would
+        (`table_side_name`): the name in its box, else the one force its units come from, else
+        its place. As sent, for a form shown again; the page's script renames them live."""
+        data = self.data if self.is_bound else {}
+        names = {}
+        for index, side in enumerate(self.SIDES):
+            field = f"side_{side}"
+            typed = data.get(field, "") if self.is_bound else self.fields[field].initial
+            forces = [u.force for u in self.units if data.get(f"side_{u.pk}") == side]
+            names[side] = table_side_name(str(typed or ""), forces, index)
+        named = [(side, names[side]) for side in self.SIDES]
+        self.fields["winner"].choices = [*named, ("", "Neither (a draw)")]
+        for unit in self.units:
+            self.fields[f"side_{unit.pk}"].choices = [("", "Not fighting"), *named]
+
+    def side_places(self) -> dict[str, str]:
+        """Each side's place, as its choices say it with no other name to give
+        (`table_side_name`), for the page's script."""
+        return {side: table_side_name("", (), index) for index, side in enumerate(self.SIDES)}
 
     def rows(self) -> list[dict[str, Any]]:
         return [

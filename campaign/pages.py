@@ -1231,6 +1231,20 @@ def side_place(index: int) -> str:
     return f"the {place} side"
 
 
+def table_side_name(typed: str, forces: Iterable[Force], index: int) -> str:
+    """A side of a table result as its form's choices name it (which side a unit is on, who
+    won): the name the GM gave it (``typed``), else the force its units chosen so far come from
+    when they come from one (`side_name`, as the battle's page will name it), else its place
+    ("First side", `side_place`). The form's script names them alike as the GM types and
+    chooses (campaign/static/campaign/table-sides.js)."""
+    if typed := typed.strip():
+        return typed
+    one = {force.pk: force for force in forces}
+    if len(one) == 1:
+        return side_name(one.values())
+    return capfirst(side_place(index).removeprefix("the "))
+
+
 def scenario_side_names(
     sides: Iterable[Mapping[str, Any]], forces: Mapping[str, Iterable[Force]]
 ) -> dict[str, str]:

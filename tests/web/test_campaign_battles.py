@@ -737,3 +737,33 @@ def test_a_battles_state_line_says_how_often_it_was_applied_and_reverted(client,
     assert state_line() == "reverted (applied twice, reverted each time)"
     campaign_battle_apply(campaign_battle=cb, actor=gm)
     assert state_line() == "applied (applied 3 times, reverted twice)"
+
+
+def test_a_table_results_side_and_winner_choices_name_each_side_as_the_gm_would(client, world):
+    """The choices of a unit's side and of the winner read the name typed for the side, else
+    the one force whose units are on it so far (as the battle's page names it), else its place;
+    never "First side" beside a side named "Blue Battalion". Shown again after a refusal, and
+    named the same by the page's script as the GM types."""
+    units = _ready_all(world)
+    red = next(u for u in units if u.force_id == world.force.pk)
+    blue = next(u for u in units if u.force_id == world.enemy.pk)
+    login(client, world, "gm")
+    page = client.get(_url("battle-record", world))
+    assert "campaign/table-sides.js" in page.text
+    assert 'data-place-a="First side" data-place-b="Second side"' in page.text
+    assert f'data-force="{red.force.name}"' in page.text
+    # The side names typed, and an empty one whose units so far are of one force; the battle's
+    # name left out, so the form is shown again.
+    data = {"name": "", "day": "1", "side_a": "Blue Battalion", "side_b": " ", "winner": ""}
+    for unit in units:
+        side = {red.pk: "b", blue.pk: "a"}.get(unit.pk, "")
+        data.update({f"side_{unit.pk}": side, f"hits_lost_{unit.pk}": "0",
+                     f"skill_lost_{unit.pk}": "0", f"removed_{unit.pk}": "none"})  # fmt: skip
+    form = client.post(_url("battle-record", world), data).context["form"]
+    named = [("a", "Blue Battalion"), ("b", red.force.name)]
+    assert form.fields["winner"].choices == [*named, ("", "Neither (a draw)")]
+    assert form.fields[f"side_{red.pk}"].choices == [("", "Not fighting"), *named]
+    # No name and units of two forces (or none) on a side: its place.
+    data.update(side_a="", side_b="", **{f"side_{blue.pk}": "b"})
+    form = client.post(_url("battle-record", world), data).context["form"]
+    assert form.fields["winner"].choices[:2] == [("a", "First side"), ("b", "Second side")]
