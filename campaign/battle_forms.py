@@ -353,10 +353,7 @@ class TableResultForm(PageForm):
     )
     side_a = forms.CharField(max_length=100, initial="attackers", label="First side")
     side_b = forms.CharField(max_length=100, initial="defenders", label="Second side")
-    winner = forms.ChoiceField(
-        choices=[("a", "First side"), ("b", "Second side"), ("", "Neither (a draw)")],
-        required=False,
-    )
+    winner = forms.ChoiceField(required=False)  # its choices name the sides (`_name_sides`)
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
     def __init__(
@@ -396,8 +393,7 @@ class TableResultForm(PageForm):
             self.fields["side_a"].initial, self.fields["side_b"].initial = forces[:2]
         for unit in self.units:
             self.fields[f"side_{unit.pk}"] = forms.ChoiceField(
-                choices=[("", "Not fighting"), ("a", "First side"), ("b", "Second side")],
-                required=False,
+                required=False,  # its choices name the sides (`_name_sides`)
                 error_messages=not_a_choice(unit, "a side of this battle"),
                 # For the page's script, naming a side by the one force on it.
                 widget=forms.Select(attrs={"data-force": unit.force.name}),
