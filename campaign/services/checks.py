@@ -34,7 +34,6 @@ from campaign.rules.history import out_cold_text
 from campaign.rules.state import Status, can_act
 from campaign.selectors import campaign_now
 from campaign.services._record import (
-    ANOTHER_FORCE,
     forces_on_both_sides,
     locked,
     require_manager,
@@ -262,7 +261,7 @@ def contest_run(
     if not both:
         # The sides are opponents: a force's units are all on one of them, as in a fight.
         for _, _, why in forces_on_both_sides({"active": one, "resisting": other}, "contest"):
-            errors.setdefault("resisting", []).append(f"{why}; {ANOTHER_FORCE}")
+            errors.setdefault("resisting", []).append(why)
     skills = (_skill(active_skill, "active_skill", errors),
               _skill(resisting_skill, "resisting_skill", errors))  # fmt: skip
     _seed(seed, errors)
