@@ -303,6 +303,28 @@ def test_a_press_beside_a_small_unit_on_the_set_up_map_picks_it_on_a_phone(
     assert not gm.errors, gm.errors
 
 
+def test_a_unit_dragged_away_and_back_on_the_set_up_map_is_placed_where_it_was_and_said(
+    lantern, page_for, live_server
+):
+    """A drag that ends where it began is a move all the same: the unit is placed there and
+    the map says where it stands, as after any drag (a press alone moves nothing)."""
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
+    mark = gm.locator(".deploy-unit[aria-label^='Iron Wolf (']")
+    mark.scroll_into_view_if_needed()
+    box = mark.locator("circle").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    at = typed(gm, "Iron Wolf")
+    gm.mouse.move(x, y)
+    gm.mouse.down()
+    gm.mouse.move(x - 40, y - 40, steps=4)
+    gm.mouse.move(x, y, steps=4)
+    gm.mouse.up()
+    expect(gm.locator(".deploy-status")).to_have_text(f"Iron Wolf at {at[0]:g}, {at[1]:g}.")
+    assert typed(gm, "Iron Wolf") == at
+    assert not gm.errors, gm.errors
+
+
 @pytest.mark.usefixtures("lantern", "worker")
 def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):
     gm = page_for("gm")

@@ -128,16 +128,18 @@
   };
 
   // A press on or beside a unit picks it (it takes the focus, for the arrow keys); dragging then
-  // moves it as far as the pointer moves, and a press without a drag leaves it where it is.
+  // moves it as far as the pointer moves, and a press without a drag leaves it where it is. A
+  // drag that comes back to where it started is still a move: it is placed, and said, there.
   Deployment.prototype.bindMap = function () {
     var self = this;
-    var held = null; // {pk, mark, from: the unit's position, grabbed: the press in inches, x, y}
+    // {pk, mark, from: the unit's position, grabbed: the press in inches, x, y, dragged}
+    var held = null;
     this.svg.addEventListener("pointerdown", function (event) {
       var pk = self.pressedUnit(event);
       if (pk === null) { return; }
       var mark = self.mark(pk);
       held = { pk: pk, mark: mark, from: self.position(pk), grabbed: self.tableAt(event),
-               x: event.clientX, y: event.clientY };
+               x: event.clientX, y: event.clientY, dragged: false };
       mark.setPointerCapture(event.pointerId);
       mark.classList.add("dragging");
       mark.focus({ preventScroll: true });
@@ -152,13 +154,14 @@
       return Math.abs(event.clientX - held.x) < 1 && Math.abs(event.clientY - held.y) < 1;
     }
     this.box.addEventListener("pointermove", function (event) {
-      if (held === null || still(event)) { return; }
+      if (held === null || (!held.dragged && still(event))) { return; }
+      held.dragged = true;
       self.draw(held.pk, moved(event));
     });
     this.box.addEventListener("pointerup", function (event) {
       if (held === null) { return; }
       var was = held;
-      var to = still(event) ? null : moved(event);
+      var to = was.dragged || !still(event) ? moved(event) : null;
       held = null;
       was.mark.classList.remove("dragging");
       if (to === null) { self.draw(was.pk, was.from); return; }
