@@ -102,9 +102,9 @@ def forces_on_both_sides(
     sides: Mapping[Side, Iterable[Unit]], does: str = "fight"
 ) -> list[tuple[Side, Unit, str]]:
     """A force with units on both sides of a fight, refused: a force cannot fight itself, and
-    what to do (`ANOTHER_FORCE`). One
-    rule for an engagement, a quick resolve, a battle fought by the engine, a table's result
-    and a contest (``does``: what the sentence says a force cannot do to itself).
+    what to do (`ANOTHER_FORCE`). One rule for an engagement, a quick resolve, a battle fought
+    by the engine, a table's result and a contest (``does``: what the sentence says a force
+    cannot do to itself).
 
     For each such force, (the later side it is on, in the mapping's order; its first unit
     there; the sentence naming the force), for the caller to put at that side's field. Empty
