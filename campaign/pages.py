@@ -53,6 +53,7 @@ from campaign.rules.history import (
     experience_has_text,
     hit_points_shown,
     hits_held_text,
+    lost_past_full,
     minus_signs,
     plural,
     possessive,
@@ -1674,8 +1675,7 @@ def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     )
     if what and (lost := entry.details.get("lost")):
         # A leader's heal past full: what was lost, as its character's record says it.
-        given = entry.details.get("healed", 0) + lost
-        what += f" (full: {lost} of the {given} healed were lost)"
+        what += f" (full: {lost_past_full(lost, entry.details.get('healed', 0) + lost)})"
     if entry.kind == HistoryEntry.Kind.EXPERIENCE and not what and "experience" in unit:
         # Points held just short of a step it stood at already change nothing: what it has is
         # said all the same, as of points that change it.

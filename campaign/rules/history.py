@@ -226,6 +226,12 @@ def hit_points_text(hit_points: int, *, alive: bool = True, most: int | None = N
     return f"{said}, {state}" if state else said
 
 
+def lost_past_full(lost: int, healed: int) -> str:
+    """What a heal of ``healed`` hit points lost by stopping at full, for the character's record
+    and its unit's history alike: "14 of the 20 healed were lost"."""
+    return f"{lost} of the {healed} healed were lost"
+
+
 def hit_points_shown(hit_points: int, *, alive: bool = True, most: int | None = None) -> str:
     """A character's hit points as a page shows them beside its name: `hit_points_text` while
     it lives ("−6 hit points, dying"), "dead" once dead, whose hit points mean nothing to the

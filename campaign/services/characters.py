@@ -22,7 +22,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
-from campaign.rules.history import number_text
+from campaign.rules.history import lost_past_full, number_text
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.selectors import command_refused, history_standing
 from campaign.services._record import (
@@ -126,7 +126,7 @@ def character_heal(
     lacked, lost = after - before, before + hit_points - after
     if lost:
         # A heal stops at full: the GM is told what was lost, not left to count it.
-        text += f" (full: it lacked {lacked}, so {lost} of the {hit_points} healed were lost)"
+        text += f" (full: it lacked {lacked}, so {lost_past_full(lost, hit_points)})"
     leader = Leader.objects.filter(character=character).select_related("unit").first()
     if leader is not None:
         unit = Unit.objects.select_for_update(of=("self",)).get(pk=leader.unit_id)
