@@ -100,7 +100,8 @@ class RallyError(ValueError):
 def rally(state: CampaignUnitState) -> CampaignUnitState:
     """A Strategist heals one Morale hit (never a Casualty hit).
 
-    A unit still under stress (in the combat zone) keeps its last Morale hit: only R&R heals it.
+    A unit still under stress (in the combat zone) keeps its last Morale hit: only R&R out of
+    the combat zone heals it.
     Refused, it says why of the unit as "it" ("it has no Morale hits; …"): whoever shows it has
     named the unit already ("Squad 1 (Red Company) cannot be rallied: it has no Morale hits").
     """
@@ -109,7 +110,9 @@ def rally(state: CampaignUnitState) -> CampaignUnitState:
     if state.morale_hits == 0:
         raise RallyError("it has no Morale hits; Casualty hits are the medics' work")
     if not morale_hits_healable(state):
-        raise RallyError("it is in the combat zone: its last Morale hit heals only with R&R")
+        raise RallyError(
+            "it is in the combat zone: its last Morale hit heals only by R&R out of it"
+        )
     return state.but(morale_hits=state.morale_hits - 1)
 
 

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 
 from campaign.models import Character, HistoryEntry, Leader, Unit
 from campaign.rules.characters import FEAT_TABLE, Feat, RallyError, feat_sum, rally
+from campaign.rules.recovery import rest_day
 from campaign.services import leader_attach, leader_detach, unit_train
 from campaign.services.characters import character_create, character_rally
 from campaign.services.engagements import engagement_revert, engagement_run
@@ -37,7 +38,11 @@ def test_a_strategist_heals_morale_hits_never_casualty_hits_nor_the_last_under_s
     assert str(refused.value) == "it has no Morale hits; Casualty hits are the medics' work"
     with pytest.raises(RallyError) as refused:
         rally(unit_state(morale_hits=1, in_combat_zone=True))
-    assert str(refused.value) == "it is in the combat zone: its last Morale hit heals only with R&R"
+    # R&R in the combat zone keeps the last Morale hit too: the refusal says where it heals.
+    assert str(refused.value) == (
+        "it is in the combat zone: its last Morale hit heals only by R&R out of it"
+    )
+    assert rest_day(unit_state(morale_hits=1, in_combat_zone=True)).morale_hits == 1
     assert rally(unit_state(morale_hits=2, in_combat_zone=True)).morale_hits == 1
 
 
