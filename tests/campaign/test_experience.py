@@ -102,6 +102,10 @@ def test_it_raises_at_most_one_step_per_battle():
     # Progress left over from a higher quality never counts toward two steps at once.
     state, _ = experience_earn(unit_state(quality=Q.GREEN, experience=1), won=True)
     assert state.quality == Q.INEXPERIENCED and state.experience == 1
+    # Points enough for several steps (a GM's correction gave them) still make one step, and
+    # what is left stops just short of the next: Raw with 5, +2 for a win, is Green with 1.
+    state, earned = experience_earn(unit_state(quality=Q.RAW, experience=5), won=True)
+    assert (state.quality, state.experience, earned.raised) == (Q.GREEN, 1, True)
 
 
 def test_elite_and_legendary_come_from_battle():
