@@ -88,7 +88,7 @@ from campaign.pages import (
     units_needing_attention,
     units_seen_in_summary,
 )
-from campaign.rules.bridge import went_in_text
+from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, went_in_text
 from campaign.rules.experience import training_blocked
 from campaign.rules.orders import OrderKind
 from campaign.rules.recovery import zone_problem
@@ -575,7 +575,11 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
 def rules_card(request: HttpRequest) -> HttpResponse:
     """The players' rules card: BUCS in plain words on one page (the rule-to-test documents
     are a link for developers)."""
-    return render(request, "campaign/rules_card.html", {"ladder": quality_ladder()})
+    return render(
+        request,
+        "campaign/rules_card.html",
+        {"ladder": quality_ladder(), "leader_death_morale_hits": LEADER_DEATH_MORALE_HITS},
+    )
 
 
 @dataclass(frozen=True)

@@ -618,18 +618,24 @@ def test_the_rules_card_gives_the_skill_with_and_without_an_order_and_how_a_retr
     that die when the medics' 24 hours are over are more than its steps: the card says both."""
     card = login(client, world, "player").get(reverse("campaign:rules-card")).text
     minus = "\u2212"
+    # Every step: Skill under an Order / without, hits it sustains, specialties it may hold,
+    # experience for the next step, and whether training lifts it (docs/campaign.md §1.1, §1.5).
     rows = {
-        "Raw": (f"{minus}2", f"{minus}2", "1"),
-        "Green": (f"{minus}1", f"{minus}2", "2"),
-        "Average": ("0", f"{minus}1", "4"),
-        "Experienced": ("+1", "0", "5"),
-        "Legendary": ("+2", "+2", "7"),
+        "Raw": (f"{minus}2", f"{minus}2", "1", "0", "1", "—"),
+        "Green": (f"{minus}1", f"{minus}2", "2", "1", "2", "yes"),
+        "Inexperienced": (f"{minus}1", f"{minus}1", "3", "1", "3", "yes"),
+        "Average": ("0", f"{minus}1", "4", "2", "4", "yes"),
+        "Experienced": ("+1", "0", "5", "2", "5", "—"),
+        "Elite": ("+1", "+1", "6", "3", "6", "—"),
+        "Legendary": ("+2", "+2", "7", "4", "—", "—"),
     }
-    for quality, (ordered, alone, hits) in rows.items():
+    for quality, (ordered, alone, hits, specialties, experience, train) in rows.items():
         assert (
             f'<th scope="row">{quality}</th><td class="num">{ordered} / {alone}</td>'
-            f'<td class="num">{hits}</td>' in card
+            f'<td class="num">{hits}</td><td class="num">{specialties}</td>'
+            f'<td class="num">{experience}</td><td>{train}</td>' in card
         ), quality
+    assert "a unit whose leader dies takes 2 Morale hits at once" in card
     assert (
         "Out of action until a day of R&amp;R rallies it, once its Morale hits no longer take it "
         "below Raw. Each Casualty hit the medics have not saved when their 24 hours are over "
