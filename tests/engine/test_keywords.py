@@ -327,25 +327,40 @@ def test_move_and_fire_still_fires_once():
 # --- Sure-Footed -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["rubble", "river", "hazard"])
+@pytest.mark.parametrize(
+    "kind", ["rubble", "rubble field", "river", "rivers", "hazard", "hazardous ground"]
+)
 def test_sure_footed_needs_no_roll_for_rubble_rivers_hazardous_ground(kind):
-    sc = scenario(
-        [unit("a", (2, 2), keywords=["sure_footed"])],
-        [unit("b", (20, 20))],
-        terrain=[piece("t", kind, square(4, 0, 5, 10))],
-    )
-    ev = act(battle(sc), "a", MoveStep(((7, 2),)))
-    assert not of(ev, "roll")
+    # The same straight move across the piece: without Sure-Footed it asks for a terrain roll,
+    # and a 6 stops the unit at the edge; with it, no die is rolled and the unit crosses.
+    for keywords, rolls, end in (([], ["terrain"], (3.99, 2)), (["sure_footed"], [], (7, 2))):
+        sc = scenario(
+            [unit("a", (2, 2), keywords=keywords)],
+            [unit("b", (20, 20))],
+            terrain=[piece("t", kind, square(4, 0, 5, 10))],
+        )
+        b = battle(sc, [6])
+        ev = act(b, "a", MoveStep(((7, 2),)))
+        assert [r.purpose for r in of(ev, "roll")] == rolls, keywords
+        assert b.state.units["a"].position == end, keywords
 
 
-def test_sure_footed_still_rolls_for_walls():
-    sc = scenario(
-        [unit("a", (2, 2), keywords=["sure_footed"])],
-        [unit("b", (20, 20))],
-        terrain=[piece("t", "wall", square(4, 0, 4.3, 10))],
-    )
-    ev = act(battle(sc, [2]), "a", MoveStep(((7, 2),)))
-    assert [r.purpose for r in of(ev, "roll")] == ["terrain"]
+@pytest.mark.parametrize("kind", ["wall", "walls"])
+def test_sure_footed_still_rolls_for_walls(kind):
+    # "Not walls": a Sure-Footed unit rolls for a wall as anyone does, and a failed roll stops
+    # it at the edge.
+    for face, end in ((4, (7, 2)), (5, (3.99, 2))):
+        sc = scenario(
+            [unit("a", (2, 2), keywords=["sure_footed"])],
+            [unit("b", (20, 20))],
+            terrain=[piece("t", kind, square(4, 0, 4.3, 10))],
+        )
+        b = battle(sc, [face])
+        ev = act(b, "a", MoveStep(((7, 2),)))
+        roll = of(ev, "roll")[0]
+        assert [r.purpose for r in of(ev, "roll")] == ["terrain"]
+        assert (roll.value, roll.against) == (face, 4)
+        assert b.state.units["a"].position == end
 
 
 # --- Demolition --------------------------------------------------------------------------------
