@@ -126,10 +126,18 @@ def test_a_fixed_mount_fires_at_the_part_of_a_building_in_front_of_it():
 
 
 def test_only_power_3_or_more_can_damage_a_structure():
-    weak = [{"name": "Rifles", "power": 2, "range": 12}]
-    b = battle(_sc([unit("a", (4, 2), weapons=weak)], [unit("b", (20, 20))]))
+    # Power 2 may not even try, whatever the dice; Power 3 is enough, and damages the house.
+    guns = [
+        {"name": "Rifles", "power": 2, "range": 12},
+        {"name": "Cannon", "power": 3, "range": 12},
+    ]
+    b = battle(_sc([unit("a", (4, 2), weapons=guns)], [unit("b", (20, 20))]), [6, 1])
     with pytest.raises(IllegalActionError, match="Power 3"):
         act(b, "a", AttackStep("h", "Rifles"))
+    ev = act(b, "a", AttackStep("h", "Cannon"))
+    shot = of(ev, "attack")[0]
+    assert (shot.weapon, shot.power, shot.outcome) == ("Cannon", 3, "damage")
+    assert b.state.buildings["h"].hits == 1
 
 
 def test_close_combat_below_power_3_cannot_damage_a_structure():
