@@ -106,7 +106,7 @@ class UnitCard:
     resistance: int
     """Added to the defender's armour die."""
     hits: int
-    """Damage the unit survives minus one; at 0 it is destroyed."""
+    """Damage it takes to destroy it: each damage costs one, and at 0 it is destroyed."""
     size: int
     """1..5; scored when removed, and Power when ramming."""
     melee: int | None
