@@ -53,6 +53,16 @@ def test_combined_arms_demoralises_at_skill_1():
     assert of(ev, "suppress")[0].skill == 1
     assert of(ev, "remove")[0].how == "demoralised"
     assert b.state.units["b"].removed.value == "demoralised"
+    # At Skill 1 and not before: b, printed Skill 3, fights on at 2 and is removed at 1.
+    sc = scenario([unit("a", (2, 2)), unit("c", (2, 3))], [unit("b", (8, 2), skill=3, size=3)])
+    b = battle(sc, [1, 1, 6, 1, 1, 6])
+    ev = act(b, "a", AttackStep("b", "Gun"))
+    assert [s.skill for s in of(ev, "suppress")] == [2] and not of(ev, "remove")
+    assert b.state.units["b"].active
+    ev = act(b, "c", AttackStep("b", "Gun"))
+    assert [s.skill for s in of(ev, "suppress")] == [1]
+    assert [(r.unit, r.how) for r in of(ev, "remove")] == [("b", "demoralised")]
+    assert [(s.side, s.points) for s in of(ev, "score")] == [("blue", 3)]
 
 
 def test_one_year_war_demoralises_at_skill_0():
