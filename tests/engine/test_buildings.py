@@ -196,6 +196,21 @@ def test_each_occupant_rolls_skill_or_takes_a_hit_when_it_collapses():
     assert [(d.unit, d.hits, d.by) for d in of(ev, "damage")][1:] == [("c", 1, None)]
 
 
+def test_each_occupant_rolls_against_the_skill_it_has_now_when_it_collapses():
+    # c, inside with b, suppresses b from Skill 4 to 3; then the house falls. c rolls a 4 against
+    # its own 4 and passes; b rolls the same 4 against the 3 it has now, fails, and takes the Hit.
+    sc = _sc([unit("a", (4, 2)), unit("c", (13, 2))], [unit("b", (11, 2))], hits=1)
+    b = battle(sc, [1, 1, 6, 6, 1, 4, 4])
+    act(b, "c", AttackStep("b", "Gun"))
+    assert b.state.units["b"].skill == 3
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    rolls = [
+        (r.who, r.value, r.against, r.outcome) for r in of(ev, "roll") if r.purpose == "collapse"
+    ]
+    assert rolls == [("c", 4, 4, "success"), ("b", 4, 3, "failure")]
+    assert [(d.unit, d.hits) for d in of(ev, "damage")][1:] == [("b", 1)]
+
+
 def test_a_collapse_that_opens_the_lines_spots_whoever_it_no_longer_hides():
     # The house falls into a crater that blocks no sight: its occupant b now stands in the open,
     # and d, behind the house, is no longer behind anything. Both are seen at once (E5), and a
