@@ -263,6 +263,23 @@ def test_breaching_skill_roll_failed_takes_one_hit_and_goes_in():
     assert b.state.units["a"].position == (12, 2)
 
 
+def test_the_breaching_roll_is_against_the_skill_the_unit_has_now():
+    # Suppressed from Skill 4 to 3 by r's shot, a rolls its Breaching against 3: a 4, which
+    # its printed Skill would pass, costs it the Hit.
+    sc = _sc(
+        [unit("a", (8, 2), size=4, keywords=["breaching"])],
+        [unit("r", (8, 10)), unit("q", (20, 20))],
+    )
+    b = battle(sc, [1, 1, 6, 4])
+    act(b, "r", AttackStep("a", "Gun"))
+    assert b.state.units["a"].skill == 3
+    ev = act(b, "a", MoveStep(((12, 2),)))
+    roll = of(ev, "roll")[0]
+    assert (roll.purpose, roll.value, roll.against, roll.outcome) == ("breaching", 4, 3, "failure")
+    assert [(d.unit, d.hits) for d in of(ev, "damage")] == [("a", 1)]
+    assert b.state.units["a"].position == (12, 2)
+
+
 @pytest.mark.parametrize("skill", [2, 5])
 def test_breaching_roll_passes_on_skill_and_costs_a_hit_one_over(skill):
     # "Skill roll or take 1 Hit": a roll equal to the unit's Skill goes in unharmed, one over
