@@ -78,11 +78,19 @@ def test_ramming_has_no_skill_roll_and_power_is_size():
 
 
 def test_ramming_is_resolved_in_both_directions():
+    # a's Size 3 against b's Resistance 1, then b's Size 2 against a's Resistance 0: the blow
+    # back's 3 + 2 = 5 beats a's 4 + 0 (against b's own Resistance it would only tie).
     sc = scenario(
         [unit("a", (2, 2), size=3, resistance=0)], [unit("b", (2.5, 2), size=2, resistance=1)]
     )
-    b = battle(sc, [6, 1, 6, 1])
+    b = battle(sc, [6, 1, 3, 4])
     ev = act(b, "a", AttackStep("b", CLOSE_COMBAT))
+    assert [(r.who, r.purpose, r.value, r.modifier, r.against) for r in of(ev, "roll")] == [
+        ("a", "penetration", 6, 3, 2),
+        ("b", "armour", 1, 1, 9),
+        ("b", "penetration", 3, 2, 4),
+        ("a", "armour", 4, 0, 5),
+    ]
     back = of(ev, "attack")[1]
     assert (back.attacker, back.target, back.power, back.outcome) == ("b", "a", 2, "damage")
     assert b.state.units["a"].hits == 1 and b.state.units["b"].hits == 1
