@@ -154,6 +154,19 @@ def test_close_combat_below_power_3_cannot_damage_a_structure():
     assert of(ev, "attack")[0].power == 3 and b.state.buildings["h"].hits == 1
 
 
+def test_an_attack_on_a_building_is_its_power_against_the_buildings_resistance():
+    # The card's Resistance is the building's armour: the Gun's 4 + 3 ties the house's 4 + 3
+    # and armour wins; a 5 + 3 beats it and costs the house a Hit.
+    for faces, outcome, hits in (([4, 4], "no_damage", 2), ([5, 4], "damage", 1)):
+        b = battle(_sc([unit("a", (4, 2))], [unit("b", (20, 20))], resistance=3), faces)
+        ev = act(b, "a", AttackStep("h", "Gun"))
+        assert [(r.who, r.purpose, r.modifier) for r in of(ev, "roll")] == [
+            ("a", "penetration", 3),
+            ("h", "armour", 3),
+        ]
+        assert of(ev, "attack")[0].outcome == outcome and b.state.buildings["h"].hits == hits
+
+
 def test_buildings_cannot_be_suppressed():
     b = battle(_sc([unit("a", (4, 2))], [unit("b", (20, 20))]), [1, 6])
     ev = act(b, "a", AttackStep("h", "Gun"))
