@@ -46,6 +46,23 @@ def test_aerial_is_never_concealed_and_never_blocked(ruleset):
     act(b, "a", AttackStep("b", "Flak"))
 
 
+@pytest.mark.parametrize("ruleset", ["combined_arms", "one_year_war"])
+def test_nothing_blocks_a_fliers_line_to_a_unit_behind_terrain(ruleset):
+    # "Never blocked" both ways: g stands in the open behind the wood. From the ground a has no
+    # line to it, and with no flier g starts concealed; an enemy flier's line to it is clear, so
+    # g does not start concealed, the flier shoots it, and a still may not.
+    blue = [unit("a", (2, 2)), unit("h", (2, 3), keywords=["aerial"])]
+    red = [unit("g", (10, 2))]
+    b = battle(scenario(blue[:1], red, terrain=[WOOD], ruleset=ruleset))
+    assert b.state.units["g"].concealed
+    b = battle(scenario(blue, red, terrain=[WOOD], ruleset=ruleset), [1, 6, 1])
+    assert not b.state.units["g"].concealed
+    with pytest.raises(IllegalActionError, match="no line of sight to g"):
+        act(b, "a", AttackStep("g", "Gun"))
+    shot = of(act(b, "h", AttackStep("g", "Gun")), "attack")[0]
+    assert (shot.attacker, shot.target, shot.outcome) == ("h", "g", "damage")
+
+
 def test_under_combined_arms_only_aa_weapons_can_attack_aerial():
     sc = scenario(
         [unit("a", (2, 2), weapons=[*AA, {"name": "Gun", "power": 3, "range": 12}])],
