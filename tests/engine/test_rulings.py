@@ -20,6 +20,7 @@ from battles.engine import (
     geometry,
     run_battle,
 )
+from battles.engine.events import TurnStart
 from battles.engine.probability import attack_options
 from battles.engine.rulesets import RULESETS
 from battles.engine.targeting import legal_attacks
@@ -410,3 +411,20 @@ def test_e43_a_building_in_a_wood_is_attacked_through_the_wood_that_holds_it():
     sc["terrain"].append(screen)
     with pytest.raises(IllegalActionError, match="no line of sight to cabin"):
         act(battle(sc, [6, 1]), "b", AttackStep("cabin", "Gun"))
+
+
+@pytest.mark.parametrize("ruleset", ["combined_arms", "one_year_war"])
+def test_e45_an_aa_weapon_attacks_ground_units_and_fliers_alike(ruleset):
+    # "AA" lets a weapon reach a flier; it takes nothing away: the Recon Vehicle's one weapon,
+    # an AA Heavy Machine Gun, shoots a squad on the ground and a chopper overhead alike.
+    hmg = [{"name": "Heavy Machine Gun", "power": 3, "range": 12, "aa": True}]
+    sc = scenario(
+        [unit("recon", (2, 2), weapons=hmg)],
+        [unit("squad", (8, 2)), unit("chopper", (2, 8), keywords=["aerial"])],
+        ruleset=ruleset,
+    )
+    b = battle(sc, [1, 6, 1, 1, 6, 1])
+    for turn, target in enumerate(("squad", "chopper"), start=1):
+        b.emit(TurnStart(turn))
+        (shot,) = of(act(b, "recon", AttackStep(target, "Heavy Machine Gun")), "attack")
+        assert (shot.target, shot.outcome) == (target, "damage")
