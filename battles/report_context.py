@@ -38,6 +38,7 @@ from battles.report import (
 from battles.report import unit_sides as sides_of_units
 from battles.selectors import battle_log, log_events
 from battles.table import TableView, table_view
+from campaign.rules.history import possessive
 
 LOG_PAGE_EVENTS = 4000
 """Events (dice included) one page of a battle's log shows at most, in whole turns (a turn with
@@ -159,7 +160,7 @@ def luck_verdict(side: SideLuck) -> str:
         )
     leans = [(_lean(at_least, at_most), *words) for *words, at_least, at_most in kinds]
     if all(lean == 0 for lean, *_ in leans):
-        return f"{side.name}'s dice came out about as expected."
+        return f"{possessive(side.name)} dice came out about as expected."
     if len({lean for lean, *_ in leans}) == 1:
         lucky = leans[0][0] > 0
         what = " and ".join(more if lucky else less for _, _, _, more, less in leans)

@@ -259,3 +259,17 @@ def test_the_score_table_names_an_objective_as_the_lines_under_it_do(owner_clien
     assert '<td class="num">1</td><td>Corner</td></tr>' in html
     assert "<td>corner</td>" not in html
     assert re.search(r"Corner \([^)]* to hold\): held by Blue at the end", html)
+
+
+def test_the_luck_verdict_of_a_side_named_in_the_plural(owner, owner_client, scenario):
+    """A side whose name ends in s has the apostrophe alone: "Blue Wardens' dice", not
+    "Blue Wardens's dice"."""
+    scenario = copy.deepcopy(scenario)
+    scenario["sides"][0]["name"] = "Blue Wardens"
+    battle = battle_resolve(
+        battle_id=battle_launch(name="Crossroads", scenario=scenario, seed=1, created_by=owner).id
+    )
+    html = _get(owner_client, battle)
+    verdicts = re.search(r'<ul class="luck-verdicts">(.*?)</ul>', html, re.S).group(1)
+    assert "Blue Wardens&#x27; dice came out about as expected." in verdicts
+    assert "Wardens&#x27;s" not in html
