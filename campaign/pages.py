@@ -651,7 +651,8 @@ def force_summaries(campaign: Campaign) -> list[ForceSummary]:
 class Attention:
     unit: Unit
     reason: str
-    """Why, in sentences: "1 Casualty hit awaits the medics. Unsaved, it dies after …"."""
+    """Why, in sentences: "1 Casualty hit awaits the medics. Unsaved, it dies after …", its
+    dying leader's last (`leader_down`)."""
     medics: bool = False
     """Its Casualty hits await the medics (they die when its medical window closes)."""
     rally_days: int | None = None
@@ -664,6 +665,14 @@ class Attention:
     crews_idle: str = ""
     """Why its force's Medical crews cannot save its hits today, if they cannot
     (`forces_crews_idle`)."""
+
+    @property
+    def unit_reason(self) -> str:
+        """`reason` without its dying leader's sentence: where the leader has a line of its own
+        (the GM's, with a way to heal them), the unit's says only what befalls the unit."""
+        if not self.leader_down:
+            return self.reason
+        return self.reason.removesuffix(f"{self.leader_down}.").rstrip()
 
 
 def rally_when(state: CampaignUnitState, now: int, days: int | None) -> str:

@@ -9,7 +9,7 @@ from django.urls import reverse
 from campaign.models import Leader
 from campaign.services.characters import character_create
 from campaign.services.engagements import engagement_run
-from campaign.services.roster import leader_attach
+from campaign.services.roster import leader_attach, unit_edit
 from tests.web.campaign_world import login, raise_units
 
 pytestmark = pytest.mark.django_db
@@ -59,6 +59,30 @@ def test_every_page_of_a_dying_leaders_unit_says_it_leads_nobody_until_healed(cl
     )  # fmt: skip
     log = client.get(reverse("campaign:engagement", args=[pk, record.pk])).text
     assert SAID in log and "led by Sgt Vance" not in log
+
+
+def test_the_gms_list_says_a_dying_leader_once_beside_its_units_wounds(client, world):
+    """A unit whose Casualty hits await the medics and whose leader is dying: the GM's "Needs
+    doing" lists its wounds under its force's medics, and its leader on a line of its own with
+    the way to heal them; the leader was said on both lines."""
+    gm = world.users["gm"]
+    vance = character_create(campaign=world.campaign, name="Sgt Vance", hit_points=12, actor=gm)
+    leader_attach(unit=world.unit, character=vance, actor=gm)
+    Leader.objects.filter(unit=world.unit).update(hit_points=-3)
+    unit_edit(
+        unit=world.unit,
+        changes={"casualty_hits": 1, "window_from": 0, "last_battle_day": 1},
+        reason="set up", actor=gm,
+    )  # fmt: skip
+    login(client, world, "gm")
+    dashboard = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
+    todo = dashboard[dashboard.index('id="todo-h"') : dashboard.index('class="dash"')]
+    assert todo.count(SAID) == 1
+    assert f"{world.unit.name}</a>: 1 Casualty hit awaits the medics. Unsaved, it dies" in todo
+    assert f"{world.unit.name}</a> ({world.force.name}): {SAID}. " in todo
+    login(client, world, "player")  # one line for the unit, the leader said in it
+    dashboard = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
+    assert dashboard.count(SAID) == 1
 
 
 def test_the_forms_name_a_dying_character_as_such_and_an_order_it_gives_is_refused_so(
