@@ -388,7 +388,7 @@ def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client
     now = campaign_now(world.campaign)
     rally = escape(rally_when(unit.state, now, days_to_rally(unit.state, now)))
     assert (
-        f"({world.force.name}): 2 Casualty hits await the medics. Unsaved, they die after "
+        f"{unit.name}</a>: 2 Casualty hits await the medics. Unsaved, they die after "
         f"day 2, 00:00. Retreated in poor order: {rally}."
     ) in page
 
@@ -512,8 +512,8 @@ def test_the_medics_sent_twice_save_what_was_chosen_once(client, world, wounded)
 
 def test_a_player_is_told_when_their_force_has_no_medics_for_hits_awaiting_them(client, world):
     """The GM's list says a force has no Medical crew to send in; a player whose unit's
-    Casualty hits await the medics is told so too, beside the unit, until the force has one (a
-    spectator too, without being sent to the GM)."""
+    Casualty hits await the medics is told so too, on the force's line above the unit's, until
+    the force has one (a spectator too, without being sent to the GM)."""
     for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
         _set(world, other, casualty_hits=0)
     for crew in world.force.units.filter(status="ready"):
@@ -527,13 +527,14 @@ def test_a_player_is_told_when_their_force_has_no_medics_for_hits_awaiting_them(
         return page.split("Needs attention")[1].split("</ul>")[0]
 
     said = "Red Company has no ready Medical crew to send in: ask your GM."
-    line = attention().split(f"{world.unit.name}</a> (Red Company): ")[1].split("</li>")[0]
-    assert "await the medics" in line and line.endswith(said)
+    force, line = attention().split("<strong>Red Company</strong>: ")[1].split("<ul>")
+    assert force.endswith(said) and f"{world.unit.name}</a>: " in line
+    assert "await the medics" in line and said not in line
     # A spectator is told the same of the force, but has no GM's help to ask for.
     page = login(client, world, "spectator").get(_url("dashboard", world)).text
     seen = page.split("Needs attention")[1].split("</ul>")[0]
-    line = seen.split(f"{world.unit.name}</a> (Red Company): ")[1].split("</li>")[0]
-    assert line.endswith("Red Company has no ready Medical crew to send in.")
+    force = seen.split("<strong>Red Company</strong>: ")[1].split("<ul>")[0]
+    assert force.endswith("Red Company has no ready Medical crew to send in.")
     assert "ask your GM" not in page
     unit_create(force=world.force, unit_type=_fresh(world.unit).unit_type, name="Doc Crew",
                 specialties=["medical"])  # fmt: skip
@@ -543,18 +544,19 @@ def test_a_player_is_told_when_their_force_has_no_medics_for_hits_awaiting_them(
 def test_hits_awaiting_the_medics_lead_whoever_directs_them_to_the_medics_form(
     client, world, wounded
 ):
-    """The player's "Needs attention" line and the unit's page lead to the force page's medics
-    form; a spectator, who directs no medics, is told the same words with no link."""
+    """The player's "Needs attention" line of the force and the unit's page lead to the force
+    page's medics form; a spectator, who directs no medics, is told the same words with no
+    link."""
     _, first, _ = wounded
     form = f'<a href="{_url("force", world, world.force.pk)}#medical-form">Send in the medics</a>'
 
     def attention(role):
         page = login(client, world, role).get(_url("dashboard", world)).text
-        block = page.split("Needs attention")[1].split("</ul>")[0]
-        return block.split(f"{first.name}</a> (Red Company): ")[1].split("</li>")[0]
+        return page.split("Needs attention")[1].split("<strong>Red Company</strong>: ")[1]
 
     line = attention("player")
-    assert "await the medics" in line and line.endswith(form)
+    assert f"{first.name}</a>: " in line and "await the medics" in line
+    assert line.split("<ul>")[0].endswith(form)
     unit_page = client.get(_url("unit", world, first.pk)).text
     assert "— the medics have until " in unit_page and form in unit_page
     assert 'id="medical-form"' in client.get(_url("force", world, world.force.pk)).text
@@ -577,9 +579,11 @@ def test_once_the_crews_have_saved_all_they_can_today_no_link_sends_them_in(clie
     todo = todo.split(f"<strong>{world.force.name}</strong>: ")[1].split("</li>")[0]
     assert spent in todo and "Send in the medics" not in todo and "no ready Medical" not in todo
     page = login(client, world, "player").get(_url("dashboard", world)).text
-    line = page.split("Needs attention")[1].split(f"{first.name}</a> (Red Company): ")[1]
-    line = line.split("</li>")[0]
-    assert "awaits the medics" in line and line.endswith(spent) and form not in line
+    force, line = (
+        page.split("Needs attention")[1].split("<strong>Red Company</strong>: ")[1].split("<ul>", 1)
+    )
+    line = line.split(f"{first.name}</a>: ")[1].split("</li>")[0]
+    assert "awaits the medics" in line and force.endswith(spent) and form not in force + line
     assert form not in client.get(_url("unit", world, first.pk)).text
 
 
@@ -647,6 +651,25 @@ def test_a_force_whose_medical_crew_is_out_of_action_is_told_which_and_till_when
     assert said + "better." in box
 
 
+def test_a_players_units_awaiting_the_medics_are_listed_under_their_force_said_once(
+    client, world, wounded
+):
+    """Several of a player's units await the medics while the force's crew is out of action:
+    "Needs attention" says why the crew cannot work once, on the force's line, and lists the
+    units under it; it was said again at the end of each unit's line."""
+    medics, first, second = wounded
+    _set(world, medics, status="retreated", morale_hits=1)
+    page = login(client, world, "player").get(_url("dashboard", world)).text
+    attention = page.split("Needs attention")[1].split("</section>")[0]
+    assert attention.count("Medical crew cannot work today") == 1
+    force, units = attention.split("<strong>Red Company</strong>: ")[1].split("<ul>", 1)
+    assert force.startswith("2 units with Casualty hits awaiting the medics. ")
+    assert "Red Company&#x27;s Medical crew cannot work today: Doc Crew is retreated" in force
+    units = units.split("</ul>")[0]
+    assert f"{first.name}</a>: 2 Casualty hits await the medics." in units
+    assert f"{second.name}</a>: 1 Casualty hit awaits the medics." in units
+
+
 def test_the_dashboard_names_a_forces_medical_crew_out_of_action_and_till_when(client, world):
     """Hits awaiting the medics of a force whose Medical crew has retreated: the GM's list and
     the player's say which crew, why and when it rallies, not that the force has none."""
@@ -669,7 +692,7 @@ def test_the_dashboard_names_a_forces_medical_crew_out_of_action_and_till_when(c
     assert escape(f"Red Company's Medical crew cannot work today: {idle}") in todo
     assert "no ready Medical crew" not in todo
     page = login(client, world, "player").get(_url("dashboard", world)).text
-    line = page.split("Needs attention")[1].split(f"{world.unit.name}</a> (Red Company): ")[1]
-    line = line.split("</li>")[0]
+    line = page.split("Needs attention")[1].split("<strong>Red Company</strong>: ")[1]
+    line = line.split("<ul>")[0]
     assert line.endswith(escape(f" Red Company's Medical crew cannot work today: {idle}."))
     assert "no ready Medical crew" not in line
