@@ -1625,7 +1625,12 @@ def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
             # The dead first, then the fights whose hits they were (`recovery._window_story`),
             # then what the dead took back beyond themselves (`window.withdrawn_text`).
             dead, _, rest = died.group(1).partition("; ")
-            why = f"{dead} ({why[: died.start()]})" + (f"; {rest}" if rest else "")
+            cause = why[: died.start()]
+            if dead.endswith(")") and (head := dead[:-1].rpartition(" ("))[1]:
+                # Its own parenthesis ("(the clock moved on: patrols)") takes the fights in
+                # first, one parenthesis, not two side by side.
+                dead, cause = head[0], f"{cause}; {head[2]}"
+            why = f"{dead} ({cause})" + (f"; {rest}" if rest else "")
         steps.append(TimeStep(entry.unit, f"Day {entry.day}", why, before, dict(snapshot)))
     return _time_lines(steps)
 

@@ -286,3 +286,19 @@ def test_an_order_given_since_the_time_was_reviewed_is_refused_by_name(
     summary = re.sub(r"\s+", " ", client.get(done["Location"]).text)
     assert told in summary
     assert "Orders done: Lookouts (Use Skill, given by Lt. Ash)." in summary
+
+
+def test_the_summary_says_the_dead_with_one_parenthesis_when_the_gm_gave_a_reason(client, world):
+    """Casualty hits dying as the calendar moves on for a reason: the summary said "died (the
+    clock moved on: patrols) (taken out at Crossroads; …)", two parentheses side by side; the
+    fights whose hits they were and the GM's reason are now said in one."""
+    unit = _wounded(world)
+    login(client, world, "gm")
+    review = client.get(_url("advance", world), {"days": "1", "reason": "patrols"})
+    hidden = dict(review.context["hidden"])
+    done = client.post(_url("advance", world), {"days": "1", "confirm": "yes", **hidden})
+    summary = client.get(done["Location"])
+    [told] = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
+    assert ") (" not in told
+    assert "1 Casualty hit not saved within 24 hours died (taken out at Crossroads; " in told
+    assert "; the clock moved on: patrols); " in told
