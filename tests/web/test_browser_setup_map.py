@@ -492,3 +492,57 @@ def test_without_javascript_a_gm_gives_a_map_in_numbers(page_for, live_server):
     expect(gm.locator("text=Map Ford by numbers saved.")).to_be_visible()
     expect(gm.locator("[data-deploy-map] polygon.deploy-zone")).to_have_count(2)
     assert not gm.errors, gm.errors
+
+
+def touch_drag(page, start: tuple[float, float], to: tuple[float, float], steps: int = 8) -> None:
+    """A finger pressed at ``start``, moved to ``to`` and lifted, as a touch screen sends it (the
+    browser, not the page, decides whether the finger scrolls the page)."""
+    cdp = page.context.new_cdp_session(page)
+
+    def send(kind: str, x: float, y: float | None = None) -> None:
+        points = [] if y is None else [{"x": x, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    send("touchStart", *start)
+    for step in range(1, steps + 1):
+        send(
+            "touchMove",
+            start[0] + (to[0] - start[0]) * step / steps,
+            start[1] + (to[1] - start[1]) * step / steps,
+        )
+    send("touchEnd", 0)
+    cdp.detach()
+
+
+def test_a_finger_drag_from_beside_a_small_unit_on_the_set_up_map_moves_it_not_the_page(
+    lantern, page_for, live_server
+):
+    """On a touch screen a finger pressed within 12 px of a small unit's centre, off its mark,
+    picks the unit as a mouse does there: dragging moves the unit, and the page stays still
+    under it rather than scrolling. Pressed away from the units, the finger scrolls the page."""
+    gm = page_for("gm", touch=True)
+    gm.set_viewport_size({"width": 360, "height": 780})
+    gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
+    mark = gm.locator(".deploy-unit[aria-label^='1st Squad (']")
+    mark.scroll_into_view_if_needed()
+    box = mark.locator("circle").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    assert not gm.evaluate(ON_A_MARK, [x + 9, y])
+    start = typed(gm, "1st Squad")
+    to = screen_point(gm, start[0] + 2, start[1] + 2)
+    scrolled = gm.evaluate("window.scrollY")
+
+    touch_drag(gm, (x + 9, y), (to[0] + 9, to[1]))
+    expect(gm.locator(".deploy-status")).to_have_text(
+        f"1st Squad at {start[0] + 2:g}, {start[1] + 2:g}."
+    )
+    assert typed(gm, "1st Squad") == (start[0] + 2, start[1] + 2)
+    assert gm.evaluate("window.scrollY") == scrolled, "the page did not scroll"
+
+    # Pressed on the map away from every unit, the finger scrolls the page as anywhere else.
+    empty = screen_point(gm, 0.5, 12)
+    assert not gm.evaluate(ON_A_MARK, list(empty))
+    touch_drag(gm, empty, (empty[0], empty[1] - 150))
+    gm.wait_for_function(f"window.scrollY > {scrolled}")
+    assert typed(gm, "1st Squad") == (start[0] + 2, start[1] + 2)
+    assert not gm.errors, gm.errors

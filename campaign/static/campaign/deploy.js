@@ -145,6 +145,14 @@
       mark.focus({ preventScroll: true });
       event.preventDefault();
     });
+    // A finger pressed on or beside a unit holds it, not the page: the browser would otherwise
+    // scroll the page under it and take the drag away (touch-action is not heeded on a mark
+    // inside the SVG). Pressed anywhere else on the map, the finger scrolls the page as usual.
+    this.svg.addEventListener("touchstart", function (event) {
+      if (event.touches.length === 1 && self.pressedUnit(event.touches[0]) !== null) {
+        event.preventDefault();
+      }
+    }, { passive: false });
     function moved(event) {
       var now = self.tableAt(event);
       return self.snapped(held.pk, { x: held.from.x + now.x - held.grabbed.x,
