@@ -681,6 +681,41 @@ def test_the_rules_cards_quality_ladder_fits_a_phone_whole(
     assert not page.errors, page.errors
 
 
+WORDS_BROKEN = """(sel) => [...document.querySelectorAll(sel)].flatMap(el => {
+  const text = el.firstChild;
+  return [...el.textContent.matchAll(/\\S+/g)].filter(word => {
+    const range = document.createRange();
+    range.setStart(text, word.index);
+    range.setEnd(text, word.index + word[0].length);
+    return range.getClientRects().length > 1;
+  }).map(word => word[0]);
+})"""
+"""The words of the elements matching a selector that are broken over two lines."""
+
+
+def test_the_dashboards_forces_are_labelled_rows_on_a_320_px_phone(
+    browser_world,
+    page_for,
+    live_server,
+):
+    """Each force is its name, whole words, then its player, units and ready units under their
+    columns' names: no force's name is broken inside a word ("Batta/lion") and Ready is neither
+    cut nor scrolled to."""
+    page = page_for("player")
+    page.set_viewport_size({"width": 320, "height": 800})
+    page.goto(f"{live_server.url}/campaigns/{browser_world.campaign.pk}/")
+    forces = "table[aria-labelledby=forces-h]"
+    assert page.locator(f"{forces}.stack tbody tr").count() == 2
+    assert page.evaluate(WORDS_BROKEN, f"{forces} th[scope=row] a") == []
+    assert page.evaluate(CUT_CELLS, forces) == []
+    assert _stack_label(page, f"{forces} td[data-label=Ready]") == '"Ready"'
+    ready = page.locator(f"{forces} td[data-label=Ready]").first.bounding_box()
+    assert ready["x"] + ready["width"] <= 320
+    assert scroll_width(page) <= 320
+    shoot(page, "dashboard-forces-320", full_page=True)
+    assert not page.errors, page.errors
+
+
 @pytest.fixture
 def one_off(browser_world):
     """A one-off battle of the GM's, fought in-process before Playwright starts, with the

@@ -111,12 +111,16 @@ def test_a_forces_unit_count_says_how_many_of_its_units_are_destroyed(client, wo
     standing = Unit.objects.filter(force=world.force).exclude(status="destroyed").count()
     units = standing + 1
     page = login(client, world, "player").get(_url("dashboard", world)).text
-    assert f'<td class="num">{units} <span class="small nowrap">(1 destroyed)</span></td>' in page
+    assert (
+        f'<td class="num" data-label="Units"><span>{units} '
+        '<span class="small nowrap">(1 destroyed)</span></span></td>'
+    ) in page
     force = client.get(_url("force", world, world.force.pk)).text
     assert f'<p id="unit-count">{units} units (1 destroyed)</p>' in force
     # Seen in summary, a force's losses are not told: its name and unit count only.
     _summary(world)
     page = login(client, world, "rival").get(_url("dashboard", world)).text
-    assert f'<td class="num">{units}</td>' in page and "(1 destroyed)" not in page
+    assert f'<td class="num" data-label="Units"><span>{units}</span></td>' in page
+    assert "(1 destroyed)" not in page
     force = client.get(_url("force", world, world.force.pk)).text
     assert "destroyed" not in force
