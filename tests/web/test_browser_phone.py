@@ -240,6 +240,32 @@ def test_a_report_section_reached_by_its_link_is_not_under_the_sticky_links(
     assert not page.errors, page.errors
 
 
+def test_a_campaign_battles_section_links_are_on_its_first_screen_on_a_phone(
+    browser_world,
+    page_for,
+    live_server,
+):
+    """On a 320 px phone what the battle did to the units runs long: the report's section links
+    stand at the top of the page, above it, with a link to it first, and a tap on Replay brings
+    the replay into view."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = page_for("player", touch=True)
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    assert page.locator("nav.report-nav").count() == 1
+    links = page.locator("nav.report-nav a")
+    assert links.first.inner_text() == "What it did to the units"
+    replay = page.locator("nav.report-nav a", has_text="Replay")
+    box = replay.bounding_box()
+    assert box["y"] + box["height"] <= 640, box
+    assert box["y"] < page.locator("#review-h").bounding_box()["y"]
+    replay.tap()
+    page.wait_for_timeout(300)
+    heading = page.locator("#replay-heading").bounding_box()
+    assert 0 <= heading["y"] < 640, heading
+    assert not page.errors, page.errors
+
+
 @pytest.fixture
 def long_roster(browser_world):
     """The enemy force with the demo's units whose roster lines run longest (a weapon line with
