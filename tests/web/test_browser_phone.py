@@ -742,6 +742,30 @@ def test_the_dashboards_forces_are_labelled_rows_on_a_320_px_phone(
     assert not page.errors, page.errors
 
 
+def test_a_units_facts_leave_their_values_most_of_a_narrow_phone(
+    browser_world,
+    page_for,
+    live_server,
+):
+    """On a unit's page each fact's name takes at most two fifths of a 320 or 360 px phone,
+    wrapping between its words ("In the combat zone"), so its value (the Order's sentence) has
+    the rest of the line rather than a third of it."""
+    page = page_for("player")
+    unit = browser_world.unit
+    for width in (320, 360):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(f"{live_server.url}/campaigns/{browser_world.campaign.pk}/units/{unit.pk}/")
+        facts = page.locator("dl.facts:has(#unit-order)").bounding_box()
+        names = page.locator("dl.facts:has(#unit-order) > dt")
+        widest = max(names.nth(i).bounding_box()["width"] for i in range(names.count()))
+        assert widest <= facts["width"] * 0.4 + 0.5, (width, widest, facts)
+        order = page.locator("#unit-order").bounding_box()
+        assert order["width"] >= facts["width"] * 0.5, (width, order, facts)
+        assert page.evaluate(WORDS_BROKEN, "dl.facts:has(#unit-order) > dt") == []
+        assert scroll_width(page) <= width
+    assert not page.errors, page.errors
+
+
 @pytest.fixture
 def one_off(browser_world):
     """A one-off battle of the GM's, fought in-process before Playwright starts, with the
