@@ -366,6 +366,10 @@ class Leader(models.Model):
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.character_id is not None:
+            # A character's name is its own (`Character.save` keeps its leader row in step):
+            # a state written back (a revert, say) brings no name the character has lost.
+            self.name = Character.objects.values_list("name", flat=True).get(pk=self.character_id)
         super().save(*args, **kwargs)
         self._touch_unit()
         if self.character_id is not None:
@@ -668,6 +672,16 @@ class Character(Versioned):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        # The leader row of the unit it leads names it: renamed however it was saved, every
+        # page and every later line of the story says the name it has now.
+        stale = Leader.objects.filter(character=self).exclude(name=self.name)
+        units = list(stale.values_list("unit_id", flat=True))
+        if units:
+            stale.update(name=self.name)
+            Unit.objects.filter(pk__in=units).update(version=new_version())
 
 
 class CharacterEntry(models.Model):

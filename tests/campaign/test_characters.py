@@ -77,6 +77,29 @@ def test_a_character_joins_a_unit_through_the_one_leader_service(campaign, make_
     assert leader_attach(unit=squad, name="Sgt. Kay", hit_points=9).character is None
 
 
+def test_a_character_renamed_by_a_plain_save_is_its_leaders_name_everywhere_after(
+    campaign, make_unit
+):
+    from campaign.services import outcome_revert
+
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
+    squad = make_unit()
+    leader_attach(unit=squad, character=holt)
+    version = Unit.objects.get(pk=squad.pk).version
+    holt.name = "Maj. Holt"
+    holt.save()  # the shell's or the admin's save, not the site's form
+    squad = Unit.objects.get(pk=squad.pk)
+    assert squad.leader.name == squad.state.leader.name == "Maj. Holt"
+    assert squad.version != version  # the cached pages that name the leader are drawn again
+    detached = leader_detach(unit=squad)
+    assert "Maj. Holt leaves the unit" in detached.text
+    # A revert writes back the state from before the rename: the leader keeps the new name.
+    holt.name = "Col. Holt"
+    holt.save()
+    outcome_revert(entries=[detached], reason="HQ changed its mind")
+    assert Leader.objects.get(unit=squad).name == "Col. Holt"
+
+
 def test_reverting_a_leader_detach_puts_the_same_character_back_at_the_head(campaign, make_unit):
     from campaign.services import outcome_revert
 

@@ -588,3 +588,26 @@ def test_a_rally_that_leaves_a_unit_retreated_says_so_and_when_it_rallies(client
     assert "R&R" in said[0] and said[0].endswith(".")
     # "Rallied" names one thing only, the unit's return to action (which this was not).
     assert "rallied" not in said[0]
+
+
+def test_a_character_renamed_by_a_plain_save_is_named_so_on_its_units_pages(client, world):
+    gm = world.users["gm"]
+    rook = character_create(campaign=world.campaign, name="Sgt. Rook", hit_points=9, actor=gm)
+    leader_attach(unit=world.unit, character=rook, actor=gm)
+    login(client, world, "gm")
+    pk = world.campaign.pk
+    unit = reverse("campaign:unit", args=[pk, world.unit.pk])
+    pages = [
+        reverse("campaign:force", args=[pk, world.force.pk]),
+        reverse("campaign:units", args=[pk]),
+    ]
+    for url in pages:
+        assert "led by Sgt. Rook" in client.get(url).text, url  # drawn, and kept, before
+    assert "<dt>Leader</dt><dd>Sgt. Rook, " in client.get(unit).text
+    rook.name = "Lt. Rook"
+    rook.save()
+    for url in pages:
+        text = client.get(url).text
+        assert "led by Lt. Rook" in text and "Sgt. Rook" not in text, url
+    text = client.get(unit).text  # its history says what was written then, under the old name
+    assert "<dt>Leader</dt><dd>Lt. Rook, " in text and "Detach Lt. Rook</button>" in text
