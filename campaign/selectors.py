@@ -133,13 +133,17 @@ def may_give_orders(*, role: str | None, owns: bool) -> bool:
     return role in MANAGING_ROLES or (role == Membership.Role.PLAYER and owns)
 
 
-OUT_COLD_DOES = {"order": "gives no Orders", "train": "trains nobody", "rally": "rallies nobody"}
+OUT_COLD_DOES = {
+    "order": "gives no Orders",
+    "train": "trains nobody",
+    "heal": "heals no Morale hits",
+}
 """What a dying character does not do, by `command_refused`'s ``does``."""
 
 
 def command_refused(*, character: Character, unit: Unit, does: str) -> str | None:
-    """Why ``character`` may not give ``unit`` an Order, train it or rally it (``does``:
-    "order", "train", "rally"), if it may not. A player's character acts for its player's
+    """Why ``character`` may not give ``unit`` an Order, train it or heal its Morale hits
+    (``does``: "order", "train", "heal"), if it may not. A player's character acts for its player's
     side: the units of the forces its player owns, as the player's own Orders form offers them,
     and the unit it leads, wherever the GM put it at the head; so it never works for another
     player's side. An NPC is the GM's, who gives any unit an Order: an NPC officer's Order to a

@@ -47,7 +47,12 @@ from campaign.rules.state import (
     quality_name,
 )
 from campaign.selectors import ready_count
-from campaign.services.characters import HIT_POINTS_MAX, rallied_today
+from campaign.services.characters import (
+    HEALED_TODAY,
+    HEALED_TODAY_LEFT_OUT,
+    HIT_POINTS_MAX,
+    rallied_today,
+)
 from campaign.services.checks import DC_MAX, units_not_alone
 from campaign.services.engagements import SITUATION_FIELDS
 from campaign.services.orders import LISTED_HOURS_MAX, orders_under_way
@@ -134,17 +139,17 @@ def _not_rallied(unit: Unit) -> str:
     if state.status == Status.DESTROYED:
         return Status.DESTROYED.out_of_action
     if state.morale_hits == 0:
-        return "No Morale hits to rally (Casualty hits are the medics' work)"
+        return "No Morale hits to heal (Casualty hits are the medics' work)"
     return "In the combat zone with one Morale hit, which only R&R heals"
 
 
 # A retreated unit is out of action, so it makes no check and takes no Order (the services'
-# rule); but a character may still take command of it in camp, and a Strategist's rally is what
-# it may need most.
+# rule); but a character may still take command of it in camp, and a Strategist's heal of a
+# Morale hit is what it may need most.
 CHECK = Offer("make a check", _not_ready)
 JOIN = Offer("take a leader", _destroyed_or_led, _not_leadable)
 TRAIN = Offer("train", lambda unit: training_blocked(unit.state), _not_trainable)
-RALLY = Offer("be rallied", lambda unit: rally_blocked(unit.state), _not_rallied)
+RALLY = Offer("have a Morale hit healed", lambda unit: rally_blocked(unit.state), _not_rallied)
 ORDER = Offer("be given an Order", _not_ready)
 FIGHT = Offer("fight", _not_ready)
 
@@ -419,14 +424,14 @@ def _characters_who(
 
 
 TRAINER_NOT = "is neither Special Forces nor a Strategist, so trains no unit"
-RALLIER_NOT = "is not a Strategist, so rallies no unit"
+RALLIER_NOT = "is not a Strategist, so heals no Morale hits"
 NOBODY_TRAINS = (
     "Training is given by a Special Forces or Strategist character of the campaign, and it has "
     "none alive: create one under New character."
 )
 NOBODY_RALLIES = (
-    "A rally is given by a Strategist character of the campaign, and it has none alive: create "
-    "one under New character."
+    "A Morale hit is healed so by a Strategist character of the campaign, and it has none "
+    "alive: create one under New character."
 )
 
 TRAINING_HELP = (
@@ -496,12 +501,10 @@ class RallyForm(_LeavesOut, CampaignForm):
         rallied = rallied_today(self.campaign)
         self.offer = Offer(
             RALLY.doing,
-            lambda unit: (
-                "it was rallied today already" if unit.pk in rallied else RALLY.blocked(unit)
-            ),
-            lambda unit: "Rallied today already" if unit.pk in rallied else _not_rallied(unit),
+            lambda unit: HEALED_TODAY if unit.pk in rallied else RALLY.blocked(unit),
+            lambda unit: HEALED_TODAY_LEFT_OUT if unit.pk in rallied else _not_rallied(unit),
         )
-        self.fields["unit"] = _UnitField(self.campaign, self.offer, label="Rallies unit")
+        self.fields["unit"] = _UnitField(self.campaign, self.offer, label="Heals a Morale hit of")
 
 
 class OrderForm(_LeavesOut, CampaignForm):

@@ -103,7 +103,8 @@ def rally(state: CampaignUnitState) -> CampaignUnitState:
     A unit still under stress (in the combat zone) keeps its last Morale hit: only R&R out of
     the combat zone heals it.
     Refused, it says why of the unit as "it" ("it has no Morale hits; …"): whoever shows it has
-    named the unit already ("Squad 1 (Red Company) cannot be rallied: it has no Morale hits").
+    named the unit already ("Squad 1 (Red Company) cannot have a Morale hit healed: it has no
+    Morale hits").
     """
     if state.destroyed:
         raise RallyError("it is destroyed")

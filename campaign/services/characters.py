@@ -159,6 +159,13 @@ def character_heal(
     )
 
 
+HEALED_TODAY = "a Strategist healed one of its Morale hits today already"
+"""Why a unit has no Morale hit healed by a Strategist again today (`rallied_today`)."""
+
+HEALED_TODAY_LEFT_OUT = "A Morale hit healed by a Strategist today already"
+"""The same, said under the form before the names of the units it leaves out."""
+
+
 @transaction.atomic
 def rallied_today(campaign: Campaign) -> set[int]:
     """The pks of the units a Strategist rallied on the campaign's day: once a day for each.
@@ -194,17 +201,19 @@ def character_rally(
         errors["character"] = [f"{character} is dead"]
     elif not can_rally(feats_from(character.feats)):
         errors["character"] = [f"{character} is not a Strategist"]
-    elif refused := command_refused(character=character, unit=unit, does="rally"):
+    elif refused := command_refused(character=character, unit=unit, does="heal"):
         errors["character"] = [refused]
     if unit.pk in rallied_today(campaign):
-        errors["unit"] = [f"{unit} was rallied today already"]
+        errors["unit"] = [f"{unit} cannot have a Morale hit healed: {HEALED_TODAY}"]
     try:
         state = rally(unit.state)
     except RallyError as error:
-        errors.setdefault("unit", []).append(f"{unit.name} cannot be rallied: {error}")
+        errors.setdefault("unit", []).append(
+            f"{unit.name} cannot have a Morale hit healed: {error}"
+        )
     if errors:
         raise ValidationError(errors)
-    why = f"rallied by {character.name} (Strategist)"
+    why = f"a Morale hit healed by {character.name} (Strategist)"
     entry = unit_change(
         unit=unit,
         state=state,

@@ -283,7 +283,7 @@ def test_a_players_strategist_rallies_no_other_players_unit(campaign, make_unit,
     with pytest.raises(ValidationError) as error:
         character_rally(character=sage, unit=theirs, actor=cast.gm)
     assert error.value.message_dict == {
-        "character": ["Col. Sage is player's character: they rally the units of player's "
+        "character": ["Col. Sage is player's character: they heal the units of player's "
                       "forces and the unit they lead, not Pickets of Blue Battalion"]
     }  # fmt: skip
     theirs.refresh_from_db()
@@ -304,8 +304,8 @@ def test_the_rally_service_heals_one_morale_hit_a_day(campaign, make_unit):
     entry = character_rally(character=sage, unit=squad)
     squad.refresh_from_db()
     assert squad.morale_hits == 1 and entry.kind == HistoryEntry.Kind.RECOVERY
-    assert entry.text.startswith("rallied by Col. Sage (Strategist)")
-    with pytest.raises(ValidationError, match="rallied today already"):
+    assert entry.text.startswith("a Morale hit healed by Col. Sage (Strategist)")
+    with pytest.raises(ValidationError, match="healed one of its Morale hits today already"):
         character_rally(character=sage, unit=squad)
     holt = character_create(campaign=campaign, name="Holt", hit_points=10)
     with pytest.raises(ValidationError, match="not a Strategist"):
@@ -328,14 +328,19 @@ def test_a_rally_reverted_since_was_never_made_and_leaves_the_days_rally(campaig
     before = HistoryEntry.objects.count()
     with pytest.raises(ValidationError) as refused:
         character_rally(character=sun, unit=squad)  # this one stands
-    assert refused.value.message_dict == {"unit": [f"{squad.name} was rallied today already"]}
+    assert refused.value.message_dict == {
+        "unit": [
+            f"{squad.name} cannot have a Morale hit healed: a Strategist healed one of its "
+            "Morale hits today already"
+        ]
+    }
     squad.refresh_from_db()
     assert squad.morale_hits == 2 and HistoryEntry.objects.count() == before
 
 
 def test_a_rally_the_rule_refuses_names_the_unit_once(campaign, make_unit):
-    """The service names the unit and the rule says why of it: "Squad cannot be rallied: it has
-    no Morale hits; …", not the unit's name twice."""
+    """The service names the unit and the rule says why of it: "Squad cannot have a Morale hit
+    healed: it has no Morale hits; …", not the unit's name twice."""
     squad = make_unit()
     sun = character_create(campaign=campaign, name="Gen. Sun", hit_points=10,
                            feats=["strategist"])  # fmt: skip
@@ -343,8 +348,8 @@ def test_a_rally_the_rule_refuses_names_the_unit_once(campaign, make_unit):
         character_rally(character=sun, unit=squad)
     assert refused.value.message_dict == {
         "unit": [
-            f"{squad.name} cannot be rallied: it has no Morale hits; Casualty hits are the "
-            "medics' work"
+            f"{squad.name} cannot have a Morale hit healed: it has no Morale hits; Casualty hits "
+            "are the medics' work"
         ]
     }
 

@@ -89,7 +89,7 @@ def test_a_dying_character_gives_no_order_trains_rallies_and_requisitions_nothin
     assert refused.value.message_dict["character"] == [f"{dying} trains nobody until healed"]
     with pytest.raises(ValidationError) as refused:
         character_rally(character=vance, unit=other)
-    assert refused.value.message_dict["character"] == [f"{dying} rallies nobody until healed"]
+    assert refused.value.message_dict["character"] == [f"{dying} heals no Morale hits until healed"]
     with pytest.raises(ValidationError) as refused:
         requisition_run(
             force=force, unit_type=cards["Rifle Squad"], name="New", quality="green",

@@ -38,7 +38,7 @@ def test_a_character_not_offered_is_refused_by_name_and_why(client, world):
     )
     rally = client.post(_url("character-rally", world), {"character": holt.pk,
                                                          "unit": retreated.pk})  # fmt: skip
-    assert _error(rally, "character") == "Capt. Holt is not a Strategist, so rallies no unit"
+    assert _error(rally, "character") == "Capt. Holt is not a Strategist, so heals no Morale hits"
     # Vance died in another tab since the page was drawn.
     Character.objects.filter(pk=vance.pk).update(alive=False)
     join = client.post(_url("character-join", world), {"character": vance.pk, "unit": ready.pk})
@@ -96,7 +96,7 @@ def test_a_trainer_or_strategist_list_with_nobody_in_it_says_why(client, world):
     login(client, world, "gm")
     page = client.get(_url("characters", world)).text
     trains = "Training is given by a Special Forces or Strategist character of the campaign, and"
-    rallies = "A rally is given by a Strategist character of the campaign, and it has none alive"
+    rallies = "A Morale hit is healed so by a Strategist character of the campaign, and it has none"
     assert trains in page and rallies in page
     # Once one is, the list holds them and says no more.
     character_create(campaign=world.campaign, name="Maj. Vance", hit_points=12,

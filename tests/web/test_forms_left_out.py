@@ -152,7 +152,10 @@ def test_the_join_training_and_rally_forms_name_every_unit_left_out_and_why(clie
         assert re.search(rf'<select name="{field}"[^>]*>\s*<option value="" selected>{words}<', box)
     character_rally(character=holt, unit=retreated, actor=gm)
     html = client.get(url).content.decode()
-    assert f"Rallied today already: {label[retreated.pk]}." in _left_out(html, "rally-form")
+    assert (
+        f"A Morale hit healed by a Strategist today already: {label[retreated.pk]}."
+        in _left_out(html, "rally-form")
+    )
 
 
 def test_the_quick_resolve_form_names_every_unit_left_out_and_why(client, world, out):
@@ -174,7 +177,7 @@ def test_many_units_left_out_alike_are_counted_by_force_not_named(client, world)
     }
     said = [line for line in _left_out(html, "rally-form") if line.startswith("No Morale")]
     assert said == [
-        "No Morale hits to rally (Casualty hits are the medics&#x27; work): "
+        "No Morale hits to heal (Casualty hits are the medics&#x27; work): "
         f"{sum(counts.values())} units ({counts[world.enemy.name]} of {world.enemy.name} and "
         f"{counts[world.force.name]} of {world.force.name})."
     ]

@@ -179,8 +179,8 @@ def test_a_unit_no_longer_offered_is_refused_by_name_and_nothing_is_written(clie
     )
     rally = {"character": holt.pk, "unit": ready.pk}
     assert refused("character-rally", rally, "unit") == (
-        f"{ready.name} ({ready.force.name}) cannot be rallied: it has no Morale hits; "
-        "Casualty hits are the medics&#x27; work"
+        f"{ready.name} ({ready.force.name}) cannot have a Morale hit healed: it has no "
+        "Morale hits; Casualty hits are the medics&#x27; work"
     )
     check = {"lead": ready.pk, "helpers": [retreated.pk], "dc": "10"}
     assert refused("skill-check", check, "helpers") == (
@@ -492,6 +492,23 @@ def test_an_elite_requisition_sent_all_the_same_is_refused_with_the_rules_reason
     assert not TableRoll.objects.exists() and Unit.objects.count() == units
 
 
+def test_a_strategists_form_says_it_heals_a_morale_hit_as_the_rules_do(client, world):
+    """The copy's verb for a Strategist's part is "heal" (docs/bucs-choices.md): the form
+    and its button say so, and "rally" is left to a unit's return to action after R&R."""
+    from campaign.services.characters import character_create
+
+    character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12,
+                     feats=["strategist"], actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    page = client.get(reverse("campaign:characters", args=[world.campaign.pk])).text
+    form = page[page.index('id="rally-form"') :]
+    form = form[: form.index("</form>")]
+    assert "<h3>A Strategist heals a Morale hit</h3>" in page
+    assert '<button type="submit" class="primary">Heal a Morale hit</button>' in form
+    assert "Heals a Morale hit of" in form
+    assert "rall" not in re.sub(r'(id|name|action|hx-[a-z]+|for)="[^"]*"', "", form).lower()
+
+
 def test_the_rally_form_leaves_out_a_unit_rallied_today_and_says_why(client, world):
     """A Strategist rallies a unit once a day: once rallied, the unit is not offered again that
     day (it would be refused: a page drawn before says why), and the next day it is."""
@@ -510,7 +527,10 @@ def test_the_rally_form_leaves_out_a_unit_rallied_today_and_says_why(client, wor
     rally = reverse("campaign:character-rally", args=[world.campaign.pk])
     refused = client.post(rally, {"character": holt.pk, "unit": retreated.pk})
     assert refused.status_code == 400
-    assert f"{label} cannot be rallied: it was rallied today already" in refused.text
+    assert (
+        f"{label} cannot have a Morale hit healed: a Strategist healed one of its Morale hits "
+        "today already"
+    ) in refused.text
     world.campaign.day += 1
     world.campaign.save(update_fields=["day"])
     assert _offered(client.get(url).text, "rally-form", "unit") == [label]
