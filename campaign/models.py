@@ -474,6 +474,13 @@ class HistoryEntry(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
 
+    FIGHTS = (Kind.BATTLE, Kind.ENGAGEMENT, Kind.QUICK_RESOLVE)
+    """The kinds of a unit's entries for its fights, each of which may deal Casualty hits:
+    battles, engagements (quick resolves among them), and quick resolves from before they were."""
+    DEATH_TOLD = (*FIGHTS, Kind.GM_EDIT)
+    """The kinds of entry that can kill a leader: each names in its reason the leader who died and
+    what it cost the unit (`bridge.leader_died_text`), so its story says it no more."""
+
     class Meta:
         ordering = ["id"]
         verbose_name_plural = "history entries"
@@ -481,6 +488,17 @@ class HistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"Day {self.day}, {self.unit}: {self.text}"
+
+    @property
+    def death_told(self) -> bool:
+        """Whether its reason tells its leader's death, if it died here (`DEATH_TOLD`)."""
+        return self.kind in self.DEATH_TOLD
+
+    @property
+    def leader_named(self) -> bool:
+        """Whether its reason opens with its leader's name: a heal's ("Capt. Holt healed"),
+        which keeps what it healed (`services.characters.character_heal`)."""
+        return self.kind == self.Kind.LEADER and "healed" in self.details
 
 
 STORY_TEXT = 2000

@@ -43,7 +43,6 @@ from campaign.rules.bridge import (
     battle_card,
     card_needs,
     commander_unnamed,
-    death_told,
     went_in_text,
 )
 from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column, command_of
@@ -1564,7 +1563,7 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
         why = first.why + _then(done[1:], first.when)
         was, now = TimeStep(first.unit, "", "", first.before, last.after).changed()
         line = f"{first.when}: {first.unit.name} ({first.unit.force.name}): {why}; "
-        line += story_text(was, now, last.after, death_told=death_told(why))
+        line += story_text(was, now, last.after)  # the clock kills no leader
         if after:
             # The R&R after the last told step heals on: said, so the line ends as the table.
             was, now = TimeStep(first.unit, "", "", last.after, after[-1].after).changed()
@@ -1681,9 +1680,15 @@ def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     which says what it gave back (`revert_text`)."""
     why = entry_why(entry)
     most = entry.details.get("leader_most_hit_points")
-    told = death_told(why)
     what = (
-        story_text(entry.before, entry.after, unit, most, death_told=told)
+        story_text(
+            entry.before,
+            entry.after,
+            unit,
+            most,
+            death_told=entry.death_told,
+            leader_named=entry.leader_named,
+        )
         if why != entry.text
         else ""
     )
@@ -1791,8 +1796,7 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     the reason already says is left out ("retreated in poor order: retreated in poor order"),
     and a reason ``what`` says more fully gives way to it ("Cpl. Nox takes command: Cpl. Nox
     takes command (8 hit points)" is "Cpl. Nox takes command (8 hit points)"); "was destroyed"
-    after a reason ending "; destroyed" is left out too; and a leader the reason names is not
-    named again (`_named_once`)."""
+    after a reason ending "; destroyed" is left out too."""
     said = why.strip().lower()
     parts = [part for part in what.split("; ") if part] if what else []
     for index, part in enumerate(parts):
@@ -1804,18 +1808,11 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     # An engagement's reason ends "…; destroyed", which "was destroyed" says again.
     clauses = said.split("; ")
     kept = [
-        _named_once(why, part)
+        part
         for part in parts
         if part.lower() not in said and part.lower().removeprefix("was ") not in clauses
     ]
     return why, "; ".join(kept)
-
-
-def _named_once(why: str, part: str) -> str:
-    """A leader's hit points, not naming the leader a reason named already: "Sgt Vance healed:
-    now at 14 of 14 hit points", never "Sgt Vance healed: Sgt Vance is at 14 of 14…"."""
-    name, at, rest = part.partition(" is at ")
-    return f"now at {rest}" if at and name and why.startswith(f"{name} ") else part
 
 
 def unit_story_lines(page: StoryPage):

@@ -64,19 +64,14 @@ LEADER_DEATH_MORALE_HITS = 2
 LEADER_DIED = f"died: {LEADER_DEATH_MORALE_HITS} Morale hits at once"
 """What a history entry says of a leader's death and what it cost the unit, after the leader's
 name (`leader_died_text`); an entry written before said "the leader died: …". Said once: the
-entry's story leaves the leader's death out when its reason tells it (`death_told`)."""
+story of an entry of a kind whose reason tells it leaves the leader's death out
+(`HistoryEntry.death_told`)."""
 
 
 def leader_died_text(name: str) -> str:
     """A leader's death in an entry's working, and what it cost the unit: "Capt. Mara Holt died:
     2 Morale hits at once"."""
     return f"{name} {LEADER_DIED}"
-
-
-def death_told(why: str) -> bool:
-    """Whether an entry's reason tells its leader's death (as every fight's and correction's
-    does, "… died: 2 Morale hits at once"), so its story says it no more."""
-    return LEADER_DIED in why
 
 
 def kit_stopped_text(armor_ignored: int, excellent_ignored: int) -> list[str]:

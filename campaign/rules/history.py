@@ -298,6 +298,7 @@ def story_text(
     leader_most: int | None = None,
     *,
     death_told: bool = False,
+    leader_named: bool = False,
 ) -> str:
     """What a change did to the unit, in plain words: "fell from Average to Green; now carries
     1 Morale hit and 2 Casualty hits; is in the combat zone". ``unit`` is the unit's snapshot
@@ -306,7 +307,10 @@ def story_text(
     the last battle) is left out: the sentence already says a battle was fought. ``leader_most``:
     the most hit points its leader may have, when the entry kept them ("9 of 18 hit points").
     ``death_told``: the entry's reason says its leader died already ("Capt. Mara Holt died: 2
-    Morale hits at once", `bridge.death_told`), so the story says it no more."""
+    Morale hits at once", `HistoryEntry.death_told`), so the story says it no more.
+    ``leader_named``: the reason opens with the leader's name ("Sgt Vance healed",
+    `HistoryEntry.leader_named`), so its hit points are said without it: "now at 14 of 14 hit
+    points", never "Sgt Vance healed: Sgt Vance is at 14 of 14…"."""
     parts = []
     if "status" in after:
         was, now = Status(before.get("status", "ready")), Status(after["status"])
@@ -348,7 +352,8 @@ def story_text(
         else:
             hit_points = hit_points_text(now["hit_points"], most=leader_most)
             moved = _moved_from(was.get("hit_points"), now["hit_points"])
-            parts.append(f"{now['name']} is at {hit_points}{moved}")
+            who = "now" if leader_named else f"{now['name']} is"
+            parts.append(f"{who} at {hit_points}{moved}")
     if after.get("skill_lost"):
         lost = after["skill_lost"] - (before.get("skill_lost") or 0)
         if lost > 0:

@@ -220,9 +220,7 @@ def casualties_died_text(unit: Unit, dead: int, suffix: str = "") -> str:
     return why
 
 
-FIGHTS = (Kind.BATTLE, Kind.ENGAGEMENT, Kind.QUICK_RESOLVE)
-"""The kinds of a unit's history entries for its fights, each of which may deal Casualty hits:
-battles, engagements (quick resolves among them), and quick resolves from before they were."""
+FIGHTS = HistoryEntry.FIGHTS
 
 
 def _window_story(unit: Unit) -> str:

@@ -445,3 +445,37 @@ def test_a_leaders_heal_reads_in_its_units_history_against_full_hit_points_and_w
     assert entry_line(corrected, corrected.after) == (
         "GM correction: patched up: Capt. Holt is at 9 hit points, up from 3"
     )
+
+
+def test_a_leader_is_named_in_the_story_by_what_the_entry_is_not_by_its_reasons_words(
+    campaign, make_unit
+):
+    """A leader's heal names the leader in its reason, so its hit points are said without the
+    name again; any other entry names the leader with them, whatever its reason begins with (a
+    battle named for a place called as its leader is). A fight or a correction names in its
+    reason the leader it killed, so its story says the death no more."""
+    from campaign.pages import entry_line
+    from campaign.rules.history import sentence
+    from campaign.services.characters import character_heal
+    from campaign.services.roster import unit_edit
+
+    vance = {"name": "Vance", "hit_points": 12, "alive": True}
+    before, after = {"leader": vance}, {"leader": {**vance, "hit_points": 5}}
+    why = "Vance Ridge: 1 Casualty hit"
+    ridge = HistoryEntry(
+        kind=HistoryEntry.Kind.BATTLE, text=sentence(why, before, after), before=before,
+        after=after,
+    )  # fmt: skip
+    assert entry_line(ridge, ridge.after) == f"{why}: Vance is at 5 hit points, down from 12"
+    holt = character_create(campaign=campaign, name="Holt", hit_points=14)
+    squad = make_unit()
+    leader_attach(unit=squad, character=holt)
+    unit_edit(unit=squad, changes={"leader_hit_points": 4}, reason="shot")
+    character_heal(character=holt, hit_points=2, reason="is bandaged")
+    healed = squad.history.last()
+    assert entry_line(healed, healed.after) == (
+        "Holt is bandaged: now at 6 of 14 hit points, up from 4"
+    )
+    killed = unit_edit(unit=squad, changes={"leader_hit_points": -10}, reason="sniper")
+    said = entry_line(killed, killed.after)
+    assert said.count("Holt died: 2 Morale hits at once") == 1 and "killed" not in said
