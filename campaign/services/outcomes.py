@@ -613,7 +613,9 @@ def outcome_revert(
             errors.setdefault(field, []).append("reverted already")
         snapshot = current[entry.unit_id]
         if any(
-            name in SNAPSHOT_FIELDS and snapshot.get(name) != value
+            name in SNAPSHOT_FIELDS
+            and snapshot.get(name) != value
+            and not _only_renamed(entry, name, snapshot.get(name), value)
             for name, value in entry.after.items()
         ):
             errors.setdefault(field, []).append(
@@ -658,6 +660,18 @@ def outcome_revert(
     if closing:
         reverted += _casualties_given_back_die(units, closing, actor)
     return reverted
+
+
+def _only_renamed(entry: HistoryEntry, field: str, now: Any, then: Any) -> bool:
+    """Whether the unit's leader (``now``) is the one ``entry`` left (``then``) under another
+    name: its character renamed since (`Character.save`), which writes no history, and no
+    entry of the unit since touching its leader. Not a change to undo first."""
+    if field != "leader" or not (isinstance(now, dict) and isinstance(then, dict)):
+        return False
+    if {**now, "name": ""} != {**then, "name": ""}:
+        return False
+    since = HistoryEntry.objects.filter(unit_id=entry.unit_id, pk__gt=entry.pk)
+    return not since.filter(after__has_key="leader").exists()
 
 
 def _window_moved(entry: HistoryEntry, snapshot: Mapping[str, Any]) -> bool:

@@ -100,6 +100,28 @@ def test_a_character_renamed_by_a_plain_save_is_its_leaders_name_everywhere_afte
     assert Leader.objects.get(unit=squad).name == "Col. Holt"
 
 
+def test_a_rename_is_no_change_to_undo_before_a_revert_of_what_befell_its_leader(
+    campaign, make_unit
+):
+    from campaign.services import outcome_revert, unit_edit
+
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
+    squad = make_unit()
+    leader_attach(unit=squad, character=holt)
+    shot = unit_edit(unit=squad, changes={"leader_hit_points": 4}, reason="shot")
+    holt.name = "Maj. Holt"
+    holt.save()
+    outcome_revert(entries=[shot], reason="wrong squad")
+    leader = Leader.objects.get(unit=squad)
+    assert (leader.name, leader.hit_points) == ("Maj. Holt", 14)
+    # A leader changed since by an entry of its own is a change to undo first.
+    shot = unit_edit(unit=squad, changes={"leader_hit_points": 4}, reason="shot")
+    healed = unit_edit(unit=squad, changes={"leader_hit_points": 9}, reason="patched up")
+    with pytest.raises(ValidationError, match="has changed since: undo that first"):
+        outcome_revert(entries=[shot], reason="wrong squad")
+    outcome_revert(entries=[healed], reason="not yet")
+
+
 def test_reverting_a_leader_detach_puts_the_same_character_back_at_the_head(campaign, make_unit):
     from campaign.services import outcome_revert
 
