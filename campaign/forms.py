@@ -22,7 +22,7 @@ from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.forms import LaunchKeyField, OneTimeBoundField, WholeNumberField
 from battles.jsontext import read_json
 from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
-from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, card_needs
+from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, card_needs, card_specialties
 from campaign.rules.history import hit_points_text, number_text, possessive
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.recovery import morale_hits_healable
@@ -42,7 +42,7 @@ from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
 from campaign.services.roster import HAND_OVER_STAYS, LEADER_HIT_POINTS, MAX_RAISED_AT_ONCE
 from config.security import megabytes
-from units.bucs import Equipment, Quality, Specialty, with_requirements
+from units.bucs import Equipment, Quality, Specialty
 from units.models import UnitType
 from units.words import and_words, quoted
 
@@ -458,6 +458,24 @@ def card_label(card: UnitType) -> str:
     return f"{card.name} (needs {needed})" if needed else card.name
 
 
+SPECIALTIES_LEFT_EMPTY = (
+    "Left empty: the specialty its card needs, named beside the card, if its quality may hold "
+    "it (a Raw unit holds none). Outside its specialties a unit fights as Raw, with Poor kit."
+)
+
+
+def specialties_left_empty(data: dict[str, Any]) -> dict[str, Any]:
+    """A form raising a unit on a card (``unit_type``) with no specialty ticked: it takes those
+    its card needs, if its ``quality`` may hold them (`rules.bridge.card_specialties`); a Raw
+    unit, or a Green one on a card that needs Armor (it brings Mechanized), is raised without,
+    and told it fights as Raw with Poor kit on that card, rather than refused for what nobody
+    ticked."""
+    card, quality = data.get("unit_type"), data.get("quality")
+    if card is not None and quality and not data.get("specialties"):
+        data["specialties"] = [s.value for s in card_specialties(card, Quality.of_word(quality))]
+    return data
+
+
 class UnitAddForm(PageForm):
     """Raise a unit from a card of the library."""
 
@@ -481,9 +499,7 @@ class UnitAddForm(PageForm):
         choices=SPECIALTY_CHOICES,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Left empty: the specialty its card needs, named beside the card, if its "
-        "quality may hold it (a Raw unit holds none). Outside its specialties a unit fights as "
-        "Raw, with Poor kit.",
+        help_text=SPECIALTIES_LEFT_EMPTY,
     )
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
@@ -497,16 +513,7 @@ class UnitAddForm(PageForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         data["count"] = data.get("count") or 1  # left empty: one
-        card = data.get("unit_type")
-        if card is not None and not data.get("specialties"):
-            needed = with_requirements(card_needs(card))
-            # Only as many as its quality may hold: a Raw unit holds none, a Green one no Armor
-            # (it brings Mechanized), so left empty it is raised without, and told it fights
-            # as Raw with Poor kit on that card, rather than refused for what nobody ticked.
-            quality = data.get("quality")
-            if quality and len(needed) <= Quality.of_word(quality).specialty_limit:
-                data["specialties"] = [s.value for s in needed]
-        return data
+        return specialties_left_empty(data)
 
 
 class UnitEditForm(ChangedOnTheForm, PageForm):

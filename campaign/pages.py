@@ -1052,8 +1052,10 @@ def requisition_refused(roll: TableRoll) -> bool:
 def roll_notice(roll: TableRoll) -> tuple[str, int]:
     """What the checks page says after a roll, and at what level: a refused Requisition is a
     roll made and kept, but no unit raised, so a warning that says so, never a "Done"; any other
-    roll is done whatever it rolled. The rules set no limit on asking again, so a refused one says
-    that the form keeps what was asked (`views.table.checks_page`), and what asks for less."""
+    roll is done whatever it rolled; a unit raised is said as raising it on its force's page says
+    it (where it joins, with its card's specialty or lacking it). The rules set no limit on
+    asking again, so a refused one says that the form keeps what was asked
+    (`views.table.checks_page`), and what asks for less."""
     summary = minus_signs(roll.summary)
     if requisition_refused(roll):
         said = (
@@ -1062,6 +1064,12 @@ def roll_notice(roll: TableRoll) -> tuple[str, int]:
             "lowers the DC)."
         )
         return said, messages.WARNING
+    raised = roll.kind == TableRoll.Kind.REQUISITION and roll.result.get("unit")
+    unit = raised and Unit.objects.select_related("force", "unit_type").filter(pk=raised).first()
+    if unit:
+        # Where the unit joins, and whether its specialties cover its card, as raising it on its
+        # force's page says (`unit_joins_text`).
+        return f"{summary}. {unit_joins_text([unit], unit.force)}", messages.SUCCESS
     return summary, messages.SUCCESS
 
 

@@ -23,12 +23,15 @@ from battles.forms import LaunchKeyField, SeedField, WholeNumberField
 from campaign import selectors
 from campaign.battle_forms import chosen_problems, not_a_choice
 from campaign.forms import (
+    SPECIALTIES_LEFT_EMPTY,
     SPECIALTY_CHOICES,
     ListedName,
     PageForm,
     UserField,
+    card_label,
     people_choices,
     revert_reason,
+    specialties_left_empty,
 )
 from campaign.keys import key_named
 from campaign.models import Campaign, Force, Order, Unit
@@ -983,6 +986,8 @@ class RequisitionForm(CampaignForm):
             label="Card",
             empty_label="Choose a card",
         )
+        # Each card names the specialty it needs, as on its force's page (`card_label`).
+        self.fields["unit_type"].label_from_instance = card_label
         self.fields["name"] = forms.CharField(max_length=200)
         # Elite and Legendary come only from combat: the form offers what a roll may raise.
         self.fields["quality"] = RequisitionQualityField(
@@ -999,7 +1004,10 @@ class RequisitionForm(CampaignForm):
             initial="adequate",
         )
         self.fields["specialties"] = forms.MultipleChoiceField(
-            choices=SPECIALTY_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+            choices=SPECIALTY_CHOICES,
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+            help_text=SPECIALTIES_LEFT_EMPTY,
         )
         self.fields["character"] = _character_field(
             self.campaign, required=False, label="Requisitioned by"
@@ -1008,6 +1016,9 @@ class RequisitionForm(CampaignForm):
             min_value=-40, max_value=40, initial=0, label="Their Requisition bonus"
         )
         self.fields["seed"] = SeedField()
+
+    def clean(self) -> dict[str, Any]:
+        return specialties_left_empty(super().clean())
 
 
 def requisition_asked(setup: dict[str, Any]) -> dict[str, Any]:

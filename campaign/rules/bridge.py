@@ -47,6 +47,7 @@ from units.bucs import (
     ignores_first_morale_hit,
     shifted_skill,
     skill_shift,
+    with_requirements,
 )
 from units.words import or_words, value_shown
 
@@ -289,6 +290,14 @@ def card_needs(unit_type: Any) -> frozenset[Specialty]:
     """The specialty a card needs, as a set (empty: the card names none, anyone may field it)."""
     specialty = getattr(unit_type, "specialty", "")
     return frozenset({Specialty(specialty)}) if specialty else frozenset()
+
+
+def card_specialties(unit_type: Any, quality: Quality) -> list[Specialty]:
+    """The specialties a unit raised on a card takes when none are ticked: those the card needs,
+    with what they require (Armor brings Mechanized), if ``quality`` may hold them all; else
+    none (a Raw unit holds none), and it fights as Raw with Poor kit on that card."""
+    needed = with_requirements(card_needs(unit_type))
+    return needed if len(needed) <= quality.specialty_limit else []
 
 
 def card_for(card: dict[str, Any], going: GoingIn) -> dict[str, Any]:

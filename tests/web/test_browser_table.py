@@ -220,7 +220,10 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     gm.wait_for_selector("#rolls >> text=1st Squad (helped by 2nd Squad) (")
     expect(gm.locator("#rolls li").first).to_contain_text("Strength in numbers (2 units): +2")
     gm.select_option("#requisition-form select[name=force]", label="Lantern Company")
-    gm.select_option("#requisition-form select[name=unit_type]", label="Rifle Squad")
+    # Each card is offered with the specialty it needs, as on its force's page.
+    gm.select_option(
+        "#requisition-form select[name=unit_type]", label="Rifle Squad (needs Infantry)"
+    )
     gm.fill("#requisition-form input[name=name]", "1st Squad")
     gm.select_option("#requisition-form select[name=quality]", "green")
     gm.check("#requisition-form input[value=infantry]")

@@ -631,3 +631,26 @@ def test_a_character_renamed_by_a_plain_save_is_named_so_on_its_units_pages(clie
         assert "led by Lt. Rook" in text and "Sgt. Rook" not in text, url
     text = client.get(unit).text  # its history says what was written then, under the old name
     assert "<dt>Leader</dt><dd>Lt. Rook, " in text and "Detach Lt. Rook</button>" in text
+
+
+def test_a_unit_requisitioned_with_no_specialty_ticked_takes_the_one_its_card_needs(client, world):
+    """Requisition raises a unit as its force's page does: the form names beside each card the
+    specialty it needs, a unit asked with none ticked takes it (it does not fight as Raw with
+    Poor kit on its own card), and the page says where it joined and with what."""
+    from campaign.models import Unit
+
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    card.specialty = "infantry"
+    card.save()
+    c = world.campaign.pk
+    login(client, world, "gm")
+    form = client.get(reverse("campaign:checks", args=[c])).text.split('id="requisition-form"')[1]
+    assert f">{card.name} (needs Infantry)</option>" in form
+    ask = {"force": world.force.pk, "unit_type": card.pk, "name": "Fresh Rifles", "bonus": "40",
+           "quality": "average", "equipment": "adequate", "seed": "3"}  # fmt: skip
+    page = client.post(reverse("campaign:requisition", args=[c]), ask, follow=True).text
+    assert Unit.objects.get(name="Fresh Rifles").specialties == ["infantry"]
+    assert (
+        f"raised. Fresh Rifles joins {world.force.name}, with the Infantry specialty its card "
+        "needs." in page
+    )
