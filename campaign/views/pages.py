@@ -51,9 +51,10 @@ from campaign.forms import (
     UnitMoveForm,
     people_choices,
 )
-from campaign.models import CampaignBattle, Force, Membership, Order, Unit
+from campaign.models import Campaign, CampaignBattle, Force, Membership, Order, Unit
 from campaign.pages import (
     MEDICS_SPENT,
+    Attention,
     AtTheTable,
     RosterLine,
     at_the_table,
@@ -169,6 +170,30 @@ def _own_forces(viewer: Viewer, summaries: list) -> set[int]:
     return {s.force.pk for s in summaries if viewer.sight(s.force) == FULL}
 
 
+def medics_due_context(
+    campaign: Campaign, attention: list[Attention]
+) -> tuple[list[Attention], dict[str, Any]]:
+    """The units whose Casualty hits await the medics, among ``attention``
+    (`units_needing_attention`), as the dashboard's "Needs doing" and the Orders page's clock
+    list them (`_medics_due.html`): ``attention`` with why each force's crews cannot work today,
+    where they cannot, and the context the list reads."""
+    medics = medics_left({a.unit.force_id for a in attention if a.medics})
+    # A force whose Medical crews are out of action is told which, why and till when.
+    crewless = {a.unit.force_id: a.unit.force for a in attention if a.medics}
+    idle = forces_crews_idle(
+        [f for pk, f in crewless.items() if pk not in medics], campaign_now(campaign)
+    )
+    attention = [replace(a, crews_idle=idle.get(a.unit.force_id, "")) for a in attention]
+    return attention, {
+        "medics_due": [a for a in attention if a.medics],
+        # The GM sends them in; a player is told when their force has none to send.
+        "medics_forces": {pk for pk, left in medics.items() if left},
+        # A force whose crews have saved all they can today is told so, not sent to its form.
+        "medics_spent": {pk for pk, left in medics.items() if not left},
+        "medics_spent_text": MEDICS_SPENT,
+    }
+
+
 def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) -> dict[str, Any]:
     """The dashboard; ``visit`` is the member opening it (`member_visit`), whose last visit
     says what is new to them (on their first, the latest that befell their units). None: a
@@ -186,13 +211,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     members = list(campaign.memberships.select_related("user").order_by("role", "user__username"))
     plays = any(viewer.owns(s.force) for s in summaries)
     owners = {s.force.owner_id for s in summaries}
-    medics = medics_left({a.unit.force_id for a in attention if a.medics})
-    # A force whose Medical crews are out of action is told which, why and till when.
-    crewless = {a.unit.force_id: a.unit.force for a in attention if a.medics}
-    idle = forces_crews_idle(
-        [f for pk, f in crewless.items() if pk not in medics], campaign_now(campaign)
-    )
-    attention = [replace(a, crews_idle=idle.get(a.unit.force_id, "")) for a in attention]
+    attention, medics_context = medics_due_context(campaign, attention)
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
@@ -204,13 +223,8 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         fights=recent_fights(campaign, battles),
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=attention,
-        medics_due=[a for a in attention if a.medics],
+        **medics_context,
         leaders_down=[a for a in attention if a.leader_down],
-        # The GM sends them in; a player is told when their force has none to send.
-        medics_forces={pk for pk, left in medics.items() if left},
-        # A force whose crews have saved all they can today is told so, not sent to its form.
-        medics_spent={pk for pk, left in medics.items() if not left},
-        medics_spent_text=MEDICS_SPENT,
         # A player's line leads to their force's medics form, as the GM's list does.
         directs_medics={s.force.pk for s in summaries if viewer.may_direct(s.force)},
         # Still to do before these can fight: a player with no force, a force with no units.

@@ -46,6 +46,7 @@ from campaign.pages import (
     revert_blocked,
     roll_notice,
     trained_text,
+    units_needing_attention,
 )
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.engagement import (
@@ -111,6 +112,7 @@ from campaign.views.actions import (
     time_review,
     to_engagement_review,
 )
+from campaign.views.pages import medics_due_context
 from units.bucs import (
     DUG_IN,
     HIT_MARGIN,
@@ -320,6 +322,11 @@ def orders_context(viewer: Viewer, unit: int | None = None, **forms: Any) -> dic
             campaign=campaign, initial=initial
         )
         context["clock_form"] = forms.get("clock_form") or ClockForm()
+        # Beside the clock, what moving it may kill: each unit whose Casualty hits await the
+        # medics, and when they die, as the dashboard's "Needs doing" says it.
+        every_force = set(campaign.forces.values_list("pk", flat=True))
+        _, medics = medics_due_context(campaign, units_needing_attention(campaign, every_force))
+        context.update(medics)
         context["no_givers"] = not campaign.characters.filter(alive=True).exists()
         if context["no_givers"]:
             context["named_leaders"] = _named_leaders(campaign)

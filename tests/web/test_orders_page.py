@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.models import Character, Order
+from campaign.models import Character, Order, Unit
 from campaign.services import leader_attach, unit_create, unit_edit
 from campaign.services.characters import character_create
 from campaign.services.orders import order_give
@@ -619,3 +619,29 @@ def test_a_list_with_nothing_chosen_yet_says_choose_not_dashes(client, world):
         assert re.search(r'<option value=""[^>]*>Choose a [a-z]+</option>', select), select
     for path in (_orders(world), reverse("campaign:characters", args=[world.campaign.pk])):
         assert "---------" not in client.get(path).text
+
+
+def test_beside_the_clock_the_gm_sees_who_awaits_the_medics_and_till_when(client, world):
+    """The Orders page moves the clock, and moving it past a unit's 24 hours kills the Casualty
+    hits the medics have not saved: the page names each such unit with when they die, under its
+    force, with the way to its medics, as the dashboard's "Needs doing" does; with none, it
+    says nothing of them."""
+    for unit in Unit.objects.filter(force__campaign=world.campaign, casualty_hits__gt=0):
+        unit_edit(unit=unit, changes={"casualty_hits": 0}, reason="set up",
+                  actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    assert 'id="medics-due"' not in client.get(_orders(world)).text
+    unit = world.force.units.filter(status="ready").first()
+    unit_edit(unit=unit, changes={"casualty_hits": 1, "last_battle_day": world.campaign.day},
+              reason="set up", actor=world.users["gm"])  # fmt: skip
+    page = client.get(_orders(world)).text
+    due = page.split('id="medics-due"', 1)[1].split("</section>", 1)[0]
+    assert (
+        f"<strong>{world.force.name}</strong>: 1 unit with Casualty hits awaiting the medics" in due
+    )
+    assert f">{unit.name}</a>: 1 Casualty hit awaits the medics" in due
+    assert "Unsaved, it dies after day " in due
+    force = reverse("campaign:force", args=[world.campaign.pk, world.force.pk])
+    assert f'href="{force}' in due
+    # A player sees no GM's list: the medics are the GM's to send from here.
+    assert 'id="medics-due"' not in login(client, world, "player").get(_orders(world)).text
