@@ -30,6 +30,7 @@ from campaign.models import (
     Character,
     CharacterEntry,
     Engagement,
+    HistoryEntry,
     Leader,
     Order,
     TableRoll,
@@ -37,6 +38,7 @@ from campaign.models import (
 )
 from campaign.pages import (
     battles_page,
+    changes,
     clean_cursor,
     engagement_outcome,
     engagement_sides,
@@ -62,6 +64,7 @@ from campaign.rules.state import ordered_specialties
 from campaign.selectors import (
     campaign_characters,
     campaign_now,
+    entries_changes,
 )
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
@@ -823,6 +826,8 @@ def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict
                            unseen=bool(unseen), seed_shown=viewer.sees_every_die(forces),
                            winner=sides.get(record.winner),
                            when=f"day {record.day}, {record.hour:02d}:00")  # fmt: skip
+    if record.state == Engagement.State.APPLIED:
+        context.update(_engagement_aftermath(viewer, record))
     if viewer.manages and record.state == Engagement.State.APPLIED:
         if forms.get("revert_form"):
             context["revert_form"] = forms["revert_form"]  # sent, and refused: it says why
@@ -830,6 +835,29 @@ def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict
             context["revert_blocked"] = blocked  # nothing to offer: Revert would refuse it
         else:
             context["revert_form"] = RevertEngagementForm()
+    return context
+
+
+def _engagement_aftermath(viewer: Viewer, record: Engagement) -> dict[str, Any]:
+    """What an applied engagement did to its units, told in the words of the history entries it
+    wrote (`pages.changes`, as a battle's page tells its outcome), for the forces the reader
+    sees in full, as on the rosters; and, to the GM, which of its units' Casualty hits await
+    the medics now, until when, and how to send them (`medics_due_context`)."""
+    entries = list(
+        HistoryEntry.objects.filter(pk__in=record.applied_entries)
+        .select_related("unit__force", "unit__leader")
+        .order_by("pk")
+    )
+    rows = changes(entries_changes(entries), entries)
+    shown = [c for c in rows if viewer.sight(c.unit.force) == FULL]
+    context: dict[str, Any] = {"changes": shown, "changes_hidden": len(rows) - len(shown)}
+    if viewer.manages:
+        fought = {c.unit.pk for c in shown}
+        forces = {c.unit.force_id for c in shown}
+        attention = units_needing_attention(viewer.campaign, forces)
+        context.update(
+            medics_due_context(viewer.campaign, [a for a in attention if a.unit.pk in fought])[1]
+        )
     return context
 
 

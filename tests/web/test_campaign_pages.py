@@ -893,3 +893,40 @@ def test_a_stacked_tables_caption_is_as_wide_as_its_rows_on_a_phone():
     phone = {s: d for m, s, d in site if m == "@media (max-width: 40rem)"}
     assert phone["main table.stack"]["display"] == "block"
     assert phone["table.stack caption"]["display"] == "block"
+
+
+def test_an_engagements_page_says_what_it_did_to_each_unit_and_whose_hits_await_the_medics(
+    client, world
+):
+    """Fought and applied at once, an engagement's page tells what it did to each of its units
+    in the words of their histories, as a battle's page does, and to the GM which of them now
+    carry Casualty hits awaiting the medics, until when, with the way to send them in."""
+    from campaign.services.engagements import engagement_run
+
+    card = world.unit.unit_type
+    raiders = unit_create(force=world.force, unit_type=card, name="Raiders", quality="legendary",
+                          equipment="excellent", specialties=["infantry"])  # fmt: skip
+    pickets = unit_create(force=world.enemy, unit_type=card, name="Pickets",
+                          quality="experienced", specialties=["infantry"])  # fmt: skip
+    engagement = engagement_run(
+        campaign=world.campaign, sides={"attackers": [raiders], "defenders": [pickets]},
+        name="Raid on the pickets", round_limit=1, seed=2, actor=world.users["gm"],
+    )  # fmt: skip
+    pickets = Unit.objects.get(pk=pickets.pk)
+    assert (pickets.morale_hits, pickets.casualty_hits, pickets.status) == (1, 1, "ready")
+    page = login(client, world, "gm").get(_url("engagement", world, engagement.pk)).text
+    aftermath = page.split('id="aftermath"', 1)[1].split("</section>", 1)[0]
+    assert "What it did to the units" in aftermath
+    assert "Raid on the pickets: took 1 Morale, 1 Casualty hit" in aftermath
+    assert f'<a href="{_url("unit", world, pickets.pk)}">Pickets</a>' in aftermath
+    due = aftermath.split('id="medics-due"', 1)[1].split("</ul></li>", 1)[0]
+    assert (
+        f"<strong>{world.enemy.name}</strong>: 1 unit with Casualty hits awaiting the medics" in due
+    )
+    assert ">Pickets</a>: 1 Casualty hit awaits the medics. Unsaved, it dies after day " in due
+    assert "Raiders" not in due
+    # A spectator reads what it did, not the GM's list of what to do.
+    page = login(client, world, "spectator").get(_url("engagement", world, engagement.pk)).text
+    aftermath = page.split('id="aftermath"', 1)[1].split("</section>", 1)[0]
+    assert "Raid on the pickets: took 1 Morale, 1 Casualty hit" in aftermath
+    assert 'id="medics-due"' not in aftermath
