@@ -1618,6 +1618,32 @@ def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) ->
     return _time_lines(steps)
 
 
+def kept_in_zone_text(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -> str:
+    """The units whose days of R&R in ``passings`` (`advance_passings`) leave them their last
+    Morale hit, in a sentence: still in the combat zone, under stress, that one heals only by
+    R&R out of it (`recovery.morale_hits_healable`), so the GM who wants it healed withdraws
+    them first; "" when no day of R&R leaves any so."""
+    kept: dict[int, Unit] = {}
+    for unit, _, passing in passings:
+        if passing.kind == CASUALTIES:
+            continue
+        state = passing.state
+        if state.in_combat_zone and state.morale_hits and not morale_hits_healable(state):
+            kept[unit.pk] = unit
+        else:
+            kept.pop(unit.pk, None)
+    if not kept:
+        return ""
+    units = sorted(kept.values(), key=lambda u: (u.force.name, u.name))
+    one = len(units) == 1
+    return (
+        f"Still in the combat zone, {and_words([unit_label(u) for u in units])} "
+        f"{'keeps its' if one else 'keep their'} last Morale hit: under stress it heals only by "
+        f"R&R out of the zone (withdraw {'it' if one else 'them'} to the rear on "
+        f"{'its page' if one else 'their pages'} first)."
+    )
+
+
 def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
     """What the clock moving on did, unit by unit, in sentences, from the history entries it
     wrote (oldest first): the same sentences as `time_lines_ahead`, in the past tense."""

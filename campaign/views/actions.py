@@ -59,6 +59,7 @@ from campaign.models import Campaign, Order, role_phrase
 from campaign.pages import (
     changes,
     engagement_sides,
+    kept_in_zone_text,
     left_unsaved_text,
     medics_today,
     roster_lines,
@@ -183,6 +184,7 @@ def time_review(
     ahead = orders_ahead(campaign, passings, start, start + hours)
     showed = time_reviewed(passings, ahead)  # every unit's, a long review's other pages too
     preview = advance_preview(passings)
+    kept = kept_in_zone_text(passings)  # every unit's, before a long review's paging
     span = span or f"From {clock_text(start)} to {clock_text(start + hours)}"
     shown, paging = preview, {}
     if len(preview) > selectors.LIST_EVERY_UNIT:
@@ -199,7 +201,8 @@ def time_review(
             title=title,
             lede=f"{span}: {TIME_PASSES} "
             + ("These units change; the others stay as they are." if preview else "No unit "
-               "changes.") + " " + orders_done_words(ahead, ahead=True).strip(),
+               "changes.") + " " + orders_done_words(ahead, ahead=True).strip()
+            + (f" {kept}" if kept else ""),
             lines=time_lines_ahead(passings),
             changes=changes(shown),
             **paging,

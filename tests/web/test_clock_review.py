@@ -302,3 +302,27 @@ def test_the_summary_says_the_dead_with_one_parenthesis_when_the_gm_gave_a_reaso
     assert ") (" not in told
     assert "1 Casualty hit not saved within 24 hours died (taken out at Crossroads; " in told
     assert "; the clock moved on: patrols); " in told
+
+
+def test_the_review_names_the_units_the_combat_zone_leaves_their_last_morale_hit(client, world):
+    """Two days of R&R heal two Morale hits, but a unit still in the combat zone keeps its last:
+    the review says which units keep theirs and why, so the GM is not left wondering why 2 → 1,
+    and how to heal it (withdraw it first); a unit withdrawn to the rear is not named."""
+    gm = world.users["gm"]
+    for unit in Unit.objects.filter(force__campaign=world.campaign).exclude(status="destroyed"):
+        calm = {"status": "ready", "morale_hits": 0, "casualty_hits": 0, "in_combat_zone": False}
+        unit_edit(unit=unit, changes=calm, reason="set up", actor=gm)
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    shaken = unit_create(force=world.force, unit_type=card, name="Shaken", specialties=["infantry"])
+    rested = unit_create(force=world.force, unit_type=card, name="Rested", specialties=["infantry"])
+    unit_edit(unit=shaken, changes={"morale_hits": 2, "in_combat_zone": True}, reason="set up",
+              actor=gm)  # fmt: skip
+    unit_edit(unit=rested, changes={"morale_hits": 2}, reason="set up", actor=gm)
+    login(client, world, "gm")
+    page = client.get(_url("clock-advance", world), {"hours": "48"}).text
+    assert (
+        f"Still in the combat zone, Shaken ({world.force.name}) keeps its last Morale hit: under "
+        "stress it heals only by R&amp;R out of the zone (withdraw it to the rear on its page "
+        "first)." in page
+    )
+    assert "Rested (" not in page.split("Still in the combat zone", 1)[1].split("</p>", 1)[0]
