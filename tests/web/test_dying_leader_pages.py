@@ -83,6 +83,14 @@ def test_the_gms_list_says_a_dying_leader_once_beside_its_units_wounds(client, w
     login(client, world, "player")  # one line for the unit, the leader said in it
     dashboard = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
     assert dashboard.count(SAID) == 1
+    login(client, world, "gm")  # beside the clock, with no line of its own, it is said there
+    orders = client.get(reverse("campaign:orders", args=[world.campaign.pk])).text
+    due = orders[
+        orders.index('id="medics-due"') : orders.index(
+            "</section>", orders.index('id="medics-due"')
+        )
+    ]
+    assert f"{SAID}." in due
 
 
 def test_the_forms_name_a_dying_character_as_such_and_an_order_it_gives_is_refused_so(
