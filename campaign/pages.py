@@ -823,8 +823,9 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
             rally_days = days_to_rally(unit.state, now)
             rally = rally_when(unit.state, now, rally_days)
             reasons.append(f"Retreated in poor order: {rally}.")
+        # A dying leader needs a heal even when the unit it led is destroyed: it outlives it.
         leader = getattr(unit, "leader", None)
-        down = "" if leader is None or unit.state.destroyed else leader.leads_nobody
+        down = "" if leader is None else leader.leads_nobody
         if down:
             reasons.append(f"{down}.")
         if reasons:

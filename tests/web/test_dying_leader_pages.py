@@ -161,3 +161,19 @@ def test_an_engagements_hide_or_spot_working_says_a_dying_leader_leads_nobody(cl
     )
     surprise = page.text.split('<p id="surprise">', 1)[1].split("</p>", 1)[0]
     assert "Hide d20 " in surprise and f"; no leader&#x27;s feats: {SAID}: 0 = " in surprise
+
+
+def test_the_gm_is_told_to_heal_a_dying_leader_whose_unit_was_destroyed(client, world):
+    """The character outlives the unit it led: dying, they still need a heal, and the GM's list
+    says so with the way to heal them, as for a leader whose unit fights on."""
+    gm = world.users["gm"]
+    (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Fireteam")
+    vance = character_create(campaign=world.campaign, name="Sgt Vance", hit_points=12, actor=gm)
+    leader_attach(unit=squad, character=vance, actor=gm)
+    Leader.objects.filter(unit=squad).update(hit_points=-3)
+    unit_edit(unit=squad, changes={"status": "destroyed"}, reason="overrun", actor=gm)
+    login(client, world, "gm")
+    dashboard = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
+    todo = dashboard[dashboard.index('id="todo-h"') : dashboard.index('class="dash"')]
+    assert f"{squad.name}</a> ({world.force.name}): {SAID}. " in todo
+    assert "Heal on the Characters page</a>" in todo
