@@ -498,6 +498,8 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         # What the outcome did is in each unit's history: a member reads it for the forces
         # they see in full, as on the rosters.
         shown = [c for c in context["changes"] if viewer.sight(c.unit.force) == FULL]
+        # A player reads their own force's units first; the others keep the outcome's order.
+        shown.sort(key=lambda c: not viewer.owns(c.unit.force))
         context["changes_hidden"] = len(context["changes"]) - len(shown)
         context["changes"] = shown
     if viewer.manages and cb.odds_id is not None:

@@ -66,3 +66,25 @@ def test_what_an_outcome_changed_stays_as_it_was_whatever_befalls_the_units_afte
     summary = {u.pk: after for u, _, after in applied_changes(campaign_battle=battle)}
     unit.refresh_from_db()
     assert summary[unit.pk] != unit.state  # what it is now is not what the outcome left
+
+
+def _changed_units(response) -> list[str]:
+    return [c.unit.name for c in response.context["changes"]]
+
+
+def test_a_player_reads_their_own_units_first_marked_as_theirs(client, world):
+    # On a phone each unit's changes fill a screen: a player's own units come first, marked
+    # "yours", the others after them in the outcome's order, which the GM and a spectator keep.
+    url = _url("battle", world, world.engine_battle.pk)
+    neutral = _changed_units(login(client, world, "gm").get(url))
+    spectator = login(client, world, "spectator").get(url)
+    assert _changed_units(spectator) == neutral
+    assert "yours" not in _changes_table(spectator.text)
+    for role, force in (("player", world.force), ("rival", world.enemy)):
+        own = [n for n in neutral if world.campaign.forces.get(units__name=n) == force]
+        assert own and len(own) < len(neutral), (role, neutral)
+        response = login(client, world, role).get(url)
+        assert _changed_units(response) == own + [n for n in neutral if n not in own], role
+        rows = _changes_table(response.text).split("<tr ")[1:]
+        marked = ['class="badge">yours</span>' in row for row in rows]
+        assert marked == [True] * len(own) + [False] * (len(rows) - len(own)), role
