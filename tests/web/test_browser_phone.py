@@ -924,3 +924,32 @@ def test_the_set_ups_table_keeps_its_width_when_a_side_is_named_by_two_forces(
     expect(side.locator("option:checked")).to_have_text("Blue Battalion and Red Company")
     assert page.evaluate(TABLE_OVERFLOW) <= 0
     assert not page.errors, page.errors
+
+
+SELECTED_FITS = """(select) => {
+  // The width the select takes to show its chosen option whole: a copy holding that option
+  // alone, at its own width.
+  const copy = select.cloneNode(false);
+  copy.append(select.selectedOptions[0].cloneNode(true));
+  copy.style.cssText = 'position: absolute; width: auto; flex: none; max-width: none';
+  select.parentNode.append(copy);
+  const needed = copy.getBoundingClientRect().width;
+  copy.remove();
+  return [select.selectedOptions[0].textContent, select.getBoundingClientRect().width, needed];
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_the_timelines_whose_story_choice_shows_its_choice_whole_on_a_phone(
+    browser_world, page_for, live_server, width
+):
+    # "The whole campaign" read "The whole campaigr" at 320 px and "The whole campaig" at 390.
+    page = page_for("player")
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(f"{live_server.url}/campaigns/{browser_world.campaign.pk}/timeline/")
+    chosen, shown, needed = page.locator("#id_focus").evaluate(SELECTED_FITS)
+    assert chosen == "The whole campaign"
+    assert shown >= needed, (shown, needed)
+    assert scroll_width(page) <= width, sticking_out(page)
+    shoot(page, f"timeline-follow-{width}")
+    assert not page.errors, page.errors
