@@ -94,6 +94,9 @@ class Piece:
     cy: str
     name: str = ""
     """What the map writes on it: its name, or its number in the map's key."""
+    name_beside: bool = False
+    """A building's name written off the building, beside it, in the map's dark ink
+    (`map_labels.Spot.beside`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,12 +346,17 @@ def _labelled(
 
     pieces = (*buildings, *terrain)
     spots = place_labels(
-        [(p.id, p.name, bbox(p), (float(p.cx), float(p.cy))) for p in pieces], taken
+        [(p.id, p.name, bbox(p), (float(p.cx), float(p.cy))) for p in pieces],
+        taken,
+        light=frozenset(b.id for b in buildings),
+        table=(0.0, 0.0, float(scenario.width), float(h)),
     )
 
     def placed(piece: Piece) -> Piece:
         spot = spots[piece.id]
-        return replace(piece, name=spot.text, cx=fmt(spot.x), cy=fmt(spot.y))
+        return replace(
+            piece, name=spot.text, cx=fmt(spot.x), cy=fmt(spot.y), name_beside=spot.beside
+        )
 
     key = tuple((spots[p.id].text, p.name) for p in pieces if spots[p.id].keyed)
     return tuple(map(placed, terrain)), tuple(map(placed, buildings)), key

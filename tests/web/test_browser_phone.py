@@ -467,6 +467,31 @@ def test_the_maps_words_are_legible_on_a_phone(
     assert not page.errors, page.errors
 
 
+def test_a_buildings_name_is_read_whole_on_the_replay_at_320_px(
+    browser_world, page_for, live_server
+):
+    """At 320 px "Farmhouse" sat on the building's top edge, white on the pale ground round it
+    ("armhouse"): now it is written above the building, in the map's dark ink, on the map."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = page_for("gm")
+    page.set_viewport_size({"width": 320, "height": 800})
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    name = page.locator(".replay text.terrain-label", has_text="Farmhouse")
+    roof = page.locator('.replay polygon[data-building="farmhouse"]').bounding_box()
+    sheet = page.locator(".replay svg.table-map rect.cloth").bounding_box()
+    box = name.bounding_box()
+    assert "building-label" not in name.get_attribute("class")
+    assert box["y"] + box["height"] <= roof["y"], (box, roof)  # wholly above the roof
+    assert box["y"] >= sheet["y"], (box, sheet)  # and on the table
+    assert (
+        page.evaluate("e => getComputedStyle(e).fill", name.element_handle())
+        != "rgb(255, 255, 255)"
+    )
+    name.scroll_into_view_if_needed()
+    shoot(page, "replay-building-name-320")
+    assert not page.errors, page.errors
+
+
 UNIT_IDS = """() => Object.fromEntries(Object.entries(
   JSON.parse(document.getElementById("replay-frames").textContent).units
 ).map(([id, info]) => [info.name, id]))"""

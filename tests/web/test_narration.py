@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.template.loader import render_to_string
 
 from battles.engine import events as ev
 from battles.engine import load_scenario, parse_scenario, run_battle
 from battles.frames import replay_frames
-from battles.map_labels import text_box
+from battles.map_labels import MARGIN, text_box
 from battles.names import building_name, readable, scenario_names
 from battles.narration import describe, describe_roll
 from battles.report import log_turns
@@ -106,6 +107,35 @@ def test_the_maps_labels_do_not_overlap_and_a_number_stands_in_the_key(reference
             assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
     numbers = [p.name for p in pieces if p.name.isdigit()]
     assert sorted(numbers, key=int) == [number for number, _ in table.key]
+
+
+@pytest.mark.parametrize("reference", reference_scenarios(), ids=lambda s: s.slug)
+def test_a_buildings_name_is_written_wholly_on_it_or_wholly_beside_it(reference):
+    """A building's name, white on its roof, is written wholly on the building, clear of its
+    outline, or else wholly off it in the map's dark ink, and on the table either way: at 320 px
+    "Farmhouse" sat on the building's top edge, its first letter and its tops lost to the ground
+    round it."""
+    scenario = parse_scenario(reference.data)
+    table = table_view(scenario)
+    footprints = {b.id: b.polygon.bbox for b in scenario.buildings}
+    for building in table.buildings:
+        x0, y0, x1, y1 = footprints[building.id]
+        left, top, right, bottom = x0, scenario.height - y1, x1, scenario.height - y0
+        box = text_box(building.name, float(building.cx), float(building.cy))
+        assert box[0] >= 0 and box[1] >= 0, building
+        assert box[2] <= scenario.width and box[3] <= scenario.height, building
+        on = (
+            left + MARGIN <= box[0] and box[2] <= right - MARGIN
+            and top + MARGIN <= box[1] and box[3] <= bottom - MARGIN
+        )  # fmt: skip
+        off = box[2] <= left or right <= box[0] or box[3] <= top or bottom <= box[1]
+        assert getattr(building, "name_beside", False) == off and (on or off), building
+        html = render_to_string("battles/table.html#map", {"table": table})
+        ink = "terrain-label" if off else "terrain-label building-label"
+        assert f'<text class="{ink}" x="{building.cx}" y="{building.cy}">' in html, building
+    if reference.slug == "crossroads":
+        (farmhouse,) = table.buildings
+        assert farmhouse.name == "Farmhouse" and farmhouse.name_beside, farmhouse
 
 
 @pytest.mark.parametrize("reference", reference_scenarios(), ids=lambda s: s.slug)
