@@ -3,16 +3,19 @@ campaign's history holds 20 entries or 2,000."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import HistoryEntry, Unit
-from campaign.services import campaign_create, force_create
+from campaign.services import campaign_create, force_create, membership_set
 from campaign.services.battles import campaign_battle_record
+from campaign.services.characters import character_create
 from campaign.table_forms import QuickResolveForm
 from tests.web.campaign_world import login, raise_units
 from tests.web.paging import add_notes, rows_read
@@ -131,3 +134,26 @@ def test_the_quick_resolve_form_offers_attacker_and_defender_from_one_read_of_th
     options = [re.findall(r"<option[^>]*>[^<]*</option>", html) for html in (attacker, defender)]
     ready = Unit.objects.filter(force__campaign=world.campaign, status="ready").count()
     assert options[0] == options[1] and len(options[0]) == ready + 1  # and the empty choice
+
+
+@pytest.mark.parametrize("forces", [0, 10])
+def test_the_export_costs_the_same_few_queries_whatever_the_number_of_forces(
+    client, world, django_assert_max_num_queries, forces
+):
+    """A campaign of a dozen forces exports in the queries of one of two: the forces are read with
+    their owners, units and histories together, the characters' names once."""
+    gm = world.users["gm"]
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    User = get_user_model()
+    for n in range(forces):
+        player = User.objects.create_user(f"player{n}")
+        membership_set(campaign=world.campaign, user=player, role="player")
+        force = force_create(campaign=world.campaign, owner=player, name=f"Company {n}")
+        raise_units(force, card, 3)
+        character_create(
+            campaign=world.campaign, name=f"Captain {n}", hit_points=8, player=player, actor=gm
+        )
+    login(client, world, "gm")
+    with django_assert_max_num_queries(PAGES["export"][1]):
+        response = client.get(reverse("campaign:export", args=[world.campaign.pk]))
+    assert len(json.loads(response.content)["forces"]) == 2 + forces
