@@ -605,10 +605,15 @@ class QuickResolveForm(_LeavesOut, PageForm):
         # Only a ready unit fights, as on the engagement page: a retreated or destroyed one is
         # not offered, and one that is no longer ready when the form comes back (destroyed in
         # another tab since the dashboard was drawn) is refused by its name and why (`FIGHT`).
+        # A campaign too big to list its units asks them by name, as the checks do: two
+        # lists of every ready unit would be most of the dashboard, and read every unit.
+        listed = _lists_every_unit(campaign)
         for field in ("attacker", "defender"):
-            self.fields[field] = _UnitField(campaign, FIGHT, label=field.capitalize())
-        # Both lists offer the same ready units: one read draws the two.
-        self.fields["defender"].same_as = self.fields["attacker"]
+            unit_field = _UnitField if listed else _UnitNamed
+            self.fields[field] = unit_field(campaign, FIGHT, label=field.capitalize())
+        if listed:
+            # Both lists offer the same ready units: one read draws the two.
+            self.fields["defender"].same_as = self.fields["attacker"]
         self.fields["round_limit"].initial = campaign.quick_resolve_rounds
 
     def stances(self) -> tuple[dict[str, bool], dict[str, bool]]:
