@@ -183,10 +183,20 @@ class _LeavesOut:
             and self.offer.blocked is _not_ready
         )
 
+    def _asks_by_name(self) -> bool:
+        # A big campaign's form that asks its unit by name (`_unit_field`) refuses one it
+        # cannot take by its name and why when sent, rather than reading every unit to say
+        # here which it leaves out.
+        return not _lists_every_unit(self.campaign) and any(
+            isinstance(field, _UnitNamed) for field in self.fields.values()
+        )
+
     @cached_property
     def left_out(self) -> list[str]:
         if self._by_force():
             return []  # counted by force instead (`left_out_forces`)
+        if self._asks_by_name():
+            return []
         units = [u for u in _units(self.campaign, self.owner) if self.offer.blocked(u)]
         if self.offer.left_out_as is None:
             return left_out(units)
@@ -398,13 +408,22 @@ class CampaignForm(PageForm):
         super().__init__(*args, **kwargs)
 
 
+def _unit_field(campaign: Campaign, offer: Offer, **kwargs: Any) -> forms.Field:
+    """One of the units ``offer`` allows: chosen from a list where the campaign's forms list
+    every unit, else typed by name (`_UnitNamed`), as the checks ask them, rather than a list
+    of every unit on each form of the page."""
+    if _lists_every_unit(campaign):
+        return _UnitField(campaign, offer, **kwargs)
+    return _UnitNamed(campaign, offer, **kwargs)
+
+
 class JoinForm(_LeavesOut, CampaignForm):
     offer = JOIN
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(self.campaign, nobody=NO_CHARACTERS)
-        self.fields["unit"] = _UnitField(self.campaign, JOIN, label="Joins unit")
+        self.fields["unit"] = _unit_field(self.campaign, JOIN, label="Joins unit")
 
 
 def _characters_who(
@@ -454,7 +473,7 @@ class TrainByForm(_LeavesOut, CampaignForm):
         self.fields["character"] = _characters_who(
             self.campaign, can_train, TRAINER_NOT, NOBODY_TRAINS, label="Trainer"
         )
-        self.fields["unit"] = _UnitField(self.campaign, TRAIN, label="Trains unit")
+        self.fields["unit"] = _unit_field(self.campaign, TRAIN, label="Trains unit")
 
 
 class UnitTrainForm(CampaignForm):
@@ -507,7 +526,7 @@ class RallyForm(_LeavesOut, CampaignForm):
             lambda unit: HEALED_TODAY if unit.pk in rallied else RALLY.blocked(unit),
             lambda unit: HEALED_TODAY_LEFT_OUT if unit.pk in rallied else _not_rallied(unit),
         )
-        self.fields["unit"] = _UnitField(self.campaign, self.offer, label="Heals a Morale hit of")
+        self.fields["unit"] = _unit_field(self.campaign, self.offer, label="Heals a Morale hit of")
 
 
 class OrderForm(_LeavesOut, CampaignForm):
@@ -607,11 +626,9 @@ class QuickResolveForm(_LeavesOut, PageForm):
         # another tab since the dashboard was drawn) is refused by its name and why (`FIGHT`).
         # A campaign too big to list its units asks them by name, as the checks do: two
         # lists of every ready unit would be most of the dashboard, and read every unit.
-        listed = _lists_every_unit(campaign)
         for field in ("attacker", "defender"):
-            unit_field = _UnitField if listed else _UnitNamed
-            self.fields[field] = unit_field(campaign, FIGHT, label=field.capitalize())
-        if listed:
+            self.fields[field] = _unit_field(campaign, FIGHT, label=field.capitalize())
+        if _lists_every_unit(campaign):
             # Both lists offer the same ready units: one read draws the two.
             self.fields["defender"].same_as = self.fields["attacker"]
         self.fields["round_limit"].initial = campaign.quick_resolve_rounds

@@ -18,7 +18,7 @@ from tests.web.browser import (  # noqa: F401 - the browser tests' fixtures
 )
 from tests.web.browser_world import browser_world  # noqa: F401 - the campaign in a browser
 from tests.web.campaign_world import world  # noqa: F401 - the campaign pages' shared fixture
-from tests.web.paging import paged  # noqa: F401 - the paged forms' small pages
+from tests.web.paging import big, paged  # noqa: F401 - the paged forms' small pages, or none
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "battles" / "engine" / "scenarios"
 PASSWORD = "a-long-test-password"

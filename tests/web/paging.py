@@ -12,6 +12,7 @@ from django.db.models.sql.constants import CURSOR, MULTI, NO_RESULTS
 
 from campaign import selectors
 from campaign.models import HistoryEntry, Unit
+from campaign.services import force_create
 
 
 @pytest.fixture
@@ -19,6 +20,12 @@ def paged(monkeypatch):
     """Pages of 5 units once more than 10 are ready: a big campaign at a small one's cost."""
     monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
     monkeypatch.setattr(selectors, "UNITS_A_PAGE", 5)
+
+
+@pytest.fixture
+def big(monkeypatch):
+    """Units asked by name once more than 10 are ready."""
+    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
 
 
 def fill_forces(world, count: int) -> None:
@@ -29,6 +36,19 @@ def fill_forces(world, count: int) -> None:
         for force, prefix in ((world.force, "Red"), (world.enemy, "Blue"))
         for n in range(1, count + 1)
     )
+
+
+def fill_companies(world, count: int) -> None:
+    """``count`` more ready units in ten new companies of the player's, "Squad 1-01"...: none
+    in the two forces the campaign's first battles left hits on for the medics."""
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    owner = world.users["player"]
+    for n in range(1, 11):
+        force = force_create(campaign=world.campaign, owner=owner, name=f"Company {n}")
+        Unit.objects.bulk_create(
+            Unit(force=force, unit_type=card, name=f"Squad {n}-{m:02}", specialties=["infantry"])
+            for m in range(1, count // 10 + 1)
+        )
 
 
 def unit_named(name: str) -> Unit:

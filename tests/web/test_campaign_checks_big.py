@@ -9,19 +9,12 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign import selectors
 from campaign.models import TableRoll, Unit
 from campaign.table_forms import CANNOT_ALONE_UNNAMED
 from tests.web.campaign_world import login
 from tests.web.paging import fill_forces, rows_read, unit_named
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def big(monkeypatch):
-    """Units asked by name once more than 10 are ready."""
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
 
 
 def _unit_of(force, name: str) -> Unit:

@@ -9,31 +9,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign import selectors
 from campaign.models import Campaign, Engagement, Unit
-from campaign.services import force_create
 from tests.web.campaign_world import login
-from tests.web.paging import fill_forces, rows_read, unit_named
+from tests.web.paging import fill_companies, fill_forces, rows_read, unit_named
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def big(monkeypatch):
-    """Units asked by name once more than 10 are ready."""
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
-
-
-def _fill_companies(world, count: int) -> None:
-    """``count`` more ready units in ten companies of the player's: "Squad 1-01"..."""
-    card = Unit.objects.get(pk=world.unit.pk).unit_type
-    owner = world.users["player"]
-    for n in range(1, 11):
-        force = force_create(campaign=world.campaign, owner=owner, name=f"Company {n}")
-        Unit.objects.bulk_create(
-            Unit(force=force, unit_type=card, name=f"Squad {n}-{m:02}", specialties=["infantry"])
-            for m in range(1, count // 10 + 1)
-        )
 
 
 def _written() -> tuple[int, list[int]]:
@@ -48,7 +28,7 @@ def _quick_form(html: str) -> str:
 def test_a_big_campaigns_dashboard_lists_no_unit_for_the_quick_resolve(
     client, world, big, django_assert_max_num_queries, count
 ):
-    _fill_companies(world, count)
+    fill_companies(world, count)
     login(client, world, "gm")
     with django_assert_max_num_queries(24), rows_read() as rows:
         response = client.get(reverse("campaign:dashboard", args=[world.campaign.pk]))
