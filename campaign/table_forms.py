@@ -545,11 +545,25 @@ class OrderForm(_LeavesOut, CampaignForm):
             "creates them): a player's character to the units of its player's forces and the "
             "unit it leads, an NPC to any unit.",
         )  # fmt: skip
-        self.fields["unit"] = _OrderedUnitField(
-            self.campaign, ORDER, owner=player, label="To unit",
-            help_text="A unit under an Order is named with it: a new Order replaces the one "
-            "under way" + (", if one of your characters gave it." if player else "."),
-        )  # fmt: skip
+        self._starts_on = self.initial.get("unit")
+        """The unit's pk the form starts on, if any."""
+        if player is None and not _lists_every_unit(self.campaign):
+            # The GM's form in a campaign too big to list its units asks the unit by name
+            # (`_unit_field`), and starts on the unit it was asked for by its name too.
+            self.fields["unit"] = _UnitNamed(
+                self.campaign, ORDER, label="To unit",
+                help_text="Its name, as its force's roster gives it: a new Order replaces the "
+                "one under way.",
+            )  # fmt: skip
+            if self._starts_on is not None:
+                unit = _units(self.campaign).filter(pk=self._starts_on).first()
+                self.initial["unit"] = unit_label(unit) if unit else None
+        else:
+            self.fields["unit"] = _OrderedUnitField(
+                self.campaign, ORDER, owner=player, label="To unit",
+                help_text="A unit under an Order is named with it: a new Order replaces the "
+                "one under way" + (", if one of your characters gave it." if player else "."),
+            )  # fmt: skip
         self.fields["kind"] = forms.ChoiceField(
             choices=ORDER_CHOICES, label="Order",
             error_messages={"invalid_choice": "“%(value)s” is not one of the Orders table's "
@@ -573,7 +587,7 @@ class OrderForm(_LeavesOut, CampaignForm):
         """Who the form starts on: the character leading the unit it starts on, or the only
         character it offers (a player's one character), if any."""
         givers = self.fields["giver"].queryset.values_list("pk", flat=True)
-        unit = self.initial.get("unit")
+        unit = self._starts_on
         if unit is not None and (leading := givers.filter(leading__unit=unit).first()):
             return leading
         offered = list(givers[:2])
