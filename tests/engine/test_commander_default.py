@@ -181,6 +181,25 @@ def test_an_attack_unit_closes_on_what_it_can_hurt():
     assert math.dist(step.to[-1], (23, 23)) < math.dist((2, 2), (23, 23))
 
 
+def test_a_fixed_mount_on_attack_in_range_without_a_line_goes_where_it_has_one():
+    """In range of the tank it can hurt, with a house in the way and nothing else to shoot, a
+    Fixed Mount team on Attack walks round the house and fires, rather than stand all battle.
+    Nothing can reach the team, so no die decides whether it fires."""
+    from battles.engine import run_battle
+
+    hmg = [{"name": "Heavy Machine Gun", "power": 3, "range": 18}]
+    team = squad("team", (20, 20), order="attack", move=3, weapons=hmg, keywords=["fixed_mount"])
+    target = tank("tank", (10, 10), weapons=[{"name": "Main Gun", "power": 4, "range": 4}])
+    house = building("house", square(15, 15, 18, 18), admits=None)
+    lookout = squad("lookout", (0.5, 0.5))  # sees the tank, out of its own rifles' range
+    sc = scenario([team, lookout], [target], buildings=[house], turn_limit=4)
+    b = battle(sc)
+    view = BattleView(b, "blue")
+    assert math.dist((20, 20), (10, 10)) < 18 and not view.line_clear((20, 20), (10, 10))
+    events = run_battle(sc, seed=1).events
+    assert any(e.KIND == "attack" and e.attacker == "team" for e in events)
+
+
 def test_a_screen_unit_stands_in_front_of_its_objective():
     u = squad("a", (12, 22), order="screen", move=5)
     u["order"]["objective"] = "post"

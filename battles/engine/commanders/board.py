@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..tables import ScenarioTables
     from .attacks import Reach
     from .default import GainKey
-    from .goals import Goal
+    from .goals import Goal, SpotKey
     from .moves import CrossingKey
     from .threat import Source, ThreatKey
     from .values import FinishKey, Offer, OfferKey, Target, WorthKey
@@ -219,6 +219,8 @@ class Board:
         (``attacks._structures``)."""
         self.shelters: dict[int, list[Polygon]] = {}
         """The pieces a card may take cover in, by card number (``moves._shelters``)."""
+        self.spots: dict[SpotKey, Point | None] = {}
+        """Where a Fixed Mount on Attack gets a line to its target (``goals._firing_spot``)."""
         # Kept for the battle:
         self.raze_points: dict[str, float] | None = None
         """Per building, the raze points it carries for the side (``values._raze_points``)."""
@@ -309,6 +311,7 @@ class Board:
         self.crossings = self.tables.opening_crossings if opening else {}
         self.rolling = {}
         self.shelters = {}
+        self.spots = {}
         self.structures = {}
         self.cover = {}
         for p in self.pieces.values():

@@ -6,7 +6,9 @@
   points only at the end press when the slack runs out, leaving time to fight first.
 - **Screen**: stand between the objective and the enemy, a little in front of it.
 - **Attack**: close to weapon range of the enemy the unit can hurt most; seeing none, make for
-  the contested ground.
+  the contested ground. A Fixed Mount in range of it but without a line to it, with nothing
+  else to shoot, makes for the nearest place in range that has one (within two moves), rather
+  than stand: it can neither fire on the move nor see round what is in the way.
 - **Hold**: stay put (turning in place is allowed: it is the unit's place, not its facing).
 - **No Order**: Raw and Green units hold in place; better units use their judgement — advance
   on the nearest ground their side scores, or attack where it scores none.
@@ -19,6 +21,7 @@ enemy scores is worth denying. Choosing who acts reads how hard a unit's order p
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,6 +29,8 @@ from .. import geometry
 from ..geometry import nearest_point
 from ..scenario import Objective, ObjectiveKind, OrderKind, Quality
 from ..targeting import STRUCTURE_POWER
+from .attacks import reach_here
+from .board import GRID
 from .odds import harm_by_reach
 from .threat import can_hurt
 
@@ -47,6 +52,10 @@ PRESENCE = 0.5
 
 DENY = 0.5
 """Ground only the enemy scores is worth this share of its points to stand on (denial)."""
+
+FIRING_SPOT = 0.01
+"""Close enough to the place a Fixed Mount on Attack makes for to get a line to its target: the
+place itself (the log keeps positions to the thousandth)."""
 
 SCREEN_AHEAD = 1.5
 """How far in front of the objective's centre a screen stands, as a share of its radius."""
@@ -218,13 +227,102 @@ def _attack_goal(unit: Piece, board: Board) -> Goal | None:
             best = (score, e, reach)
     if best is not None:
         _, e, reach = best
-        return Goal(e.position, max(reach * 0.9, 0.8), ATTACK_PRESS, None, e.id)
+        radius = max(reach * 0.9, 0.8)
+        if (
+            unit.fixed
+            and geometry.distance(unit.position, e.position) <= radius
+            and not _line_to(board, unit, e)
+            and reach_here(board, unit).best(board, unit) is None
+        ):
+            # In range but out of sight of it: make for the nearest place that has a line.
+            spot = _firing_spot(board, unit, e, radius)
+            if spot is not None:
+                return Goal(spot, FIRING_SPOT, ATTACK_PRESS, None, e.id)
+        return Goal(e.position, radius, ATTACK_PRESS, None, e.id)
     # Nothing to shoot at: make for the ground the enemy wants, where it will come.
     contested = [o for o in board.objectives if o.point is not None]
     if not contested:
         return None
     o = min(contested, key=lambda o: geometry.distance(unit.position, o.point))  # type: ignore[arg-type]
     return Goal(o.point, o.radius, ATTACK_PRESS, o)  # type: ignore[arg-type]
+
+
+def _line_to(board: Board, unit: Piece, enemy: Piece) -> bool:
+    """Whether the unit has a line to the enemy where both stand. A flier needs none, nor does a
+    shot at one; one inside a building is attacked only from inside it (``can_follow_in``)."""
+    if unit.aerial or enemy.aerial or enemy.inside is not None:
+        return True
+    return board.view.line_clear(unit.position, enemy.position)
+
+
+SpotKey = tuple[int, int, "Point", float]
+"""What a firing spot is kept for, while no building falls (``Board.spots``): the unit's card
+(its Move and where it may stand), the square it stands in, where the enemy stands, and the
+range it must be within."""
+
+
+def _firing_spot(board: Board, unit: Piece, enemy: Piece, radius: float) -> Point | None:
+    """The centre of the grid square nearest the unit's, within two moves of it and ``radius``
+    of the enemy, that has a line to the enemy and that the unit may stand in; None if no
+    square does. Squares are tried nearest first, and most such places are a square or two
+    away; the answer is kept while no building falls."""
+    key: SpotKey = (unit.no, unit.square, enemy.position, radius)
+    spots = board.spots
+    if key in spots:
+        return spots[key]
+    found = spots[key] = _nearest_spot(board, unit, enemy, radius)
+    return found
+
+
+def _nearest_spot(board: Board, unit: Piece, enemy: Piece, radius: float) -> Point | None:
+    ex, ey = enemy.position
+    width, height = board.table
+    columns, rows = int(width // GRID), int(height // GRID)
+    x, y = unit.position
+    column, row = int(x // GRID), int(y // GRID)
+    target = enemy.position
+    for dx, dy in _offsets(int(2.0 * unit.stride / GRID)):
+        c, r = column + dx, row + dy
+        if not (0 <= c < columns and 0 <= r < rows):
+            continue
+        p = ((c + 0.5) * GRID, (r + 0.5) * GRID)
+        if math.hypot(p[0] - ex, p[1] - ey) > radius:
+            continue
+        if board.view.line_clear(p, target) and _may_stand(board, unit, p):
+            return p
+    return None
+
+
+_OFFSETS: dict[int, list[tuple[int, int]]] = {}
+"""Grid offsets within a number of squares, nearest first (``_offsets``), by that number."""
+
+
+def _offsets(squares: int) -> list[tuple[int, int]]:
+    """The (column, row) offsets within ``squares`` squares of a square, nearest first (ties in
+    a fixed order)."""
+    found = _OFFSETS.get(squares)
+    if found is None:
+        span = range(-squares, squares + 1)
+        found = sorted(
+            ((dx, dy) for dx in span for dy in span if dx * dx + dy * dy <= squares * squares),
+            key=lambda o: (o[0] * o[0] + o[1] * o[1], o),
+        )
+        _OFFSETS[squares] = found
+    return found
+
+
+def _may_stand(board: Board, unit: Piece, p: Point) -> bool:
+    """Whether the unit may stand at ``p``: in no piece its card may not enter, nor a building
+    that does not admit it (unless it breaches)."""
+    card = unit.card
+    for t in board.view.terrain:
+        if not card.may_enter(t.props) and t.polygon.contains_strictly(p):
+            return False
+    if unit.breaching:
+        return True
+    return all(
+        b.card.admits_size(unit.size) or not b.polygon.contains_strictly(p) for b in board.buildings
+    )
 
 
 def can_follow_in(board: Board, unit: Piece, enemy: Piece) -> bool:
