@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .terrain import TerrainProps
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .geometry import Point, Polygon
+    from .terrain import TerrainPiece
 
 
 class Keyword(StrEnum):
@@ -213,3 +219,27 @@ class BuildingCard:
 
     def admits_size(self, size: int) -> bool:
         return self.admits is not None and self.admits.admits(size)
+
+
+def barred_at(
+    card: UnitCard,
+    p: Point,
+    terrain: Iterable[TerrainPiece],
+    buildings: Iterable[tuple[str, Polygon, BuildingCard]],
+) -> list[str]:
+    """The ids of what keeps a unit on ``card`` from standing at ``p``: a terrain piece it may
+    not enter, or a building (id, footprint, card) that does not admit it, ``p`` strictly
+    inside either. A unit may stand only where it could move: a flier anywhere, and a unit that
+    breaches in any building (a Skill roll or a Hit on the way in)."""
+    if card.has(Keyword.AERIAL):
+        return []  # Aerial ignores all terrain.
+    barred = [
+        t.id for t in terrain if not card.may_enter(t.props) and t.polygon.contains_strictly(p)
+    ]
+    if not card.has(Keyword.BREACHING):
+        barred += [
+            bid
+            for bid, polygon, building in buildings
+            if not building.admits_size(card.size) and polygon.contains_strictly(p)
+        ]
+    return barred

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import geometry
-from .cards import Keyword
+from .cards import barred_at
 from .errors import ScenarioError
 from .geometry import insides_meet
 from .rulesets import RULESETS, Ruleset
@@ -403,13 +403,10 @@ def _check_deployment(
     c: _Checker, p: str, u: UnitSetup, terrain: list[TerrainPiece], buildings: list[BuildingSetup]
 ) -> None:
     """A unit may not be deployed inside terrain or a building it could not move into."""
-    if u.card.has(Keyword.AERIAL):
-        return  # Aerial ignores all terrain.
-    for t in terrain:
-        if t.polygon.contains_strictly(u.position) and not u.card.may_enter(t.props):
-            c.fail(p + ".position", f"deployed inside impassable {t.kind} {t.id!r}")
-    if u.card.has(Keyword.BREACHING):
-        return  # It may go into any building (a Skill roll or a Hit on the way in).
-    for b in buildings:
-        if b.polygon.contains_strictly(u.position) and not b.card.admits_size(u.card.size):
-            c.fail(p + ".position", f"deployed inside building {b.id!r}, which does not admit it")
+    kinds = {t.id: t.kind for t in terrain}
+    footprints = [(b.id, b.polygon, b.card) for b in buildings]
+    for barred in barred_at(u.card, u.position, terrain, footprints):
+        if barred in kinds:
+            c.fail(p + ".position", f"deployed inside impassable {kinds[barred]} {barred!r}")
+        else:
+            c.fail(p + ".position", f"deployed inside building {barred!r}, which does not admit it")

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import geometry
+from ..cards import barred_at
 from ..geometry import nearest_point
 from ..scenario import Objective, ObjectiveKind, OrderKind, Quality
 from ..targeting import STRUCTURE_POWER
@@ -293,36 +294,20 @@ def _nearest_spot(board: Board, unit: Piece, enemy: Piece, radius: float) -> Poi
     return None
 
 
-_OFFSETS: dict[int, list[tuple[int, int]]] = {}
-"""Grid offsets within a number of squares, nearest first (``_offsets``), by that number."""
-
-
 def _offsets(squares: int) -> list[tuple[int, int]]:
     """The (column, row) offsets within ``squares`` squares of a square, nearest first (ties in
-    a fixed order)."""
-    found = _OFFSETS.get(squares)
-    if found is None:
-        span = range(-squares, squares + 1)
-        found = sorted(
-            ((dx, dy) for dx in span for dy in span if dx * dx + dy * dy <= squares * squares),
-            key=lambda o: (o[0] * o[0] + o[1] * o[1], o),
-        )
-        _OFFSETS[squares] = found
-    return found
+    a fixed order). Asked only when a firing spot is not kept (``Board.spots``)."""
+    span = range(-squares, squares + 1)
+    return sorted(
+        ((dx, dy) for dx in span for dy in span if dx * dx + dy * dy <= squares * squares),
+        key=lambda o: (o[0] * o[0] + o[1] * o[1], o),
+    )
 
 
 def _may_stand(board: Board, unit: Piece, p: Point) -> bool:
-    """Whether the unit may stand at ``p``: in no piece its card may not enter, nor a building
-    that does not admit it (unless it breaches)."""
-    card = unit.card
-    for t in board.view.terrain:
-        if not card.may_enter(t.props) and t.polygon.contains_strictly(p):
-            return False
-    if unit.breaching:
-        return True
-    return all(
-        b.card.admits_size(unit.size) or not b.polygon.contains_strictly(p) for b in board.buildings
-    )
+    """Whether the unit may stand at ``p``, as it might be deployed there (``cards.barred_at``)."""
+    standing = [(b.id, b.polygon, b.card) for b in board.buildings]
+    return not barred_at(unit.card, p, board.view.terrain, standing)
 
 
 def can_follow_in(board: Board, unit: Piece, enemy: Piece) -> bool:
