@@ -601,10 +601,12 @@ def medical_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
         url = reverse("campaign:force", args=[pk, force.pk])
         if not entries:
             return url, "The medics found no hits they could heal today."
-        saved = ", ".join(
-            f"{medics_text(entry.details['saved'], entry.details['morale_saved'])} of "
-            f"{entry.unit.name}"
-            for entry in entries
+        saved = and_words(
+            [
+                f"{medics_text(entry.details['saved'], entry.details['morale_saved'])} of "
+                f"{entry.unit.name}"
+                for entry in entries
+            ]
         )
         # What they could not save, and when it dies, read from the units as they are now.
         left = left_unsaved_text(roster_lines(force))

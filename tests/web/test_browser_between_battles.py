@@ -77,7 +77,7 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
     gm.get_by_label("Hurt B: Casualty hits to save (of 1)").fill("1")
     gm.click("#medical-form button:has-text('Save these hits')")
     expect(gm.locator(".notice-success")).to_contain_text(
-        "saved 1 Casualty hit of Hurt A, 1 Casualty hit of Hurt B"
+        "saved 1 Casualty hit of Hurt A and 1 Casualty hit of Hurt B."
     )
     expect(gm.locator("#medics-why")).to_have_text(
         "The Medical crews have saved all they can today."

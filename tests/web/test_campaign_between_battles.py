@@ -245,7 +245,7 @@ def test_the_medics_save_the_hits_chosen_unit_by_unit(client, world, wounded):
     # The default triage would have saved both of the Average unit's hits; this choice did not.
     assert _fresh(first).casualty_hits == 1 and _fresh(second).casualty_hits == 0
     page = client.get(response["Location"]).text
-    assert "saved 1 Casualty hit of Squad 1, 1 Casualty hit of Hurt" in page
+    assert "saved 1 Casualty hit of Squad 1 and 1 Casualty hit of Hurt." in page
     assert "The Medical crews have saved all they can today." in page
 
 
@@ -268,7 +268,7 @@ def test_the_medics_heal_morale_hits_chosen_unit_by_unit(client, world, wounded)
     assert (_fresh(first).casualty_hits, _fresh(first).morale_hits) == (1, 1)
     assert _fresh(second).morale_hits == 1
     page = client.get(response["Location"]).text
-    assert "saved 1 Casualty hit of Squad 1, 1 Morale hit of Hurt" in page
+    assert "saved 1 Casualty hit of Squad 1 and 1 Morale hit of Hurt." in page
 
 
 def test_the_default_triage_stays_one_click(client, world, wounded):
