@@ -63,7 +63,7 @@ from campaign.rules.history import (
     undone_text,
     without_working,
 )
-from campaign.rules.orders import clock_text
+from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.recovery import (
     CASUALTIES,
     casualties_die,
@@ -1645,9 +1645,10 @@ def kept_in_zone_text(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -
     )
 
 
-def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
+def time_lines_done(entries: list[HistoryEntry], start: int = 0) -> list[str]:
     """What the clock moving on did, unit by unit, in sentences, from the history entries it
-    wrote (oldest first): the same sentences as `time_lines_ahead`, in the past tense."""
+    wrote (oldest first), moving on from clock hour ``start``: the same sentences as
+    `time_lines_ahead`, in the past tense, each at the time its review told."""
     snapshots = {unit.pk: before.to_json() for unit, before, _ in entries_changes(entries)}
     steps = []
     for entry in entries:
@@ -1665,8 +1666,20 @@ def time_lines_done(entries: list[HistoryEntry]) -> list[str]:
                 # first, one parenthesis, not two side by side.
                 dead, cause = head[0], f"{cause}; {head[2]}"
             why = f"{dead} ({cause})" + (f"; {rest}" if rest else "")
-        steps.append(TimeStep(entry.unit, f"Day {entry.day}", why, before, dict(snapshot)))
+        at = _entry_at(entry, before, start)
+        when = f"Day {entry.day}" if at is None else clock_text(at).capitalize()
+        steps.append(TimeStep(entry.unit, when, why, before, dict(snapshot)))
     return _time_lines(steps)
+
+
+def _entry_at(entry: HistoryEntry, before: dict[str, Any], start: int) -> int | None:
+    """The clock hour the clock's moving on from ``start`` wrote ``entry`` at (``before``: the
+    unit's snapshot just before it), as `recovery.time_passes` dated it: a day of R&R at its
+    midnight, the dead at their window's last hour (None: no window to tell it by)."""
+    if entry.kind != HistoryEntry.Kind.CASUALTIES:
+        return clock_hour(entry.day, 0)
+    closes = medical_window_closes(CampaignUnitState.from_json(before))
+    return None if closes is None else max(closes, start)
 
 
 _DIED = re.compile(r"; (\d+ Casualty hits? not saved within 24 hours died.*)$")

@@ -381,7 +381,7 @@ def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
             viewer,
             title=title,
             lede=moved + ("What changed:" if rows else "No unit changed."),
-            lines=time_lines_done(entries),
+            lines=time_lines_done(entries, start),
             changes=changes(shown),
             **paging,
             back_url=back,

@@ -138,8 +138,8 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
     told = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
     assert len(told) == 1
     assert told[0].startswith(
-        f"Day 2: {unit.name} ({unit.force.name}): a day of R&R, then 1 Casualty hit not saved "
-        "within 24 hours died (taken out at Crossroads; "
+        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R, then 1 Casualty hit not "
+        "saved within 24 hours died (taken out at Crossroads; "
     )
     assert told[0].endswith("); rallied; fell from Inexperienced to Green; carries no hits now.")
 
@@ -169,9 +169,9 @@ def test_a_units_line_ends_where_the_table_of_changes_does(client, world):
     summary = client.get(done["Location"])
     told = [line for line in summary.context["lines"] if f"{world.unit.name} (" in line]
     assert told == [
-        f"Day 3: {world.unit.name} ({world.unit.force.name}): a day of R&R; rallied; now carries "
-        "3 Morale hits and 0 Casualty hits; then on each of day 4 and day 5, a day of R&R: now "
-        "carries 1 Morale hit and 0 Casualty hits."
+        f"Day 3, 00:00: {world.unit.name} ({world.unit.force.name}): a day of R&R; rallied; now "
+        "carries 3 Morale hits and 0 Casualty hits; then on each of day 4, 00:00 and day 5, "
+        "00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits."
     ]
 
 
