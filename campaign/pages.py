@@ -1547,9 +1547,10 @@ class TimeStep:
 
 def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
     """What the clock did (or will do), one sentence per unit, in the order each unit's first
-    told step came: "Day 3, 00:00: Tiger One (Red Company): a day of R&R, then 1 Casualty hit
-    not saved within 24 hours dies; rallied; fell from Average to Inexperienced; ...". Each
-    step's reason, in order (its time when it differs from the first's), then what they did to
+    told step came: "Day 3, 00:00: Tiger One (Red Company): a day of R&R, then after day 3,
+    00:00, 1 Casualty hit not saved within 24 hours dies; rallied; fell from Average to
+    Inexperienced; ...". Each step's reason, in order (its time when it differs from the
+    first's: the dead `dead_when`, as the clock passes it), then what they did to
     the unit together, true as of the last told step. Steps after it that only heal Morale hits
     follow, with what the unit carries at the end, so the sentence ends where the table of
     changes does: "...; now carries 3 Morale hits and 0 Casualty hits; then on each of day 4,
@@ -1588,7 +1589,7 @@ def _then(steps: list[TimeStep], first_when: str) -> str:
     said = ""
     runs: list[list[TimeStep]] = []
     for step in steps:
-        if runs and runs[-1][-1].why == step.why:
+        if runs and runs[-1][-1].why == step.why and not _after(step) and not _after(runs[-1][-1]):
             runs[-1].append(step)
         else:
             runs.append([step])
@@ -1596,10 +1597,24 @@ def _then(steps: list[TimeStep], first_when: str) -> str:
         whens = [f"{step.when[:1].lower()}{step.when[1:]}" for step in run]
         if len(run) > 1:
             at = f"on each of {and_words(whens)}, "
+        elif run[0].when == first_when:
+            at = ""
         else:
-            at = "" if run[0].when == first_when else f"on {whens[0]}, "
+            at = f"{whens[0]}, " if _after(run[0]) else f"on {whens[0]}, "
         said += f", then {at}{run[0].why}"
     return said
+
+
+def dead_when(at: int) -> str:
+    """When Casualty hits the medics left unsaved die, their window's last hour at clock hour
+    ``at`` (`Passing.at`): as the clock passes it, "After day 2, 00:00", as `dies_when` tells
+    it ahead, the review and the summary of the clock alike."""
+    return f"After {clock_text(at)}"
+
+
+def _after(step: TimeStep) -> bool:
+    """Whether ``step`` happens as the clock passes its time (`dead_when`), not at it."""
+    return step.when.startswith("After ")
 
 
 def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -> list[str]:
@@ -1614,7 +1629,8 @@ def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) ->
                 why = f"{why}; {withdrawn}"
         else:
             why = "a day of R&R"
-        when = clock_text(passing.at).capitalize()
+        when = dead_when(passing.at) if passing.kind == CASUALTIES else clock_text(passing.at)
+        when = when[:1].upper() + when[1:]
         steps.append(TimeStep(unit, when, why, before.to_json(), passing.state.to_json()))
     return _time_lines(steps)
 
@@ -1667,7 +1683,12 @@ def time_lines_done(entries: list[HistoryEntry], start: int = 0) -> list[str]:
                 dead, cause = head[0], f"{cause}; {head[2]}"
             why = f"{dead} ({cause})" + (f"; {rest}" if rest else "")
         at = _entry_at(entry, before, start)
-        when = f"Day {entry.day}" if at is None else clock_text(at).capitalize()
+        if at is None:
+            when = f"Day {entry.day}"
+        elif entry.kind == HistoryEntry.Kind.CASUALTIES:
+            when = dead_when(at)
+        else:
+            when = clock_text(at).capitalize()
         steps.append(TimeStep(entry.unit, when, why, before, dict(snapshot)))
     return _time_lines(steps)
 

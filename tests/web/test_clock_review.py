@@ -127,9 +127,9 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
     review = client.get(_url("clock-advance", world), {"hours": "3"})
     told = [line for line in review.context["lines"] if f"{unit.name} (" in line]
     assert told == [
-        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R, then 1 Casualty hit not "
-        "saved within 24 hours dies; rallied; fell from Inexperienced to Green; carries no hits "
-        "now."
+        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R, then after day 2, 00:00, 1 "
+        "Casualty hit not saved within 24 hours dies; rallied; fell from Inexperienced to Green; "
+        "carries no hits now."
     ]
     done = client.post(
         _url("clock-advance", world), {"hours": "3", "confirm": "yes", "reviewed_at": "23"}
@@ -138,10 +138,39 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
     told = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
     assert len(told) == 1
     assert told[0].startswith(
-        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R, then 1 Casualty hit not "
-        "saved within 24 hours died (taken out at Crossroads; "
+        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R, then after day 2, 00:00, 1 "
+        "Casualty hit not saved within 24 hours died (taken out at Crossroads; "
     )
     assert told[0].endswith("); rallied; fell from Inexperienced to Green; carries no hits now.")
+
+
+def test_the_dead_are_dated_as_the_clock_passes_their_window_not_at_the_hour_it_starts(
+    client, world
+):
+    """The clock stands at the medics' last hour (the dashboard: "Unsaved, it dies when the
+    clock moves on"): the review and the summary date the dead after that hour, as the clock
+    passes it, not at it."""
+    unit = _wounded(world)
+    world.campaign.day, world.campaign.hour = 2, 0
+    world.campaign.save()
+    login(client, world, "gm")
+    dashboard = client.get(_url("dashboard", world)).text
+    assert "Unsaved, it dies when the clock moves on" in dashboard
+    review = client.get(_url("clock-advance", world), {"hours": "3"})
+    told = [line for line in review.context["lines"] if f"{unit.name} (" in line]
+    assert told == [
+        f"After day 2, 00:00: {unit.name} ({unit.force.name}): 1 Casualty hit not saved within "
+        "24 hours dies; fell from Inexperienced to Green; carries no hits now."
+    ]
+    hidden = dict(review.context["hidden"])
+    done = client.post(_url("clock-advance", world), {"hours": "3", "confirm": "yes", **hidden})
+    summary = client.get(done["Location"])
+    told = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
+    assert len(told) == 1
+    assert told[0].startswith(
+        f"After day 2, 00:00: {unit.name} ({unit.force.name}): 1 Casualty hit not saved within "
+        "24 hours died ("
+    )
 
 
 def test_a_units_line_ends_where_the_table_of_changes_does(client, world):
