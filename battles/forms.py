@@ -42,15 +42,19 @@ class OneTimeBoundField(forms.BoundField):
 
 
 def focus_first_error(form: forms.BaseForm) -> None:
-    """Put ``autofocus`` on the form's first field shown with an error (its first shown field,
-    when the errors are the whole form's, said just above it): the browser scrolls to it on
-    load. (Django marks each field at fault ``aria-invalid`` and describes it by its help and
-    its errors, ``<id>_helptext`` and ``<id>_error``: the ids the field templates give them.)"""
-    shown = [field for field in form.visible_fields() if not field.field.disabled]
-    at_fault = [field for field in shown if field.errors]
-    first = (at_fault or shown)[:1]
-    for field in first:
+    """Put ``autofocus`` on the form's first field shown with an error: the browser scrolls to
+    it on load. When the errors are the whole form's, no field is at fault and none takes the
+    focus: what the form says above its fields does (``errors_take_focus``, read by the
+    templates that say it), so the reader hears why and Tab goes on from there, wherever the
+    form's first field is drawn. (Django marks each field at fault ``aria-invalid`` and
+    describes it by its help and its errors, ``<id>_helptext`` and ``<id>_error``: the ids the
+    field templates give them.)"""
+    at_fault = [
+        field for field in form.visible_fields() if field.errors and not field.field.disabled
+    ]
+    for field in at_fault[:1]:
         field.field.widget.attrs["autofocus"] = True
+    form.errors_take_focus = not at_fault
 
 
 class WholeNumberField(forms.IntegerField):

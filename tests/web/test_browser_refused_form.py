@@ -30,3 +30,18 @@ def test_a_refused_form_opens_on_its_error_on_a_phone(
     shoot(page, "refused-form-phone")
     others = [e for e in page.errors if "status of 400" not in e]  # the refusal's own
     assert not others, others
+
+
+def test_a_form_refused_as_a_whole_opens_on_its_error(browser_world, page_for, live_server):
+    """A form refused as a whole (no field at fault) gives the focus to what it says above
+    the form, not to a field that may sit at the form's foot: the engagement form refused for
+    want of units is read out from its error, and Tab goes on from there
+    (`focus_first_error`)."""
+    page = page_for("gm")
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page.goto(f"{c}/engagements/new/")
+    page.locator("#engagement-form button[type=submit]").click()
+    said = page.locator("#engagement-form .form-errors")
+    expect(said).to_contain_text("The attackers need at least one unit")
+    expect(said).to_be_focused()
+    expect(page.locator("#id_engagement_name")).not_to_be_focused()

@@ -110,7 +110,7 @@ def test_a_tampered_move_is_refused_once_above_the_form(client, world):
     for headers in ({}, HTMX):
         refused = client.post(url, {"in_combat_zone": "maybe"}, **headers)
         form = re.search(r'<form id="zone-form".*?</form>', refused.text, re.S)[0]
-        assert re.findall(r'<div class="form-errors" role="alert">(.*?)</div>', form) == [
+        assert re.findall(r'<div class="form-errors" role="alert"[^>]*>(.*?)</div>', form) == [
             f"<p>{sentence}</p>"
         ]
     assert _fresh(unit).in_combat_zone is True
@@ -129,7 +129,7 @@ def test_a_retreated_unit_is_not_offered_the_combat_zone_and_is_refused_it_by_na
     entries = HistoryEntry.objects.count()
     refused = client.post(_url("unit-zone", world, unit.pk), {"in_combat_zone": "yes"})
     assert refused.status_code == 400 and why in refused.text
-    assert re.findall(r'<div class="form-errors" role="alert">(.*?)</div>', refused.text) == [
+    assert re.findall(r'<div class="form-errors" role="alert"[^>]*>(.*?)</div>', refused.text) == [
         f"<p>{why}</p>"
     ], "said once"
     assert _fresh(unit).in_combat_zone is False and HistoryEntry.objects.count() == entries

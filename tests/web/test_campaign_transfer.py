@@ -243,8 +243,9 @@ def test_a_file_that_is_no_export_is_refused_in_plain_words(client, world, conte
     said = says if content else "choose an export file"
     assert said[0].upper() + said[1:] in body
     assert "Expecting value: line 1 column 1 (char 0)" not in body
-    if not content:  # refused by the form: the file field takes the focus
-        assert re.search(r'<input[^>]*type="file"[^>]*autofocus', body)
+    if not content:  # refused by the form as a whole: what it says takes the focus
+        assert re.search(r'<div class="form-errors"[^>]*tabindex="-1" autofocus>', body)
+        assert body.count("autofocus") == 1
     assert counts() == before
 
 
