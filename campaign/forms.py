@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
+from django.forms.utils import pretty_name
 
 from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.forms import LaunchKeyField, OneTimeBoundField, WholeNumberField
@@ -83,6 +84,33 @@ class PageForm(forms.Form):
         words = re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__.removesuffix("Form"))
         kwargs.setdefault("auto_id", f"id_{words.lower()}_%s")
         super().__init__(*args, **kwargs)
+
+    def full_clean(self) -> None:
+        # Checked as the form is, so the fields its own ``__init__`` adds are named too.
+        for name, field in self.fields.items():
+            if str(field.error_messages.get("required")) == str(DJANGO_REQUIRED):
+                field.error_messages["required"] = required_message(field, name)
+        super().full_clean()
+
+
+DJANGO_REQUIRED = forms.Field.default_error_messages["required"]
+
+
+def required_message(field: forms.Field, name: str) -> str:
+    """What a campaign form says of a field left empty, by the label it shows: “Fill in
+    “Name”.”, “Choose one for “Attacker”.”, never Django's "This field is required.", which
+    does not say which field of the form it is. A field with words of its own
+    (``error_messages["required"]``) keeps them."""
+    label = quoted(str(field.label or pretty_name(name)))
+    if isinstance(field, forms.MultipleChoiceField | forms.ModelMultipleChoiceField):
+        return f"Choose at least one for {label}."
+    if isinstance(field, forms.ChoiceField | forms.ModelChoiceField):
+        return f"Choose one for {label}."
+    if isinstance(field, forms.FileField):
+        return f"Choose a file for {label}."
+    if isinstance(field, forms.BooleanField):
+        return f"Tick {label}."
+    return f"Fill in {label}."
 
 
 class CampaignForm(PageForm):

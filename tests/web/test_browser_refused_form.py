@@ -45,3 +45,18 @@ def test_a_form_refused_as_a_whole_opens_on_its_error(browser_world, page_for, l
     expect(said).to_contain_text("The attackers need at least one unit")
     expect(said).to_be_focused()
     expect(page.locator("#id_engagement_name")).not_to_be_focused()
+
+
+def test_a_form_refused_under_htmx_gives_the_focus_to_its_field_at_fault(
+    browser_world, page_for, live_server
+):
+    """A table form refused under htmx is swapped in place, its field at fault taking the
+    focus as on a page drawn again, and a field left empty is named by its label
+    (`required_message`)."""
+    page = page_for("gm")
+    page.goto(f"{live_server.url}/campaigns/{browser_world.campaign.pk}/orders/")
+    page.fill("#clock-form input[name=hours]", "")
+    page.locator("#clock-form").evaluate("form => { form.noValidate = true; }")  # as sent bare
+    page.locator("#clock-form button[type=submit]").click()
+    expect(page.locator("#id_clock_hours_error")).to_have_text("Fill in “Hours”.")
+    expect(page.locator("#id_clock_hours")).to_be_focused()

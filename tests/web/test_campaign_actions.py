@@ -354,6 +354,13 @@ def test_a_correction_is_refused_in_the_campaigns_words_and_writes_nothing(clien
     ]
     negative = client.post(url, {**data, "quality": "inexperienced", "morale_hits": "-1"})
     assert _field_errors(negative, "morale_hits") == ["At least 0 Morale hits."]
+    # A field left empty is named by its label, not Django's "This field is required."
+    blank = client.post(url, {**data, "quality": "inexperienced", "name": " ", "reason": ""})
+    assert _field_errors(blank, "name") == ["Fill in “Name”."]
+    assert _field_errors(blank, "reason") == ["Fill in “Reason”."]
+    added = client.post(_url("unit-add", world, world.force.pk), {"name": ""})
+    assert _field_errors(added, "unit_type") == ["Choose one for “Card”."]
+    assert _field_errors(added, "name") == ["Fill in “Name”."]
     assert sappers.history.count() == 1  # its creation only
     # Hits that break it retreat it in poor order, as a fight that breaks it does.
     broken = {**data, "quality": "inexperienced", "specialties": ["infantry"], "morale_hits": "3"}

@@ -48,7 +48,8 @@ def test_the_gm_renames_the_campaign_in_its_settings(client, world):
     assert "<h1>Operation Pages</h1>" in done.text
     refused = client.post(_url("settings", world), sent | {"name": " "})
     assert refused.status_code == 400
-    assert _errors(refused, "name") == "This field is required."
+    # A blank field is named by its label, in the campaign's words (`required_message`).
+    assert _errors(refused, "name") == "Fill in “The campaign&#x27;s name”."
 
 
 def test_the_gm_gives_a_force_to_another_player_who_directs_it_from_then_on(client, world):
@@ -114,7 +115,7 @@ def test_a_rename_sent_from_a_page_opened_before_the_force_was_given_away_keeps_
             "name",
             "already has a force called “Blue Battalion”; choose another name",
         ),
-        ({"name": ""}, "name", "This field is required."),
+        ({"name": ""}, "name", "Fill in “Name”."),
     ],
 )
 def test_a_force_goes_only_to_one_who_plays_under_a_name_of_its_own(client, world, sent, field,
@@ -306,7 +307,7 @@ def test_a_unit_moves_to_another_force_with_the_reason_in_its_history(client, wo
 @pytest.mark.parametrize(
     ("sent", "field", "error"),
     [
-        ({"reason": ""}, "reason", "This field is required."),
+        ({"reason": ""}, "reason", "Fill in “Reason”."),
         ({"force": 999999}, "force", "No force of this campaign has that number"),
         ({"engaged": True}, "force", "is still in Skirmish at the mill, whose outcome is not"),
         ({"destroyed": True}, "force", "was destroyed: it stays with the force it fell in"),
