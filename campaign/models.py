@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from campaign.rules.history import applications_text, out_cold_text
 from campaign.rules.state import (
@@ -844,11 +845,19 @@ class FormSent(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     url = models.CharField(max_length=2000)
     message = models.TextField()
+    html = models.BooleanField(
+        default=False,
+        help_text="The message is HTML built for it (a link to what the action made), not text.",
+    )
     level = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return self.message
+
+    def said(self) -> str:
+        """The message as the first sending said it: its links as links, its text as text."""
+        return mark_safe(self.message) if self.html else self.message  # built by format_html
 
 
 class EmailChange(models.Model):

@@ -20,6 +20,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.text import capfirst
 
 from battles.charts import line_chart
@@ -1069,8 +1070,11 @@ def roll_notice(roll: TableRoll) -> tuple[str, int]:
     unit = raised and Unit.objects.select_related("force", "unit_type").filter(pk=raised).first()
     if unit:
         # Where the unit joins, and whether its specialties cover its card, as raising it on its
-        # force's page says (`unit_joins_text`).
-        return f"{summary}. {unit_joins_text([unit], unit.force)}", messages.SUCCESS
+        # force's page says (`unit_joins_text`); its name a link to its page, to go on to it.
+        joins = unit_joins_text([unit], unit.force).removeprefix(unit.name)
+        url = reverse("campaign:unit", args=[unit.force.campaign_id, unit.pk])
+        said = format_html('{}. <a href="{}">{}</a>{}', summary, url, unit.name, joins)
+        return said, messages.SUCCESS
     return summary, messages.SUCCESS
 
 

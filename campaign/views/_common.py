@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.safestring import SafeData
 from django_htmx.http import HttpResponseClientRedirect
 
 from battles.forms import focus_first_error
@@ -47,7 +48,7 @@ def form_action(
     key = _form_key(request, form)
     if key is not None and (sent := form_sent(key)):
         if sent.user_id == request.user.pk:
-            return action_done(request, sent.url, sent.message, sent.level)
+            return action_done(request, sent.url, sent.said(), sent.level)
         form.is_valid()
         form.add_error("request_key", "This form is damaged; reload the page and try again.")
     elif form.is_valid():
@@ -58,7 +59,7 @@ def form_action(
                 if key is not None:
                     FormSent.objects.create(
                         request_key=key, user=request.user, url=url, message=message,
-                        level=level[0],
+                        html=isinstance(message, SafeData), level=level[0],
                     )  # fmt: skip
         except ValidationError as error:
             add_service_errors(form, error)
@@ -67,7 +68,7 @@ def form_action(
             # with its transaction. The same form sent twice: its first sending stands.
             sent = form_sent(key)
             if sent is not None and sent.user_id == request.user.pk:
-                return action_done(request, sent.url, sent.message, sent.level)
+                return action_done(request, sent.url, sent.said(), sent.level)
             # Another request (another tab, another person) took the name, say, between this
             # one's checks and its write: nothing of it was written, and sent again the
             # service's checks see what is there now and say why by name.
@@ -84,7 +85,7 @@ def sent_already(request: HttpRequest, form: Any) -> HttpResponse | None:
     up, which would be a 404 by then."""
     key = _form_key(request, form)
     if key is not None and (sent := form_sent(key)) and sent.user_id == request.user.pk:
-        return action_done(request, sent.url, sent.message, sent.level)
+        return action_done(request, sent.url, sent.said(), sent.level)
     return None
 
 

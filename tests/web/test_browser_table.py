@@ -238,6 +238,8 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     gm.wait_for_selector("#rolls >> text=Requisition by the force for Green Rifle Squad “Levy”")
     expect(gm.locator("#rolls li").first).to_contain_text("raised")
     shoot(gm, "table-04-checks", full_page=True)
+    gm.click(".messages a >> text=Levy")  # the message's link to the unit raised
+    expect(gm.locator("h1")).to_contain_text("Levy")
     gm.goto(dashboard)
     gm.click("text=Lantern Company")
     gm.click("#roster >> text=Levy")

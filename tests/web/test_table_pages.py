@@ -4,6 +4,7 @@ that writes nothing."""
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
 from django.urls import reverse
@@ -648,9 +649,14 @@ def test_a_unit_requisitioned_with_no_specialty_ticked_takes_the_one_its_card_ne
     assert f">{card.name} (needs Infantry)</option>" in form
     ask = {"force": world.force.pk, "unit_type": card.pk, "name": "Fresh Rifles", "bonus": "40",
            "quality": "average", "equipment": "adequate", "seed": "3"}  # fmt: skip
+    ask["request_key"] = str(uuid.uuid4())
     page = client.post(reverse("campaign:requisition", args=[c]), ask, follow=True).text
-    assert Unit.objects.get(name="Fresh Rifles").specialties == ["infantry"]
-    assert (
-        f"raised. Fresh Rifles joins {world.force.name}, with the Infantry specialty its card "
-        "needs." in page
-    )
+    raised = Unit.objects.get(name="Fresh Rifles")
+    assert raised.specialties == ["infantry"]
+    # The new unit's name is a link to its page, to go on to it from the message.
+    link = f'<a href="{reverse("campaign:unit", args=[c, raised.pk])}">Fresh Rifles</a>'
+    said = f"raised. {link} joins {world.force.name}, with the Infantry specialty its card needs."
+    assert said in page
+    # The form sent again says the same, its link still a link (`FormSent.said`).
+    again = client.post(reverse("campaign:requisition", args=[c]), ask, follow=True).text
+    assert said in again and Unit.objects.filter(name="Fresh Rifles").count() == 1
