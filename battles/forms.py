@@ -11,11 +11,13 @@ import uuid
 from typing import Any
 
 from django import forms
+from django.forms.utils import pretty_name
 
 from battles.odds import ODDS_DEFAULT_BATTLES, ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.selectors import reference_scenarios
 from battles.services import SEED_LIMIT, BattleInputError
 from campaign.rules.history import number_text, plural
+from units.words import quoted
 
 
 class LaunchKeyField(forms.UUIDField):
@@ -80,7 +82,38 @@ class SeedField(WholeNumberField):
         super().__init__(**{"min_value": 0, "max_value": SEED_LIMIT, "required": False, **kwargs})
 
 
-class LaunchForm(forms.Form):
+DJANGO_REQUIRED = forms.Field.default_error_messages["required"]
+
+
+def required_message(field: forms.Field, name: str) -> str:
+    """What a form says of a field left empty, by the label it shows: “Fill in “Name”.”,
+    “Choose one for “Scenario”.”, never Django's "This field is required.", which does not say
+    which field of the form it is. A field with words of its own (``error_messages["required"]``)
+    keeps them."""
+    label = quoted(str(field.label or pretty_name(name)))
+    if isinstance(field, forms.MultipleChoiceField | forms.ModelMultipleChoiceField):
+        return f"Choose at least one for {label}."
+    if isinstance(field, forms.ChoiceField | forms.ModelChoiceField):
+        return f"Choose one for {label}."
+    if isinstance(field, forms.FileField):
+        return f"Choose a file for {label}."
+    if isinstance(field, forms.BooleanField):
+        return f"Tick {label}."
+    return f"Fill in {label}."
+
+
+class NamesRequired(forms.BaseForm):
+    """A form whose fields left empty are named by their labels (`required_message`)."""
+
+    def full_clean(self) -> None:
+        # Checked as the form is, so the fields its own ``__init__`` adds are named too.
+        for name, field in self.fields.items():
+            if str(field.error_messages.get("required")) == str(DJANGO_REQUIRED):
+                field.error_messages["required"] = required_message(field, name)
+        super().full_clean()
+
+
+class LaunchForm(NamesRequired, forms.Form):
     """What every launch asks: which scenario, an optional name and seed, and the request key."""
 
     bound_field_class = OneTimeBoundField

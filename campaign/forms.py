@@ -17,10 +17,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
-from django.forms.utils import pretty_name
 
 from battles.engine.validation import MAX_SCENARIO_TEXT
-from battles.forms import LaunchKeyField, OneTimeBoundField, WholeNumberField
+from battles.forms import LaunchKeyField, NamesRequired, OneTimeBoundField, WholeNumberField
 from battles.jsontext import read_json
 from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, card_needs, card_specialties
@@ -73,7 +72,7 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
                 form.add_error(name, problem)
 
 
-class PageForm(forms.Form):
+class PageForm(NamesRequired, forms.Form):
     """A form that may share its page with others. Its fields' ids carry the form's name
     (``id_leader_attach_name``, not ``id_name``), so no two elements of a page share an id and
     each label, error and script finds its own field."""
@@ -84,33 +83,6 @@ class PageForm(forms.Form):
         words = re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__.removesuffix("Form"))
         kwargs.setdefault("auto_id", f"id_{words.lower()}_%s")
         super().__init__(*args, **kwargs)
-
-    def full_clean(self) -> None:
-        # Checked as the form is, so the fields its own ``__init__`` adds are named too.
-        for name, field in self.fields.items():
-            if str(field.error_messages.get("required")) == str(DJANGO_REQUIRED):
-                field.error_messages["required"] = required_message(field, name)
-        super().full_clean()
-
-
-DJANGO_REQUIRED = forms.Field.default_error_messages["required"]
-
-
-def required_message(field: forms.Field, name: str) -> str:
-    """What a campaign form says of a field left empty, by the label it shows: “Fill in
-    “Name”.”, “Choose one for “Attacker”.”, never Django's "This field is required.", which
-    does not say which field of the form it is. A field with words of its own
-    (``error_messages["required"]``) keeps them."""
-    label = quoted(str(field.label or pretty_name(name)))
-    if isinstance(field, forms.MultipleChoiceField | forms.ModelMultipleChoiceField):
-        return f"Choose at least one for {label}."
-    if isinstance(field, forms.ChoiceField | forms.ModelChoiceField):
-        return f"Choose one for {label}."
-    if isinstance(field, forms.FileField):
-        return f"Choose a file for {label}."
-    if isinstance(field, forms.BooleanField):
-        return f"Tick {label}."
-    return f"Fill in {label}."
 
 
 class CampaignForm(PageForm):

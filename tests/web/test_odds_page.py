@@ -77,7 +77,7 @@ def test_a_double_submit_launches_one_run(owner_client):
     [
         ({"battles": "0"}, "At least 1 battle."),
         ({"battles": str(ODDS_MAX_BATTLES + 1)}, "At most 100,000 battles."),
-        ({"battles": ""}, "This field is required"),
+        ({"battles": ""}, "Fill in “At most”."),
         ({"battles": "many"}, "Enter a whole number"),
         ({"precision": "3"}, "Select a valid choice"),
         ({"seed": str(SEED_LIMIT - 10)}, "the seed may be at most"),

@@ -117,7 +117,7 @@ def test_a_request_key_is_not_spent_by_a_form_with_errors(owner_client):
         ({"turn_limit": "0"}, "turn_limit", "At least 1 turn."),
         ({"turn_limit": "101"}, "turn_limit", "At most 100 turns."),
         ({"scenario": "atlantis"}, "scenario", "Select a valid choice"),
-        ({"scenario": ""}, "scenario", "This field is required"),
+        ({"scenario": ""}, "scenario", "Choose one for “Scenario”."),
         ({"name": "x" * 201}, "name", "at most 200 characters"),
     ],
 )
