@@ -282,6 +282,8 @@ def _nearest_spot(board: Board, unit: Piece, enemy: Piece, radius: float) -> Poi
     x, y = unit.position
     column, row = int(x // GRID), int(y // GRID)
     target = enemy.position
+    # Where the unit may stand, as it might be deployed there (``cards.barred_at``).
+    standing = [(b.id, b.polygon, b.card) for b in board.buildings]
     for dx, dy in _offsets(int(2.0 * unit.stride / GRID)):
         c, r = column + dx, row + dy
         if not (0 <= c < columns and 0 <= r < rows):
@@ -289,7 +291,9 @@ def _nearest_spot(board: Board, unit: Piece, enemy: Piece, radius: float) -> Poi
         p = ((c + 0.5) * GRID, (r + 0.5) * GRID)
         if math.hypot(p[0] - ex, p[1] - ey) > radius:
             continue
-        if board.view.line_clear(p, target) and _may_stand(board, unit, p):
+        if board.view.line_clear(p, target) and not barred_at(
+            unit.card, p, board.view.terrain, standing
+        ):
             return p
     return None
 
@@ -302,12 +306,6 @@ def _offsets(squares: int) -> list[tuple[int, int]]:
         ((dx, dy) for dx in span for dy in span if dx * dx + dy * dy <= squares * squares),
         key=lambda o: (o[0] * o[0] + o[1] * o[1], o),
     )
-
-
-def _may_stand(board: Board, unit: Piece, p: Point) -> bool:
-    """Whether the unit may stand at ``p``, as it might be deployed there (``cards.barred_at``)."""
-    standing = [(b.id, b.polygon, b.card) for b in board.buildings]
-    return not barred_at(unit.card, p, board.view.terrain, standing)
 
 
 def can_follow_in(board: Board, unit: Piece, enemy: Piece) -> bool:
