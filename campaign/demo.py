@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from battles.selectors import reference_scenarios
+from battles.services import battle_resolve
 from campaign.models import Campaign, Force, Unit
 from campaign.services import (
     calendar_advance,
@@ -21,7 +23,13 @@ from campaign.services import (
     quick_resolve_run,
     unit_create,
 )
-from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+from campaign.services.battles import (
+    Deployment,
+    campaign_battle_apply,
+    campaign_battle_launch,
+    campaign_battle_record,
+    campaign_battle_settle,
+)
 from campaign.services.characters import character_create
 from campaign.services.orders import order_give
 from units.models import Ruleset, UnitType
@@ -82,6 +90,19 @@ MILL_OUTCOMES = (
     ("Iron Wolf", 1, 0, "none"),
 )
 
+# The battle the engine fights on day 2, once Lt. Ada Reyes has sent 1st Squad to attack: a
+# reference scenario, each force's units on the scenario's side, and a fixed seed, so that every
+# demo shows the same battle. It is left awaiting the GM's review (the campaign reviews each
+# outcome first): the GM's dashboard has an outcome to review, and Apply to press.
+CROSSROADS = (
+    "Battle of the Crossroads",
+    "crossroads",
+    {"blue": ["1st Squad", "Tiger One"], "red": ["Old Faithful", "Sappers"]},
+    1,
+)
+"""(name, reference scenario, scenario side → unit names, seed): two units a side keep it
+quick, and leave Atlas, Aid Post, Iron Wolf and Scout Car free for the next battle."""
+
 
 def _users() -> dict[str, object]:
     User = get_user_model()
@@ -98,7 +119,12 @@ def _users() -> dict[str, object]:
 
 def _build_campaign(users: dict[str, object]) -> Campaign:
     gm = users["gm"]
-    campaign = campaign_create(name=DEMO_CAMPAIGN, gm=gm, ruleset=Ruleset.COMBINED_ARMS)
+    campaign = campaign_create(
+        name=DEMO_CAMPAIGN,
+        gm=gm,
+        ruleset=Ruleset.COMBINED_ARMS,
+        apply_mode=Campaign.ApplyMode.REVIEW,
+    )
     # Someone who watches: the campaign as a member with no force sees it.
     membership_set(campaign=campaign, user=users[DEMO_SPECTATOR], role="spectator")
     units: dict[str, Unit] = {}
@@ -153,7 +179,34 @@ def _build_campaign(users: dict[str, object]) -> Campaign:
     )
     leader_attach(unit=units[led], character=character, reason="takes the squad to the ford")
     order_give(giver=character, unit=Unit.objects.get(pk=units[led].pk), kind=order, note=note)
+    _fight_crossroads(campaign, gm)
     return campaign
+
+
+def _fight_crossroads(campaign: Campaign, gm) -> None:
+    """Launch the demo's engine battle and fight it here, as a worker would: the same services
+    its tasks call (`battles.tasks.resolve_battle`, then `campaign.tasks.campaign_battle_finished`),
+    so the demo is whole when it returns and needs no worker. The launch still sends the battle to
+    the workers once the demo commits: a worker that takes it finds it fought, and settled, and
+    does nothing."""
+    name, scenario, sides, seed = CROSSROADS
+    by_name = {unit.name: unit for unit in Unit.objects.filter(force__campaign=campaign)}
+    launched = campaign_battle_launch(
+        campaign=campaign,
+        # The scenario as the set-up page offers it.
+        base=next(s.data for s in reference_scenarios() if s.slug == scenario),
+        # Each on the first free spot of its side; 1st Squad goes in under Ada's Order.
+        deployments=[
+            Deployment(unit=by_name[unit], side=side, position=None)
+            for side, names in sides.items()
+            for unit in names
+        ],
+        name=name,
+        seed=seed,
+        actor=gm,
+    )
+    battle_resolve(battle_id=launched.battle_id)
+    campaign_battle_settle(battle_id=launched.battle_id)
 
 
 @transaction.atomic

@@ -7,6 +7,7 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.test import RequestFactory
 
+from battles.models import Battle, BattleLog
 from campaign.demo import DEMO_CAMPAIGN, demo_load
 from campaign.models import Campaign, HistoryEntry, Unit
 from campaign.selectors import unit_history_explains
@@ -49,9 +50,10 @@ def test_it_builds_a_campaign_of_two_forces_carrying_hits_and_history():
 
 def test_it_is_idempotent():
     demo_load()
-    counts = [m.objects.count() for m in (Campaign, Unit, HistoryEntry, UnitType)]
+    models = (Campaign, Unit, HistoryEntry, UnitType, Battle)
+    counts = [m.objects.count() for m in models]
     demo_load()
-    assert [m.objects.count() for m in (Campaign, Unit, HistoryEntry, UnitType)] == counts
+    assert [m.objects.count() for m in models] == counts
 
 
 def test_the_demo_command_prints_the_logins(capsys):
@@ -87,12 +89,48 @@ def test_the_demos_battle_outcomes_are_possible_for_their_cards():
 def test_the_battle_its_units_fought_is_a_recorded_battle_of_the_campaign():
     demo_load()
     campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
-    battle = campaign.battles.get()
-    assert battle.name == "Battle of the Millrace" and battle.state == battle.State.APPLIED
+    battle = campaign.battles.get(name="Battle of the Millrace")
+    assert battle.battle is None and battle.state == battle.State.APPLIED
     fought = HistoryEntry.objects.filter(
         unit__force__campaign=campaign, kind=HistoryEntry.Kind.BATTLE
     )
     assert fought.exists()
-    # Every unit's entry for it is one the recorded battle wrote.
+    # Every unit's entry for it is one the recorded battle wrote: the engine's battle, still
+    # awaiting the GM's review, has written none yet.
     assert set(fought.values_list("pk", flat=True)) <= set(battle.applied_entries)
     assert all(battle.name in entry.text for entry in fought)
+
+
+def test_the_engine_fights_a_battle_of_the_demos_units_left_for_the_gms_review():
+    from campaign.demo import CROSSROADS
+    from campaign.services.battles import campaign_battle_apply, campaign_battle_outcomes
+
+    name, _, sides, seed = CROSSROADS
+    demo_load()
+    campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
+    assert campaign.apply_mode == Campaign.ApplyMode.REVIEW
+    crossroads = campaign.battles.get(name=name)
+    # Fought to the end when the demo returns, from its seed, its log stored: no worker needed.
+    battle = crossroads.battle
+    assert (battle.status, battle.seed, battle.name) == (Battle.Status.DONE, seed, name)
+    log = BattleLog.objects.get(battle=battle)
+    assert log.event_count > 0 and log.sha256 and battle.result["turns"] > 0
+    # Fought on day 2 by the demo's units, after Lt. Ada Reyes sent 1st Squad to attack.
+    assert crossroads.day == 2
+    fielded = {
+        side: sorted(Unit.objects.filter(pk__in=pks).values_list("name", flat=True))
+        for side, pks in crossroads.sides.items()
+    }
+    assert fielded == {side: sorted(names) for side, names in sides.items()}
+    squad = Unit.objects.get(force__campaign=campaign, name="1st Squad")
+    assert crossroads.orders[str(squad.pk)]["giver"] == "Lt. Ada Reyes"
+    # Its outcome waits for the GM: nothing is written into a unit's history until Apply.
+    assert crossroads.state == crossroads.State.AWAITING
+    winner, outcomes = campaign_battle_outcomes(crossroads)
+    assert winner in crossroads.sides and len(outcomes) == 4
+    assert not HistoryEntry.objects.filter(text__contains=name).exists()
+    entries = campaign_battle_apply(campaign_battle=crossroads)
+    assert {entry.unit.name for entry in entries} == {n for names in sides.values() for n in names}
+    assert all(name in entry.text for entry in entries)
+    for unit in Unit.objects.filter(force__campaign=campaign):
+        assert unit_history_explains(unit=unit), unit.name

@@ -3,6 +3,7 @@ dashboard as on the unit's page, and its battles, engine or table, linked where 
 
 from __future__ import annotations
 
+import html
 import re
 from datetime import timedelta
 
@@ -32,14 +33,15 @@ def demo():
 
 
 def _ford_skirmish(campaign, units):
-    """A table battle in which Iron Wolf, already blooded, loses nothing."""
-    wolf, squad = units["Iron Wolf"], units["1st Squad"]
+    """A table battle in which Iron Wolf, already blooded, loses nothing (against Atlas: 1st
+    Squad is still in the Battle of the Crossroads, awaiting the GM's review)."""
+    wolf, atlas = units["Iron Wolf"], units["Atlas"]
     battle = campaign_battle_record(
         campaign=campaign,
         name="Ford skirmish",
-        sides={"Blue": [wolf], "Red": [squad]},
+        sides={"Blue": [wolf], "Red": [atlas]},
         winner=None,
-        outcomes={wolf.pk: NO_LOSS, squad.pk: NO_LOSS},
+        outcomes={wolf.pk: NO_LOSS, atlas.pk: NO_LOSS},
     )
     campaign_battle_apply(campaign_battle=battle)
     return battle
@@ -87,6 +89,62 @@ def test_the_demos_first_battle_is_on_its_dashboard_and_timeline(client, demo):
     assert "No campaign battles yet." not in dashboard and "Battle of the Millrace" in dashboard
     timeline = client.get(reverse("campaign:timeline", args=[campaign.pk])).content.decode()
     assert "Battle of the Millrace: Red Company won" in timeline
+
+
+def _words(page: str, between: str = "") -> str:
+    """The page's text as read: its tags dropped (or ``between`` put for each), its spaces one."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", between, page)))
+
+
+@pytest.mark.parametrize("username", ["gm", "alice", "carol"])
+def test_the_demos_engine_battle_is_told_and_replayed_in_the_campaigns_names(
+    client, demo, username
+):
+    campaign, _ = demo
+    crossroads = campaign.battles.get(name="Battle of the Crossroads")
+    client.force_login(get_user_model().objects.get(username=username))
+    page = client.get(reverse("campaign:battle", args=[campaign.pk, crossroads.pk])).text
+    words = _words(page)
+    assert "Battle of the Crossroads Day 2 · fought by the engine (seed 1, turn limit 6)" in words
+    assert "outcome awaiting review" in words
+    assert "Red Company (alice) won: 1st Squad, Tiger One" in words
+    assert "Blue Battalion (bob): Old Faithful, Sappers" in words
+    assert "1st Squad (Red Company) went in to attack, under Lt. Ada Reyes' Order" in words
+    assert "Red Company wins after 6 turns" in words
+    # Its replay and its log, each unit named as the campaign names it.
+    assert 'id="replay-frames"' in page and "1st Squad (Red Company): Rifle Squad" in page
+    assert "Red Company: 1st Squad 1st Squad acts." in words
+    log = reverse("campaign:battle-log", args=[campaign.pk, crossroads.pk])
+    assert f'href="{log}"' in page
+    review = reverse("campaign:battle-apply", args=[campaign.pk, crossroads.pk])
+    if username == "gm":
+        assert f'href="{review}">Review and apply the outcome</a>' in page
+    else:
+        assert "The GM reviews the outcome before it reaches the units" in words
+        assert review not in page
+
+
+def test_the_demos_engine_battle_awaits_the_gms_review_on_the_campaign_page(client, demo):
+    campaign, _ = demo
+    crossroads = campaign.battles.get(name="Battle of the Crossroads")
+    dashboard = reverse("campaign:dashboard", args=[campaign.pk])
+    client.force_login(get_user_model().objects.get(username="gm"))
+    words = _words(client.get(dashboard).text)
+    assert "Battle of the Crossroads: its outcome awaits your review. Review and apply" in words
+    client.force_login(get_user_model().objects.get(username="carol"))
+    words = _words(client.get(dashboard).text)
+    assert "its outcome awaits your review" not in words
+    cells = _words(client.get(dashboard).text, between=" ")
+    assert "Battle of the Crossroads (battle) 2 Red Company won Awaiting review" in cells
+    review = client.get(reverse("campaign:battle-apply", args=[campaign.pk, crossroads.pk]))
+    assert review.status_code in (403, 404)
+    client.force_login(get_user_model().objects.get(username="gm"))
+    words = _words(
+        client.get(reverse("campaign:battle-apply", args=[campaign.pk, crossroads.pk])).text
+    )
+    assert "Applying Battle of the Crossroads' outcome writes these changes" in words
+    for name in ("1st Squad", "Tiger One", "Old Faithful", "Sappers"):
+        assert name in words
 
 
 def test_an_outcomes_state_reads_in_lower_case_within_its_sentence(client, demo):
