@@ -15,13 +15,13 @@ unit the viewer never sees.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from battles.engine import Event, Scenario, replay_states
 from battles.engine import events as ev
 from battles.engine.geometry import nearest_point
-from battles.names import scenario_names
+from battles.names import Names, scenario_names
 from battles.narration import describe, describe_idle, end_scores, idle_activations
 from battles.table import unit_radius
 
@@ -58,8 +58,7 @@ def replay_frames(
     *,
     viewer: str | None = None,
     hidden: Collection[int] = (),
-    unit_names: Mapping[str, str] | None = None,
-    left: Mapping[ev.Removal, str] | None = None,
+    names: Names | None = None,
     turns: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """The replay as plain data for ``json_script``: the units' fixed facts, then the frames
@@ -68,11 +67,11 @@ def replay_frames(
 
     ``viewer`` and ``hidden`` (from ``battles.fog``) apply fog of war: enemy units concealed at
     the end of a frame have no position, and hidden events draw nothing and say nothing.
-    Captions and the words under the markers name every piece as ``battles.names`` does
-    (``unit_names``: the units' own names, a campaign's; ``left``: its words for how a unit
-    left the battle), never by engine ids.
+    Captions and the words under the markers name every piece by ``names`` (by default as
+    ``battles.names`` calls them; a campaign's report gives its units' own names and its words
+    for how a unit left the battle), never by engine ids.
     """
-    names = scenario_names(scenario, unit_names, left)
+    names = names or scenario_names(scenario)
     h = scenario.height
     side_index = {s.id: i for i, s in enumerate(scenario.sides)}
     units = {

@@ -62,6 +62,9 @@ class Names:
     """Units whose own name another unit shares: they are named with their side."""
     left: Mapping[Removal, str]
     """How a unit left the battle, in the reader's words (`LEFT`, or a campaign's)."""
+    title: str = ""
+    """The battle's own name where it has one ("Battle of the Crossroads"): the story opens
+    with it, the scenario being only the ground it is fought on."""
 
     def __getitem__(self, key: str) -> str:
         return self.get(key)
@@ -126,10 +129,13 @@ def scenario_names(
     scenario: Scenario,
     unit_names: Mapping[str, str] | None = None,
     left: Mapping[Removal, str] | None = None,
+    *,
+    title: str = "",
 ) -> Names:
     """The names of ``scenario``'s pieces; ``unit_names`` (by unit id) are the units' own
     names where their owners gave them some (a campaign's "Iron Wolf"), ``left`` the words for
-    how a unit left the battle where they are not the rule texts' (a campaign's "taken out")."""
+    how a unit left the battle where they are not the rule texts' (a campaign's "taken out"),
+    ``title`` the battle's own name."""
     given = {k: v for k, v in (unit_names or {}).items() if v}
     units = numbered([(u.id, u.card.name) for u in scenario.units()])
     units.update({k: v for k, v in given.items() if k in units})
@@ -152,6 +158,7 @@ def scenario_names(
         side_of={u.id: u.side for u in scenario.units()},
         ambiguous=frozenset(u for u, name in units.items() if shared[name] > 1),
         left={**LEFT, **(left or {})},
+        title=title,
     )
 
 

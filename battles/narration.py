@@ -84,6 +84,8 @@ def _sentence(e: Event, names: Names) -> str:
         ruleset = e.ruleset.replace("_", " ").title()
         # The engine's version is for whoever checks the log (its download line says it), not
         # for the story's reader.
+        if names.title and names.title != e.scenario:
+            return f"{names.title} begins on {e.scenario} ({ruleset} rules, {seed})."
         return f"{e.scenario} begins ({ruleset} rules, {seed})."
     if isinstance(e, ev.TurnStart):
         return f"Turn {e.turn} begins."

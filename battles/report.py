@@ -9,7 +9,7 @@ attack can be opened to show exactly the dice behind it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from battles.engine import Event, Scenario
@@ -198,12 +198,11 @@ def log_turns(
     events: Sequence[Event],
     scenario: Scenario,
     hidden: Collection[int] = (),
-    unit_names: Mapping[str, str] | None = None,
-    left: Mapping[ev.Removal, str] | None = None,
+    names: Names | None = None,
 ) -> list[Turn]:
-    """The log as turns of activations: what the full-log view renders (``unit_names`` and
-    ``left`` as `scenario_names` takes them)."""
-    names = scenario_names(scenario, unit_names, left)
+    """The log as turns of activations: what the full-log view renders, every piece called by
+    ``names`` (by default as ``battles.names`` calls them)."""
+    names = names or scenario_names(scenario)
     side_index = {s.id: i for i, s in enumerate(scenario.sides)}
     turns = [Turn(0, "Deployment")]
     for entry in log_entries(events, names, hidden):

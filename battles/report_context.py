@@ -351,10 +351,10 @@ def battle_report(
     unit_sides = sides_of_units(scenario)
     hidden = hidden_events(events, unit_sides, chosen.viewer)
     download_hidden = hidden_events(events, unit_sides, download_viewer)
-    turns = log_turns(events, scenario, hidden, unit_names, left)
+    names = scenario_names(scenario, unit_names, left, title=battle.name)
+    turns = log_turns(events, scenario, hidden, names)
     shown = filter_turns(turns, unit=chosen.unit, kind=chosen.kind)
     page, earlier, later = log_page(shown, turn)
-    names = scenario_names(scenario, unit_names, left)
     report = BattleReport(
         battle=battle,
         url=url,
@@ -401,8 +401,7 @@ def battle_report(
             events,
             viewer=chosen.viewer,
             hidden=hidden,
-            unit_names=unit_names,
-            left=left,
+            names=names,
             turns=(page[0].number, page[-1].number) if page and len(page) < len(shown) else None,
         )
         # The drawn table shows deployment as the replay's first frame does, fog included.

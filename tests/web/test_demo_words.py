@@ -114,6 +114,7 @@ def test_the_demos_engine_battle_is_told_and_replayed_in_the_campaigns_names(
     # Its replay and its log, each unit named as the campaign names it.
     assert 'id="replay-frames"' in page and "1st Squad (Red Company): Rifle Squad" in page
     assert "Red Company: 1st Squad 1st Squad acts." in words
+    assert "Battle of the Crossroads begins on Crossroads (Combined Arms rules, seed 1)." in words
     log = reverse("campaign:battle-log", args=[campaign.pk, crossroads.pk])
     assert f'href="{log}"' in page
     review = reverse("campaign:battle-apply", args=[campaign.pk, crossroads.pk])

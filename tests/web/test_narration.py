@@ -241,7 +241,7 @@ def test_a_unit_leaving_the_battle_is_told_in_the_rule_texts_words_or_a_campaign
     assert describe(broken, ours) == "Trooper 2 is broken and withdraws."
     events = run_battle(scenario, 3).events
     assert replay_frames(scenario, events)["left"] == ["in the field", "destroyed", "demoralised"]
-    assert replay_frames(scenario, events, left=LEFT_WORDS)["left"] == [
+    assert replay_frames(scenario, events, names=ours)["left"] == [
         "still in the field", "taken out", "broken"
     ]  # fmt: skip
 
@@ -318,4 +318,16 @@ def test_the_story_opens_with_the_battle_not_the_engines_version():
     scenario = load_scenario(SCENARIOS / "landing.json")
     events = run_battle(scenario, 11).events
     opening = log_turns(events, scenario)[0].opening[0].text
+    assert opening == "Beach Landing begins (One Year War rules, seed 11).", opening
+
+
+def test_a_battle_with_its_own_name_opens_with_it_and_the_ground_it_is_fought_on():
+    """A campaign's "Battle of the Beach" is told as itself: the scenario is only the ground."""
+    scenario = load_scenario(SCENARIOS / "landing.json")
+    events = run_battle(scenario, 11).events
+    named = scenario_names(scenario, title="Battle of the Beach")
+    opening = log_turns(events, scenario, names=named)[0].opening[0].text
+    assert opening == "Battle of the Beach begins on Beach Landing (One Year War rules, seed 11)."
+    same = scenario_names(scenario, title="Beach Landing")  # a one-off named after its ground
+    opening = log_turns(events, scenario, names=same)[0].opening[0].text
     assert opening == "Beach Landing begins (One Year War rules, seed 11).", opening

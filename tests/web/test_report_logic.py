@@ -313,7 +313,9 @@ def test_replay_captions_name_units_by_card_never_by_engine_id():
 def test_replay_captions_name_a_campaign_battles_units_as_the_rosters_do():
     scenario = load_scenario(SCENARIOS / "factory-hold.json")
     given = {u.id: f"Unit {i}" for i, u in enumerate(scenario.units())}
-    data = replay_frames(scenario, run_battle(scenario, 3).events, unit_names=given)
+    data = replay_frames(
+        scenario, run_battle(scenario, 3).events, names=scenario_names(scenario, given)
+    )
     text = _captions(data)
     assert not re.search(r"\b(tank|squad)-\d\b", text)
     assert "Unit 0" in text and "(Tank Platoon)" not in text  # the side is in the title
