@@ -61,6 +61,7 @@ from campaign.rules.history import (
     story_text,
     told_why,
     took_name,
+    undone_parts,
     undone_text,
     without_working,
 )
@@ -665,14 +666,9 @@ class Attention:
     crews_idle: str = ""
     """Why its force's Medical crews cannot save its hits today, if they cannot
     (`forces_crews_idle`)."""
-
-    @property
-    def unit_reason(self) -> str:
-        """`reason` without its dying leader's sentence: where the leader has a line of its own
-        (the GM's, with a way to heal them), the unit's says only what befalls the unit."""
-        if not self.leader_down:
-            return self.reason
-        return self.reason.removesuffix(f"{self.leader_down}.").rstrip()
+    unit_reason: str = ""
+    """`reason` without its dying leader's sentence: where the leader has a line of its own
+    (the GM's, with a way to heal them), the unit's says only what befalls the unit."""
 
 
 def rally_when(state: CampaignUnitState, now: int, days: int | None) -> str:
@@ -769,13 +765,20 @@ def unit_joins_text(units: list[Unit], force: Force) -> str:
     """Units raised alike, in a sentence: where they join, with the specialty their card needs,
     or, lacking it, that they fight as Raw with Poor kit on that card."""
     first = units[0]
+    who = first.name if len(units) == 1 else f"{first.name} to {units[-1].name}"
+    return who + unit_joins_rest(units, force)
+
+
+def unit_joins_rest(units: list[Unit], force: Force) -> str:
+    """`unit_joins_text` after the units' names (" joins Red Company."), for a sentence that
+    names them its own way (as a link)."""
+    first = units[0]
     needed = card_needs(first.unit_type)
     held = set(ordered_specialties(first.specialties))
-    who = first.name if len(units) == 1 else f"{first.name} to {units[-1].name}"
-    text = f"{who} {'joins' if len(units) == 1 else 'join'} {force.name}"
+    text = f" {'joins' if len(units) == 1 else 'join'} {force.name}"
     if not needed:
         return text + "."
-    names = " and ".join(s.label for s in needed)
+    names = and_words([s.label for s in ordered_specialties(needed)])
     its = "its" if len(units) == 1 else "their"
     if needed <= held:
         return f"{text}, with the {names} specialty {its} card needs."
@@ -785,7 +788,7 @@ def unit_joins_text(units: list[Unit], force: Force) -> str:
 def card_lacks_text(needed: Collection[Specialty], *, one: bool = True) -> str:
     """A unit (``one``) or units whose specialties do not cover their card, in a sentence: on
     that card they fight as Raw, with Poor kit (`units.bucs.fielded`)."""
-    names = " and ".join(s.label for s in ordered_specialties(needed))
+    names = and_words([s.label for s in ordered_specialties(needed)])
     its, lacks, fights = (
         ("Its", "it lacks", "it fights") if one else ("Their", "they lack", "they fight")
     )
@@ -827,10 +830,13 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
         # A dying leader needs a heal even when the unit it led is destroyed: it outlives it.
         leader = getattr(unit, "leader", None)
         down = "" if leader is None else leader.leads_nobody
+        own = " ".join(reasons)
         if down:
             reasons.append(f"{down}.")
         if reasons:
-            found.append(Attention(unit, " ".join(reasons), medics, rally_days, rally, down))
+            found.append(
+                Attention(unit, " ".join(reasons), medics, rally_days, rally, down, unit_reason=own)
+            )
     return found
 
 
@@ -1071,7 +1077,7 @@ def roll_notice(roll: TableRoll) -> tuple[str, int]:
     if unit:
         # Where the unit joins, and whether its specialties cover its card, as raising it on its
         # force's page says (`unit_joins_text`); its name a link to its page, to go on to it.
-        joins = unit_joins_text([unit], unit.force).removeprefix(unit.name)
+        joins = unit_joins_rest([unit], unit.force)
         url = reverse("campaign:unit", args=[unit.force.campaign_id, unit.pk])
         said = format_html('{}. <a href="{}">{}</a>{}', summary, url, unit.name, joins)
         return said, messages.SUCCESS
@@ -1726,7 +1732,15 @@ def entry_why(entry: HistoryEntry) -> str:
 UNDOES = re.compile(r"(?P<reason>.*): undoes day (?P<day>\d+), (?P<label>[^;:]+)", re.DOTALL)
 """How a revert named what it undid before it said it in words: the entry's day and kind."""
 
-KIND_OF_LABEL = {label: kind for kind, label in HistoryEntry.Kind.choices}
+KIND_OF_LABEL = {
+    "Created": "created", "Battle": "battle", "Quick resolve": "quick_resolve",
+    "Medical": "medical", "Casualties died": "casualties", "R&R": "recovery",
+    "Experience": "experience", "Training": "training", "Deployment": "deployment",
+    "Leader": "leader", "Engagement": "engagement", "Skill check": "skill_check",
+    "GM edit": "gm_edit", "Revert": "revert",
+}  # fmt: skip
+"""The kinds as those reverts named them (`UNDOES`), each by its label of the time: frozen, so
+a label reworded since leaves the old sentences read as they were written."""
 
 
 def revert_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
@@ -1888,6 +1902,24 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     return why, "; ".join(kept)
 
 
+def revert_link(entry: HistoryEntry, why: str, name: str | None) -> tuple[str, str, str]:
+    """A revert's reason (``why``, `revert_words`) around the name of the battle it undid, the
+    link: the words before it, the name and the words after it (the name "" when it names
+    none). A revert keeps what it undid as data (`outcomes.revert`'s ``undid``); one saved
+    before it did has only its sentence, and the battle's name (``name``, as it is now) is
+    looked for in it."""
+    undid = entry.details.get("undid")
+    if isinstance(undid, dict) and "reason" in entry.details:
+        if undid.get("fight") != "battle" or not undid.get("name"):
+            return why, "", ""
+        before, lead, after = undone_parts(**undid)
+        return f"{entry.details['reason']}: {before}", lead, after
+    if name and f", {name}," in why:
+        why, _, within = why.partition(f", {name},")
+        return f"{why}, ", name, f",{within}"
+    return why, "", ""
+
+
 def unit_story_lines(page: StoryPage):
     """A page of the unit's history (`unit_story`) as sentences: why, then what it did, in
     plain words; a battle's name links to its campaign page, as does a revert's that names the
@@ -1901,11 +1933,9 @@ def unit_story_lines(page: StoryPage):
         lead = within = ""
         if entry.kind == HistoryEntry.Kind.REVERT:
             why, what = revert_words(entry, now)
-            name = names.get(battle) if battle is not None else None
-            if name and f", {name}," in why:
+            if battle is not None:
                 # The revert names the battle it undid: the name is the link.
-                why, _, within = why.partition(f", {name},")
-                why, lead, within = f"{why}, ", name, f",{within}"
+                why, lead, within = revert_link(entry, why, names.get(battle))
             lines.append(
                 StoryLine(entry=entry, why=why[:1].upper() + why[1:], lead=lead, what=what,
                           battle=battle, reverted=entry.pk in reverted, within=within)

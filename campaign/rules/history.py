@@ -401,23 +401,33 @@ def undone_text(
     experience undone had changed nothing (points held just short of a step it stood at
     already), which the revert then has nothing to give back to say: "…, is undone: still 3
     experience points"."""
+    return "".join(undone_parts(kind, day, fight, name, kept))
+
+
+def undone_parts(
+    kind: str, day: int, fight: str = "", name: str = "", kept: int | None = None
+) -> tuple[str, str, str]:
+    """`undone_text` in three parts: the words before the fight's name, the name ("" when it
+    names none) and the words after it, so a page can make the name a link without looking
+    for it in the sentence."""
     still = "" if kept is None else f": still {plural(kept, 'experience point')}"
     for default in ("engagement, ", "quick resolve, "):
         if name.lower().startswith(default):
             name = name[len(default) :]
     if fight:
-        words = f"the {fight} of day {day}" + (f", {name}," if name else "")
+        words = f"the {fight} of day {day}" + (", " if name else "")
+        after = "," if name else ""
         if kind in FIGHT_KINDS:
-            return f"{words} is undone"
+            return words, name, f"{after} is undone"
         if kind == "experience":
-            return f"the experience from {words} is undone{still}"
+            return f"the experience from {words}", name, f"{after} is undone{still}"
         if kind == "casualties":
-            return f"the Casualty hits lost after {words} are given back"
-        return f"what {words} did is undone"
+            return f"the Casualty hits lost after {words}", name, f"{after} are given back"
+        return f"what {words}", name, f"{after} did is undone"
     if kind == "casualties":
-        return f"the Casualty hits that died on day {day} are given back"
+        return f"the Casualty hits that died on day {day} are given back", "", ""
     what = UNDONE.get(kind, f"the {kind.replace('_', ' ')}")
-    return f"{what} of day {day} is undone" + (still if kind == "experience" else "")
+    return f"{what} of day {day} is undone" + (still if kind == "experience" else ""), "", ""
 
 
 REVERT_ORDER = (

@@ -643,12 +643,15 @@ def outcome_revert(
     for entry in chosen:
         unit = units[entry.unit_id]
         state = CampaignUnitState.from_json({**unit.state.to_json(), **entry.before})
+        undid = _undone(entry, fight, state)
         written = unit_change(
             unit=unit,
             state=state,
             kind=Kind.REVERT,
-            why=f"{reason.strip()}: {_undone(entry, fight, state)}",
+            why=f"{reason.strip()}: {undone_text(**undid)}",
             day=unit.force.campaign.day,
+            # Its reason and what it undid as data, for the pages that link the fight's name.
+            details={"reason": reason.strip(), "undid": undid},
             battle=entry.battle,
             actor=actor,
             reverts=entry,
@@ -756,13 +759,15 @@ def _fight_of(entry: HistoryEntry) -> tuple[str, str] | None:
     return None
 
 
-def _undone(entry: HistoryEntry, fight: tuple[str, str] | None, state: CampaignUnitState) -> str:
-    """What reverting ``entry`` undoes, in words (`undone_text`), the fight it came from named;
-    of experience that changed nothing, the experience the unit (``state``, after the revert)
-    keeps, as a revert that gives points back says them."""
+def _undone(
+    entry: HistoryEntry, fight: tuple[str, str] | None, state: CampaignUnitState
+) -> dict[str, Any]:
+    """What reverting ``entry`` undoes, as `undone_text` says it (its arguments), the fight it
+    came from named; of experience that changed nothing, the experience the unit (``state``,
+    after the revert) keeps, as a revert that gives points back says them."""
     noun, name = fight or _fight_of(entry) or ("", "")
     kept = state.experience if "experience" not in entry.after else None
-    return undone_text(entry.kind, entry.day, noun, name, kept)
+    return {"kind": entry.kind, "day": entry.day, "fight": noun, "name": name, "kept": kept}
 
 
 def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | SameCharacter | None:

@@ -235,6 +235,38 @@ def test_a_reverted_entry_is_struck_through(client, world):
     assert "undoes day 1" not in page and '">Battle</a>: Wrong map' not in page
 
 
+def test_a_reverts_battle_link_is_kept_as_data_not_found_in_its_sentence(client, world):
+    """The revert keeps what it undid as data: the battle's name it said is the link wherever
+    its reason says the name too, and after the battle is renamed."""
+    from campaign.models import CampaignBattle
+    from campaign.services.battles import campaign_battle_revert
+
+    campaign_battle_revert(campaign_battle=world.engine_battle, actor=world.users["gm"],
+                           reason="not fought at Hill 3, Crossroads, but at the ford")  # fmt: skip
+    CampaignBattle.objects.filter(pk=world.engine_battle.pk).update(name="Elm Ford")
+    page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
+    battle = _url("battle", world, world.engine_battle.pk)
+    assert (
+        "Not fought at Hill 3, Crossroads, but at the ford: the battle of day 1, "
+        f'<a href="{battle}">Crossroads</a>, is undone: back to Average' in page
+    )
+
+
+def test_a_revert_saved_before_it_kept_data_still_links_its_battle(client, world):
+    """A revert saved with its sentence alone (no ``undid``) is read as before: the battle's
+    name in it is the link."""
+    from campaign.models import HistoryEntry
+    from campaign.services.battles import campaign_battle_revert
+
+    campaign_battle_revert(
+        campaign_battle=world.engine_battle, reason="wrong map", actor=world.users["gm"]
+    )
+    HistoryEntry.objects.filter(kind=HistoryEntry.Kind.REVERT).update(details={})
+    page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
+    battle = _url("battle", world, world.engine_battle.pk)
+    assert f'Wrong map: the battle of day 1, <a href="{battle}">Crossroads</a>, is undone' in page
+
+
 def test_it_prints_the_card_in_the_rule_texts_layout(client, world):
     unit = Unit.objects.get(pk=world.enemy_unit.pk)
     unit_edit(unit=unit, changes={"status": "ready"}, reason="rallied", actor=world.users["gm"])

@@ -177,3 +177,28 @@ def test_the_gm_is_told_to_heal_a_dying_leader_whose_unit_was_destroyed(client, 
     todo = dashboard[dashboard.index('id="todo-h"') : dashboard.index('class="dash"')]
     assert f"{squad.name}</a> ({world.force.name}): {SAID}. " in todo
     assert "Heal on the Characters page</a>" in todo
+
+
+def test_the_units_own_reasons_are_kept_apart_from_its_dying_leaders(world):
+    """`Attention.unit_reason` is the unit's own sentences as they were built, never the whole
+    reason with the leader's sentence cut off its end by its wording."""
+    from campaign.pages import units_needing_attention
+
+    gm = world.users["gm"]
+    vance = character_create(campaign=world.campaign, name="Sgt Vance", hit_points=12, actor=gm)
+    leader_attach(unit=world.unit, character=vance, actor=gm)
+    Leader.objects.filter(unit=world.unit).update(hit_points=-3)
+    unit_edit(
+        unit=world.unit,
+        changes={"casualty_hits": 1, "window_from": 0, "last_battle_day": 1},
+        reason="set up", actor=gm,
+    )  # fmt: skip
+    (found,) = [
+        a
+        for a in units_needing_attention(world.campaign, {world.force.pk})
+        if a.unit.pk == world.unit.pk
+    ]
+    assert found.leader_down == SAID
+    assert found.reason == f"{found.unit_reason} {SAID}."
+    assert found.unit_reason.startswith("1 Casualty hit awaits the medics. Unsaved, it dies")
+    assert SAID not in found.unit_reason
