@@ -454,7 +454,7 @@ class ForceForm(PageForm):
 
 def card_label(card: UnitType) -> str:
     """A library card as the add-unit form offers it: "Rifle Squad (needs Infantry)"."""
-    needed = " and ".join(s.label for s in ordered_specialties(card_needs(card)))
+    needed = and_words([s.label for s in ordered_specialties(card_needs(card))])
     return f"{card.name} (needs {needed})" if needed else card.name
 
 

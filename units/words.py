@@ -31,8 +31,8 @@ def times(count: int) -> str:
 
 
 def and_words(words: list[str]) -> str:
-    """Words joined for a sentence: "A", "A and B", "A, B and C"."""
-    return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+    """Words joined for a sentence: "A", "A and B", "A, B and C" ("" for none)."""
+    return " and ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
 
 
 def or_words(words: list[str]) -> str:

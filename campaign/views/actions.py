@@ -601,13 +601,16 @@ def medical_view(request: HttpRequest, pk: int, force_pk: int) -> HttpResponse:
         url = reverse("campaign:force", args=[pk, force.pk])
         if not entries:
             return url, "The medics found no hits they could heal today."
-        saved = and_words(
-            [
-                f"{medics_text(entry.details['saved'], entry.details['morale_saved'])} of "
-                f"{entry.unit.name}"
-                for entry in entries
-            ]
-        )
+        said = [
+            (f"{medics_text(entry.details['saved'], entry.details['morale_saved'])} of "
+             f"{entry.unit.name}", bool(entry.details["saved"] and entry.details["morale_saved"]))
+            for entry in entries
+        ]  # fmt: skip
+        # A unit's part that holds an "and" of its own (both kinds of hit) sets the units
+        # apart with semicolons, as "Left unsaved" does, so no sentence says "and" twice.
+        parts = [part for part, _ in said]
+        both = len(parts) > 1 and any(two for _, two in said)
+        saved = "; ".join(parts) if both else and_words(parts)
         # What they could not save, and when it dies, read from the units as they are now.
         left = left_unsaved_text(roster_lines(force))
         return url, f"The medics saved {saved}. {left}".strip()

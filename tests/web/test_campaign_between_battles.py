@@ -271,6 +271,24 @@ def test_the_medics_heal_morale_hits_chosen_unit_by_unit(client, world, wounded)
     assert "saved 1 Casualty hit of Squad 1 and 1 Morale hit of Hurt." in page
 
 
+def test_the_medics_answer_says_and_once_in_a_list_of_units(client, world, wounded):
+    """A unit healed of both kinds of hit says "and" in its own part: the units are then set
+    apart with a semicolon, so the answer never reads "… and … of Squad 1 and … of Hurt"."""
+    medics, first, second = wounded
+    _set(world, medics, quality="elite")  # saves more than the 3 hits asked
+    first = _set(world, first, morale_hits=2, in_combat_zone=False)
+    login(client, world, "player")
+    url = _url("medical", world, world.force.pk)
+    response = client.post(url, {"how": "allocate", f"save_{first.pk}": "1",
+                                 f"heal_{first.pk}": "1", f"save_{second.pk}": "1"})  # fmt: skip
+    assert response.status_code == 302
+    page = client.get(response["Location"]).text
+    said = re.search(r"The medics saved [^.]*\.", page)[0]
+    assert said == (
+        "The medics saved 1 Casualty hit and 1 Morale hit of Squad 1; 1 Casualty hit of Hurt."
+    )
+
+
 def test_the_default_triage_stays_one_click(client, world, wounded):
     _, first, second = wounded
     login(client, world, "player")
