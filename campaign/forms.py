@@ -614,10 +614,16 @@ LOGIN_ERRORS_ID = "login-errors"
 """The id of the box around the login page's refusal, which its fields point to."""
 
 
-class LoginForm(AuthenticationForm):
-    """Logging in. A wrong name or password belongs to neither field alone, so Django says it
-    above the form; here it also describes both fields, marked invalid, so a screen reader
+class LoginForm(NamesRequired, AuthenticationForm):
+    """Logging in. A field left empty is named by its label, as on every form of the site
+    (`NamesRequired`). A wrong name or password belongs to neither field alone, so Django says
+    it above the form; here it also describes both fields, marked invalid, so a screen reader
     that lands in the username field (the page's autofocus) hears why it is back there."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": "No account has that username and password (capitals count in both).",
+    }
 
     def full_clean(self) -> None:
         super().full_clean()

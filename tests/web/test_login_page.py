@@ -30,7 +30,10 @@ def test_it_says_a_refused_login_in_the_fields_a_reader_is_in(client, player):
     page = client.post(reverse("login"), {"username": "player", "password": "wrong"}).text
     alert = re.search(r'<div id="(?P<id>[^"]+)">\s*<div class="form-errors" role="alert">', page)
     assert alert, "the refusal is an alert, in a box the fields can point to"
-    assert "Please enter a correct username and password" in page[alert.end() :]
+    assert (
+        "No account has that username and password (capitals count in both)." in page[alert.end() :]
+    )
+    assert "Please enter a correct" not in page
     for name in ("username", "password"):
         field = _field(page, name)
         assert 'aria-invalid="true"' in field
@@ -44,3 +47,12 @@ def test_it_marks_nothing_before_a_login_is_tried(client, player):
     for name in ("username", "password"):
         assert "aria-invalid" not in _field(page, name)
         assert "aria-describedby" not in _field(page, name)
+
+
+def test_a_field_left_empty_is_named_by_its_label_as_on_every_form(client, player):
+    """The login form says what every other form says of a field left empty
+    (`battles.forms.required_message`), never Django's "This field is required."."""
+    page = client.post(reverse("login"), {"username": "", "password": ""}).text
+    assert "This field is required" not in page
+    assert "Fill in \u201cUsername\u201d." in page
+    assert "Fill in \u201cPassword\u201d." in page
