@@ -1541,6 +1541,8 @@ class TimeStep:
     why: str
     before: dict[str, Any]
     after: dict[str, Any]
+    passing: bool = False
+    """It happens as the clock passes ``when`` (`dead_when`: the dead), not at it."""
 
     def changed(self) -> tuple[dict[str, Any], dict[str, Any]]:
         was = {k: v for k, v in self.before.items() if self.after.get(k, v) != v}
@@ -1624,7 +1626,7 @@ def dead_when(at: int) -> str:
 
 def _after(step: TimeStep) -> bool:
     """Whether ``step`` happens as the clock passes its time (`dead_when`), not at it."""
-    return step.when.startswith("After ")
+    return step.passing
 
 
 def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -> list[str]:
@@ -1639,9 +1641,10 @@ def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) ->
                 why = f"{why}; {withdrawn}"
         else:
             why = "a day of R&R"
-        when = dead_when(passing.at) if passing.kind == CASUALTIES else clock_text(passing.at)
+        dead = passing.kind == CASUALTIES
+        when = dead_when(passing.at) if dead else clock_text(passing.at)
         when = when[:1].upper() + when[1:]
-        steps.append(TimeStep(unit, when, why, before.to_json(), passing.state.to_json()))
+        steps.append(TimeStep(unit, when, why, before.to_json(), passing.state.to_json(), dead))
     return _time_lines(steps)
 
 
@@ -1693,13 +1696,14 @@ def time_lines_done(entries: list[HistoryEntry], start: int = 0) -> list[str]:
                 dead, cause = head[0], f"{cause}; {head[2]}"
             why = f"{dead} ({cause})" + (f"; {rest}" if rest else "")
         at = _entry_at(entry, before, start)
+        dead = at is not None and entry.kind == HistoryEntry.Kind.CASUALTIES
         if at is None:
             when = f"Day {entry.day}"
-        elif entry.kind == HistoryEntry.Kind.CASUALTIES:
+        elif dead:
             when = dead_when(at)
         else:
             when = clock_text(at).capitalize()
-        steps.append(TimeStep(entry.unit, when, why, before, dict(snapshot)))
+        steps.append(TimeStep(entry.unit, when, why, before, dict(snapshot), dead))
     return _time_lines(steps)
 
 
@@ -1750,9 +1754,20 @@ def revert_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     keeps) says so, not a sentence that stops at "is undone"."""
     why = entry_why(entry)
     what = revert_text(entry.after, unit) if why != entry.text else ""
-    if not what and not entry.after and why.endswith(" is undone"):
+    if not what and not entry.after and nothing_kept_said(entry, why):
         what = NOTHING_GIVEN_BACK
     return why, what
+
+
+def nothing_kept_said(entry: HistoryEntry, why: str) -> bool:
+    """Whether a revert's sentence (``why``, `entry_why`) stops at what it undid, saying
+    nothing of what the unit keeps: read from what it undid (its ``undid``, as
+    `history.undone_parts` words it), or, of a revert saved before it kept that, from its
+    sentence's end."""
+    undid = entry.details.get("undid")
+    if isinstance(undid, dict):
+        return undid.get("kept") is None and undid.get("kind") != "casualties"
+    return why.endswith(" is undone")
 
 
 NOTHING_GIVEN_BACK = "nothing to give back"
@@ -2080,13 +2095,8 @@ def _entry_event(
             text = f"{label} {verb} from {_value_label(before['quality'])} to "
             text += _value_label(after["quality"])
         text += _step_why(entry, names.get(home) if home else None)
-        rest = [
-            part
-            for part in story_text(before, after, carrying.get(entry.pk, {})).split("; ")
-            if part and not part.startswith(HEADLINES)
-        ]
-        if rest:
-            text += ": " + "; ".join(rest)
+        if rest := story_text(before, after, carrying.get(entry.pk, {}), headlines=False):
+            text += ": " + rest
     else:
         # Told as the unit's history tells it (`unit_story_lines`), a fight's working left
         # for its page: a line here says what happened.
@@ -2100,10 +2110,6 @@ def _entry_event(
         else reverse("campaign:unit", args=[campaign_pk, entry.unit_id])
     )
     return Event(entry.day, kind, text, url, undone=entry.pk in undone)
-
-
-HEADLINES = ("was destroyed", "rose from", "fell from")
-"""How `story_text` says what a timeline line about a step or a loss says first."""
 
 
 def _step_why(entry: HistoryEntry, battle: str | None) -> str:

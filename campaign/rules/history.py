@@ -299,6 +299,7 @@ def story_text(
     *,
     death_told: bool = False,
     leader_named: bool = False,
+    headlines: bool = True,
 ) -> str:
     """What a change did to the unit, in plain words: "fell from Average to Green; now carries
     1 Morale hit and 2 Casualty hits; is in the combat zone". ``unit`` is the unit's snapshot
@@ -310,12 +311,15 @@ def story_text(
     Morale hits at once", `HistoryEntry.death_told`), so the story says it no more.
     ``leader_named``: the reason opens with the leader's name ("Sgt Vance healed",
     `HistoryEntry.leader_named`), so its hit points are said without it: "now at 14 of 14 hit
-    points", never "Sgt Vance healed: Sgt Vance is at 14 of 14…"."""
+    points", never "Sgt Vance healed: Sgt Vance is at 14 of 14…". ``headlines``: False leaves
+    out the unit destroyed and its step of quality, for a line that says them first (the
+    timeline's)."""
     parts = []
     if "status" in after:
         was, now = Status(before.get("status", "ready")), Status(after["status"])
         if now == Status.DESTROYED:
-            parts.append("was destroyed")
+            if headlines:
+                parts.append("was destroyed")
         elif now == Status.RETREATED:
             parts.append("retreated in poor order")
         elif was == Status.RETREATED:
@@ -325,7 +329,8 @@ def story_text(
     if "quality" in after and before.get("quality") is not None:
         was, now = Quality.of_word(before["quality"]), Quality.of_word(after["quality"])
         verb = "rose" if now > was else "fell"
-        parts.append(f"{verb} from {was.label} to {now.label}")
+        if headlines:
+            parts.append(f"{verb} from {was.label} to {now.label}")
     elif "quality" in after:
         parts.append(f"is {_value('quality', after['quality'])}")
     # A destroyed unit carries nothing, and stands nowhere, worth a word.

@@ -173,6 +173,7 @@ def test_a_revert_saved_in_older_words_reads_as_one_written_now(client, world):
             label = HistoryEntry.Kind(undone.kind).label
             revert.text = f"wrong report: undoes day 1, {label}; "
             revert.text += changes_text(revert.before, revert.after)
+        revert.details = {}  # saved before a revert kept what it undid as data
         revert.save()
     kinds = {HistoryEntry.objects.get(pk=r.reverts_id).kind for r in reverted}
     assert kinds == {"battle", "experience"}, kinds  # both old forms are read
@@ -188,6 +189,28 @@ def test_a_revert_saved_in_older_words_reads_as_one_written_now(client, world):
         assert "is undone (" not in text and not re.search(r"is undone[.;]?\s*(\(|$|<)", text)
         assert "the battle of day 1 is undone: back to" in text
         assert "Hill 12, is undone: nothing to give back" in text
+
+
+def test_a_revert_that_gave_nothing_back_says_so_by_what_it_undid_not_its_words(world):
+    """Whether a revert's sentence stops at what it undid is read from what it undid (its
+    ``undid``), however that is worded: one of an entry that changed nothing says "nothing to
+    give back"; one of experience that says what the unit keeps says no more."""
+    from campaign.models import HistoryEntry
+    from campaign.pages import NOTHING_GIVEN_BACK, revert_words
+
+    def revert(kept, text):
+        undid = {"kind": "skill_check", "day": 2, "fight": "", "name": "", "kept": kept}
+        return HistoryEntry(unit=world.unit, day=3, kind=HistoryEntry.Kind.REVERT,
+                            text=f"misread: {text}; no change", before={}, after={},
+                            details={"reason": "misread", "undid": undid})  # fmt: skip
+
+    nothing = revert(None, "the skill check of day 2 is struck off")
+    assert revert_words(nothing, {}) == (
+        "misread: the skill check of day 2 is struck off",
+        NOTHING_GIVEN_BACK,
+    )
+    kept = revert(3, "the skill check of day 2 is undone: still 3 experience points")
+    assert revert_words(kept, {})[1] == ""
 
 
 def test_an_experience_line_that_changed_nothing_says_what_the_unit_has_on_the_dashboard(world):

@@ -408,3 +408,19 @@ def test_each_advance_of_the_calendar_is_told_on_the_day_it_arrives_at(client, w
         "Calendar The clock moved on 3 hours to day 4, 05:00: Dusk at the ford.",
     ]
     assert "Today is day 4." in page and "Days 1 to 4 of 4." in page
+
+
+def test_a_timeline_line_leaves_out_what_it_says_first_by_the_fields_not_their_words():
+    """A line about a loss or a step says it first; the rest of what the entry did is
+    `story_text` told without it (``headlines=False``), not its sentence with the parts that
+    begin with the headline's words taken out."""
+    from campaign.rules.history import story_text
+
+    before = {"status": "ready", "quality": "average", "in_combat_zone": False}
+    after = {"status": "destroyed", "quality": "green", "in_combat_zone": True}
+    told = story_text(before, after, {}, headlines=False)
+    assert "destroyed" not in told and "from Average to Green" not in told
+    assert story_text(before, after, {}).startswith("was destroyed; fell from Average to Green")
+    step = story_text({"quality": "average"}, {"quality": "experienced", "experience": 5}, {},
+                      headlines=False)  # fmt: skip
+    assert "rose" not in step and step == story_text({}, {"experience": 5}, {})

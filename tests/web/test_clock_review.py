@@ -144,6 +144,21 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
     assert told[0].endswith("); rallied; fell from Inexperienced to Green; carries no hits now.")
 
 
+def test_the_dead_are_told_by_when_they_die_not_by_how_that_time_is_worded(
+    client, world, monkeypatch
+):
+    """Whether a step happens as the clock passes its time is kept with the step: the time of
+    the dead may be worded another way and still reads "then <time>, …", never "then on …"."""
+    monkeypatch.setattr("campaign.pages.dead_when", lambda at: "As day 2, 00:00 passes")
+    unit = _wounded(world)
+    unit_edit(unit=unit, changes={"status": "retreated"}, reason="fell back",
+              actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "3"})
+    (told,) = [line for line in review.context["lines"] if f"{unit.name} (" in line]
+    assert "a day of R&R, then as day 2, 00:00 passes, 1 Casualty hit not saved" in told
+
+
 def test_the_dead_are_dated_as_the_clock_passes_their_window_not_at_the_hour_it_starts(
     client, world
 ):
