@@ -51,6 +51,7 @@ from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
 from campaign.rules.experience import threshold
 from campaign.rules.history import (
     experience_has_text,
+    fight_name,
     hit_points_shown,
     hits_held_text,
     lost_past_full,
@@ -60,7 +61,6 @@ from campaign.rules.history import (
     revert_text,
     story_text,
     told_why,
-    took_name,
     undone_parts,
     undone_text,
     without_working,
@@ -2117,7 +2117,7 @@ def _step_why(entry: HistoryEntry, battle: str | None) -> str:
     fight that did it (" at Battle of the Millrace"), the medical window closing, or the
     entry's own reason (" (trained by Sgt. Kane)", " (GM correction: shelled at the ford)")."""
     if entry.kind in (HistoryEntry.Kind.ENGAGEMENT, HistoryEntry.Kind.QUICK_RESOLVE):
-        battle = took_name(entry.text)  # the fight its entry opens with
+        battle = fight_name(entry.details, entry.text)  # the fight its entry names
     at = f" at {battle}" if battle else ""
     if entry.kind == HistoryEntry.Kind.CASUALTIES:
         return f"{at}, when the medical window closed"

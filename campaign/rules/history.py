@@ -10,6 +10,7 @@ Casualty hit"). Plain Python.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from campaign.rules.orders import clock_text
@@ -169,6 +170,14 @@ def without_working(why: str) -> str:
     took 0 Morale, 1 Casualty hit". Another entry's reason as it is."""
     words = took_words(why)
     return f"{took_name(why)}: {words}" if words else why
+
+
+def fight_name(details: Mapping[str, Any], text: str) -> str:
+    """The fight an engagement's (or quick resolve's) entry names, by its ``details`` and
+    ``text``: kept with it as data (``name``), so the name travels with the entry wherever its
+    record stays behind; an entry saved before it was is read by its sentence (`took_name`)."""
+    name = details.get("name")
+    return name if isinstance(name, str) and name else took_name(text)
 
 
 def took_name(text: str) -> str:

@@ -287,6 +287,7 @@ def _taken(fought: _Fought) -> list[_Taken]:
                 why += f" — {'; '.join(working)}"
             details = {
                 "seed": fought.seed,
+                "name": fought.title,  # the fight's name as data (`history.fight_name`)
                 "damage": {
                     **damage.to_json(),
                     "armor_ignored": hits.armor_ignored,

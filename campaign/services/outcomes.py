@@ -29,10 +29,10 @@ from campaign.rules.bridge import (
 from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import (
+    fight_name,
     hits_text,
     plural,
     possessive,
-    took_name,
     took_text,
     undone_text,
 )
@@ -755,7 +755,7 @@ def _fight_of(entry: HistoryEntry) -> tuple[str, str] | None:
     if entry.kind == Kind.BATTLE:
         return ("battle", entry.details.get("reason", ""))
     if entry.kind in (Kind.ENGAGEMENT, Kind.QUICK_RESOLVE):
-        return ("engagement", took_name(entry.text))
+        return ("engagement", fight_name(entry.details, entry.text))
     return None
 
 

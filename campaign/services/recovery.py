@@ -10,7 +10,7 @@ from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Order, StoryEntry, Unit
 from campaign.pages import crews_idle_text
-from campaign.rules.history import UNHURT, hits_text, plural, told_why, took_name
+from campaign.rules.history import UNHURT, fight_name, hits_text, plural, told_why
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -281,7 +281,7 @@ def _fight_story(entry: HistoryEntry) -> str:
         name = entry.details.get("reason", "the battle")
         removed = entry.details.get("outcome", {}).get("removed", "none")
     else:
-        name = took_name(entry.text)
+        name = fight_name(entry.details, entry.text)
         removed = damage.get("removed", "none")
     hits = hits_text(damage.get("morale_hits", 0), damage.get("casualty_hits", 0))
     return f"{battle_fate_text(name, removed)}; {hits}"

@@ -59,6 +59,25 @@ def test_a_unit_an_engagement_did_nothing_to_came_through_it_unhurt(campaign, ma
     assert any("the engagement of day 1, Mill ford, is undone" in text for text in undone)
 
 
+def test_an_engagements_entry_keeps_the_fights_name_as_data_whatever_its_words(
+    campaign, make_unit, enemy, monkeypatch
+):
+    """The name an engagement's entry gives its fight is kept with it (``name``): a revert of
+    the entry alone names the fight by it even once the words its sentence was written with
+    are worded otherwise (`history.fight_name`)."""
+    from campaign.services.outcomes import outcome_revert
+
+    red, blue = make_unit("Red 1"), make_unit("Blue 1", into=enemy)
+    engagement_run(campaign=campaign, sides={"attackers": [red], "defenders": [blue]},
+                   seed=3, round_limit=4, name="Mill ford")  # fmt: skip
+    entry = red.history.get(kind="engagement")
+    monkeypatch.setattr("campaign.rules.history.TOOK", ": suffered ")
+    monkeypatch.setattr("campaign.rules.history.UNHURT", ": was untouched")
+    (revert,) = outcome_revert(entries=[entry], reason="misread", actor=None)
+    assert revert.text.startswith("misread: the engagement of day 1, Mill ford, is undone")
+    assert entry.details["name"] == "Mill ford"
+
+
 def test_a_unit_whose_kit_stopped_every_hit_of_an_engagement_took_no_hits(
     campaign, make_unit, enemy
 ):
