@@ -16,6 +16,31 @@ from campaign.rules.state import Status, quality_from_name
 UNIT_SERIES = ("quality", "experience", "morale_hits", "casualty_hits")
 """What a unit's chart follows, in the order it is drawn."""
 
+CHART_DAYS_AT_MOST = 60
+"""Days a chart over the whole campaign draws a point for, and its table a row. A longer
+campaign is drawn week by week (every two weeks past 420 days, and so on), so a year's chart
+stays a few dozen points, readable on a phone and small to send."""
+
+
+def days_drawn(first: int, today: int) -> tuple[list[int], int]:
+    """The days from ``first`` to ``today`` a chart draws, and how many days apart: every day
+    up to `CHART_DAYS_AT_MOST`, else ``first``, then every 7th day (or 14th…) back from
+    ``today``, so the latest point is always today's."""
+    span = today - first + 1
+    if span <= CHART_DAYS_AT_MOST:
+        return list(range(first, today + 1)), 1
+    step = 7 * -(-span // (7 * CHART_DAYS_AT_MOST))
+    days = list(range(today, first, -step))[::-1]
+    return [first, *days], step
+
+
+def every_words(step: int) -> str:
+    """How often a chart is drawn (`days_drawn`), in words: "day by day", "week by week",
+    "every 2 weeks"."""
+    if step == 1:
+        return "day by day"
+    return "week by week" if step == 7 else f"every {step // 7} weeks"
+
 
 def _end_of_day_states(
     entries: Iterable[tuple[int, Mapping[str, Any]]], first_day: int, today: int

@@ -24,7 +24,7 @@ from django.utils.html import format_html
 from django.utils.text import capfirst
 
 from battles.charts import line_chart
-from campaign.charts import UNIT_SERIES, force_strength_series, unit_series
+from campaign.charts import UNIT_SERIES, days_drawn, every_words, force_strength_series, unit_series
 from campaign.models import (
     Campaign,
     CampaignBattle,
@@ -2454,7 +2454,7 @@ def force_strength_chart(campaign: Campaign, summaries: list[ForceSummary]) -> s
             {
                 **chart,
                 "chart_id": "strength-chart",
-                "chart_title": "Units fit to fight, day by day",
+                "chart_title": f"Units fit to fight, {chart['chart_every']}",
             },
         )
 
@@ -2474,16 +2474,26 @@ def _strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
     per_force: dict[int, list[tuple[int, int, Any]]] = {f.pk: [] for f in forces}
     for unit_id, force_id, day, status in rows:
         per_force[force_id].append((unit_id, day, {} if status is None else {"status": status}))
+    # A long campaign is drawn week by week (`days_drawn`), its table too: a year of days
+    # would be hundreds of points a force, too many to read on a phone or to send.
+    days, step = days_drawn(1, today)
+    drawn = set(days)
     series = [
-        (f.name, force_colour(f), force_strength_series(per_force[f.pk], today)) for f in forces
+        (
+            f.name,
+            force_colour(f),
+            [p for p in force_strength_series(per_force[f.pk], today) if p[0] in drawn],
+        )
+        for f in forces
     ]
-    days = list(range(1, today + 1))
+    which = "each day" if step == 1 else f"day 1 and of every {step}th day back from today"
     return {
         "chart": line_chart(series, y_title="Units fit to fight"),
         "chart_table": numbers_by_day(
             [f.name for f in forces],
             [(day, [points[i][1] for _, _, points in series]) for i, day in enumerate(days)],
         ),
-        "chart_desc": f"Units fit to fight (neither retreated nor destroyed) at the end of each "
-        f"day, day 1 to day {today}, for " + ", ".join(f.name for f in forces) + ".",
+        "chart_every": every_words(step),
+        "chart_desc": f"Units fit to fight (neither retreated nor destroyed) at the end of "
+        f"{which}, day 1 to day {today}, for " + ", ".join(f.name for f in forces) + ".",
     }

@@ -8,6 +8,8 @@ import re
 from unittest import mock
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.charts import line_chart
@@ -15,6 +17,7 @@ from campaign.charts import unit_series
 from campaign.models import Campaign, HistoryEntry
 from campaign.services import calendar_advance, unit_edit
 from tests.web.campaign_world import login
+from tests.web.paging import add_notes
 
 pytestmark = pytest.mark.django_db
 
@@ -127,3 +130,34 @@ def test_a_line_lying_on_another_every_day_is_told_apart_in_the_key(client, worl
     # Its dots sit inside the other's, which stay in sight around them.
     svg = page.split('data-series="Casualty hits">', 1)[1].split("</g>", 1)[0]
     assert 'r="2"' in svg and 'r="3"' not in svg
+
+
+def _strength_drawn(client, world, days: int) -> tuple[str, int, int]:
+    """The dashboard's strength chart with the campaign at ``days``: its figure, and how many
+    queries and characters the page took."""
+    Campaign.objects.filter(pk=world.campaign.pk).update(day=days)
+    add_notes(world.unit, list(range(1, days + 1)))  # a line a day in its history
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(_url("dashboard", world)).text
+    figure = page.split('aria-labelledby="strength-chart-title"', 1)[1].split("</figure>", 1)[0]
+    return figure, len(queries), len(page)
+
+
+def test_a_long_campaigns_strength_chart_is_drawn_week_by_week_in_a_bounded_page(client, world):
+    login(client, world, "gm").get(_url("dashboard", world))  # its first visit read apart
+    figure, queries, size = _strength_drawn(client, world, 40)
+    assert "Units fit to fight, day by day</title>" in figure
+    assert len(re.findall(r"<title>Red Company, day \d+:", figure)) == 40
+    # A year: day 1, then every 7th day back from today, the chart and its table alike.
+    year, year_queries, year_size = _strength_drawn(client, world, 365)
+    assert "Units fit to fight, week by week</title>" in year
+    assert "at the end of day 1 and of every 7th day back from today, day 1 to day 365" in year
+    drawn = [int(d) for d in re.findall(r"<title>Red Company, day (\d+):", year)]
+    assert drawn[:3] == [1, 8, 15] and drawn[-1] == 365 and len(drawn) == 53
+    assert "<summary>The numbers, week by week</summary>" in year
+    assert len(re.findall(r'<th scope="row"><span class="stack-only">Day', year)) == 53
+    # Two years: every two weeks, still a few dozen points, and no more queries.
+    two, two_queries, two_size = _strength_drawn(client, world, 730)
+    assert "every 2 weeks" in two and len(re.findall(r"<title>Red Company, day", two)) <= 61
+    assert year_queries == two_queries == queries
+    assert two_size < size * 1.5 and two_size < year_size * 1.2
