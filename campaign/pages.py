@@ -953,14 +953,23 @@ def engagements_page(campaign: Campaign, number: int | None = None) -> FightsPag
     return FightsPage(lines, number, pages, count, "engagement")
 
 
-def battles_page(campaign: Campaign, number: int | None = None) -> FightsPage:
+def battle_records_page(
+    campaign: Campaign, number: int | None = None
+) -> tuple[list[CampaignBattle], int, int, int]:
     """Page ``number`` of the campaign's battles, the engine's and those at the table
     (`_page_of`), the latest first as the dashboard orders them: by day, then by when they
-    were fought or entered. Every member reads them, as the dashboard's latest. Three queries
-    whatever the count: how many, the page with its engine battles, the forces of their
-    sides."""
+    were fought or entered, then by id, so every battle has one place. The Every battle page
+    and the battles' JSON page them alike. Two queries: how many, the page with its engine
+    battles."""
     records = campaign.battles.order_by("-day", "-created_at", "-id")
-    shown, number, pages, count = _page_of(battles_listed(records), number)
+    return _page_of(battles_listed(records), number)
+
+
+def battles_page(campaign: Campaign, number: int | None = None) -> FightsPage:
+    """Page ``number`` of the campaign's battles (`battle_records_page`), as their list shows
+    them. Every member reads them, as the dashboard's latest. Three queries whatever the
+    count: how many, the page with its engine battles, the forces of their sides."""
+    shown, number, pages, count = battle_records_page(campaign, number)
     sides = battles_side_names(shown)
     lines = [_battle_fight(cb, sides[cb.pk]) for cb in shown]
     return FightsPage(lines, number, pages, count, "battle")

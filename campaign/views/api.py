@@ -19,9 +19,10 @@ from campaign.access import FULL, Viewer, campaign_for_viewer, force_for_viewer,
 from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import (
     RosterLine,
+    battle_records_page,
     battle_sides,
     battle_winner,
-    battles_listed,
+    clean_cursor,
     entry_line,
     force_summaries,
 )
@@ -241,8 +242,13 @@ def _battle(cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit]) -> dict[
 @login_required
 @require_GET
 def battles_json(request: HttpRequest, pk: int) -> JsonResponse:
+    """The campaign's battles a page at a time (``?page=2``), as the Every battle page lists
+    them (`battle_records_page`): the latest first, `FIGHTS_A_PAGE` a page, with how many
+    there are and the address of the next page and the previous (null at either end)."""
     viewer = campaign_for_viewer(request.user, pk)
-    battles = list(battles_listed(CampaignBattle.objects.filter(campaign=viewer.campaign)))
+    battles, number, pages, count = battle_records_page(
+        viewer.campaign, clean_cursor(request.GET.get("page"))
+    )
     fought = {pk for cb in battles for side in cb.sides.values() for pk in side}
     units = {
         u.pk: u
@@ -250,4 +256,18 @@ def battles_json(request: HttpRequest, pk: int) -> JsonResponse:
             "force__owner"
         )
     }
-    return JsonResponse({"battles": [_battle(cb, viewer, units) for cb in battles]})
+    url = reverse("campaign:battles-json", args=[pk])
+
+    def page_url(n: int) -> str | None:
+        return (url if n == 1 else f"{url}?page={n}") if 1 <= n <= pages else None
+
+    return JsonResponse(
+        {
+            "battles": [_battle(cb, viewer, units) for cb in battles],
+            "count": count,
+            "page": number,
+            "pages": pages,
+            "next": page_url(number + 1),
+            "previous": page_url(number - 1),
+        }
+    )

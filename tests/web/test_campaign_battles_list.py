@@ -137,3 +137,48 @@ def test_an_engine_battles_sides_come_in_its_scenarios_order_on_its_page_and_in_
         "Red Company",
         "Blue Battalion",
     ]
+
+
+def _json(client, world, query: str = "") -> tuple[dict, int, int]:
+    """The battles' JSON at ``query``: its data, its queries and its length."""
+    url = reverse("campaign:battles-json", args=[world.campaign.pk]) + query
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    return response.json(), len(queries), len(response.content)
+
+
+def test_the_battles_json_pages_as_the_list_does_with_a_link_to_the_next_page(client, world):
+    count = FIGHTS_A_PAGE * 2 + 3
+    _fight(world, count, engine=count)
+    login(client, world, "player")
+    data, _, _ = _json(client, world)
+    url = reverse("campaign:battles-json", args=[world.campaign.pk])
+    assert [b["name"] for b in data["battles"]] == [f"Fight {count - n}" for n in range(25)]
+    assert (data["count"], data["page"], data["pages"]) == (count, 1, 3)
+    assert data["next"] == f"{url}?page=2" and data["previous"] is None
+    # Following "next" to the end reads every battle once, the latest first.
+    seen, page = [], data
+    while True:
+        seen += [b["id"] for b in page["battles"]]
+        if page["next"] is None:
+            break
+        page = client.get(page["next"]).json()
+    assert page["previous"] == f"{url}?page=2" and page["page"] == 3
+    in_order = CampaignBattle.objects.filter(campaign=world.campaign)
+    assert seen == list(
+        in_order.order_by("-day", "-created_at", "-id").values_list("pk", flat=True)
+    )
+    assert _json(client, world, "?page=x")[0]["page"] == 1  # a bad page: the first
+
+
+def test_the_battles_json_reads_the_same_few_queries_and_a_page_however_many_battles(client, world):
+    login(client, world, "player")
+    costs = []
+    for count in (FIGHTS_A_PAGE, FIGHTS_A_PAGE * 8):
+        _fight(world, count, engine=count)
+        data, queries, size = _json(client, world)
+        assert len(data["battles"]) == FIGHTS_A_PAGE
+        costs.append((queries, size))
+    (few, small), (many, big) = costs
+    assert few == many <= 10
+    assert big < small * 1.1
