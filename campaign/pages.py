@@ -78,6 +78,7 @@ from campaign.rules.recovery import (
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from campaign.rules.window import withdrawn_text
 from campaign.selectors import (
+    CharacterLine,
     StoryPage,
     TimelineFocus,
     campaign_now,
@@ -365,7 +366,7 @@ def sorted_lines(lines: list[RosterLine], sort: str) -> list[RosterLine]:
 
 
 FOUND_A_PAGE = 50
-"""Units one page of a unit search lists."""
+"""Units one page of a unit search lists, or characters one page of the Characters page."""
 SEARCH_LONGEST = 100
 """The longest name a unit search looks for (a unit's name is at most 200 characters)."""
 
@@ -479,6 +480,78 @@ def unit_search(
         found.append(unit)
     unsearched = [f.name for f in every if f.pk not in force_ids]
     return UnitSearch(forces, unsearched, search, chosen, status, found, number, pages, count)
+
+
+@dataclass(frozen=True)
+class CharacterSearch:
+    """A page of the characters the Characters page lists (`character_search`), those whose
+    name or whose unit's holds what was looked for."""
+
+    lines: list[CharacterLine]
+    search: str
+    number: int
+    pages: int
+    count: int
+    every: int
+    """How many the reader sees in all, whatever was looked for."""
+
+    @property
+    def finds(self) -> bool:
+        """The page offers its find box: more than a page to look through, or a search."""
+        return self.every > FOUND_A_PAGE or bool(self.search)
+
+    @property
+    def shown(self) -> str:
+        """What the page lists, in words, when it is not every one: "3 characters with “ash”
+        in their name or their unit's", "Characters 51 to 100 of 230"; else ""."""
+        what = ""
+        if self.search:
+            whose = "their" if self.count > 1 else "its"
+            what = plural(self.count, "character") if self.count else "No character"
+            what += f" with “{self.search}” in {whose} name or {whose} unit’s"
+        if self.pages > 1:
+            first = (self.number - 1) * FOUND_A_PAGE + 1
+            where = f"{first} to {first + len(self.lines) - 1} of {self.count}"
+            what = f"{what}: {where}" if what else f"Characters {where}"
+        return what
+
+    @property
+    def previous_query(self) -> str:
+        return self.query(self.number - 1)
+
+    @property
+    def next_query(self) -> str:
+        return self.query(self.number + 1)
+
+    def query(self, number: int) -> str:
+        """The address's query for page ``number`` of the same search."""
+        asked = {"q": self.search, "page": number if number > 1 else ""}
+        return "?" + urlencode({key: value for key, value in asked.items() if value})
+
+
+def character_search(
+    lines: list[CharacterLine], *, search: str = "", page: int | None = None
+) -> CharacterSearch:
+    """Page ``page`` (`FOUND_A_PAGE` a page, as a unit search; the first when None, the last
+    when past it) of ``lines`` (`selectors.campaign_characters`, those the reader sees) whose
+    name or whose unit's contains ``search``, whatever the case of its letters, as a unit
+    search matches."""
+    search = search.strip()[:SEARCH_LONGEST]
+    found = lines
+    if search:
+        wanted = search.casefold()
+        found = [
+            line
+            for line in lines
+            if wanted in line.name.casefold()
+            or (line.unit is not None and wanted in line.unit.name.casefold())
+        ]
+    count = len(found)
+    pages = max(1, -(-count // FOUND_A_PAGE))
+    number = min(max(1, page or 1), pages)
+    start = (number - 1) * FOUND_A_PAGE
+    shown = found[start : start + FOUND_A_PAGE]
+    return CharacterSearch(shown, search, number, pages, count, len(lines))
 
 
 @dataclass(frozen=True)

@@ -342,6 +342,59 @@ class _CharacterField(forms.ModelChoiceField):
             raise ValidationError(why, code="not_offered") from error
 
 
+class _CharacterNamed(forms.CharField):
+    """One of the characters a form offers (``queryset``), typed by name: a campaign with more
+    of them than a form lists (`selectors.LIST_EVERY_UNIT`) asks this rather than list every
+    one on each form of the page, as its big forms ask a unit (`_UnitNamed`). One the form does
+    not offer is refused by name and why (``why_not``), as `_CharacterField` refuses it."""
+
+    def __init__(self, campaign: Campaign, offered: Any, why_not: Callable[[Any], str],
+                 **kwargs: Any) -> None:  # fmt: skip
+        self.campaign, self.queryset, self.why_not = campaign, offered, why_not
+        kwargs.pop("empty_label", None)
+        kwargs.setdefault("help_text", "Their name, as the Characters page gives it.")
+        super().__init__(max_length=200, **kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        # A form starting on a character (`OrderForm._likely_giver`) gives its key: shown by name.
+        if isinstance(value, int):
+            found = self.queryset.filter(pk=value).first()
+            return found.name if found else ""
+        return super().prepare_value(value)
+
+    def clean(self, value: Any) -> Any:
+        typed = super().clean(value)
+        if not typed:
+            return None
+        name = " ".join(typed.split())
+        characters = self.campaign.characters
+        found = characters.filter(name=typed.strip()).first()
+        if found is None:
+            alike = list(characters.filter(name__iexact=name)[:2])
+            found = alike[0] if len(alike) == 1 else None
+        if found is None:
+            raise ValidationError(
+                f"No character of the campaign is named {quoted(name)}.", code="no_character"
+            )
+        if not self.queryset.filter(pk=found.pk).exists():
+            why = self.why_not(found) or f"{found.name} is not offered here"
+            raise ValidationError(why, code="not_offered")
+        return found
+
+
+def _character_choice(
+    campaign: Campaign, offered: Any, why_not: Callable[[Any], str], **kwargs: Any
+) -> _CharacterField | _CharacterNamed:
+    """The characters ``offered`` (living ones): chosen from a list while the campaign has up
+    to `selectors.LIST_EVERY_UNIT` living characters, as a unit is; past that, typed by name
+    (`_CharacterNamed`). Counted once for the page's forms."""
+    if (living := getattr(campaign, "_living_characters", None)) is None:
+        living = campaign._living_characters = campaign.characters.filter(alive=True).count()
+    if living > selectors.LIST_EVERY_UNIT:
+        return _CharacterNamed(campaign, offered, why_not, **kwargs)
+    return _CharacterField(campaign, offered, why_not, **kwargs)
+
+
 def _dead_or_not_theirs(player: Any) -> Callable[[Any], str]:
     def why_not(character: Any) -> str:
         if player is not None and character.player_id != player.pk:
@@ -361,7 +414,7 @@ NO_CHARACTERS = "The campaign has no living character yet: create one under New 
 
 def _character_field(
     campaign: Campaign, player: Any = None, nobody: str = "", **kwargs: Any
-) -> _CharacterField:
+) -> _CharacterField | _CharacterNamed:
     # A dead character leads, trains, heals, rallies, orders and requisitions no more (the
     # services refuse one): the forms offer the living only; a player's, their own. With none
     # to offer, the field says why beneath its empty list (``nobody``).
@@ -370,7 +423,7 @@ def _character_field(
         living = living.filter(player=player)
     if nobody and not living.exists():
         kwargs["help_text"] = nobody
-    return _CharacterField(campaign, living, _dead_or_not_theirs(player), **kwargs)
+    return _character_choice(campaign, living, _dead_or_not_theirs(player), **kwargs)
 
 
 class CharacterForm(PageForm):
@@ -428,7 +481,7 @@ class JoinForm(_LeavesOut, CampaignForm):
 
 def _characters_who(
     campaign: Campaign, may: Callable[[Any], bool], cannot: str, nobody: str = "", **kwargs: Any
-) -> _CharacterField:
+) -> _CharacterField | _CharacterNamed:
     """The living characters whose feats let them do it (``may``: `can_train`, `can_rally`):
     the others are not offered, as a unit field offers only the units its `Offer` allows; one
     sent all the same is refused as dead, or as ``cannot`` ("is not a Strategist"). With none
@@ -442,7 +495,7 @@ def _characters_who(
         return f"{character.name} {'is dead' if not character.alive else cannot}"
 
     offered = campaign.characters.filter(pk__in=able)
-    return _CharacterField(campaign, offered, why_not, **kwargs)
+    return _character_choice(campaign, offered, why_not, **kwargs)
 
 
 TRAINER_NOT = "is neither Special Forces nor a Strategist, so trains no unit"

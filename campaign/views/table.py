@@ -9,7 +9,7 @@ the services.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -39,6 +39,7 @@ from campaign.models import (
 from campaign.pages import (
     battles_page,
     changes,
+    character_search,
     clean_cursor,
     engagement_outcome,
     engagement_sides,
@@ -178,14 +179,21 @@ def _sees_character(viewer: Viewer, player: Any, unit: Unit | None) -> bool:
     return viewer.character_sight(player_id=player_id, unit=unit) == FULL
 
 
-def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
+def characters_context(
+    viewer: Viewer, query: Mapping[str, str] | None = None, **forms: Any
+) -> dict[str, Any]:
     """The campaign's characters a viewer sees in full (`Viewer.character_sight`): a member who
     sees other forces only in summary finds their own characters and those at the head of
-    units they see, not who leads another force's units nor how they stand."""
+    units they see, not who leads another force's units nor how they stand. A page of them
+    (``?page=2``), those whose name or unit's holds ``?q=`` if it is asked (`character_search`)."""
     campaign = viewer.campaign
+    query = query or {}
     lines = campaign_characters(campaign=campaign)
-    shown = [line for line in lines if _sees_character(viewer, line.player, line.unit)]
-    characters = [(line, ", ".join(f.label for f in ordered_feats(line.feats))) for line in shown]
+    seen = [line for line in lines if _sees_character(viewer, line.player, line.unit)]
+    found = character_search(seen, search=query.get("q", ""), page=clean_cursor(query.get("page")))
+    characters = [
+        (line, ", ".join(f.label for f in ordered_feats(line.feats))) for line in found.lines
+    ]
     entries = CharacterEntry.objects.filter(character__campaign=campaign)
     if viewer.others_sight != FULL:
         heading = campaign.characters.select_related("player", "leading__unit__force")
@@ -195,6 +203,7 @@ def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
     context = base_context(
         viewer,
         characters=characters,
+        found=found,
         forces_in_full=viewer.forces_in_full(),
         named_on_unit=any(line.named_on_unit for line, _ in characters),
         character_entries=entries.select_related("character").order_by("-id")[
@@ -217,7 +226,7 @@ def characters_context(viewer: Viewer, **forms: Any) -> dict[str, Any]:
 @require_GET
 def characters_page(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = campaign_for_viewer(request.user, pk)
-    return render(request, CHARACTERS, characters_context(viewer))
+    return render(request, CHARACTERS, characters_context(viewer, request.GET))
 
 
 def _characters_action(request, pk, form_class, key, partial, act):

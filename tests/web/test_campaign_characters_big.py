@@ -7,12 +7,16 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign.models import Leader, Unit
+from campaign.models import Character, Leader, Unit
+from campaign.pages import FOUND_A_PAGE
+from campaign.selectors import LIST_EVERY_UNIT
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login
-from tests.web.paging import fill_companies, rows_read, unit_named
+from tests.web.paging import fill_companies, link, rows_read, unit_named
 
 pytestmark = pytest.mark.django_db
 
@@ -76,3 +80,88 @@ def test_a_small_campaigns_characters_forms_still_list_the_units(client, world):
     html = login(client, world, "gm").get(_url(world)).text
     for name in FORMS:
         assert "<option" in _form(html, name)
+
+
+def _enlist(world, count: int) -> None:
+    """``count`` more NPC characters, "Sgt. 001"…, none leading a unit."""
+    Character.objects.bulk_create(
+        Character(campaign=world.campaign, name=f"Sgt. {n:03}", hit_points=8, max_hit_points=8)
+        for n in range(1, count + 1)
+    )
+
+
+def _listed(html: str) -> list[str]:
+    table = html.split('<table id="characters"', 1)[1].split("</table>", 1)[0]
+    return re.findall(r'<th scope="row">([^<]+)', table)
+
+
+def _visit(client, world, query: str = "") -> tuple[str, int]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(_url(world) + query)
+    assert response.status_code == 200
+    return response.text, len(queries)
+
+
+def test_a_campaign_with_many_characters_lists_a_page_of_them_in_the_same_queries(client, world):
+    login(client, world, "gm")
+    small, _ = _visit(client, world)
+    assert 'id="id_find_q"' not in small and "Later characters" not in small  # as it was
+    costs = []
+    for count in (LIST_EVERY_UNIT + 50, LIST_EVERY_UNIT * 3):
+        Character.objects.filter(name__startswith="Sgt. ").delete()
+        _enlist(world, count)
+        page, queries = _visit(client, world)
+        assert len(_listed(page)) == FOUND_A_PAGE
+        # Its forms ask a character by name rather than list hundreds of them each.
+        for name in ("join-form", "heal-form"):
+            form = _form(page, name)
+            assert "Sgt. 001" not in form
+            assert re.search(r'<input type="text" name="character"[^>]*maxlength="200"', form)
+        costs.append((queries, len(page)))
+    (few, small_size), (many, big_size) = costs
+    assert few == many
+    assert big_size < small_size * 1.05
+    assert "Characters 1 to 50 of " in page and 'id="id_find_q"' in page
+    later = link(page, "Later characters")
+    assert later == "?page=2"
+    second, _ = _visit(client, world, later)
+    assert "Characters 51 to 100 of " in second and link(second, "Earlier characters") == "?"
+
+
+def test_a_few_characters_more_than_a_page_are_still_offered_in_a_list(client, world):
+    _enlist(world, FOUND_A_PAGE + 10)
+    page, _ = _visit(login(client, world, "gm"), world)
+    assert len(_listed(page)) == FOUND_A_PAGE and 'id="id_find_q"' in page
+    assert ">Sgt. 060</option>" in _form(page, "heal-form")
+
+
+def test_a_character_typed_by_name_is_healed_and_a_wrong_name_is_refused(client, world):
+    _enlist(world, LIST_EVERY_UNIT + 5)
+    login(client, world, "gm")
+    url = _url(world, "character-heal")
+    Character.objects.filter(name="Sgt. 007").update(hit_points=2)
+    refused = client.post(url, {"character": "Sgt. 999", "hit_points": 3}).text
+    assert "No character of the campaign is named “Sgt. 999”." in refused
+    Character.objects.filter(name="Sgt. 008").update(alive=False)
+    assert "Sgt. 008 is dead" in client.post(url, {"character": "sgt. 008", "hit_points": 3}).text
+    client.post(url, {"character": " sgt. 007 ", "hit_points": 3})
+    assert Character.objects.get(name="Sgt. 007").hit_points == 5
+
+
+def test_the_gm_finds_a_character_by_name_or_by_the_unit_it_leads(client, world):
+    _enlist(world, FOUND_A_PAGE * 3)
+    vance = character_create(campaign=world.campaign, name="Maj. Vance", hit_points=12,
+                             actor=world.users["gm"])  # fmt: skip
+    Leader.objects.filter(unit=world.unit).delete()
+    Leader.objects.create(unit=world.unit, character=vance, name=vance.name, hit_points=12)
+    login(client, world, "gm")
+    page, _ = _visit(client, world, "?q=vANCE")
+    assert [name.strip() for name in _listed(page)] == ["Maj. Vance"]
+    assert "1 character with “vANCE” in its name or its unit’s." in page
+    assert 'value="vANCE"' in page and "Show every character" in page
+    by_unit, _ = _visit(client, world, "?q=" + world.unit.name)
+    assert any(name.startswith("Maj. Vance") for name in _listed(by_unit))
+    assert "No character matches." in _visit(client, world, "?q=nobody")[0]
+    some, _ = _visit(client, world, "?q=Sgt. 1")  # Sgt. 100 to 150
+    assert "51 characters with “Sgt. 1” in their name or their unit’s: 1 to 50 of 51." in some
+    assert link(some, "Later characters") == "?q=Sgt.+1&page=2"
