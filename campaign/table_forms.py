@@ -382,15 +382,20 @@ class _CharacterNamed(forms.CharField):
         return found
 
 
+def _living_count(campaign: Campaign) -> int:
+    """How many living characters the campaign has, counted once for the page's forms."""
+    if (known := getattr(campaign, "_living_characters", None)) is None:
+        known = campaign._living_characters = campaign.characters.filter(alive=True).count()
+    return known
+
+
 def _character_choice(
     campaign: Campaign, offered: Any, why_not: Callable[[Any], str], **kwargs: Any
 ) -> _CharacterField | _CharacterNamed:
     """The characters ``offered`` (living ones): chosen from a list while the campaign has up
     to `selectors.LIST_EVERY_UNIT` living characters, as a unit is; past that, typed by name
-    (`_CharacterNamed`). Counted once for the page's forms."""
-    if (living := getattr(campaign, "_living_characters", None)) is None:
-        living = campaign._living_characters = campaign.characters.filter(alive=True).count()
-    if living > selectors.LIST_EVERY_UNIT:
+    (`_CharacterNamed`)."""
+    if _living_count(campaign) > selectors.LIST_EVERY_UNIT:
         return _CharacterNamed(campaign, offered, why_not, **kwargs)
     return _CharacterField(campaign, offered, why_not, **kwargs)
 
@@ -421,7 +426,7 @@ def _character_field(
     living = campaign.characters.filter(alive=True)
     if player is not None:
         living = living.filter(player=player)
-    if nobody and not living.exists():
+    if nobody and not (living.exists() if player is not None else _living_count(campaign)):
         kwargs["help_text"] = nobody
     return _character_choice(campaign, living, _dead_or_not_theirs(player), **kwargs)
 
@@ -487,7 +492,9 @@ def _characters_who(
     sent all the same is refused as dead, or as ``cannot`` ("is not a Strategist"). With none
     to offer, the field says why beneath its empty list (``nobody``; the unit page's training
     form says it instead of the list)."""
-    able = [c.pk for c in campaign.characters.filter(alive=True) if may(feats_from(c.feats))]
+    living = list(campaign.characters.filter(alive=True))
+    campaign._living_characters = len(living)  # counted for the page's forms (`_living_count`)
+    able = [c.pk for c in living if may(feats_from(c.feats))]
     if not able:
         kwargs["help_text"] = nobody
 
