@@ -24,6 +24,7 @@ from django.utils.html import format_html
 from django.utils.text import capfirst
 
 from battles.charts import line_chart
+from campaign import selectors
 from campaign.charts import UNIT_SERIES, days_drawn, every_words, force_strength_series, unit_series
 from campaign.models import (
     Campaign,
@@ -112,7 +113,7 @@ from units.cardtext import (
     weapon_head,
     weapon_items,
 )
-from units.words import and_words
+from units.words import and_words, quoted
 
 
 def name_order(name: str) -> tuple[tuple[int, str | int], ...]:
@@ -2393,6 +2394,12 @@ class TimelineFollow:
     refused: bool = False
     """A focus was asked for that the reader may not follow (or that is not there): the whole
     campaign is shown, and the page says so without saying which."""
+    named: str = ""
+    """The unit followed as pages name it ("2nd Platoon (Red Company)"): where the timeline's
+    choice lists no unit (`timeline_lists_units`), the field its name is typed in starts on it."""
+    problem: str = ""
+    """Why the unit whose name was typed is not followed, in words: none or several are so
+    named. The whole campaign is shown."""
 
     @property
     def of_force(self) -> bool:
@@ -2421,12 +2428,48 @@ def timeline_choices(campaign: Campaign, force_ids: set[int]) -> list[TimelineCh
     ]
 
 
+def timeline_lists_units(choices: list[TimelineChoice]) -> bool:
+    """Whether the timeline's choice lists every unit it may follow: up to
+    `selectors.LIST_EVERY_UNIT` of them, as a battle's forms list them. Past that it lists the
+    forces only, and a unit is followed by its name, typed (`timeline_follow`): a list of
+    hundreds of names is no use on a phone."""
+    return sum(len(choice.units) for choice in choices) <= selectors.LIST_EVERY_UNIT
+
+
+def _unit_typed(choices: list[TimelineChoice], typed: str) -> tuple[str, str]:
+    """The unit of ``choices`` named ``typed`` ("Squad 7", or "Squad 7 (Red Company)" as pages
+    name it), whatever the case of its letters, as ("unit-12", ""); else ("", why not)."""
+    said = " ".join(typed.split())[: SEARCH_LONGEST * 3]
+    wanted = said.casefold()
+    named = [(pk, f"{name} ({choice.force.name})") for choice in choices
+             for pk, name in choice.units if wanted == name.casefold()]  # fmt: skip
+    labelled = [(pk, f"{name} ({choice.force.name})") for choice in choices
+                for pk, name in choice.units
+                if wanted == f"{name} ({choice.force.name})".casefold()]  # fmt: skip
+    found = labelled or named
+    if len(found) == 1:
+        return f"unit-{found[0][0]}", ""
+    if not found:
+        return "", f"No unit whose story you can follow is named {quoted(said)}."
+    labels = and_words([label for _, label in found[:5]])
+    return "", (
+        f"More than one unit is named {quoted(said)}: {labels}. Name its force too, as "
+        f"{quoted(found[0][1])}."
+    )
+
+
 def timeline_follow(
-    campaign: Campaign, choices: list[TimelineChoice], asked: str | None
+    campaign: Campaign, choices: list[TimelineChoice], asked: str | None, typed: str = ""
 ) -> TimelineFollow:
     """The force or unit the address asks the timeline to follow, if it is one of ``choices``
-    (`timeline_choices`: what the reader sees in full); anything else, the whole campaign."""
+    (`timeline_choices`: what the reader sees in full); anything else, the whole campaign.
+    With no ``focus`` asked, a unit named ``typed`` (``?unit=``, where the choice lists no
+    unit), or why none is followed."""
     whole = TimelineFollow("", None, "")
+    if not asked and typed.strip():
+        asked, problem = _unit_typed(choices, typed)
+        if problem:
+            return TimelineFollow("", None, "", problem=problem)
     if not asked:
         return whole
     kind, _, pk = asked.partition("-")
@@ -2439,8 +2482,8 @@ def timeline_follow(
         for unit_pk, name in choice.units:
             if kind == "unit" and number == unit_pk:
                 focus = timeline_focus(campaign=campaign, units=[unit_pk])
-                shown = f"the story of {name} ({choice.force.name}) only"
-                return TimelineFollow(asked, focus, shown)
+                label = f"{name} ({choice.force.name})"
+                return TimelineFollow(asked, focus, f"the story of {label} only", named=label)
     return TimelineFollow("", None, "", refused=True)
 
 

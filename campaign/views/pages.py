@@ -82,6 +82,7 @@ from campaign.pages import (
     timeline,
     timeline_choices,
     timeline_follow,
+    timeline_lists_units,
     unit_charts,
     unit_search,
     unit_story_lines,
@@ -324,7 +325,7 @@ def timeline_context(
     split = (day, entry) if day is not None and entry is not None else None
     # Narrowed to a force or a unit the reader sees in full (`timeline_follow`), or the whole.
     choices = timeline_choices(viewer.campaign, forces)
-    follow = timeline_follow(viewer.campaign, choices, query.get("focus"))
+    follow = timeline_follow(viewer.campaign, choices, query.get("focus"), query.get("unit", ""))
     page = timeline(viewer.campaign, forces, before, split, follow.focus)
     if not page.days and (before is not None or split is not None):
         page = timeline(viewer.campaign, forces, focus=follow.focus)  # nothing there: the first
@@ -335,7 +336,10 @@ def timeline_context(
             earlier=page.earlier and page.earlier + follow.query,
             later=None if page.later is None else "?" + (page.later[1:] + follow.query).lstrip("&"),
         )
-    context = base_context(viewer, days=page.days, page=page, choices=choices, follow=follow)
+    context = base_context(
+        viewer, days=page.days, page=page, choices=choices, follow=follow,
+        lists_units=timeline_lists_units(choices),
+    )  # fmt: skip
     if viewer.manages:
         context["note_form"] = forms.get("note_form") or StoryNoteForm()
     return context

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from campaign.models import Campaign, Engagement, StoryEntry, Unit
 from tests.web.campaign_world import login, raise_units
-from tests.web.paging import add_notes, link
+from tests.web.paging import add_notes, fill_forces, link, unit_named
 
 pytestmark = pytest.mark.django_db
 
@@ -143,3 +143,67 @@ def test_the_whole_timeline_and_the_dashboard_read_no_query_an_engagement(client
             assert "clash" in client.get(url).text.lower()
         costs.append(len(queries))
     assert costs[0] == costs[1]
+
+
+def _visit(client, world, query: str = "") -> tuple[str, int]:
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(_url(world, query)).text
+    return page, len(queries)
+
+
+def test_a_big_campaigns_timeline_lists_its_forces_and_follows_a_unit_by_its_name(
+    client, world, big
+):
+    fill_forces(world, 20)  # "Red 01"… and "Blue 01"…: more units than a list offers
+    login(client, world, "gm")
+    page, _ = _visit(client, world)
+    assert 'value="unit-' not in page
+    assert f'<option value="force-{world.force.pk}">All of Red Company</option>' in page
+    assert '<input type="search" name="unit" id="id_unit" value=""' in page
+    # Typed as it comes, the case of its letters aside: that unit's story, its pages narrowed.
+    red = unit_named("Red 07")
+    followed, _ = _visit(client, world, "?unit=  red   07 ")
+    assert "Showing the story of Red 07 (Red Company) only" in followed
+    assert 'name="unit" id="id_unit" value="Red 07 (Red Company)"' in followed
+    # A name two forces share asks for its force; named with it, that unit is followed.
+    twin = Unit.objects.create(force=world.enemy, unit_type=red.unit_type, name="Red 07")
+    asked, _ = _visit(client, world, "?unit=Red+07")
+    assert (
+        "More than one unit is named “Red 07”: Red 07 (Blue Battalion) and Red 07 (Red "
+        "Company). Name its force too, as “Red 07 (Blue Battalion)”. This is the whole campaign."
+        in asked
+    )
+    told, _ = _visit(client, world, "?unit=red 07 (blue battalion)")
+    assert "Showing the story of Red 07 (Blue Battalion) only" in told
+    assert 'value="Red 07 (Blue Battalion)"' in told and f"focus=unit-{twin.pk}" not in asked
+    nobody, _ = _visit(client, world, "?unit=Nobody")
+    assert "No unit whose story you can follow is named “Nobody”. This is the whole campaign." in (
+        nobody
+    )
+    # A force chosen from the list wins over a name left in the field.
+    chosen, _ = _visit(client, world, f"?focus=force-{world.enemy.pk}&unit=Red+07")
+    assert "Showing the story of Blue Battalion only" in chosen
+
+
+def test_a_unit_another_reader_sees_in_summary_is_not_followed_by_its_name(client, world, big):
+    fill_forces(world, 20)
+    Campaign.objects.filter(pk=world.campaign.pk).update(other_forces_visible="summary")
+    login(client, world, "player")
+    page, _ = _visit(client, world, "?unit=Blue 03")
+    assert "No unit whose story you can follow is named “Blue 03”." in page
+    assert "All of Blue Battalion" not in page
+
+
+def test_the_timelines_choice_stays_the_same_size_however_many_units(client, world, big):
+    login(client, world, "gm")
+    costs = []
+    for count in (20, 400):
+        Unit.objects.filter(name__regex=r"^(Red|Blue) \d+$").delete()
+        fill_forces(world, count)
+        client.get(_url(world))
+        page, queries = _visit(client, world)
+        choice = page.split('class="timeline-follow"', 1)[1].split("</form>", 1)[0]
+        costs.append((queries, len(page), len(choice)))
+    (few, small, small_choice), (many, large, large_choice) = costs
+    assert few == many
+    assert small_choice == large_choice and large < small * 1.05
