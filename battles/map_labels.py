@@ -54,6 +54,11 @@ def _meets(a: Box, b: Box) -> bool:
 MARGIN = 0.15
 """How far inside its piece's edges a light name stays, clear of the outline (`place_labels`)."""
 
+HALO = 0.1
+"""Room kept for the halo round a name's letters (``.terrain-label``'s stroke, .14 wide, reaches
+.07 past them, and the letters' own box already touched the piece): a name written beside its
+piece keeps its halo off the piece too."""
+
 
 def place_labels(
     pieces: list[tuple[str, str, Box, tuple[float, float]]],
@@ -149,7 +154,8 @@ def _heights_on(baseline: float, top: float, bottom: float) -> list[float]:
 
 
 def _heights_beside(top: float, bottom: float) -> list[float]:
-    """The baselines a light name is tried at off its piece, ``MARGIN`` clear of its top edge
-    and of its bottom edge (as `_heights`' spots just outside a piece, from the font's whole
-    height)."""
-    return [top - MARGIN - LABEL_SIZE * 0.35, bottom + MARGIN + LABEL_SIZE * 0.9]
+    """The baselines a light name is tried at off its piece, ``MARGIN`` and its ``HALO`` clear of
+    its top edge and of its bottom edge (as `_heights`' spots just outside a piece, from the
+    font's whole height)."""
+    clear = MARGIN + HALO
+    return [top - clear - LABEL_SIZE * 0.35, bottom + clear + LABEL_SIZE * 0.9]

@@ -1,0 +1,97 @@
+"""The map replay for a reader who cannot see it well, in a real Chromium.
+
+The map's words (place names, objectives, the inches along its edges) stand out at 4.5:1 from
+what is drawn right behind them, in light and dark mode: a place name was faded to three
+quarters over its terrain (3:1 on woods, 2:1 on a wall), a building's white name to 4.3:1 on
+its roof, and in dark mode the inches were the dark page's light grey on the white map (2.4:1).
+
+Screenshots go to test-artifacts/browser/ (``access-*``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser import expect, shoot
+from tests.web.crafted import crafted_battle
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+MAP_WORDS = """() => {
+  const rgba = c => { const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const over = (top, under, a) => top.slice(0, 3).map((v, i) => v * a + under[i] * (1 - a));
+  const lum = c => { const [r, g, b] = c.map(v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)];
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  const opacity = (e, svg) => { let o = 1;
+    for (; e && e !== svg; e = e.parentElement) o *= +getComputedStyle(e).opacity; return o; };
+  const found = [];
+  for (const svg of document.querySelectorAll("svg.table-map")) {
+    const paper = rgba(getComputedStyle(svg).backgroundColor);
+    const words = svg.querySelectorAll(
+      ".labels-layer text:not(.covered), .objective-label:not(.covered), .ticks text");
+    for (const text of words) {
+      if (!text.checkVisibility()) continue;
+      text.scrollIntoView({block: "center", inline: "center"});  // elementsFromPoint: on screen
+      const box = text.getBoundingClientRect();
+      // What is drawn under the word's middle, the lowest first, laid over the map's paper.
+      const shapes = document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2)
+        .filter(e => svg.contains(e) && e.matches("polygon, rect, circle, path"))
+        .reverse();
+      let behind = paper.slice(0, 3);
+      for (const shape of shapes) {
+        const s = getComputedStyle(shape), fill = rgba(s.fill);
+        if (fill) behind = over(fill, behind, fill[3] * +s.fillOpacity * opacity(shape, svg));
+      }
+      // The word's own halo, drawn under its letters (paint-order: stroke), if it has one.
+      const s = getComputedStyle(text);
+      const halo = rgba(s.stroke);
+      const haloed = halo && parseFloat(s.strokeWidth) > 0 && s.paintOrder.startsWith("stroke");
+      const ground = haloed ? over(halo, behind, halo[3] * +s.strokeOpacity) : behind;
+      const fill = rgba(s.fill);
+      const letters = over(fill, ground, fill[3] * +s.fillOpacity);
+      const o = opacity(text, svg);
+      found.push([text.textContent.trim(), text.getAttribute("class") || "tick",
+                  ratio(over(letters, behind, o), over(ground, behind, o))]);
+    }
+  }
+  return found;
+}"""
+"""Each word drawn on the maps: (its words, its class, its contrast with what is right behind
+its letters: its halo where it has one, else the terrain, building or paper under it)."""
+
+
+@pytest.fixture
+def farm_battle(cast, django_user_model):
+    """A one-off battle with a wood and a farmhouse, made before Playwright starts (see ``cast``
+    in tests/web/browser.py for why)."""
+    return crafted_battle(django_user_model.objects.get(username="commander"))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_maps_words_stand_out_from_what_they_are_drawn_on(
+    browser_world, farm_battle, page_for, live_server, scheme
+):
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    faint, kinds = [], set()
+    for user, path, name in [
+        ("player", f"{c}/battles/{browser_world.engine_battle.pk}/", "campaign"),
+        ("commander", f"{live_server.url}/battles/{farm_battle.pk}/", "farm"),
+    ]:
+        page = page_for(user)
+        page.emulate_media(color_scheme=scheme)
+        page.goto(path)
+        expect(page.locator("[data-replay] [data-controls]")).to_be_visible()
+        words = page.evaluate(MAP_WORDS)
+        kinds |= {kind for _, kind, _ in words}
+        faint += [(name, said, kind, round(r, 2)) for said, kind, r in words if r < 4.5]
+        shoot(page, f"access-map-words-{name}-{scheme}", locator=page.locator("svg.table-map"))
+        assert not page.errors, page.errors
+    # A place's name, a building's, and the inches at least.
+    assert {"terrain-label", "terrain-label building-label", "tick"} <= kinds, kinds
+    assert not faint, faint
