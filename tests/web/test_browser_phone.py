@@ -534,7 +534,7 @@ def test_a_tapped_unit_is_named_in_words_beside_the_replay_on_a_phone(
     expect(selected).to_contain_text(
         f"Selected: {browser_world.enemy_unit.name}, {browser_world.enemy.name}, Size "
     )
-    expect(page.locator("button[data-action=play]")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("button[data-action=play]")).to_have_text("▶ Play")  # not playing
     page.keyboard.press("Enter")
     expect(selected).to_have_text("Tap or click a unit's circle to name it.")
     assert not page.errors, page.errors

@@ -1,14 +1,21 @@
-"""The map replay for a reader who cannot see it well, in a real Chromium.
+"""The map replay for a reader who cannot see it well, or who uses only the keyboard or a screen
+reader, in a real Chromium.
 
 The map's words (place names, objectives, the inches along its edges) stand out at 4.5:1 from
 what is drawn right behind them, in light and dark mode: a place name was faded to three
 quarters over its terrain (3:1 on woods, 2:1 on a wall), a building's white name to 4.3:1 on
 its roof, and in dark mode the inches were the dark page's light grey on the white map (2.4:1).
 
-Screenshots go to test-artifacts/browser/ (``access-*``).
+The replay's controls are reached with Tab and named for what they do: Play is "Play" (not
+"black right-pointing triangle, Play") and, playing, "Pause", without being a toggle as well
+("Pause, pressed"); the frame slider says which frame it is on, not a bare number; and a button
+pressed to the end of the replay (Last frame) leaves the keyboard in the replay, where the keys
+still step, not lost to the page. Screenshots go to test-artifacts/browser/ (``access-*``).
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -95,3 +102,66 @@ def test_the_maps_words_stand_out_from_what_they_are_drawn_on(
     # A place's name, a building's, and the inches at least.
     assert {"terrain-label", "terrain-label building-label", "tick"} <= kinds, kinds
     assert not faint, faint
+
+
+CONTROLS = ["first", "back", "play", "forward", "last", "seek", "prev-turn", "turn", "next-turn"]
+
+
+def test_the_replays_controls_are_reached_by_tab_and_named_for_what_they_do(
+    browser_world, page_for, live_server
+):
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = page_for("spectator")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    replay = page.locator("[data-replay]")
+    expect(replay.locator("[data-controls]")).to_be_visible()
+
+    # From the replay, Tab goes through its units' circles to every one of its controls.
+    replay.focus()
+    reached = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        action = page.evaluate("document.activeElement.dataset.action || ''")
+        if action == "speed":
+            break
+        if action:
+            reached.append(action)
+    # The first two wait at the first frame, disabled: Tab passes them by, as it should.
+    assert reached == [a for a in CONTROLS if a not in ("first", "back", "prev-turn")], reached
+
+    # Named as a screen reader says them.
+    controls = replay.locator("[data-controls]").aria_snapshot()
+    for said in (
+        'button "First frame"',
+        'button "Step back"',
+        'button "Play"',
+        'button "Step forward"',
+        'button "Last frame"',
+        'slider "Frame"',
+    ):
+        assert said in controls, controls
+    play = page.locator("button[data-action=play]")
+    expect(play).not_to_have_attribute("aria-pressed", re.compile(".*"))
+    seek = page.locator("input[data-action=seek]")
+    total = int(seek.get_attribute("max")) + 1
+    expect(seek).to_have_attribute("aria-valuetext", f"1 of {total}: Deployment")
+
+    # Playing, the button is named for what it does now; paused, again.
+    play.focus()
+    page.keyboard.press("Space")
+    expect(page.get_by_role("button", name="Pause", exact=True)).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_focused()
+    expect(seek).to_have_attribute("aria-valuetext", re.compile(rf"^\d+ of {total}: \S"))
+
+    # Last frame, pressed with the keyboard, is disabled at the last frame: the keyboard stays
+    # in the replay, and Home takes it back to the start.
+    page.locator("button[data-action=last]").focus()
+    page.keyboard.press("Enter")
+    expect(seek).to_have_attribute("aria-valuetext", re.compile(rf"^{total} of {total}: "))
+    expect(page.locator("button[data-action=last]")).to_be_disabled()
+    expect(replay).to_be_focused()
+    shoot(page, "access-replay-end", locator=replay)
+    page.keyboard.press("Home")
+    expect(seek).to_have_attribute("aria-valuetext", f"1 of {total}: Deployment")
+    assert not page.errors, page.errors

@@ -261,16 +261,28 @@
       if (self.index >= self.states.length - 1) { self.pause(); return; }
       self.show(self.index + 1);
     }, PLAY_MS / this.speed);
-    this.playButton.setAttribute("aria-pressed", "true");
-    this.playButton.textContent = "Pause";
+    playLabel(this.playButton, true);
   };
 
   Replay.prototype.pause = function () {
     if (this.timer) { window.clearInterval(this.timer); }
     this.timer = null;
-    this.playButton.setAttribute("aria-pressed", "false");
-    this.playButton.textContent = "▶ Play";
+    playLabel(this.playButton, false);
   };
+
+  // The play button is named for what pressing it does, Play or Pause, and is not a toggle
+  // (aria-pressed) as well: a screen reader would say "Pause, pressed" of a replay playing.
+  // The arrow is hidden from it, or it reads "black right-pointing triangle, Play".
+  function playLabel(button, playing) {
+    button.textContent = "";
+    if (!playing) {
+      var arrow = document.createElement("span");
+      arrow.setAttribute("aria-hidden", "true");
+      arrow.textContent = "▶ ";
+      button.appendChild(arrow);
+    }
+    button.appendChild(document.createTextNode(playing ? "Pause" : "Play"));
+  }
 
   // A unit hidden from this viewer at deployment is not in the page's drawing (fog of war):
   // it is drawn here the first time the viewer's side sees it.
@@ -336,7 +348,10 @@
       self.notes.appendChild(item);
     });
     this.seek.value = String(index);
+    // The slider is read as where the replay is, not as a bare number.
+    this.seek.setAttribute("aria-valuetext", (index + 1) + " of " + this.states.length + ": " + frame.title);
     this.counter.textContent = (index + 1) + " / " + this.states.length;
+    var focused = document.activeElement;
     this.box.querySelector('[data-action="first"]').disabled = index === 0;
     this.box.querySelector('[data-action="back"]').disabled = index === 0;
     this.box.querySelector('[data-action="forward"]').disabled = index === this.states.length - 1;
@@ -347,6 +362,9 @@
       this.box.querySelector('[data-action="prev-turn"]').disabled = index === 0;
       this.box.querySelector('[data-action="next-turn"]').disabled = n === this.turnStarts.length - 1;
     }
+    // A button pressed to the end (Last frame, Turn ›) is disabled under the keyboard: the focus
+    // goes to the replay, where the arrow keys and Space still work, not lost to the page.
+    if (focused && focused.disabled && this.box.contains(focused)) { this.box.focus(); }
     this.declutter();
   };
 
