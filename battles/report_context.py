@@ -44,6 +44,10 @@ LOG_PAGE_EVENTS = 4000
 """Events (dice included) one page of a battle's log shows at most, in whole turns (a turn with
 more is shown alone); the replay plays the same turns. The whole log is the download."""
 
+LOG_SWAP = {"log_swapped": True}
+"""What the report's log is drawn with when its filter swaps it in alone (``report.html#log``):
+its count of events shown is then news, said through the page's live region."""
+
 
 class LogUnreadable(Exception):
     """A stored log this engine cannot read back (written by another engine version)."""

@@ -23,7 +23,7 @@ from battles.models import Battle, OddsRun
 from battles.odds import odds_cancel, odds_launch
 from battles.odds_report import odds_report, odds_stopped
 from battles.refusals import WorkRefused
-from battles.report_context import LogUnreadable, battle_report
+from battles.report_context import LOG_SWAP, LogUnreadable, battle_report
 from battles.selectors import (
     battle_for_viewer,
     battles_of,
@@ -214,7 +214,8 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             except LogUnreadable:
                 report = None
             if report is not None:
-                return render(request, "battles/report.html#log", {"report": report} | extra)
+                context = LOG_SWAP | {"report": report} | extra
+                return render(request, "battles/report.html#log", context)
         return render(request, "battles/battle.html", _battle_context(request, full) | extra)
 
     # A finished battle's log never changes: the report is drawn from the battle's row (the

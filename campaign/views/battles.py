@@ -33,7 +33,7 @@ from battles.forms import focus_first_error
 from battles.jsontext import read_json
 from battles.models import Battle
 from battles.odds_report import odds_stopped
-from battles.report_context import LogUnreadable, battle_report, renamed_sides
+from battles.report_context import LOG_SWAP, LogUnreadable, battle_report, renamed_sides
 from battles.selectors import ReferenceScenario, battle_log, reference_scenarios
 from battles.table import table_named, table_view
 from campaign.access import (
@@ -592,7 +592,7 @@ def battle_detail(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
             except LogUnreadable:
                 report = None
             if report is not None:
-                return render(request, "battles/report.html#log", {"report": report})
+                return render(request, "battles/report.html#log", LOG_SWAP | {"report": report})
     return render(request, BATTLE, _battle_context(request, viewer, cb))
 
 

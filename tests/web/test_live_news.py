@@ -123,3 +123,17 @@ def test_picking_another_scenario_says_its_name_not_the_whole_table(owner_client
     opening = preview[: preview.index(">")]
     assert opening.startswith('<section id="table-preview"') and "aria-live" not in opening
     assert _news(preview) == ["Beach Landing"]
+
+
+def test_a_filtered_log_says_how_many_events_it_shows(owner_client, finished_battle):
+    """The report's log filter swaps the log in anew: its count of the events shown is the
+    news, said once; the report drawn whole (as the page, or as the battle's last swap) says
+    only its outcome."""
+    url = reverse("battles:detail", args=[finished_battle.pk])
+    page = owner_client.get(url).text
+    _region_before(page, "battle-log")
+    assert not [news for news in _news(page) if news.startswith("Showing")]
+    filtered = owner_client.get(url, {"kind": "attack"}, **HTMX).text
+    (count,) = _news(filtered)
+    assert re.fullmatch(r"Showing \d+ of \d+ events\.", count), count
+    assert 'role="status"' not in filtered, "the lasting region says it"
