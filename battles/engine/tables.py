@@ -154,7 +154,7 @@ class ScenarioTables:
         )
         """The activation shapes each unit card permits (``shapes.allowed_shapes``)."""
         self._shots: dict[ShotKey, tuple[Shot, ...]] = {}
-        self._damages: dict[ShotKey, bool] = {}
+        self._damages: dict[ShotKey, float] = {}
         lowest = self.ruleset.demoralise_at_skill + 1
         for a, attacker in enumerate(cards):
             if not isinstance(attacker, UnitCard):
@@ -209,7 +209,7 @@ class ScenarioTables:
         assert isinstance(attacker, UnitCard)
         found = card_shots(attacker, key[1], target, self.ruleset)
         self._shots[key] = found
-        self._damages[key] = any(s.damage > 0 for s in found)
+        self._damages[key] = max((s.damage for s in found), default=0.0)
         return found
 
     def card_shots(self, attacker: int, skill: int, target: int) -> tuple[Shot, ...]:
@@ -223,6 +223,14 @@ class ScenarioTables:
     def can_damage(self, attacker: int, skill: int, target: int) -> bool:
         """Whether any attack of the attacker's card has a chance of damaging the target's, by
         card numbers."""
+        found = self._damages.get((attacker, skill, target))
+        if found is None:
+            found = self.best_damage(attacker, skill, target)
+        return found > 0
+
+    def best_damage(self, attacker: int, skill: int, target: int) -> float:
+        """The best chance of damage among the attacks of the attacker's card on the target's
+        (0 when it has none), by card numbers."""
         key = (attacker, skill, target)
         found = self._damages.get(key)
         if found is None:

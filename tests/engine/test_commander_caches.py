@@ -87,6 +87,8 @@ def test_the_scenario_s_tables_agree_with_the_cards():
                 assert tables.card_shots(no, skill, tables.card_no[t.id]) == direct
                 damages = any(s.damage > 0 for s in direct)
                 assert tables.can_damage(no, skill, tables.card_no[t.id]) is damages
+                best = max((s.damage for s in direct), default=0.0)
+                assert tables.best_damage(no, skill, tables.card_no[t.id]) == best
 
 
 def test_units_with_equal_cards_share_one_card_number():

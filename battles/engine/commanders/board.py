@@ -239,10 +239,11 @@ class Board:
         self.gains: dict[GainKey, float] = {}
         """What a place offers a unit this decision, threat aside (``default._gain``)."""
         # Sums of this decision, once asked (``threat._in_the_open``, ``values._occupants``,
-        # ``values.worth_attacking``).
+        # ``values.worth_attacking``, ``goals._objective_ground``).
         self.in_the_open: list[tuple[str, float, float]] | None = None
         self.occupants: dict[str, list[tuple[Piece, float]]] | None = None
         self.worth: list[tuple[BuildingState, int, float]] | None = None
+        self.objective_ground: list[tuple[Point, float, float, set[str]]] | None = None
 
     def sync(self, view: BattleView) -> None:
         """Bring the board up to the view of this decision."""
@@ -300,6 +301,7 @@ class Board:
         self.in_the_open = None
         self.occupants = None
         self.worth = None
+        self.objective_ground = None
 
     def _fall(self, standing: list[BuildingState], every: int) -> None:
         """A building has fallen (or the battle begins): what depends on the table goes."""

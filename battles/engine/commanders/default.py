@@ -327,14 +327,14 @@ class DefaultCommander:
         anywhere within that distance of ``p``."""
         value = 0.0
         if goal is not None:
-            d = geometry.distance(p, goal.point)
+            d = math.dist(p, goal.point)
             value -= goal.press * turns_needed(max(0.0, d - reach), goal.radius, u.move)
             obj = goal.objective
             if (
                 obj is not None
                 and obj.kind is ObjectiveKind.HOLD
                 and obj.point is not None
-                and geometry.distance(p, obj.point) - reach <= obj.radius
+                and math.dist(p, obj.point) - reach <= obj.radius
             ):
                 value += ARRIVED * goal.press
         return value + presence(board, u, p, reach)

@@ -359,7 +359,7 @@ def presence(board: Board, u: Piece, p: Point, reach: float = 0.0) -> float:
     """
     value = 0.0
     for point, radius, share in _ground(board, u):
-        if geometry.distance(p, point) - reach <= radius:
+        if math.dist(p, point) - reach <= radius:
             value += share
     return value
 
@@ -372,21 +372,32 @@ def _ground(board: Board, u: Piece) -> list[tuple[Point, float, float]]:
     if kept is not None and kept[0] == board.decision:
         return kept[1]
     out = []
+    for point, radius, worth, holding in _objective_ground(board):
+        others = len(holding) - (u.id in holding)
+        out.append((point, radius, worth / (1 + others)))
+    u.ground = (board.decision, out)
+    return out
+
+
+def _objective_ground(board: Board) -> list[tuple[Point, float, float, set[str]]]:
+    """(point, radius, worth, our units inside) for each objective on the ground, in objective
+    order: the same for every unit, so once a decision (``Board.objective_ground``)."""
+    found = board.objective_ground
+    if found is not None:
+        return found
+    found = []
     side = board.side
+    turns = board.turns_left
     for o in board.objectives:
         if o.point is None:
             continue
         # This turn's points, the next one's, and the end points spread over the turns left:
         # standing there early earns the end points only by staying to the end.
-        turns = board.turns_left
         worth = (o.points_per_turn * min(turns, 2) + o.points_at_end / turns) * PRESENCE
         if side not in o.sides:
             worth *= DENY
-        others = sum(
-            1
-            for f in board.own
-            if f.id != u.id and geometry.distance(f.position, o.point) <= o.radius
-        )
-        out.append((o.point, o.radius, worth / (1 + others)))
-    u.ground = (board.decision, out)
-    return out
+        point, radius = o.point, o.radius
+        holding = {f.id for f in board.own if math.dist(f.position, point) <= radius}
+        found.append((point, radius, worth, holding))
+    board.objective_ground = found
+    return found

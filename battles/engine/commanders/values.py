@@ -204,7 +204,7 @@ def _can_finish(board: Board, b: BuildingState) -> float:
     target = tables.card_no[b.id]
     chances = []
     for o in board.own:
-        best = max((s.damage for s in tables.card_shots(o.no, o.skill, target)), default=0.0)
+        best = tables.best_damage(o.no, o.skill, target)
         if best > 0:
             chances.extend([best] * board.turns_left)
     finishes[key] = at_least(b.hits, chances) if chances else 0.0
