@@ -92,10 +92,12 @@ class Event:
         names: tuple[str, ...] = self.__slots__  # type: ignore[assignment]
         for name in names:
             v = getattr(self, name)
-            if isinstance(v, Enum):
-                v = v.value
-            elif isinstance(v, tuple):
-                v = _plain(v)
+            # Most fields are plain values, written as they are: only the rest are asked about.
+            if type(v) not in _AS_IS:
+                if isinstance(v, Enum):
+                    v = v.value
+                elif isinstance(v, tuple):
+                    v = _plain(v)
             out[name] = v
         return out
 
@@ -107,6 +109,11 @@ class Event:
         # on every call, which reading a long log felt).
         names: tuple[str, ...] = cls.__slots__  # type: ignore[assignment]
         return cls(**{name: _READ.get((kind, name), _same)(data[name]) for name in names})
+
+
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+"""The types of field values a log writes as they are (an enum is a subclass of one of them,
+not one of them)."""
 
 
 def _plain(v: Any) -> Any:
