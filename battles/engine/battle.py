@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from .pathfinding import PathFinder
     from .scenario import Scenario
     from .state import UnitState
-    from .targeting import AttackProfile
+    from .targeting import AimKey, AttackProfile
 
 
 MAX_WAYPOINTS = 1000
@@ -86,6 +86,10 @@ class Battle:
         """``movement.path_problem`` answers, before the budget."""
         self.planned: dict[PlanAsked, tuple[Point, ...] | None] = {}
         """``movement.plan_path`` answers."""
+        self.aims: dict[AimKey, Point | None] = {}
+        """Where an attack on a building goes (``targeting.building_aim``), over the table as it
+        stood at ``aims_version``."""
+        self.aims_version = 0
         self.profiles: dict[str, dict[str, AttackProfile]] = {}
         """Each unit's attack profiles by name (``targeting.unit_profiles``): its card never
         changes."""

@@ -197,6 +197,11 @@ def _building_problem(
     return f"no line of sight to {bld.id}"
 
 
+AimKey = tuple[str, "Point", float, "float | None", bool]
+"""All that ``building_aim`` depends on, the table aside: the building, where the attacker stands,
+its reach, its facing when the arc limits it (None when not) and whether it flies."""
+
+
 def building_aim(
     b: Battle,
     attacker: UnitState,
@@ -216,6 +221,28 @@ def building_aim(
     facing = attacker.facing if facing is None else facing
     fixed = arc and Keyword.FIXED_MOUNT in attacker.card.keywords
     aerial = Keyword.AERIAL in attacker.card.keywords
+    # Only the table decides the rest: a unit standing still asks again each turn, and an attack
+    # found legal is aimed again when it is made. Kept while the table stands as it does.
+    aims = b.aims
+    if b.aims_version != b.state.terrain_version:
+        aims.clear()
+        b.aims_version = b.state.terrain_version
+    key: AimKey = (bld.id, pos, reach, facing if fixed else None, aerial)
+    if key in aims:
+        return aims[key]
+    aim = aims[key] = _aim(b, bld, pos, reach, facing, fixed, aerial)
+    return aim
+
+
+def _aim(
+    b: Battle,
+    bld: BuildingState,
+    pos: Point,
+    reach: float,
+    facing: float,
+    fixed: bool,
+    aerial: bool,
+) -> Point | None:
     tp = nearest_wall(b, bld, pos)
     # The arc first: it is the cheaper question.
     if (not fixed or geometry.in_arc(pos, facing, tp)) and (aerial or b.sight.line_clear(pos, tp)):
