@@ -95,7 +95,7 @@ class Event:
             # Most fields are plain values, written as they are: only the rest are asked about.
             if type(v) not in _AS_IS:
                 if isinstance(v, Enum):
-                    v = v.value
+                    v = v._value_  # (``value`` is a property, dearer to read)
                 elif isinstance(v, tuple):
                     v = _plain(v)
             out[name] = v
