@@ -175,9 +175,7 @@ class BattleView:
                 # A concealed enemy is seen by a unit sharing its piece: by the side, when its
                 # piece is among the pieces the side's units stand in.
                 # A flier is over its piece, never in it.
-                held: set[str] = set()
-                for o in st.units_in_battle(self.side):
-                    held.update(sight.pieces_of(o))
+                held = sight.pieces_held(st.units_in_battle(self.side))
                 if held:
                     seen = [
                         e

@@ -26,6 +26,8 @@ from .tables import keep
 from .terrain import kind_defaults
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from .geometry import Point, Polygon
     from .state import BattleState, UnitState
 
@@ -202,6 +204,19 @@ class Sight:
         if Keyword.AERIAL in unit.card.keywords:
             return _NOWHERE
         return self.pieces_at(unit.position)
+
+    def pieces_held(self, units: Iterable[UnitState]) -> set[str]:
+        """The sight-blocking pieces any of the units stands in (``pieces_of`` of each, asked
+        of a whole side at every decision: read straight off the kept answers)."""
+        if self._version != self.state.terrain_version:
+            self._refresh()
+        inside = self._inside
+        held: set[str] = set()
+        for u in units:
+            if Keyword.AERIAL not in u.card.keywords:
+                found = inside.get(u.position)
+                held.update(found if found is not None else self.pieces_at(u.position))
+        return held
 
     def hidden(self, unit: UnitState) -> bool:
         """Whether the unit, not being revealed, should be concealed where it stands.
