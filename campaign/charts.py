@@ -42,6 +42,14 @@ def every_words(step: int) -> str:
     return "week by week" if step == 7 else f"every {step // 7} weeks"
 
 
+def end_of_words(first: int, step: int) -> str:
+    """Which days a chart's points are taken at the end of (`days_drawn`), in words: "each
+    day", else "day 1 and of every 7th day back from today"."""
+    if step == 1:
+        return "each day"
+    return f"day {first} and of every {step}th day back from today"
+
+
 def _end_of_day_states(
     entries: Iterable[tuple[int, Mapping[str, Any]]], first_day: int, today: int
 ) -> list[tuple[int, dict[str, Any]]]:

@@ -25,7 +25,14 @@ from django.utils.text import capfirst
 
 from battles.charts import line_chart
 from campaign import selectors
-from campaign.charts import UNIT_SERIES, days_drawn, every_words, force_strength_series, unit_series
+from campaign.charts import (
+    UNIT_SERIES,
+    days_drawn,
+    end_of_words,
+    every_words,
+    force_strength_series,
+    unit_series,
+)
 from campaign.models import (
     Campaign,
     CampaignBattle,
@@ -2524,10 +2531,18 @@ UNIT_SERIES_NAMES = {
 def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[str, Any]:
     """The unit page's two charts over campaign days, from its history as ``(day, after)``
     (`unit_chart_entries`): its quality, step by step (Raw at the foot, Legendary at the top),
-    and its experience and hits; and their numbers as a table."""
+    and its experience and hits; and their numbers as a table. A unit of a long campaign is
+    drawn week by week (`days_drawn`), as the campaign page's strength chart is."""
     series = unit_series(history, today)
     days = [day for day, _ in series["quality"]]
     span = f"Day {days[0]} to day {days[-1]}" if days else "No days yet"
+    step = 1
+    if days:
+        drawn, step = days_drawn(days[0], days[-1])
+        kept = set(drawn)
+        series = {name: [p for p in points if p[0] in kept] for name, points in series.items()}
+    every = every_words(step)
+    which = end_of_words(days[0], step) if days else "each day"
     rows = [
         (day, [Quality(q).label, *(series[n][i][1] for n in UNIT_SERIES[1:])])
         for i, (day, q) in enumerate(series["quality"])
@@ -2544,11 +2559,12 @@ def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[s
     )
     return {
         "quality": quality,
-        "quality_desc": f"{span}: the unit's quality at the end of each day.",
+        "quality_desc": f"{span}: the unit's quality at the end of {which}.",
         "counts": counts,
         "counts_desc": f"{span}: experience points, Morale hits and Casualty hits at the end "
-        "of each day.",
+        f"of {which}.",
         "table": numbers_by_day([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
+        "every": every,
     }
 
 
@@ -2611,14 +2627,16 @@ def _strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
         )
         for f in forces
     ]
-    which = "each day" if step == 1 else f"day 1 and of every {step}th day back from today"
+    every = every_words(step)
     return {
         "chart": line_chart(series, y_title="Units fit to fight"),
         "chart_table": numbers_by_day(
             [f.name for f in forces],
             [(day, [points[i][1] for _, _, points in series]) for i, day in enumerate(days)],
         ),
-        "chart_every": every_words(step),
+        "chart_every": every,
         "chart_desc": f"Units fit to fight (neither retreated nor destroyed) at the end of "
-        f"{which}, day 1 to day {today}, for " + ", ".join(f.name for f in forces) + ".",
+        f"{end_of_words(1, step)}, day 1 to day {today}, for "
+        + ", ".join(f.name for f in forces)
+        + ".",
     }

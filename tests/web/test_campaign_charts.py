@@ -161,3 +161,46 @@ def test_a_long_campaigns_strength_chart_is_drawn_week_by_week_in_a_bounded_page
     assert "every 2 weeks" in two and len(re.findall(r"<title>Red Company, day", two)) <= 61
     assert year_queries == two_queries == queries
     assert two_size < size * 1.5 and two_size < year_size * 1.2
+
+
+def _unit_drawn(client, world, days: int) -> tuple[str, int, int]:
+    """The unit page's charts with the campaign at ``days`` and the unit's experience changed
+    every day: its section, and how many queries and characters the page took."""
+    Campaign.objects.filter(pk=world.campaign.pk).update(day=days)
+    HistoryEntry.objects.bulk_create(
+        HistoryEntry(unit=world.unit, day=day, kind=HistoryEntry.Kind.GM_EDIT, text="drill",
+                     before={}, after={"experience": day % 5})
+        for day in range(1, days + 1)
+    )  # fmt: skip
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(_url("unit", world, world.unit.pk)).text
+    charts = page.split('<section aria-labelledby="chart-h">', 1)[1].split("</section>", 1)[0]
+    return charts, len(queries), len(page)
+
+
+def test_a_long_campaigns_unit_charts_are_drawn_week_by_week_in_a_bounded_page(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"morale_hits": 0, "casualty_hits": 0}, reason="rest",
+              actor=gm)  # fmt: skip
+    login(client, world, "player").get(_url("unit", world, world.unit.pk))
+    charts, queries, size = _unit_drawn(client, world, 40)
+    assert "Squad 1&#x27;s quality, day by day</title>" in charts
+    assert "Squad 1&#x27;s experience and hits, day by day</title>" in charts
+    assert len(re.findall(r"<title>Experience, day \d+:", charts)) == 40
+    assert "(0 every day, as Morale hits: one line over the other)" in charts
+    # A year: its first day, then every 7th day back from today, the charts and table alike.
+    year, year_queries, year_size = _unit_drawn(client, world, 365)
+    assert "Squad 1&#x27;s quality, week by week</title>" in year
+    assert "Squad 1&#x27;s experience and hits, week by week</title>" in year
+    assert "to day 365: the unit&#x27;s quality at the end of day 1 and of every 7th day" in year
+    for series in ("Quality", "Experience", "Morale hits", "Casualty hits"):
+        drawn = [int(d) for d in re.findall(rf"<title>{series}, day (\d+):", year)]
+        assert drawn[:3] == [1, 8, 15] and drawn[-1] == 365 and len(drawn) == 53
+    assert "<summary>The numbers, week by week</summary>" in year
+    assert len(re.findall(r'<th scope="row"><span class="stack-only">Day', year)) == 53
+    # Two years: every two weeks, still a few dozen points, and no more queries.
+    two, two_queries, two_size = _unit_drawn(client, world, 730)
+    assert "quality, every 2 weeks</title>" in two
+    assert len(re.findall(r"<title>Experience, day", two)) <= 61
+    assert year_queries == two_queries == queries
+    assert year_size < size * 1.6 and two_size < year_size * 1.2
