@@ -110,20 +110,28 @@ class Line:
     dots: tuple[tuple[float, float, str], ...]
     """Each point (x, y, what it says, for its ``<title>``)."""
     over: str = ""
-    """Where it lies on an earlier line every day, which it would hide, the key says so ("0
-    every day, as Morale hits": `lies_over`); its dots are drawn smaller, inside the other's."""
+    """Where it lies on an earlier line at every point drawn, which it would hide, the key says
+    so ("0 every day, as Morale hits": `lies_over`); its dots are drawn smaller, inside the
+    other's."""
     dot_r: int = 3
 
 
-def lies_over(points: list[tuple[int, int]], earlier: list[str]) -> str:
+DAY_BY_DAY = "day by day"
+"""How often a chart draws a point unless told otherwise (``line_chart``'s ``every``)."""
+
+
+def lies_over(points: list[tuple[int, int]], earlier: list[str], every: str = DAY_BY_DAY) -> str:
     """What the key says of a line drawn on top of the lines ``earlier`` (their names), which
-    have its ``points`` every day: "0 every day, as Morale hits", else "the same as Morale hits
-    every day"."""
+    have its ``points`` at every point drawn (``every``, how often: "day by day", "week by
+    week"): "0 every day, as Morale hits", else "the same as Morale hits every day"; drawn week
+    by week, "0 at every point drawn week by week, as Morale hits", since the days between are
+    not drawn."""
     names = " and ".join(earlier)
+    when = "every day" if every == DAY_BY_DAY else f"at every point drawn {every}"
     values = {v for _, v in points}
     if len(values) == 1:
-        return f"{values.pop()} every day, as {names}"
-    return f"the same as {names} every day"
+        return f"{values.pop()} {when}, as {names}"
+    return f"the same as {names} {when}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,10 +170,12 @@ def line_chart(
     x_title: str = "Campaign day",
     y_max: int | None = None,
     y_names: tuple[str, ...] = (),
+    every: str = DAY_BY_DAY,
 ) -> LineChart:
     """Lines of whole-number values over campaign days: ``series`` is (name, colour or "",
     [(day, value)…]); days run along the bottom, values up the side from 0 to ``y_max`` (else
-    the largest value), each labelled by ``y_names[value]`` when given (quality names)."""
+    the largest value), each labelled by ``y_names[value]`` when given (quality names).
+    ``every`` says how often the points are (``campaign.charts.every_words``), for the key."""
     days = sorted({day for _, _, points in series for day, _ in points}) or [1]
     low, high = days[0], max(days[-1], days[0] + 1)
     top = y_max or max((v for _, _, points in series for _, v in points), default=1) or 1
@@ -192,7 +202,7 @@ def line_chart(
             css=f"series-{i}",
             colour=colour,
             dots=tuple((x(d), y(v), f"{name}, day {d}: {v}") for d, v in points),
-            over=lies_over(points, under[i]) if under[i] else "",
+            over=lies_over(points, under[i], every) if under[i] else "",
             dot_r=2 if under[i] else 3,
         )
         for i, (name, colour, points) in enumerate(series)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from battles.charts import DAY_BY_DAY
 from campaign.rules.state import Status, quality_from_name
 
 UNIT_SERIES = ("quality", "experience", "morale_hits", "casualty_hits")
@@ -38,7 +39,7 @@ def every_words(step: int) -> str:
     """How often a chart is drawn (`days_drawn`), in words: "day by day", "week by week",
     "every 2 weeks"."""
     if step == 1:
-        return "day by day"
+        return DAY_BY_DAY
     return "week by week" if step == 7 else f"every {step // 7} weeks"
 
 

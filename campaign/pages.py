@@ -2552,10 +2552,12 @@ def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[s
         y_title="Quality",
         y_max=max(Quality),
         y_names=tuple(q.label for q in Quality),
+        every=every,
     )
     counts = line_chart(
         [(UNIT_SERIES_NAMES[n], "", series[n]) for n in UNIT_SERIES[1:]],
         y_title="Points and hits",
+        every=every,
     )
     return {
         "quality": quality,
@@ -2629,7 +2631,7 @@ def _strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
     ]
     every = every_words(step)
     return {
-        "chart": line_chart(series, y_title="Units fit to fight"),
+        "chart": line_chart(series, y_title="Units fit to fight", every=every),
         "chart_table": numbers_by_day(
             [f.name for f in forces],
             [(day, [points[i][1] for _, _, points in series]) for i, day in enumerate(days)],

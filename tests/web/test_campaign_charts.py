@@ -204,3 +204,19 @@ def test_a_long_campaigns_unit_charts_are_drawn_week_by_week_in_a_bounded_page(c
     assert len(re.findall(r"<title>Experience, day", two)) <= 61
     assert year_queries == two_queries == queries
     assert year_size < size * 1.6 and two_size < year_size * 1.2
+
+
+def test_a_line_lying_on_another_at_every_weekly_point_says_so_in_the_key(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"morale_hits": 0, "casualty_hits": 0}, reason="rest",
+              actor=gm)  # fmt: skip
+    login(client, world, "player")
+    charts, _, _ = _unit_drawn(client, world, 365)
+    key = charts.split('aria-labelledby="counts-chart-title', 1)[1].split("</figcaption>", 1)[0]
+    # Only every 7th day is drawn: the key says the lines meet at each point drawn, not that
+    # the hits were 0 every day of the year.
+    assert (
+        'Casualty hits <span class="small">(0 at every point drawn week by week, as Morale '
+        "hits: one line over the other)</span>" in key
+    )
+    assert "every day" not in charts
