@@ -342,6 +342,12 @@ class _CharacterField(forms.ModelChoiceField):
             raise ValidationError(why, code="not_offered") from error
 
 
+NAMED_CHARACTER_HELP = "Their name, as the Characters page gives it."
+NAMED_CHARACTER_HELP_HERE = "Their name, as the list above gives it."
+"""What a character asked by name says under it (`_CharacterNamed`); on the Characters page,
+under the list of them."""
+
+
 class _CharacterNamed(forms.CharField):
     """One of the characters a form offers (``queryset``), typed by name: a campaign with more
     of them than a form lists (`selectors.LIST_EVERY_UNIT`) asks this rather than list every
@@ -352,8 +358,16 @@ class _CharacterNamed(forms.CharField):
                  **kwargs: Any) -> None:  # fmt: skip
         self.campaign, self.queryset, self.why_not = campaign, offered, why_not
         kwargs.pop("empty_label", None)
-        kwargs.setdefault("help_text", "Their name, as the Characters page gives it.")
+        kwargs.setdefault("help_text", NAMED_CHARACTER_HELP)
         super().__init__(max_length=200, **kwargs)
+
+    def get_bound_field(self, form: Any, field_name: str) -> Any:
+        # A form of the Characters page itself (`CampaignForm.under_the_characters`) does not
+        # send the reader to the page they are on.
+        bound = super().get_bound_field(form, field_name)
+        if bound.help_text == NAMED_CHARACTER_HELP and form.under_the_characters:
+            bound.help_text = NAMED_CHARACTER_HELP_HERE
+        return bound
 
     def prepare_value(self, value: Any) -> Any:
         # A form starting on a character (`OrderForm._likely_giver`) gives its key: shown by name.
@@ -460,6 +474,8 @@ class CampaignForm(PageForm):
     (its one-time key, `views.form_action`)."""
 
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
+    under_the_characters = False
+    """Shown on the Characters page, under its list of characters."""
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         self.campaign = campaign
@@ -476,6 +492,7 @@ def _unit_field(campaign: Campaign, offer: Offer, **kwargs: Any) -> forms.Field:
 
 
 class JoinForm(_LeavesOut, CampaignForm):
+    under_the_characters = True
     offer = JOIN
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -525,6 +542,7 @@ TRAINING_HELP = (
 
 
 class TrainByForm(_LeavesOut, CampaignForm):
+    under_the_characters = True
     help = TRAINING_HELP
     offer = TRAIN
 
@@ -551,6 +569,8 @@ class UnitTrainForm(CampaignForm):
 
 
 class HealForm(CampaignForm):
+    under_the_characters = True
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(
@@ -574,6 +594,8 @@ class HealForm(CampaignForm):
 
 
 class RallyForm(_LeavesOut, CampaignForm):
+    under_the_characters = True
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _characters_who(
@@ -691,6 +713,8 @@ class QuickResolveForm(_LeavesOut, PageForm):
     seed = SeedField()
     reason = forms.CharField(max_length=300, required=False, label="What happened")
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
+    under_the_characters = False
+    """Shown on the Characters page, under its list of characters."""
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -727,6 +751,8 @@ class EngagementForm(CampaignForm):
     round_limit = WholeNumberField(counts="round", min_value=1, max_value=ROUND_LIMIT_MAX)
     seed = SeedField()
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
+    under_the_characters = False
+    """Shown on the Characters page, under its list of characters."""
 
     def __init__(self, *args: Any, browse: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -787,6 +813,8 @@ class RevertEngagementForm(PageForm):
 
     reason = revert_reason()
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
+    under_the_characters = False
+    """Shown on the Characters page, under its list of characters."""
 
 
 CANNOT_ALONE_UNNAMED = (

@@ -165,3 +165,22 @@ def test_the_gm_finds_a_character_by_name_or_by_the_unit_it_leads(client, world)
     some, _ = _visit(client, world, "?q=Sgt. 1")  # Sgt. 100 to 150
     assert "51 characters with “Sgt. 1” in their name or their unit’s: 1 to 50 of 51." in some
     assert link(some, "Later characters") == "?q=Sgt.+1&page=2"
+
+
+def test_the_characters_pages_forms_asking_a_name_point_to_its_list_not_to_itself(client, world):
+    _enlist(world, LIST_EVERY_UNIT + 5)
+    character_create(campaign=world.campaign, name="Maj. Vance", hit_points=12,
+                     feats=["strategist"], actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    page, _ = _visit(client, world)
+    assert "as the Characters page gives it" not in page
+    for name in ("join-form", "heal-form", "train-form", "rally-form"):
+        assert "Their name, as the list above gives it." in _form(page, name), name
+    # Sent back with its error, the form says the same.
+    refused = client.post(_url(world, "character-heal"), {"character": "Sgt. 999",
+                                                          "hit_points": 3}).text  # fmt: skip
+    assert "No character of the campaign is named" in refused
+    assert "Their name, as the list above gives it." in _form(refused, "heal-form")
+    # Another page's form still leads to the Characters page.
+    checks = client.get(_url(world, "checks")).text
+    assert "Their name, as the Characters page gives it." in _form(checks, "requisition-form")
