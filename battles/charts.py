@@ -7,6 +7,7 @@ Geometry only; the templates draw it. The histogram is a pure function of an odd
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -162,6 +163,10 @@ AXIS_TITLE_SIZE = 14
 .axis-title``). The values' title has its baseline that far below the top and a little more,
 so that its capitals are drawn whole inside the chart, clear of the top value's label."""
 
+AXIS_DIGIT_WIDTH = 9
+"""How wide a digit of an axis label is drawn, in the chart's pixels (a 14 px sans-serif digit
+is 8 to 9 px wide), so that the days' labels are spaced clear of each other."""
+
 
 def line_chart(
     series: list[tuple[str, str, list[tuple[int, int]]]],
@@ -208,8 +213,11 @@ def line_chart(
         for i, (name, colour, points) in enumerate(series)
     )
     # At most a dozen day labels, and none past the last day drawn (one day: the axis is one
-    # day long, but only that day is labelled).
-    step = max(1, (high - low) // 10 + 1)
+    # day long, but only that day is labelled); each clear of the next by a digit and a half
+    # however many digits a day has, or a long campaign's "112 149 186" runs together in the
+    # narrower plot of the quality chart on a phone.
+    room = (len(str(days[-1])) + 1.5) * AXIS_DIGIT_WIDTH
+    step = max(1, (high - low) // 10 + 1, math.ceil((high - low) * room / plot_w))
     x_labels = tuple((x(d), str(d)) for d in range(low, days[-1] + 1, step))
     y_step = 1 if y_names else max(1, top // 4 + (top % 4 > 0))
     y_labels = tuple(

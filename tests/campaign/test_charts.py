@@ -4,6 +4,7 @@ line chart's geometry (the points it draws)."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -98,3 +99,23 @@ def test_the_axis_titles_are_drawn_whole_inside_the_chart():
         assert 0 <= x <= width and size <= y and y + size / 4 <= height
     top_label = min(y for y, _ in chart.y_labels)
     assert titles["Units fit to fight"][1] + size / 4 <= top_label - size / 2
+
+
+def test_a_long_campaigns_day_labels_stay_clear_of_each_other():
+    names = ("Raw", "Green", "Inexperienced", "Average", "Experienced", "Elite", "Legendary")
+    for last in (365, 730, 1500):
+        points = [(1, 3), *((day, 3) for day in range(last % 7 or 7, last + 1, 7))]
+        for chart in (
+            line_chart([("Quality", "", points)], y_title="Quality", y_max=6, y_names=names),
+            line_chart([("Experience", "", points)], y_title="Points and hits"),
+        ):
+            at = [x for x, _ in chart.x_labels]
+            # Each label is as wide as its digits (about 9 px each at 14 px): a digit's width
+            # at least between one and the next, the quality chart's narrower plot too.
+            digits = len(str(last))
+            assert min(b - a for a, b in pairwise(at)) >= (digits + 1) * 9
+            assert 5 <= len(at) <= 12
+    # A short campaign's labels are as they were: every 4th day of 40.
+    forty = line_chart([("Quality", "", [(d, 3) for d in range(1, 41)])], y_title="",
+                       y_max=6, y_names=names)  # fmt: skip
+    assert [t for _, t in forty.x_labels] == [str(d) for d in range(1, 41, 4)]
