@@ -59,6 +59,7 @@ from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
 from campaign.rules.experience import threshold
 from campaign.rules.history import (
     experience_has_text,
+    fight_lead,
     fight_name,
     hit_points_shown,
     hits_held_text,
@@ -2050,8 +2051,10 @@ def unit_story_lines(page: StoryPage):
         # A battle's entries begin with its name, and so do an engagement's: that is the link.
         from_battle = entry.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
         engagement = page.engagements.get(entry.pk)
-        if ((battle is not None and from_battle) or engagement is not None) and ": " in why:
-            lead, _, why = why.partition(": ")
+        if (battle is not None and from_battle) or engagement is not None:
+            # Cut after the fight's name its entry keeps, whatever it holds (a ": " too).
+            named = entry.details.get("reason") if entry.kind == HistoryEntry.Kind.BATTLE else None
+            lead, why = fight_lead(why, named or fight_name(entry.details, why))
             # The name opens the line: an engagement named by its units ("engagement, Squad 1
             # against Iron Wolf") starts with a capital there, as its line on the timeline does.
             lead = lead[:1].upper() + lead[1:]
@@ -2192,7 +2195,7 @@ def _entry_event(
         # for its page: a line here says what happened.
         why, what = without_repeats(*entry_words(entry, carrying.get(entry.pk, {})))
         # A check's summary starts with the unit that made it: once named, not twice.
-        why = without_working(why).removeprefix(f"{entry.unit.name}: ")
+        why = without_maker(entry, without_working(why))
         text = unit_event(label, history_sentence(why, what))
     url = (
         reverse("campaign:battle", args=[campaign_pk, home])
@@ -2200,6 +2203,20 @@ def _entry_event(
         else reverse("campaign:unit", args=[campaign_pk, entry.unit_id])
     )
     return Event(entry.day, kind, text, url, undone=entry.pk in undone)
+
+
+def without_maker(entry: HistoryEntry, why: str) -> str:
+    """A check's reason (``why``) without the name of the unit that made it, for a line that
+    names the unit first: "Reconnaissance check, 14 against DC 12: succeeds". The check's entry
+    keeps that name as it opens its summary (``maker``, "" for a unit that lent Strength in
+    numbers), so a unit renamed since loses its old name too; a check saved before it did
+    loses the unit's name now. Another entry's reason is kept whole, whatever it opens with."""
+    if entry.kind != HistoryEntry.Kind.SKILL_CHECK:
+        return why
+    maker = entry.details.get("maker")
+    if not isinstance(maker, str):
+        maker = entry.unit.name
+    return why.removeprefix(f"{minus_signs(maker)}: ") if maker else why
 
 
 def _step_why(entry: HistoryEntry, battle: str | None) -> str:

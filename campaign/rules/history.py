@@ -173,11 +173,28 @@ def without_working(why: str) -> str:
 
 
 def fight_name(details: Mapping[str, Any], text: str) -> str:
-    """The fight an engagement's (or quick resolve's) entry names, by its ``details`` and
-    ``text``: kept with it as data (``name``), so the name travels with the entry wherever its
-    record stays behind; an entry saved before it was is read by its sentence (`took_name`)."""
+    """The fight an engagement's (or quick resolve's) entry names, or a fight's experience
+    entry, by its ``details`` and ``text``: kept with it as data (``name``), so the name
+    travels with the entry wherever its record stays behind; an entry saved before it was is
+    read by its sentence (`took_name`)."""
     name = details.get("name")
     return name if isinstance(name, str) and name else took_name(text)
+
+
+def fight_lead(why: str, name: str) -> tuple[str, str]:
+    """A fight's entry's reason (``why``, `told_why`) cut after the fight's ``name`` (kept with
+    the entry as data): the words that name the fight, the link on the unit's page ("Raid:
+    Dawn", a battle's "Taken out at Raid: Dawn"), and what follows their ": " ("took 1 Morale,
+    0 Casualty hits — …"). An entry saved before it kept the name (``name`` not in ``why``) is
+    cut at `took_text`'s words, else at its first ": "; ("", ``why``) when it has none."""
+    at = why.find(f"{name}: ") if name else -1
+    if at >= 0:
+        end = at + len(name)
+        return why[:end], why[end + len(": ") :]
+    if (took := took_name(why)) != why:
+        return took, why[len(took) + len(": ") :]
+    lead, _, rest = why.partition(": ")
+    return (lead, rest) if rest else ("", why)
 
 
 def took_name(text: str) -> str:
@@ -404,30 +421,46 @@ FIGHT_KINDS = ("battle", "engagement", "quick_resolve")
 
 
 def undone_text(
-    kind: str, day: int, fight: str = "", name: str = "", kept: int | None = None
+    kind: str,
+    day: int,
+    fight: str = "",
+    name: str = "",
+    kept: int | None = None,
+    by_units: str | None = None,
 ) -> str:
     """What a revert undoes, in words, by the undone entry's kind and day, and the fight it came
     from (``fight``, "battle" or "engagement", and its ``name``): "the battle of day 4, Second
     Ford, is undone", "the experience from the engagement of day 2, Mill ford, is undone", "the
     Casualty hits lost after the battle of day 4, Second Ford, are given back", "the GM's
-    correction of day 3 is undone". An engagement named by its units ("engagement, Squad 1
-    against Iron Wolf") is named by them alone. ``kept``: the experience a unit keeps when the
-    experience undone had changed nothing (points held just short of a step it stood at
-    already), which the revert then has nothing to give back to say: "…, is undone: still 3
+    correction of day 3 is undone". An engagement the GM did not name ("engagement, Squad 1
+    against Iron Wolf") is named by its units alone (``by_units``, kept with its entries: "Squad
+    1 against Iron Wolf"; "" for a fight named otherwise). ``kept``: the experience a unit keeps
+    when the experience undone had changed nothing (points held just short of a step it stood
+    at already), which the revert then has nothing to give back to say: "…, is undone: still 3
     experience points"."""
-    return "".join(undone_parts(kind, day, fight, name, kept))
+    return "".join(undone_parts(kind, day, fight, name, kept, by_units))
 
 
 def undone_parts(
-    kind: str, day: int, fight: str = "", name: str = "", kept: int | None = None
+    kind: str,
+    day: int,
+    fight: str = "",
+    name: str = "",
+    kept: int | None = None,
+    by_units: str | None = None,
 ) -> tuple[str, str, str]:
     """`undone_text` in three parts: the words before the fight's name, the name ("" when it
     names none) and the words after it, so a page can make the name a link without looking
     for it in the sentence."""
     still = "" if kept is None else f": still {plural(kept, 'experience point')}"
-    for default in ("engagement, ", "quick resolve, "):
-        if name.lower().startswith(default):
-            name = name[len(default) :]
+    if by_units is not None:
+        name = by_units or name
+    else:
+        # Saved before an engagement kept the units it is named by: its default name is known
+        # by how it starts.
+        for default in ("engagement, ", "quick resolve, "):
+            if name.lower().startswith(default):
+                name = name[len(default) :]
     if fight:
         words = f"the {fight} of day {day}" + (", " if name else "")
         after = "," if name else ""

@@ -668,8 +668,9 @@ def campaign_battle_revert(
             return None
         entries = HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
         reverted = outcome_revert(
-            entries=entries, reason=reason, actor=actor, fight=("battle", campaign_battle.name)
-        )
+            entries=entries, reason=reason, actor=actor,
+            fight=("battle", campaign_battle.name, ""),
+        )  # fmt: skip
     campaign_battle.refresh_from_db()
     return reverted
 

@@ -184,12 +184,19 @@ def contest_entries_renamed(rolls: Iterable[int]) -> int:
     ).update(kind=Kind.CONTEST)
 
 
-def _record_for_units(units: Iterable[Unit], roll: TableRoll, why: str, actor: Any) -> None:
+def _record_for_units(
+    units: Iterable[Unit], roll: TableRoll, why: str, actor: Any, maker: Unit | None = None
+) -> None:
+    """The roll in the history of each of ``units``. ``maker``: the unit whose name ``why``
+    opens with ("Recon 1: Reconnaissance check, …"), the one that made the check; its entry
+    keeps that name as data (``maker``; "" in the others'), so a line naming the unit first
+    leaves it out whatever the unit is called since (`pages.without_maker`)."""
     for unit in units:
+        details = {"table_roll": roll.pk, "seed": roll.seed}
+        details["maker"] = unit.name if unit == maker else ""
         unit_change(
             unit=unit, state=unit.state, kind=ROLL_ENTRY_KINDS[TableRoll.Kind(roll.kind)], why=why,
-            day=roll.day, details={"table_roll": roll.pk, "seed": roll.seed}, actor=actor,
-            always=True,
+            day=roll.day, details=details, actor=actor, always=True,
         )  # fmt: skip
 
 
@@ -231,7 +238,7 @@ def skill_check_run(
         seed=seed, setup={"units": [u.pk for u in chosen], "skill": skill or "", "dc": dc},
         result=result, summary=summary[:400], actor=actor,
     )  # fmt: skip
-    _record_for_units(chosen, roll, summary, actor)
+    _record_for_units(chosen, roll, summary, actor, maker=chosen[0])
     return roll
 
 

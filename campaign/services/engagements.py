@@ -134,6 +134,9 @@ class _Fought:
     round_limit: int
     seed: int
     title: str
+    by_units: str
+    """The units' names an engagement the GM did not name is named by ("Squad 1 against Iron
+    Wolf", after "engagement, " in its ``title``); "" for one the GM named."""
     result: EngagementResult
 
 
@@ -151,6 +154,11 @@ class _Taken:
     earned: Any
 
 
+UNNAMED = "engagement"
+"""What an engagement the GM did not name is called before its units' names ("engagement, Squad
+1 against Iron Wolf"); the dashboard's quick resolve calls its own "quick resolve"."""
+
+
 def _fight(
     *,
     campaign: Campaign,
@@ -162,9 +170,11 @@ def _fight(
     seed: int | None,
     name: str,
     requested: Callable[[], Engagement | None],
+    unnamed: str = UNNAMED,
 ) -> _Fought | Engagement:
     """Validate the set-up, lock its units and fight it (the engagement ``requested`` finds,
-    if the same request was fought meanwhile). Writes nothing."""
+    if the same request was fought meanwhile). Writes nothing. Without a ``name`` it is named
+    by its units, after ``unnamed`` ("engagement, Squad 1 against Iron Wolf")."""
     campaign = Campaign.objects.get(pk=campaign.pk)  # the clock as it stands now
     round_limit = campaign.quick_resolve_rounds if round_limit is None else round_limit
     # An unknown key or an empty side first: a unit under a key that is no side would be left
@@ -245,12 +255,12 @@ def _fight(
         )  # fmt: skip
     except EngagementError as error:
         raise ValidationError(error.errors) from None
-    title = name or "engagement, {} against {}".format(
-        ", ".join(u.name for u in units["attackers"]), ", ".join(u.name for u in units["defenders"])
-    )
+    attackers, defenders = (", ".join(u.name for u in units[side]) for side in SIDES)
+    by_units = "" if name else f"{attackers} against {defenders}"
+    title = name or f"{unnamed}, {by_units}"
     return _Fought(
         campaign=campaign, units=units, situations=parsed, terrain=terrain, surprise=surprise,
-        round_limit=round_limit, seed=seed, title=title[:200], result=result,
+        round_limit=round_limit, seed=seed, title=title[:200], by_units=by_units, result=result,
     )  # fmt: skip
 
 
@@ -281,13 +291,16 @@ def _taken(fought: _Fought) -> list[_Taken]:
             if hits.leader_died:
                 working.append(leader_died_text(hits.leader.name if hits.leader else "the leader"))
             # Unhurt: no hits, none stopped, its leader unwounded, still in the field.
-            unhurt = not (working or hits.leader_rolls) and hits.removed == "none"
+            unhurt = not (working or hits.leader_rolls or hits.morale_hits or hits.casualty_hits)
+            unhurt = unhurt and hits.removed == "none"
             why = took_text(fought.title, hits.morale_hits, hits.casualty_hits, unhurt=unhurt)
             if working:
                 why += f" — {'; '.join(working)}"
             details = {
                 "seed": fought.seed,
                 "name": fought.title,  # the fight's name as data (`history.fight_name`)
+                "by_units": fought.by_units,  # what a revert names it by (`history.undone_text`)
+                "unhurt": unhurt,  # the fight did nothing to it (`recovery._fight_story`)
                 "damage": {
                     **damage.to_json(),
                     "armor_ignored": hits.armor_ignored,
@@ -365,6 +378,7 @@ def engagement_preview(
     seed: int | None = None,
     name: str = "",
     actor: Any = None,
+    unnamed: str = UNNAMED,
 ) -> EngagementPreview:
     """The engagement `engagement_run` would fight and apply, from the same set-up and seed (a
     fresh seed unless one is given: the preview's seed is then the one to apply), writing
@@ -375,7 +389,7 @@ def engagement_preview(
         fought = _fight(
             campaign=campaign, sides=sides, situations=situations, terrain=terrain,
             surprise=surprise, round_limit=round_limit, seed=seed, name=name,
-            requested=lambda: None,
+            requested=lambda: None, unnamed=unnamed,
         )  # fmt: skip
     assert isinstance(fought, _Fought)
     taken = _taken(fought)
@@ -400,9 +414,12 @@ def engagement_run(
     request_key: uuid.UUID | None = None,
     actor: Any = None,
     reviewed: str | None = None,
+    unnamed: str = UNNAMED,
 ) -> Engagement:
     """Fight the engagement and apply it to every unit in it, in one transaction. A repeated
-    request with the same ``request_key`` returns the engagement the first one fought.
+    request with the same ``request_key`` returns the engagement the first one fought. One
+    given no ``name`` is named by its units after ``unnamed`` ("engagement, Squad 1 against
+    Iron Wolf"; the dashboard's quick resolve: "quick resolve, …").
 
     Confirmed from a review (`engagement_preview`), ``reviewed`` is what it showed: refused,
     writing nothing, unless the same seed still gives exactly that outcome (a unit changed
@@ -414,6 +431,7 @@ def engagement_run(
     fought = _fight(
         campaign=campaign, sides=sides, situations=situations, terrain=terrain,
         surprise=surprise, round_limit=round_limit, seed=seed, name=name, requested=requested,
+        unnamed=unnamed,
     )  # fmt: skip
     if isinstance(fought, Engagement):
         return fought
@@ -435,7 +453,8 @@ def engagement_run(
             entry = unit_change(
                 unit=t.unit, state=t.after, kind=Kind.EXPERIENCE,
                 why=earned_text(fought.title, t.earned), day=campaign.day,
-                details={"points": t.earned.points, "engagement": record.pk}, actor=actor,
+                details={"points": t.earned.points, "engagement": record.pk,
+                         "name": fought.title}, actor=actor,
                 always=True,  # points held short of a step it stood at are still told
             )  # fmt: skip
             if entry is not None:
@@ -458,9 +477,16 @@ def engagement_revert(
     entries = HistoryEntry.objects.filter(pk__in=engagement.applied_entries).select_related(
         "unit__force__campaign"
     )
-    reverted = outcome_revert(
-        entries=entries, reason=reason, actor=actor, fight=("engagement", engagement.name)
+    # One the GM did not name is named by its units, as its entries keep them (None: saved
+    # before they did).
+    by_units = next(
+        (e.details["by_units"] for e in entries if isinstance(e.details.get("by_units"), str)),
+        None,
     )
+    reverted = outcome_revert(
+        entries=entries, reason=reason, actor=actor,
+        fight=("engagement", engagement.name, by_units),
+    )  # fmt: skip
     engagement.state = Engagement.State.REVERTED
     engagement.save(update_fields=["state"])
     return reverted

@@ -111,10 +111,11 @@ def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
 
 def _battle_sentence(
     reason: str, outcome: UnitOutcome, damage: Damage, state: CampaignUnitState, card_hits: int
-) -> str:
+) -> tuple[str, bool]:
     """What a battle did to a unit, said first ("Ford: took 1 Morale, 0 Casualty hits"), then
     the working that made it: the Hits lost, the dice, what Armor or the leader took. A unit the
-    battle did nothing to "came through unhurt", with no working to show."""
+    battle did nothing to "came through unhurt", with no working to show: whether it did, as
+    data, beside the sentence."""
     head = f"{LEFT_THE_TABLE[outcome.removed]} at {reason}" if outcome.removed else reason
     parts = [f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"]
     if outcome.hits_lost:
@@ -141,7 +142,7 @@ def _battle_sentence(
         and len(parts) == 1
     )
     took = took_text(head, damage.morale_hits, damage.casualty_hits, unhurt=unhurt)
-    return took if unhurt else f"{took} — {'; '.join(parts)}"
+    return (took if unhurt else f"{took} — {'; '.join(parts)}"), unhurt
 
 
 def _equipment_for(
@@ -444,9 +445,11 @@ def outcome_steps(
         if gone:
             note = destroyed_since_text(unit, reason.strip())
             why = f"{reason.strip()}: destroyed since it fought there, it takes nothing from it"
-            details = {"outcome": outcome.to_dict(), "reason": reason.strip(), "won": won}
+            details = {"outcome": outcome.to_dict(), "reason": reason.strip(), "won": won,
+                       "unhurt": False}  # fmt: skip
             steps.append(OutcomeStep(unit, before, Kind.BATTLE, why, details, True, note))
             continue
+        why, unhurt = _battle_sentence(reason.strip(), outcome, damage, before, card_hits)
         details = {
             "outcome": outcome.to_dict(),
             "reason": reason.strip(),
@@ -455,8 +458,8 @@ def outcome_steps(
             "won": won,
             "damage": damage.to_json(),
             "seed": str(seed),
+            "unhurt": unhurt,  # the battle did nothing to it (`recovery._fight_story`)
         }
-        why = _battle_sentence(reason.strip(), outcome, damage, before, card_hits)
         steps.append(OutcomeStep(unit, state, Kind.BATTLE, why, details, always=True))
         dead = 0
         if damage.casualty_hits and found_too_late(clock_hour(day, hour), now):
@@ -477,7 +480,8 @@ def outcome_steps(
             # Always told: points held just short of a step the unit already stood at change
             # nothing, yet its player should read that it learnt and why it did not rise.
             why = earned_text(reason.strip(), earned)
-            details = {"points": earned.points}
+            # The battle's name as data, the link on the unit's page (`history.fight_lead`).
+            details = {"points": earned.points, "name": reason.strip()}
             steps.append(OutcomeStep(unit, state, Kind.EXPERIENCE, why, details, always=True))
     return steps
 
@@ -562,21 +566,28 @@ REVERT_REASON_NEEDED = "say why the change is undone: it goes into every unit's 
 """What a revert without a reason is refused with, by the service and by its forms."""
 
 
+Fight = tuple[str, str, str | None]
+"""A fight as a revert names it (`undone_text`): "battle" or "engagement", its name, and the
+units an engagement the GM did not name is named by ("" for a fight named otherwise; None for
+an engagement's entry saved before it kept them)."""
+
+
 @transaction.atomic
 def outcome_revert(
     *,
     entries: Iterable[HistoryEntry],
     reason: str,
     actor: Any = None,
-    fight: tuple[str, str] | None = None,
+    fight: Fight | None = None,
 ) -> list[HistoryEntry]:
     """Undo history entries (an applied outcome, say), newest first, as new revert entries.
 
     Each entry's fields go back to their `before` values. Nothing is written if a unit has
     changed since in a field the entries touched (undo the later change first), or if an
     entry was reverted already. Each revert says in words what it undid (`undone_text`): the
-    entries of one ``fight`` ("battle" or "engagement", and its name) by its name; without it,
-    the one fight the entries' own battle or engagement entries name, if they name one.
+    entries of one ``fight`` (`Fight`: "battle" or "engagement", and its name) by its name;
+    without it, the one fight the entries' own battle or engagement entries name, if they
+    name one.
 
     Casualty hits a revert gives back (a medics' save undone, say) come back in the medical
     window they were in: if that window has closed since, they die as the clock would have had
@@ -750,24 +761,25 @@ def _casualties_given_back_die(
     return died
 
 
-def _fight_of(entry: HistoryEntry) -> tuple[str, str] | None:
-    """The fight a battle's or an engagement's own entry names: ("battle", its name)."""
+def _fight_of(entry: HistoryEntry) -> Fight | None:
+    """The fight a battle's or an engagement's own entry names: ("battle", its name, "")."""
     if entry.kind == Kind.BATTLE:
-        return ("battle", entry.details.get("reason", ""))
+        return ("battle", entry.details.get("reason", ""), "")
     if entry.kind in (Kind.ENGAGEMENT, Kind.QUICK_RESOLVE):
-        return ("engagement", fight_name(entry.details, entry.text))
+        by_units = entry.details.get("by_units")
+        by_units = by_units if isinstance(by_units, str) else None
+        return ("engagement", fight_name(entry.details, entry.text), by_units)
     return None
 
 
-def _undone(
-    entry: HistoryEntry, fight: tuple[str, str] | None, state: CampaignUnitState
-) -> dict[str, Any]:
+def _undone(entry: HistoryEntry, fight: Fight | None, state: CampaignUnitState) -> dict[str, Any]:
     """What reverting ``entry`` undoes, as `undone_text` says it (its arguments), the fight it
     came from named; of experience that changed nothing, the experience the unit (``state``,
     after the revert) keeps, as a revert that gives points back says them."""
-    noun, name = fight or _fight_of(entry) or ("", "")
+    noun, name, by_units = fight or _fight_of(entry) or ("", "", "")
     kept = state.experience if "experience" not in entry.after else None
-    return {"kind": entry.kind, "day": entry.day, "fight": noun, "name": name, "kept": kept}
+    return {"kind": entry.kind, "day": entry.day, "fight": noun, "name": name, "kept": kept,
+            "by_units": by_units}  # fmt: skip
 
 
 def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | SameCharacter | None:

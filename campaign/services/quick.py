@@ -117,7 +117,6 @@ def _quick_engagement(
     if errors:
         raise ValidationError(errors)
 
-    name = reason or "quick resolve, {} against {}".format(*fighters.values())
     return {
         "campaign": campaign,
         "sides": {ENGAGEMENT_SIDES[side]: [unit] for side, unit in fighters.items()},
@@ -125,7 +124,9 @@ def _quick_engagement(
         "surprise": surprise,
         "round_limit": round_limit,
         "seed": seed,
-        "name": name,
+        # Unnamed, it is named by its units: "quick resolve, Red Rifles against Blue Rifles".
+        "name": reason,
+        "unnamed": "quick resolve",
     }
 
 

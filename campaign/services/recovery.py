@@ -10,7 +10,7 @@ from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Order, StoryEntry, Unit
 from campaign.pages import crews_idle_text
-from campaign.rules.history import UNHURT, fight_name, hits_text, plural, told_why
+from campaign.rules.history import UNHURT, fight_name, hits_text, plural, told_why, took_text
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -272,10 +272,8 @@ def _fight_story(entry: HistoryEntry) -> str:
     Morale, 3 Casualty". A battle is named by its reason, an engagement or a quick resolve by
     the name its own entry opens with ("Mill ford: took 1 Morale, 2 Casualty hits; …"), which
     travels with the entry wherever its record stays behind. One that did nothing to the unit
-    is said as its entry says it (`history.took_text`): "Night raid: came through unhurt"."""
-    why = told_why(entry.text, entry.before, entry.after)
-    if why.endswith(UNHURT):
-        return why  # a fight that did nothing to it, as its own entry says: "Night raid: came …"
+    (its ``unhurt``, kept as data) is said as its entry says it (`history.took_text`): "Night
+    raid: came through unhurt"."""
     damage = entry.details.get("damage", {})
     if entry.kind == Kind.BATTLE:
         name = entry.details.get("reason", "the battle")
@@ -283,6 +281,13 @@ def _fight_story(entry: HistoryEntry) -> str:
     else:
         name = fight_name(entry.details, entry.text)
         removed = damage.get("removed", "none")
+    unhurt = entry.details.get("unhurt")
+    if unhurt is None:  # an entry saved before it kept that as data: read by its sentence
+        why = told_why(entry.text, entry.before, entry.after)
+        if why.endswith(UNHURT):
+            return why
+    elif unhurt:
+        return took_text(name, 0, 0, unhurt=True)
     hits = hits_text(damage.get("morale_hits", 0), damage.get("casualty_hits", 0))
     return f"{battle_fate_text(name, removed)}; {hits}"
 

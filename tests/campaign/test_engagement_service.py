@@ -78,6 +78,49 @@ def test_an_engagements_entry_keeps_the_fights_name_as_data_whatever_its_words(
     assert entry.details["name"] == "Mill ford"
 
 
+def test_a_revert_names_an_engagement_by_its_units_only_when_the_gm_gave_it_no_name(
+    campaign, make_unit, enemy
+):
+    """An engagement the GM did not name is named by its units in a revert, as its entries keep
+    them (``by_units``): one the GM named "Engagement, the second" keeps its whole name, and so
+    does a quick resolve named "Quick resolve, at dawn" (`history.undone_text`)."""
+    from campaign.rules.history import undone_parts
+    from campaign.services.outcomes import outcome_revert
+    from campaign.services.quick import quick_resolve_run
+
+    def undone(name, red, blue, quick=False, whole=True):
+        red, blue = make_unit(red), make_unit(blue, into=enemy)
+        if quick:
+            record = quick_resolve_run(campaign=campaign, attacker=red, defender=blue, seed=3,
+                                       round_limit=1, reason=name)  # fmt: skip
+        else:
+            record = engagement_run(campaign=campaign, seed=3, round_limit=1, name=name,
+                                    sides={"attackers": [red], "defenders": [blue]})  # fmt: skip
+        fight = red.history.get(kind="engagement")
+        if whole:
+            engagement_revert(engagement=record, reason="misread")
+            revert = red.history.get(reverts=fight)
+        else:
+            (revert,) = outcome_revert(entries=[fight], reason="misread")
+        assert undone_parts(**revert.details["undid"])[1] in revert.text  # the page's link
+        return revert.text.removeprefix("misread: ").split(" is undone")[0]
+
+    assert undone("Engagement, the second", "Red 1", "Blue 1") == (
+        "the engagement of day 1, Engagement, the second,"
+    )
+    assert undone("engagement, a third", "Red 2", "Blue 2", whole=False) == (
+        "the engagement of day 1, engagement, a third,"
+    )
+    assert undone("Quick resolve, at dawn", "Red 3", "Blue 3", quick=True) == (
+        "the engagement of day 1, Quick resolve, at dawn,"
+    )
+    # Named by nobody, it is named by its units, the default word left out.
+    assert undone("", "Red 4", "Blue 4") == "the engagement of day 1, Red 4 against Blue 4,"
+    assert undone("", "Red 5", "Blue 5", quick=True, whole=False) == (
+        "the engagement of day 1, Red 5 against Blue 5,"
+    )
+
+
 def test_a_unit_whose_kit_stopped_every_hit_of_an_engagement_took_no_hits(
     campaign, make_unit, enemy
 ):

@@ -548,6 +548,32 @@ def test_a_closing_window_names_the_engagement_that_dealt_its_casualty_hits(
     )
 
 
+def test_a_closing_window_tells_a_fight_that_did_nothing_by_its_entrys_data_not_its_words(
+    campaign, make_unit, enemy, monkeypatch
+):
+    """Whether a fight did nothing to the unit is kept with its entry (``unhurt``): the closing
+    window says so in today's words however the entry's sentence was worded, for a battle and
+    for an engagement."""
+    atlas = make_unit("Atlas", quality="legendary", specialties=("infantry",))
+    wolf = make_unit("Iron Wolf", quality="legendary", specialties=("infantry",), into=enemy)
+    quick_resolve_run(campaign=campaign, attacker=atlas, defender=wolf, seed=1, round_limit=1,
+                      reason="Mill ambush")  # fmt: skip
+    outcome_apply(campaign=campaign, outcomes={atlas.pk: UnitOutcome(0, 0)},
+                  reason="Second Crossing")  # fmt: skip
+    calm = make_unit("Calm", quality="legendary", specialties=("infantry",), into=enemy)
+    engagement_run(campaign=campaign, sides={"attackers": [atlas], "defenders": [calm]},
+                   seed=4, round_limit=1, name="Night raid")  # fmt: skip
+    raid = atlas.history.filter(kind="engagement").last()
+    assert raid.text.startswith("Night raid: came through unhurt")
+    monkeypatch.setattr("campaign.rules.history.UNHURT", ": was untouched")
+    calendar_advance(campaign=campaign, days=2)
+    died = Unit.objects.get(pk=atlas.pk).history.get(kind=HistoryEntry.Kind.CASUALTIES)
+    assert died.text.startswith(
+        "at Mill ambush; 1 Morale, 1 Casualty; Second Crossing: was untouched; Night raid: was "
+        "untouched; medics saved 0; "
+    )
+
+
 def test_a_closing_window_names_the_correction_that_dealt_its_hits_and_no_fight_before_it(
     campaign, make_unit
 ):

@@ -183,6 +183,60 @@ def test_a_units_history_links_each_engagement_it_fought_to_its_page(client, wor
     assert "Patrol at the ford: " not in page  # every mention of it is the link
 
 
+def test_a_fights_link_on_a_units_page_is_its_name_kept_as_data_whatever_it_holds(client, world):
+    """A fight's name is the link on the unit's page, read from the entry's data rather than
+    cut at its sentence's first ": ": an engagement named "Raid: Dawn", one named by a unit
+    called "Recon: Alpha", and a battle named "Raid: Dawn" the unit was taken out at, each with
+    its experience entry. An entry saved before it kept the name is read by its sentence
+    (`history.fight_lead`)."""
+    from campaign.models import HistoryEntry
+    from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+    from campaign.services.engagements import engagement_run
+
+    engagement, red, _ = _patrol(world, "Raid: Dawn")
+    fight = _url("engagement", world, engagement.pk)
+    page = login(client, world, "spectator").get(_url("unit", world, red.pk)).text
+    assert f'<strong>Day 1:</strong> <a href="{fight}">Raid: Dawn</a>: took ' in page
+    assert f'<a href="{fight}">Raid: Dawn</a>: 1 point of experience' in page
+    assert ">Raid</a>" not in page
+
+    card, gm = world.unit.unit_type, world.users["gm"]
+    recon = unit_create(force=world.force, unit_type=card, name="Recon: Alpha",
+                        specialties=["infantry"])  # fmt: skip
+    scouts = unit_create(force=world.enemy, unit_type=card, name="Scouts",
+                         specialties=["infantry"])  # fmt: skip
+    unnamed = engagement_run(campaign=world.campaign, seed=1, actor=gm,
+                             sides={"attackers": [recon], "defenders": [scouts]})  # fmt: skip
+    page = client.get(_url("unit", world, recon.pk)).text
+    fight = _url("engagement", world, unnamed.pk)
+    assert f'<a href="{fight}">Engagement, Recon: Alpha against Scouts</a>: ' in page
+
+    sentries, raiders = (
+        unit_create(force=force, unit_type=card, name=called, specialties=["infantry"])
+        for force, called in ((world.force, "Sentries"), (world.enemy, "Raiders"))
+    )
+    taken_out = {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"}
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Raid: Dawn", actor=gm, winner="Blue",
+        sides={"Red": [sentries], "Blue": [raiders]},
+        outcomes={sentries.pk: taken_out, raiders.pk: {"hits_lost": 0, "skill_lost": 0}},
+    )  # fmt: skip
+    campaign_battle_apply(campaign_battle=battle, actor=gm)
+    link = _url("battle", world, battle.pk)
+    page = client.get(_url("unit", world, sentries.pk)).text
+    assert f'<a href="{link}">Taken out at Raid: Dawn</a>: took ' in page
+    page = client.get(_url("unit", world, raiders.pk)).text
+    assert f'<a href="{link}">Raid: Dawn</a>: came through unhurt' in page
+    assert f'<a href="{link}">Raid: Dawn</a>: 2 points of experience' in page
+
+    # Saved before an entry kept the fight's name: its sentence is all there is to read.
+    HistoryEntry.objects.filter(unit=red, kind="engagement").update(details={
+        "engagement": engagement.pk})  # fmt: skip
+    page = client.get(_url("unit", world, red.pk)).text
+    fight = _url("engagement", world, engagement.pk)
+    assert f'<strong>Day 1:</strong> <a href="{fight}">Raid: Dawn</a>: ' in page
+
+
 def test_an_engagements_page_links_each_unit_its_reader_sees_in_full(client, world):
     engagement, red, blue = _patrol(world)
     url = _url("engagement", world, engagement.pk)

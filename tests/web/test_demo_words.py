@@ -178,6 +178,45 @@ def test_a_check_on_the_dashboard_names_the_unit_that_made_it_once(demo):
     )
 
 
+def test_a_check_leaves_out_its_makers_name_as_its_entry_keeps_it_not_as_the_unit_is_called(
+    demo,
+):
+    """The name a check's summary opens with is kept with the maker's entry (``maker``): a
+    unit renamed since still reads its check once named, and a unit that lent its Strength in
+    numbers keeps the maker's name whole though its own begins it (`pages.without_maker`)."""
+    from campaign.models import HistoryEntry
+    from campaign.services import unit_edit
+    from campaign.services.checks import skill_check_run
+
+    campaign, units = demo
+    wolf, squad = units["Iron Wolf"], units["Sappers"]
+    unit_edit(unit=wolf, changes={"name": "Sappers: Lead"}, reason="renamed")
+    skill_check_run(campaign=campaign, units=[Unit.objects.get(pk=wolf.pk), squad], dc=10,
+                    seed=1, reason="the ford")  # fmt: skip
+    unit_edit(unit=wolf, changes={"name": "Grey Wolf"}, reason="renamed again")
+
+    def lines():
+        events = since_last_visit(
+            campaign, {wolf.force_id, squad.force_id}, timezone.now() - timedelta(hours=1)
+        )
+        return [e.text for e in events if "skill check" in e.text]
+
+    checks = {line.split(" — ")[0]: line for line in lines()}
+    assert checks["Grey Wolf (Blue Battalion)"].startswith(
+        "Grey Wolf (Blue Battalion) — A general skill check, "
+    )
+    assert checks["Sappers (Blue Battalion)"].startswith(
+        "Sappers (Blue Battalion) — Sappers: Lead: a general skill check, "
+    )
+    # A check saved before it kept the name loses the unit's name now.
+    skill_check_run(campaign=campaign, units=[squad], dc=10, seed=1, reason="the bridge")
+    HistoryEntry.objects.filter(kind="skill_check", text__contains="bridge").update(details={})
+    alone = [line for line in lines() if "bridge" in line]
+    assert alone == [alone[0]] and alone[0].startswith(
+        "Sappers (Blue Battalion) — A general skill check, "
+    )
+
+
 def test_the_dashboard_lists_engagements_with_battles_newest_first(client, demo):
     campaign, _ = demo
     client.force_login(get_user_model().objects.get(username="alice"))
