@@ -22,8 +22,13 @@ def percent(rate: float) -> str:
 
 
 def whole_percent(rate: float) -> str:
-    """A rate as a sentence says it: "56%"."""
-    return f"{rate * 100:.0f}%"
+    """A rate as a sentence says it: "56%". A rate that whole percent would round to 0% or
+    100% without being either is said as the table says it ("0.5%"): "against 0%" beside a
+    side that won a battle denies the table it stands over."""
+    whole = f"{rate * 100:.0f}%"
+    if whole in ("0%", "100%") and 0 < rate < 1:
+        return percent(rate)
+    return whole
 
 
 def interval(rate: Rate) -> str:

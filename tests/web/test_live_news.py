@@ -106,7 +106,13 @@ def test_who_is_favoured_on_the_set_up_says_its_progress_then_its_verdict(client
     opening = box[: box.index(">")]
     assert "aria-live" not in opening, "a region swapped in anew each second is not said reliably"
     run = OddsRun.objects.get()
-    assert _news(box) == [f"0 of {run.chunks_total} parts of at most 20 battles fought…"]
+    # In the odds page's words (battles/odds.html): no "parts" the site speaks of nowhere else.
+    assert _news(box) == ["Queued: waiting for workers (at most 20 battles)."]
+    OddsRun.objects.filter(pk=run.pk).update(status="running")
+    running = client.get(_url("battle-odds", world, run.pk), **HTMX).text
+    assert _news(running) == [
+        f"Fighting: 0 of {run.chunks_total} batches of battles done (at most 20 battles)."
+    ]
     for index in range(run.chunks_total):
         odds_chunk_run(run_id=run.id, index=index)
     done = client.get(_url("battle-odds", world, run.pk), **HTMX)

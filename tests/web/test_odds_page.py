@@ -255,3 +255,14 @@ def test_the_odds_page_and_the_campaign_box_say_the_verdict_alike(owner_client, 
         text = (templates / page).read_text()
         assert '{% include "battles/_odds_verdict.html" with verdict=odds.verdict ' in text
         assert "favoured</strong>" not in text, page
+
+
+def test_the_verdict_never_rounds_a_side_that_won_to_none():
+    """Red Company won 1 battle of 200: the verdict read "it wins 96% of the battles (against
+    0%)" over a table giving Red Company 0.5%. A rate whole percent would round to 0% or 100%
+    is said as the table says it."""
+    favoured = _verdict((0.955, 0.917, 0.976), (0.005, 0.001, 0.028))
+    assert "it wins 96% of the battles (against 0.5%)" in favoured
+    assert "against 0%" not in favoured
+    swept = _verdict((0.996, 0.972, 0.999), (0.0, 0.0, 0.019))
+    assert "it wins 99.6% of the battles (against 0%)" in swept
