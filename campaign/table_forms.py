@@ -536,7 +536,8 @@ NOBODY_RALLIES = (
 TRAINING_HELP = (
     "A course of training by a Special Forces or Strategist character: one quality step up, to "
     "Experienced at most, for a ready unit out of the combat zone. The course takes the time "
-    "your table rules: the campaign's clock does not move for it (move it on the dashboard)."
+    "your table rules: the campaign's clock does not move for it (advance the calendar on the "
+    "campaign's page)."
 )
 """What training does, said above each training form."""
 

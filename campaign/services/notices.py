@@ -192,7 +192,7 @@ def _member_notice_send(campaign: Campaign, membership_pk: int) -> int:
     body = "\n".join(
         [f"News of your units in {campaign.name}:", "", *lines,
          *_pages_lines(campaign, forces, site), "",
-         "You get these notices because you asked for them on the campaign's dashboard; turn "
+         "You get these notices because you asked for them on the campaign's page; turn "
          "them off there."]
     )  # fmt: skip
     # A subject is one line: a name that holds a line break (typed or imported so) would

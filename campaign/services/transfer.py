@@ -718,7 +718,7 @@ def campaign_import_summary(*, campaign: Campaign, data: Any, you: bool = True) 
     if left:
         said.append(
             f"Not invited, since at most {MAX_PENDING_INVITATIONS} invitations wait at once: "
-            f"{and_words(left)}; invite them from the dashboard once some have answered."
+            f"{and_words(left)}; invite them from the campaign's page once some have answered."
         )
     return " ".join(said)
 

@@ -178,7 +178,7 @@ def test_past_the_cap_the_rest_are_not_invited_and_the_summary_names_them(export
     said = campaign_import_summary(campaign=spam, data=data)
     assert said.endswith(
         f"Not invited, since at most {MAX_PENDING_INVITATIONS} invitations wait at once: fan47, "
-        "fan48 and fan49; invite them from the dashboard once some have answered."
+        "fan48 and fan49; invite them from the campaign's page once some have answered."
     )
 
 
@@ -337,8 +337,10 @@ def test_past_the_cap_an_invitation_to_whoever_imports_is_not_named_as_left_out(
     spam = campaign_import(data=data, gm=stranger)
     assert not spam.invitations.filter(invitee="stranger@example.com").exists()
     said = campaign_import_summary(campaign=spam, data=data)
-    assert said.endswith(f"at most {MAX_PENDING_INVITATIONS} invitations wait at once: amy; "
-                         "invite them from the dashboard once some have answered.")  # fmt: skip
+    assert said.endswith(
+        f"at most {MAX_PENDING_INVITATIONS} invitations wait at once: amy; "
+        "invite them from the campaign's page once some have answered."
+    )
 
 
 def test_a_bad_invitation_in_the_file_is_refused_by_its_invitee_and_nothing_is_written(
@@ -418,5 +420,5 @@ def test_past_the_cap_the_files_invitations_not_sent_are_named_too(exported, str
     said = campaign_import_summary(campaign=spam, data=data)
     assert said.endswith(
         f"Not invited, since at most {MAX_PENDING_INVITATIONS} invitations wait at once: amy "
-        "and ben; invite them from the dashboard once some have answered."
+        "and ben; invite them from the campaign's page once some have answered."
     )

@@ -58,7 +58,12 @@ def test_the_gm_withdraws_a_unit_and_sends_it_back(client, world):
     page = client.get(_url("unit", world, unit.pk)).text
     assert "Send into the combat zone" in page and "withdraw it first" not in page
     # Training moves no clock: the form says so, as the GM rules its time.
-    assert "the campaign's clock does not move for it (move it on the dashboard)" in TRAINING_HELP
+    # In the words the campaign's page shows: nothing on the site is headed "dashboard".
+    assert (
+        "the campaign's clock does not move for it (advance the calendar on the campaign's page)"
+        in TRAINING_HELP
+    )
+    assert "dashboard" not in page.lower()
     assert escape(TRAINING_HELP) in page
     # The Characters page's training form says the same, before a unit is chosen.
     characters = client.get(_url("characters", world)).text

@@ -301,6 +301,9 @@ def test_with_the_sites_address_a_notice_links_the_report_the_roster_and_the_cam
     for path in (report, roster, dashboard):
         assert client.get(path).status_code == 200
     assert "Blue Battalion" not in body
+    # Where to turn them off, by the name the site gives that page: none is headed "dashboard".
+    assert "you asked for them on the campaign's page; turn them off there." in body
+    assert "dashboard" not in body
 
 
 def test_without_the_sites_address_a_notice_from_a_task_carries_no_link(world):
