@@ -780,16 +780,21 @@ def rallied_text(strategist: str, unit: str, state: CampaignUnitState, now: int)
 
 
 def rallying_text(rallying: list[Attention]) -> str:
-    """The GM's line for the retreated units: how many the next day of R&R rallies (the others
-    are listed under it, each with its `rally_when`)."""
-    next_day = sum(1 for a in rallying if a.rally_days == 1)
+    """The GM's line for the retreated units: which the next day of R&R rallies, by name (the
+    others are listed under it, each with its `rally_when`). "1 unit retreated in poor order:
+    the next day of R&R rallies it" left the GM to find which."""
+    next_day = [a.unit for a in rallying if a.rally_days == 1]
+    named = and_words([unit_label(unit) for unit in next_day])
+    if len(next_day) == len(rallying):
+        return (
+            f"{named} retreated in poor order: the next day of R&R rallies "
+            f"{'it' if len(next_day) == 1 else 'them'}."
+        )
     said = f"{plural(len(rallying), 'unit')} retreated in poor order"
-    if next_day == len(rallying):
-        return f"{said}: the next day of R&R rallies {'it' if next_day == 1 else 'them'}."
-    if next_day == 0:
+    if not next_day:
         none = "does not rally it" if len(rallying) == 1 else "rallies none of them"
         return f"{said}; the next day of R&R {none}:"
-    return f"{said}; the next day of R&R rallies {next_day} of them, not these:"
+    return f"{said}; the next day of R&R rallies {named}, not these:"
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ service's reason or a 403 where it must be."""
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.urls import reverse
@@ -459,15 +460,26 @@ def test_a_players_unit_page_and_roster_say_when_a_retreated_unit_fights_again(c
     assert "retreated in poor order: rallies after the next day of R&amp;R." in page
 
 
-def test_the_gm_is_told_how_many_the_next_day_rallies():
-    def retreated(days):
-        return Attention(unit=None, reason="", rally_days=days)
+def test_the_gm_is_told_which_units_the_next_day_rallies():
+    """The line read "1 unit retreated in poor order: the next day of R&R rallies it" and named
+    none: the units the next day rallies are named, as the ones it does not are under it."""
+    force = SimpleNamespace(name="Red Company")
+    names = iter(["Tiger One", "Atlas", "Aid Post", "1st Squad", *[f"Unit {n}" for n in range(5)]])
 
+    def retreated(days):
+        unit = SimpleNamespace(name=next(names), force=force)
+        return Attention(unit=unit, reason="", rally_days=days)
+
+    assert rallying_text([retreated(1)]) == (
+        "Tiger One (Red Company) retreated in poor order: the next day of R&R rallies it."
+    )
     assert rallying_text([retreated(1), retreated(1)]) == (
-        "2 units retreated in poor order: the next day of R&R rallies them."
+        "Atlas (Red Company) and Aid Post (Red Company) retreated in poor order: the next day of "
+        "R&R rallies them."
     )
     assert rallying_text([retreated(1), retreated(3), retreated(None)]) == (
-        "3 units retreated in poor order; the next day of R&R rallies 1 of them, not these:"
+        "3 units retreated in poor order; the next day of R&R rallies 1st Squad (Red Company), "
+        "not these:"
     )
     assert rallying_text([retreated(2)]) == (
         "1 unit retreated in poor order; the next day of R&R does not rally it:"
