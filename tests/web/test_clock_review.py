@@ -41,6 +41,9 @@ def test_moving_the_clock_is_reviewed_first_and_names_the_units_it_changes(clien
     login(client, world, "gm")
     orders = client.get(_url("orders", world)).text
     assert "Review the hours" in orders
+    # The form says the medics' time as the campaign page's calendar does: no "window".
+    assert "die once the clock is past the 24 hours after their fight." in orders
+    assert "window" not in orders
     posted = client.post(_url("clock-advance", world), {"hours": "3"})
     assert posted.status_code == 302 and "hours=3" in posted["Location"]
     review = client.get(posted["Location"])
