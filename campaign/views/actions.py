@@ -372,7 +372,7 @@ def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
         end = start + data["days"] * HOURS_PER_DAY
         title = f"It is now day {data['to']}"
         moved = f"The calendar moved on {plural(data['days'], 'day')}, to day {data['to']}. "
-        back, back_label = reverse("campaign:dashboard", args=[pk]), "Back to the dashboard"
+        back, back_label = reverse("campaign:dashboard", args=[pk]), "Back to the campaign"
     moved += orders_done_words(orders_done(campaign=viewer.campaign, start=start, end=end))
     return render(
         request,

@@ -90,6 +90,8 @@ def test_it_advances_the_calendar_and_goes_back_to_the_dashboard(client, world):
     assert summary.status_code == 200 and "It is now day 3" in summary.text
     assert "The calendar moved on 2 days, to day 3." in summary.text
     assert 'href="' + _url("dashboard", world) + '"' in summary.text
+    # Named as every page names the way back: no page is headed "dashboard".
+    assert ">Back to the campaign</a>" in summary.text and "dashboard" not in summary.text
     assert client.get(response["Location"]).status_code == 200
     assert Campaign.objects.get(pk=world.campaign.pk).day == 3
 

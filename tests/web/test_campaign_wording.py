@@ -458,7 +458,8 @@ def test_the_battle_set_up_without_javascript_says_to_type_positions_not_to_drag
 def test_the_import_page_tells_the_gm_what_to_do_on_the_page_not_at_a_command_line(client, world):
     page = login(client, world, "gm").get(reverse("campaign:import")).text
     assert "manage.py" not in page and "<code>" not in page.split("<h1>")[1].split("</form>")[0]
-    assert '(from "Export the whole campaign" on its dashboard)' in page
+    assert '(from "Export the whole campaign" on its page)' in page
+    assert "dashboard" not in page
     assert (
         "Choose the file, or paste what it holds: you become the new campaign's GM, whoever the "
         "file names as its GM."
