@@ -2226,13 +2226,13 @@ def without_maker(entry: HistoryEntry, why: str) -> str:
 
 def _step_why(entry: HistoryEntry, battle: str | None) -> str:
     """Why a unit was destroyed or rose or fell a step, as the end of its timeline line: the
-    fight that did it (" at Battle of the Millrace"), the medical window closing, or the
+    fight that did it (" at Battle of the Millrace"), the medics' 24 hours running out, or the
     entry's own reason (" (trained by Sgt. Kane)", " (GM correction: shelled at the ford)")."""
     if entry.kind in (HistoryEntry.Kind.ENGAGEMENT, HistoryEntry.Kind.QUICK_RESOLVE):
         battle = fight_name(entry.details, entry.text)  # the fight its entry names
     at = f" at {battle}" if battle else ""
     if entry.kind == HistoryEntry.Kind.CASUALTIES:
-        return f"{at}, when the medical window closed"
+        return f"{at}, when the medics' 24 hours were over"
     if at or entry.kind == HistoryEntry.Kind.BATTLE:
         # A battle's entry whose battle is not known (a table battle's application reverted
         # before its record kept them all) tells its whole working: too much for the line.

@@ -131,9 +131,10 @@ def test_a_step_won_or_lost_says_why(client, world):
     page = login(client, world, "gm").get(_url("timeline", world)).text
     assert "(Blue Battalion) rose from Average to Elite (GM correction: a citation)</a>" in page
     assert (
-        "Squad 1 (Red Company) fell from Average to Inexperienced, when the medical window "
-        "closed: carries no hits now</a>" in page
+        "Squad 1 (Red Company) fell from Average to Inexperienced, when the medics&#x27; 24 "
+        "hours were over: carries no hits now</a>" in page
     )
+    assert "window closed" not in page  # the medics' time as the campaign page says it
 
 
 def test_a_step_lost_in_a_battle_tells_what_else_it_did_and_a_leaders_death(client, world):
