@@ -1780,17 +1780,7 @@ def time_lines_done(entries: list[HistoryEntry], start: int = 0) -> list[str]:
         snapshot = snapshots[entry.unit_id]
         before = dict(snapshot)
         snapshot.update(entry.after)
-        why = told_why(entry.text, entry.before, entry.after)
-        if (died := _DIED.search(why)) and died.start():
-            # The dead first, then the fights whose hits they were (`recovery._window_story`),
-            # then what the dead took back beyond themselves (`window.withdrawn_text`).
-            dead, _, rest = died.group(1).partition("; ")
-            cause = why[: died.start()]
-            if dead.endswith(")") and (head := dead[:-1].rpartition(" ("))[1]:
-                # Its own parenthesis ("(the clock moved on: patrols)") takes the fights in
-                # first, one parenthesis, not two side by side.
-                dead, cause = head[0], f"{cause}; {head[2]}"
-            why = f"{dead} ({cause})" + (f"; {rest}" if rest else "")
+        why = dead_first(told_why(entry.text, entry.before, entry.after))
         at = _entry_at(entry, before, start)
         dead = at is not None and entry.kind == HistoryEntry.Kind.CASUALTIES
         if at is None:
@@ -1817,11 +1807,32 @@ _DIED = re.compile(r"; (\d+ Casualty hits? not saved within 24 hours died.*)$")
 """Where a closing window's entry says who died, after the fights it tells of."""
 
 
+def dead_first(why: str) -> str:
+    """A closing window's reason (`recovery.casualties_died_text`: the fights, then the dead)
+    as the pages say it: the dead first, then the fights whose hits they were in one
+    parenthesis, then what the dead took back beyond themselves (`window.withdrawn_text`):
+    "1 Casualty hit not saved within 24 hours died (taken out at Mill; 6 Morale, 1 Casualty;
+    medics saved 0)". Told fights first, a unit's history read as though it was taken out
+    again the day its hits died. Any other reason is returned as it is."""
+    if not ((died := _DIED.search(why)) and died.start()):
+        return why
+    dead, _, rest = died.group(1).partition("; ")
+    cause = why[: died.start()]
+    if dead.endswith(")") and (head := dead[:-1].rpartition(" ("))[1]:
+        # Its own parenthesis ("(the clock moved on: patrols)") takes the fights in first, one
+        # parenthesis, not two side by side.
+        dead, cause = head[0], f"{cause}; {head[2]}"
+    return f"{dead} ({cause})" + (f"; {rest}" if rest else "")
+
+
 def entry_why(entry: HistoryEntry) -> str:
-    """Why an entry happened, without the field changes its sentence ends with; a revert saved
-    in the words of its first days ("wrong report: undoes day 1, Battle") in today's
-    (`undone_text`: "wrong report: the battle of day 1 is undone")."""
+    """Why an entry happened, without the field changes its sentence ends with; a closing
+    window's with the dead first (`dead_first`); a revert saved in the words of its first days
+    ("wrong report: undoes day 1, Battle") in today's (`undone_text`: "wrong report: the battle
+    of day 1 is undone")."""
     why = told_why(entry.text, entry.before, entry.after)
+    if entry.kind == HistoryEntry.Kind.CASUALTIES:
+        return dead_first(why)
     if entry.kind == HistoryEntry.Kind.REVERT and (old := UNDOES.fullmatch(why)):
         kind = KIND_OF_LABEL.get(old["label"])
         if kind is not None:

@@ -233,3 +233,24 @@ def test_an_experience_line_that_changed_nothing_says_what_the_unit_has_on_the_d
     lines = since_last_visit(world.campaign, {world.force.pk}, None)
     [said] = [e.text for e in lines if e.kind == "experience" and "Holdouts" in e.text]
     assert said.endswith("(retreated in poor order): has 1 experience point"), said
+
+
+def test_a_units_history_says_its_dead_casualty_hits_first_then_the_fight_that_dealt_them(
+    client, world, wounded
+):
+    """The entry read "Day 3: Taken out at Hill 12; 1 Morale, 2 Casualty; medics saved 0; 2
+    Casualty hits not saved within 24 hours died: …", as though the unit were taken out again
+    the day its hits died. The page says the dead first, the fight in a parenthesis after them,
+    as the clock's summary does."""
+    page = login(client, world, "player").get(
+        reverse("campaign:unit", args=[world.campaign.pk, wounded.pk])
+    )
+    dead = next(e for e in wounded.history.order_by("id") if e.kind == "casualties")
+    line = re.search(rf"<strong>Day {dead.day}:</strong> (\d+ Casualty hits?[^<]*)", page.text)
+    assert line is not None, "the history opens the entry with the dead"
+    assert re.match(
+        r"\d+ Casualty hits? not saved within 24 hours died \(taken out at Hill 12; \d+ Morale, "
+        r"\d+ Casualty; medics saved 0\): ",
+        line[1],
+    ), line[1]
+    assert "Taken out at Hill 12; " not in page.text
