@@ -388,7 +388,12 @@ def story_text(
     if after.get("skill_lost"):
         lost = after["skill_lost"] - (before.get("skill_lost") or 0)
         if lost > 0:
-            parts.append(f"lost {plural(lost, 'point')} of Skill to suppression for good")
+            said = f"lost {plural(lost, 'point')} of Skill to suppression for good"
+            if lost < after["skill_lost"]:
+                # Beside a review's "Skill lost" column, which counts them all, "lost 2" read
+                # as a miscount of its 3: the sentence says both.
+                said += f", {after['skill_lost']} in all"
+            parts.append(said)
     for field in ("name", "equipment", "specialties"):
         if field in after:
             was = _value(field, before.get(field))

@@ -255,3 +255,19 @@ def test_the_changes_table_is_one_card_a_unit_on_a_tablet_held_upright():
     widest = cards_up_to_px(".changes")
     assert widest is not None, "the review table turns into cards on a narrow screen"
     assert widest >= TABLET_UPRIGHT
+
+
+def test_skill_lost_again_is_said_with_the_count_the_column_shows(client, world):
+    """A unit that had lost a point of Skill loses another: the review's sentence read "lost 1
+    point of Skill to suppression for good" beside a Skill lost column of 2. The sentence says
+    the count in all too, in the review and the unit's history alike."""
+    battle, ours = _suppressed_battle(world)
+    Unit.objects.filter(pk=ours.pk).update(skill_lost=1)
+    login(client, world, "gm")
+    review = client.get(_url("battle-apply", world, battle.pk)).text
+    table = review[review.index('<table class="changes told">') :]
+    assert "lost 1 point of Skill to suppression for good, 2 in all." in table
+    assert '<td data-label="Skill lost" class="changed"><strong>2</strong></td>' in table
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    history = client.get(_url("unit", world, ours.pk)).text
+    assert "lost 1 point of Skill to suppression for good, 2 in all." in history
