@@ -143,3 +143,19 @@ def test_a_filtered_log_says_how_many_events_it_shows(owner_client, finished_bat
     (count,) = _news(filtered)
     assert re.fullmatch(r"Showing \d+ of \d+ events\.", count), count
     assert 'role="status"' not in filtered, "the lasting region says it"
+
+
+def test_a_campaign_battle_names_its_winner_once_settled_without_a_reload(client, world):
+    """The sides' "won" showed beside a state still reading "being fought" (the engine done, the
+    campaign taking the outcome in), and a page watched to the end never showed it: the sides
+    are refreshed with the state once the battle settles."""
+    cb = world.engine_battle
+    CampaignBattle.objects.filter(pk=cb.pk).update(state=CampaignBattle.State.FIGHTING)
+    page = login(client, world, "gm").get(_url("battle", world, cb.pk)).text
+    sides = page[page.index('<div id="battle-sides"') :].split("</div>", 1)[0]
+    assert 'class="badge">won<' not in sides
+    CampaignBattle.objects.filter(pk=cb.pk).update(state=CampaignBattle.State.AWAITING)
+    settled = client.get(_url("battle-progress", world, cb.pk), **HTMX)
+    assert settled.status_code == 286
+    swapped = settled.text[settled.text.index('<div id="battle-sides" hx-swap-oob="true">') :]
+    assert 'class="badge">won<' in swapped.split("</div>", 1)[0]
