@@ -625,11 +625,16 @@ def crew_idle_text(unit: Unit, now: int) -> str:
     if Specialty.MEDICAL not in state.specialties or medical_capacity(state):
         return ""
     if state.status == Status.RETREATED:
-        when = rally_when(state, now, days_to_rally(state, now))
-        return (
-            f"{unit.name} is {state.status.label.lower()}, and works again once it has rallied "
-            f"({when})"
-        )
+        days = days_to_rally(state, now)
+        when = rally_when(state, now, days)
+        said = f"{unit.name} is {state.status.label.lower()}"
+        if days is None:
+            # Time alone never rallies it: "works again once it has rallied (unless the medics
+            # save its Casualty hits, it is destroyed …)" promised a return it will not make.
+            said = f"{said}, and R&R alone will not bring it back to work"
+            destroyed = medical_window_open(state, now) and casualties_die(state)[0].destroyed
+            return f"{said}: {when}" if destroyed else said
+        return f"{said}, and works again once it has rallied ({when})"
     if state.status == Status.DESTROYED:
         return f"{unit.name} is destroyed, and works no more"
     return (

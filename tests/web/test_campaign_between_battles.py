@@ -731,3 +731,28 @@ def test_the_dashboard_names_a_forces_medical_crew_out_of_action_and_till_when(c
     line = line.split("<ul>")[0]
     assert line.endswith(escape(f" Red Company's Medical crew cannot work today: {idle}."))
     assert "no ready Medical crew" not in line
+
+
+def test_a_medical_crew_its_own_dead_would_destroy_is_not_promised_back_at_work(client, world):
+    """A Green Medical crew retreated with 2 Casualty hits of its own: the dashboard said it "works
+    again once it has rallied (unless the medics save its Casualty hits, it is destroyed when
+    their 24 hours are over)", a return R&R never brings."""
+    for other in world.force.units.exclude(pk=world.unit.pk).filter(casualty_hits__gt=0):
+        _set(world, other, casualty_hits=0)
+    for crew in world.force.units.filter(status="ready"):
+        if "medical" in crew.specialties:
+            _set(world, crew, status="destroyed")
+    crew = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Aid Post",
+                       quality="green", specialties=["medical"])  # fmt: skip
+    crew = _set(world, crew, status="retreated", morale_hits=0, casualty_hits=2,
+                last_battle_day=world.campaign.day)  # fmt: skip
+    now = campaign_now(world.campaign)
+    assert days_to_rally(crew.state, now) is None
+    page = login(client, world, "gm").get(_url("dashboard", world)).text
+    idle = (
+        "Red Company's Medical crew cannot work today: Aid Post is retreated in poor order, "
+        "and R&R alone will not bring it back to work: unless the medics save its Casualty "
+        "hits, it is destroyed when their 24 hours are over."
+    )
+    assert escape(idle) in page
+    assert "works again once it has rallied (unless" not in page
