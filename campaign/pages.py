@@ -799,7 +799,10 @@ def rallying_text(rallying: list[Attention]) -> str:
     if not next_day:
         none = "does not rally it" if len(rallying) == 1 else "rallies none of them"
         return f"{said}; the next day of R&R {none}:"
-    return f"{said}; the next day of R&R rallies {named}, not these:"
+    later = len(rallying) - len(next_day)
+    return (
+        f"{said}; the next day of R&R rallies {named}, not {'this one' if later == 1 else 'these'}:"
+    )
 
 
 @dataclass(frozen=True)

@@ -464,7 +464,7 @@ def test_the_gm_is_told_which_units_the_next_day_rallies():
     """The line read "1 unit retreated in poor order: the next day of R&R rallies it" and named
     none: the units the next day rallies are named, as the ones it does not are under it."""
     force = SimpleNamespace(name="Red Company")
-    names = iter(["Tiger One", "Atlas", "Aid Post", "1st Squad", *[f"Unit {n}" for n in range(5)]])
+    names = iter(["Tiger One", "Atlas", "Aid Post", "1st Squad", *[f"Unit {n}" for n in range(8)]])
 
     def retreated(days):
         unit = SimpleNamespace(name=next(names), force=force)
@@ -480,6 +480,10 @@ def test_the_gm_is_told_which_units_the_next_day_rallies():
     assert rallying_text([retreated(1), retreated(3), retreated(None)]) == (
         "3 units retreated in poor order; the next day of R&R rallies 1st Squad (Red Company), "
         "not these:"
+    )
+    assert rallying_text([retreated(1), retreated(1), retreated(4)]) == (
+        "3 units retreated in poor order; the next day of R&R rallies Unit 2 (Red Company) and "
+        "Unit 3 (Red Company), not this one:"
     )
     assert rallying_text([retreated(2)]) == (
         "1 unit retreated in poor order; the next day of R&R does not rally it:"
