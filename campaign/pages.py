@@ -380,8 +380,32 @@ SEARCH_LONGEST = 100
 """The longest name a unit search looks for (a unit's name is at most 200 characters)."""
 
 
+def page_query(asked: Mapping[str, object], number: int) -> str:
+    """The address's query for page ``number`` of a search asked with ``asked``: what was left
+    empty, and the first page's number, left out."""
+    asked = {**asked, "page": number if number > 1 else ""}
+    return "?" + urlencode({key: value for key, value in asked.items() if value})
+
+
+class PageLinks:
+    """The queries of the pages either side of a paged search's (`page_query`)."""
+
+    number: int
+
+    def query(self, number: int) -> str:
+        raise NotImplementedError
+
+    @property
+    def previous_query(self) -> str:
+        return self.query(self.number - 1)
+
+    @property
+    def next_query(self) -> str:
+        return self.query(self.number + 1)
+
+
 @dataclass(frozen=True)
-class UnitSearch:
+class UnitSearch(PageLinks):
     """The units a member looks for across the campaign, among the forces they see in full:
     one page of those found, by force, then by name as a roster orders them."""
 
@@ -422,19 +446,11 @@ class UnitSearch:
             what += f"{first + len(self.found) - 1}"
         return what
 
-    @property
-    def previous_query(self) -> str:
-        return self.query(self.number - 1)
-
-    @property
-    def next_query(self) -> str:
-        return self.query(self.number + 1)
-
     def query(self, number: int) -> str:
         """The address's query for page ``number`` of the same search."""
         asked = {"q": self.search, "force": self.force.pk if self.force else "",
-                 "status": self.status, "page": number if number > 1 else ""}  # fmt: skip
-        return "?" + urlencode({key: value for key, value in asked.items() if value})
+                 "status": self.status}  # fmt: skip
+        return page_query(asked, number)
 
 
 def unit_search(
@@ -492,7 +508,7 @@ def unit_search(
 
 
 @dataclass(frozen=True)
-class CharacterSearch:
+class CharacterSearch(PageLinks):
     """A page of the characters the Characters page lists (`character_search`), those whose
     name or whose unit's holds what was looked for."""
 
@@ -524,18 +540,9 @@ class CharacterSearch:
             what = f"{what}: {where}" if what else f"Characters {where}"
         return what
 
-    @property
-    def previous_query(self) -> str:
-        return self.query(self.number - 1)
-
-    @property
-    def next_query(self) -> str:
-        return self.query(self.number + 1)
-
     def query(self, number: int) -> str:
         """The address's query for page ``number`` of the same search."""
-        asked = {"q": self.search, "page": number if number > 1 else ""}
-        return "?" + urlencode({key: value for key, value in asked.items() if value})
+        return page_query({"q": self.search}, number)
 
 
 def character_search(
