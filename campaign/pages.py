@@ -2058,9 +2058,9 @@ def revert_link(entry: HistoryEntry, why: str, name: str | None) -> tuple[str, s
 
 
 def unit_story_lines(page: StoryPage):
-    """A page of the unit's history (`unit_story`) as sentences: why, then what it did, in
-    plain words; a battle's name links to its campaign page, as does a revert's that names the
-    battle it undid."""
+    """A page of the unit's history (`unit_story`) as sentences, newest first as the page shows
+    them on every screen: why, then what it did, in plain words; a battle's name links to its
+    campaign page, as does a revert's that names the battle it undid."""
     homes, names, reverted = page.homes, page.names, page.reverted
     lines = []
     now: dict[str, Any] = dict(page.was)
@@ -2101,7 +2101,9 @@ def unit_story_lines(page: StoryPage):
                 engagement=engagement,
             )
         )
-    return lines
+    # Each sentence reads what came before it, so they are told oldest first, then shown
+    # latest first: a player looks up what befell the unit last.
+    return lines[::-1]
 
 
 @dataclass(frozen=True)

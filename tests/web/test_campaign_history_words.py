@@ -57,7 +57,7 @@ def wounded(world):
 
 
 def test_each_history_line_says_the_hits_the_unit_carries_after_it(client, world, wounded):
-    lines = unit_story_lines(unit_story(unit=wounded))
+    lines = unit_story_lines(unit_story(unit=wounded))[::-1]  # oldest first, as they happened
     kinds = [line.entry.kind for line in lines]
     assert kinds[:2] == ["created", "battle"] and "recovery" in kinds and "casualties" in kinds
     now: dict = {}

@@ -565,7 +565,7 @@ def test_a_long_history_shows_its_latest_entries_and_pages_through_each_once(cli
     login(client, world, "player")
     url = _url("unit", world, world.unit.pk)
     first = client.get(url).text
-    assert f"Entries {total - UNIT_STORY_PAGE + 1} to {total} of {total}, oldest first." in first
+    assert f"Entries {total - UNIT_STORY_PAGE + 1} to {total} of {total}, newest first." in first
     assert "Raised in Red Company" not in first and link(first, "Later entries") is None
     assert "GM correction: shelled: now carries 2 Morale hits" in first
     pages, at = [first], link(first, "Earlier entries")
@@ -573,12 +573,40 @@ def test_a_long_history_shows_its_latest_entries_and_pages_through_each_once(cli
         pages.append(client.get(at).text)
         at = link(pages[-1], "Earlier entries")
     assert len(pages) == 3 and "Raised in Red Company" in pages[-1]
-    notes = [int(n) for page in pages[::-1] for n in re.findall(r"</strong> Note (\d+)\.", page)]
-    assert notes == list(range(count))  # each once, oldest first
+    notes = [int(n) for page in pages for n in re.findall(r"</strong> Note (\d+)\.", page)]
+    assert notes == list(range(count))[::-1]  # each once, newest first
     # The struck-through marks hold on an earlier page too; the charts still span the campaign.
     assert "(undone since)" in pages[-1] and "Day 1 to day 9" in pages[-1]
     back = client.get(link(pages[-1], "Later entries")).text
     assert re.findall(r"Note \d+\.", back) == re.findall(r"Note \d+\.", pages[1])
+
+
+def test_a_units_history_is_newest_first_numbered_from_its_latest_entry(client, world):
+    """One order on every screen, the server's: the latest entry first, numbered as its place
+    in the whole history counting down, the words above and the pager saying so."""
+    from campaign.selectors import UNIT_STORY_PAGE
+
+    count = 2 * UNIT_STORY_PAGE + 10
+    add_notes(world.unit, [1] * count)
+    total = world.unit.history.count()
+    login(client, world, "player")
+    first = client.get(_url("unit", world, world.unit.pk)).text
+    latest = total - UNIT_STORY_PAGE + 1
+    assert f"Entries {latest} to {total} of {total}, newest first." in first
+    assert f'<ol class="story" reversed start="{total}"' in first
+    notes = [int(n) for n in re.findall(r"</strong> Note (\d+)\.", first)]
+    assert notes == list(range(count - 1, count - 1 - UNIT_STORY_PAGE, -1))
+    middle = client.get(link(first, "Earlier entries")).text
+    assert f"to {latest - 1} of {total}, newest first." in middle
+    assert f'<ol class="story" reversed start="{latest - 1}"' in middle
+    # Its pager leads first to the later entries, as the list runs from them.
+    pager = middle.split('aria-label="History pages">')[1].split("</nav>")[0]
+    assert pager.index("Later entries") < pager.index("Earlier entries")
+    # The raising, entry 1, closes the earliest page.
+    earliest = client.get(link(middle, "Earlier entries")).text
+    story = earliest.split('<ol class="story"')[1].split("</ol>")[0]
+    assert "Entries 1 to " in earliest
+    assert story.rindex("Raised in Red Company") > story.rindex("</strong> Note 0.")
 
 
 @pytest.mark.parametrize("query", ["?before=abc", "?before=-3", "?before=1", "?before=9" * 12])
