@@ -61,6 +61,7 @@ from campaign.rules.history import (
     experience_has_text,
     fight_lead,
     fight_name,
+    fight_named,
     hit_points_shown,
     hits_held_text,
     lost_past_full,
@@ -2084,8 +2085,7 @@ def unit_story_lines(page: StoryPage):
         engagement = page.engagements.get(entry.pk)
         if (battle is not None and from_battle) or engagement is not None:
             # Cut after the fight's name its entry keeps, whatever it holds (a ": " too).
-            named = entry.details.get("reason") if entry.kind == HistoryEntry.Kind.BATTLE else None
-            lead, why = fight_lead(why, named or fight_name(entry.details, why))
+            lead, why = fight_lead(why, fight_named(entry.kind, entry.details, why))
             # The name opens the line: an engagement named by its units ("engagement, Squad 1
             # against Iron Wolf") starts with a capital there, as its line on the timeline does.
             lead = lead[:1].upper() + lead[1:]
@@ -2228,7 +2228,7 @@ def _entry_event(
         # for its page: a line here says what happened.
         why, what = without_repeats(*entry_words(entry, carrying.get(entry.pk, {})))
         # A check's summary starts with the unit that made it: once named, not twice.
-        why = without_maker(entry, without_working(why))
+        why = without_maker(entry, without_working(entry.kind, entry.details, why))
         text = unit_event(label, history_sentence(why, what))
     url = (
         reverse("campaign:battle", args=[campaign_pk, home])

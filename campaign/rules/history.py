@@ -154,22 +154,34 @@ def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     return WAS_HELD.sub(lambda held: held["held"] + BECAUSE, why)
 
 
-def took_words(why: str) -> str:
-    """What a fight's entry (its reason, `told_why`) says the fight did to the unit, without the
-    fight's name or the working: "came through unhurt", "took no hits" (Armor or Excellent
-    equipment stopped them), "took 1 Morale, 0 Casualty hits"; "" for another entry."""
-    name = took_name(why)
-    if name == why:
-        return ""
-    return why[len(name) + len(": ") :].split(" — ", 1)[0]
+def fight_said(kind: str, details: Mapping[str, Any], why: str) -> tuple[str, str]:
+    """A fight's own entry's reason (``why``, `told_why`) as a summary tells it: the words that
+    name the fight (`fight_lead`, cut after the name the entry keeps, `fight_named`) and what
+    the fight did to the unit, without the working that follows: ("Taken out at Raid: Dawn",
+    "took 1 Morale, 0 Casualty hits"), "came through unhurt", "took no hits" (Armor or Excellent
+    equipment stopped them). ("", "") for another entry, whatever its words: an experience
+    entry, a GM's correction whose reason reads "…: took fire — …"."""
+    if kind not in FIGHT_KINDS:
+        return "", ""
+    lead, rest = fight_lead(why, fight_named(kind, details, why))
+    if not lead or not f": {rest}".startswith((TOOK, UNHURT)):
+        return "", ""  # a unit destroyed before the battle was applied: nothing taken
+    return lead, rest.split(" — ", 1)[0]
 
 
-def without_working(why: str) -> str:
-    """A fight's entry reason (`told_why`) as a summary tells it: the fight's name and what it
-    did to the unit, without the working that follows (`took_words`): "Battle of the Millrace:
-    took 0 Morale, 1 Casualty hit". Another entry's reason as it is."""
-    words = took_words(why)
-    return f"{took_name(why)}: {words}" if words else why
+def took_words(kind: str, details: Mapping[str, Any], why: str) -> str:
+    """What a fight's entry (its ``kind``, ``details`` and reason, `told_why`) says the fight
+    did to the unit (`fight_said`): "came through unhurt", "took no hits", "took 1 Morale, 0
+    Casualty hits"; "" for another entry."""
+    return fight_said(kind, details, why)[1]
+
+
+def without_working(kind: str, details: Mapping[str, Any], why: str) -> str:
+    """An entry's reason (`told_why`) as a summary tells it: a fight's name and what it did to
+    the unit, without the working that follows (`fight_said`): "Battle of the Millrace: took 0
+    Morale, 1 Casualty hit". Another entry's reason as it is."""
+    lead, words = fight_said(kind, details, why)
+    return f"{lead}: {words}" if words else why
 
 
 def fight_name(details: Mapping[str, Any], text: str) -> str:
@@ -179,6 +191,14 @@ def fight_name(details: Mapping[str, Any], text: str) -> str:
     read by its sentence (`took_name`)."""
     name = details.get("name")
     return name if isinstance(name, str) and name else took_name(text)
+
+
+def fight_named(kind: str, details: Mapping[str, Any], text: str) -> str:
+    """The fight an entry of a fight names, as the entry keeps it: a battle's entry its reason,
+    an engagement's, a quick resolve's or an experience entry its name (`fight_name`, read by
+    its sentence ``text`` when saved before it kept it)."""
+    reason = details.get("reason") if kind == "battle" else None
+    return reason if isinstance(reason, str) and reason else fight_name(details, text)
 
 
 def fight_lead(why: str, name: str) -> tuple[str, str]:

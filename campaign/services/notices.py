@@ -124,7 +124,7 @@ def notice_lines(campaign: Campaign, entries: list, site: str = "") -> list[str]
             why, what = entry_words(entry, carrying.get(entry.pk, {}))
             if what:
                 told.append(what)
-            elif words := took_words(why):
+            elif words := took_words(entry.kind, entry.details, why):
                 quiet[homes[entry.pk], label] = words
     lines = []
     for battle, units in battles.items():

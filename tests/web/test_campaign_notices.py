@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from campaign import tasks
 from campaign.models import Campaign, Membership, Unit
-from campaign.pages import unit_story_lines
+from campaign.pages import since_last_visit, unit_story_lines
 from campaign.selectors import unit_story
 from campaign.services import calendar_advance, campaign_update, unit_create, unit_edit
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
@@ -143,6 +143,39 @@ def test_a_battle_applied_tells_what_it_left_each_of_the_members_units_once(worl
     # Told under its battle, not again as a day's news.
     assert body.count("fell from Average to Inexperienced") == 1
     assert "Raider" not in body
+
+
+def test_a_fight_whose_name_says_took_is_told_by_the_name_its_entries_keep(client, world):
+    """The mail and the dashboard cut a fight's line after the name its entries keep as data,
+    not at the first words that read like what it did; an entry of no fight is kept whole,
+    however its reason reads, there and on the timeline."""
+    _opt_in(world, "player")
+    gm = world.users["gm"]
+    (spared,) = raise_units(world.force, world.unit.unit_type, 1, "Picket")
+    (enemy,) = raise_units(world.enemy, world.unit.unit_type, 1, "Raider")
+    unit_edit(unit=spared, changes={"in_combat_zone": True}, reason="on the line", actor=gm)
+    name = "Night raid: took the ford — at dawn"
+    battle = campaign_battle_record(
+        campaign=world.campaign, name=name, winner="defenders",
+        sides={"attackers": [spared], "defenders": [enemy]},
+        outcomes={spared.pk: {"hits_lost": 0, "skill_lost": 0},
+                  enemy.pk: {"hits_lost": 0, "skill_lost": 0}},
+        actor=gm,
+    )  # fmt: skip
+    campaign_battle_apply(campaign_battle=battle, actor=gm)
+    fire = "Ambush: took fire — the ridge held"
+    unit_edit(unit=spared, changes={"morale_hits": 1}, reason=fire, actor=gm)
+    campaign_notices_send(campaign_id=world.campaign.pk)
+    (body,) = _mails_to("player")
+    assert "  Picket 1 (Red Company): came through unhurt." in body.splitlines()
+    told = [e.text for e in since_last_visit(world.campaign, {world.force.pk}, None)]
+    fought = f"Picket 1 (Red Company) — {name}: came through unhurt"
+    assert fought in told, told
+    assert any(fire in text for text in told), told
+    # The timeline tells the battle by its own line; the correction as the dashboard does.
+    login(client, world, "player")
+    timeline = client.get(reverse("campaign:timeline", args=[world.campaign.pk])).text
+    assert f"GM correction: {fire}: now carries 1 Morale hit" in timeline
 
 
 def test_casualty_hits_that_die_with_the_medical_window_are_told(world):
