@@ -42,7 +42,7 @@ from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
 from campaign.services.roster import HAND_OVER_STAYS, LEADER_HIT_POINTS, MAX_RAISED_AT_ONCE
 from config.security import megabytes
-from units.bucs import Equipment, Quality, Specialty
+from units.bucs import Equipment, Quality, Specialty, kept_beyond_limit
 from units.models import UnitType
 from units.words import and_words, quoted
 
@@ -543,6 +543,9 @@ class UnitEditForm(ChangedOnTheForm, PageForm):
         if unit is not None:
             kwargs.setdefault("initial", self.drawn_initial(self.initial_for(unit)))
         super().__init__(*args, **kwargs)
+        if unit is not None and (kept := kept_beyond_limit(unit.quality, unit.specialties)):
+            # Its quality fell below what it holds: said where a specialty would be ticked.
+            self.fields["specialties"].help_text = f"{kept} Untick one to give it up."
         leader = None if unit is None else getattr(unit, "leader", None)
         if leader is None or not leader.alive:
             return

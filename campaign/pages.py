@@ -113,7 +113,15 @@ from campaign.selectors import (
     undone_by_revert,
 )
 from config.pagecache import kept_value
-from units.bucs import Equipment, Quality, Specialty, fielded, skill_shift, specials
+from units.bucs import (
+    Equipment,
+    Quality,
+    Specialty,
+    fielded,
+    kept_beyond_limit,
+    skill_shift,
+    specials,
+)
 from units.cardtext import (
     CardError,
     card_notes,
@@ -207,6 +215,15 @@ class RosterLine:
     def specialties(self) -> str:
         """The unit's specialties by their names in the rules, in the table's order."""
         return ", ".join(s.label for s in ordered_specialties(self.unit.specialties))
+
+    @property
+    def beyond_limit(self) -> str:
+        """It holds more specialties than its quality may, in a sentence (`kept_beyond_limit`):
+        it keeps them, but gains no new one; "" within its limit, or destroyed."""
+        unit = self.unit
+        if unit.status == Status.DESTROYED:
+            return ""
+        return kept_beyond_limit(unit.quality, unit.specialties)
 
     @property
     def lacks_card(self) -> str:

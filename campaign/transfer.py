@@ -852,7 +852,8 @@ def check_unit(
         value = data[field] if field in data else LATER_FIELDS[field]
         values[field] = check_value(c, f"{path}.{field}", field, value, whose=named)
     if isinstance(values["specialties"], tuple):
-        # The quality limit is not checked: a unit keeps its specialties when quality falls.
+        # The quality limit is not checked: a unit keeps its specialties when quality falls
+        # (`bucs.kept_beyond_limit`), so only the most any quality may hold bounds them.
         for problem in validate_specialties(Quality.LEGENDARY, values["specialties"]):
             c.error(f"{path}.specialties", problem)
     # The medical window is measured on the campaign's calendar: it must not lie in the future.

@@ -16,7 +16,7 @@ from enum import Enum, IntEnum
 from fractions import Fraction
 
 from battles.engine.scenario import Quality as Ladder
-from units.words import given
+from units.words import and_words, given
 
 # ---------------------------------------------------------------------------------------------
 # Quality: the experience ladder
@@ -385,36 +385,73 @@ def _as_specialty(value: Specialty | str) -> Specialty | None:
 
 
 def validate_specialties(
-    quality: Quality, specialties: Iterable[Specialty | str], name: str = ""
+    quality: Quality,
+    specialties: Iterable[Specialty | str],
+    name: str = "",
+    *,
+    held: Iterable[Specialty | str] = (),
 ) -> list[str]:
     """Every reason this set of specialties is not allowed for a unit of this quality (called
-    ``name`` in the sentences, when given).
+    ``name`` in the sentences, when given) that holds ``held`` now (nothing, when raised).
 
-    Accepts members or their stable names (as stored or imported); an empty list means valid.
+    The limit is what a unit of the quality *may hold*: one whose quality fell below its
+    specialties keeps them, and may give some up, but gains no new one beyond the limit
+    (`kept_beyond_limit`). Accepts members or their stable names (as stored or imported); an
+    empty list means valid.
     """
     quality = Quality(quality)
     errors: list[str] = []
-    held: list[Specialty] = []
+    wanted: list[Specialty] = []
     for value in specialties:
         specialty = _as_specialty(value)
         if specialty is None:
             errors.append(f"unknown specialty {given(value)}")
-        elif specialty in held:
+        elif specialty in wanted:
             errors.append(f"duplicate specialty {specialty.label}")
         else:
-            held.append(specialty)
-    if len(held) > (limit := quality.specialty_limit):
+            wanted.append(specialty)
+    kept = {s for s in map(_as_specialty, held) if s is not None}
+    if len(wanted) > (limit := quality.specialty_limit) and not set(wanted) <= kept:
         words = f"specialt{'y' if limit == 1 else 'ies'}"
         holds = f"at most {limit} {words}" if limit else f"no {words}"
-        errors.append(
-            f"{quality.article.capitalize()} {quality.label} unit holds {holds}; "
-            f"{name or 'this one'} was given {len(held)}."
-        )
-    for specialty in held:
+        who = name or "this one"
+        if len(kept) > limit:
+            new = _named(s for s in wanted if s not in kept)
+            errors.append(
+                f"{quality.article.capitalize()} {quality.label} unit holds {holds}; {who} "
+                f"may keep the {_named(kept)} it holds, but not gain {new}."
+            )
+        else:
+            errors.append(
+                f"{quality.article.capitalize()} {quality.label} unit holds {holds}; "
+                f"{who} was given {len(wanted)}."
+            )
+    for specialty in wanted:
         for needed in sorted(specialty.row.requires, key=_specialty_order):
-            if needed not in held:
+            if needed not in wanted:
                 errors.append(f"{specialty.label} requires {needed.label}")
     return errors
+
+
+def kept_beyond_limit(quality: Quality, held: Iterable[Specialty | str]) -> str:
+    """A unit holding more specialties than its quality may hold (its quality fell since it
+    took them), in a sentence: it keeps them, but gains no new one until its quality may hold
+    them all (`validate_specialties`); "" when it is within its limit."""
+    quality = Quality(quality)
+    count = len({s for s in map(_as_specialty, held) if s is not None})
+    if count <= quality.specialty_limit:
+        return ""
+    until = next((q for q in Quality if q.specialty_limit >= count), None)
+    when = f" until it is {until.label}" if until else ""
+    held_words, them = ("1 specialty", "it") if count == 1 else (f"{count} specialties", "them")
+    return (
+        f"Holds {held_words}, more than {quality.article} {quality.label} unit may: it keeps "
+        f"{them}, but gains no new one{when}."
+    )
+
+
+def _named(specialties: Iterable[Specialty]) -> str:
+    return and_words([s.label for s in sorted(specialties, key=_specialty_order)])
 
 
 def with_requirements(specialties: Iterable[Specialty]) -> list[Specialty]:
@@ -499,8 +536,9 @@ def fielded(
 
     Outside its specialties a unit fights as Raw with Poor kit ("units without the Infantry
     specialty fight as Raw"; "a unit pressed into a task outside its specialties counts as
-    Poor"), whatever its quality and kit. A Raw unit, which may hold no specialty, is outside
-    them on every task that needs one: Raw it is already, and its kit counts as Poor there.
+    Poor"), whatever its quality and kit. A unit raised Raw, which may hold no specialty, is
+    outside them on every task that needs one: Raw it is already, and its kit counts as Poor
+    there; one fallen to Raw keeps those it held (`validate_specialties`), and they cover it.
     """
     needed = frozenset(needed)
     covered = not needed or bool(needed & set(specialties))

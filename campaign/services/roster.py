@@ -777,7 +777,8 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
     """The unit's state after a GM correction, or a `ValidationError` naming every bad field.
 
     Specialties are checked against the quality's limit when they change; a unit keeps the
-    specialties it holds when its quality falls. Casualty hits raised with no medical window
+    specialties it holds when its quality falls, and may give some up, but gains no new one
+    beyond the limit (`validate_specialties`). Casualty hits raised with no medical window
     open get the medics' 24 hours from now (`recovery.window_after_correction`), unless the
     correction sets the window itself. Hits beyond what the quality carries are refused; hits
     that take a ready unit below Raw retreat it, unless the correction sets its status.
@@ -808,7 +809,10 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
     if "specialties" in values and "quality" not in errors:
         quality = values.get("quality", state.quality)
         name = values.get("name", unit.name)
-        if problems := validate_specialties(quality, values["specialties"], name):
+        problems = validate_specialties(
+            quality, values["specialties"], name, held=state.specialties
+        )
+        if problems:
             errors["specialties"] = problems
     if not errors and (problem := _hits_problem(state, state.but(**values), changes)):
         errors.update(problem)

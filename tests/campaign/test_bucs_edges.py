@@ -221,3 +221,47 @@ def test_a_strategist_trains_as_special_forces_do_and_a_dead_trainer_trains_nobo
         unit_train(unit=squad, character=sage)
     squad.refresh_from_db()
     assert squad.quality == Q.AVERAGE
+
+
+# ---------------------------------------------------------------------------------------------
+# Specialties: a unit "may hold" as many as its quality allows; one whose quality fell keeps
+# those it holds (docs/campaign.md, "Specialties are kept when quality falls")
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_unit_fallen_below_its_specialties_works_by_them_everywhere(campaign, make_unit, cards):
+    """Aid Post (Average, Good kit, Infantry and Medical) loses three Casualty hits to the
+    medics' 24 hours and is Raw: on its Infantry card it fights as Raw with its own kit, not
+    Poor; as a Medical crew it saves by its quality and kit; an Order, an engagement and the
+    step its experience earns take it as it is, Infantry and Medical still."""
+    from campaign.rules.engagement import Engaged, engagement_fight
+    from campaign.rules.recovery import medical_capacity
+    from tests.campaign.helpers import dice
+
+    cards["Rifle Squad"].specialty = "infantry"
+    cards["Rifle Squad"].save()
+    unit = make_unit("Aid Post", quality="average", equipment="good",
+                     specialties=("infantry", "medical"))  # fmt: skip
+    Unit.objects.filter(pk=unit.pk).update(casualty_hits=3, window_from=clock_hour(1, 0))
+    clock_advance(campaign=campaign, hours=25)
+    unit.refresh_from_db()
+    held = (Specialty.INFANTRY, Specialty.MEDICAL)
+    assert (unit.quality, unit.state.specialties, unit.status) == (Q.RAW, held, "ready")
+    going = unit_going_in(unit)
+    assert (going.quality, going.equipment, going.covered) == (Q.RAW, Equipment.GOOD, True)
+    assert medical_capacity(unit.state) == 1  # Raw saves none; Good kit adds one
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10,
+                            feats=["special_forces"])  # fmt: skip
+    assert order_give(giver=holt, unit=unit, kind="attack").unit_id == unit.pk
+    result = engagement_fight(
+        {"attackers": [Engaged("A", unit.state)], "defenders": [Engaged("B", unit.state)]},
+        round_limit=1, d20=dice(10, 10), d6=dice(),
+    )  # fmt: skip
+    pairing = next(e for e in result.events if e["event"] == "pairing")
+    assert dict(pairing["attackers"]["modifiers"])["equipment: Good"] == 2
+    # Training lifts no Raw unit; its next battle's experience does, and it keeps them.
+    with pytest.raises(ValidationError, match="training cannot raise a Raw unit"):
+        unit_train(unit=unit, character=holt)
+    raised, _ = experience_earn(unit.state.but(experience=threshold(Q.RAW) - 1), won=False)
+    assert (raised.quality, raised.specialties) == (Q.GREEN, held)

@@ -381,6 +381,32 @@ def test_a_unit_keeps_its_specialties_when_its_quality_falls(make_unit):
     assert unit.specialties == ["infantry", "medical"]
 
 
+def test_a_unit_below_its_specialties_is_corrected_like_any_other_and_gains_none(make_unit):
+    """Aid Post fell to Raw holding Infantry and Medical: a correction that sends its
+    specialties as they stand (as a whole form does) is not refused for them, one that gives
+    one up is allowed, and one that adds one is refused, naming what it may keep."""
+    unit = make_unit("Aid Post", quality="average", specialties=("infantry", "medical"))
+    unit_edit(unit=unit, changes={"quality": "raw"}, reason="its dead")
+    kept = ["infantry", "medical"]
+    unit_edit(unit=unit, changes={"name": "Aid Station", "specialties": kept}, reason="renamed")
+    unit.refresh_from_db()
+    assert (unit.name, unit.specialties) == ("Aid Station", kept)
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=unit, changes={"specialties": [*kept, "aviation"]}, reason="taught")
+    assert refused.value.message_dict == {
+        "specialties": [
+            "A Raw unit holds no specialties; Aid Station may keep the Infantry and Medical it "
+            "holds, but not gain Aviation."
+        ]
+    }
+    unit_edit(unit=unit, changes={"specialties": ["medical"]}, reason="rifles handed in")
+    unit.refresh_from_db()
+    assert unit.specialties == ["medical"]
+    # What it gave up is not its to take back while Raw.
+    with pytest.raises(ValidationError, match="may keep the Medical it holds, but not gain"):
+        unit_edit(unit=unit, changes={"specialties": kept}, reason="rifles back")
+
+
 def test_leaders_join_and_leave_through_history(make_unit):
     unit = make_unit()
     leader = leader_attach(unit=unit, name="Lt. Varga", hit_points=20)

@@ -393,6 +393,35 @@ def test_the_fights_a_medical_window_keeps_survive_export_and_import(campaign, m
     assert unit_history_explains(unit=unit)
 
 
+def test_a_unit_holding_more_specialties_than_its_quality_may_survives_export_and_import(
+    campaign, make_unit
+):
+    """Aid Post's three Casualty hits die with the medics' 24 hours, and it falls to Raw
+    holding Infantry and Medical, as it may (`bucs.kept_beyond_limit`): the campaign's export,
+    and its force's, import again with them, and its history explains them."""
+    from campaign.services.orders import clock_advance
+
+    unit = make_unit("Aid Post", quality="average", specialties=("infantry", "medical"))
+    unit_edit(unit=unit, changes={"casualty_hits": 3}, reason="shelled at the ford")
+    clock_advance(campaign=campaign, hours=25)
+    campaign.refresh_from_db()
+    unit.refresh_from_db()
+    assert (unit.quality, unit.specialties, unit.status) == (0, ["infantry", "medical"], "ready")
+    exported = json.loads(json.dumps(campaign_export(campaign=campaign)))
+    exported["campaign"]["name"] = "Op. Test, restored"
+    imported = campaign_import(data=exported)
+    assert [f["units"] for f in campaign_export(campaign=imported)["forces"]] == [
+        f["units"] for f in exported["forces"]
+    ]
+    again = Unit.objects.get(force__campaign=imported, name="Aid Post")
+    assert (again.quality, again.specialties) == (0, ["infantry", "medical"])
+    assert unit_history_explains(unit=again)
+    data = force_export(force=unit.force)
+    data["force"]["name"] = "Red Company, again"
+    moved = force_import(campaign=campaign, data=data).units.get(name="Aid Post")
+    assert (moved.quality, moved.specialties) == (0, ["infantry", "medical"])
+
+
 def test_the_campaigns_story_of_its_people_survives_export_and_import(played, force, cast):
     force_edit(force=force, name="Red Company", owner=cast.rival, actor=cast.gm)
     campaign_update(campaign=played, name="Op. Test, renamed", actor=cast.gm)

@@ -33,6 +33,7 @@ from units.bucs import (
     fighting_quality,
     hits_from_margin,
     ignores_first_morale_hit,
+    kept_beyond_limit,
     mobile_modifier,
     mobility,
     momentum_after_round,
@@ -395,6 +396,51 @@ def test_it_allows_exactly_the_quality_limit_of_specialties(quality):
     a = {"Inexperienced": "An", "Average": "An", "Experienced": "An", "Elite": "An"}
     said = f"{a.get(quality.label, 'A')} {quality.label} unit"
     assert errors == [f"{said} holds {holds}; this one was given {limit + 1}."]
+
+
+def test_a_unit_below_its_specialties_keeps_them_and_may_give_some_up_but_gains_none():
+    """A unit whose quality fell below what it holds (Aid Post: Raw, Infantry and Medical)
+    keeps them, and may give some up, but gains no new one beyond its quality's limit."""
+    held = [S.INFANTRY, S.MEDICAL]
+    assert validate_specialties(Q.RAW, held, "Aid Post", held=held) == []
+    assert validate_specialties(Q.RAW, [S.MEDICAL], "Aid Post", held=held) == []
+    names = ["infantry", "medical"]
+    assert validate_specialties(Q.GREEN, names[::-1], held=names) == []
+    assert validate_specialties(Q.RAW, [*held, S.AVIATION], "Aid Post", held=held) == [
+        "A Raw unit holds no specialties; Aid Post may keep the Infantry and Medical it holds, "
+        "but not gain Aviation."
+    ]
+    # A swap is a new one too; within the limit, any set the quality may hold is allowed.
+    assert validate_specialties(Q.GREEN, [S.MEDICAL, S.AVIATION], "Aid Post", held=held) == [
+        "A Green unit holds at most 1 specialty; Aid Post may keep the Infantry and Medical it "
+        "holds, but not gain Aviation."
+    ]
+    assert validate_specialties(Q.GREEN, [S.AVIATION], held=held) == []
+    # Giving up what another requires is still refused.
+    assert validate_specialties(Q.RAW, [S.ARMOR], held=[S.MECHANIZED, S.ARMOR]) == [
+        "Armor requires Mechanized"
+    ]
+    # A unit within its limit is refused beyond it as a new unit is.
+    assert validate_specialties(Q.AVERAGE, [*held, S.AVIATION], "Doc", held=held) == [
+        "An Average unit holds at most 2 specialties; Doc was given 3."
+    ]
+
+
+def test_the_page_says_a_unit_holds_more_specialties_than_its_quality_may():
+    said = kept_beyond_limit(Q.RAW, ["infantry", "medical"])
+    assert said == (
+        "Holds 2 specialties, more than a Raw unit may: it keeps them, but gains no new one "
+        "until it is Average."
+    )
+    assert kept_beyond_limit(Q.GREEN, [S.INFANTRY, S.MEDICAL, S.AVIATION]).endswith(
+        "more than a Green unit may: it keeps them, but gains no new one until it is Elite."
+    )
+    assert kept_beyond_limit(Q.RAW, [S.MEDICAL]) == (
+        "Holds 1 specialty, more than a Raw unit may: it keeps it, but gains no new one until "
+        "it is Green."
+    )
+    assert kept_beyond_limit(Q.AVERAGE, [S.INFANTRY, S.MEDICAL]) == ""
+    assert kept_beyond_limit(Q.RAW, []) == ""
 
 
 def test_it_requires_mechanized_for_armor():

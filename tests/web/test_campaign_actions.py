@@ -352,7 +352,8 @@ def test_a_correction_is_refused_in_the_campaigns_words_and_writes_nothing(clien
                 specialties=["infantry", "medical", "aviation"])  # fmt: skip
     specialties = client.post(url, data)
     assert _field_errors(specialties, "specialties") == [
-        "A Raw unit holds no specialties; Sappers was given 3."
+        "A Raw unit holds no specialties; Sappers may keep the Infantry it holds, but not gain "
+        "Aviation and Medical."
     ]
     negative = client.post(url, {**data, "quality": "inexperienced", "morale_hits": "-1"})
     assert _field_errors(negative, "morale_hits") == ["At least 0 Morale hits."]
@@ -368,6 +369,46 @@ def test_a_correction_is_refused_in_the_campaigns_words_and_writes_nothing(clien
     broken = {**data, "quality": "inexperienced", "specialties": ["infantry"], "morale_hits": "3"}
     assert client.post(url, broken).status_code == 302
     assert Unit.objects.get(pk=sappers.pk).status == "retreated"
+
+
+def test_a_unit_holding_more_specialties_than_its_quality_may_is_corrected_and_told_so(
+    client, world
+):
+    """Aid Post fell to Raw holding Infantry and Medical. Its page says it keeps them but
+    gains no new one, and so does its form beside the specialties; renamed from that form, or
+    giving one up, it is corrected; given a new one, it is refused beside the field."""
+    gm = world.users["gm"]
+    unit = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Aid Post",
+                       quality="average", specialties=["infantry", "medical"])  # fmt: skip
+    unit_edit(unit=unit, changes={"quality": "raw"}, reason="its dead", actor=gm)
+    login(client, world, "gm")
+    said = (
+        "Holds 2 specialties, more than a Raw unit may: it keeps them, but gains no new one "
+        "until it is Average."
+    )
+    page = re.sub(r"\s+", " ", client.get(_url("unit", world, unit.pk)).text)
+    assert page.count(said) == 2  # its Specialties line, and its form's specialties
+    assert f"{said} Untick one to give it up." in page
+    url = _url("unit-edit", world, unit.pk)
+    form = {"name": "Aid Post", "quality": "raw", "equipment": "adequate",
+            "specialties": ["infantry", "medical"], "morale_hits": "0", "casualty_hits": "0",
+            "status": "ready", "experience": "0"}  # fmt: skip
+    renamed = client.post(url, {**form, "name": "Aid Station", "reason": "renamed"})
+    assert renamed.status_code == 302
+    taught = client.post(url, {**form, "specialties": ["infantry", "medical", "aviation"],
+                               "name": "Aid Station", "reason": "taught"})  # fmt: skip
+    assert _field_errors(taught, "specialties") == [
+        "A Raw unit holds no specialties; Aid Station may keep the Infantry and Medical it "
+        "holds, but not gain Aviation."
+    ]
+    gave_up = client.post(url, {**form, "specialties": ["medical"], "name": "Aid Station",
+                                "reason": "rifles handed in"})  # fmt: skip
+    assert gave_up.status_code == 302
+    after = Unit.objects.get(pk=unit.pk)
+    assert (after.name, after.specialties) == ("Aid Station", ["medical"])
+    page = re.sub(r"\s+", " ", client.get(_url("unit", world, unit.pk)).text)
+    assert "Holds 1 specialty, more than a Raw unit may: it keeps it, but gains no new one " \
+        "until it is Green." in page  # fmt: skip
 
 
 def test_it_trains_a_unit_and_says_why_it_cannot(client, world):
