@@ -1843,10 +1843,10 @@ _DIED = re.compile(r"; (\d+ Casualty hits? not saved within 24 hours died.*)$")
 def dead_first(why: str) -> str:
     """A closing window's reason (`recovery.casualties_died_text`: the fights, then the dead)
     as the pages say it: the dead first, then the fights whose hits they were in one
-    parenthesis, then what the dead took back beyond themselves (`window.withdrawn_text`):
-    "1 Casualty hit not saved within 24 hours died (taken out at Mill; 6 Morale, 1 Casualty;
-    medics saved 0)". Told fights first, a unit's history read as though it was taken out
-    again the day its hits died. Any other reason is returned as it is."""
+    parenthesis, then what the dead cost beyond a step each, or short of it
+    (`window.withdrawn_text`): "1 Casualty hit not saved within 24 hours died (taken out at
+    Mill; 6 Morale, 1 Casualty; medics saved 0)". Told fights first, a unit's history read as
+    though it was taken out again the day its hits died. Any other reason is returned as it is."""
     if not ((died := _DIED.search(why)) and died.start()):
         return why
     dead, _, rest = died.group(1).partition("; ")

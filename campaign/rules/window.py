@@ -37,6 +37,21 @@ from units.bucs import Quality
 
 
 @dataclass(frozen=True)
+class Spared:
+    """Dead a battle's suppression spared a step each (Combined Arms): measured against the steps
+    the unit had before it, they fall where the steps lost to suppression there already left
+    the unit, at Raw."""
+
+    count: int
+    """How many of the dead cost no step."""
+    steps: int
+    """The steps the unit lost to suppression in that battle."""
+    dealt: bool = True
+    """Whether the battle dealt them all (False: some were an earlier battle's, whose dead left
+    the unit fewer steps for this one's suppression to take than it took)."""
+
+
+@dataclass(frozen=True)
 class Settled:
     """What a closing window leaves of a unit, and why, for the history."""
 
@@ -50,6 +65,10 @@ class Settled:
     """Whether a fight after the first whose hits died, its points counted again from the
     quality the dead leave, did something else than it did (a step up more, one fewer, or to
     another quality)."""
+    spared: tuple[Spared, ...] = ()
+    """The battles whose suppression spared dead a step each, in the order fought: why the dead
+    cost fewer steps than their number. Hits no fight kept count as one battle, against the
+    steps lost before any fight was kept."""
 
 
 def window_settled(state: CampaignUnitState) -> Settled:
@@ -61,7 +80,8 @@ def window_settled(state: CampaignUnitState) -> Settled:
     own dead (more dead than the steps it had before that fight destroy it utterly, and it
     keeps the experience it had then), and its points. Hits no fight kept die first, as the
     oldest; a step up counted against them in a window from before fights were kept
-    (`window_quality_gained`) is withdrawn with them, as it was then.
+    (`window_quality_gained`) is withdrawn with them, as it was then. Dead past Raw that the
+    steps lost to suppression already counted cost no step, and are kept to say so (`spared`).
     """
     fights = state.window_fights
     dying = _dead_by_fight(fights, state.casualty_hits)
@@ -69,6 +89,7 @@ def window_settled(state: CampaignUnitState) -> Settled:
     went_in = _went_in(state, fights[0]) if fights else state
     late = went_in
     withdrawn: list[Quality] = []
+    spared: list[Spared] = []
     if unkept:
         if state.window_quality_gained:
             withdrawn += _gained(late.quality, state.window_quality_gained)
@@ -82,6 +103,7 @@ def window_settled(state: CampaignUnitState) -> Settled:
             if state.window_experience is not None:
                 experience = state.window_experience
             return Settled(_destroyed(late.but(experience=experience)), tuple(withdrawn))
+        _spare(spared, unkept - int(late.quality), lost_before)
         late = with_quality(late, late.quality.lowered(unkept))
     saved = went_in
     died = bool(unkept)
@@ -95,6 +117,13 @@ def window_settled(state: CampaignUnitState) -> Settled:
         saved = with_quality(saved, saved.quality.lowered(fight.found_too_late))
         if dead + fight.found_too_late > int(late.quality) + late_lost:
             return Settled(_destroyed(late), tuple(withdrawn), recounted)
+        # Hits found too late died first (as the battle was entered): the steps left are the
+        # window's dead's to lose; those past Raw the steps lost to suppression counted. Where
+        # earlier dead left the unit fewer steps for this suppression to take than it took,
+        # it took those steps in their stead.
+        left = max(0, int(late.quality) - fight.found_too_late)
+        taken = max(0, saved_lost - late_lost)
+        _spare(spared, max(0, dead - left) + taken, saved_lost, dealt=dead > left and not taken)
         late = with_quality(late, late.quality.lowered(dead + fight.found_too_late))
         points = fight_points(fight.won)
         saved, earned = points_earned(saved, points, _held_back(fight, saved_lost))
@@ -106,8 +135,18 @@ def window_settled(state: CampaignUnitState) -> Settled:
         died = died or bool(dead)
     late = _shifted(late, saved, state)
     return Settled(
-        state.but(quality=late.quality, experience=late.experience), tuple(withdrawn), recounted
+        state.but(quality=late.quality, experience=late.experience),
+        tuple(withdrawn),
+        recounted,
+        tuple(spared),
     )
+
+
+def _spare(spared: list[Spared], count: int, steps: int, *, dealt: bool = True) -> None:
+    """Count ``count`` dead as costing no step, for a battle that lost ``steps`` to suppression
+    (``dealt``: it dealt them all)."""
+    if count > 0:
+        spared.append(Spared(count, steps, dealt))
 
 
 def _step(earned: Earned, state: CampaignUnitState) -> Quality | None:
@@ -166,33 +205,39 @@ def _gained(quality: Quality, steps: int) -> list[Quality]:
 
 
 def withdrawn_text(state: CampaignUnitState) -> str:
-    """What the dead take back beyond themselves, should all the unit's Casualty hits die now,
-    in the history's words ("" for nothing): "the step up to Experienced from that battle is
-    withdrawn, for there is no step back up in the battle that cost it quality for good", and
-    when fights came after: "the experience of the fights since counts again from the quality
-    left", with the steps the dead cost and those the fights won back when the quality alone
-    would not show them ("the dead cost it 1 step; …: 1 step won back")."""
+    """What the dead cost beyond a step each, or short of it, should all the unit's Casualty
+    hits die now, in the history's words ("" for nothing): dead that cost no step
+    (`spared_text`); "the step up to Experienced from that battle is withdrawn, for there is no
+    step back up in the battle that cost it quality for good", and when fights came after: "the
+    experience of the fights since counts again from the quality left", with the steps the dead
+    cost and those the fights won back when the quality alone would not show them ("the dead
+    cost it 1 step; …: 1 step won back")."""
     if not state.casualty_hits or state.destroyed:
         return ""
     settled = window_settled(state)
     parts = []
+    # Never more than the dead: a step up withdrawn may be what a later suppression took.
+    spared = min(sum(each.count for each in settled.spared), state.casualty_hits)
+    if spared and not settled.state.destroyed:
+        parts.append(spared_text(state.casualty_hits, spared, settled.spared))
     labels = [quality.label for quality in settled.withdrawn]
     if len(labels) == 1:
         parts.append(f"the step up to {labels[0]} from that battle is withdrawn")
     elif labels:
         steps = ", ".join(labels[:-1]) + f" and {labels[-1]}"
         parts.append(f"the steps up to {steps} from those battles are withdrawn")
-    if parts:
-        parts[0] += f"{BECAUSE}{HELD_BACK_QUALITY_LOST}"
+    if labels:
+        parts[-1] += f"{BECAUSE}{HELD_BACK_QUALITY_LOST}"
     if settled.recounted and not settled.state.destroyed:
         recount = "the experience of the fights since counts again from the quality left"
         # A step each dead hit costs, and a step each withdrawn, are what the fights since
         # start again from: what they won back (or fell short of) is the rest of the change,
         # which the quality alone would not show (a step lost and won back reads as none).
-        lost = state.casualty_hits + len(settled.withdrawn)
-        moved = int(settled.state.quality) - int(state.quality) + lost
+        cost = state.casualty_hits - spared
+        moved = int(settled.state.quality) - int(state.quality) + cost + len(settled.withdrawn)
         if moved:
-            parts.append(f"the dead cost it {plural(state.casualty_hits, 'step')}")
+            if cost:
+                parts.append(f"the dead cost it {plural(cost, 'step')}")
             recount += (
                 f": {plural(moved, 'step')} won back"
                 if moved > 0
@@ -200,3 +245,23 @@ def withdrawn_text(state: CampaignUnitState) -> str:
             )
         parts.append(recount)
     return "; ".join(parts)
+
+
+def spared_text(dead: int, spared: int, battles: tuple[Spared, ...]) -> str:
+    """Why ``spared`` of ``dead`` Casualty hits cost no step, in the history's words: the dead
+    are measured against the steps the unit had before the suppression of the ``battles``
+    (`Settled.spared`), so past Raw the steps lost to suppression there counted them: "it
+    costs no further step: the step lost to suppression in the battle that dealt it already
+    counted those men"; "1 of them costs no further step: …"."""
+    if spared == dead:
+        who = "it costs" if dead == 1 else "they cost"
+    else:
+        who = f"{spared:,} of them {'costs' if spared == 1 else 'cost'}"
+    steps = sum(each.steps for each in battles)
+    lost = "the step" if steps == 1 else "the steps"
+    if all(each.dealt for each in battles):
+        where = "the battle that dealt" if len(battles) == 1 else "the battles that dealt"
+        where += " it" if spared == 1 else " them"
+    else:
+        where = "those battles"  # the earlier battle whose dead left this one less to take
+    return f"{who} no further step: {lost} lost to suppression in {where} already counted those men"

@@ -211,7 +211,7 @@ def time_pass(
 def casualties_died_text(unit: Unit, dead: int, suffix: str = "") -> str:
     """The closing window's entry, for `unit` as it stands before its `dead` die: the fights
     whose hits they were (`_window_story`), the dead (`suffix` right after them), and what they
-    take back beyond themselves (`window.withdrawn_text`)."""
+    cost beyond a step each, or short of it (`window.withdrawn_text`)."""
     why = f"{plural(dead, 'Casualty hit')} not saved within 24 hours died{suffix}"
     if cause := _window_story(unit):
         why = f"{cause}; {why}"

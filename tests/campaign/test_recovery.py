@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 
 from battles.engine.events import Removal
 from campaign.models import HistoryEntry, Unit
-from campaign.rules.bridge import UnitOutcome, damage_apply
+from campaign.rules.bridge import UnitOutcome, damage_apply, outcome_damage
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -29,6 +29,7 @@ from campaign.rules.recovery import (
     time_passes,
 )
 from campaign.rules.state import Status
+from campaign.rules.window import withdrawn_text
 from campaign.selectors import medics_used_today, unit_history_explains
 from campaign.services import (
     calendar_advance,
@@ -837,6 +838,73 @@ def test_casualty_hits_found_too_late_die_alone_against_the_steps_before_their_b
     assert (dead, settled.status, settled.casualty_hits) == (5, Status.DESTROYED, 0)
     settled, _ = casualties_found_too_late(state.but(casualty_hits=5), 4, quality_lost=1)
     assert settled.status == Status.READY and settled.quality == Q.RAW
+
+
+def _fought(state, *, skill: int, casualties: int, restored: bool = False):
+    """``state`` after a battle on a 1-Hit card that cost it ``skill`` Skill to suppression and
+    left it ``casualties`` Casualty hits (the blow's d6, then a 6 for each hit's split)."""
+    after, _ = outcome_damage(
+        state.but(status=Status.READY), UnitOutcome(1, skill), card_hits=1,
+        skill_restored=restored, opposing_equipment=Equipment.ADEQUATE, day=1,
+        d6=dice(casualties, *[6] * casualties),
+    )  # fmt: skip
+    return after
+
+
+SPARED = "{} no further step: {} lost to suppression in {} already counted those men"
+IN_IT, IN_THEM = "the battle that dealt it", "the battle that dealt them"
+
+
+@pytest.mark.parametrize(
+    ("quality", "skill", "casualties", "after", "said"),
+    [
+        # As many dead as the steps suppression took there: Raw, and no step more.
+        (Q.GREEN, 1, 1, Q.RAW, ("it costs", "the step", IN_IT)),
+        # Fewer.
+        (Q.INEXPERIENCED, 2, 1, Q.RAW, ("it costs", "the steps", IN_IT)),
+        (Q.ELITE, 5, 3, Q.RAW, ("they cost", "the steps", IN_THEM)),
+        # More: two of the three cost the steps suppression left, the third none.
+        (Q.AVERAGE, 1, 3, Q.RAW, ("1 of them costs", "the step", IN_IT)),
+        # Steps enough for every dead hit: nothing to explain.
+        (Q.AVERAGE, 1, 2, Q.RAW, None),
+        # More than the steps before the battle: nothing left of it, and nothing to explain.
+        (Q.GREEN, 1, 2, None, None),
+    ],
+)
+def test_the_dead_a_step_lost_to_suppression_already_counted_are_said_to_cost_no_step(
+    quality, skill, casualties, after, said
+):
+    wounded = _fought(unit_state(quality=quality), skill=skill, casualties=casualties)
+    settled, dead = casualties_die(wounded)
+    assert dead == casualties
+    if after is None:
+        assert settled.status == Status.DESTROYED
+    else:
+        assert settled.status != Status.DESTROYED and settled.quality == after
+    assert withdrawn_text(wounded) == (SPARED.format(*said) if said else "")
+
+
+def test_dead_a_later_battles_suppression_counted_are_said_to_cost_no_step():
+    # Average; the first battle costs a step to suppression and deals 1 Casualty hit
+    # (Inexperienced), the second two steps and 1 more (Raw). Measured against the steps it had
+    # before each, the first's dead leave the second's suppression only one step to take, and
+    # the second's dead the step it lost there: the unit stays at Raw, both dead spared.
+    first = _fought(unit_state(quality=Q.AVERAGE), skill=1, casualties=1)
+    wounded = _fought(first, skill=2, casualties=1)
+    assert (wounded.quality, wounded.casualty_hits) == (Q.RAW, 2)
+    settled, _ = casualties_die(wounded)
+    assert settled.status != Status.DESTROYED and settled.quality == Q.RAW
+    assert withdrawn_text(wounded) == SPARED.format("they cost", "the steps", "those battles")
+
+
+def test_under_one_year_war_no_dead_is_said_to_cost_no_step():
+    # The Skill comes back: no step was lost to suppression, and each dead hit costs its own.
+    wounded = _fought(unit_state(quality=Q.GREEN), skill=1, casualties=1, restored=True)
+    assert (wounded.quality, wounded.window_quality_lost) == (Q.GREEN, 0)
+    settled, _ = casualties_die(wounded)
+    assert settled.quality == Q.RAW and withdrawn_text(wounded) == ""
+    raw = _fought(unit_state(quality=Q.RAW), skill=1, casualties=1, restored=True)
+    assert casualties_die(raw)[0].status == Status.DESTROYED and withdrawn_text(raw) == ""
 
 
 def test_a_unit_still_below_raw_after_rr_stays_retreated_until_it_rallies():

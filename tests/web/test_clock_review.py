@@ -9,11 +9,14 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign, Unit
+from campaign.rules.bridge import UnitOutcome
 from campaign.selectors import campaign_now
-from campaign.services import unit_create, unit_edit
+from campaign.services import outcome_apply, unit_create, unit_edit
 from campaign.services.characters import character_create
+from campaign.services.notices import notice_lines
 from campaign.services.orders import order_give
 from tests.web.campaign_world import login
+from units.bucs import Quality
 from units.models import UnitType
 
 pytestmark = pytest.mark.django_db
@@ -373,3 +376,48 @@ def test_the_review_names_the_units_the_combat_zone_leaves_their_last_morale_hit
         "first)." in page
     )
     assert "Rested (" not in page.split("Still in the combat zone", 1)[1].split("</p>", 1)[0]
+
+
+def test_dead_a_step_lost_to_suppression_already_counted_are_said_to_cost_no_step_on_every_page(
+    client, world
+):
+    """A Green unit loses a point of Skill to suppression (Combined Arms: a step, to Raw) and
+    takes a Casualty hit in one battle; the medics save nothing. Its dead hit is measured
+    against the steps it had before that battle's suppression, which already took the step
+    the dead would cost: it stays Raw, and every page that tells the dead says why."""
+    gm = world.users["gm"]
+    card = UnitType.objects.get(name="Mech")
+    unit = unit_create(force=world.force, unit_type=card, name="Sappers", quality="green",
+                       specialties=["mechanized"])  # fmt: skip
+    world.campaign.refresh_from_db()
+    start = campaign_now(world.campaign)
+    # Seed 1: the blow's d6 a 1 (one BUCS hit of a 3-Hit card), its split a 6: one Casualty hit.
+    outcome_apply(campaign=world.campaign, outcomes={unit.pk: UnitOutcome(1, 1, "demoralised")},
+                  reason="Battle of the Crossroads", seed=1, actor=gm)  # fmt: skip
+    unit.refresh_from_db()
+    assert (unit.quality, unit.casualty_hits) == (Quality.RAW, 1)
+    why = (
+        "it costs no further step: the step lost to suppression in the battle that dealt it "
+        "already counted those men"
+    )
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "25"})
+    (told,) = [line for line in review.context["lines"] if "Sappers (" in line]
+    assert f"1 Casualty hit not saved within 24 hours dies; {why}; " in told
+    done = client.post(
+        _url("clock-advance", world), {"hours": "25", "confirm": "yes", "reviewed_at": start}
+    )
+    unit.refresh_from_db()
+    assert (unit.quality, unit.casualty_hits) == (Quality.RAW, 0)
+    summary = client.get(done["Location"])
+    (told,) = [line for line in summary.context["lines"] if "Sappers (" in line]
+    assert "1 Casualty hit not saved within 24 hours died (broken at Battle of the " in told
+    assert f"medics saved 0); {why}" in told
+    entry = unit.history.get(kind="casualties")
+    assert f"medics saved 0; 1 Casualty hit not saved within 24 hours died; {why}" in entry.text
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert f"medics saved 0); {why}" in page
+    assert f"medics saved 0); {why}" in client.get(_url("timeline", world)).text
+    login(client, world, "player")  # a first visit: "Lately"
+    assert f"medics saved 0); {why}" in client.get(_url("dashboard", world)).text
+    assert any(why in line for line in notice_lines(world.campaign, [entry]))
