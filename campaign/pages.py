@@ -1688,11 +1688,12 @@ class TimeStep:
 
 def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
     """What the clock did (or will do), one sentence per unit, in the order each unit's first
-    told step came: "Day 3, 00:00: Tiger One (Red Company): a day of R&R, then after day 3,
-    00:00, 1 Casualty hit not saved within 24 hours dies; rallied; fell from Average to
+    told step came: "Day 3, 00:00: Tiger One (Red Company): a day of R&R; rallied, then after
+    day 3, 00:00, 1 Casualty hit not saved within 24 hours dies; fell from Average to
     Inexperienced; ...". Each step's reason, in order (its time when it differs from the
-    first's: the dead `dead_when`, as the clock passes it), then what they did to
-    the unit together, true as of the last told step. Steps after it that only heal Morale hits
+    first's: the dead `dead_when`, as the clock passes it), with its rally or fall when there
+    are several (`_headed`), then what else they did to the unit together, true as of the
+    last told step. Steps after it that only heal Morale hits
     follow, with what the unit carries at the end, so the sentence ends where the table of
     changes does: "...; now carries 3 Morale hits and 0 Casualty hits; then on each of day 4,
     00:00 and day 5, 00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits". The
@@ -1711,16 +1712,40 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
         marks = [i for i, step in enumerate(unit_steps) if step.told]
         done, after = unit_steps[marks[0] : marks[-1] + 1], unit_steps[marks[-1] + 1 :]
         first, last = done[0], done[-1]
-        why = first.why + _then(done[1:], first.when)
         was, now = TimeStep(first.unit, "", "", first.before, last.after).changed()
-        line = f"{first.when}: {first.unit.name} ({first.unit.force.name}): {why}; "
-        line += story_text(was, now, last.after)  # the clock kills no leader
+        if len(done) > 1:
+            # Each step's own fall or rally said with it: after them all, "…, then on day 4,
+            # a day of R&R; rallied; fell from Average to Raw" reads as though rallying cost it.
+            done = [replace(step, why=_headed(step)) for step in done]
+            was = {k: v for k, v in was.items() if k not in HEADLINE_FIELDS}
+            now = {k: v for k, v in now.items() if k not in HEADLINE_FIELDS}
+            first = done[0]
+        why = first.why + _then(done[1:], first.when)
+        line = f"{first.when}: {first.unit.name} ({first.unit.force.name}): {why}"
+        if told := story_text(was, now, last.after):  # the clock kills no leader
+            line += f"; {told}"
         if after:
             # The R&R after the last told step heals on: said, so the line ends as the table.
             was, now = TimeStep(first.unit, "", "", last.after, after[-1].after).changed()
             line += f";{_then(after, first.when)[1:]}: {story_text(was, now, after[-1].after)}"
         lines.append(f"{line}.")
     return lines
+
+
+HEADLINE_FIELDS = ("status", "quality")
+"""What one step of the clock's did to a unit that a line of several says with that step: its
+rally or its end, its step of quality."""
+
+
+def _headed(step: TimeStep) -> str:
+    """``step``'s reason with what it did to the unit's status and quality, if anything: "a day
+    of R&R; rallied", "3 Casualty hits not saved within 24 hours die; fell from Average to
+    Raw"."""
+    was, now = step.changed()
+    now = {k: v for k, v in now.items() if k in HEADLINE_FIELDS}
+    if not now:
+        return step.why
+    return f"{step.why}; {story_text(was, now, step.after)}"
 
 
 def _then(steps: list[TimeStep], first_when: str) -> str:

@@ -133,8 +133,8 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
     review = client.get(_url("clock-advance", world), {"hours": "3"})
     told = [line for line in review.context["lines"] if f"{unit.name} (" in line]
     assert told == [
-        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R, then after day 2, 00:00, 1 "
-        "Casualty hit not saved within 24 hours dies; rallied; fell from Inexperienced to Green; "
+        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R; rallied, then after day 2, "
+        "00:00, 1 Casualty hit not saved within 24 hours dies; fell from Inexperienced to Green; "
         "carries no hits now."
     ]
     done = client.post(
@@ -144,10 +144,40 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
     told = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
     assert len(told) == 1
     assert told[0].startswith(
-        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R, then after day 2, 00:00, 1 "
-        "Casualty hit not saved within 24 hours died (taken out at Crossroads; "
+        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R; rallied, then after day 2, "
+        "00:00, 1 Casualty hit not saved within 24 hours died (taken out at Crossroads; "
     )
-    assert told[0].endswith("); rallied; fell from Inexperienced to Green; carries no hits now.")
+    assert told[0].endswith("); fell from Inexperienced to Green; carries no hits now.")
+
+
+def test_a_step_lost_to_the_dead_is_said_with_them_not_after_a_rally_that_came_later(client, world):
+    """The dead first, then a day of R&R that rallies the unit: each says what it did, so the
+    fall is never read as the rally's."""
+    unit = _wounded(world)
+    unit_edit(unit=unit, changes={"status": "retreated", "in_combat_zone": False,
+                                  "quality": "average", "casualty_hits": 3, "morale_hits": 1,
+                                  "window_fights": [], "window_quality_lost": 0, "experience": 0,
+                                  "window_experience": None},
+              reason="fell back", actor=world.users["gm"])  # fmt: skip
+    world.campaign.day, world.campaign.hour = 2, 0
+    world.campaign.save()
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "24"})
+    told = [line for line in review.context["lines"] if f"{unit.name} (" in line]
+    assert told == [
+        f"After day 2, 00:00: {unit.name} ({unit.force.name}): 3 Casualty hits not saved within "
+        "24 hours die; fell from Average to Raw, then on day 3, 00:00, a day of R&R; rallied; "
+        "carries no hits now."
+    ]
+    done = client.post(
+        _url("clock-advance", world), {"hours": "24", "confirm": "yes", "reviewed_at": "24"}
+    )
+    summary = client.get(done["Location"])
+    (told,) = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
+    assert told.endswith(
+        "; fell from Average to Raw, then on day 3, 00:00, a day of R&R; rallied; carries no hits "
+        "now."
+    )
 
 
 def test_the_dead_are_told_by_when_they_die_not_by_how_that_time_is_worded(
@@ -162,7 +192,7 @@ def test_the_dead_are_told_by_when_they_die_not_by_how_that_time_is_worded(
     login(client, world, "gm")
     review = client.get(_url("clock-advance", world), {"hours": "3"})
     (told,) = [line for line in review.context["lines"] if f"{unit.name} (" in line]
-    assert "a day of R&R, then as day 2, 00:00 passes, 1 Casualty hit not saved" in told
+    assert "a day of R&R; rallied, then as day 2, 00:00 passes, 1 Casualty hit not saved" in told
 
 
 def test_the_dead_are_dated_as_the_clock_passes_their_window_not_at_the_hour_it_starts(
