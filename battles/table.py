@@ -118,6 +118,8 @@ class ObjectiveMark:
     far edge; objectives sharing a circle stack their ids."""
     name: str = ""
     """What the map writes beside it."""
+    sides: tuple[str, ...] = ()
+    """The ids of the sides it scores for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +260,7 @@ def table_view(
                     "0",
                     points(poly),
                     name=names.objective(o.id),
+                    sides=tuple(o.sides),
                 )
             )
         else:
@@ -281,6 +284,7 @@ def table_view(
                     "",
                     fmt(label_y),
                     names.objective(o.id),
+                    sides=tuple(o.sides),
                 )
             )
     terrain, buildings, key = _labelled(scenario, terrain, buildings, taken)

@@ -27,6 +27,7 @@ from campaign.pages import (
     force_colour,
     name_colour,
     scenario_side_names,
+    side_name,
     table_side_name,
     unit_label,
 )
@@ -170,12 +171,15 @@ class BattleSetupForm(PageForm):
         engaged: Sequence[tuple[Unit, str]] = (),
         refused: Sequence[Unit] = (),
         paged: UnitsPage | None = None,
+        unfit: Sequence[tuple[Force, str]] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.units = list(units)
         self.engaged = list(engaged)
         self.refused = list(refused)
+        # Forces with no unit offered, and why (`units_offered.UnitsOffered.unfit`).
+        self.unfit = list(unfit)
         # A campaign too big to list every unit shows a page of them (``paged``), none put on
         # a side by default; the units put on a side on other pages come along (``chosen``).
         self.paged = paged
@@ -190,7 +194,11 @@ class BattleSetupForm(PageForm):
         # By default each force takes a side (see default_sides), each unit standing where
         # the launch would put it given no position: the first free spot of its side that the
         # engine lets it stand on (a house's spot suits a squad, not a mech; woods, no car).
-        force_sides = {} if paged else default_sides([u.force for u in self.units], sides)
+        # A force with no unit fit to fight keeps the side it would take, so that side is
+        # named as its (`side_labels`) and the others' units go to the other.
+        self.forces = [*(u.force for u in self.units), *(force for force, _ in self.unfit)]
+        force_sides = {} if paged else default_sides(self.forces, sides)
+        self.force_sides = force_sides
         places: dict[int, tuple[float, float]] = {}
         if not self.is_bound and force_sides:
             places = campaign_battle_places(
@@ -233,13 +241,41 @@ class BattleSetupForm(PageForm):
     def side_labels(self) -> dict[str, str]:
         """Each of the scenario's sides, by id, as the set-up names it: by the forces of the
         units the form puts on it now (`scenario_side_names`), as the odds beside Launch and
-        the battle's own pages name it; the scenario's name for a side with none yet."""
+        the battle's own pages name it. A side with none yet is the side of the forces that
+        would take it (`default_sides`) with no unit on any side now, "Blue Battalion's side";
+        else it goes by its place (`scenario_side_names`), not by the scenario's name for it."""
+        forces = self.forces_on_sides()
+        named = scenario_side_names(self.scenario.get("sides", []), forces)
+        for side, owners in self.side_owners(forces).items():
+            named[side] = f"{possessive(side_name(owners))} side"
+        return named
+
+    def forces_on_sides(self) -> dict[str, list[Force]]:
+        """The forces of the units the form puts on each side now, by side id."""
         forces: dict[str, list[Force]] = {side: [] for side in self.side_names}
         for unit in self.units:
             side = self[f"side_{unit.pk}"].value()
             if side in forces:
                 forces[side].append(unit.force)
-        return scenario_side_names(self.scenario.get("sides", []), forces)
+        return forces
+
+    def side_owners(self, forces: Mapping[str, list[Force]]) -> dict[str, list[Force]]:
+        """Each side with no unit on it (``forces``: those on each side now), by the forces
+        that would take it by default and have no unit on any side now."""
+        on_a_side = {force.pk for on in forces.values() for force in on}
+        owners: dict[str, list[Force]] = {}
+        for force in {force.pk: force for force in self.forces}.values():
+            side = self.force_sides.get(force.pk)
+            if side in forces and not forces[side] and force.pk not in on_a_side:
+                owners.setdefault(side, []).append(force)
+        return owners
+
+    def side_unfit(self, side: str) -> str:
+        """Why no unit of the forces whose side it is (`side_owners`) may stand on ``side``:
+        each such force with no unit fit to fight, and why; "" when none is."""
+        unfit = {force.pk: why for force, why in self.unfit}
+        owners = self.side_owners(self.forces_on_sides()).get(side, [])
+        return " ".join(unfit[force.pk] for force in owners if force.pk in unfit)
 
     def named_sides(self) -> list[tuple[str, dict[str, Any]]]:
         """(its name as `side_labels` has it, the scenario's side) for each side, in order."""
@@ -333,7 +369,8 @@ class BattleSetupForm(PageForm):
         for side_id in self.spots:
             if side_id not in used:
                 name = named.get(side_id, side_id)
-                self.add_error(None, f"No unit is on {name}: put at least one there.")
+                why = self.side_unfit(side_id) or "put at least one there."
+                self.add_error(None, f"No unit is on {name}: {why}")
         data["deployments"] = deployments
         return data
 

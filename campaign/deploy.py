@@ -8,11 +8,14 @@ the GM drags.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from battles.table import fmt, unit_radius
-from campaign.pages import force_colour, side_force_colours
+from django.utils.text import capfirst
+
+from battles.table import ObjectiveMark, fmt, unit_radius
+from campaign.pages import force_colour, side_force_colours, side_place
 
 SNAP = 0.5
 """Inches: where a dragged unit comes to rest, and an arrow key's step."""
@@ -151,3 +154,25 @@ def _side_colours(form: Any, side_ids: list[str]) -> str:
     return "; ".join(
         f"--side-{i}: {colours[side]}" for i, side in enumerate(side_ids) if side in colours
     )
+
+
+def side_roles(form: Any, objectives: Sequence[ObjectiveMark]) -> list[str]:
+    """The scenario's sides as the campaign fights it, a sentence each: the forces that take
+    each side (`side_labels`), then each objective in the map's words (its sides named alike),
+    once. The scenario's own description tells of units of its own, not the campaign's."""
+    forces, names = form.forces_on_sides(), form.side_labels()
+    roles = []
+    for index, side in enumerate(form.scenario.get("sides", [])):
+        name, place = names[side["id"]], side_place(index)
+        if forces.get(side["id"]):
+            head = f"{name} takes {place}"
+        else:
+            head = f"No unit is on {name if name == place else f'{name} ({place})'} yet"
+        if any(side["id"] in o.sides for o in objectives):
+            roles.append(f"{capfirst(head)}.")
+        else:
+            roles.append(
+                f"{capfirst(head)}, with no objective of its own: it scores only for the enemy "
+                "units it removes."
+            )
+    return [*roles, *(f"{o.label}." for o in objectives)]

@@ -1493,6 +1493,30 @@ def left_out(
     not applied (``engaged``: the unit and the battle's name) names the battle; one a form's
     rule keeps out (``blocked``: the unit and why, "Led by Sgt Holt already") says that. More
     than `LEFT_OUT_NAMED` units alike are counted by force rather than named."""
+    reasons = _left_out_reasons(out_of_action, engaged, blocked)
+    return [f"{why}: {_units_named(units)}." for why, units in reasons.items()]
+
+
+def no_unit_fit(
+    force: Force, out_of_action: Iterable[Unit] = (), engaged: Iterable[tuple[Unit, str]] = ()
+) -> str:
+    """Why a force has no unit a battle's form can offer, for its units left out (`left_out`'s
+    reasons, its units by name alone): "Blue Battalion has no unit fit to fight. Still in
+    Battle of the Crossroads, whose outcome is not applied yet: Old Faithful and Sappers." """
+    reasons = _left_out_reasons(out_of_action, engaged)
+    said = [
+        f"{why}: {_names(units) if len(units) <= LEFT_OUT_NAMED else plural(len(units), 'unit')}."
+        for why, units in reasons.items()
+    ]
+    return " ".join([f"{force.name} has no unit fit to fight.", *said])
+
+
+def _left_out_reasons(
+    out_of_action: Iterable[Unit] = (),
+    engaged: Iterable[tuple[Unit, str]] = (),
+    blocked: Iterable[tuple[Unit, str]] = (),
+) -> dict[str, list[Unit]]:
+    """The units left out of a form by why (`left_out`), the reasons in the order it says them."""
     reasons: dict[str, list[Unit]] = {}
     for unit in sorted(out_of_action, key=lambda u: list(Status).index(Status(u.status))):
         reasons.setdefault(Status(unit.status).out_of_action, []).append(unit)
@@ -1501,11 +1525,15 @@ def left_out(
         reasons.setdefault(why, []).append(unit)
     for unit, why in blocked:
         reasons.setdefault(why, []).append(unit)
-    return [f"{why}: {_units_named(units)}." for why, units in reasons.items() if why]
+    return {why: units for why, units in reasons.items() if why}
 
 
 LEFT_OUT_NAMED = 12
 """Units alike a form's list of those it leaves out names; more are counted by force."""
+
+
+def _names(units: list[Unit]) -> str:
+    return and_words([unit.name for unit in units])
 
 
 def _units_named(units: list[Unit]) -> str:

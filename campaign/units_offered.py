@@ -11,7 +11,7 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.models import Campaign, Force, Unit
-from campaign.pages import left_out
+from campaign.pages import left_out, no_unit_fit
 from campaign.rules.history import plural
 from campaign.selectors import (
     UnitsPage,
@@ -41,6 +41,9 @@ class UnitsOffered:
     left_out: list[str]
     out_of_action: list[dict[str, str]] = dataclasses.field(default_factory=list)
     """A paged form's units out of action: a line per force, with its roster's address."""
+    unfit: list[tuple[Force, str]] = dataclasses.field(default_factory=list)
+    """Each force with units but none offered, and why (`pages.no_unit_fit`): its side of the
+    battle has nobody to stand on it. A paged form does not say (its counts by force do)."""
 
     @property
     def no_units(self) -> str:
@@ -67,6 +70,7 @@ def units_offered(campaign: Campaign, source: Any) -> UnitsOffered:
             refused=fighting.out_of_action,
             paged=None,
             left_out=left_out(fighting.out_of_action, fighting.engaged),
+            unfit=_unfit(fighting.free, fighting.out_of_action, fighting.engaged),
         )
     paged = units_page(
         campaign=campaign,
@@ -81,6 +85,26 @@ def units_offered(campaign: Campaign, source: Any) -> UnitsOffered:
     ]
     out = _by_force(campaign, paged.out_of_action)
     return UnitsOffered(paged.units, paged.engaged, paged.refused, paged, held, out)
+
+
+def _unfit(
+    free: list[Unit], out_of_action: list[Unit], engaged: list[tuple[Unit, str]]
+) -> list[tuple[Force, str]]:
+    """Each force with units of which none is free to fight, by name, and why (`no_unit_fit`)."""
+    fit = {unit.force_id for unit in free}
+    forces = {u.force_id: u.force for u in [*out_of_action, *(u for u, _ in engaged)]}
+    return [
+        (
+            force,
+            no_unit_fit(
+                force,
+                [u for u in out_of_action if u.force_id == pk],
+                [(u, battle) for u, battle in engaged if u.force_id == pk],
+            ),
+        )
+        for pk, force in sorted(forces.items(), key=lambda f: (f[1].name, f[0]))
+        if pk not in fit
+    ]
 
 
 def _by_force(campaign: Campaign, counted: list[tuple[Force, list[tuple[str, int]]]]):

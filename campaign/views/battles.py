@@ -44,7 +44,7 @@ from campaign.access import (
     require_manage,
 )
 from campaign.battle_forms import REMOVAL_LABELS, BattleSetupForm, TableResultForm, browsed
-from campaign.deploy import SNAP, deploy_map
+from campaign.deploy import SNAP, deploy_map, side_roles
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.map_numbers import MIN_TABLE, MapNumbersForm
 from campaign.models import Campaign, CampaignBattle, Membership, SavedMap, Unit
@@ -181,6 +181,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
         engaged=engaged,
         refused=offer.refused,
         paged=offer.paged,
+        unfit=offer.unfit,
         scenario=chosen.data,
         under_way=orders_under_way(viewer.campaign, units),
         campaign=viewer.campaign,
@@ -202,6 +203,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
         form=form,
         table=table,
         deploy=deploy_map(form, table.height) if table else None,
+        side_roles=side_roles(form, table.objectives) if table else [],
         map_form=SavedMapForm(),
         saved_maps=maps,
         scenario_gone=SCENARIO_GONE if gone else "",
@@ -312,6 +314,7 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
         units=units,
         refused=offer.refused,
         paged=offer.paged,
+        unfit=offer.unfit,
         scenario=chosen.data,
         under_way=orders_under_way(viewer.campaign, units),
         campaign=viewer.campaign,
