@@ -337,8 +337,11 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
         field = field or (path if path in form.fields else None)
         if field and field.split("_", 1)[-1].isdigit():
             by_unit.setdefault(field.split("_", 1)[1], []).extend(reasons)
+        elif field:
+            # A field of the whole set-up by the name the page gives it ("Turn limit"), not its id.
+            general.extend(f"{form[field].label}: {r}" for r in reasons)
         else:
-            general.extend(f"{path}: {r}" if path and path != "__all__" else r for r in reasons)
+            general.extend(reasons)
     return JsonResponse({"units": by_unit, "general": general, "ok": not problems})
 
 

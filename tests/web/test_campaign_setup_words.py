@@ -91,3 +91,12 @@ def test_each_side_is_told_by_the_force_taking_it_and_the_scenarios_story_as_the
         "stand in their place): Two rifle squads and a tank push"
     ) in text
     assert '<p class="small">Two rifle squads' not in text
+
+
+def test_the_set_ups_check_names_a_field_as_the_page_does(client, world):
+    units = _free_all(world)
+    login(client, world, "gm")
+    checked = client.post(
+        _url("battle-setup-check", world), _setup_data(units, world, turn_limit="0")
+    ).json()
+    assert checked["general"] == ["Turn limit: At least 1 turn."]
