@@ -125,11 +125,12 @@ from units.bucs import Equipment, Quality
 
 ROSTER_COLUMNS = (
     ("name", "Unit"),
+    # Its status second, as a phone's card shows it, under the name: one order on every screen.
+    ("status", "Status"),
     ("skill", "Skill"),
     ("quality", "Quality, equipment, specialties"),
     ("morale", "Morale hits"),
     ("casualty", "Casualty hits"),
-    ("status", "Status"),
     ("experience", "Experience"),
 )
 

@@ -86,7 +86,8 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
     # Wounded by hand on the day of the world's battle (no hour kept): the medics have until
     # 00:00 the next day.
     until = f"1the medics have until day {world.campaign.day + 1}, 00:00"
-    expect(roster.locator("tr:has-text('Hurt A') td").nth(3)).to_have_text(until)
-    expect(roster.locator("tr:has-text('Hurt B') td").nth(3)).to_have_text("0")
+    casualty_hits = "td[data-label='Casualty hits']"
+    expect(roster.locator(f"tr:has-text('Hurt A') {casualty_hits}")).to_have_text(until)
+    expect(roster.locator(f"tr:has-text('Hurt B') {casualty_hits}")).to_have_text("0")
     shoot(gm, f"between-04-medics-done-{size}", full_page=True)
     assert not gm.errors, gm.errors
