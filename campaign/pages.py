@@ -101,6 +101,7 @@ from campaign.selectors import (
     entries_undone,
     entry_battles,
     force_roster,
+    history_standing,
     medics_used_on_the_day,
     medics_used_today,
     notable_entries,
@@ -170,6 +171,9 @@ class RosterLine:
     engine_card: dict[str, Any] | None = None
     """Where ``card`` is the printed one (`printed_lines`): the card a battle fought by the
     engine gives it, under the set-up's standing Order."""
+    destroyed: str = ""
+    """Where and when it was destroyed, after its status (`destroyed_where`), or "": a unit
+    destroyed utterly has no hits left to heal, so its page says this in their place."""
 
     @property
     def engine_changes(self) -> str:
@@ -361,6 +365,29 @@ def roster_line(unit: Unit, now: int) -> RosterLine:
         card = None
     needs_medics = medical_window_open(unit.state, now)
     return RosterLine(unit=unit, card=card, needs_medics=needs_medics, now=now)
+
+
+def destroyed_where(units: Iterable[Unit]) -> dict[int, str]:
+    """Where and when each destroyed unit of ``units`` was destroyed, by its pk, as its status
+    goes on: "at Patrol clash at the ford, day 2", "on day 5, when the medics' 24 hours were
+    over", "on day 3 (GM correction: shelled at the ford)" (`_step_why`); by the latest
+    standing entry that destroyed it (one query). A unit destroyed by no entry standing (an
+    old import) is left out: its status says enough."""
+    gone = [unit.pk for unit in units if unit.status == Status.DESTROYED]
+    if not gone:
+        return {}
+    found = {}
+    entries = history_standing().filter(unit_id__in=gone, after__status=Status.DESTROYED)
+    for entry in entries.exclude(before__status=Status.DESTROYED).order_by("pk"):
+        battle = None
+        if entry.kind == HistoryEntry.Kind.BATTLE:
+            battle = fight_named(entry.kind, entry.details, entry.text)
+        why = _step_why(entry, battle)
+        if why.startswith(" at "):
+            found[entry.unit_id] = f"{why.strip()}, day {entry.day}"
+        else:
+            found[entry.unit_id] = f"on day {entry.day}{why}"
+    return found
 
 
 def printed_lines(lines: list[RosterLine], cards: Mapping[int, dict[str, Any]]) -> list[RosterLine]:

@@ -61,6 +61,7 @@ from campaign.pages import (
     card_text,
     clean_cursor,
     clean_sort,
+    destroyed_where,
     force_colour,
     force_strength_chart,
     force_summaries,
@@ -363,8 +364,10 @@ def force_context(
     if lines:
         # A player checking a squad sees the Order it is under, as on the unit's page.
         orders = units_order_words(viewer.campaign, [line.unit for line in lines])
+        # A destroyed unit's line says where it fell, in place of hits it has none to heal.
+        gone = destroyed_where(line.unit for line in lines)
         lines = [
-            replace(line, order=words) if (words := orders.get(line.unit.pk)) else line
+            replace(line, order=orders.get(line.unit.pk, ""), destroyed=gone.get(line.unit.pk, ""))
             for line in lines
         ]
     context = base_context(
@@ -473,6 +476,7 @@ def unit_context(
     # it; a battle fought by the engine gives it the set-up's standing Order, which may raise
     # its Skill: that card is shown beside it only where it differs.
     line = printed_line(viewer.campaign, unit, now)
+    line = replace(line, destroyed=destroyed_where([unit]).get(unit.pk, ""))
     story = unit_story(unit=unit, before=before)
     if before is not None and not story.entries:
         story = unit_story(unit=unit)  # nothing there: the latest entries
