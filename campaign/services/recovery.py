@@ -10,7 +10,7 @@ from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Order, StoryEntry, Unit
 from campaign.pages import crews_idle_text
-from campaign.rules.history import UNHURT, fight_name, hits_text, plural, told_why, took_text
+from campaign.rules.history import UNHURT, fight_named, hits_text, plural, told_why, took_text
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -275,11 +275,14 @@ def _fight_story(entry: HistoryEntry) -> str:
     (its ``unhurt``, kept as data) is said as its entry says it (`history.took_text`): "Night
     raid: came through unhurt"."""
     damage = entry.details.get("damage", {})
-    if entry.kind == Kind.BATTLE:
-        name = entry.details.get("reason", "the battle")
+    battle = entry.kind == Kind.BATTLE
+    # Named as its entry keeps it (`history.fight_named`). A battle's entry that kept no reason
+    # is "the battle": its sentence opens with how the unit left it ("Taken out at …"), so no
+    # name is read from it.
+    name = fight_named(entry.kind, entry.details, "the battle" if battle else entry.text)
+    if battle:
         removed = entry.details.get("outcome", {}).get("removed", "none")
     else:
-        name = fight_name(entry.details, entry.text)
         removed = damage.get("removed", "none")
     unhurt = entry.details.get("unhurt")
     if unhurt is None:  # an entry saved before it kept that as data: read by its sentence

@@ -1019,3 +1019,29 @@ def test_the_days_to_rally_are_the_days_the_calendar_takes(state):
     passed = [p for p in time_passes(state, now, now + 10 * 24) if p.kind == REST]
     ready = next((i + 1 for i, p in enumerate(passed) if p.state.status == Status.READY), None)
     assert days == ready
+
+
+def test_a_closing_window_names_each_battle_as_its_entry_keeps_it(campaign, make_unit):
+    """The medics' 24 hours closing name each battle whose hits they held by the name its entry
+    keeps (`history.fight_named`), the one the unit's history links: whole, ": " and all, never
+    read from the entry's sentence, which opens with how the unit left it ("Taken out at Ridge: the
+    second day: …"); a battle's entry that kept no name (an old import's) says "the battle"."""
+    atlas = make_unit("Atlas", "Mech", specialties=("mechanized",))
+    titan = make_unit("Titan", "Mech", specialties=("mechanized",))
+    outcome_apply(campaign=campaign, outcomes={atlas.pk: UnitOutcome(1, 0)}, reason="Raid: Dawn",
+                  seed=1)  # fmt: skip
+    outcome_apply(campaign=campaign, outcomes={atlas.pk: UnitOutcome(4, 0, "destroyed")},
+                  reason="Ridge: the second day", seed=1)  # fmt: skip
+    outcome_apply(campaign=campaign, outcomes={titan.pk: UnitOutcome(1, 0)}, reason="Ford", seed=1)
+    fought = titan.history.get(kind=HistoryEntry.Kind.BATTLE)
+    details = {k: v for k, v in fought.details.items() if k != "reason"}
+    HistoryEntry.objects.filter(pk=fought.pk).update(details=details)
+    clock_advance(campaign=campaign, hours=30)
+    died = {
+        entry.unit_id: entry.text
+        for entry in HistoryEntry.objects.filter(kind=HistoryEntry.Kind.CASUALTIES)
+    }
+    assert died[atlas.pk].startswith(
+        "at Raid: Dawn; 0 Morale, 1 Casualty; taken out at Ridge: the second day; "
+    )
+    assert died[titan.pk].startswith("at the battle; 0 Morale, 1 Casualty; medics saved 0; ")
