@@ -75,6 +75,12 @@ class WholeNumberField(forms.IntegerField):
             self.error_messages["max_value"] = f"At most {amount(self.max_value)}."
 
 
+SEED_HELP = (
+    "Optional. The same seed and set-up fight the same battle again; left empty, one is drawn."
+)
+"""What a battle's seed does, said under every form that launches one."""
+
+
 class SeedField(WholeNumberField):
     """An optional seed, 0 to ``SEED_LIMIT``: the same seed fights the same battle again."""
 
@@ -128,7 +134,7 @@ class LaunchForm(NamesRequired, forms.Form):
     )
     seed = SeedField(
         label="Seed",
-        help_text="Optional. The same seed fights the same battle again; empty picks one.",
+        help_text=SEED_HELP,
     )
 
     def __init__(self, *args, preview_url: str | None = None, **kwargs) -> None:

@@ -276,7 +276,7 @@ def table_view(
                 ObjectiveMark(
                     o.id,
                     "hold",
-                    f"Objective {names.objective(o.id)}: {for_sides} hold within "
+                    f"Objective {names.objective(o.id)}: {for_sides} must hold within "
                     f"{fmt(o.radius)}″ ({award})",
                     fmt(o.point[0]),
                     fmt(h - o.point[1]),

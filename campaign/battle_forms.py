@@ -19,7 +19,7 @@ from django.utils.text import capfirst
 
 from battles.engine.events import Removal
 from battles.engine.validation import MAX_UNITS_PER_SIDE
-from battles.forms import LaunchKeyField, SeedField, WholeNumberField
+from battles.forms import SEED_HELP, LaunchKeyField, SeedField, WholeNumberField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
@@ -28,6 +28,7 @@ from campaign.pages import (
     name_colour,
     scenario_side_names,
     side_name,
+    side_place,
     table_side_name,
     unit_label,
 )
@@ -144,7 +145,7 @@ class BattleSetupForm(PageForm):
     turn_limit = WholeNumberField(
         counts="turn", min_value=1, max_value=TURN_LIMIT_MAX, required=False
     )
-    seed = SeedField()
+    seed = SeedField(help_text=SEED_HELP)
     request_key = LaunchKeyField()
     odds_battles = WholeNumberField(
         counts="battle",
@@ -403,10 +404,14 @@ class TableResultForm(PageForm):
         refused: Sequence[Unit] = (),
         paged: UnitsPage | None = None,
         cards: Mapping[int, dict[str, Any]] | None = None,
+        unfit: Sequence[tuple[Force, str]] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.units = list(units)
+        # Forces with no unit offered, and why (`units_offered.UnitsOffered.unfit`), as on the
+        # set-up: said above the form, and as why a side named after one has nobody on it.
+        self.unfit = list(unfit)
         # Each unit's card as printed now (`going_in.table_cards`): its row says the Skill and
         # Hits the GM counts what it lost from.
         self.cards = dict(cards or {})
@@ -425,7 +430,9 @@ class TableResultForm(PageForm):
         if paged:
             forces = [force.name for force in paged.forces]
         else:
-            forces = list(dict.fromkeys(unit.force.name for unit in self.units))
+            # A force with no unit fit to fight still names a side: the one it would take.
+            names = [*(u.force.name for u in self.units), *(f.name for f, _ in self.unfit)]
+            forces = list(dict.fromkeys(names))
         if len(forces) >= 2:
             self.fields["side_a"].initial, self.fields["side_b"].initial = forces[:2]
         for unit in self.units:
@@ -476,6 +483,15 @@ class TableResultForm(PageForm):
         """Each side's place, as its choices say it with no other name to give
         (`table_side_name`), for the page's script."""
         return {side: table_side_name("", (), index) for index, side in enumerate(self.SIDES)}
+
+    def _empty_side(self, name: str, index: int) -> str:
+        """Why the side the GM named ``name`` (its place when unnamed) has nobody on it, as the
+        set-up says it: a side named after a force is that force's side, and a force with no
+        unit fit to fight says why (`pages.no_unit_fit`)."""
+        unfit = [why for force, why in self.unfit if force.name == name]
+        forces = {u.force.name for u in self.units} | {f.name for f, _ in self.unfit}
+        called = f"{possessive(name)} side" if name in forces else name or side_place(index)
+        return f"No unit is on {called}: {' '.join(unfit) or 'put at least one there.'}"
 
     def rows(self) -> list[dict[str, Any]]:
         return [
@@ -533,8 +549,9 @@ class TableResultForm(PageForm):
                 "skill_lost": data.get(f"skill_lost_{unit.pk}"),
                 "removed": data.get(f"removed_{unit.pk}"),
             }
-        if not all(sides.values()):
-            self.add_error(None, "put at least one unit on each side")
+        for index, side in enumerate(self.SIDES):
+            if not sides[names[side]]:
+                self.add_error(None, self._empty_side(names[side], index))
         data["sides"] = sides
         data["outcomes"] = outcomes
         data["winner_name"] = names.get(data.get("winner") or "") or None

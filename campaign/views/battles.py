@@ -365,6 +365,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
         day=viewer.campaign.day,
         hour=viewer.campaign.hour,
         cards=table_cards(viewer.campaign, offer.units, at=campaign_now(viewer.campaign)),
+        unfit=offer.unfit,
     )
     context = base_context(
         viewer,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from html import unescape
 
 import pytest
+from django.urls import reverse
 
 from campaign.models import Unit
 from campaign.selectors import engaged_units
@@ -83,7 +84,8 @@ def test_each_side_is_told_by_the_force_taking_it_and_the_scenarios_story_as_the
     assert (
         "<li>Blue Battalion takes the first side.</li><li>Red Company takes the second side, "
         "with no objective of its own: it scores only for the enemy units it removes.</li>"
-        "<li>Objective crossroads: Blue Battalion hold within 3″ (1 per turn, 3 at the end).</li>"
+        "<li>Objective crossroads: Blue Battalion must hold within 3″ (1 per turn, 3 at the "
+        "end).</li>"
     ) in text
     # The scenario's sample units are its own story of the ground, not the campaign's forces.
     assert (
@@ -100,3 +102,14 @@ def test_the_set_ups_check_names_a_field_as_the_page_does(client, world):
         _url("battle-setup-check", world), _setup_data(units, world, turn_limit="0")
     ).json()
     assert checked["general"] == ["Turn limit: At least 1 turn."]
+
+
+def test_the_seed_is_said_on_the_set_up_as_on_the_one_off_launch(client, world):
+    _free_all(world)
+    login(client, world, "gm")
+    said = (
+        "Optional. The same seed and set-up fight the same battle again; left empty, one is drawn."
+    )
+    setup = unescape(client.get(_url("battle-setup", world), {"scenario": "crossroads"}).text)
+    assert f'<span class="help" id="id_battle_setup_seed_helptext">{said}</span>' in setup
+    assert said in unescape(client.get(reverse("battles:setup")).text)
