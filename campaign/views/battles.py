@@ -100,6 +100,7 @@ from campaign.services.maps import (
     saved_map_remove,
 )
 from campaign.services.orders import orders_under_way
+from campaign.templatetags.sentences import as_sentence
 from campaign.transfer import FORMAT_KINDS
 from campaign.units_offered import units_offered
 from campaign.views._common import action_done, base_context, form_action
@@ -342,6 +343,8 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
             general.extend(f"{form[field].label}: {r}" for r in reasons)
         else:
             general.extend(reasons)
+    # Each a sentence, as the form's error summary says it (the page's script shows them there).
+    general = [as_sentence(reason, viewer.campaign) for reason in general]
     return JsonResponse({"units": by_unit, "general": general, "ok": not problems})
 
 

@@ -546,3 +546,28 @@ def test_a_finger_drag_from_beside_a_small_unit_on_the_set_up_map_moves_it_not_t
     gm.wait_for_function(f"window.scrollY > {scrolled}")
     assert typed(gm, "1st Squad") == (start[0] + 2, start[1] + 2)
     assert not gm.errors, gm.errors
+
+
+def test_the_set_ups_check_says_a_whole_set_up_problem_in_the_error_summary_politely(
+    lantern, page_for, live_server
+):
+    """A side left with no unit is said as the GM leaves it so, in the form's error summary,
+    as a polite status that takes no focus, and goes once a unit stands there again."""
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
+    summary = gm.locator("#setup-form [data-deploy-general]")
+    expect(summary).to_be_hidden()
+    ghost = row(gm, "Ghost Squad").locator("select[name^=side_]")
+    side = ghost.input_value()
+    row(gm, "Iron Wolf").locator("select[name^=side_]").select_option("")
+    ghost.focus()
+    ghost.select_option("")
+    said = "No unit is on Night Battalion's side: put at least one there."
+    expect(summary).to_have_text(said)
+    expect(summary).to_have_attribute("role", "status")
+    assert summary.evaluate("(region) => region.classList.contains('form-errors')")
+    # The GM stays where they were: on the side they just chose.
+    assert gm.evaluate("document.activeElement.name") == ghost.get_attribute("name")
+    ghost.select_option(side)
+    expect(summary).to_be_hidden()
+    assert not gm.errors, gm.errors

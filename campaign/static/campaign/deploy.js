@@ -29,6 +29,7 @@
     this.snap = parseFloat(this.box.getAttribute("data-snap")) || 0.5;
     this.status = this.box.querySelector(".deploy-status");
     this.url = form.getAttribute("data-deploy-check");
+    this.general = form.querySelector("[data-deploy-general]");
     this.serial = 0;
     var self = this;
     this.bindMap();
@@ -219,6 +220,19 @@
     });
   };
 
+  // The check's problems of the whole set-up (no unit on a side, the turn limit), a sentence
+  // each, in the form's error summary; a polite status, so they are read without taking focus.
+  Deployment.prototype.showGeneral = function (problems) {
+    if (!this.general) { return; }
+    var region = this.general;
+    region.replaceChildren.apply(region, problems.map(function (problem) {
+      var line = document.createElement("p");
+      line.textContent = problem;
+      return line;
+    }));
+    region.hidden = problems.length === 0;
+  };
+
   // Ask the server (the engine's validator) about the set-up as it stands now. A move from
   // `from` that it refuses is undone, with the reason.
   Deployment.prototype.check = function (pk, from) {
@@ -245,6 +259,7 @@
           return;
         }
         self.show(answer.units);
+        self.showGeneral(answer.general || []);
         var at = self.position(pk);
         var said = reasons.join("; ");
         if (reasons.length) {
