@@ -770,6 +770,7 @@ def damage_apply(
     taken_out_retreats: bool = False,
     went_in: CampaignUnitState | None = None,
     won: bool = False,
+    fight: str = "",
 ) -> tuple[CampaignUnitState, Damage]:
     """Hits taken in a battle (already split and reduced) applied to the unit, with its leader.
 
@@ -783,8 +784,9 @@ def damage_apply(
     still await the medics (`recovery.window_after_battle`). A fight that leaves hits awaiting
     the medics, its own or an earlier fight's, is kept in the window (`WindowFight`): how the
     unit went into it (`went_in`: before any step lost to suppression there; by default
-    `state`), what it dealt, whether it was `won` and left the unit broken, for the window's
-    closing to give its dead back to it (`window.window_settled`).
+    `state`), what it dealt, whether it was `won` and left the unit broken, and its name as the
+    unit's entry of it keeps it (``fight``), for the window's closing to give its dead back to
+    it and say which fight's suppression counted them (`window.window_settled`).
     """
     damage = damage or Damage()
     awaiting = state.casualty_hits > 0  # the window of an earlier fight's hits stays open
@@ -830,6 +832,7 @@ def damage_apply(
         skill_lost=damage.skill_lost_for_good,
         won=won,
         broken=status == Status.RETREATED,
+        name=fight,
     )
     fights = (*state.window_fights, kept) if awaiting else (kept,) if opens else state.window_fights
     state = state.but(status=status, in_combat_zone=status == Status.READY, window_fights=fights)
@@ -856,6 +859,7 @@ def outcome_damage(
     hour: int = 0,
     equipment: Equipment | None = None,
     won: bool = False,
+    fight: str = "",
 ) -> tuple[CampaignUnitState, Damage]:
     """A battle's outcome for one unit, turned into BUCS damage (second edition, "Coming out").
 
@@ -868,8 +872,9 @@ def outcome_damage(
     lost. Armor ignores its first two Casualty hits; Excellent equipment its first Morale hit
     against a less well equipped enemy; the leader takes 3d6 per Casualty hit. Taken out is not
     dead: the unit retreats, and its fate waits for the medics. ``equipment``: the kit it fought
-    with (`fought_kit`), when not its own. ``won``: its side won (kept with the fight in its
-    medical window, `damage_apply`).
+    with (`fought_kit`), when not its own. ``won``: its side won, and ``fight``: the battle's
+    name as the unit's entry keeps it (both kept with the fight in its medical window,
+    `damage_apply`).
     """
     if state.status != Status.READY:
         raise BridgeError(f"{state.name} is {state.status.label}: it could not have fought")
@@ -906,6 +911,7 @@ def outcome_damage(
         state,
         went_in=went_in,
         won=won,
+        fight=fight,
         morale_hits=morale - excellent,
         casualty_hits=casualty - armor,
         removed=outcome.removed,

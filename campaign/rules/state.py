@@ -148,9 +148,12 @@ class WindowFight:
     """Whether its side won: the experience it earned (`experience.fight_points`)."""
     broken: bool = False
     """Whether it left the fight retreated in poor order: no step up from its points."""
+    name: str = ""
+    """The fight's name as the unit's entry of it keeps it (`history.fight_named`): a battle's
+    reason, an engagement's title; "" in a window kept before fights kept their names."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "quality": quality_name(self.quality),
             "experience": self.experience,
             "casualty_hits": self.casualty_hits,
@@ -159,6 +162,10 @@ class WindowFight:
             "won": self.won,
             "broken": self.broken,
         }
+        # Only when kept: a fight kept before names were has the shape it was stored with.
+        if self.name:
+            data["name"] = self.name
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> WindowFight:
@@ -170,6 +177,7 @@ class WindowFight:
             found_too_late=data["found_too_late"],
             won=data["won"],
             broken=data["broken"],
+            name=data.get("name", ""),
         )
 
 

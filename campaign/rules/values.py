@@ -111,11 +111,16 @@ def _flag(value: Any) -> bool:
 WINDOW_FIGHT_KEYS = (
     "quality", "experience", "casualty_hits", "skill_lost", "found_too_late", "won", "broken",
 )  # fmt: skip
+WINDOW_FIGHT_NAME = "name"
+"""A kept fight's name (`WindowFight.name`): kept only when it has one, so a fight kept before
+fights kept their names has none."""
+FIGHT_NAME_LENGTH = 300
+"""A fight's name is its entry's reason (`HistoryEntry.reason`), and as long at most."""
 
 
 def _window_fights(value: Any) -> tuple[WindowFight, ...]:
     """The fights kept in a medical window (`WindowFight`): a list of mappings, each with every
-    one of `WINDOW_FIGHT_KEYS`."""
+    one of `WINDOW_FIGHT_KEYS`, and its name (`WINDOW_FIGHT_NAME`) when it keeps one."""
     if isinstance(value, str | bytes | Mapping) or not hasattr(value, "__iter__"):
         raise ValueError("must be a list of the fights kept in the medical window")
     fights = []
@@ -123,8 +128,11 @@ def _window_fights(value: Any) -> tuple[WindowFight, ...]:
         if isinstance(fight, WindowFight):
             fight = fight.to_json()
         at = f"fight {index + 1}"
-        if not isinstance(fight, Mapping) or set(fight) != set(WINDOW_FIGHT_KEYS):
-            raise ValueError(f"{at} must have exactly {', '.join(WINDOW_FIGHT_KEYS)}")
+        if not isinstance(fight, Mapping) or set(fight) - {WINDOW_FIGHT_NAME} != set(
+            WINDOW_FIGHT_KEYS
+        ):
+            keys = ", ".join(WINDOW_FIGHT_KEYS)
+            raise ValueError(f"{at} must have exactly {keys}, and may have {WINDOW_FIGHT_NAME}")
         try:
             fights.append(
                 WindowFight(
@@ -135,11 +143,21 @@ def _window_fights(value: Any) -> tuple[WindowFight, ...]:
                     found_too_late=whole_number(fight["found_too_late"], 0, MAX_HITS),
                     won=_flag(fight["won"]),
                     broken=_flag(fight["broken"]),
+                    name=_fight_name(fight.get(WINDOW_FIGHT_NAME, "")),
                 )
             )
         except ValueError as error:
             raise ValueError(f"{at}: {error}") from None
     return tuple(fights)
+
+
+def _fight_name(value: Any) -> str:
+    """A kept fight's name: "" for none, else its words as its entry keeps them."""
+    if not isinstance(value, str):
+        raise ValueError(f"its name must be text, got {value_shown(value)}")
+    if len(value.strip()) > FIGHT_NAME_LENGTH:
+        raise ValueError(f"its name must be at most {FIGHT_NAME_LENGTH} characters")
+    return value.strip()
 
 
 def _day(value: Any) -> int | None:

@@ -34,6 +34,7 @@ from campaign.rules.experience import (
 from campaign.rules.history import plural
 from campaign.rules.state import CampaignUnitState, Status, WindowFight
 from units.bucs import Quality
+from units.words import and_words
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,9 @@ class Spared:
     dealt: bool = True
     """Whether the battle dealt them all (False: some were an earlier battle's, whose dead left
     the unit fewer steps for this one's suppression to take than it took)."""
+    fight: str = ""
+    """The battle's name as the unit's entry of it keeps it (`WindowFight.name`): "" for hits no
+    fight kept, or a fight kept before fights kept their names."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,8 @@ def window_settled(state: CampaignUnitState) -> Settled:
         # it took those steps in their stead.
         left = max(0, int(late.quality) - fight.found_too_late)
         taken = max(0, saved_lost - late_lost)
-        _spare(spared, max(0, dead - left) + taken, saved_lost, dealt=dead > left and not taken)
+        count = max(0, dead - left) + taken
+        _spare(spared, count, saved_lost, dealt=dead > left and not taken, fight=fight.name)
         late = with_quality(late, late.quality.lowered(dead + fight.found_too_late))
         points = fight_points(fight.won)
         saved, earned = points_earned(saved, points, _held_back(fight, saved_lost))
@@ -142,11 +147,13 @@ def window_settled(state: CampaignUnitState) -> Settled:
     )
 
 
-def _spare(spared: list[Spared], count: int, steps: int, *, dealt: bool = True) -> None:
+def _spare(
+    spared: list[Spared], count: int, steps: int, *, dealt: bool = True, fight: str = ""
+) -> None:
     """Count ``count`` dead as costing no step, for a battle that lost ``steps`` to suppression
-    (``dealt``: it dealt them all)."""
+    (``dealt``: it dealt them all; ``fight``: its name)."""
     if count > 0:
-        spared.append(Spared(count, steps, dealt))
+        spared.append(Spared(count, steps, dealt, fight))
 
 
 def _step(earned: Earned, state: CampaignUnitState) -> Quality | None:
@@ -251,17 +258,22 @@ def spared_text(dead: int, spared: int, battles: tuple[Spared, ...]) -> str:
     """Why ``spared`` of ``dead`` Casualty hits cost no step, in the history's words: the dead
     are measured against the steps the unit had before the suppression of the ``battles``
     (`Settled.spared`), so past Raw the steps lost to suppression there counted them: "it
-    costs no further step: the step lost to suppression in the battle that dealt it already
-    counted those men"; "1 of them costs no further step: …"."""
+    costs no further step: the step lost to suppression at Battle of the Crossroads already
+    counted those men"; "1 of them costs no further step: …". The battles are named as the
+    unit's entries of them keep them; when one kept no name (hits no fight kept, a window kept
+    before fights kept their names), none is: "… in the battle that dealt it …"."""
     if spared == dead:
         who = "it costs" if dead == 1 else "they cost"
     else:
         who = f"{spared:,} of them {'costs' if spared == 1 else 'cost'}"
     steps = sum(each.steps for each in battles)
     lost = "the step" if steps == 1 else "the steps"
-    if all(each.dealt for each in battles):
-        where = "the battle that dealt" if len(battles) == 1 else "the battles that dealt"
+    names = list(dict.fromkeys(each.fight for each in battles))  # in the order fought, once each
+    if all(names):
+        where = f"at {and_words(names)}"
+    elif all(each.dealt for each in battles):
+        where = "in the battle that dealt" if len(battles) == 1 else "in the battles that dealt"
         where += " it" if spared == 1 else " them"
     else:
-        where = "those battles"  # the earlier battle whose dead left this one less to take
-    return f"{who} no further step: {lost} lost to suppression in {where} already counted those men"
+        where = "in those battles"  # the earlier battle whose dead left this one less to take
+    return f"{who} no further step: {lost} lost to suppression {where} already counted those men"

@@ -280,6 +280,7 @@ def _taken(fought: _Fought) -> list[_Taken]:
                 hour=campaign.hour,
                 d6=_no_dice,
                 won=result.winner == side,
+                fight=fought.title,
             )
             state = state.but(leader=hits.leader)
             # The working, as a battle's says it: what its kit stopped (a unit whose hits all

@@ -441,6 +441,7 @@ def outcome_steps(
             d6=d6,
             equipment=fought_kits.get(unit.pk),
             won=won,
+            fight=reason.strip(),
         )
         if gone:
             note = destroyed_since_text(unit, reason.strip())

@@ -29,7 +29,7 @@ from campaign.rules.recovery import (
     time_passes,
 )
 from campaign.rules.state import Status
-from campaign.rules.window import withdrawn_text
+from campaign.rules.window import Spared, spared_text, withdrawn_text
 from campaign.selectors import medics_used_today, unit_history_explains
 from campaign.services import (
     calendar_advance,
@@ -840,19 +840,21 @@ def test_casualty_hits_found_too_late_die_alone_against_the_steps_before_their_b
     assert settled.status == Status.READY and settled.quality == Q.RAW
 
 
-def _fought(state, *, skill: int, casualties: int, restored: bool = False):
+def _fought(state, *, skill: int, casualties: int, restored: bool = False, name: str = ""):
     """``state`` after a battle on a 1-Hit card that cost it ``skill`` Skill to suppression and
-    left it ``casualties`` Casualty hits (the blow's d6, then a 6 for each hit's split)."""
+    left it ``casualties`` Casualty hits (the blow's d6, then a 6 for each hit's split); the
+    battle kept as ``name`` (none: as a window kept before fights kept their names)."""
     after, _ = outcome_damage(
         state.but(status=Status.READY), UnitOutcome(1, skill), card_hits=1,
         skill_restored=restored, opposing_equipment=Equipment.ADEQUATE, day=1,
-        d6=dice(casualties, *[6] * casualties),
+        d6=dice(casualties, *[6] * casualties), fight=name,
     )  # fmt: skip
     return after
 
 
 SPARED = "{} no further step: {} lost to suppression in {} already counted those men"
 IN_IT, IN_THEM = "the battle that dealt it", "the battle that dealt them"
+IN_THEMS = "the battles that dealt them"
 
 
 @pytest.mark.parametrize(
@@ -895,6 +897,33 @@ def test_dead_a_later_battles_suppression_counted_are_said_to_cost_no_step():
     settled, _ = casualties_die(wounded)
     assert settled.status != Status.DESTROYED and settled.quality == Q.RAW
     assert withdrawn_text(wounded) == SPARED.format("they cost", "the steps", "those battles")
+
+
+def test_the_dead_a_step_lost_to_suppression_already_counted_name_the_battles_that_took_it():
+    # As above, each battle kept with its name: the step is said lost at it, by name.
+    one = _fought(unit_state(quality=Q.GREEN), skill=1, casualties=1, name="Crossroads")
+    assert withdrawn_text(one) == (
+        "it costs no further step: the step lost to suppression at Crossroads already counted "
+        "those men"
+    )
+    # Mill Raid's dead left Dawn Push's suppression less to take than it took: its steps
+    # counted both, and it is the battle named.
+    first = _fought(unit_state(quality=Q.AVERAGE), skill=1, casualties=1, name="Mill Raid")
+    both = _fought(first, skill=2, casualties=1, name="Dawn Push")
+    assert withdrawn_text(both) == (
+        "they cost no further step: the steps lost to suppression at Dawn Push already counted "
+        "those men"
+    )
+    # Several battles whose suppression counted dead are named in the order fought.
+    battles = (Spared(1, 1, fight="Mill Raid"), Spared(1, 1, fight="Dawn Push"))
+    assert spared_text(2, 2, battles) == (
+        "they cost no further step: the steps lost to suppression at Mill Raid and Dawn Push "
+        "already counted those men"
+    )
+    # One of them kept no name (hits no fight kept, a window kept before fights kept their
+    # names): none is named.
+    battles = (Spared(1, 1, fight="Mill Raid"), Spared(1, 1))
+    assert spared_text(2, 2, battles) == SPARED.format("they cost", "the steps", IN_THEMS)
 
 
 def test_under_one_year_war_no_dead_is_said_to_cost_no_step():

@@ -81,3 +81,25 @@ def test_a_leader_and_a_terrain_refused_are_said_in_the_campaigns_words():
     assert terrain_error("moon") == (
         "unknown terrain “moon”; one of Open, Amphibious, Arctic, Jungle or Swamp"
     )
+
+
+def test_a_fight_kept_in_the_medical_window_may_keep_its_name_and_no_other_field():
+    """A kept fight's name is its own (`WindowFight.name`), a fight kept before fights kept
+    their names has none; anything else is refused by the fields a kept fight has."""
+    fight = {"quality": "green", "experience": 0, "casualty_hits": 1, "skill_lost": 1,
+             "found_too_late": 0, "won": False, "broken": True}  # fmt: skip
+    (unnamed,) = parse_field("window_fights", [fight])
+    assert unnamed.name == ""
+    (named,) = parse_field("window_fights", [{**fight, "name": " Battle of the Crossroads "}])
+    assert named.name == "Battle of the Crossroads"
+    assert named.to_json() == {**fight, "name": "Battle of the Crossroads"}
+    assert "name" not in unnamed.to_json()
+    with pytest.raises(ValueError) as refused:
+        parse_field("window_fights", [{**fight, "title": "Crossroads"}])
+    assert str(refused.value) == (
+        "fight 1 must have exactly quality, experience, casualty_hits, skill_lost, "
+        "found_too_late, won, broken, and may have name"
+    )
+    with pytest.raises(ValueError) as refused:
+        parse_field("window_fights", [{**fight, "name": 7}])
+    assert str(refused.value) == "fight 1: its name must be text, got 7"

@@ -371,10 +371,14 @@ def test_the_fights_a_medical_window_keeps_survive_export_and_import(campaign, m
     exported = json.loads(json.dumps(campaign_export(campaign=campaign)))
     (kept,) = [u["window_fights"] for f in exported["forces"] for u in f["units"]]
     assert [(f["casualty_hits"], f["won"]) for f in kept] == [(1, True), (0, True), (0, True)]
+    # Each by its name, for the window's closing to say whose suppression counted its dead.
+    assert [f["name"] for f in kept] == ["A", "B", "C"]
     exported["campaign"]["name"] = "Op. Test, restored"
     imported = campaign_import(data=exported)
     units = [f["units"] for f in exported["forces"]]
     assert [f["units"] for f in campaign_export(campaign=imported)["forces"]] == units
+    (again,) = Unit.objects.filter(force__campaign=imported)
+    assert [f["name"] for f in again.window_fights] == ["A", "B", "C"]
     # The window closes the same on both sites: A's step up withdrawn, B and C counted again.
     for each in (campaign, imported):
         clock_advance(campaign=each, hours=24)

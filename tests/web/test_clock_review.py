@@ -414,7 +414,8 @@ def test_dead_a_step_lost_to_suppression_already_counted_are_said_to_cost_no_ste
     """A Green unit loses a point of Skill to suppression (Combined Arms: a step, to Raw) and
     takes a Casualty hit in one battle; the medics save nothing. Its dead hit is measured
     against the steps it had before that battle's suppression, which already took the step
-    the dead would cost: it stays Raw, and every page that tells the dead says why."""
+    the dead would cost: it stays Raw, and every page that tells the dead says why, naming the
+    battle as the unit's entry of it keeps it."""
     gm = world.users["gm"]
     card = UnitType.objects.get(name="Mech")
     unit = unit_create(force=world.force, unit_type=card, name="Sappers", quality="green",
@@ -427,7 +428,7 @@ def test_dead_a_step_lost_to_suppression_already_counted_are_said_to_cost_no_ste
     unit.refresh_from_db()
     assert (unit.quality, unit.casualty_hits) == (Quality.RAW, 1)
     why = (
-        "it costs no further step: the step lost to suppression in the battle that dealt it "
+        "it costs no further step: the step lost to suppression at Battle of the Crossroads "
         "already counted those men"
     )
     login(client, world, "gm")
@@ -451,3 +452,37 @@ def test_dead_a_step_lost_to_suppression_already_counted_are_said_to_cost_no_ste
     login(client, world, "player")  # a first visit: "Lately"
     assert f"medics saved 0); {why}" in client.get(_url("dashboard", world)).text
     assert any(why in line for line in notice_lines(world.campaign, [entry]))
+
+
+def test_dead_a_window_kept_before_fights_kept_their_names_spared_are_said_of_the_battle(
+    client, world
+):
+    """As above, but the unit's window was kept before its fights kept their names (a stored
+    row without one): the pages say why in the words they said then, naming no battle."""
+    card = UnitType.objects.get(name="Mech")
+    unit = unit_create(force=world.force, unit_type=card, name="Sappers", quality="green",
+                       specialties=["mechanized"])  # fmt: skip
+    world.campaign.refresh_from_db()
+    start = campaign_now(world.campaign)
+    outcome_apply(campaign=world.campaign, outcomes={unit.pk: UnitOutcome(1, 1, "demoralised")},
+                  reason="Battle of the Crossroads", seed=1, actor=world.users["gm"])  # fmt: skip
+    unit.refresh_from_db()
+    (fight,) = unit.window_fights
+    assert fight.pop("name") == "Battle of the Crossroads"
+    Unit.objects.filter(pk=unit.pk).update(window_fights=[fight])
+    why = (
+        "it costs no further step: the step lost to suppression in the battle that dealt it "
+        "already counted those men"
+    )
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "25"})
+    (told,) = [line for line in review.context["lines"] if "Sappers (" in line]
+    assert f"1 Casualty hit not saved within 24 hours dies; {why}; " in told
+    client.post(
+        _url("clock-advance", world), {"hours": "25", "confirm": "yes", "reviewed_at": start}
+    )
+    unit.refresh_from_db()
+    assert (unit.quality, unit.casualty_hits) == (Quality.RAW, 0)
+    entry = unit.history.get(kind="casualties")
+    assert f"medics saved 0; 1 Casualty hit not saved within 24 hours died; {why}" in entry.text
+    assert f"medics saved 0); {why}" in client.get(_url("unit", world, unit.pk)).text
