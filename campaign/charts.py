@@ -16,6 +16,10 @@ from campaign.rules.state import Status, quality_from_name
 
 UNIT_SERIES = ("quality", "experience", "morale_hits", "casualty_hits")
 """What a unit's chart follows, in the order it is drawn."""
+UNIT_HITS = UNIT_SERIES[2:]
+"""The series of its hits, which end where it was destroyed (`unit_series`)."""
+UNIT_CHART_FIELDS = (*UNIT_SERIES, "status")
+"""What a unit's charts read of its history: what they follow, and its status."""
 
 CHART_DAYS_AT_MOST = 60
 """Days a chart over the whole campaign draws a point for, and its table a row. A longer
@@ -71,7 +75,9 @@ def unit_series(
     entries: Iterable[tuple[int, Mapping[str, Any]]], today: int
 ) -> dict[str, list[tuple[int, int]]]:
     """Quality (0 Raw … 6 Legendary), experience and hits at the end of each day, from the
-    unit's first day to ``today``."""
+    unit's first day to ``today``. A unit destroyed utterly has no hits left to heal, whatever
+    it carried as it fell (its page shows "—"): its hits have no point on a day that ends with
+    it destroyed, so their lines end the day before it fell."""
     entries = list(entries)
     if not entries:
         return {name: [] for name in UNIT_SERIES}
@@ -80,8 +86,10 @@ def unit_series(
     series: dict[str, list[tuple[int, int]]] = {name: [] for name in UNIT_SERIES}
     for day, state in days:
         series["quality"].append((day, int(quality_from_name(state["quality"]))))
-        for name in UNIT_SERIES[1:]:
-            series[name].append((day, int(state.get(name) or 0)))
+        series["experience"].append((day, int(state.get("experience") or 0)))
+        if state.get("status") != Status.DESTROYED:
+            for name in UNIT_HITS:
+                series[name].append((day, int(state.get(name) or 0)))
     return series
 
 

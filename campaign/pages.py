@@ -26,6 +26,7 @@ from django.utils.text import capfirst
 from battles.charts import line_chart
 from campaign import selectors
 from campaign.charts import (
+    UNIT_HITS,
     UNIT_SERIES,
     days_drawn,
     end_of_words,
@@ -2673,6 +2674,11 @@ UNIT_SERIES_NAMES = {
     "morale_hits": "Morale hits",
     "casualty_hits": "Casualty hits",
 }
+DESTROYED_HITS = "—"
+"""A destroyed unit's hits in its chart's table, as its page and roster show them: it has none
+left to heal (`charts.unit_series`)."""
+ENDS_DESTROYED = "; its hits end the day before it was destroyed, when it had none left to heal"
+"""What a unit's chart of its hits says of the days it ends with destroyed."""
 
 
 def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[str, Any]:
@@ -2690,9 +2696,12 @@ def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[s
         series = {name: [p for p in points if p[0] in kept] for name, points in series.items()}
     every = every_words(step)
     which = end_of_words(days[0], step) if days else "each day"
+    # A day without a point of its hits ended with it destroyed: "—", as its page says them.
+    by_day = {name: dict(points) for name, points in series.items()}
+    ended = len(series[UNIT_HITS[0]]) < len(series["quality"])
     rows = [
-        (day, [Quality(q).label, *(series[n][i][1] for n in UNIT_SERIES[1:])])
-        for i, (day, q) in enumerate(series["quality"])
+        (day, [Quality(q).label, *(by_day[n].get(day, DESTROYED_HITS) for n in UNIT_SERIES[1:])])
+        for day, q in series["quality"]
     ]
     quality = line_chart(
         [(UNIT_SERIES_NAMES["quality"], "", series["quality"])],
@@ -2711,7 +2720,7 @@ def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[s
         "quality_desc": f"{span}: the unit's quality at the end of {which}.",
         "counts": counts,
         "counts_desc": f"{span}: experience points, Morale hits and Casualty hits at the end "
-        f"of {which}.",
+        f"of {which}{ENDS_DESTROYED if ended else ''}.",
         "table": numbers_by_day([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
         "every": every,
     }

@@ -29,7 +29,7 @@ from campaign.access import (
     force_roster_for_viewer,
     unit_for_viewer,
 )
-from campaign.charts import UNIT_SERIES
+from campaign.charts import UNIT_CHART_FIELDS
 from campaign.forms import (
     AdvanceForm,
     ButtonForm,
@@ -480,7 +480,7 @@ def unit_context(
     story = unit_story(unit=unit, before=before)
     if before is not None and not story.entries:
         story = unit_story(unit=unit)  # nothing there: the latest entries
-    history = unit_chart_entries(unit=unit, fields=UNIT_SERIES)
+    history = unit_chart_entries(unit=unit, fields=UNIT_CHART_FIELDS)
     context = base_context(
         viewer,
         unit=unit,

@@ -35,6 +35,21 @@ def test_a_units_series_holds_its_state_at_the_end_of_each_day():
     }  # fmt: skip
 
 
+def test_a_destroyed_units_hits_end_the_day_before_it_fell():
+    # Destroyed on day 3 with the hits it fell with: it has none left to heal, so its hits have
+    # no point from that day on, while its quality and experience are drawn to today.
+    entries = [
+        (1, RAISED),
+        (2, {"morale_hits": 1, "casualty_hits": 1}),
+        (3, {"morale_hits": 2, "casualty_hits": 2, "status": "destroyed"}),
+    ]
+    series = unit_series(entries, today=5)
+    assert series["morale_hits"] == [(1, 0), (2, 1)]
+    assert series["casualty_hits"] == [(1, 0), (2, 1)]
+    assert series["experience"] == [(day, 0) for day in range(1, 6)]
+    assert [day for day, _ in series["quality"]] == [1, 2, 3, 4, 5]
+
+
 def test_a_forces_strength_counts_its_units_fit_to_fight_each_day():
     entries = [
         (1, 1, RAISED),

@@ -17,7 +17,7 @@ from campaign.demo import DEMO_CAMPAIGN, demo_load
 from campaign.models import Campaign, Unit
 from campaign.pages import destroyed_where, medics_today, units_needing_attention
 from campaign.selectors import campaign_now
-from campaign.services import unit_edit
+from campaign.services import calendar_advance, unit_edit
 from tests.web.test_campaign_pages import _words
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +99,42 @@ def test_a_unit_destroyed_by_a_correction_says_when_and_why(demo):
     said = destroyed_where([squad, Unit.objects.get(pk=other.pk)])
     assert said[squad.pk] == FELL
     assert said[other.pk] == f"on day {campaign.day} (GM correction: lost in the flood)"
+
+
+def test_a_destroyed_units_chart_ends_its_hits_the_day_before_it_fell(client, demo):
+    """2nd Squad fell on day 2 with 1 Morale and 1 Casualty hit: its chart of points and hits
+    draws its hits to day 1 and no further, and its table says "—" for them from day 2, as its
+    page does; its experience goes on, two days later too."""
+    campaign, squad = demo
+    calendar_advance(campaign=campaign, days=2)
+    campaign.refresh_from_db()
+    client.force_login(get_user_model().objects.get(username="alice"))
+    page = client.get(reverse("campaign:unit", args=[campaign.pk, squad.pk])).text
+    chart = page.split('aria-labelledby="counts-chart-title"', 1)[1].split("</figure>", 1)[0]
+    for name in ("Morale hits", "Casualty hits"):
+        drawn = re.findall(rf"<title>{name}, day (\d+): (\d+)</title>", chart)
+        assert drawn and drawn[-1][0] == "1", name
+    days = [int(d) for d in re.findall(r"<title>Experience, day (\d+): \d+</title>", chart)]
+    assert days[-1] == campaign.day == 4
+    assert "its hits end the day before it was destroyed, when it had none left to heal" in chart
+    rows = re.findall(r'<th scope="row"><span class="stack-only">Day </span>(\d+)</th>(.*?)</tr>',
+                      chart, re.S)  # fmt: skip
+    for day, row in rows:
+        cells = dict(re.findall(r'<td data-label="([^"]*)">(.*?)</td>', row))
+        hits = (cells["Morale hits"], cells["Casualty hits"])
+        assert (hits == ("—", "—")) == (int(day) >= 2), day
+
+
+def test_a_unit_destroyed_by_a_correction_of_its_status_alone_ends_its_hits_too(client, demo):
+    """A correction that sets its status alone ends its hits on the chart as a battle does:
+    the chart reads the unit's status from its history with what it draws."""
+    campaign, _ = demo
+    other = Unit.objects.get(force__campaign=campaign, name="1st Squad")
+    unit_edit(unit=other, changes={"status": "destroyed"}, reason="lost in the flood")
+    calendar_advance(campaign=campaign, days=1)
+    client.force_login(get_user_model().objects.get(username="alice"))
+    page = client.get(reverse("campaign:unit", args=[campaign.pk, other.pk])).text
+    chart = page.split('aria-labelledby="counts-chart-title"', 1)[1].split("</figure>", 1)[0]
+    drawn = re.findall(r"<title>Casualty hits, day (\d+): \d+</title>", chart)
+    assert drawn[-1] == str(campaign.day - 1)
+    assert re.findall(r"<title>Experience, day (\d+): \d+</title>", chart)[-1] == "3"
