@@ -2301,13 +2301,19 @@ def _entry_event(
     elif leader_killed(entry):
         kind = "killed"
     home = homes.get(entry.pk)
+    # The battle a unit's line names, as its entry keeps the name (`history.fight_named`), as
+    # the unit's history and page name it: a battle renamed since reads as its entries said it
+    # there too. An entry that kept no name (a found-too-late death) by its battle's record.
+    # The battle's own line (`timeline`) is its record's, and says the record's name, as the
+    # battle's page it links to heads itself.
+    battle = (fight_named(entry.kind, entry.details, "") or names.get(home)) if home else None
     label = unit_label(entry.unit)
     if kind == HistoryEntry.Kind.REVERT:
         text = unit_event(label, history_sentence(*revert_words(entry, carrying.get(entry.pk, {}))))
     elif kind == "killed":
         # The leader's death alone: what else the fight did to the unit is on its page.
         text = f"{after['leader']['name']}, leading {label}, was killed"
-        text += _step_why(entry, names.get(home) if home else None)
+        text += _step_why(entry, battle)
     elif kind in ("destroyed", "promoted", "reduced"):
         # The one thing that matters, said first, and why in a few words; then what else it did
         # to the unit (the hits it carries, its leader's fate), without the working, which is on
@@ -2318,7 +2324,7 @@ def _entry_event(
             verb = "rose" if kind == "promoted" else "fell"
             text = f"{label} {verb} from {_value_label(before['quality'])} to "
             text += _value_label(after["quality"])
-        text += _step_why(entry, names.get(home) if home else None)
+        text += _step_why(entry, battle)
         if rest := story_text(before, after, carrying.get(entry.pk, {}), headlines=False):
             text += ": " + rest
     else:
@@ -2436,6 +2442,9 @@ def timeline(
     battles = list(battles_listed(fought.filter(day__in=whole)))
     names = {cb.pk: cb.name for cb in battles}
     winners = winner_names(battles)
+    # A battle's own line is its record's: named as the record is now, as the battle's page it
+    # links to heads itself. The lines of what it did to the units name it as their entries
+    # kept it (`_entry_event`), as each unit's history does.
     events = [
         Event(cb.day, "battle",
               f"{cb.name}: " + (f"{winners[cb.pk]} won" if winners[cb.pk] else "no winner")

@@ -425,3 +425,23 @@ def test_a_timeline_line_leaves_out_what_it_says_first_by_the_fields_not_their_w
     step = story_text({"quality": "average"}, {"quality": "experienced", "experience": 5}, {},
                       headlines=False)  # fmt: skip
     assert "rose" not in step and step == story_text({}, {"experience": 5}, {})
+
+
+def test_a_battle_renamed_since_keeps_its_name_on_the_lines_of_what_it_did_to_units(client, world):
+    """The battle's own line says its record's name now, as its page does; the line of what it
+    did to a unit names it as the unit's entry kept it, as the unit's history does, and links
+    to the battle all the same."""
+    from campaign.models import CampaignBattle
+
+    CampaignBattle.objects.filter(pk=world.engine_battle.pk).update(name="Elm Ford")
+    login(client, world, "player")
+    page = client.get(_url("timeline", world)).text
+    battle = _url("battle", world, world.engine_battle.pk)
+    assert f'<a href="{battle}">Elm Ford: Blue Battalion won (applied)</a>' in page
+    assert (
+        f'<a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced at '
+        "Crossroads: retreated in poor order;" in page
+    )
+    assert "Inexperienced at Elm Ford" not in page
+    history = client.get(_url("unit", world, world.unit.pk)).text
+    assert "Crossroads" in history and "Elm Ford" not in history
