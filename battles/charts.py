@@ -121,18 +121,31 @@ DAY_BY_DAY = "day by day"
 """How often a chart draws a point unless told otherwise (``line_chart``'s ``every``)."""
 
 
-def lies_over(points: list[tuple[int, int]], earlier: list[str], every: str = DAY_BY_DAY) -> str:
+def lies_over(
+    points: list[tuple[int, int]],
+    earlier: list[str],
+    every: str = DAY_BY_DAY,
+    until: int | None = None,
+) -> str:
     """What the key says of a line drawn on top of the lines ``earlier`` (their names), which
     have its ``points`` at every point drawn (``every``, how often: "day by day", "week by
     week"): "0 every day, as Morale hits", else "the same as Morale hits every day"; drawn week
     by week, "0 at every point drawn week by week, as Morale hits", since the days between are
-    not drawn."""
+    not drawn. A line that ends before the chart does (``until``, its last day: a destroyed
+    unit's hits) says so: "0 every day to day 1, as Morale hits"."""
     names = " and ".join(earlier)
     when = "every day" if every == DAY_BY_DAY else f"at every point drawn {every}"
+    if until is not None:
+        when += f" to day {until}"
     values = {v for _, v in points}
     if len(values) == 1:
         return f"{values.pop()} {when}, as {names}"
     return f"the same as {names} {when}"
+
+
+def _ends_before(points: list[tuple[int, int]], days: list[int]) -> int | None:
+    """The last day of a line that ends before the chart's last day (None: it does not)."""
+    return points[-1][0] if points and points[-1][0] < days[-1] else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +220,7 @@ def line_chart(
             css=f"series-{i}",
             colour=colour,
             dots=tuple((x(d), y(v), f"{name}, day {d}: {v}") for d, v in points),
-            over=lies_over(points, under[i], every) if under[i] else "",
+            over=lies_over(points, under[i], every, _ends_before(points, days)) if under[i] else "",
             dot_r=2 if under[i] else 3,
         )
         for i, (name, colour, points) in enumerate(series)

@@ -117,6 +117,8 @@ def test_a_destroyed_units_chart_ends_its_hits_the_day_before_it_fell(client, de
     days = [int(d) for d in re.findall(r"<title>Experience, day (\d+): \d+</title>", chart)]
     assert days[-1] == campaign.day == 4
     assert "its hits end the day before it was destroyed, when it had none left to heal" in chart
+    # One hit line over the other, to the day before it fell, not every day.
+    assert "(0 every day to day 1, as Morale hits: one line over the other)" in chart
     rows = re.findall(r'<th scope="row"><span class="stack-only">Day </span>(\d+)</th>(.*?)</tr>',
                       chart, re.S)  # fmt: skip
     for day, row in rows:
