@@ -36,6 +36,33 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 PASSWORD = "a-long-test-password"
 TIMEOUT_MS = 60_000
 USERS = ("commander", "oddsmaker", "oldschool", "owner", "stranger")
+CONTRAST_JS = """
+  const rgba = c => { const m = c && c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = c => { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)];
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  const groundOf = e => { const layers = [];
+    for (let up = e.parentElement; up; up = up.parentElement) {
+      const c = rgba(getComputedStyle(up).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    let ground = [255, 255, 255];
+    for (const c of layers.reverse()) ground = ground.map((v, i) => c[i] * c[3] + v * (1 - c[3]));
+    return ground; };
+"""
+"""WCAG's contrast in a page's script, for the browser tests that measure it: ``rgba`` reads a
+computed colour, ``ratio`` gives two colours' contrast, ``groundOf`` the colour drawn under an
+element (its ancestors' backgrounds laid together over white)."""
+
+
+def contrast_js(body: str) -> str:
+    """A function for ``page.evaluate`` whose ``body`` may use `CONTRAST_JS`'s helpers."""
+    return "() => {" + CONTRAST_JS + body + "}"
 
 
 @pytest.fixture

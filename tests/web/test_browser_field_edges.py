@@ -8,35 +8,22 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.browser import contrast_js
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-EDGES = """() => {
-  const rgba = c => { const m = c && c.match(/rgba?\\(([^)]+)\\)/);
-    if (!m) return null;
-    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
-    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
-  const lum = c => { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255;
-    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)];
-    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+EDGES = contrast_js("""
   const fields = [...document.querySelectorAll(
     "main input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=range])"
     + ", main select, main textarea")].filter(e => e.checkVisibility());
   return fields.map(e => {
-    const layers = [];
-    for (let up = e.parentElement; up; up = up.parentElement) {
-      const c = rgba(getComputedStyle(up).backgroundColor);
-      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
-    }
-    let ground = [255, 255, 255];
-    for (const c of layers.reverse()) ground = ground.map((v, i) => c[i] * c[3] + v * (1 - c[3]));
+    const ground = groundOf(e);
     const s = getComputedStyle(e);
     const edge = rgba(s.borderTopColor);
     const drawn = s.borderTopStyle !== "none" && parseFloat(s.borderTopWidth) > 0 && edge;
     return [`${e.tagName.toLowerCase()}#${e.id}`, drawn ? ratio(edge, ground) : 0];
   });
-}"""
+""")
 """Each visible field of the page's main part and how far its edge stands out from the ground
 round it (0: no edge drawn)."""
 

@@ -11,30 +11,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import shoot
+from tests.web.browser import contrast_js, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-RING = """() => {
+RING = contrast_js("""
   const e = document.activeElement;
   if (!e || e === document.body) return null;
-  const rgba = c => { const m = c && c.match(/rgba?\\(([^)]+)\\)/);
-    if (!m) return null;
-    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
-    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
-  const lum = c => { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255;
-    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)];
-    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
-  // The ground round the control: the first background drawn under it, layers laid together.
-  const layers = [];
-  for (let up = e.parentElement; up; up = up.parentElement) {
-    const c = rgba(getComputedStyle(up).backgroundColor);
-    if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
-  }
-  let ground = [255, 255, 255];
-  for (const c of layers.reverse()) ground = ground.map((v, i) => c[i] * c[3] + v * (1 - c[3]));
+  const ground = groundOf(e);
   const s = getComputedStyle(e);
   const colours = [];
   if (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2) colours.push(s.outlineColor);
@@ -43,7 +27,7 @@ RING = """() => {
     .map(c => ratio(c, ground)));
   const words = (e.getAttribute("aria-label") || e.textContent || e.value || "").trim();
   return [`${e.tagName.toLowerCase()} ${words.split(/\\s+/).join(" ").slice(0, 40)}`, best];
-}"""
+""")
 """The control with the focus and how far its ring stands out from the ground round it."""
 
 

@@ -19,22 +19,13 @@ import re
 
 import pytest
 
-from tests.web.browser import expect, shoot
+from tests.web.browser import contrast_js, expect, shoot
 from tests.web.crafted import crafted_battle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-MAP_WORDS = """() => {
-  const rgba = c => { const m = c.match(/rgba?\\(([^)]+)\\)/);
-    if (!m) return null;
-    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
-    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+MAP_WORDS = contrast_js("""
   const over = (top, under, a) => top.slice(0, 3).map((v, i) => v * a + under[i] * (1 - a));
-  const lum = c => { const [r, g, b] = c.map(v => { v /= 255;
-    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)];
-    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
   const opacity = (e, svg) => { let o = 1;
     for (; e && e !== svg; e = e.parentElement) o *= +getComputedStyle(e).opacity; return o; };
   const found = [];
@@ -68,7 +59,7 @@ MAP_WORDS = """() => {
     }
   }
   return found;
-}"""
+""")
 """Each word drawn on the maps: (its words, its class, its contrast with what is right behind
 its letters: its halo where it has one, else the terrain, building or paper under it)."""
 
