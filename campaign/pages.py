@@ -61,7 +61,6 @@ from campaign.rules.experience import threshold
 from campaign.rules.history import (
     experience_has_text,
     fight_lead,
-    fight_name,
     fight_named,
     hit_points_shown,
     hits_held_text,
@@ -2361,7 +2360,7 @@ def _step_why(entry: HistoryEntry, battle: str | None) -> str:
     fight that did it (" at Battle of the Millrace"), the medics' 24 hours running out, or the
     entry's own reason (" (trained by Sgt. Kane)", " (GM correction: shelled at the ford)")."""
     if entry.kind in (HistoryEntry.Kind.ENGAGEMENT, HistoryEntry.Kind.QUICK_RESOLVE):
-        battle = fight_name(entry.details, entry.text)  # the fight its entry names
+        battle = fight_named(entry.kind, entry.details, entry.text)  # as its entry names it
     at = f" at {battle}" if battle else ""
     if entry.kind == HistoryEntry.Kind.CASUALTIES:
         return f"{at}, when the medics' 24 hours were over"

@@ -184,21 +184,16 @@ def without_working(kind: str, details: Mapping[str, Any], why: str) -> str:
     return f"{lead}: {words}" if words else why
 
 
-def fight_name(details: Mapping[str, Any], text: str) -> str:
-    """The fight an engagement's (or quick resolve's) entry names, or a fight's experience
-    entry, by its ``details`` and ``text``: kept with it as data (``name``), so the name
-    travels with the entry wherever its record stays behind; an entry saved before it was is
-    read by its sentence (`took_name`)."""
+def fight_named(kind: str, details: Mapping[str, Any], text: str) -> str:
+    """The fight an entry of a fight names, as the entry keeps it as data, so the name travels
+    with the entry wherever its record stays behind: a battle's entry its reason, an
+    engagement's, a quick resolve's or an experience entry its ``name``; an entry saved before
+    it kept them is read by its sentence ``text`` (`took_name`)."""
+    reason = details.get("reason") if kind == "battle" else None
+    if isinstance(reason, str) and reason:
+        return reason
     name = details.get("name")
     return name if isinstance(name, str) and name else took_name(text)
-
-
-def fight_named(kind: str, details: Mapping[str, Any], text: str) -> str:
-    """The fight an entry of a fight names, as the entry keeps it: a battle's entry its reason,
-    an engagement's, a quick resolve's or an experience entry its name (`fight_name`, read by
-    its sentence ``text`` when saved before it kept it)."""
-    reason = details.get("reason") if kind == "battle" else None
-    return reason if isinstance(reason, str) and reason else fight_name(details, text)
 
 
 def fight_lead(why: str, name: str) -> tuple[str, str]:

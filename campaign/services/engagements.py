@@ -299,7 +299,7 @@ def _taken(fought: _Fought) -> list[_Taken]:
                 why += f" — {'; '.join(working)}"
             details = {
                 "seed": fought.seed,
-                "name": fought.title,  # the fight's name as data (`history.fight_name`)
+                "name": fought.title,  # the fight's name as data (`history.fight_named`)
                 "by_units": fought.by_units,  # what a revert names it by (`history.undone_text`)
                 "unhurt": unhurt,  # the fight did nothing to it (`recovery._fight_story`)
                 "damage": {

@@ -29,7 +29,7 @@ from campaign.rules.bridge import (
 from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import (
-    fight_name,
+    fight_named,
     hits_text,
     plural,
     possessive,
@@ -769,7 +769,7 @@ def _fight_of(entry: HistoryEntry) -> Fight | None:
     if entry.kind in (Kind.ENGAGEMENT, Kind.QUICK_RESOLVE):
         by_units = entry.details.get("by_units")
         by_units = by_units if isinstance(by_units, str) else None
-        return ("engagement", fight_name(entry.details, entry.text), by_units)
+        return ("engagement", fight_named(entry.kind, entry.details, entry.text), by_units)
     return None
 
 

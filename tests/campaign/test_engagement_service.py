@@ -64,7 +64,7 @@ def test_an_engagements_entry_keeps_the_fights_name_as_data_whatever_its_words(
 ):
     """The name an engagement's entry gives its fight is kept with it (``name``): a revert of
     the entry alone names the fight by it even once the words its sentence was written with
-    are worded otherwise (`history.fight_name`)."""
+    are worded otherwise (`history.fight_named`)."""
     from campaign.services.outcomes import outcome_revert
 
     red, blue = make_unit("Red 1"), make_unit("Blue 1", into=enemy)
