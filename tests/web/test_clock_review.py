@@ -26,6 +26,11 @@ def _url(name, world, *args):
     return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
 
 
+def _lines_of(response, unit):
+    """The lines of a review or summary that tell ``unit``."""
+    return [line for line in response.context["lines"] if f"{unit.name} (" in line]
+
+
 def _wounded(world):
     """The player's unit with Casualty hits whose medical window closes in the next hours."""
     unit_edit(
@@ -131,7 +136,7 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
               actor=world.users["gm"])  # fmt: skip
     login(client, world, "gm")
     review = client.get(_url("clock-advance", world), {"hours": "3"})
-    told = [line for line in review.context["lines"] if f"{unit.name} (" in line]
+    told = _lines_of(review, unit)
     assert told == [
         f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R; rallied, then after day 2, "
         "00:00, 1 Casualty hit not saved within 24 hours dies; fell from Inexperienced to Green; "
@@ -141,7 +146,7 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
         _url("clock-advance", world), {"hours": "3", "confirm": "yes", "reviewed_at": "23"}
     )
     summary = client.get(done["Location"])
-    told = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
+    told = _lines_of(summary, unit)
     assert len(told) == 1
     assert told[0].startswith(
         f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R; rallied, then after day 2, "
@@ -163,7 +168,7 @@ def test_a_step_lost_to_the_dead_is_said_with_them_not_after_a_rally_that_came_l
     world.campaign.save()
     login(client, world, "gm")
     review = client.get(_url("clock-advance", world), {"hours": "24"})
-    told = [line for line in review.context["lines"] if f"{unit.name} (" in line]
+    told = _lines_of(review, unit)
     assert told == [
         f"After day 2, 00:00: {unit.name} ({unit.force.name}): 3 Casualty hits not saved within "
         "24 hours die; fell from Average to Raw, then on day 3, 00:00, a day of R&R; rallied; "
@@ -173,7 +178,7 @@ def test_a_step_lost_to_the_dead_is_said_with_them_not_after_a_rally_that_came_l
         _url("clock-advance", world), {"hours": "24", "confirm": "yes", "reviewed_at": "24"}
     )
     summary = client.get(done["Location"])
-    (told,) = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
+    (told,) = _lines_of(summary, unit)
     assert told.endswith(
         "; fell from Average to Raw, then on day 3, 00:00, a day of R&R; rallied; carries no hits "
         "now."
@@ -191,7 +196,7 @@ def test_the_dead_are_told_by_when_they_die_not_by_how_that_time_is_worded(
               actor=world.users["gm"])  # fmt: skip
     login(client, world, "gm")
     review = client.get(_url("clock-advance", world), {"hours": "3"})
-    (told,) = [line for line in review.context["lines"] if f"{unit.name} (" in line]
+    (told,) = _lines_of(review, unit)
     assert "a day of R&R; rallied, then as day 2, 00:00 passes, 1 Casualty hit not saved" in told
 
 
@@ -208,7 +213,7 @@ def test_the_dead_are_dated_as_the_clock_passes_their_window_not_at_the_hour_it_
     dashboard = client.get(_url("dashboard", world)).text
     assert "Unsaved, it dies when the clock moves on" in dashboard
     review = client.get(_url("clock-advance", world), {"hours": "3"})
-    told = [line for line in review.context["lines"] if f"{unit.name} (" in line]
+    told = _lines_of(review, unit)
     assert told == [
         f"After day 2, 00:00: {unit.name} ({unit.force.name}): 1 Casualty hit not saved within "
         "24 hours dies; fell from Inexperienced to Green; carries no hits now."
@@ -216,7 +221,7 @@ def test_the_dead_are_dated_as_the_clock_passes_their_window_not_at_the_hour_it_
     hidden = dict(review.context["hidden"])
     done = client.post(_url("clock-advance", world), {"hours": "3", "confirm": "yes", **hidden})
     summary = client.get(done["Location"])
-    told = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
+    told = _lines_of(summary, unit)
     assert len(told) == 1
     assert told[0].startswith(
         f"After day 2, 00:00: {unit.name} ({unit.force.name}): 1 Casualty hit not saved within "
@@ -378,7 +383,7 @@ def test_the_summary_says_the_dead_with_one_parenthesis_when_the_gm_gave_a_reaso
     hidden = dict(review.context["hidden"])
     done = client.post(_url("advance", world), {"days": "1", "confirm": "yes", **hidden})
     summary = client.get(done["Location"])
-    [told] = [line for line in summary.context["lines"] if f"{unit.name} (" in line]
+    [told] = _lines_of(summary, unit)
     assert ") (" not in told
     assert "1 Casualty hit not saved within 24 hours died (taken out at Crossroads; " in told
     assert "; the clock moved on: patrols); " in told
