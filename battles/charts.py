@@ -103,8 +103,9 @@ def score_histogram(summary: OddsSummary, sides_drawn: Sequence[tuple[str, str, 
 @dataclass(frozen=True, slots=True)
 class Line:
     name: str
-    points: str
-    """The polyline's ``points``, in the chart's pixels."""
+    stretches: tuple[str, ...]
+    """Each stretch's polyline ``points``, in the chart's pixels: one, unless the line breaks off
+    over days it has no value (`line_chart`)."""
     css: str
     """Its class (``series-0``…): the stylesheet's colour when ``colour`` is empty."""
     colour: str
@@ -126,18 +127,23 @@ def lies_over(
     earlier: list[str],
     every: str = DAY_BY_DAY,
     until: int | None = None,
+    broken: bool = False,
 ) -> str:
     """What the key says of a line drawn on top of the lines ``earlier`` (their names), which
     have its ``points`` at every point drawn (``every``, how often: "day by day", "week by
     week"): "0 every day, as Morale hits", else "the same as Morale hits every day"; drawn week
     by week, "0 at every point drawn week by week, as Morale hits", since the days between are
     not drawn. A line that ends before the chart does (``until``, its last day: a destroyed
-    unit's hits) says so: "0 every day to day 1, as Morale hits"."""
+    unit's hits) says so: "0 every day to day 1, as Morale hits"; a line that breaks off over
+    days it has no value (``broken``: a unit destroyed, then revived) says "0 every day it is
+    drawn"."""
     names = " and ".join(earlier)
     when = "every day" if every == DAY_BY_DAY else f"at every point drawn {every}"
-    if until is not None:
+    if broken and every == DAY_BY_DAY:
+        when += " it is drawn"
+    elif until is not None:
         when += f" to day {until}"
-    values = {v for _, v in points}
+    values = {v for _, v in points if v is not None}
     if len(values) == 1:
         return f"{values.pop()} {when}, as {names}"
     return f"the same as {names} {when}"
@@ -146,6 +152,18 @@ def lies_over(
 def _ends_before(points: list[tuple[int, int]], days: list[int]) -> int | None:
     """The last day of a line that ends before the chart's last day (None: it does not)."""
     return points[-1][0] if points and points[-1][0] < days[-1] else None
+
+
+def stretches(points: list[tuple[int, int | None]]) -> list[list[tuple[int, int]]]:
+    """A line's points in the stretches drawn each on its own: broken where a point has no
+    value (``(day, None)``, `line_chart`)."""
+    runs: list[list[tuple[int, int]]] = [[]]
+    for day, value in points:
+        if value is None:
+            runs.append([])
+        else:
+            runs[-1].append((day, value))
+    return [run for run in runs if run]
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +200,7 @@ is 8 to 9 px wide), so that the days' labels are spaced clear of each other."""
 
 
 def line_chart(
-    series: list[tuple[str, str, list[tuple[int, int]]]],
+    series: list[tuple[str, str, list[tuple[int, int | None]]]],
     *,
     y_title: str,
     x_title: str = "Campaign day",
@@ -192,11 +210,15 @@ def line_chart(
 ) -> LineChart:
     """Lines of whole-number values over campaign days: ``series`` is (name, colour or "",
     [(day, value)…]); days run along the bottom, values up the side from 0 to ``y_max`` (else
-    the largest value), each labelled by ``y_names[value]`` when given (quality names).
-    ``every`` says how often the points are (``campaign.charts.every_words``), for the key."""
-    days = sorted({day for _, _, points in series for day, _ in points}) or [1]
+    the largest value), each labelled by ``y_names[value]`` when given (quality names). A point
+    ``(day, None)`` is none: the line breaks there, each stretch drawn on its own (a unit's
+    hits over days it was destroyed, `campaign.charts.points_drawn`). ``every`` says how often
+    the points are (``campaign.charts.every_words``), for the key."""
+    runs = [stretches(points) for _, _, points in series]
+    valued = [[p for run in line for p in run] for line in runs]
+    days = sorted({day for points in valued for day, _ in points}) or [1]
     low, high = days[0], max(days[-1], days[0] + 1)
-    top = y_max or max((v for _, _, points in series for _, v in points), default=1) or 1
+    top = y_max or max((v for points in valued for _, v in points), default=1) or 1
     left = NAMED_LEFT if y_names else LEFT
     plot_w = LINE_WIDTH - left - RIGHT
     plot_h = LINE_HEIGHT - LINE_TOP - BOTTOM
@@ -216,14 +238,18 @@ def line_chart(
     lines = tuple(
         Line(
             name=name,
-            points=" ".join(f"{x(d)},{y(v)}" for d, v in points),
+            stretches=tuple(" ".join(f"{x(d)},{y(v)}" for d, v in run) for run in runs[i]),
             css=f"series-{i}",
             colour=colour,
-            dots=tuple((x(d), y(v), f"{name}, day {d}: {v}") for d, v in points),
-            over=lies_over(points, under[i], every, _ends_before(points, days)) if under[i] else "",
+            dots=tuple((x(d), y(v), f"{name}, day {d}: {v}") for d, v in valued[i]),
+            over=lies_over(
+                valued[i], under[i], every, _ends_before(valued[i], days), len(runs[i]) > 1
+            )
+            if under[i]
+            else "",
             dot_r=2 if under[i] else 3,
         )
-        for i, (name, colour, points) in enumerate(series)
+        for i, (name, colour, _) in enumerate(series)
     )
     # At most a dozen day labels, and none past the last day drawn (one day: the axis is one
     # day long, but only that day is labelled); each clear of the next by a digit and a half

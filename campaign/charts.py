@@ -55,6 +55,27 @@ def end_of_words(first: int, step: int) -> str:
     return f"day {first} and of every {step}th day back from today"
 
 
+def points_drawn(
+    points: list[tuple[int, int]], drawn: Iterable[int]
+) -> list[tuple[int, int | None]]:
+    """A day-by-day series' points on the days a chart draws (`days_drawn`), with a break,
+    ``(day, None)``, wherever it has no point for some days between two it has (a unit's hits
+    over the days it was destroyed, when a GM's correction revived it: `unit_series`), so that
+    each stretch is drawn on its own rather than joined across days it was not there
+    (``battles.charts.line_chart``). A stretch that falls between two days drawn has no point,
+    but still breaks the line."""
+    kept = set(drawn)
+    found: list[tuple[int, int | None]] = []
+    last = None
+    for day, value in points:
+        if last is not None and day > last + 1 and found and found[-1][1] is not None:
+            found.append((last + 1, None))
+        if day in kept:
+            found.append((day, value))
+        last = day
+    return found
+
+
 def _end_of_day_states(
     entries: Iterable[tuple[int, Mapping[str, Any]]], first_day: int, today: int
 ) -> list[tuple[int, dict[str, Any]]]:
@@ -77,7 +98,8 @@ def unit_series(
     """Quality (0 Raw … 6 Legendary), experience and hits at the end of each day, from the
     unit's first day to ``today``. A unit destroyed utterly has no hits left to heal, whatever
     it carried as it fell (its page shows "—"): its hits have no point on a day that ends with
-    it destroyed, so their lines end the day before it fell."""
+    it destroyed, so their lines end the day before it fell, and break off over the days it
+    was destroyed should a GM's correction revive it (`points_drawn`)."""
     entries = list(entries)
     if not entries:
         return {name: [] for name in UNIT_SERIES}

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 from urllib.parse import urlencode
 
@@ -32,6 +33,7 @@ from campaign.charts import (
     end_of_words,
     every_words,
     force_strength_series,
+    points_drawn,
     unit_series,
 )
 from campaign.models import (
@@ -2687,6 +2689,9 @@ DESTROYED_HITS = "—"
 left to heal (`charts.unit_series`)."""
 ENDS_DESTROYED = "; its hits end the day before it was destroyed, when it had none left to heal"
 """What a unit's chart of its hits says of the days it ends with destroyed."""
+BREAKS_DESTROYED = "; its hits break off over the days it was destroyed, when it had none to heal"
+"""What a unit's chart of its hits says of days it was destroyed before a GM's correction
+revived it: its lines break off there (`charts.points_drawn`)."""
 
 
 def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[str, Any]:
@@ -2694,19 +2699,21 @@ def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[s
     (`unit_chart_entries`): its quality, step by step (Raw at the foot, Legendary at the top),
     and its experience and hits; and their numbers as a table. A unit of a long campaign is
     drawn week by week (`days_drawn`), as the campaign page's strength chart is."""
-    series = unit_series(history, today)
-    days = [day for day, _ in series["quality"]]
+    daily = unit_series(history, today)
+    days = [day for day, _ in daily["quality"]]
     span = f"Day {days[0]} to day {days[-1]}" if days else "No days yet"
     step = 1
+    drawn = days
     if days:
         drawn, step = days_drawn(days[0], days[-1])
-        kept = set(drawn)
-        series = {name: [p for p in points if p[0] in kept] for name, points in series.items()}
+    series = {name: points_drawn(points, drawn) for name, points in daily.items()}
     every = every_words(step)
     which = end_of_words(days[0], step) if days else "each day"
     # A day without a point of its hits ended with it destroyed: "—", as its page says them.
-    by_day = {name: dict(points) for name, points in series.items()}
-    ended = len(series[UNIT_HITS[0]]) < len(series["quality"])
+    by_day = {name: {d: v for d, v in points if v is not None} for name, points in series.items()}
+    lived = [day for day, _ in daily[UNIT_HITS[0]]]
+    ended = len(lived) < len(days)
+    broken = any(b - a > 1 for a, b in pairwise(lived))
     rows = [
         (day, [Quality(q).label, *(by_day[n].get(day, DESTROYED_HITS) for n in UNIT_SERIES[1:])])
         for day, q in series["quality"]
@@ -2728,7 +2735,7 @@ def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[s
         "quality_desc": f"{span}: the unit's quality at the end of {which}.",
         "counts": counts,
         "counts_desc": f"{span}: experience points, Morale hits and Casualty hits at the end "
-        f"of {which}{ENDS_DESTROYED if ended else ''}.",
+        f"of {which}{BREAKS_DESTROYED if broken else ENDS_DESTROYED if ended else ''}.",
         "table": numbers_by_day([UNIT_SERIES_NAMES[n] for n in UNIT_SERIES], rows),
         "every": every,
     }
@@ -2784,12 +2791,11 @@ def _strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
     # A long campaign is drawn week by week (`days_drawn`), its table too: a year of days
     # would be hundreds of points a force, too many to read on a phone or to send.
     days, step = days_drawn(1, today)
-    drawn = set(days)
     series = [
         (
             f.name,
             force_colour(f),
-            [p for p in force_strength_series(per_force[f.pk], today) if p[0] in drawn],
+            points_drawn(force_strength_series(per_force[f.pk], today), days),
         )
         for f in forces
     ]

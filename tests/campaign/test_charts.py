@@ -10,7 +10,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from battles.charts import BOTTOM, LEFT, LINE_HEIGHT, LINE_TOP, LINE_WIDTH, RIGHT, line_chart
-from campaign.charts import force_strength_series, unit_series
+from campaign.charts import force_strength_series, points_drawn, unit_series
 
 RAISED = {
     "quality": "average", "experience": 0, "morale_hits": 0, "casualty_hits": 0,
@@ -72,8 +72,8 @@ def test_the_line_chart_draws_each_point_on_its_day_and_value():
     blue, red = chart.lines
     # The plot runs from x 44 to 428 (days 1..3) and from y 180 (0) up to 28 (4, the most).
     assert (LEFT, LINE_WIDTH - RIGHT, LINE_TOP, LINE_HEIGHT - BOTTOM) == (44, 428, 28, 180)
-    assert blue.points == "44.0,180.0 236.0,28.0 428.0,104.0"
-    assert red.points == "44.0,28.0 428.0,28.0"
+    assert blue.stretches == ("44.0,180.0 236.0,28.0 428.0,104.0",)
+    assert red.stretches == ("44.0,28.0 428.0,28.0",)
     assert blue.colour == "#1f5fa8" and red.css == "series-1"
     assert [d[2] for d in red.dots] == ["Red, day 1: 4", "Red, day 3: 4"]
     assert [text for _, text in chart.x_labels] == ["1", "2", "3"]
@@ -91,7 +91,7 @@ def test_a_quality_chart_names_its_steps_and_runs_from_raw_to_legendary():
     ]  # fmt: skip
     assert chart.plot_left == 108  # room for the names
     # Average (3 of 6) halfway up the 152 px plot: 180 - 76.
-    assert chart.lines[0].points == "108.0,104.0 428.0,129.33"
+    assert chart.lines[0].stretches == ("108.0,104.0 428.0,129.33",)
 
 
 def test_the_axis_titles_are_drawn_whole_inside_the_chart():
@@ -134,3 +134,37 @@ def test_a_long_campaigns_day_labels_stay_clear_of_each_other():
     forty = line_chart([("Quality", "", [(d, 3) for d in range(1, 41)])], y_title="",
                        y_max=6, y_names=names)  # fmt: skip
     assert [t for _, t in forty.x_labels] == [str(d) for d in range(1, 41, 4)]
+
+
+def test_a_revived_units_hits_break_off_over_the_days_it_was_destroyed():
+    # Destroyed on day 3, revived by a GM's correction on day 5: its hits have no point on days
+    # 3 and 4, and each stretch it lived is drawn on its own, not joined across them.
+    entries = [
+        (1, RAISED),
+        (2, {"morale_hits": 1}),
+        (3, {"status": "destroyed"}),
+        (5, {"status": "ready", "morale_hits": 0}),
+    ]
+    series = unit_series(entries, today=6)
+    assert series["morale_hits"] == [(1, 0), (2, 1), (5, 0), (6, 0)]
+    drawn = points_drawn(series["morale_hits"], range(1, 7))
+    assert drawn == [(1, 0), (2, 1), (3, None), (5, 0), (6, 0)]
+    chart = line_chart([("Morale hits", "", drawn)], y_title="")
+    (line,) = chart.lines
+    assert len(line.stretches) == 2
+    assert [len(run.split()) for run in line.stretches] == [2, 2]
+    assert [text for _, _, text in line.dots] == [
+        "Morale hits, day 1: 0", "Morale hits, day 2: 1", "Morale hits, day 5: 0",
+        "Morale hits, day 6: 0",
+    ]  # fmt: skip
+    # Drawn only on days 2 and 6 (a long campaign's weeks), its one day destroyed, day 3, lies
+    # between two points drawn: the line still breaks there.
+    entries[3] = (4, {"status": "ready", "morale_hits": 0})
+    series = unit_series(entries, today=6)
+    assert points_drawn(series["morale_hits"], [2, 6]) == [(2, 1), (3, None), (6, 0)]
+    # Both its hits 0 on every day drawn, broken alike: the key says so of the days drawn.
+    both = [(1, 0), (2, None), (4, 0)]
+    chart = line_chart([("Morale hits", "", both), ("Casualty hits", "", both)], y_title="")
+    assert chart.lines[1].over == "0 every day it is drawn, as Morale hits"
+    # A unit never destroyed, or destroyed for good, has no break.
+    assert points_drawn([(1, 0), (2, 1)], [1, 2, 3]) == [(1, 0), (2, 1)]

@@ -26,9 +26,13 @@ def _url(name, world, *args):
     return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
 
 
-def _lines(page: str, chart_id: str) -> dict[str, str]:
+def _lines(page: str, chart_id: str) -> dict[str, tuple[str, ...]]:
+    """Each line of a chart by its name: its stretches' points, as ``Line.stretches``."""
     svg = page.split(f'aria-labelledby="{chart_id}-title', 1)[1].split("</svg>", 1)[0]
-    return dict(re.findall(r'data-series="([^"]+)"><polyline points="([^"]+)"', svg))
+    return {
+        name: tuple(re.findall(r'<polyline points="([^"]+)"', drawn))
+        for name, drawn in re.findall(r'data-series="([^"]+)">(.*?)</g>', svg)
+    }
 
 
 def test_the_unit_page_charts_its_quality_experience_and_hits_by_day(client, world):
@@ -46,14 +50,14 @@ def test_the_unit_page_charts_its_quality_experience_and_hits_by_day(client, wor
     assert series["experience"][-1] == (3, 4) and series["morale_hits"][-1] == (3, 2)
     quality = line_chart([("Quality", "", series["quality"])], y_title="", y_max=6,
                          y_names=tuple("x" * 7))  # fmt: skip
-    assert _lines(page, "quality-chart") == {"Quality": quality.lines[0].points}
+    assert _lines(page, "quality-chart") == {"Quality": quality.lines[0].stretches}
     counts = line_chart(
         [(name, "", series[key]) for key, name in (
             ("experience", "Experience"), ("morale_hits", "Morale hits"),
             ("casualty_hits", "Casualty hits"))],
         y_title="",
     )  # fmt: skip
-    assert _lines(page, "counts-chart") == {line.name: line.points for line in counts.lines}
+    assert _lines(page, "counts-chart") == {line.name: line.stretches for line in counts.lines}
     assert "Squad 1&#x27;s quality, day by day</title>" in page
     assert "Squad 1&#x27;s experience and hits, day by day</title>" in page
     assert "Day 1 to day 3: the unit&#x27;s quality at the end of each day." in page
@@ -220,3 +224,29 @@ def test_a_line_lying_on_another_at_every_weekly_point_says_so_in_the_key(client
         "hits: one line over the other)</span>" in key
     )
     assert "every day" not in charts
+
+
+def test_a_revived_units_hit_lines_break_off_over_the_days_it_was_destroyed(client, world):
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"morale_hits": 1, "casualty_hits": 0}, reason="ambush",
+              actor=gm)  # fmt: skip
+    calendar_advance(campaign=world.campaign, days=1, actor=gm)
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="shelled", actor=gm)
+    calendar_advance(campaign=world.campaign, days=2, actor=gm)
+    # Destroyed on day 2; on day 4 a GM's correction brings it back; today is day 5.
+    unit_edit(unit=world.unit, changes={"status": "ready", "morale_hits": 0, "casualty_hits": 0},
+              reason="it was never hit", actor=gm)  # fmt: skip
+    calendar_advance(campaign=world.campaign, days=1, actor=gm)
+    page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
+    lines = _lines(page, "counts-chart")
+    # Each hit line: day 1 on its own, then days 4 and 5, not joined across days 2 and 3;
+    # experience, which it kept all along, one line over every day.
+    for name in ("Morale hits", "Casualty hits"):
+        assert [len(run.split()) for run in lines[name]] == [1, 2], name
+        assert re.findall(rf"<title>{name}, day (\d+):", page) == ["1", "4", "5"]
+    assert [len(run.split()) for run in lines["Experience"]] == [5]
+    assert "its hits break off over the days it was destroyed" in page
+    # Its table: "—" on the days it ended destroyed, numbers on either side.
+    table = page.split("The numbers, day by day", 1)[1].split("</table>", 1)[0]
+    cells = re.findall(r'<td data-label="Morale hits">([^<]+)</td>', table)
+    assert cells == ["1", "—", "—", "0", "0"]
