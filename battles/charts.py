@@ -184,6 +184,28 @@ class LineChart:
     """Where the values' title is drawn (x of its start, y of its baseline), above the plot."""
 
 
+DAY_LABELS_AT_MOST = 12
+"""Day labels under a line chart at most."""
+
+
+def _days_labelled(days: list[int], low: int, high: int, room: float) -> list[int]:
+    """The days a line chart labels of the ``days`` it draws (``low`` to ``high`` along its
+    axis), each at least ``room`` (a share of the axis) clear of the next, at most
+    `DAY_LABELS_AT_MOST`. Drawn every day: from the first day on, and none past the last
+    (one day: the axis is one day long, but only that day is labelled). Drawn at intervals
+    (week by week, `campaign.charts.days_drawn`): days drawn only, the last and every few
+    back from it as the points are taken, and the first, whose gap to the next may be
+    shorter, so that where the chart begins and ends is said under it."""
+    span = high - low
+    if days[-1] - days[0] + 1 == len(days):
+        step = max(1, span // 10 + 1, math.ceil(span * room))
+        return list(range(low, days[-1] + 1, step))
+    gap = days[-1] - days[-2]
+    every = max(math.ceil(len(days) / (DAY_LABELS_AT_MOST - 1)), math.ceil(span * room / gap))
+    back = [day for day in days[::-1][::every] if (day - days[0]) / span >= room]
+    return [days[0], *back[::-1]]
+
+
 LINE_WIDTH, LINE_HEIGHT, LINE_TOP, NAMED_LEFT = 440, 220, 28, 108
 """A line chart is narrower than the histogram, so that on a phone it shrinks little and its
 labels stay readable; with room above the plot for the title of its values' axis, and at the
@@ -251,13 +273,12 @@ def line_chart(
         )
         for i, (name, colour, _) in enumerate(series)
     )
-    # At most a dozen day labels, and none past the last day drawn (one day: the axis is one
-    # day long, but only that day is labelled); each clear of the next by a digit and a half
-    # however many digits a day has, or a long campaign's "112 149 186" runs together in the
-    # narrower plot of the quality chart on a phone.
+    # Each day label clear of the next by a digit and a half however many digits a day has,
+    # or a long campaign's "112 149 186" runs together in the narrower plot of the quality
+    # chart on a phone.
     room = (len(str(days[-1])) + 1.5) * AXIS_DIGIT_WIDTH
-    step = max(1, (high - low) // 10 + 1, math.ceil((high - low) * room / plot_w))
-    x_labels = tuple((x(d), str(d)) for d in range(low, days[-1] + 1, step))
+    labelled = _days_labelled(days, low, high, room / plot_w)
+    x_labels = tuple((x(d), str(d)) for d in labelled)
     y_step = 1 if y_names else max(1, top // 4 + (top % 4 > 0))
     y_labels = tuple(
         (y(v), y_names[v] if v < len(y_names) else str(v)) for v in range(0, top + 1, y_step)

@@ -30,7 +30,8 @@ stays a few dozen points, readable on a phone and small to send."""
 def days_drawn(first: int, today: int) -> tuple[list[int], int]:
     """The days from ``first`` to ``today`` a chart draws, and how many days apart: every day
     up to `CHART_DAYS_AT_MOST`, else ``first``, then every 7th day (or 14th…) back from
-    ``today``, so the latest point is always today's."""
+    ``today``, so the latest point is always today's and every gap a week (two weeks…) but
+    the first, which may be shorter (`end_of_words` says it, the chart labels its days)."""
     span = today - first + 1
     if span <= CHART_DAYS_AT_MOST:
         return list(range(first, today + 1)), 1
@@ -47,12 +48,13 @@ def every_words(step: int) -> str:
     return "week by week" if step == 7 else f"every {step // 7} weeks"
 
 
-def end_of_words(first: int, step: int) -> str:
-    """Which days a chart's points are taken at the end of (`days_drawn`), in words: "each
-    day", else "day 1 and of every 7th day back from today"."""
-    if step == 1:
+def end_of_words(days: list[int], step: int) -> str:
+    """Which of the ``days`` a chart draws its points are taken at the end of (`days_drawn`),
+    in words: "each day", else "day 1, then of day 9 and every 7 days after", the first gap,
+    which may be shorter than the rest, said as it is."""
+    if step == 1 or len(days) < 2:
         return "each day"
-    return f"day {first} and of every {step}th day back from today"
+    return f"day {days[0]}, then of day {days[1]} and every {step} days after"
 
 
 def points_drawn(

@@ -2708,7 +2708,7 @@ def unit_charts(history: list[tuple[int, dict[str, Any]]], today: int) -> dict[s
         drawn, step = days_drawn(days[0], days[-1])
     series = {name: points_drawn(points, drawn) for name, points in daily.items()}
     every = every_words(step)
-    which = end_of_words(days[0], step) if days else "each day"
+    which = end_of_words(drawn, step)
     # A day without a point of its hits ended with it destroyed: "—", as its page says them.
     by_day = {name: {d: v for d, v in points if v is not None} for name, points in series.items()}
     lived = [day for day, _ in daily[UNIT_HITS[0]]]
@@ -2807,8 +2807,8 @@ def _strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
             [(day, [points[i][1] for _, _, points in series]) for i, day in enumerate(days)],
         ),
         "chart_every": every,
-        "chart_desc": f"Units fit to fight (neither retreated nor destroyed) at the end of "
-        f"{end_of_words(1, step)}, day 1 to day {today}, for "
+        "chart_desc": f"Day 1 to day {today}: units fit to fight (neither retreated nor "
+        f"destroyed) at the end of {end_of_words(days, step)}, for "
         + ", ".join(f.name for f in forces)
         + ".",
     }

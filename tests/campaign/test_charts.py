@@ -10,7 +10,13 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from battles.charts import BOTTOM, LEFT, LINE_HEIGHT, LINE_TOP, LINE_WIDTH, RIGHT, line_chart
-from campaign.charts import force_strength_series, points_drawn, unit_series
+from campaign.charts import (
+    days_drawn,
+    end_of_words,
+    force_strength_series,
+    points_drawn,
+    unit_series,
+)
 
 RAISED = {
     "quality": "average", "experience": 0, "morale_hits": 0, "casualty_hits": 0,
@@ -168,3 +174,33 @@ def test_a_revived_units_hits_break_off_over_the_days_it_was_destroyed():
     assert chart.lines[1].over == "0 every day it is drawn, as Morale hits"
     # A unit never destroyed, or destroyed for good, has no break.
     assert points_drawn([(1, 0), (2, 1)], [1, 2, 3]) == [(1, 0), (2, 1)]
+
+
+def test_a_chart_drawn_week_by_week_keeps_even_weeks_back_from_its_last_day_and_labels_both_ends():
+    names = ("Raw", "Green", "Inexperienced", "Average", "Experienced", "Elite", "Legendary")
+    for first in (1, 40):
+        for today in [*range(first + 60, first + 75), first + 365, first + 729, first + 730]:
+            days, step = days_drawn(first, today)
+            # Its first day and its last are drawn; every gap is the step but the first, which
+            # is a day to a step long, and said so.
+            assert days[0] == first and days[-1] == today and step % 7 == 0
+            gaps = [b - a for a, b in pairwise(days)]
+            assert set(gaps[1:]) == {step} and 1 <= gaps[0] <= step
+            assert end_of_words(days, step) == (
+                f"day {first}, then of day {days[1]} and every {step} days after"
+            )
+            points = [(day, 3) for day in days]
+            for chart in (
+                line_chart([("Quality", "", points)], y_title="", y_max=6, y_names=names),
+                line_chart([("Experience", "", points)], y_title=""),
+            ):
+                at = {int(text): x for x, text in chart.x_labels}
+                # Labels only on days drawn: the first, the last and evenly back from it,
+                # clear of each other, a dozen at most.
+                assert first in at and today in at and set(at) <= set(days)
+                back = sorted(set(at) - {first})
+                assert len({b - a for a, b in pairwise(back)}) <= 1
+                xs = sorted(at.values())
+                assert min(b - a for a, b in pairwise(xs)) >= (len(str(today)) + 1) * 9
+                assert len(xs) <= 12
+    assert end_of_words(list(range(1, 41)), 1) == "each day"

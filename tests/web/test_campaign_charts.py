@@ -155,7 +155,8 @@ def test_a_long_campaigns_strength_chart_is_drawn_week_by_week_in_a_bounded_page
     # A year: day 1, then every 7th day back from today, the chart and its table alike.
     year, year_queries, year_size = _strength_drawn(client, world, 365)
     assert "Units fit to fight, week by week</title>" in year
-    assert "at the end of day 1 and of every 7th day back from today, day 1 to day 365" in year
+    assert "Day 1 to day 365: units fit to fight" in year
+    assert "at the end of day 1, then of day 8 and every 7 days after, for " in year
     drawn = [int(d) for d in re.findall(r"<title>Red Company, day (\d+):", year)]
     assert drawn[:3] == [1, 8, 15] and drawn[-1] == 365 and len(drawn) == 53
     assert "<summary>The numbers, week by week</summary>" in year
@@ -196,7 +197,7 @@ def test_a_long_campaigns_unit_charts_are_drawn_week_by_week_in_a_bounded_page(c
     year, year_queries, year_size = _unit_drawn(client, world, 365)
     assert "Squad 1&#x27;s quality, week by week</title>" in year
     assert "Squad 1&#x27;s experience and hits, week by week</title>" in year
-    assert "to day 365: the unit&#x27;s quality at the end of day 1 and of every 7th day" in year
+    assert "to day 365: the unit&#x27;s quality at the end of day 1, then of day 8 and" in year
     for series in ("Quality", "Experience", "Morale hits", "Casualty hits"):
         drawn = [int(d) for d in re.findall(rf"<title>{series}, day (\d+):", year)]
         assert drawn[:3] == [1, 8, 15] and drawn[-1] == 365 and len(drawn) == 53
@@ -250,3 +251,22 @@ def test_a_revived_units_hit_lines_break_off_over_the_days_it_was_destroyed(clie
     table = page.split("The numbers, day by day", 1)[1].split("</table>", 1)[0]
     cells = re.findall(r'<td data-label="Morale hits">([^<]+)</td>', table)
     assert cells == ["1", "—", "—", "0", "0"]
+
+
+def test_the_strength_and_unit_charts_go_week_by_week_back_from_today_alike(client, world):
+    # Day 366: a week back from today at a time reaches day 2, a day from the campaign's first;
+    # both charts draw days 1 and 2, then every 7th day to today, and say so, their day labels
+    # under days drawn, the first and today's among them.
+    login(client, world, "gm").get(_url("dashboard", world))
+    strength, _, _ = _strength_drawn(client, world, 366)
+    unit, _, _ = _unit_drawn(client, world, 366)
+    expected = [1, *range(2, 367, 7)]
+    for figure, series in ((strength, "Red Company"), (unit, "Quality"), (unit, "Experience")):
+        drawn = [int(d) for d in re.findall(rf"<title>{series}, day (\d+):", figure)]
+        assert drawn == expected, series
+        assert "at the end of day 1, then of day 2 and every 7 days after" in figure
+    for figure, chart_id in ((strength, "strength-chart"), (unit, "quality-chart"),
+                             (unit, "counts-chart")):  # fmt: skip
+        svg = figure.split(f'aria-labelledby="{chart_id}-title', 1)[1].split("</svg>", 1)[0]
+        labels = [int(d) for d in re.findall(r'text-anchor="middle">(\d+)</text>', svg)]
+        assert labels[0] == 1 and labels[-1] == 366 and set(labels) <= set(expected), chart_id
