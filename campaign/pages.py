@@ -369,12 +369,18 @@ def roster_line(unit: Unit, now: int) -> RosterLine:
     return RosterLine(unit=unit, card=card, needs_medics=needs_medics, now=now)
 
 
+FOUND_TOO_LATE = "when its Casualty hits were found too late"
+"""How a unit destroyed by a battle entered after its medics' 24 hours fell (`destroyed_where`)."""
+
+
 def destroyed_where(units: Iterable[Unit]) -> dict[int, str]:
     """Where and when each destroyed unit of ``units`` was destroyed, by its pk, as its status
     goes on: "at Patrol clash at the ford, day 2", "on day 5, when the medics' 24 hours were
-    over", "on day 3 (GM correction: shelled at the ford)" (`_step_why`); by the latest
-    standing entry that destroyed it (one query). A unit destroyed by no entry standing (an
-    old import) is left out: its status says enough."""
+    over", "at Late report, day 1, when its Casualty hits were found too late", "on day 3 (GM
+    correction: shelled at the ford)" (`_step_why`); by the latest standing entry that
+    destroyed it (one query), the battle by the name its entry keeps as data
+    (`history.fight_named`), an entry saved before it kept one by its sentence. A unit
+    destroyed by no entry standing (an old import) is left out: its status says enough."""
     gone = [unit.pk for unit in units if unit.status == Status.DESTROYED]
     if not gone:
         return {}
@@ -384,6 +390,13 @@ def destroyed_where(units: Iterable[Unit]) -> dict[int, str]:
         battle = None
         if entry.kind == HistoryEntry.Kind.BATTLE:
             battle = fight_named(entry.kind, entry.details, entry.text)
+        # A battle's Casualty hits found too late as it was entered: named as data alone, the
+        # medics' window closing on a day of the calendar names no fight.
+        elif entry.kind == HistoryEntry.Kind.CASUALTIES and (
+            late := fight_named(entry.kind, entry.details, "")
+        ):
+            found[entry.unit_id] = f"at {late}, day {entry.day}, {FOUND_TOO_LATE}"
+            continue
         why = _step_why(entry, battle)
         if why.startswith(" at "):
             found[entry.unit_id] = f"{why.strip()}, day {entry.day}"

@@ -187,8 +187,9 @@ def without_working(kind: str, details: Mapping[str, Any], why: str) -> str:
 def fight_named(kind: str, details: Mapping[str, Any], text: str) -> str:
     """The fight an entry of a fight names, as the entry keeps it as data, so the name travels
     with the entry wherever its record stays behind: a battle's entry its reason, an
-    engagement's, a quick resolve's or an experience entry its ``name``; an entry saved before
-    it kept them is read by its sentence ``text`` (`took_name`)."""
+    engagement's, a quick resolve's or an experience entry its ``name``, and so does the entry
+    of a battle's Casualty hits found too late; an entry saved before it kept them is read by
+    its sentence ``text`` (`took_name`)."""
     reason = details.get("reason") if kind == "battle" else None
     if isinstance(reason, str) and reason:
         return reason

@@ -471,7 +471,9 @@ def outcome_steps(
             fate = battle_fate_text(reason.strip(), outcome.removed)
             why = f"{fate}; {plural(dead, 'Casualty hit')} found too late died"
             closed = clock_hour(day, hour) + MEDICAL_WINDOW_HOURS
-            steps.append(OutcomeStep(unit, state, Kind.CASUALTIES, why, at=closed))
+            # The battle's name as data: where a unit its dead destroyed fell (`destroyed_where`).
+            details = {"name": reason.strip()}
+            steps.append(OutcomeStep(unit, state, Kind.CASUALTIES, why, details, at=closed))
         state, earned = experience_earn(
             state,
             won=won,

@@ -726,6 +726,36 @@ def test_a_battle_entered_more_than_24_hours_late_finds_its_medical_window_close
     assert entries[1].text.startswith("at Late report; 1 Casualty hit found too late died")
 
 
+def test_a_unit_its_battles_dead_found_too_late_destroyed_is_said_to_have_fallen_there(
+    campaign, make_unit
+):
+    """A Raw unit whose battle is entered two days late: its one Casualty hit dies as it is
+    entered, and it is destroyed. Where it fell names the battle, as that entry keeps its name
+    as data (`pages.destroyed_where`); an entry saved before it kept one still reads as the
+    medics' 24 hours running out."""
+    from campaign.pages import destroyed_where
+
+    raw = make_unit("Atlas", "Mech", quality="raw", specialties=())
+    calendar_advance(campaign=campaign, days=2)
+    campaign.refresh_from_db()
+    entries = outcome_apply(
+        campaign=campaign,
+        outcomes={raw.pk: UnitOutcome(2, 0)},
+        day=1,
+        reason="Late report",
+        seed=0,  # as above: one Casualty hit, which dies found too late
+    )
+    raw.refresh_from_db()
+    died = entries[1]
+    assert died.kind == HistoryEntry.Kind.CASUALTIES and raw.status == Status.DESTROYED
+    assert died.details == {"name": "Late report"}
+    assert destroyed_where([raw]) == {
+        raw.pk: "at Late report, day 1, when its Casualty hits were found too late"
+    }
+    HistoryEntry.objects.filter(pk=died.pk).update(details={})
+    assert destroyed_where([raw]) == {raw.pk: "on day 1, when the medics' 24 hours were over"}
+
+
 def test_a_battle_entered_late_rests_its_morale_hits_from_when_it_is_entered(campaign, make_unit):
     # Chosen: the days since it was fought rested the unit as it then stood. The same battle
     # entered on time and entered two days late leaves the same Morale hits at once, and the
