@@ -237,6 +237,48 @@ def test_a_fights_link_on_a_units_page_is_its_name_kept_as_data_whatever_it_hold
     assert f'<strong>Day 1:</strong> <a href="{fight}">Raid: Dawn</a>: ' in page
 
 
+def test_a_fight_named_like_how_a_unit_left_one_is_cut_at_the_name_its_entry_keeps(client, world):
+    """A battle named "Taken out at Dawn" (and an engagement so named): a unit taken out there
+    reads "Taken out at Taken out at Dawn", one that came through "Taken out at Dawn", the name
+    as each entry keeps it as data, not cut at the first "Taken out at " or ": " of its
+    sentence (`history.fight_lead`, `history.fight_said`)."""
+    from campaign.models import HistoryEntry
+    from campaign.rules.history import fight_said, told_why
+    from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+
+    card, gm = world.unit.unit_type, world.users["gm"]
+    sentries, raiders = (
+        unit_create(force=force, unit_type=card, name=called, specialties=["infantry"])
+        for force, called in ((world.force, "Sentries"), (world.enemy, "Raiders"))
+    )
+    taken_out = {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"}
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Taken out at Dawn", actor=gm, winner="Blue",
+        sides={"Red": [sentries], "Blue": [raiders]},
+        outcomes={sentries.pk: taken_out, raiders.pk: {"hits_lost": 0, "skill_lost": 0}},
+    )  # fmt: skip
+    campaign_battle_apply(campaign_battle=battle, actor=gm)
+    link = _url("battle", world, battle.pk)
+    login(client, world, "spectator")
+    page = client.get(_url("unit", world, sentries.pk)).text
+    assert f'<a href="{link}">Taken out at Taken out at Dawn</a>: took ' in page
+    page = client.get(_url("unit", world, raiders.pk)).text
+    assert f'<a href="{link}">Taken out at Dawn</a>: came through unhurt' in page
+    assert f'<a href="{link}">Taken out at Dawn</a>: 2 points of experience' in page
+    said = {
+        entry.unit_id: fight_said(entry.kind, entry.details,
+                                  told_why(entry.text, entry.before, entry.after))
+        for entry in HistoryEntry.objects.filter(kind="battle", unit__in=[sentries, raiders])
+    }  # fmt: skip
+    assert said[sentries.pk][0] == "Taken out at Taken out at Dawn"
+    assert said[sentries.pk][1].startswith("took ")
+    assert said[raiders.pk] == ("Taken out at Dawn", "came through unhurt")
+    engagement, red, _ = _patrol(world, "Taken out at Dawn")
+    page = client.get(_url("unit", world, red.pk)).text
+    fight = _url("engagement", world, engagement.pk)
+    assert f'<a href="{fight}">Taken out at Dawn</a>: took ' in page
+
+
 def test_an_engagements_page_links_each_unit_its_reader_sees_in_full(client, world):
     engagement, red, blue = _patrol(world)
     url = _url("engagement", world, engagement.pk)
