@@ -47,15 +47,17 @@ def create_once(
     *,
     request_key: uuid.UUID | None,
     created_by: Any,
-    enqueue: Callable[[int], bool],
+    enqueue: Callable[[int], bool] | None,
     **fields: Any,
 ) -> Work:
     """Create the row and send it once the transaction commits, unless this owner's request key
-    already made one: then that row, sent by whoever made it."""
+    already made one: then that row, sent by whoever made it. ``enqueue`` None: the caller does
+    the work itself, and nothing is sent (the sweep still sends a row left undone)."""
     try:
         with transaction.atomic():
             work = model.objects.create(request_key=request_key, created_by=created_by, **fields)
-            transaction.on_commit(partial(enqueue, work.pk))
+            if enqueue is not None:
+                transaction.on_commit(partial(enqueue, work.pk))
     except IntegrityError:
         # The same request at the same moment: its insert committed first (PostgreSQL made this
         # one wait on the unique index; SQLite on its write lock).

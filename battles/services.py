@@ -88,8 +88,11 @@ def battle_launch(
     notify_task: str = "",
     campaign_battles=None,
     request_key: uuid.UUID | None = None,
+    queued: bool = True,
 ) -> Battle:
-    """Validate the scenario, save the battle, and queue it once the transaction commits.
+    """Validate the scenario, save the battle, and queue it once the transaction commits
+    (``queued`` False: the caller fights it itself, with `battle_resolve`, and nothing is sent
+    to the workers).
 
     A launch with a ``request_key`` its user has launched with already is that battle
     (``battles.queue``): checked first, so a resent form is not refused by its own budget.
@@ -116,7 +119,7 @@ def battle_launch(
         Battle,
         request_key=request_key,
         created_by=created_by,
-        enqueue=battle_enqueue,
+        enqueue=battle_enqueue if queued else None,
         name=name,
         cost=cost,
         ruleset=parsed.ruleset.name,

@@ -186,9 +186,8 @@ def _build_campaign(users: dict[str, object]) -> Campaign:
 def _fight_crossroads(campaign: Campaign, gm) -> None:
     """Launch the demo's engine battle and fight it here, as a worker would: the same services
     its tasks call (`battles.tasks.resolve_battle`, then `campaign.tasks.campaign_battle_finished`),
-    so the demo is whole when it returns and needs no worker. The launch still sends the battle to
-    the workers once the demo commits: a worker that takes it finds it fought, and settled, and
-    does nothing."""
+    so the demo is whole when it returns and needs no worker. Fought here, it is not sent to the
+    workers (``queued=False``)."""
     name, scenario, sides, seed = CROSSROADS
     by_name = {unit.name: unit for unit in Unit.objects.filter(force__campaign=campaign)}
     launched = campaign_battle_launch(
@@ -204,6 +203,7 @@ def _fight_crossroads(campaign: Campaign, gm) -> None:
         name=name,
         seed=seed,
         actor=gm,
+        queued=False,
     )
     battle_resolve(battle_id=launched.battle_id)
     campaign_battle_settle(battle_id=launched.battle_id)

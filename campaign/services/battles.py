@@ -100,8 +100,10 @@ def campaign_battle_launch(
     seed: int | None = None,
     request_key: uuid.UUID | None = None,
     actor: Any = None,
+    queued: bool = True,
 ) -> CampaignBattle:
-    """Print each unit's battle card into the base scenario and launch it on the workers.
+    """Print each unit's battle card into the base scenario and launch it on the workers
+    (``queued`` False: the caller fights it itself, `battle_launch`).
 
     ``base`` gives the table, terrain, buildings, objectives and the two sides (their units are
     replaced by the deployments). A repeated request with the same ``request_key`` returns the
@@ -136,6 +138,7 @@ def campaign_battle_launch(
                 id__in=CampaignBattle.objects.filter(campaign=campaign).values("battle_id")
             ),
             request_key=request_key,
+            queued=queued,
         )
         # The battle's request key is the launch's: a battle found by it (the same request
         # at the same moment) is the other request's campaign battle.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
@@ -134,3 +136,25 @@ def test_the_engine_fights_a_battle_of_the_demos_units_left_for_the_gms_review()
     assert all(name in entry.text for entry in entries)
     for unit in Unit.objects.filter(force__campaign=campaign):
         assert unit_history_explains(unit=unit), unit.name
+
+
+def test_the_demo_fights_its_battle_itself_and_sends_the_workers_nothing_to_launch(
+    django_capture_on_commit_callbacks,
+):
+    from battles import services as battle_services
+    from battles.tasks import resolve_battle
+    from campaign.demo import CROSSROADS
+
+    with (
+        mock.patch("battles.tasks.resolve_battle.delay") as sent,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        demo_load()
+    assert not sent.called
+    battle = Campaign.objects.get(name=DEMO_CAMPAIGN).battles.get(name=CROSSROADS[0]).battle
+    assert battle.status == Battle.Status.DONE and not battle.enqueue_error
+    # A message for it sent all the same (the sweep, a resent launch) finds it fought.
+    with mock.patch.object(battle_services, "run_battle") as fought:
+        resolve_battle.apply(args=[battle.pk])
+    assert not fought.called
+    assert Battle.objects.get(pk=battle.pk).status == Battle.Status.DONE
