@@ -1326,6 +1326,9 @@ class UnitsPage:
     too_many: int = 0
     """`CHOSEN_AT_MOST` when the form's data put more units than that on a side (only that
     many are read); else 0."""
+    unfit: UnitsToFight | None = None
+    """The units of each force with units but none free to fight: out of action, or held back
+    in a battle (`units_offered` says why, as a small campaign's form does)."""
 
     @property
     def units(self) -> list[Unit]:
@@ -1416,6 +1419,29 @@ def units_page(
         refused=refused,
         out_of_action=out_of_action_counts(campaign=campaign, forces=forces),
         too_many=too_many,
+        unfit=_unfit_forces_units(campaign, forces, in_battle),
+    )
+
+
+def _unfit_forces_units(
+    campaign: Campaign, forces: list[Force], in_battle: dict[int, str]
+) -> UnitsToFight:
+    """The units of the forces with none free to fight (`UnitsPage.unfit`): two queries
+    whatever the campaign's size, the second reading only those forces' units."""
+    free = Unit.objects.filter(force__campaign=campaign, status__in=FIGHTING).exclude(
+        pk__in=list(in_battle)
+    )
+    fit = set(free.order_by().values_list("force_id", flat=True).distinct())
+    units = list(
+        Unit.objects.filter(force__in=[force for force in forces if force.pk not in fit])
+        .select_related("force")
+        .order_by("force__name", "name")
+    )
+    ready = [unit for unit in units if Status(unit.status).fights]
+    return UnitsToFight(
+        free=[],
+        engaged=[(unit, in_battle[unit.pk]) for unit in ready if unit.pk in in_battle],
+        out_of_action=[unit for unit in units if not Status(unit.status).fights],
     )
 
 

@@ -43,7 +43,7 @@ class UnitsOffered:
     """A paged form's units out of action: a line per force, with its roster's address."""
     unfit: list[tuple[Force, str]] = dataclasses.field(default_factory=list)
     """Each force with units but none offered, and why (`pages.no_unit_fit`): its side of the
-    battle has nobody to stand on it. A paged form does not say (its counts by force do)."""
+    battle has nobody to stand on it."""
 
     @property
     def no_units(self) -> str:
@@ -84,7 +84,9 @@ def units_offered(campaign: Campaign, source: Any) -> UnitsOffered:
         for battle, n in paged.held_back
     ]
     out = _by_force(campaign, paged.out_of_action)
-    return UnitsOffered(paged.units, paged.engaged, paged.refused, paged, held, out)
+    unfit = paged.unfit
+    unfit_why = _unfit([], unfit.out_of_action, unfit.engaged) if unfit else []
+    return UnitsOffered(paged.units, paged.engaged, paged.refused, paged, held, out, unfit_why)
 
 
 def _unfit(

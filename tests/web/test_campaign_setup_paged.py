@@ -5,13 +5,16 @@ default, the units put on a side carried from page to page and all fielded by th
 from __future__ import annotations
 
 import re
+from html import unescape
 from unittest import mock
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.models import Battle
-from campaign import selectors
+from campaign import selectors, units_offered
 from campaign.models import CampaignBattle, Unit
 from tests.web.campaign_world import login
 from tests.web.paging import fill_forces, rows_read, unit_named
@@ -201,3 +204,35 @@ def test_a_paged_set_up_counts_the_units_out_of_action_by_force_with_its_roster(
         "1 retreated in poor order." in html
     )
     assert "Still in Skirmish at the mill, whose outcome is not applied yet: 2 units." in html
+
+
+@pytest.mark.parametrize("page", ["battle-setup", "battle-record"])
+def test_a_paged_form_says_a_force_has_no_unit_fit_as_a_small_ones_does_in_the_same_queries(
+    client, world, paged, page
+):
+    """Blue Battalion's units all destroyed or held back: a paged form says so above its
+    units in the small form's words (`units_offered._unfit` of every unit), and the queries
+    it costs do not grow with the units."""
+    login(client, world, "gm")
+    url = reverse(f"campaign:{page}", args=[world.campaign.pk])
+    costs, said = [], []
+    for count in (20, 200):
+        Unit.objects.filter(name__regex=r"^(Red|Blue) [0-9]+$").delete()
+        fill_forces(world, count)
+        Unit.objects.filter(force=world.enemy).update(status="destroyed")
+        # Held back in the battle whose outcome is not applied: "Still in ...".
+        held = [pk for pks in world.table_battle.sides.values() for pk in pks]
+        Unit.objects.filter(force=world.enemy, pk__in=held).update(status="ready")
+        fighting = selectors.units_to_fight(campaign=world.campaign)
+        (expected,) = units_offered._unfit(fighting.free, fighting.out_of_action, fighting.engaged)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url, {"scenario": "crossroads"})
+        assert response.context["paged"] is not None
+        html = unescape(response.content.decode())
+        costs.append(len(queries))
+        said.append(expected[1])
+        assert f'<div class="notice notice-warning" role="note"><p>{expected[1]}</p></div>' in html
+    assert said[0].startswith("Blue Battalion has no unit fit to fight. Destroyed: ")
+    assert "Still in Skirmish at the mill, whose outcome is not applied yet: " in said[0]
+    assert said[0] != said[1], said  # 20 and 200 units destroyed, each counted
+    assert costs[0] == costs[1], costs
