@@ -571,3 +571,36 @@ def test_the_set_ups_check_says_a_whole_set_up_problem_in_the_error_summary_poli
     ghost.select_option(side)
     expect(summary).to_be_hidden()
     assert not gm.errors, gm.errors
+
+
+def test_a_refused_launchs_problem_is_said_once_when_the_check_finds_it_still(
+    lantern, page_for, live_server
+):
+    """Launch refused for a side left empty: its error summary says why. The check, asked as the
+    GM moves on, finds the same and does not say it again in its status; a problem the
+    summary does not say, it does."""
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
+    for name in ("Ghost Squad", "Iron Wolf"):
+        row(gm, name).locator("select[name^=side_]").select_option("")
+    said = "No unit is on Night Battalion's side: put at least one there."
+    status = gm.locator("#setup-form [data-deploy-general]")
+    expect(status).to_have_text(said)
+    gm.click("text=Launch the battle")
+    summary = gm.locator("#setup-form .form-errors[role=alert]")
+    expect(summary).to_have_text(said)
+    status = gm.locator("#setup-form [data-deploy-general]")
+    x = row(gm, "1st Squad").locator("input[name^=x_]")
+    x.fill(str(typed(gm, "1st Squad")[0]))
+    x.dispatch_event("change")
+    expect(row(gm, "1st Squad").locator("[data-deploy-problem]")).to_be_hidden()
+    expect(gm.locator(".deploy-status")).to_contain_text("1st Squad at")
+    expect(status).to_be_hidden()
+    assert gm.locator("#setup-form").inner_text().count(said) == 1
+    # Brave Cow off too: a side left empty the summary does not say, said in the status alone.
+    row(gm, "Brave Cow").locator("select[name^=side_]").select_option("")
+    row(gm, "1st Squad").locator("select[name^=side_]").select_option("")
+    gone = "No unit is on Lantern Company's side: put at least one there."
+    expect(status).to_have_text(gone)
+    assert gm.locator("#setup-form").inner_text().count(said) == 1
+    assert not gm.errors, gm.errors

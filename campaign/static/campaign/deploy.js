@@ -220,11 +220,40 @@
     });
   };
 
+  function words(value) {
+    return value.replace(/\s+/g, " ").trim();
+  }
+
+  // What the page says of the whole set-up already, as a refused Launch drew it: each line of
+  // its error summary, and each error beside the name, turn limit or seed as the check names
+  // it ("Turn limit: At most 50 turns.").
+  Deployment.prototype.saidAlready = function () {
+    var said = {};
+    this.form.querySelectorAll(".form-errors[role=alert] p").forEach(function (line) {
+      said[words(line.textContent)] = true;
+    });
+    this.form.querySelectorAll(".field").forEach(function (field) {
+      var label = field.querySelector("label");
+      var errors = field.querySelector(".field-errors");
+      if (!label || !errors) { return; }
+      var line = "";
+      Array.prototype.forEach.call(errors.childNodes, function (node) {
+        if (node.nodeName === "BR") { said[words(label.textContent) + ": " + words(line)] = true; line = ""; }
+        else { line += node.textContent; }
+      });
+      said[words(label.textContent) + ": " + words(line)] = true;
+    });
+    return said;
+  };
+
   // The check's problems of the whole set-up (no unit on a side, the turn limit), a sentence
   // each, in the form's error summary; a polite status, so they are read without taking focus.
+  // One the page says already (a refused Launch's) is not said again: it is heard and read once.
   Deployment.prototype.showGeneral = function (problems) {
     if (!this.general) { return; }
     var region = this.general;
+    var said = this.saidAlready();
+    problems = problems.filter(function (problem) { return !said[words(problem)]; });
     region.replaceChildren.apply(region, problems.map(function (problem) {
       var line = document.createElement("p");
       line.textContent = problem;
