@@ -11,8 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 
+from campaign.battle_forms import BattleSetupForm
 from campaign.models import Campaign
+from campaign.rules.values import TURN_LIMIT_MAX
 from campaign.services import campaign_create, force_create, membership_set, unit_create
 from tests.web.browser import (
     ARTIFACTS,
@@ -603,4 +606,29 @@ def test_a_refused_launchs_problem_is_said_once_when_the_check_finds_it_still(
     gone = "No unit is on Lantern Company's side: put at least one there."
     expect(status).to_have_text(gone)
     assert gm.locator("#setup-form").inner_text().count(said) == 1
+    assert not gm.errors, gm.errors
+
+
+def test_the_set_ups_check_says_a_turn_limit_or_seed_out_of_range_as_launch_would(
+    lantern, page_for, live_server
+):
+    """The turn limit and the seed are checked as the GM changes them, before Launch, each
+    refusal in the form's own words under the field's label; put right, it goes."""
+    fields = BattleSetupForm.base_fields
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
+    status = gm.locator("#setup-form [data-deploy-general]")
+    for name, label, bad, good in (
+        ("turn_limit", "Turn limit", str(TURN_LIMIT_MAX + 1), "6"),
+        ("seed", "Seed", "-1", "7"),
+    ):
+        with pytest.raises(ValidationError) as refused:
+            fields[name].clean(bad)
+        box = gm.locator(f"#setup-form input[name={name}]")
+        box.fill(bad)
+        box.dispatch_event("change")
+        expect(status).to_have_text(f"{label}: {refused.value.messages[0]}")
+        box.fill(good)
+        box.dispatch_event("change")
+        expect(status).to_be_hidden()
     assert not gm.errors, gm.errors

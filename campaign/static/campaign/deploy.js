@@ -45,6 +45,12 @@
         });
       });
     });
+    // The battle's name, turn limit and seed are the launch's too: checked as they change, an
+    // out-of-range turn limit or seed is said before Launch, in the words Launch would use.
+    ["name", "turn_limit", "seed"].forEach(function (name) {
+      var input = form.elements.namedItem(name);
+      if (input) { input.addEventListener("change", function () { self.check(null, null); }); }
+    });
   }
 
   Deployment.prototype.input = function (pk, name) {
@@ -263,7 +269,8 @@
   };
 
   // Ask the server (the engine's validator) about the set-up as it stands now. A move from
-  // `from` that it refuses is undone, with the reason.
+  // `from` that it refuses is undone, with the reason. With no unit (`pk` null: a field of the
+  // whole set-up changed), its problems are shown and nothing is said of a unit.
   Deployment.prototype.check = function (pk, from) {
     var self = this;
     var serial = ++this.serial;
@@ -289,6 +296,7 @@
         }
         self.show(answer.units);
         self.showGeneral(answer.general || []);
+        if (pk === null) { return; }
         var at = self.position(pk);
         var said = reasons.join("; ");
         if (reasons.length) {
@@ -301,7 +309,8 @@
         }
       })
       .catch(function (error) {
-        self.say("The position could not be checked now (" + error.message + "); Launch checks it again.");
+        var what = pk === null ? "The set-up" : "The position";
+        self.say(what + " could not be checked now (" + error.message + "); Launch checks it again.");
       });
   };
 
