@@ -135,6 +135,16 @@ def test_card_numbers_are_checked(field, value, reason):
     assert p == [(f"sides[0].units[0].card.{field}", reason)]
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("skill", 2), ("skill", 5), ("size", 1), ("size", 5), ("resistance", 0), ("hits", 1)],
+)
+def test_card_numbers_at_the_ends_of_their_ranges_are_accepted(field, value):
+    # "Skill (2-5) ... Resistance (0+), Hits, Size (1-5)": the ends are on the card.
+    sc = parse_scenario(scenario([unit("a", (2, 2), **{field: value})], [unit("b", (20, 20))]))
+    assert getattr(sc.units()[0].card, field) == value
+
+
 def test_five_numbers_are_required():
     c = card()
     del c["hits"]
