@@ -6,7 +6,7 @@ import pytest
 
 from battles.engine import CLOSE_COMBAT, AttackStep, IllegalActionError
 
-from .helpers import act, battle, building, of, scenario, square, unit
+from .helpers import act, battle, building, of, piece, scenario, square, unit
 
 
 @pytest.mark.parametrize(("at", "beyond"), [((3, 2), (3.002, 2)), ((2.6, 2.8), (2.601, 2.802))])
@@ -61,6 +61,40 @@ def test_melee_that_fails_to_damage_suppresses():
     sc = scenario([unit("a", (2, 2), melee=3)], [unit("b", (2.5, 2), resistance=3)])
     ev = act(battle(sc, [1, 1, 6]), "a", AttackStep("b", CLOSE_COMBAT))
     assert of(ev, "suppress")[0].skill == 3
+
+
+@pytest.mark.parametrize("fighter", [{"melee": 4}, {"size": 3}], ids=["melee", "ram"])
+def test_close_combat_obeys_cover_concealment_and_the_fixed_mount_arc(fighter):
+    # Close combat is an attack like any other (E9). "Terrain that blocks sight, lying between
+    # shooter and target, means the target cannot be attacked at all": a hill's crest between
+    # two units 0.8" apart bars Melee and a ram as it bars a shot. A unit hidden in a wood
+    # cannot be struck from outside it. A Fixed Mount "fires only forward": not behind it.
+    def fight(red, *, terrain=(), **kw):
+        sc = scenario(
+            [unit("a", (2, 2), **fighter, **kw), unit("c", (2.8, 8))],
+            [red, unit("r", (22, 22))],
+            terrain=list(terrain),
+            ruleset="one_year_war",
+        )
+        # Melee: a Skill roll of 1, then 6 against 1; a ram: 6 against 1, and a blow back of 1
+        # against 6.
+        b = battle(sc, [1, 6, 1] if "melee" in fighter else [6, 1, 1, 6])
+        return b, act(b, "a", AttackStep("b", CLOSE_COMBAT))
+
+    crest = piece("crest", "hill", square(2.3, 0, 2.5, 4))
+    with pytest.raises(IllegalActionError, match="no line of sight to b"):
+        fight(unit("b", (2.8, 2)), terrain=[crest])
+    wood = piece("wood", "woods", square(2.5, 0, 4, 4))
+    with pytest.raises(IllegalActionError, match="b is concealed"):
+        fight(unit("b", (2.8, 2), enters=["woods"]), terrain=[wood])
+    with pytest.raises(IllegalActionError, match="outside the front arc"):
+        fight(unit("b", (1.2, 2)), keywords=["fixed_mount"])
+    # Nothing between, nothing hidden, in front: the same blow lands. (c sees b, so b stands
+    # in the open unconcealed, crest or no crest.)
+    first = "melee" if "melee" in fighter else "ram"
+    for kw in ({}, {"keywords": ["fixed_mount"]}):
+        b, ev = fight(unit("b", (2.8, 2)), **kw)
+        assert of(ev, "attack")[0].attack == first and b.state.units["b"].hits == 1
 
 
 def test_without_printed_melee_close_combat_is_ramming():
