@@ -89,15 +89,29 @@ def test_everything_behind_blocking_terrain_starts_concealed():
 
 
 def test_firing_reveals_a_unit_through_the_end_of_its_own_next_activation():
-    sc = scenario([unit("a", (6, 2), enters=["woods"])], [unit("b", (12, 2))], terrain=[WOOD])
-    b = battle(sc, [6, 6])
+    # Its own next activation: not the next activation on the table, nor the end of the one it
+    # fires in. Other units of both sides act, the turn turns, and a stays seen until its own
+    # next activation ends.
+    sc = scenario(
+        [unit("a", (6, 2), enters=["woods"]), unit("c", (2, 20))],
+        [unit("b", (12, 2)), unit("d", (12, 3))],
+        terrain=[WOOD],
+    )
+    b = battle(sc, [6, 6, 6])
     assert b.state.units["a"].concealed
     act(b, "a", AttackStep("b", "Gun"))  # activation 1: fires
     assert not b.state.units["a"].concealed
+    for other in ("b", "c", "d"):
+        act(b, other)
+        assert not b.state.units["a"].concealed, other
     b.emit(TurnStart(2))
     act(b, "b", AttackStep("a", "Gun"))  # b may now shoot back
+    act(b, "c")
+    assert not b.state.units["a"].concealed
     act(b, "a")  # activation 2: the reveal runs out at its end
     assert b.state.units["a"].concealed
+    with pytest.raises(IllegalActionError, match="concealed"):
+        act(b, "d", AttackStep("a", "Gun"))
     b.emit(TurnStart(3))
     with pytest.raises(IllegalActionError, match="concealed"):
         act(b, "b", AttackStep("a", "Gun"))
