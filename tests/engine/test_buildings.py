@@ -209,6 +209,37 @@ def test_each_occupant_rolls_skill_or_takes_a_hit_when_it_collapses():
     assert [(d.unit, d.hits, d.by) for d in of(ev, "damage")][1:] == [("c", 1, None)]
 
 
+def test_an_occupant_the_fall_takes_to_0_hits_is_destroyed_and_scored_by_its_enemy():
+    # "Each occupant rolls Skill or takes 1 Hit", and a unit at 0 Hits is destroyed: the fall
+    # removes a one-Hit occupant of either side, and each removal scores its Size for that
+    # unit's enemy ("score removed units by Size"), the attacker's own unit included. The
+    # occupant with Hits to spare takes its Hit and fights on; the flier over the roof rolls
+    # nothing.
+    sc = scenario(
+        [
+            unit("a", (4, 2)),
+            unit("c", (11, 1), hits=1, size=1),
+            unit("f", (12, 3), keywords=["aerial"]),
+        ],
+        [unit("b", (12, 2), hits=1, size=2), unit("d", (13, 1), hits=2), unit("r", (22, 22))],
+        buildings=[building("h", HOUSE, hits=1)],
+        ruleset="one_year_war",
+    )
+    b = battle(sc, [6, 1, 6, 6, 6])  # the house falls; c, b and d all roll over their Skill
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert of(ev, "collapse")[0].occupants == ("c", "b", "d")
+    assert [(d.unit, d.hits, d.by) for d in of(ev, "damage")][1:] == [
+        ("c", 0, None),
+        ("b", 0, None),
+        ("d", 1, None),
+    ]
+    assert [(r.unit, r.how) for r in of(ev, "remove")] == [("c", "destroyed"), ("b", "destroyed")]
+    assert [(s.side, s.points) for s in of(ev, "score")] == [("red", 1), ("blue", 2)]
+    assert b.state.scores == {"blue": 2, "red": 1}
+    assert b.state.units["d"].active and b.state.units["f"].active
+    assert (b.state.units["f"].hits, b.state.units["a"].hits) == (2, 2)
+
+
 def test_each_occupant_rolls_against_the_skill_it_has_now_when_it_collapses():
     # c, inside with b, suppresses b from Skill 4 to 3; then the house falls. c rolls a 4 against
     # its own 4 and passes; b rolls the same 4 against the 3 it has now, fails, and takes the Hit.
