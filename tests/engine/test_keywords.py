@@ -504,6 +504,28 @@ def test_sensor_reach_is_6_inches():
         act(battle(_sensor_sc(6.5)), "a", RevealStep("b"))
 
 
+@pytest.mark.parametrize(("at", "beyond"), [((8, 2), (8.002, 2)), ((5.6, 6.8), (5.602, 6.802))])
+def test_sensor_reaches_exactly_6_inches_straight_or_slanting_and_not_a_hair_more(at, beyond):
+    # "Within 6 inches" is 6" included, measured centre to centre at any angle (3.6" by 4.8"
+    # is 6"); a few thousandths of an inch further the concealed unit is out of reach.
+    def sc(pos):
+        x, y = pos
+        return scenario(
+            [unit("a", (2, 2), keywords=["sensor"])],
+            [unit("b", pos, enters=["woods"])],
+            terrain=[piece("w", "woods", square(x - 0.5, y - 0.5, x + 0.5, y + 0.5))],
+            ruleset="one_year_war",
+        )
+
+    with pytest.raises(IllegalActionError, match="within 6"):
+        act(battle(sc(beyond)), "a", RevealStep("b"))
+    b = battle(sc(at))
+    assert b.state.units["b"].concealed
+    ev = act(b, "a", RevealStep("b"))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("b", "sensor")]
+    assert not b.state.units["b"].concealed
+
+
 def test_sensor_is_instead_of_firing_not_as_well():
     with pytest.raises(IllegalActionError):
         act(battle(_sensor_sc(6)), "a", RevealStep("b"), AttackStep("b", "Gun"))
