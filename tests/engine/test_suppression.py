@@ -73,14 +73,20 @@ def test_one_year_war_demoralises_at_skill_0():
 
 
 def test_one_year_war_skill_0_removes():
+    # Demoralised at Skill 0 is removed, and "demoralised counts as removed": blue scores b's
+    # Size 3.
     sc = scenario(
-        [unit("a", (2, 2)), unit("c", (2, 3))], [unit("b", (8, 2), skill=2)], ruleset="one_year_war"
+        [unit("a", (2, 2)), unit("c", (2, 3))],
+        [unit("b", (8, 2), skill=2, size=3)],
+        ruleset="one_year_war",
     )
     b = battle(sc, [1, 1, 6, 1, 1, 6])
     act(b, "a", AttackStep("b", "Gun"))
     ev = act(b, "c", AttackStep("b", "Gun"))
     assert of(ev, "suppress")[0].skill == 0
     assert of(ev, "remove")[0].how == "demoralised"
+    assert not b.state.units["b"].active
+    assert [(s.side, s.points) for s in of(ev, "score")] == [("blue", 3)]
 
 
 def _suppressed_then_fights_on(ruleset: str):
