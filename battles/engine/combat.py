@@ -112,8 +112,9 @@ def damage(b: Battle, unit: UnitState, by: str | None) -> None:
 
 
 def suppress(b: Battle, unit: UnitState, by: str) -> None:
-    """Lose 1 Skill; at the ruleset's threshold the unit is demoralised and removed."""
-    skill = max(0, unit.skill - 1)
+    """Lose 1 Skill; at the ruleset's threshold (0 at the lowest) the unit is demoralised and
+    removed, and a removed unit is never attacked again, so Skill never drops below 0."""
+    skill = unit.skill - 1
     b.emit(ev.Suppress(unit.id, by, skill))
     if b.ruleset.demoralised(skill):
         remove(b, unit, Removal.DEMORALISED)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from battles.engine import CLOSE_COMBAT, Activate, AttackStep, ScriptedCommander
+from battles.engine import CLOSE_COMBAT, Activate, AttackStep, IllegalActionError, ScriptedCommander
 from battles.engine.battle import Battle
 from battles.engine.dice import Dice
 from battles.engine.loader import parse_scenario
@@ -141,14 +141,19 @@ def test_the_suppressed_skill_is_used_for_later_rolls():
 
 
 def test_skill_never_drops_below_zero():
+    # Suppressed from 2 to 0 under One Year War, b is demoralised and removed, and a removed unit
+    # cannot be attacked: no third suppression can take it below 0.
     sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), skill=2)], ruleset="one_year_war")
-    b = battle(sc)
+    b = battle(sc, [1, 1, 6] * 3)
     from battles.engine.combat import suppress
 
     target = b.state.units["b"]
     suppress(b, target, "a")
     suppress(b, target, "a")
     assert target.skill == 0 and not target.active
+    with pytest.raises(IllegalActionError, match="removed"):
+        act(b, "a", AttackStep("b", "Gun"))
+    assert target.skill == 0
 
 
 def test_under_one_year_war_a_unit_at_skill_1_fights_on_and_hits_only_on_a_1():
