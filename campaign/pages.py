@@ -232,6 +232,15 @@ class RosterLine:
         return kept_beyond_limit(unit.quality, unit.specialties)
 
     @property
+    def beyond_limit_short(self) -> str:
+        """`beyond_limit` in a few words, for the roster and the print sheet (`kept_beyond_limit`,
+        ``short``): "Kept, more than a Raw unit may hold: no new one until Average"."""
+        unit = self.unit
+        if unit.status == Status.DESTROYED:
+            return ""
+        return kept_beyond_limit(unit.quality, unit.specialties, short=True)
+
+    @property
     def lacks_card(self) -> str:
         """Its card needs a specialty it lacks, and so it fights as Raw with Poor kit, in a
         sentence (`card_lacks_text`); "" when its specialties cover its card, or it is

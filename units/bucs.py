@@ -433,15 +433,22 @@ def validate_specialties(
     return errors
 
 
-def kept_beyond_limit(quality: Quality, held: Iterable[Specialty | str]) -> str:
+def kept_beyond_limit(
+    quality: Quality, held: Iterable[Specialty | str], *, short: bool = False
+) -> str:
     """A unit holding more specialties than its quality may hold (its quality fell since it
     took them), in a sentence: it keeps them, but gains no new one until its quality may hold
-    them all (`validate_specialties`); "" when it is within its limit."""
+    them all (`validate_specialties`); "" when it is within its limit. ``short``: the same in
+    a few words, for a roster line under the specialties it names ("Kept, more than a Raw unit
+    may hold: no new one until Average")."""
     quality = Quality(quality)
     count = len({s for s in map(_as_specialty, held) if s is not None})
     if count <= quality.specialty_limit:
         return ""
     until = next((q for q in Quality if q.specialty_limit >= count), None)
+    if short:
+        when = f": no new one until {until.label}" if until else ": no new one"
+        return f"Kept, more than {quality.article} {quality.label} unit may hold{when}"
     when = f" until it is {until.label}" if until else ""
     held_words, them = ("1 specialty", "it") if count == 1 else (f"{count} specialties", "them")
     return (

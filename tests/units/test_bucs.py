@@ -443,6 +443,17 @@ def test_the_page_says_a_unit_holds_more_specialties_than_its_quality_may():
     assert kept_beyond_limit(Q.RAW, []) == ""
 
 
+def test_a_roster_says_in_a_few_words_a_unit_keeps_specialties_beyond_its_quality():
+    """The roster's short form of the same rule: kept, why, and until when."""
+    assert kept_beyond_limit(Q.RAW, ["infantry", "medical"], short=True) == (
+        "Kept, more than a Raw unit may hold: no new one until Average"
+    )
+    assert kept_beyond_limit(Q.RAW, [S.MEDICAL], short=True) == (
+        "Kept, more than a Raw unit may hold: no new one until Green"
+    )
+    assert kept_beyond_limit(Q.AVERAGE, [S.INFANTRY, S.MEDICAL], short=True) == ""
+
+
 def test_it_requires_mechanized_for_armor():
     assert validate_specialties(Q.LEGENDARY, [S.ARMOR]) == ["Armor requires Mechanized"]
     assert validate_specialties(Q.AVERAGE, [S.MECHANIZED, S.ARMOR]) == []

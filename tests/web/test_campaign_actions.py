@@ -411,6 +411,26 @@ def test_a_unit_holding_more_specialties_than_its_quality_may_is_corrected_and_t
         "until it is Green." in page  # fmt: skip
 
 
+def test_the_roster_and_the_cards_say_a_unit_keeps_specialties_beyond_its_quality(client, world):
+    """Aid Post fell to Raw holding Infantry and Medical. Its player reads it on the roster, in
+    a few words under the specialties, on its printed card, in the sentence its page says, and
+    on the force's print sheet, in the roster's words: one rule (`kept_beyond_limit`)."""
+    unit = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Aid Post",
+                       quality="average", specialties=["infantry", "medical"])  # fmt: skip
+    unit_edit(unit=unit, changes={"quality": "raw"}, reason="its dead", actor=world.users["gm"])
+    login(client, world, "player")
+    short = "Kept, more than a Raw unit may hold: no new one until Average"
+    roster = re.sub(r"\s+", " ", client.get(_url("force", world, world.force.pk)).text)
+    assert roster.count(short) == 1
+    card = re.sub(r"\s+", " ", client.get(_url("unit-card", world, unit.pk)).text)
+    assert (
+        "Infantry, Medical. Holds 2 specialties, more than a Raw unit may: it keeps them, but "
+        "gains no new one until it is Average.</td>" in card
+    )
+    sheet = re.sub(r"\s+", " ", client.get(_url("force-cards", world, world.force.pk)).text)
+    assert sheet.count(f"{short}.") == 1
+
+
 def test_it_trains_a_unit_and_says_why_it_cannot(client, world):
     unit = _ready(world, world.unit)
     login(client, world, "gm")
