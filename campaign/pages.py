@@ -62,6 +62,7 @@ from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
 from campaign.rules.experience import threshold
 from campaign.rules.history import (
     experience_has_text,
+    experience_text,
     fight_lead,
     fight_named,
     hit_points_shown,
@@ -1775,8 +1776,10 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
     last told step. Steps after it that only heal Morale hits
     follow, with what the unit carries at the end, so the sentence ends where the table of
     changes does: "...; now carries 3 Morale hits and 0 Casualty hits; then on each of day 4,
-    00:00 and day 5, 00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits". The
-    clock's review and its summary alike (`time_lines_ahead`, `time_lines_done`)."""
+    00:00 and day 5, 00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits". What
+    the steps did to its experience follows in a sentence of its own ("It has 0 experience
+    points (3 before)."). The clock's review and its summary alike (`time_lines_ahead`,
+    `time_lines_done`)."""
     by_unit: dict[int, list[TimeStep]] = {}
     told: list[int] = []  # the units worth a sentence, in the order their first told step came
     for step in steps:
@@ -1799,6 +1802,10 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
             was = {k: v for k, v in was.items() if k not in HEADLINE_FIELDS}
             now = {k: v for k, v in now.items() if k not in HEADLINE_FIELDS}
             first = done[0]
+        # Its experience in a sentence of its own: at the end of the long one, after the dead,
+        # their fights and its hits, it is lost.
+        experience = experience_text(was, now) if "experience" in now else ""
+        now = {k: v for k, v in now.items() if k != "experience"}
         why = first.why + _then(done[1:], first.when)
         line = f"{first.when}: {first.unit.name} ({first.unit.force.name}): {why}"
         if told := story_text(was, now, last.after):  # the clock kills no leader
@@ -1807,7 +1814,7 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
             # The R&R after the last told step heals on: said, so the line ends as the table.
             was, now = TimeStep(first.unit, "", "", last.after, after[-1].after).changed()
             line += f";{_then(after, first.when)[1:]}: {story_text(was, now, after[-1].after)}"
-        lines.append(f"{line}.")
+        lines.append(f"{line}." + (f" It {experience}." if experience else ""))
     return lines
 
 

@@ -309,7 +309,7 @@ def experience_has_text(points: int) -> str:
     return f"has {plural(points, 'experience point')}"
 
 
-def _experience_text(before: dict[str, Any], after: dict[str, Any]) -> str:
+def experience_text(before: dict[str, Any], after: dict[str, Any]) -> str:
     """The experience a change leaves, and why when it is less than before: a step up starts
     the count again from the points left over; a step down holds the points just short of the
     next step at the new quality (a unit rises at most one step at a time), said so only when
@@ -381,7 +381,7 @@ def story_text(
     if hits_changed and not gone:
         parts.append(carries_text(unit.get("morale_hits") or 0, unit.get("casualty_hits") or 0))
     if "experience" in after:
-        parts.append(_experience_text(before, after))
+        parts.append(experience_text(before, after))
     if "in_combat_zone" in after and not gone:
         parts.append(
             "is in the combat zone" if after["in_combat_zone"] else "is out of the combat zone"

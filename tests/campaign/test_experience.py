@@ -364,7 +364,8 @@ def test_a_step_the_dead_cost_and_the_fights_since_won_back_is_told():
 def test_the_clocks_words_tell_the_step_the_dead_cost_and_the_fights_since_won_back(
     campaign, make_unit
 ):
-    from campaign.pages import time_lines_done
+    from campaign.pages import time_lines_ahead, time_lines_done
+    from campaign.selectors import advance_passings
     from campaign.services.orders import clock_advance
 
     mech = make_unit("Holt", "Mech", quality="average", specialties=("mechanized",))
@@ -377,6 +378,10 @@ def test_the_clocks_words_tell_the_step_the_dead_cost_and_the_fights_since_won_b
         clock_advance(campaign=campaign, hours=1)
     mech.refresh_from_db()
     assert (mech.quality, mech.experience, mech.casualty_hits) == (Q.AVERAGE, 3, 1)
+    # The review says it ahead as the summary says it after, in a sentence of its own.
+    campaign.refresh_from_db()
+    [ahead] = time_lines_ahead(advance_passings(campaign=campaign, hours=24))
+    assert ahead.endswith("carries no hits now. It has 0 experience points (3 before).")
     clock_advance(campaign=campaign, hours=24)  # day 2, 02:00: the window closed
     mech.refresh_from_db()
     assert (mech.quality, mech.experience) == (Q.AVERAGE, 0)
@@ -387,10 +392,11 @@ def test_the_clocks_words_tell_the_step_the_dead_cost_and_the_fights_since_won_b
         "1 Casualty hit not saved within 24 hours died (at A; 0 Morale, 1 Casualty; B: came "
         "through unhurt; medics saved 0)"
     ) in line
+    # Its experience in a sentence of its own, not lost at the end of the long one.
     assert line.endswith(
         "medics saved 0); the dead cost it 1 step; the experience of the fights since counts "
-        "again from the quality left: 1 step won back; carries no hits now; has 0 experience "
-        "points (3 before)."
+        "again from the quality left: 1 step won back; carries no hits now. It has 0 "
+        "experience points (3 before)."
     )
 
 
