@@ -2354,9 +2354,15 @@ def _entry_event(
             verb = "rose" if kind == "promoted" else "fell"
             text = f"{label} {verb} from {_value_label(before['quality'])} to "
             text += _value_label(after["quality"])
-        text += _step_why(entry, battle)
-        if rest := story_text(before, after, carrying.get(entry.pk, {}), headlines=False):
-            text += ": " + rest
+        rest = story_text(before, after, carrying.get(entry.pk, {}), headlines=False)
+        if entry.kind == HistoryEntry.Kind.CASUALTIES:
+            # The dead as the unit's page tells them (`entry_why`): how many, the fights whose
+            # hits they were and what the medics saved, and what they cost beyond a step each
+            # or short of it; "not saved within 24 hours" says the medics' time.
+            why, rest = without_repeats(entry_why(entry), rest)
+            text += f": {why}" + (f"; {rest}" if rest else "")
+        else:
+            text += _step_why(entry, battle) + (f": {rest}" if rest else "")
     else:
         # Told as the unit's history tells it (`unit_story_lines`), a fight's working left
         # for its page: a line here says what happened.

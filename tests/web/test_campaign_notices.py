@@ -194,8 +194,9 @@ def test_casualty_hits_that_die_with_the_medical_window_are_told(world):
     campaign_notices_send(campaign_id=world.campaign.pk)
     (body,) = _mails_to("player")
     assert (
-        "Day 2: Squad 1 (Red Company) fell from Average to Inexperienced, when the medics' 24 "
-        "hours were over: now carries 2 Morale hits and 0 Casualty hits." in body
+        "Day 2: Squad 1 (Red Company) fell from Average to Inexperienced: 1 Casualty hit not "
+        "saved within 24 hours died (taken out at Crossroads; 3 Morale, 2 Casualty; medics saved "
+        "0); now carries 2 Morale hits and 0 Casualty hits." in body
     )
     assert "window" not in body  # the campaign page's words for the medics' time
 

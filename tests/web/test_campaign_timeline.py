@@ -13,6 +13,7 @@ from campaign.pages import TIMELINE_LINES
 from campaign.services import campaign_create, force_create, membership_set, unit_edit
 from tests.web.campaign_world import login
 from tests.web.paging import add_notes, link
+from units.bucs import Quality
 
 pytestmark = pytest.mark.django_db
 
@@ -131,10 +132,50 @@ def test_a_step_won_or_lost_says_why(client, world):
     page = login(client, world, "gm").get(_url("timeline", world)).text
     assert "(Blue Battalion) rose from Average to Elite (GM correction: a citation)</a>" in page
     assert (
-        "Squad 1 (Red Company) fell from Average to Inexperienced, when the medics&#x27; 24 "
-        "hours were over: carries no hits now</a>" in page
-    )
+        "Squad 1 (Red Company) fell from Average to Inexperienced: 1 Casualty hit not saved "
+        "within 24 hours died (taken out at Crossroads; 3 Morale, 2 Casualty; medics saved 0)"
+    ) in page
+    assert "; carries no hits now</a>" in page
     assert "window closed" not in page  # the medics' time as the campaign page says it
+
+
+def test_dead_the_medics_partly_saved_are_told_everywhere_as_the_units_page_tells_them(
+    client, world
+):
+    """Squad 1 carries 2 Casualty hits from Crossroads; an Elite Medical crew saves 1 and the
+    other dies when the 24 hours are over, a step lost. The timeline, a player's "Lately" and
+    the notice mail say the step first, then the dead as the unit's page tells them
+    (`pages.entry_why`): how many died, of what, and that the medics saved 1; not a bare
+    "fell" line."""
+    from campaign.models import HistoryEntry
+    from campaign.services import medical_apply, unit_create
+    from campaign.services.notices import notice_lines
+    from campaign.services.orders import clock_advance
+
+    gm = world.users["gm"]
+    ours = Unit.objects.get(pk=world.unit.pk)
+    unit_create(force=world.force, unit_type=ours.unit_type, name="Aid Post", quality="elite",
+                specialties=["infantry", "medical"])  # fmt: skip
+    unit_edit(unit=ours, changes={"status": "ready", "quality": "average", "casualty_hits": 2,
+                                  "morale_hits": 0, "last_battle_day": world.campaign.day},
+              reason="shelled at the ford", actor=gm)  # fmt: skip
+    medical_apply(force=world.force, allocation={ours.pk: 1})
+    world.campaign.refresh_from_db()
+    clock_advance(campaign=world.campaign, hours=25, actor=gm)  # the window closes: 1 dies
+    ours.refresh_from_db()
+    assert (ours.quality, ours.casualty_hits) == (Quality.INEXPERIENCED, 0)
+    dead = (
+        "1 Casualty hit not saved within 24 hours died (taken out at Crossroads; 3 Morale, 2 "
+        "Casualty; medics saved 1)"
+    )
+    told = f"Squad 1 (Red Company) fell from Average to Inexperienced: {dead}; carries no hits now"
+    login(client, world, "player")
+    page = client.get(_url("unit", world, ours.pk)).text.replace("&#x27;", "'")
+    assert f"{dead}: fell from Average to Inexperienced; carries no hits now" in page
+    assert f"{told}</a>" in client.get(_url("dashboard", world)).text  # a first visit: "Lately"
+    assert f"{told}</a>" in client.get(_url("timeline", world)).text
+    entry = ours.history.get(kind=HistoryEntry.Kind.CASUALTIES)
+    assert f"Day {entry.day}: {told}." in notice_lines(world.campaign, [entry])
 
 
 def test_a_step_lost_in_a_battle_tells_what_else_it_did_and_a_leaders_death(client, world):
