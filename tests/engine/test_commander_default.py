@@ -200,6 +200,26 @@ def test_a_fixed_mount_on_attack_in_range_without_a_line_goes_where_it_has_one()
     assert any(e.KIND == "attack" and e.attacker == "team" for e in events)
 
 
+def test_infantry_on_attack_in_range_without_a_line_goes_where_it_has_one():
+    """The same for a unit that may move: infantry on Attack, in range of the tank it can hurt
+    with a house in the way and nothing else to shoot, walks round the house and fires, rather
+    than stand all battle where it cannot see its target."""
+    from battles.engine import run_battle
+
+    hmg = [{"name": "Heavy Machine Gun", "power": 3, "range": 18}]
+    team = squad("team", (20, 20), order="attack", move=3, weapons=hmg)
+    target = tank("tank", (10, 10), weapons=[{"name": "Main Gun", "power": 4, "range": 4}])
+    house = building("house", square(15, 15, 18, 18), admits=None)
+    lookout = squad("lookout", (0.5, 0.5))  # sees the tank, out of its own rifles' range
+    sc = scenario([team, lookout], [target], buildings=[house], turn_limit=4)
+    view = BattleView(battle(sc), "blue")
+    assert math.dist((20, 20), (10, 10)) < 18 and not view.line_clear((20, 20), (10, 10))
+    (step,) = decide(sc).steps
+    assert isinstance(step, MoveStep) and step.to
+    events = run_battle(sc, seed=1).events
+    assert any(e.KIND == "attack" and e.attacker == "team" for e in events)
+
+
 def test_a_screen_unit_stands_in_front_of_its_objective():
     u = squad("a", (12, 22), order="screen", move=5)
     u["order"]["objective"] = "post"

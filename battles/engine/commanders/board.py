@@ -220,7 +220,7 @@ class Board:
         self.shelters: dict[int, list[Polygon]] = {}
         """The pieces a card may take cover in, by card number (``moves._shelters``)."""
         self.spots: dict[SpotKey, Point | None] = {}
-        """Where a Fixed Mount on Attack gets a line to its target (``goals._firing_spot``)."""
+        """Where a unit on Attack gets a line to its target (``goals._firing_spot``)."""
         # Kept for the battle:
         self.raze_points: dict[str, float] | None = None
         """Per building, the raze points it carries for the side (``values._raze_points``)."""

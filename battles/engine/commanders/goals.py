@@ -6,9 +6,9 @@
   points only at the end press when the slack runs out, leaving time to fight first.
 - **Screen**: stand between the objective and the enemy, a little in front of it.
 - **Attack**: close to weapon range of the enemy the unit can hurt most; seeing none, make for
-  the contested ground. A Fixed Mount in range of it but without a line to it, with nothing
-  else to shoot, makes for the nearest place in range that has one (within two moves), rather
-  than stand: it can neither fire on the move nor see round what is in the way.
+  the contested ground. A unit in range of it but without a line to it, with nothing else to
+  shoot, makes for the nearest place in range that has one (within two moves), rather than
+  stand all battle where it cannot see its target.
 - **Hold**: stay put (turning in place is allowed: it is the unit's place, not its facing).
 - **No Order**: Raw and Green units hold in place; better units use their judgement — advance
   on the nearest ground their side scores, or attack where it scores none.
@@ -55,7 +55,7 @@ DENY = 0.5
 """Ground only the enemy scores is worth this share of its points to stand on (denial)."""
 
 FIRING_SPOT = 0.01
-"""Close enough to the place a Fixed Mount on Attack makes for to get a line to its target: the
+"""Close enough to the place a unit on Attack makes for to get a line to its target: the
 place itself (the log keeps positions to the thousandth)."""
 
 SCREEN_AHEAD = 1.5
@@ -230,8 +230,7 @@ def _attack_goal(unit: Piece, board: Board) -> Goal | None:
         _, e, reach = best
         radius = max(reach * 0.9, 0.8)
         if (
-            unit.fixed
-            and geometry.distance(unit.position, e.position) <= radius
+            geometry.distance(unit.position, e.position) <= radius
             and not _line_to(board, unit, e)
             and reach_here(board, unit).best(board, unit) is None
         ):
