@@ -48,6 +48,21 @@ def with_quality(state: CampaignUnitState, quality: Quality) -> CampaignUnitStat
     return state.but(quality=quality, experience=experience)
 
 
+def experience_refused(state: CampaignUnitState) -> str:
+    """Why the unit cannot hold its experience points at its quality ("" when it can), in a
+    sentence naming it: below Legendary, the point that reaches the next step's threshold
+    takes the unit up a step (`points_earned`), so no unit stays a step below with that many.
+    A GM who means it to rise sets its quality too."""
+    needed = threshold(state.quality)
+    if needed is None or state.experience < needed:
+        return ""
+    return (
+        f"{state.name} is {state.quality.label}: at {plural(needed, 'experience point')} it "
+        f"rises to {state.quality.raised().label}, so it holds at most {needed - 1} as "
+        f"{state.quality.label}; to raise it, set its quality too."
+    )
+
+
 HELD_BACK_BROKEN = "no step up while it is broken (retreated in poor order)"
 HELD_BACK_QUALITY_LOST = "no step back up in the battle that cost it quality for good"
 """Why a survivor's points stop just short of its next step, in the history's words."""

@@ -32,7 +32,12 @@ from campaign.models import (
 )
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, leader_died_text
 from campaign.rules.characters import can_train, feats_from
-from campaign.rules.experience import TrainingError, training_apply, with_quality
+from campaign.rules.experience import (
+    TrainingError,
+    experience_refused,
+    training_apply,
+    with_quality,
+)
 from campaign.rules.history import number_text, plural, possessive
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
@@ -814,6 +819,18 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
         )
         if problems:
             errors["specialties"] = problems
+    if "quality" in values and "experience" not in values and "quality" not in errors:
+        # Progress is kept when quality changes, capped below the new quality's next step, as
+        # when a battle costs it quality (`with_quality`).
+        capped = with_quality(state, values["quality"]).experience
+        if capped != state.experience:
+            values["experience"] = capped
+    elif (
+        "experience" in values
+        and not errors
+        and (refused := experience_refused(state.but(**values)))
+    ):
+        errors["experience"] = [refused]
     if not errors and (problem := _hits_problem(state, state.but(**values), changes)):
         errors.update(problem)
     if (leader := values.get("leader")) is not None and not leader.alive:

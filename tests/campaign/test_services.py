@@ -381,6 +381,34 @@ def test_a_unit_keeps_its_specialties_when_its_quality_falls(make_unit):
     assert unit.specialties == ["infantry", "medical"]
 
 
+def test_a_correction_gives_no_unit_the_points_of_its_next_step_and_caps_them_when_it_falls(
+    make_unit,
+):
+    """An Inexperienced unit rises at 3 points: a correction giving it 3 is refused by name,
+    nothing written; 2 stand. Corrected down to Green (2 points to rise), its 2 points are
+    capped at 1, as a battle that costs it quality caps them; set with the quality, points
+    that reach the new step are refused too."""
+    unit = make_unit("Old Faithful", quality="inexperienced")
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=unit, changes={"experience": 3}, reason="good work")
+    assert refused.value.message_dict == {
+        "experience": [
+            "Old Faithful is Inexperienced: at 3 experience points it rises to Average, so it "
+            "holds at most 2 as Inexperienced; to raise it, set its quality too."
+        ]
+    }
+    assert unit.history.count() == 1
+    unit_edit(unit=unit, changes={"experience": 2}, reason="good work")
+    unit_edit(unit=unit, changes={"quality": "green"}, reason="casualties")
+    unit.refresh_from_db()
+    assert (unit.state.quality, unit.state.experience) == (Quality.GREEN, 1)
+    with pytest.raises(ValidationError, match="at 1 experience point it rises to Green"):
+        unit_edit(unit=unit, changes={"quality": "raw", "experience": 1}, reason="recount")
+    unit_edit(unit=unit, changes={"quality": "average", "experience": 3}, reason="recount")
+    unit.refresh_from_db()
+    assert (unit.state.quality, unit.state.experience) == (Quality.AVERAGE, 3)
+
+
 def test_a_unit_below_its_specialties_is_corrected_like_any_other_and_gains_none(make_unit):
     """Aid Post fell to Raw holding Infantry and Medical: a correction that sends its
     specialties as they stand (as a whole form does) is not refused for them, one that gives

@@ -117,7 +117,7 @@ def test_the_strength_chart_is_kept_between_visits_and_redrawn_when_a_unit_chang
 
 def test_a_line_lying_on_another_every_day_is_told_apart_in_the_key(client, world):
     gm = world.users["gm"]
-    unit_edit(unit=world.unit, changes={"experience": 3, "morale_hits": 0, "casualty_hits": 0},
+    unit_edit(unit=world.unit, changes={"experience": 2, "morale_hits": 0, "casualty_hits": 0},
               reason="drill", actor=gm)  # fmt: skip
     calendar_advance(campaign=world.campaign, days=1, actor=gm)
     page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text

@@ -229,7 +229,7 @@ def test_the_send_is_queued_only_after_commit(
     monkeypatch.setattr(tasks.campaign_notices_send, "delay", queued.append)
     gm = world.users["gm"]
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        unit_edit(unit=world.unit, changes={"experience": 4}, reason="drill", actor=gm)
+        unit_edit(unit=world.unit, changes={"experience": 1}, reason="drill", actor=gm)
         assert queued == []  # not while the change may still roll back
     assert queued == [world.campaign.pk] and len(callbacks) == 1
     # A change that rolls back queues nothing.
@@ -238,7 +238,7 @@ def test_the_send_is_queued_only_after_commit(
         pytest.raises(RuntimeError),
         transaction.atomic(),
     ):
-        unit_edit(unit=world.unit, changes={"experience": 5}, reason="drill", actor=gm)
+        unit_edit(unit=world.unit, changes={"experience": 2}, reason="drill", actor=gm)
         raise RuntimeError("rolled back")
     assert callbacks == [] and queued == [world.campaign.pk]
 

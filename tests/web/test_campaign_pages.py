@@ -143,11 +143,11 @@ def test_it_shows_another_players_force_only_in_summary_when_the_gm_says_so(clie
 
 
 def test_it_tells_a_units_history_as_a_story(client, world):
-    unit_edit(unit=world.unit, changes={"experience": 7}, reason="records found",
+    unit_edit(unit=world.unit, changes={"experience": 2}, reason="records found",
               actor=world.users["gm"])  # fmt: skip
     page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
     assert "<strong>Day 1:</strong> Raised in Red Company" in page
-    assert "GM correction: records found: has 7 experience points." in page
+    assert "GM correction: records found: has 2 experience points." in page
     battle = _url("battle", world, world.engine_battle.pk)
     # The battle, linked to its page; taken out is not dead (the bridge, second edition).
     assert f'<a href="{battle}">Taken out at Crossroads</a>' in page

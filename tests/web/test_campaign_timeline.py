@@ -24,7 +24,7 @@ def _url(name, world, *args):
 
 def test_the_timeline_tells_each_day_with_links(client, world):
     gm = world.users["gm"]
-    unit_edit(unit=world.unit, changes={"experience": 5}, reason="records", actor=gm)
+    unit_edit(unit=world.unit, changes={"experience": 2}, reason="records", actor=gm)
     unit_edit(unit=world.enemy_unit, changes={"status": "destroyed"}, reason="mine field",
               actor=gm)  # fmt: skip
     page = login(client, world, "player").get(_url("timeline", world)).text

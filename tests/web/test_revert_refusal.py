@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import CampaignBattle, Engagement, HistoryEntry, Unit
+from campaign.rules.experience import threshold
 from campaign.rules.history import FIELD_LABELS
 from campaign.services import medical_apply, unit_create, unit_edit
 from campaign.services.battles import campaign_battle_record
@@ -133,6 +134,12 @@ def test_an_engagements_revert_sent_twice_reverts_once_and_says_so_again(client,
     assert record.state == Engagement.State.REVERTED
 
 
+def _another_count(unit) -> int:
+    """Experience points other than the unit's, short of its next step, as a correction takes
+    them."""
+    return (unit.experience + 1) % threshold(unit.state.quality)
+
+
 def test_a_revert_refused_for_a_unit_with_several_entries_says_so_once(client, world):
     # Each of a unit's entries that touched what changed since refuses the revert; the page
     # said so once per entry ("Squad 1 has changed since: undo that first" twice).
@@ -143,7 +150,7 @@ def test_a_revert_refused_for_a_unit_with_several_entries_says_so_once(client, w
     # One entry counts the battle, another the experience: a correction of both since.
     assert {"battles_fought", "experience"} <= {f for e in entries for f in e.after}
     unit = Unit.objects.get(pk=ours.pk)
-    changes = {"battles_fought": unit.battles_fought + 1, "experience": unit.experience + 1}
+    changes = {"battles_fought": unit.battles_fought + 1, "experience": _another_count(unit)}
     unit_edit(unit=unit, changes=changes, reason="drill", actor=gm)
     assert entries.count() > 1
     refused = client.post(_url("engagement-revert", world, record.pk), {"reason": "wrong dice"})
@@ -160,7 +167,7 @@ def test_an_engagement_that_cannot_be_reverted_says_what_changed_since_up_front(
     login(client, world, "gm")
     record, ours = _engagement(world)
     unit = Unit.objects.get(pk=ours.pk)
-    unit_edit(unit=unit, changes={"experience": unit.experience + 1}, reason="drill", actor=gm)
+    unit_edit(unit=unit, changes={"experience": _another_count(unit)}, reason="drill", actor=gm)
     page = client.get(_url("engagement", world, record.pk)).text
     said = (
         f"{unit.name} ({unit.force.name}) has changed since: GM edit on day {world.campaign.day} "
