@@ -212,6 +212,7 @@ class BattleSetupForm(PageForm):
         for unit in self.units:
             x, y = places.get(unit.pk, (None, None))
             self.fields[f"side_{unit.pk}"] = forms.ChoiceField(
+                label=f"Side of {unit.name}",
                 choices=[("", "Not fighting"), *sides],
                 required=False,
                 initial=force_sides.get(unit.force_id, ""),
@@ -219,6 +220,7 @@ class BattleSetupForm(PageForm):
             )
             for name, value in (("x", x), ("y", y)):
                 self.fields[f"{name}_{unit.pk}"] = forms.FloatField(
+                    label=f"{name} of {unit.name}",
                     required=False,
                     initial=value,
                     error_messages={
@@ -227,6 +229,7 @@ class BattleSetupForm(PageForm):
                 )
             if unit.pk not in self.under_way:
                 self.fields[f"order_{unit.pk}"] = forms.ChoiceField(
+                    label=f"Orders of {unit.name}",
                     choices=ORDER_CHOICES,
                     initial="attack",
                     error_messages=not_a_choice(unit, "an Order a unit takes into battle"),
@@ -437,16 +440,21 @@ class TableResultForm(PageForm):
             self.fields["side_a"].initial, self.fields["side_b"].initial = forces[:2]
         for unit in self.units:
             self.fields[f"side_{unit.pk}"] = forms.ChoiceField(
+                label=f"Side of {unit.name}",
                 required=False,  # its choices name the sides (`_name_sides`)
                 error_messages=not_a_choice(unit, "a side of this battle"),
                 # For the page's script, naming a side by the one force on it.
                 widget=forms.Select(attrs={"data-force": unit.force.name}),
             )
+            # Labelled as the page labels each row's fields, so a refusal names the unit.
             self.fields[f"hits_lost_{unit.pk}"] = WholeNumberField(
-                counts="Hit", min_value=0, initial=0
+                label=f"Hits lost by {unit.name}", counts="Hit", min_value=0, initial=0
             )
-            self.fields[f"skill_lost_{unit.pk}"] = WholeNumberField(min_value=0, initial=0)
+            self.fields[f"skill_lost_{unit.pk}"] = WholeNumberField(
+                label=f"Skill lost by {unit.name}", min_value=0, initial=0
+            )
             self.fields[f"removed_{unit.pk}"] = forms.ChoiceField(
+                label=f"How {unit.name} left",
                 choices=[(r.value, REMOVAL_LABELS[r]) for r in Removal],
                 initial=Removal.NONE.value,
                 error_messages=not_a_choice(unit, "a way a unit leaves the table"),

@@ -132,6 +132,36 @@ def test_a_table_result_says_how_each_unit_left_in_words(client, world):
     assert ">None</option>" not in form
 
 
+def test_a_table_result_left_half_filled_names_the_unit_of_each_empty_box(client, world):
+    """A row's box left empty is named as the page labels it, by its unit, never by the
+    unit's number in the database ("Fill in “Hits lost 12”."), and nothing is recorded."""
+    [red] = raise_units(world.force, world.unit.unit_type, 1, "Fresh")
+    [blue] = raise_units(world.enemy, world.unit.unit_type, 1, "Pickets")
+    login(client, world, "gm")
+    battles = CampaignBattle.objects.count()
+    form = client.get(_url("battle-record", world)).text
+    key = re.search(r'name="request_key" value="([^"]*)"', form)[1]
+    refused = client.post(
+        _url("battle-record", world),
+        {"request_key": key, "name": "Mill", "day": 1, "side_a": world.enemy.name,
+         "side_b": world.force.name, "winner": "a",
+         f"side_{blue.pk}": "a", f"hits_lost_{blue.pk}": "0", f"skill_lost_{blue.pk}": "",
+         f"removed_{blue.pk}": "none",
+         f"side_{red.pk}": "b", f"hits_lost_{red.pk}": "", f"skill_lost_{red.pk}": "0",
+         f"removed_{red.pk}": ""},
+    )  # fmt: skip
+    assert refused.status_code == 400
+    page = unescape(refused.text)
+    assert "Fill in “Hits lost by Fresh 1”." in page
+    assert "Fill in “Skill lost by Pickets 1”." in page
+    assert "Choose one for “How Fresh 1 left”." in page
+    assert f"Hits lost {red.pk}" not in page and f"Skill lost {blue.pk}" not in page
+    assert f'<label class="visually-hidden" for="id_table_result_hits_lost_{red.pk}">' in (
+        refused.text
+    )
+    assert CampaignBattle.objects.count() == battles
+
+
 def test_the_dashboard_names_a_members_part_in_plain_words(client, world):
     expected = {"gm": "you are the GM", "player": "you are a player",
                 "spectator": "you are a spectator"}  # fmt: skip
