@@ -394,7 +394,9 @@ class TableResultForm(PageForm):
     )
     side_a = forms.CharField(max_length=100, initial="attackers", label="First side")
     side_b = forms.CharField(max_length=100, initial="defenders", label="Second side")
-    winner = forms.ChoiceField(required=False)  # its choices name the sides (`_name_sides`)
+    winner = forms.ChoiceField(  # its choices name the sides (`_name_sides`)
+        error_messages={"required": "Choose the side that won, or Neither (a draw)."}
+    )
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
 
     def __init__(
@@ -470,6 +472,8 @@ class TableResultForm(PageForm):
                         self.data[field] = self.fields[field].initial
 
     SIDES = ("a", "b")
+    DRAW = "draw"
+    """The winner's choice for a battle neither side won."""
 
     def _name_sides(self) -> None:
         """The choices of a unit's side and of the winner, naming each side as the GM would
@@ -483,7 +487,12 @@ class TableResultForm(PageForm):
             forces = [u.force for u in self.units if data.get(f"side_{u.pk}") == side]
             names[side] = table_side_name(str(typed or ""), forces, index)
         named = [(side, names[side]) for side in self.SIDES]
-        self.fields["winner"].choices = [*named, ("", "Neither (a draw)")]
+        # Nothing chosen to start with: a winner forgotten is asked for, never taken for a draw.
+        self.fields["winner"].choices = [
+            ("", "Choose the winner"),
+            *named,
+            (self.DRAW, "Neither (a draw)"),
+        ]
         for unit in self.units:
             self.fields[f"side_{unit.pk}"].choices = [("", "Not fighting"), *named]
 

@@ -335,7 +335,7 @@ def test_a_table_result_with_a_force_on_both_sides_says_so_at_the_second_side(cl
     red, turncoat = [u for u in units if u.force_id == world.force.pk][:2]
     blue = next(u for u in units if u.force_id == world.enemy.pk)
     login(client, world, "gm")
-    data = {"name": "Hill 204", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": ""}
+    data = {"name": "Hill 204", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": "draw"}
     for unit in units:
         side = {red.pk: "a", blue.pk: "b", turncoat.pk: "b"}.get(unit.pk, "")
         data.update({f"side_{unit.pk}": side, f"hits_lost_{unit.pk}": "0",
@@ -409,7 +409,7 @@ def test_a_table_result_does_not_offer_a_unit_whose_battle_awaits_its_outcome(cl
     # A page drawn before that battle began still offers the unit: refused, nothing written.
     red = next(u for u in free if u.force_id == world.force.pk)
     blue = next(u for u in free if u.force_id == world.enemy.pk)
-    data = {"name": "Hill 206", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": ""}
+    data = {"name": "Hill 206", "day": "1", "side_a": "Red", "side_b": "Blue", "winner": "draw"}
     for unit in units:
         side = {red.pk: "a", blue.pk: "b", held[0].pk: "a"}.get(unit.pk, "")
         data.update({f"side_{unit.pk}": side, f"hits_lost_{unit.pk}": "0",
@@ -754,16 +754,20 @@ def test_a_table_results_side_and_winner_choices_name_each_side_as_the_gm_would(
     assert f'data-force="{red.force.name}"' in page.text
     # The side names typed, and an empty one whose units so far are of one force; the battle's
     # name left out, so the form is shown again.
-    data = {"name": "", "day": "1", "side_a": "Blue Battalion", "side_b": " ", "winner": ""}
+    data = {"name": "", "day": "1", "side_a": "Blue Battalion", "side_b": " ", "winner": "draw"}
     for unit in units:
         side = {red.pk: "b", blue.pk: "a"}.get(unit.pk, "")
         data.update({f"side_{unit.pk}": side, f"hits_lost_{unit.pk}": "0",
                      f"skill_lost_{unit.pk}": "0", f"removed_{unit.pk}": "none"})  # fmt: skip
     form = client.post(_url("battle-record", world), data).context["form"]
     named = [("a", "Blue Battalion"), ("b", red.force.name)]
-    assert form.fields["winner"].choices == [*named, ("", "Neither (a draw)")]
+    assert form.fields["winner"].choices == [
+        ("", "Choose the winner"),
+        *named,
+        ("draw", "Neither (a draw)"),
+    ]
     assert form.fields[f"side_{red.pk}"].choices == [("", "Not fighting"), *named]
     # No name and units of two forces (or none) on a side: its place.
     data.update(side_a="", side_b="", **{f"side_{blue.pk}": "b"})
     form = client.post(_url("battle-record", world), data).context["form"]
-    assert form.fields["winner"].choices[:2] == [("a", "First side"), ("b", "Second side")]
+    assert form.fields["winner"].choices[1:3] == [("a", "First side"), ("b", "Second side")]

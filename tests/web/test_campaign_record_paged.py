@@ -132,7 +132,7 @@ def test_a_paged_result_the_service_refuses_records_nothing(client, world, paged
     login(client, world, "gm")
     data = _sent(client.get(_url(world)))
     red, blue = unit_named("Red 01"), unit_named("Blue 01")
-    data.update({"name": "Ford", f"side_{red.pk}": "a", f"side_{blue.pk}": "b",
+    data.update({"name": "Ford", "winner": "a", f"side_{red.pk}": "a", f"side_{blue.pk}": "b",
                  f"hits_lost_{red.pk}": "9"})  # fmt: skip
     before = (CampaignBattle.objects.count(), HistoryEntry.objects.count())
     refused = client.post(_url(world), data)

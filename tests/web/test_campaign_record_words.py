@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _record_data(units, **extra):
-    data = {"name": "Hill 203", "day": "1", "winner": ""}
+    data = {"name": "Hill 203", "day": "1", "winner": "draw"}
     for unit in units:
         data.update({f"side_{unit.pk}": "", f"hits_lost_{unit.pk}": "0",
                      f"skill_lost_{unit.pk}": "0", f"removed_{unit.pk}": "none"})  # fmt: skip

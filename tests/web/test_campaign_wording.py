@@ -162,6 +162,37 @@ def test_a_table_result_left_half_filled_names_the_unit_of_each_empty_box(client
     assert CampaignBattle.objects.count() == battles
 
 
+def test_a_table_result_asks_for_its_winner_and_takes_no_forgotten_one_for_a_draw(client, world):
+    """The winner starts unchosen: a result sent without one is refused in words, nothing
+    recorded; a draw is said so by choosing Neither, and records no winner."""
+    [red] = raise_units(world.force, world.unit.unit_type, 1, "Fresh")
+    [blue] = raise_units(world.enemy, world.unit.unit_type, 1, "Pickets")
+    login(client, world, "gm")
+    form = client.get(_url("battle-record", world)).text
+    winner = form.split('name="winner"', 1)[1].split("</select>", 1)[0]
+    assert '<option value="" selected>Choose the winner</option>' in winner
+    assert '<option value="draw">Neither (a draw)</option>' in winner
+    battles = CampaignBattle.objects.count()
+    data = {"name": "Mill", "day": 1, "side_a": world.enemy.name, "side_b": world.force.name}
+    for pk in re.findall(r'name="hits_lost_(\d+)"', form):
+        side = {blue.pk: "a", red.pk: "b"}.get(int(pk), "")
+        data.update({f"side_{pk}": side, f"hits_lost_{pk}": "0", f"skill_lost_{pk}": "0",
+                     f"removed_{pk}": "none"})  # fmt: skip
+    for winner in ({}, {"winner": ""}):
+        key = re.search(r'name="request_key" value="([^"]*)"', form)[1]
+        refused = client.post(_url("battle-record", world), {**data, **winner, "request_key": key})
+        assert refused.status_code == 400
+        assert "Choose the side that won, or Neither (a draw)." in unescape(refused.text)
+        assert CampaignBattle.objects.count() == battles
+    key = re.search(r'name="request_key" value="([^"]*)"', form)[1]
+    drawn = client.post(
+        _url("battle-record", world), {**data, "winner": "draw", "request_key": key}
+    )
+    assert drawn.status_code == 302
+    battle = CampaignBattle.objects.latest("pk")
+    assert battle.name == "Mill" and battle.table_result["winner"] is None
+
+
 def test_the_dashboard_names_a_members_part_in_plain_words(client, world):
     expected = {"gm": "you are the GM", "player": "you are a player",
                 "spectator": "you are a spectator"}  # fmt: skip
