@@ -177,6 +177,10 @@ class RosterLine:
     destroyed: str = ""
     """Where and when it was destroyed, after its status (`destroyed_where`), or "": a unit
     destroyed utterly has no hits left to heal, so its page says this in their place."""
+    battle: CampaignBattle | None = None
+    """The battle whose outcome is not applied yet that it is in (`selectors.engaged_battles`),
+    or None: until the outcome is applied, its line and its page show it as it went in, and
+    say so beside its status."""
 
     @property
     def engine_changes(self) -> str:

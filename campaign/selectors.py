@@ -596,15 +596,20 @@ def units_joined(*, units: Iterable[Unit]) -> dict[int, int]:
     return joined
 
 
-def engaged_units(*, campaign: Campaign) -> dict[int, str]:
+def engaged_battles(*, campaign: Campaign) -> dict[int, CampaignBattle]:
     """Units in a battle whose outcome is not applied yet (being fought, or awaiting the GM's
-    review), each with that battle's name: until it is, the unit's card for another battle
-    would be the one from before this battle."""
+    review), each with that battle: until it is, the unit stands as it went in, and its card
+    for another battle would be the one from before this battle."""
     unsettled = CampaignBattle.objects.filter(
         campaign=campaign,
         state__in=CampaignBattle.UNSETTLED,
-    ).values_list("name", "sides")
-    return {pk: name for name, sides in unsettled for pks in sides.values() for pk in pks}
+    ).only("campaign_id", "name", "day", "sides", "state")
+    return {pk: battle for battle in unsettled for pks in battle.sides.values() for pk in pks}
+
+
+def engaged_units(*, campaign: Campaign) -> dict[int, str]:
+    """`engaged_battles`, each unit with its battle's name."""
+    return {pk: battle.name for pk, battle in engaged_battles(campaign=campaign).items()}
 
 
 def history_standing() -> QuerySet[HistoryEntry]:
@@ -668,7 +673,9 @@ def roster_version(force: Force) -> tuple:
     """What the force's roster page is drawn from beyond the campaign and force rows: the sums
     of the version tokens of its units (a leader's change moves its unit's), of their cards,
     and of the library cards of the campaign's ruleset (a GM's add-unit form offers them); and
-    of its units' Orders with their givers (each Order's line names the character who gave it).
+    of its units' Orders with their givers (each Order's line names the character who gave it);
+    and the campaign's battles whose outcome is not applied yet, by their state (a unit's line
+    names the one it is in, `engaged_battles`).
 
     Every save gives a row a new random token (``units.models.Versioned``), so the sums change
     with any saved change, a unit, card or Order added or removed, a card reloaded or a
@@ -676,7 +683,13 @@ def roster_version(force: Force) -> tuple:
     takes longer to build this aggregate than the database takes to answer it.
     """
     with connection.cursor() as cursor:
-        cursor.execute(_ROSTER_VERSION_SQL, [force.campaign.ruleset, force.pk, force.pk, force.pk])
+        fighting, awaiting = CampaignBattle.UNSETTLED
+        unsettled = [force.campaign_id, fighting, force.campaign_id, fighting]
+        unsettled += [force.campaign_id, awaiting]
+        cursor.execute(
+            _ROSTER_VERSION_SQL,
+            [force.campaign.ruleset, force.pk, force.pk, *unsettled, force.pk],
+        )
         return tuple(cursor.fetchone())
 
 
@@ -687,7 +700,13 @@ _ROSTER_VERSION_SQL = f"""
             JOIN {Unit._meta.db_table} ou ON ou.id = o.unit_id WHERE ou.force_id = %s),
            (SELECT SUM(version) FROM {Character._meta.db_table} WHERE id IN (
                SELECT o.giver_id FROM {Order._meta.db_table} o
-               JOIN {Unit._meta.db_table} ou ON ou.id = o.unit_id WHERE ou.force_id = %s))
+               JOIN {Unit._meta.db_table} ou ON ou.id = o.unit_id WHERE ou.force_id = %s)),
+           (SELECT COUNT(id) FROM {CampaignBattle._meta.db_table}
+            WHERE campaign_id = %s AND state = %s),
+           (SELECT SUM(id) FROM {CampaignBattle._meta.db_table}
+            WHERE campaign_id = %s AND state = %s),
+           (SELECT SUM(id) FROM {CampaignBattle._meta.db_table}
+            WHERE campaign_id = %s AND state = %s)
     FROM {Unit._meta.db_table} u JOIN {UnitType._meta.db_table} t ON t.id = u.unit_type_id
     WHERE u.force_id = %s
 """

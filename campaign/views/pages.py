@@ -99,6 +99,7 @@ from campaign.rules.state import Status
 from campaign.selectors import (
     GM,
     campaign_now,
+    engaged_battles,
     force_roster,
     invitations_for,
     invitations_holding,
@@ -366,8 +367,15 @@ def force_context(
         orders = units_order_words(viewer.campaign, [line.unit for line in lines])
         # A destroyed unit's line says where it fell, in place of hits it has none to heal.
         gone = destroyed_where(line.unit for line in lines)
+        # A unit in a battle not applied yet stands as it went in: its line says which.
+        engaged = engaged_battles(campaign=viewer.campaign)
         lines = [
-            replace(line, order=orders.get(line.unit.pk, ""), destroyed=gone.get(line.unit.pk, ""))
+            replace(
+                line,
+                order=orders.get(line.unit.pk, ""),
+                destroyed=gone.get(line.unit.pk, ""),
+                battle=engaged.get(line.unit.pk),
+            )
             for line in lines
         ]
     context = base_context(
@@ -476,7 +484,11 @@ def unit_context(
     # it; a battle fought by the engine gives it the set-up's standing Order, which may raise
     # its Skill: that card is shown beside it only where it differs.
     line = printed_line(viewer.campaign, unit, now)
-    line = replace(line, destroyed=destroyed_where([unit]).get(unit.pk, ""))
+    line = replace(
+        line,
+        destroyed=destroyed_where([unit]).get(unit.pk, ""),
+        battle=engaged_battles(campaign=viewer.campaign).get(unit.pk),
+    )
     story = unit_story(unit=unit, before=before)
     if before is not None and not story.entries:
         story = unit_story(unit=unit)  # nothing there: the latest entries

@@ -11,6 +11,7 @@ from django.utils.html import escape
 from campaign.models import Campaign, Unit
 from campaign.rules.bridge import went_in_text
 from campaign.services import unit_create, unit_edit
+from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 from tests.web.campaign_world import login
 from tests.web.paging import add_notes, link
 from units.bucs import Quality
@@ -1086,3 +1087,38 @@ def test_an_engagements_page_says_what_it_did_to_each_unit_and_whose_hits_await_
     aftermath = page.split('id="aftermath"', 1)[1].split("</section>", 1)[0]
     assert "Raid on the pickets: took 1 Morale, 1 Casualty hit" in aftermath
     assert 'id="medics-due"' not in aftermath
+
+
+def test_a_unit_in_a_battle_not_yet_applied_says_so_on_its_page_and_its_roster_line(client, world):
+    """A player checking their squad between sessions reads "Ready" on a unit whose battle
+    awaits the GM's review: its page and its roster line name that battle and its state, and
+    say no more once the outcome is applied. A battle recorded since the roster was drawn shows
+    at once, though it changed no unit yet."""
+    waiting = world.table_battle
+    held = [pk for pks in waiting.sides.values() for pk in pks]
+    unit = Unit.objects.filter(pk__in=held, force=world.force).first()
+    assert unit is not None
+    in_it = f'In <a href="{reverse("campaign:battle", args=[world.campaign.pk, waiting.pk])}">'
+    said = f"{in_it}{waiting.name}</a>, awaiting review"
+    login(client, world, "player")
+    unit_url = reverse("campaign:unit", args=[world.campaign.pk, unit.pk])
+    roster_url = reverse("campaign:force", args=[world.campaign.pk, world.force.pk])
+    page = client.get(unit_url).text
+    assert f"{said}: until its outcome is applied, {unit.name} is shown here as it went in." in page
+    assert said in client.get(roster_url).text
+    fresh = unit_create(force=world.force, unit_type=unit.unit_type, name="Fresh Squad")
+    foe = unit_create(force=world.enemy, unit_type=unit.unit_type, name="Fresh Foe")
+    assert "Fresh Squad" in client.get(roster_url).text  # drawn, and kept
+    later = campaign_battle_record(
+        campaign=world.campaign,
+        name="Night raid",
+        sides={"attackers": [fresh], "defenders": [foe]},
+        winner="attackers",
+        outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (fresh, foe)},
+        actor=world.users["gm"],
+    )
+    assert "Night raid</a>, awaiting review" in client.get(roster_url).text
+    campaign_battle_apply(campaign_battle=waiting, actor=world.users["gm"])
+    assert in_it not in client.get(unit_url).text
+    assert in_it not in client.get(roster_url).text
+    assert later.name in client.get(roster_url).text

@@ -31,7 +31,8 @@ PAGES = {
     # its window: the days with something, their lines counted, and the group's changes in it;
     # the forces and units it may be narrowed to
     "timeline": (lambda w: [], 16),
-    "force": (lambda w: [w.force.pk], 12),
+    # the battle not applied yet each unit is in
+    "force": (lambda w: [w.force.pk], 13),
     "force-json": (lambda w: [w.force.pk], 10),
     "campaign-json": (lambda w: [], 10),
     "battles-json": (lambda w: [], 10),
@@ -41,8 +42,8 @@ PAGES = {
     "battle-setup": (lambda w: [], 11),  # first, whether it lists every unit or pages them
     "battle-record": (lambda w: [], 10),
     # The GM's tools: the forces it may move to, whether it may be struck off; for a unit out
-    # of action, the Order that ended with it.
-    "unit": (lambda w: [w.unit.pk], 15),
+    # of action, the Order that ended with it; the battle not applied yet it is in.
+    "unit": (lambda w: [w.unit.pk], 16),
 }
 """Page → (its URL arguments, the most queries it may make)."""
 
