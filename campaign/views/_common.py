@@ -16,7 +16,7 @@ from django.utils.safestring import SafeData
 from django_htmx.http import HttpResponseClientRedirect
 
 from battles.forms import focus_first_error
-from campaign.access import Viewer
+from campaign.access import FULL, Viewer
 from campaign.forms import add_service_errors
 from campaign.models import FormSent
 
@@ -146,3 +146,15 @@ def form_invalid(
 
 def base_context(viewer: Viewer, **extra: Any) -> dict[str, Any]:
     return {"viewer": viewer, "campaign": viewer.campaign, **extra}
+
+
+def changes_for_reader(viewer: Viewer, rows: list[Any]) -> tuple[list[Any], int]:
+    """What a battle or an engagement did to its units (`pages.changes`) as ``viewer`` reads
+    it, with how many units are left out: a member reads the forces they see in full, as on the
+    rosters, a player their own force's units first, the others in the outcome's order (a unit's
+    changes fill a phone's screen); the GMs read every unit in that order."""
+    if viewer.manages:
+        return rows, 0
+    shown = [c for c in rows if viewer.sight(c.unit.force) == FULL]
+    shown.sort(key=lambda c: not viewer.owns(c.unit.force))
+    return shown, len(rows) - len(shown)

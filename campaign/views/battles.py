@@ -103,7 +103,7 @@ from campaign.services.orders import orders_under_way
 from campaign.templatetags.sentences import as_sentence
 from campaign.transfer import FORMAT_KINDS
 from campaign.units_offered import units_offered
-from campaign.views._common import action_done, base_context, form_action
+from campaign.views._common import action_done, base_context, changes_for_reader, form_action
 from units.models import UnitType
 
 POLL_SECONDS = 1
@@ -506,12 +506,10 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
             context["changes_reverted"] = True
     if not viewer.manages and "changes" in context:
         # What the outcome did is in each unit's history: a member reads it for the forces
-        # they see in full, as on the rosters.
-        shown = [c for c in context["changes"] if viewer.sight(c.unit.force) == FULL]
-        # A player reads their own force's units first; the others keep the outcome's order.
-        shown.sort(key=lambda c: not viewer.owns(c.unit.force))
-        context["changes_hidden"] = len(context["changes"]) - len(shown)
-        context["changes"] = shown
+        # they see in full, as on the rosters, their own first.
+        context["changes"], context["changes_hidden"] = changes_for_reader(
+            viewer, context["changes"]
+        )
     if viewer.manages and cb.odds_id is not None:
         # The odds the GM asked before launching: the GM's, like the set-up page.
         context["odds_run"] = cb.odds

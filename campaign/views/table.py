@@ -107,7 +107,7 @@ from campaign.table_forms import (
     order_under_way_text,
     requisition_asked,
 )
-from campaign.views._common import base_context, form_action, form_invalid
+from campaign.views._common import base_context, changes_for_reader, form_action, form_invalid
 from campaign.views.actions import (
     engagement_review,
     reviewed,
@@ -857,9 +857,8 @@ def _engagement_aftermath(viewer: Viewer, record: Engagement) -> dict[str, Any]:
         .select_related("unit__force", "unit__leader")
         .order_by("pk")
     )
-    rows = changes(entries_changes(entries), entries)
-    shown = [c for c in rows if viewer.sight(c.unit.force) == FULL]
-    context: dict[str, Any] = {"changes": shown, "changes_hidden": len(rows) - len(shown)}
+    shown, hidden = changes_for_reader(viewer, changes(entries_changes(entries), entries))
+    context: dict[str, Any] = {"changes": shown, "changes_hidden": hidden}
     if viewer.manages:
         fought = {c.unit.pk for c in shown}
         forces = {c.unit.force_id for c in shown}

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from campaign.models import HistoryEntry
 from campaign.selectors import applied_changes
-from campaign.services import leader_attach, unit_edit
+from campaign.services import leader_attach, unit_create, unit_edit
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +88,29 @@ def test_a_player_reads_their_own_units_first_marked_as_theirs(client, world):
         rows = _changes_table(response.text).split("<tr ")[1:]
         marked = ['class="badge">yours</span>' in row for row in rows]
         assert marked == [True] * len(own) + [False] * (len(rows) - len(own)), role
+
+
+def test_a_player_reads_their_own_units_first_on_an_engagements_page(client, world):
+    # An engagement's page tells what it did to each unit as a battle's does, and so in the
+    # same order: a player's own units first, marked "yours"; the GM and a spectator keep the
+    # order its entries were written in.
+    from campaign.services.engagements import engagement_run
+
+    card = world.unit.unit_type
+    raiders = unit_create(force=world.force, unit_type=card, name="Raiders", quality="legendary",
+                          equipment="excellent", specialties=["infantry"])  # fmt: skip
+    pickets = unit_create(force=world.enemy, unit_type=card, name="Pickets",
+                          quality="experienced", specialties=["infantry"])  # fmt: skip
+    engagement = engagement_run(
+        campaign=world.campaign, sides={"attackers": [raiders], "defenders": [pickets]},
+        name="Raid on the pickets", round_limit=1, seed=2, actor=world.users["gm"],
+    )  # fmt: skip
+    url = _url("engagement", world, engagement.pk)
+    neutral = _changed_units(login(client, world, "gm").get(url))
+    assert sorted(neutral) == ["Pickets", "Raiders"]
+    assert _changed_units(login(client, world, "spectator").get(url)) == neutral
+    for role, own in (("player", "Raiders"), ("rival", "Pickets")):
+        response = login(client, world, role).get(url)
+        assert _changed_units(response) == [own] + [n for n in neutral if n != own], role
+        first = response.text.split('id="aftermath"', 1)[1].split(own, 1)[1].split("</p>", 1)[0]
+        assert 'class="badge">yours</span>' in first, role
