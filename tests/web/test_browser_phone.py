@@ -126,7 +126,7 @@ def test_the_top_bar_and_the_breadcrumbs_are_big_enough_to_tap_on_a_phone(
 
 
 ROW_TAPS = """() => [...document.querySelectorAll(
-  '.table-links a, .report-nav a, .roster th[scope=row] a, .meta a')]
+  '.table-links a, .report-nav a, .roster th[scope=row] a, .meta a, .links a, .report-links a')]
   .map(e => [e.textContent.trim(), e.getBoundingClientRect().height])"""
 
 
@@ -137,15 +137,17 @@ def test_the_table_pages_links_and_a_reports_section_links_are_big_enough_to_tap
     phone: the dashboard's and the table pages' (Characters, Orders and the clock, …), a
     battle report's sections (Outcome, Replay, …), on a roster each unit's name and its card's
     link under it, and the links in the line under a page's title (the dashboard's, a force's
-    and a unit's JSON, Roster as CSV, Printable card, …), each at least 24 px tall, as the top
-    bar's. They were 16 to 22 px, a line above another line of links."""
+    and a unit's JSON, Roster as CSV, Printable card, …), and the links standing alone in a
+    line of their own (the dashboard's timeline and its every battle and engagement, a battle's
+    cards to print and its log to download), each at least 24 px tall, as the top bar's. They
+    were 16 to 22 px, a line above another line of links."""
     c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
     page = at_size(page_for("player"), "phone")
     for path, least in (
-        ("/", 5),
+        ("/", 8),
         ("/orders/", 4),
         ("/characters/", 4),
-        (f"/battles/{browser_world.engine_battle.pk}/", 6),
+        (f"/battles/{browser_world.engine_battle.pk}/", 8),
         (f"/forces/{browser_world.force.pk}/", 6),
         (f"/units/{browser_world.unit.pk}/", 2),
     ):
