@@ -436,7 +436,7 @@ class HistoryEntry(models.Model):
     """One change to a persistent unit: what, before → after, why, and from where."""
 
     class Kind(models.TextChoices):
-        CREATED = "created", "Created"
+        CREATED = "created", "Raised"
         BATTLE = "battle", "Battle"
         QUICK_RESOLVE = "quick_resolve", "Quick resolve"
         MEDICAL = "medical", "Medical"
@@ -449,7 +449,7 @@ class HistoryEntry(models.Model):
         ENGAGEMENT = "engagement", "Engagement"
         SKILL_CHECK = "skill_check", "Skill check"
         CONTEST = "contest", "Contest"
-        GM_EDIT = "gm_edit", "GM edit"
+        GM_EDIT = "gm_edit", "GM correction"
         REVERT = "revert", "Revert"
 
     unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="history")

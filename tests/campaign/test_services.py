@@ -295,7 +295,7 @@ def test_it_refuses_to_revert_twice_or_over_a_later_change(campaign, make_unit):
     with pytest.raises(ValidationError, match="reverted already"):
         outcome_revert(entries=[edit], reason="again")
     created = unit.history.get(kind=Kind.CREATED)
-    with pytest.raises(ValidationError, match="Created entry stays"):
+    with pytest.raises(ValidationError, match="Raised entry stays"):
         outcome_revert(entries=[created], reason="unmake")
 
 

@@ -10,7 +10,13 @@ from django.urls import reverse
 
 from campaign.models import Unit
 from campaign.pages import TIMELINE_LINES
-from campaign.services import campaign_create, force_create, membership_set, unit_edit
+from campaign.services import (
+    campaign_create,
+    force_create,
+    membership_set,
+    unit_create,
+    unit_edit,
+)
 from tests.web.campaign_world import login
 from tests.web.paging import add_notes, link
 from units.bucs import Quality
@@ -43,7 +49,7 @@ def test_the_timeline_tells_each_day_with_links(client, world):
     assert "Iron Wolf (Blue Battalion) was destroyed (GM correction: mine field)</a>" in page
     assert 'class="event event-destroyed"' in page and ">Destroyed</span>" in page
     # A history entry's kind by its label, never its stored name.
-    assert 'class="event event-gm_edit"' in page and ">GM edit</span>" in page
+    assert 'class="event event-gm_edit"' in page and ">GM correction</span>" in page
     assert ">gm_edit<" not in page and ">GM_EDIT<" not in page
 
 
@@ -486,3 +492,16 @@ def test_a_battle_renamed_since_keeps_its_name_on_the_lines_of_what_it_did_to_un
     assert "Inexperienced at Elm Ford" not in page
     history = client.get(_url("unit", world, world.unit.pk)).text
     assert "Crossroads" in history and "Elm Ford" not in history
+
+
+def test_a_units_raising_and_a_gms_correction_are_labelled_in_the_campaigns_words(client, world):
+    """The dashboard's lines since a player's last visit label each by its kind in the words
+    the lines themselves use: a unit "Raised in Red Company …" is labelled Raised, a GM's
+    correction GM correction, never the stored kinds "Created" or "GM edit"."""
+    gm = world.users["gm"]
+    login(client, world, "player").get(_url("dashboard", world))  # the last visit
+    fresh = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Fresh Squad")
+    unit_edit(unit=fresh, changes={"morale_hits": 1}, reason="shelled", actor=gm)
+    since = client.get(_url("dashboard", world)).text.split("Since your last visit")[1]
+    labels = re.findall(r'<span class="event-kind">([^<]*)</span>', since.split("</ul>")[0])
+    assert sorted(labels) == ["GM correction", "Raised"], labels

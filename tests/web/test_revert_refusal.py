@@ -43,7 +43,7 @@ def test_a_revert_that_would_be_refused_says_why_per_unit_and_offers_no_button(c
     text = page.text
     assert "The outcome cannot be reverted" in text
     assert "Revert these changes" not in text and 'name="confirm"' not in text
-    said = f"{unit.name} ({unit.force.name}) has changed since: GM edit on day"
+    said = f"{unit.name} ({unit.force.name}) has changed since: GM correction on day"
     assert text.count(said) == 1 and "a sniper" in text
     for field in (f for f in FIELD_LABELS if "_" in f):
         assert field not in text, field
@@ -155,7 +155,7 @@ def test_a_revert_refused_for_a_unit_with_several_entries_says_so_once(client, w
     assert entries.count() > 1
     refused = client.post(_url("engagement-revert", world, record.pk), {"reason": "wrong dice"})
     assert refused.status_code == 400
-    said = f"{unit.name} ({unit.force.name}) has changed since: GM edit on day"
+    said = f"{unit.name} ({unit.force.name}) has changed since: GM correction on day"
     assert refused.text.count(said) == 1 and "drill" in refused.text
 
 
@@ -170,9 +170,9 @@ def test_an_engagement_that_cannot_be_reverted_says_what_changed_since_up_front(
     unit_edit(unit=unit, changes={"experience": _another_count(unit)}, reason="drill", actor=gm)
     page = client.get(_url("engagement", world, record.pk)).text
     said = (
-        f"{unit.name} ({unit.force.name}) has changed since: GM edit on day {world.campaign.day} "
-        "— GM correction: drill. That cannot be undone: correct the unit, then revert this "
-        "engagement."
+        f"{unit.name} ({unit.force.name}) has changed since: GM correction on day "
+        f"{world.campaign.day} — GM correction: drill. That cannot be undone: correct the unit, "
+        "then revert this engagement."
     )
     assert said in page
     assert 'action="' + _url("engagement-revert", world, record.pk) + '"' not in page
