@@ -7,6 +7,7 @@ marked invalid: a reader landing in the field hears why the login was refused.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -56,3 +57,15 @@ def test_a_field_left_empty_is_named_by_its_label_as_on_every_form(client, playe
     assert "This field is required" not in page
     assert "Fill in \u201cUsername\u201d." in page
     assert "Fill in \u201cPassword\u201d." in page
+
+
+def test_a_visitor_sent_to_log_in_from_a_page_is_told_why(client, player):
+    """A logged-out reader following a link to a campaign's battle meets the login form with a
+    sentence saying why it is there, and how a newcomer gets an account."""
+    response = client.get("/campaigns/1/battles/2/", follow=True)
+    assert response.redirect_chain and response.redirect_chain[-1][0].startswith(reverse("login"))
+    page = html.unescape(response.content.decode())
+    assert "That page is for those with an account: log in to see it." in page
+    assert "the invitation's link your GM sends you" in page
+    # The login page opened on its own has nothing to explain.
+    assert "log in to see it" not in client.get(reverse("login")).content.decode()
