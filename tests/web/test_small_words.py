@@ -111,6 +111,23 @@ def test_a_page_not_found_offers_a_way_to_log_out(client, world):
     assert page.status_code == 200 and 'action="/accounts/logout/"' in page.text
 
 
+def test_a_page_not_found_has_the_top_bar_of_every_other_page(client, world):
+    """A reader who meets a 404 finds the top bar they know: the same places, "Rules" the
+    players' rules card (not the engine's rules document), their name their account."""
+    login(client, world, "player")
+
+    def top_bar(page: str) -> list[tuple[str, str]]:
+        nav = re.search(r'<nav aria-label="Site">(.*?)</nav>', page, re.S).group(1)
+        return re.findall(r'<a href="([^"]+)"[^>]*>([^<]+)</a>', nav)
+
+    missing = client.get("/campaigns/999999/")
+    assert missing.status_code == 404
+    found = client.get(reverse("campaign:list"))
+    # Each page's log-out is its own: a form here, the link to the page with the button there.
+    assert top_bar(missing.text) == [*top_bar(found.text), (reverse("logout-confirm"), "Log out")]
+    assert (reverse("campaign:rules-card"), "Rules") in top_bar(missing.text)
+
+
 def test_the_phone_header_keeps_the_username():
     css = Path(__file__).resolve().parents[2] / "campaign/static/bridgehead/bridgehead.css"
     assert ".site-header nav > span { display: none; }" not in css.read_text()
