@@ -3,6 +3,7 @@ a page not found, the username on the phone."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -126,6 +127,18 @@ def test_a_page_not_found_has_the_top_bar_of_every_other_page(client, world):
     # Each page's log-out is its own: a form here, the link to the page with the button there.
     assert top_bar(missing.text) == [*top_bar(found.text), (reverse("logout-confirm"), "Log out")]
     assert (reverse("campaign:rules-card"), "Rules") in top_bar(missing.text)
+
+
+def test_a_page_not_found_asks_to_be_added_only_to_a_campaign_the_reader_is_not_in(client, world):
+    """A member who opens a battle that is gone is not told to ask to be added to their own
+    campaign: the one answer, the same to everyone, says whom that asking is for."""
+    login(client, world, "spectator")
+    url = reverse("campaign:battle", args=[world.campaign.pk, 999999])
+    missing = client.get(url)
+    assert missing.status_code == 404
+    page = html.unescape(missing.text)
+    assert "If someone sent you a link to a campaign you are not in, ask its GM to add you." in page
+    assert "a link to a campaign, ask" not in page
 
 
 def test_the_phone_header_keeps_the_username():
