@@ -2593,8 +2593,9 @@ class TimelineFollow:
     value: str
     """The address's ``focus``: "force-3" or "unit-12"; "" for the whole campaign."""
     focus: TimelineFocus | None
-    shown: str
-    """Whose story it shows, in words: "the story of 2nd Platoon (Red Company) only"."""
+    whose: str
+    """The force or unit followed as pages name it: "Red Company", "2nd Platoon (Red Company)";
+    "" for the whole campaign. The page's title and heading name it."""
     refused: bool = False
     """A focus was asked for that the reader may not follow (or that is not there): the whole
     campaign is shown, and the page says so without saying which."""
@@ -2604,6 +2605,11 @@ class TimelineFollow:
     problem: str = ""
     """Why the unit whose name was typed is not followed, in words: none or several are so
     named. The whole campaign is shown."""
+
+    @property
+    def shown(self) -> str:
+        """Whose story it shows, in words: "the story of 2nd Platoon (Red Company) only"."""
+        return f"the story of {self.whose} only" if self.whose else ""
 
     @property
     def of_force(self) -> bool:
@@ -2682,12 +2688,12 @@ def timeline_follow(
         if kind == "force" and number == choice.force.pk:
             units = [pk for pk, _ in choice.units]
             focus = timeline_focus(campaign=campaign, units=units)
-            return TimelineFollow(asked, focus, f"the story of {choice.force.name} only")
+            return TimelineFollow(asked, focus, choice.force.name)
         for unit_pk, name in choice.units:
             if kind == "unit" and number == unit_pk:
                 focus = timeline_focus(campaign=campaign, units=[unit_pk])
                 label = f"{name} ({choice.force.name})"
-                return TimelineFollow(asked, focus, f"the story of {label} only", named=label)
+                return TimelineFollow(asked, focus, label, named=label)
     return TimelineFollow("", None, "", refused=True)
 
 

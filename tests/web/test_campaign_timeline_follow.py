@@ -4,6 +4,7 @@ full."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -73,6 +74,33 @@ def test_a_force_followed_shows_every_fight_of_its_units_and_not_the_groups_stor
     assert "Rain." in whole and 'id="timeline-focus"' not in whole
     force_page = client.get(reverse("campaign:force", args=[world.campaign.pk, world.force.pk]))
     assert f'href="{_url(world, f"?focus=force-{world.force.pk}")}"' in force_page.text
+
+
+def test_a_followed_timelines_title_and_heading_name_whose_story_it_is(client, world):
+    """A tab or a bookmark of a followed timeline says whose it is, as the page's heading does;
+    the whole campaign's says none."""
+    squad, _ = _setting(world)
+    login(client, world, "spectator")
+    campaign = world.campaign.name
+
+    def title_and_heading(query: str) -> tuple[str, str]:
+        page = html.unescape(client.get(_url(world, query)).text)
+        title = re.search(r"<title>(.*?)</title>", page, re.S).group(1).strip()
+        heading = re.search(r"<h1>(.*?)</h1>", page, re.S).group(1).strip()
+        return title, heading
+
+    assert title_and_heading(f"?focus=unit-{squad.pk}") == (
+        f"Timeline of {squad.name} (Red Company) · {campaign} · Bridgehead",
+        f"{campaign}: the timeline of {squad.name} (Red Company)",
+    )
+    assert title_and_heading(f"?focus=force-{world.force.pk}") == (
+        f"Timeline of Red Company · {campaign} · Bridgehead",
+        f"{campaign}: the timeline of Red Company",
+    )
+    assert title_and_heading("") == (
+        f"Timeline · {campaign} · Bridgehead",
+        f"{campaign}: the timeline",
+    )
 
 
 def test_a_member_may_follow_only_what_they_see_in_full(client, world):
