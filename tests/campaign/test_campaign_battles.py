@@ -304,6 +304,36 @@ def test_excellent_kit_goes_by_the_kit_each_unit_fought_with(
     assert entry.details["damage"]["excellent_ignored"] == 1
 
 
+def test_excellent_kit_counted_as_poor_ignores_no_morale_hit_against_a_worse_equipped_enemy(
+    campaign, make_unit, enemy, cast, cards
+):
+    # Medics owning Excellent kit fought a rifle squad's card (it needs Infantry) as Raw with
+    # Poor kit; their enemy had Adequate kit. Their own kit would have been better equipped
+    # and ignored the first Morale hit; the Poor kit they counted as is not, so the one Skill
+    # they lost is a Morale hit all the same.
+    cards["Rifle Squad"].specialty = "infantry"
+    cards["Rifle Squad"].save()
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.AUTO)
+    medics = make_unit("Medics", quality="elite", equipment="excellent", specialties=("medical",))
+    foe = make_unit("Foe", quality="elite", equipment="adequate", into=enemy)
+    campaign_battle_record(
+        campaign=campaign,
+        name="Ford",
+        sides={"blue": [medics], "red": [foe]},
+        winner="red",
+        outcomes={
+            # Printed at Skill 2, one Skill lost brought them to 1: demoralised.
+            medics.pk: {"hits_lost": 0, "skill_lost": 1, "removed": "demoralised"},
+            foe.pk: {"hits_lost": 0, "skill_lost": 0, "removed": "none"},
+        },
+        actor=cast.gm,
+    )
+    medics.refresh_from_db()
+    entry = HistoryEntry.objects.get(kind="battle", unit=medics)
+    assert entry.details["damage"]["excellent_ignored"] == 0
+    assert medics.morale_hits == 1
+
+
 @pytest.mark.parametrize(
     ("outcome", "problem"),
     [
