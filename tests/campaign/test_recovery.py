@@ -200,6 +200,17 @@ def test_more_dead_than_quality_steps_leaves_nothing_of_the_unit():
     assert dead == 2 and state.status == Status.DESTROYED
 
 
+def test_a_window_that_kept_no_fights_still_counts_the_steps_suppression_took_before_its_dead():
+    # An older campaign file's window keeps the steps lost to suppression (Combined Arms) but
+    # not the fights: a Legendary unit suppressed 2 (now Experienced) with 6 Casualty hits had
+    # 6 steps before the battle, so 6 dead leave it Raw; 7 leave nothing.
+    legend = unit_state(quality=Q.EXPERIENCED, window_quality_lost=2, window_from=0)
+    state, dead = casualties_die(legend.but(casualty_hits=6))
+    assert (dead, state.status, state.quality) == (6, Status.READY, Q.RAW)
+    state, dead = casualties_die(legend.but(casualty_hits=7))
+    assert (dead, state.status) == (7, Status.DESTROYED)
+
+
 def test_the_dead_cap_experience_below_the_new_threshold():
     state, _ = casualties_die(unit_state(quality=Q.AVERAGE, experience=3, casualty_hits=2))
     assert state.quality == Q.GREEN and state.experience == 1  # Green needs 2 for its next step
