@@ -116,7 +116,11 @@ def campaign_battle_launch(
     if existing := launched():
         return existing
     with _launch_refusals(), transaction.atomic():
-        campaign = Campaign.objects.get(pk=campaign.pk)  # its day as stored, not as last seen
+        # Its day as stored, not as last seen; gone, if a deletion took it while the GM set up.
+        held = campaign_held(campaign.pk)
+        if held is None:
+            raise ValidationError(f"{campaign} is deleted: the battle was not launched.")
+        campaign = held
         try:
             # Each unit as stored, locked until the battle holds it: never the caller's copy.
             scenario, sides, engine_units, orders = campaign_battle_scenario(
@@ -484,39 +488,60 @@ def _table_outcome_problems(
     ]
 
 
+def campaign_held(pk: int) -> Campaign | None:
+    """The campaign as stored, locked until the transaction ends; None once deleted. Taken
+    first, as its deletion takes it (`deletion.campaign_delete`), by whatever writes a battle of
+    it: one racing a deletion waits for it and finds the campaign gone, never a deadlock
+    between them, nor a battle written into a campaign that is no more."""
+    return Campaign.objects.select_for_update(of=("self",)).filter(pk=pk).first()
+
+
 def campaign_battle_settle(*, battle_id: int) -> CampaignBattle | None:
-    """A battle finished on a worker: mark it for review, or apply it at once (auto mode)."""
-    campaign_battle = CampaignBattle.objects.filter(battle_id=battle_id).first()
-    if campaign_battle is None:
+    """A battle finished on a worker: mark it for review, or apply it at once (auto mode).
+    None when no campaign holds it, as when its campaign was deleted before, or while, its
+    worker's notice came (`campaign_held`)."""
+    campaign_id = (
+        CampaignBattle.objects.filter(battle_id=battle_id)
+        .values_list("campaign_id", flat=True)
+        .first()
+    )
+    if campaign_id is None:
         return None
-    status = Battle.objects.values_list("status", flat=True).get(id=battle_id)
-    target = {
-        Battle.Status.DONE: CampaignBattle.State.AWAITING,
-        Battle.Status.FAILED: CampaignBattle.State.FAILED,
-    }.get(status)
-    if target is None:
-        return campaign_battle
-    moved = CampaignBattle.objects.filter(
-        pk=campaign_battle.pk, state=CampaignBattle.State.FIGHTING
-    ).update(state=target)
-    auto = campaign_battle.campaign.apply_mode == Campaign.ApplyMode.AUTO
-    if moved and target == CampaignBattle.State.AWAITING and auto:
-        # A unit that changed meanwhile (the GM edited it, say) leaves the outcome awaiting
-        # the GM's review: the dashboard lists it, and its review says why Apply refuses it
-        # (`selectors.outcome_preview`).
-        with contextlib.suppress(ValidationError):
-            campaign_battle_apply(campaign_battle=campaign_battle)
-    campaign_battle.refresh_from_db()
-    return campaign_battle
+    with transaction.atomic():
+        campaign = campaign_held(campaign_id)
+        campaign_battle = CampaignBattle.objects.filter(battle_id=battle_id).first()
+        if campaign is None or campaign_battle is None:
+            return None
+        status = Battle.objects.values_list("status", flat=True).get(id=battle_id)
+        target = {
+            Battle.Status.DONE: CampaignBattle.State.AWAITING,
+            Battle.Status.FAILED: CampaignBattle.State.FAILED,
+        }.get(status)
+        if target is None:
+            return campaign_battle
+        moved = CampaignBattle.objects.filter(
+            pk=campaign_battle.pk, state=CampaignBattle.State.FIGHTING
+        ).update(state=target)
+        auto = campaign.apply_mode == Campaign.ApplyMode.AUTO
+        if moved and target == CampaignBattle.State.AWAITING and auto:
+            # A unit that changed meanwhile (the GM edited it, say) leaves the outcome awaiting
+            # the GM's review: the dashboard lists it, and its review says why Apply refuses it
+            # (`selectors.outcome_preview`).
+            with contextlib.suppress(ValidationError):
+                campaign_battle_apply(campaign_battle=campaign_battle)
+    # As settled: gone, should its campaign be deleted the moment the lock is let go.
+    return CampaignBattle.objects.filter(pk=campaign_battle.pk).first()
 
 
 def campaign_battles_settle_all() -> list[int]:
-    """Settle every finished battle still marked as being fought (a missed notice)."""
+    """Settle every finished battle still marked as being fought (a missed notice); one whose
+    campaign is deleted meanwhile is left out."""
     finished = CampaignBattle.objects.filter(
         state=CampaignBattle.State.FIGHTING,
         battle__status__in=[Battle.Status.DONE, Battle.Status.FAILED],
     ).values_list("battle_id", flat=True)
-    return [campaign_battle_settle(battle_id=battle_id).pk for battle_id in finished]
+    settled = (campaign_battle_settle(battle_id=battle_id) for battle_id in list(finished))
+    return [campaign_battle.pk for campaign_battle in settled if campaign_battle is not None]
 
 
 def outcome_reviewed(rows: Sequence[tuple[Unit, Any, Any]], entries: Sequence[HistoryEntry]) -> str:
@@ -550,6 +575,8 @@ def campaign_battle_apply(
     writing nothing, if Apply would now write anything else."""
     require_manager(campaign_battle.campaign, actor)
     with transaction.atomic():
+        if campaign_held(campaign_battle.campaign_id) is None:
+            return None
         claimed = CampaignBattle.objects.filter(
             pk=campaign_battle.pk,
             state__in=[CampaignBattle.State.AWAITING, CampaignBattle.State.REVERTED],
@@ -664,6 +691,8 @@ def campaign_battle_revert(
     """Undo an applied outcome (as new history entries); it may then be applied again."""
     require_manager(campaign_battle.campaign, actor)
     with transaction.atomic():
+        if campaign_held(campaign_battle.campaign_id) is None:
+            return None
         claimed = CampaignBattle.objects.filter(
             pk=campaign_battle.pk, state=CampaignBattle.State.APPLIED
         ).update(state=CampaignBattle.State.REVERTED)
