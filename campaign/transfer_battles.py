@@ -1,14 +1,19 @@
 """Check the battles of a campaign's export before an import: each battle's record, the units
 that fought it by the export's keys, and the engine's battle behind it with its log, which must
-be this battle's and replay to its result. Errors are named by path, as in `campaign.transfer`.
+be this battle's, replay to its result and, fought again, be the log the engine writes
+(`check_refought`). Errors are named by path, as in `campaign.transfer`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from itertools import islice
 from typing import Any
 
+from django.core.exceptions import NON_FIELD_ERRORS
+
+from battles.budget import battle_cost
 from battles.engine import (
     ENGINE_VERSION,
     BattleResult,
@@ -17,6 +22,7 @@ from battles.engine import (
     log_from_dict,
     parse_scenario,
     replay,
+    run_battle,
 )
 from battles.jsontext import read_json
 from battles.logschema import log_problems
@@ -58,6 +64,13 @@ REPLAY_ERRORS = (ArithmeticError, AssertionError, AttributeError, LookupError, T
                  ValueError)  # fmt: skip
 """What replaying a log the engine never wrote may raise: a unit the scenario lacks, a move
 nowhere, a battle that never ends."""
+REFIGHT_MOST = 100_000
+"""The most an import's battles may cost the engine to fight again (`check_refought`), in the
+budget's unit-pair turns (`battles.budget.battle_cost`, counted for the turns each log fought):
+at most some 14 s on the shared 2-core machine (0.01 to 0.14 ms a unit-pair turn, measured from
+Crossroads to the largest scenario), inside the import's web request. A hundred battles of two
+units against one come to some 5,000; a 20 against 20 fought to its sixth turn, 2,400; the
+largest scenario fought to its hundredth, 160,000, past it alone."""
 
 
 def check_battles(
@@ -344,3 +357,79 @@ def check_log(c: Checker, path: str, engine: dict[str, Any], scenario: Scenario)
         return
     if ended.to_dict() != engine["result"]:
         c.error(f"{path}.result", "is not what the battle's log comes to")
+
+
+class _LongerThanItsLog(Exception):
+    """The engine, fighting a battle again, went on past the turns its log fought."""
+
+
+def _turns(log: dict[str, Any]) -> int:
+    return sum(1 for event in log["events"] if event["kind"] == "turn_start")
+
+
+def check_refought(c: Checker, path: str, battles: list[Any], *, most: int | None) -> None:
+    """Each battle this engine fought (done, its engine version this site's), fought again from
+    its scenario and seed: its log must be, to the byte, the one the engine writes, so no roll,
+    move or shot was changed, added or taken out, as a replay, which reads only where the
+    battle ends (`check_log`), would let pass. Read once every other check passes.
+
+    What that costs is bounded before any is fought: past ``most`` (None: no bound, for whoever
+    runs the site) the import is refused in a sentence. A fight that goes on past its log's
+    last turn is stopped there, so no log makes the engine fight longer than it says it did.
+    A battle of an older engine cannot be fought again here, and stands on `check_log`."""
+    fights: list[tuple[str, dict[str, Any], Scenario, int]] = []
+    for number, record in enumerate(battles):
+        engine = record["engine"]
+        if engine is None or engine["status"] != WorkStatus.DONE:
+            continue
+        if engine["engine_version"] != ENGINE_VERSION:
+            continue
+        scenario = parse_scenario(engine["scenario"])
+        turns = _turns(read_json(engine["log"], "the log"))
+        fights.append((f"{path}[{number}].engine", engine, scenario, turns))
+    cost = sum(
+        math.ceil(battle_cost(scenario) * turns / scenario.turn_limit)
+        for _, _, scenario, turns in fights
+    )
+    if most is not None and cost > most:
+        c.error(NON_FIELD_ERRORS, f"This export's battles would take the engine {cost:,} "
+                f"unit-pair turns to fight again, to check that each log is the battle's own; "
+                f"an import here takes at most {most:,}. Whoever runs the site can import it "
+                "with manage.py campaign_import.")  # fmt: skip
+        return
+    for at, engine, scenario, turns in fights:
+
+        def stop(turn: int, last: int = turns) -> None:
+            if turn > last:
+                raise _LongerThanItsLog
+
+        try:
+            fought = run_battle(scenario, engine["seed"], on_turn=stop)
+        except _LongerThanItsLog:
+            c.error(f"{at}.log", f"ends after turn {turns}, but the engine fights this battle "
+                                 "on from its scenario and seed: it was changed after the "
+                                 "battle was fought")  # fmt: skip
+            continue
+        if fought.log_json() != engine["log"]:
+            c.error(
+                f"{at}.log",
+                _first_change(
+                    fought.log_dict()["events"], read_json(engine["log"], "the log")["events"]
+                ),
+            )
+        elif fought.result.to_dict() != engine["result"]:
+            c.error(f"{at}.result", "is not the result the engine comes to fighting the battle")
+
+
+def _first_change(fought: list[dict[str, Any]], logged: list[dict[str, Any]]) -> str:
+    """Where a log first differs from the one the engine writes, in a sentence."""
+    for number, (theirs, ours) in enumerate(zip(logged, fought, strict=False)):
+        if theirs != ours:
+            return (
+                f"is not the log the engine writes fighting this battle from its scenario "
+                f"and seed: events[{number}] was changed after the battle was fought"
+            )
+    return (
+        f"is not the log the engine writes fighting this battle from its scenario and seed: "
+        f"it holds {len(logged):,} events where the battle's are {len(fought):,}"
+    )

@@ -87,7 +87,7 @@ from campaign.transfer import (
     check_table_rolls,
     refs_translate,
 )
-from campaign.transfer_battles import check_battles
+from campaign.transfer_battles import REFIGHT_MOST, check_battles, check_refought
 from units.models import UnitType
 from units.words import and_words, given, value_shown
 
@@ -360,9 +360,13 @@ def campaign_import(
     gm: Any = None,
     keep_members: bool = False,
     request_key: uuid.UUID | None = None,
+    refight_most: int | None = REFIGHT_MOST,
 ) -> Campaign:
     """A new campaign from an export, run by ``gm``: the import page passes whoever imports;
     by default (the site's commands) it is the export's own GM, by username.
+
+    Its battles' logs are checked by fighting each again (`check_refought`), within
+    ``refight_most`` (None, for whoever runs the site: no bound).
 
     Everyone else the export names is invited in their role there, by the invitation's own rules
     (`invitation_send`), and made a member only by accepting: its members, and its GM when
@@ -476,6 +480,8 @@ def campaign_import(
         carried = all(key in data for key in table)
         counts = {"engagements": len(engagements), "table_rolls": len(rolls)}
         check_record_links(c, forces, counts if carried else None)
+    if not c.errors:
+        check_refought(c, "battles", data.get("battles", []), most=refight_most)
     if c.errors:
         raise ValidationError(c.errors)
 

@@ -13,6 +13,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from battles.engine import BattleResult, log_from_dict, parse_scenario, replay
 from battles.fog import seed_withheld_json
 from battles.models import Battle, BattleLog
 from battles.services import battle_resolve
@@ -308,6 +309,83 @@ def test_a_tampered_battle_is_refused_by_its_path_and_nothing_is_written(
     assert named in problems, problems
     assert any(says in problem for problem in problems[named]), problems[named]
     assert counts() == before
+
+
+def _drop_first(kind):
+    def change(log):
+        log["events"].remove(next(e for e in log["events"] if e["kind"] == kind))
+
+    return change
+
+
+def _cut_after_first_turn(engine):
+    """The log ended after its first turn, with the result its replay comes to: a log and a
+    result that agree, of a battle that went on."""
+    log = json.loads(engine["log"])
+    starts = [i for i, e in enumerate(log["events"]) if e["kind"] == "turn_start"]
+    log["events"] = [*log["events"][: starts[1]], {**log["events"][-1], "turn": 1}]
+    ended = replay(parse_scenario(engine["scenario"]), log_from_dict(log))
+    engine["result"] = BattleResult.from_state(ended).to_dict()
+    return log
+
+
+REFOUGHT = [
+    (_drop_first("roll"), "events[{roll}] was changed after the battle was fought"),
+    (_drop_first("activation"), "events[{activation}] was changed after the battle was fought"),
+    (None, "ends after turn 1, but the engine fights this battle on"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("change", "says"), REFOUGHT, ids=["a roll", "an activation", "cut"])
+def test_a_log_changed_where_its_replay_cannot_tell_is_refused_by_fighting_it_again(
+    fought, change, says
+):
+    """A roll or a unit's turn taken out, or the battle cut short with its result to match:
+    the log still replays to the battle's result, but it is not the battle the engine fights
+    from the scenario and seed."""
+    data = copy.deepcopy(campaign_export(campaign=fought))
+    engine = data["battles"][0]["engine"]
+    log = json.loads(engine["log"])
+    first = {kind: next(i for i, e in enumerate(log["events"]) if e["kind"] == kind)
+             for kind in ("roll", "activation")}  # fmt: skip
+    if change is None:
+        log = _cut_after_first_turn(engine)
+    else:
+        change(log)
+    engine["log"] = json.dumps(log, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    engine["log_sha256"] = hashlib.sha256(engine["log"].encode()).hexdigest()
+    # What a replay reads of it stands: only fighting it again tells.
+    assert (
+        BattleResult.from_state(
+            replay(parse_scenario(engine["scenario"]), log_from_dict(log))
+        ).to_dict()
+        == engine["result"]
+    )
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        _restored(data)
+    problems = refused.value.message_dict
+    assert list(problems) == ["battles[0].engine.log"], problems
+    (problem,) = problems["battles[0].engine.log"]
+    assert says.format(**first) in problem
+    assert counts() == before
+
+
+def test_an_import_whose_battles_cost_too_much_to_fight_again_is_refused_in_a_sentence(fought):
+    """The engine's work in checking the logs is bounded before any battle is fought again;
+    whoever runs the site imports past it."""
+    data = copy.deepcopy(campaign_export(campaign=fought))
+    data["campaign"]["name"] = "Op. Test, restored"
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data, refight_most=11)
+    assert refused.value.messages == [
+        "This export's battles would take the engine 12 unit-pair turns to fight again, to "
+        "check that each log is the battle's own; an import here takes at most 11. Whoever runs "
+        "the site can import it with manage.py campaign_import."
+    ]
+    assert counts() == before
+    assert campaign_import(data=data, refight_most=None).battles.count() == 3
 
 
 def test_a_battle_still_being_fought_is_exported_but_not_imported(fought, make_unit, enemy, cast):

@@ -78,7 +78,9 @@ class Command(BaseCommand):
                     gm = User.objects.filter(username=options["gm"]).first()
                     if gm is None:
                         raise CommandError(f"no user {given(options['gm'])} on this site")
-                campaign = campaign_import(data=data, gm=gm, keep_members=options["keep_members"])
+                campaign = campaign_import(
+                    data=data, gm=gm, keep_members=options["keep_members"], refight_most=None
+                )
         except ValidationError as error:
             # Each problem by its path and the names along it, as the import page says it.
             lines = [f"  {import_problem_text(p)}" for p in import_problems(error, data)]
