@@ -70,6 +70,45 @@ def test_an_objective_is_not_held_while_the_enemy_is_within_it():
     assert rec.result.side("blue").score == 0 and rec.result.winner is None
 
 
+def test_a_removed_unit_on_an_objective_neither_holds_nor_contests_it():
+    # "Held" counts unremoved units only. Red's b, on blue's hill, is destroyed by a: blue holds
+    # the hill at the end of the turn though b's model lay there. Then blue's own a, alone on
+    # the hill, is destroyed by red's c: the hill is blue's no more.
+    sc = scenario(
+        [unit("a", (12, 12))],
+        [unit("b", (13, 12), hits=1), unit("c", (20, 12))],
+        objectives=_obj(points_per_turn=2),
+        turn_limit=1,
+    )
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([6, 1, 1, 6, 1]),  # blue first; a hits and damages b
+        commanders={
+            "blue": ScriptedCommander([Activate("a", (AttackStep("b", "Gun"),))]),
+            "red": ScriptedCommander(),
+        },
+    )
+    scores = [(e.side, e.reason, e.points) for e in rec.events if e.KIND == "score"]
+    assert scores == [("blue", "removed:b", 2), ("blue", "objective:hill", 2)]
+    sc = scenario(
+        [unit("a", (12, 12), hits=1), unit("d", (2, 22))],
+        [unit("c", (20, 12))],
+        objectives=_obj(points_per_turn=2),
+        turn_limit=1,
+    )
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([1, 6, 1, 6, 1]),  # red first; c hits and damages a
+        commanders={
+            "blue": ScriptedCommander(),
+            "red": ScriptedCommander([Activate("c", (AttackStep("a", "Gun"),))]),
+        },
+    )
+    scores = [(e.side, e.reason, e.points) for e in rec.events if e.KIND == "score"]
+    assert scores == [("red", "removed:a", 2)]
+    assert rec.result.side("blue").objectives_held == ()
+
+
 def test_an_objective_is_held_and_contested_from_exactly_its_radius():
     # "Within R" is at most R: blue 3" from the point holds it (radius 3); red exactly 3" away on
     # the other side denies it; red 3.002" away does not.
