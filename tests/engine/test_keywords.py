@@ -41,9 +41,10 @@ def test_aerial_is_never_concealed_and_never_blocked(ruleset):
         terrain=[WOOD],
         ruleset=ruleset,
     )
-    b = battle(sc, [6])
+    b = battle(sc, [1, 6, 1])
     assert not b.state.units["b"].concealed
-    act(b, "a", AttackStep("b", "Flak"))
+    shot = of(act(b, "a", AttackStep("b", "Flak")), "attack")[0]
+    assert (shot.target, shot.outcome) == ("b", "damage")
 
 
 @pytest.mark.parametrize("ruleset", ["combined_arms", "one_year_war"])
@@ -68,10 +69,12 @@ def test_under_combined_arms_only_aa_weapons_can_attack_aerial():
         [unit("a", (2, 2), weapons=[*AA, {"name": "Gun", "power": 3, "range": 12}])],
         [unit("b", (8, 2), keywords=["aerial"])],
     )
-    b = battle(sc, [6])
+    b = battle(sc, [1, 6, 1])
     with pytest.raises(IllegalActionError, match="only weapons marked AA"):
         act(b, "a", AttackStep("b", "Gun"))
-    act(b, "a", AttackStep("b", "Flak"))
+    shot = of(act(b, "a", AttackStep("b", "Flak")), "attack")[0]
+    assert (shot.weapon, shot.target, shot.outcome) == ("Flak", "b", "damage")
+    assert b.state.units["b"].hits == 1
 
 
 def test_under_combined_arms_aerial_cannot_be_rammed_or_meleed():
@@ -98,7 +101,11 @@ def test_aerial_over_a_building_is_not_inside_it():
         [unit("b", (12, 2), keywords=["aerial"])],
         buildings=[building("h", square(10, 0, 14, 4))],
     )
-    act(battle(sc, [6]), "a", AttackStep("b", "Flak"))
+    # Over the house b is not one of the people inside: it is attacked itself, not the house.
+    b = battle(sc, [1, 6, 1])
+    shot = of(act(b, "a", AttackStep("b", "Flak")), "attack")[0]
+    assert (shot.target, shot.outcome) == ("b", "damage")
+    assert b.state.units["b"].hits == 1 and b.state.buildings["h"].hits == 2
 
 
 def test_a_flier_over_a_building_does_not_roll_when_it_collapses():
@@ -146,12 +153,14 @@ def test_fixed_mount_fires_only_forward():
     with pytest.raises(IllegalActionError, match="front arc"):
         act(battle(sc), "a", AttackStep("b", "Gun"))
     sc = scenario([unit("a", (2, 2), facing=40, keywords=["fixed_mount"])], [unit("b", (10, 2))])
-    act(battle(sc, [6]), "a", AttackStep("b", "Gun"))
+    shot = of(act(battle(sc, [1, 6, 1]), "a", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.target, shot.outcome) == ("b", "damage")
 
 
 def test_without_fixed_mount_facing_does_not_matter():
     sc = scenario([unit("a", (2, 2), facing=180)], [unit("b", (10, 2))])
-    act(battle(sc, [6]), "a", AttackStep("b", "Gun"))
+    shot = of(act(battle(sc, [1, 6, 1]), "a", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.target, shot.outcome) == ("b", "damage")
 
 
 def test_fixed_mount_turning_is_movement_and_costs_the_activation():
@@ -214,7 +223,7 @@ def test_without_breaching_a_building_that_does_not_admit_is_impassable():
         [unit("b", (20, 20))],
         buildings=[building("h", square(10, 0, 14, 4))],
     )
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="crosses terrain a may not enter"):
         act(battle(sc), "a", MoveStep(((12, 2),)))
 
 
@@ -337,7 +346,7 @@ def test_move_and_fire_is_a_permission_not_a_general_rule():
 
 def test_move_and_fire_still_fires_once():
     sc = scenario([unit("a", (2, 2), keywords=["move_and_fire"])], [unit("b", (12, 2))])
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="may not A-A: each unit moves or fires"):
         act(battle(sc), "a", AttackStep("b", "Gun"), AttackStep("b", "Gun"))
 
 

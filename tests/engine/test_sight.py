@@ -21,9 +21,14 @@ def test_blocking_terrain_between_shooter_and_target_prevents_the_attack():
 
 
 def test_terrain_that_does_not_block_sight_is_no_cover():
+    # The river lies between a and b, as the wood does in the test above, but blocks no sight:
+    # the shot is made and lands.
     river = piece("river", "river", square(5, 0, 7, 4))
     sc = scenario([unit("a", (2, 2))], [unit("b", (10, 2))], terrain=[river])
-    act(battle(sc, [6]), "a", AttackStep("b", "Gun"))
+    b = battle(sc, [1, 6, 1])
+    shot = of(act(b, "a", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.target, shot.outcome) == ("b", "damage")
+    assert b.state.units["b"].hits == 1
 
 
 def test_you_need_only_be_behind_it_not_in_it():

@@ -79,8 +79,9 @@ def test_a_unit_moves_or_fires_not_both():
     b = battle(sc)
     with pytest.raises(IllegalActionError, match="moves or fires, not both"):
         act(b, "a", MoveStep(((3, 2),)), AttackStep("b", "Gun"))
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="moves or fires, not both"):
         act(b, "a", AttackStep("b", "Gun"), MoveStep(((3, 2),)))
+    assert not b.state.units["a"].activated and b.state.units["a"].position == (2, 2)
 
 
 def test_attacks_resolve_immediately_within_the_activation():

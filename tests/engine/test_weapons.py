@@ -34,9 +34,10 @@ def test_size_restricted_weapons(size, ok):
     sc = scenario(
         [unit("a", (2, 2), weapons=_w(min_size=1, max_size=2))], [unit("b", (8, 2), size=size)]
     )
-    b = battle(sc, [6])
+    b = battle(sc, [1, 6, 1])
     if ok:
-        act(b, "a", AttackStep("b", "W"))
+        shot = of(act(b, "a", AttackStep("b", "W")), "attack")[0]
+        assert (shot.target, shot.outcome) == ("b", "damage")
     else:
         with pytest.raises(IllegalActionError, match="may not attack Size 3"):
             act(b, "a", AttackStep("b", "W"))
