@@ -42,6 +42,20 @@ def test_initiative_both_roll_1d6_high_goes_first():
     assert [e.unit for e in of(b.log, "activation")] == ["b", "a"]
 
 
+def test_initiative_is_rolled_again_every_turn():
+    # Blue rolls high in turn 1 and goes first; red rolls high in turn 2 and goes first then.
+    sc = scenario([unit("a", (2, 2))], [unit("b", (2, 20))], turn_limit=2)
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([5, 2, 1, 4]),
+        commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()},
+    )
+    rolls = [(r.who, r.value) for r in of(rec.events, "roll")]
+    assert rolls == [("blue", 5), ("red", 2), ("blue", 1), ("red", 4)]
+    assert [(i.turn, i.first) for i in of(rec.events, "initiative")] == [(1, "blue"), (2, "red")]
+    assert [e.unit for e in of(rec.events, "activation")] == ["a", "b", "b", "a"]
+
+
 def test_initiative_ties_are_rerolled():
     sc = scenario([unit("a", (2, 2))], [unit("b", (2, 20))])
     b = _turn(sc, [3, 3, 6, 1])
