@@ -404,6 +404,23 @@ def test_unknown_keyword_is_refused():
     assert p == [("sides[0].units[0].card.keywords[0]", "unknown keyword 'jump_jets'")]
 
 
+def test_combined_arms_has_the_seven_keywords_it_names():
+    # "KEYWORDS. Seven.": Aerial, Split Movement, Fixed Mount, Breaching, Move and Fire,
+    # Sure-Footed, Demolition, and no other. A card may carry all seven at once.
+    seven = [
+        "aerial",
+        "split_movement",
+        "fixed_mount",
+        "breaching",
+        "move_and_fire",
+        "sure_footed",
+        "demolition",
+    ]
+    assert sorted(k.value for k in COMBINED_ARMS.keywords) == sorted(seven)
+    sc = parse_scenario(scenario([unit("a", (2, 2), keywords=seven)], [unit("b", (20, 20))]))
+    assert {k.value for k in sc.units()[0].card.keywords} == set(seven)
+
+
 @pytest.mark.parametrize("kw", ["sensor", "amphibious"])
 def test_sensor_and_amphibious_only_under_one_year_war(kw):
     ca = scenario([unit("a", (2, 2), keywords=[kw])], [unit("b", (20, 20))])
