@@ -28,6 +28,22 @@ def test_removed_units_score_their_size_for_the_enemy():
     assert [(s.side, s.points, s.reason) for s in of(ev, "score")] == [("blue", 3, "removed:b")]
 
 
+def test_a_unit_removed_with_no_enemy_attack_still_scores_its_size_for_the_enemy():
+    # "Score removed units by Size", however removed: red's b, in the house blue brings down,
+    # fails its roll and takes its last Hit; red's d takes its last Hit breaching the house.
+    house = [building("h", square(10, 0, 14, 4), hits=1)]
+    red = [unit("b", (12, 2), hits=1, size=2), unit("c", (20, 20))]
+    b = battle(scenario([unit("a", (4, 2))], red, buildings=house), [6, 1, 5])
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert [(d.unit, d.by) for d in of(ev, "damage")] == [("h", "a"), ("b", None)]
+    assert [(s.side, s.points, s.reason) for s in of(ev, "score")] == [("blue", 2, "removed:b")]
+    red = [unit("d", (8, 2), hits=1, size=4, keywords=["breaching"]), unit("c", (20, 20))]
+    b = battle(scenario([unit("a", (2, 22))], red, buildings=house), [6])
+    ev = act(b, "d", MoveStep(((12, 2),)))
+    assert [(d.unit, d.by) for d in of(ev, "damage")] == [("d", None)]
+    assert [(s.side, s.points, s.reason) for s in of(ev, "score")] == [("blue", 4, "removed:d")]
+
+
 def test_demoralised_counts_as_removed():
     sc = scenario([unit("a", (2, 2))], [unit("b", (8, 2), skill=2, size=2), unit("c", (20, 20))])
     b = battle(sc, [1, 1, 6])
