@@ -80,6 +80,29 @@ def test_when_one_side_runs_out_the_other_finishes():
     assert [e.unit for e in of(b.log, "activation")] == ["a1", "b1", "b2", "b3"]
 
 
+def test_a_side_whose_last_ready_unit_is_removed_has_run_out_and_the_other_finishes():
+    # Blue's a2 is destroyed before it activates: blue has run out, so red's b2 acts next. In
+    # the next turn blue has a1 alone, and after it red finishes again.
+    sc = scenario(
+        [unit("a1", (2, 2)), unit("a2", (2, 4), hits=1)],
+        [unit("b1", (8, 4)), unit("b2", (8, 6))],
+    )
+    b = Battle(
+        parse_scenario(sc),
+        Dice.fixed([6, 1, 1, 6, 1, 6, 1]),
+        {
+            "blue": ScriptedCommander(),
+            "red": ScriptedCommander([Activate("b1", (AttackStep("a2", "Gun"),))]),
+        },
+    )
+    b.start()
+    assert b.play_turn(1)
+    assert [(r.unit, r.how) for r in of(b.log, "remove")] == [("a2", "destroyed")]
+    assert [e.unit for e in of(b.log, "activation")] == ["a1", "b1", "b2"]
+    assert b.play_turn(2)
+    assert [e.unit for e in of(b.log, "activation")][3:] == ["a1", "b1", "b2"]
+
+
 def test_each_unit_activates_once_per_turn():
     sc = scenario([unit("a", (2, 2))], [unit("b", (2, 20))])
     b = battle(sc)
