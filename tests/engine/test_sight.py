@@ -85,6 +85,23 @@ def test_a_piece_holding_the_target_does_not_block_but_conceals_it():
         act(b, "a", AttackStep("b", "Gun"))
 
 
+def test_cover_is_all_or_nothing_and_adds_nothing_to_a_roll():
+    # Terrain means a unit "cannot be attacked at all", or it can: no number changes. a, in the
+    # wood, fires and is revealed; b shoots back, rolling against its own Skill 4 and a's
+    # printed Resistance 2, and a 4 + 3 against 3 + 2 damages a, as it would in the open.
+    sc = scenario([unit("a", (6, 2), enters=["woods"])], [unit("b", (12, 2))], terrain=[WOOD])
+    b = battle(sc, [6, 4, 4, 3])
+    act(b, "a", AttackStep("b", "Gun"))
+    assert b.sight.pieces_at((6, 2)) == {"wood"} and not b.state.units["a"].concealed
+    ev = act(b, "b", AttackStep("a", "Gun"))
+    assert [(r.purpose, r.value, r.modifier, r.against) for r in of(ev, "roll")] == [
+        ("to_hit", 4, 0, 4),
+        ("penetration", 4, 3, 5),
+        ("armour", 3, 2, 7),
+    ]
+    assert of(ev, "attack")[0].outcome == "damage" and b.state.units["a"].hits == 1
+
+
 def test_everything_behind_blocking_terrain_starts_concealed():
     sc = scenario([unit("a", (2, 2))], [unit("b", (10, 2)), unit("c", (10, 10))], terrain=[WOOD])
     b = battle(sc)
