@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from campaign.rules.experience import with_quality
+from campaign.rules.experience import experience_refused, with_quality
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.state import CampaignUnitState, Status
 from campaign.rules.window import window_settled
@@ -278,6 +278,8 @@ def state_problems(state: CampaignUnitState, now: int) -> dict[str, str]:
     true:
 
     - only a ready unit is in the combat zone (`zone_problem`);
+    - below Legendary, a unit holds fewer experience points than its next step needs: the
+      point that reaches it raises the unit (`experience_refused`);
     - a unit not destroyed carries Casualty hits only within their medical window, open at
       `now`: a battle or a GM's correction gives them 24 hours (`window_after_battle`,
       `window_after_correction`), and they die when the clock passes it (`time_passes`), so a
@@ -289,6 +291,8 @@ def state_problems(state: CampaignUnitState, now: int) -> dict[str, str]:
     problems: dict[str, str] = {}
     if problem := zone_problem(state):
         problems["in_combat_zone"] = problem
+    if problem := experience_refused(state):
+        problems["experience"] = problem
     if state.casualty_hits and not state.destroyed:
         closes = medical_window_closes(state)
         if closes is None:

@@ -256,6 +256,15 @@ IMPOSSIBLE = [
             "Casualty hits"
         },
     ),
+    # As many experience points as an Average unit's next step needs: the last of them would
+    # have raised it to Experienced.
+    (
+        {"experience": 4},
+        {
+            "experience": "Blue Rifles is Average: at 4 experience points it rises to "
+            "Experienced, so it holds at most 3 as Average; to raise it, set its quality too."
+        },
+    ),
 ]
 
 
