@@ -389,12 +389,14 @@ FOUND_TOO_LATE = "when its Casualty hits were found too late"
 
 def destroyed_where(units: Iterable[Unit]) -> dict[int, str]:
     """Where and when each destroyed unit of ``units`` was destroyed, by its pk, as its status
-    goes on: "at Patrol clash at the ford, day 2", "on day 5, when the medics' 24 hours were
-    over", "at Late report, day 1, when its Casualty hits were found too late", "on day 3 (GM
-    correction: shelled at the ford)" (`_step_why`); by the latest standing entry that
-    destroyed it (one query), the battle by the name its entry keeps as data
-    (`history.fight_named`), an entry saved before it kept one by its sentence. A unit
-    destroyed by no entry standing (an old import) is left out: its status says enough."""
+    goes on: "at Patrol clash at the ford, day 2", "on day 5: 1 Casualty hit not saved within
+    24 hours died (taken out at Crossroads; 3 Morale, 2 Casualty; medics saved 1)" (the dead
+    as its history tells them, `entry_why`), "at Late report, day 1, when its Casualty hits
+    were found too late", "on day 3 (GM correction: shelled at the ford)" (`_step_why`); by
+    the latest standing entry that destroyed it (one query), the battle by the name its entry
+    keeps as data (`history.fight_named`), an entry saved before it kept one by its sentence.
+    A unit destroyed by no entry standing (an old import) is left out: its status says
+    enough."""
     gone = [unit.pk for unit in units if unit.status == Status.DESTROYED]
     if not gone:
         return {}
@@ -410,6 +412,11 @@ def destroyed_where(units: Iterable[Unit]) -> dict[int, str]:
             late := fight_named(entry.kind, entry.details, "")
         ):
             found[entry.unit_id] = f"at {late}, day {entry.day}, {FOUND_TOO_LATE}"
+            continue
+        elif entry.kind == HistoryEntry.Kind.CASUALTIES:
+            # The dead as its history and the timeline tell them (`entry_why`): how many, the
+            # fights whose hits they were and what the medics saved.
+            found[entry.unit_id] = f"on day {entry.day}: {entry_why(entry)}"
             continue
         why = _step_why(entry, battle)
         if why.startswith(" at "):

@@ -742,8 +742,8 @@ def test_a_unit_its_battles_dead_found_too_late_destroyed_is_said_to_have_fallen
 ):
     """A Raw unit whose battle is entered two days late: its one Casualty hit dies as it is
     entered, and it is destroyed. Where it fell names the battle, as that entry keeps its name
-    as data (`pages.destroyed_where`); an entry saved before it kept one still reads as the
-    medics' 24 hours running out."""
+    as data (`pages.destroyed_where`); an entry saved before it kept one reads as its history
+    tells it."""
     from campaign.pages import destroyed_where
 
     raw = make_unit("Atlas", "Mech", quality="raw", specialties=())
@@ -764,7 +764,9 @@ def test_a_unit_its_battles_dead_found_too_late_destroyed_is_said_to_have_fallen
         raw.pk: "at Late report, day 1, when its Casualty hits were found too late"
     }
     HistoryEntry.objects.filter(pk=died.pk).update(details={})
-    assert destroyed_where([raw]) == {raw.pk: "on day 1, when the medics' 24 hours were over"}
+    assert destroyed_where([raw]) == {
+        raw.pk: "on day 1: at Late report; 1 Casualty hit found too late died"
+    }
 
 
 def test_a_battle_entered_late_rests_its_morale_hits_from_when_it_is_entered(campaign, make_unit):

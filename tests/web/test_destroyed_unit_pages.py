@@ -101,6 +101,40 @@ def test_a_unit_destroyed_by_a_correction_says_when_and_why(demo):
     assert said[other.pk] == f"on day {campaign.day} (GM correction: lost in the flood)"
 
 
+def test_a_unit_its_dead_destroyed_is_said_on_the_roster_and_its_page_as_its_history_tells_them(
+    client, demo
+):
+    """1st Squad, set Raw with a Casualty hit by the GM's correction, loses it when the medics'
+    24 hours are over and is destroyed. Its roster line and its page say the dead as its
+    history does, how many and of what, not only that the 24 hours were over."""
+    from campaign.services.orders import clock_advance
+
+    campaign, _ = demo
+    gm = get_user_model().objects.get(username="gm")
+    squad = Unit.objects.get(force__campaign=campaign, name="1st Squad")
+    unit_edit(unit=squad, changes={"quality": "raw", "casualty_hits": 1},
+              reason="shelled at the ford", actor=gm)  # fmt: skip
+    clock_advance(campaign=campaign, hours=25, actor=gm)
+    squad.refresh_from_db()
+    assert squad.status == "destroyed"
+    dead = (
+        "1 Casualty hit not saved within 24 hours died (GM correction: shelled at the ford; "
+        "0 Morale, 1 Casualty; medics saved 0)"
+    )
+    fell = f"on day {campaign.day + 1}: {dead}"
+    client.force_login(gm)
+    roster = client.get(reverse("campaign:force", args=[campaign.pk, squad.force_id])).text
+    cells = dict(
+        re.findall(r'<td [^>]*data-label="([^"]*)">(.*?)</td>', _row(roster, "1st Squad"), re.S)
+    )
+    assert " ".join(_words(cells["Status"]).split()) == f"Destroyed {fell}"
+    page = client.get(reverse("campaign:unit", args=[campaign.pk, squad.pk])).text
+    meta = " ".join(_words(page.split('<p class="meta">', 1)[1].split("</p>", 1)[0]).split())
+    assert f"Destroyed {fell} ·" in meta
+    assert f"{dead}: was destroyed." in " ".join(_words(page).split())
+    assert "24 hours were over" not in roster + page
+
+
 def test_a_destroyed_units_chart_ends_its_hits_the_day_before_it_fell(client, demo):
     """2nd Squad fell on day 2 with 1 Morale and 1 Casualty hit: its chart of points and hits
     draws its hits to day 1 and no further, and its table says "—" for them from day 2, as its
