@@ -609,6 +609,38 @@ def test_a_refused_launchs_problem_is_said_once_when_the_check_finds_it_still(
     assert not gm.errors, gm.errors
 
 
+def test_a_refused_launchs_problem_put_right_leaves_the_summary_as_the_check_finds_it(
+    lantern, page_for, live_server
+):
+    """Launch refused for a side left empty: its error summary says why. The GM puts a unit
+    back on that side: the check finds all well, and the summary's line goes with it, not left
+    on screen to say what is no longer so. Emptied again, the line is back, said once."""
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
+    ghost = row(gm, "Ghost Squad").locator("select[name^=side_]")
+    side = ghost.input_value()
+    for name in ("Ghost Squad", "Iron Wolf"):
+        row(gm, name).locator("select[name^=side_]").select_option("")
+    said = "No unit is on Night Battalion's side: put at least one there."
+    status = gm.locator("#setup-form [data-deploy-general]")
+    expect(status).to_have_text(said)
+    gm.click("text=Launch the battle")
+    summary = gm.locator("#setup-form .form-errors[role=alert]")
+    expect(summary).to_have_text(said)
+    ghost = row(gm, "Ghost Squad").locator("select[name^=side_]")
+    ghost.select_option(side)
+    expect(gm.locator(".deploy-status")).to_contain_text("Ghost Squad at")
+    expect(summary).to_be_hidden()
+    expect(status).to_be_hidden()
+    assert said not in gm.locator("#setup-form").inner_text()
+    ghost.select_option("")
+    expect(summary).to_have_text(said)
+    expect(summary).to_be_visible()
+    expect(status).to_be_hidden()
+    assert gm.locator("#setup-form").inner_text().count(said) == 1
+    assert not gm.errors, gm.errors
+
+
 def test_the_set_ups_check_says_a_turn_limit_or_seed_out_of_range_as_launch_would(
     lantern, page_for, live_server
 ):

@@ -31,6 +31,8 @@
     this.url = form.getAttribute("data-deploy-check");
     this.general = form.querySelector("[data-deploy-general]");
     this.serial = 0;
+    this.checkable = null;
+    this.ready = Promise.resolve();
     var self = this;
     this.bindMap();
     this.box.querySelectorAll("[data-deploy-unit]").forEach(function (mark) {
@@ -51,6 +53,7 @@
       var input = form.elements.namedItem(name);
       if (input) { input.addEventListener("change", function () { self.check(null, null); }); }
     });
+    if (this.summaryLines().length) { this.baseline(); }
   }
 
   Deployment.prototype.input = function (pk, name) {
@@ -235,7 +238,7 @@
   // it ("Turn limit: At most 50 turns.").
   Deployment.prototype.saidAlready = function () {
     var said = {};
-    this.form.querySelectorAll(".form-errors[role=alert] p").forEach(function (line) {
+    this.summaryLines().forEach(function (line) {
       said[words(line.textContent)] = true;
     });
     this.form.querySelectorAll(".field").forEach(function (field) {
@@ -252,11 +255,51 @@
     return said;
   };
 
+  // The lines of a refused Launch's error summary, as the server drew them.
+  Deployment.prototype.summaryLines = function () {
+    return this.form.querySelectorAll(".form-errors[role=alert] p");
+  };
+
+  // Which of a refused Launch's summary lines the check finds too, asked once as the page comes:
+  // those it may later find fixed. One only Launch finds (the campaign's battle budget spent) is
+  // left as it is, whatever the check says.
+  Deployment.prototype.baseline = function () {
+    var self = this;
+    this.ready = this.ask().then(function (answer) {
+      var found = {};
+      (answer.general || []).forEach(function (problem) { found[words(problem)] = true; });
+      self.checkable = {};
+      self.summaryLines().forEach(function (line) {
+        var said = words(line.textContent);
+        if (found[said]) { self.checkable[said] = true; }
+      });
+    }).catch(function () { self.checkable = null; });
+  };
+
+  // A summary line the check found at first and finds no longer is hidden: fixed since, it is
+  // not left on screen while the check says all is well. Found again, it is shown again. A
+  // summary whose every line is fixed is hidden with them.
+  Deployment.prototype.markFixed = function (problems) {
+    var checkable = this.checkable;
+    if (!checkable) { return; }
+    var found = {};
+    problems.forEach(function (problem) { found[words(problem)] = true; });
+    this.summaryLines().forEach(function (line) {
+      var said = words(line.textContent);
+      if (checkable[said]) { line.hidden = !found[said]; }
+    });
+    this.form.querySelectorAll(".form-errors[role=alert]").forEach(function (summary) {
+      var lines = Array.prototype.slice.call(summary.querySelectorAll("p"));
+      if (lines.length) { summary.hidden = lines.every(function (line) { return line.hidden; }); }
+    });
+  };
+
   // The check's problems of the whole set-up (no unit on a side, the turn limit), a sentence
   // each, in the form's error summary; a polite status, so they are read without taking focus.
   // One the page says already (a refused Launch's) is not said again: it is heard and read once.
   Deployment.prototype.showGeneral = function (problems) {
     if (!this.general) { return; }
+    this.markFixed(problems);
     var region = this.general;
     var said = this.saidAlready();
     problems = problems.filter(function (problem) { return !said[words(problem)]; });
@@ -271,17 +314,23 @@
   // Ask the server (the engine's validator) about the set-up as it stands now. A move from
   // `from` that it refuses is undone, with the reason. With no unit (`pk` null: a field of the
   // whole set-up changed), its problems are shown and nothing is said of a unit.
+  Deployment.prototype.ask = function () {
+    return fetch(this.url, { method: "POST", body: new FormData(this.form),
+                             credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("the check answered " + response.status); }
+        return response.json();
+      });
+  };
+
   Deployment.prototype.check = function (pk, from) {
     var self = this;
     var serial = ++this.serial;
     var mark = this.mark(pk);
     var name = mark ? mark.getAttribute("data-name") : "";
-    fetch(this.url, { method: "POST", body: new FormData(this.form), credentials: "same-origin",
-                      headers: { "X-Requested-With": "fetch" } })
-      .then(function (response) {
-        if (!response.ok) { throw new Error("the check answered " + response.status); }
-        return response.json();
-      })
+    var ready = this.ready; // the summary's lines the check judges, known before it is shown
+    this.ask()
+      .then(function (answer) { return ready.then(function () { return answer; }); })
       .then(function (answer) {
         if (serial !== self.serial) { return; } // a later move's answer is the one to show
         var reasons = answer.units[pk] || [];
