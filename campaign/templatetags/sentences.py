@@ -1,9 +1,10 @@
 """A refusal as a page shows it: a sentence on its own starts with a capital letter.
 
 Services and forms word their refusals to be read after a field's name or a "Not done:" as much
-as on their own ("give the battle a name"), so the pages capitalise them where they show them
-rather than every sentence being written twice. A refusal that opens with a name is left as it
-is: a name is shown as given ("gm is this campaign's GM", a unit called "recon 2").
+as on their own ("give the battle a name"), so the pages capitalise them and end them with a
+full stop where they show them rather than every sentence being written twice. A refusal that
+opens with a name is left as it is: a name is shown as given ("gm is this campaign's GM", a
+unit called "recon 2").
 """
 
 from __future__ import annotations
@@ -54,9 +55,25 @@ def _opens_with(text: str, name: str) -> bool:
     return text.startswith(name) and not text[len(name) : len(name) + 1].isalnum()
 
 
+SENTENCE_ENDS = (".", "!", "?", "\u2026")
+CLOSERS = "\u201d\u2019\"')]"
+"""What may close a sentence after its stop: “… said so.” and (… as the rules say.)."""
+
+
+@register.filter
+def full_stop(text: Any) -> str:
+    """``text`` ended as a sentence: a full stop added, unless it ends with one already (or
+    with "!", "?" or "…", or one of them inside a closing quote or bracket), so a message
+    written either way reads with one."""
+    said = str(text).rstrip()
+    return said if not said or said.rstrip(CLOSERS).endswith(SENTENCE_ENDS) else f"{said}."
+
+
 def as_sentence(text: str, campaign: Campaign | None = None) -> str:
     """``text`` with its first letter a capital, unless it opens with a path into a document
-    or with one of ``campaign``'s names (`campaign_names`); no campaign: only the capital."""
+    or with one of ``campaign``'s names (`campaign_names`); no campaign: only the capital. It
+    ends with a full stop (`full_stop`), however the refusal was written."""
+    text = full_stop(text)
     if not text[:1].islower() or _PATH.match(text):
         return text
     if campaign is not None and any(_opens_with(text, name) for name in campaign_names(campaign)):
@@ -70,14 +87,3 @@ def sentence(context: template.Context, text: Any) -> str:
     names of the page's ``campaign``, if it has one. Escaped like any other value."""
     campaign = context.get("campaign")
     return as_sentence(str(text), campaign if isinstance(campaign, Campaign) else None)
-
-
-SENTENCE_ENDS = (".", "!", "?", "\u2026")
-
-
-@register.filter
-def full_stop(text: Any) -> str:
-    """``text`` ended as a sentence: a full stop added, unless it ends with one already (or
-    with "!", "?" or "…"), so a message written either way reads with one."""
-    said = str(text).rstrip()
-    return said if not said or said.endswith(SENTENCE_ENDS) else f"{said}."

@@ -481,7 +481,7 @@ def test_without_javascript_a_gm_gives_a_map_in_numbers(page_for, live_server):
     # The second defenders' spot is outside their zone: said at that side's spots.
     side = gm.locator("#map-side-1")
     expect(side.locator(".field-errors")).to_have_text(
-        "Spot 2: outside the deployment zone of Defenders"
+        "Spot 2: outside the deployment zone of Defenders."
     )
     expect(gm.locator("#map-side-0 .field-errors")).to_have_count(0)
     shoot_both(gm, "08-numbers-refused", section="#map-side-1")

@@ -202,7 +202,7 @@ def test_a_set_up_says_a_bad_coordinate_beside_its_own_box_naming_the_unit(
     shown = re.findall(
         r'<td data-label="([xy]) \(in\)">.*?class="field-errors"[^>]*>(.*?)</span>', row
     )
-    assert shown == [(field, escape(sentence))], "once, beside its own box"
+    assert shown == [(field, escape(f"{sentence}."))], "once, beside its own box"
 
 
 def test_a_set_up_with_a_force_on_both_sides_says_so_at_its_unit_and_launches_nothing(

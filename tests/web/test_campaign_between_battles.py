@@ -136,7 +136,7 @@ def test_a_retreated_unit_is_not_offered_the_combat_zone_and_is_refused_it_by_na
     refused = client.post(_url("unit-zone", world, unit.pk), {"in_combat_zone": "yes"})
     assert refused.status_code == 400 and why in refused.text
     assert re.findall(r'<div class="form-errors" role="alert"[^>]*>(.*?)</div>', refused.text) == [
-        f"<p>{why}</p>"
+        f"<p>{why}.</p>"
     ], "said once"
     assert _fresh(unit).in_combat_zone is False and HistoryEntry.objects.count() == entries
     calendar_advance(campaign=world.campaign, actor=world.users["gm"])  # R&R: it rallies
@@ -186,12 +186,12 @@ def test_a_leader_named_on_a_units_page_is_no_character_the_campaign_has_already
         (
             "Sgt. Kane",
             "Op. Pages has a character called “Sgt. Kane” already: to put them at the "
-            "head of Recruits, have them join it on the Characters page",
+            "head of Recruits, have them join it on the Characters page.",
         ),
         (
             "Sgt. Vance",
             f"“Sgt. Vance” is the name of {second.name}&#x27;s leader already: give this leader "
-            "another",
+            "another.",
         ),
     ):
         refused = client.post(url, {"name": name, "hit_points": "18"})

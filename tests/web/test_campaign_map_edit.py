@@ -86,7 +86,7 @@ def test_an_edit_is_refused_as_a_new_map_would_be_and_changes_nothing(client, wo
     assert taken.status_code == 400
     assert (
         _errors_of(taken, "saved_map_name")
-        == "The campaign already has a map called “Hill”; choose another name"
+        == "The campaign already has a map called “Hill”; choose another name."
     )
     broken = client.post(edit, {"name": "Mill Road", "scenario": "{oops"})
     assert broken.status_code == 400 and "<h1>Edit the map Mill Road</h1>" in broken.text

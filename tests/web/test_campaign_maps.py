@@ -253,7 +253,7 @@ def test_without_javascript_each_problem_is_shown_at_the_piece_it_names(client, 
     )
     refused = client.post(_url("map-add", world), bad)
     assert refused.status_code == 400 and not SavedMap.objects.exists()
-    assert _errors_of(refused, "terrain_1_corners") == "(30, 14) is off the 24″ × 24″ table"
+    assert _errors_of(refused, "terrain_1_corners") == "(30, 14) is off the 24″ × 24″ table."
     assert _errors_of(refused, "objective_1_radius") == "A radius is more than 0 inches."
     assert _errors_of(refused, "terrain_0_corners") == ""
     # The page opens on the first piece at fault, not at the editor's top.
@@ -261,10 +261,10 @@ def test_without_javascript_each_problem_is_shown_at_the_piece_it_names(client, 
     assert refused.text.count("autofocus") == 1
     fixed = {**bad, "terrain_1_corners": "0,14 24,14 24,16 0,16", "objective_1_radius": "2"}
     zone = client.post(_url("map-add", world), fixed)
-    assert _errors_of(zone, "side_0_spots") == "Spot 2: outside the deployment zone of Raiders"
+    assert _errors_of(zone, "side_0_spots") == "Spot 2: outside the deployment zone of Raiders."
     assert 'id="map-side-0"' in zone.text and "numbers-piece piece-errors" in zone.text
     typo = client.post(_url("map-add", world), {**fixed, "side_0_zone": "0,0 24,0 24"})
-    assert _errors_of(typo, "side_0_zone") == "Point 3 (“24”) is not x,y in inches"
+    assert _errors_of(typo, "side_0_zone") == "Point 3 (“24”) is not x,y in inches."
     assert not SavedMap.objects.exists()
 
 
@@ -348,10 +348,10 @@ def test_a_map_sent_without_a_name_is_asked_for_one_in_the_maps_words(client, wo
     numbers = client.post(_url("map-add", world), _numbers(name=""))
     long = client.post(_url("map-add", world), _numbers(name="M" * 201))
     assert (pasted.status_code, numbers.status_code, long.status_code) == (400, 400, 400)
-    assert _errors_of(pasted, "saved_map_name") == "Give the map a name"
-    assert _errors_of(numbers, "name") == "Give the map a name"
+    assert _errors_of(pasted, "saved_map_name") == "Give the map a name."
+    assert _errors_of(numbers, "name") == "Give the map a name."
     assert _errors_of(long, "name") == (
-        "A map&#x27;s name takes at most 200 characters; this one has 201"
+        "A map&#x27;s name takes at most 200 characters; this one has 201."
     )
     assert "This field is required" not in pasted.text + numbers.text
     assert not SavedMap.objects.exists()

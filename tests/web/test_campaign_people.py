@@ -343,7 +343,7 @@ def test_a_move_sent_twice_says_the_unit_is_in_that_force_already(client, world)
     entries = HistoryEntry.objects.filter(unit=squad).count()
     again = client.post(_url("unit-move", world, squad.pk), sent)
     assert again.status_code == 400
-    assert _errors(again, "force") == "Detached Squad is in Blue Battalion already"
+    assert _errors(again, "force") == "Detached Squad is in Blue Battalion already."
     assert HistoryEntry.objects.filter(unit=squad).count() == entries
     assert Unit.objects.get(pk=squad.pk).force == world.enemy
     # The list still offers only the other forces.

@@ -555,14 +555,14 @@ def test_a_replaced_order_says_when_it_was_replaced_not_when_it_would_have_been_
 def test_a_refusal_on_its_own_starts_with_a_capital_and_a_name_stays_as_given(world):
     from campaign.templatetags.sentences import as_sentence
 
-    assert as_sentence("give the battle a name") == "Give the battle a name"
-    assert as_sentence("Squad 1 is still in Pending") == "Squad 1 is still in Pending"
+    assert as_sentence("give the battle a name") == "Give the battle a name."
+    assert as_sentence("Squad 1 is still in Pending") == "Squad 1 is still in Pending."
     # A refusal that opens with one of the campaign's names keeps it as given.
     raise_units(world.force, world.unit.unit_type, 1, "recon")
     gm = world.users["gm"].get_username()
     assert as_sentence(f"{gm} is this campaign's GM", world.campaign).startswith(f"{gm} is")
-    assert as_sentence("recon 1 cannot fight", world.campaign) == "recon 1 cannot fight"
-    assert as_sentence("recontact the unit", world.campaign) == "Recontact the unit"
+    assert as_sentence("recon 1 cannot fight", world.campaign) == "recon 1 cannot fight."
+    assert as_sentence("recontact the unit", world.campaign) == "Recontact the unit."
 
 
 def test_the_dashboards_refusals_read_as_sentences(client, world):

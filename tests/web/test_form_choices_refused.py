@@ -34,20 +34,20 @@ def test_a_character_not_offered_is_refused_by_name_and_why(client, world):
     # Holt offers no training and no rally: he is neither Special Forces nor a Strategist.
     train = client.post(_url("character-train", world), {"character": holt.pk, "unit": ready.pk})
     assert _error(train, "character") == (
-        "Capt. Holt is neither Special Forces nor a Strategist, so trains no unit"
+        "Capt. Holt is neither Special Forces nor a Strategist, so trains no unit."
     )
     rally = client.post(_url("character-rally", world), {"character": holt.pk,
                                                          "unit": retreated.pk})  # fmt: skip
-    assert _error(rally, "character") == "Capt. Holt is not a Strategist, so heals no Morale hits"
+    assert _error(rally, "character") == "Capt. Holt is not a Strategist, so heals no Morale hits."
     # Vance died in another tab since the page was drawn.
     Character.objects.filter(pk=vance.pk).update(alive=False)
     join = client.post(_url("character-join", world), {"character": vance.pk, "unit": ready.pk})
-    assert _error(join, "character") == "Maj. Vance is dead"
+    assert _error(join, "character") == "Maj. Vance is dead."
     heal = client.post(_url("character-heal", world), {"character": vance.pk, "hit_points": "2"})
-    assert _error(heal, "character") == "Maj. Vance is dead"
+    assert _error(heal, "character") == "Maj. Vance is dead."
     order = client.post(_url("order-give", world), {"giver": vance.pk, "unit": ready.pk,
                                                     "kind": "hold"})  # fmt: skip
-    assert _error(order, "giver") == "Maj. Vance is dead"
+    assert _error(order, "giver") == "Maj. Vance is dead."
     assert _error(order, "kind") == (
         "“hold” is not one of the Orders table&#x27;s Orders; choose one from the list."
     )

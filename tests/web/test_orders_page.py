@@ -328,7 +328,7 @@ def test_the_gm_is_refused_one_players_character_ordering_another_players_unit(c
     beside = re.search(r'id="id_[a-z_]*giver_error">([^<]*)<', response.text)[1]
     assert beside == (
         "Sgt. Kane is player&#x27;s character: they order the units of player&#x27;s forces "
-        "and the unit they lead, not Sappers of Blue Battalion"
+        "and the unit they lead, not Sappers of Blue Battalion."
     )
     assert not Order.objects.exists()
 

@@ -171,31 +171,31 @@ def test_a_unit_no_longer_offered_is_refused_by_name_and_nothing_is_written(clie
 
     join = {"character": holt.pk, "unit": destroyed.pk}
     assert refused("character-join", join, "unit") == (
-        f"{destroyed.name} ({destroyed.force.name}) cannot take a leader: it is destroyed"
+        f"{destroyed.name} ({destroyed.force.name}) cannot take a leader: it is destroyed."
     )
     train = {"character": holt.pk, "unit": retreated.pk}
     assert refused("character-train", train, "unit") == (
         f"{retreated.name} ({retreated.force.name}) cannot train: a unit must be ready to train; "
-        "this one is Retreated in poor order"
+        "this one is Retreated in poor order."
     )
     rally = {"character": holt.pk, "unit": ready.pk}
     assert refused("character-rally", rally, "unit") == (
         f"{ready.name} ({ready.force.name}) cannot have a Morale hit healed: it has no "
-        "Morale hits; Casualty hits are the medics&#x27; work"
+        "Morale hits; Casualty hits are the medics&#x27; work."
     )
     check = {"lead": ready.pk, "helpers": [retreated.pk], "dc": "10"}
     assert refused("skill-check", check, "helpers") == (
         f"{retreated.name} ({retreated.force.name}) cannot make a check: "
-        "it is retreated in poor order"
+        "it is retreated in poor order."
     )
     contest = {"active": destroyed.pk, "resisting": ready.pk}
     assert refused("contest", contest, "active") == (
-        f"{destroyed.name} ({destroyed.force.name}) cannot make a check: it is destroyed"
+        f"{destroyed.name} ({destroyed.force.name}) cannot make a check: it is destroyed."
     )
     order = {"giver": holt.pk, "unit": retreated.pk, "kind": "attack"}
     assert refused("order-give", order, "unit") == (
         f"{retreated.name} ({retreated.force.name}) cannot be given an Order: "
-        "it is retreated in poor order"
+        "it is retreated in poor order."
     )
     assert HistoryEntry.objects.count() == entries
     assert not Leader.objects.filter(character=holt).exists() and not TableRoll.objects.exists()
@@ -257,20 +257,20 @@ def test_a_refused_engagement_or_contest_shows_its_reason_next_to_the_field_at_f
     engagement = {"terrain": "swamp", "round_limit": "3", f"side_{tank.pk}": "attackers",
                   f"side_{foes.pk}": "defenders"}  # fmt: skip
     assert refused("engagement-setup", engagement, "terrain") == (
-        "Tank is Armor: it cannot enter swamp terrain"
+        "Tank is Armor: it cannot enter swamp terrain."
     )
     contest = {"active": kids.pk, "resisting": foes.pk}
     assert refused("contest", contest, "active") == (
-        "Kids is Green: it cannot act alone; give it an Order"
+        "Kids is Green: it cannot act alone; give it an Order."
     )
     # A helper that cannot act alone is named under the helpers, not under the unit it helps.
     check = {"lead": foes.pk, "helpers": [kids.pk], "dc": "10"}
     assert refused("skill-check", check, "helpers") == (
-        "Kids is Green: it cannot act alone; give it an Order"
+        "Kids is Green: it cannot act alone; give it an Order."
     )
     contest = {"active": foes.pk, "resisting": tank.pk, "resisting_helpers": [kids.pk]}
     assert refused("contest", contest, "resisting_helpers") == (
-        "Kids is Green: it cannot act alone; give it an Order"
+        "Kids is Green: it cannot act alone; give it an Order."
     )
     assert not Engagement.objects.exists() and not TableRoll.objects.exists()
 
