@@ -264,7 +264,7 @@ def test_an_import_over_its_limit_is_refused_unread_on_the_sites_page(client, wo
     page = response.content.decode()
     assert "This file is 21.5 MB; a campaign import takes at most 20 MB." in page
     # The site's page: its header, who is logged in, and the way back to the import.
-    assert 'class="site-header"' in page and ">gm</span>" in page
+    assert 'class="site-header"' in page and 'title="Your account">gm</a>' in page
     assert f'href="{reverse("campaign:import")}">Import a campaign</a>' in page
     assert "bytes" not in page
     assert counts() == before
