@@ -1560,6 +1560,12 @@ def left_out(
     return [f"{why}: {_units_named(units)}." for why, units in reasons.items()]
 
 
+def still_in_battle(unit: Unit, battle: str) -> str:
+    """Why ``unit`` fights nothing else yet, nor moves: it is in ``battle`` (a name, from
+    `selectors.engaged_units`), whose outcome is not applied yet."""
+    return f"{unit} is still in {battle}, whose outcome is not applied yet"
+
+
 def no_unit_fit(
     force: Force, out_of_action: Iterable[Unit] = (), engaged: Iterable[tuple[Unit, str]] = ()
 ) -> str:

@@ -28,7 +28,7 @@ from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
-from campaign.pages import scenario_side_names
+from campaign.pages import scenario_side_names, still_in_battle
 from campaign.rules.bridge import (
     TableResult,
     UnitOutcome,
@@ -82,12 +82,6 @@ class Deployment:
     order: dict[str, Any] | None = field(default_factory=lambda: {"kind": "attack"})
     """The set-up's standing Order; None: it goes in without one (Raw and Green then hold in
     place). A character's Order under way for the unit takes its place (`deployment_order`)."""
-
-
-def still_in_battle(unit: Unit, battle: str) -> str:
-    """Why ``unit`` fights nothing else yet: it is in ``battle`` (a name, from
-    `selectors.engaged_units`), whose outcome is not applied yet."""
-    return f"{unit} is still in {battle}, whose outcome is not applied yet"
 
 
 def campaign_battle_launch(

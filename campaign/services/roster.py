@@ -30,6 +30,7 @@ from campaign.models import (
     Unit,
     role_phrase,
 )
+from campaign.pages import still_in_battle
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, leader_died_text
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import (
@@ -982,9 +983,7 @@ def unit_move(*, unit: Unit, force: Force, reason: str, actor: Any = None) -> Hi
             f"{unit.name} was destroyed: it stays with the force it fell in"
         )
     elif battle := engaged_units(campaign=campaign).get(unit.pk):
-        errors.setdefault("force", []).append(
-            f"{unit.name} is still in {battle}, whose outcome is not applied yet"
-        )
+        errors.setdefault("force", []).append(still_in_battle(unit, battle))
     if errors:
         raise ValidationError(errors)
     was = unit.force.name
@@ -1149,20 +1148,37 @@ def leader_detach(*, unit: Unit, reason: str = "", actor: Any = None) -> History
     return entry
 
 
+def unit_zone_refusal(unit: Unit, in_combat_zone: bool) -> str:
+    """Why ``unit`` cannot be sent into the combat zone (``in_combat_zone`` True) or withdrawn
+    from it, in a sentence ("" when it can, or is there already): only a ready unit goes in
+    (`recovery.zone_problem`), and a unit in a battle whose outcome is not applied yet stays
+    where it went in, as it fights nothing else (`pages.still_in_battle`): the outcome,
+    once applied, says where it stands."""
+    state = unit.state
+    if problem := zone_problem(state.but(in_combat_zone=in_combat_zone)):
+        return problem
+    if state.in_combat_zone == in_combat_zone:
+        return ""
+    if battle := engaged_units(campaign=unit.force.campaign).get(unit.pk):
+        return still_in_battle(unit, battle)
+    return ""
+
+
 @transaction.atomic
 def unit_combat_zone_set(
     *, unit: Unit, in_combat_zone: bool, reason: str = "", actor: Any = None
 ) -> HistoryEntry | None:
     """Send a unit into the combat zone or withdraw it (where R&R heals its last Morale hit).
     Only a ready unit goes in (`recovery.zone_problem`): one that retreated in poor order has
-    left the combat zone until it rallies."""
+    left the combat zone until it rallies. A unit in a battle whose outcome is not applied yet
+    stays where it is until it is (`unit_zone_refusal`)."""
     unit = Unit.objects.select_for_update(of=("self",)).get(pk=unit.pk)
     if actor is not None and not force_can_edit(force=unit.force, user=actor):
         raise PermissionDenied(f"only {unit.force.owner} or the GM may move {unit}")
     state = unit.state
     if state.destroyed:
         raise ValidationError({"in_combat_zone": f"{unit} is destroyed"})
-    if problem := zone_problem(state.but(in_combat_zone=bool(in_combat_zone))):
+    if problem := unit_zone_refusal(unit, bool(in_combat_zone)):
         raise ValidationError({"in_combat_zone": problem})
     why = reason or ("sent into the combat zone" if in_combat_zone else "withdrawn to the rear")
     return unit_change(

@@ -94,7 +94,6 @@ from campaign.pages import (
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, went_in_text
 from campaign.rules.experience import training_blocked
 from campaign.rules.orders import OrderKind
-from campaign.rules.recovery import zone_problem
 from campaign.rules.state import Status
 from campaign.selectors import (
     GM,
@@ -119,7 +118,7 @@ from campaign.services.orders import (
     order_status,
     orders_under_way,
 )
-from campaign.services.roster import still_playing, unit_remove_refusal
+from campaign.services.roster import still_playing, unit_remove_refusal, unit_zone_refusal
 from campaign.table_forms import QuickResolveForm, UnitTrainForm, order_under_way_text
 from campaign.views._common import base_context
 from config.pagecache import cached_page, row_key
@@ -516,8 +515,9 @@ def unit_context(
     elif viewer.may_direct(unit.force) and not unit.state.destroyed:
         going = not unit.in_combat_zone
         context["zone_form"] = CombatZoneForm(initial={"in_combat_zone": "yes" if going else "no"})
-        # A retreated unit is not offered the combat zone (services.unit_combat_zone_set too).
-        context["zone_blocked"] = zone_problem(unit.state.but(in_combat_zone=going))
+        # A retreated unit is not offered the combat zone, nor is a unit in a battle not
+        # applied yet moved (services.unit_combat_zone_set refuses them too).
+        context["zone_blocked"] = unit_zone_refusal(unit, going)
     if viewer.manages:
         context["edit_form"] = forms.get("edit_form") or UnitEditForm(unit=unit)
         context["train_form"] = forms.get("train_form") or UnitTrainForm(campaign=viewer.campaign)

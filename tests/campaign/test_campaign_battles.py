@@ -164,6 +164,38 @@ def test_in_review_mode_the_outcome_waits_for_the_gm(campaign, base, squads):
     assert not HistoryEntry.objects.filter(kind="battle").exists()
 
 
+def test_a_unit_whose_battle_awaits_review_is_not_withdrawn_nor_sent_in_until_it_is_applied(
+    campaign, base, squads, cast
+):
+    # Withdrawn to the rear while the GM had yet to apply the battle, the outcome would put it
+    # back in the combat zone without a word: it stays where it is, and the refusal names the
+    # battle, as a move to another force or another battle is refused.
+    veteran = squads["blue"][0]
+    unit_combat_zone_set(unit=veteran, in_combat_zone=True)
+    _review(campaign)
+    awaiting = _fight(_launch(campaign, base, squads))
+    assert awaiting.state == CampaignBattle.State.AWAITING
+    before = HistoryEntry.objects.count()
+    still = f"is still in {awaiting.name}, whose outcome is not applied yet"
+    with pytest.raises(ValidationError) as refused:
+        unit_combat_zone_set(unit=veteran, in_combat_zone=False, actor=cast.player)
+    assert refused.value.message_dict == {"in_combat_zone": [f"1st Squad {still}"]}
+    out = squads["blue"][1]  # never sent in: not sent in now either
+    with pytest.raises(ValidationError) as refused:
+        unit_combat_zone_set(unit=out, in_combat_zone=True, actor=cast.player)
+    assert refused.value.message_dict == {"in_combat_zone": [f"2nd Squad {still}"]}
+    assert unit_combat_zone_set(unit=veteran, in_combat_zone=True) is None  # there already
+    assert HistoryEntry.objects.count() == before
+    veteran.refresh_from_db()
+    assert veteran.in_combat_zone
+    campaign_battle_apply(campaign_battle=awaiting, actor=cast.gm)
+    veteran.refresh_from_db()
+    assert veteran.status == "ready"  # applied, it is withdrawn as any other
+    assert unit_combat_zone_set(unit=veteran, in_combat_zone=False).after == {
+        "in_combat_zone": False
+    }
+
+
 def test_applying_writes_history_for_every_unit_and_happens_once(campaign, base, squads, cast):
     _review(campaign)
     campaign_battle = _fight(_launch(campaign, base, squads))

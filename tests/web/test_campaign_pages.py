@@ -1089,6 +1089,22 @@ def test_an_engagements_page_says_what_it_did_to_each_unit_and_whose_hits_await_
     assert 'id="medics-due"' not in aftermath
 
 
+def test_a_unit_in_a_battle_awaiting_review_is_offered_no_move_of_the_combat_zone(client, world):
+    """Its player may not withdraw it to the rear (nor send it in) until the GM applies the
+    battle: the outcome says where it stands. The page says why, naming the battle."""
+    waiting = world.table_battle
+    held = [pk for pks in waiting.sides.values() for pk in pks]
+    unit = Unit.objects.filter(pk__in=held, force=world.force).first()
+    login(client, world, "player")
+    page = client.get(reverse("campaign:unit", args=[world.campaign.pk, unit.pk])).text
+    why = f"Not now: {unit.name} is still in {waiting.name}, whose outcome is not applied yet."
+    assert why in page
+    assert 'disabled aria-describedby="zone-why"' in page
+    campaign_battle_apply(campaign_battle=waiting, actor=world.users["gm"])
+    page = client.get(reverse("campaign:unit", args=[world.campaign.pk, unit.pk])).text
+    assert "zone-why" not in page
+
+
 def test_a_unit_in_a_battle_not_yet_applied_says_so_on_its_page_and_its_roster_line(client, world):
     """A player checking their squad between sessions reads "Ready" on a unit whose battle
     awaits the GM's review: its page and its roster line name that battle and its state, and
