@@ -98,6 +98,7 @@ from campaign.selectors import (
     campaign_role,
     campaign_units,
     campaigns_for_user,
+    engaged_battles,
     entries_carrying,
     entries_changes,
     entries_since,
@@ -844,6 +845,44 @@ class Attention:
     unit_reason: str = ""
     """`reason` without its dying leader's sentence: where the leader has a line of its own
     (the GM's, with a way to heal them), the unit's says only what befalls the unit."""
+
+
+@dataclass(frozen=True)
+class HeldInBattle:
+    """A battle whose outcome is not applied yet, and the viewer's units it holds."""
+
+    battle: CampaignBattle
+    units: list[Unit]
+
+    @property
+    def text(self) -> str:
+        """What it means for them, after the battle's name: "the GM has yet to review and apply
+        its outcome. Until then 1st Squad and Atlas are shown as they went in, and go into no
+        other fight"."""
+        one = len(self.units) == 1
+        are, they = ("is", "it") if one else ("are", "they")
+        goes = "goes" if one else "go"
+        if self.battle.state == CampaignBattle.State.AWAITING:
+            waits = "the GM has yet to review and apply its outcome. Until then"
+        else:
+            waits = "still being fought. Until its outcome is applied,"
+        return (
+            f"{waits} {_names(self.units)} {are} shown as {they} went in, and {goes} into no "
+            "other fight"
+        )
+
+
+def units_held_in_battles(campaign: Campaign, visible: set[int]) -> list[HeldInBattle]:
+    """The battles whose outcome is not applied yet (`selectors.engaged_battles`) that hold
+    units of the forces ``visible``, each with those units, the earliest battle first: a player
+    waits on the GM's review of them, and "Needs attention" says so."""
+    engaged = engaged_battles(campaign=campaign)
+    held: dict[int, HeldInBattle] = {}
+    units = campaign_units(campaign=campaign).filter(pk__in=list(engaged), force_id__in=visible)
+    for unit in units.order_by("name", "pk"):
+        battle = engaged[unit.pk]
+        held.setdefault(battle.pk, HeldInBattle(battle, [])).units.append(unit)
+    return sorted(held.values(), key=lambda h: (h.battle.day, h.battle.pk))
 
 
 def rally_when(state: CampaignUnitState, now: int, days: int | None) -> str:

@@ -88,6 +88,7 @@ from campaign.pages import (
     unit_search,
     unit_story_lines,
     units_count_text,
+    units_held_in_battles,
     units_needing_attention,
     units_seen_in_summary,
 )
@@ -215,6 +216,8 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     plays = any(viewer.owns(s.force) for s in summaries)
     owners = {s.force.owner_id for s in summaries}
     attention, medics_context = medics_due_context(campaign, attention)
+    # A player's units waiting on a battle's outcome wait on the GM: their list says so.
+    held = [] if viewer.manages or not own else units_held_in_battles(campaign, own)
     context = base_context(
         viewer,
         forces=[(s, s.force.pk in full) for s in summaries],
@@ -226,6 +229,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         fights=recent_fights(campaign, battles),
         awaiting=[b for b in battles if b.state == CampaignBattle.State.AWAITING],
         attention=attention,
+        held_in_battles=held,
         **medics_context,
         leaders_down=[a for a in attention if a.leader_down],
         # A player's line leads to their force's medics form, as the GM's list does.

@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from campaign.models import Campaign, Unit
+from campaign.models import Campaign, CampaignBattle, Unit
+from campaign.pages import HeldInBattle
 from campaign.rules.bridge import went_in_text
 from campaign.services import unit_create, unit_edit
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
@@ -1103,6 +1104,41 @@ def test_a_unit_in_a_battle_awaiting_review_is_offered_no_move_of_the_combat_zon
     campaign_battle_apply(campaign_battle=waiting, actor=world.users["gm"])
     page = client.get(reverse("campaign:unit", args=[world.campaign.pk, unit.pk])).text
     assert "zone-why" not in page
+
+
+def test_a_players_needs_attention_names_the_battle_awaiting_review_and_their_units_in_it(
+    client, world
+):
+    """A player whose units wait on the GM's review of a battle read "Nothing" under "Needs
+    attention": it names the battle, their units in it (not their rival's, the rival's to
+    read), and that the GM has to apply it; once it is applied, the line is gone."""
+    waiting = world.table_battle
+    held = [pk for pks in waiting.sides.values() for pk in pks]
+    ours = [u.name for u in Unit.objects.filter(pk__in=held, force=world.force)]
+    assert len(ours) == 1 and len(held) == 2
+    dashboard = reverse("campaign:dashboard", args=[world.campaign.pk])
+    battle_link = f'<a href="{reverse("campaign:battle", args=[world.campaign.pk, waiting.pk])}">'
+    said = (
+        f"{battle_link}{waiting.name}</a>: the GM has yet to review and apply its outcome. "
+        f"Until then {ours[0]} is shown as it went in, and goes into no other fight."
+    )
+    login(client, world, "player")
+    attention = (
+        client.get(dashboard).text.split("Needs attention")[1].split('<section class="since"')[0]
+    )
+    assert said in attention
+    assert "Nothing: none of your units" not in attention
+    campaign_battle_apply(campaign_battle=waiting, actor=world.users["gm"])
+    attention = (
+        client.get(dashboard).text.split("Needs attention")[1].split('<section class="since"')[0]
+    )
+    assert battle_link not in attention
+    # A battle still being fought holds its units too, and is said so.
+    fought = CampaignBattle(name="Night raid", state=CampaignBattle.State.FIGHTING)
+    assert HeldInBattle(fought, [Unit(name="A"), Unit(name="B")]).text == (
+        "still being fought. Until its outcome is applied, A and B are shown as they went in, "
+        "and go into no other fight"
+    )
 
 
 def test_a_unit_in_a_battle_not_yet_applied_says_so_on_its_page_and_its_roster_line(client, world):
