@@ -66,6 +66,7 @@ from campaign.pages import (
 )
 from campaign.rules.bridge import TableResult
 from campaign.rules.history import plural, possessive
+from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.values import TURN_LIMIT_MAX
 from campaign.selectors import (
     FOG_ALL,
@@ -464,6 +465,9 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         viewer,
         cb=cb,
         battle=cb.battle,
+        # When its outcome counts from, in the campaign's time: its units' history has it then,
+        # whenever the GM applied it.
+        fought_at=clock_text(clock_hour(cb.day, cb.hour)),
         seed_shown=_seed_shown(viewer, side, units),
         winner=battle_winner(cb),
         sides=sides,

@@ -114,3 +114,26 @@ def test_a_player_reads_their_own_units_first_on_an_engagements_page(client, wor
         assert _changed_units(response) == [own] + [n for n in neutral if n != own], role
         first = response.text.split('id="aftermath"', 1)[1].split(own, 1)[1].split("</p>", 1)[0]
         assert 'class="badge">yours</span>' in first, role
+
+
+def test_an_applied_outcome_is_dated_in_the_campaigns_time_the_real_time_in_small_print(
+    client, world
+):
+    """The page says when an outcome counts from as the campaign does, the day and hour the
+    battle was fought (its units' history has it then), not "6 Dec 2026, 03:19": the real time
+    the GM applied it is small print for the GM and a tooltip for the players."""
+    battle = world.engine_battle
+    battle.refresh_from_db()
+    assert battle.applied_at is not None
+    real = battle.applied_at.strftime("%-d %b %Y")
+    when = f"day {battle.day}, {battle.hour:02d}:00"
+    player = login(client, world, "player").get(_url("battle", world, battle.pk)).text
+    said = player.split("The GM applied the outcome, as of ")[1].split("</p>")[0]
+    assert said.startswith(f'<time datetime="{battle.applied_at.isoformat()}"')
+    assert f'title="Applied in real time on {real}, ' in said
+    assert said.endswith(f">{when}</time>, when it was fought. What it changed:")
+    gm = login(client, world, "gm").get(_url("battle", world, battle.pk)).text
+    said = gm.split("<p>Applied, as of ")[1].split("</p>")[0]
+    assert said.startswith(f"{when}, when it was fought ")
+    assert '<span class="small nowrap">(in real time, <time datetime=' in said
+    assert f">{real}, " in said
