@@ -123,8 +123,11 @@ def test_the_campaign_battle_page_pages_its_log_too(client, monkeypatch):
 
 
 def test_the_engines_version_stands_beside_the_logs_download(owner_client, finished_battle):
-    """Not in the story's opening line: beside the log it wrote, for whoever checks it."""
+    """Not in the story's opening line: beside the log it wrote, for whoever checks it, in
+    "About this record"."""
     page = _get(owner_client, finished_battle)
     version = finished_battle.engine_version
-    assert f"events · written by engine {version}" in " ".join(page.split())
+    about = " ".join(page.split()).split("Download the log (JSON)</a>")[1]
+    said = r"^ · \d+ events </p> .*<summary>About this record</summary> <p>Written by engine "
+    assert re.search(said + re.escape(version), about)
     assert f"engine {version})." not in page

@@ -105,7 +105,11 @@ def test_the_demos_engine_battle_is_told_and_replayed_in_the_campaigns_names(
     client.force_login(get_user_model().objects.get(username=username))
     page = client.get(reverse("campaign:battle", args=[campaign.pk, crossroads.pk])).text
     words = _words(page)
-    assert "Battle of the Crossroads Day 2 · fought by the engine (seed 1, turn limit 6)" in words
+    assert "Battle of the Crossroads Day 2 · fought by the engine (turn limit 6)" in words
+    # How the record was made stays on the page, out of the story's lines, under a disclosure.
+    about = r"About this record Written by engine \d+\.\d+\.\d+ · seed 1: the same"
+    assert re.search(about, words)
+    assert "by engine" not in words.split("About this record")[0]
     assert "outcome awaiting review" in words
     assert "Red Company (alice) won: 1st Squad, Tiger One" in words
     assert "Blue Battalion (bob): Old Faithful, Sappers" in words
