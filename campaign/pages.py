@@ -950,8 +950,9 @@ class CampaignLine:
 def my_campaigns(user: Any) -> list[CampaignLine]:
     """Each campaign ``user`` runs or belongs to, with what waits for them there: for the GMs,
     battles awaiting review; for the GMs and players, their units needing attention (every
-    force for the GMs, their own for a player) and what befell those units since their last
-    visit to the campaign's page."""
+    force for the GMs, their own for a player), for a player their units in a battle awaiting
+    the GM's review, and what befell those units since their last visit to the campaign's
+    page."""
     lines = []
     for campaign in campaigns_for_user(user=user).select_related("gm"):
         role = campaign_role(campaign=campaign, user=user) or "spectator"
@@ -968,6 +969,19 @@ def my_campaigns(user: Any) -> list[CampaignLine]:
             whose = "" if manages else " of yours"
             needs = "needs" if len(attention) == 1 else "need"
             waiting.append(f"{plural(len(attention), 'unit')}{whose} {needs} attention")
+        if own and not manages:
+            # The GM's review is the GM's to do; a player is told their units wait on it.
+            held = [
+                unit
+                for h in units_held_in_battles(campaign, own)
+                if h.battle.state == CampaignBattle.State.AWAITING
+                for unit in h.units
+            ]
+            if held:
+                battles = "a battle" if len(held) == 1 else "battles"
+                waiting.append(
+                    f"{plural(len(held), 'unit')} of yours in {battles} awaiting the GM's review"
+                )
         seen = (
             campaign.gm_last_visit_at
             if role == "gm"

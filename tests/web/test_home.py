@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from campaign.models import Unit
 from campaign.services import unit_edit
+from campaign.services.battles import campaign_battle_apply
 from tests.web.campaign_world import login, world  # noqa: F401 - world is a fixture
 
 pytestmark = pytest.mark.django_db
@@ -59,6 +60,7 @@ def test_a_player_sees_only_their_own_units_and_what_changed_since_their_last_vi
     world,  # noqa: F811
 ):
     gm = world.users["gm"]
+    campaign_battle_apply(campaign_battle=world.table_battle, actor=gm)  # none waits on the GM
     _all_fresh(world)
     login(client, world, "player")
     client.get(reverse("campaign:dashboard", args=[world.campaign.pk]))  # the last visit
@@ -76,6 +78,19 @@ def test_a_player_sees_only_their_own_units_and_what_changed_since_their_last_vi
     assert "awaiting your review" not in waiting  # the GM's to do
     # "My campaigns" lists the same.
     assert _waiting(client.get(reverse("campaign:list")).text) == waiting
+
+
+def test_a_player_is_told_their_units_wait_on_the_gms_review_of_a_battle(client, world):  # noqa: F811
+    """The review is the GM's to do, but a player whose units it holds waits on it: "Nothing"
+    would leave them wondering why their squad is shown as it went in."""
+    _all_fresh(world)
+    login(client, world, "player")
+    client.get(reverse("campaign:dashboard", args=[world.campaign.pk]))  # the last visit
+    waiting = _waiting(client.get(reverse("home")).text)
+    said = "1 unit of yours in a battle awaiting the GM&#x27;s review"
+    assert waiting == f'<ul class="waiting"><li>{said}</li></ul>'
+    campaign_battle_apply(campaign_battle=world.table_battle, actor=world.users["gm"])
+    assert "awaiting the GM" not in _waiting(client.get(reverse("home")).text)
 
 
 def test_a_spectator_is_told_their_part_and_nothing_waits_for_them(client, world):  # noqa: F811
