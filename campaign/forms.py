@@ -806,18 +806,25 @@ class SavedMapForm(PageForm):
     )
 
 
-def revert_reason() -> forms.CharField:
-    """The reason a revert must give, saying so before the click and after a blank one."""
+def revert_reason(goes: str = "every unit's history") -> forms.CharField:
+    """The reason a revert must give, saying so before the click and after a blank one
+    (``goes``: the history it goes into)."""
     return forms.CharField(
         max_length=300,
         label="Why (required)",
-        help_text="Goes into every unit's history.",
+        help_text=f"Goes into {goes}.",
         error_messages={"required": REVERT_REASON_NEEDED},
     )
 
 
 class RevertForm(PageForm):
     reason = revert_reason()
+
+
+class UndoForm(PageForm):
+    """The reason for a unit's Undo (`services.outcomes.entry_undo`)."""
+
+    reason = revert_reason("the unit's history")
 
 
 class CampaignDeleteForm(PageForm):

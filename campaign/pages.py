@@ -74,6 +74,7 @@ from campaign.rules.history import (
     revert_text,
     story_text,
     told_why,
+    undone_name,
     undone_parts,
     undone_text,
     without_working,
@@ -115,6 +116,8 @@ from campaign.selectors import (
     timeline_entries_on,
     timeline_focus,
     timeline_records,
+    undo_blockers,
+    undo_refused,
     undone_by_revert,
 )
 from config.pagecache import kept_value
@@ -2174,10 +2177,7 @@ def revert_blocked_lines(
         if not later:
             lines.append(f"{name} has been corrected since; correct it back first.")
             continue
-        # A dash, not brackets: a reason may hold brackets of its own ("a day of R&R (a day)").
-        since = "; ".join(
-            f"{HistoryEntry.Kind(e.kind).label} on day {e.day} — {entry_why(e)}" for e in later
-        )
+        since = since_words(later)
         kept = [e for e in later if e.pk not in undo]
         if not kept:
             reverts = list(dict.fromkeys(undo[e.pk] for e in reversed(later)))
@@ -2191,6 +2191,55 @@ def revert_blocked_lines(
             todo = f"The {and_words(kinds)} {noun} cannot be undone: correct the unit"
         lines.append(f"{name} has changed since: {since}. {todo}, then revert this {fight}.")
     return lines
+
+
+def since_words(later: Iterable[HistoryEntry]) -> str:
+    """What changed a unit since, entry by entry, by kind, day and reason: "GM correction on
+    day 3 — a sniper; Medical on day 4 — Medical crews saved 1 Casualty hit"."""
+    # A dash, not brackets: a reason may hold brackets of its own ("a day of R&R (a day)").
+    return "; ".join(
+        f"{HistoryEntry.Kind(e.kind).label} on day {e.day} — {entry_why(e)}" for e in later
+    )
+
+
+def undo_text(entry: HistoryEntry) -> str:
+    """What the unit's Undo of ``entry`` gives back, as the revert's line will say it
+    (`revert_text`): "back to Adequate equipment, no experience points"."""
+    return revert_text(entry.before, {**entry.unit.state.to_json(), **entry.before})
+
+
+def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
+    """Why the unit's Undo of ``entry`` is refused, as a battle's revert says it
+    (`revert_blocked_lines`): what came after it that still stands (`selectors.undo_blockers`),
+    and what the GM can do about it; none when it can be undone."""
+    if refused := undo_refused(entry):
+        return [f"{history_sentence(refused, '')}."]
+    later = undo_blockers(entry=entry)
+    if not later:
+        return []
+    unit = entry.unit
+    name = f"{unit.name} ({unit.force.name})"
+    reverts = undone_by_revert(campaign=campaign, entries=later)
+    # Newest first, each undone in turn: a fight by its Revert, anything else by its own Undo.
+    steps = []
+    for e in reversed(later):
+        if e.pk in reverts:
+            steps.append(reverts[e.pk])
+        elif not undo_refused(e):
+            steps.append(f"undo {undone_name(e.kind, e.day)}")
+        else:
+            steps = []
+            break
+    steps = list(dict.fromkeys(steps))
+    if steps:
+        what = and_words(steps) + (", newest first" if len(steps) > 1 else "")
+        todo = f"{what[:1].upper()}{what[1:]}, then undo this one"
+    else:
+        kept = [e for e in later if e.pk not in reverts and undo_refused(e)]
+        kinds = list(dict.fromkeys(HistoryEntry.Kind(e.kind).label for e in kept))
+        noun = "entry" if len(kept) == 1 else "entries"
+        todo = f"The {and_words(kinds)} {noun} cannot be undone: correct the unit instead"
+    return [f"{name} has changed since: {since_words(later)}. {todo}."]
 
 
 @dataclass(frozen=True)

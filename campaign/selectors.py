@@ -885,6 +885,62 @@ def revert_blockers(*, applied_entries: Sequence[int]) -> list[tuple[Unit, list[
     return sorted(found, key=lambda item: (item[0].force.name, item[0].name))
 
 
+UNDO_KINDS = (
+    HistoryEntry.Kind.GM_EDIT,
+    HistoryEntry.Kind.MEDICAL,
+    HistoryEntry.Kind.TRAINING,
+    HistoryEntry.Kind.RECOVERY,
+)
+"""The kinds of entry a unit's own Undo takes back (`services.outcomes.entry_undo`): each keeps
+every field it changed as it was before (its ``before``), and what else it weighs on (the
+medics' day, a Strategist's rally of the day) counts only the work that still stands
+(`history_standing`)."""
+
+
+def undo_refused(entry: HistoryEntry) -> str:
+    """Why ``entry`` has no Undo of its own, whatever came after it; "" when it has one
+    (`UNDO_KINDS`)."""
+    kind = HistoryEntry.Kind
+    if entry.kind in (*HistoryEntry.FIGHTS, kind.EXPERIENCE):
+        return "a fight is undone by reverting it, on its own page"
+    if entry.kind == kind.RECOVERY and "rallied_by" not in entry.details:
+        return "a day of R&R came with the clock, which does not go back: correct the unit instead"
+    if entry.kind not in UNDO_KINDS:
+        label = kind(entry.kind).label if entry.kind in kind.values else entry.kind
+        return f"a {label} entry has no Undo: correct the unit instead"
+    if not entry.after:
+        return "a move to another force is undone by moving the unit back"
+    return ""
+
+
+def undo_blockers(*, entry: HistoryEntry) -> list[HistoryEntry]:
+    """The unit's entries after ``entry`` that still stand (`history_standing`), oldest first:
+    what an Undo of it would be undoing too, so it is refused until they are undone."""
+    later = history_standing().filter(unit_id=entry.unit_id, pk__gt=entry.pk)
+    return list(later.order_by("pk"))
+
+
+def undo_offered(*, unit: Unit, page: StoryPage | None = None) -> HistoryEntry | None:
+    """The entry the unit's Undo would take back: its latest entry that still stands, when that
+    has an Undo (`undo_refused`); else None. Read from ``page`` (`unit_story`) when it is the
+    latest page and holds one, with no query."""
+    latest = None
+    if page is not None and page.later is None:
+        kept = (e for e in page.entries if e.kind != HistoryEntry.Kind.REVERT)
+        latest = next((e for e in reversed(list(kept)) if e.pk not in page.reverted), None)
+    if latest is None:
+        latest = history_standing().filter(unit=unit).order_by("-pk").first()
+    return latest if latest is not None and not undo_refused(latest) else None
+
+
+def undo_preview(*, entry: HistoryEntry) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
+    """(unit, now, after) for the unit ``entry`` changed, as its Undo will leave it: every
+    field it wrote back to what it was before it."""
+    unit = entry.unit
+    after = CampaignUnitState.from_json({**unit.state.to_json(), **entry.before})
+    return [(unit, unit.state, after)]
+
+
 def undone_by_revert(*, campaign: Campaign, entries: list[HistoryEntry]) -> dict[int, str]:
     """Which of ``entries`` the site can undo, by entry id, each with what undoes it in words
     ("Revert Ford Assault"): the entries of a battle's applied outcome or of an applied

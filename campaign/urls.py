@@ -62,6 +62,11 @@ urlpatterns = [
     path(C + "units/<int:unit_pk>/", pages.unit_detail, name="unit"),
     path(C + "units/<int:unit_pk>/card/", pages.unit_card, name="unit-card"),
     path(C + "units/<int:unit_pk>/edit/", actions.unit_edit_view, name="unit-edit"),
+    path(
+        C + "units/<int:unit_pk>/undo/<int:entry_pk>/",
+        actions.unit_undo_view,
+        name="unit-undo",
+    ),
     path(C + "units/<int:unit_pk>/move/", actions.unit_move_view, name="unit-move"),
     path(C + "units/<int:unit_pk>/remove/", actions.unit_remove_view, name="unit-remove"),
     path(C + "units/<int:unit_pk>/train/", actions.unit_train_view, name="unit-train"),

@@ -494,8 +494,14 @@ def undone_parts(
         return f"what {words}", name, f"{after} did is undone"
     if kind == "casualties":
         return f"the Casualty hits that died on day {day} are given back", "", ""
+    return f"{undone_name(kind, day)} is undone" + (still if kind == "experience" else ""), "", ""
+
+
+def undone_name(kind: str, day: int) -> str:
+    """An entry that came from no fight as a revert or an Undo names it, by its kind and day
+    (`UNDONE`): "the GM's correction of day 3"."""
     what = UNDONE.get(kind, f"the {kind.replace('_', ' ')}")
-    return f"{what} of day {day} is undone" + (still if kind == "experience" else ""), "", ""
+    return f"{what} of day {day}"
 
 
 REVERT_ORDER = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from campaign.services.outcomes import (
     best_equipment,
+    entry_undo,
     opposing_equipment_by_side,
     outcome_apply,
     outcome_revert,
@@ -48,6 +49,7 @@ __all__ = [
     "campaign_hand_over",
     "campaign_import",
     "campaign_update",
+    "entry_undo",
     "force_create",
     "force_edit",
     "force_import",

@@ -46,10 +46,16 @@ from campaign.rules.recovery import (
     state_problems,
 )
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, snapshot_replay
-from campaign.selectors import campaign_now, units_joined
+from campaign.selectors import (
+    campaign_now,
+    undo_blockers,
+    undo_refused,
+    units_joined,
+)
 from campaign.services._record import (
     SAME_CHARACTER,
     SameCharacter,
+    locked,
     require_manager,
     text_given,
     unit_change,
@@ -677,6 +683,33 @@ def outcome_revert(
     if closing:
         reverted += _casualties_given_back_die(units, closing, actor)
     return reverted
+
+
+@transaction.atomic
+def entry_undo(*, entry: HistoryEntry, reason: str, actor: Any = None) -> HistoryEntry | None:
+    """The GM's Undo of a unit's latest change that came from no fight (`UNDO_KINDS`: a
+    correction, the medics' work, a training, a Strategist's rally), as one revert entry
+    (`outcome_revert`, which judges and writes it): every field it changed goes back to what it
+    was before it, the undone entry shown as undone.
+
+    Only the unit's latest entry that still stands can be undone (`undo_blockers`): what came
+    after it was built on it, and is undone first. An entry undone already is left as it is,
+    and None says so: an Undo sent twice changes nothing the second time.
+    """
+    unit = locked(entry.unit, "force__campaign")  # held to the end, as the revert holds it
+    require_manager(unit.force.campaign, actor)
+    if HistoryEntry.objects.filter(reverts=entry).exists():
+        return None
+    errors: dict[str, list[str]] = {}
+    text_given(errors, "reason", reason, needed=REVERT_REASON_NEEDED)
+    if refused := undo_refused(entry):
+        errors["entry"] = [refused]
+    elif later := undo_blockers(entry=entry):
+        what = "; ".join(f"{Kind(e.kind).label} on day {e.day}" for e in later)
+        errors["entry"] = [f"{unit.name} has changed since ({what}): undo that first"]
+    if errors:
+        raise ValidationError(errors)
+    return outcome_revert(entries=[entry], reason=reason, actor=actor)[0]
 
 
 def _only_renamed(entry: HistoryEntry, field: str, now: Any, then: Any) -> bool:

@@ -49,16 +49,18 @@ from campaign.forms import (
     ReviewedForm,
     SettingsForm,
     StoryNoteForm,
+    UndoForm,
     UnitAddForm,
     UnitEditForm,
     UnitMoveForm,
     add_service_errors,
 )
 from campaign.keys import key_named
-from campaign.models import Campaign, Order, role_phrase
+from campaign.models import Campaign, HistoryEntry, Order, role_phrase
 from campaign.pages import (
     changes,
     engagement_sides,
+    history_sentence,
     kept_in_zone_text,
     left_unsaved_text,
     medics_today,
@@ -66,10 +68,12 @@ from campaign.pages import (
     time_lines_ahead,
     time_lines_done,
     trained_text,
+    undo_blocked,
+    undo_text,
     unit_joins_text,
     unit_label,
 )
-from campaign.rules.history import plural, possessive
+from campaign.rules.history import plural, possessive, undone_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_text, order_done_text
 from campaign.selectors import (
     GM,
@@ -81,12 +85,14 @@ from campaign.selectors import (
     invitee_key,
     orders_ahead,
     orders_done,
+    undo_preview,
 )
 from campaign.services import (
     calendar_advance,
     campaign_create,
     campaign_hand_over,
     campaign_update,
+    entry_undo,
     force_create,
     force_edit,
     invitation_accept,
@@ -653,6 +659,67 @@ def unit_edit_view(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
         partial="edit-form",
         context=lambda: unit_context(viewer, unit, edit_form=form),
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def unit_undo_view(request: HttpRequest, pk: int, unit_pk: int, entry_pk: int) -> HttpResponse:
+    """GET: what the GM's Undo of the unit's latest change will give back, with the reason to
+    give, or why it cannot be undone. POST with a reason: undo it, back to the unit's page."""
+    viewer = campaign_for_viewer(request.user, pk)
+    unit = unit_for_viewer(viewer, unit_pk)
+    require_manage(viewer)
+    entry = HistoryEntry.objects.filter(pk=entry_pk, unit=unit).select_related("unit").first()
+    if entry is None:
+        raise Http404("no such entry in the unit's history")
+    entry.unit = unit
+    url = reverse("campaign:unit", args=[pk, unit.pk])
+    this = undone_name(entry.kind, entry.day)
+    named = history_sentence(this, "")  # "The GM's correction of day 3"
+    if HistoryEntry.objects.filter(reverts=entry).exists():
+        # Sent twice (a double click, a page drawn before): the first Undo is the answer.
+        messages.info(request, f"{named} is undone already; nothing changed.")
+        return redirect(url)
+    form = UndoForm(request.POST if request.method == "POST" else None)
+    context = {"unit": unit, "force": unit.force, "back_url": url}
+    refusal = undo_blocked(viewer.campaign, entry)
+    if refusal:
+        # Nothing to confirm: the Undo would refuse it (something came after it).
+        title = f"{named} cannot be undone"
+        return render(
+            request,
+            "campaign/review.html",
+            base_context(
+                viewer, title=title, refusal=refusal, changes=[],
+                lede=f"Only {possessive(unit.name)} latest change can be undone: what came "
+                "after it was built on it.",
+                back_label=f"Back to {unit.name}", **context,
+            ),
+            status=200 if request.method == "GET" else 400,
+        )  # fmt: skip
+    if request.method == "POST" and form.is_valid():
+        try:
+            done = entry_undo(entry=entry, reason=form.cleaned_data["reason"], actor=request.user)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            said = "is undone" if done is not None else "is undone already; nothing changed"
+            messages.success(request, f"{named} {said}.")
+            return redirect(url)
+    return render(
+        request,
+        "campaign/review.html",
+        base_context(
+            viewer, title=f"Undo {this}?", form=form,
+            changes=changes(undo_preview(entry=entry)),
+            lede=f"Undoing it gives {unit.name} back every field it changed, as it was "
+            "before, in a new history entry; the entry undone stays, struck through.",
+            note=f"{unit.name} goes {back}." if (back := undo_text(entry)) else "",
+            confirm_url=reverse("campaign:unit-undo", args=[pk, unit.pk, entry.pk]),
+            confirm_label=f"Undo {this}", **context,
+        ),
+        status=200 if request.method == "GET" else 400,
+    )  # fmt: skip
 
 
 @login_required

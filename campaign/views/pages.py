@@ -94,6 +94,7 @@ from campaign.pages import (
 )
 from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, went_in_text
 from campaign.rules.experience import training_blocked
+from campaign.rules.history import undone_name
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
 from campaign.selectors import (
@@ -105,6 +106,7 @@ from campaign.selectors import (
     invitations_holding,
     roster_version,
     story_since,
+    undo_offered,
     unit_chart_entries,
     unit_story,
     with_holdings,
@@ -535,6 +537,9 @@ def unit_context(
         context["remove_form"] = forms.get("remove_form") or ButtonForm()
         context["remove_refusal"] = unit_remove_refusal(unit)
         context["train_blocked"] = training_blocked(unit.state)
+        # The unit's latest change, when it has an Undo of its own (`selectors.undo_offered`).
+        if (undo := undo_offered(unit=unit, page=story)) is not None:
+            context["undo_entry"], context["undo_name"] = undo, undone_name(undo.kind, undo.day)
         leader = getattr(unit, "leader", None)
         if leader is not None:
             context["detach_form"] = LeaderDetachForm()

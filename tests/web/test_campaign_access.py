@@ -75,6 +75,7 @@ FORCE = lambda w: w.force.pk  # noqa: E731
 ENEMY = lambda w: w.enemy.pk  # noqa: E731
 UNIT = lambda w: w.unit.pk  # noqa: E731
 ENEMY_UNIT = lambda w: w.enemy_unit.pk  # noqa: E731
+LATEST = lambda w: w.unit.history.order_by("pk").last().pk  # noqa: E731
 TABLE = lambda w: w.table_battle.pk  # noqa: E731
 ENGINE = lambda w: w.engine_battle.pk  # noqa: E731
 
@@ -191,6 +192,9 @@ ROUTES = [
     Route("unit add", _c("unit-add", FORCE), "post", {"name": ""}, ok=400, manage=True),
     Route("unit edit", _c("unit-edit", UNIT), "post", {}, ok=400, manage=True, unit_of="force"),
     Route("unit moved", _c("unit-move", UNIT), "post", {}, ok=400, manage=True, unit_of="force"),
+    Route("undo review", _c("unit-undo", UNIT, LATEST), manage=True, unit_of="force"),
+    Route("undo", _c("unit-undo", UNIT, LATEST), "post", {}, ok=400, manage=True,
+          unit_of="force"),
     Route("unit struck off, damaged", _c("unit-remove", UNIT), "post",
           {"request_key": "damaged"}, ok=400, manage=True, unit_of="force"),
     Route("enemy unit edit", _c("unit-edit", ENEMY_UNIT), "post", {}, ok=400, manage=True,

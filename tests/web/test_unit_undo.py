@@ -1,0 +1,98 @@
+"""A unit's Undo on its page: the GM's link beside the latest change, a page to confirm it
+with a reason, and why not when something came after it."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import HistoryEntry
+from campaign.services import unit_edit
+from campaign.services.outcomes import REVERT_REASON_NEEDED
+from campaign.templatetags.sentences import as_sentence
+from tests.web.campaign_world import login
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def _correct(world, reason="shelled", **changes):
+    unit_edit(unit=world.unit, changes=changes, reason=reason, actor=world.users["gm"])
+    return world.unit.history.order_by("pk").last()
+
+
+def test_the_gm_undoes_the_latest_correction_from_the_units_page(client, world):
+    world.unit.refresh_from_db()
+    was = world.unit.state.to_json()
+    edit = _correct(world, morale_hits=2)
+    undo_url = _url("unit-undo", world, world.unit.pk, edit.pk)
+    login(client, world, "gm")
+    page = client.get(_url("unit", world, world.unit.pk)).text
+    assert f'href="{undo_url}"' in page
+    assert html.unescape(page).count(f'aria-label="Undo the GM\'s correction of day {edit.day}"')
+    review = html.unescape(client.get(undo_url).text)
+    assert f"Undo the GM's correction of day {edit.day}?" in review
+    assert f"Undoing it gives {world.unit.name} back every field it changed" in review
+    assert f"{world.unit.name} goes back to {was['morale_hits']} Morale hits" in review
+    assert 'name="reason"' in review and "Goes into the unit's history." in review
+    blank = client.post(undo_url, {"reason": " ", "confirm": "yes"})
+    assert blank.status_code == 400
+    assert as_sentence(REVERT_REASON_NEEDED) in html.unescape(blank.text)
+    done = client.post(undo_url, {"reason": "the wrong unit", "confirm": "yes"}, follow=True)
+    text = html.unescape(done.text)
+    assert f"The GM's correction of day {edit.day} is undone." in text
+    world.unit.refresh_from_db()
+    assert world.unit.state.to_json() == was
+    assert f"The wrong unit: the GM's correction of day {edit.day} is undone" in text
+    assert text.count('class="reverted"') == 1 and f'href="{undo_url}"' not in text
+
+
+def test_a_player_gets_no_undo_and_a_post_is_refused(client, world):
+    edit = _correct(world, morale_hits=2)
+    undo_url = _url("unit-undo", world, world.unit.pk, edit.pk)
+    login(client, world, "player")
+    assert "Undo" not in client.get(_url("unit", world, world.unit.pk)).text
+    refused = client.post(undo_url, {"reason": "mine now", "confirm": "yes"})
+    assert refused.status_code == 403
+    assert "Only the campaign's GM may do that." in html.unescape(refused.text)
+    assert client.get(undo_url).status_code == 403
+    world.unit.refresh_from_db()
+    assert world.unit.morale_hits == 2
+
+
+def test_an_undo_sent_twice_undoes_once_and_says_so(client, world):
+    edit = _correct(world, morale_hits=2)
+    undo_url = _url("unit-undo", world, world.unit.pk, edit.pk)
+    login(client, world, "gm")
+    assert client.post(undo_url, {"reason": "wrong", "confirm": "yes"}).status_code == 302
+    entries = HistoryEntry.objects.count()
+    again = client.post(undo_url, {"reason": "wrong", "confirm": "yes"}, follow=True)
+    said = f"The GM's correction of day {edit.day} is undone already; nothing changed."
+    assert said in html.unescape(again.text)
+    assert HistoryEntry.objects.count() == entries
+
+
+def test_an_undo_of_an_earlier_change_says_what_came_after_it(client, world):
+    first = _correct(world, morale_hits=2)
+    _correct(world, reason="drill", morale_hits=1)
+    undo_url = _url("unit-undo", world, world.unit.pk, first.pk)
+    login(client, world, "gm")
+    page = client.get(undo_url)
+    text = html.unescape(page.text)
+    assert page.status_code == 200
+    assert f"The GM's correction of day {first.day} cannot be undone" in text
+    unit = world.unit
+    assert (
+        f"{unit.name} ({unit.force.name}) has changed since: GM correction on day {first.day} — "
+        f"GM correction: drill. Undo the GM's correction of day {first.day}, then undo this one."
+    ) in text
+    assert 'name="confirm"' not in text
+    refused = client.post(undo_url, {"reason": "wrong", "confirm": "yes"})
+    assert refused.status_code == 400
+    world.unit.refresh_from_db()
+    assert world.unit.morale_hits == 1
