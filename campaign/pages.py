@@ -100,6 +100,7 @@ from campaign.selectors import (
     campaign_units,
     campaigns_for_user,
     engaged_battles,
+    entries_after_fight,
     entries_carrying,
     entries_changes,
     entries_since,
@@ -2161,7 +2162,27 @@ def revert_blocked(campaign: Campaign, applied_entries: Any, fight: str = "battl
     blockers = revert_blockers(applied_entries=applied_entries)
     later = [entry for _, entries in blockers for entry in entries]
     undo = undone_by_revert(campaign=campaign, entries=later)
+    for index, (unit, shown) in enumerate(blockers):
+        if any(e.pk not in undo for e in shown):
+            blockers[index] = (unit, _undone_in_turn(unit, shown, undo, applied_entries))
     return revert_blocked_lines(blockers, undo, fight)
+
+
+def _undone_in_turn(
+    unit: Unit, shown: list[HistoryEntry], undo: dict[int, str], applied_entries: Any
+) -> list[HistoryEntry]:
+    """What changed a unit since a fight, when the unit's own Undo takes back everything after
+    the fight that still stands, one at a time, newest first (`selectors.undo_refused`): every
+    one of those entries, each with the Undo's words in ``undo``. Else ``shown`` as it was."""
+    since = entries_after_fight(unit=unit, applied_entries=applied_entries)
+    if not since or any(undo_refused(e) for e in since):
+        return shown
+    them = "it" if len(since) == 1 else "them"
+    page = f"undo {them} on {possessive(unit.name)} page"
+    if len(since) > 1:
+        page += ", newest first,"
+    undo.update(dict.fromkeys((e.pk for e in since), page))
+    return since
 
 
 def revert_blocked_lines(
@@ -2169,8 +2190,9 @@ def revert_blocked_lines(
 ) -> list[str]:
     """Why a battle's outcome (or an engagement's, ``fight``) cannot be reverted, once per
     unit, in words: what changed it since (`selectors.revert_blockers`), and what the GM can do
-    about it. ``undo``: what undoes each entry that can be undone (`selectors.undone_by_revert`);
-    the rest, the medics' work among them, have no undo, so the unit is corrected instead."""
+    about it. ``undo``: what undoes each entry that can be undone (`selectors.undone_by_revert`,
+    a fight's Revert; `_undone_in_turn`, the unit's own Undo); the rest, the clock's R&R among
+    them, have no undo, so the unit is corrected instead."""
     lines = []
     for unit, later in blockers:
         name = f"{unit.name} ({unit.force.name})"

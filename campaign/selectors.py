@@ -920,6 +920,14 @@ def undo_blockers(*, entry: HistoryEntry) -> list[HistoryEntry]:
     return list(later.order_by("pk"))
 
 
+def entries_after_fight(*, unit: Unit, applied_entries: Sequence[int]) -> list[HistoryEntry]:
+    """The unit's entries that still stand after its last of ``applied_entries`` (a fight's
+    applied outcome), oldest first (`history_standing`)."""
+    mine = HistoryEntry.objects.filter(pk__in=applied_entries, unit=unit)
+    last = mine.aggregate(last=Max("pk"))["last"] or 0
+    return list(history_standing().filter(unit=unit, pk__gt=last).order_by("pk"))
+
+
 def undo_offered(*, unit: Unit, page: StoryPage | None = None) -> HistoryEntry | None:
     """The entry the unit's Undo would take back: its latest entry that still stands, when that
     has an Undo (`undo_refused`); else None. Read from ``page`` (`unit_story`) when it is the
@@ -944,8 +952,8 @@ def undo_preview(*, entry: HistoryEntry) -> list[tuple[Unit, CampaignUnitState, 
 def undone_by_revert(*, campaign: Campaign, entries: list[HistoryEntry]) -> dict[int, str]:
     """Which of ``entries`` the site can undo, by entry id, each with what undoes it in words
     ("Revert Ford Assault"): the entries of a battle's applied outcome or of an applied
-    engagement, which their own Revert undoes. No other entry has an undo (the medics' work,
-    the clock's, a correction): the unit is corrected instead."""
+    engagement, which their own Revert undoes. Any other entry is undone by the unit's own
+    Undo, if at all (`undo_refused`, `pages.revert_blocked`), or the unit is corrected instead."""
     wanted = {entry.pk for entry in entries}
     if not wanted:
         return {}

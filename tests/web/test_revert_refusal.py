@@ -3,6 +3,7 @@ revert's reason is asked for as required, and one left blank is refused in words
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -10,8 +11,8 @@ from django.urls import reverse
 
 from campaign.models import CampaignBattle, Engagement, HistoryEntry, Unit
 from campaign.rules.experience import threshold
-from campaign.rules.history import FIELD_LABELS
-from campaign.services import medical_apply, unit_create, unit_edit
+from campaign.rules.history import FIELD_LABELS, possessive
+from campaign.services import calendar_advance, medical_apply, unit_create, unit_edit
 from campaign.services.battles import campaign_battle_record
 from campaign.services.engagements import engagement_run
 from campaign.services.outcomes import REVERT_REASON_NEEDED
@@ -168,19 +169,19 @@ def test_an_engagement_that_cannot_be_reverted_says_what_changed_since_up_front(
     record, ours = _engagement(world)
     unit = Unit.objects.get(pk=ours.pk)
     unit_edit(unit=unit, changes={"experience": _another_count(unit)}, reason="drill", actor=gm)
-    page = client.get(_url("engagement", world, record.pk)).text
+    page = html.unescape(client.get(_url("engagement", world, record.pk)).text)
     said = (
         f"{unit.name} ({unit.force.name}) has changed since: GM correction on day "
-        f"{world.campaign.day} — GM correction: drill. That cannot be undone: correct the unit, "
-        "then revert this engagement."
+        f"{world.campaign.day} — GM correction: drill. Undo it on {possessive(unit.name)} page "
+        "or correct the unit, then revert this engagement."
     )
     assert said in page
     assert 'action="' + _url("engagement-revert", world, record.pk) + '"' not in page
 
 
-def test_a_revert_blocked_by_the_medics_says_to_correct_the_unit_not_to_undo_them(client, world):
-    """The medics' work has no undo on the site: the refusal does not offer one, but says to
-    correct the unit."""
+def test_a_revert_blocked_by_the_medics_says_to_undo_them_on_the_units_page(client, world):
+    """The medics' work is the unit's latest change: its own Undo takes it back, or a correction
+    does. Once the clock has given it a day of R&R, which does not go back, only a correction."""
     gm = world.users["gm"]
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     ours = unit_create(force=world.force, unit_type=card, name="MG Nest")
@@ -199,10 +200,17 @@ def test_a_revert_blocked_by_the_medics_says_to_correct_the_unit_not_to_undo_the
     hurt = Unit.objects.get(pk=ours.pk)
     chosen = {"allocation": {ours.pk: 1}} if hurt.casualty_hits else {"morale": {ours.pk: 1}}
     (medical,) = medical_apply(force=world.force, actor=gm, **chosen)
-    text = client.get(_url("battle-revert", world, battle.pk)).text
+    text = html.unescape(client.get(_url("battle-revert", world, battle.pk)).text)
     said = f"MG Nest (Red Company) has changed since: Medical on day {medical.day} — Medical crews"
     assert said in text
-    assert "That cannot be undone: correct the unit, then revert this battle." in text
+    assert "Undo it on MG Nest's page or correct the unit, then revert this battle." in text
+    unit_edit(unit=Unit.objects.get(pk=ours.pk), changes={"morale_hits": 1}, reason="shelled",
+              actor=gm)  # fmt: skip
+    text = html.unescape(client.get(_url("battle-revert", world, battle.pk)).text)
+    assert "GM correction: shelled. Undo them on MG Nest's page, newest first, or correct " in text
+    calendar_advance(campaign=world.campaign, actor=gm)
+    text = html.unescape(client.get(_url("battle-revert", world, battle.pk)).text)
+    assert "cannot be undone: correct the unit, then revert this battle." in text
     assert "Undo" not in text
 
 
