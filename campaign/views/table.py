@@ -905,6 +905,17 @@ def engagement_detail(request: HttpRequest, pk: int, engagement_pk: int) -> Http
     return render(request, ENGAGEMENT, engagement_context(viewer, record))
 
 
+def engagement_reverted_text(name: str, units: list[Any]) -> str:
+    """What reverting an engagement did, by its name and its units' names: "Skirmish at the
+    mill is reverted: Iron Wolf and Aid Post are as they were before it." """
+    names = list(dict.fromkeys(unit.name for unit in units))
+    said = f"{name[:1].upper()}{name[1:]} is reverted"
+    if not names:
+        return f"{said}."
+    stand = "is as it was" if len(names) == 1 else "are as they were"
+    return f"{said}: {and_words(names)} {stand} before it."
+
+
 @login_required
 @require_POST
 def engagement_revert_view(request: HttpRequest, pk: int, engagement_pk: int) -> HttpResponse:
@@ -918,8 +929,11 @@ def engagement_revert_view(request: HttpRequest, pk: int, engagement_pk: int) ->
             blocked := revert_blocked(record.campaign, record.applied_entries, "engagement")
         ):
             raise ValidationError(blocked)  # what changed since, by name: not "undo that first"
+        applied = HistoryEntry.objects.filter(pk__in=record.applied_entries).select_related("unit")
+        units = [entry.unit for entry in sorted(applied, key=lambda e: e.pk)]  # the line-up's order
         engagement_revert(engagement=record, reason=data["reason"], actor=request.user)
-        return reverse("campaign:engagement", args=[pk, record.pk]), "Engagement reverted."
+        url = reverse("campaign:engagement", args=[pk, record.pk])
+        return url, engagement_reverted_text(record.name, units)
 
     return form_action(
         request, form, revert, page=ENGAGEMENT, partial="revert-form",

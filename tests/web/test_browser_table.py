@@ -189,7 +189,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     assert alice.locator("#revert-form").count() == 0
     gm.fill("#revert-form input[name=reason]", "the GM rules it a feint")
     _submit(gm, "#revert-form")
-    gm.wait_for_selector("text=Engagement reverted.")
+    gm.wait_for_selector(".messages >> text=is reverted:")
     expect(gm.locator(".meta .status")).to_have_text("reverted")
 
     # Checks: a skill check, a contest refused against itself, then a Requisition.

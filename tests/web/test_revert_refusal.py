@@ -245,3 +245,18 @@ def test_a_revert_refusal_names_what_changed_since_without_brackets_in_brackets(
         "Sappers (Blue Battalion) has changed since: R&R on day 3 — a day of R&R (a day). That "
         "cannot be undone: correct the unit, then revert this engagement."
     )
+
+
+def test_an_engagements_revert_says_by_name_which_units_are_as_they_were(client, world):
+    # It said "Engagement reverted.": not which one, nor what it gave back.
+    login(client, world, "gm")
+    record, ours = _engagement(world)
+    theirs = Unit.objects.filter(force=world.enemy).first()
+    done = client.post(
+        _url("engagement-revert", world, record.pk), {"reason": "wrong dice"}, follow=True
+    )
+    said = [str(m) for m in done.context["messages"]]
+    name = record.name[:1].upper() + record.name[1:]
+    assert said == [
+        f"{name} is reverted: {ours.name} and {theirs.name} are as they were before it."
+    ]
