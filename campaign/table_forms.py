@@ -40,7 +40,7 @@ from campaign.rules.characters import Feat, can_rally, can_train, feats_from, ra
 from campaign.rules.checks import REQUISITION_BASE_DC, requisition_quality_problem
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS, terrain_label
 from campaign.rules.experience import training_blocked
-from campaign.rules.history import number_text
+from campaign.rules.history import hit_points_text, number_text
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import (
     CampaignUnitState,
@@ -323,7 +323,13 @@ class _CharacterField(forms.ModelChoiceField):
         kwargs.setdefault("empty_label", "Choose a character")
         super().__init__(queryset=offered.order_by("name"), **kwargs)
 
+    shows_hit_points = False
+    """Whether each character is offered with its hit points ("Lt. Reyes (9 of 14 hit
+    points)"): the heal's list, where they are what the GM chooses by."""
+
     def label_from_instance(self, obj: Any) -> str:
+        if self.shows_hit_points:
+            return f"{obj.name} ({hit_points_text(obj.hit_points, most=obj.max_hit_points)})"
         # A dying character is offered (it may be healed) but leads, orders, trains, rallies
         # and requisitions nothing until then (`state.can_act`; the services refuse it).
         if obj.alive and not can_act(obj.hit_points):
@@ -577,6 +583,7 @@ class HealForm(CampaignForm):
         self.fields["character"] = _character_field(
             self.campaign, nobody=NO_CHARACTERS, label="Heals"
         )
+        self.fields["character"].shows_hit_points = True
         self.fields["hit_points"] = WholeNumberField(
             counts="hit point",
             min_value=1,

@@ -113,13 +113,13 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     )
 
     # Healing: a character at full hit points is refused; a wounded one healed, never above full.
-    gm.select_option("#heal-form select[name=character]", label="Capt. Holt")
+    gm.select_option("#heal-form select[name=character]", label="Capt. Holt (14 of 14 hit points)")
     gm.fill("#heal-form input[name=hit_points]", "3")
     _submit(gm, "#heal-form")
     gm.wait_for_selector("#heal-form .field-errors")
     assert "Capt. Holt is at full hit points already (14)" in _errors(gm, "#heal-form")
     expect(gm.locator("#character-entries")).to_have_text("Nobody healed yet.")
-    gm.select_option("#heal-form select[name=character]", label="Sgt. Rook")
+    gm.select_option("#heal-form select[name=character]", label="Sgt. Rook (4 of 10 hit points)")
     gm.fill("#heal-form input[name=hit_points]", "9")
     gm.fill("#heal-form input[name=reason]", "rests a night")
     _submit(gm, "#heal-form")

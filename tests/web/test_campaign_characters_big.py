@@ -132,7 +132,7 @@ def test_a_few_characters_more_than_a_page_are_still_offered_in_a_list(client, w
     _enlist(world, FOUND_A_PAGE + 10)
     page, _ = _visit(login(client, world, "gm"), world)
     assert len(_listed(page)) == FOUND_A_PAGE and 'id="id_find_q"' in page
-    assert ">Sgt. 060</option>" in _form(page, "heal-form")
+    assert ">Sgt. 060 (8 of 8 hit points)</option>" in _form(page, "heal-form")
 
 
 def test_a_character_typed_by_name_is_healed_and_a_wrong_name_is_refused(client, world):

@@ -660,3 +660,22 @@ def test_a_unit_requisitioned_with_no_specialty_ticked_takes_the_one_its_card_ne
     # The form sent again says the same, its link still a link (`FormSent.said`).
     again = client.post(reverse("campaign:requisition", args=[c]), ask, follow=True).text
     assert said in again and Unit.objects.filter(name="Fresh Rifles").count() == 1
+
+
+def test_the_heal_form_offers_each_character_with_its_hit_points(client, world):
+    # The GM chooses whom to heal by their wounds: the list gave names only, so at the table
+    # the hit points had to be read off the list of characters far above the form.
+    gm = world.users["gm"]
+    for name in ("Hurt", "Whole", "Dying"):
+        character_create(campaign=world.campaign, name=name, hit_points=12, actor=gm)
+    Character.objects.filter(name="Hurt").update(hit_points=5)
+    Character.objects.filter(name="Dying").update(hit_points=-3)
+    login(client, world, "gm")
+    page = client.get(reverse("campaign:characters", args=[world.campaign.pk])).text
+    form = page.split('id="heal-form"')[1].split("</form>")[0]
+    assert ">Hurt (5 of 12 hit points)</option>" in form
+    assert ">Whole (12 of 12 hit points)</option>" in form
+    assert ">Dying (−3 of 12 hit points, dying)</option>" in form
+    # The other forms name them only.
+    join = page.split('id="join-form"')[1].split("</form>")[0]
+    assert ">Hurt</option>" in join
