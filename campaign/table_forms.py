@@ -697,6 +697,13 @@ class CallOffForm(CampaignForm):
         )
 
 
+ROLL_SEED_HELP = (
+    "Optional. The same seed and set-up roll the same dice again; left empty, one is drawn."
+)
+"""What the seed of a roll at the table does, said under each form that rolls (a battle's
+forms say `battles.forms.SEED_HELP`)."""
+
+
 class ClockForm(PageForm):
     hours = WholeNumberField(
         counts="hour", min_value=1, max_value=MAX_DAYS * HOURS_PER_DAY, initial=1
@@ -718,7 +725,7 @@ class QuickResolveForm(_LeavesOut, PageForm):
     round_limit = WholeNumberField(
         counts="round", min_value=1, max_value=ROUND_LIMIT_MAX, required=False
     )
-    seed = SeedField()
+    seed = SeedField(help_text=ROLL_SEED_HELP)
     reason = forms.CharField(max_length=300, required=False, label="What happened")
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
     under_the_characters = False
@@ -757,7 +764,7 @@ class EngagementForm(CampaignForm):
         required=False,
     )
     round_limit = WholeNumberField(counts="round", min_value=1, max_value=ROUND_LIMIT_MAX)
-    seed = SeedField()
+    seed = SeedField(help_text=ROLL_SEED_HELP)
     request_key = LaunchKeyField(required=False)  # a client that sends none is not kept from it
     under_the_characters = False
     """Shown on the Characters page, under its list of characters."""
@@ -861,7 +868,7 @@ class SkillCheckForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
         )
         self.fields["skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["dc"] = WholeNumberField(min_value=1, max_value=DC_MAX, label="DC")
-        self.fields["seed"] = SeedField()
+        self.fields["seed"] = SeedField(help_text=ROLL_SEED_HELP)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
     def clean(self) -> dict[str, Any]:
@@ -1072,7 +1079,7 @@ class ContestForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
             self.campaign, "Units helping the resisting unit"
         )
         self.fields["resisting_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
-        self.fields["seed"] = SeedField()
+        self.fields["seed"] = SeedField(help_text=ROLL_SEED_HELP)
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
 
     def clean(self) -> dict[str, Any]:
@@ -1147,7 +1154,7 @@ class RequisitionForm(CampaignForm):
         self.fields["bonus"] = WholeNumberField(
             min_value=-40, max_value=40, initial=0, label="Their Requisition bonus"
         )
-        self.fields["seed"] = SeedField()
+        self.fields["seed"] = SeedField(help_text=ROLL_SEED_HELP)
 
     def clean(self) -> dict[str, Any]:
         return specialties_left_empty(super().clean())

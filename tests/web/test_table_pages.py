@@ -679,3 +679,20 @@ def test_the_heal_form_offers_each_character_with_its_hit_points(client, world):
     # The other forms name them only.
     join = page.split('id="join-form"')[1].split("</form>")[0]
     assert ">Hurt</option>" in join
+
+
+def test_every_roll_at_the_table_says_what_its_seed_does(client, world):
+    # Each form that rolls asked a bare "Seed", saying neither that it may be left empty nor
+    # what a seed does, as a battle's forms say it.
+    login(client, world, "gm")
+    said = "Optional. The same seed and set-up roll the same dice again; left empty, one is drawn."
+    pk = world.campaign.pk
+    checks = client.get(reverse("campaign:checks", args=[pk])).text
+    for form in ("skill-form", "contest-form", "requisition-form"):
+        html = checks.split(f'id="{form}"')[1].split("</form>")[0]
+        assert re.search(r'name="seed"[^>]*>\s*<span class="help"[^>]*>' + re.escape(said), html), (
+            form
+        )
+    for page in ("engagement-setup", "dashboard"):  # the dashboard's quick resolve
+        html = client.get(reverse(f"campaign:{page}", args=[pk])).text
+        assert said in html.split('name="seed"')[1].split("</div>")[0], page
