@@ -487,6 +487,20 @@ class CampaignForm(PageForm):
         self.campaign = campaign
         super().__init__(*args, **kwargs)
 
+    def only_character(self, name: str = "character") -> int | None:
+        """The one character field ``name`` offers, if it offers just one (a player's one
+        character, the campaign's one Strategist): the form starts on it."""
+        offered = getattr(self.fields[name], "queryset", None)
+        if offered is None:
+            return None
+        pks = list(offered.values_list("pk", flat=True)[:2])
+        return pks[0] if len(pks) == 1 else None
+
+    def starts_on_the_only_character(self) -> None:
+        """An unsent form whose list offers one character starts on it: nothing to choose."""
+        if not self.is_bound and "character" not in self.initial:
+            self.initial["character"] = self.only_character()
+
 
 def _unit_field(campaign: Campaign, offer: Offer, **kwargs: Any) -> forms.Field:
     """One of the units ``offer`` allows: chosen from a list where the campaign's forms list
@@ -505,6 +519,7 @@ class JoinForm(_LeavesOut, CampaignForm):
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(self.campaign, nobody=NO_CHARACTERS)
         self.fields["unit"] = _unit_field(self.campaign, JOIN, label="Joins unit")
+        self.starts_on_the_only_character()
 
 
 def _characters_who(
@@ -559,6 +574,7 @@ class TrainByForm(_LeavesOut, CampaignForm):
             self.campaign, can_train, TRAINER_NOT, NOBODY_TRAINS, label="Trainer"
         )
         self.fields["unit"] = _unit_field(self.campaign, TRAIN, label="Trains unit")
+        self.starts_on_the_only_character()
 
 
 class UnitTrainForm(CampaignForm):
@@ -584,6 +600,7 @@ class HealForm(CampaignForm):
             self.campaign, nobody=NO_CHARACTERS, label="Heals"
         )
         self.fields["character"].shows_hit_points = True
+        self.starts_on_the_only_character()
         self.fields["hit_points"] = WholeNumberField(
             counts="hit point",
             min_value=1,
@@ -617,6 +634,7 @@ class RallyForm(_LeavesOut, CampaignForm):
             lambda unit: HEALED_TODAY_LEFT_OUT if unit.pk in rallied else _not_rallied(unit),
         )
         self.fields["unit"] = _unit_field(self.campaign, self.offer, label="Heals a Morale hit of")
+        self.starts_on_the_only_character()
 
 
 class OrderForm(_LeavesOut, CampaignForm):
@@ -680,8 +698,7 @@ class OrderForm(_LeavesOut, CampaignForm):
         unit = self._starts_on
         if unit is not None and (leading := givers.filter(leading__unit=unit).first()):
             return leading
-        offered = list(givers[:2])
-        return offered[0] if len(offered) == 1 else None
+        return self.only_character("giver")
 
 
 class CallOffForm(CampaignForm):

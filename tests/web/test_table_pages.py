@@ -696,3 +696,28 @@ def test_every_roll_at_the_table_says_what_its_seed_does(client, world):
     for page in ("engagement-setup", "dashboard"):  # the dashboard's quick resolve
         html = client.get(reverse(f"campaign:{page}", args=[pk])).text
         assert said in html.split('name="seed"')[1].split("</div>")[0], page
+
+
+def _chosen(page: str, form: str) -> str:
+    """The option the character list of ``form`` starts on."""
+    html = page.split(f'id="{form}"')[1].split("</form>")[0]
+    select = html.split('name="character"')[1].split("</select>")[0]
+    return re.search(r"<option [^>]*selected[^>]*>([^<]+)</option>", select)[1]
+
+
+def test_a_characters_form_with_one_character_to_offer_starts_on_it(client, world):
+    # The Orders form started on its one giver; the Characters page's forms opened on "Choose a
+    # character" with the campaign's one Strategist the only other choice, a tap for nothing.
+    gm = world.users["gm"]
+    character_create(campaign=world.campaign, name="Col. Sage", hit_points=12,
+                     feats=["strategist"], actor=gm)  # fmt: skip
+    url = reverse("campaign:characters", args=[world.campaign.pk])
+    page = login(client, world, "gm").get(url).text
+    for form in ("join-form", "train-form", "rally-form", "heal-form"):
+        assert _chosen(page, form).startswith("Col. Sage"), form
+    character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
+    page = client.get(url).text
+    for form in ("train-form", "rally-form"):  # still the only Strategist
+        assert _chosen(page, form) == "Col. Sage", form
+    for form in ("join-form", "heal-form"):  # two to choose from
+        assert _chosen(page, form) == "Choose a character", form
