@@ -1330,7 +1330,7 @@ def roll_notice(roll: TableRoll) -> tuple[str, int]:
         url = reverse("campaign:unit", args=[unit.force.campaign_id, unit.pk])
         said = format_html('{}. <a href="{}">{}</a>{}', summary, url, unit.name, joins)
         return said, messages.SUCCESS
-    return summary, messages.SUCCESS
+    return f"{summary}.", messages.SUCCESS
 
 
 def card_changes(printed: dict[str, Any] | None, other: dict[str, Any] | None) -> str:

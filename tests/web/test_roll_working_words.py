@@ -98,3 +98,18 @@ def test_a_kept_roll_summary_reads_with_a_real_minus_wherever_it_is_shown(client
     )  # fmt: skip
     checks = client.get(reverse("campaign:checks", args=[c])).text
     assert "Recruits (\u22123) against Iron Wolf (12): Iron Wolf wins" in checks
+
+
+def test_a_check_done_is_said_as_a_sentence_ending_in_a_full_stop(client, world):
+    # The notice stopped short: "Done: Recruits: a general skill check, −1 against DC 10: fails".
+    raw = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Recruits",
+                      quality="raw")  # fmt: skip
+    leader_attach(unit=raw, name="Sgt. Vale", hit_points=9, actor=world.users["gm"])
+    login(client, world, "gm")
+    url = reverse("campaign:skill-check", args=[world.campaign.pk])
+    data = {"lead": raw.pk, "dc": "10", "seed": "31", "reason": "crossing the ford"}
+    done = client.post(url, data, follow=True)
+    said = [str(m) for m in done.context["messages"]]
+    assert said == [
+        "Recruits: a general skill check, \u22121 against DC 10: fails (crossing the ford)."
+    ]
