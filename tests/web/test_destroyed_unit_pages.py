@@ -104,14 +104,15 @@ def test_a_unit_destroyed_by_a_correction_says_when_and_why(demo):
 def test_a_unit_its_dead_destroyed_is_said_on_the_roster_and_its_page_as_its_history_tells_them(
     client, demo
 ):
-    """1st Squad, set Raw with a Casualty hit by the GM's correction, loses it when the medics'
-    24 hours are over and is destroyed. Its roster line and its page say the dead as its
-    history does, how many and of what, not only that the 24 hours were over."""
+    """Atlas (in no battle awaiting review), set Raw with a Casualty hit by the GM's correction,
+    loses it when the medics' 24 hours are over and is destroyed. Its roster line and its page
+    say the dead as its history does, how many and of what, not only that the 24 hours were
+    over."""
     from campaign.services.orders import clock_advance
 
     campaign, _ = demo
     gm = get_user_model().objects.get(username="gm")
-    squad = Unit.objects.get(force__campaign=campaign, name="1st Squad")
+    squad = Unit.objects.get(force__campaign=campaign, name="Atlas")
     unit_edit(unit=squad, changes={"quality": "raw", "casualty_hits": 1},
               reason="shelled at the ford", actor=gm)  # fmt: skip
     clock_advance(campaign=campaign, hours=25, actor=gm)
@@ -125,7 +126,7 @@ def test_a_unit_its_dead_destroyed_is_said_on_the_roster_and_its_page_as_its_his
     client.force_login(gm)
     roster = client.get(reverse("campaign:force", args=[campaign.pk, squad.force_id])).text
     cells = dict(
-        re.findall(r'<td [^>]*data-label="([^"]*)">(.*?)</td>', _row(roster, "1st Squad"), re.S)
+        re.findall(r'<td [^>]*data-label="([^"]*)">(.*?)</td>', _row(roster, "Atlas"), re.S)
     )
     assert " ".join(_words(cells["Status"]).split()) == f"Destroyed {fell}"
     page = client.get(reverse("campaign:unit", args=[campaign.pk, squad.pk])).text
