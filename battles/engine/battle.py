@@ -79,9 +79,6 @@ class Battle:
         """PathFinders by passage key (see ``movement.passage``)."""
         self.passages: dict[tuple[str, int], Passage] = {}
         """Each unit's passage by (unit id, terrain version): only a collapse changes one."""
-        self.joints: dict[str, tuple[tuple[Point, Point], ...]] = {}
-        """Each piece's joints with others (``movement.joints``), for ``joints_version``."""
-        self.joints_version = -1
         self.path_checks: dict[PathCheck, tuple[str | None, float]] = {}
         """``movement.path_problem`` answers, before the budget."""
         self.planned: dict[PlanAsked, tuple[Point, ...] | None] = {}

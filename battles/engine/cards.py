@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from .geometry import on_joint
 from .terrain import TerrainProps
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping, Sequence
 
     from .geometry import Point, Polygon
     from .terrain import TerrainPiece
@@ -226,20 +227,24 @@ def barred_at(
     p: Point,
     terrain: Iterable[TerrainPiece],
     buildings: Iterable[tuple[str, Polygon, BuildingCard]],
+    joints: Mapping[str, Sequence[tuple[Point, Point]]],
 ) -> list[str]:
     """The ids of what keeps a unit on ``card`` from standing at ``p``: a terrain piece it may
-    not enter, or a building (id, footprint, card) that does not admit it, ``p`` strictly
-    inside either. A unit may stand only where it could move: a flier anywhere, and a unit that
+    not enter, or a building (id, footprint, card) that does not admit it, ``p`` inside either:
+    strictly inside, or on one of its ``joints`` (by id) with another piece, which is inside
+    both (E34). A unit may stand only where it could move: a flier anywhere, and a unit that
     breaches in any building (a Skill roll or a Hit on the way in)."""
     if card.has(Keyword.AERIAL):
         return []  # Aerial ignores all terrain.
-    barred = [
-        t.id for t in terrain if not card.may_enter(t.props) and t.polygon.contains_strictly(p)
-    ]
+
+    def inside(piece: str, polygon: Polygon) -> bool:
+        return polygon.contains_strictly(p) or on_joint(p, joints.get(piece, ()))
+
+    barred = [t.id for t in terrain if not card.may_enter(t.props) and inside(t.id, t.polygon)]
     if not card.has(Keyword.BREACHING):
         barred += [
             bid
             for bid, polygon, building in buildings
-            if not building.admits_size(card.size) and polygon.contains_strictly(p)
+            if not building.admits_size(card.size) and inside(bid, polygon)
         ]
     return barred

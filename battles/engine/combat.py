@@ -129,12 +129,14 @@ def remove(b: Battle, unit: UnitState, how: Removal) -> None:
 
 
 def collapse(b: Battle, bld: BuildingState) -> None:
-    """At 0 Hits a building becomes its rubble; each occupant rolls Skill or takes 1 Hit. Then
-    whoever the fallen walls no longer hide is seen."""
+    """At 0 Hits a building becomes its rubble; each occupant rolls Skill or takes 1 Hit: each
+    unit it holds, on a wall it shares with another piece too (E34). Then whoever the fallen
+    walls no longer hide is seen."""
+    holds = b.sight.holds
     occupants = [
         u
         for u in b.state.units.values()
-        if u.active and not u.card.has(Keyword.AERIAL) and bld.polygon.contains_strictly(u.position)
+        if u.active and not u.card.has(Keyword.AERIAL) and holds(bld.id, bld.polygon, u.position)
     ]
     b.emit(ev.Collapse(bld.id, tuple(u.id for u in occupants)))
     for u in occupants:

@@ -264,8 +264,13 @@ class BattleView:
         return self._b.sight.line_clear(a, b)
 
     def cover_at(self, p: Point) -> frozenset[str]:
-        """Ids of the sight-blocking pieces (terrain, standing buildings) strictly holding ``p``."""
+        """Ids of the sight-blocking pieces (terrain, standing buildings) holding ``p``, on a
+        joint with another piece too (``Sight.pieces_at``)."""
         return self._b.sight.pieces_at(p)
+
+    def joints(self) -> dict[str, tuple[tuple[Point, Point], ...]]:
+        """Each terrain piece's and standing building's joints (``Sight.joints``)."""
+        return self._b.sight.joints()
 
     def holders(self, objective: Objective) -> list[str]:
         """Sides holding the objective now, as far as this side can see."""

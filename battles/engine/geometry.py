@@ -563,6 +563,29 @@ def _inner_point(poly: Polygon) -> Point:
     return ((xs[0] + xs[1]) / 2.0, y)
 
 
+def joints_by_piece(
+    pieces: Sequence[tuple[str, Polygon]],
+) -> dict[str, tuple[tuple[Point, Point], ...]]:
+    """Each piece's joints, by its id: the stretches of its boundary where another of ``pieces``
+    meets it edge to edge, their insides on opposite sides (``seams``)."""
+    by_id: dict[str, list[tuple[Point, Point]]] = {}
+    for i, j, c, d in seams([poly for _, poly in pieces]):
+        by_id.setdefault(pieces[i][0], []).append((c, d))
+        by_id.setdefault(pieces[j][0], []).append((c, d))
+    return {k: tuple(v) for k, v in by_id.items()}
+
+
+def on_joint(p: Point, joints: Iterable[tuple[Point, Point]]) -> bool:
+    """Whether ``p`` lies on one of the stretches c-d of ``joints`` away from its ends.
+
+    A piece's joint with another is inside it (E34), for whoever stands on it as for a path or a
+    string along it; the joint's ends, where it meets the pieces' outer edges, are outside (E1)."""
+    return any(
+        _on_segment(p, c, d) and math.dist(p, c) > EPSILON and math.dist(p, d) > EPSILON
+        for c, d in joints
+    )
+
+
 def runs_along(a: Point, b: Point, c: Point, d: Point) -> bool:
     """Whether segment a-b runs along segment c-d for a positive length."""
     return _shared_stretch(a, b, c, d) is not None

@@ -16,7 +16,7 @@ from typing import Any
 from . import geometry
 from .cards import barred_at
 from .errors import ScenarioError
-from .geometry import insides_meet
+from .geometry import Point, insides_meet
 from .rulesets import RULESETS, Ruleset
 from .scenario import (
     BuildingSetup,
@@ -382,12 +382,15 @@ def _cross_check(
                 )
         if o.building is not None and o.building not in owners:
             c.fail(f"objectives[{oi}].building", f"unknown building {o.building!r}")
+    joints = geometry.joints_by_piece(
+        [(t.id, t.polygon) for t in terrain] + [(b.id, b.polygon) for b in buildings]
+    )
     for si, s in enumerate(sides):
         for ui, u in enumerate(s.units):
             p = f"sides[{si}].units[{ui}]"
             if u.order.objective is not None and u.order.objective not in obj_ids:
                 c.fail(p + ".order.objective", f"unknown objective {u.order.objective!r}")
-            _check_deployment(c, p, u, terrain, buildings)
+            _check_deployment(c, p, u, terrain, buildings, joints)
             if s.zone is not None and not s.zone.contains(u.position):
                 c.fail(p + ".position", f"outside the deployment zone of {s.name}")
 
@@ -400,12 +403,18 @@ def _unique(c: _Checker, seen: dict[str, str], ident: str, path: str) -> None:
 
 
 def _check_deployment(
-    c: _Checker, p: str, u: UnitSetup, terrain: list[TerrainPiece], buildings: list[BuildingSetup]
+    c: _Checker,
+    p: str,
+    u: UnitSetup,
+    terrain: list[TerrainPiece],
+    buildings: list[BuildingSetup],
+    joints: dict[str, tuple[tuple[Point, Point], ...]],
 ) -> None:
-    """A unit may not be deployed inside terrain or a building it could not move into."""
+    """A unit may not be deployed inside terrain or a building it could not move into, on its
+    joint with another piece included (E34)."""
     kinds = {t.id: t.kind for t in terrain}
     footprints = [(b.id, b.polygon, b.card) for b in buildings]
-    for barred in barred_at(u.card, u.position, terrain, footprints):
+    for barred in barred_at(u.card, u.position, terrain, footprints, joints):
         if barred in kinds:
             c.fail(p + ".position", f"deployed inside impassable {kinds[barred]} {barred!r}")
         else:

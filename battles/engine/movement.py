@@ -93,25 +93,8 @@ def passage(b: Battle, unit: UnitState) -> Passage:
 
 
 def joints(b: Battle) -> dict[str, tuple[tuple[Point, Point], ...]]:
-    """Each terrain piece's and standing building's joints: the stretches of its boundary where
-    another meets it edge to edge, their insides on opposite sides (``geometry.seams``)."""
-    version = b.state.terrain_version
-    if b.joints_version == version:
-        return b.joints
-    tables = b.state.scenario.tables
-    found = tables.opening_joints if version == 0 else None
-    if found is None:
-        pieces = [(t.id, t.polygon) for t in b.state.terrain]
-        pieces += [(bs.id, bs.polygon) for bs in b.state.buildings.values() if not bs.collapsed]
-        by_id: dict[str, list[tuple[Point, Point]]] = {}
-        for i, j, c, d in geometry.seams([poly for _, poly in pieces]):
-            by_id.setdefault(pieces[i][0], []).append((c, d))
-            by_id.setdefault(pieces[j][0], []).append((c, d))
-        found = {k: tuple(v) for k, v in by_id.items()}
-        if version == 0:
-            tables.opening_joints = found
-    b.joints, b.joints_version = found, version
-    return found
+    """Each terrain piece's and standing building's joints (``Sight.joints``)."""
+    return b.sight.joints()
 
 
 def _passage(b: Battle, unit: UnitState) -> Passage:
@@ -214,9 +197,11 @@ def _path_problem(
                 inside[i] += (span[1] - span[0]) * math.dist(a, c)
                 if inside[i] > GRAZE:
                     return f"the path crosses terrain {unit.id} may not enter", 0.0
+    # On a joint with another piece it ends inside the obstacle too (E34).
+    end = path[-1]
     if any(
-        k and poly.contains_strictly(path[-1]) for k, poly in zip(kept, p.obstacles, strict=True)
-    ):
+        k and poly.contains_strictly(end) for k, poly in zip(kept, p.obstacles, strict=True)
+    ) or any(kept[i] and geometry.on_joint(end, ((d, e),)) for i, d, e in p.joints):
         return f"the path ends inside terrain {unit.id} may not enter", 0.0
     return None, paths.path_cost(path, p.cost_regions, p.cost_joints)
 

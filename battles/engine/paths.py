@@ -13,7 +13,16 @@ import math
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
-from .geometry import EPSILON, CostJoint, CostRegion, Point, Polygon, _lerp, along_span
+from .geometry import (
+    EPSILON,
+    CostJoint,
+    CostRegion,
+    Point,
+    Polygon,
+    _lerp,
+    along_span,
+    on_joint,
+)
 
 
 def _cost_pieces(
@@ -197,12 +206,12 @@ def first_entry(
     The distance is measured along the path (length, not cost). A path that starts strictly
     inside enters at once: (0, path[0], 0.0) — unless from_outside is True, in which case the
     first entry after the path has left the interior is reported instead (for a unit that
-    starts in rubble: only going back in needs another roll). None if it never enters, and for
-    a path of fewer than two points (no movement).
+    starts in rubble: only going back in needs another roll). A path starting on a joint starts
+    inside. None if it never enters, and for a path of fewer than two points (no movement).
     """
     if len(path) < 2:
         return None
-    skipping = polygon.contains_strictly(path[0])
+    skipping = polygon.contains_strictly(path[0]) or on_joint(path[0], joints)
     if skipping and not from_outside:
         return 0, path[0], 0.0
     walked = 0.0

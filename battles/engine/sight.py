@@ -1,9 +1,10 @@
 """Line of sight and concealment: "model's eye view — use a string".
 
 A line from A to B is blocked when it crosses the interior of a sight-blocking piece (terrain
-or a standing building) that holds neither A nor B strictly inside. A point exactly on a piece's
-edge is outside it: units walking around a wood hug its edge, and must not see through it. Two
-pieces laid edge to edge are one for a string along the joint: it is blocked.
+or a standing building) that holds neither A nor B. A point exactly on a piece's outer edge is
+outside it: units walking around a wood hug its edge, and must not see through it. Two pieces
+laid edge to edge are one for a string along the joint: it is blocked. The joint is inside both
+(E34), for a unit standing on it too: it is in each piece, and an occupant of each building.
 Units in the same rubble field or building always see each other, whether or not the rubble
 blocks sight; two in the same wood or on the same hill see each other only when no other
 sight-blocking piece lies between them. Aerial
@@ -21,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import Keyword
-from .geometry import EPSILON, runs_along, seams
+from .geometry import EPSILON, joints_by_piece, on_joint, runs_along, seams
 from .tables import keep
 from .terrain import kind_defaults
 
@@ -44,6 +45,7 @@ class Sight:
         # Each blocker's bounding box widened by EPSILON, as Polygon's own quick rejection has it.
         self._boxes: list[tuple[str, Polygon, float, float, float, float]] = []
         self._buildings: list[tuple[str, Polygon]] = []
+        self._standing: frozenset[str] = _NOWHERE
         # Pieces whose occupants always see each other: rubble fields and buildings.
         self._mutual: frozenset[str] = _NOWHERE
         # Rubble fields that block no sight: no cover, but their occupants see each other too.
@@ -51,6 +53,8 @@ class Sight:
         self._in_open_field: dict[Point, frozenset[str]] = {}
         # Stretches where two sight-blocking pieces meet edge to edge (``geometry.seams``).
         self._seams: list[tuple[str, str, Point, Point]] = []
+        # Each piece's and standing building's joints with any other piece (E34).
+        self._joints: dict[str, tuple[tuple[Point, Point], ...]] = {}
         self._lines: dict[tuple[Point, Point], bool] = {}
         self._inside: dict[Point, frozenset[str]] = {}
         self._building_at: dict[Point, str | None] = {}
@@ -72,6 +76,7 @@ class Sight:
         standing = [(b.id, b.polygon) for b in self.state.buildings.values() if not b.collapsed]
         self._blockers = blockers + standing
         self._buildings = standing
+        self._standing = frozenset(i for i, _ in standing)
         fallen = self.state.buildings
         rubble = kind_defaults("rubble")
         fields = [
@@ -95,6 +100,29 @@ class Sight:
             if opening:
                 tables.opening_seams = found
         self._seams = found
+        joints = tables.opening_joints if opening else None
+        if joints is None:
+            joints = joints_by_piece([(t.id, t.polygon) for t in self.state.terrain] + standing)
+            if opening:
+                tables.opening_joints = joints
+        self._joints = joints
+
+    def joints(self) -> dict[str, tuple[tuple[Point, Point], ...]]:
+        """Each terrain piece's and standing building's joints (``joints_by_piece``)."""
+        if self._version != self.state.terrain_version:
+            self._refresh()
+        return self._joints
+
+    def holds(self, piece: str, polygon: Polygon, p: Point) -> bool:
+        """Whether the piece (terrain or a standing building) ``piece`` with footprint
+        ``polygon`` holds ``p``: strictly inside it, or on one of its joints, which is inside
+        both pieces it joins (E34). Its outer edge is outside (E1)."""
+        if polygon.contains_strictly(p):
+            return True
+        if self._version != self.state.terrain_version:
+            self._refresh()
+        found = self._joints.get(piece)
+        return found is not None and on_joint(p, found)
 
     def outlines(self) -> list[Polygon]:
         """The sight-blocking pieces as they stand: terrain, and the buildings standing."""
@@ -103,25 +131,32 @@ class Sight:
         return [poly for _, poly in self._blockers]
 
     def pieces_at(self, p: Point) -> frozenset[str]:
-        """Ids of the sight-blocking pieces (terrain, standing buildings) strictly holding ``p``."""
+        """Ids of the sight-blocking pieces (terrain, standing buildings) holding ``p``
+        (``holds``)."""
         if self._version != self.state.terrain_version:
             self._refresh()
         found = self._inside.get(p)
         if found is None:
-            found = frozenset(i for i, poly in self._blockers if poly.contains_strictly(p))
+            found = frozenset(i for i, poly in self._blockers if self.holds(i, poly, p))
             keep(self._inside, p, found or _NOWHERE)
         return found
 
     def building_at(self, p: Point) -> str | None:
-        """Id of the first standing building (in scenario order) strictly holding ``p``."""
+        """Id of the first standing building (in scenario order) holding ``p`` (``holds``):
+        on the wall two share, the one listed first."""
         if self._version != self.state.terrain_version:
             self._refresh()
         try:
             return self._building_at[p]
         except KeyError:
-            found = next((i for i, poly in self._buildings if poly.contains_strictly(p)), None)
+            found = next((i for i, poly in self._buildings if self.holds(i, poly, p)), None)
             keep(self._building_at, p, found)
             return found
+
+    def buildings_at(self, p: Point) -> frozenset[str]:
+        """Ids of every standing building holding ``p`` (``holds``): two, on a wall they share."""
+        found = self.pieces_at(p)
+        return found & self._standing if found else _NOWHERE
 
     def line_clear(self, a: Point, b: Point) -> bool:
         """Whether the string from ``a`` to ``b`` crosses no sight-blocking piece."""
@@ -146,10 +181,10 @@ class Sight:
         return clear
 
     def _open_fields_at(self, p: Point) -> frozenset[str]:
-        """Ids of the rubble fields that block no sight strictly holding ``p``."""
+        """Ids of the rubble fields that block no sight holding ``p`` (``holds``)."""
         found = self._in_open_field.get(p)
         if found is None:
-            found = frozenset(i for i, poly in self._open_fields if poly.contains_strictly(p))
+            found = frozenset(i for i, poly in self._open_fields if self.holds(i, poly, p))
             self._in_open_field[p] = found or _NOWHERE
         return found
 

@@ -182,7 +182,7 @@ class ScenarioTables:
         the same in every battle of the scenario, found by its first."""
         self.opening_joints: dict[str, tuple[tuple[Point, Point], ...]] | None = None
         """Where each piece or standing building of the opening table meets another edge to edge
-        (``movement.joints``): the same in every battle of the scenario, found by its first."""
+        (``Sight.joints``): the same in every battle of the scenario, found by its first."""
         self.opening_sight_lines: dict[tuple[Point, Point], bool] = {}
         """Whether a string between two points crosses no sight-blocking piece of the opening
         table (``Sight.line_clear``): every battle of the scenario starts on that table, and most

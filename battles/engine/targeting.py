@@ -154,7 +154,7 @@ def attack_problem(
     if geometry.distance(pos, target.position) > prof.range + 1e-9:
         return f"{target_id} is out of range ({prof.range:g})"
     inside = None if target.card.has(Keyword.AERIAL) else b.sight.building_at(target.position)
-    if inside is not None and not _in_building(b, attacker, inside, pos):
+    if inside is not None and not _in_building(b, attacker, target.position, pos):
         return f"{target_id} is inside building {inside}: attack the building"
     if prof.kind is AttackKind.RAM and (walls := _rams_out_of(b, attacker, target, pos)):
         return f"{attacker.id} is inside {walls}: a ram's blow back could not strike it (E32)"
@@ -184,7 +184,7 @@ def _building_problem(
     if prof.power < STRUCTURE_POWER:
         return f"only Power {STRUCTURE_POWER}+ can damage a structure"
     # A flier over a building is not inside it (it attacks the building, at 0").
-    if not attacker.card.has(Keyword.AERIAL) and bld.polygon.contains_strictly(pos):
+    if not attacker.card.has(Keyword.AERIAL) and b.sight.holds(bld.id, bld.polygon, pos):
         return f"{attacker.id} is inside {bld.id}"
     if geometry.distance(pos, nearest_wall(b, bld, pos)) > prof.range + 1e-9:
         return f"{bld.id} is out of range ({prof.range:g})"
@@ -390,7 +390,7 @@ def legal_attacks(
         if bld is not None:
             if bld.collapsed or bld.side == attacker.side:
                 continue
-            if not aerial_attacker and bld.polygon.contains_strictly(pos):
+            if not aerial_attacker and b.sight.holds(bld.id, bld.polygon, pos):
                 continue
             dist = geometry.distance(pos, nearest_wall(b, bld, pos))
             aims: dict[float, bool] = {}  # by reach: whether some part of it may be attacked
@@ -454,7 +454,7 @@ def _unit_in_view(
     sight = b.sight
     if Keyword.AERIAL not in target.card.keywords:
         inside = sight.building_at(target.position)
-        if inside is not None and not _in_building(b, attacker, inside, pos):
+        if inside is not None and not _in_building(b, attacker, target.position, pos):
             return False
     if target.concealed and (aerial or not sight.same_piece(pos, target.position)):
         return False
@@ -470,14 +470,18 @@ def _rams_out_of(b: Battle, attacker: UnitState, target: UnitState, pos: Point) 
     walls = None if Keyword.AERIAL in attacker.card.keywords else b.sight.building_at(pos)
     if walls is None or Keyword.AERIAL in target.card.keywords:
         return walls
-    return None if b.sight.building_at(target.position) == walls else walls
+    return None if _in_building(b, attacker, target.position, pos) else walls
 
 
-def _in_building(b: Battle, attacker: UnitState, building: str, pos: Point) -> bool:
-    """Whether the attacker, standing at ``pos``, is inside ``building`` too: only then may it
-    attack the people in it. Sharing any other piece with them (a hill or a rubble field the
-    building stands on) does not let it past the walls; a flier is never inside (it flies over)."""
-    return Keyword.AERIAL not in attacker.card.keywords and building in b.sight.pieces_at(pos)
+def _in_building(b: Battle, attacker: UnitState, target_at: Point, pos: Point) -> bool:
+    """Whether the attacker, standing at ``pos``, is inside a building holding ``target_at``
+    too: only then may it attack the people in it. On the wall two buildings share, the people
+    are in both (E34), and an occupant of either may. Sharing any other piece with them (a hill
+    or a rubble field the building stands on) does not let it past the walls; a flier is never
+    inside (it flies over)."""
+    if Keyword.AERIAL in attacker.card.keywords:
+        return False
+    return not b.sight.buildings_at(pos).isdisjoint(b.sight.buildings_at(target_at))
 
 
 def sensor_problem(

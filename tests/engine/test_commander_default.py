@@ -290,6 +290,29 @@ def test_charges_go_on_the_building_the_side_must_raze():
     assert decide(sc).steps == (AttackStep("depot", "Charges"),)
 
 
+def test_a_building_is_worth_the_enemy_on_the_wall_it_shares_with_another():
+    # On the wall two houses share, the enemy is inside both (E34) and rolls when either falls:
+    # bringing down either house is worth the same, and neither is worth anything once it stands
+    # outside them.
+    from battles.engine.commanders.board import Board
+    from battles.engine.commanders.values import building_worth
+
+    houses = [
+        building("h1", square(8, 0, 12, 4), hits=1),
+        building("h2", square(12, 0, 16, 4), hits=1),
+    ]
+    worths = []
+    for at in [(12, 2), (12, 6)]:
+        b = battle(scenario([unit("a", (20, 2))], [unit("wall", at)], buildings=houses))
+        b.state.units["wall"].concealed = False
+        board = Board(BattleView(b, "blue"))
+        board.sync(BattleView(b, "blue"))
+        worths.append([building_worth(board, h) for h in board.buildings])
+    on_wall, outside = worths
+    assert on_wall[0] == on_wall[1] > 0
+    assert outside == [0.0, 0.0]
+
+
 def test_breaching_takes_a_mech_into_a_building_when_what_is_inside_pays_for_the_risk():
     bld = building("house", square(10, 0, 14, 4), admits=(1, 2))
     big = mech("mech", (7, 2), order="attack", keywords=["breaching"], melee=6, skill=5)

@@ -865,6 +865,29 @@ def test_planted_an_attack_after_a_failed_terrain_roll_is_caught():
     assert "terrain" in _broken(scn, faulty)
 
 
+def test_a_unit_on_the_wall_two_buildings_share_is_an_occupant_of_both_for_the_referee_too():
+    # The joint is inside both (E34): the unit on it rolls when either house falls, and an
+    # occupant of the other house may shoot it. Leaving it out of the fall is caught.
+    from battles.engine import Activate, AttackStep
+
+    houses = [
+        building("h1", square(8, 0, 12, 4), hits=1),
+        building("h2", square(12, 0, 16, 4), hits=1),
+    ]
+    sc = scenario([unit("a", (4, 2))], [unit("wall", (12, 2))], buildings=houses)
+    scn, events = _log(sc, [6, 1, 1], ("blue", Activate("a", (AttackStep("h1", "Gun"),))))
+    assert not _broken(scn, events)
+    at = _first(events, lambda e: e["kind"] == "collapse")
+    assert events[at]["occupants"] == ["wall"]
+    assert events[at + 1]["purpose"] == "collapse"  # its roll, passed
+    planted = [*events[:at], {**events[at], "occupants": []}, *events[at + 2 :]]
+    assert "collapse" in _broken(scn, planted)
+    sc = scenario([unit("in", (14, 2))], [unit("wall", (12, 2))], buildings=houses)
+    scn, events = _log(sc, [1, 6, 1], ("blue", Activate("in", (AttackStep("wall", "Gun"),))))
+    assert [e["outcome"] for e in events if e["kind"] == "attack"] == ["damage"]
+    assert not _broken(scn, events)
+
+
 def test_planted_a_collapse_without_its_occupants_rolls_and_a_ram_without_its_blow_back():
     from battles.engine import CLOSE_COMBAT, Activate, AttackStep
 

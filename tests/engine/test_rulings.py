@@ -340,6 +340,99 @@ def test_e34_pieces_touching_only_at_a_corner_leave_the_point_open():
     assert move.path == ((0.5, 11.5), (7.5, 4.5))
 
 
+def test_e34_a_unit_on_the_wall_two_buildings_share_is_an_occupant_of_both():
+    # The joint is inside both houses: a unit standing on their shared wall rolls when either
+    # falls, its walls guard it from outside, and an occupant of either house may attack it. The
+    # end of the shared wall, on the houses' outer edge, is outside both (E1): no roll there.
+    houses = [
+        building("h1", square(8, 0, 12, 4), hits=1),
+        building("h2", square(12, 0, 16, 4), hits=1),
+    ]
+    for shooter, house in [((4, 2), "h1"), ((20, 2), "h2")]:
+        sc = scenario(
+            [unit("a", shooter)],
+            [unit("wall", (12, 2)), unit("corner", (12, 4)), unit("r", (22, 22))],
+            buildings=houses,
+        )
+        b = battle(sc, [6, 1, 5])  # the house falls; the unit on the wall rolls a 5 over Skill 4
+        ev = act(b, "a", AttackStep(house, "Gun"))
+        assert of(ev, "collapse")[0].occupants == ("wall",)
+        assert [(d.unit, d.hits) for d in of(ev, "damage")][1:] == [("wall", 1)]
+        assert b.state.units["corner"].hits == 2
+    sc = scenario(
+        [unit("a", (4, 2)), unit("in", (14, 2))], [unit("wall", (12, 2))], buildings=houses
+    )
+    b = battle(sc, [1, 6, 1])
+    b.state.units["wall"].concealed = False  # even when revealed, the walls are what you shoot
+    with pytest.raises(IllegalActionError, match="inside building h1: attack the building"):
+        act(b, "a", AttackStep("wall", "Gun"))
+    ev = act(b, "in", AttackStep("wall", "Gun"))  # inside h2, which holds it too
+    assert of(ev, "attack")[0].outcome == "damage"
+
+
+def test_e34_a_unit_on_the_joint_of_a_building_and_a_wood_is_in_both():
+    # On the wall where a house meets a wood: in the wood, so concealed there (E1 would leave it
+    # in the open on an outer edge), and in the house, so a unit in the wood sees it (the same
+    # wood, nothing between) but must attack the house, not the people inside. The house falls on
+    # it: it rolls.
+    wood = piece("w", "woods", square(4, 0, 8, 4), blocks_movement=False)
+    house = building("h", square(8, 0, 12, 4), hits=1)
+    sc = scenario(
+        [unit("a", (6, 2)), unit("far", (20, 2))],
+        [unit("joint", (8, 2)), unit("edge", (4, 2))],
+        terrain=[wood],
+        buildings=[house],
+    )
+    b = battle(sc, [6, 1, 5])
+    joint, a = b.state.units["joint"], b.state.units["a"]
+    assert b.sight.pieces_of(joint) == {"w", "h"} and joint.concealed
+    assert b.sight.in_one_piece(a, joint) and b.sight.sees(a, joint)
+    assert legal_attacks(b, a, ["joint", "h"]) == [("h", "Gun")]
+    with pytest.raises(IllegalActionError, match="inside building h: attack the building"):
+        act(b, "a", AttackStep("joint", "Gun"))
+    ev = act(b, "far", AttackStep("h", "Gun"))
+    assert of(ev, "collapse")[0].occupants == ("joint",)
+    assert [(d.unit, d.hits) for d in of(ev, "damage")][1:] == [("joint", 1)]
+    # The outer edge of the wood alone is still outside it.
+    assert not b.sight.pieces_of(b.state.units["edge"])
+
+
+def test_e34_a_unit_may_not_stand_on_the_joint_of_a_piece_it_may_not_enter():
+    # The joint of an impassable wood with a hill is inside the wood: no deployment there, and
+    # no move across the hill that ends there.
+    from battles.engine import ScenarioError, parse_scenario
+
+    terrain = [
+        piece("w", "woods", square(2, 4, 4, 12)),
+        piece("hill", "hill", square(4, 4, 8, 12)),
+    ]
+    with pytest.raises(ScenarioError, match="deployed inside impassable woods 'w'"):
+        parse_scenario(scenario([unit("a", (4, 8))], [unit("b", (22, 22))], terrain=terrain))
+    b = battle(scenario([unit("a", (7, 8))], [unit("b", (22, 22))], terrain=terrain))
+    with pytest.raises(IllegalActionError, match="ends inside terrain a may not enter"):
+        act(b, "a", MoveStep(((4, 8),)))
+    # The joint's end, on the wood's outer edge, is outside it.
+    move = of(act(b, "a", MoveStep(((4, 12),))), "move")[0]
+    assert move.path[-1] == (4, 12)
+
+
+def test_e34_a_unit_on_the_joint_of_rubble_is_in_it_and_rolls_only_going_back_in():
+    # Standing on the joint of a rubble field with a hill, the unit is in the rubble: going on
+    # into it is no entry, and asks no terrain roll (a 6 would stop it). From the field's outer
+    # edge it enters, and rolls (E1).
+    terrain = [
+        piece("hill", "hill", square(0, 4, 4, 12)),
+        piece("r", "rubble", square(4, 4, 8, 12)),
+    ]
+    sc = scenario([unit("a", (4, 8)), unit("c", (8, 6))], [unit("b", (22, 22))], terrain=terrain)
+    b = battle(sc, [6])
+    ev = act(b, "a", MoveStep(((6, 8),)))
+    assert not of(ev, "roll") and of(ev, "move")[0].path[-1] == (6, 8)
+    ev = act(b, "c", MoveStep(((6, 6),)))
+    assert [(r.purpose, r.outcome) for r in of(ev, "roll")] == [("terrain", "failure")]
+    assert of(ev, "move")[0].halted
+
+
 # --- E42: a move of exactly the Move left, at any angle ----------------------------------------
 
 

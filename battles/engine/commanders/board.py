@@ -329,7 +329,7 @@ class Board:
     # --- places ---------------------------------------------------------------------------------
 
     def building_at(self, p: Point) -> str | None:
-        """The standing building whose footprint strictly holds ``p``, if any."""
+        """The first standing building holding ``p``, if any (``Sight.building_at``)."""
         inside = self.inside_at
         try:
             return inside[p]
@@ -341,7 +341,8 @@ class Board:
             return found
 
     def cover_at(self, p: Point) -> frozenset[str]:
-        """Ids of the sight-blocking pieces strictly holding ``p`` (the view's answer)."""
+        """Ids of the sight-blocking pieces holding ``p``, their joints included (the view's
+        answer, ``Sight.pieces_at``)."""
         found = self.cover.get(p)
         if found is None:
             found = self.cover[p] = self.view.cover_at(p)

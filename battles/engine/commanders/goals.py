@@ -283,6 +283,7 @@ def _nearest_spot(board: Board, unit: Piece, enemy: Piece, radius: float) -> Poi
     target = enemy.position
     # Where the unit may stand, as it might be deployed there (``cards.barred_at``).
     standing = [(b.id, b.polygon, b.card) for b in board.buildings]
+    joints = board.view.joints()
     for dx, dy in _offsets(int(2.0 * unit.stride / GRID)):
         c, r = column + dx, row + dy
         if not (0 <= c < columns and 0 <= r < rows):
@@ -291,7 +292,7 @@ def _nearest_spot(board: Board, unit: Piece, enemy: Piece, radius: float) -> Poi
         if math.hypot(p[0] - ex, p[1] - ey) > radius:
             continue
         if board.view.line_clear(p, target) and not barred_at(
-            unit.card, p, board.view.terrain, standing
+            unit.card, p, board.view.terrain, standing, joints
         ):
             return p
     return None

@@ -178,17 +178,19 @@ def _raze_points(board: Board) -> dict[str, float]:
 
 def _occupants(board: Board) -> dict[str, list[tuple[Piece, float]]]:
     """Units inside each standing building, weighted: enemies +1 (lost from sight: less), our
-    own -1 (they roll too when it falls). Once a decision."""
+    own -1 (they roll too when it falls). One on the wall two share is inside both (E34), and
+    rolls when either falls. Once a decision."""
     inside = board.occupants
     if inside is None:
         inside = {}
         weighted = [(e, 1.0) for e in board.foes]
         weighted += [(e, LOST_SIGHT) for e in board.lost]
         weighted += [(o, -1.0) for o in board.own]
+        standing = {b.id for b in board.buildings}
         for u, weight in weighted:
-            where = u.inside
-            if where is not None:
-                inside.setdefault(where, []).append((u, weight))
+            if u.inside is not None:
+                for where in standing.intersection(u.cover):
+                    inside.setdefault(where, []).append((u, weight))
         board.occupants = inside
     return inside
 

@@ -129,13 +129,13 @@ class Attacks(Picture):
         if e["attack"] == "ram" and u.aerial and AA_ONLY[self.table.ruleset]:
             self.bad("aerial", f"{u.id} flies and rams {t.id}: the blow back has no AA (E31)")
         shared = self.shared(u, t)
-        inside = None if t.aerial else self.building_at(t.pos)
-        if inside is not None and inside not in shared:
-            self.bad("buildings", f"{u.id} attacks {t.id} inside {inside}: attack the building")
-        walls = None if u.aerial else self.building_at(u.pos)
-        if e["attack"] == "ram" and walls is not None and walls != inside:
+        inside = [] if t.aerial else self.buildings_at(t.pos)
+        if inside and shared.isdisjoint(inside):
+            self.bad("buildings", f"{u.id} attacks {t.id} inside {inside[0]}: attack the building")
+        walls = [] if u.aerial else self.buildings_at(u.pos)
+        if e["attack"] == "ram" and walls and not set(walls) & set(inside):
             self.bad(
-                "buildings", f"{u.id} rams out of {walls}: the blow back would strike it (E32)"
+                "buildings", f"{u.id} rams out of {walls[0]}: the blow back would strike it (E32)"
             )
         if t.concealed and not shared:
             self.bad("cover", f"{u.id} attacks concealed {t.id}")
@@ -212,7 +212,7 @@ class Attacks(Picture):
             self.bad("weapons", f"{g.name} is restricted by Size; a building has none")
         if power < STRUCTURE:
             self.bad("buildings", f"Power {power} cannot damage a structure")
-        if not u.aerial and plane.inside(b.ring, u.pos):
+        if not u.aerial and plane.within(b.ring, u.pos, self.others(b.id)):
             self.bad("buildings", f"{u.id} attacks {b.id} from inside it")
         near = (
             u.pos
@@ -257,7 +257,7 @@ class Attacks(Picture):
                 occupants = [
                     u.id
                     for u in self.units.values()
-                    if u.active and not u.aerial and plane.inside(b.ring, u.pos)
+                    if u.active and not u.aerial and plane.within(b.ring, u.pos, self.others(b.id))
                 ]
                 self.must("collapse", {"building": b.id, "occupants": occupants}, "collapse")
             return

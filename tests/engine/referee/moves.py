@@ -32,13 +32,6 @@ class Moves(Picture):
                 out.append((b.id, b.ring))
         return out
 
-    def others(self, pid: str) -> list[tuple[Point, ...]]:
-        """Every other terrain piece and standing building: where one meets ``pid`` edge to
-        edge, the joint is inside both (E34)."""
-        out = [p.ring for p in self.pieces if p.id != pid]
-        out += [b.ring for b in self.buildings.values() if not b.collapsed and b.id != pid]
-        return out
-
     @staticmethod
     def admits(b: Building, c: Card) -> bool:
         return b.admits is not None and b.admits[0] <= c.size <= b.admits[1]

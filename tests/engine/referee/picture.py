@@ -168,11 +168,21 @@ class Picture:
         self._holding.clear()
         self._lines.clear()
 
+    def others(self, pid: str) -> list[tuple[Point, ...]]:
+        """Every other terrain piece and standing building: where one meets ``pid`` edge to
+        edge, the joint is inside both (E34)."""
+        out = [p.ring for p in self.pieces if p.id != pid]
+        out += [b.ring for b in self.buildings.values() if not b.collapsed and b.id != pid]
+        return out
+
     def holding(self, p: Point) -> frozenset[str]:
-        """Sight-blocking pieces (and standing buildings) strictly holding ``p``."""
+        """Sight-blocking pieces (and standing buildings) holding ``p``: strictly, or on a
+        joint with another piece (E34)."""
         found = self._holding.get(p)
         if found is None:
-            found = frozenset(i for i, ring, _ in self.blockers() if plane.inside(ring, p))
+            found = frozenset(
+                i for i, ring, _ in self.blockers() if plane.within(ring, p, self.others(i))
+            )
             self._holding[p] = found
         return found
 
@@ -181,9 +191,13 @@ class Picture:
         return frozenset() if u.aerial else self.holding(u.pos)
 
     def fields(self, p: Point) -> frozenset[str]:
-        """Rubble fields strictly holding ``p``, whether or not they block sight: their
-        occupants see each other all the same."""
-        return frozenset(x.id for x in self.pieces if x.rubble_field and plane.inside(x.ring, p))
+        """Rubble fields holding ``p`` (on a joint too, E34), whether or not they block sight:
+        their occupants see each other all the same."""
+        return frozenset(
+            x.id
+            for x in self.pieces
+            if x.rubble_field and plane.within(x.ring, p, self.others(x.id))
+        )
 
     def shared(self, u: Unit, v: Unit) -> frozenset[str]:
         """The pieces two units are both in, for "units in the same piece": the sight-blocking
@@ -194,11 +208,13 @@ class Picture:
             self.fields(u.pos) & self.fields(v.pos)
         )
 
-    def building_at(self, p: Point) -> str | None:
-        for b in self.buildings.values():
-            if not b.collapsed and plane.inside(b.ring, p):
-                return b.id
-        return None
+    def buildings_at(self, p: Point) -> list[str]:
+        """The standing buildings holding ``p``: two on the wall they share (E34)."""
+        return [
+            b.id
+            for b in self.buildings.values()
+            if not b.collapsed and plane.within(b.ring, p, self.others(b.id))
+        ]
 
     def line(self, a: Point, b: Point) -> bool | None:
         """The string from a to b: True clear, False blocked, None too close to call.

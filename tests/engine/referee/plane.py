@@ -1,8 +1,9 @@
 """Plane geometry for the referee, written for it alone: points, polygons, segments.
 
-A point on a polygon's edge is outside it (the rules' edge ruling, E1); "inside" is strictly
-inside. Every answer that depends on a hair's breadth is given with the margin it was won by, so
-the referee can leave a case it cannot call with certainty to the engine.
+A point on a polygon's outer edge is outside it (the rules' edge ruling, E1); "inside" is
+strictly inside, and "within" adds its joints with other polygons, which are inside both (E34).
+Every answer that depends on a hair's breadth is given with the margin it was won by, so the
+referee can leave a case it cannot call with certainty to the engine.
 """
 
 from __future__ import annotations
@@ -191,6 +192,41 @@ def joint_spans(
     return _merged(found)
 
 
+def _edge_along(ring: Ring, p: Point, a: Point, b: Point) -> bool:
+    """Whether an edge of the polygon runs through ``p`` on the line a-b."""
+    d = dist(a, b)
+    dx, dy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+
+    def off(q: Point) -> float:
+        return abs(dx * (q[1] - a[1]) - dy * (q[0] - a[0]))
+
+    return any(
+        off(c) <= JOINT and off(e) <= JOINT and _seg_dist(p, c, e) <= TOUCH for c, e in _edges(ring)
+    )
+
+
+def within(ring: Ring, p: Point, others: Sequence[Ring] = ()) -> bool:
+    """Inside the polygon: strictly, or on a joint of it with one of ``others``, which is inside
+    both (E34): an edge of each runs through ``p`` on one line, the polygon just off one side of
+    it and the other just off the other side. A joint's ends, on the pieces' outer edges, are
+    not; nor is an edge that merely lies inside another piece."""
+    if inside(ring, p):
+        return True
+    if not others or edge_distance(ring, p) > TOUCH:
+        return False
+    for a, b in _edges(ring):
+        d = dist(a, b)
+        if d <= 0 or _seg_dist(p, a, b) > TOUCH:
+            continue
+        meeting = [o for o in others if _edge_along(o, p, a, b)]
+        nx, ny = -(b[1] - a[1]) / d * JOINT, (b[0] - a[0]) / d * JOINT
+        for sx, sy in ((nx, ny), (-nx, -ny)) if meeting else ():
+            mine, theirs = (p[0] + sx, p[1] + sy), (p[0] - sx, p[1] - sy)
+            if inside(ring, mine) and any(inside(o, theirs) for o in meeting):
+                return True
+    return False
+
+
 def spans_within(
     ring: Ring, others: Sequence[Ring], a: Point, b: Point
 ) -> list[tuple[float, float]]:
@@ -214,7 +250,7 @@ def entries(ring: Ring, path: Sequence[Point], others: Sequence[Ring] = ()) -> l
     """
     found: list[float] = []
     walked = 0.0
-    was_inside = inside(ring, path[0]) if path else False
+    was_inside = within(ring, path[0], others) if path else False
     for p, q in itertools.pairwise(path):
         step = dist(p, q)
         spans = spans_within(ring, others, p, q) if step > 0 else []
