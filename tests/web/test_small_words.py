@@ -129,6 +129,23 @@ def test_a_page_not_found_has_the_top_bar_of_every_other_page(client, world):
     assert (reverse("campaign:rules-card"), "Rules") in top_bar(missing.text)
 
 
+def test_a_page_not_found_or_too_large_has_the_skip_link_of_every_other_page(client, world):
+    """A keyboard reader who meets a 404 or a 413 can skip the top bar as on any other page."""
+    login(client, world, "player")
+
+    def skip_link(page: str) -> str:
+        return re.search(r'<a class="skip-link"[^>]*>[^<]+</a>', page).group(0)
+
+    found = client.get(reverse("campaign:list")).text
+    missing = client.get("/campaigns/999999/")
+    too_large = client.post(reverse("login"), data=b"", content_type="text/plain",
+                            CONTENT_LENGTH=str(10**7))  # fmt: skip
+    assert (missing.status_code, too_large.status_code) == (404, 413)
+    for page in (missing.text, too_large.text):
+        assert skip_link(page) == skip_link(found)
+        assert '<main id="main" tabindex="-1">' in page
+
+
 def test_a_page_not_found_asks_to_be_added_only_to_a_campaign_the_reader_is_not_in(client, world):
     """A member who opens a battle that is gone is not told to ask to be added to their own
     campaign: the one answer, the same to everyone, says whom that asking is for."""
