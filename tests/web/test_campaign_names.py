@@ -173,6 +173,12 @@ def test_the_top_bar_says_its_battle_and_odds_links_are_one_offs(client, world):
     setup = client.get(reverse("battles:setup")).text
     assert "fought outside any campaign" in setup and '"Set up a battle"' in setup
     assert f'href="{reverse("campaign:list")}"' in setup.split("</header>")[1]
+    # Each tab leads to a page titled and headed in the tab's own words.
+    for url, words in ((reverse("battles:setup"), "New one-off battle"),
+                       (reverse("battles:odds-setup"), "One-off odds")):  # fmt: skip
+        opened = client.get(url).text
+        assert f"<title>{words} · Bridgehead</title>" in opened
+        assert re.search(r"<h1>(.*?)</h1>", opened).group(1) == words
 
 
 def test_the_dashboard_says_which_force_won(client, world):
