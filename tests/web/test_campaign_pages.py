@@ -1141,6 +1141,21 @@ def test_a_players_needs_attention_names_the_battle_awaiting_review_and_their_un
     )
 
 
+def test_a_spectators_dashboard_heads_the_units_waiting_as_such_not_as_needing_attention(
+    client, world
+):
+    """A spectator can do nothing about a unit awaiting the medics or a battle's review: the
+    list is headed with what it holds, not as something needing their attention."""
+    dashboard = reverse("campaign:dashboard", args=[world.campaign.pk])
+    page = login(client, world, "spectator").get(dashboard).text
+    assert "Needs attention" not in page
+    waiting = page.split("<h2>Units waiting</h2>")[1].split('<section class="since"')[0]
+    said = f"{escape(world.table_battle.name)}</a>: the GM has yet to review and apply its outcome."
+    assert said in waiting
+    player = login(client, world, "player").get(dashboard).text
+    assert "<h2>Needs attention</h2>" in player and "Units waiting" not in player
+
+
 def test_a_unit_in_a_battle_not_yet_applied_says_so_on_its_page_and_its_roster_line(client, world):
     """A player checking their squad between sessions reads "Ready" on a unit whose battle
     awaits the GM's review: its page and its roster line name that battle and its state, and
