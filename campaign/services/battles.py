@@ -22,13 +22,15 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
+from battles.engine import parse_scenario
 from battles.engine.events import Removal
 from battles.models import Battle, OddsRun
+from battles.names import scenario_names
 from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
-from campaign.pages import scenario_side_names, still_in_battle
+from campaign.pages import battle_sides, scenario_side_names, still_in_battle
 from campaign.rules.bridge import (
     TableResult,
     UnitOutcome,
@@ -36,6 +38,7 @@ from campaign.rules.bridge import (
     fought_kit,
     outcome_problems,
 )
+from campaign.rules.history import possessive
 from campaign.rules.orders import clock_hour
 from campaign.rules.state import Status, quality_name
 from campaign.selectors import (
@@ -259,7 +262,10 @@ def _printed(
     fielded: list[tuple[Deployment, Unit, str]] = []
     for i, deployment in enumerate(deployments):
         unit, path = stored.get(deployment.unit.pk), f"deployments[{i}]"
-        if unit is None or unit.force.campaign_id != campaign.pk:
+        if unit is None:
+            errors.setdefault(path, []).append(struck_off_text(deployment.unit.name, campaign))
+            continue
+        if unit.force.campaign_id != campaign.pk:
             errors.setdefault(path, []).append(f"{deployment.unit} is not in {campaign}")
             continue
         if unit.status != Status.READY:
@@ -596,14 +602,66 @@ def campaign_battle_apply(
     return entries
 
 
+def struck_off_text(name: str, campaign: Campaign) -> str:
+    """Why a unit chosen for a battle is not in it: struck off the roster since the page
+    choosing it was drawn."""
+    return (
+        f"{name} is no longer on {possessive(campaign.name)} roster: it was struck off since "
+        "this page was drawn. Set up the battle without it"
+    )
+
+
+def gone_units_text(campaign_battle: CampaignBattle, units: Mapping[int, Unit]) -> list[str]:
+    """Why the outcome cannot be applied to each unit of the battle gone from the campaign's
+    records (``units``: those still there, by pk), never by a database id: by the name the
+    battle's report gives it (its card's, an engine battle's) and by its side, as the battle's
+    page names the sides (`pages.battle_sides`)."""
+    battle = campaign_battle.battle
+    scenario = battle.scenario.get("sides", []) if battle is not None else []
+    sides = {
+        side.id: side.name if side.name.startswith("the ") else f"the side of {side.name}"
+        for side in battle_sides(campaign_battle, dict(units), scenario)
+    }
+    called: dict[int, str] = {}
+    if battle is not None:
+        names = scenario_names(parse_scenario(battle.scenario)).units
+        called = {
+            pk: names[eid] for eid, pk in campaign_battle.engine_units.items() if eid in names
+        }
+    records = f"{possessive(campaign_battle.campaign.name)} records"
+    said = []
+    for side, pks in campaign_battle.sides.items():
+        gone = [pk for pk in pks if pk not in units]
+        for pk in gone:
+            if pk in called:
+                said.append(
+                    f"{called[pk]}, on {sides[side]}, is gone from {records}, so the outcome "
+                    "cannot be applied: ask whoever runs the site to restore it from a backup"
+                )
+        if unnamed := len([pk for pk in gone if pk not in called]):
+            one = unnamed == 1
+            said.append(
+                f"{'A unit' if one else f'{unnamed} units'} on {sides[side]} "
+                f"{'is' if one else 'are'} gone from {records}, so the outcome cannot be "
+                f"applied: ask whoever runs the site to restore {'it' if one else 'them'} from "
+                "a backup"
+            )
+    return said
+
+
 def campaign_battle_outcome(campaign_battle: CampaignBattle) -> dict[str, Any]:
     """The battle's outcome as `outcome_apply` (and `outcome_steps`, for the review before it)
-    take it: the same arguments, so the review shows what Apply does, die for die."""
+    take it: the same arguments, so the review shows what Apply does, die for die. A unit of
+    the battle gone from the campaign's records is refused by its name (`gone_units_text`)."""
     winner, outcomes = campaign_battle_outcomes(campaign_battle)
     sides = {
-        side: list(Unit.objects.filter(pk__in=pks).select_related("unit_type"))
+        side: list(Unit.objects.filter(pk__in=pks).select_related("unit_type", "force__owner"))
         for side, pks in campaign_battle.sides.items()
     }
+    if gone := gone_units_text(
+        campaign_battle, {unit.pk: unit for units in sides.values() for unit in units}
+    ):
+        raise ValidationError(gone)
     # "Counts as Poor": the kit each fought with, as its card and its Order sent it in.
     kits = {
         unit.pk: fought_kit(unit, campaign_battle.orders.get(str(unit.pk)))

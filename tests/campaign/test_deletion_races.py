@@ -139,3 +139,60 @@ def test_a_unit_struck_off_while_its_battle_is_fought_stays_and_the_battle_settl
     battle_resolve(battle_id=crossroads.battle_id)
     assert _settle(crossroads.battle_id).state == CampaignBattle.State.APPLIED
     assert HistoryEntry.objects.filter(unit=squad, kind=HistoryEntry.Kind.BATTLE).exists()
+
+
+@pytest.mark.django_db
+def test_a_launch_whose_unit_was_struck_off_meanwhile_names_it_and_what_to_do(
+    campaign, make_unit, enemy, cast
+):
+    """The set-up was drawn, then the unit struck off the roster in another tab: the launch
+    says which unit, that it was struck off, and to set up the battle without it."""
+    deployments = _deployments(make_unit, enemy)
+    unit_remove(unit=Unit.objects.get(name="1st Squad"), actor=cast.gm)
+    with pytest.raises(ValidationError) as refused:
+        _launch(campaign, deployments, cast.gm)
+    assert refused.value.messages == [
+        "1st Squad is no longer on Op. Test's roster: it was struck off since this page was "
+        "drawn. Set up the battle without it"
+    ]
+    assert not CampaignBattle.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_battle_whose_unit_vanished_from_the_records_names_it_and_its_side(
+    campaign, make_unit, enemy, cast
+):
+    """A unit of a battle awaiting review is gone from the database, deleted outside the
+    site: the review and Apply name it as the battle's report does and by its side, and say
+    who can bring it back, never by a database id."""
+    from campaign.selectors import outcome_review
+    from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.REVIEW)
+    crossroads = _launch(campaign, _deployments(make_unit, enemy))
+    battle_resolve(battle_id=crossroads.battle_id)
+    crossroads = _settle(crossroads.battle_id)
+    assert crossroads.state == CampaignBattle.State.AWAITING
+    reserve, wolf = make_unit("Reserve"), make_unit("Wolf", "Mech", into=enemy)
+    table = campaign_battle_record(
+        campaign=campaign, name="Mill", winner="a", actor=cast.gm,
+        sides={"a": [reserve], "b": [wolf]},
+        outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (reserve, wolf)},
+    )  # fmt: skip
+    squad = Unit.objects.get(name="1st Squad")
+    gone = str(squad.pk)
+    Unit.objects.filter(pk__in=[squad.pk, reserve.pk]).delete()
+    _, refusal, _, _ = outcome_review(campaign_battle=crossroads)
+    assert refusal == [
+        "Rifle Squad, on the first side, is gone from Op. Test's records, so the outcome cannot "
+        "be applied: ask whoever runs the site to restore it from a backup"
+    ]
+    with pytest.raises(ValidationError) as refused:
+        campaign_battle_apply(campaign_battle=crossroads, actor=cast.gm)
+    assert refused.value.messages == refusal
+    assert not any(gone in message for message in refused.value.messages)
+    _, refusal, _, _ = outcome_review(campaign_battle=table)
+    assert refusal == [
+        "A unit on the first side is gone from Op. Test's records, so the outcome cannot be "
+        "applied: ask whoever runs the site to restore it from a backup"
+    ]
