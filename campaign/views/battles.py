@@ -304,7 +304,8 @@ def battle_odds(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
 def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
     """The set-up form as it stands, checked as the launch would check it (the engine's own
     validator on the scenario with the campaign's cards printed in): each problem by the unit
-    it belongs to (``units``, by pk) or for the whole set-up (``general``). Nothing is written.
+    it belongs to (``units``, by pk) or for the whole set-up (``general``), and the sides as
+    the units on them now take them (``sides``, `deploy.side_roles`). Nothing is written.
     """
     viewer, _, chosen, offer, _ = _setup(request, pk)
     if request.POST.get("scenario") != chosen.slug:
@@ -346,7 +347,10 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
             general.extend(reasons)
     # Each a sentence, as the form's error summary says it (the page's script shows them there).
     general = [as_sentence(reason, viewer.campaign) for reason in general]
-    return JsonResponse({"units": by_unit, "general": general, "ok": not problems})
+    # The sides as the units now on them take them, for the lines under the scenario's name.
+    table = _table(chosen.data, form.side_labels())
+    sides = side_roles(form, table.objectives) if table else []
+    return JsonResponse({"units": by_unit, "general": general, "sides": sides, "ok": not problems})
 
 
 @login_required

@@ -641,6 +641,31 @@ def test_a_refused_launchs_problem_put_right_leaves_the_summary_as_the_check_fin
     assert not gm.errors, gm.errors
 
 
+def test_the_lines_under_the_scenarios_name_follow_the_sides_as_the_gm_fills_them(
+    lantern, page_for, live_server
+):
+    """Launch refused for a side left empty: the line under the scenario's name says no unit
+    is on it. The GM puts a unit back: as the check finds all well, that line says the force
+    takes the side, not left saying what is no longer so; emptied again, it says so again."""
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
+    ghost = row(gm, "Ghost Squad").locator("select[name^=side_]")
+    side = ghost.input_value()
+    for name in ("Ghost Squad", "Iron Wolf"):
+        row(gm, name).locator("select[name^=side_]").select_option("")
+    gm.click("text=Launch the battle")
+    expect(gm.locator("#setup-form .form-errors[role=alert]")).to_contain_text("No unit is on")
+    roles = gm.locator("#setup-form .side-roles")
+    expect(roles).to_contain_text("No unit is on Night Battalion's side")
+    row(gm, "Ghost Squad").locator("select[name^=side_]").select_option(side)
+    expect(gm.locator(".deploy-status")).to_contain_text("Ghost Squad at")
+    expect(roles).to_contain_text("Night Battalion takes the")
+    expect(roles).not_to_contain_text("No unit is on")
+    row(gm, "Ghost Squad").locator("select[name^=side_]").select_option("")
+    expect(roles).to_contain_text("No unit is on Night Battalion's side")
+    assert not gm.errors, gm.errors
+
+
 def test_the_set_ups_check_says_a_turn_limit_or_seed_out_of_range_as_launch_would(
     lantern, page_for, live_server
 ):

@@ -75,6 +75,26 @@ def test_a_side_left_empty_by_the_gm_is_named_by_the_force_that_would_take_it(cl
     assert "has no unit fit to fight" not in refused
 
 
+def test_the_set_ups_check_tells_each_side_as_the_units_on_it_now_take_it(client, world):
+    """The lines under the scenario's name follow the units the GM puts on each side before
+    Launch: the check answers with them, as the page draws them, for its script to redraw."""
+    units = _free_all(world)
+    login(client, world, "gm")
+    data = _setup_data(units, world)
+    for unit in units:
+        if unit.force_id == world.force.pk:
+            data[f"side_{unit.pk}"] = ""
+    url = _url("battle-setup-check", world)
+    empty = client.post(url, data).json()["sides"]
+    assert empty[0].startswith("No unit is on ") and empty[0].endswith(" yet.")
+    page = unescape(client.post(_url("battle-setup", world), data).text)
+    assert "".join(f"<li>{line}</li>" for line in empty) in page
+    data.update({f"side_{u.pk}": "blue" for u in units if u.force_id == world.force.pk})
+    taken = client.post(url, data).json()["sides"]
+    assert taken[0] == "Red Company takes the first side."
+    assert all("No unit is on" not in line for line in taken)
+
+
 def test_each_side_is_told_by_the_force_taking_it_and_the_scenarios_story_as_the_maps(
     client, world
 ):

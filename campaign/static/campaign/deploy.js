@@ -294,6 +294,25 @@
     });
   };
 
+  // The lines under the scenario's name, each side as the units on it now take it ("Red Company
+  // takes the first side", "No unit is on the second side yet"): redrawn from the check's answer,
+  // so a side put right is not left saying it has no unit.
+  Deployment.prototype.showSides = function (lines) {
+    var list = this.form.querySelector("[data-deploy-sides]");
+    if (!list || !lines || !lines.length) { return; }
+    var items = list.querySelectorAll("li");
+    var same = items.length === lines.length && lines.every(function (line, i) {
+      return items[i].textContent === line;
+    });
+    if (same) { return; }
+    list.textContent = "";
+    lines.forEach(function (line) {
+      var item = document.createElement("li");
+      item.textContent = line;
+      list.appendChild(item);
+    });
+  };
+
   // The check's problems of the whole set-up (no unit on a side, the turn limit), a sentence
   // each, in the form's error summary; a polite status, so they are read without taking focus.
   // One the page says already (a refused Launch's) is not said again: it is heard and read once.
@@ -345,6 +364,7 @@
         }
         self.show(answer.units);
         self.showGeneral(answer.general || []);
+        self.showSides(answer.sides);
         if (pk === null) { return; }
         var at = self.position(pk);
         var said = reasons.join("; ");
