@@ -266,7 +266,8 @@ def test_a_campaign_battles_section_links_are_on_its_first_screen_on_a_phone(
     replay.tap()
     page.wait_for_timeout(300)
     heading = page.locator("#replay-heading").bounding_box()
-    assert 0 <= heading["y"] < 640, heading
+    # Scrolled to its top: lines of fractional height may leave it part of a pixel above it.
+    assert -1 < heading["y"] < 640, heading
     assert not page.errors, page.errors
 
 
