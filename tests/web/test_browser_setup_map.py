@@ -592,6 +592,7 @@ def test_a_refused_launchs_problem_is_said_once_when_the_check_finds_it_still(
     gm.click("text=Launch the battle")
     summary = gm.locator("#setup-form .form-errors[role=alert]")
     expect(summary).to_have_text(said)
+    gm.wait_for_load_state()  # the refused page's script started, or a change goes unheard
     status = gm.locator("#setup-form [data-deploy-general]")
     x = row(gm, "1st Squad").locator("input[name^=x_]")
     x.fill(str(typed(gm, "1st Squad")[0]))
@@ -627,6 +628,7 @@ def test_a_refused_launchs_problem_put_right_leaves_the_summary_as_the_check_fin
     gm.click("text=Launch the battle")
     summary = gm.locator("#setup-form .form-errors[role=alert]")
     expect(summary).to_have_text(said)
+    gm.wait_for_load_state()  # the refused page's script started, or a change goes unheard
     ghost = row(gm, "Ghost Squad").locator("select[name^=side_]")
     ghost.select_option(side)
     expect(gm.locator(".deploy-status")).to_contain_text("Ghost Squad at")
@@ -655,6 +657,7 @@ def test_the_lines_under_the_scenarios_name_follow_the_sides_as_the_gm_fills_the
         row(gm, name).locator("select[name^=side_]").select_option("")
     gm.click("text=Launch the battle")
     expect(gm.locator("#setup-form .form-errors[role=alert]")).to_contain_text("No unit is on")
+    gm.wait_for_load_state()  # the refused page's script started, or a change goes unheard
     roles = gm.locator("#setup-form .side-roles")
     expect(roles).to_contain_text("No unit is on Night Battalion's side")
     row(gm, "Ghost Squad").locator("select[name^=side_]").select_option(side)
