@@ -20,7 +20,7 @@ from campaign import forms as campaign_forms
 from campaign import table_forms
 from campaign import urls as campaign_urls
 from campaign.battle_forms import BattleSetupForm, TableResultForm
-from campaign.models import Unit
+from campaign.models import HistoryEntry, Unit
 from campaign.services import invitation_send
 from campaign.services.characters import character_create
 from campaign.services.orders import LISTED_HOURS_MAX, order_give
@@ -150,6 +150,11 @@ def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
+    entries = list(
+        HistoryEntry.objects.filter(unit__force__campaign=world.campaign)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     return {
         "pk": _mostly(st.just(world.campaign.pk), guess),
         "force_pk": _mostly(st.sampled_from([world.force.pk, world.enemy.pk]), guess),
@@ -157,6 +162,7 @@ def _arguments(world: World) -> dict[str, st.SearchStrategy[int]]:
         "battle_pk": _mostly(
             st.sampled_from([world.table_battle.pk, world.engine_battle.pk]), guess
         ),
+        "entry_pk": _mostly(st.sampled_from(entries), guess) if entries else guess,
         "engagement_pk": guess,
         "run_pk": guess,
         "map_pk": guess,

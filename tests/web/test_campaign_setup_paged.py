@@ -120,7 +120,8 @@ def test_a_launch_from_a_paged_form_fields_every_unit_put_on_a_side_on_any_page(
     data[f"side_{unit_named('Red 07').pk}"] = "blue"
     data[f"x_{unit_named('Red 07').pk}"], data[f"y_{unit_named('Red 07').pk}"] = "6", "3"
     checked = client.post(_url(world) + "check/", data).json()
-    assert checked == {"units": {}, "general": [], "ok": True}, "the map's check reads it too"
+    judged = {key: checked[key] for key in ("units", "general", "ok")}
+    assert judged == {"units": {}, "general": [], "ok": True}, "the map's check reads it too"
     with mock.patch("battles.tasks.resolve_battle.delay"):
         launched = client.post(_url(world), data)
     assert launched.status_code == 302, launched.context["form"].errors
