@@ -117,10 +117,14 @@ class Sight:
         """Whether the piece (terrain or a standing building) ``piece`` with footprint
         ``polygon`` holds ``p``: strictly inside it, or on one of its joints, which is inside
         both pieces it joins (E34). Its outer edge is outside (E1)."""
-        if polygon.contains_strictly(p):
-            return True
         if self._version != self.state.terrain_version:
             self._refresh()
+        return self._held(piece, polygon, p)
+
+    def _held(self, piece: str, polygon: Polygon, p: Point) -> bool:
+        """``holds``, for callers that have brought the pieces up to date already."""
+        if polygon.contains_strictly(p):
+            return True
         found = self._joints.get(piece)
         return found is not None and on_joint(p, found)
 
@@ -137,7 +141,7 @@ class Sight:
             self._refresh()
         found = self._inside.get(p)
         if found is None:
-            found = frozenset(i for i, poly in self._blockers if self.holds(i, poly, p))
+            found = frozenset(i for i, poly in self._blockers if self._held(i, poly, p))
             keep(self._inside, p, found or _NOWHERE)
         return found
 
@@ -149,7 +153,7 @@ class Sight:
         try:
             return self._building_at[p]
         except KeyError:
-            found = next((i for i, poly in self._buildings if self.holds(i, poly, p)), None)
+            found = next((i for i, poly in self._buildings if self._held(i, poly, p)), None)
             keep(self._building_at, p, found)
             return found
 
@@ -184,7 +188,7 @@ class Sight:
         """Ids of the rubble fields that block no sight holding ``p`` (``holds``)."""
         found = self._in_open_field.get(p)
         if found is None:
-            found = frozenset(i for i, poly in self._open_fields if self.holds(i, poly, p))
+            found = frozenset(i for i, poly in self._open_fields if self._held(i, poly, p))
             self._in_open_field[p] = found or _NOWHERE
         return found
 
