@@ -501,6 +501,19 @@ class HistoryEntry(models.Model):
         which keeps what it healed (`services.characters.character_heal`)."""
         return self.kind == self.Kind.LEADER and "healed" in self.details
 
+    @property
+    def moved(self) -> dict[str, int] | None:
+        """The forces a move to another force left and joined, by id (``from``, ``to``), when
+        it is one saved with them (`services.roster.unit_move`); else None."""
+        moved = self.details.get("moved") if self.kind == self.Kind.GM_EDIT else None
+        return moved if isinstance(moved, dict) else None
+
+    @property
+    def undo_kind(self) -> str:
+        """Its kind as a revert or an Undo names it (`rules.history.UNDONE`): a correction's,
+        but "move" for a move to another force, which its Undo names as such."""
+        return "move" if self.moved is not None else self.kind
+
 
 STORY_TEXT = 2000
 """The longest line of the campaign's story (a GM's note, or one imported)."""

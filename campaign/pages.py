@@ -2226,7 +2226,11 @@ def since_words(later: Iterable[HistoryEntry]) -> str:
 
 def undo_text(entry: HistoryEntry) -> str:
     """What the unit's Undo of ``entry`` gives back, as the revert's line will say it
-    (`revert_text`): "back to Adequate equipment, no experience points"."""
+    (`revert_text`): "back to Adequate equipment, no experience points"; a move to another
+    force, "back to Red Company"."""
+    if (moved := entry.moved) is not None:
+        left = Force.objects.filter(pk=moved.get("from")).values_list("name", flat=True).first()
+        return f"back to {left}" if left is not None else ""
     return revert_text(entry.before, {**entry.unit.state.to_json(), **entry.before})
 
 
@@ -2248,7 +2252,7 @@ def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
         if e.pk in reverts:
             steps.append(reverts[e.pk])
         elif not undo_refused(e):
-            steps.append(f"undo {undone_name(e.kind, e.day)}")
+            steps.append(f"undo {undone_name(e.undo_kind, e.day)}")
         else:
             steps = []
             break

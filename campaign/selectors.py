@@ -890,11 +890,14 @@ UNDO_KINDS = (
     HistoryEntry.Kind.MEDICAL,
     HistoryEntry.Kind.TRAINING,
     HistoryEntry.Kind.RECOVERY,
+    HistoryEntry.Kind.DEPLOYMENT,
+    HistoryEntry.Kind.LEADER,
 )
 """The kinds of entry a unit's own Undo takes back (`services.outcomes.entry_undo`): each keeps
-every field it changed as it was before (its ``before``), and what else it weighs on (the
-medics' day, a Strategist's rally of the day) counts only the work that still stands
-(`history_standing`)."""
+every field it changed as it was before (its ``before``; a move to another force, the force it
+left, `HistoryEntry.moved`; a change of leader, the character who led it), and what else it
+weighs on (the medics' day, a Strategist's rally of the day) counts only the work that still
+stands (`history_standing`)."""
 
 
 def undo_refused(entry: HistoryEntry) -> str:
@@ -905,10 +908,21 @@ def undo_refused(entry: HistoryEntry) -> str:
         return "a fight is undone by reverting it, on its own page"
     if entry.kind == kind.RECOVERY and "rallied_by" not in entry.details:
         return "a day of R&R came with the clock, which does not go back: correct the unit instead"
+    if entry.kind == kind.CREATED:
+        return (
+            "a unit raised by mistake is struck off its force's roster instead, while it has "
+            "done nothing in the story"
+        )
+    if entry.leader_named:
+        return (
+            "a heal of its leader is the character's own, in their history too: correct the "
+            "unit instead"
+        )
     if entry.kind not in UNDO_KINDS:
         label = kind(entry.kind).label if entry.kind in kind.values else entry.kind
         return f"a {label} entry has no Undo: correct the unit instead"
-    if not entry.after:
+    if not entry.after and entry.moved is None:
+        # Saved before a move kept the forces it left and joined: nothing says where back is.
         return "a move to another force is undone by moving the unit back"
     return ""
 

@@ -129,6 +129,9 @@ def _details_export(
     roll by its index in the export (ids do not travel); ``records`` None: a force's export,
     which leaves those links behind."""
     found = dict(details)
+    # The forces a move left and joined, by id, which do not travel: a copy's move is undone by
+    # moving the unit back (`selectors.undo_refused`).
+    found.pop("moved", None)
     for key in CHARACTER_DETAILS:
         if _is_pk(found.get(key)) and found[key] in names:
             found[key] = names[found[key]]

@@ -435,6 +435,7 @@ UNDONE = {
     "skill_check": "the skill check",
     "contest": "the contest",
     "gm_edit": "the GM's correction",
+    "move": "the move between forces",
 }
 """How a revert names an entry it undoes that came from no fight, by the entry's kind."""
 

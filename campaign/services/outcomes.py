@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.engine.events import Removal
-from campaign.models import Campaign, Character, HistoryEntry, Leader, Unit
+from campaign.models import Campaign, Character, Force, HistoryEntry, Leader, Unit
 from campaign.rules.bridge import (
     LEADER_DIED,
     LEFT_THE_TABLE,
@@ -61,6 +61,7 @@ from campaign.services._record import (
     unit_change,
 )
 from campaign.services.notices import notices_after_commit
+from campaign.services.roster import unit_move_problems, unit_zone_refusal
 from units.bucs import Equipment
 from units.words import given, or_words, value_shown
 
@@ -603,7 +604,8 @@ def outcome_revert(
     them die, in the same transaction, with the closing window's entry (`casualties_die`), for
     a unit never carries old Casualty hits. A revert that would give them back in another
     window (a fight since, or a correction that opened a new one) is refused: undo that first.
-    So is one that would leave a unit where no run of the rules could (`state_problems`).
+    So is one that would leave a unit where no run of the rules could (`state_problems`), or
+    take it back to a force or a combat zone it could not be sent to now (`_undo_problems`).
     """
     chosen = sorted({entry.pk: entry for entry in entries}.values(), key=lambda e: e.pk)
     chosen.reverse()
@@ -623,6 +625,7 @@ def outcome_revert(
     if chosen:
         require_manager(units[chosen[0].unit_id].force.campaign, actor)
     current = {pk: unit.state.to_json() for pk, unit in units.items()}
+    moved_back: dict[int, Force] = {}  # by entry: the force a move undone takes the unit back to
     last_of: dict[int, HistoryEntry] = {}
     for entry in chosen:
         last_of.setdefault(entry.unit_id, entry)
@@ -652,6 +655,8 @@ def outcome_revert(
             )
         if problem := _relink_problem(entry, snapshot, units[entry.unit_id]):
             errors.setdefault(field, []).append(problem)
+        if problems := _undo_problems(entry, units[entry.unit_id], moved_back):
+            errors.setdefault(field, []).extend(problems)
     closing = {} if errors else _windows_closed_since(units, current, last_of, errors)
     if errors:
         raise ValidationError(errors)
@@ -662,6 +667,9 @@ def outcome_revert(
     reverted: list[HistoryEntry] = []
     for entry in chosen:
         unit = units[entry.unit_id]
+        if entry.pk in moved_back:
+            unit.force = moved_back[entry.pk]  # saved with its state, as the move saved it
+            notices_after_commit(unit.force.campaign)
         state = CampaignUnitState.from_json({**unit.state.to_json(), **entry.before})
         undid = _undone(entry, fight, state)
         written = unit_change(
@@ -688,9 +696,10 @@ def outcome_revert(
 @transaction.atomic
 def entry_undo(*, entry: HistoryEntry, reason: str, actor: Any = None) -> HistoryEntry | None:
     """The GM's Undo of a unit's latest change that came from no fight (`UNDO_KINDS`: a
-    correction, the medics' work, a training, a Strategist's rally), as one revert entry
-    (`outcome_revert`, which judges and writes it): every field it changed goes back to what it
-    was before it, the undone entry shown as undone.
+    correction, the medics' work, a training, a Strategist's rally, a move to another force, a
+    change of combat zone, a change of leader), as one revert entry (`outcome_revert`, which
+    judges and writes it): every field it changed goes back to what it was before it (the force
+    it left, the character who led it), the undone entry shown as undone.
 
     Only the unit's latest entry that still stands can be undone (`undo_blockers`): what came
     after it was built on it, and is undone first. An entry undone already is left as it is,
@@ -710,6 +719,27 @@ def entry_undo(*, entry: HistoryEntry, reason: str, actor: Any = None) -> Histor
     if errors:
         raise ValidationError(errors)
     return outcome_revert(entries=[entry], reason=reason, actor=actor)[0]
+
+
+def _undo_problems(entry: HistoryEntry, unit: Unit, moved_back: dict[int, Force]) -> list[str]:
+    """Why the unit cannot be put back as it was before ``entry``, beyond its fields: a move
+    to another force goes back to the force it left (into ``moved_back``, by the entry) only as
+    a move there could go (`roster.unit_move_problems`); a change of combat zone goes back only
+    as the unit could be sent there now (`roster.unit_zone_refusal`: not while it is in a battle
+    not yet applied). None when it can."""
+    if (moved := entry.moved) is not None:
+        left = Force.objects.filter(pk=moved.get("from"), campaign_id=unit.force.campaign_id)
+        force = left.first()
+        if force is None:
+            return [f"the force {unit.name} left is gone from {unit.force.campaign}"]
+        if unit.force_id != moved.get("to"):
+            return [f"{unit.name} has moved to another force since: undo that first"]
+        moved_back[entry.pk] = force
+        return unit_move_problems(unit, force)
+    if entry.kind == Kind.DEPLOYMENT and "in_combat_zone" in entry.before:
+        refused = unit_zone_refusal(unit, bool(entry.before["in_combat_zone"]))
+        return [refused] if refused else []
+    return []
 
 
 def _only_renamed(entry: HistoryEntry, field: str, now: Any, then: Any) -> bool:
@@ -814,8 +844,8 @@ def _undone(entry: HistoryEntry, fight: Fight | None, state: CampaignUnitState) 
     after the revert) keeps, as a revert that gives points back says them."""
     noun, name, by_units = fight or _fight_of(entry) or ("", "", "")
     kept = state.experience if "experience" not in entry.after else None
-    return {"kind": entry.kind, "day": entry.day, "fight": noun, "name": name, "kept": kept,
-            "by_units": by_units}  # fmt: skip
+    return {"kind": entry.undo_kind, "day": entry.day, "fight": noun, "name": name,
+            "kept": kept, "by_units": by_units}  # fmt: skip
 
 
 def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | SameCharacter | None:

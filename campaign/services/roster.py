@@ -974,22 +974,14 @@ def unit_move(*, unit: Unit, force: Force, reason: str, actor: Any = None) -> Hi
     require_manager(campaign, actor)
     errors: dict[str, list[str]] = {}
     reason = text_given(errors, "reason", reason, needed="a move needs its reason")
-    if force.campaign_id != campaign.pk:
-        errors.setdefault("force", []).append(f"{force} is not a force of {campaign}")
-    elif force.pk == unit.force_id:
-        errors.setdefault("force", []).append(f"{unit.name} is in {force} already")
-    if unit.state.destroyed:
-        errors.setdefault("force", []).append(
-            f"{unit.name} was destroyed: it stays with the force it fell in"
-        )
-    elif battle := engaged_units(campaign=campaign).get(unit.pk):
-        errors.setdefault("force", []).append(still_in_battle(unit, battle))
+    if problems := unit_move_problems(unit, force):
+        errors["force"] = problems
     if errors:
         raise ValidationError(errors)
-    was = unit.force.name
+    was = unit.force
     unit.force = force
     notices_after_commit(campaign)
-    moved = f"Moved from {was} to {force.name} (GM: {reason})"
+    moved = f"Moved from {was.name} to {force.name} (GM: {reason})"
     return unit_change(
         unit=unit,
         state=unit.state,
@@ -997,9 +989,33 @@ def unit_move(*, unit: Unit, force: Force, reason: str, actor: Any = None) -> Hi
         why=moved,
         text=moved,  # its state is as it was: the move is the whole sentence
         day=campaign.day,
+        # The forces it left and joined, so its Undo moves it back (`HistoryEntry.moved_from`).
+        details={"moved": {"from": was.pk, "to": force.pk}},
         actor=actor,
         always=True,
     )
+
+
+def unit_move_problems(unit: Unit, force: Force) -> list[str]:
+    """Why ``unit`` cannot be moved to ``force``, in sentences (none when it can): a force of
+    its own campaign other than its own, with no unit of its name; never a destroyed unit,
+    which stays with the force it fell in, nor one in a battle not applied yet, whose outcome
+    is the force's it fought for. A move and its Undo ask the same."""
+    campaign = unit.force.campaign
+    problems = []
+    if force.campaign_id != campaign.pk:
+        problems.append(f"{force} is not a force of {campaign}")
+    elif force.pk == unit.force_id:
+        problems.append(f"{unit.name} is in {force} already")
+    elif force.units.filter(name=unit.name).exists():
+        problems.append(
+            f"{force} already has a unit called {quoted(unit.name)}: rename one of them first"
+        )
+    if unit.state.destroyed:
+        problems.append(f"{unit.name} was destroyed: it stays with the force it fell in")
+    elif battle := engaged_units(campaign=campaign).get(unit.pk):
+        problems.append(still_in_battle(unit, battle))
+    return problems
 
 
 @transaction.atomic

@@ -674,7 +674,7 @@ def unit_undo_view(request: HttpRequest, pk: int, unit_pk: int, entry_pk: int) -
         raise Http404("no such entry in the unit's history")
     entry.unit = unit
     url = reverse("campaign:unit", args=[pk, unit.pk])
-    this = undone_name(entry.kind, entry.day)
+    this = undone_name(entry.undo_kind, entry.day)
     named = history_sentence(this, "")  # "The GM's correction of day 3"
     if HistoryEntry.objects.filter(reverts=entry).exists():
         # Sent twice (a double click, a page drawn before): the first Undo is the answer.

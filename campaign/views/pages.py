@@ -539,7 +539,8 @@ def unit_context(
         context["train_blocked"] = training_blocked(unit.state)
         # The unit's latest change, when it has an Undo of its own (`selectors.undo_offered`).
         if (undo := undo_offered(unit=unit, page=story)) is not None:
-            context["undo_entry"], context["undo_name"] = undo, undone_name(undo.kind, undo.day)
+            context["undo_entry"] = undo
+            context["undo_name"] = undone_name(undo.undo_kind, undo.day)
         leader = getattr(unit, "leader", None)
         if leader is not None:
             context["detach_form"] = LeaderDetachForm()

@@ -15,7 +15,7 @@ from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, U
 from campaign.rules.bridge import UnitOutcome
 from campaign.rules.history import possessive
 from campaign.rules.orders import clock_hour
-from campaign.selectors import unit_history_explains
+from campaign.selectors import undo_refused, unit_history_explains
 from campaign.services import (
     calendar_advance,
     campaign_create,
@@ -97,6 +97,13 @@ def test_a_unit_moved_to_another_force_survives_export_and_import(played, force,
     said = f"Moved from {force.name} to {enemy.name} (GM: detached to the ford)"
     assert moved.history.latest("pk").text == said
     assert unit_history_explains(unit=moved)
+    # The forces it left and joined are kept by id, which do not travel: the copy's move has
+    # no Undo, and is undone by moving the unit back.
+    histories = [unit["history"] for each in exported["forces"] for unit in each["units"]]
+    assert not any("moved" in entry["details"] for history in histories for entry in history)
+    assert undo_refused(moved.history.latest("pk")) == (
+        "a move to another force is undone by moving the unit back"
+    )
 
 
 def test_the_export_names_users_and_cards_not_database_ids(played):

@@ -1,24 +1,35 @@
 """A unit's Undo: the GM takes back its latest change that came from no fight (a correction,
-the medics' work, a training, a Strategist's rally), exactly, as one revert entry."""
+the medics' work, a training, a Strategist's rally, a move to another force, a change of
+combat zone, a change of leader), exactly, as one revert entry."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from campaign.models import HistoryEntry
+from campaign.models import Campaign, HistoryEntry, Leader
 from campaign.rules.bridge import UnitOutcome
 from campaign.selectors import entries_undone, medics_used_today, undo_offered
 from campaign.services import (
     calendar_advance,
+    campaign_update,
     entry_undo,
+    leader_attach,
+    leader_detach,
     medical_apply,
     outcome_apply,
+    unit_combat_zone_set,
     unit_edit,
     unit_move,
     unit_train,
 )
-from campaign.services.characters import character_create, character_rally, rallied_today
+from campaign.services.battles import campaign_battle_record
+from campaign.services.characters import (
+    character_create,
+    character_heal,
+    character_rally,
+    rallied_today,
+)
 from campaign.services.roster import force_create
 from units.bucs import Quality
 
@@ -121,7 +132,7 @@ def test_an_undone_training_and_rally_give_back_the_step_and_the_days_rally(
     assert squad.morale_hits == 2 and squad.pk not in rallied_today(campaign)
 
 
-def test_a_fight_the_clock_a_move_and_a_raising_have_no_undo_of_their_own(
+def test_a_fight_the_clock_a_raising_a_heal_and_an_old_move_have_no_undo_of_their_own(
     campaign, make_unit, cast
 ):
     unit = make_unit("Sappers")
@@ -134,13 +145,20 @@ def test_a_fight_the_clock_a_move_and_a_raising_have_no_undo_of_their_own(
             entry_undo(entry=entry, reason="r", actor=cast.gm)
         refusals[entry.kind] = refused.value.message_dict["entry"]
     assert refusals == {
-        Kind.CREATED: ["a Raised entry has no Undo: correct the unit instead"],
+        Kind.CREATED: [
+            "a unit raised by mistake is struck off its force's roster instead, while it has "
+            "done nothing in the story"
+        ],
         Kind.BATTLE: ["a fight is undone by reverting it, on its own page"],
     }
     other = force_create(campaign=campaign, owner=cast.rival, name="Blue Battalion")
     moved = unit_move(unit=unit, force=other, reason="detached", actor=cast.gm)
+    # A move saved before it kept the forces it left and joined: nothing says where back is.
+    HistoryEntry.objects.filter(pk=moved.pk).update(details={})
+    moved.refresh_from_db()
     with pytest.raises(ValidationError, match="undone by moving the unit back"):
         entry_undo(entry=moved, reason="r", actor=cast.gm)
+    unit.refresh_from_db()
     unit_edit(unit=unit, changes={"morale_hits": 2, "status": "ready"}, reason="r", actor=cast.gm)
     calendar_advance(campaign=campaign, actor=cast.gm)
     rested = unit.history.order_by("pk").last()
@@ -149,3 +167,143 @@ def test_a_fight_the_clock_a_move_and_a_raising_have_no_undo_of_their_own(
         entry_undo(entry=rested, reason="r", actor=cast.gm)
     unit.refresh_from_db()
     assert undo_offered(unit=unit) is None
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
+    leader_attach(unit=unit, character=holt, actor=cast.gm)
+    holt.refresh_from_db()
+    holt.hit_points = 5
+    holt.save()
+    character_heal(character=holt, hit_points=4, actor=cast.gm)
+    healed = unit.history.order_by("pk").last()
+    with pytest.raises(ValidationError) as refused:
+        entry_undo(entry=healed, reason="r", actor=cast.gm)
+    assert refused.value.message_dict["entry"] == [
+        "a heal of its leader is the character's own, in their history too: correct the unit "
+        "instead"
+    ]
+
+
+def test_an_undone_change_of_combat_zone_puts_the_unit_back_where_it_was(make_unit, cast):
+    unit = make_unit("Sappers")
+    was = unit.state.to_json()
+    sent = unit_combat_zone_set(unit=unit, in_combat_zone=True, actor=cast.player)
+    assert undo_offered(unit=unit) == sent
+    undo = entry_undo(entry=sent, reason="sent by mistake", actor=cast.gm)
+    unit.refresh_from_db()
+    assert unit.state.to_json() == was and not unit.in_combat_zone
+    assert undo.text.startswith("sent by mistake: the deployment of day 1 is undone")
+    # Something after it was built on it: undo that first.
+    sent = unit_combat_zone_set(unit=unit, in_combat_zone=True, actor=cast.player)
+    unit_edit(unit=unit, changes={"morale_hits": 1}, reason="shelled", actor=cast.gm)
+    with pytest.raises(ValidationError) as refused:
+        entry_undo(entry=sent, reason="r", actor=cast.gm)
+    assert refused.value.message_dict["entry"] == [
+        "Sappers has changed since (GM correction on day 1): undo that first"
+    ]
+    unit.refresh_from_db()
+    assert unit.in_combat_zone and unit.morale_hits == 1
+
+
+def test_a_change_of_combat_zone_is_not_undone_while_the_unit_awaits_a_battles_outcome(
+    campaign, make_unit, enemy, cast
+):
+    # Withdrawn by the Undo, the battle's outcome would put it back without a word, as a
+    # withdrawal then would: it stays where it went in, and nothing is written.
+    campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.REVIEW)
+    unit = make_unit("Sappers")
+    foe = make_unit("Foe", into=enemy)
+    sent = unit_combat_zone_set(unit=unit, in_combat_zone=True, actor=cast.gm)
+    untouched = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    campaign_battle_record(
+        campaign=campaign, name="Pending", sides={"x": [unit], "y": [foe]}, winner="y",
+        outcomes={unit.pk: untouched, foe.pk: untouched},
+    )  # fmt: skip
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        entry_undo(entry=sent, reason="r", actor=cast.gm)
+    assert refused.value.message_dict[f"entries.{sent.pk}"] == [
+        "Sappers is still in Pending, whose outcome is not applied yet"
+    ]
+    assert HistoryEntry.objects.count() == entries
+    unit.refresh_from_db()
+    assert unit.in_combat_zone
+
+
+def test_an_undone_new_leader_leaves_the_unit_as_it_was_and_the_character_free(
+    campaign, make_unit, cast
+):
+    squad = make_unit("Sappers")
+    was = squad.state.to_json()
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
+    took = leader_attach(unit=squad, character=holt, actor=cast.gm)
+    attached = squad.history.order_by("pk").last()
+    assert took.character == holt and undo_offered(unit=squad) == attached
+    undo = entry_undo(entry=attached, reason="the wrong squad", actor=cast.gm)
+    squad.refresh_from_db()
+    assert squad.state.to_json() == was and not Leader.objects.filter(unit=squad).exists()
+    assert undo.text.startswith("the wrong squad: the change of leader of day 1 is undone")
+    # Free to lead another unit, as if the wrong squad had never had them.
+    assert leader_attach(unit=make_unit("Miners"), character=holt).character == holt
+
+
+def test_an_undone_leaving_puts_the_same_character_back_unless_they_lead_another_unit(
+    campaign, make_unit, cast
+):
+    squad = make_unit("Sappers")
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
+    leader_attach(unit=squad, character=holt, actor=cast.gm)
+    squad.refresh_from_db()
+    was = squad.state.to_json()
+    left = leader_detach(unit=squad, reason="called to HQ", actor=cast.gm)
+    entry_undo(entry=left, reason="HQ changed its mind", actor=cast.gm)
+    squad.refresh_from_db()
+    assert squad.state.to_json() == was and squad.leader.character == holt
+    # Leading another unit since, the character is not put back: nothing is written.
+    left = leader_detach(unit=squad, reason="called to HQ", actor=cast.gm)
+    leader_attach(unit=make_unit("Miners"), character=holt, actor=cast.gm)
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        entry_undo(entry=left, reason="again", actor=cast.gm)
+    assert refused.value.message_dict[f"entries.{left.pk}"] == [
+        "Capt. Holt leads another unit now: detach them there first"
+    ]
+    assert HistoryEntry.objects.count() == entries and not Leader.objects.filter(unit=squad)
+
+
+def test_an_undone_move_takes_the_unit_back_to_the_force_it_left(
+    campaign, force, enemy, make_unit, cast
+):
+    unit = make_unit("Sappers")
+    was = unit.state.to_json()
+    moved = unit_move(unit=unit, force=enemy, reason="detached", actor=cast.gm)
+    assert moved.details == {"moved": {"from": force.pk, "to": enemy.pk}}
+    assert undo_offered(unit=unit) == moved
+    undo = entry_undo(entry=moved, reason="the wrong squad", actor=cast.gm)
+    unit.refresh_from_db()
+    assert unit.force == force and unit.state.to_json() == was
+    assert undo.text.startswith("the wrong squad: the move between forces of day 1 is undone")
+    assert entries_undone(entries=[moved]) == {moved.pk}
+    # Something after it was built on it (Blue's medics, a correction): undo that first.
+    moved = unit_move(unit=unit, force=enemy, reason="detached", actor=cast.gm)
+    unit_edit(unit=unit, changes={"morale_hits": 1}, reason="shelled", actor=cast.gm)
+    with pytest.raises(ValidationError, match=r"has changed since \(GM correction on day 1\)"):
+        entry_undo(entry=moved, reason="r", actor=cast.gm)
+
+
+def test_a_move_is_not_undone_into_a_force_holding_a_unit_of_its_name(
+    campaign, force, enemy, make_unit, cast
+):
+    unit = make_unit("Sappers")
+    moved = unit_move(unit=unit, force=enemy, reason="detached", actor=cast.gm)
+    make_unit("Sappers")  # raised in Red Company since
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        entry_undo(entry=moved, reason="r", actor=cast.gm)
+    said = "Red Company already has a unit called “Sappers”: rename one of them first"
+    assert refused.value.message_dict[f"entries.{moved.pk}"] == [said]
+    assert HistoryEntry.objects.count() == entries
+    unit.refresh_from_db()
+    assert unit.force == enemy
+    # A move there is refused the same way, in words, not by the database.
+    with pytest.raises(ValidationError) as refused:
+        unit_move(unit=unit, force=force, reason="back", actor=cast.gm)
+    assert refused.value.message_dict["force"] == [said]

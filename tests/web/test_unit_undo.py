@@ -1,5 +1,6 @@
-"""A unit's Undo on its page: the GM's link beside the latest change, a page to confirm it
-with a reason, and why not when something came after it."""
+"""A unit's Undo on its page: the GM's link beside the latest change (a correction, a move to
+another force, a change of leader...), a page to confirm it with a reason, and why not when
+something came after it."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import HistoryEntry
-from campaign.services import unit_edit
+from campaign.services import leader_attach, unit_edit, unit_move
 from campaign.services.outcomes import REVERT_REASON_NEEDED
+from campaign.services.roster import unit_create
 from campaign.templatetags.sentences import as_sentence
 from tests.web.campaign_world import login
 
@@ -96,3 +98,46 @@ def test_an_undo_of_an_earlier_change_says_what_came_after_it(client, world):
     assert refused.status_code == 400
     world.unit.refresh_from_db()
     assert world.unit.morale_hits == 1
+
+
+def test_the_gm_undoes_a_move_to_another_force_from_the_units_page(client, world):
+    unit = world.unit
+    moved = unit_move(unit=unit, force=world.enemy, reason="detached", actor=world.users["gm"])
+    undo_url = _url("unit-undo", world, unit.pk, moved.pk)
+    login(client, world, "gm")
+    page = html.unescape(client.get(_url("unit", world, unit.pk)).text)
+    assert f'aria-label="Undo the move between forces of day {moved.day}"' in page
+    review = html.unescape(client.get(undo_url).text)
+    assert f"Undo the move between forces of day {moved.day}?" in review
+    assert f"{unit.name} goes back to {world.force.name}." in review
+    done = client.post(undo_url, {"reason": "the wrong squad", "confirm": "yes"}, follow=True)
+    text = html.unescape(done.text)
+    assert f"The move between forces of day {moved.day} is undone." in text
+    assert f"The wrong squad: the move between forces of day {moved.day} is undone" in text
+    unit.refresh_from_db()
+    assert unit.force == world.force
+
+
+def test_a_leader_change_undone_from_the_units_page_and_a_refusal_said_above_the_form(
+    client, world
+):
+    unit = world.unit
+    leader_attach(unit=unit, name="Sgt. Kay", hit_points=9, actor=world.users["gm"])
+    attached = unit.history.order_by("pk").last()
+    login(client, world, "gm")
+    undo_url = _url("unit-undo", world, unit.pk, attached.pk)
+    review = html.unescape(client.get(undo_url).text)
+    assert f"Undo the change of leader of day {attached.day}?" in review
+    client.post(undo_url, {"reason": "no such sergeant", "confirm": "yes"})
+    unit.refresh_from_db()
+    assert not hasattr(unit, "leader")
+    # A unit of its name raised in the force it left since: the Undo is refused, in words.
+    moved = unit_move(unit=unit, force=world.enemy, reason="detached", actor=world.users["gm"])
+    unit_create(force=world.force, unit_type=unit.unit_type, name=unit.name)
+    undo_url = _url("unit-undo", world, unit.pk, moved.pk)
+    refused = client.post(undo_url, {"reason": "wrong", "confirm": "yes"})
+    assert refused.status_code == 400
+    said = f"{world.force.name} already has a unit called “{unit.name}”: rename one of them first."
+    assert said in html.unescape(refused.text)
+    unit.refresh_from_db()
+    assert unit.force == world.enemy
