@@ -989,7 +989,7 @@ def unit_move(*, unit: Unit, force: Force, reason: str, actor: Any = None) -> Hi
         why=moved,
         text=moved,  # its state is as it was: the move is the whole sentence
         day=campaign.day,
-        # The forces it left and joined, so its Undo moves it back (`HistoryEntry.moved_from`).
+        # The forces it left and joined, so its Undo moves it back (`HistoryEntry.moved`).
         details={"moved": {"from": was.pk, "to": force.pk}},
         actor=actor,
         always=True,
