@@ -74,6 +74,20 @@ def test_occupants_may_attack_out():
     assert of(ev, "attack")[0].outcome == "damage"
 
 
+def test_an_occupant_may_not_attack_the_people_inside_another_building():
+    # Only a unit inside the same building gets past its walls: from inside one house the people
+    # in the house next door are attacked through their own walls, like anyone's.
+    sc = scenario(
+        [unit("a", (7, 2))],
+        [unit("b", (11, 2))],
+        buildings=[building("g", square(4, 0, 8, 4)), building("h", HOUSE)],
+    )
+    b = battle(sc, [1, 6, 1])
+    b.state.units["b"].concealed = False  # even when revealed, the walls are what you shoot
+    with pytest.raises(IllegalActionError, match="attack the building"):
+        act(b, "a", AttackStep("b", "Gun"))
+
+
 @pytest.mark.parametrize(("x", "weapon", "kw"), [(4, "Gun", {}), (9.5, CLOSE_COMBAT, {"melee": 4})])
 def test_buildings_do_not_dodge_no_skill_roll(x, weapon, kw):
     # Shooting and Melee alike: a 6 would miss against Skill 2, but no Skill roll is made.
@@ -355,6 +369,16 @@ def test_a_building_admitting_the_unit_needs_no_breaching_roll():
     sc = _sc([unit("a", (8, 2), size=2, keywords=["breaching"])], [unit("b", (20, 20))])
     ev = act(battle(sc), "a", MoveStep(((12, 2),)))
     assert not of(ev, "roll")
+
+
+def test_a_breaching_unit_leaves_a_building_that_does_not_admit_it_without_a_roll():
+    # "Breaching — may enter buildings it otherwise couldn't. Skill roll or take 1 Hit": the
+    # roll is for going in; walking out of one rolls nothing.
+    sc = _sc([unit("a", (12, 2), size=4, keywords=["breaching"])], [unit("b", (20, 20))])
+    b = battle(sc)
+    ev = act(b, "a", MoveStep(((16, 2),)))
+    assert not of(ev, "roll")
+    assert b.state.units["a"].position == (16, 2) and b.state.units["a"].hits == 2
 
 
 def test_a_building_of_a_side_is_not_attacked_by_that_side():

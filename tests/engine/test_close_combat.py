@@ -23,6 +23,14 @@ def test_close_combat_is_range_1(at, beyond):
         assert (attack.attack, attack.target, attack.distance) == (first, "b", 1)
 
 
+@pytest.mark.parametrize(("at", "to"), [((9.7, 5.3), (10.3, 6.1)), ((2.6, 8.1), (3.2, 8.9))])
+def test_close_combat_reaches_1_inch_between_decimal_positions(at, to):
+    # 0.6" by 0.8" is 1" on the tape, though in binary these positions come to a hair over.
+    sc = scenario([unit("a", at, melee=4)], [unit("b", to)])
+    attack = of(act(battle(sc, [1, 6, 1]), "a", AttackStep("b", CLOSE_COMBAT)), "attack")[0]
+    assert (attack.attack, attack.distance, attack.outcome) == ("melee", 1, "damage")
+
+
 def test_close_combat_is_ordered_by_close_combat_whatever_the_log_calls_it():
     # The log names close combat "Melee" or "Ram"; neither is a weapon line, and the refusal
     # says how close combat is ordered.
@@ -101,6 +109,16 @@ def test_without_printed_melee_close_combat_is_ramming():
     sc = scenario([unit("a", (2, 2), size=3)], [unit("b", (2.5, 2))])
     ev = act(battle(sc, [6, 1, 1, 6]), "a", AttackStep("b", CLOSE_COMBAT))
     assert [a.attack for a in of(ev, "attack")] == ["ram", "ram_back"]
+
+
+def test_a_printed_melee_of_0_is_melee_not_ramming():
+    # "A unit without a printed Melee value resolves Range 1 contact as Ramming": a card that
+    # prints Melee 0 has a value, so it makes a Skill roll and strikes with Power 0, not its Size.
+    sc = scenario([unit("a", (2, 2), melee=0, size=4)], [unit("b", (3, 2), resistance=0)])
+    ev = act(battle(sc, [1, 6, 1]), "a", AttackStep("b", CLOSE_COMBAT))
+    assert [r.purpose for r in of(ev, "roll")] == ["to_hit", "penetration", "armour"]
+    attack = of(ev, "attack")[0]
+    assert (attack.attack, attack.power, attack.outcome) == ("melee", 0, "damage")
 
 
 def test_ramming_has_no_skill_roll_and_power_is_size():

@@ -535,6 +535,20 @@ def test_sensor_reaches_exactly_6_inches_straight_or_slanting_and_not_a_hair_mor
     assert not b.state.units["b"].concealed
 
 
+@pytest.mark.parametrize(("at", "to"), [((0.8, 12.2), (4.4, 17.0)), ((15.7, 15.1), (15.7, 21.1))])
+def test_sensor_reaches_6_inches_between_decimal_positions(at, to):
+    # 3.6" by 4.8", or 6" straight, in tenths of an inch: 6" on the tape, a hair over in binary.
+    x, y = to
+    sc = scenario(
+        [unit("a", at, keywords=["sensor"])],
+        [unit("b", to, enters=["woods"])],
+        terrain=[piece("w", "woods", square(x - 0.5, y - 0.5, x + 0.5, y + 0.5))],
+        ruleset="one_year_war",
+    )
+    ev = act(battle(sc), "a", RevealStep("b"))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("b", "sensor")]
+
+
 def test_sensor_is_instead_of_firing_not_as_well():
     with pytest.raises(IllegalActionError):
         act(battle(_sensor_sc(6)), "a", RevealStep("b"), AttackStep("b", "Gun"))

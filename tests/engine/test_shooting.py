@@ -86,6 +86,25 @@ def test_range_is_measured_centre_to_centre_and_within_is_inclusive(at):
         act(battle(sc), "a", AttackStep("b", "Gun"))
 
 
+@pytest.mark.parametrize(
+    ("at", "to", "reach"),
+    [
+        ((18.4, 5.8), (18.4, 11.8), 6),
+        ((0.8, 12.2), (4.4, 17.0), 6),
+        ((14.0, 17.9), (15.8, 20.3), 3),
+    ],
+)
+def test_a_range_between_decimal_positions_is_measured_as_a_tape_would_measure_it(at, to, reach):
+    # A tape measure reads 6" from (18.4, 5.8) to (18.4, 11.8) and 3" from (14.0, 17.9) to
+    # (15.8, 20.3), though the sums in binary come to a hair over: a target exactly at the
+    # weapon's Range, written in tenths of an inch, is still in range.
+    sc = scenario(
+        [unit("a", at, weapons=[{"name": "Gun", "power": 3, "range": reach}])], [unit("b", to)]
+    )
+    shot = of(act(battle(sc, [6]), "a", AttackStep("b", "Gun")), "attack")[0]
+    assert (shot.target, shot.distance, shot.outcome) == ("b", reach, "miss")
+
+
 @pytest.mark.parametrize("ruleset", ["combined_arms", "one_year_war"])
 @pytest.mark.parametrize("skill", [2, 3, 4, 5])
 def test_skill_roll_hits_on_skill_or_under_and_misses_one_over(skill, ruleset):

@@ -138,6 +138,24 @@ def test_an_objective_is_held_and_contested_from_exactly_its_radius():
         assert rec.result.side("blue").score == (6 if held else 0), red_at
 
 
+@pytest.mark.parametrize(
+    ("point", "at"), [((14.0, 17.9), (15.8, 20.3)), ((15.3, 0.7), (17.1, 3.1))]
+)
+def test_an_objective_radius_is_measured_between_decimal_positions_as_a_tape_would(point, at):
+    # 1.8" by 2.4" is 3" on the tape, a hair over in binary: a unit exactly at the radius, in
+    # tenths of an inch, holds the ground.
+    objective = [
+        {"id": "x", "point": list(point), "radius": 3, "sides": ["blue"], "points_at_end": 5}
+    ]
+    sc = scenario([unit("a", at)], [unit("b", (1, 23))], objectives=objective, turn_limit=1)
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([6, 1]),
+        commanders={"blue": ScriptedCommander(), "red": ScriptedCommander()},
+    )
+    assert rec.result.side("blue").score == 5
+
+
 def test_an_objective_only_scores_for_its_sides():
     sc = scenario([unit("a", (2, 2))], [unit("b", (12, 12))], objectives=_obj(points_at_end=5))
     rec = run_battle(
