@@ -35,3 +35,14 @@ document.addEventListener("DOMContentLoaded", () => {
   if (document.readyState === "complete") focus();
   else window.addEventListener("load", focus, { once: true });
 });
+
+// The message tells the step that loaded the page. A form sent after it and answered in place
+// (htmx swaps it back refused, or a step short of done, such as another page of units) is a
+// later step: the message goes as the answer comes in, so the page never shows "Done: …" from
+// before above a refusal of now. A form done loads its page afresh, with its own message, and
+// a part the page fetches for itself (a battle's progress) is no step of the reader's.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const sent = event.detail.requestConfig;
+  if (!sent || sent.verb === "get" || !event.detail.shouldSwap) return;
+  document.querySelectorAll(".messages").forEach((said) => said.remove());
+});
