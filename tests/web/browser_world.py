@@ -11,6 +11,10 @@ from tests.web.campaign_world import World, build_world
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 """The viewports every campaign page is checked at."""
 
+LEAST_TAP = 24
+"""How tall, in CSS pixels, a target a thumb must find is at least: WCAG 2.5.8's least, the
+stylesheet's ``--tap``."""
+
 UNITS_SINCE = "section[aria-labelledby=since-h]"
 """The dashboard's news of the member's own units since their last visit (the campaign's own
 story since then is the section beside it)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.browser import expect, shoot
-from tests.web.browser_world import SIZES, at_size, scroll_width, sticking_out
+from tests.web.browser_world import LEAST_TAP, SIZES, at_size, scroll_width, sticking_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -121,7 +121,7 @@ def test_the_top_bar_and_the_breadcrumbs_are_big_enough_to_tap_on_a_phone(
     )
     targets = page.evaluate(TAPS)
     assert len(targets) >= 10 and "Log out" in [name for name, _ in targets], targets
-    small = [(name, height) for name, height in targets if height < 24]
+    small = [(name, height) for name, height in targets if height < LEAST_TAP]
     assert not small, small
 
 
@@ -154,7 +154,7 @@ def test_the_table_pages_links_and_a_reports_section_links_are_big_enough_to_tap
         page.goto(c + path)
         targets = page.evaluate(ROW_TAPS)
         assert len(targets) >= least, (path, targets)
-        small = [(name, height) for name, height in targets if height < 24]
+        small = [(name, height) for name, height in targets if height < LEAST_TAP]
         assert not small, (path, small)
     assert not page.errors, page.errors
 
@@ -203,6 +203,46 @@ def test_a_forms_row_per_unit_fits_a_tablet_still_drawn_as_a_table(
         assert scroll_width(page) <= 820, (name, sticking_out(page))
         assert page.evaluate(FIELDS_RIGHT) <= 820, name
         shoot(page, f"unit-rows-{name}-820", full_page=True)
+    assert not page.errors, page.errors
+
+
+BOXES = """() => [...document.querySelectorAll('input[type=checkbox]')]
+  .filter(box => box.getClientRects().length)
+  .map(box => {
+    const drawn = box.getBoundingClientRect();
+    const label = (box.closest('label') || document.querySelector(`label[for="${box.id}"]`))
+      .getBoundingClientRect();
+    const beside = drawn.left >= label.left - 1 && drawn.right <= label.right + 1
+      && drawn.top >= label.top - 1 && drawn.bottom <= label.bottom + 1;
+    return [box.name, drawn.width, drawn.height, beside];
+  })"""
+"""Every checkbox drawn on the page: its name, its size, and whether it sits in its label's box."""
+
+
+def test_checkboxes_are_big_enough_to_tap_on_a_phone(browser_world, page_for, live_server):
+    """Every checkbox of the GM's forms (the settings' fog of war, an engagement's situation, the
+    units helping a contest, a character's feats, a unit's specialties) is at least 24 px each
+    way, as the top bar's links are, not the browser's own 13 px, and is still drawn within its
+    label, its words beside it, the page no wider than the phone."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("gm"), "phone")
+    for path, least in (
+        ("/", 1),
+        ("/engagements/new/", 4),
+        ("/checks/", 2),
+        ("/characters/", 2),
+        (f"/forces/{browser_world.force.pk}/", 2),
+    ):
+        page.goto(c + path)
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        boxes = page.evaluate(BOXES)
+        assert len(boxes) >= least, (path, boxes)
+        small = [(name, w, h) for name, w, h, _ in boxes if min(w, h) < LEAST_TAP]
+        assert not small, (path, small)
+        astray = [name for name, _, _, beside in boxes if not beside]
+        assert not astray, (path, astray)
+        assert scroll_width(page) <= SIZES["phone"]["width"], (path, sticking_out(page))
+    shoot(page, "checkboxes-phone", full_page=True)
     assert not page.errors, page.errors
 
 
@@ -653,7 +693,7 @@ def test_every_control_of_the_replay_is_big_enough_to_tap_on_a_phone(
     expect(page.locator("[data-replay] [data-controls]")).to_be_visible()
     controls = page.evaluate(REPLAY_CONTROLS)
     assert len(controls) >= 10 and "seek" in [name for name, _ in controls], controls
-    small = [(name, height) for name, height in controls if height < 24]
+    small = [(name, height) for name, height in controls if height < LEAST_TAP]
     assert not small, small
     assert not page.errors, page.errors
 
