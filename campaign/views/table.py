@@ -837,6 +837,8 @@ def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict
                            when=f"day {record.day}, {record.hour:02d}:00")  # fmt: skip
     if record.state == Engagement.State.APPLIED:
         context.update(_engagement_aftermath(viewer, record))
+    else:
+        context.update(_engagement_reverted(viewer, record))
     if viewer.manages and record.state == Engagement.State.APPLIED:
         if forms.get("revert_form"):
             context["revert_form"] = forms["revert_form"]  # sent, and refused: it says why
@@ -867,6 +869,30 @@ def _engagement_aftermath(viewer: Viewer, record: Engagement) -> dict[str, Any]:
             medics_due_context(viewer.campaign, [a for a in attention if a.unit.pk in fought])[1]
         )
     return context
+
+
+def _engagement_reverted(viewer: Viewer, record: Engagement) -> dict[str, Any]:
+    """What reverting the engagement did, for its page: what its units are back to, told in the
+    words of the revert entries (as a battle's page tells a revert), for the forces the reader
+    sees in full; and who reverted it, when and why, as the first of those entries keeps it
+    (none: an engagement that changed no unit)."""
+    entries = list(
+        HistoryEntry.objects.filter(reverts__pk__in=record.applied_entries)
+        .select_related("unit__force", "unit__leader", "actor")
+        .order_by("pk")
+    )
+    shown, hidden = changes_for_reader(viewer, changes(entries_changes(entries), entries))
+    # Its units named in the line-up's order, as the message of the revert names them.
+    lined_up = {}
+    for entry in sorted(entries, key=lambda e: e.reverts_id or 0):
+        lined_up.setdefault(entry.unit_id, entry.unit)
+    named = [unit for pk, unit in lined_up.items() if pk in {c.unit.pk for c in shown}]
+    return {
+        "changes": shown,
+        "changes_hidden": hidden,
+        "reverted_text": engagement_reverted_text(record.name, named),
+        "revert": entries[0] if entries else None,
+    }
 
 
 @login_required

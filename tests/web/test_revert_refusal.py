@@ -260,3 +260,37 @@ def test_an_engagements_revert_says_by_name_which_units_are_as_they_were(client,
     assert said == [
         f"{name} is reverted: {ours.name} and {theirs.name} are as they were before it."
     ]
+
+
+def test_a_reverted_engagements_page_says_what_happened_and_what_the_gm_may_do(client, world):
+    # It showed only "reverted" in the line under its name: not who reverted it, when or why,
+    # what its units are back to, nor that it is not applied again.
+    from campaign.models import Campaign
+
+    login(client, world, "gm")
+    record, ours = _engagement(world)
+    theirs = Unit.objects.filter(force=world.enemy).first()
+    client.post(_url("engagement-revert", world, record.pk), {"reason": "wrong dice"})
+    page = client.get(_url("engagement", world, record.pk)).text
+    name = record.name[:1].upper() + record.name[1:]
+    said = html.unescape(re.sub(r"<[^>]+>", "", page.split('id="reverted"', 1)[1]))
+    said = " ".join(said.split())
+    assert (
+        f"{name} is reverted: {ours.name} and {theirs.name} are as they were before it. "
+        f"Reverted by gm on day {world.campaign.day} (in real time, "
+    ) in said
+    assert "), giving as the reason “wrong dice”. The log below is kept as it was fought" in said
+    assert "; it counts for no unit now. What the revert gave back:" in said
+    assert "A reverted engagement is not applied again. To fight it again, fight a new " in said
+    assert _url("engagement-setup", world) in page
+    assert 'id="revert-form"' not in page
+    # A player reads what happened to the units they see in full; the next step is the GM's.
+    Campaign.objects.filter(pk=world.campaign.pk).update(
+        other_forces_visible=Campaign.Visibility.SUMMARY
+    )
+    login(client, world, "player")
+    page = client.get(_url("engagement", world, record.pk)).text
+    said = " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
+    assert f"{name} is reverted: {ours.name} is as it was before it. Reverted by gm" in said
+    assert "1 unit of forces you see only in summary is left out." in said
+    assert "fight a new engagement" not in said
