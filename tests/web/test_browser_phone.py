@@ -1021,3 +1021,51 @@ def test_the_timelines_whose_story_choice_shows_its_choice_whole_on_a_phone(
     assert scroll_width(page) <= width, sticking_out(page)
     shoot(page, f"timeline-follow-{width}")
     assert not page.errors, page.errors
+
+
+REPLAY_MARKERS = """() => [...document.querySelectorAll('[data-replay] svg.table-map .unit')]
+  .filter(unit => getComputedStyle(unit).display !== 'none')
+  .map(unit => {
+    const box = e => e.getBoundingClientRect();
+    const circle = box(unit.querySelector('circle'));
+    const number = box(unit.querySelector('.unit-size'));
+    const label = unit.querySelector('.unit-label');
+    const named = getComputedStyle(label).display !== 'none' ? box(label) : null;
+    const clear = !named || named.bottom <= circle.top + 1 || named.top >= circle.bottom - 1
+      || named.right <= circle.left + 1 || named.left >= circle.right - 1;
+    return [unit.dataset.unit, circle.width, number.height, Boolean(named), clear];
+  })"""
+"""Each unit drawn on the replay's map: how wide its marker, how tall its number, whether its
+name is shown, and whether that name is clear of its own marker."""
+
+
+def test_the_replays_unit_markers_and_numbers_are_legible_on_a_phone(
+    browser_world, page_for, live_server
+):
+    """On a phone the map is drawn at about 14 px to the inch: a Size 1 marker was 11 px across
+    and the number in it 7 px tall. Each is drawn larger there (``--marker-scale``), and the
+    acting unit's name is placed clear of its larger marker, frame after frame; at desktop
+    size the markers keep their inches."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("spectator", touch=True), "phone")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    expect(page.locator("[data-replay] [data-controls]")).to_be_visible()
+    named = 0
+    for _ in range(6):
+        units = page.evaluate(REPLAY_MARKERS)
+        assert units, units
+        assert all(width >= 14 and number >= 10 for _, width, number, _, _ in units), units
+        assert all(clear for *_, clear in units), units
+        named += sum(1 for *_, shown, _ in units if shown)
+        page.click("[data-replay] [data-action=forward]")
+    assert named, "no frame named its acting unit"
+    shoot(page, "replay-markers-phone")
+    at_size(page, "desktop")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    expect(page.locator("[data-replay] [data-controls]")).to_be_visible()
+    scale = page.evaluate(
+        "getComputedStyle(document.querySelector('[data-replay] svg.table-map'))"
+        ".getPropertyValue('--marker-scale')"
+    )
+    assert scale.strip() == "1"
+    assert not page.errors, page.errors

@@ -419,8 +419,11 @@
     });
     var first = function (u) { return u.node.classList.contains("active") || u.node.classList.contains("selected") ? 0 : 1; };
     shown.sort(function (a, b) { return first(a) - first(b); });
+    // A marker drawn larger than its inches (on a phone: the stylesheet's --marker-scale).
+    var scale = parseFloat(getComputedStyle(this.svg).getPropertyValue("--marker-scale")) || 1;
+    var radius = function (u) { return parseFloat(u.node.querySelector("circle").getAttribute("r")); };
     var markers = shown.map(function (u) {
-      var r = parseFloat(u.node.querySelector("circle").getAttribute("r"));
+      var r = radius(u) * scale;
       return { x1: u.x - r, y1: u.y - r, x2: u.x + r, y2: u.y + r, faint: u.node.classList.contains("removed") };
     });
     var labels = [];
@@ -430,14 +433,16 @@
       if (!label) { return; }
       var home = label.getAttribute("data-home-y");
       if (home === null) { home = label.getAttribute("y") || "0"; label.setAttribute("data-home-y", home); }
-      var below = parseFloat(home);
       label.setAttribute("x", "0");
-      label.setAttribute("y", String(below));
+      label.setAttribute("y", home);
       label.style.textAnchor = "middle";
       var b = box(label);
       if (!b) { return; }
       var w = b.x2 - b.x1, h = b.y2 - b.y1;
-      var r = below - 0.45;
+      var r = radius(u) * scale;
+      // Under its marker as drawn, the name's top (0.8 of its height over its baseline) clear of
+      // it: a phone draws both larger than their inches.
+      var below = Math.max(parseFloat(home) + radius(u) * (scale - 1), r + 0.02 + h * 0.8);
       var spots = [
         [0, below, "middle"], [0, -r - 0.15, "middle"], [r + 0.15, 0.15 + h * 0.3, "start"],
         [-r - 0.15, 0.15 + h * 0.3, "end"], [0, below + h, "middle"], [0, -r - 0.15 - h, "middle"]
