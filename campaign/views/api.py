@@ -28,7 +28,7 @@ from campaign.pages import (
 )
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.state import Status
-from campaign.selectors import campaign_now, unit_history
+from campaign.selectors import campaign_now, unit_story
 from campaign.services.going_in import printed_line, printed_roster
 from campaign.services.orders import orders_under_way
 
@@ -138,11 +138,17 @@ def unit_json(request: HttpRequest, pk: int, unit_pk: int) -> JsonResponse:
             "until": clock_text(order.finishes_at),
         }
     )
-    # Each entry's text as the unit's page tells it (`entry_line`), not as it was stored with
-    # its field changes ("last battle on day none → 2"): those are in `before` and `after`.
-    now: dict[str, Any] = {}
+    # A page of its history, as the unit's page reads it (`unit_story`): the latest entries,
+    # or those before ``?before=``, with how many there are and the pages either side. Each
+    # entry's text as the page tells it (`entry_line`), not as it was stored with its field
+    # changes ("last battle on day none → 2"): those are in `before` and `after`.
+    story = unit_story(unit=unit, before=clean_cursor(request.GET.get("before")))
+    if not story.entries:
+        story = unit_story(unit=unit)  # nothing there: the latest entries
+    url = reverse("campaign:unit-json", args=[pk, unit.pk])
+    now: dict[str, Any] = dict(story.was)
     data["history"] = []
-    for entry in unit_history(unit=unit):
+    for entry in story.entries:
         now.update(entry.after)  # the unit's snapshot after this entry
         data["history"].append(
             {
@@ -154,6 +160,9 @@ def unit_json(request: HttpRequest, pk: int, unit_pk: int) -> JsonResponse:
                 "battle": entry.battle_id,
             }
         )
+    data["history_count"] = story.total
+    data["earlier"] = None if story.earlier is None else f"{url}?before={story.earlier}"
+    data["later"] = {None: None, 0: url}.get(story.later, f"{url}?before={story.later}")
     return JsonResponse(data)
 
 

@@ -150,3 +150,39 @@ def test_the_roster_and_a_unit_give_the_printed_card_and_the_engines_where_they_
     unit = _get(client, "unit-json", world, pickets.pk)
     assert unit["battle_card"]["skill"] == 3
     assert unit["engine_battle_card"] is None and unit["engine_card_changes"] == ""
+
+
+def test_a_units_json_gives_its_history_a_page_at_a_time_in_the_same_few_queries(client, world):
+    """A unit of a long campaign: its JSON gives the latest page of its history, as its page
+    does (`UNIT_STORY_PAGE` entries, oldest first), with how many there are and the addresses
+    of the pages either side; ``earlier`` leads back to its raising, whatever its length."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from campaign.selectors import UNIT_STORY_PAGE
+    from tests.web.paging import add_notes
+
+    login(client, world, "player")
+    url = reverse("campaign:unit-json", args=[world.campaign.pk, world.unit.pk])
+    costs = []
+    for notes in (UNIT_STORY_PAGE, UNIT_STORY_PAGE * 9):
+        add_notes(world.unit, [1] * notes, prefix=f"Of {notes}")
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        data = response.json()
+        assert len(data["history"]) == UNIT_STORY_PAGE
+        assert data["history"][-1]["text"] == f"Of {notes} {notes - 1}"
+        assert data["history_count"] == world.unit.history.count()
+        assert data["later"] is None
+        costs.append((len(queries), len(response.content)))
+    (few, small), (many, big) = costs
+    assert few == many and big < small * 1.1
+    # Earlier, page by page, to the unit's raising: every entry once, oldest first; each
+    # page's ``later`` leads back to the page it was reached from.
+    seen, page = data["history"], data
+    while page["earlier"]:
+        came_from, page = page, client.get(page["earlier"]).json()
+        assert client.get(page["later"]).json()["history"] == came_from["history"]
+        seen = page["history"] + seen
+    assert len(seen) == data["history_count"] and seen[0]["kind"] == "created"
+    assert [e["text"] for e in seen[-notes:]] == [f"Of {notes} {n}" for n in range(notes)]
