@@ -1233,20 +1233,33 @@ def advance_entries(*, campaign: Campaign, after_id: int, upto_id: int) -> list[
     )
 
 
-def notice_entries(*, force_ids: set[int], after_id: int) -> list[HistoryEntry]:
-    """The entries of the units of ``force_ids`` after ``after_id`` that an email notice may
-    tell of: deaths, losses to the medical window, changes of quality, battles applied."""
+def _notice_worthy(*, force_ids: set[int], after_id: int) -> QuerySet[HistoryEntry]:
     Kind = HistoryEntry.Kind
     worth = (
         Q(after__status="destroyed")
         | Q(after__has_key="quality")
         | Q(kind__in=[Kind.CASUALTIES, Kind.BATTLE])
     )
-    return list(
-        HistoryEntry.objects.filter(worth, unit__force_id__in=force_ids, pk__gt=after_id)
-        .select_related("unit__force")
-        .order_by("id")
-    )
+    return HistoryEntry.objects.filter(worth, unit__force_id__in=force_ids, pk__gt=after_id)
+
+
+def notice_entries(
+    *, force_ids: set[int], after_id: int, most: int | None = None
+) -> list[HistoryEntry]:
+    """The entries of the units of ``force_ids`` after ``after_id`` that an email notice may
+    tell of: deaths, losses to the medical window, changes of quality, battles applied; oldest
+    first, and given ``most``, only the latest ``most`` of them."""
+    found = _notice_worthy(force_ids=force_ids, after_id=after_id).select_related("unit__force")
+    if most is None:
+        return list(found.order_by("id"))
+    return list(found.order_by("-id")[:most])[::-1]
+
+
+def notice_entries_before(*, force_ids: set[int], after_id: int, before_id: int) -> int:
+    """How many of the entries `notice_entries` finds after ``after_id`` come before entry
+    ``before_id``: those a notice of the latest leaves out. Counted in the database."""
+    found = _notice_worthy(force_ids=force_ids, after_id=after_id)
+    return found.filter(pk__lt=before_id).count()
 
 
 def latest_entry_id(*, campaign: Campaign) -> int:

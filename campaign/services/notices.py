@@ -28,8 +28,14 @@ from django.utils import timezone
 
 from campaign.models import Campaign, HistoryEntry, Membership
 from campaign.pages import entry_events, entry_words, unit_label
-from campaign.rules.history import UNHURT, possessive, took_words
-from campaign.selectors import entries_carrying, entry_battles, latest_entry_id, notice_entries
+from campaign.rules.history import UNHURT, plural, possessive, took_words
+from campaign.selectors import (
+    entries_carrying,
+    entry_battles,
+    latest_entry_id,
+    notice_entries,
+    notice_entries_before,
+)
 from config.site import full_link, site_address
 
 UNHURT_WORDS = UNHURT.removeprefix(": ")
@@ -38,6 +44,11 @@ UNHURT_WORDS = UNHURT.removeprefix(": ")
 NOTICE_KINDS = ("destroyed", "promoted", "reduced")
 """The timeline's kinds of line a notice tells of (besides each battle applied, and Casualty
 hits lost when a medical window closed)."""
+
+NOTICE_ENTRIES_MOST = 200
+"""The most changes one notice tells of. Notices held up (the mail or the workers down through a
+week of battles) are told in one mail of bounded size: the latest changes, and how many older
+ones were left out (the campaign's timeline tells them all)."""
 
 
 @dataclass(frozen=True)
@@ -180,11 +191,22 @@ def _member_notice_send(campaign: Campaign, membership_pk: int) -> int:
     forces = dict(campaign.forces.filter(owner=user).order_by("pk").values_list("pk", "name"))
     if not membership.email_notices or not user.email or not forces:
         return 0
-    entries = notice_entries(force_ids=set(forces), after_id=membership.notified_upto)
+    after = membership.notified_upto
+    entries = notice_entries(force_ids=set(forces), after_id=after, most=NOTICE_ENTRIES_MOST)
     if not entries:
         return 0
     site = site_address()
     lines = notice_lines(campaign, entries, site)
+    if len(entries) == NOTICE_ENTRIES_MOST and (
+        older := notice_entries_before(force_ids=set(forces), after_id=after,
+                                       before_id=entries[0].pk)
+    ):  # fmt: skip
+        lines[:0] = [
+            f"{plural(older, 'older change')} to your units "
+            f"{'is' if older == 1 else 'are'} left out of this notice; the campaign's timeline "
+            "tells them all.",
+            "",
+        ]
     membership.notified_upto = entries[-1].pk
     membership.save(update_fields=["notified_upto"])
     if not lines:

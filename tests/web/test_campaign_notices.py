@@ -401,3 +401,48 @@ def test_a_unit_whose_kit_stopped_every_hit_is_told_it_took_no_hits_as_its_histo
     campaign_notices_send(campaign_id=world.campaign.pk)
     (body,) = _mails_to("player")
     assert "  Bunker 1 (Red Company): took no hits." in body.splitlines()
+
+
+def test_a_backlog_of_news_is_told_by_its_latest_changes_and_how_many_are_left_out(
+    world, monkeypatch
+):
+    """Notices held up (the mail down for a week of battles) are told in one mail of bounded
+    size: the latest `NOTICE_ENTRIES_MOST` changes, and how many older ones the timeline
+    holds; the next notice counts from the latest, so nothing is told twice."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from campaign.selectors import notice_entries
+    from campaign.services import notices
+
+    monkeypatch.setattr(notices, "NOTICE_ENTRIES_MOST", 5)
+    _opt_in(world, "player")
+    gm = world.users["gm"]
+    squads = raise_units(world.force, world.unit.unit_type, 2, "Picket")
+    raiders = raise_units(world.enemy, world.unit.unit_type, 2, "Raider")
+    costs = []
+    for fights in (4, 8):
+        for n in range(fights):
+            battle = campaign_battle_record(
+                campaign=world.campaign, name=f"Raid {fights}-{n}", winner="defenders",
+                sides={"attackers": squads, "defenders": raiders},
+                outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in squads + raiders},
+                actor=gm,
+            )  # fmt: skip
+            campaign_battle_apply(campaign_battle=battle, actor=gm)
+        upto = Membership.objects.get(campaign=world.campaign, user=world.users["player"])
+        news = notice_entries(force_ids={world.force.pk}, after_id=upto.notified_upto)
+        assert len(news) >= fights * 2  # each raid told of two of the player's units at least
+        mail.outbox.clear()
+        with CaptureQueriesContext(connection) as queries:
+            assert campaign_notices_send(campaign_id=world.campaign.pk) == 1
+        (body,) = _mails_to("player")
+        # The latest five told, the rest counted.
+        assert f"{len(news) - 5} older changes to your units are left out" in body
+        assert f"The outcome of Raid {fights}-{fights - 1} was applied to" in body
+        assert f"Raid {fights}-{fights - 4}" not in body
+        costs.append((len(queries), len(body)))
+    (few, small), (many, big) = costs
+    assert few == many and big < small * 1.1
+    mail.outbox.clear()
+    assert campaign_notices_send(campaign_id=world.campaign.pk) == 0  # nothing told twice
