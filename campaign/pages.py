@@ -2409,8 +2409,8 @@ class Event:
 
     day: int
     kind: str
-    """battle, engagement, destroyed, promoted, reduced, killed (a leader), a history entry's
-    kind or a story line's (`StoryEntry.Kind`)."""
+    """battle, engagement, destroyed, promoted, reduced, killed (a leader), story (what a
+    crowded day leaves out of it), a history entry's kind or a story line's (`StoryEntry.Kind`)."""
     text: str
     url: str
     """Where its line links to; "" for none (a page the reader may not open)."""
@@ -2438,8 +2438,10 @@ EVENT_LABELS = {
     "promoted": "Promoted",
     "reduced": "Reduced",
     "killed": "Leader killed",
+    "story": "Story",
 }
-"""The timeline's own kinds of line, besides the history's."""
+"""The timeline's own kinds of line, besides the history's ("story": the campaign's own story
+left out of a crowded day)."""
 
 
 def _value_label(quality: str) -> str:
@@ -2620,7 +2622,9 @@ def timeline(
         below = None
     whole = [day for day in chosen if below is None or day != below[0]]
     fought, engaged, quick, story = timeline_records(campaign, focus)
-    battles = list(battles_listed(fought.filter(day__in=whole)))
+    # Each kind of record the latest `TIMELINE_LINES` of the window: only a day crowded past a
+    # page (then alone in it) holds more, whose lines say how many more and where they are.
+    battles, battles_left = _latest_of(battles_listed(fought.filter(day__in=whole)))
     names = {cb.pk: cb.name for cb in battles}
     winners = winner_names(battles)
     # A battle's own line is its record's: named as the record is now, as the battle's page it
@@ -2633,7 +2637,14 @@ def timeline(
               reverse("campaign:battle", args=[campaign.pk, cb.pk]))
         for cb in battles
     ]  # fmt: skip
-    engagements = list(
+    if battles_left:
+        events.append(
+            Event(whole[0], "battle",
+                  f"{plural(battles_left, 'earlier battle')} of day {whole[0]} "
+                  f"{_are(battles_left)} on the list of every battle.",
+                  reverse("campaign:battles", args=[campaign.pk]))
+        )  # fmt: skip
+    engagements, engagements_left = _latest_of(
         # Its campaign too: left out, the related manager reads it once a row.
         engaged.filter(day__in=whole).only(
             "pk", "campaign", "name", "day", "winner", "state", "rounds", "setup"
@@ -2647,8 +2658,17 @@ def timeline(
                   f"({record.get_state_display().lower()})",
                   reverse("campaign:engagement", args=[campaign.pk, record.pk]))
         )  # fmt: skip
-    quick = quick.filter(day__in=whole)
-    for qr in quick.select_related("attacker__force", "defender__force"):
+    if engagements_left:
+        events.append(
+            Event(whole[0], "engagement",
+                  f"{plural(engagements_left, 'earlier engagement')} of day {whole[0]} "
+                  f"{_are(engagements_left)} on the list of every engagement.",
+                  reverse("campaign:engagements", args=[campaign.pk]))
+        )  # fmt: skip
+    quick, quick_left = _latest_of(
+        quick.filter(day__in=whole).select_related("attacker__force", "defender__force")
+    )
+    for qr in quick:
         # Its link is to a unit of the two whose page the reader may open, if either.
         seen = [u for u in (qr.attacker, qr.defender) if u.force_id in force_ids]
         events.append(
@@ -2656,6 +2676,12 @@ def timeline(
                   f"{unit_label(qr.attacker)} engaged {unit_label(qr.defender)}: "
                   f"{quick_resolve_outcome(qr)}",
                   reverse("campaign:unit", args=[campaign.pk, seen[0].pk]) if seen else "")
+        )  # fmt: skip
+    if quick_left:
+        events.append(
+            Event(whole[0], "engagement",
+                  f"{plural(quick_left, 'earlier quick resolve')} of day {whole[0]} "
+                  f"{_are(quick_left)} told in the histories of their units.", "")
         )  # fmt: skip
     notable = notable_entries(campaign=campaign, force_ids=force_ids, focus=focus)
     notable = list(notable.filter(timeline_entries_on(whole, below))[: TIMELINE_LINES + 1])
@@ -2670,7 +2696,14 @@ def timeline(
         events.append(_entry_event(entry_, campaign.pk, homes, names, carrying, undone))
     # The campaign's own story (its people's changes, the GM's notes) closes the day, after the
     # fights and what they did to the units.
-    for line in story.filter(day__in=whole).order_by("id"):
+    told, told_left = _latest_of(story.filter(day__in=whole).order_by("-id"))
+    if told_left:
+        events.append(
+            Event(whole[0], "story",
+                  f"{plural(told_left, 'earlier line')} of the campaign's story on day "
+                  f"{whole[0]} {_are(told_left)} left out.", "")
+        )  # fmt: skip
+    for line in reversed(told):
         note = line.pk if line.kind == StoryEntry.Kind.NOTE else None
         events.append(Event(line.day, line.kind, line.text, "", note=note))
     days: dict[int, list[Event]] = {}
@@ -2706,6 +2739,19 @@ def timeline(
         earlier_label=earlier_label,
         later=later,
     )
+
+
+def _latest_of(records: QuerySet) -> tuple[list, int]:
+    """The first `TIMELINE_LINES` of ``records`` (the latest, as they are ordered), and how
+    many more there are (counted only when there are any)."""
+    shown = list(records[: TIMELINE_LINES + 1])
+    if len(shown) <= TIMELINE_LINES:
+        return shown, 0
+    return shown[:TIMELINE_LINES], records.count() - TIMELINE_LINES
+
+
+def _are(count: int) -> str:
+    return "is" if count == 1 else "are"
 
 
 @dataclass(frozen=True)

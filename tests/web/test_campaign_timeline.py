@@ -3,6 +3,7 @@ on each member's dashboard (their own units only), and the GM's cockpit of what 
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -17,7 +18,7 @@ from campaign.services import (
     unit_create,
     unit_edit,
 )
-from tests.web.campaign_world import login
+from tests.web.campaign_world import login, raise_units
 from tests.web.paging import add_notes, link
 from units.bucs import Quality
 
@@ -505,3 +506,59 @@ def test_a_units_raising_and_a_gms_correction_are_labelled_in_the_campaigns_word
     since = client.get(_url("dashboard", world)).text.split("Since your last visit")[1]
     labels = re.findall(r'<span class="event-kind">([^<]*)</span>', since.split("</ul>")[0])
     assert sorted(labels) == ["GM correction", "Raised"], labels
+
+
+def test_a_day_crowded_with_fights_and_notes_shows_its_latest_and_counts_the_rest(
+    client, world, big, monkeypatch
+):
+    """A day of more battles, or more of the group's notes, than a page of the timeline holds
+    shows the latest of them, `TIMELINE_LINES` of each, with a line counting those left out
+    and where to read them (every battle is on the list of them): the same few queries and
+    the same size however many the day holds."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from campaign import pages
+    from campaign.models import CampaignBattle
+    from campaign.services.battles import campaign_battle_record
+    from campaign.services.story import story_note_add
+
+    monkeypatch.setattr(pages, "TIMELINE_LINES", 5)
+    gm = world.users["gm"]
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    login(client, world, "player")
+    costs = []
+    for total in (12, 24):
+        for n in range(world.campaign.battles.count(), total):
+            raider, picket = (raise_units(force, card, 1, f"Raid {n}")[0]
+                              for force in (world.force, world.enemy))  # fmt: skip
+            campaign_battle_record(
+                campaign=world.campaign, name=f"Raid {n}", winner="attackers",
+                sides={"attackers": [raider], "defenders": [picket]},
+                outcomes={raider.pk: {"hits_lost": 0, "skill_lost": 0},
+                          picket.pk: {"hits_lost": 0, "skill_lost": 0}},
+                actor=gm,
+            )  # fmt: skip
+        for n in range(world.campaign.story.count(), total):
+            story_note_add(campaign=world.campaign, text=f"Orders of the day {n}.", actor=gm)
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(_url("timeline", world)).text
+        lines = [html.unescape(line) for line in _day_lines(page, 1)]
+        battles = [line for line in lines if line.startswith("Battle")]
+        assert battles[:5] == [f"Battle Raid {n}: Red Company won (awaiting review)"
+                               for n in range(total - 1, total - 6, -1)]  # fmt: skip
+        assert battles[5] == (
+            f"Battle {total - 5} earlier battles of day 1 are on the list of every battle."
+        )
+        assert link(page, f"{total - 5} earlier battles of day 1 are on the list of every "
+                    "battle.") == _url("battles", world)  # fmt: skip
+        # The group's story closes the day in the order it happened: its latest five, after the
+        # line counting the rest.
+        story = lines[lines.index(
+            f"Story {total - 5} earlier lines of the campaign's story on day 1 are left out."
+        ) + 1 :]  # fmt: skip
+        assert story == [f"GM's note Orders of the day {n}." for n in range(total - 5, total)]
+        assert CampaignBattle.objects.filter(campaign=world.campaign).count() == total
+        costs.append((len(queries), len(page)))
+    (few, small), (many, big) = costs
+    assert few == many and big < small * 1.1
