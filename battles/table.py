@@ -8,6 +8,7 @@ the numbers as they come.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from battles.engine import Scenario
@@ -67,6 +68,15 @@ def table_named(
 def unit_radius(size: int) -> float:
     """Radius of a unit's marker: bigger units look bigger, Size 1 still easy to see."""
     return round(0.3 + 0.1 * size, 2)
+
+
+def drawing_order(marks: Iterable[UnitMark]) -> tuple[UnitMark, ...]:
+    """``marks`` in the order the map draws them, each over those before it: the biggest
+    first, the scenario's order among units of one Size. Two units may stand on the same ground
+    (an assault ends in contact, a tank on an infantry squad): drawn last, the smaller circle
+    sits on the bigger one, and both are seen and tapped (`map-tap.js` reaches the one drawn
+    last, on top); drawn first, it was hidden whole under the bigger."""
+    return tuple(sorted(marks, key=lambda mark: -mark.size))
 
 
 def fmt(x: float) -> str:
@@ -164,6 +174,7 @@ class TableView:
     buildings: tuple[Piece, ...]
     objectives: tuple[ObjectiveMark, ...]
     units: tuple[UnitMark, ...]
+    """In the order drawn: the biggest first (`drawing_order`)."""
     sides: tuple[tuple[str, str, int], ...]
     """(id, name, index) for each side, in scenario order."""
     description: str
@@ -218,7 +229,7 @@ def table_view(
     )
     side_names = {s.id: s.name for s in scenario.sides}
     index = {s.id: i for i, s in enumerate(scenario.sides)}
-    units = tuple(
+    units = drawing_order(
         UnitMark(
             u.id,
             u.side,

@@ -88,3 +88,24 @@ def test_a_place_name_a_unit_stands_on_or_is_named_over_is_faded():
     standing = _place([], [_marker(20, 20)], [mill])
     gone = _place([], [_marker(20, 20, faint=True)], [mill])
     assert standing["faded"] == [True] and gone["faded"] == [False]
+
+
+def _spread(markers):
+    return node_call(REPLAY_JS, "spreadMarkers", markers)
+
+
+def test_a_marker_drawn_on_another_is_moved_off_it_until_both_are_seen():
+    """A unit standing on the spot of one drawn before it is drawn to its right, their centres
+    three quarters of their radii apart; one beside it, past that, or out of the battle stays
+    where it stands, and a faded one moves nobody."""
+    big = {"x": 10, "y": 10, "r": 0.7, "faint": False}
+    on_it = {"x": 10, "y": 10, "r": 0.6, "faint": False}
+    assert _spread([big, on_it]) == [[10, 10], [10.975, 10]]
+    # Half an inch above its centre: moved straight up, off it.
+    above = {**on_it, "y": 9.5}
+    assert _spread([big, above]) == [[10, 10], [10, 9.025]]
+    beside = {**on_it, "x": 11}
+    assert _spread([big, beside]) == [[10, 10], [11, 10]]
+    faded = {**big, "faint": True}
+    assert _spread([faded, on_it]) == [[10, 10], [10, 10]]
+    assert _spread([big, {**on_it, "faint": True}]) == [[10, 10], [10, 10]]

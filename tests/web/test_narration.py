@@ -92,6 +92,20 @@ def test_the_map_writes_names_not_ids():
     assert {u.tag for u in table.units} >= {"Rifle Squad 1", "Rifle Squad 8"}
 
 
+def test_the_map_draws_the_biggest_units_first_and_the_smallest_over_them():
+    """Two units may stand on the same ground at the end of an assault: a Size 3 tank drawn
+    before the Size 4 mech on it was hidden whole under it, on the map and from a tap. The map
+    draws the biggest first, the scenario's order kept among units of one Size."""
+    scenario = load_scenario(SCENARIOS / "crossroads.json")
+    sizes = [u.card.size for u in scenario.units()]
+    assert sizes != sorted(sizes, reverse=True)  # the scenario lists a small unit first
+    table = table_view(scenario)
+    assert [u.size for u in table.units] == sorted(sizes, reverse=True)
+    for size in set(sizes):
+        listed = [u.id for u in scenario.units() if u.card.size == size]
+        assert [u.id for u in table.units if u.size == size] == listed
+
+
 @pytest.mark.parametrize("reference", reference_scenarios(), ids=lambda s: s.slug)
 def test_the_maps_labels_do_not_overlap_and_a_number_stands_in_the_key(reference):
     """At a phone's size no two labels of terrain, buildings and objectives overlap; a name

@@ -12,6 +12,9 @@
 
   var SVG = "http://www.w3.org/2000/svg";
   var PLAY_MS = 900;
+  // How far apart two markers on the same ground are drawn, as a share of their radii summed
+  // (spreadMarkers).
+  var CONTACT = 0.75;
 
   function expand(data) {
     var units = {};
@@ -215,14 +218,15 @@
     var matrix = this.svg.getScreenCTM();
     if (!matrix) { return null; }
     var at = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
-    var state = this.states[this.index];
     var data = this.data;
+    var drawnAt = this.drawnAt;
     var drawn = [];
-    Object.keys(this.unitNodes).forEach(function (id) { // in the order drawn
-      var u = state.units[id];
+    Array.prototype.forEach.call(this.svg.querySelectorAll("[data-unit]"), function (node) { // in the order drawn
+      var id = node.getAttribute("data-unit");
+      var at = drawnAt[id];
       var info = data.units[id];
-      if (!u || u[0] === null || !info || !info.r) { return; }
-      drawn.push({ id: id, x: u[0], y: u[1], r: info.r });
+      if (!at || !info || !info.r) { return; }
+      drawn.push({ id: id, x: at[0], y: at[1], r: info.r });
     });
     return mapTap.nearestUnit({ x: at.x, y: at.y }, drawn, mapTap.reachIn(this.svg));
   };
@@ -285,7 +289,8 @@
   }
 
   // A unit hidden from this viewer at deployment is not in the page's drawing (fog of war):
-  // it is drawn here the first time the viewer's side sees it.
+  // it is drawn here the first time the viewer's side sees it, in the page's order of drawing
+  // (battles.table.drawing_order): over every bigger unit, under every smaller one.
   Replay.prototype.addUnit = function (id, info) {
     var layer = this.svg.querySelector(".units-layer");
     if (!layer) { return null; }
@@ -299,7 +304,12 @@
     label.textContent = info.tag || id;
     node.appendChild(label);
     selectable(node);
-    layer.appendChild(node);
+    var data = this.data;
+    var under = Array.prototype.find.call(layer.querySelectorAll("[data-unit]"), function (other) {
+      var drawn = data.units[other.getAttribute("data-unit")];
+      return drawn && drawn.size < info.size;
+    });
+    layer.insertBefore(node, under || null);
     this.unitNodes[id] = node;
     return node;
   };
@@ -310,6 +320,7 @@
     var data = this.data;
     var self = this;
     this.index = index;
+    this.drawnAt = drawnPlaces(state, data);
     Object.keys(state.units).forEach(function (id) {
       var node = self.unitNodes[id];
       var info = data.units[id];
@@ -322,7 +333,8 @@
       node.classList.toggle("removed", u[4] !== 0);
       node.classList.toggle("concealed", u[5] === 1);
       node.classList.toggle("active", frame.active === id);
-      if (!unseen) { node.setAttribute("transform", "translate(" + u[0] + " " + u[1] + ")"); }
+      var at = self.drawnAt[id];
+      if (at) { node.setAttribute("transform", "translate(" + at[0] + " " + at[1] + ")"); }
       // Out of sight its hits and Skill are not in the data (fog of war): it is said so only.
       var status = u[4] !== 0 ? data.left[u[4]] : u[5] === 1 ? "concealed" : "in the field";
       setTitle(node, info.name + ", " + data.sides[info.side] + ", Size " + info.size + ": " +
@@ -367,6 +379,55 @@
     if (focused && focused.disabled && this.box.contains(focused)) { this.box.focus(); }
     this.declutter();
   };
+
+  // Where each marker is drawn, in the map's inches: where its unit stands, unless it lies
+  // over more than a quarter of a marker drawn before it (the units of an assault in contact
+  // share ground: the demo's Tiger One ended hidden whole under Old Faithful). Then it is drawn
+  // moved straight off that marker's centre (to the right, if on it) until their centres are
+  // three quarters of their radii apart: each unit's circle and number are seen, a finger
+  // reaches each, and the two still touch. A unit out of the battle (faded) moves nobody and
+  // is not moved. markers: [{x, y, r, faint}] in the order drawn; gives [[x, y]...] alike.
+  function spreadMarkers(markers) {
+    var placed = [];
+    return markers.map(function (m) {
+      var x = m.x, y = m.y;
+      if (!m.faint) {
+        for (var pass = 0; pass < 3; pass++) {
+          var moved = false;
+          placed.forEach(function (p) {
+            var reach = CONTACT * (m.r + p.r);
+            var dx = x - p.x, dy = y - p.y;
+            var d = Math.sqrt(dx * dx + dy * dy);
+            if (d >= reach - 1e-9) { return; }
+            if (d < 1e-6) { dx = 1; dy = 0; d = 1; }
+            x = p.x + dx / d * reach;
+            y = p.y + dy / d * reach;
+            moved = true;
+          });
+          if (!moved) { break; }
+        }
+        placed.push({ x: x, y: y, r: m.r });
+      }
+      return [Math.round(x * 1000) / 1000, Math.round(y * 1000) / 1000];
+    });
+  }
+
+  // Each unit seen at a frame, by id: where its marker is drawn (spreadMarkers), in the order
+  // the page draws them (battles.table.drawing_order: the biggest first).
+  function drawnPlaces(state, data) {
+    var ids = Object.keys(state.units).filter(function (id) {
+      var u = state.units[id];
+      return u[0] !== null && data.units[id];
+    });
+    ids.sort(function (a, b) { return (data.units[b].size || 0) - (data.units[a].size || 0); });
+    var places = spreadMarkers(ids.map(function (id) {
+      var u = state.units[id];
+      return { x: u[0], y: u[1], r: data.units[id].r || 0, faint: u[4] !== 0 };
+    }));
+    var drawn = {};
+    ids.forEach(function (id, i) { drawn[id] = places[i]; });
+    return drawn;
+  }
 
   // Where a unit's name goes, and which place names it must fade: the pure part of
   // declutter(), in the map's inches. Each label tries its spots in turn (below its marker,
@@ -509,7 +570,7 @@
 
   if (typeof document === "undefined") {
     // Loaded outside a browser (the tests run the placement with fixed boxes): nothing to start.
-    module.exports = { placeUnitLabels: placeUnitLabels };
+    module.exports = { placeUnitLabels: placeUnitLabels, spreadMarkers: spreadMarkers };
     return;
   }
   document.addEventListener("DOMContentLoaded", function () { start(document); });
