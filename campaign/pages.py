@@ -344,20 +344,29 @@ def trained_text(trainer: str, unit: str, entry: HistoryEntry) -> str:
     return f"{trainer} trained {unit}, who rose from {before} to {after}."
 
 
+def hours_hence(at: int, now: int) -> str:
+    """How far clock hour ``at`` lies ahead of ``now``, in words: "24 hours from now". A page
+    that gives a deadline gives this beside it, so a player need not work it out from a clock
+    the page may not show (a roster gives the day alone)."""
+    return f"{plural(at - now, 'hour')} from now"
+
+
 def medics_deadline(closes: int, now: int) -> str:
     """How long the medics have, at clock hour ``now``, for Casualty hits whose window closes
     at ``closes`` (`medical_window_closes`): the window is open through that hour, so at it
     the medics still may, for that hour only."""
     if closes > now:
-        return f"the medics have until {clock_text(closes)}"
+        return f"the medics have until {clock_text(closes)} ({hours_hence(closes, now)})"
     return "the medics' last hour: unsaved, they die when the clock moves on"
 
 
 def dies_when(closes: int, now: int) -> str:
     """When Casualty hits the medics leave unsaved die, at clock hour ``now``, their window
-    closing at ``closes`` (`medical_window_closes`): "after day 3, 14:00", or, in the medics'
-    last hour, "when the clock moves on"."""
-    return f"after {clock_text(closes)}" if closes > now else "when the clock moves on"
+    closing at ``closes`` (`medical_window_closes`): "after day 3, 14:00 (24 hours from now)",
+    or, in the medics' last hour, "when the clock moves on"."""
+    if closes > now:
+        return f"after {clock_text(closes)} ({hours_hence(closes, now)})"
+    return "when the clock moves on"
 
 
 def left_unsaved_text(lines: list[RosterLine]) -> str:

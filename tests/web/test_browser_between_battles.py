@@ -4,6 +4,8 @@ unit, at desktop and phone sizes."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from campaign.models import Unit
@@ -85,7 +87,9 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
     roster = gm.locator("#roster")
     # Wounded by hand on the day of the world's battle (no hour kept): the medics have until
     # 00:00 the next day.
-    until = f"1the medics have until day {world.campaign.day + 1}, 00:00"
+    until = re.compile(
+        rf"1the medics have until day {world.campaign.day + 1}, 00:00 \(\d+ hours? from now\)"
+    )
     casualty_hits = "td[data-label='Casualty hits']"
     expect(roster.locator(f"tr:has-text('Hurt A') {casualty_hits}")).to_have_text(until)
     expect(roster.locator(f"tr:has-text('Hurt B') {casualty_hits}")).to_have_text("0")

@@ -310,11 +310,12 @@ def test_the_medics_say_which_casualty_hits_they_left_unsaved_and_when_those_die
     _, _, second = wounded
     login(client, world, "player")
     response = client.post(_url("medical", world, world.force.pk), {"how": "triage"})
-    closes = clock_text(medical_window_closes(_fresh(second).state))
+    closes = medical_window_closes(_fresh(second).state)
+    ahead = closes - campaign_now(world.campaign)
     page = client.get(response["Location"]).text
     assert (
         "The medics saved 2 Casualty hits of Squad 1. Left unsaved: 1 Casualty hit of Hurt, "
-        f"which dies after {closes}." in page
+        f"which dies after {clock_text(closes)} ({ahead} hours from now)." in page
     )
 
 
@@ -413,7 +414,8 @@ def test_a_retreated_unit_with_casualty_hits_to_save_calls_for_the_medics(client
     rally = escape(rally_when(unit.state, now, days_to_rally(unit.state, now)))
     assert (
         f"{unit.name}</a>: 2 Casualty hits await the medics. Unsaved, they die after "
-        f"day 2, 00:00. Retreated in poor order: {rally}."
+        f"day 2, 00:00 ({clock_hour(2, 0) - now} hours from now). Retreated in poor order: "
+        f"{rally}."
     ) in page
 
 
@@ -500,7 +502,7 @@ def test_the_medics_last_hour_is_said_as_such_not_as_a_deadline_past(client, wor
     unit = _set(world, world.unit, window_from=None)
     assert medical_window_closes(unit.state) == clock_hour(2, 0)
     assert medics_deadline(clock_hour(2, 0), clock_hour(1, 5)) == (
-        "the medics have until day 2, 00:00"
+        "the medics have until day 2, 00:00 (19 hours from now)"
     )
     world.campaign.day, world.campaign.hour = 2, 0
     world.campaign.save()
@@ -512,6 +514,26 @@ def test_the_medics_last_hour_is_said_as_such_not_as_a_deadline_past(client, wor
     assert "— the medics&#x27; last hour" in page
     dashboard = client.get(_url("dashboard", world)).text
     assert "await the medics in their last hour. Unsaved, they die when the clock" in dashboard
+
+
+def test_the_medics_time_is_said_in_hours_from_now_beside_the_clock_hour(client, world):
+    """The roster read "the medics have until day 2, 00:00" under a heading that gives the day
+    alone: a player could not tell how long was left. The roster, the unit's page and the
+    dashboard say it in hours from now too; an hour before the last, "1 hour"."""
+    _set(world, world.unit, status="ready", morale_hits=0, casualty_hits=1, last_battle_day=1)
+    unit = _set(world, world.unit, window_from=None)
+    world.campaign.day, world.campaign.hour = 1, 6
+    world.campaign.save()
+    login(client, world, "player")
+    said = "the medics have until day 2, 00:00 (18 hours from now)"
+    assert said in client.get(_url("force", world, world.force.pk)).text
+    assert f"<dd>1 — {said}" in client.get(_url("unit", world, unit.pk)).text
+    dashboard = client.get(_url("dashboard", world)).text
+    assert "Unsaved, it dies after day 2, 00:00 (18 hours from now)." in dashboard
+    world.campaign.hour = 23
+    world.campaign.save()
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert "<dd>1 — the medics have until day 2, 00:00 (1 hour from now)" in page
 
 
 def test_a_units_page_says_the_medics_time_once_in_the_dashboards_words(client, world):
