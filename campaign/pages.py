@@ -679,6 +679,9 @@ class MedicsToday:
     combat zone), in roster order."""
     idle: str = ""
     """Which of its Medical crews cannot work, why and till when (`crews_idle_text`), or ""."""
+    kept: tuple[Unit, ...] = ()
+    """Units in the combat zone whose one Morale hit is their last, which the medics may not
+    heal (`morale_hits_healable`), in roster order."""
 
     @property
     def no_crew(self) -> str:
@@ -696,7 +699,10 @@ class MedicsToday:
     def unavailable(self) -> str:
         """Why the medics cannot be sent in now ("" when they can)."""
         if not self.wounded and not self.shaken:
-            return "No unit has Casualty or Morale hits the medics may heal."
+            nothing = "No unit has Casualty or Morale hits the medics may heal."
+            # A player who sees a Morale hit on the roster is told why the medics pass it by,
+            # and what heals it.
+            return f"{nothing} {kept_last_morale_text(self.kept)}".strip()
         if self.capacity == 0:
             return self.idle or "This force has no ready Medical crew."
         if self.left <= 0:
@@ -712,10 +718,27 @@ def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
     shaken = sorted(
         (line.unit for line in lines if morale_hits_healable(line.unit.state)), key=lambda u: u.pk
     )
+    kept = tuple(
+        sorted(
+            (
+                line.unit
+                for line in lines
+                if line.unit.status != Status.DESTROYED
+                and line.unit.morale_hits
+                and not morale_hits_healable(line.unit.state)
+            ),
+            key=lambda u: u.pk,
+        )
+    )
     # Its crews idle, and why, only when none works: read at the roster's clock hour.
     idle = "" if capacity or not lines else crews_idle_text([ln.unit for ln in lines], lines[0].now)
     return MedicsToday(
-        capacity=capacity, left=max(0, capacity - used), wounded=wounded, shaken=shaken, idle=idle
+        capacity=capacity,
+        left=max(0, capacity - used),
+        wounded=wounded,
+        shaken=shaken,
+        idle=idle,
+        kept=kept,
     )
 
 
@@ -1985,9 +2008,16 @@ def kept_in_zone_text(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -
             kept[unit.pk] = unit
         else:
             kept.pop(unit.pk, None)
-    if not kept:
+    return kept_last_morale_text(sorted(kept.values(), key=lambda u: (u.force.name, u.name)))
+
+
+def kept_last_morale_text(units: list[Unit] | tuple[Unit, ...]) -> str:
+    """``units``, each in the combat zone with its one Morale hit its last, in a sentence: under
+    stress that one heals only by R&R out of the zone (`recovery.morale_hits_healable`), so
+    whoever wants it healed withdraws them first; "" for none. The review of the time says it
+    of the days of R&R ahead (`kept_in_zone_text`), the medics' box of their work today."""
+    if not units:
         return ""
-    units = sorted(kept.values(), key=lambda u: (u.force.name, u.name))
     one = len(units) == 1
     return (
         f"Still in the combat zone, {and_words([unit_label(u) for u in units])} "

@@ -799,3 +799,23 @@ def test_a_rosters_experience_says_what_its_second_number_counts_to(client, worl
     roster = client.get(_url("force", world, world.force.pk)).text
     row = roster.split(f">{unit.name}</a>")[1].split("</tr>")[0]
     assert '"Experience">4<br>' in row and "next step" not in row
+
+
+def test_the_medics_box_says_why_a_last_morale_hit_in_the_combat_zone_is_not_theirs(client, world):
+    """A roster showing a unit's Morale hit beside "No unit has Casualty or Morale hits the
+    medics may heal" left the player to guess why: the box names the unit, says it keeps its
+    last Morale hit in the combat zone, and what heals it, as the review of the time does."""
+    for unit in world.force.units.all():
+        _set(world, unit, status="ready", morale_hits=0, casualty_hits=0)
+    unit = _set(world, world.unit, morale_hits=1, in_combat_zone=True)
+    login(client, world, "player")
+    url = _url("force", world, world.force.pk)
+    box = client.get(url).text.split('id="medical-form"')[1].split("</form>")[0]
+    assert (
+        "No unit has Casualty or Morale hits the medics may heal. Still in the combat zone, "
+        f"{unit.name} ({world.force.name}) keeps its last Morale hit: under stress it heals only "
+        "by R&amp;R out of the zone (withdraw it to the rear on its page first)."
+    ) in box
+    _set(world, unit, in_combat_zone=False)  # behind the lines the medics heal it
+    box = client.get(url).text.split('id="medical-form"')[1].split("</form>")[0]
+    assert "keeps its last" not in box
