@@ -62,7 +62,7 @@ from campaign.services.orders import LISTED_HOURS_MAX, orders_under_way
 from campaign.services.recovery import MAX_DAYS
 from campaign.templatetags.working import signed
 from campaign.units_offered import NO_UNITS, out_of_action_by_force, units_offered
-from units.bucs import Equipment
+from units.bucs import TRAINING_CEILING, Equipment
 from units.models import UnitType
 from units.words import and_words, quoted
 
@@ -133,7 +133,11 @@ def _not_trainable(unit: Unit) -> str:
         return state.status.out_of_action
     if state.in_combat_zone:
         return "In the combat zone, where no unit trains"
-    return f"{state.quality.label}: training raises a unit to Experienced at most"
+    quality = state.quality
+    if quality < TRAINING_CEILING:
+        # Below the steps training reaches (Raw): its next step comes from battle.
+        return f"{quality.label}, made {quality.raised().label} by battle, not by training"
+    return f"{quality.label}: training raises a unit to Experienced at most"
 
 
 def _not_rallied(unit: Unit) -> str:

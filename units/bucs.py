@@ -133,12 +133,24 @@ class _QualityRules(IntEnum):
         """Training lifts one step, and only into Inexperienced, Average or Experienced."""
         return self < Quality.LEGENDARY and Quality(self + 1) in TRAINING_TARGETS
 
+    @property
+    def untrainable_why(self) -> str:
+        """Why training cannot lift a unit of this quality ("" when it can): below the steps
+        training reaches, a Raw unit's next step, Green, comes only from battle; from its
+        ceiling up, Elite and Legendary do."""
+        if self.can_be_trained:
+            return ""
+        if self < TRAINING_CEILING:
+            raised = self.raised().label
+            return f"{self.article} {self.label} unit is made {raised} by battle, not by training"
+        return "Elite and Legendary come only from battle"
+
     def trained(self) -> Quality:
         """The quality after one successful course of training."""
         if not self.can_be_trained:
             raise ValueError(
                 f"training cannot raise {self.article} {self.label} unit: it reaches only "
-                "Inexperienced, Average or Experienced; Elite and Legendary come only from battle"
+                f"Inexperienced, Average or Experienced; {self.untrainable_why}"
             )
         return Quality(self + 1)
 

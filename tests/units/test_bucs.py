@@ -163,7 +163,7 @@ def test_it_trains_to_experienced_at_most():
 def test_it_trains_one_step_into_inexperienced_average_or_experienced(quality, trained):
     assert quality.can_be_trained is (trained is not None)
     if trained is None:
-        with pytest.raises(ValueError, match="only from battle"):
+        with pytest.raises(ValueError, match=r"(only from|by) battle"):
             quality.trained()
     else:
         assert quality.trained() is trained
@@ -498,6 +498,19 @@ def test_it_lets_raw_hold_no_specialty():
     ]
     with pytest.raises(ValueError, match=r"^training cannot raise an Experienced unit: "):
         Q.EXPERIENCED.trained()
+
+
+def test_it_says_why_training_lifts_no_raw_unit_and_none_past_experienced():
+    # A Raw unit is below the steps training reaches, not past them.
+    with pytest.raises(ValueError) as raw:
+        Q.RAW.trained()
+    assert str(raw.value) == (
+        "training cannot raise a Raw unit: it reaches only Inexperienced, Average or "
+        "Experienced; a Raw unit is made Green by battle, not by training"
+    )
+    assert Q.RAW.untrainable_why == "a Raw unit is made Green by battle, not by training"
+    assert Q.EXPERIENCED.untrainable_why == "Elite and Legendary come only from battle"
+    assert Q.GREEN.untrainable_why == ""
 
 
 @pytest.mark.parametrize("quality", list(Quality))

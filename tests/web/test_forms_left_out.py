@@ -161,6 +161,20 @@ def test_the_join_training_and_rally_forms_name_every_unit_left_out_and_why(clie
     )
 
 
+def test_the_training_form_says_a_raw_unit_is_made_green_by_battle_not_training(client, world):
+    """Training lifts no Raw unit (its next step, Green, is not one training reaches): the
+    form says so, not that training stops at Experienced, which a Raw unit is far below."""
+    from tests.web.test_table_pages import _table_units
+
+    _, _, ready = _table_units(world)
+    unit_edit(unit=ready, changes={"quality": "raw", "specialties": []}, reason="green hands",
+              actor=world.users["gm"])  # fmt: skip
+    html = login(client, world, "gm").get(reverse_characters(world)).content.decode()
+    raw = f"Raw, made Green by battle, not by training: {ready.name} ({ready.force.name})."
+    assert raw in _left_out(html, "train-form")
+    assert "Raw: training raises a unit to Experienced at most" not in html
+
+
 def test_the_quick_resolve_form_names_every_unit_left_out_and_why(client, world, out):
     html = login(client, world, "gm").get(reverse_action(world, "dashboard")).content.decode()
     assert _left_out(html, "quick-form") == [
