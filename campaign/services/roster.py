@@ -826,13 +826,17 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
         capped = with_quality(state, values["quality"]).experience
         if capped != state.experience:
             values["experience"] = capped
+    # Each check below waits only on the fields it reads: a GM who gave too many points and
+    # too many hits learns of both at once, not of the second after mending the first.
     elif (
         "experience" in values
-        and not errors
+        and not errors.keys() & {"quality", "experience"}
         and (refused := experience_refused(state.but(**values)))
     ):
         errors["experience"] = [refused]
-    if not errors and (problem := _hits_problem(state, state.but(**values), changes)):
+    if not errors.keys() & set(HIT_FIELDS) and (
+        problem := _hits_problem(state, state.but(**values), changes)
+    ):
         errors.update(problem)
     if (leader := values.get("leader")) is not None and not leader.alive:
         # The leader's death costs the unit its Morale hits at once, as in a fight

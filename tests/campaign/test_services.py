@@ -502,6 +502,24 @@ def test_a_correction_that_breaks_a_unit_takes_it_out_of_the_combat_zone(make_un
     assert HistoryEntry.objects.count() == before
 
 
+def test_a_correction_says_too_many_points_and_too_many_hits_at_once(make_unit):
+    """Refused for its points and for its hits, a correction names both together: the GM
+    mends the form once, not once for each."""
+    unit = make_unit("Old Faithful", quality="inexperienced")
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=unit, changes={"experience": 7, "casualty_hits": 9, "name": "Old Faithful"},
+                  reason="miscounted")  # fmt: skip
+    assert sorted(refused.value.message_dict) == ["casualty_hits", "experience"]
+    assert "holds at most 2 as Inexperienced" in refused.value.message_dict["experience"][0]
+    assert "can carry at most 3 hits" in refused.value.message_dict["casualty_hits"][0]
+    # A quality that is no quality leaves both unjudged: they hang on it.
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=unit, changes={"quality": "heroic", "experience": 7, "casualty_hits": 9},
+                  reason="miscounted")  # fmt: skip
+    assert list(refused.value.message_dict) == ["quality"]
+    assert unit.history.count() == 1
+
+
 def test_a_correction_refuses_hits_the_unit_cannot_carry_and_writes_nothing(make_unit):
     sappers = make_unit("Sappers", quality="inexperienced")  # 3 hits: the third breaks it
     with pytest.raises(ValidationError) as refused:
