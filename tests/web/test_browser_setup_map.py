@@ -692,3 +692,50 @@ def test_the_set_ups_check_says_a_turn_limit_or_seed_out_of_range_as_launch_woul
         box.dispatch_event("change")
         expect(status).to_be_hidden()
     assert not gm.errors, gm.errors
+
+
+NATURAL_WIDTHS = """() => Array.from(
+    document.querySelectorAll('#setup-form tr[data-deploy-row] select')
+).map(select => {
+        // The same choice beside it, out of the flow at its own width: what it needs to show
+        // its longest option in the page's font.
+        const alone = select.cloneNode(true);
+        alone.removeAttribute('name');
+        alone.removeAttribute('id');
+        alone.style.cssText = 'position: absolute; width: auto; min-width: 0; max-width: none';
+        select.after(alone);
+        const needs = alone.getBoundingClientRect().width;
+        alone.remove();
+        return [select.name, Math.round(select.getBoundingClientRect().width), Math.round(needs)];
+    })"""
+"""Each set-up choice's width on the page beside the width it needs on its own."""
+
+
+@pytest.fixture
+def long_lines(lantern) -> Campaign:
+    """Lantern with a leader's line under every unit, made before Playwright starts."""
+    from campaign.models import Unit
+    from campaign.services import leader_attach
+
+    for unit in Unit.objects.filter(force__campaign=lantern):
+        leader_attach(unit=unit, name=f"Maj. {unit.name} Brandt-Holloway", hit_points=22,
+                      reason="in command")  # fmt: skip
+    return lantern
+
+
+def test_the_set_ups_choices_show_a_forces_whole_name_on_a_desktop(
+    long_lines, page_for, live_server
+):
+    """Beside the map on a desktop, a unit's side shows its force's whole name ("Night
+    Battalion", not "Night Battalior"), its Order whole too, however long the units' lines."""
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{long_lines.pk}/battles/new/?scenario=crossroads")
+    table = gm.locator("#setup-form table.deploy")
+    box = gm.locator("#setup-form table.deploy >> xpath=..")
+    for width in (1280, 1000):  # the map beside the table, then under it
+        gm.set_viewport_size({"width": width, "height": 900})
+        widths = gm.evaluate(NATURAL_WIDTHS)
+        assert widths and all(shown >= needs for _, shown, needs in widths), (width, widths)
+        # Nor does the table scroll within its box.
+        assert table.bounding_box()["width"] <= box.bounding_box()["width"] + 1, width
+    assert not gm.errors, gm.errors
