@@ -1069,3 +1069,25 @@ def test_the_replays_unit_markers_and_numbers_are_legible_on_a_phone(
     )
     assert scale.strip() == "1"
     assert not page.errors, page.errors
+
+
+STATUS_CUT = """() => [...document.querySelectorAll('.status')]
+  .filter(s => s.getClientRects().length > 1).map(s => s.textContent.trim())"""
+"""The state pills drawn in pieces over two lines ("Awaiting" at a line's end, "review" under
+it)."""
+
+
+@pytest.mark.parametrize("width", [320, 390, 1280])
+def test_a_state_pill_is_never_cut_over_two_lines(browser_world, page_for, live_server, width):
+    """A fight's state on the dashboard and the battles' lists, a unit's beside its Order: each
+    pill goes to the next line whole rather than leave half of itself at a line's end."""
+    page = page_for("gm")
+    page.set_viewport_size({"width": width, "height": 900})
+    c = f"/campaigns/{browser_world.campaign.pk}"
+    cut = {}
+    for path in (f"{c}/", f"{c}/battles/", f"{c}/orders/", f"{c}/engagements/", "/battles/"):
+        page.goto(f"{live_server.url}{path}")
+        if found := page.evaluate(STATUS_CUT):
+            cut[path] = found
+    assert not cut, cut
+    assert not page.errors, page.errors
