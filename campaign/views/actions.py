@@ -151,9 +151,9 @@ UNIT = "campaign/unit.html"
 
 
 TIME_PASSES = (
-    "each midnight is a day of R&R, and the Casualty hits the medics have not saved die when "
-    "the medics' 24 hours are over: a unit's run from the battle that dealt the first of its "
-    "hits still awaiting them, and hits of later battles die with those."
+    "each midnight is a day of R&R, and Casualty hits the medics have not saved die when the "
+    "medics' 24 hours are over: for each unit, 24 hours from the battle that dealt the oldest "
+    "of its hits still awaiting them (the hits of its later battles die with those)."
 )
 
 

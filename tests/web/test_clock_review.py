@@ -59,7 +59,10 @@ def test_moving_the_clock_is_reviewed_first_and_names_the_units_it_changes(clien
     assert Campaign.objects.get(pk=world.campaign.pk).hour == 23  # a review writes nothing
     assert "Move on to day 2, 02:00" in review.text
     # The medics' 24 hours told in the words of the unit's page: no "window" to explain.
-    assert "the medics&#x27; 24 hours are over: a unit&#x27;s run from the battle" in review.text
+    assert (
+        "die when the medics&#x27; 24 hours are over: for each unit, 24 hours from the battle "
+        "that dealt the oldest of its hits still awaiting them"
+    ) in review.text
     assert "window" not in review.text
     assert f"{unit.name} ({unit.force.name}): 1 Casualty hit not saved within 24 hours dies" in (
         review.text
