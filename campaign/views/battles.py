@@ -62,6 +62,7 @@ from campaign.pages import (
     revert_blocked,
     side_colours,
     unit_label,
+    units_held_in_battles,
     units_seen_in_summary,
 )
 from campaign.rules.bridge import TableResult
@@ -196,6 +197,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     context = base_context(
         viewer,
         engaged=engaged,
+        held_battles=_held_battles(viewer, engaged),
         left_out=offer.left_out,
         left_out_forces=offer.out_of_action,
         no_units=offer.no_units,
@@ -353,6 +355,16 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse({"units": by_unit, "general": general, "sides": sides, "ok": not problems})
 
 
+def _held_battles(viewer, engaged) -> list:
+    """The battles whose outcome is not applied yet holding units the form leaves out
+    (`pages.units_held_in_battles`), for the GM's way back to them: their units fight again
+    once it is applied."""
+    if not engaged:
+        return []
+    forces = set(viewer.campaign.forces.values_list("pk", flat=True))
+    return units_held_in_battles(viewer.campaign, forces)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
@@ -379,6 +391,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
         viewer,
         form=form,
         engaged=offer.engaged,
+        held_battles=_held_battles(viewer, offer.engaged),
         left_out=offer.left_out,
         left_out_forces=offer.out_of_action,
         no_units=offer.no_units,

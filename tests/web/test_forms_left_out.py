@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.models import Unit
+from campaign.models import CampaignBattle, Unit
 from campaign.selectors import engaged_units
 from campaign.services import unit_edit
 from tests.web.campaign_world import login, raise_units
@@ -71,6 +71,19 @@ def test_a_battles_forms_name_every_unit_left_out_and_why(client, world, out, pa
     for name in ("Spare 1", "Spare 2"):
         spare = Unit.objects.get(force=world.force, name=name)
         assert f'name="side_{spare.pk}"' not in html
+
+
+@pytest.mark.parametrize("page", ["battle-record", "battle-setup"])
+def test_a_battles_form_leads_the_gm_to_the_review_that_frees_its_units(client, world, out, page):
+    """Units left out as still in a battle awaiting review: the GM is shown the way to free
+    them, a link to that battle's review and apply."""
+    battle = CampaignBattle.objects.get(campaign=world.campaign, state="awaiting")
+    html = login(client, world, "gm").get(_url(page, world)).content.decode()
+    apply = reverse("campaign:battle-apply", args=[world.campaign.pk, battle.pk])
+    assert (
+        "A unit still in a battle fights again once its outcome is applied: "
+        f'<a href="{apply}">review and apply {battle.name}</a>.'
+    ) in html
 
 
 def test_the_engagement_form_names_every_unit_left_out_and_offers_none_of_them(client, world, out):
