@@ -993,17 +993,17 @@ def applied_changes(
     return entries_changes(outcome_entries(campaign_battle=campaign_battle))
 
 
-def outcome_entries(
-    *, campaign_battle: CampaignBattle, reverted: bool = False
-) -> list[HistoryEntry]:
-    """The history entries the latest application of the outcome wrote, in order; or, with
-    ``reverted``, the entries that undid them."""
-    found = (
-        HistoryEntry.objects.filter(reverts__pk__in=campaign_battle.applied_entries)
-        if reverted
-        else HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
-    )
+def outcome_entries(*, campaign_battle: CampaignBattle) -> list[HistoryEntry]:
+    """The history entries the latest application of the outcome wrote, in order."""
+    found = HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
     return list(found.select_related("unit__force", "unit__leader").order_by("pk"))
+
+
+def revert_entries(*, applied: Iterable[int]) -> list[HistoryEntry]:
+    """The history entries that undid the ``applied`` ones (a battle's outcome, an
+    engagement), in order, with who wrote them: the first keeps who reverted, when and why."""
+    found = HistoryEntry.objects.filter(reverts__pk__in=list(applied))
+    return list(found.select_related("unit__force", "unit__leader", "actor").order_by("pk"))
 
 
 def entries_changes(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,9 @@ from battles.forms import focus_first_error
 from campaign.access import FULL, Viewer
 from campaign.forms import add_service_errors
 from campaign.models import FormSent
+from campaign.pages import changes, unit_label
+from campaign.selectors import entries_changes, revert_entries
+from units.words import and_words
 
 CLASHED = (
     "Something saved at that very moment clashed with this, so nothing of it was written. "
@@ -158,3 +162,39 @@ def changes_for_reader(viewer: Viewer, rows: list[Any]) -> tuple[list[Any], int]
     shown = [c for c in rows if viewer.sight(c.unit.force) == FULL]
     shown.sort(key=lambda c: not viewer.owns(c.unit.force))
     return shown, len(rows) - len(shown)
+
+
+def reverted_context(viewer: Viewer, *, applied: list[int], said: str) -> dict[str, Any]:
+    """What reverting a fight (a battle's outcome, an engagement) did, for its page, from the
+    entries that undid its ``applied`` ones: what its units are back to, told in the words of
+    those entries, for the forces the reader sees in full (`changes_for_reader`); ``said``
+    ("Skirmish at the mill is reverted") with those units named, as they were before it
+    (`as_before_text`), the others left unnamed; and the first revert entry, which keeps who
+    reverted it, on which day and why (none: a fight that changed no unit)."""
+    entries = revert_entries(applied=applied)
+    shown, hidden = changes_for_reader(viewer, changes(entries_changes(entries), entries))
+    # Its units named in the line-up's order, as the message of the revert names them.
+    lined_up = {}
+    for entry in sorted(entries, key=lambda e: e.reverts_id or 0):
+        lined_up.setdefault(entry.unit_id, entry.unit)
+    seen = {c.unit.pk for c in shown}
+    return {
+        "changes": shown,
+        "changes_hidden": hidden,
+        "reverted_text": as_before_text(said, [u for pk, u in lined_up.items() if pk in seen]),
+        "revert": entries[0] if entries else None,
+    }
+
+
+def as_before_text(said: str, units: list[Any]) -> str:
+    """What a revert did, in a sentence: ``said`` and the units, by name, it left as they were
+    before the fight: "Skirmish at the mill is reverted: Iron Wolf and Aid Post are as they
+    were before it." Two units of one name are told apart by their forces, as every page names
+    a unit (`pages.unit_label`): "Reserve 1 (Red Company) and Reserve 1 (Blue Battalion)"."""
+    units = list({unit.pk: unit for unit in units}.values())
+    twice = Counter(unit.name for unit in units)
+    names = [unit_label(u) if twice[u.name] > 1 else u.name for u in units]
+    if not names:
+        return f"{said}."
+    stand = "is as it was" if len(names) == 1 else "are as they were"
+    return f"{said}: {and_words(names)} {stand} before it."

@@ -105,7 +105,13 @@ from campaign.services.orders import orders_under_way
 from campaign.templatetags.sentences import as_sentence
 from campaign.transfer import FORMAT_KINDS
 from campaign.units_offered import units_offered
-from campaign.views._common import action_done, base_context, changes_for_reader, form_action
+from campaign.views._common import (
+    action_done,
+    base_context,
+    changes_for_reader,
+    form_action,
+    reverted_context,
+)
 from units.models import UnitType
 
 POLL_SECONDS = 1
@@ -518,19 +524,18 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
             context["report"] = _report(request, viewer, cb, side=side, named=named)
         except LogUnreadable as exc:
             context["unreadable"] = str(exc)
-    reverted = cb.state == CampaignBattle.State.REVERTED and bool(cb.applied_entries)
-    if cb.state == CampaignBattle.State.APPLIED or reverted:
-        # Told unit by unit in the words of their histories, from the entries written.
-        entries = outcome_entries(campaign_battle=cb, reverted=reverted)
-        context["changes"] = changes(entries_changes(entries), entries)
-        if reverted:
-            context["changes_reverted"] = True
-    if not viewer.manages and "changes" in context:
-        # What the outcome did is in each unit's history: a member reads it for the forces
-        # they see in full, as on the rosters, their own first.
+    if cb.state == CampaignBattle.State.APPLIED:
+        # Told unit by unit in the words of their histories, from the entries written. What
+        # the outcome did is in each unit's history: a member reads it for the forces they see
+        # in full, as on the rosters, their own first.
+        entries = outcome_entries(campaign_battle=cb)
         context["changes"], context["changes_hidden"] = changes_for_reader(
-            viewer, context["changes"]
+            viewer, changes(entries_changes(entries), entries)
         )
+    elif cb.state == CampaignBattle.State.REVERTED:
+        # What the revert gave back, who reverted it, when and why: as an engagement's page.
+        said = f"{possessive(cb.name)} outcome is undone"
+        context.update(reverted_context(viewer, applied=cb.applied_entries, said=said))
     if viewer.manages and cb.odds_id is not None:
         # The odds the GM asked before launching: the GM's, like the set-up page.
         context["odds_run"] = cb.odds

@@ -107,7 +107,14 @@ from campaign.table_forms import (
     order_under_way_text,
     requisition_asked,
 )
-from campaign.views._common import base_context, changes_for_reader, form_action, form_invalid
+from campaign.views._common import (
+    as_before_text,
+    base_context,
+    changes_for_reader,
+    form_action,
+    form_invalid,
+    reverted_context,
+)
 from campaign.views.actions import (
     engagement_review,
     reviewed,
@@ -838,7 +845,8 @@ def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict
     if record.state == Engagement.State.APPLIED:
         context.update(_engagement_aftermath(viewer, record))
     else:
-        context.update(_engagement_reverted(viewer, record))
+        said = reverted_said(record.name)
+        context.update(reverted_context(viewer, applied=record.applied_entries, said=said))
     if viewer.manages and record.state == Engagement.State.APPLIED:
         if forms.get("revert_form"):
             context["revert_form"] = forms["revert_form"]  # sent, and refused: it says why
@@ -869,30 +877,6 @@ def _engagement_aftermath(viewer: Viewer, record: Engagement) -> dict[str, Any]:
             medics_due_context(viewer.campaign, [a for a in attention if a.unit.pk in fought])[1]
         )
     return context
-
-
-def _engagement_reverted(viewer: Viewer, record: Engagement) -> dict[str, Any]:
-    """What reverting the engagement did, for its page: what its units are back to, told in the
-    words of the revert entries (as a battle's page tells a revert), for the forces the reader
-    sees in full; and who reverted it, when and why, as the first of those entries keeps it
-    (none: an engagement that changed no unit)."""
-    entries = list(
-        HistoryEntry.objects.filter(reverts__pk__in=record.applied_entries)
-        .select_related("unit__force", "unit__leader", "actor")
-        .order_by("pk")
-    )
-    shown, hidden = changes_for_reader(viewer, changes(entries_changes(entries), entries))
-    # Its units named in the line-up's order, as the message of the revert names them.
-    lined_up = {}
-    for entry in sorted(entries, key=lambda e: e.reverts_id or 0):
-        lined_up.setdefault(entry.unit_id, entry.unit)
-    named = [unit for pk, unit in lined_up.items() if pk in {c.unit.pk for c in shown}]
-    return {
-        "changes": shown,
-        "changes_hidden": hidden,
-        "reverted_text": engagement_reverted_text(record.name, named),
-        "revert": entries[0] if entries else None,
-    }
 
 
 @login_required
@@ -934,12 +918,12 @@ def engagement_detail(request: HttpRequest, pk: int, engagement_pk: int) -> Http
 def engagement_reverted_text(name: str, units: list[Any]) -> str:
     """What reverting an engagement did, by its name and its units' names: "Skirmish at the
     mill is reverted: Iron Wolf and Aid Post are as they were before it." """
-    names = list(dict.fromkeys(unit.name for unit in units))
-    said = f"{name[:1].upper()}{name[1:]} is reverted"
-    if not names:
-        return f"{said}."
-    stand = "is as it was" if len(names) == 1 else "are as they were"
-    return f"{said}: {and_words(names)} {stand} before it."
+    return as_before_text(reverted_said(name), units)
+
+
+def reverted_said(name: str) -> str:
+    """An engagement reverted, by its name: "Skirmish at the mill is reverted"."""
+    return f"{name[:1].upper()}{name[1:]} is reverted"
 
 
 @login_required

@@ -294,3 +294,88 @@ def test_a_reverted_engagements_page_says_what_happened_and_what_the_gm_may_do(c
     assert f"{name} is reverted: {ours.name} is as it was before it. Reverted by gm" in said
     assert "1 unit of forces you see only in summary is left out." in said
     assert "fight a new engagement" not in said
+
+
+def _review_said(page: str) -> str:
+    """A battle's outcome section (``#review``) as its reader reads it, tags taken out."""
+    section = page.split('id="review"', 1)[1].split("</section>", 1)[0]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", section.split(">", 1)[1])).split())
+
+
+def test_a_reverted_battles_page_says_what_happened_and_what_the_gm_may_do(client, world):
+    # It said "The outcome was reverted; it may be applied again", and to the others "The GM
+    # reverted the outcome": not who reverted it, when or why, nor which units are back.
+    from campaign.models import Campaign
+
+    battle = world.engine_battle
+    applied = HistoryEntry.objects.filter(pk__in=battle.applied_entries).order_by("pk")
+    forces = {e.unit.name: e.unit.force_id for e in applied.select_related("unit")}
+    lined_up = list(forces)
+    ours = [n for n in lined_up if forces[n] == world.force.pk]
+    assert ours and len(ours) < len(lined_up)
+    login(client, world, "gm")
+    client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"})
+    url = _url("battle", world, battle.pk)
+    page = client.get(url).text
+    said = _review_said(page)
+    outcome = f"{possessive(battle.name)} outcome is undone"
+    all_back = " and ".join(filter(None, (", ".join(lined_up[:-1]), lined_up[-1])))
+    assert said.startswith(
+        f"Review {outcome}: {all_back} are as they were before it. "
+        f"Reverted by gm on day {world.campaign.day} (in real time, "
+    )
+    assert "), giving as the reason “wrong map”. The outcome counts for no unit until it " in said
+    assert "is applied again. What the revert gave back:" in said
+    assert "The outcome may be applied again: applying it writes each unit" in said
+    assert said.endswith("Review and apply the outcome again")
+    assert f'href="{_url("battle-apply", world, battle.pk)}"' in page
+    assert _url("battle-revert", world, battle.pk) not in page
+    # A player reads what happened to the units they see in full, those of the others unnamed;
+    # a spectator, seeing every force in summary, reads who reverted it, when and why.
+    Campaign.objects.filter(pk=world.campaign.pk).update(
+        other_forces_visible=Campaign.Visibility.SUMMARY
+    )
+    theirs = len(lined_up) - len(ours)
+    login(client, world, "player")
+    said = _review_said(client.get(url).text)
+    mine = " and ".join(ours)
+    stand = "is as it was" if len(ours) == 1 else "are as they were"
+    assert said.startswith(
+        f"What it did to the units {outcome}: {mine} {stand} before it. Reverted by gm on day"
+    )
+    assert "giving as the reason “wrong map”" in said and "What the revert gave back:" in said
+    left = "1 unit" if theirs == 1 else f"{theirs} units"
+    left += f" of forces you see only in summary {'is' if theirs == 1 else 'are'} left out."
+    assert left in said
+    assert not [n for n in lined_up if n not in ours and n in said]
+    assert "Review and apply" not in said
+    login(client, world, "spectator")
+    said = _review_said(client.get(url).text)
+    assert said == (
+        f"What it did to the units {outcome}. Reverted by gm on day {world.campaign.day} "
+        f"(in real time, {said.split('(in real time, ', 1)[1].split(')', 1)[0]}), giving as the "
+        "reason “wrong map”. The outcome counts for no unit until it is applied again. What the "
+        f"revert gave back to its {len(lined_up)} units is not shown: the GM shows spectators "
+        "every force in summary only."
+    )
+
+
+def test_a_reverted_table_battle_tells_apart_two_units_of_one_name(client, world):
+    # A unit on each side called the same: the sentence said "Reserve 1 is as it was before
+    # it" of the two.
+    battle = world.table_battle
+    first, second = Unit.objects.filter(pk__in=[pks[0] for pks in battle.sides.values()])
+    Unit.objects.filter(pk=second.pk).update(name=first.name)
+    login(client, world, "gm")
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong table"})
+    said = _review_said(client.get(_url("battle", world, battle.pk)).text)
+    battle.refresh_from_db()
+    lined_up = [
+        f"{e.unit.name} ({e.unit.force.name})"
+        for e in HistoryEntry.objects.filter(pk__in=battle.applied_entries).order_by("pk")
+    ]
+    both = " and ".join(dict.fromkeys(lined_up))
+    assert (
+        f"{possessive(battle.name)} outcome is undone: {both} are as they were before it." in said
+    )
