@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -141,6 +141,9 @@ from units.cardtext import (
 )
 from units.words import and_words, quoted
 
+if TYPE_CHECKING:
+    from campaign.services.going_in import GoingInto
+
 
 def name_order(name: str) -> tuple[tuple[int, str | int], ...]:
     """A name's place in a list read by people: its numbers by their value, so "Squad 2" comes
@@ -186,6 +189,9 @@ class RosterLine:
     """The battle whose outcome is not applied yet that it is in (`selectors.engaged_battles`),
     or None: until the outcome is applied, its line and its page show it as it went in, and
     say so beside its status."""
+    skill_working: str = ""
+    """Where ``card`` is the printed one (`printed_lines`): how its Skill comes from the
+    library card's, in a sentence (`bridge.GoingIn.skill_working`); else ""."""
 
     @property
     def engine_changes(self) -> str:
@@ -440,12 +446,20 @@ def destroyed_where(units: Iterable[Unit]) -> dict[int, str]:
     return found
 
 
-def printed_lines(lines: list[RosterLine], cards: Mapping[int, dict[str, Any]]) -> list[RosterLine]:
-    """``lines`` with the card a battle at a real table prints for each (``cards``,
-    `going_in.table_cards`, with no standing Order), as the unit page, its printable card and
-    the print sheet show it; the card each line had, the engine's, kept as its
-    ``engine_card``."""
-    return [replace(line, card=cards.get(line.unit.pk), engine_card=line.card) for line in lines]
+def printed_lines(lines: list[RosterLine], goings: Mapping[int, GoingInto]) -> list[RosterLine]:
+    """``lines`` with the card a battle at a real table prints for each (``goings``,
+    `going_in.table_going_into`, with no standing Order) and how its Skill came to be, as the
+    unit page, its printable card and the print sheet show it; the card each line had, the
+    engine's, kept as its ``engine_card``."""
+    printed = []
+    for line in lines:
+        going = goings.get(line.unit.pk)
+        if going is None:
+            printed.append(replace(line, card=None, engine_card=line.card))
+            continue
+        working = going.going.skill_working(line.unit.unit_type.card["skill"])
+        printed.append(replace(line, card=going.card, engine_card=line.card, skill_working=working))
+    return printed
 
 
 def clean_sort(value: str) -> str:

@@ -39,6 +39,9 @@ from campaign.rules.state import (
     quality_name,
 )
 from units.bucs import (
+    MODIFIER_PER_SKILL,
+    SKILL_MAX,
+    SKILL_MIN,
     Equipment,
     Quality,
     Specialty,
@@ -49,7 +52,7 @@ from units.bucs import (
     skill_shift,
     with_requirements,
 )
-from units.words import or_words, value_shown
+from units.words import MINUS, number_text, or_words, value_shown
 
 LEFT_THE_TABLE = {
     Removal.NONE: "Still in the field",
@@ -231,6 +234,11 @@ class _FieldedUnit(Protocol):
     unit_type: Any
 
 
+def signed_text(number: int) -> str:
+    """A modifier as the tables print it: "+2", "−2", "0" (the minus a real one)."""
+    return f"+{number}" if number > 0 else number_text(number)
+
+
 @dataclass(frozen=True)
 class GoingIn:
     """Everything BUCS knows about a unit, as the one Skill shift its battle card gets."""
@@ -248,6 +256,37 @@ class GoingIn:
     """The modifier as Skill: ÷ 4, rounded half away from zero."""
     skill: int
     """Printed Skill plus the shift, clamped 2..5."""
+
+    def skill_working(self, printed: int) -> str:
+        """How the card's Skill comes from the ``printed`` one, in a sentence a GM can check
+        against the quality and equipment tables: "Skill 2: the card's 3, shifted by Average
+        without Orders (−2) and Adequate kit (0): −2 ÷ 4 = −0.5, rounded half away from zero
+        to −1." A Skill held at the card range's edge says so."""
+        column = "under Orders" if self.under_orders else "without Orders"
+        alone = signed_text(self.quality.alone(under_orders=self.under_orders))
+        if not self.under_orders and not self.quality.can_act_alone:
+            alone += ": it cannot act alone"
+        by = (
+            f"{self.quality.label} {column} ({alone}) and "
+            f"{self.equipment.label} kit ({signed_text(self.equipment.modifier)})"
+        )
+        if not self.covered:
+            by += ", outside its specialties"
+        quarter = self.modifier / MODIFIER_PER_SKILL
+        sum_ = f"{signed_text(self.modifier)} ÷ {MODIFIER_PER_SKILL} = "
+        if quarter == self.shift:
+            sum_ += signed_text(self.shift)
+        else:
+            shown = f"{abs(quarter):g}"
+            sign = "+" if quarter > 0 else MINUS
+            sum_ += f"{sign}{shown}, rounded half away from zero to {signed_text(self.shift)}"
+        text = f"Skill {self.skill}: the card's {printed}, shifted by {by}: {sum_}"
+        if (reached := printed + self.shift) != self.skill:
+            text += (
+                f"; {number_text(reached)} is held to {self.skill}, for a card's Skill runs "
+                f"{SKILL_MIN} to {SKILL_MAX}"
+            )
+        return text + "."
 
     def to_json(self) -> dict[str, Any]:
         return {

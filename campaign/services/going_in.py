@@ -110,29 +110,35 @@ def unit_going_into(unit: Unit, ordered: BattleOrder) -> GoingInto:
     return GoingInto(ordered, going, card_for(unit.unit_type.card, going))
 
 
-def table_cards(campaign: Campaign, units: Sequence[Unit], *, at: int) -> dict[int, dict[str, Any]]:
-    """unit pk → the card each ready unit of ``units`` takes into a battle fought at a real
-    table at clock hour ``at``, as the table result form judges it (`battles._table_going_in`):
-    no set-up gives a standing Order there, so a unit without a character's Order under way
+def table_going_into(campaign: Campaign, units: Sequence[Unit], *, at: int) -> dict[int, GoingInto]:
+    """unit pk → how each ready unit of ``units`` goes into a battle fought at a real table at
+    clock hour ``at``, as the table result form judges it (`battles._table_going_in`): no
+    set-up gives a standing Order there, so a unit without a character's Order under way
     fights with the without-Orders column. Each force's units go in together on one side, so
     a Legendary unit among them commands as it would there."""
     sides: dict[int, list[Unit]] = {}
     for unit in units:
         if unit.status == Status.READY:
             sides.setdefault(unit.force_id, []).append(unit)
-    return {pk: going.card for pk, going in units_going_in(campaign, sides, at=at).items()}
+    return units_going_in(campaign, sides, at=at)
+
+
+def table_cards(campaign: Campaign, units: Sequence[Unit], *, at: int) -> dict[int, dict[str, Any]]:
+    """unit pk → the card each ready unit of ``units`` takes into a battle fought at a real
+    table at clock hour ``at`` (`table_going_into`)."""
+    return {pk: going.card for pk, going in table_going_into(campaign, units, at=at).items()}
 
 
 def printed_line(campaign: Campaign, unit: Unit, now: int) -> RosterLine:
     """The unit's roster line at clock hour ``now`` with the card its printable card prints,
-    as a battle at a real table judges it (`table_cards`, beside its force's other units, for
+    as a battle at a real table judges it (`table_going_into`, beside its force's other units, for
     Legendary command), the engine's kept beside it (`pages.printed_lines`). A unit out of
     action has no card: its force is not read."""
     line = roster_line(unit, now)
     if line.card is None:
         return line
     (line,) = printed_lines(
-        [line], table_cards(campaign, list(force_roster(force=unit.force)), at=now)
+        [line], table_going_into(campaign, list(force_roster(force=unit.force)), at=now)
     )
     return line
 
@@ -143,5 +149,5 @@ def printed_roster(force: Force, *, sort: str = "name") -> list[RosterLine]:
     ``pages.SORTS`` (`sorted_lines`), its Skill the printed one."""
     now = campaign_now(force.campaign)
     lines = [roster_line(unit, now) for unit in force_roster(force=force)]
-    cards = table_cards(force.campaign, [line.unit for line in lines], at=now)
-    return sorted_lines(printed_lines(lines, cards), sort)
+    goings = table_going_into(force.campaign, [line.unit for line in lines], at=now)
+    return sorted_lines(printed_lines(lines, goings), sort)

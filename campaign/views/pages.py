@@ -112,7 +112,7 @@ from campaign.selectors import (
     with_holdings,
 )
 from campaign.services.battles import campaign_battle_cards
-from campaign.services.going_in import printed_line, printed_roster, table_cards
+from campaign.services.going_in import printed_line, printed_roster, table_going_into
 from campaign.services.notices import Visit, member_visit, member_visit_record
 from campaign.services.orders import (
     ENDED,
@@ -597,7 +597,7 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
     unit = unit_for_viewer(viewer, unit_pk)
     now = campaign_now(viewer.campaign)
     # Printed for a battle at a real table, beside the force's other ready units, as the
-    # table result form will judge it (`table_cards`): the engine's card assumes the set-up's
+    # table result form will judge it (`table_going_into`): the engine's card assumes the set-up's
     # standing Order, which a table battle never gives.
     line = printed_line(viewer.campaign, unit, now)
     under_way = orders_under_way(viewer.campaign, [unit], at=now)
@@ -679,7 +679,7 @@ def _sheet(
     lines = [roster_line(unit, now) for unit in units]
     if battle is None:
         # As on a unit's printable card: the cards a battle at a real table judges them by.
-        lines = printed_lines(lines, table_cards(viewer.campaign, units, at=now))
+        lines = printed_lines(lines, table_going_into(viewer.campaign, units, at=now))
         orders = orders_under_way(viewer.campaign, units, at=now)
         sheet = [
             SheetCard(line, card_text(line.card), table=_at_the_table(line.unit, orders))

@@ -203,3 +203,33 @@ def test_it_has_no_battle_card_for_a_building():
             {"name": "House", "resistance": 3, "hits": 4, "admits": None, "rubble": "r"},
             effective=Q.RAW,
         )
+
+
+@pytest.mark.parametrize(
+    ("printed", "quality", "kwargs", "said"),
+    [
+        (3, Q.AVERAGE, {"under_orders": False},
+         "Skill 2: the card's 3, shifted by Average without Orders (−2) and Adequate kit (0): "
+         "−2 ÷ 4 = −0.5, rounded half away from zero to −1."),
+        (4, Q.ELITE, {"equipment": E.EXCELLENT},
+         "Skill 5: the card's 4, shifted by Elite under Orders (+4) and Excellent kit (+4): "
+         "+8 ÷ 4 = +2; 6 is held to 5, for a card's Skill runs 2 to 5."),
+        (3, Q.GREEN, {"under_orders": False},
+         "Skill 2: the card's 3, shifted by Green without Orders (−6: it cannot act alone) and "
+         "Adequate kit (0): −6 ÷ 4 = −1.5, rounded half away from zero to −2; 1 is held to 2, "
+         "for a card's Skill runs 2 to 5."),
+        (3, Q.AVERAGE, {}, "Skill 3: the card's 3, shifted by Average under Orders (0) and "
+         "Adequate kit (0): 0 ÷ 4 = 0."),
+        (4, Q.ELITE, {"specialties": [S.INFANTRY], "needed": [S.ARMOR]},
+         "Skill 2: the card's 4, shifted by Raw under Orders (−6) and Poor kit (−4), outside its "
+         "specialties: −10 ÷ 4 = −2.5, rounded half away from zero to −3; 1 is held to 2, for a "
+         "card's Skill runs 2 to 5."),
+    ],
+    ids=["without-orders", "held-at-five", "cannot-act-alone", "as-printed", "uncovered"],
+)  # fmt: skip
+def test_the_skill_working_says_how_the_card_skill_comes_from_the_printed_one(
+    printed, quality, kwargs, said
+):
+    """A printed card's Skill is a number a GM must be able to check against the tables: the
+    card's own, the quality's column, the kit, the division and its rounding, the clamp."""
+    assert skill(printed, quality, **kwargs).skill_working(printed) == said

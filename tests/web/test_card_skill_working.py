@@ -1,0 +1,35 @@
+"""A printed card's Skill with its working: the GM at the table can trace it to the BUCS tables."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from django.urls import reverse
+
+from campaign.services import unit_create
+from tests.web.campaign_world import login
+
+
+def _url(name, world, *args):
+    return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
+
+
+def test_the_printed_cards_say_how_their_skill_comes_from_the_library_card(client, world):
+    """The printable card, the force's print sheet and the unit's page printed a Rifle Squad
+    at Skill 2 beside a library card of Skill 3, and nothing said why: the quality's column
+    without Orders (Average −2) ÷ 4, rounded away from zero, is −1. Each says it now."""
+    unit = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Sentries",
+                       quality="average", specialties=["infantry"])  # fmt: skip
+    login(client, world, "player")
+    working = (
+        "Skill 2: the card's 3, shifted by Average without Orders (−2) and Adequate kit (0): "
+        "−2 ÷ 4 = −0.5, rounded half away from zero to −1."
+    )
+    for where, url in {
+        "card": _url("unit-card", world, unit.pk),
+        "unit page": _url("unit", world, unit.pk),
+        "print sheet": _url("force-cards", world, world.force.pk),
+    }.items():
+        text = re.sub(r"\s+", " ", html.unescape(client.get(url).text))
+        assert working in text, where
