@@ -16,6 +16,7 @@ from django.db import transaction
 from battles.engine.events import Removal
 from campaign.models import Campaign, Character, Force, HistoryEntry, Leader, Unit
 from campaign.rules.bridge import (
+    CASUALTY_FROM,
     LEADER_DIED,
     LEFT_THE_TABLE,
     Damage,
@@ -116,6 +117,20 @@ def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
     return f"a d6 for {each} rolled {rolled}, divided by the card's {card_hits} Hits, rounded up"
 
 
+def _split_text(dice: tuple[int, ...], split: tuple[int, int]) -> str:
+    """How the BUCS hits split into Morale and Casualty, with the die that split each
+    (`bridge.CASUALTY_FROM`): "3 BUCS hits, a d6 each rolled 5, 2 and 4 (Casualty on 4 or
+    more): 1 Morale, 2 Casualty". A working kept without its dice says the split alone."""
+    hits = plural(sum(split), "BUCS hit")
+    if not dice:
+        return f"{hits} ({hits_text(*split)})"
+    rolled = " and ".join(", ".join(str(d) for d in dice).rsplit(", ", 1))
+    each = "its d6" if len(dice) == 1 else "a d6 each"
+    return (
+        f"{hits}, {each} rolled {rolled} (Casualty on {CASUALTY_FROM} or more): {hits_text(*split)}"
+    )
+
+
 def _battle_sentence(
     reason: str, outcome: UnitOutcome, damage: Damage, state: CampaignUnitState, card_hits: int
 ) -> tuple[str, bool]:
@@ -128,7 +143,7 @@ def _battle_sentence(
     if outcome.hits_lost:
         parts.append(
             f"{_blows_text(damage.blow_dice, card_hits)}: "
-            f"{plural(sum(damage.split), 'BUCS hit')} ({hits_text(*damage.split)})"
+            f"{_split_text(damage.split_dice, damage.split)}"
         )
     if damage.shock:
         restored = ", no step lost (One Year War)" if damage.skill_restored else ""

@@ -97,6 +97,23 @@ def test_it_applies_a_battle_to_every_unit_with_an_entry_each(campaign, make_uni
     assert red_entry.details["won"] is True
 
 
+def test_a_battle_entry_names_the_die_that_split_each_bucs_hit(campaign, make_unit):
+    """Each BUCS hit is Casualty on a d6 of 4 or more, else Morale; the entry showed the blows'
+    dice and then "3 BUCS hits (0 Morale, 3 Casualty)", so a GM could not check the split.
+    It names the split dice as it names the blows'."""
+    mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
+    # Seed 1: blows 1 and 6 of the 4-Hit Mech card, 1 + 2 BUCS hits; splits 5, 2 and 3.
+    (entry,) = outcome_apply(
+        campaign=campaign, outcomes={mech.pk: UnitOutcome(2, 0)}, reason="Weir", seed=1
+    )[:1]
+    assert entry.details["damage"]["split_dice"] == [5, 2, 3]
+    assert (
+        "Weir: took 2 Morale, 1 Casualty hit — 2 of 4 Hits lost; a d6 for each Hit lost rolled "
+        "1 and 6, divided by the card's 4 Hits, rounded up: 3 BUCS hits, a d6 each rolled 5, 2 "
+        "and 3 (Casualty on 4 or more): 2 Morale, 1 Casualty"
+    ) in entry.text
+
+
 def test_it_measures_excellent_equipment_against_each_units_own_enemy(campaign, make_unit, enemy):
     mech = {"card": "Mech", "specialties": ("mechanized",), "quality": "legendary"}
     red = make_unit("Red Mech", equipment="excellent", **mech)
