@@ -132,12 +132,18 @@ def _split_text(dice: tuple[int, ...], split: tuple[int, int]) -> str:
 
 
 def _battle_sentence(
-    reason: str, outcome: UnitOutcome, damage: Damage, state: CampaignUnitState, card_hits: int
+    reason: str,
+    outcome: UnitOutcome,
+    damage: Damage,
+    state: CampaignUnitState,
+    card_hits: int,
+    after: CampaignUnitState | None = None,
 ) -> tuple[str, bool]:
     """What a battle did to a unit, said first ("Ford: took 1 Morale, 0 Casualty hits"), then
-    the working that made it: the Hits lost, the dice, what Armor or the leader took. A unit the
-    battle did nothing to "came through unhurt", with no working to show: whether it did, as
-    data, beside the sentence."""
+    the working that made it: the Hits lost, the dice, what Armor or the leader took, and, of a
+    unit the table left standing that retreats all the same (``after``: the unit after the
+    battle), the hits that broke it. A unit the battle did nothing to "came through unhurt",
+    with no working to show: whether it did, as data, beside the sentence."""
     head = f"{LEFT_THE_TABLE[outcome.removed]} at {reason}" if outcome.removed else reason
     parts = [f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"]
     if outcome.hits_lost:
@@ -158,6 +164,13 @@ def _battle_sentence(
         parts.append(leader_died_text(state.leader.name if state.leader else "the leader"))
     if damage.quality_lost:
         parts.append(f"Skill lost to suppression costs {plural(damage.quality_lost, 'step')}")
+    if after is not None and not outcome.removed and after.status == Status.RETREATED:
+        # Still in the field at the table's end, yet out of action: BUCS's ladder broke it.
+        quality = after.quality
+        parts.append(
+            f"{plural(after.hits, 'hit')} now break it, for {quality.article} {quality.label} "
+            f"unit sustains {quality.hits_survived}, the last breaking it"
+        )
     # No Hit lost and nothing else to tell: the whole working would be "0 of 2 Hits lost".
     unhurt = (
         not (outcome.removed or outcome.hits_lost or damage.morale_hits or damage.casualty_hits)
@@ -472,7 +485,9 @@ def outcome_steps(
                        "unhurt": False}  # fmt: skip
             steps.append(OutcomeStep(unit, before, Kind.BATTLE, why, details, True, note))
             continue
-        why, unhurt = _battle_sentence(reason.strip(), outcome, damage, before, card_hits)
+        why, unhurt = _battle_sentence(
+            reason.strip(), outcome, damage, before, card_hits, after=state
+        )
         details = {
             "outcome": outcome.to_dict(),
             "reason": reason.strip(),

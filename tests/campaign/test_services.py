@@ -114,6 +114,28 @@ def test_a_battle_entry_names_the_die_that_split_each_bucs_hit(campaign, make_un
     ) in entry.text
 
 
+def test_a_unit_left_standing_that_its_hits_break_is_told_why_it_retreats(campaign, make_unit):
+    """A unit the table left in the field retreats in poor order when its hits break it; its
+    entry went from the working straight to "retreated in poor order", as if the last thing
+    said (a step lost, a leader's death) were the reason. It says the hits and what its
+    quality sustains."""
+    squad = make_unit("Atlas", "Mech", quality="green", specialties=("mechanized",))
+    # Seed 0: one Hit of the 4-Hit Mech card lost, its d6 a 6: 2 BUCS hits, the 2 a Green unit
+    # sustains, the last breaking it.
+    entry = outcome_apply(
+        campaign=campaign, outcomes={squad.pk: UnitOutcome(1, 0)}, reason="Weir", seed=0
+    )[0]
+    assert entry.details["damage"]["blow_dice"] == [6]
+    assert entry.after["status"] == Status.RETREATED
+    assert "; 2 hits now break it, for a Green unit sustains 2, the last breaking it" in entry.text
+    # A unit the table took out says so at the head of its entry, and needs no more.
+    taken = make_unit("2nd Squad")
+    entry = outcome_apply(
+        campaign=campaign, outcomes={taken.pk: UnitOutcome(1, 0, "destroyed")}, reason="Weir"
+    )[0]
+    assert entry.text.startswith("Taken out at Weir") and "now break it" not in entry.text
+
+
 def test_it_measures_excellent_equipment_against_each_units_own_enemy(campaign, make_unit, enemy):
     mech = {"card": "Mech", "specialties": ("mechanized",), "quality": "legendary"}
     red = make_unit("Red Mech", equipment="excellent", **mech)
