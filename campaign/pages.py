@@ -55,6 +55,7 @@ from campaign.rules.bridge import (
     battle_card,
     card_needs,
     commander_unnamed,
+    went_in_for_each,
     went_in_text,
 )
 from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column, command_of
@@ -1618,7 +1619,8 @@ def orders_going_in(
     """(who, how their Orders went in) for a campaign battle's page, a line per way in:
     ``units`` are the battle's units the reader sees, in side order, and ``orders`` the
     battle's (unit pk → how its Orders went in), read as a record of the launch
-    (`bridge.went_in_text`). Units whose Orders went in alike share a line,
+    (`bridge.went_in_text`). Units whose Orders went in alike share a line, said of each of
+    them (`bridge.went_in_for_each`),
     which names them in as few words as say who: all of a force's units by the force ("Every
     unit of Blue Battalion and Red Company"), the others by name ("Atlas and Tiger One (Red
     Company)"). A Legendary unit in command of one of them is named only if it is one of
@@ -1644,7 +1646,7 @@ def orders_going_in(
             for f, us in by_force.items()
             if not len(us) == in_force[f] > 1
         ]
-        lines.append(("; ".join(parts), text))
+        lines.append(("; ".join(parts), went_in_for_each(text) if len(group) > 1 else text))
     return lines
 
 

@@ -571,6 +571,16 @@ def went_in_text(text: str) -> str:
     return f"went in: {text}"
 
 
+_SAID_OF_ONE = re.compile(r"(^|\. )It |(: |, so )it ")
+
+
+def went_in_for_each(text: str) -> str:
+    """`went_in_text` said of several units that went in alike: its notes speak of each
+    ("Each fights with the without-Orders column and its own judgement.", "Green units act
+    alone only after an Order: each holds in place."), not of one "it"."""
+    return _SAID_OF_ONE.sub(lambda m: f"{m[1]}Each " if m[1] is not None else f"{m[2]}each ", text)
+
+
 COMMANDED = "legendary"
 """The source of the Orders of a unit under a Legendary unit's command."""
 

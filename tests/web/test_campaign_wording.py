@@ -75,6 +75,36 @@ def test_a_campaign_battles_report_says_taken_out_where_the_rules_say_destroyed(
     assert '"left": ["still in the field", "taken out", "broken"]' in page  # the replay's
 
 
+def test_orders_that_went_in_alike_are_said_of_each_unit_they_name():
+    """Two units that went in without an Order shared a line that went on "It fights with the
+    without-Orders column", and two Green ones "…: it holds in place": one "it" for several
+    units. A shared line speaks of each; a unit alone keeps its "it"."""
+    red, blue = Force(pk=1, name="Red Company"), Force(pk=2, name="Blue Battalion")
+    a, b, c = (Unit(pk=pk, name=name, force=force) for pk, name, force in
+               [(1, "Atlas", red), (2, "Iron Wolf", blue), (3, "Scout Car", blue)])  # fmt: skip
+    alone = {"text": "No Order: it goes in without one. It fights with the without-Orders "
+             "column and its own judgement."}  # fmt: skip
+    green = {"text": "No Order: it goes in without one. Green units act alone only after an "
+             "Order: it holds in place."}  # fmt: skip
+    assert orders_going_in([a, b, c], {"1": alone, "2": alone, "3": green}) == [
+        (
+            "Atlas (Red Company); Iron Wolf (Blue Battalion)",
+            "went in without an Order. Each fights with the without-Orders column and its own "
+            "judgement.",
+        ),
+        (
+            "Scout Car (Blue Battalion)",
+            "went in without an Order. Green units act alone only after an Order: it holds in "
+            "place.",
+        ),
+    ]
+    (line,) = orders_going_in([b, c], {"2": green, "3": green})
+    assert line == (
+        "Every unit of Blue Battalion",
+        "went in without an Order. Green units act alone only after an Order: each holds in place.",
+    )
+
+
 def test_orders_that_went_in_alike_are_said_once(client, world):
     red, blue = Force(pk=1, name="Red Company"), Force(pk=2, name="Blue Battalion")
     a, b, c, d, e = (Unit(pk=pk, name=name, force=force) for pk, name, force in
