@@ -21,7 +21,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
 
 from battles.charts import line_chart
@@ -1401,6 +1401,27 @@ def card_text(card: dict[str, Any] | None) -> str:
         return render_card(card)
     except CardError:
         return ""
+
+
+def card_html(card: dict[str, Any] | None) -> str:
+    """`card_text` for a printed card's ``<pre>``, each stat and each weapon item kept whole
+    (``<span class="nowrap">``) as the roster keeps them: a narrow card breaks its lines between
+    "Hits 1 ·" and "Size 1", never between "Hits" and its 1. Read without its tags it is
+    `card_text` to the letter. A card that cannot be printed so (a building's) is its text."""
+    text = card_text(card)
+    if not text or card is None or "skill" not in card:
+        return text
+
+    def whole(items: list[str], sep: str) -> str:
+        kept = [f"{item}{sep}" for item in items[:-1]] + items[-1:]
+        return format_html_join(" ", '<span class="nowrap">{}</span>', ((k,) for k in kept))
+
+    lines = [format_html("{}", card["name"]), whole(stat_items(card), " ·")]
+    lines += [
+        format_html("{} {}", weapon_head(w), whole(weapon_items(w), ",")) for w in card["weapons"]
+    ]
+    lines += [format_html("{}", note) for note in card_notes(card)]
+    return format_html_join("\n", "{}", ((line,) for line in lines))
 
 
 def battle_winner(campaign_battle: CampaignBattle) -> str | None:

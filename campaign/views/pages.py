@@ -58,6 +58,7 @@ from campaign.pages import (
     AtTheTable,
     RosterLine,
     at_the_table,
+    card_html,
     card_text,
     clean_cursor,
     clean_sort,
@@ -504,6 +505,7 @@ def unit_context(
         force=unit.force,
         line=line,
         card_text=card_text(line.card),
+        card_html=card_html(line.card),
         engine_card_text=card_text(line.engine_card) if line.engine_changes else "",
         engine_card_changes=line.engine_changes,
         story=unit_story_lines(story),
@@ -610,6 +612,7 @@ def unit_card(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
             line=line,
             table=_at_the_table(unit, under_way),
             card_text=card_text(line.card),
+            card_html=card_html(line.card),
             library_text=card_text(unit.unit_type.card),
         ),
     )
@@ -655,6 +658,11 @@ class SheetCard:
             return ""
         quality = Quality.of_word(self.went_in["quality"]).label
         return f"{quality}, {Equipment(self.went_in['equipment']).label} equipment"
+
+    @property
+    def html(self) -> str:
+        """Its card as its ``<pre>`` prints it, each item kept whole (`pages.card_html`)."""
+        return card_html(self.line.card)
 
     @property
     def card_hits(self) -> range:

@@ -55,3 +55,37 @@ def test_a_printed_sheet_keeps_its_morale_and_casualty_boxes_told_apart(
     assert [p for p in pips if p["painted"]], pips
     assert all(p["adjust"] == "exact" for p in pips if p["painted"]), pips
     assert not page.errors, page.errors
+
+
+SPLIT = """() => [...document.querySelectorAll('pre.card-text:not(.faded)')].map(pre => ({
+    items: pre.querySelectorAll('.nowrap').length,
+    split: [...pre.querySelectorAll('.nowrap')]
+      .filter(item => item.getClientRects().length > 1).map(item => item.textContent),
+  }))"""
+
+
+@pytest.fixture
+def ready_pk(browser_world) -> int:
+    """A ready unit of the player's force, read before Playwright starts."""
+    return browser_world.force.units.filter(status="ready").values_list("pk", flat=True)[0]
+
+
+def test_a_printed_cards_stats_break_between_items_never_inside_one(
+    browser_world, ready_pk, page_for, live_server
+):
+    """Two cards to an A4 page, a card's stat line wrapped where it could: "Resistance 1 ·
+    Hits" on one line and "1 · Size 1" on the next, its Hits apart from their number. On
+    paper, on a phone and on a desktop each stat and each weapon item stays whole."""
+    world = browser_world
+    page = page_for("gm")
+    base = f"{live_server.url}/campaigns/{world.campaign.pk}"
+    for path in (f"forces/{world.force.pk}/cards/", f"units/{ready_pk}/card/"):
+        page.goto(f"{base}/{path}")
+        # An A4 page less the sheet's 1 cm margins is 190 mm: 718 CSS pixels to lay out in.
+        for media, width in (("print", 718), ("screen", 390), ("screen", 1280)):
+            page.emulate_media(media=media)
+            page.set_viewport_size({"width": width, "height": 900})
+            cards = page.evaluate(SPLIT)
+            assert cards and all(card["items"] for card in cards), (path, cards)
+            assert not [card["split"] for card in cards if card["split"]], (path, media, width)
+    assert not page.errors, page.errors

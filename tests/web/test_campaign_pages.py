@@ -369,7 +369,7 @@ def test_it_prints_the_card_in_the_rule_texts_layout(client, world):
     unit = Unit.objects.get(pk=world.enemy_unit.pk)
     unit_edit(unit=unit, changes={"status": "ready"}, reason="rallied", actor=world.users["gm"])
     page = login(client, world, "rival").get(_url("unit-card", world, unit.pk)).text
-    assert "Mech\nSkill" in page and "Autocannon — Power 4, Range 12" in page
+    assert "Mech\nSkill" in _words(page) and "Autocannon — Power 4, Range 12" in _words(page)
     assert "campaign/card.css" in page and "@media print" not in page, "print CSS is a file"
 
 
@@ -753,7 +753,7 @@ def test_a_printed_card_and_force_sheet_give_the_skill_a_table_result_is_judged_
 
     # Average without Orders: −2, a shift of −1: Skill 2, as the table result judges it.
     for page in printed():
-        assert "Skill 2 · Move 5" in page
+        assert "Skill 2 · Move 5" in _words(page)
     with pytest.raises(ValidationError, match="its card's Skill 2 down to 1"):
         campaign_battle_record(
             campaign=world.campaign, name="Night raid", sides={"a": [pickets], "b": [raiders]},
@@ -764,7 +764,7 @@ def test_a_printed_card_and_force_sheet_give_the_skill_a_table_result_is_judged_
     holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
     order_give(giver=holt, unit=pickets, kind="attack", actor=gm)
     for page in printed():
-        assert "Skill 3 · Move 5" in page
+        assert "Skill 3 · Move 5" in _words(page)
 
 
 def test_the_rules_card_gives_the_skill_with_and_without_an_order_and_how_a_retreat_can_end(
@@ -815,14 +815,14 @@ def test_the_unit_page_shows_the_printed_card_and_the_engines_where_they_differ(
     page = client.get(_url("unit", world, pickets.pk)).text
     shown, engine = page.split('id="card-engine"')
     assert "The card its" in shown and "prints, for a battle at a real table" in shown
-    assert "Skill 2 · Move 5" in shown and "Skill 3 · Move 5" not in shown
+    assert "Skill 2 · Move 5" in _words(shown) and "Skill 3 · Move 5" not in _words(shown)
     assert "In a battle fought by the engine: Skill 3, not 2</summary>" in engine
     assert "Skill 3 · Move 5" in engine
     # With an Order under way the two agree: one card, no second one.
     holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, actor=gm)
     order_give(giver=holt, unit=pickets, kind="attack", actor=gm)
     page = client.get(_url("unit", world, pickets.pk)).text
-    assert "Skill 3 · Move 5" in page and 'id="card-engine"' not in page
+    assert "Skill 3 · Move 5" in _words(page) and 'id="card-engine"' not in page
 
 
 def test_the_roster_shows_the_printed_cards_and_says_where_the_engines_differ(client, world):
@@ -970,7 +970,7 @@ def test_the_rosters_card_reads_as_the_printable_card_and_breaks_only_between_it
     login(client, world, "player")
     page = client.get(_url("force", world, world.force.pk)).text
     printed = client.get(_url("unit-card", world, sentries.pk)).text
-    card_text = printed.split('<pre class="card-text">', 1)[1].split("</pre>", 1)[0]
+    card_text = _words(printed.split('<pre class="card-text">', 1)[1].split("</pre>", 1)[0])
     assert '<th scope="col">Card for the next battle</th>' in page
     assert "Next card" not in page
     row = page.split(">Sentries</a>", 1)[1].split("</tr>", 1)[0]

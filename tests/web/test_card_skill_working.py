@@ -33,3 +33,21 @@ def test_the_printed_cards_say_how_their_skill_comes_from_the_library_card(clien
     }.items():
         text = re.sub(r"\s+", " ", html.unescape(client.get(url).text))
         assert working in text, where
+
+
+def test_a_printed_cards_text_keeps_each_item_whole_and_reads_as_the_card():
+    """The printed card's ``<pre>`` keeps each stat and weapon item in a span that does not
+    break; without its tags it is the card's text to the letter."""
+    from campaign.pages import card_html, card_text
+    from units.cardtext import parse_card
+
+    card = parse_card(
+        "Assault Engineers\nSkill 2 · Move 5 · Resistance 1 · Hits 1 · Size 1\n"
+        "Carbines — Power 2, Range 8\nCharges — Power 4, Range 1, buildings only, two uses\n"
+        "Keywords: Sure-Footed, Demolition"
+    )
+    printed = str(card_html(card))
+    assert re.sub(r"<[^>]+>", "", html.unescape(printed)) == card_text(card)
+    assert '<span class="nowrap">Hits 1 ·</span> <span class="nowrap">Size 1</span>' in printed
+    assert 'Charges — <span class="nowrap">Power 4,</span>' in printed
+    assert '<span class="nowrap">two uses</span>' in printed
