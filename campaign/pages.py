@@ -49,6 +49,8 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.bridge import (
+    LEADER_DEATH_MORALE_HITS,
+    LEADER_DICE_PER_CASUALTY_HIT,
     LEFT_THE_TABLE,
     BridgeError,
     TableResult,
@@ -140,7 +142,7 @@ from units.cardtext import (
     weapon_head,
     weapon_items,
 )
-from units.words import and_words, quoted
+from units.words import and_words, number_text, quoted
 
 if TYPE_CHECKING:
     from campaign.services.going_in import GoingInto
@@ -313,6 +315,9 @@ class AtTheTable:
     order: str
     """The Order under way, in words (`views.pages._order_words`), or ""."""
     specials: list[str]
+    leader: str = ""
+    """What the character at its head gives it and risks for it (`leader_gives_text`), or ""
+    when nobody leads it."""
 
     @property
     def uncovered(self) -> str:
@@ -333,6 +338,7 @@ def at_the_table(unit: Unit, order: str) -> AtTheTable:
         columns.append(TableColumn(command, modifier, not alone, command == now))
     # A terrain's bonus is its specialty's, whatever the kit; the kit's own specials and a
     # vehicle's mobility go by the kit it fights with.
+    assisting = next(c.modifier for c in columns if c.command == Command.ASSISTING)
     return AtTheTable(
         quality=kit.quality,
         equipment=kit.equipment,
@@ -340,6 +346,25 @@ def at_the_table(unit: Unit, order: str) -> AtTheTable:
         columns=columns,
         order=order,
         specials=specials(held, kit.equipment),
+        leader=leader_gives_text(leader.name, assisting, kit.quality) if led else "",
+    )
+
+
+def leader_gives_text(name: str, assisting: int, quality: Quality) -> str:
+    """What a character at a unit's head gives it at the table and what the character risks,
+    in a sentence for its printed card: the assisting column, the 3d6 a Casualty hit costs the
+    character, the 2 Morale hits its death costs the unit; and a Raw unit's Order repeated."""
+    sign = "+" if assisting > 0 else ""
+    said = (
+        f"Led by {name}: it assists {possessive(name)} checks "
+        f"({sign}{number_text(assisting)}, the assisting column)"
+    )
+    if quality == Quality.RAW:
+        said += f", and {name} repeats its Order every round, as a Raw unit needs"
+    return (
+        f"{said}. {name} takes {LEADER_DICE_PER_CASUALTY_HIT}d6 for each Casualty hit it "
+        f"suffers, none for Morale hits; should {name} die, it takes "
+        f"{LEADER_DEATH_MORALE_HITS} Morale hits at once."
     )
 
 

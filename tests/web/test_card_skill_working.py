@@ -7,6 +7,7 @@ import re
 
 from django.urls import reverse
 
+from campaign.models import Unit
 from campaign.services import unit_create
 from tests.web.campaign_world import login
 
@@ -51,3 +52,28 @@ def test_a_printed_cards_text_keeps_each_item_whole_and_reads_as_the_card():
     assert '<span class="nowrap">Hits 1 ·</span> <span class="nowrap">Size 1</span>' in printed
     assert 'Charges — <span class="nowrap">Power 4,</span>' in printed
     assert '<span class="nowrap">two uses</span>' in printed
+
+
+def test_a_printed_card_says_what_its_leader_gives_and_risks(client, world):
+    """A led unit's card said "led by Lt. Reyes" and no more: nothing of the assisting column
+    the character's checks take, the 3d6 each Casualty hit costs the character, or the 2 Morale
+    hits its death costs the unit. The card and the force's print sheet say it; a unit nobody
+    leads says nothing of a leader."""
+    unit_create(force=world.force, unit_type=world.unit.unit_type, name="Sentries",
+                quality="average", specialties=["infantry"],
+                leader={"name": "Lt. Reyes", "hit_points": 14})  # fmt: skip
+    lone = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Pickets",
+                       quality="average", specialties=["infantry"])  # fmt: skip
+    led = Unit.objects.get(name="Sentries")
+    login(client, world, "player")
+    said = (
+        "Led by Lt. Reyes: it assists Lt. Reyes' checks (+3, the assisting column). Lt. Reyes "
+        "takes 3d6 for each Casualty hit it suffers, none for Morale hits; should Lt. Reyes "
+        "die, it takes 2 Morale hits at once."
+    )
+    card = html.unescape(client.get(_url("unit-card", world, led.pk)).text)
+    assert said in card
+    sheet = html.unescape(client.get(_url("force-cards", world, world.force.pk)).text)
+    on_sheet = {a.split("</h2>", 1)[0]: a for a in sheet.split("<h2>")[1:]}
+    assert said in on_sheet["Sentries"] and "Led by" not in on_sheet["Pickets"]
+    assert "Led by" not in client.get(_url("unit-card", world, lone.pk)).text
