@@ -22,7 +22,13 @@ from battles.engine import Event, Scenario, replay_states
 from battles.engine import events as ev
 from battles.engine.geometry import nearest_point
 from battles.names import Names, scenario_names
-from battles.narration import describe, describe_idle, end_scores, idle_activations
+from battles.narration import (
+    describe,
+    describe_idle,
+    end_scores,
+    idle_activations,
+    in_sight_reveals,
+)
 from battles.table import unit_radius
 
 _REMOVED = {removal: code for code, removal in enumerate(ev.Removal)}
@@ -97,6 +103,8 @@ def replay_frames(
     active: str | None = None
     idle = idle_activations(events)
     at_end = end_scores(events, names)
+    # The map shows a unit still in sight as it was: the log's line on it is enough.
+    quiet = in_sight_reveals(events)
 
     def point(p) -> list[float]:
         return [_r(p[0]), _r(h - p[1])]
@@ -116,7 +124,7 @@ def replay_frames(
                 paths.append([point(p) for p in e.path])
             elif isinstance(e, ev.Attack):
                 fire.append(_fire_line(e, state, point))
-            if e.KIND in _NOTABLE:
+            if e.KIND in _NOTABLE and i not in quiet:
                 notes.append(describe(e, names, at_end=i in at_end))
         elif isinstance(e, ev.Activation):
             active = None

@@ -23,13 +23,43 @@ def inches(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".") + "″"
 
 
-def describe(e: Event, names: Names, *, at_end: bool = False) -> str:
+def describe(e: Event, names: Names, *, at_end: bool = False, in_sight: bool = False) -> str:
     """One sentence for one (non-roll) event; ``at_end``: a score the battle's end gave
-    (`end_scores`)."""
+    (`end_scores`); ``in_sight``: a reveal of a unit the enemy already saw (`in_sight_reveals`)."""
     if at_end and isinstance(e, ev.Score):
         why = _score_reason(e.reason, names)
         return f"{names.side(e.side)} scores {e.points} at the end for {why}: {e.total} in all."
+    if in_sight and isinstance(e, ev.Reveal):
+        return _still_in_sight(e, names)
     return capfirst(_sentence(e, names))
+
+
+def in_sight_reveals(events: Sequence[Event]) -> frozenset[int]:
+    """Indexes of the reveals of a unit the enemy already saw. The engine logs one whenever
+    firing (or a sensor) sets how long a unit stays seen, and one when that time runs out with the
+    unit still in the open, so a unit firing turn after turn in plain view read "gives itself
+    away by firing" before every shot, and "is spotted" where nobody had lost sight of it. Read
+    from the whole log, as `idle_activations` is: concealment is the enemy's sight, whoever
+    reads."""
+    concealed: set[str] = set()
+    seen: set[int] = set()
+    for i, e in enumerate(events):
+        if isinstance(e, ev.Conceal):
+            concealed.add(e.unit)
+        elif isinstance(e, ev.Reveal):
+            if e.unit not in concealed:
+                seen.add(i)
+            concealed.discard(e.unit)
+    return frozenset(seen)
+
+
+def _still_in_sight(e: ev.Reveal, names: Names) -> str:
+    unit = names.get(e.unit)
+    if e.cause == ev.RevealCause.FIRED:
+        return f"Firing keeps {unit} in the enemy's sight through its next activation."
+    if e.cause == ev.RevealCause.SENSOR:
+        return f"A sensor keeps {unit} in the enemy's sight through its next activation."
+    return f"{capfirst(unit)} is still in the enemy's sight."
 
 
 def end_scores(events: Sequence[Event], names: Names) -> frozenset[int]:
@@ -112,8 +142,12 @@ def _sentence(e: Event, names: Names) -> str:
         return f"{name(e.building)} collapses into rubble" + (f" on {inside}." if inside else ".")
     if isinstance(e, ev.Reveal):
         cause = {
-            ev.RevealCause.FIRED: "gives itself away by firing",
-            ev.RevealCause.SENSOR: "is picked up by a sensor",
+            ev.RevealCause.FIRED: (
+                "gives itself away by firing: the enemy sees it through its next activation"
+            ),
+            ev.RevealCause.SENSOR: (
+                "is picked up by a sensor: the enemy sees it through its next activation"
+            ),
             ev.RevealCause.SPOTTED: "is spotted",
         }.get(ev.RevealCause(e.cause), e.cause)
         return f"{name(e.unit)} {cause}."

@@ -21,6 +21,7 @@ from battles.narration import (
     describe_roll,
     end_scores,
     idle_activations,
+    in_sight_reveals,
 )
 
 EVENT_KINDS: dict[str, str] = {
@@ -152,6 +153,7 @@ def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] =
     collapse: Entry | None = None
     idle = idle_activations(events)
     at_end = end_scores(events, names)
+    seen = in_sight_reveals(events)
 
     def die(i: int, r: ev.Roll) -> Die:
         return Die(i, r.who, r.purpose, r.value, describe_roll(r, names), r.outcome)
@@ -180,7 +182,10 @@ def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] =
                 text = f"{names.side(e.side)} activates a unit out of sight."
                 entries.append(Entry(i, "activation", text, veiled=True))
             continue
-        text = describe_idle(e, names) if i in idle else describe(e, names, at_end=i in at_end)
+        if i in idle:
+            text = describe_idle(e, names)
+        else:
+            text = describe(e, names, at_end=i in at_end, in_sight=i in seen)
         entry = Entry(i, e.KIND, text, units=involved(e))
         if e.KIND in _ROLLS_BEFORE:
             entry.dice = [die(j, r) for j, r in pending]

@@ -345,3 +345,49 @@ def test_a_battle_with_its_own_name_opens_with_it_and_the_ground_it_is_fought_on
     same = scenario_names(scenario, title="Beach Landing")  # a one-off named after its ground
     opening = log_turns(events, scenario, names=same)[0].opening[0].text
     assert opening == "Beach Landing begins (One Year War rules, seed 11).", opening
+
+
+def test_a_unit_already_in_sight_is_not_said_to_give_itself_away_again():
+    """Firing reveals a unit through the end of its own next activation: the engine logs a reveal
+    each time a shot sets that, and one when it runs out with the unit still in the open. A mech
+    trading shots in plain view read "gives itself away by firing" before every shot and "is
+    spotted" where nobody had lost sight of it. Only a unit out of the enemy's sight gives
+    itself away; the replay, whose map shows a unit still in sight as it was, says nothing."""
+    names = scenario_names(parse_scenario(crafted_scenario()))
+    fired = ev.Reveal("r1", "fired", 3)
+    assert describe(fired, names) == (
+        "Trooper 2 gives itself away by firing: the enemy sees it through its next activation."
+    )
+    assert describe(fired, names, in_sight=True) == (
+        "Firing keeps Trooper 2 in the enemy's sight through its next activation."
+    )
+    spotted = ev.Reveal("r1", "spotted", None)
+    assert describe(spotted, names) == "Trooper 2 is spotted."
+    assert describe(spotted, names, in_sight=True) == "Trooper 2 is still in the enemy's sight."
+
+    scenario = load_scenario(SCENARIOS / "mech-duel.json")
+    events = run_battle(scenario, 1).events
+    concealed: set[str] = set()
+    again, fresh = [], []
+    for i, e in enumerate(events):
+        if isinstance(e, ev.Reveal):
+            (fresh if e.unit in concealed else again).append(i)
+        concealed = (concealed | {e.unit}) if isinstance(e, ev.Conceal) else concealed
+        concealed = (concealed - {e.unit}) if isinstance(e, ev.Reveal) else concealed
+    assert again and fresh
+    told = {
+        x.index: x.text
+        for t in log_turns(events, scenario)
+        for g in t.activations
+        for x in g.entries
+    }
+    assert all("gives itself away" not in told[i] and "spotted" not in told[i] for i in again)
+    assert all(
+        told[i].startswith(("Firing keeps", "A sensor keeps"))
+        or told[i].endswith("is still in the enemy's sight.")
+        for i in again
+    )
+    assert all("gives itself away" in told[i] or "spotted" in told[i] for i in fresh)
+    notes = [n for f in replay_frames(scenario, events)["frames"] for n in f["notes"]]
+    assert not [n for n in notes if "keeps" in n or "still in the enemy's sight" in n]
+    assert sum("gives itself away" in n or "spotted" in n for n in notes) == len(fresh)
