@@ -165,6 +165,13 @@ def _sentence(e: Event, names: Names) -> str:
 
 def _move_text(e: ev.Move, names: Names) -> str:
     unit, end = names.get(e.unit), e.path[-1]
+    if not e.halted and len(e.path) == 1:
+        # A turn in place: a move with no waypoints and a new facing (a Fixed Mount's way to
+        # bring its weapons round) read "moves 0″".
+        where = names.where(end)
+        for into, at in (("into ", "in "), ("onto ", "on ")):
+            where = at + where.removeprefix(into) if where.startswith(into) else where
+        return f"{unit} turns where it stands" + (f", {where}." if where else ".")
     if not e.halted:
         where = names.where(end)
         return f"{unit} moves {inches(e.cost)}" + (f" {where}." if where else ".")

@@ -391,3 +391,15 @@ def test_a_unit_already_in_sight_is_not_said_to_give_itself_away_again():
     notes = [n for f in replay_frames(scenario, events)["frames"] for n in f["notes"]]
     assert not [n for n in notes if "keeps" in n or "still in the enemy's sight" in n]
     assert sum("gives itself away" in n or "spotted" in n for n in notes) == len(fresh)
+
+
+def test_a_turn_in_place_is_told_as_a_turn_not_a_move_of_no_inches():
+    """A turn in place (a move with no waypoints and a new facing: how a Fixed Mount brings its
+    weapons round) read "Mortar Team moves 0″ into Factory."."""
+    names = scenario_names(parse_scenario(crafted_scenario()))
+    in_wood = ev.Move("r1", ((10.0, 16.0),), 0.0, 90.0, False)
+    assert describe(in_wood, names) == "Trooper 2 turns where it stands, in wood."
+    beside = ev.Move("b1", ((13.7, 5.0),), 0.0, 180.0, False)
+    assert describe(beside, names) == "Trooper 1 turns where it stands, by farm."
+    in_the_open = ev.Move("b1", ((4.0, 4.0),), 0.0, 45.0, False)
+    assert describe(in_the_open, names) == "Trooper 1 turns where it stands."
