@@ -203,7 +203,18 @@ def _attack_text(e: ev.Attack, names: Names) -> str:
     else:
         how = f"{attacker} fires {e.weapon} at {target} from {inches(e.distance)} (Power {e.power})"
     outcome = {"miss": "a miss", "damage": "damage", "no_damage": "a hit, no damage"}[e.outcome]
+    resistance = _resistance(e.target, names)
+    if e.outcome == ev.AttackOutcome.NO_DAMAGE and resistance is not None and e.power < resistance:
+        # A hit that fails to damage suppresses only when Power is at least the target's
+        # Resistance: without this, rifles hitting a tank again and again read as though the
+        # suppression had been forgotten.
+        outcome += f", too weak to suppress it (Resistance {resistance})"
     return f"{how}: {outcome}."
+
+
+def _resistance(unit: str, names: Names) -> int | None:
+    """A unit's printed Resistance (None for a building, which is never suppressed)."""
+    return next((u.card.resistance for u in names.scenario.units() if u.id == unit), None)
 
 
 def _score_reason(reason: str, names: Names) -> str:

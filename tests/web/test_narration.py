@@ -403,3 +403,49 @@ def test_a_turn_in_place_is_told_as_a_turn_not_a_move_of_no_inches():
     assert describe(beside, names) == "Trooper 1 turns where it stands, by farm."
     in_the_open = ev.Move("b1", ((4.0, 4.0),), 0.0, 45.0, False)
     assert describe(in_the_open, names) == "Trooper 1 turns where it stands."
+
+
+def test_a_hit_too_weak_to_suppress_says_so_beside_its_resistance():
+    """A hit that fails to damage costs the target 1 Skill only if the attack's Power is at
+    least its Resistance ("Rifles rattle infantry. They do not rattle tanks."): rifles hitting
+    a tank turn after turn read "a hit, no damage" with no word of why it lost no Skill."""
+    names = scenario_names(parse_scenario(crafted_scenario()))  # both troopers Resistance 2
+    weak = ev.Attack("r1", "b1", "Rifle", "shoot", 1, 6.0, "no_damage")
+    assert describe(weak, names) == (
+        "Trooper 2 fires Rifle at Trooper 1 from 6″ (Power 1): a hit, no damage, too weak to"
+        " suppress it (Resistance 2)."
+    )
+    enough = ev.Attack("r1", "b1", "Rifle", "shoot", 2, 6.0, "no_damage")
+    assert describe(enough, names).endswith("(Power 2): a hit, no damage.")
+    wall = ev.Attack("r1", "farm", "Rifle", "shoot", 2, 6.0, "no_damage")  # never suppressed
+    assert describe(wall, names).endswith("(Power 2): a hit, no damage.")
+
+    scenario = load_scenario(SCENARIOS / "big-battle.json")
+    events = run_battle(scenario, 1).events
+    told = {x.index: x.text for t in log_turns(events, scenario) for x in _all_entries(t)}
+    unhurt = [
+        i
+        for i, e in enumerate(events)
+        if isinstance(e, ev.Attack)
+        and e.outcome == "no_damage"
+        and e.target not in {b.id for b in scenario.buildings}
+    ]
+    suppressed = [i for i in unhurt if _suppressed_by(events, i)]
+    assert suppressed and len(suppressed) < len(unhurt)
+    for i in unhurt:
+        assert ("too weak to suppress" in told[i]) == (i not in suppressed), told[i]
+
+
+def _all_entries(turn):
+    return [*turn.opening, *(x for g in turn.activations for x in g.entries), *turn.closing]
+
+
+def _suppressed_by(events, i):
+    """Whether the attack at ``i`` suppressed its target (a ram's Suppress follows both blows
+    and what the first did)."""
+    for x in events[i + 1 :]:
+        if isinstance(x, ev.Activation | ev.TurnStart | ev.End):
+            return False
+        if isinstance(x, ev.Suppress) and (x.unit, x.by) == (events[i].target, events[i].attacker):
+            return True
+    return False
