@@ -100,6 +100,33 @@ def idle_activations(events: Sequence[Event]) -> frozenset[int]:
     return frozenset(idle)
 
 
+def turn_summaries(events: Sequence[Event], names: Names) -> dict[int, str]:
+    """One line closing each turn: the score after it and the units it took out of the battle
+    ("After turn 4: Red Company 4, Blue Battalion 0. Left the battle: Hammer (taken out)."), so a
+    long battle read a turn at a time says where it stands without adding up its scores. Only
+    what every reader sees: scores and removals are never hidden by fog of war."""
+    totals = {s.id: 0 for s in names.scenario.sides}
+    summaries: dict[int, str] = {}
+    turn, gone = 0, []
+
+    def close() -> None:
+        if turn:
+            score = ", ".join(f"{names.side(side)} {points}" for side, points in totals.items())
+            left = f" Left the battle: {', '.join(gone)}." if gone else ""
+            summaries[turn] = f"After turn {turn}: {score}.{left}"
+
+    for e in events:
+        if isinstance(e, ev.TurnStart):
+            close()
+            turn, gone = e.turn, []
+        elif isinstance(e, ev.Score):
+            totals[e.side] = e.total
+        elif isinstance(e, ev.Remove):
+            gone.append(f"{names.get(e.unit)} ({names.left[ev.Removal(e.how)]})")
+    close()
+    return summaries
+
+
 def describe_idle(e: ev.Activation, names: Names) -> str:
     """An activation in which the unit neither moved nor fired (`idle_activations`)."""
     return f"{names.get(e.unit)} acts: it stays where it is and does not fire."

@@ -22,6 +22,7 @@ from battles.narration import (
     end_scores,
     idle_activations,
     in_sight_reveals,
+    turn_summaries,
 )
 
 EVENT_KINDS: dict[str, str] = {
@@ -105,6 +106,8 @@ class Turn:
     activations: list[ActivationGroup] = field(default_factory=list)
     closing: list[Entry] = field(default_factory=list)
     """Objective points scored after the last activation, and the end of the battle."""
+    summary: str = ""
+    """The score after the turn and the units it took out (`narration.turn_summaries`)."""
 
     @property
     def empty(self) -> bool:
@@ -210,11 +213,13 @@ def log_turns(
     names = names or scenario_names(scenario)
     side_index = {s.id: i for i, s in enumerate(scenario.sides)}
     turns = [Turn(0, "Deployment")]
+    summaries = turn_summaries(events, names)
     for entry in log_entries(events, names, hidden):
         e = events[entry.index]
         turn = turns[-1]
         if isinstance(e, ev.TurnStart):
-            turns.append(Turn(e.turn, f"Turn {e.turn}", opening=[entry]))
+            summary = summaries.get(e.turn, "")
+            turns.append(Turn(e.turn, f"Turn {e.turn}", opening=[entry], summary=summary))
         elif isinstance(e, ev.Activation):
             who = "a unit out of sight" if entry.veiled else names.units[e.unit]
             title = f"{names.side(e.side)}: {who}"

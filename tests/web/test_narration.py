@@ -449,3 +449,37 @@ def _suppressed_by(events, i):
         if isinstance(x, ev.Suppress) and (x.unit, x.by) == (events[i].target, events[i].attacker):
             return True
     return False
+
+
+def test_each_turn_closes_with_the_score_after_it_and_the_units_it_took_out():
+    """A long battle read a turn at a time (the log is paged by turns) gave the score only in
+    each point's own line: a reader had to add up where the battle stood. Each turn now closes
+    with the score after it and who left the battle in it, in the campaign's words where it has
+    some."""
+    from campaign.pages import LEFT_WORDS
+
+    scenario = parse_scenario(crafted_scenario())
+    blue, red = (s.name for s in scenario.sides)
+    events = [
+        ev.TurnStart(1),
+        ev.Initiative(1, "blue"),
+        ev.Activation("b1", "blue", 1),
+        ev.TurnStart(2),
+        ev.Initiative(2, "red"),
+        ev.Activation("r1", "red", 2),
+        ev.Remove("b1", ev.Removal.DESTROYED),
+        ev.Score("red", 2, "removed:b1", 2),
+        ev.End(ev.EndReason.SIDE_ELIMINATED, 2, "red"),
+    ]
+    turns = log_turns(events, scenario, names=scenario_names(scenario, left=LEFT_WORDS))
+    assert [t.summary for t in turns] == [
+        f"After turn 1: {blue} 0, {red} 0.",
+        f"After turn 2: {blue} 0, {red} 2. Left the battle: Trooper 1 (taken out).",
+    ]
+    big = load_scenario(SCENARIOS / "big-battle.json")
+    events = run_battle(big, 1).events
+    turns = log_turns(events, big)
+    assert len(turns) == 1 + big.turn_limit and turns[0].summary == ""
+    final = [e.total for e in events if isinstance(e, ev.Score)]
+    assert all(t.summary.startswith(f"After turn {t.number}: ") for t in turns[1:])
+    assert f" {final[-1]}" in turns[-1].summary.split(".")[0]

@@ -273,3 +273,9 @@ def test_the_luck_verdict_of_a_side_named_in_the_plural(owner, owner_client, sce
     verdicts = re.search(r'<ul class="luck-verdicts">(.*?)</ul>', html, re.S).group(1)
     assert "Blue Wardens&#x27; dice came out about as expected." in verdicts
     assert "Wardens&#x27;s" not in html
+
+
+def test_each_turn_of_the_log_closes_with_the_score_after_it(owner_client, finished_battle):
+    html = _get(owner_client, finished_battle)
+    assert html.count('<p class="turn-summary">After turn ') == finished_battle.progress_turn
+    assert '<p class="turn-summary">After turn 1: Blue Force ' in html
