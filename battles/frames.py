@@ -28,6 +28,7 @@ from battles.narration import (
     end_scores,
     idle_activations,
     in_sight_reveals,
+    unseen_occupants,
 )
 from battles.table import unit_radius
 
@@ -125,7 +126,8 @@ def replay_frames(
             elif isinstance(e, ev.Attack):
                 fire.append(_fire_line(e, state, point))
             if e.KIND in _NOTABLE and i not in quiet:
-                notes.append(describe(e, names, at_end=i in at_end))
+                unseen = unseen_occupants(events, i, hidden)
+                notes.append(describe(e, names, at_end=i in at_end, unseen=unseen))
         elif isinstance(e, ev.Activation):
             active = None
             title = f"Turn {turn} · {names.side(e.side)}: a unit out of sight"

@@ -9,7 +9,7 @@ not already say which unit it is. Every die stays in the log, attached to its ev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from battles.engine import Event
 from battles.engine import events as ev
@@ -23,15 +23,59 @@ def inches(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".") + "″"
 
 
-def describe(e: Event, names: Names, *, at_end: bool = False, in_sight: bool = False) -> str:
+def describe(
+    e: Event,
+    names: Names,
+    *,
+    at_end: bool = False,
+    in_sight: bool = False,
+    unseen: Collection[str] = (),
+) -> str:
     """One sentence for one (non-roll) event; ``at_end``: a score the battle's end gave
-    (`end_scores`); ``in_sight``: a reveal of a unit the enemy already saw (`in_sight_reveals`)."""
+    (`end_scores`); ``in_sight``: a reveal of a unit the enemy already saw (`in_sight_reveals`);
+    ``unseen``: the occupants of a collapsing building the reader's side could not see
+    (`unseen_occupants`)."""
     if at_end and isinstance(e, ev.Score):
         why = _score_reason(e.reason, names)
         return f"{names.side(e.side)} scores {e.points} at the end for {why}: {e.total} in all."
     if in_sight and isinstance(e, ev.Reveal):
         return _still_in_sight(e, names)
+    if isinstance(e, ev.Collapse):
+        return capfirst(_collapse_text(e, names, unseen))
     return capfirst(_sentence(e, names))
+
+
+def unseen_occupants(
+    events: Sequence[Event], index: int, hidden: Collection[int]
+) -> frozenset[str]:
+    """The occupants of the building collapsing at ``index`` that the reader's side could not
+    see: each rolls for the collapse after it, and the die of a unit out of sight is ``hidden``
+    (`fog.hidden_events`). Named, they told where a unit that had gone in unseen stood."""
+    e = events[index]
+    if not isinstance(e, ev.Collapse) or not hidden:
+        return frozenset()
+    rolls: dict[str, int] = {}
+    for i in range(index + 1, len(events)):
+        r = events[i]
+        if isinstance(r, ev.Roll) and r.purpose == ev.RollPurpose.COLLAPSE:
+            rolls.setdefault(r.who, i)
+        if len(rolls) == len(e.occupants):
+            break
+    return frozenset(u for u in e.occupants if rolls.get(u) in hidden)
+
+
+def _collapse_text(e: ev.Collapse, names: Names, unseen: Collection[str]) -> str:
+    inside = [names.get(u) for u in e.occupants if u not in unseen]
+    out_of_sight = len(e.occupants) - len(inside)
+    if out_of_sight:
+        inside.append(
+            "a unit out of sight" if out_of_sight == 1 else f"{out_of_sight} units out of sight"
+        )
+    building = names.get(e.building)
+    if not inside:
+        return f"{building} collapses into rubble."
+    listed = inside[0] if len(inside) == 1 else f"{', '.join(inside[:-1])} and {inside[-1]}"
+    return f"{building} collapses into rubble on {listed}."
 
 
 def in_sight_reveals(events: Sequence[Event]) -> frozenset[int]:
@@ -164,9 +208,6 @@ def _sentence(e: Event, names: Names) -> str:
         how = names.left[ev.Removal(e.how)]
         withdraws = "" if e.how == ev.Removal.DESTROYED else " and withdraws"
         return f"{name(e.unit)} is {how}{withdraws}."
-    if isinstance(e, ev.Collapse):
-        inside = ", ".join(name(u) for u in e.occupants)
-        return f"{name(e.building)} collapses into rubble" + (f" on {inside}." if inside else ".")
     if isinstance(e, ev.Reveal):
         cause = {
             ev.RevealCause.FIRED: (

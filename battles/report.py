@@ -23,6 +23,7 @@ from battles.narration import (
     idle_activations,
     in_sight_reveals,
     turn_summaries,
+    unseen_occupants,
 )
 
 EVENT_KINDS: dict[str, str] = {
@@ -185,11 +186,13 @@ def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] =
                 text = f"{names.side(e.side)} activates a unit out of sight."
                 entries.append(Entry(i, "activation", text, veiled=True))
             continue
+        unseen = unseen_occupants(events, i, hidden)
         if i in idle:
             text = describe_idle(e, names)
         else:
-            text = describe(e, names, at_end=i in at_end, in_sight=i in seen)
-        entry = Entry(i, e.KIND, text, units=involved(e))
+            text = describe(e, names, at_end=i in at_end, in_sight=i in seen, unseen=unseen)
+        # Nor does the unit filter find a unit out of sight under the building that fell on it.
+        entry = Entry(i, e.KIND, text, units=involved(e) - unseen)
         if e.KIND in _ROLLS_BEFORE:
             entry.dice = [die(j, r) for j, r in pending]
             entry.units = entry.units | {r.who for _, r in pending}

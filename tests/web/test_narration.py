@@ -483,3 +483,55 @@ def test_each_turn_closes_with_the_score_after_it_and_the_units_it_took_out():
     final = [e.total for e in events if isinstance(e, ev.Score)]
     assert all(t.summary.startswith(f"After turn {t.number}: ") for t in turns[1:])
     assert f" {final[-1]}" in turns[-1].summary.split(".")[0]
+
+
+def test_a_collapse_does_not_name_an_occupant_the_readers_side_could_not_see():
+    """A building's collapse is public, but a unit that went into it unseen was named in it
+    ("depot collapses into rubble on Grey Rifles"), on the log and under the replay, telling an
+    enemy where it stood while the map still hid it; the unit filter found it there too."""
+    from battles.fog import hidden_events
+    from battles.report import filter_turns, unit_sides
+
+    scenario = parse_scenario(crafted_scenario())
+    pen, armour = ("b1", "penetration", 6, 3, 4, "win"), ("farm", "armour", 1, 3, 9, "lose")
+    events = [
+        ev.BattleStart("1.0.0", "combined_arms", "Test", "0" * 64, 5),
+        ev.Conceal("r1"),
+        ev.TurnStart(1),
+        ev.Initiative(1, "blue"),
+        ev.Activation("b1", "blue", 1),
+        ev.Roll(*pen),
+        ev.Roll(*armour),
+        ev.Attack("b1", "farm", "Gun", "shoot", 3, 8.0, "damage"),
+        ev.Damage("farm", "b1", 1),
+        ev.Activation("r1", "red", 1),
+        ev.Move("r1", ((10.0, 16.0), (15.0, 5.0)), 11.0, 270.0, False),  # into the farm, unseen
+        ev.TurnStart(2),
+        ev.Initiative(2, "blue"),
+        ev.Activation("b1", "blue", 2),
+        ev.Roll(*pen),
+        ev.Roll(*armour),
+        ev.Attack("b1", "farm", "Gun", "shoot", 3, 8.0, "damage"),
+        ev.Damage("farm", "b1", 0),
+        ev.Collapse("farm", ("r1",)),
+        ev.Roll("r1", "collapse", 2, 0, 4, "success"),
+        ev.End(ev.EndReason.TURN_LIMIT, 2, "blue"),
+    ]
+    names = scenario_names(scenario)
+    farm = names["farm"].capitalize()
+    blue = hidden_events(events, unit_sides(scenario), "blue")
+    assert 10 in blue and 19 in blue  # the move in and the collapse roll
+    turns = log_turns(events, scenario, blue)
+    seen_by_blue = [x.text for t in turns[1:] for x in _all_entries(t)]  # after deployment's
+    assert f"{farm} collapses into rubble on a unit out of sight." in seen_by_blue
+    assert not any("Trooper 2" in text for text in seen_by_blue)  # "Trooper 2 is out of sight."
+    by_unit = filter_turns(log_turns(events, scenario, blue), unit="r1")
+    assert not [x for t in by_unit for x in _all_entries(t) if x.kind == "collapse"]
+    notes = replay_frames(scenario, events, viewer="blue", hidden=blue)["frames"]
+    assert f"{farm} collapses into rubble on a unit out of sight." in [
+        n for f in notes for n in f["notes"]
+    ]
+    red = hidden_events(events, unit_sides(scenario), "red")
+    for hidden in (red, ()):
+        whole = [x.text for t in log_turns(events, scenario, hidden) for x in _all_entries(t)]
+        assert f"{farm} collapses into rubble on Trooper 2." in whole
