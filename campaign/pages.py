@@ -62,7 +62,7 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column, command_of
 from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
-from campaign.rules.experience import threshold
+from campaign.rules.experience import earned_said, threshold
 from campaign.rules.history import (
     experience_has_text,
     experience_text,
@@ -370,10 +370,10 @@ def leader_gives_text(name: str, assisting: int, quality: Quality) -> str:
 
 def trained_text(trainer: str, unit: str, entry: HistoryEntry) -> str:
     """What a training did, in words (`unit_train`'s history entry): "Col. Vance trained
-    Sappers, who rose from Green to Inexperienced."."""
+    Sappers, which rose from Green to Inexperienced."."""
     before = Quality.of_word(entry.before["quality"]).label
     after = Quality.of_word(entry.after["quality"]).label
-    return f"{trainer} trained {unit}, who rose from {before} to {after}."
+    return f"{trainer} trained {unit}, which rose from {before} to {after}."
 
 
 def hours_hence(at: int, now: int) -> str:
@@ -1665,12 +1665,14 @@ def orders_going_in(
     """(who, how their Orders went in) for a campaign battle's page, a line per way in:
     ``units`` are the battle's units the reader sees, in side order, and ``orders`` the
     battle's (unit pk → how its Orders went in), read as a record of the launch
-    (`bridge.went_in_text`). Units whose Orders went in alike share a line, said of each of
-    them (`bridge.went_in_for_each`),
-    which names them in as few words as say who: all of a force's units by the force ("Every
-    unit of Blue Battalion and Red Company"), the others by name ("Atlas and Tiger One (Red
-    Company)"). A Legendary unit in command of one of them is named only if it is one of
-    ``units`` (`bridge.commander_unnamed`)."""
+    (`bridge.went_in_text`). Units whose Orders went in alike share a line, said of each of them
+    (`bridge.went_in_for_each`), which names them
+    in as few words as say who, as the subject of the sentence the line reads as: the others by
+    name with their force ("Atlas and Tiger One (Red Company)"), then all of a force's units by
+    the force ("every unit of Blue Battalion and Red Company"), "Atlas (Red Company) and every
+    unit of Blue Battalion" and, when a part names several itself, "Aid Post and Tiger One (Red
+    Company), and every unit of Blue Battalion" (`units_said`). A Legendary unit in command of
+    one of them is named only if it is one of ``units`` (`bridge.commander_unnamed`)."""
     units = list(units)
     in_force = Counter(u.force_id for u in units)
     seen = {u.name for u in units}
@@ -1686,14 +1688,26 @@ def orders_going_in(
         for unit in group:
             by_force.setdefault(unit.force_id, []).append(unit)
         whole = [us[0].force.name for f, us in by_force.items() if len(us) == in_force[f] > 1]
-        parts = [f"Every unit of {and_words(whole)}"] if whole else []
-        parts += [
+        parts = [
             f"{and_words([u.name for u in us])} ({us[0].force.name})"
             for f, us in by_force.items()
             if not len(us) == in_force[f] > 1
         ]
-        lines.append(("; ".join(parts), went_in_for_each(text) if len(group) > 1 else text))
+        parts += [f"every unit of {and_words(whole)}"] if whole else []
+        lines.append((units_said(parts), went_in_for_each(text) if len(group) > 1 else text))
     return lines
+
+
+def units_said(parts: list[str]) -> str:
+    """The parts of a line's units (`orders_going_in`) as one subject: "Atlas (Red Company)
+    and every unit of Blue Battalion"; a part that names several units itself is set off by a
+    comma, so its "and" is not read as the list's: "Aid Post and Tiger One (Red Company), and
+    Iron Wolf (Blue Battalion)". Its first letter a capital."""
+    if len(parts) > 1 and any(" and " in part for part in parts):
+        said = ", ".join(parts[:-1]) + f", and {parts[-1]}"
+    else:
+        said = and_words(parts)
+    return said[:1].upper() + said[1:]
 
 
 def left_out(
@@ -1972,7 +1986,8 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
             first = done[0]
         # Its experience in a sentence of its own: at the end of the long one, after the dead,
         # their fights and its hits, it is lost.
-        experience = experience_text(was, now) if "experience" in now else ""
+        quality = last.after.get("quality")
+        experience = experience_text(was, now, quality) if "experience" in now else ""
         now = {k: v for k, v in now.items() if k != "experience"}
         why = first.why + _then(done[1:], first.when)
         line = f"{first.when}: {first.unit.name} ({first.unit.force.name}): {why}"
@@ -2152,6 +2167,8 @@ def entry_why(entry: HistoryEntry) -> str:
     why = told_why(entry.text, entry.before, entry.after)
     if entry.kind == HistoryEntry.Kind.CASUALTIES:
         return dead_first(why)
+    if entry.kind == HistoryEntry.Kind.EXPERIENCE:
+        return earned_said(why)
     if entry.kind == HistoryEntry.Kind.REVERT and (old := UNDOES.fullmatch(why)):
         kind = KIND_OF_LABEL.get(old["label"])
         if kind is not None:
@@ -2226,7 +2243,7 @@ def entry_words(entry: HistoryEntry, unit: dict[str, Any]) -> tuple[str, str]:
     if entry.kind == HistoryEntry.Kind.EXPERIENCE and not what and "experience" in unit:
         # Points held just short of a step it stood at already change nothing: what it has is
         # said all the same, as of points that change it.
-        what = experience_has_text(unit["experience"])
+        what = experience_has_text(unit["experience"], unit.get("quality"))
     if entry.kind in (HistoryEntry.Kind.SKILL_CHECK, HistoryEntry.Kind.CONTEST):
         why = minus_signs(why)  # the roll's summary, kept as it was written
     return why, what

@@ -1094,19 +1094,32 @@ def notable_entries(
     focus: TimelineFocus | None = None,
 ):
     """History entries of the campaign worth a line on its timeline: deaths (a unit's, or its
-    leader's), promotions and losses of quality for good, training, GM corrections and reverts
-    (units of ``force_ids`` only, newer than ``after_id``; of the ``focus``'s units only)."""
+    leader's), promotions and losses of quality for good, training, GM corrections and reverts,
+    a character taking command of a unit, and a unit raised once the campaign's fighting has
+    begun (units of ``force_ids`` only, newer than ``after_id``; of the ``focus``'s units
+    only). The units raised before its first fight are the rosters the campaign starts with, a
+    line each of which would bury its first day: the force pages list them."""
     Kind = HistoryEntry.Kind
+    first_fight = (
+        HistoryEntry.objects.filter(unit__force__campaign=campaign, kind__in=HistoryEntry.FIGHTS)
+        .order_by("pk")
+        .values("pk")[:1]
+    )
+    takes_command = Q(kind=Kind.LEADER, after__leader__name__isnull=False) & ~Q(
+        details__has_key="healed"  # a leader's heal (`HistoryEntry.leader_named`)
+    )
     notable = (
         Q(after__status="destroyed")
         | Q(before__leader__alive=True, after__leader__alive=False)
-        | Q(after__has_key="quality")
+        | (Q(after__has_key="quality") & ~Q(kind=Kind.CREATED))
         | Q(kind__in=[Kind.GM_EDIT, Kind.TRAINING, Kind.REVERT, Kind.CASUALTIES])
+        | takes_command
+        | Q(kind=Kind.CREATED, pk__gt=Subquery(first_fight))
     )
     entries = HistoryEntry.objects.filter(notable, unit__force_id__in=force_ids, pk__gt=after_id)
     if focus is not None:
         entries = entries.filter(unit_id__in=focus.units)
-    return entries.exclude(kind=Kind.CREATED).select_related("unit__force").order_by("-id")
+    return entries.select_related("unit__force").order_by("-id")
 
 
 def timeline_records(

@@ -9,6 +9,7 @@ Plain Python: no Django.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from campaign.rules.history import plural
@@ -161,6 +162,32 @@ def earned_text(occasion: str, earned: Earned) -> str:
         return f"{gain}, a step up"
     if earned.held_back:
         return f"{gain}, {HELD_SHORT}{BECAUSE}{earned.held_back}"
+    return gain
+
+
+EARNED_SAID = re.compile(
+    rf"(?P<lead>.*): (?P<points>[\d,]+) points? of experience"
+    rf"(?:(?P<up>, a step up)|, {HELD_SHORT}{BECAUSE}(?P<held>.+))?",
+    re.DOTALL,
+)
+"""An experience entry's reason as `earned_text` keeps it."""
+
+
+def earned_said(why: str) -> str:
+    """An experience entry's reason (`earned_text`, as `history.told_why` reads it) as a page
+    says it, in plain words of what the fight gave: "Ford: earned 2 experience points", "…,
+    enough for a step up", "…, but there is no step up while it is broken (retreated in poor
+    order)". What the points leave the unit at follows it (`history.experience_text`). Any
+    other reason as it is."""
+    said = EARNED_SAID.fullmatch(why)
+    if said is None:
+        return why
+    points = int(said["points"].replace(",", ""))
+    gain = f"{said['lead']}: earned {plural(points, 'experience point')}"
+    if said["up"]:
+        return f"{gain}, enough for a step up"
+    if said["held"]:
+        return f"{gain}, but there is {said['held']}"
     return gain
 
 

@@ -303,34 +303,51 @@ def carries_text(morale: int, casualty: int) -> str:
     return f"now carries {plural(morale, 'Morale hit')} and {plural(casualty, 'Casualty hit')}"
 
 
-def experience_has_text(points: int) -> str:
-    """The experience a unit has after an entry, as its history says it: "has 3 experience
-    points"."""
-    return f"has {plural(points, 'experience point')}"
+def experience_has_text(points: int, quality: Any = None) -> str:
+    """The experience a unit has after an entry, as its history says it, with where that
+    stands toward its next step of quality when ``quality`` (its quality then, a word or a
+    `Quality`) is known (`toward_text`): "has 1 of the 4 experience points it needs to rise to
+    Experienced"; else "has 3 experience points"."""
+    return f"has {toward_text(points, quality)}"
 
 
-def experience_text(before: dict[str, Any], after: dict[str, Any]) -> str:
-    """The experience a change leaves, and why when it is less than before: a step up starts
-    the count again from the points left over; a step down holds the points just short of the
-    next step at the new quality (a unit rises at most one step at a time), said so only when
-    that is where they stand (a closing window's fights counted again may leave fewer)."""
+def toward_text(points: int, quality: Any = None, was: int | None = None) -> str:
+    """A unit's experience points and where they stand toward its next step of quality
+    (`experience.EXPERIENCE_TABLE`), ``was`` the points before when fewer: "1 of the 2
+    experience points it needs to rise to Inexperienced", "1 (2 before) of the 2 …"; at
+    Legendary, the top step, "3 experience points, at Legendary, the top step"; without a
+    ``quality``, the points alone: "3 experience points"."""
     from campaign.rules.experience import threshold  # it reads this module's words
 
+    before = "" if was is None else f" ({was} before)"
+    if quality is None:
+        return f"{plural(points, 'experience point')}{before}"
+    quality = quality if isinstance(quality, Quality) else Quality.of_word(quality)
+    needed = threshold(quality)
+    if needed is None:
+        return f"{plural(points, 'experience point')}{before}, at {quality.label}, the top step"
+    return (
+        f"{points:,}{before} of the {plural(needed, 'experience point')} it needs to rise to "
+        f"{quality.raised().label}"
+    )
+
+
+def experience_text(before: dict[str, Any], after: dict[str, Any], quality: Any = None) -> str:
+    """The experience a change leaves, where it stands toward the next step of quality (the
+    quality ``after`` gives, else ``quality``, the unit's then), and the points before when
+    they are fewer: a step up starts the count again from the points left over ("starts again
+    with 0 of the 3 experience points it needs to rise to Average"); a step down holds them
+    short of the next step at the new quality ("has 1 (2 before) of the 2 experience points it
+    needs to rise to Inexperienced")."""
     now, was = after["experience"], before.get("experience")
-    points = plural(now, "experience point")
+    was_quality = before.get("quality")
+    quality = after.get("quality", quality)
     if was is None or now >= was:
-        return experience_has_text(now)
-    was_quality, quality = before.get("quality"), after.get("quality")
-    if quality is not None and was_quality is not None:
-        quality = Quality.of_word(quality)
-        if quality > Quality.of_word(was_quality):
-            return f"starts again toward the next step with {points} ({was} before)"
-        if now == (threshold(quality) or 0) - 1:
-            return (
-                f"{experience_has_text(now)} ({was} before), held just short of the next step "
-                f"at {quality.label}"
-            )
-    return f"{experience_has_text(now)} ({was} before)"
+        return experience_has_text(now, quality)
+    rose = "quality" in after and was_quality is not None
+    if rose and Quality.of_word(after["quality"]) > Quality.of_word(was_quality):
+        return f"starts again with {toward_text(now, quality)}"
+    return f"has {toward_text(now, quality, was)}"
 
 
 def story_text(
@@ -381,7 +398,7 @@ def story_text(
     if hits_changed and not gone:
         parts.append(carries_text(unit.get("morale_hits") or 0, unit.get("casualty_hits") or 0))
     if "experience" in after:
-        parts.append(experience_text(before, after))
+        parts.append(experience_text(before, after, unit.get("quality")))
     if "in_combat_zone" in after and not gone:
         parts.append(
             "is in the combat zone" if after["in_combat_zone"] else "is out of the combat zone"

@@ -726,10 +726,12 @@ def battle_apply(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse:
             viewer,
             cb=cb,
             title="Apply the outcome?",
-            lede=f"Applying {possessive(cb.name)} outcome writes these changes into each unit's "
-            "history.",
-            note="These are the battle's own dice, a leader's 3d6 per Casualty hit among them: "
-            "applying writes exactly what is shown here.",
+            lede=f"Applying {possessive(cb.name)} outcome gives each unit below the hits, "
+            "quality, status and experience shown in its row, and its leader the wounds shown "
+            "there, and tells why in the unit's history.",
+            note="Nothing is rolled when you apply: the battle rolled every die already, each "
+            "leader's 3d6 for every Casualty hit its unit takes among them, so applying writes "
+            "exactly what is shown here.",
             lines=[f"{line}." for line in notes],
             rows=rows,
             entries=entries,

@@ -251,7 +251,12 @@ def test_a_broken_survivor_has_its_points_in_history_and_no_step_up(campaign, ma
     # Each says what the unit has after, whether the points changed it or not.
     for unit in (fresh, seasoned):
         line = entry_line(gains[unit], unit.state.to_json())
-        assert line.endswith("(retreated in poor order): has 1 experience point"), line
+        # What the fight gave and where the unit stands toward its next step, plainly.
+        assert line == (
+            "Mill: earned 2 experience points, but there is no step up while it is broken "
+            "(retreated in poor order): has 1 of the 2 experience points it needs to rise to "
+            "Inexperienced"
+        ), line
     # Reverted, each says what the unit has after too: given back, or kept where it stood.
     reverted = outcome_revert(entries=[gains[fresh], gains[seasoned]], reason="wrong report")
     said = {e.unit: entry_line(e, e.unit.state.to_json()) for e in reverted}
@@ -277,8 +282,8 @@ def test_it_tells_a_step_held_back_saved_in_the_old_words_with_one_colon(campaig
     entry.save()
     line = entry_line(entry, {"experience": 1})
     assert line == (
-        "Mill: 2 points of experience, held just short of the next step, for there is no step "
-        "up while it is broken (retreated in poor order): has 1 experience point"
+        "Mill: earned 2 experience points, but there is no step up while it is broken "
+        "(retreated in poor order): has 1 experience point"
     ), line
     assert told_why(
         "Ford; the step up to Experienced from that battle is withdrawn: no step back up in the "
@@ -381,7 +386,10 @@ def test_the_clocks_words_tell_the_step_the_dead_cost_and_the_fights_since_won_b
     # The review says it ahead as the summary says it after, in a sentence of its own.
     campaign.refresh_from_db()
     [ahead] = time_lines_ahead(advance_passings(campaign=campaign, hours=24))
-    assert ahead.endswith("carries no hits now. It has 0 experience points (3 before).")
+    assert ahead.endswith(
+        "carries no hits now. It has 0 (3 before) of the 4 experience points it needs to rise "
+        "to Experienced."
+    )
     clock_advance(campaign=campaign, hours=24)  # day 2, 02:00: the window closed
     mech.refresh_from_db()
     assert (mech.quality, mech.experience) == (Q.AVERAGE, 0)
@@ -395,8 +403,8 @@ def test_the_clocks_words_tell_the_step_the_dead_cost_and_the_fights_since_won_b
     # Its experience in a sentence of its own, not lost at the end of the long one.
     assert line.endswith(
         "medics saved 0); the dead cost it 1 step; the experience of the fights since counts "
-        "again from the quality left: 1 step won back; carries no hits now. It has 0 "
-        "experience points (3 before)."
+        "again from the quality left: 1 step won back; carries no hits now. It has 0 (3 "
+        "before) of the 4 experience points it needs to rise to Experienced."
     )
 
 
@@ -404,12 +412,10 @@ def test_experience_is_said_held_short_of_a_step_only_where_it_stands():
     # Inexperienced needs 3: 2 is just short of it, 1 is not (fights counted again, say).
     held = story_text({"quality": "average", "experience": 3},
                       {"quality": "inexperienced", "experience": 2}, {})  # fmt: skip
-    assert held.endswith(
-        "has 2 experience points (3 before), held just short of the next step at Inexperienced"
-    )
+    assert held.endswith("has 2 (3 before) of the 3 experience points it needs to rise to Average")
     fewer = story_text({"quality": "average", "experience": 2},
                        {"quality": "inexperienced", "experience": 1}, {})  # fmt: skip
-    assert "held just short" not in fewer and "has 1 experience point (2 before)" in fewer
+    assert fewer.endswith("has 1 (2 before) of the 3 experience points it needs to rise to Average")
 
 
 @pytest.mark.parametrize(

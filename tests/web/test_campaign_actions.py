@@ -449,7 +449,7 @@ def test_it_trains_a_unit_and_says_why_it_cannot(client, world):
     assert trained.redirect_chain[0][1] == 302
     assert Unit.objects.get(pk=unit.pk).quality == unit.quality + 1
     before, after = (Quality(q).label for q in (unit.quality, unit.quality + 1))
-    assert f"Sgt. Kane trained {unit.name}, who rose from {before} to {after}." in trained.text
+    assert f"Sgt. Kane trained {unit.name}, which rose from {before} to {after}." in trained.text
     assert Unit.objects.get(pk=unit.pk).history.last().details["character"] == kane.pk
     unit_edit(unit=unit, changes={"quality": "elite"}, reason="x", actor=world.users["gm"])
     refused = client.post(url, {"character": kane.pk})

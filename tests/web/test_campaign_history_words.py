@@ -229,7 +229,9 @@ def test_an_experience_line_that_changed_nothing_says_what_the_unit_has_on_the_d
     gain = unit.history.get(kind=HistoryEntry.Kind.EXPERIENCE)
     assert gain.after == {}
     unit.refresh_from_db()
-    assert entry_line(gain, unit.state.to_json()).endswith(": has 1 experience point")
+    assert entry_line(gain, unit.state.to_json()).endswith(
+        ": has 1 of the 2 experience points it needs to rise to Inexperienced"
+    )
     lines = since_last_visit(world.campaign, {world.force.pk}, None)
     [said] = [e.text for e in lines if e.kind == "experience" and "Holdouts" in e.text]
     assert said.endswith("(retreated in poor order): has 1 experience point"), said

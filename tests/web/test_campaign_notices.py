@@ -369,7 +369,7 @@ def test_a_step_won_in_a_battle_is_told_under_it_once(world):
     # Average needs 4 points for its next step; a battle won brings 2: 3 + 2 is a step and 1 over.
     assert (
         "  Veteran 1 (Red Company): is in the combat zone; rose from Average to Experienced; "
-        "starts again toward the next step with 1 experience point (3 before)."
+        "starts again with 1 of the 5 experience points it needs to rise to Elite."
     ) in body.splitlines()
     assert body.count("rose from") == 1 and "Day 1:" not in body
 

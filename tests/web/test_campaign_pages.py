@@ -149,7 +149,11 @@ def test_it_tells_a_units_history_as_a_story(client, world):
               actor=world.users["gm"])  # fmt: skip
     page = login(client, world, "player").get(_url("unit", world, world.unit.pk)).text
     assert "<strong>Day 1:</strong> Raised in Red Company" in page
-    assert "GM correction: records found: has 2 experience points." in page
+    # What it has, toward its next step: Inexperienced needs 3 to rise to Average.
+    assert (
+        "GM correction: records found: has 2 of the 3 experience points it needs to rise to "
+        "Average." in page
+    )
     battle = _url("battle", world, world.engine_battle.pk)
     # The battle, linked to its page; taken out is not dead (the bridge, second edition).
     assert f'<a href="{battle}">Taken out at Crossroads</a>' in page
@@ -199,7 +203,7 @@ def test_a_fights_link_on_a_units_page_is_its_name_kept_as_data_whatever_it_hold
     fight = _url("engagement", world, engagement.pk)
     page = login(client, world, "spectator").get(_url("unit", world, red.pk)).text
     assert f'<strong>Day 1:</strong> <a href="{fight}">Raid: Dawn</a>: took ' in page
-    assert f'<a href="{fight}">Raid: Dawn</a>: 1 point of experience' in page
+    assert f'<a href="{fight}">Raid: Dawn</a>: earned 1 experience point' in page
     assert ">Raid</a>" not in page
 
     card, gm = world.unit.unit_type, world.users["gm"]
@@ -229,7 +233,7 @@ def test_a_fights_link_on_a_units_page_is_its_name_kept_as_data_whatever_it_hold
     assert f'<a href="{link}">Taken out at Raid: Dawn</a>: took ' in page
     page = client.get(_url("unit", world, raiders.pk)).text
     assert f'<a href="{link}">Raid: Dawn</a>: came through unhurt' in page
-    assert f'<a href="{link}">Raid: Dawn</a>: 2 points of experience' in page
+    assert f'<a href="{link}">Raid: Dawn</a>: earned 2 experience points' in page
 
     # Saved before an entry kept the fight's name: its sentence is all there is to read.
     HistoryEntry.objects.filter(unit=red, kind="engagement").update(details={
@@ -266,7 +270,7 @@ def test_a_fight_named_like_how_a_unit_left_one_is_cut_at_the_name_its_entry_kee
     assert f'<a href="{link}">Taken out at Taken out at Dawn</a>: took ' in page
     page = client.get(_url("unit", world, raiders.pk)).text
     assert f'<a href="{link}">Taken out at Dawn</a>: came through unhurt' in page
-    assert f'<a href="{link}">Taken out at Dawn</a>: 2 points of experience' in page
+    assert f'<a href="{link}">Taken out at Dawn</a>: earned 2 experience points' in page
     said = {
         entry.unit_id: fight_said(entry.kind, entry.details,
                                   told_why(entry.text, entry.before, entry.after))
@@ -1189,3 +1193,12 @@ def test_a_unit_in_a_battle_not_yet_applied_says_so_on_its_page_and_its_roster_l
     assert in_it not in client.get(unit_url).text
     assert in_it not in client.get(roster_url).text
     assert later.name in client.get(roster_url).text
+
+
+def test_a_force_page_gives_the_campaign_clock_as_the_other_pages_do(client, world):
+    """The medics' day and the Orders under way go by the hour: the force page's heading says
+    it, "day 1, 05:00", as the table's pages do."""
+    Campaign.objects.filter(pk=world.campaign.pk).update(hour=5)
+    page = login(client, world, "player").get(_url("force", world, world.force.pk)).text
+    day = Campaign.objects.get(pk=world.campaign.pk).day
+    assert f"force · day {day}, 05:00" in page

@@ -59,6 +59,10 @@ def test_the_apply_review_shows_what_apply_then_does_and_writes_nothing(client, 
     review = client.get(_url("battle-apply", world, battle.pk))
     assert review.status_code == 200 and HistoryEntry.objects.count() == written
     assert "applying writes exactly what is shown here" in review.text
+    # What applying does, in plain words: to the units, to their leaders; and no new dice.
+    assert "gives each unit below the hits, quality, status and experience shown" in review.text
+    assert "Nothing is rolled when you apply" in review.text
+    assert "among them:" not in review.text
     rows = _rows(review)
     # Taken out is not dead: the unit retreats, its fate left to the medics' 24 hours.
     assert rows[ours.pk].after.status == "retreated" and not rows[ours.pk].destroyed
@@ -215,8 +219,8 @@ def test_the_apply_review_and_the_battle_page_tell_each_unit_as_its_history_does
         "Broken at Pinned down: took 1 Morale, 0 Casualty hits — 0 of 1 Hit lost; 1 Skill lost "
         "to suppression: 1 Morale; Skill lost to suppression costs 1 step: retreated in poor "
         "order; fell from Average to Inexperienced; now carries 1 Morale hit and 0 Casualty "
-        "hits; has 2 experience points (3 before), held just short of the next step at "
-        "Inexperienced; lost 1 point of Skill to suppression for good."
+        "hits; has 2 (3 before) of the 3 experience points it needs to rise to Average; lost 1 "
+        "point of Skill to suppression for good."
     )
     review = client.get(_url("battle-apply", world, battle.pk)).text
     table = review[review.index('<table class="changes told">') :]

@@ -470,9 +470,10 @@ def test_a_timeline_line_leaves_out_what_it_says_first_by_the_fields_not_their_w
     told = story_text(before, after, {}, headlines=False)
     assert "destroyed" not in told and "from Average to Green" not in told
     assert story_text(before, after, {}).startswith("was destroyed; fell from Average to Green")
-    step = story_text({"quality": "average"}, {"quality": "experienced", "experience": 5}, {},
+    step = story_text({"quality": "average"}, {"quality": "experienced", "experience": 1}, {},
                       headlines=False)  # fmt: skip
-    assert "rose" not in step and step == story_text({}, {"experience": 5}, {})
+    assert "rose" not in step
+    assert step == story_text({}, {"experience": 1}, {"quality": "experienced"})
 
 
 def test_a_battle_renamed_since_keeps_its_name_on_the_lines_of_what_it_did_to_units(client, world):
@@ -562,3 +563,32 @@ def test_a_day_crowded_with_fights_and_notes_shows_its_latest_and_counts_the_res
         costs.append((len(queries), len(page)))
     (few, small), (many, big) = costs
     assert few == many and big < small * 1.1
+
+
+def test_a_unit_raised_once_the_fighting_began_and_a_leader_taking_command_are_on_the_timeline(
+    client, world
+):
+    """The rosters a campaign starts with are the force pages' to list; a unit raised once its
+    fighting has begun, and a character taking command of a unit, are its story's."""
+    from campaign.models import HistoryEntry
+    from campaign.rules.bridge import UnitOutcome
+    from campaign.services.outcomes import outcome_apply
+    from campaign.services.roster import leader_attach
+
+    gm = world.users["gm"]
+    first = HistoryEntry.objects.filter(unit__force__campaign=world.campaign)
+    fought = first.filter(kind__in=HistoryEntry.FIGHTS).exists()
+    early = None
+    if not fought:
+        early = unit_create(
+            force=world.force, unit_type=world.unit.unit_type, name="Day-One Rifles"
+        )
+        outcome_apply(campaign=world.campaign, outcomes={world.unit.pk: UnitOutcome(0, 0)},
+                      reason="First shots", actor=gm)  # fmt: skip
+    late = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Late Rifles")
+    leader_attach(unit=late, name="Sgt. Vance Okoro", hit_points=12, actor=gm)
+    page = html.unescape(login(client, world, "gm").get(_url("timeline", world)).text)
+    assert "Late Rifles (Red Company) — Raised in Red Company as" in page
+    assert "Late Rifles (Red Company) — Sgt. Vance Okoro takes command" in page
+    if early is not None:
+        assert "Day-One Rifles" not in page

@@ -119,8 +119,9 @@ def test_orders_that_went_in_alike_are_said_once(client, world):
     ]
     # Some of a force's units otherwise: those by name, with their force.
     orders |= {"2": hold, "5": hold}
+    # One plain sentence: the units named first, then the forces whole.
     assert orders_going_in([a, b, c, d, e], orders) == [
-        ("Every unit of Blue Battalion; Atlas (Red Company)", ATTACKED),
+        ("Atlas (Red Company) and every unit of Blue Battalion", ATTACKED),
         (
             "Aid Post and Tiger One (Red Company)",
             "went in to hold, under the set-up's standing Order.",
@@ -128,15 +129,23 @@ def test_orders_that_went_in_alike_are_said_once(client, world):
     ]
     # A unit alone in its force is named; a unit the reader does not see is left out.
     assert orders_going_in([a, c], orders) == [
-        ("Atlas (Red Company); Iron Wolf (Blue Battalion)", ATTACKED)
+        ("Atlas (Red Company) and Iron Wolf (Blue Battalion)", ATTACKED)
     ]
+    # A part that names several units is set off by a comma, so its "and" is its own.
+    orders |= {"1": hold, "2": hold, "3": hold, "5": attack}
+    assert orders_going_in([a, b, c, d, e], orders)[0] == (
+        "Atlas and Aid Post (Red Company), and Iron Wolf (Blue Battalion)",
+        "went in to hold, under the set-up's standing Order.",
+    )
+    assert ";" not in "".join(who for who, _ in orders_going_in([a, b, c, d, e], orders))
     cb = world.engine_battle
     page = login(client, world, "gm").get(_url("battle", world, cb.pk)).text
     texts = [going["text"] for going in CampaignBattle.objects.get(pk=cb.pk).orders.values()]
     assert len(texts) > len(set(texts)), "the world's units went in under the same Order"
     said = page.split('class="battle-orders"')[1].split("</ul>")[0]
     assert said.count("<li>") == len(set(texts))
-    assert "Every unit of" in said
+    assert "every unit of" in said.lower()
+    assert not any(";" in who for who in re.findall(r"<strong>(.*?)</strong>", said))
     # One sentence after the units it names: no capital after a colon, no second colon.
     assert "</strong> went in to " in said and "</strong>: " not in said
 

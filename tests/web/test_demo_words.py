@@ -147,7 +147,10 @@ def test_the_demos_engine_battle_awaits_the_gms_review_on_the_campaign_page(clie
     words = _words(
         client.get(reverse("campaign:battle-apply", args=[campaign.pk, crossroads.pk])).text
     )
-    assert "Applying Battle of the Crossroads' outcome writes these changes" in words
+    assert (
+        "Applying Battle of the Crossroads' outcome gives each unit below the hits, quality, "
+        "status and experience shown in its row, and its leader the wounds shown there" in words
+    )
     for name in ("1st Squad", "Tiger One", "Old Faithful", "Sappers"):
         assert name in words
 

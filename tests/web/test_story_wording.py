@@ -47,13 +47,19 @@ def test_experience_that_falls_says_why():
         {"quality": "average", "experience": 2}, {"quality": "green", "experience": 1}, {}
     )
     assert fell == (
-        "fell from Average to Green; has 1 experience point (2 before), held just short of the "
-        "next step at Green"
+        "fell from Average to Green; has 1 (2 before) of the 2 experience points it needs to "
+        "rise to Inexperienced"
     )
     rose = story_text(
         {"quality": "green", "experience": 2}, {"quality": "inexperienced", "experience": 0}, {}
     )
-    assert "starts again toward the next step with 0 experience points (2 before)" in rose
+    assert "starts again with 0 of the 3 experience points it needs to rise to Average" in rose
+    # Where it stands toward its next step is said only where its quality is known; Legendary
+    # has none above it.
+    assert story_text({}, {"experience": 2}, {}) == "has 2 experience points"
+    assert story_text({}, {"experience": 2}, {"quality": "legendary"}) == (
+        "has 2 experience points, at Legendary, the top step"
+    )
 
 
 def test_an_engagement_named_by_its_units_opens_its_line_with_a_capital(client, world):
