@@ -88,7 +88,7 @@ def test_orders_that_went_in_alike_are_said_of_each_unit_they_name():
              "Order: it holds in place."}  # fmt: skip
     assert orders_going_in([a, b, c], {"1": alone, "2": alone, "3": green}) == [
         (
-            "Atlas (Red Company); Iron Wolf (Blue Battalion)",
+            "Atlas (Red Company) and Iron Wolf (Blue Battalion)",
             "went in without an Order. Each fights with the without-Orders column and its own "
             "judgement.",
         ),
