@@ -85,6 +85,7 @@ from campaign.rules.history import (
 from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.recovery import (
     CASUALTIES,
+    awaiting_until,
     casualties_die,
     days_to_rally,
     medical_capacity,
@@ -203,9 +204,18 @@ class RosterLine:
 
     @property
     def medics_until(self) -> str:
-        """How long the medics have to save its Casualty hits, in words, or ""."""
-        closes = medical_window_closes(self.unit.state) if self.needs_medics else None
-        return "" if closes is None else medics_deadline(closes, self.now)
+        """How long the medics have to save its Casualty hits, in words, or "": each battle's
+        by its own 24 hours when the hits of several await ("the medics have until day 2,
+        00:00 for 1 and until day 2, 20:00 for 1")."""
+        until = awaiting_until(self.unit.state) if self.needs_medics else []
+        if len(until) == 1:
+            return medics_deadline(until[0][0], self.now)
+        pieces = [
+            f"{'this hour only' if closes <= self.now else 'until ' + clock_text(closes)} "
+            f"for {hits:,}"
+            for closes, hits in until
+        ]
+        return f"the medics have {and_words(pieces)}" if pieces else ""
 
     @property
     def rally(self) -> str:
@@ -401,20 +411,36 @@ def dies_when(closes: int, now: int) -> str:
     return "when the clock moves on"
 
 
+def dying_when(state: CampaignUnitState, now: int) -> str:
+    """When the unit's Casualty hits the medics leave unsaved die, at clock hour ``now``, each
+    battle's as its own 24 hours end (`recovery.awaiting_until`), with the verb: "dies after
+    day 3, 14:00", "die when the clock moves on", "1 dies after day 2, 00:00 and 1 after day
+    2, 20:00" ("" when none await)."""
+    until = awaiting_until(state)
+    if len(until) == 1:
+        return f"{'dies' if until[0][1] == 1 else 'die'} {dies_when(until[0][0], now)}"
+    pieces = [f"{hits:,} {dies_when(closes, now)}" for closes, hits in until]
+    if pieces:
+        count, _, when = pieces[0].partition(" ")
+        pieces[0] = f"{count} {'dies' if count == '1' else 'die'} {when}"
+    return and_words(pieces)
+
+
 def left_unsaved_text(lines: list[RosterLine]) -> str:
     """The Casualty hits still awaiting the medics once they have done their work, unit by
     unit, and when they die: "Left unsaved: 1 Casualty hit of Hurt, which dies after day 2,
-    00:00." ("" when they saved every one)."""
+    00:00." ("" when they saved every one); those of several battles each by their own 24
+    hours: "2 Casualty hits of Hurt, of which 1 dies after day 2, 00:00 and 1 after day 2,
+    20:00"."""
     left = []
     for line in lines:
-        closes = medical_window_closes(line.unit.state) if line.needs_medics else None
-        if closes is None:
+        until = awaiting_until(line.unit.state) if line.needs_medics else []
+        if not until:
             continue
-        hits = line.unit.casualty_hits
-        die = "dies" if hits == 1 else "die"
+        which = "which" if len(until) == 1 else "of which"
         left.append(
-            f"{plural(hits, 'Casualty hit')} of {line.unit.name}, which {die} "
-            f"{dies_when(closes, line.now)}"
+            f"{plural(line.unit.casualty_hits, 'Casualty hit')} of {line.unit.name}, {which} "
+            f"{dying_when(line.unit.state, line.now)}"
         )
     return f"Left unsaved: {'; '.join(left)}." if left else ""
 
@@ -1128,12 +1154,18 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
         if medics:
             hits = plural(unit.casualty_hits, "Casualty hit")
             one = unit.casualty_hits == 1
-            await_, die = ("awaits", "it dies") if one else ("await", "they die")
-            closes = medical_window_closes(unit.state) or 0
-            last = "" if closes > now else " in their last hour"
-            reasons.append(
-                f"{hits} {await_} the medics{last}. Unsaved, {die} {dies_when(closes, now)}."
-            )
+            await_, they = ("awaits", "it") if one else ("await", "they")
+            until = awaiting_until(unit.state)
+            closes = until[0][0]
+            if len(until) > 1:
+                # Several battles' hits, each by its own 24 hours: "1 dies after …, and 1 after …".
+                last, they = "", ""
+            else:
+                last = "" if closes > now else " in their last hour"
+            die = dying_when(unit.state, now)
+            if they:
+                die = f"{they} {'dies' if one else 'die'} {die.partition(' ')[2]}"
+            reasons.append(f"{hits} {await_} the medics{last}. Unsaved, {die}.")
         rally_days, rally = None, ""
         if unit.status == Status.RETREATED:
             rally_days = days_to_rally(unit.state, now)

@@ -866,6 +866,10 @@ def check_unit(
     window_from = values["window_from"]
     if held and isinstance(window_from, int) and window_from >= clock_hour(day + 1, 0):
         c.error(f"{path}.window_from", f"after the campaign's day {day}")
+    if held and isinstance(values["window_fights"], tuple):
+        for index, fight in enumerate(values["window_fights"]):
+            if fight.at is not None and fight.at >= clock_hour(day + 1, 0):
+                c.error(f"{path}.window_fights[{index}].at", f"after the campaign's day {day}")
     history = data.get("history", [])
     entries = check_history(c, f"{path}.history", history, day=day if same_calendar else None)
     if len(c.errors) > before:

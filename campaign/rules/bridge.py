@@ -833,9 +833,10 @@ def damage_apply(
     still await the medics (`recovery.window_after_battle`). A fight that leaves hits awaiting
     the medics, its own or an earlier fight's, is kept in the window (`WindowFight`): how the
     unit went into it (`went_in`: before any step lost to suppression there; by default
-    `state`), what it dealt, whether it was `won` and left the unit broken, and its name as the
-    unit's entry of it keeps it (``fight``), for the window's closing to give its dead back to
-    it and say which fight's suppression counted them (`window.window_settled`).
+    `state`), what it dealt, whether it was `won` and left the unit broken, its name as the
+    unit's entry of it keeps it (``fight``), and its hour, from which its own hits await the
+    medics 24 hours, for the closing of those hours to give its dead back to it and say which
+    fight's suppression counted them (`window.window_settled`).
     """
     damage = damage or Damage()
     awaiting = state.casualty_hits > 0  # the window of an earlier fight's hits stays open
@@ -882,6 +883,7 @@ def damage_apply(
         won=won,
         broken=status == Status.RETREATED,
         name=fight,
+        at=clock_hour(day, hour),
     )
     fights = (*state.window_fights, kept) if awaiting else (kept,) if opens else state.window_fights
     state = state.but(status=status, in_combat_zone=status == Status.READY, window_fights=fights)

@@ -1,11 +1,11 @@
 """Recovery between battles: R&R, rallying, the medics' 24 hours, and the dead.
 
 Pure functions over `CampaignUnitState`. The campaign clock counts hours within days. A unit's
-Casualty hits await the medics for 24 hours from the battle that dealt them (its medical window,
-open up to and including the 24th hour, closed after): when the clock passes it, every Casualty
-hit the medics did not save is dead and lowers the unit's quality for good. Each midnight the
-clock passes is a day of R&R. Choices are in docs/campaign.md ("Recovery"), each with its test.
-Plain Python: no Django.
+Casualty hits await the medics for 24 hours from the battle that dealt them, each battle's its
+own (open up to and including the 24th hour, closed after): when the clock passes a battle's,
+every Casualty hit of it the medics did not save is dead and lowers the unit's quality for
+good. Each midnight the clock passes is a day of R&R. Choices are in docs/campaign.md
+("Recovery"), each with its test. Plain Python: no Django.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from campaign.rules.experience import experience_refused, with_quality
-from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
+from campaign.rules.orders import HOURS_PER_DAY, clock_text
 from campaign.rules.state import CampaignUnitState, Status
-from campaign.rules.window import window_settled
+from campaign.rules.window import awaiting, fought_at, window_opens, window_settled
 from units.bucs import Equipment, Quality, Specialty
 
 # ---------------------------------------------------------------------------------------------
@@ -56,23 +56,30 @@ MEDICAL_WINDOW_HOURS = 24
 """Casualty hits not restored within 24 hours of the battle are dead."""
 
 
-def window_opens(state: CampaignUnitState) -> int | None:
-    """The clock hour the unit's medical window runs from (`window_from`); None before its
-    first battle. A battle from before the campaign kept its hour counts from 00:00 of its
-    day."""
-    if state.window_from is not None:
-        return state.window_from
-    if state.last_battle_day is not None:
-        return clock_hour(state.last_battle_day, 0)
-    return None
+def awaiting_until(state: CampaignUnitState) -> list[tuple[int, int]]:
+    """The unit's Casualty hits awaiting the medics by the last clock hour they may be saved,
+    soonest first: (hour, hits). Each fight's own await the medics 24 hours from that fight,
+    those no fight kept (a GM's correction's) 24 hours from the window's hour
+    (`window.window_opens`); those the medics saved were the closest to dying
+    (`window.awaiting`). Empty when none await, or none has a window to count from."""
+    kept, unkept = awaiting(state)
+    opens = window_opens(state)
+    if opens is None:
+        return []
+    until: dict[int, int] = {}
+    for hour, hits in [*zip(fought_at(state), kept, strict=True), (opens, unkept)]:
+        if hits:
+            closes = hour + MEDICAL_WINDOW_HOURS
+            until[closes] = until.get(closes, 0) + hits
+    return sorted(until.items())
 
 
 def medical_window_closes(state: CampaignUnitState) -> int | None:
-    """The last clock hour the medics may save the unit's Casualty hits: 24 hours after its
-    window opened (at that hour the window is still open; after it, closed). None when it has
-    no Casualty hits awaiting the medics."""
-    since = window_opens(state) if state.casualty_hits else None
-    return None if since is None else since + MEDICAL_WINDOW_HOURS
+    """The last clock hour the medics may save the unit's Casualty hits that die soonest: 24
+    hours after the fight that dealt them (at that hour the window is still open; after it,
+    those hits are dead). None when it has no Casualty hits awaiting the medics."""
+    until = awaiting_until(state) if state.casualty_hits else []
+    return until[0][0] if until else None
 
 
 def medical_window_open(state: CampaignUnitState, now: int) -> bool:
@@ -84,15 +91,13 @@ def medical_window_open(state: CampaignUnitState, now: int) -> bool:
 def window_after_battle(state: CampaignUnitState, at: int) -> int:
     """The unit's `window_from` after a battle at clock hour `at`: the battle's hour, unless
     Casualty hits of another battle still await the medics. Then the window keeps running from
-    that battle, for them and the new ones alike (a unit keeps one count of Casualty hits, and
-    none may outlast its own 24 hours: a unit fighting every day would otherwise keep its dead
-    alive). A battle fought before the window opened, entered late, moves it no earlier: that
-    would kill the other battle's hits before their 24 hours are up. Its own hits die at once
-    if its own 24 hours are over (`found_too_late`, `casualties_found_too_late`); else they
-    join the open window, as hits a GM's correction adds do. Asked only of a battle that leaves
-    Casualty hits awaiting the medics: one that leaves none opens no window
-    (`bridge.damage_apply`), for a window with none in it would never be read (a later
-    battle's hits open their own, `medical_window_closes`)."""
+    its oldest hits, and the battle's own await the medics 24 hours from the battle, kept with
+    it (`WindowFight.at`): each battle's hits have their own 24 hours, and none outlasts them.
+    A battle fought before the window opened, entered late, moves it no earlier: its own hits
+    die at once if its own 24 hours are over (`found_too_late`, `casualties_found_too_late`),
+    else when they are. Asked only of a battle that leaves Casualty hits awaiting the medics:
+    one that leaves none opens no window (`bridge.damage_apply`), for a window with none in it
+    would never be read (a later battle's hits open their own, `medical_window_closes`)."""
     since = window_opens(state) if state.casualty_hits else None
     return at if since is None else since
 
@@ -109,11 +114,22 @@ def window_after_correction(
     """The state a GM's correction leaves (`after`), its medical window settled: a correction
     that raises the unit's Casualty hits when none await the medics within an open window
     opens the medics' 24 hours from the correction's clock hour `now`, with no quality lost
-    to suppression in it. Hits added while a window is open join it, as a second battle's do
-    (`window_after_battle`). Otherwise hits entered by hand would have no window at all (a unit
-    that never fought) or one closed long ago (a veteran), and so never die or die untended."""
-    if after.casualty_hits <= before.casualty_hits or medical_window_open(before, now):
+    to suppression in it. Hits added while a window is open join its oldest hits awaiting the
+    medics, dying with them (a correction keeps no fight of its own in the window): the window
+    then runs from the hour those count from. Otherwise hits entered by hand would have no
+    window at all (a unit that never fought) or one closed long ago (a veteran), and so never
+    die or die untended."""
+    if after.casualty_hits <= before.casualty_hits:
         return after
+    if medical_window_open(before, now):
+        oldest = awaiting_until(before)[0][0] - MEDICAL_WINDOW_HOURS
+        # A fight kept before fights kept their hour keeps counting from the window's.
+        since = window_opens(before)
+        fights = [
+            fight if fight.at is not None else replace(fight, at=since)
+            for fight in after.window_fights
+        ]
+        return after.but(window_from=oldest, window_fights=tuple(fights))
     return after.but(
         window_from=now,
         window_quality_lost=0,
@@ -123,10 +139,13 @@ def window_after_correction(
     )
 
 
-def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
-    """(state, dead): the window has closed, so the unsaved Casualty hits are dead.
+def casualties_die(
+    state: CampaignUnitState, closes: int | None = None
+) -> tuple[CampaignUnitState, int]:
+    """(state, dead): the 24 hours of the Casualty hits whose last hour is ``closes`` or
+    earlier are over (all of them, when None), so those the medics did not save are dead.
 
-    The unit is permanently reduced by one quality step per dead hit, and its hits are gone
+    The unit is permanently reduced by one quality step per dead hit, and they are gone
     (the survivors and fresh recruits make a new, lesser unit that gains experience normally).
     More dead than its quality has steps leaves nothing: the unit is destroyed utterly. The steps
     counted are those it had before the battles that wounded them: a step lost to suppression
@@ -136,12 +155,17 @@ def casualties_die(state: CampaignUnitState) -> tuple[CampaignUnitState, int]:
     fight gave is withdrawn, the experience of the fights after it counts again from the
     quality they leave, and a unit they destroy keeps the experience it had before that
     fight. So it ends where the same fights, their hits found too late at once, would have
-    left it, whenever the GM entered them.
+    left it, whenever the GM entered them. Casualty hits of later fights still awaiting the
+    medics keep their own 24 hours.
     """
-    dead = state.casualty_hits
-    if dead == 0 or state.status == Status.DESTROYED:
+    if state.casualty_hits == 0 or state.status == Status.DESTROYED:
         return state, 0
-    return _window_closed(window_settled(state).state), dead
+    fought_by = None if closes is None else closes - MEDICAL_WINDOW_HOURS
+    settled = window_settled(state, fought_by)
+    after = settled.state
+    if after.destroyed or not after.casualty_hits:
+        after = _window_closed(after)
+    return after, settled.dead
 
 
 def _window_closed(state: CampaignUnitState) -> CampaignUnitState:
@@ -191,14 +215,14 @@ def casualties_found_too_late(
 
 @dataclass(frozen=True)
 class Passing:
-    """One thing the clock's moving on does to a unit: its medical window closing (the dead),
-    or a day of R&R at midnight."""
+    """One thing the clock's moving on does to a unit: the 24 hours of some of its Casualty hits
+    ending (the dead), or a day of R&R at midnight."""
 
     kind: str
     """``casualties`` or ``rest``."""
     at: int
-    """The clock hour it happens: the window's last hour (or the start, for a window found
-    closed already), or the midnight."""
+    """The clock hour it happens: the dead's last hour (or the start, for hits found past it
+    already), or the midnight."""
     state: CampaignUnitState
     """The unit after it."""
     dead: int = 0
@@ -210,8 +234,8 @@ CASUALTIES, REST = "casualties", "rest"
 def time_passes(state: CampaignUnitState, start: int, end: int) -> list[Passing]:
     """What the clock moving on from `start` to `end` (clock hours) does to the unit, in order.
 
-    Its medical window closes once the clock is past its last hour: the Casualty hits the medics
-    did not save die then. Each midnight passed is a day of R&R; a window closed before that
+    Each battle's Casualty hits die once the clock is past their 24th hour, those the medics did
+    not save. Each midnight passed is a day of R&R; a window closed before that
     midnight closes first (a window still open at midnight, its 24th hour, closes after).
     """
     events: list[Passing] = []
@@ -219,9 +243,11 @@ def time_passes(state: CampaignUnitState, start: int, end: int) -> list[Passing]
 
     def close(before: int) -> None:
         nonlocal state
-        closes = medical_window_closes(state)
-        if closes is not None and closes < before and not state.destroyed:
-            state, dead = casualties_die(state)
+        # Each battle's hits die as their own 24 hours end, the soonest first.
+        while (closes := medical_window_closes(state)) is not None and closes < before:
+            if state.destroyed:
+                break
+            state, dead = casualties_die(state, closes)
             events.append(Passing(CASUALTIES, max(closes, start), state, dead))
 
     while midnight <= end and not state.destroyed:

@@ -151,6 +151,10 @@ class WindowFight:
     name: str = ""
     """The fight's name as the unit's entry of it keeps it (`history.fight_named`): a battle's
     reason, an engagement's title; "" in a window kept before fights kept their names."""
+    at: int | None = None
+    """The clock hour it was fought: its own Casualty hits await the medics 24 hours from it
+    (`recovery.awaiting`). None in a window kept before fights kept their hour: they count
+    from the window's (`CampaignUnitState.window_from`)."""
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -165,6 +169,8 @@ class WindowFight:
         # Only when kept: a fight kept before names were has the shape it was stored with.
         if self.name:
             data["name"] = self.name
+        if self.at is not None:
+            data["at"] = self.at
         return data
 
     @classmethod
@@ -178,6 +184,7 @@ class WindowFight:
             won=data["won"],
             broken=data["broken"],
             name=data.get("name", ""),
+            at=data.get("at"),
         )
 
 
@@ -210,11 +217,13 @@ class CampaignUnitState:
     last_battle_day: int | None = None
     """The campaign day of its last battle."""
     window_from: int | None = None
-    """The clock hour (hours since day 1, 00:00) its medical window runs from: its Casualty hits
-    awaiting the medics die 24 hours after it (`campaign.rules.recovery`). Its last battle's
-    hour, or an earlier battle's whose Casualty hits still awaited the medics when it fought
-    again. None before its first battle, and for a battle from before the campaign kept the
-    hour (the window then runs from 00:00 of `last_battle_day`)."""
+    """The clock hour (hours since day 1, 00:00) its medical window runs from: the hour its oldest
+    Casualty hits awaiting the medics count from, those no fight kept (a GM's correction's) dying
+    24 hours after it (`campaign.rules.recovery`); each kept fight's own count from the fight
+    (`WindowFight.at`). The battle or correction that opened the window, or the oldest fight
+    whose hits still await once older ones died. None before its first battle, and for a battle
+    from before the campaign kept the hour (the window then runs from 00:00 of
+    `last_battle_day`)."""
     window_quality_lost: int = 0
     """Quality steps lost to suppression (Combined Arms) in the battles whose Casualty hits await
     the medics: when the window closes, the dead are measured against the steps the unit had

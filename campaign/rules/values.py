@@ -114,13 +114,17 @@ WINDOW_FIGHT_KEYS = (
 WINDOW_FIGHT_NAME = "name"
 """A kept fight's name (`WindowFight.name`): kept only when it has one, so a fight kept before
 fights kept their names has none."""
+WINDOW_FIGHT_AT = "at"
+"""A kept fight's clock hour (`WindowFight.at`): kept only when it has one, so a fight kept
+before fights kept their hour has none."""
 FIGHT_NAME_LENGTH = 300
 """A fight's name is its entry's reason (`HistoryEntry.reason`), and as long at most."""
 
 
 def _window_fights(value: Any) -> tuple[WindowFight, ...]:
     """The fights kept in a medical window (`WindowFight`): a list of mappings, each with every
-    one of `WINDOW_FIGHT_KEYS`, and its name (`WINDOW_FIGHT_NAME`) when it keeps one."""
+    one of `WINDOW_FIGHT_KEYS`, and its name (`WINDOW_FIGHT_NAME`) and hour (`WINDOW_FIGHT_AT`)
+    when it keeps them."""
     if isinstance(value, str | bytes | Mapping) or not hasattr(value, "__iter__"):
         raise ValueError("must be a list of the fights kept in the medical window")
     fights = []
@@ -128,11 +132,15 @@ def _window_fights(value: Any) -> tuple[WindowFight, ...]:
         if isinstance(fight, WindowFight):
             fight = fight.to_json()
         at = f"fight {index + 1}"
-        if not isinstance(fight, Mapping) or set(fight) - {WINDOW_FIGHT_NAME} != set(
-            WINDOW_FIGHT_KEYS
-        ):
+        if not isinstance(fight, Mapping) or set(fight) - {
+            WINDOW_FIGHT_NAME,
+            WINDOW_FIGHT_AT,
+        } != set(WINDOW_FIGHT_KEYS):
             keys = ", ".join(WINDOW_FIGHT_KEYS)
-            raise ValueError(f"{at} must have exactly {keys}, and may have {WINDOW_FIGHT_NAME}")
+            raise ValueError(
+                f"{at} must have exactly {keys}, and may have {WINDOW_FIGHT_NAME} and "
+                f"{WINDOW_FIGHT_AT}"
+            )
         try:
             fights.append(
                 WindowFight(
@@ -144,6 +152,7 @@ def _window_fights(value: Any) -> tuple[WindowFight, ...]:
                     won=_flag(fight["won"]),
                     broken=_flag(fight["broken"]),
                     name=_fight_name(fight.get(WINDOW_FIGHT_NAME, "")),
+                    at=_clock(fight.get(WINDOW_FIGHT_AT)),
                 )
             )
         except ValueError as error:

@@ -247,6 +247,7 @@ class UnitChanges:
         day: int,
         actor: Any = None,
         hour: int | None = None,
+        details: dict[str, Any] | None = None,
     ) -> HistoryEntry | None:
         """`unit_change` of the unit to ``state``, kept to `write`; None when nothing changed."""
         leader = getattr(unit, "leader", None)
@@ -254,8 +255,9 @@ class UnitChanges:
             # A leader row made or removed: the one-row way, after what came before it.
             self.entries_write()
             entry = unit_change(
-                unit=unit, state=state, kind=kind, why=why, day=day, actor=actor, hour=hour
-            )
+                unit=unit, state=state, kind=kind, why=why, day=day, actor=actor, hour=hour,
+                details=details,
+            )  # fmt: skip
             if entry is not None:
                 self._written(unit, entry.after)
             return entry
@@ -276,7 +278,7 @@ class UnitChanges:
             orders_follow_unit(unit, was, state.status, hour)
         entry = HistoryEntry(
             unit=unit, day=day, kind=kind, text=sentence(why, before, after), before=before,
-            after=after, details={}, actor=actor,
+            after=after, details=details or {}, actor=actor,
         )  # fmt: skip
         self.entries.append(entry)
         return entry

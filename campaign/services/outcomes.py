@@ -806,8 +806,8 @@ def _windows_closed_since(
     errors: dict[str, list[str]],
 ) -> dict[int, int]:
     """The units whose Casualty hits the reverts give back (``reverted``: each unit's snapshot
-    once they are done) in a medical window that has closed since, each with the window's last
-    hour: their hits die (`_casualties_given_back_die`). What the reverts (and those deaths)
+    once they are done) in a medical window that has closed since, each with the clock hour
+    now: their hits die (`_casualties_given_back_die`). What the reverts (and those deaths)
     would leave that no run of the rules leaves (`state_problems`), and the unit did not carry
     already, goes into ``errors`` at the unit's newest entry."""
     closing: dict[int, int] = {}
@@ -817,8 +817,8 @@ def _windows_closed_since(
         state = CampaignUnitState.from_json(snapshot)
         closes = medical_window_closes(state)
         if state.casualty_hits and not state.destroyed and closes is not None and closes < now:
-            closing[pk] = closes
-            state, _ = casualties_die(state)
+            closing[pk] = now
+            state = _given_back_died(state, now)[-1][0]
         had = state_problems(unit.state, now)
         for name, problem in state_problems(state, now).items():
             if had.get(name) != problem:
@@ -826,32 +826,52 @@ def _windows_closed_since(
     return closing
 
 
+def _given_back_died(
+    state: CampaignUnitState, now: int
+) -> list[tuple[CampaignUnitState, int, int]]:
+    """(state, closes, dead) after each closing, in order, of the 24 hours of Casualty hits a
+    revert gave back that ended before clock hour ``now`` (`casualties_die`), after the state
+    as it was given back: (state, 0, 0)."""
+    closed = [(state, 0, 0)]
+    while (
+        (closes := medical_window_closes(state)) is not None
+        and closes < now
+        and not state.destroyed
+    ):
+        state, dead = casualties_die(state, closes)
+        closed.append((state, closes, dead))
+    return closed
+
+
 def _casualties_given_back_die(
     units: Mapping[int, Unit], closing: Mapping[int, int], actor: Any
 ) -> list[HistoryEntry]:
-    """The Casualty hits the reverts gave back in a window closed since die, as they would have
-    when it closed: the closing window's entry, dated that day, says so and why."""
+    """The Casualty hits the reverts gave back in a medical window that has closed since die, as
+    they would have when it closed (``closing``: each unit's clock hour now), each battle's as
+    its own 24 hours ended: each closing's entry, dated that day, says so and why."""
     # Imported here: the calendar's module imports this one.
-    from campaign.services.recovery import casualties_died_text
+    from campaign.services.recovery import casualties_died_text, closing_details
 
     died: list[HistoryEntry] = []
-    for pk, closes in closing.items():
+    for pk, now in closing.items():
         unit = units[pk]
-        state, dead = casualties_die(unit.state)
-        suffix = (
-            f" (given back by a revert after their medical window closed at {clock_text(closes)})"
-        )
-        entry = unit_change(
-            unit=unit,
-            state=state,
-            kind=Kind.CASUALTIES,
-            why=casualties_died_text(unit, dead, suffix),
-            day=clock_time(closes)[0],
-            actor=actor,
-            hour=closes,
-        )
-        assert entry is not None
-        died.append(entry)
+        for state, closes, dead in _given_back_died(unit.state, now)[1:]:
+            suffix = (
+                f" (given back by a revert after their medical window closed at "
+                f"{clock_text(closes)})"
+            )
+            entry = unit_change(
+                unit=unit,
+                state=state,
+                kind=Kind.CASUALTIES,
+                why=casualties_died_text(unit, dead, suffix),
+                day=clock_time(closes)[0],
+                actor=actor,
+                hour=closes,
+                details=closing_details(unit),
+            )
+            assert entry is not None
+            died.append(entry)
     if died:
         notices_after_commit(units[next(iter(closing))].force.campaign)
     return died

@@ -14,17 +14,20 @@ from campaign.rules.history import UNHURT, fight_named, hits_text, plural, told_
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
+    MEDICAL_WINDOW_HOURS,
     Passing,
     Treatment,
+    casualties_die,
     medical_capacity,
     medical_plan,
     medical_treat,
+    medical_window_closes,
     medical_window_open,
     morale_hits_healable,
     time_passes,
 )
 from campaign.rules.state import CampaignUnitState, Status
-from campaign.rules.window import withdrawn_text
+from campaign.rules.window import fought_at, withdrawn_text
 from campaign.selectors import (
     campaign_now,
     force_can_edit,
@@ -192,11 +195,12 @@ def time_pass(
             if changes.pending(unit):
                 changes.entries_write()  # the closing window's story reads its history
             why, kind = casualties_died_text(unit, passing.dead, died_suffix), Kind.CASUALTIES
+            details = closing_details(unit)
         else:
-            why, kind = f"a day of R&R{suffix}", Kind.RECOVERY
+            why, kind, details = f"a day of R&R{suffix}", Kind.RECOVERY, {}
         entry = changes.change(
             unit=unit, state=passing.state, kind=kind, why=why, day=day, actor=actor,
-            hour=passing.at,
+            hour=passing.at, details=details,
         )  # fmt: skip
         if entry is not None:
             entries.append(entry)
@@ -209,30 +213,74 @@ def time_pass(
 
 
 def casualties_died_text(unit: Unit, dead: int, suffix: str = "") -> str:
-    """The closing window's entry, for `unit` as it stands before its `dead` die: the fights
-    whose hits they were (`_window_story`), the dead (`suffix` right after them), and what they
-    cost beyond a step each, or short of it (`window.withdrawn_text`)."""
+    """The entry of `unit`'s Casualty hits dying as their 24 hours end (the soonest to end,
+    `recovery.medical_window_closes`), for `unit` as it stands before its `dead` die: the
+    fights whose hits they were (`_window_story`), the dead (`suffix` right after them), and
+    what they cost beyond a step each, or short of it (`window.withdrawn_text`)."""
     why = f"{plural(dead, 'Casualty hit')} not saved within 24 hours died{suffix}"
     if cause := _window_story(unit):
         why = f"{cause}; {why}"
-    if withdrawn := withdrawn_text(unit.state):
+    if withdrawn := withdrawn_text(unit.state, _fought_by(unit.state)):
         why = f"{why}; {withdrawn}"
     return why
+
+
+TOLD_BY = "told_by"
+"""The details key of a closing that leaves later fights' Casualty hits awaiting the medics:
+the clock hour by which the fights its story told were fought (`_window_told`), so the next
+closing tells only those after them."""
+
+
+def closing_details(unit: Unit) -> dict[str, Any]:
+    """The details of the entry of `unit`'s soonest Casualty hits dying (`casualties_died_text`):
+    when later fights' hits still await the medics, the hour by which the fights its story
+    tells were fought (`TOLD_BY`); else nothing."""
+    state = unit.state
+    fought_by = _fought_by(state)
+    if (
+        fought_by is None
+        or not casualties_die(state, medical_window_closes(state))[0].casualty_hits
+    ):
+        return {}
+    return {TOLD_BY: fought_by}
+
+
+def _fought_by(state: CampaignUnitState) -> int | None:
+    """The clock hour by which the fights whose Casualty hits die soonest were fought."""
+    closes = medical_window_closes(state)
+    return None if closes is None else closes - MEDICAL_WINDOW_HOURS
 
 
 FIGHTS = HistoryEntry.FIGHTS
 
 
 def _window_story(unit: Unit) -> str:
-    """What the closing window settles, for the history: "taken out at Second Crossing; 4
-    Morale, 3 Casualty; medics saved 2" (what dealt its Casualty hits and what came between,
-    since they began to await the medics: each fight, battles, engagements and quick resolves
-    alike, with the hits it dealt, and each GM's correction that added some, by its reason;
-    then what the medics saved of them). The window opened with its first Casualty hits: fights
-    before that are no part of it. Entries reverted since, and the reverts, are left out: a
-    reverted fight was not fought, a reverted save never made. So is a battle entered after its
-    own 24 hours: its Casualty hits died as it was entered (the entry that says so follows its
-    own), not in this window."""
+    """What the closing of the soonest 24 hours of `unit`'s Casualty hits settles, for the
+    history: "taken out at Second Crossing; 4 Morale, 3 Casualty; medics saved 2" (what dealt
+    its Casualty hits and what came between, since they began to await the medics: each fight,
+    battles, engagements and quick resolves alike, with the hits it dealt, and each GM's
+    correction that added some, by its reason; then what the medics saved of them). Told up to
+    the last fight or correction whose hits die now (`_window_told`)."""
+    told, saved = _window_told(unit)
+    if not told:
+        return ""
+    stories = [
+        _fight_story(entry) if entry.kind in FIGHTS else _correction_story(entry) for entry in told
+    ]
+    return "; ".join(stories) + f"; medics saved {saved}"
+
+
+def _window_told(unit: Unit) -> tuple[list[HistoryEntry], int]:
+    """(told, saved): the fights and corrections the closing of the soonest 24 hours of
+    `unit`'s Casualty hits tells, in order, and the Casualty hits the medics saved since the
+    window's last closing. The window opened with its first Casualty hits: fights before that
+    are no part of it. Entries reverted since, and the reverts, are left out: a reverted fight
+    was not fought, a reverted save never made. So is a battle entered after its own 24 hours:
+    its Casualty hits died as it was entered (the entry that says so follows its own), not in
+    this window. While later fights' hits still await the medics, a closing tells the fights
+    fought by the hour its dead were dealt (and those between) and the corrections before it
+    (their hits join the oldest awaiting, `recovery.window_after_correction`); the next tells
+    the rest, as far as its own dead (`TOLD_BY`)."""
     since: list[HistoryEntry] = []
     for entry in history_standing().filter(unit=unit).order_by("-pk"):
         hits = entry.after.get("casualty_hits")
@@ -241,18 +289,32 @@ def _window_story(unit: Unit) -> str:
         since.insert(0, entry)
         if hits and not entry.before.get("casualty_hits"):
             break  # its first Casualty hits: the window opened here
-    told: list[str] = []
+    hours = fought_at(unit.state)
+    fights = 0
+    items: list[tuple[HistoryEntry, int | None]] = []  # with a fight's hour (None: a correction)
+    saved = 0
+
+    def untold(fought_by: int) -> list[tuple[HistoryEntry, int | None]]:
+        return [(entry, hour) for entry, hour in items if hour is not None and hour > fought_by]
+
     for entry in since:
         if entry.kind in FIGHTS:
-            told.append(_fight_story(entry))
-        elif entry.kind == Kind.CASUALTIES and told:
-            told.pop()  # found too late: that battle's hits are not this window's
+            # Its place among the window's fights gives its hour; a fight the window did not
+            # keep (one kept before fights were) is told with the first closing.
+            items.append((entry, hours[fights] if fights < len(hours) else -1))
+            fights += 1
+        elif entry.kind == Kind.CASUALTIES and TOLD_BY in entry.details:
+            items, saved = untold(entry.details[TOLD_BY]), 0  # an earlier closing told them
+        elif entry.kind == Kind.CASUALTIES and items:
+            items.pop()  # found too late: that battle's hits are not this window's
         elif entry.kind == Kind.GM_EDIT and _added(entry, "casualty_hits"):
-            told.append(_correction_story(entry))
-    if not told:
-        return ""
-    saved = sum(entry.details.get("saved", 0) for entry in since if entry.kind == Kind.MEDICAL)
-    return "; ".join(told) + f"; medics saved {saved}"
+            items.append((entry, None))
+        elif entry.kind == Kind.MEDICAL:
+            saved += entry.details.get("saved", 0)
+    if closing_details(unit):
+        kept = untold(_fought_by(unit.state) or 0)
+        items = [item for item in items if item not in kept]
+    return [entry for entry, _ in items], saved
 
 
 def _added(entry: HistoryEntry, field: str) -> int:

@@ -548,3 +548,67 @@ def test_any_order_of_fights_in_one_window_ends_the_unit_as_the_same_fights_ente
             ), (quality, experience, order)  # fmt: skip
             compared += 1
     assert compared > 400
+
+
+def test_fights_whose_hits_die_each_in_their_own_24_hours_end_the_unit_as_entered_late():
+    # Every order of four of these fights, from several rungs of the ladder, fought at day 1,
+    # 00:00 and 20:00, day 2, 06:00 and day 3, 02:00, the clock moving on between them: each
+    # fight's Casualty hits die as its own 24 hours end, some before the next fight, some
+    # while a later fight's still await the medics (who never come). Late, each fight's hits
+    # die as it is entered. Quality and experience agree, however the closings fall.
+    from campaign.rules.bridge import outcome_damage
+    from campaign.rules.orders import clock_hour
+    from campaign.rules.recovery import CASUALTIES, time_passes
+    from tests.campaign.helpers import dice
+    from units.bucs import Equipment
+
+    fights = {
+        "W": (UnitOutcome(1, 0), (1, 6), True),  # won, 1 Casualty hit
+        "V": (UnitOutcome(2, 0), (4, 4, 6, 6), True),  # won, 2 Casualty hits
+        "C": (UnitOutcome(0, 0), (), True),  # won, untouched
+        "L": (UnitOutcome(0, 0), (), False),  # lost, untouched
+        "S": (UnitOutcome(0, 1), (), True),  # won, 1 Skill lost for good (Combined Arms)
+    }
+    hours = [clock_hour(1, 0), clock_hour(1, 20), clock_hour(2, 6), clock_hour(3, 2)]
+    partly = 0  # closings that left a later fight's hits awaiting the medics
+
+    def fight(state, name, at, late):
+        outcome, rolls, won = fights[name]
+        day, hour = divmod(at, 24)
+        state, damage = outcome_damage(state, outcome, card_hits=4, skill_restored=False,
+                                       opposing_equipment=Equipment.ADEQUATE, day=day + 1,
+                                       hour=hour, d6=dice(*rolls), won=won)  # fmt: skip
+        dead = 0
+        if late and damage.casualty_hits:
+            state, dead = casualties_found_too_late(
+                state, damage.casualty_hits, damage.quality_lost
+            )
+        lost = damage.quality_lost > 0 or dead > 0
+        return experience_earn(state, won=won, quality_lost=lost)[0]
+
+    def passed(state, start, end):
+        nonlocal partly
+        for passing in time_passes(state, start, end):
+            state = passing.state
+            partly += passing.kind == CASUALTIES and state.casualty_hits > 0
+        return state
+
+    compared = 0
+    starts = [(Q.GREEN, 1), (Q.INEXPERIENCED, 2), (Q.AVERAGE, 3), (Q.EXPERIENCED, 4), (Q.ELITE, 5)]
+    for (quality, experience), order in itertools.product(starts, permutations("WVCLS", 4)):
+        on_time = late = unit_state(quality=quality, experience=experience)
+        for index, name in enumerate(order):
+            if index:
+                on_time = passed(on_time, hours[index - 1], hours[index])
+            if on_time.status != Status.READY or late.status == Status.RETREATED:
+                break  # it could not fight on, on time or late: nothing to compare
+            on_time = fight(on_time, name, hours[index], late=False)
+            late = late if late.destroyed else fight(late, name, hours[index], late=True)
+        else:
+            on_time = passed(on_time, hours[-1], hours[-1] + 48)
+            assert on_time.destroyed or not on_time.casualty_hits
+            assert (on_time.quality, on_time.experience, on_time.destroyed) == (
+                late.quality, late.experience, late.destroyed
+            ), (quality, experience, order)  # fmt: skip
+            compared += 1
+    assert compared > 400 and partly > 100

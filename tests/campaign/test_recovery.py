@@ -16,6 +16,7 @@ from campaign.rules.recovery import (
     MEDICAL_WINDOW_HOURS,
     REST,
     Treatment,
+    awaiting_until,
     casualties_die,
     casualties_found_too_late,
     days_to_rally,
@@ -107,20 +108,59 @@ def test_a_battle_recorded_without_its_hour_opens_the_window_at_midnight():
     assert not medical_window_open(old, clock_hour(5, 1))
 
 
-def test_a_unit_that_fights_again_keeps_the_window_of_its_casualty_hits_awaiting_the_medics():
-    # Day 1, 10:00: one Casualty hit. Day 2, 08:00, before the medics came: one more. Both die
-    # after day 2, 10:00 (the unit keeps one count, and none outlasts its own 24 hours);
-    # a unit with none awaiting opens a new window at the next battle that wounds it.
+def _two_battles():
+    """An Average unit: battle A at day 1, 00:00 left 1 Casualty hit; battle B at day 1, 20:00,
+    before the medics came, 1 more."""
     first, _ = damage_apply(unit_state(), morale_hits=0, casualty_hits=1, removed=Removal.NONE,
-                            day=1, hour=10, d6=dice())  # fmt: skip
-    assert first.window_from == clock_hour(1, 10)
+                            day=1, hour=0, d6=dice(), fight="A")  # fmt: skip
     second, _ = damage_apply(first, morale_hits=0, casualty_hits=1, removed=Removal.NONE,
-                             day=2, hour=8, d6=dice())  # fmt: skip
-    assert (second.casualty_hits, second.last_battle_day) == (2, 2)
-    assert medical_window_closes(second) == clock_hour(2, 10)
+                             day=1, hour=20, d6=dice(), fight="B")  # fmt: skip
+    return first, second
+
+
+def test_each_battles_casualty_hits_get_their_own_24_hours_from_that_battle():
+    # A's hit may be saved through day 2, 00:00 and is dead an hour later; B's, fought while
+    # A's awaited the medics, through day 2, 20:00, dead at 21:00. The window still runs from
+    # A, the oldest hits awaiting; a unit with none awaiting opens a new one at its next battle.
+    first, second = _two_battles()
+    assert first.window_from == second.window_from == clock_hour(1, 0)
+    assert (second.casualty_hits, second.last_battle_day) == (2, 1)
+    assert [f.at for f in second.window_fights] == [clock_hour(1, 0), clock_hour(1, 20)]
+    assert awaiting_until(second) == [(clock_hour(2, 0), 1), (clock_hour(2, 20), 1)]
+    assert medical_window_closes(second) == clock_hour(2, 0)
+
+    def after(hour):
+        state = second
+        for passing in time_passes(second, clock_hour(1, 20), hour):
+            state = passing.state
+        return state.casualty_hits, state.quality
+
+    assert after(clock_hour(2, 0)) == (2, Q.AVERAGE)  # exactly A's 24 hours: both saveable
+    assert after(clock_hour(2, 1)) == (1, Q.INEXPERIENCED)  # 24 h + 1: A's dead, B's awaits
+    assert after(clock_hour(2, 20)) == (1, Q.INEXPERIENCED)  # exactly B's 24 hours
+    assert after(clock_hour(2, 21)) == (0, Q.GREEN)  # 24 h + 1 from B: dead
+    dead = [(p.at, p.dead) for p in time_passes(second, clock_hour(1, 20), clock_hour(3, 0))
+            if p.kind == CASUALTIES]  # fmt: skip
+    assert dead == [(clock_hour(2, 0), 1), (clock_hour(2, 20), 1)]
+    # Once A's hit has died, B's alone await: the window runs from B.
+    closed, _ = casualties_die(second, clock_hour(2, 0))
+    assert (closed.window_from, medical_window_closes(closed)) == (clock_hour(1, 20),
+                                                                    clock_hour(2, 20))  # fmt: skip
     healed, _ = damage_apply(first.but(casualty_hits=0), morale_hits=0, casualty_hits=1,
-                             removed=Removal.NONE, day=2, hour=8, d6=dice())  # fmt: skip
-    assert healed.window_from == clock_hour(2, 8)
+                             removed=Removal.NONE, day=1, hour=20, d6=dice())  # fmt: skip
+    assert healed.window_from == clock_hour(1, 20)
+
+
+def test_the_medics_save_the_casualty_hits_closest_to_dying_first():
+    # One of the two saved, on day 1, 21:00: A's, which would die first. B's awaits until
+    # day 2, 20:00, and nothing dies at day 2, 01:00.
+    _, second = _two_battles()
+    saved = medical_treat(second, 1)
+    assert awaiting_until(saved) == [(clock_hour(2, 20), 1)]
+    passed = time_passes(saved, clock_hour(1, 21), clock_hour(2, 21))
+    assert [(p.kind, p.at) for p in passed] == [(REST, clock_hour(2, 0)),
+                                                 (CASUALTIES, clock_hour(2, 20))]  # fmt: skip
+    assert (passed[-1].state.casualty_hits, passed[-1].state.quality) == (0, Q.INEXPERIENCED)
 
 
 def test_a_fight_that_leaves_no_casualty_hits_awaiting_opens_no_medical_window(
@@ -471,6 +511,85 @@ def test_a_save_undone_after_its_window_closed_gives_back_hits_that_die_with_it(
     assert unit_history_explains(unit=mech)
     # Nothing is left that every later correction would be refused for.
     assert unit_edit(unit=mech, changes={"equipment": "good"}, reason="new rifles")
+
+
+def _fought_twice(campaign, make_unit):
+    """An Average Mech with an Elite Medical crew beside it: battle A at day 1, 00:00 leaves it
+    1 Casualty hit, battle B at day 1, 20:00 another (seed 1: a d6 of 1, a split of 6)."""
+    make_unit("Aid Post", quality="elite", specialties=("infantry", "medical"))
+    mech = make_unit("Atlas", "Mech", specialties=("mechanized",))
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(1, 0)}, reason="A", seed=1)
+    clock_advance(campaign=campaign, hours=20)
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(1, 0)}, reason="B", seed=1)
+    mech.refresh_from_db()
+    assert (mech.casualty_hits, mech.quality) == (2, Q.AVERAGE)
+    return mech
+
+
+def test_each_battles_casualty_hits_die_as_their_own_24_hours_end_each_told_apart(
+    campaign, make_unit
+):
+    mech = _fought_twice(campaign, make_unit)
+    for hours, left in ((4, 2), (1, 1), (19, 1), (1, 0)):  # day 2, 00:00; 01:00; 20:00; 21:00
+        clock_advance(campaign=campaign, hours=hours)
+        mech.refresh_from_db()
+        assert mech.casualty_hits == left
+    first, second = mech.history.filter(kind=HistoryEntry.Kind.CASUALTIES).order_by("pk")
+    assert (first.day, second.day) == (2, 2)
+    assert first.text.startswith(
+        "at A; 0 Morale, 1 Casualty; medics saved 0; 1 Casualty hit not saved within 24 hours died"
+    )
+    assert second.text.startswith(
+        "at B; 0 Morale, 1 Casualty; medics saved 0; 1 Casualty hit not saved within 24 hours died"
+    )
+    assert mech.quality == Q.GREEN and unit_history_explains(unit=mech)
+
+
+def test_a_save_undone_gives_back_the_hit_closest_to_dying_in_its_own_24_hours(campaign, make_unit):
+    from campaign.rules.recovery import state_problems
+    from campaign.selectors import campaign_now
+    from campaign.services import entry_undo
+
+    mech = _fought_twice(campaign, make_unit)
+    clock_advance(campaign=campaign, hours=1)  # day 1, 21:00
+    (save,) = medical_apply(force=mech.force, allocation={mech.pk: 1})
+    mech.refresh_from_db()
+    assert awaiting_until(mech.state) == [(clock_hour(2, 20), 1)]  # A's was saved
+    # Undone within A's 24 hours: A's hit awaits the medics again, until day 2, 00:00.
+    entry_undo(entry=save, reason="wrong unit")
+    mech.refresh_from_db()
+    assert awaiting_until(mech.state) == [(clock_hour(2, 0), 1), (clock_hour(2, 20), 1)]
+    # Saved again, then undone after A's 24 hours: A's hit is dead at once, B's keeps its own.
+    (save,) = medical_apply(force=mech.force, allocation={mech.pk: 1})
+    clock_advance(campaign=campaign, hours=6)  # day 2, 03:00
+    undone = entry_undo(entry=save, reason="the medics never came")
+    mech.refresh_from_db()
+    assert (mech.casualty_hits, mech.quality) == (1, Q.INEXPERIENCED)
+    assert awaiting_until(mech.state) == [(clock_hour(2, 20), 1)]
+    died = mech.history.filter(kind=HistoryEntry.Kind.CASUALTIES).get()
+    assert died.pk > undone.pk and died.day == 2
+    assert died.text.startswith(
+        "at A; 0 Morale, 1 Casualty; medics saved 0; 1 Casualty hit not saved within 24 hours "
+        "died (given back by a revert after their medical window closed at day 2, 00:00)"
+    )
+    campaign.refresh_from_db()
+    assert state_problems(mech.state, campaign_now(campaign)) == {}
+    clock_advance(campaign=campaign, hours=18)  # day 2, 21:00: B's hit is dead too
+    mech.refresh_from_db()
+    assert (mech.casualty_hits, mech.quality) == (0, Q.GREEN)
+    assert unit_history_explains(unit=mech)
+
+
+def test_reverting_the_later_battle_leaves_the_earlier_ones_hits_their_own_24_hours(
+    campaign, make_unit
+):
+    mech = _fought_twice(campaign, make_unit)
+    fought = list(mech.history.filter(kind=HistoryEntry.Kind.BATTLE).order_by("pk"))[-1:]
+    outcome_revert(entries=fought + list(mech.history.filter(pk__gt=fought[0].pk)),
+                   reason="B was not fought")  # fmt: skip
+    mech.refresh_from_db()
+    assert awaiting_until(mech.state) == [(clock_hour(2, 0), 1)]
+    assert [f.name for f in mech.state.window_fights] == ["A"]
 
 
 def test_a_save_undone_within_its_window_gives_back_hits_for_the_medics(campaign, make_unit):
@@ -850,20 +969,32 @@ def test_a_battle_entered_late_from_before_the_open_window_settles_only_its_own_
                             hour=12, reason="Old Ford", seed=5)  # fmt: skip
     assert atlas() == (Q.EXPERIENCED, 1, clock_hour(3, 10), 3)
     assert entries[1].text.startswith("at Old Ford; 1 Casualty hit found too late died")
-    # Fought today at 05:00, before Bridge, entered now: within its own 24 hours its hit joins
-    # the open window, which still runs from Bridge.
+    # Fought today at 05:00, before Bridge, entered now: within its own 24 hours its hit awaits
+    # the medics until then, and the window still runs from Bridge.
     outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(1, 0)}, day=3, hour=5,
                   reason="Dawn Patrol", seed=5)  # fmt: skip
     assert atlas() == (Q.EXPERIENCED, 2, clock_hour(3, 10), 3)
-    clock_advance(campaign=campaign, hours=23)  # day 4, 10:00: Bridge's 24th hour
+    clock_advance(campaign=campaign, hours=18)  # day 4, 05:00: Dawn Patrol's 24th hour
     assert atlas() == (Q.EXPERIENCED, 2, clock_hour(3, 10), 3)
+    clock_advance(campaign=campaign, hours=1)  # its hit died; Bridge's has 4 hours left
+    assert atlas() == (Q.AVERAGE, 1, clock_hour(3, 10), 3)
+    clock_advance(campaign=campaign, hours=4)  # day 4, 10:00: Bridge's 24th hour
+    assert atlas() == (Q.AVERAGE, 1, clock_hour(3, 10), 3)
     clock_advance(campaign=campaign, hours=1)
     assert atlas() == (Q.INEXPERIENCED, 0, clock_hour(3, 10), 3)
-    died = Unit.objects.get(pk=mech.pk).history.filter(kind=HistoryEntry.Kind.CASUALTIES).last()
-    # The closing window names the fights whose hits it held: not Old Ford's, dead already.
-    assert died.text.startswith(
-        "at Bridge; 0 Morale, 1 Casualty; at Dawn Patrol; 0 Morale, 1 Casualty; medics saved 0; "
-        "2 Casualty hits not saved within 24 hours died"
+    # Each closing names the fight whose hits died then: not Old Ford, dead already.
+    first, second = (
+        Unit.objects.get(pk=mech.pk)
+        .history.filter(kind=HistoryEntry.Kind.CASUALTIES)
+        .order_by("pk")[1:]
+    )
+    assert first.text.startswith(
+        "at Dawn Patrol; 0 Morale, 1 Casualty; medics saved 0; "
+        "1 Casualty hit not saved within 24 hours died"
+    )
+    assert second.text.startswith(
+        "at Bridge; 0 Morale, 1 Casualty; medics saved 0; "
+        "1 Casualty hit not saved within 24 hours died"
     )
 
 
@@ -1060,6 +1191,29 @@ def test_casualty_hits_a_gm_adds_while_the_window_is_open_join_that_window(campa
     unit_edit(unit=mech, changes={"casualty_hits": 4, "window_from": 30}, reason="by hand")
     mech.refresh_from_db()
     assert mech.window_from == 30
+
+
+def test_casualty_hits_a_gm_adds_join_the_oldest_still_awaiting_the_medics(campaign, make_unit):
+    # A's and B's hits await until day 2, 00:00 and 20:00: a hit added at day 1, 22:00 dies
+    # with A's; one added at day 2, 02:00, A's dead, with B's (the window now runs from B).
+    mech = _fought_twice(campaign, make_unit)
+    clock_advance(campaign=campaign, hours=2)
+    entry = unit_edit(unit=mech, changes={"casualty_hits": 3}, reason="a recount")
+    assert "await the medics until day 2, 00:00" in entry.text
+    mech.refresh_from_db()
+    assert awaiting_until(mech.state) == [(clock_hour(2, 0), 2), (clock_hour(2, 20), 1)]
+    clock_advance(campaign=campaign, hours=4)  # day 2, 02:00
+    mech.refresh_from_db()
+    assert (mech.casualty_hits, mech.window_from) == (1, clock_hour(1, 20))
+    died = mech.history.get(kind=HistoryEntry.Kind.CASUALTIES)
+    assert died.text.startswith(
+        "at A; 0 Morale, 1 Casualty; GM correction: a recount; 0 "
+        "Morale, 1 Casualty; medics saved 0; 2 Casualty hits not saved within 24 hours died"
+    )
+    entry = unit_edit(unit=mech, changes={"casualty_hits": 2}, reason="a second recount")
+    assert "await the medics until day 2, 20:00" in entry.text
+    mech.refresh_from_db()
+    assert awaiting_until(mech.state) == [(clock_hour(2, 20), 2)]
 
 
 @pytest.mark.parametrize(

@@ -83,9 +83,10 @@ def test_a_leader_and_a_terrain_refused_are_said_in_the_campaigns_words():
     )
 
 
-def test_a_fight_kept_in_the_medical_window_may_keep_its_name_and_no_other_field():
-    """A kept fight's name is its own (`WindowFight.name`), a fight kept before fights kept
-    their names has none; anything else is refused by the fields a kept fight has."""
+def test_a_fight_kept_in_the_medical_window_may_keep_its_name_and_hour_and_no_other_field():
+    """A kept fight's name and hour are its own (`WindowFight.name`, `WindowFight.at`), a fight
+    kept before fights kept them has none; anything else is refused by the fields a kept fight
+    has."""
     fight = {"quality": "green", "experience": 0, "casualty_hits": 1, "skill_lost": 1,
              "found_too_late": 0, "won": False, "broken": True}  # fmt: skip
     (unnamed,) = parse_field("window_fights", [fight])
@@ -94,11 +95,17 @@ def test_a_fight_kept_in_the_medical_window_may_keep_its_name_and_no_other_field
     assert named.name == "Battle of the Crossroads"
     assert named.to_json() == {**fight, "name": "Battle of the Crossroads"}
     assert "name" not in unnamed.to_json()
+    (timed,) = parse_field("window_fights", [{**fight, "at": 34}])
+    assert (timed.at, unnamed.at) == (34, None)
+    assert timed.to_json() == {**fight, "at": 34} and "at" not in unnamed.to_json()
+    with pytest.raises(ValueError) as refused:
+        parse_field("window_fights", [{**fight, "at": -1}])
+    assert str(refused.value).startswith("fight 1: ")
     with pytest.raises(ValueError) as refused:
         parse_field("window_fights", [{**fight, "title": "Crossroads"}])
     assert str(refused.value) == (
         "fight 1 must have exactly quality, experience, casualty_hits, skill_lost, "
-        "found_too_late, won, broken, and may have name"
+        "found_too_late, won, broken, and may have name and at"
     )
     with pytest.raises(ValueError) as refused:
         parse_field("window_fights", [{**fight, "name": 7}])

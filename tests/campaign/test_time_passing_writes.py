@@ -24,7 +24,7 @@ from campaign.services import (
 from campaign.services._record import unit_change
 from campaign.services.characters import character_create
 from campaign.services.orders import clock_advance, clock_move, order_give
-from campaign.services.recovery import casualties_died_text
+from campaign.services.recovery import casualties_died_text, closing_details
 from units.models import Ruleset
 
 pytestmark = pytest.mark.django_db
@@ -82,10 +82,12 @@ def one_row_at_a_time(campaign: Campaign, hours: int, reason: str) -> None:
         if passing.kind == CASUALTIES:
             suffix = f" (the clock moved on: {reason})"
             why, kind = casualties_died_text(unit, passing.dead, suffix), Kind.CASUALTIES
+            details = closing_details(unit)
         else:
-            why, kind = f"a day of R&R ({reason})", Kind.RECOVERY
+            why, kind, details = f"a day of R&R ({reason})", Kind.RECOVERY, {}
         day = clock_time(passing.at)[0]
-        unit_change(unit=unit, state=passing.state, kind=kind, why=why, day=day, hour=passing.at)
+        unit_change(unit=unit, state=passing.state, kind=kind, why=why, day=day, hour=passing.at,
+                    details=details)  # fmt: skip
 
 
 def written(campaign: Campaign) -> dict[str, object]:

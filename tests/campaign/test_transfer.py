@@ -413,6 +413,54 @@ def test_the_fights_a_medical_window_keeps_survive_export_and_import(campaign, m
     assert unit_history_explains(unit=unit)
 
 
+def test_each_fights_own_24_hours_survive_export_and_import(campaign, make_unit):
+    """A at day 1, 00:00 and B at day 1, 20:00 each leave Atlas a Casualty hit: exported before
+    A's hit dies, and again after it died while B's awaits, each import closes them as the
+    campaign does, A's after day 2, 00:00 and B's after day 2, 20:00."""
+    from campaign.rules.recovery import awaiting_until
+    from campaign.services.orders import clock_advance
+    from units.bucs import Quality
+
+    unit = make_unit("Atlas", "Mech", specialties=("mechanized",))
+    for name, hours in (("A", 20), ("B", 1)):  # seed 1: a d6 of 1, a split of 6
+        outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0)}, reason=name,
+                      seed=1)  # fmt: skip
+        clock_advance(campaign=campaign, hours=hours)
+    campaign.refresh_from_db()  # day 1, 21:00
+    exported = json.loads(json.dumps(campaign_export(campaign=campaign)))
+    (kept,) = [u["window_fights"] for f in exported["forces"] for u in f["units"]]
+    assert [(f["name"], f["at"]) for f in kept] == [("A", 0), ("B", 20)]
+    exported["campaign"]["name"] = "Op. Test, before A's died"
+    before = campaign_import(data=exported)
+    clock_advance(campaign=campaign, hours=4)  # day 2, 01:00: A's hit died, B's awaits
+    campaign.refresh_from_db()
+    exported = json.loads(json.dumps(campaign_export(campaign=campaign)))
+    exported["campaign"]["name"] = "Op. Test, after A's died"
+    after = campaign_import(data=exported)
+    clock_advance(campaign=before, hours=4)
+    units = {u.force.campaign_id: u for u in Unit.objects.select_related("force")}
+    for each in (campaign, before, after):
+        assert awaiting_until(units[each.pk].state) == [(clock_hour(2, 20), 1)]
+    for each in (campaign, before, after):
+        each.refresh_from_db()
+        clock_advance(campaign=each, hours=19)  # day 2, 20:00: B's 24th hour
+        assert Unit.objects.get(force__campaign=each).casualty_hits == 1
+        clock_advance(campaign=each, hours=1)
+    closed = [
+        (u.quality, u.casualty_hits, [e.text for e in u.history.filter(kind="casualties")])
+        for u in Unit.objects.order_by("pk")
+    ]
+    assert closed[0] == closed[1] == closed[2]
+    assert closed[0][:2] == (Quality.GREEN, 0) and len(closed[0][2]) == 2
+    # A fight kept as fought after the campaign's day is refused.
+    kept[1]["at"] = clock_hour(5, 0)
+    exported["campaign"]["name"] = "Op. Test, from the future"
+    exported["forces"][0]["units"][0]["window_fights"] = kept
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=exported)
+    assert "after the campaign's day 2" in str(refused.value)
+
+
 def test_a_unit_holding_more_specialties_than_its_quality_may_survives_export_and_import(
     campaign, make_unit
 ):

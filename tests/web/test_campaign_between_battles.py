@@ -819,3 +819,40 @@ def test_the_medics_box_says_why_a_last_morale_hit_in_the_combat_zone_is_not_the
     _set(world, unit, in_combat_zone=False)  # behind the lines the medics heal it
     box = client.get(url).text.split('id="medical-form"')[1].split("</form>")[0]
     assert "keeps its last" not in box
+
+
+def test_the_hits_of_two_battles_are_each_said_to_die_as_their_own_24_hours_end(client, world):
+    """Battle A at day 1, 00:00 and battle B at day 1, 20:00 each left a Casualty hit: the
+    roster, the unit's page, the dashboard and the medics' answer say each battle's 24 hours."""
+    from campaign.pages import left_unsaved_text, roster_line
+    from campaign.rules.state import WindowFight
+    from units.bucs import Quality
+
+    fights = [
+        WindowFight(Quality.AVERAGE, 0, casualty_hits=1, name=name, at=clock_hour(1, hour))
+        for name, hour in (("A", 0), ("B", 20))
+    ]
+    unit = _set(world, world.unit, status="ready", morale_hits=0, casualty_hits=2,
+                window_from=clock_hour(1, 0),
+                window_fights=[f.to_json() for f in fights])  # fmt: skip
+    for hour, until, die in (
+        (21, "until day 2, 00:00", "1 dies after day 2, 00:00"),
+        (24, "this hour only", "1 dies when the clock moves on"),
+    ):
+        world.campaign.day, world.campaign.hour = divmod(hour, 24)
+        world.campaign.day += 1
+        world.campaign.save()
+        login(client, world, "player")
+        said = f"the medics have {until} for 1 and until day 2, 20:00 for 1"
+        assert said in client.get(_url("force", world, world.force.pk)).text
+        assert f"<dd>2 — {said}" in client.get(_url("unit", world, unit.pk)).text
+        dashboard = client.get(_url("dashboard", world)).text
+        assert (
+            f"{unit.name}</a>: 2 Casualty hits await the medics. Unsaved, {die} and 1 after "
+            "day 2, 20:00."
+        ) in dashboard
+        line = roster_line(_fresh(unit), clock_hour(1, hour))
+        assert left_unsaved_text([line]) == (
+            f"Left unsaved: 2 Casualty hits of {unit.name}, of which {die} and 1 after day 2, "
+            "20:00."
+        )
