@@ -211,7 +211,7 @@ class RosterLine:
         if len(until) == 1:
             return medics_deadline(until[0][0], self.now)
         pieces = [
-            f"{'this hour only' if closes <= self.now else 'until ' + clock_text(closes)} "
+            f"{'this hour only' if closes <= self.now else until_when(closes, self.now)} "
             f"for {hits:,}"
             for closes, hits in until
         ]
@@ -398,8 +398,14 @@ def medics_deadline(closes: int, now: int) -> str:
     at ``closes`` (`medical_window_closes`): the window is open through that hour, so at it
     the medics still may, for that hour only."""
     if closes > now:
-        return f"the medics have until {clock_text(closes)} ({hours_hence(closes, now)})"
+        return f"the medics have {until_when(closes, now)}"
     return "the medics' last hour: unsaved, they die when the clock moves on"
+
+
+def until_when(closes: int, now: int) -> str:
+    """ "until day 3, 00:00 (14 hours from now)": the last hour the medics may save Casualty
+    hits whose window closes at ``closes``, a later hour than ``now``."""
+    return f"until {clock_text(closes)} ({hours_hence(closes, now)})"
 
 
 def dies_when(closes: int, now: int) -> str:

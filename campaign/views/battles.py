@@ -62,7 +62,6 @@ from campaign.pages import (
     revert_blocked,
     side_colours,
     unit_label,
-    units_held_in_battles,
     units_seen_in_summary,
 )
 from campaign.rules.bridge import TableResult
@@ -75,6 +74,7 @@ from campaign.selectors import (
     FoggedLogUnreadable,
     campaign_battle_units,
     campaign_now,
+    engaged_battles,
     engine_units_fought,
     entries_changes,
     fog_side,
@@ -361,14 +361,15 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse({"units": by_unit, "general": general, "sides": sides, "ok": not problems})
 
 
-def _held_battles(viewer, engaged) -> list:
-    """The battles whose outcome is not applied yet holding units the form leaves out
-    (`pages.units_held_in_battles`), for the GM's way back to them: their units fight again
-    once it is applied."""
+def _held_battles(viewer, engaged: list) -> list:
+    """The battles whose outcome is not applied yet holding the units the form leaves out
+    (``engaged``: (unit, its battle's name)), the earliest first, for the GM's way back to
+    them: their units fight again once it is applied. One query, whatever the roster."""
     if not engaged:
         return []
-    forces = set(viewer.campaign.forces.values_list("pk", flat=True))
-    return units_held_in_battles(viewer.campaign, forces)
+    battles = engaged_battles(campaign=viewer.campaign)
+    held = {battles[u.pk].pk: battles[u.pk] for u, _ in engaged if u.pk in battles}
+    return sorted(held.values(), key=lambda b: (b.day, b.pk))
 
 
 @login_required

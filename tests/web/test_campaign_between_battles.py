@@ -836,23 +836,27 @@ def test_the_hits_of_two_battles_are_each_said_to_die_as_their_own_24_hours_end(
                 window_from=clock_hour(1, 0),
                 window_fights=[f.to_json() for f in fights])  # fmt: skip
     for hour, until, die in (
-        (21, "until day 2, 00:00", "1 dies after day 2, 00:00"),
+        (
+            21,
+            "until day 2, 00:00 (3 hours from now)",
+            "1 dies after day 2, 00:00 (3 hours from now)",
+        ),
         (24, "this hour only", "1 dies when the clock moves on"),
     ):
         world.campaign.day, world.campaign.hour = divmod(hour, 24)
         world.campaign.day += 1
         world.campaign.save()
         login(client, world, "player")
-        said = f"the medics have {until} for 1 and until day 2, 20:00 for 1"
+        later = f"day 2, 20:00 ({44 - hour} hours from now)"
+        said = f"the medics have {until} for 1 and until {later} for 1"
         assert said in client.get(_url("force", world, world.force.pk)).text
         assert f"<dd>2 — {said}" in client.get(_url("unit", world, unit.pk)).text
         dashboard = client.get(_url("dashboard", world)).text
         assert (
             f"{unit.name}</a>: 2 Casualty hits await the medics. Unsaved, {die} and 1 after "
-            "day 2, 20:00."
+            f"{later}."
         ) in dashboard
         line = roster_line(_fresh(unit), clock_hour(1, hour))
         assert left_unsaved_text([line]) == (
-            f"Left unsaved: 2 Casualty hits of {unit.name}, of which {die} and 1 after day 2, "
-            "20:00."
+            f"Left unsaved: 2 Casualty hits of {unit.name}, of which {die} and 1 after {later}."
         )

@@ -39,7 +39,8 @@ PAGES = {
     # the whole campaign: every unit with its history, the table's records, the battles' logs,
     # the invitations waiting
     "export": (lambda w: [], 28),
-    "battle-setup": (lambda w: [], 11),  # first, whether it lists every unit or pages them
+    # first, whether it lists every unit or pages them; the battles holding units it leaves out
+    "battle-setup": (lambda w: [], 12),
     "battle-record": (lambda w: [], 10),
     # The GM's tools: the forces it may move to, whether it may be struck off; for a unit out
     # of action, the Order that ended with it; the battle not applied yet it is in.
