@@ -32,6 +32,7 @@ def pages(world, role: str, join_key: str) -> dict[str, str]:
         "campaign-document": "/library/docs/campaign/",
         "rules-card": "/campaigns/rules/",
         "timeline": f"{c}/timeline/",
+        "unit-find": f"{c}/units/",
         "force-cards": f"{c}/forces/{world.force.pk}/cards/",
         "battle-cards": f"{c}/battles/{world.engine_battle.pk}/cards/",
         "characters": f"{c}/characters/",
