@@ -10,7 +10,12 @@ The replay's controls are reached with Tab and named for what they do: Play is "
 "black right-pointing triangle, Play") and, playing, "Pause", without being a toggle as well
 ("Pause, pressed"); the frame slider says which frame it is on, not a bare number; and a button
 pressed to the end of the replay (Last frame) leaves the keyboard in the replay, where the keys
-still step, not lost to the page. Screenshots go to test-artifacts/browser/ (``access-*``).
+still step, not lost to the page.
+
+Fire is told apart by more than its colour, on the map and in its key: fire that did damage and
+fire that hit without damage were one solid line each, red and orange, alike to a reader who
+does not see red from orange, and a miss's dashes were much like a move's. Screenshots go to
+test-artifacts/browser/ (``access-*``).
 """
 
 from __future__ import annotations
@@ -155,4 +160,56 @@ def test_the_replays_controls_are_reached_by_tab_and_named_for_what_they_do(
     shoot(page, "access-replay-end", locator=replay)
     page.keyboard.press("Home")
     expect(seek).to_have_attribute("aria-valuetext", f"1 of {total}: Deployment")
+    assert not page.errors, page.errors
+
+
+SHAPES = """() => {
+  const shape = e => { if (!e || getComputedStyle(e).display === "none") return "none";
+    const s = getComputedStyle(e), box = e.getBBox();
+    return [e.tagName, s.strokeWidth, s.strokeDasharray, s.strokeLinecap, s.fill === "none",
+            e.tagName === "circle" ? Math.round(box.width * 100) : 0].join(" "); };
+  const key = {};
+  for (const item of document.querySelectorAll(".replay-legend li")) {
+    const line = item.querySelector("line.shot, line.move-path");
+    if (line) key[item.textContent.trim()] = [shape(line), shape(item.querySelector(".shot-end"))]
+      .join(" / ");
+  }
+  const map = {};
+  const lines = document.querySelectorAll("[data-replay] .fire-layer line.shot");
+  for (const line of lines) {
+    const kind = [...line.classList].find(c => c.startsWith("shot-"));
+    const end = document.querySelector(`[data-replay] .fire-layer circle.${kind}`);
+    map[kind] = [shape(line), shape(end)].join(" / ");
+  }
+  return {key, map};
+}"""
+"""How each mark of fire and move is drawn, its colour left out (its kind of element, stroke
+width, dashes, line ends, whether it is hollow, its size; then the mark round its target): in
+the replay's key, by its words, and on the map as it stands, by the fire's kind."""
+
+
+def test_the_replays_fire_is_told_apart_by_more_than_its_colour(farm_battle, page_for, live_server):
+    page = page_for("commander")
+    page.goto(f"{live_server.url}/battles/{farm_battle.pk}/")
+    replay = page.locator("[data-replay]")
+    expect(replay.locator("[data-controls]")).to_be_visible()
+
+    key = page.evaluate(SHAPES)["key"]
+    assert set(key) == {
+        "Its move", "Fire that did damage", "Fire that hit, no damage", "Fire that missed"
+    }, key  # fmt: skip
+    assert len(set(key.values())) == 4, key
+
+    # On the map, frame by frame: the blue gun's damage to the farmhouse, then the two hits
+    # without damage, drawn as the key draws them, and unlike each other.
+    seen: dict[str, str] = {}
+    replay.focus()
+    for _ in range(int(page.locator("input[data-action=seek]").get_attribute("max"))):
+        page.keyboard.press("ArrowRight")
+        drawn = page.evaluate(SHAPES)["map"]
+        for kind in set(drawn) - set(seen):
+            shoot(page, f"access-fire-{kind}", locator=page.locator("svg.table-map"))
+        seen |= drawn
+    assert set(seen) == {"shot-damage", "shot-no_damage"}, seen
+    assert seen["shot-damage"] != seen["shot-no_damage"], seen
     assert not page.errors, page.errors
