@@ -739,3 +739,50 @@ def test_the_set_ups_choices_show_a_forces_whole_name_on_a_desktop(
         # Nor does the table scroll within its box.
         assert table.bounding_box()["width"] <= box.bounding_box()["width"] + 1, width
     assert not gm.errors, gm.errors
+
+
+LIVE_WITH = """(words) => [...document.querySelectorAll(
+  '[role=alert], [role=status], [role=log], [aria-live]:not([aria-live=off])')]
+  .filter(e => e.checkVisibility() && e.textContent.includes(words))
+  .map(e => `${e.getAttribute('role') || ''} ${e.getAttribute('aria-live') || ''}`.trim())"""
+"""How each live region a screen reader would read ``words`` from is marked (role, aria-live)."""
+
+
+def test_a_keyboard_move_refused_on_the_set_up_map_is_said_once_politely_and_kept_with_its_unit(
+    lantern, page_for, live_server
+):
+    """The arrow keys take a tank into the farmhouse, which does not admit it: the move is undone
+    and said once, in the map's polite status line. The reason beside the unit's name in the
+    table, shown with it, is no live region of its own (an alert, it was said a second time,
+    cutting in): it describes the unit's mark, read when the keyboard comes back to it, and goes
+    with the next move the check allows."""
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
+    gm.wait_for_load_state("load")
+    cow = row(gm, "Brave Cow")
+    cow.locator("input[name^=x_]").fill("13.5")
+    cow.locator("input[name^=y_]").fill("16.5")
+    cow.locator("input[name^=y_]").press("Tab")
+    status = gm.locator(".deploy-status")
+    expect(status).to_have_text("Brave Cow at 13.5, 16.5.")
+    mark = gm.locator(".deploy-unit[aria-label^='Brave Cow (']")
+    mark.focus()
+    refused = "cannot stand in the Farmhouse"
+    for _ in range(6):  # half an inch a press, to the farmhouse's wall at 15
+        said = status.inner_text()
+        gm.keyboard.press("ArrowRight")
+        expect(status).not_to_have_text(said)
+        if refused in status.inner_text():
+            break
+    expect(status).to_contain_text(f"Not there: Brave Cow {refused}")
+    expect(status).to_contain_text("Brave Cow is back where it was.")
+    assert gm.evaluate(LIVE_WITH, refused) == ["status polite"]
+    expect(cow.locator("[data-deploy-problem]")).to_contain_text(refused)
+    expect(mark).to_be_focused()
+    expect(mark).to_have_accessible_description(re.compile(refused))
+
+    gm.keyboard.press("ArrowLeft")
+    expect(status).to_have_text(re.compile(r"^Brave Cow at 1[45](\.5)?, 16\.5\.$"))
+    expect(cow.locator("[data-deploy-problem]")).to_be_hidden()
+    expect(mark).to_have_accessible_description("")
+    assert not gm.errors, gm.errors

@@ -217,6 +217,10 @@
     if (this.status) { this.status.textContent = message; }
   };
 
+  // Each unit's problems beside its name in the table, which also describe its mark on the map
+  // (aria-describedby), read when the keyboard comes to it. They are not a live region: the
+  // status line says a move's outcome once, politely; said there and here, it was heard twice,
+  // the second time cutting in.
   Deployment.prototype.show = function (problems) {
     var self = this;
     this.form.querySelectorAll("[data-deploy-problem]").forEach(function (row) {
