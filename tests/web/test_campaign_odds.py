@@ -72,6 +72,19 @@ def test_the_odds_are_run_on_exactly_this_set_up_and_named_as_the_campaign_names
     assert player.get(_url("battle-odds", world, run.pk)).status_code == 403
 
 
+def test_the_odds_under_way_show_a_progress_bar_named_for_what_it_counts(client, world):
+    """A screen reader names the bar as the odds page's own (battles/odds.html), not "progress
+    bar" alone."""
+    units = _free_all(world)
+    login(client, world, "gm")
+    with mock.patch("battles.odds.odds_enqueue"):
+        response = client.post(
+            _url("battle-setup", world), {**_setup_data(units, world), "action": "odds"}
+        )
+    bars = re.findall(r"<progress [^>]*>", response.content.decode())
+    assert len(bars) == 1 and 'aria-label="Batches of battles done"' in bars[0], bars
+
+
 def test_the_odds_are_kept_with_the_battle_launched_from_the_same_set_up(client, world):
     units = _free_all(world)
     login(client, world, "gm")
