@@ -26,8 +26,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.models import Campaign, HistoryEntry, Membership
-from campaign.pages import entry_events, entry_words, unit_label
+from campaign.models import Campaign, CampaignBattle, HistoryEntry, Membership
+from campaign.pages import battles_listed, entry_events, entry_words, unit_label, winner_names
 from campaign.rules.history import UNHURT, plural, possessive, took_words
 from campaign.selectors import (
     entries_carrying,
@@ -37,6 +37,7 @@ from campaign.selectors import (
     notice_entries_before,
 )
 from config.site import full_link, site_address
+from units.words import and_words
 
 UNHURT_WORDS = UNHURT.removeprefix(": ")
 """A unit a battle did nothing to, as its history says it ("came through unhurt")."""
@@ -114,10 +115,11 @@ def notices_after_commit(campaign: Campaign) -> None:
 
 
 def notice_lines(campaign: Campaign, entries: list, site: str = "") -> list[str]:
-    """The sentences of one member's notice: each battle applied, what it left each of the
-    member's units in it ("Atlas (Red Company): retreated in poor order; fell from Average to
-    Inexperienced; …") and, given the ``site``'s address, a link to its report; then what else
-    befell each unit."""
+    """The sentences of one member's notice: each battle applied, who won it as its page says
+    (`winner_names`: every member reads a battle's sides and its winner there, fog of war or
+    none), and what it left each of the member's units in it ("Atlas (Red Company) retreated in
+    poor order and fell from Average to Inexperienced."), given the ``site``'s address with a
+    link to its report; then what else befell each unit."""
     # A battle's own entries: its outcome, and the experience it brought (a step won with it).
     applied = [
         e for e in entries if e.kind in (HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.EXPERIENCE)
@@ -125,24 +127,20 @@ def notice_lines(campaign: Campaign, entries: list, site: str = "") -> list[str]
     homes, names = entry_battles(entries=applied)
     carrying = entries_carrying(entries=applied)
     battles: dict[int, dict[str, list[str]]] = {}
-    # A unit the battle changed nothing of but its bookkeeping: as its history says it, "came
-    # through unhurt", or "took no hits" when Armor or Excellent equipment stopped them.
-    quiet: dict[tuple[int, str], str] = {}
     for entry in applied:
         if entry.pk in homes:
-            label = unit_label(entry.unit)
-            told = battles.setdefault(homes[entry.pk], {}).setdefault(label, [])
-            why, what = entry_words(entry, carrying.get(entry.pk, {}))
-            if what:
-                told.append(what)
-            elif words := took_words(entry.kind, entry.details, why):
-                quiet[homes[entry.pk], label] = words
+            told = battles.setdefault(homes[entry.pk], {}).setdefault(unit_label(entry.unit), [])
+            told += _fight_parts(entry, carrying.get(entry.pk, {}))
+    winners = winner_names(list(battles_listed(CampaignBattle.objects.filter(pk__in=battles))))
     lines = []
     for battle, units in battles.items():
-        lines.append(f"The outcome of {names[battle]} was applied to {', '.join(units)}.")
+        won = winners.get(battle)
+        result = f"{won} won" if won else "neither side won, a draw"
+        lines.append(
+            f"{names[battle]}: {result}. Its outcome was applied to {and_words(list(units))}."
+        )
         lines += [
-            f"  {label}: {'; '.join(told) or quiet.get((battle, label), UNHURT_WORDS)}."
-            for label, told in units.items()
+            f"  {label} {and_words(told or [UNHURT_WORDS])}." for label, told in units.items()
         ]
         if link := full_link(site, reverse("campaign:battle", args=[campaign.pk, battle])):
             lines.append(f"  Its report: {link}")
@@ -152,6 +150,25 @@ def notice_lines(campaign: Campaign, entries: list, site: str = "") -> list[str]
         if entry.kind == HistoryEntry.Kind.CASUALTIES or event.kind in NOTICE_KINDS:
             lines.append(f"Day {event.day}: {event.text}.")
     return lines
+
+
+ZONE_WORDS = ("is in the combat zone", "is out of the combat zone")
+"""Where a fight left a unit, as its history says it (`story_text`): no harm done, nor any
+spared, so a fight's entry that says only this still says what the fight did to the unit."""
+
+
+def _fight_parts(entry: HistoryEntry, unit: dict[str, Any]) -> list[str]:
+    """What one entry of a battle did to the unit, each in words that follow its name ("fell
+    from Average to Green", "now carries 1 Morale hit and 0 Casualty hits"). A fight's entry
+    that changed nothing but its bookkeeping, or where the unit stands, says what the fight did
+    as the unit's history does: "came through unhurt", or "took no hits" when Armor or
+    Excellent equipment stopped them."""
+    why, what = entry_words(entry, unit)
+    parts = [part for part in what.split("; ") if part]
+    if all(part in ZONE_WORDS for part in parts):
+        took = took_words(entry.kind, entry.details, why)
+        parts[:0] = [took] if took else []
+    return parts
 
 
 def _pages_lines(campaign: Campaign, forces: dict[int, str], site: str) -> list[str]:

@@ -88,8 +88,9 @@ def test_opting_in_counts_from_now_and_opting_out_stops_the_mail(world):
     assert mail.outbox == []
 
 
-def test_a_battle_applied_names_the_battle_and_only_the_members_units(world):
-    # Under fog each side saw only part of the other; a notice names its reader's units only.
+def test_a_battle_applied_names_the_battle_its_winner_and_only_the_members_units(client, world):
+    """Under fog each side saw only part of the other; a notice names its reader's units only,
+    and who won as the battle's page tells every member."""
     Campaign.objects.filter(pk=world.campaign.pk).update(fog_of_war=True)
     _opt_in(world, "player", "rival")
     campaign_battle_apply(campaign_battle=world.table_battle, actor=world.users["gm"])
@@ -99,14 +100,40 @@ def test_a_battle_applied_names_the_battle_and_only_the_members_units(world):
     theirs = Unit.objects.get(pk=sides["defenders"][0])
     (player,) = _mails_to("player")
     (rival,) = _mails_to("rival")
-    assert f"The outcome of Skirmish at the mill was applied to {mine.name} (Red Company)." in (
-        player
-    )
+    won = "Skirmish at the mill: Red Company won."
+    assert f"{won} Its outcome was applied to {mine.name} (Red Company)." in player
+    assert f"{won} Its outcome was applied to {theirs.name} (Blue Battalion)." in rival
+    assert "Blue Battalion" not in player
+    assert f"{mine.name} (Red Company)" not in rival
+    # The rival's page of the battle tells her the same: her side fought Red Company, who won.
+    login(client, world, "rival")
+    page = client.get(reverse("campaign:battle", args=[world.campaign.pk, world.table_battle.pk]))
+    assert "Red Company</strong>" in page.text and '<span class="badge">won</span>' in page.text
+
+
+def test_a_drawn_battle_is_told_as_a_draw(world):
+    _opt_in(world, "player")
+    gm = world.users["gm"]
+    (picket,) = raise_units(world.force, world.unit.unit_type, 1, "Picket")
+    (enemy,) = raise_units(world.enemy, world.unit.unit_type, 1, "Raider")
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Stand-off at the weir", winner=None,
+        sides={"attackers": [picket], "defenders": [enemy]},
+        outcomes={picket.pk: {"hits_lost": 0, "skill_lost": 0},
+                  enemy.pk: {"hits_lost": 0, "skill_lost": 0}},
+        actor=gm,
+    )  # fmt: skip
+    campaign_battle_apply(campaign_battle=battle, actor=gm)
+    campaign_notices_send(campaign_id=world.campaign.pk)
+    (body,) = _mails_to("player")
+    lines = body.splitlines()
     assert (
-        f"The outcome of Skirmish at the mill was applied to {theirs.name} (Blue Battalion)."
-        in (rival)
+        "Stand-off at the weir: neither side won, a draw. Its outcome was applied to Picket 1 "
+        "(Red Company)." in lines
     )
-    assert "Blue Battalion" not in player and "Red Company" not in rival
+    # It was not in the combat zone before: it is now, and the fight left it unhurt.
+    assert "  Picket 1 (Red Company) came through unhurt and is in the combat zone." in lines
+    assert not any(": is in the combat zone" in line for line in lines)
 
 
 def test_a_battle_applied_tells_what_it_left_each_of_the_members_units_once(world):
@@ -128,18 +155,18 @@ def test_a_battle_applied_tells_what_it_left_each_of_the_members_units_once(worl
     (body,) = _mails_to("player")
     lines = body.splitlines()
     applied = lines.index(
-        "The outcome of Night at the weir was applied to Picket 1 (Red Company), "
-        "Picket 2 (Red Company)."
+        "Night at the weir: Blue Battalion won. Its outcome was applied to Picket 1 "
+        "(Red Company) and Picket 2 (Red Company)."
     )
     # Broken on the table, a point of Skill lost for good: under Combined Arms, a quality step.
     assert lines[applied + 1] == (
-        "  Picket 1 (Red Company): retreated in poor order; fell from Average to Inexperienced; "
-        "now carries 1 Morale hit and 0 Casualty hits; lost 1 point of Skill to suppression for "
-        "good."
+        "  Picket 1 (Red Company) retreated in poor order, fell from Average to Inexperienced, "
+        "now carries 1 Morale hit and 0 Casualty hits and lost 1 point of Skill to suppression "
+        "for good."
     )
     # Nothing but its bookkeeping changed (it was in the combat zone already): in its history's
     # words, it came through unhurt.
-    assert lines[applied + 2] == "  Picket 2 (Red Company): came through unhurt."
+    assert lines[applied + 2] == "  Picket 2 (Red Company) came through unhurt."
     # Told under its battle, not again as a day's news.
     assert body.count("fell from Average to Inexperienced") == 1
     assert "Raider" not in body
@@ -167,7 +194,7 @@ def test_a_fight_whose_name_says_took_is_told_by_the_name_its_entries_keep(clien
     unit_edit(unit=spared, changes={"morale_hits": 1}, reason=fire, actor=gm)
     campaign_notices_send(campaign_id=world.campaign.pk)
     (body,) = _mails_to("player")
-    assert "  Picket 1 (Red Company): came through unhurt." in body.splitlines()
+    assert "  Picket 1 (Red Company) came through unhurt." in body.splitlines()
     told = [e.text for e in since_last_visit(world.campaign, {world.force.pk}, None)]
     fought = f"Picket 1 (Red Company) — {name}: came through unhurt"
     assert fought in told, told
@@ -325,7 +352,7 @@ def test_with_the_sites_address_a_notice_links_the_report_the_roster_and_the_cam
     roster = reverse("campaign:force", args=[pk, world.force.pk])
     lines = body.splitlines()
     assert f"  Its report: https://bridgehead.example.org{report}" in lines
-    applied = next(i for i, line in enumerate(lines) if line.startswith("The outcome of"))
+    applied = next(i for i, line in enumerate(lines) if "Its outcome was applied to" in line)
     told = lines.index(f"  Its report: https://bridgehead.example.org{report}")
     assert all(line.startswith("  ") for line in lines[applied + 1 : told])  # under its battle
     assert f"Red Company's roster: https://bridgehead.example.org{roster}" in lines
@@ -346,7 +373,7 @@ def test_without_the_sites_address_a_notice_from_a_task_carries_no_link(world):
     campaign_battle_apply(campaign_battle=world.table_battle, actor=world.users["gm"])
     campaign_notices_send(campaign_id=world.campaign.pk)
     (body,) = _mails_to("player")
-    assert "The outcome of Skirmish at the mill was applied to" in body
+    assert "Skirmish at the mill: Red Company won. Its outcome was applied to" in body
     assert "http" not in body and "roster" not in body
 
 
@@ -368,8 +395,9 @@ def test_a_step_won_in_a_battle_is_told_under_it_once(world):
     (body,) = _mails_to("player")
     # Average needs 4 points for its next step; a battle won brings 2: 3 + 2 is a step and 1 over.
     assert (
-        "  Veteran 1 (Red Company): is in the combat zone; rose from Average to Experienced; "
-        "starts again with 1 of the 5 experience points it needs to rise to Elite."
+        "  Veteran 1 (Red Company) came through unhurt, is in the combat zone, rose from Average "
+        "to Experienced and starts again with 1 of the 5 experience points it needs to rise to "
+        "Elite."
     ) in body.splitlines()
     assert body.count("rose from") == 1 and "Day 1:" not in body
 
@@ -400,7 +428,7 @@ def test_a_unit_whose_kit_stopped_every_hit_is_told_it_took_no_hits_as_its_histo
     assert any(why.startswith("took no hits — ") for why in said), said
     campaign_notices_send(campaign_id=world.campaign.pk)
     (body,) = _mails_to("player")
-    assert "  Bunker 1 (Red Company): took no hits." in body.splitlines()
+    assert "  Bunker 1 (Red Company) took no hits." in body.splitlines()
 
 
 def test_a_backlog_of_news_is_told_by_its_latest_changes_and_how_many_are_left_out(
@@ -439,7 +467,7 @@ def test_a_backlog_of_news_is_told_by_its_latest_changes_and_how_many_are_left_o
         (body,) = _mails_to("player")
         # The latest five told, the rest counted.
         assert f"{len(news) - 5} older changes to your units are left out" in body
-        assert f"The outcome of Raid {fights}-{fights - 1} was applied to" in body
+        assert f"Raid {fights}-{fights - 1}: Blue Battalion won. Its outcome was applied to" in body
         assert f"Raid {fights}-{fights - 4}" not in body
         costs.append((len(queries), len(body)))
     (few, small), (many, big) = costs
