@@ -269,7 +269,7 @@ def _attack_text(e: ev.Attack, names: Names) -> str:
     elif e.attack == ev.AttackKind.MELEE:
         how = f"{attacker} attacks {target} in close combat (Power {e.power})"
     else:
-        how = f"{attacker} fires {e.weapon} at {target} from {inches(e.distance)} (Power {e.power})"
+        how = f"{attacker} fires {e.weapon} at {target} {_range_text(e.distance)} (Power {e.power})"
     outcome = {"miss": "a miss", "damage": "damage", "no_damage": "a hit, no damage"}[e.outcome]
     resistance = _resistance(e.target, names)
     if e.outcome == ev.AttackOutcome.NO_DAMAGE and resistance is not None and e.power < resistance:
@@ -278,6 +278,14 @@ def _attack_text(e: ev.Attack, names: Names) -> str:
         # suppression had been forgotten.
         outcome += f", too weak to suppress it (Resistance {resistance})"
     return f"{how}: {outcome}."
+
+
+def _range_text(distance: float) -> str:
+    """How far a shot went, as the story says it: "from 6″", or "at point-blank range" when
+    the log's distance rounds to no inches at all (the shooter stands where its target does,
+    or against the wall it fires at), which read "from 0″"."""
+    said = inches(distance)
+    return "at point-blank range" if said == inches(0) else f"from {said}"
 
 
 def _resistance(unit: str, names: Names) -> int | None:

@@ -436,6 +436,32 @@ def test_a_hit_too_weak_to_suppress_says_so_beside_its_resistance():
         assert ("too weak to suppress" in told[i]) == (i not in suppressed), told[i]
 
 
+def test_a_shot_from_where_its_target_stands_is_told_as_point_blank_not_from_0_inches():
+    """The log keeps a shot's distance to a thousandth of an inch, the story to a tenth: a
+    shooter standing where its target does (or against the wall it fires at) read "fires …
+    from 0″"."""
+    names = scenario_names(parse_scenario(crafted_scenario()))
+    beside = ev.Attack("r1", "b1", "Rifle", "shoot", 2, 0.04, "miss")
+    assert describe(beside, names) == (
+        "Trooper 2 fires Rifle at Trooper 1 at point-blank range (Power 2): a miss."
+    )
+    wall = ev.Attack("r1", "farm", "Rifle", "shoot", 2, 0.0, "damage")
+    assert describe(wall, names).startswith("Trooper 2 fires Rifle at farm at point-blank range")
+    near = ev.Attack("r1", "b1", "Rifle", "shoot", 2, 0.05, "miss")
+    assert "from 0.1″ (Power 2)" in describe(near, names)
+    # Close combat says no distance: it is fought within 1″ whatever the gap.
+    melee = ev.Attack("r1", "b1", "Melee", "melee", 3, 0.0, "miss")
+    assert (
+        describe(melee, names) == "Trooper 2 attacks Trooper 1 in close combat (Power 3): a miss."
+    )
+    # Seed 4: the Attack Chopper, an Aerial unit, fires its Rockets from right over the tank.
+    scenario = load_scenario(SCENARIOS / "crossroads.json")
+    told = [x.text for t in log_turns(run_battle(scenario, 4).events, scenario)
+            for x in _all_entries(t)]  # fmt: skip
+    assert [text for text in told if "Rockets at Medium Tank at point-blank range" in text]
+    assert not [text for text in told if "from 0″" in text]
+
+
 def _all_entries(turn):
     return [*turn.opening, *(x for g in turn.activations for x in g.entries), *turn.closing]
 
