@@ -27,6 +27,7 @@ from battles.narration import (
     describe_idle,
     end_scores,
     idle_activations,
+    idle_reasons,
     in_sight_reveals,
     unseen_occupants,
 )
@@ -103,6 +104,7 @@ def replay_frames(
     turn = 0
     active: str | None = None
     idle = idle_activations(events)
+    why_idle = idle_reasons(events, names, hidden)
     at_end = end_scores(events, names)
     # The map shows a unit still in sight as it was: the log's line on it is enough.
     quiet = in_sight_reveals(events)
@@ -118,7 +120,7 @@ def replay_frames(
                 active = e.unit
                 title = f"Turn {turn} · {names.side(e.side)}: {names.units[e.unit]}"
                 if i in idle:
-                    notes.append(describe_idle(e, names))
+                    notes.append(describe_idle(e, names, why_idle.get(i, "")))
             elif isinstance(e, ev.End):
                 active, title = None, "The end"
             if isinstance(e, ev.Move):

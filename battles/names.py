@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from battles.engine import Scenario
@@ -65,6 +65,9 @@ class Names:
     title: str = ""
     """The battle's own name where it has one ("Battle of the Crossroads"): the story opens
     with it, the scenario being only the ground it is fought on."""
+    cards_unseen: frozenset[str] = frozenset()
+    """Units the reader knows by name only, their cards not shown (a campaign's forces seen in
+    summary): the story gives no reason it could read only from their cards."""
 
     def __getitem__(self, key: str) -> str:
         return self.get(key)
@@ -131,11 +134,13 @@ def scenario_names(
     left: Mapping[Removal, str] | None = None,
     *,
     title: str = "",
+    cards_unseen: Collection[str] = (),
 ) -> Names:
     """The names of ``scenario``'s pieces; ``unit_names`` (by unit id) are the units' own
     names where their owners gave them some (a campaign's "Iron Wolf"), ``left`` the words for
     how a unit left the battle where they are not the rule texts' (a campaign's "taken out"),
-    ``title`` the battle's own name."""
+    ``title`` the battle's own name, ``cards_unseen`` the units whose cards the reader may not
+    see (`Names.cards_unseen`)."""
     given = {k: v for k, v in (unit_names or {}).items() if v}
     units = numbered([(u.id, u.card.name) for u in scenario.units()])
     units.update({k: v for k, v in given.items() if k in units})
@@ -159,6 +164,7 @@ def scenario_names(
         ambiguous=frozenset(u for u, name in units.items() if shared[name] > 1),
         left={**LEFT, **(left or {})},
         title=title,
+        cards_unseen=frozenset(cards_unseen),
     )
 
 

@@ -13,6 +13,7 @@ from collections.abc import Collection, Sequence
 
 from battles.engine import Event
 from battles.engine import events as ev
+from battles.engine.cards import Keyword
 from battles.engine.geometry import distance, nearest_point
 from battles.fog import SeedWithheld
 from battles.names import Names, capfirst
@@ -171,9 +172,56 @@ def turn_summaries(events: Sequence[Event], names: Names) -> dict[int, str]:
     return summaries
 
 
-def describe_idle(e: ev.Activation, names: Names) -> str:
-    """An activation in which the unit neither moved nor fired (`idle_activations`)."""
-    return f"{names.get(e.unit)} acts: it stays where it is and does not fire."
+def describe_idle(e: ev.Activation, names: Names, why: str = "") -> str:
+    """An activation in which the unit neither moved nor fired (`idle_activations`), and
+    ``why`` it had nothing to fire at, where the log and the cards say (`idle_reasons`)."""
+    return f"{names.get(e.unit)} acts: it stays where it is and does not fire.{why}"
+
+
+NOTHING_TO_FIRE_AT = (
+    " Every enemy left is Aerial, and only weapons marked AA can attack an Aerial unit: it has"
+    " none."
+)
+"""Why a unit with no weapon marked AA holds its fire where every enemy left is Aerial, under
+rules where only such weapons may attack one (`Ruleset.aerial_only_aa`)."""
+
+
+def idle_reasons(
+    events: Sequence[Event], names: Names, hidden: Collection[int] = ()
+) -> dict[int, str]:
+    """Why the unit of an idle activation (`idle_activations`) did not fire, by the
+    activation's index, where the log and the cards say it: under rules where only weapons
+    marked AA may attack an Aerial unit, a unit with none whose every enemy still in the battle
+    is Aerial has nothing it may attack (`NOTHING_TO_FIRE_AT`). Said once for each unit, at the
+    first such activation the reader sees (``hidden`` ones are not), not again each turn it
+    holds its fire. The engine's own reasons are not in the log, so nothing else is said (why
+    it did not move, say), and nothing read from a card the reader may not see
+    (`Names.cards_unseen`)."""
+    if not names.scenario.ruleset.aerial_only_aa:
+        return {}
+    cards = {u.id: u.card for u in names.scenario.units()}
+    idle = idle_activations(events)
+    gone: set[str] = set()
+    told: dict[int, str] = {}
+    said: set[str] = set()
+    for i, e in enumerate(events):
+        if isinstance(e, ev.Remove):
+            gone.add(e.unit)
+        if i not in idle or i in hidden or e.unit in said:
+            continue
+        side = names.side_of.get(e.unit)
+        enemies = [u for u, s in names.side_of.items() if s != side and u not in gone]
+        card = cards.get(e.unit)
+        if (
+            card is not None
+            and enemies
+            and not any(w.aa for w in card.weapons)
+            and all(Keyword.AERIAL in cards[u].keywords for u in enemies)
+            and not names.cards_unseen & {e.unit, *enemies}
+        ):
+            told[i] = NOTHING_TO_FIRE_AT
+            said.add(e.unit)
+    return told
 
 
 def _sentence(e: Event, names: Names) -> str:

@@ -21,6 +21,7 @@ from battles.narration import (
     describe_roll,
     end_scores,
     idle_activations,
+    idle_reasons,
     in_sight_reveals,
     turn_summaries,
     unseen_occupants,
@@ -156,6 +157,7 @@ def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] =
     pending: list[tuple[int, ev.Roll]] = []
     collapse: Entry | None = None
     idle = idle_activations(events)
+    why_idle = idle_reasons(events, names, hidden)
     at_end = end_scores(events, names)
     seen = in_sight_reveals(events)
 
@@ -188,7 +190,7 @@ def log_entries(events: Sequence[Event], names: Names, hidden: Collection[int] =
             continue
         unseen = unseen_occupants(events, i, hidden)
         if i in idle:
-            text = describe_idle(e, names)
+            text = describe_idle(e, names, why_idle.get(i, ""))
         else:
             text = describe(e, names, at_end=i in at_end, in_sight=i in seen, unseen=unseen)
         # Nor does the unit filter find a unit out of sight under the building that fell on it.

@@ -355,7 +355,9 @@ def battle_report(
     unit_sides = sides_of_units(scenario)
     hidden = hidden_events(events, unit_sides, chosen.viewer)
     download_hidden = hidden_events(events, unit_sides, download_viewer)
-    names = scenario_names(scenario, unit_names, left, title=battle.name)
+    names = scenario_names(
+        scenario, unit_names, left, title=battle.name, cards_unseen=units_left_out
+    )
     turns = log_turns(events, scenario, hidden, names)
     shown = filter_turns(turns, unit=chosen.unit, kind=chosen.kind)
     page, earlier, later = log_page(shown, turn)

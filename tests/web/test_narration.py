@@ -462,6 +462,44 @@ def test_a_shot_from_where_its_target_stands_is_told_as_point_blank_not_from_0_i
     assert not [text for text in told if "from 0″" in text]
 
 
+def test_a_unit_that_cannot_hurt_the_fliers_left_says_why_it_holds_its_fire_once():
+    """Under Combined Arms only weapons marked AA can attack an Aerial unit: guards with Rifles
+    facing Attack Choppers alone read "acts: it stays where it is and does not fire." turn
+    after turn, with no reason. The log and the cards hold it; it is said once for each unit,
+    in the log and under the replay, and not where the reader may not see a card it rests on."""
+    from battles.narration import NOTHING_TO_FIRE_AT, idle_activations, idle_reasons
+
+    scenario = load_scenario(SCENARIOS / "chopper-raid.json")
+    events = run_battle(scenario, 1).events
+    stays = "acts: it stays where it is and does not fire."
+    told = [x.text for t in log_turns(events, scenario) for x in _all_entries(t)]
+    idle = [text for text in told if stays in text]
+    why = [text for text in idle if text.endswith(NOTHING_TO_FIRE_AT)]
+    assert why == [f"Rifle Squad {n} {stays}{NOTHING_TO_FIRE_AT}" for n in (1, 2)]
+    assert len(idle) > len(why)  # the turns after say it no more
+    assert "only weapons marked AA can attack an Aerial unit: it has none." in NOTHING_TO_FIRE_AT
+    notes = [n for f in replay_frames(scenario, events)["frames"] for n in f["notes"]]
+    assert [n for n in notes if n.endswith(NOTHING_TO_FIRE_AT)] == why
+    # Its first idle activation hidden from the reader: said at the first one they see.
+    names = scenario_names(scenario)
+    first, *later = [i for i in sorted(idle_reasons(events, names)) if events[i].unit == "guard-1"]
+    assert later == []
+    acts = [i for i, e in enumerate(events) if isinstance(e, ev.Activation)]
+    again = [i for i in acts if i > first and events[i].unit == "guard-1"]
+    later = [i for i in idle_reasons(events, names, hidden={first}) if i in again]
+    assert later == [min(set(again) & idle_activations(events))]
+    # Read from a card the reader may not see (the choppers', or the guard's own): unsaid.
+    for unseen in ({"chopper-1", "chopper-2", "chopper-3"}, {"guard-1"}):
+        hidden_cards = scenario_names(scenario, cards_unseen=unseen)
+        told = [x.text for t in log_turns(events, scenario, names=hidden_cards)
+                for x in _all_entries(t)]  # fmt: skip
+        said = [text for text in told if text.endswith(NOTHING_TO_FIRE_AT)]
+        assert said == ([] if "chopper-1" in unseen else why[1:]), said
+    # Under One Year War anything may attack an Aerial unit: no such reason is given.
+    landing = load_scenario(SCENARIOS / "landing.json")
+    assert idle_reasons(run_battle(landing, 1).events, scenario_names(landing)) == {}
+
+
 def _all_entries(turn):
     return [*turn.opening, *(x for g in turn.activations for x in g.entries), *turn.closing]
 
