@@ -337,7 +337,10 @@ def _range_text(distance: float) -> str:
 
 
 def _resistance(unit: str, names: Names) -> int | None:
-    """A unit's printed Resistance (None for a building, which is never suppressed)."""
+    """A unit's printed Resistance (None for a building, which is never suppressed, and for a
+    unit whose card the reader may not see, `Names.cards_unseen`)."""
+    if unit in names.cards_unseen:
+        return None
     return next((u.card.resistance for u in names.scenario.units() if u.id == unit), None)
 
 

@@ -419,6 +419,9 @@ def test_a_hit_too_weak_to_suppress_says_so_beside_its_resistance():
     assert describe(enough, names).endswith("(Power 2): a hit, no damage.")
     wall = ev.Attack("r1", "farm", "Rifle", "shoot", 2, 6.0, "no_damage")  # never suppressed
     assert describe(wall, names).endswith("(Power 2): a hit, no damage.")
+    # The target's card is one the reader may not see: its Resistance is not told.
+    unseen = scenario_names(parse_scenario(crafted_scenario()), cards_unseen={"b1"})
+    assert describe(weak, unseen).endswith("(Power 1): a hit, no damage.")
 
     scenario = load_scenario(SCENARIOS / "big-battle.json")
     events = run_battle(scenario, 1).events
