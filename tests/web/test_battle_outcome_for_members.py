@@ -135,5 +135,5 @@ def test_an_applied_outcome_is_dated_in_the_campaigns_time_the_real_time_in_smal
     gm = login(client, world, "gm").get(_url("battle", world, battle.pk)).text
     said = gm.split("<p>Applied, as of ")[1].split("</p>")[0]
     assert said.startswith(f"{when}, when it was fought ")
-    assert '<span class="small nowrap">(in real time, <time datetime=' in said
+    assert '<span class="small">(in real time, <time class="nowrap" datetime=' in said
     assert f">{real}, " in said
