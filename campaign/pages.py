@@ -124,6 +124,7 @@ from campaign.selectors import (
     undo_blockers,
     undo_refused,
     undone_by_revert,
+    with_standing,
 )
 from config.pagecache import kept_value
 from units.bucs import (
@@ -2840,7 +2841,8 @@ def timeline(
                   f"{_are(quick_left)} told in the histories of their units.", "")
         )  # fmt: skip
     notable = notable_entries(campaign=campaign, force_ids=force_ids, focus=focus)
-    notable = list(notable.filter(timeline_entries_on(whole, below))[: TIMELINE_LINES + 1])
+    notable = with_standing(notable.filter(timeline_entries_on(whole, below)))
+    notable = list(notable[: TIMELINE_LINES + 1])
     more_of_day = crowded and len(notable) > TIMELINE_LINES
     notable = notable[:TIMELINE_LINES]
     # A revert's line names the battle it undid, which may lie outside the window.

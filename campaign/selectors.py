@@ -59,6 +59,7 @@ from campaign.rules.state import (
     snapshot_diff,
     snapshot_replay,
 )
+from units.bucs import Quality
 from units.models import UnitType
 
 GM = "gm"
@@ -436,36 +437,75 @@ def entries_undone(*, entries: list[HistoryEntry]) -> set[int]:
     )
 
 
-def entries_carrying(*, entries: list[HistoryEntry]) -> dict[int, dict[str, int]]:
+def entries_carrying(*, entries: list[HistoryEntry]) -> dict[int, dict[str, Any]]:
     """What each unit carried after each of ``entries`` (by entry id): its Morale and Casualty
     hits then, since an entry keeps only the fields it changed. Only the units whose entries
     change hits are read, and only their hits: what each carried before its first of
     ``entries`` (a row a unit), then its entries from its first of ``entries`` to its last.
-    An entry of experience that changed nothing (points held just short of a step it stood at
-    already) carries the experience the unit holds (`entries_experience_held`)."""
+    An entry of experience carries the quality the unit stood at, so its points are said
+    toward the next step, and one that changed nothing (points held just short of a step it
+    stood at already) the experience the unit holds (`entries_experience_held`)."""
     found = _entries_hits(entries)
-    for pk, points in entries_experience_held(entries=entries).items():
-        found[pk] = {**found.get(pk, {}), "experience": points}
+    for pk, held in entries_experience_held(entries=entries).items():
+        found[pk] = {**found.get(pk, {}), **held}
     return found
 
 
-def entries_experience_held(*, entries: list[HistoryEntry]) -> dict[int, int]:
-    """The experience each entry of experience among ``entries`` that changed nothing leaves
-    the unit holding, by entry id: the last its history set before it. One query, and none
-    when there is no such entry."""
-    still = [e.pk for e in entries if e.kind == HistoryEntry.Kind.EXPERIENCE and not e.after]
-    if not still:
-        return {}
-    last = (
+def _last_set(field: str) -> Subquery:
+    """The value of ``field`` the last entry of the outer entry's unit before it set."""
+    return Subquery(
         HistoryEntry.objects.filter(
-            unit=OuterRef("unit"), pk__lt=OuterRef("pk"), after__has_key="experience"
+            unit=OuterRef("unit"), pk__lt=OuterRef("pk"), after__has_key=field
         )
         .order_by("-id")
-        .annotate(value=KT("after__experience"))
+        .annotate(value=KT(f"after__{field}"))
         .values("value")[:1]
     )
-    rows = HistoryEntry.objects.filter(pk__in=still).annotate(held=Subquery(last))
-    return {pk: int(held or 0) for pk, held in rows.values_list("pk", "held")}
+
+
+def with_standing(entries: QuerySet[HistoryEntry]) -> QuerySet[HistoryEntry]:
+    """``entries`` each read with the quality its unit's history last set before it
+    (``quality_before``, a word, None if none did) and the experience (``experience_before``),
+    so a list of them says each experience line toward its next step with no query of its own
+    (`entries_experience_held`)."""
+    return entries.annotate(
+        quality_before=_last_set("quality"), experience_before=_last_set("experience")
+    )
+
+
+def entries_experience_held(*, entries: list[HistoryEntry]) -> dict[int, dict[str, Any]]:
+    """By entry id, for each entry among ``entries`` of experience, or that sets a unit's
+    experience, and does not set its quality: the ``quality`` the unit stood at, the last its
+    history set before it (the unit's own if none did); and for one that changed nothing
+    (points held just short of a step it stood at already), the ``experience`` it leaves the
+    unit holding, the last its history set before it. Entries read `with_standing` need no
+    query; one query for the others, and none when there is no such entry."""
+    wanted = [
+        e
+        for e in entries
+        if (e.kind == HistoryEntry.Kind.EXPERIENCE or "experience" in e.after)
+        and "quality" not in e.after
+    ]
+    standing = {
+        e.pk: (e.experience_before, e.quality_before, e.unit.quality)
+        for e in wanted
+        if hasattr(e, "quality_before")
+    }
+    unread = [e.pk for e in wanted if e.pk not in standing]
+    if unread:
+        rows = (
+            HistoryEntry.objects.filter(pk__in=unread)
+            .annotate(held=_last_set("experience"), stood=_last_set("quality"))
+            .values_list("pk", "held", "stood", "unit__quality")
+        )
+        standing.update((pk, rest) for pk, *rest in rows)
+    found: dict[int, dict[str, Any]] = {}
+    for e in wanted:
+        held, stood, own = standing[e.pk]
+        found[e.pk] = {"quality": Quality.of_word(stood) if stood else Quality(own)}
+        if e.kind == HistoryEntry.Kind.EXPERIENCE and not e.after:
+            found[e.pk]["experience"] = int(held or 0)
+    return found
 
 
 def _entries_hits(entries: list[HistoryEntry]) -> dict[int, dict[str, int]]:
@@ -1215,7 +1255,7 @@ def entries_since(
     entries = HistoryEntry.objects.filter(unit__force_id__in=force_ids)
     if after is not None:
         entries = entries.filter(created_at__gt=after)
-    return list(entries.select_related("unit__force").order_by("-id")[:limit])
+    return list(with_standing(entries.select_related("unit__force").order_by("-id"))[:limit])
 
 
 STORY_SINCE_LINES = 20
@@ -1262,7 +1302,9 @@ def notice_entries(
     """The entries of the units of ``force_ids`` after ``after_id`` that an email notice may
     tell of: deaths, losses to the medical window, changes of quality, battles applied; oldest
     first, and given ``most``, only the latest ``most`` of them."""
-    found = _notice_worthy(force_ids=force_ids, after_id=after_id).select_related("unit__force")
+    found = with_standing(
+        _notice_worthy(force_ids=force_ids, after_id=after_id).select_related("unit__force")
+    )
     if most is None:
         return list(found.order_by("id"))
     return list(found.order_by("-id")[:most])[::-1]

@@ -234,7 +234,10 @@ def test_an_experience_line_that_changed_nothing_says_what_the_unit_has_on_the_d
     )
     lines = since_last_visit(world.campaign, {world.force.pk}, None)
     [said] = [e.text for e in lines if e.kind == "experience" and "Holdouts" in e.text]
-    assert said.endswith("(retreated in poor order): has 1 experience point"), said
+    assert said.endswith(
+        "(retreated in poor order): has 1 of the 2 experience points it needs to rise to "
+        "Inexperienced"
+    ), said
 
 
 def test_a_units_history_says_its_dead_casualty_hits_first_then_the_fight_that_dealt_them(
@@ -256,3 +259,30 @@ def test_a_units_history_says_its_dead_casualty_hits_first_then_the_fight_that_d
         line[1],
     ), line[1]
     assert "Taken out at Hill 12; " not in page.text
+
+
+def test_the_timeline_and_the_dashboard_say_experience_toward_the_next_step(client, world):
+    """The timeline's line for a GM's correction of experience and the dashboard's "Since your
+    last visit" line for a fight's experience read "has 1 experience point": those lists did
+    not know the unit's quality. They say the points toward its next step, as its page does,
+    at the quality it stood at then (Green needs 2 to rise to Inexperienced; once it is
+    Inexperienced, 3 to rise to Average)."""
+    unit = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Holdouts",
+                       quality="green", specialties=["infantry"])  # fmt: skip
+    unit_edit(unit=unit, changes={"experience": 1}, reason="found its feet",
+              actor=world.users["gm"])  # fmt: skip
+    unit_edit(unit=unit, changes={"quality": "inexperienced", "experience": 0},
+              reason="seasoned", actor=world.users["gm"])  # fmt: skip
+    outcome_apply(campaign=world.campaign, winners=[], reason="Hill 12",
+                  outcomes={unit.pk: UnitOutcome(0, 0)}, seed=1,
+                  actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    page = re.sub(
+        r"\s+", " ", client.get(reverse("campaign:timeline", args=[world.campaign.pk])).text
+    )
+    assert (
+        "found its feet: has 1 of the 2 experience points it needs to rise to Inexperienced"
+    ) in page, page
+    lines = since_last_visit(world.campaign, {world.force.pk}, None)
+    [said] = [e.text for e in lines if e.kind == "experience" and "Holdouts" in e.text]
+    assert re.search(r"has \d of the 3 experience points it needs to rise to Average$", said), said
