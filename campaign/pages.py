@@ -59,6 +59,7 @@ from campaign.rules.bridge import (
     commander_unnamed,
     went_in_for_each,
     went_in_text,
+    went_under_orders,
 )
 from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column, command_of
 from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
@@ -329,19 +330,31 @@ class AtTheTable:
     leader: str = ""
     """What the character at its head gives it and risks for it (`leader_gives_text`), or ""
     when nobody leads it."""
+    fought: bool = False
+    """Whether it is as the unit went into a battle (a battle's print sheet), not as it stands
+    now."""
 
     @property
     def uncovered(self) -> str:
         return "" if self.covered else UNCOVERED
 
 
-def at_the_table(unit: Unit, order: str) -> AtTheTable:
-    """The unit's "BUCS at the table" block; ``order``: its Order under way in words, or ""."""
+def at_the_table(unit: Unit, order: str, went_in: Mapping[str, Any] | None = None) -> AtTheTable:
+    """The unit's "BUCS at the table" block; ``order``: its Order under way in words, or "".
+    Given ``went_in`` (`BattleOrder.to_json`), as the unit went into that battle: at the
+    quality and with the kit it fought with, under Orders or not (its sheet says how it went
+    in beside the block)."""
     held = ordered_specialties(unit.specialties)
-    kit = fielded(unit.effective_quality, Equipment(unit.equipment), held, COMBAT_SPECIALTIES)
+    if went_in is None:
+        quality, equipment, ordered = unit.effective_quality, Equipment(unit.equipment), bool(order)
+    else:
+        quality = Quality.of_word(went_in["quality"])
+        equipment = Equipment(went_in["equipment"])
+        ordered = went_under_orders(went_in)
+    kit = fielded(quality, equipment, held, COMBAT_SPECIALTIES)
     leader = getattr(unit, "leader", None)
     led = leader is not None and leader.leads
-    now = command_of(Commandable(str(unit.pk), led, bool(order), kit.quality))
+    now = command_of(Commandable(str(unit.pk), led, ordered, kit.quality))
     columns = []
     for command in (Command.UNDER_ORDERS, Command.WITHOUT_ORDERS, Command.ASSISTING):
         alone = command != Command.WITHOUT_ORDERS or kit.quality.can_act_alone
@@ -358,6 +371,7 @@ def at_the_table(unit: Unit, order: str) -> AtTheTable:
         order=order,
         specials=specials(held, kit.equipment),
         leader=leader_gives_text(leader.name, assisting, kit.quality) if led else "",
+        fought=went_in is not None,
     )
 
 

@@ -396,20 +396,31 @@ def fought_kit(unit: _FieldedUnit, ordered: dict[str, Any] | None = None) -> Equ
     return fielded(quality, equipment, specialties, needed).equipment
 
 
-def fought_card(unit: _FieldedUnit, ordered: dict[str, Any]) -> dict[str, Any]:
-    """The card the unit fought with, printed again from how its Orders went in (``ordered``,
+def went_under_orders(ordered: Mapping[str, Any]) -> bool:
+    """Whether a unit went into a battle with the under-Orders column, from how its Orders
+    went in (``ordered``, `BattleOrder.to_json`; `BattleOrder.under_orders`)."""
+    return ordered["order"] is not None or ordered["source"] == COMMANDED
+
+
+def fought_going(unit: _FieldedUnit, ordered: dict[str, Any]) -> GoingIn:
+    """How the unit went into a battle, from how its Orders went in (``ordered``,
     `BattleOrder.to_json`): at the quality and with the kit it fought its Orders with, under
-    Orders or not. A unit out of action since keeps it: it is the battle's, not the next one's."""
-    under_orders = ordered["order"] is not None or ordered["source"] == COMMANDED
-    going = going_in(
+    Orders or not."""
+    return going_in(
         unit.unit_type.card,
         effective=Quality.of_word(ordered["quality"]),
         equipment=Equipment(ordered["equipment"]),
         specialties=ordered_specialties(unit.specialties),
         needed=card_needs(unit.unit_type),
-        under_orders=under_orders,
+        under_orders=went_under_orders(ordered),
     )
-    return card_for(unit.unit_type.card, going)
+
+
+def fought_card(unit: _FieldedUnit, ordered: dict[str, Any]) -> dict[str, Any]:
+    """The card the unit fought with, printed again from how its Orders went in (``ordered``,
+    `fought_going`). A unit out of action since keeps it: it is the battle's, not the next
+    one's."""
+    return card_for(unit.unit_type.card, fought_going(unit, ordered))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ from campaign.pages import (
     units_needing_attention,
     units_seen_in_summary,
 )
-from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, went_in_text
+from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, fought_going, went_in_text
 from campaign.rules.experience import training_blocked
 from campaign.rules.history import undone_name
 from campaign.rules.orders import OrderKind
@@ -695,11 +695,20 @@ def _sheet(
         ]
     else:
         cards = campaign_battle_cards(battle)
-        lines = [replace(line, card=cards.get(line.unit.pk)) for line in lines]
-        sheet = [
-            SheetCard(line, card_text(line.card), battle.orders.get(str(line.unit.pk)))
-            for line in lines
-        ]
+        sheet = []
+        for line in lines:
+            went_in = battle.orders.get(str(line.unit.pk))
+            line = replace(line, card=cards.get(line.unit.pk))
+            table = None
+            if went_in is not None:
+                # As it went in: its Skill's working, and its BUCS numbers then.
+                going = fought_going(line.unit, went_in)
+                if line.card is not None and going.skill == line.card["skill"]:
+                    printed = line.unit.unit_type.card["skill"]
+                    line = replace(line, skill_working=going.skill_working(printed))
+                # How it went in is said above the card: the block gives its numbers.
+                table = at_the_table(line.unit, "", went_in)
+            sheet.append(SheetCard(line, card_text(line.card), went_in, table))
     unsettled = battle is None or battle.state in CampaignBattle.UNSETTLED
     return render(
         request,

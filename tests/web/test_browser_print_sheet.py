@@ -89,3 +89,46 @@ def test_a_printed_cards_stats_break_between_items_never_inside_one(
             assert cards and all(card["items"] for card in cards), (path, cards)
             assert not [card["split"] for card in cards if card["split"]], (path, media, width)
     assert not page.errors, page.errors
+
+
+WORKING = """() => [...document.querySelectorAll('.unit-card')].map(card => {
+    const parts = [...card.querySelectorAll('.skill-working, .at-table, .at-table *')];
+    const ink = parts.map(el => getComputedStyle(el).color);
+    const box = card.getBoundingClientRect();
+    return {
+      name: card.querySelector('h2').textContent,
+      working: card.querySelector('.skill-working')?.textContent || '',
+      table: card.querySelector('.at-table')?.textContent || '',
+      ink: [...new Set(ink)],
+      smallest: Math.min(...parts.map(el => parseFloat(getComputedStyle(el).fontSize))),
+      spills: parts.filter(el => el.scrollWidth > el.clientWidth + 1
+        || el.getBoundingClientRect().right > box.right + 1).map(el => el.className),
+    };
+  })"""
+
+
+def test_a_battles_printed_sheet_says_each_cards_skill_working_and_bucs_in_black_on_a4(
+    browser_world, page_for, live_server
+):
+    """A battle's own print sheet carries, under each card it fought with, how its Skill came
+    from the library card's and the unit's BUCS numbers as it went in, as a force's sheet
+    does: on an A4 page, two cards across, in black ink a black-and-white printer keeps,
+    large enough to read and inside its card."""
+    world = browser_world
+    page = page_for("gm")
+    page.goto(
+        f"{live_server.url}/campaigns/{world.campaign.pk}/battles/{world.engine_battle.pk}/cards/"
+    )
+    page.emulate_media(media="print")
+    # An A4 page less the sheet's 1 cm margins is 190 mm: 718 CSS pixels to lay out in.
+    page.set_viewport_size({"width": 718, "height": 1000})
+    cards = page.evaluate(WORKING)
+    assert cards, cards
+    for card in cards:
+        assert card["working"].startswith("Skill "), card
+        assert "BUCS at the table" in card["table"] and "Fought as" in card["table"], card
+        assert card["ink"] == ["rgb(0, 0, 0)"], card
+        assert card["smallest"] >= 9, card
+        assert not card["spills"], card
+    page.pdf(path=str(shoot(page, "battle-sheet").with_suffix(".pdf")), format="A4")
+    assert not page.errors, page.errors

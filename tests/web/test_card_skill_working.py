@@ -77,3 +77,37 @@ def test_a_printed_card_says_what_its_leader_gives_and_risks(client, world):
     on_sheet = {a.split("</h2>", 1)[0]: a for a in sheet.split("<h2>")[1:]}
     assert said in on_sheet["Sentries"] and "Led by" not in on_sheet["Pickets"]
     assert "Led by" not in client.get(_url("unit-card", world, lone.pk)).text
+
+
+def test_a_battles_print_sheet_says_how_each_cards_skill_came_and_its_bucs_at_the_table(
+    client, world
+):
+    """A battle's own print sheet printed each card it fought with and no more: not how its
+    Skill came from the library card's, nor the unit's BUCS numbers for the table, which a
+    unit's printed card and a force's sheet carry. It says both, as the unit went in: an
+    Average squad without Orders at Skill 2 beside the library card's 3, the without-Orders
+    column the one it fought with."""
+    from campaign.services.battles import campaign_battle_record
+
+    sentries = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Sentries",
+                           quality="average", specialties=["infantry"])  # fmt: skip
+    pickets = unit_create(force=world.enemy, unit_type=world.unit.unit_type, name="Pickets",
+                          quality="average", specialties=["infantry"])  # fmt: skip
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Night at the ford", winner="attackers",
+        sides={"attackers": [sentries], "defenders": [pickets]},
+        outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (sentries, pickets)},
+        actor=world.users["gm"],
+    )  # fmt: skip
+    login(client, world, "gm")
+    sheet = html.unescape(client.get(_url("battle-cards", world, battle.pk)).text)
+    card = next(a for a in sheet.split("<article")[1:] if "<h2>Sentries</h2>" in a)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", card))
+    assert (
+        "Skill 2: the card's 3, shifted by Average without Orders (−2) and Adequate kit (0): "
+        "−2 ÷ 4 = −0.5, rounded half away from zero to −1."
+    ) in text, text
+    assert "BUCS at the table" in text
+    assert "Fought as Average, with Adequate kit (0)." in text, text
+    assert "without Orders −2, in the battle" in text, text
+    assert "No Order under way." not in text, text
