@@ -744,7 +744,7 @@ class Damage:
     the Skill is restored (`skill_restored`): no step is lost."""
     blow_dice: tuple[int, ...] = ()
     """The d6 rolled for each Team Bravo Hit lost (each blow is the die ÷ the card's Hits,
-    rounded up, in BUCS hits)."""
+    rounded up, in BUCS hits; together held to 6: `blows_held`)."""
     split_dice: tuple[int, ...] = ()
     """The d6 rolled for each BUCS hit: Casualty on 4+, else Morale."""
     armor_ignored: int = 0
@@ -782,16 +782,38 @@ class Damage:
         }
 
 
+CARD_MOST_BUCS_HITS = 6
+"""The most BUCS hits the blows of one battle deal a unit, however many Hits its card has: a
+d6's worth, what a 1-Hit card taken out takes at most, and one fewer than a Legendary unit
+survives (`blows_held`)."""
+
+
 def blow_hits(die: int, card_hits: int) -> int:
     """BUCS hits dealt by one Team Bravo Hit lost: its d6 ÷ the card's Hits, rounded up.
 
-    Losing all of a 1-Hit card is 1–6 BUCS hits; each Hit of a 2-Hit card 1–3; of a 6-Hit card
-    1. So the whole of a shipped card is never more than 6 BUCS hits: a Legendary unit (7 steps)
-    is never destroyed by one card's worth of Casualty hits.
+    Losing all of a 1-Hit card is 1–6 BUCS hits; each Hit of a 2-Hit card 1–3, of a 3-Hit card
+    1–2, of a 6-Hit card 1: at most 6 for the whole card, as 6 is a multiple of its Hits. A
+    card whose Hits do not divide 6 would deal more (a 4-Hit card taken out up to 8, a 5-Hit one
+    up to 10, a 9-Hit one 9), so the blows of one battle are held to `CARD_MOST_BUCS_HITS`
+    (`blows_held`).
     """
     if card_hits < 1:
         raise BridgeError(f"a card has 1 Hit or more, got {card_hits}")
     return -(-die // card_hits)
+
+
+def blows_dealt(blow_dice: Sequence[int], card_hits: int) -> int:
+    """BUCS hits the blows would deal, each its d6 ÷ the card's Hits rounded up, before they are
+    held to `CARD_MOST_BUCS_HITS`."""
+    return sum(blow_hits(die, card_hits) for die in blow_dice)
+
+
+def blows_held(blow_dice: Sequence[int], card_hits: int) -> int:
+    """BUCS hits one battle's blows deal a unit: as many as they would (`blows_dealt`), but
+    never more than `CARD_MOST_BUCS_HITS`. So however its card divides its Hits, a unit taken
+    out takes no more than a 1-Hit card taken out can, and a Legendary unit (7 steps) is never
+    lost for good to one battle's blows: the most they leave is 6 Casualty hits."""
+    return min(blows_dealt(blow_dice, card_hits), CARD_MOST_BUCS_HITS)
 
 
 def skill_restored_after(ruleset: str) -> bool:
@@ -925,24 +947,24 @@ def outcome_damage(
 ) -> tuple[CampaignUnitState, Damage]:
     """A battle's outcome for one unit, turned into BUCS damage (second edition, "Coming out").
 
-    Each Team Bravo Hit lost is a blow of d6 ÷ the card's Hits (rounded up) BUCS hits, and each
-    of those is Casualty on a d6 of 4+, else Morale: half and half on average, with no count
-    rounded, so no fate depends on a count coming out odd or even. Each point of Skill lost to
-    suppression (shock) is a Morale hit, which R&R heals; under Combined Arms it is also a
-    quality step lost for good ("lost Skill never returns"), while One Year War restores it for
-    the next battle (``skill_restored``: the ruleset's `skill_restored_after`), so no step is
-    lost. Armor ignores its first two Casualty hits; Excellent equipment its first Morale hit
-    against a less well equipped enemy; the leader takes 3d6 per Casualty hit. Taken out is not
-    dead: the unit retreats, and its fate waits for the medics. ``equipment``: the kit it fought
-    with (`fought_kit`), when not its own. ``won``: its side won, and ``fight``: the battle's
-    name as the unit's entry keeps it (both kept with the fight in its medical window,
-    `damage_apply`).
+    Each Team Bravo Hit lost is a blow of d6 ÷ the card's Hits (rounded up) BUCS hits, the blows
+    together held to 6 (`blows_held`), and each of those is Casualty on a d6 of 4+, else Morale:
+    half and half on average, with no count rounded, so no fate depends on a count coming out
+    odd or even. Each point of Skill lost to suppression (shock) is a Morale hit, which R&R
+    heals; under Combined Arms it is also a quality step lost for good ("lost Skill never
+    returns"), while One Year War restores it for the next battle (``skill_restored``: the
+    ruleset's `skill_restored_after`), so no step is lost. Armor ignores its first two Casualty
+    hits; Excellent equipment its first Morale hit against a less well equipped enemy; the
+    leader takes 3d6 per Casualty hit. Taken out is not dead: the unit retreats, and its fate
+    waits for the medics. ``equipment``: the kit it fought with (`fought_kit`), when not its
+    own. ``won``: its side won, and ``fight``: the battle's name as the unit's entry keeps it
+    (both kept with the fight in its medical window, `damage_apply`).
     """
     if state.status != Status.READY:
         raise BridgeError(f"{state.name} is {state.status.label}: it could not have fought")
     went_in = state
     blow_dice = tuple(d6() for _ in range(outcome.hits_lost))
-    hits = sum(blow_hits(die, card_hits) for die in blow_dice)
+    hits = blows_held(blow_dice, card_hits)
     split_dice = tuple(d6() for _ in range(hits))
     casualty = sum(1 for die in split_dice if die >= CASUALTY_FROM)
     morale = hits - casualty

@@ -21,6 +21,8 @@ from campaign.rules.bridge import (
     LEFT_THE_TABLE,
     Damage,
     UnitOutcome,
+    blows_dealt,
+    blows_held,
     kit_stopped_text,
     leader_died_text,
     outcome_damage,
@@ -109,12 +111,17 @@ def battle_fate_text(reason: str, removed: str) -> str:
 
 def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
     """How the Hits lost became BUCS hits, in words (`bridge.blow_hits`): "a d6 for each Hit
-    lost rolled 6 and 5, divided by the card's 4 Hits, rounded up"."""
+    lost rolled 6 and 5, divided by the card's 4 Hits, rounded up"; blows held to the most one
+    battle's deal (`bridge.blows_held`) say so: "…, rounded up, 8 in all, held to 6, the most
+    a card's blows deal"."""
     rolled = " and ".join(", ".join(str(d) for d in dice).rsplit(", ", 1))
     each = "the Hit lost" if len(dice) == 1 else "each Hit lost"
     if card_hits == 1:
         return f"a d6 for {each} rolled {rolled}"
-    return f"a d6 for {each} rolled {rolled}, divided by the card's {card_hits} Hits, rounded up"
+    text = f"a d6 for {each} rolled {rolled}, divided by the card's {card_hits} Hits, rounded up"
+    if (dealt := blows_dealt(dice, card_hits)) > (held := blows_held(dice, card_hits)):
+        text += f", {dealt} in all, held to {held}, the most a card's blows deal"
+    return text
 
 
 def _split_text(dice: tuple[int, ...], split: tuple[int, int]) -> str:

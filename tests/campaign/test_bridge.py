@@ -8,14 +8,17 @@ import pytest
 
 from battles.engine.events import Removal
 from campaign.rules.bridge import (
+    CARD_MOST_BUCS_HITS,
     BridgeError,
     UnitOutcome,
     blow_hits,
+    blows_dealt,
+    blows_held,
     going_in,
     leader_wounds,
     skill_restored_after,
 )
-from campaign.rules.recovery import rest_day
+from campaign.rules.recovery import casualties_die, rest_day
 from campaign.rules.state import LeaderState, Status
 from tests.campaign.helpers import come_out, dice, unit_state
 from units.bucs import Equipment, Quality, Specialty, effective_quality
@@ -63,9 +66,24 @@ def test_each_hit_lost_is_a_blow_of_its_d6_over_the_cards_hits_rounded_up(
     assert blow_hits(die, card_hits) == bucs_hits
 
 
-def test_the_whole_of_a_shipped_card_is_never_more_than_six_bucs_hits():
-    for card_hits in (1, 2, 3, 6):  # every Hits a shipped unit card prints
-        assert card_hits * blow_hits(6, card_hits) == 6
+def test_the_whole_of_any_card_is_never_more_than_six_bucs_hits():
+    for card_hits in (1, 2, 3, 6):  # every Hits a shipped unit card prints: 6 is a multiple
+        assert blows_dealt((6,) * card_hits, card_hits) == 6 == CARD_MOST_BUCS_HITS
+    for card_hits in range(1, 25):  # a library may hold a card of any Hits
+        assert blows_held((6,) * card_hits, card_hits) <= CARD_MOST_BUCS_HITS
+
+
+@pytest.mark.parametrize(("card_hits", "dealt"), [(4, 8), (5, 10), (9, 9)])
+def test_one_battles_blows_are_held_to_six_bucs_hits_whatever_the_cards_hits(card_hits, dealt):
+    # Every blow die a 6: a 4-Hit card's blows deal 2 each, 8 in all; a 5-Hit card's 2 each,
+    # 10; a 9-Hit card's 1 each, 9. Held to 6, split by six 6s: 6 Casualty hits, and the dead
+    # leave a Legendary unit Raw, not destroyed.
+    state, damage = come_out(unit_state(quality=Q.LEGENDARY), hits=card_hits, card_hits=card_hits,
+                             removed="destroyed", rolls=(6,) * (card_hits + 6))  # fmt: skip
+    assert blows_dealt(damage.blow_dice, card_hits) == dealt
+    assert len(damage.split_dice) == 6 and damage.split == (0, 6) and state.casualty_hits == 6
+    after, dead = casualties_die(state)
+    assert dead == 6 and after.quality == Q.RAW and after.status != Status.DESTROYED
 
 
 def test_each_bucs_hit_is_casualty_on_a_d6_of_four_or_more_else_morale():

@@ -1,8 +1,9 @@
 """The properties of the bridge's second edition (rulings.md), proved exactly over every die.
 
-Each test enumerates every sequence of dice the bridge could roll for an outcome — the blow
-dice grouped by the BUCS hits they deal, the split dice by Morale or Casualty — so each chance
-below is exact, not sampled. The cards are the shipped library's (both rulesets). The lab
+Each test enumerates every sequence of dice the bridge could roll for an outcome — the blow dice
+grouped by the BUCS hits they deal, the split dice by Morale or Casualty — so each chance below
+is exact, not sampled. The cards are the shipped library's (both rulesets); property 1 holds too
+on cards of Hits no shipped card prints (`ANY_HITS`), as a library may hold them. The lab
 (`manage.py campaign_lab`) measures the same properties in whole campaigns of engine battles:
 `test_campaign_lab.py`.
 """
@@ -38,6 +39,8 @@ def shipped_cards(ruleset: str = "*") -> list[dict]:
 
 
 SHIPPED_HITS = sorted({card["hits"] for card in shipped_cards()})
+ANY_HITS = sorted({*SHIPPED_HITS, 4, 5, 7, 9, 12})
+"""Hits no shipped card prints but a library's own card may: 6 is no multiple of them."""
 COMBINED_ARMS_HITS = sorted({card["hits"] for card in shipped_cards("combined_arms")})
 
 
@@ -98,7 +101,7 @@ def taken_out(card_hits):
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("card_hits", SHIPPED_HITS)
+@pytest.mark.parametrize("card_hits", ANY_HITS)
 @pytest.mark.parametrize("saved", [0, 2])
 @pytest.mark.parametrize("specialties", [(Specialty.INFANTRY,), ARMOR], ids=["foot", "armor"])
 def test_quality_protects_the_chance_of_being_lost_for_good_falls_with_every_step(
@@ -114,7 +117,7 @@ def test_quality_protects_the_chance_of_being_lost_for_good_falls_with_every_ste
     assert chances[Q.LEGENDARY] == 0
 
 
-@pytest.mark.parametrize("card_hits", SHIPPED_HITS)
+@pytest.mark.parametrize("card_hits", ANY_HITS)
 @pytest.mark.parametrize("skill_lost", [0, 1, 2])
 @pytest.mark.parametrize("restored", [True, False], ids=["one_year_war", "combined_arms"])
 def test_a_legendary_unit_is_never_lost_for_good_to_a_single_team_bravo_hit(
