@@ -786,3 +786,28 @@ def test_a_keyboard_move_refused_on_the_set_up_map_is_said_once_politely_and_kep
     expect(cow.locator("[data-deploy-problem]")).to_be_hidden()
     expect(mark).to_have_accessible_description("")
     assert not gm.errors, gm.errors
+
+
+def test_enter_or_space_on_a_unit_of_the_set_up_map_takes_the_keyboard_to_its_row(
+    lantern, page_for, live_server
+):
+    """A mark on the set-up map is announced as a button, and pressing it does what its name
+    says: Enter or Space takes the keyboard to the unit's x box in the table, where its
+    position is typed over."""
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
+    gm.wait_for_load_state("load")
+    mark = gm.get_by_role("button", name=re.compile(r"^Brave Cow \("))
+    expect(mark).to_have_accessible_name(re.compile(r"Enter or Space types its position"))
+    cow = row(gm, "Brave Cow")
+    mark.focus()
+    gm.keyboard.press("Enter")
+    expect(cow.locator("input[name^=x_]")).to_be_focused()
+    mark.focus()
+    gm.keyboard.press("Space")
+    x = cow.locator("input[name^=x_]")
+    expect(x).to_be_focused()
+    gm.keyboard.type("13.5")  # over the position, selected
+    gm.keyboard.press("Tab")
+    expect(gm.locator(".deploy-status")).to_have_text(re.compile(r"^Brave Cow at 13\.5, "))
+    assert not gm.errors, gm.errors

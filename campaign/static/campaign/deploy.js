@@ -2,7 +2,8 @@
  * Deployment on the set-up map: the campaign's units (drawn by the server from the form's
  * table, templates/campaign/_deploy_layer.html) are picked by a press on or beside them (the
  * replay's choice, battles/map-tap.js, loaded first) and dragged, or moved with the arrow keys, in
- * half-inch steps, and snap onto a deployment spot of their side when dropped near one. The
+ * half-inch steps, and snap onto a deployment spot of their side when dropped near one; Enter or
+ * Space on a unit takes the keyboard to its x box in the table. The
  * numeric table follows the map and the map follows the table. Every move is checked by the
  * server with the engine's own validator (the set-up's check URL); a position it refuses
  * (outside the side's deployment zone, in terrain or a building the unit may not stand in, off
@@ -199,8 +200,19 @@
     // Only now can the mark be moved: it becomes a control, and says how to move it.
     mark.setAttribute("tabindex", "0");
     mark.setAttribute("role", "button");
-    mark.setAttribute("aria-label", mark.getAttribute("aria-label") + ": drag, or use the arrow keys, to move it");
+    mark.setAttribute("aria-label", mark.getAttribute("aria-label") +
+      ": drag, or use the arrow keys, to move it; Enter or Space types its position in the table");
     mark.addEventListener("keydown", function (event) {
+      // Pressed, the button takes the keyboard to the unit's x box in the table, its position
+      // selected to be typed over.
+      if (event.key === "Enter" || event.key === " " || event.key === "Spacebar") {
+        var field = self.input(pk, "x");
+        if (!field) { return; }
+        event.preventDefault();
+        field.focus();
+        field.select();
+        return;
+      }
       var steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
       var step = steps[event.key];
       var from = self.position(pk);
