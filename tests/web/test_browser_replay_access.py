@@ -10,7 +10,8 @@ The replay's controls are reached with Tab and named for what they do: Play is "
 "black right-pointing triangle, Play") and, playing, "Pause", without being a toggle as well
 ("Pause, pressed"); the frame slider says which frame it is on, not a bare number; and a button
 pressed to the end of the replay (Last frame) leaves the keyboard in the replay, where the keys
-still step, not lost to the page.
+still step, not lost to the page. Playing, the replay says nothing to a screen reader; paused or
+stepped, it says the frame and its caption once.
 
 Fire is told apart by more than its colour, on the map and in its key: fire that did damage and
 fire that hit without damage were one solid line each, red and orange, alike to a reader who
@@ -160,6 +161,56 @@ def test_the_replays_controls_are_reached_by_tab_and_named_for_what_they_do(
     shoot(page, "access-replay-end", locator=replay)
     page.keyboard.press("Home")
     expect(seek).to_have_attribute("aria-valuetext", f"1 of {total}: Deployment")
+    assert not page.errors, page.errors
+
+
+LISTEN = """() => {
+  window.said = [];
+  const live = '[role=status], [role=alert], [role=log], [aria-live]:not([aria-live=off])';
+  for (const region of document.querySelectorAll(`[data-replay] :is(${live})`)) {
+    new MutationObserver(() => window.said.push(region.textContent.trim()))
+      .observe(region, {childList: true, characterData: true, subtree: true});
+  }
+}"""
+"""Keep, in ``window.said``, the words of every live region of the replay each time they change:
+what a screen reader would read out."""
+
+
+def test_the_replay_says_its_frame_when_the_reader_pauses_or_steps_not_at_every_frame_played(
+    browser_world, page_for, live_server
+):
+    """The caption changes at every frame: a live region, it was read out whole at every frame
+    as the replay played, a flood. Playing, the replay says nothing; paused, it says once, politely,
+    the frame it stopped at and its caption, and so at each step the reader takes."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = page_for("spectator")
+    page.goto(f"{c}/battles/{browser_world.engine_battle.pk}/")
+    replay = page.locator("[data-replay]")
+    expect(replay.locator("[data-controls]")).to_be_visible()
+    page.select_option("select[data-action=speed]", "4")
+    page.evaluate(LISTEN)
+    play = page.locator("button[data-action=play]")
+    play.focus()
+    page.keyboard.press("Space")
+    expect(page.locator("[data-counter]")).to_have_text(re.compile(r"^[4-9] / |^\d\d+ / "))
+    assert page.evaluate("window.said") == []
+
+    page.keyboard.press("Space")
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_focused()
+    here, total = (int(n) for n in page.inner_text("[data-counter]").split(" / "))
+    title = page.inner_text("[data-title]").strip()
+    said = page.evaluate("window.said")
+    assert len(said) == 1, said
+    assert said[0].startswith(f"Paused at frame {here} of {total}. {title}"), said
+    status = page.get_by_role("status").filter(has_text="Paused at frame")
+    expect(status).to_have_count(1)
+
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("[data-counter]")).to_have_text(f"{here + 1} / {total}")
+    title = page.inner_text("[data-title]").strip()
+    said = page.evaluate("window.said")
+    assert len(said) == 2, said
+    assert said[1].startswith(f"Frame {here + 1} of {total}. {title}"), said
     assert not page.errors, page.errors
 
 

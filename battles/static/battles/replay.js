@@ -55,6 +55,7 @@
     this.scores = box.querySelector("[data-scores]");
     this.notes = box.querySelector("[data-notes]");
     this.counter = box.querySelector("[data-counter]");
+    this.said = box.querySelector("[data-said]");
     this.seek = box.querySelector('[data-action="seek"]');
     this.playButton = box.querySelector('[data-action="play"]');
     this.selectedLine = box.querySelector("[data-selected]");
@@ -130,12 +131,12 @@
     });
     this.seek.addEventListener("input", function () {
       self.pause();
-      self.show(Number(self.seek.value));
+      self.show(Number(self.seek.value), "");
     });
     if (this.turnPick) {
       this.turnPick.addEventListener("change", function () {
         self.pause();
-        self.show(self.turnStarts[Number(self.turnPick.value)].index);
+        self.show(self.turnStarts[Number(self.turnPick.value)].index, "");
       });
     }
     if (this.speedPick) {
@@ -196,17 +197,17 @@
     var last = this.states.length - 1;
     if (action === "play") { this.toggle(); return; }
     this.pause();
-    if (action === "first") { this.show(0); }
-    else if (action === "last") { this.show(last); }
-    else if (action === "back") { this.show(Math.max(0, this.index - 1)); }
-    else if (action === "forward") { this.show(Math.min(last, this.index + 1)); }
+    if (action === "first") { this.show(0, ""); }
+    else if (action === "last") { this.show(last, ""); }
+    else if (action === "back") { this.show(Math.max(0, this.index - 1), ""); }
+    else if (action === "forward") { this.show(Math.min(last, this.index + 1), ""); }
     else if (action === "prev-turn" || action === "next-turn") {
       var n = this.turnOf(this.index);
       // Back from inside a turn goes to its start; from its start, to the turn before.
       if (action === "prev-turn") { n = this.turnStarts[n].index < this.index ? n : n - 1; }
       else { n += 1; }
       n = Math.max(0, Math.min(this.turnStarts.length - 1, n));
-      this.show(this.turnStarts[n].index);
+      this.show(this.turnStarts[n].index, "");
     }
   };
 
@@ -248,21 +249,26 @@
     this.declutter();
   };
 
-  // The selected unit in the words of its hover tooltip, as of the frame shown.
+  // The selected unit in the words of its hover tooltip, as of the frame shown. A live region,
+  // it is rewritten only when its words change: a frame played that leaves the unit as it was
+  // is not said of it again.
   Replay.prototype.describeSelected = function () {
     var line = this.selectedLine;
     if (!line) { return; }
     var node = this.selected && this.unitNodes[this.selected];
     var title = node && node.querySelector("title");
-    line.textContent = title ? "Selected: " + title.textContent : this.hint;
+    var words = title ? "Selected: " + title.textContent : this.hint;
+    if (line.textContent !== words) { line.textContent = words; }
   };
 
+  // Paused by the reader, or come to its end, the replay says the frame it stopped at; playing,
+  // it says nothing, and a screen reader is not told every frame's caption as it goes by.
   Replay.prototype.toggle = function () {
-    if (this.timer) { this.pause(); return; }
+    if (this.timer) { this.pause(); this.say("Paused at "); return; }
     var self = this;
     if (this.index >= this.states.length - 1) { this.show(0); }
     this.timer = window.setInterval(function () {
-      if (self.index >= self.states.length - 1) { self.pause(); return; }
+      if (self.index >= self.states.length - 1) { self.pause(); self.say("Ended at "); return; }
       self.show(self.index + 1);
     }, PLAY_MS / this.speed);
     playLabel(this.playButton, true);
@@ -314,7 +320,22 @@
     return node;
   };
 
-  Replay.prototype.show = function (index) {
+  // The frame shown, in words, politely: where the replay is and its caption, after `opening`
+  // ("Paused at ").
+  Replay.prototype.say = function (opening) {
+    if (!this.said) { return; }
+    var words = [this.title.textContent, this.scores.textContent];
+    this.notes.querySelectorAll("li").forEach(function (note) { words.push(note.textContent); });
+    var at = (opening ? opening + "frame " : "Frame ") + (this.index + 1) + " of " + this.states.length;
+    this.said.textContent = [at].concat(words).filter(Boolean).map(function (line) {
+      line = line.trim();
+      return /[.!?:]$/.test(line) ? line : line + ".";
+    }).join(" ");
+  };
+
+  // Frame `index` drawn; said too (say) after `opening` when one is given, as the reader stepped
+  // or jumped to it, and not while the replay plays.
+  Replay.prototype.show = function (index, opening) {
     var state = this.states[index];
     var frame = state.frame;
     var data = this.data;
@@ -378,6 +399,7 @@
     // goes to the replay, where the arrow keys and Space still work, not lost to the page.
     if (focused && focused.disabled && this.box.contains(focused)) { this.box.focus(); }
     this.declutter();
+    if (typeof opening === "string") { this.say(opening); }
   };
 
   // Where each marker is drawn, in the map's inches: where its unit stands, unless it lies
