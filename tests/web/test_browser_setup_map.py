@@ -811,3 +811,42 @@ def test_enter_or_space_on_a_unit_of_the_set_up_map_takes_the_keyboard_to_its_ro
     gm.keyboard.press("Tab")
     expect(gm.locator(".deploy-status")).to_have_text(re.compile(r"^Brave Cow at 13\.5, "))
     assert not gm.errors, gm.errors
+
+
+def test_arrowing_through_the_scenarios_does_not_redraw_the_set_up_and_enter_does(
+    lantern, page_for, live_server
+):
+    """The closed scenario list changes at each arrow key: the set-up was fetched and redrawn at
+    each press, the GM's typing lost and nothing said. Arrowed through, it is not redrawn; the
+    status beside the list says what Enter or Choose would show, and, pressed, that it shows it.
+    Picked with the pointer, the scenario is shown at once, as before."""
+    gm = page_for("gm")
+    gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
+    gm.wait_for_load_state("load")
+    fetched = []
+    gm.on("request", lambda r: fetched.append(r.url) if "scenario=" in r.url else None)
+    pick = gm.locator("#id_scenario_pick")
+    shown = gm.locator("#setup-form h2")
+    expect(shown).to_have_text(pick.locator("option:checked").inner_text())
+    said = gm.locator("form[data-scenario-pick] [role=status]")
+    start = pick.input_value()
+    pick.focus()
+    gm.keyboard.press("ArrowDown")
+    gm.keyboard.press("ArrowDown")
+    expect(pick).not_to_have_value(start)
+    chosen = pick.locator("option:checked").inner_text()
+    expect(said).to_have_text(f"Enter or Choose shows {chosen}.")
+    gm.wait_for_timeout(300)
+    assert fetched == []
+    expect(gm.locator("#setup-form input[name=scenario]")).to_have_value(start)
+
+    gm.keyboard.press("Enter")
+    expect(shown).to_have_text(chosen)
+    expect(said).to_have_text(f"The set-up shows {chosen}.")
+    expect(pick).to_be_focused()
+    assert len(fetched) == 1, fetched
+
+    select_when_ready(gm, "#id_scenario_pick", start)
+    expect(gm.locator("#setup-form input[name=scenario]")).to_have_value(start)
+    assert len(fetched) == 2, fetched
+    assert not gm.errors, gm.errors
