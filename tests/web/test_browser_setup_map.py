@@ -819,7 +819,8 @@ def test_arrowing_through_the_scenarios_does_not_redraw_the_set_up_and_enter_doe
     """The closed scenario list changes at each arrow key: the set-up was fetched and redrawn at
     each press, the GM's typing lost and nothing said. Arrowed through, it is not redrawn; the
     status beside the list says what Enter or Choose would show, and, pressed, that it shows it.
-    Picked with the pointer, the scenario is shown at once, as before."""
+    Picked with the pointer, the scenario is shown at once, as before; put back by the
+    browser's Back, the list names the scenario the set-up shows, and still waits for Enter."""
     gm = page_for("gm")
     gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
     gm.wait_for_load_state("load")
@@ -849,4 +850,16 @@ def test_arrowing_through_the_scenarios_does_not_redraw_the_set_up_and_enter_doe
     select_when_ready(gm, "#id_scenario_pick", start)
     expect(gm.locator("#setup-form input[name=scenario]")).to_have_value(start)
     assert len(fetched) == 2, fetched
+
+    # Put back by the browser's Back, the list still waits for Enter.
+    gm.go_back()
+    expect(gm.locator("#setup-form input[name=scenario]")).to_have_value(pick.input_value())
+    here = pick.input_value()
+    pick.focus()
+    gm.keyboard.press("ArrowUp")
+    expect(pick).not_to_have_value(here)
+    expect(said).to_have_text(re.compile(r"^Enter or Choose shows "))
+    gm.keyboard.press("Enter")
+    expect(gm.locator("#setup-form input[name=scenario]")).to_have_value(pick.input_value())
+    expect(said).to_have_text(re.compile(r"^The set-up shows "))
     assert not gm.errors, gm.errors

@@ -15,7 +15,8 @@
   function start(form) {
     var select = form.querySelector("select[name=scenario]");
     var said = form.querySelector("[data-scenario-said]");
-    if (!select || !said) { return; }
+    if (form.scenarioPick || !select || !said) { return; }
+    form.scenarioPick = true;
     var shown = select.value; // the scenario the set-up below shows, or is asked to
     var keyed = false; // the next change comes from a key that moves through the closed list
     function name() {
@@ -47,11 +48,21 @@
       said.textContent = event.detail.successful
         ? "The set-up shows " + name() + "."
         : name() + " could not be shown now; Choose tries again.";
-      if (!event.detail.successful) { shown = ""; }
+      if (!event.detail.successful) { shown = ""; return; }
+      // The list, as htmx keeps the page for the browser's Back, names the scenario it shows.
+      Array.prototype.forEach.call(select.options, function (option) {
+        option.defaultSelected = option.value === shown;
+      });
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("form[data-scenario-pick]").forEach(start);
-  });
+  function startIn(root) {
+    var forms = Array.prototype.slice.call(root.querySelectorAll("form[data-scenario-pick]"));
+    if (root.matches && root.matches("form[data-scenario-pick]")) { forms.push(root); }
+    forms.forEach(start);
+  }
+
+  // On the page as it comes, and as htmx puts it back (the browser's Back, hx-push-url).
+  document.addEventListener("DOMContentLoaded", function () { startIn(document); });
+  document.addEventListener("htmx:load", function (event) { startIn(event.target); });
 })();
