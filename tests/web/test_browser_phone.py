@@ -645,7 +645,7 @@ def test_a_tap_between_two_close_units_names_the_nearer_on_a_phone(
     page_for,
     live_server,
 ):
-    """Late in the battle the enemy's Size 4 unit stands about 7 px from a Size 1 squad's
+    """Late in the battle the enemy's Size 4 unit stands a few px from a Size 1 squad's
     circle at 360 px, so a tap in the gap reaches both: the unit whose circle is nearer the tap
     is named, never the other."""
     page, selected, ids = _replay_at_360(browser_world, page_for, live_server)
