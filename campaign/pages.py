@@ -995,6 +995,17 @@ class HeldInBattle:
         )
 
 
+def battles_holding(campaign: Campaign, engaged: list[tuple[Unit, str]]) -> list[CampaignBattle]:
+    """The battles whose outcome is not applied yet holding ``engaged`` (the units a form leaves
+    out, each with its battle's name), the earliest first: their units fight again once it is
+    applied, and the form leads the GM back to them. One query, whatever the roster."""
+    if not engaged:
+        return []
+    battles = engaged_battles(campaign=campaign)
+    held = {battles[u.pk].pk: battles[u.pk] for u, _ in engaged if u.pk in battles}
+    return sorted(held.values(), key=lambda b: (b.day, b.pk))
+
+
 def units_held_in_battles(campaign: Campaign, visible: set[int]) -> list[HeldInBattle]:
     """The battles whose outcome is not applied yet (`selectors.engaged_battles`) that hold
     units of the forces ``visible``, each with those units, the earliest battle first: a player

@@ -55,6 +55,7 @@ from campaign.pages import (
     battle_names,
     battle_sides,
     battle_winner,
+    battles_holding,
     changes,
     fog_notice,
     force_colour,
@@ -74,7 +75,6 @@ from campaign.selectors import (
     FoggedLogUnreadable,
     campaign_battle_units,
     campaign_now,
-    engaged_battles,
     engine_units_fought,
     entries_changes,
     fog_side,
@@ -203,7 +203,7 @@ def battle_setup(request: HttpRequest, pk: int) -> HttpResponse:
     context = base_context(
         viewer,
         engaged=engaged,
-        held_battles=_held_battles(viewer, engaged),
+        held_battles=battles_holding(viewer.campaign, engaged),
         left_out=offer.left_out,
         left_out_forces=offer.out_of_action,
         no_units=offer.no_units,
@@ -361,17 +361,6 @@ def battle_setup_check(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse({"units": by_unit, "general": general, "sides": sides, "ok": not problems})
 
 
-def _held_battles(viewer, engaged: list) -> list:
-    """The battles whose outcome is not applied yet holding the units the form leaves out
-    (``engaged``: (unit, its battle's name)), the earliest first, for the GM's way back to
-    them: their units fight again once it is applied. One query, whatever the roster."""
-    if not engaged:
-        return []
-    battles = engaged_battles(campaign=viewer.campaign)
-    held = {battles[u.pk].pk: battles[u.pk] for u, _ in engaged if u.pk in battles}
-    return sorted(held.values(), key=lambda b: (b.day, b.pk))
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
@@ -398,7 +387,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
         viewer,
         form=form,
         engaged=offer.engaged,
-        held_battles=_held_battles(viewer, offer.engaged),
+        held_battles=battles_holding(viewer.campaign, offer.engaged),
         left_out=offer.left_out,
         left_out_forces=offer.out_of_action,
         no_units=offer.no_units,
