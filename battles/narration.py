@@ -17,6 +17,7 @@ from battles.engine.cards import Keyword
 from battles.engine.geometry import distance, nearest_point
 from battles.fog import SeedWithheld
 from battles.names import Names, capfirst
+from units.words import and_words
 
 
 def inches(x: float) -> str:
@@ -75,8 +76,7 @@ def _collapse_text(e: ev.Collapse, names: Names, unseen: Collection[str]) -> str
     building = names.get(e.building)
     if not inside:
         return f"{building} collapses into rubble."
-    listed = inside[0] if len(inside) == 1 else f"{', '.join(inside[:-1])} and {inside[-1]}"
-    return f"{building} collapses into rubble on {listed}."
+    return f"{building} collapses into rubble on {and_words(inside)}."
 
 
 def in_sight_reveals(events: Sequence[Event]) -> frozenset[int]:
