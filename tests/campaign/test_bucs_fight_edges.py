@@ -10,8 +10,8 @@ import pytest
 from campaign.rules.command import Commandable, legendary_command
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import LeaderState
-from tests.campaign.test_engagement import fight, mods, pairings, unit
-from units.bucs import Quality, Specialty
+from tests.campaign.test_engagement import fight, hit_kinds, mods, pairings, unit
+from units.bucs import Equipment, Quality, Specialty
 
 Q = Quality
 S = Specialty
@@ -56,6 +56,61 @@ def test_one_hit_per_full_five_points_of_margin_in_a_fight(die, hits):
     assert (pairing["margin"], pairing["hits"]) == (die - 10, hits)
     taken = fight([a], [b], [die, 10]).damage["B"]
     assert taken.morale_hits + taken.casualty_hits == hits
+
+
+def test_armor_ignores_the_first_two_casualty_hits_of_the_whole_fight_not_of_each_round():
+    # Legendary tank T led by Ward (assisting +6, Mobile +4) against Elite A under Orders (+4),
+    # the tank rolling 1 each round, A 20: 24 against 11 (2 hits), then 25 against 7 (3 hits;
+    # T Elite, Driven Back), then 26 against 6 (4 hits; T Average). Each round splits its own
+    # hits Morale, Casualty, ...; Armor ignores the Casualty hits of rounds 1 and 2 and no more.
+    tank = unit("T", quality=Q.LEGENDARY, specialties=TANK, order=OrderKind.ATTACK,
+                leader=LeaderState("Ward", 30))  # fmt: skip
+    elite = unit("A", quality=Q.ELITE, order=OrderKind.ATTACK)
+    result = fight([elite], [tank], [20, 1] * 3, [1] * 6, rounds=3)
+    assert [p["hits"] for p in pairings(result)] == [2, 3, 4]
+    assert hit_kinds(result, "T") == [
+        (1, "morale", None), (1, "casualty", "armor"),
+        (2, "morale", None), (2, "casualty", "armor"), (2, "morale", None),
+        (3, "morale", None), (3, "casualty", None), (3, "morale", None), (3, "casualty", None),
+    ]  # fmt: skip
+    taken = result.damage["T"]
+    # Seven hits suffered, as many as a Legendary unit takes; the last a Casualty hit.
+    assert (taken.morale_hits, taken.casualty_hits, taken.armor_ignored) == (5, 2, 2)
+    assert taken.removed == "destroyed"
+    # Its leader bleeds 3d6 for the two Casualty hits the unit suffered, none for those ignored.
+    assert taken.leader_rolls == (1,) * 6 and taken.leader == LeaderState("Ward", 24)
+
+
+def test_excellent_kit_ignores_the_first_morale_hit_of_a_less_well_equipped_enemy_only():
+    # Excellent B (Legendary, no Order: +6, +4) rolls 1 against A (Average under Orders: 0)
+    # rolling 20: 22 or 24 against 11, two hits, the first Morale.
+    for kit, ignored in ((Equipment.GOOD, 1), (Equipment.EXCELLENT, 0)):
+        a = unit("A", order=OrderKind.ATTACK, equipment=kit)
+        b = unit("B", quality=Q.LEGENDARY, equipment=Equipment.EXCELLENT)
+        result = fight([a], [b], [20, 1])
+        first = hit_kinds(result, "B")[0]
+        assert first == (1, "morale", "excellent" if ignored else None), kit
+        assert result.damage["B"].excellent_ignored == ignored, kit
+    # Against a Good enemy over three rounds, only the fight's first Morale hit is ignored.
+    a = unit("A", quality=Q.LEGENDARY, order=OrderKind.ATTACK, equipment=Equipment.GOOD)
+    b = unit("B", quality=Q.LEGENDARY, equipment=Equipment.EXCELLENT)
+    result = fight([a], [b], [20, 1] * 3, rounds=3)
+    ignored = [kind for _, kind, why in hit_kinds(result, "B") if why == "excellent"]
+    assert ignored == ["morale"] and result.damage["B"].excellent_ignored == 1
+
+
+@pytest.mark.parametrize(("hit_points", "dies"), [(8, True), (9, False)])
+def test_a_leader_dies_in_a_fight_at_minus_ten_and_only_then_costs_two_morale_hits(
+    hit_points, dies
+):
+    # A (Average, no Order: −2) rolls 20 against Legendary B assisting its leader (+6) rolling
+    # 2: a margin of 10, two hits, Morale then Casualty. The Casualty hit costs the leader 3d6
+    # of 6s: 18 hit points, to −10 (dead) from 8, to −9 (dying, not dead) from 9.
+    led = unit("B", quality=Q.LEGENDARY, leader=LeaderState("Holt", hit_points))
+    taken = fight([unit("A")], [led], [20, 2], [6, 6, 6]).damage["B"]
+    assert taken.leader.hit_points == hit_points - 18
+    assert taken.leader_died is dies and taken.leader.alive is not dies
+    assert (taken.morale_hits, taken.casualty_hits) == ((3, 1) if dies else (1, 1))
 
 
 def test_a_legendary_unit_commands_only_lesser_units_so_no_other_legendary_one():
