@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.rules.characters import Feat
+from campaign.rules.checks import requisition_check, requisition_dc
 from campaign.rules.command import Commandable, legendary_command
-from campaign.rules.orders import OrderKind
+from campaign.rules.orders import OrderKind, order_hours
 from campaign.rules.state import LeaderState
+from campaign.services import leader_attach
+from campaign.services.characters import character_create
+from campaign.services.engagements import engagement_run
+from tests.campaign.helpers import dice
 from tests.campaign.test_engagement import fight, hit_kinds, mods, pairings, unit
 from units.bucs import Equipment, Quality, Specialty
 
@@ -56,6 +62,35 @@ def test_one_hit_per_full_five_points_of_margin_in_a_fight(die, hits):
     assert (pairing["margin"], pairing["hits"]) == (die - 10, hits)
     taken = fight([a], [b], [die, 10]).damage["B"]
     assert taken.morale_hits + taken.casualty_hits == hits
+
+
+@pytest.mark.parametrize(
+    ("enemies", "own", "outnumbered", "cancelled"),
+    [
+        (3, 2, -1, 1),  # 1.5 to 1: only the one point there is, never a bonus
+        (2, 1, -2, 2),  # 2 to 1: all of it
+        (3, 1, -4, 2),  # 3 to 1: up to 2 points, so −2 is left
+        (4, 1, -6, 2),  # 4 to 1: −4 left
+    ],
+)
+def test_squad_tactics_adds_one_and_cancels_up_to_two_points_of_outnumbered(
+    enemies, own, outnumbered, cancelled
+):
+    tactician = unit("D", leader=LeaderState("Holt", 30),
+                     leader_feats=frozenset({Feat.SQUAD_TACTICS}))  # fmt: skip
+    defenders = [tactician] + [unit(f"D{i}") for i in range(1, own)]
+    attackers = [unit(f"A{i}") for i in range(enemies)]
+    first = pairings(fight(attackers, defenders, [10] * (2 * enemies)))[0]
+    got = mods(first["defenders"])
+    assert got[f"Outnumbered {enemies} to {own}"] == outnumbered
+    assert got["Squad/Squadron Tactics"] == cancelled
+    assert got["leader's feats (Squad/Squadron Tactics)"] == 1
+    # Average assisting its leader +3, the feat +1, Outnumbered less what Tactics cancels.
+    assert first["defenders"]["total"] == 10 + 3 + 1 + outnumbered + cancelled
+    # Without the feat (Leadership alone) nothing is cancelled.
+    plain = unit("D", leader=LeaderState("Holt", 30), leader_feats=frozenset({Feat.LEADERSHIP}))
+    first = pairings(fight(attackers, [plain, *defenders[1:]], [10] * (2 * enemies)))[0]
+    assert "Squad/Squadron Tactics" not in mods(first["defenders"])
 
 
 def test_armor_ignores_the_first_two_casualty_hits_of_the_whole_fight_not_of_each_round():
@@ -128,6 +163,20 @@ def test_a_legendary_unit_commands_only_lesser_units_so_no_other_legendary_one()
 
 
 @pytest.mark.parametrize(
+    ("quality", "listed", "hours"),
+    [
+        (Q.RAW, 1, 1),  # 1 − 0 − 1: at least an hour
+        (Q.GREEN, 3, 2),  # half of step 1 is 0: only the Strategist's hour comes off
+        (Q.AVERAGE, 2, 1),  # 2 − 1 − 1 = 0: at least an hour
+        (Q.LEGENDARY, 6, 2),  # 6 − 3 − 1
+        (Q.LEGENDARY, 2, 1),
+    ],
+)
+def test_a_strategists_hour_never_takes_an_order_below_one_hour(quality, listed, hours):
+    assert order_hours(listed, quality, hours_saved=1) == hours
+
+
+@pytest.mark.parametrize(
     ("own", "enemy", "mobile"),
     [
         (TANK, (S.INFANTRY, S.MECHANIZED), 2),  # Armor against Mechanized: one step
@@ -153,3 +202,33 @@ def test_surprise_momentum_grows_by_one_with_each_round_won_and_passes_on_a_loss
     assert [p["hits"] for p in rounds] == [0, 0, 0]
     assert [mods(p["attackers"]).get("Momentum") for p in rounds] == [2, 3, None]
     assert [mods(p["defenders"]).get("Momentum") for p in rounds] == [None, None, 1]
+
+
+@pytest.mark.django_db
+def test_a_characters_squad_tactics_cancel_outnumbered_in_an_engagement_fought_here(
+    campaign, make_unit, enemy
+):
+    red = make_unit("Red 1")
+    holt = character_create(campaign=campaign, name="Holt", hit_points=20,
+                            feats=["squad_tactics"])  # fmt: skip
+    leader_attach(unit=red, character=holt)
+    blues = [make_unit("Blue 1", into=enemy), make_unit("Blue 2", into=enemy)]
+    record = engagement_run(campaign=campaign, sides={"attackers": [red], "defenders": blues},
+                            seed=4, round_limit=1)  # fmt: skip
+    first = next(e for e in record.events if e["event"] == "pairing")
+    got = mods(first["attackers"])
+    assert got["Outnumbered 2 to 1"] == -2 and got["Squad/Squadron Tactics"] == 2
+    assert got["leader's feats (Squad/Squadron Tactics)"] == 1
+
+
+@pytest.mark.parametrize(
+    ("quality", "equipment", "dc"),
+    [(Q.RAW, Equipment.POOR, 6), (Q.EXPERIENCED, Equipment.EXCELLENT, 22)],
+)
+def test_the_requisition_dc_at_the_ends_of_the_ladders_is_met_exactly_or_missed_by_one(
+    quality, equipment, dc
+):
+    # Base DCs Raw 10 to Experienced 18, plus the kit's modifier (Poor −4, Excellent +4).
+    assert requisition_dc(quality, equipment) == dc
+    assert requisition_check(2, quality, equipment, dice(dc - 2))["success"] is True
+    assert requisition_check(2, quality, equipment, dice(dc - 3))["success"] is False
