@@ -127,6 +127,7 @@ from campaign.selectors import (
     undone_by_revert,
     with_standing,
 )
+from campaign.templatetags.sentences import as_sentence
 from config.pagecache import kept_value
 from units.bucs import (
     Equipment,
@@ -2424,7 +2425,7 @@ def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
         return [f"{history_sentence(refused, '')}."]
     later = undo_blockers(entry=entry)
     if not later:
-        return []
+        return undo_problems(campaign, entry)
     unit = entry.unit
     name = f"{unit.name} ({unit.force.name})"
     reverts = undone_by_revert(campaign=campaign, entries=later)
@@ -2448,6 +2449,33 @@ def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
         noun = "entry" if len(kept) == 1 else "entries"
         todo = f"The {and_words(kinds)} {noun} cannot be undone: correct the unit instead"
     return [f"{name} has changed since: {since_words(later)}. {todo}."]
+
+
+def undo_blocked_lede(entry: HistoryEntry) -> str:
+    """The lede of the page of a refused Undo (`undo_blocked`): what came after the change, or
+    its kind, refuses it; or, for the unit's latest change, where the campaign stands now."""
+    unit = entry.unit
+    if undo_refused(entry) or undo_blockers(entry=entry):
+        return (
+            f"Only {possessive(unit.name)} latest change can be undone: what came after it "
+            "was built on it."
+        )
+    return (
+        f"It is {possessive(unit.name)} latest change, but as the campaign stands now its Undo "
+        "would be refused. Put right what is said below, and it can be undone."
+    )
+
+
+def undo_problems(campaign: Campaign, entry: HistoryEntry) -> list[str]:
+    """Why the unit's Undo of ``entry``, its latest change, would be refused as the campaign
+    stands now, in sentences: what the Undo itself judges before it writes
+    (`outcomes.revert_plan`: a unit of its name in the force it left, a battle not applied yet,
+    a leader who leads another unit now...); none when it would be undone."""
+    # Imported here: the services import this module.
+    from campaign.services.outcomes import revert_plan
+
+    problems = revert_plan(entries=[entry]).problems
+    return list(dict.fromkeys(as_sentence(p, campaign) for ps in problems.values() for p in ps))
 
 
 @dataclass(frozen=True)

@@ -629,20 +629,17 @@ def outcome_revert(
 ) -> list[HistoryEntry]:
     """Undo history entries (an applied outcome, say), newest first, as new revert entries.
 
-    Each entry's fields go back to their `before` values. Nothing is written if a unit has
-    changed since in a field the entries touched (undo the later change first), or if an
-    entry was reverted already. Each revert says in words what it undid (`undone_text`): the
-    entries of one ``fight`` (`Fight`: "battle" or "engagement", and its name) by its name;
-    without it, the one fight the entries' own battle or engagement entries name, if they
-    name one.
+    Each entry's fields go back to their `before` values. Nothing is written if `revert_plan`,
+    judging the units held locked, finds a problem (a unit changed since in a field the entries
+    touched, an entry reverted already...), or without a reason. Each revert says in words what
+    it undid (`undone_text`): the entries of one ``fight`` (`Fight`: "battle" or "engagement",
+    and its name) by its name; without it, the one fight the entries' own battle or engagement
+    entries name, if they name one.
 
     Casualty hits a revert gives back (a medics' save undone, say) come back in the medical
     window they were in: if that window has closed since, they die as the clock would have had
     them die, in the same transaction, with the closing window's entry (`casualties_die`), for
-    a unit never carries old Casualty hits. A revert that would give them back in another
-    window (a fight since, or a correction that opened a new one) is refused: undo that first.
-    So is one that would leave a unit where no run of the rules could (`state_problems`), or
-    take it back to a force or a combat zone it could not be sent to now (`_undo_problems`).
+    a unit never carries old Casualty hits.
     """
     chosen = sorted({entry.pk: entry for entry in entries}.values(), key=lambda e: e.pk)
     chosen.reverse()
@@ -661,8 +658,82 @@ def outcome_revert(
     }
     if chosen:
         require_manager(units[chosen[0].unit_id].force.campaign, actor)
+    # Judged again under the lock: the page that offered the revert read the units before.
+    plan = revert_plan(entries=chosen, units=units)
+    for field, problems in plan.problems.items():
+        errors.setdefault(field, []).extend(problems)
+    if errors:
+        raise ValidationError(errors)
+
+    if fight is None:
+        named = {_fight_of(entry) for entry in chosen} - {None}
+        fight = named.pop() if len(named) == 1 else None
+    reverted: list[HistoryEntry] = []
+    for entry in chosen:
+        unit = units[entry.unit_id]
+        if entry.pk in plan.moved_back:
+            unit.force = plan.moved_back[entry.pk]  # saved with its state, as the move saved it
+            notices_after_commit(unit.force.campaign)
+        state = CampaignUnitState.from_json({**unit.state.to_json(), **entry.before})
+        undid = _undone(entry, fight, state)
+        written = unit_change(
+            unit=unit,
+            state=state,
+            kind=Kind.REVERT,
+            why=f"{reason.strip()}: {undone_text(**undid)}",
+            day=unit.force.campaign.day,
+            # Its reason and what it undid as data, for the pages that link the fight's name.
+            details={"reason": reason.strip(), "undid": undid},
+            battle=entry.battle,
+            actor=actor,
+            reverts=entry,
+            always=True,
+            character=_relinked(entry, state),
+        )
+        assert written is not None
+        reverted.append(written)
+    if plan.closing:
+        reverted += _casualties_given_back_die(units, plan.closing, actor)
+    return reverted
+
+
+@dataclass(frozen=True)
+class RevertPlan:
+    """What a revert of some entries would do, judged without writing (`revert_plan`)."""
+
+    problems: dict[str, list[str]]
+    """Why it would be refused, by "entries.<id>" (the entry refused): empty when it would not."""
+    moved_back: dict[int, Force]
+    """By entry: the force a move undone takes the unit back to."""
+    closing: dict[int, int]
+    """By unit: the clock hour now, for each unit whose Casualty hits given back die at once."""
+
+
+def revert_plan(
+    *, entries: Iterable[HistoryEntry], units: Mapping[int, Unit] | None = None
+) -> RevertPlan:
+    """Judge a revert of ``entries`` as the units stand now, writing nothing: the one judgement
+    `outcome_revert` makes (with ``units`` it holds locked) before it writes, and a page makes
+    (reading the units itself) to say why not before the GM presses anything.
+
+    Refused: an entry that stays (a unit's raising, a revert), or reverted already; a unit that
+    has changed since in a field the entries touched (undo the later change first); Casualty
+    hits that would come back in another medical window than theirs; a leader's character who
+    cannot lead the unit again (`_relink_problem`); a force or a combat zone the unit could not
+    be sent to now (`_undo_problems`); a state no run of the rules leaves (`state_problems`).
+    """
+    chosen = sorted({entry.pk: entry for entry in entries}.values(), key=lambda e: e.pk)
+    chosen.reverse()
+    if units is None:
+        units = {
+            unit.pk: unit
+            for unit in Unit.objects.filter(
+                pk__in={entry.unit_id for entry in chosen}
+            ).select_related("leader", "force__campaign")
+        }
+    errors: dict[str, list[str]] = {}
     current = {pk: unit.state.to_json() for pk, unit in units.items()}
-    moved_back: dict[int, Force] = {}  # by entry: the force a move undone takes the unit back to
+    moved_back: dict[int, Force] = {}
     last_of: dict[int, HistoryEntry] = {}
     for entry in chosen:
         last_of.setdefault(entry.unit_id, entry)
@@ -695,39 +766,7 @@ def outcome_revert(
         if problems := _undo_problems(entry, units[entry.unit_id], moved_back):
             errors.setdefault(field, []).extend(problems)
     closing = {} if errors else _windows_closed_since(units, current, last_of, errors)
-    if errors:
-        raise ValidationError(errors)
-
-    if fight is None:
-        named = {_fight_of(entry) for entry in chosen} - {None}
-        fight = named.pop() if len(named) == 1 else None
-    reverted: list[HistoryEntry] = []
-    for entry in chosen:
-        unit = units[entry.unit_id]
-        if entry.pk in moved_back:
-            unit.force = moved_back[entry.pk]  # saved with its state, as the move saved it
-            notices_after_commit(unit.force.campaign)
-        state = CampaignUnitState.from_json({**unit.state.to_json(), **entry.before})
-        undid = _undone(entry, fight, state)
-        written = unit_change(
-            unit=unit,
-            state=state,
-            kind=Kind.REVERT,
-            why=f"{reason.strip()}: {undone_text(**undid)}",
-            day=unit.force.campaign.day,
-            # Its reason and what it undid as data, for the pages that link the fight's name.
-            details={"reason": reason.strip(), "undid": undid},
-            battle=entry.battle,
-            actor=actor,
-            reverts=entry,
-            always=True,
-            character=_relinked(entry, state),
-        )
-        assert written is not None
-        reverted.append(written)
-    if closing:
-        reverted += _casualties_given_back_die(units, closing, actor)
-    return reverted
+    return RevertPlan(problems=errors, moved_back=moved_back, closing=closing)
 
 
 @transaction.atomic
@@ -935,7 +974,8 @@ def _relink_problem(entry: HistoryEntry, restored: Mapping[str, Any], unit: Unit
         pk=character_pk, campaign_id=unit.force.campaign_id
     ).first()
     if character is None:
-        return "the character who led the unit is gone"
+        name = state.leader.name if state.leader is not None else "the character"
+        return f"{name}, who led {unit.name}, is gone from {unit.force.campaign}"
     if Leader.objects.filter(character=character).exclude(unit=unit).exists():
         return f"{character} leads another unit now: detach them there first"
     if state.leader is not None and state.leader.alive and not character.alive:

@@ -69,6 +69,7 @@ from campaign.pages import (
     time_lines_done,
     trained_text,
     undo_blocked,
+    undo_blocked_lede,
     undo_text,
     unit_joins_text,
     unit_label,
@@ -682,30 +683,32 @@ def unit_undo_view(request: HttpRequest, pk: int, unit_pk: int, entry_pk: int) -
         return redirect(url)
     form = UndoForm(request.POST if request.method == "POST" else None)
     context = {"unit": unit, "force": unit.force, "back_url": url}
+    # What the Undo itself would refuse (`pages.undo_blocked`), said before any button.
     refusal = undo_blocked(viewer.campaign, entry)
+    if not refusal and request.method == "POST" and form.is_valid():
+        try:
+            done = entry_undo(entry=entry, reason=form.cleaned_data["reason"], actor=request.user)
+        except ValidationError as error:
+            # The unit changed between the page and the press: said as the page says it now.
+            refusal = undo_blocked(viewer.campaign, entry)
+            add_service_errors(form, error)
+        else:
+            said = "is undone" if done is not None else "is undone already; nothing changed"
+            messages.success(request, f"{named} {said}.")
+            return redirect(url)
     if refusal:
-        # Nothing to confirm: the Undo would refuse it (something came after it).
+        # Nothing to confirm: the Undo would refuse it.
         title = f"{named} cannot be undone"
         return render(
             request,
             "campaign/review.html",
             base_context(
                 viewer, title=title, refusal=refusal, changes=[],
-                lede=f"Only {possessive(unit.name)} latest change can be undone: what came "
-                "after it was built on it.",
+                lede=undo_blocked_lede(entry),
                 back_label=f"Back to {unit.name}", **context,
             ),
             status=200 if request.method == "GET" else 400,
         )  # fmt: skip
-    if request.method == "POST" and form.is_valid():
-        try:
-            done = entry_undo(entry=entry, reason=form.cleaned_data["reason"], actor=request.user)
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            said = "is undone" if done is not None else "is undone already; nothing changed"
-            messages.success(request, f"{named} {said}.")
-            return redirect(url)
     return render(
         request,
         "campaign/review.html",

@@ -85,6 +85,7 @@ from campaign.pages import (
     timeline_choices,
     timeline_follow,
     timeline_lists_units,
+    undo_problems,
     unit_charts,
     unit_search,
     unit_story_lines,
@@ -543,6 +544,8 @@ def unit_context(
         if (undo := undo_offered(unit=unit, page=story)) is not None:
             context["undo_entry"] = undo
             context["undo_name"] = undone_name(undo.undo_kind, undo.day)
+            # Why the Undo would be refused now, said in the link's place (`pages.undo_problems`).
+            context["undo_refusal"] = undo_problems(viewer.campaign, undo)
         leader = getattr(unit, "leader", None)
         if leader is not None:
             context["detach_form"] = LeaderDetachForm()

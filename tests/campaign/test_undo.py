@@ -30,6 +30,7 @@ from campaign.services.characters import (
     character_rally,
     rallied_today,
 )
+from campaign.services.outcomes import revert_plan
 from campaign.services.roster import force_create
 from units.bucs import Quality
 
@@ -307,3 +308,21 @@ def test_a_move_is_not_undone_into_a_force_holding_a_unit_of_its_name(
     with pytest.raises(ValidationError) as refused:
         unit_move(unit=unit, force=force, reason="back", actor=cast.gm)
     assert refused.value.message_dict["force"] == [said]
+
+
+def test_the_undo_is_judged_before_it_writes_by_the_plan_a_page_reads(
+    campaign, force, enemy, make_unit, cast
+):
+    unit = make_unit("Sappers")
+    moved = unit_move(unit=unit, force=enemy, reason="detached", actor=cast.gm)
+    plan = revert_plan(entries=[moved])
+    assert plan.problems == {} and plan.moved_back == {moved.pk: force}
+    make_unit("Sappers")  # raised in Red Company since
+    entries = HistoryEntry.objects.count()
+    said = "Red Company already has a unit called “Sappers”: rename one of them first"
+    assert revert_plan(entries=[moved]).problems == {f"entries.{moved.pk}": [said]}
+    assert HistoryEntry.objects.count() == entries
+    with pytest.raises(ValidationError) as refused:
+        entry_undo(entry=moved, reason="r", actor=cast.gm)
+    assert refused.value.message_dict == {f"entries.{moved.pk}": [said]}
+    assert HistoryEntry.objects.count() == entries

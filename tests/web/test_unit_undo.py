@@ -10,11 +10,21 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import HistoryEntry
-from campaign.services import leader_attach, unit_edit, unit_move
+from campaign.rules.history import possessive, undone_name
+from campaign.services import (
+    leader_attach,
+    leader_detach,
+    unit_combat_zone_set,
+    unit_edit,
+    unit_move,
+)
+from campaign.services.battles import campaign_battle_record
+from campaign.services.characters import character_create
 from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.roster import unit_create
 from campaign.templatetags.sentences import as_sentence
-from tests.web.campaign_world import login
+from campaign.views import actions
+from tests.web.campaign_world import login, raise_units
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +128,7 @@ def test_the_gm_undoes_a_move_to_another_force_from_the_units_page(client, world
     assert unit.force == world.force
 
 
-def test_a_leader_change_undone_from_the_units_page_and_a_refusal_said_above_the_form(
+def test_a_leader_change_undone_from_the_units_page_and_a_refusal_said_before_the_press(
     client, world
 ):
     unit = world.unit
@@ -135,9 +145,114 @@ def test_a_leader_change_undone_from_the_units_page_and_a_refusal_said_above_the
     moved = unit_move(unit=unit, force=world.enemy, reason="detached", actor=world.users["gm"])
     unit_create(force=world.force, unit_type=unit.unit_type, name=unit.name)
     undo_url = _url("unit-undo", world, unit.pk, moved.pk)
+    said = f"{world.force.name} already has a unit called “{unit.name}”: rename one of them first."
+    assert said in html.unescape(client.get(undo_url).text)
     refused = client.post(undo_url, {"reason": "wrong", "confirm": "yes"})
     assert refused.status_code == 400
-    said = f"{world.force.name} already has a unit called “{unit.name}”: rename one of them first."
-    assert said in html.unescape(refused.text)
+    assert said in html.unescape(refused.text) and 'name="confirm"' not in refused.text
     unit.refresh_from_db()
     assert unit.force == world.enemy
+
+
+def _refused_before_the_press(client, world, unit, entry, said):
+    """The unit's page and the Undo's own page say ``said`` where the Undo would be, and offer
+    no button that could only be refused; a press sent anyway writes nothing."""
+    undo_url = _url("unit-undo", world, unit.pk, entry.pk)
+    name = undone_name(entry.undo_kind, entry.day)
+    page = html.unescape(client.get(_url("unit", world, unit.pk)).text)
+    assert f"No Undo now: {said}" in page and f'href="{undo_url}"' not in page
+    review = client.get(undo_url)
+    text = html.unescape(review.text)
+    assert review.status_code == 200
+    assert f"{name[:1].upper()}{name[1:]} cannot be undone" in text
+    assert (
+        f"It is {possessive(unit.name)} latest change, but as the campaign stands now its Undo "
+        "would be refused. Put right what is said below, and it can be undone."
+    ) in text
+    assert f"<li>{said}</li>" in text
+    assert 'name="confirm"' not in text and 'name="reason"' not in text
+    entries = HistoryEntry.objects.count()
+    refused = client.post(undo_url, {"reason": "wrong", "confirm": "yes"})
+    assert refused.status_code == 400 and said in html.unescape(refused.text)
+    assert HistoryEntry.objects.count() == entries
+
+
+def test_a_move_back_to_a_force_that_raised_a_unit_of_its_name_is_refused_before_the_press(
+    client, world
+):
+    (unit,) = raise_units(world.force, world.unit.unit_type, 1, "Sappers")
+    moved = unit_move(unit=unit, force=world.enemy, reason="detached", actor=world.users["gm"])
+    unit_create(force=world.force, unit_type=unit.unit_type, name=unit.name)
+    login(client, world, "gm")
+    said = f"{world.force.name} already has a unit called “{unit.name}”: rename one of them first."
+    _refused_before_the_press(client, world, unit, moved, said)
+    unit.refresh_from_db()
+    assert unit.force == world.enemy
+
+
+def test_a_move_or_a_change_of_combat_zone_awaiting_a_battles_outcome_is_refused_before_the_press(
+    client, world
+):
+    gm = world.users["gm"]
+    (unit,) = raise_units(world.force, world.unit.unit_type, 1, "Sappers")
+    (lent,) = raise_units(world.enemy, world.unit.unit_type, 1, "Lent")
+    (foe,) = raise_units(world.enemy, world.unit.unit_type, 1, "Foe")
+    sent = unit_combat_zone_set(unit=unit, in_combat_zone=True, actor=gm)
+    moved = unit_move(unit=lent, force=world.force, reason="lent", actor=gm)
+    untouched = {"hits_lost": 0, "skill_lost": 0, "removed": "none"}
+    campaign_battle_record(
+        campaign=world.campaign, name="Pending ford", sides={"x": [unit, lent], "y": [foe]},
+        winner="y", outcomes={u.pk: untouched for u in (unit, lent, foe)}, actor=gm,
+    )  # fmt: skip
+    login(client, world, "gm")
+    said = f"{unit.name} is still in Pending ford, whose outcome is not applied yet."
+    _refused_before_the_press(client, world, unit, sent, said)
+    said = f"{lent.name} is still in Pending ford, whose outcome is not applied yet."
+    _refused_before_the_press(client, world, lent, moved, said)
+    unit.refresh_from_db()
+    lent.refresh_from_db()
+    assert unit.in_combat_zone and lent.force == world.force
+
+
+def test_a_leaving_undone_is_refused_before_the_press_while_the_character_leads_another_unit(
+    client, world
+):
+    gm = world.users["gm"]
+    squad, other = raise_units(world.force, world.unit.unit_type, 2, "Sappers")
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=14)
+    leader_attach(unit=squad, character=holt, actor=gm)
+    left = leader_detach(unit=squad, reason="called to HQ", actor=gm)
+    leader_attach(unit=other, character=holt, actor=gm)
+    login(client, world, "gm")
+    said = "Capt. Holt leads another unit now: detach them there first."
+    _refused_before_the_press(client, world, squad, left, said)
+    squad.refresh_from_db()
+    assert not hasattr(squad, "leader")
+
+
+def test_an_undo_pressed_as_the_unit_changes_is_still_refused_with_nothing_written(
+    client, world, monkeypatch
+):
+    """The page offered the Undo; another GM raises a unit of its name in the force it left
+    between the check and the press: the Undo judges again, locked, and writes nothing."""
+    (unit,) = raise_units(world.force, world.unit.unit_type, 1, "Sappers")
+    moved = unit_move(unit=unit, force=world.enemy, reason="detached", actor=world.users["gm"])
+    undo_url = _url("unit-undo", world, unit.pk, moved.pk)
+    login(client, world, "gm")
+    assert 'name="confirm"' in client.get(undo_url).text
+    entry_undo = actions.entry_undo
+
+    def raced(**kwargs):
+        unit_create(force=world.force, unit_type=unit.unit_type, name=unit.name)
+        return entry_undo(**kwargs)
+
+    monkeypatch.setattr(actions, "entry_undo", raced)
+    entries = HistoryEntry.objects.count()
+    refused = client.post(undo_url, {"reason": "the wrong squad", "confirm": "yes"})
+    text = html.unescape(refused.text)
+    assert refused.status_code == 400
+    said = f"{world.force.name} already has a unit called “{unit.name}”: rename one of them first."
+    assert f"<li>{said}</li>" in text and 'name="confirm"' not in text
+    assert HistoryEntry.objects.count() == entries + 1  # the raising alone: no revert
+    unit.refresh_from_db()
+    assert unit.force == world.enemy and not HistoryEntry.objects.filter(reverts=moved)
