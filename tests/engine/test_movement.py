@@ -86,6 +86,16 @@ def test_a_move_may_not_leave_the_table():
         act(battle(sc), "a", MoveStep(((-1, 1),)))
 
 
+@pytest.mark.parametrize(("edge", "past"), [((24, 2), (24.001, 2)), ((20, 0), (20, -0.001))])
+def test_a_move_may_end_on_the_table_edge_and_not_a_hair_past(edge, past):
+    sc = scenario([unit("a", (20, 2))], [unit("b", (2, 20))])
+    with pytest.raises(IllegalActionError, match="off the table"):
+        act(battle(sc), "a", MoveStep((past,)))
+    b = battle(sc)
+    act(b, "a", MoveStep((edge,)))
+    assert b.state.units["a"].position == edge
+
+
 def test_entering_a_hazard_needs_a_terrain_roll():
     sc = scenario(
         [unit("a", (2, 2))],

@@ -472,6 +472,19 @@ def test_unit_off_the_table_is_refused():
     assert p == [("sides[0].units[0].position", "(25, 2) is off the 24″ × 24″ table")]
 
 
+@pytest.mark.parametrize(
+    ("on", "off"), [((0, 0), (-0.001, 0)), ((24, 24), (24, 24.001)), ((24, 2), (24.001, 2))]
+)
+def test_a_unit_on_the_edge_of_the_table_is_on_it_and_a_hair_past_is_not(on, off):
+    # "A 24" x 24" table": its edges and corners are on it, a thousandth of an inch past is not.
+    sc = parse_scenario(scenario([unit("a", on)], [unit("b", (20, 20))]))
+    assert sc.units()[0].position == on
+    p = problems(scenario([unit("a", off)], [unit("b", (20, 20))]))
+    assert p == [
+        ("sides[0].units[0].position", f"({off[0]:g}, {off[1]:g}) is off the 24″ × 24″ table")
+    ]
+
+
 def test_a_bigger_table_is_allowed():
     s = scenario([unit("a", (30, 2))], [unit("b", (20, 20))])
     s["table"] = {"width": 36, "height": 24}
