@@ -71,6 +71,36 @@ def test_melee_that_fails_to_damage_suppresses():
     assert of(ev, "suppress")[0].skill == 3
 
 
+@pytest.mark.parametrize(("melee", "suppressed"), [(3, True), (2, False)])
+def test_melee_suppresses_only_when_the_melee_value_is_at_least_the_resistance(melee, suppressed):
+    # The printed Melee value is the attack's Power: 3 against Resistance 3 rattles the target,
+    # 2 against it does not, though both hit and both fail to damage.
+    sc = scenario([unit("a", (2, 2), melee=melee)], [unit("b", (2.5, 2), resistance=3)])
+    b = battle(sc, [1, 1, 6])
+    ev = act(b, "a", AttackStep("b", CLOSE_COMBAT))
+    assert [(x.attack, x.power, x.outcome) for x in of(ev, "attack")] == [
+        ("melee", melee, "no_damage")
+    ]
+    assert [(s.unit, s.skill) for s in of(ev, "suppress")] == ([("b", 3)] if suppressed else [])
+    assert b.state.units["b"].skill == (3 if suppressed else 4)
+
+
+@pytest.mark.parametrize(("size", "suppressed"), [(3, True), (2, False)])
+def test_a_ram_suppresses_only_when_the_rammers_size_is_at_least_the_resistance(size, suppressed):
+    # Ramming's Power is the rammer's Size: Size 3 against Resistance 3 rattles the target,
+    # Size 2 does not. The blow back (Size 1 against Resistance 6) rattles nobody.
+    sc = scenario(
+        [unit("a", (2, 2), size=size, resistance=6)], [unit("b", (2.5, 2), size=1, resistance=3)]
+    )
+    b = battle(sc, [1, 6, 1, 6])
+    ev = act(b, "a", AttackStep("b", CLOSE_COMBAT))
+    assert [(x.attack, x.power, x.outcome) for x in of(ev, "attack")] == [
+        ("ram", size, "no_damage"),
+        ("ram_back", 1, "no_damage"),
+    ]
+    assert [(s.unit, s.skill) for s in of(ev, "suppress")] == ([("b", 3)] if suppressed else [])
+
+
 @pytest.mark.parametrize("fighter", [{"melee": 4}, {"size": 3}], ids=["melee", "ram"])
 def test_close_combat_obeys_cover_concealment_and_the_fixed_mount_arc(fighter):
     # Close combat is an attack like any other (E9). "Terrain that blocks sight, lying between
