@@ -197,6 +197,20 @@ def test_at_zero_hits_a_building_collapses_into_its_rubble():
     assert rubble.kind == "rubble" and rubble.props.hazard and rubble.props.blocks_sight
 
 
+def test_a_building_with_a_hit_left_stands_and_collapses_at_0_hits():
+    # "At 0 Hits it collapses": a 2-Hit house damaged once stands, and still blocks and admits
+    # as a building; damaged again, it falls.
+    b = battle(_sc([unit("a", (4, 2))], [unit("b", (20, 20))], hits=2), [6, 1, 6, 1])
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert [(d.unit, d.hits) for d in of(ev, "damage")] == [("h", 1)]
+    assert not of(ev, "collapse") and not b.state.buildings["h"].collapsed
+    assert not b.sight.line_clear((8, 2), (16, 2))
+    b.emit(TurnStart(2))
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert [c.building for c in of(ev, "collapse")] == ["h"]
+    assert b.state.buildings["h"].collapsed and b.state.buildings["h"].hits == 0
+
+
 def test_a_building_becomes_the_rubble_its_card_names():
     b = battle(
         _sc(
