@@ -43,6 +43,21 @@ def test_size_restricted_weapons(size, ok):
             act(b, "a", AttackStep("b", "W"))
 
 
+@pytest.mark.parametrize(("size", "ok"), [(3, True), (5, True), (2, False)])
+def test_a_size_range_holds_at_its_lower_end_too(size, ok):
+    # A weapon for Size 3-5 only: its lower end 3 may be attacked, Size 2 below it never.
+    sc = scenario(
+        [unit("a", (2, 2), weapons=_w(min_size=3, max_size=5))], [unit("b", (8, 2), size=size)]
+    )
+    b = battle(sc, [1, 6, 1])
+    if ok:
+        shot = of(act(b, "a", AttackStep("b", "W")), "attack")[0]
+        assert (shot.target, shot.outcome) == ("b", "damage")
+    else:
+        with pytest.raises(IllegalActionError, match="may not attack Size 2"):
+            act(b, "a", AttackStep("b", "W"))
+
+
 def test_size_restricted_weapons_cannot_attack_buildings():
     sc = scenario(
         [unit("a", (2, 2), weapons=_w(max_size=5))],
