@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from battles.engine import (
@@ -10,6 +12,7 @@ from battles.engine import (
     IllegalActionError,
     MoveStep,
     RevealStep,
+    geometry,
 )
 from battles.engine.events import TurnStart
 
@@ -663,6 +666,35 @@ def test_a_river_is_water_so_amphibious_movement_is_doubled_in_it():
         b = battle(s)
         move = of(act(b, "a", MoveStep(((8, 2),))), "move")[0]
         assert move.cost == cost, keywords  # 2" of bank, then 4" of river at half cost or full
+
+
+@pytest.mark.parametrize("degrees", range(0, 91, 15))
+def test_amphibious_crosses_exactly_twice_its_move_of_water_at_any_angle_and_not_a_hair_more(
+    degrees,
+):
+    # "Movement doubled in water": Move 4 goes exactly 8" through a lake, straight or slanting;
+    # 8.002" (past the log's thousandth of rounding) is more than its Move.
+    lake = piece("lake", "lake", square(0, 0, 24, 12))
+    a = math.radians(degrees)
+
+    def move_to(reach: float) -> tuple[float, float]:
+        return (2 + reach * math.cos(a), 2 + reach * math.sin(a))
+
+    def amphibian():
+        sc = scenario(
+            [unit("a", (2, 2), move=4, keywords=["amphibious"])],
+            [unit("b", (20, 20))],
+            terrain=[lake],
+            ruleset="one_year_war",
+        )
+        return battle(sc)
+
+    with pytest.raises(IllegalActionError, match="more than the 4"):
+        act(amphibian(), "a", MoveStep((move_to(8.002),)))
+    b = amphibian()
+    move = of(act(b, "a", MoveStep((move_to(8),))), "move")[0]
+    assert move.cost <= 4
+    assert b.state.units["a"].position == geometry.rnd_point(move_to(8))
 
 
 def test_amphibious_water_costs_half():
