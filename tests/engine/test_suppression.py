@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from battles.engine import CLOSE_COMBAT, Activate, AttackStep, IllegalActionError, ScriptedCommander
+from battles.engine import (
+    CLOSE_COMBAT,
+    Activate,
+    AttackStep,
+    IllegalActionError,
+    MoveStep,
+    ScriptedCommander,
+    run_battle,
+)
 from battles.engine.battle import Battle
 from battles.engine.dice import Dice
 from battles.engine.loader import parse_scenario
 from battles.engine.result import BattleResult
 from battles.engine.rulesets import COMBINED_ARMS, ONE_YEAR_WAR
 
-from .helpers import act, battle, of, scenario, unit
+from .helpers import act, battle, building, of, piece, scenario, square, unit
 
 
 def _shot(faces, ruleset="combined_arms", power=3, **target):
@@ -166,6 +174,89 @@ def test_under_one_year_war_a_unit_at_skill_1_fights_on_and_hits_only_on_a_1():
         assert b.state.units["b"].skill == 1 and b.state.units["b"].active
         roll = of(act(b, "b", AttackStep("a", "Gun")), "roll")[0]
         assert (roll.who, roll.value, roll.against, roll.outcome) == ("b", face, 1, outcome)
+
+
+HOUSE = square(10, 6, 14, 10)
+
+# Red's b (printed Skill 2) is suppressed to Skill 1 by blue's first shot, then makes a roll of
+# each kind against its Skill: it walks into a hazard, breaches a house it is too big for, or
+# walks into a house that blue's second shot brings down on it.
+SKILL_ROLLS = {
+    "terrain": {
+        "b": {},
+        "terrain": [piece("hz", "hazard", square(9, 6, 10, 10))],
+        "houses": [],
+    },
+    "breaching": {
+        "b": {"size": 4, "keywords": ["breaching"]},
+        "terrain": [],
+        "houses": [building("h", HOUSE)],
+    },
+    "collapse": {
+        "b": {},
+        "terrain": [],
+        "houses": [building("h", HOUSE, hits=1)],
+    },
+}
+
+
+def _suppressed_to_1_then_rolls(kind: str, ruleset: str, face: int):
+    setup = SKILL_ROLLS[kind]
+    sc = scenario(
+        [unit("a", (2, 8))],
+        [unit("b", (8, 8), skill=2, **setup["b"])],
+        terrain=setup["terrain"],
+        buildings=setup["houses"],
+        ruleset=ruleset,
+        turn_limit=2 if kind == "collapse" else 1,
+    )
+    blue = [Activate("a", (AttackStep("b", "Gun"),))]
+    if kind == "collapse":
+        blue.append(Activate("a", (AttackStep("h", "Gun"),)))
+    red = ScriptedCommander([Activate("b", (MoveStep(((12, 8),)),))])
+    # Turn 1: blue first; to-hit 1, 1+3 against 6+2 fails to damage and suppresses. Then b's
+    # roll (terrain, breaching), or in turn 2 blue first again: 6+3 against 1+3 brings the house
+    # down, and b rolls for the fall.
+    faces = [6, 1, 1, 1, 6] + ([6, 1, 6, 1] if kind == "collapse" else []) + [face]
+    record = run_battle(
+        sc,
+        dice=Dice.fixed(faces),
+        commanders={"blue": ScriptedCommander(blue), "red": red},
+    )
+    return record, red
+
+
+@pytest.mark.parametrize("kind", SKILL_ROLLS)
+def test_a_unit_suppressed_to_skill_1_is_removed_under_combined_arms_before_it_rolls(kind):
+    # "At Skill 1 a unit is demoralised and removed": b never gets to move, let alone roll.
+    record, red = _suppressed_to_1_then_rolls(kind, "combined_arms", 1)
+    b = record.final_unit("b")
+    assert (b.skill, b.removed.value) == (1, "demoralised")
+    assert record.result.end_reason == "side_eliminated"
+    assert [(s.side, s.points) for s in of(record.events, "score")] == [("blue", b.card.size)]
+    assert [r.purpose for r in of(record.events, "roll") if r.who == "b"] == ["armour"]
+    assert len(red.remaining) == 1
+
+
+@pytest.mark.parametrize("kind", SKILL_ROLLS)
+@pytest.mark.parametrize(("face", "passed"), [(1, True), (2, False)])
+def test_a_unit_suppressed_to_skill_1_fights_on_under_one_year_war_and_rolls_against_1(
+    kind, face, passed
+):
+    # "At Skill 0 a unit is demoralised": at 1, b moves on, and every roll it makes against its
+    # Skill passes on a 1 and fails on a 2, with that roll's own cost.
+    record, red = _suppressed_to_1_then_rolls(kind, "one_year_war", face)
+    b = record.final_unit("b")
+    assert (b.skill, b.removed.value) == (1, "none")
+    assert not red.remaining
+    rolls = [(r.purpose, r.value, r.against, r.outcome) for r in of(record.events, "roll")]
+    assert rolls[-1] == (kind, face, 1, "success" if passed else "failure")
+    if kind == "terrain":
+        assert b.position == ((12, 8) if passed else (8.99, 8)), "a failed roll stops at the edge"
+    else:
+        assert (b.position, b.hits) == ((12, 8), 2 if passed else 1)
+    if kind == "collapse":
+        assert record.final_building("h").collapsed
 
 
 @pytest.mark.parametrize(("ruleset", "removed"), [("combined_arms", True), ("one_year_war", False)])

@@ -10,6 +10,7 @@ from battles.engine import (
     CHARGES,
     CLOSE_COMBAT,
     COMBINED_ARMS,
+    ONE_YEAR_WAR,
     AttackStep,
     Keyword,
     MoveStep,
@@ -419,6 +420,26 @@ def test_combined_arms_has_the_seven_keywords_it_names():
     assert sorted(k.value for k in COMBINED_ARMS.keywords) == sorted(seven)
     sc = parse_scenario(scenario([unit("a", (2, 2), keywords=seven)], [unit("b", (20, 20))]))
     assert {k.value for k in sc.units()[0].card.keywords} == set(seven)
+
+
+def test_one_year_war_has_the_nine_keywords_it_names():
+    # One Year War names no count: it lists Combined Arms' seven, then Sensor and Amphibious,
+    # and no other. A card may carry all nine at once under it.
+    nine = [
+        "aerial",
+        "split_movement",
+        "fixed_mount",
+        "breaching",
+        "move_and_fire",
+        "sure_footed",
+        "demolition",
+        "sensor",
+        "amphibious",
+    ]
+    assert sorted(k.value for k in ONE_YEAR_WAR.keywords) == sorted(nine)
+    assert ONE_YEAR_WAR.keywords - COMBINED_ARMS.keywords == {Keyword.SENSOR, Keyword.AMPHIBIOUS}
+    sc = scenario([unit("a", (2, 2), keywords=nine)], [unit("b", (20, 20))], ruleset="one_year_war")
+    assert {k.value for k in parse_scenario(sc).units()[0].card.keywords} == set(nine)
 
 
 @pytest.mark.parametrize("kw", ["sensor", "amphibious"])
