@@ -42,6 +42,19 @@
     return hits + (hits === 1 ? " Hit" : " Hits");
   }
 
+  // How much larger than its inches the map draws a unit's marker: the stylesheet's
+  // --marker-scale (1.3 on a phone), read once for each frame drawn (Replay.show).
+  function markerScale(svg) {
+    return parseFloat(getComputedStyle(svg).getPropertyValue("--marker-scale")) || 1;
+  }
+
+  // A unit's marker's radius as drawn, in the map's inches: its Size's (battles.table's
+  // unit_radius) at the marker scale of the frame drawn. Markers are spread, named and tapped
+  // by this radius, the circle seen, not by the smaller one of its inches.
+  function drawnRadius(info, scale) {
+    return (info.r || 0) * scale;
+  }
+
   function Replay(box, data) {
     this.box = box;
     this.data = data;
@@ -162,6 +175,11 @@
       if (node) { id = node.getAttribute("data-unit"); }
       if (id) { self.select(id); }
     });
+    // A phone turned on its side, or a window widened, may draw the markers at another scale:
+    // the frame is drawn again, spread and tapped as now seen.
+    window.addEventListener("resize", function () {
+      if (markerScale(self.svg) !== self.scale) { self.show(self.index); }
+    });
     // A unit reached with Tab shows its name (on a phone too): place it clear of the rest.
     this.svg.addEventListener("focusin", function () { self.declutter(); });
     this.svg.addEventListener("focusout", function () { self.declutter(); });
@@ -212,7 +230,7 @@
   };
 
   // The unit drawn nearest a tap at (clientX, clientY) that the tap reaches (mapTap.nearestUnit
-  // in map-tap.js, 12 CSS px round a unit's centre or anywhere on its circle), as
+  // in map-tap.js, 12 CSS px round a unit's centre or anywhere on its circle as drawn), as
   // the frame shown draws them; null if none does. A unit out of sight is not drawn, so not
   // reached.
   Replay.prototype.tappedUnit = function (clientX, clientY) {
@@ -221,13 +239,14 @@
     var at = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
     var data = this.data;
     var drawnAt = this.drawnAt;
+    var scale = this.scale;
     var drawn = [];
     Array.prototype.forEach.call(this.svg.querySelectorAll("[data-unit]"), function (node) { // in the order drawn
       var id = node.getAttribute("data-unit");
       var at = drawnAt[id];
       var info = data.units[id];
       if (!at || !info || !info.r) { return; }
-      drawn.push({ id: id, x: at[0], y: at[1], r: info.r });
+      drawn.push({ id: id, x: at[0], y: at[1], r: drawnRadius(info, scale) });
     });
     return mapTap.nearestUnit({ x: at.x, y: at.y }, drawn, mapTap.reachIn(this.svg));
   };
@@ -341,7 +360,8 @@
     var data = this.data;
     var self = this;
     this.index = index;
-    this.drawnAt = drawnPlaces(state, data);
+    this.scale = markerScale(this.svg);
+    this.drawnAt = drawnPlaces(state, data, this.scale);
     Object.keys(state.units).forEach(function (id) {
       var node = self.unitNodes[id];
       var info = data.units[id];
@@ -434,9 +454,10 @@
     });
   }
 
-  // Each unit seen at a frame, by id: where its marker is drawn (spreadMarkers), in the order
-  // the page draws them (battles.table.drawing_order: the biggest first).
-  function drawnPlaces(state, data) {
+  // Each unit seen at a frame, by id: where its marker is drawn (spreadMarkers, by the radii
+  // drawn at `scale`), in the order the page draws them (battles.table.drawing_order: the
+  // biggest first).
+  function drawnPlaces(state, data, scale) {
     var ids = Object.keys(state.units).filter(function (id) {
       var u = state.units[id];
       return u[0] !== null && data.units[id];
@@ -444,7 +465,7 @@
     ids.sort(function (a, b) { return (data.units[b].size || 0) - (data.units[a].size || 0); });
     var places = spreadMarkers(ids.map(function (id) {
       var u = state.units[id];
-      return { x: u[0], y: u[1], r: data.units[id].r || 0, faint: u[4] !== 0 };
+      return { x: u[0], y: u[1], r: drawnRadius(data.units[id], scale), faint: u[4] !== 0 };
     }));
     var drawn = {};
     ids.forEach(function (id, i) { drawn[id] = places[i]; });
@@ -492,21 +513,21 @@
       try { b = node.getBBox(); } catch (e) { return null; }
       return b.width ? { x1: b.x, y1: b.y, x2: b.x + b.width, y2: b.y + b.height } : null;
     };
+    var scale = this.scale;
     var shown = [];
     Object.keys(this.unitNodes).forEach(function (id) {
       var node = self.unitNodes[id];
-      if (node.classList.contains("unseen")) { return; }
+      var info = self.data.units[id];
+      if (node.classList.contains("unseen") || !info) { return; }
       var at = (node.getAttribute("transform") || "").match(/translate\(([-\d.e]+)[ ,]+([-\d.e]+)\)/);
       if (!at) { return; }
-      shown.push({ node: node, x: parseFloat(at[1]), y: parseFloat(at[2]) });
+      shown.push({ node: node, x: parseFloat(at[1]), y: parseFloat(at[2]), r: info.r || 0,
+                   drawn: drawnRadius(info, scale) });
     });
     var first = function (u) { return u.node.classList.contains("active") || u.node.classList.contains("selected") ? 0 : 1; };
     shown.sort(function (a, b) { return first(a) - first(b); });
-    // A marker drawn larger than its inches (on a phone: the stylesheet's --marker-scale).
-    var scale = parseFloat(getComputedStyle(this.svg).getPropertyValue("--marker-scale")) || 1;
-    var radius = function (u) { return parseFloat(u.node.querySelector("circle").getAttribute("r")); };
     var markers = shown.map(function (u) {
-      var r = radius(u) * scale;
+      var r = u.drawn;
       return { x1: u.x - r, y1: u.y - r, x2: u.x + r, y2: u.y + r, faint: u.node.classList.contains("removed") };
     });
     var labels = [];
@@ -522,10 +543,10 @@
       var b = box(label);
       if (!b) { return; }
       var w = b.x2 - b.x1, h = b.y2 - b.y1;
-      var r = radius(u) * scale;
+      var r = u.drawn;
       // Under its marker as drawn, the name's top (0.8 of its height over its baseline) clear of
       // it: a phone draws both larger than their inches.
-      var below = Math.max(parseFloat(home) + radius(u) * (scale - 1), r + 0.02 + h * 0.8);
+      var below = Math.max(parseFloat(home) + r - u.r, r + 0.02 + h * 0.8);
       var spots = [
         [0, below, "middle"], [0, -r - 0.15, "middle"], [r + 0.15, 0.15 + h * 0.3, "start"],
         [-r - 0.15, 0.15 + h * 0.3, "end"], [0, below + h, "middle"], [0, -r - 0.15 - h, "middle"]
