@@ -72,8 +72,10 @@ def place_labels(
     The ``light`` pieces' names (a building's, written in white on its dark roof) are read only
     on the piece: each goes wholly on it, ``MARGIN`` inside its edges, or else wholly off it,
     just above or below, to be written in the map's dark ink (`Spot.beside`); half on the edge,
-    "Farmhouse" lost its first letter and its tops to the pale ground round it on a phone. No
-    label is written past the edges of the ``table``, where the map ends."""
+    "Farmhouse" lost its first letter and its tops to the pale ground round it on a phone. A
+    piece less tall than a name (a wall, `_hidden_under_a_name`) has its name just above or below
+    it, as a light name off its piece: written on it, "lane wall" hid the wall whole. No label is
+    written past the edges of the ``table``, where the map ends."""
     taken = list(taken)
     spots: dict[str, Spot] = {}
     number = 0
@@ -83,6 +85,9 @@ def place_labels(
             tries = [(y, False) for y in _heights_on(baseline, top, bottom)]
             tries += [(y, True) for y in _heights_beside(top, bottom)]
             room = right - left - 2 * MARGIN
+        elif _hidden_under_a_name(top, bottom):
+            tries = [(y, True) for y in _heights_beside(top, bottom)]
+            room = right - left + SPILL
         else:
             tries = [(y, False) for y in _heights(baseline, top, bottom)]
             room = right - left + SPILL
@@ -115,6 +120,13 @@ def _free(
         if fits and on_table and not clashes(box, taken):
             return y, beside
     return None
+
+
+def _hidden_under_a_name(top: float, bottom: float) -> bool:
+    """Whether a piece from ``top`` to ``bottom`` is less tall than a name and its halo: a name
+    written across it hides it."""
+    _, above, _, below = text_box("", 0.0, 0.0)
+    return bottom - top < below - above + 2 * HALO
 
 
 def _within(box: Box, table: Box) -> bool:

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from battles.engine import events as ev
 from battles.engine import load_scenario, parse_scenario, run_battle
 from battles.frames import replay_frames
-from battles.map_labels import MARGIN, text_box
+from battles.map_labels import HALO, MARGIN, text_box
 from battles.names import building_name, readable, scenario_names
 from battles.narration import describe, describe_roll
 from battles.report import log_turns
@@ -150,6 +150,27 @@ def test_a_buildings_name_is_written_wholly_on_it_or_wholly_beside_it(reference)
     if reference.slug == "crossroads":
         (farmhouse,) = table.buildings
         assert farmhouse.name == "Farmhouse" and farmhouse.name_beside, farmhouse
+
+
+@pytest.mark.parametrize("reference", reference_scenarios(), ids=lambda s: s.slug)
+def test_a_walls_name_is_written_beside_it_not_over_it(reference):
+    """A piece less tall than a name (a wall) keeps its name off it, just above or below and
+    clear of its halo: written on it, "lane wall" hid the Crossroads' wall whole on a phone."""
+    scenario = parse_scenario(reference.data)
+    table = table_view(scenario)
+    polygons = {t.id: t.polygon for t in scenario.terrain}
+    walls = 0
+    for piece in table.terrain:
+        x0, y0, x1, y1 = polygons[piece.id].bbox
+        top, bottom = scenario.height - y1, scenario.height - y0
+        box = text_box(piece.name, float(piece.cx), float(piece.cy))
+        if bottom - top >= box[3] - box[1] + 2 * HALO:
+            continue  # the name fits on it and leaves it seen round the name
+        walls += 1
+        assert box[3] + HALO <= top or bottom <= box[1] - HALO, (piece.id, box, top, bottom)
+        assert x0 < box[2] and box[0] < x1, piece.id  # beside it, not off along the table
+    if reference.slug == "crossroads":
+        assert walls == 1  # the lane wall
 
 
 @pytest.mark.parametrize("reference", reference_scenarios(), ids=lambda s: s.slug)
