@@ -26,6 +26,7 @@ from campaign.models import (
 )
 from campaign.rules.values import parse_field
 from campaign.services import calendar_advance, unit_create, unit_edit
+from campaign.services._record import campaign_full
 from campaign.services.roster import EDITABLE, unit_create_check, unit_edit_check
 from units.bucs import Specialty
 
@@ -38,13 +39,74 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class CampaignAddsForm(forms.ModelForm):
+    """A force or a membership added on its own admin page: refused past what its campaign
+    holds (`campaign_full`), as the campaign's own pages refuse one."""
+
+    holds = ""
+    """What it adds, a key of `CAMPAIGN_HOLDS`."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        campaign = data.get("campaign")
+        adding = self.instance.pk is None and campaign is not None
+        if adding and (full := campaign_full(campaign, self.holds)):
+            raise ValidationError(full)
+        return data
+
+
+class ForceAdminForm(CampaignAddsForm):
+    holds = "force"
+
+    class Meta:
+        model = Force
+        fields = ("campaign", "owner", "name")
+
+
+class MembershipAdminForm(CampaignAddsForm):
+    holds = "member"
+
+    class Meta:
+        model = Membership
+        fields = ("campaign", "user", "role", "last_visit_at", "email_notices", "notified_upto")
+
+
+class CampaignAddsFormSet(forms.BaseInlineFormSet):
+    """Forces or memberships added on a campaign's admin page, several at once: refused
+    together past what the campaign holds."""
+
+    holds = ""
+
+    def clean(self) -> None:
+        super().clean()
+        adding = sum(
+            1
+            for form in self.forms
+            if form.instance.pk is None
+            and form.has_changed()
+            and not self._should_delete_form(form)
+        )
+        if adding and (full := campaign_full(self.instance, self.holds, adding)):
+            raise ValidationError(full)
+
+
+class MembershipFormSet(CampaignAddsFormSet):
+    holds = "member"
+
+
+class ForceFormSet(CampaignAddsFormSet):
+    holds = "force"
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
+    formset = MembershipFormSet
     extra = 0
 
 
 class ForceInline(admin.TabularInline):
     model = Force
+    formset = ForceFormSet
     extra = 0
     fields = ("name", "owner")
     show_change_link = True
@@ -81,6 +143,7 @@ class CampaignAdmin(admin.ModelAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin):
+    form = MembershipAdminForm
     list_display = ("user", "campaign", "role", "joined_at")
     list_filter = ("role", "campaign")
     search_fields = ("user__username", "campaign__name")
@@ -102,6 +165,7 @@ class UnitInline(admin.TabularInline):
 
 @admin.register(Force)
 class ForceAdmin(admin.ModelAdmin):
+    form = ForceAdminForm
     list_display = ("name", "campaign", "owner", "unit_count")
     list_filter = ("campaign",)
     search_fields = ("name", "owner__username", "campaign__name")

@@ -55,6 +55,8 @@ from campaign.rules.state import (
     snapshot_replay,
 )
 from campaign.rules.values import (
+    MAX_CHARACTERS_PER_CAMPAIGN,
+    MAX_MEMBERS_PER_CAMPAIGN,
     MAX_PENDING_INVITATIONS,
     MAX_UNITS_PER_FORCE,
     NAME_LENGTH,
@@ -780,6 +782,15 @@ def check_counts(c: Checker, data: dict[str, Any]) -> bool:
     return ok
 
 
+def past_most(c: Checker, path: str, listed: list[Any], what: str, holder: str, most: int) -> bool:
+    """Whether ``listed`` holds more than ``holder`` may (``most``), said by its path before any
+    of it is read: "holds 101 units; a force holds at most 100"."""
+    if len(listed) <= most:
+        return False
+    c.error(path, f"holds {len(listed):,} {what}; {holder} holds at most {most:,}")
+    return True
+
+
 def check_ruleset(c: Checker, path: str, value: Any) -> bool:
     if value not in Ruleset.values:
         c.error(path, f"must be one of {', '.join(Ruleset.values)}, got {value_shown(value)}")
@@ -817,9 +828,7 @@ def check_force(
     if not isinstance(data["units"], list):
         c.error(f"{path}.units", "must be a list")
         return None
-    if len(data["units"]) > MAX_UNITS_PER_FORCE:
-        c.error(f"{path}.units", f"holds {len(data['units']):,} units; a force holds at most "
-                                 f"{MAX_UNITS_PER_FORCE}")  # fmt: skip
+    if past_most(c, f"{path}.units", data["units"], "units", "a force", MAX_UNITS_PER_FORCE):
         return None
     units = []
     names: set[str] = set()
@@ -1072,6 +1081,8 @@ def check_members(
     if not isinstance(members, list):
         c.error(path, "must be a list")
         return {}
+    if past_most(c, path, members, "members", "a campaign", MAX_MEMBERS_PER_CAMPAIGN):
+        return {}
     found: dict[str, Any] = {}
     for index, member in enumerate(members):
         at = f"{path}[{index}]"
@@ -1191,6 +1202,8 @@ def check_characters(
     (a unit with a leader, by force and unit name) and their record of heals."""
     if not isinstance(data, list):
         c.error(path, "must be a list")
+        return []
+    if past_most(c, path, data, "characters", "a campaign", MAX_CHARACTERS_PER_CAMPAIGN):
         return []
     led = {
         (force["name"], unit["state"].name): unit["state"].leader

@@ -36,6 +36,15 @@ limit its Launch takes."""
 MAX_PENDING_INVITATIONS = 50
 """Invitations one campaign may have waiting: more than a gaming group has members, and a cap
 because an invitation to a name nobody has is kept like any other."""
+MAX_FORCES_PER_CAMPAIGN = 50
+"""Forces one campaign may have: a table's campaign has a few, one or two a player, and its
+dashboard lists every one. Fifty full forces are 5,000 units, far past an import's 2,000."""
+MAX_MEMBERS_PER_CAMPAIGN = 100
+"""Co-GMs, players and spectators one campaign may have: twice the invitations it may have
+waiting, and many times a gaming group."""
+MAX_CHARACTERS_PER_CAMPAIGN = 500
+"""Characters one campaign may have, player characters and NPCs: a leader for every unit of
+five full forces. The Characters page lists them a page at a time."""
 
 
 def whole_number(value: Any, low: int, high: int) -> int:

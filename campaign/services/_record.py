@@ -15,9 +15,14 @@ from django.db.models import Model
 from battles import queue
 from battles.refusals import BattleInputError
 from campaign.models import Campaign, Character, HistoryEntry, Leader, StoryEntry, Unit
-from campaign.rules.history import sentence
+from campaign.rules.history import plural, sentence
 from campaign.rules.orders import order_done_text
 from campaign.rules.state import CampaignUnitState, snapshot_diff
+from campaign.rules.values import (
+    MAX_CHARACTERS_PER_CAMPAIGN,
+    MAX_FORCES_PER_CAMPAIGN,
+    MAX_MEMBERS_PER_CAMPAIGN,
+)
 from campaign.selectors import campaign_can_manage
 from units.models import new_version
 from units.words import quoted, value_shown
@@ -58,6 +63,29 @@ def name_taken(holder: str, kind: str, name: str, *, has: str = "has") -> str:
     what to do: "Red Company already has a unit called “Rifles 1”; choose another name". One
     wording for every such clash: a unit's, a force's, a character's, a map's, a campaign's."""
     return f"{holder} already {has} {kind} called {quoted(name)}; {ANOTHER_NAME}"
+
+
+CAMPAIGN_HOLDS = {
+    "force": ("forces", MAX_FORCES_PER_CAMPAIGN),
+    "member": ("memberships", MAX_MEMBERS_PER_CAMPAIGN),
+    "character": ("characters", MAX_CHARACTERS_PER_CAMPAIGN),
+}
+"""What a campaign holds a bounded number of: the campaign's rows of it, and the most."""
+
+
+def campaign_full(campaign: Campaign, what: str, adding: int = 1) -> str:
+    """Why ``campaign`` takes no more ``what`` (a key of `CAMPAIGN_HOLDS`), in a sentence, or
+    "" while it has room for ``adding`` more: "Spam Campaign already has 50 forces, the most a
+    campaign may have". A service that writes one holds the campaign's row (`locked`) while
+    it counts, so two requests at once cannot both take the last place."""
+    rows, most = CAMPAIGN_HOLDS[what]
+    held = getattr(campaign, rows).count() if campaign.pk else 0  # a campaign not yet saved
+    if held + adding <= most:
+        return ""
+    if held < most:  # room for some, not for all (the admin adds several at once)
+        room = plural(most - held, f"more {what}")
+        return f"{campaign} has room for {room}, as a campaign has at most {most}"
+    return f"{campaign} already has {plural(most, what)}, the most a campaign may have"
 
 
 Row = TypeVar("Row", bound=Model)

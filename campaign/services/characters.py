@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 
 from campaign.models import (
@@ -26,6 +26,7 @@ from campaign.rules.history import lost_past_full, number_text
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.selectors import command_refused, history_standing
 from campaign.services._record import (
+    campaign_full,
     locked,
     name_taken,
     require_manager,
@@ -51,7 +52,10 @@ def character_create(
 ) -> Character:
     """A player character (``player`` a member of the campaign) or a named NPC (no player)."""
     require_manager(campaign, actor)
+    campaign = locked(campaign)  # one count of its characters at a time
     errors: dict[str, list[str]] = {}
+    if full := campaign_full(campaign, "character"):
+        errors[NON_FIELD_ERRORS] = [full]
     name = (name or "").strip()
     if not name:
         errors["name"] = ["a character needs a name"]

@@ -12,7 +12,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
+from django.core.exceptions import (
+    NON_FIELD_ERRORS,
+    ObjectDoesNotExist,
+    PermissionDenied,
+    ValidationError,
+)
 from django.db import IntegrityError, transaction
 
 from campaign.models import (
@@ -75,6 +80,7 @@ from campaign.selectors import (
     leader_most_hit_points,
 )
 from campaign.services._record import (
+    campaign_full,
     campaign_made,
     campaign_save_once,
     locked,
@@ -195,7 +201,10 @@ def still_playing(campaign: Campaign, user: Any, *, leaving: bool = False) -> st
 def membership_set(*, campaign: Campaign, user: Any, role: str, actor: Any = None) -> Membership:
     """Make the user a co-GM, player or spectator of the campaign (or change their role)."""
     require_manager(campaign, actor)
+    campaign = locked(campaign)  # one count of its members at a time
     membership = Membership.objects.filter(campaign=campaign, user=user).first()
+    if membership is None and (full := campaign_full(campaign, "member")):
+        raise ValidationError(full)
     was = membership.role if membership else None
     membership = membership or Membership(campaign=campaign, user=user)
     membership.role = role
@@ -343,7 +352,7 @@ def join_refusal(campaign: Campaign, user: Any) -> str:
         return f"You are the GM of {campaign.name}: this link is for the one you invited."
     if Membership.objects.filter(campaign=campaign, user=user).exists():
         return f"You are in {campaign.name} already: this invitation is for someone else."
-    return ""
+    return campaign_full(campaign, "member")
 
 
 TAKEN = "Someone has this username already: choose another, or log in if it is yours."
@@ -367,6 +376,8 @@ def account_join(
     name_field = model.USERNAME_FIELD
     user = model(**{name_field: username.strip(), "email": email.strip().lower()})
     errors: dict[str, list[str]] = {}
+    if full := campaign_full(invitation.campaign, "member"):
+        errors[NON_FIELD_ERRORS] = [full]  # said before an account is made for nothing
     try:
         user.full_clean(exclude=["password"])
     except ValidationError as error:
@@ -401,6 +412,11 @@ def _joined(invitation: Invitation, user: Any) -> Membership:
     campaign = invitation.campaign
     membership = Membership.objects.filter(campaign=campaign, user=user).first()
     joined = membership is None
+    # Counted without locking the campaign: its invitation is locked already, and taking the
+    # campaign after it could deadlock with `invitation_send`, which takes them the other way
+    # round. No more than `MAX_PENDING_INVITATIONS` wait, so joins at one moment pass by few.
+    if joined and (full := campaign_full(campaign, "member")):
+        raise ValidationError(full)
     if joined:
         membership = Membership(campaign=campaign, user=user, role=invitation.role)
         _full_clean(membership)
@@ -537,6 +553,9 @@ def campaign_hand_over(
 def force_create(*, campaign: Campaign, owner: Any, name: str, actor: Any = None) -> Force:
     """A force for a player (or the GM, or a co-GM) of the campaign."""
     require_manager(campaign, actor)
+    campaign = locked(campaign)  # one count of its forces at a time
+    if full := campaign_full(campaign, "force"):
+        raise ValidationError(full)
     force = Force(campaign=campaign, owner=owner, name=name)
     _force_check(force)
     force.save()

@@ -41,9 +41,10 @@ from campaign.models import (
 from campaign.rules.history import plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.state import Status
-from campaign.rules.values import MAX_PENDING_INVITATIONS
+from campaign.rules.values import MAX_FORCES_PER_CAMPAIGN, MAX_PENDING_INVITATIONS
 from campaign.selectors import campaigns_for_user, invitee_key, invitee_keys, with_holdings
 from campaign.services._record import (
+    campaign_full,
     campaign_made,
     campaign_save_once,
     locked,
@@ -85,6 +86,7 @@ from campaign.transfer import (
     check_settings,
     check_story,
     check_table_rolls,
+    past_most,
     refs_translate,
 )
 from campaign.transfer_battles import REFIGHT_MOST, check_battles, check_refought
@@ -426,7 +428,10 @@ def campaign_import(
     forces = []
     if not isinstance(data["forces"], list):
         c.error("forces", "must be a list")
-    elif ruleset_ok:
+    elif (
+        not past_most(c, "forces", data["forces"], "forces", "a campaign", MAX_FORCES_PER_CAMPAIGN)
+        and ruleset_ok
+    ):
         names: set[Any] = set()
         for index, force in enumerate(data["forces"]):
             path = f"forces[{index}]"
@@ -737,7 +742,9 @@ def force_import(*, campaign: Campaign, data: Any, owner: Any = None, actor: Any
     `owner` takes it over (by default the export's owner, who must play in the campaign).
     """
     require_manager(campaign, actor)
-    campaign = locked(campaign)  # its day as stored, not as the caller's copy last saw it
+    campaign = locked(campaign)  # its day and its forces as stored, one count at a time
+    if full := campaign_full(campaign, "force"):
+        raise ValidationError(full)
     c = Checker()
     if not check_header(c, data, FORCE_FORMAT, ("ruleset", "force")):
         raise ValidationError(c.errors)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
+from html import unescape as html_unescape
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from campaign.models import HistoryEntry, Unit
+from campaign.models import Force, HistoryEntry, Membership, Unit
 from campaign.rules.bridge import UnitOutcome
 from campaign.rules.state import Status
+from campaign.rules.values import MAX_FORCES_PER_CAMPAIGN, MAX_MEMBERS_PER_CAMPAIGN
 from campaign.services import outcome_apply, quick_resolve_run
 
 MODELS = (
@@ -123,6 +127,82 @@ def test_the_admin_refuses_a_unit_the_services_refuse(admin_client, force, cards
     assert response.status_code == 200
     assert "A Raw unit holds no specialties" in response.content.decode()
     assert not Unit.objects.filter(name="Crowded").exists()
+
+
+def _fill_forces(campaign, most: int) -> None:
+    Force.objects.bulk_create(
+        Force(campaign=campaign, owner=campaign.gm, name=f"Company {n:03}")
+        for n in range(campaign.forces.count(), most)
+    )
+
+
+def test_the_admin_adds_a_force_one_under_the_most_and_refuses_the_next(admin_client, campaign):
+    _fill_forces(campaign, MAX_FORCES_PER_CAMPAIGN - 1)
+    url = reverse("admin:campaign_force_add")
+    data = _form_values(admin_client.get(url).content.decode())  # its units' empty inline too
+    data.update(campaign=campaign.pk, owner=campaign.gm.pk, name="Last Guards")
+    assert admin_client.post(url, data).status_code == 302
+    refused = admin_client.post(url, {**data, "name": "One Too Many"})
+    assert refused.status_code == 200
+    said = f"Op. Test already has {MAX_FORCES_PER_CAMPAIGN} forces, the most a campaign may have"
+    assert said in refused.content.decode()
+    assert campaign.forces.count() == MAX_FORCES_PER_CAMPAIGN
+
+
+def test_the_admin_refuses_a_member_past_the_most_on_its_own_page(admin_client, campaign, cast):
+    User = get_user_model()
+    held = campaign.memberships.count()
+    users = User.objects.bulk_create(
+        User(username=f"onlooker-{n:03}") for n in range(held, MAX_MEMBERS_PER_CAMPAIGN)
+    )
+    Membership.objects.bulk_create(
+        Membership(campaign=campaign, user=user, role="spectator") for user in users
+    )
+    data = {"campaign": campaign.pk, "user": cast.outsider.pk, "role": "player",
+            "notified_upto": 0}  # fmt: skip
+    refused = admin_client.post(reverse("admin:campaign_membership_add"), data)
+    assert refused.status_code == 200
+    said = f"Op. Test already has {MAX_MEMBERS_PER_CAMPAIGN} members, the most a campaign may have"
+    assert said in refused.content.decode()
+    assert not campaign.memberships.filter(user=cast.outsider).exists()
+
+
+def test_the_admin_refuses_forces_added_together_past_the_most(admin_client, campaign):
+    _fill_forces(campaign, MAX_FORCES_PER_CAMPAIGN - 1)
+    url = reverse("admin:campaign_campaign_change", args=[campaign.pk])
+    page = admin_client.get(url)
+    data = _form_values(page.content.decode())
+    forces = "forces"
+    held = int(data[f"{forces}-TOTAL_FORMS"])
+    for n, name in enumerate(("Last Guards", "One Too Many")):
+        data[f"{forces}-{held + n}-name"] = name
+        data[f"{forces}-{held + n}-owner"] = str(campaign.gm.pk)
+        data[f"{forces}-{held + n}-campaign"] = str(campaign.pk)
+    data[f"{forces}-TOTAL_FORMS"] = str(held + 2)
+    refused = admin_client.post(url, data)
+    assert refused.status_code == 200
+    said = (
+        f"Op. Test has room for 1 more force, as a campaign has at most {MAX_FORCES_PER_CAMPAIGN}"
+    )
+    assert said in refused.content.decode()
+    assert campaign.forces.count() == MAX_FORCES_PER_CAMPAIGN - 1
+
+
+def _form_values(html: str) -> dict[str, str]:
+    """The values a browser would send back from the page's form, as they are."""
+    values = {}
+    for tag in re.findall(r"<input[^>]*>", html):
+        name = re.search(r'name="([^"]+)"', tag)
+        if name is None or ('type="checkbox"' in tag and "checked" not in tag):
+            continue
+        value = re.search(r'value="([^"]*)"', tag)
+        values[name.group(1)] = html_unescape(value.group(1)) if value else ""
+    for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', html, re.S):
+        chosen = re.search(r'<option value="([^"]*)"[^>]*selected', body)
+        values[name] = chosen.group(1) if chosen else ""
+    for name, body in re.findall(r'<textarea name="([^"]+)"[^>]*>(.*?)</textarea>', html, re.S):
+        values[name] = html_unescape(body.strip("\n"))
+    return values
 
 
 def test_the_calendar_advances_from_the_admin(admin_client, campaign):

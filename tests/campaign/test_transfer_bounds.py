@@ -1,7 +1,7 @@
-"""An import is bounded: counts past `IMPORT_MOST`, a force past its units, a log past what the
-engine writes are refused in a sentence before the rest is read; a long history is written in
-batches; a name given as a list or an object is refused by its path; a form sent twice imports
-or starts one campaign."""
+"""An import is bounded: counts past `IMPORT_MOST`, a force past its units, a campaign past its
+forces, members or characters, a log past what the engine writes are refused in a sentence
+before the rest is read; a long history is written in batches; a name given as a list or an
+object is refused by its path; a form sent twice imports or starts one campaign."""
 
 from __future__ import annotations
 
@@ -15,9 +15,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign.models import Campaign, Character, Engagement, Order, TableRoll
-from campaign.services import campaign_create, campaign_import
-from campaign.transfer import IMPORT_MOST, campaign_export
+from campaign.models import Campaign, Character, Engagement, Force, Order, TableRoll
+from campaign.rules.values import (
+    MAX_CHARACTERS_PER_CAMPAIGN,
+    MAX_FORCES_PER_CAMPAIGN,
+    MAX_MEMBERS_PER_CAMPAIGN,
+)
+from campaign.services import campaign_create, campaign_import, force_import
+from campaign.transfer import IMPORT_MOST, campaign_export, force_export
 from tests.campaign import test_transfer, test_transfer_battles
 from tests.campaign.test_transfer import counts
 
@@ -61,6 +66,54 @@ def test_a_force_past_the_units_a_force_holds_is_refused_by_its_path(played):
         "holds 101 units; a force holds at most 100"
     ]
     assert counts() == before
+
+
+def test_an_export_past_what_a_campaign_holds_is_refused_whole_by_its_paths(played):
+    data = copy.deepcopy(campaign_export(campaign=played))
+    owner = data["forces"][0]["owner"]
+    data["forces"] = [
+        {"name": f"Company {n}", "owner": owner, "units": []}
+        for n in range(MAX_FORCES_PER_CAMPAIGN + 1)
+    ]
+    data["campaign"]["members"] = [
+        {"user": f"onlooker-{n}", "role": "spectator"} for n in range(MAX_MEMBERS_PER_CAMPAIGN + 1)
+    ]
+    data["characters"] = [{} for _ in range(MAX_CHARACTERS_PER_CAMPAIGN + 1)]
+    before = _all_counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    said = refused.value.message_dict
+    assert said["forces"] == ["holds 51 forces; a campaign holds at most 50"]
+    assert said["campaign.members"] == ["holds 101 members; a campaign holds at most 100"]
+    assert said["characters"] == ["holds 501 characters; a campaign holds at most 500"]
+    assert _all_counts() == before
+
+
+def test_an_export_with_as_many_forces_as_a_campaign_holds_is_imported(played):
+    data = copy.deepcopy(campaign_export(campaign=played))
+    owner = data["forces"][0]["owner"]
+    data["forces"] += [
+        {"name": f"Company {n}", "owner": owner, "units": []}
+        for n in range(MAX_FORCES_PER_CAMPAIGN - len(data["forces"]))
+    ]
+    assert campaign_import(data=data).forces.count() == MAX_FORCES_PER_CAMPAIGN
+
+
+def test_a_force_moving_into_a_full_campaign_is_refused_writing_nothing(played):
+    exported = force_export(force=played.forces.get(name="Red Company"))
+    exported["force"]["name"] = "Red Company, again"
+    held = played.forces.count()
+    Force.objects.bulk_create(
+        Force(campaign=played, owner=played.gm, name=f"Company {n}")
+        for n in range(held, MAX_FORCES_PER_CAMPAIGN)
+    )
+    before = _all_counts()
+    with pytest.raises(ValidationError) as refused:
+        force_import(campaign=played, data=exported)
+    assert refused.value.messages == [
+        f"{played.name} already has 50 forces, the most a campaign may have"
+    ]
+    assert _all_counts() == before
 
 
 def test_a_log_longer_than_the_engine_writes_is_refused_before_its_events_are_read(
