@@ -2339,7 +2339,21 @@ def unit_event(label: str, sentence: str) -> str:
     return f"{label} — {sentence}"
 
 
-def revert_blocked(campaign: Campaign, applied_entries: Any, fight: str = "battle") -> list[str]:
+@dataclass(frozen=True)
+class RevertBlocked:
+    """Why a fight's outcome cannot be reverted, for one unit: the sentence, and the unit whose
+    page the GM goes to, to undo or correct what changed it since."""
+
+    unit: Unit
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def revert_blocked(
+    campaign: Campaign, applied_entries: Any, fight: str = "battle"
+) -> list[RevertBlocked]:
     """Why a battle's (or an engagement's, ``fight``) applied outcome cannot be reverted as its
     units stand now, a sentence per unit (`revert_blocked_lines`); none when it can be."""
     blockers = revert_blockers(applied_entries=applied_entries)
@@ -2348,7 +2362,8 @@ def revert_blocked(campaign: Campaign, applied_entries: Any, fight: str = "battl
     for index, (unit, shown) in enumerate(blockers):
         if any(e.pk not in undo for e in shown):
             blockers[index] = (unit, _undone_in_turn(unit, shown, undo, applied_entries))
-    return revert_blocked_lines(blockers, undo, fight)
+    lines = revert_blocked_lines(blockers, undo, fight)
+    return [RevertBlocked(unit, text) for (unit, _), text in zip(blockers, lines, strict=True)]
 
 
 def _undone_in_turn(

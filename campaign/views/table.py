@@ -938,7 +938,8 @@ def engagement_revert_view(request: HttpRequest, pk: int, engagement_pk: int) ->
         if record.state == Engagement.State.APPLIED and (
             blocked := revert_blocked(record.campaign, record.applied_entries, "engagement")
         ):
-            raise ValidationError(blocked)  # what changed since, by name: not "undo that first"
+            # What changed since, by name: not "undo that first".
+            raise ValidationError([str(line) for line in blocked])
         applied = HistoryEntry.objects.filter(pk__in=record.applied_entries).select_related("unit")
         units = [entry.unit for entry in sorted(applied, key=lambda e: e.pk)]  # the line-up's order
         engagement_revert(engagement=record, reason=data["reason"], actor=request.user)

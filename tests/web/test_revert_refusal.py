@@ -379,3 +379,27 @@ def test_a_reverted_table_battle_tells_apart_two_units_of_one_name(client, world
     assert (
         f"{possessive(battle.name)} outcome is undone: {both} are as they were before it." in said
     )
+
+
+def test_a_revert_refusal_leads_to_the_page_of_each_unit_it_names(client, world):
+    # "Undo it on Iron Wolf's page" named a page and gave no way there: the GM went looking
+    # for the unit through the force's roster or the unit search. Each unit's line now ends
+    # with a link to its page, on a battle's refusal and on an engagement's alike.
+    gm = world.users["gm"]
+    login(client, world, "gm")
+    battle = world.table_battle
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    battle.refresh_from_db()
+    entries = HistoryEntry.objects.filter(pk__in=battle.applied_entries)
+    unit = next(e.unit for e in entries if "in_combat_zone" in e.after)
+    unit_edit(unit=unit, changes={"in_combat_zone": False}, reason="a sniper", actor=gm)
+    link = f'<a href="{_url("unit", world, unit.pk)}">Go to {possessive(unit.name)} page</a>'
+    page = html.unescape(client.get(_url("battle-revert", world, battle.pk)).text)
+    assert "has changed since" in page and page.count(link) == 1
+
+    record, ours = _engagement(world)
+    ours = Unit.objects.get(pk=ours.pk)
+    unit_edit(unit=ours, changes={"experience": _another_count(ours)}, reason="drill", actor=gm)
+    link = f'<a href="{_url("unit", world, ours.pk)}">Go to {possessive(ours.name)} page</a>'
+    page = html.unescape(client.get(_url("engagement", world, record.pk)).text)
+    assert "has changed since" in page and page.count(link) == 1
