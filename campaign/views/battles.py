@@ -112,6 +112,7 @@ from campaign.views._common import (
     form_action,
     reverted_context,
 )
+from campaign.views.pages import fought_medics_due
 from units.models import UnitType
 
 POLL_SECONDS = 1
@@ -522,6 +523,9 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         context["changes"], context["changes_hidden"] = changes_for_reader(
             viewer, changes(entries_changes(entries), entries)
         )
+        if viewer.manages:
+            fought = (c.unit for c in context["changes"])
+            context.update(fought_medics_due(viewer.campaign, fought))
     elif cb.state == CampaignBattle.State.REVERTED:
         # What the revert gave back, who reverted it, when and why: as an engagement's page.
         said = f"{possessive(cb.name)} outcome is undone"

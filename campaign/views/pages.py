@@ -7,7 +7,7 @@ without JavaScript.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -200,6 +200,16 @@ def medics_due_context(
         "medics_spent": {pk for pk, left in medics.items() if not left},
         "medics_spent_text": MEDICS_SPENT,
     }
+
+
+def fought_medics_due(campaign: Campaign, fought: Iterable[Unit]) -> dict[str, Any]:
+    """Which of the units a fight changed now carry Casualty hits awaiting the medics, until
+    when, and each force's "Send in the medics" (`medics_due_context`): told to the GM on the
+    fight's page once its outcome is applied, so the next step is there, not on another page."""
+    fought = list(fought)
+    attention = units_needing_attention(campaign, {unit.force_id for unit in fought})
+    pks = {unit.pk for unit in fought}
+    return medics_due_context(campaign, [a for a in attention if a.unit.pk in pks])[1]
 
 
 def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) -> dict[str, Any]:

@@ -123,7 +123,7 @@ from campaign.views.actions import (
     time_review,
     to_engagement_review,
 )
-from campaign.views.pages import medics_due_context
+from campaign.views.pages import fought_medics_due, medics_due_context
 from units.bucs import (
     DUG_IN,
     HIT_MARGIN,
@@ -870,12 +870,7 @@ def _engagement_aftermath(viewer: Viewer, record: Engagement) -> dict[str, Any]:
     shown, hidden = changes_for_reader(viewer, changes(entries_changes(entries), entries))
     context: dict[str, Any] = {"changes": shown, "changes_hidden": hidden}
     if viewer.manages:
-        fought = {c.unit.pk for c in shown}
-        forces = {c.unit.force_id for c in shown}
-        attention = units_needing_attention(viewer.campaign, forces)
-        context.update(
-            medics_due_context(viewer.campaign, [a for a in attention if a.unit.pk in fought])[1]
-        )
+        context.update(fought_medics_due(viewer.campaign, (c.unit for c in shown)))
     return context
 
 

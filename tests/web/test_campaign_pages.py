@@ -1094,6 +1094,36 @@ def test_an_engagements_page_says_what_it_did_to_each_unit_and_whose_hits_await_
     assert 'id="medics-due"' not in aftermath
 
 
+def test_an_applied_battles_page_tells_the_gm_whose_casualty_hits_await_the_medics(client, world):
+    """Applied, a battle's page told what it changed and no more: the GM went back to the
+    dashboard to learn that its Casualty hits had 24 hours to be saved. It now says, as an
+    engagement's page does, which of its units' Casualty hits await the medics, until when,
+    with the force's "Send in the medics"; a spectator reads no such list."""
+    card = world.unit.unit_type
+    doomed = unit_create(force=world.force, unit_type=card, name="Doomed", specialties=["infantry"])
+    victors = unit_create(force=world.enemy, unit_type=card, name="Victors",
+                          specialties=["infantry", "medical"])  # fmt: skip
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Last stand", winner="defenders", actor=world.users["gm"],
+        sides={"attackers": [doomed], "defenders": [victors]},
+        outcomes={doomed.pk: {"hits_lost": 1, "skill_lost": 0, "removed": "destroyed"},
+                  victors.pk: {"hits_lost": 0, "skill_lost": 0}},
+    )  # fmt: skip
+    campaign_battle_apply(campaign_battle=battle, actor=world.users["gm"])
+    doomed = Unit.objects.get(pk=doomed.pk)
+    assert doomed.casualty_hits > 0 and doomed.status != "destroyed"
+    page = login(client, world, "gm").get(_url("battle", world, battle.pk)).text
+    review = page.split('id="review"', 1)[1].split("</section>", 1)[0]
+    due = review.split('id="medics-due"', 1)[1].split("</ul></li>", 1)[0]
+    said = f"<strong>{world.force.name}</strong>: 1 unit with Casualty hits awaiting the medics"
+    assert said in due
+    assert f'<a href="{_url("unit", world, doomed.pk)}">Doomed</a>: ' in due
+    assert "Unsaved, " in due and "Victors" not in due
+    assert review.index('id="medics-due"') < review.index("What it changed:")
+    page = login(client, world, "spectator").get(_url("battle", world, battle.pk)).text
+    assert 'id="medics-due"' not in page
+
+
 def test_a_unit_in_a_battle_awaiting_review_is_offered_no_move_of_the_combat_zone(client, world):
     """Its player may not withdraw it to the rear (nor send it in) until the GM applies the
     battle: the outcome says where it stands. The page says why, naming the battle."""
