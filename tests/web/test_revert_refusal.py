@@ -403,3 +403,26 @@ def test_a_revert_refusal_leads_to_the_page_of_each_unit_it_names(client, world)
     link = f'<a href="{_url("unit", world, ours.pk)}">Go to {possessive(ours.name)} page</a>'
     page = html.unescape(client.get(_url("engagement", world, record.pk)).text)
     assert "has changed since" in page and page.count(link) == 1
+
+
+def test_a_reverted_table_battle_offers_to_enter_its_result_again(client, world):
+    # Reverted because its losses were entered wrongly, a table battle offered only to apply
+    # them again, which gives the same hits: the GM was left to find the form that records a
+    # table result. Its page says so and leads there; an engine battle's, which the engine
+    # fought, does not.
+    login(client, world, "gm")
+    record = f'<a href="{_url("battle-record", world)}">enter the table result again</a>'
+    battle = world.table_battle
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    assert record not in client.get(_url("battle", world, battle.pk)).text
+    client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong losses"})
+    said = _review_said(client.get(_url("battle", world, battle.pk)).text)
+    assert said.endswith(
+        "Were the losses entered wrongly? Applied again, they give the same hits: enter the "
+        "table result again, as a battle of its own, and leave this one reverted."
+    )
+    assert record in client.get(_url("battle", world, battle.pk)).text
+    engine = world.engine_battle
+    client.post(_url("battle-revert", world, engine.pk), {"reason": "wrong map"})
+    page = client.get(_url("battle", world, engine.pk)).text
+    assert "outcome is undone" in page and record not in page
