@@ -2052,7 +2052,9 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
         # Its experience in a sentence of its own: at the end of the long one, after the dead,
         # their fights and its hits, it is lost.
         quality = last.after.get("quality")
-        experience = experience_text(was, now, quality) if "experience" in now else ""
+        # A destroyed unit rises to nothing: its points are no one's count.
+        gone = last.after.get("status") == Status.DESTROYED
+        experience = experience_text(was, now, quality) if "experience" in now and not gone else ""
         now = {k: v for k, v in now.items() if k != "experience"}
         why = first.why + _then(done[1:], first.when)
         line = f"{first.when}: {first.unit.name} ({first.unit.force.name}): {why}"

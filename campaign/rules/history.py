@@ -392,12 +392,12 @@ def story_text(
             parts.append(f"{verb} from {was.label} to {now.label}")
     elif "quality" in after:
         parts.append(f"is {_value('quality', after['quality'])}")
-    # A destroyed unit carries nothing, and stands nowhere, worth a word.
+    # A destroyed unit carries nothing, stands nowhere and rises to nothing, worth a word.
     gone = after.get("status", unit.get("status")) == Status.DESTROYED
     hits_changed = any(field in after for field in HITS_FIELDS)
     if hits_changed and not gone:
         parts.append(carries_text(unit.get("morale_hits") or 0, unit.get("casualty_hits") or 0))
-    if "experience" in after:
+    if "experience" in after and not gone:
         parts.append(experience_text(before, after, unit.get("quality")))
     if "in_combat_zone" in after and not gone:
         parts.append(

@@ -494,3 +494,32 @@ def test_dead_a_window_kept_before_fights_kept_their_names_spared_are_said_of_th
     entry = unit.history.get(kind="casualties")
     assert f"medics saved 0; 1 Casualty hit not saved within 24 hours died; {why}" in entry.text
     assert f"medics saved 0); {why}" in client.get(_url("unit", world, unit.pk)).text
+
+
+def test_a_unit_its_dead_destroy_is_told_no_experience_it_has_left(client, world):
+    # "Blue Rifles: 5 Casualty hits not saved within 24 hours die; was destroyed. It has 0 (1
+    # before) of the 4 experience points it needs to rise to Experienced.": a destroyed unit
+    # rises to nothing, and the GM read the number as something still to count.
+    unit_edit(
+        unit=world.unit,
+        changes={"status": "retreated", "in_combat_zone": False, "quality": "average",
+                 "experience": 1, "morale_hits": 0, "casualty_hits": 4, "window_from": 0,
+                 "last_battle_day": 1},
+        reason="set up", actor=world.users["gm"],
+    )  # fmt: skip
+    world.campaign.day, world.campaign.hour = 1, 23
+    world.campaign.save()
+    unit = Unit.objects.get(pk=world.unit.pk)
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "3"})
+    (line,) = _lines_of(review, unit)
+    assert "4 Casualty hits not saved within 24 hours die; was destroyed" in line
+    assert "experience point" not in line
+    client.post(_url("clock-advance", world), {"hours": "3", "confirm": "yes", "reviewed_at": 23})
+    unit = Unit.objects.get(pk=unit.pk)
+    assert unit.status == "destroyed"
+    page = client.get(_url("unit", world, unit.pk)).text
+    story = page.split('id="story-h"', 1)[1]
+    (told,) = [item for item in story.split("<li>") if "hours died (" in item]
+    told = told.split("</li>", 1)[0]
+    assert "was destroyed" in told and "experience point" not in told
