@@ -180,41 +180,49 @@ def outcome_problems(
     Hits lost at most the card's Hits; *destroyed* exactly when every Hit is lost; Skill lost
     at most down to the ruleset's demoralisation Skill; *demoralised* exactly when it got there
     (a unit brought down to it left the battle demoralised: it is neither still in the field nor
-    destroyed).
+    destroyed). Said in the words the table result offers (`LEFT_THE_TABLE`): "taken out" and
+    "broken", never "destroyed", which a GM reads as the unit lost to the campaign.
     """
     try:
         rules = RULESETS[ruleset]
     except KeyError:
         return [("removed", f"unknown ruleset {ruleset!r}")]
     floor, hits, skill = rules.demoralise_at_skill, card["hits"], card["skill"]
+    taken_out, broken = LEFT_THE_TABLE[Removal.DESTROYED], LEFT_THE_TABLE[Removal.DEMORALISED]
     problems = []
     if outcome.hits_lost > hits:
         problems.append(
             ("hits_lost", f"at most {plural(hits, 'Hit')} can be lost, as many as its card has")
         )
-    if (outcome.removed == Removal.DESTROYED) != (outcome.hits_lost == hits):
+    if outcome.removed == Removal.DESTROYED and outcome.hits_lost < hits:
+        problems.append((
+            "removed",
+            f"{taken_out.lower()} means every Hit lost, and its card has {plural(hits, 'Hit')}: "
+            f"{outcome.hits_lost} {'is' if outcome.hits_lost == 1 else 'are'} marked lost",
+        ))  # fmt: skip
+    elif outcome.removed != Removal.DESTROYED and outcome.hits_lost == hits:
         problems.append(
-            ("removed", "destroyed means every Hit lost, and every Hit lost means destroyed")
+            ("removed", f"every Hit lost means {taken_out.lower()}: mark it {taken_out}")
         )
     at_floor = rules.demoralised(skill - outcome.skill_lost)
     if outcome.skill_lost > skill - floor:
         problems.append((
             "skill_lost",
             f"at most {skill - floor} Skill can be lost: its card's Skill {skill} down to "
-            f"{floor}, where it is demoralised",
+            f"{floor}, where it is {broken.lower()}",
         ))  # fmt: skip
     elif outcome.removed == Removal.DEMORALISED and not at_floor:
-        problems.append(("removed", f"demoralised means Skill brought down to {floor}"))
+        problems.append(("removed", f"{broken.lower()} means Skill brought down to {floor}"))
     elif at_floor and outcome.removed == Removal.DESTROYED and outcome.hits_lost == hits:
         problems.append((
             "removed",
-            f"a unit leaves a battle once: Skill brought down to {floor} means demoralised, "
-            "every Hit lost means destroyed; mark the one that came first, with the losses up "
-            "to then",
+            f"a unit leaves a battle once: Skill brought down to {floor} means "
+            f"{broken.lower()}, every Hit lost means {taken_out.lower()}; mark the one that "
+            "came first, with the losses up to then",
         ))  # fmt: skip
     elif at_floor and outcome.removed != Removal.DEMORALISED:
         problems.append(
-            ("removed", f"Skill brought down to {floor} means demoralised: mark it demoralised")
+            ("removed", f"Skill brought down to {floor} means {broken.lower()}: mark it {broken}")
         )
     return problems
 

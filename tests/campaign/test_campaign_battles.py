@@ -370,10 +370,10 @@ def test_excellent_kit_counted_as_poor_ignores_no_morale_hit_against_a_worse_equ
     ("outcome", "problem"),
     [
         ({"hits_lost": 2, "skill_lost": 0, "removed": "destroyed"}, "at most 1"),
-        ({"hits_lost": 1, "skill_lost": 0, "removed": "none"}, "every Hit lost means destroyed"),
+        ({"hits_lost": 1, "skill_lost": 0, "removed": "none"}, "every Hit lost means taken out"),
         # 2nd Squad, Average with no Order, fought its card (Skill 3) at Skill 2.
         ({"hits_lost": 0, "skill_lost": 0, "removed": "demoralised"}, "Skill brought down to 1"),
-        ({"hits_lost": 0, "skill_lost": 1, "removed": "none"}, "mark it demoralised"),
+        ({"hits_lost": 0, "skill_lost": 1, "removed": "none"}, "mark it Broken"),
         ({"hits_lost": 1, "skill_lost": 1, "removed": "destroyed"}, "leaves a battle once"),
         ({"hits_lost": 0, "skill_lost": 5, "removed": "none"}, "at most 1 Skill can be lost"),
         ({"hits_lost": -1, "skill_lost": 0, "removed": "none"}, "whole numbers"),
@@ -438,8 +438,8 @@ def test_a_table_result_at_the_demoralisation_skill_is_demoralised_in_one_year_w
     with pytest.raises(ValidationError) as caught:
         record("none")
     assert caught.value.message_dict == {
-        f"outcomes.{ours.pk}.removed": ["Ball Team: Skill brought down to 0 means demoralised: "
-                                "mark it demoralised"]
+        f"outcomes.{ours.pk}.removed": ["Ball Team: Skill brought down to 0 means broken: "
+                                "mark it Broken"]
     }  # fmt: skip
     assert not CampaignBattle.objects.exists() and HistoryEntry.objects.count() == entries
     ours.refresh_from_db()
@@ -806,8 +806,7 @@ def test_a_table_result_is_judged_by_the_card_its_units_orders_print(
         record(3)
     assert caught.value.message_dict == {
         f"outcomes.{aces.pk}.skill_lost": [
-            "Aces: at most 2 Skill can be lost: its card's Skill 3 down to 1, where it is "
-            "demoralised"
+            "Aces: at most 2 Skill can be lost: its card's Skill 3 down to 1, where it is broken"
         ]
     }
     assert not CampaignBattle.objects.exists()
@@ -911,7 +910,7 @@ def test_a_table_unit_under_an_order_outside_its_specialties_is_judged_raw_with_
         record(shaken)
     assert caught.value.message_dict == {
         f"outcomes.{marines.pk}.removed": [
-            "Marines: Skill brought down to 1 means demoralised: mark it demoralised"
+            "Marines: Skill brought down to 1 means broken: mark it Broken"
         ]
     }
     battle = record({**shaken, "removed": "demoralised"})

@@ -810,12 +810,12 @@ def test_it_refuses_an_outcome_impossible_for_the_card_the_unit_fought_with(camp
     squad = make_unit(quality="experienced")
     before = HistoryEntry.objects.count()
     impossible = {
-        UnitOutcome(1, 0): "destroyed",
+        UnitOutcome(1, 0): "every Hit lost means taken out: mark it Taken out",
         UnitOutcome(2, 0, "destroyed"): "at most 1",
-        UnitOutcome(0, 0, "destroyed"): "destroyed",
+        UnitOutcome(0, 0, "destroyed"): "taken out means every Hit lost, and its card has 1 Hit",
         UnitOutcome(0, 3): "at most 2 Skill can be lost",
-        UnitOutcome(0, 1, "demoralised"): "demoralised",
-        UnitOutcome(0, 2): "Skill brought down to 1 means demoralised: mark it demoralised",
+        UnitOutcome(0, 1, "demoralised"): "broken means Skill brought down to 1",
+        UnitOutcome(0, 2): "Skill brought down to 1 means broken: mark it Broken",
         UnitOutcome(1, 2, "destroyed"): "a unit leaves a battle once",
     }
     for outcome, reason in impossible.items():

@@ -65,7 +65,7 @@ def test_the_refusals_of_a_table_result_each_end_with_a_stop(client, world):
     said = []
     for hits, why in (
         ("5", "at most 1 Hit can be lost, as many as its card has"),
-        ("1", "destroyed means every Hit lost, and every Hit lost means destroyed"),
+        ("1", "every Hit lost means taken out: mark it Taken out"),
     ):
         refused = client.post(_url("battle-record", world), {**data, f"hits_lost_{red.pk}": hits})
         assert refused.status_code == 400
