@@ -701,13 +701,17 @@ class MedicalForm(PageForm):
             )
         for unit in self.shaken:
             room = morale_hits_healable(unit.state)
+            # "(of 1)" beside a unit carrying 2 read as a miscount: the last is kept, and why.
+            of = f"of {room}"
+            if room < unit.morale_hits:
+                of = f"{room} of its {unit.morale_hits}: in the combat zone it keeps its last"
             self.fields[f"heal_{unit.pk}"] = WholeNumberField(
                 counts="Morale hit",
                 min_value=0,
                 max_value=room,
                 required=False,
                 initial=0,
-                label=f"{unit.name}: Morale hits to heal (of {room})",
+                label=f"{unit.name}: Morale hits to heal ({of})",
             )
 
     def allocation_fields(self) -> list[tuple[Unit, forms.BoundField]]:

@@ -277,6 +277,21 @@ def test_the_medics_heal_morale_hits_chosen_unit_by_unit(client, world, wounded)
     assert "saved 1 Casualty hit of Squad 1 and 1 Morale hit of Hurt." in page
 
 
+def test_the_medics_form_says_why_it_heals_fewer_morale_hits_than_a_unit_carries(
+    client, world, wounded
+):
+    # "Atlas: Morale hits to heal (of 1)" beside Atlas carrying 2 read as a miscount: in the
+    # combat zone the crews never heal a unit's last. The box says so where it offers fewer.
+    _, first, second = wounded
+    first = _set(world, first, casualty_hits=0, morale_hits=2, in_combat_zone=True)
+    second = _set(world, second, casualty_hits=0, morale_hits=2, in_combat_zone=False)
+    login(client, world, "gm")
+    page = client.get(_url("force", world, world.force.pk)).text
+    assert "Squad 1: Morale hits to heal (1 of its 2: in the combat zone it keeps its last)" in page
+    assert f'name="heal_{first.pk}" value="0" min="0" max="1"' in page
+    assert "Hurt: Morale hits to heal (of 2)" in page
+
+
 def test_the_medics_answer_says_and_once_in_a_list_of_units(client, world, wounded):
     """A unit healed of both kinds of hit says "and" in its own part: the units are then set
     apart with a semicolon, so the answer never reads "… and … of Squad 1 and … of Hurt"."""
