@@ -137,6 +137,8 @@ from units.bucs import (
     kept_beyond_limit,
     skill_shift,
     specials,
+    validate_specialties,
+    with_requirements,
 )
 from units.cardtext import (
     CardError,
@@ -1134,10 +1136,24 @@ def my_campaigns(user: Any) -> list[CampaignLine]:
 
 def unit_joins_text(units: list[Unit], force: Force) -> str:
     """Units raised alike, in a sentence: where they join, with the specialty their card needs,
-    or, lacking it, that they fight as Raw with Poor kit on that card."""
+    or, lacking it, that they fight as Raw with Poor kit on that card. One unit whose quality
+    may hold that specialty beside those ticked (a crew raised with Medical alone, on a card
+    that needs Infantry) is offered the way to give it, its correction on its page."""
     first = units[0]
     who = first.name if len(units) == 1 else f"{first.name} to {units[-1].name}"
-    return who + unit_joins_rest(units, force)
+    said = who + unit_joins_rest(units, force)
+    needed = card_needs(first.unit_type)
+    held = set(ordered_specialties(first.specialties))
+    if len(units) > 1 or needed <= held:
+        return said
+    wanted = with_requirements(held | needed)
+    if validate_specialties(first.quality, wanted, held=held):
+        return said  # its quality may not hold them all: nothing to offer
+    url = reverse("campaign:unit", args=[force.campaign_id, first.pk]) + "#edit-form"
+    names = and_words([s.label for s in ordered_specialties(needed)])
+    return format_html(
+        '{} <a href="{}">Correct {}</a> to give it the {} specialty.', said, url, first.name, names
+    )
 
 
 def unit_joins_rest(units: list[Unit], force: Force) -> str:

@@ -180,6 +180,32 @@ def test_a_unit_raised_with_no_specialty_ticked_takes_the_one_its_card_needs(cli
     )
 
 
+def test_a_unit_raised_without_its_cards_specialty_is_offered_the_way_to_give_it(client, world):
+    # A Medical crew raised with Medical alone ticked, on a card that needs Infantry, fights
+    # as Raw there: the message said so and no more, and the GM went looking for the unit and
+    # its correction. One unit whose quality may hold both is offered that correction by link;
+    # a Raw one, which may hold neither, is not.
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    card.specialty = "infantry"
+    card.save()
+    login(client, world, "gm")
+    data = {"unit_type": card.pk, "name": "Aid Station", "quality": "average",
+            "equipment": "adequate", "specialties": ["medical"]}  # fmt: skip
+    response = client.post(_url("unit-add", world, world.force.pk), data, follow=True)
+    crew = Unit.objects.get(force=world.force, name="Aid Station")
+    assert crew.specialties == ["medical"]
+    correct = _url("unit", world, crew.pk) + "#edit-form"
+    assert (
+        "which it lacks: on that card it fights as Raw, with Poor kit. "
+        f'<a href="{correct}">Correct Aid Station</a> to give it the Infantry specialty.'
+    ) in response.text
+    assert 'id="edit-form"' in client.get(_url("unit", world, crew.pk)).text
+    raw = {**data, "name": "Levies", "quality": "raw", "specialties": []}
+    response = client.post(_url("unit-add", world, world.force.pk), raw, follow=True)
+    assert "Levies joins Red Company. Its card needs the Infantry specialty" in response.text
+    assert "Correct Levies" not in response.text
+
+
 def test_a_raw_unit_raised_with_no_specialty_ticked_is_raised_without_the_one_its_card_needs(
     client, world
 ):
