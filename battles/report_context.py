@@ -339,7 +339,7 @@ def battle_report(
     if log is None or result is None:
         return None
     try:
-        scenario = parse_scenario(battle.scenario)
+        scenario = parse_scenario(battle.scenario, fought=True)
         events = [] if outcome_only else log_events(log)
         if not seed_shown:
             events = seed_withheld(events)

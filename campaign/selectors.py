@@ -1403,7 +1403,7 @@ def fogged_log(
     if side == FOG_ALL:
         return canonical_json(data)
     try:
-        sides = unit_sides(parse_scenario(campaign_battle.battle.scenario))
+        sides = unit_sides(parse_scenario(campaign_battle.battle.scenario, fought=True))
         hidden = hidden_events(log_events(log), sides, side)
     except (ScenarioError, KeyError, TypeError, ValueError):
         raise FoggedLogUnreadable("this log cannot be read back under fog of war") from None

@@ -282,7 +282,8 @@ def check_engine(
         c.error(f"{path}.scenario", "must be a scenario document (an object)")
         return None
     try:
-        parsed = parse_scenario(scenario)
+        # A battle an older engine fought stands on the cards it was fought with.
+        parsed = parse_scenario(scenario, fought=engine["engine_version"] != ENGINE_VERSION)
     except ScenarioError as error:
         for where, reason in error.problems:
             c.error(f"{path}.scenario.{where}".rstrip("."), reason)

@@ -99,13 +99,18 @@ def parse_scenario_json(text: str | bytes) -> Scenario:
     return parse_scenario(data)
 
 
-def parse_scenario(data: Any) -> Scenario:
-    """Validate a parsed scenario document; raises ``ScenarioError`` listing every problem."""
+def parse_scenario(data: Any, *, fought: bool = False) -> Scenario:
+    """Validate a parsed scenario document; raises ``ScenarioError`` listing every problem.
+
+    ``fought`` reads back the scenario of a battle already fought, for its report: a card an
+    older engine accepted stands as it was fought, though a launch today would refuse it for a
+    card-writing rule checked since (a printed Melee's range).
+    """
     too_big = check_limits(data)
     if too_big:
         # Refused on size alone, before any check whose cost grows with the document.
         raise ScenarioError(too_big)
-    c = _Checker()
+    c = _Checker(fought)
     d = c.obj(data, "", _TOP_REQ, _TOP_OPT)
     if d is None:
         raise ScenarioError(c.problems)

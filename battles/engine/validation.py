@@ -36,8 +36,11 @@ _KEYWORDS = {k.value: k for k in Keyword}
 class _Checker:
     """Collects problems while reading one untrusted JSON document."""
 
-    def __init__(self) -> None:
+    def __init__(self, fought: bool = False) -> None:
         self.problems: list[tuple[str, str]] = []
+        self.fought = fought
+        """The document is a battle already fought, read back: the card-writing rules an older
+        engine did not check (a printed Melee's range) are not asked of its cards."""
 
     def fail(self, path: str, reason: str) -> Any:
         self.problems.append((path, reason))
@@ -435,6 +438,22 @@ def _weapon(c: _Checker, data: Any, path: str) -> Weapon | None:
     return Weapon(name, power, rng, aa, bonly, lo, hi, uses)
 
 
+MELEE_ABOVE_SIZE = 3
+"""WRITING A CARD: a printed Melee is "Size + 0 to 3 for what it's swinging"."""
+
+
+def _check_melee(c: _Checker, path: str, name: Any, size: int, melee: int) -> None:
+    """A printed Melee from the card's Size to its Size + 3, both ends included."""
+    if size <= melee <= size + MELEE_ABOVE_SIZE:
+        return
+    card = f"{name!r}" if name is not _BAD else "the card"
+    c.fail(
+        path,
+        f"Melee is Size + 0 to {MELEE_ABOVE_SIZE}: {card} is Size {size}, so its Melee must be "
+        f"{size}..{size + MELEE_ABOVE_SIZE}, got {melee}",
+    )
+
+
 def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) -> UnitCard | None:
     """Validate one unit card dict; adds Charges for Demolition if the card lacks it.
 
@@ -459,6 +478,8 @@ def parse_unit_card(data: Any, path: str, ruleset: Ruleset | None, c: _Checker) 
     size = c.int_(d["size"], path + ".size", 1, 5) if "size" in d else _BAD
     melee = d.get("melee")
     melee = None if melee is None else c.card_int(melee, path + ".melee", 0)
+    if melee is not None and melee is not _BAD and size is not _BAD and not c.fought:
+        _check_melee(c, path + ".melee", name, size, melee)
     weapons: list[Weapon] = []
     names: set[str] = set()  # the names so far as a set: a long list is checked in linear time
     given = c.list_(d.get("weapons", []), path + ".weapons")

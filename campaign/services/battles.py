@@ -624,7 +624,7 @@ def gone_units_text(campaign_battle: CampaignBattle, units: Mapping[int, Unit]) 
     }
     called: dict[int, str] = {}
     if battle is not None:
-        names = scenario_names(parse_scenario(battle.scenario)).units
+        names = scenario_names(parse_scenario(battle.scenario, fought=True)).units
         called = {
             pk: names[eid] for eid, pk in campaign_battle.engine_units.items() if eid in names
         }

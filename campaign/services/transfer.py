@@ -311,7 +311,7 @@ def _write_engine_battle(name: str, engine: dict[str, Any]) -> Battle:
     battle = Battle.objects.create(
         name=name,
         **{key: engine[key] for key in ENGINE_VALUES},
-        cost=budget.battle_cost(parse_scenario(engine["scenario"])),
+        cost=budget.battle_cost(parse_scenario(engine["scenario"], fought=True)),
         notify_task=NOTIFY_TASK,
         started_at=_moment(engine["started_at"]),
         finished_at=_moment(engine["finished_at"]),

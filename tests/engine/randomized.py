@@ -8,6 +8,8 @@ from typing import Any
 from battles.engine.cards import Keyword
 from battles.engine.rulesets import RULESETS
 
+from .referee.generator import printed_melee
+
 KINDS = ["woods", "hill", "rubble", "river", "hazard", "wall", "water", "open"]
 
 
@@ -57,8 +59,8 @@ def _card(rng: random.Random, keywords: list[str]) -> dict[str, Any]:
         "move": rng.choice([0, 3, 4, 5, 6, 8]),
         "resistance": rng.randint(0, 5),
         "hits": rng.randint(1, 4),
-        "size": rng.randint(1, 5),
-        "melee": rng.choice([None, None, 2, 4, 6]),
+        "size": (size := rng.randint(1, 5)),
+        "melee": printed_melee(rng.choice([None, None, 2, 4, 6]), size),
         "weapons": weapons,
         "keywords": kws,
         "enters": rng.sample(["woods", "water"], rng.randint(0, 1)),

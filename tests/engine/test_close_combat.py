@@ -141,14 +141,15 @@ def test_without_printed_melee_close_combat_is_ramming():
     assert [a.attack for a in of(ev, "attack")] == ["ram", "ram_back"]
 
 
-def test_a_printed_melee_of_0_is_melee_not_ramming():
+def test_a_printed_melee_equal_to_its_size_is_melee_not_ramming():
     # "A unit without a printed Melee value resolves Range 1 contact as Ramming": a card that
-    # prints Melee 0 has a value, so it makes a Skill roll and strikes with Power 0, not its Size.
-    sc = scenario([unit("a", (2, 2), melee=0, size=4)], [unit("b", (3, 2), resistance=0)])
+    # prints Melee 4 at Size 4 has a value, so it makes a Skill roll, which a ram never does, and
+    # strikes as Melee.
+    sc = scenario([unit("a", (2, 2), melee=4, size=4)], [unit("b", (3, 2), resistance=0)])
     ev = act(battle(sc, [1, 6, 1]), "a", AttackStep("b", CLOSE_COMBAT))
     assert [r.purpose for r in of(ev, "roll")] == ["to_hit", "penetration", "armour"]
     attack = of(ev, "attack")[0]
-    assert (attack.attack, attack.power, attack.outcome) == ("melee", 0, "damage")
+    assert (attack.attack, attack.power, attack.outcome) == ("melee", 4, "damage")
 
 
 def test_ramming_has_no_skill_roll_and_power_is_size():

@@ -890,6 +890,31 @@ def test_melee_is_printed_as_a_single_number():
     assert p == [("sides[0].units[0].card.melee", "must be an integer, got a list")]
 
 
+@pytest.mark.parametrize("above", [0, 3])
+def test_a_printed_melee_may_be_its_size_plus_0_to_3(above):
+    # "printed as a single number: Size + 0 to 3 for what it's swinging": both ends are taken.
+    sc = parse_scenario(
+        scenario([unit("a", (2, 2), size=4, melee=4 + above)], [unit("b", (20, 20))])
+    )
+    assert sc.sides[0].units[0].card.melee == 4 + above
+    assert card_problems(card(size=4, melee=4 + above), building=False) == []
+
+
+@pytest.mark.parametrize("melee", [3, 8], ids=["size-1", "size+4"])
+def test_a_printed_melee_below_its_size_or_past_size_plus_3_is_refused(melee):
+    reason = f"Melee is Size + 0 to 3: 'Trooper' is Size 4, so its Melee must be 4..7, got {melee}"
+    sc = scenario([unit("a", (2, 2), size=4, melee=melee)], [unit("b", (20, 20))])
+    assert problems(sc) == [("sides[0].units[0].card.melee", reason)]
+    assert card_problems(card(size=4, melee=melee), building=False) == [("melee", reason)]
+
+
+def test_a_battle_already_fought_is_read_back_with_the_melee_it_was_fought_with():
+    # An older engine took any Melee: its battles' reports still read their scenarios.
+    sc = scenario([unit("a", (2, 2), size=4, melee=9)], [unit("b", (20, 20))])
+    assert paths(sc) == ["sides[0].units[0].card.melee"]
+    assert parse_scenario(sc, fought=True).sides[0].units[0].card.melee == 9
+
+
 def test_cards_are_never_modified_by_anything():
     from battles.engine import AttackStep
 

@@ -58,6 +58,19 @@ BAD = [
     # The engine bounds a card's numbers as the library does (no battle overflows).
     (changed(UNIT, "hits", 100), "combined_arms", "hits", "must be 1..99, got 100"),
     (changed(UNIT, "move", -1), "combined_arms", "move", "must be at least 0, got -1"),
+    # A printed Melee is "Size + 0 to 3": one past either end is refused, naming the card.
+    (
+        changed(UNIT, "melee", 0),
+        "combined_arms",
+        "melee",
+        "'Rifle Squad' is Size 1, so its Melee must be 1..4, got 0",
+    ),
+    (
+        changed(UNIT, "melee", 5),
+        "one_year_war",
+        "melee",
+        "'Rifle Squad' is Size 1, so its Melee must be 1..4, got 5",
+    ),
     (changed(UNIT, "melee", 2.5), "combined_arms", "melee", "must be an integer, got 2.5"),
     (
         changed(UNIT, "name", ""),

@@ -542,6 +542,12 @@ TEXT_ERRORS = [
     (f"Scouts\n{STATS} · Melee 2\nMelee 3", 3, "melee", "duplicate"),
     (f"Scouts\n{STATS}\nMelee", 3, "melee", "missing its value"),
     (f"Scouts\n{STATS}\nMelee -1", 3, "melee", "0..99"),
+    (
+        f"Scouts\n{STATS}\nRifles — Power 2, Range 3\nMelee 5",
+        4,
+        "melee",
+        "Size 1, so its Melee must be 1..4, got 5",
+    ),
     (f"Scouts\n{STATS}\nMelee 2 fists", 3, "melee", "“fists”"),
     (f'Scouts\n{STATS}\nMelee 2"', 3, "melee", "after the value"),
     (f"Scouts\n{STATS}\nKeywords: Flying", 3, "keywords", "unknown keyword “Flying”"),

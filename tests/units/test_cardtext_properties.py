@@ -69,8 +69,9 @@ def unit_cards(draw: st.DrawFn) -> dict:
         "move": draw(inches),
         "resistance": draw(stats),
         "hits": draw(st.integers(1, 99)),
-        "size": draw(sizes),
-        "melee": draw(st.none() | stats),
+        "size": (size := draw(sizes)),
+        # A printed Melee is the card's Size + 0 to 3 (WRITING A CARD).
+        "melee": draw(st.none() | st.integers(size, size + 3)),
         "weapons": lines,
         "keywords": sorted(keywords, key=KEYWORDS.index),
         "enters": draw(st.lists(terrain_kinds, max_size=4, unique=True)),

@@ -102,6 +102,20 @@ def test_there_is_no_log_to_download_before_the_battle_is_done(owner_client, que
     assert response.status_code == 404
 
 
+def test_a_battle_fought_before_melee_was_bounded_still_shows_its_report(
+    owner_client, finished_battle
+):
+    # Today a Size 4 card may print Melee 4..7; an older engine took any, and fought with it.
+    scenario = finished_battle.scenario
+    scenario["sides"][1]["units"][0]["card"]["melee"] = 9
+    Battle.objects.filter(pk=finished_battle.pk).update(scenario=scenario)
+    response = owner_client.get(reverse("battles:detail", args=[finished_battle.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "cannot read it back" not in html
+    assert "Heavy Mech" in html
+
+
 def test_a_log_this_engine_cannot_read_is_said_not_a_500(owner_client, finished_battle):
     BattleLog.objects.filter(battle=finished_battle).update(
         events='{"engine_version":"0.1","events":[{"kind":"volley","guns":3}]}'

@@ -26,6 +26,12 @@ KINDS = ("woods", "hill", "rubble", "river", "hazard", "wall", "water", "open")
 HAZARDS = ("rubble", "hazard", "wall", "river")
 
 
+def printed_melee(drawn: int | None, size: int) -> int | None:
+    """A drawn Melee moved into what a card may print, "Size + 0 to 3" (WRITING A CARD); no
+    Melee stays none. The dice are drawn as they always were, so a seed's other numbers stay."""
+    return None if drawn is None else min(max(drawn, size), size + 3)
+
+
 def _r(v: float) -> float:
     return round(v, 2)
 
@@ -72,8 +78,8 @@ def _card(rng: random.Random, keywords: tuple[str, ...], extra: tuple[str, ...] 
         "move": rng.choice([3, 4, 6, 8]),
         "resistance": rng.randint(0, 5),
         "hits": rng.randint(1, 3),
-        "size": rng.randint(1, 5),
-        "melee": rng.choice([None, None, 3, 5]),
+        "size": (size := rng.randint(1, 5)),
+        "melee": printed_melee(rng.choice([None, None, 3, 5]), size),
         "weapons": weapons,
         "keywords": sorted(kws),
         "enters": rng.sample(["woods", "water"], rng.randint(0, 2)),
