@@ -20,7 +20,7 @@ Tolerance: `EPSILON` (1e-9) is used everywhere, as inches for positions (a point
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -624,6 +624,16 @@ PRECISION = 3
 def rnd(x: float) -> float:
     """Round a float for the log; ``+ 0.0`` turns -0.0 into 0.0 so the JSON is stable."""
     return round(x, PRECISION) + 0.0
+
+
+def inches_shown(x: float, toward: Callable[[float], int]) -> str:
+    """``x`` in the log's thousandths of an inch, turned to a whole thousandth by ``toward``
+    (``math.ceil`` or ``math.floor``), trailing zeros dropped: "4", "4.001". A refusal that
+    weighs one number against another shows the larger rounded up and the smaller down, so a
+    path costing a hair over the 4" left never reads as costing 4"."""
+    # Rounded first to well under a thousandth: 4.001 is 4000.9999999999995 thousandths.
+    n = toward(round(x * 10.0**PRECISION, 6))
+    return f"{n / 10.0**PRECISION:.{PRECISION}f}".rstrip("0").rstrip(".")
 
 
 def rnd_point(p: Point) -> Point:

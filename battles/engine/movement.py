@@ -166,7 +166,9 @@ def path_problem(
             p = passage(b, unit)
             if paths.path_cost(asked, p.cost_regions, p.cost_joints) <= budget + 1e-6:
                 return None, budget
-        return f'the path costs {cost:.3f}", more than the {budget:g}" left', cost
+        costs = geometry.inches_shown(cost, math.ceil)
+        left = geometry.inches_shown(budget, math.floor)
+        return f'the path costs {costs}", more than the {left}" left', cost
     return problem, cost
 
 

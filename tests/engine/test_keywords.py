@@ -697,6 +697,27 @@ def test_amphibious_crosses_exactly_twice_its_move_of_water_at_any_angle_and_not
     assert b.state.units["a"].position == geometry.rnd_point(move_to(8))
 
 
+@pytest.mark.parametrize(
+    ("reach", "shown"), [(8.001, "4.001"), (8.002, "4.001"), (8.0034, "4.002"), (9, "4.5")]
+)
+def test_a_path_refused_for_a_hair_over_the_move_left_never_reads_as_costing_what_is_left(
+    reach, shown
+):
+    # 8.001" of water costs an Amphibious Move 4 unit 4.0005": refused, and said to cost 4.001"
+    # (rounded up at the log's thousandths), never "4.000", which reads as the 4" it has.
+    lake = piece("lake", "lake", square(0, 0, 24, 12))
+    sc = scenario(
+        [unit("a", (2, 2), move=4, keywords=["amphibious"])],
+        [unit("b", (20, 20))],
+        terrain=[lake],
+        ruleset="one_year_war",
+    )
+    with pytest.raises(IllegalActionError) as refused:
+        act(battle(sc), "a", MoveStep(((2 + reach, 2),)))
+    said = f'a may not move: the path costs {shown}", more than the 4" left'
+    assert str(refused.value) == said
+
+
 def test_amphibious_water_costs_half():
     from battles.engine.movement import path_problem
 
@@ -706,6 +727,15 @@ def test_amphibious_water_costs_half():
     assert problem is None and cost == pytest.approx(4.0)
     problem, _ = path_problem(b, u, [(2, 2), (4, 2), (8, 2), (9, 2)], 4)
     assert "more than" in problem
+
+
+def test_the_move_left_is_said_rounded_down_when_a_path_costs_a_hair_more():
+    # 4" of ground against 3.9996" left: "3.999", never "4", which the cost would read as too.
+    from battles.engine.movement import path_problem
+
+    b = battle(scenario([unit("a", (2, 2))], [unit("b", (20, 20))]))
+    problem, _ = path_problem(b, b.state.units["a"], [(2, 2), (6, 2)], 3.9996)
+    assert problem == 'the path costs 4", more than the 3.999" left'
 
 
 @pytest.mark.parametrize("ruleset", ["combined_arms", "one_year_war"])
