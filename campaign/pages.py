@@ -971,6 +971,9 @@ class Attention:
     unit_reason: str = ""
     """`reason` without its dying leader's sentence: where the leader has a line of its own
     (the GM's, with a way to heal them), the unit's says only what befalls the unit."""
+    medics_reason: str = ""
+    """`reason`'s sentences on its Casualty hits awaiting the medics, if they await them: how
+    many, and when they die unsaved."""
 
 
 @dataclass(frozen=True)
@@ -1106,6 +1109,7 @@ def my_campaigns(user: Any) -> list[CampaignLine]:
             whose = "" if manages else " of yours"
             needs = "needs" if len(attention) == 1 else "need"
             waiting.append(f"{plural(len(attention), 'unit')}{whose} {needs} attention")
+            waiting += waiting_on_the_medics(attention)
         if own and not manages:
             # The GM's review is the GM's to do; a player is told their units wait on it.
             held = [
@@ -1131,6 +1135,26 @@ def my_campaigns(user: Any) -> list[CampaignLine]:
             if news:
                 waiting.append(f"{plural(news, 'change')} to your units since your last visit")
         lines.append(CampaignLine(campaign, role, waiting))
+    return lines
+
+
+ON_THE_MEDICS_NAMED = 3
+"""How many units whose Casualty hits await the medics a campaign's line on "My campaigns"
+names, the soonest to die first; the dashboard names every one."""
+
+
+def waiting_on_the_medics(attention: list[Attention]) -> list[str]:
+    """For a campaign's line on "My campaigns": the units whose Casualty hits await the medics,
+    each with how many and when they die unsaved, the soonest first ("Blue Rifles: 5 Casualty
+    hits await the medics in their last hour. Unsaved, they die when the clock moves on."), so
+    the deadline is read before the dashboard is opened; past the first few, how many more."""
+    waiting = [a for a in attention if a.medics_reason]
+    waiting.sort(key=lambda a: (awaiting_until(a.unit.state)[0][0], a.unit.name))
+    lines = [f"{a.unit.name}: {a.medics_reason}" for a in waiting[:ON_THE_MEDICS_NAMED]]
+    more = len(waiting) - ON_THE_MEDICS_NAMED
+    if more > 0:
+        units = plural(more, "more unit")
+        lines.append(f"{units} with Casualty hits awaiting the medics, on the dashboard")
     return lines
 
 
@@ -1228,7 +1252,16 @@ def units_needing_attention(campaign: Campaign, visible: set[int]) -> list[Atten
             reasons.append(f"{down}.")
         if reasons:
             found.append(
-                Attention(unit, " ".join(reasons), medics, rally_days, rally, down, unit_reason=own)
+                Attention(
+                    unit,
+                    " ".join(reasons),
+                    medics,
+                    rally_days,
+                    rally,
+                    down,
+                    unit_reason=own,
+                    medics_reason=reasons[0] if medics else "",
+                )
             )
     return found
 

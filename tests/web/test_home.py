@@ -9,7 +9,8 @@ from django.urls import reverse
 from campaign.models import Unit
 from campaign.services import unit_edit
 from campaign.services.battles import campaign_battle_apply
-from tests.web.campaign_world import login, world  # noqa: F401 - world is a fixture
+from campaign.services.orders import clock_advance
+from tests.web.campaign_world import login, raise_units, world  # noqa: F401 - world is a fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +105,35 @@ def test_a_user_in_no_campaign_is_told_how_to_join_or_start_one(client, django_u
     page = client.get(reverse("home")).text
     assert "You are not in any campaign yet." in page
     assert f'<a href="{reverse("campaign:list")}">start one of your own</a>' in page
+
+
+def test_a_player_reads_on_my_campaigns_when_their_units_casualty_hits_die(client, world):  # noqa: F811
+    """On a phone the list of campaigns is the first page: a deadline the medics must meet is
+    told there, unit by unit, the soonest first, and the first few by name."""
+    gm = world.users["gm"]
+    campaign_battle_apply(campaign_battle=world.table_battle, actor=gm)
+    _all_fresh(world)
+    login(client, world, "player")
+    client.get(reverse("campaign:dashboard", args=[world.campaign.pk]))  # the last visit
+    hurt = Unit.objects.get(pk=world.unit.pk)
+    unit_edit(unit=hurt, changes={"casualty_hits": 2, "last_battle_day": world.campaign.day},
+              reason="hit", actor=gm)  # fmt: skip
+    waiting = _waiting(client.get(reverse("home")).text)
+    assert "<li>1 unit of yours needs attention</li>" in waiting
+    said = f"<li>{hurt.name}: 2 Casualty hits await the medics. Unsaved, they die after day "
+    assert said in waiting
+    assert _waiting(client.get(reverse("campaign:list")).text) == waiting
+    # Past three, the rest are counted; the soonest to die come first, whatever their names.
+    clock_advance(campaign=world.campaign, hours=5)
+    raise_units(world.force, hurt.unit_type, 2, "Reserve squad")
+    for unit in Unit.objects.filter(force=world.force).exclude(pk=hurt.pk):
+        unit_edit(unit=unit, changes={"casualty_hits": 1, "last_battle_day": world.campaign.day},
+                  reason="hit", actor=gm)  # fmt: skip
+    count = Unit.objects.filter(force=world.force).count()
+    assert count > 4
+    waiting = _waiting(client.get(reverse("home")).text)
+    assert waiting.count("await the medics. Unsaved") + waiting.count("awaits the medics") == 3
+    assert waiting.index(hurt.name) < waiting.index("Reserve squad")
+    assert f"<li>{count - 3} more units with Casualty hits awaiting the medics" in waiting
+    # The rival's are not theirs to hear of.
+    assert "Iron Wolf" not in waiting
