@@ -160,6 +160,34 @@ def test_the_table_pages_links_and_a_reports_section_links_are_big_enough_to_tap
     assert not page.errors, page.errors
 
 
+BACK_TAPS = """() => [...document.querySelectorAll(
+  '.screen-only a, main a[href*="/timeline/?focus=unit-"]')]
+  .map(e => [e.textContent.trim(), e.getBoundingClientRect().height])"""
+
+
+def test_the_way_back_from_the_cards_and_a_units_story_link_are_big_enough_to_tap_on_a_phone(
+    browser_world, page_for, live_server
+):
+    """A printable card's and a print sheet's only way back to the site ("← 1st Squad"), and a
+    unit's link to its story on the timeline, each standing alone on its line, are at least
+    24 px tall on a phone, as the site's other links a thumb hits. They were 15 and 16 px."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}"
+    page = at_size(page_for("player"), "phone")
+    for path in (
+        f"/units/{browser_world.unit.pk}/card/",
+        f"/forces/{browser_world.force.pk}/cards/",
+        f"/battles/{browser_world.engine_battle.pk}/cards/",
+        f"/units/{browser_world.unit.pk}/",
+    ):
+        page.goto(c + path)
+        targets = page.evaluate(BACK_TAPS)
+        assert len(targets) == 1, (path, targets)
+        small = [(name, height) for name, height in targets if height < LEAST_TAP]
+        assert not small, (path, small)
+        assert scroll_width(page) <= SIZES["phone"]["width"], (path, sticking_out(page))
+    assert not page.errors, page.errors
+
+
 def test_a_forms_row_per_unit_is_a_card_whose_fields_fit_a_phone(
     browser_world,
     page_for,
