@@ -1232,3 +1232,18 @@ def test_a_force_page_gives_the_campaign_clock_as_the_other_pages_do(client, wor
     page = login(client, world, "player").get(_url("force", world, world.force.pk)).text
     day = Campaign.objects.get(pk=world.campaign.pk).day
     assert f"force · day {day}, 05:00" in page
+
+
+def test_the_links_to_a_pages_data_say_who_it_is_for_not_only_its_format(client, world):
+    """The dashboard's, a force's and a unit's line under the title linked their data as a bare
+    "JSON": a player tapping it on a phone met a wall of braces. The link says it is data for
+    programs, its format after."""
+    login(client, world, "player")
+    for page, data in (
+        (_url("dashboard", world), _url("campaign-json", world)),
+        (_url("force", world, world.force.pk), _url("force-json", world, world.force.pk)),
+        (_url("unit", world, world.unit.pk), _url("unit-json", world, world.unit.pk)),
+    ):
+        html = client.get(page).text
+        assert f'<a href="{data}">Data for programs (JSON)</a>' in html, page
+        assert ">JSON</a>" not in html, page
