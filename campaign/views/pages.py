@@ -474,9 +474,12 @@ def _order_words(order: Order) -> str:
     return f"{order_under_way_text(order)}, given by {order.giver.name}{note}"
 
 
-def _at_the_table(unit: Unit, under_way: dict[int, Order]) -> AtTheTable:
+def _at_the_table(unit: Unit, under_way: dict[int, Order]) -> AtTheTable | None:
     """The unit's "BUCS at the table" block, with its Order from ``under_way``
-    (`orders_under_way`), if any."""
+    (`orders_under_way`), if any; none for a unit out of action, which rolls in no fight at
+    the table (`Status.fights`): its card says it is out of action instead."""
+    if not Status(unit.status).fights:
+        return None
     order = under_way.get(unit.pk)
     return at_the_table(unit, "" if order is None else _order_words(order))
 

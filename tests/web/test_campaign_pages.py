@@ -397,6 +397,39 @@ def test_it_shows_a_card_out_of_action_as_such(client, world):
     assert "Out of action: destroyed" in page
 
 
+def test_a_card_out_of_action_tells_no_bucs_at_the_table_nor_a_destroyed_ones_hits(client, world):
+    """A unit out of action rolls in no fight at the table: its printable card said how it
+    "Fights as Raw … now", and a destroyed one's the hits it died with, where its page says
+    "—". The card and the force's sheet now give those blocks to ready units only."""
+    gm = world.users["gm"]
+    unit_edit(unit=world.unit, changes={"status": "destroyed", "quality": "green",
+              "morale_hits": 1, "casualty_hits": 1}, reason="gone", actor=gm)  # fmt: skip
+    login(client, world, "player")
+    card = client.get(_url("unit-card", world, world.unit.pk)).text
+    assert "Out of action: destroyed" in card
+    assert "BUCS at the table" not in card and "Fights as" not in card
+    assert '<th scope="row">Morale hits</th><td>—</td>' in card
+    assert '<th scope="row">Casualty hits</th><td>—</td>' in card
+    assert "(fights as" not in card
+    retreated, ready = world.force.units.exclude(pk=world.unit.pk)[:2]
+    unit_edit(unit=retreated, changes={"status": "retreated", "morale_hits": 1}, reason="routed",
+              actor=gm)  # fmt: skip
+    unit_edit(unit=ready, changes={"status": "ready"}, reason="rested", actor=gm)
+    card = client.get(_url("unit-card", world, retreated.pk)).text
+    assert "Out of action: retreated in poor order" in card
+    assert "BUCS at the table" not in card
+    assert '<th scope="row">Morale hits</th><td>1</td>' in card  # the medics' and R&R's work
+    assert "BUCS at the table" in client.get(_url("unit-card", world, ready.pk)).text
+    sheet = client.get(_url("force-cards", world, world.force.pk)).text
+    cards = {
+        name: body
+        for body in sheet.split('<article class="unit-card">')[1:]
+        for name in re.findall(r"<h2>([^<]+)</h2>", body)[:1]
+    }
+    assert "BUCS at the table" not in cards[retreated.name]
+    assert "BUCS at the table" in cards[ready.name]
+
+
 def test_it_has_no_inline_scripts_or_handlers(client, world):
     login(client, world, "gm")
     urls = [
@@ -1011,6 +1044,9 @@ def test_a_unit_without_a_leader_is_never_said_to_assist_its_leader(client, worl
     """The printable card of a unit nobody leads (the demo's Aid Post) listed "assisting its
     leader +3" among its quality columns. The column is the one BUCS gives a unit assisting a
     character, and its card names it so."""
+    # Ready, as a unit out of action has no "BUCS at the table" (the battle may have left it so).
+    unit_edit(unit=world.unit, changes={"status": "ready", "morale_hits": 0, "casualty_hits": 0},
+              reason="rested", actor=world.users["gm"])  # fmt: skip
     login(client, world, "player")
     card = client.get(_url("unit-card", world, world.unit.pk)).text
     block = card[card.index("<h2>BUCS at the table</h2>") : card.index("</section>")]
