@@ -44,7 +44,16 @@ def test_a_player_changes_their_password_from_their_account(client, world):
 
 def test_without_mail_the_login_page_offers_no_reset(client, world):
     page = client.get(reverse("login")).text
-    assert "Forgotten your password?" not in page
+    assert "Forgotten your password?</a>" not in page
+
+
+def test_without_mail_the_login_page_says_who_sets_a_forgotten_password(client, world):
+    """A player at the login page on their phone, their password forgotten, read nothing of
+    what to do: with no reset by mail, they are told who sets a new one."""
+    page = client.get(reverse("login")).text
+    said = "Forgotten your password? This site mails no links to reset one: ask the site's"
+    assert said in page
+    assert "administrator to set you a new one." in page
 
 
 def _forgetful_player(world):
@@ -68,6 +77,7 @@ def test_where_mail_is_configured_a_forgotten_password_is_reset_by_a_mailed_link
     player = _forgetful_player(world)
     page = client.get(reverse("login")).text
     assert f'<a href="{reverse("password_reset")}">Forgotten your password?</a>' in page
+    assert "This site mails no links" not in page
     _own_look(client.get(reverse("password_reset")).text)
     done = client.post(reverse("password_reset"), {"email": "Player@example.org"}, follow=True)
     _own_look(done.text)
