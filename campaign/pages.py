@@ -650,8 +650,10 @@ def unit_search(
     """The units of ``force_ids`` (the forces the viewer sees in full) whose name or leader's
     name contains ``search``, in ``force`` (one of them, by pk; else every one) and of
     ``status`` (else any): a page of them. A force the viewer may not see in full is never
-    searched, nor named back: asked for, it is every force. Three queries whatever the
-    campaign's size: its forces, the names of the units found, the page's units."""
+    searched, nor named back: asked for, it is every force. Four queries whatever the
+    campaign's size: its forces, the names of the units found, the page's units and the
+    battles not yet applied (`engaged_battles`), each found unit with the one holding it
+    (``battle``, else None)."""
     every = list(campaign.forces.order_by("name", "pk"))
     forces = [f for f in every if f.pk in force_ids]
     chosen = next((f for f in forces if str(f.pk) == force), None)
@@ -683,10 +685,14 @@ def unit_search(
     pks = [row[0] for row in order[start : start + FOUND_A_PAGE]]
     read = Unit.objects.select_related("unit_type", "leader").in_bulk(pks) if pks else {}
     by_pk = {f.pk: f for f in forces}
+    # A unit ready but held by a battle not yet applied goes into no other fight: said beside
+    # its status, as its roster line says it.
+    held = engaged_battles(campaign=campaign) if pks else {}
     found = []
     for pk in pks:
         unit = read[pk]
         unit.force = by_pk[unit.force_id]
+        unit.battle = held.get(pk)
         found.append(unit)
     unsearched = [f.name for f in every if f.pk not in force_ids]
     return UnitSearch(forces, unsearched, search, chosen, status, found, number, pages, count)
