@@ -923,6 +923,9 @@ class ForceSummary:
     fighting."""
     """The sum of its units' version tokens (``units.models.Versioned``): it changes with any
     saved change to a unit, which is also when a unit's history gains an entry."""
+    held: int = 0
+    """Of its ``ready`` units, those still in a battle whose outcome is not applied
+    (`selectors.engaged_battles`): they go into no other fight until it is."""
 
     @property
     def colour(self) -> str:
@@ -939,7 +942,8 @@ def units_count_text(units: int, destroyed: int) -> str:
 
 
 def force_summaries(campaign: Campaign) -> list[ForceSummary]:
-    """Each force with its unit counts: what a player may always see of another force."""
+    """Each force with its unit counts: what a player may always see of another force (of its
+    ready units, how many a battle not yet applied holds is part of its roster)."""
     counts = {
         row["force_id"]: (row["units"], row["ready"], row["version"], row["destroyed"])
         for row in Unit.objects.filter(force__campaign=campaign)
@@ -952,8 +956,21 @@ def force_summaries(campaign: Campaign) -> list[ForceSummary]:
         )
         .order_by()
     }
+    engaged = engaged_battles(campaign=campaign)
+    held = (
+        dict(
+            Unit.objects.filter(pk__in=list(engaged), status=Status.READY)
+            .values_list("force_id")
+            .annotate(Count("id"))
+            .order_by()
+        )
+        if engaged
+        else {}
+    )
     forces = campaign.forces.select_related("owner").order_by("name")
-    return [ForceSummary(f, *counts.get(f.pk, (0, 0, 0, 0))) for f in forces]
+    return [
+        ForceSummary(f, *counts.get(f.pk, (0, 0, 0, 0)), held=held.get(f.pk, 0)) for f in forces
+    ]
 
 
 @dataclass(frozen=True)

@@ -1283,3 +1283,25 @@ def test_the_links_to_a_pages_data_say_who_it_is_for_not_only_its_format(client,
         html = client.get(page).text
         assert f'<a href="{data}">Data for programs (JSON)</a>' in html, page
         assert ">JSON</a>" not in html, page
+
+
+def test_the_forces_table_says_how_many_ready_units_a_battle_not_yet_applied_holds(client, world):
+    """The Forces table counted a unit in a battle awaiting review as ready, while the list
+    under it said it goes into no other fight: the count says how many of them are still in a
+    battle, and no longer once its outcome is applied."""
+    from campaign.selectors import engaged_battles
+
+    held = Unit.objects.filter(
+        pk__in=list(engaged_battles(campaign=world.campaign)), force=world.force, status="ready"
+    ).count()
+    assert held  # the table battle awaiting review holds the player's attacker
+    login(client, world, "player")
+
+    def ready_cell() -> str:
+        page = client.get(_url("dashboard", world)).text
+        row = page.split(f">{world.force.name}</a>")[1].split("</tr>")[0]
+        return row.split('data-label="Ready">')[1].split("</td>")[0]
+
+    assert f'<span class="small nowrap">({held} still in a battle)</span>' in ready_cell()
+    campaign_battle_apply(campaign_battle=world.table_battle, actor=world.users["gm"])
+    assert "still in a battle" not in ready_cell()

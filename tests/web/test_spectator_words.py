@@ -97,10 +97,12 @@ def test_the_forces_table_gives_no_ready_count_of_a_force_seen_in_summary(client
         )
     own = world.force.units.filter(status="ready").count()
     page = login(client, world, "player").get(_url("dashboard", world)).text
-    assert _forces_row(page, "Red Company")[3] == str(own)
+    # The count first, then how many of them a battle not yet applied holds, if any.
+    assert _forces_row(page, "Red Company")[3].split(" (")[0] == str(own)
     # The GM sees every force in full: the count, and no word of a summary.
     page = login(client, world, "gm").get(_url("dashboard", world)).text
-    assert _forces_row(page, "Blue Battalion")[2:] == [str(units), str(ready)]
+    seen = _forces_row(page, "Blue Battalion")
+    assert [seen[2], seen[3].split(" (")[0]] == [str(units), str(ready)]
     assert "“—”" not in page
 
 
