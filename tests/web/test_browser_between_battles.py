@@ -51,7 +51,7 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
 
     gm.click("#zone-form button:has-text('Withdraw to the rear')")
     expect(gm.locator(".notice-success")).to_contain_text("withdrawn to the rear")
-    expect(gm.locator("dl.facts:not(.legend-terms)")).to_contain_text("In the combat zone")
+    expect(gm.locator("dl.facts:not(.legend-terms)")).to_contain_text("Where it isBehind the lines")
     assert gm.locator("#train-form button[type=submit]").is_enabled()
     gm.select_option("#train-form select[name=character]", label="Sgt. Kane")
     gm.click("#train-form button[type=submit]")
@@ -60,7 +60,9 @@ def test_the_gm_runs_the_time_between_battles(ready_world, page_for, live_server
     expect(gm.locator(".notice-success")).to_contain_text("sent into the combat zone")
     # The page is the proof (the test may not read the database while Playwright runs).
     expect(gm.locator("dl.facts:not(.legend-terms) dd").first).to_have_text("Experienced")
-    expect(gm.locator("dl.facts:not(.legend-terms)")).to_contain_text("In the combat zoneyes")
+    expect(gm.locator("dl.facts:not(.legend-terms)")).to_contain_text(
+        "Where it isIn the combat zone"
+    )
 
     gm.fill("#leader-form input[name=name]", "Lt. Ash")
     gm.fill("#leader-form input[name=hit_points]", "12")

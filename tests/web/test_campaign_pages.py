@@ -1305,3 +1305,20 @@ def test_the_forces_table_says_how_many_ready_units_a_battle_not_yet_applied_hol
     assert f'<span class="small nowrap">({held} still in a battle)</span>' in ready_cell()
     campaign_battle_apply(campaign_battle=world.table_battle, actor=world.users["gm"])
     assert "still in a battle" not in ready_cell()
+
+
+def test_a_units_page_says_where_it_is_in_words_not_yes_or_no(client, world):
+    """The unit page's state read "In the combat zone: no", of a destroyed unit too: it says
+    where the unit is, as the combat zone's section below it does, and nothing of the dead."""
+    gm = world.users["gm"]
+    login(client, world, "player")
+
+    def where(**changes) -> str:
+        unit_edit(unit=Unit.objects.get(pk=world.unit.pk), changes=changes, reason="moved",
+                  actor=gm)  # fmt: skip
+        page = client.get(_url("unit", world, world.unit.pk)).text
+        return page.split("<dt>Where it is</dt><dd>")[1].split("</dd>")[0]
+
+    assert where(status="ready", in_combat_zone=True) == "In the combat zone"
+    assert where(in_combat_zone=False) == "Behind the lines"
+    assert where(status="destroyed") == "—"
